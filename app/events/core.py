@@ -1,0 +1,72 @@
+"""Event types every game shares: creation, players, orders, dice, seed reveal, forks.
+
+Game modules declare their own event types beside their rules, named "<game>.<Event>".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.events.registry import event_type
+
+
+@event_type("core.GameCreated")
+@dataclass(frozen=True)
+class GameCreated:
+    """First event of a game: the rules, the scenario and the SHA-256 commitment to the secret dice seed."""
+
+    rules: str
+    scenario: str
+    sides: list[str]
+    seed_commitment: str
+    options: dict = field(default_factory=dict)
+
+
+@event_type("core.PlayerJoined")
+@dataclass(frozen=True)
+class PlayerJoined:
+    """A player takes a side and adds their own text to every later dice roll."""
+
+    side: str
+    name: str
+    seed_text: str = ""
+
+
+@event_type("core.OrderGiven")
+@dataclass(frozen=True)
+class OrderGiven:
+    """An accepted order, stored with the events it produced (their `causation` points here)."""
+
+    side: str
+    text: str
+    command: dict
+
+
+@event_type("core.DieRolled")
+@dataclass(frozen=True)
+class DieRolled:
+    """One die roll: its index in the game's roll sequence, the value, and what it was for."""
+
+    index: int
+    sides: int
+    value: int
+    purpose: str
+
+
+@event_type("core.SeedRevealed")
+@dataclass(frozen=True)
+class SeedRevealed:
+    """The secret dice seed, published at the end of the game so anyone can recompute every roll."""
+
+    seed: str
+    reason: str
+
+
+@event_type("core.GameForked")
+@dataclass(frozen=True)
+class GameForked:
+    """This game branches from `parent_id` after `parent_seq`; its own dice seed starts here."""
+
+    parent_id: str
+    parent_seq: int
+    parent_hash: str
+    seed_commitment: str

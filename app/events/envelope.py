@@ -1,0 +1,55 @@
+"""The stored event envelope and its hash chain.
+
+Every event carries the hash of the event before it and its own SHA-256 over a canonical JSON encoding of all
+its other fields, so changing any byte of any stored event breaks the chain from that point on.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+GENESIS_HASH = "0" * 64
+
+
+def canonical_json(obj: Any) -> str:
+    """One encoding per value: sorted keys, no whitespace, UTF-8, no NaN."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as stored: position in its game's stream, body, provenance and chain links."""
+
+    game_id: str
+    seq: int
+    type: str
+    version: int
+    payload: dict
+    actor: str
+    at: str
+    causation: int | None
+    prev_hash: str
+    hash: str
+
+    def hashed_fields(self) -> dict:
+        fields = asdict(self)
+        del fields["hash"]
+        return fields
+
+    def computed_hash(self) -> str:
+        return sha256_hex(canonical_json(self.hashed_fields()))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def sealed(cls, **fields: Any) -> StoredEvent:
+        """Build an event and compute its hash from the other fields."""
+        unsealed = cls(hash="", **fields)
+        return cls(hash=unsealed.computed_hash(), **fields)

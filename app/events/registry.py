@@ -1,0 +1,91 @@
+"""Event types, declared once as frozen dataclasses; marshmallow schemas derived from them.
+
+Payloads are validated when written and when read. Each type has a schema version; an upcaster turns a payload
+stored under version N into version N+1, so games stored under an older schema still load.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import marshmallow
+import marshmallow_dataclass
+
+Upcaster = Callable[[dict], dict]
+
+
+class EventSchemaError(ValueError):
+    """A payload does not match its declared event type (unknown type, bad field, future version)."""
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    name: str
+    version: int
+    cls: type
+    schema: marshmallow.Schema
+    upcasters: dict[int, Upcaster] = field(default_factory=dict)
+
+
+_BY_NAME: dict[str, EventSpec] = {}
+_BY_CLASS: dict[type, EventSpec] = {}
+
+
+def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | None = None):
+    """Class decorator: register a frozen dataclass as the event type `name` at schema `version`.
+
+    `upcasters[n]` converts a payload of version n to version n + 1.
+    """
+
+    def register(cls: type) -> type:
+        if name in _BY_NAME and _BY_NAME[name].cls.__qualname__ != cls.__qualname__:
+            raise ValueError(f"event type {name!r} declared twice")
+        missing = [v for v in range(1, version) if v not in (upcasters or {})]
+        if missing:
+            raise ValueError(f"event type {name!r} v{version} lacks upcasters from versions {missing}")
+        schema = marshmallow_dataclass.class_schema(cls)(unknown=marshmallow.RAISE)
+        spec = EventSpec(name, version, cls, schema, dict(upcasters or {}))
+        _BY_NAME[name] = spec
+        _BY_CLASS[cls] = spec
+        cls.event_type = name
+        return cls
+
+    return register
+
+
+def spec_of(event: Any) -> EventSpec:
+    try:
+        return _BY_CLASS[type(event)]
+    except KeyError:
+        raise EventSchemaError(f"{type(event).__name__} is not a registered event type") from None
+
+
+def encode(event: Any) -> tuple[str, int, dict]:
+    """Event object -> (type name, schema version, validated payload)."""
+    spec = spec_of(event)
+    payload = spec.schema.dump(event)
+    errors = spec.schema.validate(payload)
+    if errors:
+        raise EventSchemaError(f"{spec.name}: invalid payload {errors}")
+    return spec.name, spec.version, payload
+
+
+def decode(name: str, version: int, payload: dict) -> Any:
+    """Stored (type, version, payload) -> event object, upcasting old versions first."""
+    spec = _BY_NAME.get(name)
+    if spec is None:
+        raise EventSchemaError(f"unknown event type {name!r}")
+    if not isinstance(version, int) or version < 1 or version > spec.version:
+        raise EventSchemaError(f"{name}: schema version {version!r} is not known (current {spec.version})")
+    for v in range(version, spec.version):
+        payload = spec.upcasters[v](dict(payload))
+    try:
+        return spec.schema.load(payload)
+    except (marshmallow.ValidationError, TypeError) as exc:
+        detail = exc.messages if isinstance(exc, marshmallow.ValidationError) else str(exc)
+        raise EventSchemaError(f"{name} v{version}: invalid payload {detail}") from None
+
+
+def known_types() -> list[str]:
+    return sorted(_BY_NAME)

@@ -1,0 +1,247 @@
+"""The event store: append-only, hash-chained streams per game in SQLite, through sqlite-utils.
+
+Durability: WAL journal with synchronous=FULL, so a transaction is on disk (fsynced) before `append` returns:
+an order acknowledged to a player survives a power cut. Concurrency: `append` takes the writer lock first
+(BEGIN IMMEDIATE), checks the caller's expected last sequence number, and writes all events or none.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+
+from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
+DEFAULT_DB = Path(__file__).resolve().parents[2] / "db" / "hexledger.sqlite3"
+
+
+def default_db_path() -> str:
+    """`HEXLEDGER_DB` if set, else db/hexledger.sqlite3 in the checkout."""
+    return os.environ.get("HEXLEDGER_DB") or str(DEFAULT_DB)
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class Conflict(StoreError):
+    """A stale writer: the stream moved on since the caller read it. Nothing was written."""
+
+    def __init__(self, game_id: str, expected: int, actual: int):
+        super().__init__(f"game {game_id}: expected last event {expected}, but the game is at {actual}; "
+                         "reload and try again")
+        self.game_id, self.expected, self.actual = game_id, expected, actual
+
+
+class UnknownGame(StoreError):
+    def __init__(self, game_id: str):
+        super().__init__(f"unknown game {game_id!r}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: its body is already encoded and validated (app.events.registry.encode)."""
+
+    type: str
+    version: int
+    payload: dict
+    actor: str
+    causation: int | None = None
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+class EventStore:
+    def __init__(self, path: str | None = None):
+        self.path = path or default_db_path()
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=30000")
+        self.db = sqlite_utils.Database(conn)
+        self._migrate()
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # -- schema -----------------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+        done = {r["name"] for r in self.db["schema_migrations"].rows}
+        for script in sorted(MIGRATIONS.glob("*.sql")):
+            if script.name in done:
+                continue
+            with self.db.atomic():
+                for statement in _split_sql(script.read_text()):
+                    self.db.execute(statement)
+                self.db["schema_migrations"].insert({"name": script.name, "applied_at": utc_now()})
+
+    # -- writing ----------------------------------------------------------------------------------------
+    def create_game(self, game_id: str, rules: str, scenario: str, first_events: list[NewEvent],
+                    seed: str | None, parent: tuple[str, int] | None = None) -> list[StoredEvent]:
+        """Register a new game and append its first events, in one transaction."""
+        with self._write_lock():
+            if self.db["games"].count_where("id = ?", [game_id]):
+                raise StoreError(f"game {game_id!r} already exists")
+            self.db["games"].insert({
+                "id": game_id, "rules": rules, "scenario": scenario, "created_at": utc_now(),
+                "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
+            })
+            if seed is not None:
+                self.db["dice_seeds"].insert({"game_id": game_id, "seed": seed})
+            return self._append_locked(game_id, 0, first_events)
+
+    def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
+        """Append `events` after `expected_seq`, or raise Conflict and write nothing."""
+        with self._write_lock():
+            if not self.db["games"].count_where("id = ?", [game_id]):
+                raise UnknownGame(game_id)
+            return self._append_locked(game_id, expected_seq, events)
+
+    def import_stream(self, game_id: str, rules: str, scenario: str, events: list[StoredEvent],
+                      parent: tuple[str, int] | None = None) -> None:
+        """Store an already sealed, verified stream (an imported export) as a new game, all or nothing."""
+        with self._write_lock():
+            if self.db["games"].count_where("id = ?", [game_id]):
+                raise StoreError(f"game {game_id!r} already exists here; nothing imported")
+            self.db["games"].insert({
+                "id": game_id, "rules": rules, "scenario": scenario, "created_at": utc_now(),
+                "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
+            })
+            self.db["events"].insert_all(_row(e) for e in events)
+
+    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
+        last_seq, last_hash = self._head_unlocked(game_id)
+        if last_seq != expected_seq:
+            raise Conflict(game_id, expected_seq, last_seq)
+        at = utc_now()
+        sealed: list[StoredEvent] = []
+        prev = last_hash
+        for offset, new in enumerate(events, start=1):
+            event = StoredEvent.sealed(
+                game_id=game_id, seq=expected_seq + offset, type=new.type, version=new.version,
+                payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev,
+            )
+            sealed.append(event)
+            prev = event.hash
+        try:
+            self.db["events"].insert_all(_row(e) for e in sealed)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(game_id, expected_seq, self._head_unlocked(game_id)[0]) from exc
+        return sealed
+
+    class _Lock:
+        def __init__(self, conn: sqlite3.Connection):
+            self.conn = conn
+
+        def __enter__(self):
+            self.conn.execute("BEGIN IMMEDIATE")
+
+        def __exit__(self, exc_type, exc, tb):
+            if exc_type is None:
+                self.conn.execute("COMMIT")
+            elif self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            return False
+
+    def _write_lock(self) -> EventStore._Lock:
+        return EventStore._Lock(self.db.conn)
+
+    # -- reading ----------------------------------------------------------------------------------------
+    def _head_unlocked(self, game_id: str) -> tuple[int, str]:
+        row = self.db.execute(
+            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [game_id]
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS_HASH)
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        """(last sequence number, its hash) of a game's stream."""
+        self.game(game_id)
+        return self._head_unlocked(game_id)
+
+    def game(self, game_id: str) -> dict:
+        rows = list(self.db["games"].rows_where("id = ?", [game_id]))
+        if not rows:
+            raise UnknownGame(game_id)
+        return rows[0]
+
+    def games(self) -> list[dict]:
+        return list(self.db.query(
+            "SELECT g.*, (SELECT max(seq) FROM events e WHERE e.game_id = g.id) AS last_seq "
+            "FROM games g ORDER BY g.created_at, g.id"))
+
+    def events(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[StoredEvent]:
+        """A game's events in order, from `from_seq` through `to_seq` (inclusive)."""
+        sql = "SELECT * FROM events WHERE game_id = ? AND seq >= ?"
+        args: list = [game_id, from_seq]
+        if to_seq is not None:
+            sql += " AND seq <= ?"
+            args.append(to_seq)
+        for row in self.db.query(sql + " ORDER BY seq", args):
+            yield _event(row)
+
+    def event(self, game_id: str, seq: int) -> StoredEvent | None:
+        return next(self.events(game_id, seq, seq), None)
+
+    def dice_seed(self, game_id: str) -> str | None:
+        rows = list(self.db["dice_seeds"].rows_where("game_id = ?", [game_id]))
+        return rows[0]["seed"] if rows else None
+
+    # -- snapshots (a cache) ----------------------------------------------------------------------------
+    def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> None:
+        self.db["snapshots"].upsert(
+            {"game_id": game_id, "seq": seq, "rules_version": rules_version, "state": canonical_json(state)},
+            pk=("game_id", "seq"))
+
+    def latest_snapshot(self, game_id: str, at_or_before: int, rules_version: str) -> tuple[int, dict] | None:
+        row = self.db.execute(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? AND rules_version = ? "
+            "ORDER BY seq DESC LIMIT 1", [game_id, at_or_before, rules_version]).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def drop_snapshots(self, game_id: str | None = None) -> None:
+        if game_id is None:
+            self.db.execute("DELETE FROM snapshots")
+        else:
+            self.db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
+
+
+def _row(event: StoredEvent) -> dict:
+    row = event.to_dict()
+    row["payload"] = canonical_json(event.payload)
+    return row
+
+
+def _event(row: dict) -> StoredEvent:
+    return StoredEvent(**{**row, "payload": json.loads(row["payload"])})
+
+
+def _split_sql(script: str) -> Iterable[str]:
+    """Split a migration into statements, keeping trigger bodies (BEGIN ... END;) whole."""
+    statement: list[str] = []
+    in_trigger = False
+    for line in script.splitlines():
+        if line.strip().startswith("--") and not statement:
+            continue
+        statement.append(line)
+        upper = line.upper()
+        if "CREATE TRIGGER" in upper:
+            in_trigger = True
+        if (in_trigger and upper.rstrip().endswith("END;")) or (not in_trigger and line.rstrip().endswith(";")):
+            yield "\n".join(statement)
+            statement, in_trigger = [], False
+    if "".join(statement).strip():
+        yield "\n".join(statement)

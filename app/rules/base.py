@@ -1,0 +1,86 @@
+"""The contract every rule set fulfils (a Decider, design.md practice 1 and 2).
+
+A rule set is pure: `decide(state, command, dice) -> events` and `evolve(state, event) -> state`, no clock,
+no I/O, no `random`. `prompt(state)` is the states table's answer to "who acts now, and what may they do":
+a command whose action is not in the prompt is refused before `decide` runs.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.events.dice import Dice
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed order: which side gives it, the action, and the action's arguments (JSON-able)."""
+
+    side: str
+    action: str
+    args: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"side": self.side, "action": self.action, "args": self.args}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Command:
+        return cls(side=data["side"], action=data["action"], args=dict(data.get("args") or {}))
+
+
+@dataclass(frozen=True)
+class Action:
+    """One kind of order the side to act may give now, with its syntax in the order language."""
+
+    name: str
+    syntax: str
+    case: str
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who acts now, in which step of the sequence of play, and which actions they may take."""
+
+    side: str | None
+    step: str
+    actions: tuple[Action, ...] = ()
+
+    def allows(self, action: str) -> bool:
+        return any(a.name == action for a in self.actions)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: str | None
+    reason: str
+
+
+class Rules(Protocol):
+    name: str
+    title: str
+    version: str
+    sides: tuple[str, ...]
+    scenarios: dict[str, str]
+    sequence_case: str
+
+    def initial_state(self, scenario: str, options: dict) -> Any: ...
+
+    def evolve(self, state: Any, event: Any) -> Any: ...
+
+    def prompt(self, state: Any) -> Prompt: ...
+
+    def parse(self, text: str, side: str, state: Any) -> Command: ...
+
+    def decide(self, state: Any, command: Command, dice: Dice) -> Sequence[Any]: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def view(self, state: Any, side: str | None) -> dict: ...
+
+    def describe(self, event: Any) -> str: ...
+
+    def encode_state(self, state: Any) -> dict: ...
+
+    def decode_state(self, data: dict) -> Any: ...

@@ -1,0 +1,175 @@
+"""Games and their orders: the one path every order takes (design.md, "One path for every order").
+
+parse -> load state -> prompt check -> decide(state, command, dice) -> append(expected seq) -> snapshot.
+"""
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.events import core, dice
+from app.events.envelope import StoredEvent
+from app.events.registry import encode
+from app.events.store import Conflict, EventStore, NewEvent, StoreError
+from app.projections import state as projection
+from app.projections.state import GameState
+from app.rules.base import Command, Rules
+from app.rules.catalog import get_rules
+from app.rules.errors import IllegalOrder, InvalidOrder
+
+SERVER = "server"
+
+
+class GameError(Exception):
+    """A request about a game that cannot be carried out (not an order error); nothing is written."""
+
+
+@dataclass(frozen=True)
+class Accepted:
+    events: list[StoredEvent]
+    state: GameState
+
+
+def new_game_id(store: EventStore) -> str:
+    while True:
+        game_id = "g-" + secrets.token_hex(4)
+        if not store.db["games"].count_where("id = ?", [game_id]):
+            return game_id
+
+
+def _new(event: Any, actor: str, causation: int | None = None) -> NewEvent:
+    name, version, payload = encode(event)
+    return NewEvent(name, version, payload, actor, causation)
+
+
+def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
+                options: dict | None = None, game_id: str | None = None) -> str:
+    """Start a game: commit to a fresh secret dice seed, set up the scenario."""
+    rules = get_rules(rules_name)
+    scenario = scenario or next(iter(rules.scenarios))
+    if scenario not in rules.scenarios:
+        raise GameError(f"{rules.name} has no scenario {scenario!r}; scenarios: {', '.join(rules.scenarios)}")
+    options = dict(options or {})
+    rules.initial_state(scenario, options)  # refuses a bad custom map or position before anything is written
+    seed = dice.new_seed()
+    game_id = game_id or new_game_id(store)
+    created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),
+                               seed_commitment=dice.commitment(seed), options=options)
+    store.create_game(game_id, rules.name, scenario, [_new(created, SERVER)], seed)
+    return game_id
+
+
+def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
+    state = projection.load(store, game_id)
+    if side not in state.meta.sides:
+        raise GameError(f"{state.meta.rules} has no side {side!r}; sides: {', '.join(state.meta.sides)}")
+    if side in state.meta.players:
+        raise GameError(f"side {side} is already taken by {state.meta.players[side]}")
+    if len(seed_text) > 200:
+        raise GameError("dice seed text is limited to 200 characters")
+    joined = core.PlayerJoined(side=side, name=name, seed_text=seed_text)
+    return store.append(game_id, state.meta.seq, [_new(joined, f"player:{side}")])[0]
+
+
+def check_turn(rules: Rules, state: GameState, command: Command) -> None:
+    """The states table: only the prompted side, only a prompted action (design.md practice 2)."""
+    outcome = rules.outcome(state.game)
+    if outcome is not None:
+        raise IllegalOrder(rules.sequence_case, f"the game is over ({outcome.reason})")
+    prompt = rules.prompt(state.game)
+    if command.side != prompt.side:
+        raise IllegalOrder(rules.sequence_case, f"it is {prompt.side}'s turn ({prompt.step}), not {command.side}'s")
+    if not prompt.allows(command.action):
+        allowed = ", ".join(a.name for a in prompt.actions)
+        raise IllegalOrder(rules.sequence_case,
+                           f"'{command.action}' is not allowed now ({prompt.step}); allowed: {allowed}")
+
+
+def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command:
+    if side not in state.meta.sides:
+        raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
+    command = rules.parse(text.strip(), side, state.game)
+    check_turn(rules, state, command)
+    return command
+
+
+def decide_checked(rules: Rules, state: GameState, command: Command, roller: dice.Dice) -> list[Any]:
+    """Run the decider and hold it to the dice contract: every roll it took is recorded, in order."""
+    produced = list(rules.decide(state.game, command, roller))
+    recorded = [e for e in produced if isinstance(e, core.DieRolled)]
+    if recorded != roller.taken:
+        raise RuntimeError(f"{rules.name}: decide took {len(roller.taken)} rolls but recorded {len(recorded)}")
+    return produced
+
+
+def live_dice(store: EventStore, state: GameState) -> dice.Dice:
+    seed = store.dice_seed(state.meta.game_id)
+    if seed is None or state.meta.revealed_seed is not None:
+        return dice.NoDice(next_index=state.meta.rolls)
+    return dice.SeededDice(next_index=state.meta.rolls, seed=seed, game_id=state.meta.dice_game_id,
+                           player_seeds=dict(state.meta.player_seeds))
+
+
+def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: int | None = None,
+           actor: str | None = None) -> Accepted:
+    """Check an order against the rules and store it with its events, or raise and write nothing."""
+    rules = get_rules(store.game(game_id)["rules"])
+    state = projection.load(store, game_id)
+    if expected_seq is not None and expected_seq != state.meta.seq:
+        raise Conflict(game_id, expected_seq, state.meta.seq)
+    command = parse_order(rules, state, side, text)
+    produced = decide_checked(rules, state, command, live_dice(store, state))
+    order_seq = state.meta.seq + 1
+    actor = actor or f"player:{side}"
+    batch = [_new(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict()), actor)]
+    batch += [_new(e, actor, order_seq) for e in produced]
+    after = _fold_new(rules, state, game_id, batch)
+    if rules.outcome(after.game) is not None and after.meta.revealed_seed is None:
+        seed = store.dice_seed(game_id)
+        if seed is not None:
+            batch.append(_new(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
+    stored = store.append(game_id, state.meta.seq, batch)
+    final = projection.fold_all(rules, stored, state)
+    projection.maybe_snapshot(store, rules, final, state.meta.seq)
+    return Accepted(stored, final)
+
+
+def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewEvent]) -> GameState:
+    """Fold not-yet-stored events (to see whether they end the game) without touching the store."""
+    provisional = [StoredEvent(game_id, state.meta.seq + i, e.type, e.version, e.payload, e.actor, "", e.causation,
+                               "", "") for i, e in enumerate(batch, start=1)]
+    return projection.fold_all(rules, provisional, state)
+
+
+def reveal_seed(store: EventStore, game_id: str, reason: str) -> StoredEvent:
+    """Publish the dice seed (game over, or an arbiter's request); no roll can be taken after it."""
+    state = projection.load(store, game_id)
+    if state.meta.revealed_seed is not None:
+        raise GameError(f"game {game_id}: the dice seed is already revealed")
+    seed = store.dice_seed(game_id)
+    if seed is None:
+        raise GameError(f"game {game_id}: this server does not hold its dice seed (an imported game)")
+    return store.append(game_id, state.meta.seq, [_new(core.SeedRevealed(seed=seed, reason=reason), SERVER)])[0]
+
+
+def fork(store: EventStore, game_id: str, at_seq: int) -> str:
+    """A new game with the parent's events 1..at_seq and a dice seed of its own; the parent is untouched."""
+    rules_name = store.game(game_id)["rules"]
+    head, _ = store.head(game_id)
+    if not 1 <= at_seq <= head:
+        raise GameError(f"game {game_id} has events 1..{head}; cannot fork at {at_seq}")
+    parent_events = list(store.events(game_id, 1, at_seq))
+    seed = dice.new_seed()
+    new_id = new_game_id(store)
+    copies = [NewEvent(e.type, e.version, e.payload, e.actor, e.causation) for e in parent_events]
+    marker = core.GameForked(parent_id=game_id, parent_seq=at_seq, parent_hash=parent_events[-1].hash,
+                             seed_commitment=dice.commitment(seed))
+    created = parent_events[0].payload
+    try:
+        store.create_game(new_id, rules_name, created["scenario"], copies + [_new(marker, SERVER)], seed,
+                          parent=(game_id, at_seq))
+    except StoreError as exc:
+        raise GameError(str(exc)) from exc
+    return new_id
