@@ -64,7 +64,10 @@ def spec_of(event: Any) -> EventSpec:
 def encode(event: Any) -> tuple[str, int, dict]:
     """Event object -> (type name, schema version, validated payload)."""
     spec = spec_of(event)
-    payload = spec.schema.dump(event)
+    try:
+        payload = spec.schema.dump(event)
+    except (ValueError, TypeError) as exc:
+        raise EventSchemaError(f"{spec.name}: cannot encode {event!r}: {exc}") from None
     errors = spec.schema.validate(payload)
     if errors:
         raise EventSchemaError(f"{spec.name}: invalid payload {errors}")

@@ -120,7 +120,11 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
     if expected_seq is not None and expected_seq != state.meta.seq:
         raise Conflict(game_id, expected_seq, state.meta.seq)
     command = parse_order(rules, state, side, text)
-    produced = decide_checked(rules, state, command, live_dice(store, state))
+    try:
+        produced = decide_checked(rules, state, command, live_dice(store, state))
+    except dice.DiceError as exc:
+        raise GameError(f"game {game_id}: no die can be rolled here ({exc}); the dice seed is revealed or not "
+                        "held by this server: fork the game to go on with a new seed") from None
     order_seq = state.meta.seq + 1
     actor = actor or f"player:{side}"
     batch = [_new(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict()), actor)]

@@ -1,0 +1,317 @@
+"""Hexledger command line: play, inspect, fork, audit, export and import games.
+
+Every command prints readable text by default and JSON with --json. The database is db/hexledger.sqlite3
+unless --db or HEXLEDGER_DB says otherwise. A refused order exits with status 2 and names the rules case.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from app.events.store import EventStore, StoreError, default_db_path
+from app.projections import history
+from app.projections import state as projection
+from app.rules.catalog import UnknownRules, available, get_rules
+from app.rules.errors import OrderError
+from app.service import audit, games, transfer
+from app.service.demo import play_demo
+
+EXIT_REFUSED = 2
+
+
+class Context:
+    def __init__(self, db: str):
+        self.db = db
+        self._store: EventStore | None = None
+
+    @property
+    def store(self) -> EventStore:
+        if self._store is None:
+            self._store = EventStore(self.db)
+        return self._store
+
+
+def emit(as_json: bool, data, text: str) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
+
+
+def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
+    data = exc.to_dict() if isinstance(exc, OrderError) else {"error": type(exc).__name__, "message": str(exc)}
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"error: {exc}", err=True)
+    sys.exit(code)
+
+
+HANDLED = (StoreError, games.GameError, UnknownRules, projection.NoSuchPosition, OrderError)
+
+
+def guarded(fn):
+    """Turn the service's errors into a message and a non-zero exit, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        as_json = kwargs.get("as_json", False)
+        try:
+            return fn(*args, **kwargs)
+        except OrderError as exc:
+            fail(as_json, exc, EXIT_REFUSED)
+        except HANDLED as exc:
+            fail(as_json, exc)
+
+    return run
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+
+
+@click.group()
+@click.option("--db", envvar="HEXLEDGER_DB", default=default_db_path, show_default="db/hexledger.sqlite3",
+              help="SQLite database file (env HEXLEDGER_DB).")
+@click.pass_context
+def cli(ctx: click.Context, db: str) -> None:
+    """Hexledger: hex-and-counter wargames with a tamper-evident history."""
+    ctx.obj = Context(db)
+
+
+@cli.command("rules")
+@json_option
+def rules_cmd(as_json: bool) -> None:
+    """The rule sets available, with their sides and scenarios."""
+    data = [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
+             "scenarios": r.scenarios} for r in available().values()]
+    text = "\n".join(f"{d['name']:10} {d['title']}\n{'':10} sides: {', '.join(d['sides'])}; scenarios: "
+                     f"{', '.join(d['scenarios'])}" for d in data)
+    emit(as_json, data, text)
+
+
+@cli.command("new")
+@click.argument("rules")
+@click.option("--scenario", help="Scenario name (default: the rule set's first).")
+@json_option
+@click.pass_obj
+@guarded
+def new_cmd(ctx: Context, rules: str, scenario: str | None, as_json: bool) -> None:
+    """Create a game; the server commits to a secret dice seed."""
+    game_id = games.create_game(ctx.store, rules, scenario)
+    emit(as_json, {"game_id": game_id}, game_id)
+
+
+@cli.command("join")
+@click.argument("game")
+@click.option("--side", required=True)
+@click.option("--name", required=True, help="Player's name or email address.")
+@click.option("--seed", "seed_text", default="", help="Your own text mixed into every later dice roll.")
+@json_option
+@click.pass_obj
+@guarded
+def join_cmd(ctx: Context, game: str, side: str, name: str, seed_text: str, as_json: bool) -> None:
+    """Take a side in a game."""
+    event = games.join(ctx.store, game, side, name, seed_text)
+    emit(as_json, {"seq": event.seq}, f"{name} plays {side} in {game}")
+
+
+@cli.command("list")
+@json_option
+@click.pass_obj
+@guarded
+def list_cmd(ctx: Context, as_json: bool) -> None:
+    """The games in the database."""
+    rows = ctx.store.games()
+    text = "\n".join(f"{g['id']}  {g['rules']:10} {g['scenario']:12} events {g['last_seq'] or 0:>6}  "
+                     f"{'fork of ' + g['parent_id'] + '@' + str(g['parent_seq']) if g['parent_id'] else ''}"
+                     for g in rows) or "no games yet"
+    emit(as_json, rows, text)
+
+
+def _summary(ctx: Context, game: str) -> dict:
+    state = projection.load(ctx.store, game)
+    rules = get_rules(state.meta.rules)
+    prompt = rules.prompt(state.game)
+    outcome = rules.outcome(state.game)
+    return {"game_id": game, "rules": state.meta.rules, "scenario": state.meta.scenario, "seq": state.meta.seq,
+            "players": state.meta.players, "parent": state.meta.parent,
+            "to_act": prompt.side, "step": prompt.step,
+            "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
+            "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
+            "dice_seed_revealed": state.meta.revealed_seed is not None}
+
+
+@cli.command("show")
+@click.argument("game")
+@json_option
+@click.pass_obj
+@guarded
+def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
+    """Where a game stands: players, who acts, what they may order."""
+    s = _summary(ctx, game)
+    lines = [f"{s['game_id']}: {s['rules']} ({s['scenario']}), {s['seq']} events",
+             "players: " + (", ".join(f"{k}={v}" for k, v in s["players"].items()) or "none yet")]
+    if s["parent"]:
+        lines.append(f"forked from {s['parent']['id']} after event {s['parent']['seq']}")
+    if s["outcome"]:
+        lines.append(f"game over: {s['outcome']['winner'] or 'draw'} - {s['outcome']['reason']}")
+    else:
+        lines.append(f"to act: {s['to_act']} ({s['step']})")
+        lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
+    emit(as_json, s, "\n".join(lines))
+
+
+@cli.command("log")
+@click.argument("game")
+@click.option("--from", "from_seq", type=int, default=1)
+@json_option
+@click.pass_obj
+@guarded
+def log_cmd(ctx: Context, game: str, from_seq: int, as_json: bool) -> None:
+    """The game's history, one event a line."""
+    rules = get_rules(ctx.store.game(game)["rules"])
+    rows = history.lines(rules, list(ctx.store.events(game, from_seq)))
+    emit(as_json, rows, "\n".join(f"{r['seq']:>5}  {r['actor']:14} {r['text']}" for r in rows))
+
+
+@cli.command("do")
+@click.argument("game")
+@click.argument("order")
+@click.option("--as", "side", required=True, help="The side giving the order.")
+@click.option("--expect", "expected_seq", type=int, help="Refuse if the game has moved past this event.")
+@json_option
+@click.pass_obj
+@guarded
+def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | None, as_json: bool) -> None:
+    """Give an order in the game's order language."""
+    accepted = games.submit(ctx.store, game, side, order, expected_seq)
+    rules = get_rules(accepted.state.meta.rules)
+    rows = history.lines(rules, accepted.events)
+    emit(as_json, {"accepted": True, "events": rows},
+         "\n".join(f"{r['seq']:>5}  {r['text']}" for r in rows))
+
+
+@cli.command("state")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, help="Rewind: the state after this event.")
+@click.option("--as", "side", help="See it as this side sees it (fog of war).")
+@json_option
+@click.pass_obj
+@guarded
+def state_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, as_json: bool) -> None:
+    """The position, now or at any event."""
+    state = projection.load(ctx.store, game, at_seq)
+    rules = get_rules(state.meta.rules)
+    if side is not None and side not in state.meta.sides:
+        raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
+    view = {"seq": state.meta.seq, **rules.view(state.game, side)}
+    emit(as_json, view, render_view(view))
+
+
+def render_view(view: dict) -> str:
+    lines = []
+    for key, value in view.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            cols = list(value[0])
+            lines.append(f"{key}:")
+            lines.append("  " + "  ".join(f"{c:>8}" for c in cols))
+            lines += ["  " + "  ".join(f"{str(row.get(c, '')):>8}" for c in cols) for row in value]
+        else:
+            lines.append(f"{key}: {value}")
+    return "\n".join(lines)
+
+
+@cli.command("fork")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, required=True, help="Branch after this event.")
+@json_option
+@click.pass_obj
+@guarded
+def fork_cmd(ctx: Context, game: str, at_seq: int, as_json: bool) -> None:
+    """A new game branching from any event of another; the parent is untouched."""
+    new_id = games.fork(ctx.store, game, at_seq)
+    emit(as_json, {"game_id": new_id, "parent": game, "at": at_seq}, new_id)
+
+
+@cli.command("reveal")
+@click.argument("game")
+@click.option("--reason", default="arbiter request")
+@json_option
+@click.pass_obj
+@guarded
+def reveal_cmd(ctx: Context, game: str, reason: str, as_json: bool) -> None:
+    """Publish a game's dice seed (arbiter); no die can be rolled in it afterwards."""
+    event = games.reveal_seed(ctx.store, game, reason)
+    emit(as_json, {"seq": event.seq, "seed": event.payload["seed"]}, f"seed: {event.payload['seed']}")
+
+
+@cli.command("verify")
+@click.argument("game")
+@click.option("--dice", "check_dice", is_flag=True, help="Also recompute every die roll from the revealed seed.")
+@click.option("--seed", help="A seed you were given (arbiter), for rolls not yet revealed in the stream.")
+@json_option
+@click.pass_obj
+@guarded
+def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, as_json: bool) -> None:
+    """Audit a game (an id, or an exported .jsonl file): hash chain, every order re-run, dice."""
+    if Path(game).is_file():
+        with open(game, encoding="utf-8") as fh:
+            events = transfer.parse_lines(fh)
+    else:
+        ctx.store.game(game)
+        events = list(ctx.store.events(game))
+    from app.events.dice import commitment
+
+    report = audit.verify(events, check_dice=check_dice, seeds={commitment(seed): seed} if seed else None)
+    text = [f"{report.game_id}: {report.events} events, chain intact and {report.orders_replayed} orders replayed"
+            if report.ok else f"{report.game_id}: FAILED at event {report.first_bad_seq}"]
+    text += [f"  {p}" for p in report.problems]
+    if check_dice:
+        text.append(f"  dice: {report.rolls_checked} rolls recomputed, {report.rolls_unchecked} not checkable")
+        text += [f"  {n}" for n in report.dice_notes]
+    emit(as_json, report.to_dict(), "\n".join(text))
+    if not report.ok:
+        sys.exit(1)
+
+
+@cli.command("export")
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+@json_option
+@click.pass_obj
+@guarded
+def export_cmd(ctx: Context, game: str, output: str, as_json: bool) -> None:
+    """Write the whole game as JSON Lines (one event a line, hashes included)."""
+    lines = list(transfer.export_lines(ctx.store, game))
+    Path(output).write_text("".join(lines), encoding="utf-8")
+    emit(as_json, {"game_id": game, "events": len(lines), "file": output}, f"{len(lines)} events -> {output}")
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@json_option
+@click.pass_obj
+@guarded
+def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
+    """Load an exported game; a file that does not verify is refused whole."""
+    with open(file, encoding="utf-8") as fh:
+        game_id = transfer.import_game(ctx.store, fh)
+    emit(as_json, {"game_id": game_id}, f"imported {game_id}")
+
+
+@cli.command("demo")
+@json_option
+@click.pass_obj
+@guarded
+def demo_cmd(ctx: Context, as_json: bool) -> None:
+    """Create a sample game with some history and print its id."""
+    game_id, played = play_demo(ctx.store)
+    text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
+                      f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
+                      f"   |   python cli.py verify {game_id}"])
+    emit(as_json, {"game_id": game_id, "orders": played}, text)
+
+
+if __name__ == "__main__":
+    cli()

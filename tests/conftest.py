@@ -1,0 +1,74 @@
+"""Shared fixtures: a fresh store per test, players seated, and a random legal-order player for skirmish."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.events.store import EventStore
+from app.projections import state as projection
+from app.rules.catalog import get_rules
+from app.rules.errors import OrderError
+from app.service import games
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore(str(tmp_path / "test.sqlite3"))
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def skirmish(store):
+    game_id = games.create_game(store, "skirmish")
+    games.join(store, game_id, "red", "red@example.org", "red text")
+    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+    return game_id
+
+
+def skirmish_candidates(state) -> list[str]:
+    """Orders worth trying in a skirmish position: single-hex and two-hex moves, attacks, end."""
+    from app.rules.kernel.hexgrid import Hex
+    from app.rules.skirmish.data import GRID
+
+    game = state.game
+    side = game.side
+    own = [u for u in game.units.values() if u.side == side and u.hex]
+    orders = ["end"]
+    if game.step == "movement":
+        for u in own:
+            for n in GRID.neighbours(Hex.parse(u.hex)):
+                orders.append(f"move {u.id} {n}")
+                orders += [f"move {u.id} {n} {m}" for m in GRID.neighbours(n) if str(m) != u.hex]
+    else:
+        for enemy in {e.hex for e in game.units.values() if e.side != side and e.hex}:
+            near = [u.id for u in own if GRID.adjacent(Hex.parse(u.hex), Hex.parse(enemy))]
+            if near:
+                orders.append(f"attack {enemy} with {' '.join(near)}")
+                orders += [f"attack {enemy} with {uid}" for uid in near]
+    return orders
+
+
+def play_random(store, game_id: str, rng: random.Random, max_orders: int = 400) -> int:
+    """Play random legal skirmish orders until the game ends or max_orders; returns orders accepted."""
+    rules = get_rules("skirmish")
+    accepted = 0
+    for _ in range(max_orders):
+        state = projection.load(store, game_id)
+        if rules.outcome(state.game):
+            break
+        candidates = skirmish_candidates(state)
+        rng.shuffle(candidates)
+        # prefer acting over ending, so games see combat
+        candidates.sort(key=lambda o: o == "end" and rng.random() < 0.8)
+        for order in candidates:
+            try:
+                games.submit(store, game_id, state.game.side, order)
+                accepted += 1
+                break
+            except OrderError:
+                continue
+        else:
+            raise AssertionError(f"dead end: no legal order for {state.game.side} at event {state.meta.seq}")
+    return accepted

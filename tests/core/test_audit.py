@@ -1,0 +1,87 @@
+"""Audit (issue 2 item 8): the chain, and every command re-run with its recorded dice."""
+import re
+import sqlite3
+
+import pytest
+
+from app.rules.skirmish import data
+from app.service import audit, games
+from app.service.demo import SKIRMISH_OPENING
+
+
+@pytest.fixture
+def played(store, skirmish):
+    for side, order in SKIRMISH_OPENING:
+        games.submit(store, skirmish, side, order)
+    return skirmish
+
+
+def _tamper(path, sql, args=()):
+    """What an attacker with the database file could do: drop the guard triggers and edit a row."""
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER events_are_append_only_update")
+    conn.execute(sql, args)
+    conn.commit()
+
+
+def test_clean_game_verifies(store, played):
+    report = audit.verify(list(store.events(played)))
+    assert report.ok and report.orders_replayed == len(SKIRMISH_OPENING)
+
+
+@pytest.mark.parametrize("victim_type", ["skirmish.UnitMoved", "core.DieRolled", "core.PlayerJoined"])
+def test_one_changed_byte_fails_at_that_event(store, played, victim_type):
+    victim = next(e for e in store.events(played) if e.type == victim_type)
+    raw = sqlite3.connect(store.path).execute(
+        "SELECT payload FROM events WHERE game_id = ? AND seq = ?", [played, victim.seq]).fetchone()[0]
+    i = [m.start(1) for m in re.finditer(r':"([^"]+)"', raw)][-1]  # first character of the last string value
+    changed = raw[:i] + ("x" if raw[i] != "x" else "y") + raw[i + 1:]
+    _tamper(store.path, "UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?", [changed, played, victim.seq])
+    report = audit.verify(list(store.events(played)))
+    assert not report.ok
+    assert report.first_bad_seq == victim.seq
+    assert report.problems[0].check == "chain"
+
+
+def test_a_rules_change_is_reported_at_the_first_differing_event(store, played, monkeypatch):
+    attack = next(e for e in store.events(played) if e.type == "skirmish.AttackResolved")
+    roll = attack.payload["roll"]
+    changed = dict(data.CRT)
+    changed[roll] = tuple("NE" if r != "NE" else "D1" for r in data.CRT[roll])
+    monkeypatch.setattr(data, "CRT", changed)
+    report = audit.verify(list(store.events(played)))
+    assert not report.ok and report.problems[0].check == "replay"
+    assert report.first_bad_seq == attack.seq
+
+
+def test_an_order_the_rules_now_refuse_is_reported(store, played, monkeypatch):
+    monkeypatch.setattr(data, "MOVEMENT_ALLOWANCE", 1)  # R1's first move enters woods (2 MP)
+    order = next(e for e in store.events(played) if e.type == "core.OrderGiven")
+    assert order.payload["text"] == "move R1 0202"
+    report = audit.verify(list(store.events(played)))
+    assert report.first_bad_seq == order.seq
+    assert "SK 4.1" in report.problems[0].message
+
+
+def test_removed_event_breaks_the_chain(store, played):
+    events = list(store.events(played))
+    del events[5]
+    report = audit.verify(events)
+    assert report.first_bad_seq == 6
+
+
+def test_an_injected_resealed_game_event_is_caught_by_replay(store, played):
+    """Re-hashing the whole chain hides an edit from the chain check, not from the replay."""
+    events = list(store.events(played))
+    forged, prev = [], None
+    for e in events:
+        fields = e.hashed_fields()
+        if e.type == "skirmish.UnitMoved" and e.payload["unit"] == "R2":
+            fields["payload"] = {**e.payload, "path": ["0203", "0302"]}
+        if prev is not None:
+            fields["prev_hash"] = prev.hash
+        prev = type(e).sealed(**fields)
+        forged.append(prev)
+    report = audit.verify(forged)
+    moved = next(e for e in events if e.type == "skirmish.UnitMoved" and e.payload["unit"] == "R2")
+    assert report.first_bad_seq == moved.seq

@@ -1,0 +1,119 @@
+"""Fork (issue 2 item 7) and export/import (item 9)."""
+import json
+
+import pytest
+
+from app.projections import state as projection
+from app.service import audit, games, transfer
+from app.service.demo import SKIRMISH_OPENING
+
+
+@pytest.fixture
+def played(store, skirmish):
+    for side, order in SKIRMISH_OPENING:
+        games.submit(store, skirmish, side, order)
+    return skirmish
+
+
+def _snapshot_of_stream(store, game_id):
+    return [(e.seq, e.hash) for e in store.events(game_id)]
+
+
+def test_fork_leaves_the_parent_unchanged_and_records_the_branch(store, played):
+    before = _snapshot_of_stream(store, played)
+    branch = 10
+    child = games.fork(store, played, branch)
+    assert _snapshot_of_stream(store, played) == before
+    marker = store.event(child, branch + 1)
+    assert marker.type == "core.GameForked"
+    assert marker.payload["parent_id"] == played and marker.payload["parent_seq"] == branch
+    assert marker.payload["parent_hash"] == store.event(played, branch).hash
+    assert marker.payload["seed_commitment"] != next(store.events(played)).payload["seed_commitment"]
+    assert store.dice_seed(child) != store.dice_seed(played)
+    parent_view = projection.encode(projection.get_rules("skirmish"), projection.load(store, played, branch))
+    child_state = projection.load(store, child)
+    assert projection.encode(projection.get_rules("skirmish"), child_state)["game"] == parent_view["game"]
+    assert child_state.meta.parent == {"id": played, "seq": branch, "hash": store.event(played, branch).hash}
+
+
+def test_fork_plays_on_independently_and_both_verify(store, played):
+    child = games.fork(store, played, store.head(played)[0])
+    games.submit(store, child, "red", "end")
+    games.submit(store, child, "blue", "move B3 0604")
+    assert projection.load(store, played).game.step == "combat"
+    assert projection.load(store, child).game.side == "blue"
+    assert audit.verify(list(store.events(child))).ok
+    assert audit.verify(list(store.events(played))).ok
+
+
+def test_fork_dice_verify_per_seed_epoch(store, played):
+    child = games.fork(store, played, store.head(played)[0])
+    games.submit(store, child, "red", "end")
+    games.submit(store, child, "blue", "end")
+    games.submit(store, child, "blue", "attack 0402 with B1")
+    own_epoch = [e for e in store.events(child) if e.type == "core.DieRolled"][-1]
+    assert own_epoch.seq > store.head(played)[0]
+    games.reveal_seed(store, child, "test")
+    report = audit.verify(list(store.events(child)), check_dice=True)
+    assert report.ok and report.rolls_checked == 1 and report.rolls_unchecked == 1
+    # the parent's seed is still secret, so the inherited rolls are listed as not yet checkable
+    games.reveal_seed(store, played, "test")
+    parent_seed = store.dice_seed(played)
+    from app.events.dice import commitment
+
+    full = audit.verify(list(store.events(child)), check_dice=True, seeds={commitment(parent_seed): parent_seed})
+    assert full.ok and full.rolls_unchecked == 0
+
+
+def test_fork_out_of_range(store, played):
+    with pytest.raises(games.GameError, match="cannot fork at 999"):
+        games.fork(store, played, 999)
+
+
+def test_export_import_round_trip(store, played, tmp_path):
+    lines = list(transfer.export_lines(store, played))
+    assert len(lines) == store.head(played)[0]
+    assert all(json.loads(line)["hash"] for line in lines)
+    from app.events.store import EventStore
+
+    other = EventStore(str(tmp_path / "other.sqlite3"))
+    assert transfer.import_game(other, lines) == played
+    assert _snapshot_of_stream(other, played) == _snapshot_of_stream(store, played)
+    with pytest.raises(games.GameError, match="already exists"):
+        transfer.import_game(other, lines)
+
+
+@pytest.mark.parametrize("damage", ["edit", "drop", "reorder", "garbage", "field"])
+def test_tampered_export_is_refused_and_nothing_written(store, played, tmp_path, damage):
+    lines = list(transfer.export_lines(store, played))
+    if damage == "edit":
+        lines[7] = lines[7].replace('"player:', '"player:x', 1)
+    elif damage == "drop":
+        del lines[3]
+    elif damage == "reorder":
+        lines[4], lines[5] = lines[5], lines[4]
+    elif damage == "garbage":
+        lines[2] = "{not json\n"
+    else:
+        lines[2] = json.dumps({**json.loads(lines[2]), "extra": 1}) + "\n"
+    from app.events.store import EventStore
+
+    other = EventStore(str(tmp_path / "other.sqlite3"))
+    with pytest.raises(games.GameError) as err:
+        transfer.import_game(other, lines)
+    assert "line" in str(err.value) or "refused" in str(err.value)
+    assert other.db["events"].count == 0 and other.db["games"].count == 0
+
+
+def test_imported_game_without_its_seed_cannot_roll(store, played, tmp_path):
+    from app.events.store import EventStore
+
+    other = EventStore(str(tmp_path / "other.sqlite3"))
+    game_id = transfer.import_game(other, transfer.export_lines(store, played))
+    games.submit(other, game_id, "red", "end")
+    games.submit(other, game_id, "blue", "move B2 0603")
+    games.submit(other, game_id, "blue", "end")
+    head = other.head(game_id)[0]
+    with pytest.raises(games.GameError, match="fork the game"):
+        games.submit(other, game_id, "blue", "attack 0402 with B1")
+    assert other.head(game_id)[0] == head

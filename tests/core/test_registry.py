@@ -1,0 +1,52 @@
+"""Event types: validated on write and on read, versioned, upcast (issue 2 item 3)."""
+from dataclasses import dataclass
+
+import pytest
+
+from app.events import core
+from app.events.registry import EventSchemaError, decode, encode, event_type
+
+
+@event_type("test.Renamed", version=2, upcasters={1: lambda p: {"unit": p.pop("name"), **p}})
+@dataclass(frozen=True)
+class Renamed:
+    unit: str
+    hexes: list[str]
+
+
+def test_round_trip():
+    event = core.DieRolled(index=3, sides=6, value=4, purpose="attack")
+    assert decode(*encode(event)) == event
+
+
+def test_old_schema_version_is_upcast_on_read():
+    assert decode("test.Renamed", 1, {"name": "R1", "hexes": ["0101"]}) == Renamed("R1", ["0101"])
+    assert encode(Renamed("R1", ["0101"])) == ("test.Renamed", 2, {"unit": "R1", "hexes": ["0101"]})
+
+
+@pytest.mark.parametrize("payload", [{"index": "x", "sides": 6, "value": 4, "purpose": "p"},
+                                     {"index": 1, "sides": 6, "value": 4},
+                                     {"index": 1, "sides": 6, "value": 4, "purpose": "p", "extra": 1}])
+def test_bad_payload_refused_on_read(payload):
+    with pytest.raises(EventSchemaError, match="core.DieRolled"):
+        decode("core.DieRolled", 1, payload)
+
+
+def test_bad_payload_refused_on_write():
+    with pytest.raises(EventSchemaError):
+        encode(core.DieRolled(index="seven", sides=6, value=4, purpose="p"))
+
+
+def test_unknown_type_and_future_version_refused():
+    with pytest.raises(EventSchemaError, match="unknown event type"):
+        decode("core.Nope", 1, {})
+    with pytest.raises(EventSchemaError, match="version 9"):
+        decode("core.DieRolled", 9, {"index": 1, "sides": 6, "value": 4, "purpose": "p"})
+
+
+def test_a_version_without_upcasters_cannot_be_declared():
+    with pytest.raises(ValueError, match="lacks upcasters"):
+        @event_type("test.Broken", version=2)
+        @dataclass(frozen=True)
+        class Broken:
+            x: int

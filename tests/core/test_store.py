@@ -1,0 +1,83 @@
+"""Event store: append-only, hash-chained, optimistic concurrency, durable (issue 2 item 2)."""
+import sqlite3
+
+import pytest
+
+from app.events.envelope import GENESIS_HASH
+from app.events.store import Conflict, EventStore, NewEvent, UnknownGame, default_db_path
+from app.service import games
+
+
+def _rows(path):
+    return sqlite3.connect(path).execute("SELECT game_id, seq, hash FROM events ORDER BY game_id, seq").fetchall()
+
+
+def test_stale_append_conflicts_and_writes_nothing(store, skirmish):
+    head, _ = store.head(skirmish)
+    store.append(skirmish, head, [NewEvent("core.X", 1, {"n": 1}, "test")])
+    before = _rows(store.path)
+    with pytest.raises(Conflict) as err:
+        store.append(skirmish, head, [NewEvent("core.X", 1, {"n": 2}, "test"), NewEvent("core.X", 1, {}, "t")])
+    assert err.value.expected == head and err.value.actual == head + 1
+    assert _rows(store.path) == before
+
+
+def test_stale_order_submission_conflicts(store, skirmish):
+    head, _ = store.head(skirmish)
+    games.submit(store, skirmish, "red", "move R1 0202", expected_seq=head)
+    with pytest.raises(Conflict):
+        games.submit(store, skirmish, "red", "move R2 0203", expected_seq=head)
+    assert store.head(skirmish)[0] == head + 2
+
+
+def test_second_writer_on_another_connection_conflicts(tmp_path):
+    path = str(tmp_path / "two.sqlite3")
+    a, b = EventStore(path), EventStore(path)
+    game_id = games.create_game(a, "skirmish")
+    head = b.head(game_id)[0]
+    a.append(game_id, head, [NewEvent("core.X", 1, {}, "a")])
+    with pytest.raises(Conflict):
+        b.append(game_id, head, [NewEvent("core.X", 1, {}, "b")])
+    assert [e.actor for e in b.events(game_id)][-1] == "a"
+
+
+def test_events_form_a_hash_chain(store, skirmish):
+    events = list(store.events(skirmish))
+    assert events[0].prev_hash == GENESIS_HASH
+    for prev, event in zip(events, events[1:], strict=False):
+        assert event.prev_hash == prev.hash
+        assert event.hash == event.computed_hash()
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+
+
+@pytest.mark.parametrize("sql", ["UPDATE events SET actor = 'mallory'", "DELETE FROM events",
+                                 "UPDATE events SET payload = '{}' WHERE seq = 1"])
+def test_schema_refuses_update_and_delete(store, skirmish, sql):
+    before = _rows(store.path)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        sqlite3.connect(store.path).execute(sql)
+    assert _rows(store.path) == before
+
+
+def test_durable_settings(store):
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_unknown_game(store):
+    with pytest.raises(UnknownGame, match="nope"):
+        store.append("nope", 0, [NewEvent("core.X", 1, {}, "t")])
+
+
+def test_database_location_from_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("HEXLEDGER_DB", raising=False)
+    assert default_db_path().endswith("db/hexledger.sqlite3")
+    monkeypatch.setenv("HEXLEDGER_DB", str(tmp_path / "elsewhere.sqlite3"))
+    assert default_db_path() == str(tmp_path / "elsewhere.sqlite3")
+
+
+def test_migrations_run_once(tmp_path):
+    path = str(tmp_path / "m.sqlite3")
+    EventStore(path).close()
+    again = EventStore(path)
+    assert again.db["schema_migrations"].count == 1
