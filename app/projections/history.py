@@ -10,7 +10,8 @@ from app.rules.base import Rules
 def describe(rules: Rules, event: StoredEvent) -> str:
     body = decode(event.type, event.version, event.payload)
     if isinstance(body, core.GameCreated):
-        return f"game created: {body.rules}, scenario {body.scenario}; dice seed committed ({body.seed_commitment[:12]}...)"
+        return (f"game created: {body.rules}, scenario {body.scenario}; "
+                f"dice seed committed ({body.seed_commitment[:12]}...)")
     if isinstance(body, core.PlayerJoined):
         return f"{body.name} joins as {body.side}"
     if isinstance(body, core.OrderGiven):

@@ -165,6 +165,12 @@ def fork(store: EventStore, game_id: str, at_seq: int) -> str:
     if not 1 <= at_seq <= head:
         raise GameError(f"game {game_id} has events 1..{head}; cannot fork at {at_seq}")
     parent_events = list(store.events(game_id, 1, at_seq))
+    following = store.event(game_id, at_seq + 1)
+    if following is not None and following.causation is not None:
+        order_seq = following.causation
+        batch_end = max(e.seq for e in store.events(game_id, order_seq) if e.causation == order_seq)
+        raise GameError(f"event {at_seq} is inside the order at event {order_seq}, whose events run to "
+                        f"{batch_end}: fork at {order_seq - 1} or {batch_end}")
     seed = dice.new_seed()
     new_id = new_game_id(store)
     copies = [NewEvent(e.type, e.version, e.payload, e.actor, e.causation) for e in parent_events]

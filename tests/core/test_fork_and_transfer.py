@@ -21,7 +21,7 @@ def _snapshot_of_stream(store, game_id):
 
 def test_fork_leaves_the_parent_unchanged_and_records_the_branch(store, played):
     before = _snapshot_of_stream(store, played)
-    branch = 10
+    branch = 11  # a command boundary: the order at 10 produced event 11
     child = games.fork(store, played, branch)
     assert _snapshot_of_stream(store, played) == before
     marker = store.event(child, branch + 1)

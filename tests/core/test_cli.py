@@ -1,0 +1,91 @@
+"""The command line a player or operator uses (issue 2 item 10)."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+
+
+@pytest.fixture
+def run(tmp_path):
+    runner = CliRunner()
+    db = str(tmp_path / "cli.sqlite3")
+
+    def invoke(*args):
+        return runner.invoke(cli, ["--db", db, *args], catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def demo(run):
+    return json.loads(run("demo", "--json").output)["game_id"]
+
+
+def test_rules_lists_the_rule_sets(run):
+    out = json.loads(run("rules", "--json").output)
+    assert "skirmish" in {r["name"] for r in out}
+
+
+def test_new_list_show(run):
+    game = run("new", "skirmish").output.strip()
+    assert game in run("list").output
+    shown = json.loads(run("show", game, "--json").output)
+    assert shown["to_act"] == "red" and shown["seq"] == 1
+    assert {"move", "end"} == {a["name"] for a in shown["actions"]}
+
+
+def test_do_accepts_an_order_and_log_shows_it(run, demo):
+    result = run("do", demo, "--as", "red", "end")
+    assert result.exit_code == 0 and "red ends the combat step" in result.output
+    assert "red ends the combat step" in run("log", demo).output
+
+
+def test_refused_order_exits_nonzero_with_the_rules_case_and_writes_nothing(run, demo):
+    before = json.loads(run("show", demo, "--json").output)["seq"]
+    result = run("do", demo, "--as", "blue", "end")
+    assert result.exit_code == 2 and "SK 3.3" in result.output
+    refused = run("do", demo, "--as", "red", "attack 0602 with R2", "--json")
+    assert refused.exit_code == 2
+    assert json.loads(refused.output)["case"] == "SK 5.1"
+    assert json.loads(run("show", demo, "--json").output)["seq"] == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (("show", "g-nope"), "unknown game"),
+    (("new", "chess"), "unknown rules"),
+    (("state", "{demo}", "--at", "9999"), "no event 9999"),
+    (("do", "{demo}", "--as", "green", "end"), "no side"),
+    (("do", "{demo}", "--as", "red", "fly R1 to the moon"), "cannot read order"),
+])
+def test_bad_input_is_a_clear_error(run, demo, args, message):
+    result = run(*[a.format(demo=demo) for a in args])
+    assert result.exit_code != 0 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_state_rewinds(run, demo):
+    now = json.loads(run("state", demo, "--json").output)
+    start = json.loads(run("state", demo, "--at", "3", "--json").output)
+    assert start["seq"] == 3 and now["seq"] > 3
+    r1 = {u["id"]: u for u in start["units"]}["R1"]
+    assert r1["hex"] == "0102"
+
+
+def test_fork_verify_export_import(run, demo, tmp_path):
+    inside = run("fork", demo, "--at", "10")
+    assert inside.exit_code == 1 and "fork at 9 or 11" in inside.output
+    child = json.loads(run("fork", demo, "--at", "11", "--json").output)["game_id"]
+    assert "forked from" in run("show", child).output
+    assert run("verify", child).exit_code == 0
+    run("reveal", demo)
+    path = tmp_path / "game.jsonl"
+    assert run("export", demo, "-o", str(path)).exit_code == 0
+    offline = json.loads(run("verify", str(path), "--dice", "--json").output)
+    assert offline["ok"] and offline["rolls_checked"] >= 1
+    path.write_text(path.read_text().replace('"player:red"', '"player:blue"', 1))
+    tampered = run("verify", str(path))
+    assert tampered.exit_code == 1 and "FAILED at event" in tampered.output
+    refused = run("import", str(path))
+    assert refused.exit_code == 1 and "refused" in refused.output
