@@ -1,0 +1,166 @@
+"""Applying combat results to forces: step losses, elimination, exchanges. Pure functions on plain data.
+
+A force is a mapping ``unit id -> steps remaining`` (a game with whole-unit losses, such as Formosa 15.5,
+gives every unit 1). The owner's choice of which unit loses each step comes in as an allocation (a list
+of unit ids, one per step) recorded in the order event; the kernel checks it against the game's
+constraints and applies it. Losses beyond the steps present are ignored (Ichi-Go 11.20) but counted as
+``unsatisfied``, which Dai Senso 4.2.8 needs for the exploitation distance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.kernel.crt import CombatResult, SideResult
+from app.rules.kernel.errors import RuleViolation
+
+__all__ = [
+    "LossOutcome",
+    "LossRule",
+    "apply_step_losses",
+    "bloodbath",
+    "check_strength_loss",
+    "eliminate_all",
+    "reduce_before_eliminate",
+    "scale_losses",
+]
+
+# A check gets (unit about to lose a step, steps of every unit before that step) and returns an objection.
+LossCheck = Callable[[str, Mapping[str, int]], str | None]
+
+
+@dataclass(frozen=True)
+class LossOutcome:
+    """Steps left per unit (units at 0 are eliminated), steps actually lost, and losses that had no step
+    left to take them."""
+
+    steps: Mapping[str, int]
+    lost: int
+    unsatisfied: int
+
+    @property
+    def eliminated(self) -> tuple[str, ...]:
+        return tuple(u for u, s in self.steps.items() if s == 0)
+
+    @property
+    def survivors(self) -> tuple[str, ...]:
+        return tuple(u for u, s in self.steps.items() if s > 0)
+
+
+def _check_force(force: Mapping[str, int]) -> dict[str, int]:
+    steps = dict(force)
+    for unit, s in steps.items():
+        if s < 0:
+            raise ValueError(f"{unit} has {s} steps; steps cannot be negative")
+    return steps
+
+
+def apply_step_losses(
+    force: Mapping[str, int],
+    losses: int,
+    allocation: Sequence[str],
+    case: str,
+    check: LossCheck | None = None,
+) -> LossOutcome:
+    """Remove ``losses`` steps as ``allocation`` says. The allocation must name exactly
+    ``min(losses, steps present)`` steps, each from a unit that still has one, and pass ``check``;
+    otherwise RuleViolation citing ``case``."""
+    if losses < 0:
+        raise ValueError(f"losses cannot be negative, got {losses}")
+    steps = _check_force(force)
+    available = sum(steps.values())
+    due = min(losses, available)
+    if len(allocation) != due:
+        raise RuleViolation(case, f"{due} step(s) must be allocated, {len(allocation)} given")
+    for unit in allocation:
+        if unit not in steps:
+            raise RuleViolation(case, f"{unit} is not in this combat")
+        if steps[unit] == 0:
+            raise RuleViolation(case, f"{unit} has no step left to lose")
+        if check is not None:
+            objection = check(unit, dict(steps))
+            if objection:
+                raise RuleViolation(case, objection)
+        steps[unit] -= 1
+    return LossOutcome(steps, due, losses - due)
+
+
+def reduce_before_eliminate(protected: Callable[[str], bool] = lambda unit: True) -> LossCheck:
+    """A check: a protected unit may not lose its last step while any unit in the battle still has two
+    or more (Ichi-Go 11.21 protects Japanese/US divisions; SNC 10.5.2 item 1 protects every unit)."""
+
+    def check(unit: str, steps: Mapping[str, int]) -> str | None:
+        if steps[unit] == 1 and protected(unit):
+            bigger = sorted(u for u, s in steps.items() if s >= 2)
+            if bigger:
+                return f"{unit} cannot be eliminated while {', '.join(bigger)} can still be reduced"
+        return None
+
+    return check
+
+
+def eliminate_all(force: Mapping[str, int]) -> LossOutcome:
+    """Every unit removed, whatever its steps (DE/AE: Ichi-Go 11.22, Formosa 15.5, Olympic 8.9)."""
+    steps = _check_force(force)
+    return LossOutcome({u: 0 for u in steps}, sum(steps.values()), 0)
+
+
+@dataclass(frozen=True)
+class LossRule:
+    """Scale one side's CRT losses: ``multiplier`` then at least ``minimum`` (Ichi-Go 11.23: Chinese
+    attackers lose twice the number shown, and 1 step when it shows 0, DE included)."""
+
+    multiplier: int = 1
+    minimum: int = 0
+    case: str = ""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LossRule:
+        return cls(int(data.get("multiplier", 1)), int(data.get("minimum", 0)), data.get("case", ""))
+
+
+def scale_losses(result: CombatResult, side: str, rule: LossRule) -> CombatResult:
+    """The result with ``side`` ("attacker"/"defender") losses scaled by ``rule``; elimination untouched."""
+    if side not in ("attacker", "defender"):
+        raise ValueError(f"side must be 'attacker' or 'defender', got {side!r}")
+    current: SideResult = getattr(result, side)
+    if current.eliminated:
+        return result
+    losses = max(current.losses * rule.multiplier, rule.minimum)
+    new = SideResult(losses, current.eliminated, current.retreat, current.retreat_or_loss)
+    if side == "attacker":
+        return CombatResult(result.code, new, result.defender, result.exchange, result.markers, result.values)
+    return CombatResult(result.code, result.attacker, new, result.exchange, result.markers, result.values)
+
+
+def check_strength_loss(
+    strengths: Mapping[str, int], required: int, chosen: Sequence[str], case: str
+) -> tuple[str, ...]:
+    """Units removed to pay ``required`` printed strength points (Olympic 8.9 Ex; Formosa 15.5 BB): their
+    printed strengths must reach ``required``, or be every unit when the force cannot reach it. Returns the
+    survivors; RuleViolation citing ``case`` otherwise."""
+    chosen_set = set(chosen)
+    if len(chosen_set) != len(chosen):
+        raise RuleViolation(case, "a unit is named twice")
+    unknown = chosen_set - set(strengths)
+    if unknown:
+        raise RuleViolation(case, f"{', '.join(sorted(unknown))} not in this combat")
+    paid = sum(strengths[u] for u in chosen)
+    if paid < required and chosen_set != set(strengths):
+        raise RuleViolation(case, f"eliminated strength {paid} is less than the {required} required")
+    return tuple(u for u in strengths if u not in chosen_set)
+
+
+def bloodbath(attacker_strength: int, defender_strength: int) -> tuple[frozenset[str], int]:
+    """Formosa 15.5 BB: the side(s) with fewer printed strength are eliminated outright, and the other side
+    must then lose at least that much printed strength. Returns (sides eliminated outright, strength the other
+    side pays). Equal totals: both sides go, since paying an equal total takes every unit."""
+    if attacker_strength < 0 or defender_strength < 0:
+        raise ValueError("printed strengths cannot be negative")
+    if attacker_strength == defender_strength:
+        return frozenset({"attacker", "defender"}), 0
+    if attacker_strength < defender_strength:
+        return frozenset({"attacker"}), attacker_strength
+    return frozenset({"defender"}), defender_strength
