@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from app.rules.errors import IllegalOrder
+
 __all__ = ["RuleViolation"]
 
 
-class RuleViolation(Exception):
-    """An order the rules forbid; ``case`` is the rules case to cite, from game data (e.g. "SNC 9.4")."""
+class RuleViolation(IllegalOrder):
+    """An order the rules forbid; ``case`` is the rules case to cite (from the game's data, e.g. "SNC 9.4").
 
-    def __init__(self, case: str, message: str) -> None:
-        super().__init__(case, message)
-        self.case = case
-        self.message = message
+    It is an IllegalOrder, so the service refuses it like any other order error and writes nothing.
+    """
 
     def __str__(self) -> str:
         return f"{self.case}: {self.message}" if self.case else self.message
