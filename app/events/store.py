@@ -202,9 +202,8 @@ class EventStore:
 
     # -- snapshots (a cache) ----------------------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> None:
-        self.db["snapshots"].upsert(
-            {"game_id": game_id, "seq": seq, "rules_version": rules_version, "state": canonical_json(state)},
-            pk=("game_id", "seq"))
+        self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, rules_version, state) VALUES (?, ?, ?, ?)",
+                        [game_id, seq, rules_version, canonical_json(state)])
 
     def latest_snapshot(self, game_id: str, at_or_before: int, rules_version: str) -> tuple[int, dict] | None:
         row = self.db.execute(

@@ -113,3 +113,16 @@ def maybe_snapshot(store: EventStore, rules: Rules, state: GameState, previous_s
     """Cache the folded state when the stream crosses a multiple of SNAPSHOT_EVERY."""
     if state.meta.seq // SNAPSHOT_EVERY > previous_seq // SNAPSHOT_EVERY:
         store.save_snapshot(state.meta.game_id, state.meta.seq, rules_key(rules), encode(rules, state))
+
+
+def rebuild_snapshots(store: EventStore, game_id: str) -> int:
+    """Fold a game once from its first event and cache a snapshot every SNAPSHOT_EVERY events; returns how many."""
+    rules = get_rules(store.game(game_id)["rules"])
+    store.drop_snapshots(game_id)
+    state, written = None, 0
+    for event in store.events(game_id):
+        state = fold(rules, state, event)
+        if event.seq % SNAPSHOT_EVERY == 0:
+            store.save_snapshot(game_id, event.seq, rules_key(rules), encode(rules, state))
+            written += 1
+    return written
