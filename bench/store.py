@@ -123,10 +123,12 @@ def main() -> None:
     print(f"{'measure':58} {'hexledger':>12} {'baseline':>12}")
     print(f"{'appends/s, one command (3 rows) per durable transaction':58} {store_rate:12.0f} {raw_rate:12.0f}"
           "   (baseline: raw sqlite3, same rows, WAL + synchronous=FULL)")
-    print(f"{'load head of a %d-event game, from snapshot (ms)' % head:58} {with_snap * 1000:12.1f}")
-    print(f"{'load event %d, snapshot + %d events folded (ms)' % (head - 1, projection.SNAPSHOT_EVERY - 1):58} "
-          f"{worst * 1000:12.1f}")
-    print(f"{'load head of a %d-event game, full rebuild (ms)' % head:58} {without * 1000:12.1f} {bare * 1000:12.1f}"
+    label_snap = f"load head of a {head}-event game, from snapshot (ms)"
+    label_worst = f"load event {head - 1}, snapshot + {projection.SNAPSHOT_EVERY - 1} events folded (ms)"
+    label_full = f"load head of a {head}-event game, full rebuild (ms)"
+    print(f"{label_snap:58} {with_snap * 1000:12.1f}")
+    print(f"{label_worst:58} {worst * 1000:12.1f}")
+    print(f"{label_full:58} {without * 1000:12.1f} {bare * 1000:12.1f}"
           "   (baseline: bare SELECT + json.loads + fold, no schema validation)")
     print(f"worst-case snapshot load vs full rebuild: {without / worst:.0f}x faster "
           f"(snapshot every {projection.SNAPSHOT_EVERY} events)")
