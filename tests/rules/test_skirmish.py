@@ -37,7 +37,7 @@ def refused(state, side, order, case):
 
 def test_sk_4_1_move_pays_terrain_up_to_allowance():
     assert when(given(), "red", "move R1 0202") == [UnitMoved("R1", ["0202"])]  # woods, 2 MP
-    assert "costs 4" in refused(given(), "red", "move R1 0202 0303", "SK 4.1")  # woods + woods
+    assert "only 1 MP remain" in refused(given(), "red", "move R1 0202 0303", "SK 4.1")  # woods + woods
     refused(given(), "red", "move R1 0304", "SK 4.1")  # not adjacent
 
 

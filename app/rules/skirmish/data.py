@@ -1,12 +1,21 @@
-"""Skirmish data: map, units and combat table (SK 1, SK 2, SK 5.3)."""
+"""Skirmish data: map, units, movement and combat tables (SK 1, SK 2, SK 4, SK 5.3)."""
 from __future__ import annotations
 
-from app.rules.kernel.hexgrid import Grid
+from pathlib import Path
 
-GRID = Grid("even-low", cols=(1, 7), rows=(1, 5))
-WOODS = frozenset({"0202", "0303", "0502", "0504", "0604"})
-VILLAGE = "0403"
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.mapfile import load_map
+from app.rules.kernel.movement import CostTable, MovementRules
+
+MAP = load_map(Path(__file__).with_name("map.toml"))
+GRID = MAP.grid
+VILLAGE = str(next(iter(MAP.hexes_tagged("objective"))))
 TERRAIN_COST = {"clear": 1, "woods": 2, "village": 1}
+MOVEMENT = MovementRules(
+    costs={"unit": CostTable(terrain=TERRAIN_COST)},
+    move_case="SK 4.1", prohibited_case="SK 4.1", enemy_case="SK 4.2",
+    ezoc_stop_case="SK 4.3", ezoc_exit_case="SK 4.3", ezoc_exit="non-ezoc",
+)
 LAST_TURN = 6
 STACK_LIMIT = 2
 
@@ -30,6 +39,4 @@ CRT = {  # die -> result per column (SK 5.3)
 
 
 def terrain(hex_label: str) -> str:
-    if hex_label == VILLAGE:
-        return "village"
-    return "woods" if hex_label in WOODS else "clear"
+    return MAP.terrain_of(Hex.parse(hex_label))

@@ -7,6 +7,7 @@ from app.events.dice import Dice
 from app.rules.base import Action, Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.movement import Mover, Situation, validate_path
 from app.rules.skirmish import data
 from app.rules.skirmish.events import AttackResolved, GameEnded, StepEnded, StepLost, UnitMoved
 
@@ -132,25 +133,14 @@ class SkirmishRules:
         unit = _own_unit(state, command.side, command.args["unit"])
         if unit.moved:
             raise IllegalOrder("SK 4.1", f"{unit.id} has already moved this turn")
-        zoc = state.enemy_zoc(unit.side)
-        here, spent = unit.hex, 0
-        for step_no, target in enumerate(command.args["path"]):
-            a, b = Hex.parse(here), Hex.parse(target)
-            if not data.GRID.on_map(b):
-                raise IllegalOrder("SK 1.1", f"{target} is off the map")
-            if not data.GRID.adjacent(a, b):
-                raise IllegalOrder("SK 4.1", f"{target} is not adjacent to {here}")
-            if any(u.side != unit.side for u in state.at(target)):
-                raise IllegalOrder("SK 4.2", f"{target} holds an enemy unit")
-            if step_no > 0 and here in zoc:
-                raise IllegalOrder("SK 4.3", f"{unit.id} must stop on entering the enemy ZOC at {here}")
-            if step_no == 0 and here in zoc and target in zoc:
-                raise IllegalOrder("SK 4.3", f"{unit.id} may not move from one enemy-ZOC hex to another ({target})")
-            spent += data.TERRAIN_COST[data.terrain(target)]
-            if spent > data.MOVEMENT_ALLOWANCE:
-                raise IllegalOrder("SK 4.1", f"{unit.id} has {data.MOVEMENT_ALLOWANCE} MP; reaching {target} "
-                                             f"costs {spent}")
-            here = target
+        path = [Hex.parse(unit.hex)] + [Hex.parse(h) for h in command.args["path"]]
+        off_map = [str(h) for h in path if not data.MAP.on_map(h)]
+        if off_map:
+            raise IllegalOrder("SK 1.1", f"{off_map[0]} is off the map")
+        enemies = frozenset(Hex.parse(u.hex) for u in state.units.values() if u.side != unit.side and u.hex)
+        situation = Situation(enemy_occupied=enemies, ezoc=frozenset(Hex.parse(h) for h in state.enemy_zoc(unit.side)))
+        validate_path(data.MAP, data.MOVEMENT, Mover.single(path[0], data.MOVEMENT_ALLOWANCE, "unit"), path, situation)
+        here = command.args["path"][-1]
         if len([u for u in state.at(here) if u.id != unit.id]) + 1 > data.STACK_LIMIT:
             raise IllegalOrder("SK 4.4", f"{here} already holds {data.STACK_LIMIT} units")
         return [UnitMoved(unit.id, list(command.args["path"]))]
