@@ -94,12 +94,7 @@ class EventStore:
                     seed: str | None, parent: tuple[str, int] | None = None) -> list[StoredEvent]:
         """Register a new game and append its first events, in one transaction."""
         with self._write_lock():
-            if self.db["games"].count_where("id = ?", [game_id]):
-                raise StoreError(f"game {game_id!r} already exists")
-            self.db["games"].insert({
-                "id": game_id, "rules": rules, "scenario": scenario, "created_at": utc_now(),
-                "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
-            })
+            self._register_game(game_id, rules, scenario, parent)
             if seed is not None:
                 self.db["dice_seeds"].insert({"game_id": game_id, "seed": seed})
             return self._append_locked(game_id, 0, first_events)
@@ -115,13 +110,16 @@ class EventStore:
                       parent: tuple[str, int] | None = None) -> None:
         """Store an already sealed, verified stream (an imported export) as a new game, all or nothing."""
         with self._write_lock():
-            if self.db["games"].count_where("id = ?", [game_id]):
-                raise StoreError(f"game {game_id!r} already exists here; nothing imported")
-            self.db["games"].insert({
-                "id": game_id, "rules": rules, "scenario": scenario, "created_at": utc_now(),
-                "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
-            })
+            self._register_game(game_id, rules, scenario, parent)
             self.db["events"].insert_all(_row(e) for e in events)
+
+    def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
+        if self.db["games"].count_where("id = ?", [game_id]):
+            raise StoreError(f"game {game_id!r} already exists here; nothing written")
+        self.db["games"].insert({
+            "id": game_id, "rules": rules, "scenario": scenario, "created_at": utc_now(),
+            "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
+        })
 
     def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
         last_seq, last_hash = self._head_unlocked(game_id)

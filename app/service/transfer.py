@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterable
 
 from app.events.envelope import StoredEvent, canonical_json
-from app.events.store import EventStore
+from app.events.store import EventStore, StoreError
 from app.service.audit import verify
 from app.service.games import GameError
 
@@ -53,6 +53,6 @@ def import_game(store: EventStore, lines: Iterable[str]) -> str:
     parent = (forks[-1].payload["parent_id"], forks[-1].payload["parent_seq"]) if forks else None
     try:
         store.import_stream(events[0].game_id, created["rules"], created["scenario"], events, parent)
-    except Exception as exc:
+    except StoreError as exc:
         raise GameError(str(exc)) from exc
     return events[0].game_id
