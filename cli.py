@@ -6,6 +6,7 @@ unless --db or HEXLEDGER_DB says otherwise. A refused order exits with status 2 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -30,7 +31,7 @@ class Context:
     @property
     def store(self) -> EventStore:
         if self._store is None:
-            self._store = EventStore(self.db)
+            self._store = EventStore(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
         return self._store
 
 

@@ -40,6 +40,11 @@ class Conflict(StoreError):
         self.game_id, self.expected, self.actual = game_id, expected, actual
 
 
+class StoreUnavailable(StoreError):
+    """The database could not take the write (locked by another process, or the disk is full). Nothing was
+    written; the caller may try again later."""
+
+
 class UnknownGame(StoreError):
     def __init__(self, game_id: str):
         super().__init__(f"unknown game {game_id!r}")
@@ -62,15 +67,15 @@ def utc_now() -> str:
 
 
 class EventStore:
-    def __init__(self, path: str | None = None):
+    def __init__(self, path: str | None = None, busy_timeout: float = 30.0):
         self.path = path or default_db_path()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
+        conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=30000")
         self.db = sqlite_utils.Database(conn)
         self._migrate()
 
@@ -146,13 +151,23 @@ class EventStore:
             self.conn = conn
 
         def __enter__(self):
-            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise _unavailable(exc) from exc
 
         def __exit__(self, exc_type, exc, tb):
             if exc_type is None:
-                self.conn.execute("COMMIT")
-            elif self.conn.in_transaction:
+                try:
+                    self.conn.execute("COMMIT")
+                    return False
+                except sqlite3.OperationalError as commit_error:
+                    self.conn.execute("ROLLBACK")
+                    raise _unavailable(commit_error) from commit_error
+            if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
+            if exc_type is sqlite3.OperationalError:
+                raise _unavailable(exc) from exc
             return False
 
     def _write_lock(self) -> EventStore._Lock:
@@ -199,9 +214,15 @@ class EventStore:
         return rows[0]["seed"] if rows else None
 
     # -- snapshots (a cache) ----------------------------------------------------------------------------
-    def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> None:
-        self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, rules_version, state) VALUES (?, ?, ?, ?)",
-                        [game_id, seq, rules_version, canonical_json(state)])
+    def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool:
+        """Cache a folded state. A cache write that fails (disk full, locked) is skipped, never an error:
+        the events are already stored and the loader folds from an earlier snapshot instead."""
+        try:
+            self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, rules_version, state) "
+                            "VALUES (?, ?, ?, ?)", [game_id, seq, rules_version, canonical_json(state)])
+            return True
+        except sqlite3.OperationalError:
+            return False
 
     def latest_snapshot(self, game_id: str, at_or_before: int, rules_version: str) -> tuple[int, dict] | None:
         row = self.db.execute(
@@ -214,6 +235,16 @@ class EventStore:
             self.db.execute("DELETE FROM snapshots")
         else:
             self.db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
+
+
+def _unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
+                                "try again")
+    if "full" in text:
+        return StoreUnavailable(f"the database disk is full ({text}); nothing was written")
+    return StoreUnavailable(f"the database refused the write ({text}); nothing was written")
 
 
 def _row(event: StoredEvent) -> dict:
