@@ -305,6 +305,7 @@ def test_yangtze_estuary_hexes_hexsides_lakes_and_sea_exist_and_are_prohibited()
     assert GMAP.hexes_of_terrain("yangtze")
     assert GMAP.hexsides_with("yangtze")
     assert GMAP.hexsides_with("all-lake")
+    assert GMAP.hexsides_with("all-sea")
     assert GMAP.hexes_of_terrain("lake")  # Taihu
     for t in ("yangtze", "sea", "lake"):
         assert TEC["terrain"][t]["mp_japanese"] == TEC["terrain"][t]["mp_chinese"] == "prohibited"
