@@ -4,101 +4,31 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from app.events.store import Conflict, EventStore, NewEvent, StoreUnavailable
-from app.projections import state as projection
+from app.events.store import EventStore, NewEvent, StoreUnavailable
 from app.service import audit, games
+from bench.reliability import crash_rounds, race
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_concurrent_writers_lose_nothing_and_every_loser_is_told(tmp_path):
     """Three writers per game race to move the three red units of 6 games; each retries after a conflict."""
-    path = str(tmp_path / "race.sqlite3")
-    setup = EventStore(path)
-    game_ids = [games.create_game(setup, "skirmish") for _ in range(6)]
-    moves = {"R1": "move R1 0202", "R2": "move R2 0203", "R3": "move R3 0204"}
-    conflicts, accepted = [], []
-    barrier = threading.Barrier(len(game_ids) * len(moves))
-
-    def writer(game_id: str, order: str) -> None:
-        store = EventStore(path)
-        barrier.wait()
-        while True:
-            seen = projection.load(store, game_id).meta.seq
-            try:
-                games.submit(store, game_id, "red", order, expected_seq=seen)
-                accepted.append((game_id, order))
-                return
-            except Conflict as exc:
-                conflicts.append((game_id, exc.expected, exc.actual))
-
-    threads = [threading.Thread(target=writer, args=(g, o)) for g in game_ids for o in moves.values()]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert len(accepted) == len(threads)
-    for game_id in game_ids:
-        events = list(setup.events(game_id))
-        assert [e.seq for e in events] == list(range(1, len(events) + 1))
-        orders = sorted(e.payload["text"] for e in events if e.type == "core.OrderGiven")
-        assert orders == sorted(moves.values())
-        assert audit.verify(events).ok
-    assert all(actual > expected for _, expected, actual in conflicts)
+    result = race(str(tmp_path / "race.sqlite3"), n_games=6, writers_per_game=3)
+    assert result.accepted == 18  # every writer got its order in, after being told of any conflict
+    assert result.lost == [] and result.unverified == []
 
 
-WRITER = r"""
-import sys
-sys.path.insert(0, {root!r})
-from app.events.store import EventStore
-from app.service import games
-store = EventStore({db!r})
-game_id = {game!r}
-orders = [("red", "move R1 0202"), ("red", "move R2 0203"), ("red", "end"), ("red", "end"),
-          ("blue", "move B1 0602"), ("blue", "move B2 0603"), ("blue", "end"), ("blue", "end")]
-for side, order in orders * 100:
-    try:
-        accepted = games.submit(store, game_id, side, order)
-    except Exception as exc:  # an order illegal in this position (e.g. unit already moved): try the next
-        continue
-    print("ACK", accepted.events[-1].seq, flush=True)
-"""
-
-
-@pytest.mark.parametrize("round_", range(8))
-def test_sigkill_mid_write_loses_no_acknowledged_order(tmp_path, round_):
-    path = str(tmp_path / "crash.sqlite3")
-    store = EventStore(path)
-    game_id = games.create_game(store, "skirmish")
-    store.close()
-    acked = 0
-    rng = random.Random(round_)
-    for _ in range(3):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER.format(root=str(ROOT), db=path, game=game_id)],
-                                stdout=subprocess.PIPE, text=True)
-        time.sleep(0.35 + rng.random() * 0.5)
-        os.kill(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        seqs = [int(line.split()[1]) for line in out.splitlines() if line.startswith("ACK")]
-        acked = max([acked, *seqs])
-    reopened = EventStore(path)
-    events = list(reopened.events(game_id))
-    assert events[-1].seq >= acked
-    report = audit.verify(events)
-    assert report.ok, report.problems
-    projection.rebuild_snapshots(reopened, game_id)
-    assert projection.encode(projection.get_rules("skirmish"), projection.load(reopened, game_id)) == \
-        projection.encode(projection.get_rules("skirmish"), projection.load(reopened, game_id, use_snapshots=False))
+def test_sigkill_mid_write_loses_no_acknowledged_order(tmp_path):
+    result = crash_rounds(str(tmp_path / "crash.sqlite3"), rounds=6, rng=random.Random(7))
+    assert result.crashes == 18 and result.acknowledged > 0
+    assert result.lost == 0 and result.verified and result.snapshots_match
 
 
 def test_locked_database_is_a_clear_error_and_changes_nothing(tmp_path):
