@@ -374,9 +374,9 @@ class Pbem:
     def _settle(self, seat: Seat, d: dict, status: str, note: str) -> dict:
         retraction = None
         if status in ("accepted", "upheld"):
-            authority = "by consent of " + seat.seat if status == "accepted" else "upheld by the arbiter"
+            authority = "consent" if status == "accepted" else "ruling"
             retraction = self._retract(seat.game_id, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
-                                       f"{authority} (dispute {d['id']} raised by {d['raised_by']})")
+                                       f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})")
         self.store.db["pbem_disputes"].update(d["id"], {"status": status, "resolved_by": seat.seat,
                                                         "resolved_at": utc_now(), "note": note,
                                                         "retraction_seq": retraction})
