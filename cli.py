@@ -314,5 +314,57 @@ def demo_cmd(ctx: Context, as_json: bool) -> None:
     emit(as_json, {"game_id": game_id, "orders": played}, text)
 
 
+def _pbem(ctx: Context):
+    from app.service.pbem import Pbem
+
+    return Pbem(ctx.store)
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=int)
+@click.pass_obj
+def serve_cmd(ctx: Context, host: str, port: int, threads: int) -> None:
+    """Run the HTTP API (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml files in outbox/)."""
+    from waitress import serve
+
+    from app.web import create_app
+
+    app = create_app({"HEXLEDGER_DB": ctx.db})
+    click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json; db {ctx.db})")
+    serve(app, host=host, port=port, threads=threads)
+
+
+@cli.command("ingest-email")
+@click.argument("file", default="-", type=click.File("rb"))
+@click.option("--maildir", type=click.Path(exists=True, file_okay=False),
+              help="Process every new message in this maildir instead (each moves to cur/ when done).")
+@json_option
+@click.pass_obj
+@guarded
+def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
+    """Apply the orders in an email (a file, or - for stdin); the sender gets a reply listing each order."""
+    from app.mail import inbound
+
+    pbem = _pbem(ctx)
+    results = inbound.ingest_maildir(pbem, maildir) if maildir else [inbound.ingest(pbem, file.read())]
+    data = [{"game_id": r.game_id, "applied": r.applied, "refused": r.refused, "lines": r.lines} for r in results]
+    emit(as_json, data, "\n".join(f"{r.game_id or '-'}: {r.summary}\n" + "\n".join(f"  {x}" for x in r.lines)
+                                  for r in results) or "no new messages")
+    if any(r.refused for r in results):
+        sys.exit(EXIT_REFUSED)
+
+
+@cli.command("tick")
+@json_option
+@click.pass_obj
+@guarded
+def tick_cmd(ctx: Context, as_json: bool) -> None:
+    """Deadline checks (run from cron): reminders before a move is due, the arbiter told when it is overdue."""
+    done = _pbem(ctx).tick()
+    emit(as_json, done, "\n".join(done) or "nothing due")
+
+
 if __name__ == "__main__":
     cli()

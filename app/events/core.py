@@ -70,3 +70,19 @@ class GameForked:
     parent_seq: int
     parent_hash: str
     seed_commitment: str
+
+
+@event_type("core.Retracted")
+@dataclass(frozen=True)
+class Retracted:
+    """Events `from_seq`..`to_seq` no longer count: an upheld dispute, a takeback by consent, or an undo.
+
+    Nothing is deleted: the retracted events stay in the stream (and in history, marked), and their die rolls
+    still advance the roll counter, so a retracted roll is never rolled again with the same index.
+    `from_seq` is the first retracted order (core.OrderGiven); `by` says who retracted it and on what authority.
+    """
+
+    from_seq: int
+    to_seq: int
+    reason: str
+    by: str

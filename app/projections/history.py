@@ -4,7 +4,7 @@ from __future__ import annotations
 from app.events import core
 from app.events.envelope import StoredEvent
 from app.events.registry import decode
-from app.rules.base import Rules
+from app.rules.base import Rules, event_visibility
 
 
 def describe(rules: Rules, event: StoredEvent) -> str:
@@ -22,8 +22,30 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"dice seed revealed ({body.reason}): {body.seed}"
     if isinstance(body, core.GameForked):
         return f"forked from {body.parent_id} after event {body.parent_seq}; new dice seed committed"
+    if isinstance(body, core.Retracted):
+        return f"events {body.from_seq}-{body.to_seq} retracted by {body.by}: {body.reason}"
     return rules.describe(body)
 
 
-def lines(rules: Rules, events: list[StoredEvent]) -> list[dict]:
-    return [{"seq": e.seq, "at": e.at, "actor": e.actor, "type": e.type, "text": describe(rules, e)} for e in events]
+ALL_SIDES = object()
+
+
+def lines(rules: Rules, events: list[StoredEvent], retracted: frozenset[int] = frozenset(),
+          side: str | None | object = ALL_SIDES) -> list[dict]:
+    """Readable lines; retracted events are kept and marked. With `side`, only what that side may see
+    (the rule set's `visible` hook): hidden events are left out, redacted ones show the redacted text."""
+    out = []
+    for e in events:
+        text = describe(rules, e)
+        if side is not ALL_SIDES:
+            seen = event_visibility(rules, decode(e.type, e.version, e.payload), side)
+            if seen is False:
+                continue
+            if isinstance(seen, str):
+                text = seen
+        row = {"seq": e.seq, "at": e.at, "actor": e.actor, "type": e.type, "text": text,
+               "retracted": e.seq in retracted}
+        if row["retracted"]:
+            row["text"] = "[retracted] " + text
+        out.append(row)
+    return out

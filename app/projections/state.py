@@ -5,6 +5,7 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 """
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -35,6 +36,7 @@ class GameMeta:
     seq: int = 0
     revealed_seed: str | None = None
     parent: dict | None = None
+    retractions: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,26 @@ class NoSuchPosition(LookupError):
     pass
 
 
-def fold(rules: Rules, state: GameState | None, event: StoredEvent) -> GameState:
-    """Apply one stored event (validated through its schema on read)."""
+class RetractionNeedsRebuild(ValueError):
+    """A core.Retracted event reached a state already folded with the events it retracts."""
+
+
+def retracted_seqs(events) -> frozenset[int]:
+    """The sequence numbers retracted by the core.Retracted events among `events`."""
+    out: set[int] = set()
+    for event in events:
+        if event.type == "core.Retracted":
+            out.update(range(event.payload["from_seq"], event.payload["to_seq"] + 1))
+    return frozenset(out)
+
+
+def fold(rules: Rules, state: GameState | None, event: StoredEvent,
+         retracted: frozenset[int] = frozenset()) -> GameState:
+    """Apply one stored event (validated through its schema on read).
+
+    `retracted` holds the sequence numbers retracted by core.Retracted events at or before the position being
+    built: such events still count for the server's metadata (sequence, roll counter) but not for the game.
+    """
     body = decode(event.type, event.version, event.payload)
     if isinstance(body, core.GameCreated):
         meta = GameMeta(game_id=event.game_id, rules=body.rules, scenario=body.scenario, sides=list(body.sides),
@@ -66,19 +86,31 @@ def fold(rules: Rules, state: GameState | None, event: StoredEvent) -> GameState
         meta = replace(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):
         meta = replace(meta, revealed_seed=body.seed)
+    elif isinstance(body, core.Retracted):
+        span = set(range(body.from_seq, body.to_seq + 1))
+        if not span <= retracted:
+            raise RetractionNeedsRebuild(f"event {event.seq} retracts events {body.from_seq}-{body.to_seq}: "
+                                         "rebuild the state with load() or rebuild()")
+        meta = replace(meta, retractions=[*meta.retractions, [body.from_seq, body.to_seq]])
     elif isinstance(body, core.GameForked):
         meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif not isinstance(body, core.OrderGiven):
+    elif not isinstance(body, core.OrderGiven) and event.seq not in retracted:
         game = rules.evolve(game, body)
     return GameState(meta, game)
 
 
-def fold_all(rules: Rules, events, state: GameState | None = None) -> GameState | None:
+def fold_all(rules: Rules, events, state: GameState | None = None,
+             retracted: frozenset[int] = frozenset()) -> GameState | None:
     for event in events:
-        state = fold(rules, state, event)
+        state = fold(rules, state, event, retracted)
     return state
+
+
+def rebuild(rules: Rules, events: list[StoredEvent]) -> GameState | None:
+    """The state after `events` (a whole stream from its first event), retractions applied."""
+    return fold_all(rules, events, None, retracted_seqs(events))
 
 
 def rules_key(rules: Rules) -> str:
@@ -100,13 +132,23 @@ def load(store: EventStore, game_id: str, at: int | None = None, use_snapshots: 
     target = head if at is None else at
     if not 1 <= target <= head:
         raise NoSuchPosition(f"game {game_id} has events 1..{head}; there is no event {target}")
+    retractions = [(row[0], json.loads(row[1])) for row in store.db.execute(
+        "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'core.Retracted' AND seq <= ? ORDER BY seq",
+        [game_id, target])]
+    retracted = frozenset(s for _, p in retractions for s in range(p["from_seq"], p["to_seq"] + 1))
     state = None
     start = 1
     if use_snapshots:
         snap = store.latest_snapshot(game_id, target, rules_key(rules))
+        # a snapshot taken before a retraction that reaches back past it still holds the retracted events
+        while snap is not None:
+            stale = [p["from_seq"] for seq, p in retractions if seq > snap[0] and p["from_seq"] <= snap[0]]
+            if not stale:
+                break
+            snap = store.latest_snapshot(game_id, min(stale) - 1, rules_key(rules))
         if snap is not None:
             start, state = snap[0] + 1, decode_state(rules, snap[1])
-    return fold_all(rules, store.events(game_id, start, target), state)
+    return fold_all(rules, store.events(game_id, start, target), state, retracted)
 
 
 def maybe_snapshot(store: EventStore, rules: Rules, state: GameState, previous_seq: int) -> None:

@@ -84,3 +84,31 @@ class Rules(Protocol):
     def encode_state(self, state: Any) -> dict: ...
 
     def decode_state(self, data: dict) -> Any: ...
+
+    # Optional hooks (a rule set may leave them out; the helpers below supply the defaults):
+    #
+    # visible(event, side) -> bool | str
+    #     May `side` (None: a spectator) see this event (a decoded event body, core events included)?
+    #     True: shown as it is; False: left out; a string: shown redacted, as that text (e.g. "Blue moves a
+    #     hidden unit"). Default: every event is visible. Every per-side history, email and export uses it.
+    # reveals(event) -> bool
+    #     Does this event reveal hidden information to the opponent (a flipped counter, a searched hex)?
+    #     A player's own undo may not take such an event back. Default: False.
+    # preview(state, command) -> dict
+    #     What would this command do, without dice (combat odds and the result of each die roll)?
+    #     It may use only what `command.side` can see. Rule sets without it offer no preview.
+
+
+def event_visibility(rules: Rules, event: Any, side: str | None) -> bool | str:
+    """The rule set's `visible(event, side)`, or True: everything is visible."""
+    hook = getattr(rules, "visible", None)
+    return True if hook is None else hook(event, side)
+
+
+def event_reveals(rules: Rules, event: Any) -> bool:
+    hook = getattr(rules, "reveals", None)
+    return False if hook is None else bool(hook(event))
+
+
+def has_preview(rules: Rules) -> bool:
+    return callable(getattr(rules, "preview", None))

@@ -9,10 +9,23 @@ class UnknownRules(LookupError):
         super().__init__(f"unknown rules {name!r}; available: {', '.join(sorted(available()))}")
 
 
+_REGISTERED: dict[str, Rules] = {}
+
+
+def register(rules: Rules) -> Rules:
+    """Make a rule set available by its name (a game package calls this when it is imported)."""
+    _REGISTERED[rules.name] = rules
+    return rules
+
+
+def unregister(name: str) -> None:
+    _REGISTERED.pop(name, None)
+
+
 def available() -> dict[str, Rules]:
     from app.rules.skirmish import RULES as SKIRMISH
 
-    return {r.name: r for r in (SKIRMISH,)}
+    return {SKIRMISH.name: SKIRMISH, **_REGISTERED}
 
 
 def get_rules(name: str) -> Rules:

@@ -104,6 +104,14 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
         if event.causation is not None:
             report.problems.append(Problem(event.seq, "replay", "produced by no order before it"))
             return
+        if isinstance(body, core.Retracted):
+            problem = _check_retraction(events[:i], event, body)
+            if problem:
+                report.problems.append(problem)
+                return
+            state = projection.rebuild(rules, events[:i + 1])
+            i += 1
+            continue
         if not isinstance(body, core.OrderGiven):
             if not event.type.startswith("core."):
                 report.problems.append(Problem(event.seq, "replay", "a game event that no order produced"))
@@ -123,6 +131,17 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
         report.orders_replayed += 1
         state = projection.fold_all(rules, [event, *batch], state)
         i = j
+
+
+def _check_retraction(before: list[StoredEvent], event: StoredEvent, body: core.Retracted) -> Problem | None:
+    """A retraction takes back whole orders that came before it, starting at an order."""
+    if not 1 <= body.from_seq <= body.to_seq < event.seq:
+        return Problem(event.seq, "replay", f"retracts events {body.from_seq}-{body.to_seq}, not before it")
+    if before[body.from_seq - 1].type != "core.OrderGiven":
+        return Problem(event.seq, "replay", f"retraction starts at event {body.from_seq}, which is not an order")
+    if body.to_seq < len(before) and before[body.to_seq].causation is not None:
+        return Problem(event.seq, "replay", f"retraction ends at event {body.to_seq}, inside an order")
+    return None
 
 
 def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch: list[StoredEvent]):

@@ -186,6 +186,21 @@ class SkirmishRules:
             events.append(GameEnded(holder, reason))
         return events
 
+    def preview(self, state: State, command: Command) -> dict:
+        """An attack's odds and its result for each die roll (SK 5.2, 5.3), without rolling."""
+        if command.action != "attack":
+            raise IllegalOrder("SK 5.1", "only an attack can be previewed")
+        rolls = {}
+        for value in range(1, 7):
+            events = self._attack(state, command, _FixedDie(value))
+            resolved = next(e for e in events if isinstance(e, AttackResolved))
+            rolls[value] = {"result": resolved.result,
+                            "losses": [self.describe(e) for e in events if isinstance(e, StepLost)],
+                            "ends_game": next((self.describe(e) for e in events if isinstance(e, GameEnded)), None)}
+            column, attack, defence = resolved.column, resolved.attack, resolved.defence
+        return {"hex": command.args["hex"], "attack": attack, "defence": defence, "column": column,
+                "case": "SK 5.3", "by_roll": rolls}
+
     # -- outputs ----------------------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
         return Outcome(state.winner, state.end_reason or "") if state.step == "over" else None
@@ -218,6 +233,18 @@ class SkirmishRules:
     def decode_state(self, raw: dict) -> State:
         units = {uid: Unit(**u) for uid, u in raw["units"].items()}
         return State(**{**raw, "units": units, "attacked_hexes": tuple(raw["attacked_hexes"])})
+
+
+class _FixedDie:
+    """A stand-in for the dice in a preview: every roll shows `value`."""
+
+    def __init__(self, value: int):
+        self.value = value
+
+    def roll(self, purpose: str, sides: int = 6):
+        from app.events.core import DieRolled
+
+        return DieRolled(index=-1, sides=sides, value=self.value, purpose=purpose)
 
 
 def odds_column(attack: int, defence: int) -> str | None:

@@ -1,0 +1,1 @@
+"""Email: outgoing turn emails and notices (compose, transport), incoming orders (inbound)."""

@@ -1,0 +1,66 @@
+"""Outgoing email texts. Everything about the game in them comes from the caller already filtered through
+the rule set's `view(state, side)` and the per-side history filter: this module only lays text out."""
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+from app.mail.transport import MailConfig
+
+SUBJECT_TAG = "[hexledger {game_id}]"
+
+
+def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, reply_token: str | None = None,
+            in_reply_to: str | None = None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = config.mail_from
+    msg["To"] = to
+    msg["Subject"] = f"{SUBJECT_TAG.format(game_id=game_id)} {subject}"
+    msg["Date"] = formatdate(localtime=False, usegmt=True)
+    msg["Message-ID"] = make_msgid(domain=config.mail_from.partition("@")[2] or "hexledger.local")
+    msg["Reply-To"] = config.reply_address(game_id, reply_token)
+    msg["Auto-Submitted"] = "auto-generated"
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    msg.set_content(body)
+    return msg
+
+
+def render_view(view: dict) -> str:
+    """A side's view as text: scalars as `key: value`, lists of records as aligned tables."""
+    out = []
+    for key, value in view.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            cols = list(value[0])
+            widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in value)) for c in cols}
+            out.append(f"{key}:")
+            out.append("  " + "  ".join(c.ljust(widths[c]) for c in cols))
+            out += [("  " + "  ".join(str(r.get(c, "")).ljust(widths[c]) for c in cols)).rstrip() for r in value]
+        else:
+            out.append(f"{key}: {value}")
+    return "\n".join(out)
+
+
+def render_history(rows: list[dict]) -> str:
+    return "\n".join(f"  {r['seq']:>5}  {r['text']}" for r in rows) or "  (nothing new)"
+
+
+def render_actions(actions: list[dict]) -> str:
+    return "\n".join(f"  {a['syntax']:40} [{a['case']}] {a.get('help', '')}".rstrip() for a in actions)
+
+
+HOW_TO_REPLY = """How to reply
+  Reply to this email (the reply address names the game) with your token and one order a line, e.g.
+    token: <your token from the invitation>
+{example}
+  Quoted lines ('>') and everything after a signature line ('-- ') are ignored.
+  If your mail program does not keep the reply address, send to {orders} and add a line 'game: {game_id}'.
+  Optional: 'seq: {seq}' refuses your orders if the game has moved on since this email.
+  Also understood: 'undo' (your last orders, before your opponent has seen them), 'dispute EVENT: reason',
+  'accept dispute N', 'reject dispute N' and (arbiter) 'uphold dispute N' / 'reject dispute N'."""
+
+
+def how_to_reply(config: MailConfig, game_id: str, seq: int, actions: list[dict]) -> str:
+    example = "\n".join(f"    {a['syntax']}" for a in actions[:3]) or "    (no orders are due from you now)"
+    return HOW_TO_REPLY.format(example=example, orders=config.orders_address, game_id=game_id, seq=seq)

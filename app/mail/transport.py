@@ -1,0 +1,96 @@
+"""Where outgoing mail goes: an SMTP server, or (the embedded default) .eml files in an outbox folder.
+
+Configuration comes from the environment (docs/play-by-email.md):
+  HEXLEDGER_SMTP_HOST       SMTP server; unset -> write .eml files to HEXLEDGER_OUTBOX instead
+  HEXLEDGER_SMTP_PORT       default 25 (587 with STARTTLS, 465 with SSL are usual)
+  HEXLEDGER_SMTP_SECURITY   none | starttls | ssl   (default none)
+  HEXLEDGER_SMTP_USER, HEXLEDGER_SMTP_PASSWORD   login, if the server wants one
+  HEXLEDGER_MAIL_FROM       From address of every email (default hexledger@localhost)
+  HEXLEDGER_ORDERS_ADDRESS  where players send orders; replies go to its plus-address (default orders@localhost)
+  HEXLEDGER_OUTBOX          outbox folder for the embedded default (default ./outbox)
+"""
+from __future__ import annotations
+
+import os
+import smtplib
+import ssl
+import threading
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_security: str = "none"
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    mail_from: str = "hexledger@localhost"
+    orders_address: str = "orders@localhost"
+    outbox: str = "outbox"
+
+    @classmethod
+    def from_env(cls, env: dict | None = None) -> MailConfig:
+        env = os.environ if env is None else env
+        security = env.get("HEXLEDGER_SMTP_SECURITY", "none").lower()
+        if security not in ("none", "starttls", "ssl"):
+            raise ValueError(f"HEXLEDGER_SMTP_SECURITY must be none, starttls or ssl, not {security!r}")
+        return cls(smtp_host=env.get("HEXLEDGER_SMTP_HOST") or None,
+                   smtp_port=int(env.get("HEXLEDGER_SMTP_PORT") or (465 if security == "ssl" else 25)),
+                   smtp_security=security,
+                   smtp_user=env.get("HEXLEDGER_SMTP_USER") or None,
+                   smtp_password=env.get("HEXLEDGER_SMTP_PASSWORD") or None,
+                   mail_from=env.get("HEXLEDGER_MAIL_FROM") or cls.mail_from,
+                   orders_address=env.get("HEXLEDGER_ORDERS_ADDRESS") or cls.orders_address,
+                   outbox=env.get("HEXLEDGER_OUTBOX") or cls.outbox)
+
+    def reply_address(self, game_id: str, token: str | None = None) -> str:
+        """orders+GAME.TOKEN@domain: a reply reaches the orders mailbox and names the game (and the sender's seat)."""
+        local, _, domain = self.orders_address.partition("@")
+        tag = f"{game_id}.{token}" if token else game_id
+        return f"{local}+{tag}@{domain}"
+
+
+class Transport(Protocol):
+    def send(self, message: EmailMessage) -> None: ...
+
+
+class OutboxTransport:
+    """Writes each message as an .eml file (the embedded default: no mail server needed)."""
+
+    def __init__(self, folder: str):
+        self.folder = Path(folder)
+        self._lock = threading.Lock()
+        self._n = 0
+
+    def send(self, message: EmailMessage) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            self._n += 1
+            stem = f"{os.getpid()}-{self._n:06d}-{message['Message-ID'].strip('<>').split('@')[0]}"
+        (self.folder / f"{stem}.eml").write_bytes(bytes(message))
+
+
+class SmtpTransport:
+    def __init__(self, config: MailConfig):
+        self.config = config
+
+    def send(self, message: EmailMessage) -> None:
+        c = self.config
+        if c.smtp_security == "ssl":
+            client = smtplib.SMTP_SSL(c.smtp_host, c.smtp_port, context=ssl.create_default_context(), timeout=30)
+        else:
+            client = smtplib.SMTP(c.smtp_host, c.smtp_port, timeout=30)
+        with client:
+            if c.smtp_security == "starttls":
+                client.starttls(context=ssl.create_default_context())
+            if c.smtp_user:
+                client.login(c.smtp_user, c.smtp_password or "")
+            client.send_message(message)
+
+
+def transport_for(config: MailConfig) -> Transport:
+    return SmtpTransport(config) if config.smtp_host else OutboxTransport(config.outbox)

@@ -1,0 +1,482 @@
+"""Play by email: seats and tokens, every read and order as one seat, turn emails, disputes, deadlines.
+
+Every output to a seat goes through `rules.view(state, side)` and the per-side history filter (the rule set's
+optional `visible` hook): `Pbem.view`, `Pbem.history`, `Pbem.export` and every email are built here, from
+those two functions only. A player's seat is their side; the arbiter's seat sees everything (side None).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from app.events import core
+from app.events.envelope import canonical_json
+from app.events.registry import decode
+from app.events.store import EventStore, UnknownGame, utc_now
+from app.mail import compose
+from app.mail.transport import MailConfig, Transport, transport_for
+from app.projections import history
+from app.projections import state as projection
+from app.rules.base import event_reveals, event_visibility, has_preview
+from app.rules.catalog import get_rules
+from app.service import audit, games, transfer
+
+ARBITER = "arbiter"
+
+
+class AccessDenied(Exception):
+    """No valid token for this game, or the seat may not do this. Nothing is written."""
+
+    status = 403
+
+
+class NotAuthenticated(AccessDenied):
+    status = 401
+
+
+class PbemError(games.GameError):
+    """A play-by-email request that cannot be carried out (a dispute out of its window, ...)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    game_id: str
+    seat: str
+    email: str
+
+    @property
+    def side(self) -> str | None:
+        """The side this seat plays; None for the arbiter, who sees everything."""
+        return None if self.seat == ARBITER else self.seat
+
+    @property
+    def is_arbiter(self) -> bool:
+        return self.seat == ARBITER
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.strip().lower().encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """128 random bits, lower-case hex: safe in an email address's local part, which some servers fold."""
+    return secrets.token_hex(16)
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Pbem:
+    def __init__(self, store: EventStore, config: MailConfig | None = None, transport: Transport | None = None,
+                 clock: Callable[[], datetime] = _now):
+        self.store = store
+        self.config = config or MailConfig.from_env()
+        self.transport = transport or transport_for(self.config)
+        self.clock = clock
+
+    # -- seats and tokens ---------------------------------------------------------------------------------
+    def create(self, rules_name: str, players: dict[str, str], scenario: str | None = None,
+               arbiter: str | None = None, deadline_hours: float | None = None,
+               reminder_hours: float | None = None, dispute_window_hours: float = 24,
+               options: dict | None = None) -> tuple[str, dict[str, str]]:
+        """Create a game with a seat per side (and the arbiter's); email each seat its invitation and token.
+        Returns the game id and the tokens (shown once; only their hashes are kept)."""
+        rules = get_rules(rules_name)
+        if set(players) != set(rules.sides):
+            raise PbemError(f"{rules.name} needs one player for each side: {', '.join(rules.sides)}")
+        if deadline_hours is not None and deadline_hours <= 0:
+            raise PbemError("the move deadline must be a positive number of hours")
+        game_id = games.create_game(self.store, rules.name, scenario, options)
+        seats = dict(players)
+        if arbiter:
+            seats[ARBITER] = arbiter
+        tokens = {seat: new_token() for seat in seats}
+        now = utc_now()
+        with self.store.db.atomic():
+            self.store.db["pbem_games"].insert({
+                "game_id": game_id, "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
+                "dispute_window_hours": dispute_window_hours, "created_at": now})
+            self.store.db["pbem_members"].insert_all(
+                {"game_id": game_id, "seat": seat, "email": email, "token_hash": hash_token(tokens[seat]),
+                 "created_at": now} for seat, email in seats.items())
+        for seat, email in seats.items():
+            self._send(email, game_id, f"Invitation: {rules.title}, you play {seat}",
+                       self._invitation(game_id, rules, seat, tokens[seat], seats), tokens[seat])
+        return game_id, tokens
+
+    def authenticate(self, game_id: str, token: str | None) -> Seat:
+        """The seat this token opens in this game. Every seat's hash is compared, in constant time."""
+        if not token:
+            raise NotAuthenticated("a token is needed: 'Authorization: Bearer <token>' (from your invitation)")
+        try:
+            self.store.game(game_id)
+        except UnknownGame:
+            raise AccessDenied(f"no game {game_id!r} for this token") from None
+        wanted = hash_token(token)
+        found = None
+        for row in self.store.db["pbem_members"].rows_where("game_id = ?", [game_id]):
+            if hmac.compare_digest(row["token_hash"], wanted):
+                found = row
+        if found is None:
+            raise AccessDenied(f"this token opens no seat in game {game_id}")
+        return Seat(game_id, found["seat"], found["email"])
+
+    def members(self, game_id: str) -> dict[str, dict]:
+        return {r["seat"]: r for r in self.store.db["pbem_members"].rows_where("game_id = ?", [game_id])}
+
+    def settings(self, game_id: str) -> dict:
+        rows = list(self.store.db["pbem_games"].rows_where("game_id = ?", [game_id]))
+        if not rows:
+            raise PbemError(f"game {game_id} is not a play-by-email game")
+        return rows[0]
+
+    def _mark_seen(self, seat: Seat, seq: int) -> None:
+        self.store.db.execute("UPDATE pbem_members SET last_seen_seq = max(last_seen_seq, ?) "
+                              "WHERE game_id = ? AND seat = ?", [seq, seat.game_id, seat.seat])
+
+    def _player(self, seat: Seat) -> str:
+        if seat.is_arbiter:
+            raise AccessDenied("the arbiter does not play a side")
+        return seat.seat
+
+    # -- reading, as one seat -------------------------------------------------------------------------
+    def _rules(self, game_id: str):
+        return get_rules(self.store.game(game_id)["rules"])
+
+    def is_over(self, game_id: str) -> bool:
+        state = projection.load(self.store, game_id)
+        return get_rules(state.meta.rules).outcome(state.game) is not None
+
+    def view(self, seat: Seat, at: int | None = None) -> dict:
+        state = projection.load(self.store, seat.game_id, at)
+        rules = get_rules(state.meta.rules)
+        if at is None:
+            self._mark_seen(seat, state.meta.seq)
+        return {"game_id": seat.game_id, "seq": state.meta.seq, "you": seat.seat,
+                "players": state.meta.players, "view": rules.view(state.game, seat.side)}
+
+    def prompt(self, seat: Seat) -> dict:
+        state = projection.load(self.store, seat.game_id)
+        rules = get_rules(state.meta.rules)
+        self._mark_seen(seat, state.meta.seq)
+        return self._prompt_dict(rules, state, seat)
+
+    def _prompt_dict(self, rules, state, seat: Seat) -> dict:
+        outcome = rules.outcome(state.game)
+        prompt = rules.prompt(state.game)
+        mine = outcome is None and prompt.side == seat.side and seat.side is not None
+        missing = [s for s in state.meta.sides if s not in state.meta.players]
+        return {"seq": state.meta.seq, "to_act": prompt.side, "step": prompt.step, "your_turn": mine and not missing,
+                "waiting_for_players": missing,
+                "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
+                "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help}
+                            for a in prompt.actions] if mine else []}
+
+    def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None) -> list[dict]:
+        rules = self._rules(seat.game_id)
+        events = list(self.store.events(seat.game_id, 1, to_seq))
+        retracted = projection.retracted_seqs(events)
+        shown = [e for e in events if e.seq >= from_seq]
+        side = history.ALL_SIDES if seat.is_arbiter else seat.side
+        return history.lines(rules, shown, retracted, side)
+
+    def history(self, seat: Seat, from_seq: int = 1, limit: int = 100) -> dict:
+        rows = self.history_rows(seat, from_seq)
+        page = rows[:limit]
+        self._mark_seen(seat, page[-1]["seq"] if page else 0)
+        return {"events": page, "next_from": rows[limit]["seq"] if len(rows) > limit else None}
+
+    def export(self, seat: Seat) -> tuple[list[str], bool]:
+        """(JSON lines, full?): the whole stream for the arbiter or after the game; else the seat's filtered view."""
+        if seat.is_arbiter or self.is_over(seat.game_id):
+            return list(transfer.export_lines(self.store, seat.game_id)), True
+        rules = self._rules(seat.game_id)
+        events = list(self.store.events(seat.game_id))
+        retracted = projection.retracted_seqs(events)
+        lines = [canonical_json({"filtered_for": seat.seat, "game_id": seat.game_id,
+                                 "note": "a player's view before the game ends: hidden events are left out, "
+                                         "redacted ones carry only their text; hashes are omitted"}) + "\n"]
+        for e in events:
+            seen = event_visibility(rules, decode(e.type, e.version, e.payload), seat.side)
+            if seen is False:
+                continue
+            row = {"seq": e.seq, "type": e.type, "actor": e.actor, "at": e.at, "retracted": e.seq in retracted}
+            row.update({"redacted": seen} if isinstance(seen, str) else {"payload": e.payload,
+                                                                        "causation": e.causation})
+            lines.append(canonical_json(row) + "\n")
+        return lines, False
+
+    def verify(self, seat: Seat) -> dict:
+        report = audit.verify(list(self.store.events(seat.game_id))).to_dict()
+        if not (seat.is_arbiter or self.is_over(seat.game_id)):
+            # problem texts quote orders, which may be hidden from this side: only where the audit failed
+            report["problems"] = [{"seq": p["seq"], "check": p["check"]} for p in report["problems"]]
+        return report
+
+    def preview(self, seat: Seat, text: str) -> dict:
+        state = projection.load(self.store, seat.game_id)
+        rules = get_rules(state.meta.rules)
+        if not has_preview(rules):
+            raise PbemError(f"{rules.name} offers no preview")
+        command = games.parse_order(rules, state, self._player(seat), text)
+        return {"order": text.strip(), "seq": state.meta.seq, "preview": rules.preview(state.game, command)}
+
+    # -- acting, as one seat ----------------------------------------------------------------------------
+    def join(self, seat: Seat, seed_text: str = "", name: str | None = None) -> dict:
+        event = games.join(self.store, seat.game_id, self._player(seat), name or seat.email, seed_text)
+        self.notify(seat.game_id)
+        return {"seq": event.seq, "side": seat.seat}
+
+    def submit(self, seat: Seat, text: str, expected_seq: int | None = None, notify: bool = True):
+        accepted = games.submit(self.store, seat.game_id, self._player(seat), text, expected_seq)
+        self._mark_seen(seat, accepted.state.meta.seq)
+        if notify:
+            self.notify(seat.game_id)
+        return accepted
+
+    def fork(self, seat: Seat, at_seq: int) -> tuple[str, dict[str, str]]:
+        """A sandbox branch; the caller gets every seat's token for it. Players may fork only a finished game
+        (a fork of a running one would show them the other side's hidden information)."""
+        if not (seat.is_arbiter or self.is_over(seat.game_id)):
+            raise AccessDenied("only the arbiter may fork a game before it ends")
+        new_id = games.fork(self.store, seat.game_id, at_seq)
+        rules = self._rules(new_id)
+        tokens = {s: new_token() for s in [*rules.sides, ARBITER]}
+        now = utc_now()
+        with self.store.db.atomic():
+            self.store.db["pbem_games"].insert({"game_id": new_id, "created_at": now})
+            self.store.db["pbem_members"].insert_all(
+                {"game_id": new_id, "seat": s, "email": seat.email, "token_hash": hash_token(t), "created_at": now}
+                for s, t in tokens.items())
+        return new_id, tokens
+
+    # -- retractions: undo, disputes, rulings -------------------------------------------------------------
+    def _orders(self, game_id: str) -> list:
+        events = list(self.store.events(game_id))
+        retracted = projection.retracted_seqs(events)
+        return events, retracted
+
+    def _retract(self, game_id: str, from_seq: int, reason: str, by: str) -> int:
+        events, retracted = self._orders(game_id)
+        head = events[-1].seq
+        start = next((e for e in events if e.seq == from_seq), None)
+        if start is None or start.type != "core.OrderGiven" or from_seq in retracted:
+            raise PbemError(f"event {from_seq} is not an order that stands")
+        if any(e.type == "core.SeedRevealed" for e in events if e.seq >= from_seq):
+            raise PbemError("the dice seed was revealed after that order: the game cannot go on with these dice; "
+                            "fork it before the order instead")
+        event = games._new(core.Retracted(from_seq=from_seq, to_seq=head, reason=reason, by=by), by)
+        stored = self.store.append(game_id, head, [event])[0]
+        self.store.drop_snapshots(game_id)  # a cache: later loads fold past the retraction
+        return stored.seq
+
+    def undo(self, seat: Seat) -> dict:
+        """Take back your own latest orders, with no one's consent, while your opponent has not seen them;
+        never a die roll or a reveal."""
+        side = self._player(seat)
+        events, retracted = self._orders(seat.game_id)
+        standing = [e for e in events if e.seq not in retracted]
+        mine = []
+        for e in reversed(standing):
+            if e.type == "core.OrderGiven":
+                if e.payload["side"] != side:
+                    break
+                mine.append(e)
+            elif e.type in ("core.Retracted", "core.PlayerJoined", "core.GameCreated", "core.GameForked"):
+                break
+        if not mine:
+            raise PbemError("you have no order of yours to undo since your opponent's last order")
+        # the latest of your orders: undo one order at a time
+        order = mine[0]
+        seen = max((m["last_seen_seq"] for s, m in self.members(seat.game_id).items() if s not in (side, ARBITER)),
+                   default=0)
+        if seen >= order.seq:
+            raise PbemError(f"your opponent has already seen event {order.seq}: dispute it instead")
+        rules = self._rules(seat.game_id)
+        for e in events:
+            if e.seq < order.seq:
+                continue
+            body = decode(e.type, e.version, e.payload)
+            if isinstance(body, core.DieRolled):
+                raise PbemError(f"event {e.seq} is a die roll: only your opponent or the arbiter can take it back")
+            if event_reveals(rules, body):
+                raise PbemError(f"event {e.seq} revealed something: only your opponent or the arbiter can take it "
+                                "back")
+        seq = self._retract(seat.game_id, order.seq, f"undo of {order.payload['text']!r}", f"player:{side} (undo)")
+        return {"retraction_seq": seq, "undone": order.seq}
+
+    def disputes(self, game_id: str) -> list[dict]:
+        return list(self.store.db["pbem_disputes"].rows_where("game_id = ?", [game_id], order_by="id"))
+
+    def _dispute(self, seat: Seat, dispute_id: int) -> dict:
+        rows = list(self.store.db["pbem_disputes"].rows_where("id = ? AND game_id = ?", [dispute_id, seat.game_id]))
+        if not rows:
+            raise PbemError(f"no dispute {dispute_id} in game {seat.game_id}")
+        return rows[0]
+
+    def raise_dispute(self, seat: Seat, order_seq: int, reason: str) -> dict:
+        side = self._player(seat)
+        if not reason.strip():
+            raise PbemError("a dispute needs a reason")
+        if any(d["status"] in ("open", "referred") for d in self.disputes(seat.game_id)):
+            raise PbemError("a dispute is already open in this game; it must be settled first")
+        events, retracted = self._orders(seat.game_id)
+        order = next((e for e in events if e.seq == order_seq), None)
+        if order is None or order.type != "core.OrderGiven" or order_seq in retracted:
+            raise PbemError(f"event {order_seq} is not an order that stands")
+        window = self.settings(seat.game_id)["dispute_window_hours"]
+        if self.clock() - _parse_time(order.at) > timedelta(hours=window):
+            raise PbemError(f"event {order_seq} is older than the dispute window of {window:g} hours")
+        row = {"game_id": seat.game_id, "order_seq": order_seq, "raised_by": side, "reason": reason.strip(),
+               "status": "open", "raised_at": utc_now()}
+        row["id"] = self.store.db["pbem_disputes"].insert(row).last_pk
+        text = (f"{side} disputes event {order_seq} ({order.payload['side']} ordered {order.payload['text']!r}):\n"
+                f"  {reason.strip()}\n\nIf it is upheld, that order and everything after it is retracted "
+                f"(kept in the log, marked).\nThe other player may reply 'accept dispute {row['id']}' (take it back) "
+                f"or 'reject dispute {row['id']}'" + ("; the arbiter then rules." if ARBITER in self.members(
+                    seat.game_id) else "."))
+        for m in self.members(seat.game_id).values():
+            self._send(m["email"], seat.game_id, f"Dispute {row['id']} on event {order_seq}", text, None)
+        return row
+
+    def answer_dispute(self, seat: Seat, dispute_id: int, accept: bool, note: str = "") -> dict:
+        """The opponent of whoever raised it accepts (takeback) or rejects; the arbiter rules either way."""
+        d = self._dispute(seat, dispute_id)
+        if d["status"] not in ("open", "referred"):
+            raise PbemError(f"dispute {dispute_id} is already {d['status']}")
+        if seat.is_arbiter:
+            return self._settle(seat, d, "upheld" if accept else "rejected", note)
+        if seat.seat == d["raised_by"]:
+            raise AccessDenied("only the other player or the arbiter answers a dispute")
+        if d["status"] == "referred":
+            raise AccessDenied(f"dispute {dispute_id} is with the arbiter")
+        if accept:
+            return self._settle(seat, d, "accepted", note)
+        if ARBITER in self.members(seat.game_id):
+            self.store.db["pbem_disputes"].update(d["id"], {"status": "referred", "note": note})
+            arb = self.members(seat.game_id)[ARBITER]
+            self._send(arb["email"], seat.game_id, f"Dispute {d['id']} needs your ruling",
+                       f"{d['raised_by']} disputes event {d['order_seq']}: {d['reason']}\n{seat.seat} rejects it"
+                       f"{': ' + note if note else ''}.\nReply 'uphold dispute {d['id']}' or "
+                       f"'reject dispute {d['id']}'.", None)
+            return {**d, "status": "referred"}
+        return self._settle(seat, d, "rejected", note)
+
+    def _settle(self, seat: Seat, d: dict, status: str, note: str) -> dict:
+        retraction = None
+        if status in ("accepted", "upheld"):
+            authority = "consent" if status == "accepted" else "ruling"
+            retraction = self._retract(seat.game_id, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
+                                       f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})")
+        self.store.db["pbem_disputes"].update(d["id"], {"status": status, "resolved_by": seat.seat,
+                                                        "resolved_at": utc_now(), "note": note,
+                                                        "retraction_seq": retraction})
+        text = f"Dispute {d['id']} on event {d['order_seq']} is {status} by {seat.seat}" + (f": {note}" if note
+                                                                                          else ".")
+        if retraction:
+            text += f"\nEvents {d['order_seq']} onwards are retracted (event {retraction}); the log keeps them."
+        for m in self.members(seat.game_id).values():
+            self._send(m["email"], seat.game_id, f"Dispute {d['id']} {status}", text, None)
+        if retraction:
+            self.notify(seat.game_id, force=True)
+        return {**d, "status": status, "retraction_seq": retraction}
+
+    # -- notifications --------------------------------------------------------------------------------
+    def notify(self, game_id: str, force: bool = False) -> list[str]:
+        """Email whoever must act now, if that changed since the last turn email (or `force`). Returns seats."""
+        try:
+            settings = self.settings(game_id)
+        except PbemError:
+            return []
+        state = projection.load(self.store, game_id)
+        rules = get_rules(state.meta.rules)
+        members = self.members(game_id)
+        outcome = rules.outcome(state.game)
+        if outcome is not None:
+            if settings["over_notified"]:
+                return []
+            self.store.db["pbem_games"].update(game_id, {"over_notified": 1, "turn_side": None})
+            for seat, m in members.items():
+                self._send_turn(game_id, Seat(game_id, seat, m["email"]), state, rules,
+                                f"Game over: {outcome.winner or 'draw'}")
+            return list(members)
+        if any(s not in state.meta.players for s in state.meta.sides):
+            return []
+        side = rules.prompt(state.game).side
+        if side is None or (side == settings["turn_side"] and not force):
+            return []
+        self.store.db["pbem_games"].update(game_id, {"turn_side": side, "turn_started_at": utc_now(),
+                                                     "reminded": 0, "expired": 0})
+        m = members[side]
+        self._send_turn(game_id, Seat(game_id, side, m["email"]), state, rules, "Your turn")
+        return [side]
+
+    def _send_turn(self, game_id: str, seat: Seat, state, rules, headline: str) -> None:
+        member = self.members(game_id)[seat.seat]
+        since = self.history_rows(seat, member["last_notified_seq"] + 1)
+        prompt = self._prompt_dict(rules, state, seat)
+        view = rules.view(state.game, seat.side)
+        parts = [f"{headline} - game {game_id}, {rules.title}. You play {seat.seat}.",
+                 f"The game is at event {state.meta.seq}; now: {prompt['step']}.", "",
+                 "Since your last email", compose.render_history(since), "", "The position (as you see it)",
+                 compose.render_view(view), ""]
+        if prompt["actions"]:
+            parts += ["Your orders now", compose.render_actions(prompt["actions"]), ""]
+        parts.append(compose.how_to_reply(self.config, game_id, state.meta.seq, prompt["actions"]))
+        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), None)
+        self.store.db.execute("UPDATE pbem_members SET last_notified_seq = ?, last_seen_seq = max(last_seen_seq, ?) "
+                              "WHERE game_id = ? AND seat = ?", [state.meta.seq, state.meta.seq, game_id, seat.seat])
+
+    def _invitation(self, game_id: str, rules, seat: str, token: str, seats: dict[str, str]) -> str:
+        who = "\n".join(f"  {s}: {e}" for s, e in seats.items())
+        role = "the arbiter (you rule on disputes)" if seat == ARBITER else f"side {seat}"
+        join = ("" if seat == ARBITER else
+                "To take your seat, reply with a line\n  join: <any text of yours>\nwhich is mixed into every later "
+                "die roll, so nobody (not even the server) can pick the dice alone.\n\n")
+        return (f"You are invited to game {game_id}: {rules.title}, as {role}.\n\nSeats:\n{who}\n\n"
+                f"Your secret token (shown once; it is your password for this game):\n  token: {token}\n\n{join}"
+                f"Orders go to {self.config.orders_address}; replying to this email works as it is (the reply "
+                f"address carries the game and your token). Or use the HTTP API with\n"
+                f"  Authorization: Bearer {token}\n")
+
+    def _send(self, to: str, game_id: str, subject: str, body: str, reply_token: str | None,
+              in_reply_to: str | None = None) -> None:
+        self.transport.send(compose.message(self.config, to, game_id, subject, body, reply_token, in_reply_to))
+
+    # -- deadlines ------------------------------------------------------------------------------------
+    def tick(self) -> list[str]:
+        """Reminders before a move deadline, and the configured action when it passes. Run it from cron."""
+        now = self.clock()
+        done = []
+        for g in self.store.db.query("SELECT * FROM pbem_games WHERE deadline_hours IS NOT NULL "
+                                     "AND turn_side IS NOT NULL AND over_notified = 0"):
+            due = _parse_time(g["turn_started_at"]) + timedelta(hours=g["deadline_hours"])
+            members = self.members(g["game_id"])
+            player = members.get(g["turn_side"])
+            if player is None:
+                continue
+            if not g["reminded"] and g["reminder_hours"] and due - timedelta(hours=g["reminder_hours"]) <= now < due:
+                self._send(player["email"], g["game_id"], "Reminder: your move is due",
+                           f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
+                           f"({g['deadline_hours']:g} hours from the start of your turn).", None)
+                self.store.db["pbem_games"].update(g["game_id"], {"reminded": 1})
+                done.append(f"{g['game_id']}: reminded {g['turn_side']}")
+            if not g["expired"] and now >= due:
+                to = [members[ARBITER]["email"]] if ARBITER in members else [m["email"] for m in members.values()]
+                for address in to:
+                    self._send(address, g["game_id"], f"Deadline passed: {g['turn_side']} has not moved",
+                               f"{g['turn_side']} ({player['email']}) has not moved in game {g['game_id']}; the "
+                               f"deadline was {due.isoformat(timespec='minutes')}. Action: {g['on_deadline']}.",
+                               None)
+                self.store.db["pbem_games"].update(g["game_id"], {"expired": 1})
+                done.append(f"{g['game_id']}: deadline passed for {g['turn_side']}")
+        return done

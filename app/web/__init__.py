@@ -1,0 +1,99 @@
+"""The HTTP API (Flask + flask-smorest): JSON in and out, an OpenAPI document at /openapi.json, docs at /docs.
+
+Every game route acts as one seat, named by its token (`Authorization: Bearer <token>`); all it shows is what
+that seat may see (app/service/pbem.py). Errors are JSON: {"error", "message", "case"?}; a stale submission
+(expected_seq behind the game) is 409.
+"""
+from __future__ import annotations
+
+import html
+import threading
+
+from flask import Flask, jsonify, request
+from flask_smorest import Api
+from marshmallow import ValidationError
+
+from app.events.store import Conflict, EventStore, StoreError, UnknownGame, default_db_path
+from app.mail.transport import MailConfig, transport_for
+from app.projections.state import NoSuchPosition
+from app.rules.catalog import UnknownRules
+from app.rules.errors import OrderError
+from app.service.games import GameError
+from app.service.pbem import AccessDenied, Pbem
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """config keys: HEXLEDGER_DB (database file), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
+    send(EmailMessage); default from MAIL), ADMIN_TOKEN (if set, creating a game needs it as the bearer)."""
+    app = Flask(__name__)
+    app.config.update(
+        API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", HEXLEDGER_DB=default_db_path(),
+        ADMIN_TOKEN=None, JSON_SORT_KEYS=False,
+    )
+    app.config.update(config or {})
+    mail = app.config.get("MAIL") or MailConfig.from_env()
+    transport = app.config.get("MAIL_TRANSPORT") or transport_for(mail)
+    local = threading.local()
+
+    def service() -> Pbem:
+        """One store connection per thread (SQLite connections are not shared across threads)."""
+        if getattr(local, "pbem", None) is None:
+            local.pbem = Pbem(EventStore(app.config["HEXLEDGER_DB"]), mail, transport)
+        return local.pbem
+
+    app.extensions["hexledger_service"] = service
+    api = Api(app)
+    api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
+                                                  "description": "the seat's game token, from the invitation"})
+    from app.web.routes import blp
+
+    api.register_blueprint(blp)
+    _errors(app)
+
+    @app.get("/docs")
+    def docs():
+        """A readable page of the OpenAPI document, served from here (no CDN, no script)."""
+        spec = api.spec.to_dict()
+        rows = []
+        for path, ops in spec["paths"].items():
+            for verb, op in ops.items():
+                if verb not in ("get", "post", "put", "patch", "delete"):
+                    continue
+                rows.append(f"<tr><td><code>{verb.upper()}</code></td><td><code>{html.escape(path)}</code></td>"
+                            f"<td>{html.escape(op.get('summary', ''))}<br><small>"
+                            f"{html.escape(op.get('description', ''))}</small></td></tr>")
+        page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{spec['info']['title']}</title>"
+                "<style>body{font-family:sans-serif;margin:2em}td{padding:.3em .6em;vertical-align:top;"
+                "border-bottom:1px solid #ddd}</style></head><body>"
+                f"<h1>{spec['info']['title']}</h1><p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>. "
+                "Game routes need <code>Authorization: Bearer &lt;token&gt;</code>.</p>"
+                f"<table>{''.join(rows)}</table></body></html>")
+        return page, 200, {"Content-Type": "text/html; charset=utf-8"}
+
+    return app
+
+
+def _errors(app: Flask) -> None:
+    def payload(exc: Exception, status: int, kind: str | None = None):
+        data = exc.to_dict() if isinstance(exc, OrderError) else {"error": kind or type(exc).__name__,
+                                                                  "message": str(exc)}
+        return jsonify(data), status
+
+    app.register_error_handler(OrderError, lambda e: payload(e, 422))
+    app.register_error_handler(Conflict, lambda e: payload(e, 409))
+    app.register_error_handler(AccessDenied, lambda e: payload(e, e.status))
+    app.register_error_handler(UnknownGame, lambda e: payload(e, 404))
+    app.register_error_handler(NoSuchPosition, lambda e: payload(e, 404))
+    app.register_error_handler(UnknownRules, lambda e: payload(e, 400))
+    app.register_error_handler(GameError, lambda e: payload(e, 400))
+    app.register_error_handler(StoreError, lambda e: payload(e, 400))
+    app.register_error_handler(ValidationError, lambda e: (jsonify({"error": "ValidationError", "message": "the "
+                                                                    "request body is not valid",
+                                                                    "errors": e.messages}), 422))
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None

@@ -1,0 +1,111 @@
+"""Retractions (core.Retracted): the state as if the commands had not happened, the log keeping them, the dice
+counter never going back, snapshots and the audit still right."""
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.events import core
+from app.events.registry import encode
+from app.events.store import NewEvent
+from app.projections import history
+from app.projections import state as projection
+from app.rules.catalog import get_rules
+from app.service import audit, games
+from app.service.demo import SKIRMISH_OPENING
+from tests.conftest import play_random
+
+RULES = get_rules("skirmish")
+
+
+def retract(store, game_id, from_seq, reason="test", by="arbiter"):
+    head = store.head(game_id)[0]
+    name, version, payload = encode(core.Retracted(from_seq=from_seq, to_seq=head, reason=reason, by=by))
+    return store.append(game_id, head, [NewEvent(name, version, payload, by)])[0]
+
+
+def _play_opening(store, game_id):
+    seqs = []
+    for side, order in SKIRMISH_OPENING:
+        seqs.append(games.submit(store, game_id, side, order).events[0].seq)
+    return seqs
+
+
+def test_retracted_attack_is_undone_but_its_roll_stays_counted(store, skirmish):
+    seqs = _play_opening(store, skirmish)
+    attack_seq = seqs[-1]
+    before = projection.load(store, skirmish, attack_seq - 1)
+    after_attack = projection.load(store, skirmish)
+    assert after_attack.meta.rolls == 1
+    retract(store, skirmish, attack_seq, "misread the odds")
+    now = projection.load(store, skirmish)
+    assert RULES.encode_state(now.game) == RULES.encode_state(before.game)
+    assert now.meta.rolls == 1  # the roll happened; the next one has a new index
+    assert now.meta.retractions == [[attack_seq, attack_seq + len(list(store.events(skirmish, attack_seq))) - 2]]
+    again = games.submit(store, skirmish, "red", "attack 0502 with R1")
+    roll = next(e for e in again.events if e.type == "core.DieRolled")
+    assert roll.payload["index"] == 1
+
+
+def test_history_keeps_retracted_events_marked_with_their_rolls(store, skirmish):
+    seqs = _play_opening(store, skirmish)
+    retraction = retract(store, skirmish, seqs[-1], "misread the odds", "consent of blue")
+    events = list(store.events(skirmish))
+    rows = history.lines(RULES, events, projection.retracted_seqs(events))
+    marked = [r for r in rows if r["retracted"]]
+    assert marked[0]["seq"] == seqs[-1] and marked[0]["text"].startswith("[retracted] red orders: attack")
+    assert any(r["type"] == "core.DieRolled" and "die roll #0" in r["text"] for r in marked)
+    assert rows[-1]["seq"] == retraction.seq and "retracted by consent of blue" in rows[-1]["text"]
+    assert not any(r["retracted"] for r in rows if r["seq"] < seqs[-1])
+
+
+def test_play_goes_on_after_a_retraction_and_the_game_verifies(store, skirmish):
+    seqs = _play_opening(store, skirmish)
+    retract(store, skirmish, seqs[-4])  # back to before red's second-turn moves
+    assert projection.load(store, skirmish).game.units["R1"].hex == "0202"
+    games.submit(store, skirmish, "red", "move R1 0302 0402")  # the same move again is legal: R1 has not moved
+    games.submit(store, skirmish, "red", "end")
+    play_random(store, skirmish, random.Random(5), max_orders=60)
+    report = audit.verify(list(store.events(skirmish)))
+    assert report.ok, report.problems
+
+
+def test_audit_refuses_a_retraction_that_starts_inside_an_order(store, skirmish):
+    seqs = _play_opening(store, skirmish)
+    retract(store, skirmish, seqs[-1] + 1)  # the die roll, not the order
+    report = audit.verify(list(store.events(skirmish)))
+    assert not report.ok and "not an order" in report.problems[0].message
+
+
+def test_folding_a_retraction_onto_a_state_that_holds_its_events_is_refused(store, skirmish):
+    seqs = _play_opening(store, skirmish)
+    state = projection.load(store, skirmish)
+    event = retract(store, skirmish, seqs[-1])
+    import pytest
+
+    with pytest.raises(projection.RetractionNeedsRebuild):
+        projection.fold(RULES, state, event)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**9), every=st.integers(3, 20))
+def test_snapshots_stay_a_pure_cache_across_retractions(store, monkeypatch, seed, every):
+    monkeypatch.setattr(projection, "SNAPSHOT_EVERY", every)
+    rng = random.Random(seed)
+    game_id = games.create_game(store, "skirmish")
+    play_random(store, game_id, rng, max_orders=40)
+    for _ in range(2):
+        orders = [e.seq for e in store.events(game_id) if e.type == "core.OrderGiven"
+                  and e.seq not in projection.retracted_seqs(list(store.events(game_id)))]
+        if projection.load(store, game_id).meta.revealed_seed or not orders:
+            break
+        retract(store, game_id, rng.choice(orders[len(orders) // 2:]))
+        state = projection.load(store, game_id)
+        projection.maybe_snapshot(store, RULES, state, 0)  # a snapshot right at the retraction
+        play_random(store, game_id, rng, max_orders=25)
+    head = store.head(game_id)[0]
+    for at in sorted({head, *(rng.randint(1, head) for _ in range(6))}):
+        cached = projection.load(store, game_id, at)
+        rebuilt = projection.load(store, game_id, at, use_snapshots=False)
+        assert projection.encode(RULES, cached) == projection.encode(RULES, rebuilt)
+    assert audit.verify(list(store.events(game_id))).ok

@@ -1,0 +1,123 @@
+"""The HTTP API as a client sees it: the OpenAPI document, JSON errors with the rules case, 409 on a stale
+submission, plain-text and JSON orders, paging, rewind, preview, undo, export and verify."""
+import pytest
+
+from app.mail.transport import MailConfig
+from app.web import create_app
+
+
+class Outbox:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+
+@pytest.fixture
+def api(tmp_path):
+    app = create_app({"HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(),
+                      "MAIL": MailConfig()})
+    client = app.test_client()
+    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
+    g, tokens = r.json["game_id"], r.json["tokens"]
+
+    def call(method, path, seat=None, **kw):
+        headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat else {}
+        return client.open(path.replace("{g}", g), method=method, headers=headers, **kw)
+
+    for seat in ("red", "blue"):
+        call("POST", "/games/{g}/join", seat, json={"seed_text": seat})
+    return app, call, g
+
+
+def test_openapi_document_lists_every_route(api):
+    app, call, _ = api
+    spec = call("GET", "/openapi.json").json
+    documented = {(path, verb.upper()) for path, ops in spec["paths"].items() for verb in ops}
+    served = set()
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint in ("static", "api-docs.openapi_json", "docs"):  # the document and its page
+            continue
+        path = rule.rule.replace("<int:", "{").replace("<", "{").replace(">", "}")
+        served |= {(path, m) for m in rule.methods - {"HEAD", "OPTIONS"}}
+    assert served and served <= documented
+    assert spec["components"]["securitySchemes"]["token"]["scheme"] == "bearer"
+    page = call("GET", "/docs")
+    assert page.status_code == 200 and "/games/{game_id}/orders" in page.get_data(as_text=True)
+    assert "<script" not in page.get_data(as_text=True)
+
+
+def test_orders_as_text_and_json_and_a_stale_one_is_409(api):
+    _, call, g = api
+    r = call("POST", "/games/{g}/orders", "red", data="move R1 0202", content_type="text/plain")
+    assert r.status_code == 201 and r.json["events"][-1]["text"] == "R1 moves 0202"
+    seq = r.json["seq"]
+    r = call("POST", "/games/{g}/orders", "red", json={"order": "move R2 0203", "expected_seq": seq - 1})
+    assert r.status_code == 409 and "reload" in r.json["message"]
+    r = call("POST", "/games/{g}/orders", "red", json={"order": "move R2 0203", "expected_seq": seq})
+    assert r.status_code == 201
+    r = call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0302"})
+    assert r.status_code == 422 and r.json == {"error": "IllegalOrder", "case": "SK 4.1",
+                                               "message": "SK 4.1: R1 has already moved this turn"}
+    r = call("POST", "/games/{g}/orders", "red", json={"order": "fly R1 home"})
+    assert r.status_code == 422 and r.json["error"] == "InvalidOrder"
+    r = call("POST", "/games/{g}/orders", "blue", json={"order": "end"})
+    assert r.status_code == 422 and "red's turn" in r.json["message"]
+    assert call("POST", "/games/{g}/orders", "red", json={}).status_code == 422
+
+
+def test_state_rewind_history_paging_and_actions(api):
+    _, call, g = api
+    call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"})
+    units = {u["id"]: u["hex"] for u in call("GET", "/games/{g}/state?at=3", "blue").json["view"]["units"]}
+    assert units["R1"] == "0102"
+    assert call("GET", "/games/{g}/state?at=999", "blue").status_code == 404
+    page = call("GET", "/games/{g}/history?limit=2", "blue").json
+    assert [e["seq"] for e in page["events"]] == [1, 2] and page["next_from"] == 3
+    rest = call("GET", f"/games/{{g}}/history?from={page['next_from']}", "blue").json
+    assert rest["events"][0]["seq"] == 3 and rest["next_from"] is None
+    assert [a["name"] for a in call("GET", "/games/{g}/actions", "red").json["actions"]] == ["move", "end"]
+    assert call("GET", "/games/{g}/actions", "blue").json["actions"] == []
+
+
+def test_preview_gives_odds_and_each_roll(api):
+    _, call, g = api
+    for order in ["move R1 0202", "move R2 0203 0303", "end", "end"]:
+        call("POST", "/games/{g}/orders", "red", json={"order": order})
+    for order in ["move B1 0602 0502", "move B2 0603 0503", "end", "end"]:
+        call("POST", "/games/{g}/orders", "blue", json={"order": order})
+    for order in ["move R1 0302 0402", "end"]:
+        call("POST", "/games/{g}/orders", "red", json={"order": order})
+    r = call("POST", "/games/{g}/preview", "red", json={"order": "attack 0502 with R1"})
+    assert r.status_code == 200, r.json
+    p = r.json["preview"]
+    assert (p["attack"], p["defence"], p["column"]) == (4, 8, "1:2")
+    assert p["by_roll"]["1"]["result"] == "AE" and p["by_roll"]["6"]["result"] == "D1"
+    assert call("GET", "/games/{g}/state", "red").json["seq"] == r.json["seq"]  # nothing rolled or written
+
+
+def test_undo_before_the_opponent_has_looked_but_not_after(api):
+    _, call, g = api
+    call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"})
+    r = call("POST", "/games/{g}/undo", "red")
+    assert r.status_code == 201
+    units = {u["id"]: u["hex"] for u in call("GET", "/games/{g}/state", "red").json["view"]["units"]}
+    assert units["R1"] == "0102"
+    history = call("GET", "/games/{g}/history", "red").json["events"]
+    assert history[-1]["text"].startswith("events") and "undo" in history[-1]["text"]
+    call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"})
+    call("GET", "/games/{g}/state", "blue")  # blue has now seen it
+    r = call("POST", "/games/{g}/undo", "red")
+    assert r.status_code == 400 and "dispute it instead" in r.json["message"]
+
+
+def test_export_and_verify(api):
+    _, call, g = api
+    call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"})
+    r = call("GET", "/games/{g}/export", "red")
+    assert r.status_code == 200 and r.headers["X-Hexledger-Export"] == "filtered"
+    assert "move R1 0202" in r.get_data(as_text=True)
+    v = call("GET", "/games/{g}/verify", "blue").json
+    assert v["ok"] and v["orders_replayed"] == 1
+    assert call("POST", "/games/{g}/fork", "red", json={"at": 3}).status_code == 403

@@ -1,0 +1,110 @@
+"""A skirmish played purely by email through a real SMTP server on 127.0.0.1: invitations, turn emails, replies
+with orders, a refused order, a replayed and a forged message, a takeback by consent, a dispute the arbiter
+rejects; at the end the game verifies and its history shows what was retracted."""
+import re
+
+from app.mail import inbound
+from app.projections import state as projection
+from app.service import audit
+from tests.pbem.conftest import token_in
+
+RED, BLUE, ARB = "red@players.example", "blue@players.example", "arbiter@club.example"
+
+
+def deliver(pbem, smtp):
+    """The cron job's `ingest-email --maildir`: process what the MTA delivered to the orders mailbox."""
+    return inbound.ingest_maildir(pbem, smtp.maildir)
+
+
+def seq_of(text: str, order_line: str) -> int:
+    return int(re.search(rf"^\s+(\d+)\s+{re.escape(order_line)}$", text.replace("\r\n", "\n"), re.M).group(1))
+
+
+def test_a_game_played_by_email(pbem, smtp, store):
+    game_id, _ = pbem.create("skirmish", {"red": RED, "blue": BLUE}, arbiter=ARB)
+    invites = {a: smtp.last(a, "Invitation") for a in (RED, BLUE, ARB)}
+    tokens = {a: token_in(m) for a, m in invites.items()}
+    assert len(set(tokens.values())) == 3
+    assert f"orders+{game_id}.{tokens[RED]}@pbem.example" == invites[RED]["Reply-To"]
+
+    # both take their seats by replying to the invitation
+    smtp.reply(invites[RED], RED, "join: red's lucky words")
+    smtp.reply(invites[BLUE], BLUE, "join: blue's own dice text")
+    assert [r.applied for r in deliver(pbem, smtp)] == [1, 1]
+    turn = smtp.last(RED, "Your turn")
+    assert "move UNIT HEX [HEX ...]" in turn.get_content() and "R1" in turn.get_content()
+
+    # red's first turn in one reply; the quoted email and the signature are ignored
+    smtp.reply(turn, RED, f"token: {tokens[RED]}\nmove R1 0202\nmove R2 0203 0303\nend\nend")
+    [result] = deliver(pbem, smtp)
+    assert result.applied == 4 and not result.refused
+    ack = smtp.last(RED, "Orders received").get_content()
+    assert "accepted: move R2 0203 0303  ->  R2 moves 0203 - 0303" in ack
+
+    # blue: the second order is refused with its rules case; the first stands, the rest are not attempted
+    turn = smtp.last(BLUE, "Your turn")
+    assert "R1 moves 0202" in turn.get_content()  # what happened since blue's last email
+    bad = smtp.reply(turn, BLUE, f"token: {tokens[BLUE]}\nmove B1 0602 0502\nmove B1 0402\nend")
+    [result] = deliver(pbem, smtp)
+    assert result.refused and result.applied == 1
+    refusal = smtp.last(BLUE, "Orders refused").get_content()
+    assert "refused: move B1 0402 [SK 4.1]" in refusal and "already moved" in refusal
+    assert "not attempted: end" in refusal
+    head = store.head(game_id)[0]
+
+    # the same message again (a replay), and a forged one with a wrong token: refused, nothing written
+    smtp.send(bad)
+    smtp.reply(turn, "mallory@evil.example", f"token: {'0' * 32}\nend", to=f"orders+{game_id}@pbem.example")
+    results = deliver(pbem, smtp)
+    assert all(r.refused and r.applied == 0 for r in results)
+    assert "already processed" in smtp.last(BLUE, "Orders refused").get_content()
+    assert "opens no seat" in smtp.last("mallory@evil.example").get_content()
+    assert store.head(game_id)[0] == head
+
+    smtp.reply(turn, BLUE, f"token: {tokens[BLUE]}\nseq: {head}\nmove B2 0603 0503\nend\nend")
+    assert deliver(pbem, smtp)[0].applied == 3
+
+    # blue regrets B2's move after red has seen it: a dispute, accepted by red, takes it back
+    turn = smtp.last(RED, "Your turn").get_content()
+    b2 = seq_of(turn, "blue orders: move B2 0603 0503")
+    smtp.reply(smtp.last(BLUE, "Orders received"), BLUE, f"token: {tokens[BLUE]}\ndispute {b2}: meant to keep B2 back")
+    deliver(pbem, smtp)
+    notice = smtp.last(RED, "Dispute 1").get_content()
+    assert "meant to keep B2 back" in notice and "accept dispute 1" in notice
+    smtp.reply(smtp.last(RED, "Dispute 1"), RED, f"token: {tokens[RED]}\naccept dispute 1")
+    deliver(pbem, smtp)
+    assert "accepted by red" in smtp.last(BLUE, "Dispute 1 accepted").get_content()
+    state = projection.load(store, game_id)
+    assert state.game.units["B2"].hex == "0703" and state.game.side == "blue"
+    assert state.game.units["B1"].hex == "0502"  # before the disputed order: it stands
+    again = smtp.last(BLUE, "Your turn")
+    assert "[retracted] blue orders: move B2 0603 0503" in again.get_content()
+    smtp.reply(again, BLUE, f"token: {tokens[BLUE]}\nmove B2 0603\nend\nend")
+    assert deliver(pbem, smtp)[0].applied == 3
+
+    # red attacks; blue disputes it, red rejects, the arbiter rules against blue
+    turn = smtp.last(RED, "Your turn")
+    smtp.reply(turn, RED, f"token: {tokens[RED]}\nmove R1 0302 0402\nmove R3 0204 0304\nend\n"
+                          "attack 0502 with R1\nend")
+    [result] = deliver(pbem, smtp)
+    assert result.applied == 5, result.lines
+    attack = seq_of(smtp.last(BLUE, "Your turn").get_content(), "red orders: attack 0502 with R1")
+    smtp.reply(smtp.last(BLUE, "Your turn"), BLUE, f"token: {tokens[BLUE]}\ndispute {attack}: R1 was out of range")
+    deliver(pbem, smtp)
+    smtp.reply(smtp.last(RED, "Dispute 2"), RED, f"token: {tokens[RED]}\nreject dispute 2: it was adjacent")
+    deliver(pbem, smtp)
+    ruling = smtp.last(ARB, "Dispute 2 needs your ruling")
+    smtp.reply(ruling, ARB, f"token: {tokens[ARB]}\nreject dispute 2: 0402 is adjacent to 0502 (SK 5.1)")
+    deliver(pbem, smtp)
+    for address in (RED, BLUE, ARB):
+        assert "rejected by arbiter" in smtp.last(address, "Dispute 2 rejected").get_content()
+    assert projection.load(store, game_id).meta.rolls == 1
+
+    # the attack and its die roll stand; the retracted move is in the log, marked; the game verifies
+    events = list(store.events(game_id))
+    report = audit.verify(events)
+    assert report.ok, report.problems
+    log = pbem.history_rows(pbem.authenticate(game_id, tokens[ARB]))
+    assert [r["text"] for r in log if r["retracted"]][0] == "[retracted] blue orders: move B2 0603 0503"
+    assert any("retracted by red (consent, dispute 1 raised by blue): dispute 1: meant to keep B2 back" in r["text"]
+               for r in log)

@@ -1,0 +1,177 @@
+"""Fog of war and access: red's token, on every endpoint and in every email red gets, never shows what blue hides,
+never acts for blue, and no token does anything in another game.
+
+Skirmish hides nothing, so this registers a test-only rule set that does: each side sees only its own units,
+the other side's orders are left out of its history and the other side's moves are redacted."""
+import json
+
+import pytest
+
+from app.events.core import OrderGiven
+from app.mail.transport import MailConfig
+from app.rules import catalog
+from app.rules.skirmish.events import UnitMoved
+from app.rules.skirmish.rules import SkirmishRules
+from app.web import create_app
+
+SECRET_HEX = "0604"  # where blue's B3 goes; red must never learn it before the game ends
+
+
+class FogRules(SkirmishRules):
+    name = "fogtest"
+    title = "Skirmish with hidden units (test only)"
+
+    def view(self, state, side):
+        view = super().view(state, side)
+        if side is not None:
+            view["units"] = [u for u in view["units"] if u["side"] == side]
+        return view
+
+    def visible(self, event, side):
+        if side is None:
+            return True
+        if isinstance(event, OrderGiven):
+            return event.side == side
+        if isinstance(event, UnitMoved):
+            owner = "red" if event.unit.startswith("R") else "blue"
+            return True if owner == side else f"a {owner} unit moves"
+        return True
+
+
+class Outbox:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+
+@pytest.fixture
+def world(tmp_path):
+    catalog.register(FogRules())
+    outbox = Outbox()
+    app = create_app({"HEXLEDGER_DB": str(tmp_path / "sec.sqlite3"), "MAIL_TRANSPORT": outbox,
+                      "MAIL": MailConfig(orders_address="orders@pbem.example")})
+    client = app.test_client()
+    games = {}
+    for name in ("one", "two"):
+        r = client.post("/games", json={"rules": "fogtest", "players": {"red": f"red-{name}@x.example",
+                                                                          "blue": f"blue-{name}@x.example"},
+                                        "arbiter": f"arb-{name}@x.example"})
+        assert r.status_code == 201, r.json
+        games[name] = r.json
+    g, tok = games["one"]["game_id"], games["one"]["tokens"]
+
+    def act(seat, order):
+        r = client.post(f"/games/{g}/orders", data=order, content_type="text/plain",
+                        headers={"Authorization": f"Bearer {tok[seat]}"})
+        assert r.status_code == 201, r.json
+
+    for seat in ("red", "blue"):
+        assert client.post(f"/games/{g}/join", json={"seed_text": seat},
+                           headers={"Authorization": f"Bearer {tok[seat]}"}).status_code == 201
+    act("red", "end")
+    act("red", "end")
+    act("blue", f"move B3 {SECRET_HEX}")
+    act("blue", "end")
+    act("blue", "end")
+    yield app, client, games, outbox
+    catalog.unregister("fogtest")
+
+
+def calls(game_id: str) -> dict[str, tuple[str, str, dict | None]]:
+    """One request for every route of the app (endpoint name -> method, path, JSON body)."""
+    g = game_id
+    return {
+        "games.list_rules": ("GET", "/rules", None),
+        "games.list_games": ("GET", "/games", None),
+        "games.create_game": ("POST", "/games", {"rules": "fogtest", "players": {"red": "a@x.example",
+                                                                                 "blue": "b@x.example"}}),
+        "games.join": ("POST", f"/games/{g}/join", {"seed_text": "again"}),
+        "games.summary": ("GET", f"/games/{g}", None),
+        "games.state": ("GET", f"/games/{g}/state", None),
+        "games.actions": ("GET", f"/games/{g}/actions", None),
+        "games.submit": ("POST", f"/games/{g}/orders", {"order": "move B3 0504"}),
+        "games.game_history": ("GET", f"/games/{g}/history?limit=1000", None),
+        "games.preview": ("POST", f"/games/{g}/preview", {"order": "attack 0502 with R1"}),
+        "games.fork": ("POST", f"/games/{g}/fork", {"at": 12}),
+        "games.export": ("GET", f"/games/{g}/export", None),
+        "games.verify": ("GET", f"/games/{g}/verify", None),
+        "games.undo": ("POST", f"/games/{g}/undo", None),
+        "games.disputes": ("GET", f"/games/{g}/disputes", None),
+        "games.raise_dispute": ("POST", f"/games/{g}/disputes", {"order_seq": 9, "reason": "why?"}),
+        "games.answer_dispute": ("POST", f"/games/{g}/disputes/1/answer", {"accept": True}),
+        "docs": ("GET", "/docs", None),
+        "api-docs.openapi_json": ("GET", "/openapi.json", None),
+    }
+
+
+def request(client, method, path, body, token):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.open(path, method=method, json=body, headers=headers)
+
+
+def test_every_route_is_walked(world):
+    app, *_ = world
+    routes = {r.endpoint for r in app.url_map.iter_rules() if r.endpoint != "static"}
+    assert routes == set(calls("g"))
+
+
+def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
+    app, client, games, outbox = world
+    g, tok = games["one"]["game_id"], games["one"]["tokens"]
+    seen = []
+    for endpoint, (method, path, body) in calls(g).items():
+        r = request(client, method, path, body, tok["red"])
+        assert r.status_code < 500, (endpoint, r.data)
+        seen.append((endpoint, r.get_data(as_text=True)))
+        if endpoint == "games.state":
+            assert {u["side"] for u in r.json["view"]["units"]} == {"red"}
+        if endpoint == "games.export":
+            assert r.headers["X-Hexledger-Export"] == "filtered"
+    for endpoint, text in seen:
+        assert SECRET_HEX not in text, f"{endpoint} leaks blue's hidden unit: {text[:400]}"
+    red_mail = [m for m in outbox.sent if "red-one@x.example" in m["To"]]
+    assert len(red_mail) >= 2  # the invitation and the turn emails
+    for m in red_mail:
+        assert SECRET_HEX not in m.get_content(), m["Subject"]
+    assert "a blue unit moves" in red_mail[-1].get_content()
+    # the canary is real: blue and the arbiter do see it
+    for seat in ("blue", "arbiter"):
+        text = request(client, "GET", f"/games/{g}/history?limit=1000", None, tok[seat]).get_data(as_text=True)
+        assert SECRET_HEX in text
+
+
+def test_red_cannot_act_for_blue(world):
+    app, client, games, outbox = world
+    g, tok = games["one"]["game_id"], games["one"]["tokens"]
+    head = json.loads(request(client, "GET", f"/games/{g}/state", None, tok["red"]).data)["seq"]
+    r = request(client, "POST", f"/games/{g}/orders", {"order": "move B1 0602"}, tok["red"])
+    assert r.status_code == 422 and r.json["case"] == "SK 3.3"
+    r = request(client, "POST", f"/games/{g}/orders", {"order": "move R1 0202", "expected_seq": head - 1},
+                tok["red"])
+    assert r.status_code == 409 and r.json["error"] == "Conflict"
+    # blue's turn is over; red cannot take back blue's orders, nor rule on disputes
+    blue_order = max(e["seq"] for e in json.loads(request(client, "GET", f"/games/{g}/history?limit=1000", None,
+                                                           tok["blue"]).data)["events"]
+                     if e["type"] == "core.OrderGiven")
+    r = request(client, "POST", f"/games/{g}/disputes", {"order_seq": blue_order, "reason": "test"}, tok["red"])
+    assert r.status_code == 201
+    r = request(client, "POST", f"/games/{g}/disputes/{r.json['id']}/answer", {"accept": True}, tok["red"])
+    assert r.status_code == 403
+    assert request(client, "GET", f"/games/{g}/state", None, tok["blue"]).json["seq"] == head
+
+
+def test_no_token_acts_in_another_game(world):
+    app, client, games, outbox = world
+    other = games["two"]["game_id"]
+    for seat, token in games["one"]["tokens"].items():
+        for endpoint, (method, path, body) in calls(other).items():
+            if f"/games/{other}" not in path:
+                continue
+            r = request(client, method, path, body, token)
+            assert r.status_code == 403, (seat, endpoint, r.status_code, r.data)
+    for method, path, body in calls(other).values():
+        if f"/games/{other}" in path:
+            assert request(client, method, path, body, None).status_code == 401
+            assert request(client, method, path, body, "f" * 32).status_code == 403
