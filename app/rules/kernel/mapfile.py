@@ -8,7 +8,7 @@ The loader is the only I/O in the kernel. Every problem found is reported at onc
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -73,10 +73,6 @@ class Route:
     kind: str  # "road" or "railroad"
     path: tuple[Hex, ...]
     name: str = ""
-
-    def hexsides(self) -> Iterator[Hexside]:
-        for a, b in zip(self.path, self.path[1:], strict=False):
-            yield Hexside(a, b)
 
 
 @dataclass(frozen=True)
@@ -661,8 +657,3 @@ class _Builder:
             edge = entry.get("edge")
             out[box_id] = OffMapBox(box_id, str(entry.get("name", box_id)), adjacent, edge)
         return out
-
-
-def hexes_from(labels: Iterable[str]) -> list[Hex]:
-    """Parse a list of XXYY labels (a convenience for game data)."""
-    return [Hex.parse(x) for x in labels]
