@@ -11,8 +11,9 @@ class UnknownRules(LookupError):
 
 def available() -> dict[str, Rules]:
     from app.rules.skirmish import RULES as SKIRMISH
+    from app.rules.snc.rules import RULES as SNC
 
-    return {r.name: r for r in (SKIRMISH,)}
+    return {r.name: r for r in (SKIRMISH, SNC)}
 
 
 def get_rules(name: str) -> Rules:

@@ -215,7 +215,8 @@ def evolve(state: State, e) -> State:
         hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
         b.setdefault("support", [])
         b.setdefault("defence_support", [])
-        return replace(state, units=units, battle=b, attacked_hexes=hexes)
+        repl = 0 if b["kind"] == "landing" else state.replacements  # SNC 8.3: replacements come first
+        return replace(state, units=units, battle=b, attacked_hexes=hexes, replacements=repl)
     if isinstance(e, ev.SupportAdded):
         b = dict(state.battle or {})
         key = "support" if b.get("side") == e.side else "defence_support"
@@ -253,6 +254,8 @@ def evolve(state: State, e) -> State:
         b = dict(state.battle) if state.battle else None
         if b is not None:
             b["retreated"] = True
+        if not e.units:
+            return replace(state, battle=b)
         side = units[e.units[0]].side
         return replace(state, units=units, battle=b, jp_control=_enter(state, side, [e.to]))
     if isinstance(e, ev.UnitsAdvanced):
@@ -277,7 +280,8 @@ def evolve(state: State, e) -> State:
         for uid in e.units:
             units[uid] = replace(units[uid], hex=e.hex, status="map", placed_by=e.method, mp_used=0.0)
         side = units[e.units[0]].side
-        return replace(state, units=units, jp_control=_enter(state, side, [e.hex]))
+        repl = 0 if e.method == "landing" else state.replacements  # SNC 8.3: replacements come first
+        return replace(state, units=units, jp_control=_enter(state, side, [e.hex]), replacements=repl)
     if isinstance(e, ev.UnitsRemoved):
         for uid in e.units:
             units[uid] = replace(units[uid], status="removed", hex=None)
