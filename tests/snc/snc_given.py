@@ -22,13 +22,15 @@ def given(*events) -> State:
 
 def position(units: dict[str, str], turn: int = 7, side: str = "japanese", phase: str = "ops1",
              plan: tuple = ("fight", "fight"), steps: dict[str, int] | None = None,
-             control: tuple = ("3512", "3611")) -> State:
+             control: tuple = ("3512", "3611"), pool: tuple = ()) -> State:
     """A map holding only `units` (id -> hex); everything else waits off-map. The sequence at `phase`."""
     s = initial_state()
     out = {}
     for uid, u in s.units.items():
         if uid in units:
             u = replace(u, hex=units[uid], status="map")
+        elif uid in pool:
+            u = replace(u, hex=None, status="pool")
         else:
             u = replace(u, hex=None, status="pool", arrival_turn=99 if u.arrival_turn or u.hex else 0)
         if steps and uid in steps:
