@@ -123,3 +123,25 @@ def test_random_play_through_the_service_verifies_clean(store):
 
     state, _ = play(random.Random(7), max_orders=400, submit=submit)
     assert audit.verify(list(store.events(game_id))).ok
+
+
+def test_10_3_preview_command_shows_odds_shifts_and_results_and_writes_nothing(tmp_path):
+    from click.testing import CliRunner
+
+    from cli import cli
+
+    db = str(tmp_path / "p.sqlite3")
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(cli, ["--db", db, *args], catch_exceptions=False)
+
+    game = run("new", "snc").output.strip().split()[-1]
+    run("join", game, "--side", "chinese", "--name", "c")
+    run("join", game, "--side", "japanese", "--name", "j")
+    run("do", game, "--as", "chinese", "declare fight fight")
+    before = run("log", game).output
+    out = run("preview", game, "--as", "chinese", "attack 3512 with d87 d36 support artillery").output
+    assert "raw odds" in out and "SNC 10.4.1: city" in out and "SNC 11.1" in out
+    assert "SNC 6.3: 2 more unit(s) hidden" in out
+    assert run("log", game).output == before

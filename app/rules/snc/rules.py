@@ -14,7 +14,7 @@ from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
 from app.rules.snc.state import SIDES, State, decode, encode, evolve, initial_state
 from app.rules.snc.victory import sudden_death
-from app.rules.snc.view import view
+from app.rules.snc.view import top_unit, view
 
 
 class SncRules:
@@ -102,6 +102,34 @@ class SncRules:
             if ended is not None:
                 em.emit(ended)
         return em.events
+
+    def preview(self, state: State, command: Command) -> dict:
+        """SNC 10.3-10.5: strengths, raw odds, each shift with its case, the final column and the result of
+        each die roll for an `attack`, `overrun` or `land` order; writes nothing. Under the fog of war (6.3) an
+        enemy stack is assessed as its top unit shows, with the number of hidden units reported."""
+        if command.action not in ("attack", "overrun", "land"):
+            raise IllegalOrder("SNC 10.3", "preview takes an attack, overrun or land order")
+        args, side = command.args, command.side
+        target = args["hex"]
+        kind = {"attack": "attack", "overrun": "overrun", "land": "landing"}[command.action]
+        enemy = [u for u in state.at(target) if u.side != side]
+        if not enemy:
+            raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
+        if kind != "landing":
+            combat.check_attack(state, side, target, args["units"], "overrun" if kind == "overrun" else "attack")
+        hidden = 0
+        if not (state.battle and state.battle.get("hex") == target):
+            shown = [top_unit(enemy)]
+            hidden = len(enemy) - 1
+        else:
+            shown = enemy
+        battle = {"hex": target, "side": side, "kind": kind, "attackers": list(args["units"]),
+                  "defenders": [u.id for u in shown], "support": list(args.get("support", []))}
+        p = combat.assess(state, battle)
+        text = p.to_text()
+        if hidden:
+            text += f"\nSNC 6.3: {hidden} more unit(s) hidden under the top unit; the defence shown is the top unit's"
+        return {**p.to_dict(), "hidden_defenders": hidden, "text": text}
 
     def outcome(self, state: State) -> Outcome | None:
         return Outcome(state.winner, state.reason) if state.phase == "over" else None
