@@ -40,6 +40,9 @@ def support_allowed(state: State, side: str, kind: str, target: str, battle_kind
     if kind == "naval" and not tags & {"ngf-coast", "ngf-inland"}:
         return (f"SNC 11.4: naval gunfire supports attacks only next to the Yangtze or the navigable Huangpu, "
                 f"or one hex inland from the Yangtze; {target} is neither")
+    if (state.phase == "reinf" and side == "japanese" and kind != "amphibious"
+            and any(n for k, n in state.used.get("japanese", {}).items() if k != "amphibious")):
+        return "SNC 8.5: markers were used in the First Operations Phase: none in the Reinforcement Phase too"
     if state.markers_available(side, kind) < 1:
         return f"SNC 11.1: no {kind} support marker is left for this phase"
     return None
@@ -57,7 +60,8 @@ def assess(state: State, battle: dict) -> Preview:
     attackers = [units[u] for u in battle["attackers"]]
     defenders = [units[u] for u in battle["defenders"] if units[u].on_map and units[u].hex == target]
     if battle["kind"] == "landing":
-        half = Modifier(Fraction(1, 2), "SNC 8.4", "amphibious landing")
+        half = Modifier(Fraction(1, int(params()["reinforcements"]["landing_divisor"])), "SNC 8.4",
+                        "amphibious landing")
         contribs = [Contribution(u.id, u.cf, (half,)) for u in attackers]
         origins = []
     else:
@@ -223,7 +227,8 @@ def continue_battle(em: Emitter, dice: Dice) -> None:
         if b["kind"] == "landing" and defenders and not b.get("retreated"):
             _landing_retreat(em, defenders, dice)  # SNC 8.4 2)
             continue
-        extra = 1 if b["kind"] == "landing" and b.get("retreated") else 0
+        extra = int(params()["reinforcements"]["landing_extra_step"]) if (
+            b["kind"] == "landing" and b.get("retreated")) else 0
         att_left = b["att_due"] + extra - b.get("att_taken", 0)
         if att_left > 0 and attackers:
             if not _allocate(em, attackers, att_left, dice):

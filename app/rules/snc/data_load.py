@@ -53,8 +53,6 @@ class GameData:
     caps: dict
     loc: TraceRules
     rail_loc: TraceRules
-    mobile_mf: float
-    last_turn: int
 
     def terrain_shift(self, hex_label: str, defender_side: str) -> list[tuple[int, str]]:
         """SNC 10.4.1: (columns left, reason) for a defender in this hex; the 2L cap is applied by the kernel."""
@@ -112,12 +110,16 @@ def load() -> GameData:
     zoc = ZocRules(case="SNC 7.1", blocked_features=frozenset({"city"}), blocked_hexsides=blocked_sides,
                    blocked_terrain=blocked_terrain,
                    occupied_exceptions=(OccupiedException("chinese", "ngf-coast", "SNC 7.1"),))
+    st = _toml("scenario.toml")["stacking"]
+    jp, cn = st["japanese"], st["chinese"]
     stacking = StackingRules(limits=(
-        StackLimit("SNC 6.2", side="japanese", max_total=5, max_outside_main_formation=1,
+        StackLimit("SNC 6.2", side="japanese", max_total=float(jp["max_units"]),
+                   max_outside_main_formation=int(jp["max_units"]) - int(jp["max_same_division"]),
                    label="Japanese units"),
-        StackLimit("SNC 6.2", side="chinese", max_total=3.0, label="Chinese division equivalents",
-                   weights={"garrison": 0.0, "elite-division": 1.5, "elite-brigade": 1.0, "division": 1.0,
-                            "brigade": 0.5}),
+        StackLimit("SNC 6.2", side="chinese", max_total=float(cn["max_de"]), label="Chinese division equivalents",
+                   weights={"garrison": float(cn["garrison"]), "elite-division": float(cn["elite_division"]),
+                            "elite-brigade": float(cn["elite_brigade"]), "division": float(cn["regular_division"]),
+                            "brigade": float(cn["regular_brigade"])}),
     ))
     factors = {k: (None if v.get("no_combat") else f"1/{v['attack_divisor']}")
                for k, v in tec["hexsides"].items() if "attack_divisor" in v or v.get("no_combat")}
@@ -134,4 +136,4 @@ def load() -> GameData:
                           blocked_tags=frozenset({"neutral"}), enemy_units_block=True, ezoc_blocks=True,
                           along="rail")
     return GameData(gmap, tec, tuple(oob["unit"]), tuple(oob.get("marker", ())), crt, movement, zoc, stacking,
-                    hexsides, strength, concentric, caps, loc, rail_loc, mobile_mf=8.0, last_turn=12)
+                    hexsides, strength, concentric, caps, loc, rail_loc)

@@ -97,6 +97,10 @@ def rail(em: Emitter, ids: list[str], h: str) -> None:
     if trace(d.map, H(h), edges, d.rail_loc, sit) is None:
         raise IllegalOrder("SNC 8.2", f"no railroad line of communication from {h} to the west or south edge "
                                       "free of Japanese units and zones of control")
+    origins = frozenset(H(x) for x in params()["reinforcements"]["rail_origins"])
+    if trace(d.map, H(h), origins, d.rail_loc, sit) is None:
+        raise IllegalOrder("SNC 9.5.2", f"no railroad from Nanking or Hangzhou to {h} free of Japanese units and "
+                                        "zones of control")
     em.emit(ev.ReinforcementsPlaced(list(ids), h, "rail"))
 
 

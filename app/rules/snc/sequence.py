@@ -81,7 +81,7 @@ def end(em: Emitter, side: str, dice: Dice) -> None:
     """End the phase; SNC 6.0 1) stacking is checked at the end of a movement phase; after the Japanese
     Second Operations Phase comes the Victory Check (4.3, Phase II.D)."""
     state = em.state
-    if state.mode() == "move" or (state.phase == "reinf" and side == "chinese"):
+    if state.mode() == "move":  # not after placement (ruling R23)
         if overstacked_hexes(state, side):
             require_stacking(em, side)
             return

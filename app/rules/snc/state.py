@@ -17,8 +17,28 @@ SIDES = ("chinese", "japanese")
 
 @lru_cache(maxsize=1)
 def params() -> dict:
-    with open(Path(__file__).parent / "data" / "sequence.toml", "rb") as f:
-        return tomllib.load(f)
+    """The scenario numbers this engine uses, read from data/scenario.toml (the snc-data file)."""
+    with open(Path(__file__).parent / "data" / "scenario.toml", "rb") as f:
+        sc = tomllib.load(f)
+    v = sc["victory"]
+    return {
+        "game": {"last_turn": sc["game"]["turns"], "mobile_mf": sc["movement"]["mobile_mf"],
+                 "first_side": sc["game"]["first_side"], "japanese_control": sc["control"]["japanese_at_start"]},
+        "victory": {"shanghai": v["chinese_sudden_death"]["control_hex"],
+                    "adjacent_win_from_turn": v["chinese_sudden_death"]["occupy_from_turn"],
+                    "sudden_defeat_until_turn": v["chinese_sudden_defeat"]["to_turn"],
+                    "neutral_city": v["neutral_city"], "cities": v["city_hexes"]},
+        "replacements": {"japanese_from_turn": sc["replacements"]["japanese"]["from_turn"],
+                         "japanese_steps": sc["replacements"]["japanese"]["steps_per_turn"],
+                         "elite_return_hex": sc["replacements"]["chinese_elite_return"]["return_hex"]},
+        "reinforcements": {"rail_from_turn": sc["reinforcements"]["chinese"]["rail_placement_from_turn"],
+                           "rail_origins": sc["reinforcements"]["chinese"]["rail_movement_origins"],
+                           "interdiction_from_turn": sc["air"]["japanese_interdiction"]["from_turn"],
+                           "landing_divisor": sc["reinforcements"]["japanese"]["landing_attack_divisor"],
+                           "landing_extra_step": sc["reinforcements"]["japanese"]["extra_step_if_defenders_remain"],
+                           "army_advance_hexes": sc["reinforcements"]["japanese"]["ten_army_advance_hexes"]},
+        "stacking": sc["stacking"],
+    }
 
 
 def other(side: str) -> str:

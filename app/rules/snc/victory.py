@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from app.rules.snc import events as ev
 from app.rules.snc.common import H, neighbours
-from app.rules.snc.data_load import load
 from app.rules.snc.state import State, params
 
 
@@ -32,7 +31,7 @@ def sudden_death(state: State) -> ev.GameEnded | None:
 def japanese_cities(state: State) -> tuple[int, int]:
     """SNC 4.3: city hexes the Japanese control, of all seven (3513 counts once all others do)."""
     neutral = params()["victory"]["neutral_city"]
-    cities = sorted(str(h) for h in load().map.cities())
+    cities = sorted(params()["victory"]["cities"])
     others = [c for c in cities if c != neutral]
     held = sum(1 for c in others if state.controller(c) == "japanese")
     if held == len(others):
