@@ -59,8 +59,8 @@ def test_10_1_a_battle_is_finished_before_another_is_begun():
 
 
 def test_10_5_1_losses_beyond_the_steps_present_are_not_carried_over():
-    s = position({"jp-d3-r6": "2409", "cn-d7": "2410"}, turn=7)
-    events = when(s, "japanese", "attack 2410 with d3-r6", rolls=[6])  # 4:2 = 2:1, city 2L -> 1:1, die 6
+    s = position({"jp-d3-r6": "2409", "jp-d3-r18": "2409", "cn-d7": "2410"}, turn=7)
+    events = when(s, "japanese", "attack 2410 with 2409", rolls=[6])  # 8:2 = 4:1, city 2L -> 2:1, die 6
     assert of(events, ev.CombatResolved)[0].defender_losses == 2
     assert [e.units for e in of(events, ev.StepsLost) if e.side == "chinese"] == [["cn-d7"]]  # one step only
     s = then(fold(s, *events), "japanese", "stay")
