@@ -319,12 +319,13 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 
 
 @cli.command("demo")
+@click.option("--rules", "rules_name", default="snc", show_default=True, help="Which game's scripted opening.")
 @json_option
 @click.pass_obj
 @guarded
-def demo_cmd(ctx: Context, as_json: bool) -> None:
+def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
     """Create a sample game with some history and print its id."""
-    game_id, played = play_demo(ctx.store)
+    game_id, played = play_demo(ctx.store, rules_name)
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
                       f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
                       f"   |   python cli.py verify {game_id}"])

@@ -145,3 +145,14 @@ def test_10_3_preview_command_shows_odds_shifts_and_results_and_writes_nothing(t
     assert "raw odds" in out and "SNC 10.4.1: city" in out and "SNC 11.1" in out
     assert "SNC 6.3: 2 more unit(s) hidden" in out
     assert run("log", game).output == before
+
+
+def test_12_0_demo_plays_the_determinate_opening_up_to_the_wusong_landing_roll(store):
+    from app.projections import state as projection
+    from app.service.demo import SNC_OPENING, play_demo
+
+    game_id, played = play_demo(store)
+    assert len(played) == len(SNC_OPENING)
+    game = projection.load(store, game_id).game
+    assert game.turn == 2 and game.units["jp-snlf-9"].hex == "3512"
+    assert audit.verify(list(store.events(game_id))).ok
