@@ -120,6 +120,8 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             h = rng.choice(reinforcements.landing_hexes(units[0]))
             sup = " support amphibious" if rng.random() < 0.5 else ""
             out.append(f"land {' '.join(u.id for u in units)} at {h}{sup}")
+    if "retreat" in names:
+        out += [f"retreat to {h}" for h in pend["data"]["options"]]
     if "replace" in names:
         out += [f"replace {u.id}" for u in state.on_map(side) if u.reduced and not u.static]
     rng.shuffle(out)

@@ -76,7 +76,11 @@ def test_8_4_2_chinese_survivors_retreat_garrison_steps_die_and_the_japanese_los
     assert (r.attack, r.defence, r.odds, r.result) == (8, 5, "1:1", "2/1")
     s = fold(s, *events)
     assert s.units["cn-gar-wusong"].status == "dead"  # reduced by the result, its last step dies retreating
-    assert s.units["cn-d7"].hex not in (None, "3510")  # retreated one hex
+    assert s.pending[0]["kind"] == "retreat" and s.pending[0]["side"] == "chinese"
+    with pytest.raises(IllegalOrder, match="SNC 8.4"):
+        when(s, "chinese", "retreat to 3408")  # two hexes away
+    s = then(s, "chinese", "retreat to 3511")
+    assert s.units["cn-d7"].hex == "3511"
     assert s.pending[0]["data"]["count"] == 3  # two steps from the CRT and one more (8.4 2)
     s = then(s, "japanese", "lose d3-r6 d3-r18 d3-r34")
     assert {s.units[u].hex for u in D3} == {"3510"}

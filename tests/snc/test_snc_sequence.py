@@ -156,3 +156,11 @@ def test_12_0_demo_plays_the_determinate_opening_up_to_the_wusong_landing_roll(s
     game = projection.load(store, game_id).game
     assert game.turn == 2 and game.units["jp-snlf-9"].hex == "3512"
     assert audit.verify(list(store.events(game_id))).ok
+
+
+def test_state_encodes_to_json_and_back_unchanged_after_random_play():
+    import json
+
+    state, _ = play(random.Random(3), max_orders=150)
+    raw = json.loads(json.dumps(RULES.encode_state(state)))
+    assert RULES.decode_state(raw) == state

@@ -253,29 +253,39 @@ def _allocate(em: Emitter, units: list[Unit], count: int, dice: Dice) -> bool:
     return False
 
 
-def _landing_retreat(em: Emitter, defenders: list[Unit], dice: Dice) -> None:
-    """SNC 8.4 2): surviving Chinese retreat one hex (garrison steps are eliminated). Ruling S3: the hex is
-    chosen for the Chinese player: free of Japanese units and enterable, out of Japanese ZOC if possible."""
-    from app.rules.snc.common import ezoc
+def retreat_options(state: State, target: str) -> list[str]:
+    """SNC 8.4 2): hexes one hex from the landing hex the Chinese may retreat into."""
     from app.rules.snc.movement import can_step
 
+    return [n for n in neighbours(target) if can_step(state, "chinese", target, n)
+            and not any(u.side == "japanese" for u in state.at(n))]
+
+
+def _landing_retreat(em: Emitter, defenders: list[Unit], dice: Dice) -> None:
+    """SNC 8.4 2): surviving Chinese retreat one hex, the Chinese player choosing where; garrison steps are
+    eliminated. With nowhere to go, the survivors are eliminated (ruling E3)."""
     target = em.state.battle["hex"]
     garrisons = [u for u in defenders if u.static]
     if garrisons:
         take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], dice, reason="retreat")
     mobile = [u for u in defenders if not u.static]
-    if not mobile:
-        em.emit(ev.UnitsRetreated([], target))
+    options = retreat_options(em.state, target)
+    if mobile and options:
+        em.emit(ev.DecisionRequired("retreat", "chinese", {"units": [u.id for u in mobile], "from": target,
+                                                            "options": options}))
         return
-    jz = ezoc(em.state, "chinese")
-    options = [n for n in neighbours(target) if can_step(em.state, "chinese", target, n)
-               and not any(u.side == "japanese" for u in em.state.at(n))]
-    options.sort(key=lambda n: (n in jz, n))
-    if options:
-        em.emit(ev.UnitsRetreated([u.id for u in mobile], options[0]))
-    else:
+    if mobile:
         take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], dice, reason="retreat")
-        em.emit(ev.UnitsRetreated([], target))
+    em.emit(ev.UnitsRetreated([], target))
+
+
+def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
+    data = em.state.pending[0]["data"]
+    if to not in data["options"]:
+        raise IllegalOrder("SNC 8.4", f"the retreat is one hex from {data['from']} into a hex free of Japanese "
+                                      f"units: {', '.join(data['options'])}")
+    em.emit(ev.DecisionMade("retreat", side), ev.UnitsRetreated(list(data["units"]), to))
+    continue_battle(em, dice)
 
 
 def _after_combat(em: Emitter, defenders: list[Unit], attackers: list[Unit], dice: Dice) -> None:

@@ -84,7 +84,10 @@ def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str])
     else:
         r = reach(d.map, d.movement, mover, sit)
         if H(dest) not in r:
-            path = [H(start), H(dest)]  # let validation name the reason
+            if not d.map.adjacent(H(start), H(dest)):
+                raise IllegalOrder("SNC 9.0", f"no legal path from {start} to {dest} with {mover.allowance:g} MP; "
+                                              "name the path with 'via' to see which step is refused")
+            path = [H(start), H(dest)]  # one step: validation names the reason
         else:
             path = r.path_to(H(dest))
     mp = validate_path(d.map, d.movement, mover, path, sit)

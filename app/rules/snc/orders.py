@@ -34,6 +34,7 @@ SYNTAX = {
     "land": "land UNITS at HEX [support KIND ...]",
     "replace": "replace UNIT [UNIT]",
     "eliminate": "eliminate UNIT [UNIT ...]",
+    "retreat": "retreat to HEX",
     "end": "end",
 }
 
@@ -136,6 +137,8 @@ def parse(text: str, side: str, state: State) -> Command:
             raise InvalidOrder(order, f"expected '{SYNTAX['advance']}'")
         return Command(side, "advance", {"units": resolve_units(order, head, side, state),
                                          "path": [_hex(order, w) for w in tail]})
+    if verb == "retreat" and len(rest) == 2 and rest[0] == "to":
+        return Command(side, "retreat", {"hex": _hex(order, rest[1])})
     if verb in ("lose", "remove", "replace", "eliminate") and rest:
         return Command(side, verb, {"units": resolve_units(order, rest, side, state, hex_ok=False,
                                                               dedup=verb != "lose")})

@@ -93,6 +93,8 @@ class SncRules:
             reinforcements.land(em, args["units"], args["hex"], args.get("support", []), dice)
         elif a == "replace":
             reinforcements.replace_steps(em, args["units"])
+        elif a == "retreat":
+            combat.retreat(em, s, args["hex"], dice)
         elif a == "eliminate":
             combat.eliminate(em, s, args["units"], dice)
         else:

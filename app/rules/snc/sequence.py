@@ -33,9 +33,11 @@ CASES = {
     "land": ("SNC 8.4", "land reinforcements at a landing hex, assaulting any Chinese there"),
     "replace": ("SNC 8.3", "flip reduced Japanese units back to full strength"),
     "eliminate": ("SNC 6.0", "eliminate units from an overstacked hex"),
+    "retreat": ("SNC 8.4", "retreat the Chinese survivors of a landing one hex"),
 }
 PENDING = {"losses": ("lose",), "advance": ("advance", "stay"), "intercept": ("intercept", "pass"),
-           "defend": ("support", "pass"), "interdiction": ("remove",), "overstack": ("eliminate",)}
+           "defend": ("support", "pass"), "interdiction": ("remove",), "overstack": ("eliminate",),
+           "retreat": ("retreat",)}
 PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
                "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
 
