@@ -193,6 +193,24 @@ def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | N
          "\n".join(f"{r['seq']:>5}  {r['text']}" for r in rows))
 
 
+@cli.command("preview")
+@click.argument("game")
+@click.argument("order")
+@click.option("--as", "side", required=True, help="The side that would give the order.")
+@json_option
+@click.pass_obj
+@guarded
+def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -> None:
+    """What an attack would do: strengths, odds, every shift with its case, the result per die. Writes nothing."""
+    state = projection.load(ctx.store, game)
+    rules = get_rules(state.meta.rules)
+    if not hasattr(rules, "preview"):
+        raise games.GameError(f"{rules.name} has no attack preview")
+    command = rules.parse(order.strip(), side, state.game)
+    result = rules.preview(state.game, command)
+    emit(as_json, result, result["text"])
+
+
 @cli.command("state")
 @click.argument("game")
 @click.option("--at", "at_seq", type=int, help="Rewind: the state after this event.")
@@ -302,12 +320,13 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 
 
 @cli.command("demo")
+@click.option("--rules", "rules_name", default="snc", show_default=True, help="Which game's scripted opening.")
 @json_option
 @click.pass_obj
 @guarded
-def demo_cmd(ctx: Context, as_json: bool) -> None:
+def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
     """Create a sample game with some history and print its id."""
-    game_id, played = play_demo(ctx.store)
+    game_id, played = play_demo(ctx.store, rules_name)
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
                       f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
                       f"   |   python cli.py verify {game_id}"])

@@ -82,7 +82,10 @@ def decode(name: str, version: int, payload: dict) -> Any:
     if not isinstance(version, int) or version < 1 or version > spec.version:
         raise EventSchemaError(f"{name}: schema version {version!r} is not known (current {spec.version})")
     for v in range(version, spec.version):
-        payload = spec.upcasters[v](dict(payload))
+        try:
+            payload = spec.upcasters[v](dict(payload))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise EventSchemaError(f"{name} v{v}: cannot upcast payload ({type(exc).__name__}: {exc})") from None
     try:
         return spec.schema.load(payload)
     except (marshmallow.ValidationError, TypeError) as exc:

@@ -24,8 +24,9 @@ def unregister(name: str) -> None:
 
 def available() -> dict[str, Rules]:
     from app.rules.skirmish import RULES as SKIRMISH
+    from app.rules.snc.rules import RULES as SNC
 
-    return {SKIRMISH.name: SKIRMISH, **_REGISTERED}
+    return {SKIRMISH.name: SKIRMISH, SNC.name: SNC, **_REGISTERED}
 
 
 def get_rules(name: str) -> Rules:

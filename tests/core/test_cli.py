@@ -20,7 +20,7 @@ def run(tmp_path):
 
 @pytest.fixture
 def demo(run):
-    return json.loads(run("demo", "--json").output)["game_id"]
+    return json.loads(run("demo", "--rules", "skirmish", "--json").output)["game_id"]
 
 
 def test_rules_lists_the_rule_sets(run):

@@ -50,3 +50,8 @@ def test_a_version_without_upcasters_cannot_be_declared():
         @dataclass(frozen=True)
         class Broken:
             x: int
+
+
+def test_a_malformed_old_payload_is_a_schema_error_not_a_crash():
+    with pytest.raises(EventSchemaError, match="cannot upcast"):
+        decode("test.Renamed", 1, {"hexes": ["0101"]})

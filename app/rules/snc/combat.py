@@ -1,0 +1,422 @@
+"""SNC combat (10.x), fire support (11.x), overrun combat (9.6) and amphibious landing combat (8.4).
+
+One function, `assess`, computes strengths, odds, every shift with its case and the result per die: the
+`preview` command shows it and `resolve` rolls against it, so a preview never disagrees with the attack.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from app.events.dice import Dice
+from app.rules.errors import IllegalOrder
+from app.rules.kernel.concentric import concentric_shift
+from app.rules.kernel.preview import Preview, preview_attack
+from app.rules.kernel.shifts import Shift
+from app.rules.kernel.stacking import overstacked
+from app.rules.kernel.strength import Contribution, Modifier, hexside_contributions, total_strength
+from app.rules.snc import events as ev
+from app.rules.snc.common import Emitter, H, neighbours, place_garrisons
+from app.rules.snc.data_load import load
+from app.rules.snc.state import State, Unit, other, params
+
+NO_COMBAT = ("all-sea", "all-lake", "yangtze")
+
+
+def _hexside_feature(a, b) -> str | None:
+    feats = load().map.hexside_features(a, b)
+    for f in (*NO_COMBAT, "river", "creek"):
+        if f in feats:
+            return f
+    return None
+
+
+def support_allowed(state: State, side: str, kind: str, target: str, battle_kind: str) -> str | None:
+    """Why `side` may not add a `kind` marker to this battle (None: it may). SNC 11.0-11.4, 8.4, 8.5."""
+    tags = load().map.tags_of(H(target))
+    if side == "chinese" and kind != "artillery":
+        return "SNC 11.0: the Chinese have artillery support markers only"
+    if kind == "amphibious" and battle_kind != "landing":
+        return "SNC 11.0: amphibious invasion support is for amphibious assaults only"
+    if kind == "naval" and not tags & {"ngf-coast", "ngf-inland"}:
+        return (f"SNC 11.4: naval gunfire supports attacks only next to the Yangtze or the navigable Huangpu, "
+                f"or one hex inland from the Yangtze; {target} is neither")
+    if (state.phase == "reinf" and side == "japanese" and kind != "amphibious"
+            and any(n for k, n in state.used.get("japanese", {}).items() if k != "amphibious")):
+        return "SNC 8.5: markers were used in the First Operations Phase: none in the Reinforcement Phase too"
+    if state.markers_available(side, kind) < 1:
+        return f"SNC 11.1: no {kind} support marker is left for this phase"
+    return None
+
+
+def defensive_naval_allowed(state: State, target: str) -> bool:
+    """SNC 11.4: Japanese naval gunfire in defence, only next to the Yangtze or navigable Huangpu."""
+    return "ngf-coast" in load().map.tags_of(H(target)) and state.markers_available("japanese", "naval") > 0
+
+
+def assess(state: State, battle: dict) -> Preview:
+    d = load()
+    target = battle["hex"]
+    units = state.units
+    attackers = [units[u] for u in battle["attackers"]]
+    defenders = [units[u] for u in battle["defenders"] if units[u].on_map and units[u].hex == target]
+    if battle["kind"] == "landing":
+        half = Modifier(Fraction(1, int(params()["reinforcements"]["landing_divisor"])), "SNC 8.4",
+                        "amphibious landing")
+        contribs = [Contribution(u.id, u.cf, (half,)) for u in attackers]
+        origins = []
+    else:
+        contribs = list(hexside_contributions([(u.id, u.cf, H(u.hex)) for u in attackers], H(target),
+                                              _hexside_feature, d.hexsides))
+        origins = sorted({H(u.hex) for u in attackers})
+    attack = total_strength(contribs, d.strength)
+    defence = sum(u.cf for u in defenders)
+    defender_side = defenders[0].side if defenders else other(battle["side"])
+    shifts = [Shift(-n, "SNC 10.4.1", why, "terrain") for n, why in d.terrain_shift(target, defender_side)]
+    if origins:
+        conc = concentric_shift(d.concentric, d.map.grid, H(target), origins, battle["side"],
+                                d.map.features_of(H(target)))
+        if conc is not None:
+            shifts.append(conc)
+    if battle["kind"] == "overrun":
+        shifts.append(Shift(-1, "SNC 9.6", "overrun"))
+    for kind in battle.get("support", []):
+        if kind == "air" and battle.get("air_aborted"):
+            continue
+        case = {"amphibious": "SNC 8.4", "naval": "SNC 11.4"}.get(kind, "SNC 11.1")
+        shifts.append(Shift(1, case, f"{kind} support"))
+    for kind in battle.get("defence_support", []):
+        shifts.append(Shift(-1, "SNC 11.4", f"defensive {kind} gunfire"))
+    return preview_attack(d.crt, attack, defence, shifts, d.caps)
+
+
+def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind: str) -> None:
+    """SNC 10.0, 10.2, 10.4.1: who may attack which hex."""
+    if not [u for u in state.at(target) if u.side != side]:
+        raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
+    if not unit_ids:
+        raise IllegalOrder("SNC 10.0", "name at least one attacking unit")
+    for uid in unit_ids:
+        u = state.units[uid]
+        if u.side != side or not u.on_map:
+            raise IllegalOrder("SNC 10.0", f"{uid} is not a {side} unit on the map")
+        if u.static:
+            raise IllegalOrder("SNC 10.2", f"{uid} is a static unit and never attacks")
+        if kind == "attack" and u.attacked:
+            raise IllegalOrder("SNC 10.0", f"{uid} has already attacked this phase")
+        if target not in neighbours(u.hex):
+            raise IllegalOrder("SNC 10.0", f"{uid} in {u.hex} is not adjacent to {target}")
+        if _hexside_feature(H(u.hex), H(target)) in NO_COMBAT:
+            raise IllegalOrder("SNC 10.4.1", f"{uid} in {u.hex} cannot attack across the water to {target}")
+    if kind == "attack" and target in state.attacked_hexes:
+        raise IllegalOrder("SNC 10.0", f"{target} has already been attacked this phase")
+
+
+def open_battle(em: Emitter, side: str, target: str, attackers: list[str], support: list[str], kind: str,
+                dice: Dice, extra: dict | None = None) -> None:
+    """Declare the battle with the attacker's markers, then let the defender answer or resolve at once."""
+    state = em.state
+    if len(set(support)) != len(support):
+        raise IllegalOrder("SNC 11.1", "one marker of each kind at most per attack")
+    for k in support:
+        why = support_allowed(state, side, k, target, kind)
+        if why:
+            raise IllegalOrder(why.split(":")[0], why.split(": ", 1)[1])
+    defenders = sorted(u.id for u in state.at(target) if u.side != side)
+    battle = {"hex": target, "side": side, "kind": kind, "attackers": list(attackers), "defenders": defenders,
+              "origin": {u: state.units[u].hex for u in attackers}, **(extra or {})}
+    em.emit(ev.BattleOpened(battle))
+    for k in support:
+        em.emit(ev.SupportAdded(side, k))
+    if side == "japanese" and "air" in support and em.state.chinese_air:
+        em.emit(ev.DecisionRequired("intercept", "chinese", {"hex": target}))
+        return
+    if side == "chinese" and defensive_naval_allowed(em.state, target):
+        em.emit(ev.DecisionRequired("defend", "japanese", {"hex": target}))
+        return
+    resolve(em, dice)
+
+
+def intercept(em: Emitter, dice: Dice, against: str) -> None:
+    """SNC 11.3: the Chinese roll; 6 aborts (the air marker, or the interdiction), 1 loses the Chinese air."""
+    roll = dice.roll(f"SNC 11.3 Chinese air against Japanese {against}")
+    em.emit(roll, ev.AirInterception(roll.value, against, roll.value == 6, roll.value == 1))
+
+
+def resolve(em: Emitter, dice: Dice) -> None:
+    b = em.state.battle
+    p = assess(em.state, b)
+    roll = dice.roll(f"SNC 10.5 combat at {b['hex']} ({p.column_label})")
+    r = p.result(roll.value)
+    em.emit(roll, ev.CombatResolved(b["hex"], b["kind"], p.attack.total if hasattr(p.attack, "total") else p.attack,
+                                    int(p.defence), p.odds.label, [str(s) for s in p.shifts.shifts],
+                                    p.column_label, roll.value, r.code, r.attacker.losses, r.defender.losses))
+    continue_battle(em, dice)
+
+
+# -- losses (10.5.2) -----------------------------------------------------------------------------------------
+def loss_candidates(units: list[Unit], steps: dict[str, int]) -> list[str]:
+    """SNC 10.5.2: the units that may lose the next step. 3) Japanese garrisons last; 1) two-step units are
+    reduced before one-step units are eliminated; 2) the strongest first."""
+    alive = [u for u in units if steps[u.id] > 0]
+    pool = [u for u in alive if not (u.side == "japanese" and u.static)] or alive
+    two = [u for u in pool if steps[u.id] >= 2]
+    pool = two or pool
+
+    def cf(u: Unit) -> int:
+        return int(u.strength[0] if steps[u.id] >= u.steps_max or len(u.strength) == 1 else u.strength[1])
+
+    top = max((cf(u) for u in pool), default=0)
+    return sorted(u.id for u in pool if cf(u) == top)
+
+
+def check_allocation(units: list[Unit], count: int, allocation: list[str]) -> None:
+    steps = {u.id: u.steps for u in units}
+    due = min(count, sum(steps.values()))
+    if len(allocation) != due:
+        raise IllegalOrder("SNC 10.5.2", f"{due} step(s) must be taken, {len(allocation)} named")
+    for uid in allocation:
+        allowed = loss_candidates(units, steps)
+        if uid not in allowed:
+            raise IllegalOrder("SNC 10.5.2", f"{uid} may not lose this step; next must be one of {', '.join(allowed)}")
+        steps[uid] -= 1
+
+
+def _forced(units: list[Unit], count: int) -> list[str] | None:
+    """The allocation when 10.5.2 leaves no choice, else None."""
+    steps = {u.id: u.steps for u in units}
+    out = []
+    for _ in range(min(count, sum(steps.values()))):
+        c = loss_candidates(units, steps)
+        if len(c) != 1:
+            return None
+        out.append(c[0])
+        steps[c[0]] -= 1
+    return out
+
+
+def take_losses(em: Emitter, side: str, allocation: list[str], dice: Dice, reason: str = "combat") -> None:
+    em.emit(ev.StepsLost(side, list(allocation), reason))
+    for uid in dict.fromkeys(allocation):
+        u = em.state.units[uid]
+        if u.status == "dead" and u.side == "chinese" and u.elite:
+            elite_eliminated(em, uid, dice)
+
+
+def elite_eliminated(em: Emitter, uid: str, dice: Dice) -> None:
+    """SNC 8.1: roll; the elite returns reduced that many GTs later, or is gone if that is after GT 12."""
+    roll = dice.roll(f"SNC 8.1 return of {uid}")
+    turn = em.state.turn + roll.value
+    em.emit(roll, ev.EliteScheduled(uid, roll.value, turn if turn <= int(params()["game"]["last_turn"]) else 0))
+
+
+def _survivors(state: State, ids) -> list[Unit]:
+    return [state.units[u] for u in ids if state.units[u].status in ("map", "landing") and state.units[u].steps > 0]
+
+
+def continue_battle(em: Emitter, dice: Dice) -> None:
+    """Carry the current battle on until it needs a player's choice or is over."""
+    while em.state.battle is not None and not em.state.pending:
+        b = em.state.battle
+        defenders = [u for u in _survivors(em.state, b["defenders"]) if u.hex == b["hex"]]
+        attackers = _survivors(em.state, b["attackers"])
+        def_left = b["def_due"] - b.get("def_taken", 0)
+        if def_left > 0 and defenders and not b.get("retreated"):
+            if not _allocate(em, defenders, def_left, dice):
+                return
+            continue
+        if b["kind"] == "landing" and defenders and not b.get("retreated"):
+            _landing_retreat(em, defenders, dice)  # SNC 8.4 2)
+            continue
+        extra = int(params()["reinforcements"]["landing_extra_step"]) if (
+            b["kind"] == "landing" and b.get("retreated")) else 0
+        att_left = b["att_due"] + extra - b.get("att_taken", 0)
+        if att_left > 0 and attackers:
+            if not _allocate(em, attackers, att_left, dice):
+                return
+            continue
+        if not b.get("advanced"):
+            _after_combat(em, defenders, attackers, dice)
+            if em.state.pending:
+                return
+            continue
+        close_battle(em)
+
+
+def _allocate(em: Emitter, units: list[Unit], count: int, dice: Dice) -> bool:
+    side = units[0].side
+    forced = _forced(units, count)
+    if forced is not None:
+        take_losses(em, side, forced, dice)
+        return True
+    em.emit(ev.DecisionRequired("losses", side, {"units": sorted(u.id for u in units),
+                                                 "count": min(count, sum(u.steps for u in units))}))
+    return False
+
+
+def retreat_options(state: State, target: str) -> list[str]:
+    """SNC 8.4 2): hexes one hex from the landing hex the Chinese may retreat into."""
+    from app.rules.snc.movement import can_step
+
+    return [n for n in neighbours(target) if can_step(state, "chinese", target, n)
+            and not any(u.side == "japanese" for u in state.at(n))]
+
+
+def _landing_retreat(em: Emitter, defenders: list[Unit], dice: Dice) -> None:
+    """SNC 8.4 2): surviving Chinese retreat one hex, the Chinese player choosing where; garrison steps are
+    eliminated. With nowhere to go, the survivors are eliminated (ruling E3)."""
+    target = em.state.battle["hex"]
+    garrisons = [u for u in defenders if u.static]
+    if garrisons:
+        take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], dice, reason="retreat")
+    mobile = [u for u in defenders if not u.static]
+    options = retreat_options(em.state, target)
+    if mobile and options:
+        em.emit(ev.DecisionRequired("retreat", "chinese", {"units": [u.id for u in mobile], "from": target,
+                                                            "options": options}))
+        return
+    if mobile:
+        take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], dice, reason="retreat")
+    em.emit(ev.UnitsRetreated([], target))
+
+
+def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
+    data = em.state.pending[0]["data"]
+    if to not in data["options"]:
+        raise IllegalOrder("SNC 8.4", f"the retreat is one hex from {data['from']} into a hex free of Japanese "
+                                      f"units: {', '.join(data['options'])}")
+    em.emit(ev.DecisionMade("retreat", side), ev.UnitsRetreated(list(data["units"]), to))
+    continue_battle(em, dice)
+
+
+def _after_combat(em: Emitter, defenders: list[Unit], attackers: list[Unit], dice: Dice) -> None:
+    b = em.state.battle
+    target = b["hex"]
+    empty = not em.state.at(target)
+    if b["kind"] == "landing":
+        # SNC 8.4: surviving Japanese forces advance into the landing hex.
+        if attackers:
+            ids = [u.id for u in attackers]
+            taken = [target] if target not in em.state.jp_control else []
+            em.emit(ev.UnitsAdvanced(ids, [target]))
+            place_garrisons(em, taken)
+            if attackers[0].army and b.get("army_advance"):
+                em.emit(ev.DecisionRequired("advance", "japanese", {"units": ids, "from": target, "hexes": 1,
+                                                                     "army": True}))
+                return
+        else:
+            em.emit(ev.UnitsAdvanced([], [target]))
+        return
+    if b["kind"] == "overrun":
+        from app.rules.snc.movement import overrun_success
+
+        if empty and attackers:
+            overrun_success(em, [u.id for u in attackers], target)
+        em.emit(ev.UnitsAdvanced([], [target]))
+        return
+    if empty and attackers:
+        em.emit(ev.DecisionRequired("advance", b["side"], {"units": sorted(u.id for u in attackers),
+                                                           "from": None, "hexes": 1}))
+        return
+    em.emit(ev.UnitsAdvanced([], [target]))
+
+
+def close_battle(em: Emitter) -> None:
+    """SNC 6.0 2): after each combat in a Fight phase, both players bring their hexes within the limits."""
+    target = em.state.battle["hex"]
+    em.emit(ev.BattleClosed(target))
+    if em.state.mode() == "fight" or em.state.phase == "reinf":
+        for side in ("japanese", "chinese"):
+            require_stacking(em, side)
+
+
+def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
+    d = load()
+    mf = params()["game"]["mobile_mf"]
+    out = []
+    for h in sorted(state.occupied(side)):
+        pieces = [u.piece(mf) for u in state.at(h)]
+        v = overstacked(pieces, d.stacking, H(h))
+        if v:
+            out.append((h, "; ".join(str(x) for x in v)))
+    return out
+
+
+def require_stacking(em: Emitter, side: str) -> bool:
+    bad = overstacked_hexes(em.state, side)
+    if bad:
+        h, why = bad[0]
+        em.emit(ev.DecisionRequired("overstack", side, {"hex": h, "why": why}))
+        return False
+    return True
+
+
+def eliminate(em: Emitter, side: str, units: list[str], dice: Dice) -> None:
+    """SNC 6.0: the owner eliminates units of his choice from an overstacked hex until it complies."""
+    p = em.state.pending[0]
+    h = p["data"]["hex"]
+    for uid in units:
+        u = em.state.units[uid]
+        if u.side != side or u.hex != h or not u.on_map:
+            raise IllegalOrder("SNC 6.0", f"{uid} is not one of your units in {h}")
+    d = load()
+    mf = params()["game"]["mobile_mf"]
+    remaining = [u.piece(mf) for u in em.state.at(h) if u.id not in units]
+    if overstacked(remaining, d.stacking, H(h)):
+        raise IllegalOrder("SNC 6.2", f"{h} would still be over the stacking limit")
+    for uid in units:
+        # a smaller choice would do: the owner must not eliminate more than needed
+        if not overstacked(remaining + [em.state.units[uid].piece(mf)], d.stacking, H(h)):
+            raise IllegalOrder("SNC 6.0", f"{h} is within the limit without eliminating {uid}")
+    em.emit(ev.DecisionMade("overstack", side), ev.Overstacked(side, h, list(units)))
+    for uid in units:
+        if em.state.units[uid].elite and side == "chinese":
+            elite_eliminated(em, uid, dice)
+    require_stacking(em, side)
+
+
+def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dice) -> None:
+    """SNC 10.5.3 (8.4.1 for the 10th Army's second hex): optional, participating survivors, no MP, EZOC
+    ignored, stacking checked afterwards (6.0)."""
+    from app.rules.snc.movement import can_step
+
+    p = em.state.pending[0]["data"]
+    b = em.state.battle
+    allowed = set(p["units"])
+    for uid in units:
+        if uid not in allowed:
+            raise IllegalOrder("SNC 10.5.3", f"{uid} did not take part in this attack or did not survive")
+    if p.get("army"):
+        if len(path) != 1:
+            raise IllegalOrder("SNC 8.4.1", "the 10th Army advances one more hex from the landing hex")
+        start = p["from"]
+        nxt = path[0]
+        if nxt not in neighbours(start):
+            raise IllegalOrder("SNC 8.4.1", f"{nxt} is not adjacent to {start}")
+        if any(u.side == "chinese" for u in em.state.at(nxt)):
+            raise IllegalOrder("SNC 8.4.1", f"{nxt} is occupied by Chinese units")
+    else:
+        if path != [b["hex"]]:
+            raise IllegalOrder("SNC 10.5.3", f"the advance is into the defender's hex {b['hex']} only")
+        start = em.state.units[units[0]].hex
+        if len({em.state.units[u].hex for u in units}) > 1:
+            start = None
+    if start is not None and not can_step(em.state, side, start, path[0], ignore_enemy=False):
+        raise IllegalOrder("SNC 10.5.3", f"units cannot enter {path[0]}")
+    taken = [h for h in path if side == "japanese" and h not in em.state.jp_control]
+    em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
+    place_garrisons(em, taken)
+    continue_battle(em, dice)
+
+
+def stay(em: Emitter, side: str, dice: Dice) -> None:
+    em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced([], [em.state.battle["hex"]]))
+    continue_battle(em, dice)
+
+
+def lose(em: Emitter, side: str, allocation: list[str], dice: Dice) -> None:
+    p = em.state.pending[0]["data"]
+    units = [em.state.units[u] for u in p["units"]]
+    check_allocation(units, p["count"], allocation)
+    em.emit(ev.DecisionMade("losses", side))
+    take_losses(em, side, allocation, dice)
+    continue_battle(em, dice)

@@ -1,0 +1,65 @@
+"""Helpers every SNC module shares: the Emitter (events folded as they are produced), EZOC and adjacency."""
+from __future__ import annotations
+
+from app.events.core import DieRolled
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.zoc import enemy_zoc
+from app.rules.snc import events as ev
+from app.rules.snc.data_load import load
+from app.rules.snc.state import State, evolve, params
+
+H = Hex.parse
+
+
+class Emitter:
+    """Collects the events a command produces and keeps the state they lead to (decide stays pure)."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.events: list = []
+
+    def emit(self, *events) -> None:
+        for e in events:
+            self.events.append(e)
+            if not isinstance(e, DieRolled):
+                self.state = evolve(self.state, e)
+
+
+def ezoc(state: State, side: str) -> frozenset[str]:
+    """SNC 7.0-7.2: hexes in the zone of control of `side`'s enemies."""
+    d = load()
+    return frozenset(str(h) for h in enemy_zoc(d.map, state.positions(), side, d.zoc))
+
+
+def neighbours(hex_label: str) -> list[str]:
+    return [str(h) for h in load().map.neighbours(H(hex_label))]
+
+
+def adjacent_to_enemy(state: State, side: str, hex_label: str) -> bool:
+    enemy = state.occupied("japanese" if side == "chinese" else "chinese")
+    return any(n in enemy for n in neighbours(hex_label))
+
+
+def place_garrisons(em: Emitter, hexes) -> None:
+    """SNC 9.1: each time the Japanese occupy or reoccupy a city hex, a Japanese garrison is placed there."""
+    d = load()
+    for h in hexes:
+        if "city" not in d.map.features_of(H(h)):
+            continue
+        if any(u.static and u.side == "japanese" for u in em.state.at(h)):
+            continue
+        free = sorted(u.id for u in em.state.units.values()
+                      if u.side == "japanese" and u.placement == "city" and u.status == "pool")
+        if free:
+            em.emit(ev.GarrisonPlaced(free[0], h))
+
+
+def newly_taken(state: State, side: str, hexes) -> list[str]:
+    """Hexes on a Japanese path that the Japanese did not control before (9.1 garrison placement)."""
+    if side != "japanese":
+        return []
+    return [h for h in hexes if h not in state.jp_control]
+
+
+def last_turn() -> int:
+    return int(params()["game"]["last_turn"])

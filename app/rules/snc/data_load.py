@@ -1,0 +1,139 @@
+"""SNC game data: the map, TEC, CRT and order of battle loaded from app/rules/snc/data/, and the kernel
+rule objects built from them (movement costs 9.4-9.5, ZOC 7.1, stacking 6.2, CRT 10.3-10.5).
+
+Nothing here is a game number in code: every cost, shift, strength and schedule comes from the TOML files,
+which a player who owns the printed game may replace (docs/rulings/snc.md).
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from app.rules.kernel.concentric import ConcentricRule
+from app.rules.kernel.crt import CRT
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.mapfile import GameMap, load_map
+from app.rules.kernel.movement import CostTable, MovementRules
+from app.rules.kernel.paths import TraceRules
+from app.rules.kernel.shifts import Cap
+from app.rules.kernel.stacking import StackingRules, StackLimit
+from app.rules.kernel.strength import HexsideModifiers, StrengthRule
+from app.rules.kernel.zoc import OccupiedException, ZocRules
+
+DATA = Path(__file__).parent / "data"
+SIDES = ("chinese", "japanese")
+
+
+def _toml(name: str) -> dict:
+    with open(DATA / name, "rb") as f:
+        return tomllib.load(f)
+
+
+def _mp(value, side: str):
+    if value == "prohibited":
+        return None
+    return float(value)
+
+
+@dataclass(frozen=True)
+class GameData:
+    map: GameMap
+    tec: dict
+    units: tuple[dict, ...]
+    markers: tuple[dict, ...]
+    crt: CRT
+    movement: MovementRules
+    zoc: ZocRules
+    stacking: StackingRules
+    hexsides: HexsideModifiers
+    strength: StrengthRule
+    concentric: ConcentricRule
+    caps: dict
+    loc: TraceRules
+    rail_loc: TraceRules
+
+    def terrain_shift(self, hex_label: str, defender_side: str) -> list[tuple[int, str]]:
+        """SNC 10.4.1: (columns left, reason) for a defender in this hex; the 2L cap is applied by the kernel."""
+        h = Hex.parse(hex_label)
+        feats = self.map.features_of(h)
+        if "city" in feats:
+            return [(int(self.tec["features"]["city"]["shift_left"]), "city")]
+        out = []
+        terrain = self.map.terrain_of(h)
+        n = int(self.tec["terrain"].get(terrain, {}).get("shift_left", 0))
+        if n:
+            out.append((n, terrain))
+        if "town" in feats:
+            n = int(self.tec["features"]["town"].get(f"shift_left_{defender_side}", 0))
+            if n:
+                out.append((n, f"town ({defender_side} defender)"))
+        return out
+
+
+def _cost_table(tec: dict, side: str) -> CostTable:
+    key = f"mp_{side}"
+    terrain = {t: _mp(v[key], side) for t, v in tec["terrain"].items()}
+    hexside = {t: _mp(v[key], side) for t, v in tec["hexsides"].items() if key in v}
+    features = {"city": float(tec["features"]["city"][key])}
+    road = tec["features"]["road"][key]
+    rail = tec["features"]["railroad"][key]
+    # SNC 9.4: the Chinese pay 1 MP whatever the terrain, so a road rate equal to it is no benefit at all.
+    return CostTable(terrain=terrain, hexside=hexside, features=features,
+                     road=float(road) if side == "japanese" else None,
+                     rail=float(rail) if side == "japanese" else None)
+
+
+@lru_cache(maxsize=1)
+def load() -> GameData:
+    gmap = load_map(DATA / "map.toml")
+    tec = _toml("terrain.toml")
+    crt_raw = _toml("crt.toml")
+    oob = _toml("units.toml")
+    columns = crt_raw["table"]["columns"]
+    crt = CRT.from_dict({
+        "name": "SNC CRT", "case": "SNC 10.5",
+        "odds": {"method": "ratio", "rounding": "integer", "case": "SNC 10.3", "beyond_ends": "extend"},
+        "dice": (1, 6), "columns": columns, "notation": {"pair": "losses"},
+        "results": {k: list(v) for k, v in crt_raw["results"].items()},
+    })
+    movement = MovementRules(
+        costs={"japanese": _cost_table(tec, "japanese"), "chinese": _cost_table(tec, "chinese")},
+        move_case="SNC 9.0", prohibited_case="SNC 9.4", enemy_case="SNC 9.0",
+        ezoc_stop_case="SNC 7.2", ezoc_exit_case="SNC 7.2", cases={"neutral": "SNC 1.3"},
+        road_needs_road_hexside=True, road_negates_hexside=False, ezoc_exit="non-ezoc",
+        friendly_negates_ezoc=False, minimum_move=False, prohibited_tags=frozenset({"neutral"}),
+    )
+    blocked_sides = frozenset(k for k, v in tec["hexsides"].items() if v.get("blocks_zoc"))
+    blocked_terrain = frozenset(k for k, v in tec["terrain"].items() if v.get("blocks_zoc"))
+    zoc = ZocRules(case="SNC 7.1", blocked_features=frozenset({"city"}), blocked_hexsides=blocked_sides,
+                   blocked_terrain=blocked_terrain,
+                   occupied_exceptions=(OccupiedException("chinese", "ngf-coast", "SNC 7.1"),))
+    st = _toml("scenario.toml")["stacking"]
+    jp, cn = st["japanese"], st["chinese"]
+    stacking = StackingRules(limits=(
+        StackLimit("SNC 6.2", side="japanese", max_total=float(jp["max_units"]),
+                   max_outside_main_formation=int(jp["max_units"]) - int(jp["max_same_division"]),
+                   label="Japanese units"),
+        StackLimit("SNC 6.2", side="chinese", max_total=float(cn["max_de"]), label="Chinese division equivalents",
+                   weights={"garrison": float(cn["garrison"]), "elite-division": float(cn["elite_division"]),
+                            "elite-brigade": float(cn["elite_brigade"]), "division": float(cn["regular_division"]),
+                            "brigade": float(cn["regular_brigade"])}),
+    ))
+    factors = {k: (None if v.get("no_combat") else f"1/{v['attack_divisor']}")
+               for k, v in tec["hexsides"].items() if "attack_divisor" in v or v.get("no_combat")}
+    hexsides = HexsideModifiers.from_dict({"case": "SNC 10.4.1", "factors": factors})
+    strength = StrengthRule("down", "total", "SNC 10.4.1")
+    concentric = ConcentricRule.from_dict({"pattern": "opposite_or_alternating", "shifts": {"japanese": 1},
+                                           "case": "SNC 10.4.2", "denied_terrain": ["city"]})
+    caps = {"terrain": Cap(left=int(tec["limits"]["max_terrain_shift_left"]), case="SNC 10.4.1")}
+    no_trace = frozenset(k for k, v in tec["hexsides"].items() if v.get("mp_japanese") == "prohibited")
+    prohibited_terrain = frozenset(k for k, v in tec["terrain"].items() if v.get("mp_japanese") == "prohibited")
+    loc = TraceRules(case="SNC 8.3", blocked_hexsides=no_trace, blocked_terrain=prohibited_terrain,
+                     blocked_tags=frozenset({"neutral"}), enemy_units_block=True, ezoc_blocks=True)
+    rail_loc = TraceRules(case="SNC 8.2", blocked_hexsides=no_trace, blocked_terrain=prohibited_terrain,
+                          blocked_tags=frozenset({"neutral"}), enemy_units_block=True, ezoc_blocks=True,
+                          along="rail")
+    return GameData(gmap, tec, tuple(oob["unit"]), tuple(oob.get("marker", ())), crt, movement, zoc, stacking,
+                    hexsides, strength, concentric, caps, loc, rail_loc)

@@ -1,0 +1,138 @@
+"""SNC movement (9.x) through the kernel: terrain and hexside costs from terrain.toml, roads (9.5.1), EZOC
+(7.2), the neutral International Settlement (1.3), static garrisons (9.1), the Japanese overrun (9.6) and the
+Chinese reinforcement move (8.2 a)."""
+from __future__ import annotations
+
+from app.events.dice import Dice
+from app.rules.errors import IllegalOrder
+from app.rules.kernel.errors import RuleViolation
+from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
+from app.rules.snc import events as ev
+from app.rules.snc.combat import check_attack, open_battle
+from app.rules.snc.common import Emitter, H, adjacent_to_enemy, ezoc, newly_taken, place_garrisons
+from app.rules.snc.data_load import load
+from app.rules.snc.state import State, Unit, other, params
+
+
+def situation(state: State, side: str, ignore: str | None = None) -> Situation:
+    enemy = {H(h) for h in state.occupied(other(side)) if h != ignore}
+    return Situation(enemy_occupied=frozenset(enemy), ezoc=frozenset(H(h) for h in ezoc(state, side)),
+                     friendly_occupied=frozenset(H(h) for h in state.occupied(side)))
+
+
+def _mover(state: State, units: list[Unit]) -> Mover:
+    mf = params()["game"]["mobile_mf"]
+    return Mover.stack(H(units[0].hex), [u.piece(mf) for u in units])
+
+
+def can_step(state: State, side: str, a: str, b: str, ignore_enemy: bool = False) -> bool:
+    d = load()
+    try:
+        step_cost(d.map, d.movement, Mover.single(H(a), 99, side), H(a), H(b),
+                  situation(state, side, ignore=b if ignore_enemy else None))
+        return True
+    except RuleViolation:
+        return False
+
+
+def movers(state: State, side: str, unit_ids: list[str], case: str = "SNC 9.0") -> list[Unit]:
+    units = [state.units[u] for u in unit_ids]
+    if not units:
+        raise IllegalOrder(case, "name the units to move")
+    for u in units:
+        if u.side != side or not u.on_map:
+            raise IllegalOrder(case, f"{u.id} is not a {side} unit on the map")
+        if u.static:
+            raise IllegalOrder("SNC 9.1", f"{u.id} is a static garrison and never moves")
+        if u.done:
+            raise IllegalOrder("SNC 9.0", f"{u.id} has completed its move this phase")
+    if len({u.hex for u in units}) > 1:
+        raise IllegalOrder(case, "units moving together must start in one hex")
+    if any(u.mp_used > 0 for u in units) and tuple(unit_ids) != state.mover:
+        raise IllegalOrder("SNC 9.0", "a unit that has moved goes on only with the stack it moved with, "
+                                      "before any other unit moves")
+    return units
+
+
+def move_allowed(state: State, side: str) -> str | None:
+    if state.mode() == "move":
+        return None
+    if state.phase == "reinf" and side == "chinese":
+        return None
+    return "SNC 9.0: units move only in an Operations Phase the player chose for movement (5.3)"
+
+
+def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str]) -> None:
+    state = em.state
+    why = move_allowed(state, side)
+    if why:
+        raise IllegalOrder("SNC 5.3", why.split(": ", 1)[1])
+    units = movers(state, side, unit_ids)
+    if state.phase == "reinf":
+        for u in units:
+            if u.placed_by != "listed":
+                raise IllegalOrder("SNC 8.2", f"{u.id}: only reinforcements placed in their listed hex this phase "
+                                              "may move in the Reinforcement Phase")
+    d = load()
+    mover = _mover(state, units)
+    sit = situation(state, side)
+    start = units[0].hex
+    if start in ezoc(state, side) and any(u.mp_used > 0 for u in units):
+        raise IllegalOrder("SNC 7.2", f"the stack entered an enemy zone of control at {start} and must stop")
+    if via:
+        path = [H(start), *(H(h) for h in via), H(dest)]
+    else:
+        r = reach(d.map, d.movement, mover, sit)
+        if H(dest) not in r:
+            if not d.map.adjacent(H(start), H(dest)):
+                raise IllegalOrder("SNC 9.0", f"no legal path from {start} to {dest} with {mover.allowance:g} MP; "
+                                              "name the path with 'via' to see which step is refused")
+            path = [H(start), H(dest)]  # one step: validation names the reason
+        else:
+            path = r.path_to(H(dest))
+    mp = validate_path(d.map, d.movement, mover, path, sit)
+    labels = [str(h) for h in path]
+    if state.phase == "reinf":
+        for h in labels[1:]:
+            if adjacent_to_enemy(state, side, h):
+                raise IllegalOrder("SNC 8.2", f"reinforcements placed in their listed hex may not move adjacent "
+                                              f"to a Japanese unit ({h})")
+    taken = newly_taken(state, side, labels[1:])
+    em.emit(ev.UnitsMoved(list(unit_ids), labels, mp))
+    place_garrisons(em, taken)
+
+
+def overrun(em: Emitter, side: str, target: str, unit_ids: list[str], support: list[str], dice: Dice) -> None:
+    """SNC 9.6: 1 MP more than entering the hex; not into a city or town; repeatable while MP remain."""
+    state = em.state
+    if side != "japanese":
+        raise IllegalOrder("SNC 9.6", "only the Japanese overrun")
+    if state.mode() != "move":
+        raise IllegalOrder("SNC 9.6", "an overrun is part of movement, in a phase chosen for movement (5.3)")
+    units = movers(state, side, unit_ids, "SNC 9.6")
+    d = load()
+    feats = d.map.features_of(H(target))
+    not_into = set(d.tec["overrun"]["not_into"])
+    if feats & not_into:
+        raise IllegalOrder("SNC 9.6", f"no overrun into a {'/'.join(sorted(feats & not_into))} hex ({target})")
+    check_attack(state, side, target, list(unit_ids), "overrun")
+    start = units[0].hex
+    mover = _mover(state, units)
+    enter = step_cost(d.map, d.movement, mover, H(start), H(target), situation(state, side, ignore=target))
+    extra = float(d.tec["overrun"]["extra_mp"])
+    left = mover.allowance
+    if enter + extra > left:
+        raise IllegalOrder("SNC 9.6", f"the overrun needs {enter + extra:g} MP (entering {target} plus "
+                                      f"{extra:g}); {left:g} remain")
+    em.emit(ev.UnitsMoved(list(unit_ids), [start], extra))
+    open_battle(em, side, target, list(unit_ids), support, "overrun", dice, {"enter": enter})
+
+
+def overrun_success(em: Emitter, unit_ids: list[str], target: str) -> None:
+    """SNC 9.6: the defenders are gone: the overrunning units enter the hex, paying its cost, and may go on
+    moving if not in a Chinese ZOC."""
+    enter = float(em.state.battle.get("enter", 0))
+    start = em.state.units[unit_ids[0]].hex
+    taken = newly_taken(em.state, "japanese", [target])
+    em.emit(ev.UnitsMoved(list(unit_ids), [start, target], enter))
+    place_garrisons(em, taken)

@@ -1,0 +1,199 @@
+"""SNC reinforcements and replacements (8.x, 13.0): Chinese placement a) and b) with railroad movement
+(8.2, 9.5.2), Japanese air interdiction and the Chinese air against it (11.2, 11.3), the return of Chinese
+elites (8.1), Japanese replacements with their LoC (8.3) and amphibious landings (8.4, 8.4.1, 8.4.2)."""
+from __future__ import annotations
+
+from app.events.dice import Dice
+from app.rules.errors import IllegalOrder
+from app.rules.kernel.paths import TraceSituation, trace
+from app.rules.snc import events as ev
+from app.rules.snc.combat import intercept, open_battle
+from app.rules.snc.common import Emitter, H, adjacent_to_enemy, ezoc, neighbours, place_garrisons
+from app.rules.snc.data_load import load
+from app.rules.snc.state import State, Unit, params
+
+
+def due(state: State, side: str) -> list[Unit]:
+    """Reinforcements that may enter now: their GT has come (8.0: they may be delayed), or an elite's return."""
+    out = []
+    for u in state.units.values():
+        if u.side != side or u.placement == "city":
+            continue
+        if u.status == "pool" and 0 < u.arrival_turn <= state.turn:
+            out.append(u)
+        elif u.status == "returning" and u.return_turn <= state.turn:
+            out.append(u)
+    return sorted(out, key=lambda u: u.id)
+
+
+def this_turns(state: State) -> list[Unit]:
+    """SNC 11.2: the current GT's Chinese reinforcements (not yet placed)."""
+    return [u for u in state.units.values()
+            if u.side == "chinese" and u.status == "pool" and u.arrival_turn == state.turn]
+
+
+def interdiction_due(state: State) -> bool:
+    return (state.side == "chinese" and state.phase == "reinf"
+            and state.turn >= int(params()["reinforcements"]["interdiction_from_turn"])
+            and state.interdicted != state.turn and bool(this_turns(state)))
+
+
+def _units(state: State, side: str, ids: list[str], case: str) -> list[Unit]:
+    ready = {u.id for u in due(state, side)}
+    for uid in ids:
+        if uid not in ready:
+            raise IllegalOrder(case, f"{uid} is not a reinforcement available this GT")
+    return [state.units[u] for u in ids]
+
+
+def _check_chinese_hex(state: State, h: str, case: str) -> None:
+    if any(u.side == "japanese" for u in state.at(h)):
+        raise IllegalOrder(case, f"{h} is occupied by Japanese units")
+    if adjacent_to_enemy(state, "chinese", h):
+        raise IllegalOrder("SNC 8.2", f"Chinese reinforcements may not be placed adjacent to a Japanese unit ({h})")
+
+
+def place(em: Emitter, ids: list[str], h: str) -> None:
+    """SNC 8.2 a): in the listed hex (they may then move); 8.1: a returning elite in or next to Nanking."""
+    state = em.state
+    units = _units(state, "chinese", ids, "SNC 8.2")
+    nanking = params()["replacements"]["elite_return_hex"]
+    methods = set()
+    for u in units:
+        if u.status == "returning":
+            if h != nanking and h not in neighbours(nanking):
+                raise IllegalOrder("SNC 8.1", f"{u.id} returns in or adjacent to Nanking ({nanking}), not {h}")
+            methods.add("elite")
+        else:
+            if h not in u.arrival_hexes:
+                raise IllegalOrder("SNC 13.0", f"{u.id} arrives at {' or '.join(u.arrival_hexes)}, not {h}")
+            methods.add("listed")
+    if len(methods) > 1:
+        raise IllegalOrder("SNC 8.1", "place returning elites and new reinforcements by separate orders")
+    _check_chinese_hex(state, h, "SNC 8.2")
+    em.emit(ev.ReinforcementsPlaced(list(ids), h, methods.pop()))
+
+
+def rail(em: Emitter, ids: list[str], h: str) -> None:
+    """SNC 8.2 b), 9.5.2: from GT 3, on a railroad hex with a rail LoC to the west or south edge free of
+    Japanese units and ZOC; such units may not move this phase."""
+    state = em.state
+    first = int(params()["reinforcements"]["rail_from_turn"])
+    if state.turn < first:
+        raise IllegalOrder("SNC 8.2", f"railroad placement starts on GT {first}")
+    units = _units(state, "chinese", ids, "SNC 8.2")
+    if any(u.status == "returning" for u in units):
+        raise IllegalOrder("SNC 8.1", "returning elites are placed in or adjacent to Nanking")
+    d = load()
+    if not d.map.is_rail_hex(H(h)):
+        raise IllegalOrder("SNC 8.2", f"{h} is not a railroad hex")
+    _check_chinese_hex(state, h, "SNC 8.2")
+    z = ezoc(state, "chinese")
+    if h in z:
+        raise IllegalOrder("SNC 9.5.2", f"{h} is in a Japanese zone of control")
+    edges = frozenset(x for e in ("west", "south") for x in d.map.edge_hexes(e) if d.map.is_rail_hex(x))
+    sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in state.occupied("japanese")),
+                         ezoc=frozenset(H(x) for x in z))
+    if trace(d.map, H(h), edges, d.rail_loc, sit) is None:
+        raise IllegalOrder("SNC 8.2", f"no railroad line of communication from {h} to the west or south edge "
+                                      "free of Japanese units and zones of control")
+    origins = frozenset(H(x) for x in params()["reinforcements"]["rail_origins"])
+    if trace(d.map, H(h), origins, d.rail_loc, sit) is None:
+        raise IllegalOrder("SNC 9.5.2", f"no railroad from Nanking or Hangzhou to {h} free of Japanese units and "
+                                        "zones of control")
+    em.emit(ev.ReinforcementsPlaced(list(ids), h, "rail"))
+
+
+def air(em: Emitter, dice: Dice) -> None:
+    """SNC 11.3 against 11.2: the Chinese air tries to disrupt the interdiction."""
+    if not em.state.chinese_air:
+        raise IllegalOrder("SNC 11.3", "the Chinese air force is out of the game")
+    intercept(em, dice, "interdiction")
+    if em.events[-1].aborted:
+        em.emit(ev.UnitsRemoved([], 0))
+        return
+    interdict(em, dice)
+
+
+def interdict(em: Emitter, dice: Dice) -> None:
+    """SNC 11.2: the Japanese roll; that many combat factors of this GT's reinforcements are removed."""
+    roll = dice.roll("SNC 11.2 Japanese air interdiction")
+    em.emit(roll)
+    units = this_turns(em.state)
+    if sum(u.cf for u in units) <= roll.value:
+        em.emit(ev.UnitsRemoved(sorted(u.id for u in units), roll.value))
+        return
+    em.emit(ev.DecisionRequired("interdiction", "chinese", {"roll": roll.value,
+                                                             "units": sorted(u.id for u in units)}))
+
+
+def remove(em: Emitter, ids: list[str]) -> None:
+    data = em.state.pending[0]["data"]
+    for uid in ids:
+        if uid not in data["units"]:
+            raise IllegalOrder("SNC 11.2", f"{uid} is not among this GT's reinforcements")
+    total = sum(em.state.units[u].cf for u in ids)
+    if total < data["roll"]:
+        raise IllegalOrder("SNC 11.2", f"{total} combat factors named; the roll was {data['roll']}")
+    for uid in ids:
+        if total - em.state.units[uid].cf >= data["roll"]:
+            raise IllegalOrder("SNC 11.2", f"{data['roll']} factors are covered without {uid}")
+    em.emit(ev.DecisionMade("interdiction", "chinese"), ev.UnitsRemoved(list(ids), data["roll"]))
+
+
+def replace_steps(em: Emitter, ids: list[str]) -> None:
+    """SNC 8.3: flip reduced Japanese units with a LoC to a landing hex, first thing in the phase."""
+    state = em.state
+    if len(ids) > state.replacements:
+        raise IllegalOrder("SNC 8.3", f"{state.replacements} replacement step(s) left this GT")
+    d = load()
+    landing = d.map.hexes_tagged("landing")
+    z = ezoc(state, "japanese")
+    sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in state.occupied("chinese")),
+                         ezoc=frozenset(H(x) for x in z))
+    for uid in ids:
+        u = state.units[uid]
+        if u.side != "japanese" or not u.on_map or not u.reduced or u.static:
+            raise IllegalOrder("SNC 8.3", f"{uid} is not a reduced Japanese unit on the map")
+        sources = landing
+        if u.type == "snlf":  # designer's note: SNLF need a LoC to Wusong or another Yangtze hex
+            sources = frozenset(x for x in landing if "ngf-coast" in d.map.tags_of(x))
+        if trace(d.map, H(u.hex), sources, d.loc, sit) is None:
+            raise IllegalOrder("SNC 8.3", f"{uid} has no line of communication to a landing hex")
+    em.emit(ev.StepsReplaced(list(ids)))
+
+
+def landing_hexes(u: Unit) -> list[str]:
+    d = load()
+    if u.arrival_landing == "any":
+        return sorted(str(h) for h in d.map.hexes_tagged("landing") if h.col >= u.arrival_min_col)
+    return list(u.arrival_hexes)
+
+
+def land(em: Emitter, ids: list[str], h: str, support: list[str], dice: Dice) -> None:
+    """SNC 8.4: placed next to the landing hex; an amphibious assault on any Chinese units in it."""
+    state = em.state
+    units = _units(state, "japanese", ids, "SNC 8.4")
+    for u in units:
+        if h not in landing_hexes(u):
+            case = "SNC 8.4.1" if u.army else ("SNC 8.4.2" if u.arrival_landing else "SNC 13.0")
+            raise IllegalOrder(case, f"{u.id} may land at {', '.join(landing_hexes(u))}, not {h}")
+        if u.arrival_landing == "any":
+            group = [x for x in state.units.values() if x.arrival_turn == u.arrival_turn
+                     and x.arrival_landing == "any" and x.status == "map" and x.placed_by]
+            elsewhere = {x.hex for x in group} - {h}
+            if elsewhere:
+                raise IllegalOrder("SNC 8.4.1" if u.army else "SNC 8.4.2",
+                                   f"these reinforcements land at one location ({', '.join(sorted(elsewhere))})")
+    if support.count("amphibious") > 1:
+        raise IllegalOrder("SNC 8.4", "one amphibious invasion support marker per landing")
+    chinese = [u for u in state.at(h) if u.side == "chinese"]
+    if not chinese:
+        if support:
+            raise IllegalOrder("SNC 8.4", f"there is no Chinese unit in {h} to assault")
+        taken = [h] if h not in state.jp_control else []
+        em.emit(ev.ReinforcementsPlaced(list(ids), h, "landing"))
+        place_garrisons(em, taken)
+        return
+    army = all(u.army for u in units)
+    open_battle(em, "japanese", h, list(ids), support, "landing", dice, {"army_advance": army})

@@ -1,0 +1,199 @@
+"""Shanghai-Nanking Campaign 1937 (SNC) as a decider (design.md practices 1-2).
+
+Modules: state (fold), sequence (states table), orders (order language), movement, combat, reinforcements,
+victory, view. Rules are cited by case number; data comes from app/rules/snc/data/.
+"""
+from __future__ import annotations
+
+from app.events.dice import Dice
+from app.rules.base import Command, Outcome, Prompt
+from app.rules.errors import IllegalOrder
+from app.rules.snc import combat, movement, reinforcements, sequence
+from app.rules.snc import events as ev
+from app.rules.snc import orders as order_language
+from app.rules.snc.common import Emitter
+from app.rules.snc.state import SIDES, State, decode, encode, evolve, initial_state
+from app.rules.snc.victory import sudden_death
+from app.rules.snc.view import top_unit, view
+
+
+class SncRules:
+    name = "snc"
+    title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
+    version = "1"
+    sides = SIDES
+    scenarios = {"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"}
+    sequence_case = "SNC 5.1"
+
+    def initial_state(self, scenario: str, options: dict) -> State:
+        if scenario not in self.scenarios:
+            raise ValueError(f"snc has no scenario {scenario!r}")
+        if options:
+            raise ValueError("snc takes no options")
+        return initial_state()
+
+    def evolve(self, state: State, event) -> State:
+        return evolve(state, event)
+
+    def prompt(self, state: State) -> Prompt:
+        return sequence.prompt(state)
+
+    def parse(self, text: str, side: str, state: State) -> Command:
+        return order_language.parse(text, side, state)
+
+    def decide(self, state: State, command: Command, dice: Dice) -> list:
+        p = sequence.prompt(state)
+        if command.side != p.side or not p.allows(command.action):
+            raise IllegalOrder(self.sequence_case, f"'{command.action}' by {command.side} is not allowed now "
+                                                   f"({p.step})")
+        em = Emitter(state)
+        a, s, args = command.action, command.side, command.args
+        if a == "declare":
+            sequence.declare(em, s, args["first"], args["second"])
+        elif a == "end":
+            sequence.end(em, s, dice)
+        elif a == "move":
+            movement.move(em, s, args["units"], args["to"], args.get("via", []))
+        elif a == "overrun":
+            movement.overrun(em, s, args["hex"], args["units"], args.get("support", []), dice)
+        elif a == "attack":
+            if state.mode() != "fight":
+                raise IllegalOrder("SNC 5.3", "attacks only in a phase chosen for combat")
+            combat.check_attack(state, s, args["hex"], args["units"], "attack")
+            combat.open_battle(em, s, args["hex"], args["units"], args.get("support", []), "attack", dice)
+        elif a == "lose":
+            combat.lose(em, s, args["units"], dice)
+        elif a == "advance":
+            combat.advance(em, s, args["units"], args["path"], dice)
+        elif a == "stay":
+            combat.stay(em, s, dice)
+        elif a == "intercept":
+            em.emit(ev.DecisionMade("intercept", s))
+            combat.intercept(em, dice, "air support")
+            combat.resolve(em, dice)
+        elif a == "support":
+            if not combat.defensive_naval_allowed(state, state.battle["hex"]):
+                raise IllegalOrder("SNC 11.4", "no naval gunfire marker can support this defence")
+            em.emit(ev.DecisionMade("defend", s), ev.SupportAdded(s, "naval"))
+            combat.resolve(em, dice)
+        elif a == "pass":
+            em.emit(ev.DecisionMade(state.pending[0]["kind"], s))
+            combat.resolve(em, dice)
+        elif a == "air":
+            reinforcements.air(em, dice)
+        elif a == "proceed":
+            reinforcements.interdict(em, dice)
+        elif a == "remove":
+            reinforcements.remove(em, args["units"])
+        elif a == "place":
+            reinforcements.place(em, args["units"], args["hex"])
+        elif a == "rail":
+            reinforcements.rail(em, args["units"], args["hex"])
+        elif a == "land":
+            reinforcements.land(em, args["units"], args["hex"], args.get("support", []), dice)
+        elif a == "replace":
+            reinforcements.replace_steps(em, args["units"])
+        elif a == "retreat":
+            combat.retreat(em, s, args["hex"], dice)
+        elif a == "eliminate":
+            combat.eliminate(em, s, args["units"], dice)
+        else:
+            raise IllegalOrder(self.sequence_case, f"unknown action {a!r}")
+        if em.state.phase != "over":
+            ended = sudden_death(em.state)
+            if ended is not None:
+                em.emit(ended)
+        return em.events
+
+    def preview(self, state: State, command: Command) -> dict:
+        """SNC 10.3-10.5: strengths, raw odds, each shift with its case, the final column and the result of
+        each die roll for an `attack`, `overrun` or `land` order; writes nothing. Under the fog of war (6.3) an
+        enemy stack is assessed as its top unit shows, with the number of hidden units reported."""
+        if command.action not in ("attack", "overrun", "land"):
+            raise IllegalOrder("SNC 10.3", "preview takes an attack, overrun or land order")
+        args, side = command.args, command.side
+        target = args["hex"]
+        kind = {"attack": "attack", "overrun": "overrun", "land": "landing"}[command.action]
+        enemy = [u for u in state.at(target) if u.side != side]
+        if not enemy:
+            raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
+        if kind != "landing":
+            combat.check_attack(state, side, target, args["units"], "overrun" if kind == "overrun" else "attack")
+        hidden = 0
+        if not (state.battle and state.battle.get("hex") == target):
+            shown = [top_unit(enemy)]
+            hidden = len(enemy) - 1
+        else:
+            shown = enemy
+        battle = {"hex": target, "side": side, "kind": kind, "attackers": list(args["units"]),
+                  "defenders": [u.id for u in shown], "support": list(args.get("support", []))}
+        p = combat.assess(state, battle)
+        text = p.to_text()
+        if hidden:
+            text += f"\nSNC 6.3: {hidden} more unit(s) hidden under the top unit; the defence shown is the top unit's"
+        return {**p.to_dict(), "hidden_defenders": hidden, "text": text}
+
+    def outcome(self, state: State) -> Outcome | None:
+        return Outcome(state.winner, state.reason) if state.phase == "over" else None
+
+    def view(self, state: State, side: str | None) -> dict:
+        return view(state, side)
+
+    def describe(self, event) -> str:
+        return describe(event)
+
+    def encode_state(self, state: State) -> dict:
+        return encode(state)
+
+    def decode_state(self, data: dict) -> State:
+        return decode(data)
+
+
+def describe(e) -> str:
+    if isinstance(e, ev.PhasesDeclared):
+        return f"{e.side} declare {e.first}/{e.second} (SNC 5.3)"
+    if isinstance(e, ev.PhaseEnded):
+        return f"{e.side} end the {sequence.PHASE_NAMES.get(e.phase, e.phase)} of GT {e.turn}"
+    if isinstance(e, ev.UnitsMoved):
+        return f"{', '.join(e.units)} move {' - '.join(e.path)} ({e.mp:g} MP)"
+    if isinstance(e, ev.BattleOpened):
+        b = e.battle
+        return f"{b['side']} {b['kind']} on {b['hex']} with {', '.join(b['attackers'])}"
+    if isinstance(e, ev.SupportAdded):
+        return f"{e.side} add {e.kind} support"
+    if isinstance(e, ev.AirInterception):
+        effect = "aborted" if e.aborted else ("Chinese air lost for the game" if e.air_lost else "no effect")
+        return f"Chinese air against {e.against}: die {e.roll}, {effect} (SNC 11.3)"
+    if isinstance(e, ev.CombatResolved):
+        return (f"{e.kind} on {e.hex}: {e.attack}:{e.defence} = {e.odds}, shifts {'; '.join(e.shifts) or 'none'}"
+                f" -> {e.column}, die {e.roll}: {e.result}")
+    if isinstance(e, ev.StepsLost):
+        return f"{e.side} lose steps: {', '.join(e.units)}"
+    if isinstance(e, ev.EliteScheduled):
+        return f"{e.unit} eliminated: die {e.roll}, " + (f"returns on GT {e.turn}" if e.turn else "gone for good")
+    if isinstance(e, ev.UnitsRetreated):
+        return f"{', '.join(e.units) or 'nobody'} retreat to {e.to}"
+    if isinstance(e, ev.UnitsAdvanced):
+        return f"{', '.join(e.units)} advance to {' - '.join(e.path)}" if e.units else "no advance"
+    if isinstance(e, ev.BattleClosed):
+        return f"battle for {e.hex} over"
+    if isinstance(e, ev.DecisionRequired):
+        return f"{e.side} to decide: {e.kind}"
+    if isinstance(e, ev.DecisionMade):
+        return f"{e.side} decided: {e.kind}"
+    if isinstance(e, ev.GarrisonPlaced):
+        return f"{e.unit} garrisons {e.hex} (SNC 9.1)"
+    if isinstance(e, ev.ReinforcementsPlaced):
+        return f"{', '.join(e.units)} enter at {e.hex} ({e.method})"
+    if isinstance(e, ev.UnitsRemoved):
+        return f"interdiction (die {e.roll}) removes {', '.join(e.units) or 'nothing'}"
+    if isinstance(e, ev.StepsReplaced):
+        return f"replacements: {', '.join(e.units)} back to full strength"
+    if isinstance(e, ev.Overstacked):
+        return f"{', '.join(e.units)} eliminated: {e.hex} over the stacking limit"
+    if isinstance(e, ev.GameEnded):
+        return f"game over: {e.winner or 'nobody'} wins - {e.reason}"
+    return type(e).__name__
+
+
+RULES = SncRules()

@@ -1,0 +1,49 @@
+"""SNC per-side views (design.md: the one function every output uses). Fog of war, SNC 6.3: a player sees
+only the top unit of each enemy stack, until he begins resolving an attack against it. `side=None` is the
+full truth, for after the game."""
+from __future__ import annotations
+
+from app.rules.snc.state import State
+
+
+def _unit(u) -> dict:
+    return {"id": u.id, "name": u.name, "side": u.side, "hex": u.hex, "strength": u.cf, "steps": u.steps,
+            "reduced": u.reduced, "static": u.static}
+
+
+def top_unit(units: list) -> object:
+    """SNC 6.4: the order in a stack has no significance; the top unit shown is the strongest (then by id)."""
+    return sorted(units, key=lambda u: (-u.cf, u.id))[0]
+
+
+def view(state: State, side: str | None) -> dict:
+    revealed = state.battle["hex"] if state.battle and state.battle.get("side") == side else None
+    stacks: dict[str, list] = {}
+    for u in state.on_map():
+        stacks.setdefault(u.hex, []).append(u)
+    hexes = []
+    for h in sorted(stacks):
+        units = stacks[h]
+        owner = units[0].side
+        if side is None or owner == side or h == revealed:
+            shown = [_unit(u) for u in sorted(units, key=lambda u: u.id)]
+            hidden = 0
+        else:
+            shown = [_unit(top_unit(units))]
+            hidden = len(units) - 1
+        hexes.append({"hex": h, "side": owner, "units": shown, "hidden": hidden})
+    out = {
+        "game": "snc", "turn": state.turn, "player": state.side, "phase": state.phase, "plan": list(state.plan),
+        "japanese_control": sorted(state.jp_control), "chinese_air": state.chinese_air,
+        "stacks": hexes, "winner": state.winner, "end_reason": state.reason,
+        "pending": [{"kind": p["kind"], "side": p["side"]} for p in state.pending],
+    }
+    if side is None:
+        out["off_map"] = sorted(
+            [{"id": u.id, "status": u.status, "arrival_turn": u.arrival_turn, "return_turn": u.return_turn}
+             for u in state.units.values() if not u.on_map], key=lambda x: x["id"])
+    elif side:
+        out["own_off_map"] = sorted(
+            [{"id": u.id, "status": u.status, "arrival_turn": u.arrival_turn, "return_turn": u.return_turn}
+             for u in state.units.values() if not u.on_map and u.side == side], key=lambda x: x["id"])
+    return out

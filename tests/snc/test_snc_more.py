@@ -1,0 +1,78 @@
+"""SNC cases not exercised elsewhere: 10th Army and 16th Division landings (8.4.1, 8.4.2), marker timing (8.5),
+odds (10.3, 10.3.1), sequencing of battles (10.1), no carry-over (10.5.1), delay of reinforcements (8.0, 5.4)."""
+import pytest
+from snc_given import RULES, ev, fold, of, position, then, when
+
+from app.rules.errors import IllegalOrder
+from app.rules.kernel.preview import preview_attack
+from app.rules.snc.data_load import load
+from app.rules.snc.reinforcements import due
+
+D6 = ["jp-d6-r13", "jp-d6-r23", "jp-d6-r45", "jp-d6-r47"]
+D16 = ["jp-d16-r9", "jp-d16-r20", "jp-d16-r33", "jp-d16-r38"]
+
+
+def test_10_3_odds_round_down_poor_odds_round_up_and_10_3_1_the_end_columns():
+    crt = load().crt
+    assert preview_attack(crt, 26, 7).odds.label == "3:1"
+    assert preview_attack(crt, 5, 9).odds.label == "1:2"
+    assert preview_attack(crt, 8, 1).column_label == "6:1"
+    assert preview_attack(crt, 1, 5).column_label == "1:3"
+
+
+def test_8_4_1_the_10th_army_lands_at_one_hex_in_column_32_or_east_and_advances_a_second_hex():
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
+    with pytest.raises(IllegalOrder, match="SNC 8.4.1"):
+        when(s, "japanese", "land " + " ".join(D6) + " at 3019")
+    s = then(s, "japanese", "land " + " ".join(D6) + " at 3417", rolls=[6])
+    assert s.pending[0]["kind"] == "advance" and s.pending[0]["data"]["army"]
+    assert {s.units[u].hex for u in D6} == {"3417"}
+    s = then(s, "japanese", "advance " + " ".join(D6[:2]) + " to 3317")
+    assert {s.units[u].hex for u in D6[:2]} == {"3317"}
+
+
+def test_8_4_2_the_16th_division_may_land_at_any_landing_hex():
+    s = position({"jp-snlf-1": "3512"}, turn=8, phase="reinf", pool=tuple(D16))
+    s = then(s, "japanese", "land " + " ".join(D16) + " at 2604")
+    assert {s.units[u].hex for u in D16} == {"2604"}
+
+
+def test_8_5_markers_used_in_the_first_operations_phase_are_not_used_again_in_the_reinforcement_phase():
+    s = position({"cn-gar-b": "3308", "jp-d3-r6": "3409", "cn-gar-c": "3408", "cn-d57": "3612",
+                  "jp-snlf-1": "3512"}, turn=3, pool=("jp-d101-r101",))
+    s = then(s, "japanese", "attack 3408 with d3-r6 support artillery", rolls=[6])
+    s = then(s, "japanese", "stay") if s.pending else s
+    s = then(s, "japanese", "end")
+    assert s.phase == "reinf"
+    with pytest.raises(IllegalOrder, match="SNC 8.5"):
+        when(s, "japanese", "land d101-r101 at 3308 support naval")
+    assert of(when(s, "japanese", "land d101-r101 at 3308 support amphibious", rolls=[4]), ev.CombatResolved)
+
+
+def test_10_1_a_battle_is_finished_before_another_is_begun():
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-gar-c": "3408", "cn-d7": "3410",
+                  "cn-d57": "3612"}, turn=3)
+    s = then(s, "japanese", "attack 3408 with d3-r6", rolls=[6])
+    assert [a.name for a in RULES.prompt(s).actions] == ["advance", "stay"]
+    with pytest.raises(IllegalOrder, match="SNC 5.1"):
+        when(s, "japanese", "attack 3410 with d3-r18")
+
+
+def test_10_5_1_losses_beyond_the_steps_present_are_not_carried_over():
+    s = position({"jp-d3-r6": "2409", "jp-d3-r18": "2409", "cn-d7": "2410"}, turn=7)
+    events = when(s, "japanese", "attack 2410 with 2409", rolls=[6])  # 8:2 = 4:1, city 2L -> 2:1, die 6
+    assert of(events, ev.CombatResolved)[0].defender_losses == 2
+    assert [e.units for e in of(events, ev.StepsLost) if e.side == "chinese"] == [["cn-d7"]]  # one step only
+    s = then(fold(s, *events), "japanese", "stay")
+    assert s.battle is None and not s.pending
+
+
+def test_8_0_and_5_4_reinforcements_not_placed_are_delayed_to_a_later_gt():
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=2, side="chinese", phase="reinf",
+                 pool=("cn-d7",))
+    assert "cn-d7" in [u.id for u in due(s, "chinese")]
+    s = then(s, "chinese", "end")
+    s = fold(s, ev.PhaseEnded("chinese", "ops2", 2), ev.PhasesDeclared("japanese", "move", "move"))
+    for _ in range(3):
+        s = then(s, "japanese", "end")
+    assert s.turn == 3 and "cn-d7" in [u.id for u in due(s, "chinese")]

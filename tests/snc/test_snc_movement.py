@@ -1,0 +1,110 @@
+"""SNC movement (9.x), zones of control (7.x), stacking (6.x) and hex control (3.2) through the rules."""
+import pytest
+from snc_given import RULES, ev, of, position, then, when
+
+from app.rules.errors import IllegalOrder
+from app.rules.snc.common import ezoc
+
+MOVE = ("move", "fight")
+
+
+def test_9_4_chinese_pay_one_mp_per_hex_japanese_two_for_paddy_woods_marsh():
+    s = position({"cn-d7": "2606", "cn-d57": "3612"}, turn=7, side="chinese", plan=MOVE)
+    e = of(when(s, "chinese", "move d7 to 2608 via 2607"), ev.UnitsMoved)[0]
+    assert e.mp == 2  # two marsh hexes, 1 MP each for the Chinese
+    s = position({"jp-d3-r6": "2606"}, turn=7, plan=MOVE)
+    e = of(when(s, "japanese", "move d3-r6 to 2608 via 2607"), ev.UnitsMoved)[0]
+    assert e.mp == 0.5 + 2  # 2607 along the Suzhou road (9.5.1), then marsh 2608 off the road
+
+
+def test_9_5_1_japanese_road_half_mp_but_river_and_creek_costs_still_paid():
+    s = position({"jp-d3-r6": "2806"}, turn=7, plan=MOVE)
+    e = of(when(s, "japanese", "move d3-r6 to 2606 via 2706"), ev.UnitsMoved)[0]
+    assert e.mp == 1.0  # two road hexes along the road
+    s = position({"jp-d3-r6": "3510"}, turn=7, plan=MOVE)
+    e = of(when(s, "japanese", "move d3-r6 to 3511"), ev.UnitsMoved)[0]
+    assert e.mp == 1.5  # road 1/2 + creek 1 (3510/3511)
+
+
+def test_1_3_and_9_4_the_international_settlement_and_water_are_never_entered():
+    s = position({"jp-d3-r6": "3412"}, turn=7, plan=MOVE)
+    with pytest.raises(IllegalOrder, match="SNC 1.3"):
+        when(s, "japanese", "move d3-r6 to 3513")
+    s = position({"cn-d7": "3509", "cn-d57": "3612"}, turn=7, side="chinese", plan=MOVE)
+    with pytest.raises(IllegalOrder, match="SNC 9.4"):
+        when(s, "chinese", "move d7 to 3508")
+
+
+def test_9_1_garrisons_never_move_and_9_0_not_in_a_fight_phase():
+    s = position({"cn-gar-c": "3408", "cn-d7": "3308", "cn-d57": "3612"}, turn=7, side="chinese", plan=MOVE)
+    with pytest.raises(Exception, match="no chinese mobile unit|SNC 9.1"):
+        when(s, "chinese", "move 3408 to 3409")
+    with pytest.raises(IllegalOrder, match="SNC 9.1"):
+        when(s, "chinese", "move cn-gar-c to 3409")
+    s = position({"cn-d7": "3308", "cn-d57": "3612"}, turn=7, side="chinese", plan=("fight", "move"))
+    assert "move" not in [a.name for a in RULES.prompt(s).actions]
+
+
+def test_9_0_a_units_move_is_complete_once_another_unit_moves():
+    s = position({"cn-d7": "2707", "cn-d58": "2707", "cn-d57": "3612"}, turn=7, side="chinese", plan=MOVE)
+    s = then(s, "chinese", "move d7 to 2708")
+    s = then(s, "chinese", "move d7 to 2808")  # still its move: it goes on
+    s = then(s, "chinese", "move d58 to 2607")
+    with pytest.raises(IllegalOrder, match="SNC 9.0"):
+        when(s, "chinese", "move d7 to 2809")
+
+
+def test_7_1_example_no_zoc_into_a_city_or_across_the_navigable_huangpu_or_into_japanese_coast():
+    s = position({"cn-gar-d": "3610", "cn-d57": "3612"}, turn=7)
+    z = ezoc(s, "japanese")
+    assert "3611" not in z and {"3609", "3710", "3711"}.isdisjoint(z)
+    assert "3511" in z and "3510" in z
+    s = position({"cn-gar-d": "3610", "jp-d3-r6": "3510"}, turn=7)
+    assert "3510" not in ezoc(s, "japanese")  # coastal, within the Naval Gunfire Line
+
+
+def test_7_2_a_unit_stops_on_entering_an_ezoc_and_leaves_one_only_to_a_hex_free_of_ezoc():
+    s = position({"jp-d3-r6": "2806", "cn-d7": "2606"}, turn=7, plan=MOVE)
+    with pytest.raises(IllegalOrder, match="SNC 7.2"):
+        when(s, "japanese", "move d3-r6 to 2605 via 2706")
+    s = position({"jp-d3-r6": "2706", "cn-d7": "2606", "cn-d58": "2806"}, turn=7, plan=MOVE)
+    with pytest.raises(IllegalOrder, match="SNC 7.2"):
+        when(s, "japanese", "move d3-r6 to 2707")
+
+
+def test_6_2_chinese_three_division_equivalents_an_elite_a_regular_and_a_brigade_fit():
+    s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2708", "cn-b20": "2708", "cn-d57": "3612"},
+                 turn=7, side="chinese", plan=MOVE)
+    s = then(s, "chinese", "move b45 to 2707")
+    s = then(s, "chinese", "end")
+    assert s.phase == "reinf"  # 1.5 + 1 + 0.5 = 3 DE
+    s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2707", "cn-b20": "2708", "cn-d57": "3612"},
+                 turn=7, side="chinese", plan=MOVE)
+    s = then(s, "chinese", "move b20 to 2707")
+    s = then(s, "chinese", "end")  # 6.0 1): checked at the end of a movement phase
+    assert s.pending[0]["kind"] == "overstack"
+    with pytest.raises(IllegalOrder, match="SNC 6.0"):
+        when(s, "chinese", "eliminate b20 b45")  # one brigade is enough
+    s = then(s, "chinese", "eliminate b20")
+    assert s.units["cn-b20"].status == "dead" and not s.pending
+
+
+def test_6_2_japanese_one_division_plus_one_unit_snlf_battalions_count_as_a_division():
+    d3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+    s = position({**{u: "2707" for u in d3}, "jp-det-shigeto": "2707", "jp-d11-r12": "2708"}, turn=7,
+                 plan=MOVE)
+    s = then(s, "japanese", "move d11-r12 to 2707")
+    s = then(s, "japanese", "end")
+    assert s.pending[0]["kind"] == "overstack"
+    snlf = ["jp-snlf-1", "jp-snlf-2", "jp-snlf-3", "jp-snlf-9"]
+    s = position({**{u: "3512" for u in snlf}, "jp-gar-shanghai": "3512", "cn-d57": "3612"}, turn=7, plan=MOVE)
+    s = then(s, "japanese", "end")
+    assert not s.pending
+
+
+def test_3_2_control_switches_when_a_unit_enters_and_9_1_a_garrison_is_placed_in_a_taken_city():
+    s = position({"jp-d3-r6": "2409", "cn-d57": "3612"}, turn=7, plan=MOVE)
+    assert s.controller("2410") == "chinese"
+    s = then(s, "japanese", "move d3-r6 to 2410")
+    assert s.controller("2410") == "japanese"
+    assert any(u.static for u in s.at("2410"))

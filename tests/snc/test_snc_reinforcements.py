@@ -1,0 +1,184 @@
+"""SNC reinforcements and replacements (8.x, 11.2, 11.3, 13.0) and the 12.0 GT 2 landings."""
+import pytest
+from snc_given import ev, fold, given, of, position, then, when
+
+from app.rules.errors import IllegalOrder
+from app.rules.snc.reinforcements import due
+
+D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+D11 = ["jp-d11-r12", "jp-d11-r22", "jp-d11-r43", "jp-d11-r44"]
+
+
+def japanese_reinforcement_phase(turn=2):
+    """GT `turn` from the 13.0 set-up, the Japanese Reinforcement Phase (their units not yet landed)."""
+    s = given()
+    s = fold(s, ev.PhasesDeclared("chinese", "move", "move"))
+    for _ in range(3):
+        s = fold(s, ev.PhaseEnded(s.side, s.phase, s.turn))
+    s = fold(s, ev.PhasesDeclared("japanese", "fight", "fight"), ev.PhaseEnded("japanese", "ops1", 1))
+    return s
+
+
+def at_gt2_japanese_reinforcement_phase():
+    s = japanese_reinforcement_phase()
+    s = fold(s, ev.ReinforcementsPlaced(["jp-snlf-9"], "3512", "landing"), ev.PhaseEnded("japanese", "reinf", 1),
+             ev.PhaseEnded("japanese", "ops2", 1), ev.PhasesDeclared("chinese", "move", "move"),
+             ev.PhaseEnded("chinese", "ops1", 2), ev.PhaseEnded("chinese", "reinf", 2),
+             ev.PhaseEnded("chinese", "ops2", 2), ev.PhasesDeclared("japanese", "move", "fight"),
+             ev.PhaseEnded("japanese", "ops1", 2))
+    assert (s.turn, s.side, s.phase) == (2, "japanese", "reinf")
+    return s
+
+
+def test_13_0_set_up_places_the_at_start_units_and_holds_the_rest_by_gt():
+    s = given()
+    assert sorted(u.id for u in s.at("3512")) == ["jp-gar-shanghai", "jp-snlf-1", "jp-snlf-2"]
+    assert {u.id for u in s.at("3511")} >= {"cn-d87", "cn-d98"}
+    assert s.units["jp-snlf-9"].status == "pool" and s.units["jp-snlf-9"].arrival_turn == 1
+    assert s.jp_control == frozenset({"3512", "3611"})  # 3.2
+
+
+def test_8_4_snlf_9_lands_unopposed_at_shanghai_on_gt_1():
+    s = japanese_reinforcement_phase()
+    events = when(s, "japanese", "land snlf-9 at 3611")
+    assert of(events, ev.ReinforcementsPlaced)[0].hex == "3611"
+    with pytest.raises(IllegalOrder, match="SNC 13.0"):
+        when(s, "japanese", "land snlf-9 at 3510")
+
+
+def test_12_0_gt2_wusong_landing_8_on_3_with_four_markers_is_6_to_1_die_1_loses_a_step():
+    s = at_gt2_japanese_reinforcement_phase()
+    s = then(s, "japanese", "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510 support amphibious naval air artillery")
+    events = when(s, "chinese", "pass", rolls=[1])
+    r = of(events, ev.CombatResolved)[0]
+    assert (r.attack, r.defence, r.odds, r.column) == (8, 3, "2:1", "6:1")  # 8.4: 16 halved
+    s = fold(s, *events)
+    assert s.units["cn-gar-wusong"].status == "dead"  # the two-step garrison is removed
+    s = then(s, "japanese", "lose d3-r6")  # the Japanese choose which regiment loses the step
+    assert {s.units[u].hex for u in D3} == {"3510"}  # 8.4 1): survivors advance into the landing hex
+    assert s.controller("3510") == "japanese"
+
+
+def test_12_0_gt2_chuanshakou_landing_is_an_easy_6_to_1_without_loss():
+    s = at_gt2_japanese_reinforcement_phase()
+    events = when(s, "japanese", "land d11-r12 d11-r22 d11-r43 d11-r44 at 3308 support amphibious", rolls=[3])
+    r = of(events, ev.CombatResolved)[0]
+    assert (r.attack, r.defence, r.column) == (6, 1, "6:1") and r.attacker_losses == 0
+    s = fold(s, *events)
+    assert {s.units[u].hex for u in D11} == {"3308"}
+
+
+def test_8_4_2_chinese_survivors_retreat_garrison_steps_die_and_the_japanese_lose_one_step_more():
+    s = position({"cn-gar-wusong": "3510", "cn-d7": "3510", "cn-d57": "3612", "jp-snlf-1": "3512"}, turn=2,
+                 phase="reinf", pool=tuple(D3))
+    events = when(s, "japanese", "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510", rolls=[3])
+    r = of(events, ev.CombatResolved)[0]
+    assert (r.attack, r.defence, r.odds, r.result) == (8, 5, "1:1", "2/1")
+    s = fold(s, *events)
+    assert s.units["cn-gar-wusong"].status == "dead"  # reduced by the result, its last step dies retreating
+    assert s.pending[0]["kind"] == "retreat" and s.pending[0]["side"] == "chinese"
+    with pytest.raises(IllegalOrder, match="SNC 8.4"):
+        when(s, "chinese", "retreat to 3408")  # two hexes away
+    s = then(s, "chinese", "retreat to 3511")
+    assert s.units["cn-d7"].hex == "3511"
+    assert s.pending[0]["data"]["count"] == 3  # two steps from the CRT and one more (8.4 2)
+    s = then(s, "japanese", "lose d3-r6 d3-r18 d3-r34")
+    assert {s.units[u].hex for u in D3} == {"3510"}
+
+
+def test_8_3_japanese_replacements_two_steps_with_a_loc_to_a_landing_hex_first_thing_in_the_phase():
+    s = position({"jp-d3-r6": "3410", "jp-d3-r18": "3410", "jp-d3-r34": "3410", "cn-d57": "3612"}, turn=3,
+                 phase="reinf", steps={"jp-d3-r6": 1, "jp-d3-r18": 1, "jp-d3-r34": 1})
+    s = fold(s, ev.PhaseEnded("japanese", "ops1", 3)) if s.phase == "ops1" else s
+    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    with pytest.raises(IllegalOrder, match="SNC 8.3"):
+        when(s, "japanese", "replace d3-r6 d3-r18 d3-r34")
+    s = then(s, "japanese", "replace d3-r6 d3-r18")
+    assert not s.units["jp-d3-r6"].reduced and s.replacements == 0
+    assert "replace" not in [a.name for a in __import__("snc_given").RULES.prompt(s).actions]
+
+
+def test_8_3_no_replacement_without_a_line_of_communication():
+    s = position({"jp-d3-r6": "1102", "cn-d7": "1202", "cn-d58": "1002", "cn-d51": "1103", "cn-d61": "1101",
+                  "cn-d62": "1003", "cn-d63": "1203", "cn-d57": "3612"}, turn=3, phase="reinf",
+                 steps={"jp-d3-r6": 1})
+    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    with pytest.raises(IllegalOrder, match="SNC 8.3: jp-d3-r6 has no line of communication"):
+        when(s, "japanese", "replace d3-r6")
+
+
+def test_8_2_chinese_reinforcements_placed_in_listed_hex_may_move_but_not_next_to_the_japanese():
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=2, side="chinese", phase="reinf")
+    s = s.__class__(**{**s.__dict__, "units": {**s.units, "cn-d7": s.units["cn-d7"].__class__(
+        **{**s.units["cn-d7"].__dict__, "arrival_turn": 2})}})
+    with pytest.raises(IllegalOrder, match="SNC 13.0"):
+        when(s, "chinese", "place d7 at 2409")
+    s = then(s, "chinese", "place d7 at 2410")
+    s = then(s, "chinese", "move d7 to 2610")
+    assert s.units["cn-d7"].hex == "2610"
+
+
+def test_5_3_chinese_who_fight_in_the_first_phase_still_move_arriving_reinforcements():
+    s = given(ev.PhasesDeclared("chinese", "fight", "fight"))
+    s = then(s, "chinese", "end")
+    assert s.phase == "reinf"
+    names = [a.name for a in __import__("snc_given").RULES.prompt(s).actions]
+    assert "move" in names and "place" in names
+
+
+def test_8_1_an_elite_eliminated_on_gt_4_with_a_4_returns_on_gt_8_reduced_at_nanking():
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d87": "3410", "cn-d57": "3612"}, turn=4,
+                 steps={"cn-d87": 1})
+    events = when(s, "japanese", "attack 3410 with 3409", rolls=[6, 4])
+    sched = of(events, ev.EliteScheduled)[0]
+    assert (sched.unit, sched.roll, sched.turn) == ("cn-d87", 4, 8)
+    s = fold(s, *events)
+    s8 = s.__class__(**{**s.__dict__, "turn": 8, "side": "chinese", "phase": "reinf", "pending": (), "battle": None})
+    assert "cn-d87" in [u.id for u in due(s8, "chinese")]
+    with pytest.raises(IllegalOrder, match="SNC 8.1"):
+        when(s8, "chinese", "place d87 at 2410")
+    s8 = then(s8, "chinese", "place d87 at 0302")
+    assert s8.units["cn-d87"].reduced
+
+
+def test_8_1_an_elite_whose_return_would_fall_after_gt_12_is_gone():
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d87": "3410"}, turn=9, steps={"cn-d87": 1})
+    events = when(s, "japanese", "attack 3410 with 3409", rolls=[6, 4])
+    assert of(events, ev.EliteScheduled)[0].turn == 0
+
+
+def test_11_2_interdiction_removes_combat_factors_of_this_turns_reinforcements_chinese_choose():
+    s = given()
+    s = s.__class__(**{**s.__dict__, "turn": 4, "phase": "reinf", "plan": ("move", "move")})
+    prompt = __import__("snc_given").RULES.prompt(s)
+    assert [a.name for a in prompt.actions] == ["air", "proceed"]
+    s = then(s, "chinese", "proceed", rolls=[3])
+    assert s.pending[0]["kind"] == "interdiction"
+    with pytest.raises(IllegalOrder, match="SNC 11.2"):
+        when(s, "chinese", "remove d9 d8")  # 3 factors are covered without the 8th
+    s = then(s, "chinese", "remove d9")
+    assert s.units["cn-d9"].status == "removed"
+
+
+def test_11_3_chinese_air_disrupts_the_interdiction_on_a_6():
+    s = given()
+    s = s.__class__(**{**s.__dict__, "turn": 4, "phase": "reinf", "plan": ("move", "move")})
+    events = when(s, "chinese", "air", rolls=[6])
+    assert of(events, ev.UnitsRemoved)[0].units == []
+
+
+def test_8_2_b_railroad_placement_needs_a_rail_loc_to_the_west_or_south_edge_from_gt_3():
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=3, side="chinese", phase="reinf")
+    s = s.__class__(**{**s.__dict__, "interdicted": 3,
+                       "units": {**s.units, "cn-d13": s.units["cn-d13"].__class__(
+                           **{**s.units["cn-d13"].__dict__, "arrival_turn": 3})}})
+    s2 = then(s, "chinese", "rail d13 to 1605")
+    assert s2.units["cn-d13"].placed_by == "rail"
+    with pytest.raises(IllegalOrder, match="SNC 8.2"):
+        when(s2, "chinese", "move d13 to 1606")
+    blocked = s.__class__(**{**s.__dict__, "units": {**s.units, "jp-d3-r6": s.units["jp-d3-r6"].__class__(
+        **{**s.units["jp-d3-r6"].__dict__, "hex": "1404", "status": "map"}),
+        "jp-d3-r18": s.units["jp-d3-r18"].__class__(**{**s.units["jp-d3-r18"].__dict__, "hex": "1807",
+                                                        "status": "map"})}})
+    with pytest.raises(IllegalOrder, match="SNC 8.2"):
+        when(blocked, "chinese", "rail d13 to 1605")
