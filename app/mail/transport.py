@@ -47,10 +47,11 @@ class MailConfig:
                    orders_address=env.get("HEXLEDGER_ORDERS_ADDRESS") or cls.orders_address,
                    outbox=env.get("HEXLEDGER_OUTBOX") or cls.outbox)
 
-    def reply_address(self, game_id: str, token: str | None = None) -> str:
-        """orders+GAME.TOKEN@domain: a reply reaches the orders mailbox and names the game (and the sender's seat)."""
+    def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
+        """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply
+        tag, an HMAC only the server can make) the sender's seat."""
         local, _, domain = self.orders_address.partition("@")
-        tag = f"{game_id}.{token}" if token else game_id
+        tag = f"{game_id}.{seat_tag}" if seat_tag else game_id
         return f"{local}+{tag}@{domain}"
 
 

@@ -39,7 +39,8 @@ def create_app(config: dict | None = None) -> Flask:
     def service() -> Pbem:
         """One store connection per thread (SQLite connections are not shared across threads)."""
         if getattr(local, "pbem", None) is None:
-            local.pbem = Pbem(EventStore(app.config["HEXLEDGER_DB"]), mail, transport)
+            local.pbem = Pbem(EventStore(app.config["HEXLEDGER_DB"]), mail, transport,
+                              secret=app.config.get("HEXLEDGER_SECRET"))
         return local.pbem
 
     app.extensions["hexledger_service"] = service

@@ -159,7 +159,10 @@ def test_red_cannot_act_for_blue(world):
     assert r.status_code == 201
     r = request(client, "POST", f"/games/{g}/disputes/{r.json['id']}/answer", {"accept": True}, tok["red"])
     assert r.status_code == 403
-    assert request(client, "GET", f"/games/{g}/state", None, tok["blue"]).json["seq"] == head
+    # the dispute itself is an event (head + 1); the refused answer wrote nothing, so nothing was retracted
+    assert request(client, "GET", f"/games/{g}/state", None, tok["blue"]).json["seq"] == head + 1
+    last = request(client, "GET", f"/games/{g}/history?from={head + 1}", None, tok["blue"]).json["events"]
+    assert [e["type"] for e in last] == ["core.DisputeRaised"]
 
 
 def test_no_token_acts_in_another_game(world):
