@@ -90,15 +90,24 @@ def message_id(msg: EmailMessage, raw: bytes) -> str:
 def ingest(pbem: Pbem, raw: bytes) -> Result:
     """Process one message and send the reply; returns what happened."""
     result = Result()
+    too_large = len(raw) > pbem.config.max_email_bytes
     try:
-        msg = parse_message(raw)
+        # an oversized message is not parsed past its headers: only who sent it and its Message-ID are read
+        msg = BytesParser(policy=policy.default).parsebytes(raw[:64 * 1024], headersonly=True) if too_large \
+            else parse_message(raw)
         sender = parseaddr(msg.get("From", ""))[1]
     except Exception:  # noqa: BLE001 - a message we cannot even parse gets no reply: there is no one to send it to
         result.refused = True
         result.lines.append("unreadable message")
         return result
     mid = message_id(msg, raw)
-    _process(pbem, msg, raw, mid, result)
+    if too_large:
+        result.refused = True
+        result.lines.append(f"refused: the message is {len(raw)} bytes, more than the limit of "
+                            f"{pbem.config.max_email_bytes}; it was not read and nothing was written. Send your "
+                            "orders as plain text, without attachments or the quoted history")
+    else:
+        _process(pbem, msg, raw, mid, result)
     _record(pbem, mid, result)
     to = result.seat.email if result.seat and not result.refused else sender
     if to:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
@@ -21,7 +21,9 @@ def svc() -> Pbem:
 
 
 def seat(game_id: str) -> Seat:
-    return svc().authenticate(game_id, bearer())
+    found = svc().authenticate(game_id, bearer())
+    g.hexledger_seat = found  # for the access log: the seat, never the token
+    return found
 
 
 # -- schemas ----------------------------------------------------------------------------------------------
