@@ -222,6 +222,30 @@ def render_view(view: dict) -> str:
     return "\n".join(lines)
 
 
+@cli.command("render")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, help="The position after this event (default: the last).")
+@click.option("--as", "side", help="Draw what this side sees (fog of war); after the game ends, everything.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The .svg file to write.")
+@click.pass_obj
+@guarded
+def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, output: str) -> None:
+    """Draw the map with the units at any event, as an SVG picture."""
+    from app.projections import render, replay
+
+    rules = get_rules(ctx.store.game(game)["rules"])
+    final = projection.load(ctx.store, game)
+    state = final if at_seq is None else projection.load(ctx.store, game, at_seq)
+    if side is not None and side not in state.meta.sides:
+        raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
+    viewer = replay.effective_viewer(rules, final, side or replay.ALL)
+    svg = render.render_state(rules, state, viewer)
+    if svg is None:
+        raise games.GameError(f"the {rules.name} rules draw no map (they lack game_map)")
+    Path(output).write_text(svg, encoding="utf-8")
+    click.echo(f"wrote {output}: {game} after event {state.meta.seq}, seen by {viewer}")
+
+
 @cli.command("fork")
 @click.argument("game")
 @click.option("--at", "at_seq", type=int, required=True, help="Branch after this event.")

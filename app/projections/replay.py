@@ -1,0 +1,125 @@
+"""Replay frames: one per stored event, as one viewer sees the game after it (docs/replay.md).
+
+A frame is the position after event `seq` seen through `rules.view` (the one fog-of-war function), the
+sequence-of-play label from `rules.prompt`, the event's history line and, for a combat, the rules' combat
+summary. All frames of a game come from a single fold over the stream, not one load per event.
+
+Viewer: a side name sees that side's view; "all" sees the referee's view (`view(state, None)`). Once the
+game is over every viewer sees everything (`effective_viewer`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.events.registry import decode
+from app.events.store import EventStore
+from app.projections import history
+from app.projections.state import GameState, fold
+from app.rules.base import Rules, optional
+from app.rules.catalog import get_rules
+
+ALL = "all"
+HIDDEN_TEXT = "(an event hidden from your side)"
+_TURN_RE = re.compile(r"\bturn\s+(\d+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Frame:
+    seq: int
+    turn: int | None
+    phase: str
+    text: str
+    type: str
+    actor: str
+    hidden: bool = False
+    combat: dict | None = None
+    view: dict = field(default_factory=dict)
+
+    def to_dict(self, with_view: bool = True) -> dict:
+        data = asdict(self)
+        if not with_view:
+            del data["view"]
+        return data
+
+
+@dataclass(frozen=True)
+class Replay:
+    game_id: str
+    rules: str
+    sides: list[str]
+    viewer: str
+    over: bool
+    outcome: dict | None
+    frames: list[Frame]
+    final_state: GameState | None = None
+
+    def to_dict(self, with_views: bool = True) -> dict:
+        return {"game_id": self.game_id, "rules": self.rules, "sides": self.sides, "viewer": self.viewer,
+                "over": self.over, "outcome": self.outcome,
+                "frames": [f.to_dict(with_views) for f in self.frames]}
+
+    def frame_at(self, seq: int) -> Frame:
+        """The frame of event `seq` (frames are numbered from 1 without gaps)."""
+        if not 1 <= seq <= len(self.frames):
+            raise IndexError(f"game {self.game_id} has events 1..{len(self.frames)}; there is no event {seq}")
+        return self.frames[seq - 1]
+
+
+def side_view(rules: Rules, game: Any, viewer: str) -> dict:
+    return rules.view(game, None if viewer == ALL else viewer)
+
+
+def is_over(rules: Rules, state: GameState | None) -> bool:
+    return state is not None and rules.outcome(state.game) is not None
+
+
+def effective_viewer(rules: Rules, final: GameState | None, viewer: str) -> str:
+    """After the game ends, everything is visible to everyone."""
+    return ALL if is_over(rules, final) else viewer
+
+
+def turn_of(view: dict, phase: str) -> int | None:
+    """The game turn: the view's `turn` if it has one, else 'turn N' in the prompt's step label."""
+    turn = view.get("turn")
+    if isinstance(turn, int):
+        return turn
+    found = _TURN_RE.search(phase)
+    return int(found.group(1)) if found else None
+
+
+def build(store: EventStore, game_id: str, viewer: str) -> Replay:
+    """Every frame of `game_id` for `viewer` (a side or "all"), in one fold."""
+    rules = get_rules(store.game(game_id)["rules"])
+    events = list(store.events(game_id))
+    # The whole stream decides whether the game is over, and so what this viewer may see of every frame.
+    states: list[GameState] = []
+    state = None
+    for event in events:
+        state = fold(rules, state, event)
+        states.append(state)
+    viewer = effective_viewer(rules, state, viewer)
+    if viewer != ALL and state is not None and viewer not in state.meta.sides:
+        raise ValueError(f"no side {viewer!r}; sides: {', '.join(state.meta.sides)}")
+    visible = optional(rules, "event_visible")
+    summary = optional(rules, "combat_summary")
+    frames = []
+    last_turn = None
+    for event, after in zip(events, states, strict=True):
+        body = decode(event.type, event.version, event.payload)
+        shown = viewer == ALL or visible is None or bool(visible(body, viewer))
+        view = side_view(rules, after.game, viewer)
+        phase = rules.prompt(after.game).step
+        turn = turn_of(view, phase)
+        last_turn = turn if turn is not None else last_turn
+        combat = summary(body) if (summary is not None and shown) else None
+        frames.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
+                            text=history.describe(rules, event) if shown else HIDDEN_TEXT,
+                            type=event.type if shown else "hidden", actor=event.actor if shown else "",
+                            hidden=not shown, combat=combat, view=view))
+    outcome = rules.outcome(state.game) if state is not None else None
+    return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
+                  viewer=viewer, over=outcome is not None,
+                  outcome={"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
+                  frames=frames, final_state=state)
