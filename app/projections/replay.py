@@ -25,6 +25,10 @@ HIDDEN_TEXT = "(an event hidden from your side)"
 _TURN_RE = re.compile(r"\bturn\s+(\d+)", re.IGNORECASE)
 
 
+class NoAccess(PermissionError):
+    """A game in progress asked for without a side."""
+
+
 @dataclass(frozen=True)
 class Frame:
     seq: int
@@ -54,6 +58,7 @@ class Replay:
     outcome: dict | None
     frames: list[Frame]
     final_state: GameState | None = None
+    games: list = field(default_factory=list, repr=False)  # the rules' state after each event, for game_map
 
     def to_dict(self, with_views: bool = True) -> dict:
         return {"game_id": self.game_id, "rules": self.rules, "sides": self.sides, "viewer": self.viewer,
@@ -75,9 +80,13 @@ def is_over(rules: Rules, state: GameState | None) -> bool:
     return state is not None and rules.outcome(state.game) is not None
 
 
-def effective_viewer(rules: Rules, final: GameState | None, viewer: str) -> str:
-    """After the game ends, everything is visible to everyone."""
-    return ALL if is_over(rules, final) else viewer
+def effective_viewer(rules: Rules, final: GameState | None, viewer: str | None) -> str:
+    """After the game ends, everything is visible to everyone; before, only a side (or "all") sees anything."""
+    if is_over(rules, final):
+        return ALL
+    if viewer is None:
+        raise NoAccess("this game is in progress: it can be replayed only as one of its sides")
+    return viewer
 
 
 def turn_of(view: dict, phase: str) -> int | None:
@@ -89,8 +98,8 @@ def turn_of(view: dict, phase: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def build(store: EventStore, game_id: str, viewer: str) -> Replay:
-    """Every frame of `game_id` for `viewer` (a side or "all"), in one fold."""
+def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
+    """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
     rules = get_rules(store.game(game_id)["rules"])
     events = list(store.events(game_id))
     # The whole stream decides whether the game is over, and so what this viewer may see of every frame.
@@ -122,4 +131,4 @@ def build(store: EventStore, game_id: str, viewer: str) -> Replay:
     return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,
                   outcome={"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
-                  frames=frames, final_state=state)
+                  frames=frames, final_state=state, games=[s.game for s in states])
