@@ -272,8 +272,8 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
     for s in result["sides"]:
         luck = result["luck"][s]
         lost = sum(result["step_losses"][s].values())
-        lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at "
-                     f"{ {c: n for c, n in result['odds']['by_side'][s].items() if n} or '-'}; luck {luck['score']:+.2f} "
+        taken = {c: n for c, n in result["odds"]["by_side"][s].items() if n} or "-"
+        lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at {taken}; luck {luck['score']:+.2f} "
                      f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f})")
     if out_dir:
         lines.append(f"  wrote {out_dir}/analysis.json and charts")
