@@ -76,6 +76,22 @@
     }
   }
 
+  function markCombat(c) {            // outline the attacked hex and the attacking counters on the map
+    const svg = $("map").querySelector("svg");
+    if (!svg || !c) return;
+    const hex = svg.querySelector('.terrain polygon[data-hex="' + c.hex + '"]');
+    if (hex) {
+      const ring = hex.cloneNode(false);
+      ring.setAttribute("class", "combat-target");
+      ring.setAttribute("fill", "none");
+      svg.appendChild(ring);
+    }
+    for (const id of c.attackers || []) {
+      const counter = svg.querySelector('.counter[data-unit="' + id + '"]');
+      if (counter) counter.classList.add("attacker");
+    }
+  }
+
   async function show(i) {
     if (!frames.length) return;
     index = Math.max(0, Math.min(frames.length - 1, i));
@@ -95,7 +111,7 @@
       wanted = f.seq;
       try {
         const svg = await svgAt(f.seq);
-        if (wanted === f.seq) $("map").innerHTML = svg;
+        if (wanted === f.seq) { $("map").innerHTML = svg; markCombat(f.combat); }
         svgAt(Math.min(f.seq + 1, frames.length));   // prefetch the next step
       } catch (err) {
         $("map").innerHTML = '<p class="empty">map unavailable: ' + err.message + "</p>";
