@@ -102,11 +102,25 @@ def analyse(rep: Replay) -> dict:
 
 
 # -- charts ------------------------------------------------------------------------------------------------
-W, H, PAD_L, PAD_B, PAD_T, PAD_R = 460, 240, 44, 40, 30, 12
+W, H, PAD_L, PAD_B, PAD_T, PAD_R = 460, 250, 44, 48, 30, 14
 
 
-def _frame(title: str, y_max: float, y_min: float = 0.0, y_label: str = "") -> tuple[list[str], callable]:
+def nice_ticks(lo: float, hi: float, integer: bool = False) -> list[float]:
+    """Round axis ticks covering lo..hi: steps of 1, 2, 2.5 or 5 times a power of ten (whole steps for counts)."""
+    span = (hi - lo) or 1.0
+    raw = span / 4
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    if integer:
+        step = max(1, math.ceil(step))
+    first, last = math.floor(lo / step), math.ceil(hi / step)
+    return [round(k * step, 6) for k in range(first, last + 1)]
+
+
+def _frame(title: str, y_max: float, y_min: float = 0.0, y_label: str = "", integer: bool = False):
     plot_h = H - PAD_T - PAD_B
+    ticks = nice_ticks(y_min, y_max, integer)
+    y_min, y_max = ticks[0], ticks[-1]
     span = (y_max - y_min) or 1.0
 
     def y_of(v: float) -> float:
@@ -116,8 +130,7 @@ def _frame(title: str, y_max: float, y_min: float = 0.0, y_label: str = "") -> t
            f'font-family="DejaVu Sans, Arial, sans-serif" font-size="10" class="chart">',
            f'<rect width="{W}" height="{H}" fill="#fff"/>',
            f'<text x="{W / 2}" y="16" text-anchor="middle" font-size="12" font-weight="bold">{escape(title)}</text>']
-    for i in range(5):
-        v = y_min + span * i / 4
+    for v in ticks:
         y = y_of(v)
         out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e3e3e3"/>'
                    f'<text x="{PAD_L - 4}" y="{y + 3:.1f}" text-anchor="end" fill="#555">{_num(v)}</text>')
@@ -142,8 +155,7 @@ def _legend(out: list[str], colours: dict[str, str]) -> None:
 def bar_chart(title: str, categories: list[str], series: dict[str, list[float]], colours: dict[str, str],
               y_label: str = "") -> str:
     y_max = max([1.0] + [v for vals in series.values() for v in vals])
-    y_max = math.ceil(y_max)
-    out, y_of = _frame(title, y_max, y_label=y_label)
+    out, y_of = _frame(title, y_max, y_label=y_label, integer=True)
     plot_w = W - PAD_L - PAD_R
     group = plot_w / max(1, len(categories))
     bar = group * 0.8 / max(1, len(series))
@@ -163,7 +175,8 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float]],
 
 
 def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours: dict[str, str],
-               x_label: str = "", y_label: str = "", band: dict[str, float] | None = None) -> str:
+               x_label: str = "", y_label: str = "", band: dict[str, float] | None = None,
+               integer: bool = False, steps: bool = False) -> str:
     values = [y for pts in series.values() for _, y in pts] + [0.0]
     xs = [x for pts in series.values() for x, _ in pts] or [0.0, 1.0]
     bands = band or {}
@@ -171,7 +184,7 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
     y_min = min(values + [-b for b in bands.values()])
     if y_max == y_min:
         y_max += 1
-    out, y_of = _frame(title, y_max, y_min, y_label)
+    out, y_of = _frame(title, y_max, y_min, y_label, integer)
     x_lo, x_hi = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
     plot_w = W - PAD_L - PAD_R
 
@@ -186,12 +199,16 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
                        f'stroke="{colours[side]}" stroke-dasharray="4 3" opacity="0.6"/>')
     for side, pts in series.items():
         if pts:
+            if steps:  # a value holds until the next point: draw it flat, then jump
+                pts = [p for (x0, y0), (x1, _) in zip(pts, pts[1:], strict=False) for p in ((x0, y0), (x1, y0))] + [
+                    pts[-1]]
             path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
             out.append(f'<polyline class="series" data-side="{escape(side)}" points="{path}" fill="none" '
                        f'stroke="{colours[side]}" stroke-width="2"/>')
-    out.append(f'<text x="{PAD_L}" y="{H - PAD_B + 13}">{_num(x_lo)}</text>'
-               f'<text x="{W - PAD_R}" y="{H - PAD_B + 13}" text-anchor="end">{_num(x_hi)}</text>'
-               f'<text x="{PAD_L + plot_w / 2}" y="{H - PAD_B + 13}" text-anchor="middle" fill="#555">'
+    for x in nice_ticks(x_lo, x_hi, integer=True):
+        if x_lo <= x <= x_hi:
+            out.append(f'<text x="{x_of(x):.1f}" y="{H - PAD_B + 13}" text-anchor="middle">{_num(x)}</text>')
+    out.append(f'<text x="{PAD_L + plot_w / 2}" y="{H - PAD_B + 26}" text-anchor="middle" fill="#555">'
                f'{escape(x_label)}</text>')
     _legend(out, colours)
     out.append("</svg>")
@@ -208,7 +225,7 @@ def charts(result: dict) -> dict[str, str]:
     if result["control"] is not None:
         out["control"] = line_chart("Victory hexes held (end of each turn)",
                                     {s: [(c["turn"], c["held"][s]) for c in result["control"]] for s in sides},
-                                    colours, "turn", "hexes")
+                                    colours, "turn", "hexes", integer=True, steps=True)
     cols = result["odds"]["columns"]
     out["odds"] = bar_chart("Odds taken (attacks per column)", cols,
                             {s: [result["odds"]["by_side"][s][c] for c in cols] for s in sides}, colours, "attacks")

@@ -85,3 +85,18 @@ def test_cli_analyze_writes_json_and_charts(store, finished, tmp_path):
     assert {p.name for p in out.glob("*.svg")} == {"losses.svg", "odds.svg", "luck.svg", "control.svg"}
     as_json = CliRunner().invoke(cli, ["--db", store.path, "analyze", finished, "--json"])
     assert json.loads(as_json.output)["luck"] == data["luck"]
+
+
+def test_charts_show_the_analysed_numbers(store, finished):
+    import xml.etree.ElementTree as ET
+
+    result = analysis.analyse(replay.build(store, finished, replay.ALL))
+    charts = analysis.charts(result)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    bars = ET.fromstring(charts["losses"]).findall(".//s:rect[@class='bar']", ns)
+    shown = {(b.get("data-side"), b.get("data-category")): int(b.get("data-value")) for b in bars}
+    assert shown == {(s, t): n for s, per in result["step_losses"].items() for t, n in per.items()}
+    lines = ET.fromstring(charts["luck"]).findall(".//s:polyline[@class='series']", ns)
+    assert {line.get("data-side") for line in lines} == {"red", "blue"}
+    assert analysis.nice_ticks(0, 7, integer=True) == [0, 2, 4, 6, 8]
+    assert analysis.nice_ticks(-0.48, 0.58) == [-0.5, 0, 0.5, 1]
