@@ -206,6 +206,11 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
         for i, u in enumerate(stack):
             out.append(_counter(u, cx - 13 + 5 * i - 2.5 * (len(stack) - 1),
                                 cy - 13 - 5 * i + 2.5 * (len(stack) - 1), colours))
+        if len(stack) > 1:  # the top counter hides the others: say how many there are
+            bx, by = cx + 13 + 2.5 * (len(stack) - 1), cy + 13 - 2.5 * (len(stack) - 1)
+            out.append(f'<g class="stack-size" data-hex="{label}"><circle cx="{bx:.1f}" cy="{by:.1f}" r="6" '
+                       f'fill="#fff" stroke="#111"/><text x="{bx:.1f}" y="{by + 3:.1f}" font-size="8.5" '
+                       f'text-anchor="middle">{len(stack)}</text></g>')
     out.append("</g>")
 
     if legend:

@@ -40,9 +40,19 @@ def page(tmp_path):
             viewport={"width": 1280, "height": 900})
         context.set_default_timeout(5000)
         # nothing but the test server: any other request would be a bug (no CDN, no network)
-        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                      else route.abort())
-        yield context.new_page()
+        outside = []
+
+        def only_local(route):
+            if route.request.url.startswith("http://127.0.0.1"):
+                route.continue_()
+            else:
+                outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", only_local)
+        page = context.new_page()
+        page.outside_requests = outside
+        yield page
         context.close()
 
 
@@ -92,3 +102,4 @@ def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, pa
     width, height = struct.unpack(">II", data[16:24])
     assert width == 1280 and height >= 900
     assert errors == []
+    assert page.outside_requests == []

@@ -37,6 +37,8 @@ def test_one_counter_per_unit_on_the_map_with_its_strength_and_steps():
     assert len(found["R1"].findall("s:circle", NS)) == 2 and len(found["R2"].findall("s:circle", NS)) == 1
     fills = {uid: g.find("s:rect", NS).get("fill") for uid, g in found.items()}
     assert fills["R1"] == fills["R2"] != fills["B1"]
+    badges = root.findall(".//s:g[@class='stack-size']", NS)
+    assert [(b.get("data-hex"), "".join(b.itertext())) for b in badges] == [("0102", "2")]
 
 
 def test_every_hex_is_drawn_with_its_terrain_colour_and_the_legend_names_each_terrain():
