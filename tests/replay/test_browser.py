@@ -69,7 +69,9 @@ def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, pa
 
     for _ in range(attack.seq - 1):
         page.keyboard.press("ArrowRight")
-    page.wait_for_selector(f"body[data-seq='{attack.seq}']")
+    page.wait_for_selector(f"body[data-seq='{attack.seq}'][data-map-seq='{attack.seq}']")
+    assert page.locator("#map .combat-target").get_attribute("data-hex") == body.hex  # outlined on the map
+    assert page.locator("#map .counter.attacker").count() == len(body.attackers)
     assert page.locator("#combat").is_visible()
     assert page.locator("#combat-odds").inner_text() == body.column
     assert page.locator("#combat-roll").inner_text() == str(body.roll)
@@ -89,6 +91,7 @@ def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, pa
     page.keyboard.press("Home")
     page.wait_for_selector("body[data-seq='1']")
     page.keyboard.press("Shift+ArrowRight")  # next phase: red's first movement step ends
+    page.wait_for_selector("body:not([data-seq='1'])")
     seq = int(page.locator("body").get_attribute("data-seq"))
     assert page.locator("#turn-label").inner_text().lower() == "turn 1, red combat step" and seq > 2
     page.keyboard.press("ArrowDown")  # next turn

@@ -103,6 +103,7 @@
       (f.turn !== null ? " · turn " + f.turn : ""));
     $("slider").value = index + 1;
     renderCombat(f.combat);
+    document.body.dataset.seq = f.seq;
     const items = $("history").children;
     for (const li of $("history").querySelectorAll("li.current")) li.classList.remove("current");
     const li = items[index];
@@ -111,13 +112,16 @@
       wanted = f.seq;
       try {
         const svg = await svgAt(f.seq);
-        if (wanted === f.seq) { $("map").innerHTML = svg; markCombat(f.combat); }
+        if (wanted === f.seq) {
+          $("map").innerHTML = svg;
+          markCombat(f.combat);
+          document.body.dataset.mapSeq = f.seq;
+        }
         svgAt(Math.min(f.seq + 1, frames.length));   // prefetch the next step
       } catch (err) {
         $("map").innerHTML = '<p class="empty">map unavailable: ' + err.message + "</p>";
       }
     }
-    document.body.dataset.seq = f.seq;
   }
 
   function buildHistory() {
