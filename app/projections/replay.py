@@ -9,6 +9,7 @@ game is over every viewer sees everything (`effective_viewer`).
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ from app.rules.base import Rules, optional
 from app.rules.catalog import get_rules
 
 ALL = "all"
-HIDDEN_TEXT = "(an event hidden from your side)"
+HIDDEN_TEXT = "(events hidden from your side)"
 _TURN_RE = re.compile(r"\bturn\s+(\d+)", re.IGNORECASE)
 
 
@@ -38,6 +39,7 @@ class Frame:
     type: str
     actor: str
     hidden: bool = False
+    first_seq: int | None = None  # a run of hidden events shows as one frame: its first event
     combat: dict | None = None
     view: dict = field(default_factory=dict)
 
@@ -66,10 +68,12 @@ class Replay:
                 "frames": [f.to_dict(with_views) for f in self.frames]}
 
     def frame_at(self, seq: int) -> Frame:
-        """The frame of event `seq` (frames are numbered from 1 without gaps)."""
-        if not 1 <= seq <= len(self.frames):
-            raise IndexError(f"game {self.game_id} has events 1..{len(self.frames)}; there is no event {seq}")
-        return self.frames[seq - 1]
+        """The frame after event `seq`. Inside a run of events hidden from the viewer only the run's last
+        event has a frame: the positions in between are not the viewer's to see."""
+        i = bisect.bisect_left(self.frames, seq, key=lambda f: f.seq)
+        if i < len(self.frames) and self.frames[i].seq == seq:
+            return self.frames[i]
+        raise IndexError(f"game {self.game_id} has no frame after event {seq} for {self.viewer}")
 
 
 def side_view(rules: Rules, game: Any, viewer: str) -> dict:
@@ -123,10 +127,15 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
         turn = turn_of(view, phase)
         last_turn = turn if turn is not None else last_turn
         combat = summary(body) if (summary is not None and shown) else None
+        first = None
+        if not shown and frames and frames[-1].hidden:
+            # consecutive hidden events become one frame, so a side cannot count the other side's moves
+            first = frames.pop().first_seq
         frames.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
                             text=history.describe(rules, event) if shown else HIDDEN_TEXT,
                             type=event.type if shown else "hidden", actor=event.actor if shown else "",
-                            hidden=not shown, combat=combat, view=view))
+                            hidden=not shown, first_seq=first or (None if shown else event.seq),
+                            combat=combat, view=view))
     outcome = rules.outcome(state.game) if state is not None else None
     return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,

@@ -57,9 +57,14 @@ def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish,
     assert rep.viewer == "red" and not rep.over
     last = rep.frames[-1]
     assert {u["id"] for u in last.view["units"]} == {"R1", "R2", "R3"}
-    blue_lines = [f for f in rep.frames if f.hidden]
-    assert len(blue_lines) == 4  # blue's two orders and two moves
+    # blue's two orders and two moves are one hidden frame: red cannot even count them
+    head = store.head(skirmish)[0]
+    assert [(f.first_seq, f.seq, f.text) for f in rep.frames if f.hidden] == [
+        (head - 3, head, "(events hidden from your side)")]
+    assert len(rep.frames) == head - 3
     assert all("B1" not in f.text and "B3" not in f.text and "0603" not in f.text for f in rep.frames)
+    with pytest.raises(IndexError):
+        rep.frame_at(head - 1)  # the position between blue's moves is not red's to see
     # blue sees its own moves
     assert "B3 moves 0603" in [f.text for f in replay.build(store, skirmish, "blue").frames]
 

@@ -55,7 +55,7 @@ def test_the_resolve_viewer_hook_decides_the_side(store, running, foggy):
     blue = client.get(f"/replay/{running}/frames.json?views=1", headers={"X-Side": "blue"}).json
     assert blue["viewer"] == "blue"
     assert {u["id"] for u in blue["frames"][-1]["view"]["units"]} == {"B1", "B2", "B3"}  # red is far away: fog
-    assert blue["frames"][-1]["text"] == "(an event hidden from your side)"
+    assert blue["frames"][-1]["text"] == "(events hidden from your side)"
 
 
 def test_map_svg_at_a_seq_shows_what_the_viewer_sees(store, running, foggy):

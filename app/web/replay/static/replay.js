@@ -97,7 +97,7 @@
     index = Math.max(0, Math.min(frames.length - 1, i));
     const f = frames[index];
     text($("turn-label"), f.phase);
-    text($("event-seq"), "#" + f.seq);
+    text($("event-seq"), f.first_seq && f.first_seq !== f.seq ? "#" + f.first_seq + "–" + f.seq : "#" + f.seq);
     text($("event-text"), f.text);
     text($("counter"), "event " + f.seq + " / " + frames[frames.length - 1].seq +
       (f.turn !== null ? " · turn " + f.turn : ""));
