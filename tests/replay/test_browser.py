@@ -3,6 +3,7 @@
 A real WSGI server on 127.0.0.1 serves a finished skirmish game; the test steps to a combat with the keyboard,
 reads the combat panel, steps back and takes a screenshot. Bounded: every wait has a short timeout.
 """
+import os
 import struct
 import threading
 
@@ -33,6 +34,9 @@ def server(store):
 
 @pytest.fixture
 def page(tmp_path):
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"the browser test drives Debian's Chromium at {CHROMIUM}: install it with "
+                    "'apt-get install chromium' (.ci/run does)")
     with sync_playwright() as pw:
         # launch_persistent_context gives Chromium the fresh --user-data-dir
         context = pw.chromium.launch_persistent_context(
