@@ -84,6 +84,7 @@ class StepsLost:
     side: str
     units: list[str]
     reason: str = "combat"
+    revealed: bool = False  # SNC 6.3: the defender's losses, seen by the attacker resolving the attack
 
 
 @event_type("snc.EliteScheduled")
@@ -101,6 +102,7 @@ class EliteScheduled:
 class UnitsRetreated:
     units: list[str]
     to: str
+    revealed: bool = False  # SNC 6.3: defenders, seen by the attacker resolving the attack
 
 
 @event_type("snc.UnitsAdvanced")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder
-from app.rules.snc import combat, movement, reinforcements, sequence
+from app.rules.snc import combat, fog, movement, reinforcements, sequence
 from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
@@ -141,6 +141,13 @@ class SncRules:
 
     def describe(self, event) -> str:
         return describe(event)
+
+    def visible(self, event, side: str | None) -> bool | str:
+        """SNC 6.3 in every per-side history, email and export (fog.py)."""
+        return fog.visible(event, side)
+
+    def reveals(self, event) -> bool:
+        return fog.reveals(event)
 
     def encode_state(self, state: State) -> dict:
         return encode(state)
