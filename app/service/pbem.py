@@ -340,12 +340,18 @@ class Pbem:
         row = {"game_id": seat.game_id, "order_seq": order_seq, "raised_by": side, "reason": reason.strip(),
                "status": "open", "raised_at": utc_now()}
         row["id"] = self.store.db["pbem_disputes"].insert(row).last_pk
-        text = (f"{side} disputes event {order_seq} ({order.payload['side']} ordered {order.payload['text']!r}):\n"
-                f"  {reason.strip()}\n\nIf it is upheld, that order and everything after it is retracted "
-                f"(kept in the log, marked).\nThe other player may reply 'accept dispute {row['id']}' (take it back) "
-                f"or 'reject dispute {row['id']}'" + ("; the arbiter then rules." if ARBITER in self.members(
-                    seat.game_id) else "."))
-        for m in self.members(seat.game_id).values():
+        rules = self._rules(seat.game_id)
+        body = decode(order.type, order.version, order.payload)
+        for member, m in self.members(seat.game_id).items():
+            # the order as this seat may see it (fog of war: the disputed order may be the other side's)
+            seen = True if member == ARBITER else event_visibility(rules, body, member)
+            quoted = (f"{order.payload['side']} ordered {order.payload['text']!r}" if seen is True
+                      else seen or "an order hidden from you")
+            text = (f"{side} disputes event {order_seq} ({quoted}):\n"
+                    f"  {reason.strip()}\n\nIf it is upheld, that order and everything after it is retracted "
+                    f"(kept in the log, marked).\nThe other player may reply 'accept dispute {row['id']}' (take it "
+                    f"back) or 'reject dispute {row['id']}'" + ("; the arbiter then rules." if ARBITER in
+                                                                self.members(seat.game_id) else "."))
             self._send(m["email"], seat.game_id, f"Dispute {row['id']} on event {order_seq}", text, None)
         return row
 

@@ -2,9 +2,9 @@
 a line shown to a side may name a unit only if that side's view showed it just before or just after the event."""
 import json
 import random
-import re
 
 import pytest
+from snc_fogcheck import named, seen
 from snc_given import position
 from snc_randomplay import play
 
@@ -18,7 +18,6 @@ from app.service import games
 from app.service.pbem import ARBITER, Pbem, Seat
 
 SIDES = ("chinese", "japanese")
-ALL_IDS = sorted(RULES.initial_state("campaign", {}).units)
 
 
 class Outbox:
@@ -27,21 +26,6 @@ class Outbox:
 
     def send(self, msg):
         self.sent.append(msg)
-
-
-def named(text: str) -> set[str]:
-    """Unit ids named in a text, in full (cn-d87) or without the side prefix (d87), as the order language allows."""
-    out = set()
-    for uid in ALL_IDS:
-        for form in (uid, uid.split("-", 1)[1]):
-            if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text, re.IGNORECASE):
-                out.add(uid)
-    return out
-
-
-def seen(view: dict) -> set[str]:
-    ids = {u["id"] for st in view["stacks"] for u in st["units"]}
-    return ids | {u["id"] for u in view.get("own_off_map", [])}
 
 
 def check_fog(store, game_id: str) -> int:
