@@ -123,3 +123,14 @@ def test_6_3_the_arbiter_and_a_finished_game_show_everything(store, played):
         lines, whole = pbem.export(Seat(game_id, s, f"{s}@x"))
         assert whole
     assert "off_map" in RULES.view(state, None)
+
+
+def test_6_3_the_revealed_mark_is_not_a_game_fact_an_event_stored_without_it_still_replays_equal():
+    from app.events.registry import decode, encode
+    from app.rules.snc import events as ev
+
+    new = ev.StepsLost("chinese", ["cn-d87"], "combat", revealed=True)
+    name, version, payload = encode(new)
+    old = decode(name, version, {k: v for k, v in payload.items() if k != "revealed"})
+    assert old.revealed is False and old == new  # the audit's re-run compares events: old games still verify
+    assert RULES.visible(old, "japanese") == "chinese lose 1 step"  # and old ones stay hidden

@@ -20,7 +20,7 @@ from app.rules.snc.view import top_unit, view
 class SncRules:
     name = "snc"
     title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
-    version = "1"
+    version = "2"  # 2: the 8.4.1 push into a coastal hex; events marked as seen under 6.3 (snapshots rebuilt)
     sides = SIDES
     scenarios = {"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"}
     sequence_case = "SNC 5.1"
