@@ -241,6 +241,64 @@ def render_view(view: dict) -> str:
     return "\n".join(lines)
 
 
+@cli.command("render")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, help="The position after this event (default: the last).")
+@click.option("--as", "side", help="Draw what this side sees (fog of war); after the game ends, everything.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The .svg file to write.")
+@click.pass_obj
+@guarded
+def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, output: str) -> None:
+    """Draw the map with the units at any event, as an SVG picture."""
+    from app.projections import render, replay
+
+    rules = get_rules(ctx.store.game(game)["rules"])
+    final = projection.load(ctx.store, game)
+    state = final if at_seq is None else projection.load(ctx.store, game, at_seq)
+    if side is not None and side not in state.meta.sides:
+        raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
+    viewer = replay.effective_viewer(rules, final, side or replay.ALL)
+    svg = render.render_state(rules, state, viewer)
+    if svg is None:
+        raise games.GameError(f"the {rules.name} rules draw no map (they lack game_map)")
+    Path(output).write_text(svg, encoding="utf-8")
+    click.echo(f"wrote {output}: {game} after event {state.meta.seq}, seen by {viewer}")
+
+
+@cli.command("analyze")
+@click.argument("game")
+@click.option("--as", "side", help="Analyse what this side has seen; after the game ends, everything.")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
+              help="Write analysis.json and one SVG chart per section into this directory.")
+@json_option
+@click.pass_obj
+@guarded
+def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, as_json: bool) -> None:
+    """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts."""
+    from app.projections import analysis, replay
+
+    try:
+        result = analysis.analyse(replay.build(ctx.store, game, side or replay.ALL))
+    except ValueError as exc:
+        raise games.GameError(str(exc)) from None
+    if out_dir:
+        folder = Path(out_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "analysis.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+        for name, svg in analysis.charts(result).items():
+            (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
+    lines = [f"{game}: {len(result['attacks'])} attacks, seen by {result['viewer']}"]
+    for s in result["sides"]:
+        luck = result["luck"][s]
+        lost = sum(result["step_losses"][s].values())
+        taken = {c: n for c, n in result["odds"]["by_side"][s].items() if n} or "-"
+        lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at {taken}; luck {luck['score']:+.2f} "
+                     f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f})")
+    if out_dir:
+        lines.append(f"  wrote {out_dir}/analysis.json and charts")
+    emit(as_json, result, "\n".join(lines))
+
+
 @cli.command("fork")
 @click.argument("game")
 @click.option("--at", "at_seq", type=int, required=True, help="Branch after this event.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import select
 import signal
 import sqlite3
 import subprocess
@@ -135,6 +136,12 @@ class CrashResult:
     snapshots_match: bool = True
 
 
+def _first_line(proc: subprocess.Popen, timeout: float) -> str:
+    """The writer's first output line (its first acknowledgement), or '' if it says nothing within `timeout`."""
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    return proc.stdout.readline().strip() if ready else ""
+
+
 def crash_rounds(path: str, rounds: int, rng: random.Random, kills_per_round: int = 3) -> CrashResult:
     """Start a writer process, SIGKILL it at a random moment, repeat; then check nothing acknowledged is lost."""
     result = CrashResult()
@@ -146,11 +153,13 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, kills_per_round: in
         for _ in range(kills_per_round):
             proc = subprocess.Popen([sys.executable, "-c", WRITER.format(root=str(ROOT), db=path, game=game_id)],
                                     stdout=subprocess.PIPE, text=True)
-            time.sleep(0.3 + rng.random() * 0.5)
+            first = _first_line(proc, timeout=60)  # the writer is up and writing, however loaded the machine
+            time.sleep(rng.random() * 0.4)  # then the kill lands at a random moment of its writing
             os.kill(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
             result.crashes += 1
-            acked = max([acked, *(int(line.split()[1]) for line in out.splitlines() if line.startswith("ACK"))])
+            lines = [first, *out.splitlines()]
+            acked = max([acked, *(int(line.split()[1]) for line in lines if line.startswith("ACK"))])
         reopened = EventStore(path)
         events = list(reopened.events(game_id))
         result.acknowledged += acked

@@ -1,10 +1,11 @@
-"""Event types every game shares: creation, players, orders, dice, seed reveal, forks.
+"""Event types every game shares: creation, players, orders, dice, seed reveal, forks, retractions, disputes.
 
 Game modules declare their own event types beside their rules, named "<game>.<Event>".
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from app.events.registry import event_type
 
@@ -86,3 +87,33 @@ class Retracted:
     to_seq: int
     reason: str
     by: str
+
+
+@event_type("core.DisputeRaised")
+@dataclass(frozen=True)
+class DisputeRaised:
+    """A player disputes a standing order (`order_seq`, a core.OrderGiven before this event).
+
+    `dispute` numbers the game's disputes from 1. A dispute is part of the game's record: it stays in the stream,
+    the history and every export whatever its outcome, and `verify` checks it names an order.
+    """
+
+    dispute: int
+    order_seq: int
+    side: str
+    reason: str
+
+
+@event_type("core.DisputeAnswered")
+@dataclass(frozen=True)
+class DisputeAnswered:
+    """An answer to dispute `dispute`, by the seat `by` (the other player, or "arbiter").
+
+    `status`: "accepted" (takeback by consent) or "upheld" (the arbiter's ruling): a core.Retracted follows in the
+    same write; "rejected": the order stands; "referred": the other player rejected it and the arbiter rules.
+    """
+
+    dispute: int
+    by: str
+    status: Literal["accepted", "rejected", "referred", "upheld"]
+    note: str = ""

@@ -10,7 +10,7 @@ from app.mail.transport import MailConfig
 SUBJECT_TAG = "[hexledger {game_id}]"
 
 
-def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, reply_token: str | None = None,
+def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, reply_tag: str | None = None,
             in_reply_to: str | None = None) -> EmailMessage:
     msg = EmailMessage()
     msg["From"] = config.mail_from
@@ -18,7 +18,7 @@ def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, 
     msg["Subject"] = f"{SUBJECT_TAG.format(game_id=game_id)} {subject}"
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     msg["Message-ID"] = make_msgid(domain=config.mail_from.partition("@")[2] or "hexledger.local")
-    msg["Reply-To"] = config.reply_address(game_id, reply_token)
+    msg["Reply-To"] = config.reply_address(game_id, reply_tag)
     msg["Auto-Submitted"] = "auto-generated"
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
@@ -51,11 +51,11 @@ def render_actions(actions: list[dict]) -> str:
 
 
 HOW_TO_REPLY = """How to reply
-  Reply to this email (the reply address names the game) with your token and one order a line, e.g.
-    token: <your token from the invitation>
+  Reply to this email with one order a line: the reply address names the game and your seat, no token needed.
 {example}
   Quoted lines ('>') and everything after a signature line ('-- ') are ignored.
-  If your mail program does not keep the reply address, send to {orders} and add a line 'game: {game_id}'.
+  If your mail program does not keep the reply address, send to {orders} with the lines 'game: {game_id}'
+  and 'token: <your token from the invitation>'.
   Optional: 'seq: {seq}' refuses your orders if the game has moved on since this email.
   Also understood: 'undo' (your last orders, before your opponent has seen them), 'dispute EVENT: reason',
   'accept dispute N', 'reject dispute N' and (arbiter) 'uphold dispute N' / 'reject dispute N'."""

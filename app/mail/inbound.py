@@ -1,8 +1,10 @@
 """Orders in by email: one RFC 5322 message -> the orders in its body, applied one by one, and a reply.
 
-The sender authenticates with the game token: a `token: ...` line in the body, or the plus-address the
-invitation's Reply-To carries (orders+GAME.TOKEN@...). The game comes from that address, a `game: ...` line or
-the subject tag. Orders are applied in order and processing stops at the first refused one: later orders were
+The sender authenticates with the game token (a `token: ...` line in the body), or by replying to any email the
+server sent to their seat: its Reply-To is the plus-address orders+GAME.TAG@..., TAG being the seat's reply tag
+(HMAC of the server secret, game and seat; `Pbem.reply_tag`), checked in constant time. A token in that place
+(addresses written before reply tags) still works. The game comes from that address, a `game: ...` line or the
+subject tag. Orders are applied in order and processing stops at the first refused one: later orders were
 written for a position that did not come about. A replayed message (same Message-ID) is refused.
 """
 from __future__ import annotations
@@ -88,22 +90,32 @@ def message_id(msg: EmailMessage, raw: bytes) -> str:
 def ingest(pbem: Pbem, raw: bytes) -> Result:
     """Process one message and send the reply; returns what happened."""
     result = Result()
+    too_large = len(raw) > pbem.config.max_email_bytes
     try:
-        msg = parse_message(raw)
+        # an oversized message is not parsed past its headers: only who sent it and its Message-ID are read
+        msg = BytesParser(policy=policy.default).parsebytes(raw[:64 * 1024], headersonly=True) if too_large \
+            else parse_message(raw)
         sender = parseaddr(msg.get("From", ""))[1]
     except Exception:  # noqa: BLE001 - a message we cannot even parse gets no reply: there is no one to send it to
         result.refused = True
         result.lines.append("unreadable message")
         return result
     mid = message_id(msg, raw)
-    _process(pbem, msg, raw, mid, result)
+    if too_large:
+        result.refused = True
+        result.lines.append(f"refused: the message is {len(raw)} bytes, more than the limit of "
+                            f"{pbem.config.max_email_bytes}; it was not read and nothing was written. Send your "
+                            "orders as plain text, without attachments or the quoted history")
+    else:
+        _process(pbem, msg, raw, mid, result)
     _record(pbem, mid, result)
     to = result.seat.email if result.seat and not result.refused else sender
     if to:
         subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
             result.refused else "Your message"
         body = "\n".join([f"Your message {mid} was processed:", "", *result.lines])
-        pbem.transport.send(compose.message(pbem.config, to, result.game_id or "unknown", subject, body,
+        tag = pbem.reply_tag(result.game_id, result.seat.seat) if result.seat and not result.refused else None
+        pbem.transport.send(compose.message(pbem.config, to, result.game_id or "unknown", subject, body, tag,
                                             in_reply_to=mid))
     if result.applied and result.game_id:
         pbem.notify(result.game_id)
@@ -140,10 +152,11 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
     tags = _address_tags(msg, local)
     game_id = headers.get("game")
     token = headers.get("token")
+    reply_tag = None
     for tag in tags:
-        tag_game, _, tag_token = tag.partition(".")
+        tag_game, _, tag_secret = tag.partition(".")
         game_id = game_id or tag_game
-        token = token or tag_token or None
+        reply_tag = reply_tag or tag_secret or None
     if not game_id:
         m = SUBJECT.search(msg.get("Subject", ""))
         game_id = m.group(1) if m else None
@@ -151,7 +164,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         return refuse("no game named: reply to a game email, or add a line 'game: g-xxxxxxxx'")
     result.game_id = game_id
     try:
-        seat = pbem.authenticate(game_id, token)
+        seat = _authenticate(pbem, game_id, token, reply_tag)
     except AccessDenied as exc:
         result.game_id = None if "no game" in str(exc) else game_id
         return refuse(f"{exc}; nothing was written")
@@ -188,6 +201,19 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             if result.applied:
                 result.lines.append(f"(the {result.applied} order(s) accepted above stand)")
             return
+
+
+def _authenticate(pbem: Pbem, game_id: str, token: str | None, reply_tag: str | None) -> Seat:
+    """A `token:` line wins; else the reply tag of the address (or a token there, as invitations once had)."""
+    if token or not reply_tag:
+        return pbem.authenticate(game_id, token)
+    try:
+        return pbem.authenticate_tag(game_id, reply_tag)
+    except AccessDenied as by_tag:
+        try:
+            return pbem.authenticate(game_id, reply_tag)
+        except AccessDenied:
+            raise by_tag from None
 
 
 def _apply(pbem: Pbem, seat: Seat, order: str) -> str:

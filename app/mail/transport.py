@@ -8,6 +8,7 @@ Configuration comes from the environment (docs/play-by-email.md):
   HEXLEDGER_MAIL_FROM       From address of every email (default hexledger@localhost)
   HEXLEDGER_ORDERS_ADDRESS  where players send orders; replies go to its plus-address (default orders@localhost)
   HEXLEDGER_OUTBOX          outbox folder for the embedded default (default ./outbox)
+  HEXLEDGER_MAX_EMAIL_BYTES incoming messages larger than this are refused unread (default 262144)
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class MailConfig:
     mail_from: str = "hexledger@localhost"
     orders_address: str = "orders@localhost"
     outbox: str = "outbox"
+    max_email_bytes: int = 256 * 1024
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> MailConfig:
@@ -45,12 +47,14 @@ class MailConfig:
                    smtp_password=env.get("HEXLEDGER_SMTP_PASSWORD") or None,
                    mail_from=env.get("HEXLEDGER_MAIL_FROM") or cls.mail_from,
                    orders_address=env.get("HEXLEDGER_ORDERS_ADDRESS") or cls.orders_address,
-                   outbox=env.get("HEXLEDGER_OUTBOX") or cls.outbox)
+                   outbox=env.get("HEXLEDGER_OUTBOX") or cls.outbox,
+                   max_email_bytes=int(env.get("HEXLEDGER_MAX_EMAIL_BYTES") or cls.max_email_bytes))
 
-    def reply_address(self, game_id: str, token: str | None = None) -> str:
-        """orders+GAME.TOKEN@domain: a reply reaches the orders mailbox and names the game (and the sender's seat)."""
+    def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
+        """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply
+        tag, an HMAC only the server can make) the sender's seat."""
         local, _, domain = self.orders_address.partition("@")
-        tag = f"{game_id}.{token}" if token else game_id
+        tag = f"{game_id}.{seat_tag}" if seat_tag else game_id
         return f"{local}+{tag}@{domain}"
 
 

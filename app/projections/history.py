@@ -24,7 +24,14 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"forked from {body.parent_id} after event {body.parent_seq}; new dice seed committed"
     if isinstance(body, core.Retracted):
         return f"events {body.from_seq}-{body.to_seq} retracted by {body.by}: {body.reason}"
+    if isinstance(body, core.DisputeRaised):
+        return f"{body.side} disputes event {body.order_seq} (dispute {body.dispute}): {body.reason}"
+    if isinstance(body, core.DisputeAnswered):
+        return f"dispute {body.dispute} {body.status} by {body.by}" + (f": {body.note}" if body.note else "")
     return rules.describe(body)
+
+
+DISPUTE_TYPES = ("core.DisputeRaised", "core.DisputeAnswered")
 
 
 ALL_SIDES = object()
@@ -44,7 +51,7 @@ def lines(rules: Rules, events: list[StoredEvent], retracted: frozenset[int] = f
             if isinstance(seen, str):
                 text = seen
         row = {"seq": e.seq, "at": e.at, "actor": e.actor, "type": e.type, "text": text,
-               "retracted": e.seq in retracted}
+               "retracted": e.seq in retracted and e.type not in DISPUTE_TYPES}  # a dispute is never undone
         if row["retracted"]:
             row["text"] = "[retracted] " + text
         out.append(row)

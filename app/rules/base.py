@@ -112,3 +112,33 @@ def event_reveals(rules: Rules, event: Any) -> bool:
 
 def has_preview(rules: Rules) -> bool:
     return callable(getattr(rules, "preview", None))
+
+# -- optional members ----------------------------------------------------------------------------------------
+# A rule set may also provide these; the replay viewer, map pictures and analysis use them when present and
+# show fewer panels when absent (app/projections/replay.py, render.py, analysis.py; docs/replay.md).
+#
+# game_map(state) -> GameMap
+#     The map to draw (app.rules.kernel.mapfile.GameMap). Without it there is no map picture.
+# view(state, side)["units"]
+#     Entries {id, side, hex, strength, steps, ...}: the counters drawn, the step losses counted. hex is None
+#     for a unit off the map (eliminated, in reserve). view(state, None) is the referee's view: everything.
+# view(state, side)["control"] = {hex: side} and view(state, side)["victory_hexes"] = [hex, ...]
+#     Who controls which hex, and which hexes count for victory: control markers and the control chart.
+# combat_summary(event) -> dict | None
+#     For a combat-resolution event (None for any other event):
+#       {"attacker": side, "defender": side | None, "hex": "XXYY", "attackers": [unit id, ...],
+#        "attack": number, "defence": number, "odds": column label, "shifts": [{"amount": int, "case": str}],
+#        "roll": int, "result": str, "losses": {side: steps},
+#        "distribution": [{"roll": face, "result": str, "value": number, "p": probability}, ...],
+#        "case": rules case of the combat procedure}
+#     "distribution" lists the result of every die face in that column; "value" scores each result for the
+#     attacker (higher is better for the attacker), which lets analysis rank the observed roll (luck).
+# visible(event, side), reveals(event), preview(state, command): see above; `event_visibility` reads `visible`.
+OPTIONAL_MEMBERS = ("game_map", "combat_summary", "visible", "reveals", "preview")
+
+
+def optional(rules: Any, member: str):
+    """The rule set's optional member `member` (one of OPTIONAL_MEMBERS), or None if it lacks it."""
+    if member not in OPTIONAL_MEMBERS:
+        raise ValueError(f"{member!r} is not an optional rules member ({', '.join(OPTIONAL_MEMBERS)})")
+    return getattr(rules, member, None)

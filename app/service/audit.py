@@ -112,6 +112,11 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
             state = projection.rebuild(rules, events[:i + 1])
             i += 1
             continue
+        if isinstance(body, core.DisputeRaised) and not (
+                1 <= body.order_seq < event.seq and events[body.order_seq - 1].type == "core.OrderGiven"):
+            report.problems.append(Problem(event.seq, "replay", f"disputes event {body.order_seq}, not an order "
+                                           "before it"))
+            return
         if not isinstance(body, core.OrderGiven):
             if not event.type.startswith("core."):
                 report.problems.append(Problem(event.seq, "replay", "a game event that no order produced"))

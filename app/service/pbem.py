@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,16 +17,20 @@ from datetime import UTC, datetime, timedelta
 from app.events import core
 from app.events.envelope import canonical_json
 from app.events.registry import decode
-from app.events.store import EventStore, UnknownGame, utc_now
+from app.events.store import Conflict, EventStore, UnknownGame, utc_now
 from app.mail import compose
 from app.mail.transport import MailConfig, Transport, transport_for
 from app.projections import history
 from app.projections import state as projection
 from app.rules.base import event_reveals, event_visibility, has_preview
 from app.rules.catalog import get_rules
+from app.rules.errors import OrderError
 from app.service import audit, games, transfer
 
 ARBITER = "arbiter"
+DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
+DEADLINE_ACTOR = "server:deadline"
+PASS_ACTIONS = ("end", "pass")
 
 
 class AccessDenied(Exception):
@@ -77,17 +82,51 @@ def _now() -> datetime:
 
 class Pbem:
     def __init__(self, store: EventStore, config: MailConfig | None = None, transport: Transport | None = None,
-                 clock: Callable[[], datetime] = _now):
+                 clock: Callable[[], datetime] = _now, secret: str | None = None):
         self.store = store
         self.config = config or MailConfig.from_env()
         self.transport = transport or transport_for(self.config)
         self.clock = clock
+        self._secret = (secret or os.environ.get("HEXLEDGER_SECRET") or "").encode("utf-8") or None
+
+    # -- reply tags: a seat's own reply address, without a token --------------------------------------------
+    def server_secret(self) -> bytes:
+        """The key of the reply tags: `secret` / HEXLEDGER_SECRET if given, else a random one made on first use
+        and kept in the database (table server_secrets), so tags stay valid across restarts."""
+        if self._secret is None:
+            self.store.db.execute("INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)",
+                                  ["reply_tags", secrets.token_hex(32), utc_now()])
+            row = self.store.db.execute("SELECT value FROM server_secrets WHERE name = 'reply_tags'").fetchone()
+            self._secret = row[0].encode("utf-8")
+        return self._secret
+
+    def reply_tag(self, game_id: str, seat: str) -> str:
+        """HMAC-SHA256(server secret, game id and seat), 128 bits as hex: the plus-address of that seat's replies.
+        The server can recompute it for every email, unlike a token, of which it keeps only a hash."""
+        mac = hmac.new(self.server_secret(), f"reply-tag\x00{game_id}\x00{seat}".encode(), hashlib.sha256)
+        return mac.hexdigest()[:32]
+
+    def authenticate_tag(self, game_id: str, tag: str | None) -> Seat:
+        """The seat whose reply tag this is (email only); compared in constant time against every seat's tag."""
+        if not tag:
+            raise NotAuthenticated("no token line and no reply tag: reply to a game email, or add 'token: ...'")
+        try:
+            self.store.game(game_id)
+        except UnknownGame:
+            raise AccessDenied(f"no game {game_id!r} for this reply address") from None
+        found = None
+        for seat, row in self.members(game_id).items():
+            if hmac.compare_digest(self.reply_tag(game_id, seat).encode(), tag.strip().lower().encode()):
+                found = row
+        if found is None:
+            raise AccessDenied(f"this reply address opens no seat in game {game_id}")
+        return Seat(game_id, found["seat"], found["email"])
 
     # -- seats and tokens ---------------------------------------------------------------------------------
     def create(self, rules_name: str, players: dict[str, str], scenario: str | None = None,
                arbiter: str | None = None, deadline_hours: float | None = None,
                reminder_hours: float | None = None, dispute_window_hours: float = 24,
-               options: dict | None = None) -> tuple[str, dict[str, str]]:
+               options: dict | None = None, on_deadline: str = "notify-arbiter") -> tuple[str, dict[str, str]]:
         """Create a game with a seat per side (and the arbiter's); email each seat its invitation and token.
         Returns the game id and the tokens (shown once; only their hashes are kept)."""
         rules = get_rules(rules_name)
@@ -95,6 +134,8 @@ class Pbem:
             raise PbemError(f"{rules.name} needs one player for each side: {', '.join(rules.sides)}")
         if deadline_hours is not None and deadline_hours <= 0:
             raise PbemError("the move deadline must be a positive number of hours")
+        if on_deadline not in DEADLINE_ACTIONS:
+            raise PbemError(f"on_deadline must be one of {', '.join(DEADLINE_ACTIONS)}, not {on_deadline!r}")
         game_id = games.create_game(self.store, rules.name, scenario, options)
         seats = dict(players)
         if arbiter:
@@ -104,13 +145,13 @@ class Pbem:
         with self.store.db.atomic():
             self.store.db["pbem_games"].insert({
                 "game_id": game_id, "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
-                "dispute_window_hours": dispute_window_hours, "created_at": now})
+                "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now})
             self.store.db["pbem_members"].insert_all(
                 {"game_id": game_id, "seat": seat, "email": email, "token_hash": hash_token(tokens[seat]),
                  "created_at": now} for seat, email in seats.items())
         for seat, email in seats.items():
             self._send(email, game_id, f"Invitation: {rules.title}, you play {seat}",
-                       self._invitation(game_id, rules, seat, tokens[seat], seats), tokens[seat])
+                       self._invitation(game_id, rules, seat, tokens[seat], seats), seat)
         return game_id, tokens
 
     def authenticate(self, game_id: str, token: str | None) -> Seat:
@@ -266,7 +307,8 @@ class Pbem:
         retracted = projection.retracted_seqs(events)
         return events, retracted
 
-    def _retract(self, game_id: str, from_seq: int, reason: str, by: str) -> int:
+    def _retraction(self, game_id: str, from_seq: int, reason: str, by: str):
+        """A core.Retracted of `from_seq` up to the game's last event, checked; the caller appends it."""
         events, retracted = self._orders(game_id)
         head = events[-1].seq
         start = next((e for e in events if e.seq == from_seq), None)
@@ -275,8 +317,11 @@ class Pbem:
         if any(e.type == "core.SeedRevealed" for e in events if e.seq >= from_seq):
             raise PbemError("the dice seed was revealed after that order: the game cannot go on with these dice; "
                             "fork it before the order instead")
-        event = games._new(core.Retracted(from_seq=from_seq, to_seq=head, reason=reason, by=by), by)
-        stored = self.store.append(game_id, head, [event])[0]
+        return games._new(core.Retracted(from_seq=from_seq, to_seq=head, reason=reason, by=by), by)
+
+    def _retract(self, game_id: str, from_seq: int, reason: str, by: str) -> int:
+        event = self._retraction(game_id, from_seq, reason, by)
+        stored = self.store.append(game_id, event.payload["to_seq"], [event])[0]  # a newer event: Conflict
         self.store.drop_snapshots(game_id)  # a cache: later loads fold past the retraction
         return stored.seq
 
@@ -316,19 +361,45 @@ class Pbem:
         return {"retraction_seq": seq, "undone": order.seq}
 
     def disputes(self, game_id: str) -> list[dict]:
-        return list(self.store.db["pbem_disputes"].rows_where("game_id = ?", [game_id], order_by="id"))
+        """The game's disputes, read from its events (core.DisputeRaised / core.DisputeAnswered / core.Retracted)."""
+        out: dict[int, dict] = {}
+        settling = None
+        for e in self.store.events(game_id):
+            p = e.payload
+            if e.type == "core.DisputeRaised":
+                out[p["dispute"]] = {"id": p["dispute"], "game_id": game_id, "order_seq": p["order_seq"],
+                                     "raised_by": p["side"], "reason": p["reason"], "status": "open",
+                                     "raised_at": e.at, "raised_seq": e.seq, "resolved_by": None,
+                                     "resolved_at": None, "note": None, "retraction_seq": None}
+            elif e.type == "core.DisputeAnswered" and p["dispute"] in out:
+                d = out[p["dispute"]]
+                d.update(status=p["status"], note=p["note"])
+                if p["status"] != "referred":
+                    d.update(resolved_by=p["by"], resolved_at=e.at)
+                settling = d if p["status"] in ("accepted", "upheld") else None
+                continue
+            elif e.type == "core.Retracted" and settling is not None:
+                settling["retraction_seq"] = e.seq
+            settling = None
+        return [out[n] for n in sorted(out)]
 
     def _dispute(self, seat: Seat, dispute_id: int) -> dict:
-        rows = list(self.store.db["pbem_disputes"].rows_where("id = ? AND game_id = ?", [dispute_id, seat.game_id]))
-        if not rows:
+        found = [d for d in self.disputes(seat.game_id) if d["id"] == dispute_id]
+        if not found:
             raise PbemError(f"no dispute {dispute_id} in game {seat.game_id}")
-        return rows[0]
+        return found[0]
+
+    def _order_text_for(self, game_id: str, seat: str, email: str, order_seq: int) -> str:
+        """The disputed order as this seat may see it (the rule set's filter): never the other side's secret."""
+        rows = self.history_rows(Seat(game_id, seat, email), order_seq, order_seq)
+        return rows[0]["text"] if rows else "an order hidden from you"
 
     def raise_dispute(self, seat: Seat, order_seq: int, reason: str) -> dict:
         side = self._player(seat)
         if not reason.strip():
             raise PbemError("a dispute needs a reason")
-        if any(d["status"] in ("open", "referred") for d in self.disputes(seat.game_id)):
+        known = self.disputes(seat.game_id)
+        if any(d["status"] in ("open", "referred") for d in known):
             raise PbemError("a dispute is already open in this game; it must be settled first")
         events, retracted = self._orders(seat.game_id)
         order = next((e for e in events if e.seq == order_seq), None)
@@ -337,23 +408,18 @@ class Pbem:
         window = self.settings(seat.game_id)["dispute_window_hours"]
         if self.clock() - _parse_time(order.at) > timedelta(hours=window):
             raise PbemError(f"event {order_seq} is older than the dispute window of {window:g} hours")
-        row = {"game_id": seat.game_id, "order_seq": order_seq, "raised_by": side, "reason": reason.strip(),
-               "status": "open", "raised_at": utc_now()}
-        row["id"] = self.store.db["pbem_disputes"].insert(row).last_pk
-        rules = self._rules(seat.game_id)
-        body = decode(order.type, order.version, order.payload)
-        for member, m in self.members(seat.game_id).items():
-            # the order as this seat may see it (fog of war: the disputed order may be the other side's)
-            seen = True if member == ARBITER else event_visibility(rules, body, member)
-            quoted = (f"{order.payload['side']} ordered {order.payload['text']!r}" if seen is True
-                      else seen or "an order hidden from you")
-            text = (f"{side} disputes event {order_seq} ({quoted}):\n"
-                    f"  {reason.strip()}\n\nIf it is upheld, that order and everything after it is retracted "
-                    f"(kept in the log, marked).\nThe other player may reply 'accept dispute {row['id']}' (take it "
-                    f"back) or 'reject dispute {row['id']}'" + ("; the arbiter then rules." if ARBITER in
-                                                                self.members(seat.game_id) else "."))
-            self._send(m["email"], seat.game_id, f"Dispute {row['id']} on event {order_seq}", text, None)
-        return row
+        number = len(known) + 1
+        raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason.strip())
+        stored = self.store.append(seat.game_id, events[-1].seq, [games._new(raised, f"player:{side}")])[0]
+        arbiter = ARBITER in self.members(seat.game_id)
+        for s, m in self.members(seat.game_id).items():
+            what = self._order_text_for(seat.game_id, s, m["email"], order_seq)
+            text = (f"{side} disputes event {order_seq} ({what}):\n  {reason.strip()}\n\n"
+                    "If it is upheld, that order and everything after it is retracted "
+                    f"(kept in the log, marked).\nThe other player may reply 'accept dispute {number}' "
+                    f"(take it back) or 'reject dispute {number}'" + ("; the arbiter then rules." if arbiter else "."))
+            self._send(m["email"], seat.game_id, f"Dispute {number} on event {order_seq}", text, s)
+        return self._dispute(seat, number) | {"raised_seq": stored.seq}
 
     def answer_dispute(self, seat: Seat, dispute_id: int, accept: bool, note: str = "") -> dict:
         """The opponent of whoever raised it accepts (takeback) or rejects; the arbiter rules either way."""
@@ -369,33 +435,39 @@ class Pbem:
         if accept:
             return self._settle(seat, d, "accepted", note)
         if ARBITER in self.members(seat.game_id):
-            self.store.db["pbem_disputes"].update(d["id"], {"status": "referred", "note": note})
+            head = self.store.head(seat.game_id)[0]
+            answered = core.DisputeAnswered(dispute=d["id"], by=seat.seat, status="referred", note=note)
+            self.store.append(seat.game_id, head, [games._new(answered, f"player:{seat.seat}")])
             arb = self.members(seat.game_id)[ARBITER]
             self._send(arb["email"], seat.game_id, f"Dispute {d['id']} needs your ruling",
                        f"{d['raised_by']} disputes event {d['order_seq']}: {d['reason']}\n{seat.seat} rejects it"
                        f"{': ' + note if note else ''}.\nReply 'uphold dispute {d['id']}' or "
-                       f"'reject dispute {d['id']}'.", None)
-            return {**d, "status": "referred"}
+                       f"'reject dispute {d['id']}'.", ARBITER)
+            return {**d, "status": "referred", "note": note}
         return self._settle(seat, d, "rejected", note)
 
     def _settle(self, seat: Seat, d: dict, status: str, note: str) -> dict:
-        retraction = None
+        """The answer, and for a takeback the retraction after it, in one write (both or neither)."""
+        actor = ARBITER if seat.is_arbiter else f"player:{seat.seat}"
+        head = self.store.head(seat.game_id)[0]
+        batch = [games._new(core.DisputeAnswered(dispute=d["id"], by=seat.seat, status=status, note=note), actor)]
         if status in ("accepted", "upheld"):
             authority = "consent" if status == "accepted" else "ruling"
-            retraction = self._retract(seat.game_id, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
-                                       f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})")
-        self.store.db["pbem_disputes"].update(d["id"], {"status": status, "resolved_by": seat.seat,
-                                                        "resolved_at": utc_now(), "note": note,
-                                                        "retraction_seq": retraction})
+            batch.append(self._retraction(seat.game_id, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
+                                          f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})"))
+        stored = self.store.append(seat.game_id, head, batch)
+        retraction = stored[1].seq if len(stored) > 1 else None
+        if retraction:
+            self.store.drop_snapshots(seat.game_id)  # a cache: later loads fold past the retraction
         text = f"Dispute {d['id']} on event {d['order_seq']} is {status} by {seat.seat}" + (f": {note}" if note
                                                                                           else ".")
         if retraction:
             text += f"\nEvents {d['order_seq']} onwards are retracted (event {retraction}); the log keeps them."
-        for m in self.members(seat.game_id).values():
-            self._send(m["email"], seat.game_id, f"Dispute {d['id']} {status}", text, None)
+        for s, m in self.members(seat.game_id).items():
+            self._send(m["email"], seat.game_id, f"Dispute {d['id']} {status}", text, s)
         if retraction:
             self.notify(seat.game_id, force=True)
-        return {**d, "status": status, "retraction_seq": retraction}
+        return {**d, "status": status, "resolved_by": seat.seat, "note": note, "retraction_seq": retraction}
 
     # -- notifications --------------------------------------------------------------------------------
     def notify(self, game_id: str, force: bool = False) -> list[str]:
@@ -439,7 +511,7 @@ class Pbem:
         if prompt["actions"]:
             parts += ["Your orders now", compose.render_actions(prompt["actions"]), ""]
         parts.append(compose.how_to_reply(self.config, game_id, state.meta.seq, prompt["actions"]))
-        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), None)
+        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), seat.seat)
         self.store.db.execute("UPDATE pbem_members SET last_notified_seq = ?, last_seen_seq = max(last_seen_seq, ?) "
                               "WHERE game_id = ? AND seat = ?", [state.meta.seq, state.meta.seq, game_id, seat.seat])
 
@@ -451,15 +523,38 @@ class Pbem:
                 "die roll, so nobody (not even the server) can pick the dice alone.\n\n")
         return (f"You are invited to game {game_id}: {rules.title}, as {role}.\n\nSeats:\n{who}\n\n"
                 f"Your secret token (shown once; it is your password for this game):\n  token: {token}\n\n{join}"
-                f"Orders go to {self.config.orders_address}; replying to this email works as it is (the reply "
-                f"address carries the game and your token). Or use the HTTP API with\n"
+                f"Orders go to {self.config.orders_address}; replying to this email or any later game email works as "
+                f"it is (the reply address carries the game and your seat's reply tag). Or use the HTTP API with\n"
                 f"  Authorization: Bearer {token}\n")
 
-    def _send(self, to: str, game_id: str, subject: str, body: str, reply_token: str | None,
+    def _send(self, to: str, game_id: str, subject: str, body: str, seat: str | None,
               in_reply_to: str | None = None) -> None:
-        self.transport.send(compose.message(self.config, to, game_id, subject, body, reply_token, in_reply_to))
+        """Email `to`; for a seat of the game its Reply-To carries that seat's reply tag (orders+GAME.TAG@...)."""
+        tag = self.reply_tag(game_id, seat) if seat else None
+        self.transport.send(compose.message(self.config, to, game_id, subject, body, tag, in_reply_to))
 
     # -- deadlines ------------------------------------------------------------------------------------
+    def _auto_pass(self, game_id: str, side: str, limit: int = 20) -> list[str]:
+        """Give the rule set's end/pass action for `side` while it is still theirs to act (at most `limit` steps),
+        each an ordinary order by the actor server:deadline. Stops at once if anyone else wrote meanwhile."""
+        rules = self._rules(game_id)
+        passed: list[str] = []
+        for _ in range(limit):
+            state = projection.load(self.store, game_id)
+            if rules.outcome(state.game) is not None:
+                break
+            prompt = rules.prompt(state.game)
+            action = next((a for a in prompt.actions if a.name in PASS_ACTIONS), None)
+            if prompt.side != side or action is None:
+                break
+            try:
+                games.submit(self.store, game_id, side, action.name, expected_seq=state.meta.seq,
+                             actor=DEADLINE_ACTOR)
+            except (Conflict, OrderError, games.GameError):
+                break  # the player moved at the last moment, or the rules refuse: nothing more is passed
+            passed.append(action.name)
+        return passed
+
     def tick(self) -> list[str]:
         """Reminders before a move deadline, and the configured action when it passes. Run it from cron."""
         now = self.clock()
@@ -474,16 +569,30 @@ class Pbem:
             if not g["reminded"] and g["reminder_hours"] and due - timedelta(hours=g["reminder_hours"]) <= now < due:
                 self._send(player["email"], g["game_id"], "Reminder: your move is due",
                            f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
-                           f"({g['deadline_hours']:g} hours from the start of your turn).", None)
+                           f"({g['deadline_hours']:g} hours from the start of your turn).", g["turn_side"])
                 self.store.db["pbem_games"].update(g["game_id"], {"reminded": 1})
                 done.append(f"{g['game_id']}: reminded {g['turn_side']}")
             if not g["expired"] and now >= due:
-                to = [members[ARBITER]["email"]] if ARBITER in members else [m["email"] for m in members.values()]
-                for address in to:
-                    self._send(address, g["game_id"], f"Deadline passed: {g['turn_side']} has not moved",
-                               f"{g['turn_side']} ({player['email']}) has not moved in game {g['game_id']}; the "
-                               f"deadline was {due.isoformat(timespec='minutes')}. Action: {g['on_deadline']}.",
-                               None)
-                self.store.db["pbem_games"].update(g["game_id"], {"expired": 1})
-                done.append(f"{g['game_id']}: deadline passed for {g['turn_side']}")
+                side = g["turn_side"]
+                self.store.db["pbem_games"].update(g["game_id"], {"expired": 1})  # once, whatever follows
+                passed = self._auto_pass(g["game_id"], side) if g["on_deadline"] == "auto-pass" else []
+                when = due.isoformat(timespec="minutes")
+                if passed:
+                    text = (f"{side} ({player['email']}) did not move in game {g['game_id']} by the deadline, "
+                            f"{when}. As this game's deadline rule says (auto-pass), the server gave "
+                            f"{', '.join(repr(p) for p in passed)} for {side}, as '{DEADLINE_ACTOR}'.")
+                    for s, m in members.items():
+                        self._send(m["email"], g["game_id"], f"Deadline passed: the server passed for {side}",
+                                   text, s)
+                    self.notify(g["game_id"])
+                    done.append(f"{g['game_id']}: deadline passed for {side}, passed: {' '.join(passed)}")
+                    continue
+                action = g["on_deadline"] if g["on_deadline"] != "auto-pass" else \
+                    "auto-pass, but no end or pass was open to them: over to the arbiter"
+                to = {ARBITER: members[ARBITER]} if ARBITER in members else members
+                for s, m in to.items():
+                    self._send(m["email"], g["game_id"], f"Deadline passed: {side} has not moved",
+                               f"{side} ({player['email']}) has not moved in game {g['game_id']}; the "
+                               f"deadline was {when}. Action: {action}.", s)
+                done.append(f"{g['game_id']}: deadline passed for {side}")
         return done

@@ -6,12 +6,17 @@ that seat may see (app/service/pbem.py). Errors are JSON: {"error", "message", "
 """
 from __future__ import annotations
 
+import hashlib
 import html
+import logging
+import os
 import threading
 
-from flask import Flask, jsonify, request
+from flask import Flask, g, jsonify, request
+from flask_limiter import Limiter
 from flask_smorest import Api
 from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
 
 from app.events.store import Conflict, EventStore, StoreError, UnknownGame, default_db_path
 from app.mail.transport import MailConfig, transport_for
@@ -24,12 +29,18 @@ from app.service.pbem import AccessDenied, Pbem
 
 def create_app(config: dict | None = None) -> Flask:
     """config keys: HEXLEDGER_DB (database file), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
-    send(EmailMessage); default from MAIL), ADMIN_TOKEN (if set, creating a game needs it as the bearer)."""
+    send(EmailMessage); default from MAIL), ADMIN_TOKEN (if set, creating a game needs it as the bearer),
+    HEXLEDGER_SECRET (the reply tags' key), MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB),
+    HEXLEDGER_RATE_LIMIT (per token, or per address without one; default "120 per minute"),
+    RATELIMIT_STORAGE_URI (default "memory://": per process; use redis://... when several processes serve)."""
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", HEXLEDGER_DB=default_db_path(),
-        ADMIN_TOKEN=None, JSON_SORT_KEYS=False,
+        ADMIN_TOKEN=None, JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=64 * 1024,
+        HEXLEDGER_RATE_LIMIT=os.environ.get("HEXLEDGER_RATE_LIMIT", "120 per minute"),
+        RATELIMIT_STORAGE_URI=os.environ.get("HEXLEDGER_RATE_LIMIT_STORAGE", "memory://"),
+        RATELIMIT_HEADERS_ENABLED=True,
     )
     app.config.update(config or {})
     mail = app.config.get("MAIL") or MailConfig.from_env()
@@ -39,10 +50,14 @@ def create_app(config: dict | None = None) -> Flask:
     def service() -> Pbem:
         """One store connection per thread (SQLite connections are not shared across threads)."""
         if getattr(local, "pbem", None) is None:
-            local.pbem = Pbem(EventStore(app.config["HEXLEDGER_DB"]), mail, transport)
+            local.pbem = Pbem(EventStore(app.config["HEXLEDGER_DB"]), mail, transport,
+                              secret=app.config.get("HEXLEDGER_SECRET"))
         return local.pbem
 
     app.extensions["hexledger_service"] = service
+    Limiter(rate_key, app=app, application_limits=[app.config["HEXLEDGER_RATE_LIMIT"]],  # shared by all routes
+            storage_uri=app.config["RATELIMIT_STORAGE_URI"])
+    _access_log(app)
     api = Api(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
@@ -74,6 +89,28 @@ def create_app(config: dict | None = None) -> Flask:
     return app
 
 
+def rate_key() -> str:
+    """Rate limits count per token (its hash: the limiter's storage never holds a token), else per address."""
+    token = bearer()
+    if token:
+        return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+    return "addr:" + (request.remote_addr or "?")
+
+
+ACCESS_LOG = logging.getLogger("hexledger.http")
+
+
+def _access_log(app: Flask) -> None:
+    """One line a request: method, path, status and the seat that acted, never a token, a body or a view."""
+
+    @app.after_request
+    def log(response):
+        seat = getattr(g, "hexledger_seat", None)
+        ACCESS_LOG.info("%s %s %s seat=%s", request.method, request.path, response.status_code,
+                        f"{seat.game_id}/{seat.seat}" if seat else "-")
+        return response
+
+
 def _errors(app: Flask) -> None:
     def payload(exc: Exception, status: int, kind: str | None = None):
         data = exc.to_dict() if isinstance(exc, OrderError) else {"error": kind or type(exc).__name__,
@@ -91,6 +128,24 @@ def _errors(app: Flask) -> None:
     app.register_error_handler(ValidationError, lambda e: (jsonify({"error": "ValidationError", "message": "the "
                                                                     "request body is not valid",
                                                                     "errors": e.messages}), 422))
+
+    @app.errorhandler(413)
+    def too_large(exc):
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        return jsonify({"error": "RequestTooLarge", "message": f"the request body is larger than {limit} bytes; "
+                        "nothing was read or written"}), 413
+
+    @app.errorhandler(429)
+    def rate_limited(exc):
+        return jsonify({"error": "RateLimited", "message": f"too many requests ({exc.description}); nothing was "
+                        "done: wait and try again"}), 429
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc):
+        if exc.code == 422 and getattr(exc, "data", None):  # flask-smorest's argument errors keep their detail
+            return jsonify({"error": "ValidationError", "message": "the request is not valid",
+                            "errors": exc.data.get("messages", {})}), 422
+        return jsonify({"error": exc.name.replace(" ", ""), "message": exc.description}), exc.code or 500
 
 
 def bearer() -> str | None:

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from app.rules.base import has_preview
 from app.rules.catalog import available
-from app.service.pbem import AccessDenied, NotAuthenticated, Pbem, Seat
+from app.service.pbem import DEADLINE_ACTIONS, AccessDenied, NotAuthenticated, Pbem, Seat
 from app.web import bearer
 
 blp = Blueprint("games", __name__, description="Play-by-email games")
@@ -21,7 +21,9 @@ def svc() -> Pbem:
 
 
 def seat(game_id: str) -> Seat:
-    return svc().authenticate(game_id, bearer())
+    found = svc().authenticate(game_id, bearer())
+    g.hexledger_seat = found  # for the access log: the seat, never the token
+    return found
 
 
 # -- schemas ----------------------------------------------------------------------------------------------
@@ -35,6 +37,8 @@ class CreateGame(Schema):
     deadline_hours = fields.Float(load_default=None, validate=validate.Range(min=0, min_inclusive=False))
     reminder_hours = fields.Float(load_default=None, validate=validate.Range(min=0, min_inclusive=False))
     dispute_window_hours = fields.Float(load_default=24, validate=validate.Range(min=0))
+    on_deadline = fields.String(load_default="notify-arbiter", validate=validate.OneOf(DEADLINE_ACTIONS), metadata={
+        "description": "when a move deadline passes: tell the arbiter (or both players), or pass for the late side"})
 
 
 class Created(Schema):
@@ -116,7 +120,8 @@ def create_game(body):
         if not hmac.compare_digest(given.encode(), admin.encode()):
             raise AccessDenied("wrong admin token")
     game_id, tokens = svc().create(body["rules"], body["players"], body["scenario"], body["arbiter"],
-                                   body["deadline_hours"], body["reminder_hours"], body["dispute_window_hours"])
+                                   body["deadline_hours"], body["reminder_hours"], body["dispute_window_hours"],
+                                   on_deadline=body["on_deadline"])
     return {"game_id": game_id, "tokens": tokens}
 
 

@@ -25,7 +25,10 @@ def test_a_game_played_by_email(pbem, smtp, store):
     invites = {a: smtp.last(a, "Invitation") for a in (RED, BLUE, ARB)}
     tokens = {a: token_in(m) for a, m in invites.items()}
     assert len(set(tokens.values())) == 3
-    assert f"orders+{game_id}.{tokens[RED]}@pbem.example" == invites[RED]["Reply-To"]
+    # the reply address names the seat by its reply tag (an HMAC the server recomputes), never by the token
+    assert invites[RED]["Reply-To"] == f"orders+{game_id}.{pbem.reply_tag(game_id, 'red')}@pbem.example"
+    assert all(t not in str(m) for m in invites.values() for t in tokens.values() if t != token_in(m))
+    assert all(token_in(m) not in m["Reply-To"] for m in invites.values())
 
     # both take their seats by replying to the invitation
     smtp.reply(invites[RED], RED, "join: red's lucky words")
@@ -34,8 +37,10 @@ def test_a_game_played_by_email(pbem, smtp, store):
     turn = smtp.last(RED, "Your turn")
     assert "move UNIT HEX [HEX ...]" in turn.get_content() and "R1" in turn.get_content()
 
-    # red's first turn in one reply; the quoted email and the signature are ignored
-    smtp.reply(turn, RED, f"token: {tokens[RED]}\nmove R1 0202\nmove R2 0203 0303\nend\nend")
+    # red's first turn in one reply, with no token line: the turn email's reply address is red's seat;
+    # the quoted email and the signature are ignored
+    assert turn["Reply-To"] == invites[RED]["Reply-To"] and tokens[RED] not in turn.get_content()
+    smtp.reply(turn, RED, "move R1 0202\nmove R2 0203 0303\nend\nend")
     [result] = deliver(pbem, smtp)
     assert result.applied == 4 and not result.refused
     ack = smtp.last(RED, "Orders received").get_content()
@@ -99,6 +104,19 @@ def test_a_game_played_by_email(pbem, smtp, store):
     for address in (RED, BLUE, ARB):
         assert "rejected by arbiter" in smtp.last(address, "Dispute 2 rejected").get_content()
     assert projection.load(store, game_id).meta.rolls == 1
+
+    # the disputes are events: in the stream, the history and the export, whatever their outcome
+    kinds = [(e.type, e.payload.get("status")) for e in store.events(game_id) if e.type.startswith("core.Dispute")]
+    assert kinds == [("core.DisputeRaised", None), ("core.DisputeAnswered", "accepted"),
+                     ("core.DisputeRaised", None), ("core.DisputeAnswered", "referred"),
+                     ("core.DisputeAnswered", "rejected")]
+    arb_seat = pbem.authenticate(game_id, tokens[ARB])
+    assert [d["status"] for d in pbem.disputes(game_id)] == ["accepted", "rejected"]
+    exported = "".join(pbem.export(arb_seat)[0])
+    assert "R1 was out of range" in exported and "core.DisputeAnswered" in exported
+    blue_log = [r["text"] for r in pbem.history_rows(pbem.authenticate(game_id, tokens[BLUE]))]
+    assert f"blue disputes event {attack} (dispute 2): R1 was out of range" in blue_log
+    assert "dispute 2 rejected by arbiter: 0402 is adjacent to 0502 (SK 5.1)" in blue_log
 
     # the attack and its die roll stand; the retracted move is in the log, marked; the game verifies
     events = list(store.events(game_id))

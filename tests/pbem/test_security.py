@@ -4,6 +4,7 @@ never acts for blue, and no token does anything in another game.
 Skirmish hides nothing, so this registers a test-only rule set that does: each side sees only its own units,
 the other side's orders are left out of its history and the other side's moves are redacted."""
 import json
+import logging
 
 import pytest
 
@@ -159,7 +160,10 @@ def test_red_cannot_act_for_blue(world):
     assert r.status_code == 201
     r = request(client, "POST", f"/games/{g}/disputes/{r.json['id']}/answer", {"accept": True}, tok["red"])
     assert r.status_code == 403
-    assert request(client, "GET", f"/games/{g}/state", None, tok["blue"]).json["seq"] == head
+    # the dispute itself is an event (head + 1); the refused answer wrote nothing, so nothing was retracted
+    assert request(client, "GET", f"/games/{g}/state", None, tok["blue"]).json["seq"] == head + 1
+    last = request(client, "GET", f"/games/{g}/history?from={head + 1}", None, tok["blue"]).json["events"]
+    assert [e["type"] for e in last] == ["core.DisputeRaised"]
 
 
 def test_no_token_acts_in_another_game(world):
@@ -175,3 +179,28 @@ def test_no_token_acts_in_another_game(world):
         if f"/games/{other}" in path:
             assert request(client, method, path, body, None).status_code == 401
             assert request(client, method, path, body, "f" * 32).status_code == 403
+
+
+def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
+    """The whole walk, as every seat, with a wrong token and with none, while every logger records at DEBUG."""
+    app, client, games, outbox = world
+    g, tok = games["one"]["game_id"], games["one"]["tokens"]
+    secrets_ = [t for gm in games.values() for t in gm["tokens"].values()]
+    wrong = "f" * 32
+    errors = []
+    with caplog.at_level(logging.DEBUG):
+        for token in [tok["red"], wrong, None, tok["blue"]]:
+            for endpoint, (method, path, body) in calls(g).items():
+                r = request(client, method, path, body, token)
+                if r.status_code >= 400:
+                    errors.append((token, r.status_code, r.get_data(as_text=True)))
+                    assert r.is_json and r.json["message"], (endpoint, r.data)
+    text = caplog.text
+    assert f"GET /games/{g}/state 200 seat={g}/red" in text  # the access log is there, and names the seat
+    assert f"POST /games/{g}/orders 401 seat=-" in text
+    for secret in [*secrets_, wrong]:
+        assert secret not in text
+        assert all(secret not in body for _, _, body in errors)
+    assert SECRET_HEX not in text  # not even blue's own requests put the position into a log
+    assert all(SECRET_HEX not in body for token, _, body in errors if token != tok["blue"])
+    assert {code for _, code, _ in errors} >= {401, 403, 422}

@@ -7,6 +7,7 @@ from app.events.dice import Dice
 from app.rules.base import Action, Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.mapfile import GameMap
 from app.rules.kernel.movement import Mover, Situation, validate_path
 from app.rules.skirmish import data
 from app.rules.skirmish.events import AttackResolved, GameEnded, StepEnded, StepLost, UnitMoved
@@ -210,8 +211,30 @@ class SkirmishRules:
         return {"turn": state.turn, "side_to_act": state.side if state.step != "over" else None,
                 "step": state.step, "village_holder": state.village_holder, "winner": state.winner,
                 "end_reason": state.end_reason,
+                "victory_hexes": [data.VILLAGE],
+                "control": {data.VILLAGE: state.village_holder} if state.village_holder else {},
                 "units": [{"id": u.id, "side": u.side, "hex": u.hex, "strength": u.current_strength,
                            "steps": u.steps} for u in state.units.values()]}
+
+    def game_map(self, state: State) -> GameMap:
+        return data.MAP
+
+    def combat_summary(self, event) -> dict | None:
+        """SK 5.2-5.4 as the replay's combat panel and the luck analysis read them (app/rules/base.py)."""
+        if not isinstance(event, AttackResolved):
+            return None
+        attacker = data.UNITS[event.attackers[0]][0]
+        defender = SIDES[1 - SIDES.index(attacker)]
+        column = data.COLUMNS.index(event.column)
+        nominal = {"AE": (len(event.attackers), 0), "A1": (1, 0), "NE": (0, 0), "D1": (0, 1), "D2": (0, 2),
+                   "DE": (0, None)}
+        lost_a, lost_d = nominal[event.result]
+        return {"attacker": attacker, "defender": defender, "hex": event.hex, "attackers": list(event.attackers),
+                "attack": event.attack, "defence": event.defence, "odds": event.column, "shifts": [],
+                "roll": event.roll, "result": event.result, "case": "SK 5.3",
+                "losses": {attacker: lost_a, defender: "all" if lost_d is None else lost_d},
+                "distribution": [{"roll": face, "result": row[column], "value": RESULT_VALUE[row[column]],
+                                  "p": 1 / len(data.CRT)} for face, row in sorted(data.CRT.items())]}
 
     def describe(self, event) -> str:
         if isinstance(event, UnitMoved):
@@ -245,6 +268,10 @@ class _FixedDie:
         from app.events.core import DieRolled
 
         return DieRolled(index=-1, sides=sides, value=self.value, purpose=purpose)
+
+
+# How good each result is for the attacker, in steps (defender's lost minus attacker's lost), for luck analysis.
+RESULT_VALUE = {"AE": -2, "A1": -1, "NE": 0, "D1": 1, "D2": 2, "DE": 3}
 
 
 def odds_column(attack: int, defence: int) -> str | None:

@@ -1,0 +1,241 @@
+"""Post-game analysis from replay frames: step losses, victory-hex control, odds taken, die-roll luck.
+
+Everything is computed from what one viewer's frames show (so a side mid-game learns nothing new), using
+only the rules-agnostic contract: view units' `steps`, the view's `control`/`victory_hexes`, and
+`combat_summary` (app/rules/base.py). A rule set without one of these simply gets fewer sections.
+
+Luck (docs/replay.md): for each attack, the observed result is ranked within its column's result
+distribution by the attacker's `value` of each result, as a mid-rank percentile
+u = P(V < v) + P(V = v) / 2. With fair dice E[u] = 1/2, so the attack's luck is u - 1/2 (positive = luckier
+than average for the attacker), and its variance under the null is sum p_k (u_k - 1/2)^2. A side's luck
+score is the sum over its attacks; its spread the square root of the summed variances; z = score / spread.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from fractions import Fraction
+from xml.sax.saxutils import escape
+
+from app.projections.render import side_colours
+from app.projections.replay import Replay
+
+
+def roll_luck(distribution: list[dict], roll: int) -> dict:
+    """Rank the result of `roll` within a column's distribution, for the attacker (see module docstring)."""
+    faces = [(d["roll"], d["value"], float(d.get("p", 1 / len(distribution)))) for d in distribution]
+    total = sum(p for _, _, p in faces)
+    faces = [(r, v, p / total) for r, v, p in faces]
+
+    def mid_rank(v: float) -> float:
+        return sum(p for _, w, p in faces if w < v) + sum(p for _, w, p in faces if w == v) / 2
+
+    observed = next((v for r, v, _ in faces if r == roll), None)
+    if observed is None:
+        raise ValueError(f"roll {roll} is not in the distribution {[r for r, _, _ in faces]}")
+    expected = sum(v * p for _, v, p in faces)
+    u = mid_rank(observed)
+    variance = sum(p * (mid_rank(v) - 0.5) ** 2 for _, v, p in faces)
+    return {"value": observed, "expected": round(expected, 4), "percentile": round(u, 4),
+            "luck": round(u - 0.5, 4), "variance": variance}
+
+
+def _column_key(label: str):
+    try:
+        a, b = label.split(":")
+        return (0, float(Fraction(a) / Fraction(b)), label)
+    except (ValueError, ZeroDivisionError):
+        return (1, 0.0, label)
+
+
+def analyse(rep: Replay) -> dict:
+    sides = list(rep.sides)
+    turns: list[int] = []
+    losses: dict[str, dict[int, int]] = {s: defaultdict(int) for s in sides}
+    previous: dict[str, int] = {}
+    control_by_turn: dict[int, dict] = {}
+    has_control = False
+    attacks: list[dict] = []
+    odds: dict[str, dict[str, int]] = {s: defaultdict(int) for s in sides}
+    for frame in rep.frames:
+        turn = frame.turn if frame.turn is not None else 0
+        if turn not in turns:
+            turns.append(turn)
+        units = {u["id"]: u for u in frame.view.get("units", []) if isinstance(u.get("steps"), int)}
+        for uid, u in units.items():
+            before = previous.get(uid)
+            if before is not None and u["steps"] < before:
+                losses.setdefault(u["side"], defaultdict(int))[turn] += before - u["steps"]
+        previous.update({uid: u["steps"] for uid, u in units.items()})
+        victory = frame.view.get("victory_hexes")
+        if victory:
+            has_control = True
+            control = frame.view.get("control") or {}
+            counts = {s: sum(1 for h in victory if control.get(h) == s) for s in sides}
+            control_by_turn[turn] = {"turn": turn, "seq": frame.seq, "held": counts, "of": len(victory)}
+        combat = frame.combat
+        if combat:
+            side = combat["attacker"]
+            odds.setdefault(side, defaultdict(int))[str(combat["odds"])] += 1
+            entry = {"seq": frame.seq, "turn": turn, "side": side, "hex": combat.get("hex"),
+                     "odds": combat["odds"], "roll": combat["roll"], "result": combat["result"]}
+            if combat.get("distribution"):
+                entry.update(roll_luck(combat["distribution"], combat["roll"]))
+            attacks.append(entry)
+    luck = {}
+    for side in sides:
+        mine = [a for a in attacks if a["side"] == side and "luck" in a]
+        score = sum(a["luck"] for a in mine)
+        spread = math.sqrt(sum(a["variance"] for a in mine))
+        luck[side] = {"attacks": len(mine), "score": round(score, 4), "sd": round(spread, 4),
+                      "z": round(score / spread, 2) if spread else 0.0,
+                      "result_vs_expected": round(sum(a["value"] - a["expected"] for a in mine), 4)}
+    columns = sorted({c for per in odds.values() for c in per}, key=_column_key)
+    return {
+        "game_id": rep.game_id, "viewer": rep.viewer, "over": rep.over, "sides": sides, "turns": turns,
+        "step_losses": {s: {str(t): losses.get(s, {}).get(t, 0) for t in turns} for s in sides},
+        "control": [control_by_turn[t] for t in turns if t in control_by_turn] if has_control else None,
+        "odds": {"columns": columns, "by_side": {s: {c: odds.get(s, {}).get(c, 0) for c in columns} for s in sides}},
+        "attacks": [{k: v for k, v in a.items() if k != "variance"} for a in attacks],
+        "luck": luck,
+    }
+
+
+# -- charts ------------------------------------------------------------------------------------------------
+W, H, PAD_L, PAD_B, PAD_T, PAD_R = 460, 250, 44, 48, 30, 14
+
+
+def nice_ticks(lo: float, hi: float, integer: bool = False) -> list[float]:
+    """Round axis ticks covering lo..hi: steps of 1, 2, 2.5 or 5 times a power of ten (whole steps for counts)."""
+    span = (hi - lo) or 1.0
+    raw = span / 4
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    if integer:
+        step = max(1, math.ceil(step))
+    first, last = math.floor(lo / step), math.ceil(hi / step)
+    return [round(k * step, 6) for k in range(first, last + 1)]
+
+
+def _frame(title: str, y_max: float, y_min: float = 0.0, y_label: str = "", integer: bool = False):
+    plot_h = H - PAD_T - PAD_B
+    ticks = nice_ticks(y_min, y_max, integer)
+    y_min, y_max = ticks[0], ticks[-1]
+    span = (y_max - y_min) or 1.0
+
+    def y_of(v: float) -> float:
+        return PAD_T + plot_h * (1 - (v - y_min) / span)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
+           f'font-family="DejaVu Sans, Arial, sans-serif" font-size="10" class="chart">',
+           f'<rect width="{W}" height="{H}" fill="#fff"/>',
+           f'<text x="{W / 2}" y="16" text-anchor="middle" font-size="12" font-weight="bold">{escape(title)}</text>']
+    for v in ticks:
+        y = y_of(v)
+        out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e3e3e3"/>'
+                   f'<text x="{PAD_L - 4}" y="{y + 3:.1f}" text-anchor="end" fill="#555">{_num(v)}</text>')
+    if y_label:
+        out.append(f'<text transform="translate(11,{PAD_T + plot_h / 2}) rotate(-90)" text-anchor="middle" '
+                   f'fill="#555">{escape(y_label)}</text>')
+    return out, y_of
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:.2f}"
+
+
+def _legend(out: list[str], colours: dict[str, str]) -> None:
+    x = PAD_L
+    for side, colour in colours.items():
+        out.append(f'<rect x="{x}" y="{H - 14}" width="10" height="10" fill="{colour}"/>'
+                   f'<text x="{x + 14}" y="{H - 5}">{escape(side)}</text>')
+        x += 24 + 7 * len(side)
+
+
+def bar_chart(title: str, categories: list[str], series: dict[str, list[float]], colours: dict[str, str],
+              y_label: str = "") -> str:
+    y_max = max([1.0] + [v for vals in series.values() for v in vals])
+    out, y_of = _frame(title, y_max, y_label=y_label, integer=True)
+    plot_w = W - PAD_L - PAD_R
+    group = plot_w / max(1, len(categories))
+    bar = group * 0.8 / max(1, len(series))
+    for i, cat in enumerate(categories):
+        x0 = PAD_L + group * i + group * 0.1
+        for j, (side, vals) in enumerate(series.items()):
+            v = vals[i]
+            y = y_of(v)
+            out.append(f'<rect class="bar" data-side="{escape(side)}" data-category="{escape(cat)}" '
+                       f'data-value="{_num(v)}" x="{x0 + bar * j:.1f}" y="{y:.1f}" width="{bar - 1:.1f}" '
+                       f'height="{y_of(0) - y:.1f}" fill="{colours[side]}"><title>{escape(side)} {escape(cat)}: '
+                       f'{_num(v)}</title></rect>')
+        out.append(f'<text x="{x0 + group * 0.4:.1f}" y="{H - PAD_B + 13}" text-anchor="middle">{escape(cat)}</text>')
+    _legend(out, colours)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours: dict[str, str],
+               x_label: str = "", y_label: str = "", band: dict[str, float] | None = None,
+               integer: bool = False, steps: bool = False) -> str:
+    values = [y for pts in series.values() for _, y in pts] + [0.0]
+    xs = [x for pts in series.values() for x, _ in pts] or [0.0, 1.0]
+    bands = band or {}
+    y_max = max(values + [b for b in bands.values()])
+    y_min = min(values + [-b for b in bands.values()])
+    if y_max == y_min:
+        y_max += 1
+    out, y_of = _frame(title, y_max, y_min, y_label, integer)
+    x_lo, x_hi = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
+    plot_w = W - PAD_L - PAD_R
+
+    def x_of(v: float) -> float:
+        return PAD_L + plot_w * (v - x_lo) / (x_hi - x_lo)
+
+    if y_min < 0 < y_max:
+        out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{y_of(0):.1f}" y2="{y_of(0):.1f}" stroke="#999"/>')
+    for side, sd in bands.items():
+        for sign in (1, -1):
+            out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{y_of(sign * sd):.1f}" y2="{y_of(sign * sd):.1f}" '
+                       f'stroke="{colours[side]}" stroke-dasharray="4 3" opacity="0.6"/>')
+    for side, pts in series.items():
+        if pts:
+            if steps:  # a value holds until the next point: draw it flat, then jump
+                pts = [p for (x0, y0), (x1, _) in zip(pts, pts[1:], strict=False) for p in ((x0, y0), (x1, y0))] + [
+                    pts[-1]]
+            path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
+            out.append(f'<polyline class="series" data-side="{escape(side)}" points="{path}" fill="none" '
+                       f'stroke="{colours[side]}" stroke-width="2"/>')
+    for x in nice_ticks(x_lo, x_hi, integer=True):
+        if x_lo <= x <= x_hi:
+            out.append(f'<text x="{x_of(x):.1f}" y="{H - PAD_B + 13}" text-anchor="middle">{_num(x)}</text>')
+    out.append(f'<text x="{PAD_L + plot_w / 2}" y="{H - PAD_B + 26}" text-anchor="middle" fill="#555">'
+               f'{escape(x_label)}</text>')
+    _legend(out, colours)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def charts(result: dict) -> dict[str, str]:
+    """SVG charts for an `analyse` result, by name: losses, odds, luck, and control if the rules give it."""
+    sides = result["sides"]
+    colours = side_colours(sides)
+    turns = [str(t) for t in result["turns"]]
+    out = {"losses": bar_chart("Steps lost per turn", turns,
+                               {s: [result["step_losses"][s][t] for t in turns] for s in sides}, colours, "steps")}
+    if result["control"] is not None:
+        out["control"] = line_chart("Victory hexes held (end of each turn)",
+                                    {s: [(c["turn"], c["held"][s]) for c in result["control"]] for s in sides},
+                                    colours, "turn", "hexes", integer=True, steps=True)
+    cols = result["odds"]["columns"]
+    out["odds"] = bar_chart("Odds taken (attacks per column)", cols,
+                            {s: [result["odds"]["by_side"][s][c] for c in cols] for s in sides}, colours, "attacks")
+    series: dict[str, list[tuple[float, float]]] = {}
+    for s in sides:
+        total, pts = 0.0, [(0.0, 0.0)]
+        for n, a in enumerate((a for a in result["attacks"] if a["side"] == s and "luck" in a), 1):
+            total += a["luck"]
+            pts.append((float(n), total))
+        series[s] = pts
+    out["luck"] = line_chart("Cumulative die-roll luck (dashed: ±1 sd, fair dice)", series, colours,
+                             "attacks", "luck", band={s: result["luck"][s]["sd"] for s in sides})
+    return out

@@ -1,0 +1,300 @@
+"""Map pictures: an SVG of a game map and the units one viewer sees, from `game_map` and `view` only.
+
+Flat-top hexes placed through the grid's cube coordinates (so the map's declared column parity decides which
+columns sit half a hex lower), terrain fill per terrain type with a legend, hexside features as thick coloured
+edges, roads and railroads through hex centres, city/town markers and names, victory hexes, control markers,
+and unit counters (id, strength, one pip per remaining step) in side colours. Nothing here knows a game.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from xml.sax.saxutils import escape
+
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.mapfile import GameMap
+
+SIZE = 36.0  # hex radius (centre to corner) in SVG user units
+SQRT3 = math.sqrt(3)
+LEGEND_W = 170
+
+TERRAIN_COLOURS = {
+    "clear": "#e8e4c9", "open": "#e8e4c9", "plain": "#e8e4c9", "paddy": "#cfe3b0", "rice": "#cfe3b0",
+    "woods": "#8fb573", "forest": "#7aa85f", "jungle": "#5f9a4d", "rough": "#c9b48a", "hills": "#c2a878",
+    "hill": "#c2a878", "mountain": "#a08a6a", "mountains": "#a08a6a", "swamp": "#9fbfa8", "marsh": "#9fbfa8",
+    "village": "#d9c7a3", "town": "#d6b98f", "city": "#c9a37a", "urban": "#c9a37a", "water": "#9cc3e6",
+    "lake": "#9cc3e6", "sea": "#8ab6e0", "ocean": "#7aa9d9", "river": "#9cc3e6", "desert": "#eddcaa",
+}
+FALLBACK_TERRAIN = ("#e0d6b8", "#b7cfa0", "#d2b48c", "#a9c4b7", "#c8b9d6", "#e3c49a", "#b0c4de", "#d8d0a0")
+HEXSIDE_COLOURS = {"river": "#2f6fb5", "major_river": "#1f4f9a", "major-river": "#1f4f9a", "stream": "#5d9bd5",
+                   "ridge": "#7a5230", "escarpment": "#7a5230", "cliff": "#5a3a20", "wall": "#555555",
+                   "impassable": "#222222", "lake": "#2f6fb5", "sea": "#2f6fb5", "bridge": "#8a8a8a"}
+FALLBACK_HEXSIDE = ("#6a3d9a", "#b15928", "#1f78b4", "#33a02c", "#e31a1c")
+SIDE_COLOURS = {"red": "#c0392b", "blue": "#2e5fa8", "green": "#3f8f3f", "black": "#333333", "white": "#f2f2f2",
+                "grey": "#888888", "gray": "#888888", "yellow": "#d9b300", "orange": "#d9822b"}
+FALLBACK_SIDES = ("#2e5fa8", "#c0392b", "#3f8f3f", "#d9822b", "#7d3c98", "#555555")
+
+
+def _pick(name: str, table: dict[str, str], fallback: tuple[str, ...]) -> str:
+    key = name.lower()
+    if key in table:
+        return table[key]
+    digest = int(hashlib.sha256(key.encode()).hexdigest(), 16)
+    return fallback[digest % len(fallback)]
+
+
+def terrain_colour(terrain: str) -> str:
+    return _pick(terrain, TERRAIN_COLOURS, FALLBACK_TERRAIN)
+
+
+def side_colours(sides: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """A colour per side: the side's own name if it is a colour word, else the palette in side order."""
+    out, free = {}, [c for c in FALLBACK_SIDES]
+    for side in sides:
+        if side.lower() in SIDE_COLOURS:
+            out[side] = SIDE_COLOURS[side.lower()]
+            free = [c for c in free if c != out[side]]
+    for side in sides:
+        if side not in out:
+            out[side] = free.pop(0) if free else _pick(side, {}, FALLBACK_SIDES)
+    return out
+
+
+def text_colour(fill: str) -> str:
+    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+class Layout:
+    """Pixel positions of hex centres and corners for a flat-top grid."""
+
+    def __init__(self, game_map: GameMap, size: float = SIZE, margin: float = 24.0):
+        self.map, self.size, self.margin = game_map, size, margin
+        raw = {h: self._raw(h) for h in game_map.hexes()}
+        self.min_x = min(x for x, _ in raw.values()) - size
+        self.min_y = min(y for _, y in raw.values()) - size * SQRT3 / 2
+        self.width = max(x for x, _ in raw.values()) - self.min_x + size + 2 * margin
+        self.height = max(y for _, y in raw.values()) - self.min_y + size * SQRT3 / 2 + 2 * margin
+
+    def _raw(self, h: Hex) -> tuple[float, float]:
+        q, r, _ = self.map.grid.to_cube(h)
+        return 1.5 * self.size * q, SQRT3 * self.size * (r + q / 2)
+
+    def centre(self, h: Hex) -> tuple[float, float]:
+        x, y = self._raw(h)
+        return x - self.min_x + self.margin, y - self.min_y + self.margin
+
+    def corners(self, h: Hex) -> list[tuple[float, float]]:
+        cx, cy = self.centre(h)
+        return [(cx + self.size * math.cos(math.radians(60 * i)), cy + self.size * math.sin(math.radians(60 * i)))
+                for i in range(6)]
+
+    def edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The hexside between adjacent hexes: the segment perpendicular to their centres at the midpoint."""
+        (ax, ay), (bx, by) = self.centre(a), self.centre(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        px, py = -dy / length * self.size / 2, dx / length * self.size / 2
+        return (mx + px, my + py), (mx - px, my - py)
+
+
+def _pts(points) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _parse(label: str | None) -> Hex | None:
+    if not label:
+        return None
+    try:
+        return Hex.parse(label)
+    except ValueError:
+        return None
+
+
+def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...] = (), title: str = "",
+               legend: bool = True) -> str:
+    """The SVG text of `game_map` with what `view` shows: its units, control and victory hexes."""
+    lay = Layout(game_map)
+    units = [u for u in view.get("units", []) if _parse(u.get("hex")) is not None
+             and game_map.on_map(_parse(u.get("hex")))]
+    colours = side_colours(list(sides) or sorted({u["side"] for u in units}))
+    map_w = lay.width
+    width = map_w + (LEGEND_W if legend else 0)
+    height = max(lay.height, 260 if legend else 0)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+           f'width="{width:.0f}" height="{height:.0f}" font-family="DejaVu Sans, Arial, sans-serif" '
+           f'class="hexmap">']
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    out.append(f'<rect width="{width:.0f}" height="{height:.0f}" fill="#f7f5ef"/>')
+
+    terrains: list[str] = []
+    out.append('<g class="terrain">')
+    for h in game_map.hexes():
+        t = game_map.terrain_of(h)
+        if t not in terrains:
+            terrains.append(t)
+        out.append(f'<polygon data-hex="{h}" data-terrain="{escape(t)}" points="{_pts(lay.corners(h))}" '
+                   f'fill="{terrain_colour(t)}" stroke="#6b6b5a" stroke-width="0.8"/>')
+    out.append("</g>")
+
+    out.append('<g class="labels" font-size="8" fill="#55533f" text-anchor="middle">')
+    for h in game_map.hexes():
+        cx, cy = lay.centre(h)
+        out.append(f'<text x="{cx:.1f}" y="{cy - lay.size * 0.62:.1f}">{h}</text>')
+    out.append("</g>")
+
+    out.append('<g class="routes" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    for route in game_map.railroads:
+        pts = _pts(lay.centre(h) for h in route.path)
+        out.append(f'<polyline class="railroad" points="{pts}" stroke="#222" stroke-width="3"/>')
+        out.append(f'<polyline points="{pts}" stroke="#fff" stroke-width="1.4" stroke-dasharray="4 4"/>')
+    for route in game_map.roads:
+        out.append(f'<polyline class="road" points="{_pts(lay.centre(h) for h in route.path)}" '
+                   f'stroke="#8b5a2b" stroke-width="2.5"/>')
+    out.append("</g>")
+
+    side_feats: list[str] = []
+    out.append('<g class="hexsides" stroke-linecap="round">')
+    for feat in sorted(game_map.vocabulary.hexside):
+        for side in sorted(game_map.hexsides_with(feat)):
+            if feat not in side_feats:
+                side_feats.append(feat)
+            (x1, y1), (x2, y2) = lay.edge(side.a, side.b)
+            out.append(f'<line data-hexside="{side}" data-feature="{escape(feat)}" x1="{x1:.1f}" y1="{y1:.1f}" '
+                       f'x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE)}" '
+                       f'stroke-width="5"/>')
+    out.append("</g>")
+
+    victory = {str(h) for h in (_parse(v) for v in view.get("victory_hexes", []) or []) if h}
+    control = {str(_parse(k)): v for k, v in (view.get("control") or {}).items() if _parse(k)}
+    out.append('<g class="places">')
+    for h in game_map.hexes():
+        cx, cy = lay.centre(h)
+        label = str(h)
+        if game_map.is_city(h):
+            out.append(f'<rect x="{cx - 6:.1f}" y="{cy - 6:.1f}" width="12" height="12" fill="#5b3b2a"/>')
+        elif game_map.is_town(h):
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="#5b3b2a"/>')
+        if label in victory:
+            star = _pts(_star(cx - lay.size * 0.5, cy + lay.size * 0.45, 7))
+            out.append(f'<polygon class="victory" data-hex="{label}" points="{star}" '
+                       f'fill="#f1c40f" stroke="#7a5b00" stroke-width="0.8"/>')
+        name = game_map.name_of(h)
+        if name:
+            out.append(f'<text x="{cx:.1f}" y="{cy + lay.size * 0.82:.1f}" font-size="8.5" text-anchor="middle" '
+                       f'font-style="italic" fill="#222">{escape(name)}</text>')
+    for label, side in sorted(control.items()):
+        h = Hex.parse(label)
+        if not game_map.on_map(h):
+            continue
+        cx, cy = lay.centre(h)
+        fill = colours.get(side, _pick(str(side), SIDE_COLOURS, FALLBACK_SIDES))
+        out.append(f'<circle class="control" data-hex="{label}" data-side="{escape(str(side))}" '
+                   f'cx="{cx + lay.size * 0.55:.1f}" cy="{cy - lay.size * 0.3:.1f}" r="5.5" fill="{fill}" '
+                   f'stroke="#fff" stroke-width="1.5"/>')
+    out.append("</g>")
+
+    out.append('<g class="units">')
+    stacks: dict[str, list[dict]] = defaultdict(list)
+    for u in units:
+        stacks[str(_parse(u["hex"]))].append(u)
+    for label, stack in stacks.items():
+        cx, cy = lay.centre(Hex.parse(label))
+        for i, u in enumerate(stack):
+            out.append(_counter(u, cx - 13 + 5 * i - 2.5 * (len(stack) - 1),
+                                cy - 13 - 5 * i + 2.5 * (len(stack) - 1), colours))
+        if len(stack) > 1:  # the top counter hides the others: say how many there are
+            bx, by = cx + 13 + 2.5 * (len(stack) - 1), cy + 13 - 2.5 * (len(stack) - 1)
+            out.append(f'<g class="stack-size" data-hex="{label}"><circle cx="{bx:.1f}" cy="{by:.1f}" r="6" '
+                       f'fill="#fff" stroke="#111"/><text x="{bx:.1f}" y="{by + 3:.1f}" font-size="8.5" '
+                       f'text-anchor="middle">{len(stack)}</text></g>')
+    out.append("</g>")
+
+    if legend:
+        out.append(_legend(map_w, terrains, side_feats, colours, bool(victory), bool(game_map.roads),
+                           bool(game_map.railroads)))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    pts = []
+    for i in range(10):
+        rad = r if i % 2 == 0 else r * 0.45
+        a = math.radians(-90 + 36 * i)
+        pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+    return pts
+
+
+def _counter(u: dict, x: float, y: float, colours: dict[str, str]) -> str:
+    fill = colours.get(u["side"], "#777777")
+    ink = text_colour(fill)
+    steps = u.get("steps")
+    strength = u.get("strength", "")
+    pips = ""
+    if isinstance(steps, int) and steps > 0:
+        pips = "".join(f'<circle cx="{x + 4 + 5 * i:.1f}" cy="{y + 22:.1f}" r="1.8" fill="{ink}"/>'
+                       for i in range(min(steps, 4)))
+    tip = f"{u['id']} ({u['side']}) strength {strength}" + (f", {steps} step(s)" if steps is not None else "")
+    return (f'<g class="counter" data-unit="{escape(str(u["id"]))}" data-side="{escape(str(u["side"]))}" '
+            f'data-steps="{steps if steps is not None else ""}"><title>{escape(tip)}</title>'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="26" height="26" rx="2.5" fill="{fill}" stroke="#111" '
+            f'stroke-width="1"/>'
+            f'<text x="{x + 13:.1f}" y="{y + 9:.1f}" font-size="7.5" text-anchor="middle" fill="{ink}">'
+            f'{escape(str(u["id"]))}</text>'
+            f'<text x="{x + 13:.1f}" y="{y + 19:.1f}" font-size="10" font-weight="bold" text-anchor="middle" '
+            f'fill="{ink}">{escape(str(strength))}</text>{pips}</g>')
+
+
+def _legend(x0: float, terrains: list[str], hexsides: list[str], colours: dict[str, str], victory: bool,
+            roads: bool, rails: bool) -> str:
+    out = [f'<g class="legend" transform="translate({x0 + 8:.0f},16)" font-size="10" fill="#222">']
+    y = 0
+    out.append(f'<text x="0" y="{y}" font-weight="bold">Terrain</text>')
+    for t in terrains:
+        y += 16
+        out.append(f'<rect x="0" y="{y - 10}" width="14" height="12" fill="{terrain_colour(t)}" stroke="#6b6b5a"/>'
+                   f'<text x="20" y="{y}">{escape(t)}</text>')
+    for feat in hexsides:
+        y += 16
+        out.append(f'<line x1="0" y1="{y - 4}" x2="14" y2="{y - 4}" stroke-width="5" '
+                   f'stroke="{_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE)}"/>'
+                   f'<text x="20" y="{y}">{escape(feat)}</text>')
+    if roads:
+        y += 16
+        out.append(f'<line x1="0" y1="{y - 4}" x2="14" y2="{y - 4}" stroke="#8b5a2b" stroke-width="2.5"/>'
+                   f'<text x="20" y="{y}">road</text>')
+    if rails:
+        y += 16
+        out.append(f'<line x1="0" y1="{y - 4}" x2="14" y2="{y - 4}" stroke="#222" stroke-width="3"/>'
+                   f'<text x="20" y="{y}">railroad</text>')
+    if victory:
+        y += 16
+        out.append(f'<polygon points="{_pts(_star(7, y - 4, 6))}" fill="#f1c40f" stroke="#7a5b00"/>'
+                   f'<text x="20" y="{y}">victory hex</text>')
+    y += 22
+    out.append(f'<text x="0" y="{y}" font-weight="bold">Sides</text>')
+    for side, fill in colours.items():
+        y += 16
+        out.append(f'<rect x="0" y="{y - 10}" width="14" height="12" fill="{fill}" stroke="#111"/>'
+                   f'<text x="20" y="{y}">{escape(side)}</text>')
+    y += 18
+    out.append(f'<text x="0" y="{y}" font-size="8.5" fill="#555">counter: id, strength,</text>')
+    out.append(f'<text x="0" y="{y + 11}" font-size="8.5" fill="#555">one dot per step left</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def render_state(rules, state, viewer: str) -> str | None:
+    """The SVG of a folded game state as `viewer` (a side or "all") sees it; None if the rules draw no map."""
+    from app.projections.replay import side_view
+    from app.rules.base import optional
+
+    game_map = optional(rules, "game_map")
+    if game_map is None:
+        return None
+    title = f"{state.meta.game_id} after event {state.meta.seq}" + ("" if viewer == "all" else f", as {viewer}")
+    return render_map(game_map(state.game), side_view(rules, state.game, viewer), rules.sides, title=title)

@@ -1,0 +1,151 @@
+"""Replay frames: one per stored event, as one viewer sees the game after it (docs/replay.md).
+
+A frame is the position after event `seq` seen through `rules.view` (the one fog-of-war function), the
+sequence-of-play label from `rules.prompt`, the event's history line and, for a combat, the rules' combat
+summary. All frames of a game come from a single fold over the stream, not one load per event.
+
+Viewer: a side name sees that side's view; "all" sees the referee's view (`view(state, None)`). Once the
+game is over every viewer sees everything (`effective_viewer`).
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.events.registry import decode
+from app.events.store import EventStore
+from app.projections import history
+from app.projections.state import GameState, fold, fold_all, retracted_seqs
+from app.rules.base import Rules, event_visibility, optional
+from app.rules.catalog import get_rules
+
+ALL = "all"
+HIDDEN_TEXT = "(events hidden from your side)"
+_TURN_RE = re.compile(r"\bturn\s+(\d+)", re.IGNORECASE)
+
+
+class NoAccess(PermissionError):
+    """A game in progress asked for without a side."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    seq: int
+    turn: int | None
+    phase: str
+    text: str
+    type: str
+    actor: str
+    hidden: bool = False
+    first_seq: int | None = None  # a run of hidden events shows as one frame: its first event
+    combat: dict | None = None
+    retracted: bool = False  # taken back later by a core.Retracted event: shown, marked, never silently gone
+    view: dict = field(default_factory=dict)
+
+    def to_dict(self, with_view: bool = True) -> dict:
+        data = asdict(self)
+        if not with_view:
+            del data["view"]
+        return data
+
+
+@dataclass(frozen=True)
+class Replay:
+    game_id: str
+    rules: str
+    sides: list[str]
+    viewer: str
+    over: bool
+    outcome: dict | None
+    frames: list[Frame]
+    final_state: GameState | None = None
+    games: list = field(default_factory=list, repr=False)  # the rules' state after each event, for game_map
+
+    def to_dict(self, with_views: bool = True) -> dict:
+        return {"game_id": self.game_id, "rules": self.rules, "sides": self.sides, "viewer": self.viewer,
+                "over": self.over, "outcome": self.outcome,
+                "frames": [f.to_dict(with_views) for f in self.frames]}
+
+    def frame_at(self, seq: int) -> Frame:
+        """The frame after event `seq`. Inside a run of events hidden from the viewer only the run's last
+        event has a frame: the positions in between are not the viewer's to see."""
+        i = bisect.bisect_left(self.frames, seq, key=lambda f: f.seq)
+        if i < len(self.frames) and self.frames[i].seq == seq:
+            return self.frames[i]
+        raise IndexError(f"game {self.game_id} has no frame after event {seq} for {self.viewer}")
+
+
+def side_view(rules: Rules, game: Any, viewer: str) -> dict:
+    return rules.view(game, None if viewer == ALL else viewer)
+
+
+def is_over(rules: Rules, state: GameState | None) -> bool:
+    return state is not None and rules.outcome(state.game) is not None
+
+
+def effective_viewer(rules: Rules, final: GameState | None, viewer: str | None) -> str:
+    """After the game ends, everything is visible to everyone; before, only a side (or "all") sees anything."""
+    if is_over(rules, final):
+        return ALL
+    if viewer is None:
+        raise NoAccess("this game is in progress: it can be replayed only as one of its sides")
+    return viewer
+
+
+def turn_of(view: dict, phase: str) -> int | None:
+    """The game turn: the view's `turn` if it has one, else 'turn N' in the prompt's step label."""
+    turn = view.get("turn")
+    if isinstance(turn, int):
+        return turn
+    found = _TURN_RE.search(phase)
+    return int(found.group(1)) if found else None
+
+
+def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
+    """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
+    rules = get_rules(store.game(game_id)["rules"])
+    events = list(store.events(game_id))
+    # The whole stream decides whether the game is over, and so what this viewer may see of every frame.
+    states: list[GameState] = []
+    state = None
+    retracted: frozenset[int] = frozenset()
+    for i, event in enumerate(events):
+        if event.type == "core.Retracted":  # the position goes back: rebuild it without the retracted events
+            retracted = retracted_seqs(events[: i + 1])
+            state = fold_all(rules, events[: i + 1], None, retracted)
+        else:
+            state = fold(rules, state, event, retracted)
+        states.append(state)
+    viewer = effective_viewer(rules, state, viewer)
+    if viewer != ALL and state is not None and viewer not in state.meta.sides:
+        raise ValueError(f"no side {viewer!r}; sides: {', '.join(state.meta.sides)}")
+    summary = optional(rules, "combat_summary")
+    frames = []
+    last_turn = None
+    for event, after in zip(events, states, strict=True):
+        body = decode(event.type, event.version, event.payload)
+        visibility = True if viewer == ALL else event_visibility(rules, body, viewer)
+        shown = visibility is not False
+        view = side_view(rules, after.game, viewer)
+        phase = rules.prompt(after.game).step
+        turn = turn_of(view, phase)
+        last_turn = turn if turn is not None else last_turn
+        combat = summary(body) if (summary is not None and shown) else None
+        first = None
+        if not shown and frames and frames[-1].hidden:
+            # consecutive hidden events become one frame, so a side cannot count the other side's moves
+            first = frames.pop().first_seq
+        frames.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
+                            text=(("[retracted] " if event.seq in retracted else "")
+                                  + (visibility if isinstance(visibility, str) else history.describe(rules, event)))
+                            if shown else HIDDEN_TEXT, retracted=event.seq in retracted,
+                            type=event.type if shown else "hidden", actor=event.actor if shown else "",
+                            hidden=not shown, first_seq=first or (None if shown else event.seq),
+                            combat=combat, view=view))
+    outcome = rules.outcome(state.game) if state is not None else None
+    return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
+                  viewer=viewer, over=outcome is not None,
+                  outcome={"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
+                  frames=frames, final_state=state, games=[s.game for s in states])

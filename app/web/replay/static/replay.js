@@ -1,0 +1,187 @@
+// Hexledger replay viewer: vanilla JS, no build step, no network beyond this server.
+"use strict";
+(function () {
+  const base = document.body.dataset.base;          // ".../replay/<game>/"
+  const query = window.location.search;             // forwarded to every endpoint (side / token)
+  const $ = (id) => document.getElementById(id);
+  const svgCache = new Map();
+  let data = null, frames = [], index = 0, wanted = 0;
+
+  function url(path) { return base + path + query; }
+
+  function text(el, value) { el.textContent = value === undefined || value === null ? "" : String(value); }
+
+  function start(i, key) {            // first index of the run of frames sharing key(i)
+    while (i > 0 && key(i - 1) === key(i)) i--;
+    return i;
+  }
+  const phaseKey = (i) => frames[i].turn + "|" + frames[i].phase;
+  const turnKey = (i) => frames[i].turn;
+
+  function target(where) {
+    const last = frames.length - 1;
+    switch (where) {
+      case "first": return 0;
+      case "last": return last;
+      case "prev": return Math.max(0, index - 1);
+      case "next": return Math.min(last, index + 1);
+      case "next-phase": case "next-turn": {
+        const key = where === "next-phase" ? phaseKey : turnKey;
+        let i = index;
+        while (i < last && key(i) === key(index)) i++;
+        return i;
+      }
+      case "prev-phase": case "prev-turn": {
+        const key = where === "prev-phase" ? phaseKey : turnKey;
+        const s = start(index, key);
+        return s < index ? s : (s > 0 ? start(s - 1, key) : 0);
+      }
+    }
+    return index;
+  }
+
+  function go(where) { show(target(where)); }
+
+  async function svgAt(seq) {
+    if (!svgCache.has(seq)) {
+      svgCache.set(seq, fetch(url("map/" + seq + ".svg")).then((r) => {
+        if (!r.ok) throw new Error("map " + r.status);
+        return r.text();
+      }));
+    }
+    return svgCache.get(seq);
+  }
+
+  function renderCombat(c) {
+    const box = $("combat");
+    if (!c) { box.hidden = true; return; }
+    box.hidden = false;
+    text($("combat-case"), c.case ? "(" + c.case + ")" : "");
+    text($("combat-attacker"), c.attacker + (c.attackers ? " — " + c.attackers.join(", ") : ""));
+    text($("combat-hex"), (c.hex || "") + (c.defender ? " (" + c.defender + ")" : ""));
+    text($("combat-strengths"), c.attack + " : " + c.defence);
+    text($("combat-odds"), c.odds);
+    text($("combat-shifts"), (c.shifts && c.shifts.length)
+      ? c.shifts.map((s) => (s.amount > 0 ? "+" : "") + s.amount + " (" + s.case + ")").join(", ") : "none");
+    text($("combat-roll"), c.roll);
+    text($("combat-result"), c.result);
+    text($("combat-losses"), Object.entries(c.losses || {}).map(([s, n]) => s + " " + n).join(", "));
+    const dist = $("combat-dist");
+    dist.replaceChildren();
+    for (const d of c.distribution || []) {
+      const span = document.createElement("span");
+      span.textContent = d.roll + ": " + d.result;
+      if (d.roll === c.roll) span.className = "rolled";
+      dist.appendChild(span);
+    }
+  }
+
+  function markCombat(c) {            // outline the attacked hex and the attacking counters on the map
+    const svg = $("map").querySelector("svg");
+    if (!svg || !c) return;
+    const hex = svg.querySelector('.terrain polygon[data-hex="' + c.hex + '"]');
+    if (hex) {
+      const ring = hex.cloneNode(false);
+      ring.setAttribute("class", "combat-target");
+      ring.setAttribute("fill", "none");
+      svg.appendChild(ring);
+    }
+    for (const id of c.attackers || []) {
+      const counter = svg.querySelector('.counter[data-unit="' + id + '"]');
+      if (counter) counter.classList.add("attacker");
+    }
+  }
+
+  async function show(i) {
+    if (!frames.length) return;
+    index = Math.max(0, Math.min(frames.length - 1, i));
+    const f = frames[index];
+    text($("turn-label"), f.phase);
+    text($("event-seq"), f.first_seq && f.first_seq !== f.seq ? "#" + f.first_seq + "–" + f.seq : "#" + f.seq);
+    text($("event-text"), f.text);
+    text($("counter"), "event " + f.seq + " / " + frames[frames.length - 1].seq +
+      (f.turn !== null ? " · turn " + f.turn : ""));
+    $("slider").value = index + 1;
+    renderCombat(f.combat);
+    document.body.dataset.seq = f.seq;
+    const items = $("history").children;
+    for (const li of $("history").querySelectorAll("li.current")) li.classList.remove("current");
+    const li = items[index];
+    if (li) { li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
+    if (data.panels.map) {
+      wanted = f.seq;
+      try {
+        const svg = await svgAt(f.seq);
+        if (wanted === f.seq) {
+          $("map").innerHTML = svg;
+          markCombat(f.combat);
+          document.body.dataset.mapSeq = f.seq;
+        }
+        svgAt(Math.min(f.seq + 1, frames.length));   // prefetch the next step
+      } catch (err) {
+        $("map").innerHTML = '<p class="empty">map unavailable: ' + err.message + "</p>";
+      }
+    }
+  }
+
+  function buildHistory() {
+    const ol = $("history");
+    frames.forEach((f, i) => {
+      const li = document.createElement("li");
+      li.value = f.seq;
+      li.textContent = f.text;
+      if (f.combat) li.classList.add("combat");
+      if (f.hidden) li.classList.add("hidden");
+      li.addEventListener("click", () => show(i));
+      ol.appendChild(li);
+    });
+  }
+
+  async function loadAnalysis() {
+    const r = await fetch(url("analysis.json"));
+    if (!r.ok) return;
+    const a = await r.json();
+    const rows = ["<tr><th>side</th><th>attacks</th><th>luck score</th><th>± sd</th><th>z</th></tr>"];
+    for (const s of a.sides) {
+      const l = a.luck[s];
+      rows.push("<tr><th>" + s + "</th><td>" + l.attacks + "</td><td>" + l.score.toFixed(2) + "</td><td>" +
+        l.sd.toFixed(2) + "</td><td>" + l.z.toFixed(2) + "</td></tr>");
+    }
+    $("luck").innerHTML = rows.join("");
+    const charts = ["losses", "odds", "luck"].concat(a.control ? ["control"] : []);
+    $("charts").replaceChildren(...charts.map((name) => {
+      const img = document.createElement("img");
+      img.alt = name + " chart";
+      img.src = url("charts/" + name + ".svg");
+      return img;
+    }));
+  }
+
+  document.addEventListener("keydown", (e) => {
+    if (!frames.length || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    const map = {
+      ArrowRight: e.shiftKey ? "next-phase" : "next", ArrowLeft: e.shiftKey ? "prev-phase" : "prev",
+      ArrowDown: "next-turn", ArrowUp: "prev-turn", Home: "first", End: "last",
+    };
+    const where = map[e.key];
+    if (where) { e.preventDefault(); go(where); }
+  });
+
+  for (const b of document.querySelectorAll("[data-go]")) b.addEventListener("click", () => go(b.dataset.go));
+  $("slider").addEventListener("input", (e) => show(Number(e.target.value) - 1));
+
+  fetch(url("frames.json")).then((r) => {
+    if (!r.ok) throw new Error("frames " + r.status);
+    return r.json();
+  }).then((d) => {
+    data = d;
+    frames = d.frames;
+    $("slider").max = frames.length;
+    if (d.outcome) text($("outcome"), "winner: " + (d.outcome.winner || "none") + " — " + d.outcome.reason);
+    if (!d.panels.map) $("map").innerHTML = '<p class="empty">these rules draw no map</p>';
+    buildHistory();
+    document.body.dataset.ready = "1";
+    show(0);
+    loadAnalysis();
+  }).catch((err) => { $("map").innerHTML = '<p class="empty">cannot load the replay: ' + err.message + "</p>"; });
+})();

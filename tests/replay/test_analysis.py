@@ -1,0 +1,102 @@
+"""Analysis: step losses, control, odds taken and die-roll luck, from the frames a viewer sees."""
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from app.events.registry import decode
+from app.projections import analysis, replay
+from app.projections.replay import Frame, Replay
+from app.rules.skirmish import RULES
+from app.rules.skirmish.events import AttackResolved
+from cli import cli
+
+
+def summary(column: str, roll: int, side: str = "red") -> dict:
+    event = AttackResolved("0403", ["R1" if side == "red" else "B1"], 4, 2, column, roll, "NE")
+    s = RULES.combat_summary(event)
+    s["result"] = next(d["result"] for d in s["distribution"] if d["roll"] == roll)
+    return s
+
+
+def game_of(combats: list[dict]) -> Replay:
+    frames = [Frame(seq=i, turn=1, phase="turn 1", text="", type="x", actor="", combat=c, view={"units": []})
+              for i, c in enumerate(combats, 1)]
+    return Replay("g", "skirmish", ["red", "blue"], "all", True, None, frames)
+
+
+def test_a_roll_in_the_middle_of_a_symmetric_column_is_exactly_average():
+    dist = [{"roll": r, "result": x, "value": v} for r, (x, v) in
+            enumerate([("A1", -1), ("NE", 0), ("NE", 0), ("NE", 0), ("NE", 0), ("D1", 1)], 1)]
+    assert analysis.roll_luck(dist, 3)["luck"] == 0
+    assert analysis.roll_luck(dist, 6)["luck"] > 0 > analysis.roll_luck(dist, 1)["luck"]
+
+
+def test_all_average_rolls_score_zero_and_all_best_rolls_score_positive():
+    # skirmish 2:1, die 1..6: A1 NE D1 D1 D2 DE; a D1 ranks exactly in the middle
+    average = [summary("2:1", 3), summary("2:1", 4)]  # both D1: mid-ranks 1/3 + 1/6 = 1/2
+    result = analysis.analyse(game_of(average))
+    assert result["luck"]["red"]["score"] == 0 and result["luck"]["red"]["attacks"] == 2
+    best = analysis.analyse(game_of([summary(c, 6) for c in ("1:2", "1:1", "2:1", "3:1")]))
+    luck = best["luck"]["red"]
+    assert luck["score"] > 0 and luck["z"] > 1 and luck["result_vs_expected"] > 0
+    worst = analysis.analyse(game_of([summary("1:1", 1), summary("3:1", 1)]))["luck"]["red"]
+    assert worst["score"] < 0
+
+
+def test_luck_spread_is_the_null_standard_deviation_of_fair_dice():
+    # six distinct values: mid-ranks (k - 1/2)/6, variance = (36 - 1) / (12 * 36)
+    dist = [{"roll": r, "result": str(r), "value": r} for r in range(1, 7)]
+    assert analysis.roll_luck(dist, 6)["variance"] == pytest.approx(35 / 432)
+    result = analysis.analyse(game_of([summary("4:1", 2)] * 4))
+    per_attack = analysis.roll_luck(summary("4:1", 2)["distribution"], 2)["variance"]
+    assert result["luck"]["red"]["sd"] == pytest.approx(math.sqrt(4 * per_attack), abs=1e-4)
+
+
+def test_losses_and_odds_match_the_stored_game(store, finished):
+    result = analysis.analyse(replay.build(store, finished, replay.ALL))
+    events = [(e.seq, decode(e.type, e.version, e.payload)) for e in store.events(finished)]
+    attacks = [b for _, b in events if isinstance(b, AttackResolved)]
+    from app.rules.skirmish.data import UNITS
+
+    for side in ("red", "blue"):
+        mine = [a for a in attacks if UNITS[a.attackers[0]][0] == side]
+        assert sum(result["odds"]["by_side"][side].values()) == len(mine)
+        assert result["luck"][side]["attacks"] == len(mine)
+        lost = sum(2 if b.eliminated and _steps_before(events, s, b.unit) == 2 else 1
+                   for s, b in events if type(b).__name__ == "StepLost" and UNITS[b.unit][0] == side)
+        assert sum(result["step_losses"][side].values()) == lost
+    assert [c["turn"] for c in result["control"]] == result["turns"]
+
+
+def _steps_before(events, seq, unit) -> int:
+    """Steps the unit had before the StepLost at seq (2 unless an earlier StepLost hit it)."""
+    return 2 - sum(1 for s, b in events if s < seq and type(b).__name__ == "StepLost" and b.unit == unit)
+
+
+def test_cli_analyze_writes_json_and_charts(store, finished, tmp_path):
+    out = tmp_path / "analysis"
+    result = CliRunner().invoke(cli, ["--db", store.path, "analyze", finished, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "luck" in result.output and "red:" in result.output
+    data = json.loads((out / "analysis.json").read_text())
+    assert data["game_id"] == finished
+    assert {p.name for p in out.glob("*.svg")} == {"losses.svg", "odds.svg", "luck.svg", "control.svg"}
+    as_json = CliRunner().invoke(cli, ["--db", store.path, "analyze", finished, "--json"])
+    assert json.loads(as_json.output)["luck"] == data["luck"]
+
+
+def test_charts_show_the_analysed_numbers(store, finished):
+    import xml.etree.ElementTree as ET
+
+    result = analysis.analyse(replay.build(store, finished, replay.ALL))
+    charts = analysis.charts(result)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    bars = ET.fromstring(charts["losses"]).findall(".//s:rect[@class='bar']", ns)
+    shown = {(b.get("data-side"), b.get("data-category")): int(b.get("data-value")) for b in bars}
+    assert shown == {(s, t): n for s, per in result["step_losses"].items() for t, n in per.items()}
+    lines = ET.fromstring(charts["luck"]).findall(".//s:polyline[@class='series']", ns)
+    assert {line.get("data-side") for line in lines} == {"red", "blue"}
+    assert analysis.nice_ticks(0, 7, integer=True) == [0, 2, 4, 6, 8]
+    assert analysis.nice_ticks(-0.48, 0.58) == [-0.5, 0, 0.5, 1]

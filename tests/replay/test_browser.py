@@ -1,0 +1,112 @@
+"""The replay page in a real headless Chromium (Debian's /usr/bin/chromium driven by Playwright).
+
+A real WSGI server on 127.0.0.1 serves a finished skirmish game; the test steps to a combat with the keyboard,
+reads the combat panel, steps back and takes a screenshot. Bounded: every wait has a short timeout.
+"""
+import os
+import struct
+import threading
+
+import pytest
+from flask import Flask
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
+
+from app.events.registry import decode
+from app.web import replay as web
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def server(store):
+    app = Flask(__name__)
+    web.register(app, get_store=lambda: store)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture
+def page(tmp_path):
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"the browser test drives Debian's Chromium at {CHROMIUM}: install it with "
+                    "'apt-get install chromium' (.ci/run does)")
+    with sync_playwright() as pw:
+        # launch_persistent_context gives Chromium the fresh --user-data-dir
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
+            viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(5000)
+        # nothing but the test server: any other request would be a bug (no CDN, no network)
+        outside = []
+
+        def only_local(route):
+            if route.request.url.startswith("http://127.0.0.1"):
+                route.continue_()
+            else:
+                outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", only_local)
+        page = context.new_page()
+        page.outside_requests = outside
+        yield page
+        context.close()
+
+
+def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, page, tmp_path):
+    attack = next(e for e in store.events(finished) if e.type == "skirmish.AttackResolved")
+    body = decode(attack.type, attack.version, attack.payload)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(f"{server}/replay/{finished}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#map svg .counter")
+    assert page.locator("#event-seq").inner_text() == "#1"
+
+    for _ in range(attack.seq - 1):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"body[data-seq='{attack.seq}'][data-map-seq='{attack.seq}']")
+    assert page.locator("#map .combat-target").get_attribute("data-hex") == body.hex  # outlined on the map
+    assert page.locator("#map .counter.attacker").count() == len(body.attackers)
+    assert page.locator("#combat").is_visible()
+    assert page.locator("#combat-odds").inner_text() == body.column
+    assert page.locator("#combat-roll").inner_text() == str(body.roll)
+    assert page.locator("#combat-result").inner_text() == body.result
+    assert page.locator("#combat-strengths").inner_text() == f"{body.attack} : {body.defence}"
+    assert page.locator("#combat-dist .rolled").inner_text() == f"{body.roll}: {body.result}"
+    assert page.locator("#history li.current").inner_text().startswith(f"attack on {body.hex}")
+
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f"body[data-seq='{attack.seq - 1}']")
+    assert not page.locator("#combat").is_visible()
+    assert page.locator("#event-text").inner_text().startswith("die roll")
+
+    page.keyboard.press("End")
+    last = store.head(finished)[0]
+    page.wait_for_selector(f"body[data-seq='{last}']")
+    page.keyboard.press("Home")
+    page.wait_for_selector("body[data-seq='1']")
+    page.keyboard.press("Shift+ArrowRight")  # next phase: red's first movement step ends
+    page.wait_for_selector("body:not([data-seq='1'])")
+    seq = int(page.locator("body").get_attribute("data-seq"))
+    assert page.locator("#turn-label").inner_text().lower() == "turn 1, red combat step" and seq > 2
+    page.keyboard.press("ArrowDown")  # next turn
+    assert page.locator("#counter").inner_text().endswith("turn 2")
+    page.wait_for_selector("#charts img[alt='luck chart']")
+
+    shot = tmp_path / "replay.png"
+    page.screenshot(path=str(shot), full_page=True)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    width, height = struct.unpack(">II", data[16:24])
+    assert width == 1280 and height >= 900
+    assert errors == []
+    assert page.outside_requests == []
