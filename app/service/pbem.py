@@ -227,7 +227,8 @@ class Pbem:
         events = list(self.store.events(seat.game_id, 1, to_seq))
         retracted = projection.retracted_seqs(events)
         shown = [e for e in events if e.seq >= from_seq]
-        side = history.ALL_SIDES if seat.is_arbiter else seat.side
+        # after the game nothing is hidden any more (as for export and fork)
+        side = history.ALL_SIDES if seat.is_arbiter or self.is_over(seat.game_id) else seat.side
         return history.lines(rules, shown, retracted, side)
 
     def history(self, seat: Seat, from_seq: int = 1, limit: int = 100) -> dict:

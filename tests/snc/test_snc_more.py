@@ -31,6 +31,33 @@ def test_8_4_1_the_10th_army_lands_at_one_hex_in_column_32_or_east_and_advances_
     assert {s.units[u].hex for u in D6[:2]} == {"3317"}
 
 
+def test_8_4_1_with_every_hex_next_to_the_landing_hex_chinese_held_the_10th_army_advances_into_a_coastal_one():
+    # 3417's land neighbours: 3416 and 3317 inland, 3517 and 3318 on Hangzhou Bay
+    held = {"cn-d87": "3416", "cn-d88": "3317", "cn-d36": "3517", "cn-d98": "3318"}
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512", **held}, turn=7, phase="reinf", pool=tuple(D6))
+    s = then(s, "japanese", "land " + " ".join(D6) + " at 3417", rolls=[6])
+    assert s.pending[0]["kind"] == "advance" and s.pending[0]["data"]["army"]
+    with pytest.raises(IllegalOrder, match="SNC 8.4.1.*3416 is not a coastal hex"):
+        when(s, "japanese", "advance " + " ".join(D6) + " to 3416")
+    s = then(s, "japanese", "advance " + " ".join(D6[:2]) + " to 3517")
+    assert s.pending[0]["kind"] == "retreat" and s.pending[0]["side"] == "chinese"
+    options = s.pending[0]["data"]["options"]
+    assert options and "3417" not in options
+    s = then(s, "chinese", f"retreat to {options[0]}")
+    assert s.units["cn-d36"].hex == options[0]
+    assert {s.units[u].hex for u in D6[:2]} == {"3517"} and {s.units[u].hex for u in D6[2:]} == {"3417"}
+    assert s.battle is None and not s.pending
+    assert all(s.units[u].steps == 2 for u in D6)  # no extra step: that is 8.4 2), a retreat from the landing hex
+
+
+def test_8_4_1_the_10th_army_enters_a_chinese_held_hex_only_when_no_hex_next_to_the_landing_hex_is_free():
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512", "cn-d36": "3517"}, turn=7, phase="reinf",
+                 pool=tuple(D6))
+    s = then(s, "japanese", "land " + " ".join(D6) + " at 3417", rolls=[6])
+    with pytest.raises(IllegalOrder, match="SNC 8.4.1.*only when every hex next to 3417 is"):
+        when(s, "japanese", "advance " + " ".join(D6) + " to 3517")
+
+
 def test_8_4_2_the_16th_division_may_land_at_any_landing_hex():
     s = position({"jp-snlf-1": "3512"}, turn=8, phase="reinf", pool=tuple(D16))
     s = then(s, "japanese", "land " + " ".join(D16) + " at 2604")

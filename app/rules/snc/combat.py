@@ -285,7 +285,68 @@ def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
         raise IllegalOrder("SNC 8.4", f"the retreat is one hex from {data['from']} into a hex free of Japanese "
                                       f"units: {', '.join(data['options'])}")
     em.emit(ev.DecisionMade("retreat", side), ev.UnitsRetreated(list(data["units"]), to))
+    if data.get("advance"):
+        _army_enter(em, data["advance"]["units"], data["advance"]["to"])  # SNC 8.4.1, second clause
     continue_battle(em, dice)
+
+
+def land_neighbours(hex_label: str) -> list[str]:
+    """Hexes next to `hex_label` a ground unit could stand in: not sea, Yangtze or lake, nor across an all-water
+    hexside (9.3, 9.4; ruling R12)."""
+    d = load()
+    here = H(hex_label)
+    return [str(n) for n in d.map.neighbours(here) if d.map.terrain_of(n) not in ("sea", "yangtze", "lake")
+            and not d.map.hexside_features(here, n) & {"all-sea", "all-lake", "yangtze"}]
+
+
+def coastal(hex_label: str) -> bool:
+    """Ruling E10: a coastal hex is a land hex next to a sea or Yangtze hex, or across an all-sea or Yangtze
+    hexside (the 8.4.1 advance into an enemy-occupied coastal hex)."""
+    d = load()
+    here = H(hex_label)
+    return d.map.terrain_of(here) not in ("sea", "yangtze", "lake") and any(
+        d.map.terrain_of(n) in ("sea", "yangtze") or d.map.hexside_features(here, n) & {"all-sea", "yangtze"}
+        for n in d.map.neighbours(here))
+
+
+def _army_push(em: Emitter, units: list[str], start: str, nxt: str, dice: Dice) -> None:
+    """SNC 8.4.1, second clause: when every hex next to the landing hex is held by the Chinese, the 10th Army
+    may advance into one of them that is coastal; the Chinese player retreats its units one hex first (garrison
+    steps are eliminated and, with nowhere to go, so are the others: as 8.4 2) and ruling E3)."""
+    from app.rules.snc.movement import can_step
+
+    free = [n for n in land_neighbours(start) if not any(u.side == "chinese" for u in em.state.at(n))]
+    if free:
+        raise IllegalOrder("SNC 8.4.1", f"{nxt} is occupied by Chinese units; the 10th Army may advance into an "
+                                        f"enemy-held hex only when every hex next to {start} is ({', '.join(free)} "
+                                        "is not)")
+    if not coastal(nxt):
+        raise IllegalOrder("SNC 8.4.1", f"{nxt} is not a coastal hex: with every hex next to {start} held by the "
+                                        "Chinese, the 10th Army may advance only into a coastal one")
+    if not can_step(em.state, "japanese", start, nxt, ignore_enemy=True):
+        raise IllegalOrder("SNC 10.5.3", f"units cannot enter {nxt}")
+    em.emit(ev.DecisionMade("advance", "japanese"))
+    chinese = [u for u in em.state.at(nxt) if u.side == "chinese"]
+    garrisons = [u for u in chinese if u.static]
+    if garrisons:
+        take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], dice, reason="retreat")
+    mobile = [u for u in chinese if not u.static]
+    options = retreat_options(em.state, nxt)
+    if mobile and options:
+        em.emit(ev.DecisionRequired("retreat", "chinese", {"units": [u.id for u in mobile], "from": nxt,
+                                                            "options": options,
+                                                            "advance": {"units": list(units), "to": nxt}}))
+        return
+    if mobile:
+        take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], dice, reason="retreat")
+    _army_enter(em, units, nxt)
+    continue_battle(em, dice)
+
+
+def _army_enter(em: Emitter, units: list[str], to: str) -> None:
+    taken = [to] if to not in em.state.jp_control else []
+    em.emit(ev.UnitsAdvanced(list(units), [to]))
+    place_garrisons(em, taken)
 
 
 def _after_combat(em: Emitter, defenders: list[Unit], attackers: list[Unit], dice: Dice) -> None:
@@ -393,7 +454,8 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
         if nxt not in neighbours(start):
             raise IllegalOrder("SNC 8.4.1", f"{nxt} is not adjacent to {start}")
         if any(u.side == "chinese" for u in em.state.at(nxt)):
-            raise IllegalOrder("SNC 8.4.1", f"{nxt} is occupied by Chinese units")
+            _army_push(em, units, start, nxt, dice)
+            return
     else:
         if path != [b["hex"]]:
             raise IllegalOrder("SNC 10.5.3", f"the advance is into the defender's hex {b['hex']} only")

@@ -1,6 +1,8 @@
 """Helpers every SNC module shares: the Emitter (events folded as they are produced), EZOC and adjacency."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.events.core import DieRolled
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.zoc import enemy_zoc
@@ -20,9 +22,23 @@ class Emitter:
 
     def emit(self, *events) -> None:
         for e in events:
+            e = _mark_revealed(self.state, e)
             self.events.append(e)
             if not isinstance(e, DieRolled):
                 self.state = evolve(self.state, e)
+
+
+def _mark_revealed(state: State, e):
+    """SNC 6.3: the attacker sees beneath the defending stack once he resolves the attack; a defender's loss or
+    retreat in an open battle is marked as seen by the attacker (the fog-of-war filter, fog.py, reads it)."""
+    b = state.battle
+    if b is None or not isinstance(e, ev.StepsLost | ev.UnitsRetreated) or not e.units:
+        return e
+    if isinstance(e, ev.StepsLost) and e.reason == "combat" and e.side == b["side"]:
+        return e
+    if any(state.units[u].side == b["side"] or state.units[u].hex != b["hex"] for u in e.units):
+        return e
+    return replace(e, revealed=True)
 
 
 def ezoc(state: State, side: str) -> frozenset[str]:

@@ -84,6 +84,9 @@ class StepsLost:
     side: str
     units: list[str]
     reason: str = "combat"
+    # SNC 6.3: the defender's losses, seen by the attacker resolving the attack. Derived from the state when the
+    # event is produced, for the fog-of-war filter only; not compared, so games stored before it still verify.
+    revealed: bool = field(default=False, compare=False)
 
 
 @event_type("snc.EliteScheduled")
@@ -101,6 +104,7 @@ class EliteScheduled:
 class UnitsRetreated:
     units: list[str]
     to: str
+    revealed: bool = field(default=False, compare=False)  # SNC 6.3: defenders seen by the attacker (as StepsLost)
 
 
 @event_type("snc.UnitsAdvanced")

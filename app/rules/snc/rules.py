@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder
-from app.rules.snc import combat, movement, reinforcements, sequence
+from app.rules.snc import combat, fog, movement, reinforcements, sequence
 from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
@@ -20,7 +20,7 @@ from app.rules.snc.view import top_unit, view
 class SncRules:
     name = "snc"
     title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
-    version = "1"
+    version = "2"  # 2: the 8.4.1 push into a coastal hex; events marked as seen under 6.3 (snapshots rebuilt)
     sides = SIDES
     scenarios = {"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"}
     sequence_case = "SNC 5.1"
@@ -141,6 +141,13 @@ class SncRules:
 
     def describe(self, event) -> str:
         return describe(event)
+
+    def visible(self, event, side: str | None) -> bool | str:
+        """SNC 6.3 in every per-side history, email and export (fog.py)."""
+        return fog.visible(event, side)
+
+    def reveals(self, event) -> bool:
+        return fog.reveals(event)
 
     def encode_state(self, state: State) -> dict:
         return encode(state)

@@ -269,11 +269,11 @@ def evolve(state: State, e) -> State:
         units[e.unit] = replace(u, status="returning" if e.turn else "dead", return_turn=e.turn, steps=1, hex=None)
         return replace(state, units=units)
     if isinstance(e, ev.UnitsRetreated):
+        b = dict(state.battle) if state.battle else None
+        if b is not None and (not e.units or units[e.units[0]].hex == b["hex"]):
+            b["retreated"] = True  # from the battle hex (8.4 2); not the 8.4.1 push out of a hex next to it
         for uid in e.units:
             units[uid] = replace(units[uid], hex=e.to)
-        b = dict(state.battle) if state.battle else None
-        if b is not None:
-            b["retreated"] = True
         if not e.units:
             return replace(state, battle=b)
         side = units[e.units[0]].side

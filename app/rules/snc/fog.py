@@ -1,0 +1,112 @@
+"""SNC 6.3 fog of war in histories, emails and exports: the rule set's `visible(event, side)` and `reveals(event)`.
+
+`view` (view.py) is the measure: a side's history may name an enemy unit only where its view shows that unit at
+that point. The hook sees one event and no state, so it is strict: an enemy unit is named only where the event
+itself says the unit was seen (a defender's loss or retreat in the attack the side resolves, marked by the
+Emitter as `revealed`); every other event naming enemy units is redacted to a text without ids, strengths or
+off-map facts (an elite's return turn, which reinforcements an interdiction removed). Engine ruling E9
+(docs/rules/snc.md): the odds, shifts and die of a battle are announced to both players; the units that attack
+are not shown to the defender, 6.3 lets only the attacker look beneath the other side's stacks.
+"""
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+
+from app.events import core
+from app.rules.snc import events as ev
+
+SIDE_OF_PREFIX = {"cn": "chinese", "jp": "japanese"}
+NAME = {"chinese": "Chinese", "japanese": "Japanese"}
+
+# orders whose text names no unit, only hexes, phases or yes/no choices: shown to both sides as they are
+PUBLIC_ORDERS = {"declare", "end", "stay", "support", "intercept", "pass", "air", "proceed", "retreat"}
+
+
+def unit_side(uid: str) -> str | None:
+    return SIDE_OF_PREFIX.get(uid.split("-", 1)[0]) if isinstance(uid, str) and "-" in uid else None
+
+
+def _unit_ids(value) -> set[str]:
+    """Every string in an event's fields that names a unit (ids carry their side's prefix, units.toml)."""
+    if is_dataclass(value):
+        return set().union(*(_unit_ids(getattr(value, f.name)) for f in fields(value)))
+    if isinstance(value, dict):
+        return set().union(set(), *(_unit_ids(v) for v in value.values()), *(_unit_ids(k) for k in value))
+    if isinstance(value, list | tuple):
+        return set().union(set(), *(_unit_ids(v) for v in value))
+    return {value} if unit_side(value) else set()
+
+
+def _enemy_ids(event, side: str) -> set[str]:
+    return {u for u in _unit_ids(event) if unit_side(u) != side}
+
+
+def _owner(units) -> str:
+    sides = {unit_side(u) for u in units} - {None}
+    return NAME.get(sides.pop(), "enemy") if len(sides) == 1 else "enemy"
+
+
+def visible(event, side: str | None) -> bool | str:
+    if side is None:
+        return True
+    if isinstance(event, core.OrderGiven):
+        if event.side == side:
+            return True
+        verb = (event.text.split() or ["?"])[0].lower()
+        return True if verb in PUBLIC_ORDERS else f"{event.side} orders: {verb} (details hidden, SNC 6.3)"
+    if isinstance(event, core.DieRolled):
+        if "SNC 8.1 return of" in event.purpose and unit_side(event.purpose.split()[-1]) != side:
+            return f"die roll #{event.index}: hidden (the return of an enemy elite unit, SNC 8.1)"
+        return True
+    if isinstance(event, core.Retracted):
+        if event.reason.startswith("undo of") and not event.by.startswith(f"player:{side}"):
+            return f"events {event.from_seq}-{event.to_seq} retracted by {event.by}"
+        return True
+    if isinstance(event, ev.EliteScheduled):
+        return True if unit_side(event.unit) == side else "an eliminated enemy elite rolls for its return (SNC 8.1)"
+    if isinstance(event, ev.BattleOpened) and event.battle["side"] == side:
+        return True  # SNC 6.3: the attacker now looks beneath the defending stack
+    hidden = _enemy_ids(event, side)
+    if not hidden:
+        return True
+    if isinstance(event, ev.StepsLost | ev.UnitsRetreated) and event.revealed:
+        return True
+    return redact(event, side)
+
+
+def redact(e, side: str) -> str:
+    """The text `side` sees of an event that names enemy units it may not see."""
+    if isinstance(e, ev.UnitsMoved):
+        return f"a {_owner(e.units)} stack moves {' - '.join(e.path)}"
+    if isinstance(e, ev.BattleOpened):
+        b = e.battle
+        support = f" with {', '.join(b.get('support') or [])} support" if b.get("support") else ""
+        return f"{b['side']} {b['kind']} on {b['hex']}{support}"
+    if isinstance(e, ev.StepsLost):
+        n = len(e.units)
+        return f"{e.side} lose {n} step{'s' if n != 1 else ''}"
+    if isinstance(e, ev.UnitsRetreated):
+        return f"{_owner(e.units)} units retreat to {e.to}"
+    if isinstance(e, ev.UnitsAdvanced):
+        return f"{_owner(e.units)} units advance to {' - '.join(e.path)}"
+    if isinstance(e, ev.DecisionRequired):
+        return f"{e.side} to decide: {e.kind}"
+    if isinstance(e, ev.GarrisonPlaced):
+        return f"a {_owner([e.unit])} garrison is placed in {e.hex} (SNC 9.1)"
+    if isinstance(e, ev.ReinforcementsPlaced):
+        return f"{_owner(e.units)} units enter at {e.hex}"
+    if isinstance(e, ev.UnitsRemoved):
+        return f"interdiction (die {e.roll}) removes {_owner(e.units)} reinforcements (SNC 11.2)"
+    if isinstance(e, ev.StepsReplaced):
+        return f"{_owner(e.units)} replacements: {len(e.units)} step(s) back to full strength (SNC 8.3)"
+    if isinstance(e, ev.Overstacked):
+        return f"{e.side} units eliminated in {e.hex}: over the stacking limit"
+    return f"{type(e).__name__} (hidden, SNC 6.3)"
+
+
+def reveals(event) -> bool:
+    """SNC 6.3: declaring an attack (an overrun, a landing) lifts the fog from the defending stack, and it is then
+    too late to call the attack off; a defender's loss or retreat shown to the attacker is seen too."""
+    if isinstance(event, ev.BattleOpened):
+        return True
+    return isinstance(event, ev.StepsLost | ev.UnitsRetreated) and event.revealed

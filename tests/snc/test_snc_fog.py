@@ -1,0 +1,136 @@
+"""SNC 6.3 fog of war in every per-side history line and pre-end export row, checked generically against view():
+a line shown to a side may name a unit only if that side's view showed it just before or just after the event."""
+import json
+import random
+
+import pytest
+from snc_fogcheck import named, seen
+from snc_given import position
+from snc_randomplay import play
+
+from app.events import core
+from app.events.dice import SeededDice
+from app.events.registry import decode
+from app.mail.transport import MailConfig
+from app.projections import history
+from app.rules.snc.rules import RULES
+from app.service import games
+from app.service.pbem import ARBITER, Pbem, Seat
+
+SIDES = ("chinese", "japanese")
+
+
+class Outbox:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+
+def check_fog(store, game_id: str) -> int:
+    """Fold the stream; for each side, every history line and export row names only units its view showed."""
+    events = list(store.events(game_id))
+    rows = {s: {r["seq"]: r for r in history.lines(RULES, events, side=s)} for s in SIDES}
+    pbem = Pbem(store, MailConfig(orders_address="orders@x.example"), Outbox())
+    exports = {}
+    for s in SIDES:
+        lines, whole = pbem.export(Seat(game_id, s, f"{s}@x"))
+        exports[s] = {} if whole else {r["seq"]: r for r in map(json.loads, lines[1:])}
+    state = RULES.initial_state("campaign", {})
+    checked = 0
+    for e in events:
+        body = decode(e.type, e.version, e.payload)
+        before = state
+        if e.type.startswith("snc."):
+            state = RULES.evolve(state, body)
+        for s in SIDES:
+            may = seen(RULES.view(before, s)) | seen(RULES.view(state, s))
+            if e.seq in rows[s]:
+                leaked = named(rows[s][e.seq]["text"]) - may
+                assert not leaked, f"{s} history line {e.seq} names hidden {leaked}: {rows[s][e.seq]['text']}"
+                checked += 1
+            if e.seq in exports[s]:
+                leaked = named(json.dumps(exports[s][e.seq])) - may
+                assert not leaked, f"{s} export row {e.seq} names hidden {leaked}: {exports[s][e.seq]}"
+    return checked
+
+
+@pytest.fixture
+def played(store):
+    game_id = games.create_game(store, "snc")
+    games.join(store, game_id, "chinese", "c@example.org", "c")
+    games.join(store, game_id, "japanese", "j@example.org", "j")
+
+    def submit(side, text):
+        return games.submit(store, game_id, side, text).state.game
+
+    return game_id, submit
+
+
+def test_6_3_every_per_side_line_and_export_row_names_only_units_that_side_could_see(store, played):
+    game_id, submit = played
+    play(random.Random(11), max_orders=500, submit=submit)
+    events = list(store.events(game_id))
+    assert any(e.type == "snc.BattleOpened" for e in events)
+    assert check_fog(store, game_id) > 300
+    j = history.lines(RULES, events, side="japanese")
+    assert any("a Chinese stack moves" in r["text"] for r in j)  # redacted, not left out
+    assert any("chinese orders: move (details hidden" in r["text"] for r in j)
+
+
+def test_6_3_the_attacker_sees_the_defenders_losses_and_the_defender_sees_no_attacking_unit():
+    s = position({"jp-d3-r6": "3510", "cn-d87": "3511", "cn-d98": "3511", "cn-d57": "3612"}, turn=3)
+    events = []
+    for side, text in [("japanese", "attack 3511 with d3-r6 support air"), ("chinese", "pass")]:
+        command = RULES.parse(text, side, s)
+        for e in RULES.decide(s, command, SeededDice(next_index=0, seed="x", game_id="g")):
+            events.append((s, e))
+            s = RULES.evolve(s, e)
+    opened = next(e for _, e in events if type(e).__name__ == "BattleOpened")
+    assert RULES.reveals(opened)
+    assert RULES.visible(opened, "chinese").startswith("japanese attack on 3511")
+    assert RULES.visible(opened, "japanese") is True
+    for _, e in events:
+        if type(e).__name__ == "StepsLost" and e.side == "chinese":
+            assert e.revealed and RULES.visible(e, "japanese") is True
+        if type(e).__name__ == "StepsLost" and e.side == "japanese":
+            assert not e.revealed and "d3-r6" not in str(RULES.visible(e, "chinese"))
+
+
+def test_6_3_orders_undo_and_elite_returns_of_the_other_side_are_redacted():
+    order = core.OrderGiven("chinese", "move d87 to 3411", {})
+    assert RULES.visible(order, "chinese") is True
+    assert RULES.visible(order, "japanese") == "chinese orders: move (details hidden, SNC 6.3)"
+    assert RULES.visible(core.OrderGiven("chinese", "declare move fight", {}), "japanese") is True
+    undo = core.Retracted(from_seq=9, to_seq=10, reason="undo of 'move d87 to 3411'", by="player:chinese (undo)")
+    assert "d87" not in RULES.visible(undo, "japanese") and RULES.visible(undo, "chinese") is True
+    roll = core.DieRolled(index=3, value=4, sides=6, purpose="SNC 8.1 return of cn-d87")
+    assert "4" not in RULES.visible(roll, "japanese").split("#3")[1]
+    for e in (order, undo, roll):
+        assert RULES.visible(e, None) is True
+
+
+def test_6_3_the_arbiter_and_a_finished_game_show_everything(store, played):
+    game_id, submit = played
+    state, _ = play(random.Random(2), max_orders=3000, submit=submit)
+    assert RULES.outcome(state) is not None
+    pbem = Pbem(store, MailConfig(orders_address="orders@x.example"), Outbox())
+    full = history.lines(RULES, list(store.events(game_id)))
+    assert [r["text"] for r in pbem.history_rows(Seat(game_id, ARBITER, "a@x"))] == [r["text"] for r in full]
+    for s in SIDES:
+        assert pbem.history_rows(Seat(game_id, s, f"{s}@x")) == full
+        lines, whole = pbem.export(Seat(game_id, s, f"{s}@x"))
+        assert whole
+    assert "off_map" in RULES.view(state, None)
+
+
+def test_6_3_the_revealed_mark_is_not_a_game_fact_an_event_stored_without_it_still_replays_equal():
+    from app.events.registry import decode, encode
+    from app.rules.snc import events as ev
+
+    new = ev.StepsLost("chinese", ["cn-d87"], "combat", revealed=True)
+    name, version, payload = encode(new)
+    old = decode(name, version, {k: v for k, v in payload.items() if k != "revealed"})
+    assert old.revealed is False and old == new  # the audit's re-run compares events: old games still verify
+    assert RULES.visible(old, "japanese") == "chinese lose 1 step"  # and old ones stay hidden
