@@ -134,6 +134,7 @@ class CrashResult:
     lost: int = 0
     verified: bool = True
     snapshots_match: bool = True
+    problems: list = field(default_factory=list)  # what went wrong, game by game, for the failure message
 
 
 def _first_line(proc: subprocess.Popen, timeout: float) -> str:
@@ -165,7 +166,10 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, kills_per_round: in
         result.acknowledged += acked
         result.stored += len(events)
         result.lost += max(0, acked - (events[-1].seq if events else 0))
-        result.verified &= audit.verify(events).ok
+        report = audit.verify(events)
+        result.verified &= report.ok
+        if not report.ok or acked > (events[-1].seq if events else 0):
+            result.problems.append(f"{game_id}: acknowledged {acked}, stored {len(events)}, {report.problems[:1]}")
         projection.rebuild_snapshots(reopened, game_id)
         rules = projection.get_rules("skirmish")
         result.snapshots_match &= projection.encode(rules, projection.load(reopened, game_id)) == \

@@ -27,8 +27,8 @@ def test_concurrent_writers_lose_nothing_and_every_loser_is_told(tmp_path):
 
 def test_sigkill_mid_write_loses_no_acknowledged_order(tmp_path):
     result = crash_rounds(str(tmp_path / "crash.sqlite3"), rounds=4, rng=random.Random(7))
-    assert result.crashes == 12 and result.acknowledged > 0
-    assert result.lost == 0 and result.verified and result.snapshots_match
+    assert result.crashes == 12 and result.acknowledged > 0, result
+    assert result.lost == 0 and result.verified and result.snapshots_match, result
 
 
 def test_locked_database_is_a_clear_error_and_changes_nothing(tmp_path):
