@@ -1,0 +1,535 @@
+"""The Ichi-Go states table (Rally the Troops' rules.js style): for each position in the sequence of play
+(3.0 set-up, turn start, Phases I-X of 5.1) or each decision the sequence waits for, the side to act and its
+legal actions; and the handlers of the non-combat steps: set-up draw (3.3), order declarations (5.5), the
+Causeway roll (5.2), B-29 (8.9), airpower (8.1-8.7), reinforcements and withdrawals (9.x), victory (4.x)."""
+from __future__ import annotations
+
+from app.rules.base import Action, Prompt
+from app.rules.errors import IllegalOrder
+from app.rules.ichigo import events as ev
+from app.rules.ichigo.common import (
+    Emitter,
+    all_airbases_japanese,
+    all_gearr_japanese,
+    allied_airbases,
+    japanese_near,
+    japanese_supplied,
+    mainland,
+    no_chinese_east_of_gearr,
+    supply_state,
+)
+from app.rules.ichigo.data_load import H, load
+from app.rules.ichigo.movement import stack_violation
+from app.rules.ichigo.orders import SYNTAX
+from app.rules.ichigo.state import State
+
+CASES = {
+    "deploy": ("Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried"),
+    "declare": ("Ichi-Go 5.5", "announce move-then-fight or fight-then-move for a nation this turn"),
+    "move": ("Ichi-Go 10.0", "move a unit or a stack that starts in one hex"),
+    "attack": ("Ichi-Go 11.0", "attack one adjacent enemy hex with named units"),
+    "advance": ("Ichi-Go 11.24", "advance surviving attackers into the emptied hex"),
+    "stay": ("Ichi-Go 11.24", "do not advance / make no momentum attack"),
+    "roll": ("Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)"),
+    "air": ("Ichi-Go 8.2", "place every airpower marker won, one per hex"),
+    "b29": ("Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city"),
+    "enter": ("Ichi-Go 9.1", "enter Japanese reinforcements at a north-edge source or a rail city"),
+    "withdraw": ("Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)"),
+    "release": ("Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no Causeway)"),
+    "absorb": ("Ichi-Go 9.5", "a reduced division in an initial Japanese city absorbs a brigade there"),
+    "reinforce": ("Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind"),
+    "place": ("Ichi-Go 9.7", "place a drawn Chinese counter in an initially Chinese city still held"),
+    "land": ("Ichi-Go 5.3", "bring US divisions ashore with a beachhead marker"),
+    "end": ("Ichi-Go 5.0", "end this step"),
+}
+PENDING = {"advance": ("advance", "stay"), "momentum": ("attack", "stay"), "airpower": ("air",)}
+PHASE_NAMES = {p: p for p in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")}
+
+
+def _actions(*names: str) -> tuple[Action, ...]:
+    return tuple(Action(n, SYNTAX[n], CASES[n][0], CASES[n][1]) for n in names)
+
+
+def phase_name(phase: str) -> str:
+    for p in load().scenario["phase"]:
+        if p["id"] == phase:
+            return f"Phase {phase} ({p['name']})"
+    return phase
+
+
+def decider_of_order(state: State, nation: str) -> str:
+    """Ichi-Go 5.5, 5.3 item 1: who declares each nation's move/fight order."""
+    oc = load().scenario["order_choice"]
+    if nation == "japanese":
+        return oc["japanese"]
+    if nation == "us":
+        return oc["us"]
+    return oc["chinese_after_causeway"] if state.causeway else oc["chinese_before_causeway"]
+
+
+def phase_side(state: State) -> str:
+    return {"I": "allied", "II": "allied", "III": "allied", "IV": "japanese", "V": "japanese",
+            "VI": "japanese", "VII": "japanese", "VIII": "allied", "IX": "allied", "X": "allied"}[state.phase]
+
+
+def withdrawal_due(state: State) -> bool:
+    r = load().scenario["reinforcements"]["japanese"]
+    return state.phase == "V" and state.turn == int(r["withdrawal_turn"]) and not state.reinforced
+
+
+def release_open(state: State) -> bool:
+    r = load().scenario["reinforcements"]["japanese"]
+    return (state.phase == "V" and not state.causeway and state.turn == int(r["formosa_garrison_turn_no_causeway"])
+            and not any(u.army == "FG" and u.status == "pool" for u in state.units.values())
+            and any(u.status == "formosa-garrison" for u in state.units.values()))
+
+
+def prompt(state: State) -> Prompt:
+    if state.phase == "over":
+        return Prompt(None, "game over")
+    if state.pending:
+        p = state.pending[0]
+        return Prompt(p["side"], f"Turn {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]))
+    if state.phase == "setup":
+        return Prompt("allied", "Set-up (3.3)", _actions("deploy"))
+    if state.phase == "start":
+        names = []
+        if state.turn == int(load().scenario["turn_start"]["causeway_roll_turn"]) and state.causeway is None:
+            names.append("roll")
+        if not state.b29_used and not state.causeway:
+            names.append("b29")
+        return Prompt("allied", f"Turn {state.turn}, start of turn", _actions(*names, "end"))
+    label = f"Turn {state.turn}, {phase_name(state.phase)}"
+    side = phase_side(state)
+    nation = state.nation_now()
+    if nation is not None and nation not in state.plans:
+        who = decider_of_order(state, nation)
+        return Prompt(who, label + f": declare the {nation} order", _actions("declare"))
+    if nation is not None:
+        names = ["move", "end"] if state.mode() == "move" else ["attack", "end"]
+        if state.phase == "II" and state.turn >= 8 and state.mode() == "move":
+            names.insert(1, "land")
+        return Prompt(side, label + f" ({state.mode()})", _actions(*names))
+    if state.phase == "IV":
+        return Prompt(side, label, _actions("roll") if not state.air_rolled else _actions("end"))
+    if state.phase == "V":
+        if withdrawal_due(state):
+            return Prompt(side, label + ": withdrawal (9.2)", _actions("withdraw"))
+        names = ["enter", "absorb"] + (["release"] if release_open(state) else []) + ["end"]
+        return Prompt(side, label, _actions(*names))
+    if state.phase == "X":
+        if not state.reinforced:
+            return Prompt(side, label, _actions("reinforce"))
+        return Prompt(side, label, _actions("place", "end"))
+    if state.phase == "I":
+        return Prompt(side, label, _actions("land", "end"))
+    return Prompt(side, label, _actions("end"))
+
+
+# -- set-up (3.2-3.4) ---------------------------------------------------------------------------------------
+def draw(em: Emitter, dice, h: str) -> str | None:
+    pool = em.state.draw_pool
+    if not pool:
+        return None
+    i = em.roll(dice, "blind draw of a Chinese regular (3.3, 9.7)", len(pool)) - 1 if len(pool) > 1 else 0
+    handle = f"C{em.state.next_handle:02d}"
+    em.emit(ev.UnitDrawn(handle, pool[i], h))
+    return handle
+
+
+def deploy(em: Emitter, dice) -> None:
+    """Ichi-Go 3.3: one or two untried regulars per diamond, one per initially Chinese city without one."""
+    d = load()
+    for h in sorted(d.tagged("setup-2")):
+        draw(em, dice, h)
+        draw(em, dice, h)
+    for h in sorted(d.tagged("setup-1")):
+        draw(em, dice, h)
+    diamonds = d.tagged("setup-1") | d.tagged("setup-2")
+    for h in sorted(d.tagged("cn-city") - diamonds):
+        draw(em, dice, h)
+    em.emit(ev.PhaseEnded(em.state.turn, "setup"))
+
+
+def declare(em: Emitter, side: str, nation: str, order: str) -> None:
+    state = em.state
+    if nation != state.nation_now() or nation in state.plans:
+        raise IllegalOrder("Ichi-Go 5.5", f"the {nation} order is not declared now")
+    if decider_of_order(state, nation) != side:
+        raise IllegalOrder("Ichi-Go 5.5", f"the {decider_of_order(state, nation)} player declares the {nation} order")
+    em.emit(ev.OrderDeclared(side, nation, order))
+
+
+# -- turn start (5.2, 8.9) ----------------------------------------------------------------------------------
+def causeway_roll(em: Emitter, dice) -> None:
+    state = em.state
+    d = load()
+    mods: list[str] = []
+    total = em.roll(dice, "Causeway or Philippines (5.2)")
+    if all_airbases_japanese(state):
+        sign = em.roll(dice, "sign of the airbase modifier (5.2)")
+        n = 1 if sign <= 3 else -1
+        total += n
+        mods.append(f"{n:+d} all airbases Japanese (sign die {sign})")
+    if all_gearr_japanese(state):
+        total += 1
+        mods.append("+1 all GEARR Japanese")
+    for name, h in (("Chungking", "0712"), ("Kunming", "0119")):
+        if japanese_near(state, h, int(d.scenario["victory"]["distance_chungking"])):
+            total += 1
+            mods.append(f"+1 Japanese within 5 hexes of {name}")
+    ports = [h for h in d.feature("port") if mainland(h) and h not in state.jp_control]
+    if ports:
+        total += len(ports)
+        mods.append(f"+{len(ports)} Chinese-controlled mainland ports")
+    launched = total >= int(d.scenario["causeway"]["launch_on"])
+    em.emit(ev.CausewayChecked(total - sum(int(m.split()[0]) for m in mods), mods, total, launched))
+    if launched:
+        _causeway_effects(em)
+
+
+def _causeway_effects(em: Emitter) -> None:
+    """Ichi-Go 5.3 items 4-6: the US lands at 3221 (Phase I, `land`); the Formosa Garrison deploys and the
+    Kwantung Army enters (as Phase V reinforcements, ruling E3)."""
+    state = em.state
+    released = sorted(u.id for u in state.units.values() if u.status in ("formosa-garrison", "kwantung")
+                      and u.type != "tank")
+    if released:
+        em.emit(ev.FormosaReleased(released))
+
+
+def b29(em: Emitter, h: str) -> None:
+    state = em.state
+    if h not in load().feature("city") or h not in state.jp_control:
+        raise IllegalOrder("Ichi-Go 8.9", f"{h} is not a Japanese-controlled city")
+    em.emit(ev.B29Placed(h))
+
+
+# -- airpower (8.1-8.7) -------------------------------------------------------------------------------------
+def airpower_roll(em: Emitter, dice) -> None:
+    state = em.state
+    a = load().scenario["airpower"]
+    winner, markers = None, 0
+    for _ in range(20):
+        jp = em.roll(dice, "Japanese airpower (8.1)")
+        if state.turn == 1:
+            jp += int(a["japanese_drm_turn_1"])
+        if state.turn >= 7:
+            jp = max(0, jp + int(a["japanese_drm_from_turn_7"]))
+        bases = allied_airbases(state)
+        if bases == 0:  # 8.7, ruling R13: no Allied roll, result 0
+            al = 0
+        else:
+            al = max(0, em.roll(dice, "Allied airpower (8.1)") + int(a["allied_drm_by_airbases"][str(bases)]))
+        if jp == al and not (jp == 0 and bases == 0):
+            em.emit(ev.AirpowerRolled(jp, al, None, 0))
+            if jp == 0:
+                return
+            continue
+        if jp != al:
+            winner = "japanese" if jp > al else "allied"
+            markers = min(abs(jp - al), int(a["markers_max"]))
+        em.emit(ev.AirpowerRolled(jp, al, winner, markers))
+        break
+    if winner and markers:
+        em.emit(ev.DecisionRequired("airpower", winner, {"count": markers}))
+
+
+def air(em: Emitter, side: str, hexes: list[str]) -> None:
+    n = em.state.pending[0]["data"]["count"]
+    d = load()
+    if len(hexes) != n or len(set(hexes)) != n:
+        raise IllegalOrder("Ichi-Go 8.2", f"place all {n} markers, one per hex")
+    for h in hexes:
+        if not d.map.on_map(H(h)):
+            raise IllegalOrder("Ichi-Go 8.2", f"{h} is not on the map")
+    em.emit(ev.DecisionMade("airpower", side), ev.AirpowerPlaced(side, list(hexes)))
+
+
+# -- Japanese reinforcements (9.1-9.5) ----------------------------------------------------------------------
+def entry_hexes(state: State) -> frozenset[str]:
+    """Ichi-Go 9.1: functioning north-edge sources, and Japanese rail cities with a friendly rail path back to
+    1801; never 0925 or the south edge."""
+    d = load()
+    allied = state.occupied("allied")
+    out = {h for h in d.north_edge() if h in state.jp_control and h not in allied and d.land(h)}
+    g = d.gearr
+    for h in g:
+        if h not in state.jp_control:
+            break
+        if h in d.feature("city") and h not in allied:
+            out.add(h)
+    south = {str(x) for x in d.map.edge_hexes("south")}
+    return frozenset(out - south)
+
+
+def enter(em: Emitter, side: str, ids: list[str], h: str) -> None:
+    state = em.state
+    units = [state.units[i] for i in ids]
+    for u in units:
+        if u.side != "japanese" or u.status != "pool" or u.entry_turn > state.turn:
+            raise IllegalOrder("Ichi-Go 9.1", f"{u.id} is not a reinforcement available this turn")
+    if h not in entry_hexes(state):
+        raise IllegalOrder("Ichi-Go 9.1", f"{h} is no functioning north-edge source or connected rail city")
+    bad = stack_violation(state, h, units)
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.0", bad)
+    em.emit(ev.ReinforcementsEntered(list(ids), h))
+
+
+def withdraw(em: Emitter, side: str, ids: list[str]) -> None:
+    """Ichi-Go 9.2: two full-strength 4-factor divisions numbered under 101, in supply; else two reduced
+    divisions; else four brigades. The first named goes for good, the other to the 14AA pool."""
+    state = em.state
+    r = load().scenario["reinforcements"]["japanese"]
+    on = [u for u in state.on_map("japanese") if not u.static and japanese_supplied(state, u.hex)]
+
+    def number(u) -> int:
+        digits = "".join(c for c in u.name.split()[0] if c.isdigit())
+        return int(digits) if digits else 999
+
+    full = [u for u in on if u.size == "division" and u.steps == 2 and u.factor() == 4
+            and number(u) <= int(r["withdrawal_max_id"])]
+    reduced = [u for u in on if u.size == "division" and u.steps == 1]
+    brigades = [u for u in on if u.size == "brigade"]
+    units = [state.units[i] for i in ids]
+    if len(full) >= 2:
+        ok, want = all(u in full for u in units) and len(units) == 2, "two full-strength 4-factor divisions"
+    elif len(reduced) >= 2:
+        ok, want = all(u in reduced for u in units) and len(units) == 2, "two reduced divisions"
+    else:
+        n = min(4, len(brigades))
+        ok, want = all(u in brigades for u in units) and len(units) == n, f"{n} brigades"
+    if not ok:
+        raise IllegalOrder("Ichi-Go 9.2", f"withdraw {want} in supply")
+    to = ["removed"] + ["14aa-pool"] * (len(units) - 1) if len(units) == 2 else ["removed"] * len(units)
+    if len(units) == 4:
+        to = ["removed", "removed", "14aa-pool", "14aa-pool"]
+    em.emit(ev.UnitsWithdrawn(list(ids), to))
+
+
+def release(em: Emitter, side: str, ids: list[str]) -> None:
+    state = em.state
+    units = [state.units[i] for i in ids]
+    if len(units) != 2 or any(u.status != "formosa-garrison" or u.size != "division" for u in units):
+        raise IllegalOrder("Ichi-Go 9.3", "name two Formosa Garrison divisions")
+    em.emit(ev.FormosaReleased(list(ids)))
+
+
+def absorb(em: Emitter, side: str, brigade: str, division: str) -> None:
+    state = em.state
+    b, dv = state.units[brigade], state.units[division]
+    if not (dv.size == "division" and dv.on_map and dv.steps < dv.steps_max and b.size == "brigade"
+            and b.type == "infantry" and b.on_map and b.hex == dv.hex and dv.side == b.side == "japanese"):
+        raise IllegalOrder("Ichi-Go 9.5", "a reduced division and an infantry brigade in the same hex")
+    if dv.hex not in load().tagged("jp-city"):
+        raise IllegalOrder("Ichi-Go 9.5", "absorption only in an initially Japanese-controlled city")
+    em.emit(ev.BrigadeAbsorbed(brigade, division))
+
+
+# -- Chinese reinforcements (9.7) ---------------------------------------------------------------------------
+def chinese_cities(state: State) -> list[str]:
+    d = load()
+    return sorted(h for h in d.tagged("cn-city") if h not in state.jp_control
+                  and not state.occupied("japanese") & {h} and mainland(h))
+
+
+def reinforce(em: Emitter, dice) -> None:
+    state = em.state
+    roll = em.roll(dice, "Chinese reinforcements (9.7)")
+    halved = all_airbases_japanese(state)
+    count = (roll + 1) // 2 if halved else roll
+    em.emit(ev.ChineseReinforcementRolled(roll, halved, count))
+    for _ in range(count):
+        if draw(em, dice, "") is None:
+            break
+
+
+def drawn(state: State) -> list[str]:
+    return sorted(u.id for u in state.units.values() if u.status == "drawn")
+
+
+def place(em: Emitter, side: str, ids: list[str], h: str) -> None:
+    state = em.state
+    for i in ids:
+        if state.units[i].status != "drawn":
+            raise IllegalOrder("Ichi-Go 9.7", f"{i} is not a counter drawn this phase")
+    if h not in chinese_cities(state):
+        raise IllegalOrder("Ichi-Go 9.7", f"{h} is not an initially Chinese city still under Chinese control")
+    units = [state.units[i] for i in ids]
+    bad = stack_violation(state, h, [u for u in units])
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.3", bad)
+    em.emit(ev.ReinforcementsEntered(list(ids), h))
+
+
+def placeable(state: State, handle: str) -> list[str]:
+    u = state.units[handle]
+    return [h for h in chinese_cities(state) if stack_violation(state, h, [u]) is None]
+
+
+# -- US landings (5.3 items 4 and 12, 10.11) ----------------------------------------------------------------
+def land(em: Emitter, side: str, ids: list[str], h: str | None) -> None:
+    state = em.state
+    d = load()
+    units = [state.units[i] for i in ids]
+    if any(u.nation != "us" or u.status != "us-pool" or u.entry_turn > state.turn for u in units):
+        raise IllegalOrder("Ichi-Go 9.8", "only US divisions waiting to land")
+    per = int(d.scenario["causeway"]["us_divisions_per_landing"])
+    if state.phase == "I" and state.turn == 7 and "formosa" not in state.beachheads:
+        where, target = "formosa", d.scenario["causeway"]["us_formosa_landing_hex"]
+        if h not in (None, target):
+            raise IllegalOrder("Ichi-Go 5.3", f"the Formosa landing is at {target}")
+    elif state.phase == "I" and state.turn == 8 and "mainland" not in state.beachheads:
+        where, target = "mainland", h
+        ports = [p for p in d.feature("port") if mainland(p) and int(p[2:]) > 17]
+        if target not in ports:
+            raise IllegalOrder("Ichi-Go 5.3", f"the mainland landing is at a port south of 2817 ({', '.join(ports)})")
+    elif state.phase == "II" and state.beachheads:
+        where, target = "reinforcement", h
+        if target not in state.beachheads.values():
+            raise IllegalOrder("Ichi-Go 8.11", "US reinforcements land at a beachhead")
+    else:
+        raise IllegalOrder("Ichi-Go 5.3", "no US landing now")
+    if where != "reinforcement" and len(units) > per:
+        raise IllegalOrder("Ichi-Go 5.3", f"up to {per} divisions land")
+    displaced, to = [], ""
+    others = [u for u in state.at(target) if u.nation != "us"]
+    if others:  # 5.3 item 12: moved one hex out of the city
+        side_of = others[0].side
+        options = [n for n in d.neighbours(target) if d.land(n) and not state.at(n)]
+        options += [n for n in d.neighbours(target) if d.land(n) and state.at(n)
+                    and all(u.side == side_of for u in state.at(n))]
+        if not options:
+            raise IllegalOrder("Ichi-Go 5.3", f"no empty hex to move the units in {target} to")
+        displaced, to = [u.id for u in others], options[0]
+    bad = stack_violation(state, target, units)
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.4", bad)
+    em.emit(ev.USLanded(list(ids), target, where if where != "reinforcement" else "reinforcement", displaced, to))
+
+
+def landing_done(state: State) -> bool:
+    if state.phase != "I":
+        return True
+    if state.turn == 7:
+        return "formosa" in state.beachheads
+    if state.turn == 8:
+        return "mainland" in state.beachheads
+    return True
+
+
+# -- victory (4.x) ------------------------------------------------------------------------------------------
+def sudden_death(state: State, dice, em: Emitter) -> None:
+    d = load()
+    v = d.scenario["victory"]
+    if all(h not in state.jp_control for h in v["allied_sudden"]):
+        em.emit(ev.GameEnded("allied", "Ichi-Go 4.5: the Allies hold Shanghai and Wuhan at once"))
+        return
+    if state.causeway:
+        for h in state.beachheads.values():
+            if h in state.jp_control:
+                em.emit(ev.GameEnded("japanese", f"Ichi-Go 4.4: the Japanese control the US beachhead {h}"))
+                return
+        return
+    cap = v["sudden_death_chungking"]
+    if cap in state.jp_control and not state.collapse_checked and state.causeway is not True:
+        mods = []
+        roll = em.roll(dice, "China Collapse Table (4.1)")
+        total = roll
+        for cond, ok in (("Kunming Japanese", "0119" in state.jp_control),
+                         ("all GEARR Japanese", all_gearr_japanese(state)),
+                         ("all airbases Japanese", all_airbases_japanese(state)),
+                         ("no Chinese east of the GEARR", no_chinese_east_of_gearr(state))):
+            if ok:
+                total += 1
+                mods.append(f"+1 {cond}")
+        collapsed = total >= int(v["china_collapse_on"])
+        em.emit(ev.CollapseChecked(roll, mods, total, collapsed))
+        if collapsed:
+            em.emit(ev.GameEnded("japanese", f"Ichi-Go 4.1: China collapses (roll {roll}, total {total})"))
+
+
+def vp_no_causeway(state: State) -> tuple[int, list[str]]:
+    """Ichi-Go 4.2."""
+    items = []
+    if all_airbases_japanese(state):
+        items.append("all US airbases Japanese")
+    if all_gearr_japanese(state):
+        items.append("all GEARR Japanese")
+    if japanese_near(state, "0712", int(load().scenario["victory"]["distance_chungking"])):
+        items.append("Japanese within 5 hexes of Chungking")
+    if "0119" in state.jp_control:
+        items.append("Kunming Japanese")
+    if no_chinese_east_of_gearr(state):
+        items.append("no Chinese units east of the GEARR")
+    return len(items), items
+
+
+def vp_causeway(state: State) -> tuple[int, list[str]]:
+    """Ichi-Go 4.3 (ruling R16: the debits are -1)."""
+    d = load()
+    items, total = [], 0
+    jp = state.occupied("japanese")
+    for where in ("formosa", "mainland"):
+        h = state.beachheads.get(where)
+        if h and any(n in jp for n in d.neighbours(h)):
+            total += 1
+            items.append(f"+1 Japanese adjacent to the {where} beachhead")
+    if "0712" in state.jp_control:
+        total += 1
+        items.append("+1 Chungking Japanese")
+    if all_gearr_japanese(state):
+        total += 1
+        items.append("+1 all GEARR Japanese")
+    if not any(h in d.tagged("formosa") for h in jp):
+        total -= 1
+        items.append("-1 no Japanese on Formosa")
+    for h in ("1801", "0925"):
+        if h not in state.jp_control:
+            total -= 1
+            items.append(f"-1 Allies control {h}")
+    if "3106" not in state.jp_control or "2008" not in state.jp_control:
+        total -= 1
+        items.append("-1 Allies control Shanghai or Wuhan")
+    return total, items
+
+
+def final_outcome(state: State) -> ev.GameEnded:
+    if state.causeway:
+        vp, items = vp_causeway(state)
+        t = load().scenario["victory"]["causeway"]
+        case = "Ichi-Go 4.3"
+    else:
+        vp, items = vp_no_causeway(state)
+        t = load().scenario["victory"]["no_causeway"]
+        case = "Ichi-Go 4.2"
+    if vp <= int(t["chinese_win_max"]):
+        winner = "allied"
+    elif vp >= int(t["japanese_win_min"]):
+        winner = "japanese"
+    else:
+        winner = None
+    return ev.GameEnded(winner, f"{case}: {vp} Japanese VP ({'; '.join(items) or 'none'})")
+
+
+def end(em: Emitter, side: str, dice) -> None:
+    state = em.state
+    if state.phase == "start" and state.turn == 7 and state.causeway is None:
+        raise IllegalOrder("Ichi-Go 5.2", "roll on the Causeway or Philippines Table first")
+    if state.phase == "I" and not landing_done(state):
+        raise IllegalOrder("Ichi-Go 5.3", "the US landing is mandatory this turn")
+    if state.phase == "X":
+        left = drawn(state)
+        if any(placeable(state, h) for h in left):
+            raise IllegalOrder("Ichi-Go 9.7", "place every drawn counter first")
+        for h in left:
+            em.emit(ev.ReturnedToPool(h, "no initially Chinese city to take it (9.7)"))
+    last = em.state.phase == "X" and em.state.turn >= em.state.last_turn()
+    em.emit(ev.PhaseEnded(state.turn, state.phase))
+    if last:
+        em.emit(final_outcome(em.state))
+
+
+def supply_of(state: State, uid: str) -> str:
+    return supply_state(state, state.units[uid])
