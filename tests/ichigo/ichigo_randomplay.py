@@ -17,7 +17,7 @@ def candidates(state: State, rng: random.Random) -> list[str]:
     names = [a.name for a in p.actions]
     d = load()
     out: list[str] = []
-    for simple in ("deploy", "roll", "reinforce"):
+    for simple in ("deploy", "roll", "reinforce", "ship"):
         if simple in names:
             out.append(simple)
     if "declare" in names:
@@ -70,10 +70,11 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         cities = sorted(h for h in d.feature("city") if h in state.jp_control)
         out.append(f"b29 {rng.choice(cities)}")
     if "enter" in names:
-        due = [u for u in state.units.values() if u.side == "japanese" and u.status == "pool"
-               and u.entry_turn <= state.turn]
-        hexes = sorted(sequence.entry_hexes(state))
+        due = [u for u in state.units.values() if u.side == "japanese"
+               and u.status in ("pool", "formosa-deploy", "landing") and u.entry_turn <= state.turn]
         for u in due[:4]:
+            hexes = sorted({"pool": sequence.entry_hexes, "formosa-deploy": sequence.formosa_hexes,
+                            "landing": sequence.landing_hexes}[u.status](state))
             for h in rng.sample(hexes, min(3, len(hexes))):
                 out.append(f"enter {u.id} at {h}")
     if "withdraw" in names:

@@ -314,3 +314,42 @@ def test_sequence_random_game_ends_by_turn_nine_or_twelve():
     s = position({}, phase="X", turn=9, reinforced=True)
     assert s.last_turn() == 9 and replace(s, causeway=True).last_turn() == 12
     assert sequence.final_outcome(s).winner in ("allied", "japanese", None)
+
+
+# -- 5.3 Causeway effects -------------------------------------------------------------------------------------
+def test_5_3_items_7_to_9_14aa_shipment_blind_pick_and_transport_survival():
+    s = position({}, turn=7, phase="V", causeway=True)
+    # roll 3 -> 2 units; picks: index 1 and then 1 of the rest; survival dice 2 and 5.
+    evs = when(s, "japanese", "ship", rolls=[3, 1, 1, 2, 5])
+    sh = of(evs, ev.ShipmentRolled)[0]
+    assert sh.count == 2 and len(sh.fates) == 2
+    s2 = fold(s, *evs)
+    assert not sequence.shipment_due(s2)                              # once a turn
+    zero = fold(s, *when(s, "japanese", "ship", rolls=[1]))
+    assert zero.aa14_closed                                           # a 0 ends 14AA arrivals (5.3 item 8)
+
+
+def test_11_28_1st_sf_never_rolls_for_survival():
+    s = position({}, turn=7, phase="V", causeway=True)
+    pool = sorted(u.id for u in s.units.values() if u.status == "14aa-pool")
+    i = pool.index("jp-14aa-1sf") + 1
+    evs = when(s, "japanese", "ship", rolls=[2, i])
+    assert of(evs, ev.ShipmentRolled)[0].fates == {"jp-14aa-1sf": "sf"}
+    assert combat.sf_ready(fold(s, *evs)) is not None
+
+
+def test_5_3_item_5_formosa_garrison_deploys_on_formosa_but_not_3221():
+    s = replace(position({"jp-cea-110div": "0812"}, turn=7), phase="start")
+    evs = when(s, "allied", "roll", rolls=[6])
+    s2 = fold(s, *evs)
+    assert s2.causeway and all(u.status == "formosa-deploy" for u in s2.units.values() if u.army == "FG")
+    assert "3221" not in sequence.formosa_hexes(s2) and "3220" in sequence.formosa_hexes(s2)
+
+
+def test_8_9_after_causeway_the_allies_roll_each_turn_for_a_b29():
+    s = replace(position({}, turn=8, causeway=True), phase="start")
+    assert [a.name for a in RULES.prompt(s).actions] == ["roll", "end"]
+    s2 = then(s, "allied", "roll", rolls=[2])
+    assert "b29" in [a.name for a in RULES.prompt(s2).actions]
+    s3 = then(s, "allied", "roll", rolls=[5])
+    assert "b29" not in [a.name for a in RULES.prompt(s3).actions]

@@ -188,9 +188,11 @@ class UnitsWithdrawn:
 @event_type("ichigo.FormosaReleased")
 @dataclass(frozen=True)
 class FormosaReleased:
-    """Ichi-Go 9.3: two Formosa Garrison divisions become mainland reinforcements this turn."""
+    """Ichi-Go 9.3: two Formosa Garrison divisions become mainland reinforcements this turn; 5.3 items 5-6:
+    with Causeway the Formosa Garrison deploys on Formosa (`status` "formosa-deploy"), the Kwantung Army enters."""
 
     units: list[str]
+    status: str = "pool"
 
 
 @event_type("ichigo.BrigadeAbsorbed")
@@ -257,3 +259,23 @@ class USLanded:
     where: str
     displaced: list[str] = field(default_factory=list)
     to: str = ""
+
+
+@event_type("ichigo.B29Rolled")
+@dataclass(frozen=True)
+class B29Rolled:
+    """Ichi-Go 8.9: after Causeway, the Allied roll at the start of each turn for a B-29 raid."""
+
+    roll: int
+    allowed: bool
+
+
+@event_type("ichigo.ShipmentRolled")
+@dataclass(frozen=True)
+class ShipmentRolled:
+    """Ichi-Go 5.3 items 7-9, 9.4: 14AA units picked blind (die - 1; 0 ends 14AA arrivals) and the survival
+    roll of each (`fates`: unit -> "full" | "reduced" | "eliminated" | "sf")."""
+
+    roll: int
+    count: int
+    fates: dict = field(default_factory=dict)

@@ -30,6 +30,7 @@ SYNTAX = {
     "withdraw": "withdraw UNIT UNIT [UNIT UNIT]",
     "release": "release UNIT UNIT",
     "absorb": "absorb BRIGADE into DIVISION",
+    "ship": "ship",
     "reinforce": "reinforce",
     "place": "place COUNTER at HEX",
     "land": "land UNITS [at HEX]",
@@ -76,7 +77,7 @@ def parse(text: str, side: str, state: State) -> Command:
     if not words:
         raise InvalidOrder(text, "empty order")
     verb, rest = words[0], words[1:]
-    if verb in ("deploy", "stay", "roll", "reinforce", "end"):
+    if verb in ("deploy", "stay", "roll", "reinforce", "ship", "end"):
         if rest:
             raise InvalidOrder(order, f"'{verb}' takes no arguments")
         return Command(side, verb, {})

@@ -67,8 +67,10 @@ class IchigoRules:
         elif a == "stay":
             combat.stay(em, s)
         elif a == "roll":
-            if state.phase == "start":
+            if state.phase == "start" and state.causeway is None:
                 sequence.causeway_roll(em, dice)
+            elif state.phase == "start":
+                sequence.b29_roll(em, dice)
             else:
                 sequence.airpower_roll(em, dice)
         elif a == "air":
@@ -81,6 +83,8 @@ class IchigoRules:
             sequence.withdraw(em, s, args["units"])
         elif a == "release":
             sequence.release(em, s, args["units"])
+        elif a == "ship":
+            sequence.ship(em, dice)
         elif a == "absorb":
             sequence.absorb(em, s, args["brigade"], args["division"])
         elif a == "reinforce":

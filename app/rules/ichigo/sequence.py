@@ -36,6 +36,7 @@ CASES = {
     "enter": ("Ichi-Go 9.1", "enter Japanese reinforcements at a north-edge source or a rail city"),
     "withdraw": ("Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)"),
     "release": ("Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no Causeway)"),
+    "ship": ("Ichi-Go 5.3", "roll for the 14AA units shipped this turn and their transport survival"),
     "absorb": ("Ichi-Go 9.5", "a reduced division in an initial Japanese city absorbs a brigade there"),
     "reinforce": ("Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind"),
     "place": ("Ichi-Go 9.7", "place a drawn Chinese counter in an initially Chinese city still held"),
@@ -77,6 +78,44 @@ def withdrawal_due(state: State) -> bool:
     return state.phase == "V" and state.turn == int(r["withdrawal_turn"]) and not state.reinforced
 
 
+def shipment_due(state: State) -> bool:
+    """Ichi-Go 5.3 item 7: each Phase V once Causeway is launched, while the 14AA pool lasts."""
+    return (state.phase == "V" and bool(state.causeway) and not state.aa14_closed and state.aa14_turn != state.turn
+            and any(u.status == "14aa-pool" for u in state.units.values()))
+
+
+def ship(em: Emitter, dice) -> None:
+    """Ichi-Go 5.3 items 7-9, 9.4, 11.28: roll, pick that many 14AA units blind, roll each one's survival."""
+    state = em.state
+    r = load().scenario["reinforcements"]["japanese"]
+    roll = em.roll(dice, "14AA shipment (5.3 item 7)")
+    count = roll - 1
+    fates: dict = {}
+    pool = sorted(u.id for u in state.units.values() if u.status == "14aa-pool")
+    for _ in range(min(count, len(pool))):
+        i = em.roll(dice, "blind pick of a 14AA unit (5.3 item 7)", len(pool)) - 1 if len(pool) > 1 else 0
+        uid = pool.pop(i)
+        u = state.units[uid]
+        if uid == "jp-14aa-1sf":
+            fates[uid] = "sf"
+            continue
+        die = em.roll(dice, f"transport survival of {uid} (5.3 item 9)")
+        if u.size == "division":
+            lo, hi = r["aa14_division_full"]
+            rlo, rhi = r["aa14_division_reduced"]
+            fates[uid] = "full" if lo <= die <= hi else ("reduced" if rlo <= die <= rhi else "eliminated")
+        else:
+            lo, hi = r["aa14_brigade_survives"]
+            fates[uid] = "full" if lo <= die <= hi else "eliminated"
+    em.emit(ev.ShipmentRolled(roll, count, fates))
+
+
+def b29_roll(em: Emitter, dice) -> None:
+    lo, hi = load().scenario["causeway"]["b29_roll"]
+    roll = em.roll(dice, "B-29 raid (8.9)")
+    em.emit(ev.B29Rolled(roll, lo <= roll <= hi))
+
+
 def release_open(state: State) -> bool:
     r = load().scenario["reinforcements"]["japanese"]
     return (state.phase == "V" and not state.causeway and state.turn == int(r["formosa_garrison_turn_no_causeway"])
@@ -96,7 +135,9 @@ def prompt(state: State) -> Prompt:
         names = []
         if state.turn == int(load().scenario["turn_start"]["causeway_roll_turn"]) and state.causeway is None:
             names.append("roll")
-        if not state.b29_used and not state.causeway:
+        elif state.causeway and state.b29_rolled != state.turn:
+            names.append("roll")
+        if (not state.b29_used and not state.causeway) or (state.causeway and state.b29_ok):
             names.append("b29")
         return Prompt("allied", f"Turn {state.turn}, start of turn", _actions(*names, "end"))
     label = f"Turn {state.turn}, {phase_name(state.phase)}"
@@ -115,7 +156,8 @@ def prompt(state: State) -> Prompt:
     if state.phase == "V":
         if withdrawal_due(state):
             return Prompt(side, label + ": withdrawal (9.2)", _actions("withdraw"))
-        names = ["enter", "absorb"] + (["release"] if release_open(state) else []) + ["end"]
+        names = (["ship"] if shipment_due(state) else []) + ["enter", "absorb"]
+        names += (["release"] if release_open(state) else []) + ["end"]
         return Prompt(side, label, _actions(*names))
     if state.phase == "X":
         if not state.reinforced:
@@ -192,14 +234,18 @@ def _causeway_effects(em: Emitter) -> None:
     """Ichi-Go 5.3 items 4-6: the US lands at 3221 (Phase I, `land`); the Formosa Garrison deploys and the
     Kwantung Army enters (as Phase V reinforcements, ruling E3)."""
     state = em.state
-    released = sorted(u.id for u in state.units.values() if u.status in ("formosa-garrison", "kwantung")
-                      and u.type != "tank")
-    if released:
-        em.emit(ev.FormosaReleased(released))
+    fg = sorted(u.id for u in state.units.values() if u.status == "formosa-garrison")
+    ka = sorted(u.id for u in state.units.values() if u.status == "kwantung" and u.type != "tank")
+    if fg:
+        em.emit(ev.FormosaReleased(fg, "formosa-deploy"))
+    if ka:
+        em.emit(ev.FormosaReleased(ka, "pool"))
 
 
 def b29(em: Emitter, h: str) -> None:
     state = em.state
+    if state.b29_hex:
+        raise IllegalOrder("Ichi-Go 8.9", "one B-29 marker a turn")
     if h not in load().feature("city") or h not in state.jp_control:
         raise IllegalOrder("Ichi-Go 8.9", f"{h} is not a Japanese-controlled city")
     em.emit(ev.B29Placed(h))
@@ -263,14 +309,40 @@ def entry_hexes(state: State) -> frozenset[str]:
     return frozenset(out - south)
 
 
+def formosa_hexes(state: State) -> frozenset[str]:
+    """Ichi-Go 5.3 item 5: the Formosa Garrison deploys anywhere on Formosa but the Formosa beachhead."""
+    d = load()
+    beach = set(d.tagged("beachhead-formosa")) | set(state.beachheads.values())
+    allied = state.occupied("allied")
+    return frozenset(h for h in d.tagged("formosa") if h not in beach and h not in allied and d.land(h))
+
+
+def landing_hexes(state: State) -> frozenset[str]:
+    """Ichi-Go 5.3 item 8, 9.4: friendly mainland port cities, Formosa coastal hexes not adjacent to US units."""
+    d = load()
+    allied = state.occupied("allied")
+    us = {u.hex for u in state.on_map("allied") if u.nation == "us"}
+    ports = {h for h in d.feature("port") if mainland(h) and h in state.jp_control and h not in allied}
+    coast = {h for h in d.tagged("formosa") & d.tagged("coastal")
+             if h not in allied and not any(n in us for n in d.neighbours(h))}
+    return frozenset(ports | coast)
+
+
 def enter(em: Emitter, side: str, ids: list[str], h: str) -> None:
     state = em.state
     units = [state.units[i] for i in ids]
+    statuses = {u.status for u in units}
     for u in units:
-        if u.side != "japanese" or u.status != "pool" or u.entry_turn > state.turn:
+        if (u.side != "japanese" or u.status not in ("pool", "formosa-deploy", "landing")
+                or u.entry_turn > state.turn):
             raise IllegalOrder("Ichi-Go 9.1", f"{u.id} is not a reinforcement available this turn")
-    if h not in entry_hexes(state):
-        raise IllegalOrder("Ichi-Go 9.1", f"{h} is no functioning north-edge source or connected rail city")
+    if len(statuses) > 1:
+        raise IllegalOrder("Ichi-Go 9.1", "units entering together must arrive the same way")
+    status = statuses.pop()
+    allowed = {"pool": entry_hexes, "formosa-deploy": formosa_hexes, "landing": landing_hexes}[status](state)
+    if h not in allowed:
+        case = {"pool": "Ichi-Go 9.1", "formosa-deploy": "Ichi-Go 5.3", "landing": "Ichi-Go 9.4"}[status]
+        raise IllegalOrder(case, f"{', '.join(ids)} may not enter at {h}")
     bad = stack_violation(state, h, units)
     if bad:
         raise IllegalOrder("Ichi-Go 6.0", bad)
@@ -517,6 +589,8 @@ def end(em: Emitter, side: str, dice) -> None:
     state = em.state
     if state.phase == "start" and state.turn == 7 and state.causeway is None:
         raise IllegalOrder("Ichi-Go 5.2", "roll on the Causeway or Philippines Table first")
+    if state.phase == "start" and state.causeway and state.b29_rolled != state.turn:
+        raise IllegalOrder("Ichi-Go 8.9", "roll for the B-29 raid first")
     if state.phase == "I" and not landing_done(state):
         raise IllegalOrder("Ichi-Go 5.3", "the US landing is mandatory this turn")
     if state.phase == "X":
@@ -525,10 +599,10 @@ def end(em: Emitter, side: str, dice) -> None:
             raise IllegalOrder("Ichi-Go 9.7", "place every drawn counter first")
         for h in left:
             em.emit(ev.ReturnedToPool(h, "no initially Chinese city to take it (9.7)"))
-    last = em.state.phase == "X" and em.state.turn >= em.state.last_turn()
-    em.emit(ev.PhaseEnded(state.turn, state.phase))
-    if last:
+    if em.state.phase == "X" and em.state.turn >= em.state.last_turn():
         em.emit(final_outcome(em.state))
+        return
+    em.emit(ev.PhaseEnded(state.turn, state.phase))
 
 
 def supply_of(state: State, uid: str) -> str:

@@ -85,6 +85,10 @@ class State:
     air_rolled: bool = False
     b29_used: bool = False
     b29_hex: str | None = None
+    b29_rolled: int = 0                 # 8.9: the turn of the last post-Causeway B-29 roll
+    b29_ok: bool = False
+    aa14_closed: bool = False           # 5.3 item 8
+    aa14_turn: int = 0                  # the turn of the last 14AA shipment
     collapse_checked: bool = False
     mover: tuple = ()                   # the stack whose move is under way (10.1)
     attacked_hexes: tuple = ()          # hexes attacked this phase (11.4)
@@ -237,7 +241,7 @@ def evolve(state: State, e) -> State:
                        reinforced=False)
         if turn != state.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
             base = replace(base, plans={}, air_side=None, air_markers=0, air_hexes=(), air_rolled=False,
-                           b29_hex=None)
+                           b29_hex=None, b29_ok=False)
         return base
     if isinstance(e, ev.OrderDeclared):
         return replace(state, plans={**state.plans, e.nation: e.order})
@@ -296,7 +300,7 @@ def evolve(state: State, e) -> State:
         return replace(state, units=units, reinforced=True)
     if isinstance(e, ev.FormosaReleased):
         for uid in e.units:
-            units[uid] = replace(units[uid], status="pool", entry_turn=state.turn)
+            units[uid] = replace(units[uid], status=e.status, entry_turn=state.turn)
         return replace(state, units=units)
     if isinstance(e, ev.BrigadeAbsorbed):
         units[e.brigade] = replace(units[e.brigade], status="removed", hex=None)
@@ -307,7 +311,7 @@ def evolve(state: State, e) -> State:
     if isinstance(e, ev.CollapseChecked):
         return replace(state, collapse_checked=True)
     if isinstance(e, ev.B29Placed):
-        return replace(state, b29_used=True, b29_hex=e.hex)
+        return replace(state, b29_used=True, b29_hex=e.hex, b29_ok=False)
     if isinstance(e, ev.GarrisonDestroyed):
         return replace(state, garrison_lost=state.garrison_lost | {e.hex})
     if isinstance(e, ev.USLanded):
@@ -317,6 +321,18 @@ def evolve(state: State, e) -> State:
             units[uid] = replace(units[uid], hex=e.hex, status="map", done=True)
         st = replace(state, units=units, beachheads={**state.beachheads, e.where: e.hex})
         return _enter(st, "allied", [e.hex])
+    if isinstance(e, ev.B29Rolled):
+        return replace(state, b29_rolled=state.turn, b29_ok=e.allowed)
+    if isinstance(e, ev.ShipmentRolled):
+        for uid, fate in e.fates.items():
+            u = units[uid]
+            if fate == "eliminated":
+                units[uid] = replace(u, status="dead", steps=0)
+            elif fate == "sf":
+                units[uid] = replace(u, status="sf-ready")
+            else:
+                units[uid] = replace(u, status="landing", steps=1 if fate == "reduced" else u.steps_max)
+        return replace(state, units=units, aa14_closed=state.aa14_closed or e.count == 0, aa14_turn=state.turn)
     if isinstance(e, ev.GameEnded):
         return replace(state, phase="over", winner=e.winner, reason=e.reason)
     return state
