@@ -353,3 +353,114 @@ def test_8_9_after_causeway_the_allies_roll_each_turn_for_a_b29():
     assert "b29" in [a.name for a in RULES.prompt(s2).actions]
     s3 = then(s, "allied", "roll", rolls=[5])
     assert "b29" not in [a.name for a in RULES.prompt(s3).actions]
+
+
+# -- 7.x supply, 8.x airpower effects, 9.x Japanese reinforcements ----------------------------------------------
+def cut_off():
+    """A Japanese division at 2011 ringed by Chinese units in every neighbour: no supply path (7.1)."""
+    ring = tuple(chinese(f"C{i:02d}", ref, n, tried=True)
+                 for i, (ref, n) in enumerate(zip(("cn-reg-01", "cn-reg-02", "cn-reg-03", "cn-reg-05", "cn-reg-06",
+                                                   "cn-reg-07"), D.neighbours("2011"), strict=True), start=1))
+    return position({"jp-cea-110div": "2011"}, phase="VI", plans={"japanese": "move-fight"}, extra=ring)
+
+
+def test_7_1_japanese_supply_traces_to_the_north_edge_and_is_cut_by_enemy_units():
+    from app.rules.ichigo.common import japanese_supplied, supply_state
+    s = position({"jp-cea-110div": "2011"})
+    assert japanese_supplied(s, "2011") and supply_state(s, s.units["jp-cea-110div"]) == "full"
+    s = cut_off()
+    assert supply_state(s, s.units["jp-cea-110div"]) == "oos"
+    assert japanese_supplied(position({}), "1901")                    # Kaifeng: source and supply city (R1)
+
+
+def test_7_3_oos_japanese_attack_at_half_rounded_up():
+    s = cut_off()
+    a = combat.assess(s, "japanese", "2010", [s.units["jp-cea-110div"]], [s.units["C01"]], 0, False)
+    assert a["attack"] == 2                                           # 4 halved
+
+
+def test_7_4_attenuated_japanese_attacks_shift_1l_from_turn_7():
+    s = replace(position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),)),
+                turn=7)
+    a = combat.assess(s, "japanese", "2011", [s.units["jp-cea-110div"]], [s.units["C01"]], 0, False)
+    assert any("7.4" in x for x in a["shifts"]) and a["net"] == -1
+
+
+def test_8_4_entering_enemy_airpower_range_costs_one_more_mp():
+    s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"}, air_side="allied",
+                 air_hexes=("2012",))
+    evs = when(s, "japanese", "move jp-cea-110div to 2011")
+    assert of(evs, ev.UnitsMoved)[0].mp == 2
+
+
+def test_8_5_11_18_airpower_shifts_one_column_at_most():
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),),
+                 air_side="japanese", air_hexes=("2011", "2012"))
+    a = combat.assess(s, "japanese", "2011", [s.units["jp-cea-110div"]], [s.units["C01"]], 0, False)
+    assert [x for x in a["shifts"] if "11.18" in x] == ["1R (Ichi-Go 11.18: friendly airpower in range)"]
+
+
+def test_11_11_11_12_11_14_terrain_shifts_of_the_defender_hex():
+    assert D.terrain_shifts("2011") == []
+    assert [n for n, _, _ in D.terrain_shifts("2810")] == [1]          # rough
+    assert [n for n, _, _ in D.terrain_shifts("2809")] == [2]          # mountain
+    assert [c for _, c, _ in D.terrain_shifts("3106")] == ["Ichi-Go 11.14"]
+
+
+def test_11_8_each_attacker_uses_its_own_line():
+    s = position({"jp-cea-1bde": "2011"}, phase="IX", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "2010", tried=True),))
+    a = combat.assess(s, "allied", "2011", [s.units["C01"]], [s.units["jp-cea-1bde"]], 0, False)
+    assert a["line"] == "chinese"
+
+
+def test_11_22_de_eliminates_every_defender():
+    s = position({"jp-cea-110div": "2010", "jp-cea-26div": "2010", "jp-cea-62div": "2012"},
+                 extra=(chinese("C01", "cn-reg-49", "2011", tried=True),))
+    # 12 on 1 -> >=10:1 plus concentric; die 2 -> DE.
+    evs = when(s, "japanese", "attack 2011 with jp-cea-110div jp-cea-26div jp-cea-62div", rolls=[2])
+    b = of(evs, ev.BattleResolved)[0]
+    assert b.result == "DE" and b.eliminated and b.attacker_losses == 0
+    assert not fold(s, *evs).at("2011")
+
+
+def test_9_1_reinforcements_enter_at_north_edge_sources_never_the_south_edge():
+    s = position({}, phase="V", turn=2)
+    hexes = sequence.entry_hexes(s)
+    assert "1901" in hexes and "0925" not in hexes and "1801" not in hexes    # R21: 1801 is Chinese
+    s2 = then(s, "japanese", "enter jp-cea-3bde at 1901")
+    assert s2.units["jp-cea-3bde"].hex == "1901"
+    with pytest.raises(IllegalOrder, match="9.1"):
+        when(s, "japanese", "enter jp-cea-3bde at 0925")
+
+
+def test_9_2_turn_5_withdraws_two_full_strength_4_factor_divisions_under_101():
+    s = position({"jp-cea-26div": "1901", "jp-cea-62div": "1901", "jp-cea-116div": "1812"}, phase="V", turn=5)
+    assert [a.name for a in RULES.prompt(s).actions] == ["withdraw"]
+    with pytest.raises(IllegalOrder, match="9.2"):
+        when(s, "japanese", "withdraw jp-cea-26div jp-cea-116div")
+    s2 = then(s, "japanese", "withdraw jp-cea-26div jp-cea-62div")
+    assert s2.units["jp-cea-26div"].status == "removed" and s2.units["jp-cea-62div"].status == "14aa-pool"
+
+
+def test_9_3_turn_9_without_causeway_two_formosa_divisions_join_the_reinforcements():
+    s = position({}, phase="V", turn=9, causeway=False)
+    fg = sorted(u.id for u in s.units.values() if u.status == "formosa-garrison")
+    s2 = then(s, "japanese", f"release {fg[0]} {fg[1]}")
+    assert s2.units[fg[0]].status == "pool" and "release" not in [a.name for a in RULES.prompt(s2).actions]
+
+
+def test_9_5_a_reduced_division_absorbs_a_brigade_in_an_initial_japanese_city():
+    s = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811"}, phase="V", steps={"jp-cea-40div": 1})
+    s2 = then(s, "japanese", "absorb jp-cea-1bde into jp-cea-40div")
+    assert s2.units["jp-cea-40div"].steps == 2 and s2.units["jp-cea-1bde"].status == "removed"
+
+
+def test_9_9_chinese_never_enter_formosa_and_9_7_place_only_in_held_chinese_cities():
+    s = position({}, phase="X")
+    s = fold(s, *when(s, "allied", "reinforce", rolls=[1, 1]))
+    h = sequence.drawn(s)[0]
+    with pytest.raises(IllegalOrder, match="9.7"):
+        when(s, "allied", f"place {h} at 3221")
+    s2 = then(s, "allied", f"place {h} at 0712")
+    assert s2.units[h].hex == "0712" and not s2.units[h].tried
