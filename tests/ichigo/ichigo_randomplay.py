@@ -62,6 +62,8 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         out.append("stay")
     elif "stay" in names:
         out.append("stay")
+    if "commit" in names:
+        out += [f"commit {n}" for n in range(state.pending[0]["data"]["max"] + 1)]
     if "air" in names:
         n = state.pending[0]["data"]["count"]
         hexes = rng.sample(sorted(str(h) for h in d.map.hexes()), n)
@@ -78,16 +80,10 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             for h in rng.sample(hexes, min(3, len(hexes))):
                 out.append(f"enter {u.id} at {h}")
     if "withdraw" in names:
-        on = [u for u in state.on_map("japanese") if not u.static]
-        divs = [u.id for u in on if u.size == "division" and u.steps == 2]
-        reduced = [u.id for u in on if u.size == "division" and u.steps == 1]
-        brig = [u.id for u in on if u.size == "brigade"]
-        for _ in range(12):
-            for group in (divs, reduced):
-                if len(group) >= 2:
-                    out.append("withdraw " + " ".join(rng.sample(group, 2)))
-        if brig:
-            out.append("withdraw " + " ".join(rng.sample(brig, min(4, len(brig)))))
+        full, reduced, brig = sequence._withdrawal_pools(state)
+        nf, nr, nb = sequence.withdrawal_need(state)
+        for _ in range(3):
+            out.append("withdraw " + " ".join(rng.sample(full, nf) + rng.sample(reduced, nr) + rng.sample(brig, nb)))
     if "release" in names:
         fg = sorted(u.id for u in state.units.values() if u.status == "formosa-garrison")
         if len(fg) >= 2 and rng.random() < 0.7:

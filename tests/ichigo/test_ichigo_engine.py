@@ -207,7 +207,8 @@ def test_11_23_chinese_attackers_lose_double_and_at_least_one_step():
                  extra=(chinese("C01", "cn-reg-02", "2010", tried=True), chinese("C02", "cn-reg-07", "2012",
                                                                                   tried=True)))
     # 8 on 2 = 4:1 Chinese line; die 1 -> 1/1: the Chinese lose 2 steps.
-    evs = when(s, "allied", "attack 2011 with C01 C02", rolls=[1])
+    s = then(s, "allied", "attack 2011 with C01 C02")
+    evs = when(s, "japanese", "commit 0", rolls=[1])                  # 11.17: no defensive tanks
     b = of(evs, ev.BattleResolved)[0]
     assert b.result == "1/1" and b.attacker_losses == 2
     # die 1 at >=10:1 after a DE would still cost one step: the minimum (IG-18)
@@ -464,3 +465,17 @@ def test_9_9_chinese_never_enter_formosa_and_9_7_place_only_in_held_chinese_citi
         when(s, "allied", f"place {h} at 3221")
     s2 = then(s, "allied", f"place {h} at 0712")
     assert s2.units[h].hex == "0712" and not s2.units[h].tried
+
+
+def test_11_17_japanese_commit_defensive_tanks_before_the_allied_die_each_1l_counted_as_losses():
+    s = position({"jp-cea-110div": "2011"}, phase="IX", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "2010", tried=True), chinese("C02", "cn-reg-07", "2012",
+                                                                                  tried=True)))
+    s = then(s, "allied", "attack 2011 with C01 C02")                  # no die yet: the Japanese decide
+    assert RULES.prompt(s).side == "japanese" and RULES.prompt(s).actions[0].name == "commit"
+    with pytest.raises(IllegalOrder, match="11.17"):
+        when(s, "japanese", "commit 2")                               # one division defending: at most one
+    evs = when(s, "japanese", "commit 1", rolls=[4])
+    b = of(evs, ev.BattleResolved)[0]
+    assert b.odds == "2:1" and b.column == "1:1" and len(b.tanks) == 1
+    assert of(evs, ev.SupportExpended)[0].units == b.tanks

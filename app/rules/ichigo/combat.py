@@ -67,7 +67,7 @@ def check_attack(state: State, side: str, target: str, ids: list[str], momentum:
 
 
 def assess(state: State, side: str, target: str, attackers: list[Unit], defenders: list[Unit],
-           tanks: int, sf: bool, momentum: bool = False) -> dict:
+           tanks: int, sf: bool, momentum: bool = False, def_tanks: int = 0) -> dict:
     """Strengths, odds and shifts of one attack, every item with its case; no dice."""
     d = load()
     sc = d.scenario
@@ -120,6 +120,9 @@ def assess(state: State, side: str, target: str, attackers: list[Unit], defender
                             f"{tanks} tank regiment(s)"))
     if sf:
         shifts.append(Shift(int(sc["combat"]["special_forces_shift"]), "Ichi-Go 11.28", "1st SF Group"))
+    if def_tanks:
+        shifts.append(Shift(-def_tanks * int(sc["combat"]["tank_regiment_shift"]), "Ichi-Go 11.17",
+                            f"{def_tanks} defending tank regiment(s)"))
     net = net_shifts(shifts)
     cols = d.crt.columns(line)
     if attack <= 0 or defence <= 0:
@@ -176,7 +179,6 @@ def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: 
            momentum: dict | None = None) -> None:
     state = em.state
     d = load()
-    sc = d.scenario
     attackers = check_attack(state, side, target, ids, momentum)
     nation = attackers[0].nation
     tank_units: list[str] = []
@@ -224,7 +226,48 @@ def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: 
         if supports:
             em.emit(ev.SupportExpended(supports))
         return
-    a = assess(state, side, target, attackers, defenders, len(tank_units), bool(sf_unit), momentum is not None)
+    eligible = defensive_tank_room(state, side, target, defenders)
+    if eligible:  # 11.17: the Japanese announce defensive tanks before the Allied player rolls
+        em.emit(ev.DecisionRequired("tanks", "japanese", {
+            "hex": target, "side": side, "attackers": list(ids), "max": eligible,
+            "momentum": momentum}))
+        return
+    resolve(em, side, target, ids, tank_units, sf_unit.id if sf_unit else None, [], momentum, dice)
+
+
+def defensive_tank_room(state: State, side: str, target: str, defenders: list[Unit]) -> int:
+    """Ichi-Go 11.17: regiments the Japanese may commit to a mainland defence (one per supplied brigade or
+    division defending, as many as are off the map)."""
+    if side != "allied" or not mainland(target):
+        return 0
+    eligible = [u for u in defenders if u.size in ("brigade", "division") and not u.static
+                and supply_state(state, u) in ("full", "attenuated")]
+    return min(len(eligible), len(tank_pool(state)))
+
+
+def commit_tanks(em: Emitter, side: str, n: int, dice) -> None:
+    p = em.state.pending[0]
+    data = p["data"]
+    if not 0 <= n <= int(data["max"]):
+        raise IllegalOrder("Ichi-Go 11.17", f"commit 0 to {data['max']} tank regiments")
+    tanks = [u.id for u in tank_pool(em.state)[:n]]
+    em.emit(ev.DecisionMade("tanks", side))
+    resolve(em, data["side"], data["hex"], list(data["attackers"]), [], None, tanks, data.get("momentum"), dice)
+
+
+def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: list[str], sf_id: str | None,
+            def_tanks: list[str], momentum, dice) -> None:
+    """Ichi-Go 11.19-11.29: the die, the result, losses (defender first), support expended, advance."""
+    state = em.state
+    d = load()
+    sc = d.scenario
+    attackers = [state.units[i] for i in ids if i in state.units and state.units[i].on_map]
+    nation = attackers[0].nation
+    defenders = [u for u in state.at(target) if u.side != side]
+    garrison = side == "allied" and garrison_at(state, target)
+    supports = tank_units + ([sf_id] if sf_id else [])
+    a = assess(state, side, target, attackers, defenders, len(tank_units), bool(sf_id), momentum is not None,
+               def_tanks=len(def_tanks))
     roll = em.roll(dice, f"combat on {target} (11.19)")
     result = d.crt.lookup(a["column"], roll, a["line"])
     cm = sc["combat"]
@@ -235,12 +278,14 @@ def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: 
     def_loss = result.defender.losses
     em.emit(ev.BattleResolved(target, side, ids, [u.id for u in defenders], a["attack"], a["defence"], a["odds"],
                               a["shifts"], a["column_label"], roll, result.code, att_loss, def_loss, def_elim,
-                              tank_units, bool(sf_unit)))
-    # 11.20: the defender first.
+                              tank_units + def_tanks, bool(sf_id)))
+    # 11.20: the defender first; 11.17: committed defensive tanks count toward the Japanese losses.
+    if def_tanks:
+        em.emit(ev.SupportExpended(def_tanks))
     if def_elim:
         losses = [u.id for u in defenders for _ in range(u.steps)]
     else:
-        losses = allocate(defenders, def_loss)
+        losses = allocate(defenders, max(0, def_loss - len(def_tanks)))
     if losses:
         _remove(em, losses, "combat")
     if garrison and (def_elim or def_loss > len(losses)):

@@ -31,6 +31,7 @@ SYNTAX = {
     "release": "release UNIT UNIT",
     "absorb": "absorb BRIGADE into DIVISION",
     "ship": "ship",
+    "commit": "commit N",
     "reinforce": "reinforce",
     "place": "place COUNTER at HEX",
     "land": "land UNITS [at HEX]",
@@ -142,6 +143,10 @@ def parse(text: str, side: str, state: State) -> Command:
         if not units:
             raise InvalidOrder(order, f"expected: {SYNTAX[verb]}")
         return Command(side, verb, {"units": units, "hex": _hex(rest[-1], order)})
+    if verb == "commit":
+        if len(rest) != 1 or not rest[0].isdigit():
+            raise InvalidOrder(order, f"expected: {SYNTAX['commit']}")
+        return Command(side, verb, {"count": int(rest[0])})
     if verb == "air":
         if not rest:
             raise InvalidOrder(order, f"expected: {SYNTAX['air']}")

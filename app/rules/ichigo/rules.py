@@ -83,6 +83,8 @@ class IchigoRules:
             sequence.withdraw(em, s, args["units"])
         elif a == "release":
             sequence.release(em, s, args["units"])
+        elif a == "commit":
+            combat.commit_tanks(em, s, int(args["count"]), dice)
         elif a == "ship":
             sequence.ship(em, dice)
         elif a == "absorb":

@@ -36,6 +36,7 @@ CASES = {
     "enter": ("Ichi-Go 9.1", "enter Japanese reinforcements at a north-edge source or a rail city"),
     "withdraw": ("Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)"),
     "release": ("Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no Causeway)"),
+    "commit": ("Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die"),
     "ship": ("Ichi-Go 5.3", "roll for the 14AA units shipped this turn and their transport survival"),
     "absorb": ("Ichi-Go 9.5", "a reduced division in an initial Japanese city absorbs a brigade there"),
     "reinforce": ("Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind"),
@@ -43,7 +44,8 @@ CASES = {
     "land": ("Ichi-Go 5.3", "bring US divisions ashore with a beachhead marker"),
     "end": ("Ichi-Go 5.0", "end this step"),
 }
-PENDING = {"advance": ("advance", "stay"), "momentum": ("attack", "stay"), "airpower": ("air",)}
+PENDING = {"advance": ("advance", "stay"), "momentum": ("attack", "stay"), "airpower": ("air",),
+           "tanks": ("commit",)}
 PHASE_NAMES = {p: p for p in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")}
 
 
@@ -75,7 +77,8 @@ def phase_side(state: State) -> str:
 
 def withdrawal_due(state: State) -> bool:
     r = load().scenario["reinforcements"]["japanese"]
-    return state.phase == "V" and state.turn == int(r["withdrawal_turn"]) and not state.reinforced
+    return (state.phase == "V" and state.turn == int(r["withdrawal_turn"]) and not state.reinforced
+            and sum(withdrawal_need(state)) > 0)
 
 
 def shipment_due(state: State) -> bool:
@@ -349,10 +352,7 @@ def enter(em: Emitter, side: str, ids: list[str], h: str) -> None:
     em.emit(ev.ReinforcementsEntered(list(ids), h))
 
 
-def withdraw(em: Emitter, side: str, ids: list[str]) -> None:
-    """Ichi-Go 9.2: two full-strength 4-factor divisions numbered under 101, in supply; else two reduced
-    divisions; else four brigades. The first named goes for good, the other to the 14AA pool."""
-    state = em.state
+def _withdrawal_pools(state: State) -> tuple[list, list, list]:
     r = load().scenario["reinforcements"]["japanese"]
     on = [u for u in state.on_map("japanese") if not u.static and japanese_supplied(state, u.hex)]
 
@@ -360,23 +360,36 @@ def withdraw(em: Emitter, side: str, ids: list[str]) -> None:
         digits = "".join(c for c in u.name.split()[0] if c.isdigit())
         return int(digits) if digits else 999
 
-    full = [u for u in on if u.size == "division" and u.steps == 2 and u.factor() == 4
+    full = [u.id for u in on if u.size == "division" and u.steps == 2 and u.factor() == 4
             and number(u) <= int(r["withdrawal_max_id"])]
-    reduced = [u for u in on if u.size == "division" and u.steps == 1]
-    brigades = [u for u in on if u.size == "brigade"]
-    units = [state.units[i] for i in ids]
-    if len(full) >= 2:
-        ok, want = all(u in full for u in units) and len(units) == 2, "two full-strength 4-factor divisions"
-    elif len(reduced) >= 2:
-        ok, want = all(u in reduced for u in units) and len(units) == 2, "two reduced divisions"
-    else:
-        n = min(4, len(brigades))
-        ok, want = all(u in brigades for u in units) and len(units) == n, f"{n} brigades"
-    if not ok:
-        raise IllegalOrder("Ichi-Go 9.2", f"withdraw {want} in supply")
-    to = ["removed"] + ["14aa-pool"] * (len(units) - 1) if len(units) == 2 else ["removed"] * len(units)
-    if len(units) == 4:
-        to = ["removed", "removed", "14aa-pool", "14aa-pool"]
+    reduced = [u.id for u in on if u.size == "division" and u.steps == 1]
+    brigades = [u.id for u in on if u.size == "brigade"]
+    return full, reduced, brigades
+
+
+def withdrawal_need(state: State) -> tuple[int, int, int]:
+    """Ichi-Go 9.2 (ruling E8): two division slots, each filled by a full-strength 4-factor division under 101
+    in supply, else a reduced division, else two brigades; as many as exist."""
+    full, reduced, brigades = _withdrawal_pools(state)
+    nf = min(2, len(full))
+    nr = min(2 - nf, len(reduced))
+    nb = min(2 * (2 - nf - nr), len(brigades))
+    return nf, nr, nb
+
+
+def withdraw(em: Emitter, side: str, ids: list[str]) -> None:
+    """Ichi-Go 9.2: the first division slot named leaves the game, the second goes to the 14AA pool."""
+    state = em.state
+    full, reduced, brigades = _withdrawal_pools(state)
+    nf, nr, nb = withdrawal_need(state)
+    got = (sum(i in full for i in ids), sum(i in reduced for i in ids), sum(i in brigades for i in ids))
+    if got != (nf, nr, nb) or len(ids) != nf + nr + nb:
+        raise IllegalOrder("Ichi-Go 9.2", f"withdraw {nf} full-strength 4-factor division(s) under 101, {nr} reduced "
+                                          f"division(s) and {nb} brigade(s), all in supply")
+    to, slot = [], 0.0
+    for i in ids:
+        to.append("removed" if slot < 1 else "14aa-pool")
+        slot += 0.5 if i in brigades else 1
     em.emit(ev.UnitsWithdrawn(list(ids), to))
 
 
