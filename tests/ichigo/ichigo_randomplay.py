@@ -62,6 +62,22 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         out.append("stay")
     elif "stay" in names:
         out.append("stay")
+    if "airlift" in names and rng.random() < 0.3:
+        cities = sorted(h for h in d.feature("city") if h not in state.jp_control)
+        movers = [u for u in own if u.mp < 0 and not u.done]
+        if movers and cities:
+            out.append(f"airlift {rng.choice(movers).id} to {rng.choice(cities)}")
+    if "drop" in names:
+        out.append(f"drop {rng.choice(sorted(str(h) for h in d.map.hexes()))}")
+    if "supply" in names:
+        us = sorted({u.hex for u in state.on_map("allied") if u.nation == "us"})
+        if us:
+            out.append(f"supply {rng.choice(us)}")
+    if "transfer" in names:
+        for h in state.beachheads.values():
+            us = [u.id for u in state.at(h) if u.nation == "us"]
+            if us:
+                out.append(f"transfer {' '.join(us[:rng.randint(1, len(us))])}")
     if "commit" in names:
         out += [f"commit {n}" for n in range(state.pending[0]["data"]["max"] + 1)]
     if "air" in names:

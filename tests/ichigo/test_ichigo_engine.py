@@ -479,3 +479,73 @@ def test_11_17_japanese_commit_defensive_tanks_before_the_allied_die_each_1l_cou
     b = of(evs, ev.BattleResolved)[0]
     assert b.odds == "2:1" and b.column == "1:1" and len(b.tanks) == 1
     assert of(evs, ev.SupportExpended)[0].units == b.tanks
+
+
+# -- the US after Causeway: landings, supply, airlift, airdrop, naval transfer, gunfire, sudden death -----------
+def us_ids(n):
+    s = initial_state()
+    return sorted(u.id for u in s.units.values() if u.nation == "us" and u.id != "us-11ab")[:n]
+
+
+def test_5_3_item_4_up_to_eight_us_divisions_land_at_3221_and_6_4_is_the_us_limit():
+    s = replace(position({}, turn=7, causeway=True), phase="I")
+    nine = us_ids(9)
+    with pytest.raises(IllegalOrder):
+        when(s, "allied", "land " + " ".join(nine))
+    s2 = then(s, "allied", "land " + " ".join(nine[:8]))
+    assert s2.beachheads == {"formosa": "3221"} and len(s2.at("3221")) == 8
+
+
+def test_4_4_japanese_win_at_once_taking_a_us_beachhead():
+    s = position({"jp-cea-110div": "3220"}, turn=8, phase="VI", plans={"japanese": "move-fight"}, causeway=True,
+                 beachheads={"formosa": "3221"})
+    evs = when(s, "japanese", "move jp-cea-110div to 3221")          # out of supply on Formosa: 3 MP
+    assert of(evs, ev.GameEnded)[0].winner == "japanese"
+
+
+def test_7_7_7_8_coastal_us_units_are_supplied_and_the_aerial_marker_supplies_one_stack():
+    from app.rules.ichigo.common import supply_state
+    u = us_ids(1)[0]
+    s = position({u: "2011"}, turn=8, phase="III", plans={"us": "move-fight"}, causeway=True)
+    assert supply_state(s, s.units[u]) == "oos"
+    s2 = then(s, "allied", "supply 2011")
+    assert supply_state(s2, s2.units[u]) == "full"
+    with pytest.raises(IllegalOrder, match="not allowed now|7.8"):
+        when(s2, "allied", "supply 2011")
+    s3 = position({u: "3220"}, turn=8, causeway=True)
+    assert supply_state(s3, s3.units[u]) == "full"                    # 3220 is coastal
+
+
+def test_8_10_one_chinese_unit_airlifted_between_friendly_cities_under_air_superiority():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"}, air_side="allied",
+                 extra=(chinese("C01", "cn-reg-02", "0712"),))
+    s2 = then(s, "allied", "airlift C01 to 0119")
+    assert s2.units["C01"].hex == "0119" and "airlift" not in [a.name for a in RULES.prompt(s2).actions]
+    s3 = replace(s, air_side="japanese")
+    with pytest.raises(IllegalOrder):
+        when(s3, "allied", "airlift C01 to 0119")
+
+
+def test_8_11_the_11th_airborne_drops_once_on_clear_or_rough_and_uses_the_airlift_and_aerial_marker():
+    s = position({}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True)
+    s2 = then(s, "allied", "drop 2011")
+    assert s2.units["us-11ab"].hex == "2011" and s2.airdropped
+    assert "supply" not in [a.name for a in RULES.prompt(s2).actions]
+    with pytest.raises(IllegalOrder, match="8.11"):
+        when(s, "allied", "drop 2809")                                # mountain
+
+
+def test_10_11_from_turn_9_us_units_in_one_beachhead_sail_to_the_other():
+    ids = us_ids(2)
+    s = replace(position({ids[0]: "3221", ids[1]: "3221"}, turn=9, causeway=True,
+                         beachheads={"formosa": "3221", "mainland": "1922"}), phase="I")
+    s2 = then(s, "allied", f"transfer {ids[0]}")
+    assert s2.units[ids[0]].hex == "1922" and s2.units[ids[1]].hex == "3221"
+
+
+def test_11_16_naval_gunfire_shifts_for_us_and_chinese_in_coastal_hexes_after_causeway():
+    u = us_ids(1)[0]
+    s = position({u: "3221", "jp-cea-110div": "3222"}, turn=8, phase="III", plans={"us": "fight-move"},
+                 causeway=True)
+    a = combat.assess(s, "allied", "3222", [s.units[u]], [s.units["jp-cea-110div"]], 0, False)
+    assert "1R (Ichi-Go 11.16: US naval gunfire)" in a["shifts"]

@@ -78,7 +78,7 @@ def japanese_supplied(state: State, h: str) -> bool:
 def us_supplied(state: State, h: str) -> bool:
     """Ichi-Go 7.5-7.7: a path to a beachhead, or a coastal hex."""
     d = load()
-    if h in d.tagged("coastal"):
+    if h in d.tagged("coastal") or h == state.aerial_hex:
         return True
     beaches = [x for x in beachheads(state).values() if x]
     if not beaches:

@@ -279,3 +279,32 @@ class ShipmentRolled:
     roll: int
     count: int
     fates: dict = field(default_factory=dict)
+
+
+@event_type("ichigo.AerialSupplyPlaced")
+@dataclass(frozen=True)
+class AerialSupplyPlaced:
+    """Ichi-Go 7.8: the US Aerial Supply Marker on an otherwise out-of-supply US stack."""
+
+    hex: str
+
+
+@event_type("ichigo.Airlifted")
+@dataclass(frozen=True)
+class Airlifted:
+    """Ichi-Go 8.10, 8.11: one unit flown from a friendly city to another (or the 11th Airborne's airdrop)."""
+
+    unit: str
+    origin: str
+    hex: str
+    drop: bool = False
+
+
+@event_type("ichigo.NavalTransfer")
+@dataclass(frozen=True)
+class NavalTransfer:
+    """Ichi-Go 10.11: US units moved by sea from one beachhead to the other."""
+
+    units: list[str]
+    origin: str
+    hex: str

@@ -32,6 +32,10 @@ SYNTAX = {
     "absorb": "absorb BRIGADE into DIVISION",
     "ship": "ship",
     "commit": "commit N",
+    "supply": "supply HEX",
+    "airlift": "airlift UNIT to HEX",
+    "drop": "drop HEX",
+    "transfer": "transfer UNITS",
     "reinforce": "reinforce",
     "place": "place COUNTER at HEX",
     "land": "land UNITS [at HEX]",
@@ -143,6 +147,20 @@ def parse(text: str, side: str, state: State) -> Command:
         if not units:
             raise InvalidOrder(order, f"expected: {SYNTAX[verb]}")
         return Command(side, verb, {"units": units, "hex": _hex(rest[-1], order)})
+    if verb in ("supply", "drop"):
+        if len(rest) != 1:
+            raise InvalidOrder(order, f"expected: {SYNTAX[verb]}")
+        return Command(side, verb, {"hex": _hex(rest[0], order)})
+    if verb == "airlift":
+        if len(rest) != 3 or rest[1] != "to":
+            raise InvalidOrder(order, f"expected: {SYNTAX['airlift']}")
+        (uid,) = _unit_names([rest[0]], side, state, order, hex_ok=False)
+        return Command(side, verb, {"unit": uid, "hex": _hex(rest[2], order)})
+    if verb == "transfer":
+        units = _unit_names(rest, side, state, order)
+        if not units:
+            raise InvalidOrder(order, f"expected: {SYNTAX['transfer']}")
+        return Command(side, verb, {"units": units})
     if verb == "commit":
         if len(rest) != 1 or not rest[0].isdigit():
             raise InvalidOrder(order, f"expected: {SYNTAX['commit']}")

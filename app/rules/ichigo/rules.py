@@ -83,6 +83,14 @@ class IchigoRules:
             sequence.withdraw(em, s, args["units"])
         elif a == "release":
             sequence.release(em, s, args["units"])
+        elif a == "supply":
+            sequence.aerial_supply(em, s, args["hex"])
+        elif a == "airlift":
+            sequence.airlift(em, s, args["unit"], args["hex"])
+        elif a == "drop":
+            sequence.drop(em, s, args["hex"])
+        elif a == "transfer":
+            sequence.transfer(em, s, args["units"])
         elif a == "commit":
             combat.commit_tanks(em, s, int(args["count"]), dice)
         elif a == "ship":

@@ -36,6 +36,10 @@ CASES = {
     "enter": ("Ichi-Go 9.1", "enter Japanese reinforcements at a north-edge source or a rail city"),
     "withdraw": ("Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)"),
     "release": ("Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no Causeway)"),
+    "supply": ("Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a turn)"),
+    "airlift": ("Ichi-Go 8.10", "fly one Chinese unit (or the 11th Airborne) between friendly cities"),
+    "drop": ("Ichi-Go 8.11", "airdrop the 11th Airborne on a clear or rough hex free of Japanese units"),
+    "transfer": ("Ichi-Go 10.11", "move US units by sea from one beachhead to the other"),
     "commit": ("Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die"),
     "ship": ("Ichi-Go 5.3", "roll for the 14AA units shipped this turn and their transport survival"),
     "absorb": ("Ichi-Go 9.5", "a reduced division in an initial Japanese city absorbs a brigade there"),
@@ -150,10 +154,16 @@ def prompt(state: State) -> Prompt:
         who = decider_of_order(state, nation)
         return Prompt(who, label + f": declare the {nation} order", _actions("declare"))
     if nation is not None:
-        names = ["move", "end"] if state.mode() == "move" else ["attack", "end"]
+        names = ["move"] if state.mode() == "move" else ["attack"]
         if state.phase == "II" and state.turn >= 8 and state.mode() == "move":
-            names.insert(1, "land")
-        return Prompt(side, label + f" ({state.mode()})", _actions(*names))
+            names.append("land")
+            if can_drop(state):
+                names.append("drop")
+        if state.mode() == "move" and airlift_open(state, nation):
+            names.append("airlift")
+        if nation == "us" and aerial_open(state):
+            names.append("supply")
+        return Prompt(side, label + f" ({state.mode()})", _actions(*names, "end"))
     if state.phase == "IV":
         return Prompt(side, label, _actions("roll") if not state.air_rolled else _actions("end"))
     if state.phase == "V":
@@ -167,7 +177,8 @@ def prompt(state: State) -> Prompt:
             return Prompt(side, label, _actions("reinforce"))
         return Prompt(side, label, _actions("place", "end"))
     if state.phase == "I":
-        return Prompt(side, label, _actions("land", "end"))
+        names = ["land"] if state.turn in (7, 8) else (["transfer"] if len(state.beachheads) == 2 else [])
+        return Prompt(side, label, _actions(*names, "end"))
     return Prompt(side, label, _actions("end"))
 
 
@@ -620,3 +631,93 @@ def end(em: Emitter, side: str, dice) -> None:
 
 def supply_of(state: State, uid: str) -> str:
     return supply_state(state, state.units[uid])
+
+
+# -- US aerial supply (7.8), airlift (8.10), the 11th Airborne (8.11), naval transfer (10.11) ------------------
+def aerial_open(state: State) -> bool:
+    return bool(state.causeway) and state.aerial_turn != state.turn
+
+
+def aerial_supply(em: Emitter, side: str, h: str) -> None:
+    state = em.state
+    if not aerial_open(state):
+        raise IllegalOrder("Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn")
+    us = [u for u in state.at(h) if u.nation == "us"]
+    if not us or any(supply_state(state, u) != "oos" for u in us):
+        raise IllegalOrder("Ichi-Go 7.8", f"{h} holds no otherwise out-of-supply US stack")
+    em.emit(ev.AerialSupplyPlaced(h))
+
+
+def air_superiority(state: State) -> bool:
+    """Ichi-Go 8.10 (ruling R23): the Allies hold the airpower markers this turn, or Causeway was launched."""
+    return bool(state.causeway) or state.air_side == "allied"
+
+
+def airlift_open(state: State, nation: str) -> bool:
+    return nation in ("chinese", "us") and air_superiority(state) and state.airlift_turn != state.turn
+
+
+def _friendly_cities(state: State, formosa: bool) -> set[str]:
+    d = load()
+    return {h for h in d.feature("city") if h not in state.jp_control and (formosa or mainland(h))
+            and not any(u.side == "japanese" for u in state.at(h))}
+
+
+def airlift(em: Emitter, side: str, uid: str, h: str) -> None:
+    state = em.state
+    if not airlift_open(state, state.nation_now() or ""):
+        raise IllegalOrder("Ichi-Go 8.10", "no airlift capacity now")
+    u = state.units[uid]
+    if u.nation == "chinese":
+        ok_unit = not u.militia and u.on_map and u.mp < 0 and not u.done
+        cities = _friendly_cities(state, formosa=False)
+    else:
+        ok_unit = u.id == "us-11ab" and u.on_map and u.mp < 0 and not u.done
+        cities = _friendly_cities(state, formosa=True)
+    if not ok_unit or u.nation != state.nation_now():
+        raise IllegalOrder("Ichi-Go 8.10", f"{uid} may not be airlifted (militia never; US only the 11th Airborne; "
+                                           "only a unit that has not moved)")
+    if u.hex not in cities or h not in cities or h == u.hex:
+        raise IllegalOrder("Ichi-Go 8.10", "from one friendly-controlled city to another")
+    from app.rules.ichigo.movement import stack_violation
+
+    bad = stack_violation(state, h, [u])
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.0", bad)
+    em.emit(ev.Airlifted(uid, u.hex, h))
+
+
+def can_drop(state: State) -> bool:
+    u = state.units.get("us-11ab")
+    return (bool(state.causeway) and u is not None and u.status == "us-pool" and not state.airdropped
+            and state.airlift_turn != state.turn and state.aerial_turn != state.turn)
+
+
+def drop(em: Emitter, side: str, h: str) -> None:
+    state = em.state
+    d = load()
+    if not can_drop(state):
+        raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne cannot drop now (once a game; it uses this turn's "
+                                           "airlift and Aerial Supply Marker)")
+    if not d.land(h) or d.map.terrain_of(H(h)) not in ("clear", "rough") or state.occupied("japanese") & {h}:
+        raise IllegalOrder("Ichi-Go 8.11", f"{h} is not a clear or rough hex free of Japanese units")
+    em.emit(ev.Airlifted("us-11ab", "", h, drop=True))
+
+
+def transfer(em: Emitter, side: str, ids: list[str]) -> None:
+    state = em.state
+    beaches = state.beachheads
+    if len(beaches) != 2 or state.turn < 9:
+        raise IllegalOrder("Ichi-Go 10.11", "naval transfer from Turn 9, between the two beachheads")
+    units = [state.units[i] for i in ids]
+    origins = {u.hex for u in units}
+    if any(u.nation != "us" for u in units) or len(origins) != 1 or not origins <= set(beaches.values()):
+        raise IllegalOrder("Ichi-Go 10.11", "US units that begin Phase I in one beachhead hex")
+    origin = origins.pop()
+    dest = next(h for h in beaches.values() if h != origin)
+    from app.rules.ichigo.movement import stack_violation
+
+    bad = stack_violation(state, dest, units)
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.4", bad)
+    em.emit(ev.NavalTransfer(list(ids), origin, dest))

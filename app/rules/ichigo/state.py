@@ -87,6 +87,10 @@ class State:
     b29_hex: str | None = None
     b29_rolled: int = 0                 # 8.9: the turn of the last post-Causeway B-29 roll
     b29_ok: bool = False
+    aerial_hex: str | None = None       # 7.8
+    aerial_turn: int = 0
+    airlift_turn: int = 0               # 8.10: the turn the one-unit airlift was used
+    airdropped: bool = False            # 8.11
     aa14_closed: bool = False           # 5.3 item 8
     aa14_turn: int = 0                  # the turn of the last 14AA shipment
     collapse_checked: bool = False
@@ -256,7 +260,10 @@ def evolve(state: State, e) -> State:
         for uid in e.units:
             units[uid] = replace(units[uid], hex=e.path[-1], mp_used=units[uid].mp_used + e.mp)
         side = units[e.units[0]].side
-        return _enter(replace(state, units=units), side, e.path[1:])
+        st = _enter(replace(state, units=units), side, e.path[1:])
+        if side == "japanese" and state.aerial_hex in e.path[1:]:  # 7.8: the Japanese take its hex
+            st = replace(st, aerial_hex=None)
+        return st
     if isinstance(e, ev.BattleResolved):
         for uid in e.attackers:
             if uid in units:
@@ -333,6 +340,18 @@ def evolve(state: State, e) -> State:
             else:
                 units[uid] = replace(u, status="landing", steps=1 if fate == "reduced" else u.steps_max)
         return replace(state, units=units, aa14_closed=state.aa14_closed or e.count == 0, aa14_turn=state.turn)
+    if isinstance(e, ev.AerialSupplyPlaced):
+        return replace(state, aerial_hex=e.hex, aerial_turn=state.turn)
+    if isinstance(e, ev.Airlifted):
+        units[e.unit] = replace(units[e.unit], hex=e.hex, status="map", done=True)
+        st = replace(state, units=units, airlift_turn=state.turn)
+        if e.drop:
+            st = replace(st, airdropped=True, aerial_turn=state.turn)
+        return _enter(st, "allied", [e.hex])
+    if isinstance(e, ev.NavalTransfer):
+        for uid in e.units:
+            units[uid] = replace(units[uid], hex=e.hex, done=False)
+        return replace(state, units=units)
     if isinstance(e, ev.GameEnded):
         return replace(state, phase="over", winner=e.winner, reason=e.reason)
     return state
