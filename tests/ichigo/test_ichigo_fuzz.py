@@ -21,17 +21,28 @@ def test_state_encodes_to_json_and_back_unchanged_after_random_play():
     assert RULES.decode_state(raw) == state
 
 
-def test_random_play_through_the_service_verifies_clean(store):
-    catalog.register(RULES)  # not yet in catalog.available(): registered for this test only
-    try:
-        game_id = games.create_game(store, "ichigo")
-        games.join(store, game_id, "japanese", "j@example.org", "j")
-        games.join(store, game_id, "allied", "a@example.org", "a")
+def test_ichigo_is_in_the_catalog():
+    assert catalog.get_rules("ichigo") is RULES
 
-        def submit(side, text):
-            return games.submit(store, game_id, side, text).state.game
 
-        play(random.Random(11), max_orders=250, submit=submit)
-        assert audit.verify(list(store.events(game_id))).ok
-    finally:
-        catalog.unregister("ichigo")
+def test_random_play_through_the_service_to_the_end_verifies_clean(store):
+    game_id = games.create_game(store, "ichigo")
+    games.join(store, game_id, "japanese", "j@example.org", "j")
+    games.join(store, game_id, "allied", "a@example.org", "a")
+
+    def submit(side, text):
+        return games.submit(store, game_id, side, text).state.game
+
+    state, _ = play(random.Random(11), submit=submit)
+    assert RULES.outcome(state) is not None
+    assert audit.verify(list(store.events(game_id))).ok
+
+
+def test_preview_of_an_attack_writes_nothing_and_shows_every_shift():
+    from ichigo_given import chinese, position
+
+    from app.rules.base import Command
+    s = position({"jp-cea-110div": "2010", "jp-cea-26div": "2012"},
+                 extra=(chinese("C01", "cn-reg-02", "2011", tried=True), chinese("C02", "cn-reg-04", "2011")))
+    p = RULES.preview(s, Command("japanese", "attack", {"hex": "2011", "units": ["jp-cea-110div", "jp-cea-26div"]}))
+    assert p["results"]["6"] and p["untried"] == ["C02"] and "11.15" in p["text"]
