@@ -45,4 +45,5 @@ def test_preview_of_an_attack_writes_nothing_and_shows_every_shift():
     s = position({"jp-cea-110div": "2010", "jp-cea-26div": "2012"},
                  extra=(chinese("C01", "cn-reg-02", "2011", tried=True), chinese("C02", "cn-reg-04", "2011")))
     p = RULES.preview(s, Command("japanese", "attack", {"hex": "2011", "units": ["jp-cea-110div", "jp-cea-26div"]}))
-    assert p["results"]["6"] and p["untried"] == ["C02"] and "11.15" in p["text"]
+    assert p["results"]["6"] and "11.15" in p["text"]
+    assert p["defence"] == 4 and p["hidden_defenders"] == 1 and p["untried"] == []   # 6.6: the top unit only

@@ -119,7 +119,12 @@ class IchigoRules:
         args, side = command.args, command.side
         momentum = state.pending[0]["data"] if state.pending and state.pending[0]["kind"] == "momentum" else None
         attackers = combat.check_attack(state, side, args["hex"], args["units"], momentum)
+        from app.rules.ichigo.view import top_unit
+
         defenders = [u for u in state.at(args["hex"]) if u.side != side]
+        hidden = max(0, len(defenders) - 1)
+        if defenders:  # 6.6: before the attack only the top unit of the enemy stack is seen
+            defenders = [top_unit(defenders)]
         unknown = [u.id for u in attackers + defenders if not u.tried]
         known_att = [u for u in attackers if u.tried]
         known_def = [u for u in defenders if u.tried]
@@ -132,7 +137,9 @@ class IchigoRules:
                 f"{a['column_label']} ({a['line']} line)")
         if unknown:
             text += f"\nIchi-Go 11.27: {len(unknown)} untried counter(s) not counted (revealed in combat)"
-        return {**a, "results": results, "untried": unknown, "text": text}
+        if hidden:
+            text += f"\nIchi-Go 6.6: {hidden} more unit(s) hidden under the top unit; only its defence is shown"
+        return {**a, "results": results, "untried": unknown, "hidden_defenders": hidden, "text": text}
 
     def outcome(self, state: State) -> Outcome | None:
         return Outcome(state.winner, state.reason) if state.phase == "over" else None
