@@ -78,6 +78,11 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             us = [u.id for u in state.at(h) if u.nation == "us"]
             if us:
                 out.append(f"transfer {' '.join(us[:rng.randint(1, len(us))])}")
+    if "lose" in names:
+        data = state.pending[0]["data"]
+        units = [state.units[i] for i in data["units"]]
+        out.append("lose " + " ".join(combat.allocate(units, data["count"])))
+        out.append("lose " + " ".join(rng.choices(data["units"], k=data["count"])))
     if "commit" in names:
         out += [f"commit {n}" for n in range(state.pending[0]["data"]["max"] + 1)]
     if "air" in names:

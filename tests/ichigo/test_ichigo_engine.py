@@ -157,10 +157,20 @@ def test_11_19_11_20_japanese_2_to_1_die_6_is_2_over_4_defender_first():
     evs = when(s, "japanese", "attack 2011 with jp-cea-110div jp-cea-26div", rolls=[6])
     b = of(evs, ev.BattleResolved)[0]
     assert (b.attack, b.defence, b.odds, b.column, b.result) == (8, 4, "2:1", "2:1", "2/4")
-    kinds = [type(e).__name__ for e in evs if isinstance(e, ev.ReturnedToPool | ev.StepsLost)]
-    assert kinds == ["ReturnedToPool", "StepsLost"]                 # the defender removes first (11.20)
-    s2 = fold(s, *evs)
-    assert s2.units["jp-cea-110div"].steps == 1 and s2.units["jp-cea-26div"].steps == 1   # 11.21
+    assert of(evs, ev.ReturnedToPool)                                # the defender removes first (11.20)
+    s = fold(s, *evs)
+    assert RULES.prompt(s).side == "japanese" and RULES.prompt(s).actions[0].name == "lose"
+
+
+def test_11_21_no_division_eliminated_while_a_unit_of_its_side_in_the_battle_has_two_steps():
+    s = position({"jp-cea-110div": "2010", "jp-cea-26div": "2010"},
+                 extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    s = then(s, "japanese", "attack 2011 with jp-cea-110div jp-cea-26div", rolls=[6])
+    with pytest.raises(IllegalOrder, match="11.21"):
+        when(s, "japanese", "lose jp-cea-110div jp-cea-110div")
+    s2 = then(s, "japanese", "lose jp-cea-110div jp-cea-26div")
+    assert s2.units["jp-cea-110div"].steps == 1 and s2.units["jp-cea-26div"].steps == 1
+    assert RULES.prompt(s2).actions[0].name == "advance"
 
 
 def test_11_15_concentric_from_opposite_hexes_is_1r_for_the_japanese():

@@ -2,8 +2,8 @@
 river halving on the total (11.13), shifts each with its case (11.9-11.18, 7.4, 11.28), untried and zero
 reveals (11.27), losses (11.20-11.23, 11.17, 11.28, 11.29), advance (11.24) and momentum attacks (11.25).
 
-Step losses are apportioned by the engine (ruling E1, docs/rulings/ichigo-engine.md): 11.21's division rule
-first, then the weakest units; the owner's free choice is not yet offered as an order."""
+Step losses are apportioned by their owner (`lose`, ruling E1, docs/rulings/ichigo-engine.md) when there is a
+choice, by the engine (11.21 first, then the weakest) when there is none."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -279,31 +279,89 @@ def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: lis
     em.emit(ev.BattleResolved(target, side, ids, [u.id for u in defenders], a["attack"], a["defence"], a["odds"],
                               a["shifts"], a["column_label"], roll, result.code, att_loss, def_loss, def_elim,
                               tank_units + def_tanks, bool(sf_id)))
-    # 11.20: the defender first; 11.17: committed defensive tanks count toward the Japanese losses.
+    # 11.17, 11.28: committed support is eliminated whatever the result and counts toward the losses.
     if def_tanks:
         em.emit(ev.SupportExpended(def_tanks))
-    if def_elim:
-        losses = [u.id for u in defenders for _ in range(u.steps)]
-    else:
-        losses = allocate(defenders, max(0, def_loss - len(def_tanks)))
-    if losses:
-        _remove(em, losses, "combat")
-    if garrison and (def_elim or def_loss > len(losses)):
-        em.emit(ev.GarrisonDestroyed(target))
-    # 11.17, 11.28: committed support is eliminated and counts toward the attacker's losses.
     if supports:
         em.emit(ev.SupportExpended(supports))
-    left = max(0, att_loss - len(supports))
-    if left:
-        survivors = [em.state.units[i] for i in ids if i in em.state.units and em.state.units[i].on_map]
-        chosen = allocate(survivors, left, exclude_militia=True)
-        if chosen:
-            _remove(em, chosen, "combat")
+    cont = {"hex": target, "side": side, "attackers": list(ids), "nation": nation, "momentum": momentum,
+            "att_left": max(0, att_loss - len(supports))}
+    # 11.20: the defender removes steps first.
+    if def_elim:
+        _remove(em, [u.id for u in defenders for _ in range(u.steps)], "combat")
+        _attacker_losses(em, cont)
+    elif garrison:
+        if def_loss >= 1:
+            em.emit(ev.GarrisonDestroyed(target))
+        _attacker_losses(em, cont)
+    else:
+        take_losses(em, other(side), [u.id for u in defenders], max(0, def_loss - len(def_tanks)), "defender", cont)
+
+
+def take_losses(em: Emitter, owner: str, ids: list[str], n: int, stage: str, cont: dict) -> None:
+    """Ichi-Go 11.20-11.21: the owner apportions n steps among the units (a `losses` decision) unless there is
+    no choice to make; then the battle goes on (attacker losses, advance)."""
     state = em.state
+    units = [state.units[i] for i in ids if i in state.units and state.units[i].on_map
+             and not (stage == "attacker" and state.units[i].militia)]
+    total = sum(u.steps for u in units)
+    n = min(n, total)
+    if n > 0 and (n == total or len(units) == 1):
+        _remove(em, allocate(units, n, exclude_militia=stage == "attacker"), "combat")
+    elif n > 0:
+        em.emit(ev.DecisionRequired("losses", owner, {"units": [u.id for u in units], "count": n, "stage": stage,
+                                                      "cont": cont}))
+        return
+    _next_stage(em, stage, cont)
+
+
+def _next_stage(em: Emitter, stage: str, cont: dict) -> None:
+    if stage == "defender":
+        _attacker_losses(em, cont)
+    else:
+        _finish(em, cont)
+
+
+def _attacker_losses(em: Emitter, cont: dict) -> None:
+    take_losses(em, cont["side"], cont["attackers"], int(cont["att_left"]), "attacker", cont)
+
+
+def _finish(em: Emitter, cont: dict) -> None:
+    state = em.state
+    side, target = cont["side"], cont["hex"]
     still = [u for u in state.at(target) if u.side != side] or (side == "allied" and garrison_at(state, target))
     if not still:
-        alive = [i for i in ids if i in state.units and state.units[i].on_map]
-        _offer_advance(em, side, target, alive, nation, momentum)
+        alive = [i for i in cont["attackers"] if i in state.units and state.units[i].on_map]
+        _offer_advance(em, side, target, alive, cont["nation"], cont["momentum"])
+
+
+def valid_losses(units: list[Unit], chosen: list[str], n: int) -> str | None:
+    """Ichi-Go 11.20-11.21: exactly n steps from these units; a Japanese or US division eliminated only if every
+    other unit of the battle is then down to one step (or gone). None if valid, else why not."""
+    by = {u.id: u for u in units}
+    if len(chosen) != n or any(c not in by for c in chosen):
+        return f"name {n} step(s) among {', '.join(sorted(by))} (a unit twice for two steps)"
+    taken = {i: chosen.count(i) for i in by}
+    if any(taken[i] > by[i].steps for i in by):
+        return "more steps than a unit has"
+    left = {i: by[i].steps - taken[i] for i in by}
+    killed_div = [i for i in by if left[i] == 0 and by[i].size == "division" and by[i].nation in ("japanese", "us")
+                  and by[i].steps_max > 1]
+    if killed_div and any(left[i] > 1 for i in by):
+        return "no Japanese or US division is eliminated while a unit of the battle has more than one step (11.21)"
+    return None
+
+
+def lose(em: Emitter, side: str, chosen: list[str]) -> None:
+    p = em.state.pending[0]
+    data = p["data"]
+    units = [em.state.units[i] for i in data["units"] if i in em.state.units]
+    why = valid_losses(units, chosen, int(data["count"]))
+    if why:
+        raise IllegalOrder("Ichi-Go 11.21", why)
+    em.emit(ev.DecisionMade("losses", side))
+    _remove(em, list(chosen), "combat")
+    _next_stage(em, data["stage"], data["cont"])
 
 
 def _offer_advance(em: Emitter, side: str, target: str, alive: list[str], nation: str, momentum) -> None:

@@ -32,6 +32,7 @@ SYNTAX = {
     "absorb": "absorb BRIGADE into DIVISION",
     "ship": "ship",
     "commit": "commit N",
+    "lose": "lose UNIT [UNIT ...]",
     "supply": "supply HEX",
     "airlift": "airlift UNIT to HEX",
     "drop": "drop HEX",
@@ -161,6 +162,13 @@ def parse(text: str, side: str, state: State) -> Command:
         if not units:
             raise InvalidOrder(order, f"expected: {SYNTAX['transfer']}")
         return Command(side, verb, {"units": units})
+    if verb == "lose":
+        out = []
+        for w in rest:
+            out += _unit_names([w], side, state, order, hex_ok=False)
+        if not out:
+            raise InvalidOrder(order, f"expected: {SYNTAX['lose']}")
+        return Command(side, verb, {"units": out})
     if verb == "commit":
         if len(rest) != 1 or not rest[0].isdigit():
             raise InvalidOrder(order, f"expected: {SYNTAX['commit']}")

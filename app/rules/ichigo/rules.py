@@ -91,6 +91,8 @@ class IchigoRules:
             sequence.drop(em, s, args["hex"])
         elif a == "transfer":
             sequence.transfer(em, s, args["units"])
+        elif a == "lose":
+            combat.lose(em, s, args["units"])
         elif a == "commit":
             combat.commit_tanks(em, s, int(args["count"]), dice)
         elif a == "ship":

@@ -40,6 +40,7 @@ CASES = {
     "airlift": ("Ichi-Go 8.10", "fly one Chinese unit (or the 11th Airborne) between friendly cities"),
     "drop": ("Ichi-Go 8.11", "airdrop the 11th Airborne on a clear or rough hex free of Japanese units"),
     "transfer": ("Ichi-Go 10.11", "move US units by sea from one beachhead to the other"),
+    "lose": ("Ichi-Go 11.21", "apportion the step losses of this battle (name a unit twice for two steps)"),
     "commit": ("Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die"),
     "ship": ("Ichi-Go 5.3", "roll for the 14AA units shipped this turn and their transport survival"),
     "absorb": ("Ichi-Go 9.5", "a reduced division in an initial Japanese city absorbs a brigade there"),
@@ -49,7 +50,7 @@ CASES = {
     "end": ("Ichi-Go 5.0", "end this step"),
 }
 PENDING = {"advance": ("advance", "stay"), "momentum": ("attack", "stay"), "airpower": ("air",),
-           "tanks": ("commit",)}
+           "tanks": ("commit",), "losses": ("lose",)}
 PHASE_NAMES = {p: p for p in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")}
 
 
