@@ -559,3 +559,11 @@ def test_11_16_naval_gunfire_shifts_for_us_and_chinese_in_coastal_hexes_after_ca
                  causeway=True)
     a = combat.assess(s, "allied", "3222", [s.units[u]], [s.units["jp-cea-110div"]], 0, False)
     assert "1R (Ichi-Go 11.16: US naval gunfire)" in a["shifts"]
+
+
+def test_9_8_later_us_divisions_land_at_a_beachhead_which_stays_one_of_two():
+    ids = us_ids(10)
+    s = position({}, turn=9, phase="II", plans={"us": "move-fight"}, causeway=True,
+                 beachheads={"formosa": "3221", "mainland": "1922"})
+    s2 = then(s, "allied", f"land {ids[9]} at 1922")
+    assert s2.units[ids[9]].hex == "1922" and s2.beachheads == {"formosa": "3221", "mainland": "1922"}

@@ -397,8 +397,8 @@ def advance(em: Emitter, side: str, ids: list[str]) -> None:
     if nation == "japanese" and lo <= state.turn <= hi:
         ok = all(supply_state(state, state.units[i]) == "full" for i in ids)
     elif nation == "us":
-        from app.rules.ichigo.common import beachheads, us_supplied
-        ok = bool(beachheads(state)) and all(us_supplied(state, state.units[i].hex) for i in ids)
+        from app.rules.ichigo.common import us_beachhead_supplied
+        ok = all(us_beachhead_supplied(state, state.units[i].hex) for i in ids)
     if ok:
         em.emit(ev.DecisionRequired("momentum", side, {"units": list(ids), "from": target, "nation": nation}))
 

@@ -76,10 +76,15 @@ def japanese_supplied(state: State, h: str) -> bool:
 
 
 def us_supplied(state: State, h: str) -> bool:
-    """Ichi-Go 7.5-7.7: a path to a beachhead, or a coastal hex."""
-    d = load()
-    if h in d.tagged("coastal") or h == state.aerial_hex:
+    """Ichi-Go 7.5-7.8: a path to a beachhead, a coastal hex, or the Aerial Supply Marker's hex."""
+    if h in load().tagged("coastal") or h == state.aerial_hex:
         return True
+    return us_beachhead_supplied(state, h)
+
+
+def us_beachhead_supplied(state: State, h: str) -> bool:
+    """Ichi-Go 7.5: a path to a beachhead (the only US supply that allows momentum attacks, 11.25)."""
+    d = load()
     beaches = [x for x in beachheads(state).values() if x]
     if not beaches:
         return False

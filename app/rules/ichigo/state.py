@@ -326,7 +326,8 @@ def evolve(state: State, e) -> State:
             units[uid] = replace(units[uid], hex=e.to)
         for uid in e.units:
             units[uid] = replace(units[uid], hex=e.hex, status="map", done=True)
-        st = replace(state, units=units, beachheads={**state.beachheads, e.where: e.hex})
+        heads = {**state.beachheads, e.where: e.hex} if e.where in ("formosa", "mainland") else state.beachheads
+        st = replace(state, units=units, beachheads=heads)
         return _enter(st, "allied", [e.hex])
     if isinstance(e, ev.B29Rolled):
         return replace(state, b29_rolled=state.turn, b29_ok=e.allowed)
@@ -343,7 +344,8 @@ def evolve(state: State, e) -> State:
     if isinstance(e, ev.AerialSupplyPlaced):
         return replace(state, aerial_hex=e.hex, aerial_turn=state.turn)
     if isinstance(e, ev.Airlifted):
-        units[e.unit] = replace(units[e.unit], hex=e.hex, status="map", done=True)
+        # 8.10: after the transfer the unit may still roll for movement; 8.11: a dropped unit then moves normally
+        units[e.unit] = replace(units[e.unit], hex=e.hex, status="map", done=False, mp=-1.0)
         st = replace(state, units=units, airlift_turn=state.turn)
         if e.drop:
             st = replace(st, airdropped=True, aerial_turn=state.turn)
