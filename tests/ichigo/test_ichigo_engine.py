@@ -567,3 +567,15 @@ def test_9_8_later_us_divisions_land_at_a_beachhead_which_stays_one_of_two():
                  beachheads={"formosa": "3221", "mainland": "1922"})
     s2 = then(s, "allied", f"land {ids[9]} at 1922")
     assert s2.units[ids[9]].hex == "1922" and s2.beachheads == {"formosa": "3221", "mainland": "1922"}
+
+
+def test_8_9_japanese_units_that_start_within_three_hexes_of_the_b29_stay_oos_all_turn():
+    from app.rules.ichigo.common import supply_state
+    s = replace(position({"jp-cea-110div": "2011"}, turn=3), phase="start")     # 3 hexes from Wuhan 2008
+    s = then(s, "allied", "b29 2008")
+    assert supply_state(s, s.units["jp-cea-110div"]) == "oos"
+    s = replace(s, phase="VI", plans={"japanese": "move-fight"})
+    evs = when(s, "japanese", "move jp-cea-110div to 2112")                    # 4 hexes away
+    assert of(evs, ev.MovementRolled)[0].mp == 3                        # OOS: 3 MP (7.3, R19)
+    s = fold(s, *evs)
+    assert supply_state(s, s.units["jp-cea-110div"]) == "oos"           # out of range now, still OOS

@@ -105,8 +105,9 @@ def supply_state(state: State, u: Unit) -> str:
         return "full"
     if u.nation == "us":
         return "full" if us_supplied(state, u.hex) else "oos"
-    if state.b29_hex and load().distance(state.b29_hex, u.hex) <= int(load().scenario["causeway"]["b29_range"]):
-        return "oos"
+    if u.id in state.b29_units or (
+            state.b29_hex and load().distance(state.b29_hex, u.hex) <= int(load().scenario["causeway"]["b29_range"])):
+        return "oos"  # 8.9: started or moved within range this turn, even if it has left it
     if not japanese_supplied(state, u.hex):
         return "oos"
     if state.turn >= int(load().scenario["turn_start"]["attenuated_supply_from_turn"]):

@@ -85,6 +85,7 @@ class State:
     air_rolled: bool = False
     b29_used: bool = False
     b29_hex: str | None = None
+    b29_units: frozenset = frozenset()  # 8.9: Japanese units that started or moved within range this turn
     b29_rolled: int = 0                 # 8.9: the turn of the last post-Causeway B-29 roll
     b29_ok: bool = False
     aerial_hex: str | None = None       # 7.8
@@ -245,7 +246,7 @@ def evolve(state: State, e) -> State:
                        reinforced=False)
         if turn != state.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
             base = replace(base, plans={}, air_side=None, air_markers=0, air_hexes=(), air_rolled=False,
-                           b29_hex=None, b29_ok=False)
+                           b29_hex=None, b29_ok=False, b29_units=frozenset())
         return base
     if isinstance(e, ev.OrderDeclared):
         return replace(state, plans={**state.plans, e.nation: e.order})
@@ -263,6 +264,10 @@ def evolve(state: State, e) -> State:
         st = _enter(replace(state, units=units), side, e.path[1:])
         if side == "japanese" and state.aerial_hex in e.path[1:]:  # 7.8: the Japanese take its hex
             st = replace(st, aerial_hex=None)
+        if side == "japanese" and state.b29_hex:  # 8.9: moving within range of the B-29 marker
+            rng = int(load().scenario["causeway"]["b29_range"])
+            if any(load().distance(state.b29_hex, h) <= rng for h in e.path):
+                st = replace(st, b29_units=st.b29_units | frozenset(e.units))
         return st
     if isinstance(e, ev.BattleResolved):
         for uid in e.attackers:
@@ -318,7 +323,9 @@ def evolve(state: State, e) -> State:
     if isinstance(e, ev.CollapseChecked):
         return replace(state, collapse_checked=True)
     if isinstance(e, ev.B29Placed):
-        return replace(state, b29_used=True, b29_hex=e.hex, b29_ok=False)
+        rng = int(load().scenario["causeway"]["b29_range"])
+        hit = frozenset(u.id for u in state.on_map("japanese") if load().distance(e.hex, u.hex) <= rng)
+        return replace(state, b29_used=True, b29_hex=e.hex, b29_ok=False, b29_units=state.b29_units | hit)
     if isinstance(e, ev.GarrisonDestroyed):
         return replace(state, garrison_lost=state.garrison_lost | {e.hex})
     if isinstance(e, ev.USLanded):
@@ -364,6 +371,7 @@ def encode(state: State) -> dict:
     d["jp_control"] = sorted(state.jp_control)
     d["ever_allied"] = sorted(state.ever_allied)
     d["garrison_lost"] = sorted(state.garrison_lost)
+    d["b29_units"] = sorted(state.b29_units)
     return d
 
 
@@ -371,6 +379,7 @@ def decode(raw: dict) -> State:
     units = {k: Unit(**{**u, "strength": tuple(u["strength"])}) for k, u in raw["units"].items()}
     return State(**{**raw, "units": units, "jp_control": frozenset(raw["jp_control"]),
                     "ever_allied": frozenset(raw["ever_allied"]),
-                    "garrison_lost": frozenset(raw["garrison_lost"]), "draw_pool": tuple(raw["draw_pool"]),
+                    "garrison_lost": frozenset(raw["garrison_lost"]),
+                    "b29_units": frozenset(raw["b29_units"]), "draw_pool": tuple(raw["draw_pool"]),
                     "air_hexes": tuple(raw["air_hexes"]), "mover": tuple(raw["mover"]),
                     "attacked_hexes": tuple(raw["attacked_hexes"]), "pending": tuple(raw["pending"])})
