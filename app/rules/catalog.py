@@ -23,10 +23,11 @@ def unregister(name: str) -> None:
 
 
 def available() -> dict[str, Rules]:
+    from app.rules.ichigo.rules import RULES as ICHIGO
     from app.rules.skirmish import RULES as SKIRMISH
     from app.rules.snc.rules import RULES as SNC
 
-    return {SKIRMISH.name: SKIRMISH, SNC.name: SNC, **_REGISTERED}
+    return {SKIRMISH.name: SKIRMISH, SNC.name: SNC, ICHIGO.name: ICHIGO, **_REGISTERED}
 
 
 def get_rules(name: str) -> Rules:

@@ -1,0 +1,152 @@
+"""Helpers every Ichi-Go module shares: the Emitter, airpower ranges (8.3), supply (7.x), intrinsic garrisons
+(11.29), the victory-condition queries (4.x, 5.2) and the die tables of the scenario file."""
+from __future__ import annotations
+
+from app.events.core import DieRolled
+from app.rules.ichigo.data_load import H, load
+from app.rules.ichigo.state import State, Unit, evolve, other
+from app.rules.kernel.paths import TraceSituation, trace
+
+
+class Emitter:
+    """Collects the events a command produces and keeps the state they lead to (decide stays pure)."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.events: list = []
+
+    def emit(self, *events) -> None:
+        for e in events:
+            self.events.append(e)
+            if not isinstance(e, DieRolled):
+                self.state = evolve(self.state, e)
+
+    def roll(self, dice, purpose: str, sides: int = 6) -> int:
+        r = dice.roll(purpose, sides)
+        self.events.append(r)
+        return r.value
+
+
+def air_range(state: State, side: str) -> frozenset[str]:
+    """Ichi-Go 8.3: each marker's hex and its six neighbours, for the side holding the markers."""
+    if state.air_side != side:
+        return frozenset()
+    d = load()
+    out = set()
+    for h in state.air_hexes:
+        out.add(h)
+        out.update(d.neighbours(h))
+    return frozenset(out)
+
+
+def garrison_at(state: State, h: str) -> bool:
+    """Ichi-Go 11.29: an initial Japanese city, Japanese-controlled, with no Japanese unit in it, defends with
+    its intrinsic 1-factor garrison (unless destroyed and not yet liberated)."""
+    d = load()
+    return (h in d.tagged("jp-city") and h in state.jp_control and h not in state.garrison_lost
+            and not any(u.side == "japanese" for u in state.at(h)))
+
+
+def enemy_hexes(state: State, side: str) -> frozenset[str]:
+    """Hexes a `side` unit may not enter: enemy units, and for the Allies intrinsic garrisons (11.29)."""
+    out = set(state.occupied(other(side)))
+    if side == "allied":
+        out |= {h for h in load().tagged("jp-city") if garrison_at(state, h)}
+    return frozenset(out)
+
+
+def japanese_sources(state: State) -> frozenset[str]:
+    """Ichi-Go 7.1, rulings R1, R29: friendly north-edge hexes, 0925 and Kaifeng while Japanese-controlled."""
+    d = load()
+    allied = state.occupied("allied")
+    srcs = (d.north_edge() | d.tagged("supply-source")) & state.jp_control
+    return frozenset(h for h in srcs if h not in allied)
+
+
+def japanese_supplied(state: State, h: str) -> bool:
+    """Ichi-Go 7.1: a path of any length to a source, never across all-lake/all-sea hexsides, into an enemy
+    city or an enemy-occupied hex; or inside a never-lost initial Japanese city."""
+    d = load()
+    if h in d.tagged("jp-city") and h not in state.ever_allied and h in state.jp_control:
+        return True
+    enemy = frozenset(H(x) for x in state.occupied("allied"))
+    allied_ctl = frozenset(H(x) for x in d.feature("city") if x not in state.jp_control)
+    sit = TraceSituation(enemy_occupied=enemy, enemy_controlled=allied_ctl)
+    return trace(d.map, H(h), [H(x) for x in japanese_sources(state)], d.supply, sit) is not None
+
+
+def us_supplied(state: State, h: str) -> bool:
+    """Ichi-Go 7.5-7.8: a path to a beachhead, a coastal hex, or the Aerial Supply Marker's hex."""
+    if h in load().tagged("coastal") or h == state.aerial_hex:
+        return True
+    return us_beachhead_supplied(state, h)
+
+
+def us_beachhead_supplied(state: State, h: str) -> bool:
+    """Ichi-Go 7.5: a path to a beachhead (the only US supply that allows momentum attacks, 11.25)."""
+    d = load()
+    beaches = [x for x in beachheads(state).values() if x]
+    if not beaches:
+        return False
+    enemy = frozenset(H(x) for x in state.occupied("japanese"))
+    jp_cities = frozenset(H(x) for x in d.feature("city") if x in state.jp_control)
+    sit = TraceSituation(enemy_occupied=enemy, enemy_controlled=jp_cities)
+    return trace(d.map, H(h), [H(x) for x in beaches], d.supply, sit) is not None
+
+
+def beachheads(state: State) -> dict:
+    """Ichi-Go 5.3 items 4 and 12: where the US beachhead markers lie ("formosa", "mainland")."""
+    return dict(state.beachheads)
+
+
+def supply_state(state: State, u: Unit) -> str:
+    """'full', 'attenuated' or 'oos' (7.2-7.4, 7.6, 8.9); Chinese are always in supply (7.0)."""
+    if u.nation == "chinese":
+        return "full"
+    if u.nation == "us":
+        return "full" if us_supplied(state, u.hex) else "oos"
+    if u.id in state.b29_units or (
+            state.b29_hex and load().distance(state.b29_hex, u.hex) <= int(load().scenario["causeway"]["b29_range"])):
+        return "oos"  # 8.9: started or moved within range this turn, even if it has left it
+    if not japanese_supplied(state, u.hex):
+        return "oos"
+    if state.turn >= int(load().scenario["turn_start"]["attenuated_supply_from_turn"]):
+        return "attenuated"
+    return "full"
+
+
+def all_airbases_japanese(state: State) -> bool:
+    return all(h in state.jp_control for h in load().feature("airbase"))
+
+
+def allied_airbases(state: State) -> int:
+    return sum(1 for h in load().feature("airbase") if h not in state.jp_control)
+
+
+def all_gearr_japanese(state: State) -> bool:
+    return all(h in state.jp_control for h in load().gearr)
+
+
+def japanese_near(state: State, target: str, n: int) -> bool:
+    """Ichi-Go 4.2, 5.2 (ruling R8): a Japanese unit within n hexes of target, or target Japanese."""
+    d = load()
+    return target in state.jp_control or any(d.distance(target, u.hex) <= n for u in state.on_map("japanese"))
+
+
+def east_of_gearr(h: str) -> bool:
+    """Ruling R28: east of the GEARR means a column beyond the easternmost GEARR hex of that row."""
+    row = int(h[2:])
+    cols = [int(g[:2]) for g in load().gearr if int(g[2:]) == row]
+    return bool(cols) and int(h[:2]) > max(cols)
+
+
+def no_chinese_east_of_gearr(state: State) -> bool:
+    return not any(u.nation == "chinese" and east_of_gearr(u.hex) for u in state.on_map("allied"))
+
+
+def mainland(h: str) -> bool:
+    return h not in load().tagged("formosa")
+
+
+def die_table(table: dict, roll: int) -> int:
+    return int(table[str(roll)])

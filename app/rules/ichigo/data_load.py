@@ -1,0 +1,128 @@
+"""Ichi-Go game data: map, TEC, CRT, order of battle and scenario loaded from app/rules/ichigo/data/, and the
+kernel rule objects built from them (movement 10.x, stacking 6.x, odds and CRT 11.6-11.8, river halving 11.13,
+concentric 11.15, supply trace 7.1). No game number lives in code: every value comes from the TOML files."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from app.rules.ichigo.data import CRT as CRT_FILE
+from app.rules.ichigo.data import MAP, SCENARIO, TERRAIN, UNITS
+from app.rules.kernel.concentric import ConcentricRule
+from app.rules.kernel.crt import CRT
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.mapfile import GameMap, load_map
+from app.rules.kernel.movement import CostTable, MovementRules
+from app.rules.kernel.paths import TraceRules
+from app.rules.kernel.stacking import Incompatible, StackingRules, StackLimit
+from app.rules.kernel.strength import HexsideModifiers, StrengthRule
+
+H = Hex.parse
+
+
+def _toml(path) -> dict:
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def _mp(value):
+    return None if value == "prohibited" else float(value)
+
+
+@dataclass(frozen=True)
+class GameData:
+    map: GameMap
+    tec: dict
+    units: tuple[dict, ...]
+    markers: dict
+    scenario: dict
+    crt: CRT
+    movement: MovementRules
+    stacking: StackingRules
+    hexsides: HexsideModifiers
+    strength: StrengthRule
+    concentric: ConcentricRule
+    supply: TraceRules
+
+    def tagged(self, tag: str) -> frozenset[str]:
+        return frozenset(str(h) for h in self.map.hexes_tagged(tag))
+
+    def feature(self, name: str) -> frozenset[str]:
+        return frozenset(str(h) for h in self.map.hexes_with(name))
+
+    @property
+    def gearr(self) -> tuple[str, ...]:
+        """Ichi-Go 3.5: the GEARR, 1801 to 0925 in order."""
+        return tuple(str(h) for h in self.map.railroads[0].path)
+
+    def north_edge(self) -> frozenset[str]:
+        return frozenset(str(h) for h in self.map.edge_hexes("north"))
+
+    def land(self, h: str) -> bool:
+        return self.map.on_map(H(h)) and self.map.terrain_of(H(h)) not in ("lake", "sea")
+
+    def neighbours(self, h: str) -> list[str]:
+        return [str(n) for n in self.map.neighbours(H(h))]
+
+    def distance(self, a: str, b: str) -> int:
+        return self.map.distance(H(a), H(b))
+
+    def terrain_shifts(self, h: str) -> list[tuple[int, str, str]]:
+        """Ichi-Go 11.10-11.14: (columns left, case, reason) for a defender in hex h."""
+        x = H(h)
+        out = []
+        terrain = self.map.terrain_of(x)
+        n = int(self.tec["terrain"].get(terrain, {}).get("shift_left", 0))
+        if n:
+            out.append((n, "Ichi-Go 11.11" if terrain == "rough" else "Ichi-Go 11.12", terrain))
+        if "city" in self.map.features_of(x):
+            out.append((int(self.tec["features"]["city"]["shift_left"]), "Ichi-Go 11.14", "city"))
+        return out
+
+
+@lru_cache(maxsize=1)
+def load() -> GameData:
+    gmap = load_map(MAP)
+    tec = _toml(TERRAIN)
+    oob = _toml(UNITS)
+    sc = _toml(SCENARIO)
+    crt = CRT.from_dict(_toml(CRT_FILE))
+    terrain = {t: _mp(v["mp"]) for t, v in tec["terrain"].items()}
+    hexside = {t: _mp(v["mp_extra"]) for t, v in tec["hexsides"].items()}
+    table = CostTable(terrain=terrain, hexside=hexside, features={})
+    movement = MovementRules(
+        costs={"japanese": table, "chinese": table, "us": table},
+        move_case="Ichi-Go 10.0", prohibited_case="Ichi-Go 10.10", enemy_case="Ichi-Go 6.0",
+        road_needs_road_hexside=True, road_negates_hexside=False, ezoc_stop=False, ezoc_exit="free",
+        minimum_move=bool(tec["rules"]["minimum_move"]),
+    )
+    st = sc["stacking"]
+    stacking = StackingRules(
+        limits=(
+            StackLimit("Ichi-Go 6.2", side="japanese", max_total=float(st["japanese"]), label="Japanese units"),
+            StackLimit("Ichi-Go 6.3", side="allied", nationalities=frozenset({"chinese"}),
+                       max_total=float(st["chinese"]), label="Chinese units",
+                       weights={"militia": 0.0 if not st["chinese_militia_counts"] else 1.0}),
+            StackLimit("Ichi-Go 6.4", side="allied", nationalities=frozenset({"us"}), max_total=float(st["us"]),
+                       label="US units"),
+        ),
+        incompatible=(Incompatible("Ichi-Go 6.3", frozenset({"chinese"}), frozenset({"us"})),),
+    )
+    factors = {}
+    for k, v in tec["hexsides"].items():
+        if v.get("attack") == "prohibited":
+            factors[k] = None
+        elif "attack_factor" in v:
+            factors[k] = v["attack_factor"]
+    hexsides = HexsideModifiers.from_dict({"case": "Ichi-Go 11.13", "factors": factors})
+    strength = StrengthRule("up", "total", "Ichi-Go 11.13")
+    conc = sc["combat"]["concentric_shift"]
+    concentric = ConcentricRule.from_dict({"pattern": "opposite_or_alternating", "shifts": dict(conc),
+                                           "case": "Ichi-Go 11.15", "denied_terrain": ["city"]})
+    blocked = frozenset(k for k, v in tec["hexsides"].items() if v.get("blocks_supply"))
+    prohibited = frozenset(k for k, v in terrain.items() if v is None)
+    supply = TraceRules(case="Ichi-Go 7.1", blocked_hexsides=blocked, blocked_terrain=prohibited,
+                        enemy_units_block=True, enemy_controlled_block=frozenset({"city"}))
+    return GameData(gmap, tec, tuple(oob["unit"]), dict(oob.get("markers", {})), sc, crt, movement, stacking,
+                    hexsides, strength, concentric, supply)
