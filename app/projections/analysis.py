@@ -76,9 +76,10 @@ def analyse(rep: Replay) -> dict:
         combat = frame.combat
         if combat:
             side = combat["attacker"]
-            odds.setdefault(side, defaultdict(int))[str(combat["odds"])] += 1
+            column = combat.get("column") or combat["odds"]  # the column fought on, after any shifts
+            odds.setdefault(side, defaultdict(int))[str(column)] += 1
             entry = {"seq": frame.seq, "turn": turn, "side": side, "hex": combat.get("hex"),
-                     "odds": combat["odds"], "roll": combat["roll"], "result": combat["result"]}
+                     "odds": combat["odds"], "column": column, "roll": combat["roll"], "result": combat["result"]}
             if combat.get("distribution"):
                 entry.update(roll_luck(combat["distribution"], combat["roll"]))
             attacks.append(entry)

@@ -2,7 +2,8 @@
 
 A frame is the position after event `seq` seen through `rules.view` (the one fog-of-war function), the
 sequence-of-play label from `rules.prompt`, the event's history line and, for a combat, the rules' combat
-summary. All frames of a game come from a single fold over the stream, not one load per event.
+summary (`combat_summary(event, state)`, given the state just before the event: the same fold's previous
+step). All frames of a game come from a single fold over the stream, not one load per event.
 
 Viewer: a side name sees that side's view; "all" sees the referee's view (`view(state, None)`). Once the
 game is over every viewer sees everything (`effective_viewer`).
@@ -124,7 +125,8 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
     summary = optional(rules, "combat_summary")
     frames = []
     last_turn = None
-    for event, after in zip(events, states, strict=True):
+    befores = [None, *states[:-1]]  # the rules' state just before each event, for combat_summary
+    for event, before, after in zip(events, befores, states, strict=True):
         body = decode(event.type, event.version, event.payload)
         visibility = True if viewer == ALL else event_visibility(rules, body, viewer)
         shown = visibility is not False
@@ -132,7 +134,8 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
         phase = rules.prompt(after.game).step
         turn = turn_of(view, phase)
         last_turn = turn if turn is not None else last_turn
-        combat = summary(body) if (summary is not None and shown) else None
+        combat = (summary(body, before.game if before is not None else None)
+                  if (summary is not None and shown) else None)
         first = None
         if not shown and frames and frames[-1].hidden:
             # consecutive hidden events become one frame, so a side cannot count the other side's moves

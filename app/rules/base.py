@@ -124,10 +124,14 @@ def has_preview(rules: Rules) -> bool:
 #     for a unit off the map (eliminated, in reserve). view(state, None) is the referee's view: everything.
 # view(state, side)["control"] = {hex: side} and view(state, side)["victory_hexes"] = [hex, ...]
 #     Who controls which hex, and which hexes count for victory: control markers and the control chart.
-# combat_summary(event) -> dict | None
-#     For a combat-resolution event (None for any other event):
+# combat_summary(event, state) -> dict | None
+#     For a combat-resolution event (None for any other event). `state` is the rule set's state just BEFORE
+#     the event (None before the first event), so a summary can name what the event itself does not carry
+#     (the attacking units of the battle under way, the defending stack's steps); the replay passes it from
+#     the same single fold that builds the frames. Returns:
 #       {"attacker": side, "defender": side | None, "hex": "XXYY", "attackers": [unit id, ...],
-#        "attack": number, "defence": number, "odds": column label, "shifts": [{"amount": int, "case": str}],
+#        "attack": number, "defence": number, "odds": odds label as stored, "shifts": [{"amount": int, "case": str}],
+#        "column": final column label after shifts (optional; when absent "odds" is the column),
 #        "roll": int, "result": str, "losses": {side: steps},
 #        "distribution": [{"roll": face, "result": str, "value": number, "p": probability}, ...],
 #        "case": rules case of the combat procedure}

@@ -15,7 +15,7 @@ from cli import cli
 
 def summary(column: str, roll: int, side: str = "red") -> dict:
     event = AttackResolved("0403", ["R1" if side == "red" else "B1"], 4, 2, column, roll, "NE")
-    s = RULES.combat_summary(event)
+    s = RULES.combat_summary(event, None)
     s["result"] = next(d["result"] for d in s["distribution"] if d["roll"] == roll)
     return s
 

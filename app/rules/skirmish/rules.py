@@ -219,8 +219,9 @@ class SkirmishRules:
     def game_map(self, state: State) -> GameMap:
         return data.MAP
 
-    def combat_summary(self, event) -> dict | None:
-        """SK 5.2-5.4 as the replay's combat panel and the luck analysis read them (app/rules/base.py)."""
+    def combat_summary(self, event, state: State | None = None) -> dict | None:
+        """SK 5.2-5.4 as the replay's combat panel and the luck analysis read them (app/rules/base.py). The event
+        says everything skirmish shows, so `state` (the position before the event) is not used."""
         if not isinstance(event, AttackResolved):
             return None
         attacker = data.UNITS[event.attackers[0]][0]

@@ -61,6 +61,8 @@
     text($("combat-hex"), (c.hex || "") + (c.defender ? " (" + c.defender + ")" : ""));
     text($("combat-strengths"), c.attack + " : " + c.defence);
     text($("combat-odds"), c.odds);
+    $("combat-column-row").hidden = !c.column;  // rules whose odds are shifted name the final column too
+    text($("combat-column"), c.column);
     text($("combat-shifts"), (c.shifts && c.shifts.length)
       ? c.shifts.map((s) => (s.amount > 0 ? "+" : "") + s.amount + " (" + s.case + ")").join(", ") : "none");
     text($("combat-roll"), c.roll);
