@@ -104,6 +104,13 @@ def turn_of(view: dict, phase: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def _seen_attackers(combat: dict, view: dict) -> dict:
+    """A side's combat panel names only attacking units its view shows: the summary is written from the full
+    state, and under fog of war (SNC 6.3) the defender does not see which units attack it."""
+    seen = {u.get("id") for u in view["units"]}
+    return {**combat, "attackers": [a for a in combat.get("attackers") or [] if a in seen]}
+
+
 def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
     """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
     rules = get_rules(store.game(game_id)["rules"])
@@ -136,6 +143,8 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
         last_turn = turn if turn is not None else last_turn
         combat = (summary(body, before.game if before is not None else None)
                   if (summary is not None and shown) else None)
+        if combat and viewer != ALL and "units" in view:
+            combat = _seen_attackers(combat, view)
         first = None
         if not shown and frames and frames[-1].hidden:
             # consecutive hidden events become one frame, so a side cannot count the other side's moves

@@ -17,9 +17,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Cap", "NetShift", "Shift", "apply_shift", "hexside_shift", "net_shifts"]
+__all__ = ["Cap", "NetShift", "Shift", "apply_shift", "hexside_shift", "net_shifts", "shift_from_text"]
 
 _SHIFT_RE = re.compile(r"^\s*(\d+)\s*([LR])\s*$", re.IGNORECASE)
+_STORED_RE = re.compile(r"^\s*(?:(\d+)([LR])|0)\s*\((.+?): (.*)\)\s*$", re.IGNORECASE)
+_CASE_RE = re.compile(r"^\s*([^:]+?):\s*(.*)$")
 
 
 @dataclass(frozen=True)
@@ -137,3 +139,18 @@ def hexside_shift(amounts: Iterable[int], *, plain_counts: bool) -> int:
     if any(a > 0 for a in considered):
         raise ValueError(f"hexside shifts favour the defender and must be <= 0, got {considered}")
     return max(considered)
+
+
+def shift_from_text(text: str) -> dict[str, Any]:
+    """A shift as events store it (`str(Shift)`: "1L (SNC 10.4.1: city)") back as {amount, case, reason}.
+
+    A note that is no shift ("Ichi-Go 11.27: every defender zero") reads as amount 0 with its case; any other
+    text as amount 0, case "" and the text as the reason. Used by the replay's combat panels."""
+    m = _STORED_RE.match(text)
+    if m:
+        n = int(m.group(1)) if m.group(1) else 0
+        return {"amount": -n if (m.group(2) or "").upper() == "L" else n, "case": m.group(3), "reason": m.group(4)}
+    m = _CASE_RE.match(text)
+    if m:
+        return {"amount": 0, "case": m.group(1), "reason": m.group(2)}
+    return {"amount": 0, "case": "", "reason": text}

@@ -8,10 +8,12 @@ from __future__ import annotations
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder
-from app.rules.snc import combat, fog, movement, reinforcements, sequence
+from app.rules.kernel.mapfile import GameMap
+from app.rules.snc import combat, fog, movement, reinforcements, sequence, summary
 from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
+from app.rules.snc.data_load import load
 from app.rules.snc.state import SIDES, State, decode, encode, evolve, initial_state
 from app.rules.snc.victory import sudden_death
 from app.rules.snc.view import top_unit, view
@@ -141,6 +143,14 @@ class SncRules:
 
     def describe(self, event) -> str:
         return describe(event)
+
+    def game_map(self, state: State | None) -> GameMap:
+        """The SNC map (data/map.toml), for the replay's map pictures."""
+        return load().map
+
+    def combat_summary(self, event, state: State | None) -> dict | None:
+        """SNC 10.3-10.5 for the replay's combat panel and luck analysis (summary.py)."""
+        return summary.combat_summary(event, state)
 
     def visible(self, event, side: str | None) -> bool | str:
         """SNC 6.3 in every per-side history, email and export (fog.py)."""

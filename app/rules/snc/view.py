@@ -3,7 +3,9 @@ only the top unit of each enemy stack, until he begins resolving an attack again
 full truth, for after the game."""
 from __future__ import annotations
 
-from app.rules.snc.state import State
+from app.rules.snc.state import State, params
+
+ELIMINATED = ("dead", "removed", "returning")  # off the map for good or until an elite returns (SNC 8.1)
 
 
 def _unit(u) -> dict:
@@ -32,8 +34,19 @@ def view(state: State, side: str | None) -> dict:
             shown = [_unit(top_unit(units))]
             hidden = len(units) - 1
         hexes.append({"hex": h, "side": owner, "units": shown, "hidden": hidden})
+    # The replay contract (app/rules/base.py): every counter this side sees, straight from the stacks above,
+    # so an enemy stack not revealed gives its top unit only (SNC 6.3); eliminated units the side may know of
+    # (its own; all of them for the referee) with hex None and no steps, so step losses can be counted.
+    units = [{**u, "hidden_below": s["hidden"] if i == 0 else 0} for s in hexes for i, u in enumerate(s["units"])]
+    units += [{"id": u.id, "name": u.name, "side": u.side, "hex": None, "strength": u.cf, "steps": 0,
+               "status": u.status}
+              for u in sorted(state.units.values(), key=lambda u: u.id)
+              if u.status in ELIMINATED and (side is None or u.side == side)]
+    cities = sorted(params()["victory"]["cities"])
     out = {
-        "game": "snc", "turn": state.turn, "player": state.side, "phase": state.phase, "plan": list(state.plan),
+        "game": "snc", "units": units, "victory_hexes": cities,
+        "control": {h: state.controller(h) for h in cities},  # SNC 3.2, 4.3: control is public
+        "turn": state.turn, "player": state.side, "phase": state.phase, "plan": list(state.plan),
         "japanese_control": sorted(state.jp_control), "chinese_air": state.chinese_air,
         "stacks": hexes, "winner": state.winner, "end_reason": state.reason,
         "pending": [{"kind": p["kind"], "side": p["side"]} for p in state.pending],
