@@ -233,7 +233,8 @@ def _counter(u: dict, x: float, y: float, colours: dict[str, str]) -> str:
     fill = colours.get(u["side"], "#777777")
     ink = text_colour(fill)
     steps = u.get("steps")
-    strength = u.get("strength", "")
+    strength = u.get("strength")
+    strength = "?" if strength is None else strength  # a counter whose strength is hidden (untried, face down)
     pips = ""
     if isinstance(steps, int) and steps > 0:
         pips = "".join(f'<circle cx="{x + 4 + 5 * i:.1f}" cy="{y + 22:.1f}" r="1.8" fill="{ink}"/>'

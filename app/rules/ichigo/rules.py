@@ -10,11 +10,13 @@ from app.events.core import DieRolled
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, movement, sequence
+from app.rules.ichigo import combat, movement, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
+from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import SIDES, State, decode, encode, evolve, initial_state
+from app.rules.kernel.mapfile import GameMap
 
 
 class IchigoRules:
@@ -165,6 +167,14 @@ class IchigoRules:
 
     def describe(self, event) -> str:
         return describe(event)
+
+    def game_map(self, state: State | None) -> GameMap:
+        """The Ichi-Go map (data/map.toml), for the replay's map pictures."""
+        return load().map
+
+    def combat_summary(self, event, state: State | None) -> dict | None:
+        """Ichi-Go 11.6-11.23 for the replay's combat panel and luck analysis (summary.py)."""
+        return summary.combat_summary(event, state)
 
     def encode_state(self, state: State) -> dict:
         return encode(state)

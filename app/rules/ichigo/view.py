@@ -4,6 +4,7 @@ BOTH players (and to spectators) until revealed in combat; the draw pool is a co
 from __future__ import annotations
 
 from app.rules.ichigo.state import State
+from app.rules.ichigo.summary import victory_hexes
 
 
 def _unit(u) -> dict:
@@ -32,8 +33,19 @@ def view(state: State, side: str | None) -> dict:
         else:
             shown, hidden = [_unit(top_unit(units))], len(units) - 1
         hexes.append({"hex": h, "side": owner, "units": shown, "hidden": hidden})
+    # The replay contract (app/rules/base.py): every counter this side sees, straight from the stacks above (an
+    # enemy stack shows its top unit, 6.6; an untried counter only its handle, with no strength or steps, 11.27),
+    # plus the tried units the side knows to be eliminated, with hex None and no steps, to count losses.
+    units = [{**u, "hidden_below": s["hidden"] if i == 0 else 0} for s in hexes for i, u in enumerate(s["units"])]
+    units += [{"id": u.id, "name": u.name, "side": u.side, "nation": u.nation, "hex": None, "steps": 0,
+               "untried": False, "status": u.status}
+              for u in sorted(state.units.values(), key=lambda u: u.id)
+              if u.status == "dead" and u.tried and (side is None or u.side == side)]
+    watched = victory_hexes()
     out = {
-        "game": "ichigo", "turn": state.turn, "phase": state.phase, "plans": dict(state.plans),
+        "game": "ichigo", "units": units, "victory_hexes": list(watched),
+        "control": {h: state.controller(h) for h in watched},  # 3.5: control is public
+        "turn": state.turn, "phase": state.phase, "plans": dict(state.plans),
         "causeway": state.causeway, "japanese_control": sorted(state.jp_control), "stacks": hexes,
         "airpower": {"side": state.air_side, "hexes": list(state.air_hexes)}, "b29": state.b29_hex,
         "beachheads": dict(state.beachheads), "chinese_pool": len(state.draw_pool),
