@@ -1,19 +1,24 @@
-"""Replay fixtures: finished and unfinished skirmish games, and a fog-of-war variant of skirmish for tests."""
+"""Replay fixtures: finished and unfinished skirmish games, a fog-of-war variant of skirmish for tests, and one
+finished fuzzer game of each real rule set (SNC, Ichi-Go)."""
 from __future__ import annotations
 
 import random
+from unittest import mock
 
 import pytest
 
-from app.events import core
+from app.events import core, dice
 from app.events.store import EventStore
 from app.rules import catalog
+from app.rules.catalog import get_rules
 from app.rules.kernel.hexgrid import Hex
 from app.rules.skirmish.data import GRID, UNITS
 from app.rules.skirmish.events import UnitMoved
 from app.rules.skirmish.rules import SkirmishRules
 from app.service import games
 from tests.conftest import play_random
+from tests.ichigo import ichigo_randomplay
+from tests.snc import snc_randomplay
 
 
 class FoggySkirmish(SkirmishRules):
@@ -66,6 +71,45 @@ def finished(store, finished_template):
     """The session's finished game, copied into this test's store (as an imported stream)."""
     game_id, events = finished_template
     store.import_stream(game_id, "skirmish", "standard", events)
+    return game_id
+
+
+GAMES = {
+    # rules: (sides, combat event type, fuzzer, seed)
+    "snc": (("chinese", "japanese"), "snc.CombatResolved", snc_randomplay, 11),
+    "ichigo": (("japanese", "allied"), "ichigo.BattleResolved", ichigo_randomplay, 11),
+}
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="session")
+def real_games(tmp_path_factory):
+    """One finished fuzzer game per rule set, played through the service once per session."""
+    store = EventStore(str(tmp_path_factory.mktemp("real") / "games.sqlite3"))
+    out = {}
+    for name, (sides, combat_type, fuzzer, seed) in GAMES.items():
+        # a fixed server dice seed (otherwise a fresh secret one): the same game, so the same test, every run
+        with mock.patch.object(dice, "new_seed", lambda seed=seed: f"{seed:064x}"):
+            game_id = games.create_game(store, name)
+        for side in sides:
+            games.join(store, game_id, side, f"{side}@example.org", side)
+
+        def submit(side, text, game_id=game_id):
+            return games.submit(store, game_id, side, text).state.game
+
+        state, _ = fuzzer.play(random.Random(seed), submit=submit)
+        assert get_rules(name).outcome(state) is not None
+        events = list(store.events(game_id))
+        assert sum(e.type == combat_type for e in events) >= 3, f"the {name} game has too few combats"
+        out[name] = (game_id, events)
+    store.close()
+    return out
+
+
+def import_real(store, real_games, name: str, upto: int | None = None) -> str:
+    game_id, events = real_games[name]
+    events = events if upto is None else events[:upto]
+    store.import_stream(game_id, name, "campaign", events)
     return game_id
 
 

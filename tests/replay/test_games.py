@@ -3,55 +3,15 @@ view of one in progress (fog of war: SNC 6.3, Ichi-Go 6.6 and 11.27)."""
 from __future__ import annotations
 
 import math
-import random
 import xml.etree.ElementTree as ET
 from importlib import import_module
 
 import pytest
 
 from app.events.registry import decode
-from app.events.store import EventStore
 from app.projections import analysis, render, replay
 from app.rules.catalog import get_rules
-from app.service import games
-from tests.ichigo import ichigo_randomplay
-from tests.snc import snc_randomplay
-
-GAMES = {
-    # rules: (sides, combat event type, fuzzer, seed)
-    "snc": (("chinese", "japanese"), "snc.CombatResolved", snc_randomplay, 11),
-    "ichigo": (("japanese", "allied"), "ichigo.BattleResolved", ichigo_randomplay, 11),
-}
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(scope="session")
-def real_games(tmp_path_factory):
-    """One finished fuzzer game per rule set, played through the service once per session."""
-    store = EventStore(str(tmp_path_factory.mktemp("real") / "games.sqlite3"))
-    out = {}
-    for name, (sides, combat_type, fuzzer, seed) in GAMES.items():
-        game_id = games.create_game(store, name)
-        for side in sides:
-            games.join(store, game_id, side, f"{side}@example.org", side)
-
-        def submit(side, text, game_id=game_id):
-            return games.submit(store, game_id, side, text).state.game
-
-        state, _ = fuzzer.play(random.Random(seed), submit=submit)
-        assert get_rules(name).outcome(state) is not None
-        events = list(store.events(game_id))
-        assert sum(e.type == combat_type for e in events) >= 3, f"the {name} game has too few combats"
-        out[name] = (game_id, events)
-    store.close()
-    return out
-
-
-def _import(store, real_games, name: str, upto: int | None = None) -> str:
-    game_id, events = real_games[name]
-    events = events if upto is None else events[:upto]
-    store.import_stream(game_id, name, "campaign", events)
-    return game_id
+from tests.replay.conftest import GAMES, SVG, import_real
 
 
 def _counters(svg: str) -> list[ET.Element]:
@@ -68,7 +28,7 @@ def _on_map(view: dict) -> list[dict]:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_finished_game_replays_from_first_to_last_with_every_combat(store, real_games, name):
-    game_id = _import(store, real_games, name)
+    game_id = import_real(store, real_games, name)
     rules = get_rules(name)
     stored = list(store.events(game_id))
     rep = replay.build(store, game_id, None)
@@ -104,7 +64,7 @@ def test_a_finished_game_replays_from_first_to_last_with_every_combat(store, rea
 def test_mid_game_a_side_sees_only_top_units_of_enemy_stacks_and_no_hidden_strength(store, real_games, name):
     game_id, events = real_games[name]
     upto = len(events) * 2 // 3
-    _import(store, real_games, name, upto)
+    import_real(store, real_games, name, upto)
     rules = get_rules(name)
     fogged = untried_seen = 0
     for side in rules.sides:
