@@ -13,7 +13,9 @@ from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from app.events.registry import decode
+from app.projections import replay
 from app.web import replay as web
+from tests.replay.conftest import import_real
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -108,5 +110,53 @@ def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, pa
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
     width, height = struct.unpack(">II", data[16:24])
     assert width == 1280 and height >= 900
+    assert errors == []
+    assert page.outside_requests == []
+
+
+def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp_path):
+    """SNC's 39x25 map, End then Home, the keyboard to the first combat: the panel shows the stored odds, column
+    and die (SNC 10.3-10.5)."""
+    game_id = import_real(store, real_games, "snc")
+    events = list(store.events(game_id))
+    attack = next(e for e in events if e.type == "snc.CombatResolved")
+    body = decode(attack.type, attack.version, attack.payload)
+    frames = replay.build(store, game_id, None).frames
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(f"{server}/replay/{game_id}/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#map svg .counter")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-seq='{events[-1].seq}']")
+    page.keyboard.press("Home")
+    page.wait_for_selector("body[data-seq='1']")
+
+    # whole turns while the next turn still starts before the combat, then one event at a time
+    index = 0
+    target = next(i for i, f in enumerate(frames) if f.seq == attack.seq)
+    while True:
+        nxt = next((i for i in range(index, len(frames)) if frames[i].turn != frames[index].turn), None)
+        if nxt is None or nxt > target:
+            break
+        page.keyboard.press("ArrowDown")
+        index = nxt
+    for _ in range(target - index):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"body[data-seq='{attack.seq}'][data-map-seq='{attack.seq}']", timeout=10000)
+    assert page.locator("#combat").is_visible()
+    assert page.locator("#combat-odds").inner_text() == body.odds
+    assert page.locator("#combat-column").inner_text() == body.column
+    assert page.locator("#combat-roll").inner_text() == str(body.roll)
+    assert page.locator("#combat-result").inner_text() == body.result
+    assert page.locator("#combat-dist .rolled").inner_text() == f"{body.roll}: {body.result}"
+    assert page.locator("#map .combat-target").get_attribute("data-hex") == body.hex
+    page.wait_for_selector("#charts img[alt='luck chart']")
+
+    shot = tmp_path / "snc.png"
+    page.screenshot(path=str(shot), full_page=True)
+    if os.environ.get("KEEP_SHOTS"):  # a directory to keep the screenshot in, to look at it
+        shot.replace(os.path.join(os.environ["KEEP_SHOTS"], "snc.png"))
     assert errors == []
     assert page.outside_requests == []

@@ -78,6 +78,26 @@
     }
   }
 
+  // A big map (SNC's 39x25 hexes) shrunk to the column would leave counters unreadable: keep such a map at a
+  // readable scale in a scrolling box instead, and bring the attacked hex into view.
+  const READABLE = 0.7;
+  function fitMap() {
+    const box = $("map"), svg = box.querySelector("svg");
+    if (!svg || !svg.viewBox.baseVal) return;
+    const w = svg.viewBox.baseVal.width, h = svg.viewBox.baseVal.height;
+    const large = w * READABLE > box.clientWidth * 1.2;
+    box.classList.toggle("scroll", large);
+    if (large) { svg.style.width = (w * READABLE) + "px"; svg.style.height = (h * READABLE) + "px"; }
+  }
+
+  function centreOn(el) {
+    const box = $("map");
+    if (!el || !box.classList.contains("scroll")) return;
+    const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+    box.scrollLeft += (r.left + r.width / 2) - (b.left + b.width / 2);
+    box.scrollTop += (r.top + r.height / 2) - (b.top + b.height / 2);
+  }
+
   function markCombat(c) {            // outline the attacked hex and the attacking counters on the map
     const svg = $("map").querySelector("svg");
     if (!svg || !c) return;
@@ -87,6 +107,7 @@
       ring.setAttribute("class", "combat-target");
       ring.setAttribute("fill", "none");
       svg.appendChild(ring);
+      centreOn(ring);
     }
     for (const id of c.attackers || []) {
       const counter = svg.querySelector('.counter[data-unit="' + id + '"]');
@@ -116,6 +137,7 @@
         const svg = await svgAt(f.seq);
         if (wanted === f.seq) {
           $("map").innerHTML = svg;
+          fitMap();
           markCombat(f.combat);
           document.body.dataset.mapSeq = f.seq;
         }
