@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import random
 
-from app.events.dice import SeededDice
-from app.rules.errors import OrderError
 from app.rules.ichigo import combat, sequence
 from app.rules.ichigo.data_load import load
 from app.rules.ichigo.rules import RULES
 from app.rules.ichigo.state import State
+from tests import fuzzing
 
 
 def candidates(state: State, rng: random.Random) -> list[str]:
@@ -131,28 +130,5 @@ def candidates(state: State, rng: random.Random) -> list[str]:
 
 
 def play(rng: random.Random, max_orders: int = 4000, submit=None, state: State | None = None):
-    """Play random legal orders. With `submit(side, text)` orders go through the service; otherwise straight
-    through the rules with seeded dice. Returns (final state, orders accepted)."""
-    state = state or RULES.initial_state("campaign", {})
-    dice = SeededDice(next_index=0, seed=f"fuzz{rng.random()}", game_id="fuzz")
-    accepted = 0
-    for _ in range(max_orders):
-        if RULES.outcome(state) is not None:
-            break
-        p = RULES.prompt(state)
-        assert p.side is not None and p.actions, f"dead end at {p.step}"
-        for text in candidates(state, rng):
-            try:
-                if submit is not None:
-                    state = submit(p.side, text)
-                else:
-                    command = RULES.parse(text, p.side, state)
-                    for e in RULES.decide(state, command, dice):
-                        state = RULES.evolve(state, e)
-                accepted += 1
-                break
-            except OrderError:
-                continue
-        else:
-            raise AssertionError(f"dead end: no candidate accepted at {p.step} ({[a.name for a in p.actions]})")
-    return state, accepted
+    """Random legal orders to the end (tests/fuzzing.py); returns (final state, orders accepted)."""
+    return fuzzing.play(RULES, candidates, rng, max_orders, f"fuzz{rng.random()}", submit, state)
