@@ -15,6 +15,7 @@ import click
 from app.events.store import EventStore, StoreError, default_db_path
 from app.projections import history
 from app.projections import state as projection
+from app.rules import custom_setup
 from app.rules.catalog import UnknownRules, available, get_rules
 from app.rules.errors import OrderError
 from app.service import audit, games, transfer
@@ -94,12 +95,22 @@ def rules_cmd(as_json: bool) -> None:
 @cli.command("new")
 @click.argument("rules")
 @click.option("--scenario", help="Scenario name (default: the rule set's first).")
+@click.option("--map", "map_file", type=click.Path(dir_okay=False),
+              help="Start on a custom map file (TOML, docs/map-format.md) instead of the printed one.")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False),
+              help="Start from a position file (TOML, docs/custom-positions.md): units per hex, turn, phase.")
 @json_option
 @click.pass_obj
 @guarded
-def new_cmd(ctx: Context, rules: str, scenario: str | None, as_json: bool) -> None:
-    """Create a game; the server commits to a secret dice seed."""
-    game_id = games.create_game(ctx.store, rules, scenario)
+def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
+            as_json: bool) -> None:
+    """Create a game; the server commits to a secret dice seed. The map and position files are stored in the
+    game's first event, so the game replays, verifies and exports without them."""
+    try:
+        options = custom_setup.read_files(map_file, position_file)
+    except custom_setup.SetupError as exc:
+        raise games.GameError(str(exc)) from None
+    game_id = games.create_game(ctx.store, rules, scenario, options)
     emit(as_json, {"game_id": game_id}, game_id)
 
 

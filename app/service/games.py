@@ -52,7 +52,10 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
     if scenario not in rules.scenarios:
         raise GameError(f"{rules.name} has no scenario {scenario!r}; scenarios: {', '.join(rules.scenarios)}")
     options = dict(options or {})
-    rules.initial_state(scenario, options)  # refuses a bad custom map or position before anything is written
+    try:  # refuses a bad custom map or position before anything is written
+        rules.initial_state(scenario, options)
+    except ValueError as exc:  # SetupError, MapError and a rule set's refusal of its options
+        raise GameError(f"cannot start {rules.name}: {exc}") from None
     seed = dice.new_seed()
     game_id = game_id or new_game_id(store)
     created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),

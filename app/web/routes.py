@@ -39,6 +39,15 @@ class CreateGame(Schema):
     dispute_window_hours = fields.Float(load_default=24, validate=validate.Range(min=0))
     on_deadline = fields.String(load_default="notify-arbiter", validate=validate.OneOf(DEADLINE_ACTIONS), metadata={
         "description": "when a move deadline passes: tell the arbiter (or both players), or pass for the late side"})
+    map = fields.String(load_default=None, metadata={
+        "description": "a custom map: the text of a TOML map file (docs/map-format.md)"})
+    position = fields.Dict(load_default=None, metadata={
+        "description": "a custom starting position (docs/custom-positions.md): turn, phase, units per hex, ..."})
+
+
+def custom_options(body: dict) -> dict:
+    """A custom map and position travel in the game's options (app/rules/custom_setup.py)."""
+    return {k: body[k] for k in ("map", "position") if body.get(k) is not None}
 
 
 class Created(Schema):
@@ -121,7 +130,7 @@ def create_game(body):
             raise AccessDenied("wrong admin token")
     game_id, tokens = svc().create(body["rules"], body["players"], body["scenario"], body["arbiter"],
                                    body["deadline_hours"], body["reminder_hours"], body["dispute_window_hours"],
-                                   on_deadline=body["on_deadline"])
+                                   options=custom_options(body), on_deadline=body["on_deadline"])
     return {"game_id": game_id, "tokens": tokens}
 
 

@@ -3,22 +3,25 @@ kernel rule objects built from them (movement 10.x, stacking 6.x, odds and CRT 1
 concentric 11.15, supply trace 7.1). No game number lives in code: every value comes from the TOML files."""
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
+from app.rules.custom_setup import map_text
 from app.rules.ichigo.data import CRT as CRT_FILE
 from app.rules.ichigo.data import MAP, SCENARIO, TERRAIN, UNITS
 from app.rules.kernel.concentric import ConcentricRule
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.mapfile import GameMap, load_map
+from app.rules.kernel.mapfile import GameMap, load_map, loads_map
 from app.rules.kernel.movement import CostTable, MovementRules
 from app.rules.kernel.paths import TraceRules
 from app.rules.kernel.stacking import Incompatible, StackingRules, StackLimit
 from app.rules.kernel.strength import HexsideModifiers, StrengthRule
 
 H = Hex.parse
+HEX_RE = re.compile(r"\b\d{4}\b")
 
 
 def _toml(path) -> dict:
@@ -56,6 +59,31 @@ class GameData:
         """Ichi-Go 3.5: the GEARR, 1801 to 0925 in order."""
         return tuple(str(h) for h in self.map.railroads[0].path)
 
+    @cached_property
+    def tracked(self) -> frozenset[str]:
+        """Ichi-Go 3.5: control matters in cities, on the GEARR and (7.1, ruling R29) on the north edge."""
+        return self.feature("city") | frozenset(self.gearr) | self.north_edge()
+
+    @cached_property
+    def victory_hexes(self) -> tuple[str, ...]:
+        """Hexes the victory conditions (4.1-4.5) turn on: the US airbases, the GEARR hexes and every hex the
+        scenario's [victory] table names (Chungking, Kunming, Shanghai, Wuhan, ...)."""
+        named: set[str] = set()
+
+        def walk(value) -> None:
+            if isinstance(value, dict):
+                for v in value.values():
+                    walk(v)
+            elif isinstance(value, list | tuple):
+                for v in value:
+                    walk(v)
+            elif isinstance(value, str):
+                named.update(HEX_RE.findall(value))
+
+        walk(self.scenario["victory"])
+        hexes = set(self.feature("airbase")) | set(self.gearr) | named
+        return tuple(sorted(h for h in hexes if self.map.on_map(H(h))))
+
     def north_edge(self) -> frozenset[str]:
         return frozenset(str(h) for h in self.map.edge_hexes("north"))
 
@@ -81,9 +109,14 @@ class GameData:
         return out
 
 
-@lru_cache(maxsize=1)
 def load() -> GameData:
-    gmap = load_map(MAP)
+    """The game's data, on the custom map in force if the game has one (app/rules/custom_setup.py)."""
+    return _load(map_text())
+
+
+@lru_cache(maxsize=4)
+def _load(custom_map: str) -> GameData:
+    gmap = loads_map(custom_map, "custom map") if custom_map else load_map(MAP)
     tec = _toml(TERRAIN)
     oob = _toml(UNITS)
     sc = _toml(SCENARIO)

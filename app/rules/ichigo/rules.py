@@ -9,16 +9,18 @@ from __future__ import annotations
 from app.events.core import DieRolled
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
+from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, movement, sequence, summary
+from app.rules.ichigo import combat, movement, position, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
 from app.rules.ichigo.data_load import load
-from app.rules.ichigo.state import SIDES, State, decode, encode, evolve, initial_state
+from app.rules.ichigo.state import SIDES, State, decode, encode, evolve
 from app.rules.kernel.mapfile import GameMap
 
 
+@game_map_in_force
 class IchigoRules:
     name = "ichigo"
     title = "Operation Ichi-Go (Against the Odds, 2020)"
@@ -30,9 +32,7 @@ class IchigoRules:
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:
             raise ValueError(f"ichigo has no scenario {scenario!r}")
-        if options:
-            raise ValueError("ichigo takes no options")
-        return initial_state()
+        return position.start(options)
 
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)
@@ -169,7 +169,7 @@ class IchigoRules:
         return describe(event)
 
     def game_map(self, state: State | None) -> GameMap:
-        """The Ichi-Go map (data/map.toml), for the replay's map pictures."""
+        """The Ichi-Go map (data/map.toml, or the game's custom map), for the replay's map pictures."""
         return load().map
 
     def combat_summary(self, event, state: State | None) -> dict | None:

@@ -194,17 +194,22 @@ def draw(em: Emitter, dice, h: str) -> str | None:
     return handle
 
 
-def deploy(em: Emitter, dice) -> None:
-    """Ichi-Go 3.3: one or two untried regulars per diamond, one per initially Chinese city without one."""
+def setup_draws(state: State) -> tuple[tuple[str, int], ...]:
+    """Ichi-Go 3.3: (hex, counters) - two or one per diamond, one per initially Chinese city without a diamond;
+    or the blind draws a custom position asks for."""
+    if state.setup_draws:
+        return state.setup_draws
     d = load()
-    for h in sorted(d.tagged("setup-2")):
-        draw(em, dice, h)
-        draw(em, dice, h)
-    for h in sorted(d.tagged("setup-1")):
-        draw(em, dice, h)
     diamonds = d.tagged("setup-1") | d.tagged("setup-2")
-    for h in sorted(d.tagged("cn-city") - diamonds):
-        draw(em, dice, h)
+    return (tuple((h, 2) for h in sorted(d.tagged("setup-2"))) + tuple((h, 1) for h in sorted(d.tagged("setup-1")))
+            + tuple((h, 1) for h in sorted(d.tagged("cn-city") - diamonds)))
+
+
+def deploy(em: Emitter, dice) -> None:
+    """Ichi-Go 3.3: the Chinese regulars drawn blind and set up untried."""
+    for h, n in setup_draws(em.state):
+        for _ in range(n):
+            draw(em, dice, h)
     em.emit(ev.PhaseEnded(em.state.turn, "setup"))
 
 

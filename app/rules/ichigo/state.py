@@ -101,6 +101,9 @@ class State:
     reinforced: bool = False            # Phase X roll made / Phase V withdrawal done
     winner: str | None = None
     reason: str = ""
+    map_text: str = ""                  # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
+    setup_draws: tuple = ()             # a custom position's blind draws: ((hex, count), ...) instead of 3.3's
+    start_at: tuple = ()                # a custom position's (turn, phase), where play starts after the set-up
 
     def at(self, h: str) -> list[Unit]:
         """Units in h, by id (dict order is not stable across snapshots: canonical JSON sorts keys)."""
@@ -169,17 +172,7 @@ def initial_state() -> State:
 
 def tracked(h: str) -> bool:
     """Ichi-Go 3.5: control matters in cities, on the GEARR and (7.1, ruling R29) on the north edge."""
-    d = load()
-    return h in _tracked_set(d)
-
-
-_TRACKED: dict = {}
-
-
-def _tracked_set(d) -> frozenset:
-    if "t" not in _TRACKED:
-        _TRACKED["t"] = frozenset(d.feature("city")) | frozenset(d.gearr) | d.north_edge()
-    return _TRACKED["t"]
+    return h in load().tracked
 
 
 def _enter(state: State, side: str, hexes) -> State:
@@ -241,7 +234,7 @@ def evolve(state: State, e) -> State:
         u = units.pop(e.handle)
         return replace(state, units=units, draw_pool=tuple(sorted(state.draw_pool + (u.ref,))))
     if isinstance(e, ev.PhaseEnded):
-        turn, phase = next_position(state)
+        turn, phase = tuple(state.start_at) if state.phase == "setup" and state.start_at else next_position(state)
         base = replace(state, units=_fresh(units), turn=turn, phase=phase, mover=(), attacked_hexes=(),
                        reinforced=False)
         if turn != state.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
@@ -382,4 +375,6 @@ def decode(raw: dict) -> State:
                     "garrison_lost": frozenset(raw["garrison_lost"]),
                     "b29_units": frozenset(raw["b29_units"]), "draw_pool": tuple(raw["draw_pool"]),
                     "air_hexes": tuple(raw["air_hexes"]), "mover": tuple(raw["mover"]),
-                    "attacked_hexes": tuple(raw["attacked_hexes"]), "pending": tuple(raw["pending"])})
+                    "attacked_hexes": tuple(raw["attacked_hexes"]), "pending": tuple(raw["pending"]),
+                    "setup_draws": tuple(tuple(x) for x in raw.get("setup_draws", ())),
+                    "start_at": tuple(raw.get("start_at", ()))})

@@ -9,38 +9,10 @@ doubled loss (11.23) applied as the engine applies it.
 """
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State, other
-from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.shifts import shift_from_text
-
-_HEX_RE = re.compile(r"\b\d{4}\b")
-
-
-@lru_cache(maxsize=1)
-def victory_hexes() -> tuple[str, ...]:
-    """Hexes the victory conditions (4.1-4.5) turn on: the US airbases, the GEARR hexes and every hex the
-    scenario's [victory] table names (Chungking, Kunming, Shanghai, Wuhan, ...), all from the data."""
-    d = load()
-    named: set[str] = set()
-
-    def walk(value) -> None:
-        if isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list | tuple):
-            for v in value:
-                walk(v)
-        elif isinstance(value, str):
-            named.update(_HEX_RE.findall(value))
-
-    walk(d.scenario["victory"])
-    hexes = set(d.feature("airbase")) | set(d.gearr) | named
-    return tuple(sorted(h for h in hexes if d.map.on_map(Hex.parse(h))))
 
 
 def _line(event: ev.BattleResolved, state: State | None) -> str:
@@ -89,4 +61,4 @@ def combat_summary(event, state: State | None) -> dict | None:
             "case": "Ichi-Go 11.19" if event.roll else "Ichi-Go 11.27", "distribution": dist}
 
 
-__all__ = ["combat_summary", "distribution", "victory_hexes"]
+__all__ = ["combat_summary", "distribution"]

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from app.rules.custom_setup import map_text
 from app.rules.kernel.concentric import ConcentricRule
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.mapfile import GameMap, load_map
+from app.rules.kernel.mapfile import GameMap, load_map, loads_map
 from app.rules.kernel.movement import CostTable, MovementRules
 from app.rules.kernel.paths import TraceRules
 from app.rules.kernel.shifts import Cap
@@ -85,9 +86,14 @@ def _cost_table(tec: dict, side: str) -> CostTable:
                      rail=float(rail) if side == "japanese" else None)
 
 
-@lru_cache(maxsize=1)
 def load() -> GameData:
-    gmap = load_map(DATA / "map.toml")
+    """The game's data, on the custom map in force if the game has one (app/rules/custom_setup.py)."""
+    return _load(map_text())
+
+
+@lru_cache(maxsize=4)
+def _load(custom_map: str) -> GameData:
+    gmap = loads_map(custom_map, "custom map") if custom_map else load_map(DATA / "map.toml")
     tec = _toml("terrain.toml")
     crt_raw = _toml("crt.toml")
     oob = _toml("units.toml")

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
+from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
-from app.rules.snc import combat, fog, movement, reinforcements, sequence, summary
+from app.rules.snc import combat, fog, movement, position, reinforcements, sequence, summary
 from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
 from app.rules.snc.data_load import load
-from app.rules.snc.state import SIDES, State, decode, encode, evolve, initial_state
+from app.rules.snc.state import SIDES, State, decode, encode, evolve
 from app.rules.snc.victory import sudden_death
 from app.rules.snc.view import top_unit, view
 
 
+@game_map_in_force
 class SncRules:
     name = "snc"
     title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
@@ -30,9 +32,7 @@ class SncRules:
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:
             raise ValueError(f"snc has no scenario {scenario!r}")
-        if options:
-            raise ValueError("snc takes no options")
-        return initial_state()
+        return position.start(options)
 
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)
@@ -145,7 +145,7 @@ class SncRules:
         return describe(event)
 
     def game_map(self, state: State | None) -> GameMap:
-        """The SNC map (data/map.toml), for the replay's map pictures."""
+        """The SNC map (data/map.toml, or the game's custom map), for the replay's map pictures."""
         return load().map
 
     def combat_summary(self, event, state: State | None) -> dict | None:

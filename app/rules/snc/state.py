@@ -123,6 +123,7 @@ class State:
     interdicted: int = 0               # SNC 11.2: the GT whose interdiction is done
     winner: str | None = None
     reason: str = ""
+    map_text: str = ""                 # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
 
     # -- queries ------------------------------------------------------------------------------------------
     def at(self, hex_label: str) -> list[Unit]:

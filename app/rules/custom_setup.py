@@ -1,0 +1,214 @@
+"""Custom set-ups: a game that starts from its own map file and a position file instead of the printed
+scenario, for teaching, analysis and test positions (`cli.py new snc --map FILE --position FILE`).
+
+Both travel in the GameCreated event's options (`{"map": TOML text, "position": {...}}`), so replay, audit,
+fork and export rebuild the same game without the files. A rule set keeps the map text in its state and reads
+its data through `map_text()`; the `game_map_in_force` class decorator puts the state's map in force around
+every call into the rules, so no rule function has to pass the map along.
+
+A position file (TOML) holds `turn`, `phase`, `[units]` (unit id = hex), `[steps]` (unit id = steps left),
+`removed` (ids out of play), `[control]` (side = every tracked hex it controls) and the keys a game adds
+(docs/custom-positions.md).
+"""
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+OPTION_KEYS = ("map", "position")
+COMMON_KEYS = ("turn", "phase", "units", "steps", "removed", "control")
+_MAP: ContextVar[str] = ContextVar("hexledger_map_text", default="")
+
+# The Rules methods that read game data, and which argument holds the state.
+_STATE_ARGUMENT = {"evolve": 0, "prompt": 0, "parse": 2, "decide": 0, "preview": 0, "outcome": 0, "view": 0,
+                   "game_map": 0, "combat_summary": 1, "encode_state": 0}
+
+
+class SetupError(ValueError):
+    """A custom map or position that cannot start a game; lists every problem found."""
+
+    def __init__(self, source: str, problems: list[str]):
+        self.problems = problems
+        super().__init__(f"{source}: " + "; ".join(problems))
+
+
+def map_text() -> str:
+    """The TOML text of the custom map in force, or '' for the game's own map."""
+    return _MAP.get()
+
+
+@contextmanager
+def map_in_force(text: str) -> Iterator[None]:
+    token = _MAP.set(text or "")
+    try:
+        yield
+    finally:
+        _MAP.reset(token)
+
+
+def game_map_in_force(cls):
+    """Class decorator for a Rules class whose State has a `map_text` field: every method that reads game data
+    runs with that state's map in force (decode_state takes it from the encoded state)."""
+    for name, index in _STATE_ARGUMENT.items():
+        if hasattr(cls, name):
+            setattr(cls, name, _with_state_map(getattr(cls, name), index))
+    if hasattr(cls, "decode_state"):
+        decode = cls.decode_state
+
+        @functools.wraps(decode)
+        def decode_state(self, data: dict):
+            with map_in_force(data.get("map_text", "")):
+                return decode(self, data)
+
+        cls.decode_state = decode_state
+    return cls
+
+
+def _with_state_map(method, index: int):
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        state = args[index] if len(args) > index else None
+        with map_in_force(getattr(state, "map_text", "")):
+            return method(self, *args, **kwargs)
+
+    return run
+
+
+@dataclass(frozen=True)
+class Position:
+    """A starting position as read from a position file; the game checks it against its own data."""
+
+    turn: int
+    phase: str
+    units: dict
+    steps: dict
+    removed: tuple
+    control: dict | None
+    extra: dict
+
+
+def parse_options(options: dict, sides: tuple[str, ...], extra_keys: tuple[str, ...]) -> tuple[str, Position | None]:
+    """The custom map text ('' for none) and position in a game's options; SetupError on anything else."""
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        raise SetupError("options", [f"unknown option {k!r} (options: map, position)" for k in unknown])
+    text = options.get("map") or ""
+    if not isinstance(text, str):
+        raise SetupError("options", ["'map' is the text of a TOML map file"])
+    raw = options.get("position")
+    return text, (None if raw is None else parse_position(raw, sides, extra_keys))
+
+
+def parse_position(raw, sides: tuple[str, ...], extra_keys: tuple[str, ...]) -> Position:
+    if not isinstance(raw, dict):
+        raise SetupError("position", ["a position is a table of keys (turn, phase, units, ...)"])
+    problems = [f"unknown key {k!r} (keys: {', '.join(COMMON_KEYS + extra_keys)})"
+                for k in sorted(set(raw) - set(COMMON_KEYS) - set(extra_keys))]
+    turn = raw.get("turn")
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
+        problems.append("'turn' is a turn number (1 or more)")
+    phase = raw.get("phase")
+    if not isinstance(phase, str):
+        problems.append("'phase' names the phase the game starts in")
+    units = _table(raw.get("units", {}), "units", str, problems)
+    steps = _table(raw.get("steps", {}), "steps", int, problems)
+    removed = raw.get("removed", [])
+    if not isinstance(removed, list) or not all(isinstance(x, str) for x in removed):
+        problems.append("'removed' is a list of unit ids")
+        removed = []
+    control = raw.get("control")
+    if control is not None:
+        if not isinstance(control, dict) or set(control) - set(sides) or not all(
+                isinstance(v, list) and all(isinstance(h, str) for h in v) for v in control.values()):
+            problems.append(f"'control' maps a side ({', '.join(sides)}) to a list of hexes")
+            control = None
+    for uid in sorted(set(units) & set(removed)):
+        problems.append(f"{uid} is both placed and removed")
+    if problems:
+        raise SetupError("position", problems)
+    return Position(turn, phase, units, steps, tuple(removed), control,
+                    {k: raw[k] for k in extra_keys if k in raw})
+
+
+def _table(value, name: str, kind: type, problems: list[str]) -> dict:
+    if not isinstance(value, dict) or not all(isinstance(v, kind) and not isinstance(v, bool)
+                                              for v in value.values()):
+        problems.append(f"[{name}] maps unit ids to {'hexes' if kind is str else 'numbers'}")
+        return {}
+    return dict(value)
+
+
+def place_units(units: dict, position: Position, on_map) -> tuple[dict, list[str]]:
+    """The position's units on the map with their steps; the scenario's other at-start units and those named in
+    `removed` out of play (status "removed"); reinforcements keep their schedule. Units are dataclasses with
+    `hex`, `status`, `steps`, `steps_max` (both games' Unit). Returns the units and the problems found."""
+    named = {*position.units, *position.steps, *position.removed}
+    problems = [f"no unit {uid!r}" for uid in sorted(named - set(units))]
+    problems += [f"{uid}: {h} is not on the map" for uid, h in sorted(position.units.items()) if not on_map(h)]
+    out = {}
+    for uid, u in units.items():
+        if uid in position.units:
+            u = replace(u, hex=position.units[uid], status="map")
+        elif u.status == "map" or uid in position.removed:
+            u = replace(u, hex=None, status="removed")
+        if uid in position.steps:
+            n = position.steps[uid]
+            if not 1 <= n <= u.steps_max:
+                problems.append(f"{uid} has 1 to {u.steps_max} steps, not {n}")
+            else:
+                u = replace(u, steps=n)
+        out[uid] = u
+    return out, problems
+
+
+def off_map_units(units: dict, on_map) -> list[str]:
+    """Problems for at-start units whose set-up hex the (custom) map lacks."""
+    return [f"{u.id} sets up in {u.hex}, which the map lacks: place it (or remove it) in a position file"
+            for u in units.values() if u.status == "map" and u.hex and not on_map(u.hex)]
+
+
+def control_after(default: frozenset, position: Position, side: str, occupied: dict) -> tuple[frozenset, list[str]]:
+    """The hexes `side` controls in the position: the scenario's, changed by [control] (each side's list), then
+    every hex occupied by one side's units goes to that side (a unit entering a hex takes it)."""
+    held = set(default)
+    problems = []
+    control = position.control or {}
+    for s, hexes in control.items():
+        for h in hexes:
+            if s == side:
+                held.add(h)
+            else:
+                held.discard(h)
+    both = set(control.get(side, ())) & {h for s, v in control.items() if s != side for h in v}
+    problems += [f"{h} is listed under [control] for two sides" for h in sorted(both)]
+    for h, sides_there in occupied.items():
+        if len(sides_there) > 1:
+            problems.append(f"{h} holds units of both sides")
+        elif side in sides_there:
+            held.add(h)
+        else:
+            held.discard(h)
+    return frozenset(held), problems
+
+
+def read_files(map_path: str | Path | None, position_path: str | Path | None) -> dict:
+    """Game options from a map file and a position file (TOML), as `cli.py new --map --position` reads them."""
+    options: dict = {}
+    if map_path:
+        try:
+            options["map"] = Path(map_path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SetupError(str(map_path), [f"cannot read: {exc.strerror}"]) from None
+    if position_path:
+        try:
+            options["position"] = tomllib.loads(Path(position_path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise SetupError(str(position_path), [f"cannot read: {exc.strerror}"]) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise SetupError(str(position_path), [f"not valid TOML: {exc}"]) from None
+    return options

@@ -1,0 +1,161 @@
+"""Ichi-Go custom set-ups (app/rules/custom_setup.py, docs/custom-positions.md): a game on a custom map and/or
+from a position file. Beyond the common keys (units, steps, removed, control, turn, phase) a position gives the
+declared move/fight orders (`plans`, 5.5), the Causeway result (`causeway`, 5.2) with its `beachheads` (5.3),
+whether the China Collapse roll was made (`collapse_checked`, 4.1) and the B-29 raid used (`b29_used`, 8.9).
+
+Chinese regulars: naming one in [units] places it tried under a fresh counter handle (its identity is in the
+position, so nothing hides it); `[draw]` (hex = count) instead has the set-up draw that many counters blind
+into each hex (3.3), hidden from both players, before play starts at the position's turn and phase."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.rules.custom_setup import (
+    Position,
+    SetupError,
+    control_after,
+    map_in_force,
+    off_map_units,
+    parse_options,
+    place_units,
+)
+from app.rules.ichigo.data_load import load
+from app.rules.ichigo.movement import stack_violation
+from app.rules.ichigo.state import PHASES, SIDES, State, _unit, initial_state, phase_applies, raw_unit, tracked
+
+EXTRA_KEYS = ("plans", "causeway", "beachheads", "collapse_checked", "b29_used", "draw")
+NATIONS = ("japanese", "chinese", "us")
+ORDERS = ("move-fight", "fight-move")
+
+
+def start(options: dict) -> State:
+    """The first state of a game with these options: the printed set-up (3.0), or the custom map and position."""
+    text, position = parse_options(options, SIDES, EXTRA_KEYS)
+    with map_in_force(text):
+        d = load()
+        state = replace(initial_state(), map_text=text)
+        problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(d) if not d.land(h)]
+        if position is None:
+            problems += off_map_units(state.units, d.land)
+            problems += [f"the set-up hex {h} is not on the map" for h in _setup_hexes(d) if not d.land(h)]
+            if problems:
+                raise SetupError("custom map", problems)
+            return state
+        return _apply(state, position, problems)
+
+
+def _scenario_hexes(d) -> list[str]:
+    c = d.scenario["causeway"]
+    return [*d.scenario["victory"]["allied_sudden"], d.scenario["victory"]["sudden_death_chungking"], "0119",
+            c["us_formosa_landing_hex"]]
+
+
+def _setup_hexes(d) -> set[str]:
+    return set(d.tagged("setup-1") | d.tagged("setup-2") | d.tagged("cn-city"))
+
+
+def _apply(state: State, position: Position, problems: list[str]) -> State:
+    d = load()
+    x = position.extra
+    units, pool, named, next_handle = _counters(state, position, problems)
+    units, found = place_units(units, replace(position, units=named), d.land)
+    problems += found
+    problems += [f"{uid}: Chinese units never enter Formosa (9.9)" for uid, h in named.items()
+                 if uid in units and units[uid].nation == "chinese" and h in d.tagged("formosa")]
+    causeway = x.get("causeway")
+    if causeway is not None and not isinstance(causeway, bool):
+        problems.append("'causeway' is true (launched) or false (the US went to the Philippines)")
+    roll_turn = int(d.scenario["turn_start"]["causeway_roll_turn"])
+    if causeway is None and (position.turn > roll_turn or (position.turn == roll_turn and position.phase != "start")):
+        problems.append(f"past the start of Turn {roll_turn}, say whether 'causeway' was launched (5.2)")
+    last = int(d.scenario["game"]["turns_with_causeway" if causeway else "turns_without_causeway"])
+    if not 1 <= position.turn <= last:
+        problems.append(f"'turn' is from 1 to {last}")
+    if position.phase not in ("start",) + PHASES:
+        problems.append(f"'phase' is start or one of {', '.join(PHASES)}")
+    beachheads = x.get("beachheads", {})
+    if not isinstance(beachheads, dict) or set(beachheads) - {"formosa", "mainland"}:
+        problems.append("'beachheads' maps formosa / mainland to the beachhead hex (5.3)")
+        beachheads = {}
+    if beachheads and not causeway:
+        problems.append("beachheads only once Causeway is launched (5.3)")
+    plans = x.get("plans", {})
+    if not isinstance(plans, dict) or set(plans) - set(NATIONS) or set(plans.values()) - set(ORDERS):
+        problems.append(f"'plans' maps a nation ({', '.join(NATIONS)}) to {' or '.join(ORDERS)} (5.5)")
+        plans = {}
+    draws = _draws(x.get("draw", {}), pool, d, problems)
+    occupied: dict = {}
+    for u in units.values():
+        if u.status == "map" and u.hex:
+            occupied.setdefault(u.hex, set()).add(u.side)
+    control, found = control_after(state.jp_control, position, "japanese", occupied)
+    problems += found
+    if problems:
+        raise SetupError("position", problems)
+    control = frozenset(h for h in control if tracked(h))
+    if causeway:
+        units = _causeway_released(units)
+    placed = replace(state, units=units, draw_pool=pool, next_handle=next_handle,
+                     jp_control=control, ever_allied=frozenset(d.tagged("jp-city") - control),
+                     plans=dict(plans), causeway=causeway, beachheads=dict(beachheads),
+                     collapse_checked=bool(x.get("collapse_checked", False)), b29_used=bool(x.get("b29_used", False)))
+    if not phase_applies(placed, position.phase) and position.phase != "start":
+        raise SetupError("position", [f"Phase {position.phase} is not played {'after' if causeway else 'without'} "
+                                      "Causeway (5.0)"])
+    over = [f"{h}: {bad}" for h in sorted(occupied) for bad in [_overstacked(placed, h)] if bad]
+    if over:
+        raise SetupError("position", [f"overstacked {x}" for x in over])
+    if draws:  # 3.3: the counters are drawn blind by the set-up order, then play starts at the position
+        return replace(placed, setup_draws=draws, start_at=(position.turn, position.phase))
+    return replace(placed, turn=position.turn, phase=position.phase)
+
+
+def _counters(state: State, position: Position, problems: list[str]) -> tuple[dict, tuple, dict, int]:
+    """Chinese regulars named by data id leave the draw pool as tried counters with fresh handles."""
+    units = dict(state.units)
+    pool = list(state.draw_pool)
+    named = {}
+    handle = state.next_handle
+    for uid, h in position.units.items():
+        if uid in pool:
+            pool.remove(uid)
+            key = f"C{handle:02d}"
+            handle += 1
+            units[key] = _unit(raw_unit(uid), key, hex=h, status="map", tried=True)
+            named[key] = h
+        else:
+            named[uid] = h
+    for uid in position.steps:
+        if uid in state.draw_pool and uid not in position.units:
+            problems.append(f"{uid}: steps only for a unit placed in [units]")
+    return units, tuple(pool), named, handle
+
+
+def _draws(raw, pool: tuple, d, problems: list[str]) -> tuple:
+    if not isinstance(raw, dict) or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                            for n in raw.values()):
+        problems.append("[draw] maps a hex to the number of untried counters drawn blind into it (3.3)")
+        return ()
+    for h in raw:
+        if not d.land(h) or h in d.tagged("formosa"):
+            problems.append(f"[draw] {h} is not a mainland hex of the map (9.9)")
+    if sum(raw.values()) > len(pool):
+        problems.append(f"[draw] asks for {sum(raw.values())} counters; the pool holds {len(pool)}")
+    return tuple(sorted((h, n) for h, n in raw.items()))
+
+
+def _causeway_released(units: dict) -> dict:
+    """Ichi-Go 5.3 items 5-6: once Causeway is launched the Formosa Garrison and the Kwantung Army are in play;
+    those the position does not place wait as reinforcements."""
+    out = dict(units)
+    for k, u in units.items():
+        if u.status == "formosa-garrison":
+            out[k] = replace(u, status="formosa-deploy", entry_turn=0)
+        elif u.status == "kwantung" and u.type != "tank":
+            out[k] = replace(u, status="pool", entry_turn=0)
+    return out
+
+
+def _overstacked(state: State, h: str) -> str | None:
+    here = state.at(h)
+    return stack_violation(state, h, here[:1]) if here else None

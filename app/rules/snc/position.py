@@ -1,0 +1,89 @@
+"""SNC custom set-ups (app/rules/custom_setup.py, docs/custom-positions.md): a game on a custom map and/or from
+a position file: units per hex with their steps, hex control (3.2), the game turn, the player turn (`side`),
+the phase (5.1) and, past the declaration, the declared phase order (`plan`, 5.3)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.rules.custom_setup import (
+    Position,
+    SetupError,
+    control_after,
+    map_in_force,
+    off_map_units,
+    parse_options,
+    place_units,
+)
+from app.rules.kernel.hexgrid import Hex
+from app.rules.snc.combat import overstacked_hexes
+from app.rules.snc.common import last_turn
+from app.rules.snc.data_load import load
+from app.rules.snc.state import SIDES, State, initial_state, params
+
+EXTRA_KEYS = ("side", "plan")
+PHASES = ("declare", "ops1", "reinf", "ops2")
+PLANS = ("move", "fight")
+
+
+def start(options: dict) -> State:
+    """The first state of a game with these options: the printed set-up (13.0), or the custom map and position."""
+    text, position = parse_options(options, SIDES, EXTRA_KEYS)
+    with map_in_force(text):
+        d = load()
+
+        def on_map(h: str) -> bool:
+            return _on_map(d, h)
+
+        state = replace(initial_state(), map_text=text)
+        if position is not None:
+            return _apply(state, position, on_map)
+        problems = off_map_units(state.units, on_map)
+        problems += [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes() if not on_map(h)]
+        if problems:
+            raise SetupError("custom map", problems)
+        return state
+
+
+def _on_map(d, h: str) -> bool:
+    try:
+        return d.map.on_map(Hex.parse(h))
+    except ValueError:
+        return False
+
+
+def _scenario_hexes() -> list[str]:
+    v = params()["victory"]
+    return [v["shanghai"], v["neutral_city"], *v["cities"]]
+
+
+def _apply(state: State, position: Position, on_map) -> State:
+    problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes() if not on_map(h)]
+    units, found = place_units(state.units, position, on_map)
+    problems += found
+    if not 1 <= position.turn <= last_turn():
+        problems.append(f"'turn' is a game turn from 1 to {last_turn()}")
+    if position.phase not in PHASES:
+        problems.append(f"'phase' is one of {', '.join(PHASES)}")
+    side = position.extra.get("side", state.side)
+    if side not in SIDES:
+        problems.append(f"'side' (whose player turn it is) is one of {', '.join(SIDES)}")
+    plan = position.extra.get("plan", [])
+    if position.phase == "declare" and plan:
+        problems.append("'plan' is declared only after the declaration phase (SNC 5.3)")
+    if position.phase != "declare" and (not isinstance(plan, list) or len(plan) != 2
+                                        or any(p not in PLANS for p in plan)):
+        problems.append("past the declaration, 'plan' gives both Operations Phases: [\"move\"|\"fight\", ...]")
+    occupied: dict = {}
+    for u in units.values():
+        if u.status == "map" and u.hex:
+            occupied.setdefault(u.hex, set()).add(u.side)
+    control, found = control_after(state.jp_control, position, "japanese", occupied)
+    problems += found
+    if problems:
+        raise SetupError("position", problems)
+    placed = replace(state, units=units, jp_control=control, turn=position.turn, side=side, phase=position.phase,
+                     plan=tuple(plan))
+    over = [f"{h}: {why}" for s in SIDES for h, why in overstacked_hexes(placed, s)]
+    if over:
+        raise SetupError("position", [f"overstacked (SNC 6.2) {x}" for x in over])
+    return placed
