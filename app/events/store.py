@@ -84,12 +84,22 @@ class EventStore:
 
     # -- schema -----------------------------------------------------------------------------------------
     def _migrate(self) -> None:
+        """Apply the pending scripts of db/migrations, each with its record in one transaction. Several
+        connections may open a new database at once (a server's threads): the pending list is read again under
+        the write lock, so each script runs once and the others find it done."""
         self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
-        done = {r["name"] for r in self.db["schema_migrations"].rows}
-        for script in sorted(MIGRATIONS.glob("*.sql")):
-            if script.name in done:
-                continue
-            with self.db.atomic():
+        scripts = sorted(MIGRATIONS.glob("*.sql"))
+
+        def pending() -> list[Path]:
+            done = {r["name"] for r in self.db["schema_migrations"].rows}
+            return [s for s in scripts if s.name not in done]
+
+        if not pending():
+            return
+        for script in scripts:
+            with self._write_lock():
+                if script not in pending():
+                    continue
                 for statement in _split_sql(script.read_text()):
                     self.db.execute(statement)
                 self.db["schema_migrations"].insert({"name": script.name, "applied_at": utc_now()})

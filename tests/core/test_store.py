@@ -83,3 +83,32 @@ def test_migrations_run_once(tmp_path):
     from app.events.store import MIGRATIONS
 
     assert again.db["schema_migrations"].count == len(list(MIGRATIONS.glob("*.sql"))) >= 2
+
+
+def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
+    """A server's threads each open their connection on first use: on a new database they all find migrations
+    pending at once (found by the HTTP crash run: one of them failed with a duplicate schema_migrations row)."""
+    import threading
+
+    from app.events.store import MIGRATIONS
+
+    for attempt in range(5):
+        path = str(tmp_path / f"race{attempt}.sqlite3")
+        barrier, errors = threading.Barrier(8), []
+
+        def open_store(path=path, barrier=barrier, errors=errors):
+            barrier.wait()
+            try:
+                EventStore(path).close()
+            except Exception as exc:  # any failure is the finding
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_store) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert errors == []
+        store = EventStore(path)
+        assert store.db["schema_migrations"].count == len(list(MIGRATIONS.glob("*.sql")))
+        store.close()
