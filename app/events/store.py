@@ -42,7 +42,11 @@ class Conflict(StoreError):
 
 class StoreUnavailable(StoreError):
     """The database could not take the write (locked by another process, or the disk is full). Nothing was
-    written; the caller may try again later."""
+    written; the caller may try again later. `reason` is "locked", "full" or "refused" (any other refusal)."""
+
+    def __init__(self, message: str, reason: str = "refused"):
+        super().__init__(message)
+        self.reason = reason
 
 
 class UnknownGame(StoreError):
@@ -77,6 +81,7 @@ class EventStore:
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         self.db = sqlite_utils.Database(conn)
+        self._lock_depth = 0
         self._migrate()
 
     def close(self) -> None:
@@ -157,31 +162,45 @@ class EventStore:
         return sealed
 
     class _Lock:
-        def __init__(self, conn: sqlite3.Connection):
-            self.conn = conn
+        """BEGIN IMMEDIATE ... COMMIT; a lock taken inside another of the same store joins it (one commit)."""
+
+        def __init__(self, store: EventStore):
+            self.store, self.conn = store, store.db.conn
 
         def __enter__(self):
+            self.store._lock_depth += 1
+            if self.store._lock_depth > 1:
+                return
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                raise _unavailable(exc) from exc
+                self.store._lock_depth -= 1
+                raise unavailable(exc) from exc
 
         def __exit__(self, exc_type, exc, tb):
+            self.store._lock_depth -= 1
+            if self.store._lock_depth:
+                return False  # the outermost lock commits, or rolls back everything
             if exc_type is None:
                 try:
                     self.conn.execute("COMMIT")
                     return False
                 except sqlite3.OperationalError as commit_error:
                     self.conn.execute("ROLLBACK")
-                    raise _unavailable(commit_error) from commit_error
+                    raise unavailable(commit_error) from commit_error
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             if exc_type is sqlite3.OperationalError:
-                raise _unavailable(exc) from exc
+                raise unavailable(exc) from exc
             return False
 
     def _write_lock(self) -> EventStore._Lock:
-        return EventStore._Lock(self.db.conn)
+        return EventStore._Lock(self)
+
+    def transaction(self) -> EventStore._Lock:
+        """One write transaction for several writes (events and the service's own tables): all or none.
+        Appends inside it join it; a locked database or a full disk raises StoreUnavailable and writes nothing."""
+        return self._write_lock()
 
     # -- reading ----------------------------------------------------------------------------------------
     def _head_unlocked(self, game_id: str) -> tuple[int, str]:
@@ -247,14 +266,15 @@ class EventStore:
             self.db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
 
 
-def _unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
+def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
+    """The StoreUnavailable for a refused write (its text says which: locked, full, or other)."""
     text = str(exc)
     if "locked" in text or "busy" in text:
         return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
-                                "try again")
+                                "try again", "locked")
     if "full" in text:
-        return StoreUnavailable(f"the database disk is full ({text}); nothing was written")
-    return StoreUnavailable(f"the database refused the write ({text}); nothing was written")
+        return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
+    return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
 
 
 def _row(event: StoredEvent) -> dict:

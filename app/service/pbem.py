@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -17,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from app.events import core
 from app.events.envelope import canonical_json
 from app.events.registry import decode
-from app.events.store import Conflict, EventStore, UnknownGame, utc_now
+from app.events.store import Conflict, EventStore, StoreUnavailable, UnknownGame, unavailable, utc_now
 from app.mail import compose
 from app.mail.transport import MailConfig, Transport, transport_for
 from app.projections import history
@@ -30,6 +32,7 @@ from app.service import audit, games, transfer
 ARBITER = "arbiter"
 DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
 DEADLINE_ACTOR = "server:deadline"
+LOG = logging.getLogger("hexledger.service")
 PASS_ACTIONS = ("end", "pass")
 
 
@@ -136,13 +139,14 @@ class Pbem:
             raise PbemError("the move deadline must be a positive number of hours")
         if on_deadline not in DEADLINE_ACTIONS:
             raise PbemError(f"on_deadline must be one of {', '.join(DEADLINE_ACTIONS)}, not {on_deadline!r}")
-        game_id = games.create_game(self.store, rules.name, scenario, options)
         seats = dict(players)
         if arbiter:
             seats[ARBITER] = arbiter
         tokens = {seat: new_token() for seat in seats}
         now = utc_now()
-        with self.store.db.atomic():
+        self.server_secret()  # the invitations' reply tags need it: made before the game, never after it
+        with self.store.transaction():  # the game and its seats together: no game without seats after a crash
+            game_id = games.create_game(self.store, rules.name, scenario, options)
             self.store.db["pbem_games"].insert({
                 "game_id": game_id, "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
                 "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now})
@@ -181,8 +185,22 @@ class Pbem:
         return rows[0]
 
     def _mark_seen(self, seat: Seat, seq: int) -> None:
-        self.store.db.execute("UPDATE pbem_members SET last_seen_seq = max(last_seen_seq, ?) "
-                              "WHERE game_id = ? AND seat = ?", [seq, seat.game_id, seat.seat])
+        """Record what a seat has seen (undo is refused once the opponent saw an order). A read whose seeing
+        cannot be recorded (locked database, full disk) fails with StoreUnavailable rather than show it."""
+        try:
+            self.store.db.execute("UPDATE pbem_members SET last_seen_seq = max(last_seen_seq, ?) "
+                                  "WHERE game_id = ? AND seat = ?", [seq, seat.game_id, seat.seat])
+        except sqlite3.OperationalError as exc:
+            raise unavailable(exc) from exc
+
+    def _after_write(self, game_id: str, what: str, step: Callable[[], object]) -> None:
+        """Bookkeeping after a write that stands (turn email, seen mark, dropping a stale cache): a locked
+        database or a full disk here is logged and the step deferred, never reported as a failure of the write,
+        which a caller would then repeat. A deferred turn email goes with the game's next notify."""
+        try:
+            step()
+        except (sqlite3.OperationalError, StoreUnavailable) as exc:
+            LOG.warning("game %s: %s deferred, the database refused it: %s", game_id, what, exc)
 
     def _player(self, seat: Seat) -> str:
         if seat.is_arbiter:
@@ -275,14 +293,14 @@ class Pbem:
     # -- acting, as one seat ----------------------------------------------------------------------------
     def join(self, seat: Seat, seed_text: str = "", name: str | None = None) -> dict:
         event = games.join(self.store, seat.game_id, self._player(seat), name or seat.email, seed_text)
-        self.notify(seat.game_id)
+        self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id))
         return {"seq": event.seq, "side": seat.seat}
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None, notify: bool = True):
         accepted = games.submit(self.store, seat.game_id, self._player(seat), text, expected_seq)
-        self._mark_seen(seat, accepted.state.meta.seq)
+        self._after_write(seat.game_id, "seen mark", lambda: self._mark_seen(seat, accepted.state.meta.seq))
         if notify:
-            self.notify(seat.game_id)
+            self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id))
         return accepted
 
     def fork(self, seat: Seat, at_seq: int) -> tuple[str, dict[str, str]]:
@@ -290,11 +308,11 @@ class Pbem:
         (a fork of a running one would show them the other side's hidden information)."""
         if not (seat.is_arbiter or self.is_over(seat.game_id)):
             raise AccessDenied("only the arbiter may fork a game before it ends")
-        new_id = games.fork(self.store, seat.game_id, at_seq)
-        rules = self._rules(new_id)
+        rules = self._rules(seat.game_id)
         tokens = {s: new_token() for s in [*rules.sides, ARBITER]}
         now = utc_now()
-        with self.store.db.atomic():
+        with self.store.transaction():  # the branch and its seats together, or neither
+            new_id = games.fork(self.store, seat.game_id, at_seq)
             self.store.db["pbem_games"].insert({"game_id": new_id, "created_at": now})
             self.store.db["pbem_members"].insert_all(
                 {"game_id": new_id, "seat": s, "email": seat.email, "token_hash": hash_token(t), "created_at": now}
@@ -322,7 +340,8 @@ class Pbem:
     def _retract(self, game_id: str, from_seq: int, reason: str, by: str) -> int:
         event = self._retraction(game_id, from_seq, reason, by)
         stored = self.store.append(game_id, event.payload["to_seq"], [event])[0]  # a newer event: Conflict
-        self.store.drop_snapshots(game_id)  # a cache: later loads fold past the retraction
+        # a cache: later loads fold past the retraction anyway (projection.load skips a stale snapshot)
+        self._after_write(game_id, "dropping snapshots", lambda: self.store.drop_snapshots(game_id))
         return stored.seq
 
     def undo(self, seat: Seat) -> dict:
@@ -458,7 +477,8 @@ class Pbem:
         stored = self.store.append(seat.game_id, head, batch)
         retraction = stored[1].seq if len(stored) > 1 else None
         if retraction:
-            self.store.drop_snapshots(seat.game_id)  # a cache: later loads fold past the retraction
+            # a cache: later loads fold past the retraction anyway (projection.load skips a stale snapshot)
+            self._after_write(seat.game_id, "dropping snapshots", lambda: self.store.drop_snapshots(seat.game_id))
         text = f"Dispute {d['id']} on event {d['order_seq']} is {status} by {seat.seat}" + (f": {note}" if note
                                                                                           else ".")
         if retraction:
@@ -466,7 +486,7 @@ class Pbem:
         for s, m in self.members(seat.game_id).items():
             self._send(m["email"], seat.game_id, f"Dispute {d['id']} {status}", text, s)
         if retraction:
-            self.notify(seat.game_id, force=True)
+            self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id, force=True))
         return {**d, "status": status, "resolved_by": seat.seat, "note": note, "retraction_seq": retraction}
 
     # -- notifications --------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Every game route acts as one seat, named by its token (`Authorization: Bearer <token>`); all it shows is what
 that seat may see (app/service/pbem.py). Errors are JSON: {"error", "message", "case"?}; a stale submission
-(expected_seq behind the game) is 409.
+(expected_seq behind the game) is 409; a database that cannot take the write (locked, disk full) is 503 with
+Retry-After, and nothing was written; the caller's own mistakes stay 4xx.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import hashlib
 import html
 import logging
 import os
+import sqlite3
 import threading
 
 from flask import Flask, g, jsonify, request
@@ -18,7 +20,15 @@ from flask_smorest import Api
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from app.events.store import Conflict, EventStore, StoreError, UnknownGame, default_db_path
+from app.events.store import (
+    Conflict,
+    EventStore,
+    StoreError,
+    StoreUnavailable,
+    UnknownGame,
+    default_db_path,
+    unavailable,
+)
 from app.mail.transport import MailConfig, transport_for
 from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
@@ -32,7 +42,8 @@ def create_app(config: dict | None = None) -> Flask:
     send(EmailMessage); default from MAIL), ADMIN_TOKEN (if set, creating a game needs it as the bearer),
     HEXLEDGER_SECRET (the reply tags' key), MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB),
     HEXLEDGER_RATE_LIMIT (per token, or per address without one; default "120 per minute"),
-    RATELIMIT_STORAGE_URI (default "memory://": per process; use redis://... when several processes serve)."""
+    RATELIMIT_STORAGE_URI (default "memory://": per process; use redis://... when several processes serve),
+    HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30)."""
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
@@ -41,6 +52,7 @@ def create_app(config: dict | None = None) -> Flask:
         HEXLEDGER_RATE_LIMIT=os.environ.get("HEXLEDGER_RATE_LIMIT", "120 per minute"),
         RATELIMIT_STORAGE_URI=os.environ.get("HEXLEDGER_RATE_LIMIT_STORAGE", "memory://"),
         RATELIMIT_HEADERS_ENABLED=True,
+        HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")),
     )
     app.config.update(config or {})
     mail = app.config.get("MAIL") or MailConfig.from_env()
@@ -50,7 +62,8 @@ def create_app(config: dict | None = None) -> Flask:
     def service() -> Pbem:
         """One store connection per thread (SQLite connections are not shared across threads)."""
         if getattr(local, "pbem", None) is None:
-            local.pbem = Pbem(EventStore(app.config["HEXLEDGER_DB"]), mail, transport,
+            store = EventStore(app.config["HEXLEDGER_DB"], busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"])
+            local.pbem = Pbem(store, mail, transport,
                               secret=app.config.get("HEXLEDGER_SECRET"))
         return local.pbem
 
@@ -111,6 +124,11 @@ def _access_log(app: Flask) -> None:
         return response
 
 
+# seconds a client should wait after a 503: the server already waited its busy timeout (30 s) for a lock; a full
+# disk needs someone to free space
+RETRY_AFTER = {"locked": 30, "full": 300, "refused": 300}
+
+
 def _errors(app: Flask) -> None:
     def payload(exc: Exception, status: int, kind: str | None = None):
         data = exc.to_dict() if isinstance(exc, OrderError) else {"error": kind or type(exc).__name__,
@@ -125,6 +143,17 @@ def _errors(app: Flask) -> None:
     app.register_error_handler(UnknownRules, lambda e: payload(e, 400))
     app.register_error_handler(GameError, lambda e: payload(e, 400))
     app.register_error_handler(StoreError, lambda e: payload(e, 400))
+
+    def store_unavailable(exc: Exception):
+        """The server's fault, not the caller's: 503 and when to try again (docs/reliability.md)."""
+        if not isinstance(exc, StoreUnavailable):  # a raw sqlite3.OperationalError outside the store's lock
+            exc = unavailable(exc)
+        response, status = payload(exc, 503, "StoreUnavailable")
+        response.headers["Retry-After"] = str(RETRY_AFTER.get(exc.reason, RETRY_AFTER["refused"]))
+        return response, status
+
+    app.register_error_handler(StoreUnavailable, store_unavailable)
+    app.register_error_handler(sqlite3.OperationalError, store_unavailable)
     app.register_error_handler(ValidationError, lambda e: (jsonify({"error": "ValidationError", "message": "the "
                                                                     "request body is not valid",
                                                                     "errors": e.messages}), 422))

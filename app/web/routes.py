@@ -14,6 +14,9 @@ from app.web import bearer
 
 blp = Blueprint("games", __name__, description="Play-by-email games")
 SECURED = [{"token": []}]
+# every route that writes: the database could not take the write (locked, disk full); nothing was written
+UNAVAILABLE = blp.alt_response(503, description="the database cannot take the write now (locked, or the disk is "
+                               "full); nothing was written: try again after Retry-After seconds")
 
 
 def svc() -> Pbem:
@@ -117,6 +120,7 @@ def list_games():
 
 
 @blp.route("/games", methods=["POST"])
+@UNAVAILABLE
 @blp.arguments(CreateGame)
 @blp.response(201, Created)
 def create_game(body):
@@ -135,6 +139,7 @@ def create_game(body):
 
 
 @blp.route("/games/<game_id>/join", methods=["POST"])
+@UNAVAILABLE
 @blp.arguments(Join)
 @blp.response(201)
 @blp.doc(security=SECURED)
@@ -172,6 +177,7 @@ def actions(game_id):
 
 
 @blp.route("/games/<game_id>/orders", methods=["POST"])
+@UNAVAILABLE
 @blp.arguments(OrderQuery, location="query")
 @blp.response(201)
 @blp.alt_response(409, description="expected_seq is behind the game: reload and try again")
@@ -218,6 +224,7 @@ def preview(body, game_id):
 
 
 @blp.route("/games/<game_id>/fork", methods=["POST"])
+@UNAVAILABLE
 @blp.arguments(Fork)
 @blp.response(201, Created)
 @blp.doc(security=SECURED)
@@ -247,6 +254,7 @@ def verify(game_id):
 
 
 @blp.route("/games/<game_id>/undo", methods=["POST"])
+@UNAVAILABLE
 @blp.response(201)
 @blp.doc(security=SECURED)
 def undo(game_id):
@@ -264,6 +272,7 @@ def disputes(game_id):
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
+@UNAVAILABLE
 @blp.arguments(Dispute)
 @blp.response(201)
 @blp.doc(security=SECURED)
@@ -273,6 +282,7 @@ def raise_dispute(body, game_id):
 
 
 @blp.route("/games/<game_id>/disputes/<int:dispute_id>/answer", methods=["POST"])
+@UNAVAILABLE
 @blp.arguments(Answer)
 @blp.response(200)
 @blp.doc(security=SECURED)
