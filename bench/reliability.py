@@ -1,29 +1,43 @@
-"""Reliability runs (issue 8): concurrent writers and SIGKILL crashes against the event store.
+"""Reliability runs (issue 8): concurrent writers against the event store, and SIGKILLs of the HTTP server.
+
+- race: writers in threads of this process submit orders to the same games at once (expected-sequence
+  conflicts, retried), beside a baseline: the same writers doing raw sqlite3 inserts with the same durability.
+- crashes: `python cli.py serve` (waitress serving app.web.create_app on 127.0.0.1) in its own process, HTTP
+  clients playing games on it, the server SIGKILLed at random moments mid-traffic and restarted on the same
+  database, many times; a write counts as acknowledged only when its 2xx answer arrived. Snapshots are taken
+  every few events (HEXLEDGER_SNAPSHOT_EVERY) so the games cross many snapshot boundaries between kills.
 
 The CI tests (tests/reliability/) call these routines with small budgets; run this script for the larger runs
-whose figures are kept in docs/reliability.md. The race runs beside a baseline: the same writers doing raw
-sqlite3 inserts with the same durability, no expected-sequence check.
+whose figures are kept in docs/reliability.md.
 
-Usage: python bench/reliability.py [--games 20] [--writers 3] [--crash-rounds 30]
+Usage: python bench/reliability.py [--games 20] [--writers 3] [--crash-rounds 30] [--clients 4]
+       [--max-delay 1.0] [--snapshot-every 10]
 """
 from __future__ import annotations
 
-import argparse
-import os
-import random
-import select
-import signal
-import sqlite3
-import subprocess
 import sys
-import tempfile
-import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
+# run as `python bench/reliability.py`, this file's folder comes first on sys.path; bench/http.py would shadow
+# the stdlib's http
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import argparse  # noqa: E402
+import http.client  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import sqlite3  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 
 from app.events.store import Conflict, EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
@@ -108,92 +122,348 @@ def raw_race(path: str, writers: int, rows_each: int) -> float:
     return time.perf_counter() - start
 
 
-WRITER = r"""
-import sys
-sys.path.insert(0, {root!r})
-from app.events.store import EventStore
-from app.rules.errors import OrderError
-from app.service import games
-store = EventStore({db!r})
-orders = [("red", "move R1 0202"), ("red", "move R2 0203"), ("red", "end"), ("red", "end"),
-          ("blue", "move B1 0602"), ("blue", "move B2 0603"), ("blue", "end"), ("blue", "end")]
-for side, order in orders * 100:
-    try:
-        accepted = games.submit(store, {game!r}, side, order)
-    except OrderError:
-        continue  # illegal in this position (the unit already moved): the next order
-    print("ACK", accepted.events[-1].seq, flush=True)
-"""
+ORDERS = (("red", "move R1 0202"), ("red", "move R2 0203"), ("red", "end"), ("red", "end"),
+          ("blue", "move B1 0602"), ("blue", "move B2 0603"), ("blue", "end"), ("blue", "end"))
+HTTP_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, closed mid-answer, timed out: no answer
+
+
+class Server:
+    """`python cli.py --db DB serve` (waitress serving app.web.create_app) in its own process, on 127.0.0.1."""
+
+    def __init__(self, db: str, port: int, env: dict, log_path: str, threads: int = 4):
+        self.cmd = [sys.executable, str(ROOT / "cli.py"), "--db", db, "serve", "--host", "127.0.0.1",
+                    "--port", str(port), "--threads", str(threads)]
+        self.port, self.env, self.log_path = port, env, log_path
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 120) -> None:
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(self.cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log_path}")
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                conn.request("GET", "/rules")
+                if conn.getresponse().status == 200:
+                    conn.close()
+                    return
+            except HTTP_ERRORS:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer within {timeout} s; see {self.log_path}")
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass(frozen=True)
+class Ack:
+    """A 2xx answer the client received: the event `kind` by `side` (with `text`, for an order) ends at `seq`."""
+
+    game_id: str
+    seq: int
+    kind: str
+    side: str = ""
+    text: str = ""
 
 
 @dataclass
 class CrashResult:
     crashes: int = 0
-    acknowledged: int = 0
-    stored: int = 0
-    lost: int = 0
-    verified: bool = True
-    snapshots_match: bool = True
-    problems: list = field(default_factory=list)  # what went wrong, game by game, for the failure message
+    restarts_accepting: int = 0  # restarts after which the server answered and stored orders again
+    acknowledged: int = 0  # 2xx answers received: game creations, joins and orders
+    orders_acknowledged: int = 0
+    in_doubt: int = 0  # requests that got no answer (the kill came while they were in flight)
+    stored_unacknowledged: int = 0  # orders stored whose answer the kill swallowed (allowed: never told)
+    lost: int = 0  # acknowledged but missing or different in the stream: must be 0
+    games: int = 0
+    unverified: int = 0  # games whose chain or re-run of orders fails (half-written): must be 0
+    seatless: int = 0  # games stored without their seats (a half-done create): must be 0
+    snapshot_every: int = 0
+    snapshots: int = 0  # snapshots the killed servers left behind
+    snapshot_boundaries: int = 0  # boundaries the games crossed; the difference is snapshots a kill prevented
+    snapshots_match: bool = True  # every snapshot, and every head loaded through them, equals a full rebuild
+    rebuilt_match: bool = True  # the same after rebuild_snapshots
+    unexpected: list = field(default_factory=list)  # any answer but 2xx or 422 (e.g. a 5xx): must be empty
+    problems: list = field(default_factory=list)  # what went wrong, for the failure message
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return (self.lost == 0 and self.unverified == 0 and self.seatless == 0 and not self.unexpected
+                and not self.problems and self.snapshots_match and self.rebuilt_match
+                and self.restarts_accepting == self.crashes)
+
+    def summary(self) -> str:
+        return (f"crashes: {self.crashes} SIGKILLs of the HTTP server (python cli.py serve) mid-traffic, "
+                f"{self.restarts_accepting} restarts accepting orders again; {self.acknowledged} writes "
+                f"acknowledged (2xx; {self.orders_acknowledged} orders) in {self.games} games, {self.lost} lost; "
+                f"{self.in_doubt} requests cut off, {self.stored_unacknowledged} of them stored unacknowledged; "
+                f"{self.unverified} games failed verify, {self.seatless} without seats, {len(self.unexpected)} "
+                f"unexpected answers; snapshots every {self.snapshot_every} events: {self.snapshots} left by the "
+                f"killed servers at {self.snapshot_boundaries} boundaries, equal full rebuild: "
+                f"{self.snapshots_match}, rebuilt equal: {self.rebuilt_match}; {self.seconds:.1f} s")
 
 
-def _first_line(proc: subprocess.Popen, timeout: float) -> str:
-    """The writer's first output line (its first acknowledgement), or '' if it says nothing within `timeout`."""
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    return proc.stdout.readline().strip() if ready else ""
+class _Driver(threading.Thread):
+    """One client playing skirmish games over HTTP, one after another, both seats by their tokens. It counts a
+    write as acknowledged only when its 2xx answer arrived; a request cut off by a kill is in doubt and the
+    client goes on (no retry of the same request) once the server is back."""
+
+    def __init__(self, port: int, up: threading.Event, stop: threading.Event, n: int):
+        super().__init__(daemon=True)
+        self.port, self.up, self.stop, self.n = port, up, stop, n
+        self.acks: list[Ack] = []
+        self.in_doubt = 0
+        self.unexpected: list = []
+        self.conn: http.client.HTTPConnection | None = None
+
+    def _call(self, method: str, path: str, body, token: str | None = None, text: bool = False):
+        """(status, parsed body), or None when the server went away before answering."""
+        headers = {"Content-Type": "text/plain" if text else "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            self.conn.request(method, path, body=body if text else json.dumps(body), headers=headers)
+            response = self.conn.getresponse()
+            data = response.read()
+            return response.status, (json.loads(data) if data else None)
+        except HTTP_ERRORS:
+            self.in_doubt += 1
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            self.up.wait(300)  # the controller restarts the server; then go on
+            return None
+
+    def _new_game(self) -> tuple[str, dict] | None:
+        answer = self._call("POST", "/games", {"rules": "skirmish", "players": {
+            "red": f"red{self.n}@crash.example", "blue": f"blue{self.n}@crash.example"}})
+        if answer is None or answer[0] != 201:
+            if answer is not None:
+                self.unexpected.append(answer)
+            return None
+        game_id, tokens = answer[1]["game_id"], answer[1]["tokens"]
+        self.acks.append(Ack(game_id, 1, "core.GameCreated"))
+        for side in ("red", "blue"):
+            while not self.stop.is_set():
+                answer = self._call("POST", f"/games/{game_id}/join", {"seed_text": side}, tokens[side])
+                if answer is None:
+                    continue  # in doubt: ask again; 'already taken' then means the cut-off join was stored
+                if answer[0] == 201:
+                    self.acks.append(Ack(game_id, answer[1]["seq"], "core.PlayerJoined", side))
+                elif not (answer[0] == 400 and "already taken" in answer[1]["message"]):
+                    self.unexpected.append(answer)
+                break
+        return game_id, tokens
+
+    def run(self) -> None:
+        game = None
+        refused = 0
+        for attempt in itertools.count():
+            if self.stop.is_set():
+                break
+            if game is None:
+                game, refused = self._new_game(), 0
+                continue
+            game_id, tokens = game
+            side, order = ORDERS[attempt % len(ORDERS)]  # both sides' orders in turn: the one to act gets its in
+            answer = self._call("POST", f"/games/{game_id}/orders", order, tokens[side], text=True)
+            if answer is None:
+                refused += 1
+                continue
+            status, body = answer
+            if status == 201:
+                self.acks.append(Ack(game_id, body["seq"], "core.OrderGiven", side, order))
+                refused = 0
+            elif status == 422:  # illegal here (not that side's turn, unit already moved) or the game is over
+                refused += 1
+                if refused > 2 * len(ORDERS):  # every order of both sides refused twice over: the game ended
+                    game = None
+            else:
+                self.unexpected.append(answer)
+                refused += 1
+        if self.conn is not None:
+            self.conn.close()
 
 
-def crash_rounds(path: str, rounds: int, rng: random.Random, kills_per_round: int = 3) -> CrashResult:
-    """Start a writer process, SIGKILL it at a random moment, repeat; then check nothing acknowledged is lost."""
-    result = CrashResult()
-    for _ in range(rounds):
-        store = EventStore(path)
-        game_id = games.create_game(store, "skirmish")
-        store.close()
-        acked = 0
-        for _ in range(kills_per_round):
-            proc = subprocess.Popen([sys.executable, "-c", WRITER.format(root=str(ROOT), db=path, game=game_id)],
-                                    stdout=subprocess.PIPE, text=True)
-            first = _first_line(proc, timeout=60)  # the writer is up and writing, however loaded the machine
-            time.sleep(rng.random() * 0.4)  # then the kill lands at a random moment of its writing
-            os.kill(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
+def _acknowledged_at(ack: Ack, by_seq: dict) -> int | None:
+    """The seq where the acknowledged write is in the stream (its events ending at the seq its answer gave),
+    or None if it is not there."""
+    last = by_seq.get(ack.seq)
+    if last is None:
+        return None
+    if ack.kind != "core.OrderGiven":
+        same = last.type == ack.kind and (not ack.side or last.payload.get("side") == ack.side)
+        return ack.seq if same else None
+    seq = ack.seq
+    while seq in by_seq and by_seq[seq].type != "core.OrderGiven":
+        seq -= 1  # back from the order's last event to the order itself
+    order = by_seq.get(seq)
+    same = order is not None and order.payload["side"] == ack.side and order.payload["text"] == ack.text
+    return seq if same else None
+
+
+def _check_snapshots(store: EventStore, game_id: str, every: int, result: CrashResult) -> None:
+    rules = projection.get_rules(store.game(game_id)["rules"])
+    head = store.head(game_id)[0]
+    seqs = [row[0] for row in store.db.execute("SELECT seq FROM snapshots WHERE game_id = ?", [game_id])]
+    result.snapshots += len(seqs)
+    result.snapshot_boundaries += head // every
+
+    def same(at: int) -> bool:
+        return (projection.encode(rules, projection.load(store, game_id, at)) ==
+                projection.encode(rules, projection.load(store, game_id, at, use_snapshots=False)))
+
+    if not all(same(at) for at in [*seqs, head]):
+        result.snapshots_match = False
+        result.problems.append(f"{game_id}: a snapshot differs from the full rebuild")
+    projection.rebuild_snapshots(store, game_id, every)
+    if not same(head):
+        result.rebuilt_match = False
+        result.problems.append(f"{game_id}: after rebuild_snapshots the head differs from the full rebuild")
+
+
+def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, max_delay: float = 0.5,
+                 snapshot_every: int = 10) -> CrashResult:
+    """Serve `path` with `python cli.py serve` while `clients` HTTP clients play games on it; `rounds` times,
+    once the server has acknowledged a write, SIGKILL it after a random delay (up to `max_delay` s) and restart
+    it on the same database and port. After the last restart has acknowledged writes from every client, stop
+    and check the database: every acknowledged write present, every game verifying and seated, and the
+    snapshots the servers left (every `snapshot_every` events) equal to a full rebuild."""
+    work = Path(path).parent
+    env = {**os.environ, "HEXLEDGER_SNAPSHOT_EVERY": str(snapshot_every), "HEXLEDGER_RATE_LIMIT": "1000000 per minute",
+           "HEXLEDGER_OUTBOX": str(work / "crash-outbox"), "HEXLEDGER_DB": path, "PYTHONPATH": str(ROOT)}
+    env.pop("HEXLEDGER_SMTP_HOST", None)
+    port = free_port()
+    server = Server(path, port, env, str(work / "crash-server.log"))
+    result = CrashResult(snapshot_every=snapshot_every)
+    up, stop = threading.Event(), threading.Event()
+    drivers = [_Driver(port, up, stop, n) for n in range(clients)]
+
+    def acks() -> list[int]:
+        return [len(d.acks) for d in drivers]
+
+    def wait_for_acks(since: list[int], every_client: bool, timeout: float = 300) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            now = acks()
+            grew = [a > b for a, b in zip(now, since, strict=True)]
+            if all(grew) if every_client else any(grew):
+                return True
+            time.sleep(0.01)
+        return False
+
+    start = time.perf_counter()
+    try:
+        server.start()
+        up.set()
+        for d in drivers:
+            d.start()
+        for _ in range(rounds):
+            since = acks()
+            if not wait_for_acks(since, every_client=False):
+                result.problems.append("the server stored nothing within 300 s")
+                break
+            time.sleep(rng.uniform(0, max_delay))  # mid-traffic, at a random moment
+            up.clear()
+            server.kill()
             result.crashes += 1
-            lines = [first, *out.splitlines()]
-            acked = max([acked, *(int(line.split()[1]) for line in lines if line.startswith("ACK"))])
-        reopened = EventStore(path)
-        events = list(reopened.events(game_id))
-        result.acknowledged += acked
-        result.stored += len(events)
-        result.lost += max(0, acked - (events[-1].seq if events else 0))
-        report = audit.verify(events)
-        result.verified &= report.ok
-        if not report.ok or acked > (events[-1].seq if events else 0):
-            result.problems.append(f"{game_id}: acknowledged {acked}, stored {len(events)}, {report.problems[:1]}")
-        projection.rebuild_snapshots(reopened, game_id)
-        rules = projection.get_rules("skirmish")
-        result.snapshots_match &= projection.encode(rules, projection.load(reopened, game_id)) == \
-            projection.encode(rules, projection.load(reopened, game_id, use_snapshots=False))
-        reopened.close()
+            server.start()
+            restarted = acks()
+            up.set()
+            if wait_for_acks(restarted, every_client=False):
+                result.restarts_accepting += 1
+        if not wait_for_acks(acks(), every_client=True):  # the last server is back for every client
+            result.problems.append("after the last restart not every client got an order in")
+    finally:
+        stop.set()
+        up.set()
+        for d in drivers:
+            d.join(timeout=120)
+        server.stop()
+    result.seconds = time.perf_counter() - start
+
+    store = EventStore(path)
+    try:
+        all_acks = [a for d in drivers for a in d.acks]
+        result.acknowledged = len(all_acks)
+        result.orders_acknowledged = sum(a.kind == "core.OrderGiven" for a in all_acks)
+        result.in_doubt = sum(d.in_doubt for d in drivers)
+        result.unexpected = [u for d in drivers for u in d.unexpected]
+        seated = {row[0] for row in store.db.execute("SELECT DISTINCT game_id FROM pbem_members")}
+        by_game: dict[str, dict] = {}
+        for game in store.games():
+            game_id = game["id"]
+            events = list(store.events(game_id))
+            by_game[game_id] = {e.seq: e for e in events}
+            result.games += 1
+            report = audit.verify(events)
+            if not report.ok or [e.seq for e in events] != list(range(1, len(events) + 1)):
+                result.unverified += 1
+                result.problems.append(f"{game_id}: {report.problems[:1]}")
+            if game_id not in seated:
+                result.seatless += 1
+                result.problems.append(f"{game_id}: stored without its seats")
+            _check_snapshots(store, game_id, snapshot_every, result)
+        told: set[tuple[str, int]] = set()
+        for ack in all_acks:
+            at = _acknowledged_at(ack, by_game.get(ack.game_id, {}))
+            if at is None:
+                result.lost += 1
+                result.problems.append(f"lost: {ack}")
+            told.add((ack.game_id, at))
+        result.stored_unacknowledged = sum(1 for game_id, events in by_game.items() for e in events.values()
+                                           if e.type == "core.OrderGiven" and (game_id, e.seq) not in told)
+    finally:
+        store.close()
     return result
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--writers", type=int, default=3)
-    parser.add_argument("--crash-rounds", type=int, default=30)
+    parser.add_argument("--crash-rounds", type=int, default=30, help="SIGKILLs of the server")
+    parser.add_argument("--clients", type=int, default=4, help="HTTP clients playing games during the crashes")
+    parser.add_argument("--max-delay", type=float, default=1.0,
+                        help="a kill lands up to this many seconds after the server's first acknowledged write")
+    parser.add_argument("--snapshot-every", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         r = race(os.path.join(tmp, "race.sqlite3"), args.games, args.writers)
         baseline = raw_race(os.path.join(tmp, "raw.sqlite3"), r.writers, 1)
-        c = crash_rounds(os.path.join(tmp, "crash.sqlite3"), args.crash_rounds, random.Random(1))
+        c = crash_rounds(os.path.join(tmp, "crash.sqlite3"), args.crash_rounds, random.Random(args.seed),
+                         args.clients, args.max_delay, args.snapshot_every)
     print(f"race: {r.writers} writers on {r.games} games, {r.accepted} orders accepted, {r.conflicts} conflicts "
           f"told and retried, {len(r.lost)} games lost an order, {len(r.unverified)} failed verify; "
           f"{r.seconds:.2f} s (baseline: {r.writers} raw sqlite3 writers, one durable insert each: {baseline:.2f} s)")
-    print(f"crashes: {c.crashes} SIGKILLs in {args.crash_rounds} games, {c.acknowledged} acknowledged events, "
-          f"{c.lost} lost, every game verifies: {c.verified}, snapshots rebuilt equal full rebuild: "
-          f"{c.snapshots_match}")
+    print(c.summary())
+    for problem in c.problems[:20]:
+        print("  problem:", problem)
+    for answer in c.unexpected[:5]:
+        print("  unexpected answer:", answer)
+    sys.exit(0 if c.ok and not r.lost and not r.unverified else 1)
 
 
 if __name__ == "__main__":

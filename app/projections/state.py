@@ -6,6 +6,7 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -16,7 +17,26 @@ from app.events.store import EventStore
 from app.rules.base import Rules
 from app.rules.catalog import get_rules
 
-SNAPSHOT_EVERY = 250
+
+def snapshot_every_from_env(env: dict | None = None) -> int:
+    """`HEXLEDGER_SNAPSHOT_EVERY` (events between snapshots, default 250), read when this module is first
+    imported (a server or CLI process start).
+
+    A snapshot is a cache, so the interval changes no answer, only how many events a load folds after the
+    latest snapshot; the reliability runs set it low so their games cross many snapshot boundaries."""
+    raw = (os.environ if env is None else env).get("HEXLEDGER_SNAPSHOT_EVERY", "").strip()
+    if not raw:
+        return 250
+    try:
+        every = int(raw)
+    except ValueError:
+        every = 0
+    if every < 1:
+        raise ValueError(f"HEXLEDGER_SNAPSHOT_EVERY must be a whole number of events, at least 1, not {raw!r}")
+    return every
+
+
+SNAPSHOT_EVERY = snapshot_every_from_env()
 
 
 @dataclass(frozen=True)
@@ -159,14 +179,16 @@ def maybe_snapshot(store: EventStore, rules: Rules, state: GameState, previous_s
         store.save_snapshot(state.meta.game_id, state.meta.seq, rules_key(rules), encode(rules, state))
 
 
-def rebuild_snapshots(store: EventStore, game_id: str) -> int:
-    """Fold a game once from its first event and cache a snapshot every SNAPSHOT_EVERY events; returns how many."""
+def rebuild_snapshots(store: EventStore, game_id: str, every: int | None = None) -> int:
+    """Fold a game once from its first event and cache a snapshot every `every` (default SNAPSHOT_EVERY) events;
+    returns how many."""
+    every = every or SNAPSHOT_EVERY
     rules = get_rules(store.game(game_id)["rules"])
     store.drop_snapshots(game_id)
     state, written = None, 0
     for event in store.events(game_id):
         state = fold(rules, state, event)
-        if event.seq % SNAPSHOT_EVERY == 0:
+        if event.seq % every == 0:
             store.save_snapshot(game_id, event.seq, rules_key(rules), encode(rules, state))
             written += 1
     return written

@@ -1,6 +1,7 @@
 """Rewind and snapshots (issue 2 item 6): a snapshot is a pure cache."""
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,3 +57,11 @@ def test_rewind_out_of_range_is_a_clear_error(store, skirmish):
 
     with pytest.raises(projection.NoSuchPosition, match="no event 999"):
         projection.load(store, skirmish, 999)
+
+
+def test_snapshot_interval_from_the_environment():
+    assert projection.snapshot_every_from_env({}) == 250
+    assert projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": " 10 "}) == 10
+    for bad in ("0", "-5", "ten", "2.5"):
+        with pytest.raises(ValueError, match="HEXLEDGER_SNAPSHOT_EVERY"):
+            projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": bad})
