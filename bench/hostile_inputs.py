@@ -1,0 +1,160 @@
+"""Hostile input at scale (issue 8): the CI's property tests with a bigger budget, and their figures.
+
+Runs the strategies and property checks of tests/reliability/hostile.py (the same ones the CI tests run: random
+orders, event payloads, damaged export files, random bytes and forged emails, and schemathesis requests built
+from the served OpenAPI document) with `--scale` times the CI budget, and prints for each: inputs tried,
+failures, seconds, beside a baseline measured in the same run:
+- in-process properties: drawing the same number of inputs from the same strategies without checking them
+  (what hypothesis itself costs);
+- the OpenAPI run: the same number of requests to a bare Flask endpoint through the same WSGI test client.
+A failure prints hypothesis's smallest failing input; the exit status is 1 if any property failed.
+
+Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--only orders payloads exports bytes emails openapi]
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# run as `python bench/hostile_inputs.py`, this file's folder comes first on sys.path; bench/http.py would shadow
+# the stdlib's http
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import random  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+
+from flask import Flask  # noqa: E402
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+
+from tests.reliability import hostile  # noqa: E402
+
+
+@dataclass
+class Run:
+    name: str
+    budget: int
+    tried: int = 0
+    failures: list = field(default_factory=list)
+    seconds: float = 0.0
+    baseline: str = ""
+    baseline_seconds: float = 0.0
+
+
+def run_property(inputs: dict, check: Callable[..., None], examples: int, rng_seed: int) -> tuple[int, list, float]:
+    """Hypothesis draws up to `examples` inputs from `inputs` and runs `check` on each (shrinking a failure, as in
+    the tests). Returns (inputs tried, failures, seconds)."""
+    tried = 0
+
+    @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @seed(rng_seed)
+    @given(**inputs)
+    def prop(**drawn):
+        nonlocal tried
+        tried += 1
+        check(**drawn)
+
+    start = time.perf_counter()
+    failures = []
+    try:
+        prop()
+    except BaseException as exc:  # noqa: BLE001 - every failure is a figure; several distinct bugs come grouped
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        found = exc.exceptions if isinstance(exc, BaseExceptionGroup) else [exc]
+        failures = [f"{type(e).__name__}: {str(e)[:300]}" for e in found]
+    return tried, failures, time.perf_counter() - start
+
+
+def in_process(name: str, prop: hostile.Property, inputs: dict, check, draw_only, scale: int, rng_seed: int) -> Run:
+    run = Run(name, prop.ci_examples * scale)
+    run.tried, run.failures, run.seconds = run_property(inputs, check, run.budget, rng_seed)
+    _, _, run.baseline_seconds = run_property(inputs, draw_only, run.tried, rng_seed)
+    run.baseline = f"drawing as many inputs ({run.tried}) from the same strategies, unchecked"
+    return run
+
+
+def openapi(work: Path, scale: int, rng_seed: int) -> Run:
+    _, schema, world = hostile.openapi_world(str(work / "openapi.sqlite3"))
+    operations = hostile.openapi_operations(schema)
+    run = Run(f"{hostile.OPENAPI.name} ({len(operations)} operations)", hostile.OPENAPI.ci_examples * scale)
+    for operation in operations:
+        tried, failures, seconds = run_property({"case": operation.as_strategy()},
+                                                lambda case: hostile.check_openapi_case(case, world),
+                                                run.budget, rng_seed)
+        run.tried += tried
+        run.seconds += seconds
+        run.failures += [f"{operation.method.upper()} {operation.path}: {f}" for f in failures]
+    run.budget *= len(operations)
+    bare = Flask("bare")
+    bare.add_url_rule("/bare", "bare", lambda: {"ok": True})
+    client = bare.test_client()
+    start = time.perf_counter()
+    for _ in range(run.tried):
+        client.get("/bare")
+    run.baseline_seconds = time.perf_counter() - start
+    run.baseline = f"{run.tried} requests to a bare Flask endpoint"
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", type=int, default=10, help="times the CI budget of each property")
+    parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, printed)")
+    names = ["orders", "payloads", "exports", "bytes", "emails", "openapi"]
+    parser.add_argument("--only", nargs="+", choices=names, default=names)
+    args = parser.parse_args()
+    rng_seed = args.seed if args.seed is not None else random.randrange(2**32)
+    print(f"hostile inputs: {args.scale}x the CI budgets, hypothesis seed {rng_seed}; {platform.python_version()}, "
+          f"{os.cpu_count()} cores", flush=True)
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if "orders" in args.only:
+            store, game_id = hostile.skirmish_world(str(work / "orders.sqlite3"))
+            runs.append(in_process(hostile.ORDERS.name, hostile.ORDERS, hostile.ORDER_INPUTS,
+                                   lambda order, side: hostile.check_order(store, game_id, order, side),
+                                   lambda order, side: None, args.scale, rng_seed))
+            store.close()
+        if "payloads" in args.only:
+            runs.append(in_process(hostile.PAYLOADS.name, hostile.PAYLOADS, hostile.PAYLOAD_INPUTS,
+                                   hostile.check_payload, lambda type_, version, payload: None, args.scale, rng_seed))
+        if "exports" in args.only:
+            exported = hostile.exported_lines(str(work / "export-source.sqlite3"))
+            (work / "imports").mkdir()
+            new_store = hostile.new_store_in(work / "imports")
+            runs.append(in_process(hostile.EXPORTS.name, hostile.EXPORTS, hostile.EXPORT_INPUTS,
+                                   lambda data: hostile.check_damaged_export(exported, new_store, data),
+                                   lambda data: hostile.damage(exported, data), args.scale, rng_seed))
+        if "bytes" in args.only or "emails" in args.only:
+            world = hostile.mail_world(str(work / "mail.sqlite3"))
+            if "bytes" in args.only:
+                runs.append(in_process(hostile.EMAIL_BYTES.name, hostile.EMAIL_BYTES, hostile.EMAIL_BYTES_INPUTS,
+                                       lambda raw: hostile.check_email_bytes(world, raw), lambda raw: None,
+                                       args.scale, rng_seed))
+            if "emails" in args.only:
+                runs.append(in_process(hostile.EMAIL_MESSAGES.name, hostile.EMAIL_MESSAGES,
+                                       hostile.EMAIL_MESSAGE_INPUTS,
+                                       lambda **drawn: hostile.check_email_message(world, **drawn),
+                                       lambda **drawn: None, args.scale, rng_seed))
+        if "openapi" in args.only:
+            runs.append(openapi(work, args.scale, rng_seed))
+        for run in runs:
+            print(f"{run.name}: {run.tried} inputs tried (budget {run.budget}), {len(run.failures)} failures, "
+                  f"{run.seconds:.1f} s; baseline, {run.baseline}: {run.baseline_seconds:.1f} s", flush=True)
+            for failure in run.failures:
+                print(f"  FAILED: {failure}")
+    print(f"total: {sum(r.tried for r in runs)} inputs tried, {sum(len(r.failures) for r in runs)} failures, "
+          f"{sum(r.seconds for r in runs):.1f} s (baselines {sum(r.baseline_seconds for r in runs):.1f} s)")
+    sys.exit(1 if any(r.failures for r in runs) else 0)
+
+
+if __name__ == "__main__":
+    main()

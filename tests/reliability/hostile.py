@@ -1,0 +1,264 @@
+"""Hostile input (issue 8), one definition for the CI tests and the bench: the input strategies, the worlds they
+are thrown at, and the property each input must keep. The tests (tests/reliability/test_hostile_input.py,
+test_hostile_email.py, tests/pbem/test_schemathesis.py) run each property with the budget in PROPERTIES;
+bench/hostile_inputs.py runs the same ones with a bigger budget and reports inputs tried, failures and time.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from app.events.registry import EventSchemaError, decode, known_types
+from app.events.store import EventStore
+from app.mail import inbound
+from app.mail.transport import MailConfig
+from app.rules.errors import OrderError
+from app.service import games, transfer
+from app.service.demo import SKIRMISH_OPENING
+from app.service.pbem import Pbem
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    ci_examples: int  # the CI test's budget (hypothesis max_examples, per operation for the OpenAPI run)
+
+
+ORDERS = Property("random orders -> parser and rules (skirmish)", 150)
+PAYLOADS = Property("random event payloads -> schema decode", 300)
+EXPORTS = Property("damaged export files -> import", 150)
+EMAIL_BYTES = Property("random bytes -> email ingest", 120)
+EMAIL_MESSAGES = Property("forged emails -> email ingest", 120)
+OPENAPI = Property("OpenAPI requests (schemathesis) -> every operation", 30)
+PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, OPENAPI)
+
+
+def ci_budget(prop: Property) -> settings:
+    """The CI test's hypothesis settings for a property (fixtures hold a world shared by its examples)."""
+    return settings(max_examples=prop.ci_examples, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+class Outbox:
+    def __init__(self):
+        self.sent = []
+
+    def send(self, msg):
+        self.sent.append(msg)
+
+
+# -- orders -------------------------------------------------------------------------------------------------
+WORDS = st.sampled_from(["move", "attack", "with", "end", "R1", "r2", "B1", "0202", "0403", "9999", "0000",
+                         "", ",", "--", "to", "via", "\u00e9", "0101" * 3, "R1R1"])
+ORDER_INPUTS = {
+    "order": st.one_of(st.text(max_size=80), st.lists(WORDS, max_size=8).map(" ".join),
+                       st.text(alphabet=string.printable, max_size=200)),
+    "side": st.sampled_from(["red", "blue", "green", "", "RED"]),
+}
+
+
+def skirmish_world(path: str) -> tuple[EventStore, str]:
+    store = EventStore(path)
+    game_id = games.create_game(store, "skirmish")
+    games.join(store, game_id, "red", "red@example.org", "red text")
+    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+    return store, game_id
+
+
+def check_order(store: EventStore, game_id: str, order: str, side: str) -> None:
+    """Refused with a clear error and nothing written, or legal for that side and stored whole."""
+    before = store.head(game_id)[0]
+    try:
+        accepted = games.submit(store, game_id, side, order)
+    except OrderError as exc:
+        assert str(exc) and store.head(game_id)[0] == before
+        return
+    assert accepted.events[0].payload["side"] == side
+
+
+# -- event payloads -----------------------------------------------------------------------------------------
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                           max_leaves=12)
+PAYLOAD_INPUTS = {
+    "type_": st.sampled_from(known_types()) | st.text(max_size=20),
+    "version": st.integers(-2, 5) | st.text(max_size=3),
+    "payload": st.dictionaries(st.text(max_size=12), json_values, max_size=6),
+}
+
+
+def check_payload(type_, version, payload) -> None:
+    """Decoded, or refused with a schema error that says something: never another exception."""
+    try:
+        decode(type_, version, payload)
+    except EventSchemaError as exc:
+        assert str(exc)
+
+
+# -- export files -------------------------------------------------------------------------------------------
+EXPORT_INPUTS = {"data": st.data()}
+
+
+def exported_lines(path: str) -> list[str]:
+    store = EventStore(path)
+    game_id = games.create_game(store, "skirmish")
+    for side, order in SKIRMISH_OPENING:
+        games.submit(store, game_id, side, order)
+    lines = list(transfer.export_lines(store, game_id))
+    store.close()
+    return lines
+
+
+def damage(exported: list[str], data) -> tuple[list[str], str, int] | None:
+    """One damage drawn (junk line, changed field, dropped or swapped line, changed character): the damaged
+    lines, the kind and the line, or None if the draw changed nothing (e.g. swapped a line with itself)."""
+    lines = list(exported)
+    i = data.draw(st.integers(0, len(lines) - 1))
+    kind = data.draw(st.sampled_from(["junk", "field", "drop", "swap", "char"]))
+    if kind == "junk":
+        lines[i] = data.draw(st.text(max_size=60)) + "\n"
+    elif kind == "field":
+        row = json.loads(lines[i])
+        key = data.draw(st.sampled_from(sorted(row)))
+        row[key] = data.draw(json_values)
+        lines[i] = json.dumps(row) + "\n"
+    elif kind == "drop":
+        del lines[i]
+    elif kind == "swap":
+        j = data.draw(st.integers(0, len(lines) - 1))
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        pos = data.draw(st.integers(0, len(lines[i]) - 2))
+        lines[i] = lines[i][:pos] + data.draw(st.characters(blacklist_categories=["Cs"])) + lines[i][pos + 1:]
+    return None if lines == exported else (lines, kind, i)
+
+
+def check_damaged_export(exported: list[str], new_store: Callable[[], EventStore], data) -> None:
+    """A damaged export file is refused with a clear error and nothing is written."""
+    damaged = damage(exported, data)
+    if damaged is None:
+        return
+    lines, kind, i = damaged
+    other = new_store()
+    try:
+        transfer.import_game(other, lines)
+    except games.GameError as exc:
+        assert str(exc)
+        assert other.db["events"].count == 0
+    else:
+        raise AssertionError(f"a damaged file ({kind} at line {i}) was imported")
+    finally:
+        other.close()
+
+
+# -- email --------------------------------------------------------------------------------------------------
+LINES = st.one_of(
+    st.sampled_from(["move R1 0202", "end", "attack 0403 with R1", "undo", "dispute 4: no", "accept dispute 1",
+                     "join: hi", "seq: 3", "token: " + "0" * 32, "game: g-00000000", "> quoted", "-- ", ""]),
+    st.text(max_size=60),
+)
+FORGE = ["", "orders@pbem.example", "orders+{game}@pbem.example", "orders+{game}.deadbeef@pbem.example",
+         "orders+{game}.{red_token_reversed}@pbem.example", "orders+nogame@pbem.example", "not an address"]
+EMAIL_BYTES_INPUTS = {"raw": st.binary(max_size=2000)}
+EMAIL_MESSAGE_INPUTS = {
+    "to": st.sampled_from(FORGE),
+    "subject": st.text(st.characters(blacklist_categories=["Cc", "Cs", "Zl", "Zp"]), max_size=40),
+    "lines": st.lists(LINES, max_size=8),
+    "sender": st.sampled_from(["red@x.example", "blue@x.example", "eve@evil.example", "", "<>"]),
+    "mention_game": st.booleans(),
+}
+
+
+def mail_world(path: str) -> tuple[Pbem, str, dict, Outbox]:
+    store = EventStore(path)
+    outbox = Outbox()
+    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example"), outbox)
+    game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
+    return pbem, game_id, tokens, outbox
+
+
+def _events(pbem: Pbem, game_id: str) -> list[tuple[int, str]]:
+    return [(e.seq, e.hash) for e in pbem.store.events(game_id)]
+
+
+def check_email_bytes(world, raw: bytes) -> None:
+    """Any bytes: ingest answers (lines to reply with), applies nothing, writes nothing."""
+    pbem, game_id, _, _ = world
+    before = _events(pbem, game_id)
+    result = inbound.ingest(pbem, raw)
+    assert result.applied == 0 and result.lines
+    assert _events(pbem, game_id) == before
+
+
+def check_email_message(world, to: str, subject: str, lines: list[str], sender: str, mention_game: bool) -> None:
+    """A message without valid credentials (forged reply tags, wrong tokens, junk): refused, nothing written, a
+    clear reply to a real sender, and no token in it."""
+    pbem, game_id, tokens, outbox = world
+    msg = EmailMessage()
+    msg["To"] = to.format(game=game_id, red_token_reversed=tokens["red"][::-1])
+    msg["From"] = sender
+    msg["Subject"] = subject
+    body = ([f"game: {game_id}"] if mention_game else []) + lines
+    msg.set_content("\n".join(body))
+    before, replies = _events(pbem, game_id), len(outbox.sent)
+    result = inbound.ingest(pbem, bytes(msg))
+    assert result.applied == 0 and result.refused and result.lines
+    assert _events(pbem, game_id) == before
+    if sender and "@" in sender:
+        assert len(outbox.sent) == replies + 1  # a clear reply went back to the sender
+        assert tokens["red"] not in str(outbox.sent[-1]) and tokens["blue"] not in str(outbox.sent[-1])
+
+
+# -- the OpenAPI document (schemathesis) --------------------------------------------------------------------
+def openapi_world(path: str, app=None):
+    """The app on a new database with a real game, seats and an order; returns (app, schema, world). Pass an
+    `app` (from create_app) to add routes of your own before its first request."""
+    import schemathesis
+
+    from app.web import create_app
+
+    app = app or create_app({"HEXLEDGER_DB": path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
+                             "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
+    client = app.test_client()
+    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"},
+                                    "arbiter": "a@x.example"})
+    game_id, tokens = r.json["game_id"], r.json["tokens"]
+    for seat in ("red", "blue"):
+        client.post(f"/games/{game_id}/join", json={"seed_text": seat},
+                    headers={"Authorization": f"Bearer {tokens[seat]}"})
+    client.post(f"/games/{game_id}/orders", data="move R1 0202", content_type="text/plain",
+                headers={"Authorization": f"Bearer {tokens['red']}"})
+    world = {"game_id": game_id, "tokens": tokens, "turn": itertools.count()}
+    return app, schemathesis.openapi.from_wsgi("/openapi.json", app), world
+
+
+def openapi_operations(schema) -> list:
+    return [result.ok() for result in schema.get_all_operations()]
+
+
+def check_openapi_case(case, world: dict) -> None:
+    """No 5xx. Three requests in four carry the real game and a real seat's token (red, blue, arbiter in turn),
+    so they reach past the token check; the fourth is as generated."""
+    from schemathesis.checks import not_a_server_error
+
+    n = next(world["turn"])
+    if n % 4:
+        if case.path_parameters and "game_id" in case.path_parameters:
+            case.path_parameters["game_id"] = world["game_id"]
+        seat = ("red", "blue", "arbiter")[n % 3]
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {world['tokens'][seat]}"}
+    case.call_and_validate(checks=[not_a_server_error])
+
+
+def new_store_in(folder: Path) -> Callable[[], EventStore]:
+    """A fresh database each call, in `folder`."""
+    counter = itertools.count()
+    return lambda: EventStore(str(folder / f"import-{next(counter)}.sqlite3"))
