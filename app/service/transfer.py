@@ -6,6 +6,7 @@ refused whole. The dice seed is never in an export until it is revealed in the s
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 
 from app.events.envelope import StoredEvent, canonical_json
@@ -23,15 +24,33 @@ def export_lines(store: EventStore, game_id: str) -> Iterable[str]:
         yield canonical_json(event.to_dict()) + "\n"
 
 
+class _NotFinite(ValueError):
+    pass
+
+
+def _not_json(constant: str):
+    """NaN and Infinity: Python's json reads them, JSON (and the canonical encoding the hashes use) has none."""
+    raise _NotFinite(constant)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999
+        raise _NotFinite(text)
+    return value
+
+
 def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     events = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_constant=_not_json, parse_float=_finite)
         except json.JSONDecodeError as exc:
             raise GameError(f"line {number}: not JSON ({exc.msg})") from None
+        except _NotFinite as exc:
+            raise GameError(f"line {number}: not JSON ({exc} is not a JSON number)") from None
         if not isinstance(data, dict) or set(data) != set(FIELDS):
             raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)}")
         for name, kind in FIELDS.items():
