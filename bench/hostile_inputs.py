@@ -69,7 +69,8 @@ def run_property(inputs: dict, check: Callable[..., None], examples: int, rng_se
         if isinstance(exc, KeyboardInterrupt):
             raise
         found = exc.exceptions if isinstance(exc, BaseExceptionGroup) else [exc]
-        failures = [f"{type(e).__name__}: {str(e)[:300]}" for e in found]
+        failures = [f"{type(e).__name__}: {str(e)[:300]}\n    " + "\n    ".join(getattr(e, "__notes__", [])[:8])
+                    for e in found]
     return tried, failures, time.perf_counter() - start
 
 
