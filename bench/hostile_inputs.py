@@ -7,7 +7,8 @@ failures, seconds, beside a baseline measured in the same run:
 - in-process properties: drawing the same number of inputs from the same strategies without checking them
   (what hypothesis itself costs);
 - the OpenAPI run: the same number of requests to a bare Flask endpoint through the same WSGI test client.
-A failure prints hypothesis's smallest failing input; the exit status is 1 if any property failed.
+A failure prints hypothesis's smallest failing input; the exit status is 1 if any property failed. Needs the
+test extras (hypothesis, schemathesis: `pip install -e '.[test]'`).
 
 Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--only orders payloads exports bytes emails openapi]
 """
