@@ -198,3 +198,12 @@ def test_the_api_creates_a_pbem_game_from_a_custom_position(tmp_path):
                                       "players": {"japanese": "j@x.example", "allied": "a@x.example"}})
     assert bad.status_code == 400 and "'turn'" in bad.json["message"]
     assert len(client.get("/games").json) == 1
+
+
+def test_the_positions_in_the_docs_start_games(run, tmp_path):
+    text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for rules, block in zip(("snc", "ichigo"), blocks, strict=True):
+        game = run("new", rules, "--position", write(tmp_path, f"{rules}.toml", block)).output.strip()
+        assert json.loads(run("show", game, "--json").output)["to_act"]
