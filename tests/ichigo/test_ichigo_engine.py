@@ -137,10 +137,28 @@ def test_6_2_japanese_stack_at_most_five_units():
         when(s, "japanese", "move jp-cea-7bde to 2011")
 
 
+def test_6_5_markers_take_no_stacking_room():
+    four = {"jp-cea-1bde": "2011", "jp-cea-2bde": "2011", "jp-cea-4bde": "2011", "jp-cea-5bde": "2011",
+            "jp-cea-6bde": "2010"}
+    s = position(four, phase="VI", plans={"japanese": "move-fight"}, air_side="japanese", air_hexes=("2011",),
+                 b29_hex="2011")
+    assert {u.id for u in then(s, "japanese", "move jp-cea-6bde to 2011").at("2011")} == set(four)
+
+
 def test_6_3_militia_do_not_count_and_static_units_never_move():
     s = position({"cn-mil-yrd": "1309"}, phase="VIII", plans={"chinese": "move-fight"})
     with pytest.raises(IllegalOrder, match="10.1"):
         when(s, "allied", "move cn-mil-yrd to 1308", rolls=[6])
+
+
+def test_9_6_armies_mix_in_one_stack_that_moves_and_attacks_together_with_tank_regiments():
+    mixed = {"jp-cea-110div": "2010", "jp-ka-11div": "2010", "jp-14aa-1div": "2010", "jp-fg-9div": "2010"}
+    s = position(mixed, phase="VI", plans={"japanese": "move-fight"})
+    moved = then(s, "japanese", "move 2010 to 2011")
+    assert {u.id for u in moved.at("2011")} == set(mixed)
+    s = position(mixed, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    b = of(when(s, "japanese", "attack 2011 with 2010 tanks 2", rolls=[1]), ev.BattleResolved)[0]
+    assert set(b.attackers) == set(mixed) and len(b.tanks) == 2
 
 
 # -- 11.x combat ------------------------------------------------------------------------------------------
