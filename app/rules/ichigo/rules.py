@@ -106,7 +106,7 @@ class IchigoRules:
         elif a == "place":
             sequence.place(em, s, args["units"], args["hex"])
         elif a == "land":
-            sequence.land(em, s, args["units"], args.get("hex"))
+            sequence.land(em, s, args["units"], args.get("hex"), args.get("displace"))
         elif a == "end":
             sequence.end(em, s, dice)
         else:
