@@ -679,6 +679,15 @@ def test_8_11_the_11th_airborne_drops_once_on_clear_or_rough_and_uses_the_airlif
         when(s, "allied", "drop 2809")                                # mountain
 
 
+def test_5_3_item_13_the_11th_airborne_is_not_in_the_turn_8_landing_but_lands_at_a_beachhead_from_phase_ii():
+    s = replace(position({}, turn=8, causeway=True, beachheads={"formosa": "3221"}), phase="I")
+    with pytest.raises(IllegalOrder, match="8.11"):
+        when(s, "allied", "land us-11ab " + " ".join(us_ids(2)) + " at 1922")
+    s = position({}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True,
+                 beachheads={"formosa": "3221", "mainland": "1922"})
+    assert then(s, "allied", "land us-11ab at 3221").units["us-11ab"].hex == "3221"
+
+
 def test_10_11_from_turn_9_us_units_in_one_beachhead_sail_to_the_other():
     ids = us_ids(2)
     s = replace(position({ids[0]: "3221", ids[1]: "3221"}, turn=9, causeway=True,

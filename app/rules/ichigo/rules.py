@@ -24,7 +24,7 @@ from app.rules.kernel.mapfile import GameMap
 class IchigoRules:
     name = "ichigo"
     title = "Operation Ichi-Go (Against the Odds, 2020)"
-    version = "1"
+    version = "2"  # 2: FG/KA deploy at the Formosa landing, the Allies choose the displacement hex (E3, E10)
     sides = SIDES
     scenarios = {"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"}
     sequence_case = "Ichi-Go 5.1"

@@ -584,6 +584,9 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None
         raise IllegalOrder("Ichi-Go 5.3", "no US landing now")
     if where != "reinforcement" and len(units) > per:
         raise IllegalOrder("Ichi-Go 5.3", f"up to {per} divisions land")
+    if where != "reinforcement" and any(u.type == "airborne" for u in units):
+        raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne is not one of the landing's infantry divisions: it "
+                                           "enters in the US Movement Phase of Turn 8 or later (5.3 items 12-13)")
     displaced = [u.id for u in port_holders(state, target)]
     to = _displace_to(state, target, away) if displaced or away else ""
     landed = ev.USLanded(list(ids), target, where, displaced, to)
