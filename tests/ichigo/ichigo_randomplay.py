@@ -122,7 +122,8 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             if opts:
                 out.append(f"place {h} at {rng.choice(opts)}")
     if "land" in names:
-        pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn)
+        pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
+                      and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
         if pool:
             ports = sorted(h for h in d.feature("port") if int(h[2:]) > 17 and h not in d.tagged("formosa"))
             spots = list(state.beachheads.values()) or ports
