@@ -24,7 +24,8 @@ _turn = itertools.count()
 @pytest.fixture
 def served_schema(tmp_path):
     app = create_app({"HEXLEDGER_DB": str(tmp_path / "st.sqlite3"), "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
-                      "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
+                      "HEXLEDGER_RATE_LIMIT": "1000000 per minute",
+                      "HEXLEDGER_REPLAY_RATE_LIMIT": "1000000 per minute"})
     client = app.test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"},
                                     "arbiter": "a@x.example"})
