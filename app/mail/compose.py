@@ -11,7 +11,9 @@ SUBJECT_TAG = "[hexledger {game_id}]"
 
 
 def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, reply_tag: str | None = None,
-            in_reply_to: str | None = None) -> EmailMessage:
+            in_reply_to: str | None = None, attachments: tuple[tuple[str, str, bytes], ...] = ()) -> EmailMessage:
+    """A plain-text email; `attachments` are (filename, MIME type, bytes), e.g. the map as image/svg+xml: the
+    message is then multipart/mixed with the text first, which is what a reader shows and `ingest` reads."""
     msg = EmailMessage()
     msg["From"] = config.mail_from
     msg["To"] = to
@@ -24,6 +26,9 @@ def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, 
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
     msg.set_content(body)
+    for filename, mime, data in attachments:
+        maintype, _, subtype = mime.partition("/")
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     return msg
 
 

@@ -20,9 +20,9 @@ from app.events.registry import decode
 from app.events.store import Conflict, EventStore, UnknownGame, utc_now
 from app.mail import compose
 from app.mail.transport import MailConfig, Transport, transport_for
-from app.projections import history
+from app.projections import history, render, textmap
 from app.projections import state as projection
-from app.rules.base import event_reveals, event_visibility, has_preview
+from app.rules.base import event_reveals, event_visibility, has_preview, optional
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
 from app.service import audit, games, transfer
@@ -541,18 +541,28 @@ class Pbem:
         member = self.members(game_id)[seat.seat]
         since = self.history_rows(seat, member["last_notified_seq"] + 1)
         prompt = self._prompt_dict(rules, state, seat)
-        view = rules.view(state.game, seat.side)
+        view = rules.view(state.game, seat.side)  # the one view: the text, the text map and the picture
         parts = [f"{headline} - game {game_id}, {rules.title}. You play {seat.seat}.",
                  f"The game is at event {state.meta.seq}; now: {prompt['step']}.", "",
-                 "Since your last email", compose.render_history(since), "", "The position (as you see it)",
-                 compose.render_view(view), ""]
+                 "Since your last email", compose.render_history(since), ""]
+        game_map = optional(rules, "game_map")
+        attachments = ()
+        if game_map is not None and view.get("units") is not None:
+            the_map = game_map(state.game)
+            filename = f"{game_id}-event-{state.meta.seq}-{seat.seat}.svg"
+            svg = render.render_map(the_map, view, rules.sides,
+                                    title=f"{game_id} after event {state.meta.seq}, as {seat.seat}")
+            attachments = ((filename, "image/svg+xml", svg.encode("utf-8")),)
+            parts += ["Map near the action", textmap.render_area(the_map, view, seat.side, since, filename), ""]
+        parts += ["The position (as you see it)", compose.render_view(view), ""]
         if prompt["actions"]:
             parts += ["Your orders now", compose.render_actions(prompt["actions"]), ""]
         link = self.replay_link(game_id, seat.seat)
         if link:
             parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {link}", ""]
         parts.append(compose.how_to_reply(self.config, game_id, state.meta.seq, prompt["actions"]))
-        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), seat.seat)
+        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), seat.seat,
+                   attachments=attachments)
         self.store.db.execute("UPDATE pbem_members SET last_notified_seq = ?, last_seen_seq = max(last_seen_seq, ?) "
                               "WHERE game_id = ? AND seat = ?", [state.meta.seq, state.meta.seq, game_id, seat.seat])
 
@@ -572,10 +582,10 @@ class Pbem:
                 f"  Authorization: Bearer {token}\n")
 
     def _send(self, to: str, game_id: str, subject: str, body: str, seat: str | None,
-              in_reply_to: str | None = None) -> None:
+              in_reply_to: str | None = None, attachments: tuple = ()) -> None:
         """Email `to`; for a seat of the game its Reply-To carries that seat's reply tag (orders+GAME.TAG@...)."""
         tag = self.reply_tag(game_id, seat) if seat else None
-        self.transport.send(compose.message(self.config, to, game_id, subject, body, tag, in_reply_to))
+        self.transport.send(compose.message(self.config, to, game_id, subject, body, tag, in_reply_to, attachments))
 
     # -- deadlines ------------------------------------------------------------------------------------
     def _auto_pass(self, game_id: str, side: str, limit: int = 20) -> list[str]:

@@ -11,11 +11,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from app.events.core import OrderGiven
+from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.rules import catalog
 from app.rules.skirmish.events import UnitMoved
 from app.rules.skirmish.rules import SkirmishRules
 from app.web import create_app
+from tests.pbem.conftest import SVG
 
 SECRET_HEX = "0604"  # where blue's B3 goes; red must never learn it before the game ends
 
@@ -164,9 +166,19 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
         assert SECRET_HEX not in text, f"{endpoint} leaks blue's hidden unit: {text[:400]}"
     red_mail = [m for m in outbox.sent if "red-one@x.example" in m["To"]]
     assert len(red_mail) >= 2  # the invitation and the turn emails
+    pictures = 0
     for m in red_mail:
-        assert SECRET_HEX not in m.get_content(), m["Subject"]
-    assert "a blue unit moves" in red_mail[-1].get_content()
+        assert SECRET_HEX not in body_text(m), m["Subject"]
+        for part in m.iter_attachments():  # the map picture: it draws every hex, and only the counters red sees
+            assert part.get_content_type() == "image/svg+xml", m["Subject"]
+            svg = ET.fromstring(part.get_content())
+            drawn = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"]
+            assert drawn and {g.get("data-side") for g in drawn} == {"red"}, m["Subject"]
+            assert not [g for g in drawn if g.get("data-hex") == SECRET_HEX or g.get("data-unit") == "B3"]
+            assert all(t not in part.get_content().decode() for t in tok.values())
+            pictures += 1
+    assert pictures >= 1
+    assert "a blue unit moves" in body_text(red_mail[-1])
     # the canary is real: blue and the arbiter do see it
     for seat in ("blue", "arbiter"):
         text = request(client, "GET", f"/games/{g}/history?limit=1000", None, tok[seat]).get_data(as_text=True)

@@ -7,6 +7,7 @@ from email.message import EmailMessage
 import pytest
 from click.testing import CliRunner
 
+from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.web import create_app
 from app.web.replay import COOKIE
@@ -24,7 +25,7 @@ class Outbox:
         self.sent.append(msg)
 
     def last_to(self, address: str) -> str:
-        return [m for m in self.sent if address in m["To"]][-1].get_content()
+        return body_text([m for m in self.sent if address in m["To"]][-1])
 
 
 def counters(svg: bytes) -> dict[str, str]:
@@ -189,7 +190,7 @@ def test_no_link_in_emails_without_a_public_address(tmp_path):
     client = served_app(str(tmp_path / "nolink.sqlite3"), outbox, public_url=None).test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
     assert r.status_code == 201
-    assert outbox.sent and all("/replay/" not in m.get_content() for m in outbox.sent)
+    assert outbox.sent and all("/replay/" not in body_text(m) for m in outbox.sent)
 
 
 def test_the_viewer_has_its_own_rate_limit(store, finished, tmp_path):
