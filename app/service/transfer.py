@@ -6,6 +6,7 @@ refused whole. The dice seed is never in an export until it is revealed in the s
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 
 from app.events.envelope import StoredEvent, canonical_json
@@ -15,6 +16,17 @@ from app.service.games import GameError
 
 FIELDS = {"game_id": str, "seq": int, "type": str, "version": int, "payload": dict, "actor": str, "at": str,
           "causation": (int, type(None)), "prev_hash": str, "hash": str}
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
+    return value
 
 
 def export_lines(store: EventStore, game_id: str) -> Iterable[str]:
@@ -29,9 +41,11 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_constant=_no_constant, parse_float=_finite)
         except json.JSONDecodeError as exc:
             raise GameError(f"line {number}: not JSON ({exc.msg})") from None
+        except ValueError as exc:
+            raise GameError(f"line {number}: not JSON ({exc})") from None
         if not isinstance(data, dict) or set(data) != set(FIELDS):
             raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)}")
         for name, kind in FIELDS.items():

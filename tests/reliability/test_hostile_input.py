@@ -95,3 +95,9 @@ def test_damaged_export_files_are_refused_and_nothing_written(exported, tmp_path
         assert other.db["events"].count == 0
     else:
         raise AssertionError(f"a damaged file ({kind} at line {i}) was imported")
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e400"])
+def test_an_export_line_with_a_non_finite_number_is_refused_as_not_json(number):
+    with pytest.raises(games.GameError, match="line 1: not JSON"):
+        transfer.parse_lines(['{"game_id": "g", "seq": ' + number + "}\n"])
