@@ -289,6 +289,8 @@ def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: lis
     # 11.20: the defender removes steps first.
     if def_elim:
         _remove(em, [u.id for u in defenders for _ in range(u.steps)], "combat")
+        if garrison:  # 11.22: DE eliminates every defender, the intrinsic garrison too (11.29)
+            em.emit(ev.GarrisonDestroyed(target))
         _attacker_losses(em, cont)
     elif garrison:
         if def_loss >= 1:
