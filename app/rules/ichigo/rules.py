@@ -204,6 +204,8 @@ def describe(e) -> str:
                 f"{'all' if e.eliminated else e.defender_losses})")
     if isinstance(e, ev.StepsLost):
         return f"steps lost: {', '.join(e.units)}"
+    if isinstance(e, ev.GarrisonDestroyed):
+        return f"the intrinsic garrison of {e.hex} is destroyed (11.29)"
     if isinstance(e, ev.SupportExpended):
         return f"{', '.join(e.units)} eliminated after the battle (11.17, 11.28)"
     if isinstance(e, ev.UnitsAdvanced):
