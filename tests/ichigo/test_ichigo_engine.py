@@ -281,6 +281,31 @@ def test_11_29_intrinsic_garrison_defends_an_empty_initial_japanese_city_with_th
     assert a["defence"] == 1 and any("11.14" in x for x in a["shifts"])
 
 
+def test_11_29_allies_who_eliminate_every_japanese_unit_in_an_initial_japanese_city_may_advance_into_it():
+    s = position({"jp-cea-3div": "1811"}, phase="VIII", plans={"chinese": "fight-move"}, steps={"jp-cea-3div": 1},
+                 extra=tuple(chinese(f"C0{i}", ref, "1810", tried=True)
+                             for i, ref in enumerate(("cn-reg-33", "cn-reg-57", "cn-reg-02"), 1)))
+    s = then(s, "allied", "attack 1811 with C01 C02 C03")
+    s = then(s, "japanese", "commit 0", rolls=[1])     # 14:2 = 7:1, city 1L -> 6:1, die 1: 0/1 (11.23: 1 Chinese)
+    assert s.units["jp-cea-3div"].status == "dead" and "1811" in s.jp_control
+    s = then(s, "allied", "lose C03")
+    assert [a.name for a in RULES.prompt(s).actions] == ["advance", "stay"]   # the garrison did not defend
+    s = then(s, "allied", "advance C01 C02")
+    assert s.units["C01"].hex == "1811" and "1811" not in s.jp_control
+
+
+def test_11_22_11_29_a_de_result_destroys_the_intrinsic_garrison_and_the_allies_may_advance():
+    s = position({}, phase="VIII", plans={"chinese": "fight-move"},
+                 extra=tuple(chinese(f"C0{i}", ref, "1810", tried=True)
+                             for i, ref in enumerate(("cn-reg-33", "cn-reg-57", "cn-reg-02"), 1)))
+    evs = when(s, "allied", "attack 1811 with C01 C02 C03", rolls=[5])   # 14:1, city 1L -> 9:1, die 5: DE
+    assert of(evs, ev.BattleResolved)[0].result == "DE" and of(evs, ev.GarrisonDestroyed)
+    s = fold(s, *evs)
+    s = then(s, "allied", "lose C03")                                   # 11.23: the Chinese lose a step even so
+    s = then(s, "allied", "advance C01 C02")
+    assert s.units["C01"].hex == "1811" and "1811" not in s.jp_control
+
+
 # -- 4.x victory, 5.2 Causeway, 8.x airpower, 9.7 Chinese reinforcements ------------------------------------
 def test_4_5_allies_win_at_once_holding_shanghai_and_wuhan():
     s = position({}, phase="VIII", plans={"chinese": "move-fight"},

@@ -204,6 +204,8 @@ def describe(e) -> str:
                 f"{'all' if e.eliminated else e.defender_losses})")
     if isinstance(e, ev.StepsLost):
         return f"steps lost: {', '.join(e.units)}"
+    if isinstance(e, ev.GarrisonDestroyed):
+        return f"the intrinsic garrison of {e.hex} is destroyed (11.29)"
     if isinstance(e, ev.SupportExpended):
         return f"{', '.join(e.units)} eliminated after the battle (11.17, 11.28)"
     if isinstance(e, ev.UnitsAdvanced):
@@ -218,9 +220,11 @@ def describe(e) -> str:
     if isinstance(e, ev.ChineseReinforcementRolled):
         return f"Chinese reinforcements: die {e.roll}{' halved' if e.halved else ''} -> {e.count}"
     if isinstance(e, ev.CausewayChecked):
-        return f"Causeway or Philippines: {e.total} -> {'Causeway launched' if e.launched else 'Philippines'}"
+        return (f"Causeway or Philippines (5.2): die {e.roll}{_modifiers(e.modifiers)} = {e.total} -> "
+                f"{'Causeway launched' if e.launched else 'Philippines'}")
     if isinstance(e, ev.CollapseChecked):
-        return f"China Collapse: {e.total} -> {'China collapses' if e.collapsed else 'China fights on'}"
+        return (f"China Collapse (4.1): die {e.roll}{_modifiers(e.modifiers)} = {e.total} -> "
+                f"{'China collapses' if e.collapsed else 'China fights on'}")
     if isinstance(e, ev.GameEnded):
         return f"game over: {e.winner or 'nobody'} wins - {e.reason}"
     if isinstance(e, ev.DecisionRequired):
@@ -228,6 +232,11 @@ def describe(e) -> str:
     if isinstance(e, ev.DecisionMade):
         return f"{e.side} decided: {e.kind}"
     return type(e).__name__
+
+
+def _modifiers(mods: list[str]) -> str:
+    """The die roll modifiers of a table roll as the log shows them: ", +1 all GEARR Japanese, ..." """
+    return "".join(f", {m}" for m in mods)
 
 
 RULES = IchigoRules()
