@@ -65,7 +65,8 @@ def test_a_game_from_a_position_ends_through_the_cli(run, tmp_path, monkeypatch,
     for part in end.reason_has:
         assert part in reason, (part, reason)
     assert f"game over: {end.result} - {reason}" in run("show", game).output
-    assert log[-2] == f"game over: {winner or 'nobody'} wins - {reason}" and log[-1].startswith("dice seed revealed")
+    assert log[-2] == f"game over: {f'{winner} wins' if winner else 'a draw'} - {reason}"
+    assert log[-1].startswith("dice seed revealed")
     verified(run, game)
 
 

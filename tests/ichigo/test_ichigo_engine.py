@@ -747,3 +747,19 @@ def test_8_9_japanese_units_that_start_within_three_hexes_of_the_b29_stay_oos_al
     assert of(evs, ev.MovementRolled)[0].mp == 3                        # OOS: 3 MP (7.3, R19)
     s = fold(s, *evs)
     assert supply_state(s, s.units["jp-cea-110div"]) == "oos"           # out of range now, still OOS
+
+
+def test_every_ichigo_event_reads_as_a_sentence_in_the_log():
+    import dataclasses
+    import inspect
+
+    from app.rules.ichigo.rules import describe
+
+    samples = {"str": "1906", "int": 1, "float": 1.0, "bool": True, "list[str]": ["jp-cea-3div"],
+               "dict": {"jp-cea-3div": "full"}, "str | None": "japanese", "list": ["1906"], "tuple": ("1906",)}
+    kinds = [c for _, c in inspect.getmembers(ev, inspect.isclass)
+             if dataclasses.is_dataclass(c) and c.__module__ == ev.__name__]
+    assert len(kinds) > 25
+    for kind in kinds:
+        e = kind(**{f.name: samples[str(f.type)] for f in dataclasses.fields(kind)})
+        assert describe(e) != kind.__name__, f"{kind.__name__} has no log text"

@@ -37,7 +37,7 @@ def test_a_game_from_a_position_ends_by_email(pbem, smtp, store, monkeypatch, en
         over = smtp.last(address, "Game over")
         assert f"] Game over: {end.result}: " in over["Subject"], over["Subject"]
         body = inbound.body_text(over)  # the plain-text part (a turn email may carry the map as well)
-        assert f"game over: {end.winner or 'nobody'} wins - {end.case}: " in body, body
+        assert f"game over: {f'{end.winner} wins' if end.winner else 'a draw'} - {end.case}: " in body, body
         for part in (*end.reason_has, *end.log):
             assert part in body, (part, body)
     report = audit.verify(list(store.events(game_id)), check_dice=True)

@@ -226,7 +226,35 @@ def describe(e) -> str:
         return (f"China Collapse (4.1): die {e.roll}{_modifiers(e.modifiers)} = {e.total} -> "
                 f"{'China collapses' if e.collapsed else 'China fights on'}")
     if isinstance(e, ev.GameEnded):
-        return f"game over: {e.winner or 'nobody'} wins - {e.reason}"
+        return f"game over: {f'{e.winner} wins' if e.winner else 'a draw'} - {e.reason}"
+    if isinstance(e, ev.USLanded):
+        pushed = f"; {', '.join(e.displaced)} pushed out to {e.to} (5.3 item 12)" if e.displaced else ""
+        where = {"formosa": "the Formosa beachhead", "mainland": "the mainland beachhead"}.get(e.where, "a beachhead")
+        return f"US {', '.join(e.units)} land at {e.hex}, {where}{pushed}"
+    if isinstance(e, ev.NavalTransfer):
+        return f"US {', '.join(e.units)} sail from {e.origin} to {e.hex} (10.11)"
+    if isinstance(e, ev.Airlifted):
+        how = "airdropped on" if e.drop else f"airlifted from {e.origin} to"
+        return f"{e.unit} {how} {e.hex} ({'8.11' if e.drop else '8.10'})"
+    if isinstance(e, ev.AerialSupplyPlaced):
+        return f"US Aerial Supply Marker placed on {e.hex} (7.8)"
+    if isinstance(e, ev.B29Placed):
+        return f"B-29 raid on {e.hex}: Japanese units within range are out of supply this turn (8.9)"
+    if isinstance(e, ev.B29Rolled):
+        return f"B-29 roll {e.roll}: {'a raid this turn' if e.allowed else 'no raid this turn'} (8.9)"
+    if isinstance(e, ev.BrigadeAbsorbed):
+        return f"{e.division} absorbs {e.brigade} and returns to full strength (9.5)"
+    if isinstance(e, ev.FormosaReleased):
+        what = {"formosa-deploy": "deploy on Formosa (5.3 item 5)", "pool": "are Japanese reinforcements"}
+        return f"{', '.join(e.units)} {what.get(e.status, e.status)}"
+    if isinstance(e, ev.UnitsWithdrawn):
+        gone = [f"{u} {'leaves the game' if to == 'removed' else 'goes to the 14AA pool'}"
+                for u, to in zip(e.units, e.to, strict=True)]
+        return f"withdrawn (9.2): {'; '.join(gone)}"
+    if isinstance(e, ev.ShipmentRolled):
+        fates = ", ".join(f"{u} {f}" for u, f in sorted(e.fates.items())) or "none"
+        tail = "; no more 14AA units (5.3 item 8)" if e.count == 0 else ""
+        return f"14AA shipment: die {e.roll} -> {e.count} unit(s): {fates}{tail}"
     if isinstance(e, ev.DecisionRequired):
         return f"{e.side} to decide: {e.kind}"
     if isinstance(e, ev.DecisionMade):
