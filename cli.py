@@ -414,13 +414,15 @@ def _pbem(ctx: Context):
 @click.option("--threads", default=8, show_default=True, type=int)
 @click.pass_obj
 def serve_cmd(ctx: Context, host: str, port: int, threads: int) -> None:
-    """Run the HTTP API (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml files in outbox/)."""
+    """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
+    files in outbox/); links in emails need HEXLEDGER_PUBLIC_URL."""
     from waitress import serve
 
     from app.web import create_app
 
     app = create_app({"HEXLEDGER_DB": ctx.db})
-    click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json; db {ctx.db})")
+    click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
+               f"/replay/GAME/; db {ctx.db})")
     serve(app, host=host, port=port, threads=threads)
 
 

@@ -9,6 +9,7 @@ Configuration comes from the environment (docs/play-by-email.md):
   HEXLEDGER_ORDERS_ADDRESS  where players send orders; replies go to its plus-address (default orders@localhost)
   HEXLEDGER_OUTBOX          outbox folder for the embedded default (default ./outbox)
   HEXLEDGER_MAX_EMAIL_BYTES incoming messages larger than this are refused unread (default 262144)
+  HEXLEDGER_PUBLIC_URL      the server's address as players reach it (https://host/); set, emails carry replay links
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class MailConfig:
     orders_address: str = "orders@localhost"
     outbox: str = "outbox"
     max_email_bytes: int = 256 * 1024
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> MailConfig:
@@ -48,7 +50,8 @@ class MailConfig:
                    mail_from=env.get("HEXLEDGER_MAIL_FROM") or cls.mail_from,
                    orders_address=env.get("HEXLEDGER_ORDERS_ADDRESS") or cls.orders_address,
                    outbox=env.get("HEXLEDGER_OUTBOX") or cls.outbox,
-                   max_email_bytes=int(env.get("HEXLEDGER_MAX_EMAIL_BYTES") or cls.max_email_bytes))
+                   max_email_bytes=int(env.get("HEXLEDGER_MAX_EMAIL_BYTES") or cls.max_email_bytes),
+                   public_url=env.get("HEXLEDGER_PUBLIC_URL") or None)
 
     def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
         """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply

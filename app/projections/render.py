@@ -205,12 +205,15 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
         cx, cy = lay.centre(Hex.parse(label))
         for i, u in enumerate(stack):
             out.append(_counter(u, cx - 13 + 5 * i - 2.5 * (len(stack) - 1),
-                                cy - 13 - 5 * i + 2.5 * (len(stack) - 1), colours))
-        if len(stack) > 1:  # the top counter hides the others: say how many there are
+                                cy - 13 - 5 * i + 2.5 * (len(stack) - 1), colours, label))
+        # the top counter hides the others: say how many there are, with those the view says it cannot show
+        # (an enemy stack under the fog of war: its height is seen, not what is in it)
+        size = len(stack) + sum(u.get("hidden_below") or 0 for u in stack)
+        if size > 1:
             bx, by = cx + 13 + 2.5 * (len(stack) - 1), cy + 13 - 2.5 * (len(stack) - 1)
             out.append(f'<g class="stack-size" data-hex="{label}"><circle cx="{bx:.1f}" cy="{by:.1f}" r="6" '
                        f'fill="#fff" stroke="#111"/><text x="{bx:.1f}" y="{by + 3:.1f}" font-size="8.5" '
-                       f'text-anchor="middle">{len(stack)}</text></g>')
+                       f'text-anchor="middle">{size}</text></g>')
     out.append("</g>")
 
     if legend:
@@ -229,7 +232,7 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return pts
 
 
-def _counter(u: dict, x: float, y: float, colours: dict[str, str]) -> str:
+def _counter(u: dict, x: float, y: float, colours: dict[str, str], hex_label: str = "") -> str:
     fill = colours.get(u["side"], "#777777")
     ink = text_colour(fill)
     steps = u.get("steps")
@@ -241,7 +244,7 @@ def _counter(u: dict, x: float, y: float, colours: dict[str, str]) -> str:
                        for i in range(min(steps, 4)))
     tip = f"{u['id']} ({u['side']}) strength {strength}" + (f", {steps} step(s)" if steps is not None else "")
     return (f'<g class="counter" data-unit="{escape(str(u["id"]))}" data-side="{escape(str(u["side"]))}" '
-            f'data-steps="{steps if steps is not None else ""}"><title>{escape(tip)}</title>'
+            f'data-hex="{hex_label}" data-steps="{steps if steps is not None else ""}"><title>{escape(tip)}</title>'
             f'<rect x="{x:.1f}" y="{y:.1f}" width="26" height="26" rx="2.5" fill="{fill}" stroke="#111" '
             f'stroke-width="1"/>'
             f'<text x="{x + 13:.1f}" y="{y + 9:.1f}" font-size="7.5" text-anchor="middle" fill="{ink}">'

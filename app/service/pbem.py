@@ -22,9 +22,9 @@ from app.events.registry import decode
 from app.events.store import Conflict, EventStore, StoreUnavailable, UnknownGame, unavailable, utc_now
 from app.mail import compose
 from app.mail.transport import MailConfig, Transport, transport_for
-from app.projections import history
+from app.projections import history, render, textmap
 from app.projections import state as projection
-from app.rules.base import event_reveals, event_visibility, has_preview
+from app.rules.base import event_reveals, event_visibility, has_preview, optional
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
 from app.service import audit, games, transfer
@@ -124,6 +124,44 @@ class Pbem:
         if found is None:
             raise AccessDenied(f"this reply address opens no seat in game {game_id}")
         return Seat(game_id, found["seat"], found["email"])
+
+    # -- replay keys: a seat's read-only pass to the replay viewer ------------------------------------------
+    def _replay_key(self, game_id: str, seat: str, token_hash: str) -> str:
+        mac = hmac.new(self.server_secret(), f"replay-key\x00{game_id}\x00{seat}\x00{token_hash}".encode(),
+                       hashlib.sha256)
+        return mac.hexdigest()[:32]
+
+    def replay_key(self, game_id: str, seat: str) -> str:
+        """HMAC-SHA256(server secret, game id, seat, the seat's token hash), 128 bits as hex: opens the replay
+        viewer (app/web/replay.py) as that seat and nothing else: it gives no orders. The server keeps only token
+        hashes, so emails cannot carry a token; this key it can recompute for every email."""
+        member = self.members(game_id).get(seat)
+        if member is None:
+            raise AccessDenied(f"game {game_id} has no seat {seat!r}")
+        return self._replay_key(game_id, seat, member["token_hash"])
+
+    def authenticate_replay_key(self, game_id: str, key: str | None) -> Seat:
+        """The seat whose replay key this is; compared in constant time against every seat's key."""
+        if not key:
+            raise NotAuthenticated("no replay key: open the replay link from your game email")
+        try:
+            self.store.game(game_id)
+        except UnknownGame:
+            raise AccessDenied(f"no game {game_id!r} for this replay key") from None
+        found = None
+        for seat, row in self.members(game_id).items():
+            if hmac.compare_digest(self._replay_key(game_id, seat, row["token_hash"]).encode(),
+                                   key.strip().lower().encode()):
+                found = row
+        if found is None:
+            raise AccessDenied(f"this replay key opens no seat in game {game_id}")
+        return Seat(game_id, found["seat"], found["email"])
+
+    def replay_link(self, game_id: str, seat: str) -> str | None:
+        """The seat's link to the replay viewer, if the server knows its public address (HEXLEDGER_PUBLIC_URL)."""
+        if not self.config.public_url:
+            return None
+        return f"{self.config.public_url.rstrip('/')}/replay/{game_id}/?key={self.replay_key(game_id, seat)}"
 
     # -- seats and tokens ---------------------------------------------------------------------------------
     def create(self, rules_name: str, players: dict[str, str], scenario: str | None = None,
@@ -523,15 +561,28 @@ class Pbem:
         member = self.members(game_id)[seat.seat]
         since = self.history_rows(seat, member["last_notified_seq"] + 1)
         prompt = self._prompt_dict(rules, state, seat)
-        view = rules.view(state.game, seat.side)
+        view = rules.view(state.game, seat.side)  # the one view: the text, the text map and the picture
         parts = [f"{headline} - game {game_id}, {rules.title}. You play {seat.seat}.",
                  f"The game is at event {state.meta.seq}; now: {prompt['step']}.", "",
-                 "Since your last email", compose.render_history(since), "", "The position (as you see it)",
-                 compose.render_view(view), ""]
+                 "Since your last email", compose.render_history(since), ""]
+        game_map = optional(rules, "game_map")
+        attachments = ()
+        if game_map is not None and view.get("units") is not None:
+            the_map = game_map(state.game)
+            filename = f"{game_id}-event-{state.meta.seq}-{seat.seat}.svg"
+            svg = render.render_map(the_map, view, rules.sides,
+                                    title=f"{game_id} after event {state.meta.seq}, as {seat.seat}")
+            attachments = ((filename, "image/svg+xml", svg.encode("utf-8")),)
+            parts += ["Map near the action", textmap.render_area(the_map, view, seat.side, since, filename), ""]
+        parts += ["The position (as you see it)", compose.render_view(view), ""]
         if prompt["actions"]:
             parts += ["Your orders now", compose.render_actions(prompt["actions"]), ""]
+        link = self.replay_link(game_id, seat.seat)
+        if link:
+            parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {link}", ""]
         parts.append(compose.how_to_reply(self.config, game_id, state.meta.seq, prompt["actions"]))
-        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), seat.seat)
+        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), seat.seat,
+                   attachments=attachments)
         self.store.db.execute("UPDATE pbem_members SET last_notified_seq = ?, last_seen_seq = max(last_seen_seq, ?) "
                               "WHERE game_id = ? AND seat = ?", [state.meta.seq, state.meta.seq, game_id, seat.seat])
 
@@ -541,17 +592,20 @@ class Pbem:
         join = ("" if seat == ARBITER else
                 "To take your seat, reply with a line\n  join: <any text of yours>\nwhich is mixed into every later "
                 "die roll, so nobody (not even the server) can pick the dice alone.\n\n")
+        link = self.replay_link(game_id, seat)
+        replay = f"Watch the game in your browser (as you see it; the link is yours):\n  {link}\n\n" if link else ""
         return (f"You are invited to game {game_id}: {rules.title}, as {role}.\n\nSeats:\n{who}\n\n"
                 f"Your secret token (shown once; it is your password for this game):\n  token: {token}\n\n{join}"
+                f"{replay}"
                 f"Orders go to {self.config.orders_address}; replying to this email or any later game email works as "
                 f"it is (the reply address carries the game and your seat's reply tag). Or use the HTTP API with\n"
                 f"  Authorization: Bearer {token}\n")
 
     def _send(self, to: str, game_id: str, subject: str, body: str, seat: str | None,
-              in_reply_to: str | None = None) -> None:
+              in_reply_to: str | None = None, attachments: tuple = ()) -> None:
         """Email `to`; for a seat of the game its Reply-To carries that seat's reply tag (orders+GAME.TAG@...)."""
         tag = self.reply_tag(game_id, seat) if seat else None
-        self.transport.send(compose.message(self.config, to, game_id, subject, body, tag, in_reply_to))
+        self.transport.send(compose.message(self.config, to, game_id, subject, body, tag, in_reply_to, attachments))
 
     # -- deadlines ------------------------------------------------------------------------------------
     def _auto_pass(self, game_id: str, side: str, limit: int = 20) -> list[str]:

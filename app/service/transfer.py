@@ -18,26 +18,21 @@ FIELDS = {"game_id": str, "seq": int, "type": str, "version": int, "payload": di
           "causation": (int, type(None)), "prev_hash": str, "hash": str}
 
 
-def export_lines(store: EventStore, game_id: str) -> Iterable[str]:
-    store.game(game_id)
-    for event in store.events(game_id):
-        yield canonical_json(event.to_dict()) + "\n"
-
-
-class _NotFinite(ValueError):
-    pass
-
-
-def _not_json(constant: str):
-    """NaN and Infinity: Python's json reads them, JSON (and the canonical encoding the hashes use) has none."""
-    raise _NotFinite(constant)
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _finite(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):  # 1e999
-        raise _NotFinite(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
     return value
+
+
+def export_lines(store: EventStore, game_id: str) -> Iterable[str]:
+    store.game(game_id)
+    for event in store.events(game_id):
+        yield canonical_json(event.to_dict()) + "\n"
 
 
 def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
@@ -46,11 +41,11 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line, parse_constant=_not_json, parse_float=_finite)
+            data = json.loads(line, parse_constant=_no_constant, parse_float=_finite)
         except json.JSONDecodeError as exc:
             raise GameError(f"line {number}: not JSON ({exc.msg})") from None
-        except _NotFinite as exc:
-            raise GameError(f"line {number}: not JSON ({exc} is not a JSON number)") from None
+        except ValueError as exc:
+            raise GameError(f"line {number}: not JSON ({exc})") from None
         if not isinstance(data, dict) or set(data) != set(FIELDS):
             raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)}")
         for name, kind in FIELDS.items():

@@ -15,7 +15,7 @@ import sqlite3
 import threading
 
 from flask import Flask, g, jsonify, request
-from flask_limiter import Limiter
+from flask_limiter import ExemptionScope, Limiter
 from flask_smorest import Api
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -43,7 +43,11 @@ def create_app(config: dict | None = None) -> Flask:
     HEXLEDGER_SECRET (the reply tags' key), MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB),
     HEXLEDGER_RATE_LIMIT (per token, or per address without one; default "120 per minute"),
     RATELIMIT_STORAGE_URI (default "memory://": per process; use redis://... when several processes serve),
-    HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30)."""
+    HEXLEDGER_REPLAY_RATE_LIMIT (the replay viewer's own limit, instead of the API's: stepping through a game
+    fetches a map picture a step; default "600 per minute"),
+    HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30).
+
+    The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service."""
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
@@ -52,6 +56,7 @@ def create_app(config: dict | None = None) -> Flask:
         HEXLEDGER_RATE_LIMIT=os.environ.get("HEXLEDGER_RATE_LIMIT", "120 per minute"),
         RATELIMIT_STORAGE_URI=os.environ.get("HEXLEDGER_RATE_LIMIT_STORAGE", "memory://"),
         RATELIMIT_HEADERS_ENABLED=True,
+        HEXLEDGER_REPLAY_RATE_LIMIT=os.environ.get("HEXLEDGER_REPLAY_RATE_LIMIT", "600 per minute"),
         HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")),
     )
     app.config.update(config or {})
@@ -68,15 +73,21 @@ def create_app(config: dict | None = None) -> Flask:
         return local.pbem
 
     app.extensions["hexledger_service"] = service
-    Limiter(rate_key, app=app, application_limits=[app.config["HEXLEDGER_RATE_LIMIT"]],  # shared by all routes
-            storage_uri=app.config["RATELIMIT_STORAGE_URI"])
+    limiter = Limiter(rate_key, app=app, application_limits=[app.config["HEXLEDGER_RATE_LIMIT"]],  # the API
+                      storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     _access_log(app)
     api = Api(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
+    from app.web import replay
     from app.web.routes import blp
 
     api.register_blueprint(blp)
+    replay.register(app, service=service, api=api)
+    viewer_limit = limiter.shared_limit(app.config["HEXLEDGER_REPLAY_RATE_LIMIT"], scope="replay")
+    for part in (replay.bp, replay.data):  # the viewer counts against its own limit, not the API's
+        limiter.exempt(part, flags=ExemptionScope.APPLICATION)
+        viewer_limit(part)
     _errors(app)
 
     @app.get("/docs")
@@ -95,7 +106,8 @@ def create_app(config: dict | None = None) -> Flask:
                 "<style>body{font-family:sans-serif;margin:2em}td{padding:.3em .6em;vertical-align:top;"
                 "border-bottom:1px solid #ddd}</style></head><body>"
                 f"<h1>{spec['info']['title']}</h1><p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>. "
-                "Game routes need <code>Authorization: Bearer &lt;token&gt;</code>.</p>"
+                "Game routes need <code>Authorization: Bearer &lt;token&gt;</code>. The replay viewer, a page for "
+                "browsers, is at <code>/replay/GAME/</code>.</p>"
                 f"<table>{''.join(rows)}</table></body></html>")
         return page, 200, {"Content-Type": "text/html; charset=utf-8"}
 

@@ -1,45 +1,107 @@
-"""The replay viewer: a Flask blueprint serving the page, its frames, map pictures and analysis (docs/replay.md).
+"""The replay viewer: the page (HTML, with its own JS and CSS) and its data endpoints (frames, map pictures,
+analysis), docs/replay.md. `create_app` mounts it at /replay on the real server.
 
-Who sees what is decided by one pluggable hook, `resolve_viewer(request, game_id) -> side | None | "all"`:
-a side sees that side's view (fog of war through `rules.view`), "all" the referee's view, None nothing (403).
-Once the game is over everything is visible to anyone who can reach the page. The default hook trusts a
-`?as=SIDE` query parameter only when the app config says REPLAY_TRUST_QUERY_SIDE=True (tests, local use);
-the HTTP API's token check replaces it by passing its own hook to `register`.
+Who sees what is decided by one hook, `resolve_viewer(request, game_id) -> side | None | "all"`:
+a side sees that side's view (fog of war through `rules.view` and `visible`), "all" the referee's view, None
+nothing while the game runs (401). Once the game is over everything is visible to anyone, whatever the hook says
+(the dice seed is revealed then too).
+
+On the real server (`register(..., service=...)`) the hook is `seat_viewer`: the seats and tokens of
+app/service/pbem.py. A browser presents its seat by a cookie holding the seat's *replay key* (an HMAC the
+server recomputes from its secret and the seat's token hash, `Pbem.replay_key`): it opens this viewer for that
+seat and nothing else, it gives no orders. The key arrives once, in the link of a game email (`?key=`) or by the
+player typing their token into the page's form (a POST: a token never goes into a URL); the page answers with
+a 303 to its plain address and sets the cookie HttpOnly, SameSite=Lax, on the path /replay/GAME/ only. API
+clients send `Authorization: Bearer <token>` to the data endpoints, as everywhere else in the API.
+
+Without a service (tests, local use) the default hook `query_side_viewer` trusts `?as=SIDE` only when the app
+config says REPLAY_TRUST_QUERY_SIDE=True.
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from urllib.parse import urlencode
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_smorest import Blueprint as ApiBlueprint
+from marshmallow import Schema, fields
+from werkzeug.exceptions import HTTPException
 
 from app.events.store import EventStore, StoreError, default_db_path
 from app.projections import analysis, render, replay
 from app.rules.base import optional
 from app.rules.catalog import get_rules
+from app.service.pbem import AccessDenied, NotAuthenticated
 
 Viewer = Callable[..., str | None]
+COOKIE = "hexledger_replay"
 
+# the page and its static files (HTML: not in the OpenAPI document)
 bp = Blueprint("replay", __name__, url_prefix="/replay", template_folder="replay/templates",
                static_folder="replay/static", static_url_path="/static")
+# the data the page reads, which API clients may read too (in the OpenAPI document when mounted with an Api)
+data = ApiBlueprint("replay_data", __name__, url_prefix="/replay",
+                    description="The replay viewer's data: one frame per event, map pictures and analysis, as the "
+                                "caller may see them (fog of war). A finished game is open to anyone; a game in "
+                                "progress needs a seat: `Authorization: Bearer <token>`, or the viewer's cookie.")
+OPTIONAL_TOKEN = [{"token": []}, {}]  # a finished game needs none
+SVG = {"type": "string", "description": "an SVG document"}
 
 _CACHE_SIZE = 16
 
 
 def query_side_viewer(req, game_id: str) -> str | None:
-    """Default hook: `?as=SIDE` (or `?as=all`) when REPLAY_TRUST_QUERY_SIDE is set; otherwise no one mid-game."""
+    """Hook without seats: `?as=SIDE` (or `?as=all`) when REPLAY_TRUST_QUERY_SIDE is set; else no one mid-game."""
     if not current_app.config.get("REPLAY_TRUST_QUERY_SIDE"):
         return None
     return req.args.get("as") or None
 
 
-def register(app: Flask, resolve_viewer: Viewer | None = None, get_store: Callable[[], EventStore] | None = None):
+def seat_viewer(req, game_id: str) -> str | None:
+    """Hook of the real server: the seat named by `Authorization: Bearer <token>` or by the replay cookie.
+    No credential: None. A wrong one: AccessDenied (403), even for a finished game, as the API does."""
+    from app.web import bearer
+
+    service = _ext()["service"]()
+    token = bearer()
+    if token:
+        seat = service.authenticate(game_id, token)
+    elif req.cookies.get(COOKIE):
+        seat = service.authenticate_replay_key(game_id, req.cookies[COOKIE])
+    else:
+        return None
+    g.hexledger_seat = seat  # the access log names the seat, never the credential
+    return replay.ALL if seat.is_arbiter else seat.side
+
+
+def register(app: Flask, resolve_viewer: Viewer | None = None, get_store: Callable[[], EventStore] | None = None,
+             service: Callable | None = None, api=None) -> None:
     """Mount the viewer on `app` at /replay.
 
-    resolve_viewer(request, game_id) -> side | None | "all"; default `query_side_viewer`.
-    get_store() -> EventStore; default one store on app.config["HEXLEDGER_DB"] (or the default database).
+    service() -> Pbem: seats and tokens decide who sees what (`seat_viewer`), the store is the service's, and the
+    page signs a seat in by its replay key or token (module docstring). create_app passes it.
+    resolve_viewer(request, game_id) -> side | None | "all": the hook; default `seat_viewer` with a service,
+    else `query_side_viewer`.
+    get_store() -> EventStore; default the service's, else one store on app.config["HEXLEDGER_DB"].
+    api: a flask_smorest Api, to put the data endpoints into its OpenAPI document.
     """
+    if get_store is None and service is not None:
+        def get_store() -> EventStore:
+            return service().store
     if get_store is None:
         shared: dict[str, EventStore] = {}
         lock = threading.Lock()
@@ -50,24 +112,35 @@ def register(app: Flask, resolve_viewer: Viewer | None = None, get_store: Callab
                     shared["store"] = EventStore(app.config.get("HEXLEDGER_DB") or default_db_path())
                 return shared["store"]
 
-    app.extensions["replay"] = {"resolve_viewer": resolve_viewer or query_side_viewer, "get_store": get_store,
+    hook = resolve_viewer or (seat_viewer if service is not None else query_side_viewer)
+    app.extensions["replay"] = {"resolve_viewer": hook, "get_store": get_store, "service": service,
                                 "cache": OrderedDict(), "lock": threading.Lock()}
     app.register_blueprint(bp)
+    if api is not None:
+        api.register_blueprint(data)
+    else:
+        app.register_blueprint(data)
 
 
 def _ext() -> dict:
     return current_app.extensions["replay"]
 
 
+def _store_with(game_id: str) -> EventStore:
+    store = _ext()["get_store"]()
+    try:
+        store.head(game_id)
+        store.game(game_id)
+    except (StoreError, KeyError, LookupError):
+        abort(404, f"no game {game_id} on this server")
+    return store
+
+
 def _replay(game_id: str) -> replay.Replay:
     """The frames this request may see, cached per (game, head, viewer): a replay is immutable history."""
     ext = _ext()
-    store = ext["get_store"]()
-    try:
-        head, _ = store.head(game_id)
-        store.game(game_id)
-    except (StoreError, KeyError, LookupError):
-        abort(404, f"no game {game_id}")
+    store = _store_with(game_id)
+    head, _ = store.head(game_id)
     wanted = ext["resolve_viewer"](request, game_id)
     key = (game_id, head, wanted)
     with ext["lock"]:
@@ -78,7 +151,9 @@ def _replay(game_id: str) -> replay.Replay:
     try:
         result = replay.build(store, game_id, wanted)
     except replay.NoAccess:
-        abort(403, "this game is in progress: you may only replay it as one of its players")
+        how = (" Open the replay link from your game email, or give your seat's token." if ext["service"] else "")
+        raise NotAuthenticated(f"game {game_id} is in progress: only its players may replay it, each seeing "
+                               f"only their own side.{how}") from None
     except ValueError as exc:
         abort(403, str(exc))
     with ext["lock"]:
@@ -88,24 +163,113 @@ def _replay(game_id: str) -> replay.Replay:
     return result
 
 
-@bp.get("/<game_id>/")
+# -- the page ---------------------------------------------------------------------------------------------
+@bp.route("/<game_id>/", methods=["GET", "POST"])
 def page(game_id: str):
+    if "token" in request.args:
+        abort(400, "a seat token does not belong in a link (links end up in logs and browser histories): use the "
+                   "replay link from your game email, or give the token in this page's form")
+    if request.method == "POST" or "key" in request.args:
+        return _sign_in(game_id)
     r = _replay(game_id)
     return render_template("replay.html", game_id=game_id, viewer=r.viewer, rules=r.rules)
 
 
-@bp.get("/<game_id>/frames.json")
-def frames(game_id: str):
+def _sign_in(game_id: str):
+    """A replay key (`?key=`, from an email link) or a token (the form's POST) -> the seat's replay key in an
+    HttpOnly cookie for /replay/GAME/ only, and a 303 to the page's plain address (no key left in the URL)."""
+    service = _ext()["service"]
+    if service is None:
+        abort(404, "this server has no seats to sign in to")
+    _store_with(game_id)
+    pbem = service()
+    if request.method == "POST":
+        seat = pbem.authenticate(game_id, request.form.get("token"))
+    else:
+        seat = pbem.authenticate_replay_key(game_id, request.args.get("key"))
+    g.hexledger_seat = seat
+    path = url_for("replay.page", game_id=game_id)
+    rest = [(k, v) for k, v in request.args.items(multi=True) if k != "key"]
+    response = redirect(path + (f"?{urlencode(rest)}" if rest else ""), 303)
+    public = (pbem.config.public_url or "").lower()
+    response.set_cookie(COOKIE, pbem.replay_key(game_id, seat.seat), path=path, httponly=True, samesite="Lax",
+                        secure=request.is_secure or public.startswith("https://"))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _status(exc: Exception) -> tuple[int, str]:
+    if isinstance(exc, AccessDenied):
+        return exc.status, str(exc)
+    return exc.code or 500, exc.description
+
+
+@bp.errorhandler(AccessDenied)
+@bp.errorhandler(HTTPException)
+def page_error(exc):
+    """The page's errors are a page: what went wrong and, for a missing or wrong seat, the token form."""
+    status, message = _status(exc)
+    game_id = (request.view_args or {}).get("game_id")
+    form = status in (401, 403) and game_id is not None and _ext()["service"] is not None
+    return render_template("error.html", status=status, message=message, game_id=game_id, form=form), status
+
+
+@bp.after_request
+@data.after_request
+def private(response):
+    """What a response shows depends on who asks: no shared cache may keep it."""
+    response.headers.setdefault("Cache-Control", "private, no-cache")
+    response.vary.update(("Cookie", "Authorization"))
+    return response
+
+
+# -- the data ---------------------------------------------------------------------------------------------
+@data.errorhandler(AccessDenied)
+@data.errorhandler(HTTPException)
+def data_error(exc):
+    """JSON errors, as the rest of the API: {"error", "message"}."""
+    status, message = _status(exc)
+    name = type(exc).__name__ if isinstance(exc, AccessDenied) else exc.name.replace(" ", "")
+    return jsonify({"error": name, "message": message}), status
+
+
+class FramesQuery(Schema):
+    views = fields.Boolean(load_default=False, metadata={"description": "add each frame's view of the position"})
+
+
+ERRORS = {401: "a game in progress, asked without a seat", 403: "a token or replay key that opens no seat here",
+          404: "no such game (or frame, or chart)"}
+
+
+def _errors_doc(fn):
+    for code, text in ERRORS.items():
+        fn = data.alt_response(code, description=text)(fn)
+    return fn
+
+
+@data.route("/<game_id>/frames.json", methods=["GET"])
+@data.arguments(FramesQuery, location="query")
+@data.response(200, description="game id, rules, sides, viewer, outcome, panels and one frame per event (a run "
+                                "of events hidden from the viewer is one frame)")
+@_errors_doc
+@data.doc(security=OPTIONAL_TOKEN)
+def frames(args, game_id: str):
+    """The replay's frames, as you may see them"""
     r = _replay(game_id)
     rules = get_rules(r.rules)
-    data = r.to_dict(with_views=request.args.get("views") == "1")
-    data["panels"] = {"map": optional(rules, "game_map") is not None,
-                      "combat": optional(rules, "combat_summary") is not None}
-    return jsonify(data)
+    out = r.to_dict(with_views=bool(args["views"]))
+    out["panels"] = {"map": optional(rules, "game_map") is not None,
+                     "combat": optional(rules, "combat_summary") is not None}
+    return out
 
 
-@bp.get("/<game_id>/map/<int:seq>.svg")
+@data.route("/<game_id>/map/<int:seq>.svg", methods=["GET"])
+@data.response(200, SVG, description="the map after event `seq`, as you may see it", content_type="image/svg+xml")
+@_errors_doc
+@data.doc(security=OPTIONAL_TOKEN)
 def map_svg(game_id: str, seq: int):
+    """The map after an event (SVG)"""
     r = _replay(game_id)
     rules = get_rules(r.rules)
     game_map = optional(rules, "game_map")
@@ -120,13 +284,22 @@ def map_svg(game_id: str, seq: int):
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=60"})
 
 
-@bp.get("/<game_id>/analysis.json")
+@data.route("/<game_id>/analysis.json", methods=["GET"])
+@data.response(200, description="losses per turn, victory hexes, odds taken and die-roll luck per side")
+@_errors_doc
+@data.doc(security=OPTIONAL_TOKEN)
 def analysis_json(game_id: str):
-    return jsonify(analysis.analyse(_replay(game_id)))
+    """The game's analysis, from what you may see"""
+    return analysis.analyse(_replay(game_id))
 
 
-@bp.get("/<game_id>/charts/<name>.svg")
+@data.route("/<game_id>/charts/<name>.svg", methods=["GET"])
+@data.response(200, SVG, description="a chart of the analysis: losses, odds, luck or control",
+               content_type="image/svg+xml")
+@_errors_doc
+@data.doc(security=OPTIONAL_TOKEN)
 def chart_svg(game_id: str, name: str):
+    """A chart of the analysis (SVG)"""
     charts = analysis.charts(analysis.analyse(_replay(game_id)))
     if name not in charts:
         abort(404, f"no chart {name!r}; charts: {', '.join(charts)}")

@@ -3,6 +3,7 @@ from a position; the files travel in the game's first event, so the game plays, 
 verifies without them; a bad file is refused with every problem named and nothing written."""
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,25 @@ def test_the_api_creates_a_pbem_game_from_a_custom_position(tmp_path):
                                       "players": {"japanese": "j@x.example", "allied": "a@x.example"}})
     assert bad.status_code == 400 and "'turn'" in bad.json["message"]
     assert len(client.get("/games").json) == 1
+
+
+def test_the_positions_in_the_docs_start_games(run, tmp_path):
+    text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for rules, block in zip(("snc", "ichigo"), blocks, strict=True):
+        game = run("new", rules, "--position", write(tmp_path, f"{rules}.toml", block)).output.strip()
+        assert json.loads(run("show", game, "--json").output)["to_act"]
+
+
+def test_ichigo_counter_handles_follow_the_data_ids_not_the_order_of_the_file(run, tmp_path):
+    """The game replays its position from canonical JSON (sorted keys); the handles given when the file is read
+    must be those the game plays with."""
+    from app.rules.ichigo.position import start
+
+    text = 'turn = 2\nphase = "VI"\n[units]\n"cn-reg-33" = "1210"\n"cn-reg-02" = "1211"\n'
+    game = new_game(run, "ichigo", ("--position", write(tmp_path, "pos.toml", text)))
+    played = {u["id"]: u["hex"] for u in json.loads(run("state", game, "--json").output)["units"]}
+    assert played == {"C01": "1211", "C02": "1210"}  # cn-reg-02 is C01 wherever the file names it
+    read = start({"position": tomllib.loads(text)})
+    assert {k: u.hex for k, u in read.units.items() if k in played} == played

@@ -91,12 +91,20 @@ def candidates(state: State, rng: random.Random) -> list[str]:
     if "b29" in names and rng.random() < 0.1:
         cities = sorted(h for h in d.feature("city") if h in state.jp_control)
         out.append(f"b29 {rng.choice(cities)}")
-    if "enter" in names:
+    if "enter" in names and state.pending:  # a Causeway deployment (ruling E3): only hexes that take the unit
+        waiting = sequence.deploying(state)
+        for u in waiting:
+            hexes = sequence.deploy_hexes(state, u)
+            out += [f"enter {u.id} at {h}" for h in rng.sample(hexes, min(3, len(hexes)))]
+        group = rng.sample(waiting, min(len(waiting), rng.randint(2, 5)))
+        hexes = sequence.deploy_hexes(state, group[0])
+        if hexes:
+            out.append(f"enter {' '.join(u.id for u in group)} at {rng.choice(hexes)}")
+    elif "enter" in names:
         due = [u for u in state.units.values() if u.side == "japanese"
-               and u.status in ("pool", "formosa-deploy", "landing") and u.entry_turn <= state.turn]
+               and u.status in sequence.ARRIVALS and u.entry_turn <= state.turn]
         for u in due[:4]:
-            hexes = sorted({"pool": sequence.entry_hexes, "formosa-deploy": sequence.formosa_hexes,
-                            "landing": sequence.landing_hexes}[u.status](state))
+            hexes = sorted(sequence.ARRIVALS[u.status][0](state))
             for h in rng.sample(hexes, min(3, len(hexes))):
                 out.append(f"enter {u.id} at {h}")
     if "withdraw" in names:
@@ -114,7 +122,8 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             if opts:
                 out.append(f"place {h} at {rng.choice(opts)}")
     if "land" in names:
-        pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn)
+        pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
+                      and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
         if pool:
             ports = sorted(h for h in d.feature("port") if int(h[2:]) > 17 and h not in d.tagged("formosa"))
             spots = list(state.beachheads.values()) or ports
@@ -123,6 +132,10 @@ def candidates(state: State, rng: random.Random) -> list[str]:
                 out.append(f"land {group}")
             else:
                 out += [f"land {group} at {h}" for h in spots + ports]
+                for h in ports:  # 5.3 item 12 (ruling E10): the Allied player names the hex, sometimes badly
+                    if sequence.port_holders(state, h):
+                        away = sequence.displacement_hexes(state, h) + [rng.choice(d.neighbours(h))]
+                        out += [f"land {group} at {h} displace {x}" for x in rng.sample(away, min(3, len(away)))]
     rng.shuffle(out)
     if "end" in names:
         out.insert(rng.randrange(len(out) + 1) if rng.random() < 0.75 else 0, "end")

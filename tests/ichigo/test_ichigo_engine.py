@@ -8,7 +8,7 @@ from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
 
 from app.events.core import DieRolled
 from app.events.dice import RecordedDice
-from app.rules.errors import IllegalOrder
+from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.ichigo import combat, sequence
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.state import initial_state, next_position
@@ -137,10 +137,28 @@ def test_6_2_japanese_stack_at_most_five_units():
         when(s, "japanese", "move jp-cea-7bde to 2011")
 
 
+def test_6_5_markers_take_no_stacking_room():
+    four = {"jp-cea-1bde": "2011", "jp-cea-2bde": "2011", "jp-cea-4bde": "2011", "jp-cea-5bde": "2011",
+            "jp-cea-6bde": "2010"}
+    s = position(four, phase="VI", plans={"japanese": "move-fight"}, air_side="japanese", air_hexes=("2011",),
+                 b29_hex="2011")
+    assert {u.id for u in then(s, "japanese", "move jp-cea-6bde to 2011").at("2011")} == set(four)
+
+
 def test_6_3_militia_do_not_count_and_static_units_never_move():
     s = position({"cn-mil-yrd": "1309"}, phase="VIII", plans={"chinese": "move-fight"})
     with pytest.raises(IllegalOrder, match="10.1"):
         when(s, "allied", "move cn-mil-yrd to 1308", rolls=[6])
+
+
+def test_9_6_armies_mix_in_one_stack_that_moves_and_attacks_together_with_tank_regiments():
+    mixed = {"jp-cea-110div": "2010", "jp-ka-11div": "2010", "jp-14aa-1div": "2010", "jp-fg-9div": "2010"}
+    s = position(mixed, phase="VI", plans={"japanese": "move-fight"})
+    moved = then(s, "japanese", "move 2010 to 2011")
+    assert {u.id for u in moved.at("2011")} == set(mixed)
+    s = position(mixed, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    b = of(when(s, "japanese", "attack 2011 with 2010 tanks 2", rolls=[1]), ev.BattleResolved)[0]
+    assert set(b.attackers) == set(mixed) and len(b.tanks) == 2
 
 
 # -- 11.x combat ------------------------------------------------------------------------------------------
@@ -263,6 +281,31 @@ def test_11_29_intrinsic_garrison_defends_an_empty_initial_japanese_city_with_th
     assert a["defence"] == 1 and any("11.14" in x for x in a["shifts"])
 
 
+def test_11_29_allies_who_eliminate_every_japanese_unit_in_an_initial_japanese_city_may_advance_into_it():
+    s = position({"jp-cea-3div": "1811"}, phase="VIII", plans={"chinese": "fight-move"}, steps={"jp-cea-3div": 1},
+                 extra=tuple(chinese(f"C0{i}", ref, "1810", tried=True)
+                             for i, ref in enumerate(("cn-reg-33", "cn-reg-57", "cn-reg-02"), 1)))
+    s = then(s, "allied", "attack 1811 with C01 C02 C03")
+    s = then(s, "japanese", "commit 0", rolls=[1])     # 14:2 = 7:1, city 1L -> 6:1, die 1: 0/1 (11.23: 1 Chinese)
+    assert s.units["jp-cea-3div"].status == "dead" and "1811" in s.jp_control
+    s = then(s, "allied", "lose C03")
+    assert [a.name for a in RULES.prompt(s).actions] == ["advance", "stay"]   # the garrison did not defend
+    s = then(s, "allied", "advance C01 C02")
+    assert s.units["C01"].hex == "1811" and "1811" not in s.jp_control
+
+
+def test_11_22_11_29_a_de_result_destroys_the_intrinsic_garrison_and_the_allies_may_advance():
+    s = position({}, phase="VIII", plans={"chinese": "fight-move"},
+                 extra=tuple(chinese(f"C0{i}", ref, "1810", tried=True)
+                             for i, ref in enumerate(("cn-reg-33", "cn-reg-57", "cn-reg-02"), 1)))
+    evs = when(s, "allied", "attack 1811 with C01 C02 C03", rolls=[5])   # 14:1, city 1L -> 9:1, die 5: DE
+    assert of(evs, ev.BattleResolved)[0].result == "DE" and of(evs, ev.GarrisonDestroyed)
+    s = fold(s, *evs)
+    s = then(s, "allied", "lose C03")                                   # 11.23: the Chinese lose a step even so
+    s = then(s, "allied", "advance C01 C02")
+    assert s.units["C01"].hex == "1811" and "1811" not in s.jp_control
+
+
 # -- 4.x victory, 5.2 Causeway, 8.x airpower, 9.7 Chinese reinforcements ------------------------------------
 def test_4_5_allies_win_at_once_holding_shanghai_and_wuhan():
     s = position({}, phase="VIII", plans={"chinese": "move-fight"},
@@ -347,14 +390,6 @@ def test_11_28_1st_sf_never_rolls_for_survival():
     evs = when(s, "japanese", "ship", rolls=[2, i])
     assert of(evs, ev.ShipmentRolled)[0].fates == {"jp-14aa-1sf": "sf"}
     assert combat.sf_ready(fold(s, *evs)) is not None
-
-
-def test_5_3_item_5_formosa_garrison_deploys_on_formosa_but_not_3221():
-    s = replace(position({"jp-cea-110div": "0812"}, turn=7), phase="start")
-    evs = when(s, "allied", "roll", rolls=[6])
-    s2 = fold(s, *evs)
-    assert s2.causeway and all(u.status == "formosa-deploy" for u in s2.units.values() if u.army == "FG")
-    assert "3221" not in sequence.formosa_hexes(s2) and "3220" in sequence.formosa_hexes(s2)
 
 
 def test_8_9_after_causeway_the_allies_roll_each_turn_for_a_b29():
@@ -506,6 +541,130 @@ def test_5_3_item_4_up_to_eight_us_divisions_land_at_3221_and_6_4_is_the_us_limi
     assert s2.beachheads == {"formosa": "3221"} and len(s2.at("3221")) == 8
 
 
+FG = ["jp-fg-9div", "jp-fg-12div", "jp-fg-50div", "jp-fg-66div"]
+KA = ["jp-ka-11div", "jp-ka-25div", "jp-ka-57div", "jp-ka-107div", "jp-ka-108div", "jp-ka-111div", "jp-ka-112div",
+      "jp-ka-73bde", "jp-ka-79bde"]
+
+
+def waiting(s):
+    return sorted(u.id for u in s.units.values() if u.army in ("FG", "KA") and u.status in sequence.ARRIVALS)
+
+
+def test_5_3_items_4_to_6_e3_the_formosa_garrison_then_the_kwantung_army_deploy_right_after_the_landing():
+    s = replace(position({"jp-cea-110div": "0812"}, turn=7), phase="start")
+    s = then(s, "allied", "roll", rolls=[6])                            # Causeway launched
+    assert s.causeway and not waiting(s)                                # nobody deploys before the landing
+    s = then(then(s, "allied", "roll", rolls=[5]), "allied", "end")     # no B-29; Phase I
+    evs = when(s, "allied", "land " + " ".join(us_ids(8)))
+    assert [e.kind for e in of(evs, ev.DecisionRequired)] == ["formosa-garrison", "kwantung-army"]
+    s = fold(s, *evs)
+    p = RULES.prompt(s)
+    assert p.side == "japanese" and [a.name for a in p.actions] == ["enter"] and p.step.endswith("formosa-garrison")
+    with pytest.raises(IllegalOrder, match="not allowed now"):
+        when(s, "allied", "end")                                        # Phase I waits for the deployments
+    with pytest.raises(IllegalOrder, match="5.3.*Formosa Garrison"):
+        when(s, "japanese", "enter jp-ka-11div at 1901")                # item 6 comes after item 5
+    with pytest.raises(IllegalOrder, match="5.3.*Formosa Garrison"):
+        when(s, "japanese", "enter jp-cea-3bde at 1901")                # other reinforcements wait for Phase V
+    with pytest.raises(IllegalOrder, match="5.3"):
+        when(s, "japanese", "enter jp-fg-9div at 3221")                 # not the beachhead
+    s = then(s, "japanese", "enter jp-fg-9div jp-fg-12div at 3220")
+    assert RULES.prompt(s).step.endswith("formosa-garrison")            # all four deploy
+    s = then(s, "japanese", "enter jp-fg-50div jp-fg-66div at 3118")
+    assert RULES.prompt(s).step.endswith("kwantung-army")
+    with pytest.raises(IllegalOrder, match="9.1"):
+        when(s, "japanese", "enter jp-ka-11div at 3119")                # only by the 9.1 hexes
+    s = then(s, "japanese", f"enter {' '.join(KA[:5])} at 1901")
+    evs = when(s, "japanese", f"enter {' '.join(KA[5:])} at 2001")
+    assert of(evs, ev.DecisionMade)[0].kind == "kwantung-army"
+    s = fold(s, *evs)
+    assert not s.pending and not waiting(s) and RULES.prompt(s).side == "allied" and s.phase == "I"
+    assert {u.army for u in combat.tank_pool(s)} == {"CEA", "KA"}       # 11.17: the regiments stay off the map
+    s5 = replace(s, phase="V")                                          # Phase V no longer offers them
+    with pytest.raises(IllegalOrder, match="9.1"):
+        when(s5, "japanese", "enter jp-ka-11div at 2101")
+    assert of(when(s5, "japanese", "enter jp-cea-3bde at 2101"), ev.ReinforcementsEntered)
+
+
+def test_5_3_item_6_e3_kwantung_units_no_entry_hex_can_take_wait_for_phase_v():
+    full = ["jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde"]  # 1901, the only 9.1 hex, has room for 1
+    only_1901 = initial_state().jp_control - (D.north_edge() - {"1901"})
+    s = replace(position({u: "1901" for u in full}, turn=7, causeway=True, control=only_1901), phase="I")
+    assert sequence.entry_hexes(s) == {"1901"}
+    s = then(s, "allied", "land " + " ".join(us_ids(8)))
+    s = then(s, "japanese", f"enter {' '.join(FG)} at 3220")
+    evs = when(s, "japanese", "enter jp-ka-11div at 1901")
+    assert of(evs, ev.DecisionMade)[0].kind == "kwantung-army"         # the rest cannot enter: the decision ends
+    s = fold(s, *evs)
+    assert not s.pending and RULES.prompt(s).side == "allied" and waiting(s) == sorted(KA[1:])
+    s5 = replace(s, phase="V", jp_control=s.jp_control | {"2001"})
+    assert of(when(s5, "japanese", "enter jp-ka-25div at 2001"), ev.ReinforcementsEntered)   # 9.4 keeps 9.1
+    s = replace(position({u: "1901" for u in [*full, "jp-cea-6bde"]}, turn=7, causeway=True, control=only_1901),
+                phase="I")
+    s = then(s, "allied", "land " + " ".join(us_ids(8)))
+    evs = when(s, "japanese", f"enter {' '.join(FG)} at 3220")        # 1901 full: no Kwantung decision at all
+    assert [e.kind for e in of(evs, ev.DecisionMade)] == ["formosa-garrison", "kwantung-army"]
+
+
+def mainland_landing(units: dict, extra=(), **kw):
+    """Turn 8, Phase I, the Formosa beachhead held: the mainland landing is due (5.3 item 12)."""
+    return replace(position(units, turn=8, causeway=True, beachheads={"formosa": "3221"}, extra=extra,
+                            control=initial_state().jp_control - {"3221"}, **kw), phase="I")
+
+
+def test_5_3_item_12_e10_the_allied_player_names_the_hex_the_units_in_the_port_move_to():
+    land = "land " + " ".join(us_ids(4)) + " at 2521"
+    s = mainland_landing({"jp-cea-110div": "2521"})                     # free: 2420, 2421, 2520 (the rest is sea)
+    with pytest.raises(IllegalOrder, match="5.3.*displace HEX.*2420, 2421, 2520"):
+        when(s, "allied", land)                                         # more than one hex: the choice is needed
+    with pytest.raises(IllegalOrder, match="5.3.*2519 is not adjacent to 2521"):
+        when(s, "allied", land + " displace 2519")
+    with pytest.raises(IllegalOrder, match="5.3.*2620 is not a land hex"):
+        when(s, "allied", land + " displace 2620")
+    s2 = then(s, "allied", land + " displace 2421")
+    assert s2.units["jp-cea-110div"].hex == "2421" and len(s2.at("2521")) == 4 and "2521" not in s2.jp_control
+    bdes = ["jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde"]
+    s = mainland_landing({"jp-cea-110div": "2521", "jp-cea-6bde": "2521", **{b: "2421" for b in bdes}},
+                         extra=(chinese("C01", "cn-reg-02", "2520", tried=True),))
+    with pytest.raises(IllegalOrder, match="5.3.*2520 holds allied units"):
+        when(s, "allied", land + " displace 2520")
+    with pytest.raises(IllegalOrder, match="5.3.*limit 5"):
+        when(s, "allied", land + " displace 2421")                      # 4 + 2 Japanese units
+    s2 = then(s, "allied", land)                                        # one hex left: it need not be named
+    assert {s2.units[u].hex for u in ("jp-cea-110div", "jp-cea-6bde")} == {"2420"}
+    with pytest.raises(IllegalOrder, match="5.3.*no Japanese or Chinese units in 3221"):
+        when(replace(s, turn=7, beachheads={}), "allied", "land us-1c displace 3220")
+
+
+def test_5_3_item_12_e10_chinese_units_too_and_the_nearest_hex_when_no_adjacent_one_can_take_them():
+    land = "land " + " ".join(us_ids(4)) + " at 2818"
+    s = mainland_landing({"jp-cea-110div": "2817", "jp-cea-26div": "2718"},
+                         extra=(chinese("C01", "cn-reg-02", "2818", tried=True),))
+    with pytest.raises(IllegalOrder, match="5.3.*2719 holds an intrinsic Japanese garrison"):
+        when(s, "allied", land + " displace 2719")
+    with pytest.raises(IllegalOrder, match="5.3.*2817 holds japanese units"):
+        when(s, "allied", land + " displace 2817")
+    options = sequence.displacement_hexes(s, "2818")
+    assert options and all(D.distance("2818", h) == 2 for h in options)
+    with pytest.raises(IllegalOrder, match="5.3.*displace HEX"):
+        when(s, "allied", land)
+    with pytest.raises(IllegalOrder, match="5.3.*2616 is not 2 hexes from 2818"):
+        when(s, "allied", land + " displace 2616")
+    s2 = then(s, "allied", land + f" displace {options[0]}")
+    assert s2.units["C01"].hex == options[0] and s2.beachheads["mainland"] == "2818"   # 6.3: no Chinese-US stack
+    s3 = then(replace(s, garrison_lost=frozenset({"2719"})), "allied", land)   # 2719 is then the only hex
+    assert s3.units["C01"].hex == "2719" and "2719" not in s3.jp_control        # 3.5: entering takes control
+
+
+def test_5_3_item_12_land_order_syntax():
+    s = mainland_landing({})
+    cmd = RULES.parse("land us-1c at 2521 displace 2420", "allied", s)
+    assert cmd.args == {"units": ["us-1c"], "hex": "2521", "displace": "2420"}
+    for bad in ("land us-1c at 2521 displace", "land us-1c at 2521 at 2123", "land us-1c at 2521 to 2420"):
+        with pytest.raises(InvalidOrder, match="displace HEX"):
+            RULES.parse(bad, "allied", s)
+
+
 def test_4_4_japanese_win_at_once_taking_a_us_beachhead():
     s = position({"jp-cea-110div": "3220"}, turn=8, phase="VI", plans={"japanese": "move-fight"}, causeway=True,
                  beachheads={"formosa": "3221"})
@@ -545,6 +704,15 @@ def test_8_11_the_11th_airborne_drops_once_on_clear_or_rough_and_uses_the_airlif
         when(s, "allied", "drop 2809")                                # mountain
 
 
+def test_5_3_item_13_the_11th_airborne_is_not_in_the_turn_8_landing_but_lands_at_a_beachhead_from_phase_ii():
+    s = replace(position({}, turn=8, causeway=True, beachheads={"formosa": "3221"}), phase="I")
+    with pytest.raises(IllegalOrder, match="8.11"):
+        when(s, "allied", "land us-11ab " + " ".join(us_ids(2)) + " at 1922")
+    s = position({}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True,
+                 beachheads={"formosa": "3221", "mainland": "1922"})
+    assert then(s, "allied", "land us-11ab at 3221").units["us-11ab"].hex == "3221"
+
+
 def test_10_11_from_turn_9_us_units_in_one_beachhead_sail_to_the_other():
     ids = us_ids(2)
     s = replace(position({ids[0]: "3221", ids[1]: "3221"}, turn=9, causeway=True,
@@ -579,3 +747,19 @@ def test_8_9_japanese_units_that_start_within_three_hexes_of_the_b29_stay_oos_al
     assert of(evs, ev.MovementRolled)[0].mp == 3                        # OOS: 3 MP (7.3, R19)
     s = fold(s, *evs)
     assert supply_state(s, s.units["jp-cea-110div"]) == "oos"           # out of range now, still OOS
+
+
+def test_every_ichigo_event_reads_as_a_sentence_in_the_log():
+    import dataclasses
+    import inspect
+
+    from app.rules.ichigo.rules import describe
+
+    samples = {"str": "1906", "int": 1, "float": 1.0, "bool": True, "list[str]": ["jp-cea-3div"],
+               "dict": {"jp-cea-3div": "full"}, "str | None": "japanese", "list": ["1906"], "tuple": ("1906",)}
+    kinds = [c for _, c in inspect.getmembers(ev, inspect.isclass)
+             if dataclasses.is_dataclass(c) and c.__module__ == ev.__name__]
+    assert len(kinds) > 25
+    for kind in kinds:
+        e = kind(**{f.name: samples[str(f.type)] for f in dataclasses.fields(kind)})
+        assert describe(e) != kind.__name__, f"{kind.__name__} has no log text"

@@ -10,9 +10,12 @@ from app.service import audit, games
 
 
 def test_random_legal_play_reaches_an_outcome_without_a_dead_end():
+    causeway = set()
     for seed in range(3):
         state, accepted = play(random.Random(seed))
         assert RULES.outcome(state) is not None and accepted > 50
+        causeway.add(bool(state.causeway))
+    assert causeway == {True, False}                  # 5.2: both branches, with the Causeway landings and deployments
 
 
 def test_state_encodes_to_json_and_back_unchanged_after_random_play():

@@ -6,6 +6,7 @@ import mailbox
 import re
 import smtplib
 import socket
+import xml.etree.ElementTree as ET
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -13,6 +14,7 @@ from email.utils import make_msgid
 import pytest
 from aiosmtpd.controller import Controller
 
+from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.service.pbem import Pbem
 
@@ -64,7 +66,7 @@ class MailWorld:
         msg["Subject"] = "Re: " + original["Subject"]
         msg["Message-ID"] = message_id or make_msgid(domain="player.example")
         msg["In-Reply-To"] = original["Message-ID"]
-        quoted = "\n".join("> " + line for line in original.get_content().splitlines())
+        quoted = "\n".join("> " + line for line in body_text(original).splitlines())
         msg.set_content(f"{text}\n\n-- \n{sender.split('@')[0]}, sent from my phone\n\n"
                         f"On some day, Hexledger wrote:\n{quoted}\n")
         self.send(msg)
@@ -72,7 +74,37 @@ class MailWorld:
 
 
 def token_in(msg: EmailMessage) -> str:
-    return re.search(r"token: ([0-9a-f]{32})", msg.get_content()).group(1)
+    return re.search(r"token: ([0-9a-f]{32})", body_text(msg)).group(1)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def map_picture(msg: EmailMessage) -> ET.Element:
+    """A turn email's map: its one image/svg+xml attachment, parsed as SVG."""
+    parts = [p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml"]
+    assert len(parts) == 1, f"{msg['Subject']}: {[p.get_content_type() for p in msg.iter_attachments()]}"
+    assert parts[0].get_content_disposition() == "attachment" and parts[0].get_filename().endswith(".svg")
+    root = ET.fromstring(parts[0].get_content())
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def counters(svg: ET.Element) -> set[tuple[str, str, str]]:
+    """(unit, side, hex) of every counter drawn on a map picture."""
+    return {(g.get("data-unit"), g.get("data-side"), g.get("data-hex"))
+            for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"}
+
+
+def text_map(msg: EmailMessage) -> str:
+    """The 'Map near the action' section of a turn email's text."""
+    body = body_text(msg).replace("\r\n", "\n")
+    return body[body.index("Map near the action"):body.index("The position (as you see it)")]
+
+
+def map_lines(msg: EmailMessage) -> dict[str, str]:
+    """The text map's lines by hex label."""
+    return {m.group(1): m.group(0) for m in re.finditer(r"^  (\d{4})  .*$", text_map(msg), re.M)}
 
 
 @pytest.fixture

@@ -39,9 +39,12 @@ def test_openapi_document_lists_every_route(api):
     for rule in app.url_map.iter_rules():
         if rule.endpoint in ("static", "api-docs.openapi_json", "docs"):  # the document and its page
             continue
+        if rule.endpoint in ("replay.page", "replay.static"):  # the replay viewer's page (HTML) and its JS/CSS
+            continue
         path = rule.rule.replace("<int:", "{").replace("<", "{").replace(">", "}")
         served |= {(path, m) for m in rule.methods - {"HEAD", "OPTIONS"}}
     assert served and served <= documented
+    assert ("/replay/{game_id}/frames.json", "GET") in served  # the viewer's data is part of the API
     assert spec["components"]["securitySchemes"]["token"]["scheme"] == "bearer"
     page = call("GET", "/docs")
     assert page.status_code == 200 and "/games/{game_id}/orders" in page.get_data(as_text=True)

@@ -4,6 +4,7 @@ rejects; at the end the game verifies and its history shows what was retracted."
 import re
 
 from app.mail import inbound
+from app.mail.inbound import body_text
 from app.projections import state as projection
 from app.service import audit
 from tests.pbem.conftest import token_in
@@ -35,24 +36,24 @@ def test_a_game_played_by_email(pbem, smtp, store):
     smtp.reply(invites[BLUE], BLUE, "join: blue's own dice text")
     assert [r.applied for r in deliver(pbem, smtp)] == [1, 1]
     turn = smtp.last(RED, "Your turn")
-    assert "move UNIT HEX [HEX ...]" in turn.get_content() and "R1" in turn.get_content()
+    assert "move UNIT HEX [HEX ...]" in body_text(turn) and "R1" in body_text(turn)
 
     # red's first turn in one reply, with no token line: the turn email's reply address is red's seat;
     # the quoted email and the signature are ignored
-    assert turn["Reply-To"] == invites[RED]["Reply-To"] and tokens[RED] not in turn.get_content()
+    assert turn["Reply-To"] == invites[RED]["Reply-To"] and tokens[RED] not in body_text(turn)
     smtp.reply(turn, RED, "move R1 0202\nmove R2 0203 0303\nend\nend")
     [result] = deliver(pbem, smtp)
     assert result.applied == 4 and not result.refused
-    ack = smtp.last(RED, "Orders received").get_content()
+    ack = body_text(smtp.last(RED, "Orders received"))
     assert "accepted: move R2 0203 0303  ->  R2 moves 0203 - 0303" in ack
 
     # blue: the second order is refused with its rules case; the first stands, the rest are not attempted
     turn = smtp.last(BLUE, "Your turn")
-    assert "R1 moves 0202" in turn.get_content()  # what happened since blue's last email
+    assert "R1 moves 0202" in body_text(turn)  # what happened since blue's last email
     bad = smtp.reply(turn, BLUE, f"token: {tokens[BLUE]}\nmove B1 0602 0502\nmove B1 0402\nend")
     [result] = deliver(pbem, smtp)
     assert result.refused and result.applied == 1
-    refusal = smtp.last(BLUE, "Orders refused").get_content()
+    refusal = body_text(smtp.last(BLUE, "Orders refused"))
     assert "refused: move B1 0402 [SK 4.1]" in refusal and "already moved" in refusal
     assert "not attempted: end" in refusal
     head = store.head(game_id)[0]
@@ -62,28 +63,28 @@ def test_a_game_played_by_email(pbem, smtp, store):
     smtp.reply(turn, "mallory@evil.example", f"token: {'0' * 32}\nend", to=f"orders+{game_id}@pbem.example")
     results = deliver(pbem, smtp)
     assert all(r.refused and r.applied == 0 for r in results)
-    assert "already processed" in smtp.last(BLUE, "Orders refused").get_content()
-    assert "opens no seat" in smtp.last("mallory@evil.example").get_content()
+    assert "already processed" in body_text(smtp.last(BLUE, "Orders refused"))
+    assert "opens no seat" in body_text(smtp.last("mallory@evil.example"))
     assert store.head(game_id)[0] == head
 
     smtp.reply(turn, BLUE, f"token: {tokens[BLUE]}\nseq: {head}\nmove B2 0603 0503\nend\nend")
     assert deliver(pbem, smtp)[0].applied == 3
 
     # blue regrets B2's move after red has seen it: a dispute, accepted by red, takes it back
-    turn = smtp.last(RED, "Your turn").get_content()
+    turn = body_text(smtp.last(RED, "Your turn"))
     b2 = seq_of(turn, "blue orders: move B2 0603 0503")
     smtp.reply(smtp.last(BLUE, "Orders received"), BLUE, f"token: {tokens[BLUE]}\ndispute {b2}: meant to keep B2 back")
     deliver(pbem, smtp)
-    notice = smtp.last(RED, "Dispute 1").get_content()
+    notice = body_text(smtp.last(RED, "Dispute 1"))
     assert "meant to keep B2 back" in notice and "accept dispute 1" in notice
     smtp.reply(smtp.last(RED, "Dispute 1"), RED, f"token: {tokens[RED]}\naccept dispute 1")
     deliver(pbem, smtp)
-    assert "accepted by red" in smtp.last(BLUE, "Dispute 1 accepted").get_content()
+    assert "accepted by red" in body_text(smtp.last(BLUE, "Dispute 1 accepted"))
     state = projection.load(store, game_id)
     assert state.game.units["B2"].hex == "0703" and state.game.side == "blue"
     assert state.game.units["B1"].hex == "0502"  # before the disputed order: it stands
     again = smtp.last(BLUE, "Your turn")
-    assert "[retracted] blue orders: move B2 0603 0503" in again.get_content()
+    assert "[retracted] blue orders: move B2 0603 0503" in body_text(again)
     smtp.reply(again, BLUE, f"token: {tokens[BLUE]}\nmove B2 0603\nend\nend")
     assert deliver(pbem, smtp)[0].applied == 3
 
@@ -93,7 +94,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
                           "attack 0502 with R1\nend")
     [result] = deliver(pbem, smtp)
     assert result.applied == 5, result.lines
-    attack = seq_of(smtp.last(BLUE, "Your turn").get_content(), "red orders: attack 0502 with R1")
+    attack = seq_of(body_text(smtp.last(BLUE, "Your turn")), "red orders: attack 0502 with R1")
     smtp.reply(smtp.last(BLUE, "Your turn"), BLUE, f"token: {tokens[BLUE]}\ndispute {attack}: R1 was out of range")
     deliver(pbem, smtp)
     smtp.reply(smtp.last(RED, "Dispute 2"), RED, f"token: {tokens[RED]}\nreject dispute 2: it was adjacent")
@@ -102,7 +103,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
     smtp.reply(ruling, ARB, f"token: {tokens[ARB]}\nreject dispute 2: 0402 is adjacent to 0502 (SK 5.1)")
     deliver(pbem, smtp)
     for address in (RED, BLUE, ARB):
-        assert "rejected by arbiter" in smtp.last(address, "Dispute 2 rejected").get_content()
+        assert "rejected by arbiter" in body_text(smtp.last(address, "Dispute 2 rejected"))
     assert projection.load(store, game_id).meta.rolls == 1
 
     # the disputes are events: in the stream, the history and the export, whatever their outcome

@@ -7,11 +7,12 @@ import re
 
 from app.events.dice import SeededDice
 from app.mail import inbound
+from app.mail.inbound import body_text
 from app.projections import state as projection
 from app.rules.errors import OrderError
 from app.rules.snc.rules import RULES
 from app.service import audit
-from tests.pbem.conftest import token_in
+from tests.pbem.conftest import counters, map_picture, token_in
 from tests.snc.snc_fogcheck import named, seen
 from tests.snc.snc_randomplay import candidates
 
@@ -53,7 +54,7 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
         return result
 
     # SNC 12.0, GT 1: the Chinese hold; SNLF 9 lands at Shanghai (13.0)
-    turn = smtp.last(CN, "Your turn").get_content()
+    turn = body_text(smtp.last(CN, "Your turn"))
     assert "declare move|fight move|fight" in turn and "[SNC 5.3]" in turn
     assert orders(CN, "declare move move", "end", "end", "end").applied == 4
     r = orders(JP, "declare fight fight", "end", "land snlf-9 at 3512", "end", "end")
@@ -62,7 +63,7 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
     # GT 2, Chinese reinforcements: one placement is refused with its case; what came before it stands
     r = orders(CN, "declare move move", "end", "place d11 d14 at 2503", "place d61 d62 d63 at 3510", "end")
     assert r.refused and r.applied == 3
-    refusal = smtp.last(CN, "Orders refused").get_content()
+    refusal = body_text(smtp.last(CN, "Orders refused"))
     assert "refused: place d61 d62 d63 at 3510 [SNC 13.0]: SNC 13.0: cn-d61 arrives at 1824" in refusal
     assert "not attempted: end" in refusal
     r = orders(CN, "place d61 d62 d63 at 1824", "place d3 d6 d7 at 2410", "move d3 to 2610", "end", "end",
@@ -70,15 +71,15 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
     assert r.applied == 5 and not r.refused, r.lines
 
     # the Japanese see the Chinese move redacted, with its event number, and dispute it; the Chinese consent
-    turn = smtp.last(JP, "Your turn").get_content()
+    turn = body_text(smtp.last(JP, "Your turn"))
     assert "a Chinese stack moves 2410 - 2510 - 2610" in turn  # (d3 is then alone: its view shows it)
     move = seq_of(turn, "chinese orders: move (details hidden, SNC 6.3)")
     assert orders(JP, f"dispute {move}: that stack moved through my zone of control").applied
-    notice = smtp.last(JP, "Dispute 1").get_content()
+    notice = body_text(smtp.last(JP, "Dispute 1"))
     assert "move d3" not in notice and "chinese orders: move (details hidden" in notice
-    assert "move d3 to 2610" in smtp.last(CN, "Dispute 1").get_content()  # the Chinese see their own order
+    assert "move d3 to 2610" in body_text(smtp.last(CN, "Dispute 1"))  # the Chinese see their own order
     assert orders(CN, "accept dispute 1", subject="Dispute 1").applied
-    assert "accepted by chinese" in smtp.last(JP, "Dispute 1 accepted").get_content()
+    assert "accepted by chinese" in body_text(smtp.last(JP, "Dispute 1 accepted"))
     game = projection.load(store, game_id).game
     assert game.units["cn-d3"].hex == "2410" and game.side == "chinese" and game.phase == "reinf"
     # d3 must still leave 2410 (6.2: three divisions overstack it); the Chinese move it again
@@ -89,7 +90,7 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
     r = orders(JP, "declare move fight", "end",
                "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510 support amphibious naval air artillery")
     assert r.applied == 3 and not r.refused, r.lines
-    turn = smtp.last(CN, "Your turn").get_content()
+    turn = body_text(smtp.last(CN, "Your turn"))
     land = seq_of(turn, "japanese orders: land (details hidden, SNC 6.3)")
     assert orders(CN, "pass").applied == 1
     assert orders(CN, f"dispute {land}: Wusong is no landing beach", subject="Orders received").applied
@@ -97,7 +98,7 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
     assert orders(ARB, "reject dispute 2: 3510 is a coastal landing hex (SNC 8.4)",
                   subject="Dispute 2 needs your ruling").applied
     for address in (CN, JP, ARB):
-        assert "rejected by arbiter" in smtp.last(address, "Dispute 2 rejected").get_content()
+        assert "rejected by arbiter" in body_text(smtp.last(address, "Dispute 2 rejected"))
 
     # then random legal orders, each in its own reply to the latest email, until the Chinese turn of GT 3 begins
     rng = random.Random(5)
@@ -128,9 +129,15 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
     shown: set[str] = set()
     for e in events:
         shown |= seen(RULES.view(projection.load(store, game_id, e.seq).game, "japanese"))
-    chinese_named = set().union(*(named(m.get_content()) for m in smtp.inbox(CN)))
+    chinese_named = set().union(*(named(body_text(m)) for m in smtp.inbox(CN)))
     hidden = {u for u in chinese_named if u.startswith("cn-")} - shown
     assert hidden, "the Chinese emails should name some unit the Japanese never saw"
+    pictures = 0
     for m in smtp.inbox(JP):
-        leaked = {u for u in named(m.get_content()) if u.startswith("cn-")} - shown
+        leaked = {u for u in named(body_text(m)) if u.startswith("cn-")} - shown
         assert not leaked, f"{m['Subject']} names hidden Chinese units {leaked}"
+        if m.get_content_maintype() == "multipart":  # a turn email: its map picture draws only what JP saw
+            drawn = {unit for unit, _, _ in counters(map_picture(m))}
+            assert not {u for u in drawn if u.startswith("cn-")} - shown, m["Subject"]
+            pictures += 1
+    assert pictures >= 5

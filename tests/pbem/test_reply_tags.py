@@ -4,6 +4,7 @@ from email.message import EmailMessage
 
 from app.events.store import EventStore
 from app.mail import inbound
+from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.service.pbem import Pbem
@@ -16,7 +17,7 @@ def reply_to(original: EmailMessage, sender: str, body: str, mid: str, to: str |
     msg["To"] = to or original["Reply-To"]
     msg["Subject"] = "Re: " + original["Subject"]
     msg["Message-ID"] = mid
-    msg.set_content(body + "\n\n> " + original.get_content().replace("\n", "\n> "))
+    msg.set_content(body + "\n\n> " + body_text(original).replace("\n", "\n> "))
     return bytes(msg)
 
 
@@ -28,7 +29,7 @@ def test_a_turn_email_answered_by_just_replying(store):
     assert result.applied == 2 and not result.refused, result.lines
     assert projection.load(store, game_id).game.units["R1"].hex == "0202"
     ack = outbox.to("red@x.example")[-1]
-    assert "accepted: move R1 0202" in ack.get_content() and ack["Reply-To"] == turn["Reply-To"]
+    assert "accepted: move R1 0202" in body_text(ack) and ack["Reply-To"] == turn["Reply-To"]
     # every email to a seat, not only turn emails, carries that seat's reply address
     blue_mail = outbox.to("blue@x.example")
     assert {m["Reply-To"] for m in blue_mail} == {f"orders+{game_id}.{pbem.reply_tag(game_id, 'blue')}@pbem.example"}
@@ -47,7 +48,7 @@ def test_forged_or_foreign_tags_are_refused_and_write_nothing(store):
         raw = reply_to(turn, "mallory@evil.example", "move R1 0202", mid, to=f"orders+{game_id}.{tag}@pbem.example")
         result = inbound.ingest(pbem, raw)
         assert result.refused and result.applied == 0
-        assert "opens no seat" in outbox.to("mallory@evil.example")[-1].get_content()
+        assert "opens no seat" in body_text(outbox.to("mallory@evil.example")[-1])
     assert store.head(game_id)[0] == head
     # the tag is worth nothing over HTTP: it is not a token
     from app.service.pbem import AccessDenied
@@ -68,7 +69,7 @@ def test_a_tampered_resend_is_refused(store):
     tampered = reply_to(turn, "red@x.example", "move R2 0203\nend\nend", "<t1@x.example>")
     result = inbound.ingest(pbem, tampered)
     assert result.refused and result.applied == 0
-    assert "already processed" in outbox.to("red@x.example")[-1].get_content()
+    assert "already processed" in body_text(outbox.to("red@x.example")[-1])
     assert store.head(game_id)[0] == head
 
 

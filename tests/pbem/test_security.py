@@ -5,15 +5,19 @@ Skirmish hides nothing, so this registers a test-only rule set that does: each s
 the other side's orders are left out of its history and the other side's moves are redacted."""
 import json
 import logging
+import re
+import xml.etree.ElementTree as ET
 
 import pytest
 
 from app.events.core import OrderGiven
+from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.rules import catalog
 from app.rules.skirmish.events import UnitMoved
 from app.rules.skirmish.rules import SkirmishRules
 from app.web import create_app
+from tests.pbem.conftest import SVG
 
 SECRET_HEX = "0604"  # where blue's B3 goes; red must never learn it before the game ends
 
@@ -80,8 +84,9 @@ def world(tmp_path):
     catalog.unregister("fogtest")
 
 
-def calls(game_id: str) -> dict[str, tuple[str, str, dict | None]]:
-    """One request for every route of the app (endpoint name -> method, path, JSON body)."""
+def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]:
+    """One request for every route of the app (endpoint name -> method, path, JSON body); `seq`: the event after
+    which the replay draws the map."""
     g = game_id
     return {
         "games.list_rules": ("GET", "/rules", None),
@@ -104,7 +109,26 @@ def calls(game_id: str) -> dict[str, tuple[str, str, dict | None]]:
         "games.answer_dispute": ("POST", f"/games/{g}/disputes/1/answer", {"accept": True}),
         "docs": ("GET", "/docs", None),
         "api-docs.openapi_json": ("GET", "/openapi.json", None),
+        "replay.page": ("GET", f"/replay/{g}/", None),
+        "replay.static": ("GET", "/replay/static/replay.js", None),
+        "replay_data.frames": ("GET", f"/replay/{g}/frames.json?views=1", None),
+        "replay_data.map_svg": ("GET", f"/replay/{g}/map/{seq}.svg", None),
+        "replay_data.analysis_json": ("GET", f"/replay/{g}/analysis.json", None),
+        "replay_data.chart_svg": ("GET", f"/replay/{g}/charts/losses.svg", None),
     }
+
+
+def blue_counters(svg: str) -> list[str]:
+    return [c.get("data-unit") for c in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g")
+            if c.get("class") == "counter" and c.get("data-side") == "blue"]
+
+
+def error_message(r) -> str:
+    """Errors are JSON {"error", "message"}; the replay page's are a page that says what went wrong."""
+    if r.request.path.startswith("/replay/") and r.mimetype == "text/html":
+        return re.search(r'<p id="error-text">(.*?)</p>', r.get_data(as_text=True), re.S).group(1).strip()
+    assert r.is_json, r.data
+    return r.json["message"]
 
 
 def request(client, method, path, body, token):
@@ -121,8 +145,9 @@ def test_every_route_is_walked(world):
 def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
     app, client, games, outbox = world
     g, tok = games["one"]["game_id"], games["one"]["tokens"]
+    head = request(client, "GET", f"/games/{g}/state", None, tok["blue"]).json["seq"]  # after blue's move
     seen = []
-    for endpoint, (method, path, body) in calls(g).items():
+    for endpoint, (method, path, body) in calls(g, head).items():
         r = request(client, method, path, body, tok["red"])
         assert r.status_code < 500, (endpoint, r.data)
         seen.append((endpoint, r.get_data(as_text=True)))
@@ -130,13 +155,30 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
             assert {u["side"] for u in r.json["view"]["units"]} == {"red"}
         if endpoint == "games.export":
             assert r.headers["X-Hexledger-Export"] == "filtered"
+        if endpoint.startswith("replay_data.") or endpoint == "replay.page":
+            assert r.status_code == 200, (endpoint, r.data)
+        if endpoint == "replay_data.frames":
+            assert r.json["viewer"] == "red" and {u["side"] for u in r.json["frames"][-1]["view"]["units"]} == {"red"}
     for endpoint, text in seen:
+        if endpoint == "replay_data.map_svg":  # the map names every hex; what matters is which units it draws
+            assert blue_counters(text) == [], "the replay map draws blue's hidden units for red"
+            continue
         assert SECRET_HEX not in text, f"{endpoint} leaks blue's hidden unit: {text[:400]}"
     red_mail = [m for m in outbox.sent if "red-one@x.example" in m["To"]]
     assert len(red_mail) >= 2  # the invitation and the turn emails
+    pictures = 0
     for m in red_mail:
-        assert SECRET_HEX not in m.get_content(), m["Subject"]
-    assert "a blue unit moves" in red_mail[-1].get_content()
+        assert SECRET_HEX not in body_text(m), m["Subject"]
+        for part in m.iter_attachments():  # the map picture: it draws every hex, and only the counters red sees
+            assert part.get_content_type() == "image/svg+xml", m["Subject"]
+            svg = ET.fromstring(part.get_content())
+            drawn = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"]
+            assert drawn and {g.get("data-side") for g in drawn} == {"red"}, m["Subject"]
+            assert not [g for g in drawn if g.get("data-hex") == SECRET_HEX or g.get("data-unit") == "B3"]
+            assert all(t not in part.get_content().decode() for t in tok.values())
+            pictures += 1
+    assert pictures >= 1
+    assert "a blue unit moves" in body_text(red_mail[-1])
     # the canary is real: blue and the arbiter do see it
     for seat in ("blue", "arbiter"):
         text = request(client, "GET", f"/games/{g}/history?limit=1000", None, tok[seat]).get_data(as_text=True)
@@ -169,16 +211,25 @@ def test_red_cannot_act_for_blue(world):
 def test_no_token_acts_in_another_game(world):
     app, client, games, outbox = world
     other = games["two"]["game_id"]
+
+    def of_other(path):
+        return f"/games/{other}" in path or f"/replay/{other}/" in path
+
     for seat, token in games["one"]["tokens"].items():
         for endpoint, (method, path, body) in calls(other).items():
-            if f"/games/{other}" not in path:
+            if not of_other(path):
                 continue
             r = request(client, method, path, body, token)
             assert r.status_code == 403, (seat, endpoint, r.status_code, r.data)
     for method, path, body in calls(other).values():
-        if f"/games/{other}" in path:
-            assert request(client, method, path, body, None).status_code == 401
-            assert request(client, method, path, body, "f" * 32).status_code == 403
+        if of_other(path):  # game two is in progress: its replay is closed to spectators, as the API is
+            assert request(client, method, path, body, None).status_code == 401, path
+            assert request(client, method, path, body, "f" * 32).status_code == 403, path
+    # nor does a replay key of game one open game two
+    key = app.extensions["hexledger_service"]().replay_key(games["one"]["game_id"], "red")
+    assert client.get(f"/replay/{other}/?key={key}").status_code == 403
+    client.set_cookie("hexledger_replay", key, path=f"/replay/{other}/")
+    assert client.get(f"/replay/{other}/frames.json").status_code == 403
 
 
 def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
@@ -186,6 +237,8 @@ def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
     app, client, games, outbox = world
     g, tok = games["one"]["game_id"], games["one"]["tokens"]
     secrets_ = [t for gm in games.values() for t in gm["tokens"].values()]
+    service = app.extensions["hexledger_service"]()
+    keys = [service.replay_key(gm["game_id"], seat) for gm in games.values() for seat in gm["tokens"]]
     wrong = "f" * 32
     errors = []
     with caplog.at_level(logging.DEBUG):
@@ -194,11 +247,26 @@ def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
                 r = request(client, method, path, body, token)
                 if r.status_code >= 400:
                     errors.append((token, r.status_code, r.get_data(as_text=True)))
-                    assert r.is_json and r.json["message"], (endpoint, r.data)
+                    assert error_message(r), (endpoint, r.data)
+        # the replay viewer's sign-ins: an email link's key, a token in the form, one in a URL (refused), the cookie
+        key = service.replay_key(g, "red")
+        assert client.get(f"/replay/{g}/?key={key}").status_code == 303
+        assert client.get(f"/replay/{g}/frames.json").status_code == 200  # by the cookie
+        assert client.post(f"/replay/{g}/", data={"token": tok["blue"]}).status_code == 303
+        for r in (client.get(f"/replay/{g}/?key={wrong}"), client.post(f"/replay/{g}/", data={"token": wrong}),
+                  client.get(f"/replay/{g}/?token={tok['red']}")):
+            assert r.status_code in (400, 403)
+            errors.append((None, r.status_code, r.get_data(as_text=True)))
+        client.set_cookie("hexledger_replay", wrong, path=f"/replay/{g}/")
+        r = client.get(f"/replay/{g}/frames.json")
+        assert r.status_code == 403
+        errors.append((None, r.status_code, r.get_data(as_text=True)))
     text = caplog.text
     assert f"GET /games/{g}/state 200 seat={g}/red" in text  # the access log is there, and names the seat
     assert f"POST /games/{g}/orders 401 seat=-" in text
-    for secret in [*secrets_, wrong]:
+    assert f"GET /replay/{g}/frames.json 200 seat={g}/red" in text
+    assert f"GET /replay/{g}/ 303 seat={g}/red" in text and f"POST /replay/{g}/ 303 seat={g}/blue" in text
+    for secret in [*secrets_, *keys, wrong]:
         assert secret not in text
         assert all(secret not in body for _, _, body in errors)
     assert SECRET_HEX not in text  # not even blue's own requests put the position into a log

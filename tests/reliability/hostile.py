@@ -130,7 +130,7 @@ def damage(exported: list[str], data) -> tuple[list[str], str, int] | None:
         key = data.draw(st.sampled_from(sorted(row)))
         value = data.draw(json_values)
         if json.dumps(value) == json.dumps(row[key]):
-            return None  # the same value (e.g. a null causation drawn as null): the file is only re-spaced
+            return None  # the same value (e.g. causation 2 set to 2): the file is only re-spaced
         row[key] = value
         lines[i] = json.dumps(row) + "\n"
     elif kind == "drop":
@@ -229,7 +229,8 @@ def openapi_world(path: str, app=None):
     from app.web import create_app
 
     app = app or create_app({"HEXLEDGER_DB": path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
-                             "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
+                             "HEXLEDGER_RATE_LIMIT": "1000000 per minute",
+                             "HEXLEDGER_REPLAY_RATE_LIMIT": "1000000 per minute"})
     client = app.test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"},
                                     "arbiter": "a@x.example"})

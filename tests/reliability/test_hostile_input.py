@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from app.service import games, transfer
 from tests.reliability import hostile
 
 
@@ -30,3 +31,9 @@ def exported(tmp_path_factory) -> list[str]:
 @given(**hostile.EXPORT_INPUTS)
 def test_damaged_export_files_are_refused_and_nothing_written(exported, tmp_path_factory, data):
     hostile.check_damaged_export(exported, hostile.new_store_in(tmp_path_factory.mktemp("imp")), data)
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e400"])
+def test_an_export_line_with_a_non_finite_number_is_refused_as_not_json(number):
+    with pytest.raises(games.GameError, match="line 1: not JSON"):
+        transfer.parse_lines(['{"game_id": "g", "seq": ' + number + "}\n"])

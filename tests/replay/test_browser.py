@@ -1,20 +1,23 @@
 """The replay page in a real headless Chromium (Debian's /usr/bin/chromium driven by Playwright).
 
-A real WSGI server on 127.0.0.1 serves a finished skirmish game; the test steps to a combat with the keyboard,
-reads the combat panel, steps back and takes a screenshot. Bounded: every wait has a short timeout.
+The real app (create_app, as `cli.py serve` builds it) through waitress on 127.0.0.1 serves a finished skirmish
+game; the test steps to a combat with the keyboard, reads the combat panel, steps back and takes a screenshot.
+A game in progress is opened by a player's email link (its key becomes an HttpOnly cookie) and by a token typed
+into the page's form, each showing only that side. Bounded: every wait has a short timeout.
 """
 import os
 import struct
 import threading
+from types import SimpleNamespace
 
 import pytest
-from flask import Flask
 from playwright.sync_api import sync_playwright
-from werkzeug.serving import make_server
+from waitress import create_server
 
 from app.events.registry import decode
+from app.mail.transport import MailConfig
 from app.projections import replay
-from app.web import replay as web
+from app.web import create_app
 from tests.replay.conftest import import_real
 
 CHROMIUM = "/usr/bin/chromium"
@@ -22,15 +25,20 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync"]
 
 
+class Outbox:
+    def send(self, msg):
+        pass
+
+
 @pytest.fixture
 def server(store):
-    app = Flask(__name__)
-    web.register(app, get_store=lambda: store)
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    """The real app on the test's database, through waitress (the production WSGI server) on 127.0.0.1."""
+    app = create_app({"HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
+    httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
+    yield SimpleNamespace(url=f"http://127.0.0.1:{httpd.effective_port}", app=app)
+    httpd.close()
     thread.join(5)
 
 
@@ -68,7 +76,7 @@ def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, pa
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    page.goto(f"{server}/replay/{finished}/")
+    page.goto(f"{server.url}/replay/{finished}/")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#map svg .counter")
     assert page.locator("#event-seq").inner_text() == "#1"
@@ -125,7 +133,7 @@ def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    page.goto(f"{server}/replay/{game_id}/")
+    page.goto(f"{server.url}/replay/{game_id}/")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#map svg .counter")
     page.keyboard.press("End")
@@ -159,4 +167,55 @@ def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp
     if os.environ.get("KEEP_SHOTS"):  # a directory to keep the screenshot in, to look at it
         shot.replace(os.path.join(os.environ["KEEP_SHOTS"], "snc.png"))
     assert errors == []
+    assert page.outside_requests == []
+
+
+def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
+    """Red opens the link of a game email: the key leaves the address for an HttpOnly cookie, and every frame and
+    map shows red's side only. Without the cookie the page asks for a token; blue's, typed in, shows blue's."""
+    client = server.app.test_client()
+    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
+    game_id, tokens = r.json["game_id"], r.json["tokens"]
+    for seat, order in [("red", None), ("blue", None), ("red", "move R1 0202"), ("red", "end"), ("red", "end"),
+                        ("blue", "move B3 0604"), ("blue", "end")]:
+        headers = {"Authorization": f"Bearer {tokens[seat]}"}
+        r = (client.post(f"/games/{game_id}/join", json={"seed_text": seat}, headers=headers) if order is None
+             else client.post(f"/games/{game_id}/orders", data=order, content_type="text/plain", headers=headers))
+        assert r.status_code == 201, r.json
+    key = server.app.extensions["hexledger_service"]().replay_key(game_id, "red")
+    failed, errors = [], []
+    page.on("response", lambda resp: failed.append(f"{resp.status} {resp.url}") if resp.status >= 400 else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(f"{server.url}/replay/{game_id}/?key={key}")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.url == f"{server.url}/replay/{game_id}/"  # the 303 took the key out of the address
+    assert page.locator("#viewer").inner_text() == "seen by red"
+    assert page.evaluate("document.cookie") == ""  # HttpOnly: no script on the page can read the key
+    page.keyboard.press("End")
+    last = page.locator("#history li").last.get_attribute("value")
+    page.wait_for_selector(f"body[data-map-seq='{last}']")
+    assert page.locator("#map .counter[data-side='red']").count() == 3
+    assert page.locator("#map .counter[data-side='blue']").count() == 0  # far from every red unit: fog
+    assert page.locator("#history li.hidden").count() >= 1
+    assert "0604" not in page.locator("#history").inner_text()
+    for _ in range(6):  # step back through hidden runs: every map the page asks for is one red may see
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("body[data-map-seq]:not([data-map-seq='" + last + "'])")
+    page.wait_for_selector("#charts img[alt='luck chart']")
+    assert failed == [] and errors == []
+
+    page.context.clear_cookies()
+    page.goto(f"{server.url}/replay/{game_id}/")
+    assert "in progress" in page.locator("#error-text").inner_text()
+    page.fill("input[name='token']", tokens["blue"])
+    page.click("button[type='submit']")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.url == f"{server.url}/replay/{game_id}/"
+    assert page.locator("#viewer").inner_text() == "seen by blue"
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-map-seq='{last}']")
+    assert page.locator("#map .counter[data-unit='B3']").count() == 1
+    assert "0604" in page.locator("#history").inner_text()  # blue's own move, in full
+    assert page.locator("#map .counter[data-side='red']").count() == 0
     assert page.outside_requests == []

@@ -30,12 +30,18 @@ def units_in(svg: bytes) -> set[str]:
 
 def test_a_running_game_is_closed_without_a_side(store, running):
     client = make_app(store, trust=False).test_client()
-    assert client.get(f"/replay/{running}/frames.json?as=red").status_code == 403  # the query is not trusted
-    assert client.get(f"/replay/{running}/").status_code == 403
+    # no seat named (the query is not trusted): 401, JSON for the data, a page for the page
+    r = client.get(f"/replay/{running}/frames.json?as=red")
+    assert r.status_code == 401 and "in progress" in r.json["message"]
+    r = client.get(f"/replay/{running}/")
+    assert r.status_code == 401 and r.mimetype == "text/html" and b"in progress" in r.data
     trusted = make_app(store).test_client()
     assert trusted.get(f"/replay/{running}/frames.json?as=red").json["viewer"] == "red"
     assert trusted.get(f"/replay/{running}/frames.json?as=green").status_code == 403
-    assert trusted.get("/replay/no-such-game/frames.json?as=red").status_code == 404
+    r = trusted.get("/replay/no-such-game/frames.json?as=red")
+    assert r.status_code == 404 and r.json["message"] == "no game no-such-game on this server"
+    r = trusted.get("/replay/no-such-game/")
+    assert r.status_code == 404 and b"no game no-such-game on this server" in r.data
 
 
 def test_a_finished_game_is_open_to_everyone(store, finished):
@@ -51,7 +57,7 @@ def test_a_finished_game_is_open_to_everyone(store, finished):
 def test_the_resolve_viewer_hook_decides_the_side(store, running, foggy):
     app = make_app(store, trust=False, resolve_viewer=lambda request, game_id: request.headers.get("X-Side"))
     client = app.test_client()
-    assert client.get(f"/replay/{running}/frames.json").status_code == 403
+    assert client.get(f"/replay/{running}/frames.json").status_code == 401
     blue = client.get(f"/replay/{running}/frames.json?views=1", headers={"X-Side": "blue"}).json
     assert blue["viewer"] == "blue"
     assert {u["id"] for u in blue["frames"][-1]["view"]["units"]} == {"B1", "B2", "B3"}  # red is far away: fog

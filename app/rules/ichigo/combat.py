@@ -285,10 +285,12 @@ def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: lis
     if supports:
         em.emit(ev.SupportExpended(supports))
     cont = {"hex": target, "side": side, "attackers": list(ids), "nation": nation, "momentum": momentum,
-            "att_left": max(0, att_loss - len(supports))}
+            "att_left": max(0, att_loss - len(supports)), "garrison": garrison}
     # 11.20: the defender removes steps first.
     if def_elim:
         _remove(em, [u.id for u in defenders for _ in range(u.steps)], "combat")
+        if garrison:  # 11.22: DE eliminates every defender, the intrinsic garrison too (11.29)
+            em.emit(ev.GarrisonDestroyed(target))
         _attacker_losses(em, cont)
     elif garrison:
         if def_loss >= 1:
@@ -329,7 +331,10 @@ def _attacker_losses(em: Emitter, cont: dict) -> None:
 def _finish(em: Emitter, cont: dict) -> None:
     state = em.state
     side, target = cont["side"], cont["hex"]
-    still = [u for u in state.at(target) if u.side != side] or (side == "allied" and garrison_at(state, target))
+    # 11.29: the intrinsic garrison holds the hex only if it defended (and survived); once every Japanese unit
+    # defending the city is eliminated, the Allied survivors may advance and capture it.
+    still = [u for u in state.at(target) if u.side != side] or (
+        side == "allied" and cont.get("garrison", False) and garrison_at(state, target))
     if not still:
         alive = [i for i in cont["attackers"] if i in state.units and state.units[i].on_map]
         _offer_advance(em, side, target, alive, cont["nation"], cont["momentum"])

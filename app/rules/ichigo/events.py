@@ -188,8 +188,9 @@ class UnitsWithdrawn:
 @event_type("ichigo.FormosaReleased")
 @dataclass(frozen=True)
 class FormosaReleased:
-    """Ichi-Go 9.3: two Formosa Garrison divisions become mainland reinforcements this turn; 5.3 items 5-6:
-    with Causeway the Formosa Garrison deploys on Formosa (`status` "formosa-deploy"), the Kwantung Army enters."""
+    """Ichi-Go 9.3: two Formosa Garrison divisions become mainland reinforcements this turn; 5.3 items 5-6
+    (ruling E3): after the Formosa landing the Formosa Garrison deploys on Formosa (`status` "formosa-deploy"),
+    the Kwantung Army enters by the 9.1 hexes."""
 
     units: list[str]
     status: str = "pool"
@@ -252,7 +253,8 @@ class GarrisonDestroyed:
 @event_type("ichigo.USLanded")
 @dataclass(frozen=True)
 class USLanded:
-    """Ichi-Go 5.3 items 4 and 12, 10.11: US divisions come ashore with a beachhead marker (`where`)."""
+    """Ichi-Go 5.3 items 4 and 12, 10.11: US divisions come ashore with a beachhead marker (`where`); the
+    Japanese or Chinese units that held the port are moved to the hex `to` the Allied player chose (ruling E10)."""
 
     units: list[str]
     hex: str

@@ -39,7 +39,7 @@ SYNTAX = {
     "transfer": "transfer UNITS",
     "reinforce": "reinforce",
     "place": "place COUNTER at HEX",
-    "land": "land UNITS [at HEX]",
+    "land": "land UNITS [at HEX] [displace HEX]",
     "end": "end",
 }
 
@@ -128,19 +128,20 @@ def parse(text: str, side: str, state: State) -> Command:
         if not units:
             raise InvalidOrder(order, "name the attacking units")
         return Command(side, verb, {"hex": target, "units": units, "tanks": tanks, "sf": sf})
-    if verb in ("advance", "withdraw", "release", "land"):
-        at = None
-        if verb == "land" and "at" in rest:
-            i = rest.index("at")
-            at = _hex(rest[i + 1], order) if i + 1 < len(rest) else None
-            rest = rest[:i]
+    if verb == "land":  # 5.3 item 12 (ruling E10): `displace HEX` names where the units in the port go
+        i = next((k for k, w in enumerate(rest) if w in ("at", "displace")), len(rest))
+        units = _unit_names(rest[:i], side, state, order, hex_ok=False)
+        tail = rest[i:]
+        named = dict(zip(tail[::2], tail[1::2], strict=False))
+        if not units or len(tail) % 2 or len(named) * 2 != len(tail) or not set(named) <= {"at", "displace"}:
+            raise InvalidOrder(order, f"expected: {SYNTAX['land']}")
+        at, away = (_hex(named[k], order) if k in named else None for k in ("at", "displace"))
+        return Command(side, verb, {"units": units, "hex": at, "displace": away})
+    if verb in ("advance", "withdraw", "release"):
         units = _unit_names(rest, side, state, order, hex_ok=verb == "advance")
         if not units:
             raise InvalidOrder(order, f"expected: {SYNTAX[verb]}")
-        args = {"units": units}
-        if verb == "land":
-            args["hex"] = at
-        return Command(side, verb, args)
+        return Command(side, verb, {"units": units})
     if verb in ("enter", "place"):
         if "at" not in rest or rest.index("at") != len(rest) - 2:
             raise InvalidOrder(order, f"expected: {SYNTAX[verb]}")

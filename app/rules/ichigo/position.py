@@ -111,12 +111,14 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
 
 
 def _counters(state: State, position: Position, problems: list[str]) -> tuple[dict, tuple, dict, int]:
-    """Chinese regulars named by data id leave the draw pool as tried counters with fresh handles."""
+    """Chinese regulars named by data id leave the draw pool as tried counters with fresh handles, given in the
+    order of the data ids: the game stores its options as canonical JSON (sorted keys), so the file's order is
+    not what the game replays, and the handles must not depend on it."""
     units = dict(state.units)
     pool = list(state.draw_pool)
     named = {}
     handle = state.next_handle
-    for uid, h in position.units.items():
+    for uid, h in sorted(position.units.items()):
         if uid in pool:
             pool.remove(uid)
             key = f"C{handle:02d}"

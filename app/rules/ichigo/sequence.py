@@ -1,7 +1,8 @@
 """The Ichi-Go states table (Rally the Troops' rules.js style): for each position in the sequence of play
 (3.0 set-up, turn start, Phases I-X of 5.1) or each decision the sequence waits for, the side to act and its
 legal actions; and the handlers of the non-combat steps: set-up draw (3.3), order declarations (5.5), the
-Causeway roll (5.2), B-29 (8.9), airpower (8.1-8.7), reinforcements and withdrawals (9.x), victory (4.x)."""
+Causeway roll (5.2), B-29 (8.9), airpower (8.1-8.7), reinforcements and withdrawals (9.x), the US landings
+and the Japanese deployments they trigger (5.3, rulings E3, E10), victory (4.x)."""
 from __future__ import annotations
 
 from app.rules.base import Action, Prompt
@@ -12,6 +13,7 @@ from app.rules.ichigo.common import (
     all_airbases_japanese,
     all_gearr_japanese,
     allied_airbases,
+    enemy_hexes,
     japanese_near,
     japanese_supplied,
     mainland,
@@ -21,7 +23,7 @@ from app.rules.ichigo.common import (
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.orders import SYNTAX
-from app.rules.ichigo.state import State
+from app.rules.ichigo.state import State, Unit, evolve, other
 
 CASES = {
     "deploy": ("Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried"),
@@ -33,7 +35,9 @@ CASES = {
     "roll": ("Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)"),
     "air": ("Ichi-Go 8.2", "place every airpower marker won, one per hex"),
     "b29": ("Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city"),
-    "enter": ("Ichi-Go 9.1", "enter Japanese reinforcements at a north-edge source or a rail city"),
+    "enter": ("Ichi-Go 9.1", "enter Japanese reinforcements (the Kwantung Army too, 5.3 item 6) at a north-edge "
+                             "source or a rail city; the Formosa Garrison on Formosa (5.3 item 5); 14AA survivors "
+                             "at a friendly port or on the Formosa coast (9.4)"),
     "withdraw": ("Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)"),
     "release": ("Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no Causeway)"),
     "supply": ("Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a turn)"),
@@ -46,11 +50,13 @@ CASES = {
     "absorb": ("Ichi-Go 9.5", "a reduced division in an initial Japanese city absorbs a brigade there"),
     "reinforce": ("Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind"),
     "place": ("Ichi-Go 9.7", "place a drawn Chinese counter in an initially Chinese city still held"),
-    "land": ("Ichi-Go 5.3", "bring US divisions ashore with a beachhead marker"),
+    "land": ("Ichi-Go 5.3", "bring US divisions ashore with a beachhead marker (in an occupied port, name the hex "
+                            "its units move to)"),
     "end": ("Ichi-Go 5.0", "end this step"),
 }
 PENDING = {"advance": ("advance", "stay"), "momentum": ("attack", "stay"), "airpower": ("air",),
-           "tanks": ("commit",), "losses": ("lose",)}
+           "tanks": ("commit",), "losses": ("lose",), "formosa-garrison": ("enter",), "kwantung-army": ("enter",)}
+DEPLOYMENTS = {"formosa-garrison": "the Formosa Garrison (item 5)", "kwantung-army": "the Kwantung Army (item 6)"}
 PHASE_NAMES = {p: p for p in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")}
 
 
@@ -246,20 +252,6 @@ def causeway_roll(em: Emitter, dice) -> None:
         mods.append(f"+{len(ports)} Chinese-controlled mainland ports")
     launched = total >= int(d.scenario["causeway"]["launch_on"])
     em.emit(ev.CausewayChecked(total - sum(int(m.split()[0]) for m in mods), mods, total, launched))
-    if launched:
-        _causeway_effects(em)
-
-
-def _causeway_effects(em: Emitter) -> None:
-    """Ichi-Go 5.3 items 4-6: the US lands at 3221 (Phase I, `land`); the Formosa Garrison deploys and the
-    Kwantung Army enters (as Phase V reinforcements, ruling E3)."""
-    state = em.state
-    fg = sorted(u.id for u in state.units.values() if u.status == "formosa-garrison")
-    ka = sorted(u.id for u in state.units.values() if u.status == "kwantung" and u.type != "tank")
-    if fg:
-        em.emit(ev.FormosaReleased(fg, "formosa-deploy"))
-    if ka:
-        em.emit(ev.FormosaReleased(ka, "pool"))
 
 
 def b29(em: Emitter, h: str) -> None:
@@ -348,25 +340,68 @@ def landing_hexes(state: State) -> frozenset[str]:
     return frozenset(ports | coast)
 
 
+ARRIVALS = {"pool": (entry_hexes, "Ichi-Go 9.1"), "formosa-deploy": (formosa_hexes, "Ichi-Go 5.3"),
+            "landing": (landing_hexes, "Ichi-Go 9.4")}
+
+
+def deploy_hexes(state: State, u: Unit) -> list[str]:
+    """Where the waiting Japanese unit u may enter now on its own (9.1, 5.3 items 5 and 8, 9.4; stacking 6.2)."""
+    return sorted(h for h in ARRIVALS[u.status][0](state) if stack_violation(state, h, [u]) is None)
+
+
 def enter(em: Emitter, side: str, ids: list[str], h: str) -> None:
     state = em.state
     units = [state.units[i] for i in ids]
     statuses = {u.status for u in units}
     for u in units:
-        if (u.side != "japanese" or u.status not in ("pool", "formosa-deploy", "landing")
-                or u.entry_turn > state.turn):
+        if u.side != "japanese" or u.status not in ARRIVALS or u.entry_turn > state.turn:
             raise IllegalOrder("Ichi-Go 9.1", f"{u.id} is not a reinforcement available this turn")
+    if state.pending:  # the prompt offers `enter` in a decision only for a Causeway deployment (ruling E3)
+        waiting = [u.id for u in deploying(state)]
+        if any(i not in waiting for i in ids):
+            raise IllegalOrder("Ichi-Go 5.3", f"{DEPLOYMENTS[state.pending[0]['kind']]} deploys now: "
+                                              f"{', '.join(waiting)}")
     if len(statuses) > 1:
         raise IllegalOrder("Ichi-Go 9.1", "units entering together must arrive the same way")
-    status = statuses.pop()
-    allowed = {"pool": entry_hexes, "formosa-deploy": formosa_hexes, "landing": landing_hexes}[status](state)
-    if h not in allowed:
-        case = {"pool": "Ichi-Go 9.1", "formosa-deploy": "Ichi-Go 5.3", "landing": "Ichi-Go 9.4"}[status]
+    allowed, case = ARRIVALS[statuses.pop()]
+    if h not in allowed(state):
         raise IllegalOrder(case, f"{', '.join(ids)} may not enter at {h}")
     bad = stack_violation(state, h, units)
     if bad:
         raise IllegalOrder("Ichi-Go 6.0", bad)
     em.emit(ev.ReinforcementsEntered(list(ids), h))
+    close_deployments(em)
+
+
+# -- Causeway deployments (5.3 items 5-6, ruling E3) --------------------------------------------------------
+def causeway_deployments(em: Emitter) -> None:
+    """Ichi-Go 5.3 items 5-6, ruling E3: right after the Formosa landing the Japanese deploy the Formosa
+    Garrison, then the Kwantung Army's divisions and brigades (its tank regiments are off the map, 11.17)."""
+    state = em.state
+    fg = sorted(u.id for u in state.units.values() if u.status == "formosa-garrison")
+    ka = sorted(u.id for u in state.units.values() if u.status == "kwantung" and u.type != "tank")
+    if fg:
+        em.emit(ev.FormosaReleased(fg, "formosa-deploy"), ev.DecisionRequired("formosa-garrison", "japanese",
+                                                                              {"units": fg}))
+    if ka:
+        em.emit(ev.FormosaReleased(ka, "pool"), ev.DecisionRequired("kwantung-army", "japanese", {"units": ka}))
+    close_deployments(em)
+
+
+def deploying(state: State) -> list[Unit]:
+    """The units of the Causeway deployment under way not yet on the map."""
+    units = (state.units[i] for i in state.pending[0]["data"]["units"])
+    return [u for u in units if not u.on_map]
+
+
+def close_deployments(em: Emitter) -> None:
+    """Ruling E3: a Causeway deployment ends once no unit of it can enter any more; a unit no hex can take
+    waits for a Japanese Phase V (9.1, 9.4)."""
+    while em.state.pending and em.state.pending[0]["kind"] in DEPLOYMENTS:
+        if any(deploy_hexes(em.state, u) for u in deploying(em.state)):
+            return
+        p = em.state.pending[0]
+        em.emit(ev.DecisionMade(p["kind"], p["side"]))
 
 
 def _withdrawal_pools(state: State) -> tuple[list, list, list]:
@@ -471,7 +506,61 @@ def placeable(state: State, handle: str) -> list[str]:
 
 
 # -- US landings (5.3 items 4 and 12, 10.11) ----------------------------------------------------------------
-def land(em: Emitter, side: str, ids: list[str], h: str | None) -> None:
+def port_holders(state: State, port: str) -> list[Unit]:
+    """Ichi-Go 5.3 item 12: the Japanese or Chinese units a US landing moves out of `port`."""
+    return [u for u in state.at(port) if u.nation != "us"]
+
+
+def _displacement_bar(state: State, h: str, units: list[Unit]) -> str | None:
+    """Why the units displaced by a landing may not be moved into h (5.3 item 12, ruling E10), or None."""
+    d = load()
+    if not d.land(h) or not mainland(h):
+        return f"{h} is not a land hex of the mainland"
+    side = units[0].side
+    if h in state.occupied(other(side)):
+        return f"{h} holds {other(side)} units"
+    if h in enemy_hexes(state, side):
+        return f"{h} holds an intrinsic Japanese garrison (11.29, ruling E5)"
+    return stack_violation(state, h, units)
+
+
+def displacement_hexes(state: State, port: str) -> list[str]:
+    """Ichi-Go 5.3 item 12, ruling E10: the hexes the units in `port` may be moved to when the US lands there:
+    adjacent land hexes free of the other side and within their stacking limit; failing those, the nearest
+    mainland hexes that are."""
+    d = load()
+    units = port_holders(state, port)
+    if not units:
+        return []
+    near = [n for n in d.neighbours(port) if _displacement_bar(state, n, units) is None]
+    if near:
+        return sorted(near)
+    spots = [str(x) for x in d.map.hexes() if str(x) != port and _displacement_bar(state, str(x), units) is None]
+    nearest = min((d.distance(port, x) for x in spots), default=0)
+    return sorted(x for x in spots if d.distance(port, x) == nearest)
+
+
+def _displace_to(state: State, port: str, away: str | None) -> str:
+    """The Allied choice of hex for the units in `port` (5.3 item 12, ruling E10); unnamed only if one fits."""
+    d = load()
+    units = port_holders(state, port)
+    if not units:
+        raise IllegalOrder("Ichi-Go 5.3", f"no Japanese or Chinese units in {port} to displace")
+    options = displacement_hexes(state, port)
+    if away in options or (away is None and len(options) == 1):
+        return away or options[0]
+    if away is None:
+        raise IllegalOrder("Ichi-Go 5.3", f"the units in {port} move out: name the hex (displace HEX), one of "
+                                          f"{', '.join(options) or 'none'}")
+    near, far = (d.distance(port, options[0]) if options else 1), d.distance(port, away)
+    if 0 < far <= near:
+        why = _displacement_bar(state, away, units)
+    else:
+        why = f"{away} is not adjacent to {port}" if near == 1 else f"{away} is not {near} hexes from {port}"
+    raise IllegalOrder("Ichi-Go 5.3", f"the units in {port} may not move to {away}: {why}")
+
+
+def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None = None) -> None:
     state = em.state
     d = load()
     units = [state.units[i] for i in ids]
@@ -495,20 +584,19 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None) -> None:
         raise IllegalOrder("Ichi-Go 5.3", "no US landing now")
     if where != "reinforcement" and len(units) > per:
         raise IllegalOrder("Ichi-Go 5.3", f"up to {per} divisions land")
-    displaced, to = [], ""
-    others = [u for u in state.at(target) if u.nation != "us"]
-    if others:  # 5.3 item 12: moved one hex out of the city
-        side_of = others[0].side
-        options = [n for n in d.neighbours(target) if d.land(n) and not state.at(n)]
-        options += [n for n in d.neighbours(target) if d.land(n) and state.at(n)
-                    and all(u.side == side_of for u in state.at(n))]
-        if not options:
-            raise IllegalOrder("Ichi-Go 5.3", f"no empty hex to move the units in {target} to")
-        displaced, to = [u.id for u in others], options[0]
-    bad = stack_violation(state, target, units)
+    if where != "reinforcement" and any(u.type == "airborne" for u in units):
+        raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne is not one of the landing's infantry divisions: it "
+                                           "enters in the US Movement Phase of Turn 8 or later (5.3 items 12-13)")
+    displaced = [u.id for u in port_holders(state, target)]
+    to = _displace_to(state, target, away) if displaced or away else ""
+    landed = ev.USLanded(list(ids), target, where, displaced, to)
+    after = evolve(state, landed)   # 6.4, 6.3: the US stack once the units in the port have left it
+    bad = stack_violation(after, target, [after.units[i] for i in ids])
     if bad:
         raise IllegalOrder("Ichi-Go 6.4", bad)
-    em.emit(ev.USLanded(list(ids), target, where if where != "reinforcement" else "reinforcement", displaced, to))
+    em.emit(landed)
+    if where == "formosa":
+        causeway_deployments(em)
 
 
 def landing_done(state: State) -> bool:

@@ -328,6 +328,8 @@ def evolve(state: State, e) -> State:
             units[uid] = replace(units[uid], hex=e.hex, status="map", done=True)
         heads = {**state.beachheads, e.where: e.hex} if e.where in ("formosa", "mainland") else state.beachheads
         st = replace(state, units=units, beachheads=heads)
+        if e.displaced:  # 3.5: the displaced units take control of the hex they are moved to
+            st = _enter(st, units[e.displaced[0]].side, [e.to])
         return _enter(st, "allied", [e.hex])
     if isinstance(e, ev.B29Rolled):
         return replace(state, b29_rolled=state.turn, b29_ok=e.allowed)

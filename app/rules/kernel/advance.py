@@ -2,7 +2,9 @@
 
 - `check_advance`: an advance of up to ``max_hexes`` whose first hex is a cleared defending hex and whose
   later hexes are adjacent steps (Formosa 15.8: after DE, one or two hexes, the second any non-enemy hex
-  adjacent to the first; other results one hex; Ichi-Go 11.24 and SNC 10.5.3: into the emptied hex).
+  adjacent to the first; other results one hex; Ichi-Go 11.24 and SNC 10.5.3: into the emptied hex). A
+  force that attacked from off the map (an amphibious landing, SNC 8.4.1) has no origin hex: its first hex
+  is the cleared one and only the later steps are walked.
 - `exploitation_distance`: Dai Senso 4.2.8, hexes the defender actually retreated into plus retreat and
   attrition results it left unsatisfied, capped at the unit's movement allowance.
 - `check_exploitation`: Dai Senso 4.2.8 path: starts in the defending hex, one adjacent hex at a time, no
@@ -18,12 +20,13 @@ from collections.abc import Callable, Collection, Sequence
 
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Grid, Hex
+from app.rules.kernel.mapfile import GameMap
 
 __all__ = ["check_advance", "check_exploitation", "exploitation_distance"]
 
 
 def _walk(
-    grid: Grid, origin: Hex, path: Sequence[Hex], enterable: Callable[[Hex, Hex], bool], case: str
+    grid: Grid | GameMap, origin: Hex, path: Sequence[Hex], enterable: Callable[[Hex, Hex], bool], case: str
 ) -> None:
     prev = origin
     for h in path:
@@ -35,29 +38,33 @@ def _walk(
 
 
 def check_advance(
-    grid: Grid,
-    origin: Hex,
+    grid: Grid | GameMap,
+    origin: Hex | None,
     path: Sequence[Hex],
     cleared: Collection[Hex],
     max_hexes: int,
     enterable: Callable[[Hex, Hex], bool],
     case: str,
 ) -> tuple[Hex, ...]:
-    """Validate the advance of a unit standing in ``origin``; returns the path. ``cleared``: defending hexes
-    left empty (Formosa 15.8 allows any of several); ``enterable(hex, previous)`` covers terrain, enemy
-    units, hexsides and stacking."""
+    """Validate the advance of a unit standing in ``origin`` (None: it comes from off the map, as in a
+    landing); returns the path. ``cleared``: defending hexes left empty (Formosa 15.8 allows any of
+    several); ``enterable(hex, previous)`` covers terrain, enemy units, hexsides and stacking."""
     path = tuple(path)
     if not path:
         return path
     if not cleared:
         raise RuleViolation(case, "no defending hex was cleared: no advance")
     if path[0] not in cleared:
-        raise RuleViolation(case, f"an advance starts in a cleared defending hex, not {path[0]}")
+        shown = ", ".join(str(h) for h in sorted(cleared))
+        raise RuleViolation(case, f"an advance starts in a cleared defending hex ({shown}), not {path[0]}")
     if len(path) > max_hexes:
         raise RuleViolation(case, f"an advance here may enter at most {max_hexes} hex(es), {len(path)} given")
     if len(set(path)) != len(path):
         raise RuleViolation(case, "an advance may not enter the same hex twice")
-    _walk(grid, origin, path, enterable, case)
+    if origin is None:
+        _walk(grid, path[0], path[1:], enterable, case)
+    else:
+        _walk(grid, origin, path, enterable, case)
     return path
 
 

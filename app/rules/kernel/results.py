@@ -5,6 +5,11 @@ gives every unit 1). The owner's choice of which unit loses each step comes in a
 of unit ids, one per step) recorded in the order event; the kernel checks it against the game's
 constraints and applies it. Losses beyond the steps present are ignored (Ichi-Go 11.20) but counted as
 ``unsatisfied``, which Dai Senso 4.2.8 needs for the exploitation distance.
+
+A game's loss apportionment rules are checks (`LossCheck`): `reduce_before_eliminate`, `last`,
+`strongest_first`, or its own; `in_order` ranks several so that a later rule only chooses among the units
+the earlier ones allow (SNC 10.5.2). `loss_options` lists who may lose the next step (for a prompt or a
+bot) and `forced_allocation` finds the allocation when the rules leave the owner no choice.
 """
 
 from __future__ import annotations
@@ -17,14 +22,20 @@ from app.rules.kernel.crt import CombatResult, SideResult
 from app.rules.kernel.errors import RuleViolation
 
 __all__ = [
+    "LossCheck",
     "LossOutcome",
     "LossRule",
     "apply_step_losses",
     "bloodbath",
     "check_strength_loss",
     "eliminate_all",
+    "forced_allocation",
+    "in_order",
+    "last",
+    "loss_options",
     "reduce_before_eliminate",
     "scale_losses",
+    "strongest_first",
 ]
 
 # A check gets (unit about to lose a step, steps of every unit before that step) and returns an objection.
@@ -99,6 +110,72 @@ def reduce_before_eliminate(protected: Callable[[str], bool] = lambda unit: True
         return None
 
     return check
+
+
+def last(predicate: Callable[[str], bool]) -> LossCheck:
+    """A check: units meeting ``predicate`` lose steps only when no other unit has a step left (SNC 10.5.2
+    item 3: Japanese garrisons are the last steps taken)."""
+
+    def check(unit: str, steps: Mapping[str, int]) -> str | None:
+        if predicate(unit):
+            others = sorted(u for u, s in steps.items() if s > 0 and not predicate(u))
+            if others:
+                return f"{unit} loses its steps last, after {', '.join(others)}"
+        return None
+
+    return check
+
+
+def strongest_first(strength: Callable[[str, int], float]) -> LossCheck:
+    """A check: the step comes from the strongest unit, ``strength(unit, steps left)`` being its strength at
+    its current steps; ties are the owner's choice (SNC 10.5.2 item 2)."""
+
+    def check(unit: str, steps: Mapping[str, int]) -> str | None:
+        own = strength(unit, steps[unit])
+        stronger = sorted(u for u, s in steps.items() if s > 0 and strength(u, s) > own)
+        if stronger:
+            return f"{unit} ({own:g}) is weaker than {', '.join(stronger)}: the strongest loses first"
+        return None
+
+    return check
+
+
+def in_order(*checks: LossCheck) -> LossCheck:
+    """The checks in precedence: each one judges only the units with a step left that the earlier ones
+    accept, so a later rule chooses among them and never overrides an earlier one (SNC 10.5.2 as ruled:
+    garrisons last, then reduce before eliminate, then the strongest)."""
+
+    def check(unit: str, steps: Mapping[str, int]) -> str | None:
+        pool = {u: s for u, s in steps.items() if s > 0}
+        for rule in checks:
+            pool = {u: s for u, s in pool.items() if rule(u, pool) is None}
+        if unit in pool:
+            return None
+        if not pool:
+            return f"no unit may lose this step ({unit} named)"
+        return f"{unit} may not lose this step; next must be one of {', '.join(sorted(pool))}"
+
+    return check
+
+
+def loss_options(force: Mapping[str, int], check: LossCheck | None = None) -> tuple[str, ...]:
+    """The units that may lose the next step, sorted: those with a step left that ``check`` accepts."""
+    steps = _check_force(force)
+    return tuple(sorted(u for u, s in steps.items() if s > 0 and (check is None or check(u, dict(steps)) is None)))
+
+
+def forced_allocation(force: Mapping[str, int], losses: int, check: LossCheck | None = None) -> list[str] | None:
+    """The allocation of ``losses`` (at most the steps present) when ``check`` leaves exactly one unit for
+    every step, so the owner has no choice to make; None otherwise."""
+    steps = _check_force(force)
+    out: list[str] = []
+    for _ in range(min(losses, sum(steps.values()))):
+        options = loss_options(steps, check)
+        if len(options) != 1:
+            return None
+        out.append(options[0])
+        steps[options[0]] -= 1
+    return out
 
 
 def eliminate_all(force: Mapping[str, int]) -> LossOutcome:

@@ -6,6 +6,7 @@ The kernel walks the retreat; the game supplies:
   4.2.5.2, Formosa 15.7 items 1-2).
 - ``priorities``: predicates tried in order; the first one some candidate meets gives the choices (Dai Senso
   4.2.5.1: farther with no EZOC, then farther with a friendly unit). `farther_from` builds the distance test.
+  No priorities: every allowed neighbour is a choice (SNC 8.4 2): one hex, the owner choosing where).
 - ``can_retreat(state)``: whether the force may retreat at all from where it stands (Dai Senso 4.2.5.2: a
   participating HQ or MA-0 unit; it may change as losses are taken or units join).
 - ``choose(options, state)``: the owner's pick among the best candidates (from the order event).
@@ -20,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.rules.kernel.hexgrid import Grid, Hex
+from app.rules.kernel.mapfile import GameMap
 
 __all__ = ["RetreatOutcome", "RetreatState", "farther_from", "retreat", "retreat_length", "retreat_options"]
 
@@ -58,7 +60,7 @@ class RetreatOutcome:
         return self.path[-1] if self.path else self.start
 
 
-def farther_from(grid: Grid, origin: Hex) -> Candidate:
+def farther_from(grid: Grid | GameMap, origin: Hex) -> Candidate:
     """Priority test: the candidate is farther from ``origin`` (the defending hex) than the hex the force
     stands in, which, since every step must gain distance, is farther than every hex before it (Dai Senso
     4.2.5.1; the attacker's own hex counts too, per its w4520/w4620 example)."""
@@ -70,14 +72,17 @@ def farther_from(grid: Grid, origin: Hex) -> Candidate:
 
 
 def retreat_options(
-    grid: Grid,
+    grid: Grid | GameMap,
     state: RetreatState,
     allowed: Callable[[Hex, Hex, RetreatState], bool],
-    priorities: Sequence[Candidate],
+    priorities: Sequence[Candidate] = (),
 ) -> tuple[int | None, list[Hex]]:
-    """(index of the first priority some legal neighbour meets, those neighbours), or (None, [])."""
+    """(index of the first priority some legal neighbour meets, those neighbours), or (None, []). Without
+    priorities every legal neighbour is an option (level 0). A `GameMap` leaves out its absent hexes."""
     current = state.current
     legal = [h for h in grid.neighbours(current) if allowed(current, h, state)]
+    if not priorities:
+        return (0, legal) if legal else (None, [])
     for level, test in enumerate(priorities):
         hits = [h for h in legal if test(h, state)]
         if hits:
@@ -86,7 +91,7 @@ def retreat_options(
 
 
 def retreat(
-    grid: Grid,
+    grid: Grid | GameMap,
     start: Hex,
     hexes: int,
     allowed: Callable[[Hex, Hex, RetreatState], bool],

@@ -9,8 +9,20 @@ from fractions import Fraction
 
 from app.events.dice import Dice
 from app.rules.errors import IllegalOrder
+from app.rules.kernel.advance import check_advance
 from app.rules.kernel.concentric import concentric_shift
 from app.rules.kernel.preview import Preview, preview_attack
+from app.rules.kernel.results import (
+    LossCheck,
+    apply_step_losses,
+    forced_allocation,
+    in_order,
+    last,
+    loss_options,
+    reduce_before_eliminate,
+    strongest_first,
+)
+from app.rules.kernel.retreat import RetreatState, retreat_options
 from app.rules.kernel.shifts import Shift
 from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.strength import Contribution, Modifier, hexside_contributions, total_strength
@@ -19,15 +31,14 @@ from app.rules.snc.common import Emitter, H, neighbours, place_garrisons
 from app.rules.snc.data_load import load
 from app.rules.snc.state import State, Unit, other, params
 
-NO_COMBAT = ("all-sea", "all-lake", "yangtze")
-
 
 def _hexside_feature(a, b) -> str | None:
-    feats = load().map.hexside_features(a, b)
-    for f in (*NO_COMBAT, "river", "creek"):
-        if f in feats:
-            return f
-    return None
+    """The feature of the hexside from `a` to `b` that governs an attack across it (SNC 10.4.1): one no attack
+    crosses (terrain.toml `no_combat`), else the one that divides the attacker's strength most."""
+    d = load()
+    factors = d.hexsides.factors
+    feats = [f for f in d.map.hexside_features(a, b) if f in factors]
+    return min(feats, key=lambda f: (factors[f] is not None, factors[f] or 0, f), default=None)
 
 
 def support_allowed(state: State, side: str, kind: str, target: str, battle_kind: str) -> str | None:
@@ -105,7 +116,7 @@ def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind
             raise IllegalOrder("SNC 10.0", f"{uid} has already attacked this phase")
         if target not in neighbours(u.hex):
             raise IllegalOrder("SNC 10.0", f"{uid} in {u.hex} is not adjacent to {target}")
-        if _hexside_feature(H(u.hex), H(target)) in NO_COMBAT:
+        if _hexside_feature(H(u.hex), H(target)) in load().flagged("hexsides", "no_combat"):
             raise IllegalOrder("SNC 10.4.1", f"{uid} in {u.hex} cannot attack across the water to {target}")
     if kind == "attack" and target in state.attacked_hexes:
         raise IllegalOrder("SNC 10.0", f"{target} has already been attacked this phase")
@@ -154,44 +165,18 @@ def resolve(em: Emitter, dice: Dice) -> None:
 
 
 # -- losses (10.5.2) -----------------------------------------------------------------------------------------
+def loss_order(units: list[Unit]) -> LossCheck:
+    """SNC 10.5.2 in the precedence of ruling E2: 3) Japanese garrisons last; then 1) two-step units are
+    reduced before one-step units are eliminated; then 2) the strongest (current combat factor) first."""
+    by_id = {u.id: u for u in units}
+    return in_order(last(lambda uid: by_id[uid].side == "japanese" and by_id[uid].static),
+                    reduce_before_eliminate(),
+                    strongest_first(lambda uid, steps: by_id[uid].cf_at(steps)))
+
+
 def loss_candidates(units: list[Unit], steps: dict[str, int]) -> list[str]:
-    """SNC 10.5.2: the units that may lose the next step. 3) Japanese garrisons last; 1) two-step units are
-    reduced before one-step units are eliminated; 2) the strongest first."""
-    alive = [u for u in units if steps[u.id] > 0]
-    pool = [u for u in alive if not (u.side == "japanese" and u.static)] or alive
-    two = [u for u in pool if steps[u.id] >= 2]
-    pool = two or pool
-
-    def cf(u: Unit) -> int:
-        return int(u.strength[0] if steps[u.id] >= u.steps_max or len(u.strength) == 1 else u.strength[1])
-
-    top = max((cf(u) for u in pool), default=0)
-    return sorted(u.id for u in pool if cf(u) == top)
-
-
-def check_allocation(units: list[Unit], count: int, allocation: list[str]) -> None:
-    steps = {u.id: u.steps for u in units}
-    due = min(count, sum(steps.values()))
-    if len(allocation) != due:
-        raise IllegalOrder("SNC 10.5.2", f"{due} step(s) must be taken, {len(allocation)} named")
-    for uid in allocation:
-        allowed = loss_candidates(units, steps)
-        if uid not in allowed:
-            raise IllegalOrder("SNC 10.5.2", f"{uid} may not lose this step; next must be one of {', '.join(allowed)}")
-        steps[uid] -= 1
-
-
-def _forced(units: list[Unit], count: int) -> list[str] | None:
-    """The allocation when 10.5.2 leaves no choice, else None."""
-    steps = {u.id: u.steps for u in units}
-    out = []
-    for _ in range(min(count, sum(steps.values()))):
-        c = loss_candidates(units, steps)
-        if len(c) != 1:
-            return None
-        out.append(c[0])
-        steps[c[0]] -= 1
-    return out
+    """SNC 10.5.2: the units that may lose the next step, with `steps` left each."""
+    return list(loss_options(steps, loss_order(units)))
 
 
 def take_losses(em: Emitter, side: str, allocation: list[str], dice: Dice, reason: str = "combat") -> None:
@@ -244,7 +229,7 @@ def continue_battle(em: Emitter, dice: Dice) -> None:
 
 def _allocate(em: Emitter, units: list[Unit], count: int, dice: Dice) -> bool:
     side = units[0].side
-    forced = _forced(units, count)
+    forced = forced_allocation({u.id: u.steps for u in units}, count, loss_order(units))
     if forced is not None:
         take_losses(em, side, forced, dice)
         return True
@@ -253,30 +238,38 @@ def _allocate(em: Emitter, units: list[Unit], count: int, dice: Dice) -> bool:
     return False
 
 
-def retreat_options(state: State, target: str) -> list[str]:
-    """SNC 8.4 2): hexes one hex from the landing hex the Chinese may retreat into."""
+def _retreat_hexes(state: State, start: str) -> list[str]:
+    """Ruling E3: the hexes next to `start` the Chinese may retreat into, any they could step into (which
+    leaves out hexes held by Japanese units); the kernel's retreat step with no priority, the Chinese choose."""
     from app.rules.snc.movement import can_step
 
-    return [n for n in neighbours(target) if can_step(state, "chinese", target, n)
-            and not any(u.side == "japanese" for u in state.at(n))]
+    _, options = retreat_options(load().map, RetreatState(H(start)),
+                                 lambda a, b, _: can_step(state, "chinese", str(a), str(b)))
+    return [str(h) for h in options]
+
+
+def _retreat_chinese(em: Emitter, chinese: list[Unit], start: str, dice: Dice, advance: dict | None = None) -> bool:
+    """SNC 8.4 2) and 8.4.1 (rulings E3, E10): garrison steps are eliminated; the Chinese player retreats the
+    others one hex (True: his choice is awaited); with nowhere to go they are eliminated."""
+    garrisons = [u for u in chinese if u.static]
+    if garrisons:
+        take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], dice, reason="retreat")
+    mobile = [u for u in chinese if not u.static]
+    options = _retreat_hexes(em.state, start)
+    if mobile and options:
+        data = {"units": [u.id for u in mobile], "from": start, "options": options}
+        em.emit(ev.DecisionRequired("retreat", "chinese", data if advance is None else {**data, "advance": advance}))
+        return True
+    if mobile:
+        take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], dice, reason="retreat")
+    return False
 
 
 def _landing_retreat(em: Emitter, defenders: list[Unit], dice: Dice) -> None:
-    """SNC 8.4 2): surviving Chinese retreat one hex, the Chinese player choosing where; garrison steps are
-    eliminated. With nowhere to go, the survivors are eliminated (ruling E3)."""
+    """SNC 8.4 2): surviving Chinese retreat one hex from the landing hex, the Chinese player choosing where."""
     target = em.state.battle["hex"]
-    garrisons = [u for u in defenders if u.static]
-    if garrisons:
-        take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], dice, reason="retreat")
-    mobile = [u for u in defenders if not u.static]
-    options = retreat_options(em.state, target)
-    if mobile and options:
-        em.emit(ev.DecisionRequired("retreat", "chinese", {"units": [u.id for u in mobile], "from": target,
-                                                            "options": options}))
-        return
-    if mobile:
-        take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], dice, reason="retreat")
-    em.emit(ev.UnitsRetreated([], target))
+    if not _retreat_chinese(em, defenders, target, dice):
+        em.emit(ev.UnitsRetreated([], target))
 
 
 def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
@@ -291,21 +284,23 @@ def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
 
 
 def land_neighbours(hex_label: str) -> list[str]:
-    """Hexes next to `hex_label` a ground unit could stand in: not sea, Yangtze or lake, nor across an all-water
-    hexside (9.3, 9.4; ruling R12)."""
+    """Hexes next to `hex_label` a ground unit could stand in: not a water hex, nor across a water hexside
+    (terrain.toml `water`: sea, Yangtze, lake; 9.3, 9.4; rulings R12, E10)."""
     d = load()
     here = H(hex_label)
-    return [str(n) for n in d.map.neighbours(here) if d.map.terrain_of(n) not in ("sea", "yangtze", "lake")
-            and not d.map.hexside_features(here, n) & {"all-sea", "all-lake", "yangtze"}]
+    water, water_sides = d.flagged("terrain", "water"), d.flagged("hexsides", "water")
+    return [str(n) for n in d.map.neighbours(here) if d.map.terrain_of(n) not in water
+            and not d.map.hexside_features(here, n) & water_sides]
 
 
 def coastal(hex_label: str) -> bool:
-    """Ruling E10: a coastal hex is a land hex next to a sea or Yangtze hex, or across an all-sea or Yangtze
-    hexside (the 8.4.1 advance into an enemy-occupied coastal hex)."""
+    """Ruling E10: a coastal hex is a land hex next to open water or across an open-water hexside (terrain.toml
+    `coast`: sea and Yangtze, not lakes), for the 8.4.1 advance into an enemy-occupied coastal hex."""
     d = load()
     here = H(hex_label)
-    return d.map.terrain_of(here) not in ("sea", "yangtze", "lake") and any(
-        d.map.terrain_of(n) in ("sea", "yangtze") or d.map.hexside_features(here, n) & {"all-sea", "yangtze"}
+    coast, coast_sides = d.flagged("terrain", "coast"), d.flagged("hexsides", "coast")
+    return d.map.terrain_of(here) not in d.flagged("terrain", "water") and any(
+        d.map.terrain_of(n) in coast or d.map.hexside_features(here, n) & coast_sides
         for n in d.map.neighbours(here))
 
 
@@ -313,8 +308,6 @@ def _army_push(em: Emitter, units: list[str], start: str, nxt: str, dice: Dice) 
     """SNC 8.4.1, second clause: when every hex next to the landing hex is held by the Chinese, the 10th Army
     may advance into one of them that is coastal; the Chinese player retreats its units one hex first (garrison
     steps are eliminated and, with nowhere to go, so are the others: as 8.4 2) and ruling E3)."""
-    from app.rules.snc.movement import can_step
-
     free = [n for n in land_neighbours(start) if not any(u.side == "chinese" for u in em.state.at(n))]
     if free:
         raise IllegalOrder("SNC 8.4.1", f"{nxt} is occupied by Chinese units; the 10th Army may advance into an "
@@ -323,24 +316,11 @@ def _army_push(em: Emitter, units: list[str], start: str, nxt: str, dice: Dice) 
     if not coastal(nxt):
         raise IllegalOrder("SNC 8.4.1", f"{nxt} is not a coastal hex: with every hex next to {start} held by the "
                                         "Chinese, the 10th Army may advance only into a coastal one")
-    if not can_step(em.state, "japanese", start, nxt, ignore_enemy=True):
-        raise IllegalOrder("SNC 10.5.3", f"units cannot enter {nxt}")
     em.emit(ev.DecisionMade("advance", "japanese"))
     chinese = [u for u in em.state.at(nxt) if u.side == "chinese"]
-    garrisons = [u for u in chinese if u.static]
-    if garrisons:
-        take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], dice, reason="retreat")
-    mobile = [u for u in chinese if not u.static]
-    options = retreat_options(em.state, nxt)
-    if mobile and options:
-        em.emit(ev.DecisionRequired("retreat", "chinese", {"units": [u.id for u in mobile], "from": nxt,
-                                                            "options": options,
-                                                            "advance": {"units": list(units), "to": nxt}}))
-        return
-    if mobile:
-        take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], dice, reason="retreat")
-    _army_enter(em, units, nxt)
-    continue_battle(em, dice)
+    if not _retreat_chinese(em, chinese, nxt, dice, advance={"units": list(units), "to": nxt}):
+        _army_enter(em, units, nxt)
+        continue_battle(em, dice)
 
 
 def _army_enter(em: Emitter, units: list[str], to: str) -> None:
@@ -437,33 +417,31 @@ def eliminate(em: Emitter, side: str, units: list[str], dice: Dice) -> None:
 
 def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dice) -> None:
     """SNC 10.5.3 (8.4.1 for the 10th Army's second hex): optional, participating survivors, no MP, EZOC
-    ignored, stacking checked afterwards (6.0)."""
+    ignored, stacking checked afterwards (6.0). The kernel checks the path: into the cleared hex from each
+    advancing unit's hex; for the 10th Army, the landing hex (already entered) then one adjacent hex."""
     from app.rules.snc.movement import can_step
 
-    p = em.state.pending[0]["data"]
-    b = em.state.battle
+    state = em.state
+    p = state.pending[0]["data"]
     allowed = set(p["units"])
     for uid in units:
         if uid not in allowed:
             raise IllegalOrder("SNC 10.5.3", f"{uid} did not take part in this attack or did not survive")
+    gmap = load().map
     if p.get("army"):
         if len(path) != 1:
             raise IllegalOrder("SNC 8.4.1", "the 10th Army advances one more hex from the landing hex")
-        start = p["from"]
-        nxt = path[0]
-        if nxt not in neighbours(start):
-            raise IllegalOrder("SNC 8.4.1", f"{nxt} is not adjacent to {start}")
-        if any(u.side == "chinese" for u in em.state.at(nxt)):
+        start, nxt = p["from"], path[0]
+        # Chinese-held hexes pass here: the second clause of 8.4.1 (`_army_push`) says when they may be entered.
+        check_advance(gmap, None, [H(start), H(nxt)], {H(start)}, 1 + int(p["hexes"]),
+                      lambda h, prev: can_step(state, side, str(prev), str(h), ignore_enemy=True), "SNC 8.4.1")
+        if any(u.side == "chinese" for u in state.at(nxt)):
             _army_push(em, units, start, nxt, dice)
             return
     else:
-        if path != [b["hex"]]:
-            raise IllegalOrder("SNC 10.5.3", f"the advance is into the defender's hex {b['hex']} only")
-        start = em.state.units[units[0]].hex
-        if len({em.state.units[u].hex for u in units}) > 1:
-            start = None
-    if start is not None and not can_step(em.state, side, start, path[0], ignore_enemy=False):
-        raise IllegalOrder("SNC 10.5.3", f"units cannot enter {path[0]}")
+        for origin in sorted({state.units[u].hex for u in units}):
+            check_advance(gmap, H(origin), [H(h) for h in path], {H(state.battle["hex"])}, int(p["hexes"]),
+                          lambda h, prev: can_step(state, side, str(prev), str(h)), "SNC 10.5.3")
     taken = [h for h in path if side == "japanese" and h not in em.state.jp_control]
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
     place_garrisons(em, taken)
@@ -478,7 +456,7 @@ def stay(em: Emitter, side: str, dice: Dice) -> None:
 def lose(em: Emitter, side: str, allocation: list[str], dice: Dice) -> None:
     p = em.state.pending[0]["data"]
     units = [em.state.units[u] for u in p["units"]]
-    check_allocation(units, p["count"], allocation)
+    apply_step_losses({u.id: u.steps for u in units}, p["count"], allocation, "SNC 10.5.2", loss_order(units))
     em.emit(ev.DecisionMade("losses", side))
     take_losses(em, side, allocation, dice)
     continue_battle(em, dice)

@@ -32,6 +32,10 @@ def _toml(name: str) -> dict:
         return tomllib.load(f)
 
 
+def _flagged(tec: dict, table: str, flag: str) -> frozenset[str]:
+    return frozenset(k for k, v in tec[table].items() if v.get(flag))
+
+
 def _mp(value, side: str):
     if value == "prohibited":
         return None
@@ -54,6 +58,11 @@ class GameData:
     caps: dict
     loc: TraceRules
     rail_loc: TraceRules
+
+    def flagged(self, table: str, flag: str) -> frozenset[str]:
+        """The terrain types (``table="terrain"``) or hexside features (``"hexsides"``) whose TEC entry sets
+        ``flag`` (terrain.toml: no_combat, water, coast, blocks_zoc)."""
+        return _flagged(self.tec, table, flag)
 
     def terrain_shift(self, hex_label: str, defender_side: str) -> list[tuple[int, str]]:
         """SNC 10.4.1: (columns left, reason) for a defender in this hex; the 2L cap is applied by the kernel."""
@@ -111,10 +120,9 @@ def _load(custom_map: str) -> GameData:
         road_needs_road_hexside=True, road_negates_hexside=False, ezoc_exit="non-ezoc",
         friendly_negates_ezoc=False, minimum_move=False, prohibited_tags=frozenset({"neutral"}),
     )
-    blocked_sides = frozenset(k for k, v in tec["hexsides"].items() if v.get("blocks_zoc"))
-    blocked_terrain = frozenset(k for k, v in tec["terrain"].items() if v.get("blocks_zoc"))
-    zoc = ZocRules(case="SNC 7.1", blocked_features=frozenset({"city"}), blocked_hexsides=blocked_sides,
-                   blocked_terrain=blocked_terrain,
+    zoc = ZocRules(case="SNC 7.1", blocked_features=frozenset({"city"}),
+                   blocked_hexsides=_flagged(tec, "hexsides", "blocks_zoc"),
+                   blocked_terrain=_flagged(tec, "terrain", "blocks_zoc"),
                    occupied_exceptions=(OccupiedException("chinese", "ngf-coast", "SNC 7.1"),))
     st = _toml("scenario.toml")["stacking"]
     jp, cn = st["japanese"], st["chinese"]

@@ -79,7 +79,11 @@ class Unit:
     @property
     def cf(self) -> int:
         """Current combat factor (2.2.1): the reduced side once a two-step unit has lost a step."""
-        return int(self.strength[0] if self.steps >= self.steps_max or len(self.strength) == 1 else self.strength[1])
+        return self.cf_at(self.steps)
+
+    def cf_at(self, steps: int) -> int:
+        """The combat factor with ``steps`` steps left (10.5.2 compares the strengths as losses are taken)."""
+        return int(self.strength[0] if steps >= self.steps_max or len(self.strength) == 1 else self.strength[1])
 
     @property
     def reduced(self) -> bool:

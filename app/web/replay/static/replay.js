@@ -2,10 +2,10 @@
 "use strict";
 (function () {
   const base = document.body.dataset.base;          // ".../replay/<game>/"
-  const query = window.location.search;             // forwarded to every endpoint (side / token)
+  const query = window.location.search;             // forwarded to every endpoint (?as=SIDE, local use)
   const $ = (id) => document.getElementById(id);
   const svgCache = new Map();
-  let data = null, frames = [], index = 0, wanted = 0;
+  let data = null, frames = [], index = 0, wanted = 0, pending = null;
 
   function url(path) { return base + path + query; }
 
@@ -47,7 +47,7 @@
       svgCache.set(seq, fetch(url("map/" + seq + ".svg")).then((r) => {
         if (!r.ok) throw new Error("map " + r.status);
         return r.text();
-      }));
+      }).catch((err) => { svgCache.delete(seq); throw err; }));   // a failure is not kept: try again next time
     }
     return svgCache.get(seq);
   }
@@ -133,6 +133,10 @@
     if (li) { li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
     if (data.panels.map) {
       wanted = f.seq;
+      clearTimeout(pending);
+      // a key held down steps many frames a second: fetch a map not yet loaded only once the steps pause
+      if (!svgCache.has(f.seq)) await new Promise((done) => { pending = setTimeout(done, 60); });
+      if (wanted !== f.seq) return;
       try {
         const svg = await svgAt(f.seq);
         if (wanted === f.seq) {
@@ -141,9 +145,10 @@
           markCombat(f.combat);
           document.body.dataset.mapSeq = f.seq;
         }
-        svgAt(Math.min(f.seq + 1, frames.length));   // prefetch the next step
+        // prefetch the next frame's map (not seq + 1: a run of events hidden from this viewer is one frame)
+        if (index + 1 < frames.length) svgAt(frames[index + 1].seq).catch(() => {});
       } catch (err) {
-        $("map").innerHTML = '<p class="empty">map unavailable: ' + err.message + "</p>";
+        if (wanted === f.seq) $("map").innerHTML = '<p class="empty">map unavailable: ' + err.message + "</p>";
       }
     }
   }
