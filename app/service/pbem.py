@@ -630,9 +630,15 @@ class Pbem:
         return passed
 
     def tick(self) -> list[str]:
-        """Reminders before a move deadline, and the configured action when it passes. Run it from cron."""
+        """Turn emails a locked database deferred, reminders before a move deadline, and the configured action
+        when it passes. Run it from cron."""
         now = self.clock()
         done = []
+        for g in self.store.db.query("SELECT game_id FROM pbem_games WHERE over_notified = 0"):
+            try:  # a turn email deferred by _after_write: the side to act was never told (notify sends once)
+                done += [f"{g['game_id']}: turn email to {seat} caught up" for seat in self.notify(g["game_id"])]
+            except (sqlite3.OperationalError, StoreUnavailable) as exc:
+                LOG.warning("game %s: turn email still deferred, the database refused it: %s", g["game_id"], exc)
         for g in self.store.db.query("SELECT * FROM pbem_games WHERE deadline_hours IS NOT NULL "
                                      "AND turn_side IS NOT NULL AND over_notified = 0"):
             due = _parse_time(g["turn_started_at"]) + timedelta(hours=g["deadline_hours"])

@@ -117,3 +117,15 @@ def test_an_order_stored_is_201_even_if_its_turn_email_must_wait(served, monkeyp
     assert r.status_code == 201 and r.json["seq"] == before[-1][0] + 2
     assert len(_stream(path, game_id)) == len(before) + 2
     assert "turn email deferred" in caplog.text and tokens["red"] not in caplog.text
+    for _ in range(2):  # red ends both phases: blue's turn, whose email the lock defers too
+        r = client.post(f"/games/{game_id}/orders", data="end", content_type="text/plain", headers=_auth(tokens["red"]))
+        assert r.status_code == 201
+    monkeypatch.undo()
+    blue_mail = [m for m in outbox.sent if "b@x.example" in m["To"]]
+    with app.app_context():
+        done = app.extensions["hexledger_service"]().tick()       # cron's next run catches the turn email up
+    assert any("turn email to blue caught up" in d for d in done), done
+    late = [m for m in outbox.sent if "b@x.example" in m["To"]][len(blue_mail):]
+    assert len(late) == 1 and "Your turn" in late[0]["Subject"]
+    with app.app_context():
+        assert not any("caught up" in d for d in app.extensions["hexledger_service"]().tick())   # once only
