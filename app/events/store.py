@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -77,7 +78,7 @@ class EventStore:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
         conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        conn.execute("PRAGMA journal_mode=WAL")
+        _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy_timeout)
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         self.db = sqlite_utils.Database(conn)
@@ -285,6 +286,19 @@ def _row(event: StoredEvent) -> dict:
 
 def _event(row: dict) -> StoredEvent:
     return StoredEvent(**{**row, "payload": json.loads(row["payload"])})
+
+
+def _when_unlocked(step, timeout: float):
+    """Run `step`, retrying while the database is locked, up to `timeout` seconds. Switching a new database to
+    WAL takes a lock that SQLite's busy handler does not wait for: connections opening it at once collide."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _split_sql(script: str) -> Iterable[str]:
