@@ -172,9 +172,13 @@ def off_map_units(units: dict, on_map) -> list[str]:
             for u in units.values() if u.status == "map" and u.hex and not on_map(u.hex)]
 
 
-def control_after(default: frozenset, position: Position, side: str, occupied: dict) -> tuple[frozenset, list[str]]:
+def control_after(default: frozenset, position: Position, side: str, units: dict) -> tuple[frozenset, list[str]]:
     """The hexes `side` controls in the position: the scenario's, changed by [control] (each side's list), then
     every hex occupied by one side's units goes to that side (a unit entering a hex takes it)."""
+    occupied: dict = {}
+    for u in units.values():
+        if u.status == "map" and u.hex:
+            occupied.setdefault(u.hex, set()).add(u.side)
     held = set(default)
     problems = []
     control = position.control or {}

@@ -4,14 +4,7 @@ import pytest
 
 from app.mail.transport import MailConfig
 from app.web import create_app
-
-
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, msg):
-        self.sent.append(msg)
+from tests.outbox import Outbox
 
 
 @pytest.fixture

@@ -8,15 +8,10 @@ from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.service.pbem import Pbem, PbemError
 from cli import cli
+from tests import outbox
 
 
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, msg):
-        self.sent.append(msg)
-
+class Outbox(outbox.Outbox):
     def to(self, address):
         return [m for m in self.sent if address in m["To"]]
 

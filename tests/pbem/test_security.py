@@ -17,6 +17,7 @@ from app.rules import catalog
 from app.rules.skirmish.events import UnitMoved
 from app.rules.skirmish.rules import SkirmishRules
 from app.web import create_app
+from tests.outbox import Outbox
 from tests.pbem.conftest import SVG
 
 SECRET_HEX = "0604"  # where blue's B3 goes; red must never learn it before the game ends
@@ -41,14 +42,6 @@ class FogRules(SkirmishRules):
             owner = "red" if event.unit.startswith("R") else "blue"
             return True if owner == side else f"a {owner} unit moves"
         return True
-
-
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, msg):
-        self.sent.append(msg)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from app.rules.errors import OrderError
 from app.service import games, transfer
 from app.service.demo import SKIRMISH_OPENING
 from app.service.pbem import Pbem
+from tests.outbox import Outbox
 
 
 @dataclass(frozen=True)
@@ -45,14 +46,6 @@ def ci_budget(prop: Property) -> settings:
     """The CI test's hypothesis settings for a property (fixtures hold a world shared by its examples)."""
     return settings(max_examples=prop.ci_examples, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, msg):
-        self.sent.append(msg)
 
 
 # -- orders -------------------------------------------------------------------------------------------------

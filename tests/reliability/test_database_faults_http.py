@@ -12,14 +12,7 @@ from app.mail.transport import MailConfig
 from app.service import audit
 from app.service.pbem import Pbem
 from app.web import create_app
-
-
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, msg):
-        self.sent.append(msg)
+from tests.outbox import Outbox
 
 
 @pytest.fixture

@@ -18,16 +18,12 @@ from app.events.registry import decode
 from app.mail.transport import MailConfig
 from app.projections import replay
 from app.web import create_app
+from tests.outbox import Outbox
 from tests.replay.conftest import import_real
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
-
-
-class Outbox:
-    def send(self, msg):
-        pass
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 app/service/pbem.py: a player sees their own side mid-game (by token, or by the replay key of an email link
 exchanged for a cookie), a wrong credential is refused, a spectator sees a finished game whole."""
 import xml.etree.ElementTree as ET
-from email.message import EmailMessage
 
 import pytest
 from click.testing import CliRunner
@@ -11,18 +10,14 @@ from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.web import create_app
 from app.web.replay import COOKIE
+from tests import outbox
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 SECRET_HEX = "0604"  # where blue's B3 goes: far from every red unit, so red must not see it mid-game
 PUBLIC = "https://hex.example/"
 
 
-class Outbox:
-    def __init__(self):
-        self.sent: list[EmailMessage] = []
-
-    def send(self, msg):
-        self.sent.append(msg)
+class Outbox(outbox.Outbox):
 
     def last_to(self, address: str) -> str:
         return body_text([m for m in self.sent if address in m["To"]][-1])

@@ -16,16 +16,9 @@ from app.projections import history
 from app.rules.snc.rules import RULES
 from app.service import games
 from app.service.pbem import ARBITER, Pbem, Seat
+from tests.outbox import Outbox
 
 SIDES = ("chinese", "japanese")
-
-
-class Outbox:
-    def __init__(self):
-        self.sent = []
-
-    def send(self, msg):
-        self.sent.append(msg)
 
 
 def check_fog(store, game_id: str) -> int:

@@ -84,11 +84,7 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
         problems.append(f"'plans' maps a nation ({', '.join(NATIONS)}) to {' or '.join(ORDERS)} (5.5)")
         plans = {}
     draws = _draws(x.get("draw", {}), pool, d, problems)
-    occupied: dict = {}
-    for u in units.values():
-        if u.status == "map" and u.hex:
-            occupied.setdefault(u.hex, set()).add(u.side)
-    control, found = control_after(state.jp_control, position, "japanese", occupied)
+    control, found = control_after(state.jp_control, position, "japanese", units)
     problems += found
     if problems:
         raise SetupError("position", problems)
@@ -102,7 +98,7 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     if not phase_applies(placed, position.phase) and position.phase != "start":
         raise SetupError("position", [f"Phase {position.phase} is not played {'after' if causeway else 'without'} "
                                       "Causeway (5.0)"])
-    over = [f"{h}: {bad}" for h in sorted(occupied) for bad in [_overstacked(placed, h)] if bad]
+    over = [f"{h}: {bad}" for h in sorted({u.hex for u in placed.on_map()}) for bad in [_overstacked(placed, h)] if bad]
     if over:
         raise SetupError("position", [f"overstacked {x}" for x in over])
     if draws:  # 3.3: the counters are drawn blind by the set-up order, then play starts at the position

@@ -73,11 +73,7 @@ def _apply(state: State, position: Position, on_map) -> State:
     if position.phase != "declare" and (not isinstance(plan, list) or len(plan) != 2
                                         or any(p not in PLANS for p in plan)):
         problems.append("past the declaration, 'plan' gives both Operations Phases: [\"move\"|\"fight\", ...]")
-    occupied: dict = {}
-    for u in units.values():
-        if u.status == "map" and u.hex:
-            occupied.setdefault(u.hex, set()).add(u.side)
-    control, found = control_after(state.jp_control, position, "japanese", occupied)
+    control, found = control_after(state.jp_control, position, "japanese", units)
     problems += found
     if problems:
         raise SetupError("position", problems)
