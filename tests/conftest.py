@@ -72,3 +72,24 @@ def play_random(store, game_id: str, rng: random.Random, max_orders: int = 400) 
         else:
             raise AssertionError(f"dead end: no legal order for {state.game.side} at event {state.meta.seq}")
     return accepted
+
+
+@pytest.fixture
+def run(tmp_path):
+    """`cli.py` on a fresh database: run("do", game, ...) asserts exit 0 unless ok=False; run.db is the path."""
+    from click.testing import CliRunner
+
+    from cli import cli
+
+    runner = CliRunner()
+    db = str(tmp_path / "cli.sqlite3")
+
+    def call(*args, ok=True):
+        result = runner.invoke(cli, ["--db", db, *args], catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    call.db = db
+    return call
+

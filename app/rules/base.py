@@ -50,6 +50,16 @@ class Prompt:
     def allows(self, action: str) -> bool:
         return any(a.name == action for a in self.actions)
 
+    def refusal(self, command: Command) -> str | None:
+        """Why the states table refuses `command` now (another side's turn, or an action not offered), or None."""
+        if command.side != self.side:
+            who = f"it is {self.side}'s turn" if self.side else "nobody acts now"
+            return f"{who} ({self.step}): '{command.action}' by {command.side} is not allowed now"
+        if not self.allows(command.action):
+            return (f"'{command.action}' is not allowed now ({self.step}); "
+                    f"allowed: {', '.join(a.name for a in self.actions)}")
+        return None
+
 
 @dataclass(frozen=True)
 class Outcome:

@@ -81,13 +81,9 @@ def check_turn(rules: Rules, state: GameState, command: Command) -> None:
     outcome = rules.outcome(state.game)
     if outcome is not None:
         raise IllegalOrder(rules.sequence_case, f"the game is over ({outcome.reason})")
-    prompt = rules.prompt(state.game)
-    if command.side != prompt.side:
-        raise IllegalOrder(rules.sequence_case, f"it is {prompt.side}'s turn ({prompt.step}), not {command.side}'s")
-    if not prompt.allows(command.action):
-        allowed = ", ".join(a.name for a in prompt.actions)
-        raise IllegalOrder(rules.sequence_case,
-                           f"'{command.action}' is not allowed now ({prompt.step}); allowed: {allowed}")
+    refused = rules.prompt(state.game).refusal(command)
+    if refused:
+        raise IllegalOrder(rules.sequence_case, refused)
 
 
 def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command:

@@ -17,20 +17,6 @@ ICHIGO_MAP = Path("app/rules/ichigo/data/map.toml")
 SNC_MAP = Path("app/rules/snc/data/map.toml")
 
 
-@pytest.fixture
-def run(tmp_path):
-    runner = CliRunner()
-    db = str(tmp_path / "custom.sqlite3")
-
-    def call(*args, ok=True):
-        result = runner.invoke(cli, ["--db", db, *args], catch_exceptions=False)
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result
-
-    return call
-
-
 def write(tmp_path, name: str, text: str) -> str:
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")

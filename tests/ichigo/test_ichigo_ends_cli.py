@@ -7,29 +7,12 @@ import json
 import random
 
 import pytest
-from click.testing import CliRunner
 
 from app.events.store import EventStore
 from app.projections import state as projection
 from app.rules.ichigo.rules import RULES
-from cli import cli
 from tests.ichigo.ichigo_ends import DICE_TEXT, ENDS, End, fixed_dice, toml
 from tests.ichigo.ichigo_randomplay import candidates
-
-
-@pytest.fixture
-def run(tmp_path):
-    runner = CliRunner()
-    db = str(tmp_path / "ends.sqlite3")
-
-    def call(*args, ok=True):
-        result = runner.invoke(cli, ["--db", db, *args], catch_exceptions=False)
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result
-
-    call.db = db
-    return call
 
 
 def join(run, game: str) -> None:

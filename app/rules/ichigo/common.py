@@ -2,29 +2,17 @@
 (11.29), the victory-condition queries (4.x, 5.2) and the die tables of the scenario file."""
 from __future__ import annotations
 
-from app.events.core import DieRolled
+from app.rules import emitter
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.state import State, Unit, evolve, other
 from app.rules.kernel.paths import TraceSituation, trace
 
 
-class Emitter:
-    """Collects the events a command produces and keeps the state they lead to (decide stays pure)."""
+class Emitter(emitter.Emitter):
+    """The shared Emitter with Ichi-Go's fold."""
 
     def __init__(self, state: State):
-        self.state = state
-        self.events: list = []
-
-    def emit(self, *events) -> None:
-        for e in events:
-            self.events.append(e)
-            if not isinstance(e, DieRolled):
-                self.state = evolve(self.state, e)
-
-    def roll(self, dice, purpose: str, sides: int = 6) -> int:
-        r = dice.roll(purpose, sides)
-        self.events.append(r)
-        return r.value
+        super().__init__(state, evolve)
 
 
 def air_range(state: State, side: str) -> frozenset[str]:

@@ -44,10 +44,9 @@ class IchigoRules:
         return order_language.parse(text, side, state)
 
     def decide(self, state: State, command: Command, dice: Dice) -> list:
-        p = sequence.prompt(state)
-        if command.side != p.side or not p.allows(command.action):
-            raise IllegalOrder(self.sequence_case, f"'{command.action}' by {command.side} is not allowed now "
-                                                   f"({p.step})")
+        refused = sequence.prompt(state).refusal(command)
+        if refused:
+            raise IllegalOrder(self.sequence_case, refused)
         em = Emitter(state)
         a, s, args = command.action, command.side, command.args
         if a == "deploy":

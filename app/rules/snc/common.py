@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.events.core import DieRolled
+from app.rules import emitter
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.zoc import enemy_zoc
 from app.rules.snc import events as ev
@@ -13,19 +13,11 @@ from app.rules.snc.state import State, evolve, params
 H = Hex.parse
 
 
-class Emitter:
-    """Collects the events a command produces and keeps the state they lead to (decide stays pure)."""
+class Emitter(emitter.Emitter):
+    """The shared Emitter with SNC's fold and its 6.3 marking of what the attacker has seen."""
 
     def __init__(self, state: State):
-        self.state = state
-        self.events: list = []
-
-    def emit(self, *events) -> None:
-        for e in events:
-            e = _mark_revealed(self.state, e)
-            self.events.append(e)
-            if not isinstance(e, DieRolled):
-                self.state = evolve(self.state, e)
+        super().__init__(state, evolve, _mark_revealed)
 
 
 def _mark_revealed(state: State, e):
