@@ -204,3 +204,12 @@ def test_6_0_after_combat_the_owner_eliminates_excess_units():
     s = then(s, "japanese", "advance d3-r6 to 3408")
     assert not s.pending  # 3409 now holds 3 + 1: fine
     assert RULES.prompt(s).step.endswith("(fight)")
+
+
+def test_10_3_1_zero_factors_across_a_creek_stay_on_1_to_3_where_one_factor_reaches_1_to_2():
+    # ruling R30: the 1-factor 20th Brigade across the creek 3412/3313 attacks with 0 (10.4.1 rounds down); 0 on 3
+    # is worse than any 1:n, so artillery's 1R leaves it on 1:3 (10.3.1); from 3413 (no creek) 1 on 3 gets 1:2
+    for origin, attack, odds, column in (("3412", 0, "0", "1:3"), ("3413", 1, "1:3", "1:2")):
+        s = position({"cn-b20": origin, "jp-d11-r12": "3313"}, side="chinese", turn=7)
+        r = of(when(s, "chinese", "attack 3313 with b20 support artillery", rolls=[4]), ev.CombatResolved)[0]
+        assert (r.attack, r.defence, r.odds, r.column) == (attack, 3, odds, column)
