@@ -9,6 +9,7 @@ from app.rules.snc.data_load import load
 from app.rules.snc.reinforcements import due
 
 D6 = ["jp-d6-r13", "jp-d6-r23", "jp-d6-r45", "jp-d6-r47"]
+D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
 D16 = ["jp-d16-r9", "jp-d16-r20", "jp-d16-r33", "jp-d16-r38"]
 
 
@@ -64,16 +65,40 @@ def test_8_4_2_the_16th_division_may_land_at_any_landing_hex():
     assert {s.units[u].hex for u in D16} == {"2604"}
 
 
-def test_8_5_markers_used_in_the_first_operations_phase_are_not_used_again_in_the_reinforcement_phase():
-    s = position({"cn-gar-b": "3308", "jp-d3-r6": "3409", "cn-gar-c": "3408", "cn-d57": "3612",
-                  "jp-snlf-1": "3512"}, turn=3, pool=("jp-d101-r101",))
-    s = then(s, "japanese", "attack 3408 with d3-r6 support artillery", rolls=[6])
+def test_8_4_8_5_a_marker_unused_in_the_first_operations_phase_supports_the_landing_a_used_one_does_not():
+    # GT 2: the Japanese hold one artillery marker (13.0) and use it in the First Operations Phase
+    s = position({"jp-d11-r12": "3409", "cn-gar-c": "3408", "cn-gar-wusong": "3510", "cn-d57": "3612",
+                  "jp-snlf-1": "3512"}, turn=2, pool=tuple(D3))
+    s = then(s, "japanese", "attack 3408 with d11-r12 support artillery", rolls=[6])
     s = then(s, "japanese", "stay") if s.pending else s
     s = then(s, "japanese", "end")
     assert s.phase == "reinf"
-    with pytest.raises(IllegalOrder, match="SNC 8.5"):
-        when(s, "japanese", "land d101-r101 at 3308 support naval")
-    assert of(when(s, "japanese", "land d101-r101 at 3308 support amphibious", rolls=[4]), ev.CombatResolved)
+    # 8.4: any marker not used in the First Operations Phase: naval gunfire (issue 19, D4), and amphibious
+    events = when(s, "japanese", "land " + " ".join(D3) + " at 3510 support naval amphibious", rolls=[6])
+    assert sum("support" in x for x in of(events, ev.CombatResolved)[0].shifts) == 2
+    with pytest.raises(IllegalOrder, match="SNC 8.5: every artillery marker was used"):
+        when(s, "japanese", "land " + " ".join(D3) + " at 3510 support artillery")
+
+
+@pytest.mark.parametrize(("turn", "side", "naval", "air"), [
+    (1, "chinese", 2, 0), (1, "japanese", 3, 0), (2, "chinese", 3, 0), (2, "japanese", 4, 1),
+    (3, "chinese", 4, 1), (3, "japanese", 4, 2)])
+def test_8_5_markers_of_a_gt_are_received_at_the_beginning_of_their_owners_player_turn(turn, side, naval, air):
+    # 13.0: naval 2 at start, 1 on GT 1, 1 on GT 2; air 1 on GT 2, 1 on GT 3
+    s = position({"jp-snlf-1": "3512"}, turn=turn, side=side)
+    assert (s.markers_available("japanese", "naval"), s.markers_available("japanese", "air")) == (naval, air)
+
+
+def test_8_5_in_the_chinese_gt_1_turn_the_japanese_defend_with_the_two_at_start_naval_markers_not_three():
+    s = position({"jp-snlf-1": "3512", "jp-snlf-3": "3611", "jp-d3-r6": "3510",
+                  "cn-d87": "3511", "cn-d98": "3511", "cn-d7": "3410"}, turn=1, side="chinese")
+    s = then(s, "chinese", "attack 3512 with d87")  # 5 on 2, city 2L, naval 1L: 1:2, die 6 = 1/1
+    s = then(s, "japanese", "support naval", rolls=[6])
+    s = then(s, "chinese", "attack 3611 with d98")  # 3 on 2, city 2L, naval 1L: 1:3, die 4 = 2/0
+    s = then(s, "japanese", "support naval", rolls=[4])
+    assert s.battle is None and not s.pending
+    events = when(s, "chinese", "attack 3510 with d7", rolls=[4])  # no third marker: resolved at once
+    assert not of(events, ev.DecisionRequired) and of(events, ev.CombatResolved)
 
 
 def test_10_1_a_battle_is_finished_before_another_is_begun():

@@ -51,10 +51,10 @@ def support_allowed(state: State, side: str, kind: str, target: str, battle_kind
     if kind == "naval" and not tags & {"ngf-coast", "ngf-inland"}:
         return (f"SNC 11.4: naval gunfire supports attacks only next to the Yangtze or the navigable Huangpu, "
                 f"or one hex inland from the Yangtze; {target} is neither")
-    if (state.phase == "reinf" and side == "japanese" and kind != "amphibious"
-            and any(n for k, n in state.used.get("japanese", {}).items() if k != "amphibious")):
-        return "SNC 8.5: markers were used in the First Operations Phase: none in the Reinforcement Phase too"
     if state.markers_available(side, kind) < 1:
+        if state.phase == "reinf" and state.markers_received(side, kind):
+            return (f"SNC 8.5: every {kind} marker was used in the First Operations Phase or already in this one; "
+                    "a marker is used in the First Operations Phase or the Reinforcement Phase, not both")
         return f"SNC 11.1: no {kind} support marker is left for this phase"
     return None
 

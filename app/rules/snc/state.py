@@ -157,11 +157,17 @@ class State:
     def controller(self, hex_label: str) -> str:
         return "japanese" if hex_label in self.jp_control else "chinese"
 
+    def markers_received(self, side: str, kind: str) -> int:
+        """SNC 8.5: a side receives the markers of a GT at the beginning of its own player turn of that GT (the
+        at-start ones, GT 0, before GT 1). The Japanese markers of GT n are not theirs during the Chinese
+        player turn of GT n, which comes first (5.1)."""
+        begun = self.turn if SIDES.index(self.side) >= SIDES.index(side) else self.turn - 1
+        return sum(int(m["count"]) for m in load().markers
+                   if m["side"] == side and m["kind"] == kind and int(m["turn"]) <= begun)
+
     def markers_available(self, side: str, kind: str) -> int:
-        """SNC 8.5, 11.1: markers received by this GT less those used in the current window."""
-        have = sum(int(m["count"]) for m in load().markers
-                   if m["side"] == side and m["kind"] == kind and int(m["turn"]) <= self.turn)
-        return have - int(self.used.get(side, {}).get(kind, 0))
+        """SNC 8.5, 11.1: markers received less those used in the current window (ruling E4)."""
+        return self.markers_received(side, kind) - int(self.used.get(side, {}).get(kind, 0))
 
 
 def initial_state() -> State:
