@@ -213,3 +213,22 @@ def test_10_3_1_zero_factors_across_a_creek_stay_on_1_to_3_where_one_factor_reac
         s = position({"cn-b20": origin, "jp-d11-r12": "3313"}, side="chinese", turn=7)
         r = of(when(s, "chinese", "attack 3313 with b20 support artillery", rolls=[4]), ev.CombatResolved)[0]
         assert (r.attack, r.defence, r.odds, r.column) == (attack, 3, odds, column)
+
+
+@pytest.mark.parametrize(("origin", "target", "allowed"), [
+    ("3312", "3412", False),  # neither hex on a river nor one hex inland from the Yangtze (issue 19, D5)
+    ("3411", "3410", False),  # two hexes from the Yangtze, one from the Huangpu bank: no band along the Huangpu
+    ("3510", "3410", True),   # from Wusong, on the Huangpu (12.0 GT 3)
+    ("3410", "3409", True),   # into a hex one inland from the Yangtze (3408 is on it)
+    ("3409", "3410", True),   # from such a hex
+])
+def test_11_4_naval_gunfire_for_attacks_on_or_from_the_rivers_or_one_hex_inland_from_the_yangtze(origin, target,
+                                                                                                 allowed):
+    s = position({"jp-d11-r12": origin, "cn-d7": target}, turn=7)
+    order = f"attack {target} with d11-r12 support naval"
+    if not allowed:
+        with pytest.raises(IllegalOrder, match="SNC 11.4"):
+            when(s, "japanese", order)
+        return
+    r = of(when(s, "japanese", order, rolls=[4]), ev.CombatResolved)[0]
+    assert any("SNC 11.4" in x for x in r.shifts)

@@ -277,11 +277,26 @@ def test_wusong_is_coastal_within_the_naval_gunfire_line():
     assert GMAP.has_tag(H("3510"), "ngf-coast")
 
 
-@pytest.mark.parametrize("hexx", ["3511", "3410", "3208"])
-def test_naval_gunfire_reaches_the_example_attacks(hexx):
-    # SNC 12.0 GT 3: three shifts (air, artillery, naval) against 3511, Loudian 3208 and 3410 (R11)
-    tags = GMAP.tags_of(H(hexx))
-    assert tags & set(SCN["fire_support"]["naval_attack_hexes"])
+@pytest.mark.parametrize(("target", "origins"), [("3511", ["3510", "3512"]), ("3410", ["3510"]),
+                                                  ("3208", ["3308"])])
+def test_naval_gunfire_reaches_the_example_attacks(target, origins):
+    # SNC 12.0 GT 3: three shifts (air, artillery, naval) against 3511, Loudian 3208 and 3410 (R11): a hex of
+    # each battle is on the rivers or one hex inland from the Yangtze
+    naval = set(SCN["fire_support"]["naval_attack_hexes"])
+    assert any(GMAP.tags_of(H(h)) & naval for h in [target, *origins])
+
+
+def test_naval_gunfire_tags_follow_ruling_r11():
+    # SNC 7.1, 11.4: coastal = next to a Yangtze hex of column 20+ (the line at Jiangyin) or on the navigable
+    # Huangpu (3513 is neutral); inland = next to a Yangtze coastal hex, not coastal: none along the Huangpu
+    land = [h for h in GMAP.hexes() if GMAP.terrain_of(h) not in {"yangtze", "sea", "lake"}]
+    yangtze = {h for h in land if any(GMAP.terrain_of(n) == "yangtze" and n.col >= 20 for n in GMAP.neighbours(h))}
+    huangpu = {h for h in land if any("navigable" in GMAP.hexside_features(h, n) for n in GMAP.neighbours(h))}
+    coast = (yangtze | huangpu) - {H("3513")}
+    inland = {h for h in land if h not in coast and any(n in yangtze for n in GMAP.neighbours(h))}
+    assert set(GMAP.hexes_tagged("ngf-coast")) == coast
+    assert set(GMAP.hexes_tagged("ngf-inland")) == inland
+    assert {"3409", "3208"} <= {str(h) for h in inland} and not {"3410", "3412", "3511"} & {str(h) for h in inland}
 
 
 def test_landing_hexes():

@@ -41,16 +41,24 @@ def _hexside_feature(a, b) -> str | None:
     return min(feats, key=lambda f: (factors[f] is not None, factors[f] or 0, f), default=None)
 
 
-def support_allowed(state: State, side: str, kind: str, target: str, battle_kind: str) -> str | None:
-    """Why `side` may not add a `kind` marker to this battle (None: it may). SNC 11.0-11.4, 8.4, 8.5."""
-    tags = load().map.tags_of(H(target))
+def naval_attack_allowed(target: str, origins) -> bool:
+    """SNC 11.4 (ruling R11): an attack is next to the Yangtze or the navigable Huangpu (`ngf-coast`), or one hex
+    inland from the Yangtze (`ngf-inland`), when the defending hex or a hex an attacker attacks from is."""
+    tags = load().map.tags_of
+    return any(tags(H(h)) & {"ngf-coast", "ngf-inland"} for h in (target, *origins))
+
+
+def support_allowed(state: State, side: str, kind: str, target: str, battle_kind: str,
+                    origins=()) -> str | None:
+    """Why `side` may not add a `kind` marker to this battle from `origins` (the attackers' hexes; none for a
+    landing) (None: it may). SNC 11.0-11.4, 8.4, 8.5."""
     if side == "chinese" and kind != "artillery":
         return "SNC 11.0: the Chinese have artillery support markers only"
     if kind == "amphibious" and battle_kind != "landing":
         return "SNC 11.0: amphibious invasion support is for amphibious assaults only"
-    if kind == "naval" and not tags & {"ngf-coast", "ngf-inland"}:
+    if kind == "naval" and not naval_attack_allowed(target, origins):
         return (f"SNC 11.4: naval gunfire supports attacks only next to the Yangtze or the navigable Huangpu, "
-                f"or one hex inland from the Yangtze; {target} is neither")
+                f"or one hex inland from the Yangtze; neither {target} nor a hex attacking it is")
     if state.markers_available(side, kind) < 1:
         if state.phase == "reinf" and state.markers_received(side, kind):
             return (f"SNC 8.5: every {kind} marker was used in the First Operations Phase or already in this one; "
@@ -129,7 +137,7 @@ def open_battle(em: Emitter, side: str, target: str, attackers: list[str], suppo
     if len(set(support)) != len(support):
         raise IllegalOrder("SNC 11.1", "one marker of each kind at most per attack")
     for k in support:
-        why = support_allowed(state, side, k, target, kind)
+        why = support_allowed(state, side, k, target, kind, {state.units[u].hex for u in attackers})
         if why:
             raise IllegalOrder(why.split(":")[0], why.split(": ", 1)[1])
     defenders = sorted(u.id for u in state.at(target) if u.side != side)
