@@ -232,3 +232,15 @@ def test_11_4_naval_gunfire_for_attacks_on_or_from_the_rivers_or_one_hex_inland_
         return
     r = of(when(s, "japanese", order, rolls=[4]), ev.CombatResolved)[0]
     assert any("SNC 11.4" in x for x in r.shifts)
+
+
+def test_10_0_9_6_a_hex_overrun_this_phase_is_overrun_again_only_by_the_units_that_overran_it():
+    s = position({**at("2806", D11), "jp-d3-r6": "2807", "cn-d87": "2707", "cn-d7": "2707"}, plan=("move", "fight"))
+    # 12 on 7 = 1:1, 1L marsh, 1L overrun: 1:3; die 6 = 1/1: the elite 87th is reduced, the Chinese hold 2707
+    s = then(s, "japanese", "overrun 2707 with 2806", rolls=[6])
+    s = then(s, "japanese", "lose d11-r12")
+    assert s.battle is None and {u.id for u in s.at("2707")} == {"cn-d87", "cn-d7"}
+    with pytest.raises(IllegalOrder, match="SNC 10.0: 2707 has already been overrun"):
+        when(s, "japanese", "overrun 2707 with d3-r6")  # issue 19, D6: another stack
+    events = when(s, "japanese", "overrun 2707 with 2806", rolls=[1])  # 9.6: the overrunning units, one MP more
+    assert of(events, ev.CombatResolved) and of(events, ev.UnitsMoved)[0].mp == 1

@@ -109,7 +109,7 @@ def assess(state: State, battle: dict) -> Preview:
 
 
 def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind: str) -> None:
-    """SNC 10.0, 10.2, 10.4.1: who may attack which hex."""
+    """SNC 10.0, 10.2, 10.4.1, 9.6: who may attack (or overrun) which hex."""
     if not [u for u in state.at(target) if u.side != side]:
         raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
     if not unit_ids:
@@ -128,6 +128,9 @@ def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind
             raise IllegalOrder("SNC 10.4.1", f"{uid} in {u.hex} cannot attack across the water to {target}")
     if kind == "attack" and target in state.attacked_hexes:
         raise IllegalOrder("SNC 10.0", f"{target} has already been attacked this phase")
+    if kind == "overrun" and target in state.overruns and not set(unit_ids) <= set(state.overruns[target]):
+        raise IllegalOrder("SNC 10.0", f"{target} has already been overrun this phase: only the units that overran "
+                                       f"it may overrun it again (9.6)")
 
 
 def open_battle(em: Emitter, side: str, target: str, attackers: list[str], support: list[str], kind: str,

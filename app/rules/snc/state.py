@@ -122,6 +122,7 @@ class State:
     battle: dict | None = None
     pending: tuple = ()
     attacked_hexes: tuple = ()         # SNC 10.0: each defending hex once per phase
+    overruns: dict = field(default_factory=dict)  # SNC 9.6, 10.0: hex -> the units that overran it this phase
     mover: tuple = ()                  # SNC 9.0: the stack whose move is under way
     replacements: int = 0              # SNC 8.3: left this Reinforcement Phase
     interdicted: int = 0               # SNC 11.2: the GT whose interdiction is done
@@ -207,7 +208,7 @@ def _enter(state: State, side: str, hexes) -> frozenset:
 def next_phase(state: State) -> State:
     """SNC 5.1: ops1 -> reinforcement -> ops2; then the other player's turn or the next GT."""
     units = _fresh(state.units)
-    base = replace(state, units=units, attacked_hexes=(), mover=(), used={}, battle=None)
+    base = replace(state, units=units, attacked_hexes=(), overruns={}, mover=(), used={}, battle=None)
     if state.phase == "ops1":
         repl = 0
         r = params()["replacements"]
@@ -244,10 +245,13 @@ def evolve(state: State, e) -> State:
             if b["kind"] == "landing":
                 units[uid] = replace(units[uid], status="landing", hex=None)
         hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
+        overruns = state.overruns
+        if b["kind"] == "overrun":
+            overruns = {**overruns, b["hex"]: sorted({*overruns.get(b["hex"], ()), *b["attackers"]})}
         b.setdefault("support", [])
         b.setdefault("defence_support", [])
         repl = 0 if b["kind"] == "landing" else state.replacements  # SNC 8.3: replacements come first
-        return replace(state, units=units, battle=b, attacked_hexes=hexes, replacements=repl)
+        return replace(state, units=units, battle=b, attacked_hexes=hexes, overruns=overruns, replacements=repl)
     if isinstance(e, ev.SupportAdded):
         b = dict(state.battle or {})
         key = "support" if b.get("side") == e.side else "defence_support"
