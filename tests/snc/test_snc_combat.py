@@ -244,3 +244,23 @@ def test_10_0_9_6_a_hex_overrun_this_phase_is_overrun_again_only_by_the_units_th
         when(s, "japanese", "overrun 2707 with d3-r6")  # issue 19, D6: another stack
     events = when(s, "japanese", "overrun 2707 with 2806", rolls=[1])  # 9.6: the overrunning units, one MP more
     assert of(events, ev.CombatResolved) and of(events, ev.UnitsMoved)[0].mp == 1
+
+
+def test_10_5_3_an_advance_observes_the_stacking_limit_five_units_advance_six_do_not():
+    s = position({**at("3409", D3), "jp-det-shigeto": "3409", "jp-d11-r12": "3309", "cn-gar-c": "3408"})
+    s = then(s, "japanese", "attack 3408 with 3409 3309", rolls=[6])
+    assert s.pending[0]["kind"] == "advance"
+    six = " ".join([*D3, "det-shigeto", "d11-r12"])
+    with pytest.raises(IllegalOrder, match="SNC 10.5.3: an advance observes the stacking limits"):
+        when(s, "japanese", f"advance {six} to 3408")  # issue 19, D7: not accepted and then eliminated
+    s = then(s, "japanese", f"advance {' '.join(D3)} det-shigeto to 3408")  # a division and one unit: the limit
+    assert len(s.at("3408")) == 5 and not s.pending
+
+
+def test_10_5_3_an_advance_into_a_city_counts_the_9_1_garrison_it_brings():
+    s = position({**at("2409", D3), "jp-det-shigeto": "2409", "cn-d7": "2410"})
+    s = then(s, "japanese", "attack 2410 with 2409", rolls=[6])  # 19 on 2, city 2L: 6:1, die 6 = 0/4
+    with pytest.raises(IllegalOrder, match="SNC 10.5.3"):
+        when(s, "japanese", f"advance {' '.join(D3)} det-shigeto to 2410")
+    s = then(s, "japanese", f"advance {' '.join(D3)} to 2410")
+    assert len(s.at("2410")) == 5 and any(u.static for u in s.at("2410")) and not s.pending

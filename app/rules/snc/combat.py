@@ -381,15 +381,22 @@ def close_battle(em: Emitter) -> None:
             require_stacking(em, side)
 
 
-def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
-    d = load()
+def stacking_violation(state: State, side: str, h: str, joining=()) -> str | None:
+    """SNC 6.2: why `side`'s units in `h`, with the units `joining` them, exceed the stacking limits (None: they
+    do not)."""
     mf = params()["game"]["mobile_mf"]
+    pieces = [u.piece(mf) for u in state.at(h) if u.side == side and u.id not in joining]
+    pieces += [state.units[u].piece(mf) for u in joining]
+    v = overstacked(pieces, load().stacking, H(h))
+    return "; ".join(str(x) for x in v) if v else None
+
+
+def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
     out = []
     for h in sorted(state.occupied(side)):
-        pieces = [u.piece(mf) for u in state.at(h)]
-        v = overstacked(pieces, d.stacking, H(h))
-        if v:
-            out.append((h, "; ".join(str(x) for x in v)))
+        why = stacking_violation(state, side, h)
+        if why:
+            out.append((h, why))
     return out
 
 
@@ -447,6 +454,7 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
         check_advance(gmap, None, [H(start), H(nxt)], {H(start)}, 1 + int(p["hexes"]),
                       lambda h, prev: can_step(state, side, str(prev), str(h), ignore_enemy=True), "SNC 8.4.1")
         if any(u.side == "chinese" for u in state.at(nxt)):
+            _advance_within_limits(state, side, nxt, units)
             _army_push(em, units, start, nxt, dice)
             return
     else:
@@ -456,7 +464,16 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
     taken = [h for h in path if side == "japanese" and h not in em.state.jp_control]
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
     place_garrisons(em, taken)
+    _advance_within_limits(em.state, side, path[-1])  # with any 9.1 garrison it brings
     continue_battle(em, dice)
+
+
+def _advance_within_limits(state: State, side: str, h: str, joining=()) -> None:
+    """SNC 10.5.3: an advance observes the stacking limits (up to the normal limit); refused, not followed by
+    the 6.0 elimination."""
+    why = stacking_violation(state, side, h, joining)
+    if why:
+        raise IllegalOrder("SNC 10.5.3", f"an advance observes the stacking limits: {why}")
 
 
 def stay(em: Emitter, side: str, dice: Dice) -> None:
