@@ -182,3 +182,25 @@ def test_8_2_b_railroad_placement_needs_a_rail_loc_to_the_west_or_south_edge_fro
                                                         "status": "map"})}})
     with pytest.raises(IllegalOrder, match="SNC 8.2"):
         when(blocked, "chinese", "rail d13 to 1605")
+
+
+ENCLOSED = {"cn-gar-wusong": "3510", "cn-d87": "3511", "cn-d57": "3611", "cn-b45": "3710"}
+
+
+@pytest.mark.parametrize(("unit", "chinese", "allowed"), [
+    ("snlf-1", ENCLOSED, False),
+    ("snlf-1", {"cn-d57": "3611", "cn-b45": "3710"}, True),
+    ("d3-r6", ENCLOSED, True),
+])
+def test_8_3_an_snlf_is_replaced_through_wusong_or_a_yangtze_landing_hex_not_the_huangpu_landing_3610(unit, chinese,
+                                                                                                         allowed):
+    # A reduced unit in 3610 (a landing hex on the Huangpu, 12.0); 3611 and 3710 held, 3609 and 3711 in their
+    # ZOC. With Wusong and 3511 held too, 3610 is all it can reach: a landing hex, enough for a regiment (8.3),
+    # not for an SNLF, which needs Wusong or another Yangtze hex (8.3 designer's note; issue 19, D8).
+    s = position({f"jp-{unit}": "3610", **chinese}, turn=3, phase="reinf", steps={f"jp-{unit}": 1})
+    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    if allowed:
+        assert not then(s, "japanese", f"replace {unit}").units[f"jp-{unit}"].reduced
+        return
+    with pytest.raises(IllegalOrder, match=f"SNC 8.3: jp-{unit} has no line of communication to Wusong"):
+        when(s, "japanese", f"replace {unit}")

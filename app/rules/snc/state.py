@@ -30,6 +30,7 @@ def params() -> dict:
                     "neutral_city": v["neutral_city"], "cities": v["city_hexes"]},
         "replacements": {"japanese_from_turn": sc["replacements"]["japanese"]["from_turn"],
                          "japanese_steps": sc["replacements"]["japanese"]["steps_per_turn"],
+                         "snlf_loc_hexes": sc["replacements"]["japanese"]["snlf_loc_hexes"],
                          "elite_return_hex": sc["replacements"]["chinese_elite_return"]["return_hex"]},
         "reinforcements": {"rail_from_turn": sc["reinforcements"]["chinese"]["rail_placement_from_turn"],
                            "rail_origins": sc["reinforcements"]["chinese"]["rail_movement_origins"],
