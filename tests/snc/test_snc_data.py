@@ -439,8 +439,7 @@ def test_crt_shape():
         ("5:1", 6, "0/4", "SNC map errata after 1.3"),
         ("3:1", 2, "2/1", "SNC 12.0 GT 3 Loudian"),
         ("2:1", 3, "1/1", "SNC 12.0 GT 3 3410"),
-        ("4:1", 4, "0/3", "SNC 12.0 GT 3 3511 by SNC 10.3 (R3)"),
-        ("5:1", 4, "0/3", "SNC 12.0 GT 3 3511 as printed (R3)"),
+        ("5:1", 4, "0/3", "SNC 12.0 GT 3 3511: 1:1, concentric 1R, 3R (R3)"),
         ("6:1", 1, "1/2", "SNC 12.0 GT 2 Wusong (R5)"),
         ("4:1", 3, "1/2", "SNC 9.6 overrun (R4)"),
     ],
@@ -450,7 +449,8 @@ def test_attested_cells(column, die, result, case):
 
 
 def test_attested_list_matches_the_table():
-    assert len(CRT["attested"]) == 8
+    assert len(CRT["attested"]) == 7
+    assert not any(a["column"] == "4:1" and a["die"] == 4 for a in CRT["attested"])  # R3: 3511 is on 5:1
     for a in CRT["attested"]:
         assert CRT["results"][str(a["die"])][COLUMNS.index(a["column"])] == a["result"], a
 
@@ -526,7 +526,8 @@ def test_11th_division_lands_at_6_to_1_gt2():
 
 
 def test_attack_on_3511_gt3():
-    # SNC 12.0 GT 3: 3rd Division 16 halved for the creek + SNLF 8 = 16 vs 9; +3R; roll 4 = 0/3 (R3)
+    # SNC 12.0 GT 3: 3rd Division 16 halved for the creek + SNLF 8 = 16 vs 9; 1R concentric (3510 and 3512 are
+    # opposite around 3511), +3R; roll 4 = 0/3 (R3)
     snlf = sum(u["strength"][0] for u in units_where(type="snlf"))
     assert snlf == 8
     defenders = [u for u in UNITS if u.get("setup") == "3511"]
@@ -534,14 +535,13 @@ def test_attack_on_3511_gt3():
     third = sum(u["strength"][0] for u in div("3rd Division"))
     att = third // 2 + snlf
     assert att == 16
-    col = final_column(att, 9, 3 - terrain_shift_left("3511"))
-    assert col == "4:1" and cell(col, 4) == (0, 3)
-    assert cell("5:1", 4) == (0, 3)  # as printed
+    col = final_column(att, 9, 1 + 3 - terrain_shift_left("3511"))
+    assert col == "5:1" and cell(col, 4) == (0, 3)  # as printed
     # 0/3 leaves only the garrison: the other defenders have exactly 3 steps
     assert sum(u["steps"] for u in defenders if u["type"] != "garrison") == 3
     # with the Wusong loss still on (one regiment reduced) the odds are the same (R3)
     reduced = third - 4 + 2
-    assert final_column(reduced // 2 + snlf, 9, 3) == "4:1"
+    assert final_column(reduced // 2 + snlf, 9, 1 + 3) == "5:1"
 
 
 def test_loudian_gt3():

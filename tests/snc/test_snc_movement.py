@@ -108,3 +108,20 @@ def test_3_2_control_switches_when_a_unit_enters_and_9_1_a_garrison_is_placed_in
     s = then(s, "japanese", "move d3-r6 to 2410")
     assert s.controller("2410") == "japanese"
     assert any(u.static for u in s.at("2410"))
+
+
+def test_6_0_an_end_that_finds_a_stack_over_the_limit_ends_the_phase_once_the_owner_has_eliminated():
+    s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2707", "cn-b20": "2707", "cn-d57": "3612"},
+                 turn=7, side="chinese", plan=MOVE)
+    s = then(s, "chinese", "end")
+    assert s.pending[0]["kind"] == "overstack" and s.phase == "ops1"
+    s = then(s, "chinese", "eliminate b20")
+    assert s.phase == "reinf" and not s.pending  # issue 19: no second move in the ended phase
+    # the Japanese Second Operations Phase: after the elimination, the Victory Check (4.3) and the next GT
+    d3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+    s = position({**{u: "2707" for u in d3}, "jp-det-shigeto": "2707", "jp-d11-r12": "2707", "cn-d57": "3612"},
+                 turn=6, phase="ops2", plan=("fight", "move"))
+    s = then(s, "japanese", "end")
+    assert s.pending[0]["kind"] == "overstack"
+    s = then(s, "japanese", "eliminate det-shigeto")
+    assert (s.turn, s.side, s.phase) == (7, "chinese", "declare") and not s.pending

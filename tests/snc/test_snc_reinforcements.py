@@ -204,3 +204,15 @@ def test_8_3_an_snlf_is_replaced_through_wusong_or_a_yangtze_landing_hex_not_the
         return
     with pytest.raises(IllegalOrder, match=f"SNC 8.3: jp-{unit} has no line of communication to Wusong"):
         when(s, "japanese", f"replace {unit}")
+
+
+def test_8_4_2_a_lone_detachment_at_1_to_3_removes_the_two_step_wusong_garrison_and_dies_ruling_r32():
+    s = position({"cn-gar-wusong": "3510", "cn-d57": "3612", "jp-snlf-1": "3512"}, turn=3, phase="reinf",
+                 pool=("jp-det-shigeto",))
+    events = when(s, "japanese", "land det-shigeto at 3510", rolls=[1])
+    r = of(events, ev.CombatResolved)[0]
+    assert (r.attack, r.defence, r.column, r.result) == (1, 3, "1:3", "3/0")  # 3 halved to 1 (8.4)
+    # 8.4 2): the garrison survived the combat, so its steps are eliminated; the Japanese lose 3 + 1 (only 2 there)
+    assert [e.units for e in of(events, ev.StepsLost)] == [["cn-gar-wusong"] * 2, ["jp-det-shigeto"] * 2]
+    s = fold(s, *events)
+    assert s.at("3510") == [] and s.controller("3510") == "chinese" and s.battle is None and not s.pending

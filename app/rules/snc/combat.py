@@ -400,11 +400,13 @@ def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
     return out
 
 
-def require_stacking(em: Emitter, side: str) -> bool:
+def require_stacking(em: Emitter, side: str, ending: bool = False) -> bool:
+    """SNC 6.0: ask `side` to bring its first overstacked hex within the limits (False), or True if none is.
+    `ending`: the check of an `end` order (6.0 1)), whose phase closes once the owner has complied."""
     bad = overstacked_hexes(em.state, side)
     if bad:
         h, why = bad[0]
-        em.emit(ev.DecisionRequired("overstack", side, {"hex": h, "why": why}))
+        em.emit(ev.DecisionRequired("overstack", side, {"hex": h, "why": why, **({"ending": True} if ending else {})}))
         return False
     return True
 
@@ -430,7 +432,7 @@ def eliminate(em: Emitter, side: str, units: list[str], dice: Dice) -> None:
     for uid in units:
         if em.state.units[uid].elite and side == "chinese":
             elite_eliminated(em, uid, dice)
-    require_stacking(em, side)
+    require_stacking(em, side, bool(p["data"].get("ending")))
 
 
 def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dice) -> None:

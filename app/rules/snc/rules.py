@@ -24,7 +24,11 @@ from app.rules.snc.view import top_unit, view
 class SncRules:
     name = "snc"
     title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
-    version = "2"  # 2: the 8.4.1 push into a coastal hex; events marked as seen under 6.3 (snapshots rebuilt)
+    # 2: the 8.4.1 push into a coastal hex; events marked as seen under 6.3 (snapshots rebuilt).
+    # 3: issue 19 (0-factor odds, marker receipt and 8.4/8.5 per marker, 11.4 eligibility, one overrun stack per
+    #    hex, advances within the stacking limits, SNLF LoC, an `end` that asks for eliminations ends the phase);
+    #    snapshots rebuilt, and a stored order these decide differently is reported by `verify` (ruling E13).
+    version = "3"
     sides = SIDES
     scenarios = {"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"}
     sequence_case = "SNC 5.1"
@@ -97,7 +101,10 @@ class SncRules:
         elif a == "retreat":
             combat.retreat(em, s, args["hex"], dice)
         elif a == "eliminate":
+            ending = state.pending[0]["data"].get("ending")
             combat.eliminate(em, s, args["units"], dice)
+            if ending and not em.state.pending:  # SNC 6.0 1): the `end` that asked for it now ends the phase
+                sequence.end(em, s, dice)
         else:
             raise IllegalOrder(self.sequence_case, f"unknown action {a!r}")
         if em.state.phase != "over":
