@@ -3,6 +3,8 @@ import pytest
 from snc_given import RULES, ev, fold, of, position, then, when
 
 from app.rules.errors import IllegalOrder
+from app.rules.kernel.preview import preview_attack
+from app.rules.kernel.shifts import Shift
 from app.rules.snc.combat import assess, loss_candidates
 from app.rules.snc.data_load import load
 
@@ -113,6 +115,21 @@ def test_10_4_1_town_in_marsh_gives_chinese_two_left_japanese_defenders_none_and
     assert [(sh.amount, sh.reason) for sh in p3.shifts.shifts] == [(-2, "city")]
 
 
+@pytest.mark.parametrize(("hexes", "shift"), [
+    (["2511", "2513"], True),            # opposite hexes (N, S)
+    (["2511", "2611"], False),           # two hexes side by side
+    (["2511", "2612", "2412"], True),    # three with one hex between each (N, SE, SW)
+    (["2511", "2611", "2612"], False),   # three in a row
+    (["2511", "2611", "2612", "2513"], True),  # more than three
+])
+def test_10_4_2_concentric_opposite_alternating_or_more_than_three_hexes(hexes, shift):
+    regiments = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"][:len(hexes)]
+    s = position({**dict(zip(regiments, hexes, strict=True)), "cn-d7": "2512"}, turn=7)
+    p = assess(s, {"hex": "2512", "side": "japanese", "kind": "attack", "attackers": regiments,
+                   "defenders": ["cn-d7"]})
+    assert any(sh.case == "SNC 10.4.2" and sh.amount == 1 for sh in p.shifts.shifts) is shift
+
+
 def test_10_4_2_concentric_shift_for_opposite_hexes_but_never_into_a_city():
     s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3411", "cn-d7": "3410", "cn-d58": "2410",
                   "jp-d11-r12": "2409", "jp-d11-r22": "2411"}, turn=7)
@@ -188,6 +205,10 @@ def test_11_3_chinese_air_six_aborts_the_japanese_air_marker_and_one_loses_the_a
     assert not any("air support" in x for x in of(events, ev.CombatResolved)[0].shifts)
     events = when(s, "chinese", "intercept", rolls=[1, 3])
     assert fold(s, *events).chinese_air is False
+    for roll in (2, 5):  # only a 6 aborts and only a 1 loses the air force
+        events = when(s, "chinese", "intercept", rolls=[roll, 3])
+        assert not of(events, ev.AirInterception)[0].aborted and fold(s, *events).chinese_air is True
+        assert any("air support" in x for x in of(events, ev.CombatResolved)[0].shifts)
 
 
 def test_11_4_defensive_naval_gunfire_shifts_a_chinese_attack_left():
@@ -196,6 +217,10 @@ def test_11_4_defensive_naval_gunfire_shifts_a_chinese_attack_left():
     assert s.pending[0]["kind"] == "defend"
     events = when(s, "japanese", "support naval", rolls=[3])
     assert any("SNC 11.4" in x for x in of(events, ev.CombatResolved)[0].shifts)
+    # only a hex next to the rivers: 3409, one hex inland from the Yangtze, gets no defensive gunfire
+    s = position({"cn-d55": "3410", "jp-d3-r6": "3409"}, turn=7, side="chinese")
+    events = when(s, "chinese", "attack 3409 with d55", rolls=[3])
+    assert not of(events, ev.DecisionRequired) and of(events, ev.CombatResolved)
 
 
 def test_6_0_after_combat_the_owner_eliminates_excess_units():
@@ -264,3 +289,36 @@ def test_10_5_3_an_advance_into_a_city_counts_the_9_1_garrison_it_brings():
         when(s, "japanese", f"advance {' '.join(D3)} det-shigeto to 2410")
     s = then(s, "japanese", f"advance {' '.join(D3)} to 2410")
     assert len(s.at("2410")) == 5 and any(u.static for u in s.at("2410")) and not s.pending
+
+
+@pytest.mark.parametrize(("attack", "defence", "odds"), [
+    (21, 7, "3:1"), (20, 7, "2:1"),   # 10.3: rounded down; 3:1 reached exactly
+    (7, 7, "1:1"), (6, 7, "1:2"),     # fewer factors than the defender: a poor odds attack, rounded up
+    (5, 10, "1:2"), (5, 11, "1:3"),
+])
+def test_10_3_odds_at_the_rounding_boundaries(attack, defence, odds):
+    assert preview_attack(load().crt, attack, defence).odds.label == odds
+
+
+@pytest.mark.parametrize(("attack", "defence", "right", "column"), [
+    (6, 1, 0, "6:1"), (7, 1, 0, "6:1"), (7, 1, -1, "6:1"), (6, 1, -1, "5:1"),  # 10.3.1: final odds
+    (1, 3, 0, "1:3"), (1, 4, 0, "1:3"), (1, 3, 1, "1:2"), (1, 4, 1, "1:3"),
+])
+def test_10_3_1_the_end_columns_take_the_final_odds_beyond_them(attack, defence, right, column):
+    assert preview_attack(load().crt, attack, defence, [Shift(right, "SNC 10.4", "net shift")]).column_label == column
+
+
+def test_10_4_1_creek_halving_is_on_the_total_of_the_attackers_across_it_rounded_down():
+    # two 1-factor brigades across the creek 3412/3313: 1 + 1 halved = 1 (each alone: 1/2 -> 0)
+    s = position({"cn-b20": "3412", "cn-b45": "3412", "jp-d11-r12": "3313"}, side="chinese", turn=7)
+    p = assess(s, {"hex": "3313", "side": "chinese", "kind": "attack", "attackers": ["cn-b20", "cn-b45"],
+                   "defenders": ["jp-d11-r12"]})
+    assert p.attack.total == 1
+    p = assess(s, {"hex": "3313", "side": "chinese", "kind": "attack", "attackers": ["cn-b20"],
+                   "defenders": ["jp-d11-r12"]})
+    assert p.attack.total == 0
+    # the Huangpu, a river: a third (10.4.1); 3 across it is 1
+    s = position({"cn-d98": "3612", "jp-snlf-1": "3512"}, side="chinese", turn=7)
+    p = assess(s, {"hex": "3512", "side": "chinese", "kind": "attack", "attackers": ["cn-d98"],
+                   "defenders": ["jp-snlf-1"]})
+    assert p.attack.total == 1

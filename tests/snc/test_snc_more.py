@@ -25,6 +25,8 @@ def test_8_4_1_the_10th_army_lands_at_one_hex_in_column_32_or_east_and_advances_
     s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
     with pytest.raises(IllegalOrder, match="SNC 8.4.1"):
         when(s, "japanese", "land " + " ".join(D6) + " at 3019")
+    s32 = position({"cn-gar-f": "3207", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
+    assert of(when(s32, "japanese", "land " + " ".join(D6) + " at 3207", rolls=[6]), ev.CombatResolved)  # 32xx
     s = then(s, "japanese", "land " + " ".join(D6) + " at 3417", rolls=[6])
     assert s.pending[0]["kind"] == "advance" and s.pending[0]["data"]["army"]
     assert {s.units[u].hex for u in D6} == {"3417"}
@@ -59,9 +61,13 @@ def test_8_4_1_the_10th_army_enters_a_chinese_held_hex_only_when_no_hex_next_to_
         when(s, "japanese", "advance " + " ".join(D6) + " to 3517")
 
 
-def test_8_4_2_the_16th_division_may_land_at_any_landing_hex():
+def test_8_4_2_the_16th_division_may_land_at_any_landing_hex_but_at_one():
     s = position({"jp-snlf-1": "3512"}, turn=8, phase="reinf", pool=tuple(D16))
-    s = then(s, "japanese", "land " + " ".join(D16) + " at 2604")
+    s = then(s, "japanese", "land " + " ".join(D16[:2]) + " at 2604")
+    assert {s.units[u].hex for u in D16[:2]} == {"2604"}
+    with pytest.raises(IllegalOrder, match="SNC 8.4.2: these reinforcements land at one location"):
+        when(s, "japanese", "land " + " ".join(D16[2:]) + " at 2804")
+    s = then(s, "japanese", "land " + " ".join(D16[2:]) + " at 2604")
     assert {s.units[u].hex for u in D16} == {"2604"}
 
 
