@@ -142,12 +142,14 @@ def test_10_4_2_concentric_shift_for_opposite_hexes_but_never_into_a_city():
 
 
 def test_10_0_each_hex_attacked_once_and_each_unit_attacks_once_per_phase():
-    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-gar-c": "3408"}, turn=7)
-    s = then(s, "japanese", "attack 3408 with d3-r6", rolls=[1])
-    assert s.pending[0]["kind"] == "advance"
-    s = then(s, "japanese", "stay")
-    with pytest.raises(IllegalOrder, match="SNC 10.0"):
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d87": "3408", "cn-d8": "3410"}, turn=7)
+    s = then(s, "japanese", "attack 3408 with d3-r6", rolls=[5])  # 4 on 5 = 1:2, die 5 = 1/1: both reduced
+    assert s.battle is None and s.units["cn-d87"].reduced and s.units["jp-d3-r6"].reduced
+    with pytest.raises(IllegalOrder, match="SNC 10.0: 3408 has already been attacked"):
         when(s, "japanese", "attack 3408 with d3-r18")
+    with pytest.raises(IllegalOrder, match="SNC 10.0: jp-d3-r6 has already attacked this phase"):
+        when(s, "japanese", "attack 3410 with d3-r6")
+    assert of(when(s, "japanese", "attack 3410 with d3-r18", rolls=[1]), ev.CombatResolved)
 
 
 def test_10_2_static_units_never_attack():
@@ -221,6 +223,17 @@ def test_11_4_defensive_naval_gunfire_shifts_a_chinese_attack_left():
     s = position({"cn-d55": "3410", "jp-d3-r6": "3409"}, turn=7, side="chinese")
     events = when(s, "chinese", "attack 3409 with d55", rolls=[3])
     assert not of(events, ev.DecisionRequired) and of(events, ev.CombatResolved)
+
+
+def test_6_0_2_after_each_combat_both_players_bring_every_hex_within_the_limits():
+    # four Chinese divisions at Suzhou (placed there, R23: no check on placement); a Japanese attack elsewhere
+    suzhou = {u: "2410" for u in ("cn-d7", "cn-d8", "cn-d18", "cn-d44")}
+    s = position({"jp-d3-r6": "3409", "cn-gar-c": "3408", **suzhou, "cn-d57": "3612"}, turn=7)
+    s = then(s, "japanese", "attack 3408 with d3-r6", rolls=[6])
+    s = then(s, "japanese", "stay")
+    assert s.pending[0]["kind"] == "overstack" and s.pending[0]["side"] == "chinese"
+    s = then(s, "chinese", "eliminate d8")
+    assert not s.pending and len(s.at("2410")) == 3 and s.phase == "ops1"  # the phase goes on
 
 
 def test_6_0_after_combat_the_owner_eliminates_excess_units():

@@ -158,6 +158,16 @@ def test_9_4_ruling_r2_the_chinese_pay_one_more_mp_across_a_creek_and_two_across
     assert of(when(s, "chinese", "move d58 to 3611"), ev.UnitsMoved)[0].mp == 1  # a plain hexside
 
 
+def test_6_2_an_elite_brigade_counts_one_division_equivalent():
+    # two elite training brigades (1 DE each) and a regular division (1): 3 DE; an elite division more is over
+    s = position({"cn-td1": "2707", "cn-td2": "2707", "cn-d7": "2707", "cn-d57": "3612"}, turn=7, side="chinese",
+                 plan=MOVE)
+    assert not then(s, "chinese", "end").pending
+    s = position({"cn-td1": "2707", "cn-td2": "2707", "cn-d87": "2707", "cn-d57": "3612"}, turn=7,
+                 side="chinese", plan=MOVE)
+    assert then(s, "chinese", "end").pending[0]["kind"] == "overstack"  # 1 + 1 + 1.5
+
+
 def test_6_2_the_four_regiments_must_be_of_one_division_plus_one_other_unit():
     d3, d11 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"], ["jp-d11-r12", "jp-d11-r22"]
     s = position({**{u: "2707" for u in d3}, "jp-d11-r12": "2707"}, turn=7, plan=MOVE)

@@ -191,6 +191,16 @@ def test_11_2_interdiction_removes_combat_factors_of_this_turns_reinforcements_c
     assert s.units["cn-d9"].status == "removed"
 
 
+@pytest.mark.parametrize(("roll", "chosen"), [(4, False), (3, True)])
+def test_11_2_the_chinese_choose_only_when_the_reinforcements_total_more_than_the_roll(roll, chosen):
+    # ruling R28: the 9th Division (elite 4) alone arrives on GT 4; a roll of 4 takes it, a 3 asks which to remove
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=4, side="chinese", phase="reinf", pool=("cn-d9",))
+    events = when(s, "chinese", "proceed", rolls=[roll])
+    assert bool(of(events, ev.DecisionRequired)) is chosen
+    if not chosen:
+        assert of(events, ev.UnitsRemoved)[0].units == ["cn-d9"]
+
+
 def test_11_2_no_interdiction_before_gt_3():
     s = given()
     s = s.__class__(**{**s.__dict__, "turn": 2, "phase": "reinf", "plan": ("move", "move")})
