@@ -274,6 +274,12 @@ def test_11_13_river_halving_rounds_up_a_3_to_2_and_no_attack_across_a_lake():
     s = position({"jp-cea-40div": "2503"}, extra=(chinese("C01", "cn-reg-02", "2603", tried=True),))
     a = combat.assess(s, "japanese", "2603", [s.units["jp-cea-40div"]], [s.units["C01"]], 0, False)
     assert a["attack"] == 2
+    # IG-12: two 1-factor units (reduced 3-factor divisions) across the river make 1 together, not 1 each
+    s = position({"jp-cea-40div": "2503", "jp-cea-68div": "2503"}, steps={"jp-cea-40div": 1, "jp-cea-68div": 1},
+                 extra=(chinese("C01", "cn-reg-02", "2603", tried=True),))
+    a = combat.assess(s, "japanese", "2603", [s.units["jp-cea-40div"], s.units["jp-cea-68div"]], [s.units["C01"]],
+                      0, False)
+    assert a["attack"] == 1
     s = position({"jp-cea-40div": "2703"}, extra=(chinese("C01", "cn-reg-02", "2803", tried=True),))
     assert "lake" in D.map.hexside_features(H("2703"), H("2803"))
     with pytest.raises(IllegalOrder, match="11.13"):
@@ -309,6 +315,16 @@ def test_11_23_a_chinese_result_of_0_costs_one_step_of_1_costs_two():
     assert (b.result, b.attacker_losses) == ("1/1", 2)
 
 
+def test_11_4_11_25_a_hex_attacked_this_phase_is_attacked_again_only_by_a_momentum_attack():
+    # IG-19: an attack from 2010 on 2011 leaves the Chinese unit there; a different stack may not attack it again
+    s = position({"jp-cea-1bde": "2010", "jp-cea-26div": "2012"},
+                 extra=(chinese("C01", "cn-reg-57", "2011", tried=True),))
+    s = then(s, "japanese", "attack 2011 with jp-cea-1bde", rolls=[1])        # 2 on 5: 1:3, die 1: the brigade dies
+    assert s.units["C01"].on_map and not s.pending
+    with pytest.raises(IllegalOrder, match="11.4: 2011 has already been attacked this phase"):
+        when(s, "japanese", "attack 2011 with jp-cea-26div")
+
+
 def test_11_25_momentum_attacks_through_turn_6_only():
     s = position({"jp-cea-110div": "2010"}, turn=6, extra=(chinese("C01", "cn-reg-04", "2011"),
                                                           chinese("C02", "cn-reg-02", "2012", tried=True)))
@@ -333,3 +349,72 @@ def test_11_27_when_every_attacker_is_zero_no_die_is_rolled_and_the_defender_los
     b = of(evs, ev.BattleResolved)[0]
     assert b.result == "-" and not of(evs, DieRolled) and s2.units["jp-cea-110div"].steps == 2
     assert "cn-reg-04" in s2.draw_pool and not s2.pending
+
+
+def test_7_1_an_empty_enemy_controlled_city_blocks_the_path_a_japanese_one_does_not():
+    # 1008's neighbours are held by Chinese units but for the Chinese city 1009, which no unit holds
+    refs = ("cn-reg-01", "cn-reg-02", "cn-reg-03", "cn-reg-05", "cn-reg-06")
+    held = tuple(chinese(f"C0{i}", ref, h, tried=True)
+                 for i, (ref, h) in enumerate(zip(refs, ("1007", "1108", "1109", "0909", "0908"), strict=True), 1))
+    s = position({"jp-cea-110div": "1008"}, extra=held)
+    assert "1009" not in s.jp_control and supply_state(s, s.units["jp-cea-110div"]) == "oos"
+    s = replace(s, jp_control=s.jp_control | {"1009"})
+    assert supply_state(s, s.units["jp-cea-110div"]) == "full"
+
+
+def test_8_1_the_winner_gets_five_markers_at_most():
+    r = of(when(position({}, phase="IV", turn=1), "japanese", "roll", rolls=[6, 1]), ev.AirpowerRolled)[0]
+    assert (r.japanese, r.allied, r.winner, r.markers) == (7, 1, "japanese", 5)
+
+
+@pytest.mark.parametrize(("turn", "japanese"), [(6, 3), (7, 1)])
+def test_8_1_without_causeway_the_japanese_subtract_two_from_turn_7(turn, japanese):
+    s = position({}, phase="IV", turn=turn, causeway=False)
+    assert of(when(s, "japanese", "roll", rolls=[3, 5]), ev.AirpowerRolled)[0].japanese == japanese
+
+
+def test_9_2_a_division_numbered_101_or_more_is_not_withdrawn():
+    s = position({"jp-cea-26div": "1901", "jp-cea-62div": "1901", "jp-cea-104div": "1812"}, phase="V", turn=5)
+    with pytest.raises(IllegalOrder, match="9.2"):
+        when(s, "japanese", "withdraw jp-cea-26div jp-cea-104div")
+    assert of(when(s, "japanese", "withdraw jp-cea-26div jp-cea-62div"), ev.UnitsWithdrawn)
+
+
+def test_6_4_eight_us_units_stack_a_ninth_does_not_and_6_3_never_with_chinese_units():
+    ids = us(9)
+    s = position({**{u: "3220" for u in ids[:7]}, ids[7]: "3219", ids[8]: "3219"}, turn=8, phase="II",
+                 plans={"us": "move-fight"}, causeway=True)
+    s = then(s, "allied", f"move {ids[7]} to 3220")
+    assert len(s.at("3220")) == 8
+    with pytest.raises(IllegalOrder, match="6.0"):
+        when(s, "allied", f"move {ids[8]} to 3220")
+    s = position({ids[0]: "2011"}, phase="VIII", plans={"chinese": "move-fight"}, turn=8, causeway=True,
+                 extra=(chinese("C01", "cn-reg-01", "2010", tried=True),))
+    with pytest.raises(IllegalOrder, match="6.0"):
+        when(s, "allied", "move C01 to 2011", rolls=[3])
+    assert of(when(s, "allied", "move C01 to 2012 via 2011", rolls=[3]), ev.UnitsMoved)   # passing through
+
+
+def test_11_24_an_advance_observes_the_stacking_limit():
+    five = {"jp-cea-1bde": "2010", "jp-cea-2bde": "2010", "jp-cea-4bde": "2010", "jp-cea-5bde": "2010",
+            "jp-cea-110div": "2010", "jp-cea-26div": "2012"}
+    s = position(five, extra=(chinese("C01", "cn-reg-04", "2011"),))                 # a zero: in effect a DE
+    s = then(s, "japanese", f"attack 2011 with {' '.join(five)}")
+    with pytest.raises(IllegalOrder, match="11.24"):
+        when(s, "japanese", f"advance {' '.join(five)}")
+    assert len(then(s, "japanese", f"advance {' '.join(list(five)[:5])}").at("2011")) == 5
+
+
+def test_11_3_a_unit_attacks_once_a_phase():
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-57", "2011", tried=True),
+                                                   chinese("C02", "cn-reg-02", "2009", tried=True)))
+    s = then(s, "japanese", "attack 2011 with jp-cea-110div", rolls=[1])       # 4 on 5: 1:2, die 1 = 1/0
+    assert s.units["C01"].on_map and s.units["jp-cea-110div"].steps == 1 and not s.pending
+    with pytest.raises(IllegalOrder, match="11.3|already attacked"):
+        when(s, "japanese", "attack 2009 with jp-cea-110div")
+
+
+def test_11_28_the_1st_sf_group_shifts_one_column_right():
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    a = combat.assess(s, "japanese", "2011", [s.units["jp-cea-110div"]], [s.units["C01"]], 0, True)
+    assert "1R (Ichi-Go 11.28: 1st SF Group)" in a["shifts"] and a["net"] == 1
