@@ -1,15 +1,20 @@
 """SNC cases not exercised elsewhere: 10th Army and 16th Division landings (8.4.1, 8.4.2), marker timing (8.5),
 odds (10.3, 10.3.1), sequencing of battles (10.1), no carry-over (10.5.1), delay of reinforcements (8.0, 5.4)."""
+from pathlib import Path
+
 import pytest
 from snc_given import RULES, ev, fold, of, position, then, when
 
+from app.projections import state as projection
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.preview import preview_attack
 from app.rules.snc.data_load import load
 from app.rules.snc.reinforcements import due
+from app.service import games, transfer
 
 D6 = ["jp-d6-r13", "jp-d6-r23", "jp-d6-r45", "jp-d6-r47"]
 D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+D11 = ["jp-d11-r12", "jp-d11-r22", "jp-d11-r43", "jp-d11-r44"]
 D16 = ["jp-d16-r9", "jp-d16-r20", "jp-d16-r33", "jp-d16-r38"]
 
 
@@ -134,3 +139,61 @@ def test_8_0_and_5_4_reinforcements_not_placed_are_delayed_to_a_later_gt():
     for _ in range(3):
         s = then(s, "japanese", "end")
     assert s.turn == 3 and "cn-d7" in [u.id for u in due(s, "chinese")]
+
+
+def v2(state):
+    """The same position in a game created under rules version 2 (ruling E13)."""
+    return RULES.played_under(state, "2")
+
+
+def test_e13_a_game_created_before_rules_version_3_is_decided_as_it_was_played():
+    assert RULES.played_under(position({}), "").rules_version == 2 and position({}).rules_version == 3
+    # D1: a 0-factor attack started on 1:3 before its shifts
+    s = position({"cn-b20": "3412", "jp-d11-r12": "3313"}, side="chinese", turn=7)
+    r = of(when(v2(s), "chinese", "attack 3313 with b20 support artillery", rolls=[4]), ev.CombatResolved)[0]
+    assert (r.odds, r.column) == ("0", "1:2")
+    # D3: the Japanese held their GT-n markers in the Chinese GT-n player turn
+    assert v2(position({}, turn=1, side="chinese")).markers_available("japanese", "naval") == 3
+    # D5: the defending hex alone decided, next to a river hex
+    s = position({"jp-d11-r12": "3312", "cn-d7": "3412"}, turn=7)
+    assert of(when(v2(s), "japanese", "attack 3412 with d11-r12 support naval", rolls=[4]), ev.CombatResolved)
+    # D6: another stack could overrun a hex overrun this phase
+    s = position({**{u: "2806" for u in D11}, "jp-d3-r6": "2807", "cn-d87": "2707", "cn-d7": "2707"},
+                 plan=("move", "fight"))
+    s = then(then(v2(s), "japanese", "overrun 2707 with 2806", rolls=[6]), "japanese", "lose d11-r12")
+    assert of(when(s, "japanese", "overrun 2707 with d3-r6", rolls=[1]), ev.CombatResolved)
+    # D7: an advance over the limit was accepted, then 6.0 asked for eliminations
+    s = position({**{u: "3409" for u in D3}, "jp-det-shigeto": "3409", "jp-d11-r12": "3309", "cn-gar-c": "3408"})
+    s = then(v2(s), "japanese", "attack 3408 with 3409 3309", rolls=[6])
+    s = then(s, "japanese", f"advance {' '.join(D3)} det-shigeto d11-r12 to 3408")
+    assert s.pending[0]["kind"] == "overstack"
+    # D8: an SNLF was replaced through 3610
+    s = position({"jp-snlf-1": "3610", "cn-gar-wusong": "3510", "cn-d87": "3511", "cn-d57": "3611", "cn-b45": "3710"},
+                 turn=3, phase="reinf", steps={"jp-snlf-1": 1})
+    s = v2(s.__class__(**{**s.__dict__, "replacements": 2}))
+    assert not then(s, "japanese", "replace snlf-1").units["jp-snlf-1"].reduced
+    # an `end` followed by the 6.0 elimination left the phase open
+    s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2707", "cn-b20": "2707", "cn-d57": "3612"},
+                 turn=7, side="chinese", plan=("move", "move"))
+    s = then(then(v2(s), "chinese", "end"), "chinese", "eliminate b20")
+    assert s.phase == "ops1"
+
+
+def test_e13_a_landing_after_artillery_in_the_first_operations_phase_took_no_marker_under_version_2():
+    s = position({"jp-d11-r12": "3409", "cn-gar-c": "3408", "cn-gar-wusong": "3510", "cn-d57": "3612",
+                  "jp-snlf-1": "3512"}, turn=2, pool=tuple(D3))
+    s = then(v2(s), "japanese", "attack 3408 with d11-r12 support artillery", rolls=[6])
+    s = then(s, "japanese", "stay") if s.pending else s
+    s = then(s, "japanese", "end")
+    with pytest.raises(IllegalOrder, match="SNC 8.5: markers were used in the First Operations Phase"):
+        when(s, "japanese", "land " + " ".join(D3) + " at 3510 support naval amphibious")
+
+
+def test_e13_a_new_game_records_its_rules_version_and_an_older_one_keeps_its_own(store):
+    game_id = games.create_game(store, "snc")
+    created = next(iter(store.events(game_id)))
+    assert created.payload["rules_version"] == RULES.version == "3"
+    assert projection.load(store, game_id).game.rules_version == 3
+    # a game exported at 1329c69, before versions were recorded: played and verified under version 2
+    old = (Path(__file__).parents[1] / "data" / "exports-1329c69" / "g-oldsnc01.jsonl").read_text().splitlines()
+    assert projection.load(store, transfer.import_game(store, old)).game.rules_version == 2

@@ -5,6 +5,7 @@ One function, `assess`, computes strengths, odds, every shift with its case and 
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from app.events.dice import Dice
@@ -41,10 +42,14 @@ def _hexside_feature(a, b) -> str | None:
     return min(feats, key=lambda f: (factors[f] is not None, factors[f] or 0, f), default=None)
 
 
-def naval_attack_allowed(target: str, origins) -> bool:
+def naval_attack_allowed(state: State, target: str, origins) -> bool:
     """SNC 11.4 (ruling R11): an attack is next to the Yangtze or the navigable Huangpu (`ngf-coast`), or one hex
-    inland from the Yangtze (`ngf-inland`), when the defending hex or a hex an attacker attacks from is."""
-    tags = load().map.tags_of
+    inland from the Yangtze (`ngf-inland`), when the defending hex or a hex an attacker attacks from is. Under
+    rules version 2 (ruling E13) only the defending hex counted, on or next to an `ngf-coast` hex."""
+    d = load()
+    tags = d.map.tags_of
+    if not state.since(3):
+        return any("ngf-coast" in tags(h) for h in (H(target), *d.map.neighbours(H(target))))
     return any(tags(H(h)) & {"ngf-coast", "ngf-inland"} for h in (target, *origins))
 
 
@@ -56,9 +61,12 @@ def support_allowed(state: State, side: str, kind: str, target: str, battle_kind
         return "SNC 11.0: the Chinese have artillery support markers only"
     if kind == "amphibious" and battle_kind != "landing":
         return "SNC 11.0: amphibious invasion support is for amphibious assaults only"
-    if kind == "naval" and not naval_attack_allowed(target, origins):
+    if kind == "naval" and not naval_attack_allowed(state, target, origins):
         return (f"SNC 11.4: naval gunfire supports attacks only next to the Yangtze or the navigable Huangpu, "
                 f"or one hex inland from the Yangtze; neither {target} nor a hex attacking it is")
+    if (not state.since(3) and state.phase == "reinf" and side == "japanese" and kind != "amphibious"
+            and any(n for k, n in state.used.get("japanese", {}).items() if k != "amphibious")):
+        return "SNC 8.5: markers were used in the First Operations Phase: none in the Reinforcement Phase too"
     if state.markers_available(side, kind) < 1:
         if state.phase == "reinf" and state.markers_received(side, kind):
             return (f"SNC 8.5: every {kind} marker was used in the First Operations Phase or already in this one; "
@@ -89,6 +97,9 @@ def assess(state: State, battle: dict) -> Preview:
         origins = sorted({H(u.hex) for u in attackers})
     attack = total_strength(contribs, d.strength)
     defence = sum(u.cf for u in defenders)
+    crt = d.crt
+    if attack.total == 0 and not state.since(3):  # rules version 2 started a 0-factor attack on 1:3 (ruling E13)
+        crt = replace(crt, odds=replace(crt.odds, beyond_ends="clamp"))
     defender_side = defenders[0].side if defenders else other(battle["side"])
     shifts = [Shift(-n, "SNC 10.4.1", why, "terrain") for n, why in d.terrain_shift(target, defender_side)]
     if origins:
@@ -105,7 +116,7 @@ def assess(state: State, battle: dict) -> Preview:
         shifts.append(Shift(1, case, f"{kind} support"))
     for kind in battle.get("defence_support", []):
         shifts.append(Shift(-1, "SNC 11.4", f"defensive {kind} gunfire"))
-    return preview_attack(d.crt, attack, defence, shifts, d.caps)
+    return preview_attack(crt, attack, defence, shifts, d.caps)
 
 
 def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind: str) -> None:
@@ -128,7 +139,8 @@ def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind
             raise IllegalOrder("SNC 10.4.1", f"{uid} in {u.hex} cannot attack across the water to {target}")
     if kind == "attack" and target in state.attacked_hexes:
         raise IllegalOrder("SNC 10.0", f"{target} has already been attacked this phase")
-    if kind == "overrun" and target in state.overruns and not set(unit_ids) <= set(state.overruns[target]):
+    if (kind == "overrun" and state.since(3) and target in state.overruns
+            and not set(unit_ids) <= set(state.overruns[target])):
         raise IllegalOrder("SNC 10.0", f"{target} has already been overrun this phase: only the units that overran "
                                        f"it may overrun it again (9.6)")
 
@@ -473,7 +485,7 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
 def _advance_within_limits(state: State, side: str, h: str, joining=()) -> None:
     """SNC 10.5.3: an advance observes the stacking limits (up to the normal limit); refused, not followed by
     the 6.0 elimination."""
-    why = stacking_violation(state, side, h, joining)
+    why = stacking_violation(state, side, h, joining) if state.since(3) else None
     if why:
         raise IllegalOrder("SNC 10.5.3", f"an advance observes the stacking limits: {why}")
 

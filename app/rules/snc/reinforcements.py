@@ -156,8 +156,10 @@ def replace_steps(em: Emitter, ids: list[str]) -> None:
         if u.side != "japanese" or not u.on_map or not u.reduced or u.static:
             raise IllegalOrder("SNC 8.3", f"{uid} is not a reduced Japanese unit on the map")
         sources, where = landing, "a landing hex"
-        if u.type == "snlf":
+        if u.type == "snlf" and state.since(3):
             sources, where = snlf_sources(), "Wusong or another Yangtze landing hex (8.3 designer's note)"
+        elif u.type == "snlf":  # rules version 2 (ruling E13): the landing hexes on the naval gunfire coast
+            sources = frozenset(x for x in landing if "ngf-coast" in d.map.tags_of(x))
         if trace(d.map, H(u.hex), sources, d.loc, sit) is None:
             raise IllegalOrder("SNC 8.3", f"{uid} has no line of communication to {where}")
     em.emit(ev.StepsReplaced(list(ids)))

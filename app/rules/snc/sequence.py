@@ -86,7 +86,7 @@ def end(em: Emitter, side: str, dice: Dice) -> None:
     state = em.state
     if state.mode() == "move":  # not after placement (ruling R23)
         if overstacked_hexes(state, side):
-            require_stacking(em, side, ending=True)
+            require_stacking(em, side, ending=state.since(3))
             return
     if state.battle is not None:
         raise IllegalOrder("SNC 10.1", "finish the battle first")

@@ -13,6 +13,7 @@ from app.rules.snc import events as ev
 from app.rules.snc.data_load import load
 
 SIDES = ("chinese", "japanese")
+RULES_VERSION = 3  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13)
 
 
 @lru_cache(maxsize=1)
@@ -130,8 +131,13 @@ class State:
     winner: str | None = None
     reason: str = ""
     map_text: str = ""                 # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
+    rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E13)
 
     # -- queries ------------------------------------------------------------------------------------------
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling E13: an older game is decided as played.)"""
+        return self.rules_version >= version
+
     def at(self, hex_label: str) -> list[Unit]:
         return [u for u in self.units.values() if u.on_map and u.hex == hex_label]
 
@@ -163,7 +169,7 @@ class State:
         """SNC 8.5: a side receives the markers of a GT at the beginning of its own player turn of that GT (the
         at-start ones, GT 0, before GT 1). The Japanese markers of GT n are not theirs during the Chinese
         player turn of GT n, which comes first (5.1)."""
-        begun = self.turn if SIDES.index(self.side) >= SIDES.index(side) else self.turn - 1
+        begun = self.turn if SIDES.index(self.side) >= SIDES.index(side) or not self.since(3) else self.turn - 1
         return sum(int(m["count"]) for m in load().markers
                    if m["side"] == side and m["kind"] == kind and int(m["turn"]) <= begun)
 
