@@ -19,6 +19,7 @@ from app.rules.kernel.atlas import Atlas, load_atlas
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import loads_map
+from app.rules.kernel.zoc import ZocRules
 
 COUNTRY_KINDS = ("major", "minor", "dependent")
 GROUPS = ("nationalist-chinese", "communist-chinese")
@@ -109,6 +110,7 @@ class GameData:
     kinds: Mapping[str, UnitKind]
     markers: Mapping[str, MarkerKind]
     stacking_limit: int
+    zoc: ZocRules
     _country_of: Mapping[Hex, str] = field(default_factory=dict, repr=False)
 
     # -- map questions the combat rules ask ---------------------------------------------------------------
@@ -128,6 +130,12 @@ class GameData:
             return True
         return any(self.tec["hexsides"][f].get(flag) for f in self.atlas.hexside_features(a, b))
 
+    def retreat_crosses(self, a: Hex, b: Hex) -> bool:
+        """4.2.5.2 by terrain alone: both hexes are Land and no feature of the hexside forbids a retreat (All-Sea
+        and lake do, a Strait does not). A Beachhead hexside, given by a marker, is the position's to add."""
+        features = self.atlas.hexside_features(a, b)
+        return self.is_land(a) and self.is_land(b) and all(self.tec["hexsides"][f]["retreat"] for f in features)
+
     def hex_shift(self, h: Hex) -> tuple[int, str]:
         """4.2.3.8: columns left for a defender in ``h`` and why: the larger of its terrain and City (D8)."""
         terrain = self.atlas.terrain_of(h)
@@ -142,6 +150,11 @@ class GameData:
         if not (self.is_land(a) and self.is_land(b)):
             amounts.append(int(self.tec["hexsides"]["all-sea"]["shift_left"]))
         return max(amounts, default=0)
+
+    def shift(self, source: str) -> int:
+        """Columns a 4.2.3 shift source moves the odds (crt.toml [shifts]: air, airdrop, armor, fortress, hq,
+        marines)."""
+        return int(self.crt_raw["shifts"][source])
 
     # -- counters -----------------------------------------------------------------------------------------
     def class_members(self, cls: str) -> tuple[UnitKind, ...]:
@@ -200,7 +213,9 @@ def build(atlas: Atlas, tec: dict, crt_raw: dict, units: dict) -> GameData:
         crt = None
     if problems:
         raise DataError(problems)
-    return GameData(atlas, tec, crt, crt_raw, factions, countries, kinds, markers, stacking, country_of)
+    zoc = ZocRules(case="Dai Senso 4.2.5.1", categories=frozenset({"ground"}),
+                   blocked_hexsides=frozenset(k for k, v in tec["hexsides"].items() if v.get("blocks_zoc")))
+    return GameData(atlas, tec, crt, crt_raw, factions, countries, kinds, markers, stacking, zoc, country_of)
 
 
 def _crt(raw: dict) -> CRT:
