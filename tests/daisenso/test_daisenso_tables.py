@@ -108,3 +108,12 @@ def test_4_2_1_1_4_2_5_2_4_2_8_what_each_hexside_allows():
 
 def test_4_2_5_1_mountain_hexsides_stop_zoc():
     assert "mountain" in D.zoc.blocked_hexsides and "river" not in D.zoc.blocked_hexsides
+
+
+def test_4_1_2_and_4_2_3_1_weather_stops_blitz_attacks_but_russians_in_snow_and_grounds_air_shifts():
+    w = D.tec["weather"]
+    assert all(w[k]["no_blitz_attack"] for k in ("mud", "storms", "snow"))
+    assert w["snow"]["blitz_exception"] == "ussr" and "blitz_exception" not in w["mud"]
+    assert D.countries[w["snow"]["blitz_exception"]].name == "Russia"
+    assert w["mud"]["no_air_shift"] and w["storms"]["no_adjacent_air_shift"] and w["snow"]["no_adjacent_air_shift"]
+    assert w["mud"]["no_exploitation_into"] and not w["storms"].get("no_exploitation_into")
