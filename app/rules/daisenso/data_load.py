@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,10 @@ class GameData:
     stacking_limit: int
     zoc: ZocRules
     _country_of: Mapping[Hex, str] = field(default_factory=dict, repr=False)
+    options: Mapping = field(default_factory=dict)
+
+    def scenario_path(self, name: str) -> Path:
+        return data.SCENARIOS / f"{name}.toml"
 
     # -- map questions the combat rules ask ---------------------------------------------------------------
     def country_of(self, h: Hex) -> Country | None:
@@ -168,6 +172,22 @@ class GameData:
 def _toml(path: Path) -> dict:
     with open(path, "rb") as f:
         return tomllib.load(f)
+
+
+OPTION_KEYS = ("map", "position")
+
+
+def load_data(options: Mapping) -> GameData:
+    """The data a game with these options plays on (the engine's `load_data`): `map` is the text of one map
+    sheet, or a list of them, each replacing the sheet of its prefix; `position` is read by `state.start`."""
+    unknown = sorted(set(options) - set(OPTION_KEYS))
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(unknown)}; Dai Senso takes: {', '.join(OPTION_KEYS)}")
+    sheets = options.get("map") or ()
+    sheets = (sheets,) if isinstance(sheets, str) else tuple(sheets)
+    if not all(isinstance(t, str) for t in sheets):
+        raise ValueError("'map' is the text of a map sheet file, or a list of them")
+    return replace(load(sheets), options=dict(options))
 
 
 def load(custom_sheets: tuple[str, ...] = ()) -> GameData:
@@ -347,4 +367,4 @@ def _tec_problems(atlas: Atlas, tec: dict) -> list[str]:
     return out
 
 
-__all__ = ["Country", "DataError", "GameData", "MarkerKind", "UnitKind", "build", "load"]
+__all__ = ["Country", "DataError", "GameData", "MarkerKind", "UnitKind", "build", "load", "load_data"]
