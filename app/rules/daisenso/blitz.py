@@ -55,12 +55,14 @@ def airdrop(d: Decision, uid: str, target: str) -> None:
 
 
 def landers(state: State) -> list[Unit]:
-    """4.1.3: supplied, Blitz-enabled ground units on a friendly Beachhead that did not attack this segment."""
+    """4.1.3: supplied, Blitz-enabled ground units on a friendly Beachhead that did not attack this segment, with
+    a hex they may land in."""
     out = []
     for u in state.units.values():
         if u.faction != state.phasing or not state.kind(u).is_ground or not u.supplied or not u.blitz or u.attacked:
             continue
-        if landing_hex(state, u) is not None:
+        to = landing_hex(state, u)
+        if to is not None and landing_problem(state, u.faction, to) is None:
             out.append(u)
     return out
 
@@ -88,12 +90,12 @@ def landing_problem(state: State, faction: str, to: str) -> str | None:
 
 def land(d: Decision, uid: str) -> None:
     u = own(d, uid, "4.1.3")
-    if u not in landers(d.state):
-        d.refuse(C + "4.1.3", f"{uid} is not a supplied, Blitz-enabled ground unit on a Beachhead that did not attack")
     to = landing_hex(d.state, u)
-    why = landing_problem(d.state, u.faction, to)
+    why = None if to is None else landing_problem(d.state, u.faction, to)
     if why:
         d.refuse(C + "4.1.3", why)
+    if u not in landers(d.state):
+        d.refuse(C + "4.1.3", f"{uid} is not a supplied, Blitz-enabled ground unit on a Beachhead that did not attack")
     d.emit(UnitLanded(uid, to))
 
 

@@ -370,7 +370,7 @@ DECISIONS = (*_STAGES, "advance", "defender-hq")
 def _open_advance(d: Decision) -> None:
     state = d.state
     c = state.combat
-    if c.automatic or state.ground_at(c.target):
+    if c.automatic or state.ground_at(c.target, state.other_faction(state.phasing)):
         return
     d.emit(ExploitationOpened(len(set(c.path)) + c.unsatisfied))
 
@@ -552,8 +552,9 @@ def _box(state: State, kind_id: str) -> str:
 def advancers(state: State) -> list[Unit]:
     """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex."""
     c = state.combat
-    if state.ground_at(c.target) or any(m.kind in terrain.BEACHHEADS and m.faction != state.phasing
-                                         for m in state.markers_at(c.target)):
+    enemy = state.other_faction(state.phasing)
+    if state.ground_at(c.target, enemy) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
+                                                for m in state.markers_at(c.target)):
         return []
     if not state.data.is_land(H(c.target)) or terrain.country_closed(state, c.target):
         return []

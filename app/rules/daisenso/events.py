@@ -214,7 +214,7 @@ class StepLost:
             if self.box:
                 table = "delay_box" if self.box == "delay" else "force_pool"
                 state = replace(state, **{table: box_add(getattr(state, table), u.faction, self.box_kind)})
-        return _pay(state, self.pays, self.unit, self.replacement)
+        return _pay(state, self.pays, self.unit, self.unit if self.becomes else self.replacement)
 
     def describe(self) -> str:
         if self.becomes:
@@ -232,9 +232,11 @@ def _pay(state: State, pays: str, unit: str, replacement: str | None) -> State:
     def swap(ids):
         return tuple(replacement if x == unit else x for x in ids if x != unit or replacement)
 
+    # A unit taking a broken-down unit's place stays in its stack's force; an HQ's replacement far from the
+    # fight is not part of it (4.2.5.3 example: the Kiangsu Res in w4623).
     c = replace(c, attackers=swap(c.attackers), defenders=swap(c.defenders),
-                attacker_hq=(replacement if c.attacker_hq == unit else c.attacker_hq),
-                defender_hq=(replacement if c.defender_hq == unit else c.defender_hq))
+                attacker_hq=None if c.attacker_hq == unit else c.attacker_hq,
+                defender_hq=None if c.defender_hq == unit else c.defender_hq)
     if pays == "attacker":
         c = replace(c, attacker_losses=c.attacker_losses - 1, attacker_lost=c.attacker_lost + 1)
     elif pays in ("ad", "attacker-any"):
