@@ -7,10 +7,8 @@ Units carry their faction; a side is the player who orders them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from app.rules.engine.state import SequencedState
-from app.rules.kernel.hexgrid import Hex
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
@@ -138,16 +136,17 @@ class State(SequencedState):
         return replace(self, units=units)
 
 
-def hexes(labels) -> list[Hex]:
-    return [Hex.parse(h) for h in labels]
-
-
 def start(data, scenario: str, options: dict) -> State:
-    """The position of the scenario (or of options["position"]) as the first state (docs/daisenso-data.md)."""
+    """The position of options["position"] if given (docs/daisenso-data.md), else the scenario's own."""
+    from app.rules.custom_setup import SetupError
     from app.rules.daisenso.position import position_from_dict, read_position
 
-    position = (position_from_dict(options["position"], data) if scenario == "custom"
-                else read_position(data.scenario_path(scenario), data))
+    if "position" in options:
+        position = position_from_dict(options["position"], data)
+    elif scenario == "custom":
+        raise SetupError("options", ["the 'custom' scenario starts from a position file (--position FILE)"])
+    else:
+        position = read_position(data.scenario_path(scenario), data)
     allied = next(f for f in position.factions if f != AXIS)
     units = {u.id: Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone)
              for u in position.units}
@@ -177,7 +176,3 @@ def box_add(boxes: dict[str, dict[str, int]], faction: str, kind: str, n: int = 
     if mine[kind] <= 0:
         mine.pop(kind)
     return {**boxes, faction: mine}
-
-
-def replaced(state: State, **changes: Any) -> State:
-    return replace(state, **changes)
