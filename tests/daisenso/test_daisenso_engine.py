@@ -104,6 +104,37 @@ def test_4_1_2_blitz_attackers_must_be_blitz_enabled_and_mud_stops_a_blitz_but_r
     assert any(isinstance(e, CombatResolved) for e in events)
 
 
+def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_airdrops():
+    open_beach = scenario("strait", lambda r: drop(r, "jp-taihoku-fort", "jp-9-div"))
+    events, landing = when(open_beach, "next")
+    assert step(landing) == "landing" and orders(landing) == {"land us-10-army", "next"}
+    events, landing = when(landing, "land us-10-army")
+    assert landing.units["us-10-army"].hex == "w4324"
+
+    def snlf(raw):
+        raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                          {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        raw["force_pool"]["axis"]["detachment-japan"] = 1
+
+    z = scenario("zhejiang", snlf)
+    assert step(z) == "blitz-combat"
+    _, z = when(z, "next")
+    assert orders(z) == {"snlf w4626", "next"}
+    _, z = when(z, "snlf w4626")
+    assert any(m.kind == "detachment-japan" and m.hex == "w4725" for m in z.markers)
+    assert "detachment-japan" not in z.force_pool["axis"]
+
+    storm = scenario("august-storm")
+    _, storm = when(storm, "airdrop ru-1-abde e3310")
+    _, storm = when(storm, "next")
+    _, storm = when(storm, "next")
+    assert step(storm) == "airdrop-landing"
+    refused(storm, "airland e3310 ru-airborne", "Dai Senso 4.1.4")  # elite, and not infantry
+    events, storm = when(storm, "airland e3310 ru-infantry")
+    assert any(u.kind == "ru-infantry" and u.hex == "e3310" for u in storm.units.values())
+    assert storm.force_pool["soviet"]["ru-infantry"] == 2 and storm.delay_box["soviet"] == {"ru-airborne": 1}
+
+
 def test_4_2_3_2_and_4_2_3_3_blitz_shifts_airdrop_and_armor_and_the_weather_weakens_the_result():
     storm = scenario("august-storm")
     _, storm = when(storm, "airdrop ru-1-abde e3411")
@@ -112,6 +143,19 @@ def test_4_2_3_2_and_4_2_3_3_blitz_shifts_airdrop_and_armor_and_the_weather_weak
     shifts = " ".join(preview["shifts"])
     assert "4.2.3.2" in shifts and "4.2.3.3" in shifts and "4.2.3.4: fortress" in shifts
     assert "4.2.3.8: city" in shifts and "4.2.3.5" not in shifts
+
+
+def test_4_2_3_every_shift_of_the_strait_assault_with_its_case_and_the_preview_matches_the_order():
+    strait = scenario("strait")
+    order = "attack w4324 with us-3-mac us-6-mar us-10-army hq us-hq-pac"
+    p = GAME.preview(strait, GAME.parse(order, "allied", strait))
+    assert (p["attack"], p["defence"], p["raw_odds"], p["column"]) == (13, 5, "2-1", "2-1")
+    assert sorted(s.split(" (")[0] + " " + s.split("Dai Senso ")[1].split(":")[0] for s in p["shifts"]) == sorted([
+        "1R 4.2.3.1", "1R 4.2.3.1", "1L 4.2.3.1",  # the US Air Force and CV Strike; the Japanese Air Force at Takao
+        "1L 4.2.3.4", "1R 4.2.3.5", "1R 4.2.3.6", "1L 4.2.3.8", "1L 4.2.3.8"])  # fortress, HQ, marines, City, Strait
+    for die, code in p["by_roll"].items():
+        events, _ = when(strait, order, [die])
+        assert next(e for e in events if isinstance(e, CombatResolved)).result == code
 
 
 # -- 4.2.1 attacks ------------------------------------------------------------------------------------------------

@@ -75,8 +75,7 @@ def landing_hex(state: State, u: Unit) -> str | None:
 
 
 def landing_problem(state: State, faction: str, to: str) -> str | None:
-    if any(x.faction != faction for x in state.ground_at(to)) or any(
-            x.faction != faction for x in state.at(to)):
+    if any(x.faction != faction for x in state.at(to)):
         return f"{to} holds an enemy unit"
     country = state.data.country_of(H(to))
     if country is not None and country.id in state.neutral:
@@ -112,8 +111,6 @@ def snlf(d: Decision, hex_label: str) -> None:
     if faction_of(state, d.side) != "axis" or marker is None:
         d.refuse(C + "4.1.3.1", f"no supplied SNLF Beachhead-0 in {hex_label} with a Japanese Detachment to land")
     to = marker.toward
-    if state.ground_at(to) or any(u.faction != "axis" for u in state.at(to)):
-        d.refuse(C + "4.1.3.1", f"{to} holds an enemy unit")
     why = landing_problem(state, "axis", to)
     if why:
         d.refuse(C + "4.1.3.1", why)

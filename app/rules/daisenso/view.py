@@ -79,6 +79,7 @@ def preview(state: State, command: Command) -> dict:
     if c is None or c.automatic:
         return {"hex": command.args["hex"], "automatic": True, "case": "Dai Senso 4.2.2"}
     p = combat.preview(d.state)
-    return {"hex": c.target, "attack": int(p.attack), "defence": int(p.defence), "raw_odds": p.odds.label,
-            "shifts": [str(x) for x in p.shifts.shifts], "column": p.column_label, "case": "Dai Senso 4.2.2",
+    return {"hex": c.target, "attack": int(p.attack), "defence": int(p.defence),
+            "raw_odds": p.odds.label.replace(":", "-"), "shifts": [str(x) for x in p.shifts.shifts],
+            "column": p.column_label, "case": "Dai Senso 4.2.2",
             "defender_may_add_hq": bool(d.state.pending), "by_roll": {die: r.code for die, r in p.results}}
