@@ -322,3 +322,36 @@ def test_d16_the_scenario_ends_after_its_combat_phases_with_the_holder_of_its_he
     assert "does not hold w4324" in GAME.outcome(strait).reason
     ended = [e for e in when(scenario("strait"), "next")[0] if isinstance(e, GameEnded)]
     assert not ended
+
+
+def test_4_2_5_3_voluntary_conversion_in_chita_and_d20_kwantung_advances_only_while_no_china_is_under_a_policy():
+    def kantokuen(raw, policy=()):
+        raw.update(phasing="axis", phase="regular", policy=list(policy))
+        raw["marker"] = [m for m in raw["marker"] if m["kind"] != "blitz"]
+        drop(raw, "ru-transbaikal", "ru-12-af")
+        unit(raw, "kw-6-army", "kwantung-army", "e3608")
+
+    for policy in ((), ("china",)):
+        chita = scenario("august-storm", lambda r, p=policy: kantokuen(r, p))
+        _, chita = when(chita, "attack e3609 with kw-6-army", [6])  # 4 v 2, the City 1L: 1-1, die 6: Dr1
+        assert chita.combat.result == "Dr1" and step(chita) == "retreat"
+        assert "convert ru-chita-garrison" in orders(chita)  # a City without a Blitz marker (4.2.5.3)
+        _, chita = when(chita, "convert ru-chita-garrison")
+        if policy:
+            assert chita.combat is None  # Nationalist China under a Policy: no advance out of a Dependent (D20)
+        else:
+            events, chita = when(chita, "advance kw-6-army")
+            assert chita.units["kw-6-army"].hex == "e3609"
+
+
+def test_d17_d18_d23_a_failure_marker_a_truce_or_pre_war_stops_an_attack():
+    def western(raw, **more):
+        raw.update(phasing="western", phase="regular", **more)
+
+    failing = scenario("zhejiang", western)
+    assert "Failure marker in w4620" in refused(
+        failing, "attack w4520 with cn-szechwan-war-zone", "Dai Senso 4.2.1.1")
+    truce = scenario("zhejiang", lambda r: western(r, truce=[{"factions": ["axis", "western"]}]))
+    assert "at truce" in refused(truce, "attack w4520 with cn-chungking-hq", "Dai Senso 4.2.1.1")
+    pre_war = scenario("zhejiang", lambda r: western(r, pre_war=True))
+    assert "Pre-War" in refused(pre_war, "attack w4520 with cn-chungking-hq", "Dai Senso 4.2.1.1")
