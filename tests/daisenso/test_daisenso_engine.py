@@ -254,6 +254,10 @@ def test_ds8_4_2_5_1_the_15th_army_beaten_at_chungking_may_not_fall_back_to_the_
         "retreat w4520 to w4420", "retreat w4520 to w4421", "retreat w4520 to w4521"}
     events, z = when(z, "retreat w4520 to w4421")
     assert StackRetreated(["jp-15-army"], "w4520", "w4421", [], False) in events
+    supported = scenario("zhejiang", lambda r: unit(r, "jp-11-hq", "jp-hq", "w4521"))
+    _, supported = when(supported, "attack w4620 with jp-15-army hq jp-11-hq", [1])  # 7 v 6, 3 left: Ad 1/0
+    assert supported.combat.result.startswith("Ad")
+    assert not {o for o in orders(supported) if o.startswith("retreat")}  # the supporting HQ is in the force
 
 
 def test_ds13_4_2_6_1_a_beachhead_force_takes_ad_as_an_armor_step_then_any_attrition_step():

@@ -472,12 +472,13 @@ def options_for(state: State, kind: str) -> list[tuple]:
 
 
 def attacker_retreats(state: State) -> dict[str, list[str]]:
-    """Ad/Ex: each attacking stack's retreat hexes (4.2.5; attacking stacks in different hexes apart)."""
+    """Ad/Ex: each attacking stack's retreat hexes (4.2.5; attacking stacks in different hexes apart); none at all
+    when an HQ gave the attack Ranged Support (4.2.5.2: it is part of the force)."""
     c = state.combat
     out = {}
     for h in sorted({u.hex for u in state.units.values() if u.id in c.attackers}):
         stack = [u for u in state.units.values() if u.id in c.attackers and u.hex == h]
-        if not force_can_retreat(state, stack):
+        if c.attacker_hq in state.units or not force_can_retreat(state, stack):
             out[h] = []
             continue
         _, hexes = terrain.retreat_options(state, stack[0].faction, h, c.target)
