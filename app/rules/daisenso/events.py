@@ -12,6 +12,14 @@ def _combat(state: State, **changes) -> State:
     return replace(state, combat=replace(state.combat, **changes))
 
 
+def _to_box(state: State, faction: str, box: str | None, kind: str | None) -> State:
+    """4.2.6.2: an eliminated counter to the Delay Box ("delay") or the Force Pool ("pool"); "" leaves the game."""
+    if not box:
+        return state
+    table = "delay_box" if box == "delay" else "force_pool"
+    return replace(state, **{table: box_add(getattr(state, table), faction, kind)})
+
+
 @event_type("daisenso.StepBegan")
 @dataclass(frozen=True)
 class StepBegan:
@@ -211,9 +219,7 @@ class StepLost:
                 state = replace(state.with_units(**{self.replacement: new}), serial=state.serial + 1)
                 if not self.from_holding:
                     state = replace(state, force_pool=box_add(state.force_pool, u.faction, self.replacement_kind, -1))
-            if self.box:
-                table = "delay_box" if self.box == "delay" else "force_pool"
-                state = replace(state, **{table: box_add(getattr(state, table), u.faction, self.box_kind)})
+            state = _to_box(state, u.faction, self.box, self.box_kind)
         return _pay(state, self.pays, self.unit, self.unit if self.becomes else self.replacement)
 
     def describe(self) -> str:
@@ -450,11 +456,7 @@ class UnitEliminated:
 
     def apply(self, state: State) -> State:
         u = state.units[self.unit]
-        state = state.with_units(**{self.unit: None})
-        if not self.box:
-            return state
-        table = "delay_box" if self.box == "delay" else "force_pool"
-        return replace(state, **{table: box_add(getattr(state, table), u.faction, u.kind)})
+        return _to_box(state.with_units(**{self.unit: None}), u.faction, self.box, u.kind)
 
     def describe(self) -> str:
         return f"{self.unit} eliminated ({self.case})"
