@@ -24,5 +24,5 @@ GAME = Game(
     load_data=data_load.load_data,
     start=start,
     view=view.view,
-    extras={"combat_summary": view.combat_summary, "preview": view.preview},
+    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},
 )

@@ -38,6 +38,14 @@ def view(state: State, side: str | None) -> dict:
     }
 
 
+def game_map(state: State):
+    """The map sheet the picture shows: the one holding the most units (each scenario here is on one sheet; the
+    two sheets join nowhere, ruling D2)."""
+    sheets = state.data.atlas.sheets
+    counts = {prefix: sum(1 for u in state.units.values() if u.hex.startswith(prefix)) for prefix in sheets}
+    return sheets[max(sorted(counts), key=lambda p: counts[p])]
+
+
 def combat_summary(event, state: State | None) -> dict | None:
     """4.2.2's resolution as the replay's combat panel and the luck analysis read it (app/rules/base.py)."""
     if not isinstance(event, CombatResolved) or state is None or state.combat is None:
