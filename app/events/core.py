@@ -13,13 +13,17 @@ from app.events.registry import event_type
 @event_type("core.GameCreated")
 @dataclass(frozen=True)
 class GameCreated:
-    """First event of a game: the rules, the scenario and the SHA-256 commitment to the secret dice seed."""
+    """First event of a game: the rules, the scenario and the SHA-256 commitment to the secret dice seed.
+    `rules_version` is the rule set's version the game is played under ("" for games created before it was
+    recorded): a rule set whose decisions change keeps deciding an older game as it was played (base.py,
+    `played_under`)."""
 
     rules: str
     scenario: str
     sides: list[str]
     seed_commitment: str
     options: dict = field(default_factory=dict)
+    rules_version: str = ""
 
 
 @event_type("core.PlayerJoined")

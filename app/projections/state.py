@@ -14,7 +14,7 @@ from app.events import core
 from app.events.envelope import StoredEvent
 from app.events.registry import decode
 from app.events.store import EventStore
-from app.rules.base import Rules
+from app.rules.base import Rules, played_under
 from app.rules.catalog import get_rules
 
 
@@ -94,7 +94,8 @@ def fold(rules: Rules, state: GameState | None, event: StoredEvent,
         meta = GameMeta(game_id=event.game_id, rules=body.rules, scenario=body.scenario, sides=list(body.sides),
                         seed_commitment=body.seed_commitment, dice_game_id=event.game_id,
                         options=dict(body.options), seq=event.seq)
-        return GameState(meta, rules.initial_state(body.scenario, body.options))
+        return GameState(meta, played_under(rules, rules.initial_state(body.scenario, body.options),
+                                            body.rules_version))
     if state is None:
         raise ValueError(f"event {event.seq} ({event.type}) comes before the game's creation")
     meta = replace(state.meta, seq=event.seq)

@@ -107,6 +107,11 @@ class Rules(Protocol):
     # preview(state, command) -> dict
     #     What would this command do, without dice (combat odds and the result of each die roll)?
     #     It may use only what `command.side` can see. Rule sets without it offer no preview.
+    # played_under(state, version) -> state
+    #     The starting state of a game created under the rule set's `version` (core.GameCreated.rules_version;
+    #     "" for a game created before versions were recorded). A rule set whose decisions changed records the
+    #     version in its state and decides that game as it was played, so its stored orders still verify.
+    #     Default: every game is decided by the current rules.
 
 
 def event_visibility(rules: Rules, event: Any, side: str | None) -> bool | str:
@@ -118,6 +123,12 @@ def event_visibility(rules: Rules, event: Any, side: str | None) -> bool | str:
 def event_reveals(rules: Rules, event: Any) -> bool:
     hook = getattr(rules, "reveals", None)
     return False if hook is None else bool(hook(event))
+
+
+def played_under(rules: Rules, state: Any, version: str) -> Any:
+    """The rule set's `played_under(state, version)`, or `state` unchanged: the current rules decide."""
+    hook = getattr(rules, "played_under", None)
+    return state if hook is None else hook(state, version)
 
 
 def has_preview(rules: Rules) -> bool:

@@ -59,7 +59,7 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
     seed = dice.new_seed()
     game_id = game_id or new_game_id(store)
     created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),
-                               seed_commitment=dice.commitment(seed), options=options)
+                               seed_commitment=dice.commitment(seed), options=options, rules_version=rules.version)
     store.create_game(game_id, rules.name, scenario, [_new(created, SERVER)], seed)
     return game_id
 

@@ -131,6 +131,15 @@ plan = ["fight", "move"]
     assert [(u["id"], u["hex"], u["steps"]) for u in on_map] == [("jp-d3-r6", "2807", 1)]
 
 
+def test_an_snc_position_without_a_side_is_the_chinese_player_turn_who_play_first_in_each_gt():
+    # SNC 5.1; docs/custom-positions.md said the Japanese until issue 19
+    from app.rules.snc.rules import RULES
+
+    state = RULES.initial_state("campaign", {"position": {"turn": 4, "phase": "declare",
+                                                          "units": {"jp-d3-r6": "2807", "cn-d7": "2606"}}})
+    assert (state.turn, state.side, RULES.prompt(state).side) == (4, "chinese", "chinese")
+
+
 @pytest.mark.parametrize("rules,text,problems", [
     ("ichigo", 'turn = 2\nphase = "VI"\n[units]\n"jp-nobody" = "1906"\n', ["no unit 'jp-nobody'"]),
     ("ichigo", 'turn = 2\nphase = "VI"\n[units]\n"jp-cea-1bde" = "9999"\n', ["9999 is not on the map"]),

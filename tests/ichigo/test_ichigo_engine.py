@@ -239,8 +239,7 @@ def test_11_23_chinese_attackers_lose_double_and_at_least_one_step():
     evs = when(s, "japanese", "commit 0", rolls=[1])                  # 11.17: no defensive tanks
     b = of(evs, ev.BattleResolved)[0]
     assert b.result == "1/1" and b.attacker_losses == 2
-    # die 1 at >=10:1 after a DE would still cost one step: the minimum (IG-18)
-    assert max(0 * 2, 1) == 1
+    # IG-18, a result of 0 costing one step: tests/ichigo/test_ichigo_limits.py
 
 
 def test_11_26_militia_never_attack():

@@ -79,6 +79,7 @@ SNC_CRT = {
             (6, SNC_COLUMNS.index("5:1")): "0/4",  # map errata
             (2, SNC_COLUMNS.index("3:1")): "2/1",  # 12.0 GT 3, Loudian
             (3, SNC_COLUMNS.index("2:1")): "1/1",  # 12.0 GT 3, 3410
+            (4, SNC_COLUMNS.index("5:1")): "0/3",  # 12.0 GT 3, 3511 (1:1, concentric 1R, 3R: SNC ruling R3)
         },
     ),
 }

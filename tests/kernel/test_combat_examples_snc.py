@@ -156,20 +156,28 @@ def test_12_0_gt3_3410_creek_19_to_9_on_10_is_1_to_2_then_2_to_1_die_3_gives_1_o
     assert (r.attacker.losses, r.defender.losses) == (1, 1)
 
 
-def test_12_0_gt3_3511_16_on_9_computes_1_to_1_and_4_to_1_not_the_printed_2_to_1_and_5_to_1():
-    # The example prints "16:9 or 2:1" and 5:1 after 3R; 10.3 rounds 1.78 down: 1:1, so 4:1.
+def test_12_0_gt3_3511_16_on_9_is_1_to_1_not_the_printed_2_to_1_and_the_concentric_shift_makes_the_printed_5_to_1():
+    # The example prints "16:9 or 2:1"; 10.3 rounds 1.78 down: 1:1. From Wusong 3510 (across the creek) and
+    # Shanghai 3512, opposite hexes around 3511: 1R (10.4.2), and 3R of fire support: 5:1, die 4 = 0/3.
     attack = total_strength(
         hexside_contributions(
-            [("3rd", 16, H("3410")), ("SNLF", 8, H("3512"))],
+            [("3rd", 16, H("3510")), ("SNLF", 8, H("3512"))],
             H("3511"),
-            lambda a, b: "creek" if a == H("3410") else None,
+            lambda a, b: "creek" if a == H("3510") else None,
             HexsideModifiers.from_dict(SNC_HEXSIDES),
         ),
         RULE,
     )
-    p = preview_attack(CRT_, attack, 9, fire(3))
+    conc = concentric_shift(ConcentricRule.from_dict(SNC_CONCENTRIC), GRID, H("3511"), [H("3510"), H("3512")],
+                            "japanese", set())
+    assert conc is not None and conc.amount == 1
+    p = preview_attack(CRT_, attack, 9, [conc, *fire(3)])
     assert attack.total == 16
-    assert (p.odds.label, p.column_label) == ("1:1", "4:1")
+    assert (p.odds.label, p.column_label) == ("1:1", "5:1")
+    r = p.result(4)
+    assert (r.attacker.losses, r.defender.losses) == (0, 3)
+    # without the concentric shift (the example's own arithmetic from 1:1) the column would be 4:1
+    assert preview_attack(CRT_, attack, 9, fire(3)).column_label == "4:1"
 
 
 def test_10_5_2_reduce_two_step_units_before_eliminating_one_step_units():

@@ -109,6 +109,33 @@ def test_extend_counts_virtual_columns_below_the_table_too():
     assert preview_attack(crt, 1, 3, [Shift(2, "SNC 11.1", "fire support")]).column_label == "1:1"
 
 
+@given(right=st.integers(min_value=0, max_value=20), d=strength)
+def test_extend_a_0_factor_attack_stays_on_the_first_column_whatever_the_shifts(right, d):
+    # SNC 10.3.1: 0 on d is worse than every 1:n; the shifts act on the true odds, so none reaches 1:3's right
+    crt, _ = TABLES["snc"]
+    p = preview_attack(crt, 0, d, [Shift(right, "SNC 11.1", "fire support")])
+    assert p.odds.virtual_column is None and p.to_dict()["raw_column"] is None
+    assert (p.column_label, p.clamped) == ("1:3", "low")
+
+
+def test_extend_0_factors_against_1_factor_beside_1_on_5_and_1_on_3():
+    crt, _ = TABLES["snc"]
+    two_right = [Shift(2, "SNC 11.1", "fire support")]
+    assert preview_attack(crt, 0, 2, two_right).column_label == "1:3"  # not 1:1 (issue 19, D1)
+    assert preview_attack(crt, 1, 5, two_right).column_label == "1:3"
+    assert preview_attack(crt, 1, 5, [Shift(3, "SNC 11.1", "fire support")]).column_label == "1:2"
+    assert preview_attack(crt, 1, 3, two_right).column_label == "1:1"
+
+
+def test_clamp_puts_a_0_factor_attack_on_the_first_column_before_the_shifts():
+    # Ichi-Go 11.8 reads as clamping the raw odds (combat-kernel rulings): 0 on 2 starts at <=1:5 like 1 on 9
+    crt, line = TABLES["ichigo"]
+    two_right = [Shift(2, "Ichi-Go 11.18", "airpower")]
+    zero, one = (preview_attack(crt, a, d, two_right, line=line) for a, d in ((0, 2), (1, 9)))
+    assert zero.odds.virtual_column == one.odds.virtual_column == 0
+    assert zero.column == one.column == 2
+
+
 def test_defence_of_zero_is_refused_for_ratios_with_a_clear_message():
     crt, _ = TABLES["snc"]
     with pytest.raises(ValueError, match="defence strength is 0"):

@@ -48,7 +48,8 @@ def candidates(state: State, rng: random.Random) -> list[str]:
                     by_hex.setdefault(state.units[uid].hex, []).append(uid)
                 near = rng.choice(list(by_hex.values()))
             kinds = [k for k in ("air", "artillery", "naval")
-                     if combat.support_allowed(state, side, k, t, verb) is None and rng.random() < 0.5]
+                     if combat.support_allowed(state, side, k, t, verb, {state.units[u].hex for u in near}) is None
+                     and rng.random() < 0.5]
             sup = f" support {' '.join(kinds)}" if kinds else ""
             out.append(f"{verb} {t} with {' '.join(near)}{sup}")
     pend = state.pending[0] if state.pending else None

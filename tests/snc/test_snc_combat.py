@@ -3,6 +3,8 @@ import pytest
 from snc_given import RULES, ev, fold, of, position, then, when
 
 from app.rules.errors import IllegalOrder
+from app.rules.kernel.preview import preview_attack
+from app.rules.kernel.shifts import Shift
 from app.rules.snc.combat import assess, loss_candidates
 from app.rules.snc.data_load import load
 
@@ -113,6 +115,21 @@ def test_10_4_1_town_in_marsh_gives_chinese_two_left_japanese_defenders_none_and
     assert [(sh.amount, sh.reason) for sh in p3.shifts.shifts] == [(-2, "city")]
 
 
+@pytest.mark.parametrize(("hexes", "shift"), [
+    (["2511", "2513"], True),            # opposite hexes (N, S)
+    (["2511", "2611"], False),           # two hexes side by side
+    (["2511", "2612", "2412"], True),    # three with one hex between each (N, SE, SW)
+    (["2511", "2611", "2612"], False),   # three in a row
+    (["2511", "2611", "2612", "2513"], True),  # more than three
+])
+def test_10_4_2_concentric_opposite_alternating_or_more_than_three_hexes(hexes, shift):
+    regiments = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"][:len(hexes)]
+    s = position({**dict(zip(regiments, hexes, strict=True)), "cn-d7": "2512"}, turn=7)
+    p = assess(s, {"hex": "2512", "side": "japanese", "kind": "attack", "attackers": regiments,
+                   "defenders": ["cn-d7"]})
+    assert any(sh.case == "SNC 10.4.2" and sh.amount == 1 for sh in p.shifts.shifts) is shift
+
+
 def test_10_4_2_concentric_shift_for_opposite_hexes_but_never_into_a_city():
     s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3411", "cn-d7": "3410", "cn-d58": "2410",
                   "jp-d11-r12": "2409", "jp-d11-r22": "2411"}, turn=7)
@@ -125,12 +142,14 @@ def test_10_4_2_concentric_shift_for_opposite_hexes_but_never_into_a_city():
 
 
 def test_10_0_each_hex_attacked_once_and_each_unit_attacks_once_per_phase():
-    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-gar-c": "3408"}, turn=7)
-    s = then(s, "japanese", "attack 3408 with d3-r6", rolls=[1])
-    assert s.pending[0]["kind"] == "advance"
-    s = then(s, "japanese", "stay")
-    with pytest.raises(IllegalOrder, match="SNC 10.0"):
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d87": "3408", "cn-d8": "3410"}, turn=7)
+    s = then(s, "japanese", "attack 3408 with d3-r6", rolls=[5])  # 4 on 5 = 1:2, die 5 = 1/1: both reduced
+    assert s.battle is None and s.units["cn-d87"].reduced and s.units["jp-d3-r6"].reduced
+    with pytest.raises(IllegalOrder, match="SNC 10.0: 3408 has already been attacked"):
         when(s, "japanese", "attack 3408 with d3-r18")
+    with pytest.raises(IllegalOrder, match="SNC 10.0: jp-d3-r6 has already attacked this phase"):
+        when(s, "japanese", "attack 3410 with d3-r6")
+    assert of(when(s, "japanese", "attack 3410 with d3-r18", rolls=[1]), ev.CombatResolved)
 
 
 def test_10_2_static_units_never_attack():
@@ -188,6 +207,10 @@ def test_11_3_chinese_air_six_aborts_the_japanese_air_marker_and_one_loses_the_a
     assert not any("air support" in x for x in of(events, ev.CombatResolved)[0].shifts)
     events = when(s, "chinese", "intercept", rolls=[1, 3])
     assert fold(s, *events).chinese_air is False
+    for roll in (2, 5):  # only a 6 aborts and only a 1 loses the air force
+        events = when(s, "chinese", "intercept", rolls=[roll, 3])
+        assert not of(events, ev.AirInterception)[0].aborted and fold(s, *events).chinese_air is True
+        assert any("air support" in x for x in of(events, ev.CombatResolved)[0].shifts)
 
 
 def test_11_4_defensive_naval_gunfire_shifts_a_chinese_attack_left():
@@ -196,6 +219,21 @@ def test_11_4_defensive_naval_gunfire_shifts_a_chinese_attack_left():
     assert s.pending[0]["kind"] == "defend"
     events = when(s, "japanese", "support naval", rolls=[3])
     assert any("SNC 11.4" in x for x in of(events, ev.CombatResolved)[0].shifts)
+    # only a hex next to the rivers: 3409, one hex inland from the Yangtze, gets no defensive gunfire
+    s = position({"cn-d55": "3410", "jp-d3-r6": "3409"}, turn=7, side="chinese")
+    events = when(s, "chinese", "attack 3409 with d55", rolls=[3])
+    assert not of(events, ev.DecisionRequired) and of(events, ev.CombatResolved)
+
+
+def test_6_0_2_after_each_combat_both_players_bring_every_hex_within_the_limits():
+    # four Chinese divisions at Suzhou (placed there, R23: no check on placement); a Japanese attack elsewhere
+    suzhou = {u: "2410" for u in ("cn-d7", "cn-d8", "cn-d18", "cn-d44")}
+    s = position({"jp-d3-r6": "3409", "cn-gar-c": "3408", **suzhou, "cn-d57": "3612"}, turn=7)
+    s = then(s, "japanese", "attack 3408 with d3-r6", rolls=[6])
+    s = then(s, "japanese", "stay")
+    assert s.pending[0]["kind"] == "overstack" and s.pending[0]["side"] == "chinese"
+    s = then(s, "chinese", "eliminate d8")
+    assert not s.pending and len(s.at("2410")) == 3 and s.phase == "ops1"  # the phase goes on
 
 
 def test_6_0_after_combat_the_owner_eliminates_excess_units():
@@ -204,3 +242,96 @@ def test_6_0_after_combat_the_owner_eliminates_excess_units():
     s = then(s, "japanese", "advance d3-r6 to 3408")
     assert not s.pending  # 3409 now holds 3 + 1: fine
     assert RULES.prompt(s).step.endswith("(fight)")
+
+
+def test_10_3_1_zero_factors_across_a_creek_stay_on_1_to_3_where_one_factor_reaches_1_to_2():
+    # ruling R30: the 1-factor 20th Brigade across the creek 3412/3313 attacks with 0 (10.4.1 rounds down); 0 on 3
+    # is worse than any 1:n, so artillery's 1R leaves it on 1:3 (10.3.1); from 3413 (no creek) 1 on 3 gets 1:2
+    for origin, attack, odds, column in (("3412", 0, "0", "1:3"), ("3413", 1, "1:3", "1:2")):
+        s = position({"cn-b20": origin, "jp-d11-r12": "3313"}, side="chinese", turn=7)
+        r = of(when(s, "chinese", "attack 3313 with b20 support artillery", rolls=[4]), ev.CombatResolved)[0]
+        assert (r.attack, r.defence, r.odds, r.column) == (attack, 3, odds, column)
+
+
+@pytest.mark.parametrize(("origin", "target", "allowed"), [
+    ("3312", "3412", False),  # neither hex on a river nor one hex inland from the Yangtze (issue 19, D5)
+    ("3411", "3410", False),  # two hexes from the Yangtze, one from the Huangpu bank: no band along the Huangpu
+    ("3510", "3410", True),   # from Wusong, on the Huangpu (12.0 GT 3)
+    ("3410", "3409", True),   # into a hex one inland from the Yangtze (3408 is on it)
+    ("3409", "3410", True),   # from such a hex
+])
+def test_11_4_naval_gunfire_for_attacks_on_or_from_the_rivers_or_one_hex_inland_from_the_yangtze(origin, target,
+                                                                                                 allowed):
+    s = position({"jp-d11-r12": origin, "cn-d7": target}, turn=7)
+    order = f"attack {target} with d11-r12 support naval"
+    if not allowed:
+        with pytest.raises(IllegalOrder, match="SNC 11.4"):
+            when(s, "japanese", order)
+        return
+    r = of(when(s, "japanese", order, rolls=[4]), ev.CombatResolved)[0]
+    assert any("SNC 11.4" in x for x in r.shifts)
+
+
+def test_10_0_9_6_a_hex_overrun_this_phase_is_overrun_again_only_by_the_units_that_overran_it():
+    s = position({**at("2806", D11), "jp-d3-r6": "2807", "cn-d87": "2707", "cn-d7": "2707"}, plan=("move", "fight"))
+    # 12 on 7 = 1:1, 1L marsh, 1L overrun: 1:3; die 6 = 1/1: the elite 87th is reduced, the Chinese hold 2707
+    s = then(s, "japanese", "overrun 2707 with 2806", rolls=[6])
+    s = then(s, "japanese", "lose d11-r12")
+    assert s.battle is None and {u.id for u in s.at("2707")} == {"cn-d87", "cn-d7"}
+    with pytest.raises(IllegalOrder, match="SNC 10.0: 2707 has already been overrun"):
+        when(s, "japanese", "overrun 2707 with d3-r6")  # issue 19, D6: another stack
+    events = when(s, "japanese", "overrun 2707 with 2806", rolls=[1])  # 9.6: the overrunning units, one MP more
+    assert of(events, ev.CombatResolved) and of(events, ev.UnitsMoved)[0].mp == 1
+
+
+def test_10_5_3_an_advance_observes_the_stacking_limit_five_units_advance_six_do_not():
+    s = position({**at("3409", D3), "jp-det-shigeto": "3409", "jp-d11-r12": "3309", "cn-gar-c": "3408"})
+    s = then(s, "japanese", "attack 3408 with 3409 3309", rolls=[6])
+    assert s.pending[0]["kind"] == "advance"
+    six = " ".join([*D3, "det-shigeto", "d11-r12"])
+    with pytest.raises(IllegalOrder, match="SNC 10.5.3: an advance observes the stacking limits"):
+        when(s, "japanese", f"advance {six} to 3408")  # issue 19, D7: not accepted and then eliminated
+    s = then(s, "japanese", f"advance {' '.join(D3)} det-shigeto to 3408")  # a division and one unit: the limit
+    assert len(s.at("3408")) == 5 and not s.pending
+
+
+def test_10_5_3_an_advance_into_a_city_counts_the_9_1_garrison_it_brings():
+    s = position({**at("2409", D3), "jp-det-shigeto": "2409", "cn-d7": "2410"})
+    s = then(s, "japanese", "attack 2410 with 2409", rolls=[6])  # 19 on 2, city 2L: 6:1, die 6 = 0/4
+    with pytest.raises(IllegalOrder, match="SNC 10.5.3"):
+        when(s, "japanese", f"advance {' '.join(D3)} det-shigeto to 2410")
+    s = then(s, "japanese", f"advance {' '.join(D3)} to 2410")
+    assert len(s.at("2410")) == 5 and any(u.static for u in s.at("2410")) and not s.pending
+
+
+@pytest.mark.parametrize(("attack", "defence", "odds"), [
+    (21, 7, "3:1"), (20, 7, "2:1"),   # 10.3: rounded down; 3:1 reached exactly
+    (7, 7, "1:1"), (6, 7, "1:2"),     # fewer factors than the defender: a poor odds attack, rounded up
+    (5, 10, "1:2"), (5, 11, "1:3"),
+])
+def test_10_3_odds_at_the_rounding_boundaries(attack, defence, odds):
+    assert preview_attack(load().crt, attack, defence).odds.label == odds
+
+
+@pytest.mark.parametrize(("attack", "defence", "right", "column"), [
+    (6, 1, 0, "6:1"), (7, 1, 0, "6:1"), (7, 1, -1, "6:1"), (6, 1, -1, "5:1"),  # 10.3.1: final odds
+    (1, 3, 0, "1:3"), (1, 4, 0, "1:3"), (1, 3, 1, "1:2"), (1, 4, 1, "1:3"),
+])
+def test_10_3_1_the_end_columns_take_the_final_odds_beyond_them(attack, defence, right, column):
+    assert preview_attack(load().crt, attack, defence, [Shift(right, "SNC 10.4", "net shift")]).column_label == column
+
+
+def test_10_4_1_creek_halving_is_on_the_total_of_the_attackers_across_it_rounded_down():
+    # two 1-factor brigades across the creek 3412/3313: 1 + 1 halved = 1 (each alone: 1/2 -> 0)
+    s = position({"cn-b20": "3412", "cn-b45": "3412", "jp-d11-r12": "3313"}, side="chinese", turn=7)
+    p = assess(s, {"hex": "3313", "side": "chinese", "kind": "attack", "attackers": ["cn-b20", "cn-b45"],
+                   "defenders": ["jp-d11-r12"]})
+    assert p.attack.total == 1
+    p = assess(s, {"hex": "3313", "side": "chinese", "kind": "attack", "attackers": ["cn-b20"],
+                   "defenders": ["jp-d11-r12"]})
+    assert p.attack.total == 0
+    # the Huangpu, a river: a third (10.4.1); 3 across it is 1
+    s = position({"cn-d98": "3612", "jp-snlf-1": "3512"}, side="chinese", turn=7)
+    p = assess(s, {"hex": "3512", "side": "chinese", "kind": "attack", "attackers": ["cn-d98"],
+                   "defenders": ["jp-snlf-1"]})
+    assert p.attack.total == 1

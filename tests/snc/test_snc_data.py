@@ -277,11 +277,26 @@ def test_wusong_is_coastal_within_the_naval_gunfire_line():
     assert GMAP.has_tag(H("3510"), "ngf-coast")
 
 
-@pytest.mark.parametrize("hexx", ["3511", "3410", "3208"])
-def test_naval_gunfire_reaches_the_example_attacks(hexx):
-    # SNC 12.0 GT 3: three shifts (air, artillery, naval) against 3511, Loudian 3208 and 3410 (R11)
-    tags = GMAP.tags_of(H(hexx))
-    assert tags & set(SCN["fire_support"]["naval_attack_hexes"])
+@pytest.mark.parametrize(("target", "origins"), [("3511", ["3510", "3512"]), ("3410", ["3510"]),
+                                                  ("3208", ["3308"])])
+def test_naval_gunfire_reaches_the_example_attacks(target, origins):
+    # SNC 12.0 GT 3: three shifts (air, artillery, naval) against 3511, Loudian 3208 and 3410 (R11): a hex of
+    # each battle is on the rivers or one hex inland from the Yangtze
+    naval = set(SCN["fire_support"]["naval_attack_hexes"])
+    assert any(GMAP.tags_of(H(h)) & naval for h in [target, *origins])
+
+
+def test_naval_gunfire_tags_follow_ruling_r11():
+    # SNC 7.1, 11.4: coastal = next to a Yangtze hex of column 20+ (the line at Jiangyin) or on the navigable
+    # Huangpu (3513 is neutral); inland = next to a Yangtze coastal hex, not coastal: none along the Huangpu
+    land = [h for h in GMAP.hexes() if GMAP.terrain_of(h) not in {"yangtze", "sea", "lake"}]
+    yangtze = {h for h in land if any(GMAP.terrain_of(n) == "yangtze" and n.col >= 20 for n in GMAP.neighbours(h))}
+    huangpu = {h for h in land if any("navigable" in GMAP.hexside_features(h, n) for n in GMAP.neighbours(h))}
+    coast = (yangtze | huangpu) - {H("3513")}
+    inland = {h for h in land if h not in coast and any(n in yangtze for n in GMAP.neighbours(h))}
+    assert set(GMAP.hexes_tagged("ngf-coast")) == coast
+    assert set(GMAP.hexes_tagged("ngf-inland")) == inland
+    assert {"3409", "3208"} <= {str(h) for h in inland} and not {"3410", "3412", "3511"} & {str(h) for h in inland}
 
 
 def test_landing_hexes():
@@ -424,8 +439,7 @@ def test_crt_shape():
         ("5:1", 6, "0/4", "SNC map errata after 1.3"),
         ("3:1", 2, "2/1", "SNC 12.0 GT 3 Loudian"),
         ("2:1", 3, "1/1", "SNC 12.0 GT 3 3410"),
-        ("4:1", 4, "0/3", "SNC 12.0 GT 3 3511 by SNC 10.3 (R3)"),
-        ("5:1", 4, "0/3", "SNC 12.0 GT 3 3511 as printed (R3)"),
+        ("5:1", 4, "0/3", "SNC 12.0 GT 3 3511: 1:1, concentric 1R, 3R (R3)"),
         ("6:1", 1, "1/2", "SNC 12.0 GT 2 Wusong (R5)"),
         ("4:1", 3, "1/2", "SNC 9.6 overrun (R4)"),
     ],
@@ -435,7 +449,8 @@ def test_attested_cells(column, die, result, case):
 
 
 def test_attested_list_matches_the_table():
-    assert len(CRT["attested"]) == 8
+    assert len(CRT["attested"]) == 7
+    assert not any(a["column"] == "4:1" and a["die"] == 4 for a in CRT["attested"])  # R3: 3511 is on 5:1
     for a in CRT["attested"]:
         assert CRT["results"][str(a["die"])][COLUMNS.index(a["column"])] == a["result"], a
 
@@ -511,7 +526,8 @@ def test_11th_division_lands_at_6_to_1_gt2():
 
 
 def test_attack_on_3511_gt3():
-    # SNC 12.0 GT 3: 3rd Division 16 halved for the creek + SNLF 8 = 16 vs 9; +3R; roll 4 = 0/3 (R3)
+    # SNC 12.0 GT 3: 3rd Division 16 halved for the creek + SNLF 8 = 16 vs 9; 1R concentric (3510 and 3512 are
+    # opposite around 3511), +3R; roll 4 = 0/3 (R3)
     snlf = sum(u["strength"][0] for u in units_where(type="snlf"))
     assert snlf == 8
     defenders = [u for u in UNITS if u.get("setup") == "3511"]
@@ -519,14 +535,13 @@ def test_attack_on_3511_gt3():
     third = sum(u["strength"][0] for u in div("3rd Division"))
     att = third // 2 + snlf
     assert att == 16
-    col = final_column(att, 9, 3 - terrain_shift_left("3511"))
-    assert col == "4:1" and cell(col, 4) == (0, 3)
-    assert cell("5:1", 4) == (0, 3)  # as printed
+    col = final_column(att, 9, 1 + 3 - terrain_shift_left("3511"))
+    assert col == "5:1" and cell(col, 4) == (0, 3)  # as printed
     # 0/3 leaves only the garrison: the other defenders have exactly 3 steps
     assert sum(u["steps"] for u in defenders if u["type"] != "garrison") == 3
     # with the Wusong loss still on (one regiment reduced) the odds are the same (R3)
     reduced = third - 4 + 2
-    assert final_column(reduced // 2 + snlf, 9, 3) == "4:1"
+    assert final_column(reduced // 2 + snlf, 9, 1 + 3) == "5:1"
 
 
 def test_loudian_gt3():

@@ -70,6 +70,11 @@ def test_7_2_a_unit_stops_on_entering_an_ezoc_and_leaves_one_only_to_a_hex_free_
     s = position({"jp-d3-r6": "2706", "cn-d7": "2606", "cn-d58": "2806"}, turn=7, plan=MOVE)
     with pytest.raises(IllegalOrder, match="SNC 7.2"):
         when(s, "japanese", "move d3-r6 to 2707")
+    # the exception: from an EZOC into a hex free of EZOC, then on as normal (2705, 2704 are not next to 2606)
+    s = position({"jp-d3-r6": "2706", "cn-d7": "2606"}, turn=7, plan=MOVE)
+    assert of(when(s, "japanese", "move d3-r6 to 2704 via 2705"), ev.UnitsMoved)[0].path == ["2706", "2705", "2704"]
+    # 2707 is next to 2606 too: not straight from 2706, but out through 2806 (free) and in again, to stop there
+    assert of(when(s, "japanese", "move d3-r6 to 2707"), ev.UnitsMoved)[0].path == ["2706", "2806", "2707"]
 
 
 def test_6_2_chinese_three_division_equivalents_an_elite_a_regular_and_a_brigade_fit():
@@ -108,3 +113,64 @@ def test_3_2_control_switches_when_a_unit_enters_and_9_1_a_garrison_is_placed_in
     s = then(s, "japanese", "move d3-r6 to 2410")
     assert s.controller("2410") == "japanese"
     assert any(u.static for u in s.at("2410"))
+    assert s.controller("2411") == "chinese"  # a ZOC projected into a hex does not switch it (3.2 designer's note)
+    s = position({"jp-d3-r6": "2409", "cn-d7": "2510", "cn-d57": "3612"}, turn=7, plan=MOVE, control=("2410",))
+    s = then(s, "japanese", "end")
+    s = s.__class__(**{**s.__dict__, "side": "chinese", "phase": "ops1", "plan": MOVE})
+    s = then(s, "chinese", "move d7 to 2410")  # switches back each time the other side enters (3.2)
+    assert s.controller("2410") == "chinese"
+
+
+def test_6_0_an_end_that_finds_a_stack_over_the_limit_ends_the_phase_once_the_owner_has_eliminated():
+    s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2707", "cn-b20": "2707", "cn-d57": "3612"},
+                 turn=7, side="chinese", plan=MOVE)
+    s = then(s, "chinese", "end")
+    assert s.pending[0]["kind"] == "overstack" and s.phase == "ops1"
+    s = then(s, "chinese", "eliminate b20")
+    assert s.phase == "reinf" and not s.pending  # issue 19: no second move in the ended phase
+    # the Japanese Second Operations Phase: after the elimination, the Victory Check (4.3) and the next GT
+    d3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+    s = position({**{u: "2707" for u in d3}, "jp-det-shigeto": "2707", "jp-d11-r12": "2707", "cn-d57": "3612"},
+                 turn=6, phase="ops2", plan=("fight", "move"))
+    s = then(s, "japanese", "end")
+    assert s.pending[0]["kind"] == "overstack"
+    s = then(s, "japanese", "eliminate det-shigeto")
+    assert (s.turn, s.side, s.phase) == (7, "chinese", "declare") and not s.pending
+
+
+def test_2_2_1_9_0_a_unit_may_spend_all_eight_mp_but_never_more():
+    # column 20, rows 14-23: paddy, no hexside feature; the Chinese pay 1 a hex, the Japanese 2 (9.4)
+    s = position({"cn-d7": "2014", "cn-d57": "3612"}, turn=7, side="chinese", plan=MOVE)
+    rows = [f"20{r}" for r in range(15, 24)]
+    assert of(when(s, "chinese", f"move d7 to 2022 via {' '.join(rows[:7])}"), ev.UnitsMoved)[0].mp == 8
+    with pytest.raises(IllegalOrder, match="SNC 9.0"):
+        when(s, "chinese", f"move d7 to 2023 via {' '.join(rows[:8])}")
+    s = position({"jp-d3-r6": "2014"}, turn=7, plan=MOVE)
+    assert of(when(s, "japanese", "move d3-r6 to 2018 via 2015 2016 2017"), ev.UnitsMoved)[0].mp == 8
+    with pytest.raises(IllegalOrder, match="SNC 9.0"):
+        when(s, "japanese", "move d3-r6 to 2019 via 2015 2016 2017 2018")
+
+
+def test_9_4_ruling_r2_the_chinese_pay_one_more_mp_across_a_creek_and_two_across_a_river():
+    s = position({"cn-d7": "3511", "cn-d58": "3610", "cn-d57": "3612"}, turn=7, side="chinese", plan=MOVE)
+    assert of(when(s, "chinese", "move d7 to 3510"), ev.UnitsMoved)[0].mp == 2  # creek 3510/3511
+    assert of(when(s, "chinese", "move d58 to 3609"), ev.UnitsMoved)[0].mp == 3  # the Huangpu, a river (R10)
+    assert of(when(s, "chinese", "move d58 to 3611"), ev.UnitsMoved)[0].mp == 1  # a plain hexside
+
+
+def test_6_2_an_elite_brigade_counts_one_division_equivalent():
+    # two elite training brigades (1 DE each) and a regular division (1): 3 DE; an elite division more is over
+    s = position({"cn-td1": "2707", "cn-td2": "2707", "cn-d7": "2707", "cn-d57": "3612"}, turn=7, side="chinese",
+                 plan=MOVE)
+    assert not then(s, "chinese", "end").pending
+    s = position({"cn-td1": "2707", "cn-td2": "2707", "cn-d87": "2707", "cn-d57": "3612"}, turn=7,
+                 side="chinese", plan=MOVE)
+    assert then(s, "chinese", "end").pending[0]["kind"] == "overstack"  # 1 + 1 + 1.5
+
+
+def test_6_2_the_four_regiments_must_be_of_one_division_plus_one_other_unit():
+    d3, d11 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"], ["jp-d11-r12", "jp-d11-r22"]
+    s = position({**{u: "2707" for u in d3}, "jp-d11-r12": "2707"}, turn=7, plan=MOVE)
+    assert not then(s, "japanese", "end").pending  # four of the 3rd and one more: five, the limit
+    s = position({**{u: "2707" for u in d3[:3]}, **{u: "2707" for u in d11}}, turn=7, plan=MOVE)
+    assert then(s, "japanese", "end").pending[0]["kind"] == "overstack"  # five, but two outside the 3rd

@@ -98,6 +98,14 @@ def test_8_3_japanese_replacements_two_steps_with_a_loc_to_a_landing_hex_first_t
     assert "replace" not in [a.name for a in __import__("snc_given").RULES.prompt(s).actions]
 
 
+@pytest.mark.parametrize(("turn", "steps"), [(2, 0), (3, 2)])
+def test_8_3_two_replacement_steps_from_gt_3_in_the_reinforcement_phase(turn, steps):
+    s = position({"jp-d3-r6": "3409", "cn-d57": "3612"}, turn=turn, plan=("move", "move"), steps={"jp-d3-r6": 1})
+    s = then(s, "japanese", "end")
+    assert s.phase == "reinf" and s.replacements == steps
+    assert ("replace" in [a.name for a in __import__("snc_given").RULES.prompt(s).actions]) is bool(steps)
+
+
 def test_8_3_no_replacement_without_a_line_of_communication():
     s = position({"jp-d3-r6": "1102", "cn-d7": "1202", "cn-d58": "1002", "cn-d51": "1103", "cn-d61": "1101",
                   "cn-d62": "1003", "cn-d63": "1203", "cn-d57": "3612"}, turn=3, phase="reinf",
@@ -116,6 +124,28 @@ def test_8_2_chinese_reinforcements_placed_in_listed_hex_may_move_but_not_next_t
     s = then(s, "chinese", "place d7 at 2410")
     s = then(s, "chinese", "move d7 to 2610")
     assert s.units["cn-d7"].hex == "2610"
+
+
+def test_8_2_reinforcements_are_not_placed_or_moved_next_to_a_japanese_unit():
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512", "jp-d3-r6": "2612"}, turn=2, side="chinese",
+                 phase="reinf", pool=("cn-d7", "cn-d11"))
+    # 2410 is two hexes from 2612: placed, it may move to 2511 (two from 2612) but not into 2511's neighbour 2611
+    s = then(s, "chinese", "place d7 at 2410")
+    assert of(when(s, "chinese", "move d7 to 2511"), ev.UnitsMoved)
+    with pytest.raises(IllegalOrder, match="SNC 8.2: reinforcements placed in their listed hex may not move adjacent"):
+        when(s, "chinese", "move d7 to 2611")
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512", "jp-d3-r6": "2603"}, turn=2, side="chinese",
+                 phase="reinf", pool=("cn-d11",))
+    with pytest.raises(IllegalOrder, match="SNC 8.2: Chinese reinforcements may not be placed adjacent"):
+        when(s, "chinese", "place d11 at 2503")
+
+
+def test_8_0_3_1_no_reinforcement_arrives_before_its_gt():
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=1, side="chinese", phase="reinf", pool=("cn-d7",))
+    with pytest.raises(IllegalOrder, match="SNC 8.2: cn-d7 is not a reinforcement available this GT"):
+        when(s, "chinese", "place d7 at 2410")
+    s = s.__class__(**{**s.__dict__, "turn": 2})
+    assert of(when(s, "chinese", "place d7 at 2410"), ev.ReinforcementsPlaced)
 
 
 def test_5_3_chinese_who_fight_in_the_first_phase_still_move_arriving_reinforcements():
@@ -141,10 +171,11 @@ def test_8_1_an_elite_eliminated_on_gt_4_with_a_4_returns_on_gt_8_reduced_at_nan
     assert s8.units["cn-d87"].reduced
 
 
-def test_8_1_an_elite_whose_return_would_fall_after_gt_12_is_gone():
-    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d87": "3410"}, turn=9, steps={"cn-d87": 1})
+@pytest.mark.parametrize(("turn", "returns"), [(8, 12), (9, 0)])
+def test_8_1_an_elite_returns_on_gt_12_at_the_latest_and_is_gone_if_the_roll_goes_beyond(turn, returns):
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d87": "3410"}, turn=turn, steps={"cn-d87": 1})
     events = when(s, "japanese", "attack 3410 with 3409", rolls=[6, 4])
-    assert of(events, ev.EliteScheduled)[0].turn == 0
+    assert of(events, ev.EliteScheduled)[0].turn == returns  # GT + 4: 12 is on the track, 13 is not
 
 
 def test_11_2_interdiction_removes_combat_factors_of_this_turns_reinforcements_chinese_choose():
@@ -160,11 +191,31 @@ def test_11_2_interdiction_removes_combat_factors_of_this_turns_reinforcements_c
     assert s.units["cn-d9"].status == "removed"
 
 
+@pytest.mark.parametrize(("roll", "chosen"), [(4, False), (3, True)])
+def test_11_2_the_chinese_choose_only_when_the_reinforcements_total_more_than_the_roll(roll, chosen):
+    # ruling R28: the 9th Division (elite 4) alone arrives on GT 4; a roll of 4 takes it, a 3 asks which to remove
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=4, side="chinese", phase="reinf", pool=("cn-d9",))
+    events = when(s, "chinese", "proceed", rolls=[roll])
+    assert bool(of(events, ev.DecisionRequired)) is chosen
+    if not chosen:
+        assert of(events, ev.UnitsRemoved)[0].units == ["cn-d9"]
+
+
+def test_11_2_no_interdiction_before_gt_3():
+    s = given()
+    s = s.__class__(**{**s.__dict__, "turn": 2, "phase": "reinf", "plan": ("move", "move")})
+    assert "proceed" not in [a.name for a in __import__("snc_given").RULES.prompt(s).actions]
+    s = s.__class__(**{**s.__dict__, "turn": 3})
+    assert [a.name for a in __import__("snc_given").RULES.prompt(s).actions] == ["air", "proceed"]
+
+
 def test_11_3_chinese_air_disrupts_the_interdiction_on_a_6():
     s = given()
     s = s.__class__(**{**s.__dict__, "turn": 4, "phase": "reinf", "plan": ("move", "move")})
     events = when(s, "chinese", "air", rolls=[6])
     assert of(events, ev.UnitsRemoved)[0].units == []
+    events = when(s, "chinese", "air", rolls=[5, 3])  # a 5 does not: the Japanese roll 3
+    assert of(events, ev.DecisionRequired)[0].data["roll"] == 3
 
 
 def test_8_2_b_railroad_placement_needs_a_rail_loc_to_the_west_or_south_edge_from_gt_3():
@@ -174,6 +225,10 @@ def test_8_2_b_railroad_placement_needs_a_rail_loc_to_the_west_or_south_edge_fro
                            **{**s.units["cn-d13"].__dict__, "arrival_turn": 3})}})
     s2 = then(s, "chinese", "rail d13 to 1605")
     assert s2.units["cn-d13"].placed_by == "rail"
+    early = s.__class__(**{**s.__dict__, "turn": 2, "units": {**s.units, "cn-d13": s.units["cn-d13"].__class__(
+        **{**s.units["cn-d13"].__dict__, "arrival_turn": 2})}})
+    with pytest.raises(IllegalOrder, match="'rail' is not allowed now \\(GT 2"):
+        when(early, "chinese", "rail d13 to 1605")
     with pytest.raises(IllegalOrder, match="SNC 8.2"):
         when(s2, "chinese", "move d13 to 1606")
     blocked = s.__class__(**{**s.__dict__, "units": {**s.units, "jp-d3-r6": s.units["jp-d3-r6"].__class__(
@@ -182,3 +237,37 @@ def test_8_2_b_railroad_placement_needs_a_rail_loc_to_the_west_or_south_edge_fro
                                                         "status": "map"})}})
     with pytest.raises(IllegalOrder, match="SNC 8.2"):
         when(blocked, "chinese", "rail d13 to 1605")
+
+
+ENCLOSED = {"cn-gar-wusong": "3510", "cn-d87": "3511", "cn-d57": "3611", "cn-b45": "3710"}
+
+
+@pytest.mark.parametrize(("unit", "chinese", "allowed"), [
+    ("snlf-1", ENCLOSED, False),
+    ("snlf-1", {"cn-d57": "3611", "cn-b45": "3710"}, True),
+    ("d3-r6", ENCLOSED, True),
+])
+def test_8_3_an_snlf_is_replaced_through_wusong_or_a_yangtze_landing_hex_not_the_huangpu_landing_3610(unit, chinese,
+                                                                                                         allowed):
+    # A reduced unit in 3610 (a landing hex on the Huangpu, 12.0); 3611 and 3710 held, 3609 and 3711 in their
+    # ZOC. With Wusong and 3511 held too, 3610 is all it can reach: a landing hex, enough for a regiment (8.3),
+    # not for an SNLF, which needs Wusong or another Yangtze hex (8.3 designer's note; issue 19, D8).
+    s = position({f"jp-{unit}": "3610", **chinese}, turn=3, phase="reinf", steps={f"jp-{unit}": 1})
+    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    if allowed:
+        assert not then(s, "japanese", f"replace {unit}").units[f"jp-{unit}"].reduced
+        return
+    with pytest.raises(IllegalOrder, match=f"SNC 8.3: jp-{unit} has no line of communication to Wusong"):
+        when(s, "japanese", f"replace {unit}")
+
+
+def test_8_4_2_a_lone_detachment_at_1_to_3_removes_the_two_step_wusong_garrison_and_dies_ruling_r32():
+    s = position({"cn-gar-wusong": "3510", "cn-d57": "3612", "jp-snlf-1": "3512"}, turn=3, phase="reinf",
+                 pool=("jp-det-shigeto",))
+    events = when(s, "japanese", "land det-shigeto at 3510", rolls=[1])
+    r = of(events, ev.CombatResolved)[0]
+    assert (r.attack, r.defence, r.column, r.result) == (1, 3, "1:3", "3/0")  # 3 halved to 1 (8.4)
+    # 8.4 2): the garrison survived the combat, so its steps are eliminated; the Japanese lose 3 + 1 (only 2 there)
+    assert [e.units for e in of(events, ev.StepsLost)] == [["cn-gar-wusong"] * 2, ["jp-det-shigeto"] * 2]
+    s = fold(s, *events)
+    assert s.at("3510") == [] and s.controller("3510") == "chinese" and s.battle is None and not s.pending

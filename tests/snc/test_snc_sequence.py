@@ -70,6 +70,12 @@ def test_4_1_chinese_in_or_next_to_shanghai_on_gt_8_win():
     s = position({"cn-d7": "3411", "jp-snlf-1": "3512"}, turn=7, side="japanese", phase="ops2")
     events = when(s, "japanese", "end")
     assert of(events, ev.GameEnded)[0].winner == "chinese"
+    # on GT 7 being next to 3512 wins nothing; on GT 8 a unit two hexes from it wins nothing
+    s = position({"cn-d7": "3310", "cn-d58": "3412", "jp-snlf-1": "3512"}, turn=7, side="chinese",
+                 plan=("move", "move"))
+    assert not of(when(s, "chinese", "move d7 to 3311"), ev.GameEnded)
+    s = position({"cn-d7": "3310", "jp-snlf-1": "3512"}, turn=7, side="japanese", phase="ops2")
+    assert not of(when(s, "japanese", "end"), ev.GameEnded)
 
 
 def test_4_2_no_chinese_unit_in_or_next_to_shanghai_through_gt_5_loses_at_once():

@@ -19,7 +19,10 @@ Values beyond the table's first or last column use that end column (Ichi-Go 11.8
 4.2.2, Formosa 15.3, Olympic note 1). When is the end reached? ``beyond_ends="clamp"`` clamps the raw odds
 before any shift (Dai Senso 4.2.2 step 3, Formosa 15.4 second example); ``"extend"`` keeps counting virtual
 columns past the ends so that shifts act on the true odds and only the *final* column is clamped (SNC 10.3.1
-speaks of "final odds"). Extension needs evenly stepped ends: n:1 / 1:n ratios or differentials.
+speaks of "final odds"). Extension needs evenly stepped ends: n:1 / 1:n ratios or differentials. Under
+``"extend"`` a ratio attack of 0 factors lies below every 1:n column, however large n: no number of shifts
+brings it onto the table, so it is resolved on the first column (``Odds.virtual_column`` is None); under
+``"clamp"`` it is clamped to the first column like any odds below it (combat-kernel rulings, "0-factor attack").
 
 A raw value below `OddsRule.minimum` forbids the attack
 (Dai Senso 4.2.1.1: raw 1-3; Olympic note 1: -2); the result then says so and names the case.
@@ -169,7 +172,8 @@ class Odds:
     differential and percentage as integers); ``label`` prints it ("3:1", "+4", "333%"). ``column`` is the
     index of the column it falls in, clamped to the table (``clamped`` is "low", "high" or None).
     ``virtual_column`` is where shifts start: ``column`` itself, or under ``beyond_ends="extend"`` an index
-    past either end (-2 is two columns left of the first).
+    past either end (-2 is two columns left of the first), or None for a 0-factor ratio attack, which no shift
+    brings onto the table (`shifts.apply_shift` then gives the first column).
     ``allowed`` is False when the raw value is under the rule's minimum; ``refusal`` then names the case.
     """
 
@@ -181,7 +185,7 @@ class Odds:
     clamped: str | None
     allowed: bool = True
     refusal: str | None = None
-    virtual_column: int = 0
+    virtual_column: int | None = 0
 
 
 def format_ratio(value: Fraction, sep: str = ":") -> str:
@@ -247,9 +251,10 @@ def compute_odds(rule: OddsRule, columns: Sequence[Column], attack: Number, defe
         value = Fraction(_round_percent(exact, rule.percent_rounding))
         label = f"{int(value)}%"
     column, clamped = select_column(columns, value)
-    virtual = column
+    virtual: int | None = column
     if rule.beyond_ends == "extend" and clamped:
-        virtual = column + _steps_beyond(rule.method, columns, value)
+        steps = _steps_beyond(rule.method, columns, value)
+        virtual = None if steps is None else column + steps
     allowed, refusal = True, None
     if rule.minimum is not None and value < rule.minimum:
         allowed = False
@@ -258,8 +263,9 @@ def compute_odds(rule: OddsRule, columns: Sequence[Column], attack: Number, defe
     return Odds(attack, defence, value, label, column, clamped, allowed, refusal, virtual)
 
 
-def _steps_beyond(method: str, columns: Sequence[Column], value: Fraction) -> int:
-    """Whole columns between ``value`` and the end column it was clamped to (negative below the table)."""
+def _steps_beyond(method: str, columns: Sequence[Column], value: Fraction) -> int | None:
+    """Whole columns between ``value`` and the end column it was clamped to (negative below the table); None
+    for a ratio of 0, which lies below every 1:n column."""
     first, last = columns[0].low, columns[-1].low
     if method == "differential":
         return int(value - last) if value > last else int(value - first)
@@ -267,8 +273,8 @@ def _steps_beyond(method: str, columns: Sequence[Column], value: Fraction) -> in
         if last.denominator != 1:
             raise ValueError(f"cannot extend past {columns[-1].label!r}: not an n:1 column")
         return int(value - last)
-    if value <= 0:
-        return 0
+    if value == 0:
+        return None
     if first.numerator != 1 or value.numerator != 1:
         raise ValueError(f"cannot extend below {columns[0].label!r}: not a 1:n column")
     return -(value.denominator - first.denominator)

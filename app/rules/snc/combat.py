@@ -5,6 +5,7 @@ One function, `assess`, computes strengths, odds, every shift with its case and 
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from app.events.dice import Dice
@@ -41,20 +42,35 @@ def _hexside_feature(a, b) -> str | None:
     return min(feats, key=lambda f: (factors[f] is not None, factors[f] or 0, f), default=None)
 
 
-def support_allowed(state: State, side: str, kind: str, target: str, battle_kind: str) -> str | None:
-    """Why `side` may not add a `kind` marker to this battle (None: it may). SNC 11.0-11.4, 8.4, 8.5."""
-    tags = load().map.tags_of(H(target))
+def naval_attack_allowed(state: State, target: str, origins) -> bool:
+    """SNC 11.4 (ruling R11): an attack is next to the Yangtze or the navigable Huangpu (`ngf-coast`), or one hex
+    inland from the Yangtze (`ngf-inland`), when the defending hex or a hex an attacker attacks from is. Under
+    rules version 2 (ruling E13) only the defending hex counted, on or next to an `ngf-coast` hex."""
+    d = load()
+    tags = d.map.tags_of
+    if not state.since(3):
+        return any("ngf-coast" in tags(h) for h in (H(target), *d.map.neighbours(H(target))))
+    return any(tags(H(h)) & {"ngf-coast", "ngf-inland"} for h in (target, *origins))
+
+
+def support_allowed(state: State, side: str, kind: str, target: str, battle_kind: str,
+                    origins=()) -> str | None:
+    """Why `side` may not add a `kind` marker to this battle from `origins` (the attackers' hexes; none for a
+    landing) (None: it may). SNC 11.0-11.4, 8.4, 8.5."""
     if side == "chinese" and kind != "artillery":
         return "SNC 11.0: the Chinese have artillery support markers only"
     if kind == "amphibious" and battle_kind != "landing":
         return "SNC 11.0: amphibious invasion support is for amphibious assaults only"
-    if kind == "naval" and not tags & {"ngf-coast", "ngf-inland"}:
+    if kind == "naval" and not naval_attack_allowed(state, target, origins):
         return (f"SNC 11.4: naval gunfire supports attacks only next to the Yangtze or the navigable Huangpu, "
-                f"or one hex inland from the Yangtze; {target} is neither")
-    if (state.phase == "reinf" and side == "japanese" and kind != "amphibious"
+                f"or one hex inland from the Yangtze; neither {target} nor a hex attacking it is")
+    if (not state.since(3) and state.phase == "reinf" and side == "japanese" and kind != "amphibious"
             and any(n for k, n in state.used.get("japanese", {}).items() if k != "amphibious")):
         return "SNC 8.5: markers were used in the First Operations Phase: none in the Reinforcement Phase too"
     if state.markers_available(side, kind) < 1:
+        if state.phase == "reinf" and state.markers_received(side, kind):
+            return (f"SNC 8.5: every {kind} marker was used in the First Operations Phase or already in this one; "
+                    "a marker is used in the First Operations Phase or the Reinforcement Phase, not both")
         return f"SNC 11.1: no {kind} support marker is left for this phase"
     return None
 
@@ -81,6 +97,9 @@ def assess(state: State, battle: dict) -> Preview:
         origins = sorted({H(u.hex) for u in attackers})
     attack = total_strength(contribs, d.strength)
     defence = sum(u.cf for u in defenders)
+    crt = d.crt
+    if attack.total == 0 and not state.since(3):  # rules version 2 started a 0-factor attack on 1:3 (ruling E13)
+        crt = replace(crt, odds=replace(crt.odds, beyond_ends="clamp"))
     defender_side = defenders[0].side if defenders else other(battle["side"])
     shifts = [Shift(-n, "SNC 10.4.1", why, "terrain") for n, why in d.terrain_shift(target, defender_side)]
     if origins:
@@ -97,11 +116,11 @@ def assess(state: State, battle: dict) -> Preview:
         shifts.append(Shift(1, case, f"{kind} support"))
     for kind in battle.get("defence_support", []):
         shifts.append(Shift(-1, "SNC 11.4", f"defensive {kind} gunfire"))
-    return preview_attack(d.crt, attack, defence, shifts, d.caps)
+    return preview_attack(crt, attack, defence, shifts, d.caps)
 
 
 def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind: str) -> None:
-    """SNC 10.0, 10.2, 10.4.1: who may attack which hex."""
+    """SNC 10.0, 10.2, 10.4.1, 9.6: who may attack (or overrun) which hex."""
     if not [u for u in state.at(target) if u.side != side]:
         raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
     if not unit_ids:
@@ -120,6 +139,10 @@ def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind
             raise IllegalOrder("SNC 10.4.1", f"{uid} in {u.hex} cannot attack across the water to {target}")
     if kind == "attack" and target in state.attacked_hexes:
         raise IllegalOrder("SNC 10.0", f"{target} has already been attacked this phase")
+    if (kind == "overrun" and state.since(3) and target in state.overruns
+            and not set(unit_ids) <= set(state.overruns[target])):
+        raise IllegalOrder("SNC 10.0", f"{target} has already been overrun this phase: only the units that overran "
+                                       f"it may overrun it again (9.6)")
 
 
 def open_battle(em: Emitter, side: str, target: str, attackers: list[str], support: list[str], kind: str,
@@ -129,7 +152,7 @@ def open_battle(em: Emitter, side: str, target: str, attackers: list[str], suppo
     if len(set(support)) != len(support):
         raise IllegalOrder("SNC 11.1", "one marker of each kind at most per attack")
     for k in support:
-        why = support_allowed(state, side, k, target, kind)
+        why = support_allowed(state, side, k, target, kind, {state.units[u].hex for u in attackers})
         if why:
             raise IllegalOrder(why.split(":")[0], why.split(": ", 1)[1])
     defenders = sorted(u.id for u in state.at(target) if u.side != side)
@@ -370,23 +393,32 @@ def close_battle(em: Emitter) -> None:
             require_stacking(em, side)
 
 
-def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
-    d = load()
+def stacking_violation(state: State, side: str, h: str, joining=()) -> str | None:
+    """SNC 6.2: why `side`'s units in `h`, with the units `joining` them, exceed the stacking limits (None: they
+    do not)."""
     mf = params()["game"]["mobile_mf"]
+    pieces = [u.piece(mf) for u in state.at(h) if u.side == side and u.id not in joining]
+    pieces += [state.units[u].piece(mf) for u in joining]
+    v = overstacked(pieces, load().stacking, H(h))
+    return "; ".join(str(x) for x in v) if v else None
+
+
+def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
     out = []
     for h in sorted(state.occupied(side)):
-        pieces = [u.piece(mf) for u in state.at(h)]
-        v = overstacked(pieces, d.stacking, H(h))
-        if v:
-            out.append((h, "; ".join(str(x) for x in v)))
+        why = stacking_violation(state, side, h)
+        if why:
+            out.append((h, why))
     return out
 
 
-def require_stacking(em: Emitter, side: str) -> bool:
+def require_stacking(em: Emitter, side: str, ending: bool = False) -> bool:
+    """SNC 6.0: ask `side` to bring its first overstacked hex within the limits (False), or True if none is.
+    `ending`: the check of an `end` order (6.0 1)), whose phase closes once the owner has complied."""
     bad = overstacked_hexes(em.state, side)
     if bad:
         h, why = bad[0]
-        em.emit(ev.DecisionRequired("overstack", side, {"hex": h, "why": why}))
+        em.emit(ev.DecisionRequired("overstack", side, {"hex": h, "why": why, **({"ending": True} if ending else {})}))
         return False
     return True
 
@@ -412,7 +444,7 @@ def eliminate(em: Emitter, side: str, units: list[str], dice: Dice) -> None:
     for uid in units:
         if em.state.units[uid].elite and side == "chinese":
             elite_eliminated(em, uid, dice)
-    require_stacking(em, side)
+    require_stacking(em, side, bool(p["data"].get("ending")))
 
 
 def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dice) -> None:
@@ -436,6 +468,7 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
         check_advance(gmap, None, [H(start), H(nxt)], {H(start)}, 1 + int(p["hexes"]),
                       lambda h, prev: can_step(state, side, str(prev), str(h), ignore_enemy=True), "SNC 8.4.1")
         if any(u.side == "chinese" for u in state.at(nxt)):
+            _advance_within_limits(state, side, nxt, units)
             _army_push(em, units, start, nxt, dice)
             return
     else:
@@ -445,7 +478,16 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
     taken = [h for h in path if side == "japanese" and h not in em.state.jp_control]
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
     place_garrisons(em, taken)
+    _advance_within_limits(em.state, side, path[-1])  # with any 9.1 garrison it brings
     continue_battle(em, dice)
+
+
+def _advance_within_limits(state: State, side: str, h: str, joining=()) -> None:
+    """SNC 10.5.3: an advance observes the stacking limits (up to the normal limit); refused, not followed by
+    the 6.0 elimination."""
+    why = stacking_violation(state, side, h, joining) if state.since(3) else None
+    if why:
+        raise IllegalOrder("SNC 10.5.3", f"an advance observes the stacking limits: {why}")
 
 
 def stay(em: Emitter, side: str, dice: Dice) -> None:

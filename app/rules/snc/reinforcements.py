@@ -155,12 +155,28 @@ def replace_steps(em: Emitter, ids: list[str]) -> None:
         u = state.units[uid]
         if u.side != "japanese" or not u.on_map or not u.reduced or u.static:
             raise IllegalOrder("SNC 8.3", f"{uid} is not a reduced Japanese unit on the map")
-        sources = landing
-        if u.type == "snlf":  # designer's note: SNLF need a LoC to Wusong or another Yangtze hex
+        sources, where = landing, "a landing hex"
+        if u.type == "snlf" and state.since(3):
+            sources, where = snlf_sources(), "Wusong or another Yangtze landing hex (8.3 designer's note)"
+        elif u.type == "snlf":  # rules version 2 (ruling E13): the landing hexes on the naval gunfire coast
             sources = frozenset(x for x in landing if "ngf-coast" in d.map.tags_of(x))
         if trace(d.map, H(u.hex), sources, d.loc, sit) is None:
-            raise IllegalOrder("SNC 8.3", f"{uid} has no line of communication to a landing hex")
+            raise IllegalOrder("SNC 8.3", f"{uid} has no line of communication to {where}")
     em.emit(ev.StepsReplaced(list(ids)))
+
+
+def snlf_sources() -> frozenset:
+    """SNC 8.3 designer's note (ruling R31): SNLF replacements need a LoC to Wusong (named in scenario.toml) or
+    another landing hex on the Yangtze (next to a Yangtze estuary hex or across a Yangtze hexside); 3610, on the
+    Huangpu only (12.0), is not one."""
+    d = load()
+
+    def on_yangtze(h) -> bool:
+        return any(d.map.terrain_of(n) == "yangtze" or "yangtze" in d.map.hexside_features(h, n)
+                   for n in d.map.neighbours(h))
+
+    named = frozenset(H(x) for x in params()["replacements"]["snlf_loc_hexes"])
+    return named | frozenset(h for h in d.map.hexes_tagged("landing") if on_yangtze(h))
 
 
 def landing_hexes(u: Unit) -> list[str]:

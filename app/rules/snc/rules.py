@@ -5,6 +5,8 @@ victory, view. Rules are cited by case number; data comes from app/rules/snc/dat
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.custom_setup import game_map_in_force
@@ -15,7 +17,7 @@ from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
 from app.rules.snc.data_load import load
-from app.rules.snc.state import SIDES, State, decode, encode, evolve
+from app.rules.snc.state import RULES_VERSION, SIDES, State, decode, encode, evolve
 from app.rules.snc.victory import sudden_death
 from app.rules.snc.view import top_unit, view
 
@@ -24,7 +26,11 @@ from app.rules.snc.view import top_unit, view
 class SncRules:
     name = "snc"
     title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
-    version = "2"  # 2: the 8.4.1 push into a coastal hex; events marked as seen under 6.3 (snapshots rebuilt)
+    # 2: the 8.4.1 push into a coastal hex; events marked as seen under 6.3 (snapshots rebuilt).
+    # 3: issue 19 (0-factor odds, marker receipt and 8.4/8.5 per marker, 11.4 eligibility, one overrun stack per
+    #    hex, advances within the stacking limits, SNLF LoC, an `end` that asks for eliminations ends the phase);
+    #    games created before it are still decided as they were played (`played_under`, ruling E13).
+    version = str(RULES_VERSION)
     sides = SIDES
     scenarios = {"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"}
     sequence_case = "SNC 5.1"
@@ -36,6 +42,11 @@ class SncRules:
 
     def evolve(self, state: State, event) -> State:
         return evolve(state, event)
+
+    def played_under(self, state: State, version: str) -> State:
+        """Ruling E13: a game created under rules version 1 or 2 (or before versions were recorded) is decided
+        as it was played, so its stored orders still verify."""
+        return replace(state, rules_version=int(version) if version else 2)
 
     def prompt(self, state: State) -> Prompt:
         return sequence.prompt(state)
@@ -97,7 +108,10 @@ class SncRules:
         elif a == "retreat":
             combat.retreat(em, s, args["hex"], dice)
         elif a == "eliminate":
+            ending = state.pending[0]["data"].get("ending")
             combat.eliminate(em, s, args["units"], dice)
+            if ending and not em.state.pending:  # SNC 6.0 1): the `end` that asked for it now ends the phase
+                sequence.end(em, s, dice)
         else:
             raise IllegalOrder(self.sequence_case, f"unknown action {a!r}")
         if em.state.phase != "over":

@@ -80,12 +80,13 @@ def declare(em: Emitter, side: str, first: str, second: str) -> None:
 
 
 def end(em: Emitter, side: str, dice: Dice) -> None:
-    """End the phase; SNC 6.0 1) stacking is checked at the end of a movement phase; after the Japanese
-    Second Operations Phase comes the Victory Check (4.3, Phase II.D)."""
+    """End the phase; SNC 6.0 1) stacking is checked at the end of a movement phase: an overstacked hex is
+    brought within the limits first, then the phase ends (rules.decide ends it after the last `eliminate`);
+    after the Japanese Second Operations Phase comes the Victory Check (4.3, Phase II.D)."""
     state = em.state
     if state.mode() == "move":  # not after placement (ruling R23)
         if overstacked_hexes(state, side):
-            require_stacking(em, side)
+            require_stacking(em, side, ending=state.since(3))
             return
     if state.battle is not None:
         raise IllegalOrder("SNC 10.1", "finish the battle first")

@@ -13,6 +13,7 @@ from app.rules.snc import events as ev
 from app.rules.snc.data_load import load
 
 SIDES = ("chinese", "japanese")
+RULES_VERSION = 3  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13)
 
 
 @lru_cache(maxsize=1)
@@ -30,6 +31,7 @@ def params() -> dict:
                     "neutral_city": v["neutral_city"], "cities": v["city_hexes"]},
         "replacements": {"japanese_from_turn": sc["replacements"]["japanese"]["from_turn"],
                          "japanese_steps": sc["replacements"]["japanese"]["steps_per_turn"],
+                         "snlf_loc_hexes": sc["replacements"]["japanese"]["snlf_loc_hexes"],
                          "elite_return_hex": sc["replacements"]["chinese_elite_return"]["return_hex"]},
         "reinforcements": {"rail_from_turn": sc["reinforcements"]["chinese"]["rail_placement_from_turn"],
                            "rail_origins": sc["reinforcements"]["chinese"]["rail_movement_origins"],
@@ -122,14 +124,20 @@ class State:
     battle: dict | None = None
     pending: tuple = ()
     attacked_hexes: tuple = ()         # SNC 10.0: each defending hex once per phase
+    overruns: dict = field(default_factory=dict)  # SNC 9.6, 10.0: hex -> the units that overran it this phase
     mover: tuple = ()                  # SNC 9.0: the stack whose move is under way
     replacements: int = 0              # SNC 8.3: left this Reinforcement Phase
     interdicted: int = 0               # SNC 11.2: the GT whose interdiction is done
     winner: str | None = None
     reason: str = ""
     map_text: str = ""                 # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
+    rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E13)
 
     # -- queries ------------------------------------------------------------------------------------------
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling E13: an older game is decided as played.)"""
+        return self.rules_version >= version
+
     def at(self, hex_label: str) -> list[Unit]:
         return [u for u in self.units.values() if u.on_map and u.hex == hex_label]
 
@@ -157,11 +165,17 @@ class State:
     def controller(self, hex_label: str) -> str:
         return "japanese" if hex_label in self.jp_control else "chinese"
 
+    def markers_received(self, side: str, kind: str) -> int:
+        """SNC 8.5: a side receives the markers of a GT at the beginning of its own player turn of that GT (the
+        at-start ones, GT 0, before GT 1). The Japanese markers of GT n are not theirs during the Chinese
+        player turn of GT n, which comes first (5.1)."""
+        begun = self.turn if SIDES.index(self.side) >= SIDES.index(side) or not self.since(3) else self.turn - 1
+        return sum(int(m["count"]) for m in load().markers
+                   if m["side"] == side and m["kind"] == kind and int(m["turn"]) <= begun)
+
     def markers_available(self, side: str, kind: str) -> int:
-        """SNC 8.5, 11.1: markers received by this GT less those used in the current window."""
-        have = sum(int(m["count"]) for m in load().markers
-                   if m["side"] == side and m["kind"] == kind and int(m["turn"]) <= self.turn)
-        return have - int(self.used.get(side, {}).get(kind, 0))
+        """SNC 8.5, 11.1: markers received less those used in the current window (ruling E4)."""
+        return self.markers_received(side, kind) - int(self.used.get(side, {}).get(kind, 0))
 
 
 def initial_state() -> State:
@@ -201,7 +215,7 @@ def _enter(state: State, side: str, hexes) -> frozenset:
 def next_phase(state: State) -> State:
     """SNC 5.1: ops1 -> reinforcement -> ops2; then the other player's turn or the next GT."""
     units = _fresh(state.units)
-    base = replace(state, units=units, attacked_hexes=(), mover=(), used={}, battle=None)
+    base = replace(state, units=units, attacked_hexes=(), overruns={}, mover=(), used={}, battle=None)
     if state.phase == "ops1":
         repl = 0
         r = params()["replacements"]
@@ -238,10 +252,13 @@ def evolve(state: State, e) -> State:
             if b["kind"] == "landing":
                 units[uid] = replace(units[uid], status="landing", hex=None)
         hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
+        overruns = state.overruns
+        if b["kind"] == "overrun":
+            overruns = {**overruns, b["hex"]: sorted({*overruns.get(b["hex"], ()), *b["attackers"]})}
         b.setdefault("support", [])
         b.setdefault("defence_support", [])
         repl = 0 if b["kind"] == "landing" else state.replacements  # SNC 8.3: replacements come first
-        return replace(state, units=units, battle=b, attacked_hexes=hexes, replacements=repl)
+        return replace(state, units=units, battle=b, attacked_hexes=hexes, overruns=overruns, replacements=repl)
     if isinstance(e, ev.SupportAdded):
         b = dict(state.battle or {})
         key = "support" if b.get("side") == e.side else "defence_support"
