@@ -30,9 +30,8 @@ def skirmish(store):
 def skirmish_candidates(state) -> list[str]:
     """Orders worth trying in a skirmish position: single-hex and two-hex moves, attacks, end."""
     from app.rules.kernel.hexgrid import Hex
-    from app.rules.skirmish.data import GRID
-
     game = state.game
+    GRID = game.data.map.grid
     side = game.side
     own = [u for u in game.units.values() if u.side == side and u.hex]
     orders = ["end"]

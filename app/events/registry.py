@@ -32,10 +32,13 @@ _BY_NAME: dict[str, EventSpec] = {}
 _BY_CLASS: dict[type, EventSpec] = {}
 
 
-def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | None = None):
+def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | None = None,
+               aliases: tuple[str, ...] = ()):
     """Class decorator: register a frozen dataclass as the event type `name` at schema `version`.
 
-    `upcasters[n]` converts a payload of version n to version n + 1.
+    `upcasters[n]` converts a payload of version n to version n + 1. `aliases` are names the same event was
+    stored under before (a game's own "snc.GameEnded" before the shared "game.GameEnded"): stored events keep
+    their name and hash, and read as this type; new events are written under `name`.
     """
 
     def register(cls: type) -> type:
@@ -46,6 +49,10 @@ def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | Non
             raise ValueError(f"event type {name!r} v{version} lacks upcasters from versions {missing}")
         schema = marshmallow_dataclass.class_schema(cls)(unknown=marshmallow.RAISE)
         spec = EventSpec(name, version, cls, schema, dict(upcasters or {}))
+        for alias in aliases:
+            if alias in _BY_NAME and _BY_NAME[alias].cls.__qualname__ != cls.__qualname__:
+                raise ValueError(f"event type {alias!r} declared twice")
+            _BY_NAME[alias] = spec
         _BY_NAME[name] = spec
         _BY_CLASS[cls] = spec
         cls.event_type = name

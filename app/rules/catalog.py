@@ -1,19 +1,37 @@
-"""The rule sets this server runs, by name."""
+"""The rule sets this server runs, by name, found without a list to keep by hand.
+
+A game is a package `app/rules/<name>/` whose `__init__` declares `GAME` (an app.rules.engine.Game; a package
+not yet on the engine declares `RULES` in its `rules` module), or an installed distribution's entry point in
+the group "hexledger.games". A game is imported the first time it is asked for by name, so a command that plays
+one game loads only that game. `register` adds a rule set at run time (tests use it).
+"""
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import pkgutil
+import re
+from functools import cache
+from importlib.metadata import entry_points
+
+import app.rules
 from app.rules.base import Rules
+
+ENTRY_POINT_GROUP = "hexledger.games"
+_NOT_GAMES = frozenset({"kernel", "engine"})
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 class UnknownRules(LookupError):
     def __init__(self, name: str):
-        super().__init__(f"unknown rules {name!r}; available: {', '.join(sorted(available()))}")
+        super().__init__(f"unknown rules {name!r}; available: {', '.join(sorted(names()))}")
 
 
 _REGISTERED: dict[str, Rules] = {}
 
 
 def register(rules: Rules) -> Rules:
-    """Make a rule set available by its name (a game package calls this when it is imported)."""
+    """Make a rule set available by its name."""
     _REGISTERED[rules.name] = rules
     return rules
 
@@ -22,16 +40,52 @@ def unregister(name: str) -> None:
     _REGISTERED.pop(name, None)
 
 
-def available() -> dict[str, Rules]:
-    from app.rules.ichigo.rules import RULES as ICHIGO
-    from app.rules.skirmish import RULES as SKIRMISH
-    from app.rules.snc.rules import RULES as SNC
+@cache
+def _packages() -> frozenset[str]:
+    return frozenset(m.name for m in pkgutil.iter_modules(app.rules.__path__)
+                     if m.ispkg and m.name not in _NOT_GAMES and _NAME.match(m.name))
 
-    return {SKIRMISH.name: SKIRMISH, SNC.name: SNC, ICHIGO.name: ICHIGO, **_REGISTERED}
+
+@cache
+def _entry_points() -> dict:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if _NAME.match(ep.name)}
+
+
+def names() -> list[str]:
+    """The names of every rule set, without importing any."""
+    return sorted(set(_packages()) | set(_entry_points()) | set(_REGISTERED))
+
+
+@cache
+def _load(name: str) -> Rules | None:
+    if name in _packages():
+        module = importlib.import_module(f"app.rules.{name}")
+        found = getattr(module, "GAME", None)
+        if found is None and importlib.util.find_spec(f"app.rules.{name}.rules") is not None:
+            found = getattr(importlib.import_module(f"app.rules.{name}.rules"), "RULES", None)  # not yet on the engine
+        return found
+    if name in _entry_points():
+        return _entry_points()[name].load()
+    return None
 
 
 def get_rules(name: str) -> Rules:
-    try:
-        return available()[name]
-    except KeyError:
-        raise UnknownRules(name) from None
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise UnknownRules(str(name)[:40])
+    rules = _load(name)
+    if rules is None:
+        raise UnknownRules(name)
+    return rules
+
+
+def available() -> dict[str, Rules]:
+    """Every rule set by name (imports them all: for listings, not for playing one game)."""
+    found = {}
+    for name in names():
+        try:
+            found[name] = get_rules(name)
+        except UnknownRules:
+            continue
+    return found

@@ -1,12 +1,21 @@
 """Audit (issue 2 item 8): the chain, and every command re-run with its recorded dice."""
+import dataclasses
 import re
 import sqlite3
 
 import pytest
 
-from app.rules.skirmish import data
+from app.rules import catalog
+from app.rules.skirmish import GAME
 from app.service import audit, games
 from app.service.demo import SKIRMISH_OPENING
+
+
+def rules_changed(monkeypatch, **data_changes):
+    """Skirmish as it would be after a change of its data (a table cell, an allowance), for this test only."""
+    changed = dataclasses.replace(GAME, load_data=lambda options: dataclasses.replace(GAME.load_data(options),
+                                                                                      **data_changes))
+    monkeypatch.setitem(catalog._REGISTERED, "skirmish", changed)
 
 
 @pytest.fixture
@@ -46,16 +55,17 @@ def test_one_changed_byte_fails_at_that_event(store, played, victim_type):
 def test_a_rules_change_is_reported_at_the_first_differing_event(store, played, monkeypatch):
     attack = next(e for e in store.events(played) if e.type == "skirmish.AttackResolved")
     roll = attack.payload["roll"]
-    changed = dict(data.CRT)
-    changed[roll] = tuple("NE" if r != "NE" else "D1" for r in data.CRT[roll])
-    monkeypatch.setattr(data, "CRT", changed)
+    standard = GAME.data()
+    changed = dict(standard.results)
+    changed[roll] = tuple("NE" if r != "NE" else "D1" for r in standard.results[roll])
+    rules_changed(monkeypatch, results=changed)
     report = audit.verify(list(store.events(played)))
     assert not report.ok and report.problems[0].check == "replay"
     assert report.first_bad_seq == attack.seq
 
 
 def test_an_order_the_rules_now_refuse_is_reported(store, played, monkeypatch):
-    monkeypatch.setattr(data, "MOVEMENT_ALLOWANCE", 1)  # R1's first move enters woods (2 MP)
+    rules_changed(monkeypatch, allowance=1)  # R1's first move enters woods (2 MP)
     order = next(e for e in store.events(played) if e.type == "core.OrderGiven")
     assert order.payload["text"] == "move R1 0202"
     report = audit.verify(list(store.events(played)))

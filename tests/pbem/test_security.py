@@ -3,6 +3,7 @@ never acts for blue, and no token does anything in another game.
 
 Skirmish hides nothing, so this registers a test-only rule set that does: each side sees only its own units,
 the other side's orders are left out of its history and the other side's moves are redacted."""
+import dataclasses
 import json
 import logging
 import re
@@ -14,8 +15,9 @@ from app.events.core import OrderGiven
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.rules import catalog
+from app.rules.skirmish import GAME as SKIRMISH
+from app.rules.skirmish import view as skirmish_view
 from app.rules.skirmish.events import UnitMoved
-from app.rules.skirmish.rules import SkirmishRules
 from app.web import create_app
 from tests.outbox import Outbox
 from tests.pbem.conftest import SVG
@@ -23,30 +25,31 @@ from tests.pbem.conftest import SVG
 SECRET_HEX = "0604"  # where blue's B3 goes; red must never learn it before the game ends
 
 
-class FogRules(SkirmishRules):
-    name = "fogtest"
-    title = "Skirmish with hidden units (test only)"
+def _fog_view(state, side):
+    view = skirmish_view.view(state, side)
+    if side is not None:
+        view["units"] = [u for u in view["units"] if u["side"] == side]
+    return view
 
-    def view(self, state, side):
-        view = super().view(state, side)
-        if side is not None:
-            view["units"] = [u for u in view["units"] if u["side"] == side]
-        return view
 
-    def visible(self, event, side):
-        if side is None:
-            return True
-        if isinstance(event, OrderGiven):
-            return event.side == side
-        if isinstance(event, UnitMoved):
-            owner = "red" if event.unit.startswith("R") else "blue"
-            return True if owner == side else f"a {owner} unit moves"
+def _fog_visible(event, side):
+    if side is None:
         return True
+    if isinstance(event, OrderGiven):
+        return event.side == side
+    if isinstance(event, UnitMoved):
+        owner = "red" if event.unit.startswith("R") else "blue"
+        return True if owner == side else f"a {owner} unit moves"
+    return True
+
+
+FOG_RULES = dataclasses.replace(SKIRMISH, name="fogtest", title="Skirmish with hidden units (test only)",
+                                view=_fog_view, extras={**SKIRMISH.extras, "visible": _fog_visible})
 
 
 @pytest.fixture
 def world(tmp_path):
-    catalog.register(FogRules())
+    catalog.register(FOG_RULES)
     outbox = Outbox()
     app = create_app({"HEXLEDGER_DB": str(tmp_path / "sec.sqlite3"), "MAIL_TRANSPORT": outbox,
                       "MAIL": MailConfig(orders_address="orders@pbem.example")})

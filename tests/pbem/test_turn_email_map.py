@@ -164,24 +164,26 @@ def test_ichigo_untried_counters_show_only_their_handle_in_picture_and_text(pbem
 def test_text_map_keeps_the_front_first_within_its_limit_and_serves_the_arbiter():
     """textmap on its own: the limit keeps the hexes closest to another side; the arbiter (side None) sees all."""
     from app.projections import textmap
-    from app.rules.skirmish import data
+    from app.rules.skirmish import GAME
+
+    smap = GAME.data().map
 
     units = [{"id": f"R{i}", "side": "red", "hex": f"01{i:02d}", "strength": 1} for i in range(1, 6)]
     units += [{"id": "B1", "side": "blue", "hex": "0303", "strength": 2, "hidden_below": 1},
               {"id": "B2", "side": "blue", "hex": "0205", "strength": 2},
               {"id": "B9", "side": "blue", "hex": None, "strength": 2}]  # off the map: never listed
     view = {"units": units, "victory_hexes": ["0403"], "control": {}}
-    hexes, more, _ = textmap.area(data.MAP, view, "red", limit=10)
+    hexes, more, _ = textmap.area(smap, view, "red", limit=10)
     # R5 and B2 are adjacent; 0102-0104 and B1's 0303 are two hexes from the other side; R1 in 0101 is further
     assert [str(h) for h in hexes] == ["0105", "0205", "0102", "0103", "0104", "0303"] and more == 0
-    hexes, more, _ = textmap.area(data.MAP, view, "red", limit=3)
+    hexes, more, _ = textmap.area(smap, view, "red", limit=3)
     assert [str(h) for h in hexes] == ["0105", "0205", "0102"] and more == 3
-    text = textmap.render_area(data.MAP, view, None, [], None, limit=6)
+    text = textmap.render_area(smap, view, None, [], None, limit=6)
     assert "0303  woods  blue: B1 (2) +1 hidden below" in text and "0101" not in text and "B9" not in text
-    assert "more hex(es)" not in textmap.render_area(data.MAP, view, None, [], None, limit=6)
-    assert "... and 1 more hex(es) with stacks\n" in textmap.render_area(data.MAP, view, None, [], None, limit=5) + "\n"
+    assert "more hex(es)" not in textmap.render_area(smap, view, None, [], None, limit=6)
+    assert "... and 1 more hex(es) with stacks\n" in textmap.render_area(smap, view, None, [], None, limit=5) + "\n"
     assert "attached" not in text
-    assert textmap.render_area(data.MAP, {"units": []}, "red") == "  (no units on the map)"
+    assert textmap.render_area(smap, {"units": []}, "red") == "  (no units on the map)"
 
 
 def test_the_position_text_shows_nested_records_by_id_and_groups_control_by_side():

@@ -2,6 +2,7 @@
 finished fuzzer game of each real rule set (SNC, Ichi-Go)."""
 from __future__ import annotations
 
+import dataclasses
 import random
 from unittest import mock
 
@@ -12,43 +13,46 @@ from app.events.store import EventStore
 from app.rules import catalog
 from app.rules.catalog import get_rules
 from app.rules.kernel.hexgrid import Hex
-from app.rules.skirmish.data import GRID, UNITS
+from app.rules.skirmish import GAME as SKIRMISH
+from app.rules.skirmish import view as skirmish_view
 from app.rules.skirmish.events import UnitMoved
-from app.rules.skirmish.rules import SkirmishRules
 from app.service import games
 from tests.conftest import play_random
 from tests.ichigo import ichigo_randomplay
 from tests.snc import snc_randomplay
 
 
-class FoggySkirmish(SkirmishRules):
-    """Skirmish where a side sees an enemy unit only next to one of its own (test-only fog of war),
-    and never sees the enemy's orders or moves."""
+def _foggy_view(state, side):
+    """A side sees an enemy unit only next to one of its own (test-only fog of war)."""
+    full = skirmish_view.view(state, side)
+    if side is None:
+        return full
+    grid = state.data.map.grid
+    own = [Hex.parse(u["hex"]) for u in full["units"] if u["side"] == side and u["hex"]]
 
-    def view(self, state, side):
-        full = super().view(state, side)
-        if side is None:
-            return full
-        own = [Hex.parse(u["hex"]) for u in full["units"] if u["side"] == side and u["hex"]]
+    def seen(u):
+        return u["side"] == side or (u["hex"] and any(grid.adjacent(Hex.parse(u["hex"]), h) for h in own))
 
-        def seen(u):
-            return u["side"] == side or (u["hex"] and any(GRID.adjacent(Hex.parse(u["hex"]), h) for h in own))
+    return {**full, "units": [u for u in full["units"] if seen(u)]}
 
-        return {**full, "units": [u for u in full["units"] if seen(u)]}
 
-    def visible(self, event, side):
-        if isinstance(event, core.OrderGiven):
-            return event.side == side
-        if isinstance(event, UnitMoved):
-            return UNITS[event.unit][0] == side
-        return True
+def _foggy_visible(event, side):
+    """A side never sees the enemy's orders or moves."""
+    if isinstance(event, core.OrderGiven):
+        return event.side == side
+    if isinstance(event, UnitMoved):
+        return SKIRMISH.data().units[event.unit].side == side
+    return True
+
+
+FOGGY_SKIRMISH = dataclasses.replace(SKIRMISH, view=_foggy_view,
+                                     extras={**SKIRMISH.extras, "visible": _foggy_visible})
 
 
 @pytest.fixture
 def foggy(monkeypatch):
-    rules = FoggySkirmish()
-    monkeypatch.setattr(catalog, "available", lambda: {"skirmish": rules})
-    return rules
+    monkeypatch.setitem(catalog._REGISTERED, "skirmish", FOGGY_SKIRMISH)
+    return FOGGY_SKIRMISH
 
 
 @pytest.fixture(scope="session")

@@ -8,14 +8,14 @@ from click.testing import CliRunner
 from app.events.registry import decode
 from app.projections import analysis, replay
 from app.projections.replay import Frame, Replay
-from app.rules.skirmish import RULES
+from app.rules.skirmish import GAME as RULES
 from app.rules.skirmish.events import AttackResolved
 from cli import cli
 
 
 def summary(column: str, roll: int, side: str = "red") -> dict:
     event = AttackResolved("0403", ["R1" if side == "red" else "B1"], 4, 2, column, roll, "NE")
-    s = RULES.combat_summary(event, None)
+    s = RULES.combat_summary(event, RULES.initial_state("standard", {}))
     s["result"] = next(d["result"] for d in s["distribution"] if d["roll"] == roll)
     return s
 
@@ -58,14 +58,14 @@ def test_losses_and_odds_match_the_stored_game(store, finished):
     result = analysis.analyse(replay.build(store, finished, replay.ALL))
     events = [(e.seq, decode(e.type, e.version, e.payload)) for e in store.events(finished)]
     attacks = [b for _, b in events if isinstance(b, AttackResolved)]
-    from app.rules.skirmish.data import UNITS
+    side_of = {uid: spec.side for uid, spec in RULES.data().units.items()}
 
     for side in ("red", "blue"):
-        mine = [a for a in attacks if UNITS[a.attackers[0]][0] == side]
+        mine = [a for a in attacks if side_of[a.attackers[0]] == side]
         assert sum(result["odds"]["by_side"][side].values()) == len(mine)
         assert result["luck"][side]["attacks"] == len(mine)
         lost = sum(2 if b.eliminated and _steps_before(events, s, b.unit) == 2 else 1
-                   for s, b in events if type(b).__name__ == "StepLost" and UNITS[b.unit][0] == side)
+                   for s, b in events if type(b).__name__ == "StepLost" and side_of[b.unit] == side)
         assert sum(result["step_losses"][side].values()) == lost
     assert [c["turn"] for c in result["control"]] == result["turns"]
 

@@ -4,7 +4,7 @@ import pytest
 from app.events.registry import decode
 from app.projections import replay
 from app.projections import state as projection
-from app.rules.skirmish import RULES
+from app.rules.skirmish import GAME as RULES
 from app.service import games
 
 

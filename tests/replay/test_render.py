@@ -7,10 +7,11 @@ from click.testing import CliRunner
 from app.projections import render, replay
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import load_map
-from app.rules.skirmish import RULES
-from app.rules.skirmish.data import MAP
+from app.rules.skirmish import GAME as RULES
 from app.service import games
 from cli import cli
+
+MAP = RULES.data().map
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 SAMPLE = load_map(Path(__file__).parents[1] / "kernel" / "data" / "sample_map.toml")

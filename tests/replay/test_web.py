@@ -95,14 +95,13 @@ def test_analysis_json_and_charts(store, finished):
 
 
 def test_the_viewer_works_with_fewer_panels_when_rules_lack_optional_members(store, finished, monkeypatch):
+    import dataclasses
+
     from app.rules import catalog
-    from app.rules.skirmish.rules import SkirmishRules
+    from app.rules.skirmish import GAME
 
-    class Plain(SkirmishRules):
-        game_map = None
-        combat_summary = None
-
-    monkeypatch.setattr(catalog, "available", lambda: {"skirmish": Plain()})
+    plain = dataclasses.replace(GAME, extras={})
+    monkeypatch.setitem(catalog._REGISTERED, "skirmish", plain)
     client = make_app(store).test_client()
     data = client.get(f"/replay/{finished}/frames.json").json
     assert data["panels"] == {"map": False, "combat": False}

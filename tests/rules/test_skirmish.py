@@ -7,9 +7,9 @@ import pytest
 from app.events.dice import RecordedDice
 from app.rules.base import Command
 from app.rules.errors import IllegalOrder, InvalidOrder
-from app.rules.skirmish import RULES
+from app.rules.skirmish import GAME as RULES
+from app.rules.skirmish.combat import odds_column
 from app.rules.skirmish.events import AttackResolved, GameEnded, StepEnded, StepLost, UnitMoved
-from app.rules.skirmish.rules import odds_column
 from app.service import audit
 from tests.conftest import play_random
 
@@ -68,10 +68,11 @@ def test_sk_4_4_stacking_limit():
 
 
 def test_sk_5_2_odds_rounding_and_limits():
-    assert odds_column(4, 3) == "1:1"
-    assert odds_column(9, 2) == "4:1"
-    assert odds_column(2, 4) == "1:2"
-    assert odds_column(2, 5) is None
+    columns = RULES.data().columns
+    assert odds_column(4, 3, columns) == "1:1"
+    assert odds_column(9, 2, columns) == "4:1"
+    assert odds_column(2, 4, columns) == "1:2"
+    assert odds_column(2, 5, columns) is None
 
 
 def test_sk_5_2_defence_doubled_in_woods_and_too_weak_attack_refused():

@@ -1,0 +1,138 @@
+"""A game as one declaration (design.md practice 14): its data, its states table, its state, its visibility rule,
+and its optional extras. `Game` is the Rules contract of app/rules/base.py for every game built this way, so a
+game package writes no facade, no dispatch chain and no codec of its own.
+
+    GAME = Game(name="skirmish", title=..., version="1", sides=("red", "blue"), scenarios={...},
+                sequence_case="SK 3.3", table=sequence.TABLE, state_type=State, load_data=data.load,
+                start=setup.start, view=view.view)
+
+Game data is passed in, never read from a global: `load_data(options)` builds it once per set of options
+(a custom map, say) and the state carries it (`state.data`); every handler reads `d.data` or `state.data`.
+The data object keeps the options it was built from (`data.options`): a snapshot saves those, not the data.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from app.events.core import DieRolled
+from app.rules.base import Command, Outcome, Prompt
+from app.rules.engine import state as codec
+from app.rules.engine.decision import Decision, FixedDice, ProbeDice, ReachedRoll
+from app.rules.engine.table import OVER, StatesTable
+from app.rules.errors import OrderError
+
+# The optional members a Game exposes only when the game provides them (app/rules/base.py OPTIONAL_MEMBERS).
+_EXTRAS = ("game_map", "combat_summary", "visible", "reveals", "preview")
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    name: str
+    title: str
+    version: str
+    sides: tuple[str, ...]
+    scenarios: Mapping[str, str]
+    sequence_case: str
+    table: StatesTable
+    state_type: type
+    load_data: Callable[[Mapping], Any]
+    start: Callable[[Any, str, Mapping], Any]
+    view: Callable[[Any, str | None], dict]
+    after_order: Callable[[Decision], None] | None = None
+    extras: Mapping[str, Callable] = field(default_factory=dict)
+
+    def __post_init__(self):
+        unknown = set(self.extras) - set(_EXTRAS)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown extras {sorted(unknown)}; known: {', '.join(_EXTRAS)}")
+        object.__setattr__(self, "_data", lru_cache(maxsize=8)(self._data_for))
+
+    def __getattr__(self, name: str):
+        if name in _EXTRAS:
+            try:
+                return self.__dict__["extras"][name]
+            except KeyError:
+                raise AttributeError(f"{self.__dict__.get('name')} has no {name}") from None
+        raise AttributeError(name)
+
+    # -- data ---------------------------------------------------------------------------------------------
+    def data(self, options: Mapping | None = None) -> Any:
+        """The game's data under these options (cached: the same options give the same object)."""
+        return self._data(json.dumps(dict(options or {}), sort_keys=True))
+
+    def _data_for(self, options_json: str) -> Any:
+        return self.load_data(json.loads(options_json))
+
+    # -- the fold -----------------------------------------------------------------------------------------
+    def initial_state(self, scenario: str, options: Mapping) -> Any:
+        if scenario not in self.scenarios:
+            raise ValueError(f"{self.name} has no scenario {scenario!r}; scenarios: {', '.join(self.scenarios)}")
+        return self.start(self.data(options), scenario, options)
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        return event.apply(state)
+
+    # -- the states table ---------------------------------------------------------------------------------
+    def prompt(self, state: Any) -> Prompt:
+        return self.table.prompt(state)
+
+    def parse(self, text: str, side: str, state: Any) -> Command:
+        return self.table.parse(text, side, state)
+
+    def decide(self, state: Any, command: Command, dice) -> list:
+        order = self.table.handler(state, command)
+        d = Decision(state, command.side, dice, self.evolve)
+        order.handler(d, **command.args)
+        if self.after_order is not None and self.table.step_of(d.state) != OVER:
+            self.after_order(d)
+        return d.events
+
+    def is_legal(self, state: Any, command: Command) -> bool:
+        """Would `command` be accepted now? Runs the decider up to its first die (no refusal may follow a roll)."""
+        try:
+            self.decide(state, command, ProbeDice())
+        except ReachedRoll:
+            return True
+        except OrderError:
+            return False
+        return True
+
+    def legal_orders(self, state: Any, side: str, limit: int = 200) -> list[dict]:
+        """Concrete orders `side` may give now, each checked by the decider: {"order", "action", "case"}."""
+        if self.prompt(state).side != side:
+            return []
+        found: list[dict] = []
+        for order in self.table.allowed(state):
+            tries = order.candidates(state, side) if order.candidates else [{}]
+            for args in tries:
+                text = order.grammar.render(args)
+                command = Command(side, order.name, order.grammar.parse(text))
+                if self.is_legal(state, command):
+                    found.append({"order": text, "action": order.name, "case": order.case})
+                    if len(found) >= limit:
+                        return found
+        return found
+
+    def outcomes_by_face(self, state: Any, command: Command, faces: int = 6) -> dict[int, list]:
+        """The events `command` would produce if every die showed each face: a preview that uses the same
+        decider as the order itself, so the two cannot disagree. Writes nothing."""
+        return {face: self.decide(state, command, FixedDice(face)) for face in range(1, faces + 1)}
+
+    # -- outputs ------------------------------------------------------------------------------------------
+    def outcome(self, state: Any) -> Outcome | None:
+        return Outcome(state.winner, state.reason) if self.table.step_of(state) == OVER else None
+
+    def describe(self, event: Any) -> str:
+        if isinstance(event, DieRolled):
+            return f"die roll {event.value} ({event.purpose})"
+        return event.describe()
+
+    def encode_state(self, state: Any) -> dict:
+        return {"options": state.data.options if state.data is not None else {}, "state": codec.encode(state)}
+
+    def decode_state(self, raw: dict) -> Any:
+        return codec.decode(self.state_type, raw["state"], self.data(raw["options"]))

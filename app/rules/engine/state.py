@@ -1,0 +1,103 @@
+"""What every game's state has beside its own pieces, and how any game's state is saved in a snapshot.
+
+`SequencedState` is a mixin for a game's frozen State dataclass: the decisions the sequence waits for
+(`pending`, a tuple of {"kind", "side", ...data} dicts, first first), the result (`winner`, `reason`), and the
+game's data (`data`: map, units, tables, as this game was set up; never saved, never compared). The shared
+events (app/rules/engine/events.py) change a state only through its methods, so a game whose fields are named
+otherwise overrides them.
+
+`encode`/`decode` turn any such dataclass into JSON and back from its type hints (dataclasses, dicts, lists,
+tuples, frozensets, unions with None, plain values), so a game writes no codec of its own.
+"""
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+OVER = "over"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SequencedState:
+    pending: tuple = ()
+    winner: str | None = None
+    reason: str = ""
+    data: Any = field(default=None, compare=False, repr=False)
+
+    def require(self, kind: str, side: str, data: dict):
+        return replace(self, pending=(*self.pending, {**data, "kind": kind, "side": side}))
+
+    def decided(self, kind: str, side: str):
+        for i, p in enumerate(self.pending):
+            if p["kind"] == kind:
+                return replace(self, pending=self.pending[:i] + self.pending[i + 1:])
+        return self
+
+    def ended(self, winner: str | None, reason: str):
+        """The game is over: a state whose step is "over" (override if the step field is not `step`)."""
+        return replace(self, step=OVER, pending=(), winner=winner, reason=reason)
+
+    def after_phase(self, event):
+        raise NotImplementedError(f"{type(self).__name__} does not use game.PhaseEnded")
+
+
+def encode(value: Any) -> Any:
+    """A state (or any part of it) as JSON-able data; the `data` field is left out."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "data"}
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(encode(v) for v in value)
+    return value
+
+
+def decode(cls: type, raw: dict, data: Any = None):
+    """The inverse of `encode` for the dataclass `cls`, with the game's `data` put back."""
+    kwargs = {name: _decode(hint, raw[name]) for name, hint in _hints(cls).items() if name in raw}
+    if any(f.name == "data" for f in dataclasses.fields(cls)):
+        kwargs["data"] = data
+    return cls(**kwargs)
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.name != "data"}
+
+
+def _decode(hint: Any, raw: Any) -> Any:
+    if raw is None:
+        return None
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        real = [a for a in args if a is not type(None)]
+        return _decode(real[0], raw) if len(real) == 1 else raw
+    if dataclasses.is_dataclass(hint):
+        return decode(hint, raw)
+    if origin is dict or hint is dict:
+        value = args[1] if args else Any
+        return {k: _decode(value, v) for k, v in raw.items()}
+    if origin is tuple or hint is tuple:
+        if args and len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v) for v in raw)
+        if args:
+            return tuple(_decode(a, v) for a, v in zip(args, raw, strict=True))
+        return tuple(_freeze(v) for v in raw)
+    if origin is list or hint is list:
+        return [_decode(args[0] if args else Any, v) for v in raw]
+    if origin is frozenset or hint is frozenset:
+        return frozenset(_decode(args[0] if args else Any, v) for v in raw)
+    return raw
+
+
+def _freeze(value: Any) -> Any:
+    """Untyped tuple items keep the shape they were saved from (dicts stay dicts; lists become tuples)."""
+    return tuple(_freeze(v) for v in value) if isinstance(value, list) else value

@@ -1,0 +1,286 @@
+"""An order's syntax line is its grammar: "attack HEX with UNIT [UNIT ...]" documents the order to the player and
+parses it, so the help text and the parser cannot disagree (design.md practice 14).
+
+The syntax language:
+
+- a lower-case word is a keyword, matched without regard to case: ``with``, ``to``, ``via``;
+- an upper-case word is a slot of that type: ``HEX``, ``UNIT``, ``N``, or a type the game declares (``KIND``);
+  ``HEX:to`` names the slot's argument (the name is not shown to players); the default name is the type in
+  lower case; a keyword of the same order is never read as a slot's value;
+- ``X [X ...]`` is one or more ``X`` and gives a list, named in the plural (``units``, ``hexes``) unless named;
+  ``[X ...]`` alone is zero or more;
+- ``[ ... ]`` is optional; an optional group that is absent leaves its lists empty and its single slots out.
+
+Words are separated by blanks or commas. Only ASCII is read as digits or letters of a slot, so "²" or "٣" is
+never a number or a hex.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from app.rules.errors import InvalidOrder
+
+MAX_WORDS = 64
+_WORD_SPLIT = re.compile(r"[\s,]+")
+_UNIT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-/]{0,39}$")
+_NUMBER = re.compile(r"^[0-9]{1,6}$")
+_HEX = re.compile(r"^[0-9]{4}$|^[0-9]{6}$")
+_KEYWORD = re.compile(r"^[a-z][a-z0-9\-]*$")
+_SLOT = re.compile(r"^([A-Z][A-Z0-9_]*)(?::([a-z][a-z0-9_]*))?$")
+
+
+class SlotType:
+    """How one kind of slot reads a word: ``read(word)`` returns the value or raises ValueError with the reason."""
+
+    def __init__(self, read: Callable[[str], object], describe: str):
+        self.read = read
+        self.describe = describe
+
+    @classmethod
+    def choice(cls, *words: str) -> SlotType:
+        """A closed vocabulary, e.g. ``SlotType.choice("air", "naval", "artillery")``."""
+        allowed = tuple(w.lower() for w in words)
+
+        def read(word: str) -> str:
+            if word.lower() not in allowed:
+                raise ValueError(f"expected one of {', '.join(allowed)}")
+            return word.lower()
+
+        return cls(read, "one of " + ", ".join(allowed))
+
+
+def _pattern(regex: re.Pattern, what: str, normalise: Callable[[str], object] = str) -> SlotType:
+    def read(word: str) -> object:
+        if not regex.match(word):
+            raise ValueError(f"is not {what}")
+        return normalise(word)
+
+    return SlotType(read, what)
+
+
+BUILTIN_SLOTS: dict[str, SlotType] = {
+    "HEX": _pattern(_HEX, "a hex (XXYY)"),
+    "UNIT": _pattern(_UNIT, "a unit id"),
+    "N": _pattern(_NUMBER, "a whole number", int),
+    "SIDE": _pattern(_KEYWORD, "a side", str.lower),
+    "WORD": _pattern(_KEYWORD, "a word", str.lower),
+}
+
+
+@dataclass(frozen=True)
+class _Keyword:
+    word: str
+
+
+@dataclass(frozen=True)
+class _Slot:
+    type: str
+    name: str
+    many: bool = False
+    at_least_one: bool = True
+
+
+@dataclass(frozen=True)
+class _Optional:
+    parts: tuple
+
+
+class BadSyntax(ValueError):
+    """A syntax line that is not in the syntax language (a programming error in a game's declaration)."""
+
+
+def _plural(name: str) -> str:
+    return name + ("es" if name.endswith(("s", "x", "h")) else "s")
+
+
+def _tokens(syntax: str) -> list[str]:
+    return re.findall(r"\[|\]|\.\.\.|[^\s\[\]]+", syntax)
+
+
+def _compile(tokens: list[str], pos: int, closing: bool) -> tuple[tuple, int]:
+    parts: list = []
+    while pos < len(tokens):
+        tok = tokens[pos]
+        if tok == "]":
+            if not closing:
+                raise BadSyntax("unbalanced ']'")
+            return tuple(parts), pos + 1
+        if tok == "[":
+            # "[X ...]" repeats the slot before it (one or more) or stands alone (zero or more)
+            if pos + 3 < len(tokens) and tokens[pos + 2] == "..." and tokens[pos + 3] == "]":
+                slot = _SLOT.match(tokens[pos + 1])
+                if not slot:
+                    raise BadSyntax(f"'[{tokens[pos + 1]} ...]' repeats no slot")
+                before = parts[-1] if parts else None
+                if isinstance(before, _Slot) and before.type == slot.group(1) and not before.many:
+                    named = before.name if before.name != before.type.lower() else _plural(before.name)
+                    parts[-1] = _Slot(before.type, named, many=True)
+                else:
+                    parts.append(_Slot(slot.group(1), slot.group(2) or _plural(slot.group(1).lower()), many=True,
+                                       at_least_one=False))
+                pos += 4
+                continue
+            group, pos = _compile(tokens, pos + 1, True)
+            parts.append(_Optional(group))
+            continue
+        slot = _SLOT.match(tok)
+        if slot:
+            parts.append(_Slot(slot.group(1), slot.group(2) or slot.group(1).lower()))
+        elif _KEYWORD.match(tok):
+            parts.append(_Keyword(tok))
+        else:
+            raise BadSyntax(f"{tok!r} is neither a keyword (lower case) nor a slot (upper case)")
+        pos += 1
+    if closing:
+        raise BadSyntax("unbalanced '['")
+    return tuple(parts), pos
+
+
+def _display(syntax: str) -> str:
+    return re.sub(r"([A-Z][A-Z0-9_]*):[a-z][a-z0-9_]*", r"\1", syntax)
+
+
+def _keywords(parts: tuple) -> list[str]:
+    out: list[str] = []
+    for p in parts:
+        if isinstance(p, _Keyword):
+            out.append(p.word)
+        elif isinstance(p, _Optional):
+            out.extend(_keywords(p.parts))
+    return out
+
+
+def _names(parts: tuple) -> list[_Slot]:
+    out: list[_Slot] = []
+    for p in parts:
+        if isinstance(p, _Slot):
+            out.append(p)
+        elif isinstance(p, _Optional):
+            out.extend(_names(p.parts))
+    return out
+
+
+class Grammar:
+    """One order's syntax line, compiled: ``parse(text)`` -> the arguments; ``render(args)`` -> the order text."""
+
+    def __init__(self, syntax: str, slots: Mapping[str, SlotType] | None = None):
+        self.syntax = syntax
+        self.shown = _display(syntax)
+        parts, _ = _compile(_tokens(syntax), 0, False)
+        if not parts or not isinstance(parts[0], _Keyword):
+            raise BadSyntax(f"{syntax!r} must start with the order's verb")
+        self.verb = parts[0].word
+        self.parts = parts
+        self.slots = {**BUILTIN_SLOTS, **(slots or {})}
+        slot_list = _names(parts)
+        unknown = sorted({s.type for s in slot_list} - set(self.slots))
+        if unknown:
+            raise BadSyntax(f"{syntax!r}: unknown slot type(s) {', '.join(unknown)}")
+        names = [s.name for s in slot_list]
+        if len(names) != len(set(names)):
+            raise BadSyntax(f"{syntax!r}: two slots share a name; name them (HEX:to)")
+        self._defaults = {s.name: [] for s in slot_list if s.many}
+        self.keywords = frozenset(_keywords(parts))
+
+    def parse(self, text: str) -> dict:
+        words = words_of(text)
+        if len(words) > MAX_WORDS:
+            raise InvalidOrder(text, f"an order has at most {MAX_WORDS} words")
+        failure = _Failure()
+        for args, end in self._match(self.parts, words, 0, {}, failure):
+            if end == len(words):
+                return {**self._defaults, **args}
+        raise InvalidOrder(text, failure.message(words, self.shown))
+
+    def render(self, args: Mapping) -> str:
+        """The order text for `args` (the inverse of `parse`), e.g. for the list of legal orders."""
+        return " ".join(self._render(self.parts, args))
+
+    def _render(self, parts: tuple, args: Mapping) -> list[str]:
+        out: list[str] = []
+        for p in parts:
+            if isinstance(p, _Keyword):
+                out.append(p.word)
+            elif isinstance(p, _Slot):
+                value = args[p.name]
+                out.extend(str(v) for v in value) if p.many else out.append(str(value))
+            else:
+                present = [s for s in _names(p.parts) if s.name in args and args[s.name] not in (None, [], ())]
+                if present:
+                    out.extend(self._render(p.parts, args))
+        return out
+
+    def _match(self, parts: tuple, words: list[str], pos: int, args: dict, failure: _Failure):
+        """Every way `parts` can match words[pos:], as (args, end), longest lists first."""
+        if not parts:
+            yield args, pos
+            return
+        head, rest = parts[0], parts[1:]
+        if isinstance(head, _Keyword):
+            if pos < len(words) and words[pos].lower() == head.word:
+                yield from self._match(rest, words, pos + 1, args, failure)
+            else:
+                failure.note(pos, f"expected '{head.word}'")
+            return
+        if isinstance(head, _Optional):
+            for inner, end in self._match(head.parts, words, pos, args, failure):
+                yield from self._match(rest, words, end, inner, failure)
+            yield from self._match(rest, words, pos, args, failure)
+            return
+        kind = self.slots[head.type]
+        values = []
+        end = pos
+        while end < len(words) and (head.many or not values):
+            if words[end].lower() in self.keywords:  # a keyword is never a slot's value: "with", "support"
+                failure.note(end, f"{head.type} missing before '{words[end]}'")
+                break
+            try:
+                values.append(kind.read(words[end]))
+            except ValueError as exc:
+                failure.note(end, f"{words[end]!r} {exc}" if str(exc).startswith("is ") else f"{words[end]!r}: {exc}")
+                break
+            end += 1
+        if not values:
+            if head.many and not head.at_least_one:
+                yield from self._match(rest, words, pos, {**args, head.name: []}, failure)
+            elif end >= len(words):
+                failure.note(end, f"{head.type} missing ({kind.describe})")
+            return
+        if not head.many:
+            yield from self._match(rest, words, pos + 1, {**args, head.name: values[0]}, failure)
+            return
+        for count in range(len(values), 0 if head.at_least_one else -1, -1):
+            if count == 0:
+                yield from self._match(rest, words, pos, {**args, head.name: []}, failure)
+            else:
+                yield from self._match(rest, words, pos + count, {**args, head.name: values[:count]}, failure)
+
+
+class _Failure:
+    """The furthest point any way of reading the order reached, and why it stopped there."""
+
+    def __init__(self):
+        self.pos = -1
+        self.reasons: list[str] = []
+
+    def note(self, pos: int, reason: str) -> None:
+        if pos > self.pos:
+            self.pos, self.reasons = pos, [reason]
+        elif pos == self.pos and reason not in self.reasons:
+            self.reasons.append(reason)
+
+    def message(self, words: list[str], shown: str) -> str:
+        if self.pos >= len(words) and not self.reasons:
+            return f"unexpected end; expected '{shown}'"
+        extra = [w for w in words[self.pos:]] if self.pos >= 0 else words
+        why = "; ".join(self.reasons) if self.reasons else f"unexpected {' '.join(extra)!r}"
+        if self.pos >= len(words) and not any("missing" in r for r in self.reasons):
+            why = f"the order ends too soon ({why})"
+        return f"{why}; expected '{shown}'"
+
+
+def words_of(text: str) -> list[str]:
+    """The words of an order: split on blanks and commas."""
+    return [w for w in _WORD_SPLIT.split(text.strip()) if w]

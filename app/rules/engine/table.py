@@ -1,0 +1,173 @@
+"""The states table (design.md practice 2, after Rally the Troops' `states.NAME`): each step of the sequence of
+play is a class that says who acts, how the prompt reads, and which orders it takes, with each order's syntax,
+rules case and handler side by side. One declaration feeds the prompt, the parser, the decider and the list of
+legal orders, so they cannot drift apart.
+
+    class Movement(Step):
+        '''SK 3.3: the side to act moves its units.'''
+        name = "movement"
+
+        def label(self, s): return f"turn {s.turn}, {s.side} movement step"
+
+        @order("move UNIT HEX [HEX ...]", "SK 4.1", "move a unit along a path of adjacent hexes")
+        def move(self, d, unit, hexes): ...
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.base import Action, Command, Prompt
+from app.rules.engine.syntax import Grammar, SlotType, words_of
+from app.rules.errors import IllegalOrder, InvalidOrder
+
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class OrderSpec:
+    """What `@order` records on a handler."""
+
+    syntax: str
+    case: str
+    help: str
+    candidates: Callable | None
+
+
+def order(syntax: str, case: str, help: str = "", candidates: Callable | None = None):
+    """Declare a step's method as the handler of an order. The handler is called as
+    ``handler(step, d, **args)`` with the Decision `d` (app/rules/engine/decision.py) and the arguments the syntax
+    line names. `candidates(state, side)` yields argument dicts worth trying for the list of legal orders (an
+    order without slots needs none)."""
+
+    def declare(fn: Callable) -> Callable:
+        fn.order_spec = OrderSpec(syntax, case, help, candidates)
+        return fn
+
+    return declare
+
+
+@dataclass(frozen=True)
+class Order:
+    """One kind of order as a step takes it: grammar, case, help and the bound handler."""
+
+    name: str
+    grammar: Grammar
+    case: str
+    help: str
+    handler: Callable
+    candidates: Callable | None
+
+    @property
+    def action(self) -> Action:
+        return Action(self.name, self.grammar.shown, self.case, self.help)
+
+
+class Step:
+    """One state of the sequence of play. Subclasses set `name` and override `label` (the prompt's words) and,
+    where the step allows only some of its orders in some positions, `allowed`. `who` is the side to act:
+    the side of the first decision waited for, else the state's `side`."""
+
+    name: str = ""
+
+    def who(self, state: Any) -> str | None:
+        pending = getattr(state, "pending", ())
+        return pending[0]["side"] if pending else state.side
+
+    def label(self, state: Any) -> str:
+        return self.name
+
+    def allowed(self, state: Any, orders: tuple[str, ...]) -> Iterable[str]:
+        """The names of this step's orders the side to act may give now (default: all of them)."""
+        return orders
+
+    @classmethod
+    def declared(cls) -> dict[str, tuple[Callable, OrderSpec]]:
+        """The step's orders: its own first, in the order written, then those it inherits."""
+        found: dict[str, tuple[Callable, OrderSpec]] = {}
+        for klass in cls.__mro__:
+            for attr, value in vars(klass).items():
+                spec = getattr(value, "order_spec", None)
+                if spec is not None and attr not in found:
+                    found[attr] = (value, spec)
+        return found
+
+
+class GameOver(Step):
+    name = OVER
+
+    def who(self, state: Any) -> None:
+        return None
+
+    def label(self, state: Any) -> str:
+        return "game over"
+
+
+class StatesTable:
+    """The steps of a game, by name. `step_of(state)` names the step the state is in: by default the kind of the
+    first decision waited for (`state.pending`), else `state.step`."""
+
+    def __init__(self, steps: Iterable[Step], sequence_case: str, step_of: Callable[[Any], str] | None = None,
+                 slots: Mapping[str, SlotType] | None = None):
+        self.sequence_case = sequence_case
+        self.step_of = step_of or _default_step_of
+        self.steps: dict[str, Step] = {}
+        self.orders: dict[str, dict[str, Order]] = {}
+        for step in [*steps, GameOver()]:
+            if step.name in self.steps:
+                raise ValueError(f"two steps are named {step.name!r}")
+            self.steps[step.name] = step
+            bound = {}
+            for attr, (fn, spec) in type(step).declared().items():
+                grammar = Grammar(spec.syntax, slots)
+                if grammar.verb != attr:
+                    raise ValueError(f"{type(step).__name__}.{attr}: the syntax {spec.syntax!r} must start with "
+                                     f"{attr!r}")
+                bound[attr] = Order(attr, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates)
+            self.orders[step.name] = bound
+        self._any_step = {}
+        for orders in self.orders.values():
+            for name, o in orders.items():
+                self._any_step.setdefault(name, o)
+
+    def step(self, state: Any) -> Step:
+        name = self.step_of(state)
+        try:
+            return self.steps[name]
+        except KeyError:
+            raise ValueError(f"the states table has no step {name!r}") from None
+
+    def allowed(self, state: Any) -> list[Order]:
+        step = self.step(state)
+        orders = self.orders[step.name]
+        return [orders[name] for name in step.allowed(state, tuple(orders))]
+
+    def prompt(self, state: Any) -> Prompt:
+        step = self.step(state)
+        return Prompt(step.who(state), step.label(state), tuple(o.action for o in self.allowed(state)))
+
+    def parse(self, text: str, side: str, state: Any) -> Command:
+        """Read an order by its verb: the current step's form of that order if it has one, else the game's."""
+        words = words_of(text)
+        if not words:
+            raise InvalidOrder(text, "empty order")
+        verb = words[0].lower()
+        current = self.orders[self.step(state).name]
+        found = current.get(verb) or self._any_step.get(verb)
+        if found is None:
+            known = ", ".join(sorted(self._any_step))
+            raise InvalidOrder(text, f"no order starts with {words[0][:20]!r}; orders: {known}")
+        return Command(side, found.name, found.grammar.parse(text))
+
+    def handler(self, state: Any, command: Command) -> Order:
+        """The order of the current step that carries out `command`, after the states table's own check."""
+        refused = self.prompt(state).refusal(command)
+        if refused:
+            raise IllegalOrder(self.sequence_case, refused)
+        return self.orders[self.step(state).name][command.action]
+
+
+def _default_step_of(state: Any) -> str:
+    pending = getattr(state, "pending", ())
+    return pending[0]["kind"] if pending else state.step

@@ -1,0 +1,175 @@
+"""The engine a game is declared on (app/rules/engine/): one states table feeds the prompt, the parser, the
+decider and the legal orders; shared events fold through the state; the state saves itself; games are found
+without a hand-kept list. Exercised on a toy game declared here and on skirmish, the template."""
+import dataclasses
+import json
+import subprocess
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from app.events.dice import RecordedDice
+from app.events.registry import decode
+from app.rules import catalog
+from app.rules.base import Command
+from app.rules.engine.decision import Decision
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
+from app.rules.engine.game import Game
+from app.rules.engine.state import SequencedState
+from app.rules.engine.table import StatesTable, Step, order
+from app.rules.errors import IllegalOrder, InvalidOrder
+from app.rules.skirmish import GAME as SKIRMISH
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tally(SequencedState):
+    step: str
+    side: str
+    total: int = 0
+
+
+class Counting(Step):
+    name = "counting"
+
+    def label(self, s):
+        return f"{s.side} counts ({s.total})"
+
+    def allowed(self, s, orders):
+        return [o for o in orders if o != "stop" or s.total >= 3]
+
+    @order("add N", "T 1", "add N to the tally", candidates=lambda s, side: [{"n": k} for k in (1, 2, 9)])
+    def add(self, d: Decision, n: int):
+        if n > 5:
+            d.refuse("T 1.1", f"at most 5 at a time, not {n}")
+        d.emit(Added(n))
+        if d.state.total >= 10:
+            d.emit(DecisionRequired("confirm", "blue", {"total": d.state.total}))
+
+    @order("roll", "T 2", "add a die")
+    def roll(self, d: Decision):
+        d.emit(Added(d.roll("T 2")))
+
+    @order("stop", "T 3")
+    def stop(self, d: Decision):
+        d.emit(GameEnded(d.side, "stopped (T 3)"))
+
+
+class Confirm(Step):
+    name = "confirm"
+
+    @order("confirm", "T 4")
+    def confirm(self, d: Decision):
+        d.emit(DecisionMade("confirm", d.side), GameEnded("red", f"{d.state.total} reached (T 4)"))
+
+
+@dataclass(frozen=True)
+class Added:
+    n: int
+
+    def apply(self, state):
+        return replace(state, total=state.total + self.n)
+
+    def describe(self):
+        return f"+{self.n}"
+
+
+@dataclass(frozen=True, eq=False)
+class Options:
+    options: dict
+
+
+TOY = Game(name="toy", title="Toy", version="1", sides=("red", "blue"), scenarios={"one": "the only one"},
+           sequence_case="T 0", table=StatesTable([Counting(), Confirm()], "T 0"), state_type=Tally,
+           load_data=Options, start=lambda data, scenario, options: Tally(step="counting", side="red", data=data),
+           view=lambda s, side: {"total": s.total})
+
+
+def test_the_prompt_lists_the_step_orders_the_step_allows_now():
+    s = TOY.initial_state("one", {})
+    p = TOY.prompt(s)
+    assert (p.side, p.step, [a.name for a in p.actions]) == ("red", "red counts (0)", ["add", "roll"])
+    assert p.actions[0].syntax == "add N" and p.actions[0].case == "T 1"
+    assert [a.name for a in TOY.prompt(replace(s, total=3)).actions] == ["add", "roll", "stop"]
+
+
+def test_orders_parse_by_their_syntax_and_decide_through_their_handler():
+    s = TOY.initial_state("one", {})
+    command = TOY.parse("add 4", "red", s)
+    assert command == Command("red", "add", {"n": 4})
+    events = TOY.decide(s, command, RecordedDice(next_index=0, recorded=[]))
+    assert events == [Added(4)] and TOY.evolve(s, events[0]).total == 4
+    with pytest.raises(IllegalOrder, match="T 1.1: at most 5"):
+        TOY.decide(s, Command("red", "add", {"n": 6}), RecordedDice(next_index=0, recorded=[]))
+    with pytest.raises(InvalidOrder, match="no order starts with 'fly'"):
+        TOY.parse("fly 3", "red", s)
+
+
+def test_the_states_table_refuses_the_wrong_side_and_an_order_not_allowed_now():
+    s = TOY.initial_state("one", {})
+    with pytest.raises(IllegalOrder, match="T 0: it is red's turn"):
+        TOY.decide(s, TOY.parse("add 1", "blue", s), RecordedDice(next_index=0, recorded=[]))
+    with pytest.raises(IllegalOrder, match="'stop' is not allowed now"):
+        TOY.decide(s, TOY.parse("stop", "red", s), RecordedDice(next_index=0, recorded=[]))
+
+
+def test_a_decision_waited_for_is_its_own_step_and_the_game_ends_through_the_shared_event():
+    s = replace(TOY.initial_state("one", {}), total=8)
+    for e in TOY.decide(s, TOY.parse("add 2", "red", s), RecordedDice(next_index=0, recorded=[])):
+        s = TOY.evolve(s, e)
+    assert s.pending == ({"total": 10, "kind": "confirm", "side": "blue"},)
+    assert TOY.prompt(s).side == "blue" and [a.name for a in TOY.prompt(s).actions] == ["confirm"]
+    for e in TOY.decide(s, TOY.parse("confirm", "blue", s), RecordedDice(next_index=0, recorded=[])):
+        s = TOY.evolve(s, e)
+    assert s.pending == () and TOY.outcome(s).winner == "red" and TOY.prompt(s).side is None
+
+
+def test_legal_orders_are_the_candidates_the_decider_accepts():
+    s = TOY.initial_state("one", {})
+    # "add 9" is a candidate the decider refuses (T 1.1); "roll" is legal up to its die, which is not rolled
+    assert TOY.legal_orders(s, "red") == [{"order": "add 1", "action": "add", "case": "T 1"},
+                                          {"order": "add 2", "action": "add", "case": "T 1"},
+                                          {"order": "roll", "action": "roll", "case": "T 2"}]
+    assert TOY.legal_orders(s, "blue") == []
+
+
+def test_every_legal_skirmish_order_is_accepted_and_nothing_else_offered_is():
+    s = SKIRMISH.initial_state("standard", {})
+    legal = SKIRMISH.legal_orders(s, "red")
+    assert len(legal) > 20 and all(SKIRMISH.is_legal(s, SKIRMISH.parse(o["order"], "red", s)) for o in legal)
+    texts = {o["order"] for o in legal}
+    assert "move R1 0202" in texts and "move R1 0303" not in texts  # woods then woods is 4 MP (SK 4.1)
+
+
+def test_a_state_saves_and_loads_with_its_data_put_back():
+    s = SKIRMISH.initial_state("standard", {})
+    raw = json.loads(json.dumps(SKIRMISH.encode_state(s)))
+    back = SKIRMISH.decode_state(raw)
+    assert back == s and back.data is s.data and "data" not in raw["state"]
+
+
+def test_a_game_variant_is_a_replace_and_a_game_refuses_unknown_extras():
+    variant = dataclasses.replace(SKIRMISH, name="variant")
+    assert variant.name == "variant" and variant.preview is SKIRMISH.preview
+    assert not hasattr(dataclasses.replace(SKIRMISH, extras={}), "preview")
+    with pytest.raises(ValueError, match="unknown extras"):
+        dataclasses.replace(SKIRMISH, extras={"peek": print})
+
+
+def test_events_stored_under_a_game_own_name_read_as_the_shared_event():
+    assert decode("skirmish.GameEnded", 1, {"winner": "red", "reason": "r"}) == GameEnded("red", "r")
+
+
+def test_games_are_found_without_a_list_and_loaded_only_when_asked_for():
+    assert {"skirmish", "snc", "ichigo"} <= set(catalog.names())
+    code = ("import sys; from app.rules import catalog; catalog.get_rules('skirmish'); "
+            "print(sorted(m for m in sys.modules if m in ('app.rules.snc', 'app.rules.ichigo')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    with pytest.raises(catalog.UnknownRules):
+        catalog.get_rules("kernel")
+    with pytest.raises(catalog.UnknownRules):
+        catalog.get_rules("../snc")

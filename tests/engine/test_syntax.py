@@ -1,0 +1,87 @@
+"""Order syntax lines as grammars (app/rules/engine/syntax.py): the line a player reads is the parser."""
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.rules.engine.syntax import BadSyntax, Grammar, SlotType
+from app.rules.errors import InvalidOrder
+
+KINDS = {"KIND": SlotType.choice("air", "naval", "artillery")}
+
+
+def test_slots_keywords_and_lists():
+    g = Grammar("attack HEX with UNIT [UNIT ...] [support KIND [KIND ...]]", KINDS)
+    assert g.parse("attack 3412 with A b, C") == {"hex": "3412", "units": ["A", "b", "C"], "kinds": []}
+    assert g.parse("ATTACK 3412 WITH A support air NAVAL") == {"hex": "3412", "units": ["A"],
+                                                               "kinds": ["air", "naval"]}
+    assert g.shown == "attack HEX with UNIT [UNIT ...] [support KIND [KIND ...]]"
+
+
+def test_named_slots_are_shown_without_their_names():
+    g = Grammar("move UNIT [UNIT ...] to HEX:to [via HEX:via [HEX ...]] [strategic]")
+    assert g.shown == "move UNIT [UNIT ...] to HEX [via HEX [HEX ...]] [strategic]"
+    assert g.parse("move a b to 0101") == {"units": ["a", "b"], "to": "0101", "via": []}
+    assert g.parse("move a to 0101 via 0202 0303 strategic") == {"units": ["a"], "to": "0101",
+                                                                 "via": ["0202", "0303"]}
+
+
+def test_a_list_gives_back_words_the_rest_of_the_order_needs():
+    g = Grammar("land UNIT [UNIT ...] HEX:at")
+    assert g.parse("land a b 0101") == {"units": ["a", "b"], "at": "0101"}
+
+
+def test_zero_or_more_alone():
+    g = Grammar("end [UNIT ...]")
+    assert g.parse("end") == {"units": []} and g.parse("end x") == {"units": ["x"]}
+
+
+@pytest.mark.parametrize("text, why", [
+    ("attack 34x2 with A", "'34x2' is not a hex"),
+    ("attack 3412 A", "expected 'with'"),
+    ("attack 3412 with", "UNIT missing"),
+    ("attack 3412 with A support sea", "'sea': expected one of air, naval, artillery"),
+    ("attack ²412 with A", "is not a hex"),
+    ("attack ٣٤١٢ with A", "is not a hex"),
+])
+def test_refusals_say_where_and_why_and_show_the_syntax(text, why):
+    g = Grammar("attack HEX with UNIT [UNIT ...] [support KIND [KIND ...]]", KINDS)
+    with pytest.raises(InvalidOrder) as err:
+        g.parse(text)
+    assert why in str(err.value) and "expected 'attack HEX with UNIT [UNIT ...]" in str(err.value)
+
+
+def test_numbers_are_ascii_and_bounded():
+    g = Grammar("commit N")
+    assert g.parse("commit 2") == {"n": 2}
+    for bad in ("commit ²", "commit -1", "commit 1234567", "commit 1.5"):
+        with pytest.raises(InvalidOrder):
+            g.parse(bad)
+
+
+def test_render_is_the_inverse_of_parse():
+    g = Grammar("move UNIT [UNIT ...] to HEX:to [via HEX:via [HEX ...]]")
+    for text in ("move a b to 0101", "move a to 0101 via 0202 0303"):
+        assert g.render(g.parse(text)) == text
+
+
+def test_overlong_orders_are_refused_before_matching():
+    with pytest.raises(InvalidOrder, match="at most"):
+        Grammar("end [UNIT ...]").parse("end " + " ".join(["x"] * 500))
+
+
+@pytest.mark.parametrize("syntax", ["HEX move", "move [UNIT", "move UNIT]", "move Unit", "move HEX HEX",
+                                    "move SHIP"])
+def test_a_bad_syntax_line_is_a_declaration_error(syntax):
+    with pytest.raises(BadSyntax):
+        Grammar(syntax)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_any_text_parses_or_is_refused_as_an_invalid_order(text):
+    g = Grammar("move UNIT [UNIT ...] to HEX:to [via HEX:via [HEX ...]] [support KIND [KIND ...]]", KINDS)
+    try:
+        args = g.parse("move " + text)
+    except InvalidOrder:
+        return
+    assert isinstance(args["to"], str) and len(args["to"]) in (4, 6) and args["to"].isascii()
