@@ -10,7 +10,6 @@ from fractions import Fraction
 
 import pytest
 
-from app.rules.custom_setup import map_in_force
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.movement import Mover, Situation, reach, step_cost
@@ -334,6 +333,6 @@ def test_movement_costs_rough_2_others_1_reconstructed():
 def test_a_replacement_map_without_the_invasion_zones_is_refused_naming_every_problem():
     text = data.MAP.read_text().replace("zone-ariake = [", "zone-ariake-x = [")
     text = text.replace('"zone-imari", "south"', '"zone-imari", "zone-ariake-x", "south"')
-    with map_in_force(text), pytest.raises(DataError) as err:
-        load()
+    with pytest.raises(DataError) as err:
+        load({"map": text})
     assert any("invasion zone 'ariake'" in p for p in err.value.problems)

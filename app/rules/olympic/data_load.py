@@ -4,17 +4,18 @@ supply trace), with the identity numbers the Japanese doctrine breaks ties by (1
 
 No game number lives in code: every value comes from the files, which a player who owns the printed game may
 replace one at a time (docs/olympic-data.md). A file that contradicts the others is refused with every problem
-listed (`DataError`), never half-loaded.
+listed (`DataError`), never half-loaded. A custom map comes in the game's options (`{"map": TOML text}`,
+docs/custom-positions.md); the data object keeps the options it was built from.
 """
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 
-from app.rules.custom_setup import map_text
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap, load_map, loads_map
@@ -110,8 +111,9 @@ class Tokko:
         return points // self.points_per_group * self.units_per_group
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameData:
+    options: Mapping
     map: GameMap
     crt: CRT
     crt_raw: dict
@@ -181,6 +183,27 @@ class GameData:
     def blocking_hexsides(self) -> frozenset[str]:
         return frozenset(k for k, v in self.terrain.get("hexsides", {}).items() if v.get("mp") == "prohibited")
 
+    @cached_property
+    def militia_hexes(self) -> frozenset[str]:
+        """The hexes with an intrinsic militia strength (ruling R11)."""
+        return frozenset(str(h) for h in self.map.hexes() if self.militia(h))
+
+    @cached_property
+    def land_links(self) -> dict[str, tuple[str, ...]]:
+        """Each land hex's land neighbours not across an all-sea hexside: the graph units move, attack, exert
+        zones of control and trace supply on (14.58, rulings R15-R17)."""
+        out = {}
+        for h in self.map.hexes():
+            if self.is_land(h):
+                out[str(h)] = tuple(str(n) for n in self.map.neighbours(h) if self.is_land(n)
+                                    and not self.map.hexside_features(h, n) & self.blocking_hexsides)
+        return out
+
+    @cached_property
+    def land_mp(self) -> dict[str, int]:
+        """Movement points to enter each land hex (ruling R10)."""
+        return {label: int(self.terrain[self.map.terrain_of(Hex.parse(label))]["mp"]) for label in self.land_links}
+
     def militia(self, h: Hex) -> int:
         """The hex's intrinsic militia strength, before doctrine track 4 (ruling R11)."""
         return int(self.terrain[self.map.terrain_of(h)].get("militia", 0))
@@ -247,13 +270,11 @@ def _cost_table(terrain: dict) -> CostTable:
                      hexside={k: mp(v["mp"]) for k, v in terrain.get("hexsides", {}).items()})
 
 
-def load() -> GameData:
-    """The game's data, on the custom map in force if the game has one (app/rules/custom_setup.py)."""
-    return _load(map_text())
-
-
-@lru_cache(maxsize=4)
-def _load(custom_map: str) -> GameData:
+def load(options: Mapping | None = None) -> GameData:
+    """The game's data; `options["map"]` is a custom map's TOML text (the printed reconstruction without it).
+    The engine builds it once per set of options (app/rules/engine/game.py)."""
+    options = dict(options or {})
+    custom_map = options.get("map") or ""
     gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
     crt_raw = _toml(data.CRT)
     tec = _toml(data.TERRAIN)
@@ -287,9 +308,8 @@ def _load(custom_map: str) -> GameData:
         k for k, v in terrain["hexsides"].items() if v.get("blocks_supply")), blocked_terrain=sea,
         enemy_units_block=True, ezoc_blocks=True, friendly_negates_ezoc=True,
         max_length=scenario["supply"]["max_length"] or None)
-    game = GameData(gmap, CRT.from_dict(crt_table(crt_raw)), crt_raw, terrain, doctrine, doctrine_raw["release"], tokko,
-                    priorities, units,
-                    scenario, movement, zoc, stacking, supply)
+    game = GameData(options, gmap, CRT.from_dict(crt_table(crt_raw)), crt_raw, terrain, doctrine,
+                    doctrine_raw["release"], tokko, priorities, units, scenario, movement, zoc, stacking, supply)
     problems = _problems(game)
     if problems:
         raise DataError(problems)
