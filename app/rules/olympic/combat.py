@@ -132,9 +132,9 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
                 eliminate_american(d, u.id, "no retreat (Olympic 8.8 note 6)", supplied[u.id])
     if result.exchange:
         required = sum(u.strength for u in defenders) + militia
-        context = {"hex": target, "kind": kind, "required": required, "attackers": ids, "advance": list(advance),
+        context = {"hex": target, "attack": kind, "required": required, "attackers": ids, "advance": list(advance),
                    "left": left, "supplied": supplied, "code": result.code}
-        if attack <= required:
+        if attack <= required or len(ids) == 1:
             finish_exchange(d, context, ids)
         else:
             d.emit(DecisionRequired("losses", "american", context))
@@ -152,8 +152,8 @@ def finish_exchange(d: Decision, context: dict, lost: list[str]) -> None:
     for uid in lost:
         eliminate_american(d, uid, "exchange (Olympic 8.9)", context["supplied"][uid])
     points(d, context["code"], context["left"], context["attackers"], [], context["supplied"], "left")
-    movers = context["advance"] if context["kind"] == "american" else list(context["attackers"])
-    occupy(d, context["hex"], [uid for uid in movers if uid in survivors], context["kind"])
+    movers = context["advance"] if context["attack"] == "american" else list(context["attackers"])
+    occupy(d, context["hex"], [uid for uid in movers if uid in survivors], context["attack"])
     release_contacts(d)
 
 

@@ -43,11 +43,14 @@ def primaries(state: State) -> list[str]:
     return sorted(h for h in state.zoc_of("american") if h not in occupied)
 
 
-def secondaries(state: State, prime: list[str]) -> list[str]:
-    """14.53: vacant land hexes next to a primary destination hex, not themselves primary."""
+def secondaries(state: State) -> list[str]:
+    """14.53: vacant land hexes next to a primary destination hex. A primary hex stays one for this when a
+    Japanese unit fills it (ruling R23: 14.54 2) sends units to secondaries exactly when every primary is
+    filled), so the anchors are all the hexes next to American units; those hexes are never secondary."""
     links = state.data.land_links
+    anchors = state.zoc_of("american")
     occupied = {u.hex for u in state.on_map()}
-    return sorted({n for p in prime for n in links[p]} - occupied - set(prime))
+    return sorted({n for p in anchors for n in links[p]} - occupied - anchors - american_land(state))
 
 
 def _search(state: State, targets: list[str], ranked: bool) -> dict[str, tuple]:
@@ -97,7 +100,7 @@ def routes(state: State, units: list[Unit]) -> tuple[dict[str, Route], dict]:
     by_primary = _search(state, prime, ranked=True) if prime else {}
     out = {u.id: r for u in units if (r := _route(u, by_primary, "primary"))}
     rest = [u for u in units if u.id not in out]
-    second = secondaries(state, prime) if rest else []
+    second = secondaries(state) if rest else []
     if rest and second:
         by_secondary = _search(state, second, ranked=False)
         out.update({u.id: r for u in rest if (r := _route(u, by_secondary, "secondary"))})
@@ -190,7 +193,7 @@ def _entry(state: State, unit_id: str) -> dict:
     prime = primaries(state)
     found = _search(state, prime, ranked=True) if prime else {}
     if not any(e in found for e in free):
-        second = secondaries(state, prime)
+        second = secondaries(state)
         found = _search(state, second, ranked=False) if second else {}
     distance = {e: found[e][0][0] for e in free if e in found}
     hex_ = min(free, key=lambda e: (distance.get(e, 10 ** 6), -hex_identity(H(e))))

@@ -294,6 +294,10 @@ class Movement(Standing):
         for w in waypoints:
             if not data.map.on_map(H(w)):
                 d.refuse("Olympic ruling R10", f"{w} is not on the map")
+            if d.state.militia_intact(w):
+                d.refuse("Olympic ruling R11", f"the militia of {w} is intact: attack it before entering")
+            if w in d.state.hexes_of("japanese"):
+                d.refuse("Olympic ruling R10", f"Japanese units hold {w}")
             found = reach(data.map, data.movement, Mover.single(path[-1], float("inf"), "american"), sit)
             if H(w) not in found:
                 d.refuse("Olympic ruling R10", f"{unit.id} cannot reach {w} from {path[-1]}")
