@@ -162,3 +162,14 @@ def test_14_3_from_game_turn_4_every_coastal_and_line_unit_is_released_without_a
     assert set(released.units) == {*COASTAL, "jp-25-1"}
     assert [r.track for r in of(events, DoctrineResult)] == [3]
     assert after(state, events).step == "japanese-movement"
+
+
+def test_a_decision_does_not_depend_on_the_order_a_snapshot_keeps_the_units_in():
+    from app.rules.olympic import GAME
+
+    state = given(step="japanese-combat", units={"jp-154-1": "3135", "us-25-27": "3235", "us-2mar-2": "3235",
+                                                  "us-25-35": "3234"}, beachheads=("3235",))
+    shuffled = replace(state, units=dict(sorted(state.units.items(), reverse=True)))
+    decoded = GAME.decode_state(GAME.encode_state(shuffled))
+    assert decoded == state
+    assert policy.next_attack(decoded) == policy.next_attack(shuffled) == policy.next_attack(state)

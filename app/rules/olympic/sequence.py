@@ -257,10 +257,10 @@ def _move_candidates(state: State, side: str):
 def _situation(state: State) -> Situation:
     """American movement (R10, R11, R15): no entry into Japanese units or intact militia; stop on entering a
     Japanese zone of control."""
-    return Situation(
+    return state._memo("american-movement", lambda: Situation(
         enemy_occupied=frozenset(H(h) for h in state.hexes_of("japanese")),
         ezoc=frozenset(H(h) for h in state.zoc_of("japanese")),
-        forbidden={H(h): "Olympic ruling R11" for h in state.intact_militia()})
+        forbidden={H(h): "Olympic ruling R11" for h in state.intact_militia()}))
 
 
 class Movement(Standing):
@@ -288,9 +288,11 @@ class Movement(Standing):
         combat.release_contacts(d)
 
     def _path(self, d: Decision, unit, waypoints: list[str]) -> list[Hex]:
+        """The cheapest way through the waypoints, each leg searched only as far as the allowance left."""
         data = d.data
         sit = _situation(d.state)
         path = [H(unit.hex)]
+        left = float(data.unit(unit.id).movement)
         for w in waypoints:
             if not data.map.on_map(H(w)):
                 d.refuse("Olympic ruling R10", f"{w} is not on the map")
@@ -298,9 +300,13 @@ class Movement(Standing):
                 d.refuse("Olympic ruling R11", f"the militia of {w} is intact: attack it before entering")
             if w in d.state.hexes_of("japanese"):
                 d.refuse("Olympic ruling R10", f"Japanese units hold {w}")
-            found = reach(data.map, data.movement, Mover.single(path[-1], float("inf"), "american"), sit)
+            found = reach(data.map, data.movement, Mover.single(path[-1], left, "american"), sit)
             if H(w) not in found:
-                d.refuse("Olympic ruling R10", f"{unit.id} cannot reach {w} from {path[-1]}")
+                stop = " (it would have to go on from an enemy zone of control)" if path[-1] != H(unit.hex) \
+                    and str(path[-1]) in d.state.zoc_of("japanese") else ""
+                d.refuse("Olympic ruling R15" if stop else "Olympic ruling R10",
+                         f"{unit.id} cannot reach {w} from {path[-1]} with {left:g} MP{stop}")
+            left -= found.cost[H(w)]
             path += found.path_to(H(w))[1:]
         return path
 
@@ -400,10 +406,15 @@ class Reinforcement(Standing):
 
 # -- the programmed Japanese ---------------------------------------------------------------------------------
 class Japanese(Step):
-    """A step the automated Japanese seat plays; it takes only the programmed order (module docstring)."""
+    """A step the automated Japanese seat plays; it takes only the programmed order (module docstring), which
+    the prompt shows, so a person can also give it by hand."""
 
     def label(self, s: State) -> str:
-        return _label(s, f"Japanese {self.name} (programmed)")
+        return _label(s, f"Japanese {self.name.replace('japanese-', '')} phase, programmed order: "
+                         f"'{render(self.programmed(s))}'")
+
+    def programmed(self, s: State) -> dict:
+        return {"action": self.name}
 
 
 def _expect(d: Decision, expected: dict, action: str, **args) -> None:
@@ -465,6 +476,9 @@ class JapaneseMovement(Japanese):
 
     name = "japanese-movement"
 
+    def programmed(self, s: State) -> dict:
+        return policy.next_movement(s)
+
     @order("enter UNIT at HEX", "Olympic ruling R12", "a reinforcement enters",
            _programmed(policy.next_movement, "enter"))
     def enter(self, d: Decision, unit: str, hex: str) -> None:
@@ -503,6 +517,9 @@ class JapaneseCombat(Japanese):
     """B.3 (8.51-8.54; rulings R21, R25), then D: the Game-Turn Indication Phase."""
 
     name = "japanese-combat"
+
+    def programmed(self, s: State) -> dict:
+        return policy.next_attack(s)
 
     @order("jattack UNIT on UNIT:target", "Olympic 8.52", "a programmed Japanese attack",
            _programmed(policy.next_attack, "jattack"))

@@ -73,7 +73,9 @@ class State(SequencedState):
         return self.units.get(unit_id)
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units.values() if u.status == "map" and (side is None or u.side == side)]
+        """Units in play, by id: never by the units table's order, which a snapshot does not keep."""
+        return sorted((u for u in self.units.values() if u.status == "map" and (side is None or u.side == side)),
+                      key=lambda u: u.id)
 
     def stack(self, hex_label: str) -> list[Unit]:
         """The units in a hex, top of the stack first (ruling R1)."""
@@ -97,7 +99,7 @@ class State(SequencedState):
     def available(self) -> list[Unit]:
         """American units that may be placed now: arrived and never placed, or due back (note 6, ruling R18)."""
         data = self.data
-        return [u for u in self.units.values() if u.side == "american" and (
+        return [u for _, u in sorted(self.units.items()) if u.side == "american" and (
             (u.status == "pool" and data.unit(u.id).arrival <= self.turn)
             or (u.status == "eliminated" and u.returns_on is not None and u.returns_on <= self.turn))]
 

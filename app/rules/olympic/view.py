@@ -30,7 +30,7 @@ def view(state: State, side: str | None) -> dict:
         "units": [{"id": u.id, "side": u.side, "hex": u.hex, "strength": u.strength,
                    "steps": 1 if u.status in ("map", "pool") else 0, "status": u.status,
                    "at_sea": state.at_sea(u), "released": u.released if u.side == "japanese" else None,
-                   "returns_on": u.returns_on} for u in state.units.values()],
+                   "returns_on": u.returns_on} for _, u in sorted(state.units.items())],
     }
 
 
