@@ -189,3 +189,14 @@ def test_8_51_every_possible_attack_is_made_and_then_the_turn_ends():
     state = japanese_combat(**{JP1: "3135", US_A: "3235"})  # 1 vs 4 is -3: not in position (note 1)
     assert programmed(state) == "end"
     refused(state, "japanese", f"jattack {JP1} on {US_A}", "Olympic 8.51")
+
+
+def test_preview_shows_every_die_face_by_the_code_the_order_runs_and_rolls_nothing():
+    state = given(units={US_A: "3235", US_B: "3336", US_C: "3237"}, beachheads=("3235",))
+    command = GAME.parse("attack 3236 with 25-27 25-35 25-161", "american", state)
+    shown = GAME.preview(state, command)
+    assert shown["militia"] == 3 and shown["terrain"] == "city"
+    assert shown["by_roll"][1] == {"result": "Dr 2/2", "column": "+2, +3", "casualty_points": 6,
+                                   "events": shown["by_roll"][1]["events"]}  # militia tripled: 12 vs 9
+    assert shown["by_roll"][6]["result"] == "De 3/10"  # militia halved: 12 vs 3/2 is +10, die 6
+    assert state.casualty_points == 0
