@@ -45,3 +45,23 @@ def test_game_turn_1_through_the_cli_the_japanese_turn_from_the_prompt_and_verif
     assert "Tokko table #" in log and "doctrine track" in log and "nearest its destination" in log
     verified = run("verify", game)
     assert verified.exit_code == 0 and "chain intact" in verified.output, verified.output
+
+
+def test_analysis_reports_the_american_casualty_points_per_turn(run, tmp_path):
+    from app.projections import analysis, replay
+
+    game = run("new", "olympic").output.strip()
+    run("join", game, "--side", "american", "--name", "a@example.org")
+    run("join", game, "--side", "japanese", "--name", "doctrine@example.org")
+    for hex_, units in (("3437", "25-27 25-35 25-161"), ("3436", "33-123 33-130 33-136")):
+        run("do", game, "--as", "american", f"place {units} at {hex_}")
+    store = EventStore(run.db)
+    try:
+        result = analysis.analyse(replay.build(store, game, replay.ALL))
+        points = projection.load(store, game).game.casualty_points
+    finally:
+        store.close()
+    assert result["score"] == {"name": "American Casualty Points", "by_turn": {"1": points}}
+    assert "score" in analysis.charts(result)
+    out = run("analyze", game).output
+    assert "American Casualty Points at the end of each turn: 1: 0" in out

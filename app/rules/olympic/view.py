@@ -21,6 +21,7 @@ def view(state: State, side: str | None) -> dict:
     return {
         "turn": state.turn, "step": state.step, "side_to_act": state.side if state.step != "over" else None,
         "casualty_points": state.casualty_points, "casualty_points_by_turn": dict(state.points_by_turn),
+        "score": {"name": "American Casualty Points", "value": state.casualty_points},
         "winner": state.winner, "end_reason": state.reason or None,
         "victory_hexes": sorted(str(h) for h in data.map.hexes_of_terrain("city")),
         "control": {h: "american" for h in state.american_control},
