@@ -200,3 +200,10 @@ def test_preview_shows_every_die_face_by_the_code_the_order_runs_and_rolls_nothi
                                    "events": shown["by_roll"][1]["events"]}  # militia tripled: 12 vs 9
     assert shown["by_roll"][6]["result"] == "De 3/10"  # militia halved: 12 vs 3/2 is +10, die 6
     assert state.casualty_points == 0
+
+
+def test_the_history_line_of_a_programmed_attack_names_its_reason():
+    state = japanese_combat(**{JP4A: "3236", JP4B: "3135", US_A: "3235"})
+    [combat] = of(when(state, "japanese", programmed(state), rolls=[3]), CombatResolved)
+    line = GAME.describe(combat)
+    assert "jp-86-1 (lowest-numbered hex 3135) attacks us-25-27 in 3235 (8.52; 1 attack(s) possible, 8.51)" in line

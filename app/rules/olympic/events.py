@@ -96,7 +96,8 @@ class TokkoLosses:
         return _update(state, self.units, status="removed", hex=None)
 
     def describe(self) -> str:
-        return f"Tokko sink {', '.join(self.units)} in {self.hex} ({self.zone}; Olympic 14.4)"
+        rolled = "".join(f"; {r['zone']} rolled, {r['why']}" for r in self.reason.get("rerolled", []))
+        return f"Tokko sink {', '.join(self.units)} in {self.hex} ({self.zone}{rolled}; Olympic 14.4)"
 
 
 @event_type("olympic.CasualtyPoints")
@@ -166,9 +167,10 @@ class CombatResolved:
         militia = f" + militia {self.militia} x{self.militia_factor}" if self.militia else ""
         special = " (special attack, strength doubled: 8.54)" if self.special else ""
         target = ", ".join(self.defenders) or "militia"
+        why = f" [{self.reason['summary']}]" if self.reason.get("summary") else ""
         return (f"{who} on {self.hex} ({target}) by {', '.join(self.attackers)}: {self.attack} vs "
                 f"{self.defence}{militia}, differential {self.differential:+d}{special} -> column {self.column}, "
-                f"die {self.die}: {self.result}")
+                f"die {self.die}: {self.result}{why}")
 
 
 @event_type("olympic.AttackCalledOff")
@@ -298,7 +300,8 @@ class UnitsReleased:
         return _update(state, self.units, released=True)
 
     def describe(self) -> str:
-        return f"released ({self.cause}): {', '.join(self.units)}"
+        why = f" [{self.reason['summary']}]" if self.reason.get("summary") else ""
+        return f"released ({self.cause}): {', '.join(self.units)}{why}"
 
 
 @event_type("olympic.DoctrineResult")
@@ -345,7 +348,7 @@ class ReinforcementEntered:
         return replace(state, due=tuple(u for u in state.due if u != self.unit))
 
     def describe(self) -> str:
-        return f"{self.unit} enters at {self.hex}"
+        return f"{self.unit} enters at {self.hex} ({self.reason.get('summary', 'ruling R12')})"
 
 
 @event_type("olympic.RetreatPreferenceSet")
