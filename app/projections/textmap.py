@@ -19,8 +19,9 @@ from app.rules.kernel.mapfile import GameMap
 RADIUS = 2
 LIMIT = 24
 PLACE_WIDTH = 26  # longer place texts push their line's counters right rather than widen every line
-# a hex label in a history line: four digits, not part of a longer number nor an index ("die roll #1203")
-_LABEL = re.compile(r"(?<![#\d])\d{4}(?!\d)")
+# a hex label in a history line: four digits, after a map sheet's letter where the game has several ("w4324"),
+# not part of a longer number or word nor an index ("die roll #1203")
+_LABEL = re.compile(r"(?<![#\w])(?:[a-z](?=\d))?\d{4}(?!\d)")
 # history lines whose hexes are not "action": bookkeeping of the game and of disputes, retractions
 _NOT_ACTION = ("core.Retracted", "core.DisputeRaised", "core.DisputeAnswered", "core.GameCreated",
                "core.GameForked", "core.PlayerJoined", "core.SeedRevealed")

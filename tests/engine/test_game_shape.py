@@ -108,6 +108,14 @@ def test_orders_parse_by_their_syntax_and_decide_through_their_handler():
         TOY.parse("fly 3", "red", s)
 
 
+def test_a_die_roll_folds_to_the_same_state_so_a_decider_stream_replays_as_it_is():
+    s = TOY.initial_state("one", {})
+    events = TOY.decide(s, TOY.parse("roll", "red", s), RecordedDice(next_index=0, recorded=[4]))
+    for e in events:
+        s = TOY.evolve(s, e)
+    assert [type(e).__name__ for e in events] == ["DieRolled", "Added"] and s.total == 4
+
+
 def test_the_states_table_refuses_the_wrong_side_and_an_order_not_allowed_now():
     s = TOY.initial_state("one", {})
     with pytest.raises(IllegalOrder, match="T 0: it is red's turn"):

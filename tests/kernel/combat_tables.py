@@ -1,7 +1,7 @@
 """Game combat data used by the kernel combat tests.
 
-Only Olympic prints its CRT in the seed text (Olympic 8.8); it is the game's shipped table. For Ichi-Go, SNC,
-Dai Senso and Formosa the tables were printed on the maps: the column headings below are the ones the rules
+Only Olympic prints its CRT in the seed text (Olympic 8.8); it is the game's shipped table. For Ichi-Go, SNC
+and Formosa the tables were printed on the maps: the column headings below are the ones the rules
 name, with the unnamed middle columns RECONSTRUCTED (marked), and only the cells the rules text states are
 filled; every other cell is None (unknown).
 """
@@ -97,46 +97,6 @@ SNC_CONCENTRIC = {
     "denied_terrain": ["city"],
 }
 SNC_CAPS = {"terrain": {"left": 2, "case": "SNC 10.4.1"}}
-
-# Dai Senso 4.2.2: 1-3 .. 9-1; the design note puts exactly two columns between 3-1 and 9-1: 4-1 and 6-1 are
-# RECONSTRUCTED guesses (any two would do for the tests here).
-DAISENSO_COLUMNS = ["1-3", "1-2", "1-1", "2-1", "3-1", "4-1", "6-1", "9-1"]
-DAISENSO_NOTATION = {
-    "pair": "losses",
-    "tokens": {
-        "Ad": {"attacker": {"retreat": 1, "retreat_or_loss": True}},
-        "Ex": {"exchange": True, "attacker": {"retreat": 1, "retreat_or_loss": True}},
-        "Dr{n}": {"defender": {"retreat": "n"}},
-    },
-}
-DAISENSO_CRT = {
-    "name": "Dai Senso CRT (reconstructed grid)",
-    "case": "Dai Senso 4.2.2",
-    "odds": {
-        "method": "ratio",
-        "rounding": "defender",
-        "minimum": "1-3",
-        "case": "Dai Senso 4.2.2",
-        "minimum_case": "Dai Senso 4.2.1.1",
-    },
-    "dice": DICE,
-    "columns": DAISENSO_COLUMNS,
-    "notation": DAISENSO_NOTATION,
-    # Cells unknown; the result kinds the text shows ("Dr3 0/1", "Dr1 0/1", "Ad 1/0") fill one column so the
-    # weather conversion of 4.2.4.1 can be exercised through the table. RECONSTRUCTED.
-    "results": _unknown_grid(
-        len(DAISENSO_COLUMNS),
-        {
-            (1, 4): "Ad 1/0",
-            (2, 4): "Ex",
-            (3, 4): "Dr1 0/1",
-            (4, 4): "Dr2",
-            (5, 4): "Dr3 0/1",
-            (6, 4): "1/1",
-        },
-    ),
-    "conversions": {"mud": {"Dr3": "Dr2", "Dr2": "Dr1", "Dr1": "Ex"}},
-}
 
 # Formosa 15.3-15.4: "≤49%", "50-99%", "300%", "400%", "600-699%", "≥700%" are named; the 100-point bands in
 # between are RECONSTRUCTED.

@@ -4,10 +4,11 @@ import json
 from fractions import Fraction
 
 import pytest
-from combat_tables import DAISENSO_CRT, FORMOSA_CRT, ICHIGO_CRT, OLYMPIC_CRT, SNC_CRT
+from combat_tables import FORMOSA_CRT, ICHIGO_CRT, OLYMPIC_CRT, SNC_CRT
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.rules.daisenso.data_load import load as load_daisenso
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Grid, Hex
@@ -20,7 +21,7 @@ from app.rules.kernel.shifts import Shift, apply_shift, net_shifts
 TABLES = {
     "ichigo": (CRT.from_dict(ICHIGO_CRT), "japanese"),
     "snc": (CRT.from_dict(SNC_CRT), None),
-    "daisenso": (CRT.from_dict(DAISENSO_CRT), None),
+    "daisenso": (load_daisenso().crt, None),  # the game's own reconstructed table
     "formosa": (CRT.from_dict(FORMOSA_CRT), None),
     "olympic": (CRT.from_dict(OLYMPIC_CRT), None),
 }

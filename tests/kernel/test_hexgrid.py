@@ -31,7 +31,7 @@ def test_parse_and_print_xxyy():
     assert Hex.parse("101203") == Hex(101, 203)
 
 
-@pytest.mark.parametrize("junk", ["", "35", "351", "35a2", "w4520", "12345", "35 12", "-512"])
+@pytest.mark.parametrize("junk", ["", "35", "351", "35a2", "4520w", "w452", "w-4520", "w", "12345", "35 12", "-512"])
 def test_parse_rejects_junk_with_clear_message(junk):
     with pytest.raises(ValueError, match="hex label"):
         Hex.parse(junk)
@@ -177,51 +177,29 @@ def test_ichigo_11_2_2610_and_2711_both_adjacent_to_2611():
     assert SNC.adjacent(H("2611"), H("2711"))
 
 
-# -- Dai Senso facts (002 section 4.2.5 examples; odd-low) ---------------------------------------------------
-W = DAI
+# -- map sheets (Dai Senso's West and East maps: "w4520", "e3609") ----------------------------------------
+def test_a_sheet_prefix_parses_prints_and_orders_apart_from_bare_labels():
+    assert Hex.parse("w4520") == Hex(45, 20, "w")
+    assert Hex.parse(" W4520 ") == Hex(45, 20, "w")
+    assert str(Hex(36, 9, "e")) == "e3609"
+    assert Hex.parse("w4520") != Hex.parse("4520") != Hex.parse("e4520")
 
 
-def test_dai_senso_4_2_5_1_chungking_example():
-    """4.2.5.1: from w4520 next to Chungking w4620, w4519/w4621 are no farther; w4420/w4421/w4521 are."""
-    assert W.distance(H("4520"), H("4620")) == 1
-    assert W.distance(H("4519"), H("4620")) == 1
-    assert W.distance(H("4621"), H("4620")) == 1
-    assert {h for h in W.neighbours(H("4520")) if W.distance(h, H("4620")) == 2} == {
-        H("4420"),
-        H("4421"),
-        H("4521"),
-    }
-
-
-def test_dai_senso_4_2_5_1_akyab_example():
-    """4.2.5.1: Akyab w4114 -> w4214 -> Dacca w4313; Calcutta w4213 and w4314 are only 2 away."""
-    akyab = H("4114")
-    assert W.distance(akyab, H("4214")) == 1
-    assert W.adjacent(H("4214"), H("4313"))
-    assert W.distance(akyab, H("4313")) == 2
-    assert W.adjacent(H("4313"), H("4213"))
-    assert W.distance(akyab, H("4213")) == 2
-    assert W.adjacent(H("4313"), H("4314"))
-    assert W.distance(akyab, H("4314")) == 2
-    farther = {h for h in W.neighbours(H("4313")) if W.distance(akyab, h) == 3}
-    assert farther == {H("4312"), H("4413"), H("4414")}
-
-
-def test_dai_senso_4_2_5_2_taihoku_adjacent_to_foochow_and_amoy():
-    assert W.adjacent(H("4324"), H("4424"))
-    assert W.adjacent(H("4324"), H("4323"))
-
-
-def test_dai_senso_4_2_5_3_kiangsu_retreat_example():
-    """4.2.5.3: defender [inferred w4624] retreats to w4723 or w4623, then w4722/w4522 (w4622: lake)."""
-    start = H("4624")
-    assert W.adjacent(start, H("4723")) and W.adjacent(start, H("4623"))
-    for nxt in ("4722", "4522", "4622"):
-        assert W.adjacent(H("4623"), H(nxt))
-        assert W.distance(start, H(nxt)) == 2
+def test_a_sheets_neighbours_stay_on_it_and_no_distance_joins_two_sheets():
+    west = Grid("odd-low", (1, 60), (1, 40), sheet="w")
+    h = Hex.parse("w4520")
+    assert west.on_map(h) and not west.on_map(Hex.parse("4520")) and not west.on_map(Hex.parse("e4520"))
+    assert {str(n) for n in west.neighbours(h)} == {"w4519", "w4521", "w4420", "w4421", "w4620", "w4621"}
+    assert all(west.distance(h, n) == 1 for n in west.neighbours(h))
+    assert all(n.sheet == "w" for n in west.ring(h, 2) + west.line(h, Hex.parse("w4124")))
+    assert not west.adjacent(h, Hex.parse("e4521"))
+    with pytest.raises(ValueError, match="different map sheets"):
+        west.distance(h, Hex.parse("e4520"))
+    with pytest.raises(ValueError, match="sheet prefix"):
+        Grid("odd-low", (1, 2), (1, 2), sheet="W1")
 
 
 def test_parities_differ_on_the_same_labels():
-    # 3610-3711 adjacent on SNC's even-low map, not on an odd-low map
+    # 3610-3711 adjacent on SNC's even-low map, not on Dai Senso's odd-low one
     assert not DAI.adjacent(H("3610"), H("3711"))
     assert DAI.adjacent(H("3610"), H("3709"))

@@ -225,3 +225,25 @@ def test_custom_edge_replaces_default():
 def test_load_map_reports_missing_file(tmp_path):
     with pytest.raises(MapError, match="cannot read map file"):
         load_map(tmp_path / "nope.toml")
+
+
+SHEET = HEADER.replace('cols = [1, 6]', 'cols = [1, 6]\nsheet = "w"')
+
+
+def test_a_sheet_declares_its_prefix_and_every_label_carries_it():
+    m = load('marsh = ["w0102..w0203"]\n[hexsides]\nriver = ["w0101/w0102"]\n[names]\n"w0305" = "Quay"', header=SHEET)
+    assert m.grid.sheet == "w"
+    assert m.terrain_of(H("w0202")) == "marsh" and m.terrain_of(H("w0101")) == "clear"
+    assert m.hexside_features(H("w0102"), H("w0101")) == {"river"}
+    assert m.hex_named("Quay") == H("w0305")
+    assert all(h.sheet == "w" for h in m.hexes()) and not m.on_map(H("0101"))
+
+
+def test_a_label_without_the_sheets_prefix_or_with_another_is_refused():
+    found = problems('marsh = ["0102", "e0103", "0101..0202"]', header=SHEET)
+    assert any("hex 0102 is not on this map sheet: its labels carry the prefix 'w'" in p for p in found)
+    assert any("hex e0103 is not on this map sheet" in p for p in found)
+    assert any("rectangle corner 0101 is not on this map sheet" in p for p in found)
+    assert any("hex w0102 is not on this map sheet: the map declares no sheet prefix" in p
+               for p in problems('marsh = ["w0102"]'))
+    assert any("sheet prefix" in p for p in problems(header=HEADER.replace('cols', 'sheet = "W-1"\ncols')))

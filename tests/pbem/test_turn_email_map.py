@@ -10,6 +10,7 @@ from app.events.dice import SeededDice
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
+from app.projections import textmap
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
 from app.rules.ichigo.rules import RULES as ICHIGO
@@ -196,3 +197,13 @@ def test_the_position_text_shows_nested_records_by_id_and_groups_control_by_side
     assert "{'" not in text and "[{" not in text
     assert "  1703  C01 C02  1" in text
     assert "  japanese: 2008 3106" in text and "  allied: 0712" in text and "plans: -" in text
+
+
+def test_text_map_reads_hexes_of_a_map_sheet_in_the_history():
+    """Dai Senso's labels carry their sheet ("w4324"); a bare number or an index is still no hex."""
+    from app.rules.daisenso import GAME as DAISENSO
+
+    state = DAISENSO.initial_state("strait", {})
+    west = DAISENSO.game_map(state)
+    rows = [{"type": "daisenso.StackRetreated", "text": "jp-9-div retreat from w4324 to w4224 (die roll #4424)"}]
+    assert {str(h) for h in textmap.touched_hexes(west, rows)} == {"w4324", "w4224"}

@@ -74,7 +74,8 @@ class Game:
         return self.start(self.data(options), scenario, options)
 
     def evolve(self, state: Any, event: Any) -> Any:
-        return event.apply(state)
+        """An event's effect is its own `apply`; a die roll changes no game state (practice 1)."""
+        return state if isinstance(event, DieRolled) else event.apply(state)
 
     # -- the states table ---------------------------------------------------------------------------------
     def prompt(self, state: Any) -> Prompt:

@@ -8,6 +8,11 @@ shows; cube coordinates are used for distance, lines and rings. A map declares i
 
 Rows grow "south" (down the printed map), columns grow "east". Directions are indexed in the fixed order
 N, NE, SE, S, SW, NW (0..5).
+
+A game printed on several map sheets prefixes each label with its sheet's letters (Dai Senso's West and East
+maps: "w4520", "e3609"). A `Hex` carries that prefix as ``sheet`` ("" for a one-sheet game) and a `Grid` is
+one sheet: its neighbours stay on it, and a distance between two sheets is an error (they join nowhere unless
+a game says so).
 """
 
 from __future__ import annotations
@@ -34,35 +39,41 @@ _CUBE_DIRS: tuple[tuple[int, int, int], ...] = (
 _HIGH_COL_DELTAS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
 _LOW_COL_DELTAS = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
 
-_LABEL_RE = re.compile(r"^\d{4,}$")
+_LABEL_RE = re.compile(r"^([a-z]*)(\d{4,})$")
+_SHEET_RE = re.compile(r"^[a-z]*$")
 
 
 @dataclass(frozen=True, order=True, slots=True)
 class Hex:
-    """A hex in offset coordinates, as printed on the map (column, row)."""
+    """A hex in offset coordinates, as printed on the map (column, row), on map sheet ``sheet`` ("" when the
+    game has one sheet)."""
 
     col: int
     row: int
+    sheet: str = ""
 
     @classmethod
     def parse(cls, text: str) -> Hex:
-        """Parse an ``XXYY`` label ("3512", "0202"); longer even-length labels split in half ("101203")."""
+        """Parse an ``XXYY`` label ("3512", "0202"), optionally after its sheet's letters ("w4520"); longer
+        even-length labels split in half ("101203")."""
         if not isinstance(text, str):
             raise ValueError(f"hex label must be a string, got {type(text).__name__}: {text!r}")
-        label = text.strip()
-        if not _LABEL_RE.match(label) or len(label) % 2:
+        label = text.strip().lower()
+        m = _LABEL_RE.match(label)
+        if not m or len(m.group(2)) % 2:
             raise ValueError(
-                f"invalid hex label {text!r}: expected XXYY digits "
-                "(column then row, zero-padded), e.g. '3512'"
+                f"invalid hex label {text!r}: expected XXYY digits (column then row, zero-padded), "
+                "after the map sheet's letters if the game has several sheets, e.g. '3512', 'w4520'"
             )
-        half = len(label) // 2
-        return cls(int(label[:half]), int(label[half:]))
+        digits = m.group(2)
+        half = len(digits) // 2
+        return cls(int(digits[:half]), int(digits[half:]), m.group(1))
 
     def __str__(self) -> str:
         if self.col < 0 or self.row < 0:
-            return f"({self.col},{self.row})"
+            return f"{self.sheet}({self.col},{self.row})"
         width = max(2, len(str(self.col)), len(str(self.row)))
-        return f"{self.col:0{width}d}{self.row:0{width}d}"
+        return f"{self.sheet}{self.col:0{width}d}{self.row:0{width}d}"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -111,11 +122,14 @@ class Hexside:
 
 
 class Grid:
-    """A rectangular column-offset hex grid with declared parity and inclusive column/row ranges."""
+    """A rectangular column-offset hex grid with declared parity and inclusive column/row ranges; ``sheet`` is
+    the prefix its labels carry ("" for a one-sheet game)."""
 
-    __slots__ = ("parity", "cols", "rows", "_low_parity", "_nbr_cache")
+    __slots__ = ("parity", "cols", "rows", "sheet", "_low_parity", "_nbr_cache")
 
-    def __init__(self, parity: str, cols: tuple[int, int], rows: tuple[int, int]) -> None:
+    def __init__(self, parity: str, cols: tuple[int, int], rows: tuple[int, int], sheet: str = "") -> None:
+        if not isinstance(sheet, str) or not _SHEET_RE.match(sheet):
+            raise ValueError(f"invalid map sheet prefix {sheet!r}: expected lowercase letters, e.g. 'w'")
         if parity not in PARITIES:
             raise ValueError(f"unknown grid parity {parity!r}: expected one of {', '.join(PARITIES)}")
         c0, c1 = cols
@@ -125,29 +139,39 @@ class Grid:
         self.parity = parity
         self.cols = (int(c0), int(c1))
         self.rows = (int(r0), int(r1))
+        self.sheet = sheet
         self._low_parity = 0 if parity == "even-low" else 1
         self._nbr_cache: dict[Hex, tuple[Hex, ...]] = {}
 
     def __repr__(self) -> str:
-        return f"Grid({self.parity!r}, cols={self.cols}, rows={self.rows})"
+        sheet = f", sheet={self.sheet!r}" if self.sheet else ""
+        return f"Grid({self.parity!r}, cols={self.cols}, rows={self.rows}{sheet})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Grid):
             return NotImplemented
-        return (self.parity, self.cols, self.rows) == (other.parity, other.cols, other.rows)
+        return (self.parity, self.cols, self.rows, self.sheet) == (other.parity, other.cols, other.rows, other.sheet)
 
     def __hash__(self) -> int:
-        return hash((self.parity, self.cols, self.rows))
+        return hash((self.parity, self.cols, self.rows, self.sheet))
 
     # -- membership ---------------------------------------------------------------------------------------
     def on_map(self, h: Hex) -> bool:
-        return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
+        return (
+            h.sheet == self.sheet
+            and self.cols[0] <= h.col <= self.cols[1]
+            and self.rows[0] <= h.row <= self.rows[1]
+        )
+
+    def hex(self, col: int, row: int) -> Hex:
+        """The hex at (col, row) on this grid's sheet, on the map or not."""
+        return Hex(col, row, self.sheet)
 
     def hexes(self) -> Iterator[Hex]:
         """Every on-map hex, column by column."""
         for c in range(self.cols[0], self.cols[1] + 1):
             for r in range(self.rows[0], self.rows[1] + 1):
-                yield Hex(c, r)
+                yield Hex(c, r, self.sheet)
 
     def is_edge(self, h: Hex) -> bool:
         return bool(self.edge_sides(h))
@@ -186,13 +210,13 @@ class Grid:
             row = r + (q + (q & 1)) // 2
         else:
             row = r + (q - (q & 1)) // 2
-        return Hex(q, row)
+        return Hex(q, row, self.sheet)
 
     # -- adjacency ----------------------------------------------------------------------------------------
     def all_neighbours(self, h: Hex) -> list[Hex]:
         """The six surrounding positions in the order N, NE, SE, S, SW, NW, on the map or not."""
         deltas = _LOW_COL_DELTAS if self._is_low(h.col) else _HIGH_COL_DELTAS
-        return [Hex(h.col + dc, h.row + dr) for dc, dr in deltas]
+        return [Hex(h.col + dc, h.row + dr, h.sheet) for dc, dr in deltas]
 
     def neighbours(self, h: Hex) -> list[Hex]:
         """On-map neighbours in the order N, NE, SE, S, SW, NW (missing directions skipped)."""
@@ -204,6 +228,8 @@ class Grid:
 
     def direction(self, a: Hex, b: Hex) -> int | None:
         """Index 0-5 (N, NE, SE, S, SW, NW) of ``b`` seen from ``a`` if they are adjacent, else None."""
+        if a.sheet != b.sheet:
+            return None
         deltas = _LOW_COL_DELTAS if self._is_low(a.col) else _HIGH_COL_DELTAS
         d = (b.col - a.col, b.row - a.row)
         for i, delta in enumerate(deltas):
@@ -226,7 +252,10 @@ class Grid:
 
     # -- metric -------------------------------------------------------------------------------------------
     def distance(self, a: Hex, b: Hex) -> int:
-        """Hexes counted from ``a`` to ``b`` (``a`` excluded, ``b`` included); 0 for the same hex."""
+        """Hexes counted from ``a`` to ``b`` (``a`` excluded, ``b`` included); 0 for the same hex. ValueError for
+        hexes on different sheets: no distance joins them."""
+        if a.sheet != b.sheet:
+            raise ValueError(f"{a} and {b} lie on different map sheets: no distance joins them")
         aq, ar, as_ = self.to_cube(a)
         bq, br, bs = self.to_cube(b)
         return max(abs(aq - bq), abs(ar - br), abs(as_ - bs))

@@ -29,7 +29,7 @@ __all__ = [
 
 COMPASS_EDGES = ("north", "south", "east", "west")
 _TOP_KEYS = set("map vocabulary terrain hexsides features roads railroads names tags edges boxes".split())
-_MAP_KEYS = {"name", "parity", "cols", "rows", "status", "provenance", "absent"}
+_MAP_KEYS = {"name", "parity", "cols", "rows", "sheet", "status", "provenance", "absent"}
 _VOCAB_KEYS = {"terrain", "hexside", "features", "tags"}
 
 
@@ -327,6 +327,9 @@ class _Builder:
         except ValueError as exc:
             self.err(f"{where}: {exc}")
             return None
+        if h.sheet != self.grid.sheet:
+            self.err(f"{where}: hex {h} is not on this map sheet: {self._sheet_labels()}")
+            return None
         if not self.grid.on_map(h):
             self.err(
                 f"{where}: hex {h} is off the map (cols {self.grid.cols[0]:02d}-{self.grid.cols[1]:02d}, "
@@ -351,8 +354,9 @@ class _Builder:
                     continue
                 for c in range(min(lo.col, hi.col), max(lo.col, hi.col) + 1):
                     for r in range(min(lo.row, hi.row), max(lo.row, hi.row) + 1):
-                        if Hex(c, r) not in self.absent:
-                            out.append(Hex(c, r))
+                        h = self.grid.hex(c, r)
+                        if h not in self.absent:
+                            out.append(h)
             else:
                 h = self._hex(item, where)
                 if h is not None:
@@ -365,10 +369,18 @@ class _Builder:
         except ValueError as exc:
             self.err(f"{where}: {exc}")
             return None
+        if h.sheet != self.grid.sheet:
+            self.err(f"{where}: rectangle corner {h} is not on this map sheet: {self._sheet_labels()}")
+            return None
         if not self.grid.on_map(h):
             self.err(f"{where}: rectangle corner {h} is off the map")
             return None
         return h
+
+    def _sheet_labels(self) -> str:
+        if self.grid.sheet:
+            return f"its labels carry the prefix {self.grid.sheet!r}, e.g. '{self.grid.sheet}0101'"
+        return "the map declares no sheet prefix, so its labels are bare XXYY digits"
 
     def _no_duplicates(self, hexes: list[Hex], where: str) -> list[Hex]:
         seen: set[Hex] = set()
@@ -453,7 +465,7 @@ class _Builder:
         if not ok:
             return None
         try:
-            return Grid(head["parity"], (cols[0], cols[1]), (rows[0], rows[1]))
+            return Grid(head["parity"], (cols[0], cols[1]), (rows[0], rows[1]), head.get("sheet", ""))
         except ValueError as exc:
             self.err(f"[map]: {exc}")
             return None

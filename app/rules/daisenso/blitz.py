@@ -1,0 +1,158 @@
+"""The Blitz Combat Segment's own steps (4.1): Airdrop (4.1.1), Beachhead Landing (4.1.3), Special SNLF Landing
+(4.1.3.1), Airdrop Landing (4.1.4). Blitz Combat itself is combat.py under 4.1.2's limits."""
+from __future__ import annotations
+
+from app.rules.daisenso import terrain
+from app.rules.daisenso.combat import C, at_truce, faction_of, has_failure, own
+from app.rules.daisenso.events import AirdropLanded, AirdropPlaced, MarkerPlaced, MarkersToDelayBox, UnitLanded
+from app.rules.daisenso.state import State, Unit
+from app.rules.daisenso.terrain import AIRDROPS, BEACHHEADS, H
+from app.rules.engine.decision import Decision
+
+
+def airdrop_units(state: State) -> list[Unit]:
+    """4.1.1: the phasing faction's supplied, Blitz-enabled airborne units in a Land hex."""
+    return [u for u in state.units.values() if u.faction == state.phasing and state.kind(u).airdrop
+            and u.supplied and u.blitz and state.data.is_land(H(u.hex))]
+
+
+def airdrop_problem(state: State, u: Unit, target: str) -> str | None:
+    """4.1.1's placement rules (and D17-D19, D23); None if the marker may go to ``target``."""
+    d = state.data
+    atlas = d.atlas
+    if state.pre_war:
+        return "Pre-War is in effect (D23)"
+    if not atlas.on_map(H(target)):
+        return f"{target} is not on the map"
+    if not d.is_land(H(target)):
+        return f"{target} is not a Land hex"
+    distance = atlas.distance(H(u.hex), H(target))
+    if distance > 2:
+        return f"{target} is {distance} hexes from {u.hex}; an Airdrop reaches two"
+    if terrain.country_closed(state, target):
+        return f"{target} lies in a Neutral Minor or Policy Affected Country"
+    if distance == 2 and not any(atlas.adjacent(n, H(target)) and not terrain.country_closed(state, str(n))
+                                 for n in atlas.neighbours(H(u.hex))):
+        return "every Airdrop Path crosses a Neutral Minor or Policy Affected Country"
+    near = {target, *(str(n) for n in atlas.neighbours(H(target)))}
+    if any(x.hex in near and x.faction != u.faction and state.kind(x).is_air for x in state.units.values()):
+        return f"an enemy Air unit is in or next to {target}"
+    if has_failure(state, u.faction, u.hex):
+        return f"a {u.faction} Failure marker is in {u.hex} (D17)"
+    if any(at_truce(state, u.faction, x.faction) for x in state.at(target)):
+        return f"{target} holds units of a faction at truce (D18)"
+    return None
+
+
+def airdrop(d: Decision, uid: str, target: str) -> None:
+    u = own(d, uid, "4.1.1")
+    if u not in airdrop_units(d.state):
+        d.refuse(C + "4.1.1", f"{uid} is not a supplied, Blitz-enabled airborne unit in a Land hex")
+    why = airdrop_problem(d.state, u, target)
+    if why:
+        d.refuse(C + "4.1.1", why)
+    d.emit(AirdropPlaced(uid, target))
+
+
+def landers(state: State) -> list[Unit]:
+    """4.1.3: supplied, Blitz-enabled ground units on a friendly Beachhead that did not attack this segment, with
+    a hex they may land in."""
+    out = []
+    for u in state.units.values():
+        if u.faction != state.phasing or not state.kind(u).is_ground or not u.supplied or not u.blitz or u.attacked:
+            continue
+        to = landing_hex(state, u)
+        if to is not None and landing_problem(state, u.faction, to) is None:
+            out.append(u)
+    return out
+
+
+def landing_hex(state: State, u: Unit) -> str | None:
+    for m in state.markers_at(u.hex, BEACHHEADS):
+        if m.faction == u.faction and m.kind == "beachhead":
+            return m.toward
+    return None
+
+
+def landing_problem(state: State, faction: str, to: str) -> str | None:
+    if any(x.faction != faction for x in state.at(to)):
+        return f"{to} holds an enemy unit"
+    country = state.data.country_of(H(to))
+    if country is not None and country.id in state.neutral:
+        return f"{to} lies in a Neutral Minor Country"
+    if has_failure(state, faction, to):
+        return f"a {faction} Failure marker is in {to} (D17)"
+    if any(at_truce(state, faction, x.faction) for x in state.at(to)):
+        return f"{to} holds units of a faction at truce (D18)"
+    return None
+
+
+def land(d: Decision, uid: str) -> None:
+    u = own(d, uid, "4.1.3")
+    to = landing_hex(d.state, u)
+    why = None if to is None else landing_problem(d.state, u.faction, to)
+    if why:
+        d.refuse(C + "4.1.3", why)
+    if u not in landers(d.state):
+        d.refuse(C + "4.1.3", f"{uid} is not a supplied, Blitz-enabled ground unit on a Beachhead that did not attack")
+    d.emit(UnitLanded(uid, to))
+
+
+def snlf_markers(state: State) -> list:
+    """4.1.3.1: the Axis's supplied SNLF Beachhead-0 markers, while the Axis Force Pool holds a Detachment."""
+    if state.phasing != "axis" or state.force_pool.get("axis", {}).get("detachment-japan", 0) <= 0:
+        return []
+    return [m for m in state.markers if m.kind == "snlf-beachhead-0" and m.supplied]
+
+
+def snlf(d: Decision, hex_label: str) -> None:
+    state = d.state
+    marker = next((m for m in snlf_markers(state) if m.hex == hex_label), None)
+    if faction_of(state, d.side) != "axis" or marker is None:
+        d.refuse(C + "4.1.3.1", f"no supplied SNLF Beachhead-0 in {hex_label} with a Japanese Detachment to land")
+    to = marker.toward
+    why = landing_problem(state, "axis", to)
+    if why:
+        d.refuse(C + "4.1.3.1", why)
+    enemy = [m for m in state.markers_at(to, terrain.LONE_MARKERS) if m.faction != "axis"]
+    for faction in sorted({m.faction for m in enemy}):
+        d.emit(MarkersToDelayBox(to, sorted({m.kind for m in enemy if m.faction == faction}), faction))
+    d.emit(MarkerPlaced("detachment-japan", to, "axis"))
+
+
+def airdrop_markers(state: State) -> list:
+    return [m for m in state.markers if m.faction == state.phasing and m.kind in AIRDROPS]
+
+
+def lapsed_airdrops(d: Decision) -> None:
+    """4.1.4: an Airdrop marker unsupplied or stacked with an enemy unit goes to the Delay Box."""
+    state = d.state
+    for m in airdrop_markers(state):
+        if not m.supplied or any(u.faction != m.faction for u in state.at(m.hex)):
+            d.emit(MarkersToDelayBox(m.hex, [m.kind], m.faction))
+
+
+def landing_kinds(state: State, marker) -> list[str]:
+    """4.1.4: a one-step, non-elite infantry kind of the marker's nationality in the Force Pool."""
+    pool = state.force_pool.get(marker.faction, {})
+    nations = set(state.data.markers[marker.kind].nations)
+    return sorted(k.id for k in state.data.kinds.values() if k.type == "infantry" and k.steps == 1 and not k.elite
+                  and set(k.nations) & nations and pool.get(k.id, 0) > 0)
+
+
+def airland(d: Decision, hex_label: str, kind: str) -> None:
+    state = d.state
+    marker = next((m for m in airdrop_markers(state) if m.hex == hex_label), None)
+    if marker is None:
+        d.refuse(C + "4.1.4", f"no {state.phasing} Airdrop marker in {hex_label}")
+    if kind not in landing_kinds(state, marker):
+        offered = ", ".join(landing_kinds(state, marker)) or "none in the Force Pool"
+        d.refuse(C + "4.1.4", f"{kind} cannot land: a one-step, non-elite infantry of its nationality ({offered})")
+    d.emit(AirdropLanded(hex_label, kind, f"{kind}.{state.serial + 1}", marker.faction))
+
+
+def withdraw(d: Decision, hex_label: str) -> None:
+    marker = next((m for m in airdrop_markers(d.state) if m.hex == hex_label), None)
+    if marker is None:
+        d.refuse(C + "4.1.4", f"no {d.state.phasing} Airdrop marker in {hex_label}")
+    d.emit(MarkersToDelayBox(hex_label, [marker.kind], marker.faction))

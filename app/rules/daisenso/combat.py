@@ -1,0 +1,621 @@
+"""Dai Senso combat (4.2): the attack and its restrictions (4.2.1), HQ Ranged Support (4.2.1.2), the attack
+sequence (4.2.2), column shifts (4.2.3), results (4.2.4), retreats (4.2.5), attrition and step losses (4.2.6),
+advance (4.2.7) and exploitation (4.2.8). Each function takes the order's Decision: it checks, then emits."""
+from __future__ import annotations
+
+from app.rules.daisenso import terrain
+from app.rules.daisenso.events import (
+    AttackDeclared,
+    CombatEnded,
+    CombatResolved,
+    CombatStage,
+    ExploitationOpened,
+    MarkersToDelayBox,
+    ResultUnsatisfied,
+    StackRetreated,
+    StepLost,
+    SupportDeclared,
+    UnitAdvanced,
+)
+from app.rules.daisenso.state import State, Unit
+from app.rules.daisenso.terrain import H
+from app.rules.engine.decision import Decision
+from app.rules.engine.events import DecisionMade, DecisionRequired
+from app.rules.kernel.advance import check_exploitation
+from app.rules.kernel.errors import RuleViolation
+from app.rules.kernel.preview import Preview, preview_attack
+from app.rules.kernel.shifts import Shift, hexside_shift
+
+C = "Dai Senso "
+
+
+def faction_of(state: State, side: str) -> str:
+    return state.factions[side]
+
+
+def own(d: Decision, uid: str, case: str) -> Unit:
+    u = d.state.units.get(uid)
+    if u is None:
+        d.refuse(C + case, f"there is no unit {uid} on the map")
+    if u.faction != faction_of(d.state, d.side):
+        d.refuse(C + case, f"{uid} is a {u.faction} unit; {d.side} does not command it")
+    return u
+
+
+def at_truce(state: State, a: str, b: str) -> bool:
+    return tuple(sorted((a, b))) in state.truces
+
+
+def has_failure(state: State, faction: str, hex_label: str) -> bool:
+    """D17: the faction's Failure marker in the hex."""
+    return any(m.kind == "failure" and m.faction == faction for m in state.markers_at(hex_label))
+
+
+# -- 4.2.1 attacks ----------------------------------------------------------------------------------------
+def same_nationality(state: State, a: Unit, b: Unit) -> bool:
+    """D24: nationalities meet, or an HQ's Chinese group covers the unit's (4.2.1.2 exceptions)."""
+    ka, kb = state.kind(a), state.kind(b)
+    if set(ka.nations) & set(kb.nations):
+        return True
+    groups = {state.data.countries[n].group for n in ka.nations} - {None}
+    return bool(groups & {state.data.countries[n].group for n in kb.nations})
+
+
+def minor_of(state: State, u: Unit) -> str | None:
+    """The Minor Country a unit belongs to (4.2.1.1), None for a Major Country's, a Dependent's, a multi-national
+    or an Exp unit."""
+    k = state.kind(u)
+    if k.exp or len(k.nations) != 1:
+        return None
+    country = state.data.countries[k.nations[0]]
+    return country.id if country.kind == "minor" else None
+
+
+def confined(state: State, u: Unit, hex_label: str) -> str | None:
+    """4.2.1.1, 4.2.8: a Minor Country's unit under Free Passage, Mobilizing or No Occupation stays in its country
+    and its Dependents. Returns the reason it may not go to ``hex_label``."""
+    minor = minor_of(state, u) or next((n for n in state.kind(u).nations
+                                        if state.data.countries[n].kind == "minor"), None)
+    if minor is None:
+        return None
+    marked = minor in state.free_passage or minor in state.no_occupation or any(c == minor for c, _ in state.mobilizing)
+    country = state.data.country_of(H(hex_label))
+    if marked and (country is None or (country.id != minor and country.dependent_of != minor)):
+        name = state.data.countries[minor].name
+        return f"{u.id} belongs to {name}, which has a Free Passage, Mobilizing or No Occupation marker"
+    return None
+
+
+def kwantung_barred(state: State, u: Unit, hex_label: str) -> bool:
+    """D20: a Kwantung unit enters a hex outside a Japanese Dependent only when Russia, Communist China and
+    Nationalist China are all free of Policies."""
+    if not state.kind(u).kwantung:
+        return False
+    country = state.data.country_of(H(hex_label))
+    if country is not None and country.dependent_of == "japan":
+        return False
+    return bool({"ussr", "ccp", "china"} & state.policy)
+
+
+def hq_in_range(state: State, hq: Unit, target: str) -> str | None:
+    """4.2.1.2: a path of at most two hexes (the target counted) through no closed country, and from a Beachhead
+    only across its Beachhead Hexside. Returns why not, or None."""
+    atlas = state.data.atlas
+    if not state.data.is_land(H(hq.hex)):
+        ok = terrain.beachhead_side(state, hq.faction, hq.hex, target)
+        return None if ok else f"{hq.id} on a Beachhead supports only across its Beachhead Hexside"
+    distance = atlas.distance(H(hq.hex), H(target))
+    if distance > 2:
+        return f"{hq.id} is {distance} hexes from {target}; Ranged Support reaches two"
+    if distance == 2 and not any(atlas.adjacent(n, H(target)) and not terrain.country_closed(state, str(n))
+                                 for n in atlas.neighbours(H(hq.hex))):
+        return f"no path for {hq.id}'s Ranged Support avoids a Neutral or Policy Affected Country"
+    return None
+
+
+def hq_problem(state: State, hq: Unit, target: str, force: list[Unit], blitz: bool) -> str | None:
+    k = state.kind(hq)
+    if k.type != "hq":
+        return f"{hq.id} is not an HQ"
+    if not hq.supplied:
+        return f"{hq.id} is not supplied"
+    if hq.fought:
+        return f"{hq.id} already took part in a combat this segment"
+    if blitz and not hq.blitz:
+        return f"{hq.id} is not Blitz-enabled"
+    if not any(same_nationality(state, hq, u) for u in force if state.kind(u).is_ground):
+        return f"{hq.id} shares no nationality with a unit in this combat"
+    return hq_in_range(state, hq, target)
+
+
+def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) -> None:
+    """4.2.1, 4.2.1.1-4.2.1.3, 4.1.2 and 4.2.2 step 1; then step 2 or the resolution."""
+    state, data = d.state, d.data
+    faction = faction_of(state, d.side)
+    blitz = state.step == "blitz-combat"
+    if state.pre_war:
+        d.refuse(C + "4.2.1.1", "Pre-War is in effect: no attack (D23)")
+    if not data.atlas.on_map(H(target)):
+        d.refuse(C + "4.2.1", f"{target} is not on the map")
+    if target in state.attacked_hexes:
+        d.refuse(C + "4.2.1", f"{target} has already been attacked this Combat Segment")
+    enemy = state.other_faction(faction)
+    defenders = state.ground_at(target, enemy)
+    lone = [m for m in state.markers_at(target, terrain.LONE_MARKERS) if m.faction == enemy]
+    if not defenders and not lone:
+        d.refuse(C + "4.2.1", f"{target} holds no enemy ground unit, Detachment or Logistics marker")
+    if at_truce(state, faction, enemy):
+        d.refuse(C + "4.2.1.1", f"the {faction} and {enemy} factions are at truce (D18)")
+    if terrain.country_closed(state, target):
+        d.refuse(C + "4.2.1.1", f"{target} lies in a Neutral Minor or Policy Affected Country (D19)")
+    weather = state.weather_at(target)
+    attackers = [own(d, uid, "4.2.1") for uid in dict.fromkeys(unit_ids)]
+    if blitz and weather:
+        russians = all(state.kind(u).nations == ("ussr",) for u in attackers)
+        if not (weather == "snow" and russians):
+            d.refuse(C + "4.1.2", f"{target} is under {weather}: no Blitz attack on it")
+    for u in attackers:
+        k = state.kind(u)
+        if not k.is_ground:
+            d.refuse(C + "4.2.1", f"{u.id} is not a ground unit")
+        if u.attacked or (k.type == "hq" and u.fought):
+            d.refuse(C + "4.2.1", f"{u.id} has already attacked this Combat Segment")
+        if not data.atlas.adjacent(H(u.hex), H(target)):
+            d.refuse(C + "4.2.1", f"{u.id} in {u.hex} is not adjacent to {target}")
+        if k.attack == 0:
+            d.refuse(C + "4.2.1.1", f"{u.id} has an Attack Factor of 0")
+        if blitz and not u.blitz:
+            d.refuse(C + "4.1.2", f"{u.id} is not Blitz-enabled")
+        if has_failure(state, faction, u.hex):
+            d.refuse(C + "4.2.1.1", f"a {faction} Failure marker in {u.hex} stops {u.id} (D17)")
+        if not terrain.attack_allowed_across(state, u, target):
+            d.refuse(C + "4.2.1.1", f"{u.id} cannot attack across the All-Sea hexside {u.hex}/{target} "
+                                   "(only supplied marines, or across a Beachhead Hexside)")
+        why = confined(state, u, target)
+        if why:
+            d.refuse(C + "4.2.1.1", why)
+    minors = sorted({m for m in (minor_of(state, u) for u in attackers) if m})
+    if len(minors) > 1:
+        d.refuse(C + "4.2.1.1", f"units of two Minor Countries ({', '.join(minors)}) cannot attack the same hex")
+    hq = None
+    if hq_id is not None:
+        hq = own(d, hq_id, "4.2.1.2")
+        if any(state.kind(u).type == "hq" for u in attackers):
+            d.refuse(C + "4.2.2", "the attacking units already include an HQ")
+        if hq.id in unit_ids:
+            d.refuse(C + "4.2.1.2", f"{hq.id} attacks already")
+        why = hq_problem(state, hq, target, attackers, blitz)
+        if why:
+            d.refuse(C + "4.2.1.2", why)
+    armor = any(state.kind(u).armor_type for u in attackers)
+    if not defenders:
+        d.emit(AttackDeclared(target, [u.id for u in attackers], hq.id if hq else None, [], blitz, armor, True))
+        d.emit(MarkersToDelayBox(target, sorted({m.kind for m in lone}), enemy))
+        d.emit(CombatStage("advance"))
+        after_results(d)
+        return
+    attack = sum(state.kind(u).attack for u in attackers) + (state.kind(hq).attack if hq else 0)
+    raw = preview_attack(data.crt, attack, sum(state.kind(u).defense for u in defenders))
+    if not raw.allowed:
+        d.refuse(C + "4.2.1.1", f"{attack} against {raw.odds.defence} is under a raw 1-3")
+    d.emit(AttackDeclared(target, [u.id for u in attackers], hq.id if hq else None, [u.id for u in defenders],
+                          blitz, armor))
+    if defender_hq_options(d.state):
+        d.emit(DecisionRequired("defender-hq", d.state.side_of(enemy), {"target": target}))
+    else:
+        resolve(d)
+
+
+def defender_hq_options(state: State) -> list[str]:
+    """4.2.2 step 2: the defender's supplied HQs that may support, unless the hex holds an HQ."""
+    c = state.combat
+    force = [state.units[u] for u in c.defenders]
+    if any(state.kind(u).type == "hq" for u in force):
+        return []
+    enemy = force[0].faction
+    return sorted(u.id for u in state.units.values() if u.faction == enemy and u.hex != c.target
+                  and hq_problem(state, u, c.target, force, False) is None)
+
+
+def support(d: Decision, hq_id: str | None) -> None:
+    state = d.state
+    if hq_id is not None:
+        if hq_id not in defender_hq_options(state):
+            u = state.units.get(hq_id)
+            why = hq_problem(state, u, state.combat.target, [state.units[x] for x in state.combat.defenders],
+                             False) if u else f"there is no unit {hq_id}"
+            d.refuse(C + "4.2.1.2", why or f"{hq_id} cannot support this defence")
+    d.emit(SupportDeclared(hq_id), DecisionMade("defender-hq", d.side))
+    resolve(d)
+
+
+# -- 4.2.3 shifts and 4.2.2 steps 3-5 ----------------------------------------------------------------------
+def _air_shifts(state: State, force: list[Unit], faction: str, sign: int, blitz: bool) -> list[Shift]:
+    c = state.combat
+    weather = state.weather_at(c.target)
+    out = []
+    if weather == "mud":
+        return out
+    for u in state.units.values():
+        k = state.kind(u)
+        if not k.is_air or u.faction != faction:
+            continue
+        if sign > 0 and blitz and not u.blitz:
+            continue
+        near = u.hex == c.target or state.data.atlas.adjacent(H(u.hex), H(c.target))
+        if not near or (weather in ("storms", "snow") and u.hex != c.target):
+            continue
+        if any(same_nationality(state, u, x) for x in force):
+            out.append(Shift(sign * state.data.shift("air"), C + "4.2.3.1", f"{u.id} ({k.name})"))
+    return out
+
+
+def attack_strengths(state: State) -> tuple[int, int, list[Shift]]:
+    """4.2.2 step 3 and 4.2.3: the totals and every shift with its case."""
+    d = state.data
+    c = state.combat
+    attackers = [state.units[u] for u in c.attackers]
+    attacking = attackers + ([state.units[c.attacker_hq]] if c.attacker_hq else [])
+    defending = [state.units[u] for u in c.defenders] + ([state.units[c.defender_hq]] if c.defender_hq else [])
+    attack = sum(state.kind(u).attack for u in attacking)
+    defence = sum(state.kind(u).defense for u in defending)
+    attacker_faction = attackers[0].faction
+    shifts = _air_shifts(state, attacking, attacker_faction, +1, c.blitz)
+    shifts += _air_shifts(state, defending, state.other_faction(attacker_faction), -1, c.blitz)
+    if c.blitz:
+        shifts += [Shift(d.shift("airdrop"), C + "4.2.3.2", f"Airdrop marker in {c.target}")
+                   for m in state.markers_at(c.target, terrain.AIRDROPS) if m.faction == attacker_faction]
+        if any(state.kind(u).armor_type and u.supplied and u.blitz for u in attackers):
+            shifts.append(Shift(d.shift("armor"), C + "4.2.3.3", "supplied Blitz-enabled armor"))
+    if any(state.kind(u).type == "fortress" for u in state.ground_at(c.target)):
+        shifts.append(Shift(-d.shift("fortress"), C + "4.2.3.4", "fortress"))
+    if any(state.kind(u).type == "hq" and u.supplied for u in attacking):
+        shifts.append(Shift(d.shift("hq"), C + "4.2.3.5", "attacking HQ"))
+    if any(state.kind(u).type == "hq" and u.supplied for u in defending):
+        shifts.append(Shift(-d.shift("hq"), C + "4.2.3.5", "defending HQ"))
+    if any(state.kind(u).type == "marine" and u.supplied and u.blitz
+           and terrain.hexside(state, u.hex, c.target, "marine_crossing") for u in attackers):
+        shifts.append(Shift(d.shift("marines"), C + "4.2.3.6", "Blitz-enabled marines across the water"))
+    if state.weather_at(c.target) == "mud":
+        shifts.append(Shift(-int(d.tec["weather"]["mud"]["shift_left"]), C + "4.2.3.7", "Mud"))
+    amount, why = d.hex_shift(H(c.target))
+    if amount:
+        shifts.append(Shift(-amount, C + "4.2.3.8", why))
+    across = [-_side_shift(state, u.hex, c.target) for u in attackers]
+    side = hexside_shift(across, plain_counts=False)
+    if side:
+        shifts.append(Shift(side, C + "4.2.3.8", "hexside (the lowest crossed, D9)"))
+    return attack, defence, shifts
+
+
+def _side_shift(state: State, a: str, b: str) -> int:
+    if terrain.any_beachhead_side(state, a, b):
+        return int(state.data.tec["hexsides"]["all-sea"]["shift_left"])  # D11
+    return state.data.hexside_shift(H(a), H(b))
+
+
+def preview(state: State) -> Preview:
+    attack, defence, shifts = attack_strengths(state)
+    conversion = "weather" if state.weather_at(state.combat.target) else None
+    return preview_attack(state.data.crt, attack, defence, shifts, conversion=conversion)
+
+
+def resolve(d: Decision) -> None:
+    """4.2.2 steps 3-5: odds, shifts, one die, the result (weakened by the weather, 4.2.4.1)."""
+    state = d.state
+    p = preview(state)
+    die = d.roll(f"attack on {state.combat.target} at {p.column_label}")
+    crt = state.data.crt
+    printed = crt.lookup(p.column, die).code
+    result = crt.lookup(p.column, die, conversion="weather" if state.weather_at(state.combat.target) else None).code
+    d.emit(CombatResolved(state.combat.target, int(p.attack), int(p.defence), p.odds.label.replace(":", "-"),
+                          [str(s) for s in p.shifts.shifts], p.column_label, die, printed, result))
+    after_results(d)
+
+
+# -- 4.2.4-4.2.6 the results, in order -----------------------------------------------------------------------
+def after_results(d: Decision) -> None:
+    """Move the combat to its next result (4.2.2 steps 6-8), asking whoever must decide, applying at once a
+    choice that has one possible way only."""
+    while True:
+        state = d.state
+        c = state.combat
+        if c is None or any(p["kind"] in DECISIONS for p in state.pending):
+            return
+        attacker = state.phasing
+        sides = {"attacker": state.side_of(attacker), "defender": state.side_of(state.other_faction(attacker))}
+        if c.stage == "hq":  # the die is rolled: the Retreat results first (4.2.4)
+            result = state.data.crt.notation.parse(c.result)
+            if result.attacker.retreat_or_loss:
+                d.emit(CombatStage("attacker-result"))
+            else:
+                d.emit(CombatStage("retreat", result.defender.retreat) if result.defender.retreat
+                       else CombatStage("attacker-losses"))
+            continue
+        if c.stage == "advance":
+            if advancers(state):
+                d.emit(DecisionRequired("advance", sides["attacker"], {}))
+            else:
+                d.emit(CombatEnded(c.target))
+            return
+        owed, who, then = _STAGES[c.stage]
+        force = attacking_force(state) if who == "attacker" else (
+            retreating_stack(state) if c.stage == "exchange" else defending_force(state))
+        if owed(c) <= 0 or not force:
+            if owed(c) > 0 and who == "defender":
+                d.emit(ResultUnsatisfied(owed(c), "losses" if c.stage == "defender-losses" else "retreat"))
+            d.emit(CombatStage(then))
+            if then == "advance":
+                _open_advance(d)
+            continue
+        choices = options_for(state, c.stage)
+        if len(choices) != 1:
+            d.emit(DecisionRequired(c.stage, sides[who], {}))
+            return
+        apply_choice(d, c.stage, choices[0])
+
+
+# stage -> (what is owed, who decides, the stage after it)
+_STAGES = {
+    "attacker-result": (lambda c: 1, "attacker", "retreat"),
+    "attacker-retreat": (lambda c: len(c.stacks_to_retreat), "attacker", "attacker-losses"),
+    "exchange": (lambda c: c.retreat_left, "defender", "attacker-losses"),
+    "retreat": (lambda c: c.retreat_left, "defender", "attacker-losses"),
+    "attacker-losses": (lambda c: c.attacker_losses, "attacker", "defender-losses"),
+    "defender-losses": (lambda c: c.defender_losses, "defender", "advance"),
+}
+DECISIONS = (*_STAGES, "advance", "defender-hq")
+
+
+def _open_advance(d: Decision) -> None:
+    state = d.state
+    c = state.combat
+    if c.automatic or state.ground_at(c.target, state.other_faction(state.phasing)):
+        return
+    d.emit(ExploitationOpened(len(set(c.path)) + c.unsatisfied))
+
+
+def attacking_force(state: State) -> list[Unit]:
+    c = state.combat
+    ids = [*c.attackers, *([c.attacker_hq] if c.attacker_hq else [])]
+    return [state.units[u] for u in ids if u in state.units]
+
+
+def defending_force(state: State) -> list[Unit]:
+    """4.2.5, 4.2.6: the defending units involved (joined in retreat included) and the supporting HQ."""
+    c = state.combat
+    ids = [*c.defenders, *([c.defender_hq] if c.defender_hq else [])]
+    return [state.units[u] for u in ids if u in state.units]
+
+
+def stack_hex(state: State) -> str:
+    c = state.combat
+    return c.path[-1] if c.path else c.target
+
+
+def retreating_stack(state: State) -> list[Unit]:
+    c = state.combat
+    here = stack_hex(state)
+    return [state.units[u] for u in c.defenders if u in state.units and state.units[u].hex == here]
+
+
+def force_can_retreat(state: State, force: list[Unit]) -> bool:
+    """4.2.5.2: no participating HQ nor MA-0 unit in the force."""
+    return not any(state.kind(u).type == "hq" or state.kind(u).ma == 0 for u in force)
+
+
+def voluntary_conversion(state: State) -> bool:
+    """4.2.5.3: before the force has retreated a hex, if every adjacent attacker crosses a Strait, Beachhead or
+    Mountain hexside, or the hex is a City without a Blitz marker."""
+    c = state.combat
+    if c.path:
+        return False
+    attackers = [u for u in attacking_force(state) if state.data.atlas.adjacent(H(u.hex), H(c.target))]
+    hard = attackers and all(terrain.hexside(state, u.hex, c.target, "hard_crossing") for u in attackers)
+    city = state.data.atlas.is_city(H(c.target)) and not state.markers_at(c.target, ("blitz",))
+    return bool(hard or city)
+
+
+# -- choices -----------------------------------------------------------------------------------------------
+def loss_choices(state: State, unit: Unit) -> list[str | None]:
+    """4.2.6.2: the kinds that may take the unit's place when it loses a step (None: it shows its other side or
+    is gone)."""
+    k = state.kind(unit)
+    if k.flip or k.steps == 1 or not (k.breaks_to or k.components):
+        return [None]
+    if k.components:
+        return list(k.components)
+    pool = state.force_pool.get(unit.faction, {})
+    members = [m for m in state.data.class_members(k.breaks_to) if pool.get(m.id, 0) > 0]
+    plain = [m.id for m in members if not m.elite]
+    return plain or [m.id for m in members] or [None]
+
+
+def first_loss_units(state: State, force: list[Unit]) -> list[Unit]:
+    """4.2.6.1: the attacking force's first step comes from a marine crossing water or an armor-type unit."""
+    c = state.combat
+    if c.attacker_lost:
+        return force
+    marines = [u for u in force if state.kind(u).type == "marine" and u.hex != c.target
+               and terrain.hexside(state, u.hex, c.target, "marine_crossing")]
+    armor = [u for u in force if state.kind(u).armor_type]
+    return (marines + armor) or force
+
+
+def options_for(state: State, kind: str) -> list[tuple]:
+    """Every choice open to the side deciding ``kind`` now, as (verb, *args)."""
+    c = state.combat
+    if kind in ("attacker-losses", "attacker-result"):
+        force = first_loss_units(state, attacking_force(state))
+        out = [("lose", u.id, k) for u in force for k in loss_choices(state, u)]
+        if kind == "attacker-result" and attacker_can_retreat(state):
+            out += [("retreat", h, to) for h, tos in attacker_retreats(state).items() for to in tos]
+        return out
+    if kind == "attacker-retreat":
+        return [("retreat", h, to) for h, tos in attacker_retreats(state).items() if h in c.stacks_to_retreat
+                for to in tos]
+    if kind == "defender-losses":
+        return [("lose", u.id, k) for u in defending_force(state) for k in loss_choices(state, u)]
+    if kind in ("retreat", "exchange"):
+        force = defending_force(state)
+        out = []
+        movable = force_can_retreat(state, force)
+        if movable:
+            _, hexes = terrain.retreat_options(state, force[0].faction, stack_hex(state), c.target)
+            out += [("retreat", h) for h in hexes]
+        if kind == "exchange":
+            out += [("lose", u.id, k) for u in retreating_stack(state) for k in loss_choices(state, u)]
+        elif not out or voluntary_conversion(state):
+            out += [("convert", u.id, k) for u in force for k in loss_choices(state, u)]
+        return out
+    return []
+
+
+def attacker_retreats(state: State) -> dict[str, list[str]]:
+    """Ad/Ex: each attacking stack's retreat hexes (4.2.5; attacking stacks in different hexes apart); none at all
+    when an HQ gave the attack Ranged Support (4.2.5.2: it is part of the force)."""
+    c = state.combat
+    out = {}
+    for h in sorted({u.hex for u in state.units.values() if u.id in c.attackers}):
+        stack = [u for u in state.units.values() if u.id in c.attackers and u.hex == h]
+        if c.attacker_hq in state.units or not force_can_retreat(state, stack):
+            out[h] = []
+            continue
+        _, hexes = terrain.retreat_options(state, stack[0].faction, h, c.target)
+        out[h] = hexes
+    return out
+
+
+def attacker_can_retreat(state: State) -> bool:
+    routes = attacker_retreats(state)
+    return bool(routes) and all(routes.values())
+
+
+def apply_choice(d: Decision, kind: str, choice: tuple) -> None:
+    """Carry out one of `options_for(state, kind)` (an order, or the only way there is)."""
+    verb, *args = choice
+    state = d.state
+    if verb in ("lose", "convert"):
+        unit, as_kind = args
+        pays = {"attacker-losses": "attacker", "attacker-result": "ad", "defender-losses": "defender",
+                "retreat": "retreat", "exchange": "retreat"}[kind]
+        lose_step(d, unit, as_kind, pays)
+        if kind == "attacker-result":  # 4.2.4.1: the step is taken; after Ex the defender's turn
+            result = state.data.crt.notation.parse(state.combat.result)
+            d.emit(CombatStage("exchange", 1) if result.exchange else
+                   CombatStage("retreat", result.defender.retreat) if result.defender.retreat else
+                   CombatStage("attacker-losses"))
+        return
+    if kind in ("attacker-result", "attacker-retreat"):
+        frm, to = args
+        if kind == "attacker-result":  # 4.2.4.1: every attacking stack retreats; the defender does nothing
+            d.emit(CombatStage("attacker-retreat", stacks=sorted(attacker_retreats(state))))
+        stack = [u.id for u in d.state.units.values() if u.id in d.state.combat.attackers and u.hex == frm]
+        d.emit(StackRetreated(stack, frm, to, [], False))
+        return
+    stack = retreating_stack(state)
+    to = args[0]
+    joined = [u.id for u in state.ground_at(to, stack[0].faction) if u.id not in state.combat.defenders]
+    d.emit(StackRetreated([u.id for u in stack], stack_hex(state), to, joined, True))
+
+
+def lose_step(d: Decision, uid: str, as_kind: str | None, pays: str) -> None:
+    """4.2.6.2: flip, break down from the Force Pool or the Holding Box, or remove to the Delay Box, the Force Pool
+    or out of the game."""
+    state = d.state
+    u = state.units[uid]
+    k = state.kind(u)
+    if k.flip:
+        d.emit(StepLost(uid, pays, becomes=k.flip))
+        return
+    if as_kind is not None and k.components:
+        other = next(c for c in k.components if c != as_kind)
+        from_holding = as_kind in u.holding
+        gone = other
+        d.emit(StepLost(uid, pays, replacement=f"{uid}.{state.serial + 1}", replacement_kind=as_kind,
+                        from_holding=from_holding, box=_box(state, gone), box_kind=gone))
+        return
+    if as_kind is not None:
+        d.emit(StepLost(uid, pays, replacement=f"{uid}.{state.serial + 1}", replacement_kind=as_kind,
+                        box="pool", box_kind=u.kind))
+        return
+    d.emit(StepLost(uid, pays, box=_box(state, u.kind), box_kind=u.kind))
+
+
+def _box(state: State, kind_id: str) -> str:
+    k = state.data.kinds[kind_id]
+    if k.leaves_game:
+        return ""
+    return "delay" if k.delay else "pool"
+
+
+# -- 4.2.7, 4.2.8 ------------------------------------------------------------------------------------------
+def advancers(state: State) -> list[Unit]:
+    """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex."""
+    c = state.combat
+    enemy = state.other_faction(state.phasing)
+    if state.ground_at(c.target, enemy) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
+                                                for m in state.markers_at(c.target)):
+        return []
+    if not state.data.is_land(H(c.target)) or terrain.country_closed(state, c.target):
+        return []
+    out = []
+    for u in attacking_force(state):
+        k = state.kind(u)
+        if (u.id in c.attackers and u.supplied and k.type != "hq" and k.ma > 0
+                and state.data.atlas.adjacent(H(u.hex), H(c.target)) and not kwantung_barred(state, u, c.target)):
+            out.append(u)
+    return out
+
+
+def advance(d: Decision, uid: str) -> None:
+    state = d.state
+    if uid not in {u.id for u in advancers(state)}:
+        d.refuse(C + "4.2.7", f"{uid} may not Advance After Combat into {state.combat.target}")
+    d.emit(UnitAdvanced(uid, [state.combat.target]))
+    _after_advance(d)
+
+
+def exploit(d: Decision, uid: str, path: list[str]) -> None:
+    """4.2.8: from the defending hex, one adjacent Land hex at a time, up to the distance and the unit's MA."""
+    state = d.state
+    c = state.combat
+    if uid not in {u.id for u in advancers(state)}:
+        d.refuse(C + "4.2.8", f"{uid} may not Advance After Combat, so it may not Exploit")
+    if not c.armor or c.automatic:
+        d.refuse(C + "4.2.8", "no armor-type unit attacked here: Advance, not Exploitation")
+    u = state.units[uid]
+    faction = u.faction
+    ezoc = terrain.enemy_zoc(state, faction)
+    distance = min(c.exploit_distance, state.kind(u).ma)
+
+    def enterable(h, prev):
+        label = str(h)
+        return (state.data.is_land(h) and not any(x.faction != faction for x in state.at(label))
+                and state.weather_at(label) != "mud" and not terrain.country_closed(state, label)
+                and not kwantung_barred(state, u, label) and confined(state, u, label) is None
+                and not has_failure(state, faction, label))
+
+    def stops(h, prev):
+        label, before = str(h), str(prev)
+        crossing = terrain.hexside(state, before, label, "stops_exploitation") or terrain.hexside(
+            state, before, label, "all_sea")
+        friendly_here = any(x.faction == faction for x in state.ground_at(label) if x.id != uid)
+        return crossing or (label in ezoc and not friendly_here)
+
+    try:
+        check_exploitation(state.data.atlas, H(u.hex), H(c.target), [H(h) for h in path], distance, enterable,
+                           stops, C + "4.2.8")
+    except RuleViolation as exc:
+        d.refuse(exc.case, exc.message)
+    d.emit(UnitAdvanced(uid, list(path)))
+    _after_advance(d)
+
+
+def stop_advance(d: Decision) -> None:
+    d.emit(DecisionMade("advance", d.side), CombatEnded(d.state.combat.target))
+
+
+def _after_advance(d: Decision) -> None:
+    if not advancers(d.state):
+        stop_advance(d)

@@ -1,0 +1,476 @@
+"""Dai Senso positions: everything chapter 4 takes as given, read from a position file (TOML) and checked against
+the game data, every problem named at once (`SetupError`). The format is described in docs/daisenso-data.md
+("Positions"); the common keys `turn` and `phase` are read by app/rules/custom_setup.py as for every game.
+
+A position is a whole scenario: Dai Senso has no printed set-up here, so the file places every unit and marker,
+says which units are supplied and Blitz-enabled, the weather per hex, the force pools, the Delay Box, troop
+convoys, neutral and policy-affected countries, truces and the end of the game.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.rules.custom_setup import SetupError, parse_position
+from app.rules.daisenso.data_load import GameData, load
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.pieces import Piece
+
+PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
+WEATHER = ("mud", "storms", "snow")  # 4.1.2, 4.2.3.1, 4.2.3.7, 4.2.4.1, 4.2.8
+COUNTRY_STATUSES = ("neutral", "policy", "free_passage", "no_occupation")
+EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pre_war", "victory", "unit",
+              "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", *COUNTRY_STATUSES)
+_UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note"}
+_MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "note"}
+
+
+@dataclass(frozen=True)
+class PlacedUnit:
+    id: str
+    kind: str
+    hex: Hex
+    faction: str
+    supplied: bool = True
+    blitz: bool = False
+    holding: tuple[str, ...] = ()  # 4.2.6.2: what waits in the unit's Holding Box
+    zone: str | None = None  # 4.1.5: a CV Strike's Naval Zone
+
+
+@dataclass(frozen=True)
+class PlacedMarker:
+    kind: str
+    hex: Hex
+    faction: str
+    toward: Hex | None = None  # a Beachhead's arrow: the Land hex across its Beachhead Hexside (4.1.3)
+    supplied: bool = True  # Airdrop markers (4.1.4), SNLF Beachhead-0 (4.1.3.1)
+
+
+@dataclass(frozen=True)
+class Convoy:
+    """Troop Convoy markers of a faction in one Naval Zone's boxes (4.3 step 1)."""
+
+    faction: str
+    zone: str
+    convoys: int
+    used: int
+
+
+@dataclass(frozen=True)
+class Victory:
+    """The scenario's end: after `combat_phases`, ``faction`` wins if its ground units hold every hex of ``hold``;
+    otherwise ``otherwise`` wins (rulings D16)."""
+
+    faction: str
+    hold: tuple[Hex, ...]
+    otherwise: str
+
+
+@dataclass(frozen=True)
+class Position:
+    name: str
+    description: str
+    turn: int
+    phase: str
+    phasing: str
+    factions: tuple[str, str]
+    combat_phases: int
+    pre_war: bool
+    victory: Victory
+    units: tuple[PlacedUnit, ...]
+    markers: tuple[PlacedMarker, ...]
+    weather: Mapping[Hex, str]
+    force_pool: Mapping[str, Mapping[str, int]]
+    delay_box: Mapping[str, Mapping[str, int]]
+    convoys: tuple[Convoy, ...]
+    neutral: frozenset[str]
+    policy: frozenset[str]
+    free_passage: frozenset[str]
+    no_occupation: frozenset[str]
+    mobilizing: tuple[tuple[str, str], ...]  # (country, faction owning the marker): 4.2.1.1, 4.3 step 2
+    truces: tuple[frozenset[str], ...]
+
+
+def kernel_positions(position: Position, data: GameData) -> dict[Hex, list[Piece]]:
+    """The position's units as the kernel's pieces (ZOC, stacking, paths): side = faction, category ground or
+    air, kind = unit type, nationality = the first of the unit's nations."""
+    out: dict[Hex, list[Piece]] = {}
+    for u in position.units:
+        kind = data.kinds[u.kind]
+        piece = Piece(u.id, u.faction, kind=kind.type, category="air" if kind.is_air else "ground",
+                      nationality=kind.nations[0], allowance=kind.ma)
+        out.setdefault(u.hex, []).append(piece)
+    return out
+
+
+def read_position(path: str | Path, data: GameData | None = None) -> Position:
+    """A position file, checked; SetupError naming the file and every problem."""
+    p = Path(path)
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SetupError(str(p), [f"cannot read: {exc.strerror}"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupError(str(p), [f"not valid TOML: {exc}"]) from None
+    try:
+        return position_from_dict(raw, data)
+    except SetupError as exc:
+        raise SetupError(str(p), exc.problems) from None
+
+
+def position_from_dict(raw: Any, data: GameData | None = None) -> Position:
+    """A position from its TOML (or JSON) table; SetupError listing every problem."""
+    return _Reader(raw, data or load()).read()
+
+
+class _Reader:
+    def __init__(self, raw: Any, data: GameData) -> None:
+        self.raw = raw if isinstance(raw, dict) else {}
+        self.d = data
+        self.problems: list[str] = [] if isinstance(raw, dict) else ["a position is a table of keys"]
+
+    def err(self, msg: str) -> None:
+        self.problems.append(msg)
+
+    # -- small readers --------------------------------------------------------------------------------------
+    def hex(self, label: Any, where: str) -> Hex | None:
+        if not isinstance(label, str):
+            self.err(f"{where}: a hex is a label such as 'w4520', not {label!r}")
+            return None
+        try:
+            return self.d.atlas.parse(label)
+        except ValueError as exc:
+            self.err(f"{where}: {exc}")
+            return None
+
+    def flag(self, table: Mapping, key: str, default: bool, where: str) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            self.err(f"{where}: {key} is true or false")
+            return default
+        return value
+
+    def faction(self, value: Any, where: str) -> str | None:
+        if value not in self.factions:
+            self.err(f"{where}: faction is one of the scenario's factions ({', '.join(self.factions)}), not {value!r}")
+            return None
+        return value
+
+    def tables(self, key: str) -> list[Mapping]:
+        value = self.raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            self.err(f"[[{key}]] is an array of tables")
+            return []
+        return value
+
+    def unknown(self, table: Mapping, allowed: set[str], where: str) -> None:
+        for k in sorted(set(table) - allowed):
+            self.err(f"{where}: unknown key {k!r} (keys: {', '.join(sorted(allowed))})")
+
+    # -- the whole position ---------------------------------------------------------------------------------
+    def read(self) -> Position:
+        common = self._common()
+        self.factions = self._factions()
+        phasing = self.raw.get("phasing")
+        if phasing not in self.factions:
+            self.err(f"'phasing' is the faction whose Combat Phase it is: one of {', '.join(self.factions)}")
+        combat_phases = self.raw.get("combat_phases")
+        if not isinstance(combat_phases, int) or isinstance(combat_phases, bool) or combat_phases < 1:
+            self.err("'combat_phases' is how many Combat Phases the scenario plays (1 or more), the factions in turn")
+        countries = {k: self._countries(k) for k in COUNTRY_STATUSES}
+        units = self._units(countries["neutral"])
+        markers = self._markers()
+        self._stacking(units)
+        position = Position(
+            name=str(self.raw.get("name", "")),
+            description=str(self.raw.get("description", "")),
+            turn=common[0],
+            phase=common[1],
+            phasing=phasing,
+            factions=self.factions,
+            combat_phases=combat_phases,
+            pre_war=self.flag(self.raw, "pre_war", False, "position"),
+            victory=self._victory(),
+            units=units,
+            markers=markers,
+            weather=self._weather(),
+            force_pool=self._boxes("force_pool"),
+            delay_box=self._boxes("delay_box"),
+            convoys=self._convoys(),
+            mobilizing=self._mobilizing(),
+            truces=self._truces(),
+            **countries,
+        )
+        if self.problems:
+            raise SetupError("position", self.problems)
+        return position
+
+    def _common(self) -> tuple[int, str]:
+        try:
+            common = parse_position(self.raw, tuple(self.d.factions), EXTRA_KEYS)
+        except SetupError as exc:
+            self.problems += exc.problems
+            return 0, ""
+        for key in ("units", "steps", "removed", "control"):
+            if self.raw.get(key):
+                self.err(f"'{key}' is not a Dai Senso key: place units with [[unit]] (id, kind, hex); a unit's "
+                         "steps are its kind's")
+        if common.phase not in PHASES:
+            self.err(f"'phase' is the segment play starts in: {', '.join(PHASES)} (4.1, 4.2, 4.3)")
+        return common.turn, common.phase
+
+    def _factions(self) -> tuple[str, ...]:
+        value = self.raw.get("factions")
+        known = self.d.factions
+        if (not isinstance(value, list) or len(value) != 2 or len(set(value)) != 2
+                or any(f not in known for f in value)):
+            self.err(f"'factions' names the two factions that play, from {', '.join(known)}")
+            return tuple(f for f in (value if isinstance(value, list) else []) if f in known)
+        if "axis" not in value:
+            self.err("'factions': the Axis plays in every game, against the Western or the Soviet faction (ruling D25)")
+        return tuple(value)
+
+    def _units(self, neutral: frozenset[str]) -> tuple[PlacedUnit, ...]:
+        out = []
+        ids = Counter(u.get("id") for u in self.tables("unit"))
+        for i, u in enumerate(self.tables("unit"), 1):
+            uid = u.get("id")
+            where = f"[[unit]] {uid}" if isinstance(uid, str) and uid else f"[[unit]] #{i}"
+            self.unknown(u, _UNIT_KEYS, where)
+            if not isinstance(uid, str) or not uid:
+                self.err(f"{where}: every unit has an id")
+                continue
+            if ids[uid] > 1:
+                self.err(f"{where}: the id {uid} is used by {ids[uid]} units")
+            kind = self.d.kinds.get(u.get("kind"))
+            if kind is None:
+                self.err(f"{where}: no unit kind {u.get('kind')!r} (units.toml)")
+                continue
+            h = self.hex(u.get("hex"), where)
+            faction = self.d.faction_of_nations(kind.nations)
+            if faction not in self.factions:
+                self.err(f"{where}: a {kind.name} fights for the {faction} faction, which is not in this scenario")
+            if h is not None:
+                self._unit_hex(where, kind, h, neutral)
+            holding = u.get("holding", [])
+            if kind.components:
+                if not isinstance(holding, list) or len(holding) != 1 or holding[0] not in kind.components:
+                    self.err(f"{where}: its Holding Box holds one of {', '.join(kind.components)} (4.2.6.2): "
+                             "holding = [\"...\"]")
+                    holding = []
+            elif holding:
+                self.err(f"{where}: a {kind.name} has no Holding Box")
+                holding = []
+            zone = u.get("zone")
+            if (kind.type == "cv-strike") != isinstance(zone, str):
+                self.err(f"{where}: a CV Strike names its Naval Zone (zone = \"...\", 4.1.5); no other unit does")
+                zone = None
+            if h is not None and faction in self.factions:
+                out.append(PlacedUnit(uid, kind.id, h, faction, self.flag(u, "supplied", True, where),
+                                      self.flag(u, "blitz", False, where), tuple(holding), zone))
+        self._air_spacing(out)
+        return tuple(out)
+
+    def _unit_hex(self, where: str, kind, h: Hex, neutral: frozenset[str]) -> None:
+        country = self.d.country_of(h)
+        if country is not None and country.id in neutral:
+            self.err(f"{where}: {h} is in {country.name}, a Neutral Minor Country (13.4): no unit is there")
+        if kind.is_ground and not self.d.is_land(h) and not self._beachhead_in(h, kind):
+            self.err(f"{where}: {h} is not a Land hex; a ground unit stands at sea only on its faction's Beachhead "
+                     "marker (4.2.5, 4.3 step 3)")
+
+    def _beachhead_in(self, h: Hex, kind) -> bool:
+        faction = self.d.faction_of_nations(kind.nations)
+        return any(m.get("hex") == str(h) and m.get("kind") in ("beachhead", "snlf-beachhead-0")
+                   and m.get("faction") == faction for m in self.tables("marker"))
+
+    def _air_spacing(self, units: list[PlacedUnit]) -> None:
+        """4.2.3.1 design note: a faction's Air units are never in one hex nor in adjacent hexes."""
+        air = [u for u in units if self.d.kinds[u.kind].is_air]
+        for i, a in enumerate(air):
+            for b in air[i + 1:]:
+                if a.faction == b.faction and (a.hex == b.hex or self.d.atlas.adjacent(a.hex, b.hex)):
+                    self.err(f"[[unit]] {b.id}: Air units {a.id} and {b.id} are in the same or adjacent hexes "
+                             "(4.2.3.1 design note)")
+
+    def _stacking(self, units: tuple[PlacedUnit, ...]) -> None:
+        by_hex: dict[Hex, list[PlacedUnit]] = {}
+        for u in units:
+            if self.d.kinds[u.kind].is_ground:
+                by_hex.setdefault(u.hex, []).append(u)
+        for h, here in sorted(by_hex.items()):
+            sides = {u.faction for u in here}
+            if len(sides) > 1:
+                self.err(f"{h} holds ground units of {' and '.join(sorted(sides))}")
+            if len(here) > self.d.stacking_limit:
+                self.err(f"{h} holds {len(here)} ground units; a hex holds {self.d.stacking_limit} (ruling D15)")
+
+    def _markers(self) -> tuple[PlacedMarker, ...]:
+        out = []
+        for i, m in enumerate(self.tables("marker"), 1):
+            where = f"[[marker]] #{i} ({m.get('kind')})"
+            self.unknown(m, _MARKER_KEYS, where)
+            kind = self.d.markers.get(m.get("kind"))
+            if kind is None:
+                self.err(f"{where}: no marker kind {m.get('kind')!r} (units.toml)")
+                continue
+            h = self.hex(m.get("hex"), where)
+            if kind.owner == "nations":
+                faction = self.d.faction_of_nations(kind.nations)
+                if m.get("faction", faction) != faction:
+                    self.err(f"{where}: a {kind.name} marker is the {faction} faction's")
+                if faction not in self.factions:
+                    self.err(f"{where}: the {faction} faction is not in this scenario")
+                    faction = None
+            else:
+                faction = self.faction(m.get("faction"), where)
+                if faction and kind.factions and faction not in kind.factions:
+                    self.err(f"{where}: only {', '.join(kind.factions)} have {kind.name} markers")
+            toward = self._toward(m, kind, h, where)
+            if h is not None and faction is not None:
+                out.append(PlacedMarker(kind.id, h, faction, toward, self.flag(m, "supplied", True, where)))
+        return tuple(out)
+
+    def _toward(self, m: Mapping, kind, h: Hex | None, where: str) -> Hex | None:
+        if not kind.points:
+            if "toward" in m:
+                self.err(f"{where}: only a Beachhead marker points toward a hex")
+            if h is not None and not self.d.is_land(h):
+                self.err(f"{where}: {h} is not a Land hex (4.1.1)")
+            return None
+        toward = self.hex(m.get("toward"), f"{where} toward")
+        if h is not None and self.d.is_land(h):
+            self.err(f"{where}: a Beachhead marker lies in an All-Sea hex (4.1.3, 4.2.5), not in {h}")
+        if h is not None and toward is not None:
+            if not self.d.atlas.adjacent(h, toward) or not self.d.is_land(toward):
+                self.err(f"{where}: its arrow points across one hexside to a Land hex next to {h}, not {toward}")
+        return toward
+
+    def _weather(self) -> dict[Hex, str]:
+        table = self.raw.get("weather", {})
+        if not isinstance(table, dict):
+            self.err("[weather] maps mud, storms or snow to a list of hexes")
+            return {}
+        self.unknown(table, set(WEATHER), "[weather]")
+        out: dict[Hex, str] = {}
+        for kind in WEATHER:
+            hexes = table.get(kind, [])
+            if not isinstance(hexes, list):
+                self.err(f"[weather] {kind} is a list of hexes")
+                continue
+            for label in hexes:
+                h = self.hex(label, f"[weather] {kind}")
+                if h is not None and h in out:
+                    self.err(f"[weather] {h} has both {out[h]} and {kind}")
+                elif h is not None:
+                    out[h] = kind
+        return out
+
+    def _boxes(self, key: str) -> dict[str, dict[str, int]]:
+        """[force_pool.<faction>] / [delay_box.<faction>]: unit or marker kind = how many (4.2.6.2, 4.1.4)."""
+        table = self.raw.get(key, {})
+        if not isinstance(table, dict):
+            self.err(f"[{key}] maps a faction to a table of kind = count")
+            return {}
+        out: dict[str, dict[str, int]] = {}
+        for faction, counts in table.items():
+            where = f"[{key}.{faction}]"
+            if self.faction(faction, where) is None:
+                continue
+            if not isinstance(counts, dict):
+                self.err(f"{where} is a table of kind = count")
+                continue
+            out[faction] = {}
+            for kid, n in counts.items():
+                kind = self.d.kinds.get(kid) or self.d.markers.get(kid)
+                if kind is None:
+                    self.err(f"{where}: no unit or marker kind {kid!r}")
+                    continue
+                nations = kind.nations or ()
+                owner = self.d.faction_of_nations(nations) if nations else faction
+                if owner != faction:
+                    self.err(f"{where}: {kid} belongs to the {owner} faction")
+                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                    self.err(f"{where}: {kid} is a count (0 or more)")
+                    continue
+                out[faction][kid] = n
+        return out
+
+    def _convoys(self) -> tuple[Convoy, ...]:
+        out = []
+        for i, c in enumerate(self.tables("convoy"), 1):
+            where = f"[[convoy]] #{i}"
+            self.unknown(c, {"faction", "zone", "convoys", "used"}, where)
+            faction = self.faction(c.get("faction"), where)
+            zone = c.get("zone")
+            if not isinstance(zone, str) or not zone:
+                self.err(f"{where}: zone names the Naval Zone")
+            counts = [c.get("convoys", 0), c.get("used", 0)]
+            if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts):
+                self.err(f"{where}: convoys and used count the markers in the zone's Convoys and Used Boxes")
+                continue
+            if faction and isinstance(zone, str) and zone:
+                out.append(Convoy(faction, zone, *counts))
+        return tuple(out)
+
+    def _countries(self, key: str) -> frozenset[str]:
+        value = self.raw.get(key, [])
+        if not isinstance(value, list):
+            self.err(f"'{key}' is a list of country ids")
+            return frozenset()
+        for cid in value:
+            if cid not in self.d.countries:
+                self.err(f"'{key}': no country {cid!r} (units.toml)")
+            elif key in ("neutral", "free_passage", "no_occupation") and self.d.countries[cid].kind == "major":
+                self.err(f"'{key}': {self.d.countries[cid].name} is not a Minor Country")
+        return frozenset(c for c in value if c in self.d.countries)
+
+    def _mobilizing(self) -> tuple[tuple[str, str], ...]:
+        out = []
+        for i, m in enumerate(self.tables("mobilizing"), 1):
+            where = f"[[mobilizing]] #{i}"
+            self.unknown(m, {"country", "faction"}, where)
+            faction = self.faction(m.get("faction"), where)
+            country = self.d.countries.get(m.get("country"))
+            if country is None or country.kind != "minor":
+                self.err(f"{where}: country names a Minor Country, not {m.get('country')!r}")
+            elif faction:
+                out.append((country.id, faction))
+        return tuple(out)
+
+    def _truces(self) -> tuple[frozenset[str], ...]:
+        out = []
+        for i, t in enumerate(self.tables("truce"), 1):
+            pair = t.get("factions")
+            if (not isinstance(pair, list) or len(set(pair)) != 2
+                    or any(f not in self.d.factions for f in pair)):
+                self.err(f"[[truce]] #{i}: factions names the two factions at truce (13.6.2)")
+                continue
+            out.append(frozenset(pair))
+        return tuple(out)
+
+    def _victory(self) -> Victory | None:
+        v = self.raw.get("victory")
+        if not isinstance(v, dict):
+            self.err("[victory] says who wins at the end: faction, hold = [hexes]")
+            return None
+        self.unknown(v, {"faction", "hold", "note"}, "[victory]")
+        faction = self.faction(v.get("faction"), "[victory]")
+        hold = v.get("hold")
+        if not isinstance(hold, list) or not hold:
+            self.err("[victory] hold lists the hexes the faction's ground units must hold at the end")
+            hold = []
+        hexes = tuple(h for h in (self.hex(x, "[victory] hold") for x in hold) if h is not None)
+        if faction is None or len(self.factions) != 2:
+            return None
+        other = next(f for f in self.factions if f != faction)
+        return Victory(faction, hexes, other)
+
+
+__all__ = ["PHASES", "WEATHER", "Convoy", "PlacedMarker", "PlacedUnit", "Position", "Victory", "kernel_positions",
+           "position_from_dict", "read_position"]

@@ -1,0 +1,468 @@
+"""The Dai Senso states table: the Combat Phase (4.1 Blitz, 4.2 Regular, 4.3 Marker segments), each step with
+its prompt and its orders, and the decisions a combat waits for (4.2.2 steps 2, 6-8). The phases follow one
+another, the factions in turn, until the scenario's end (D16)."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from app.rules.daisenso import blitz, combat, terrain
+from app.rules.daisenso.events import (
+    ConvoyReturned,
+    CvStrikesReturned,
+    MarkersCleared,
+    MarkersToDelayBox,
+    PhaseBegan,
+    StepBegan,
+    UnitEliminated,
+)
+from app.rules.daisenso.state import AXIS, State
+from app.rules.daisenso.terrain import AIRDROPS, BEACHHEADS, H
+from app.rules.engine.decision import Decision
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
+from app.rules.engine.syntax import SlotType
+from app.rules.engine.table import StatesTable, Step, order
+
+C = "Dai Senso "
+COMBAT_STEPS = ("blitz-combat", "regular-combat")
+
+
+# -- the clock ------------------------------------------------------------------------------------------------
+def opening_step(state: State) -> State:
+    """The step a position starts in. A Blitz Combat Segment without the phasing faction's Blitz marker is only
+    its CV Strike step (4.1 clarification), which needs no decision: the position starts at the Regular Combat
+    Segment with its CV Strikes returned (ruling D26)."""
+    if state.step == "regular":
+        return replace(state, step="regular-combat")
+    if state.step == "marker":
+        return replace(state, step="convoys")
+    if state.has_marker(state.phasing, "blitz"):
+        return replace(state, step="airdrop" if blitz.airdrop_units(state) else "blitz-combat")
+    for uid in _cv_strikes(state):
+        state = CvStrikesReturned([uid]).apply(state)
+    return replace(state, step="regular-combat")
+
+
+def _cv_strikes(state: State) -> list[str]:
+    return sorted(u.id for u in state.units.values()
+                  if u.faction == state.phasing and state.kind(u).type == "cv-strike")
+
+
+def enter(d: Decision, step: str) -> None:
+    """Begin ``step``, passing over the steps with nothing to do."""
+    state = d.state
+    if step == "airdrop" and not blitz.airdrop_units(state):
+        step = "blitz-combat"
+    if step == "landing" and not (blitz.landers(state) or blitz.snlf_markers(state)):
+        step = "airdrop-landing"
+    if step == "airdrop-landing":
+        blitz.lapsed_airdrops(d)
+        if not blitz.airdrop_markers(d.state):
+            _end_blitz(d)
+            return
+    if step == "convoys" and not _used_convoys(state):
+        _markers(d)
+        return
+    d.emit(StepBegan(step))
+
+
+def _end_blitz(d: Decision) -> None:
+    """4.1 step 5 and the segment's end: CV Strikes return, stacks conform (D15), the Regular Combat Segment."""
+    strikes = _cv_strikes(d.state)
+    if strikes:
+        d.emit(CvStrikesReturned(strikes))
+    if not _overstack(d, "regular-combat"):
+        d.emit(StepBegan("regular-combat"))
+
+
+def _overstack(d: Decision, then: str) -> bool:
+    """D15: at a Combat Segment's end each overstacked owner eliminates units; True while that is waited for."""
+    state = d.state
+    for faction in (state.phasing, state.other_faction(state.phasing)):
+        if overstacked(state, faction):
+            d.emit(DecisionRequired("overstack", state.side_of(faction), {"then": then}))
+            return True
+    return False
+
+
+def overstacked(state: State, faction: str) -> list[str]:
+    counts: dict[str, int] = {}
+    for u in state.units.values():
+        if u.faction == faction and state.kind(u).is_ground:
+            counts[u.hex] = counts.get(u.hex, 0) + 1
+    return sorted(h for h, n in counts.items() if n > state.data.stacking_limit)
+
+
+def _used_convoys(state: State) -> list[str]:
+    return sorted(key.split("/", 1)[1] for key, box in state.convoys.items()
+                  if key.split("/", 1)[0] == state.phasing and box["used"] > 0)
+
+
+def _markers(d: Decision) -> None:
+    """4.3 steps 2-3, then the end of the Combat Phase."""
+    state = d.state
+    faction = state.phasing
+    kinds = sorted({m.kind for m in state.markers if m.faction == faction
+                    and m.kind in ("blitz", "totsugeki", "failure", "snlf-beachhead-0")})
+    if kinds or any(f == faction for _, f in state.mobilizing) or any(u.faction == faction and u.blitz
+                                                                      for u in state.units.values()):
+        d.emit(MarkersCleared(faction, kinds))
+    if faction == AXIS:
+        state = d.state
+        beached = {m.hex for m in state.markers if m.faction == AXIS and m.kind in BEACHHEADS}
+        for u in sorted(state.units.values(), key=lambda x: x.id):
+            if (u.faction == AXIS and state.kind(u).is_ground and not state.data.is_land(H(u.hex))
+                    and u.hex not in beached):
+                d.emit(UnitEliminated(u.id, "delay" if state.kind(u).delay else "pool", C + "4.3 step 3"))
+    _end_phase(d)
+
+
+def _end_phase(d: Decision) -> None:
+    state = d.state
+    if state.combat_phase >= state.last_phase:
+        held = [h for h in state.victory_hold if state.ground_at(h, state.victory_faction)]
+        if len(held) == len(state.victory_hold):
+            winner = state.victory_faction
+            reason = f"the {winner} faction holds {', '.join(state.victory_hold)} (D16)"
+        else:
+            winner = state.other_faction(state.victory_faction)
+            missing = sorted(set(state.victory_hold) - set(held))
+            reason = f"the {state.victory_faction} faction does not hold {', '.join(missing)} (D16)"
+        d.emit(GameEnded(state.side_of(winner), reason))
+        return
+    d.emit(PhaseBegan(state.combat_phase + 1, state.other_faction(state.phasing)))
+    if d.state.has_marker(d.state.phasing, "blitz"):
+        enter(d, "airdrop")
+    else:
+        _end_blitz(d)
+
+
+# -- candidates for the list of legal orders ------------------------------------------------------------------
+def _attack_candidates(state: State, side: str):
+    faction = state.factions[side]
+    enemy = state.other_faction(faction)
+    targets = sorted({u.hex for u in state.units.values() if u.faction == enemy and state.kind(u).is_ground}
+                     | {m.hex for m in state.markers if m.faction == enemy and m.kind in terrain.LONE_MARKERS})
+    hqs = [u.id for u in state.units.values() if u.faction == faction and state.kind(u).type == "hq"]
+    for t in targets:
+        if t in state.attacked_hexes:
+            continue
+        near = sorted(u.id for u in state.units.values() if u.faction == faction and state.kind(u).is_ground
+                      and not u.attacked and state.kind(u).attack > 0
+                      and state.data.atlas.adjacent(H(u.hex), H(t)))
+        if not near:
+            continue
+        yield {"hex": t, "units": near}
+        for hq in hqs:
+            if hq not in near:
+                yield {"hex": t, "units": near, "hq": hq}
+        if len(near) > 1:
+            for uid in near:
+                yield {"hex": t, "units": [uid]}
+
+
+def _airdrop_candidates(state: State, side: str):
+    for u in blitz.airdrop_units(state):
+        for h in state.data.atlas.hexes():
+            if h.sheet == H(u.hex).sheet and state.data.atlas.distance(H(u.hex), h) <= 2:
+                yield {"unit": u.id, "hex": str(h)}
+
+
+def _choices(verb: str):
+    """Candidates for a combat choice order: the open choices of the decision waited for, with this verb."""
+    def candidates(state: State, side: str):
+        kind = state.pending[0]["kind"] if state.pending else ""
+        for v, *args in combat.options_for(state, kind):
+            if v != verb:
+                continue
+            if verb in ("lose", "convert"):
+                yield {"unit": args[0], **({"kind": args[1]} if args[1] else {})}
+            elif len(args) == 2:
+                yield {"frm": args[0], "to": args[1]}
+            else:
+                yield {"to": args[0]}
+    return candidates
+
+
+# -- the steps ------------------------------------------------------------------------------------------------
+class PhaseStep(Step):
+    """A step of the phasing faction's Combat Phase; `next` closes it."""
+
+    def label(self, s: State) -> str:
+        return f"Combat Phase {s.combat_phase} ({s.phasing}), {self.name}"
+
+    def who(self, state: State) -> str | None:
+        pending = state.pending
+        return pending[0]["side"] if pending else state.side
+
+
+class Airdrop(PhaseStep):
+    """4.1.1: Blitz segment step 1."""
+
+    name = "airdrop"
+
+    @order("airdrop UNIT HEX", "Dai Senso 4.1.1", "place an airborne unit's Airdrop marker within two hexes",
+           _airdrop_candidates)
+    def airdrop(self, d: Decision, unit: str, hex: str) -> None:
+        blitz.airdrop(d, unit, hex)
+
+    @order("next", "Dai Senso 4.1", "end the Airdrop step")
+    def next(self, d: Decision) -> None:
+        enter(d, "blitz-combat")
+
+
+class Attacks(PhaseStep):
+    @order("attack HEX with UNIT [UNIT ...] [hq UNIT:hq]", "Dai Senso 4.2.2",
+           "attack an adjacent enemy hex; an HQ may give Ranged Support", _attack_candidates)
+    def attack(self, d: Decision, hex: str, units: list[str], hq: str | None = None) -> None:
+        combat.declare(d, hex, units, hq)
+
+
+class BlitzCombat(Attacks):
+    """4.1.2: Blitz segment step 2, Blitz-enabled attackers only."""
+
+    name = "blitz-combat"
+
+    @order("next", "Dai Senso 4.1", "end Blitz Combat")
+    def next(self, d: Decision) -> None:
+        enter(d, "landing")
+
+
+class Landing(PhaseStep):
+    """4.1.3, 4.1.3.1: Blitz segment step 3."""
+
+    name = "landing"
+
+    @order("land UNIT", "Dai Senso 4.1.3", "land a unit from its Beachhead",
+           lambda s, side: [{"unit": u.id} for u in blitz.landers(s)])
+    def land(self, d: Decision, unit: str) -> None:
+        blitz.land(d, unit)
+
+    @order("snlf HEX", "Dai Senso 4.1.3.1", "land a Japanese Detachment from an SNLF Beachhead-0 in HEX",
+           lambda s, side: [{"hex": m.hex} for m in blitz.snlf_markers(s)])
+    def snlf(self, d: Decision, hex: str) -> None:
+        blitz.snlf(d, hex)
+
+    @order("next", "Dai Senso 4.1", "end the Beachhead Landing step")
+    def next(self, d: Decision) -> None:
+        enter(d, "airdrop-landing")
+
+
+class AirdropLanding(PhaseStep):
+    """4.1.4: Blitz segment step 4; then the CV Strikes return (4.1.5)."""
+
+    name = "airdrop-landing"
+
+    @order("airland HEX KIND", "Dai Senso 4.1.4", "an Airdrop marker lands as a one-step infantry unit",
+           lambda s, side: [{"hex": m.hex, "kind": k} for m in blitz.airdrop_markers(s)
+                            for k in blitz.landing_kinds(s, m)])
+    def airland(self, d: Decision, hex: str, kind: str) -> None:
+        blitz.airland(d, hex, kind)
+
+    @order("withdraw HEX", "Dai Senso 4.1.4", "put the Airdrop marker in HEX in the Delay Box",
+           lambda s, side: [{"hex": m.hex} for m in blitz.airdrop_markers(s)])
+    def withdraw(self, d: Decision, hex: str) -> None:
+        blitz.withdraw(d, hex)
+
+    @order("next", "Dai Senso 4.1.4", "end the Airdrop Landing step (markers left go to the Delay Box)")
+    def next(self, d: Decision) -> None:
+        for m in blitz.airdrop_markers(d.state):
+            d.emit(MarkersToDelayBox(m.hex, [m.kind], m.faction))
+        _end_blitz(d)
+
+
+class RegularCombat(Attacks):
+    """4.2: the Regular Combat Segment."""
+
+    name = "regular-combat"
+
+    @order("next", "Dai Senso 4.2", "end the Regular Combat Segment")
+    def next(self, d: Decision) -> None:
+        if not _overstack(d, "convoys"):
+            enter(d, "convoys")
+
+
+class Convoys(PhaseStep):
+    """4.3 step 1; steps 2-3 follow by themselves."""
+
+    name = "convoys"
+
+    @order("convoy WORD:zone", "Dai Senso 4.3", "a Troop Convoy from the zone's Used Box to its Convoys Box",
+           lambda s, side: [{"zone": z} for z in _used_convoys(s)])
+    def convoy(self, d: Decision, zone: str) -> None:
+        if zone not in _used_convoys(d.state):
+            d.refuse(C + "4.3", f"no {d.state.phasing} Troop Convoy in the {zone} Used Box")
+        d.emit(ConvoyReturned(d.state.phasing, zone))
+
+    @order("next", "Dai Senso 4.3", "end the Marker Segment and the Combat Phase")
+    def next(self, d: Decision) -> None:
+        _markers(d)
+
+
+class DefenderHq(Step):
+    """4.2.2 step 2."""
+
+    name = "defender-hq"
+
+    def label(self, s: State) -> str:
+        return f"defence of {s.combat.target}: Ranged Support?"
+
+    @order("support [UNIT]", "Dai Senso 4.2.1.2", "an HQ gives the defence Ranged Support; 'support' alone: none",
+           lambda s, side: [{}, *({"unit": h} for h in combat.defender_hq_options(s))])
+    def support(self, d: Decision, unit: str | None = None) -> None:
+        combat.support(d, unit)
+
+
+class Choice(Step):
+    """A combat result someone must satisfy (4.2.4-4.2.6); the handlers share `combat.apply_choice`."""
+
+    def label(self, s: State) -> str:
+        c = s.combat
+        return f"combat at {c.target} ({c.result or 'no result'}): {self.name}"
+
+    def take(self, d: Decision, choice: tuple, case: str) -> None:
+        if choice not in combat.options_for(d.state, self.name):
+            offered = ", ".join(" ".join(str(x) for x in o if x) for o in combat.options_for(d.state, self.name))
+            d.refuse(C + case, f"not open now; open: {offered}")
+        d.emit(DecisionMade(self.name, d.side))
+        combat.apply_choice(d, self.name, choice)
+        combat.after_results(d)
+
+
+class Losses(Choice):
+    @order("lose UNIT [as KIND]", "Dai Senso 4.2.6", "a unit in the combat loses a step (KIND: what replaces it)",
+           _choices("lose"))
+    def lose(self, d: Decision, unit: str, kind: str | None = None) -> None:
+        self.take(d, ("lose", unit, kind), "4.2.6.1")
+
+
+class AttackerLosses(Losses):
+    """4.2.6, 4.2.6.1: the attacker's Attrition, its first step from marines or armor."""
+
+    name = "attacker-losses"
+
+
+class DefenderLosses(Losses):
+    """4.2.6: the defender's Attrition."""
+
+    name = "defender-losses"
+
+
+class AttackerResult(Losses):
+    """4.2.4.1 Ad, Ex: every attacking stack retreats a hex, or one attacking unit loses a step."""
+
+    name = "attacker-result"
+
+    @order("retreat HEX:frm to HEX:to", "Dai Senso 4.2.4.1", "the attacking stack in HEX retreats one hex",
+           _choices("retreat"))
+    def retreat(self, d: Decision, frm: str, to: str) -> None:
+        self.take(d, ("retreat", frm, to), "4.2.5")
+
+
+class AttackerRetreat(Choice):
+    """4.2.5: every attacking stack retreats, apart."""
+
+    name = "attacker-retreat"
+
+    @order("retreat HEX:frm to HEX:to", "Dai Senso 4.2.5", "the next attacking stack retreats one hex",
+           _choices("retreat"))
+    def retreat(self, d: Decision, frm: str, to: str) -> None:
+        self.take(d, ("retreat", frm, to), "4.2.5")
+
+
+class Exchange(Losses):
+    """4.2.4.1 Ex after the attacker's step: the defenders retreat a hex or one of them loses a step."""
+
+    name = "exchange"
+
+    @order("retreat to HEX:to", "Dai Senso 4.2.4.1", "the defending stack retreats one hex", _choices("retreat"))
+    def retreat(self, d: Decision, to: str) -> None:
+        self.take(d, ("retreat", to), "4.2.5")
+
+
+class Retreat(Choice):
+    """4.2.5: the defending force retreats one hex at a time, or converts a hex into a step (4.2.5.3)."""
+
+    name = "retreat"
+
+    def label(self, s: State) -> str:
+        return f"combat at {s.combat.target} ({s.combat.result}): retreat, {s.combat.retreat_left} hex(es) to go"
+
+    @order("retreat to HEX:to", "Dai Senso 4.2.5.1", "the retreating stack enters HEX", _choices("retreat"))
+    def retreat(self, d: Decision, to: str) -> None:
+        self.take(d, ("retreat", to), "4.2.5.1")
+
+    @order("convert UNIT [as KIND]", "Dai Senso 4.2.5.3", "a step instead of a hex of retreat", _choices("convert"))
+    def convert(self, d: Decision, unit: str, kind: str | None = None) -> None:
+        self.take(d, ("convert", unit, kind), "4.2.5.3")
+
+
+class Advance(Step):
+    """4.2.7, 4.2.8."""
+
+    name = "advance"
+
+    def label(self, s: State) -> str:
+        return f"combat at {s.combat.target}: Advance After Combat or Exploitation"
+
+    @order("advance UNIT", "Dai Senso 4.2.7", "into the defending hex",
+           lambda s, side: [{"unit": u.id} for u in combat.advancers(s)])
+    def advance(self, d: Decision, unit: str) -> None:
+        combat.advance(d, unit)
+
+    @order("exploit UNIT HEX [HEX ...]", "Dai Senso 4.2.8", "from the defending hex, up to the Exploitation Distance",
+           lambda s, side: [{"unit": u.id, "hexes": [s.combat.target, str(n)]} for u in combat.advancers(s)
+                            for n in s.data.atlas.neighbours(H(s.combat.target))])
+    def exploit(self, d: Decision, unit: str, hexes: list[str]) -> None:
+        combat.exploit(d, unit, hexes)
+
+    @order("stop", "Dai Senso 4.2.7", "no more advances")
+    def stop(self, d: Decision) -> None:
+        combat.stop_advance(d)
+
+
+class Overstack(Step):
+    """D15: an overstacked owner eliminates units at a Combat Segment's end."""
+
+    name = "overstack"
+
+    def label(self, s: State) -> str:
+        return "overstacked at the end of the Combat Segment: eliminate units"
+
+    @order("eliminate UNIT", "Dai Senso 4.2.5.3", "eliminate a unit in an overstacked hex",
+           lambda s, side: [{"unit": u.id} for u in s.units.values() if u.faction == s.factions[side]
+                            and u.hex in overstacked(s, u.faction)])
+    def eliminate(self, d: Decision, unit: str) -> None:
+        state = d.state
+        u = combat.own(d, unit, "4.2.5.3")
+        if u.hex not in overstacked(state, u.faction) or not state.kind(u).is_ground:
+            d.refuse(C + "4.2.5.3", f"{unit} is not in an overstacked hex")
+        then = state.pending[0]["then"]
+        d.emit(DecisionMade("overstack", d.side),
+               UnitEliminated(unit, "" if state.kind(u).leaves_game else "delay" if state.kind(u).delay else "pool",
+                              "ruling D15"))
+        if not _overstack(d, then):
+            enter(d, then)
+
+
+def _read_hex(word: str) -> str:
+    if not re.fullmatch(r"[a-zA-Z]?[0-9]{4}", word):
+        raise ValueError("is not a hex (a sheet letter and XXYY, e.g. w4520)")
+    return word.lower()
+
+
+def _read_kind(word: str) -> str:
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,39}", word.lower()):
+        raise ValueError("is not a unit kind (units.toml)")
+    return word.lower()
+
+
+TABLE = StatesTable(
+    [Airdrop(), BlitzCombat(), Landing(), AirdropLanding(), RegularCombat(), Convoys(), DefenderHq(),
+     AttackerResult(), AttackerRetreat(), Exchange(), Retreat(), AttackerLosses(), DefenderLosses(), Advance(),
+     Overstack()],
+    sequence_case="Dai Senso 4",
+    slots={"HEX": SlotType(_read_hex, "a hex (w4520, e3609)"), "KIND": SlotType(_read_kind, "a unit kind")},
+)
+
+__all__ = ["AIRDROPS", "COMBAT_STEPS", "TABLE", "enter", "opening_step"]

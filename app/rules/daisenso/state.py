@@ -1,0 +1,178 @@
+"""Dai Senso state: the units and markers on the two map sheets, the boxes off the map, the clock of the Combat
+Phase (4.1 Blitz, 4.2 Regular, 4.3 Marker segments) and the combat under way (4.2.2).
+
+Two players: the Axis and the Allied player, who commands the scenario's Western or Soviet faction (ruling D25).
+Units carry their faction; a side is the player who orders them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from app.rules.engine.state import SequencedState
+
+SIDES = ("axis", "allied")
+AXIS = "axis"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A counter on the map: ``kind`` is the side it shows (units.toml)."""
+
+    id: str
+    kind: str
+    faction: str
+    hex: str
+    supplied: bool = True
+    blitz: bool = False
+    holding: tuple[str, ...] = ()
+    zone: str | None = None
+    attacked: bool = False  # 4.2.1: a unit attacks once a Combat Segment
+    fought: bool = False  # 4.2.1.2: an HQ that took part in a combat gives no Ranged Support after it
+
+
+@dataclass(frozen=True)
+class Marker:
+    kind: str
+    hex: str
+    faction: str
+    toward: str | None = None
+    supplied: bool = True
+    origin: str | None = None  # an Airdrop marker: the airborne unit kind on its other side (4.1.1)
+
+
+@dataclass(frozen=True)
+class Combat:
+    """The attack under way (4.2.2). ``stage`` is where its results stand: "hq" (the defender may declare an HQ),
+    "attacker-result" (Ad/Ex: retreat or a step), "attacker-retreat", "exchange", "retreat" (the defender's
+    Dr), "attacker-losses", "defender-losses", "advance"."""
+
+    target: str
+    attackers: tuple[str, ...]
+    attacker_hq: str | None = None
+    defenders: tuple[str, ...] = ()
+    defender_hq: str | None = None
+    blitz: bool = False
+    stage: str = "hq"
+    result: str = ""
+    retreat_left: int = 0  # hexes of the current retreat result still owed
+    path: tuple[str, ...] = ()  # hexes the defending force entered (4.2.5, 4.2.8)
+    converted: int = 0
+    unsatisfied: int = 0  # results the defender left unsatisfied (4.2.8)
+    attacker_losses: int = 0
+    defender_losses: int = 0
+    attacker_lost: int = 0  # steps the attacking force lost so far (4.2.6.1 first loss)
+    stacks_to_retreat: tuple[str, ...] = ()  # attacking hexes still to retreat after an Ad/Ex (4.2.5)
+    automatic: bool = False  # 4.2.2: against markers alone
+    armor: bool = False  # 4.2.8: the attacking force included an armor-type unit
+    exploit_distance: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class State(SequencedState):
+    name: str
+    combat_phase: int
+    last_phase: int
+    phasing: str  # the faction whose Combat Phase it is
+    factions: dict[str, str]  # side -> faction
+    step: str
+    units: dict[str, Unit]
+    markers: tuple[Marker, ...] = ()
+    force_pool: dict[str, dict[str, int]] = field(default_factory=dict)
+    delay_box: dict[str, dict[str, int]] = field(default_factory=dict)
+    used_box: dict[str, tuple[str, ...]] = field(default_factory=dict)  # Naval Zone -> CV Strike kinds (4.1.5)
+    convoys: dict[str, dict[str, int]] = field(default_factory=dict)  # "faction/zone" -> {"convoys", "used"}
+    weather: dict[str, str] = field(default_factory=dict)
+    neutral: frozenset[str] = frozenset()
+    policy: frozenset[str] = frozenset()
+    free_passage: frozenset[str] = frozenset()
+    no_occupation: frozenset[str] = frozenset()
+    mobilizing: tuple[tuple[str, str], ...] = ()
+    truces: tuple[tuple[str, str], ...] = ()
+    pre_war: bool = False
+    attacked_hexes: tuple[str, ...] = ()
+    combat: Combat | None = None
+    victory_faction: str = ""
+    victory_hold: tuple[str, ...] = ()
+    serial: int = 0  # numbers the units a breakdown or a landing brings in
+
+    # -- who ------------------------------------------------------------------------------------------------
+    @property
+    def side(self) -> str:
+        return self.side_of(self.phasing)
+
+    def side_of(self, faction: str) -> str:
+        return next(s for s, f in self.factions.items() if f == faction)
+
+    def other_faction(self, faction: str) -> str:
+        return next(f for f in self.factions.values() if f != faction)
+
+    # -- where ---------------------------------------------------------------------------------------------
+    def at(self, hex_label: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.hex == hex_label]
+
+    def ground_at(self, hex_label: str, faction: str | None = None) -> list[Unit]:
+        return [u for u in self.at(hex_label) if self.data.kinds[u.kind].is_ground
+                and (faction is None or u.faction == faction)]
+
+    def markers_at(self, hex_label: str, kinds: tuple[str, ...] | None = None) -> list[Marker]:
+        return [m for m in self.markers if m.hex == hex_label and (kinds is None or m.kind in kinds)]
+
+    def has_marker(self, faction: str, kind: str) -> bool:
+        return any(m.faction == faction and m.kind == kind for m in self.markers)
+
+    def weather_at(self, hex_label: str) -> str | None:
+        return self.weather.get(hex_label)
+
+    def kind(self, unit: Unit):
+        return self.data.kinds[unit.kind]
+
+    def with_units(self, **changes: Unit | None) -> State:
+        units = dict(self.units)
+        for uid, unit in changes.items():
+            if unit is None:
+                units.pop(uid, None)
+            else:
+                units[uid] = unit
+        return replace(self, units=units)
+
+
+def start(data, scenario: str, options: dict) -> State:
+    """The position of options["position"] if given (docs/daisenso-data.md), else the scenario's own."""
+    from app.rules.custom_setup import SetupError
+    from app.rules.daisenso.position import position_from_dict, read_position
+
+    if "position" in options:
+        position = position_from_dict(options["position"], data)
+    elif scenario == "custom":
+        raise SetupError("options", ["the 'custom' scenario starts from a position file (--position FILE)"])
+    else:
+        position = read_position(data.scenario_path(scenario), data)
+    allied = next(f for f in position.factions if f != AXIS)
+    units = {u.id: Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone)
+             for u in position.units}
+    markers = tuple(Marker(m.kind, str(m.hex), m.faction, None if m.toward is None else str(m.toward), m.supplied)
+                    for m in position.markers)
+    convoys = {f"{c.faction}/{c.zone}": {"convoys": c.convoys, "used": c.used} for c in position.convoys}
+    state = State(
+        name=position.name, combat_phase=position.turn, last_phase=position.turn + position.combat_phases - 1,
+        phasing=position.phasing, factions={AXIS: AXIS, "allied": allied}, step=position.phase, units=units,
+        markers=markers, force_pool={f: dict(v) for f, v in position.force_pool.items()},
+        delay_box={f: dict(v) for f, v in position.delay_box.items()}, convoys=convoys,
+        weather={str(h): w for h, w in position.weather.items()}, neutral=position.neutral, policy=position.policy,
+        free_passage=position.free_passage, no_occupation=position.no_occupation, mobilizing=position.mobilizing,
+        truces=tuple(tuple(sorted(t)) for t in position.truces), pre_war=position.pre_war,
+        victory_faction=position.victory.faction, victory_hold=tuple(str(h) for h in position.victory.hold),
+        data=data,
+    )
+    from app.rules.daisenso.sequence import opening_step
+
+    return opening_step(state)
+
+
+def box_add(boxes: dict[str, dict[str, int]], faction: str, kind: str, n: int = 1) -> dict[str, dict[str, int]]:
+    """A copy of a Force Pool / Delay Box table with ``n`` more (or fewer) counters of ``kind``."""
+    mine = dict(boxes.get(faction, {}))
+    mine[kind] = mine.get(kind, 0) + n
+    if mine[kind] <= 0:
+        mine.pop(kind)
+    return {**boxes, faction: mine}

@@ -1,0 +1,114 @@
+"""What the map, the markers and the weather say to a combat in progress: enemy ZOC (D12), Beachhead hexsides
+(4.1.3, D11), countries a unit may not enter (D19), and which hexsides an attack, a retreat or an exploitation
+crosses. Positions are the state's; terrain is the data's (terrain.toml)."""
+from __future__ import annotations
+
+from app.rules.daisenso.state import State, Unit
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.pieces import Piece
+from app.rules.kernel.zoc import zoc_hexes
+
+BEACHHEADS = ("beachhead", "snlf-beachhead-0")
+AIRDROPS = ("airdrop-axis", "airdrop-western", "airdrop-soviet")
+LONE_MARKERS = ("detachment-japan", "detachment-western", "detachment-soviet", "logistics-axis",
+                "logistics-western", "logistics-soviet")
+
+
+def H(label: str) -> Hex:
+    return Hex.parse(label)
+
+
+def beachhead_side(state: State, faction: str, a: str, b: str) -> bool:
+    """4.2.5.2: a/b is the Beachhead Hexside of one of ``faction``'s Beachhead markers."""
+    return any(m.kind in BEACHHEADS and m.faction == faction and {m.hex, m.toward} == {a, b} for m in state.markers)
+
+
+def any_beachhead_side(state: State, a: str, b: str) -> bool:
+    return any(m.kind in BEACHHEADS and {m.hex, m.toward} == {a, b} for m in state.markers)
+
+
+def hexside(state: State, a: str, b: str, flag: str) -> bool:
+    """The hexside a/b has ``flag`` (terrain.toml), a Beachhead Hexside counting as the [beachhead] entry."""
+    if any_beachhead_side(state, a, b) and state.data.tec["beachhead"].get(flag):
+        return True
+    return state.data.hexside_flag(H(a), H(b), flag)
+
+
+def attack_allowed_across(state: State, unit: Unit, target: str) -> bool:
+    """4.2.1.1, 4.2.1.3: no attack across an All-Sea hexside but by a supplied marine or across a Beachhead
+    Hexside; a unit at sea attacks only across its own Beachhead Hexside (D11)."""
+    d = state.data
+    if beachhead_side(state, unit.faction, unit.hex, target):
+        return True
+    if not d.is_land(H(unit.hex)):
+        return False
+    features = d.atlas.hexside_features(H(unit.hex), H(target))
+    if all(d.tec["hexsides"][f]["attack"] == "yes" for f in features):
+        return True
+    return unit.supplied and d.kinds[unit.kind].type == "marine"
+
+
+def country_closed(state: State, hex_label: str) -> bool:
+    """D19: a hex of a Neutral Minor Country or a Policy Affected Country (or of a Dependent of either)."""
+    country = state.data.country_of(H(hex_label))
+    if country is None:
+        return False
+    closed = state.neutral | state.policy
+    return country.id in closed or (country.dependent_of in closed)
+
+
+def enemy_zoc(state: State, faction: str) -> frozenset[str]:
+    """D12: hexes in an enemy ZOC for ``faction``: enemy ground units' ZOC (not across mountain, All-Sea or lake
+    hexsides; from a hex at sea only across its Beachhead Hexside), less hexes with ``faction``'s Airdrop
+    markers (4.1.1 design note)."""
+    d = state.data
+    out: set[str] = set()
+    by_hex: dict[str, list[Piece]] = {}
+    for u in state.units.values():
+        if u.faction != faction and d.kinds[u.kind].is_ground:
+            by_hex.setdefault(u.hex, []).append(Piece(u.id, u.faction))
+    for h, pieces in by_hex.items():
+        reach = {str(x) for x in zoc_hexes(d.atlas, H(h), pieces, d.zoc)}
+        if not d.is_land(H(h)):
+            reach = {x for x in reach if beachhead_side(state, pieces[0].side, h, x)}
+        out |= reach
+    negated = {m.hex for m in state.markers if m.faction == faction and m.kind in AIRDROPS}
+    return frozenset(out - negated)
+
+
+def enemies_in(state: State, faction: str, hex_label: str) -> bool:
+    """An enemy unit (any), Airdrop or Beachhead marker in the hex (4.2.5.2)."""
+    if any(u.faction != faction for u in state.at(hex_label)):
+        return True
+    return any(m.faction != faction and (m.kind in AIRDROPS or m.kind in BEACHHEADS)
+               for m in state.markers_at(hex_label))
+
+
+def friends_in(state: State, faction: str, hex_label: str) -> bool:
+    """4.2.5.1 priority 2: a friendly ground, Airdrop or Air unit."""
+    return (any(u.faction == faction for u in state.at(hex_label))
+            or any(m.faction == faction and m.kind in AIRDROPS for m in state.markers_at(hex_label)))
+
+
+def retreat_options(state: State, faction: str, current: str, origin: str) -> tuple[int | None, list[str]]:
+    """4.2.5.1-4.2.5.2 from ``current``, the combat having been at ``origin``: (priority, hexes), or (None, [])."""
+    d = state.data
+    atlas = d.atlas
+    ezoc = enemy_zoc(state, faction)
+    here = atlas.distance(H(current), H(origin))
+    legal = []
+    for n in atlas.neighbours(H(current)):
+        label = str(n)
+        if enemies_in(state, faction, label) or country_closed(state, label):
+            continue
+        if atlas.distance(n, H(origin)) <= here:
+            continue
+        crossing = beachhead_side(state, faction, current, label)
+        if not crossing and not d.retreat_crosses(H(current), n):
+            continue
+        legal.append(label)
+    first = [h for h in legal if h not in ezoc]
+    if first:
+        return 0, sorted(first)
+    second = [h for h in legal if friends_in(state, faction, h)]
+    return (1, sorted(second)) if second else (None, [])

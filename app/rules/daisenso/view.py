@@ -1,0 +1,93 @@
+"""What a side sees of a Dai Senso game: everything (the chapter hides nothing; the dice seed stays the
+server's), and the combat summary and preview the replay, analysis and `preview` read."""
+from __future__ import annotations
+
+from app.rules.base import Command
+from app.rules.daisenso import combat
+from app.rules.daisenso.events import CombatResolved
+from app.rules.daisenso.state import State
+from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
+from app.rules.errors import IllegalOrder
+
+
+def view(state: State, side: str | None) -> dict:
+    d = state.data
+    c = state.combat
+    return {
+        "scenario": state.name, "combat_phase": state.combat_phase, "last_phase": state.last_phase,
+        "phasing": state.phasing, "factions": dict(state.factions), "step": state.step,
+        "side_to_act": None if state.step == "over" else (state.pending[0]["side"] if state.pending else state.side),
+        "winner": state.winner, "end_reason": state.reason or None,
+        "victory": {"faction": state.victory_faction, "hold": list(state.victory_hold)},
+        "victory_hexes": list(state.victory_hold),
+        "units": [{"id": u.id, "side": state.side_of(u.faction), "faction": u.faction, "hex": u.hex,
+                   "kind": u.kind, "name": d.kinds[u.kind].name, "factors": d.kinds[u.kind].factors,
+                   "strength": d.kinds[u.kind].attack, "steps": d.kinds[u.kind].steps, "supplied": u.supplied,
+                   "blitz": u.blitz, **({"holding": list(u.holding)} if u.holding else {}),
+                   **({"zone": u.zone} if u.zone else {})}
+                  for u in sorted(state.units.values(), key=lambda x: x.id)],
+        "markers": [{"kind": m.kind, "hex": m.hex, "faction": m.faction,
+                     **({"toward": m.toward} if m.toward else {})} for m in state.markers],
+        "force_pool": state.force_pool, "delay_box": state.delay_box,
+        "used_box": {z: list(v) for z, v in state.used_box.items()}, "convoys": state.convoys,
+        "weather": state.weather,
+        "combat": None if c is None else {"target": c.target, "attackers": list(c.attackers),
+                                          "attacker_hq": c.attacker_hq, "defenders": list(c.defenders),
+                                          "defender_hq": c.defender_hq, "result": c.result, "stage": c.stage,
+                                          "retreat_left": c.retreat_left, "path": list(c.path)},
+    }
+
+
+def game_map(state: State):
+    """The map sheet the picture shows: the one holding the most units (each scenario here is on one sheet; the
+    two sheets join nowhere, ruling D2)."""
+    sheets = state.data.atlas.sheets
+    counts = {prefix: sum(1 for u in state.units.values() if u.hex.startswith(prefix)) for prefix in sheets}
+    return sheets[max(sorted(counts), key=lambda p: counts[p])]
+
+
+def combat_summary(event, state: State | None) -> dict | None:
+    """4.2.2's resolution as the replay's combat panel and the luck analysis read it (app/rules/base.py)."""
+    if not isinstance(event, CombatResolved) or state is None or state.combat is None:
+        return None
+    c = state.combat
+    crt = state.data.crt
+    column = next(i for i, col in enumerate(crt.columns()) if col.label == event.column)
+    conversion = "weather" if state.weather_at(c.target) else None
+    faces = [(die, crt.lookup(column, die, conversion=conversion)) for die in crt.dice]
+    attacker = state.side_of(state.phasing)
+    return {"attacker": attacker, "defender": next(s for s in state.factions if s != attacker), "hex": c.target,
+            "attackers": list(c.attackers), "attack": event.attack, "defence": event.defence, "odds": event.odds,
+            "column": event.column, "shifts": [{"amount": 0, "case": s} for s in event.shifts],
+            "roll": event.die, "result": event.result, "case": "Dai Senso 4.2.2",
+            "losses": {attacker: crt.notation.parse(event.result).attacker.losses},
+            "distribution": [{"roll": die, "result": r.code, "value": _value(r), "p": 1 / len(faces)}
+                             for die, r in faces]}
+
+
+def _value(r) -> float:
+    """Ruling D3's score of a result for the attacker."""
+    value = r.defender.retreat + 1.5 * (r.defender.losses - r.attacker.losses)
+    if r.attacker.retreat_or_loss:
+        value -= 0.25 if r.exchange else 1
+    return value
+
+
+def preview(state: State, command: Command) -> dict:
+    """An attack's odds, each shift with its case and the result of every die, by the order's own checks (a
+    refused attack is refused here too); before the defender's Ranged Support if it has one to declare."""
+    if command.action != "attack":
+        raise IllegalOrder("Dai Senso 4.2.2", "only an attack can be previewed")
+    d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
+    try:
+        combat.declare(d, command.args["hex"], command.args["units"], command.args.get("hq"))
+    except ReachedRoll:
+        pass
+    c = d.state.combat
+    if c is None or c.automatic:
+        return {"hex": command.args["hex"], "automatic": True, "case": "Dai Senso 4.2.2"}
+    p = combat.preview(d.state)
+    return {"hex": c.target, "attack": int(p.attack), "defence": int(p.defence),
+            "raw_odds": p.odds.label.replace(":", "-"), "shifts": [str(x) for x in p.shifts.shifts],
+            "column": p.column_label, "case": "Dai Senso 4.2.2",
+            "defender_may_add_hq": bool(d.state.pending), "by_roll": {die: r.code for die, r in p.results}}

@@ -1,0 +1,361 @@
+"""Dai Senso's Combat Phase through its states table: given a position / when an order (with the dice it rolls) /
+then the events or the refusal with its case. Positions are the shipped scenarios, changed where a test needs."""
+from __future__ import annotations
+
+import copy
+import tomllib
+
+import pytest
+
+from app.events.dice import RecordedDice
+from app.rules.daisenso import GAME, data
+from app.rules.daisenso.events import (
+    AirdropPlaced,
+    CombatResolved,
+    CvStrikesReturned,
+    MarkersToDelayBox,
+    StackRetreated,
+    StepLost,
+    UnitAdvanced,
+)
+from app.rules.engine.events import GameEnded
+from app.rules.errors import IllegalOrder
+
+
+def scenario(name: str, change=None):
+    with open(data.SCENARIOS / f"{name}.toml", "rb") as f:
+        raw = tomllib.load(f)
+    if change is None:
+        return GAME.initial_state(name, {})
+    raw = copy.deepcopy(raw)
+    change(raw)
+    return GAME.initial_state("custom", {"position": raw})
+
+
+def unit(raw, uid, kind, hex_, **more):
+    raw["unit"].append({"id": uid, "kind": kind, "hex": hex_, **more})
+
+
+def drop(raw, *ids):
+    raw["unit"] = [u for u in raw["unit"] if u["id"] not in ids]
+
+
+def when(state, order, rolls=()):
+    """The events of ``order`` given by the side to act, and the state after them."""
+    side = GAME.prompt(state).side
+    events = GAME.decide(state, GAME.parse(order, side, state), RecordedDice(next_index=0, recorded=list(rolls)))
+    for e in events:
+        if hasattr(e, "apply"):
+            state = GAME.evolve(state, e)
+    return [e for e in events if hasattr(e, "apply")], state
+
+
+def refused(state, order, case) -> str:
+    side = GAME.prompt(state).side
+    with pytest.raises(IllegalOrder) as err:
+        GAME.decide(state, GAME.parse(order, side, state), RecordedDice(next_index=0, recorded=[]))
+    assert err.value.case == case, str(err.value)
+    return str(err.value)
+
+
+def step(state) -> str:
+    return GAME.table.step_of(state)
+
+
+def orders(state) -> set[str]:
+    return {o["order"] for o in GAME.legal_orders(state, GAME.prompt(state).side)}
+
+
+# -- 4.1 the Blitz segment --------------------------------------------------------------------------------------
+def test_4_1_without_a_blitz_marker_the_phase_opens_at_regular_combat_and_cv_strikes_return():
+    z = scenario("zhejiang")
+    assert step(z) == "regular-combat" and GAME.prompt(z).side == "axis"
+    strait = scenario("strait")
+    assert step(strait) == "blitz-combat"  # a Blitz marker; no airborne unit, so no Airdrop step
+    events, after = when(strait, "next")
+    assert CvStrikesReturned(["us-tf-58"]) in events  # 4.1.5 at the end of the segment
+    assert step(after) == "regular-combat" and after.used_box == {"east-china-sea": ("us-cv",)}
+
+
+def test_4_1_1_airdrop_within_two_hexes_and_not_next_to_an_enemy_air_unit():
+    storm = scenario("august-storm")
+    assert step(storm) == "airdrop"
+    assert "an Airdrop reaches two" in refused(storm, "airdrop ru-1-abde e3313", "Dai Senso 4.1.1")
+    events, after = when(storm, "airdrop ru-1-abde e3411")
+    assert events == [AirdropPlaced("ru-1-abde", "e3411")] and "ru-1-abde" not in after.units
+    guarded = scenario("august-storm", lambda r: unit(r, "jp-air", "jp-air", "e3311"))
+    assert "enemy Air unit" in refused(guarded, "airdrop ru-1-abde e3411", "Dai Senso 4.1.1")
+
+
+def test_4_1_2_blitz_attackers_must_be_blitz_enabled_and_mud_stops_a_blitz_but_russians_go_into_snow():
+    storm = scenario("august-storm")
+    _, combat = when(storm, "next")
+    refused(combat, "attack e3410 with ru-chita-garrison", "Dai Senso 4.2.1")  # not adjacent
+    slow = scenario("august-storm", lambda r: r["unit"][1].update(blitz=False))
+    _, slow = when(slow, "next")
+    assert "not Blitz-enabled" in refused(slow, "attack e3410 with ru-36-army", "Dai Senso 4.1.2")
+    muddy = scenario("august-storm", lambda r: r["weather"].update(mud=["e3311", "e3410"]))
+    _, muddy = when(muddy, "next")
+    assert "under mud" in refused(muddy, "attack e3410 with ru-6-gta", "Dai Senso 4.1.2")
+    snowy = scenario("august-storm", lambda r: r["weather"].update(snow=["e3412", "e3410"]))
+    _, snowy = when(snowy, "next")
+    assert "under snow" in refused(snowy, "attack e3410 with ru-6-gta mpr-cav", "Dai Senso 4.1.2")
+    events, _ = when(snowy, "attack e3410 with ru-6-gta ru-36-army", [6])
+    assert any(isinstance(e, CombatResolved) for e in events)
+
+
+def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_airdrops():
+    open_beach = scenario("strait", lambda r: drop(r, "jp-taihoku-fort", "jp-9-div"))
+    events, landing = when(open_beach, "next")
+    assert step(landing) == "landing" and orders(landing) == {"land us-10-army", "next"}
+    events, landing = when(landing, "land us-10-army")
+    assert landing.units["us-10-army"].hex == "w4324"
+
+    def snlf(raw):
+        raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                          {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        raw["force_pool"]["axis"]["detachment-japan"] = 1
+
+    z = scenario("zhejiang", snlf)
+    assert step(z) == "blitz-combat"
+    _, z = when(z, "next")
+    assert orders(z) == {"snlf w4626", "next"}
+    _, z = when(z, "snlf w4626")
+    assert any(m.kind == "detachment-japan" and m.hex == "w4725" for m in z.markers)
+    assert "detachment-japan" not in z.force_pool["axis"]
+
+    storm = scenario("august-storm")
+    _, storm = when(storm, "airdrop ru-1-abde e3310")
+    _, storm = when(storm, "next")
+    _, storm = when(storm, "next")
+    assert step(storm) == "airdrop-landing"
+    refused(storm, "airland e3310 ru-airborne", "Dai Senso 4.1.4")  # elite, and not infantry
+    events, storm = when(storm, "airland e3310 ru-infantry")
+    assert any(u.kind == "ru-infantry" and u.hex == "e3310" for u in storm.units.values())
+    assert storm.force_pool["soviet"]["ru-infantry"] == 2 and storm.delay_box["soviet"] == {"ru-airborne": 1}
+
+
+def test_4_2_3_2_and_4_2_3_3_blitz_shifts_airdrop_and_armor_and_the_weather_weakens_the_result():
+    storm = scenario("august-storm")
+    _, storm = when(storm, "airdrop ru-1-abde e3411")
+    _, storm = when(storm, "next")
+    preview = GAME.preview(storm, GAME.parse("attack e3411 with ru-6-gta ru-36-army", "allied", storm))
+    shifts = " ".join(preview["shifts"])
+    assert "4.2.3.2" in shifts and "4.2.3.3" in shifts and "4.2.3.4: fortress" in shifts
+    assert "4.2.3.8: city" in shifts and "4.2.3.5" not in shifts
+
+
+def test_4_2_3_every_shift_of_the_strait_assault_with_its_case_and_the_preview_matches_the_order():
+    strait = scenario("strait")
+    order = "attack w4324 with us-3-mac us-6-mar us-10-army hq us-hq-pac"
+    p = GAME.preview(strait, GAME.parse(order, "allied", strait))
+    assert (p["attack"], p["defence"], p["raw_odds"], p["column"]) == (13, 5, "2-1", "2-1")
+    assert sorted(s.split(" (")[0] + " " + s.split("Dai Senso ")[1].split(":")[0] for s in p["shifts"]) == sorted([
+        "1R 4.2.3.1", "1R 4.2.3.1", "1L 4.2.3.1",  # the US Air Force and CV Strike; the Japanese Air Force at Takao
+        "1L 4.2.3.4", "1R 4.2.3.5", "1R 4.2.3.6", "1L 4.2.3.8", "1L 4.2.3.8"])  # fortress, HQ, marines, City, Strait
+    for die, code in p["by_roll"].items():
+        events, _ = when(strait, order, [die])
+        assert next(e for e in events if isinstance(e, CombatResolved)).result == code
+
+
+# -- 4.2.1 attacks ------------------------------------------------------------------------------------------------
+def test_4_2_1_each_hex_and_each_unit_once_per_segment_and_every_unit_in_the_hex_defends():
+    z = scenario("zhejiang")
+    events, after = when(z, "attack w4620 with jp-15-army", [4])
+    resolved = next(e for e in events if isinstance(e, CombatResolved))
+    assert resolved.defence == 6  # the Szechwan War Zone and the HQ in Chungking, both
+    while after.combat is not None:
+        after = _settle(after)
+    assert "already been attacked" in refused(after, "attack w4620 with jp-15-army", "Dai Senso 4.2.1")
+
+
+def _settle(state):
+    """Give the first open choice until the combat is over (for tests that do not look at the choices)."""
+    first = sorted(orders(state))[0]
+    return when(state, first)[1]
+
+
+def test_4_2_1_1_ds18_japanese_siamese_and_hopeh_exp_attack_together_but_not_with_a_regular_hopeh():
+    def place(raw):
+        drop(raw, "jp-22-div")
+        unit(raw, "jp-22-div", "jp-division", "w4524")
+        unit(raw, "th-1", "siam-infantry", "w4524")
+        unit(raw, "hp-exp", "hopeh-exp", "w4524")
+        unit(raw, "hp-1", "hopeh-infantry", "w4625")
+
+    z = scenario("zhejiang", place)
+    assert "two Minor Countries (hopeh, siam)" in refused(
+        z, "attack w4624 with jp-22-div th-1 hp-exp hp-1", "Dai Senso 4.2.1.1")
+    events, after = when(z, "attack w4624 with jp-22-div th-1 hp-exp")
+    assert step(after) == "defender-hq"  # accepted: the defender may now answer with its HQ
+
+
+def test_4_2_1_1_no_attack_across_all_sea_but_by_marines_nor_by_a_zero_attack_factor():
+    strait = scenario("strait", lambda r: unit(r, "us-inf", "us-infantry", "w4323", blitz=True))
+    assert "All-Sea hexside" in refused(strait, "attack w4324 with us-inf", "Dai Senso 4.2.1.1")
+    ok, _ = when(strait, "attack w4324 with us-6-mar", [6])  # 4.2.1.3 Marine Assault
+    assert any(isinstance(e, CombatResolved) for e in ok)
+    z = scenario("zhejiang", lambda r: unit(r, "jp-fort", "jp-fortress", "w4524"))
+    assert "Attack Factor of 0" in refused(z, "attack w4624 with jp-fort", "Dai Senso 4.2.1.1")
+
+
+def test_4_2_1_2_ranged_support_reaches_two_hexes_and_the_defender_may_answer():
+    z = scenario("zhejiang")
+    assert "not adjacent to w4620" in refused(z, "attack w4620 with jp-22-div", "Dai Senso 4.2.1")
+    far = scenario("zhejiang", lambda r: next(u for u in r["unit"] if u["id"] == "jp-china-hq").update(hex="w4822"))
+    assert "Ranged Support reaches two" in refused(
+        far, "attack w4624 with jp-13-army hq jp-china-hq", "Dai Senso 4.2.1.2")
+    events, after = when(z, "attack w4624 with jp-13-army jp-3-tank jp-22-div hq jp-china-hq")
+    assert step(after) == "defender-hq" and GAME.prompt(after).side == "allied"  # 4.2.2 step 2
+    assert "support cn-3-hq" in orders(after)
+
+
+# -- 4.2.5 retreats, 4.2.6 losses, 4.2.8 exploitation: the 9th War Zone example (DS-12) ---------------------------
+def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_tank_exploits():
+    def stronger(raw):
+        unit(raw, "jp-40-div", "jp-division", "w4524")
+        unit(raw, "jp-34-army", "jp-army", "w4625")
+        unit(raw, "jp-air", "jp-air", "w4523")
+
+    z = scenario("zhejiang", stronger)
+    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
+    events, z = when(z, "support cn-3-hq", [6])
+    resolved = next(e for e in events if isinstance(e, CombatResolved))
+    assert (resolved.column, resolved.result) == ("3-1", "Dr3 0/1")
+    assert step(z) == "retreat" and {o.split()[0] for o in orders(z)} == {"convert"}  # the HQ: no retreat
+    _, z = when(z, "convert cn-3-hq as kiangsu-res")
+    res = next(u for u in z.units.values() if u.kind == "kiangsu-res")
+    assert res.hex == "w4623" and res.id not in z.combat.defenders
+    assert orders(z) >= {"retreat to w4623", "retreat to w4723"}
+    events, z = when(z, "retreat to w4623")
+    assert StackRetreated(["cn-9-war-zone"], "w4624", "w4623", [res.id], True) in events
+    assert {o for o in orders(z) if o.startswith("retreat")} == {"retreat to w4522", "retreat to w4722"}
+    _, z = when(z, "retreat to w4722")
+    assert step(z) == "defender-losses"  # the 0/1, from any unit of the force, the Res included
+    _, z = when(z, f"lose {res.id}")
+    assert step(z) == "advance" and z.combat.exploit_distance == 2
+    assert "not adjacent" in refused(z, "exploit jp-3-tank w4624 w4522", "Dai Senso 4.2.8")
+    refused(z, "exploit jp-3-tank w4624 w4523 w4423", "Dai Senso 4.2.8")  # distance 2 (MA 2)
+    events, z = when(z, "exploit jp-3-tank w4624 w4623")
+    assert UnitAdvanced("jp-3-tank", ["w4624", "w4623"]) in events
+    assert "may not Advance" in refused(z, "advance jp-china-hq", "Dai Senso 4.2.7")  # an HQ never advances
+    _, z = when(z, "advance jp-13-army")
+    _, z = when(z, "stop")
+    assert z.combat is None and step(z) == "regular-combat"
+
+
+def test_ds8_4_2_5_1_the_15th_army_beaten_at_chungking_may_not_fall_back_to_the_no_hexes():
+    z = scenario("zhejiang")
+    events, z = when(z, "attack w4620 with jp-15-army", [4])
+    resolved = next(e for e in events if isinstance(e, CombatResolved))
+    assert (resolved.column, resolved.result) == ("1-3", "Ad")
+    assert "not open now" in refused(z, "retreat w4520 to w4519", "Dai Senso 4.2.5")
+    assert {o for o in orders(z) if o.startswith("retreat")} == {
+        "retreat w4520 to w4420", "retreat w4520 to w4421", "retreat w4520 to w4521"}
+    events, z = when(z, "retreat w4520 to w4421")
+    assert StackRetreated(["jp-15-army"], "w4520", "w4421", [], False) in events
+    supported = scenario("zhejiang", lambda r: unit(r, "jp-11-hq", "jp-hq", "w4521"))
+    _, supported = when(supported, "attack w4620 with jp-15-army hq jp-11-hq", [1])  # 7 v 6, 3 left: Ad 1/0
+    assert supported.combat.result.startswith("Ad")
+    assert not {o for o in orders(supported) if o.startswith("retreat")}  # the supporting HQ is in the force
+
+
+def test_ds13_4_2_6_1_a_beachhead_force_takes_ad_as_an_armor_step_then_any_attrition_step():
+    def mech(raw):
+        drop(raw, "us-10-army")
+        unit(raw, "us-mech-1", "us-mech", "w4325", blitz=True)
+        unit(raw, "us-army-1", "us-army", "w4325", blitz=True)
+
+    strait = scenario("strait", mech)
+    events, strait = when(strait, "attack w4324 with us-mech-1 us-army-1", [1])
+    assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
+    assert StepLost("us-mech-1", "ad", becomes="us-army") in events  # the only way: no retreat from the sea
+    assert orders(strait) == {"lose us-mech-1 as us-infantry", "lose us-army-1 as us-infantry"}
+
+
+def test_ds15_4_2_6_2_abda_loses_a_step_keeping_either_component():
+    def abda(raw):
+        unit(raw, "abda-1", "abda-army", "w4723", holding=["nei-infantry"])
+        unit(raw, "jp-x", "jp-army", "w4724")
+        unit(raw, "jp-y", "jp-army", "w4724")
+        raw["force_pool"]["western"]["br-fe-infantry"] = 1
+
+    for keep, gone in (("nei-infantry", "br-fe-infantry"), ("br-fe-infantry", "nei-infantry")):
+        z = scenario("zhejiang", abda)
+        _, z = when(z, "attack w4723 with jp-x jp-y", [5])  # 8 v 3 is 2-1, the river 1L: 1-1, die 5: 1/1
+        assert z.combat.result == "1/1" and step(z) == "attacker-losses"
+        _, z = when(z, "lose jp-x as jp-division")
+        events, z = when(z, f"lose abda-1 as {keep}")
+        lost = next(e for e in events if isinstance(e, StepLost))
+        assert (lost.replacement_kind, lost.box_kind, lost.from_holding) == (keep, gone, keep == "nei-infantry")
+        assert any(u.kind == keep and u.hex == "w4723" for u in z.units.values())
+
+
+def test_4_2_2_a_lone_detachment_marker_falls_without_a_die_and_allows_advance_not_exploitation():
+    storm = scenario("august-storm", lambda r: unit(r, "mpr-2", "mongol-cavalry", "e3309", blitz=True))
+    _, storm = when(storm, "next")
+    events, storm = when(storm, "attack e3310 with mpr-2")
+    assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
+    assert not any(isinstance(e, CombatResolved) for e in events) and storm.delay_box["axis"] == {"detachment-japan": 1}
+    assert "Advance, not Exploitation" in refused(storm, "exploit mpr-2 e3310 e3311", "Dai Senso 4.2.8")
+    events, storm = when(storm, "advance mpr-2")
+    assert UnitAdvanced("mpr-2", ["e3310"]) in events and storm.combat is None
+
+
+# -- 4.3 and the end -----------------------------------------------------------------------------------------------
+def test_4_3_convoys_return_markers_are_set_aside_and_the_other_faction_fights_next():
+    strait = scenario("strait")
+    _, strait = when(strait, "next")  # end of Blitz Combat: CV Strikes return
+    _, strait = when(strait, "next")  # end of Regular Combat
+    assert step(strait) == "convoys" and orders(strait) == {"convoy east-china-sea", "next"}
+    _, strait = when(strait, "convoy east-china-sea")
+    events, strait = when(strait, "next")
+    assert strait.convoys["western/east-china-sea"] == {"convoys": 1, "used": 0}
+    assert not strait.has_marker("western", "blitz") and not any(u.blitz for u in strait.units.values()
+                                                               if u.faction == "western")
+    assert (strait.combat_phase, strait.phasing, step(strait)) == (2, "axis", "regular-combat")
+
+
+def test_d16_the_scenario_ends_after_its_combat_phases_with_the_holder_of_its_hexes():
+    strait = scenario("strait")
+    for _ in range(6):
+        if step(strait) == "over":
+            break
+        _, strait = when(strait, "next")
+    assert step(strait) == "over" and GAME.outcome(strait).winner == "axis"
+    assert "does not hold w4324" in GAME.outcome(strait).reason
+    ended = [e for e in when(scenario("strait"), "next")[0] if isinstance(e, GameEnded)]
+    assert not ended
+
+
+def test_4_2_5_3_voluntary_conversion_in_chita_and_d20_kwantung_advances_only_while_no_china_is_under_a_policy():
+    def kantokuen(raw, policy=()):
+        raw.update(phasing="axis", phase="regular", policy=list(policy))
+        raw["marker"] = [m for m in raw["marker"] if m["kind"] != "blitz"]
+        drop(raw, "ru-transbaikal", "ru-12-af")
+        unit(raw, "kw-6-army", "kwantung-army", "e3608")
+
+    for policy in ((), ("china",)):
+        chita = scenario("august-storm", lambda r, p=policy: kantokuen(r, p))
+        _, chita = when(chita, "attack e3609 with kw-6-army", [6])  # 4 v 2, the City 1L: 1-1, die 6: Dr1
+        assert chita.combat.result == "Dr1" and step(chita) == "retreat"
+        assert "convert ru-chita-garrison" in orders(chita)  # a City without a Blitz marker (4.2.5.3)
+        _, chita = when(chita, "convert ru-chita-garrison")
+        if policy:
+            assert chita.combat is None  # Nationalist China under a Policy: no advance out of a Dependent (D20)
+        else:
+            events, chita = when(chita, "advance kw-6-army")
+            assert chita.units["kw-6-army"].hex == "e3609"
+
+
+def test_d17_d18_d23_a_failure_marker_a_truce_or_pre_war_stops_an_attack():
+    def western(raw, **more):
+        raw.update(phasing="western", phase="regular", **more)
+
+    failing = scenario("zhejiang", western)
+    assert "Failure marker in w4620" in refused(
+        failing, "attack w4520 with cn-szechwan-war-zone", "Dai Senso 4.2.1.1")
+    truce = scenario("zhejiang", lambda r: western(r, truce=[{"factions": ["axis", "western"]}]))
+    assert "at truce" in refused(truce, "attack w4520 with cn-chungking-hq", "Dai Senso 4.2.1.1")
+    pre_war = scenario("zhejiang", lambda r: western(r, pre_war=True))
+    assert "Pre-War" in refused(pre_war, "attack w4520 with cn-chungking-hq", "Dai Senso 4.2.1.1")

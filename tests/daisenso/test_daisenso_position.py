@@ -1,0 +1,141 @@
+"""Dai Senso positions (docs/daisenso-data.md "Positions"): the shipped scenarios load, and a bad position is
+refused with every problem named."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+
+import pytest
+
+from app.rules.custom_setup import SetupError
+from app.rules.daisenso import data
+from app.rules.daisenso.data_load import load
+from app.rules.daisenso.position import position_from_dict, read_position
+from app.rules.kernel.hexgrid import Hex
+
+D = load()
+H = Hex.parse
+SCENARIOS = sorted(data.SCENARIOS.glob("*.toml"))
+
+
+def raw(name: str) -> dict:
+    with open(data.SCENARIOS / f"{name}.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def problems(position: dict) -> list[str]:
+    with pytest.raises(SetupError) as info:
+        position_from_dict(position, D)
+    return info.value.problems
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_loads_with_two_factions_an_end_and_a_victory(path):
+    p = read_position(path, D)
+    assert len(p.factions) == 2 and p.phasing in p.factions and p.combat_phases >= 1
+    assert p.victory.faction in p.factions and p.victory.otherwise in p.factions and p.victory.hold
+    assert {u.faction for u in p.units} == set(p.factions)
+
+
+def test_three_scenarios_ship_a_marine_assault_a_blitz_and_retreats_through_zoc():
+    assert [p.stem for p in SCENARIOS] == ["august-storm", "strait", "zhejiang"]
+
+
+def test_the_strait_scenario_holds_what_its_case_needs():
+    p = read_position(data.SCENARIOS / "strait.toml", D)
+    by_id = {u.id: u for u in p.units}
+    marine = by_id["us-3-mac"]
+    assert D.kinds[marine.kind].type == "marine" and marine.blitz and marine.supplied
+    assert D.atlas.hexside_features(marine.hex, H("w4324")) == {"strait"}  # 4.2.3.6 across a Strait
+    assert D.hexside_flag(by_id["us-6-mar"].hex, H("w4324"), "all_sea")  # 4.2.1.3 Marine Assault
+    assert D.atlas.distance(by_id["us-hq-pac"].hex, H("w4324")) == 2  # 4.2.1.2 within two hexes
+    beachhead = next(m for m in p.markers if m.kind == "beachhead")
+    assert (beachhead.hex, beachhead.toward) == (H("w4325"), H("w4324")) and not D.is_land(beachhead.hex)
+    assert by_id["us-tf-58"].zone == "east-china-sea" and p.convoys[0].used == 1  # 4.1.5, 4.3 step 1
+
+
+def test_the_august_storm_scenario_has_a_blitz_armor_airborne_mud_snow_and_a_lone_detachment():
+    p = read_position(data.SCENARIOS / "august-storm.toml", D)
+    assert any(m.kind == "blitz" and m.faction == "soviet" for m in p.markers)
+    blitz = [D.kinds[u.kind] for u in p.units if u.blitz]
+    assert any(k.armor_type for k in blitz) and any(k.airdrop for k in blitz)
+    assert p.weather == {H("e3311"): "mud", H("e3412"): "snow"}
+    lone = next(m for m in p.markers if m.kind == "detachment-japan")
+    assert not any(u.hex == lone.hex for u in p.units)
+
+
+def test_the_zhejiang_scenario_stands_where_the_4_2_5_3_and_4_2_5_1_examples_do():
+    p = read_position(data.SCENARIOS / "zhejiang.toml", D)
+    at = {u.id: u.hex for u in p.units}
+    assert at["cn-9-war-zone"] == H("w4624") and at["cn-3-hq"] == H("w4623")
+    assert at["jp-15-army"] == H("w4520") and at["cn-chungking-hq"] == H("w4620")
+    assert not any(m.kind == "blitz" for m in p.markers)  # 4.1: only the CV Strike step
+    assert p.weather == {H("w4522"): "mud"}
+
+
+def test_a_bad_position_is_refused_with_every_problem_named():
+    bad = copy.deepcopy(raw("strait"))
+    bad["phase"] = "movement"
+    bad["factions"] = ["western", "axis"]
+    bad["unit"][0]["kind"] = "us-battleship"
+    bad["unit"][1]["hex"] = "w9999"
+    bad["unit"][2]["hex"] = "w4326"  # at sea, no Beachhead there
+    bad["unit"].append({"id": "ru-x", "kind": "ru-infantry", "hex": "w4424"})
+    bad["unit"].append({"id": "us-6-mar", "kind": "us-infantry", "hex": "w4423"})
+    bad["unit"].append({"id": "us-air-2", "kind": "us-air", "hex": "w4426"})  # next to us-14-af in w4425
+    bad["unit"][5].pop("zone")
+    bad["marker"][1]["toward"] = "w4424"
+    bad["weather"] = {"mud": ["w4324"], "snow": ["w4324"], "hail": []}
+    bad["force_pool"]["axis"]["us-infantry"] = 1
+    bad["neutral"] = ["china"]
+    bad["victory"]["faction"] = "soviet"
+    bad["units"] = {"x": "w4324"}
+    found = "\n".join(problems(bad))
+    for needle in (
+        "'phase' is the segment play starts in: blitz, regular, marker",
+        "[[unit]] us-3-mac: no unit kind 'us-battleship'",
+        "[[unit]] us-6-mar: hex 'w9999' is not on the map",
+        "[[unit]] us-10-army: w4326 is not a Land hex",
+        "[[unit]] ru-x: a Russian infantry fights for the soviet faction, which is not in this scenario",
+        "[[unit]] us-6-mar: the id us-6-mar is used by 2 units",
+        "Air units us-14-af and us-air-2 are in the same or adjacent hexes",
+        "[[unit]] us-tf-58: a CV Strike names its Naval Zone",
+        "its arrow points across one hexside to a Land hex next to w4325, not w4424",
+        "[weather] w4324 has both mud and snow",
+        "[weather]: unknown key 'hail'",
+        "[force_pool.axis]: us-infantry belongs to the western faction",
+        "'neutral': Nationalist China is not a Minor Country",
+        "[victory]: faction is one of the scenario's factions (western, axis), not 'soviet'",
+        "'units' is not a Dai Senso key",
+    ):
+        assert needle in found, needle
+
+
+def test_units_in_a_neutral_country_two_factions_in_a_hex_and_overstacking_are_refused():
+    bad = copy.deepcopy(raw("zhejiang"))
+    bad["unit"].append({"id": "cn-tibet", "kind": "kmt-army", "hex": "w4614"})
+    bad["unit"].append({"id": "cn-in-hangchow", "kind": "kmt-army", "hex": "w4625"})
+    bad["unit"] += [{"id": f"cn-{i}", "kind": "hunan-res", "hex": "w4522"} for i in range(4)]
+    found = "\n".join(problems(bad))
+    assert "[[unit]] cn-tibet: w4614 is in Tibet, a Neutral Minor Country (13.4)" in found
+    assert "w4625 holds ground units of axis and western" in found
+    assert "w4522 holds 4 ground units; a hex holds 3 (ruling D15)" in found
+
+
+def test_a_holding_box_unit_must_say_what_waits_in_its_box():
+    base = copy.deepcopy(raw("strait"))
+    base["unit"].append({"id": "abda", "kind": "abda-army", "hex": "w4423"})
+    assert any("its Holding Box holds one of br-fe-infantry, nei-infantry" in p for p in problems(base))
+    base["unit"][-1]["holding"] = ["nei-infantry"]
+    p = position_from_dict(base, D)
+    assert next(u for u in p.units if u.id == "abda").holding == ("nei-infantry",)
+
+
+def test_a_file_that_is_not_toml_or_not_there_is_named(tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text("turn = = 1", encoding="utf-8")
+    with pytest.raises(SetupError, match="broken.toml: not valid TOML"):
+        read_position(broken, D)
+    with pytest.raises(SetupError, match="cannot read"):
+        read_position(tmp_path / "absent.toml", D)
