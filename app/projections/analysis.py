@@ -1,8 +1,9 @@
 """Post-game analysis from replay frames: step losses, victory-hex control, odds taken, die-roll luck.
 
 Everything is computed from what one viewer's frames show (so a side mid-game learns nothing new), using
-only the rules-agnostic contract: view units' `steps`, the view's `control`/`victory_hexes`, and
-`combat_summary` (app/rules/base.py). A rule set without one of these simply gets fewer sections.
+only the rules-agnostic contract: view units' `steps`, the view's `control`/`victory_hexes`, its `score` (a
+running total the game keeps, such as Olympic's American Casualty Points) and `combat_summary`
+(app/rules/base.py). A rule set without one of these simply gets fewer sections.
 
 Luck (docs/replay.md): for each attack, the observed result is ranked within its column's result
 distribution by the attacker's `value` of each result, as a mid-rank percentile
@@ -57,6 +58,7 @@ def analyse(rep: Replay) -> dict:
     has_control = False
     attacks: list[dict] = []
     odds: dict[str, dict[str, int]] = {s: defaultdict(int) for s in sides}
+    score_name, score_by_turn = None, {}
     for frame in rep.frames:
         turn = frame.turn if frame.turn is not None else 0
         if turn not in turns:
@@ -67,6 +69,9 @@ def analyse(rep: Replay) -> dict:
             if before is not None and u["steps"] < before:
                 losses.setdefault(u["side"], defaultdict(int))[turn] += before - u["steps"]
         previous.update({uid: u["steps"] for uid, u in units.items()})
+        score = frame.view.get("score")
+        if score:
+            score_name, score_by_turn[turn] = score["name"], score["value"]
         victory = frame.view.get("victory_hexes")
         if victory:
             has_control = True
@@ -96,6 +101,8 @@ def analyse(rep: Replay) -> dict:
         "game_id": rep.game_id, "viewer": rep.viewer, "over": rep.over, "sides": sides, "turns": turns,
         "step_losses": {s: {str(t): losses.get(s, {}).get(t, 0) for t in turns} for s in sides},
         "control": [control_by_turn[t] for t in turns if t in control_by_turn] if has_control else None,
+        "score": {"name": score_name, "by_turn": {str(t): v for t, v in score_by_turn.items()}} if score_name
+        else None,
         "odds": {"columns": columns, "by_side": {s: {c: odds.get(s, {}).get(c, 0) for c in columns} for s in sides}},
         "attacks": [{k: v for k, v in a.items() if k != "variance"} for a in attacks],
         "luck": luck,
@@ -217,7 +224,8 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
 
 
 def charts(result: dict) -> dict[str, str]:
-    """SVG charts for an `analyse` result, by name: losses, odds, luck, and control if the rules give it."""
+    """SVG charts for an `analyse` result, by name: losses, odds, luck, and control and score if the rules give
+    them."""
     sides = result["sides"]
     colours = side_colours(sides)
     turns = [str(t) for t in result["turns"]]
@@ -227,6 +235,11 @@ def charts(result: dict) -> dict[str, str]:
         out["control"] = line_chart("Victory hexes held (end of each turn)",
                                     {s: [(c["turn"], c["held"][s]) for c in result["control"]] for s in sides},
                                     colours, "turn", "hexes", integer=True, steps=True)
+    if result.get("score"):
+        name = result["score"]["name"]
+        points = [(float(t), float(v)) for t, v in result["score"]["by_turn"].items()]
+        out["score"] = line_chart(f"{name} (end of each turn)", {name: points}, side_colours([name]), "turn", name,
+                                  integer=True, steps=True)
     cols = result["odds"]["columns"]
     out["odds"] = bar_chart("Odds taken (attacks per column)", cols,
                             {s: [result["odds"]["by_side"][s][c] for c in cols] for s in sides}, colours, "attacks")

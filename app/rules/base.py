@@ -145,6 +145,8 @@ def has_preview(rules: Rules) -> bool:
 #     for a unit off the map (eliminated, in reserve). view(state, None) is the referee's view: everything.
 # view(state, side)["control"] = {hex: side} and view(state, side)["victory_hexes"] = [hex, ...]
 #     Who controls which hex, and which hexes count for victory: control markers and the control chart.
+# view(state, side)["score"] = {"name": str, "value": number}
+#     A running total the game keeps (Olympic: American Casualty Points): analysis reports it turn by turn.
 # combat_summary(event, state) -> dict | None
 #     For a combat-resolution event (None for any other event). `state` is the rule set's state just BEFORE
 #     the event (None before the first event), so a summary can name what the event itself does not carry

@@ -1,12 +1,15 @@
-"""Game combat data used by the kernel combat tests (test fixtures, not the games' shipped data).
+"""Game combat data used by the kernel combat tests.
 
-Only Olympic prints its CRT in the seed text (Olympic 8.8); it is transcribed in full. For Ichi-Go, SNC
+Only Olympic prints its CRT in the seed text (Olympic 8.8); it is the game's shipped table. For Ichi-Go, SNC
 and Formosa the tables were printed on the maps: the column headings below are the ones the rules
 name, with the unnamed middle columns RECONSTRUCTED (marked), and only the cells the rules text states are
 filled; every other cell is None (unknown).
 """
 
 from __future__ import annotations
+
+from app.rules.olympic.data_load import crt_table
+from app.rules.olympic.data_load import load as load_olympic
 
 DICE = (1, 6)
 
@@ -139,47 +142,11 @@ FORMOSA_CONCENTRIC = {
     "case": "Formosa 15.4.1",
 }
 
-# Olympic 8.8, transcribed row by row from the text. Cells: result, then casualty points "left/right"
+# Olympic 8.8 is printed in full in the text, so the kernel tests read the game's own transcription
+# (app/rules/olympic/data/crt.toml) instead of keeping a copy; test_combat_examples_olympic.py checks it
+# against a second, column-by-column transcription. Cells: result, then casualty points "left/right"
 # (note 4: left when the Americans attack, right when the Japanese attack).
-OLYMPIC_COLUMNS = ["-2", "-1", "0", "+1", "+2, +3", "+4..+7", "+8", "+9", "+10"]
-OLYMPIC_CRT = {
-    "name": "Olympic CRT",
-    "case": "Olympic 8.8",
-    "odds": {
-        "method": "differential",
-        "minimum": "-2",
-        "case": "Olympic 8.8",
-        "minimum_case": "Olympic 8.8 note 1",
-    },
-    "dice": DICE,
-    "columns": OLYMPIC_COLUMNS,
-    "notation": {
-        "pair": ["cp_us_attacking", "cp_japan_attacking"],
-        "tokens": {
-            "Ae": {"attacker": {"eliminated": True}},
-            "De": {"defender": {"eliminated": True}},
-            "Ar": {"attacker": {"retreat": 1}},
-            "Dr": {"defender": {"retreat": 1}},
-            "Ex": {"exchange": True, "defender": {"eliminated": True}},
-        },
-    },
-    "results": {
-        "1": ["Ae 10/3", "Ae 10/3", "Ar 5/2", "Ar 5/2", "Dr 2/2", "Dr 3/3", "De 4/10", "De 3/10", "De 2/10"],
-        "2": ["Ae 10/3", "Ar 5/2", "Ar 5/2", "Ar 5/2", "Dr 2/2", "Dr 3/3", "Dr 2/2", "De 3/10", "De 2/10"],
-        "3": ["Ar 5/2", "Ar 5/2", "Ar 5/2", "Dr 2/2", "Dr 2/2", "Dr 3/3", "Dr 2/2", "Dr 2/2", "De 2/10"],
-        "4": ["Ar 5/2", "Ar 5/2", "Ar 5/2", "Dr 2/2", "Dr 3/3", "Dr 2/2", "Dr 3/3", "Dr 3/3", "De 2/10"],
-        "5": ["Dr 2/2", "Dr 2/2", "Dr 3/3", "Dr 3/3", "Dr 3/3", "Dr 3/3", "Dr 2/2", "Dr 2/2", "De 2/10"],
-        "6": [
-            "Dr 2/5",
-            "Ex 10/10",
-            "Ex 10/10",
-            "Ex 10/10",
-            "Ex 10/10",
-            "Dr 3/5",
-            "Dr 3/5",
-            "Dr 3/5",
-            "De 3/10",
-        ],
-    },
-}
-OLYMPIC_RETREAT_HEXES = {"rough": 1, "city": 1, "town": 1, "clear": 2}
+_OLYMPIC = load_olympic()
+OLYMPIC_CRT = crt_table(_OLYMPIC.crt_raw)
+OLYMPIC_RETREAT_HEXES = {t: v["retreat_hexes"] for t, v in _OLYMPIC.terrain.items() if "retreat_hexes" in v}
+

@@ -19,7 +19,7 @@ BY_COLUMN = {
     "0": ["Ar 5/2", "Ar 5/2", "Ar 5/2", "Ar 5/2", "Dr 3/3", "Ex 10/10"],
     "+1": ["Ar 5/2", "Ar 5/2", "Dr 2/2", "Dr 2/2", "Dr 3/3", "Ex 10/10"],
     "+2, +3": ["Dr 2/2", "Dr 2/2", "Dr 2/2", "Dr 3/3", "Dr 3/3", "Ex 10/10"],
-    "+4..+7": ["Dr 3/3", "Dr 3/3", "Dr 3/3", "Dr 2/2", "Dr 3/3", "Dr 3/5"],
+    "+4, +7": ["Dr 3/3", "Dr 3/3", "Dr 3/3", "Dr 2/2", "Dr 3/3", "Dr 3/5"],
     "+8": ["De 4/10", "Dr 2/2", "Dr 2/2", "Dr 3/3", "Dr 2/2", "Dr 3/5"],
     "+9": ["De 3/10", "De 3/10", "Dr 2/2", "Dr 3/3", "Dr 2/2", "Dr 3/5"],
     "+10": ["De 2/10", "De 2/10", "De 2/10", "De 2/10", "De 2/10", "De 3/10"],
@@ -32,10 +32,10 @@ DIFFERENTIAL_COLUMN = {
     1: "+1",
     2: "+2, +3",
     3: "+2, +3",
-    4: "+4..+7",
-    5: "+4..+7",
-    6: "+4..+7",
-    7: "+4..+7",
+    4: "+4, +7",
+    5: "+4, +7",
+    6: "+4, +7",
+    7: "+4, +7",
     8: "+8",
     9: "+9",
     10: "+10",
@@ -65,7 +65,8 @@ def test_8_9_result_codes():
     )
     assert ae.attacker.eliminated and not ae.defender.eliminated
     assert de.defender.eliminated and not de.attacker.eliminated
-    assert ar.attacker.retreat == 1 and dr.defender.retreat == 1
+    # who retreats; how far is the terrain's (note 2)
+    assert ar.markers == {"attacker-retreats"} and dr.markers == {"defender-retreats"}
     assert ex.exchange and ex.defender.eliminated and not ex.attacker.eliminated
 
 

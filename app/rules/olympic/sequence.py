@@ -1,0 +1,545 @@
+"""The Operation Olympic states table (the Abbreviated Sequence of Play, A-D): each phase with its prompt and its
+orders side by side. The American steps take the player's orders (docs/orders/olympic.md); the Japanese steps
+take only the order the programmed Japanese gives (`policy`, `doctrine`), so an automated seat, the list of
+legal orders and `verify` all re-decide the same thing."""
+from __future__ import annotations
+
+from app.rules.engine.decision import Decision
+from app.rules.engine.syntax import words_of
+from app.rules.engine.table import StatesTable, Step, order
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.movement import Mover, Situation, reach, validate_path
+from app.rules.olympic import combat, doctrine, policy, victory
+from app.rules.olympic.data_load import hex_identity
+from app.rules.olympic.events import (
+    DecisionMade,
+    InvasionLaunched,
+    ReinforcementEntered,
+    ReinforcementsDue,
+    RetreatPreferenceSet,
+    StepEnded,
+    TurnEnded,
+    UnitHeld,
+    UnitMoved,
+    UnitsLanded,
+    UnitsPlaced,
+)
+from app.rules.olympic.state import State
+
+H = Hex.parse
+SEQ = "Olympic sequence"
+R14, R17, R18 = "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
+
+
+# -- naming units --------------------------------------------------------------------------------------------
+def resolve(d: Decision, names: list[str]) -> list[str]:
+    """Unit ids from the order's words: an id, an id without its side prefix, or a hex (every unit of the side
+    giving the order there, top first)."""
+    state: State = d.state
+    out: list[str] = []
+    prefix = "us-" if d.side == "american" else "jp-"
+    for name in names:
+        word = name.lower()
+        if word in state.units or prefix + word in state.units:
+            uid = word if word in state.units else prefix + word
+            if state.units[uid].side != d.side:
+                d.refuse(SEQ, f"{uid} is a {state.units[uid].side} unit; {d.side} cannot order it")
+            out.append(uid)
+        elif len(word) == 4 and word.isdigit():
+            found = [u.id for u in state.stack(word) if u.side == d.side]
+            if not found:
+                d.refuse(SEQ, f"no {d.side} unit in {word}")
+            out += found
+        else:
+            d.refuse(SEQ, f"there is no unit {name!r}")
+    if len(set(out)) != len(out):
+        d.refuse(SEQ, "a unit is named twice")
+    return out
+
+
+def _room(state: State, hex_label: str, side: str, moving: int) -> bool:
+    here = [u for u in state.stack(hex_label) if u.side == side]
+    return len(here) + moving <= state.data.scenario["stacking"]["max_units"]
+
+
+def _label(s: State, what: str) -> str:
+    return f"Game-Turn {s.turn}: {what} (Casualty Points {s.casualty_points})"
+
+
+# -- the American phases --------------------------------------------------------------------------------------
+class American(Step):
+    """A step of the American player-turn; `retreat toward` sets the standing retreat order (ruling R24)."""
+
+    def label(self, s: State) -> str:
+        return _label(s, f"American {self.name} phase")
+
+    def end_step(self, d: Decision) -> None:
+        d.emit(StepEnded(self.name, d.state.turn))
+
+
+def _retreat_candidates(state: State, side: str):
+    for h in state.beachheads[:1]:
+        yield {"hex": h}
+
+
+class Standing(American):
+    @order("retreat toward HEX", "Olympic ruling R24", "where American units retreat when the Japanese attack",
+           _retreat_candidates)
+    def retreat(self, d: Decision, hex: str) -> None:
+        if not d.data.map.on_map(H(hex)) or not d.data.is_land(H(hex)):
+            d.refuse("Olympic ruling R24", f"{hex} is not a land hex of the map")
+        d.emit(RetreatPreferenceSet(hex))
+
+
+def _place_at_sea(d: Decision, names: list[str], hex: str, case: str) -> None:
+    data = d.data
+    units = resolve_available(d, names)
+    if not data.map.on_map(H(hex)) or data.zone_of(H(hex)) is None:
+        d.refuse(case, f"{hex} is not an invasion zone hex")
+    if not _room(d.state, hex, "american", len(units)):
+        d.refuse(R14, f"{hex} would hold more than {data.scenario['stacking']['max_units']} American units")
+    d.emit(UnitsPlaced(units, hex))
+
+
+def resolve_available(d: Decision, names: list[str]) -> list[str]:
+    """Units named that the American player may place now (arrived, or due back: note 6, ruling R18)."""
+    available = {u.id for u in d.state.available()}
+    out = []
+    for name in names:
+        uid = name.lower() if name.lower() in d.state.units else "us-" + name.lower()
+        if uid not in available:
+            d.refuse(R18, f"{name} is not available to be placed now")
+        out.append(uid)
+    if len(set(out)) != len(out):
+        d.refuse(SEQ, "a unit is named twice")
+    return out
+
+
+def _placement_candidates(state: State, side: str):
+    units = [u.id for u in state.available()]
+    zones = sorted((str(h) for z in state.data.zones for h in state.data.zone_hexes(z)), key=lambda h: h)
+    for h in zones:
+        room = state.data.scenario["stacking"]["max_units"] - len(state.stack(h))
+        if units and room > 0:
+            yield {"units": units[:room], "hex": h}
+            units = units[room:]
+
+
+class Placement(American):
+    """A.2 on Game-Turn 1 (14.4, ruling R17): every unit of the first invasion is placed at sea."""
+
+    name = "placement"
+
+    def label(self, s: State) -> str:
+        return _label(s, "place the invasion force in the invasion zones (American Amphibious Assault Phase)")
+
+    @order("place UNIT [UNIT ...] at HEX", "Olympic 14.4", "place units at sea in an invasion zone hex",
+           _placement_candidates)
+    def place(self, d: Decision, units: list[str], hex: str) -> None:
+        _place_at_sea(d, units, hex, R17)
+
+    @order("end", "Olympic ruling R17", "the invasion force is placed: the Tokko strike")
+    def end(self, d: Decision) -> None:
+        left = [u.id for u in d.state.available() if d.data.unit(u.id).arrival <= d.state.turn]
+        if left:
+            d.refuse(R17, f"every unit of the first invasion is placed first; not yet: {', '.join(left[:6])}")
+        self.end_step(d)
+
+
+def _land_targets(state: State, unit) -> list[str]:
+    data = state.data
+    out = []
+    for n in data.map.neighbours(H(unit.hex)):
+        label = str(n)
+        if data.is_land(n) and not any(u.side == "japanese" for u in state.stack(label)) \
+                and not state.militia_intact(label) and _room(state, label, "american", 1) \
+                and not data.map.hexside_features(H(unit.hex), n) & data.blocking_hexsides:
+            out.append(label)
+    return out
+
+
+def _landable(state: State) -> list:
+    return [u for u in state.on_map("american") if state.at_sea(u) and not u.attacked and _land_targets(state, u)]
+
+
+def _land_candidates(state: State, side: str):
+    for u in _landable(state)[:8]:
+        for h in _land_targets(state, u)[:2]:
+            yield {"units": [u.id], "hex": h}
+
+
+def _assault_candidates(state: State, side: str):
+    data = state.data
+    seen = set()
+    for u in state.on_map("american"):
+        if not state.at_sea(u) or u.attacked:
+            continue
+        for n in data.map.neighbours(H(u.hex)):
+            label = str(n)
+            if label in seen or label in state.attacked_hexes or not data.is_land(n):
+                continue
+            if any(x.side == "japanese" for x in state.stack(label)) or state.militia_intact(label):
+                seen.add(label)
+                near = [x.id for x in state.on_map("american") if state.at_sea(x) and not x.attacked
+                        and combat.adjacent_land(data, x.hex, label)]
+                yield {"hex": label, "units": near}
+
+
+def _invasion_candidates(state: State, side: str):
+    if state.turn > 1 and state.invasion_turn in (None, state.turn):
+        yield from _placement_candidates(state, side)
+
+
+class Assault(American):
+    """A.2 (ruling R17): units at sea land next to their zone hex or assault a defended hex; once in the game,
+    on a later Game-Turn, more units are placed at sea for a second invasion."""
+
+    name = "assault"
+
+    def label(self, s: State) -> str:
+        return _label(s, "American Amphibious Assault Phase: land or assault from the invasion zones")
+
+    @order("land UNIT [UNIT ...] at HEX", R17, "units at sea come ashore in an adjacent land hex", _land_candidates)
+    def land(self, d: Decision, units: list[str], hex: str) -> None:
+        state: State = d.state
+        ids = resolve(d, units)
+        for uid in ids:
+            u = state.unit(uid)
+            if not state.at_sea(u):
+                d.refuse(R17, f"{uid} is not at sea")
+            if u.attacked:
+                d.refuse(R17, f"{uid} assaulted this phase and stays at sea until the next one")
+            if not combat.adjacent_land(d.data, u.hex, hex) or not d.data.is_land(H(hex)):
+                d.refuse(R17, f"{hex} is not a land hex next to {uid} in {u.hex}")
+        if any(u.side == "japanese" for u in state.stack(hex)) or state.militia_intact(hex):
+            d.refuse(R17, f"{hex} is defended: assault it")
+        if not _room(state, hex, "american", len(ids)):
+            d.refuse(R14, f"{hex} would hold more than {d.data.scenario['stacking']['max_units']} American units")
+        d.emit(UnitsLanded(ids, hex))
+        combat.release_contacts(d)
+
+    @order("assault HEX with UNIT [UNIT ...]", R17, "units at sea attack a land hex next to them",
+           _assault_candidates)
+    def assault(self, d: Decision, hex: str, units: list[str]) -> None:
+        combat.american_attack(d, hex, resolve(d, units), [], "assault")
+
+    @order("place UNIT [UNIT ...] at HEX", R17, "the second invasion: units not yet ashore go to sea",
+           _invasion_candidates)
+    def place(self, d: Decision, units: list[str], hex: str) -> None:
+        state: State = d.state
+        if state.turn == 1 or state.invasion_turn not in (None, state.turn):
+            d.refuse(R17, "the one later invasion is made on one Game-Turn after the first")
+        _place_at_sea(d, units, hex, R17)
+        if state.invasion_turn is None:
+            d.emit(InvasionLaunched(state.turn))
+
+    @order("end", R17, "end the Amphibious Assault Phase")
+    def end(self, d: Decision) -> None:
+        waiting = _landable(d.state)
+        if waiting:
+            d.refuse(R17, f"units at sea must land while they can: {', '.join(u.id for u in waiting[:6])}")
+        self.end_step(d)
+
+
+def _move_candidates(state: State, side: str):
+    data = state.data
+    sit = _situation(state)
+    for u in state.on_map("american"):
+        if u.moved or state.at_sea(u):
+            continue
+        found = reach(data.map, data.movement, Mover.single(H(u.hex), data.unit(u.id).movement, "american"), sit)
+        options = sorted(found.hexes(), key=hex_identity)
+        for h in options[:: max(1, len(options) // 3)][:3]:
+            if _room(state, str(h), "american", 1):
+                yield {"units": [u.id], "to": str(h), "via": []}
+
+
+def _situation(state: State) -> Situation:
+    """American movement (R10, R11, R15): no entry into Japanese units or intact militia; stop on entering a
+    Japanese zone of control."""
+    return state._memo("american-movement", lambda: Situation(
+        enemy_occupied=frozenset(H(h) for h in state.hexes_of("japanese")),
+        ezoc=frozenset(H(h) for h in state.zoc_of("japanese")),
+        forbidden={H(h): "Olympic ruling R11" for h in state.intact_militia()}))
+
+
+class Movement(Standing):
+    """A.1 (no movement on Game-Turn 1): American units move (rulings R10, R15)."""
+
+    name = "movement"
+
+    @order("move UNIT [UNIT ...] to HEX:to [via HEX [HEX ...]]", "Olympic ruling R10",
+           "move units by the cheapest way (through the via hexes)", _move_candidates)
+    def move(self, d: Decision, units: list[str], to: str, hexes: list[str]) -> None:
+        data = d.data
+        ids = resolve(d, units)
+        if not _room(d.state, to, "american", len(ids)):
+            d.refuse(R14, f"{to} would hold more than {data.scenario['stacking']['max_units']} American units")
+        for uid in ids:
+            u = d.state.unit(uid)
+            if u.moved:
+                d.refuse("Olympic ruling R10", f"{uid} has already moved this phase")
+            if d.state.at_sea(u):
+                d.refuse(R17, f"{uid} is at sea: it lands in the Amphibious Assault Phase")
+            path = self._path(d, u, [*hexes, to])
+            d.emit(UnitMoved(uid, [str(h) for h in path[1:]], int(validate_path(
+                data.map, data.movement, Mover.single(H(u.hex), data.unit(uid).movement, "american"), path,
+                _situation(d.state)))))
+        combat.release_contacts(d)
+
+    def _path(self, d: Decision, unit, waypoints: list[str]) -> list[Hex]:
+        """The cheapest way through the waypoints, each leg searched only as far as the allowance left."""
+        data = d.data
+        sit = _situation(d.state)
+        path = [H(unit.hex)]
+        left = float(data.unit(unit.id).movement)
+        for w in waypoints:
+            if not data.map.on_map(H(w)):
+                d.refuse("Olympic ruling R10", f"{w} is not on the map")
+            if d.state.militia_intact(w):
+                d.refuse("Olympic ruling R11", f"the militia of {w} is intact: attack it before entering")
+            if w in d.state.hexes_of("japanese"):
+                d.refuse("Olympic ruling R10", f"Japanese units hold {w}")
+            found = reach(data.map, data.movement, Mover.single(path[-1], left, "american"), sit)
+            if H(w) not in found:
+                stop = " (it would have to go on from an enemy zone of control)" if path[-1] != H(unit.hex) \
+                    and str(path[-1]) in d.state.zoc_of("japanese") else ""
+                d.refuse("Olympic ruling R15" if stop else "Olympic ruling R10",
+                         f"{unit.id} cannot reach {w} from {path[-1]} with {left:g} MP{stop}")
+            left -= found.cost[H(w)]
+            path += found.path_to(H(w))[1:]
+        return path
+
+    @order("end", SEQ + " A.1", "end the American Forces Movement Phase")
+    def end(self, d: Decision) -> None:
+        self.end_step(d)
+
+
+def _attack_candidates(state: State, side: str):
+    data = state.data
+    for target in sorted(state.hexes_of("japanese") | state.intact_militia()):
+        if target in state.attacked_hexes:
+            continue
+        near = [u.id for u in state.on_map("american") if not u.attacked and not state.at_sea(u)
+                and combat.adjacent_land(data, u.hex, target)]
+        if near:
+            yield {"hex": target, "units": near, "advance": near[:3]}
+
+
+class Combat(Standing):
+    """A.3: American attacks, one hex each (8.8, 8.9)."""
+
+    name = "combat"
+
+    @order("attack HEX with UNIT [UNIT ...] [advance UNIT:adv [UNIT ...]]", "Olympic 8.8",
+           "attack a hex's Japanese units and militia; the units named after advance enter it if it is cleared",
+           _attack_candidates)
+    def attack(self, d: Decision, hex: str, units: list[str], adv: list[str]) -> None:
+        combat.american_attack(d, hex, resolve(d, units), resolve(d, adv) if adv else [], "american")
+
+    @order("end", SEQ + " A.3", "end the American Forces Combat Phase")
+    def end(self, d: Decision) -> None:
+        self.end_step(d)
+
+
+def _lose_candidates(state: State, side: str):
+    context = state.pending[0]
+    units = sorted(context["attackers"], key=lambda u: -state.unit(u).strength)
+    paid, chosen = 0, []
+    for uid in units:
+        if paid >= context["required"]:
+            break
+        chosen.append(uid)
+        paid += state.unit(uid).strength
+    yield {"units": chosen}
+
+
+class Losses(American):
+    """Olympic 8.9 Ex: the American player picks the units whose printed strengths pay for the defenders."""
+
+    name = "losses"
+
+    def label(self, s: State) -> str:
+        p = s.pending[0]
+        return _label(s, f"exchange at {p['hex']}: eliminate American units worth at least {p['required']} "
+                         f"strength points from {', '.join(p['attackers'])}")
+
+    @order("lose UNIT [UNIT ...]", "Olympic 8.9", "the attacking units eliminated in the exchange",
+           _lose_candidates)
+    def lose(self, d: Decision, units: list[str]) -> None:
+        context = dict(d.state.pending[0])
+        combat.finish_exchange(d, context, resolve(d, units))
+        d.emit(DecisionMade("losses", "american"))
+
+
+def _reinforce_candidates(state: State, side: str):
+    units = [u.id for u in state.available()]
+    for h in state.beachheads:
+        room = state.data.scenario["stacking"]["max_units"] - len(state.stack(h))
+        if units and room > 0 and not state.hexes_of("japanese") & {h}:
+            yield {"units": units[:room], "hex": h}
+
+
+class Reinforcement(Standing):
+    """A.4 (ruling R18): arrived and returning American units are placed on beachheads."""
+
+    name = "reinforcement"
+
+    @order("place UNIT [UNIT ...] at HEX", R18, "place arrived or returning units on a beachhead",
+           _reinforce_candidates)
+    def place(self, d: Decision, units: list[str], hex: str) -> None:
+        state: State = d.state
+        ids = resolve_available(d, units)
+        if hex not in state.beachheads:
+            d.refuse(R18, f"{hex} is not a beachhead")
+        if any(u.side == "japanese" for u in state.stack(hex)):
+            d.refuse(R18, f"Japanese units hold {hex}")
+        if not _room(state, hex, "american", len(ids)):
+            d.refuse(R14, f"{hex} would hold more than {d.data.scenario['stacking']['max_units']} American units")
+        d.emit(UnitsPlaced(ids, hex))
+        combat.release_contacts(d)
+
+    @order("end", SEQ + " A.4", "end the American player-turn: the Japanese player-turn follows")
+    def end(self, d: Decision) -> None:
+        self.end_step(d)
+
+
+# -- the programmed Japanese ---------------------------------------------------------------------------------
+class Japanese(Step):
+    """A step the automated Japanese seat plays; it takes only the programmed order (module docstring), which
+    the prompt shows, so a person can also give it by hand."""
+
+    def label(self, s: State) -> str:
+        return _label(s, f"Japanese {self.name.replace('japanese-', '')} phase, programmed order: "
+                         f"'{render(self.programmed(s))}'")
+
+    def programmed(self, s: State) -> dict:
+        return {"action": self.name}
+
+
+def _expect(d: Decision, expected: dict, action: str, **args) -> None:
+    """Refuse any order but the programmed one (so `verify` re-decides it)."""
+    if expected["action"] != action or any(expected.get(k) != v for k, v in args.items()):
+        d.refuse(expected["reason"]["case"], f"the programmed Japanese order now is {render(expected)!r} "
+                                             f"({expected['reason'].get('summary', '')})")
+
+
+def render(expected: dict) -> str:
+    """The order text of a programmed decision."""
+    a = expected["action"]
+    if a == "jmove":
+        return f"jmove {expected['unit']} {' '.join(expected['path'])}"
+    if a in ("hold", "delay"):
+        return f"{a} {expected['unit']}"
+    if a == "enter":
+        return f"enter {expected['unit']} at {expected['hex']}" if expected["hex"] else f"delay {expected['unit']}"
+    if a == "jattack":
+        return f"jattack {expected['unit']} on {expected['target']}"
+    return a
+
+
+def _programmed(fn, verb: str):
+    """The candidates of one Japanese order: the programmed decision, if it is an order of this verb."""
+
+    def candidates(state: State, side: str):
+        text = render(fn(state))
+        if words_of(text)[0] == verb:
+            yield TABLE.orders[TABLE.step(state).name][verb].grammar.parse(text)
+
+    return candidates
+
+
+class Tokko(Japanese):
+    """A.2 on Game-Turn 1 (14.3 track 5, 14.4; ruling R8), after the American units are placed."""
+
+    name = "tokko"
+
+    @order("tokko", "Olympic 14.4", "roll doctrine track 5 and the Tokko tables")
+    def tokko(self, d: Decision) -> None:
+        doctrine.tokko(d)
+        d.emit(StepEnded(self.name, d.state.turn))
+
+
+class Doctrine(Japanese):
+    """B.1 (14.3 tracks 1-3; rulings R5, R6, R9, R12)."""
+
+    name = "doctrine"
+
+    @order("doctrine", "Olympic 14.3", "roll doctrine tracks 1-3")
+    def doctrine(self, d: Decision) -> None:
+        doctrine.doctrine(d)
+        d.emit(StepEnded(self.name, d.state.turn))
+
+
+class JapaneseMovement(Japanese):
+    """B.2 (14.51-14.58; rulings R12, R23)."""
+
+    name = "japanese-movement"
+
+    def programmed(self, s: State) -> dict:
+        return policy.next_movement(s)
+
+    @order("enter UNIT at HEX", "Olympic ruling R12", "a reinforcement enters",
+           _programmed(policy.next_movement, "enter"))
+    def enter(self, d: Decision, unit: str, hex: str) -> None:
+        expected = policy.next_movement(d.state)
+        _expect(d, expected, "enter", unit=unit, hex=hex)
+        d.emit(ReinforcementEntered(unit, hex, expected["reason"]))
+
+    @order("delay UNIT", "Olympic ruling R12", "a reinforcement finds no free entry hex",
+           _programmed(policy.next_movement, "delay"))
+    def delay(self, d: Decision, unit: str) -> None:
+        expected = policy.next_movement(d.state)
+        _expect(d, expected, "enter", unit=unit, hex=None)
+        d.emit(ReinforcementsDue([u for u in d.state.due if u != unit]))
+
+    @order("jmove UNIT HEX:path [HEX ...]", "Olympic 14.52", "a programmed Japanese move",
+           _programmed(policy.next_movement, "jmove"))
+    def jmove(self, d: Decision, unit: str, path: list[str]) -> None:
+        expected = policy.next_movement(d.state)
+        _expect(d, expected, "jmove", unit=unit, path=list(path))
+        d.emit(UnitMoved(unit, list(path), expected["mp"], expected["reason"]))
+
+    @order("hold UNIT", "Olympic ruling R23", "a programmed Japanese unit stays",
+           _programmed(policy.next_movement, "hold"))
+    def hold(self, d: Decision, unit: str) -> None:
+        expected = policy.next_movement(d.state)
+        _expect(d, expected, "hold", unit=unit)
+        d.emit(UnitHeld(unit, expected["reason"]))
+
+    @order("end", "Olympic 14.51", "every released Japanese unit has moved", _programmed(policy.next_movement, "end"))
+    def end(self, d: Decision) -> None:
+        _expect(d, policy.next_movement(d.state), "end")
+        d.emit(StepEnded(self.name, d.state.turn))
+
+
+class JapaneseCombat(Japanese):
+    """B.3 (8.51-8.54; rulings R21, R25), then D: the Game-Turn Indication Phase."""
+
+    name = "japanese-combat"
+
+    def programmed(self, s: State) -> dict:
+        return policy.next_attack(s)
+
+    @order("jattack UNIT on UNIT:target", "Olympic 8.52", "a programmed Japanese attack",
+           _programmed(policy.next_attack, "jattack"))
+    def jattack(self, d: Decision, unit: str, target: str) -> None:
+        expected = policy.next_attack(d.state)
+        _expect(d, expected, "jattack", unit=unit, target=target)
+        combat.japanese_attack(d, unit, target, expected["reason"])
+
+    @order("end", "Olympic 8.51", "no Japanese attack is possible: the Game-Turn ends",
+           _programmed(policy.next_attack, "end"))
+    def end(self, d: Decision) -> None:
+        _expect(d, policy.next_attack(d.state), "end")
+        if d.state.turn >= d.data.scenario["game"]["game_turns"]:
+            d.emit(victory.final(d.state))
+        else:
+            d.emit(TurnEnded(d.state.turn))
+
+
+TABLE = StatesTable(
+    [Placement(), Tokko(), Assault(), Losses(), Movement(), Combat(), Reinforcement(), Doctrine(),
+     JapaneseMovement(), JapaneseCombat()],
+    sequence_case="Olympic sequence of play",
+)

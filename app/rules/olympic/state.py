@@ -1,0 +1,141 @@
+"""Operation Olympic state: every counter's place, the sequence position, the Casualty Points, beachheads,
+destroyed militia and control; and the queries the rules ask of a position (who is where, zones of control,
+stack order, supply). Hexes are kept as XXYY strings.
+
+A unit is `pool` (not yet in play: American units before their arrival turn, the Japanese reinforcement pool),
+`map` (on a land hex, or at sea in an invasion zone hex), `eliminated` (an American unit may come back, note 6)
+or `removed` (out of the game: Tokko losses, eliminated Japanese units and American units that never return).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.rules.engine.state import SequencedState
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.paths import TraceSituation, trace
+
+SIDES = ("american", "japanese")
+AMERICAN_STEPS = ("placement", "assault", "movement", "combat", "reinforcement")
+JAPANESE_STEPS = ("tokko", "doctrine", "japanese-movement", "japanese-combat")
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    strength: int
+    status: str                      # pool | map | eliminated | removed
+    hex: str | None = None
+    order: int = 0                   # when it entered its hex: the highest is the top of the stack (ruling R1)
+    released: bool = False           # Japanese coastal and line units (14.3)
+    moved: bool = False              # this movement phase
+    attacked: bool = False           # attacked (or assaulted) this combat phase
+    defended: bool = False           # attacked by a Japanese unit this Japanese Forces Combat Phase (8.52)
+    returns_on: int | None = None    # an eliminated supplied American unit's return turn (note 6)
+
+
+@dataclass(frozen=True, kw_only=True)
+class State(SequencedState):
+    turn: int
+    step: str
+    units: dict[str, Unit]
+    clock: int = 0
+    casualty_points: int = 0
+    points_by_turn: dict[str, int] = field(default_factory=dict)
+    beachheads: tuple[str, ...] = ()
+    militia_destroyed: tuple[str, ...] = ()
+    american_control: tuple[str, ...] = ()
+    attacked_hexes: tuple[str, ...] = ()
+    due: tuple[str, ...] = ()        # Japanese reinforcements entering this movement phase (track 3)
+    invasion_turn: int | None = None  # the Game-Turn of the one later invasion (ruling R17)
+    retreat_toward: str | None = None  # the American standing retreat order (ruling R24)
+
+    def _memo(self, key, compute):
+        """A position never changes (events make new states), so what is computed from it is kept with it."""
+        cache = self.__dict__.get("_cache")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_cache", cache)
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
+    @property
+    def side(self) -> str | None:
+        if self.step in AMERICAN_STEPS:
+            return "american"
+        if self.step in JAPANESE_STEPS:
+            return "japanese"
+        return None
+
+    # -- where things are -------------------------------------------------------------------------------------
+    def unit(self, unit_id: str) -> Unit | None:
+        return self.units.get(unit_id)
+
+    def on_map(self, side: str | None = None) -> list[Unit]:
+        """Units in play, by id: never by the units table's order, which a snapshot does not keep."""
+        return sorted((u for u in self.units.values() if u.status == "map" and (side is None or u.side == side)),
+                      key=lambda u: u.id)
+
+    def stack(self, hex_label: str) -> list[Unit]:
+        """The units in a hex, top of the stack first (ruling R1)."""
+        return sorted((u for u in self.units.values() if u.status == "map" and u.hex == hex_label),
+                      key=lambda u: -u.order)
+
+    def hexes_of(self, side: str, land: bool = True) -> set[str]:
+        links = self.data.land_links
+        return set(self._memo(("hexes", side, land), lambda: frozenset(
+            u.hex for u in self.on_map(side) if (u.hex in links) == land)))
+
+    def at_sea(self, unit: Unit) -> bool:
+        return unit.status == "map" and unit.hex not in self.data.land_links
+
+    def militia_intact(self, hex_label: str) -> int:
+        """The intrinsic militia strength still in a hex (ruling R11)."""
+        if hex_label in self.militia_destroyed:
+            return 0
+        return self.data.militia(Hex.parse(hex_label))
+
+    def available(self) -> list[Unit]:
+        """American units that may be placed now: arrived and never placed, or due back (note 6, ruling R18)."""
+        data = self.data
+        return [u for _, u in sorted(self.units.items()) if u.side == "american" and (
+            (u.status == "pool" and data.unit(u.id).arrival <= self.turn)
+            or (u.status == "eliminated" and u.returns_on is not None and u.returns_on <= self.turn))]
+
+    # -- zones of control and supply (rulings R15, R16) -------------------------------------------------------
+    def zoc_of(self, side: str) -> frozenset[str]:
+        """Land hexes in the zone of control of `side`'s units on land (not across all-sea hexsides)."""
+        links = self.data.land_links
+        return self._memo(("zoc", side), lambda: frozenset(n for h in self.hexes_of(side) for n in links[h]))
+
+    def supplied(self, unit: Unit) -> bool:
+        """Ruling R16: a path of land hexes to a beachhead, free of Japanese units, intact militia and Japanese
+        zones of control not held by an American unit. Units at sea are supplied."""
+        if unit.side != "american" or unit.status != "map" or self.at_sea(unit):
+            return True
+        data = self.data
+        blocked = self.hexes_of("japanese") | self.intact_militia()
+        situation = TraceSituation(
+            enemy_occupied=frozenset(Hex.parse(h) for h in blocked),
+            ezoc=frozenset(Hex.parse(h) for h in self.zoc_of("japanese")),
+            friendly_occupied=frozenset(Hex.parse(h) for h in self.hexes_of("american")))
+        sources = [Hex.parse(h) for h in self.beachheads if h not in self.hexes_of("japanese")]
+        return trace(data.map, Hex.parse(unit.hex), sources, data.supply, situation) is not None
+
+    def intact_militia(self) -> set[str]:
+        """The hexes whose militia is not destroyed (ruling R11)."""
+        return {h for h in self.data.militia_hexes if h not in self.militia_destroyed}
+
+
+def start(data, scenario: str, options) -> State:
+    """The set-up (units.toml): Japanese coastal and line units on their hexes, unreleased (14.3); the Japanese
+    reinforcements in the pool; American units in the pool until their arrival turn. Game-Turn 1 opens with the
+    American placement in the invasion zones (no movement phase on Game-Turn 1: sequence A.1)."""
+    units = {}
+    for i, u in enumerate(data.units):
+        if u.setup is not None:
+            units[u.id] = Unit(u.id, u.side, u.strength, "map", str(u.setup), order=i)
+        else:
+            units[u.id] = Unit(u.id, u.side, u.strength, "pool")
+    return State(turn=1, step="placement", units=units, clock=len(units), data=data)

@@ -1,0 +1,84 @@
+"""What a side sees of an Operation Olympic game, and the outputs the replay, analysis and preview read
+(app/rules/base.py). A solitaire game hides nothing: both sides see the whole position."""
+from __future__ import annotations
+
+from app.events.core import DieRolled
+from app.rules.base import Command
+from app.rules.engine.decision import Decision, FixedDice
+from app.rules.errors import IllegalOrder
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.mapfile import GameMap
+from app.rules.olympic import combat, victory
+from app.rules.olympic.events import CasualtyPoints, CombatResolved
+from app.rules.olympic.state import State
+
+# How good each result is for the attacker, for the replay's luck analysis.
+VALUE = {"Ae": 0, "Ar": 1, "Ex": 2, "Dr": 3, "De": 4}
+
+
+def view(state: State, side: str | None) -> dict:
+    data = state.data
+    return {
+        "turn": state.turn, "step": state.step, "side_to_act": state.side if state.step != "over" else None,
+        "casualty_points": state.casualty_points, "casualty_points_by_turn": dict(state.points_by_turn),
+        "score": {"name": "American Casualty Points", "value": state.casualty_points},
+        "winner": state.winner, "end_reason": state.reason or None,
+        "victory_hexes": sorted(str(h) for h in data.map.hexes_of_terrain("city")),
+        "control": {h: "american" for h in state.american_control},
+        "beachheads": list(state.beachheads), "militia_destroyed": list(state.militia_destroyed),
+        "retreat_toward": state.retreat_toward, "second_invasion": state.invasion_turn,
+        "assessment": victory.assessment(state),
+        "units": [{"id": u.id, "side": u.side, "hex": u.hex, "strength": u.strength,
+                   "steps": 1 if u.status in ("map", "pool") else 0, "status": u.status,
+                   "at_sea": state.at_sea(u), "released": u.released if u.side == "japanese" else None,
+                   "returns_on": u.returns_on} for _, u in sorted(state.units.items())],
+    }
+
+
+def game_map(state: State) -> GameMap:
+    return state.data.map
+
+
+def combat_summary(event, state: State | None) -> dict | None:
+    """Olympic 8.8 as the replay's combat panel and the luck analysis read it."""
+    if not isinstance(event, CombatResolved):
+        return None
+    data = state.data
+    attacker = "japanese" if event.kind == "japanese" else "american"
+    defender = "american" if attacker == "japanese" else "japanese"
+    index = [c.label for c in data.crt.columns()].index(event.column)
+    side = "cp_japan_attacking" if attacker == "japanese" else "cp_us_attacking"
+    distribution = []
+    for face in data.crt.dice:
+        r = data.crt.lookup(index, face)
+        distribution.append({"roll": face, "result": r.code, "value": VALUE[r.code.split()[0]],
+                             "p": 1 / len(data.crt.dice), "casualty_points": r.value(side)})
+    code = event.result.split()[0]
+    return {"attacker": attacker, "defender": defender, "hex": event.hex, "attackers": list(event.attackers),
+            "attack": event.attack, "defence": event.defence, "odds": f"{event.differential:+d}",
+            "column": event.column, "shifts": [], "roll": event.die, "result": event.result,
+            "losses": {attacker: "all" if code == "Ae" else 0, defender: "all" if code in ("De", "Ex") else 0},
+            "distribution": distribution, "case": "Olympic 8.8", "reason": event.reason}
+
+
+def preview(state: State, command: Command) -> dict:
+    """An American attack or assault: differential, column and result for each die (the militia die showing the
+    same face), by the same function the order runs."""
+    if command.action not in ("attack", "assault"):
+        raise IllegalOrder("Olympic 8.8", "only an attack or an assault can be previewed")
+    from app.rules.olympic.sequence import resolve
+
+    rolls = {}
+    for value in range(1, 7):
+        d = Decision(state, command.side, FixedDice(value), lambda s, e: e.apply(s))
+        units = resolve(d, command.args["units"])
+        kind = "assault" if command.action == "assault" else "american"
+        combat.american_attack(d, command.args["hex"], units, [], kind)
+        resolved = next((e for e in d.events if isinstance(e, CombatResolved)), None)
+        points = sum(e.points for e in d.events if isinstance(e, CasualtyPoints))
+        rolls[value] = {"result": resolved.result if resolved else "called off",
+                        "column": resolved.column if resolved else None, "casualty_points": points,
+                        "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
+    return {"hex": command.args["hex"], "case": "Olympic 8.8", "by_roll": rolls,
+            "militia": state.militia_intact(command.args["hex"]),
+            "terrain": state.data.map.terrain_of(Hex.parse(command.args["hex"]))}

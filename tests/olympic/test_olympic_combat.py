@@ -1,0 +1,209 @@
+"""Olympic combat in play (8.8, 8.9, notes 1-6, 8.51-8.54): given a position, when an order, then events.
+
+The Miyazaki plain is the test ground: 3134-3138 and 3233-3338 are Clear, 3236 is Miyazaki (City, militia 3),
+3232 Tsuma (Town, militia 1), columns 29-30 Rough.
+"""
+from __future__ import annotations
+
+from olympic_given import after, given, of, programmed, refused, when
+
+from app.rules.olympic import GAME
+from app.rules.olympic.events import (
+    AttackCalledOff,
+    CasualtyPoints,
+    CombatResolved,
+    DecisionRequired,
+    MilitiaDestroyed,
+    UnitEliminated,
+    UnitRetreated,
+    UnitsAdvanced,
+)
+
+JP4A, JP4B, JP3, JP2, JP1 = "jp-154-1", "jp-86-1", "jp-154-2", "jp-212-2", "jp-146-5"  # 4-4, 4-4, 3-4, 2-4, 1-8
+US_A, US_B, US_C, MARINE = "us-25-27", "us-25-35", "us-25-161", "us-2mar-2"  # 4-12 x3, 5-12
+
+
+def test_8_8_note_4_two_americans_attack_at_0_die_1_retreat_two_hexes_from_clear_for_10_points_oo_6_oo_5():
+    state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234"}, beachheads=("3333",))
+    events = when(state, "american", "attack 3135 with 25-27 25-35", rolls=[1])
+    [combat] = of(events, CombatResolved)
+    assert (combat.attack, combat.defence, combat.differential, combat.column, combat.result) == \
+        (8, "8", 0, "0", "Ar 5/2")
+    retreats = of(events, UnitRetreated)
+    assert [r.unit for r in retreats] == [US_A, US_B]
+    assert all(len(r.path) == 2 for r in retreats)  # from Clear: two hexes (note 2)
+    assert [e.points for e in of(events, CasualtyPoints)] == [10]  # 5 x 2 units (note 4)
+
+
+def test_8_8_note_2_a_unit_in_a_town_retreats_one_hex_oo_5():
+    state = given(units={JP2: "3232", US_A: "3233", US_B: "3332"})
+    events = when(state, "american", "attack 3232 with 25-27 25-35", rolls=[3, 1])  # militia x1, die 1
+    [combat] = of(events, CombatResolved)
+    assert combat.militia == 1 and combat.differential == 8 - 3 and combat.result == "Dr 3/3"
+    [retreat] = of(events, UnitRetreated)
+    assert retreat.unit == JP2 and len(retreat.path) == 1
+    assert of(events, MilitiaDestroyed) == [MilitiaDestroyed("3232")]  # note 3
+
+
+def test_8_8_note_1_no_attack_below_minus_2_and_refused_before_any_die():
+    state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235"})
+    assert "below -2" in refused(state, "american", "attack 3135 with 25-27", "Olympic 8.8 note 1")
+
+
+def test_ruling_r28_a_tripled_militia_can_call_the_attack_off_after_its_die():
+    state = given(units={US_A: "3235"})  # Miyazaki 3236: militia 3 alone; 4 vs 3/2 is allowed
+    events = when(state, "american", "attack 3236 with 25-27", rolls=[1])  # track 4 die 1: tripled, 9
+    assert of(events, AttackCalledOff) == [AttackCalledOff("3236", [US_A], 4 - 9)]
+    assert not of(events, CombatResolved)
+
+
+def test_14_3_track_4_militia_doubled_defends_at_6_oo_10_and_is_destroyed_by_dr():
+    state = given(units={US_A: "3235", US_B: "3336", US_C: "3237"})
+    events = when(state, "american", "attack 3236 with 25-27 25-35 25-161 advance 25-27", rolls=[2, 5])
+    [combat] = of(events, CombatResolved)
+    assert (combat.militia, combat.militia_factor, combat.defence, combat.differential) == (3, "2", "6", 6)
+    assert combat.result == "Dr 3/3"
+    assert of(events, MilitiaDestroyed) == [MilitiaDestroyed("3236")]
+    assert of(events, UnitsAdvanced) == [UnitsAdvanced([US_A], "3236")]
+    assert after(state, events).american_control == ("3236",)
+
+
+def test_8_8_note_3_ae_and_ar_leave_the_militia():
+    state = given(units={US_A: "3235"})
+    events = when(state, "american", "attack 3236 with 25-27", rolls=[6, 1])  # halved: 4 vs 3/2 = +2, die 1
+    [combat] = of(events, CombatResolved)
+    assert combat.defence == "3/2" and combat.differential == 2 and combat.result == "Dr 2/2"
+    events = when(given(units={US_A: "3235"}), "american", "attack 3236 with 25-27", rolls=[3, 1])
+    assert of(events, CombatResolved)[0].result == "Ar 5/2" and not of(events, MilitiaDestroyed)
+
+
+def test_8_9_exchange_the_american_player_chooses_units_worth_the_printed_strength_plus_militia():
+    state = given(units={US_A: "3235", US_B: "3336", US_C: "3237"}, beachheads=("3235", "3336", "3237"))
+    events = when(state, "american", "attack 3236 with 25-27 25-35 25-161 advance 25-35", rolls=[1, 6])
+    [combat] = of(events, CombatResolved)
+    assert (combat.defence, combat.differential, combat.result) == ("9", 3, "Ex 10/10")  # militia 3 tripled
+    [decision] = of(events, DecisionRequired)
+    assert decision.data["required"] == 3  # the militia's unmodified strength (8.9)
+    pending = after(state, events)
+    assert "worth at least 3" in GAME.prompt(pending).step
+    refused(pending, "american", "lose 25-27 25-27", "Olympic sequence")
+    refused(pending, "american", "lose 2mar-2", "Olympic 8.9")
+    paid = when(pending, "american", "lose 25-27")
+    assert [e.unit for e in of(paid, UnitEliminated)] == [US_A]
+    assert [e.points for e in of(paid, CasualtyPoints)] == [30]  # 10 x 3 American units (note 4)
+    assert of(paid, UnitsAdvanced) == [UnitsAdvanced([US_B], "3236")]
+    assert GAME.prompt(after(pending, paid)).side == "american"
+
+
+def test_8_9_an_exchange_the_attackers_cannot_fully_pay_takes_them_all_at_once():
+    state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234"})
+    events = when(state, "american", "attack 3135 with 25-27 25-35", rolls=[6])
+    assert of(events, CombatResolved)[0].result == "Ex 10/10"
+    assert not of(events, DecisionRequired)
+    assert {e.unit for e in of(events, UnitEliminated)} == {JP4A, JP4B, US_A, US_B}
+
+
+def test_8_8_note_6_blocked_retreat_costs_10_and_the_unit_returns_on_the_third_turn_after():
+    # the American in 3235 is hemmed in: Japanese units and their zones of control all round
+    ring = {"jp-156-1": "3134", "jp-156-2": "3136", "jp-154-3": "3336", "jp-212-1": "3334"}
+    state = given(units={JP4A: "3135", JP4B: "3135", **ring, US_A: "3235", MARINE: "3034"}, turn=3,
+                  beachheads=("3235",))
+    events = when(state, "american", "attack 3135 with 25-27 2mar-2", rolls=[1])  # 9 vs 8: +1, die 1
+    assert of(events, CombatResolved)[0].result == "Ar 5/2"
+    [gone] = of(events, UnitEliminated)
+    assert gone.unit == US_A and gone.returns_on == 6
+    [points] = of(events, CasualtyPoints)
+    assert points.points == 10 + 5
+
+
+def test_8_8_note_6_an_unsupplied_american_unit_eliminated_costs_30_and_never_returns():
+    state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234"}, beachheads=())
+    events = when(state, "american", "attack 3135 with 25-27 25-35", rolls=[6])  # Ex, attackers cannot pay
+    eliminated = {e.unit: e for e in of(events, UnitEliminated)}
+    assert eliminated[US_A].returns_on is None and "unsupplied" in eliminated[US_A].cause
+    assert of(events, CasualtyPoints)[0].points == 30 + 30
+
+
+# --- 8.51-8.54 the Japanese attacks ------------------------------------------------------------------------------
+
+def japanese_combat(**units):
+    american = tuple(sorted({h for uid, h in units.items() if uid.startswith("us-")}))
+    return given(step="japanese-combat", units=units, beachheads=american)
+
+
+def test_8_54_a_6_doubles_the_japanese_2_against_an_american_4_and_reads_ex_at_0_oo_8():
+    state = japanese_combat(**{JP2: "3135", US_A: "3235"})
+    assert programmed(state) == f"jattack {JP2} on {US_A}"
+    events = when(state, "japanese", programmed(state), rolls=[6])
+    [combat] = of(events, CombatResolved)
+    assert (combat.special, combat.attack, combat.differential, combat.column, combat.result) == \
+        (True, 4, 0, "0", "Ex 10/10")
+    assert {e.unit: e.cause for e in of(events, UnitEliminated)}[JP2] == "special attack (Olympic 8.54)"
+    assert of(events, CasualtyPoints)[0].points == 10  # the right-hand number x 1 American unit (note 4)
+
+
+def test_8_54_the_special_attacker_dies_even_when_the_american_only_retreats():
+    state = japanese_combat(**{JP4A: "3135", US_A: "3235"})
+    events = when(state, "japanese", programmed(state), rolls=[6])  # doubled 8 vs 4: +4, die 6: Dr 3/5
+    assert of(events, CombatResolved)[0].result == "Dr 3/5"
+    assert [e.unit for e in of(events, UnitEliminated)] == [JP4A]
+    assert [r.unit for r in of(events, UnitRetreated)] == [US_A]
+
+
+def test_8_53_the_japanese_attacker_advances_into_the_hex_it_emptied():
+    state = japanese_combat(**{JP4A: "3135", US_A: "3235"})
+    events = when(state, "japanese", programmed(state), rolls=[5])  # 4 vs 4, die 5: Dr 3/3
+    assert of(events, UnitsAdvanced) == [UnitsAdvanced([JP4A], "3235")]
+    assert of(events, CasualtyPoints)[0].points == 3
+
+
+def test_8_52_several_japanese_can_attack_one_american_the_lowest_numbered_hex_attacks_oo_9():
+    state = japanese_combat(**{JP4A: "3236", JP4B: "3135", US_A: "3235"})
+    assert programmed(state) == f"jattack {JP4B} on {US_A}"  # 3135 is lower than 3236
+
+
+def test_8_52_one_japanese_unit_attacks_the_american_in_the_highest_numbered_hex():
+    state = japanese_combat(**{JP4A: "3235", US_A: "3135", US_B: "3335"})
+    assert programmed(state) == f"jattack {JP4A} on {US_B}"
+
+
+def test_8_52_in_one_hex_the_strongest_american_first_then_the_top_of_the_stack():
+    state = japanese_combat(**{JP4A: "3135", US_A: "3235", MARINE: "3235", US_B: "3235"})
+    assert programmed(state) == f"jattack {JP4A} on {MARINE}"
+    state = japanese_combat(**{JP4A: "3135", US_A: "3235", US_B: "3235"})
+    assert programmed(state) == f"jattack {JP4A} on {US_B}"  # equal strengths: the top unit (placed last)
+
+
+def test_8_51_the_maximum_number_of_attacks_beats_the_8_52_preference():
+    # jp in 3134 (lowest) could attack 3235 (highest) or 3135; jp in 3236 only 3235: two attacks need 3134 -> 3135
+    state = japanese_combat(**{JP4A: "3134", JP4B: "3236", US_A: "3135", US_B: "3235"})
+    first = programmed(state)
+    assert first == f"jattack {JP4A} on {US_A}"
+    events = when(state, "japanese", first, rolls=[3])
+    assert of(events, CombatResolved)[0].reason["attacks_possible"] == 2
+    state = after(state, events)
+    assert programmed(state) == f"jattack {JP4B} on {US_B}"
+
+
+def test_8_51_every_possible_attack_is_made_and_then_the_turn_ends():
+    state = japanese_combat(**{JP1: "3135", US_A: "3235"})  # 1 vs 4 is -3: not in position (note 1)
+    assert programmed(state) == "end"
+    refused(state, "japanese", f"jattack {JP1} on {US_A}", "Olympic 8.51")
+
+
+def test_preview_shows_every_die_face_by_the_code_the_order_runs_and_rolls_nothing():
+    state = given(units={US_A: "3235", US_B: "3336", US_C: "3237"}, beachheads=("3235",))
+    command = GAME.parse("attack 3236 with 25-27 25-35 25-161", "american", state)
+    shown = GAME.preview(state, command)
+    assert shown["militia"] == 3 and shown["terrain"] == "city"
+    assert shown["by_roll"][1] == {"result": "Dr 2/2", "column": "+2, +3", "casualty_points": 6,
+                                   "events": shown["by_roll"][1]["events"]}  # militia tripled: 12 vs 9
+    assert shown["by_roll"][6]["result"] == "De 3/10"  # militia halved: 12 vs 3/2 is +10, die 6
+    assert state.casualty_points == 0
+
+
+def test_the_history_line_of_a_programmed_attack_names_its_reason():
+    state = japanese_combat(**{JP4A: "3236", JP4B: "3135", US_A: "3235"})
+    [combat] = of(when(state, "japanese", programmed(state), rolls=[3]), CombatResolved)
+    line = GAME.describe(combat)
+    assert "jp-86-1 (lowest-numbered hex 3135) attacks us-25-27 in 3235 (8.52; 1 attack(s) possible, 8.51)" in line

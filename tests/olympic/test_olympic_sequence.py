@@ -1,0 +1,190 @@
+"""The Olympic sequence of play in the engine: placement, the Tokko (14.4), amphibious assaults, movement,
+reinforcements, the Game-Turn's end and victory (rulings R8, R10-R20)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from olympic_given import START, after, given, of, programmed, refused, when
+
+from app.rules.olympic import GAME
+from app.rules.olympic.events import (
+    CasualtyPoints,
+    CombatResolved,
+    GameEnded,
+    InvasionLaunched,
+    StepEnded,
+    TokkoLosses,
+    TokkoStruck,
+    TurnEnded,
+    UnitMoved,
+    UnitsLanded,
+    UnitsPlaced,
+    UnitsReleased,
+)
+
+ARIAKE_A, ARIAKE_B, MIYAZAKI_A, FUKUOKA_A, TSUNO_A = "3045", "2945", "3437", "1603", "3531"
+
+
+def at_sea(**stacks: list[str]) -> dict[str, str]:
+    return {uid: hex_ for hex_, ids in stacks.items() for uid in ids}
+
+
+def division(key: str) -> list[str]:
+    return [u.id for u in GAME.data().american() if u.id.startswith(f"us-{key}-")][:3]
+
+
+# --- Game-Turn 1: placement and the Tokko -----------------------------------------------------------------------
+
+def test_sequence_a_2_game_turn_1_opens_with_the_american_placement_at_sea():
+    assert START.turn == 1 and GAME.prompt(START).side == "american"
+    assert [a.name for a in GAME.prompt(START).actions] == ["place", "end"]
+    refused(START, "american", "end", "Olympic ruling R17")
+    refused(START, "american", "place 25-27 at 3333", "Olympic ruling R17")  # a land hex is no zone hex
+    refused(START, "american", "place 25-27 25-35 25-161 33-123 at 3437", "Olympic ruling R14")
+    refused(START, "american", "place 77-305 at 3437", "Olympic ruling R18")  # arrives on Game-Turn 2
+    state = START
+    for order in GAME.legal_orders(START, "american"):
+        if order["action"] == "place":
+            state = after(state, when(state, "american", order["order"]))
+    assert not [u for u in state.available() if GAME.data().unit(u.id).arrival == 1]
+    assert of(when(state, "american", "end"), StepEnded) == [StepEnded("placement", 1)]
+
+
+def tokko_position(**stacks):
+    return given(step="tokko", turn=1, units=at_sea(**stacks))
+
+
+def test_14_4_a_200_point_strike_removes_two_stacks_of_three_from_the_zones_rolled_oo_2():
+    state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 3])  # track 5: table #3; 200; Ariake twice
+    assert of(events, TokkoStruck) == [TokkoStruck(3, 200)]
+    assert [e.points for e in of(events, CasualtyPoints)] == [200]
+    losses = of(events, TokkoLosses)
+    assert [(e.zone, e.hex, e.units) for e in losses] == [("ariake", ARIAKE_A, division("25")[::-1]),
+                                                          ("ariake", ARIAKE_B, division("33")[::-1])]
+    final = after(state, events)
+    assert {final.unit(u).status for u in division("25") + division("33")} == {"removed"}
+    assert final.casualty_points == 200 and final.step == "assault"
+
+
+def test_14_4_a_zone_with_no_american_units_or_too_few_is_rolled_again_oo_3():
+    state = tokko_position(**{MIYAZAKI_A: division("41"), ARIAKE_A: division("25")[:2]})
+    events = when(state, "japanese", "tokko", rolls=[4, 1, 1, 3, 2])  # table #1: 100; Tsuno, Ariake, Miyazaki
+    [loss] = of(events, TokkoLosses)
+    assert loss.hex == MIYAZAKI_A
+    assert loss.reason["rerolled"] == [{"zone": "tsuno", "why": "zone-empty"}, {"zone": "ariake", "why": "zone-short"}]
+
+
+def test_14_4_no_effect_on_the_dot():
+    state = tokko_position(**{MIYAZAKI_A: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[6, 4])  # table #1, die 4: no effect
+    assert of(events, TokkoStruck) == [TokkoStruck(1, 0)] and not of(events, TokkoLosses)
+
+
+def test_14_4_note_with_americans_off_fukuoka_losses_go_by_hex_identity_without_a_zone_roll():
+    state = tokko_position(**{FUKUOKA_A: division("25"), ARIAKE_A: division("33")})
+    events = when(state, "japanese", "tokko", rolls=[4, 1])  # 100 points; no zone die is asked for
+    [loss] = of(events, TokkoLosses)
+    assert loss.hex == ARIAKE_A  # 3045 is the highest-numbered American-occupied invasion zone hex
+
+
+# --- the amphibious assault (ruling R17) -------------------------------------------------------------------------
+
+def assault_position(units: dict[str, str], **fields):
+    return given(step="assault", turn=1, units=units, released=False, **fields)
+
+
+def test_ruling_r17_units_at_sea_land_next_to_their_zone_hex_and_make_a_beachhead():
+    state = assault_position({**at_sea(**{"3437": division("25")}), "jp-154-3": "3337"})
+    refused(state, "american", "end", "Olympic ruling R17")  # they can land, so they must
+    refused(state, "american", "land 25-27 at 3337", "Olympic ruling R17")  # defended: assault it
+    events = when(state, "american", "land 25-27 25-35 at 3338")
+    assert of(events, UnitsLanded) == [UnitsLanded(division("25")[:2], "3338")]
+    assert of(events, UnitsReleased)[0].units == ["jp-154-3"]  # an American unit next to it (14.3)
+    landed = after(state, events)
+    assert landed.beachheads == ("3338",) and landed.american_control == ("3338",)
+
+
+def test_ruling_r17_an_assault_repulsed_stays_at_sea_one_that_clears_the_hex_lands_three():
+    units = {**at_sea(**{"3437": division("25")}), "jp-154-1": "3337"}
+    ar = when(assault_position(units), "american", "assault 3337 with 25-27", rolls=[3])  # 4 v 4, die 3: Ar
+    assert of(ar, CombatResolved)[0].result == "Ar 5/2"
+    stays = after(assault_position(units), ar)
+    assert stays.at_sea(stays.unit("us-25-27")) and stays.unit("us-25-27").attacked
+    refused(stays, "american", "land 25-27 at 3338", "Olympic ruling R17")
+    cleared = when(assault_position(units), "american", "assault 3337 with 25-27 25-35 25-161", rolls=[6])
+    assert of(cleared, CombatResolved)[0].result == "Dr 3/5"  # 12 vs 4: +8, die 6
+    assert of(cleared, UnitsLanded) == [UnitsLanded(division("25"), "3337")]
+
+
+def test_ruling_r17_the_second_invasion_once_on_a_later_game_turn():
+    state = given(step="assault", turn=2)
+    events = when(state, "american", "place 77-305 77-306 at 3437")
+    assert of(events, InvasionLaunched) == [InvasionLaunched(2)]
+    launched = after(state, events)
+    assert of(when(launched, "american", "place 77-307 at 3436"), UnitsPlaced)
+    later = replace(launched, turn=3)
+    refused(later, "american", "place 77-307 at 3436", "Olympic ruling R17")
+
+
+# --- movement, reinforcements, returns -----------------------------------------------------------------------------
+
+def test_ruling_r15_american_movement_stops_on_entering_a_japanese_zone_of_control():
+    state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"})
+    assert of(when(state, "american", "move 25-27 to 3235"), UnitMoved)[0].path[-1] == "3235"
+    refused(state, "american", "move 25-27 to 3134 via 3235", "Olympic ruling R15")
+
+
+def test_ruling_r11_an_intact_militia_bars_american_entry():
+    state = given(step="movement", units={"us-25-27": "3338"})
+    refused(state, "american", "move 25-27 to 3236", "Olympic ruling R11")
+    open_city = replace(state, militia_destroyed=("3236",))
+    assert of(when(open_city, "american", "move 25-27 to 3236"), UnitMoved)
+
+
+def test_14_3_note_a_japanese_unit_is_released_when_an_american_unit_moves_next_to_it():
+    state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"}, released=False)
+    events = when(state, "american", "move 25-27 to 3235")
+    assert of(events, UnitsReleased)[0].units == ["jp-154-1"]
+
+
+def test_ruling_r18_reinforcements_and_returning_units_go_to_a_beachhead():
+    state = given(step="reinforcement", turn=2, units={"us-25-27": "3338"}, beachheads=("3338",))
+    assert of(when(state, "american", "place 77-305 77-306 at 3338"), UnitsPlaced)
+    refused(state, "american", "place 77-305 77-306 77-307 at 3338", "Olympic ruling R14")
+    refused(state, "american", "place 77-305 at 3337", "Olympic ruling R18")
+    refused(state, "american", "place 40-108 at 3338", "Olympic ruling R18")  # arrives on Game-Turn 3
+    eliminated = replace(state.unit("us-25-35"), status="eliminated", returns_on=5)
+    state = replace(state, units={**state.units, "us-25-35": eliminated})
+    refused(state, "american", "place 25-35 at 3338", "Olympic ruling R18")
+    assert of(when(replace(state, turn=5), "american", "place 25-35 at 3338"), UnitsPlaced)
+
+
+# --- the end of the Game-Turn and victory (ruling R20) -------------------------------------------------------------
+
+def test_sequence_d_the_japanese_combat_phase_ends_the_game_turn():
+    state = given(step="japanese-combat", turn=2)
+    assert programmed(state) == "end"
+    assert of(when(state, "japanese", "end"), TurnEnded) == [TurnEnded(2)]
+    nxt = after(state, when(state, "japanese", "end"))
+    assert (nxt.turn, nxt.step, GAME.prompt(nxt).side) == (3, "movement", "american")
+
+
+def test_ruling_r20_after_the_last_game_turn_the_first_victory_level_that_holds():
+    kagoshima = "1841"
+    won = given(step="japanese-combat", turn=10, units={"us-25-27": kagoshima}, american_control=(kagoshima,),
+                casualty_points=1050)
+    [end] = of(when(won, "japanese", "end"), GameEnded)
+    assert end.winner == "american" and end.reason.startswith("American decisive victory")  # 1050 - 100 < 1000
+    lost = given(step="japanese-combat", turn=10, units={"jp-154-1": "3136"}, casualty_points=1500)
+    [end] = of(when(lost, "japanese", "end"), GameEnded)
+    assert end.winner == "japanese" and end.reason.startswith("Japanese marginal victory")
+
+
+def test_ruling_r20_sudden_death_when_the_casualty_points_reach_2500():
+    state = given(step="japanese-combat", units={"jp-212-2": "3135", "us-25-27": "3235"}, casualty_points=2495,
+                  beachheads=("3235",))
+    events = when(state, "japanese", programmed(state), rolls=[6])  # special attack: Ex 10/10, 10 points
+    [end] = of(events, GameEnded)
+    assert end.winner == "japanese" and "2505" in end.reason
+    assert GAME.outcome(after(state, events)).winner == "japanese"
