@@ -407,7 +407,7 @@ def _map_problems(game: GameData) -> list[str]:
                 out.append(f"river {h}/{n} carries a road or railroad, so it is bridged (ruling F13)")
             if "bridged-river" in feats and not on_route:
                 out.append(f"bridged river {h}/{n} carries no road or railroad (ruling F13)")
-    boxes = set(gmap.boxes) if hasattr(gmap, "boxes") else set()
+    boxes = set(gmap.boxes)
     if boxes != set(game.displays):
         out.append(f"map boxes {sorted(boxes ^ set(game.displays))} are not the displays of displays.toml")
     return out
@@ -435,10 +435,8 @@ def _table_problems(game: GameData) -> list[str]:
                 for k, v in game.terrain[group].items() if "b29" in v and v["b29"] not in b29_columns]
     out += [f"air.toml b29 die {d}: unknown code {c!r}" for d in DICE for c in game.air["b29"][str(d)]
             if c not in game.air["b29"]["codes"]]
-    for side in ("japanese", "allied"):
-        for row in game.charts["mobile_fleet"].values() if side == "japanese" else ():
-            if isinstance(row, list) and len(row) != 6:
-                out.append("charts.toml mobile_fleet: a result per die roll")
+    out += [f"charts.toml mobile_fleet {k}: one result per die roll" for k, row in game.charts["mobile_fleet"].items()
+            if k.startswith("scenario_") and len(row) != len(DICE)]
     return out
 
 
