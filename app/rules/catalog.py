@@ -1,18 +1,21 @@
 """The rule sets this server runs, by name, found without a list to keep by hand.
 
 A game is a package `app/rules/<name>/` whose `__init__` declares `GAME` (an app.rules.engine.Game; a package
-not yet on the engine declares `RULES` in its `rules` module), or an installed distribution's entry point in
+not yet on the engine declares `RULES` in its `rules` module; a package with neither, such as a game's data
+waiting for its engine, is not a game), or an installed distribution's entry point in
 the group "hexledger.games". A game is imported the first time it is asked for by name, so a command that plays
 one game loads only that game. `register` adds a rule set at run time (tests use it).
 """
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import pkgutil
 import re
 from functools import cache
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import app.rules
 from app.rules.base import Rules
@@ -40,10 +43,31 @@ def unregister(name: str) -> None:
     _REGISTERED.pop(name, None)
 
 
+def _declares_game(package: Path) -> bool:
+    """Whether a package's `__init__` binds `GAME` (or it has a `rules` module), read from its source so that
+    listing the games imports none. A package holding only data (a game whose engine is still to be written)
+    is no game and is offered to nobody."""
+    if (package / "rules.py").is_file():
+        return True
+    try:
+        tree = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "GAME" for t in targets):
+                return True
+        elif isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == "GAME" for a in node.names):
+            return True
+    return False
+
+
 @cache
 def _packages() -> frozenset[str]:
     return frozenset(m.name for m in pkgutil.iter_modules(app.rules.__path__)
-                     if m.ispkg and m.name not in _NOT_GAMES and _NAME.match(m.name))
+                     if m.ispkg and m.name not in _NOT_GAMES and _NAME.match(m.name)
+                     and _declares_game(Path(m.module_finder.path) / m.name))
 
 
 @cache
