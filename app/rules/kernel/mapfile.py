@@ -413,8 +413,10 @@ class _Builder:
                  f"at most {MAX_WORD} characters (e.g. 'clear', 'major-river')")
         return False
 
-    def _name(self, name: Any, where: str, limit: int = MAX_NAME) -> str | None:
-        """A display name: plain text (letters, digits, spaces and . , ' ( ) / : -), at most `limit` characters."""
+    def _name(self, name: Any, where: str, scale: int = 1) -> str | None:
+        """A display name: plain text (letters, digits, spaces and . , ' ( ) / : -), at most `scale` times
+        MAX_NAME characters."""
+        limit = scale * MAX_NAME
         if isinstance(name, str) and len(name) <= limit and NAME.fullmatch(name):
             return name
         self.err(f"{where}: name {name!r} is not plain text: letters, digits, spaces and . , ' ( ) / : - only, "
@@ -513,7 +515,7 @@ class _Builder:
 
     def _header_text(self, head: Mapping[str, Any]) -> None:
         if "name" in head:
-            self._name(head["name"], "[map] name", 2 * MAX_NAME)
+            self._name(head["name"], "[map] name", scale=2)
         if head.get("status"):
             self._word(head["status"], "status", "[map] status")
         provenance = head.get("provenance", "")
