@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from fractions import Fraction
-from xml.sax.saxutils import escape
 
+from app.projections.markup import el
 from app.projections.render import side_colours
 from app.projections.replay import Replay
 
@@ -134,18 +134,22 @@ def _frame(title: str, y_max: float, y_min: float = 0.0, y_label: str = "", inte
     def y_of(v: float) -> float:
         return PAD_T + plot_h * (1 - (v - y_min) / span)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
-           f'font-family="DejaVu Sans, Arial, sans-serif" font-size="10" class="chart">',
-           f'<rect width="{W}" height="{H}" fill="#fff"/>',
-           f'<text x="{W / 2}" y="16" text-anchor="middle" font-size="12" font-weight="bold">{escape(title)}</text>']
+    out = [el("rect", width=W, height=H, fill="#fff"),
+           el("text", title, x=W / 2, y="16", text_anchor="middle", font_size="12", font_weight="bold")]
     for v in ticks:
         y = y_of(v)
-        out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e3e3e3"/>'
-                   f'<text x="{PAD_L - 4}" y="{y + 3:.1f}" text-anchor="end" fill="#555">{_num(v)}</text>')
+        out.append(el("line", x1=PAD_L, x2=W - PAD_R, y1=y, y2=y, stroke="#e3e3e3"))
+        out.append(el("text", _num(v), x=PAD_L - 4, y=y + 3, text_anchor="end", fill="#555"))
     if y_label:
-        out.append(f'<text transform="translate(11,{PAD_T + plot_h / 2}) rotate(-90)" text-anchor="middle" '
-                   f'fill="#555">{escape(y_label)}</text>')
+        out.append(el("text", y_label, transform=f"translate(11,{PAD_T + plot_h / 2}) rotate(-90)",
+                      text_anchor="middle", fill="#555"))
     return out, y_of
+
+
+def _svg(parts: list) -> str:
+    """A chart's SVG document around `parts` (elements made by `el`)."""
+    return str(el("svg", *parts, xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {W} {H}", width=W, height=H,
+                  font_family="DejaVu Sans, Arial, sans-serif", font_size="10", class_="chart"))
 
 
 def _num(v: float) -> str:
@@ -155,8 +159,8 @@ def _num(v: float) -> str:
 def _legend(out: list[str], colours: dict[str, str]) -> None:
     x = PAD_L
     for side, colour in colours.items():
-        out.append(f'<rect x="{x}" y="{H - 14}" width="10" height="10" fill="{colour}"/>'
-                   f'<text x="{x + 14}" y="{H - 5}">{escape(side)}</text>')
+        out.append(el("rect", x=x, y=H - 14, width="10", height="10", fill=colour))
+        out.append(el("text", side, x=x + 14, y=H - 5))
         x += 24 + 7 * len(side)
 
 
@@ -172,14 +176,12 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float]],
         for j, (side, vals) in enumerate(series.items()):
             v = vals[i]
             y = y_of(v)
-            out.append(f'<rect class="bar" data-side="{escape(side)}" data-category="{escape(cat)}" '
-                       f'data-value="{_num(v)}" x="{x0 + bar * j:.1f}" y="{y:.1f}" width="{bar - 1:.1f}" '
-                       f'height="{y_of(0) - y:.1f}" fill="{colours[side]}"><title>{escape(side)} {escape(cat)}: '
-                       f'{_num(v)}</title></rect>')
-        out.append(f'<text x="{x0 + group * 0.4:.1f}" y="{H - PAD_B + 13}" text-anchor="middle">{escape(cat)}</text>')
+            out.append(el("rect", el("title", f"{side} {cat}: {_num(v)}"), class_="bar", data_side=side,
+                          data_category=cat, data_value=_num(v), x=x0 + bar * j, y=y, width=bar - 1,
+                          height=y_of(0) - y, fill=colours[side]))
+        out.append(el("text", cat, x=x0 + group * 0.4, y=H - PAD_B + 13, text_anchor="middle"))
     _legend(out, colours)
-    out.append("</svg>")
-    return "\n".join(out)
+    return _svg(out)
 
 
 def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours: dict[str, str],
@@ -200,27 +202,25 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
         return PAD_L + plot_w * (v - x_lo) / (x_hi - x_lo)
 
     if y_min < 0 < y_max:
-        out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{y_of(0):.1f}" y2="{y_of(0):.1f}" stroke="#999"/>')
+        out.append(el("line", x1=PAD_L, x2=W - PAD_R, y1=y_of(0), y2=y_of(0), stroke="#999"))
     for side, sd in bands.items():
         for sign in (1, -1):
-            out.append(f'<line x1="{PAD_L}" x2="{W - PAD_R}" y1="{y_of(sign * sd):.1f}" y2="{y_of(sign * sd):.1f}" '
-                       f'stroke="{colours[side]}" stroke-dasharray="4 3" opacity="0.6"/>')
+            out.append(el("line", x1=PAD_L, x2=W - PAD_R, y1=y_of(sign * sd), y2=y_of(sign * sd),
+                          stroke=colours[side], stroke_dasharray="4 3", opacity="0.6"))
     for side, pts in series.items():
         if pts:
             if steps:  # a value holds until the next point: draw it flat, then jump
                 pts = [p for (x0, y0), (x1, _) in zip(pts, pts[1:], strict=False) for p in ((x0, y0), (x1, y0))] + [
                     pts[-1]]
             path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
-            out.append(f'<polyline class="series" data-side="{escape(side)}" points="{path}" fill="none" '
-                       f'stroke="{colours[side]}" stroke-width="2"/>')
+            out.append(el("polyline", class_="series", data_side=side, points=path, fill="none",
+                          stroke=colours[side], stroke_width="2"))
     for x in nice_ticks(x_lo, x_hi, integer=True):
         if x_lo <= x <= x_hi:
-            out.append(f'<text x="{x_of(x):.1f}" y="{H - PAD_B + 13}" text-anchor="middle">{_num(x)}</text>')
-    out.append(f'<text x="{PAD_L + plot_w / 2}" y="{H - PAD_B + 26}" text-anchor="middle" fill="#555">'
-               f'{escape(x_label)}</text>')
+            out.append(el("text", _num(x), x=x_of(x), y=H - PAD_B + 13, text_anchor="middle"))
+    out.append(el("text", x_label, x=PAD_L + plot_w / 2, y=H - PAD_B + 26, text_anchor="middle", fill="#555"))
     _legend(out, colours)
-    out.append("</svg>")
-    return "\n".join(out)
+    return _svg(out)
 
 
 def charts(result: dict) -> dict[str, str]:

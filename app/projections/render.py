@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import defaultdict
-from xml.sax.saxutils import escape
 
+from app.projections.markup import Markup, el
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
 
@@ -115,7 +115,8 @@ def _parse(label: str | None) -> Hex | None:
 
 def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...] = (), title: str = "",
                legend: bool = True) -> str:
-    """The SVG text of `game_map` with what `view` shows: its units, control and victory hexes."""
+    """The SVG text of `game_map` with what `view` shows: its units, control and victory hexes. Every name in
+    it goes through `markup.el`, so map and view data stay text (app/projections/markup.py)."""
     lay = Layout(game_map)
     units = [u for u in view.get("units", []) if _parse(u.get("hex")) is not None
              and game_map.on_map(_parse(u.get("hex")))]
@@ -123,104 +124,100 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
     map_w = lay.width
     width = map_w + (LEGEND_W if legend else 0)
     height = max(lay.height, 260 if legend else 0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-           f'width="{width:.0f}" height="{height:.0f}" font-family="DejaVu Sans, Arial, sans-serif" '
-           f'class="hexmap">']
-    if title:
-        out.append(f"<title>{escape(title)}</title>")
-    out.append(f'<rect width="{width:.0f}" height="{height:.0f}" fill="#f7f5ef"/>')
+    out = [el("title", title)] if title else []
+    out.append(el("rect", width=f"{width:.0f}", height=f"{height:.0f}", fill="#f7f5ef"))
 
     terrains: list[str] = []
-    out.append('<g class="terrain">')
+    polygons = []
     for h in game_map.hexes():
         t = game_map.terrain_of(h)
         if t not in terrains:
             terrains.append(t)
-        out.append(f'<polygon data-hex="{h}" data-terrain="{escape(t)}" points="{_pts(lay.corners(h))}" '
-                   f'fill="{terrain_colour(t)}" stroke="#6b6b5a" stroke-width="0.8"/>')
-    out.append("</g>")
+        polygons.append(el("polygon", data_hex=h, data_terrain=t, points=_pts(lay.corners(h)),
+                           fill=terrain_colour(t), stroke="#6b6b5a", stroke_width="0.8"))
+    out.append(el("g", *polygons, class_="terrain"))
 
-    out.append('<g class="labels" font-size="8" fill="#55533f" text-anchor="middle">')
+    labels = []
     for h in game_map.hexes():
         cx, cy = lay.centre(h)
-        out.append(f'<text x="{cx:.1f}" y="{cy - lay.size * 0.62:.1f}">{h}</text>')
-    out.append("</g>")
+        labels.append(el("text", str(h), x=cx, y=cy - lay.size * 0.62))
+    out.append(el("g", *labels, class_="labels", font_size="8", fill="#55533f", text_anchor="middle"))
 
-    out.append('<g class="routes" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    routes = []
     for route in game_map.railroads:
         pts = _pts(lay.centre(h) for h in route.path)
-        out.append(f'<polyline class="railroad" points="{pts}" stroke="#222" stroke-width="3"/>')
-        out.append(f'<polyline points="{pts}" stroke="#fff" stroke-width="1.4" stroke-dasharray="4 4"/>')
+        routes.append(el("polyline", class_="railroad", points=pts, stroke="#222", stroke_width="3"))
+        routes.append(el("polyline", points=pts, stroke="#fff", stroke_width="1.4", stroke_dasharray="4 4"))
     for route in game_map.roads:
-        out.append(f'<polyline class="road" points="{_pts(lay.centre(h) for h in route.path)}" '
-                   f'stroke="#8b5a2b" stroke-width="2.5"/>')
-    out.append("</g>")
+        routes.append(el("polyline", class_="road", points=_pts(lay.centre(h) for h in route.path),
+                         stroke="#8b5a2b", stroke_width="2.5"))
+    out.append(el("g", *routes, class_="routes", fill="none", stroke_linecap="round", stroke_linejoin="round"))
 
     side_feats: list[str] = []
-    out.append('<g class="hexsides" stroke-linecap="round">')
+    lines = []
     for feat in sorted(game_map.vocabulary.hexside):
         for side in sorted(game_map.hexsides_with(feat)):
             if feat not in side_feats:
                 side_feats.append(feat)
             (x1, y1), (x2, y2) = lay.edge(side.a, side.b)
-            out.append(f'<line data-hexside="{side}" data-feature="{escape(feat)}" x1="{x1:.1f}" y1="{y1:.1f}" '
-                       f'x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE)}" '
-                       f'stroke-width="5"/>')
-    out.append("</g>")
+            lines.append(el("line", data_hexside=side, data_feature=feat, x1=x1, y1=y1, x2=x2, y2=y2,
+                            stroke=_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE), stroke_width="5"))
+    out.append(el("g", *lines, class_="hexsides", stroke_linecap="round"))
 
     victory = {str(h) for h in (_parse(v) for v in view.get("victory_hexes", []) or []) if h}
     control = {str(_parse(k)): v for k, v in (view.get("control") or {}).items() if _parse(k)}
-    out.append('<g class="places">')
+    places = []
     for h in game_map.hexes():
         cx, cy = lay.centre(h)
         label = str(h)
         if game_map.is_city(h):
-            out.append(f'<rect x="{cx - 6:.1f}" y="{cy - 6:.1f}" width="12" height="12" fill="#5b3b2a"/>')
+            places.append(el("rect", x=cx - 6, y=cy - 6, width="12", height="12", fill="#5b3b2a"))
         elif game_map.is_town(h):
-            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="#5b3b2a"/>')
+            places.append(el("circle", cx=cx, cy=cy, r="5", fill="#5b3b2a"))
         if label in victory:
             star = _pts(_star(cx - lay.size * 0.5, cy + lay.size * 0.45, 7))
-            out.append(f'<polygon class="victory" data-hex="{label}" points="{star}" '
-                       f'fill="#f1c40f" stroke="#7a5b00" stroke-width="0.8"/>')
+            places.append(el("polygon", class_="victory", data_hex=label, points=star, fill="#f1c40f",
+                             stroke="#7a5b00", stroke_width="0.8"))
         name = game_map.name_of(h)
         if name:
-            out.append(f'<text x="{cx:.1f}" y="{cy + lay.size * 0.82:.1f}" font-size="8.5" text-anchor="middle" '
-                       f'font-style="italic" fill="#222">{escape(name)}</text>')
+            places.append(el("text", name, x=cx, y=cy + lay.size * 0.82, font_size="8.5", text_anchor="middle",
+                             font_style="italic", fill="#222"))
     for label, side in sorted(control.items()):
         h = Hex.parse(label)
         if not game_map.on_map(h):
             continue
         cx, cy = lay.centre(h)
         fill = colours.get(side, _pick(str(side), SIDE_COLOURS, FALLBACK_SIDES))
-        out.append(f'<circle class="control" data-hex="{label}" data-side="{escape(str(side))}" '
-                   f'cx="{cx + lay.size * 0.55:.1f}" cy="{cy - lay.size * 0.3:.1f}" r="5.5" fill="{fill}" '
-                   f'stroke="#fff" stroke-width="1.5"/>')
-    out.append("</g>")
+        places.append(el("circle", class_="control", data_hex=label, data_side=side, cx=cx + lay.size * 0.55,
+                         cy=cy - lay.size * 0.3, r="5.5", fill=fill, stroke="#fff", stroke_width="1.5"))
+    out.append(el("g", *places, class_="places"))
 
-    out.append('<g class="units">')
+    counters = []
     stacks: dict[str, list[dict]] = defaultdict(list)
     for u in units:
         stacks[str(_parse(u["hex"]))].append(u)
     for label, stack in stacks.items():
         cx, cy = lay.centre(Hex.parse(label))
         for i, u in enumerate(stack):
-            out.append(_counter(u, cx - 13 + 5 * i - 2.5 * (len(stack) - 1),
-                                cy - 13 - 5 * i + 2.5 * (len(stack) - 1), colours, label))
+            counters.append(_counter(u, cx - 13 + 5 * i - 2.5 * (len(stack) - 1),
+                                     cy - 13 - 5 * i + 2.5 * (len(stack) - 1), colours, label))
         # the top counter hides the others: say how many there are, with those the view says it cannot show
         # (an enemy stack under the fog of war: its height is seen, not what is in it)
         size = len(stack) + sum(u.get("hidden_below") or 0 for u in stack)
         if size > 1:
             bx, by = cx + 13 + 2.5 * (len(stack) - 1), cy + 13 - 2.5 * (len(stack) - 1)
-            out.append(f'<g class="stack-size" data-hex="{label}"><circle cx="{bx:.1f}" cy="{by:.1f}" r="6" '
-                       f'fill="#fff" stroke="#111"/><text x="{bx:.1f}" y="{by + 3:.1f}" font-size="8.5" '
-                       f'text-anchor="middle">{size}</text></g>')
-    out.append("</g>")
+            counters.append(el("g", el("circle", cx=bx, cy=by, r="6", fill="#fff", stroke="#111"),
+                               el("text", size, x=bx, y=by + 3, font_size="8.5", text_anchor="middle"),
+                               class_="stack-size", data_hex=label))
+    out.append(el("g", *counters, class_="units"))
 
     if legend:
         out.append(_legend(map_w, terrains, side_feats, colours, bool(victory), bool(game_map.roads),
                            bool(game_map.railroads)))
-    out.append("</svg>")
-    return "\n".join(out)
+    svg = el("svg", *out, xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width:.0f} {height:.0f}",
+             width=f"{width:.0f}", height=f"{height:.0f}", font_family="DejaVu Sans, Arial, sans-serif",
+             class_="hexmap")
+    return str(svg)
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -232,64 +229,55 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return pts
 
 
-def _counter(u: dict, x: float, y: float, colours: dict[str, str], hex_label: str = "") -> str:
+def _counter(u: dict, x: float, y: float, colours: dict[str, str], hex_label: str = "") -> Markup:
     fill = colours.get(u["side"], "#777777")
     ink = text_colour(fill)
     steps = u.get("steps")
     strength = u.get("strength")
     strength = "?" if strength is None else strength  # a counter whose strength is hidden (untried, face down)
-    pips = ""
+    pips = []
     if isinstance(steps, int) and steps > 0:
-        pips = "".join(f'<circle cx="{x + 4 + 5 * i:.1f}" cy="{y + 22:.1f}" r="1.8" fill="{ink}"/>'
-                       for i in range(min(steps, 4)))
+        pips = [el("circle", cx=x + 4 + 5 * i, cy=y + 22, r="1.8", fill=ink) for i in range(min(steps, 4))]
     tip = f"{u['id']} ({u['side']}) strength {strength}" + (f", {steps} step(s)" if steps is not None else "")
-    return (f'<g class="counter" data-unit="{escape(str(u["id"]))}" data-side="{escape(str(u["side"]))}" '
-            f'data-hex="{hex_label}" data-steps="{steps if steps is not None else ""}"><title>{escape(tip)}</title>'
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="26" height="26" rx="2.5" fill="{fill}" stroke="#111" '
-            f'stroke-width="1"/>'
-            f'<text x="{x + 13:.1f}" y="{y + 9:.1f}" font-size="7.5" text-anchor="middle" fill="{ink}">'
-            f'{escape(str(u["id"]))}</text>'
-            f'<text x="{x + 13:.1f}" y="{y + 19:.1f}" font-size="10" font-weight="bold" text-anchor="middle" '
-            f'fill="{ink}">{escape(str(strength))}</text>{pips}</g>')
+    return el("g", el("title", tip),
+              el("rect", x=x, y=y, width="26", height="26", rx="2.5", fill=fill, stroke="#111", stroke_width="1"),
+              el("text", str(u["id"]), x=x + 13, y=y + 9, font_size="7.5", text_anchor="middle", fill=ink),
+              el("text", str(strength), x=x + 13, y=y + 19, font_size="10", font_weight="bold",
+                 text_anchor="middle", fill=ink),
+              *pips, class_="counter", data_unit=u["id"], data_side=u["side"], data_hex=hex_label,
+              data_steps="" if steps is None else steps)
 
 
 def _legend(x0: float, terrains: list[str], hexsides: list[str], colours: dict[str, str], victory: bool,
-            roads: bool, rails: bool) -> str:
-    out = [f'<g class="legend" transform="translate({x0 + 8:.0f},16)" font-size="10" fill="#222">']
+            roads: bool, rails: bool) -> Markup:
+    out = []
     y = 0
-    out.append(f'<text x="0" y="{y}" font-weight="bold">Terrain</text>')
+
+    def row(key: Markup, label: str) -> None:
+        nonlocal y
+        y += 16
+        out.extend((key, el("text", label, x="20", y=y)))
+
+    out.append(el("text", "Terrain", x="0", y=y, font_weight="bold"))
     for t in terrains:
-        y += 16
-        out.append(f'<rect x="0" y="{y - 10}" width="14" height="12" fill="{terrain_colour(t)}" stroke="#6b6b5a"/>'
-                   f'<text x="20" y="{y}">{escape(t)}</text>')
+        row(el("rect", x="0", y=y + 6, width="14", height="12", fill=terrain_colour(t), stroke="#6b6b5a"), t)
     for feat in hexsides:
-        y += 16
-        out.append(f'<line x1="0" y1="{y - 4}" x2="14" y2="{y - 4}" stroke-width="5" '
-                   f'stroke="{_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE)}"/>'
-                   f'<text x="20" y="{y}">{escape(feat)}</text>')
+        row(el("line", x1="0", y1=y + 12, x2="14", y2=y + 12, stroke_width="5",
+               stroke=_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE)), feat)
     if roads:
-        y += 16
-        out.append(f'<line x1="0" y1="{y - 4}" x2="14" y2="{y - 4}" stroke="#8b5a2b" stroke-width="2.5"/>'
-                   f'<text x="20" y="{y}">road</text>')
+        row(el("line", x1="0", y1=y + 12, x2="14", y2=y + 12, stroke="#8b5a2b", stroke_width="2.5"), "road")
     if rails:
-        y += 16
-        out.append(f'<line x1="0" y1="{y - 4}" x2="14" y2="{y - 4}" stroke="#222" stroke-width="3"/>'
-                   f'<text x="20" y="{y}">railroad</text>')
+        row(el("line", x1="0", y1=y + 12, x2="14", y2=y + 12, stroke="#222", stroke_width="3"), "railroad")
     if victory:
-        y += 16
-        out.append(f'<polygon points="{_pts(_star(7, y - 4, 6))}" fill="#f1c40f" stroke="#7a5b00"/>'
-                   f'<text x="20" y="{y}">victory hex</text>')
+        row(el("polygon", points=_pts(_star(7, y + 12, 6)), fill="#f1c40f", stroke="#7a5b00"), "victory hex")
     y += 22
-    out.append(f'<text x="0" y="{y}" font-weight="bold">Sides</text>')
+    out.append(el("text", "Sides", x="0", y=y, font_weight="bold"))
     for side, fill in colours.items():
-        y += 16
-        out.append(f'<rect x="0" y="{y - 10}" width="14" height="12" fill="{fill}" stroke="#111"/>'
-                   f'<text x="20" y="{y}">{escape(side)}</text>')
+        row(el("rect", x="0", y=y + 6, width="14", height="12", fill=fill, stroke="#111"), side)
     y += 18
-    out.append(f'<text x="0" y="{y}" font-size="8.5" fill="#555">counter: id, strength,</text>')
-    out.append(f'<text x="0" y="{y + 11}" font-size="8.5" fill="#555">one dot per step left</text>')
-    out.append("</g>")
-    return "".join(out)
+    out.append(el("text", "counter: id, strength,", x="0", y=y, font_size="8.5", fill="#555"))
+    out.append(el("text", "one dot per step left", x="0", y=y + 11, font_size="8.5", fill="#555"))
+    return el("g", *out, class_="legend", transform=f"translate({x0 + 8:.0f},16)", font_size="10", fill="#222")
 
 
 def render_state(rules, state, viewer: str) -> str | None:

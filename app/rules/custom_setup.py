@@ -8,11 +8,13 @@ every call into the rules, so no rule function has to pass the map along.
 
 A position file (TOML) holds `turn`, `phase`, `[units]` (unit id = hex), `[steps]` (unit id = steps left),
 `removed` (ids out of play), `[control]` (side = every tracked hex it controls) and the keys a game adds
-(docs/custom-positions.md).
+(docs/custom-positions.md). Unit ids, phases and hex labels are held to strict patterns, and a position's size
+(bytes of its file, entries of each table) is bounded, before anything else is checked ("Limits" there).
 """
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,9 +22,18 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from app.rules.kernel.mapfile import MAX_MAP_BYTES
+
 OPTION_KEYS = ("map", "position")
 COMMON_KEYS = ("turn", "phase", "units", "steps", "removed", "control")
 _MAP: ContextVar[str] = ContextVar("hexledger_map_text", default="")
+
+# Limits and patterns (issue 12): the largest order of battle (Ichi-Go's) has under 450 units.
+MAX_POSITION_BYTES = 64 * 1024
+MAX_ENTRIES = 1000  # units, steps, removed, and each side's control list
+UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+PHASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+HEX_LABEL = re.compile(r"[a-z]{0,4}[0-9]{4,6}")
 
 # The Rules methods that read game data, and which argument holds the state.
 _STATE_ARGUMENT = {"evolve": 0, "prompt": 0, "parse": 2, "decide": 0, "preview": 0, "outcome": 0, "view": 0,
@@ -109,30 +120,51 @@ def parse_position(raw, sides: tuple[str, ...], extra_keys: tuple[str, ...]) -> 
         raise SetupError("position", ["a position is a table of keys (turn, phase, units, ...)"])
     problems = [f"unknown key {k!r} (keys: {', '.join(COMMON_KEYS + extra_keys)})"
                 for k in sorted(set(raw) - set(COMMON_KEYS) - set(extra_keys))]
+    sizes = {k: raw.get(k) for k in ("units", "steps", "removed")}
+    if isinstance(raw.get("control"), dict):
+        sizes |= {f"control {s}": v for s, v in raw["control"].items()}
+    too_many = [k for k, v in sizes.items() if _size(v) > MAX_ENTRIES]
+    if too_many:
+        raise SetupError("position", [f"{k}: more than {MAX_ENTRIES} entries (nothing else was read)"
+                                      for k in too_many])
     turn = raw.get("turn")
     if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
         problems.append("'turn' is a turn number (1 or more)")
     phase = raw.get("phase")
-    if not isinstance(phase, str):
-        problems.append("'phase' names the phase the game starts in")
+    if not isinstance(phase, str) or not PHASE.fullmatch(phase):
+        problems.append(f"'phase' names the phase the game starts in (a word), not {phase!r}")
     units = _table(raw.get("units", {}), "units", str, problems)
     steps = _table(raw.get("steps", {}), "steps", int, problems)
     removed = raw.get("removed", [])
     if not isinstance(removed, list) or not all(isinstance(x, str) for x in removed):
         problems.append("'removed' is a list of unit ids")
         removed = []
+    problems += [f"{uid!r} is not a unit id (letters, digits and - _ . only, at most 40 characters)"
+                 for uid in [*units, *steps, *removed] if not UNIT_ID.fullmatch(uid)]
     control = raw.get("control")
     if control is not None:
         if not isinstance(control, dict) or set(control) - set(sides) or not all(
                 isinstance(v, list) and all(isinstance(h, str) for h in v) for v in control.values()):
             problems.append(f"'control' maps a side ({', '.join(sides)}) to a list of hexes")
             control = None
+    problems += [f"{where}: {h!r} is not a hex label (XXYY)" for where, h in _hexes(units, control)
+                 if not HEX_LABEL.fullmatch(h)]
     for uid in sorted(set(units) & set(removed)):
         problems.append(f"{uid} is both placed and removed")
     if problems:
         raise SetupError("position", problems)
     return Position(turn, phase, units, steps, tuple(removed), control,
                     {k: raw[k] for k in extra_keys if k in raw})
+
+
+def _size(value) -> int:
+    return len(value) if isinstance(value, dict | list) else 0
+
+
+def _hexes(units: dict, control: dict | None):
+    """(where, label) for every hex label a position names."""
+    yield from ((f"[units] {uid}", h) for uid, h in units.items())
+    yield from ((f"[control] {side}", h) for side, hexes in (control or {}).items() for h in hexes)
 
 
 def _table(value, name: str, kind: type, problems: list[str]) -> dict:
@@ -205,14 +237,22 @@ def read_files(map_path: str | Path | None, position_path: str | Path | None) ->
     options: dict = {}
     if map_path:
         try:
-            options["map"] = Path(map_path).read_text(encoding="utf-8")
+            options["map"] = _read(map_path, MAX_MAP_BYTES)
         except OSError as exc:
             raise SetupError(str(map_path), [f"cannot read: {exc.strerror}"]) from None
     if position_path:
         try:
-            options["position"] = tomllib.loads(Path(position_path).read_text(encoding="utf-8"))
+            options["position"] = tomllib.loads(_read(position_path, MAX_POSITION_BYTES))
         except OSError as exc:
             raise SetupError(str(position_path), [f"cannot read: {exc.strerror}"]) from None
         except tomllib.TOMLDecodeError as exc:
             raise SetupError(str(position_path), [f"not valid TOML: {exc}"]) from None
     return options
+
+
+def _read(path: str | Path, limit: int) -> str:
+    """A file's text, refused unread when it is larger than `limit` bytes."""
+    size = Path(path).stat().st_size
+    if size > limit:
+        raise SetupError(str(path), [f"the file is {size} bytes; at most {limit} (nothing was read)"])
+    return Path(path).read_text(encoding="utf-8")

@@ -8,7 +8,6 @@ Retry-After, and nothing was written; the caller's own mistakes stay 4xx.
 from __future__ import annotations
 
 import hashlib
-import html
 import logging
 import os
 import sqlite3
@@ -30,6 +29,7 @@ from app.events.store import (
     unavailable,
 )
 from app.mail.transport import MailConfig, transport_for
+from app.projections.markup import escape
 from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
 from app.rules.errors import OrderError
@@ -79,7 +79,7 @@ def create_app(config: dict | None = None) -> Flask:
     api = Api(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
-    from app.web import replay
+    from app.web import headers, replay
     from app.web.routes import blp
 
     api.register_blueprint(blp)
@@ -89,6 +89,7 @@ def create_app(config: dict | None = None) -> Flask:
         limiter.exempt(part, flags=ExemptionScope.APPLICATION)
         viewer_limit(part)
     _errors(app)
+    headers.install(app)
 
     @app.get("/docs")
     def docs():
@@ -99,13 +100,13 @@ def create_app(config: dict | None = None) -> Flask:
             for verb, op in ops.items():
                 if verb not in ("get", "post", "put", "patch", "delete"):
                     continue
-                rows.append(f"<tr><td><code>{verb.upper()}</code></td><td><code>{html.escape(path)}</code></td>"
-                            f"<td>{html.escape(op.get('summary', ''))}<br><small>"
-                            f"{html.escape(op.get('description', ''))}</small></td></tr>")
-        page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{spec['info']['title']}</title>"
-                "<style>body{font-family:sans-serif;margin:2em}td{padding:.3em .6em;vertical-align:top;"
-                "border-bottom:1px solid #ddd}</style></head><body>"
-                f"<h1>{spec['info']['title']}</h1><p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>. "
+                rows.append(f"<tr><td><code>{verb.upper()}</code></td><td><code>{escape(path)}</code></td>"
+                            f"<td>{escape(op.get('summary', ''))}<br><small>"
+                            f"{escape(op.get('description', ''))}</small></td></tr>")
+        title = escape(spec["info"]["title"])
+        page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+                "<link rel='stylesheet' href='/static/docs.css'></head><body>"
+                f"<h1>{title}</h1><p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>. "
                 "Game routes need <code>Authorization: Bearer &lt;token&gt;</code>. The replay viewer, a page for "
                 "browsers, is at <code>/replay/GAME/</code>.</p>"
                 f"<table>{''.join(rows)}</table></body></html>")

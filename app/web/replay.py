@@ -10,9 +10,11 @@ On the real server (`register(..., service=...)`) the hook is `seat_viewer`: the
 app/service/pbem.py. A browser presents its seat by a cookie holding the seat's *replay key* (an HMAC the
 server recomputes from its secret and the seat's token hash, `Pbem.replay_key`): it opens this viewer for that
 seat and nothing else, it gives no orders. The key arrives once, in the link of a game email (`?key=`) or by the
-player typing their token into the page's form (a POST: a token never goes into a URL); the page answers with
-a 303 to its plain address and sets the cookie HttpOnly, SameSite=Lax, on the path /replay/GAME/ only. API
-clients send `Authorization: Bearer <token>` to the data endpoints, as everywhere else in the API.
+player typing their token into the page's form (a POST: a token never goes into a URL); the server sets the
+cookie HttpOnly, SameSite=Strict, on the path /replay/GAME/ only, and sends the browser on to the page's plain
+address (a 303 after the form; after a link, a page that moves on by itself, since a Strict cookie is not sent
+on a redirect that follows a click in another site). API clients send `Authorization: Bearer <token>` to the
+data endpoints, as everywhere else in the API.
 
 Without a service (tests, local use) the default hook `query_side_viewer` trusts `?as=SIDE` only when the app
 config says REPLAY_TRUST_QUERY_SIDE=True.
@@ -177,7 +179,10 @@ def page(game_id: str):
 
 def _sign_in(game_id: str):
     """A replay key (`?key=`, from an email link) or a token (the form's POST) -> the seat's replay key in an
-    HttpOnly cookie for /replay/GAME/ only, and a 303 to the page's plain address (no key left in the URL)."""
+    HttpOnly, SameSite=Strict cookie for /replay/GAME/ only, and on to the page's plain address (no key left in
+    the URL): a 303 after the form (same site); after a link, whose click may come from a webmail's site, a
+    page that moves on by itself (a meta refresh, no script), as a redirect in a cross-site chain would not
+    carry the Strict cookie."""
     service = _ext()["service"]
     if service is None:
         abort(404, "this server has no seats to sign in to")
@@ -190,9 +195,13 @@ def _sign_in(game_id: str):
     g.hexledger_seat = seat
     path = url_for("replay.page", game_id=game_id)
     rest = [(k, v) for k, v in request.args.items(multi=True) if k != "key"]
-    response = redirect(path + (f"?{urlencode(rest)}" if rest else ""), 303)
+    target = path + (f"?{urlencode(rest)}" if rest else "")
+    if request.method == "POST":
+        response = redirect(target, 303)
+    else:
+        response = Response(render_template("signed_in.html", game_id=game_id, target=target), 200)
     public = (pbem.config.public_url or "").lower()
-    response.set_cookie(COOKIE, pbem.replay_key(game_id, seat.seat), path=path, httponly=True, samesite="Lax",
+    response.set_cookie(COOKIE, pbem.replay_key(game_id, seat.seat), path=path, httponly=True, samesite="Strict",
                         secure=request.is_secure or public.startswith("https://"))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"

@@ -190,7 +190,7 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
 
     page.goto(f"{server.url}/replay/{game_id}/?key={key}", wait_until="commit")
     page.wait_for_selector("body[data-ready='1']")
-    assert page.url == f"{server.url}/replay/{game_id}/"  # the 303 took the key out of the address
+    assert page.url == f"{server.url}/replay/{game_id}/"  # the sign-in page took the key out of the address
     assert page.locator("#viewer").inner_text() == "seen by red"
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script on the page can read the key
     page.keyboard.press("End")

@@ -3,10 +3,15 @@
 The kernel knows no terrain names: the vocabulary (terrain types, hexside features, hex features, tags) is
 declared by the game, either in the map's ``[vocabulary]`` table or as a `Vocabulary` passed to the loader.
 The loader is the only I/O in the kernel. Every problem found is reported at once in a `MapError`.
+
+A map may come from a stranger (a custom map in `POST /games`), so the loader bounds the work a file may cause
+(its bytes, the grid's size, the hexes its lists expand to: checked before building anything) and holds every
+word to a strict pattern and every name to plain text (docs/map-format.md, "Limits").
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -31,6 +36,19 @@ COMPASS_EDGES = ("north", "south", "east", "west")
 _TOP_KEYS = set("map vocabulary terrain hexsides features roads railroads names tags edges boxes".split())
 _MAP_KEYS = {"name", "parity", "cols", "rows", "sheet", "status", "provenance", "absent"}
 _VOCAB_KEYS = {"terrain", "hexside", "features", "tags"}
+
+# Limits (issue 12): the largest printed map (Olympic, 43x52) is 2,236 hexes in 14 KB.
+MAX_MAP_BYTES = 128 * 1024
+MAX_SPAN = 100  # columns, and rows, of one sheet
+MAX_HEXES = 6000
+MAX_LISTED = 100_000  # hexes all the file's lists and rectangles expand to, together
+# terrain types, hexside features, hex features, tags, edge and box ids, status: lowercase words
+WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+MAX_WORD = 32
+# names of the map, places, roads and boxes: letters, digits, spaces and . , ' ( ) / : -
+NAME = re.compile(r"[^\W_](?:[\w .,'()/:-]*[\w.)])?")
+MAX_NAME = 60
+MAX_PROVENANCE = 2000
 
 
 class MapError(ValueError):
@@ -275,13 +293,22 @@ def load_map(path: str | Path, vocabulary: Vocabulary | None = None) -> GameMap:
     """Read and validate a TOML map file; raises `MapError` listing every problem."""
     p = Path(path)
     try:
+        if p.stat().st_size > MAX_MAP_BYTES:
+            raise MapError(str(p), [_too_big(p.stat().st_size)])
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise MapError(str(p), [f"cannot read map file: {exc}"]) from exc
     return loads_map(text, source=str(p), vocabulary=vocabulary)
 
 
+def _too_big(size: int) -> str:
+    return f"the map file is {size} bytes; a map file may have at most {MAX_MAP_BYTES} (nothing was read further)"
+
+
 def loads_map(text: str, source: str = "<string>", vocabulary: Vocabulary | None = None) -> GameMap:
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MAP_BYTES:
+        raise MapError(source, [_too_big(size)])
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -301,6 +328,7 @@ class _Builder:
         self.source = source
         self.vocab_given = vocabulary
         self.problems: list[str] = []
+        self.listed = 0  # hexes the lists have expanded to so far (MAX_LISTED)
 
     def err(self, msg: str) -> None:
         self.problems.append(msg)
@@ -344,6 +372,8 @@ class _Builder:
     def _hexes(self, value: Any, where: str, ranges: bool = True) -> list[Hex]:
         out: list[Hex] = []
         for item in self._list_of_str(value, where):
+            if self.listed > MAX_LISTED:
+                break
             if ".." in item:
                 if not ranges:
                     self.err(f"{where}: a path lists single hexes, not a rectangle ({item!r})")
@@ -352,6 +382,8 @@ class _Builder:
                 lo, hi = self._hex_in_grid(lo_s, where), self._hex_in_grid(hi_s, where)
                 if lo is None or hi is None:
                     continue
+                if not self._count(where, (abs(lo.col - hi.col) + 1) * (abs(lo.row - hi.row) + 1)):
+                    break
                 for c in range(min(lo.col, hi.col), max(lo.col, hi.col) + 1):
                     for r in range(min(lo.row, hi.row), max(lo.row, hi.row) + 1):
                         h = self.grid.hex(c, r)
@@ -359,9 +391,37 @@ class _Builder:
                             out.append(h)
             else:
                 h = self._hex(item, where)
-                if h is not None:
+                if h is not None and self._count(where, 1):
                     out.append(h)
         return out
+
+    def _count(self, where: str, n: int) -> bool:
+        """Count `n` more listed hexes; False (and one problem) once the file's lists pass MAX_LISTED."""
+        self.listed += n
+        if self.listed > MAX_LISTED:
+            self.err(f"{where}: the map's lists and rectangles name more than {MAX_LISTED} hexes in all; "
+                     "nothing after this was read")
+            self.listed = MAX_LISTED + n + 1  # stays over the limit: every later list stops at once
+            return False
+        return True
+
+    def _word(self, word: Any, kind: str, where: str) -> bool:
+        """A terrain, feature, tag, edge or box word: lowercase letters and digits joined by - or _."""
+        if isinstance(word, str) and len(word) <= MAX_WORD and WORD.fullmatch(word):
+            return True
+        self.err(f"{where}: {kind} {word!r} is not a valid word: lowercase letters and digits, joined by - or _, "
+                 f"at most {MAX_WORD} characters (e.g. 'clear', 'major-river')")
+        return False
+
+    def _name(self, name: Any, where: str, scale: int = 1) -> str | None:
+        """A display name: plain text (letters, digits, spaces and . , ' ( ) / : -), at most `scale` times
+        MAX_NAME characters."""
+        limit = scale * MAX_NAME
+        if isinstance(name, str) and len(name) <= limit and NAME.fullmatch(name):
+            return name
+        self.err(f"{where}: name {name!r} is not plain text: letters, digits, spaces and . , ' ( ) / : - only, "
+                 f"at most {limit} characters")
+        return None
 
     def _hex_in_grid(self, label: str, where: str) -> Hex | None:
         try:
@@ -391,6 +451,8 @@ class _Builder:
         return hexes
 
     def _known(self, word: str, allowed: frozenset[str] | None, kind: str, where: str) -> bool:
+        if not self._word(word, kind, where):
+            return False
         if allowed is None or word in allowed:
             return True
         shown = ", ".join(sorted(allowed)) or "none declared"
@@ -428,6 +490,7 @@ class _Builder:
         names = self._names()
         edges = self._edges()
         boxes = self._boxes()
+        self._header_text(head)
         if self.problems:
             raise MapError(self.source, self.problems)
         return GameMap(
@@ -450,6 +513,15 @@ class _Builder:
             boxes=boxes,
         )
 
+    def _header_text(self, head: Mapping[str, Any]) -> None:
+        if "name" in head:
+            self._name(head["name"], "[map] name", scale=2)
+        if head.get("status"):
+            self._word(head["status"], "status", "[map] status")
+        provenance = head.get("provenance", "")
+        if not isinstance(provenance, str) or len(provenance) > MAX_PROVENANCE or not provenance.isprintable():
+            self.err(f"[map] provenance: free text on one line, at most {MAX_PROVENANCE} characters")
+
     def _grid(self, head: Mapping[str, Any]) -> Grid | None:
         for key in ("name", "parity", "cols", "rows"):
             if key not in head:
@@ -464,6 +536,11 @@ class _Builder:
                 ok = False
         if not ok:
             return None
+        spans = (abs(cols[1] - cols[0]) + 1, abs(rows[1] - rows[0]) + 1)
+        if max(spans) > MAX_SPAN or spans[0] * spans[1] > MAX_HEXES:
+            self.err(f"[map]: {spans[0]} columns by {spans[1]} rows is too large a map: at most {MAX_SPAN} columns, "
+                     f"{MAX_SPAN} rows and {MAX_HEXES} hexes (nothing else was read)")
+            return None
         try:
             return Grid(head["parity"], (cols[0], cols[1]), (rows[0], rows[1]), head.get("sheet", ""))
         except ValueError as exc:
@@ -477,7 +554,8 @@ class _Builder:
             return self.vocab_given
         for key in ("terrain", "hexside", "features", "tags"):
             if key in table:
-                self._list_of_str(table[key], f"[vocabulary] {key}")
+                for word in self._list_of_str(table[key], f"[vocabulary] {key}"):
+                    self._word(word, "word", f"[vocabulary] {key}")
         vocab = Vocabulary.from_dict(table)
         if not vocab.terrain:
             self.err("[vocabulary]: no terrain types declared (declare them here or pass a Vocabulary)")
@@ -489,14 +567,14 @@ class _Builder:
         if not isinstance(default, str):
             self.err("[terrain]: missing 'default' terrain (a string)")
             default = ""
-        elif vocab.terrain:
-            self._known(default, vocab.terrain, "terrain", "[terrain] default")
+        else:
+            self._known(default, vocab.terrain or None, "terrain", "[terrain] default")
         out: dict[Hex, str] = {}
         for key, value in table.items():
             if key in ("default", "override"):
                 continue
             where = f"[terrain] {key}"
-            if vocab.terrain and not self._known(key, vocab.terrain, "terrain", where):
+            if not self._known(key, vocab.terrain or None, "terrain", where):
                 continue
             for h in self._hexes(value, where):
                 if h in out:
@@ -515,7 +593,7 @@ class _Builder:
             if not isinstance(t, str):
                 self.err(f"{where}: terrain must be a string, got {t!r}")
                 continue
-            if vocab.terrain and not self._known(t, vocab.terrain, "terrain", where):
+            if not self._known(t, vocab.terrain or None, "terrain", where):
                 continue
             out[h] = t
         return default, out
@@ -602,8 +680,11 @@ class _Builder:
             if not isinstance(entry, Mapping):
                 self.err(f"[[{key}]] #{i}: must be a table")
                 continue
-            name = str(entry.get("name", ""))
-            where = f"{kind} {name!r}" if name else f"[[{key}]] #{i}"
+            where = f"[[{key}]] #{i}"
+            name = entry.get("name", "")
+            if name and self._name(name, where) is None:
+                continue
+            where = f"{kind} {name!r}" if name else where
             self._unknown_keys(entry, {"name", "path"}, where)
             if "path" not in entry:
                 self.err(f"{where}: missing 'path'")
@@ -631,6 +712,8 @@ class _Builder:
             if not isinstance(name, str) or not name.strip():
                 self.err(f"{where}: name must be a non-empty string")
                 continue
+            if self._name(name, where) is None:
+                continue
             out[h] = name
         return out
 
@@ -643,6 +726,8 @@ class _Builder:
         out = {k: frozenset(v) for k, v in edges.items()}
         for name, value in self._table("edges").items():
             where = f"[edges] {name}"
+            if not self._word(name, "edge", where):
+                continue
             out[name] = frozenset(self._no_duplicates(self._hexes(value, where), where))
         return out
 
@@ -662,10 +747,14 @@ class _Builder:
             if not isinstance(box_id, str) or not box_id:
                 self.err(f"{where}: missing 'id'")
                 continue
+            edge = entry.get("edge")
+            if not self._word(box_id, "box id", where) or (edge is not None and not self._word(edge, "edge", where)):
+                continue
+            if "name" in entry and self._name(entry["name"], where) is None:
+                continue
             if box_id in out:
                 self.err(f"{where}: box id {box_id!r} is used twice")
                 continue
             adjacent = tuple(self._hexes(entry.get("adjacent", []), f"box {box_id!r} adjacent"))
-            edge = entry.get("edge")
             out[box_id] = OffMapBox(box_id, str(entry.get("name", box_id)), adjacent, edge)
         return out

@@ -11,6 +11,47 @@
 
   function text(el, value) { el.textContent = value === undefined || value === null ? "" : String(value); }
 
+  // Nothing the server sends is ever parsed as HTML here (no innerHTML): text goes in through textContent,
+  // and a map picture is parsed as XML and keeps only the elements and attributes a map is drawn with, so
+  // even a picture that escaped the server's escaping could carry no script (issue 12).
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const SVG_TAGS = new Set(["svg", "g", "title", "rect", "polygon", "polyline", "line", "circle", "text"]);
+  const SVG_ATTRS = new Set(["viewBox", "width", "height", "class", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy",
+    "r", "rx", "points", "fill", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
+    "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style", "text-anchor",
+    "transform"]);
+
+  function cleanSvg(source) {         // a detached copy of the SVG's drawing, built element by element
+    const doc = new DOMParser().parseFromString(source, "image/svg+xml");
+    const root = doc.documentElement;
+    if (root.namespaceURI !== SVG_NS || root.localName !== "svg") throw new Error("not a map picture");
+    function copy(node) {
+      if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.data);
+      if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== SVG_NS || !SVG_TAGS.has(node.localName)) {
+        return null;
+      }
+      const out = document.createElementNS(SVG_NS, node.localName);
+      for (const a of node.attributes) {
+        if (!a.namespaceURI && (SVG_ATTRS.has(a.name) || /^data-[a-z-]+$/.test(a.name))) {
+          out.setAttribute(a.name, a.value);
+        }
+      }
+      for (const child of node.childNodes) {
+        const c = copy(child);
+        if (c) out.appendChild(c);
+      }
+      return out;
+    }
+    return copy(root);
+  }
+
+  function message(box, words) {      // a line of text in place of the map
+    const p = document.createElement("p");
+    p.className = "empty";
+    p.textContent = words;
+    box.replaceChildren(p);
+  }
+
   function start(i, key) {            // first index of the run of frames sharing key(i)
     while (i > 0 && key(i - 1) === key(i)) i--;
     return i;
@@ -101,7 +142,7 @@
   function markCombat(c) {            // outline the attacked hex and the attacking counters on the map
     const svg = $("map").querySelector("svg");
     if (!svg || !c) return;
-    const hex = svg.querySelector('.terrain polygon[data-hex="' + c.hex + '"]');
+    const hex = svg.querySelector('.terrain polygon[data-hex="' + CSS.escape(String(c.hex)) + '"]');
     if (hex) {
       const ring = hex.cloneNode(false);
       ring.setAttribute("class", "combat-target");
@@ -110,7 +151,7 @@
       centreOn(ring);
     }
     for (const id of c.attackers || []) {
-      const counter = svg.querySelector('.counter[data-unit="' + id + '"]');
+      const counter = svg.querySelector('.counter[data-unit="' + CSS.escape(String(id)) + '"]');
       if (counter) counter.classList.add("attacker");
     }
   }
@@ -140,7 +181,7 @@
       try {
         const svg = await svgAt(f.seq);
         if (wanted === f.seq) {
-          $("map").innerHTML = svg;
+          $("map").replaceChildren(cleanSvg(svg));
           fitMap();
           markCombat(f.combat);
           document.body.dataset.mapSeq = f.seq;
@@ -148,7 +189,7 @@
         // prefetch the next frame's map (not seq + 1: a run of events hidden from this viewer is one frame)
         if (index + 1 < frames.length) svgAt(frames[index + 1].seq).catch(() => {});
       } catch (err) {
-        if (wanted === f.seq) $("map").innerHTML = '<p class="empty">map unavailable: ' + err.message + "</p>";
+        if (wanted === f.seq) message($("map"), "map unavailable: " + err.message);
       }
     }
   }
@@ -170,13 +211,21 @@
     const r = await fetch(url("analysis.json"));
     if (!r.ok) return;
     const a = await r.json();
-    const rows = ["<tr><th>side</th><th>attacks</th><th>luck score</th><th>± sd</th><th>z</th></tr>"];
+    function row(cells, first) {      // one table row: the first cell a header, the others data (as text)
+      const tr = document.createElement("tr");
+      cells.forEach((value, i) => {
+        const cell = document.createElement(i === 0 || first ? "th" : "td");
+        text(cell, value);
+        tr.appendChild(cell);
+      });
+      return tr;
+    }
+    const rows = [row(["side", "attacks", "luck score", "± sd", "z"], true)];
     for (const s of a.sides) {
       const l = a.luck[s];
-      rows.push("<tr><th>" + s + "</th><td>" + l.attacks + "</td><td>" + l.score.toFixed(2) + "</td><td>" +
-        l.sd.toFixed(2) + "</td><td>" + l.z.toFixed(2) + "</td></tr>");
+      rows.push(row([s, l.attacks, l.score.toFixed(2), l.sd.toFixed(2), l.z.toFixed(2)], false));
     }
-    $("luck").innerHTML = rows.join("");
+    $("luck").replaceChildren(...rows);
     const charts = ["losses", "odds", "luck"].concat(a.control ? ["control"] : []);
     $("charts").replaceChildren(...charts.map((name) => {
       const img = document.createElement("img");
@@ -207,10 +256,10 @@
     frames = d.frames;
     $("slider").max = frames.length;
     if (d.outcome) text($("outcome"), "winner: " + (d.outcome.winner || "none") + " — " + d.outcome.reason);
-    if (!d.panels.map) $("map").innerHTML = '<p class="empty">these rules draw no map</p>';
+    if (!d.panels.map) message($("map"), "these rules draw no map");
     buildHistory();
     document.body.dataset.ready = "1";
     show(0);
     loadAnalysis();
-  }).catch((err) => { $("map").innerHTML = '<p class="empty">cannot load the replay: ' + err.message + "</p>"; });
+  }).catch((err) => { message($("map"), "cannot load the replay: " + err.message); });
 })();
