@@ -65,6 +65,29 @@ def automated_seats(rules) -> dict[str, str]:
     return {side: name for side in getattr(rules, "automated_seats", ()) or ()} if name else {}
 
 
+def seats(rules, auto: dict | list | None) -> dict[str, str]:
+    """The automated seats of a new game, side -> policy: `auto` maps sides to policy names (None or "": the
+    default) or lists sides ("side" or "side:policy"); None: the rule set's own automated seats. Raises
+    ValueError naming what is wrong."""
+    if auto is None:
+        return automated_seats(rules)
+    if not isinstance(auto, dict):
+        auto = dict((item.partition(":")[0], item.partition(":")[2]) for item in auto)
+    offered = policies(rules)
+    out = {}
+    for side, name in auto.items():
+        if side not in rules.sides:
+            raise ValueError(f"{rules.name} has no side {side!r} to automate; sides: {', '.join(rules.sides)}")
+        name = name or default_policy(rules)
+        if name not in offered:
+            raise ValueError(f"{rules.name} has no policy {name!r} for an automated seat; policies: "
+                             f"{', '.join(offered) or 'none'}")
+        out[side] = name
+    if out and len(out) == len(rules.sides):
+        raise ValueError("every side automated: at least one seat must be a player's")
+    return out
+
+
 def choose(rules, name: str, state: Any, side: str) -> tuple[str, dict]:
     """The order policy `name` gives for `side` now, with its reason (as JSON would store it)."""
     try:
