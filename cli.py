@@ -115,9 +115,7 @@ def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None
     except custom_setup.SetupError as exc:
         raise games.GameError(str(exc)) from None
     game_id = games.create_game(ctx.store, rules, scenario, options, auto=[] if no_auto else (list(auto) or None))
-    automated = projection.load(ctx.store, game_id).meta.automated
-    emit(as_json, {"game_id": game_id, "automated": automated},
-         game_id + "".join(f"\n{side} is played by the server (policy {p})" for side, p in automated.items()))
+    emit(as_json, {"game_id": game_id, "automated": projection.load(ctx.store, game_id).meta.automated}, game_id)
 
 
 @cli.command("join")
