@@ -104,7 +104,7 @@ def test_automated_seats_are_checked_at_creation(store):
     assert projection.load(store, greedy).meta.automated == {"japanese": "greedy"}
 
 
-def test_a_long_automated_turn_stops_at_the_limit_with_a_log_line_and_tick_goes_on(store, caplog):
+def test_a_long_automated_turn_stops_at_the_limit_with_a_log_line_and_the_next_call_goes_on(store, caplog):
     game_id = games.create_game(store, "olympic")
     games.join(store, game_id, "american", "a@example.org", "alone")
     rng = random.Random(5)
@@ -185,3 +185,35 @@ def test_snc_against_the_greedy_japanese_through_the_cli(tmp_path):
     why = dict(auto.payload["auto"], reason={"case": "made up", "summary": "made up"})
     found = audit.verify(tampered(events, auto.seq, {**auto.payload, "auto": why}))
     assert found.first_bad_seq == auto.seq and "policy greedy gives" in found.problems[0].message
+
+
+def test_the_api_creates_a_game_against_the_server_and_answers_an_order_with_its_turn(tmp_path):
+    from app.mail.transport import MailConfig
+    from app.web import create_app
+    from tests.outbox import Outbox
+
+    client = create_app({"HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(),
+                         "MAIL": MailConfig()}).test_client()
+    rules = {r["name"]: r for r in client.get("/rules").json}
+    assert rules["olympic"]["automated_seats"] == {"japanese": "programmed"}
+    assert rules["skirmish"]["policies"] == ["greedy", "random"]
+    for bad, why in ((["red", "blue"], "at least one seat"), (["red:clever"], "no policy 'clever'"),
+                     (["green"], "no side 'green'")):
+        r = client.post("/games", json={"rules": "skirmish", "players": {"blue": "b@x.example"}, "auto": bad})
+        assert r.status_code == 400 and why in r.json["message"]
+    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"},
+                                    "auto": ["blue"]})
+    assert r.status_code == 400 and "one player for each side: red (blue played by the server)" in r.json["message"]
+    assert client.get("/games").json == []
+    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example"}, "auto": ["blue:greedy"]})
+    assert r.status_code == 201 and set(r.json["tokens"]) == {"red"}
+    game, auth = r.json["game_id"], {"Authorization": f"Bearer {r.json['tokens']['red']}"}
+    assert client.post(f"/games/{game}/join", headers=auth, json={"seed_text": "red"}).status_code == 201
+    for _ in range(2):  # red's movement, then red's combat: then blue's turn, played by the server
+        r = client.post(f"/games/{game}/orders", headers=auth, json={"order": "end"})
+        assert r.status_code == 201
+    mine = [e for e in r.json["events"] if e["actor"] == "player:red"]
+    theirs = [e for e in r.json["events"] if e["actor"] == "auto:blue"]
+    assert mine[0]["text"] == "red orders: end" and theirs[0]["text"].startswith("blue (automated, greedy) orders: ")
+    assert r.json["seq"] == theirs[-1]["seq"] and client.get(f"/games/{game}", headers=auth).json["your_turn"]
+    assert client.get(f"/games/{game}/verify", headers=auth).json["ok"]
