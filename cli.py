@@ -18,7 +18,7 @@ from app.projections import state as projection
 from app.rules import custom_setup
 from app.rules.catalog import UnknownRules, available, get_rules
 from app.rules.errors import OrderError
-from app.service import audit, games, transfer
+from app.service import audit, autoplay, games, transfer
 from app.service.demo import play_demo
 
 EXIT_REFUSED = 2
@@ -99,19 +99,23 @@ def rules_cmd(as_json: bool) -> None:
               help="Start on a custom map file (TOML, docs/map-format.md) instead of the printed one.")
 @click.option("--position", "position_file", type=click.Path(dir_okay=False),
               help="Start from a position file (TOML, docs/custom-positions.md): units per hex, turn, phase.")
+@click.option("--auto", "auto", multiple=True, metavar="SIDE[:POLICY]",
+              help="The server plays this side (a practice opponent, or Olympic's programmed Japanese), by the "
+                   "policy named or the rule set's default; repeatable. Default: the rule set's own automated seats.")
+@click.option("--no-auto", is_flag=True, help="No side is automated, not even the rule set's own (Olympic).")
 @json_option
 @click.pass_obj
 @guarded
 def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
-            as_json: bool) -> None:
+            auto: tuple[str, ...], no_auto: bool, as_json: bool) -> None:
     """Create a game; the server commits to a secret dice seed. The map and position files are stored in the
     game's first event, so the game replays, verifies and exports without them."""
     try:
         options = custom_setup.read_files(map_file, position_file)
     except custom_setup.SetupError as exc:
         raise games.GameError(str(exc)) from None
-    game_id = games.create_game(ctx.store, rules, scenario, options)
-    emit(as_json, {"game_id": game_id}, game_id)
+    game_id = games.create_game(ctx.store, rules, scenario, options, auto=[] if no_auto else (list(auto) or None))
+    emit(as_json, {"game_id": game_id, "automated": projection.load(ctx.store, game_id).meta.automated}, game_id)
 
 
 @cli.command("join")
@@ -125,7 +129,22 @@ def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None
 def join_cmd(ctx: Context, game: str, side: str, name: str, seed_text: str, as_json: bool) -> None:
     """Take a side in a game."""
     event = games.join(ctx.store, game, side, name, seed_text)
-    emit(as_json, {"seq": event.seq}, f"{name} plays {side} in {game}")
+    rows = _automated_rows(ctx, game)
+    emit(as_json, {"seq": event.seq, "automated": rows},
+         "\n".join([f"{name} plays {side} in {game}", *_rows_text(rows)]))
+
+
+def _automated_rows(ctx: Context, game: str) -> list[dict]:
+    """The automated seats' orders given now (app/service/autoplay.py), as history lines."""
+    followed = autoplay.play(ctx.store, game)
+    if not followed:
+        return []
+    rules = get_rules(followed[-1].state.meta.rules)
+    return history.lines(rules, [e for a in followed for e in a.events])
+
+
+def _rows_text(rows: list[dict]) -> list[str]:
+    return [f"{r['seq']:>5}  {r['text']}" for r in rows]
 
 
 @cli.command("list")
@@ -200,8 +219,9 @@ def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | N
     accepted = games.submit(ctx.store, game, side, order, expected_seq)
     rules = get_rules(accepted.state.meta.rules)
     rows = history.lines(rules, accepted.events)
-    emit(as_json, {"accepted": True, "events": rows},
-         "\n".join(f"{r['seq']:>5}  {r['text']}" for r in rows))
+    automated = _automated_rows(ctx, game)
+    emit(as_json, {"accepted": True, "events": rows, "automated": automated},
+         "\n".join(_rows_text(rows + automated)))
 
 
 @cli.command("preview")

@@ -39,11 +39,24 @@ class PlayerJoined:
 @event_type("core.OrderGiven")
 @dataclass(frozen=True)
 class OrderGiven:
-    """An accepted order, stored with the events it produced (their `causation` points here)."""
+    """An accepted order, stored with the events it produced (their `causation` points here). `auto` is set on an
+    automated seat's order (app/service/autoplay.py): {"policy": name, "reason": {...}}, the rule that chose it,
+    which `verify` recomputes."""
 
     side: str
     text: str
     command: dict
+    auto: dict | None = None
+
+
+@event_type("core.SeatAutomated")
+@dataclass(frozen=True)
+class SeatAutomated:
+    """The server plays `side` by the rule set's policy `policy` (app/rules/practice.py): the seat is taken, its
+    orders are given by the server whenever the states table prompts that side, and `verify` re-decides each."""
+
+    side: str
+    policy: str
 
 
 @event_type("core.DieRolled")

@@ -22,7 +22,7 @@ from app.mail import compose
 from app.projections import state as projection
 from app.rules.catalog import UnknownRules
 from app.rules.errors import OrderError
-from app.service import games
+from app.service import autoplay, games
 from app.service.pbem import AccessDenied, Pbem, Seat
 
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
@@ -238,7 +238,12 @@ def _apply(pbem: Pbem, seat: Seat, order: str) -> str:
 
     rules = get_rules(accepted.state.meta.rules)
     shown = history.lines(rules, accepted.events, side=seat.side)
-    return "; ".join(r["text"] for r in shown if r["type"] != "core.OrderGiven")
+    answer = [r for r in shown if r["actor"].startswith(autoplay.actor(""))]  # the automated seats' whole turn
+    text = "; ".join(r["text"] for r in shown if r["type"] != "core.OrderGiven" and r not in answer)
+    if answer:
+        text += "\n\nThe server's automated seats answered, order by order, each with its reason:\n" + \
+            "\n".join(f"  {r['seq']:>5}  {r['text']}" for r in answer)
+    return text
 
 
 def ingest_maildir(pbem: Pbem, folder: str) -> list[Result]:

@@ -15,7 +15,13 @@ def describe(rules: Rules, event: StoredEvent) -> str:
     if isinstance(body, core.PlayerJoined):
         return f"{body.name} joins as {body.side}"
     if isinstance(body, core.OrderGiven):
+        if body.auto:
+            why = (body.auto.get("reason") or {}).get("summary", "")
+            return f"{body.side} (automated, {body.auto.get('policy')}) orders: {body.text}" + (f"  [{why}]" if why
+                                                                                                   else "")
         return f"{body.side} orders: {body.text}"
+    if isinstance(body, core.SeatAutomated):
+        return f"{body.side} is played by the server (policy {body.policy})"
     if isinstance(body, core.DieRolled):
         return f"die roll #{body.index}: {body.value} ({body.purpose})"
     if isinstance(body, core.SeedRevealed):

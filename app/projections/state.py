@@ -57,6 +57,7 @@ class GameMeta:
     revealed_seed: str | None = None
     parent: dict | None = None
     retractions: list = field(default_factory=list)
+    automated: dict = field(default_factory=dict)  # side -> policy name (core.SeatAutomated)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,9 @@ def fold(rules: Rules, state: GameState | None, event: StoredEvent,
     if isinstance(body, core.PlayerJoined):
         meta = replace(meta, players={**meta.players, body.side: body.name},
                        player_seeds={**meta.player_seeds, body.side: body.seed_text})
+    elif isinstance(body, core.SeatAutomated):
+        meta = replace(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
+                       automated={**meta.automated, body.side: body.policy})
     elif isinstance(body, core.DieRolled):
         meta = replace(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):

@@ -112,6 +112,16 @@ class Rules(Protocol):
     #     "" for a game created before versions were recorded). A rule set whose decisions changed records the
     #     version in its state and decides that game as it was played, so its stored orders still verify.
     #     Default: every game is decided by the current rules.
+    # policies: {name: policy(state, side) -> (order text, reason dict)}
+    #     How the server plays an automated seat (app/rules/practice.py, app/service/autoplay.py); the first is
+    #     the rule set's default. A policy is pure and deterministic given the state (verify re-runs it); the
+    #     reason names the rule that chose the order. Every rule set with `candidates` or `legal_orders` also
+    #     gets the practice opponents `greedy` and `random`.
+    # candidates(state, rng) -> [order text, ...]
+    #     Orders worth trying for the side to act, not all legal (the fuzzers' random player); a rule set on the
+    #     engine lists its orders with `legal_orders` instead.
+    # automated_seats: tuple of sides
+    #     The sides the server plays unless a game's creator says otherwise (Olympic: the Japanese).
 
 
 def event_visibility(rules: Rules, event: Any, side: str | None) -> bool | str:

@@ -11,6 +11,7 @@ from app.events import core, dice
 from app.events.envelope import GENESIS_HASH, StoredEvent
 from app.events.registry import EventSchemaError, decode
 from app.projections import state as projection
+from app.rules import practice
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
@@ -159,6 +160,9 @@ def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch
         if rules.parse(order.text, order.side, state.game) != command:
             return Problem(seq, "replay", f"order {order.text!r} no longer reads as the stored command")
         check_turn(rules, state, command)
+        redecided = _redecide(rules, state, seq, order)
+        if redecided:
+            return redecided
         produced = decide_checked(rules, state, command, dice.RecordedDice(next_index=state.meta.rolls,
                                                                           recorded=recorded))
     except (OrderError, dice.DiceError, EventSchemaError, KeyError, TypeError, ValueError) as exc:
@@ -168,6 +172,28 @@ def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch
             at = batch[k].seq if k < len(batch) else seq + len(batch) + 1
             want = produced[k] if k < len(produced) else "nothing"
             return Problem(at, "replay", f"the rules now produce {want!r} here")
+    return None
+
+
+def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
+    """An automated seat's order must be the one its policy gives in that position, for the reason stored
+    (app/service/autoplay.py); a player's seat takes no automated order."""
+    policy = state.meta.automated.get(order.side)
+    if policy is None:
+        return Problem(seq, "replay", f"order {order.text!r} claims an automated seat, but {order.side} is a "
+                                      "player's") if order.auto else None
+    if not order.auto or order.auto.get("policy") != policy:
+        return Problem(seq, "replay", f"{order.side} is played by the policy {policy}, but order {order.text!r} is "
+                                      "not its")
+    try:
+        text, reason = practice.choose(rules, policy, state.game, order.side)
+    except practice.NoOrder as exc:
+        return Problem(seq, "replay", f"the policy {policy} gives no order here ({exc}), yet {order.text!r} is "
+                                      "stored")
+    if text != order.text or reason != order.auto.get("reason"):
+        why = (order.auto.get("reason") or {}).get("summary", "") if isinstance(order.auto.get("reason"), dict) else ""
+        return Problem(seq, "replay", f"the policy {policy} gives {text!r} ({reason.get('summary', '')}) here, not "
+                                      f"the stored {order.text!r} ({why})")
     return None
 
 

@@ -15,6 +15,7 @@ from app.events.registry import encode
 from app.events.store import Conflict, EventStore, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
+from app.rules import practice
 from app.rules.base import Command, Rules
 from app.rules.catalog import get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
@@ -45,9 +46,14 @@ def _new(event: Any, actor: str, causation: int | None = None) -> NewEvent:
 
 
 def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
-                options: dict | None = None, game_id: str | None = None) -> str:
-    """Start a game: commit to a fresh secret dice seed, set up the scenario."""
+                options: dict | None = None, game_id: str | None = None, auto: dict | None = None) -> str:
+    """Start a game: commit to a fresh secret dice seed, set up the scenario. `auto`: the sides the server plays,
+    side -> policy name (None: the policy's default); left out, the rule set's own automated seats."""
     rules = get_rules(rules_name)
+    try:
+        seats = practice.seats(rules, auto)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
     scenario = scenario or next(iter(rules.scenarios))
     if scenario not in rules.scenarios:
         raise GameError(f"{rules.name} has no scenario {scenario!r}; scenarios: {', '.join(rules.scenarios)}")
@@ -60,7 +66,8 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
     game_id = game_id or new_game_id(store)
     created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),
                                seed_commitment=dice.commitment(seed), options=options, rules_version=rules.version)
-    store.create_game(game_id, rules.name, scenario, [_new(created, SERVER)], seed)
+    automated = [_new(core.SeatAutomated(side=side, policy=policy), SERVER) for side, policy in seats.items()]
+    store.create_game(game_id, rules.name, scenario, [_new(created, SERVER), *automated], seed)
     return game_id
 
 
@@ -112,12 +119,16 @@ def live_dice(store: EventStore, state: GameState) -> dice.Dice:
 
 
 def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: int | None = None,
-           actor: str | None = None) -> Accepted:
-    """Check an order against the rules and store it with its events, or raise and write nothing."""
+           actor: str | None = None, auto: dict | None = None) -> Accepted:
+    """Check an order against the rules and store it with its events, or raise and write nothing. `auto`: an
+    automated seat's order, {"policy", "reason"} (app/service/autoplay.py)."""
     rules = get_rules(store.game(game_id)["rules"])
     state = projection.load(store, game_id)
     if expected_seq is not None and expected_seq != state.meta.seq:
         raise Conflict(game_id, expected_seq, state.meta.seq)
+    if side in state.meta.automated and auto is None:
+        raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
+                        "from anyone")
     command = parse_order(rules, state, side, text)
     try:
         produced = decide_checked(rules, state, command, live_dice(store, state))
@@ -126,7 +137,7 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
                         "held by this server: fork the game to go on with a new seed") from None
     order_seq = state.meta.seq + 1
     actor = actor or f"player:{side}"
-    batch = [_new(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict()), actor)]
+    batch = [_new(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict(), auto=auto), actor)]
     batch += [_new(e, actor, order_seq) for e in produced]
     after = _fold_new(rules, state, game_id, batch)
     if rules.outcome(after.game) is not None and after.meta.revealed_seed is None:

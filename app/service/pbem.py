@@ -24,10 +24,11 @@ from app.mail import compose
 from app.mail.transport import MailConfig, Transport, transport_for
 from app.projections import history, render, textmap
 from app.projections import state as projection
+from app.rules import practice
 from app.rules.base import event_reveals, event_visibility, has_preview, optional
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
-from app.service import audit, games, transfer
+from app.service import audit, autoplay, games, transfer
 
 ARBITER = "arbiter"
 DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
@@ -167,12 +168,20 @@ class Pbem:
     def create(self, rules_name: str, players: dict[str, str], scenario: str | None = None,
                arbiter: str | None = None, deadline_hours: float | None = None,
                reminder_hours: float | None = None, dispute_window_hours: float = 24,
-               options: dict | None = None, on_deadline: str = "notify-arbiter") -> tuple[str, dict[str, str]]:
+               options: dict | None = None, on_deadline: str = "notify-arbiter",
+               auto: dict | list | None = None) -> tuple[str, dict[str, str]]:
         """Create a game with a seat per side (and the arbiter's); email each seat its invitation and token.
-        Returns the game id and the tokens (shown once; only their hashes are kept)."""
+        `auto`: the sides the server plays (app/service/autoplay.py; None: the rule set's own), which take no
+        player. Returns the game id and the tokens (shown once; only their hashes are kept)."""
         rules = get_rules(rules_name)
-        if set(players) != set(rules.sides):
-            raise PbemError(f"{rules.name} needs one player for each side: {', '.join(rules.sides)}")
+        try:
+            automated = practice.seats(rules, auto)
+        except ValueError as exc:
+            raise PbemError(str(exc)) from None
+        human = [s for s in rules.sides if s not in automated]
+        if set(players) != set(human):
+            raise PbemError(f"{rules.name} needs one player for each side: {', '.join(human)}"
+                            + (f" ({', '.join(automated)} played by the server)" if automated else ""))
         if deadline_hours is not None and deadline_hours <= 0:
             raise PbemError("the move deadline must be a positive number of hours")
         if on_deadline not in DEADLINE_ACTIONS:
@@ -184,7 +193,7 @@ class Pbem:
         now = utc_now()
         self.server_secret()  # the invitations' reply tags need it: made before the game, never after it
         with self.store.transaction():  # the game and its seats together: no game without seats after a crash
-            game_id = games.create_game(self.store, rules.name, scenario, options)
+            game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
             self.store.db["pbem_games"].insert({
                 "game_id": game_id, "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
                 "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now})
@@ -331,11 +340,13 @@ class Pbem:
     # -- acting, as one seat ----------------------------------------------------------------------------
     def join(self, seat: Seat, seed_text: str = "", name: str | None = None) -> dict:
         event = games.join(self.store, seat.game_id, self._player(seat), name or seat.email, seed_text)
+        autoplay.play(self.store, seat.game_id)  # the last player in: an automated side may open the game
         self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id))
         return {"seq": event.seq, "side": seat.seat}
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None, notify: bool = True):
         accepted = games.submit(self.store, seat.game_id, self._player(seat), text, expected_seq)
+        accepted = autoplay.merged(accepted, autoplay.play(self.store, seat.game_id))  # the automated answer
         self._after_write(seat.game_id, "seen mark", lambda: self._mark_seen(seat, accepted.state.meta.seq))
         if notify:
             self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id))
@@ -549,8 +560,8 @@ class Pbem:
         if any(s not in state.meta.players for s in state.meta.sides):
             return []
         side = rules.prompt(state.game).side
-        if side is None or (side == settings["turn_side"] and not force):
-            return []
+        if side is None or side in state.meta.automated or (side == settings["turn_side"] and not force):
+            return []  # an automated side is told nothing: the server plays it (autoplay)
         self.store.db["pbem_games"].update(game_id, {"turn_side": side, "turn_started_at": utc_now(),
                                                      "reminded": 0, "expired": 0})
         m = members[side]
@@ -627,6 +638,7 @@ class Pbem:
             except (Conflict, OrderError, games.GameError):
                 break  # the player moved at the last moment, or the rules refuse: nothing more is passed
             passed.append(action.name)
+        autoplay.play(self.store, game_id)  # an automated opponent answers the pass at once
         return passed
 
     def tick(self) -> list[str]:
@@ -635,6 +647,9 @@ class Pbem:
         now = self.clock()
         done = []
         for g in self.store.db.query("SELECT game_id FROM pbem_games WHERE over_notified = 0"):
+            caught_up = autoplay.play(self.store, g["game_id"])  # a turn the limit or a refused write left
+            if caught_up:
+                done.append(f"{g['game_id']}: the automated seats caught up, {len(caught_up)} order(s)")
             try:  # a turn email deferred by _after_write: the side to act was never told (notify sends once)
                 done += [f"{g['game_id']}: turn email to {seat} caught up" for seat in self.notify(g["game_id"])]
             except (sqlite3.OperationalError, StoreUnavailable) as exc:

@@ -7,6 +7,7 @@ from flask import Response, current_app, g, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from app.rules import practice
 from app.rules.base import has_preview
 from app.rules.catalog import available
 from app.service.pbem import DEADLINE_ACTIONS, AccessDenied, NotAuthenticated, Pbem, Seat
@@ -46,6 +47,11 @@ class CreateGame(Schema):
         "description": "a custom map: the text of a TOML map file (docs/map-format.md)"})
     position = fields.Dict(load_default=None, metadata={
         "description": "a custom starting position (docs/custom-positions.md): turn, phase, units per hex, ..."})
+    auto = fields.List(fields.String(validate=validate.Length(min=1, max=80)), load_default=None,
+                       validate=validate.Length(max=8), metadata={
+        "description": "the sides the server plays, as 'side' or 'side:policy' (GET /rules lists the policies); "
+                       "they take no player. Left out: the rule set's own (Olympic: japanese); [] for none",
+        "example": ["japanese"]})
 
 
 def custom_options(body: dict) -> dict:
@@ -108,7 +114,8 @@ class Answer(Schema):
 def list_rules():
     """The rule sets this server runs"""
     return [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
-             "scenarios": r.scenarios, "preview": has_preview(r)} for r in available().values()]
+             "scenarios": r.scenarios, "preview": has_preview(r), "policies": list(practice.policies(r)),
+             "automated_seats": practice.automated_seats(r)} for r in available().values()]
 
 
 @blp.route("/games", methods=["GET"])
@@ -134,7 +141,7 @@ def create_game(body):
             raise AccessDenied("wrong admin token")
     game_id, tokens = svc().create(body["rules"], body["players"], body["scenario"], body["arbiter"],
                                    body["deadline_hours"], body["reminder_hours"], body["dispute_window_hours"],
-                                   options=custom_options(body), on_deadline=body["on_deadline"])
+                                   options=custom_options(body), on_deadline=body["on_deadline"], auto=body["auto"])
     return {"game_id": game_id, "tokens": tokens}
 
 

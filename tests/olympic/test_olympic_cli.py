@@ -18,7 +18,7 @@ def test_game_turn_1_through_the_cli_the_japanese_turn_from_the_prompt_and_verif
     def run(*args):
         return runner.invoke(cli, ["--db", db, *args], catch_exceptions=False)
 
-    game = run("new", "olympic").output.strip()
+    game = run("new", "olympic", "--no-auto").output.strip()  # a person plays the Japanese by the prompt
     assert run("join", game, "--side", "american", "--name", "a@example.org", "--seed", "Kyushu").exit_code == 0
     assert run("join", game, "--side", "japanese", "--name", "doctrine@example.org").exit_code == 0
     refused = run("do", game, "--as", "american", "end", "--json")
@@ -51,8 +51,7 @@ def test_analysis_reports_the_american_casualty_points_per_turn(run, tmp_path):
     from app.projections import analysis, replay
 
     game = run("new", "olympic").output.strip()
-    run("join", game, "--side", "american", "--name", "a@example.org")
-    run("join", game, "--side", "japanese", "--name", "doctrine@example.org")
+    run("join", game, "--side", "american", "--name", "a@example.org")  # the Japanese: the server (automated)
     for hex_, units in (("3437", "25-27 25-35 25-161"), ("3436", "33-123 33-130 33-136")):
         run("do", game, "--as", "american", f"place {units} at {hex_}")
     store = EventStore(run.db)

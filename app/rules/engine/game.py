@@ -44,6 +44,10 @@ class Game:
     view: Callable[[Any, str | None], dict]
     after_order: Callable[[Decision], None] | None = None
     extras: Mapping[str, Callable] = field(default_factory=dict)
+    # automated seats (app/rules/practice.py): the game's own policies, name -> policy(state, side) -> (order
+    # text, reason), the first its default; and the sides the server plays unless a game's creator says otherwise
+    policies: Mapping[str, Callable] = field(default_factory=dict)
+    automated_seats: tuple[str, ...] = ()
 
     def __post_init__(self):
         unknown = set(self.extras) - set(_EXTRAS)

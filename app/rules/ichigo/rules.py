@@ -11,7 +11,7 @@ from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, movement, position, sequence, summary
+from app.rules.ichigo import combat, movement, position, practice, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
@@ -28,6 +28,8 @@ class IchigoRules:
     sides = SIDES
     scenarios = {"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"}
     sequence_case = "Ichi-Go 5.1"
+    # the practice opponents' candidate orders (app/rules/practice.py: greedy and random)
+    candidates = staticmethod(practice.candidates)
 
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:

@@ -22,4 +22,6 @@ GAME = Game(
     view=view.view,
     after_order=victory.sudden_death,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},
+    policies={"programmed": sequence.programmed},
+    automated_seats=("japanese",),  # the solitaire game: the rules themselves play the Japanese
 )

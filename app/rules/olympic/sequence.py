@@ -25,6 +25,7 @@ from app.rules.olympic.events import (
     UnitsPlaced,
 )
 from app.rules.olympic.state import State
+from app.rules.practice import NoOrder
 
 H = Hex.parse
 SEQ = "Olympic sequence"
@@ -436,6 +437,19 @@ def render(expected: dict) -> str:
     if a == "jattack":
         return f"jattack {expected['unit']} on {expected['target']}"
     return a
+
+
+def programmed(state: State, side: str) -> tuple[str, dict]:
+    """The automated Japanese seat's policy (app/rules/practice.py): the programmed order the prompt shows, with
+    its reason; a step whose one order rolls for the doctrine (tokko, doctrine) names its case."""
+    step = TABLE.step(state)
+    if not isinstance(step, Japanese) or step.who(state) != side:
+        raise NoOrder(f"{SEQ}: the programmed Japanese do not act now ({step.name})")
+    expected = step.programmed(state)
+    own = TABLE.orders[step.name].get(expected["action"])
+    reason = expected.get("reason") or {"case": own.case if own else SEQ, "summary": f"the {step.name} step's one "
+                                                                                     "order, rolled by the doctrine"}
+    return render(expected), reason
 
 
 def _programmed(fn, verb: str):

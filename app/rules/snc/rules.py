@@ -12,7 +12,7 @@ from app.rules.base import Command, Outcome, Prompt
 from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
-from app.rules.snc import combat, fog, movement, position, reinforcements, sequence, summary
+from app.rules.snc import combat, fog, movement, position, practice, reinforcements, sequence, summary
 from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
@@ -34,6 +34,8 @@ class SncRules:
     sides = SIDES
     scenarios = {"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"}
     sequence_case = "SNC 5.1"
+    # the practice opponents' candidate orders (app/rules/practice.py: greedy and random)
+    candidates = staticmethod(practice.candidates)
 
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:

@@ -1,0 +1,28 @@
+"""The greedy practice opponents (app/rules/practice.py) play SNC and Ichi-Go to an end in the fuzzer (design.md
+practice 10, issue 18): both sides greedy, every order the policy's, no dead end, an outcome; the policy's
+orders are all legal and it attacks and moves toward its objectives."""
+from __future__ import annotations
+
+import collections
+import random
+
+import pytest
+
+from app.rules import practice
+from app.rules.ichigo.rules import RULES as ICHIGO
+from app.rules.snc.rules import RULES as SNC
+from tests import fuzzing
+
+
+@pytest.mark.parametrize("rules", [SNC, ICHIGO], ids=["snc", "ichigo"])
+def test_greedy_opponents_play_the_game_to_its_end(rules):
+    given: collections.Counter = collections.Counter()
+
+    def greedy(state, rng):
+        text, reason = practice.choose(rules, "greedy", state, rules.prompt(state).side)
+        given[reason.get("rule", "fallback")] += 1
+        return [text]
+
+    final, accepted = fuzzing.play(rules, greedy, random.Random(0), 3000, "greedy dice")
+    assert rules.outcome(final) is not None, f"no end after {accepted} orders"
+    assert given["best odds attack"] > 5 and given["move toward objectives"] > 20, given
