@@ -279,14 +279,17 @@ def _apply(pbem: Pbem, seat: Seat, order: str) -> str:
 
 
 def ingest_maildir(pbem: Pbem, folder: str) -> list[Result]:
-    """Every message in the maildir's new/, oldest first, read as the bytes that arrived: a processed one moves
-    to cur/ (seen), one we could not process to the folder .quarantine/new/ (the reason logged). A database that
-    cannot take a message now stops the run there: it and the later ones stay in new/ for the next run."""
+    """Every message in the maildir's new/, in the order they arrived, read as the bytes that arrived: a processed
+    one moves to cur/ (seen), one we could not process to the folder .quarantine/new/ (the reason logged). A
+    database that cannot take a message now stops the run there: it and the later ones stay in new/ for the next
+    run."""
     import mailbox
 
     new = os.path.join(folder, "new")
     results = []
-    for name in sorted(n for n in os.listdir(new) if not n.startswith(".")):
+    # in the order they arrived: a maildir name's parts are not zero-padded (Python's writes M{microseconds})
+    arrived = sorted((os.stat(os.path.join(new, n)).st_mtime_ns, n) for n in os.listdir(new) if not n.startswith("."))
+    for _, name in arrived:
         path = os.path.join(new, name)
         with open(path, "rb") as f:
             result = ingest(pbem, f.read())
