@@ -47,8 +47,9 @@ def create_app(config: dict | None = None) -> Flask:
     HEXLEDGER_REPLAY_RATE_LIMIT (the replay viewer's own limit, instead of the API's: stepping through a game
     fetches a map picture a step; default "600 per minute"),
     HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30),
-    MAIL_SENDER ("inline": a request's mail is sent after its commit, before the answer; "background", as
-    `cli.py serve` runs: a thread sends it, the answer waits for the commit only; app/service/outbox.py).
+    MAIL_SENDER (env HEXLEDGER_MAIL_SENDER; "inline", the default: a request's mail is sent after its commit,
+    before the answer; "background", as `cli.py serve` runs: a thread sends it, the answer waits for the commit
+    only; app/service/outbox.py).
 
     The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service."""
     app = Flask(__name__)
@@ -60,7 +61,8 @@ def create_app(config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI=os.environ.get("HEXLEDGER_RATE_LIMIT_STORAGE", "memory://"),
         RATELIMIT_HEADERS_ENABLED=True,
         HEXLEDGER_REPLAY_RATE_LIMIT=os.environ.get("HEXLEDGER_REPLAY_RATE_LIMIT", "600 per minute"),
-        HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")), MAIL_SENDER="inline",
+        HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")),
+        MAIL_SENDER=os.environ.get("HEXLEDGER_MAIL_SENDER", "inline"),
     )
     app.config.update(config or {})
     mail = app.config.get("MAIL") or MailConfig.from_env()
