@@ -271,20 +271,20 @@ class EventStore:
 
     def claim_mail(self, now: str, lease_until: str, ids: list[int] | None = None, limit: int = 50) -> list[dict]:
         """Pending mail due at `now` (of `ids` only, if given), oldest first, each claimed until `lease_until`
-        so that no other sender (another thread, process or `tick`) takes it meanwhile."""
+        (in one write, under the writer lock) so that no other sender (another thread, process or `tick`) takes it
+        meanwhile."""
+        if ids == []:
+            return []
         sql = "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
         args: list = [now]
         if ids is not None:
             sql += f" AND id IN ({', '.join('?' * len(ids))})"
             args += ids
-        claimed = []
-        for row in list(self.db.query(sql + " ORDER BY id LIMIT ?", [*args, limit])):
-            with self._write_lock():
-                taken = self.db.execute("UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending' "
-                                        "AND next_attempt_at = ?", [lease_until, row["id"], row["next_attempt_at"]])
-            if taken.rowcount == 1:
-                claimed.append({**row, "data": json.loads(row["data"])})
-        return claimed
+        with self._write_lock():
+            rows = list(self.db.query(sql + " ORDER BY id LIMIT ?", [*args, limit]))
+            for row in rows:
+                self.db.execute("UPDATE outbox SET next_attempt_at = ? WHERE id = ?", [lease_until, row["id"]])
+        return [{**row, "data": json.loads(row["data"])} for row in rows]
 
     def mail_sent(self, mail_id: int) -> None:
         with self._write_lock():
