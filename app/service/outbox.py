@@ -123,11 +123,12 @@ class BackgroundSender:
         self._thread.join()
 
     def _loop(self) -> None:
-        run = self._make()
+        run = None
         while not self._stopping:
             self._wake.clear()
             wait = self._poll
             try:
+                run = run or self._make()
                 due = run()
                 if due is not None:
                     wait = min(wait, max(MIN_WAIT, (due - datetime.now(due.tzinfo)).total_seconds()))
