@@ -22,6 +22,8 @@ from app.service import audit, autoplay, games, transfer
 from app.service.demo import play_demo
 
 EXIT_REFUSED = 2
+EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
+EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database that cannot take the write)
 
 
 class Context:
@@ -438,12 +440,12 @@ def _pbem(ctx: Context):
 @click.pass_obj
 def serve_cmd(ctx: Context, host: str, port: int, threads: int) -> None:
     """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
-    files in outbox/); links in emails need HEXLEDGER_PUBLIC_URL."""
+    files in outbox/), sent from the outbox by a background thread; links in emails need HEXLEDGER_PUBLIC_URL."""
     from waitress import serve
 
     from app.web import create_app
 
-    app = create_app({"HEXLEDGER_DB": ctx.db})
+    app = create_app({"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "background"})  # mail sent by a thread
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
                f"/replay/GAME/; db {ctx.db})")
     serve(app, host=host, port=port, threads=threads)
@@ -452,19 +454,29 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int) -> None:
 @cli.command("ingest-email")
 @click.argument("file", default="-", type=click.File("rb"))
 @click.option("--maildir", type=click.Path(exists=True, file_okay=False),
-              help="Process every new message in this maildir instead (each moves to cur/ when done).")
+              help="Process every new message in this maildir instead (each moves to cur/ when done, or to the "
+                   "folder .quarantine if it cannot be processed).")
 @json_option
 @click.pass_obj
 @guarded
 def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
-    """Apply the orders in an email (a file, or - for stdin); the sender gets a reply listing each order."""
+    """Apply the orders in an email (a file, or - for stdin); the sender gets a reply listing each order.
+    Exit status: 0, 2 if an order was refused, 75 (EX_TEMPFAIL: an MTA tries again) if the database could not
+    take a message now (nothing of it written), 70 if a message could not be processed (set aside, logged)."""
     from app.mail import inbound
 
     pbem = _pbem(ctx)
     results = inbound.ingest_maildir(pbem, maildir) if maildir else [inbound.ingest(pbem, file.read())]
-    data = [{"game_id": r.game_id, "applied": r.applied, "refused": r.refused, "lines": r.lines} for r in results]
+    data = [{"game_id": r.game_id, "applied": r.applied, "refused": r.refused, "deferred": r.deferred,
+             "quarantined": r.quarantined, "lines": r.lines} for r in results]
     emit(as_json, data, "\n".join(f"{r.game_id or '-'}: {r.summary}\n" + "\n".join(f"  {x}" for x in r.lines)
                                   for r in results) or "no new messages")
+    if any(r.deferred for r in results):
+        click.echo("error: the database could not take the message now; nothing of it was written: run again "
+                   "later", err=True)
+        sys.exit(EXIT_TEMPFAIL)
+    if any(r.quarantined for r in results):
+        sys.exit(EXIT_SOFTWARE)
     if any(r.refused for r in results):
         sys.exit(EXIT_REFUSED)
 
@@ -477,6 +489,30 @@ def tick_cmd(ctx: Context, as_json: bool) -> None:
     """Deadline checks (run from cron): reminders before a move is due, the arbiter told when it is overdue."""
     done = _pbem(ctx).tick()
     emit(as_json, done, "\n".join(done) or "nothing due")
+
+
+@cli.command("outbox")
+@click.option("--send", is_flag=True, help="Send the mail that is due now (as tick and the server's sender do).")
+@click.option("--retry", is_flag=True, help="Queue the mail refused for good (5xx) again, due now.")
+@json_option
+@click.pass_obj
+@guarded
+def outbox_cmd(ctx: Context, send: bool, retry: bool, as_json: bool) -> None:
+    """The mail not yet delivered (docs/play-by-email.md, "The outbox"): each row's recipient, attempts and last
+    error, never its text (an invitation carries a token)."""
+    from app.events.store import utc_now
+
+    pbem = _pbem(ctx)
+    if retry:
+        click.echo(f"{ctx.store.retry_failed_mail(utc_now())} failed email(s) queued again", err=True)
+    if send:
+        report = pbem.deliver()
+        click.echo(f"{report.sent} sent, {len(report.failed)} failed", err=True)
+    rows = ctx.store.mail_queue()
+    emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:8} {r['kind']:8} {r['game_id'] or '-':11} "
+                                  f"{r['recipient']}  attempts {r['attempts']}, next {r['next_attempt_at']}"
+                                  + (f"\n         {r['last_error']}" if r["last_error"] else "") for r in rows)
+         or "the outbox is empty")
 
 
 if __name__ == "__main__":

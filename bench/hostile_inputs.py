@@ -1,8 +1,8 @@
 """Hostile input at scale (issue 8): the CI's property tests with a bigger budget, and their figures.
 
 Runs the strategies and property checks of tests/reliability/hostile.py (the same ones the CI tests run: random
-orders, event payloads, damaged export files, random bytes and forged emails, and schemathesis requests built
-from the served OpenAPI document) with `--scale` times the CI budget, and prints for each: inputs tried,
+orders, event payloads, damaged export files, random bytes, forged emails and hostile MIME, and schemathesis
+requests built from the served OpenAPI document) with `--scale` times the CI budget, and prints for each: inputs tried,
 failures, seconds, beside a baseline measured in the same run:
 - in-process properties: drawing the same number of inputs from the same strategies without checking them
   (what hypothesis itself costs);
@@ -10,7 +10,7 @@ failures, seconds, beside a baseline measured in the same run:
 A failure prints hypothesis's smallest failing input; the exit status is 1 if any property failed. Needs the
 test extras (hypothesis, schemathesis: `pip install -e '.[test]'`).
 
-Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--only orders payloads exports bytes emails openapi]
+Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--only orders payloads exports bytes emails mime openapi]
 """
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=int, default=10, help="times the CI budget of each property")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, printed)")
-    names = ["orders", "payloads", "exports", "bytes", "emails", "openapi"]
+    names = ["orders", "payloads", "exports", "bytes", "emails", "mime", "openapi"]
     parser.add_argument("--only", nargs="+", choices=names, default=names)
     args = parser.parse_args()
     rng_seed = args.seed if args.seed is not None else random.randrange(2**32)
@@ -146,6 +146,12 @@ def main() -> None:
                                        hostile.EMAIL_MESSAGE_INPUTS,
                                        lambda **drawn: hostile.check_email_message(world, **drawn),
                                        lambda **drawn: None, args.scale, rng_seed))
+        if "mime" in args.only:
+            mime_world = hostile.mime_world(str(work / "mime.sqlite3"))
+            runs.append(in_process(hostile.EMAIL_MIME.name, hostile.EMAIL_MIME, hostile.EMAIL_MIME_INPUTS,
+                                   lambda **drawn: hostile.check_hostile_mime(mime_world, **drawn),
+                                   lambda **drawn: hostile.hostile_message("orders@pbem.example", **drawn),
+                                   args.scale, rng_seed))
         if "openapi" in args.only:
             runs.append(openapi(work, args.scale, rng_seed))
         for run in runs:

@@ -68,7 +68,12 @@ class NewEvent:
 
 
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return utc_text(datetime.now(UTC))
+
+
+def utc_text(moment: datetime) -> str:
+    """A UTC time as the store writes it (ISO 8601, microseconds, Z): such texts sort as the times do."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 class EventStore:
@@ -242,6 +247,79 @@ class EventStore:
     def dice_seed(self, game_id: str) -> str | None:
         rows = list(self.db["dice_seeds"].rows_where("game_id = ?", [game_id]))
         return rows[0]["seed"] if rows else None
+
+    @property
+    def in_transaction(self) -> bool:
+        """Inside `transaction()` (or an append): what is written now is not committed yet."""
+        return self._lock_depth > 0
+
+    # -- the outbox (app/service/outbox.py) -------------------------------------------------------------
+    def queue_mail(self, rows: list[dict], now: str) -> list[int]:
+        """Add outgoing mail (kind, recipient, game_id, seat, message_id, data: a dict), due at `now`. Called
+        inside the transaction of the write that causes it, it commits or rolls back with that write. Returns the
+        row ids."""
+        ids = []
+        with self._write_lock():
+            for row in rows:
+                cursor = self.db.execute(
+                    "INSERT INTO outbox (game_id, kind, recipient, seat, message_id, data, created_at, "
+                    "next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [row.get("game_id"), row["kind"], row["recipient"], row.get("seat"), row["message_id"],
+                     canonical_json(row["data"]), now, now])
+                ids.append(cursor.lastrowid)
+        return ids
+
+    def claim_mail(self, now: str, lease_until: str, ids: list[int] | None = None, limit: int = 50) -> list[dict]:
+        """Pending mail due at `now` (of `ids` only, if given), oldest first, each claimed until `lease_until`
+        (in one write, under the writer lock) so that no other sender (another thread, process or `tick`) takes it
+        meanwhile."""
+        if ids == []:
+            return []
+        sql = "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
+        args: list = [now]
+        if ids is not None:
+            sql += f" AND id IN ({', '.join('?' * len(ids))})"
+            args += ids
+        with self._write_lock():
+            rows = list(self.db.query(sql + " ORDER BY id LIMIT ?", [*args, limit]))
+            for row in rows:
+                self.db.execute("UPDATE outbox SET next_attempt_at = ? WHERE id = ?", [lease_until, row["id"]])
+        return [{**row, "data": json.loads(row["data"])} for row in rows]
+
+    def mail_sent(self, mail_id: int) -> None:
+        with self._write_lock():
+            self.db.execute("DELETE FROM outbox WHERE id = ?", [mail_id])
+
+    def mail_failed(self, mail_id: int, error: str, retry_at: str | None) -> None:
+        """Record a failed attempt: try again at `retry_at`, or (None) never without an operator."""
+        with self._write_lock():
+            self.db.execute("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = "
+                            "coalesce(?, next_attempt_at), status = ? WHERE id = ?",
+                            [error[:500], retry_at, "pending" if retry_at else "failed", mail_id])
+
+    def retry_failed_mail(self, now: str) -> int:
+        """Every failed row pending again, due now; returns how many."""
+        with self._write_lock():
+            return self.db.execute("UPDATE outbox SET status = 'pending', next_attempt_at = ? "
+                                   "WHERE status = 'failed'", [now]).rowcount
+
+    def mail_queue(self) -> list[dict]:
+        """Every undelivered row, without its content (an invitation's carries a token)."""
+        return list(self.db.query("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, "
+                                  "next_attempt_at, last_error FROM outbox ORDER BY id"))
+
+    def next_mail_due(self) -> str | None:
+        return self.db.execute("SELECT min(next_attempt_at) FROM outbox WHERE status = 'pending'").fetchone()[0]
+
+    # -- processed incoming mail ------------------------------------------------------------------------
+    def mail_processed(self, message_id: str) -> bool:
+        return bool(self.db["pbem_messages"].count_where("message_id = ?", [message_id]))
+
+    def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
+        """Mark an incoming message processed; inside the transaction of the orders it carried."""
+        with self._write_lock():
+            self.db.execute("INSERT OR IGNORE INTO pbem_messages (message_id, game_id, received_at, outcome) "
+                            "VALUES (?, ?, ?, ?)", [message_id, game_id, utc_now(), outcome])
 
     # -- snapshots (a cache) ----------------------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool:

@@ -12,15 +12,17 @@ SUBJECT_TAG = "[hexledger {game_id}]"
 
 
 def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, reply_tag: str | None = None,
-            in_reply_to: str | None = None, attachments: tuple[tuple[str, str, bytes], ...] = ()) -> EmailMessage:
+            in_reply_to: str | None = None, attachments: tuple[tuple[str, str, bytes], ...] = (),
+            message_id: str | None = None) -> EmailMessage:
     """A plain-text email; `attachments` are (filename, MIME type, bytes), e.g. the map as image/svg+xml: the
-    message is then multipart/mixed with the text first, which is what a reader shows and `ingest` reads."""
+    message is then multipart/mixed with the text first, which is what a reader shows and `ingest` reads.
+    `message_id`: the one the outbox fixed when it queued the message (so a retry is the same message)."""
     msg = EmailMessage()
     msg["From"] = config.mail_from
     msg["To"] = to
     msg["Subject"] = f"{SUBJECT_TAG.format(game_id=game_id)} {subject}"
     msg["Date"] = formatdate(localtime=False, usegmt=True)
-    msg["Message-ID"] = make_msgid(domain=config.mail_from.partition("@")[2] or "hexledger.local")
+    msg["Message-ID"] = message_id or new_message_id(config)
     msg["Reply-To"] = config.reply_address(game_id, reply_tag)
     msg["Auto-Submitted"] = "auto-generated"
     if in_reply_to:
@@ -31,6 +33,10 @@ def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, 
         maintype, _, subtype = mime.partition("/")
         msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     return msg
+
+
+def new_message_id(config: MailConfig) -> str:
+    return make_msgid(domain=config.mail_from.partition("@")[2] or "hexledger.local")
 
 
 def render_view(view: dict) -> str:

@@ -6,10 +6,17 @@ server sent to their seat: its Reply-To is the plus-address orders+GAME.TAG@...,
 (addresses written before reply tags) still works. The game comes from that address, a `game: ...` line or the
 subject tag. Orders are applied in order and processing stops at the first refused one: later orders were
 written for a position that did not come about. A replayed message (same Message-ID) is refused.
+
+A message is one transaction: its orders, the record that it was processed and the mail it causes (the reply,
+turn emails; app/service/outbox.py) are written together or not at all, so a run cut short never applies an
+order twice. Nothing a message holds makes `ingest` raise: it ends processed (answered), deferred (the database
+could not take it now: nothing written, try again) or quarantined (we could not process it: set aside, logged).
 """
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 import re
 from dataclasses import dataclass, field
 from email import policy
@@ -17,8 +24,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
-from app.events.store import Conflict, StoreError, utc_now
-from app.mail import compose
+from app.events.store import Conflict, StoreError, StoreUnavailable
 from app.projections import state as projection
 from app.rules.catalog import UnknownRules
 from app.rules.errors import OrderError
@@ -29,6 +35,10 @@ SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
 HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
 DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
+MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
+ADDRESS = re.compile(r"[^\s@<>()\[\]\\,;:\"]{1,200}@[^\s@<>()\[\]\\,;:\"]{1,200}")
+QUARANTINE = "quarantine"  # the maildir's folder (.quarantine) for messages that could not be processed
+LOG = logging.getLogger("hexledger.mail")
 
 
 @dataclass
@@ -40,6 +50,8 @@ class Result:
     lines: list[str] = field(default_factory=list)
     applied: int = 0
     refused: bool = False
+    deferred: str | None = None  # the database could not take the message now; nothing written; try again
+    quarantined: str | None = None  # we could not process it (the reason); nothing written; set aside
 
     @property
     def summary(self) -> str:
@@ -74,32 +86,59 @@ def order_lines(text: str) -> list[str]:
 
 def _address_tags(msg: EmailMessage, local: str) -> list[str]:
     tags = []
-    for header in ("To", "Cc", "Delivered-To", "X-Original-To"):
-        for _, address in getaddresses(msg.get_all(header, [])):
+    for name in ("To", "Cc", "Delivered-To", "X-Original-To"):
+        try:
+            values = [str(v) for v in msg.get_all(name, [])]
+        except Exception:  # noqa: BLE001 - as in header(): a hostile header is no header
+            values = []
+        for _, address in getaddresses(values):
             name = address.partition("@")[0].lower()
             if name.startswith(local.lower() + "+"):
                 tags.append(name.partition("+")[2])
     return tags
 
 
+def header(msg: EmailMessage, name: str) -> str:
+    """A header's decoded text, "" if it is missing or cannot be decoded (a hostile header is no header)."""
+    try:
+        return str(msg.get(name) or "")
+    except Exception:  # noqa: BLE001 - the email package raises many kinds on malformed headers
+        return ""
+
+
 def message_id(msg: EmailMessage, raw: bytes) -> str:
-    mid = (msg.get("Message-ID") or "").strip()
-    return mid or "<sha256:" + hashlib.sha256(raw).hexdigest() + ">"
+    """The Message-ID, if it is one line of printable ASCII (an encoded word may decode to a line break); else
+    the SHA-256 of the message's bytes."""
+    mid = header(msg, "Message-ID").strip()
+    return mid if MESSAGE_ID.fullmatch(mid) else "<sha256:" + hashlib.sha256(raw).hexdigest() + ">"
 
 
 def ingest(pbem: Pbem, raw: bytes) -> Result:
-    """Process one message and send the reply; returns what happened."""
+    """Process one message and queue the reply, in one transaction; returns what happened, never raises."""
     result = Result()
+    try:
+        with pbem.writing():
+            _ingest(pbem, raw, result)
+    except StoreUnavailable as exc:
+        return Result(deferred=str(exc), lines=[f"not processed now, nothing written: {exc}"])
+    except Exception as exc:  # noqa: BLE001 - a message must never stop the ones behind it; the log has the trace
+        LOG.exception("ingest: a message could not be processed; nothing was written")
+        reason = f"{type(exc).__name__}: {exc}"
+        return Result(quarantined=reason, lines=[f"not processed, set aside: {reason}"])
+    return result
+
+
+def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
     too_large = len(raw) > pbem.config.max_email_bytes
     try:
         # an oversized message is not parsed past its headers: only who sent it and its Message-ID are read
         msg = BytesParser(policy=policy.default).parsebytes(raw[:64 * 1024], headersonly=True) if too_large \
             else parse_message(raw)
-        sender = parseaddr(msg.get("From", ""))[1]
     except Exception:  # noqa: BLE001 - a message we cannot even parse gets no reply: there is no one to send it to
         result.refused = True
         result.lines.append("unreadable message")
-        return result
+        return
+    sender = parseaddr(header(msg, "From"))[1]
     mid = message_id(msg, raw)
     if too_large:
         result.refused = True
@@ -108,25 +147,17 @@ def ingest(pbem: Pbem, raw: bytes) -> Result:
                             "orders as plain text, without attachments or the quoted history")
     else:
         _process(pbem, msg, raw, mid, result)
-    _record(pbem, mid, result)
-    to = result.seat.email if result.seat and not result.refused else sender
+    if not any(line.startswith("refused: this message was already processed") for line in result.lines):
+        pbem.store.record_mail(mid, result.game_id, result.summary)
+    to = result.seat.email if result.seat and not result.refused else sender if ADDRESS.fullmatch(sender) else None
     if to:
         subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
             result.refused else "Your message"
         body = "\n".join([f"Your message {mid} was processed:", "", *result.lines])
-        tag = pbem.reply_tag(result.game_id, result.seat.seat) if result.seat and not result.refused else None
-        pbem.transport.send(compose.message(pbem.config, to, result.game_id or "unknown", subject, body, tag,
-                                            in_reply_to=mid))
+        seat = result.seat.seat if result.seat and not result.refused else None
+        pbem.email(to, result.game_id, subject, body, seat, in_reply_to=mid)
     if result.applied and result.game_id:
         pbem.notify(result.game_id)
-    return result
-
-
-def _record(pbem: Pbem, mid: str, result: Result) -> None:
-    if any(line.startswith("refused: this message was already processed") for line in result.lines):
-        return
-    pbem.store.db["pbem_messages"].insert({"message_id": mid, "game_id": result.game_id, "received_at": utc_now(),
-                                           "outcome": result.summary}, ignore=True)
 
 
 def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result) -> None:
@@ -134,7 +165,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         result.refused = True
         result.lines.append(f"refused: {text}")
 
-    if pbem.store.db["pbem_messages"].count_where("message_id = ?", [mid]):
+    if pbem.store.mail_processed(mid):
         return refuse("this message was already processed (same Message-ID); nothing was written again")
     try:
         lines = order_lines(body_text(msg))
@@ -158,7 +189,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         game_id = game_id or tag_game
         reply_tag = reply_tag or tag_secret or None
     if not game_id:
-        m = SUBJECT.search(msg.get("Subject", ""))
+        m = SUBJECT.search(header(msg, "Subject"))
         game_id = m.group(1) if m else None
     if not game_id:
         return refuse("no game named: reply to a game email, or add a line 'game: g-xxxxxxxx'")
@@ -174,13 +205,17 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             pbem.join(seat, headers["join"])
             result.applied += 1
             result.lines.append(f"accepted: join as {seat.seat}")
+        except StoreUnavailable:
+            raise  # the whole message waits: nothing of it is written
         except (games.GameError, AccessDenied, StoreError) as exc:
             return refuse(f"join: {exc}")
     if not orders:
         if not result.applied:
             refuse("the message holds no orders")
         return
-    expected = int(headers["seq"]) if headers.get("seq", "").isdigit() else None
+    if "seq" in headers and not re.fullmatch(r"[0-9]{1,12}", headers["seq"]):
+        return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
+    expected = int(headers["seq"]) if "seq" in headers else None
     if expected is not None:
         head = projection.load(pbem.store, game_id).meta.seq
         if head != expected:
@@ -191,6 +226,8 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             text = _apply(pbem, seat, order)
             result.applied += 1
             result.lines.append(f"accepted: {order}" + (f"  ->  {text}" if text else ""))
+        except StoreUnavailable:
+            raise  # the whole message waits: nothing of it is written
         except OrderError as exc:
             case = f" [{exc.case}]" if exc.case else ""
             refuse(f"{order}{case}: {exc}")
@@ -247,17 +284,27 @@ def _apply(pbem: Pbem, seat: Seat, order: str) -> str:
 
 
 def ingest_maildir(pbem: Pbem, folder: str) -> list[Result]:
-    """Every new message in a maildir, oldest first; each is moved to cur/ once processed."""
+    """Every message in the maildir's new/, in the order they arrived, read as the bytes that arrived: a processed
+    one moves to cur/ (seen), one we could not process to the folder .quarantine/new/ (the reason logged). A
+    database that cannot take a message now stops the run there: it and the later ones stay in new/ for the next
+    run."""
     import mailbox
 
-    box = mailbox.Maildir(folder, factory=None, create=False)
+    new = os.path.join(folder, "new")
     results = []
-    for key in sorted(box.iterkeys()):
-        msg = box.get_message(key)
-        if msg.get_subdir() != "new":
-            continue
-        results.append(ingest(pbem, bytes(msg)))
-        msg.set_subdir("cur")
-        msg.add_flag("S")
-        box[key] = msg
+    # in the order they arrived: a maildir name's parts are not zero-padded (Python's writes M{microseconds})
+    arrived = sorted((os.stat(os.path.join(new, n)).st_mtime_ns, n) for n in os.listdir(new) if not n.startswith("."))
+    for _, name in arrived:
+        path = os.path.join(new, name)
+        with open(path, "rb") as f:
+            result = ingest(pbem, f.read())
+        results.append(result)
+        if result.deferred:
+            break
+        if result.quarantined:
+            mailbox.Maildir(folder, factory=None, create=False).add_folder(QUARANTINE)  # made if missing
+            os.replace(path, os.path.join(folder, f".{QUARANTINE}", "new", name))
+            LOG.error("ingest: %s moved to %s/.%s/new: %s", name, folder, QUARANTINE, result.quarantined)
+        else:
+            os.replace(path, os.path.join(folder, "cur", name.partition(":")[0] + ":2,S"))
     return results

@@ -10,6 +10,8 @@ Configuration comes from the environment (docs/play-by-email.md):
   HEXLEDGER_OUTBOX          outbox folder for the embedded default (default ./outbox)
   HEXLEDGER_MAX_EMAIL_BYTES incoming messages larger than this are refused unread (default 262144)
   HEXLEDGER_PUBLIC_URL      the server's address as players reach it (https://host/); set, emails carry replay links
+  HEXLEDGER_SMTP_TIMEOUT    seconds an SMTP conversation may stall before the attempt fails (default 30)
+  HEXLEDGER_MAIL_RETRY      seconds from a failed delivery to its first retry, doubling up to an hour (default 60)
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ class MailConfig:
     outbox: str = "outbox"
     max_email_bytes: int = 256 * 1024
     public_url: str | None = None
+    smtp_timeout: float = 30.0
+    retry_seconds: float = 60.0
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> MailConfig:
@@ -51,7 +55,9 @@ class MailConfig:
                    orders_address=env.get("HEXLEDGER_ORDERS_ADDRESS") or cls.orders_address,
                    outbox=env.get("HEXLEDGER_OUTBOX") or cls.outbox,
                    max_email_bytes=int(env.get("HEXLEDGER_MAX_EMAIL_BYTES") or cls.max_email_bytes),
-                   public_url=env.get("HEXLEDGER_PUBLIC_URL") or None)
+                   public_url=env.get("HEXLEDGER_PUBLIC_URL") or None,
+                   smtp_timeout=float(env.get("HEXLEDGER_SMTP_TIMEOUT") or cls.smtp_timeout),
+                   retry_seconds=float(env.get("HEXLEDGER_MAIL_RETRY") or cls.retry_seconds))
 
     def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
         """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply
@@ -66,7 +72,8 @@ class Transport(Protocol):
 
 
 class OutboxTransport:
-    """Writes each message as an .eml file (the embedded default: no mail server needed)."""
+    """Writes each message as an .eml file (the embedded default: no mail server needed): to a hidden temporary
+    name first, renamed when whole, so a full disk leaves no half message in the folder (only an OSError)."""
 
     def __init__(self, folder: str):
         self.folder = Path(folder)
@@ -78,7 +85,12 @@ class OutboxTransport:
         with self._lock:
             self._n += 1
             stem = f"{os.getpid()}-{self._n:06d}-{message['Message-ID'].strip('<>').split('@')[0]}"
-        (self.folder / f"{stem}.eml").write_bytes(bytes(message))
+        partial = self.folder / f".{stem}.tmp"
+        try:
+            partial.write_bytes(bytes(message))
+            partial.rename(self.folder / f"{stem}.eml")
+        finally:
+            partial.unlink(missing_ok=True)
 
 
 class SmtpTransport:
@@ -88,9 +100,10 @@ class SmtpTransport:
     def send(self, message: EmailMessage) -> None:
         c = self.config
         if c.smtp_security == "ssl":
-            client = smtplib.SMTP_SSL(c.smtp_host, c.smtp_port, context=ssl.create_default_context(), timeout=30)
+            client = smtplib.SMTP_SSL(c.smtp_host, c.smtp_port, context=ssl.create_default_context(),
+                                      timeout=c.smtp_timeout)
         else:
-            client = smtplib.SMTP(c.smtp_host, c.smtp_port, timeout=30)
+            client = smtplib.SMTP(c.smtp_host, c.smtp_port, timeout=c.smtp_timeout)
         with client:
             if c.smtp_security == "starttls":
                 client.starttls(context=ssl.create_default_context())

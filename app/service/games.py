@@ -5,7 +5,7 @@ parse -> load state -> prompt check -> decide(state, command, dice) -> append(ex
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,9 +119,11 @@ def live_dice(store: EventStore, state: GameState) -> dice.Dice:
 
 
 def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: int | None = None,
-           actor: str | None = None, auto: dict | None = None) -> Accepted:
+           actor: str | None = None, auto: dict | None = None,
+           within: Callable[[Accepted], None] | None = None) -> Accepted:
     """Check an order against the rules and store it with its events, or raise and write nothing. `auto`: an
-    automated seat's order, {"policy", "reason"} (app/service/autoplay.py)."""
+    automated seat's order, {"policy", "reason"} (app/service/autoplay.py). `within` writes what the order causes
+    (the outbox's mail, bookkeeping) in the order's own transaction."""
     rules = get_rules(store.game(game_id)["rules"])
     state = projection.load(store, game_id)
     if expected_seq is not None and expected_seq != state.meta.seq:
@@ -144,8 +146,11 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
         seed = store.dice_seed(game_id)
         if seed is not None:
             batch.append(_new(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
-    stored = store.append(game_id, state.meta.seq, batch)
-    final = projection.fold_all(rules, stored, state)
+    with store.transaction():
+        stored = store.append(game_id, state.meta.seq, batch)
+        final = projection.fold_all(rules, stored, state)
+        if within is not None:
+            within(Accepted(stored, final))
     projection.maybe_snapshot(store, rules, final, state.meta.seq)
     return Accepted(stored, final)
 

@@ -12,14 +12,24 @@ import logging
 import os
 import secrets
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
 
 from app.events import core
 from app.events.envelope import canonical_json
 from app.events.registry import decode
-from app.events.store import Conflict, EventStore, StoreUnavailable, UnknownGame, unavailable, utc_now
+from app.events.store import (
+    Conflict,
+    EventStore,
+    StoreUnavailable,
+    UnknownGame,
+    unavailable,
+    utc_now,
+    utc_text,
+)
 from app.mail import compose
 from app.mail.transport import MailConfig, Transport, transport_for
 from app.projections import history, render, textmap
@@ -28,7 +38,7 @@ from app.rules import practice
 from app.rules.base import event_reveals, event_visibility, has_preview, optional
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
-from app.service import audit, autoplay, games, transfer
+from app.service import audit, autoplay, games, outbox, transfer
 
 ARBITER = "arbiter"
 DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
@@ -86,11 +96,16 @@ def _now() -> datetime:
 
 class Pbem:
     def __init__(self, store: EventStore, config: MailConfig | None = None, transport: Transport | None = None,
-                 clock: Callable[[], datetime] = _now, secret: str | None = None):
+                 clock: Callable[[], datetime] = _now, secret: str | None = None,
+                 notifier: outbox.Notifier | None = None):
+        """`notifier`: told after each write that queued mail (`serve`'s background sender); without one, the
+        write's own mail is delivered right after its commit, in the caller's thread."""
         self.store = store
         self.config = config or MailConfig.from_env()
         self.transport = transport or transport_for(self.config)
         self.clock = clock
+        self.notifier = notifier
+        self._queued: list[int] = []
         self._secret = (secret or os.environ.get("HEXLEDGER_SECRET") or "").encode("utf-8") or None
 
     # -- reply tags: a seat's own reply address, without a token --------------------------------------------
@@ -200,9 +215,10 @@ class Pbem:
             self.store.db["pbem_members"].insert_all(
                 {"game_id": game_id, "seat": seat, "email": email, "token_hash": hash_token(tokens[seat]),
                  "created_at": now} for seat, email in seats.items())
-        for seat, email in seats.items():
-            self._send(email, game_id, f"Invitation: {rules.title}, you play {seat}",
-                       self._invitation(game_id, rules, seat, tokens[seat], seats), seat)
+            for seat, email in seats.items():  # the outbox delivers the tokens: no game without its invitations
+                self._send(email, game_id, f"Invitation: {rules.title}, you play {seat}",
+                           self._invitation(game_id, rules, seat, tokens[seat], seats), seat)
+        self._kick()
         return game_id, tokens
 
     def authenticate(self, game_id: str, token: str | None) -> Seat:
@@ -241,9 +257,8 @@ class Pbem:
             raise unavailable(exc) from exc
 
     def _after_write(self, game_id: str, what: str, step: Callable[[], object]) -> None:
-        """Bookkeeping after a write that stands (turn email, seen mark, dropping a stale cache): a locked
-        database or a full disk here is logged and the step deferred, never reported as a failure of the write,
-        which a caller would then repeat. A deferred turn email goes with the game's next notify."""
+        """A cache step after a write that stands (dropping stale snapshots): a locked database or a full disk here
+        is logged and the step skipped, never reported as a failure of the write, which a caller would repeat."""
         try:
             step()
         except (sqlite3.OperationalError, StoreUnavailable) as exc:
@@ -339,17 +354,36 @@ class Pbem:
 
     # -- acting, as one seat ----------------------------------------------------------------------------
     def join(self, seat: Seat, seed_text: str = "", name: str | None = None) -> dict:
-        event = games.join(self.store, seat.game_id, self._player(seat), name or seat.email, seed_text)
-        autoplay.play(self.store, seat.game_id)  # the last player in: an automated side may open the game
-        self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id))
+        with self.writing():
+            event = games.join(self.store, seat.game_id, self._player(seat), name or seat.email, seed_text)
+            self.notify(seat.game_id)
+        self._answer_automated(seat)  # the last player in: an automated side may open the game
         return {"seq": event.seq, "side": seat.seat}
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None, notify: bool = True):
-        accepted = games.submit(self.store, seat.game_id, self._player(seat), text, expected_seq)
-        accepted = autoplay.merged(accepted, autoplay.play(self.store, seat.game_id))  # the automated answer
-        self._after_write(seat.game_id, "seen mark", lambda: self._mark_seen(seat, accepted.state.meta.seq))
-        if notify:
-            self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id))
+        """The order, what its seat has now seen and the turn email it causes: one transaction; then the automated
+        seats' answer (app/service/autoplay.py), each of its orders a transaction of its own."""
+        def bookkeeping(accepted: games.Accepted) -> None:
+            self._mark_seen(seat, accepted.state.meta.seq)
+            if notify:
+                self.notify(seat.game_id, accepted.state)
+
+        accepted = games.submit(self.store, seat.game_id, self._player(seat), text, expected_seq,
+                                within=bookkeeping)
+        accepted = autoplay.merged(accepted, self._answer_automated(seat, notify))
+        self._kick()
+        return accepted
+
+    def _answer_automated(self, seat: Seat, notify: bool = True) -> list:
+        """The automated seats play while the states table prompts them; what they did counts as seen by `seat`
+        (it comes back in the answer) and the turn email it leads to is queued."""
+        answered = autoplay.play(self.store, seat.game_id)
+        if answered:
+            with self.writing():
+                self._mark_seen(seat, answered[-1].state.meta.seq)
+                if notify:
+                    self.notify(seat.game_id)
+        return answered
         return accepted
 
     def fork(self, seat: Seat, at_seq: int) -> tuple[str, dict[str, str]]:
@@ -478,15 +512,17 @@ class Pbem:
             raise PbemError(f"event {order_seq} is older than the dispute window of {window:g} hours")
         number = len(known) + 1
         raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason.strip())
-        stored = self.store.append(seat.game_id, events[-1].seq, [games._new(raised, f"player:{side}")])[0]
         arbiter = ARBITER in self.members(seat.game_id)
-        for s, m in self.members(seat.game_id).items():
-            what = self._order_text_for(seat.game_id, s, m["email"], order_seq)
-            text = (f"{side} disputes event {order_seq} ({what}):\n  {reason.strip()}\n\n"
-                    "If it is upheld, that order and everything after it is retracted "
-                    f"(kept in the log, marked).\nThe other player may reply 'accept dispute {number}' "
-                    f"(take it back) or 'reject dispute {number}'" + ("; the arbiter then rules." if arbiter else "."))
-            self._send(m["email"], seat.game_id, f"Dispute {number} on event {order_seq}", text, s)
+        with self.writing():
+            stored = self.store.append(seat.game_id, events[-1].seq, [games._new(raised, f"player:{side}")])[0]
+            for s, m in self.members(seat.game_id).items():
+                what = self._order_text_for(seat.game_id, s, m["email"], order_seq)
+                text = (f"{side} disputes event {order_seq} ({what}):\n  {reason.strip()}\n\n"
+                        "If it is upheld, that order and everything after it is retracted "
+                        f"(kept in the log, marked).\nThe other player may reply 'accept dispute {number}' "
+                        f"(take it back) or 'reject dispute {number}'" +
+                        ("; the arbiter then rules." if arbiter else "."))
+                self._send(m["email"], seat.game_id, f"Dispute {number} on event {order_seq}", text, s)
         return self._dispute(seat, number) | {"raised_seq": stored.seq}
 
     def answer_dispute(self, seat: Seat, dispute_id: int, accept: bool, note: str = "") -> dict:
@@ -505,12 +541,13 @@ class Pbem:
         if ARBITER in self.members(seat.game_id):
             head = self.store.head(seat.game_id)[0]
             answered = core.DisputeAnswered(dispute=d["id"], by=seat.seat, status="referred", note=note)
-            self.store.append(seat.game_id, head, [games._new(answered, f"player:{seat.seat}")])
             arb = self.members(seat.game_id)[ARBITER]
-            self._send(arb["email"], seat.game_id, f"Dispute {d['id']} needs your ruling",
-                       f"{d['raised_by']} disputes event {d['order_seq']}: {d['reason']}\n{seat.seat} rejects it"
-                       f"{': ' + note if note else ''}.\nReply 'uphold dispute {d['id']}' or "
-                       f"'reject dispute {d['id']}'.", ARBITER)
+            with self.writing():
+                self.store.append(seat.game_id, head, [games._new(answered, f"player:{seat.seat}")])
+                self._send(arb["email"], seat.game_id, f"Dispute {d['id']} needs your ruling",
+                           f"{d['raised_by']} disputes event {d['order_seq']}: {d['reason']}\n{seat.seat} rejects "
+                           f"it{': ' + note if note else ''}.\nReply 'uphold dispute {d['id']}' or "
+                           f"'reject dispute {d['id']}'.", ARBITER)
             return {**d, "status": "referred", "note": note}
         return self._settle(seat, d, "rejected", note)
 
@@ -523,29 +560,31 @@ class Pbem:
             authority = "consent" if status == "accepted" else "ruling"
             batch.append(self._retraction(seat.game_id, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
                                           f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})"))
-        stored = self.store.append(seat.game_id, head, batch)
-        retraction = stored[1].seq if len(stored) > 1 else None
+        with self.writing():  # the answer, its retraction and the emails they cause
+            stored = self.store.append(seat.game_id, head, batch)
+            retraction = stored[1].seq if len(stored) > 1 else None
+            text = f"Dispute {d['id']} on event {d['order_seq']} is {status} by {seat.seat}" + (
+                f": {note}" if note else ".")
+            if retraction:
+                text += f"\nEvents {d['order_seq']} onwards are retracted (event {retraction}); the log keeps them."
+            for s, m in self.members(seat.game_id).items():
+                self._send(m["email"], seat.game_id, f"Dispute {d['id']} {status}", text, s)
+            if retraction:
+                self.notify(seat.game_id, force=True)
         if retraction:
             # a cache: later loads fold past the retraction anyway (projection.load skips a stale snapshot)
             self._after_write(seat.game_id, "dropping snapshots", lambda: self.store.drop_snapshots(seat.game_id))
-        text = f"Dispute {d['id']} on event {d['order_seq']} is {status} by {seat.seat}" + (f": {note}" if note
-                                                                                          else ".")
-        if retraction:
-            text += f"\nEvents {d['order_seq']} onwards are retracted (event {retraction}); the log keeps them."
-        for s, m in self.members(seat.game_id).items():
-            self._send(m["email"], seat.game_id, f"Dispute {d['id']} {status}", text, s)
-        if retraction:
-            self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id, force=True))
         return {**d, "status": status, "resolved_by": seat.seat, "note": note, "retraction_seq": retraction}
 
     # -- notifications --------------------------------------------------------------------------------
-    def notify(self, game_id: str, force: bool = False) -> list[str]:
-        """Email whoever must act now, if that changed since the last turn email (or `force`). Returns seats."""
+    def notify(self, game_id: str, state: projection.GameState | None = None, force: bool = False) -> list[str]:
+        """Queue a turn email to whoever must act now, if that changed since the last one (or `force`), in the
+        caller's transaction; `state`: the game's state at its head, if the caller has it. Returns seats."""
         try:
             settings = self.settings(game_id)
         except PbemError:
             return []
-        state = projection.load(self.store, game_id)
+        state = state or projection.load(self.store, game_id)
         rules = get_rules(state.meta.rules)
         members = self.members(game_id)
         outcome = rules.outcome(state.game)
@@ -554,8 +593,7 @@ class Pbem:
                 return []
             self.store.db["pbem_games"].update(game_id, {"over_notified": 1, "turn_side": None})
             for seat, m in members.items():
-                self._send_turn(game_id, Seat(game_id, seat, m["email"]), state, rules,
-                                f"Game over: {outcome.winner or 'draw'}")
+                self._queue_turn(game_id, seat, m["email"], state.meta.seq, f"Game over: {outcome.winner or 'draw'}")
             return list(members)
         if any(s not in state.meta.players for s in state.meta.sides):
             return []
@@ -564,13 +602,19 @@ class Pbem:
             return []  # an automated side is told nothing: the server plays it (autoplay)
         self.store.db["pbem_games"].update(game_id, {"turn_side": side, "turn_started_at": utc_now(),
                                                      "reminded": 0, "expired": 0})
-        m = members[side]
-        self._send_turn(game_id, Seat(game_id, side, m["email"]), state, rules, "Your turn")
+        self._queue_turn(game_id, side, members[side]["email"], state.meta.seq, "Your turn")
         return [side]
 
-    def _send_turn(self, game_id: str, seat: Seat, state, rules, headline: str) -> None:
+    def _queue_turn(self, game_id: str, seat: str, email: str, seq: int, headline: str) -> None:
+        """A turn (or game-over) email into the outbox, laid out when it is delivered (`outgoing`) from the
+        position at `seq`. The seat counts as having seen `seq` from now: undo is refused once it is queued."""
+        self._queue("turn", email, game_id, seat, {"headline": headline, "seq": seq})
+        self.store.db.execute("UPDATE pbem_members SET last_seen_seq = max(last_seen_seq, ?) "
+                              "WHERE game_id = ? AND seat = ?", [seq, game_id, seat])
+
+    def _turn_email(self, game_id: str, seat: Seat, state, rules, headline: str, message_id: str):
         member = self.members(game_id)[seat.seat]
-        since = self.history_rows(seat, member["last_notified_seq"] + 1)
+        since = self.history_rows(seat, member["last_notified_seq"] + 1, state.meta.seq)
         prompt = self._prompt_dict(rules, state, seat)
         view = rules.view(state.game, seat.side)  # the one view: the text, the text map and the picture
         parts = [f"{headline} - game {game_id}, {rules.title}. You play {seat.seat}.",
@@ -592,10 +636,8 @@ class Pbem:
         if link:
             parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {link}", ""]
         parts.append(compose.how_to_reply(self.config, game_id, state.meta.seq, prompt["actions"]))
-        self._send(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts), seat.seat,
-                   attachments=attachments)
-        self.store.db.execute("UPDATE pbem_members SET last_notified_seq = ?, last_seen_seq = max(last_seen_seq, ?) "
-                              "WHERE game_id = ? AND seat = ?", [state.meta.seq, state.meta.seq, game_id, seat.seat])
+        return compose.message(self.config, seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts),
+                               self.reply_tag(game_id, seat.seat), attachments=attachments, message_id=message_id)
 
     def _invitation(self, game_id: str, rules, seat: str, token: str, seats: dict[str, str]) -> str:
         who = "\n".join(f"  {s}: {e}" for s, e in seats.items())
@@ -612,11 +654,70 @@ class Pbem:
                 f"it is (the reply address carries the game and your seat's reply tag). Or use the HTTP API with\n"
                 f"  Authorization: Bearer {token}\n")
 
-    def _send(self, to: str, game_id: str, subject: str, body: str, seat: str | None,
-              in_reply_to: str | None = None, attachments: tuple = ()) -> None:
-        """Email `to`; for a seat of the game its Reply-To carries that seat's reply tag (orders+GAME.TAG@...)."""
-        tag = self.reply_tag(game_id, seat) if seat else None
-        self.transport.send(compose.message(self.config, to, game_id, subject, body, tag, in_reply_to, attachments))
+    def _send(self, to: str, game_id: str | None, subject: str, body: str, seat: str | None,
+              in_reply_to: str | None = None) -> None:
+        """Email `to`, through the outbox (in the caller's transaction); for a seat of the game its Reply-To
+        carries that seat's reply tag (orders+GAME.TAG@...)."""
+        self._queue("message", to, game_id, seat, {"subject": subject, "body": body, "in_reply_to": in_reply_to})
+
+    # -- the outbox (app/service/outbox.py) --------------------------------------------------------------
+    def email(self, to: str, game_id: str | None, subject: str, body: str, seat: str | None = None,
+              in_reply_to: str | None = None) -> None:
+        """Queue an email (ingest's replies) in the caller's transaction (`writing`); it goes after the commit."""
+        self._send(to, game_id, subject, body, seat, in_reply_to)
+
+    def _queue(self, kind: str, to: str, game_id: str | None, seat: str | None, data: dict) -> None:
+        self._queued += self.store.queue_mail([{
+            "kind": kind, "recipient": to, "game_id": game_id, "seat": seat,
+            "message_id": compose.new_message_id(self.config), "data": data}], utc_text(self.clock()))
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """One transaction for a write and the mail it causes; the mail goes after the commit (`_kick`)."""
+        with self.store.transaction():
+            yield
+        self._kick()
+
+    def _kick(self) -> None:
+        """After a commit: tell the background sender, or deliver the mail this service just queued. Nothing here
+        fails the write, which stands: mail not delivered stays queued for the next sender run."""
+        if self.store.in_transaction or not self._queued:
+            return
+        ids, self._queued = self._queued, []
+        if self.notifier is not None:
+            self.notifier.kick()
+            return
+        try:
+            self.deliver(ids)
+        except Exception:  # noqa: BLE001 - the write is committed: its mail waits in the outbox, logged
+            LOG.exception("outbox: delivery after a write failed; the mail stays queued")
+
+    def deliver(self, ids: list[int] | None = None) -> outbox.Report:
+        """Send the queued mail that is due (of `ids` only, if given), recording failures for a retry."""
+        return outbox.deliver(self.store, self, self.transport, self.clock(), self.config.retry_seconds, ids)
+
+    def mail_round(self) -> datetime | None:
+        """One round of the background sender: deliver what is due; when the next mail falls due."""
+        self.deliver()
+        due = self.store.next_mail_due()
+        return _parse_time(due) if due else None
+
+    def outgoing(self, row: dict) -> EmailMessage:
+        """An outbox row as the email to send (outbox.Composer): a turn email is laid out now, from `seq`."""
+        data, game_id, seat = row["data"], row["game_id"], row["seat"]
+        if row["kind"] == "turn":
+            state = projection.load(self.store, game_id, data["seq"])
+            return self._turn_email(game_id, Seat(game_id, seat, row["recipient"]), state,
+                                    get_rules(state.meta.rules), data["headline"], row["message_id"])
+        return compose.message(self.config, row["recipient"], game_id or "unknown", data["subject"], data["body"],
+                               self.reply_tag(game_id, seat) if seat else None, data["in_reply_to"],
+                               message_id=row["message_id"])
+
+    def delivered(self, row: dict) -> None:
+        """A turn email went: the seat's next one tells the history from here (outbox.Composer)."""
+        if row["kind"] == "turn":
+            self.store.db.execute("UPDATE pbem_members SET last_notified_seq = max(last_notified_seq, ?) "
+                                  "WHERE game_id = ? AND seat = ?", [row["data"]["seq"], row["game_id"], row["seat"]])
 
     # -- deadlines ------------------------------------------------------------------------------------
     def _auto_pass(self, game_id: str, side: str, limit: int = 20) -> list[str]:
@@ -642,18 +743,16 @@ class Pbem:
         return passed
 
     def tick(self) -> list[str]:
-        """Turn emails a locked database deferred, reminders before a move deadline, and the configured action
-        when it passes. Run it from cron."""
+        """Reminders before a move deadline, the configured action when it passes, and the outbox's mail that is
+        due (retries included). Run it from cron."""
         now = self.clock()
         done = []
         for g in self.store.db.query("SELECT game_id FROM pbem_games WHERE over_notified = 0"):
             caught_up = autoplay.play(self.store, g["game_id"])  # a turn the limit or a refused write left
             if caught_up:
                 done.append(f"{g['game_id']}: the automated seats caught up, {len(caught_up)} order(s)")
-            try:  # a turn email deferred by _after_write: the side to act was never told (notify sends once)
-                done += [f"{g['game_id']}: turn email to {seat} caught up" for seat in self.notify(g["game_id"])]
-            except (sqlite3.OperationalError, StoreUnavailable) as exc:
-                LOG.warning("game %s: turn email still deferred, the database refused it: %s", g["game_id"], exc)
+                with self.writing():
+                    self.notify(g["game_id"])
         for g in self.store.db.query("SELECT * FROM pbem_games WHERE deadline_hours IS NOT NULL "
                                      "AND turn_side IS NOT NULL AND over_notified = 0"):
             due = _parse_time(g["turn_started_at"]) + timedelta(hours=g["deadline_hours"])
@@ -662,10 +761,11 @@ class Pbem:
             if player is None:
                 continue
             if not g["reminded"] and g["reminder_hours"] and due - timedelta(hours=g["reminder_hours"]) <= now < due:
-                self._send(player["email"], g["game_id"], "Reminder: your move is due",
-                           f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
-                           f"({g['deadline_hours']:g} hours from the start of your turn).", g["turn_side"])
-                self.store.db["pbem_games"].update(g["game_id"], {"reminded": 1})
+                with self.writing():
+                    self._send(player["email"], g["game_id"], "Reminder: your move is due",
+                               f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
+                               f"({g['deadline_hours']:g} hours from the start of your turn).", g["turn_side"])
+                    self.store.db["pbem_games"].update(g["game_id"], {"reminded": 1})
                 done.append(f"{g['game_id']}: reminded {g['turn_side']}")
             if not g["expired"] and now >= due:
                 side = g["turn_side"]
@@ -676,18 +776,23 @@ class Pbem:
                     text = (f"{side} ({player['email']}) did not move in game {g['game_id']} by the deadline, "
                             f"{when}. As this game's deadline rule says (auto-pass), the server gave "
                             f"{', '.join(repr(p) for p in passed)} for {side}, as '{DEADLINE_ACTOR}'.")
-                    for s, m in members.items():
-                        self._send(m["email"], g["game_id"], f"Deadline passed: the server passed for {side}",
-                                   text, s)
-                    self.notify(g["game_id"])
+                    with self.writing():
+                        for s, m in members.items():
+                            self._send(m["email"], g["game_id"], f"Deadline passed: the server passed for {side}",
+                                       text, s)
+                        self.notify(g["game_id"])
                     done.append(f"{g['game_id']}: deadline passed for {side}, passed: {' '.join(passed)}")
                     continue
                 action = g["on_deadline"] if g["on_deadline"] != "auto-pass" else \
                     "auto-pass, but no end or pass was open to them: over to the arbiter"
                 to = {ARBITER: members[ARBITER]} if ARBITER in members else members
-                for s, m in to.items():
-                    self._send(m["email"], g["game_id"], f"Deadline passed: {side} has not moved",
-                               f"{side} ({player['email']}) has not moved in game {g['game_id']}; the "
-                               f"deadline was {when}. Action: {action}.", s)
+                with self.writing():
+                    for s, m in to.items():
+                        self._send(m["email"], g["game_id"], f"Deadline passed: {side} has not moved",
+                                   f"{side} ({player['email']}) has not moved in game {g['game_id']}; the "
+                                   f"deadline was {when}. Action: {action}.", s)
                 done.append(f"{g['game_id']}: deadline passed for {side}")
+        sent = self.deliver()
+        if sent.sent or sent.failed:
+            done.append(f"outbox: {sent.sent} email(s) sent, {len(sent.failed)} failed (kept for a retry)")
         return done

@@ -34,6 +34,7 @@ from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
 from app.rules.errors import OrderError
 from app.service.games import GameError
+from app.service.outbox import BackgroundSender
 from app.service.pbem import AccessDenied, Pbem
 
 
@@ -45,7 +46,10 @@ def create_app(config: dict | None = None) -> Flask:
     RATELIMIT_STORAGE_URI (default "memory://": per process; use redis://... when several processes serve),
     HEXLEDGER_REPLAY_RATE_LIMIT (the replay viewer's own limit, instead of the API's: stepping through a game
     fetches a map picture a step; default "600 per minute"),
-    HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30).
+    HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30),
+    MAIL_SENDER (env HEXLEDGER_MAIL_SENDER; "inline", the default: a request's mail is sent after its commit,
+    before the answer; "background", as `cli.py serve` runs: a thread sends it, the answer waits for the commit
+    only; app/service/outbox.py).
 
     The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service."""
     app = Flask(__name__)
@@ -58,18 +62,25 @@ def create_app(config: dict | None = None) -> Flask:
         RATELIMIT_HEADERS_ENABLED=True,
         HEXLEDGER_REPLAY_RATE_LIMIT=os.environ.get("HEXLEDGER_REPLAY_RATE_LIMIT", "600 per minute"),
         HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")),
+        MAIL_SENDER=os.environ.get("HEXLEDGER_MAIL_SENDER", "inline"),
     )
     app.config.update(config or {})
     mail = app.config.get("MAIL") or MailConfig.from_env()
     transport = app.config.get("MAIL_TRANSPORT") or transport_for(mail)
     local = threading.local()
 
+    def new_service(notifier=None) -> Pbem:
+        store = EventStore(app.config["HEXLEDGER_DB"], busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"])
+        return Pbem(store, mail, transport, secret=app.config.get("HEXLEDGER_SECRET"), notifier=notifier)
+
+    sender = None
+    if app.config["MAIL_SENDER"] == "background":
+        sender = app.extensions["hexledger_sender"] = BackgroundSender(lambda: new_service().mail_round).start()
+
     def service() -> Pbem:
         """One store connection per thread (SQLite connections are not shared across threads)."""
         if getattr(local, "pbem", None) is None:
-            store = EventStore(app.config["HEXLEDGER_DB"], busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"])
-            local.pbem = Pbem(store, mail, transport,
-                              secret=app.config.get("HEXLEDGER_SECRET"))
+            local.pbem = new_service(sender)
         return local.pbem
 
     app.extensions["hexledger_service"] = service

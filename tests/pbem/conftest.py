@@ -53,12 +53,19 @@ class MailWorld:
         assert found, f"no mail for {address} with {subject_has!r}; got {[m['Subject'] for m in self.inbox(address)]}"
         return found[-1]
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: EmailMessage, wire_message_id: str | None = None) -> None:
+        """Send through the SMTP server; `wire_message_id`: the Message-ID's bytes on the wire, as a hostile
+        sender writes them (the email package would decode an encoded word in it when it serializes)."""
         with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
-            client.send_message(msg)
+            if wire_message_id is None:
+                client.send_message(msg)
+                return
+            raw = msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
+            raw = raw.replace(f"Message-ID: {msg['Message-ID']}".encode(), f"Message-ID: {wire_message_id}".encode())
+            client.sendmail(msg["From"], [msg["To"]], raw)
 
     def reply(self, original: EmailMessage, sender: str, text: str, to: str | None = None,
-              message_id: str | None = None) -> EmailMessage:
+              message_id: str | None = None, wire_message_id: str | None = None) -> EmailMessage:
         """A reply as a mail program writes it: to the Reply-To, the original quoted below, a signature."""
         msg = EmailMessage()
         msg["From"] = sender
@@ -69,7 +76,7 @@ class MailWorld:
         quoted = "\n".join("> " + line for line in body_text(original).splitlines())
         msg.set_content(f"{text}\n\n-- \n{sender.split('@')[0]}, sent from my phone\n\n"
                         f"On some day, Hexledger wrote:\n{quoted}\n")
-        self.send(msg)
+        self.send(msg, wire_message_id)
         return msg
 
 

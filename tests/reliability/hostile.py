@@ -38,8 +38,9 @@ PAYLOADS = Property("random event payloads -> schema decode", 300)
 EXPORTS = Property("damaged export files -> import", 150)
 EMAIL_BYTES = Property("random bytes -> email ingest", 120)
 EMAIL_MESSAGES = Property("forged emails -> email ingest", 120)
+EMAIL_MIME = Property("hostile headers and MIME -> email ingest (maildir)", 60)
 OPENAPI = Property("OpenAPI requests (schemathesis) -> every operation", 30)
-PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, OPENAPI)
+PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME, OPENAPI)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -211,6 +212,87 @@ def check_email_message(world, to: str, subject: str, lines: list[str], sender: 
     if sender and "@" in sender:
         assert len(outbox.sent) == replies + 1  # a clear reply went back to the sender
         assert tokens["red"] not in str(outbox.sent[-1]) and tokens["blue"] not in str(outbox.sent[-1])
+
+
+# hostile headers and bodies, as raw bytes (the email package would not write most of them): encoded words with
+# line breaks, NULs and unknown or broken charsets, 8-bit bytes, huge headers, bodies in bad charsets and transfer
+# encodings, deep MIME nesting; from red's seat (its reply address) or a stranger, so both reach the order path
+CHARSETS = st.sampled_from(["utf-8", "iso-8859-1", "x-no-such-charset", "utf-7", "unknown-8bit", "", "utf-16",
+                            "gb2312", "utf-8*en", "us-ascii"])
+HEADER_TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=40)
+
+
+@st.composite
+def encoded_word(draw) -> bytes:
+    raw = draw(st.one_of(HEADER_TEXT.map(lambda t: t.encode("utf-8")), st.binary(max_size=30),
+                         st.sampled_from([b"a\r\nb", b"\x00", b"\r\nBcc: eve@evil.example", b"\xff\xfe"])))
+    if draw(st.booleans()):
+        body = "".join(f"={b:02X}" for b in raw).encode()
+        return b"=?" + draw(CHARSETS).encode() + b"?q?" + body + b"?="
+    import base64
+    return b"=?" + draw(CHARSETS).encode() + b"?b?" + base64.b64encode(raw)[:draw(st.integers(0, 60))] + b"?="
+
+
+HEADER_VALUE = st.one_of(encoded_word(), HEADER_TEXT.map(lambda t: t.encode("utf-8", "replace")),
+                         st.binary(max_size=40).map(lambda b: b.replace(b"\r", b"").replace(b"\n", b"")),
+                         st.lists(encoded_word(), min_size=2, max_size=4).map(b" ".join),
+                         st.integers(1000, 60_000).map(lambda n: b"x" * n))
+BODY_LINES = st.lists(st.one_of(LINES, st.sampled_from(["seq: \u00b2", "seq: -1", "seq: 99999999999999999999",
+                                                         "join: \x00", "move R1 0202\x00", "\u202emove"])),
+                      max_size=6)
+TRANSFER = st.sampled_from([b"7bit", b"8bit", b"base64", b"quoted-printable", b"x-bogus", b"binary"])
+EMAIL_MIME_INPUTS = {
+    "headers": st.dictionaries(st.sampled_from(["Message-ID", "Subject", "From", "To", "Cc", "In-Reply-To",
+                                                "Content-Type", "X-Junk"]), HEADER_VALUE, max_size=5),
+    "from_seat": st.booleans(),
+    "lines": BODY_LINES,
+    "charset": CHARSETS,
+    "transfer": TRANSFER,
+    "body_bytes": st.binary(max_size=200),
+    "depth": st.one_of(st.integers(0, 3), st.integers(40, 120)),
+}
+
+
+def mime_world(path: str):
+    """A game both seats have joined, the maildir ingest reads, and red's reply address (a real seat)."""
+    pbem, game_id, tokens, outbox = mail_world(path)
+    for side in ("red", "blue"):
+        pbem.join(pbem.authenticate(game_id, tokens[side]), side)
+    maildir = Path(path).with_suffix(".maildir")
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True, exist_ok=True)
+    return pbem, game_id, outbox, str(maildir), pbem.config.reply_address(game_id, pbem.reply_tag(game_id, "red"))
+
+
+def hostile_message(red_address: str, headers: dict, from_seat: bool, lines: list[str], charset: str,
+                    transfer: bytes, body_bytes: bytes, depth: int) -> bytes:
+    head = {"From": b"red@x.example", "To": red_address.encode() if from_seat else b"orders@pbem.example",
+            "Subject": b"Re: your turn", **headers}
+    text = "\n".join(lines).encode("utf-8", "surrogatepass") + b"\n" + body_bytes
+    part = (b"Content-Type: text/plain; charset=\"" + charset.encode() + b"\"\r\nContent-Transfer-Encoding: " +
+            transfer + b"\r\n\r\n" + text)
+    for level in range(depth):
+        boundary = f"b{level}".encode()
+        part = (b"Content-Type: multipart/mixed; boundary=" + boundary + b"\r\n\r\n--" + boundary + b"\r\n" + part +
+                b"\r\n--" + boundary + b"--\r\n")
+    return b"".join(name.encode() + b": " + value + b"\r\n" for name, value in head.items()) + part
+
+
+def check_hostile_mime(world, **drawn) -> None:
+    """Delivered to the maildir and ingested as cron does: ingest does not raise, the message ends processed (out
+    of new/, never set aside), a reply goes back to a sender it can read, the game verifies."""
+    from app.service import audit
+
+    pbem, game_id, outbox, maildir, red_address = world
+    raw = hostile_message(red_address, **drawn)
+    before = len(outbox.sent)
+    (Path(maildir) / "new" / f"{before}.{abs(hash(raw))}").write_bytes(raw)
+    [result] = inbound.ingest_maildir(pbem, maildir)
+    assert result.lines and not list((Path(maildir) / "new").iterdir())
+    assert not (Path(maildir) / ".quarantine").exists(), result.lines
+    if "From" not in drawn["headers"] and result.lines != ["unreadable message"]:
+        assert len([m for m in outbox.sent[before:] if m["In-Reply-To"]]) == 1, result.lines
+    assert audit.verify(list(pbem.store.events(game_id))).ok
 
 
 # -- the OpenAPI document (schemathesis) --------------------------------------------------------------------

@@ -10,7 +10,6 @@ import pytest
 from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.service import audit
-from app.service.pbem import Pbem
 from app.web import create_app
 from tests.outbox import Outbox
 
@@ -92,33 +91,3 @@ def test_a_full_disk_is_503_and_writes_nothing(served):
     store.db.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
     assert client.post(f"/games/{game_id}/join", json=big, headers=_auth(tokens["blue"])).status_code == 201
 
-
-def test_an_order_stored_is_201_even_if_its_turn_email_must_wait(served, monkeypatch, caplog):
-    """Bookkeeping after the append (seen mark, turn email) meeting a locked database is logged and deferred:
-    the order stands, so the caller must not be told it failed (they would send it again)."""
-    app, client, path, game_id, tokens, outbox = served
-    for side in ("red", "blue"):
-        assert _join(client, game_id, tokens, side).status_code == 201
-    before = _stream(path, game_id)
-
-    def locked(self, game_id, force=False):
-        raise sqlite3.OperationalError("database is locked")
-
-    monkeypatch.setattr(Pbem, "notify", locked)
-    r = client.post(f"/games/{game_id}/orders", data="move R1 0202", content_type="text/plain",
-                    headers=_auth(tokens["red"]))
-    assert r.status_code == 201 and r.json["seq"] == before[-1][0] + 2
-    assert len(_stream(path, game_id)) == len(before) + 2
-    assert "turn email deferred" in caplog.text and tokens["red"] not in caplog.text
-    for _ in range(2):  # red ends both phases: blue's turn, whose email the lock defers too
-        r = client.post(f"/games/{game_id}/orders", data="end", content_type="text/plain", headers=_auth(tokens["red"]))
-        assert r.status_code == 201
-    monkeypatch.undo()
-    blue_mail = [m for m in outbox.sent if "b@x.example" in m["To"]]
-    with app.app_context():
-        done = app.extensions["hexledger_service"]().tick()       # cron's next run catches the turn email up
-    assert any("turn email to blue caught up" in d for d in done), done
-    late = [m for m in outbox.sent if "b@x.example" in m["To"]][len(blue_mail):]
-    assert len(late) == 1 and "Your turn" in late[0]["Subject"]
-    with app.app_context():
-        assert not any("caught up" in d for d in app.extensions["hexledger_service"]().tick())   # once only

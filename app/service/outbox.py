@@ -1,0 +1,137 @@
+"""The transactional outbox: the emails a write causes are rows written in that write's own transaction
+(`EventStore.queue_mail`), and a sender delivers them after the commit, with retries and exponential backoff.
+
+So an answer reflects the stored write only: a mail server that is down, refuses or is slow, or an .eml folder that
+cannot be written, delays an email; it never loses it and never fails the write. Senders: inline after each write
+(`Pbem`'s default: the CLI, ingest-email, tests), a background thread (`cli.py serve`), and `tick` /
+`cli.py outbox --send` (cron), which also pick up the retries that fell due. A claimed row is leased (LEASE), so two
+senders never send it at once; a sender that dies between the send and the record sends it again after the lease,
+with the same Message-ID (at least once).
+"""
+from __future__ import annotations
+
+import logging
+import smtplib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import Protocol
+
+from app.events.store import EventStore, StoreError, utc_text
+from app.mail.transport import Transport
+
+LOG = logging.getLogger("hexledger.outbox")
+LEASE = timedelta(minutes=5)  # longer than any send (the SMTP timeout is 30 s by default)
+LONGEST_WAIT = timedelta(hours=1)  # the backoff doubles up to this
+PERMANENT_TRIES = 3  # a 5xx refusal is tried this often, then the row waits for an operator (status 'failed')
+POLL_SECONDS = 30.0  # the background sender looks for mail queued by other processes this often
+MIN_WAIT = 0.05  # between rounds, so a database that refuses the claims is not hammered
+
+
+class Notifier(Protocol):
+    """The port a write tells, after its commit, that mail is queued (the background sender)."""
+
+    def kick(self) -> None: ...
+
+
+class Composer(Protocol):
+    """The service's side of delivery: lay a row out as an email, and record that it went."""
+
+    def outgoing(self, row: dict) -> EmailMessage: ...
+
+    def delivered(self, row: dict) -> None: ...
+
+
+@dataclass
+class Report:
+    sent: int = 0
+    failed: list[str] = field(default_factory=list)
+
+
+def permanent(exc: Exception) -> bool:
+    """A refusal the server means for good (an SMTP 5xx answer), or a message we cannot lay out; connection
+    trouble, timeouts, 4xx answers and a folder that cannot be written are worth retrying."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return exc.smtp_code >= 500
+    return not isinstance(exc, OSError)
+
+
+def retry_at(now: datetime, attempts: int, first: float) -> datetime:
+    """`first` seconds after the first failure, doubling, at most LONGEST_WAIT."""
+    return now + min(timedelta(seconds=first * 2 ** (attempts - 1)), LONGEST_WAIT)
+
+
+def deliver(store: EventStore, composer: Composer, transport: Transport, now: datetime, first_retry: float,
+            ids: list[int] | None = None) -> Report:
+    """Send the mail due at `now` (of `ids` only, if given); each failure is recorded with its next attempt."""
+    report = Report()
+    try:
+        rows = store.claim_mail(utc_text(now), utc_text(now + LEASE), ids)
+    except StoreError as exc:  # a locked database: the mail waits for the next sender run
+        LOG.warning("outbox: cannot claim mail now: %s", exc)
+        return report
+    for row in rows:
+        what = f"mail {row['id']} ({row['kind']}, game {row['game_id'] or '-'}) to {row['recipient']}"
+        try:
+            transport.send(composer.outgoing(row))
+        except Exception as exc:  # noqa: BLE001 - whatever the transport or the layout raised, the row stays
+            tries = row["attempts"] + 1
+            again = None if permanent(exc) and tries >= PERMANENT_TRIES else retry_at(now, tries, first_retry)
+            LOG.warning("outbox: %s failed (attempt %d; %s): %s", what, tries,
+                        f"next at {utc_text(again)}" if again else "refused for good: `cli.py outbox --retry`", exc)
+            report.failed.append(f"{what}: {exc}")
+            try:
+                store.mail_failed(row["id"], f"{type(exc).__name__}: {exc}", utc_text(again) if again else None)
+            except StoreError as record_error:  # the lease runs out and the row is tried again
+                LOG.warning("outbox: %s: failure not recorded: %s", what, record_error)
+            continue
+        try:
+            with store.transaction():
+                store.mail_sent(row["id"])
+                composer.delivered(row)
+            report.sent += 1
+        except StoreError as exc:  # sent, not recorded: sent again after the lease, with the same Message-ID
+            LOG.warning("outbox: %s sent, but not recorded: %s", what, exc)
+    return report
+
+
+class BackgroundSender:
+    """`serve`'s sender: a daemon thread that delivers when a write kicks it, when a retry falls due, and every
+    POLL_SECONDS (mail queued by other processes: ingest-email, tick). `run` does one round and says when the next
+    mail is due; the thread makes its own service (its own database connection) with `make`."""
+
+    def __init__(self, make: Callable[[], Callable[[], datetime | None]], poll: float = POLL_SECONDS):
+        self._make, self._poll = make, poll
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._loop, name="hexledger-mail-sender", daemon=True)
+
+    def start(self) -> BackgroundSender:
+        self._thread.start()
+        return self
+
+    def kick(self) -> None:
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        self._thread.join()
+
+    def _loop(self) -> None:
+        run = None
+        while not self._stopping:
+            self._wake.clear()
+            wait = self._poll
+            try:
+                run = run or self._make()
+                due = run()
+                if due is not None:
+                    wait = min(wait, max(MIN_WAIT, (due - datetime.now(due.tzinfo)).total_seconds()))
+            except Exception:  # noqa: BLE001 - the sender outlives any one failure; it is logged
+                LOG.exception("outbox: sender round failed")
+            self._wake.wait(wait)
