@@ -74,7 +74,7 @@ def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_a
     assert any(m.kind == "detachment-japan" and m.hex == "w4725" for m in z.markers)
     assert "detachment-japan" not in z.force_pool["axis"]
 
-    storm = scenario("august-storm")
+    storm = scenario("august-storm", lambda r: r["force_pool"]["soviet"].update({"ru-airborne": 1}))
     _, storm = when(storm, "airdrop ru-1-abde e3310")
     _, storm = when(storm, "next")
     _, storm = when(storm, "next")
@@ -242,14 +242,14 @@ def test_ds15_4_2_6_2_abda_loses_a_step_keeping_either_component():
 
 
 def test_4_2_2_a_lone_detachment_marker_falls_without_a_die_and_allows_advance_not_exploitation():
-    storm = scenario("august-storm", lambda r: unit(r, "mpr-2", "mongol-cavalry", "e3309", blitz=True))
+    storm = scenario("august-storm", lambda r: unit(r, "ru-tk", "ru-tank", "e3309", blitz=True))
     _, storm = when(storm, "next")
-    events, storm = when(storm, "attack e3310 with mpr-2")
+    events, storm = when(storm, "attack e3310 with ru-tk")  # armor, yet no Exploitation after this win
     assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
     assert not any(isinstance(e, CombatResolved) for e in events) and storm.delay_box["axis"] == {"detachment-japan": 1}
-    assert "Advance, not Exploitation" in refused(storm, "exploit mpr-2 e3310 e3311", "Dai Senso 4.2.8")
-    events, storm = when(storm, "advance mpr-2")
-    assert UnitAdvanced("mpr-2", ["e3310"]) in events and storm.combat is None
+    assert "Advance, not Exploitation" in refused(storm, "exploit ru-tk e3310 e3210", "Dai Senso 4.2.8")
+    events, storm = when(storm, "advance ru-tk")
+    assert UnitAdvanced("ru-tk", ["e3310"]) in events and storm.combat is None
 
 
 # -- 4.3 and the end -----------------------------------------------------------------------------------------------
@@ -383,3 +383,53 @@ def test_4_2_5_an_attacking_stack_retreating_into_friends_takes_them_into_the_re
     assert StackRetreated(["jp-15-army"], "w4520", "w4421", ["jp-x"], False) in events
     assert "lose jp-x" in orders(z)  # the Attrition step may come from the unit caught up in the retreat
     assert z.units["jp-x"].attacked  # involved in the combat: it attacks no more this segment (ruling D32)
+
+
+def test_4_1_3_no_beachhead_landing_into_a_hex_holding_an_enemy_unit():
+    _, held = when(scenario("strait"), "next")  # Taihoku still held: nothing may land, the step passes
+    assert step(held) == "regular-combat"
+    _, open_beach = when(scenario("strait", lambda r: drop(r, "jp-taihoku-fort", "jp-9-div")), "next")
+    assert step(open_beach) == "landing"
+
+
+def test_4_2_3_1_and_4_2_3_5_air_units_give_no_shift_in_mud_only_from_the_hex_in_storms_and_hqs_shift_both_ways():
+    def battle(weather=None, air_hex="w4320"):
+        return position("axis", "western", [
+            ("jp-a", "jp-army", "w4220"), ("jp-b", "jp-army", "w4322"), ("jp-air", "jp-air", air_hex),
+            ("cn-a", "kmt-army", "w4221"), ("cn-hq", "kmt-hq", "w4221"), ("cn-air", "chinese-air", "w4223")],
+            weather={weather: ["w4221"]} if weather else {})
+
+    def shifts(state, order="attack w4221 with jp-a"):
+        return sorted(s.split(" (")[0] + " " + s.split("Dai Senso ")[1].split(":")[0]
+                      for s in preview(state, order)["shifts"])
+
+    assert shifts(battle()) == ["1L 4.2.3.5", "1R 4.2.3.1"]  # the Chinese Air Force two hexes off: none
+    assert shifts(battle("mud")) == ["1L 4.2.3.5", "1L 4.2.3.7"]
+    assert shifts(battle("storms")) == ["1L 4.2.3.5"]  # adjacent in Storms: no shift
+    assert shifts(battle("storms", "w4221")) == ["1L 4.2.3.5", "1R 4.2.3.1"]  # in the defending hex: the shift
+    hq = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("jp-hq", "jp-hq", "w4320"),
+                                      ("cn-a", "kmt-army", "w4221")])
+    assert shifts(hq) == [] and shifts(hq, "attack w4221 with jp-a jp-hq") == ["1R 4.2.3.5"]
+
+
+def test_4_2_7_an_hq_that_attacked_from_next_door_does_not_advance_but_the_others_do():
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("jp-hq", "jp-hq", "w4320"),
+                                         ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-hq", [6])  # 7 v 1: 6-1, HQ 1R: 9-1, die 6: Dr3 0/2
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert "may not Advance" in refused(state, "advance jp-hq", "Dai Senso 4.2.7")
+    assert orders(state) == {"advance jp-a", "stop"}  # no armor-type unit attacked: no Exploitation
+
+
+def test_4_3_step_3_axis_ground_units_left_at_sea_without_a_beachhead_are_eliminated():
+    def at_sea(raw):
+        raw["marker"] += [{"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        unit(raw, "jp-snlf", "jp-snlf", "w4626")
+        raw.update(phase="marker")
+
+    z = scenario("zhejiang", at_sea)
+    assert step(z) == "convoys"
+    _, z = when(z, "next")
+    assert "jp-snlf" not in z.units and z.delay_box["axis"] == {"jp-snlf": 1}  # it has a Delay Stripe
+    assert not z.markers_at("w4626")

@@ -244,7 +244,7 @@ def test_4_2_8_exploitation_stops_across_a_mountain_hexside_and_never_enters_mud
 # -- ranges ----------------------------------------------------------------------------------------------------------
 def test_ds20_4_1_1_and_4_2_1_2_airdrop_and_ranged_support_reach_two_hexes_counting_the_target_not_the_origin():
     storm = scenario("august-storm")  # ru-1-abde in e3509
-    assert "an Airdrop reaches two" in refused(storm, "airdrop ru-1-abde e3312", "Dai Senso 4.1.1")
+    assert "an Airdrop reaches two" in refused(storm, "airdrop ru-1-abde e3412", "Dai Senso 4.1.1")  # three
     assert when(storm, "airdrop ru-1-abde e3411")[1].markers_at("e3411", ("airdrop-soviet",))  # two hexes
     assert when(storm, "airdrop ru-1-abde e3509")[1].markers_at("e3509", ("airdrop-soviet",))  # its own hex
     strait = scenario("strait")  # us-hq-pac in w4423, two hexes from Taihoku
