@@ -2,13 +2,7 @@
 then the events or the refusal with its case. Positions are the shipped scenarios, changed where a test needs."""
 from __future__ import annotations
 
-import copy
-import tomllib
-
-import pytest
-
-from app.events.dice import RecordedDice
-from app.rules.daisenso import GAME, data
+from app.rules.daisenso import GAME
 from app.rules.daisenso.events import (
     AirdropPlaced,
     CombatResolved,
@@ -19,51 +13,7 @@ from app.rules.daisenso.events import (
     UnitAdvanced,
 )
 from app.rules.engine.events import GameEnded
-from app.rules.errors import IllegalOrder
-
-
-def scenario(name: str, change=None):
-    with open(data.SCENARIOS / f"{name}.toml", "rb") as f:
-        raw = tomllib.load(f)
-    if change is None:
-        return GAME.initial_state(name, {})
-    raw = copy.deepcopy(raw)
-    change(raw)
-    return GAME.initial_state("custom", {"position": raw})
-
-
-def unit(raw, uid, kind, hex_, **more):
-    raw["unit"].append({"id": uid, "kind": kind, "hex": hex_, **more})
-
-
-def drop(raw, *ids):
-    raw["unit"] = [u for u in raw["unit"] if u["id"] not in ids]
-
-
-def when(state, order, rolls=()):
-    """The events of ``order`` given by the side to act, and the state after them."""
-    side = GAME.prompt(state).side
-    events = GAME.decide(state, GAME.parse(order, side, state), RecordedDice(next_index=0, recorded=list(rolls)))
-    for e in events:
-        if hasattr(e, "apply"):
-            state = GAME.evolve(state, e)
-    return [e for e in events if hasattr(e, "apply")], state
-
-
-def refused(state, order, case) -> str:
-    side = GAME.prompt(state).side
-    with pytest.raises(IllegalOrder) as err:
-        GAME.decide(state, GAME.parse(order, side, state), RecordedDice(next_index=0, recorded=[]))
-    assert err.value.case == case, str(err.value)
-    return str(err.value)
-
-
-def step(state) -> str:
-    return GAME.table.step_of(state)
-
-
-def orders(state) -> set[str]:
-    return {o["order"] for o in GAME.legal_orders(state, GAME.prompt(state).side)}
+from tests.daisenso.helpers import drop, orders, position, preview, refused, scenario, step, unit, when
 
 
 # -- 4.1 the Blitz segment --------------------------------------------------------------------------------------
@@ -124,7 +74,7 @@ def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_a
     assert any(m.kind == "detachment-japan" and m.hex == "w4725" for m in z.markers)
     assert "detachment-japan" not in z.force_pool["axis"]
 
-    storm = scenario("august-storm")
+    storm = scenario("august-storm", lambda r: r["force_pool"]["soviet"].update({"ru-airborne": 1}))
     _, storm = when(storm, "airdrop ru-1-abde e3310")
     _, storm = when(storm, "next")
     _, storm = when(storm, "next")
@@ -292,14 +242,14 @@ def test_ds15_4_2_6_2_abda_loses_a_step_keeping_either_component():
 
 
 def test_4_2_2_a_lone_detachment_marker_falls_without_a_die_and_allows_advance_not_exploitation():
-    storm = scenario("august-storm", lambda r: unit(r, "mpr-2", "mongol-cavalry", "e3309", blitz=True))
+    storm = scenario("august-storm", lambda r: unit(r, "ru-tk", "ru-tank", "e3309", blitz=True))
     _, storm = when(storm, "next")
-    events, storm = when(storm, "attack e3310 with mpr-2")
+    events, storm = when(storm, "attack e3310 with ru-tk")  # armor, yet no Exploitation after this win
     assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
     assert not any(isinstance(e, CombatResolved) for e in events) and storm.delay_box["axis"] == {"detachment-japan": 1}
-    assert "Advance, not Exploitation" in refused(storm, "exploit mpr-2 e3310 e3311", "Dai Senso 4.2.8")
-    events, storm = when(storm, "advance mpr-2")
-    assert UnitAdvanced("mpr-2", ["e3310"]) in events and storm.combat is None
+    assert "Advance, not Exploitation" in refused(storm, "exploit ru-tk e3310 e3210", "Dai Senso 4.2.8")
+    events, storm = when(storm, "advance ru-tk")
+    assert UnitAdvanced("ru-tk", ["e3310"]) in events and storm.combat is None
 
 
 # -- 4.3 and the end -----------------------------------------------------------------------------------------------
@@ -359,3 +309,127 @@ def test_d17_d18_d23_a_failure_marker_a_truce_or_pre_war_stops_an_attack():
     assert "at truce" in refused(truce, "attack w4520 with cn-chungking-hq", "Dai Senso 4.2.1.1")
     pre_war = scenario("zhejiang", lambda r: western(r, pre_war=True))
     assert "Pre-War" in refused(pre_war, "attack w4520 with cn-chungking-hq", "Dai Senso 4.2.1.1")
+
+
+# -- found by the issue 17 audit -----------------------------------------------------------------------------------
+def test_4_2_1_2_an_hq_that_attacked_gives_no_ranged_support_later_in_the_segment():
+    z = scenario("zhejiang", lambda r: unit(r, "cn-x", "kiangsu-res", "w4825"))
+    _, z = when(z, "attack w4825 with jp-china-hq", [6])  # the HQ attacks from w4725 itself
+    while z.combat is not None:
+        z = _settle(z)
+    assert "already took part in a combat" in refused(
+        z, "attack w4624 with jp-13-army hq jp-china-hq", "Dai Senso 4.2.1.2")
+
+
+def test_4_2_6_2_a_broken_down_counter_goes_where_an_eliminated_one_would_delay_box_or_out_of_the_game():
+    z = scenario("zhejiang")
+    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-22-div hq jp-china-hq")
+    _, z = when(z, "support cn-3-hq", [6])
+    events, z = when(z, "convert cn-3-hq as kiangsu-res")
+    assert z.delay_box["western"] == {"kmt-hq": 1}  # the KMT HQ has a Delay Stripe
+    assert z.force_pool["western"]["kiangsu-res"] == 1
+    ig = position("western", "axis", [("us-a", "us-army", "w4220"), ("us-b", "us-army", "w4320"),
+                                      ("us-c", "us-army", "w4321"), ("jp-ig", "jp-ig-hq", "w4221")],
+                  force_pool={"axis": {"jp-division": 1}, "western": {"us-infantry": 1}})
+    _, ig = when(ig, "attack w4221 with us-a us-b us-c", [5])  # 12 v 5: 2-1, the HQ 1L: 1-1, die 5: 1/1
+    events, ig = when(ig, "lose us-a as us-infantry")
+    lost = next(e for e in events if isinstance(e, StepLost) and e.unit == "jp-ig")
+    assert (lost.replacement_kind, lost.box) == ("jp-division", "")  # the IG HQ leaves the game
+    assert "jp-ig-hq" not in ig.force_pool.get("axis", {}) and not ig.delay_box.get("axis")
+
+
+def _beachhead_at_w4425(phasing: str, units: list[tuple]):
+    return position(phasing, "axis" if phasing == "western" else "western", units, hold="w4324",
+                    marker=[{"kind": "beachhead", "faction": "western", "hex": "w4425", "toward": "w4324"}])
+
+
+def test_4_2_1_1_and_4_2_1_3_a_stack_at_sea_is_attacked_across_its_beachhead_hexside_or_by_marines_only():
+    axis = _beachhead_at_w4425("axis", [("us-a", "us-army", "w4425"), ("jp-d", "jp-division", "w4324"),
+                                        ("jp-e", "jp-division", "w4424"), ("jp-s", "jp-snlf", "w4424")])
+    assert "All-Sea hexside w4424/w4425" in refused(axis, "attack w4425 with jp-e", "Dai Senso 4.2.1.1")
+    assert preview(axis, "attack w4425 with jp-d")["column"]  # across the Beachhead Hexside: any unit
+    assert preview(axis, "attack w4425 with jp-s")["column"]  # a supplied marine: any All-Sea hexside
+    western = _beachhead_at_w4425("western", [("us-a", "us-army", "w4425"), ("us-m", "us-marine", "w4425",
+                                                                          {"blitz": True}),
+                                              ("jp-e", "jp-division", "w4424")])
+    assert "All-Sea hexside" in refused(western, "attack w4424 with us-a", "Dai Senso 4.2.1.1")
+    p = preview(western, "attack w4424 with us-m")  # from its Beachhead across another All-Sea hexside
+    assert any("4.2.3.6" in s for s in p["shifts"]) and any(s.startswith("2L") and "hexside" in s
+                                                            for s in p["shifts"])
+
+
+def test_4_1_3_1_an_snlf_beachhead_lands_one_detachment_and_d19_not_into_a_policy_affected_country():
+    def snlf(raw, policy=()):
+        raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                          {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        raw["force_pool"]["axis"]["detachment-japan"] = 2
+        raw["policy"] = list(policy)
+
+    z = scenario("zhejiang", snlf)
+    _, z = when(z, "next")
+    _, z = when(z, "snlf w4626")
+    assert z.force_pool["axis"]["detachment-japan"] == 1 and "snlf w4626" not in orders(z)
+    assert "yet to land" in refused(z, "snlf w4626", "Dai Senso 4.1.3.1")
+    closed = scenario("zhejiang", lambda r: snlf(r, ["kiangsu"]))  # w4725 is in Kiangsu
+    _, closed = when(closed, "next")
+    assert "Policy Affected" in refused(closed, "snlf w4626", "Dai Senso 4.1.3.1")
+
+
+def test_4_2_5_an_attacking_stack_retreating_into_friends_takes_them_into_the_rest_of_its_results():
+    z = scenario("zhejiang", lambda r: unit(r, "jp-x", "jp-division", "w4421"))
+    events, z = when(z, "attack w4620 with jp-15-army", [1])  # 4 v 6, 3 left: 1-3, die 1: Ad 1/0
+    assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
+    events, z = when(z, "retreat w4520 to w4421")
+    assert StackRetreated(["jp-15-army"], "w4520", "w4421", ["jp-x"], False) in events
+    assert "lose jp-x" in orders(z)  # the Attrition step may come from the unit caught up in the retreat
+    assert z.units["jp-x"].attacked  # involved in the combat: it attacks no more this segment (ruling D32)
+
+
+def test_4_1_3_no_beachhead_landing_into_a_hex_holding_an_enemy_unit():
+    _, held = when(scenario("strait"), "next")  # Taihoku still held: nothing may land, the step passes
+    assert step(held) == "regular-combat"
+    _, open_beach = when(scenario("strait", lambda r: drop(r, "jp-taihoku-fort", "jp-9-div")), "next")
+    assert step(open_beach) == "landing"
+
+
+def test_4_2_3_1_and_4_2_3_5_air_units_give_no_shift_in_mud_only_from_the_hex_in_storms_and_hqs_shift_both_ways():
+    def battle(weather=None, air_hex="w4320"):
+        return position("axis", "western", [
+            ("jp-a", "jp-army", "w4220"), ("jp-b", "jp-army", "w4322"), ("jp-air", "jp-air", air_hex),
+            ("cn-a", "kmt-army", "w4221"), ("cn-hq", "kmt-hq", "w4221"), ("cn-air", "chinese-air", "w4223")],
+            weather={weather: ["w4221"]} if weather else {})
+
+    def shifts(state, order="attack w4221 with jp-a"):
+        return sorted(s.split(" (")[0] + " " + s.split("Dai Senso ")[1].split(":")[0]
+                      for s in preview(state, order)["shifts"])
+
+    assert shifts(battle()) == ["1L 4.2.3.5", "1R 4.2.3.1"]  # the Chinese Air Force two hexes off: none
+    assert shifts(battle("mud")) == ["1L 4.2.3.5", "1L 4.2.3.7"]
+    assert shifts(battle("storms")) == ["1L 4.2.3.5"]  # adjacent in Storms: no shift
+    assert shifts(battle("storms", "w4221")) == ["1L 4.2.3.5", "1R 4.2.3.1"]  # in the defending hex: the shift
+    hq = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("jp-hq", "jp-hq", "w4320"),
+                                      ("cn-a", "kmt-army", "w4221")])
+    assert shifts(hq) == [] and shifts(hq, "attack w4221 with jp-a jp-hq") == ["1R 4.2.3.5"]
+
+
+def test_4_2_7_an_hq_that_attacked_from_next_door_does_not_advance_but_the_others_do():
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("jp-hq", "jp-hq", "w4320"),
+                                         ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-hq", [6])  # 7 v 1: 6-1, HQ 1R: 9-1, die 6: Dr3 0/2
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert "may not Advance" in refused(state, "advance jp-hq", "Dai Senso 4.2.7")
+    assert orders(state) == {"advance jp-a", "stop"}  # no armor-type unit attacked: no Exploitation
+
+
+def test_4_3_step_3_axis_ground_units_left_at_sea_without_a_beachhead_are_eliminated():
+    def at_sea(raw):
+        raw["marker"] += [{"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        unit(raw, "jp-snlf", "jp-snlf", "w4626")
+        raw.update(phase="marker")
+
+    z = scenario("zhejiang", at_sea)
+    assert step(z) == "convoys"
+    _, z = when(z, "next")
+    assert "jp-snlf" not in z.units and z.delay_box["axis"] == {"jp-snlf": 1}  # it has a Delay Stripe
+    assert not z.markers_at("w4626")

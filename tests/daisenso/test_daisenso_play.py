@@ -9,6 +9,7 @@ import random
 import pytest
 
 from app.events.store import EventStore
+from app.projections import replay
 from app.projections import state as projection
 from app.rules.daisenso import GAME, data
 from app.service import audit, games
@@ -50,29 +51,59 @@ def test_random_legal_play_reaches_the_scenarios_end_and_verifies(store, scenari
 
 
 def through_the_cli(run, game: str, rng: random.Random) -> dict:
+    """Play by `cli.py` alone; the first attack each side orders is previewed first, and the preview's table is
+    the one the attack is then resolved on."""
     for side in GAME.sides:
         run("join", game, "--side", side, "--name", f"{side}@example.org", "--seed", f"{side} dice")
     store = EventStore(run.db)
+    previewed = set()
     try:
         for _ in range(400):
             shown = json.loads(run("show", game, "--json").output)
             if shown["outcome"]:
+                assert previewed, "no attack was ordered"
                 return shown
             side = shown["to_act"]
             order = pick(projection.load(store, game).game, side, rng)[0]
+            if order.startswith("attack") and side not in previewed:
+                previewed.add(side)
+                text = run("preview", game, "--as", side, order).output
+                p = json.loads(run("preview", game, "--as", side, order, "--json").output)
+                assert ("without a die" if p.get("automatic") else f"column {p['column']}") in text, text
             run("do", game, "--as", side, order)
     finally:
         store.close()
     raise AssertionError("the game did not end")
 
 
-def test_a_scenario_plays_to_its_end_through_the_cli(run):
-    game = run("new", "daisenso", "--scenario", "strait").output.strip()
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_each_scenario_plays_to_its_end_through_the_cli_with_preview_render_analysis_and_replay(
+        run, tmp_path, scenario):
+    game = run("new", "daisenso", "--scenario", scenario).output.strip()
     shown = through_the_cli(run, game, random.Random(7))
     assert shown["outcome"]["winner"] in ("axis", "allied")
     out = run("verify", game, "--dice").output
     assert "chain intact" in out and " 0 not checkable" in out, out
     assert "game over" in run("log", game).output
+    picture = tmp_path / "map.svg"
+    run("render", game, "--at", "3", "-o", str(picture))
+    assert picture.read_text().count('class="counter"') == len(
+        [u for u in GAME.view(GAME.initial_state(scenario, {}), None)["units"] if u["hex"]])
+    analysis = json.loads(run("analyze", game, "--json", "-o", str(tmp_path / "charts")).output)
+    store = EventStore(run.db)
+    try:
+        stored = list(store.events(game))
+        frames = replay.build(store, game, None).frames
+    finally:
+        store.close()
+    resolved = [e.seq for e in stored if e.type == "daisenso.CombatResolved"]
+    assert [f.seq for f in frames] == [e.seq for e in stored]
+    assert [f.seq for f in frames if f.combat] == resolved == [a["seq"] for a in analysis["attacks"]]
+    assert (tmp_path / "charts" / "odds.svg").exists() and analysis["control"]
+    state = projection.load(EventStore(run.db), game).game
+    flips = sum(1 for e in stored if e.type == "daisenso.StepLost" and e.payload.get("becomes"))
+    lost = flips + sum(state.data.kinds[kind].steps - left for _, kind, left in state.removed.values())
+    assert sum(sum(per.values()) for per in analysis["step_losses"].values()) == lost
 
 
 def test_a_position_file_plays_to_its_end_through_the_cli(run):

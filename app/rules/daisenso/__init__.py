@@ -10,7 +10,7 @@ from app.rules.engine.game import Game
 GAME = Game(
     name="daisenso",
     title="Dai Senso: the Combat Phase (Totaler Krieg family, chapter 4)",
-    version="1",
+    version="2",
     sides=SIDES,
     scenarios={
         "strait": "Across the Strait: US Marines assault Taihoku with HQ Ranged Support (West map)",

@@ -77,9 +77,8 @@ def landing_hex(state: State, u: Unit) -> str | None:
 def landing_problem(state: State, faction: str, to: str) -> str | None:
     if any(x.faction != faction for x in state.at(to)):
         return f"{to} holds an enemy unit"
-    country = state.data.country_of(H(to))
-    if country is not None and country.id in state.neutral:
-        return f"{to} lies in a Neutral Minor Country"
+    if terrain.country_closed(state, to):
+        return f"{to} lies in a Neutral Minor or Policy Affected Country (D19)"
     if has_failure(state, faction, to):
         return f"a {faction} Failure marker is in {to} (D17)"
     if any(at_truce(state, faction, x.faction) for x in state.at(to)):
@@ -102,14 +101,15 @@ def snlf_markers(state: State) -> list:
     """4.1.3.1: the Axis's supplied SNLF Beachhead-0 markers, while the Axis Force Pool holds a Detachment."""
     if state.phasing != "axis" or state.force_pool.get("axis", {}).get("detachment-japan", 0) <= 0:
         return []
-    return [m for m in state.markers if m.kind == "snlf-beachhead-0" and m.supplied]
+    return [m for m in state.markers if m.kind == "snlf-beachhead-0" and m.supplied and not m.landed]
 
 
 def snlf(d: Decision, hex_label: str) -> None:
     state = d.state
     marker = next((m for m in snlf_markers(state) if m.hex == hex_label), None)
     if faction_of(state, d.side) != "axis" or marker is None:
-        d.refuse(C + "4.1.3.1", f"no supplied SNLF Beachhead-0 in {hex_label} with a Japanese Detachment to land")
+        d.refuse(C + "4.1.3.1", f"no supplied SNLF Beachhead-0 in {hex_label} yet to land, with a Japanese "
+                                     "Detachment in the Axis Force Pool")
     to = marker.toward
     why = landing_problem(state, "axis", to)
     if why:

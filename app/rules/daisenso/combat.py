@@ -119,7 +119,7 @@ def hq_problem(state: State, hq: Unit, target: str, force: list[Unit], blitz: bo
         return f"{hq.id} is not an HQ"
     if not hq.supplied:
         return f"{hq.id} is not supplied"
-    if hq.fought:
+    if hq.fought or hq.attacked:
         return f"{hq.id} already took part in a combat this segment"
     if blitz and not hq.blitz:
         return f"{hq.id} is not Blitz-enabled"
@@ -511,7 +511,8 @@ def apply_choice(d: Decision, kind: str, choice: tuple) -> None:
         if kind == "attacker-result":  # 4.2.4.1: every attacking stack retreats; the defender does nothing
             d.emit(CombatStage("attacker-retreat", stacks=sorted(attacker_retreats(state))))
         stack = [u.id for u in d.state.units.values() if u.id in d.state.combat.attackers and u.hex == frm]
-        d.emit(StackRetreated(stack, frm, to, [], False))
+        joined = [u.id for u in d.state.ground_at(to, state.phasing) if u.id not in d.state.combat.attackers]
+        d.emit(StackRetreated(stack, frm, to, joined, False))
         return
     stack = retreating_stack(state)
     to = args[0]
@@ -535,9 +536,9 @@ def lose_step(d: Decision, uid: str, as_kind: str | None, pays: str) -> None:
         d.emit(StepLost(uid, pays, replacement=f"{uid}.{state.serial + 1}", replacement_kind=as_kind,
                         from_holding=from_holding, box=_box(state, gone), box_kind=gone))
         return
-    if as_kind is not None:
+    if as_kind is not None:  # the two-step counter leaves as an eliminated one does
         d.emit(StepLost(uid, pays, replacement=f"{uid}.{state.serial + 1}", replacement_kind=as_kind,
-                        box="pool", box_kind=u.kind))
+                        box=_box(state, u.kind), box_kind=u.kind))
         return
     d.emit(StepLost(uid, pays, box=_box(state, u.kind), box_kind=u.kind))
 

@@ -130,9 +130,10 @@ class GameData:
     def hexside_flag(self, a: Hex, b: Hex, flag: str) -> bool:
         """Whether the hexside a/b has a feature whose TEC entry sets ``flag`` (all_sea, hard_crossing, ...);
         every hexside of a hex that is not Land is an All-Sea hexside (ruling D11)."""
-        if flag == "all_sea" and not (self.is_land(a) and self.is_land(b)):
-            return True
-        return any(self.tec["hexsides"][f].get(flag) for f in self.atlas.hexside_features(a, b))
+        features = set(self.atlas.hexside_features(a, b))
+        if not (self.is_land(a) and self.is_land(b)):
+            features.add("all-sea")
+        return any(self.tec["hexsides"][f].get(flag) for f in features)
 
     def retreat_crosses(self, a: Hex, b: Hex) -> bool:
         """4.2.5.2 by terrain alone: both hexes are Land and no feature of the hexside forbids a retreat (All-Sea

@@ -177,14 +177,15 @@ class StackRetreated:
         units = {**state.units}
         for uid in self.units:
             units[uid] = replace(units[uid], hex=self.to)
-        for uid in self.joined:
-            units[uid] = replace(units[uid], fought=True)
+        for uid in self.joined:  # now involved in the combat: no Ranged Support, no attack after it (ruling D32)
+            units[uid] = replace(units[uid], fought=True, attacked=units[uid].attacked or not self.defender)
         state = replace(state, units=units)
         c = state.combat
         if self.defender:
             return _combat(state, defenders=(*c.defenders, *self.joined), path=(*c.path, self.to),
                            retreat_left=c.retreat_left - 1)
-        return _combat(state, stacks_to_retreat=tuple(h for h in c.stacks_to_retreat if h != self.frm))
+        return _combat(state, attackers=(*c.attackers, *self.joined),
+                       stacks_to_retreat=tuple(h for h in c.stacks_to_retreat if h != self.frm))
 
     def describe(self) -> str:
         joined = f" ({', '.join(self.joined)} join the retreat)" if self.joined else ""
@@ -212,7 +213,8 @@ class StepLost:
         if self.becomes:
             state = state.with_units(**{self.unit: replace(u, kind=self.becomes)})
         else:
-            state = state.with_units(**{self.unit: None})
+            left = state.data.kinds[self.replacement_kind].steps if self.replacement else 0
+            state = _removed(state.with_units(**{self.unit: None}), u, left)
             if self.replacement:
                 new = Unit(self.replacement, self.replacement_kind, u.faction, u.hex, u.supplied, u.blitz,
                            attacked=u.attacked, fought=u.fought)
@@ -225,10 +227,16 @@ class StepLost:
     def describe(self) -> str:
         if self.becomes:
             return f"{self.unit} loses a step: now {self.becomes}"
-        if self.replacement:
-            return f"{self.unit} loses a step: {self.replacement} ({self.replacement_kind}) takes its place"
         where = {"delay": "to the Delay Box", "pool": "to the Force Pool"}.get(self.box or "", "out of the game")
+        if self.replacement:
+            gone = f"{self.box_kind} {where}"
+            return f"{self.unit} loses a step: {self.replacement} ({self.replacement_kind}) takes its place, {gone}"
         return f"{self.unit} is eliminated ({where})"
+
+
+def _removed(state: State, u: Unit, steps_left: int) -> State:
+    """A counter gone from the map through step losses, for the losses the analysis counts."""
+    return replace(state, removed={**state.removed, u.id: (u.faction, u.kind, steps_left)})
 
 
 def _pay(state: State, pays: str, unit: str, replacement: str | None) -> State:
@@ -362,7 +370,10 @@ class MarkerPlaced:
     faction: str
 
     def apply(self, state: State) -> State:
-        return replace(state, markers=(*state.markers, Marker(self.kind, self.hex, self.faction)),
+        beach = next((m for m in state.markers if m.kind == "snlf-beachhead-0" and m.toward == self.hex
+                      and not m.landed), None)  # one Special SNLF Landing a marker
+        markers = tuple(replace(m, landed=True) if m is beach else m for m in state.markers)
+        return replace(state, markers=(*markers, Marker(self.kind, self.hex, self.faction)),
                        force_pool=box_add(state.force_pool, self.faction, self.kind, -1))
 
     def describe(self) -> str:
@@ -456,7 +467,7 @@ class UnitEliminated:
 
     def apply(self, state: State) -> State:
         u = state.units[self.unit]
-        return _to_box(state.with_units(**{self.unit: None}), u.faction, self.box, u.kind)
+        return _to_box(_removed(state.with_units(**{self.unit: None}), u, 0), u.faction, self.box, u.kind)
 
     def describe(self) -> str:
         return f"{self.unit} eliminated ({self.case})"

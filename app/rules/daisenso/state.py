@@ -38,6 +38,7 @@ class Marker:
     toward: str | None = None
     supplied: bool = True
     origin: str | None = None  # an Airdrop marker: the airborne unit kind on its other side (4.1.1)
+    landed: bool = False  # an SNLF Beachhead-0 that has made its Special SNLF Landing (4.1.3.1)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,8 @@ class State(SequencedState):
     victory_faction: str = ""
     victory_hold: tuple[str, ...] = ()
     serial: int = 0  # numbers the units a breakdown or a landing brings in
+    removed: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # unit -> (faction, kind, steps left
+    #                                             in its place: a breakdown's replacement's, 0 if eliminated)
 
     # -- who ------------------------------------------------------------------------------------------------
     @property

@@ -35,15 +35,14 @@ def hexside(state: State, a: str, b: str, flag: str) -> bool:
 
 
 def attack_allowed_across(state: State, unit: Unit, target: str) -> bool:
-    """4.2.1.1, 4.2.1.3: no attack across an All-Sea hexside but by a supplied marine or across a Beachhead
-    Hexside; a unit at sea attacks only across its own Beachhead Hexside (D11)."""
+    """4.2.1.1, 4.2.1.3: no attack across an All-Sea hexside (every hexside of an All-Sea hex, D11) but by a
+    supplied marine, or across a Beachhead Hexside (whoever's marker makes it)."""
     d = state.data
-    if beachhead_side(state, unit.faction, unit.hex, target):
+    if any_beachhead_side(state, unit.hex, target):
         return True
-    if not d.is_land(H(unit.hex)):
-        return False
-    features = d.atlas.hexside_features(H(unit.hex), H(target))
-    if all(d.tec["hexsides"][f]["attack"] == "yes" for f in features):
+    a, b = H(unit.hex), H(target)
+    if not d.hexside_flag(a, b, "all_sea") and all(d.tec["hexsides"][f]["attack"] == "yes"
+                                                    for f in d.atlas.hexside_features(a, b)):
         return True
     return unit.supplied and d.kinds[unit.kind].type == "marine"
 

@@ -11,8 +11,14 @@ from app.rules.errors import IllegalOrder
 
 
 def view(state: State, side: str | None) -> dict:
+    """Everything; units that step losses took off the map are listed without a hex, with the steps left in
+    their place (the analysis counts losses from them), and each victory hex's holder (D16) as its control."""
     d = state.data
     c = state.combat
+    control = {h: state.side_of(held[0].faction) for h in state.victory_hold if (held := state.ground_at(h))}
+    removed = [{"id": uid, "side": state.side_of(faction), "faction": faction, "hex": None, "kind": kind,
+                "name": d.kinds[kind].name, "factors": d.kinds[kind].factors, "strength": d.kinds[kind].attack,
+                "steps": steps} for uid, (faction, kind, steps) in sorted(state.removed.items())]
     return {
         "scenario": state.name, "combat_phase": state.combat_phase, "last_phase": state.last_phase,
         "phasing": state.phasing, "factions": dict(state.factions), "step": state.step,
@@ -25,7 +31,8 @@ def view(state: State, side: str | None) -> dict:
                    "strength": d.kinds[u.kind].attack, "steps": d.kinds[u.kind].steps, "supplied": u.supplied,
                    "blitz": u.blitz, **({"holding": list(u.holding)} if u.holding else {}),
                    **({"zone": u.zone} if u.zone else {})}
-                  for u in sorted(state.units.values(), key=lambda x: x.id)],
+                  for u in sorted(state.units.values(), key=lambda x: x.id)] + removed,
+        "control": control,
         "markers": [{"kind": m.kind, "hex": m.hex, "faction": m.faction,
                      **({"toward": m.toward} if m.toward else {})} for m in state.markers],
         "force_pool": state.force_pool, "delay_box": state.delay_box,
@@ -85,9 +92,15 @@ def preview(state: State, command: Command) -> dict:
         pass
     c = d.state.combat
     if c is None or c.automatic:
-        return {"hex": command.args["hex"], "automatic": True, "case": "Dai Senso 4.2.2"}
+        return {"hex": command.args["hex"], "automatic": True, "case": "Dai Senso 4.2.2",
+                "text": f"{command.args['hex']} holds only Detachment or Logistics markers: the attack succeeds "
+                        "without a die; Advance After Combat, no Exploitation (Dai Senso 4.2.2)"}
     p = combat.preview(d.state)
+    text = p.to_text()
+    if d.state.pending:
+        text += "\nThe defender may still add an HQ's Ranged Support (Dai Senso 4.2.2 step 2)"
     return {"hex": c.target, "attack": int(p.attack), "defence": int(p.defence),
             "raw_odds": p.odds.label.replace(":", "-"), "shifts": [str(x) for x in p.shifts.shifts],
             "column": p.column_label, "case": "Dai Senso 4.2.2",
-            "defender_may_add_hq": bool(d.state.pending), "by_roll": {die: r.code for die, r in p.results}}
+            "defender_may_add_hq": bool(d.state.pending), "by_roll": {die: r.code for die, r in p.results},
+            "text": text}

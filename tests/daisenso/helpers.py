@@ -1,0 +1,72 @@
+"""Given a position / when an order (with the dice it rolls) / then the events or the refusal with its case: the
+helpers Dai Senso's rules tests share. Positions are the shipped scenarios, changed where a test needs, or built
+from a few units (`position`)."""
+from __future__ import annotations
+
+import copy
+import tomllib
+
+import pytest
+
+from app.events.dice import RecordedDice
+from app.rules.daisenso import GAME, data
+from app.rules.errors import IllegalOrder
+
+
+def scenario(name: str, change=None):
+    with open(data.SCENARIOS / f"{name}.toml", "rb") as f:
+        raw = tomllib.load(f)
+    if change is None:
+        return GAME.initial_state(name, {})
+    raw = copy.deepcopy(raw)
+    change(raw)
+    return GAME.initial_state("custom", {"position": raw})
+
+
+def position(phasing: str, other: str, units: list[tuple], *, phase: str = "regular", hold: str = "w4221", **more):
+    """A custom position: ``units`` as (id, kind, hex[, {more keys}]); the rest of the keys as the format has them
+    (docs/daisenso-data.md)."""
+    raw = {"name": "test", "turn": 1, "phase": phase, "phasing": phasing, "factions": [phasing, other],
+           "combat_phases": 2, "victory": {"faction": phasing, "hold": [hold]},
+           "unit": [{"id": u[0], "kind": u[1], "hex": u[2], **(u[3] if len(u) > 3 else {})} for u in units],
+           **more}
+    return GAME.initial_state("custom", {"position": raw})
+
+
+def unit(raw, uid, kind, hex_, **more):
+    raw["unit"].append({"id": uid, "kind": kind, "hex": hex_, **more})
+
+
+def drop(raw, *ids):
+    raw["unit"] = [u for u in raw["unit"] if u["id"] not in ids]
+
+
+def when(state, order, rolls=()):
+    """The events of ``order`` given by the side to act, and the state after them."""
+    side = GAME.prompt(state).side
+    events = GAME.decide(state, GAME.parse(order, side, state), RecordedDice(next_index=0, recorded=list(rolls)))
+    for e in events:
+        if hasattr(e, "apply"):
+            state = GAME.evolve(state, e)
+    return [e for e in events if hasattr(e, "apply")], state
+
+
+def refused(state, order, case) -> str:
+    side = GAME.prompt(state).side
+    with pytest.raises(IllegalOrder) as err:
+        GAME.decide(state, GAME.parse(order, side, state), RecordedDice(next_index=0, recorded=[]))
+    assert err.value.case == case, str(err.value)
+    return str(err.value)
+
+
+def step(state) -> str:
+    return GAME.table.step_of(state)
+
+
+def orders(state) -> set[str]:
+    return {o["order"] for o in GAME.legal_orders(state, GAME.prompt(state).side)}
+
+
+def preview(state, order: str) -> dict:
+    side = GAME.prompt(state).side
+    return GAME.preview(state, GAME.parse(order, side, state))
