@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, note, settings
 from hypothesis import strategies as st
 
 from app.events.registry import EventSchemaError, decode, known_types
@@ -39,7 +39,8 @@ EXPORTS = Property("damaged export files -> import", 150)
 EMAIL_BYTES = Property("random bytes -> email ingest", 120)
 EMAIL_MESSAGES = Property("forged emails -> email ingest", 120)
 OPENAPI = Property("OpenAPI requests (schemathesis) -> every operation", 30)
-PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, OPENAPI)
+LANGUAGES = Property("hostile orders -> every game's order language and preview", 150)
+PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, OPENAPI, LANGUAGES)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -75,6 +76,127 @@ def check_order(store: EventStore, game_id: str, order: str, side: str) -> None:
         assert str(exc) and store.head(game_id)[0] == before
         return
     assert accepted.events[0].payload["side"] == side
+
+
+# -- every game's order language ------------------------------------------------------------------------------
+# words a hostile player puts where a number, a hex or a unit belongs: digits Python reads as numbers but the
+# order languages do not (superscripts, Arabic-Indic, full-width, mathematical), signs, huge and empty values
+HOSTILE_WORDS = ["\u00b2", "\u0663", "\u0660\u0662\u0660\u0662", "\uff10\uff12\uff10\uff12", "\U0001d7d8\U0001d7d9",
+                 "0\u00b202", "-1", "0", "99999999999999999999", "1e9", "", "\x00", "all", "with", "to", "None"]
+ORDER_GAMES = ("skirmish", "snc", "ichigo", "daisenso", "olympic")
+
+
+def _candidates(rules_name: str, game, rng):
+    """Orders the game's random players would give here (tests' fuzzers; the engine's legal_orders)."""
+    from app.rules.catalog import get_rules
+
+    rules = get_rules(rules_name)
+    if rules_name == "snc":
+        from tests.snc import snc_randomplay
+        return snc_randomplay.candidates(game, rng)
+    if rules_name == "ichigo":
+        from tests.ichigo import ichigo_randomplay
+        return ichigo_randomplay.candidates(game, rng)
+    side = rules.prompt(game).side
+    found = [o["order"] for o in rules.legal_orders(game, side)]
+    rng.shuffle(found)
+    return found
+
+
+def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict:
+    """For each game: positions along a seeded random game (every `every` orders, up to `orders_per_game`), each
+    with the orders its random player would give there and every syntax line of the game:
+    {"positions": [(rules, GameState, [orders], [syntax lines])]}."""
+    import random
+
+    from app.projections import state as projection
+    from app.rules.catalog import get_rules
+
+    store = EventStore(path)
+    positions = []
+    for name in ORDER_GAMES:
+        rules = get_rules(name)
+        game_id = games.create_game(store, name)
+        for side in rules.sides:
+            games.join(store, game_id, side, f"{side}@x.example", side)
+        rng = random.Random(name)
+        # every order's syntax line, with its slots (N, HEX, UNITS) to be filled by hostile words
+        syntaxes = set(_old_syntax(name))
+        mine = []
+        for n in range(orders_per_game):
+            state = projection.load(store, game_id)
+            if rules.outcome(state.game) is not None:
+                break
+            syntaxes.update(a.syntax for a in rules.prompt(state.game).actions)
+            tries = list(_candidates(name, state.game, rng))
+            if n % every == 0:
+                mine.append((name, state, tries[:40]))
+            side = rules.prompt(state.game).side
+            for text in tries:
+                try:
+                    games.submit(store, game_id, side, text)
+                    break
+                except OrderError:
+                    continue
+        positions += [(name, state, orders, sorted(syntaxes)) for name, state, orders in mine]
+    store.close()
+    return {"positions": positions}
+
+
+def _old_syntax(rules_name: str) -> list[str]:
+    """The syntax lines of the games whose parsers predate the engine's (SNC, Ichi-Go): every order they read."""
+    if rules_name in ("snc", "ichigo"):
+        import importlib
+        return list(importlib.import_module(f"app.rules.{rules_name}.orders").SYNTAX.values())
+    return []
+
+
+LANGUAGE_INPUTS = {"data": st.data()}
+
+
+def hostile_order(world: dict, data) -> tuple:
+    """(rules, state, side, text): a position, a side, and an order: one of the position's orders with words made
+    hostile or one added, a syntax line of the game with its slots filled by hostile words, or junk."""
+    name, state, orders, syntaxes = world["positions"][data.draw(st.integers(0, len(world["positions"]) - 1))]
+    side = data.draw(st.sampled_from([*state.meta.sides, "nobody"]))
+    kind = data.draw(st.sampled_from(["mutate", "append", "syntax", "syntax", "text"]))
+    hostile = st.sampled_from(HOSTILE_WORDS) | st.text(max_size=6)
+    if kind == "text" or not orders:
+        return name, state, side, data.draw(st.text(max_size=60))
+    if kind == "syntax":
+        words = [w for w in data.draw(st.sampled_from(syntaxes)).replace("[", " ").replace("]", " ").split()
+                 if w != "..."]
+        real = data.draw(st.sampled_from(orders)).split()
+        return name, state, side, " ".join(data.draw(hostile | st.sampled_from(real)) if w.isupper() else w
+                                           for w in words)
+    words = data.draw(st.sampled_from(orders)).split()
+    if kind == "append":
+        words.append(data.draw(hostile))
+    else:
+        for _ in range(data.draw(st.integers(1, 2))):
+            words[data.draw(st.integers(0, len(words) - 1))] = data.draw(hostile)
+    return name, state, side, " ".join(words)
+
+
+def check_language_order(world: dict, data) -> None:
+    """Any order text in any game, at any position, for any side: accepted, or refused with a clear error (never
+    another exception); the same for its preview where the game has one. Nothing is written (the dice are
+    SeededDice on a copy of the position)."""
+    from app.events import dice
+    from app.rules.base import has_preview
+    from app.rules.catalog import get_rules
+
+    name, state, side, text = hostile_order(world, data)
+    note(f"{name} at event {state.meta.seq}, as {side}: {text!r}")
+    rules = get_rules(name)
+    try:
+        command = games.parse_order(rules, state, side, text)
+        games.decide_checked(rules, state, command, dice.SeededDice(next_index=state.meta.rolls, seed="0" * 64,
+                                                                    game_id="hostile"))
+        if has_preview(rules):
+            rules.preview(state.game, command)
+    except OrderError as exc:
+        assert str(exc)
 
 
 # -- event payloads -----------------------------------------------------------------------------------------
