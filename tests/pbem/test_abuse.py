@@ -221,3 +221,31 @@ def test_frames_with_views_come_a_page_at_a_time_from_one_build_per_game_and_hea
     everything = client.get(f"/replay/{game_id}/frames.json").json  # without views: every frame at once
     assert everything["next_from"] is None and seen == [f["seq"] for f in everything["frames"]]
     assert len(builds) == 1
+
+
+# -- deadlines and the clock --------------------------------------------------------------------------------
+@pytest.mark.parametrize("jump_hours", [100, -30])
+def test_a_clock_jump_past_the_deadline_withholds_auto_pass_and_tells_the_arbiter(store, caplog, jump_hours):
+    """A server clock set forward (or back) by more than the deadline between two runs of tick auto-passed for a
+    player who had all the time in the world; now the arbiter is told, the log says why, nothing is played."""
+    from freezegun import freeze_time
+
+    from tests.pbem.test_deadlines_and_ingest import seated
+
+    with freeze_time("2030-01-01 12:00:00") as clock:
+        pbem, outbox, game_id, seats, _ = seated(store, deadline_hours=24, on_deadline="auto-pass")
+        assert pbem.tick() == []
+        clock.tick(3600)
+        assert pbem.tick() == []
+        head = store.head(game_id)[0]
+        clock.tick(jump_hours * 3600)
+        if jump_hours < 0:  # a clock set back, then forward again past the deadline within one run's gap
+            assert pbem.tick() == []
+            clock.tick((-jump_hours + 30) * 3600)
+        with caplog.at_level("WARNING", logger="hexledger.service"):
+            assert pbem.tick() == [f"{game_id}: deadline passed for red"]
+        assert store.head(game_id)[0] == head  # nothing passed for red
+        told = outbox.to("arb@x.example")[-1]
+        assert "has not moved" in told["Subject"] and "auto-pass withheld" in told.get_content()
+        assert "no auto-pass for red" in caplog.text and game_id in caplog.text
+        assert not [m for m in outbox.to("red@x.example") if "the server passed" in m["Subject"]]
