@@ -40,7 +40,11 @@ EMAIL_BYTES = Property("random bytes -> email ingest", 120)
 EMAIL_MESSAGES = Property("forged emails -> email ingest", 120)
 OPENAPI = Property("OpenAPI requests (schemathesis) -> every operation", 30)
 LANGUAGES = Property("hostile orders -> every game's order language and preview", 150)
-PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, OPENAPI, LANGUAGES)
+DEEP_JSON = Property("deeply nested JSON -> every JSON route", 60)
+EMAIL_HEADERS = Property("encoded-word and hostile headers -> email ingest", 60)
+MAPS = Property("hostile custom maps -> POST /games and the map picture", 20)
+PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, OPENAPI, LANGUAGES, DEEP_JSON, EMAIL_HEADERS,
+              MAPS)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -379,6 +383,106 @@ def check_openapi_case(case, world: dict) -> None:
         key = OPERATOR_KEY if (case.method.upper(), case.path) == ("POST", "/games") else world["tokens"][seat]
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}
     case.call_and_validate(checks=[not_a_server_error])
+
+
+# -- deeply nested JSON -------------------------------------------------------------------------------------
+DEEP_JSON_INPUTS = {
+    "route": st.sampled_from(["/games", "/games/{game}/join", "/games/{game}/orders", "/games/{game}/preview",
+                              "/games/{game}/fork", "/games/{game}/disputes", "/games/{game}/disputes/1/answer"]),
+    "depth": st.integers(1, 30000),
+    "shape": st.sampled_from(["[", '{"a":', '{"order":[', '[{"x":']),
+    "credential": st.booleans(),
+}
+
+
+def check_deep_json(world: tuple, route: str, depth: int, shape: str, credential: bool) -> None:
+    """Any nesting, any JSON route, with or without a credential: never a 5xx; deeper than the limit, a 400 (or a
+    413 when the body is also over the size limit)."""
+    app, _, game = world
+    path = route.format(game=game["game_id"])
+    key = OPERATOR_KEY if route == "/games" else game["tokens"]["red"]
+    closing = {"[": "]", '{"a":': "}", '{"order":[': "]}", '[{"x":': "}]"}[shape]
+    body = shape * depth + "0" + closing * depth
+    r = app.test_client().post(path, data=body, content_type="application/json",
+                               headers={"Authorization": f"Bearer {key}"} if credential else {})
+    assert r.status_code < 500, (r.status_code, r.get_data(as_text=True)[:200])
+    if len(body) > app.config["MAX_CONTENT_LENGTH"]:
+        assert r.status_code == 413, r.status_code
+    elif depth * (2 if shape in ('{"order":[', '[{"x":') else 1) > app.config["MAX_JSON_DEPTH"]:
+        assert r.status_code == 400, r.status_code
+
+
+# -- hostile email headers ----------------------------------------------------------------------------------
+ENCODED = st.sampled_from(["=?utf-8?q?a=0D=0Ab?=", "=?utf-8?q?=00?=", "=?x-unknown?b?QUJD?=", "=?utf-8?b?////?=",
+                           "=?utf-8?q?" + "=41" * 400 + "?=", "=?iso-8859-1?q?caf=E9?=", "=?utf-8?B?4pyT?=",
+                           "<a@b>", "", "\u00b2", "=?utf-8?q?=E2=80=AE?="])
+EMAIL_HEADER_INPUTS = {
+    "headers": st.dictionaries(st.sampled_from(["Message-ID", "Subject", "From", "In-Reply-To", "References",
+                                                "Content-Type", "Date"]),
+                               ENCODED | st.text(st.characters(blacklist_categories=["Cs"]), max_size=30),
+                               max_size=5),
+    "lines": st.lists(st.sampled_from(["seq: \u00b2", "seq: \u0663", "seq: 99999999999999999999", "move R1 0202",
+                                       "end", "join: \u00b2", "undo"]) | LINES, max_size=4),
+    "tagged": st.booleans(),
+}
+
+
+def check_email_headers(world, headers: dict, lines: list[str], tagged: bool) -> None:
+    """Hostile headers (encoded words with line breaks or NULs, unknown charsets, junk) on a message, from the
+    seat's own reply address or not: ingest returns an answer, never raises; without a tag nothing is written."""
+    pbem, game_id, _, _ = world
+    raw = ["From: red@x.example", f"To: orders+{game_id}." + (pbem.reply_tag(game_id, "red") if tagged else
+                                                            "0" * 32) + "@pbem.example"]
+    raw += [f"{k}: {v}" for k, v in headers.items() if k != "From"]
+    text = ("\r\n".join(raw) + "\r\n\r\n" + "\r\n".join(lines) + "\r\n").encode("utf-8", "surrogateescape")
+    before = _events(pbem, game_id)
+    result = inbound.ingest(pbem, text)
+    assert result.lines
+    if not tagged:
+        assert _events(pbem, game_id) == before
+
+
+# -- hostile custom maps ------------------------------------------------------------------------------------
+HOSTILE_NAMES = ['x" onload="alert(1)', "<script>alert(1)</script>", "a'b", "&amp;", "]]>", "\u202e", "clear"]
+MAP_INPUTS = {
+    "size": st.sampled_from([(36, 25), (60, 60), (300, 300), (1000, 1000)]),
+    "terrain": st.sampled_from(HOSTILE_NAMES),
+    "name": st.sampled_from(HOSTILE_NAMES),
+}
+
+
+def hostile_map(size: tuple[int, int], terrain: str, name: str) -> str:
+    """The Ichi-Go map (a game that takes a custom map) grown to `size` (columns, rows), with a terrain of that
+    name declared and laid on a hex, and the map named `name`."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "app/rules/ichigo/data/map.toml").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^cols = \[.*\]$", f"cols = [1, {size[0]}]", text, count=1)
+    text = re.sub(r"(?m)^rows = \[.*\]$", f"rows = [1, {size[1]}]", text, count=1)
+    text = re.sub(r"(?m)^name = .*$", f"name = {json.dumps(name)}", text, count=1)
+    text = re.sub(r'(?m)^terrain = \["clear", ', f'terrain = [{json.dumps(terrain)}, "clear", ', text, count=1)
+    return text + f'\n[terrain.override]\n"2005" = {json.dumps(terrain)}\n'
+
+
+def check_map(world: tuple, size: tuple[int, int], terrain: str, name: str) -> None:
+    """A hostile map is refused with a clear 4xx, or its game starts and its map picture is an SVG with no
+    script and no event handler: whatever a map names, it never becomes markup."""
+    import xml.etree.ElementTree as ET
+
+    app, _, _ = world
+    client = app.test_client()
+    r = client.post("/games", json={"rules": "ichigo", "map": hostile_map(size, terrain, name),
+                                    "players": {"japanese": "j@x.example", "allied": "a@x.example"}},
+                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    assert r.status_code < 500, (r.status_code, r.get_data(as_text=True)[:200])
+    if r.status_code != 201:
+        return
+    svg = client.get(f"/replay/{r.json['game_id']}/map/1.svg",
+                     headers={"Authorization": f"Bearer {r.json['tokens']['japanese']}"})
+    assert svg.status_code == 200
+    for element in ET.fromstring(svg.data).iter():
+        assert not element.tag.endswith("script"), element.tag
+        assert not [a for a in element.attrib if a.lower().startswith("on")], element.attrib
 
 
 def new_store_in(folder: Path) -> Callable[[], EventStore]:
