@@ -122,7 +122,7 @@ def within(seconds: int, check: Callable[..., None]) -> Callable[..., None]:
 
     def timed(**drawn) -> None:
         def expire(signum, frame):
-            raise Overtime(f"one input took more than {seconds} s")
+            raise Overtime(f"one input took more than {seconds} s: {drawn}")
 
         previous = signal.signal(signal.SIGALRM, expire)
         signal.alarm(seconds)
