@@ -437,17 +437,32 @@ def _pbem(ctx: Context):
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=int)
 @click.option("--threads", default=8, show_default=True, type=int)
+@click.option("--admin-token-file", type=click.File("r"), default=None,
+              help="A file holding the operator's key, which creating a game needs (POST /games, bearer); "
+                   "default HEXLEDGER_ADMIN_TOKEN. Without a key, creating games is closed.")
+@click.option("--open-game-creation", is_flag=True, default=False,
+              help="Let anyone create games when no operator's key is set (HEXLEDGER_OPEN_GAME_CREATION=1).")
 @click.pass_obj
-def serve_cmd(ctx: Context, host: str, port: int, threads: int) -> None:
+def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file, open_game_creation: bool) -> None:
     """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
     files in outbox/), sent from the outbox by a background thread; links in emails need HEXLEDGER_PUBLIC_URL."""
     from waitress import serve
 
     from app.web import create_app
 
-    app = create_app({"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "background"})  # mail sent by a thread
+    config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "background"}  # mail sent by a thread
+    if admin_token_file is not None:
+        config["ADMIN_TOKEN"] = admin_token_file.read().strip()
+    if open_game_creation:
+        config["OPEN_GAME_CREATION"] = True
+    try:
+        app = create_app(config)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
+                "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
-               f"/replay/GAME/; db {ctx.db})")
+               f"/replay/GAME/; db {ctx.db}; creating games: {creation})")
     serve(app, host=host, port=port, threads=threads)
 
 

@@ -1,8 +1,10 @@
 """Hostile input at scale (issue 8): the CI's property tests with a bigger budget, and their figures.
 
 Runs the strategies and property checks of tests/reliability/hostile.py (the same ones the CI tests run: random
-orders, event payloads, damaged export files, random bytes, forged emails and hostile MIME, and schemathesis
-requests built from the served OpenAPI document) with `--scale` times the CI budget, and prints for each: inputs tried,
+orders, event payloads, damaged export files, random bytes, forged emails and hostile MIME, schemathesis requests
+built from the served OpenAPI document, hostile orders in every game's order language (skirmish, SNC, Ichi-Go,
+Dai Senso, Olympic) with their previews, deeply nested JSON on every JSON route, encoded-word and other hostile
+email headers, and hostile custom maps) with `--scale` times the CI budget, and prints for each: inputs tried,
 failures, seconds, beside a baseline measured in the same run:
 - in-process properties: drawing the same number of inputs from the same strategies without checking them
   (what hypothesis itself costs);
@@ -10,7 +12,11 @@ failures, seconds, beside a baseline measured in the same run:
 A failure prints hypothesis's smallest failing input; the exit status is 1 if any property failed. Needs the
 test extras (hypothesis, schemathesis: `pip install -e '.[test]'`).
 
-Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--only orders payloads exports bytes emails mime openapi]
+A hostile map that takes more than --map-seconds (default 20) to answer is a failure ("Overtime"): a request's work
+must be bounded.
+
+Usage: python bench/hostile_inputs.py [--scale 10] [--seed N]
+       [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps]
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ import argparse  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
 import random  # noqa: E402
+import signal  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
@@ -106,12 +113,36 @@ def openapi(work: Path, scale: int, rng_seed: int) -> Run:
     return run
 
 
+class Overtime(BaseException):
+    """An input took longer than its bound (a BaseException: no handler in the app may turn it into an answer)."""
+
+
+def within(seconds: int, check: Callable[..., None]) -> Callable[..., None]:
+    """`check`, failing with Overtime when one input takes more than `seconds`."""
+
+    def timed(**drawn) -> None:
+        def expire(signum, frame):
+            raise Overtime(f"one input took more than {seconds} s: {drawn}")
+
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.alarm(seconds)
+        try:
+            check(**drawn)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return timed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=int, default=10, help="times the CI budget of each property")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, printed)")
-    names = ["orders", "payloads", "exports", "bytes", "emails", "mime", "openapi"]
+    names = ["orders", "payloads", "exports", "bytes", "emails", "mime", "openapi", "languages", "deepjson", "headers",
+             "maps"]
     parser.add_argument("--only", nargs="+", choices=names, default=names)
+    parser.add_argument("--map-seconds", type=int, default=20, help="the most one hostile map may take")
     args = parser.parse_args()
     rng_seed = args.seed if args.seed is not None else random.randrange(2**32)
     print(f"hostile inputs: {args.scale}x the CI budgets, hypothesis seed {rng_seed}; {platform.python_version()}, "
@@ -135,6 +166,26 @@ def main() -> None:
             runs.append(in_process(hostile.EXPORTS.name, hostile.EXPORTS, hostile.EXPORT_INPUTS,
                                    lambda data: hostile.check_damaged_export(exported, new_store, data),
                                    lambda data: hostile.damage(exported, data), args.scale, rng_seed))
+        if "languages" in args.only:
+            world = hostile.language_world(str(work / "languages.sqlite3"))
+            runs.append(in_process(hostile.LANGUAGES.name, hostile.LANGUAGES, hostile.LANGUAGE_INPUTS,
+                                   lambda data: hostile.check_language_order(world, data),
+                                   lambda data: hostile.hostile_order(world, data), args.scale, rng_seed))
+        if "deepjson" in args.only or "maps" in args.only:
+            served = hostile.openapi_world(str(work / "served.sqlite3"))
+            if "deepjson" in args.only:
+                runs.append(in_process(hostile.DEEP_JSON.name, hostile.DEEP_JSON, hostile.DEEP_JSON_INPUTS,
+                                       lambda **drawn: hostile.check_deep_json(served, **drawn),
+                                       lambda **drawn: None, args.scale, rng_seed))
+            if "maps" in args.only:
+                runs.append(in_process(hostile.MAPS.name, hostile.MAPS, hostile.MAP_INPUTS,
+                                       within(args.map_seconds, lambda **drawn: hostile.check_map(served, **drawn)),
+                                       lambda **drawn: hostile.hostile_map(**drawn), args.scale, rng_seed))
+        if "headers" in args.only:
+            mail = hostile.mail_world(str(work / "headers.sqlite3"))
+            runs.append(in_process(hostile.EMAIL_HEADERS.name, hostile.EMAIL_HEADERS, hostile.EMAIL_HEADER_INPUTS,
+                                   lambda **drawn: hostile.check_email_headers(mail, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
         if "bytes" in args.only or "emails" in args.only:
             world = hostile.mail_world(str(work / "mail.sqlite3"))
             if "bytes" in args.only:

@@ -61,7 +61,8 @@ def main() -> None:
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="hexledger-bench-")
     # the per-token rate limit protects a live server; a benchmark measures throughput, so it lifts the limit
-    app = create_app({"HEXLEDGER_DB": f"{work}/bench.sqlite3", "MAIL": MailConfig(outbox=f"{work}/outbox"),
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": f"{work}/bench.sqlite3", "MAIL": MailConfig(outbox=f"{work}/outbox"),
                       "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
     app.add_url_rule("/bench/bare", "bare", lambda: {"ok": True})
     server = create_server(app, host="127.0.0.1", port=0, threads=args.threads)

@@ -81,7 +81,8 @@ def _request(conn: http.client.HTTPConnection, method: str, path: str, body=None
 def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: int = 8) -> HttpRaceResult:
     """Each game's red units are moved by `writers_per_game` racing clients (one unit each): a client reads the
     game's seq, submits with expected_seq, and on 409 reads again and retries."""
-    app = create_app({"HEXLEDGER_DB": db_path, "MAIL": MailConfig(), "MAIL_TRANSPORT": _Mailbag(),
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": db_path, "MAIL": MailConfig(), "MAIL_TRANSPORT": _Mailbag(),
                       "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
     server = create_server(app, host="127.0.0.1", port=0, threads=threads)
     port = server.effective_port

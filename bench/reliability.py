@@ -352,6 +352,7 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, m
     snapshots the servers left (every `snapshot_every` events) equal to a full rebuild."""
     work = Path(path).parent
     env = {**os.environ, "HEXLEDGER_SNAPSHOT_EVERY": str(snapshot_every), "HEXLEDGER_RATE_LIMIT": "1000000 per minute",
+           "HEXLEDGER_OPEN_GAME_CREATION": "1",
            "HEXLEDGER_OUTBOX": str(work / "crash-outbox"), "HEXLEDGER_DB": path, "PYTHONPATH": str(ROOT)}
     env.pop("HEXLEDGER_SMTP_HOST", None)
     port = free_port()

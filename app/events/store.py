@@ -226,10 +226,22 @@ class EventStore:
             raise UnknownGame(game_id)
         return rows[0]
 
-    def games(self) -> list[dict]:
-        return list(self.db.query(
-            "SELECT g.*, (SELECT max(seq) FROM events e WHERE e.game_id = g.id) AS last_seq "
-            "FROM games g ORDER BY g.created_at, g.id"))
+    def games(self, after: str | None = None, limit: int | None = None, finished_only: bool = False) -> list[dict]:
+        """Games in the order they were created, from just after the game `after`, at most `limit`; with
+        `finished_only` only games that ended (their dice seed revealed because the game was over)."""
+        where, args = [], []
+        if after is not None:
+            where.append("(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = ?)")
+            args.append(after)
+        if finished_only:
+            where.append("EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.type = 'core.SeedRevealed' "
+                         "AND json_extract(e.payload, '$.reason') = 'game over')")
+        sql = ("SELECT g.*, (SELECT max(seq) FROM events e WHERE e.game_id = g.id) AS last_seq FROM games g"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.created_at, g.id")
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return list(self.db.query(sql, args))
 
     def events(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[StoredEvent]:
         """A game's events in order, from `from_seq` through `to_seq` (inclusive)."""

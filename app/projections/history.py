@@ -7,13 +7,19 @@ from app.events.registry import decode
 from app.rules.base import Rules, event_visibility
 
 
+def public_name(name: str, side: str) -> str:
+    """A player's name as history shows it, to anyone who may read it (a finished game's replay is public): an
+    email address (the default name of a seat that joined by email) is never shown."""
+    return f"the {side} player" if "@" in name or not name.strip() else name
+
+
 def describe(rules: Rules, event: StoredEvent) -> str:
     body = decode(event.type, event.version, event.payload)
     if isinstance(body, core.GameCreated):
         return (f"game created: {body.rules}, scenario {body.scenario}; "
                 f"dice seed committed ({body.seed_commitment[:12]}...)")
     if isinstance(body, core.PlayerJoined):
-        return f"{body.name} joins as {body.side}"
+        return f"{public_name(body.name, body.side)} joins as {body.side}"
     if isinstance(body, core.OrderGiven):
         if body.auto:
             why = (body.auto.get("reason") or {}).get("summary", "")

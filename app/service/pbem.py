@@ -384,7 +384,6 @@ class Pbem:
                 if notify:
                     self.notify(seat.game_id)
         return answered
-        return accepted
 
     def fork(self, seat: Seat, at_seq: int) -> tuple[str, dict[str, str]]:
         """A sandbox branch; the caller gets every seat's token for it. Players may fork only a finished game
@@ -742,10 +741,20 @@ class Pbem:
         autoplay.play(self.store, game_id)  # an automated opponent answers the pass at once
         return passed
 
+    def _since_last_tick(self, now: datetime) -> timedelta | None:
+        """How far the clock moved since the last tick (None on the first), and record this one."""
+        row = self.store.db.execute("SELECT at FROM tick_clock WHERE name = 'tick'").fetchone()
+        self.store.db.execute("INSERT OR REPLACE INTO tick_clock (name, at) VALUES ('tick', ?)",
+                              [now.isoformat()])
+        return now - _parse_time(row[0]) if row else None
+
     def tick(self) -> list[str]:
         """Reminders before a move deadline, the configured action when it passes, and the outbox's mail that is
-        due (retries included). Run it from cron."""
+        due (retries included). Run it from cron, often (every few minutes), on a host whose clock is right: a run
+        that finds the clock moved by more than a game's deadline since the last run (a clock jump, or the server
+        down that long) does not auto-pass for anyone in that game; it logs it and leaves it to the arbiter."""
         now = self.clock()
+        moved = self._since_last_tick(now)
         done = []
         for g in self.store.db.query("SELECT game_id FROM pbem_games WHERE over_notified = 0"):
             caught_up = autoplay.play(self.store, g["game_id"])  # a turn the limit or a refused write left
@@ -770,7 +779,13 @@ class Pbem:
             if not g["expired"] and now >= due:
                 side = g["turn_side"]
                 self.store.db["pbem_games"].update(g["game_id"], {"expired": 1})  # once, whatever follows
-                passed = self._auto_pass(g["game_id"], side) if g["on_deadline"] == "auto-pass" else []
+                jumped = moved is not None and not timedelta(0) <= moved <= timedelta(hours=g["deadline_hours"])
+                if jumped and g["on_deadline"] == "auto-pass":
+                    LOG.warning("game %s: no auto-pass for %s: the clock moved %s since the last tick, more than "
+                                "the %g-hour deadline; over to the arbiter", g["game_id"], side, moved,
+                                g["deadline_hours"])
+                passed = self._auto_pass(g["game_id"], side) if g["on_deadline"] == "auto-pass" and not jumped \
+                    else []
                 when = due.isoformat(timespec="minutes")
                 if passed:
                     text = (f"{side} ({player['email']}) did not move in game {g['game_id']} by the deadline, "
@@ -784,7 +799,9 @@ class Pbem:
                     done.append(f"{g['game_id']}: deadline passed for {side}, passed: {' '.join(passed)}")
                     continue
                 action = g["on_deadline"] if g["on_deadline"] != "auto-pass" else \
-                    "auto-pass, but no end or pass was open to them: over to the arbiter"
+                    (f"auto-pass withheld: the server's clock moved {moved} since its last deadline check, more "
+                     "than the deadline (a clock jump, or the server was down): over to the arbiter" if jumped else
+                     "auto-pass, but no end or pass was open to them: over to the arbiter")
                 to = {ARBITER: members[ARBITER]} if ARBITER in members else members
                 with self.writing():
                     for s, m in to.items():

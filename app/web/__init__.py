@@ -7,13 +7,14 @@ Retry-After, and nothing was written; the caller's own mistakes stay 4xx.
 """
 from __future__ import annotations
 
-import hashlib
+import hmac
 import logging
 import os
+import re
 import sqlite3
 import threading
 
-from flask import Flask, g, jsonify, request
+from flask import Flask, current_app, g, jsonify, request
 from flask_limiter import ExemptionScope, Limiter
 from flask_smorest import Api
 from marshmallow import ValidationError
@@ -35,12 +36,14 @@ from app.rules.catalog import UnknownRules
 from app.rules.errors import OrderError
 from app.service.games import GameError
 from app.service.outbox import BackgroundSender
-from app.service.pbem import AccessDenied, Pbem
+from app.service.pbem import AccessDenied, Pbem, Seat
 
 
 def create_app(config: dict | None = None) -> Flask:
     """config keys: HEXLEDGER_DB (database file), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
-    send(EmailMessage); default from MAIL), ADMIN_TOKEN (if set, creating a game needs it as the bearer),
+    send(EmailMessage); default from MAIL), ADMIN_TOKEN (the operator's key, default HEXLEDGER_ADMIN_TOKEN: creating a
+    game needs it as the bearer; at least 16 characters), OPEN_GAME_CREATION (default HEXLEDGER_OPEN_GAME_CREATION=1:
+    anyone may create games when no key is set; otherwise, without a key, creating games is closed),
     HEXLEDGER_SECRET (the reply tags' key), MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB),
     HEXLEDGER_RATE_LIMIT (per token, or per address without one; default "120 per minute"),
     RATELIMIT_STORAGE_URI (default "memory://": per process; use redis://... when several processes serve),
@@ -49,22 +52,28 @@ def create_app(config: dict | None = None) -> Flask:
     HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30),
     MAIL_SENDER (env HEXLEDGER_MAIL_SENDER; "inline", the default: a request's mail is sent after its commit,
     before the answer; "background", as `cli.py serve` runs: a thread sends it, the answer waits for the commit
-    only; app/service/outbox.py).
+    only; app/service/outbox.py),
+    MAX_JSON_DEPTH (how deeply a JSON body may nest arrays and objects; default 32).
 
     The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service."""
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", HEXLEDGER_DB=default_db_path(),
-        ADMIN_TOKEN=None, JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=64 * 1024,
+        ADMIN_TOKEN=os.environ.get("HEXLEDGER_ADMIN_TOKEN") or None, JSON_SORT_KEYS=False,
+        OPEN_GAME_CREATION=os.environ.get("HEXLEDGER_OPEN_GAME_CREATION", "") in ("1", "true", "yes"),
+        MAX_CONTENT_LENGTH=64 * 1024,
         HEXLEDGER_RATE_LIMIT=os.environ.get("HEXLEDGER_RATE_LIMIT", "120 per minute"),
         RATELIMIT_STORAGE_URI=os.environ.get("HEXLEDGER_RATE_LIMIT_STORAGE", "memory://"),
         RATELIMIT_HEADERS_ENABLED=True,
         HEXLEDGER_REPLAY_RATE_LIMIT=os.environ.get("HEXLEDGER_REPLAY_RATE_LIMIT", "600 per minute"),
-        HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")),
+        HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")), MAX_JSON_DEPTH=32,
         MAIL_SENDER=os.environ.get("HEXLEDGER_MAIL_SENDER", "inline"),
     )
     app.config.update(config or {})
+    if app.config["ADMIN_TOKEN"] and len(app.config["ADMIN_TOKEN"].strip()) < MIN_ADMIN_TOKEN:
+        raise ValueError(f"the operator's key (HEXLEDGER_ADMIN_TOKEN) must have at least {MIN_ADMIN_TOKEN} "
+                         "characters: it is the only thing between a stranger and creating games")
     mail = app.config.get("MAIL") or MailConfig.from_env()
     transport = app.config.get("MAIL_TRANSPORT") or transport_for(mail)
     local = threading.local()
@@ -87,9 +96,12 @@ def create_app(config: dict | None = None) -> Flask:
     limiter = Limiter(rate_key, app=app, application_limits=[app.config["HEXLEDGER_RATE_LIMIT"]],  # the API
                       storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     _access_log(app)
+    _json_depth(app)
     api = Api(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
+    api.spec.components.security_scheme("operator", {"type": "http", "scheme": "bearer",
+                                                     "description": "the operator's key (HEXLEDGER_ADMIN_TOKEN)"})
     from app.web import headers, replay
     from app.web.routes import blp
 
@@ -126,12 +138,62 @@ def create_app(config: dict | None = None) -> Flask:
     return app
 
 
+MIN_ADMIN_TOKEN = 16
+
+
 def rate_key() -> str:
-    """Rate limits count per token (its hash: the limiter's storage never holds a token), else per address."""
-    token = bearer()
-    if token:
-        return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+    """Rate limits count per seat when the request's credential opens one (checked once a request: the route
+    reuses the check, `authenticated`), per operator for the operator's key, else per client address: a bearer
+    that opens nothing (a random string, another game's token) counts against its sender's address."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is not None and _credential():
+        try:
+            seat = authenticated(game_id)
+            return f"seat:{seat.game_id}/{seat.seat}"
+        except AccessDenied:
+            pass
+    if is_operator():
+        return "operator"
     return "addr:" + (request.remote_addr or "?")
+
+
+def is_operator() -> bool:
+    """The bearer is the operator's key (ADMIN_TOKEN), compared in constant time."""
+    key, given = current_app.config.get("ADMIN_TOKEN"), bearer()
+    return bool(key and given) and hmac.compare_digest(given.encode(), key.strip().encode())
+
+
+_REPLAY_BLUEPRINTS = ("replay", "replay_data")
+
+
+def _credential() -> str | None:
+    """The request's credential: its bearer token, or on the replay viewer only, the viewer's cookie."""
+    from app.web.replay import COOKIE
+
+    return bearer() or (request.cookies.get(COOKIE) if request.blueprint in _REPLAY_BLUEPRINTS else None)
+
+
+def authenticated(game_id: str) -> Seat:
+    """The seat the request's credential opens in `game_id` (AccessDenied if none): the bearer token, or on the
+    replay viewer a replay key cookie (which opens the viewer only). Checked once a request, whoever asks."""
+    from app.web.replay import COOKIE
+
+    done = g.get("hexledger_auth")
+    if done is None or done[0] != game_id:
+        service = current_app.extensions["hexledger_service"]()
+        try:
+            token = bearer()
+            if token or request.blueprint not in _REPLAY_BLUEPRINTS:
+                done = (game_id, service.authenticate(game_id, token), None)
+            else:
+                done = (game_id, service.authenticate_replay_key(game_id, request.cookies.get(COOKIE)), None)
+        except AccessDenied as exc:
+            done = (game_id, None, exc)
+        g.hexledger_auth = done
+    if done[2] is not None:
+        raise done[2]
+    g.hexledger_seat = done[1]  # for the access log: the seat, never the credential
+    return done[1]
 
 
 ACCESS_LOG = logging.getLogger("hexledger.http")
@@ -146,6 +208,36 @@ def _access_log(app: Flask) -> None:
         ACCESS_LOG.info("%s %s %s seat=%s", request.method, request.path, response.status_code,
                         f"{seat.game_id}/{seat.seat}" if seat else "-")
         return response
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def json_depth(body: bytes) -> int:
+    """How deeply a JSON text nests arrays and objects (strings skipped), without parsing it: Python's parsers
+    recurse and fail on deep nesting with RecursionError, which no JSON error handler catches."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub(b"", body)):
+        depth += 1 if bracket in b"[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _json_depth(app: Flask) -> None:
+    """Every JSON body is measured before any parser reads it (flask-smorest's arguments, get_json): deeper than
+    MAX_JSON_DEPTH is a 400 that says so, on every route, with or without a token."""
+
+    @app.before_request
+    def refuse_deep_json():
+        if not request.is_json:
+            return None
+        limit = app.config["MAX_JSON_DEPTH"]
+        body = request.get_data(cache=True)
+        if body.count(b"[") + body.count(b"{") > limit and json_depth(body) > limit:
+            return jsonify({"error": "BadRequest", "message": f"the JSON body nests deeper than {limit} levels; "
+                            "nothing was read or written"}), 400
+        return None
 
 
 # seconds a client should wait after a 503: the server already waited its busy timeout (30 s) for a lock; a full

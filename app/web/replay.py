@@ -21,6 +21,7 @@ config says REPLAY_TRUST_QUERY_SIDE=True.
 """
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from flask import (
     url_for,
 )
 from flask_smorest import Blueprint as ApiBlueprint
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
 from app.events.store import EventStore, StoreError, default_db_path
@@ -63,7 +64,9 @@ data = ApiBlueprint("replay_data", __name__, url_prefix="/replay",
 OPTIONAL_TOKEN = [{"token": []}, {}]  # a finished game needs none
 SVG = {"type": "string", "description": "an SVG document"}
 
-_CACHE_SIZE = 16
+_CACHE_SIZE = 32  # replays (a game at a head, as one viewer); a finished game is one entry whoever asks
+_BODY_CACHE_BYTES = 32 * 1024 * 1024  # serialized frames.json pages
+FRAMES_WITH_VIEWS = 100  # the most frames a frames.json page carries with their views
 
 
 def query_side_viewer(req, game_id: str) -> str | None:
@@ -76,17 +79,11 @@ def query_side_viewer(req, game_id: str) -> str | None:
 def seat_viewer(req, game_id: str) -> str | None:
     """Hook of the real server: the seat named by `Authorization: Bearer <token>` or by the replay cookie.
     No credential: None. A wrong one: AccessDenied (403), even for a finished game, as the API does."""
-    from app.web import bearer
+    from app.web import authenticated, bearer
 
-    service = _ext()["service"]()
-    token = bearer()
-    if token:
-        seat = service.authenticate(game_id, token)
-    elif req.cookies.get(COOKIE):
-        seat = service.authenticate_replay_key(game_id, req.cookies[COOKIE])
-    else:
+    if not (bearer() or req.cookies.get(COOKIE)):
         return None
-    g.hexledger_seat = seat  # the access log names the seat, never the credential
+    seat = authenticated(game_id)
     return replay.ALL if seat.is_arbiter else seat.side
 
 
@@ -116,7 +113,8 @@ def register(app: Flask, resolve_viewer: Viewer | None = None, get_store: Callab
 
     hook = resolve_viewer or (seat_viewer if service is not None else query_side_viewer)
     app.extensions["replay"] = {"resolve_viewer": hook, "get_store": get_store, "service": service,
-                                "cache": OrderedDict(), "lock": threading.Lock()}
+                                "cache": OrderedDict(), "lock": threading.Lock(), "building": {},
+                                "bodies": OrderedDict(), "body_bytes": 0}
     app.register_blueprint(bp)
     if api is not None:
         api.register_blueprint(data)
@@ -139,30 +137,69 @@ def _store_with(game_id: str) -> EventStore:
 
 
 def _replay(game_id: str) -> replay.Replay:
-    """The frames this request may see, cached per (game, head, viewer): a replay is immutable history."""
+    """The frames this request may see, cached per (game, head, viewer): a replay is immutable history. A finished
+    game is the same for every viewer, so it is one entry (an asker cycling through viewers does not rebuild it),
+    and one request builds a replay while others asking for the same wait for it."""
     ext = _ext()
     store = _store_with(game_id)
     head, _ = store.head(game_id)
-    wanted = ext["resolve_viewer"](request, game_id)
-    key = (game_id, head, wanted)
+    wanted = ext["resolve_viewer"](request, game_id)  # checks the credential whatever the cache holds
+    keys = [(game_id, head, wanted), (game_id, head, replay.ALL)]
+    hit = _cached(ext, keys)
+    if hit is not None:
+        return hit
     with ext["lock"]:
-        hit = ext["cache"].get(key)
+        building = ext["building"].setdefault(keys[0], threading.Lock())
+    with building:
+        hit = _cached(ext, keys)
         if hit is not None:
-            ext["cache"].move_to_end(key)
             return hit
-    try:
-        result = replay.build(store, game_id, wanted)
-    except replay.NoAccess:
-        how = (" Open the replay link from your game email, or give your seat's token." if ext["service"] else "")
-        raise NotAuthenticated(f"game {game_id} is in progress: only its players may replay it, each seeing "
-                               f"only their own side.{how}") from None
-    except ValueError as exc:
-        abort(403, str(exc))
-    with ext["lock"]:
-        ext["cache"][key] = result
-        while len(ext["cache"]) > _CACHE_SIZE:
-            ext["cache"].popitem(last=False)
+        try:
+            result = replay.build(store, game_id, wanted)
+        except replay.NoAccess:
+            how = (" Open the replay link from your game email, or give your seat's token." if ext["service"]
+                   else "")
+            raise NotAuthenticated(f"game {game_id} is in progress: only its players may replay it, each seeing "
+                                   f"only their own side.{how}") from None
+        except ValueError as exc:
+            abort(403, str(exc))
+        finally:
+            with ext["lock"]:
+                ext["building"].pop(keys[0], None)
+        with ext["lock"]:
+            ext["cache"][(game_id, head, result.viewer if result.over else wanted)] = result
+            while len(ext["cache"]) > _CACHE_SIZE:
+                ext["cache"].popitem(last=False)
     return result
+
+
+def _cached(ext: dict, keys: list) -> replay.Replay | None:
+    """The cached replay for this viewer, or the finished game's (which every viewer sees whole)."""
+    with ext["lock"]:
+        for n, key in enumerate(keys):
+            hit = ext["cache"].get(key)
+            if hit is not None and (n == 0 or hit.over):
+                ext["cache"].move_to_end(key)
+                return hit
+    return None
+
+
+def _cached_body(key: tuple, make: Callable[[], bytes]) -> bytes:
+    """A serialized answer, cached by what it depends on (game, head, viewer, query), within _BODY_CACHE_BYTES."""
+    ext = _ext()
+    with ext["lock"]:
+        body = ext["bodies"].get(key)
+        if body is not None:
+            ext["bodies"].move_to_end(key)
+            return body
+    body = make()
+    with ext["lock"]:
+        if key not in ext["bodies"]:
+            ext["bodies"][key] = body
+            ext["body_bytes"] += len(body)
+        while ext["body_bytes"] > _BODY_CACHE_BYTES and ext["bodies"]:
+            ext["body_bytes"] -= len(ext["bodies"].popitem(last=False)[1])
+    return body
 
 
 # -- the page ---------------------------------------------------------------------------------------------
@@ -244,7 +281,12 @@ def data_error(exc):
 
 
 class FramesQuery(Schema):
-    views = fields.Boolean(load_default=False, metadata={"description": "add each frame's view of the position"})
+    views = fields.Boolean(load_default=False, metadata={"description": "add each frame's view of the position "
+                                                         f"(then at most {FRAMES_WITH_VIEWS} frames a page)"})
+    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1),
+                              metadata={"description": "the first frame: the frame after this event or later"})
+    limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={
+        "description": f"the most frames (default: all; with views, at most {FRAMES_WITH_VIEWS})"})
 
 
 ERRORS = {401: "a game in progress, asked without a seat", 403: "a token or replay key that opens no seat here",
@@ -260,17 +302,30 @@ def _errors_doc(fn):
 @data.route("/<game_id>/frames.json", methods=["GET"])
 @data.arguments(FramesQuery, location="query")
 @data.response(200, description="game id, rules, sides, viewer, outcome, panels and one frame per event (a run "
-                                "of events hidden from the viewer is one frame)")
+                                "of events hidden from the viewer is one frame), a page at a time: `next_from` "
+                                "is the next page's `from`, null after the last")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def frames(args, game_id: str):
     """The replay's frames, as you may see them"""
     r = _replay(game_id)
-    rules = get_rules(r.rules)
-    out = r.to_dict(with_views=bool(args["views"]))
-    out["panels"] = {"map": optional(rules, "game_map") is not None,
-                     "combat": optional(rules, "combat_summary") is not None}
-    return out
+    views, first = bool(args["views"]), args["from_seq"]
+    limit = min(args["limit"] or FRAMES_WITH_VIEWS, FRAMES_WITH_VIEWS) if views else args["limit"]
+    head = r.frames[-1].seq if r.frames else 0
+
+    def make() -> bytes:
+        rules = get_rules(r.rules)
+        out = r.to_dict(with_views=False)
+        shown = [f for f in r.frames if f.seq >= first]
+        page = shown[:limit] if limit else shown
+        out["frames"] = [f.to_dict(views) for f in page]
+        out["next_from"] = shown[len(page)].seq if len(shown) > len(page) else None
+        out["panels"] = {"map": optional(rules, "game_map") is not None,
+                         "combat": optional(rules, "combat_summary") is not None}
+        return json.dumps(out, separators=(",", ":")).encode("utf-8")
+
+    body = _cached_body(("frames", game_id, head, r.viewer, views, first, limit), make)
+    return Response(body, mimetype="application/json")
 
 
 @data.route("/<game_id>/map/<int:seq>.svg", methods=["GET"])

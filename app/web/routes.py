@@ -1,9 +1,7 @@
 """The API's routes. Each game route authenticates its token for that game, then asks the service as that seat."""
 from __future__ import annotations
 
-import hmac
-
-from flask import Response, current_app, g, request
+from flask import Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
@@ -11,7 +9,7 @@ from app.rules import practice
 from app.rules.base import has_preview
 from app.rules.catalog import available
 from app.service.pbem import DEADLINE_ACTIONS, AccessDenied, NotAuthenticated, Pbem, Seat
-from app.web import bearer
+from app.web import authenticated, bearer, is_operator
 
 blp = Blueprint("games", __name__, description="Play-by-email games")
 SECURED = [{"token": []}]
@@ -24,10 +22,22 @@ def svc() -> Pbem:
     return current_app.extensions["hexledger_service"]()
 
 
+def operator() -> None:
+    """The caller holds the operator's key, or the server is open to all (OPEN_GAME_CREATION); with neither,
+    creating games is closed."""
+    if not current_app.config.get("ADMIN_TOKEN"):
+        if current_app.config.get("OPEN_GAME_CREATION"):
+            return
+        raise AccessDenied("creating games is closed on this server: its operator has set no key "
+                           "(HEXLEDGER_ADMIN_TOKEN, or `cli.py serve --admin-token-file`)")
+    if not bearer():
+        raise NotAuthenticated("creating a game needs the operator's key: 'Authorization: Bearer <key>'")
+    if not is_operator():
+        raise AccessDenied("this is not the operator's key")
+
+
 def seat(game_id: str) -> Seat:
-    found = svc().authenticate(game_id, bearer())
-    g.hexledger_seat = found  # for the access log: the seat, never the token
-    return found
+    return authenticated(game_id)
 
 
 # -- schemas ----------------------------------------------------------------------------------------------
@@ -84,6 +94,12 @@ class AtQuery(Schema):
     at = fields.Integer(load_default=None, validate=validate.Range(min=1))
 
 
+class GamesQuery(Schema):
+    after = fields.String(load_default=None, validate=validate.Length(max=64),
+                          metadata={"description": "the last game id of the previous page (its next_after)"})
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
 class HistoryQuery(Schema):
     from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
@@ -119,26 +135,29 @@ def list_rules():
 
 
 @blp.route("/games", methods=["GET"])
+@blp.arguments(GamesQuery, location="query")
 @blp.response(200)
-def list_games():
-    """Games on this server: public facts only (rules, scenario, event count)"""
-    return [{"game_id": g["id"], "rules": g["rules"], "scenario": g["scenario"], "created_at": g["created_at"],
-             "events": g["last_seq"] or 0, "parent": g["parent_id"]} for g in svc().store.games()]
+@blp.doc(security=[{"operator": []}, {}])
+def list_games(args):
+    """Games on this server, a page at a time: finished games (their replays are open to anyone); with the
+    operator's key, every game. Public facts only: rules, scenario, event count, never a player's address"""
+    everything = is_operator()
+    rows = svc().store.games(args["after"], args["limit"] + 1, finished_only=not everything)
+    page = [{"game_id": g["id"], "rules": g["rules"], "scenario": g["scenario"], "created_at": g["created_at"],
+             "events": g["last_seq"] or 0, **({"parent": g["parent_id"]} if everything else {})}
+            for g in rows[:args["limit"]]]
+    return {"games": page, "next_after": page[-1]["game_id"] if len(rows) > args["limit"] else None}
 
 
 @blp.route("/games", methods=["POST"])
 @UNAVAILABLE
 @blp.arguments(CreateGame)
 @blp.response(201, Created)
+@blp.doc(security=[{"operator": []}])
 def create_game(body):
-    """Create a game; each seat gets its token in its invitation email (and once, here)"""
-    admin = current_app.config.get("ADMIN_TOKEN")
-    if admin:
-        given = bearer()
-        if not given:
-            raise NotAuthenticated("creating a game needs the server's admin token")
-        if not hmac.compare_digest(given.encode(), admin.encode()):
-            raise AccessDenied("wrong admin token")
+    """Create a game (needs the operator's key as the bearer); each seat gets its token in its invitation email
+    (and once, here)"""
+    operator()
     game_id, tokens = svc().create(body["rules"], body["players"], body["scenario"], body["arbiter"],
                                    body["deadline_hours"], body["reminder_hours"], body["dispute_window_hours"],
                                    options=custom_options(body), on_deadline=body["on_deadline"], auto=body["auto"])

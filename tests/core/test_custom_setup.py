@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.web import create_app
 from cli import cli
@@ -177,7 +178,7 @@ def test_a_bad_map_file_is_refused_before_anything_is_written(run, tmp_path):
 
 def test_the_api_creates_a_pbem_game_from_a_custom_position(tmp_path):
     sent = []
-    app = create_app({"HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL": MailConfig(),
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL": MailConfig(),
                       "MAIL_TRANSPORT": type("Box", (), {"send": lambda self, m: sent.append(m)})()})
     client = app.test_client()
     position = {"turn": 2, "phase": "VI", "plans": {"japanese": "move-fight"},
@@ -193,7 +194,7 @@ def test_the_api_creates_a_pbem_game_from_a_custom_position(tmp_path):
     bad = client.post("/games", json={"rules": "ichigo", "position": {"turn": 0, "phase": "VI"},
                                       "players": {"japanese": "j@x.example", "allied": "a@x.example"}})
     assert bad.status_code == 400 and "'turn'" in bad.json["message"]
-    assert len(client.get("/games").json) == 1
+    assert len(EventStore(str(tmp_path / "api.sqlite3")).games()) == 1
 
 
 def test_the_positions_in_the_docs_start_games(run, tmp_path):

@@ -50,3 +50,15 @@ def test_preview_of_an_attack_writes_nothing_and_shows_every_shift():
     p = RULES.preview(s, Command("japanese", "attack", {"hex": "2011", "units": ["jp-cea-110div", "jp-cea-26div"]}))
     assert p["results"]["6"] and "11.15" in p["text"]
     assert p["defence"] == 4 and p["hidden_defenders"] == 1 and p["untried"] == []   # 6.6: the top unit only
+
+
+def test_preview_of_an_attack_by_untried_units_only_counts_them_as_unknown():
+    """Every attacker untried (6.6): the preview has no known attacker to take the CRT line from, and raised; the
+    line is the attacking nation's (Chinese here), the strength of the unknown counters is not counted."""
+    from ichigo_given import chinese, position
+
+    from app.rules.base import Command
+    s = position({"jp-cea-110div": "2010"}, phase="VIII", plans={"japanese": "move-fight", "chinese": "fight-move"},
+                 extra=(chinese("C01", "cn-reg-02", "2011"), chinese("C02", "cn-reg-04", "2011")))
+    p = RULES.preview(s, Command("allied", "attack", {"hex": "2010", "units": ["C01", "C02"]}))
+    assert p["attack"] == 0 and sorted(p["untried"]) == ["C01", "C02"] and "chinese line" in p["text"]

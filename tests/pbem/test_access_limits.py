@@ -12,7 +12,8 @@ from tests.pbem.test_deadlines_and_ingest import Outbox, seated
 
 @pytest.fixture
 def limited(tmp_path):
-    app = create_app({"HEXLEDGER_DB": str(tmp_path / "lim.sqlite3"), "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": str(tmp_path / "lim.sqlite3"), "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
                       "HEXLEDGER_RATE_LIMIT": "6 per minute", "MAX_CONTENT_LENGTH": 4096})
     client = app.test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})

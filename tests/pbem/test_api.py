@@ -9,7 +9,8 @@ from tests.outbox import Outbox
 
 @pytest.fixture
 def api(tmp_path):
-    app = create_app({"HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(),
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(),
                       "MAIL": MailConfig()})
     client = app.test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})

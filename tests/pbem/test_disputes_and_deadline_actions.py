@@ -84,7 +84,9 @@ def test_auto_pass_gives_the_late_sides_end_as_an_ordinary_order(store):
         assert len(notice) == 1 and "'end', 'end' for red" in notice[0].get_content()
         assert "Your turn" in outbox.to("blue@x.example")[-1]["Subject"]
         assert pbem.tick() == []  # once; blue's own 24 hours start now
-        clock.tick(25 * 3600)
+        clock.tick(13 * 3600)  # cron runs tick often: a run after more than the deadline withholds auto-pass
+        assert pbem.tick() == []
+        clock.tick(12 * 3600)
         assert pbem.tick() == [f"{game_id}: deadline passed for blue, passed: end end"]
         assert projection.load(store, game_id).game.side == "red"
 

@@ -4,6 +4,7 @@ check, must never get a 5xx. Bounded: a fixed number of examples per operation, 
 check live in tests/reliability/hostile.py (bench/hostile_inputs.py runs them bigger)."""
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.reliability import hostile
 
@@ -28,3 +29,39 @@ def test_no_request_built_from_the_openapi_document_gets_a_server_error(served):
             hostile.check_openapi_case(case, world)
 
         no_server_error()
+
+
+@hostile.ci_budget(hostile.DEEP_JSON)
+@given(**hostile.DEEP_JSON_INPUTS)
+def test_deeply_nested_json_on_any_route_never_gets_a_server_error(served, route, depth, shape, credential):
+    """20,000 levels gave 500 on every JSON route, POST /games included (no credential needed)."""
+    hostile.check_deep_json(served, route, depth, shape, credential)
+
+
+@pytest.mark.parametrize("rules_name", hostile.ORDER_GAMES)
+def test_orders_in_any_games_language_never_get_a_server_error(served, rules_name):
+    """Over HTTP, as each seat, orders and previews with words a hostile player puts where numbers and hexes go
+    (`commit ²` raised in the Ichi-Go parser: 500): refused (4xx) or accepted, never a 5xx."""
+    from app.rules.catalog import get_rules
+
+    app, _, _ = served
+    client = app.test_client()
+    rules = get_rules(rules_name)
+    players = {side: f"{side}@x.example" for side in rules.sides}
+    r = client.post("/games", json={"rules": rules_name, "players": players},
+                    headers={"Authorization": f"Bearer {hostile.OPERATOR_KEY}"})
+    assert r.status_code == 201, r.json
+    game_id, tokens = r.json["game_id"], r.json["tokens"]
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(verb=st.sampled_from(["commit", "attack", "move", "lose", "roll", "enter", "end", "tanks"]),
+           words=st.lists(st.sampled_from(hostile.HOSTILE_WORDS), min_size=1, max_size=4),
+           seat=st.sampled_from(sorted(tokens)), route=st.sampled_from(["orders", "preview"]))
+    def no_server_error(verb, words, seat, route):
+        text = " ".join([verb, *words])
+        answer = client.post(f"/games/{game_id}/{route}", json={"order": text},
+                             headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert answer.status_code < 500, (text, answer.status_code, answer.get_data(as_text=True)[:200])
+
+    no_server_error()

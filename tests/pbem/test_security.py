@@ -51,7 +51,8 @@ FOG_RULES = dataclasses.replace(SKIRMISH, name="fogtest", title="Skirmish with h
 def world(tmp_path):
     catalog.register(FOG_RULES)
     outbox = Outbox()
-    app = create_app({"HEXLEDGER_DB": str(tmp_path / "sec.sqlite3"), "MAIL_TRANSPORT": outbox,
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": str(tmp_path / "sec.sqlite3"), "MAIL_TRANSPORT": outbox,
                       "MAIL": MailConfig(orders_address="orders@pbem.example")})
     client = app.test_client()
     games = {}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, note, settings
 from hypothesis import strategies as st
 
 from app.events.registry import EventSchemaError, decode, known_types
@@ -40,7 +40,12 @@ EMAIL_BYTES = Property("random bytes -> email ingest", 120)
 EMAIL_MESSAGES = Property("forged emails -> email ingest", 120)
 EMAIL_MIME = Property("hostile headers and MIME -> email ingest (maildir)", 60)
 OPENAPI = Property("OpenAPI requests (schemathesis) -> every operation", 30)
-PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME, OPENAPI)
+LANGUAGES = Property("hostile orders -> every game's order language and preview", 150)
+DEEP_JSON = Property("deeply nested JSON -> every JSON route", 60)
+EMAIL_HEADERS = Property("encoded-word and hostile headers -> email ingest", 60)
+MAPS = Property("hostile custom maps -> POST /games and the map picture", 20)
+PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME, OPENAPI, LANGUAGES, DEEP_JSON,
+              EMAIL_HEADERS, MAPS)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -76,6 +81,127 @@ def check_order(store: EventStore, game_id: str, order: str, side: str) -> None:
         assert str(exc) and store.head(game_id)[0] == before
         return
     assert accepted.events[0].payload["side"] == side
+
+
+# -- every game's order language ------------------------------------------------------------------------------
+# words a hostile player puts where a number, a hex or a unit belongs: digits Python reads as numbers but the
+# order languages do not (superscripts, Arabic-Indic, full-width, mathematical), signs, huge and empty values
+HOSTILE_WORDS = ["\u00b2", "\u0663", "\u0660\u0662\u0660\u0662", "\uff10\uff12\uff10\uff12", "\U0001d7d8\U0001d7d9",
+                 "0\u00b202", "-1", "0", "99999999999999999999", "1e9", "", "\x00", "all", "with", "to", "None"]
+ORDER_GAMES = ("skirmish", "snc", "ichigo", "daisenso", "olympic")
+
+
+def _candidates(rules_name: str, game, rng):
+    """Orders the game's random players would give here (tests' fuzzers; the engine's legal_orders)."""
+    from app.rules.catalog import get_rules
+
+    rules = get_rules(rules_name)
+    if rules_name == "snc":
+        from tests.snc import snc_randomplay
+        return snc_randomplay.candidates(game, rng)
+    if rules_name == "ichigo":
+        from tests.ichigo import ichigo_randomplay
+        return ichigo_randomplay.candidates(game, rng)
+    side = rules.prompt(game).side
+    found = [o["order"] for o in rules.legal_orders(game, side)]
+    rng.shuffle(found)
+    return found
+
+
+def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict:
+    """For each game: positions along a seeded random game (every `every` orders, up to `orders_per_game`), each
+    with the orders its random player would give there and every syntax line of the game:
+    {"positions": [(rules, GameState, [orders], [syntax lines])]}."""
+    import random
+
+    from app.projections import state as projection
+    from app.rules.catalog import get_rules
+
+    store = EventStore(path)
+    positions = []
+    for name in ORDER_GAMES:
+        rules = get_rules(name)
+        game_id = games.create_game(store, name)
+        for side in rules.sides:
+            games.join(store, game_id, side, f"{side}@x.example", side)
+        rng = random.Random(name)
+        # every order's syntax line, with its slots (N, HEX, UNITS) to be filled by hostile words
+        syntaxes = set(_old_syntax(name))
+        mine = []
+        for n in range(orders_per_game):
+            state = projection.load(store, game_id)
+            if rules.outcome(state.game) is not None:
+                break
+            syntaxes.update(a.syntax for a in rules.prompt(state.game).actions)
+            tries = list(_candidates(name, state.game, rng))
+            if n % every == 0:
+                mine.append((name, state, tries[:40]))
+            side = rules.prompt(state.game).side
+            for text in tries:
+                try:
+                    games.submit(store, game_id, side, text)
+                    break
+                except OrderError:
+                    continue
+        positions += [(name, state, orders, sorted(syntaxes)) for name, state, orders in mine]
+    store.close()
+    return {"positions": positions}
+
+
+def _old_syntax(rules_name: str) -> list[str]:
+    """The syntax lines of the games whose parsers predate the engine's (SNC, Ichi-Go): every order they read."""
+    if rules_name in ("snc", "ichigo"):
+        import importlib
+        return list(importlib.import_module(f"app.rules.{rules_name}.orders").SYNTAX.values())
+    return []
+
+
+LANGUAGE_INPUTS = {"data": st.data()}
+
+
+def hostile_order(world: dict, data) -> tuple:
+    """(rules, state, side, text): a position, a side, and an order: one of the position's orders with words made
+    hostile or one added, a syntax line of the game with its slots filled by hostile words, or junk."""
+    name, state, orders, syntaxes = world["positions"][data.draw(st.integers(0, len(world["positions"]) - 1))]
+    side = data.draw(st.sampled_from([*state.meta.sides, "nobody"]))
+    kind = data.draw(st.sampled_from(["mutate", "append", "syntax", "syntax", "text"]))
+    hostile = st.sampled_from(HOSTILE_WORDS) | st.text(max_size=6)
+    if kind == "text" or not orders:
+        return name, state, side, data.draw(st.text(max_size=60))
+    if kind == "syntax":
+        words = [w for w in data.draw(st.sampled_from(syntaxes)).replace("[", " ").replace("]", " ").split()
+                 if w != "..."]
+        real = data.draw(st.sampled_from(orders)).split()
+        return name, state, side, " ".join(data.draw(hostile | st.sampled_from(real)) if w.isupper() else w
+                                           for w in words)
+    words = data.draw(st.sampled_from(orders)).split()
+    if kind == "append":
+        words.append(data.draw(hostile))
+    else:
+        for _ in range(data.draw(st.integers(1, 2))):
+            words[data.draw(st.integers(0, len(words) - 1))] = data.draw(hostile)
+    return name, state, side, " ".join(words)
+
+
+def check_language_order(world: dict, data) -> None:
+    """Any order text in any game, at any position, for any side: accepted, or refused with a clear error (never
+    another exception); the same for its preview where the game has one. Nothing is written (the dice are
+    SeededDice on a copy of the position)."""
+    from app.events import dice
+    from app.rules.base import has_preview
+    from app.rules.catalog import get_rules
+
+    name, state, side, text = hostile_order(world, data)
+    note(f"{name} at event {state.meta.seq}, as {side}: {text!r}")
+    rules = get_rules(name)
+    try:
+        command = games.parse_order(rules, state, side, text)
+        games.decide_checked(rules, state, command, dice.SeededDice(next_index=state.meta.rolls, seed="0" * 64,
+                                                                    game_id="hostile"))
+        if has_preview(rules):
+            rules.preview(state.game, command)
+    except OrderError as exc:
+        assert str(exc)
 
 
 # -- event payloads -----------------------------------------------------------------------------------------
@@ -296,6 +422,9 @@ def check_hostile_mime(world, **drawn) -> None:
 
 
 # -- the OpenAPI document (schemathesis) --------------------------------------------------------------------
+OPERATOR_KEY = "the-operator-key-of-the-hostile-world"
+
+
 def openapi_world(path: str, app=None):
     """The app on a new database with a real game, seats and an order; returns (app, schema, world). Pass an
     `app` (from create_app) to add routes of your own before its first request."""
@@ -304,11 +433,11 @@ def openapi_world(path: str, app=None):
     from app.web import create_app
 
     app = app or create_app({"HEXLEDGER_DB": path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
-                             "HEXLEDGER_RATE_LIMIT": "1000000 per minute",
+                             "HEXLEDGER_RATE_LIMIT": "1000000 per minute", "ADMIN_TOKEN": OPERATOR_KEY,
                              "HEXLEDGER_REPLAY_RATE_LIMIT": "1000000 per minute"})
     client = app.test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"},
-                                    "arbiter": "a@x.example"})
+                                    "arbiter": "a@x.example"}, headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
     game_id, tokens = r.json["game_id"], r.json["tokens"]
     for seat in ("red", "blue"):
         client.post(f"/games/{game_id}/join", json={"seed_text": seat},
@@ -324,8 +453,8 @@ def openapi_operations(schema) -> list:
 
 
 def check_openapi_case(case, world: dict) -> None:
-    """No 5xx. Three requests in four carry the real game and a real seat's token (red, blue, arbiter in turn),
-    so they reach past the token check; the fourth is as generated."""
+    """No 5xx. Three requests in four carry the real game and a real seat's token (red, blue, arbiter in turn;
+    the operator's key to create a game), so they reach past the token check; the fourth is as generated."""
     from schemathesis.checks import not_a_server_error
 
     n = next(world["turn"])
@@ -333,8 +462,109 @@ def check_openapi_case(case, world: dict) -> None:
         if case.path_parameters and "game_id" in case.path_parameters:
             case.path_parameters["game_id"] = world["game_id"]
         seat = ("red", "blue", "arbiter")[n % 3]
-        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {world['tokens'][seat]}"}
+        key = OPERATOR_KEY if (case.method.upper(), case.path) == ("POST", "/games") else world["tokens"][seat]
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}
     case.call_and_validate(checks=[not_a_server_error])
+
+
+# -- deeply nested JSON -------------------------------------------------------------------------------------
+DEEP_JSON_INPUTS = {
+    "route": st.sampled_from(["/games", "/games/{game}/join", "/games/{game}/orders", "/games/{game}/preview",
+                              "/games/{game}/fork", "/games/{game}/disputes", "/games/{game}/disputes/1/answer"]),
+    "depth": st.integers(1, 30000),
+    "shape": st.sampled_from(["[", '{"a":', '{"order":[', '[{"x":']),
+    "credential": st.booleans(),
+}
+
+
+def check_deep_json(world: tuple, route: str, depth: int, shape: str, credential: bool) -> None:
+    """Any nesting, any JSON route, with or without a credential: never a 5xx; deeper than the limit, a 400 (or a
+    413 when the body is also over the size limit)."""
+    app, _, game = world
+    path = route.format(game=game["game_id"])
+    key = OPERATOR_KEY if route == "/games" else game["tokens"]["red"]
+    closing = {"[": "]", '{"a":': "}", '{"order":[': "]}", '[{"x":': "}]"}[shape]
+    body = shape * depth + "0" + closing * depth
+    r = app.test_client().post(path, data=body, content_type="application/json",
+                               headers={"Authorization": f"Bearer {key}"} if credential else {})
+    assert r.status_code < 500, (r.status_code, r.get_data(as_text=True)[:200])
+    if len(body) > app.config["MAX_CONTENT_LENGTH"]:
+        assert r.status_code == 413, r.status_code
+    elif depth * (2 if shape in ('{"order":[', '[{"x":') else 1) > app.config["MAX_JSON_DEPTH"]:
+        assert r.status_code == 400, r.status_code
+
+
+# -- hostile email headers ----------------------------------------------------------------------------------
+ENCODED = st.sampled_from(["=?utf-8?q?a=0D=0Ab?=", "=?utf-8?q?=00?=", "=?x-unknown?b?QUJD?=", "=?utf-8?b?////?=",
+                           "=?utf-8?q?" + "=41" * 400 + "?=", "=?iso-8859-1?q?caf=E9?=", "=?utf-8?B?4pyT?=",
+                           "<a@b>", "", "\u00b2", "=?utf-8?q?=E2=80=AE?="])
+EMAIL_HEADER_INPUTS = {
+    "headers": st.dictionaries(st.sampled_from(["Message-ID", "Subject", "From", "In-Reply-To", "References",
+                                                "Content-Type", "Date"]),
+                               ENCODED | st.text(st.characters(blacklist_categories=["Cs"]), max_size=30),
+                               max_size=5),
+    "lines": st.lists(st.sampled_from(["seq: \u00b2", "seq: \u0663", "seq: 99999999999999999999", "move R1 0202",
+                                       "end", "join: \u00b2", "undo"]) | LINES, max_size=4),
+    "tagged": st.booleans(),
+}
+
+
+def check_email_headers(world, headers: dict, lines: list[str], tagged: bool) -> None:
+    """Hostile headers (encoded words with line breaks or NULs, unknown charsets, junk) on a message, from the
+    seat's own reply address or not: ingest returns an answer, never raises; without a tag nothing is written."""
+    pbem, game_id, _, _ = world
+    raw = ["From: red@x.example", f"To: orders+{game_id}." + (pbem.reply_tag(game_id, "red") if tagged else
+                                                            "0" * 32) + "@pbem.example"]
+    raw += [f"{k}: {v}" for k, v in headers.items() if k != "From"]
+    text = ("\r\n".join(raw) + "\r\n\r\n" + "\r\n".join(lines) + "\r\n").encode("utf-8", "surrogateescape")
+    before = _events(pbem, game_id)
+    result = inbound.ingest(pbem, text)
+    assert result.lines
+    if not tagged:
+        assert _events(pbem, game_id) == before
+
+
+# -- hostile custom maps ------------------------------------------------------------------------------------
+HOSTILE_NAMES = ['x" onload="alert(1)', "<script>alert(1)</script>", "a'b", "&amp;", "]]>", "\u202e", "clear"]
+MAP_INPUTS = {
+    "size": st.sampled_from([(36, 25), (60, 60), (300, 300), (1000, 1000)]),
+    "terrain": st.sampled_from(HOSTILE_NAMES),
+    "name": st.sampled_from(HOSTILE_NAMES),
+}
+
+
+def hostile_map(size: tuple[int, int], terrain: str, name: str) -> str:
+    """The Ichi-Go map (a game that takes a custom map) grown to `size` (columns, rows), with a terrain of that
+    name declared and laid on a hex, and the map named `name`."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "app/rules/ichigo/data/map.toml").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^cols = \[.*\]$", f"cols = [1, {size[0]}]", text, count=1)
+    text = re.sub(r"(?m)^rows = \[.*\]$", f"rows = [1, {size[1]}]", text, count=1)
+    text = re.sub(r"(?m)^name = .*$", f"name = {json.dumps(name)}", text, count=1)
+    text = re.sub(r'(?m)^terrain = \["clear", ', f'terrain = [{json.dumps(terrain)}, "clear", ', text, count=1)
+    return text + f'\n[terrain.override]\n"2005" = {json.dumps(terrain)}\n'
+
+
+def check_map(world: tuple, size: tuple[int, int], terrain: str, name: str) -> None:
+    """A hostile map is refused with a clear 4xx, or its game starts and its map picture is an SVG with no
+    script and no event handler: whatever a map names, it never becomes markup."""
+    import xml.etree.ElementTree as ET
+
+    app, _, _ = world
+    client = app.test_client()
+    r = client.post("/games", json={"rules": "ichigo", "map": hostile_map(size, terrain, name),
+                                    "players": {"japanese": "j@x.example", "allied": "a@x.example"}},
+                    headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+    assert r.status_code < 500, (r.status_code, r.get_data(as_text=True)[:200])
+    if r.status_code != 201:
+        return
+    svg = client.get(f"/replay/{r.json['game_id']}/map/1.svg",
+                     headers={"Authorization": f"Bearer {r.json['tokens']['japanese']}"})
+    assert svg.status_code == 200
+    for element in ET.fromstring(svg.data).iter():
+        assert not element.tag.endswith("script"), element.tag
+        assert not [a for a in element.attrib if a.lower().startswith("on")], element.attrib
 
 
 def new_store_in(folder: Path) -> Callable[[], EventStore]:

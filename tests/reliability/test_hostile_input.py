@@ -33,6 +33,47 @@ def test_damaged_export_files_are_refused_and_nothing_written(exported, tmp_path
     hostile.check_damaged_export(exported, hostile.new_store_in(tmp_path_factory.mktemp("imp")), data)
 
 
+@pytest.fixture(scope="module")
+def languages(tmp_path_factory) -> dict:
+    """Positions along a random game of each rule set (skirmish, SNC, Ichi-Go, Dai Senso, Olympic)."""
+    return hostile.language_world(str(tmp_path_factory.mktemp("lang") / "games.sqlite3"), orders_per_game=30,
+                                  every=10)
+
+
+@hostile.ci_budget(hostile.LANGUAGES)
+@given(**hostile.LANGUAGE_INPUTS)
+def test_hostile_orders_in_every_games_order_language_are_refused_cleanly(languages, data):
+    hostile.check_language_order(languages, data)
+
+
+@pytest.mark.parametrize("rules_name", hostile.ORDER_GAMES)
+@pytest.mark.parametrize("digits", ["\u00b2", "\u0663", "\u0660\u0662\u0660\u0662", "\uff10\uff12\uff10\uff12"])
+def test_numbers_and_hexes_in_other_scripts_digits_are_refused_in_every_order_language(languages, rules_name,
+                                                                                       digits):
+    """`commit ²` raised in the Ichi-Go parser, `commit ٣` committed 3 regiments: every slot of every order of
+    every game filled with digits that are not ASCII is refused with an order error, at every position."""
+    from app.events import dice
+    from app.rules.catalog import get_rules
+    from app.rules.errors import OrderError
+
+    rules = get_rules(rules_name)
+    tried = 0
+    for name, state, _, syntaxes in languages["positions"]:
+        if name != rules_name:
+            continue
+        for syntax in syntaxes:
+            words = [w for w in syntax.replace("[", " ").replace("]", " ").split() if w != "..."]
+            if not any(w.isupper() for w in words):
+                continue
+            text = " ".join(digits if w.isupper() else w.split("|")[0] for w in words)
+            for side in state.meta.sides:
+                tried += 1
+                with pytest.raises(OrderError):
+                    command = games.parse_order(rules, state, side, text)
+                    games.decide_checked(rules, state, command, dice.NoDice(next_index=state.meta.rolls))
+    assert tried
+
+
 @pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e400"])
 def test_an_export_line_with_a_non_finite_number_is_refused_as_not_json(number):
     with pytest.raises(games.GameError, match="line 1: not JSON"):

@@ -31,7 +31,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
 @pytest.fixture
 def server(store):
     """The real app on the test's database, through waitress (the production WSGI server) on 127.0.0.1."""
-    app = create_app({"HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
     httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()

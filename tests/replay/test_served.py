@@ -30,7 +30,7 @@ def counters(svg: bytes) -> dict[str, str]:
 
 
 def served_app(db: str, outbox: Outbox | None = None, public_url: str | None = PUBLIC):
-    return create_app({"HEXLEDGER_DB": db, "MAIL_TRANSPORT": outbox or Outbox(),
+    return create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": db, "MAIL_TRANSPORT": outbox or Outbox(),
                        "MAIL": MailConfig(orders_address="orders@hex.example", public_url=public_url)})
 
 
@@ -193,7 +193,8 @@ def test_no_link_in_emails_without_a_public_address(tmp_path):
 def test_the_viewer_has_its_own_rate_limit(store, finished, tmp_path):
     """Stepping through a game fetches a map picture a step: the viewer counts against its own limit, so it
     neither eats the API's allowance nor is stopped by it."""
-    app = create_app({"HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
                       "HEXLEDGER_RATE_LIMIT": "2 per minute", "HEXLEDGER_REPLAY_RATE_LIMIT": "5 per minute"})
     client = app.test_client()
     assert [client.get(f"/replay/{finished}/map/{seq}.svg").status_code for seq in range(1, 6)] == [200] * 5

@@ -31,6 +31,13 @@ _KEYWORD = re.compile(r"^[a-z][a-z0-9\-]*$")
 _SLOT = re.compile(r"^([A-Z][A-Z0-9_]*)(?::([a-z][a-z0-9_]*))?$")
 
 
+def ascii_number(word: str) -> int:
+    """`word` as a whole number written in ASCII digits: "²", "٣", "-1" and "1e9" raise ValueError."""
+    if not _NUMBER.match(word):
+        raise ValueError(f"{word!r} is not a whole number")
+    return int(word)
+
+
 class SlotType:
     """How one kind of slot reads a word: ``read(word)`` returns the value or raises ValueError with the reason."""
 

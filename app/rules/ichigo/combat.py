@@ -67,11 +67,12 @@ def check_attack(state: State, side: str, target: str, ids: list[str], momentum:
 
 
 def assess(state: State, side: str, target: str, attackers: list[Unit], defenders: list[Unit],
-           tanks: int, sf: bool, momentum: bool = False, def_tanks: int = 0) -> dict:
-    """Strengths, odds and shifts of one attack, every item with its case; no dice."""
+           tanks: int, sf: bool, momentum: bool = False, def_tanks: int = 0, nation: str | None = None) -> dict:
+    """Strengths, odds and shifts of one attack, every item with its case; no dice. `nation` (the attackers'
+    CRT line) is needed when `attackers` may be empty: a preview counts untried attackers as unknown (6.6)."""
     d = load()
     sc = d.scenario
-    nation = attackers[0].nation if attackers else side
+    nation = nation or attackers[0].nation
     line = nation
     sup = {u.id: supply_state(state, u) for u in attackers}
 

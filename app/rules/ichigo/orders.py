@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 from app.rules.base import Command
+from app.rules.engine.syntax import ascii_number
 from app.rules.errors import AmbiguousOrder, InvalidOrder
 from app.rules.ichigo.state import State
 
-HEX_RE = re.compile(r"^\d{4}$")
+HEX_RE = re.compile(r"^[0-9]{4}$")
 NATIONS = ("japanese", "chinese", "us")
 ORDERS = ("move-fight", "fight-move")
 
@@ -120,7 +121,7 @@ def parse(text: str, side: str, state: State) -> Command:
         if "tanks" in tail:
             i = tail.index("tanks")
             try:
-                tanks = int(tail[i + 1])
+                tanks = ascii_number(tail[i + 1])
             except (IndexError, ValueError):
                 raise InvalidOrder(order, "'tanks' takes a number") from None
             tail = tail[:i] + tail[i + 2:]
@@ -171,9 +172,11 @@ def parse(text: str, side: str, state: State) -> Command:
             raise InvalidOrder(order, f"expected: {SYNTAX['lose']}")
         return Command(side, verb, {"units": out})
     if verb == "commit":
-        if len(rest) != 1 or not rest[0].isdigit():
-            raise InvalidOrder(order, f"expected: {SYNTAX['commit']}")
-        return Command(side, verb, {"count": int(rest[0])})
+        try:
+            (count,) = [ascii_number(w) for w in rest]
+        except ValueError:
+            raise InvalidOrder(order, f"expected: {SYNTAX['commit']} (N in digits 0-9)") from None
+        return Command(side, verb, {"count": count})
     if verb == "air":
         if not rest:
             raise InvalidOrder(order, f"expected: {SYNTAX['air']}")

@@ -134,7 +134,7 @@ class IchigoRules:
         known_att = [u for u in attackers if u.tried]
         known_def = [u for u in defenders if u.tried]
         a = combat.assess(state, side, args["hex"], known_att, known_def, int(args.get("tanks", 0)),
-                          bool(args.get("sf")))
+                          bool(args.get("sf")), nation=attackers[0].nation)
         from app.rules.ichigo.data_load import load
 
         results = {str(r): load().crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}

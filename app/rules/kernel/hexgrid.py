@@ -39,7 +39,7 @@ _CUBE_DIRS: tuple[tuple[int, int, int], ...] = (
 _HIGH_COL_DELTAS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
 _LOW_COL_DELTAS = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
 
-_LABEL_RE = re.compile(r"^([a-z]*)(\d{4,})$")
+_LABEL_RE = re.compile(r"^([a-z]*)([0-9]{4,})$")
 _SHEET_RE = re.compile(r"^[a-z]*$")
 
 

@@ -46,7 +46,7 @@ def resolve(d: Decision, names: list[str]) -> list[str]:
             if state.units[uid].side != d.side:
                 d.refuse(SEQ, f"{uid} is a {state.units[uid].side} unit; {d.side} cannot order it")
             out.append(uid)
-        elif len(word) == 4 and word.isdigit():
+        elif len(word) == 4 and word.isascii() and word.isdigit():
             found = [u.id for u in state.stack(word) if u.side == d.side]
             if not found:
                 d.refuse(SEQ, f"no {d.side} unit in {word}")

@@ -11,7 +11,7 @@ from app.rules.base import Command
 from app.rules.errors import AmbiguousOrder, InvalidOrder
 from app.rules.snc.state import State
 
-HEX_RE = re.compile(r"^\d{4}$")
+HEX_RE = re.compile(r"^[0-9]{4}$")
 MODES = ("move", "fight")
 SUPPORT_KINDS = ("air", "artillery", "naval", "amphibious")
 
