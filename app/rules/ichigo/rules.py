@@ -6,12 +6,11 @@ number; data comes from app/rules/ichigo/data/. Sides: the Japanese player, and 
 the Chinese and the US (2.2, 5.5)."""
 from __future__ import annotations
 
-from app.events.core import DieRolled
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, movement, position, sequence, summary
+from app.rules.ichigo import combat, fog, movement, position, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
@@ -153,16 +152,11 @@ class IchigoRules:
         return view(state, side)
 
     def visible(self, event, side: str | None):
-        """Ichi-Go 3.3, 6.6, 11.27: which unit a blind draw produced is hidden from both players."""
-        if isinstance(event, ev.UnitDrawn):
-            where = f" at {event.hex}" if event.hex else ""
-            return f"a Chinese regular is drawn blind as counter {event.handle}{where}"
-        if isinstance(event, DieRolled) and event.purpose.startswith("blind draw"):
-            return "a blind draw from the Chinese pool"
-        return True
+        """Ichi-Go 3.3, 6.6, 11.27 (fog.py)."""
+        return fog.visible(event, side, describe)
 
     def reveals(self, event) -> bool:
-        return isinstance(event, ev.Revealed | ev.UnitDrawn)
+        return fog.reveals(event)
 
     def describe(self, event) -> str:
         return describe(event)
