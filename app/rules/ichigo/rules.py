@@ -169,6 +169,10 @@ class IchigoRules:
         """Ichi-Go 11.6-11.23 for the replay's combat panel and luck analysis (summary.py)."""
         return summary.combat_summary(event, state)
 
+    def losses(self, event) -> dict[str, int] | None:
+        """Steps lost per side in this event, for the analysis charts (summary.py)."""
+        return summary.losses(event)
+
     def encode_state(self, state: State) -> dict:
         return encode(state)
 
