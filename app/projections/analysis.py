@@ -1,8 +1,9 @@
 """Post-game analysis from replay frames: step losses, victory-hex control, odds taken, die-roll luck.
 
 Everything is computed from what one viewer's frames show (so a side mid-game learns nothing new), using
-only the rules-agnostic contract: view units' `steps`, the view's `control`/`victory_hexes`, its `score` (a
-running total the game keeps, such as Olympic's American Casualty Points) and `combat_summary`
+only the rules-agnostic contract: the frames' `losses` where the rules count losses by event (so a side's chart
+counts exactly the losses its history shows), else view units' `steps`; the view's `control`/`victory_hexes`,
+its `score` (a running total the game keeps, such as Olympic's American Casualty Points) and `combat_summary`
 (app/rules/base.py). A rule set without one of these simply gets fewer sections.
 
 Luck (docs/replay.md): for each attack, the observed result is ranked within its column's result
@@ -20,6 +21,8 @@ from fractions import Fraction
 from app.projections.markup import el
 from app.projections.render import side_colours
 from app.projections.replay import Replay
+from app.rules.base import optional
+from app.rules.catalog import get_rules
 
 
 def roll_luck(distribution: list[dict], roll: int) -> dict:
@@ -51,6 +54,7 @@ def _column_key(label: str):
 
 def analyse(rep: Replay) -> dict:
     sides = list(rep.sides)
+    by_event = optional(get_rules(rep.rules), "losses") is not None  # else: from the steps the views show
     turns: list[int] = []
     losses: dict[str, dict[int, int]] = {s: defaultdict(int) for s in sides}
     previous: dict[str, int] = {}
@@ -63,10 +67,13 @@ def analyse(rep: Replay) -> dict:
         turn = frame.turn if frame.turn is not None else 0
         if turn not in turns:
             turns.append(turn)
+        if by_event:
+            for side, steps in (frame.losses or {}).items():
+                losses.setdefault(side, defaultdict(int))[turn] += steps
         units = {u["id"]: u for u in frame.view.get("units", []) if isinstance(u.get("steps"), int)}
         for uid, u in units.items():
             before = previous.get(uid)
-            if before is not None and u["steps"] < before:
+            if not by_event and before is not None and u["steps"] < before:
                 losses.setdefault(u["side"], defaultdict(int))[turn] += before - u["steps"]
         previous.update({uid: u["steps"] for uid, u in units.items()})
         score = frame.view.get("score")

@@ -4,7 +4,8 @@ from __future__ import annotations
 from app.events import core
 from app.events.envelope import StoredEvent
 from app.events.registry import decode
-from app.rules.base import Rules, event_visibility
+from app.projections.sight import Sight
+from app.rules.base import Rules
 
 
 def public_name(name: str, side: str) -> str:
@@ -52,12 +53,13 @@ ALL_SIDES = object()
 def lines(rules: Rules, events: list[StoredEvent], retracted: frozenset[int] = frozenset(),
           side: str | None | object = ALL_SIDES) -> list[dict]:
     """Readable lines; retracted events are kept and marked. With `side`, only what that side may see
-    (the rule set's `visible` hook): hidden events are left out, redacted ones show the redacted text."""
+    (its `Sight`): hidden events are left out, redacted ones show the redacted text."""
+    sight = Sight(rules, None if side is ALL_SIDES else side)
     out = []
     for e in events:
         text = describe(rules, e)
         if side is not ALL_SIDES:
-            seen = event_visibility(rules, decode(e.type, e.version, e.payload), side)
+            seen = sight.event(decode(e.type, e.version, e.payload))
             if seen is False:
                 continue
             if isinstance(seen, str):

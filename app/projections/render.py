@@ -282,11 +282,12 @@ def _legend(x0: float, terrains: list[str], hexsides: list[str], colours: dict[s
 
 def render_state(rules, state, viewer: str) -> str | None:
     """The SVG of a folded game state as `viewer` (a side or "all") sees it; None if the rules draw no map."""
-    from app.projections.replay import side_view
+    from app.projections.sight import Sight
     from app.rules.base import optional
 
     game_map = optional(rules, "game_map")
     if game_map is None:
         return None
     title = f"{state.meta.game_id} after event {state.meta.seq}" + ("" if viewer == "all" else f", as {viewer}")
-    return render_map(game_map(state.game), side_view(rules, state.game, viewer), rules.sides, title=title)
+    view = Sight(rules, None if viewer == "all" else viewer).view(state.game)
+    return render_map(game_map(state.game), view, rules.sides, title=title)

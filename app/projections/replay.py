@@ -1,6 +1,6 @@
 """Replay frames: one per stored event, as one viewer sees the game after it (docs/replay.md).
 
-A frame is the position after event `seq` seen through `rules.view` (the one fog-of-war function), the
+A frame is the position after event `seq` seen through the viewer's `Sight` (sight.py: the one visibility rule), the
 sequence-of-play label from `rules.prompt`, the event's history line and, for a combat, the rules' combat
 summary (`combat_summary(event, state)`, given the state just before the event: the same fold's previous
 step). All frames of a game come from a single fold over the stream, not one load per event.
@@ -13,13 +13,13 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from app.events.registry import decode
 from app.events.store import EventStore
 from app.projections import history
+from app.projections.sight import Sight
 from app.projections.state import GameState, fold, fold_all, retracted_seqs
-from app.rules.base import Rules, event_visibility, optional
+from app.rules.base import Rules
 from app.rules.catalog import get_rules
 
 ALL = "all"
@@ -42,6 +42,7 @@ class Frame:
     hidden: bool = False
     first_seq: int | None = None  # a run of hidden events shows as one frame: its first event
     combat: dict | None = None
+    losses: dict | None = None  # steps each side lost in this event, as the viewer is told (Sight.losses)
     retracted: bool = False  # taken back later by a core.Retracted event: shown, marked, never silently gone
     view: dict = field(default_factory=dict)
 
@@ -78,10 +79,6 @@ class Replay:
         raise IndexError(f"game {self.game_id} has no frame after event {seq} for {self.viewer}")
 
 
-def side_view(rules: Rules, game: Any, viewer: str) -> dict:
-    return rules.view(game, None if viewer == ALL else viewer)
-
-
 def is_over(rules: Rules, state: GameState | None) -> bool:
     return state is not None and rules.outcome(state.game) is not None
 
@@ -104,13 +101,6 @@ def turn_of(view: dict, phase: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _seen_attackers(combat: dict, view: dict) -> dict:
-    """A side's combat panel names only attacking units its view shows: the summary is written from the full
-    state, and under fog of war (SNC 6.3) the defender does not see which units attack it."""
-    seen = {u.get("id") for u in view["units"]}
-    return {**combat, "attackers": [a for a in combat.get("attackers") or [] if a in seen]}
-
-
 def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
     """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
     rules = get_rules(store.game(game_id)["rules"])
@@ -129,22 +119,19 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
     viewer = effective_viewer(rules, state, viewer)
     if viewer != ALL and state is not None and viewer not in state.meta.sides:
         raise ValueError(f"no side {viewer!r}; sides: {', '.join(state.meta.sides)}")
-    summary = optional(rules, "combat_summary")
+    sight = Sight(rules, None if viewer == ALL else viewer)
     frames = []
     last_turn = None
     befores = [None, *states[:-1]]  # the rules' state just before each event, for combat_summary
     for event, before, after in zip(events, befores, states, strict=True):
         body = decode(event.type, event.version, event.payload)
-        visibility = True if viewer == ALL else event_visibility(rules, body, viewer)
+        visibility = sight.event(body)
         shown = visibility is not False
-        view = side_view(rules, after.game, viewer)
+        view = sight.view(after.game)
         phase = rules.prompt(after.game).step
         turn = turn_of(view, phase)
         last_turn = turn if turn is not None else last_turn
-        combat = (summary(body, before.game if before is not None else None)
-                  if (summary is not None and shown) else None)
-        if combat and viewer != ALL and "units" in view:
-            combat = _seen_attackers(combat, view)
+        combat = sight.combat(body, before.game if before is not None else None, view)
         first = None
         if not shown and frames and frames[-1].hidden:
             # consecutive hidden events become one frame, so a side cannot count the other side's moves
@@ -155,7 +142,7 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
                             if shown else HIDDEN_TEXT, retracted=event.seq in retracted,
                             type=event.type if shown else "hidden", actor=event.actor if shown else "",
                             hidden=not shown, first_seq=first or (None if shown else event.seq),
-                            combat=combat, view=view))
+                            combat=combat, losses=sight.losses(body), view=view))
     outcome = rules.outcome(state.game) if state is not None else None
     return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,

@@ -34,8 +34,9 @@ from app.mail import compose
 from app.mail.transport import MailConfig, Transport, transport_for
 from app.projections import history, render, textmap
 from app.projections import state as projection
+from app.projections.sight import Sight
 from app.rules import practice
-from app.rules.base import event_reveals, event_visibility, has_preview, optional
+from app.rules.base import event_reveals, has_preview, optional
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
 from app.service import audit, autoplay, games, outbox, transfer
@@ -173,6 +174,10 @@ class Pbem:
             raise AccessDenied(f"this replay key opens no seat in game {game_id}")
         return Seat(game_id, found["seat"], found["email"])
 
+    def replayed(self, seat: Seat, head: int) -> None:
+        """`seat` read the replay (its frames, maps or analysis) up to event `head`: seen, as far as undo goes."""
+        self._mark_seen(seat, head)
+
     def replay_link(self, game_id: str, seat: str) -> str | None:
         """The seat's link to the replay viewer, if the server knows its public address (HEXLEDGER_PUBLIC_URL)."""
         if not self.config.public_url:
@@ -248,8 +253,10 @@ class Pbem:
         return rows[0]
 
     def _mark_seen(self, seat: Seat, seq: int) -> None:
-        """Record what a seat has seen (undo is refused once the opponent saw an order). A read whose seeing
-        cannot be recorded (locked database, full disk) fails with StoreUnavailable rather than show it."""
+        """Record that a seat read the game up to event `seq`: undo is refused once the opponent saw an order, and
+        every read of a position counts (state, `state?at=`, history, export, preview, the replay and its frames,
+        maps and analysis, turn emails). A read whose seeing cannot be recorded (locked database, full disk)
+        fails with StoreUnavailable rather than show it."""
         try:
             self.store.db.execute("UPDATE pbem_members SET last_seen_seq = max(last_seen_seq, ?) "
                                   "WHERE game_id = ? AND seat = ?", [seq, seat.game_id, seat.seat])
@@ -280,8 +287,7 @@ class Pbem:
     def view(self, seat: Seat, at: int | None = None) -> dict:
         state = projection.load(self.store, seat.game_id, at)
         rules = get_rules(state.meta.rules)
-        if at is None:
-            self._mark_seen(seat, state.meta.seq)
+        self._mark_seen(seat, state.meta.seq)  # a rewound position shows every event up to it (undo's "seen")
         return {"game_id": seat.game_id, "seq": state.meta.seq, "you": seat.seat,
                 "players": state.meta.players, "view": rules.view(state.game, seat.side)}
 
@@ -321,14 +327,15 @@ class Pbem:
         """(JSON lines, full?): the whole stream for the arbiter or after the game; else the seat's filtered view."""
         if seat.is_arbiter or self.is_over(seat.game_id):
             return list(transfer.export_lines(self.store, seat.game_id)), True
-        rules = self._rules(seat.game_id)
+        sight = Sight(self._rules(seat.game_id), seat.side)
         events = list(self.store.events(seat.game_id))
+        self._mark_seen(seat, events[-1].seq)
         retracted = projection.retracted_seqs(events)
         lines = [canonical_json({"filtered_for": seat.seat, "game_id": seat.game_id,
                                  "note": "a player's view before the game ends: hidden events are left out, "
                                          "redacted ones carry only their text; hashes are omitted"}) + "\n"]
         for e in events:
-            seen = event_visibility(rules, decode(e.type, e.version, e.payload), seat.side)
+            seen = sight.event(decode(e.type, e.version, e.payload))
             if seen is False:
                 continue
             row = {"seq": e.seq, "type": e.type, "actor": e.actor, "at": e.at, "retracted": e.seq in retracted}
@@ -350,6 +357,7 @@ class Pbem:
         if not has_preview(rules):
             raise PbemError(f"{rules.name} offers no preview")
         command = games.parse_order(rules, state, self._player(seat), text)
+        self._mark_seen(seat, state.meta.seq)  # a preview reads the position as it stands
         return {"order": text.strip(), "seq": state.meta.seq, "preview": rules.preview(state.game, command)}
 
     # -- acting, as one seat ----------------------------------------------------------------------------

@@ -144,6 +144,9 @@ def _replay(game_id: str) -> replay.Replay:
     store = _store_with(game_id)
     head, _ = store.head(game_id)
     wanted = ext["resolve_viewer"](request, game_id)  # checks the credential whatever the cache holds
+    seat = g.get("hexledger_seat")
+    if seat is not None and ext["service"] is not None:
+        ext["service"]().replayed(seat, head)  # every frame is a read of the game: the opponent's undo stops here
     keys = [(game_id, head, wanted), (game_id, head, replay.ALL)]
     hit = _cached(ext, keys)
     if hit is not None:

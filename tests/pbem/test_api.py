@@ -109,6 +109,38 @@ def test_undo_before_the_opponent_has_looked_but_not_after(api):
     assert r.status_code == 400 and "dispute it instead" in r.json["message"]
 
 
+# Undo's "not seen" (design.md practice 9): any read of the position by the opponent, through any door.
+READS = {
+    "state at the order": lambda call, seq: call("GET", f"/games/{{g}}/state?at={seq}", "blue"),
+    "history": lambda call, seq: call("GET", "/games/{g}/history", "blue"),
+    "export": lambda call, seq: call("GET", "/games/{g}/export", "blue"),
+    "replay frames": lambda call, seq: call("GET", "/replay/{g}/frames.json", "blue"),
+    "replay map": lambda call, seq: call("GET", f"/replay/{{g}}/map/{seq}.svg", "blue"),
+    "replay analysis": lambda call, seq: call("GET", "/replay/{g}/analysis.json", "blue"),
+    "replay chart": lambda call, seq: call("GET", "/replay/{g}/charts/losses.svg", "blue"),
+}
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_any_read_of_the_position_by_the_opponent_stops_undo(api, read):
+    """Issue 12: `state?at=`, the export and the replay with its frames, maps and analysis were not counted."""
+    _, call, _ = api
+    seq = call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"}).json["seq"]
+    r = READS[read](call, seq)
+    assert r.status_code == 200
+    r = call("POST", "/games/{g}/undo", "red")
+    assert r.status_code == 400 and "already seen" in r.json["message"], (read, r.json)
+    assert {u["id"]: u["hex"] for u in call("GET", "/games/{g}/state", "red").json["view"]["units"]}["R1"] == "0202"
+
+
+def test_a_position_before_the_order_is_not_a_read_of_it(api):
+    _, call, _ = api
+    order = call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"}).json["events"][0]
+    assert order["text"] == "red orders: move R1 0202"
+    assert call("GET", f"/games/{{g}}/state?at={order['seq'] - 1}", "blue").status_code == 200
+    assert call("POST", "/games/{g}/undo", "red").status_code == 201
+
+
 def test_export_and_verify(api):
     _, call, g = api
     call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"})

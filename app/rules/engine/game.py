@@ -26,7 +26,7 @@ from app.rules.engine.table import OVER, StatesTable
 from app.rules.errors import OrderError
 
 # The optional members a Game exposes only when the game provides them (app/rules/base.py OPTIONAL_MEMBERS).
-_EXTRAS = ("game_map", "combat_summary", "visible", "reveals", "preview")
+_EXTRAS = ("game_map", "combat_summary", "visible", "reveals", "preview", "losses")
 
 
 @dataclass(frozen=True, eq=False)

@@ -6,12 +6,11 @@ number; data comes from app/rules/ichigo/data/. Sides: the Japanese player, and 
 the Chinese and the US (2.2, 5.5)."""
 from __future__ import annotations
 
-from app.events.core import DieRolled
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, movement, position, practice, sequence, summary
+from app.rules.ichigo import combat, fog, movement, position, practice, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
@@ -155,16 +154,11 @@ class IchigoRules:
         return view(state, side)
 
     def visible(self, event, side: str | None):
-        """Ichi-Go 3.3, 6.6, 11.27: which unit a blind draw produced is hidden from both players."""
-        if isinstance(event, ev.UnitDrawn):
-            where = f" at {event.hex}" if event.hex else ""
-            return f"a Chinese regular is drawn blind as counter {event.handle}{where}"
-        if isinstance(event, DieRolled) and event.purpose.startswith("blind draw"):
-            return "a blind draw from the Chinese pool"
-        return True
+        """Ichi-Go 3.3, 6.6, 11.27 (fog.py)."""
+        return fog.visible(event, side, describe)
 
     def reveals(self, event) -> bool:
-        return isinstance(event, ev.Revealed | ev.UnitDrawn)
+        return fog.reveals(event)
 
     def describe(self, event) -> str:
         return describe(event)
@@ -176,6 +170,10 @@ class IchigoRules:
     def combat_summary(self, event, state: State | None) -> dict | None:
         """Ichi-Go 11.6-11.23 for the replay's combat panel and luck analysis (summary.py)."""
         return summary.combat_summary(event, state)
+
+    def losses(self, event) -> dict[str, int] | None:
+        """Steps lost per side in this event, for the analysis charts (summary.py)."""
+        return summary.losses(event)
 
     def encode_state(self, state: State) -> dict:
         return encode(state)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.data_load import load
+from app.rules.ichigo.fog import unit_side
 from app.rules.ichigo.state import State, other
 from app.rules.kernel.shifts import shift_from_text
 
@@ -61,4 +62,19 @@ def combat_summary(event, state: State | None) -> dict | None:
             "case": "Ichi-Go 11.19" if event.roll else "Ichi-Go 11.27", "distribution": dist}
 
 
-__all__ = ["combat_summary", "distribution"]
+def losses(event) -> dict[str, int] | None:
+    """Steps lost by each side in this event (the analysis charts count these, not views, which hide stacks under
+    their top unit, 6.6): a unit listed twice lost two steps; a Chinese regular eliminated in combat goes back to
+    the pool (9.7) with its one step. A zero-strength flip (11.27) is never a step loss."""
+    if isinstance(event, ev.StepsLost):
+        out: dict[str, int] = {}
+        for uid in event.units:
+            side = unit_side(uid)
+            out[side] = out.get(side, 0) + 1
+        return out
+    if isinstance(event, ev.ReturnedToPool) and event.reason == "combat":
+        return {"allied": 1}
+    return None
+
+
+__all__ = ["combat_summary", "distribution", "losses"]

@@ -10,9 +10,8 @@ are not shown to the defender, 6.3 lets only the attacker look beneath the other
 """
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
-
 from app.events import core
+from app.rules.kernel import fog
 from app.rules.snc import events as ev
 
 SIDE_OF_PREFIX = {"cn": "chinese", "jp": "japanese"}
@@ -26,41 +25,27 @@ def unit_side(uid: str) -> str | None:
     return SIDE_OF_PREFIX.get(uid.split("-", 1)[0]) if isinstance(uid, str) and "-" in uid else None
 
 
-def _unit_ids(value) -> set[str]:
-    """Every string in an event's fields that names a unit (ids carry their side's prefix, units.toml)."""
-    if is_dataclass(value):
-        return set().union(*(_unit_ids(getattr(value, f.name)) for f in fields(value)))
-    if isinstance(value, dict):
-        return set().union(set(), *(_unit_ids(v) for v in value.values()), *(_unit_ids(k) for k in value))
-    if isinstance(value, list | tuple):
-        return set().union(set(), *(_unit_ids(v) for v in value))
-    return {value} if unit_side(value) else set()
-
-
 def _enemy_ids(event, side: str) -> set[str]:
-    return {u for u in _unit_ids(event) if unit_side(u) != side}
+    return fog.enemy_ids(event, side, unit_side)
 
 
 def _owner(units) -> str:
-    sides = {unit_side(u) for u in units} - {None}
-    return NAME.get(sides.pop(), "enemy") if len(sides) == 1 else "enemy"
+    return fog.owner(units, unit_side, NAME)
+
+
+def _verb(event) -> str:
+    return (event.text.split() or ["?"])[0].lower()
 
 
 def visible(event, side: str | None) -> bool | str:
     if side is None:
         return True
-    if isinstance(event, core.OrderGiven):
-        if event.side == side:
-            return True
-        verb = (event.text.split() or ["?"])[0].lower()
-        return True if verb in PUBLIC_ORDERS else f"{event.side} orders: {verb} (details hidden, SNC 6.3)"
+    told = fog.order_or_undo(event, side, lambda order: _verb(order) not in PUBLIC_ORDERS, "SNC 6.3")
+    if told is not None:
+        return told
     if isinstance(event, core.DieRolled):
         if "SNC 8.1 return of" in event.purpose and unit_side(event.purpose.split()[-1]) != side:
             return f"die roll #{event.index}: hidden (the return of an enemy elite unit, SNC 8.1)"
-        return True
-    if isinstance(event, core.Retracted):
-        if event.reason.startswith("undo of") and not event.by.startswith(f"player:{side}"):
-            return f"events {event.from_seq}-{event.to_seq} retracted by {event.by}"
         return True
     if isinstance(event, ev.EliteScheduled):
         return True if unit_side(event.unit) == side else "an eliminated enemy elite rolls for its return (SNC 8.1)"

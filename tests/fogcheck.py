@@ -1,0 +1,86 @@
+"""The leak check of design.md practice 12 for any game with fog of war: a side never reads a unit name its view
+did not show, in any channel. History lines, export rows, replay frame texts and combat panels are measured
+event by event against the side's view just before or just after the event; turn emails, the replay's map
+pictures and analysis against every view that side was shown up to then."""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from email.message import EmailMessage
+
+from app.events.registry import decode
+from app.mail.inbound import body_text
+from app.projections import analysis, render, replay
+from app.projections.state import fold
+from app.service.pbem import Pbem, Seat
+
+
+def namer(ids: list[str]) -> Callable[[str], set[str]]:
+    """Unit ids named in full in a text (a short form such as "6th" is also a word of unit names, "6th Army")."""
+    known = frozenset(ids)
+    return lambda text: known.intersection(re.findall(r"[\w-]+", text))
+
+
+def seen(view: dict) -> set[str]:
+    """Every unit id a view shows: its counters, its stacks, its own off-map units, and its drawn counters."""
+    ids = {u["id"] for u in view.get("units", [])}
+    ids |= {u["id"] for st in view.get("stacks", []) for u in st["units"]}
+    ids |= {u["id"] for u in view.get("own_off_map", [])}
+    return ids | set(view.get("drawn", []))
+
+
+def check_every_channel(pbem: Pbem, game_id: str, named: Callable[[str], set[str]], outbox) -> set[tuple]:
+    """Assert no leak in any channel, for each side; returns the (side, event type) pairs of history lines
+    checked."""
+    store = pbem.store
+    rules = pbem._rules(game_id)
+    events = list(store.events(game_id))
+    members = pbem.members(game_id)
+    checked = set()
+    for side in rules.sides:
+        seat = Seat(game_id, side, members[side]["email"])
+        rows = {r["seq"]: r["text"] for r in pbem.history_rows(seat)}
+        lines, whole = pbem.export(seat)
+        assert not whole, "the game is over: nothing is hidden any more, there is nothing to check"
+        exported = {r["seq"]: json.dumps(r) for r in map(json.loads, lines[1:])}
+        rep = replay.build(store, game_id, side)
+        frames = {f.seq: f for f in rep.frames}
+        state, ever, shown = None, set(), set()
+        for e in events:
+            state = fold(rules, state, e)
+            before, shown = shown, seen(rules.view(state.game, side))  # the views just before and just after
+            may = before | shown
+            ever |= may
+            frame = frames.get(e.seq)
+            texts = {"history line": rows.get(e.seq, ""), "export row": exported.get(e.seq, ""),
+                     "replay text": frame.text if frame else "",
+                     "combat panel": json.dumps(frame.combat) if frame and frame.combat else ""}
+            for channel, text in texts.items():
+                leaked = named(text) - may
+                assert not leaked, f"{side} {channel} {e.seq} ({e.type}) names hidden {leaked}: {text}"
+            if e.seq in rows:
+                checked.add((side, decode(e.type, e.version, e.payload).__class__.__name__))
+        for frame in rep.frames:  # the replay's map pictures and the analysis draw only the frames' views
+            leaked = named(json.dumps(frame.view)) - ever
+            assert not leaked, f"{side} replay view {frame.seq} shows hidden {leaked}"
+        game_map = getattr(rules, "game_map", None)
+        if game_map is not None:
+            svg = render.render_map(game_map(rep.games[-1]), rep.frames[-1].view, rules.sides)
+            assert not named(svg) - ever, f"{side} map picture shows hidden {named(svg) - ever}"
+        result = analysis.analyse(rep)
+        charts = json.dumps(result) + "".join(analysis.charts(result).values())
+        assert not named(charts) - ever, f"{side} analysis shows hidden {named(charts) - ever}"
+        mails = [m for m in outbox.sent if m["To"] == members[side]["email"]]
+        for msg in mails:
+            leaked = named(_all_text(msg)) - ever
+            assert not leaked, f"{side} email {msg['Subject']} names hidden {leaked}"
+    return checked
+
+
+def _all_text(msg: EmailMessage) -> str:
+    parts = [body_text(msg)]
+    for part in msg.iter_attachments():
+        parts.append(part.get_content() if part.get_content_maintype() == "text" else
+                     part.get_payload(decode=True).decode("utf-8", "replace"))
+    return "\n".join(parts)

@@ -1,0 +1,81 @@
+"""Ichi-Go 6.6 and 3.3 fog of war through every channel (issue 12, issue 19 D2): over a fuzzed game played
+through the service, neither side reads a unit name its view did not show, in its history, export, replay texts
+and combat panels, map pictures, analysis or turn emails; and each side's loss chart matches what its history
+tells it."""
+import random
+from unittest import mock
+
+import pytest
+from ichigo_randomplay import play
+
+from app.events import dice
+from app.mail.transport import MailConfig
+from app.projections import analysis, history, replay
+from app.projections import state as projection
+from app.rules.ichigo import events as ev
+from app.rules.ichigo.rules import RULES
+from app.service import games
+from app.service.pbem import Pbem, Seat
+from tests.fogcheck import check_every_channel, namer
+from tests.outbox import Outbox
+
+START = RULES.initial_state("campaign", {})
+ALL_IDS = sorted(set(START.units) | set(START.draw_pool) | {f"C{n:02d}" for n in range(1, 100)})
+named = namer(ALL_IDS)
+EMAILS = {"japanese": "j@x.example", "allied": "a@x.example"}
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory):
+    """One Ichi-Go game of random legal orders through the service (turn emails included), stopped mid-game."""
+    from app.events.store import EventStore
+
+    store = EventStore(str(tmp_path_factory.mktemp("fog") / "fog.sqlite3"))
+    outbox = Outbox()
+    pbem = Pbem(store, MailConfig(orders_address="orders@x.example"), outbox)
+    # the same game every run: the dice mix the server seed and the game id; snapshots keep each load short
+    with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
+            mock.patch.object(games, "new_game_id", lambda store: "g-ichigo-fog"), \
+            mock.patch.object(projection, "SNAPSHOT_EVERY", 20):
+        game_id, _ = pbem.create("ichigo", EMAILS)
+        seats = {s: Seat(game_id, s, e) for s, e in EMAILS.items()}
+        for seat in seats.values():
+            pbem.join(seat, seat.seat)
+
+        def submit(side, text):
+            return pbem.submit(seats[side], text).state.game
+
+        state, _ = play(random.Random(3), max_orders=80, submit=submit)  # to Turn 4: moves, draws, battles, losses
+    assert RULES.outcome(state) is None
+    return pbem, game_id, outbox
+
+
+def test_6_6_no_channel_names_a_unit_the_reading_side_could_not_see(fuzzed):
+    pbem, game_id, outbox = fuzzed
+    checked = check_every_channel(pbem, game_id, named, outbox)
+    for side in RULES.sides:  # the moves, draws, battles and losses of both sides were among the lines checked
+        for kind in ("UnitsMoved", "MovementRolled", "UnitDrawn", "BattleResolved", "OrderGiven"):
+            assert (side, kind) in checked, (side, kind)
+    assert outbox.sent
+
+
+def test_6_6_a_moving_stack_is_unnamed_to_the_other_side_and_named_to_its_own():
+    advance = ev.UnitsAdvanced(["jp-cea-116div", "jp-cea-68div"], "1813")
+    assert RULES.visible(advance, "allied") == "2 Japanese units advance into 1813"
+    assert RULES.visible(advance, "japanese") is True and RULES.visible(advance, None) is True
+    moved = ev.UnitsMoved(["C03", "cn-mil-gm"], ["1418", "1419"], 1)
+    assert RULES.visible(moved, "japanese") == "2 Chinese units move 1418 - 1419 (1 MP)"
+    flip = ev.Revealed("C03", "cn-reg-07", "88th Army", 2)
+    assert "cn-reg-07" not in RULES.visible(flip, "allied") and "C03" not in RULES.visible(flip, "japanese")
+
+
+def test_6_6_each_sides_loss_chart_shows_every_loss_its_history_tells_it(fuzzed):
+    pbem, game_id, _ = fuzzed
+    store = pbem.store
+    referee = analysis.analyse(replay.build(store, game_id, replay.ALL))["step_losses"]
+    assert any(any(per.values()) for per in referee.values())
+    for side in RULES.sides:
+        lines = history.lines(RULES, list(store.events(game_id)), side=side)
+        assert any("lose" in r["text"] or "steps lost" in r["text"] for r in lines)
+        # every loss is told to both sides (6.6 hides who, not how many): the charts agree with the referee's
+        assert analysis.analyse(replay.build(store, game_id, side))["step_losses"] == referee, side
