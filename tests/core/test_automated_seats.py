@@ -192,20 +192,25 @@ def test_the_api_creates_a_game_against_the_server_and_answers_an_order_with_its
     from app.web import create_app
     from tests.outbox import Outbox
 
-    client = create_app({"HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(),
-                         "MAIL": MailConfig()}).test_client()
+    key = "the-operator-key-of-this-test"
+    client = create_app({"ADMIN_TOKEN": key, "HEXLEDGER_DB": str(tmp_path / "api.sqlite3"),
+                         "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()}).test_client()
+    operator = {"Authorization": f"Bearer {key}"}
     rules = {r["name"]: r for r in client.get("/rules").json}
     assert rules["olympic"]["automated_seats"] == {"japanese": "programmed"}
     assert rules["skirmish"]["policies"] == ["greedy", "random"]
     for bad, why in ((["red", "blue"], "at least one seat"), (["red:clever"], "no policy 'clever'"),
                      (["green"], "no side 'green'")):
-        r = client.post("/games", json={"rules": "skirmish", "players": {"blue": "b@x.example"}, "auto": bad})
+        r = client.post("/games", headers=operator,
+                        json={"rules": "skirmish", "players": {"blue": "b@x.example"}, "auto": bad})
         assert r.status_code == 400 and why in r.json["message"]
-    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"},
-                                    "auto": ["blue"]})
+    r = client.post("/games", headers=operator, json={"rules": "skirmish", "players": {"red": "r@x.example",
+                                                                                     "blue": "b@x.example"},
+                                                      "auto": ["blue"]})
     assert r.status_code == 400 and "one player for each side: red (blue played by the server)" in r.json["message"]
-    assert client.get("/games").json == []
-    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example"}, "auto": ["blue:greedy"]})
+    assert client.get("/games", headers=operator).json["games"] == []
+    r = client.post("/games", headers=operator,
+                    json={"rules": "skirmish", "players": {"red": "r@x.example"}, "auto": ["blue:greedy"]})
     assert r.status_code == 201 and set(r.json["tokens"]) == {"red"}
     game, auth = r.json["game_id"], {"Authorization": f"Bearer {r.json['tokens']['red']}"}
     assert client.post(f"/games/{game}/join", headers=auth, json={"seed_text": "red"}).status_code == 201

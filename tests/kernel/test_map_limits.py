@@ -76,7 +76,8 @@ def test_a_word_outside_the_pattern_is_refused_by_name(where, text):
     assert where in said and ("is not a valid word" in said or "unknown terrain" in said)
 
 
-@pytest.mark.parametrize("name", ['Han"kow', "<img src=x onerror=alert(1)>", "Nan&king", "a\nb", "x" * 61])
+@pytest.mark.parametrize("name", ['Han"kow', "<img src=x onerror=alert(1)>", "Nan;king", "Nan&#107;ing", "a\nb",
+                                  "x" * 61])
 def test_a_place_name_that_is_not_plain_text_is_refused_by_name(name):
     said = problems(small() + f'[names]\n"0101" = {json.dumps(name)}\n')
     assert "[names] 0101: name" in said and "is not plain text" in said
@@ -121,13 +122,14 @@ def test_the_cli_refuses_a_huge_map_early_and_writes_nothing(run, tmp_path):
 
 
 def test_the_api_refuses_a_hostile_or_huge_map_with_400_and_writes_nothing(tmp_path):
-    app = create_app({"HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL": MailConfig(),
+    key = "the-operator-key-of-this-test"
+    app = create_app({"ADMIN_TOKEN": key, "HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL": MailConfig(),
                       "MAIL_TRANSPORT": type("Box", (), {"send": lambda self, m: None})()})
-    client = app.test_client()
+    client, operator = app.test_client(), {"Authorization": f"Bearer {key}"}
     text = ICHIGO_MAP.read_text(encoding="utf-8")
     for bad, said in [(text.replace("rows = [1, 25]", "rows = [1, 300]"), "36 columns by 300 rows"),
                       (text.replace('"rough", "mountain"', '"rough\\" onclick=\\"x", "mountain"'),
                        "word 'rough\" onclick=\"x' is not a valid word")]:
-        r = client.post("/games", json={"rules": "ichigo", "players": PLAYERS, "map": bad})
+        r = client.post("/games", headers=operator, json={"rules": "ichigo", "players": PLAYERS, "map": bad})
         assert r.status_code == 400 and said in r.json["message"], r.json
-    assert client.get("/games").json == []
+    assert client.get("/games", headers=operator).json["games"] == []

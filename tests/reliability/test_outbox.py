@@ -77,8 +77,8 @@ def mail_env(smtp: MailServer) -> dict[str, str]:
 
 
 def served(db: str, env: dict, **config):
-    return create_app({"HEXLEDGER_DB": db, "MAIL": MailConfig.from_env(env), "HEXLEDGER_SECRET": "s3cret",
-                       "HEXLEDGER_RATE_LIMIT": "1000000 per minute", **config})
+    return create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": db, "MAIL": MailConfig.from_env(env),
+                       "HEXLEDGER_SECRET": "s3cret", "HEXLEDGER_RATE_LIMIT": "1000000 per minute", **config})
 
 
 def auth(token: str) -> dict:

@@ -45,8 +45,8 @@ MAX_LISTED = 100_000  # hexes all the file's lists and rectangles expand to, tog
 # terrain types, hexside features, hex features, tags, edge and box ids, status: lowercase words
 WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 MAX_WORD = 32
-# names of the map, places, roads and boxes: letters, digits, spaces and . , ' ( ) / : -
-NAME = re.compile(r"[^\W_](?:[\w .,'()/:-]*[\w.)])?")
+# names of the map, places, roads and boxes: letters, digits, spaces and . , ' ( ) / : - & (as printed: "Air & Naval")
+NAME = re.compile(r"[^\W_](?:[\w .,'()/:&-]*[\w.)])?")
 MAX_NAME = 60
 MAX_PROVENANCE = 2000
 
@@ -414,12 +414,12 @@ class _Builder:
         return False
 
     def _name(self, name: Any, where: str, scale: int = 1) -> str | None:
-        """A display name: plain text (letters, digits, spaces and . , ' ( ) / : -), at most `scale` times
+        """A display name: plain text (letters, digits, spaces and . , ' ( ) / : - &), at most `scale` times
         MAX_NAME characters."""
         limit = scale * MAX_NAME
         if isinstance(name, str) and len(name) <= limit and NAME.fullmatch(name):
             return name
-        self.err(f"{where}: name {name!r} is not plain text: letters, digits, spaces and . , ' ( ) / : - only, "
+        self.err(f"{where}: name {name!r} is not plain text: letters, digits, spaces and . , ' ( ) / : - & only, "
                  f"at most {limit} characters")
         return None
 
