@@ -14,7 +14,7 @@ from app.projections import state as projection
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
-from app.service.games import check_turn, decide_checked
+from app.service.games import RolledThenFailed, check_turn, decide_checked
 
 
 @dataclass
@@ -117,7 +117,7 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
             report.problems.append(Problem(event.seq, "replay", f"disputes event {body.order_seq}, not an order "
                                            "before it"))
             return
-        if not isinstance(body, core.OrderGiven):
+        if not isinstance(body, core.OrderGiven | core.RollsSpent):
             if not event.type.startswith("core."):
                 report.problems.append(Problem(event.seq, "replay", "a game event that no order produced"))
                 return
@@ -129,7 +129,8 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
         while j < len(events) and events[j].causation == event.seq:
             batch.append(events[j])
             j += 1
-        problem = _rerun(rules, state, event, body, batch)
+        rerun = _rerun if isinstance(body, core.OrderGiven) else _rerun_fault
+        problem = rerun(rules, state, event, body, batch)
         if problem:
             report.problems.append(problem)
             return
@@ -149,19 +150,36 @@ def _check_retraction(before: list[StoredEvent], event: StoredEvent, body: core.
     return None
 
 
+def _command(rules, state, order: core.OrderGiven | core.RollsSpent) -> Command:
+    """The stored command, checked to be what the stored text reads as and an order prompted then."""
+    command = Command.from_dict(order.command)
+    if rules.parse(order.text, order.side, state.game) != command:
+        raise _Differs(f"order {order.text!r} no longer reads as the stored command")
+    check_turn(rules, state, command)
+    return command
+
+
+class _Differs(Exception):
+    """The stored order and the rules disagree (the message says how)."""
+
+
+REPLAY_ERRORS = (OrderError, dice.DiceError, EventSchemaError, KeyError, TypeError, ValueError, _Differs)
+
+
 def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch: list[StoredEvent]):
     """Decide the stored command again with the recorded dice; the first differing event, if any."""
     seq = order_event.seq
     try:
         stored = [decode(e.type, e.version, e.payload) for e in batch]
         recorded = [e.value for e in stored if isinstance(e, core.DieRolled)]
-        command = Command.from_dict(order.command)
-        if rules.parse(order.text, order.side, state.game) != command:
-            return Problem(seq, "replay", f"order {order.text!r} no longer reads as the stored command")
-        check_turn(rules, state, command)
+        command = _command(rules, state, order)
         produced = decide_checked(rules, state, command, dice.RecordedDice(next_index=state.meta.rolls,
                                                                           recorded=recorded))
-    except (OrderError, dice.DiceError, EventSchemaError, KeyError, TypeError, ValueError) as exc:
+    except _Differs as exc:
+        return Problem(seq, "replay", str(exc))
+    except RolledThenFailed as exc:
+        return Problem(seq, "replay", f"order {order.text!r} is refused on replay after a roll: {exc.cause}")
+    except REPLAY_ERRORS as exc:
         return Problem(seq, "replay", f"order {order.text!r} is refused on replay: {exc}")
     for k in range(max(len(produced), len(stored))):
         if k >= len(produced) or k >= len(stored) or produced[k] != stored[k]:
@@ -169,6 +187,29 @@ def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch
             want = produced[k] if k < len(produced) else "nothing"
             return Problem(at, "replay", f"the rules now produce {want!r} here")
     return None
+
+
+def _rerun_fault(rules, state, fault_event: StoredEvent, fault: core.RollsSpent, batch: list[StoredEvent]):
+    """A failed order's spent dice (core.RollsSpent): the rules, given exactly these rolls, must still fail after
+    taking all of them, so no roll is spent that the rules did not draw (the server cannot skip a die it dislikes)."""
+    seq = fault_event.seq
+    try:
+        stored = [decode(e.type, e.version, e.payload) for e in batch]
+        if not stored or not all(isinstance(e, core.DieRolled) for e in stored):
+            return Problem(seq, "replay", "a failed order's record must be followed by the dice it spent, and only "
+                                          "by them")
+        command = _command(rules, state, fault)
+        roller = dice.RecordedDice(next_index=state.meta.rolls, recorded=[e.value for e in stored])
+        decide_checked(rules, state, command, roller)
+    except RolledThenFailed as exc:
+        if isinstance(exc.cause, dice.DiceError) or exc.taken != stored:
+            return Problem(seq, "replay", f"order {fault.text!r} now takes other rolls than the ones spent")
+        return None
+    except _Differs as exc:
+        return Problem(seq, "replay", str(exc))
+    except REPLAY_ERRORS as exc:
+        return Problem(seq, "replay", f"order {fault.text!r} is refused before any roll on replay: {exc}")
+    return Problem(seq, "replay", f"order {fault.text!r} is carried out on replay: its dice were spent for nothing")
 
 
 def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str, str]) -> None:
