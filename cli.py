@@ -354,7 +354,8 @@ def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, as_j
         events = list(ctx.store.events(game))
     from app.events.dice import commitment
 
-    report = audit.verify(events, check_dice=check_dice, seeds={commitment(seed): seed} if seed else None)
+    report = audit.verify(events, check_dice=check_dice, seeds={commitment(seed): seed} if seed else None,
+                          parents=transfer.parents_in(ctx.store))
     text = [f"{report.game_id}: {report.events} events, chain intact and {report.orders_replayed} orders replayed"
             if report.ok else f"{report.game_id}: FAILED at event {report.first_bad_seq}"]
     text += [f"  {p}" for p in report.problems]

@@ -5,6 +5,7 @@ differs, by sequence number: tampering, or a rules change since the game was pla
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.events import core, dice
@@ -52,17 +53,24 @@ class AuditReport:
                 "dice_notes": self.dice_notes, "problems": [vars(p) for p in self.problems]}
 
 
-def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None) -> AuditReport:
-    """Chain, then replay, then (optionally) dice. `seeds` maps a seed commitment to a seed the caller knows."""
+Parents = Callable[[str], list[StoredEvent] | None]
+
+
+def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None,
+           parents: Parents | None = None) -> AuditReport:
+    """Chain, then the rules of the core events, then replay, then (optionally) dice. `seeds` maps a seed
+    commitment to a seed the caller knows; `parents(game_id)` gives a fork's parent stream where it is present."""
     report = AuditReport(game_id=events[0].game_id if events else "?", events=len(events))
     if not events:
         report.problems.append(Problem(0, "chain", "the game has no events"))
         return report
     _check_chain(events, report)
+    known = dict(seeds or {})
     if report.ok:
-        _replay(events, report)
+        known.update(_check_core(events, report, parents or (lambda game_id: None)))
+    final = _replay(events, report) if report.ok else None
     if report.ok and check_dice:
-        _check_dice(events, report, seeds or {})
+        _check_dice(events, report, known, over=final is not None and _rules_of(events).outcome(final.game) is not None)
     return report
 
 
@@ -82,7 +90,84 @@ def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
         prev = event.hash
 
 
-def _replay(events: list[StoredEvent], report: AuditReport) -> None:
+def _core(event: StoredEvent):
+    """A core event's body, or None (another type, or a payload the replay will report)."""
+    if not event.type.startswith("core."):
+        return None
+    try:
+        return decode(event.type, event.version, event.payload)
+    except EventSchemaError:
+        return None
+
+
+def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents) -> dict[str, str]:
+    """The rules of the core events (docs/core.md): one creation; each side joins once, before the first roll, as
+    the rolls to come depend on the seed texts; no roll after its seed is public; a fork marker follows the events
+    copied from its parent, and matches the parent where it is present. Returns the seeds a present parent
+    revealed, by commitment."""
+    learned: dict[str, str] = {}
+    joined: set[str] = set()
+    forks: list[str] = []
+    rolled = revealed = False
+
+    def problem(seq: int, message: str) -> None:
+        report.problems.append(Problem(seq, "core", message))
+
+    for e in events:
+        body = _core(e)
+        if isinstance(body, core.GameCreated) and e.seq != 1:
+            problem(e.seq, "a second core.GameCreated: a game is created once, as its first event")
+        elif isinstance(body, core.PlayerJoined):
+            if body.side in joined:
+                problem(e.seq, f"side {body.side} joins a second time")
+            elif rolled:
+                problem(e.seq, f"side {body.side} joins after the first die roll: a seed text added then would "
+                               "change the rolls to come")
+            joined.add(body.side)
+        elif isinstance(body, core.DieRolled):
+            if revealed:
+                problem(e.seq, "a die rolled after its seed was revealed, when anyone could compute it")
+            rolled = True
+        elif isinstance(body, core.SeedRevealed):
+            revealed = True
+        elif isinstance(body, core.GameForked):
+            if body.parent_seq != e.seq - 1:
+                problem(e.seq, f"a fork marker comes right after the {e.seq - 1} events copied from its parent, but "
+                               f"this one says the fork copied {body.parent_seq}")
+            elif body.parent_id == report.game_id or body.parent_id in forks:
+                problem(e.seq, f"a fork marker names {body.parent_id}, a game of this stream, as its parent")
+            else:
+                learned.update(_check_parent(events, e, body, parents(body.parent_id), problem))
+            forks.append(body.parent_id)
+            revealed = False
+        if report.problems:
+            return {}
+    return learned
+
+
+def _check_parent(events: list[StoredEvent], marker: StoredEvent, fork: core.GameForked,
+                  parent: list[StoredEvent] | None, problem) -> dict[str, str]:
+    """A present parent must hold the copied events and the hash the marker names; its revealed seeds are known."""
+    if parent is None:
+        return {}
+    copied = fork.parent_seq
+    if len(parent) < copied or parent[copied - 1].hash != fork.parent_hash:
+        problem(marker.seq, f"the parent {fork.parent_id} has no event {copied} with the hash this fork names")
+        return {}
+    for mine, theirs in zip(events[:copied], parent, strict=False):
+        if (mine.type, mine.version, mine.payload, mine.causation) != (theirs.type, theirs.version, theirs.payload,
+                                                                        theirs.causation):
+            problem(mine.seq, f"differs from event {theirs.seq} of the parent {fork.parent_id}, which it copies")
+            return {}
+    return {dice.commitment(e.payload["seed"]): e.payload["seed"] for e in parent if e.type == "core.SeedRevealed"}
+
+
+def _rules_of(events: list[StoredEvent]):
+    return get_rules(events[0].payload.get("rules", ""))
+
+
+def _replay(events: list[StoredEvent], report: AuditReport):
+    """Re-run the stream; the state it ends in (None if a problem stopped it)."""
     first = events[0]
     if first.type != "core.GameCreated":
         report.problems.append(Problem(1, "replay", "a game must start with core.GameCreated"))
@@ -137,6 +222,7 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
         report.orders_replayed += 1
         state = projection.fold_all(rules, [event, *batch], state)
         i = j
+    return state
 
 
 def _check_retraction(before: list[StoredEvent], event: StoredEvent, body: core.Retracted) -> Problem | None:
@@ -212,9 +298,14 @@ def _rerun_fault(rules, state, fault_event: StoredEvent, fault: core.RollsSpent,
     return Problem(seq, "replay", f"order {fault.text!r} is carried out on replay: its dice were spent for nothing")
 
 
-def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str, str]) -> None:
-    """Recompute every roll whose seed is known; each fork starts a new seed epoch (core.GameForked)."""
+def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str, str], over: bool) -> None:
+    """Recompute every roll whose seed is known; each fork starts a new seed epoch (core.GameForked). A game that
+    is over must have revealed its own seed (the service does so with the event that ends it)."""
     markers = [e for e in events if e.type in ("core.GameCreated", "core.GameForked")]
+    if over and not any(e.type == "core.SeedRevealed" for e in events if e.seq > markers[-1].seq):
+        report.problems.append(Problem(events[-1].seq, "dice", "the game is over but its dice seed was never "
+                                       "revealed, so its rolls cannot be checked"))
+        return
     for n, marker in enumerate(markers):
         end = markers[n + 1].seq if n + 1 < len(markers) else events[-1].seq + 1
         derive_id = markers[n + 1].payload["parent_id"] if n + 1 < len(markers) else report.game_id
@@ -225,7 +316,8 @@ def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str,
         label = f"events {marker.seq}-{end - 1}"
         if seed is None:
             report.rolls_unchecked += len(rolls)
-            report.dice_notes.append(f"{label}: seed not revealed yet, {len(rolls)} rolls cannot be checked")
+            whose = f"the seed of {derive_id}, this game's parent," if derive_id != report.game_id else "the seed"
+            report.dice_notes.append(f"{label}: {whose} is not revealed yet, {len(rolls)} rolls cannot be checked")
             continue
         if dice.commitment(seed) != commitment:
             at = revealed[0].seq if revealed else marker.seq

@@ -74,6 +74,8 @@ def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str =
         raise GameError(f"side {side} is already taken by {state.meta.players[side]}")
     if len(seed_text) > 200:
         raise GameError("dice seed text is limited to 200 characters")
+    if state.meta.rolls:  # the rolls to come would change with a new seed text (docs/core.md)
+        raise GameError(f"game {game_id}: sides join before the first die is rolled")
     joined = core.PlayerJoined(side=side, name=name, seed_text=seed_text)
     return store.append(game_id, state.meta.seq, [_new(joined, f"player:{side}")])[0]
 

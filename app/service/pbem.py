@@ -314,7 +314,7 @@ class Pbem:
         return lines, False
 
     def verify(self, seat: Seat) -> dict:
-        report = audit.verify(list(self.store.events(seat.game_id))).to_dict()
+        report = audit.verify(list(self.store.events(seat.game_id)), parents=transfer.parents_in(self.store)).to_dict()
         if not (seat.is_arbiter or self.is_over(seat.game_id)):
             # problem texts quote orders, which may be hidden from this side: only where the audit failed
             report["problems"] = [{"seq": p["seq"], "check": p["check"]} for p in report["problems"]]
