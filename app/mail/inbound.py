@@ -171,9 +171,9 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
     result.seat = seat
     if "join" in headers:
         try:
-            pbem.join(seat, headers["join"])
+            joined = pbem.join(seat, headers["join"])
             result.applied += 1
-            result.lines.append(f"accepted: join as {seat.seat}")
+            result.lines.append(f"accepted: join as {seat.seat}, your dice text: {joined['seed_text']}")
         except (games.GameError, AccessDenied, StoreError) as exc:
             return refuse(f"join: {exc}")
     if not orders:

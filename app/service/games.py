@@ -67,6 +67,9 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
 
 
 def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
+    """Take `side`, with the player's seed text (a random one made now if none is given; the stored event shows
+    it)."""
+    seed_text = seed_text.strip() or dice.new_player_text()
     state = projection.load(store, game_id)
     if side not in state.meta.sides:
         raise GameError(f"{state.meta.rules} has no side {side!r}; sides: {', '.join(state.meta.sides)}")

@@ -332,7 +332,7 @@ class Pbem:
     def join(self, seat: Seat, seed_text: str = "", name: str | None = None) -> dict:
         event = games.join(self.store, seat.game_id, self._player(seat), name or seat.email, seed_text)
         self._after_write(seat.game_id, "turn email", lambda: self.notify(seat.game_id))
-        return {"seq": event.seq, "side": seat.seat}
+        return {"seq": event.seq, "side": seat.seat, "seed_text": event.payload["seed_text"]}
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None, notify: bool = True):
         accepted = games.submit(self.store, seat.game_id, self._player(seat), text, expected_seq)
@@ -591,7 +591,8 @@ class Pbem:
         role = "the arbiter (you rule on disputes)" if seat == ARBITER else f"side {seat}"
         join = ("" if seat == ARBITER else
                 "To take your seat, reply with a line\n  join: <any text of yours>\nwhich is mixed into every later "
-                "die roll, so nobody (not even the server) can pick the dice alone.\n\n")
+                "die roll, so nobody (not even the server) can pick the dice alone. Type words of your own: "
+                "with none, the server makes a random text for you and shows it in its answer.\n\n")
         link = self.replay_link(game_id, seat)
         replay = f"Watch the game in your browser (as you see it; the link is yours):\n  {link}\n\n" if link else ""
         return (f"You are invited to game {game_id}: {rules.title}, as {role}.\n\nSeats:\n{who}\n\n"
