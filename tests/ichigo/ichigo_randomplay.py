@@ -35,7 +35,9 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             dests = [n for n in d.neighbours(u.hex) if d.land(n)]
             for n in list(dests):
                 dests += [m for m in d.neighbours(n) if d.land(m) and m != u.hex]
-            for dest in rng.sample(sorted(set(dests)), min(3, len(set(dests)))):
+            far = [] if rng.random() < 0.7 else [  # mostly beyond any roll: refused before the die (practice 11)
+                str(h) for h in d.map.hexes() if d.land(str(h)) and 3 <= d.distance(u.hex, str(h)) <= 8]
+            for dest in rng.sample(sorted(set(dests)), min(3, len(set(dests)))) + rng.sample(far, min(1, len(far))):
                 out.append(f"move {' '.join(group)} to {dest}" + (" strategic" if rng.random() < 0.1 else ""))
     if "attack" in names:
         pend = state.pending[0] if state.pending else None
