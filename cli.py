@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from app.events import dice
 from app.events.store import EventStore, StoreError, default_db_path
 from app.projections import history
 from app.projections import state as projection
@@ -124,7 +125,8 @@ def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None
 @click.argument("game")
 @click.option("--side", required=True)
 @click.option("--name", required=True, help="Player's name or email address.")
-@click.option("--seed", "seed_text", default="", help="Your own text mixed into every later dice roll.")
+@click.option("--seed", "seed_text", default=dice.new_player_text, show_default="a random text made here",
+              help="Your own text mixed into every later dice roll.")
 @json_option
 @click.pass_obj
 @guarded
@@ -132,8 +134,9 @@ def join_cmd(ctx: Context, game: str, side: str, name: str, seed_text: str, as_j
     """Take a side in a game."""
     event = games.join(ctx.store, game, side, name, seed_text)
     rows = _automated_rows(ctx, game)
-    emit(as_json, {"seq": event.seq, "automated": rows},
-         "\n".join([f"{name} plays {side} in {game}", *_rows_text(rows)]))
+    text = event.payload["seed_text"]
+    emit(as_json, {"seq": event.seq, "seed_text": text, "automated": rows},
+         "\n".join([f"{name} plays {side} in {game}; your dice text: {text}", *_rows_text(rows)]))
 
 
 def _automated_rows(ctx: Context, game: str) -> list[dict]:
@@ -374,9 +377,8 @@ def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, as_j
     else:
         ctx.store.game(game)
         events = list(ctx.store.events(game))
-    from app.events.dice import commitment
-
-    report = audit.verify(events, check_dice=check_dice, seeds={commitment(seed): seed} if seed else None)
+    report = audit.verify(events, check_dice=check_dice, seeds={dice.commitment(seed): seed} if seed else None,
+                          parents=transfer.parents_in(ctx.store))
     text = [f"{report.game_id}: {report.events} events, chain intact and {report.orders_replayed} orders replayed"
             if report.ok else f"{report.game_id}: FAILED at event {report.first_bad_seq}"]
     text += [f"  {p}" for p in report.problems]

@@ -1,5 +1,7 @@
 """The random-play driver every game's fuzzer shares (design.md practice 10): random legal orders, drawn by the
-game's own `candidates(state, rng)`, until the game ends; a state with no accepted candidate is a dead end."""
+game's own `candidates(state, rng)`, until the game ends; a state with no accepted candidate is a dead end.
+Every candidate refused on the way is held to practice 11: it rolled no die, and its refusal reads the same
+whatever the dice would have shown, so sending it leaves the next roll and every answer as they were."""
 from __future__ import annotations
 
 import random
@@ -7,6 +9,7 @@ from collections.abc import Callable
 
 from app.events.dice import SeededDice
 from app.rules.base import Rules
+from app.rules.engine.decision import FixedDice
 from app.rules.errors import OrderError
 
 
@@ -23,6 +26,7 @@ def play(rules: Rules, candidates: Callable, rng: random.Random, max_orders: int
         p = rules.prompt(state)
         assert p.side is not None and p.actions, f"dead end at {p.step}"
         for text in candidates(state, rng):
+            rolled = dice.next_index
             try:
                 if submit is not None:
                     state = submit(p.side, text)
@@ -32,8 +36,28 @@ def play(rules: Rules, candidates: Callable, rng: random.Random, max_orders: int
                         state = rules.evolve(state, e)
                 accepted += 1
                 break
-            except OrderError:
+            except OrderError as exc:
+                answer = refusal(rules, state, p.side, text)  # the service adds its own checks before the rules'
+                assert submit is not None or (answer == str(exc) and dice.next_index == rolled), text
                 continue
         else:
             raise AssertionError(f"dead end: no candidate accepted at {p.step} ({[a.name for a in p.actions]})")
     return state, accepted
+
+
+def refusal(rules: Rules, state, side: str, text: str) -> str | None:
+    """The rules' answer to `text` if they refuse it (None if they accept it), asserting that the refusal took no
+    die and reads the same whatever the dice would show (design.md practice 11): a refused order tells the player
+    nothing about the next roll, so it leaves the next roll index and every refusal text as they were."""
+    answers = set()
+    for face in range(1, 7):
+        dice = FixedDice(face)
+        try:
+            rules.decide(state, rules.parse(text, side, state), dice)
+        except OrderError as exc:
+            assert not dice.taken, f"{text!r} refused after a roll ({dice.taken[-1].purpose}): {exc}"
+            answers.add(str(exc))
+        else:
+            answers.add(None)
+    assert len(answers) == 1, f"{text!r}: the answer depends on the dice: {answers}"
+    return answers.pop()

@@ -1,4 +1,5 @@
-"""Event types every game shares: creation, players, orders, dice, seed reveal, forks, retractions, disputes.
+"""Event types every game shares: creation, players, orders, dice (rolled, spent by a fault), seed reveal, forks,
+retractions, disputes.
 
 Game modules declare their own event types beside their rules, named "<game>.<Event>".
 """
@@ -68,6 +69,19 @@ class DieRolled:
     sides: int
     value: int
     purpose: str
+
+
+@event_type("core.RollsSpent")
+@dataclass(frozen=True)
+class RollsSpent:
+    """An order the rules failed on after rolling (an engine fault: design.md practice 11 says no refusal may
+    follow a roll). The order is not carried out, but the dice it drew are spent: they follow as core.DieRolled
+    events caused by this one, so no roll index is drawn twice and no value is seen before it counts. `verify`
+    re-runs the order with those rolls and checks that the rules still fail after exactly them."""
+
+    side: str
+    text: str
+    command: dict
 
 
 @event_type("core.SeedRevealed")

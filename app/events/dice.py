@@ -22,6 +22,13 @@ def new_seed() -> str:
     return secrets.token_hex(32)
 
 
+def new_player_text() -> str:
+    """A random seed text for a player who gives none: made after the server's commitment, it keeps an honest
+    server from having searched its seed for chosen rolls; only a text of the player's own also binds a dishonest
+    one (README, "What the dice guarantee")."""
+    return secrets.token_urlsafe(12)
+
+
 def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 

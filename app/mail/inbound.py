@@ -202,9 +202,9 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
     result.seat = seat
     if "join" in headers:
         try:
-            pbem.join(seat, headers["join"])
+            joined = pbem.join(seat, headers["join"])
             result.applied += 1
-            result.lines.append(f"accepted: join as {seat.seat}")
+            result.lines.append(f"accepted: join as {seat.seat}, your dice text: {joined['seed_text']}")
         except StoreUnavailable:
             raise  # the whole message waits: nothing of it is written
         except (games.GameError, AccessDenied, StoreError) as exc:

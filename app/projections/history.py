@@ -29,6 +29,8 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"{body.side} orders: {body.text}"
     if isinstance(body, core.SeatAutomated):
         return f"{body.side} is played by the server (policy {body.policy})"
+    if isinstance(body, core.RollsSpent):
+        return f"{body.side}'s order could not be carried out (an engine fault after rolling): its dice are spent"
     if isinstance(body, core.DieRolled):
         return f"die roll #{body.index}: {body.value} ({body.purpose})"
     if isinstance(body, core.SeedRevealed):

@@ -121,8 +121,8 @@ def fold(rules: Rules, state: GameState | None, event: StoredEvent,
         meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif isinstance(body, (core.DisputeRaised, core.DisputeAnswered)):
-        pass  # the record of a dispute: no effect on the position (a retraction, if any, is its own event)
+    elif isinstance(body, (core.DisputeRaised, core.DisputeAnswered, core.RollsSpent)):
+        pass  # the record of a dispute or of a failed order: no effect on the position (its rolls still count)
     elif not isinstance(body, core.OrderGiven) and event.seq not in retracted:
         game = rules.evolve(game, body)
     return GameState(meta, game)

@@ -24,7 +24,7 @@ PLACE_WIDTH = 26  # longer place texts push their line's counters right rather t
 _LABEL = re.compile(r"(?<![#\w])(?:[a-z](?=\d))?\d{4}(?!\d)")
 # history lines whose hexes are not "action": bookkeeping of the game and of disputes, retractions
 _NOT_ACTION = ("core.Retracted", "core.DisputeRaised", "core.DisputeAnswered", "core.GameCreated",
-               "core.GameForked", "core.PlayerJoined", "core.SeedRevealed", "core.SeatAutomated")
+               "core.GameForked", "core.PlayerJoined", "core.SeedRevealed", "core.SeatAutomated", "core.RollsSpent")
 
 
 def _hex(label) -> Hex | None:

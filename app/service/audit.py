@@ -5,6 +5,7 @@ differs, by sequence number: tampering, or a rules change since the game was pla
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.events import core, dice
@@ -15,7 +16,7 @@ from app.rules import practice
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
-from app.service.games import check_turn, decide_checked
+from app.service.games import RolledThenFailed, check_turn, decide_checked
 
 
 @dataclass
@@ -53,17 +54,24 @@ class AuditReport:
                 "dice_notes": self.dice_notes, "problems": [vars(p) for p in self.problems]}
 
 
-def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None) -> AuditReport:
-    """Chain, then replay, then (optionally) dice. `seeds` maps a seed commitment to a seed the caller knows."""
+Parents = Callable[[str], list[StoredEvent] | None]
+
+
+def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None,
+           parents: Parents | None = None) -> AuditReport:
+    """Chain, then the rules of the core events, then replay, then (optionally) dice. `seeds` maps a seed
+    commitment to a seed the caller knows; `parents(game_id)` gives a fork's parent stream where it is present."""
     report = AuditReport(game_id=events[0].game_id if events else "?", events=len(events))
     if not events:
         report.problems.append(Problem(0, "chain", "the game has no events"))
         return report
     _check_chain(events, report)
+    known = dict(seeds or {})
     if report.ok:
-        _replay(events, report)
+        known.update(_check_core(events, report, parents or (lambda game_id: None)))
+    final = _replay(events, report) if report.ok else None
     if report.ok and check_dice:
-        _check_dice(events, report, seeds or {})
+        _check_dice(events, report, known, over=final is not None and _rules_of(events).outcome(final.game) is not None)
     return report
 
 
@@ -83,7 +91,84 @@ def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
         prev = event.hash
 
 
-def _replay(events: list[StoredEvent], report: AuditReport) -> None:
+def _core(event: StoredEvent):
+    """A core event's body, or None (another type, or a payload the replay will report)."""
+    if not event.type.startswith("core."):
+        return None
+    try:
+        return decode(event.type, event.version, event.payload)
+    except EventSchemaError:
+        return None
+
+
+def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents) -> dict[str, str]:
+    """The rules of the core events (docs/core.md): one creation; each side joins once, before the first roll, as
+    the rolls to come depend on the seed texts; no roll after its seed is public; a fork marker follows the events
+    copied from its parent, and matches the parent where it is present. Returns the seeds a present parent
+    revealed, by commitment."""
+    learned: dict[str, str] = {}
+    joined: set[str] = set()
+    forks: list[str] = []
+    rolled = revealed = False
+
+    def problem(seq: int, message: str) -> None:
+        report.problems.append(Problem(seq, "core", message))
+
+    for e in events:
+        body = _core(e)
+        if isinstance(body, core.GameCreated) and e.seq != 1:
+            problem(e.seq, "a second core.GameCreated: a game is created once, as its first event")
+        elif isinstance(body, core.PlayerJoined):
+            if body.side in joined:
+                problem(e.seq, f"side {body.side} joins a second time")
+            elif rolled:
+                problem(e.seq, f"side {body.side} joins after the first die roll: a seed text added then would "
+                               "change the rolls to come")
+            joined.add(body.side)
+        elif isinstance(body, core.DieRolled):
+            if revealed:
+                problem(e.seq, "a die rolled after its seed was revealed, when anyone could compute it")
+            rolled = True
+        elif isinstance(body, core.SeedRevealed):
+            revealed = True
+        elif isinstance(body, core.GameForked):
+            if body.parent_seq != e.seq - 1:
+                problem(e.seq, f"a fork marker comes right after the {e.seq - 1} events copied from its parent, but "
+                               f"this one says the fork copied {body.parent_seq}")
+            elif body.parent_id == report.game_id or body.parent_id in forks:
+                problem(e.seq, f"a fork marker names {body.parent_id}, a game of this stream, as its parent")
+            else:
+                learned.update(_check_parent(events, e, body, parents(body.parent_id), problem))
+            forks.append(body.parent_id)
+            revealed = False
+        if report.problems:
+            return {}
+    return learned
+
+
+def _check_parent(events: list[StoredEvent], marker: StoredEvent, fork: core.GameForked,
+                  parent: list[StoredEvent] | None, problem) -> dict[str, str]:
+    """A present parent must hold the copied events and the hash the marker names; its revealed seeds are known."""
+    if parent is None:
+        return {}
+    copied = fork.parent_seq
+    if len(parent) < copied or parent[copied - 1].hash != fork.parent_hash:
+        problem(marker.seq, f"the parent {fork.parent_id} has no event {copied} with the hash this fork names")
+        return {}
+    for mine, theirs in zip(events[:copied], parent, strict=False):
+        if (mine.type, mine.version, mine.payload, mine.causation) != (theirs.type, theirs.version, theirs.payload,
+                                                                        theirs.causation):
+            problem(mine.seq, f"differs from event {theirs.seq} of the parent {fork.parent_id}, which it copies")
+            return {}
+    return {dice.commitment(e.payload["seed"]): e.payload["seed"] for e in parent if e.type == "core.SeedRevealed"}
+
+
+def _rules_of(events: list[StoredEvent]):
+    return get_rules(events[0].payload.get("rules", ""))
+
+
+def _replay(events: list[StoredEvent], report: AuditReport):
+    """Re-run the stream; the state it ends in (None if a problem stopped it)."""
     first = events[0]
     if first.type != "core.GameCreated":
         report.problems.append(Problem(1, "replay", "a game must start with core.GameCreated"))
@@ -118,7 +203,7 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
             report.problems.append(Problem(event.seq, "replay", f"disputes event {body.order_seq}, not an order "
                                            "before it"))
             return
-        if not isinstance(body, core.OrderGiven):
+        if not isinstance(body, core.OrderGiven | core.RollsSpent):
             if not event.type.startswith("core."):
                 report.problems.append(Problem(event.seq, "replay", "a game event that no order produced"))
                 return
@@ -130,13 +215,15 @@ def _replay(events: list[StoredEvent], report: AuditReport) -> None:
         while j < len(events) and events[j].causation == event.seq:
             batch.append(events[j])
             j += 1
-        problem = _rerun(rules, state, event, body, batch)
+        rerun = _rerun if isinstance(body, core.OrderGiven) else _rerun_fault
+        problem = rerun(rules, state, event, body, batch)
         if problem:
             report.problems.append(problem)
             return
         report.orders_replayed += 1
         state = projection.fold_all(rules, [event, *batch], state)
         i = j
+    return state
 
 
 def _check_retraction(before: list[StoredEvent], event: StoredEvent, body: core.Retracted) -> Problem | None:
@@ -150,22 +237,39 @@ def _check_retraction(before: list[StoredEvent], event: StoredEvent, body: core.
     return None
 
 
+def _command(rules, state, order: core.OrderGiven | core.RollsSpent) -> Command:
+    """The stored command, checked to be what the stored text reads as and an order prompted then."""
+    command = Command.from_dict(order.command)
+    if rules.parse(order.text, order.side, state.game) != command:
+        raise _Differs(f"order {order.text!r} no longer reads as the stored command")
+    check_turn(rules, state, command)
+    return command
+
+
+class _Differs(Exception):
+    """The stored order and the rules disagree (the message says how)."""
+
+
+REPLAY_ERRORS = (OrderError, dice.DiceError, EventSchemaError, KeyError, TypeError, ValueError, _Differs)
+
+
 def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch: list[StoredEvent]):
     """Decide the stored command again with the recorded dice; the first differing event, if any."""
     seq = order_event.seq
     try:
         stored = [decode(e.type, e.version, e.payload) for e in batch]
         recorded = [e.value for e in stored if isinstance(e, core.DieRolled)]
-        command = Command.from_dict(order.command)
-        if rules.parse(order.text, order.side, state.game) != command:
-            return Problem(seq, "replay", f"order {order.text!r} no longer reads as the stored command")
-        check_turn(rules, state, command)
+        command = _command(rules, state, order)
         redecided = _redecide(rules, state, seq, order)
         if redecided:
             return redecided
         produced = decide_checked(rules, state, command, dice.RecordedDice(next_index=state.meta.rolls,
                                                                           recorded=recorded))
-    except (OrderError, dice.DiceError, EventSchemaError, KeyError, TypeError, ValueError) as exc:
+    except _Differs as exc:
+        return Problem(seq, "replay", str(exc))
+    except RolledThenFailed as exc:
+        return Problem(seq, "replay", f"order {order.text!r} is refused on replay after a roll: {exc.cause}")
+    except REPLAY_ERRORS as exc:
         return Problem(seq, "replay", f"order {order.text!r} is refused on replay: {exc}")
     for k in range(max(len(produced), len(stored))):
         if k >= len(produced) or k >= len(stored) or produced[k] != stored[k]:
@@ -197,9 +301,37 @@ def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
     return None
 
 
-def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str, str]) -> None:
-    """Recompute every roll whose seed is known; each fork starts a new seed epoch (core.GameForked)."""
+def _rerun_fault(rules, state, fault_event: StoredEvent, fault: core.RollsSpent, batch: list[StoredEvent]):
+    """A failed order's spent dice (core.RollsSpent): the rules, given exactly these rolls, must still fail after
+    taking all of them, so no roll is spent that the rules did not draw (the server cannot skip a die it dislikes)."""
+    seq = fault_event.seq
+    try:
+        stored = [decode(e.type, e.version, e.payload) for e in batch]
+        if not stored or not all(isinstance(e, core.DieRolled) for e in stored):
+            return Problem(seq, "replay", "a failed order's record must be followed by the dice it spent, and only "
+                                          "by them")
+        command = _command(rules, state, fault)
+        roller = dice.RecordedDice(next_index=state.meta.rolls, recorded=[e.value for e in stored])
+        decide_checked(rules, state, command, roller)
+    except RolledThenFailed as exc:
+        if isinstance(exc.cause, dice.DiceError) or exc.taken != stored:
+            return Problem(seq, "replay", f"order {fault.text!r} now takes other rolls than the ones spent")
+        return None
+    except _Differs as exc:
+        return Problem(seq, "replay", str(exc))
+    except REPLAY_ERRORS as exc:
+        return Problem(seq, "replay", f"order {fault.text!r} is refused before any roll on replay: {exc}")
+    return Problem(seq, "replay", f"order {fault.text!r} is carried out on replay: its dice were spent for nothing")
+
+
+def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str, str], over: bool) -> None:
+    """Recompute every roll whose seed is known; each fork starts a new seed epoch (core.GameForked). A game that
+    is over must have revealed its own seed (the service does so with the event that ends it)."""
     markers = [e for e in events if e.type in ("core.GameCreated", "core.GameForked")]
+    if over and not any(e.type == "core.SeedRevealed" for e in events if e.seq > markers[-1].seq):
+        report.problems.append(Problem(events[-1].seq, "dice", "the game is over but its dice seed was never "
+                                       "revealed, so its rolls cannot be checked"))
+        return
     for n, marker in enumerate(markers):
         end = markers[n + 1].seq if n + 1 < len(markers) else events[-1].seq + 1
         derive_id = markers[n + 1].payload["parent_id"] if n + 1 < len(markers) else report.game_id
@@ -210,7 +342,8 @@ def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str,
         label = f"events {marker.seq}-{end - 1}"
         if seed is None:
             report.rolls_unchecked += len(rolls)
-            report.dice_notes.append(f"{label}: seed not revealed yet, {len(rolls)} rolls cannot be checked")
+            whose = f"the seed of {derive_id}, this game's parent," if derive_id != report.game_id else "the seed"
+            report.dice_notes.append(f"{label}: {whose} is not revealed yet, {len(rolls)} rolls cannot be checked")
             continue
         if dice.commitment(seed) != commitment:
             at = revealed[0].seq if revealed else marker.seq

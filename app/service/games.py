@@ -4,6 +4,7 @@ parse -> load state -> prompt check -> decide(state, command, dice) -> append(ex
 """
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from app.rules.catalog import get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
 
 SERVER = "server"
+LOG = logging.getLogger("hexledger.dice")
 
 
 class GameError(Exception):
@@ -72,6 +74,9 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
 
 
 def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
+    """Take `side`, with the player's seed text (a random one made now if none is given; the stored event shows
+    it)."""
+    seed_text = seed_text.strip() or dice.new_player_text()
     state = projection.load(store, game_id)
     if side not in state.meta.sides:
         raise GameError(f"{state.meta.rules} has no side {side!r}; sides: {', '.join(state.meta.sides)}")
@@ -79,6 +84,8 @@ def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str =
         raise GameError(f"side {side} is already taken by {state.meta.players[side]}")
     if len(seed_text) > 200:
         raise GameError("dice seed text is limited to 200 characters")
+    if state.meta.rolls:  # the rolls to come would change with a new seed text (docs/core.md)
+        raise GameError(f"game {game_id}: sides join before the first die is rolled")
     joined = core.PlayerJoined(side=side, name=name, seed_text=seed_text)
     return store.append(game_id, state.meta.seq, [_new(joined, f"player:{side}")])[0]
 
@@ -101,9 +108,34 @@ def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command
     return command
 
 
+class RolledThenFailed(Exception):
+    """The decider raised after drawing dice (`taken`): no order may be refused after a roll (practice 11)."""
+
+    def __init__(self, taken: list[core.DieRolled], cause: Exception):
+        super().__init__(f"failed after {len(taken)} roll(s): {type(cause).__name__}")
+        self.taken = taken
+        self.cause = cause
+
+
+class EngineFault(GameError):
+    """An order the rules failed on after rolling: its dice are spent (core.RollsSpent), nothing else is written,
+    and the answer is this fixed text, which names no value (docs/core.md, "Dice are spent, never peeked")."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"game {game_id}: the order could not be carried out, because the rules failed after "
+                         "rolling (an engine fault, reported to the operator); the dice it drew are spent and "
+                         "recorded, nothing else changed")
+
+
 def decide_checked(rules: Rules, state: GameState, command: Command, roller: dice.Dice) -> list[Any]:
-    """Run the decider and hold it to the dice contract: every roll it took is recorded, in order."""
-    produced = list(rules.decide(state.game, command, roller))
+    """Run the decider and hold it to the dice contract: every roll it took is recorded, in order, and it raises
+    nothing once it has rolled (RolledThenFailed, whatever it raised: the value must not reach the player)."""
+    try:
+        produced = list(rules.decide(state.game, command, roller))
+    except Exception as exc:
+        if roller.taken:
+            raise RolledThenFailed(list(roller.taken), exc) from exc
+        raise
     recorded = [e for e in produced if isinstance(e, core.DieRolled)]
     if recorded != roller.taken:
         raise RuntimeError(f"{rules.name}: decide took {len(roller.taken)} rolls but recorded {len(recorded)}")
@@ -132,13 +164,16 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
                         "from anyone")
     command = parse_order(rules, state, side, text)
+    actor = actor or f"player:{side}"
     try:
         produced = decide_checked(rules, state, command, live_dice(store, state))
     except dice.DiceError as exc:
         raise GameError(f"game {game_id}: no die can be rolled here ({exc}); the dice seed is revealed or not "
                         "held by this server: fork the game to go on with a new seed") from None
+    except RolledThenFailed as fault:
+        _spend(store, game_id, state, core.RollsSpent(side=side, text=text.strip(), command=command.to_dict()),
+               actor, fault)
     order_seq = state.meta.seq + 1
-    actor = actor or f"player:{side}"
     batch = [_new(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict(), auto=auto), actor)]
     batch += [_new(e, actor, order_seq) for e in produced]
     after = _fold_new(rules, state, game_id, batch)
@@ -153,6 +188,16 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
             within(Accepted(stored, final))
     projection.maybe_snapshot(store, rules, final, state.meta.seq)
     return Accepted(stored, final)
+
+
+def _spend(store: EventStore, game_id: str, state: GameState, spent: core.RollsSpent, actor: str,
+           fault: RolledThenFailed) -> None:
+    """Record the dice a failed order drew, log the failure for the operator, answer with a fixed text."""
+    order_seq = state.meta.seq + 1
+    store.append(game_id, state.meta.seq, [_new(spent, actor)] + [_new(e, actor, order_seq) for e in fault.taken])
+    LOG.error("engine fault in game %s at event %d: %s's order %r failed after %d roll(s): %s: %s", game_id,
+              order_seq, spent.side, spent.text, len(fault.taken), type(fault.cause).__name__, fault.cause)
+    raise EngineFault(game_id) from None
 
 
 def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewEvent]) -> GameState:

@@ -345,7 +345,7 @@ class Pbem:
         return lines, False
 
     def verify(self, seat: Seat) -> dict:
-        report = audit.verify(list(self.store.events(seat.game_id))).to_dict()
+        report = audit.verify(list(self.store.events(seat.game_id)), parents=transfer.parents_in(self.store)).to_dict()
         if not (seat.is_arbiter or self.is_over(seat.game_id)):
             # problem texts quote orders, which may be hidden from this side: only where the audit failed
             report["problems"] = [{"seq": p["seq"], "check": p["check"]} for p in report["problems"]]
@@ -366,7 +366,7 @@ class Pbem:
             event = games.join(self.store, seat.game_id, self._player(seat), name or seat.email, seed_text)
             self.notify(seat.game_id)
         self._answer_automated(seat)  # the last player in: an automated side may open the game
-        return {"seq": event.seq, "side": seat.seat}
+        return {"seq": event.seq, "side": seat.seat, "seed_text": event.payload["seed_text"]}
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None, notify: bool = True):
         """The order, what its seat has now seen and the turn email it causes: one transaction; then the automated
@@ -651,7 +651,8 @@ class Pbem:
         role = "the arbiter (you rule on disputes)" if seat == ARBITER else f"side {seat}"
         join = ("" if seat == ARBITER else
                 "To take your seat, reply with a line\n  join: <any text of yours>\nwhich is mixed into every later "
-                "die roll, so nobody (not even the server) can pick the dice alone.\n\n")
+                "die roll, so nobody (not even the server) can pick the dice alone. Type words of your own: "
+                "with none, the server makes a random text for you and shows it in its answer.\n\n")
         link = self.replay_link(game_id, seat)
         replay = f"Watch the game in your browser (as you see it; the link is yours):\n  {link}\n\n" if link else ""
         return (f"You are invited to game {game_id}: {rules.title}, as {role}.\n\nSeats:\n{who}\n\n"

@@ -1,7 +1,8 @@
 """Export and import a whole game as JSON Lines: one event a line, hashes included.
 
-Import verifies the chain and re-runs every order before writing anything; a file that does not verify is
-refused whole. The dice seed is never in an export until it is revealed in the stream.
+Import verifies the chain, the rules of the core events and the dice (where the seed is revealed, or a parent held
+here revealed it) and re-runs every order before writing anything; a file that does not verify is refused whole.
+The dice seed is never in an export until it is revealed in the stream.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import math
 from collections.abc import Iterable
 
 from app.events.envelope import StoredEvent, canonical_json
-from app.events.store import EventStore, StoreError
+from app.events.store import EventStore, StoreError, UnknownGame
 from app.service.audit import verify
 from app.service.games import GameError
 
@@ -57,9 +58,21 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     return events
 
 
+def parents_in(store: EventStore):
+    """A fork's parent stream where this server holds it (audit.verify checks the fork against it)."""
+    def parent(game_id: str) -> list[StoredEvent] | None:
+        try:
+            store.game(game_id)
+        except UnknownGame:
+            return None
+        return list(store.events(game_id))
+    return parent
+
+
 def import_game(store: EventStore, lines: Iterable[str]) -> str:
+    """Verify the whole file (dice included, where the seed is revealed; a parent this server holds) first."""
     events = parse_lines(lines)
-    report = verify(events)
+    report = verify(events, check_dice=True, parents=parents_in(store))
     if not report.ok:
         raise GameError(f"refused: the file does not verify: {report.problems[0]}; nothing imported")
     created = events[0].payload

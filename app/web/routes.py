@@ -76,7 +76,9 @@ class Created(Schema):
 
 
 class Join(Schema):
-    seed_text = fields.String(load_default="", validate=validate.Length(max=200))
+    seed_text = fields.String(load_default="", validate=validate.Length(max=200), metadata={
+        "description": "your text, mixed into every later die roll: a client makes a random one; if none is sent, "
+                       "the server makes one and answers with it"})
     name = fields.String(load_default=None)
 
 

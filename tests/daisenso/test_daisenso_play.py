@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -12,7 +13,9 @@ from app.events.store import EventStore
 from app.projections import replay
 from app.projections import state as projection
 from app.rules.daisenso import GAME, data
+from app.rules.errors import OrderError
 from app.service import audit, games
+from tests.fuzzing import refusal
 
 SCENARIOS = ("strait", "august-storm", "zhejiang")
 
@@ -34,9 +37,23 @@ def play(store, game_id: str, rng: random.Random, limit: int = 400) -> int:
         side = GAME.prompt(state).side
         orders = pick(state, side, rng)
         assert orders, f"dead end: nothing {side} may order at {GAME.prompt(state).step}"
+        try_refused(store, game_id, state, side, rng)
         games.submit(store, game_id, side, orders[0])
         played += 1
     raise AssertionError(f"{game_id} did not end in {limit} orders")
+
+
+def try_refused(store, game_id: str, state, side: str, rng: random.Random) -> None:
+    """Send a random order the table suggests now; if refused it must roll and write nothing (practice 11)."""
+    texts = [order.grammar.render(args) for order in GAME.table.allowed(state)
+             for args in (order.candidates(state, side) if order.candidates else [{}])]
+    text = rng.choice(texts)
+    answer = refusal(GAME, state, side, text)
+    if answer is not None:
+        head = store.head(game_id)
+        with pytest.raises(OrderError, match=re.escape(answer)):
+            games.submit(store, game_id, side, text)
+        assert store.head(game_id) == head
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

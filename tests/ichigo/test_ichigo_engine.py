@@ -119,8 +119,8 @@ def test_10_14_japanese_have_6_mp_on_turns_1_to_6_and_roll_from_turn_7():
 
 def test_10_15_chinese_roll_one_die_less_one_per_stack_r20():
     s = position({}, phase="VIII", plans={"chinese": "move-fight"}, extra=(chinese("C01", "cn-reg-01", "2011"),))
-    with pytest.raises(IllegalOrder):
-        when(s, "allied", "move C01 to 2012", rolls=[1])          # 0 MP: no minimum move (10.2)
+    evs = when(s, "allied", "move C01 to 2012", rolls=[1])       # 0 MP: no minimum move (10.2), ruling E13
+    assert of(evs, ev.MovementRolled)[0].mp == 0 and not of(evs, ev.UnitsMoved)
     evs = when(s, "allied", "move C01 to 2012", rolls=[2])
     assert of(evs, ev.MovementRolled)[0].mp == 1
 

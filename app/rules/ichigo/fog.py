@@ -1,5 +1,5 @@
 """Ichi-Go 6.6 and 3.3 fog of war in histories, emails, exports and replay texts: the rule set's
-`visible(event, side)` and `reveals(event)` (ruling E13, docs/rulings/ichigo-engine.md).
+`visible(event, side)` and `reveals(event)` (ruling E14, docs/rulings/ichigo-engine.md).
 
 `view` (view.py) is the measure: an enemy stack shows its top unit only (6.6), an untried counter its handle
 only, to both players (3.3, 11.27). The hook sees one event and no state, so it is strict: an event naming a

@@ -3,13 +3,16 @@ rolled per stack (10.14, 10.15; rulings R19, R20), supply halving (7.3, 7.9), st
 enemy airpower costs (8.4, ruling R15), stacking at the end of each move (6.0-6.4), static units (2.12)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import Emitter, air_range, enemy_hexes, supply_state
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.errors import RuleViolation
-from app.rules.kernel.movement import Mover, Situation, reach, validate_path
+from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
 from app.rules.kernel.pieces import Piece
 from app.rules.kernel.stacking import overstacked
 
@@ -80,54 +83,86 @@ def adjacent_to_enemy(state: State, side: str, h: str) -> bool:
     return any(n in enemy for n in load().neighbours(h))
 
 
-def allowance(em: Emitter, units: list[Unit], strategic: bool, dice) -> float:
-    """Roll or set the stack's movement factor once, as it starts to move (10.14-10.17, 7.3, 7.9)."""
-    state = em.state
+@dataclass(frozen=True)
+class Allowance:
+    """A stack's movement factor for the phase as known before any die: `most` MP at best; `purpose` names the
+    die still to roll (None: `most` is the factor), `table` maps its face to MP, `how` says why."""
+
+    most: float
+    how: str
+    purpose: str | None = None
+    table: Mapping[int, int] | None = None
+
+    def spend(self, em: Emitter, units: list[Unit], dice) -> float:
+        """Roll the die, if one is due, and record the stack's factor for the phase (ruling E13)."""
+        if self.purpose is None and units[0].mp >= 0:
+            return self.most
+        mp = self.most if self.purpose is None else self.table[em.roll(dice, self.purpose)]
+        em.emit(ev.MovementRolled([u.id for u in units], int(mp), self.how))
+        return float(mp)
+
+
+def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
+    """The stack's movement factor, or the most its roll can give, with every check that needs no die (10.14-10.18,
+    7.3, 7.4, 7.9; design.md practice 11): a stack rolls once, as it starts to move (ruling E6)."""
     u0 = units[0]
     if u0.mp >= 0:
         if strategic != u0.strategic:
             raise IllegalOrder("Ichi-Go 10.17", "strategic movement is chosen when a stack starts to move")
-        return min(u.mp - u.mp_used for u in units)
+        return Allowance(min(u.mp - u.mp_used for u in units), "")
     sc = load().scenario
-    side = u0.side
-    how = "normal"
     if u0.nation == "chinese":
         if strategic:
             raise IllegalOrder("Ichi-Go 10.18", "Chinese units never use strategic movement")
-        roll = em.roll(dice, "Chinese movement factor (10.15)")
         after = state.causeway and state.turn >= int(sc["turn_start"]["causeway_roll_turn"])
-        mp = roll if after else roll - 1
+        table = {face: face if after else face - 1 for face in range(1, 7)}
+        return Allowance(max(table.values()), "normal", "Chinese movement factor (10.15)", table)
+    supplies = {supply_state(state, u) for u in units}
+    if "oos" in supplies:
+        key = "japanese" if u0.nation == "japanese" else "us"
+        plan = Allowance(int(sc["supply"][key]["oos_mp"]), "out of supply")
+    elif u0.nation == "japanese" and "attenuated" in supplies:
+        table = {int(face): int(mp) for face, mp in sc["supply"]["japanese"]["attenuated_mp_table"].items()}
+        plan = Allowance(max(table.values()), "attenuated",
+                         "Japanese movement factor, attenuated supply (7.4, 10.14)", table)
     else:
-        supplies = {supply_state(state, u) for u in units}
-        if "oos" in supplies:
-            key = "japanese" if u0.nation == "japanese" else "us"
-            mp, how = int(sc["supply"][key]["oos_mp"]), "out of supply"
-        elif u0.nation == "japanese" and "attenuated" in supplies:
-            roll = em.roll(dice, "Japanese movement factor, attenuated supply (7.4, 10.14)")
-            mp, how = int(sc["supply"]["japanese"]["attenuated_mp_table"][str(roll)]), "attenuated"
-        else:
-            mp = int(sc["movement"]["japanese_mp" if u0.nation == "japanese" else "us_mp"])
-        if strategic:
-            if how != "normal" or adjacent_to_enemy(state, side, u0.hex):
-                raise IllegalOrder("Ichi-Go 10.17", "strategic movement needs full supply and no adjacent enemy "
-                                                    "unit at the start of the move")
-            mp *= int(sc["movement"]["strategic_multiplier"])
-            how = "strategic"
-    em.emit(ev.MovementRolled([u.id for u in units], int(mp), how))
-    return float(mp)
+        plan = Allowance(int(sc["movement"]["japanese_mp" if u0.nation == "japanese" else "us_mp"]), "normal")
+    if not strategic:
+        return plan
+    if plan.how != "normal" or adjacent_to_enemy(state, u0.side, u0.hex):
+        raise IllegalOrder("Ichi-Go 10.17", "strategic movement needs full supply and no adjacent enemy unit at the "
+                                            "start of the move")
+    return Allowance(plan.most * int(sc["movement"]["strategic_multiplier"]), "strategic")
+
+
+def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Situation, mp: float):
+    """Ruling E13: the part of `path` that `mp` pays for, cut back to the last hex the stack may end in (6.x)."""
+    d = load()
+    spent, reached = 0.0, [0.0]
+    for a, b in zip(path, path[1:], strict=False):
+        spent += step_cost(d.map, d.movement, mover, a, b, sit)
+        if spent > mp:
+            break
+        reached.append(spent)
+    end = len(reached) - 1
+    while end > 0 and stack_violation(state, str(path[end]), units):
+        end -= 1
+    return path[:end + 1], reached[end]
 
 
 def move(em: Emitter, side: str, ids: list[str], dest: str, via: list[str], strategic: bool, dice) -> None:
+    """Every check runs against the most the stack's roll can give, before the roll; once rolled the stack moves
+    (design.md practice 11), as far as its movement factor pays for (ruling E13)."""
     state = em.state
     if state.mode() != "move":
         raise IllegalOrder("Ichi-Go 5.5", "units move only in a phase declared for movement")
     units = movers(state, side, ids)
     d = load()
     sit = situation(state, side, strategic or (units[0].strategic and units[0].mp >= 0))
-    em_units = [em.state.units[u.id] for u in units]
-    mp = allowance(em, em_units, strategic, dice)
+    plan = allowance(state, units, strategic)
+    bound = "" if plan.purpose is None else "at most "
     start = units[0].hex
-    mover = Mover(H(start), mp, (units[0].nation,))
+    mover = Mover(H(start), plan.most, (units[0].nation,))
     if via:
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:
@@ -137,17 +172,19 @@ def move(em: Emitter, side: str, ids: list[str], dest: str, via: list[str], stra
         elif d.map.adjacent(H(start), H(dest)):
             path = [H(start), H(dest)]
         else:
-            raise IllegalOrder("Ichi-Go 10.2", f"no legal path from {start} to {dest} with {mp:g} MP")
+            raise IllegalOrder("Ichi-Go 10.2", f"no legal path from {start} to {dest} with {bound}{plan.most:g} MP")
     try:
         cost = validate_path(d.map, d.movement, mover, path, sit)
     except RuleViolation as err:
         raise IllegalOrder(err.case, err.message) from None
-    labels = [str(h) for h in path]
-    if side == "allied":
-        for h in labels[1:]:
-            if h in d.tagged("formosa") and units[0].nation == "chinese":
-                raise IllegalOrder("Ichi-Go 9.9", "Chinese units never enter Formosa")
-    bad = stack_violation(em.state, dest, [em.state.units[u.id] for u in units])
+    if side == "allied" and units[0].nation == "chinese":
+        if any(str(h) in d.tagged("formosa") for h in path[1:]):
+            raise IllegalOrder("Ichi-Go 9.9", "Chinese units never enter Formosa")
+    bad = stack_violation(state, dest, units)
     if bad:
         raise IllegalOrder("Ichi-Go 6.0", bad)
-    em.emit(ev.UnitsMoved(list(ids), labels, cost))
+    mp = plan.spend(em, units, dice)  # every check is done: from here on the order is carried out
+    if cost > mp:
+        path, cost = as_far_as(state, units, Mover(H(start), mp, mover.classes), path, sit, mp)
+    if len(path) > 1:
+        em.emit(ev.UnitsMoved(list(ids), [str(h) for h in path], cost))

@@ -39,9 +39,9 @@ def owner(units, side_of: SideOf, names: dict[str, str]) -> str:
 
 
 def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str) -> bool | str | None:
-    """The other side's order and its undo: shown as given when `hidden(event)` is false, else with the verb only.
-    None for any other event (the caller's rule decides)."""
-    if isinstance(event, core.OrderGiven):
+    """The other side's order (or a failed order's spent dice, which carry its text) and its undo: shown as given
+    when `hidden(event)` is false, else with the verb only. None for any other event (the caller's rule decides)."""
+    if isinstance(event, core.OrderGiven | core.RollsSpent):
         if event.side == side or not hidden(event):
             return True
         verb = (event.text.split() or ["?"])[0].lower()
