@@ -16,6 +16,7 @@ __all__ = ["candidates", "play"]
 
 def candidates(state: State, rng: random.Random) -> list[str]:
     out = practice.candidates(state, rng)
+    rng = random.Random(repr(out))  # its own draws: the practice candidates' stream stays as it is
     if "move" not in [a.name for a in RULES.prompt(state).actions] or rng.random() < 0.7:
         return out
     d, side, nation = load(), RULES.prompt(state).side, state.nation_now()

@@ -48,7 +48,7 @@ def test_orders_in_any_games_language_never_get_a_server_error(served, rules_nam
     client = app.test_client()
     rules = get_rules(rules_name)
     players = {side: f"{side}@x.example" for side in rules.sides}
-    r = client.post("/games", json={"rules": rules_name, "players": players},
+    r = client.post("/games", json={"rules": rules_name, "players": players, "auto": []},  # every seat a player
                     headers={"Authorization": f"Bearer {hostile.OPERATOR_KEY}"})
     assert r.status_code == 201, r.json
     game_id, tokens = r.json["game_id"], r.json["tokens"]

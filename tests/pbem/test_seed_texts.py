@@ -28,7 +28,8 @@ def test_an_empty_join_line_in_the_invitation_reply_gets_a_random_text_shown_to_
 
 
 def test_an_api_join_without_a_text_answers_with_the_one_made_for_it(tmp_path):
-    app = create_app({"HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
+    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                      "HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
     client = app.test_client()
     created = client.post("/games", json={"rules": "skirmish", "players": {"red": RED, "blue": BLUE}}).json
     answers = [client.post(f"/games/{created['game_id']}/join", json={},

@@ -121,7 +121,7 @@ def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict
     positions = []
     for name in ORDER_GAMES:
         rules = get_rules(name)
-        game_id = games.create_game(store, name)
+        game_id = games.create_game(store, name, auto={})  # every seat a player: both order languages
         for side in rules.sides:
             games.join(store, game_id, side, f"{side}@x.example", side)
         rng = random.Random(name)
