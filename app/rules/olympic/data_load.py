@@ -274,10 +274,10 @@ def load(options: Mapping | None = None) -> GameData:
     """The game's data; `options["map"]` is a custom map's TOML text (the printed reconstruction without it).
     The engine builds it once per set of options (app/rules/engine/game.py)."""
     options = dict(options or {})
-    unknown = sorted(set(options) - {"map"})
+    unknown = sorted(set(options) - {"map", "position"})
     if unknown:
-        raise DataError([f"unknown option {k!r}: Operation Olympic takes a custom map ('map'), no position file "
-                         "yet" for k in unknown])
+        raise DataError([f"unknown option {k!r}: Operation Olympic takes a custom map ('map') and a position "
+                         "('position', read by position.start)" for k in unknown])
     custom_map = options.get("map") or ""
     gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
     crt_raw = _toml(data.CRT)
