@@ -88,7 +88,7 @@ def _apply(state: State, p: Position) -> State:
                         "(ruling R20)")
     invasion = x.get("invasion_turn")
     if invasion is not None and (not _number(invasion) or not 2 <= invasion <= p.turn):
-        problems.append(f"'invasion_turn' is the Game-Turn of the second invasion, from 2 to 'turn' (ruling R17)")
+        problems.append("'invasion_turn' is the Game-Turn of the second invasion, from 2 to 'turn' (ruling R17)")
     retreat = x.get("retreat_toward")
     if retreat is not None and (not isinstance(retreat, str) or not _land(data, retreat)):
         problems.append(f"'retreat_toward' is a land hex of the map (ruling R24), not {retreat!r}")
