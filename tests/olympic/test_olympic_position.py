@@ -186,3 +186,19 @@ def test_post_games_takes_an_olympic_position(tmp_path):
                                       "players": {"american": "a@x.example"}})
     assert bad.status_code == 400 and "'casualty_points'" in bad.json["message"]
     assert len(EventStore(str(tmp_path / "api.sqlite3")).games()) == 1
+
+
+def test_a_position_is_read_against_the_custom_map_it_comes_with(run, tmp_path):
+    printed = Path("app/rules/olympic/data/map.toml").read_text(encoding="utf-8")
+    position = tmp_path / "kagoshima.toml"
+    position.write_text(docs_example(), encoding="utf-8")
+    flooded = tmp_path / "flooded.toml"
+    flooded.write_text(printed + '\n[terrain.override]\n"1640" = "sea"\n', encoding="utf-8")
+    refused = run("new", "olympic", "--map", str(flooded), "--position", str(position), ok=False)
+    assert refused.exit_code == 1 and "us-5mar-26: 1640 is not an invasion zone hex" in refused.output
+    assert run("list").output.strip() == "no games yet"  # nothing written
+    cleared = tmp_path / "cleared.toml"
+    cleared.write_text(printed + '\n[terrain.override]\n"1541" = "clear"\n', encoding="utf-8")  # no town, no militia
+    game = run("new", "olympic", "--map", str(cleared), "--position", str(position)).output.strip()
+    state = json.loads(run("state", game, "--json").output)
+    assert state["turn"] == 9 and state["militia_destroyed"] == []

@@ -378,6 +378,8 @@ def _problems(game: GameData) -> list[str]:
             if u.setup is not None:
                 out.append(f"{u.id}: reinforcements enter by doctrine track 3 and have no set-up hex")
             continue
+        if u.setup is not None and "position" in game.options:
+            continue  # a position places the units: the set-up hexes are not read (docs/custom-positions.md)
         if u.setup is None or not gmap.on_map(u.setup) or not game.is_land(u.setup):
             out.append(f"{u.id}: set-up hex {u.setup} is not a land hex of the map")
             continue
