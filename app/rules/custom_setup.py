@@ -157,6 +157,21 @@ def parse_position(raw, sides: tuple[str, ...], extra_keys: tuple[str, ...]) -> 
                     {k: raw[k] for k in extra_keys if k in raw})
 
 
+def bounded_list(value, name: str, pattern: re.Pattern, what: str, problems: list[str]) -> list[str]:
+    """A game's own list of unit ids or hexes (a key beyond the common ones): at most MAX_ENTRIES strings, each
+    matching `pattern` (UNIT_ID or HEX_LABEL); [] with the problems named otherwise."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.append(f"'{name}' is a list of {what}")
+        return []
+    if len(value) > MAX_ENTRIES:
+        problems.append(f"{name}: more than {MAX_ENTRIES} entries")
+        return []
+    bad = [v for v in value if not pattern.fullmatch(v)]
+    problems += [f"{name}: {v!r} is not {'a hex label (XXYY)' if pattern is HEX_LABEL else 'a unit id'}"
+                 for v in bad]
+    return [v for v in value if v not in bad]
+
+
 def _size(value) -> int:
     return len(value) if isinstance(value, dict | list) else 0
 

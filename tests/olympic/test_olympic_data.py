@@ -338,12 +338,12 @@ def test_a_replacement_map_without_the_invasion_zones_is_refused_naming_every_pr
     assert any("invasion zone 'ariake'" in p for p in err.value.problems)
 
 
-def test_a_position_file_is_refused_with_a_clear_error_rather_than_ignored(store):
+def test_an_unknown_option_or_a_bad_custom_map_is_refused_with_a_clear_error(store):
     from app.service import games
     from app.service.games import GameError
 
-    with pytest.raises(GameError, match="no position file"):
-        games.create_game(store, "olympic", options={"position": {"turn": 2, "phase": "movement"}})
+    with pytest.raises(GameError, match="unknown option 'scenario'"):
+        games.create_game(store, "olympic", options={"scenario": "x"})
     with pytest.raises(GameError, match="unknown tag 'zone-imari-2'"):
         games.create_game(store, "olympic", options={"map": data.MAP.read_text().replace("zone-ariake = [",
                                                                                        "zone-imari-2 = [")})

@@ -1,9 +1,11 @@
 """Operation Olympic solitaire, played by email through a real SMTP server on 127.0.0.1 (issue 18): one player,
 the American; the Japanese seat is the server's. Each order email is answered by one reply that carries the
 result and, when the American player-turn ends, the whole programmed Japanese turn with each order's reason.
-The game goes to its end by email; `verify` then re-decides every order, the programmed ones included."""
+The game goes to its end by email, from the printed set-up and from a position file (a sandbox); `verify` then
+re-decides every order, the programmed ones included."""
 import random
 import re
+import tomllib
 
 from app.mail import inbound
 from app.mail.inbound import body_text
@@ -11,9 +13,20 @@ from app.projections import state as projection
 from app.rules.olympic import GAME
 from app.service import audit
 from tests.olympic.test_olympic_fuzz import candidates
+from tests.olympic.test_olympic_position import docs_example
 
 PLAYER = "alone@players.example"
 ANSWER = "The server's automated seats answered"
+
+
+def order_by_email(pbem, smtp, player: str, order: str) -> str:
+    """The player answers the last email with one order; the server's reply, which accepted it."""
+    smtp.reply(smtp.last(player), player, order)
+    [result] = inbound.ingest_maildir(pbem, smtp.maildir)
+    assert result.applied == 1, result.lines
+    reply = body_text(smtp.last(player, "Orders received")).replace("\r\n", "\n")
+    assert f"accepted: {order}" in reply
+    return reply
 
 
 def test_a_solitaire_olympic_game_by_email_with_the_japanese_turn_in_each_reply(pbem, smtp, store):
@@ -32,13 +45,7 @@ def test_a_solitaire_olympic_game_by_email_with_the_japanese_turn_in_each_reply(
         state = projection.load(store, game_id)
         if GAME.outcome(state.game) is not None:
             break
-        order = next(candidates(state.game, rng))
-        smtp.reply(smtp.last(PLAYER), PLAYER, order)
-        [result] = inbound.ingest_maildir(pbem, smtp.maildir)
-        assert result.applied == 1, result.lines
-        reply = body_text(smtp.last(PLAYER, "Orders received")).replace("\r\n", "\n")
-        assert f"accepted: {order}" in reply
-        turn = reply.partition(ANSWER)[2]
+        turn = order_by_email(pbem, smtp, PLAYER, next(candidates(state.game, rng))).partition(ANSWER)[2]
         if "programmed) orders: doctrine" in turn:  # the American player-turn ended: the whole Japanese one
             japanese_turns += 1
             assert "die roll" in turn                                   # the doctrine's dice, as they fell
@@ -54,3 +61,26 @@ def test_a_solitaire_olympic_game_by_email_with_the_japanese_turn_in_each_reply(
     assert report.ok and report.rolls_checked > 0, report.problems[:3]
     automated = [e for e in store.events(game_id) if e.type == "core.OrderGiven" and e.actor == "auto:japanese"]
     assert len(automated) > 100 and all(e.payload["auto"]["policy"] == "programmed" for e in automated)
+
+
+def test_a_sandbox_position_plays_to_its_end_by_email(pbem, smtp, store):
+    """A game from the documented position (docs/custom-positions.md, Game-Turn 9) plays to its end by email,
+    each reply carrying the programmed Japanese turn; the audit re-decides every order and recomputes every die."""
+    player = "sandbox@players.example"
+    game_id, _ = pbem.create("olympic", {"american": player}, options={"position": tomllib.loads(docs_example())})
+    smtp.reply(smtp.last(player, "Invitation"), player, "join: Satsuma")
+    [joined] = inbound.ingest_maildir(pbem, smtp.maildir)
+    assert joined.applied == 1 and "Game-Turn 9: American movement" in body_text(smtp.last(player, "Your turn"))
+    rng = random.Random(4)
+    japanese_turns = 0
+    for _ in range(300):  # a bound: two Game-Turns take a few dozen orders
+        state = projection.load(store, game_id)
+        if GAME.outcome(state.game) is not None:
+            break
+        reply = order_by_email(pbem, smtp, player, next(candidates(state.game, rng)))
+        japanese_turns += "programmed) orders: doctrine" in reply.partition(ANSWER)[2]
+    final = projection.load(store, game_id).game
+    assert GAME.outcome(final) is not None and (final.turn == 10 or final.casualty_points >= 2500)
+    assert japanese_turns >= 1 and "Game over" in smtp.last(player)["Subject"]
+    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    assert report.ok and report.rolls_checked > 0, report.problems[:3]

@@ -5,8 +5,8 @@ themselves (events.py), the states table (sequence.py) with American combat (com
 doctrine (doctrine.py), the programmed Japanese (policy.py), victory (victory.py), and what each side sees
 (view.py). The plan it follows: docs/olympic-engine-plan.md; rulings: docs/rulings/olympic.md."""
 from app.rules.engine.game import Game
-from app.rules.olympic import data_load, sequence, victory, view
-from app.rules.olympic.state import SIDES, State, start
+from app.rules.olympic import data_load, position, sequence, victory, view
+from app.rules.olympic.state import SIDES, State
 
 GAME = Game(
     name="olympic",
@@ -18,7 +18,7 @@ GAME = Game(
     table=sequence.TABLE,
     state_type=State,
     load_data=data_load.load,
-    start=start,
+    start=position.start,
     view=view.view,
     after_order=victory.sudden_death,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},

@@ -274,10 +274,10 @@ def load(options: Mapping | None = None) -> GameData:
     """The game's data; `options["map"]` is a custom map's TOML text (the printed reconstruction without it).
     The engine builds it once per set of options (app/rules/engine/game.py)."""
     options = dict(options or {})
-    unknown = sorted(set(options) - {"map"})
+    unknown = sorted(set(options) - {"map", "position"})
     if unknown:
-        raise DataError([f"unknown option {k!r}: Operation Olympic takes a custom map ('map'), no position file "
-                         "yet" for k in unknown])
+        raise DataError([f"unknown option {k!r}: Operation Olympic takes a custom map ('map') and a position "
+                         "('position', read by position.start)" for k in unknown])
     custom_map = options.get("map") or ""
     gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
     crt_raw = _toml(data.CRT)
@@ -378,6 +378,8 @@ def _problems(game: GameData) -> list[str]:
             if u.setup is not None:
                 out.append(f"{u.id}: reinforcements enter by doctrine track 3 and have no set-up hex")
             continue
+        if u.setup is not None and "position" in game.options:
+            continue  # a position places the units: the set-up hexes are not read (docs/custom-positions.md)
         if u.setup is None or not gmap.on_map(u.setup) or not game.is_land(u.setup):
             out.append(f"{u.id}: set-up hex {u.setup} is not a land hex of the map")
             continue

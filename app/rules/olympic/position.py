@@ -1,0 +1,209 @@
+"""Operation Olympic custom set-ups (app/rules/custom_setup.py; docs/custom-positions.md, "Operation Olympic"):
+a sandbox game that starts at the beginning of any step of any Game-Turn, from a position file. Beyond the
+common keys (turn, phase = the step, units, removed, control) a position gives what the Olympic state carries
+from one step to the next: the Casualty Points (ruling R20), the beachheads and the Game-Turn of the second
+invasion (R17), destroyed militia (R11), which Japanese units the doctrine has released and which reinforcements
+track 3 made due (14.3), eliminated American units coming back (8.8 note 6) and the standing retreat order (R24).
+
+What the rules make follow from a position is not asked for: a Japanese unit next to an American unit on land
+is released (14.3 note), every Japanese unit is from Game-Turn 4's doctrine on (14.3), reinforcements on the
+map entered released (R12), and a militia hex the Americans hold or control has lost its militia (R11, R19).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from app.rules.custom_setup import (
+    HEX_LABEL,
+    MAX_ENTRIES,
+    UNIT_ID,
+    Position,
+    SetupError,
+    bounded_list,
+    control_after,
+    parse_options,
+    place_units,
+)
+from app.rules.kernel.hexgrid import Hex
+from app.rules.olympic.events import GT1_STEPS, STEPS
+from app.rules.olympic.state import SIDES, State
+from app.rules.olympic.state import start as printed
+
+EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "due", "returns",
+              "retreat_toward")
+
+
+def start(data, scenario: str, options) -> State:
+    """The printed set-up, or the position of `options["position"]` (the engine's `start`)."""
+    _, position = parse_options(dict(options), SIDES, EXTRA_KEYS)
+    state = printed(data, scenario, options)
+    return state if position is None else _apply(state, position)
+
+
+def _on_map(data, label: str) -> bool:
+    try:
+        return data.map.on_map(Hex.parse(label))
+    except ValueError:
+        return False
+
+
+def _land(data, label: str) -> bool:
+    return label in data.land_links
+
+
+def _apply(state: State, p: Position) -> State:
+    data = state.data
+    x = p.extra
+    problems: list[str] = []
+    last = data.scenario["game"]["game_turns"]
+    if not 1 <= p.turn <= last:
+        problems.append(f"'turn' is a Game-Turn from 1 to {last} (ruling R13)")
+    steps = GT1_STEPS if p.turn == 1 else STEPS
+    if p.phase not in steps:
+        problems.append(f"'phase' on Game-Turn {p.turn} is the step play starts at: one of {', '.join(steps)} "
+                        "(Olympic sequence of play)")
+    if p.steps:
+        problems.append("[steps]: an Olympic counter has no steps; a unit is in play ([units]) or not (removed)")
+    units, found = place_units(state.units, replace(p, steps={}), lambda h: _on_map(data, h))
+    problems += found
+    problems += _where(data, p, units)
+    units = _returning(units, x.get("returns", {}), p, last, problems)
+    units = _released(units, bounded_list(x.get("released", []), "released", UNIT_ID, "unit ids", problems),
+                      problems)
+    due = _due(data, units, bounded_list(x.get("due", []), "due", UNIT_ID, "unit ids", problems), p.phase, problems)
+    control, found = control_after(frozenset(), p, "american", units)
+    problems += found
+    problems += [f"[control] {h} is not a land hex of the map" for hexes in (p.control or {}).values()
+                 for h in hexes if not _land(data, h)]
+    control = frozenset(h for h in control if _land(data, h))
+    militia = _militia(data, bounded_list(x.get("militia_destroyed", []), "militia_destroyed", HEX_LABEL, "hexes",
+                                          problems), control, problems)
+    beachheads = _beachheads(data, units, bounded_list(x.get("beachheads", []), "beachheads", HEX_LABEL, "hexes",
+                                                       problems), problems)
+    points = x.get("casualty_points", data.scenario["casualty_points"]["start"])
+    limit = data.scenario["victory"]["sudden_death"]
+    if not _number(points) or not 0 <= points < limit:
+        problems.append(f"'casualty_points' is a number from 0 to {limit - 1}: at {limit} the game is over "
+                        "(ruling R20)")
+    invasion = x.get("invasion_turn")
+    if invasion is not None and (not _number(invasion) or not 2 <= invasion <= p.turn):
+        problems.append("'invasion_turn' is the Game-Turn of the second invasion, from 2 to 'turn' (ruling R17)")
+    retreat = x.get("retreat_toward")
+    if retreat is not None and (not isinstance(retreat, str) or not _land(data, retreat)):
+        problems.append(f"'retreat_toward' is a land hex of the map (ruling R24), not {retreat!r}")
+    if problems:
+        raise SetupError("position", problems)
+    placed = replace(state, turn=p.turn, step=p.phase, units=units, casualty_points=points,
+                     beachheads=tuple(beachheads), militia_destroyed=tuple(sorted(militia)),
+                     american_control=tuple(sorted(control)), due=tuple(due), invasion_turn=invasion,
+                     retreat_toward=retreat)
+    return replace(placed, units=_released_by_rule(placed))
+
+
+def _number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _where(data, p: Position, units: dict) -> list[str]:
+    """Each placed unit's hex as the rules allow it (rulings R14, R17), and its arrival (units.toml)."""
+    out = []
+    for uid, h in sorted(p.units.items()):
+        if uid not in units or not _on_map(data, h):
+            continue
+        unit = data.unit(uid)
+        if unit.side == "japanese" and not _land(data, h):
+            out.append(f"{uid}: {h} is a sea hex; Japanese units are on land")
+        elif unit.side == "american" and not _land(data, h) and data.zone_of(Hex.parse(h)) is None:
+            out.append(f"{uid}: {h} is not an invasion zone hex; American units at sea are in one (ruling R17)")
+        if unit.side == "american" and unit.arrival > p.turn:
+            out.append(f"{uid} arrives on Game-Turn {unit.arrival} (units.toml), not before")
+    cap = data.scenario["stacking"]["max_units"]
+    stacks = Counter((u.hex, u.side) for u in units.values() if u.status == "map")
+    out += [f"{h}: {n} {side} units, over the stacking limit of {cap} (ruling R14)"
+            for (h, side), n in sorted(stacks.items()) if n > cap]
+    return out
+
+
+def _returning(units: dict, raw, p: Position, last: int, problems: list[str]) -> dict:
+    """[returns]: eliminated supplied American units and the Game-Turn each comes back on (8.8 note 6)."""
+    if not isinstance(raw, dict) or len(raw) > MAX_ENTRIES or not all(
+            isinstance(k, str) and UNIT_ID.fullmatch(k) and _number(v) for k, v in raw.items()):
+        problems.append(f"[returns] maps American unit ids to the Game-Turn each comes back on (at most "
+                        f"{MAX_ENTRIES}; 8.8 note 6)")
+        return units
+    out = dict(units)
+    for uid, turn in sorted(raw.items()):
+        u = units.get(uid)
+        if u is None:
+            problems.append(f"no unit {uid!r}")
+        elif u.side != "american":
+            problems.append(f"[returns] {uid}: only American units come back (8.8 note 6)")
+        elif uid in p.units or uid in p.removed:
+            problems.append(f"{uid} is both returning and {'placed' if uid in p.units else 'removed'}")
+        elif not 1 <= turn <= last:
+            problems.append(f"[returns] {uid}: the Game-Turn it comes back on is from 1 to {last}, not {turn}")
+        else:
+            out[uid] = replace(u, status="eliminated", hex=None, returns_on=turn)
+    return out
+
+
+def _released(units: dict, named: list[str], problems: list[str]) -> dict:
+    """`released`: Japanese units on the map the doctrine has released (14.3 tracks 1-2)."""
+    out = dict(units)
+    for uid in named:
+        u = units.get(uid)
+        if u is None or u.side != "japanese" or u.status != "map":
+            problems.append(f"released: {uid} is not a Japanese unit placed in [units]")
+        else:
+            out[uid] = replace(u, released=True)
+    return out
+
+
+def _due(data, units: dict, named: list[str], phase: str, problems: list[str]) -> list[str]:
+    """`due`: reinforcements track 3 named this Game-Turn, not yet entered (14.3, ruling R12)."""
+    if named and phase != "japanese-movement":
+        problems.append("'due' is for a position at the japanese-movement step: track 3 names the reinforcements "
+                        "in the doctrine step (14.3)")
+    for uid in named:
+        u = units.get(uid)
+        if u is None or u.status != "pool" or data.unit(uid).klass != "reinforcement":
+            problems.append(f"due: {uid} is not a Japanese reinforcement still in the pool")
+    if len(set(named)) != len(named):
+        problems.append("due: a unit is named twice")
+    return named
+
+
+def _militia(data, named: list[str], control: frozenset, problems: list[str]) -> set[str]:
+    problems += [f"militia_destroyed: {h} has no militia (ruling R11)" for h in named if h not in data.militia_hexes]
+    return {h for h in named if h in data.militia_hexes} | (control & data.militia_hexes)
+
+
+def _beachheads(data, units: dict, named: list[str], problems: list[str]) -> list[str]:
+    """Land hexes next to an invasion zone hex where American units came ashore, none held by a Japanese unit
+    (ruling R17)."""
+    beaches = {str(h) for z in data.zones for h in data.beaches(z)}
+    japanese = {u.hex for u in units.values() if u.status == "map" and u.side == "japanese"}
+    for h in named:
+        if h not in beaches:
+            problems.append(f"beachheads: {h} is not a land hex next to an invasion zone hex (ruling R17)")
+        elif h in japanese:
+            problems.append(f"beachheads: Japanese units hold {h}, which ends a beachhead (ruling R17)")
+    if len(set(named)) != len(named):
+        problems.append("beachheads: a hex is named twice")
+    return named
+
+
+def _released_by_rule(state: State) -> dict:
+    """The releases a position implies (module docstring): contact, Game-Turn 4's doctrine, reinforcements."""
+    data = state.data
+    after_doctrine = state.step in ("japanese-movement", "japanese-combat")
+    every = state.turn > data.release["automatic_turn"] or (
+        state.turn == data.release["automatic_turn"] and after_doctrine)
+    american = [Hex.parse(h) for h in state.hexes_of("american")]
+    out = dict(state.units)
+    for u in state.on_map("japanese"):
+        near = any(data.map.adjacent(Hex.parse(u.hex), a) for a in american)
+        if every or near or data.unit(u.id).klass == "reinforcement":
+            out[u.id] = replace(u, released=True)
+    return out
