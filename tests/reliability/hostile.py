@@ -541,8 +541,10 @@ def hostile_map(size: tuple[int, int], terrain: str, name: str) -> str:
     text = (Path(__file__).resolve().parents[2] / "app/rules/ichigo/data/map.toml").read_text(encoding="utf-8")
     text = re.sub(r"(?m)^cols = \[.*\]$", f"cols = [1, {size[0]}]", text, count=1)
     text = re.sub(r"(?m)^rows = \[.*\]$", f"rows = [1, {size[1]}]", text, count=1)
-    text = re.sub(r"(?m)^name = .*$", f"name = {json.dumps(name)}", text, count=1)
-    text = re.sub(r'(?m)^terrain = \["clear", ', f'terrain = [{json.dumps(terrain)}, "clear", ', text, count=1)
+    # replacements as functions: a JSON-escaped name ("\u202e") is no template for re.sub
+    text = re.sub(r"(?m)^name = .*$", lambda _: f"name = {json.dumps(name)}", text, count=1)
+    text = re.sub(r'(?m)^terrain = \["clear", ', lambda _: f'terrain = [{json.dumps(terrain)}, "clear", ', text,
+                  count=1)
     return text + f'\n[terrain.override]\n"2005" = {json.dumps(terrain)}\n'
 
 
