@@ -183,3 +183,22 @@ def test_6_0_an_overstack_elimination_counts_the_steps_of_the_units_it_takes(fuz
     overstack = next(f for f in frames if f.type == "snc.Overstacked")
     assert overstack.losses == {"japanese": 2}  # a full-strength regiment, whatever the Chinese view showed of it
     assert "jp-" not in overstack.text
+
+
+def test_6_3_a_loss_taken_back_by_consent_leaves_every_chart(tmp_path):
+    """A dispute accepted retracts the orders from the disputed one on; their losses stay in the history, marked
+    retracted, and leave the charts as they leave the position."""
+    pbem, game_id, _, _ = played_through_service(
+        str(tmp_path / "undo.sqlite3"), "snc", EMAILS, "g-snc-fog-retract",
+        lambda submit: play(random.Random(11), max_orders=40, submit=submit))
+    events = list(pbem.store.events(game_id))
+    lost = [e for e in events if e.type == "snc.StepsLost"]
+    order = max(e.seq for e in events if e.type == "core.OrderGiven" and e.seq < lost[-1].seq)
+    seats = {s: Seat(game_id, s, e) for s, e in EMAILS.items()}
+    dispute = pbem.raise_dispute(seats["chinese"], order, "not what I meant")
+    pbem.answer_dispute(seats["japanese"], dispute["id"], accept=True)
+    standing = sum(len(e.payload["units"]) for e in lost if e.seq < order)
+    assert standing < sum(len(e.payload["units"]) for e in lost)
+    for viewer in (replay.ALL, *SIDES):
+        chart = analysis.analyse(replay.build(pbem.store, game_id, viewer))["step_losses"]
+        assert sum(n for per in chart.values() for n in per.values()) == standing, viewer
