@@ -143,8 +143,7 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
                             if shown else HIDDEN_TEXT, retracted=event.seq in retracted,
                             type=event.type if shown else "hidden", actor=event.actor if shown else "",
                             hidden=not shown, first_seq=first or (None if shown else event.seq),
-                            combat=combat, view=view,  # a retracted loss stands in no position, so in no chart
-                            losses=None if event.seq in retracted else sight.losses(body, prior)))
+                            combat=combat, losses=sight.losses(body, prior), view=view))
     outcome = rules.outcome(state.game) if state is not None else None
     return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,

@@ -202,3 +202,19 @@ def test_6_3_a_loss_taken_back_by_consent_leaves_every_chart(tmp_path):
     for viewer in (replay.ALL, *SIDES):
         chart = analysis.analyse(replay.build(pbem.store, game_id, viewer))["step_losses"]
         assert sum(n for per in chart.values() for n in per.values()) == standing, viewer
+
+
+def test_6_3_a_game_stored_before_the_losses_hook_charts_every_loss_for_both_sides(store):
+    """The SNC export written at 1329c69 (tests/data/exports-1329c69) has battles, an amphibious landing and no
+    field added for the charts: each side's chart counts every step lost, as the referee's does."""
+    from pathlib import Path
+
+    from app.service import transfer
+
+    lines = (Path(__file__).parents[1] / "data" / "exports-1329c69" / "g-oldsnc01.jsonl").read_text().splitlines()
+    game_id = transfer.import_game(store, lines)
+    referee = analysis.analyse(replay.build(store, game_id, replay.ALL))["step_losses"]
+    steps = sum(len(e.payload["units"]) for e in store.events(game_id) if e.type == "snc.StepsLost")
+    assert sum(n for per in referee.values() for n in per.values()) == steps
+    for side in SIDES:
+        assert analysis.analyse(replay.build(store, game_id, side))["step_losses"] == referee, side
