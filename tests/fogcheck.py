@@ -8,12 +8,19 @@ import json
 import re
 from collections.abc import Callable
 from email.message import EmailMessage
+from unittest import mock
 
+from app.events import dice
 from app.events.registry import decode
+from app.events.store import EventStore
 from app.mail.inbound import body_text
+from app.mail.transport import MailConfig
 from app.projections import analysis, render, replay
+from app.projections import state as projection
 from app.projections.state import fold
+from app.service import games
 from app.service.pbem import Pbem, Seat
+from tests.outbox import Outbox
 
 
 def namer(ids: list[str]) -> Callable[[str], set[str]]:
@@ -28,6 +35,23 @@ def seen(view: dict) -> set[str]:
     ids |= {u["id"] for st in view.get("stacks", []) for u in st["units"]}
     ids |= {u["id"] for u in view.get("own_off_map", [])}
     return ids | set(view.get("drawn", []))
+
+
+def played_through_service(path: str, rules: str, emails: dict[str, str], game_id: str, play: Callable):
+    """A game of `rules` between `emails` (side: address) played by `play(submit)` through the service, turn
+    emails kept: the same game every run (the dice mix the server seed and the game id); snapshots keep each load
+    short. Returns (pbem, game id, outbox, play's result)."""
+    outbox = Outbox()
+    pbem = Pbem(EventStore(path), MailConfig(orders_address="orders@x.example"), outbox)
+    with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
+            mock.patch.object(games, "new_game_id", lambda store: game_id), \
+            mock.patch.object(projection, "SNAPSHOT_EVERY", 20):
+        pbem.create(rules, emails)
+        seats = {s: Seat(game_id, s, e) for s, e in emails.items()}
+        for seat in seats.values():
+            pbem.join(seat, seat.seat)
+        result = play(lambda side, text: pbem.submit(seats[side], text).state.game)
+    return pbem, game_id, outbox, result
 
 
 def check_every_channel(pbem: Pbem, game_id: str, named: Callable[[str], set[str]], outbox) -> set[tuple]:

@@ -67,15 +67,16 @@ def analyse(rep: Replay) -> dict:
         turn = frame.turn if frame.turn is not None else 0
         if turn not in turns:
             turns.append(turn)
-        if by_event:
-            for side, steps in (frame.losses or {}).items():
-                losses.setdefault(side, defaultdict(int))[turn] += steps
-        units = {u["id"]: u for u in frame.view.get("units", []) if isinstance(u.get("steps"), int)}
-        for uid, u in units.items():
-            before = previous.get(uid)
-            if not by_event and before is not None and u["steps"] < before:
-                losses.setdefault(u["side"], defaultdict(int))[turn] += before - u["steps"]
-        previous.update({uid: u["steps"] for uid, u in units.items()})
+        if not frame.retracted:  # a retracted event's losses stand in no position, so in no chart
+            if by_event:
+                for side, steps in (frame.losses or {}).items():
+                    losses.setdefault(side, defaultdict(int))[turn] += steps
+            units = {u["id"]: u for u in frame.view.get("units", []) if isinstance(u.get("steps"), int)}
+            for uid, u in units.items():
+                before = previous.get(uid)
+                if not by_event and before is not None and u["steps"] < before:
+                    losses.setdefault(u["side"], defaultdict(int))[turn] += before - u["steps"]
+            previous.update({uid: u["steps"] for uid, u in units.items()})
         score = frame.view.get("score")
         if score:
             score_name, score_by_turn[turn] = score["name"], score["value"]

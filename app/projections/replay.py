@@ -131,7 +131,8 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
         phase = rules.prompt(after.game).step
         turn = turn_of(view, phase)
         last_turn = turn if turn is not None else last_turn
-        combat = sight.combat(body, before.game if before is not None else None, view)
+        prior = before.game if before is not None else None
+        combat = sight.combat(body, prior, view)
         first = None
         if not shown and frames and frames[-1].hidden:
             # consecutive hidden events become one frame, so a side cannot count the other side's moves
@@ -142,7 +143,7 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
                             if shown else HIDDEN_TEXT, retracted=event.seq in retracted,
                             type=event.type if shown else "hidden", actor=event.actor if shown else "",
                             hidden=not shown, first_seq=first or (None if shown else event.seq),
-                            combat=combat, losses=sight.losses(body), view=view))
+                            combat=combat, losses=sight.losses(body, prior), view=view))
     outcome = rules.outcome(state.game) if state is not None else None
     return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,

@@ -43,13 +43,13 @@ class Sight:
         return {**combat, **{k: [u for u in combat.get(k) or [] if u in seen] for k in ("attackers", "support")
                              if k in combat}}
 
-    def losses(self, body: Any) -> dict[str, int] | None:
-        """Steps each side lost in this event as this reader is told (the rules' `losses`), or None: the rules
-        count no losses by event, or the event is hidden from this reader."""
+    def losses(self, body: Any, before: Any) -> dict[str, int] | None:
+        """Steps each side lost in this event as this reader is told (the rules' `losses`, from the state `before`
+        it), or None: the rules count no losses by event, or the event is hidden from this reader."""
         count = optional(self.rules, "losses")
         if count is None or self.event(body) is False:
             return None
-        return count(body)
+        return count(body, before)
 
 
 def for_reader(rules: Rules, side: str | None, over: bool) -> Sight:

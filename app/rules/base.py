@@ -170,10 +170,12 @@ def has_preview(rules: Rules) -> bool:
 #        "case": rules case of the combat procedure}
 #     "distribution" lists the result of every die face in that column; "value" scores each result for the
 #     attacker (higher is better for the attacker), which lets analysis rank the observed roll (luck).
-# losses(event) -> {side: steps} | None
-#     Steps each side lost in this event. With it, analysis counts losses from the events a viewer is shown (the
-#     same ones its history shows); without it, from the steps of the units its views show, which misses a loss
-#     under fog of war (a unit beneath an enemy stack's top unit, an enemy unit eliminated).
+# losses(event, state) -> {side: steps} | None
+#     Steps each side lost in this event; `state` is the rule set's state just BEFORE it (as for combat_summary),
+#     for what the event does not carry (the steps of the units it eliminates). With it, analysis counts losses
+#     from the events a viewer is shown (the same ones its history shows); without it, from the steps of the
+#     units its views show, which misses a loss under fog of war (a unit beneath an enemy stack's top unit, an
+#     enemy unit eliminated) and of units off the map (a landing force, SNC 8.4).
 # visible(event, side), reveals(event), preview(state, command): see above; `event_visibility` reads `visible`.
 OPTIONAL_MEMBERS = ("game_map", "combat_summary", "visible", "reveals", "preview", "losses")
 

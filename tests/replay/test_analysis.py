@@ -54,6 +54,17 @@ def test_luck_spread_is_the_null_standard_deviation_of_fair_dice():
     assert result["luck"]["red"]["sd"] == pytest.approx(math.sqrt(4 * per_attack), abs=1e-4)
 
 
+def test_a_loss_taken_back_is_in_no_chart():
+    """Frames of retracted events keep the views they had; the retraction's own frame shows the position again
+    without them, so the step lost in between and restored by it is not counted (only the later real loss)."""
+    views = [2, 1, 2, 1]  # R1's steps: standing, lost (then retracted), restored by the retraction, lost again
+    frames = [Frame(seq=i, turn=1, phase="turn 1", text="", type="x", actor="", retracted=i == 2,
+                    view={"units": [{"id": "R1", "side": "red", "steps": steps}]})
+              for i, steps in enumerate(views, 1)]
+    result = analysis.analyse(Replay("g", "skirmish", ["red", "blue"], "all", False, None, frames))
+    assert result["step_losses"]["red"] == {"1": 1}
+
+
 def test_losses_and_odds_match_the_stored_game(store, finished):
     result = analysis.analyse(replay.build(store, finished, replay.ALL))
     events = [(e.seq, decode(e.type, e.version, e.payload)) for e in store.events(finished)]

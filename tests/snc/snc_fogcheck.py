@@ -6,16 +6,17 @@ import re
 from app.rules.snc.rules import RULES
 
 ALL_IDS = sorted(RULES.initial_state("campaign", {}).units)
+# every way a text may name a unit, lower case: in full (cn-d87) or without the side prefix (d87), as the order
+# language allows; "gar-a" names both sides' garrison A
+_FORMS: dict[str, set[str]] = {}
+for _uid in ALL_IDS:
+    for _form in (_uid, _uid.split("-", 1)[1]):
+        _FORMS.setdefault(_form.lower(), set()).add(_uid)
 
 
 def named(text: str) -> set[str]:
-    """Unit ids named in a text, in full (cn-d87) or without the side prefix (d87), as the order language allows."""
-    out = set()
-    for uid in ALL_IDS:
-        for form in (uid, uid.split("-", 1)[1]):
-            if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text, re.IGNORECASE):
-                out.add(uid)
-    return out
+    """Unit ids named in a text: a whole word of letters, digits, '_' and '-' that is one of their forms."""
+    return set().union(*(_FORMS.get(w, ()) for w in set(re.findall(r"[\w-]+", text.lower()))))
 
 
 def seen(view: dict) -> set[str]:

@@ -1,5 +1,7 @@
 """SNC 6.3 fog of war in every per-side history line and pre-end export row, checked generically against view():
-a line shown to a side may name a unit only if that side's view showed it just before or just after the event."""
+a line shown to a side may name a unit only if that side's view showed it just before or just after the event.
+Over a fuzzed game played through the service, the same holds for every channel (tests/fogcheck.py), and each
+side's loss chart counts every loss its history tells it."""
 import json
 import random
 from unittest import mock
@@ -13,10 +15,11 @@ from app.events import core, dice
 from app.events.dice import SeededDice
 from app.events.registry import decode
 from app.mail.transport import MailConfig
-from app.projections import history
+from app.projections import analysis, history, replay
 from app.rules.snc.rules import RULES
 from app.service import games
 from app.service.pbem import ARBITER, Pbem, Seat
+from tests.fogcheck import check_every_channel, played_through_service
 from tests.outbox import Outbox
 
 SIDES = ("chinese", "japanese")
@@ -134,3 +137,84 @@ def test_6_3_the_revealed_mark_is_not_a_game_fact_an_event_stored_without_it_sti
     old = decode(name, version, {k: v for k, v in payload.items() if k != "revealed"})
     assert old.revealed is False and old == new  # the audit's re-run compares events: old games still verify
     assert RULES.visible(old, "japanese") == "chinese lose 1 step"  # and old ones stay hidden
+
+
+EMAILS = {"chinese": "c@x.example", "japanese": "j@x.example"}
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory):
+    """One SNC game of random legal orders through the service (turn emails included), stopped in GT 12 after a
+    Japanese stack over the limit lost a unit (6.0) and many battles cost both sides steps under the fog."""
+    pbem, game_id, outbox, (state, _) = played_through_service(
+        str(tmp_path_factory.mktemp("fog") / "fog.sqlite3"), "snc", EMAILS, "g-snc-fog",
+        lambda submit: play(random.Random(11), max_orders=195, submit=submit))
+    assert RULES.outcome(state) is None
+    yield pbem, game_id, outbox
+    pbem.store.close()
+
+
+def test_6_3_no_channel_names_a_unit_the_reading_side_could_not_see(fuzzed):
+    pbem, game_id, outbox = fuzzed
+    checked = check_every_channel(pbem, game_id, named, outbox)
+    for side in SIDES:  # the moves, battles, losses and arrivals of both sides were among the lines checked
+        for kind in ("UnitsMoved", "BattleOpened", "StepsLost", "Overstacked", "ReinforcementsPlaced", "OrderGiven"):
+            assert (side, kind) in checked, (side, kind)
+    assert {m["To"] for m in outbox.sent} == set(EMAILS.values())
+
+
+def test_6_3_each_sides_loss_chart_shows_every_loss_its_history_tells_it(fuzzed):
+    pbem, game_id, _ = fuzzed
+    store = pbem.store
+    events = list(store.events(game_id))
+    losses = [e.seq for e in events if e.type in ("snc.StepsLost", "snc.Overstacked")]
+    referee = analysis.analyse(replay.build(store, game_id, replay.ALL))["step_losses"]
+    assert all(sum(per.values()) for per in referee.values())
+    for side in SIDES:
+        told = {r["seq"] for r in history.lines(RULES, events, side=side)}
+        assert set(losses) <= told, side  # every loss is told to both sides (6.3 hides whose, not how many) ...
+        # ... so each chart agrees with the referee's: the other side's losses under its stacks are counted too
+        assert analysis.analyse(replay.build(store, game_id, side))["step_losses"] == referee, side
+
+
+def test_6_0_an_overstack_elimination_counts_the_steps_of_the_units_it_takes(fuzzed):
+    pbem, game_id, _ = fuzzed
+    frames = replay.build(pbem.store, game_id, "chinese").frames
+    overstack = next(f for f in frames if f.type == "snc.Overstacked")
+    assert overstack.losses == {"japanese": 2}  # a full-strength regiment, whatever the Chinese view showed of it
+    assert "jp-" not in overstack.text
+
+
+def test_6_3_a_loss_taken_back_by_consent_leaves_every_chart(tmp_path):
+    """A dispute accepted retracts the orders from the disputed one on; their losses stay in the history, marked
+    retracted, and leave the charts as they leave the position."""
+    pbem, game_id, _, _ = played_through_service(
+        str(tmp_path / "undo.sqlite3"), "snc", EMAILS, "g-snc-fog-retract",
+        lambda submit: play(random.Random(11), max_orders=40, submit=submit))
+    events = list(pbem.store.events(game_id))
+    lost = [e for e in events if e.type == "snc.StepsLost"]
+    order = max(e.seq for e in events if e.type == "core.OrderGiven" and e.seq < lost[-1].seq)
+    seats = {s: Seat(game_id, s, e) for s, e in EMAILS.items()}
+    dispute = pbem.raise_dispute(seats["chinese"], order, "not what I meant")
+    pbem.answer_dispute(seats["japanese"], dispute["id"], accept=True)
+    standing = sum(len(e.payload["units"]) for e in lost if e.seq < order)
+    assert standing < sum(len(e.payload["units"]) for e in lost)
+    for viewer in (replay.ALL, *SIDES):
+        chart = analysis.analyse(replay.build(pbem.store, game_id, viewer))["step_losses"]
+        assert sum(n for per in chart.values() for n in per.values()) == standing, viewer
+
+
+def test_6_3_a_game_stored_before_the_losses_hook_charts_every_loss_for_both_sides(store):
+    """The SNC export written at 1329c69 (tests/data/exports-1329c69) has battles, an amphibious landing and no
+    field added for the charts: each side's chart counts every step lost, as the referee's does."""
+    from pathlib import Path
+
+    from app.service import transfer
+
+    lines = (Path(__file__).parents[1] / "data" / "exports-1329c69" / "g-oldsnc01.jsonl").read_text().splitlines()
+    game_id = transfer.import_game(store, lines)
+    referee = analysis.analyse(replay.build(store, game_id, replay.ALL))["step_losses"]
+    steps = sum(len(e.payload["units"]) for e in store.events(game_id) if e.type == "snc.StepsLost")
+    assert sum(n for per in referee.values() for n in per.values()) == steps
+    for side in SIDES:
+        assert analysis.analyse(replay.build(store, game_id, side))["step_losses"] == referee, side

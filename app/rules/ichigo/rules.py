@@ -171,7 +171,7 @@ class IchigoRules:
         """Ichi-Go 11.6-11.23 for the replay's combat panel and luck analysis (summary.py)."""
         return summary.combat_summary(event, state)
 
-    def losses(self, event) -> dict[str, int] | None:
+    def losses(self, event, state: State | None) -> dict[str, int] | None:
         """Steps lost per side in this event, for the analysis charts (summary.py)."""
         return summary.losses(event)
 

@@ -167,6 +167,10 @@ class SncRules:
         """SNC 10.3-10.5 for the replay's combat panel and luck analysis (summary.py)."""
         return summary.combat_summary(event, state)
 
+    def losses(self, event, state: State | None) -> dict[str, int] | None:
+        """Steps lost per side in this event, for the analysis charts (summary.py)."""
+        return summary.losses(event, state)
+
     def visible(self, event, side: str | None) -> bool | str:
         """SNC 6.3 in every per-side history, email and export (fog.py)."""
         return fog.visible(event, side)

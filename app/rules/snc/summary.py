@@ -1,4 +1,5 @@
-"""SNC combat as the replay's combat panel and luck analysis read it (`combat_summary`, app/rules/base.py).
+"""SNC combat as the replay's combat panel and luck analysis read it (`combat_summary`, app/rules/base.py), and
+the steps each event takes off the map, as the analysis charts count them (`losses`).
 
 A `snc.CombatResolved` event stores the hex, strengths, odds, shifts, column, die and result; the side and
 units attacking come from the battle under way in the state just before it (SNC 10.0, 9.6, 8.4: one battle
@@ -47,3 +48,14 @@ def combat_summary(event, state: State | None) -> dict | None:
             "shifts": [shift_from_text(s) for s in event.shifts], "column": event.column, "roll": event.roll,
             "result": event.result, "losses": losses, "case": PROCEDURE.get(event.kind, "SNC 10.0"),
             "distribution": dist}
+
+
+def losses(event, state: State | None) -> dict[str, int] | None:
+    """Steps lost by a side in this event, from the state just before it: each entry of a step loss (10.5.2, a
+    retreat's 8.4 2)) is one step; an over-stacking elimination (6.0) takes every step its units had. The charts
+    count these, not views, which hide an enemy stack under its top unit and show no eliminated enemy (6.3)."""
+    if isinstance(event, ev.StepsLost):
+        return {event.side: len(event.units)}
+    if isinstance(event, ev.Overstacked) and state is not None:
+        return {event.side: sum(state.units[uid].steps for uid in event.units)}
+    return None
