@@ -38,7 +38,7 @@ class Accepted:
 def new_game_id(store: EventStore) -> str:
     while True:
         game_id = "g-" + secrets.token_hex(4)
-        if not store.db["games"].count_where("id = ?", [game_id]):
+        if not store.game_exists(game_id):
             return game_id
 
 

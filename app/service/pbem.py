@@ -11,7 +11,6 @@ import hmac
 import logging
 import os
 import secrets
-import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,11 +21,11 @@ from app.events import core
 from app.events.envelope import canonical_json
 from app.events.registry import decode
 from app.events.store import (
+    BackendError,
     Conflict,
     EventStore,
     StoreUnavailable,
     UnknownGame,
-    unavailable,
     utc_now,
     utc_text,
 )
@@ -114,10 +113,7 @@ class Pbem:
         """The key of the reply tags: `secret` / HEXLEDGER_SECRET if given, else a random one made on first use
         and kept in the database (table server_secrets), so tags stay valid across restarts."""
         if self._secret is None:
-            self.store.db.execute("INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)",
-                                  ["reply_tags", secrets.token_hex(32), utc_now()])
-            row = self.store.db.execute("SELECT value FROM server_secrets WHERE name = 'reply_tags'").fetchone()
-            self._secret = row[0].encode("utf-8")
+            self._secret = self.store.secret("reply_tags", secrets.token_hex(32)).encode("utf-8")
         return self._secret
 
     def reply_tag(self, game_id: str, seat: str) -> str:
@@ -214,12 +210,11 @@ class Pbem:
         self.server_secret()  # the invitations' reply tags need it: made before the game, never after it
         with self.store.transaction():  # the game and its seats together: no game without seats after a crash
             game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
-            self.store.db["pbem_games"].insert({
-                "game_id": game_id, "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
-                "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now})
-            self.store.db["pbem_members"].insert_all(
-                {"game_id": game_id, "seat": seat, "email": email, "token_hash": hash_token(tokens[seat]),
-                 "created_at": now} for seat, email in seats.items())
+            self.store.add_pbem_game(game_id, {
+                "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
+                "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now},
+                [{"seat": seat, "email": email, "token_hash": hash_token(tokens[seat]), "created_at": now}
+                 for seat, email in seats.items()])
             for seat, email in seats.items():  # the outbox delivers the tokens: no game without its invitations
                 self._send(email, game_id, f"Invitation: {rules.title}, you play {seat}",
                            self._invitation(game_id, rules, seat, tokens[seat], seats), seat)
@@ -236,7 +231,7 @@ class Pbem:
             raise AccessDenied(f"no game {game_id!r} for this token") from None
         wanted = hash_token(token)
         found = None
-        for row in self.store.db["pbem_members"].rows_where("game_id = ?", [game_id]):
+        for row in self.store.members(game_id):
             if hmac.compare_digest(row["token_hash"], wanted):
                 found = row
         if found is None:
@@ -244,31 +239,27 @@ class Pbem:
         return Seat(game_id, found["seat"], found["email"])
 
     def members(self, game_id: str) -> dict[str, dict]:
-        return {r["seat"]: r for r in self.store.db["pbem_members"].rows_where("game_id = ?", [game_id])}
+        return {r["seat"]: r for r in self.store.members(game_id)}
 
     def settings(self, game_id: str) -> dict:
-        rows = list(self.store.db["pbem_games"].rows_where("game_id = ?", [game_id]))
-        if not rows:
+        settings = self.store.pbem_settings(game_id)
+        if settings is None:
             raise PbemError(f"game {game_id} is not a play-by-email game")
-        return rows[0]
+        return settings
 
     def _mark_seen(self, seat: Seat, seq: int) -> None:
         """Record that a seat read the game up to event `seq`: undo is refused once the opponent saw an order, and
         every read of a position counts (state, `state?at=`, history, export, preview, the replay and its frames,
         maps and analysis, turn emails). A read whose seeing cannot be recorded (locked database, full disk)
         fails with StoreUnavailable rather than show it."""
-        try:
-            self.store.db.execute("UPDATE pbem_members SET last_seen_seq = max(last_seen_seq, ?) "
-                                  "WHERE game_id = ? AND seat = ?", [seq, seat.game_id, seat.seat])
-        except sqlite3.OperationalError as exc:
-            raise unavailable(exc) from exc
+        self.store.mark_seen(seat.game_id, seat.seat, seq)
 
     def _after_write(self, game_id: str, what: str, step: Callable[[], object]) -> None:
         """A cache step after a write that stands (dropping stale snapshots): a locked database or a full disk here
         is logged and the step skipped, never reported as a failure of the write, which a caller would repeat."""
         try:
             step()
-        except (sqlite3.OperationalError, StoreUnavailable) as exc:
+        except (BackendError, StoreUnavailable) as exc:
             LOG.warning("game %s: %s deferred, the database refused it: %s", game_id, what, exc)
 
     def _player(self, seat: Seat) -> str:
@@ -403,10 +394,9 @@ class Pbem:
         now = utc_now()
         with self.store.transaction():  # the branch and its seats together, or neither
             new_id = games.fork(self.store, seat.game_id, at_seq)
-            self.store.db["pbem_games"].insert({"game_id": new_id, "created_at": now})
-            self.store.db["pbem_members"].insert_all(
-                {"game_id": new_id, "seat": s, "email": seat.email, "token_hash": hash_token(t), "created_at": now}
-                for s, t in tokens.items())
+            self.store.add_pbem_game(new_id, {"created_at": now}, [
+                {"seat": s, "email": seat.email, "token_hash": hash_token(t), "created_at": now}
+                for s, t in tokens.items()])
         return new_id, tokens
 
     # -- retractions: undo, disputes, rulings -------------------------------------------------------------
@@ -598,7 +588,7 @@ class Pbem:
         if outcome is not None:
             if settings["over_notified"]:
                 return []
-            self.store.db["pbem_games"].update(game_id, {"over_notified": 1, "turn_side": None})
+            self.store.update_pbem_game(game_id, {"over_notified": 1, "turn_side": None})
             for seat, m in members.items():
                 self._queue_turn(game_id, seat, m["email"], state.meta.seq, f"Game over: {outcome.winner or 'draw'}")
             return list(members)
@@ -607,8 +597,8 @@ class Pbem:
         side = rules.prompt(state.game).side
         if side is None or side in state.meta.automated or (side == settings["turn_side"] and not force):
             return []  # an automated side is told nothing: the server plays it (autoplay)
-        self.store.db["pbem_games"].update(game_id, {"turn_side": side, "turn_started_at": utc_now(),
-                                                     "reminded": 0, "expired": 0})
+        self.store.update_pbem_game(game_id, {"turn_side": side, "turn_started_at": utc_now(),
+                                              "reminded": 0, "expired": 0})
         self._queue_turn(game_id, side, members[side]["email"], state.meta.seq, "Your turn")
         return [side]
 
@@ -616,8 +606,7 @@ class Pbem:
         """A turn (or game-over) email into the outbox, laid out when it is delivered (`outgoing`) from the
         position at `seq`. The seat counts as having seen `seq` from now: undo is refused once it is queued."""
         self._queue("turn", email, game_id, seat, {"headline": headline, "seq": seq})
-        self.store.db.execute("UPDATE pbem_members SET last_seen_seq = max(last_seen_seq, ?) "
-                              "WHERE game_id = ? AND seat = ?", [seq, game_id, seat])
+        self.store.mark_seen(game_id, seat, seq)
 
     def _turn_email(self, game_id: str, seat: Seat, state, rules, headline: str, message_id: str):
         member = self.members(game_id)[seat.seat]
@@ -724,8 +713,7 @@ class Pbem:
     def delivered(self, row: dict) -> None:
         """A turn email went: the seat's next one tells the history from here (outbox.Composer)."""
         if row["kind"] == "turn":
-            self.store.db.execute("UPDATE pbem_members SET last_notified_seq = max(last_notified_seq, ?) "
-                                  "WHERE game_id = ? AND seat = ?", [row["data"]["seq"], row["game_id"], row["seat"]])
+            self.store.mark_notified(row["game_id"], row["seat"], row["data"]["seq"])
 
     # -- deadlines ------------------------------------------------------------------------------------
     def _auto_pass(self, game_id: str, side: str, limit: int = 20) -> list[str]:
@@ -752,10 +740,8 @@ class Pbem:
 
     def _since_last_tick(self, now: datetime) -> timedelta | None:
         """How far the clock moved since the last tick (None on the first), and record this one."""
-        row = self.store.db.execute("SELECT at FROM tick_clock WHERE name = 'tick'").fetchone()
-        self.store.db.execute("INSERT OR REPLACE INTO tick_clock (name, at) VALUES ('tick', ?)",
-                              [now.isoformat()])
-        return now - _parse_time(row[0]) if row else None
+        last = self.store.swap_clock("tick", now.isoformat())
+        return now - _parse_time(last) if last else None
 
     def tick(self) -> list[str]:
         """Reminders before a move deadline, the configured action when it passes, and the outbox's mail that is
@@ -765,14 +751,13 @@ class Pbem:
         now = self.clock()
         moved = self._since_last_tick(now)
         done = []
-        for g in self.store.db.query("SELECT game_id FROM pbem_games WHERE over_notified = 0"):
+        for g in self.store.pbem_games():
             caught_up = autoplay.play(self.store, g["game_id"])  # a turn the limit or a refused write left
             if caught_up:
                 done.append(f"{g['game_id']}: the automated seats caught up, {len(caught_up)} order(s)")
                 with self.writing():
                     self.notify(g["game_id"])
-        for g in self.store.db.query("SELECT * FROM pbem_games WHERE deadline_hours IS NOT NULL "
-                                     "AND turn_side IS NOT NULL AND over_notified = 0"):
+        for g in self.store.pbem_games(on_clock_only=True):
             due = _parse_time(g["turn_started_at"]) + timedelta(hours=g["deadline_hours"])
             members = self.members(g["game_id"])
             player = members.get(g["turn_side"])
@@ -783,11 +768,11 @@ class Pbem:
                     self._send(player["email"], g["game_id"], "Reminder: your move is due",
                                f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
                                f"({g['deadline_hours']:g} hours from the start of your turn).", g["turn_side"])
-                    self.store.db["pbem_games"].update(g["game_id"], {"reminded": 1})
+                    self.store.update_pbem_game(g["game_id"], {"reminded": 1})
                 done.append(f"{g['game_id']}: reminded {g['turn_side']}")
             if not g["expired"] and now >= due:
                 side = g["turn_side"]
-                self.store.db["pbem_games"].update(g["game_id"], {"expired": 1})  # once, whatever follows
+                self.store.update_pbem_game(g["game_id"], {"expired": 1})  # once, whatever follows
                 jumped = moved is not None and not timedelta(0) <= moved <= timedelta(hours=g["deadline_hours"])
                 if jumped and g["on_deadline"] == "auto-pass":
                     LOG.warning("game %s: no auto-pass for %s: the clock moved %s since the last tick, more than "

@@ -11,7 +11,6 @@ import hmac
 import logging
 import os
 import re
-import sqlite3
 import threading
 
 from flask import Flask, current_app, g, jsonify, request
@@ -21,6 +20,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from app.events.store import (
+    BackendError,
     Conflict,
     EventStore,
     StoreError,
@@ -262,14 +262,14 @@ def _errors(app: Flask) -> None:
 
     def store_unavailable(exc: Exception):
         """The server's fault, not the caller's: 503 and when to try again (docs/reliability.md)."""
-        if not isinstance(exc, StoreUnavailable):  # a raw sqlite3.OperationalError outside the store's lock
+        if not isinstance(exc, StoreUnavailable):  # the backend's raw refusal outside the store's lock
             exc = unavailable(exc)
         response, status = payload(exc, 503, "StoreUnavailable")
         response.headers["Retry-After"] = str(RETRY_AFTER.get(exc.reason, RETRY_AFTER["refused"]))
         return response, status
 
     app.register_error_handler(StoreUnavailable, store_unavailable)
-    app.register_error_handler(sqlite3.OperationalError, store_unavailable)
+    app.register_error_handler(BackendError, store_unavailable)
     app.register_error_handler(ValidationError, lambda e: (jsonify({"error": "ValidationError", "message": "the "
                                                                     "request body is not valid",
                                                                     "errors": e.messages}), 422))
