@@ -29,8 +29,6 @@ from app.events.store import (
     utc_now,
     utc_text,
 )
-from app.mail import compose
-from app.mail.transport import MailConfig, Transport, transport_for
 from app.projections import history, render, textmap
 from app.projections import state as projection
 from app.projections.sight import Sight
@@ -38,7 +36,8 @@ from app.rules import practice
 from app.rules.base import event_reveals, has_preview, optional
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
-from app.service import audit, autoplay, games, outbox, transfer
+from app.service import audit, autoplay, games, mailing, outbox, transfer
+from app.service.ports import Mail, Notifier, Transport
 
 ARBITER = "arbiter"
 DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
@@ -95,14 +94,14 @@ def _now() -> datetime:
 
 
 class Pbem:
-    def __init__(self, store: EventStore, config: MailConfig | None = None, transport: Transport | None = None,
-                 clock: Callable[[], datetime] = _now, secret: str | None = None,
-                 notifier: outbox.Notifier | None = None):
-        """`notifier`: told after each write that queued mail (`serve`'s background sender); without one, the
-        write's own mail is delivered right after its commit, in the caller's thread."""
+    def __init__(self, store: EventStore, config: Mail, transport: Transport | None = None,
+                 clock: Callable[[], datetime] = _now, secret: str | None = None, notifier: Notifier | None = None):
+        """`config`: outgoing mail (the port app/mail's MailConfig implements); `transport`: where it goes (default:
+        the one `config` names). `notifier`: told after each write that queued mail (`serve`'s background sender);
+        without one, the write's own mail is delivered right after its commit, in the caller's thread."""
         self.store = store
-        self.config = config or MailConfig.from_env()
-        self.transport = transport or transport_for(self.config)
+        self.config = config
+        self.transport = transport or config.transport()
         self.clock = clock
         self.notifier = notifier
         self._queued: list[int] = []
@@ -615,7 +614,7 @@ class Pbem:
         view = rules.view(state.game, seat.side)  # the one view: the text, the text map and the picture
         parts = [f"{headline} - game {game_id}, {rules.title}. You play {seat.seat}.",
                  f"The game is at event {state.meta.seq}; now: {prompt['step']}.", "",
-                 "Since your last email", compose.render_history(since), ""]
+                 "Since your last email", mailing.render_history(since), ""]
         game_map = optional(rules, "game_map")
         attachments = ()
         if game_map is not None and view.get("units") is not None:
@@ -625,14 +624,14 @@ class Pbem:
                                     title=f"{game_id} after event {state.meta.seq}, as {seat.seat}")
             attachments = ((filename, "image/svg+xml", svg.encode("utf-8")),)
             parts += ["Map near the action", textmap.render_area(the_map, view, seat.side, since, filename), ""]
-        parts += ["The position (as you see it)", compose.render_view(view), ""]
+        parts += ["The position (as you see it)", mailing.render_view(view), ""]
         if prompt["actions"]:
-            parts += ["Your orders now", compose.render_actions(prompt["actions"]), ""]
+            parts += ["Your orders now", mailing.render_actions(prompt["actions"]), ""]
         link = self.replay_link(game_id, seat.seat)
         if link:
             parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {link}", ""]
-        parts.append(compose.how_to_reply(self.config, game_id, state.meta.seq, prompt["actions"]))
-        return compose.message(self.config, seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts),
+        parts.append(self.config.how_to_reply(game_id, state.meta.seq, prompt["actions"]))
+        return self.config.message(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts),
                                self.reply_tag(game_id, seat.seat), attachments=attachments, message_id=message_id)
 
     def _invitation(self, game_id: str, rules, seat: str, token: str, seats: dict[str, str]) -> str:
@@ -666,7 +665,7 @@ class Pbem:
     def _queue(self, kind: str, to: str, game_id: str | None, seat: str | None, data: dict) -> None:
         self._queued += self.store.queue_mail([{
             "kind": kind, "recipient": to, "game_id": game_id, "seat": seat,
-            "message_id": compose.new_message_id(self.config), "data": data}], utc_text(self.clock()))
+            "message_id": self.config.new_message_id(), "data": data}], utc_text(self.clock()))
 
     @contextmanager
     def writing(self) -> Iterator[None]:
@@ -706,7 +705,7 @@ class Pbem:
             state = projection.load(self.store, game_id, data["seq"])
             return self._turn_email(game_id, Seat(game_id, seat, row["recipient"]), state,
                                     get_rules(state.meta.rules), data["headline"], row["message_id"])
-        return compose.message(self.config, row["recipient"], game_id or "unknown", data["subject"], data["body"],
+        return self.config.message(row["recipient"], game_id or "unknown", data["subject"], data["body"],
                                self.reply_tag(game_id, seat) if seat else None, data["in_reply_to"],
                                message_id=row["message_id"])
 
