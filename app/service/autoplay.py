@@ -35,12 +35,14 @@ def waiting(rules, state: projection.GameState) -> str | None:
     return side if side in state.meta.automated else None
 
 
-def play(store: EventStore, game_id: str, limit: int = LIMIT) -> list[games.Accepted]:
+def play(store: EventStore, game_id: str, limit: int = LIMIT,
+         state: projection.GameState | None = None) -> list[games.Accepted]:
     """Give the automated seats' orders while one of them is to act; returns them as they were stored. Never
-    raises for the caller's sake: the player's own order stands whatever happens here, and a failure is logged."""
+    raises for the caller's sake: the player's own order stands whatever happens here, and a failure is logged.
+    `state`: the game at its head, if the caller has it loaded."""
     done: list[games.Accepted] = []
     try:
-        state = projection.load(store, game_id)
+        state = state or projection.load(store, game_id)
         rules = get_rules(state.meta.rules)
         while (side := waiting(rules, state)) is not None:
             if len(done) >= limit:

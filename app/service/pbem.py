@@ -105,6 +105,7 @@ class Pbem:
         self.clock = clock
         self.notifier = notifier
         self._queued: list[int] = []
+        self._loaded: dict[tuple[str, int], projection.GameState] = {}  # states this request's queued mail is at
         self._secret = (secret or os.environ.get("HEXLEDGER_SECRET") or "").encode("utf-8") or None
 
     # -- reply tags: a seat's own reply address, without a token --------------------------------------------
@@ -270,9 +271,15 @@ class Pbem:
     def _rules(self, game_id: str):
         return get_rules(self.store.game(game_id)["rules"])
 
-    def is_over(self, game_id: str) -> bool:
-        state = projection.load(self.store, game_id)
+    def is_over(self, game_id: str, state: projection.GameState | None = None) -> bool:
+        """The game has ended; `state`: a state of it the caller holds (loaded again unless it is at the head)."""
+        if state is None or state.meta.seq != self.store.head(game_id)[0]:
+            state = projection.load(self.store, game_id)
         return get_rules(state.meta.rules).outcome(state.game) is not None
+
+    def sees_all(self, seat: Seat, state: projection.GameState | None = None) -> bool:
+        """The arbiter, or anyone after the game ends, sees everything: every channel asks here."""
+        return seat.is_arbiter or self.is_over(seat.game_id, state)
 
     def view(self, seat: Seat, at: int | None = None) -> dict:
         state = projection.load(self.store, seat.game_id, at)
@@ -298,13 +305,15 @@ class Pbem:
                 "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help}
                             for a in prompt.actions] if mine else []}
 
-    def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None) -> list[dict]:
+    def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None,
+                     state: projection.GameState | None = None) -> list[dict]:
+        """The history as `seat` may see it; `state`: the game as the caller holds it (spares a load at the head)."""
         rules = self._rules(seat.game_id)
         events = list(self.store.events(seat.game_id, 1, to_seq))
         retracted = projection.retracted_seqs(events)
         shown = [e for e in events if e.seq >= from_seq]
         # after the game nothing is hidden any more (as for export and fork)
-        side = history.ALL_SIDES if seat.is_arbiter or self.is_over(seat.game_id) else seat.side
+        side = history.ALL_SIDES if self.sees_all(seat, state) else seat.side
         return history.lines(rules, shown, retracted, side)
 
     def history(self, seat: Seat, from_seq: int = 1, limit: int = 100) -> dict:
@@ -315,7 +324,7 @@ class Pbem:
 
     def export(self, seat: Seat) -> tuple[list[str], bool]:
         """(JSON lines, full?): the whole stream for the arbiter or after the game; else the seat's filtered view."""
-        if seat.is_arbiter or self.is_over(seat.game_id):
+        if self.sees_all(seat):
             return list(transfer.export_lines(self.store, seat.game_id)), True
         sight = Sight(self._rules(seat.game_id), seat.side)
         events = list(self.store.events(seat.game_id))
@@ -336,7 +345,7 @@ class Pbem:
 
     def verify(self, seat: Seat) -> dict:
         report = audit.verify(list(self.store.events(seat.game_id)), parents=transfer.parents_in(self.store)).to_dict()
-        if not (seat.is_arbiter or self.is_over(seat.game_id)):
+        if not self.sees_all(seat):
             # problem texts quote orders, which may be hidden from this side: only where the audit failed
             report["problems"] = [{"seq": p["seq"], "check": p["check"]} for p in report["problems"]]
         return report
@@ -368,25 +377,33 @@ class Pbem:
 
         accepted = games.submit(self.store, seat.game_id, self._player(seat), text, expected_seq,
                                 within=bookkeeping)
-        accepted = autoplay.merged(accepted, self._answer_automated(seat, notify))
+        accepted = autoplay.merged(accepted, self._answer_automated(seat, notify, accepted.state))
         self._kick()
         return accepted
 
-    def _answer_automated(self, seat: Seat, notify: bool = True) -> list:
+    def order(self, seat: Seat, text: str, expected_seq: int | None = None) -> dict:
+        """`submit`, answered as the seat sees it: the new events' lines and its view of the new position."""
+        accepted = self.submit(seat, text, expected_seq)
+        rules = get_rules(accepted.state.meta.rules)
+        return {"accepted": True, "seq": accepted.state.meta.seq,
+                "events": history.lines(rules, accepted.events, side=seat.side),
+                "view": rules.view(accepted.state.game, seat.side)}
+
+    def _answer_automated(self, seat: Seat, notify: bool = True, state: projection.GameState | None = None) -> list:
         """The automated seats play while the states table prompts them; what they did counts as seen by `seat`
-        (it comes back in the answer) and the turn email it leads to is queued."""
-        answered = autoplay.play(self.store, seat.game_id)
+        (it comes back in the answer) and the turn email it leads to is queued. `state`: the game at its head."""
+        answered = autoplay.play(self.store, seat.game_id, state=state)
         if answered:
             with self.writing():
                 self._mark_seen(seat, answered[-1].state.meta.seq)
                 if notify:
-                    self.notify(seat.game_id)
+                    self.notify(seat.game_id, answered[-1].state)
         return answered
 
     def fork(self, seat: Seat, at_seq: int) -> tuple[str, dict[str, str]]:
         """A sandbox branch; the caller gets every seat's token for it. Players may fork only a finished game
         (a fork of a running one would show them the other side's hidden information)."""
-        if not (seat.is_arbiter or self.is_over(seat.game_id)):
+        if not self.sees_all(seat):
             raise AccessDenied("only the arbiter may fork a game before it ends")
         rules = self._rules(seat.game_id)
         tokens = {s: new_token() for s in [*rules.sides, ARBITER]}
@@ -589,7 +606,7 @@ class Pbem:
                 return []
             self.store.update_pbem_game(game_id, {"over_notified": 1, "turn_side": None})
             for seat, m in members.items():
-                self._queue_turn(game_id, seat, m["email"], state.meta.seq, f"Game over: {outcome.winner or 'draw'}")
+                self._queue_turn(state, seat, m["email"], f"Game over: {outcome.winner or 'draw'}")
             return list(members)
         if any(s not in state.meta.players for s in state.meta.sides):
             return []
@@ -598,18 +615,20 @@ class Pbem:
             return []  # an automated side is told nothing: the server plays it (autoplay)
         self.store.update_pbem_game(game_id, {"turn_side": side, "turn_started_at": utc_now(),
                                               "reminded": 0, "expired": 0})
-        self._queue_turn(game_id, side, members[side]["email"], state.meta.seq, "Your turn")
+        self._queue_turn(state, side, members[side]["email"], "Your turn")
         return [side]
 
-    def _queue_turn(self, game_id: str, seat: str, email: str, seq: int, headline: str) -> None:
+    def _queue_turn(self, state: projection.GameState, seat: str, email: str, headline: str) -> None:
         """A turn (or game-over) email into the outbox, laid out when it is delivered (`outgoing`) from the
-        position at `seq`. The seat counts as having seen `seq` from now: undo is refused once it is queued."""
+        position `state` (at its seq). The seat counts as having seen it from now: undo is refused once queued."""
+        game_id, seq = state.meta.game_id, state.meta.seq
+        self._loaded[(game_id, seq)] = state  # delivered by this service (inline): laid out without a load
         self._queue("turn", email, game_id, seat, {"headline": headline, "seq": seq})
         self.store.mark_seen(game_id, seat, seq)
 
     def _turn_email(self, game_id: str, seat: Seat, state, rules, headline: str, message_id: str):
         member = self.members(game_id)[seat.seat]
-        since = self.history_rows(seat, member["last_notified_seq"] + 1, state.meta.seq)
+        since = self.history_rows(seat, member["last_notified_seq"] + 1, state.meta.seq, state)
         prompt = self._prompt_dict(rules, state, seat)
         view = rules.view(state.game, seat.side)  # the one view: the text, the text map and the picture
         parts = [f"{headline} - game {game_id}, {rules.title}. You play {seat.seat}.",
@@ -681,12 +700,15 @@ class Pbem:
             return
         ids, self._queued = self._queued, []
         if self.notifier is not None:
+            self._loaded.clear()
             self.notifier.kick()
             return
         try:
             self.deliver(ids)
         except Exception:  # noqa: BLE001 - the write is committed: its mail waits in the outbox, logged
             LOG.exception("outbox: delivery after a write failed; the mail stays queued")
+        finally:
+            self._loaded.clear()
 
     def deliver(self, ids: list[int] | None = None) -> outbox.Report:
         """Send the queued mail that is due (of `ids` only, if given), recording failures for a retry."""
@@ -702,7 +724,7 @@ class Pbem:
         """An outbox row as the email to send (outbox.Composer): a turn email is laid out now, from `seq`."""
         data, game_id, seat = row["data"], row["game_id"], row["seat"]
         if row["kind"] == "turn":
-            state = projection.load(self.store, game_id, data["seq"])
+            state = self._loaded.get((game_id, data["seq"])) or projection.load(self.store, game_id, data["seq"])
             return self._turn_email(game_id, Seat(game_id, seat, row["recipient"]), state,
                                     get_rules(state.meta.rules), data["headline"], row["message_id"])
         return self.config.message(row["recipient"], game_id or "unknown", data["subject"], data["body"],

@@ -222,15 +222,7 @@ def submit(args, game_id):
     else:
         text, expected = request.get_data(as_text=True), None
     expected = args["expected_seq"] if args["expected_seq"] is not None else expected
-    service = svc()
-    accepted = service.submit(s, text, expected)
-    from app.projections import history
-    from app.rules.catalog import get_rules
-
-    rules = get_rules(accepted.state.meta.rules)
-    return {"accepted": True, "seq": accepted.state.meta.seq,
-            "events": history.lines(rules, accepted.events, side=s.side),
-            "view": rules.view(accepted.state.game, s.side)}
+    return svc().order(s, text, expected)
 
 
 @blp.route("/games/<game_id>/history", methods=["GET"])
