@@ -71,6 +71,11 @@ def utc_now() -> str:
     return utc_text(datetime.now(UTC))
 
 
+def utc_parse(text: str) -> datetime:
+    """A time as the store (or an ISO 8601 clock reading) wrote it."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
 def utc_text(moment: datetime) -> str:
     """A UTC time as the store writes it (ISO 8601, microseconds, Z): such texts sort as the times do."""
     return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
