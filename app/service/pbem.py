@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from app.events.store import EventStore
+from app.events.store import EventStore, default_db_path
 from app.projections import state as projection
 from app.service.deadlines import DEADLINE_ACTOR, PASS_ACTIONS, Deadlines
 from app.service.disputes import Disputes
@@ -23,7 +23,7 @@ from app.service.seats import ARBITER, DEADLINE_ACTIONS, Seat, Seats, hash_token
 from app.service.table import Table
 
 __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "AccessDenied", "NotAuthenticated",
-           "Pbem", "PbemError", "Seat", "hash_token", "new_token"]
+           "Pbem", "PbemError", "Seat", "default_db_path", "hash_token", "new_token"]
 
 
 def _now() -> datetime:
@@ -46,3 +46,9 @@ class Pbem(Seats, Table, Disputes, Mailing, Deadlines):
         self._queued: list[int] = []
         self._loaded: dict[tuple[str, int], projection.GameState] = {}  # states this request's queued mail is at
         self._secret = (secret or os.environ.get("HEXLEDGER_SECRET") or "").encode("utf-8") or None
+
+    @classmethod
+    def open(cls, db_path: str, config: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,
+             **options) -> Pbem:
+        """The service on its own connection to the database at `db_path` (one per thread)."""
+        return cls(EventStore(db_path, busy_timeout=busy_timeout), config, transport, **options)

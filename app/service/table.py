@@ -136,9 +136,9 @@ class Table:
         self._kick()
         return accepted
 
-    def order(self, seat: Seat, text: str, expected_seq: int | None = None) -> dict:
+    def order(self, seat: Seat, text: str, expected_seq: int | None = None, notify: bool = True) -> dict:
         """`submit`, answered as the seat sees it: the new events' lines and its view of the new position."""
-        accepted = self.submit(seat, text, expected_seq)
+        accepted = self.submit(seat, text, expected_seq, notify)
         rules = get_rules(accepted.state.meta.rules)
         return {"accepted": True, "seq": accepted.state.meta.seq,
                 "events": history.lines(rules, accepted.events, side=seat.side),
