@@ -25,6 +25,7 @@ from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
 from app.events.store import Conflict, StoreError, StoreUnavailable
+from app.mail.replies import body_text, own_lines
 from app.projections import state as projection
 from app.rules.catalog import UnknownRules
 from app.rules.errors import OrderError
@@ -60,28 +61,6 @@ class Result:
 
 def parse_message(raw: bytes) -> EmailMessage:
     return BytesParser(policy=policy.default).parsebytes(raw)
-
-
-def body_text(msg: EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    if part is None:
-        raise ValueError("the message has no plain-text part; send your orders as plain text")
-    return part.get_content()
-
-
-def order_lines(text: str) -> list[str]:
-    """The body's own lines: quoted text ('>') and everything after the signature separator are dropped."""
-    out = []
-    for line in text.splitlines():
-        if line.rstrip("\r") == "-- " or line.strip() == "--":
-            break
-        stripped = line.strip()
-        if not stripped or stripped.startswith(">"):
-            continue
-        if re.match(r"^On .+ wrote:$", stripped):  # the attribution line above a quote
-            continue
-        out.append(stripped)
-    return out
 
 
 def _address_tags(msg: EmailMessage, local: str) -> list[str]:
@@ -168,7 +147,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
     if pbem.store.mail_processed(mid):
         return refuse("this message was already processed (same Message-ID); nothing was written again")
     try:
-        lines = order_lines(body_text(msg))
+        lines = own_lines(body_text(msg))
     except (ValueError, LookupError, UnicodeError) as exc:
         return refuse(f"malformed message: {exc}")
     headers: dict[str, str] = {}
