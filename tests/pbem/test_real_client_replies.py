@@ -60,3 +60,37 @@ def test_a_reply_through_the_ingest_pipe(pbem, smtp, store, tmp_path, monkeypatc
     assert r.exit_code == 0, r.output
     assert f"accepted: {LANDING}" in r.output
     check_answer(smtp, store, game_id, turn)
+
+
+def test_an_order_broken_over_two_lines_plays_nothing_of_the_message(pbem, smtp, store):
+    """Issue 14: the long landing order broken by a hard line break (mutt's reply without format=flowed): its
+    second half is no order, so none of the message's orders is played (before, its first orders and the first
+    half of the landing were, and a die was rolled), and the answer names the line and why."""
+    game_id = to_japanese_gt2(pbem)
+    head = store.head(game_id)[0]
+    raw = reply_bytes("mutt-reply-flowed-top.eml", game_id, pbem.reply_tag(game_id, "japanese"))
+    raw = raw.replace(b"; format=flowed", b"")
+    [result] = [inbound.ingest(pbem, raw)]
+    assert result.refused and result.applied == 0, result.lines
+    assert store.head(game_id)[0] == head  # nothing written: no order, no die
+    answer = body_text(smtp.last(JP, "Orders refused"))
+    assert "refused: cannot read order 'artillery'" in answer
+    assert "nothing of this message was played" in answer
+    # the refusal carries the seat's reply tag: replying to it with the orders whole plays them
+    refused = smtp.last(JP, "Orders refused")
+    assert refused["Reply-To"] == f"orders+{game_id}.{pbem.reply_tag(game_id, 'japanese')}@pbem.example"
+    fixed = reply_bytes("mutt-reply-flowed-top.eml", game_id, refused["Reply-To"].split(".")[1].split("@")[0])
+    fixed = fixed.replace(b"Message-ID: <", b"Message-ID: <again-")
+    result = inbound.ingest(pbem, fixed)
+    assert result.applied == len(ORDERS) and not result.refused, result.lines
+
+
+def test_a_message_without_tag_or_token_is_told_what_to_do_by_email(pbem, smtp, store):
+    game_id = to_japanese_gt2(pbem)
+    raw = reply_bytes("s-nail-reply.eml", game_id, "x").replace(f"orders+{game_id}.x@".encode(),
+                                                                 f"orders+{game_id}@".encode())
+    result = inbound.ingest(pbem, raw)
+    assert result.refused and result.applied == 0
+    answer = body_text(smtp.last(JP, "Orders refused"))
+    assert "reply to a game email" in answer and "put your token line first" in answer
+    assert "Authorization" not in answer and "HTTP" not in answer
