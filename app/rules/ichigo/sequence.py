@@ -222,7 +222,7 @@ def deploy(em: Emitter, dice) -> None:
     for h, n in setup_draws(em.state):
         for _ in range(n):
             draw(em, dice, h)
-    em.emit(ev.PhaseEnded(em.state.turn, "setup"))
+    em.emit(ev.PhaseEnded(phase="setup", turn=em.state.turn))
 
 
 def declare(em: Emitter, side: str, nation: str, order: str) -> None:
@@ -744,7 +744,7 @@ def end(em: Emitter, side: str, dice) -> None:
     if em.state.phase == "X" and em.state.turn >= em.state.last_turn():
         em.emit(final_outcome(em.state))
         return
-    em.emit(ev.PhaseEnded(state.turn, state.phase))
+    em.emit(ev.PhaseEnded(phase=state.phase, turn=state.turn))
 
 
 def supply_of(state: State, uid: str) -> str:
