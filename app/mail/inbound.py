@@ -4,8 +4,10 @@ The sender authenticates with the game token (a `token: ...` line in the body), 
 server sent to their seat: its Reply-To is the plus-address orders+GAME.TAG@..., TAG being the seat's reply tag
 (HMAC of the server secret, game and seat; `Pbem.reply_tag`), checked in constant time. A token in that place
 (addresses written before reply tags) still works. The game comes from that address, a `game: ...` line or the
-subject tag. Orders are applied in order and processing stops at the first refused one: later orders were
-written for a position that did not come about. A replayed message (same Message-ID) is refused.
+subject tag. Every line is read (parsed) before any is played: a line that cannot be read plays nothing of the
+message. Orders are then applied in order and processing stops at the first refused one: later orders were
+written for a position that did not come about. An answer to a message that opened a seat carries its reply tag.
+A replayed message (same Message-ID) is refused.
 
 A message is one transaction: its orders, the record that it was processed and the mail it causes (the reply,
 turn emails; app/service/outbox.py) are written together or not at all, so a run cut short never applies an
@@ -24,11 +26,13 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
+from app.mail.replies import body_text, own_lines
 from app.service import autoplay
 from app.service.errors import (
     AccessDenied,
     Conflict,
     GameError,
+    NotAuthenticated,
     OrderError,
     StoreError,
     StoreUnavailable,
@@ -65,28 +69,6 @@ class Result:
 
 def parse_message(raw: bytes) -> EmailMessage:
     return BytesParser(policy=policy.default).parsebytes(raw)
-
-
-def body_text(msg: EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    if part is None:
-        raise ValueError("the message has no plain-text part; send your orders as plain text")
-    return part.get_content()
-
-
-def order_lines(text: str) -> list[str]:
-    """The body's own lines: quoted text ('>') and everything after the signature separator are dropped."""
-    out = []
-    for line in text.splitlines():
-        if line.rstrip("\r") == "-- " or line.strip() == "--":
-            break
-        stripped = line.strip()
-        if not stripped or stripped.startswith(">"):
-            continue
-        if re.match(r"^On .+ wrote:$", stripped):  # the attribution line above a quote
-            continue
-        out.append(stripped)
-    return out
 
 
 def _address_tags(msg: EmailMessage, local: str) -> list[str]:
@@ -154,12 +136,14 @@ def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
         _process(pbem, msg, raw, mid, result)
     if not any(line.startswith("refused: this message was already processed") for line in result.lines):
         pbem.store.record_mail(mid, result.game_id, result.summary)
-    to = result.seat.email if result.seat and not result.refused else sender if ADDRESS.fullmatch(sender) else None
+    # a message that opened a seat is answered to that seat, refused or not, with its reply tag: the answer can be
+    # replied to as it is (issue 14); one that opened none, to its sender
+    to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) else None
     if to:
         subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
             result.refused else "Your message"
         body = "\n".join([f"Your message {mid} was processed:", "", *result.lines])
-        seat = result.seat.seat if result.seat and not result.refused else None
+        seat = result.seat.seat if result.seat else None
         pbem.email(to, result.game_id, subject, body, seat, in_reply_to=mid)
     if result.applied and result.game_id:
         pbem.notify(result.game_id)
@@ -173,7 +157,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
     if pbem.store.mail_processed(mid):
         return refuse("this message was already processed (same Message-ID); nothing was written again")
     try:
-        lines = order_lines(body_text(msg))
+        lines = own_lines(body_text(msg))
     except (ValueError, LookupError, UnicodeError) as exc:
         return refuse(f"malformed message: {exc}")
     headers: dict[str, str] = {}
@@ -205,6 +189,13 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         result.game_id = None if "no game" in str(exc) else game_id
         return refuse(f"{exc}; nothing was written")
     result.seat = seat
+    unreadable = _unreadable(pbem, seat, orders)
+    if unreadable:  # every line is read before any is played: nothing of a message half read is played
+        for line in unreadable:
+            refuse(line)
+        result.lines.append("nothing of this message was played or written: correct the line(s) above and send "
+                            "all of its orders again")
+        return
     if "join" in headers:
         try:
             joined = pbem.join(seat, headers["join"])
@@ -245,9 +236,22 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             return
 
 
+def _unreadable(pbem: Pbem, seat: Seat, orders: list[str]) -> list[str]:
+    """The lines that cannot be read as orders (InvalidOrder, AmbiguousOrder), each with why, read against the
+    position the message answers. Service words are read by their patterns; the arbiter's lines, and orders the
+    rules refuse when their turn comes, are left to be answered as they are played."""
+    if seat.is_arbiter:
+        return []
+    words = [o for o in orders if o.lower() == "undo" or DISPUTE.match(o) or ANSWER.match(o)]
+    return pbem.unreadable(seat, [o for o in orders if o not in words])
+
+
 def _authenticate(pbem: Pbem, game_id: str, token: str | None, reply_tag: str | None) -> Seat:
     """A `token:` line wins; else the reply tag of the address (or a token there, as invitations once had)."""
-    if token or not reply_tag:
+    if not token and not reply_tag:
+        raise NotAuthenticated("no token line and no reply tag: reply to a game email (its reply address names "
+                               "your seat), or put your token line first: 'token: <your token from the invitation>'")
+    if token:
         return pbem.authenticate(game_id, token)
     try:
         return pbem.authenticate_tag(game_id, reply_tag)

@@ -11,7 +11,8 @@ from app.projections import history
 from app.projections import state as projection
 from app.projections.sight import Sight
 from app.rules.base import has_preview
-from app.rules.catalog import get_rules
+from app.rules.catalog import UnknownRules, get_rules
+from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
 from app.service import audit, autoplay, games, transfer
 from app.service.errors import AccessDenied, PbemError
 from app.service.seats import ARBITER, Seat, hash_token, new_token
@@ -143,6 +144,25 @@ class Table:
         return {"accepted": True, "seq": accepted.state.meta.seq,
                 "events": history.lines(rules, accepted.events, side=seat.side),
                 "view": rules.view(accepted.state.game, seat.side)}
+
+    def unreadable(self, seat: Seat, lines: list[str]) -> list[str]:
+        """Why each of `lines` cannot be read as an order (InvalidOrder, AmbiguousOrder) against the position now;
+        a line that reads but the rules refuse (answered when its turn comes) is not listed, nor any line of a game
+        whose rules this server lacks (played, each is refused with the reason)."""
+        try:
+            state = projection.load(self.store, seat.game_id)
+            rules = get_rules(state.meta.rules)
+        except UnknownRules:
+            return []
+        bad = []
+        for line in lines:
+            try:
+                rules.parse(line, seat.side, state.game)
+            except (InvalidOrder, AmbiguousOrder) as exc:
+                bad.append(str(exc))
+            except (OrderError, games.GameError, ValueError):
+                continue
+        return bad
 
     def _answer_automated(self, seat: Seat, notify: bool = True, state: projection.GameState | None = None) -> list:
         """The automated seats play while the states table prompts them; what they did counts as seen by `seat`

@@ -56,7 +56,7 @@ def _big_mail(game_id: str, token: str, size: int) -> bytes:
     msg["To"] = f"orders+{game_id}@pbem.example"
     msg["Subject"] = "orders"
     msg["Message-ID"] = "<big@x.example>"
-    msg.set_content(f"token: {token}\nmove R1 0202\n" + ("filler line\n" * (size // 12)))
+    msg.set_content(f"token: {token}\nmove R1 0202\n" + ("> quoted line\n" * (size // 14)))  # the quoted history
     return bytes(msg)
 
 

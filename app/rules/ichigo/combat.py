@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.common import Emitter, air_range, garrison_at, mainland, supply_state
+from app.rules.ichigo.common import Emitter, air_range, frozen, garrison_at, mainland, supply_state
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.concentric import concentric_shift
@@ -49,8 +49,8 @@ def check_attack(state: State, side: str, target: str, ids: list[str], momentum:
             raise IllegalOrder("Ichi-Go 11.3", f"{u.id} has already attacked this phase")
         if not d.map.adjacent(H(u.hex), H(target)):
             raise IllegalOrder("Ichi-Go 11.2", f"{u.id} in {u.hex} is not adjacent to {target}")
-        if state.turn == 1 and u.hex in d.tagged("no-attack-turn-1"):
-            raise IllegalOrder("Ichi-Go 5.4", "the 38th Army force never attacks on Turn 1")
+        if frozen(state, u.hex):
+            raise IllegalOrder("Ichi-Go 5.4", f"the 38th Army force never attacks on Turn {state.turn}")
     if momentum is not None:
         if not set(ids) <= set(momentum["units"]):
             raise IllegalOrder("Ichi-Go 11.25", "a momentum attack uses only units that just advanced")
@@ -61,8 +61,8 @@ def check_attack(state: State, side: str, target: str, ids: list[str], momentum:
         raise IllegalOrder("Ichi-Go 11.0", f"{target} holds no enemy unit")
     if momentum is None and target in state.attacked_hexes:
         raise IllegalOrder("Ichi-Go 11.4", f"{target} has already been attacked this phase")
-    if state.turn == 1 and target in d.tagged("no-attack-turn-1"):
-        raise IllegalOrder("Ichi-Go 5.4", f"the 38th Army force in {target} cannot be attacked on Turn 1")
+    if frozen(state, target):
+        raise IllegalOrder("Ichi-Go 5.4", f"the 38th Army force in {target} cannot be attacked on Turn {state.turn}")
     return units
 
 

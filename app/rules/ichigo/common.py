@@ -103,6 +103,12 @@ def supply_state(state: State, u: Unit) -> str:
     return "full"
 
 
+def frozen(state: State, h: str) -> bool:
+    """Ichi-Go 5.4: the 38th Army force neither moves, attacks nor is attacked on the scenario's frozen turn."""
+    d = load()
+    return state.turn == int(d.scenario["turn_start"]["frozen_turn"]) and h in d.tagged("no-attack-turn-1")
+
+
 def all_airbases_japanese(state: State) -> bool:
     return all(h in state.jp_control for h in load().feature("airbase"))
 

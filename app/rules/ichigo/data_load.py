@@ -3,7 +3,6 @@ kernel rule objects built from them (movement 10.x, stacking 6.x, odds and CRT 1
 concentric 11.15, supply trace 7.1). No game number lives in code: every value comes from the TOML files."""
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -21,7 +20,6 @@ from app.rules.kernel.stacking import Incompatible, StackingRules, StackLimit
 from app.rules.kernel.strength import HexsideModifiers, StrengthRule
 
 H = Hex.parse
-HEX_RE = re.compile(r"\b\d{4}\b")
 
 
 def _toml(path) -> dict:
@@ -66,23 +64,36 @@ class GameData:
 
     @cached_property
     def victory_hexes(self) -> tuple[str, ...]:
-        """Hexes the victory conditions (4.1-4.5) turn on: the US airbases, the GEARR hexes and every hex the
-        scenario's [victory] table names (Chungking, Kunming, Shanghai, Wuhan, ...)."""
-        named: set[str] = set()
-
-        def walk(value) -> None:
-            if isinstance(value, dict):
-                for v in value.values():
-                    walk(v)
-            elif isinstance(value, list | tuple):
-                for v in value:
-                    walk(v)
-            elif isinstance(value, str):
-                named.update(HEX_RE.findall(value))
-
-        walk(self.scenario["victory"])
+        """Hexes the victory conditions (4.1-4.5) turn on: the US airbases, the GEARR hexes, Chungking, Kunming,
+        Shanghai, Wuhan and the 4.3 debit hexes."""
+        v = self.scenario["victory"]
+        named = {self.place(h) for h in (v["sudden_death_chungking"], v["kunming"], *v["allied_sudden"],
+                                         *v["causeway"]["debit_hexes"])}
         hexes = set(self.feature("airbase")) | set(self.gearr) | named
         return tuple(sorted(h for h in hexes if self.map.on_map(H(h))))
+
+    def place(self, label: str) -> str:
+        """The hex on this map of a place the scenario names by its printed label: the one hex bearing the
+        printed map's name for it. KeyError naming the place if the map has none, or several."""
+        name = place_name(label)
+        found = self.map.hexes_named(name)
+        if len(found) != 1:
+            raise KeyError(f"the map names {len(found) or 'no'} hex{'es' if len(found) > 1 else ''} {name!r} "
+                           f"where the rules need one ({label} on the printed map)")
+        return str(found[0])
+
+    def places(self, labels) -> list[str]:
+        return [self.place(h) for h in labels]
+
+    def missing_places(self) -> list[str]:
+        """Why this map cannot host the scenario: each place the scenario names that it lacks (or names twice)."""
+        problems = []
+        for label in scenario_places(self.scenario):
+            try:
+                self.place(label)
+            except KeyError as e:
+                problems.append(e.args[0])
+        return problems
 
     def north_edge(self) -> frozenset[str]:
         return frozenset(str(h) for h in self.map.edge_hexes("north"))
@@ -109,6 +120,23 @@ class GameData:
         return out
 
 
+def scenario_places(sc: dict) -> tuple[str, ...]:
+    """Every hex label the scenario names as a place (4.1-4.5, 5.3)."""
+    v, c = sc["victory"], sc["causeway"]
+    return (v["sudden_death_chungking"], v["kunming"], *v["allied_sudden"], *v["causeway"]["debit_hexes"],
+            c["us_formosa_landing_hex"], *c["us_mainland_landing_ports"])
+
+
+def place_name(label: str) -> str:
+    """The printed map's name for one of its hexes (the label itself if unnamed)."""
+    return _printed_map().name_of(H(label)) or label
+
+
+@lru_cache(maxsize=1)
+def _printed_map() -> GameMap:
+    return load_map(MAP)
+
+
 def load() -> GameData:
     """The game's data, on the custom map in force if the game has one (app/rules/custom_setup.py)."""
     return _load(map_text())
@@ -116,7 +144,7 @@ def load() -> GameData:
 
 @lru_cache(maxsize=4)
 def _load(custom_map: str) -> GameData:
-    gmap = loads_map(custom_map, "custom map") if custom_map else load_map(MAP)
+    gmap = loads_map(custom_map, "custom map") if custom_map else _printed_map()
     tec = _toml(TERRAIN)
     oob = _toml(UNITS)
     sc = _toml(SCENARIO)

@@ -1,4 +1,6 @@
-"""Ichi-Go event types (design.md practice 3). Each is a fact; `evolve` (state.py) folds them.
+"""Ichi-Go event types (design.md practice 3). Each is a fact; `evolve` (state.py) folds them. The decisions,
+phase ends and game end are the shared events of app/rules/engine/events.py (stored before as "ichigo.<Name>",
+names they still read by).
 
 Chinese regulars on the map are named by a public counter handle ("C07"): which unit a handle is stays hidden
 from both players (6.6, 11.27) until a `Revealed` event; only `UnitDrawn` (never shown to a player, see
@@ -8,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.events.registry import event_type
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded  # noqa: F401 (shared)
 
 
 @event_type("ichigo.UnitDrawn")
@@ -38,13 +41,6 @@ class ReturnedToPool:
 
     handle: str
     reason: str
-
-
-@event_type("ichigo.PhaseEnded")
-@dataclass(frozen=True)
-class PhaseEnded:
-    turn: int
-    phase: str
 
 
 @event_type("ichigo.OrderDeclared")
@@ -113,21 +109,6 @@ class SupportExpended:
     """Ichi-Go 11.17, 11.28: committed tank regiments / the 1st SF Group are eliminated after the battle."""
 
     units: list[str]
-
-
-@event_type("ichigo.DecisionRequired")
-@dataclass(frozen=True)
-class DecisionRequired:
-    kind: str
-    side: str
-    data: dict = field(default_factory=dict)
-
-
-@event_type("ichigo.DecisionMade")
-@dataclass(frozen=True)
-class DecisionMade:
-    kind: str
-    side: str
 
 
 @event_type("ichigo.UnitsAdvanced")
@@ -233,13 +214,6 @@ class B29Placed:
     """Ichi-Go 8.9."""
 
     hex: str
-
-
-@event_type("ichigo.GameEnded")
-@dataclass(frozen=True)
-class GameEnded:
-    winner: str | None
-    reason: str
 
 
 @event_type("ichigo.GarrisonDestroyed")

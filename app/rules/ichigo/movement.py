@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.common import Emitter, air_range, enemy_hexes, supply_state
+from app.rules.ichigo.common import Emitter, air_range, enemy_hexes, frozen, supply_state
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.errors import RuleViolation
@@ -67,8 +67,8 @@ def movers(state: State, side: str, ids: list[str]) -> list[Unit]:
             raise IllegalOrder("Ichi-Go 10.1", f"{u.id} is static and never moves (2.12)")
         if u.done:
             raise IllegalOrder("Ichi-Go 10.4", f"{u.id} has completed its move this phase")
-        if state.turn == 1 and u.hex in load().tagged("no-attack-turn-1"):
-            raise IllegalOrder("Ichi-Go 5.4", f"the 38th Army force in {u.hex} never moves on Turn 1")
+        if frozen(state, u.hex):
+            raise IllegalOrder("Ichi-Go 5.4", f"the 38th Army force in {u.hex} never moves on Turn {state.turn}")
     if len({u.hex for u in units}) > 1:
         raise IllegalOrder("Ichi-Go 10.3", "units moving together must start in one hex")
     moving = [u for u in units if u.mp >= 0]

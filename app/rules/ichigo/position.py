@@ -19,7 +19,7 @@ from app.rules.custom_setup import (
     parse_options,
     place_units,
 )
-from app.rules.ichigo.data_load import load
+from app.rules.ichigo.data_load import load, scenario_places
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.state import PHASES, SIDES, State, _unit, initial_state, phase_applies, raw_unit, tracked
 
@@ -34,6 +34,9 @@ def start(options: dict) -> State:
     with map_in_force(text):
         d = load()
         state = replace(initial_state(), map_text=text)
+        problems = d.missing_places()
+        if problems:
+            raise SetupError("custom map", problems)
         problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(d) if not d.land(h)]
         if position is None:
             problems += off_map_units(state.units, d.land)
@@ -45,9 +48,7 @@ def start(options: dict) -> State:
 
 
 def _scenario_hexes(d) -> list[str]:
-    c = d.scenario["causeway"]
-    return [*d.scenario["victory"]["allied_sudden"], d.scenario["victory"]["sudden_death_chungking"], "0119",
-            c["us_formosa_landing_hex"]]
+    return d.places(scenario_places(d.scenario))
 
 
 def _setup_hexes(d) -> set[str]:

@@ -125,10 +125,10 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
                       and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
         if pool:
-            ports = sorted(h for h in d.feature("port") if int(h[2:]) > 17 and h not in d.tagged("formosa"))
+            ports = sequence.mainland_landings()
             spots = list(state.beachheads.values()) or ports
             group = ' '.join(pool[:rng.randint(1, min(8, len(pool)))])
-            if state.turn == 7:
+            if state.turn == int(d.scenario["causeway"]["us_formosa_landing_turn"]):
                 out.append(f"land {group}")
             else:
                 out += [f"land {group} at {h}" for h in spots + ports]

@@ -20,7 +20,7 @@ from app.rules.ichigo.common import (
     no_chinese_east_of_gearr,
     supply_state,
 )
-from app.rules.ichigo.data_load import H, load
+from app.rules.ichigo.data_load import H, load, place_name
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.orders import SYNTAX
 from app.rules.ichigo.state import State, Unit, evolve, other
@@ -62,6 +62,11 @@ PHASE_NAMES = {p: p for p in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", 
 
 def _actions(*names: str) -> tuple[Action, ...]:
     return tuple(Action(n, SYNTAX[n], CASES[n][0], CASES[n][1]) for n in names)
+
+
+def _turn(key: str) -> int:
+    """A turn number of the US landings and transfers (scenario [causeway]: 5.3, 10.11)."""
+    return int(load().scenario["causeway"][key])
 
 
 def phase_name(phase: str) -> str:
@@ -162,7 +167,7 @@ def prompt(state: State) -> Prompt:
         return Prompt(who, label + f": declare the {nation} order", _actions("declare"))
     if nation is not None:
         names = ["move"] if state.mode() == "move" else ["attack"]
-        if state.phase == "II" and state.turn >= 8 and state.mode() == "move":
+        if state.phase == "II" and state.turn >= _turn("us_reinforcements_from_turn") and state.mode() == "move":
             names.append("land")
             if can_drop(state):
                 names.append("drop")
@@ -184,7 +189,8 @@ def prompt(state: State) -> Prompt:
             return Prompt(side, label, _actions("reinforce"))
         return Prompt(side, label, _actions("place", "end"))
     if state.phase == "I":
-        names = ["land"] if state.turn in (7, 8) else (["transfer"] if len(state.beachheads) == 2 else [])
+        landings = (_turn("us_formosa_landing_turn"), _turn("us_mainland_landing_turn"))
+        names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
         return Prompt(side, label, _actions(*names, "end"))
     return Prompt(side, label, _actions("end"))
 
@@ -216,7 +222,7 @@ def deploy(em: Emitter, dice) -> None:
     for h, n in setup_draws(em.state):
         for _ in range(n):
             draw(em, dice, h)
-    em.emit(ev.PhaseEnded(em.state.turn, "setup"))
+    em.emit(ev.PhaseEnded(phase="setup", turn=em.state.turn))
 
 
 def declare(em: Emitter, side: str, nation: str, order: str) -> None:
@@ -242,10 +248,12 @@ def causeway_roll(em: Emitter, dice) -> None:
     if all_gearr_japanese(state):
         total += 1
         mods.append("+1 all GEARR Japanese")
-    for name, h in (("Chungking", "0712"), ("Kunming", "0119")):
-        if japanese_near(state, h, int(d.scenario["victory"]["distance_chungking"])):
+    v = d.scenario["victory"]
+    near = int(v["distance_chungking"])
+    for label in (v["sudden_death_chungking"], v["kunming"]):
+        if japanese_near(state, d.place(label), near):
             total += 1
-            mods.append(f"+1 Japanese within 5 hexes of {name}")
+            mods.append(f"+1 Japanese within {near} hexes of {place_name(label)}")
     ports = [h for h in d.feature("port") if mainland(h) and h not in state.jp_control]
     if ports:
         total += len(ports)
@@ -270,10 +278,11 @@ def airpower_roll(em: Emitter, dice) -> None:
     winner, markers = None, 0
     for _ in range(20):
         jp = em.roll(dice, "Japanese airpower (8.1)")
-        if state.turn == 1:
+        first, last = a["japanese_drm_early_turns"]
+        if first <= state.turn <= last:
             jp += int(a["japanese_drm_turn_1"])
-        if state.turn >= 7:
-            jp = max(0, jp + int(a["japanese_drm_from_turn_7"]))
+        if state.turn >= int(a["japanese_drm_late_from_turn"]):
+            jp = max(int(a["modified_minimum"]), jp + int(a["japanese_drm_from_turn_7"]))
         bases = allied_airbases(state)
         if bases == 0:  # 8.7, ruling R13: no Allied roll, result 0
             al = 0
@@ -567,15 +576,16 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None
     if any(u.nation != "us" or u.status != "us-pool" or u.entry_turn > state.turn for u in units):
         raise IllegalOrder("Ichi-Go 9.8", "only US divisions waiting to land")
     per = int(d.scenario["causeway"]["us_divisions_per_landing"])
-    if state.phase == "I" and state.turn == 7 and "formosa" not in state.beachheads:
-        where, target = "formosa", d.scenario["causeway"]["us_formosa_landing_hex"]
+    if state.phase == "I" and state.turn == _turn("us_formosa_landing_turn") and "formosa" not in state.beachheads:
+        where, target = "formosa", d.place(d.scenario["causeway"]["us_formosa_landing_hex"])
         if h not in (None, target):
             raise IllegalOrder("Ichi-Go 5.3", f"the Formosa landing is at {target}")
-    elif state.phase == "I" and state.turn == 8 and "mainland" not in state.beachheads:
+    elif state.phase == "I" and state.turn == _turn("us_mainland_landing_turn") and "mainland" not in state.beachheads:
         where, target = "mainland", h
-        ports = [p for p in d.feature("port") if mainland(p) and int(p[2:]) > 17]
+        ports = mainland_landings()
         if target not in ports:
-            raise IllegalOrder("Ichi-Go 5.3", f"the mainland landing is at a port south of 2817 ({', '.join(ports)})")
+            raise IllegalOrder("Ichi-Go 5.3", f"the mainland landing is at one of the port cities {', '.join(ports)} "
+                                              "(ruling R10)")
     elif state.phase == "II" and state.beachheads:
         where, target = "reinforcement", h
         if target not in state.beachheads.values():
@@ -586,7 +596,8 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None
         raise IllegalOrder("Ichi-Go 5.3", f"up to {per} divisions land")
     if where != "reinforcement" and any(u.type == "airborne" for u in units):
         raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne is not one of the landing's infantry divisions: it "
-                                           "enters in the US Movement Phase of Turn 8 or later (5.3 items 12-13)")
+                                           f"enters in the US Movement Phase of Turn "
+                                           f"{_turn('us_reinforcements_from_turn')} or later (5.3 items 12-13)")
     displaced = [u.id for u in port_holders(state, target)]
     to = _displace_to(state, target, away) if displaced or away else ""
     landed = ev.USLanded(list(ids), target, where, displaced, to)
@@ -599,12 +610,19 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None
         causeway_deployments(em)
 
 
+def mainland_landings() -> list[str]:
+    """Ichi-Go 5.3 item 12 (ruling R10): the mainland port cities the second landing may take."""
+    d = load()
+    ports = d.places(d.scenario["causeway"]["us_mainland_landing_ports"])
+    return sorted(p for p in ports if p in d.feature("port") and mainland(p))
+
+
 def landing_done(state: State) -> bool:
     if state.phase != "I":
         return True
-    if state.turn == 7:
+    if state.turn == _turn("us_formosa_landing_turn"):
         return "formosa" in state.beachheads
-    if state.turn == 8:
+    if state.turn == _turn("us_mainland_landing_turn"):
         return "mainland" in state.beachheads
     return True
 
@@ -613,8 +631,9 @@ def landing_done(state: State) -> bool:
 def sudden_death(state: State, dice, em: Emitter) -> None:
     d = load()
     v = d.scenario["victory"]
-    if all(h not in state.jp_control for h in v["allied_sudden"]):
-        em.emit(ev.GameEnded("allied", "Ichi-Go 4.5: the Allies hold Shanghai and Wuhan at once"))
+    if all(h not in state.jp_control for h in d.places(v["allied_sudden"])):
+        held = " and ".join(place_name(h) for h in v["allied_sudden"])
+        em.emit(ev.GameEnded("allied", f"Ichi-Go 4.5: the Allies hold {held} at once"))
         return
     if state.causeway:
         for h in state.beachheads.values():
@@ -622,12 +641,12 @@ def sudden_death(state: State, dice, em: Emitter) -> None:
                 em.emit(ev.GameEnded("japanese", f"Ichi-Go 4.4: the Japanese control the US beachhead {h}"))
                 return
         return
-    cap = v["sudden_death_chungking"]
+    cap = d.place(v["sudden_death_chungking"])
     if cap in state.jp_control and not state.collapse_checked and state.causeway is not True:
         mods = []
         roll = em.roll(dice, "China Collapse Table (4.1)")
         total = roll
-        for cond, ok in (("Kunming Japanese", "0119" in state.jp_control),
+        for cond, ok in ((f"{place_name(v['kunming'])} Japanese", d.place(v["kunming"]) in state.jp_control),
                          ("all GEARR Japanese", all_gearr_japanese(state)),
                          ("all airbases Japanese", all_airbases_japanese(state)),
                          ("no Chinese east of the GEARR", no_chinese_east_of_gearr(state))):
@@ -642,15 +661,18 @@ def sudden_death(state: State, dice, em: Emitter) -> None:
 
 def vp_no_causeway(state: State) -> tuple[int, list[str]]:
     """Ichi-Go 4.2."""
+    d = load()
     items = []
     if all_airbases_japanese(state):
         items.append("all US airbases Japanese")
     if all_gearr_japanese(state):
         items.append("all GEARR Japanese")
-    if japanese_near(state, "0712", int(load().scenario["victory"]["distance_chungking"])):
-        items.append("Japanese within 5 hexes of Chungking")
-    if "0119" in state.jp_control:
-        items.append("Kunming Japanese")
+    v = d.scenario["victory"]
+    near = int(v["distance_chungking"])
+    if japanese_near(state, d.place(v["sudden_death_chungking"]), near):
+        items.append(f"Japanese within {near} hexes of {place_name(v['sudden_death_chungking'])}")
+    if d.place(v["kunming"]) in state.jp_control:
+        items.append(f"{place_name(v['kunming'])} Japanese")
     if no_chinese_east_of_gearr(state):
         items.append("no Chinese units east of the GEARR")
     return len(items), items
@@ -666,22 +688,23 @@ def vp_causeway(state: State) -> tuple[int, list[str]]:
         if h and any(n in jp for n in d.neighbours(h)):
             total += 1
             items.append(f"+1 Japanese adjacent to the {where} beachhead")
-    if "0712" in state.jp_control:
+    v = d.scenario["victory"]
+    if d.place(v["sudden_death_chungking"]) in state.jp_control:
         total += 1
-        items.append("+1 Chungking Japanese")
+        items.append(f"+1 {place_name(v['sudden_death_chungking'])} Japanese")
     if all_gearr_japanese(state):
         total += 1
         items.append("+1 all GEARR Japanese")
     if not any(h in d.tagged("formosa") for h in jp):
         total -= 1
         items.append("-1 no Japanese on Formosa")
-    for h in ("1801", "0925"):
+    for h in d.places(v["causeway"]["debit_hexes"]):
         if h not in state.jp_control:
             total -= 1
             items.append(f"-1 Allies control {h}")
-    if "3106" not in state.jp_control or "2008" not in state.jp_control:
+    if any(h not in state.jp_control for h in d.places(v["allied_sudden"])):
         total -= 1
-        items.append("-1 Allies control Shanghai or Wuhan")
+        items.append(f"-1 Allies control {' or '.join(place_name(h) for h in v['allied_sudden'])}")
     return total, items
 
 
@@ -705,7 +728,8 @@ def final_outcome(state: State) -> ev.GameEnded:
 
 def end(em: Emitter, side: str, dice) -> None:
     state = em.state
-    if state.phase == "start" and state.turn == 7 and state.causeway is None:
+    roll_turn = int(load().scenario["turn_start"]["causeway_roll_turn"])
+    if state.phase == "start" and state.turn == roll_turn and state.causeway is None:
         raise IllegalOrder("Ichi-Go 5.2", "roll on the Causeway or Philippines Table first")
     if state.phase == "start" and state.causeway and state.b29_rolled != state.turn:
         raise IllegalOrder("Ichi-Go 8.9", "roll for the B-29 raid first")
@@ -720,7 +744,7 @@ def end(em: Emitter, side: str, dice) -> None:
     if em.state.phase == "X" and em.state.turn >= em.state.last_turn():
         em.emit(final_outcome(em.state))
         return
-    em.emit(ev.PhaseEnded(state.turn, state.phase))
+    em.emit(ev.PhaseEnded(phase=state.phase, turn=state.turn))
 
 
 def supply_of(state: State, uid: str) -> str:
@@ -801,8 +825,9 @@ def drop(em: Emitter, side: str, h: str) -> None:
 def transfer(em: Emitter, side: str, ids: list[str]) -> None:
     state = em.state
     beaches = state.beachheads
-    if len(beaches) != 2 or state.turn < 9:
-        raise IllegalOrder("Ichi-Go 10.11", "naval transfer from Turn 9, between the two beachheads")
+    if len(beaches) != 2 or state.turn < _turn("naval_transfer_from_turn"):
+        raise IllegalOrder("Ichi-Go 10.11", f"naval transfer from Turn {_turn('naval_transfer_from_turn')}, "
+                                            "between the two beachheads")
     units = [state.units[i] for i in ids]
     origins = {u.hex for u in units}
     if any(u.nation != "us" for u in units) or len(origins) != 1 or not origins <= set(beaches.values()):
