@@ -7,12 +7,14 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from app.events.core import DieRolled
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
-from app.rules.snc import events as ev
 from app.rules.snc.data_load import load
 
 SIDES = ("chinese", "japanese")
+PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
+               "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
 RULES_VERSION = 3  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13)
 
 
@@ -133,6 +135,19 @@ class State:
     map_text: str = ""                 # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
     rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E13)
 
+    # -- the shared events (app/rules/engine/events.py) change the sequence through these ----------------------
+    def require(self, kind: str, side: str, data: dict) -> State:
+        return replace(self, pending=self.pending + ({"kind": kind, "side": side, "data": dict(data)},))
+
+    def decided(self, kind: str, side: str) -> State:
+        return replace(self, pending=self.pending[1:])
+
+    def after_phase(self, event) -> State:
+        return next_phase(self)
+
+    def ended(self, winner: str | None, reason: str) -> State:
+        return replace(self, phase="over", winner=winner, reason=reason)
+
     # -- queries ------------------------------------------------------------------------------------------
     def since(self, version: int) -> bool:
         """Is the game played under rules `version` or later? (Ruling E13: an older game is decided as played.)"""
@@ -201,7 +216,7 @@ def _fresh(units: dict) -> dict:
     return {k: replace(u, mp_used=0.0, done=False, attacked=False, placed_by="") for k, u in units.items()}
 
 
-def _enter(state: State, side: str, hexes) -> frozenset:
+def enter(state: State, side: str, hexes) -> frozenset:
     """SNC 3.2: a hex changes control as soon as a ground unit of the other side enters it."""
     ctl = set(state.jp_control)
     for h in hexes:
@@ -232,113 +247,8 @@ def next_phase(state: State) -> State:
 
 
 def evolve(state: State, e) -> State:
-    units = dict(state.units)
-    if isinstance(e, ev.PhasesDeclared):
-        return replace(state, plan=(e.first, e.second), phase="ops1", used={})
-    if isinstance(e, ev.PhaseEnded):
-        return next_phase(state)
-    if isinstance(e, ev.UnitsMoved):
-        if tuple(e.units) != state.mover:
-            for uid in state.mover:
-                units[uid] = replace(units[uid], done=True)
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.path[-1], mp_used=units[uid].mp_used + e.mp)
-        side = units[e.units[0]].side
-        return replace(state, units=units, mover=tuple(e.units), jp_control=_enter(state, side, e.path[1:]))
-    if isinstance(e, ev.BattleOpened):
-        b = dict(e.battle)
-        for uid in b["attackers"]:
-            units[uid] = replace(units[uid], attacked=True)
-            if b["kind"] == "landing":
-                units[uid] = replace(units[uid], status="landing", hex=None)
-        hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
-        overruns = state.overruns
-        if b["kind"] == "overrun":
-            overruns = {**overruns, b["hex"]: sorted({*overruns.get(b["hex"], ()), *b["attackers"]})}
-        b.setdefault("support", [])
-        b.setdefault("defence_support", [])
-        repl = 0 if b["kind"] == "landing" else state.replacements  # SNC 8.3: replacements come first
-        return replace(state, units=units, battle=b, attacked_hexes=hexes, overruns=overruns, replacements=repl)
-    if isinstance(e, ev.SupportAdded):
-        b = dict(state.battle or {})
-        key = "support" if b.get("side") == e.side else "defence_support"
-        b[key] = list(b.get(key, [])) + [e.kind]
-        used = {s: dict(v) for s, v in state.used.items()}
-        used.setdefault(e.side, {})[e.kind] = used.get(e.side, {}).get(e.kind, 0) + 1
-        return replace(state, battle=b, used=used)
-    if isinstance(e, ev.AirInterception):
-        b = dict(state.battle) if state.battle else None
-        if b is not None and e.aborted:
-            b["air_aborted"] = True
-        return replace(state, battle=b, chinese_air=state.chinese_air and not e.air_lost)
-    if isinstance(e, ev.CombatResolved):
-        b = dict(state.battle)
-        b.update(resolved=True, att_due=e.attacker_losses, def_due=e.defender_losses, att_taken=0, def_taken=0)
-        return replace(state, battle=b)
-    if isinstance(e, ev.StepsLost):
-        for uid in e.units:
-            u = units[uid]
-            steps = u.steps - 1
-            units[uid] = replace(u, steps=steps, status="dead", hex=None) if steps <= 0 else replace(u, steps=steps)
-        b = state.battle
-        if b is not None and e.reason == "combat":
-            b = dict(b)
-            key = "att_taken" if e.side == b["side"] else "def_taken"
-            b[key] = b.get(key, 0) + len(e.units)
-        return replace(state, units=units, battle=b)
-    if isinstance(e, ev.EliteScheduled):
-        u = units[e.unit]
-        units[e.unit] = replace(u, status="returning" if e.turn else "dead", return_turn=e.turn, steps=1, hex=None)
-        return replace(state, units=units)
-    if isinstance(e, ev.UnitsRetreated):
-        b = dict(state.battle) if state.battle else None
-        if b is not None and (not e.units or units[e.units[0]].hex == b["hex"]):
-            b["retreated"] = True  # from the battle hex (8.4 2); not the 8.4.1 push out of a hex next to it
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.to)
-        if not e.units:
-            return replace(state, battle=b)
-        side = units[e.units[0]].side
-        return replace(state, units=units, battle=b, jp_control=_enter(state, side, [e.to]))
-    if isinstance(e, ev.UnitsAdvanced):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.path[-1], status="map")
-        b = dict(state.battle) if state.battle else None
-        if b is not None:
-            b["advanced"] = True
-        side = units[e.units[0]].side if e.units else state.side
-        ctl = _enter(state, side, e.path) if e.units else state.jp_control
-        return replace(state, units=units, battle=b, jp_control=ctl)
-    if isinstance(e, ev.BattleClosed):
-        return replace(state, battle=None)
-    if isinstance(e, ev.DecisionRequired):
-        return replace(state, pending=state.pending + ({"kind": e.kind, "side": e.side, "data": dict(e.data)},))
-    if isinstance(e, ev.DecisionMade):
-        return replace(state, pending=state.pending[1:])
-    if isinstance(e, ev.GarrisonPlaced):
-        units[e.unit] = replace(units[e.unit], hex=e.hex, status="map")
-        return replace(state, units=units)
-    if isinstance(e, ev.ReinforcementsPlaced):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.hex, status="map", placed_by=e.method, mp_used=0.0)
-        side = units[e.units[0]].side
-        repl = 0 if e.method == "landing" else state.replacements  # SNC 8.3: replacements come first
-        return replace(state, units=units, jp_control=_enter(state, side, [e.hex]), replacements=repl)
-    if isinstance(e, ev.UnitsRemoved):
-        for uid in e.units:
-            units[uid] = replace(units[uid], status="removed", hex=None)
-        return replace(state, units=units, interdicted=state.turn)
-    if isinstance(e, ev.StepsReplaced):
-        for uid in e.units:
-            units[uid] = replace(units[uid], steps=units[uid].steps + 1)
-        return replace(state, units=units, replacements=state.replacements - len(e.units))
-    if isinstance(e, ev.Overstacked):
-        for uid in e.units:
-            units[uid] = replace(units[uid], status="dead", hex=None, steps=0)
-        return replace(state, units=units)
-    if isinstance(e, ev.GameEnded):
-        return replace(state, phase="over", winner=e.winner, reason=e.reason)
-    return state
+    """An event's effect is its own `apply` (events.py); a die roll changes no game state."""
+    return state if isinstance(e, DieRolled) else e.apply(state)
 
 
 def encode(state: State) -> dict:
