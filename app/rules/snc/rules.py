@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
-from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
 from app.rules.snc import combat, fog, movement, position, practice, reinforcements, sequence, summary
@@ -22,7 +21,6 @@ from app.rules.snc.victory import sudden_death
 from app.rules.snc.view import top_unit, view
 
 
-@game_map_in_force
 class SncRules:
     name = "snc"
     title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
@@ -161,7 +159,7 @@ class SncRules:
 
     def game_map(self, state: State | None) -> GameMap:
         """The SNC map (data/map.toml, or the game's custom map), for the replay's map pictures."""
-        return load().map
+        return (state.data if state is not None else load()).map
 
     def combat_summary(self, event, state: State | None) -> dict | None:
         """SNC 10.3-10.5 for the replay's combat panel and luck analysis (summary.py)."""

@@ -10,7 +10,7 @@ from app.rules.snc.combat import overstacked_hexes, require_stacking
 from app.rules.snc.common import Emitter
 from app.rules.snc.orders import SYNTAX
 from app.rules.snc.reinforcements import interdiction_due
-from app.rules.snc.state import PHASE_NAMES, State, params
+from app.rules.snc.state import PHASE_NAMES, State
 from app.rules.snc.victory import victory_check
 
 CASES = {
@@ -66,7 +66,7 @@ def prompt(state: State) -> Prompt:
             return Prompt(state.side, label + ": Japanese air interdiction",
                           _actions(*(("air", "proceed") if state.chinese_air else ("proceed",))))
         names = ["place", "move", "end"]
-        if state.turn >= int(params()["reinforcements"]["rail_from_turn"]):
+        if state.turn >= int(state.data.params["reinforcements"]["rail_from_turn"]):
             names.insert(1, "rail")
         return Prompt(state.side, label, _actions(*names))
     names = (["replace"] if state.replacements > 0 else []) + ["land", "end"]

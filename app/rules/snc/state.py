@@ -2,47 +2,18 @@
 fire support in use (11.1), the battle being fought and any decision the sequence waits for."""
 from __future__ import annotations
 
-import tomllib
-from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from app.events.core import DieRolled
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
-from app.rules.snc.data_load import load
+from app.rules.snc.data_load import GameData, load
 
 SIDES = ("chinese", "japanese")
 PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
                "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
 RULES_VERSION = 3  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13)
-
-
-@lru_cache(maxsize=1)
-def params() -> dict:
-    """The scenario numbers this engine uses, read from data/scenario.toml (the snc-data file)."""
-    with open(Path(__file__).parent / "data" / "scenario.toml", "rb") as f:
-        sc = tomllib.load(f)
-    v = sc["victory"]
-    return {
-        "game": {"last_turn": sc["game"]["turns"], "mobile_mf": sc["movement"]["mobile_mf"],
-                 "first_side": sc["game"]["first_side"], "japanese_control": sc["control"]["japanese_at_start"]},
-        "victory": {"shanghai": v["chinese_sudden_death"]["control_hex"],
-                    "adjacent_win_from_turn": v["chinese_sudden_death"]["occupy_from_turn"],
-                    "sudden_defeat_until_turn": v["chinese_sudden_defeat"]["to_turn"],
-                    "neutral_city": v["neutral_city"], "cities": v["city_hexes"]},
-        "replacements": {"japanese_from_turn": sc["replacements"]["japanese"]["from_turn"],
-                         "japanese_steps": sc["replacements"]["japanese"]["steps_per_turn"],
-                         "snlf_loc_hexes": sc["replacements"]["japanese"]["snlf_loc_hexes"],
-                         "elite_return_hex": sc["replacements"]["chinese_elite_return"]["return_hex"]},
-        "reinforcements": {"rail_from_turn": sc["reinforcements"]["chinese"]["rail_placement_from_turn"],
-                           "rail_origins": sc["reinforcements"]["chinese"]["rail_movement_origins"],
-                           "interdiction_from_turn": sc["air"]["japanese_interdiction"]["from_turn"],
-                           "landing_divisor": sc["reinforcements"]["japanese"]["landing_attack_divisor"],
-                           "landing_extra_step": sc["reinforcements"]["japanese"]["extra_step_if_defenders_remain"],
-                           "army_advance_hexes": sc["reinforcements"]["japanese"]["ten_army_advance_hexes"]},
-        "stacking": sc["stacking"],
-    }
 
 
 def other(side: str) -> str:
@@ -134,6 +105,9 @@ class State:
     reason: str = ""
     map_text: str = ""                 # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
     rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E13)
+    # the game's data (map, units, tables) as this game was set up, on its custom map if it has one: passed in,
+    # never saved, never compared (data_load.load)
+    data: Any = field(default=None, compare=False, repr=False)
 
     # -- the shared events (app/rules/engine/events.py) change the sequence through these ----------------------
     def require(self, kind: str, side: str, data: dict) -> State:
@@ -163,7 +137,7 @@ class State:
         return frozenset(u.hex for u in self.on_map(side))
 
     def positions(self) -> dict:
-        mf = params()["game"]["mobile_mf"]
+        mf = self.data.params["game"]["mobile_mf"]
         out: dict = {}
         for u in self.on_map():
             out.setdefault(Hex.parse(u.hex), []).append(u.piece(mf))
@@ -185,7 +159,7 @@ class State:
         at-start ones, GT 0, before GT 1). The Japanese markers of GT n are not theirs during the Chinese
         player turn of GT n, which comes first (5.1)."""
         begun = self.turn if SIDES.index(self.side) >= SIDES.index(side) or not self.since(3) else self.turn - 1
-        return sum(int(m["count"]) for m in load().markers
+        return sum(int(m["count"]) for m in self.data.markers
                    if m["side"] == side and m["kind"] == kind and int(m["turn"]) <= begun)
 
     def markers_available(self, side: str, kind: str) -> int:
@@ -193,10 +167,12 @@ class State:
         return self.markers_received(side, kind) - int(self.used.get(side, {}).get(kind, 0))
 
 
-def initial_state() -> State:
-    """SNC 3.1, 13.0: at-start units on the map, reinforcements in the pool, the turn marker on GT 1."""
+def initial_state(data: GameData | None = None) -> State:
+    """SNC 3.1, 13.0: at-start units on the map, reinforcements in the pool, the turn marker on GT 1 (on the
+    printed map unless `data` says otherwise)."""
+    data = data or load()
     units = {}
-    for raw in load().units:
+    for raw in data.units:
         steps = int(raw["steps"])
         setup = raw.get("setup")
         u = Unit(id=raw["id"], side=raw["side"], name=raw["name"], type=raw["type"], size=raw["size"],
@@ -207,9 +183,9 @@ def initial_state() -> State:
                  placement=raw.get("placement", ""), hex=setup, steps=steps,
                  status="map" if setup else "pool")
         units[u.id] = u
-    game = params()["game"]
+    game = data.params["game"]
     return State(turn=1, side=game["first_side"], phase="declare", units=units,
-                 jp_control=frozenset(game["japanese_control"]))
+                 jp_control=frozenset(game["japanese_control"]), map_text=data.map_text, data=data)
 
 
 def _fresh(units: dict) -> dict:
@@ -233,7 +209,7 @@ def next_phase(state: State) -> State:
     base = replace(state, units=units, attacked_hexes=(), overruns={}, mover=(), used={}, battle=None)
     if state.phase == "ops1":
         repl = 0
-        r = params()["replacements"]
+        r = state.data.params["replacements"]
         if state.side == "japanese" and state.turn >= r["japanese_from_turn"]:
             repl = int(r["japanese_steps"])
         return replace(base, phase="reinf", used=state.used, replacements=repl)
@@ -252,14 +228,24 @@ def evolve(state: State, e) -> State:
 
 
 def encode(state: State) -> dict:
-    d = asdict(state)
+    """The state for a snapshot; its data is not saved (`map_text` says which map it is on)."""
+    d = {f.name: _plain(getattr(state, f.name)) for f in fields(state) if f.name != "data"}
     d["jp_control"] = sorted(state.jp_control)
     return d
+
+
+def _plain(value):
+    if isinstance(value, Unit):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def decode(raw: dict) -> State:
     units = {k: Unit(**{**u, "strength": tuple(u["strength"]), "arrival_hexes": tuple(u["arrival_hexes"])})
              for k, u in raw["units"].items()}
+    data = load({"map": raw.get("map_text", "")})
     return State(**{**raw, "units": units, "jp_control": frozenset(raw["jp_control"]), "plan": tuple(raw["plan"]),
                     "pending": tuple(raw["pending"]), "attacked_hexes": tuple(raw["attacked_hexes"]),
-                    "mover": tuple(raw["mover"])})
+                    "mover": tuple(raw["mover"]), "data": data})
