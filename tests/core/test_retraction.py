@@ -87,7 +87,8 @@ def test_folding_a_retraction_onto_a_state_that_holds_its_events_is_refused(stor
         projection.fold(RULES, state, event)
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), every=st.integers(3, 20))
 def test_snapshots_stay_a_pure_cache_across_retractions(store, monkeypatch, seed, every):
     monkeypatch.setattr(projection, "SNAPSHOT_EVERY", every)
