@@ -44,6 +44,7 @@ def stream(store, game_id) -> list[tuple]:
     return [(e.type, e.payload, e.causation) for e in store.events(game_id)]
 
 
+@pytest.mark.slow  # random games with refused orders
 @pytest.mark.parametrize("name", sorted(GAMES))
 @settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
