@@ -47,7 +47,7 @@ class MailServer:
         return self.answer
 
     def start(self) -> None:
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port, ready_timeout=120)  # bounds a hang
         self._controller.start()
 
     def stop(self) -> None:
