@@ -4,12 +4,19 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from app.events.store import EventStore
 from app.projections import state as projection
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
 from app.service import games
+
+# No test asserts speed (bench/ measures it): hypothesis's per-example deadline and its too-slow health check are
+# timers that fail on a busy machine, so the default profile has neither. A test's own @settings keeps its budget.
+settings.register_profile("hexledger", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("hexledger")
 
 
 @pytest.fixture

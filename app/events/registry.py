@@ -49,16 +49,22 @@ def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | Non
             raise ValueError(f"event type {name!r} v{version} lacks upcasters from versions {missing}")
         schema = marshmallow_dataclass.class_schema(cls)(unknown=marshmallow.RAISE)
         spec = EventSpec(name, version, cls, schema, dict(upcasters or {}))
-        for alias in aliases:
-            if alias in _BY_NAME and _BY_NAME[alias].cls.__qualname__ != cls.__qualname__:
-                raise ValueError(f"event type {alias!r} declared twice")
-            _BY_NAME[alias] = spec
         _BY_NAME[name] = spec
         _BY_CLASS[cls] = spec
         cls.event_type = name
+        for alias in aliases:
+            event_alias(alias, cls)
         return cls
 
     return register
+
+
+def event_alias(name: str, cls: type) -> None:
+    """Read events stored as `name` as the registered type `cls` (same payload fields): a game that moves to a
+    shared event declares the name it stored it under, in its own package (SNC: "snc.PhaseEnded")."""
+    if name in _BY_NAME and _BY_NAME[name].cls.__qualname__ != cls.__qualname__:
+        raise ValueError(f"event type {name!r} declared twice")
+    _BY_NAME[name] = _BY_CLASS[cls]
 
 
 def spec_of(event: Any) -> EventSpec:

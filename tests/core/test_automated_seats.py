@@ -24,6 +24,8 @@ from cli import cli
 from tests.olympic.test_olympic_fuzz import candidates as american
 from tests.snc.snc_randomplay import candidates as snc_candidates
 
+pytestmark = pytest.mark.slow  # games played by the server's own seats
+
 
 def _orders(events, actor):
     return [e for e in events if e.type == "core.OrderGiven" and e.actor == actor]

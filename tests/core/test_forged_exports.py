@@ -20,6 +20,8 @@ from app.service import audit, games, transfer
 from tests.conftest import play_random
 from tests.forgery import reseal
 
+pytestmark = pytest.mark.slow  # a random game played first, then forged many ways
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):

@@ -13,6 +13,8 @@ from app.rules.ichigo.rules import RULES as ICHIGO
 from app.rules.snc.rules import RULES as SNC
 from tests import fuzzing
 
+pytestmark = pytest.mark.slow  # whole games between practice opponents
+
 
 @pytest.mark.parametrize("rules", [SNC, ICHIGO], ids=["snc", "ichigo"])
 def test_greedy_opponents_play_the_game_to_its_end(rules):

@@ -17,7 +17,9 @@ def _encoded(state):
     return projection.encode(RULES, state)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.slow  # random games, snapshots checked at every step
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), every=st.integers(3, 30), orders=st.integers(20, 120))
 def test_state_from_snapshots_equals_full_rebuild(store, monkeypatch, seed, every, orders):
     monkeypatch.setattr(projection, "SNAPSHOT_EVERY", every)

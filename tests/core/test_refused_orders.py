@@ -44,8 +44,10 @@ def stream(store, game_id) -> list[tuple]:
     return [(e.type, e.payload, e.causation) for e in store.events(game_id)]
 
 
+@pytest.mark.slow  # random games with refused orders
 @pytest.mark.parametrize("name", sorted(GAMES))
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_refused_orders_leave_the_next_roll_and_every_answer_as_if_never_sent(tmp_path_factory, name, data):
     options, candidates = GAMES[name]

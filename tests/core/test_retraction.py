@@ -2,6 +2,7 @@
 counter never going back, snapshots and the audit still right."""
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def test_history_keeps_retracted_events_marked_with_their_rolls(store, skirmish)
     assert not any(r["retracted"] for r in rows if r["seq"] < seqs[-1])
 
 
+@pytest.mark.slow  # random games, snapshots checked at every step
 def test_play_goes_on_after_a_retraction_and_the_game_verifies(store, skirmish):
     seqs = _play_opening(store, skirmish)
     retract(store, skirmish, seqs[-4])  # back to before red's second-turn moves
@@ -87,7 +89,9 @@ def test_folding_a_retraction_onto_a_state_that_holds_its_events_is_refused(stor
         projection.fold(RULES, state, event)
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.slow  # random games, snapshots checked at every step
+@settings(max_examples=5, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), every=st.integers(3, 20))
 def test_snapshots_stay_a_pure_cache_across_retractions(store, monkeypatch, seed, every):
     monkeypatch.setattr(projection, "SNAPSHOT_EVERY", every)

@@ -56,6 +56,7 @@ def try_refused(store, game_id: str, state, side: str, rng: random.Random) -> No
         assert store.head(game_id) == head
 
 
+@pytest.mark.slow  # scenarios played to their end
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_legal_play_reaches_the_scenarios_end_and_verifies(store, scenario, seed):
@@ -93,6 +94,7 @@ def through_the_cli(run, game: str, rng: random.Random) -> dict:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # scenarios played to their end
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_each_scenario_plays_to_its_end_through_the_cli_with_preview_render_analysis_and_replay(
         run, tmp_path, scenario):

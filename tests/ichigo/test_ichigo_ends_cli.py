@@ -53,6 +53,7 @@ def test_a_game_from_a_position_ends_through_the_cli(run, tmp_path, monkeypatch,
     verified(run, game)
 
 
+@pytest.mark.slow  # a whole game through the CLI
 def test_a_whole_game_from_the_printed_set_up_ends_through_the_cli(run, monkeypatch):
     """Random legal orders (the fuzzer's candidates) through `cli.py do` from the printed set-up to the end; the
     dice and the order choices are fixed, so it is the same game (about 200 orders) every run."""

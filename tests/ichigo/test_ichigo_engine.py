@@ -637,6 +637,7 @@ def test_5_3_item_12_e10_the_allied_player_names_the_hex_the_units_in_the_port_m
         when(replace(s, turn=7, beachheads={}), "allied", "land us-1c displace 3220")
 
 
+@pytest.mark.slow  # a long game played first
 def test_5_3_item_12_e10_chinese_units_too_and_the_nearest_hex_when_no_adjacent_one_can_take_them():
     land = "land " + " ".join(us_ids(4)) + " at 2818"
     s = mainland_landing({"jp-cea-110div": "2817", "jp-cea-26div": "2718"},

@@ -13,6 +13,8 @@ from app.rules.ichigo import events as ev
 from app.rules.ichigo.rules import RULES
 from tests.fogcheck import check_every_channel, namer, played_through_service
 
+pytestmark = pytest.mark.slow  # a fuzzed game through the service, every channel checked
+
 START = RULES.initial_state("campaign", {})
 ALL_IDS = sorted(set(START.units) | set(START.draw_pool) | {f"C{n:02d}" for n in range(1, 100)})
 named = namer(ALL_IDS)

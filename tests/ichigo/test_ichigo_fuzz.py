@@ -2,11 +2,14 @@
 import json
 import random
 
+import pytest
 from ichigo_randomplay import play
 
 from app.rules import catalog
 from app.rules.ichigo.rules import RULES
 from app.service import audit, games
+
+pytestmark = pytest.mark.slow  # random games played to their end
 
 
 def test_random_legal_play_reaches_an_outcome_without_a_dead_end():

@@ -1,5 +1,6 @@
 """Property tests: reach and validate_path agree, costs are optimal and bounded, reach grows with MP."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -8,6 +9,8 @@ from app.rules.kernel.hexgrid import Grid, Hex, Hexside
 from app.rules.kernel.movement import MovementRules, Mover, Situation, reach, step_cost, validate_path
 from tests.kernel.mapkit import make_map
 from tests.kernel.test_movement import FORMOSA_RULES, SNC_RULES
+
+pytestmark = pytest.mark.slow  # property tests over random maps
 
 GRID = Grid("even-low", (1, 7), (1, 7))
 HEXES = list(GRID.hexes())

@@ -3,6 +3,7 @@ the prompt (the programmed order it shows) until Game-Turn 2 begins; then the au
 import json
 import random
 
+import pytest
 from click.testing import CliRunner
 from test_olympic_fuzz import candidates
 
@@ -11,6 +12,7 @@ from app.projections import state as projection
 from cli import cli
 
 
+@pytest.mark.slow  # a whole game turn through the CLI
 def test_game_turn_1_through_the_cli_the_japanese_turn_from_the_prompt_and_verify(tmp_path):
     runner = CliRunner()
     db = str(tmp_path / "cli.sqlite3")

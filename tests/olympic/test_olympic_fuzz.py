@@ -12,6 +12,8 @@ from app.rules.olympic import GAME
 from app.service import audit, autoplay, games
 from tests.fuzzing import play
 
+pytestmark = pytest.mark.slow  # random games played to their end
+
 
 def candidates(state, rng: random.Random):
     """The Japanese seat plays the one programmed order; the American player picks at random among the orders

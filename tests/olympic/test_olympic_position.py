@@ -120,6 +120,7 @@ def test_the_rules_fill_in_what_follows_from_a_position():
     assert turn4.units["jp-154-3"].released  # Game-Turn 4's doctrine released every unit (14.3)
 
 
+@pytest.mark.slow  # a game played to its end through the CLI
 def test_a_sandbox_game_from_a_position_file_plays_to_its_end_through_the_cli_and_audits_without_the_file(
         run, tmp_path):
     path = tmp_path / "kagoshima.toml"

@@ -56,7 +56,7 @@ class MailWorld:
     def send(self, msg: EmailMessage, wire_message_id: str | None = None) -> None:
         """Send through the SMTP server; `wire_message_id`: the Message-ID's bytes on the wire, as a hostile
         sender writes them (the email package would decode an encoded word in it when it serializes)."""
-        with smtplib.SMTP("127.0.0.1", self.port, timeout=10) as client:
+        with smtplib.SMTP("127.0.0.1", self.port, timeout=120) as client:  # bounds a hang
             if wire_message_id is None:
                 client.send_message(msg)
                 return
@@ -119,7 +119,7 @@ def smtp(tmp_path):
     maildir = str(tmp_path / "orders-maildir")
     handler = Handler(maildir)
     port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller = Controller(handler, hostname="127.0.0.1", port=port, ready_timeout=120)  # bounds a hang
     controller.start()
     try:
         yield MailWorld(handler, port, maildir)

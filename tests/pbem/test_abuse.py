@@ -162,6 +162,7 @@ def finished_game(client, app) -> tuple[str, dict]:
     return game_id, tokens
 
 
+@pytest.mark.slow  # many games or a long game played first
 def test_a_stranger_lists_only_finished_games_a_page_at_a_time(tmp_path):
     """GET /games listed every game, running ones and sandbox forks included, all at once."""
     app = make_app(tmp_path, ADMIN_TOKEN=KEY)
@@ -180,6 +181,7 @@ def test_a_stranger_lists_only_finished_games_a_page_at_a_time(tmp_path):
     assert [g["game_id"] for g in everything] == [running, *done]
 
 
+@pytest.mark.slow  # many games or a long game played first
 def test_a_finished_replay_shows_no_players_address(tmp_path):
     """Anyone may replay a finished game: its history named each player by email address ("r@x.example joins as
     red")."""
@@ -193,6 +195,7 @@ def test_a_finished_replay_shows_no_players_address(tmp_path):
     assert "the red player joins as red" in texts
 
 
+@pytest.mark.slow  # many games or a long game played first
 def test_frames_with_views_come_a_page_at_a_time_from_one_build_per_game_and_head(tmp_path, monkeypatch):
     """frames.json?views=1 rebuilt the whole replay and serialized every view of every event for each asker
     (one cache entry per viewer, 16 in all): a stranger cycling games and viewers cost seconds of CPU a request.

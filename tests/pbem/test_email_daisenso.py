@@ -11,6 +11,8 @@ from app.projections import state as projection
 from app.rules.daisenso import GAME
 from app.service import audit
 
+pytestmark = pytest.mark.slow  # scenarios played to their end by email
+
 EMAIL = {"axis": "axis@players.example", "allied": "allied@players.example"}
 
 

@@ -9,6 +9,8 @@ from app.mail import inbound
 from app.service import audit
 from tests.ichigo.ichigo_ends import DICE_TEXT, ENDS, End, fixed_dice
 
+pytestmark = pytest.mark.slow  # games played to their end by email
+
 EMAIL = {"japanese": "japanese@players.example", "allied": "allied@players.example"}
 
 

@@ -7,6 +7,8 @@ import random
 import re
 import tomllib
 
+import pytest
+
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
@@ -14,6 +16,8 @@ from app.rules.olympic import GAME
 from app.service import audit
 from tests.olympic.test_olympic_fuzz import candidates
 from tests.olympic.test_olympic_position import docs_example
+
+pytestmark = pytest.mark.slow  # whole games played by email
 
 PLAYER = "alone@players.example"
 ANSWER = "The server's automated seats answered"

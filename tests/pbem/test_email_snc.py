@@ -5,6 +5,8 @@ Japanese names a Chinese unit their view never showed them (SNC 6.3)."""
 import random
 import re
 
+import pytest
+
 from app.events.dice import SeededDice
 from app.mail import inbound
 from app.mail.inbound import body_text
@@ -15,6 +17,8 @@ from app.service import audit
 from tests.pbem.conftest import counters, map_picture, token_in
 from tests.snc.snc_fogcheck import named, seen
 from tests.snc.snc_randomplay import candidates
+
+pytestmark = pytest.mark.slow  # a whole game played by email
 
 CN, JP, ARB = "chinese@players.example", "japanese@players.example", "arbiter@club.example"
 EMAIL = {"chinese": CN, "japanese": JP}

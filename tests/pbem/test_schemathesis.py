@@ -14,6 +14,7 @@ def served(tmp_path):
     return hostile.openapi_world(str(tmp_path / "st.sqlite3"))
 
 
+@pytest.mark.slow  # every operation of the OpenAPI document
 def test_no_request_built_from_the_openapi_document_gets_a_server_error(served):
     """Each operation's requests come from schemathesis's strategy for it, run by hypothesis directly (not through
     schemathesis's pytest plugin, which breaks on newer pytest releases)."""

@@ -5,6 +5,8 @@ defenders, SNC 6.3) is refused, saying why, and writes nothing; the same order c
 opponent's consent or by the arbiter's ruling, as an appended core.Retracted that keeps the die roll in the log."""
 import re
 
+import pytest
+
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
@@ -65,6 +67,7 @@ def test_undo_of_a_die_roll_is_refused_and_writes_nothing_but_the_opponent_may_c
     assert re.search(rf"^\s+{roll}\s+\[retracted\] die roll", again, re.M), again
 
 
+@pytest.mark.slow  # a game played to its reveal
 def test_undo_of_a_reveal_is_refused_and_writes_nothing_but_the_arbiter_may_take_it_back(pbem, smtp, store):
     """SNC 6.3: a landing against a defended hex opens a battle, which shows the Japanese what is in the Chinese
     stack (`reveals`); it rolls no die before the Chinese answer the air support, so only the reveal stops it."""

@@ -51,7 +51,7 @@ PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME
 def ci_budget(prop: Property) -> settings:
     """The CI test's hypothesis settings for a property (fixtures hold a world shared by its examples)."""
     return settings(max_examples=prop.ci_examples, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
 # -- orders -------------------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ from hypothesis import given
 
 from tests.reliability import hostile
 
+pytestmark = pytest.mark.slow  # hypothesis-generated emails through ingest
+
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):

@@ -9,6 +9,8 @@ from hypothesis import given
 from app.service import games, transfer
 from tests.reliability import hostile
 
+pytestmark = pytest.mark.slow  # hypothesis-generated orders, payloads and exports
+
 
 @hostile.ci_budget(hostile.ORDERS)
 @given(**hostile.ORDER_INPUTS)

@@ -47,7 +47,7 @@ class MailServer:
         return self.answer
 
     def start(self) -> None:
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port, ready_timeout=120)  # bounds a hang
         self._controller.start()
 
     def stop(self) -> None:
@@ -190,7 +190,8 @@ def test_a_slow_mail_server_does_not_hold_the_answer_of_the_served_api(tmp_path,
         smtp.hold = threading.Event()  # every message waits at DATA until released
         status, made = call("POST", "/games", {"rules": "skirmish", "players": PLAYERS})
         assert status == 201
-        smtp.holding.wait(60)  # the sender is in the middle of the first invitation...
+        # the sender is in the middle of the first invitation (the bound is on a hang, not on speed)...
+        assert smtp.holding.wait(120), "no email reached the mail server"
         game_id, tokens = made["game_id"], made["tokens"]
         for side in ("red", "blue"):
             assert call("POST", f"/games/{game_id}/join", {"seed_text": side}, tokens[side])[0] == 201
@@ -198,7 +199,7 @@ def test_a_slow_mail_server_does_not_hold_the_answer_of_the_served_api(tmp_path,
         assert status == 201 and order["seq"] == 5  # ...and every answer came back meanwhile
         assert smtp.received == [] and not smtp.hold.is_set()
         smtp.hold.set()
-        for _ in range(600):  # the sender delivers once the server answers (a condition, not a duration)
+        for _ in range(1200):  # the sender delivers once the server answers (a condition; the count bounds a hang)
             if not queued(db):
                 break
             smtp.holding.clear()

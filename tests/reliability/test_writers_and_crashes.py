@@ -25,6 +25,7 @@ def test_concurrent_writers_lose_nothing_and_every_loser_is_told(tmp_path):
     assert result.lost == [] and result.unverified == []
 
 
+@pytest.mark.slow  # a real server killed and restarted
 def test_sigkill_of_the_http_server_loses_no_acknowledged_order(tmp_path):
     """`python cli.py serve` SIGKILLed 4 times at random moments while 3 HTTP clients play games on it, restarted
     on the same database each time (bench/reliability.py runs it bigger). Snapshots every 10 events, so the

@@ -7,12 +7,13 @@ into the page's form, each showing only that side. Every wait is on a condition 
 data-seq, a counter drawn); the timeout only bounds a hang, it is no speed limit (a busy machine may be slow).
 """
 import os
+import re
 import struct
 import threading
 from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 from waitress import create_server
 
 from app.events.registry import decode
@@ -22,6 +23,7 @@ from app.web import create_app
 from tests.outbox import Outbox
 from tests.replay.conftest import import_real
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = "/usr/bin/chromium"
 HANG = 120_000  # ms
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -44,8 +46,8 @@ def server(store):
 @pytest.fixture
 def page(tmp_path):
     if not os.path.exists(CHROMIUM):
-        pytest.fail(f"the browser test drives Debian's Chromium at {CHROMIUM}: install it with "
-                    "'apt-get install chromium' (.ci/run does)")
+        pytest.fail(f"the browser tests drive Debian's Chromium at {CHROMIUM}, which is not installed: install it "
+                    "with 'apt-get install chromium' (.ci/run does), or leave these tests out with -m 'not browser'")
     with sync_playwright() as pw:
         # launch_persistent_context gives Chromium the fresh --user-data-dir
         context = pw.chromium.launch_persistent_context(
@@ -55,6 +57,7 @@ def page(tmp_path):
         # wait_until="commit") and each test then waits for the page to say it is ready
         context.set_default_timeout(HANG)
         context.set_default_navigation_timeout(HANG)
+        expect.set_options(timeout=HANG)  # expect(...) retries its condition until it holds, up to the same bound
         # nothing but the test server: any other request would be a bug (no CDN, no network)
         outside = []
 
@@ -111,7 +114,7 @@ def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, pa
     seq = int(page.locator("body").get_attribute("data-seq"))
     assert page.locator("#turn-label").inner_text().lower() == "turn 1, red combat step" and seq > 2
     page.keyboard.press("ArrowDown")  # next turn
-    assert page.locator("#counter").inner_text().endswith("turn 2")
+    expect(page.locator("#counter")).to_have_text(re.compile("turn 2$"))
     page.wait_for_selector("#charts img[alt='luck chart']")
 
     shot = tmp_path / "replay.png"
@@ -209,7 +212,7 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
 
     page.context.clear_cookies()
     page.goto(f"{server.url}/replay/{game_id}/", wait_until="commit")
-    assert "in progress" in page.locator("#error-text").inner_text()
+    expect(page.locator("#error-text")).to_contain_text("in progress")
     page.fill("input[name='token']", tokens["blue"])
     page.click("button[type='submit']")
     page.wait_for_selector("body[data-ready='1']")

@@ -13,6 +13,8 @@ from app.projections import analysis, render, replay
 from app.rules.catalog import get_rules
 from tests.replay.conftest import GAMES, SVG, import_real
 
+pytestmark = pytest.mark.slow  # a finished fuzzer game of each real rule set
+
 
 def _counters(svg: str) -> list[ET.Element]:
     return ET.fromstring(svg).findall(f".//{SVG}g[@class='counter']")

@@ -15,6 +15,7 @@ from app.rules.kernel import mapfile
 from tests.replay import test_browser
 
 server, page = test_browser.server, test_browser.page  # the fixtures: the real server, and Chromium
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ICHIGO_MAP = "app/rules/ichigo/data/map.toml"
 PLAYERS = {"japanese": "j@x.example", "allied": "a@x.example"}

@@ -144,6 +144,7 @@ def test_state_survives_snapshot_encoding():
     assert RULES.decode_state(RULES.encode_state(state)) == state
 
 
+@pytest.mark.slow  # random games played to their end
 @pytest.mark.parametrize("seed", range(4))
 def test_random_games_end_without_dead_ends_and_verify(store, seed):
     """The fuzzer (design.md practice 10): random legal orders to the end, then a clean audit."""

@@ -4,12 +4,15 @@ revealed at the end and `verify --dice` recomputes every roll."""
 import json
 import random
 
+import pytest
 from click.testing import CliRunner
 from snc_randomplay import candidates
 
 from app.events.store import EventStore
 from app.projections import state as projection
 from cli import cli
+
+pytestmark = pytest.mark.slow  # a whole game through the CLI
 
 
 def test_a_whole_snc_game_through_the_cli_ends_with_a_result_that_verifies(tmp_path):

@@ -22,6 +22,8 @@ from app.service.pbem import ARBITER, Pbem, Seat
 from tests.fogcheck import check_every_channel, played_through_service
 from tests.outbox import Outbox
 
+pytestmark = pytest.mark.slow  # fuzzed games through the service, every channel checked
+
 SIDES = ("chinese", "japanese")
 
 

@@ -113,12 +113,14 @@ def test_6_3_fog_of_war_only_the_top_unit_until_an_attack_on_the_stack_is_resolv
     assert len(st["units"]) == 2 and st["hidden"] == 0
 
 
+@pytest.mark.slow  # random games played to their end
 def test_5_0_random_legal_play_reaches_the_end_without_a_dead_end():
     for seed in range(3):
         state, accepted = play(random.Random(seed))
         assert RULES.outcome(state) is not None and accepted > 10
 
 
+@pytest.mark.slow  # random games played to their end
 def test_random_play_through_the_service_verifies_clean(store):
     game_id = games.create_game(store, "snc")
     games.join(store, game_id, "chinese", "c@example.org", "c")
@@ -164,6 +166,7 @@ def test_12_0_demo_plays_the_determinate_opening_up_to_the_wusong_landing_roll(s
     assert audit.verify(list(store.events(game_id))).ok
 
 
+@pytest.mark.slow  # random games played to their end
 def test_state_encodes_to_json_and_back_unchanged_after_random_play():
     import json
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from app.events.registry import event_type
 
 
-@event_type("game.DecisionRequired", aliases=("ichigo.DecisionRequired",))
+@event_type("game.DecisionRequired")
 @dataclass(frozen=True)
 class DecisionRequired:
     """The sequence waits for `side` to decide `kind` (losses, advance, retreat...); `data` says what is owed."""
@@ -24,7 +24,7 @@ class DecisionRequired:
         return f"{self.side} to decide: {self.kind}"
 
 
-@event_type("game.DecisionMade", aliases=("ichigo.DecisionMade",))
+@event_type("game.DecisionMade")
 @dataclass(frozen=True)
 class DecisionMade:
     kind: str
@@ -37,7 +37,7 @@ class DecisionMade:
         return f"{self.side} decided: {self.kind}"
 
 
-@event_type("game.PhaseEnded", aliases=("ichigo.PhaseEnded",))
+@event_type("game.PhaseEnded")
 @dataclass(frozen=True)
 class PhaseEnded:
     """`side` (None: no one side) ends `phase` of turn `turn`; the game's sequence says what comes next."""
@@ -54,7 +54,7 @@ class PhaseEnded:
         return f"{who} the {self.phase} phase of turn {self.turn}"
 
 
-@event_type("game.GameEnded", aliases=("skirmish.GameEnded", "ichigo.GameEnded"))
+@event_type("game.GameEnded", aliases=("skirmish.GameEnded",))
 @dataclass(frozen=True)
 class GameEnded:
     """`winner` None is a draw; `reason` names the victory condition and its case."""

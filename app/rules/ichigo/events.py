@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.events.registry import event_type
+from app.events.registry import event_alias, event_type
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded  # noqa: F401 (shared)
+
+for _shared in (DecisionRequired, DecisionMade, PhaseEnded, GameEnded):
+    event_alias(f"ichigo.{_shared.__name__}", _shared)  # the names Ichi-Go stored them under before the engine
 
 
 @event_type("ichigo.UnitDrawn")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 
 from app.events.dice import Dice
 from app.rules.errors import IllegalOrder
@@ -28,15 +29,14 @@ from app.rules.kernel.shifts import Shift
 from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.strength import Contribution, Modifier, hexside_contributions, total_strength
 from app.rules.snc import events as ev
-from app.rules.snc.common import Emitter, H, neighbours, place_garrisons
-from app.rules.snc.data_load import load
-from app.rules.snc.state import State, Unit, other, params
+from app.rules.snc.common import Emitter, H, last_turn, neighbours, place_garrisons
+from app.rules.snc.data_load import GameData
+from app.rules.snc.state import State, Unit, other
 
 
-def _hexside_feature(a, b) -> str | None:
+def _hexside_feature(d: GameData, a, b) -> str | None:
     """The feature of the hexside from `a` to `b` that governs an attack across it (SNC 10.4.1): one no attack
     crosses (terrain.toml `no_combat`), else the one that divides the attacker's strength most."""
-    d = load()
     factors = d.hexsides.factors
     feats = [f for f in d.map.hexside_features(a, b) if f in factors]
     return min(feats, key=lambda f: (factors[f] is not None, factors[f] or 0, f), default=None)
@@ -46,7 +46,7 @@ def naval_attack_allowed(state: State, target: str, origins) -> bool:
     """SNC 11.4 (ruling R11): an attack is next to the Yangtze or the navigable Huangpu (`ngf-coast`), or one hex
     inland from the Yangtze (`ngf-inland`), when the defending hex or a hex an attacker attacks from is. Under
     rules version 2 (ruling E13) only the defending hex counted, on or next to an `ngf-coast` hex."""
-    d = load()
+    d = state.data
     tags = d.map.tags_of
     if not state.since(3):
         return any("ngf-coast" in tags(h) for h in (H(target), *d.map.neighbours(H(target))))
@@ -77,23 +77,23 @@ def support_allowed(state: State, side: str, kind: str, target: str, battle_kind
 
 def defensive_naval_allowed(state: State, target: str) -> bool:
     """SNC 11.4: Japanese naval gunfire in defence, only next to the Yangtze or navigable Huangpu."""
-    return "ngf-coast" in load().map.tags_of(H(target)) and state.markers_available("japanese", "naval") > 0
+    return "ngf-coast" in state.data.map.tags_of(H(target)) and state.markers_available("japanese", "naval") > 0
 
 
 def assess(state: State, battle: dict) -> Preview:
-    d = load()
+    d = state.data
     target = battle["hex"]
     units = state.units
     attackers = [units[u] for u in battle["attackers"]]
     defenders = [units[u] for u in battle["defenders"] if units[u].on_map and units[u].hex == target]
     if battle["kind"] == "landing":
-        half = Modifier(Fraction(1, int(params()["reinforcements"]["landing_divisor"])), "SNC 8.4",
+        half = Modifier(Fraction(1, int(state.data.params["reinforcements"]["landing_divisor"])), "SNC 8.4",
                         "amphibious landing")
         contribs = [Contribution(u.id, u.cf, (half,)) for u in attackers]
         origins = []
     else:
         contribs = list(hexside_contributions([(u.id, u.cf, H(u.hex)) for u in attackers], H(target),
-                                              _hexside_feature, d.hexsides))
+                                              partial(_hexside_feature, d), d.hexsides))
         origins = sorted({H(u.hex) for u in attackers})
     attack = total_strength(contribs, d.strength)
     defence = sum(u.cf for u in defenders)
@@ -133,9 +133,9 @@ def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind
             raise IllegalOrder("SNC 10.2", f"{uid} is a static unit and never attacks")
         if kind == "attack" and u.attacked:
             raise IllegalOrder("SNC 10.0", f"{uid} has already attacked this phase")
-        if target not in neighbours(u.hex):
+        if target not in neighbours(state.data, u.hex):
             raise IllegalOrder("SNC 10.0", f"{uid} in {u.hex} is not adjacent to {target}")
-        if _hexside_feature(H(u.hex), H(target)) in load().flagged("hexsides", "no_combat"):
+        if _hexside_feature(state.data, H(u.hex), H(target)) in state.data.flagged("hexsides", "no_combat"):
             raise IllegalOrder("SNC 10.4.1", f"{uid} in {u.hex} cannot attack across the water to {target}")
     if kind == "attack" and target in state.attacked_hexes:
         raise IllegalOrder("SNC 10.0", f"{target} has already been attacked this phase")
@@ -214,7 +214,7 @@ def elite_eliminated(em: Emitter, uid: str, dice: Dice) -> None:
     """SNC 8.1: roll; the elite returns reduced that many GTs later, or is gone if that is after GT 12."""
     roll = dice.roll(f"SNC 8.1 return of {uid}")
     turn = em.state.turn + roll.value
-    em.emit(roll, ev.EliteScheduled(uid, roll.value, turn if turn <= int(params()["game"]["last_turn"]) else 0))
+    em.emit(roll, ev.EliteScheduled(uid, roll.value, turn if turn <= last_turn(em.state.data) else 0))
 
 
 def _survivors(state: State, ids) -> list[Unit]:
@@ -235,7 +235,7 @@ def continue_battle(em: Emitter, dice: Dice) -> None:
         if b["kind"] == "landing" and defenders and not b.get("retreated"):
             _landing_retreat(em, defenders, dice)  # SNC 8.4 2)
             continue
-        extra = int(params()["reinforcements"]["landing_extra_step"]) if (
+        extra = int(em.state.data.params["reinforcements"]["landing_extra_step"]) if (
             b["kind"] == "landing" and b.get("retreated")) else 0
         att_left = b["att_due"] + extra - b.get("att_taken", 0)
         if att_left > 0 and attackers:
@@ -266,7 +266,7 @@ def _retreat_hexes(state: State, start: str) -> list[str]:
     leaves out hexes held by Japanese units); the kernel's retreat step with no priority, the Chinese choose."""
     from app.rules.snc.movement import can_step
 
-    _, options = retreat_options(load().map, RetreatState(H(start)),
+    _, options = retreat_options(state.data.map, RetreatState(H(start)),
                                  lambda a, b, _: can_step(state, "chinese", str(a), str(b)))
     return [str(h) for h in options]
 
@@ -306,20 +306,18 @@ def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
     continue_battle(em, dice)
 
 
-def land_neighbours(hex_label: str) -> list[str]:
+def land_neighbours(d: GameData, hex_label: str) -> list[str]:
     """Hexes next to `hex_label` a ground unit could stand in: not a water hex, nor across a water hexside
     (terrain.toml `water`: sea, Yangtze, lake; 9.3, 9.4; rulings R12, E10)."""
-    d = load()
     here = H(hex_label)
     water, water_sides = d.flagged("terrain", "water"), d.flagged("hexsides", "water")
     return [str(n) for n in d.map.neighbours(here) if d.map.terrain_of(n) not in water
             and not d.map.hexside_features(here, n) & water_sides]
 
 
-def coastal(hex_label: str) -> bool:
+def coastal(d: GameData, hex_label: str) -> bool:
     """Ruling E10: a coastal hex is a land hex next to open water or across an open-water hexside (terrain.toml
     `coast`: sea and Yangtze, not lakes), for the 8.4.1 advance into an enemy-occupied coastal hex."""
-    d = load()
     here = H(hex_label)
     coast, coast_sides = d.flagged("terrain", "coast"), d.flagged("hexsides", "coast")
     return d.map.terrain_of(here) not in d.flagged("terrain", "water") and any(
@@ -331,12 +329,12 @@ def _army_push(em: Emitter, units: list[str], start: str, nxt: str, dice: Dice) 
     """SNC 8.4.1, second clause: when every hex next to the landing hex is held by the Chinese, the 10th Army
     may advance into one of them that is coastal; the Chinese player retreats its units one hex first (garrison
     steps are eliminated and, with nowhere to go, so are the others: as 8.4 2) and ruling E3)."""
-    free = [n for n in land_neighbours(start) if not any(u.side == "chinese" for u in em.state.at(n))]
+    free = [n for n in land_neighbours(em.state.data, start) if not any(u.side == "chinese" for u in em.state.at(n))]
     if free:
         raise IllegalOrder("SNC 8.4.1", f"{nxt} is occupied by Chinese units; the 10th Army may advance into an "
                                         f"enemy-held hex only when every hex next to {start} is ({', '.join(free)} "
                                         "is not)")
-    if not coastal(nxt):
+    if not coastal(em.state.data, nxt):
         raise IllegalOrder("SNC 8.4.1", f"{nxt} is not a coastal hex: with every hex next to {start} held by the "
                                         "Chinese, the 10th Army may advance only into a coastal one")
     em.emit(ev.DecisionMade("advance", "japanese"))
@@ -396,10 +394,10 @@ def close_battle(em: Emitter) -> None:
 def stacking_violation(state: State, side: str, h: str, joining=()) -> str | None:
     """SNC 6.2: why `side`'s units in `h`, with the units `joining` them, exceed the stacking limits (None: they
     do not)."""
-    mf = params()["game"]["mobile_mf"]
+    mf = state.data.params["game"]["mobile_mf"]
     pieces = [u.piece(mf) for u in state.at(h) if u.side == side and u.id not in joining]
     pieces += [state.units[u].piece(mf) for u in joining]
-    v = overstacked(pieces, load().stacking, H(h))
+    v = overstacked(pieces, state.data.stacking, H(h))
     return "; ".join(str(x) for x in v) if v else None
 
 
@@ -431,8 +429,8 @@ def eliminate(em: Emitter, side: str, units: list[str], dice: Dice) -> None:
         u = em.state.units[uid]
         if u.side != side or u.hex != h or not u.on_map:
             raise IllegalOrder("SNC 6.0", f"{uid} is not one of your units in {h}")
-    d = load()
-    mf = params()["game"]["mobile_mf"]
+    d = em.state.data
+    mf = em.state.data.params["game"]["mobile_mf"]
     remaining = [u.piece(mf) for u in em.state.at(h) if u.id not in units]
     if overstacked(remaining, d.stacking, H(h)):
         raise IllegalOrder("SNC 6.2", f"{h} would still be over the stacking limit")
@@ -459,7 +457,7 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
     for uid in units:
         if uid not in allowed:
             raise IllegalOrder("SNC 10.5.3", f"{uid} did not take part in this attack or did not survive")
-    gmap = load().map
+    gmap = em.state.data.map
     if p.get("army"):
         if len(path) != 1:
             raise IllegalOrder("SNC 8.4.1", "the 10th Army advances one more hex from the landing hex")

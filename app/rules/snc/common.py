@@ -7,8 +7,8 @@ from app.rules import emitter
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.zoc import enemy_zoc
 from app.rules.snc import events as ev
-from app.rules.snc.data_load import load
-from app.rules.snc.state import State, evolve, params
+from app.rules.snc.data_load import GameData
+from app.rules.snc.state import State, evolve
 
 H = Hex.parse
 
@@ -35,22 +35,22 @@ def _mark_revealed(state: State, e):
 
 def ezoc(state: State, side: str) -> frozenset[str]:
     """SNC 7.0-7.2: hexes in the zone of control of `side`'s enemies."""
-    d = load()
+    d = state.data
     return frozenset(str(h) for h in enemy_zoc(d.map, state.positions(), side, d.zoc))
 
 
-def neighbours(hex_label: str) -> list[str]:
-    return [str(h) for h in load().map.neighbours(H(hex_label))]
+def neighbours(d: GameData, hex_label: str) -> list[str]:
+    return [str(h) for h in d.map.neighbours(H(hex_label))]
 
 
 def adjacent_to_enemy(state: State, side: str, hex_label: str) -> bool:
     enemy = state.occupied("japanese" if side == "chinese" else "chinese")
-    return any(n in enemy for n in neighbours(hex_label))
+    return any(n in enemy for n in neighbours(state.data, hex_label))
 
 
 def place_garrisons(em: Emitter, hexes) -> None:
     """SNC 9.1: each time the Japanese occupy or reoccupy a city hex, a Japanese garrison is placed there."""
-    d = load()
+    d = em.state.data
     for h in hexes:
         if "city" not in d.map.features_of(H(h)):
             continue
@@ -69,5 +69,5 @@ def newly_taken(state: State, side: str, hexes) -> list[str]:
     return [h for h in hexes if h not in state.jp_control]
 
 
-def last_turn() -> int:
-    return int(params()["game"]["last_turn"])
+def last_turn(d: GameData) -> int:
+    return int(d.params["game"]["last_turn"])

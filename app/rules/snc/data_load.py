@@ -7,11 +7,11 @@ which a player who owns the printed game may replace (docs/rulings/snc.md).
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from app.rules.custom_setup import map_text
 from app.rules.kernel.concentric import ConcentricRule
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
@@ -58,6 +58,13 @@ class GameData:
     caps: dict
     loc: TraceRules
     rail_loc: TraceRules
+    params: dict                     # the scenario numbers the rules use (data/scenario.toml), see _params
+    options: dict = field(default_factory=dict, compare=False)  # the game options it was built from
+
+    @property
+    def map_text(self) -> str:
+        """The custom map's TOML text, or "" for the printed map."""
+        return str(self.options.get("map") or "")
 
     def flagged(self, table: str, flag: str) -> frozenset[str]:
         """The terrain types (``table="terrain"``) or hexside features (``"hexsides"``) whose TEC entry sets
@@ -95,9 +102,34 @@ def _cost_table(tec: dict, side: str) -> CostTable:
                      rail=float(rail) if side == "japanese" else None)
 
 
-def load() -> GameData:
-    """The game's data, on the custom map in force if the game has one (app/rules/custom_setup.py)."""
-    return _load(map_text())
+def _params(sc: dict) -> dict:
+    """The scenario numbers the rules use, read from data/scenario.toml (the snc-data file)."""
+    v = sc["victory"]
+    return {
+        "game": {"last_turn": sc["game"]["turns"], "mobile_mf": sc["movement"]["mobile_mf"],
+                 "first_side": sc["game"]["first_side"], "japanese_control": sc["control"]["japanese_at_start"]},
+        "victory": {"shanghai": v["chinese_sudden_death"]["control_hex"],
+                    "adjacent_win_from_turn": v["chinese_sudden_death"]["occupy_from_turn"],
+                    "sudden_defeat_until_turn": v["chinese_sudden_defeat"]["to_turn"],
+                    "neutral_city": v["neutral_city"], "cities": v["city_hexes"]},
+        "replacements": {"japanese_from_turn": sc["replacements"]["japanese"]["from_turn"],
+                         "japanese_steps": sc["replacements"]["japanese"]["steps_per_turn"],
+                         "snlf_loc_hexes": sc["replacements"]["japanese"]["snlf_loc_hexes"],
+                         "elite_return_hex": sc["replacements"]["chinese_elite_return"]["return_hex"]},
+        "reinforcements": {"rail_from_turn": sc["reinforcements"]["chinese"]["rail_placement_from_turn"],
+                           "rail_origins": sc["reinforcements"]["chinese"]["rail_movement_origins"],
+                           "interdiction_from_turn": sc["air"]["japanese_interdiction"]["from_turn"],
+                           "landing_divisor": sc["reinforcements"]["japanese"]["landing_attack_divisor"],
+                           "landing_extra_step": sc["reinforcements"]["japanese"]["extra_step_if_defenders_remain"],
+                           "army_advance_hexes": sc["reinforcements"]["japanese"]["ten_army_advance_hexes"]},
+        "stacking": sc["stacking"],
+    }
+
+
+def load(options: Mapping | None = None) -> GameData:
+    """The game's data under its options: on the custom map they carry (`{"map": TOML text}`), else the printed
+    one (app/rules/custom_setup.py). Passed in through the state (`state.data`), never read as a global."""
+    return _load(str((options or {}).get("map") or ""))
 
 
 @lru_cache(maxsize=4)
@@ -124,7 +156,8 @@ def _load(custom_map: str) -> GameData:
                    blocked_hexsides=_flagged(tec, "hexsides", "blocks_zoc"),
                    blocked_terrain=_flagged(tec, "terrain", "blocks_zoc"),
                    occupied_exceptions=(OccupiedException("chinese", "ngf-coast", "SNC 7.1"),))
-    st = _toml("scenario.toml")["stacking"]
+    scenario = _toml("scenario.toml")
+    st = scenario["stacking"]
     jp, cn = st["japanese"], st["chinese"]
     stacking = StackingRules(limits=(
         StackLimit("SNC 6.2", side="japanese", max_total=float(jp["max_units"]),
@@ -150,4 +183,5 @@ def _load(custom_map: str) -> GameData:
                           blocked_tags=frozenset({"neutral"}), enemy_units_block=True, ezoc_blocks=True,
                           along="rail")
     return GameData(gmap, tec, tuple(oob["unit"]), tuple(oob.get("marker", ())), crt, movement, zoc, stacking,
-                    hexsides, strength, concentric, caps, loc, rail_loc)
+                    hexsides, strength, concentric, caps, loc, rail_loc, _params(scenario),
+                    {"map": custom_map} if custom_map else {})

@@ -1,9 +1,21 @@
-"""SNC event types (design.md practice 3). Each is a fact; `evolve` (state.py) folds them."""
+"""SNC event types (design.md practice 3). Each is a fact that applies itself to a state (`apply`) and says
+what happened in the history (`describe`). The decision, phase-end and game-end events are the shared ones of
+app/rules/engine/events.py; games stored under SNC's own names for them ("snc.PhaseEnded"...) read as those."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from app.events.registry import event_type
+from app.events.registry import event_alias, event_type
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded
+from app.rules.snc.state import PHASE_NAMES, State, enter
+
+for _shared in (DecisionRequired, DecisionMade, PhaseEnded, GameEnded):
+    event_alias(f"snc.{_shared.__name__}", _shared)  # the names SNC stored them under before the engine
+
+
+def describe_phase_end(e: PhaseEnded) -> str:
+    """SNC's line for the shared PhaseEnded: the phase by its name in the sequence of play (5.1)."""
+    return f"{e.side} end the {PHASE_NAMES.get(e.phase, e.phase)} of GT {e.turn}"
 
 
 @event_type("snc.PhasesDeclared")
@@ -15,13 +27,11 @@ class PhasesDeclared:
     first: str
     second: str
 
+    def apply(self, state: State) -> State:
+        return replace(state, plan=(self.first, self.second), phase="ops1", used={})
 
-@event_type("snc.PhaseEnded")
-@dataclass(frozen=True)
-class PhaseEnded:
-    side: str
-    phase: str
-    turn: int
+    def describe(self) -> str:
+        return f"{self.side} declare {self.first}/{self.second} (SNC 5.3)"
 
 
 @event_type("snc.UnitsMoved")
@@ -31,6 +41,19 @@ class UnitsMoved:
     path: list[str]
     mp: float
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        if tuple(self.units) != state.mover:  # SNC 9.0: the stack moved before has finished its move
+            for uid in state.mover:
+                units[uid] = replace(units[uid], done=True)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.path[-1], mp_used=units[uid].mp_used + self.mp)
+        side = units[self.units[0]].side
+        return replace(state, units=units, mover=tuple(self.units), jp_control=enter(state, side, self.path[1:]))
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} move {' - '.join(self.path)} ({self.mp:g} MP)"
+
 
 @event_type("snc.BattleOpened")
 @dataclass(frozen=True)
@@ -38,6 +61,26 @@ class BattleOpened:
     """An attack, overrun or amphibious landing is declared; `battle` holds who, where, and the support."""
 
     battle: dict
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        b = dict(self.battle)
+        for uid in b["attackers"]:
+            units[uid] = replace(units[uid], attacked=True)
+            if b["kind"] == "landing":
+                units[uid] = replace(units[uid], status="landing", hex=None)
+        hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
+        overruns = state.overruns
+        if b["kind"] == "overrun":
+            overruns = {**overruns, b["hex"]: sorted({*overruns.get(b["hex"], ()), *b["attackers"]})}
+        b.setdefault("support", [])
+        b.setdefault("defence_support", [])
+        repl = 0 if b["kind"] == "landing" else state.replacements  # SNC 8.3: replacements come first
+        return replace(state, units=units, battle=b, attacked_hexes=hexes, overruns=overruns, replacements=repl)
+
+    def describe(self) -> str:
+        b = self.battle
+        return f"{b['side']} {b['kind']} on {b['hex']} with {', '.join(b['attackers'])}"
 
 
 @event_type("snc.SupportAdded")
@@ -47,6 +90,17 @@ class SupportAdded:
 
     side: str
     kind: str
+
+    def apply(self, state: State) -> State:
+        b = dict(state.battle or {})
+        key = "support" if b.get("side") == self.side else "defence_support"
+        b[key] = list(b.get(key, [])) + [self.kind]
+        used = {s: dict(v) for s, v in state.used.items()}
+        used.setdefault(self.side, {})[self.kind] = used.get(self.side, {}).get(self.kind, 0) + 1
+        return replace(state, battle=b, used=used)
+
+    def describe(self) -> str:
+        return f"{self.side} add {self.kind} support"
 
 
 @event_type("snc.AirInterception")
@@ -58,6 +112,16 @@ class AirInterception:
     against: str
     aborted: bool
     air_lost: bool
+
+    def apply(self, state: State) -> State:
+        b = dict(state.battle) if state.battle else None
+        if b is not None and self.aborted:
+            b["air_aborted"] = True
+        return replace(state, battle=b, chinese_air=state.chinese_air and not self.air_lost)
+
+    def describe(self) -> str:
+        effect = "aborted" if self.aborted else ("Chinese air lost for the game" if self.air_lost else "no effect")
+        return f"Chinese air against {self.against}: die {self.roll}, {effect} (SNC 11.3)"
 
 
 @event_type("snc.CombatResolved")
@@ -75,6 +139,16 @@ class CombatResolved:
     attacker_losses: int
     defender_losses: int
 
+    def apply(self, state: State) -> State:
+        b = dict(state.battle)
+        b.update(resolved=True, att_due=self.attacker_losses, def_due=self.defender_losses, att_taken=0,
+                 def_taken=0)
+        return replace(state, battle=b)
+
+    def describe(self) -> str:
+        return (f"{self.kind} on {self.hex}: {self.attack}:{self.defence} = {self.odds}, shifts "
+                f"{'; '.join(self.shifts) or 'none'} -> {self.column}, die {self.roll}: {self.result}")
+
 
 @event_type("snc.StepsLost")
 @dataclass(frozen=True)
@@ -88,6 +162,22 @@ class StepsLost:
     # event is produced, for the fog-of-war filter only; not compared, so games stored before it still verify.
     revealed: bool = field(default=False, compare=False)
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            u = units[uid]
+            steps = u.steps - 1
+            units[uid] = replace(u, steps=steps, status="dead", hex=None) if steps <= 0 else replace(u, steps=steps)
+        b = state.battle
+        if b is not None and self.reason == "combat":
+            b = dict(b)
+            key = "att_taken" if self.side == b["side"] else "def_taken"
+            b[key] = b.get(key, 0) + len(self.units)
+        return replace(state, units=units, battle=b)
+
+    def describe(self) -> str:
+        return f"{self.side} lose steps: {', '.join(self.units)}"
+
 
 @event_type("snc.EliteScheduled")
 @dataclass(frozen=True)
@@ -98,6 +188,15 @@ class EliteScheduled:
     roll: int
     turn: int
 
+    def apply(self, state: State) -> State:
+        u = state.units[self.unit]
+        elite = replace(u, status="returning" if self.turn else "dead", return_turn=self.turn, steps=1, hex=None)
+        return replace(state, units={**state.units, self.unit: elite})
+
+    def describe(self) -> str:
+        return f"{self.unit} eliminated: die {self.roll}, " + (f"returns on GT {self.turn}" if self.turn
+                                                                 else "gone for good")
+
 
 @event_type("snc.UnitsRetreated")
 @dataclass(frozen=True)
@@ -106,6 +205,21 @@ class UnitsRetreated:
     to: str
     revealed: bool = field(default=False, compare=False)  # SNC 6.3: defenders seen by the attacker (as StepsLost)
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        b = dict(state.battle) if state.battle else None
+        if b is not None and (not self.units or units[self.units[0]].hex == b["hex"]):
+            b["retreated"] = True  # from the battle hex (8.4 2); not the 8.4.1 push out of a hex next to it
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.to)
+        if not self.units:
+            return replace(state, battle=b)
+        side = units[self.units[0]].side
+        return replace(state, units=units, battle=b, jp_control=enter(state, side, [self.to]))
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units) or 'nobody'} retreat to {self.to}"
+
 
 @event_type("snc.UnitsAdvanced")
 @dataclass(frozen=True)
@@ -113,28 +227,31 @@ class UnitsAdvanced:
     units: list[str]
     path: list[str]
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.path[-1], status="map")
+        b = dict(state.battle) if state.battle else None
+        if b is not None:
+            b["advanced"] = True
+        side = units[self.units[0]].side if self.units else state.side
+        ctl = enter(state, side, self.path) if self.units else state.jp_control
+        return replace(state, units=units, battle=b, jp_control=ctl)
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} advance to {' - '.join(self.path)}" if self.units else "no advance"
+
 
 @event_type("snc.BattleClosed")
 @dataclass(frozen=True)
 class BattleClosed:
     hex: str
 
+    def apply(self, state: State) -> State:
+        return replace(state, battle=None)
 
-@event_type("snc.DecisionRequired")
-@dataclass(frozen=True)
-class DecisionRequired:
-    """The sequence pauses for one side's choice (losses, advance, defensive support, interdiction...)."""
-
-    kind: str
-    side: str
-    data: dict = field(default_factory=dict)
-
-
-@event_type("snc.DecisionMade")
-@dataclass(frozen=True)
-class DecisionMade:
-    kind: str
-    side: str
+    def describe(self) -> str:
+        return f"battle for {self.hex} over"
 
 
 @event_type("snc.GarrisonPlaced")
@@ -144,6 +261,13 @@ class GarrisonPlaced:
 
     unit: str
     hex: str
+
+    def apply(self, state: State) -> State:
+        placed = replace(state.units[self.unit], hex=self.hex, status="map")
+        return replace(state, units={**state.units, self.unit: placed})
+
+    def describe(self) -> str:
+        return f"{self.unit} garrisons {self.hex} (SNC 9.1)"
 
 
 @event_type("snc.ReinforcementsPlaced")
@@ -155,6 +279,17 @@ class ReinforcementsPlaced:
     hex: str
     method: str
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.hex, status="map", placed_by=self.method, mp_used=0.0)
+        side = units[self.units[0]].side
+        repl = 0 if self.method == "landing" else state.replacements  # SNC 8.3: replacements come first
+        return replace(state, units=units, jp_control=enter(state, side, [self.hex]), replacements=repl)
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} enter at {self.hex} ({self.method})"
+
 
 @event_type("snc.UnitsRemoved")
 @dataclass(frozen=True)
@@ -164,6 +299,15 @@ class UnitsRemoved:
     units: list[str]
     roll: int
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], status="removed", hex=None)
+        return replace(state, units=units, interdicted=state.turn)
+
+    def describe(self) -> str:
+        return f"interdiction (die {self.roll}) removes {', '.join(self.units) or 'nothing'}"
+
 
 @event_type("snc.StepsReplaced")
 @dataclass(frozen=True)
@@ -171,6 +315,15 @@ class StepsReplaced:
     """SNC 8.3: reduced Japanese units flipped back to full strength."""
 
     units: list[str]
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], steps=units[uid].steps + 1)
+        return replace(state, units=units, replacements=state.replacements - len(self.units))
+
+    def describe(self) -> str:
+        return f"replacements: {', '.join(self.units)} back to full strength"
 
 
 @event_type("snc.Overstacked")
@@ -182,9 +335,11 @@ class Overstacked:
     hex: str
     units: list[str]
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], status="dead", hex=None, steps=0)
+        return replace(state, units=units)
 
-@event_type("snc.GameEnded")
-@dataclass(frozen=True)
-class GameEnded:
-    winner: str | None
-    reason: str
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} eliminated: {self.hex} over the stacking limit"

@@ -10,8 +10,7 @@ from app.rules.kernel.movement import Mover, Situation, reach, step_cost, valida
 from app.rules.snc import events as ev
 from app.rules.snc.combat import check_attack, open_battle
 from app.rules.snc.common import Emitter, H, adjacent_to_enemy, ezoc, newly_taken, place_garrisons
-from app.rules.snc.data_load import load
-from app.rules.snc.state import State, Unit, other, params
+from app.rules.snc.state import State, Unit, other
 
 
 def situation(state: State, side: str, ignore: str | None = None) -> Situation:
@@ -21,12 +20,12 @@ def situation(state: State, side: str, ignore: str | None = None) -> Situation:
 
 
 def _mover(state: State, units: list[Unit]) -> Mover:
-    mf = params()["game"]["mobile_mf"]
+    mf = state.data.params["game"]["mobile_mf"]
     return Mover.stack(H(units[0].hex), [u.piece(mf) for u in units])
 
 
 def can_step(state: State, side: str, a: str, b: str, ignore_enemy: bool = False) -> bool:
-    d = load()
+    d = state.data
     try:
         step_cost(d.map, d.movement, Mover.single(H(a), 99, side), H(a), H(b),
                   situation(state, side, ignore=b if ignore_enemy else None))
@@ -73,7 +72,7 @@ def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str])
             if u.placed_by != "listed":
                 raise IllegalOrder("SNC 8.2", f"{u.id}: only reinforcements placed in their listed hex this phase "
                                               "may move in the Reinforcement Phase")
-    d = load()
+    d = em.state.data
     mover = _mover(state, units)
     sit = situation(state, side)
     start = units[0].hex
@@ -110,7 +109,7 @@ def overrun(em: Emitter, side: str, target: str, unit_ids: list[str], support: l
     if state.mode() != "move":
         raise IllegalOrder("SNC 9.6", "an overrun is part of movement, in a phase chosen for movement (5.3)")
     units = movers(state, side, unit_ids, "SNC 9.6")
-    d = load()
+    d = em.state.data
     feats = d.map.features_of(H(target))
     not_into = set(d.tec["overrun"]["not_into"])
     if feats & not_into:

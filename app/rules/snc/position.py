@@ -9,7 +9,6 @@ from app.rules.custom_setup import (
     Position,
     SetupError,
     control_after,
-    map_in_force,
     off_map_units,
     parse_options,
     place_units,
@@ -17,8 +16,8 @@ from app.rules.custom_setup import (
 from app.rules.kernel.hexgrid import Hex
 from app.rules.snc.combat import overstacked_hexes
 from app.rules.snc.common import last_turn
-from app.rules.snc.data_load import load
-from app.rules.snc.state import SIDES, State, initial_state, params
+from app.rules.snc.data_load import GameData, load
+from app.rules.snc.state import SIDES, State, initial_state
 
 EXTRA_KEYS = ("side", "plan")
 PHASES = ("declare", "ops1", "reinf", "ops2")
@@ -28,20 +27,19 @@ PLANS = ("move", "fight")
 def start(options: dict) -> State:
     """The first state of a game with these options: the printed set-up (13.0), or the custom map and position."""
     text, position = parse_options(options, SIDES, EXTRA_KEYS)
-    with map_in_force(text):
-        d = load()
+    d = load({"map": text})
 
-        def on_map(h: str) -> bool:
-            return _on_map(d, h)
+    def on_map(h: str) -> bool:
+        return _on_map(d, h)
 
-        state = replace(initial_state(), map_text=text)
-        if position is not None:
-            return _apply(state, position, on_map)
-        problems = off_map_units(state.units, on_map)
-        problems += [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes() if not on_map(h)]
-        if problems:
-            raise SetupError("custom map", problems)
-        return state
+    state = initial_state(d)
+    if position is not None:
+        return _apply(state, position, on_map)
+    problems = off_map_units(state.units, on_map)
+    problems += [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(d) if not on_map(h)]
+    if problems:
+        raise SetupError("custom map", problems)
+    return state
 
 
 def _on_map(d, h: str) -> bool:
@@ -51,17 +49,17 @@ def _on_map(d, h: str) -> bool:
         return False
 
 
-def _scenario_hexes() -> list[str]:
-    v = params()["victory"]
+def _scenario_hexes(d: GameData) -> list[str]:
+    v = d.params["victory"]
     return [v["shanghai"], v["neutral_city"], *v["cities"]]
 
 
 def _apply(state: State, position: Position, on_map) -> State:
-    problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes() if not on_map(h)]
+    problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(state.data) if not on_map(h)]
     units, found = place_units(state.units, position, on_map)
     problems += found
-    if not 1 <= position.turn <= last_turn():
-        problems.append(f"'turn' is a game turn from 1 to {last_turn()}")
+    if not 1 <= position.turn <= last_turn(state.data):
+        problems.append(f"'turn' is a game turn from 1 to {last_turn(state.data)}")
     if position.phase not in PHASES:
         problems.append(f"'phase' is one of {', '.join(PHASES)}")
     side = position.extra.get("side", state.side)

@@ -10,7 +10,6 @@ from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.movement import reach
 from app.rules.kernel.stacking import overstacked
 from app.rules.snc import combat, movement, reinforcements, sequence
-from app.rules.snc.data_load import load
 from app.rules.snc.state import State
 
 
@@ -19,7 +18,7 @@ def candidates(state: State, rng: random.Random) -> list[str]:
     side = p.side
     names = [a.name for a in p.actions]
     out: list[str] = []
-    d = load()
+    d = state.data
     own = [u for u in state.on_map(side) if not u.static]
     if "declare" in names:
         out += [f"declare {a} {b}" for a in ("move", "fight") for b in ("move", "fight")]
@@ -118,7 +117,7 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         for u in due:
             forms.setdefault(u.formation or u.id, []).append(u)
         for units in forms.values():
-            h = rng.choice(reinforcements.landing_hexes(units[0]))
+            h = rng.choice(reinforcements.landing_hexes(state.data, units[0]))
             sup = " support amphibious" if rng.random() < 0.5 else ""
             out.append(f"land {' '.join(u.id for u in units)} at {h}{sup}")
     if "retreat" in names:

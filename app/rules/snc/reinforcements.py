@@ -9,8 +9,8 @@ from app.rules.kernel.paths import TraceSituation, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import intercept, open_battle
 from app.rules.snc.common import Emitter, H, adjacent_to_enemy, ezoc, neighbours, place_garrisons
-from app.rules.snc.data_load import load
-from app.rules.snc.state import State, Unit, params
+from app.rules.snc.data_load import GameData
+from app.rules.snc.state import State, Unit
 
 
 def due(state: State, side: str) -> list[Unit]:
@@ -34,7 +34,7 @@ def this_turns(state: State) -> list[Unit]:
 
 def interdiction_due(state: State) -> bool:
     return (state.side == "chinese" and state.phase == "reinf"
-            and state.turn >= int(params()["reinforcements"]["interdiction_from_turn"])
+            and state.turn >= int(state.data.params["reinforcements"]["interdiction_from_turn"])
             and state.interdicted != state.turn and bool(this_turns(state)))
 
 
@@ -57,11 +57,11 @@ def place(em: Emitter, ids: list[str], h: str) -> None:
     """SNC 8.2 a): in the listed hex (they may then move); 8.1: a returning elite in or next to Nanking."""
     state = em.state
     units = _units(state, "chinese", ids, "SNC 8.2")
-    nanking = params()["replacements"]["elite_return_hex"]
+    nanking = em.state.data.params["replacements"]["elite_return_hex"]
     methods = set()
     for u in units:
         if u.status == "returning":
-            if h != nanking and h not in neighbours(nanking):
+            if h != nanking and h not in neighbours(state.data, nanking):
                 raise IllegalOrder("SNC 8.1", f"{u.id} returns in or adjacent to Nanking ({nanking}), not {h}")
             methods.add("elite")
         else:
@@ -78,13 +78,13 @@ def rail(em: Emitter, ids: list[str], h: str) -> None:
     """SNC 8.2 b), 9.5.2: from GT 3, on a railroad hex with a rail LoC to the west or south edge free of
     Japanese units and ZOC; such units may not move this phase."""
     state = em.state
-    first = int(params()["reinforcements"]["rail_from_turn"])
+    first = int(em.state.data.params["reinforcements"]["rail_from_turn"])
     if state.turn < first:
         raise IllegalOrder("SNC 8.2", f"railroad placement starts on GT {first}")
     units = _units(state, "chinese", ids, "SNC 8.2")
     if any(u.status == "returning" for u in units):
         raise IllegalOrder("SNC 8.1", "returning elites are placed in or adjacent to Nanking")
-    d = load()
+    d = em.state.data
     if not d.map.is_rail_hex(H(h)):
         raise IllegalOrder("SNC 8.2", f"{h} is not a railroad hex")
     _check_chinese_hex(state, h, "SNC 8.2")
@@ -97,7 +97,7 @@ def rail(em: Emitter, ids: list[str], h: str) -> None:
     if trace(d.map, H(h), edges, d.rail_loc, sit) is None:
         raise IllegalOrder("SNC 8.2", f"no railroad line of communication from {h} to the west or south edge "
                                       "free of Japanese units and zones of control")
-    origins = frozenset(H(x) for x in params()["reinforcements"]["rail_origins"])
+    origins = frozenset(H(x) for x in em.state.data.params["reinforcements"]["rail_origins"])
     if trace(d.map, H(h), origins, d.rail_loc, sit) is None:
         raise IllegalOrder("SNC 9.5.2", f"no railroad from Nanking or Hangzhou to {h} free of Japanese units and "
                                         "zones of control")
@@ -146,7 +146,7 @@ def replace_steps(em: Emitter, ids: list[str]) -> None:
     state = em.state
     if len(ids) > state.replacements:
         raise IllegalOrder("SNC 8.3", f"{state.replacements} replacement step(s) left this GT")
-    d = load()
+    d = em.state.data
     landing = d.map.hexes_tagged("landing")
     z = ezoc(state, "japanese")
     sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in state.occupied("chinese")),
@@ -157,7 +157,7 @@ def replace_steps(em: Emitter, ids: list[str]) -> None:
             raise IllegalOrder("SNC 8.3", f"{uid} is not a reduced Japanese unit on the map")
         sources, where = landing, "a landing hex"
         if u.type == "snlf" and state.since(3):
-            sources, where = snlf_sources(), "Wusong or another Yangtze landing hex (8.3 designer's note)"
+            sources, where = snlf_sources(state.data), "Wusong or another Yangtze landing hex (8.3 designer's note)"
         elif u.type == "snlf":  # rules version 2 (ruling E13): the landing hexes on the naval gunfire coast
             sources = frozenset(x for x in landing if "ngf-coast" in d.map.tags_of(x))
         if trace(d.map, H(u.hex), sources, d.loc, sit) is None:
@@ -165,22 +165,20 @@ def replace_steps(em: Emitter, ids: list[str]) -> None:
     em.emit(ev.StepsReplaced(list(ids)))
 
 
-def snlf_sources() -> frozenset:
+def snlf_sources(d: GameData) -> frozenset:
     """SNC 8.3 designer's note (ruling R31): SNLF replacements need a LoC to Wusong (named in scenario.toml) or
     another landing hex on the Yangtze (next to a Yangtze estuary hex or across a Yangtze hexside); 3610, on the
     Huangpu only (12.0), is not one."""
-    d = load()
 
     def on_yangtze(h) -> bool:
         return any(d.map.terrain_of(n) == "yangtze" or "yangtze" in d.map.hexside_features(h, n)
                    for n in d.map.neighbours(h))
 
-    named = frozenset(H(x) for x in params()["replacements"]["snlf_loc_hexes"])
+    named = frozenset(H(x) for x in d.params["replacements"]["snlf_loc_hexes"])
     return named | frozenset(h for h in d.map.hexes_tagged("landing") if on_yangtze(h))
 
 
-def landing_hexes(u: Unit) -> list[str]:
-    d = load()
+def landing_hexes(d: GameData, u: Unit) -> list[str]:
     if u.arrival_landing == "any":
         return sorted(str(h) for h in d.map.hexes_tagged("landing") if h.col >= u.arrival_min_col)
     return list(u.arrival_hexes)
@@ -191,9 +189,9 @@ def land(em: Emitter, ids: list[str], h: str, support: list[str], dice: Dice) ->
     state = em.state
     units = _units(state, "japanese", ids, "SNC 8.4")
     for u in units:
-        if h not in landing_hexes(u):
+        if h not in landing_hexes(state.data, u):
             case = "SNC 8.4.1" if u.army else ("SNC 8.4.2" if u.arrival_landing else "SNC 13.0")
-            raise IllegalOrder(case, f"{u.id} may land at {', '.join(landing_hexes(u))}, not {h}")
+            raise IllegalOrder(case, f"{u.id} may land at {', '.join(landing_hexes(state.data, u))}, not {h}")
         if u.arrival_landing == "any":
             group = [x for x in state.units.values() if x.arrival_turn == u.arrival_turn
                      and x.arrival_landing == "any" and x.status == "map" and x.placed_by]

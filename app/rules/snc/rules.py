@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
-from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
 from app.rules.snc import combat, fog, movement, position, practice, reinforcements, sequence, summary
@@ -22,7 +21,6 @@ from app.rules.snc.victory import sudden_death
 from app.rules.snc.view import top_unit, view
 
 
-@game_map_in_force
 class SncRules:
     name = "snc"
     title = "Shanghai-Nanking Campaign 1937 (Decision Games, 2021)"
@@ -161,7 +159,7 @@ class SncRules:
 
     def game_map(self, state: State | None) -> GameMap:
         """The SNC map (data/map.toml, or the game's custom map), for the replay's map pictures."""
-        return load().map
+        return (state.data if state is not None else load()).map
 
     def combat_summary(self, event, state: State | None) -> dict | None:
         """SNC 10.3-10.5 for the replay's combat panel and luck analysis (summary.py)."""
@@ -186,50 +184,10 @@ class SncRules:
 
 
 def describe(e) -> str:
-    if isinstance(e, ev.PhasesDeclared):
-        return f"{e.side} declare {e.first}/{e.second} (SNC 5.3)"
+    """Each event's own line; the shared PhaseEnded in SNC's words."""
     if isinstance(e, ev.PhaseEnded):
-        return f"{e.side} end the {sequence.PHASE_NAMES.get(e.phase, e.phase)} of GT {e.turn}"
-    if isinstance(e, ev.UnitsMoved):
-        return f"{', '.join(e.units)} move {' - '.join(e.path)} ({e.mp:g} MP)"
-    if isinstance(e, ev.BattleOpened):
-        b = e.battle
-        return f"{b['side']} {b['kind']} on {b['hex']} with {', '.join(b['attackers'])}"
-    if isinstance(e, ev.SupportAdded):
-        return f"{e.side} add {e.kind} support"
-    if isinstance(e, ev.AirInterception):
-        effect = "aborted" if e.aborted else ("Chinese air lost for the game" if e.air_lost else "no effect")
-        return f"Chinese air against {e.against}: die {e.roll}, {effect} (SNC 11.3)"
-    if isinstance(e, ev.CombatResolved):
-        return (f"{e.kind} on {e.hex}: {e.attack}:{e.defence} = {e.odds}, shifts {'; '.join(e.shifts) or 'none'}"
-                f" -> {e.column}, die {e.roll}: {e.result}")
-    if isinstance(e, ev.StepsLost):
-        return f"{e.side} lose steps: {', '.join(e.units)}"
-    if isinstance(e, ev.EliteScheduled):
-        return f"{e.unit} eliminated: die {e.roll}, " + (f"returns on GT {e.turn}" if e.turn else "gone for good")
-    if isinstance(e, ev.UnitsRetreated):
-        return f"{', '.join(e.units) or 'nobody'} retreat to {e.to}"
-    if isinstance(e, ev.UnitsAdvanced):
-        return f"{', '.join(e.units)} advance to {' - '.join(e.path)}" if e.units else "no advance"
-    if isinstance(e, ev.BattleClosed):
-        return f"battle for {e.hex} over"
-    if isinstance(e, ev.DecisionRequired):
-        return f"{e.side} to decide: {e.kind}"
-    if isinstance(e, ev.DecisionMade):
-        return f"{e.side} decided: {e.kind}"
-    if isinstance(e, ev.GarrisonPlaced):
-        return f"{e.unit} garrisons {e.hex} (SNC 9.1)"
-    if isinstance(e, ev.ReinforcementsPlaced):
-        return f"{', '.join(e.units)} enter at {e.hex} ({e.method})"
-    if isinstance(e, ev.UnitsRemoved):
-        return f"interdiction (die {e.roll}) removes {', '.join(e.units) or 'nothing'}"
-    if isinstance(e, ev.StepsReplaced):
-        return f"replacements: {', '.join(e.units)} back to full strength"
-    if isinstance(e, ev.Overstacked):
-        return f"{', '.join(e.units)} eliminated: {e.hex} over the stacking limit"
-    if isinstance(e, ev.GameEnded):
-        return f"game over: {e.winner or 'nobody'} wins - {e.reason}"
-    return type(e).__name__
+        return ev.describe_phase_end(e)
+    return e.describe() if hasattr(e, "describe") else type(e).__name__
 
 
 RULES = SncRules()

@@ -10,7 +10,7 @@ from app.rules.snc.combat import overstacked_hexes, require_stacking
 from app.rules.snc.common import Emitter
 from app.rules.snc.orders import SYNTAX
 from app.rules.snc.reinforcements import interdiction_due
-from app.rules.snc.state import State, params
+from app.rules.snc.state import PHASE_NAMES, State
 from app.rules.snc.victory import victory_check
 
 CASES = {
@@ -38,8 +38,6 @@ CASES = {
 PENDING = {"losses": ("lose",), "advance": ("advance", "stay"), "intercept": ("intercept", "pass"),
            "defend": ("support", "pass"), "interdiction": ("remove",), "overstack": ("eliminate",),
            "retreat": ("retreat",)}
-PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
-               "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
 
 
 def _actions(*names: str) -> tuple[Action, ...]:
@@ -68,7 +66,7 @@ def prompt(state: State) -> Prompt:
             return Prompt(state.side, label + ": Japanese air interdiction",
                           _actions(*(("air", "proceed") if state.chinese_air else ("proceed",))))
         names = ["place", "move", "end"]
-        if state.turn >= int(params()["reinforcements"]["rail_from_turn"]):
+        if state.turn >= int(state.data.params["reinforcements"]["rail_from_turn"]):
             names.insert(1, "rail")
         return Prompt(state.side, label, _actions(*names))
     names = (["replace"] if state.replacements > 0 else []) + ["land", "end"]
@@ -91,6 +89,6 @@ def end(em: Emitter, side: str, dice: Dice) -> None:
     if state.battle is not None:
         raise IllegalOrder("SNC 10.1", "finish the battle first")
     result = victory_check(state) if (side == "japanese" and state.phase == "ops2") else None
-    em.emit(ev.PhaseEnded(side, state.phase, state.turn))
+    em.emit(ev.PhaseEnded(state.phase, state.turn, side))
     if result is not None:
         em.emit(result)

@@ -2,45 +2,18 @@
 fire support in use (11.1), the battle being fought and any decision the sequence waits for."""
 from __future__ import annotations
 
-import tomllib
-from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
+from app.events.core import DieRolled
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
-from app.rules.snc import events as ev
-from app.rules.snc.data_load import load
+from app.rules.snc.data_load import GameData, load
 
 SIDES = ("chinese", "japanese")
+PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
+               "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
 RULES_VERSION = 3  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13)
-
-
-@lru_cache(maxsize=1)
-def params() -> dict:
-    """The scenario numbers this engine uses, read from data/scenario.toml (the snc-data file)."""
-    with open(Path(__file__).parent / "data" / "scenario.toml", "rb") as f:
-        sc = tomllib.load(f)
-    v = sc["victory"]
-    return {
-        "game": {"last_turn": sc["game"]["turns"], "mobile_mf": sc["movement"]["mobile_mf"],
-                 "first_side": sc["game"]["first_side"], "japanese_control": sc["control"]["japanese_at_start"]},
-        "victory": {"shanghai": v["chinese_sudden_death"]["control_hex"],
-                    "adjacent_win_from_turn": v["chinese_sudden_death"]["occupy_from_turn"],
-                    "sudden_defeat_until_turn": v["chinese_sudden_defeat"]["to_turn"],
-                    "neutral_city": v["neutral_city"], "cities": v["city_hexes"]},
-        "replacements": {"japanese_from_turn": sc["replacements"]["japanese"]["from_turn"],
-                         "japanese_steps": sc["replacements"]["japanese"]["steps_per_turn"],
-                         "snlf_loc_hexes": sc["replacements"]["japanese"]["snlf_loc_hexes"],
-                         "elite_return_hex": sc["replacements"]["chinese_elite_return"]["return_hex"]},
-        "reinforcements": {"rail_from_turn": sc["reinforcements"]["chinese"]["rail_placement_from_turn"],
-                           "rail_origins": sc["reinforcements"]["chinese"]["rail_movement_origins"],
-                           "interdiction_from_turn": sc["air"]["japanese_interdiction"]["from_turn"],
-                           "landing_divisor": sc["reinforcements"]["japanese"]["landing_attack_divisor"],
-                           "landing_extra_step": sc["reinforcements"]["japanese"]["extra_step_if_defenders_remain"],
-                           "army_advance_hexes": sc["reinforcements"]["japanese"]["ten_army_advance_hexes"]},
-        "stacking": sc["stacking"],
-    }
 
 
 def other(side: str) -> str:
@@ -132,6 +105,22 @@ class State:
     reason: str = ""
     map_text: str = ""                 # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
     rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E13)
+    # the game's data (map, units, tables) as this game was set up, on its custom map if it has one: passed in,
+    # never saved, never compared (data_load.load)
+    data: Any = field(default=None, compare=False, repr=False)
+
+    # -- the shared events (app/rules/engine/events.py) change the sequence through these ----------------------
+    def require(self, kind: str, side: str, data: dict) -> State:
+        return replace(self, pending=self.pending + ({"kind": kind, "side": side, "data": dict(data)},))
+
+    def decided(self, kind: str, side: str) -> State:
+        return replace(self, pending=self.pending[1:])
+
+    def after_phase(self, event) -> State:
+        return next_phase(self)
+
+    def ended(self, winner: str | None, reason: str) -> State:
+        return replace(self, phase="over", winner=winner, reason=reason)
 
     # -- queries ------------------------------------------------------------------------------------------
     def since(self, version: int) -> bool:
@@ -148,7 +137,7 @@ class State:
         return frozenset(u.hex for u in self.on_map(side))
 
     def positions(self) -> dict:
-        mf = params()["game"]["mobile_mf"]
+        mf = self.data.params["game"]["mobile_mf"]
         out: dict = {}
         for u in self.on_map():
             out.setdefault(Hex.parse(u.hex), []).append(u.piece(mf))
@@ -170,7 +159,7 @@ class State:
         at-start ones, GT 0, before GT 1). The Japanese markers of GT n are not theirs during the Chinese
         player turn of GT n, which comes first (5.1)."""
         begun = self.turn if SIDES.index(self.side) >= SIDES.index(side) or not self.since(3) else self.turn - 1
-        return sum(int(m["count"]) for m in load().markers
+        return sum(int(m["count"]) for m in self.data.markers
                    if m["side"] == side and m["kind"] == kind and int(m["turn"]) <= begun)
 
     def markers_available(self, side: str, kind: str) -> int:
@@ -178,10 +167,12 @@ class State:
         return self.markers_received(side, kind) - int(self.used.get(side, {}).get(kind, 0))
 
 
-def initial_state() -> State:
-    """SNC 3.1, 13.0: at-start units on the map, reinforcements in the pool, the turn marker on GT 1."""
+def initial_state(data: GameData | None = None) -> State:
+    """SNC 3.1, 13.0: at-start units on the map, reinforcements in the pool, the turn marker on GT 1 (on the
+    printed map unless `data` says otherwise)."""
+    data = data or load()
     units = {}
-    for raw in load().units:
+    for raw in data.units:
         steps = int(raw["steps"])
         setup = raw.get("setup")
         u = Unit(id=raw["id"], side=raw["side"], name=raw["name"], type=raw["type"], size=raw["size"],
@@ -192,16 +183,16 @@ def initial_state() -> State:
                  placement=raw.get("placement", ""), hex=setup, steps=steps,
                  status="map" if setup else "pool")
         units[u.id] = u
-    game = params()["game"]
+    game = data.params["game"]
     return State(turn=1, side=game["first_side"], phase="declare", units=units,
-                 jp_control=frozenset(game["japanese_control"]))
+                 jp_control=frozenset(game["japanese_control"]), map_text=data.map_text, data=data)
 
 
 def _fresh(units: dict) -> dict:
     return {k: replace(u, mp_used=0.0, done=False, attacked=False, placed_by="") for k, u in units.items()}
 
 
-def _enter(state: State, side: str, hexes) -> frozenset:
+def enter(state: State, side: str, hexes) -> frozenset:
     """SNC 3.2: a hex changes control as soon as a ground unit of the other side enters it."""
     ctl = set(state.jp_control)
     for h in hexes:
@@ -218,7 +209,7 @@ def next_phase(state: State) -> State:
     base = replace(state, units=units, attacked_hexes=(), overruns={}, mover=(), used={}, battle=None)
     if state.phase == "ops1":
         repl = 0
-        r = params()["replacements"]
+        r = state.data.params["replacements"]
         if state.side == "japanese" and state.turn >= r["japanese_from_turn"]:
             repl = int(r["japanese_steps"])
         return replace(base, phase="reinf", used=state.used, replacements=repl)
@@ -232,124 +223,29 @@ def next_phase(state: State) -> State:
 
 
 def evolve(state: State, e) -> State:
-    units = dict(state.units)
-    if isinstance(e, ev.PhasesDeclared):
-        return replace(state, plan=(e.first, e.second), phase="ops1", used={})
-    if isinstance(e, ev.PhaseEnded):
-        return next_phase(state)
-    if isinstance(e, ev.UnitsMoved):
-        if tuple(e.units) != state.mover:
-            for uid in state.mover:
-                units[uid] = replace(units[uid], done=True)
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.path[-1], mp_used=units[uid].mp_used + e.mp)
-        side = units[e.units[0]].side
-        return replace(state, units=units, mover=tuple(e.units), jp_control=_enter(state, side, e.path[1:]))
-    if isinstance(e, ev.BattleOpened):
-        b = dict(e.battle)
-        for uid in b["attackers"]:
-            units[uid] = replace(units[uid], attacked=True)
-            if b["kind"] == "landing":
-                units[uid] = replace(units[uid], status="landing", hex=None)
-        hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
-        overruns = state.overruns
-        if b["kind"] == "overrun":
-            overruns = {**overruns, b["hex"]: sorted({*overruns.get(b["hex"], ()), *b["attackers"]})}
-        b.setdefault("support", [])
-        b.setdefault("defence_support", [])
-        repl = 0 if b["kind"] == "landing" else state.replacements  # SNC 8.3: replacements come first
-        return replace(state, units=units, battle=b, attacked_hexes=hexes, overruns=overruns, replacements=repl)
-    if isinstance(e, ev.SupportAdded):
-        b = dict(state.battle or {})
-        key = "support" if b.get("side") == e.side else "defence_support"
-        b[key] = list(b.get(key, [])) + [e.kind]
-        used = {s: dict(v) for s, v in state.used.items()}
-        used.setdefault(e.side, {})[e.kind] = used.get(e.side, {}).get(e.kind, 0) + 1
-        return replace(state, battle=b, used=used)
-    if isinstance(e, ev.AirInterception):
-        b = dict(state.battle) if state.battle else None
-        if b is not None and e.aborted:
-            b["air_aborted"] = True
-        return replace(state, battle=b, chinese_air=state.chinese_air and not e.air_lost)
-    if isinstance(e, ev.CombatResolved):
-        b = dict(state.battle)
-        b.update(resolved=True, att_due=e.attacker_losses, def_due=e.defender_losses, att_taken=0, def_taken=0)
-        return replace(state, battle=b)
-    if isinstance(e, ev.StepsLost):
-        for uid in e.units:
-            u = units[uid]
-            steps = u.steps - 1
-            units[uid] = replace(u, steps=steps, status="dead", hex=None) if steps <= 0 else replace(u, steps=steps)
-        b = state.battle
-        if b is not None and e.reason == "combat":
-            b = dict(b)
-            key = "att_taken" if e.side == b["side"] else "def_taken"
-            b[key] = b.get(key, 0) + len(e.units)
-        return replace(state, units=units, battle=b)
-    if isinstance(e, ev.EliteScheduled):
-        u = units[e.unit]
-        units[e.unit] = replace(u, status="returning" if e.turn else "dead", return_turn=e.turn, steps=1, hex=None)
-        return replace(state, units=units)
-    if isinstance(e, ev.UnitsRetreated):
-        b = dict(state.battle) if state.battle else None
-        if b is not None and (not e.units or units[e.units[0]].hex == b["hex"]):
-            b["retreated"] = True  # from the battle hex (8.4 2); not the 8.4.1 push out of a hex next to it
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.to)
-        if not e.units:
-            return replace(state, battle=b)
-        side = units[e.units[0]].side
-        return replace(state, units=units, battle=b, jp_control=_enter(state, side, [e.to]))
-    if isinstance(e, ev.UnitsAdvanced):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.path[-1], status="map")
-        b = dict(state.battle) if state.battle else None
-        if b is not None:
-            b["advanced"] = True
-        side = units[e.units[0]].side if e.units else state.side
-        ctl = _enter(state, side, e.path) if e.units else state.jp_control
-        return replace(state, units=units, battle=b, jp_control=ctl)
-    if isinstance(e, ev.BattleClosed):
-        return replace(state, battle=None)
-    if isinstance(e, ev.DecisionRequired):
-        return replace(state, pending=state.pending + ({"kind": e.kind, "side": e.side, "data": dict(e.data)},))
-    if isinstance(e, ev.DecisionMade):
-        return replace(state, pending=state.pending[1:])
-    if isinstance(e, ev.GarrisonPlaced):
-        units[e.unit] = replace(units[e.unit], hex=e.hex, status="map")
-        return replace(state, units=units)
-    if isinstance(e, ev.ReinforcementsPlaced):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.hex, status="map", placed_by=e.method, mp_used=0.0)
-        side = units[e.units[0]].side
-        repl = 0 if e.method == "landing" else state.replacements  # SNC 8.3: replacements come first
-        return replace(state, units=units, jp_control=_enter(state, side, [e.hex]), replacements=repl)
-    if isinstance(e, ev.UnitsRemoved):
-        for uid in e.units:
-            units[uid] = replace(units[uid], status="removed", hex=None)
-        return replace(state, units=units, interdicted=state.turn)
-    if isinstance(e, ev.StepsReplaced):
-        for uid in e.units:
-            units[uid] = replace(units[uid], steps=units[uid].steps + 1)
-        return replace(state, units=units, replacements=state.replacements - len(e.units))
-    if isinstance(e, ev.Overstacked):
-        for uid in e.units:
-            units[uid] = replace(units[uid], status="dead", hex=None, steps=0)
-        return replace(state, units=units)
-    if isinstance(e, ev.GameEnded):
-        return replace(state, phase="over", winner=e.winner, reason=e.reason)
-    return state
+    """An event's effect is its own `apply` (events.py); a die roll changes no game state."""
+    return state if isinstance(e, DieRolled) else e.apply(state)
 
 
 def encode(state: State) -> dict:
-    d = asdict(state)
+    """The state for a snapshot; its data is not saved (`map_text` says which map it is on)."""
+    d = {f.name: _plain(getattr(state, f.name)) for f in fields(state) if f.name != "data"}
     d["jp_control"] = sorted(state.jp_control)
     return d
+
+
+def _plain(value):
+    if isinstance(value, Unit):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def decode(raw: dict) -> State:
     units = {k: Unit(**{**u, "strength": tuple(u["strength"]), "arrival_hexes": tuple(u["arrival_hexes"])})
              for k, u in raw["units"].items()}
+    data = load({"map": raw.get("map_text", "")})
     return State(**{**raw, "units": units, "jp_control": frozenset(raw["jp_control"]), "plan": tuple(raw["plan"]),
                     "pending": tuple(raw["pending"]), "attacked_hexes": tuple(raw["attacked_hexes"]),
-                    "mover": tuple(raw["mover"])})
+                    "mover": tuple(raw["mover"]), "data": data})

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from app.rules.kernel.shifts import shift_from_text
 from app.rules.snc import events as ev
-from app.rules.snc.data_load import load
+from app.rules.snc.data_load import GameData, load
 from app.rules.snc.state import State, other
 
 # the case of each battle kind's procedure: an attack (10.0), an overrun (9.6), an amphibious landing (8.4)
 PROCEDURE = {"attack": "SNC 10.0", "overrun": "SNC 9.6", "landing": "SNC 8.4"}
 
 
-def distribution(column: str) -> list[dict]:
+def distribution(d: GameData, column: str) -> list[dict]:
     """The result of every die face in `column` of the SNC CRT, scored for the attacker."""
-    crt = load().crt
+    crt = d.crt
     faces = crt.dice
     out = []
     for face in faces:
@@ -39,7 +39,7 @@ def combat_summary(event, state: State | None) -> dict | None:
     if attacker:
         losses = {attacker: event.attacker_losses, defender: event.defender_losses}
     try:
-        dist = distribution(event.column)
+        dist = distribution(state.data if state is not None else load(), event.column)
     except (ValueError, LookupError):  # a column the data does not hold: no luck score for this attack
         dist = []
     return {"attacker": attacker, "defender": defender, "hex": event.hex, "kind": event.kind,

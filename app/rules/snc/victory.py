@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from app.rules.snc import events as ev
 from app.rules.snc.common import H, neighbours
-from app.rules.snc.state import State, params
+from app.rules.snc.state import State
 
 
 def _chinese_near_shanghai(state: State) -> bool:
-    s = params()["victory"]["shanghai"]
-    ring = {s, *neighbours(s)}
+    s = state.data.params["victory"]["shanghai"]
+    ring = {s, *neighbours(state.data, s)}
     return any(u.hex in ring for u in state.on_map("chinese"))
 
 
 def sudden_death(state: State) -> ev.GameEnded | None:
     """Checked after every order: 4.1 (1) and (2), 4.2."""
-    v = params()["victory"]
+    v = state.data.params["victory"]
     s = v["shanghai"]
     if state.controller(s) == "chinese":
         return ev.GameEnded("chinese", f"SNC 4.1: the Chinese control Shanghai ({s})")
@@ -30,8 +30,8 @@ def sudden_death(state: State) -> ev.GameEnded | None:
 
 def japanese_cities(state: State) -> tuple[int, int]:
     """SNC 4.3: city hexes the Japanese control, of all seven (3513 counts once all others do)."""
-    neutral = params()["victory"]["neutral_city"]
-    cities = sorted(params()["victory"]["cities"])
+    neutral = state.data.params["victory"]["neutral_city"]
+    cities = sorted(state.data.params["victory"]["cities"])
     others = [c for c in cities if c != neutral]
     held = sum(1 for c in others if state.controller(c) == "japanese")
     if held == len(others):
@@ -44,7 +44,7 @@ def victory_check(state: State) -> ev.GameEnded | None:
     held, total = japanese_cities(state)
     if held == total:
         return ev.GameEnded("japanese", f"SNC 4.3: the Japanese control all {total} city hexes")
-    if state.turn >= int(params()["game"]["last_turn"]):
+    if state.turn >= int(state.data.params["game"]["last_turn"]):
         return ev.GameEnded("chinese", f"SNC 4.3: the Japanese hold {held} of {total} city hexes at the end of "
                                        f"GT {state.turn}")
     return None

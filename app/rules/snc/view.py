@@ -3,7 +3,7 @@ only the top unit of each enemy stack, until he begins resolving an attack again
 full truth, for after the game."""
 from __future__ import annotations
 
-from app.rules.snc.state import State, params
+from app.rules.snc.state import State
 
 ELIMINATED = ("dead", "removed", "returning")  # off the map for good or until an elite returns (SNC 8.1)
 
@@ -42,7 +42,7 @@ def view(state: State, side: str | None) -> dict:
                "status": u.status}
               for u in sorted(state.units.values(), key=lambda u: u.id)
               if u.status in ELIMINATED and (side is None or u.side == side)]
-    cities = sorted(params()["victory"]["cities"])
+    cities = sorted(state.data.params["victory"]["cities"])
     out = {
         "game": "snc", "units": units, "victory_hexes": cities,
         "control": {h: state.controller(h) for h in cities},  # SNC 3.2, 4.3: control is public
