@@ -430,9 +430,10 @@ def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
 
 
 def _pbem(ctx: Context):
+    from app.mail.transport import MailConfig
     from app.service.pbem import Pbem
 
-    return Pbem(ctx.store)
+    return Pbem(ctx.store, MailConfig.from_env())
 
 
 @cli.command("serve")

@@ -71,12 +71,27 @@ def utc_now() -> str:
     return utc_text(datetime.now(UTC))
 
 
+def utc_parse(text: str) -> datetime:
+    """A time as the store (or an ISO 8601 clock reading) wrote it."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
 def utc_text(moment: datetime) -> str:
     """A UTC time as the store writes it (ISO 8601, microseconds, Z): such texts sort as the times do."""
     return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+BackendError = sqlite3.OperationalError
+"""What this backend raises when it refuses an operation outside `transaction()` (a read under a lock, a full
+disk): callers that map it to StoreUnavailable (`unavailable`) catch it by this name."""
+
+
 class EventStore:
+    """The store's interface: streams (create_game, append, import_stream, game, games, game_exists, head, events,
+    event, retractions, dice_seed, transaction), snapshots, play-by-email seats and settings, the tick clock and
+    server secrets, the outbox and processed incoming mail. All its SQL is here: a second backend implements these
+    methods (tests/core/test_store_contract.py)."""
+
     def __init__(self, path: str | None = None, busy_timeout: float = 30.0):
         self.path = path or default_db_path()
         if self.path != ":memory:":
@@ -220,6 +235,15 @@ class EventStore:
         self.game(game_id)
         return self._head_unlocked(game_id)
 
+    def game_exists(self, game_id: str) -> bool:
+        return bool(self.db["games"].count_where("id = ?", [game_id]))
+
+    def retractions(self, game_id: str, to_seq: int) -> list[tuple[int, dict]]:
+        """(seq, payload) of the game's core.Retracted events up to `to_seq`, in order."""
+        return [(row[0], json.loads(row[1])) for row in self.db.execute(
+            "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'core.Retracted' AND seq <= ? "
+            "ORDER BY seq", [game_id, to_seq])]
+
     def game(self, game_id: str) -> dict:
         rows = list(self.db["games"].rows_where("id = ?", [game_id]))
         if not rows:
@@ -264,6 +288,62 @@ class EventStore:
     def in_transaction(self) -> bool:
         """Inside `transaction()` (or an append): what is written now is not committed yet."""
         return self._lock_depth > 0
+
+    # -- play by email: a game's settings and seats (app/service/seats.py) ---------------------------------
+    def add_pbem_game(self, game_id: str, settings: dict, members: list[dict]) -> None:
+        """A game's play-by-email settings (columns of pbem_games) and its seats (game_id, seat, email, token_hash,
+        created_at), in the caller's transaction."""
+        with self._write_lock():
+            self.db["pbem_games"].insert({"game_id": game_id, **settings})
+            self.db["pbem_members"].insert_all({"game_id": game_id, **m} for m in members)
+
+    def members(self, game_id: str) -> list[dict]:
+        """A game's seats, each a dict (seat, email, token_hash, last_seen_seq, last_notified_seq, ...)."""
+        return list(self.db["pbem_members"].rows_where("game_id = ?", [game_id]))
+
+    def pbem_settings(self, game_id: str) -> dict | None:
+        rows = list(self.db["pbem_games"].rows_where("game_id = ?", [game_id]))
+        return rows[0] if rows else None
+
+    def update_pbem_game(self, game_id: str, changes: dict) -> None:
+        with self._write_lock():
+            self.db["pbem_games"].update(game_id, changes)
+
+    def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
+        """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""
+        where = ["over_notified = 0"] if running_only else []
+        if on_clock_only:
+            where += ["deadline_hours IS NOT NULL", "turn_side IS NOT NULL"]
+        return list(self.db.query("SELECT * FROM pbem_games" + (" WHERE " + " AND ".join(where) if where else "")
+                                  + " ORDER BY rowid"))
+
+    def mark_seen(self, game_id: str, seat: str, seq: int) -> None:
+        """The seat has read the game up to `seq` (never lowered). A refusal raises StoreUnavailable."""
+        self._seat_mark("last_seen_seq", game_id, seat, seq)
+
+    def mark_notified(self, game_id: str, seat: str, seq: int) -> None:
+        """The seat's turn email up to `seq` went (never lowered)."""
+        self._seat_mark("last_notified_seq", game_id, seat, seq)
+
+    def _seat_mark(self, column: str, game_id: str, seat: str, seq: int) -> None:
+        try:
+            self.db.execute(f"UPDATE pbem_members SET {column} = max({column}, ?) WHERE game_id = ? AND seat = ?",
+                            [seq, game_id, seat])
+        except sqlite3.OperationalError as exc:
+            raise unavailable(exc) from exc
+
+    # -- the server's own records -----------------------------------------------------------------------
+    def secret(self, name: str, fresh: str) -> str:
+        """The server secret `name`, made `fresh` on first use and kept from then on."""
+        self.db.execute("INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)",
+                        [name, fresh, utc_now()])
+        return self.db.execute("SELECT value FROM server_secrets WHERE name = ?", [name]).fetchone()[0]
+
+    def swap_clock(self, name: str, at: str) -> str | None:
+        """Record `at` as the clock `name`'s last reading; returns the one before (None the first time)."""
+        row = self.db.execute("SELECT at FROM tick_clock WHERE name = ?", [name]).fetchone()
+        self.db.execute("INSERT OR REPLACE INTO tick_clock (name, at) VALUES (?, ?)", [name, at])
+        return row[0] if row else None
 
     # -- the outbox (app/service/outbox.py) -------------------------------------------------------------
     def queue_mail(self, rows: list[dict], now: str) -> list[int]:
@@ -351,10 +431,14 @@ class EventStore:
         return (row[0], json.loads(row[1])) if row else None
 
     def drop_snapshots(self, game_id: str | None = None) -> None:
-        if game_id is None:
-            self.db.execute("DELETE FROM snapshots")
-        else:
-            self.db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
+        """Drop the cached states (of one game); a refusal raises StoreUnavailable."""
+        try:
+            if game_id is None:
+                self.db.execute("DELETE FROM snapshots")
+            else:
+                self.db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
+        except sqlite3.OperationalError as exc:
+            raise unavailable(exc) from exc
 
 
 def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:

@@ -26,13 +26,19 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
-from app.events.store import Conflict, StoreError, StoreUnavailable
 from app.mail.replies import body_text, own_lines
-from app.projections import state as projection
-from app.rules.catalog import UnknownRules, get_rules
-from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
-from app.service import autoplay, games
-from app.service.pbem import AccessDenied, NotAuthenticated, Pbem, Seat
+from app.service import autoplay
+from app.service.errors import (
+    AccessDenied,
+    Conflict,
+    GameError,
+    NotAuthenticated,
+    OrderError,
+    StoreError,
+    StoreUnavailable,
+    UnknownRules,
+)
+from app.service.pbem import Pbem, Seat
 
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
 HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
@@ -197,7 +203,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             result.lines.append(f"accepted: join as {seat.seat}, your dice text: {joined['seed_text']}")
         except StoreUnavailable:
             raise  # the whole message waits: nothing of it is written
-        except (games.GameError, AccessDenied, StoreError) as exc:
+        except (GameError, AccessDenied, StoreError) as exc:
             return refuse(f"join: {exc}")
     if not orders:
         if not result.applied:
@@ -207,7 +213,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
     expected = int(headers["seq"]) if "seq" in headers else None
     if expected is not None:
-        head = projection.load(pbem.store, game_id).meta.seq
+        head = pbem.store.head(game_id)[0]
         if head != expected:
             return refuse(f"you wrote for event {expected}, but the game is at event {head} now; nothing was "
                           "written: read the latest email and send your orders again")
@@ -221,7 +227,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         except OrderError as exc:
             case = f" [{exc.case}]" if exc.case else ""
             refuse(f"{order}{case}: {exc}")
-        except (games.GameError, AccessDenied, Conflict, StoreError, UnknownRules, ValueError) as exc:
+        except (GameError, AccessDenied, Conflict, StoreError, UnknownRules, ValueError) as exc:
             refuse(f"{order}: {exc}")
         if result.refused:
             result.lines += [f"not attempted: {rest}" for rest in orders[n + 1:]]
@@ -236,22 +242,8 @@ def _unreadable(pbem: Pbem, seat: Seat, orders: list[str]) -> list[str]:
     rules refuse when their turn comes, are left to be answered as they are played."""
     if seat.is_arbiter:
         return []
-    try:
-        state = projection.load(pbem.store, seat.game_id)
-        rules = get_rules(state.meta.rules)
-    except UnknownRules:
-        return []  # played, each line is refused with the reason
-    bad = []
-    for order in orders:
-        if order.lower() == "undo" or DISPUTE.match(order) or ANSWER.match(order):
-            continue
-        try:
-            rules.parse(order, seat.side, state.game)
-        except (InvalidOrder, AmbiguousOrder) as exc:
-            bad.append(str(exc))
-        except (OrderError, games.GameError, ValueError):
-            continue  # read, but refused by the rules: answered when its turn comes
-    return bad
+    words = [o for o in orders if o.lower() == "undo" or DISPUTE.match(o) or ANSWER.match(o)]
+    return pbem.unreadable(seat, [o for o in orders if o not in words])
 
 
 def _authenticate(pbem: Pbem, game_id: str, token: str | None, reply_tag: str | None) -> Seat:
@@ -286,11 +278,7 @@ def _apply(pbem: Pbem, seat: Seat, order: str) -> str:
             raise AccessDenied("only the arbiter upholds a dispute; the other player may 'accept' it")
         d = pbem.answer_dispute(seat, did, verb in ("accept", "uphold"), note)
         return f"dispute {did} {d['status']}"
-    accepted = pbem.submit(seat, order, notify=False)
-    from app.projections import history
-
-    rules = get_rules(accepted.state.meta.rules)
-    shown = history.lines(rules, accepted.events, side=seat.side)
+    shown = pbem.order(seat, order, notify=False)["events"]
     answer = [r for r in shown if r["actor"].startswith(autoplay.actor(""))]  # the automated seats' whole turn
     text = "; ".join(r["text"] for r in shown if r["type"] != "core.OrderGiven" and r not in answer)
     if answer:

@@ -22,7 +22,9 @@ import threading
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Protocol
+
+from app.mail import compose
+from app.service.ports import Transport
 
 
 @dataclass(frozen=True)
@@ -66,9 +68,20 @@ class MailConfig:
         tag = f"{game_id}.{seat_tag}" if seat_tag else game_id
         return f"{local}+{tag}@{domain}"
 
+    # -- the service's outgoing-mail port (app/service/ports.py: Mail) -----------------------------------
+    def new_message_id(self) -> str:
+        return compose.new_message_id(self)
 
-class Transport(Protocol):
-    def send(self, message: EmailMessage) -> None: ...
+    def message(self, to: str, game_id: str, subject: str, body: str, reply_tag: str | None = None,
+                in_reply_to: str | None = None, attachments: tuple[tuple[str, str, bytes], ...] = (),
+                message_id: str | None = None) -> EmailMessage:
+        return compose.message(self, to, game_id, subject, body, reply_tag, in_reply_to, attachments, message_id)
+
+    def how_to_reply(self, game_id: str, seq: int, actions: list[dict]) -> str:
+        return compose.how_to_reply(self, game_id, seq, actions)
+
+    def transport(self) -> Transport:
+        return transport_for(self)
 
 
 class OutboxTransport:

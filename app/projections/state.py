@@ -5,7 +5,6 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -159,9 +158,7 @@ def load(store: EventStore, game_id: str, at: int | None = None, use_snapshots: 
     target = head if at is None else at
     if not 1 <= target <= head:
         raise NoSuchPosition(f"game {game_id} has events 1..{head}; there is no event {target}")
-    retractions = [(row[0], json.loads(row[1])) for row in store.db.execute(
-        "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'core.Retracted' AND seq <= ? ORDER BY seq",
-        [game_id, target])]
+    retractions = store.retractions(game_id, target)
     retracted = frozenset(s for _, p in retractions for s in range(p["from_seq"], p["to_seq"] + 1))
     state = None
     start = 1

@@ -11,9 +11,8 @@ most `LIMIT` orders per call, then logs it; the next call (the next order, or `t
 from __future__ import annotations
 
 import logging
-import sqlite3
 
-from app.events.store import Conflict, EventStore, StoreError
+from app.events.store import BackendError, Conflict, EventStore, StoreError
 from app.projections import state as projection
 from app.rules import practice
 from app.rules.catalog import get_rules
@@ -36,12 +35,14 @@ def waiting(rules, state: projection.GameState) -> str | None:
     return side if side in state.meta.automated else None
 
 
-def play(store: EventStore, game_id: str, limit: int = LIMIT) -> list[games.Accepted]:
+def play(store: EventStore, game_id: str, limit: int = LIMIT,
+         state: projection.GameState | None = None) -> list[games.Accepted]:
     """Give the automated seats' orders while one of them is to act; returns them as they were stored. Never
-    raises for the caller's sake: the player's own order stands whatever happens here, and a failure is logged."""
+    raises for the caller's sake: the player's own order stands whatever happens here, and a failure is logged.
+    `state`: the game at its head, if the caller has it loaded."""
     done: list[games.Accepted] = []
     try:
-        state = projection.load(store, game_id)
+        state = state or projection.load(store, game_id)
         rules = get_rules(state.meta.rules)
         while (side := waiting(rules, state)) is not None:
             if len(done) >= limit:
@@ -56,7 +57,7 @@ def play(store: EventStore, game_id: str, limit: int = LIMIT) -> list[games.Acce
             state = accepted.state
     except Conflict:
         pass  # someone else wrote meanwhile: their call goes on from there
-    except (StoreError, sqlite3.OperationalError) as exc:
+    except (StoreError, BackendError) as exc:
         LOG.warning("game %s: automated seat deferred, the database refused it: %s", game_id, exc)
     except (practice.NoOrder, OrderError, games.GameError) as exc:
         LOG.error("game %s: the automated seat's policy gave no order the rules accept (%s); the game waits for "

@@ -17,8 +17,8 @@ from app.events.store import Conflict, EventStore, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
 from app.rules import practice
-from app.rules.base import Command, Rules
-from app.rules.catalog import get_rules
+from app.rules.base import Command, Rules, has_preview
+from app.rules.catalog import available, get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
 
 SERVER = "server"
@@ -35,10 +35,17 @@ class Accepted:
     state: GameState
 
 
+def rule_sets() -> list[dict]:
+    """The rule sets this server runs, as the API lists them: sides, scenarios, preview, automated seats."""
+    return [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
+             "scenarios": r.scenarios, "preview": has_preview(r), "policies": list(practice.policies(r)),
+             "automated_seats": practice.automated_seats(r)} for r in available().values()]
+
+
 def new_game_id(store: EventStore) -> str:
     while True:
         game_id = "g-" + secrets.token_hex(4)
-        if not store.db["games"].count_where("id = ?", [game_id]):
+        if not store.game_exists(game_id):
             return game_id
 
 

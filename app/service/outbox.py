@@ -20,7 +20,7 @@ from email.message import EmailMessage
 from typing import Protocol
 
 from app.events.store import EventStore, StoreError, utc_text
-from app.mail.transport import Transport
+from app.service.ports import Transport
 
 LOG = logging.getLogger("hexledger.outbox")
 LEASE = timedelta(minutes=5)  # longer than any send (the SMTP timeout is 30 s by default)
@@ -28,12 +28,6 @@ LONGEST_WAIT = timedelta(hours=1)  # the backoff doubles up to this
 PERMANENT_TRIES = 3  # a 5xx refusal is tried this often, then the row waits for an operator (status 'failed')
 POLL_SECONDS = 30.0  # the background sender looks for mail queued by other processes this often
 MIN_WAIT = 0.05  # between rounds, so a database that refuses the claims is not hammered
-
-
-class Notifier(Protocol):
-    """The port a write tells, after its commit, that mail is queued (the background sender)."""
-
-    def kick(self) -> None: ...
 
 
 class Composer(Protocol):

@@ -11,32 +11,31 @@ import hmac
 import logging
 import os
 import re
-import sqlite3
 import threading
 
 from flask import Flask, current_app, g, jsonify, request
 from flask_limiter import ExemptionScope, Limiter
 from flask_smorest import Api
+from markupsafe import escape
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from app.events.store import (
+from app.mail.transport import MailConfig, transport_for
+from app.service.errors import (
+    AccessDenied,
+    BackendError,
     Conflict,
-    EventStore,
+    GameError,
+    NoSuchPosition,
+    OrderError,
     StoreError,
     StoreUnavailable,
     UnknownGame,
-    default_db_path,
+    UnknownRules,
     unavailable,
 )
-from app.mail.transport import MailConfig, transport_for
-from app.projections.markup import escape
-from app.projections.state import NoSuchPosition
-from app.rules.catalog import UnknownRules
-from app.rules.errors import OrderError
-from app.service.games import GameError
 from app.service.outbox import BackgroundSender
-from app.service.pbem import AccessDenied, Pbem, Seat
+from app.service.pbem import Pbem, Seat, default_db_path
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -79,8 +78,8 @@ def create_app(config: dict | None = None) -> Flask:
     local = threading.local()
 
     def new_service(notifier=None) -> Pbem:
-        store = EventStore(app.config["HEXLEDGER_DB"], busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"])
-        return Pbem(store, mail, transport, secret=app.config.get("HEXLEDGER_SECRET"), notifier=notifier)
+        return Pbem.open(app.config["HEXLEDGER_DB"], mail, transport, busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"],
+                         secret=app.config.get("HEXLEDGER_SECRET"), notifier=notifier)
 
     sender = None
     if app.config["MAIL_SENDER"] == "background":
@@ -262,14 +261,14 @@ def _errors(app: Flask) -> None:
 
     def store_unavailable(exc: Exception):
         """The server's fault, not the caller's: 503 and when to try again (docs/reliability.md)."""
-        if not isinstance(exc, StoreUnavailable):  # a raw sqlite3.OperationalError outside the store's lock
+        if not isinstance(exc, StoreUnavailable):  # the backend's raw refusal outside the store's lock
             exc = unavailable(exc)
         response, status = payload(exc, 503, "StoreUnavailable")
         response.headers["Retry-After"] = str(RETRY_AFTER.get(exc.reason, RETRY_AFTER["refused"]))
         return response, status
 
     app.register_error_handler(StoreUnavailable, store_unavailable)
-    app.register_error_handler(sqlite3.OperationalError, store_unavailable)
+    app.register_error_handler(BackendError, store_unavailable)
     app.register_error_handler(ValidationError, lambda e: (jsonify({"error": "ValidationError", "message": "the "
                                                                     "request body is not valid",
                                                                     "errors": e.messages}), 422))

@@ -44,11 +44,9 @@ from flask_smorest import Blueprint as ApiBlueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
-from app.events.store import EventStore, StoreError, default_db_path
-from app.projections import analysis, render, replay
-from app.rules.base import optional
-from app.rules.catalog import get_rules
-from app.service.pbem import AccessDenied, NotAuthenticated
+from app.service import replays as replay
+from app.service.errors import AccessDenied, NotAuthenticated
+from app.service.replays import EventStore
 
 Viewer = Callable[..., str | None]
 COOKIE = "hexledger_replay"
@@ -108,7 +106,7 @@ def register(app: Flask, resolve_viewer: Viewer | None = None, get_store: Callab
         def get_store() -> EventStore:
             with lock:
                 if "store" not in shared:
-                    shared["store"] = EventStore(app.config.get("HEXLEDGER_DB") or default_db_path())
+                    shared["store"] = replay.open_store(app.config.get("HEXLEDGER_DB"))
                 return shared["store"]
 
     hook = resolve_viewer or (seat_viewer if service is not None else query_side_viewer)
@@ -128,10 +126,7 @@ def _ext() -> dict:
 
 def _store_with(game_id: str) -> EventStore:
     store = _ext()["get_store"]()
-    try:
-        store.head(game_id)
-        store.game(game_id)
-    except (StoreError, KeyError, LookupError):
+    if replay.head(store, game_id) is None:
         abort(404, f"no game {game_id} on this server")
     return store
 
@@ -317,14 +312,12 @@ def frames(args, game_id: str):
     head = r.frames[-1].seq if r.frames else 0
 
     def make() -> bytes:
-        rules = get_rules(r.rules)
         out = r.to_dict(with_views=False)
         shown = [f for f in r.frames if f.seq >= first]
         page = shown[:limit] if limit else shown
         out["frames"] = [f.to_dict(views) for f in page]
         out["next_from"] = shown[len(page)].seq if len(shown) > len(page) else None
-        out["panels"] = {"map": optional(rules, "game_map") is not None,
-                         "combat": optional(rules, "combat_summary") is not None}
+        out["panels"] = replay.panels(r)
         return json.dumps(out, separators=(",", ":")).encode("utf-8")
 
     body = _cached_body(("frames", game_id, head, r.viewer, views, first, limit), make)
@@ -338,16 +331,12 @@ def frames(args, game_id: str):
 def map_svg(game_id: str, seq: int):
     """The map after an event (SVG)"""
     r = _replay(game_id)
-    rules = get_rules(r.rules)
-    game_map = optional(rules, "game_map")
-    if game_map is None:
-        abort(404, f"the {r.rules} rules draw no map")
     try:
-        frame = r.frame_at(seq)
+        svg = replay.map_svg(r, game_id, seq)
     except IndexError as exc:
         abort(404, str(exc))
-    svg = render.render_map(game_map(r.games[seq - 1]), frame.view, r.sides,
-                            title=f"{game_id} after event {seq}")
+    if svg is None:
+        abort(404, f"the {r.rules} rules draw no map")
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=60"})
 
 
@@ -357,7 +346,7 @@ def map_svg(game_id: str, seq: int):
 @data.doc(security=OPTIONAL_TOKEN)
 def analysis_json(game_id: str):
     """The game's analysis, from what you may see"""
-    return analysis.analyse(_replay(game_id))
+    return replay.analysed(_replay(game_id))
 
 
 @data.route("/<game_id>/charts/<name>.svg", methods=["GET"])
@@ -367,7 +356,7 @@ def analysis_json(game_id: str):
 @data.doc(security=OPTIONAL_TOKEN)
 def chart_svg(game_id: str, name: str):
     """A chart of the analysis (SVG)"""
-    charts = analysis.charts(analysis.analyse(_replay(game_id)))
+    charts = replay.charts(_replay(game_id))
     if name not in charts:
         abort(404, f"no chart {name!r}; charts: {', '.join(charts)}")
     return Response(charts[name], mimetype="image/svg+xml")

@@ -5,9 +5,7 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from app.rules import practice
-from app.rules.base import has_preview
-from app.rules.catalog import available
+from app.service.games import rule_sets
 from app.service.pbem import DEADLINE_ACTIONS, AccessDenied, NotAuthenticated, Pbem, Seat
 from app.web import authenticated, bearer, is_operator
 
@@ -131,9 +129,7 @@ class Answer(Schema):
 @blp.response(200)
 def list_rules():
     """The rule sets this server runs"""
-    return [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
-             "scenarios": r.scenarios, "preview": has_preview(r), "policies": list(practice.policies(r)),
-             "automated_seats": practice.automated_seats(r)} for r in available().values()]
+    return rule_sets()
 
 
 @blp.route("/games", methods=["GET"])
@@ -222,15 +218,7 @@ def submit(args, game_id):
     else:
         text, expected = request.get_data(as_text=True), None
     expected = args["expected_seq"] if args["expected_seq"] is not None else expected
-    service = svc()
-    accepted = service.submit(s, text, expected)
-    from app.projections import history
-    from app.rules.catalog import get_rules
-
-    rules = get_rules(accepted.state.meta.rules)
-    return {"accepted": True, "seq": accepted.state.meta.seq,
-            "events": history.lines(rules, accepted.events, side=s.side),
-            "view": rules.view(accepted.state.game, s.side)}
+    return svc().order(s, text, expected)
 
 
 @blp.route("/games/<game_id>/history", methods=["GET"])

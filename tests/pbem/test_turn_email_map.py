@@ -188,7 +188,7 @@ def test_text_map_keeps_the_front_first_within_its_limit_and_serves_the_arbiter(
 
 
 def test_the_position_text_shows_nested_records_by_id_and_groups_control_by_side():
-    from app.mail.compose import render_view
+    from app.service.mailing import render_view
 
     view = {"units": [{"id": "C01", "hex": "1703"}],
             "stacks": [{"hex": "1703", "units": [{"id": "C01", "name": "?"}, {"id": "C02"}], "hidden": 1}],

@@ -1,0 +1,27 @@
+"""The service's error types, and the store's and the rules' that callers see through it: web, mail and the CLI
+catch these (from here), nothing deeper."""
+from __future__ import annotations
+
+from app.events.store import BackendError, Conflict, StoreError, StoreUnavailable, UnknownGame, unavailable
+from app.projections.state import NoSuchPosition
+from app.rules.catalog import UnknownRules
+from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from app.service.games import EngineFault, GameError
+
+__all__ = ["AccessDenied", "AmbiguousOrder", "BackendError", "Conflict", "EngineFault", "GameError", "IllegalOrder",
+           "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "StoreError",
+           "StoreUnavailable", "UnknownGame", "UnknownRules", "unavailable"]
+
+
+class AccessDenied(Exception):
+    """No valid token for this game, or the seat may not do this. Nothing is written."""
+
+    status = 403
+
+
+class NotAuthenticated(AccessDenied):
+    status = 401
+
+
+class PbemError(GameError):
+    """A play-by-email request that cannot be carried out (a dispute out of its window, ...)."""

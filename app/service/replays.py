@@ -1,0 +1,57 @@
+"""The replay viewer's reads (app/web/replay.py serves them): a game's frames as one viewer may see them, the map
+after an event, the analysis and its charts. The viewer is a side, None (no seat) or ALL (arbiter, finished game)."""
+from __future__ import annotations
+
+from app.events.store import EventStore, StoreError, default_db_path
+from app.projections import analysis, render, replay
+from app.rules.base import optional
+from app.rules.catalog import get_rules
+
+ALL = replay.ALL
+NoAccess = replay.NoAccess
+Replay = replay.Replay
+
+
+def open_store(path: str | None = None) -> EventStore:
+    """A connection to the database at `path` (default: the configured one), for a viewer without a service."""
+    return EventStore(path or default_db_path())
+
+
+def head(store: EventStore, game_id: str) -> int | None:
+    """The game's last event, or None if this server has no such game."""
+    try:
+        store.game(game_id)
+        return store.head(game_id)[0]
+    except (StoreError, KeyError, LookupError):
+        return None
+
+
+def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
+    """Every frame `viewer` may see (NoAccess: a game in progress, and no seat)."""
+    return replay.build(store, game_id, viewer)
+
+
+def panels(r: Replay) -> dict:
+    """Which of the viewer's panels the game's rules can fill."""
+    rules = get_rules(r.rules)
+    return {"map": optional(rules, "game_map") is not None, "combat": optional(rules, "combat_summary") is not None}
+
+
+def map_svg(r: Replay, game_id: str, seq: int) -> str | None:
+    """The map after event `seq` as the replay's viewer sees it; None if the rules draw no map (IndexError: no
+    such frame)."""
+    game_map = optional(get_rules(r.rules), "game_map")
+    if game_map is None:
+        return None
+    frame = r.frame_at(seq)
+    return render.render_map(game_map(r.games[seq - 1]), frame.view, r.sides, title=f"{game_id} after event {seq}")
+
+
+def analysed(r: Replay) -> dict:
+    """Losses per turn, victory hexes, odds taken and die-roll luck, from what the viewer may see."""
+    return analysis.analyse(r)
+
+
+def charts(r: Replay) -> dict[str, str]:
+    """The analysis's charts (SVG), by name."""
+    return analysis.charts(analysis.analyse(r))
