@@ -40,7 +40,8 @@ class DecisionMade:
 @event_type("game.PhaseEnded")
 @dataclass(frozen=True)
 class PhaseEnded:
-    """`side` (None: no one side) ends `phase` of turn `turn`; the game's sequence says what comes next."""
+    """`side` (None: no one side) ends `phase` of turn `turn`; the game's sequence says what comes next: a game
+    whose states table ends phases with this event gives its State an `after_phase(event)` (SNC's does)."""
 
     phase: str
     turn: int

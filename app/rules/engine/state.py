@@ -41,9 +41,6 @@ class SequencedState:
         """The game is over: a state whose step is "over" (override if the step field is not `step`)."""
         return replace(self, step=OVER, pending=(), winner=winner, reason=reason)
 
-    def after_phase(self, event):
-        raise NotImplementedError(f"{type(self).__name__} does not use game.PhaseEnded")
-
 
 def encode(value: Any) -> Any:
     """A state (or any part of it) as JSON-able data; the `data` field is left out."""
