@@ -254,10 +254,8 @@ def describe(e) -> str:
         fates = ", ".join(f"{u} {f}" for u, f in sorted(e.fates.items())) or "none"
         tail = "; no more 14AA units (5.3 item 8)" if e.count == 0 else ""
         return f"14AA shipment: die {e.roll} -> {e.count} unit(s): {fates}{tail}"
-    if isinstance(e, ev.DecisionRequired):
-        return f"{e.side} to decide: {e.kind}"
-    if isinstance(e, ev.DecisionMade):
-        return f"{e.side} decided: {e.kind}"
+    if isinstance(e, (ev.DecisionRequired, ev.DecisionMade)):
+        return e.describe()
     return type(e).__name__
 
 

@@ -470,6 +470,11 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
             _army_push(em, units, start, nxt, dice)
             return
     else:
+        cleared = state.battle["hex"]
+        if path[0] != cleared:
+            raise IllegalOrder("SNC 10.5.3", f"an advance enters the emptied defending hex {cleared} first; "
+                                             f"{path[0]} is not it: `advance {' '.join(units)} to {cleared}`, "
+                                             "or `stay`")
         for origin in sorted({state.units[u].hex for u in units}):
             check_advance(gmap, H(origin), [H(h) for h in path], {H(state.battle["hex"])}, int(p["hexes"]),
                           lambda h, prev: can_step(state, side, str(prev), str(h)), "SNC 10.5.3")
