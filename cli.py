@@ -239,11 +239,7 @@ def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | N
 def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -> None:
     """What an attack would do: strengths, odds, every shift with its case, the result per die. Writes nothing."""
     state = projection.load(ctx.store, game)
-    rules = get_rules(state.meta.rules)
-    if not hasattr(rules, "preview"):
-        raise games.GameError(f"{rules.name} has no attack preview")
-    command = rules.parse(order.strip(), side, state.game)
-    result = rules.preview(state.game, command)
+    result = games.preview(get_rules(state.meta.rules), state, side, order)
     emit(as_json, result, result["text"])
 
 

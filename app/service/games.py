@@ -16,7 +16,7 @@ from app.events.registry import encode
 from app.events.store import Conflict, EventStore, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
-from app.rules import practice
+from app.rules import legal, practice
 from app.rules.base import Command, Rules, has_preview
 from app.rules.catalog import available, get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
@@ -113,6 +113,17 @@ def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command
     command = rules.parse(text.strip(), side, state.game)
     check_turn(rules, state, command)
     return command
+
+
+def preview(rules: Rules, state: GameState, side: str, text: str) -> dict:
+    """What an order would do, without rolling or writing: refused exactly as `submit` would refuse it now, and
+    given out of turn too, for planning (app/rules/legal.py)."""
+    if not has_preview(rules):
+        raise GameError(f"{rules.name} offers no preview")
+    if side not in state.meta.sides:
+        raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
+    command = rules.parse(text.strip(), side, state.game)
+    return legal.preview(rules, state.game, command)
 
 
 class RolledThenFailed(Exception):

@@ -10,11 +10,10 @@ from app.events.store import utc_now
 from app.projections import history
 from app.projections import state as projection
 from app.projections.sight import Sight
-from app.rules.base import has_preview
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
 from app.service import audit, autoplay, games, transfer
-from app.service.errors import AccessDenied, PbemError
+from app.service.errors import AccessDenied
 from app.service.seats import ARBITER, Seat, hash_token, new_token
 
 
@@ -110,11 +109,9 @@ class Table:
     def preview(self, seat: Seat, text: str) -> dict:
         state = projection.load(self.store, seat.game_id)
         rules = get_rules(state.meta.rules)
-        if not has_preview(rules):
-            raise PbemError(f"{rules.name} offers no preview")
-        command = games.parse_order(rules, state, self._player(seat), text)
+        result = games.preview(rules, state, self._player(seat), text)
         self._mark_seen(seat, state.meta.seq)  # a preview reads the position as it stands
-        return {"order": text.strip(), "seq": state.meta.seq, "preview": rules.preview(state.game, command)}
+        return {"order": text.strip(), "seq": state.meta.seq, "preview": result}
 
     def join(self, seat: Seat, seed_text: str = "", name: str | None = None) -> dict:
         with self.writing():

@@ -6,7 +6,7 @@ import pytest
 from app.rules.errors import IllegalOrder
 from tests.snc.snc_given import RULES, fold, position, then, when
 
-D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r29", "jp-d3-r34", "jp-d3-arty"]
+D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
 
 
 def at(h: str, ids) -> dict:
@@ -29,3 +29,69 @@ def test_an_advance_to_the_wrong_hex_names_the_hex_to_advance_into():
     text = str(refused.value)
     assert "2410" in text and "`advance jp-d3-r6 to 2410`" in text and "stay" in text
     assert "starts in" not in text
+
+
+# -- preview and do read one set of checks ---------------------------------------------------------------------
+@pytest.mark.parametrize("order, turn", [
+    ("attack 3511 with 3510 support air air", 3),         # SNC 11.1: one marker of each kind
+    ("attack 3511 with 3510 support air", 1),             # SNC 11.1: no air marker on GT 1
+    ("attack 3511 with 3510 support amphibious", 3),      # SNC 11.0: amphibious support is for landings
+])
+def test_preview_refuses_what_do_refuses(order, turn):
+    s = position({**at("3510", D3), "cn-d87": "3511"}, turn=turn)
+    command = RULES.parse(order, "japanese", s)
+    with pytest.raises(IllegalOrder) as by_do:
+        RULES.decide(s, command, None)
+    with pytest.raises(IllegalOrder) as by_preview:
+        RULES.preview(s, command)
+    assert str(by_preview.value) == str(by_do.value)
+
+
+def test_preview_text_shows_why_each_strength_is_what_it_is():
+    """The 3rd Division attacking across the creek at 3511 (SNC 10.4.1): each regiment halved, with its case."""
+    s = position({**at("3510", D3), "cn-d87": "3511"}, turn=3)
+    text = RULES.preview(s, RULES.parse("attack 3511 with 3510", "japanese", s))["text"]
+    halved = [line for line in text.splitlines() if line.strip().startswith("attack: jp-d3") and "x1/2" in line]
+    assert len(halved) == len(D3) and all("SNC 10.4.1" in line for line in halved)
+
+
+@pytest.mark.slow  # a random game's first few hundred orders
+def test_preview_and_do_agree_on_fuzzed_attacks():
+    """Property (issue 14): over the positions of a random game, every attack, overrun and landing the random
+    player would try, with any markers, is refused by `preview` with the very text `do` refuses it with, and
+    previewed whenever `do` accepts it (a hex holding an enemy unit: a landing on an empty beach is no combat)."""
+    import random
+
+    from app.rules import legal
+    from app.rules.snc.practice import candidates
+    from tests import fuzzing
+
+    rng = random.Random(14)
+    compared = {"refused": 0, "accepted": 0}
+
+    def tried(state, r):
+        out = candidates(state, r)
+        for text in [t for t in out if t.split()[0] in ("attack", "overrun", "land")]:
+            base = text.split(" support")[0]
+            for markers in ("", "air", "air air", "amphibious", "naval artillery", "artillery artillery"):
+                order = f"{base} support {markers}" if markers else base
+                command = RULES.parse(order, RULES.prompt(state).side, state)
+                refused = legal.refusal(RULES, state, command)
+                if refused is not None:
+                    with pytest.raises(IllegalOrder) as by_preview:
+                        legal.preview(RULES, state, command)
+                    assert str(by_preview.value) == str(refused), order
+                    try:  # the rules' own preview, without the decider's probe, refuses it too
+                        RULES.preview(state, command)
+                    except IllegalOrder as exc:
+                        assert str(exc) == str(refused) or "no enemy unit" in str(exc), order
+                    else:
+                        assert str(refused).startswith("SNC 5."), (order, str(refused))  # the sequence of play
+                    compared["refused"] += 1
+                elif any(u.side != command.side for u in state.at(command.args["hex"])):
+                    assert legal.preview(RULES, state, command)["results"], order
+                    compared["accepted"] += 1
+        return out
+
+    fuzzing.play(RULES, tried, rng, 400, "preview")
+    assert compared["refused"] > 20 and compared["accepted"] > 20, compared

@@ -123,6 +123,8 @@ class IchigoRules:
         args, side = command.args, command.side
         momentum = state.pending[0]["data"] if state.pending and state.pending[0]["kind"] == "momentum" else None
         attackers = combat.check_attack(state, side, args["hex"], args["units"], momentum)
+        combat.check_support(state, args["hex"], attackers, int(args.get("tanks", 0)), bool(args.get("sf")),
+                             momentum)
         from app.rules.ichigo.view import top_unit
 
         defenders = [u for u in state.at(args["hex"]) if u.side != side]
@@ -139,6 +141,7 @@ class IchigoRules:
         results = {str(r): load().crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
         text = (f"{a['attack']}:{a['defence']} = {a['odds']}; shifts {'; '.join(a['shifts']) or 'none'} -> "
                 f"{a['column_label']} ({a['line']} line)")
+        text += "".join(f"\n{line}" for line in a["why"])
         if unknown:
             text += f"\nIchi-Go 11.27: {len(unknown)} untried counter(s) not counted (revealed in combat)"
         if hidden:

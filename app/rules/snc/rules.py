@@ -132,8 +132,14 @@ class SncRules:
         enemy = [u for u in state.at(target) if u.side != side]
         if not enemy:
             raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
-        if kind != "landing":
-            combat.check_attack(state, side, target, args["units"], "overrun" if kind == "overrun" else "attack")
+        # the checks of the order itself (its phase aside, so that a player may plan out of turn)
+        if kind == "landing":
+            reinforcements.check_landing(state, args["units"], target, args.get("support", []))
+        elif kind == "overrun":
+            movement.check_overrun(state, side, target, args["units"])
+        else:
+            combat.check_attack(state, side, target, args["units"], "attack")
+        combat.check_support(state, side, target, args["units"], args.get("support", []), kind)
         hidden = 0
         if not (state.battle and state.battle.get("hex") == target):
             shown = [top_unit(enemy)]
