@@ -174,6 +174,7 @@ def _summary(ctx: Context, game: str) -> dict:
             "players": state.meta.players, "parent": state.meta.parent,
             "to_act": prompt.side, "step": prompt.step,
             "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
+            "owed": prompt.owed.to_dict() if prompt.owed is not None else None,
             "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
             "dice_seed_revealed": state.meta.revealed_seed is not None}
 
@@ -194,6 +195,8 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
         lines.append(f"game over: {s['outcome']['winner'] or 'draw'} - {s['outcome']['reason']}")
     else:
         lines.append(f"to act: {s['to_act']} ({s['step']})")
+        if s["owed"]:
+            lines.append(f"owed: {s['owed']['text']}")
         lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
     emit(as_json, s, "\n".join(lines))
 

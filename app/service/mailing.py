@@ -129,6 +129,8 @@ class Mailing:
             attachments = ((filename, "image/svg+xml", svg.encode("utf-8")),)
             parts += ["Map near the action", textmap.render_area(the_map, view, seat.side, since, filename), ""]
         parts += ["The position (as you see it)", render_view(view), ""]
+        if prompt["owed"]:
+            parts += ["What you owe now", prompt["owed"]["text"], ""]
         if prompt["actions"]:
             parts += ["Your orders now", render_actions(prompt["actions"]), ""]
         link = self.replay_link(game_id, seat.seat)

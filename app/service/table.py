@@ -59,7 +59,8 @@ class Table:
                 "waiting_for_players": missing,
                 "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
                 "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help}
-                            for a in prompt.actions] if mine else []}
+                            for a in prompt.actions] if mine else [],
+                "owed": prompt.owed.to_dict() if mine and prompt.owed is not None else None}
 
     def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None,
                      state: projection.GameState | None = None) -> list[dict]:

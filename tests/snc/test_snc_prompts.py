@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules.errors import IllegalOrder
-from tests.snc.snc_given import RULES, fold, position, then, when
+from tests.snc.snc_given import RULES, ev, fold, position, then, when
 
 D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
 
@@ -95,3 +95,42 @@ def test_preview_and_do_agree_on_fuzzed_attacks():
 
     fuzzing.play(RULES, tried, rng, 400, "preview")
     assert compared["refused"] > 20 and compared["accepted"] > 20, compared
+
+
+# -- prompts that say what is owed -------------------------------------------------------------------------------
+def test_an_overstacked_end_prompt_names_the_hex_how_many_go_and_the_units_with_their_strengths():
+    move = ("move", "move")
+    s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2707", "cn-b20": "2708", "cn-d57": "3612"},
+                 turn=7, side="chinese", plan=move)
+    s = then(s, "chinese", "move b20 to 2707")
+    s = then(s, "chinese", "end")
+    owed = RULES.prompt(s).owed
+    assert owed.where == "2707" and owed.amount.startswith("at least 1 unit")
+    assert dict(owed.candidates)["cn-b20"].startswith(f"{s.units['cn-b20'].cf} CF")
+    assert {c for c, _ in owed.candidates} == {"cn-d87", "cn-d7", "cn-b45", "cn-b20"}
+    assert "2707" in owed.text() and "cn-d87" in owed.text()
+
+
+def test_the_interdiction_prompt_says_how_many_combat_factors_go_and_lists_each_reinforcement():
+    s = position({"jp-d3-r6": "2409", "cn-d57": "3612"}, turn=3, side="chinese", phase="reinf")
+    units = [u for u in s.units.values() if u.side == "chinese" and u.status != "map"][:3]
+    s = fold(s, ev.DecisionRequired("interdiction", "chinese", {"roll": 4, "units": [u.id for u in units]}))
+    owed = RULES.prompt(s).owed
+    assert "at least 4 combat factor" in owed.amount
+    assert {c: v for c, v in owed.candidates} == {u.id: f"{u.cf} CF, {u.steps}/{u.steps_max} step(s), {u.size}"
+                                                  for u in units}
+
+
+def test_show_says_what_an_overstacked_end_owes(run, tmp_path):
+    pos = tmp_path / "pos.toml"
+    pos.write_text('turn = 7\nphase = "ops1"\nside = "chinese"\nplan = ["move", "move"]\n[units]\n'
+                   '"cn-d87" = "2707"\n"cn-d7" = "2707"\n"cn-b45" = "2707"\n"cn-b20" = "2708"\n"jp-d3-r6" = "3510"\n')
+    game = run("new", "snc", "--position", str(pos)).output.strip()
+    run("join", game, "--side", "chinese", "--name", "c")
+    run("join", game, "--side", "japanese", "--name", "j")
+    run("do", game, "--as", "chinese", "move b20 to 2707")
+    run("do", game, "--as", "chinese", "end")
+    shown = run("show", game).output
+    assert "owed: eliminate units until the hex is within the stacking limits" in shown
+    assert "in 2707: at least 1 unit(s)" in shown
+    assert "cn-b20" in shown and " CF, " in shown
