@@ -16,11 +16,12 @@ from app.events import dice
 from app.events.store import EventStore, StoreError, default_db_path
 from app.projections import history
 from app.projections import state as projection
-from app.rules import custom_setup
+from app.rules import custom_setup, legal
 from app.rules.catalog import UnknownRules, available, get_rules
 from app.rules.errors import OrderError
 from app.service import audit, autoplay, games, transfer
 from app.service.demo import play_demo
+from app.service.mailing import render_legal_orders
 
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
@@ -175,6 +176,7 @@ def _summary(ctx: Context, game: str) -> dict:
             "to_act": prompt.side, "step": prompt.step,
             "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
             "owed": prompt.owed.to_dict() if prompt.owed is not None else None,
+            "legal_orders": legal.legal_orders(rules, state.game, prompt.side) if prompt.side else [],
             "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
             "dice_seed_revealed": state.meta.revealed_seed is not None}
 
@@ -198,6 +200,8 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
         if s["owed"]:
             lines.append(f"owed: {s['owed']['text']}")
         lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
+        if s["legal_orders"]:
+            lines += ["you may, for instance:", render_legal_orders(s["legal_orders"])]
     emit(as_json, s, "\n".join(lines))
 
 

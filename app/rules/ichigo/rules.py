@@ -10,7 +10,7 @@ from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, fog, movement, position, practice, sequence, summary
+from app.rules.ichigo import combat, fog, legal_orders, movement, position, practice, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
@@ -29,6 +29,10 @@ class IchigoRules:
     sequence_case = "Ichi-Go 5.1"
     # the practice opponents' candidate orders (app/rules/practice.py: greedy and random)
     candidates = staticmethod(practice.candidates)
+
+    def orders_to_try(self, state: State, side: str):
+        """The orders worth trying for the list of legal orders (app/rules/legal.py, legal_orders.py)."""
+        return legal_orders.orders_to_try(state, side)
 
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:

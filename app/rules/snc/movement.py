@@ -53,6 +53,13 @@ def movers(state: State, side: str, unit_ids: list[str], case: str = "SNC 9.0") 
     return units
 
 
+def reach_of(state: State, side: str, units: list[Unit]):
+    """SNC 9.0: every hex the stack `units` can reach now, with the cheapest path to each (once per position)."""
+    d = state.data
+    return state.memo(("reach", side, tuple(u.id for u in units)),
+                      lambda: reach(d.map, d.movement, _mover(state, units), situation(state, side)))
+
+
 def move_allowed(state: State, side: str) -> str | None:
     if state.mode() == "move":
         return None
@@ -81,7 +88,7 @@ def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str])
     if via:
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:
-        r = reach(d.map, d.movement, mover, sit)
+        r = reach_of(state, side, units)
         if H(dest) not in r:
             if not d.map.adjacent(H(start), H(dest)):
                 raise IllegalOrder("SNC 9.0", f"no legal path from {start} to {dest} with {mover.allowance:g} MP; "

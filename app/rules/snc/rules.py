@@ -11,7 +11,17 @@ from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
-from app.rules.snc import combat, fog, movement, position, practice, reinforcements, sequence, summary
+from app.rules.snc import (
+    combat,
+    fog,
+    legal_orders,
+    movement,
+    position,
+    practice,
+    reinforcements,
+    sequence,
+    summary,
+)
 from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
@@ -34,6 +44,10 @@ class SncRules:
     sequence_case = "SNC 5.1"
     # the practice opponents' candidate orders (app/rules/practice.py: greedy and random)
     candidates = staticmethod(practice.candidates)
+
+    def orders_to_try(self, state: State, side: str):
+        """The orders worth trying for the list of legal orders (app/rules/legal.py, legal_orders.py)."""
+        return legal_orders.orders_to_try(state)
 
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:

@@ -136,6 +136,15 @@ class State:
     def occupied(self, side: str) -> frozenset[str]:
         return frozenset(u.hex for u in self.on_map(side))
 
+    def memo(self, key, compute):
+        """`compute()` once per position: a state never changes, so what is derived from it (zones of control,
+        a stack's reach) is kept on it for the orders tried against it (the list of legal orders tries hundreds).
+        Kept outside the fields: equality, snapshots and the codec never see it."""
+        cache = self.__dict__.setdefault("_memo", {})  # a frozen dataclass: written past its __setattr__
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
     def positions(self) -> dict:
         mf = self.data.params["game"]["mobile_mf"]
         out: dict = {}
