@@ -13,11 +13,12 @@ import os
 import re
 import threading
 
-from flask import Flask, current_app, g, jsonify, request
+from flask import Flask, abort, current_app, g, jsonify, request, send_from_directory
 from flask_limiter import ExemptionScope, Limiter
 from flask_smorest import Api
 from markupsafe import escape
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError, fields
+from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
 from app.mail.transport import MailConfig, transport_for
@@ -96,7 +97,7 @@ def create_app(config: dict | None = None) -> Flask:
                       storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     _access_log(app)
     _json_depth(app)
-    api = Api(app)
+    api = HexledgerApi(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
     api.spec.components.security_scheme("operator", {"type": "http", "scheme": "bearer",
@@ -115,7 +116,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.get("/docs")
     def docs():
-        """A readable page of the OpenAPI document, served from here (no CDN, no script)."""
+        """The API reference: Swagger UI (vendored, served from here: no CDN) over /openapi.json, with every
+        request and response body and a "Try it out" against this server; below it, the routes as a plain table
+        for a reader without script."""
         spec = api.spec.to_dict()
         rows = []
         for path, ops in spec["paths"].items():
@@ -127,14 +130,44 @@ def create_app(config: dict | None = None) -> Flask:
                             f"{escape(op.get('description', ''))}</small></td></tr>")
         title = escape(spec["info"]["title"])
         page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+                "<link rel='stylesheet' href='/docs/swagger-ui.css'>"
                 "<link rel='stylesheet' href='/static/docs.css'></head><body>"
                 f"<h1>{title}</h1><p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>. "
-                "Game routes need <code>Authorization: Bearer &lt;token&gt;</code>. The replay viewer, a page for "
-                "browsers, is at <code>/replay/GAME/</code>.</p>"
-                f"<table>{''.join(rows)}</table></body></html>")
-        return page, 200, {"Content-Type": "text/html; charset=utf-8"}
+                "Game routes need <code>Authorization: Bearer &lt;token&gt;</code> (the Authorize button below). "
+                "The replay viewer, a page for browsers, is at <code>/replay/GAME/</code>.</p>"
+                "<div id='swagger-ui'></div>"
+                f"<h2>Routes</h2><table>{''.join(rows)}</table>"
+                "<script src='/docs/swagger-ui-bundle.js'></script><script src='/static/docs.js'></script>"
+                "</body></html>")
+        # Swagger UI sets style attributes as it draws; the page shows no game data, only the API's own document
+        policy = headers.PAGE_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        return page, 200, {"Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": policy}
+
+    @app.get("/docs/<name>")
+    def docs_asset(name: str):
+        """Swagger UI's own files, from the swagger-ui-bundle package (docs/dependencies.md)."""
+        if name not in DOCS_ASSETS:
+            abort(404)
+        return send_from_directory(swagger_ui_path, name, max_age=3600)
 
     return app
+
+
+DOCS_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js"})
+
+
+class ApiError(Schema):
+    """Every refusal and error the API answers with (`_errors`), documented on every route."""
+
+    error = fields.String(required=True, metadata={"example": "IllegalOrder"})
+    message = fields.String(required=True, metadata={"example": "SK 4.1: R1 has already moved this turn"})
+    case = fields.String(metadata={"description": "the rules case that refuses the order", "example": "SK 4.1"})
+
+
+class HexledgerApi(Api):
+    """flask-smorest's Api, its default error response documented as this API's errors read."""
+
+    ERROR_SCHEMA = ApiError
 
 
 MIN_ADMIN_TOKEN = 16

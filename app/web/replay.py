@@ -47,6 +47,7 @@ from werkzeug.exceptions import HTTPException
 from app.service import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.service.replays import EventStore
+from app.web import ApiError
 
 Viewer = Callable[..., str | None]
 COOKIE = "hexledger_replay"
@@ -293,8 +294,26 @@ ERRORS = {401: "a game in progress, asked without a seat", 403: "a token or repl
 
 def _errors_doc(fn):
     for code, text in ERRORS.items():
-        fn = data.alt_response(code, description=text)(fn)
+        fn = data.alt_response(code, schema=ApiError, description=text)(fn)
     return fn
+
+
+class FramesPage(Schema):
+    """What frames.json holds (documentation: the answer is written as it is cached)."""
+
+    game_id = fields.String()
+    rules = fields.String()
+    sides = fields.List(fields.String())
+    viewer = fields.String(allow_none=True)
+    outcome = fields.Dict(allow_none=True)
+    panels = fields.List(fields.String())
+    frames = fields.List(fields.Dict(), metadata={"description": "one frame per event (or run of hidden events)"})
+    next_from = fields.Integer(allow_none=True)
+
+
+def _json_doc(schema, description: str):
+    return data.doc(responses={"200": {"description": description,
+                                       "content": {"application/json": {"schema": schema}}}})
 
 
 @data.route("/<game_id>/frames.json", methods=["GET"])
@@ -302,6 +321,7 @@ def _errors_doc(fn):
 @data.response(200, description="game id, rules, sides, viewer, outcome, panels and one frame per event (a run "
                                 "of events hidden from the viewer is one frame), a page at a time: `next_from` "
                                 "is the next page's `from`, null after the last")
+@_json_doc(FramesPage, "the replay's frames, a page at a time")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def frames(args, game_id: str):
@@ -342,6 +362,8 @@ def map_svg(game_id: str, seq: int):
 
 @data.route("/<game_id>/analysis.json", methods=["GET"])
 @data.response(200, description="losses per turn, victory hexes, odds taken and die-roll luck per side")
+@_json_doc({"type": "object", "additionalProperties": True},
+           "losses per turn, victory hexes, odds taken and die-roll luck per side")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def analysis_json(game_id: str):
