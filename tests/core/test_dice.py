@@ -3,6 +3,7 @@ import collections
 import hashlib
 import hmac
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -100,4 +101,7 @@ def test_a_forged_roll_in_a_resealed_chain_is_caught_by_the_dice(store, skirmish
 
 def test_no_roll_after_the_reveal(store, skirmish):
     games.reveal_seed(store, skirmish, "arbiter")
-    assert isinstance(games.live_dice(store, projection.load(store, skirmish)), dice.NoDice)
+    head = store.head(skirmish)[0]
+    with pytest.raises(games.GameError, match="seed was revealed"):  # refused before any rule runs
+        games.submit(store, skirmish, projection.load(store, skirmish).game.side, "end")
+    assert store.head(skirmish)[0] == head
