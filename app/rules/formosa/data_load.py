@@ -311,8 +311,15 @@ def _rules(terrain: dict, charts: dict) -> tuple[MovementRules, ZocRules, Stacki
         limits.append(StackLimit("Formosa 13.1" if side == "allied" else "Formosa 13.2", side=side,
                                  per_class={"mobile": caps["mobile"], "static": caps["static"]},
                                  label=f"{side.capitalize()} ground units"))
+    allied, japanese = st["allied"], st["japanese"]
     limits.append(StackLimit("Formosa 13.1", side="allied", category="air", alone=frozenset({"b29"}),
-                             label="Allied air units"))
+                             per_class={"tac": allied["tac_points"], "air-supply": allied["air_supply"]},
+                             valued=frozenset({"tac"}), label="Allied air units"))
+    limits.append(StackLimit("Formosa 13.1", side="allied", category="naval", max_total=allied["gunfire"],
+                             label="Allied naval gunfire units"))
+    limits.append(StackLimit("Formosa 13.2", side="japanese", category="air",
+                             per_class={"tac": japanese["tac_points"]}, valued=frozenset({"tac"}),
+                             label="Japanese air units"))
     stacking = StackingRules(limits=tuple(limits), incompatible=(
         Incompatible("Formosa 5.1, 13.1", frozenset({"us"}), frozenset({"cw"})),))
     blocked = frozenset(k for k, v in terrain["hexsides"].items() if v.get("blocks_supply"))
