@@ -298,7 +298,8 @@ def _rules(terrain: dict, charts: dict) -> tuple[MovementRules, ZocRules, Stacki
         costs={cls: _costs(terrain, cls) for cls in CLASSES},
         move_case="Formosa 12.0", prohibited_case="Formosa 12.2", enemy_case="Formosa 12.2",
         ezoc_stop_case="Formosa 14.1", ezoc_exit_case="Formosa 12.2", minimum_move_case="Formosa 12.3",
-        road_only_case="Formosa 12.2", road_needs_road_hexside=terrain["road"]["contiguous"],
+        road_only_case="Formosa 12.2", route_only_case="Formosa 22.0",
+        road_needs_road_hexside=terrain["road"]["contiguous"],
         road_negates_hexside=terrain["road"]["negates_river"], ezoc_stop=True, ezoc_exit="non-ezoc",
         friendly_negates_ezoc=False, minimum_move=True)
     sea = frozenset(t for t, e in terrain["terrain"].items() if not e.get("land"))
