@@ -12,15 +12,10 @@ from pathlib import Path
 
 import click
 
-from app.events import dice
-from app.events.store import EventStore, StoreError, default_db_path
-from app.projections import history
-from app.projections import state as projection
-from app.rules import custom_setup
-from app.rules.catalog import UnknownRules, available, get_rules
-from app.rules.errors import OrderError
-from app.service import audit, autoplay, games, transfer
-from app.service.demo import play_demo
+from app.service import games
+from app.service.console import Console
+from app.service.errors import NoSuchPosition, OrderError, StoreError, UnknownRules
+from app.service.pbem import default_db_path
 
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
@@ -30,13 +25,14 @@ EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database th
 class Context:
     def __init__(self, db: str):
         self.db = db
-        self._store: EventStore | None = None
+        self._console: Console | None = None
 
     @property
-    def store(self) -> EventStore:
-        if self._store is None:
-            self._store = EventStore(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
-        return self._store
+    def console(self) -> Console:
+        """The service on the database, opened on first use: the command line holds no store."""
+        if self._console is None:
+            self._console = Console(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
+        return self._console
 
 
 def emit(as_json: bool, data, text: str) -> None:
@@ -52,7 +48,7 @@ def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
     sys.exit(code)
 
 
-HANDLED = (StoreError, games.GameError, UnknownRules, projection.NoSuchPosition, OrderError)
+HANDLED = (StoreError, games.GameError, UnknownRules, NoSuchPosition, OrderError)
 
 
 def guarded(fn):
@@ -88,8 +84,7 @@ def cli(ctx: click.Context, db: str) -> None:
 @json_option
 def rules_cmd(as_json: bool) -> None:
     """The rule sets available, with their sides and scenarios."""
-    data = [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
-             "scenarios": r.scenarios} for r in available().values()]
+    data = games.rule_sets()
     text = "\n".join(f"{d['name']:10} {d['title']}\n{'':10} sides: {', '.join(d['sides'])}; scenarios: "
                      f"{', '.join(d['scenarios'])}" for d in data)
     emit(as_json, data, text)
@@ -113,39 +108,24 @@ def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None
             auto: tuple[str, ...], no_auto: bool, as_json: bool) -> None:
     """Create a game; the server commits to a secret dice seed. The map and position files are stored in the
     game's first event, so the game replays, verifies and exports without them."""
-    try:
-        options = custom_setup.read_files(map_file, position_file)
-    except custom_setup.SetupError as exc:
-        raise games.GameError(str(exc)) from None
-    game_id = games.create_game(ctx.store, rules, scenario, options, auto=[] if no_auto else (list(auto) or None))
-    emit(as_json, {"game_id": game_id, "automated": projection.load(ctx.store, game_id).meta.automated}, game_id)
+    made = ctx.console.create(rules, scenario, map_file, position_file, auto=[] if no_auto else (list(auto) or None))
+    emit(as_json, made, made["game_id"])
 
 
 @cli.command("join")
 @click.argument("game")
 @click.option("--side", required=True)
 @click.option("--name", required=True, help="Player's name or email address.")
-@click.option("--seed", "seed_text", default=dice.new_player_text, show_default="a random text made here",
+@click.option("--seed", "seed_text", default="", show_default="a random text made here",
               help="Your own text mixed into every later dice roll.")
 @json_option
 @click.pass_obj
 @guarded
 def join_cmd(ctx: Context, game: str, side: str, name: str, seed_text: str, as_json: bool) -> None:
     """Take a side in a game."""
-    event = games.join(ctx.store, game, side, name, seed_text)
-    rows = _automated_rows(ctx, game)
-    text = event.payload["seed_text"]
-    emit(as_json, {"seq": event.seq, "seed_text": text, "automated": rows},
-         "\n".join([f"{name} plays {side} in {game}; your dice text: {text}", *_rows_text(rows)]))
-
-
-def _automated_rows(ctx: Context, game: str) -> list[dict]:
-    """The automated seats' orders given now (app/service/autoplay.py), as history lines."""
-    followed = autoplay.play(ctx.store, game)
-    if not followed:
-        return []
-    rules = get_rules(followed[-1].state.meta.rules)
-    return history.lines(rules, [e for a in followed for e in a.events])
+    joined = ctx.console.join(game, side, name, seed_text)
+    emit(as_json, joined, "\n".join([f"{name} plays {side} in {game}; your dice text: {joined['seed_text']}",
+                                     *_rows_text(joined["automated"])]))
 
 
 def _rows_text(rows: list[dict]) -> list[str]:
@@ -158,24 +138,11 @@ def _rows_text(rows: list[dict]) -> list[str]:
 @guarded
 def list_cmd(ctx: Context, as_json: bool) -> None:
     """The games in the database."""
-    rows = ctx.store.games()
-    text = "\n".join(f"{g['id']}  {g['rules']:10} {g['scenario']:12} events {g['last_seq'] or 0:>6}  "
-                     f"{'fork of ' + g['parent_id'] + '@' + str(g['parent_seq']) if g['parent_id'] else ''}"
+    rows = ctx.console.games()
+    text = "\n".join(f"{g['game_id']}  {g['rules']:10} {g['scenario']:12} events {g['events']:>6}  "
+                     f"{'fork of ' + g['parent'] + '@' + str(g['parent_seq']) if g['parent'] else ''}"
                      for g in rows) or "no games yet"
     emit(as_json, rows, text)
-
-
-def _summary(ctx: Context, game: str) -> dict:
-    state = projection.load(ctx.store, game)
-    rules = get_rules(state.meta.rules)
-    prompt = rules.prompt(state.game)
-    outcome = rules.outcome(state.game)
-    return {"game_id": game, "rules": state.meta.rules, "scenario": state.meta.scenario, "seq": state.meta.seq,
-            "players": state.meta.players, "parent": state.meta.parent,
-            "to_act": prompt.side, "step": prompt.step,
-            "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
-            "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
-            "dice_seed_revealed": state.meta.revealed_seed is not None}
 
 
 @cli.command("show")
@@ -185,7 +152,7 @@ def _summary(ctx: Context, game: str) -> dict:
 @guarded
 def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
     """Where a game stands: players, who acts, what they may order."""
-    s = _summary(ctx, game)
+    s = ctx.console.summary(game)
     lines = [f"{s['game_id']}: {s['rules']} ({s['scenario']}), {s['seq']} events",
              "players: " + (", ".join(f"{k}={v}" for k, v in s["players"].items()) or "none yet")]
     if s["parent"]:
@@ -206,8 +173,7 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
 @guarded
 def log_cmd(ctx: Context, game: str, from_seq: int, as_json: bool) -> None:
     """The game's history, one event a line."""
-    rules = get_rules(ctx.store.game(game)["rules"])
-    rows = history.lines(rules, list(ctx.store.events(game, from_seq)))
+    rows = ctx.console.log(game, from_seq)
     emit(as_json, rows, "\n".join(f"{r['seq']:>5}  {r['actor']:14} {r['text']}" for r in rows))
 
 
@@ -221,12 +187,8 @@ def log_cmd(ctx: Context, game: str, from_seq: int, as_json: bool) -> None:
 @guarded
 def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | None, as_json: bool) -> None:
     """Give an order in the game's order language."""
-    accepted = games.submit(ctx.store, game, side, order, expected_seq)
-    rules = get_rules(accepted.state.meta.rules)
-    rows = history.lines(rules, accepted.events)
-    automated = _automated_rows(ctx, game)
-    emit(as_json, {"accepted": True, "events": rows, "automated": automated},
-         "\n".join(_rows_text(rows + automated)))
+    done = ctx.console.order(game, side, order, expected_seq)
+    emit(as_json, done, "\n".join(_rows_text(done["events"] + done["automated"])))
 
 
 @cli.command("preview")
@@ -237,14 +199,10 @@ def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | N
 @click.pass_obj
 @guarded
 def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -> None:
-    """What an attack would do: strengths, odds, every shift with its case, the result per die. Writes nothing."""
-    state = projection.load(ctx.store, game)
-    rules = get_rules(state.meta.rules)
-    if not hasattr(rules, "preview"):
-        raise games.GameError(f"{rules.name} has no attack preview")
-    command = rules.parse(order.strip(), side, state.game)
-    result = rules.preview(state.game, command)
-    emit(as_json, result, result["text"])
+    """What an attack would do: strengths, odds, every shift with its case, the result per die; refused, as the
+    order would be, when it is not this side's turn. Writes nothing."""
+    result = ctx.console.preview(game, side, order)
+    emit(as_json, result, result.get("text") or render_view(result))  # a rule set's preview may give no text
 
 
 @cli.command("state")
@@ -256,11 +214,7 @@ def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -
 @guarded
 def state_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, as_json: bool) -> None:
     """The position, now or at any event."""
-    state = projection.load(ctx.store, game, at_seq)
-    rules = get_rules(state.meta.rules)
-    if side is not None and side not in state.meta.sides:
-        raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
-    view = {"seq": state.meta.seq, **rules.view(state.game, side)}
+    view = ctx.console.view(game, at_seq, side)
     emit(as_json, view, render_view(view))
 
 
@@ -286,19 +240,9 @@ def render_view(view: dict) -> str:
 @guarded
 def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, output: str) -> None:
     """Draw the map with the units at any event, as an SVG picture."""
-    from app.projections import render, replay
-
-    rules = get_rules(ctx.store.game(game)["rules"])
-    final = projection.load(ctx.store, game)
-    state = final if at_seq is None else projection.load(ctx.store, game, at_seq)
-    if side is not None and side not in state.meta.sides:
-        raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
-    viewer = replay.effective_viewer(rules, final, side or replay.ALL)
-    svg = render.render_state(rules, state, viewer)
-    if svg is None:
-        raise games.GameError(f"the {rules.name} rules draw no map (they lack game_map)")
+    svg, seq, viewer = ctx.console.render(game, at_seq, side)
     Path(output).write_text(svg, encoding="utf-8")
-    click.echo(f"wrote {output}: {game} after event {state.meta.seq}, seen by {viewer}")
+    click.echo(f"wrote {output}: {game} after event {seq}, seen by {viewer}")
 
 
 @cli.command("analyze")
@@ -311,17 +255,12 @@ def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, ou
 @guarded
 def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, as_json: bool) -> None:
     """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts."""
-    from app.projections import analysis, replay
-
-    try:
-        result = analysis.analyse(replay.build(ctx.store, game, side or replay.ALL))
-    except ValueError as exc:
-        raise games.GameError(str(exc)) from None
+    result = ctx.console.analyse(game, side)
     if out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "analysis.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
-        for name, svg in analysis.charts(result).items():
+        for name, svg in ctx.console.charts(result).items():
             (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
     lines = [f"{game}: {len(result['attacks'])} attacks, seen by {result['viewer']}"]
     for s in result["sides"]:
@@ -346,7 +285,7 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
 @guarded
 def fork_cmd(ctx: Context, game: str, at_seq: int, as_json: bool) -> None:
     """A new game branching from any event of another; the parent is untouched."""
-    new_id = games.fork(ctx.store, game, at_seq)
+    new_id = ctx.console.fork(game, at_seq)
     emit(as_json, {"game_id": new_id, "parent": game, "at": at_seq}, new_id)
 
 
@@ -358,8 +297,8 @@ def fork_cmd(ctx: Context, game: str, at_seq: int, as_json: bool) -> None:
 @guarded
 def reveal_cmd(ctx: Context, game: str, reason: str, as_json: bool) -> None:
     """Publish a game's dice seed (arbiter); no die can be rolled in it afterwards."""
-    event = games.reveal_seed(ctx.store, game, reason)
-    emit(as_json, {"seq": event.seq, "seed": event.payload["seed"]}, f"seed: {event.payload['seed']}")
+    revealed = ctx.console.reveal(game, reason)
+    emit(as_json, revealed, f"seed: {revealed['seed']}")
 
 
 @cli.command("verify")
@@ -371,14 +310,7 @@ def reveal_cmd(ctx: Context, game: str, reason: str, as_json: bool) -> None:
 @guarded
 def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, as_json: bool) -> None:
     """Audit a game (an id, or an exported .jsonl file): hash chain, every order re-run, dice."""
-    if Path(game).is_file():
-        with open(game, encoding="utf-8") as fh:
-            events = transfer.parse_lines(fh)
-    else:
-        ctx.store.game(game)
-        events = list(ctx.store.events(game))
-    report = audit.verify(events, check_dice=check_dice, seeds={dice.commitment(seed): seed} if seed else None,
-                          parents=transfer.parents_in(ctx.store))
+    report = ctx.console.verify(game, check_dice, seed)
     text = [f"{report.game_id}: {report.events} events, chain intact and {report.orders_replayed} orders replayed"
             if report.ok else f"{report.game_id}: FAILED at event {report.first_bad_seq}"]
     text += [f"  {p}" for p in report.problems]
@@ -398,7 +330,7 @@ def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, as_j
 @guarded
 def export_cmd(ctx: Context, game: str, output: str, as_json: bool) -> None:
     """Write the whole game as JSON Lines (one event a line, hashes included)."""
-    lines = list(transfer.export_lines(ctx.store, game))
+    lines = ctx.console.export(game)
     Path(output).write_text("".join(lines), encoding="utf-8")
     emit(as_json, {"game_id": game, "events": len(lines), "file": output}, f"{len(lines)} events -> {output}")
 
@@ -411,7 +343,7 @@ def export_cmd(ctx: Context, game: str, output: str, as_json: bool) -> None:
 def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
     """Load an exported game; a file that does not verify is refused whole."""
     with open(file, encoding="utf-8") as fh:
-        game_id = transfer.import_game(ctx.store, fh)
+        game_id = ctx.console.import_game(fh)
     emit(as_json, {"game_id": game_id}, f"imported {game_id}")
 
 
@@ -422,7 +354,7 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 @guarded
 def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
     """Create a sample game with some history and print its id."""
-    game_id, played = play_demo(ctx.store, rules_name)
+    game_id, played = ctx.console.demo(rules_name)
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
                       f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
                       f"   |   python cli.py verify {game_id}"])
@@ -431,9 +363,8 @@ def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
 
 def _pbem(ctx: Context):
     from app.mail.transport import MailConfig
-    from app.service.pbem import Pbem
 
-    return Pbem(ctx.store, MailConfig.from_env())
+    return ctx.console.pbem(MailConfig.from_env())
 
 
 @cli.command("serve")
@@ -518,15 +449,13 @@ def tick_cmd(ctx: Context, as_json: bool) -> None:
 def outbox_cmd(ctx: Context, send: bool, retry: bool, as_json: bool) -> None:
     """The mail not yet delivered (docs/play-by-email.md, "The outbox"): each row's recipient, attempts and last
     error, never its text (an invitation carries a token)."""
-    from app.events.store import utc_now
-
     pbem = _pbem(ctx)
     if retry:
-        click.echo(f"{ctx.store.retry_failed_mail(utc_now())} failed email(s) queued again", err=True)
+        click.echo(f"{pbem.retry_failed()} failed email(s) queued again", err=True)
     if send:
         report = pbem.deliver()
         click.echo(f"{report.sent} sent, {len(report.failed)} failed", err=True)
-    rows = ctx.store.mail_queue()
+    rows = pbem.mail_queue()
     emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:8} {r['kind']:8} {r['game_id'] or '-':11} "
                                   f"{r['recipient']}  attempts {r['attempts']}, next {r['next_attempt_at']}"
                                   + (f"\n         {r['last_error']}" if r["last_error"] else "") for r in rows)

@@ -89,3 +89,22 @@ def test_fork_verify_export_import(run, demo, tmp_path):
     assert tampered.exit_code == 1 and "FAILED at event" in tampered.output
     refused = run("import", str(path))
     assert refused.exit_code == 1 and "refused" in refused.output
+
+
+def test_preview_applies_the_turn_check_an_order_gets(run):
+    """`preview` answers as the API's does: a side out of turn is refused with the sequence case (SK 3.3), exit 2,
+    and nothing is written; the side to act gets the odds."""
+    game = run("new", "skirmish").output.strip()
+    run("join", game, "--side", "red", "--name", "r")
+    run("join", game, "--side", "blue", "--name", "b")
+    for side, orders in [("red", ["move R1 0202", "move R2 0203 0303", "end", "end"]),
+                         ("blue", ["move B1 0602 0502", "move B2 0603 0503", "end", "end"]),
+                         ("red", ["move R1 0302 0402", "end"])]:
+        for order in orders:
+            assert run("do", game, "--as", side, order).exit_code == 0
+    before = run("log", game).output
+    refused = run("preview", game, "--as", "blue", "attack 0402 with B1", "--json")
+    assert refused.exit_code == 2 and json.loads(refused.output)["case"] == "SK 3.3"
+    shown = json.loads(run("preview", game, "--as", "red", "attack 0502 with R1", "--json").output)
+    assert (shown["attack"], shown["defence"], shown["column"]) == (4, 8, "1:2")
+    assert run("log", game).output == before

@@ -108,6 +108,21 @@ def test_a_player_token_shows_only_their_side_mid_game(world):
     assert set(counters(referee.data)) == {"R1", "R2", "R3", "B1", "B2", "B3"}
 
 
+def test_the_replay_page_sees_as_the_services_one_rule_says(world):
+    """Who sees everything is the service's one rule (`sees_all`), the same on every channel: the replay page of
+    each seat is the whole game exactly when that seat's export is (mid-game: the arbiter only)."""
+    _, client, made, _ = world
+    g, tok = made["one"]["game_id"], made["one"]["tokens"]
+    seen = {}
+    for seat in ("red", "blue", "arbiter"):
+        page = client.get(f"/replay/{g}/", headers=as_seat(tok[seat]))
+        export = client.get(f"/games/{g}/export", headers=as_seat(tok[seat]))
+        assert page.status_code == 200 and export.status_code == 200
+        seen[seat] = b"seen by <b>all</b>" in page.data
+        assert seen[seat] == (export.headers["X-Hexledger-Export"] == "full"), seat
+    assert seen == {"red": False, "blue": False, "arbiter": True}
+
+
 def test_wrong_or_missing_credentials_are_refused(world):
     app, client, made, _ = world
     g, other = made["one"]["game_id"], made["two"]["game_id"]
