@@ -1,7 +1,8 @@
 """Hexledger command line: play, inspect, fork, audit, export and import games.
 
 Every command prints readable text by default and JSON with --json. The database is db/hexledger.sqlite3
-unless --db or HEXLEDGER_DB says otherwise. A refused order exits with status 2 and names the rules case.
+unless --db (before or after the command) or HEXLEDGER_DB says otherwise. A refused order exits with status 2
+and names the rules case.
 """
 from __future__ import annotations
 
@@ -71,9 +72,24 @@ def guarded(fn):
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 
 
-@click.group()
+def _db_given_after(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """`--db` after the command's name: it names the database as it does before it."""
+    if value is not None:
+        ctx.find_object(Context).db = value
+
+
+class Commands(click.Group):
+    """The command group; every command takes `--db` too, so the option may stand before or after its name."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        cmd.params.append(click.Option(["--db"], expose_value=False, callback=_db_given_after,
+                                       help="SQLite database file (as --db before the command)."))
+        super().add_command(cmd, name)
+
+
+@click.group(cls=Commands)
 @click.option("--db", envvar="HEXLEDGER_DB", default=default_db_path, show_default="db/hexledger.sqlite3",
-              help="SQLite database file (env HEXLEDGER_DB).")
+              help="SQLite database file (env HEXLEDGER_DB); may also follow the command.")
 @click.pass_context
 def cli(ctx: click.Context, db: str) -> None:
     """Hexledger: hex-and-counter wargames with a tamper-evident history."""
@@ -379,10 +395,12 @@ def _pbem(ctx: Context):
 @click.pass_obj
 def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file, open_game_creation: bool) -> None:
     """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
-    files in outbox/), sent from the outbox by a background thread; links in emails need HEXLEDGER_PUBLIC_URL."""
+    files in outbox/), sent from the outbox by a background thread; links in emails need HEXLEDGER_PUBLIC_URL.
+    Prints an access log: one line per request (app/web/access.py)."""
     from waitress import serve
 
     from app.web import create_app
+    from app.web.access import AccessLog
 
     config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "background"}  # mail sent by a thread
     if admin_token_file is not None:
@@ -393,6 +411,7 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file
         app = create_app(config)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    app.wsgi_app = AccessLog(app.wsgi_app, click.echo)  # one line per request on standard output
     creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
                 "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "

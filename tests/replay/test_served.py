@@ -216,3 +216,27 @@ def test_the_viewer_has_its_own_rate_limit(store, finished, tmp_path):
     assert [client.get("/rules").status_code for _ in range(3)] == [200, 200, 429]
     r = client.get(f"/replay/{finished}/frames.json")
     assert r.status_code == 429 and r.json["error"] == "RateLimited"
+
+
+def test_cli_serve_prints_one_access_log_line_per_request(tmp_path, monkeypatch):
+    """`serve` logs each request on standard output: method, path, status, size; a replay key never."""
+    import waitress
+    from werkzeug.test import Client
+
+    from cli import cli
+
+    def serve(app, **kw):  # waitress, answering three requests
+        client = Client(app)
+        client.get("/rules")
+        client.get("/replay/g-00000000/?key=0123456789abcdef&step=3")
+        client.get("/games/g-00000000")
+
+    monkeypatch.setattr(waitress, "serve", serve)
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "serve.sqlite3"), "serve"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if '" ' in line]
+    assert len(lines) == 3
+    assert '"GET /rules HTTP/1.1" 200 ' in lines[0]
+    assert '"GET /replay/g-00000000/?key=-&step=3 HTTP/1.1" 404 ' in lines[1]
+    assert "0123456789abcdef" not in result.output
+    assert '"GET /games/g-00000000 HTTP/1.1" 401 ' in lines[2]
