@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
-from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import combat, fog, movement, position, practice, sequence, summary
 from app.rules.ichigo import events as ev
@@ -19,7 +18,6 @@ from app.rules.ichigo.state import SIDES, State, decode, encode, evolve
 from app.rules.kernel.mapfile import GameMap
 
 
-@game_map_in_force
 class IchigoRules:
     name = "ichigo"
     title = "Operation Ichi-Go (Against the Odds, 2020)"
@@ -134,9 +132,7 @@ class IchigoRules:
         known_def = [u for u in defenders if u.tried]
         a = combat.assess(state, side, args["hex"], known_att, known_def, int(args.get("tanks", 0)),
                           bool(args.get("sf")), nation=attackers[0].nation)
-        from app.rules.ichigo.data_load import load
-
-        results = {str(r): load().crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
+        results = {str(r): state.data.crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
         text = (f"{a['attack']}:{a['defence']} = {a['odds']}; shifts {'; '.join(a['shifts']) or 'none'} -> "
                 f"{a['column_label']} ({a['line']} line)")
         if unknown:
@@ -165,7 +161,7 @@ class IchigoRules:
 
     def game_map(self, state: State | None) -> GameMap:
         """The Ichi-Go map (data/map.toml, or the game's custom map), for the replay's map pictures."""
-        return load().map
+        return (state.data if state is not None else load()).map
 
     def combat_summary(self, event, state: State | None) -> dict | None:
         """Ichi-Go 11.6-11.23 for the replay's combat panel and luck analysis (summary.py)."""

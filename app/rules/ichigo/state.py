@@ -4,6 +4,7 @@ decisions the sequence waits for."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.data_load import load
@@ -104,6 +105,9 @@ class State:
     map_text: str = ""                  # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
     setup_draws: tuple = ()             # a custom position's blind draws: ((hex, count), ...) instead of 3.3's
     start_at: tuple = ()                # a custom position's (turn, phase), where play starts after the set-up
+    # the game's data (map, units, tables, scenario) as this game was set up, on its custom map if it has one:
+    # passed in (initial_state, decode), never read from a global; not part of a snapshot (map_text says which)
+    data: Any = field(default=None, compare=False, repr=False)
 
     def at(self, h: str) -> list[Unit]:
         """Units in h, by id (dict order is not stable across snapshots: canonical JSON sorts keys)."""
@@ -131,7 +135,7 @@ class State:
         return PLAN_OF[self.phase][0] if self.phase in PLAN_OF else None
 
     def last_turn(self) -> int:
-        g = load().scenario["game"]
+        g = self.data.scenario["game"]
         return int(g["turns_with_causeway"] if self.causeway else g["turns_without_causeway"])
 
 
@@ -144,13 +148,15 @@ def _unit(raw: dict, uid: str | None = None, **kw) -> Unit:
                 steps=int(raw["steps"]), **kw)
 
 
-def raw_unit(ref: str) -> dict:
-    return next(r for r in load().units if r["id"] == ref)
+def raw_unit(d, ref: str) -> dict:
+    """The order of battle's entry `ref` in the game data `d`."""
+    return next(r for r in d.units if r["id"] == ref)
 
 
-def initial_state() -> State:
-    """Ichi-Go 3.1-3.5: militia and CEA units set up, reinforcements aside, Chinese regulars face down."""
-    d = load()
+def initial_state(data=None) -> State:
+    """Ichi-Go 3.1-3.5: militia and CEA units set up, reinforcements aside, Chinese regulars face down. `data`:
+    the game's data (default: on the printed map)."""
+    d = data or load()
     units = {}
     pool = []
     for raw in d.units:
@@ -167,20 +173,22 @@ def initial_state() -> State:
         units[u.id] = u
     cn_cities = d.tagged("cn-city")
     jp = set(d.tagged("jp-city")) | set(d.tagged("jp-gearr-start")) | (set(d.north_edge()) - cn_cities)
-    return State(turn=1, phase="setup", units=units, jp_control=frozenset(jp), draw_pool=tuple(sorted(pool)))
+    return State(turn=1, phase="setup", units=units, jp_control=frozenset(jp), draw_pool=tuple(sorted(pool)),
+                 data=d)
 
 
-def tracked(h: str) -> bool:
-    """Ichi-Go 3.5: control matters in cities, on the GEARR and (7.1, ruling R29) on the north edge."""
-    return h in load().tracked
+def tracked(d, h: str) -> bool:
+    """Ichi-Go 3.5: control matters in cities, on the GEARR and (7.1, ruling R29) on the north edge (`d`: the game
+    data)."""
+    return h in d.tracked
 
 
 def _enter(state: State, side: str, hexes) -> State:
     """Ichi-Go 3.5: a hex changes control the instant a unit of the other side enters it."""
     ctl, ever, lost = set(state.jp_control), set(state.ever_allied), set(state.garrison_lost)
-    jp_cities = load().tagged("jp-city")
+    jp_cities = state.data.tagged("jp-city")
     for h in hexes:
-        if not tracked(h):
+        if not tracked(state.data, h):
             continue
         if side == "japanese":
             ctl.add(h)
@@ -194,7 +202,7 @@ def _enter(state: State, side: str, hexes) -> State:
 
 def phase_applies(state: State, phase: str) -> bool:
     """Ichi-Go 5.0, ruling R6: I-III only once Causeway is launched; IV only while it is not."""
-    only = {p["id"]: p.get("only") for p in load().scenario["phase"]}[phase]
+    only = {p["id"]: p.get("only") for p in state.data.scenario["phase"]}[phase]
     if only == "causeway":
         return bool(state.causeway)
     if only == "no-causeway":
@@ -221,7 +229,7 @@ def next_position(state: State) -> tuple[int, str]:
 def evolve(state: State, e) -> State:
     units = dict(state.units)
     if isinstance(e, ev.UnitDrawn):
-        raw = raw_unit(e.unit)
+        raw = raw_unit(state.data, e.unit)
         status = "map" if state.phase == "setup" else "drawn"
         units[e.handle] = _unit(raw, e.handle, hex=e.hex or None, status=status, tried=False)
         pool = list(state.draw_pool)
@@ -258,8 +266,8 @@ def evolve(state: State, e) -> State:
         if side == "japanese" and state.aerial_hex in e.path[1:]:  # 7.8: the Japanese take its hex
             st = replace(st, aerial_hex=None)
         if side == "japanese" and state.b29_hex:  # 8.9: moving within range of the B-29 marker
-            rng = int(load().scenario["causeway"]["b29_range"])
-            if any(load().distance(state.b29_hex, h) <= rng for h in e.path):
+            rng = int(state.data.scenario["causeway"]["b29_range"])
+            if any(state.data.distance(state.b29_hex, h) <= rng for h in e.path):
                 st = replace(st, b29_units=st.b29_units | frozenset(e.units))
         return st
     if isinstance(e, ev.BattleResolved):
@@ -316,8 +324,8 @@ def evolve(state: State, e) -> State:
     if isinstance(e, ev.CollapseChecked):
         return replace(state, collapse_checked=True)
     if isinstance(e, ev.B29Placed):
-        rng = int(load().scenario["causeway"]["b29_range"])
-        hit = frozenset(u.id for u in state.on_map("japanese") if load().distance(e.hex, u.hex) <= rng)
+        rng = int(state.data.scenario["causeway"]["b29_range"])
+        hit = frozenset(u.id for u in state.on_map("japanese") if state.data.distance(e.hex, u.hex) <= rng)
         return replace(state, b29_used=True, b29_hex=e.hex, b29_ok=False, b29_units=state.b29_units | hit)
     if isinstance(e, ev.GarrisonDestroyed):
         return replace(state, garrison_lost=state.garrison_lost | {e.hex})
@@ -362,7 +370,8 @@ def evolve(state: State, e) -> State:
 
 
 def encode(state: State) -> dict:
-    d = asdict(state)
+    d = asdict(replace(state, data=None))
+    del d["data"]
     d["jp_control"] = sorted(state.jp_control)
     d["ever_allied"] = sorted(state.ever_allied)
     d["garrison_lost"] = sorted(state.garrison_lost)
@@ -379,4 +388,4 @@ def decode(raw: dict) -> State:
                     "air_hexes": tuple(raw["air_hexes"]), "mover": tuple(raw["mover"]),
                     "attacked_hexes": tuple(raw["attacked_hexes"]), "pending": tuple(raw["pending"]),
                     "setup_draws": tuple(tuple(x) for x in raw.get("setup_draws", ())),
-                    "start_at": tuple(raw.get("start_at", ()))})
+                    "start_at": tuple(raw.get("start_at", ())), "data": load(raw.get("map_text", ""))})
