@@ -179,87 +179,10 @@ class IchigoRules:
 
 
 def describe(e) -> str:
-    if isinstance(e, ev.UnitDrawn):
-        return f"Chinese counter {e.handle} drawn blind" + (f" at {e.hex}" if e.hex else "")
-    if isinstance(e, ev.Revealed):
-        return f"{e.handle} revealed: {e.name}, {e.strength} (11.27)"
-    if isinstance(e, ev.ReturnedToPool):
-        return f"{e.handle} back to the Chinese pool: {e.reason}"
+    """Each event's own line; the shared PhaseEnded in Ichi-Go's words."""
     if isinstance(e, ev.PhaseEnded):
-        return f"end of {sequence.phase_name(e.phase)}, Turn {e.turn}"
-    if isinstance(e, ev.OrderDeclared):
-        return f"{e.side} declare {e.nation}: {e.order} (5.5)"
-    if isinstance(e, ev.MovementRolled):
-        return f"{', '.join(e.units)}: {e.mp} MP ({e.how})"
-    if isinstance(e, ev.UnitsMoved):
-        return f"{', '.join(e.units)} move {' - '.join(e.path)} ({e.mp:g} MP)"
-    if isinstance(e, ev.BattleResolved):
-        return (f"attack on {e.hex}: {e.attack}:{e.defence} = {e.odds}, shifts {'; '.join(e.shifts) or 'none'} -> "
-                f"{e.column}, die {e.roll}: {e.result} (attacker {e.attacker_losses}, defender "
-                f"{'all' if e.eliminated else e.defender_losses})")
-    if isinstance(e, ev.StepsLost):
-        return f"steps lost: {', '.join(e.units)}"
-    if isinstance(e, ev.GarrisonDestroyed):
-        return f"the intrinsic garrison of {e.hex} is destroyed (11.29)"
-    if isinstance(e, ev.SupportExpended):
-        return f"{', '.join(e.units)} eliminated after the battle (11.17, 11.28)"
-    if isinstance(e, ev.UnitsAdvanced):
-        return f"{', '.join(e.units)} advance into {e.hex}"
-    if isinstance(e, ev.AirpowerRolled):
-        return (f"airpower: Japanese {e.japanese}, Allied {e.allied} -> "
-                + (f"{e.winner} get {e.markers}" if e.winner else "no markers"))
-    if isinstance(e, ev.AirpowerPlaced):
-        return f"{e.side} airpower over {', '.join(e.hexes)}"
-    if isinstance(e, ev.ReinforcementsEntered):
-        return f"{', '.join(e.units)} enter at {e.hex}"
-    if isinstance(e, ev.ChineseReinforcementRolled):
-        return f"Chinese reinforcements: die {e.roll}{' halved' if e.halved else ''} -> {e.count}"
-    if isinstance(e, ev.CausewayChecked):
-        return (f"Causeway or Philippines (5.2): die {e.roll}{_modifiers(e.modifiers)} = {e.total} -> "
-                f"{'Causeway launched' if e.launched else 'Philippines'}")
-    if isinstance(e, ev.CollapseChecked):
-        return (f"China Collapse (4.1): die {e.roll}{_modifiers(e.modifiers)} = {e.total} -> "
-                f"{'China collapses' if e.collapsed else 'China fights on'}")
-    if isinstance(e, ev.GameEnded):
-        return f"game over: {f'{e.winner} wins' if e.winner else 'a draw'} - {e.reason}"
-    if isinstance(e, ev.USLanded):
-        pushed = f"; {', '.join(e.displaced)} pushed out to {e.to} (5.3 item 12)" if e.displaced else ""
-        where = {"formosa": "the Formosa beachhead", "mainland": "the mainland beachhead"}.get(e.where, "a beachhead")
-        return f"US {', '.join(e.units)} land at {e.hex}, {where}{pushed}"
-    if isinstance(e, ev.NavalTransfer):
-        return f"US {', '.join(e.units)} sail from {e.origin} to {e.hex} (10.11)"
-    if isinstance(e, ev.Airlifted):
-        how = "airdropped on" if e.drop else f"airlifted from {e.origin} to"
-        return f"{e.unit} {how} {e.hex} ({'8.11' if e.drop else '8.10'})"
-    if isinstance(e, ev.AerialSupplyPlaced):
-        return f"US Aerial Supply Marker placed on {e.hex} (7.8)"
-    if isinstance(e, ev.B29Placed):
-        return f"B-29 raid on {e.hex}: Japanese units within range are out of supply this turn (8.9)"
-    if isinstance(e, ev.B29Rolled):
-        return f"B-29 roll {e.roll}: {'a raid this turn' if e.allowed else 'no raid this turn'} (8.9)"
-    if isinstance(e, ev.BrigadeAbsorbed):
-        return f"{e.division} absorbs {e.brigade} and returns to full strength (9.5)"
-    if isinstance(e, ev.FormosaReleased):
-        what = {"formosa-deploy": "deploy on Formosa (5.3 item 5)", "pool": "are Japanese reinforcements"}
-        return f"{', '.join(e.units)} {what.get(e.status, e.status)}"
-    if isinstance(e, ev.UnitsWithdrawn):
-        gone = [f"{u} {'leaves the game' if to == 'removed' else 'goes to the 14AA pool'}"
-                for u, to in zip(e.units, e.to, strict=True)]
-        return f"withdrawn (9.2): {'; '.join(gone)}"
-    if isinstance(e, ev.ShipmentRolled):
-        fates = ", ".join(f"{u} {f}" for u, f in sorted(e.fates.items())) or "none"
-        tail = "; no more 14AA units (5.3 item 8)" if e.count == 0 else ""
-        return f"14AA shipment: die {e.roll} -> {e.count} unit(s): {fates}{tail}"
-    if isinstance(e, ev.DecisionRequired):
-        return f"{e.side} to decide: {e.kind}"
-    if isinstance(e, ev.DecisionMade):
-        return f"{e.side} decided: {e.kind}"
-    return type(e).__name__
-
-
-def _modifiers(mods: list[str]) -> str:
-    """The die roll modifiers of a table roll as the log shows them: ", +1 all GEARR Japanese, ..." """
-    return "".join(f", {m}" for m in mods)
+        return ev.describe_phase_end(e)
+    return e.describe() if hasattr(e, "describe") else type(e).__name__
 
 
 RULES = IchigoRules()

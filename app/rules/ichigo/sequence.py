@@ -20,10 +20,10 @@ from app.rules.ichigo.common import (
     no_chinese_east_of_gearr,
     supply_state,
 )
-from app.rules.ichigo.data_load import H, phase_names, place_name
+from app.rules.ichigo.data_load import H, place_name
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.orders import SYNTAX
-from app.rules.ichigo.state import State, Unit, evolve, other
+from app.rules.ichigo.state import State, Unit, evolve, other, phase_name
 
 CASES = {
     "deploy": ("Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried"),
@@ -66,11 +66,6 @@ def _actions(*names: str) -> tuple[Action, ...]:
 def _turn(state: State, key: str) -> int:
     """A turn number of the US landings and transfers (scenario [causeway]: 5.3, 10.11)."""
     return int(state.data.scenario["causeway"][key])
-
-
-def phase_name(phase: str) -> str:
-    name = phase_names().get(phase)
-    return f"Phase {phase} ({name})" if name else phase
 
 
 def decider_of_order(state: State, nation: str) -> str:
