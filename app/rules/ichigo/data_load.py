@@ -7,7 +7,6 @@ import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from app.rules.custom_setup import map_text
 from app.rules.ichigo.data import CRT as CRT_FILE
 from app.rules.ichigo.data import MAP, SCENARIO, TERRAIN, UNITS
 from app.rules.kernel.concentric import ConcentricRule
@@ -133,17 +132,21 @@ def place_name(label: str) -> str:
 
 
 @lru_cache(maxsize=1)
+def phase_names() -> dict[str, str]:
+    """Phase id -> its name (scenario.toml [[phase]], 5.1), for history lines, which have no game state: a
+    custom set-up changes the map and the position, never the sequence of play."""
+    return {p["id"]: p["name"] for p in _toml(SCENARIO)["phase"]}
+
+
+@lru_cache(maxsize=1)
 def _printed_map() -> GameMap:
     return load_map(MAP)
 
 
-def load() -> GameData:
-    """The game's data, on the custom map in force if the game has one (app/rules/custom_setup.py)."""
-    return _load(map_text())
-
-
 @lru_cache(maxsize=4)
-def _load(custom_map: str) -> GameData:
+def load(custom_map: str = "") -> GameData:
+    """The game's data, on `custom_map` (a custom map's TOML text, app/rules/custom_setup.py) or, "", the printed
+    map. A game carries its data on its state (`State.data`); the rules read it there, never from here."""
     gmap = loads_map(custom_map, "custom map") if custom_map else _printed_map()
     tec = _toml(TERRAIN)
     oob = _toml(UNITS)
