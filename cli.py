@@ -1,7 +1,8 @@
 """Hexledger command line: play, inspect, fork, audit, export and import games.
 
 Every command prints readable text by default and JSON with --json. The database is db/hexledger.sqlite3
-unless --db or HEXLEDGER_DB says otherwise. A refused order exits with status 2 and names the rules case.
+unless --db or HEXLEDGER_DB names another SQLite file or a PostgreSQL database (postgresql://...). A refused order
+exits with status 2 and names the rules case.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import click
 
 from app.events import dice
+from app.events.backends import open_store, shown
 from app.events.store import EventStore, StoreError, default_db_path
 from app.projections import history
 from app.projections import state as projection
@@ -35,7 +37,7 @@ class Context:
     @property
     def store(self) -> EventStore:
         if self._store is None:
-            self._store = EventStore(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
+            self._store = open_store(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
         return self._store
 
 
@@ -77,7 +79,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON f
 
 @click.group()
 @click.option("--db", envvar="HEXLEDGER_DB", default=default_db_path, show_default="db/hexledger.sqlite3",
-              help="SQLite database file (env HEXLEDGER_DB).")
+              help="SQLite database file, or a PostgreSQL database as postgresql://user@host/db (env HEXLEDGER_DB).")
 @click.pass_context
 def cli(ctx: click.Context, db: str) -> None:
     """Hexledger: hex-and-counter wargames with a tamper-evident history."""
@@ -465,7 +467,7 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file
     creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
                 "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
-               f"/replay/GAME/; db {ctx.db}; creating games: {creation})")
+               f"/replay/GAME/; db {shown(ctx.db)}; creating games: {creation})")
     serve(app, host=host, port=port, threads=threads)
 
 

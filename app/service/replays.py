@@ -2,7 +2,8 @@
 after an event, the analysis and its charts. The viewer is a side, None (no seat) or ALL (arbiter, finished game)."""
 from __future__ import annotations
 
-from app.events.store import EventStore, StoreError, default_db_path
+from app.events import backends
+from app.events.store import EventStore, StoreError
 from app.projections import analysis, render, replay
 from app.rules.base import optional
 from app.rules.catalog import get_rules
@@ -14,7 +15,7 @@ Replay = replay.Replay
 
 def open_store(path: str | None = None) -> EventStore:
     """A connection to the database at `path` (default: the configured one), for a viewer without a service."""
-    return EventStore(path or default_db_path())
+    return backends.open_store(path)
 
 
 def head(store: EventStore, game_id: str) -> int | None:
