@@ -27,7 +27,7 @@ from psycopg.rows import dict_row
 
 from app.events.backends import shown
 from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
-from app.events.store import Conflict, NewEvent, StoreError, StoreUnavailable, UnknownGame, utc_now
+from app.events.store import Conflict, NewEvent, StoreError, StoreUnavailable, UnknownGame, seal, utc_now
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "postgres"
 MIGRATION_LOCK = 0x4845584C  # pg_advisory_xact_lock key: servers opening a new database apply each script once
@@ -138,16 +138,7 @@ class PgEventStore:
         last_seq, last_hash = self._head_unlocked(game_id)
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
-        at = utc_now()
-        sealed: list[StoredEvent] = []
-        prev = last_hash
-        for offset, new in enumerate(events, start=1):
-            event = StoredEvent.sealed(
-                game_id=game_id, seq=expected_seq + offset, type=new.type, version=new.version,
-                payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev,
-            )
-            sealed.append(event)
-            prev = event.hash
+        sealed = seal(game_id, expected_seq, last_hash, events)
         try:
             self._insert_events(sealed)
         except errors.UniqueViolation as exc:
