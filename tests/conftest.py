@@ -28,6 +28,15 @@ def store(tmp_path):
     s.close()
 
 
+def pytest_collection_modifyitems(items):
+    """Every test on PostgreSQL (it uses the server, or is the postgresql case of `db_location`) is marked
+    `postgres`, so `-m "not postgres"` leaves them out."""
+    for item in items:
+        params = getattr(item, "callspec", None)
+        if "pg_cluster" in item.fixturenames or (params and params.params.get("db_location") == "postgresql"):
+            item.add_marker(pytest.mark.postgres)
+
+
 @pytest.fixture(scope="session")
 def pg_cluster():
     """A PostgreSQL server for this test run (bench/pg_cluster.py: initdb + pg_ctl on 127.0.0.1, a free port). Where

@@ -237,7 +237,8 @@ class PgEventStore:
             args.append(after)
         if finished_only:
             where.append("EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.type = 'core.SeedRevealed' "
-                         "AND e.payload::jsonb ->> 'reason' = 'game over')")
+                         "AND CASE WHEN e.type = 'core.SeedRevealed' THEN e.payload::jsonb ->> 'reason' END "
+                         "= 'game over')")  # CASE: only these payloads are cast (jsonb refuses \u0000 elsewhere)
         query = ("SELECT g.*, (SELECT max(seq) FROM events e WHERE e.game_id = g.id) AS last_seq FROM games g"
                  + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.created_at, g.id")
         if limit is not None:
@@ -360,7 +361,7 @@ class PgEventStore:
         """Record a failed attempt: try again at `retry_at`, or (None) never without an operator."""
         self._q("UPDATE outbox SET attempts = attempts + 1, last_error = %s, next_attempt_at = "
                 "coalesce(%s::text, next_attempt_at), status = %s WHERE id = %s",
-                [error[:500], retry_at, "pending" if retry_at else "failed", mail_id])
+                [_text(error[:500]), retry_at, "pending" if retry_at else "failed", mail_id])
 
     def retry_failed_mail(self, now: str) -> int:
         """Every failed row pending again, due now; returns how many."""
@@ -377,12 +378,13 @@ class PgEventStore:
 
     # -- processed incoming mail ------------------------------------------------------------------------
     def mail_processed(self, message_id: str) -> bool:
-        return self._q("SELECT 1 FROM pbem_messages WHERE message_id = %s", [message_id]).fetchone() is not None
+        return self._q("SELECT 1 FROM pbem_messages WHERE message_id = %s",
+                       [_text(message_id)]).fetchone() is not None
 
     def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
         """Mark an incoming message processed; inside the transaction of the orders it carried."""
         self._q("INSERT INTO pbem_messages (message_id, game_id, received_at, outcome) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT (message_id) DO NOTHING", [message_id, game_id, utc_now(), outcome])
+                "ON CONFLICT (message_id) DO NOTHING", [_text(message_id), game_id, utc_now(), _text(outcome)])
 
     # -- snapshots (a cache) ----------------------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool:
@@ -409,6 +411,12 @@ class PgEventStore:
             self._q("DELETE FROM snapshots")
         else:
             self._q("DELETE FROM snapshots WHERE game_id = %s", [game_id])
+
+
+def _text(value: str) -> str:
+    """A stranger's text (a Message-ID, an error) as a PostgreSQL TEXT value, which cannot hold NUL (SQLite's can):
+    NUL written as \\0 and a backslash doubled, so different texts stay different."""
+    return value.replace("\\", "\\\\").replace("\x00", "\\0")
 
 
 def _without_position(row: dict) -> dict:

@@ -177,4 +177,6 @@ def test_processed_mail_is_remembered(backend):
     backend.record_mail("<m1@x>", None, "refused")
     backend.record_mail("<m1@x>", None, "again")
     assert backend.mail_processed("<m1@x>") and not backend.mail_processed("<m2@x>")
+    backend.record_mail("<m\x00@x>", None, "refused")  # a hostile header: PostgreSQL's TEXT cannot hold NUL
+    assert backend.mail_processed("<m\x00@x>") and not backend.mail_processed("<m\\0@x>")
 
