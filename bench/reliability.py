@@ -350,6 +350,10 @@ def _check_snapshots(store: EventStore, game_id: str, every: int, result: CrashR
         result.problems.append(f"{game_id}: after rebuild_snapshots the head differs from the full rebuild")
 
 
+def result_unexpected(drivers: list[_Driver]) -> list:
+    return [u for d in drivers for u in d.unexpected]
+
+
 def _snapshot_seqs(store: EventStore, game_id: str, rules_key: str, head: int) -> list[int]:
     """Every seq the game has a snapshot at, through the store's interface (any backend)."""
     seqs: list[int] = []
@@ -427,6 +431,11 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, m
         for server in processes:
             server.stop()
     result.seconds = time.perf_counter() - start
+    if any(status >= 500 for status, _ in result_unexpected(drivers)):  # the servers' own account of a 5xx
+        for server in processes:
+            log = Path(server.log_path).read_text(errors="replace")
+            if "Traceback" in log:
+                result.problems.append(f"{server.log_path}: {log[log.rindex('Traceback'):][:2000]}")
 
     store = open_store(path)
     try:
@@ -434,7 +443,7 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, m
         result.acknowledged = len(all_acks)
         result.orders_acknowledged = sum(a.kind == "core.OrderGiven" for a in all_acks)
         result.in_doubt = sum(d.in_doubt for d in drivers)
-        result.unexpected = [u for d in drivers for u in d.unexpected]
+        result.unexpected = result_unexpected(drivers)
         by_game: dict[str, dict] = {}
         for game in store.games():
             game_id = game["id"]
