@@ -83,13 +83,14 @@ class Commands(click.Group):
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         cmd.params.append(click.Option(["--db"], expose_value=False, callback=_db_given_after,
-                                       help="SQLite database file (as --db before the command)."))
+                                       help="The database, as --db before the command."))
         super().add_command(cmd, name)
 
 
 @click.group(cls=Commands)
 @click.option("--db", envvar="HEXLEDGER_DB", default=default_db_path, show_default="db/hexledger.sqlite3",
-              help="SQLite database file (env HEXLEDGER_DB); may also follow the command.")
+              help="SQLite database file, or a PostgreSQL database as postgresql://user@host/db (env HEXLEDGER_DB); "
+                   "may also follow the command.")
 @click.pass_context
 def cli(ctx: click.Context, db: str) -> None:
     """Hexledger: hex-and-counter wargames with a tamper-evident history."""
@@ -415,7 +416,7 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file
     creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
                 "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
-               f"/replay/GAME/; db {ctx.db}; creating games: {creation})")
+               f"/replay/GAME/; db {ctx.console.shown}; creating games: {creation})")
     serve(app, host=host, port=port, threads=threads)
 
 

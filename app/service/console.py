@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from app.events import dice
+from app.events import backends, dice
 from app.events.store import EventStore
 from app.projections import analysis, history, render, replay
 from app.projections import state as projection
@@ -32,8 +32,13 @@ class Console:
     @property
     def _store(self) -> EventStore:
         if self._opened is None:
-            self._opened = EventStore(self.db_path, busy_timeout=self._busy_timeout)
+            self._opened = backends.open_store(self.db_path, busy_timeout=self._busy_timeout)
         return self._opened
+
+    @property
+    def shown(self) -> str:
+        """The database's location for banners: a PostgreSQL URL without its password."""
+        return backends.shown(self.db_path)
 
     def pbem(self, config: Mail) -> Pbem:
         """Play by email on this database, its mail per `config` (the edge chooses the adapter)."""

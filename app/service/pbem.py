@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from app.events.backends import open_store
 from app.events.store import EventStore, default_db_path
 from app.projections import state as projection
 from app.service import games
@@ -55,5 +56,6 @@ class Pbem(Seats, Table, Disputes, Mailing, Deadlines):
     @classmethod
     def open(cls, db_path: str, config: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,
              **options) -> Pbem:
-        """The service on its own connection to the database at `db_path` (one per thread)."""
-        return cls(EventStore(db_path, busy_timeout=busy_timeout), config, transport, **options)
+        """The service on its own connection to the database at `db_path`, a SQLite file or a postgresql:// URL (one
+        per thread)."""
+        return cls(open_store(db_path, busy_timeout=busy_timeout), config, transport, **options)

@@ -2,7 +2,8 @@
 after an event, the analysis and its charts. The viewer is a side, None (no seat) or ALL (arbiter, finished game)."""
 from __future__ import annotations
 
-from app.events.store import EventStore, StoreError, default_db_path
+from app.events import backends
+from app.events.store import EventStore, StoreError
 from app.projections import analysis, render, replay
 from app.rules.base import optional
 from app.rules.catalog import get_rules
@@ -21,7 +22,7 @@ class Replays:
     @classmethod
     def open(cls, path: str | None = None) -> Replays:
         """On the database at `path` (default: the configured one), for a viewer without a service."""
-        return cls(EventStore(path or default_db_path()))
+        return cls(backends.open_store(path))
 
     def head(self, game_id: str) -> int | None:
         """The game's last event, or None if this server has no such game."""
