@@ -15,7 +15,7 @@ import click
 
 from app.service import games
 from app.service.console import Console
-from app.service.errors import NoSuchPosition, OrderError, StoreError, UnknownRules
+from app.service.errors import GameError, NoSuchPosition, OrderError, StoreError, UnknownRules
 from app.service.pbem import default_db_path
 
 EXIT_REFUSED = 2
@@ -49,7 +49,7 @@ def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
     sys.exit(code)
 
 
-HANDLED = (StoreError, games.GameError, UnknownRules, NoSuchPosition, OrderError)
+HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError)
 
 
 def guarded(fn):
