@@ -16,6 +16,7 @@ import click
 from app.service import games
 from app.service.console import Console
 from app.service.errors import GameError, NoSuchPosition, OrderError, StoreError, UnknownRules
+from app.service.mailing import render_legal_orders
 from app.service.pbem import default_db_path
 
 EXIT_REFUSED = 2
@@ -178,7 +179,11 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
         lines.append(f"game over: {s['outcome']['winner'] or 'draw'} - {s['outcome']['reason']}")
     else:
         lines.append(f"to act: {s['to_act']} ({s['step']})")
+        if s["owed"]:
+            lines.append(f"owed: {s['owed']['text']}")
         lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
+        if s["legal_orders"]:
+            lines += ["you may, for instance:", render_legal_orders(s["legal_orders"])]
     emit(as_json, s, "\n".join(lines))
 
 
@@ -219,7 +224,7 @@ def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -
     """What an attack would do: strengths, odds, every shift with its case, the result per die; refused, as the
     order would be, when it is not this side's turn. Writes nothing."""
     result = ctx.console.preview(game, side, order)
-    emit(as_json, result, result.get("text") or render_view(result))  # a rule set's preview may give no text
+    emit(as_json, result, result["text"])
 
 
 @cli.command("state")

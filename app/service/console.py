@@ -11,7 +11,7 @@ from app.events import backends, dice
 from app.events.store import EventStore
 from app.projections import analysis, history, render, replay
 from app.projections import state as projection
-from app.rules import custom_setup
+from app.rules import custom_setup, legal
 from app.rules.catalog import get_rules
 from app.service import audit, autoplay, games, transfer
 from app.service.demo import play_demo
@@ -78,6 +78,8 @@ class Console:
                 "seq": state.meta.seq, "players": state.meta.players, "parent": state.meta.parent,
                 "to_act": prompt.side, "step": prompt.step,
                 "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
+                "owed": prompt.owed.to_dict() if prompt.owed is not None else None,
+                "legal_orders": legal.legal_orders(rules, state.game, prompt.side) if prompt.side else [],
                 "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
                 "dice_seed_revealed": state.meta.revealed_seed is not None}
 
@@ -91,7 +93,8 @@ class Console:
         return {"accepted": True, "events": rows, "automated": self.automated(game_id)}
 
     def preview(self, game_id: str, side: str, text: str) -> dict:
-        """What the order would do, after the turn check an order gets (games.preview); writes nothing."""
+        """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
+        preview out of turn); writes nothing."""
         state = projection.load(self._store, game_id)
         return games.preview(get_rules(state.meta.rules), state, side, text)
 

@@ -16,7 +16,7 @@ from app.events.registry import encode
 from app.events.store import Conflict, EventStore, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
-from app.rules import practice
+from app.rules import legal, practice
 from app.rules.base import Command, Rules, has_preview
 from app.rules.catalog import available, get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
@@ -126,11 +126,14 @@ def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command
 
 
 def preview(rules: Rules, state: GameState, side: str, text: str) -> dict:
-    """What the order would do (the rule set's preview), after the same checks an order gets (`parse_order`: the
-    side, the order's syntax, the turn); writes nothing."""
+    """What an order would do, without rolling or writing: refused exactly as `submit` would refuse it now, and
+    given out of turn too, for planning (app/rules/legal.py)."""
     if not has_preview(rules):
         raise GameError(f"{rules.name} offers no preview")
-    return rules.preview(state.game, parse_order(rules, state, side, text))
+    if side not in state.meta.sides:
+        raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
+    command = rules.parse(text.strip(), side, state.game)
+    return legal.preview(rules, state.game, command)
 
 
 class RolledThenFailed(Exception):
@@ -167,12 +170,25 @@ def decide_checked(rules: Rules, state: GameState, command: Command, roller: dic
     return produced
 
 
+def refuse_without_dice(store: EventStore, state: GameState) -> None:
+    """A game this server cannot roll for takes no orders at all: one imported (its seed stays with the server
+    that made it) or whose seed was revealed before its end. Refused before any rule runs, so no order is
+    half-played until the first die it needs (design.md practice 11)."""
+    game_id = state.meta.game_id
+    fork_hint = (f"to play on, fork it with a new seed of this server's: `fork {game_id} --at {state.meta.seq}` "
+                 f"(API: POST /games/{game_id}/fork)")
+    if state.meta.revealed_seed is not None:
+        raise GameError(f"game {game_id} takes no orders: its dice seed was revealed, so every die to "
+                        f"come is known to all; {fork_hint}")
+    if store.dice_seed(game_id) is None:
+        raise GameError(f"game {game_id} takes no orders here: it was imported, and its dice seed stays with the "
+                        f"server that made it, so this server cannot roll for it; {fork_hint}")
+
+
 def live_dice(store: EventStore, state: GameState) -> dice.Dice:
-    seed = store.dice_seed(state.meta.game_id)
-    if seed is None or state.meta.revealed_seed is not None:
-        return dice.NoDice(next_index=state.meta.rolls)
-    return dice.SeededDice(next_index=state.meta.rolls, seed=seed, game_id=state.meta.dice_game_id,
-                           player_seeds=dict(state.meta.player_seeds))
+    """The server's dice for this game (`refuse_without_dice` has made sure it holds an unrevealed seed)."""
+    return dice.SeededDice(next_index=state.meta.rolls, seed=store.dice_seed(state.meta.game_id),
+                           game_id=state.meta.dice_game_id, player_seeds=dict(state.meta.player_seeds))
 
 
 def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: int | None = None,
@@ -189,12 +205,10 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
                         "from anyone")
     command = parse_order(rules, state, side, text)
+    refuse_without_dice(store, state)
     actor = actor or f"player:{side}"
     try:
         produced = decide_checked(rules, state, command, live_dice(store, state))
-    except dice.DiceError as exc:
-        raise GameError(f"game {game_id}: no die can be rolled here ({exc}); the dice seed is revealed or not "
-                        "held by this server: fork the game to go on with a new seed") from None
     except RolledThenFailed as fault:
         _spend(store, game_id, state, core.RollsSpent(side=side, text=text.strip(), command=command.to_dict()),
                actor, fault)

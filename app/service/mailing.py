@@ -68,6 +68,17 @@ def render_history(rows: list[dict]) -> str:
     return "\n".join(f"  {r['seq']:>5}  {r['text']}" for r in rows) or "  (nothing new)"
 
 
+SHOWN_ORDERS = 40
+
+
+def render_legal_orders(orders: list[dict], shown: int = SHOWN_ORDERS) -> str:
+    """Concrete legal orders (app/rules/legal.py), an attack with its odds column; the first `shown` of them."""
+    lines = [f"  {o['order']}" + (f"   (odds column {o['odds']})" if o.get("odds") else "") for o in orders[:shown]]
+    if len(orders) > shown:
+        lines.append(f"  ... and {len(orders) - shown} more (the API's GET /games/GAME/actions lists them all)")
+    return "\n".join(lines)
+
+
 def render_actions(actions: list[dict]) -> str:
     return "\n".join(f"  {a['syntax']:40} [{a['case']}] {a.get('help', '')}".rstrip() for a in actions)
 
@@ -129,8 +140,12 @@ class Mailing:
             attachments = ((filename, "image/svg+xml", svg.encode("utf-8")),)
             parts += ["Map near the action", textmap.render_area(the_map, view, seat.side, since, filename), ""]
         parts += ["The position (as you see it)", render_view(view), ""]
+        if prompt["owed"]:
+            parts += ["What you owe now", prompt["owed"]["text"], ""]
         if prompt["actions"]:
             parts += ["Your orders now", render_actions(prompt["actions"]), ""]
+        if prompt["legal_orders"]:
+            parts += ["You may, for instance", render_legal_orders(prompt["legal_orders"]), ""]
         link = self.replay_link(game_id, seat.seat)
         if link:
             parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {link}", ""]

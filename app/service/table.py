@@ -10,6 +10,7 @@ from app.events.store import utc_now
 from app.projections import history
 from app.projections import state as projection
 from app.projections.sight import Sight, sees_all
+from app.rules import legal
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
 from app.service import audit, autoplay, games, replays, transfer
@@ -70,7 +71,9 @@ class Table:
                 "waiting_for_players": missing,
                 "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
                 "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help}
-                            for a in prompt.actions] if mine else []}
+                            for a in prompt.actions] if mine else [],
+                "owed": prompt.owed.to_dict() if mine and prompt.owed is not None else None,
+                "legal_orders": legal.legal_orders(rules, state.game, seat.side) if mine else []}
 
     def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None,
                      state: projection.GameState | None = None) -> list[dict]:

@@ -91,9 +91,9 @@ def test_fork_verify_export_import(run, demo, tmp_path):
     assert refused.exit_code == 1 and "refused" in refused.output
 
 
-def test_preview_applies_the_turn_check_an_order_gets(run):
-    """`preview` answers as the API's does: a side out of turn is refused with the sequence case (SK 3.3), exit 2,
-    and nothing is written; the side to act gets the odds."""
+def test_preview_answers_as_the_api_does_in_and_out_of_turn(run):
+    """`preview` is the service's one preview (games.preview), as the API's: the side to act gets the odds; a side
+    out of turn gets them too, marked as planning (issue 14), and nothing is written either way."""
     game = run("new", "skirmish").output.strip()
     run("join", game, "--side", "red", "--name", "r")
     run("join", game, "--side", "blue", "--name", "b")
@@ -103,10 +103,12 @@ def test_preview_applies_the_turn_check_an_order_gets(run):
         for order in orders:
             assert run("do", game, "--as", side, order).exit_code == 0
     before = run("log", game).output
-    refused = run("preview", game, "--as", "blue", "attack 0402 with B1", "--json")
-    assert refused.exit_code == 2 and json.loads(refused.output)["case"] == "SK 3.3"
     shown = json.loads(run("preview", game, "--as", "red", "attack 0502 with R1", "--json").output)
-    assert (shown["attack"], shown["defence"], shown["column"]) == (4, 8, "1:2")
+    assert (shown["attack"], shown["defence"], shown["column"], shown["planning"]) == (4, 8, "1:2", False)
+    planned = run("preview", game, "--as", "blue", "attack 0402 with B1", "--json")
+    assert planned.exit_code == 0 and json.loads(planned.output)["planning"] is True
+    assert "may not give this order now" in run("preview", game, "--as", "blue", "attack 0402 with B1").output
+    assert run("preview", game, "--as", "green", "attack 0402 with B1").exit_code == 2
     assert run("log", game).output == before
 
 

@@ -204,5 +204,5 @@ def test_15_8_example_2_d1_on_one_of_two_defending_hexes_allows_advance_into_it(
     out = apply_step_losses({"a": 1, "b": 1}, 1, ["a"], "Formosa 15.5")
     cleared = {hexes[u] for u in out.eliminated}
     assert check_advance(GRID, H("1009"), [H("1010")], cleared, 1, lambda h, p: True, "Formosa 15.8")
-    with pytest.raises(RuleViolation, match="starts in a cleared"):
+    with pytest.raises(RuleViolation, match="enters a cleared defending hex first"):
         check_advance(GRID, H("1009"), [H("1110")], cleared, 1, lambda h, p: True, "Formosa 15.8")

@@ -16,6 +16,7 @@ from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.concentric import concentric_shift
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.odds import compute_odds
+from app.rules.kernel.preview import strength_lines
 from app.rules.kernel.shifts import Shift, apply_shift, net_shifts
 from app.rules.kernel.strength import Modifier, hexside_contributions, total_strength
 
@@ -94,7 +95,8 @@ def assess(state: State, side: str, target: str, attackers: list[Unit], defender
                                         feature, d.hexsides, extra)
     except RuleViolation as err:
         raise IllegalOrder("Ichi-Go 11.13", err.message) from None
-    attack = total_strength(contrib, d.strength).total
+    attack_total = total_strength(contrib, d.strength)
+    attack = attack_total.total
     defence = sum(u.factor("defence") for u in defenders)
     garrison = side == "allied" and garrison_at(state, target)
     if garrison:
@@ -134,7 +136,7 @@ def assess(state: State, side: str, target: str, attackers: list[Unit], defender
     final, _ = apply_shift(col0, net.net, len(cols))
     return {"attack": attack, "defence": defence, "odds": odds_label, "start": cols[col0].label,
             "shifts": [str(s) for s in shifts], "net": net.net, "column": final, "column_label": cols[final].label,
-            "line": line, "garrison": garrison, "supply": sup}
+            "line": line, "garrison": garrison, "supply": sup, "why": strength_lines("attack", attack_total)}
 
 
 def _loss_order(units: list[Unit], nation: str) -> list[Unit]:
@@ -176,11 +178,11 @@ def _remove(em: Emitter, ids: list[str], reason: str) -> None:
         em.emit(ev.StepsLost(plain, reason))
 
 
-def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: bool, dice,
-           momentum: dict | None = None) -> None:
-    state = em.state
-    d = em.state.data
-    attackers = check_attack(state, side, target, ids, momentum)
+def check_support(state: State, target: str, attackers: list[Unit], tanks: int, sf: bool,
+                  momentum: dict | None = None) -> tuple[list[str], Unit | None]:
+    """Ichi-Go 11.17, 11.28: the tank regiments and the 1st SF Group an attack may commit (the ids of the
+    regiments, the SF unit or None), or the refusal. The attack and its preview both ask here."""
+    d = state.data
     nation = attackers[0].nation
     tank_units: list[str] = []
     if tanks:
@@ -200,6 +202,16 @@ def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: 
         sf_unit = sf_ready(state)
         if sf_unit is None or nation != "japanese" or momentum is not None:
             raise IllegalOrder("Ichi-Go 11.28", "the 1st SF Group is not available for this attack")
+    return tank_units, sf_unit
+
+
+def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: bool, dice,
+           momentum: dict | None = None) -> None:
+    state = em.state
+    d = state.data
+    attackers = check_attack(state, side, target, ids, momentum)
+    nation = attackers[0].nation
+    tank_units, sf_unit = check_support(state, target, attackers, tanks, sf, momentum)
     # 11.17: tanks are announced before any untried counter is flipped; 11.27: flip, zeros go back.
     defenders = [u for u in state.at(target) if u.side != side]
     for u in attackers + defenders:

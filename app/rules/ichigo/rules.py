@@ -9,7 +9,7 @@ from __future__ import annotations
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, fog, movement, position, practice, sequence, summary
+from app.rules.ichigo import combat, fog, legal_orders, movement, position, practice, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
@@ -27,6 +27,10 @@ class IchigoRules:
     sequence_case = "Ichi-Go 5.1"
     # the practice opponents' candidate orders (app/rules/practice.py: greedy and random)
     candidates = staticmethod(practice.candidates)
+
+    def orders_to_try(self, state: State, side: str):
+        """The orders worth trying for the list of legal orders (app/rules/legal.py, legal_orders.py)."""
+        return legal_orders.orders_to_try(state, side)
 
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:
@@ -121,6 +125,8 @@ class IchigoRules:
         args, side = command.args, command.side
         momentum = state.pending[0]["data"] if state.pending and state.pending[0]["kind"] == "momentum" else None
         attackers = combat.check_attack(state, side, args["hex"], args["units"], momentum)
+        combat.check_support(state, args["hex"], attackers, int(args.get("tanks", 0)), bool(args.get("sf")),
+                             momentum)
         from app.rules.ichigo.view import top_unit
 
         defenders = [u for u in state.at(args["hex"]) if u.side != side]
@@ -135,6 +141,7 @@ class IchigoRules:
         results = {str(r): state.data.crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
         text = (f"{a['attack']}:{a['defence']} = {a['odds']}; shifts {'; '.join(a['shifts']) or 'none'} -> "
                 f"{a['column_label']} ({a['line']} line)")
+        text += "".join(f"\n{line}" for line in a["why"])
         if unknown:
             text += f"\nIchi-Go 11.27: {len(unknown)} untried counter(s) not counted (revealed in combat)"
         if hidden:

@@ -23,6 +23,7 @@ from app.rules.ichigo.common import (
 from app.rules.ichigo.data_load import H, place_name
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.orders import SYNTAX
+from app.rules.ichigo.owed import owed
 from app.rules.ichigo.state import State, Unit, evolve, other, phase_name
 
 CASES = {
@@ -139,7 +140,8 @@ def prompt(state: State) -> Prompt:
         return Prompt(None, "game over")
     if state.pending:
         p = state.pending[0]
-        return Prompt(p["side"], f"Turn {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]))
+        return Prompt(p["side"], f"Turn {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]),
+                      owed(state))
     if state.phase == "setup":
         return Prompt("allied", "Set-up (3.3)", _actions("deploy"))
     if state.phase == "start":
