@@ -155,7 +155,7 @@ def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gun
     if across:
         out.append(Shift(-across, "Formosa 15.4.1", "hexside terrain every attacker crosses"))
     if len(hexes) == 1:
-        grid = data.map
+        grid = data.map.grid
         directions = attack_directions(grid, H(hexes[0]), [H(u.where) for u in attackers])
         if is_concentric("all_six_covered", directions):
             out.append(Shift(1, "Formosa 15.4.1, ruling F19", "concentric attack"))
