@@ -154,6 +154,8 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool) -> None:
         cost = state.data.lp_cost(d.side, spec.lp_type)
         if cost == "n/a":
             d.refuse("Formosa 8.2, ruling F27", f"{uid} ({spec.type}) cannot be recruited: no LP chart row buys it")
+        if setup and any(uid in g["units"] for _, g, _left in _open_groups(state, d.side)):
+            d.refuse("Formosa 3.0", f"{uid} is in a set-up group still to choose: choose it, at no LP")
         if not setup and state.data.setup_only(d.side, spec.lp_type):
             d.refuse("Formosa 8.2", f"{spec.type} units are recruited during the initial set-up only")
         total += cost
@@ -161,7 +163,7 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool) -> None:
         d.refuse("Formosa 8.0", "a unit is named twice")
     if total > state.lp[d.side]:
         d.refuse("Formosa 7.2", f"that costs {total} LP; {d.side} has {state.lp[d.side]}")
-    d.emit(LpSpent(d.side, total, f"recruit {', '.join(unit_ids)}"))
+    d.emit(LpSpent(d.side, total, f"recruit {len(unit_ids)} unit(s)"))  # which: in a hidden display (11.0)
     for uid in unit_ids:
         d.emit(UnitRecruited(uid, "formosa" if d.side == "japanese" else "allied-staging"))
 
@@ -246,12 +248,17 @@ class SetupJapaneseLp(Step):
 
 
 def _place_candidates(state: State, side: str):
+    data = state.data
+    where = {"coastal-defense": data.ports(), "heavy-weapons": data.map.hexes_with("city") | data.map.hexes_with(
+        "town"), "pw-camp": data.map.hexes_with("town") - data.map.hexes_with("city")}
     for uid in state.to_place[:3]:
-        default = state.data.deployment.get(uid)
+        default = data.deployment.get(uid)
         if default is not None:
             yield {"unit": uid, "hex": str(default)}
-        for h in sorted(state.data.sudden_death_hexes())[:2]:
-            yield {"unit": uid, "hex": str(h)}
+        hexes = [str(h) for h in sorted(where.get(state.spec(uid).type, data.land()))]
+        room = [h for h in hexes if not stack_after(state, h, "japanese", [uid])]
+        for h in room[:: max(1, len(room) // 6)]:
+            yield {"unit": uid, "hex": h}
 
 
 class SetupJapanese(Step):
@@ -332,7 +339,7 @@ def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
         d.refuse("Formosa 25.10", "the PW Camp sets up in a town hex that is not a city")
     problems = stack_after(state, hex, "japanese", [uid])
     if problems:
-        d.refuse("Formosa 13.2", f"{hex} would be over-stacked: {problems[0]}")
+        d.refuse(problems[0].case, f"{hex} would be over-stacked: {problems[0].message}")
     d.emit(UnitPlaced(uid, hex, concealed))
 
 
@@ -673,6 +680,12 @@ def _build_candidates(state: State, side: str):
             yield {"hex": u.where}
 
 
+def _demobilise_candidates(state: State, side: str):
+    for u in state.on_map("allied"):
+        if u.base:
+            yield {"hex": u.where}
+
+
 class BaseBuilding(Phase):
     """20.1, 20.2: engineers flip to bases in port and airfield hexes, and back."""
 
@@ -698,7 +711,8 @@ class BaseBuilding(Phase):
             d.refuse("Formosa 7.2", f"a base in {hex} costs {cost} LP; the Allies have {state.lp['allied']}")
         d.emit(LpSpent("allied", cost, f"base in {hex}"), BaseBuilt(engineers[0].id, hex))
 
-    @order("demobilise HEX", "Formosa 20.2", "flip the base in a hex back to its engineer side")
+    @order("demobilise HEX", "Formosa 20.2", "flip the base in a hex back to its engineer side",
+           _demobilise_candidates)
     def demobilise(self, d: Decision, hex: str) -> None:
         bases = [u for u in d.state.at(hex, "allied") if u.base] if is_hex(hex) else []
         if not bases:
