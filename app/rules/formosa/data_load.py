@@ -298,7 +298,8 @@ def _rules(terrain: dict, charts: dict) -> tuple[MovementRules, ZocRules, Stacki
         costs={cls: _costs(terrain, cls) for cls in CLASSES},
         move_case="Formosa 12.0", prohibited_case="Formosa 12.2", enemy_case="Formosa 12.2",
         ezoc_stop_case="Formosa 14.1", ezoc_exit_case="Formosa 12.2", minimum_move_case="Formosa 12.3",
-        road_only_case="Formosa 12.2", road_needs_road_hexside=terrain["road"]["contiguous"],
+        road_only_case="Formosa 12.2", route_only_case="Formosa 22.0",
+        road_needs_road_hexside=terrain["road"]["contiguous"],
         road_negates_hexside=terrain["road"]["negates_river"], ezoc_stop=True, ezoc_exit="non-ezoc",
         friendly_negates_ezoc=False, minimum_move=True)
     sea = frozenset(t for t, e in terrain["terrain"].items() if not e.get("land"))
@@ -311,8 +312,15 @@ def _rules(terrain: dict, charts: dict) -> tuple[MovementRules, ZocRules, Stacki
         limits.append(StackLimit("Formosa 13.1" if side == "allied" else "Formosa 13.2", side=side,
                                  per_class={"mobile": caps["mobile"], "static": caps["static"]},
                                  label=f"{side.capitalize()} ground units"))
+    allied, japanese = st["allied"], st["japanese"]
     limits.append(StackLimit("Formosa 13.1", side="allied", category="air", alone=frozenset({"b29"}),
-                             label="Allied air units"))
+                             per_class={"tac": allied["tac_points"], "air-supply": allied["air_supply"]},
+                             valued=frozenset({"tac"}), label="Allied air units"))
+    limits.append(StackLimit("Formosa 13.1", side="allied", category="naval", max_total=allied["gunfire"],
+                             label="Allied naval gunfire units"))
+    limits.append(StackLimit("Formosa 13.2", side="japanese", category="air",
+                             per_class={"tac": japanese["tac_points"]}, valued=frozenset({"tac"}),
+                             label="Japanese air units"))
     stacking = StackingRules(limits=tuple(limits), incompatible=(
         Incompatible("Formosa 5.1, 13.1", frozenset({"us"}), frozenset({"cw"})),))
     blocked = frozenset(k for k, v in terrain["hexsides"].items() if v.get("blocks_supply"))
