@@ -261,7 +261,9 @@ class UnitTransferred:
     to: str
 
     def apply(self, state: State) -> State:
-        return state.move(self.unit, self.to, pinned=is_hex(self.to) or state.units[self.unit].pinned)
+        state = state.move(self.unit, self.to, moved=True, pinned=is_hex(self.to) or state.units[self.unit].pinned)
+        ends = [f"from-{self.frm}"] * is_hex(self.frm) + [f"to-{self.to}"] * is_hex(self.to)
+        return replace(state, used_hexes=(*state.used_hexes, *ends))  # 21.0's counts per hex and phase
 
     def describe(self) -> str:
         return f"{self.unit} transferred by sea from {self.frm} to {self.to} (Formosa 21.0)"
