@@ -65,7 +65,7 @@ def test_15_5_bloodbath_two_us_5_5_against_a_japanese_3_6_cf_6():
     assert state.pending[0]["kind"] == "losses" and state.pending[0]["min_cf"] == 3
     refused(state, "allied", "lose us-1mar-1 us-1mar-5", "Formosa 15.5 BB")  # none to spare
     state = play(state, "allied", "lose us-1mar-5")
-    assert state.units["us-1mar-5"].where == "allied-replacements"
+    assert state.units["us-1mar-5"].where == "allied-eliminated"  # no line of supply: no port, no HQ (8.3)
     assert state.pending[0]["kind"] == "advance"
     [advanced] = of(when(state, "allied", f"advance us-1mar-1 to {X}"), UnitsAdvanced)
     assert advanced.path == [X]
@@ -158,3 +158,26 @@ def test_15_7_a_surrounded_defender_that_must_retreat_is_eliminated_and_the_atta
     assert resolved.shifts == [{"amount": 1, "case": "Formosa 15.4.1, ruling F19", "reason": "concentric attack"}]
     assert (resolved.column, resolved.code) == ("300-399%", "DR")
     assert [e.case for e in of(events, UnitEliminated)] == ["Formosa 15.7 item 5"]
+
+
+def test_8_3_a_unit_eliminated_with_a_line_of_supply_goes_to_replacements_else_to_eliminated():
+    from dataclasses import replace
+
+    from formosa_map import D, M
+
+    def bloody(port, a, b) -> int | None:
+        state = given(step="japanese-combat", turn=1, units={"us-eng-1": str(port), "us-7-17": str(a),
+                                                             "jp-9-7": str(b)})
+        p = GAME.preview(state, Command("japanese", "attack", {"hexes": [str(a)], "units": ["jp-9-7"], "n": 0}))
+        return next((d for d, code in p["by_roll"].items() if code == "BB"), None)
+
+    port, a, b = next((p, a, b) for p in sorted(D.ports()) for a in sorted(M.neighbours(p)) if D.is_land(a)
+                      for b in sorted(M.neighbours(a)) if D.is_land(b) and b != p and b not in M.neighbours(p)
+                      and bloody(p, a, b))
+    units = {"us-eng-1": str(port), "us-7-17": str(a), "jp-9-7": str(b)}
+    for based, where in ((True, "allied-replacements"), (False, "allied-eliminated")):
+        state = given(step="japanese-combat", turn=1, units=units)
+        state = state.with_units(replace(state.units["us-eng-1"], base=based))
+        events = when(state, "japanese", f"attack {a} with jp-9-7", [bloody(port, a, b)])  # BB: 4 against 4
+        gone = {e.unit: e.to for e in of(events, UnitEliminated)}
+        assert gone == {"jp-9-7": "japanese-eliminated", "us-7-17": where}, (based, gone)

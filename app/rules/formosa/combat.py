@@ -164,8 +164,8 @@ def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gun
 
 def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra: list[Shift]) -> Preview:
     data = state.data
-    attack = sum(data.unit(u.id).cf for u in attackers)
-    defence = sum(data.unit(x.id).cf for h in hexes for x in state.at(h, other(side)))
+    attack = sum(state.cf(u) for u in attackers)
+    defence = sum(state.cf(x) for h in hexes for x in state.at(h, other(side)))
     nationality = "japanese" if side == "japanese" else "us"
     # a hex of factor-0 units only (never in play: deception units are revealed and removed before combat,
     # 11.2) reads as if it held one factor
@@ -193,11 +193,12 @@ def _shift(s: Shift) -> dict:
 
 # -- results ------------------------------------------------------------------------------------------------------
 def destination(state: State, u: Unit) -> str:
-    """Where an eliminated unit goes (8.3, 11.1): a deception unit leaves the game; a ground unit goes to its
-    side's Replacements Display."""
+    """Where an eliminated unit goes (8.3, 11.1): a deception unit leaves the game; a ground unit that can trace
+    a line of supply at its elimination goes to its side's Replacements Display, any other to the Eliminated
+    Display, out of play for good."""
     if state.spec(u.id).type == "deception":
         return OUT
-    return f"{u.side}-replacements"
+    return f"{u.side}-replacements" if state.supply_line(u) else f"{u.side}-eliminated"
 
 
 def eliminate(d: Decision, uid: str, case: str) -> None:
@@ -263,7 +264,7 @@ def loss_choices(state: State, ids: list[str], count: int, min_cf: int) -> list[
         found = {tuple(sorted(c)) for c in combinations(ids, count)}
         # units alike (same printed factors and type) are one choice for the engine to make
         return sorted({tuple(sorted(_alike_key(state, c))) : c for c in found}.values())
-    cf = {i: state.spec(i).cf for i in ids}
+    cf = {i: state.cf(state.units[i]) for i in ids}
     if sum(cf.values()) <= min_cf:
         return [tuple(ids)]
     out = []
@@ -286,8 +287,8 @@ def _bloodbath(d: Decision, attackers: list[Unit], defenders: list[Unit]) -> Non
 
     state: State = d.state
     c = state.combat
-    a = sum(state.spec(u.id).cf for u in attackers)
-    b = sum(state.spec(u.id).cf for u in defenders)
+    a = sum(state.cf(u) for u in attackers)
+    b = sum(state.cf(u) for u in defenders)
     gone, pays = bloodbath(a, b)
     case = "Formosa 15.5 BB"
     for who, units in (("attacker", attackers), ("defender", defenders)):

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from app.rules.engine.state import SequencedState
+from app.rules.formosa import supply
 from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.paths import TraceSituation
 from app.rules.kernel.pieces import Piece
 from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.zoc import zoc_of_side
@@ -114,6 +116,11 @@ class State(SequencedState):
         """An Allied engineer on its base side is static (2.4); so are the static types."""
         return u.base or self.spec(u.id).static
 
+    def cf(self, u: Unit) -> int:
+        """The printed combat factor of the side showing: an Allied engineer's base side has its own (20.0)."""
+        spec = self.spec(u.id)
+        return spec.base_cf if u.base and spec.base_cf is not None else spec.cf
+
     def piece(self, u: Unit) -> Piece:
         spec = self.spec(u.id)
         tags = {spec.type}
@@ -145,6 +152,29 @@ class State(SequencedState):
             if overstacked(pieces, self.data.stacking, H(h)):
                 out.append(h)
         return out
+
+    # -- supply (19.0-19.3) -----------------------------------------------------------------------------------
+    def functional_ports(self) -> list[str]:
+        """Ports with an Allied engineer base (20.0)."""
+        ports = self.data.ports()
+        return sorted(u.where for u in self.on_map("allied") if u.base and H(u.where) in ports)
+
+    def supply_line(self, u: Unit):
+        """`u`'s line of supply (19.1-19.3; supply.py), or None. Guerrillas need none (23.0) and static units are
+        sources, never tracing (F37): both count as supplied."""
+        spec = self.spec(u.id)
+        if spec.type == "guerrilla" or (u.side == "japanese" and self.is_static(u)):
+            return True
+        enemy = other(u.side)
+        sit = TraceSituation(enemy_occupied=frozenset(H(h) for h in self.occupied(enemy)),
+                             ezoc=frozenset(H(h) for h in self.zoc_of(enemy)))
+        if u.side == "allied":
+            hqs = [supply.Hq(H(x.where), self.spec(x.id).nationality, self.spec(x.id).mf)
+                   for x in self.on_map("allied") if self.spec(x.id).type == "hq"]
+            return supply.allied_line(self.data, H(u.where), spec.mobility, spec.mf, spec.nationality,
+                                      ports=[H(p) for p in self.functional_ports()], hqs=hqs, sit=sit)
+        statics = [H(x.where) for x in self.on_map("japanese") if self.is_static(x)]
+        return supply.japanese_line(self.data, H(u.where), spec.mobility, spec.mf, statics=statics, sit=sit)
 
     def with_units(self, *units: Unit) -> State:
         table = dict(self.units)
