@@ -58,11 +58,11 @@ def test_13_3_over_stacking_at_the_end_of_movement_is_removed_to_replacements():
 def test_6_1_the_turn_runs_through_both_player_turns_to_the_next_game_turn():
     state = given(step="invasion", turn=3, units={"us-7-17": AROUND[0], "jp-guerrilla-1": "1320"})
     steps = []
-    for side in ("allied",) * 5 + ("japanese",) * 2:
-        events = when(state, side, "end")
+    for side, rolls in [("allied", ())] * 5 + [("japanese", ()), ("japanese", (4,))]:
+        events = when(state, side, "end", rolls)
         steps += [e.step for e in of(events, StepBegan)]
-        state = play(state, side, "end")
+        state = play(state, side, "end", rolls)
     assert steps == ["naval-transfer", "allied-movement", "allied-combat", "base-building", "japanese-movement",
-                     "japanese-combat", "invasion"]
-    assert state.turn == 4 and state.step == "invasion"
-    assert of(when(given(step="japanese-combat", turn=3), "japanese", "end"), TurnEnded)
+                     "japanese-combat", "logistics", "recruit-japanese"]  # logistics is played at once (7.2)
+    assert state.turn == 4 and state.step == "recruit-japanese"
+    assert of(when(given(step="japanese-combat", turn=3), "japanese", "end", [1]), TurnEnded)

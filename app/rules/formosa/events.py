@@ -13,11 +13,11 @@ from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
 from app.rules.formosa.state import OUT, Combat, State, is_hex
 
 __all__ = [
-    "AdvanceOffered", "BaseBuilt", "BaseDemobilised", "CombatEnded", "CombatResolved", "DecisionMade",
-    "DecisionRequired", "GameEnded", "LpLost", "LpSpent", "PointsBought", "ReconRolled", "SetupEnded",
-    "SetupRolled", "StepBegan", "TurnEnded", "UnitEliminated", "UnitMoved", "UnitPlaced", "UnitRecruited",
-    "UnitRetreated", "UnitRevealed", "UnitTransferred", "UnitsAdvanced", "UnitsChosen", "UnitsLanded",
-    "VictoryCounted",
+    "AdvanceOffered", "AmoyRolled", "BaseBuilt", "BaseDemobilised", "CombatEnded", "CombatResolved", "DecisionMade",
+    "DecisionRequired", "GameEnded", "LogisticsReceived", "LpLost", "LpSpent", "PointsBought", "ReconRolled",
+    "SetupEnded", "SetupRolled", "StepBegan", "TurnEnded", "UnitDeployed", "UnitEliminated", "UnitMoved",
+    "UnitPlaced", "UnitRecruited", "UnitRetreated", "UnitRevealed", "UnitTransferred", "UnitsAdvanced",
+    "UnitsChosen", "UnitsLanded", "UnitsReturned", "VictoryCounted",
 ]
 
 # Per-phase flags each step clears when it begins (12.2 once a phase, 15.0 once a Combat Phase).
@@ -106,14 +106,17 @@ class UnitRecruited:
 
     unit: str
     to: str
+    replaced: bool = False
 
     def apply(self, state: State) -> State:
-        if self.to == "formosa":
+        if self.to == "formosa":  # concealed side up unless replaced (8.1, 11.2)
+            state = state.with_units(replace(state.units[self.unit], concealed=not self.replaced))
             return replace(state, to_place=(*state.to_place, self.unit))
-        return state.move(self.unit, self.to)
+        return replace(state.move(self.unit, self.to), to_place=(*state.to_place, self.unit))
 
     def describe(self) -> str:
-        return f"{self.unit} recruited ({'to set up on Formosa' if self.to == 'formosa' else self.to})"
+        how = "replaced" if self.replaced else "recruited"
+        return f"{self.unit} {how} ({'to deploy on Formosa' if self.to == 'formosa' else self.to})"
 
 
 @event_type("formosa.PointsBought")
@@ -154,6 +157,23 @@ class UnitPlaced:
         return f"{self.unit} set up in {self.hex}{' concealed' if self.concealed else ''} (Formosa 3.0)"
 
 
+@event_type("formosa.UnitDeployed")
+@dataclass(frozen=True)
+class UnitDeployed:
+    """8.1: a reinforcement or replacement deployed where its side deploys (a hex, Amoy or the Staging Area)."""
+
+    unit: str
+    where: str
+    concealed: bool = False
+
+    def apply(self, state: State) -> State:
+        state = state.move(self.unit, self.where, concealed=self.concealed)
+        return replace(state, to_place=tuple(u for u in state.to_place if u != self.unit))
+
+    def describe(self) -> str:
+        return f"{self.unit} deployed in {self.where} (Formosa 8.1)"
+
+
 @event_type("formosa.SetupEnded")
 @dataclass(frozen=True)
 class SetupEnded:
@@ -165,7 +185,9 @@ class SetupEnded:
     next_step: str
 
     def apply(self, state: State) -> State:
-        return replace(_units(state, self.set_aside, where=OUT), step=self.next_step)
+        state = _units(state, self.set_aside, where=OUT)
+        return replace(state, step=self.next_step,
+                       to_place=tuple(u for u in state.to_place if state.units[u].side != self.side))
 
     def describe(self) -> str:
         aside = f"; set aside: {len(self.set_aside)} units (Formosa 8.2)" if self.set_aside else ""
@@ -218,6 +240,8 @@ class StepBegan:
     turn: int
 
     def apply(self, state: State) -> State:
+        if self.step.startswith("recruit"):
+            state = replace(state, to_place=())
         flag = _CLEARS.get(self.step)
         if flag:
             state = _units(state, [u.id for u in state.units.values() if getattr(u, flag)], **{flag: False})
@@ -429,6 +453,54 @@ class BaseDemobilised:
 
     def describe(self) -> str:
         return f"{self.unit} demobilises its base in {self.hex} (Formosa 20.2)"
+
+
+@event_type("formosa.LogisticsReceived")
+@dataclass(frozen=True)
+class LogisticsReceived:
+    """7.2: the LP a side adds in the Logistics Phase, item by item (what, LP, case)."""
+
+    side: str
+    items: list
+
+    def apply(self, state: State) -> State:
+        return replace(state, lp={**state.lp, self.side: state.lp[self.side] + sum(i[1] for i in self.items)})
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{what} {lp}" for what, lp, _ in self.items)
+        return f"{self.side} receives {sum(i[1] for i in self.items)} LP ({parts}; Formosa 7.2)"
+
+
+@event_type("formosa.AmoyRolled")
+@dataclass(frozen=True)
+class AmoyRolled:
+    """9.1: the Amoy roll, and whether Amoy falls."""
+
+    turn: int
+    die: int
+    captured: bool
+
+    def apply(self, state: State) -> State:
+        return replace(state, amoy_turn=self.turn) if self.captured else state
+
+    def describe(self) -> str:
+        return f"Amoy: die {self.die} on GT {self.turn}: {'captured' if self.captured else 'holds'} (Formosa 9.1)"
+
+
+@event_type("formosa.UnitsReturned")
+@dataclass(frozen=True)
+class UnitsReturned:
+    """8.1 Important: units recruited that did not enter play this GT go back to their Reinforcements Display."""
+
+    side: str
+    units: list[str]
+
+    def apply(self, state: State) -> State:
+        state = _units(state, self.units, where=f"{self.side}-reinforcements")
+        return replace(state, to_place=tuple(u for u in state.to_place if u not in self.units))
+
+    def describe(self) -> str:
+        return f"{len(self.units)} {self.side} units recruited but not deployed return (Formosa 8.1)"
 
 
 @event_type("formosa.TurnEnded")

@@ -14,8 +14,8 @@ from app.rules.kernel import fog
 ID_PATTERN = r"(?:jp|us|cw)-[A-Za-z0-9][\w-]*"
 NAMES = {"allied": "Allied", "japanese": "Japanese"}
 # Allied events about units in the Allied displays: the Japanese player may not examine those units (11.0).
-_ALLIED_DISPLAY_EVENTS = (ev.UnitsChosen, ev.UnitRecruited, ev.SetupEnded)
-_ALLIED_DISPLAY_VERBS = ("choose", "recruit", "land", "drop", "transfer")  # name units off the map
+_ALLIED_DISPLAY_EVENTS = (ev.UnitsChosen, ev.UnitRecruited, ev.SetupEnded, ev.UnitsReturned, ev.UnitDeployed)
+_ALLIED_DISPLAY_VERBS = ("choose", "recruit", "replace", "deploy", "land", "drop", "transfer")  # name units off the map
 
 
 def side_of(uid: str) -> str | None:

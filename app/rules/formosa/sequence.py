@@ -11,10 +11,12 @@ from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
-from app.rules.formosa import combat, movement, victory
+from app.rules.formosa import combat, movement, strategic, victory
 from app.rules.formosa.events import (
+    AmoyRolled,
     BaseBuilt,
     BaseDemobilised,
+    LogisticsReceived,
     LpLost,
     LpSpent,
     PointsBought,
@@ -23,12 +25,14 @@ from app.rules.formosa.events import (
     SetupRolled,
     StepBegan,
     TurnEnded,
+    UnitDeployed,
     UnitEliminated,
     UnitPlaced,
     UnitRecruited,
     UnitRevealed,
     UnitsChosen,
     UnitsLanded,
+    UnitsReturned,
     UnitTransferred,
 )
 from app.rules.formosa.position import group_key
@@ -39,8 +43,9 @@ from app.rules.kernel.stacking import overstacked
 H = Hex.parse
 SEQ = "Formosa 6.1"
 # The Game-Turn's steps in the order of 6.1 that the engine plays now.
-TURN = ("invasion", "naval-transfer", "allied-movement", "allied-combat", "base-building", "japanese-movement",
-        "japanese-combat")
+TURN = ("logistics", "recruit-japanese", "recruit-allied", "amoy", "invasion", "naval-transfer", "allied-movement",
+        "allied-combat", "base-building", "japanese-movement", "japanese-combat")
+FIRST_ON_GT1 = "invasion"  # 24.1: GT 1 skips the Logistics, Recruit and Amoy Operation Phases
 COMBAT_STEPS = ("allied-combat", "japanese-combat")
 BUYABLE = {"japanese": ("tac", "mobile-fleet", "kamikaze"),
            "allied": ("tac", "gunfire", "amphibious", "drop-zone", "b29", "air-supply")}
@@ -48,10 +53,46 @@ BUYABLE = {"japanese": ("tac", "mobile-fleet", "kamikaze"),
 
 # -- the clock ------------------------------------------------------------------------------------------------
 def begin(d: Decision, step: str) -> None:
-    """Enter `step`; at the start of every Combat Phase concealed units in an enemy ZOC are revealed (11.2)."""
+    """Enter `step`; at the start of every Combat Phase concealed units in an enemy ZOC are revealed (11.2); the
+    Logistics Phase is played at once (7.2), the Amoy Operation Phase once Amoy has fallen is passed over."""
+    if step == "amoy" and d.state.amoy_turn is not None:
+        return after(d, step)
     d.emit(StepBegan(step, d.state.turn))
     if step in COMBAT_STEPS:
         reveal_in_ezoc(d)
+    if step == "logistics":
+        logistics(d)
+        after(d, step)
+    if step == "recruit-allied":
+        sixth_marines(d)
+    return None
+
+
+def logistics(d: Decision) -> None:
+    """7.2: the Japanese roll and add one LP per two airfields they control; the Allies add their base, Amoy,
+    and their functional ports and airfields (strategic.py)."""
+    state: State = d.state
+    data = state.data
+    japanese_fields = sum(1 for h in data.airfields() if state.at(str(h), "japanese"))
+    income = strategic.japanese_income(data, d.roll("Japanese logistics (7.2)"), japanese_fields)
+    d.emit(LogisticsReceived("japanese", [list(i) for i in income.items]))
+    based = {u.where for u in state.on_map("allied") if u.base}
+    feats = {h: data.map.features_of(H(h)) for h in based}
+    allied = strategic.allied_income(
+        data, state.scenario, amoy=strategic.amoy_pays(state.amoy_turn, state.turn),
+        major_ports=sum("major-port" in f for f in feats.values()),
+        minor_ports=sum("minor-port" in f for f in feats.values()),
+        airfields=sum("airfield" in f for f in feats.values()))
+    d.emit(LogisticsReceived("allied", [list(i) for i in allied.items]))
+
+
+def sixth_marines(d: Decision) -> None:
+    """24.1, ruling F34: the 6th Marine Division enters the Amoy Display, free, the GT after Amoy falls."""
+    state: State = d.state
+    if state.amoy_turn is None or state.turn != state.amoy_turn + 1:
+        return
+    for uid in state.data.scenario(state.scenario)["special"].get("after_amoy", ()):
+        d.emit(UnitDeployed(uid, state.data.scenario(state.scenario)["special"]["after_amoy_box"]))
 
 
 def reveal_in_ezoc(d: Decision) -> None:
@@ -75,6 +116,20 @@ def after(d: Decision, step: str) -> None:
         return
     d.emit(TurnEnded(state.turn))
     begin(d, TURN[0])
+
+
+def end_recruit(d: Decision, side: str, then: str) -> None:
+    """8.1 Important: recruits not deployed go back; 7.2, F26: LP above 20 are lost; 13.3, F36: stacking."""
+    state: State = d.state
+    left = [u for u in state.to_place if state.units[u].side == side and not is_hex(state.units[u].where)
+            and state.units[u].where != "allied-staging" and state.units[u].where != "amoy"]
+    if left:
+        d.emit(UnitsReturned(side, left))
+    _kept, lost = strategic.cap(state.data, d.state.lp[side])
+    if lost:
+        d.emit(LpLost(side, lost, "Formosa 7.2, ruling F26"))
+    if not check_stacking(d, (side,), then):
+        after(d, then)
 
 
 def check_stacking(d: Decision, sides: tuple[str, ...], then: str) -> bool:
@@ -142,38 +197,34 @@ def choose(d: Decision, unit_ids: list[str]) -> None:
         f"{left} of {', '.join(_pickable(state, g))}" for _, g, left in _open_groups(state, d.side)))
 
 
-def recruit(d: Decision, unit_ids: list[str], setup: bool) -> None:
-    """7.3, 8.0-8.2: buy units from the Reinforcements Display at their LP Expenditure Chart cost."""
+def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = False) -> None:
+    """7.3, 8.0-8.3: buy units from the Reinforcements (or, replacing, the Replacements) Display at the LP
+    Expenditure Chart's cost (strategic.recruit_cost, with every restriction of 8.2 and the scenarios)."""
     state: State = d.state
+    display = f"{d.side}-{'replacements' if replacing else 'reinforcements'}"
+    if len(set(unit_ids)) != len(unit_ids):
+        d.refuse("Formosa 8.0", "a unit is named twice")
     total = 0
     for uid in unit_ids:
         u = own_unit(d, uid, "Formosa 8.0")
-        spec = state.spec(uid)
-        if u.where != f"{d.side}-reinforcements" or uid in state.to_place:
-            d.refuse("Formosa 8.0", f"{uid} is not in the {d.side} Reinforcements Display")
-        cost = state.data.lp_cost(d.side, spec.lp_type)
-        if cost == "n/a":
-            d.refuse("Formosa 8.2, ruling F27", f"{uid} ({spec.type}) cannot be recruited: no LP chart row buys it")
+        if u.where != display or uid in state.to_place:
+            d.refuse("Formosa 8.3" if replacing else "Formosa 8.0", f"{uid} is not in the {display.replace('-', ' ')}")
         if setup and any(uid in g["units"] for _, g, _left in _open_groups(state, d.side)):
             d.refuse("Formosa 3.0", f"{uid} is in a set-up group still to choose: choose it, at no LP")
-        if not setup and state.data.setup_only(d.side, spec.lp_type):
-            d.refuse("Formosa 8.2", f"{spec.type} units are recruited during the initial set-up only")
-        total += cost
-    if len(set(unit_ids)) != len(unit_ids):
-        d.refuse("Formosa 8.0", "a unit is named twice")
-    if total > state.lp[d.side]:
-        d.refuse("Formosa 7.2", f"that costs {total} LP; {d.side} has {state.lp[d.side]}")
-    d.emit(LpSpent(d.side, total, f"recruit {len(unit_ids)} unit(s)"))  # which: in a hidden display (11.0)
+        total += strategic.recruit_cost(d.data, d.side, uid, scenario=state.scenario, setup=setup,
+                                        replace=replacing)
+    strategic.spend(state.lp[d.side], total, f"recruiting {len(unit_ids)} unit(s)")
+    d.emit(LpSpent(d.side, total, f"{'replace' if replacing else 'recruit'} {len(unit_ids)} unit(s)"))  # 11.0
     for uid in unit_ids:
-        d.emit(UnitRecruited(uid, "formosa" if d.side == "japanese" else "allied-staging"))
+        d.emit(UnitRecruited(uid, "formosa" if d.side == "japanese" else "allied-staging", replacing))
 
 
 def _counter_limit(state: State, side: str, kind: str) -> int:
-    """8.2: the counter mix is a limit: TAC points up to the counters' front values, other counters by count."""
-    nat = {"allied": "us", "japanese": "japanese"}[side]
-    counters = [c for c in state.data.counters if c.kind == kind and c.side == side
-                and (c.nationality in (nat, "") or kind != "tac")]
-    return sum(c.front for c in counters) if kind in ("tac", "kamikaze") else len(counters)
+    """8.2: the counter mix is a limit: air points up to the counters' larger faces, other counters by count."""
+    if kind in ("tac", "kamikaze"):
+        return strategic.air_point_limit(state.data, side, kind, "us" if side == "allied" and kind == "tac" else None)
+    return sum(1 for c in state.data.counters if c.kind == kind and c.side == side
+               and c.nationality in ("us", "japanese", ""))
 
 
 def _held(state: State, side: str, kind: str) -> int:
@@ -190,18 +241,13 @@ def buy(d: Decision, n: int, kind: str, setup: bool) -> None:
     if kind not in BUYABLE[d.side]:
         d.refuse("Formosa 7.3", f"{d.side} buys units with 'recruit'; points and markers: "
                                 f"{', '.join(BUYABLE[d.side])}")
-    if kind == "kamikaze" and setup:
-        d.refuse("Formosa 24.1", "kamikaze points may not be recruited during the initial set-up")
+    cost = strategic.recruit_cost(d.data, d.side, kind, scenario=state.scenario, setup=setup, points=max(n, 1))
     if n < 1:
         d.refuse("Formosa 7.3", "buy at least one")
     if _held(state, d.side, kind) + n > _counter_limit(state, d.side, kind):
         d.refuse("Formosa 8.2", f"the counter mix holds {_counter_limit(state, d.side, kind)} {kind}")
-    cost = state.data.lp_cost(d.side, kind) * n
-    if cost != int(cost):
-        d.refuse("Formosa 7.3", f"{kind} costs {state.data.lp_cost(d.side, kind)} LP each: buy them in pairs")
-    if cost > state.lp[d.side]:
-        d.refuse("Formosa 7.2", f"that costs {int(cost)} LP; {d.side} has {state.lp[d.side]}")
-    d.emit(LpSpent(d.side, int(cost), f"{n} {kind}"), PointsBought(d.side, kind, n))
+    strategic.spend(state.lp[d.side], cost, f"{n} {kind}")
+    d.emit(LpSpent(d.side, cost, f"{n} {kind}"), PointsBought(d.side, kind, n))
 
 
 def _set_aside(state: State, side: str) -> list[str]:
@@ -427,11 +473,11 @@ class ReconReveal(Step):
                 d.emit(UnitRevealed(u.id, h, "Formosa 24.1", deception=d.state.spec(u.id).type == "deception",
                                     recon=i == 0))
         if d.state.recon == 0:
-            begin(d, TURN[0])
+            begin(d, FIRST_ON_GT1)
 
     @order("end", "Formosa 24.1", "reveal no more stacks: Game-Turn 1 begins")
     def end(self, d: Decision) -> None:
-        begin(d, TURN[0])
+        begin(d, FIRST_ON_GT1)
 
 
 # -- the Allied Player Turn --------------------------------------------------------------------------------------
@@ -720,6 +766,141 @@ class BaseBuilding(Phase):
         d.emit(BaseDemobilised(bases[0].id, hex))
 
 
+# -- the Strategic Stage ------------------------------------------------------------------------------------------
+def japanese_deploy_hexes(state: State, uid: str) -> list[str]:
+    """8.1: where a Japanese reinforcement or replacement deploys: a city or port hex holding a Japanese unit;
+    coastal defense in a port, heavy weapons in a city or town, neither where a static unit is; guerrillas with
+    a revealed static unit or in a city, town, airfield, port, rough or mountain hex free of Allied units."""
+    data = state.data
+    kind = state.spec(uid).type
+    out = []
+    for h in sorted(data.land()):
+        label = str(h)
+        feats = data.map.features_of(h)
+        mine = state.at(label, "japanese")
+        if state.at(label, "allied"):
+            continue
+        statics = [u for u in mine if state.is_static(u)]
+        if kind == "coastal-defense":
+            ok = bool(feats & {"major-port", "minor-port"}) and not statics
+        elif kind == "heavy-weapons":
+            ok = bool(feats & {"city", "town"}) and not statics
+        elif kind == "guerrilla":
+            ok = any(not u.concealed for u in statics) or bool(
+                feats & {"city", "town", "airfield", "major-port", "minor-port"}) or data.map.terrain_of(h) in (
+                "rough", "mountain")
+        else:
+            ok = bool(feats & {"city", "major-port", "minor-port"}) and bool(mine)
+        if ok and not stack_after(state, label, "japanese", [uid]):
+            out.append(label)
+    return out
+
+
+def _recruit_phase_candidates(state: State, side: str):
+    yield from _recruit_candidates(state, side)
+
+
+def _replace_candidates(state: State, side: str):
+    for u in state.in_display(f"{side}-replacements")[:3]:
+        yield {"units": [u.id]}
+
+
+def _deploy_candidates(state: State, side: str):
+    for uid in [u for u in state.to_place if state.units[u].side == side][:3]:
+        if side == "japanese":
+            for h in japanese_deploy_hexes(state, uid)[:4]:
+                yield {"unit": uid, "place": h}
+        else:
+            for h in state.functional_ports()[:2] + (["amoy"] if state.amoy_turn is not None else []):
+                yield {"unit": uid, "place": h}
+
+
+class Recruit(Phase):
+    """8.0-8.3: the side recruits and replaces with LP and deploys what it bought (Japanese first)."""
+
+    side_of_step = ""
+
+    def label(self, s: State) -> str:
+        return (f"Game-Turn {s.turn}: {self.side_of_step} recruit phase ({s.lp[self.side_of_step]} LP; more than "
+                f"{s.data.charts['income']['cap']} are lost at its end)")
+
+    @order("recruit UNIT [UNIT ...]", "Formosa 8.0", "recruit units from the Reinforcements Display",
+           _recruit_phase_candidates)
+    def recruit(self, d: Decision, units: list[str]) -> None:
+        recruit(d, units, setup=False)
+
+    @order("replace UNIT [UNIT ...]", "Formosa 8.3", "bring units back from the Replacements Display",
+           _replace_candidates)
+    def replace(self, d: Decision, units: list[str]) -> None:
+        recruit(d, units, setup=False, replacing=True)
+
+    @order("buy N WORD", "Formosa 7.3", "buy air points, gunfire, invasion markers or the mobile fleet",
+           _buy_candidates)
+    def buy(self, d: Decision, n: int, word: str) -> None:
+        buy(d, n, word, setup=False)
+
+    @order("deploy UNIT PLACE", "Formosa 8.1", "deploy a unit bought this phase (Japanese: a hex of 8.1; "
+           "Allied: Amoy or a functional port, else it stays in the Staging Area)", _deploy_candidates)
+    def deploy(self, d: Decision, unit: str, place: str) -> None:
+        state: State = d.state
+        u = own_unit(d, unit, "Formosa 8.1")
+        if unit not in state.to_place:
+            d.refuse("Formosa 8.1", f"{unit} was not recruited or replaced this phase")
+        if d.side == "japanese":
+            if place not in japanese_deploy_hexes(state, unit):
+                d.refuse("Formosa 8.1", f"{unit} cannot deploy in {place}")
+            d.emit(UnitDeployed(unit, place, u.concealed))
+            return
+        if place == "amoy" and state.amoy_turn is not None:
+            d.emit(UnitDeployed(unit, "amoy"))
+            return
+        if place not in state.functional_ports():
+            d.refuse("Formosa 8.1, ruling F35", f"Allied units deploy in the Staging Area, Amoy once captured, or a "
+                                                f"functional port, not {place}")
+        d.emit(UnitDeployed(unit, place))
+
+    @order("end", "Formosa 8.1", "end the recruit phase: units not deployed return, LP above 20 are lost")
+    def end(self, d: Decision) -> None:
+        end_recruit(d, d.side, self.name)
+
+
+class RecruitJapanese(Recruit):
+    name = "recruit-japanese"
+    side_of_step = "japanese"
+
+
+class RecruitAllied(Recruit):
+    name = "recruit-allied"
+    side_of_step = "allied"
+
+
+class Logistics(Step):
+    """7.2: played at once when it begins (no orders); a state is in it only between two events of one order."""
+
+    name = "logistics"
+
+    def who(self, state: State) -> None:
+        return None
+
+    def label(self, s: State) -> str:
+        return f"Game-Turn {s.turn}: logistics phase"
+
+
+class Amoy(Phase):
+    """9.1: until Amoy is captured the Allied player rolls each GT from GT 2."""
+
+    name = "amoy"
+
+    @order("roll", "Formosa 9.1", "roll for Amoy: captured if the die is below the GT")
+    def roll(self, d: Decision) -> None:
+        die = d.roll(f"Amoy, GT {d.state.turn} (9.1)")
+        d.emit(AmoyRolled(d.state.turn, die, strategic.amoy_captured(d.data, d.state.turn, die)))
+        after(d, self.name)
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        return ("roll",)
+
+
 # -- the Japanese Player Turn -------------------------------------------------------------------------------------
 def _reveal_candidates(state: State, side: str):
     for u in state.on_map("japanese")[:40]:
@@ -873,7 +1054,8 @@ def _slot_face():
 
 
 TABLE = StatesTable(
-    [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), Invasion(), NavalTransfer(),
+    [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),
+     Logistics(), Amoy(), Invasion(), NavalTransfer(),
      AlliedMovement(), AlliedCombat(), BaseBuilding(), JapaneseMovement(), JapaneseCombat(), Losses(), Retreat(),
      Counterattack(), Advance(), Overstack()],
     sequence_case=SEQ,

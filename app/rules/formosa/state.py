@@ -72,7 +72,7 @@ class State(SequencedState):
     air: dict[str, int] = field(default_factory=dict)        # "allied-tac", "japanese-tac", "kamikaze", ...
     naval: dict[str, int] = field(default_factory=dict)      # "gunfire" in the Staging Area (17.0)
     markers: dict[str, int] = field(default_factory=dict)    # "amphibious", "drop-zone" ready to place (10.0)
-    amoy: bool = False                                         # 9.1
+    amoy_turn: int | None = None                               # the GT Amoy was captured (9.1)
     setup_rolled: bool = False                                 # the Japanese set-up roll is made (24.1)
     to_place: tuple[str, ...] = ()                             # Japanese units still to set up on Formosa
     chosen: dict[str, tuple[str, ...]] = field(default_factory=dict)  # set-up group key -> units chosen
@@ -86,7 +86,7 @@ class State(SequencedState):
     @property
     def side(self) -> str | None:
         step = self.step
-        if step.startswith("setup-japanese") or step.startswith("japanese"):
+        if "japanese" in step:
             return "japanese"
         if step == "over":
             return None

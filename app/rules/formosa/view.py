@@ -58,7 +58,7 @@ def view(state: State, side: str | None) -> dict:
         "step": state.step, "side_to_act": None if state.step == "over" else (
             state.pending[0]["side"] if state.pending else state.side),
         "winner": state.winner, "end_reason": state.reason or None,
-        "lp": dict(state.lp), "amoy": state.amoy,
+        "lp": dict(state.lp), "amoy_captured_on": state.amoy_turn,
         "air": {k: v for k, v in state.air.items() if mine(k)},
         "naval": {k: v for k, v in state.naval.items() if mine(k)},
         "markers": {k: v for k, v in state.markers.items() if mine(k)},
