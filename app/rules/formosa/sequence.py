@@ -505,6 +505,8 @@ def _land_candidates(state: State, side: str):
     if state.markers.get("amphibious", 0) < 1:
         return
     units = sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == "us")[:4]
+    if not units:
+        return
     targets = sorted(str(h) for h in state.data.open_coastal() | state.data.ports()
                      if not state.at(str(h), "japanese") and str(h) not in state.used_hexes)
     for h in targets[:: max(1, len(targets) // 6)]:
@@ -516,6 +518,8 @@ def _drop_candidates(state: State, side: str):
         return
     units = sorted(u.id for u in _invaders(state) if state.spec(u.id).type == "airborne"
                    and u.where in ("allied-staging", "amoy"))[:2]
+    if not units:
+        return
     for h in sorted(str(h) for h in state.data.airfields())[:3]:
         yield {"hex": h, "units": units}
 
@@ -597,11 +601,11 @@ def _transfer_candidates(state: State, side: str):
 
 
 def _read_place(word: str) -> str:
-    if word.lower() == "staging":
-        return "staging"
+    if word.lower() in ("staging", "amoy"):
+        return word.lower()
     if len(word) == 4 and word.isascii() and word.isdigit():
         return word
-    raise ValueError("is neither a hex (XXYY) nor 'staging'")
+    raise ValueError("is neither a hex (XXYY) nor 'staging' nor 'amoy'")
 
 
 class NavalTransfer(Phase):
@@ -627,6 +631,8 @@ def transfer(d: Decision, uid: str, place: str) -> None:
     frm = u.where
     if frm != "allied-staging" and not (is_hex(frm) and data.is_coastal(H(frm))):
         d.refuse(case, f"{uid} must begin in the Staging Area, a functional port or a coastal hex")
+    if place == "amoy":
+        d.refuse(case, "naval transfer goes to a port or coastal hex or to the Staging Area, not to Amoy")
     to = "allied-staging" if place == "staging" else place
     if to == frm:
         d.refuse(case, f"{uid} is already there")
@@ -1059,5 +1065,5 @@ TABLE = StatesTable(
      AlliedMovement(), AlliedCombat(), BaseBuilding(), JapaneseMovement(), JapaneseCombat(), Losses(), Retreat(),
      Counterattack(), Advance(), Overstack()],
     sequence_case=SEQ,
-    slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY) or 'staging'")},
+    slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'")},
 )
