@@ -181,3 +181,24 @@ def test_8_3_a_unit_eliminated_with_a_line_of_supply_goes_to_replacements_else_t
         events = when(state, "japanese", f"attack {a} with jp-9-7", [bloody(port, a, b)])  # BB: 4 against 4
         gone = {e.unit: e.to for e in of(events, UnitEliminated)}
         assert gone == {"jp-9-7": "japanese-eliminated", "us-7-17": where}, (based, gone)
+
+
+def test_ruling_f41_the_units_of_a_hex_attack_together():
+    state = given(units={"us-7-17": AROUND[0], "us-7-32": AROUND[0], "jp-50-301": X})
+    refused(state, "allied", f"attack {X} with us-7-17", "Formosa 15.0, ruling F41")
+
+
+def test_ruling_f42_a_unit_whose_enemy_hexes_were_all_attacked_may_end_the_phase():
+    state = given(units={"us-7-17": AROUND[0], "us-7-32": AROUND[1], "jp-50-301": X})
+    state = play(state, "allied", f"attack {X} with us-7-17", [1])  # 4 against 3, die 1: A1
+    assert state.combat is None and state.units["jp-50-301"].where == X
+    assert play(state, "allied", "end").step == "base-building"  # us-7-32 can no longer attack X
+
+
+def test_15_1_a_unit_in_the_zoc_of_two_hexes_attacks_both_in_one_combat():
+    from formosa_map import pair
+
+    a, b, common = pair()
+    state = given(units={"us-7-17": common[0], "jp-50-301": a, "jp-50-302": b})
+    refused(state, "allied", f"attack {a} with us-7-17", "Formosa 15.1")
+    assert of(when(state, "allied", f"attack {a} {b} with us-7-17", [3]), CombatResolved)

@@ -66,3 +66,18 @@ def test_10_3_up_to_two_airborne_regiments_drop_on_an_open_or_airfield_hex():
     refused(state, "allied", f"drop {field} with us-7-17", "Formosa 10.3")
     state = play(state, "allied", f"drop {field} with us-11ab-511")
     assert state.units["us-11ab-511"].where == field and state.markers["drop-zone"] == 0
+
+
+def test_20_1_an_engineer_becomes_a_base_in_a_port_or_airfield_hex_for_3_1_or_4_lp_and_20_2_demobilises():
+    both = str(sorted(D.ports() & D.airfields())[0])
+    field = str(sorted(D.airfields() - D.ports())[0])
+    units = {"us-eng-1": PORT, "us-eng-2": field, "us-eng-3": both, "us-7-17": BEACH}
+    state = given(step="base-building", turn=1, units=units, lp={"allied": 8, "japanese": 0})
+    refused(state, "allied", f"build {BEACH}", "Formosa 20.1")  # neither port nor airfield
+    for hex_, lp_left in ((PORT, 5), (field, 4), (both, 0)):
+        state = play(state, "allied", f"build {hex_}")
+        assert state.lp["allied"] == lp_left
+    assert all(state.units[u].base for u in ("us-eng-1", "us-eng-2", "us-eng-3"))
+    refused(state, "allied", f"build {PORT}", "Formosa 20.1")  # one base a hex, and no engineer left there
+    state = play(state, "allied", f"demobilise {PORT}")
+    assert not state.units["us-eng-1"].base

@@ -109,3 +109,11 @@ def test_cli_new_formosa_prompts_the_japanese_set_up_roll(run):
     assert "0 units to place" in shown["step"]
     two = run("new", "formosa", "--scenario", "2").output.strip()
     assert two != game
+
+
+def test_ruling_f43_a_unit_of_a_set_up_choice_is_chosen_not_recruited():
+    state = play(GAME.initial_state("1", {}), "japanese", "roll", [6, 1, 1])
+    refused(state, "japanese", "recruit jp-imb-70", "Formosa 3.0, ruling F43")
+    state = play(state, "japanese", "choose jp-imb-75 jp-imb-76 jp-imb-100 jp-imb-102 jp-imb-103")
+    assert of(when(state, "japanese", "recruit jp-imb-70"), UnitPlaced) == []  # now it may be bought
+    assert play(state, "japanese", "recruit jp-imb-70").lp["japanese"] == 19

@@ -58,7 +58,7 @@ def zoc_hexes_on(state: State, u: Unit) -> list[str]:
 
 def must_attack(state: State, u: Unit) -> bool:
     """15.0, 14.2: a unit in an EZOC must attack, unless static, a guerrilla, or stacked with a static unit; a
-    unit whose every adjacent enemy hex has been attacked this phase can no longer (15.0: once)."""
+    unit whose every adjacent enemy hex has been attacked this phase can no longer (15.0: once; ruling F42)."""
     if not can_attack(state, u) or state.is_static(u) or state.spec(u.id).type == "guerrilla":
         return False
     if any(state.is_static(x) for x in state.at(u.where, u.side)):
@@ -112,7 +112,7 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
         left = [x.id for x in state.at(u.where, side) if x.id not in unit_ids and can_attack(state, x)
                 and all(H(h) in state.data.map.neighbours(H(u.where)) for h in hexes)]
         if left:
-            d.refuse(C15, f"the units in {u.where} attack together: add {', '.join(left)}")
+            d.refuse("Formosa 15.0, ruling F41", f"the units in {u.where} attack together: add {', '.join(left)}")
     if gunfire:
         _check_gunfire(d, attackers, gunfire)
     resolve(d, side, hexes, attackers, gunfire=gunfire)
@@ -135,7 +135,8 @@ def _check_gunfire(d: Decision, units: list[Unit], gunfire: int) -> None:
 
 def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
            counterattack: bool = False) -> list[Shift]:
-    """Every shift of 15.4.1 this combat earns, each with its case (15.6: a counterattack has its one only)."""
+    """Every shift of 15.4.1 this combat earns, each with its case (15.6: a counterattack has its one only);
+    against several hexes the best in-hex shift and the smallest hexside shift all attackers cross (F44)."""
     if counterattack:
         return [Shift(state.data.crt_raw["counterattack"]["shift"], "Formosa 15.6", "counterattack")]
     data = state.data

@@ -210,7 +210,7 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = Fal
         if u.where != display or uid in state.to_place:
             d.refuse("Formosa 8.3" if replacing else "Formosa 8.0", f"{uid} is not in the {display.replace('-', ' ')}")
         if setup and any(uid in g["units"] for _, g, _left in _open_groups(state, d.side)):
-            d.refuse("Formosa 3.0", f"{uid} is in a set-up group still to choose: choose it, at no LP")
+            d.refuse("Formosa 3.0, ruling F43", f"{uid} is in a set-up group still to choose: choose it, at no LP")
         total += strategic.recruit_cost(d.data, d.side, uid, scenario=state.scenario, setup=setup,
                                         replace=replacing)
     strategic.spend(state.lp[d.side], total, f"recruiting {len(unit_ids)} unit(s)")
@@ -307,7 +307,26 @@ def _place_candidates(state: State, side: str):
             yield {"unit": uid, "hex": h}
 
 
-class SetupJapanese(Step):
+class SetupStep(Step):
+    """3.0, 8.0: a side's set-up: the picks of its set-up groups and what it buys with its set-up LP (the
+    Japanese set their recruits up on Formosa, the Allies put theirs in the Staging Area, 8.1)."""
+
+    @order("choose UNIT [UNIT ...]", "Formosa 3.0", "pick units of a set-up group (player's choice)",
+           _choose_candidates)
+    def choose(self, d: Decision, units: list[str]) -> None:
+        choose(d, units)
+
+    @order("recruit UNIT [UNIT ...]", "Formosa 8.0", "recruit units with set-up LP", _recruit_candidates)
+    def recruit(self, d: Decision, units: list[str]) -> None:
+        recruit(d, units, setup=True)
+
+    @order("buy N WORD", "Formosa 7.3", "buy points or markers: Japanese tac, mobile-fleet; Allied tac, gunfire, "
+           "amphibious, drop-zone, b29, air-supply", _buy_candidates)
+    def buy(self, d: Decision, n: int, word: str) -> None:
+        buy(d, n, word, setup=True)
+
+
+class SetupJapanese(SetupStep):
     """3.0, 24.1: the Japanese set up on Formosa, concealed or revealed, and recruit with their set-up LP."""
 
     name = "setup-japanese"
@@ -316,21 +335,6 @@ class SetupJapanese(Step):
         groups = "; ".join(f"choose {left} more of group {k}" for k, _, left in _open_groups(s, "japanese"))
         return (f"Scenario {s.scenario} set-up: the Japanese deploy on Formosa ({len(s.to_place)} units to place"
                 f"{'; ' + groups if groups else ''}; {s.lp['japanese']} LP)")
-
-    @order("choose UNIT [UNIT ...]", "Formosa 3.0", "pick units of a set-up group (player's choice)",
-           _choose_candidates)
-    def choose(self, d: Decision, units: list[str]) -> None:
-        choose(d, units)
-
-    @order("recruit UNIT [UNIT ...]", "Formosa 8.0", "recruit units with set-up LP; they set up on Formosa",
-           _recruit_candidates)
-    def recruit(self, d: Decision, units: list[str]) -> None:
-        recruit(d, units, setup=True)
-
-    @order("buy N WORD", "Formosa 7.3", "buy TAC points (tac) or the mobile fleet sortie (mobile-fleet)",
-           _buy_candidates)
-    def buy(self, d: Decision, n: int, word: str) -> None:
-        buy(d, n, word, setup=True)
 
     @order("place UNIT HEX [FACE]", "Formosa 3.0", "set a unit up on Formosa, concealed (the default) or revealed",
            _place_candidates)
@@ -389,7 +393,7 @@ def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
     d.emit(UnitPlaced(uid, hex, concealed))
 
 
-class SetupAllied(Step):
+class SetupAllied(SetupStep):
     """3.0, 24.1: the Allied forces wait in the Staging Area; the Allied player recruits with set-up LP."""
 
     name = "setup-allied"
@@ -399,21 +403,6 @@ class SetupAllied(Step):
         keep = s.data.scenario(s.scenario)["lp_kept_after_setup"]
         return (f"Scenario {s.scenario} set-up: the Allies recruit ({s.lp['allied']} LP; more than {keep} are "
                 f"lost at the end{'; ' + groups if groups else ''})")
-
-    @order("choose UNIT [UNIT ...]", "Formosa 3.0", "pick units of a set-up group (player's choice)",
-           _choose_candidates)
-    def choose(self, d: Decision, units: list[str]) -> None:
-        choose(d, units)
-
-    @order("recruit UNIT [UNIT ...]", "Formosa 8.0", "recruit units with set-up LP into the Staging Area",
-           _recruit_candidates)
-    def recruit(self, d: Decision, units: list[str]) -> None:
-        recruit(d, units, setup=True)
-
-    @order("buy N WORD", "Formosa 7.3", "buy tac, gunfire, amphibious, drop-zone, b29 or air-supply",
-           _buy_candidates)
-    def buy(self, d: Decision, n: int, word: str) -> None:
-        buy(d, n, word, setup=True)
 
     @order("end", "Formosa 24.1", "the Allied set-up is complete (LP above 20 are lost)")
     def end(self, d: Decision) -> None:
