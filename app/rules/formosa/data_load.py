@@ -9,13 +9,13 @@ and `{"optional": ["25.1", ...]}` for the optional rules chosen at creation (25.
 """
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
+from app.rules import datafiles
+from app.rules.datafiles import read_toml
 from app.rules.formosa import data
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
@@ -37,12 +37,10 @@ NOT_ON_CHART = "none"  # a unit no LP chart row lists: never recruited nor repla
 RULING = "Formosa ruling"  # reconstructed rules cite their ruling in docs/rulings/formosa.md
 
 
-class DataError(ValueError):
+class DataError(datafiles.DataError):
     """Formosa data files that do not fit together; ``problems`` lists every one found."""
 
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("Formosa data: " + "; ".join(self.problems))
+    title = "Formosa"
 
 
 @dataclass(frozen=True)
@@ -239,10 +237,6 @@ class GameData:
         return any(unit_type in row["types"] and row.get("setup_only") for row in self.charts[f"{side}_lp"])
 
 
-def _toml(path: Path) -> dict:
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
 
 def crt_table(raw: dict, side: str) -> dict:
     """One of crt.toml's tables in the shape `CRT.from_dict` reads (15.2-15.5)."""
@@ -357,19 +351,19 @@ def load(options: Mapping | None = None) -> GameData:
         raise DataError(problems)
     custom_map = options.get("map") or ""
     gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
-    terrain = _toml(data.TERRAIN)
-    crt_raw = _toml(data.CRT)
-    charts = _toml(data.CHARTS)
-    raw_units = _toml(data.UNITS)
+    terrain = read_toml(data.TERRAIN)
+    crt_raw = read_toml(data.CRT)
+    charts = read_toml(data.CHARTS)
+    raw_units = read_toml(data.UNITS)
     units = tuple(_unit(u) for u in raw_units["unit"])
     counters = tuple(Counter_(id=c["id"], side=c.get("side", ""), table=table, kind=c.get("kind", "gunfire"),
                               nationality=c.get("nationality", ""), front=c.get("front", 0), back=c.get("back", 0))
                      for table in ("air", "naval", "marker") for c in raw_units.get(table, ()))
-    scen_raw = _toml(data.SCENARIOS)
-    displays = _toml(data.DISPLAYS)
+    scen_raw = read_toml(data.SCENARIOS)
+    displays = read_toml(data.DISPLAYS)
     movement, zoc, stacking, supply = _rules(terrain, charts)
     game = GameData(options, gmap, terrain, crt_raw, {side: CRT.from_dict(crt_table(crt_raw, side)) for side in SIDES},
-                    _toml(data.AIR), charts, units, counters, _scenarios(scen_raw),
+                    read_toml(data.AIR), charts, units, counters, _scenarios(scen_raw),
                     {k: Hex.parse(v) for k, v in scen_raw.get("deployment", {}).items()},
                     displays["display"], displays["track"], movement, zoc, stacking, supply)
     problems = _problems(game)
