@@ -27,7 +27,7 @@ _NOT_ACTION = ("core.Retracted", "core.DisputeRaised", "core.DisputeAnswered", "
                "core.GameForked", "core.PlayerJoined", "core.SeedRevealed", "core.SeatAutomated", "core.RollsSpent")
 
 
-def _hex(label) -> Hex | None:
+def hex_of(label) -> Hex | None:
     if not isinstance(label, str):
         return None
     try:
@@ -36,14 +36,19 @@ def _hex(label) -> Hex | None:
         return None
 
 
+def about_play(row: dict) -> bool:
+    """A standing history line about play: not retracted, not bookkeeping of the game or of disputes."""
+    return not row.get("retracted") and row.get("type") not in _NOT_ACTION
+
+
 def touched_hexes(game_map: GameMap, rows: list[dict]) -> set[Hex]:
     """The on-map hexes named in these history lines (standing ones, about play), as `history.lines` gives them."""
     out = set()
     for row in rows:
-        if row.get("retracted") or row.get("type") in _NOT_ACTION:
+        if not about_play(row):
             continue
         for label in _LABEL.findall(row.get("text", "")):
-            h = _hex(label)
+            h = hex_of(label)
             if h is not None and game_map.on_map(h):
                 out.add(h)
     return out
@@ -53,7 +58,7 @@ def stacks_of(game_map: GameMap, view: dict) -> dict[Hex, list[dict]]:
     """The counters `view` shows on the map, by hex (its `units` list: the replay contract of app/rules/base.py)."""
     stacks: dict[Hex, list[dict]] = defaultdict(list)
     for u in view.get("units", []) or []:
-        h = _hex(u.get("hex"))
+        h = hex_of(u.get("hex"))
         if h is not None and game_map.on_map(h):
             stacks[h].append(u)
     return dict(stacks)
@@ -112,7 +117,7 @@ def _place(game_map: GameMap, h: Hex, view: dict) -> str:
     if name:
         bits.append(name)
     label = str(h)
-    if label in {str(x) for x in (_hex(v) for v in view.get("victory_hexes", []) or []) if x}:
+    if label in {str(x) for x in (hex_of(v) for v in view.get("victory_hexes", []) or []) if x}:
         owner = (view.get("control") or {}).get(label)
         bits.append("victory hex" + (f" ({owner} control)" if owner else ""))
     return ", ".join(bits)
