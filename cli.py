@@ -423,10 +423,35 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
     """Create a sample game with some history and print its id."""
     game_id, played = play_demo(ctx.store, rules_name)
+    url = _pbem(ctx).owner_link(game_id)
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
                       f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
-                      f"   |   python cli.py verify {game_id}"])
-    emit(as_json, {"game_id": game_id, "orders": played}, text)
+                      f"   |   python cli.py verify {game_id}",
+                      f"watch it in the browser (the referee's view): python cli.py serve, then open {url}"])
+    emit(as_json, {"game_id": game_id, "orders": played, "url": url}, text)
+
+
+@cli.command("open")
+@click.argument("game")
+@click.option("--as", "side", help="See it as this side sees it (fog of war); default: the referee's view.")
+@click.option("--server", help="The server's address (default: HEXLEDGER_PUBLIC_URL, else http://127.0.0.1:8080/, "
+                               "where `serve` listens).")
+@click.option("--browser", is_flag=True, help="Also open the link in the web browser.")
+@json_option
+@click.pass_obj
+@guarded
+def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, browser: bool, as_json: bool) -> None:
+    """A link that opens a game in the replay viewer, as a side or as the referee: for the database's owner, who
+    can read every game in it anyway (a game made here has no seats, so no player's link). The link's key opens
+    that game's viewer only, as that view, and gives no orders (docs/replay.md, "The owner's link")."""
+    url = _pbem(ctx).owner_link(game, side, server)
+    view = f"as {side}" if side else "the referee's view"
+    emit(as_json, {"game_id": game, "view": side or "all", "url": url},
+         f"{url}\n  {game}, {view}; needs the server running: python cli.py serve")
+    if browser:
+        import webbrowser
+
+        webbrowser.open(url)
 
 
 def _pbem(ctx: Context):

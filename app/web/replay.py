@@ -236,7 +236,7 @@ def _sign_in(game_id: str):
     else:
         response = Response(render_template("signed_in.html", game_id=game_id, target=target), 200)
     public = (pbem.config.public_url or "").lower()
-    response.set_cookie(COOKIE, pbem.replay_key(game_id, seat.seat), path=path, httponly=True, samesite="Strict",
+    response.set_cookie(COOKIE, pbem.viewer_key(seat), path=path, httponly=True, samesite="Strict",
                         secure=request.is_secure or public.startswith("https://"))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
