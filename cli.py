@@ -255,26 +255,23 @@ def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -
 @click.pass_obj
 @guarded
 def state_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, as_json: bool) -> None:
-    """The position, now or at any event."""
+    """The position, now or at any event: every stack on the map as a person reads it (hex, terrain and place,
+    each side's counters), then the view's records in aligned tables, as the turn email shows them."""
+    from app.projections import replay, textmap
+    from app.rules.base import optional
+
     state = projection.load(ctx.store, game, at_seq)
     rules = get_rules(state.meta.rules)
     if side is not None and side not in state.meta.sides:
         raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
     view = {"seq": state.meta.seq, **rules.view(state.game, side)}
-    emit(as_json, view, render_view(view))
-
-
-def render_view(view: dict) -> str:
-    lines = []
-    for key, value in view.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            cols = list(value[0])
-            lines.append(f"{key}:")
-            lines.append("  " + "  ".join(f"{c:>8}" for c in cols))
-            lines += ["  " + "  ".join(f"{str(row.get(c, '')):>8}" for c in cols) for row in value]
-        else:
-            lines.append(f"{key}: {value}")
-    return "\n".join(lines)
+    whose = side and f"as {side} sees it" or replay.whose_view(None, False)
+    lines = [f"{game} after event {state.meta.seq}, {whose}"]
+    game_map = optional(rules, "game_map")
+    if game_map is not None and view.get("units") is not None:
+        lines += ["", "Map", textmap.render_board(game_map(state.game), view), "", "The position"]
+    lines.append(textmap.render_view({k: v for k, v in view.items() if k != "stacks"}))
+    emit(as_json, view, "\n".join(lines))
 
 
 @cli.command("render")
@@ -298,7 +295,8 @@ def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, ou
     if svg is None:
         raise games.GameError(f"the {rules.name} rules draw no map (they lack game_map)")
     Path(output).write_text(svg, encoding="utf-8")
-    click.echo(f"wrote {output}: {game} after event {state.meta.seq}, seen by {viewer}")
+    click.echo(f"wrote {output}: {game} after event {state.meta.seq}, "
+               f"{replay.whose_view(viewer, replay.is_over(rules, final))}")
 
 
 @cli.command("analyze")
@@ -314,16 +312,17 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
     from app.projections import analysis, replay
 
     try:
-        result = analysis.analyse(replay.build(ctx.store, game, side or replay.ALL))
+        frames = replay.build(ctx.store, game, side or replay.ALL)
     except ValueError as exc:
         raise games.GameError(str(exc)) from None
+    result = analysis.analyse(frames)
     if out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "analysis.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
         for name, svg in analysis.charts(result).items():
             (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
-    lines = [f"{game}: {len(result['attacks'])} attacks, seen by {result['viewer']}"]
+    lines = [f"{game}: {len(result['attacks'])} attacks, {replay.whose_view(result['viewer'], frames.over)}"]
     for s in result["sides"]:
         luck = result["luck"][s]
         lost = sum(result["step_losses"][s].values())

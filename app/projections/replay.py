@@ -96,6 +96,14 @@ def effective_viewer(rules: Rules, final: GameState | None, viewer: str | None) 
     return viewer
 
 
+def whose_view(viewer: str | None, over: bool) -> str:
+    """Whose view an output shows, in words: once the game is over, everything, for everyone; before, a side's, or
+    the referee's (`viewer` "all" or None: the server's operator, the arbiter)."""
+    if over:
+        return "everything (the game is over)"
+    return "the referee's view (everything)" if viewer in (ALL, None) else f"as {viewer} sees it"
+
+
 def turn_of(view: dict, phase: str) -> int | None:
     """The game turn: the view's `turn` if it has one, else 'turn N' in the prompt's step label."""
     turn = view.get("turn")
