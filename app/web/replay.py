@@ -155,8 +155,9 @@ def _replay(game_id: str) -> replay.Replay:
         try:
             result = replay.build(store, game_id, wanted)
         except replay.NoAccess:
-            how = (" Open the replay link from your game email, or give your seat's token." if ext["service"]
-                   else "")
+            how = (" Open the replay link from your game email, or give your seat's token (a game made on the "
+                   f"command line: its owner opens it by the link of 'python cli.py open {game_id}')."
+                   if ext["service"] else "")
             raise NotAuthenticated(f"game {game_id} is in progress: only its players may replay it, each seeing "
                                    f"only their own side.{how}") from None
         except ValueError as exc:

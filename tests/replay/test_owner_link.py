@@ -43,7 +43,8 @@ def test_the_demo_prints_a_link_that_opens_its_game_in_the_viewer_as_the_referee
     db, game_id, out = demo
     url = re.search(r"open (http://127\.0\.0\.1:8080/replay/\S+)", out).group(1)
     client = served_app(db).test_client()
-    assert client.get(f"/replay/{game_id}/").status_code == 401  # the game runs and has no seats: a token form
+    form = client.get(f"/replay/{game_id}/")  # the game runs and has no seats: a token form, and what to do
+    assert form.status_code == 401 and f"python cli.py open {game_id}".encode() in form.data
     page = sign_in(client, url)
     assert page.status_code == 200 and b"seen by <b>all</b>" in page.data
     frames = client.get(f"/replay/{game_id}/frames.json").json
