@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from app.events.registry import decode
 from app.events.store import EventStore
 from app.projections import history, textmap
-from app.projections.sight import Sight
+from app.projections.sight import Sight, sees_all
 from app.projections.state import GameState, fold, fold_all, retracted_seqs
 from app.rules.base import Rules, optional
 from app.rules.catalog import get_rules
@@ -83,13 +83,10 @@ class Replay:
         raise IndexError(f"game {self.game_id} has no frame after event {seq} for {self.viewer}")
 
 
-def is_over(rules: Rules, state: GameState | None) -> bool:
-    return state is not None and rules.outcome(state.game) is not None
-
-
 def effective_viewer(rules: Rules, final: GameState | None, viewer: str | None) -> str:
-    """After the game ends, everything is visible to everyone; before, only a side (or "all") sees anything."""
-    if is_over(rules, final):
+    """ALL for a reader who sees everything (`sight.sees_all`: "all" asked, or the game over); else the side
+    asked, and before the game ends only a side sees anything."""
+    if sees_all(viewer == ALL, rules, final.game if final is not None else None):
         return ALL
     if viewer is None:
         raise NoAccess("this game is in progress: it can be replayed only as one of its sides")

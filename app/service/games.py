@@ -42,6 +42,16 @@ def rule_sets() -> list[dict]:
              "automated_seats": practice.automated_seats(r)} for r in available().values()]
 
 
+def listed(store: EventStore, after: str | None = None, limit: int | None = None,
+           finished_only: bool = False) -> list[dict]:
+    """The games in the order they were created (from just after `after`, at most `limit`; with `finished_only`
+    only the finished ones), named as every channel names them: `game_id`, and the fork's `parent` and
+    `parent_seq`."""
+    return [{"game_id": g["id"], "rules": g["rules"], "scenario": g["scenario"], "created_at": g["created_at"],
+             "events": g["last_seq"] or 0, "parent": g["parent_id"], "parent_seq": g["parent_seq"]}
+            for g in store.games(after, limit, finished_only)]
+
+
 def new_game_id(store: EventStore) -> str:
     while True:
         game_id = "g-" + secrets.token_hex(4)
@@ -113,6 +123,14 @@ def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command
     command = rules.parse(text.strip(), side, state.game)
     check_turn(rules, state, command)
     return command
+
+
+def preview(rules: Rules, state: GameState, side: str, text: str) -> dict:
+    """What the order would do (the rule set's preview), after the same checks an order gets (`parse_order`: the
+    side, the order's syntax, the turn); writes nothing."""
+    if not has_preview(rules):
+        raise GameError(f"{rules.name} offers no preview")
+    return rules.preview(state.game, parse_order(rules, state, side, text))
 
 
 class RolledThenFailed(Exception):

@@ -155,6 +155,22 @@ class Mailing:
         """Send the queued mail that is due (of `ids` only, if given), recording failures for a retry."""
         return outbox.deliver(self.store, self, self.transport, self.clock(), self.config.retry_seconds, ids)
 
+    def retry_failed(self) -> int:
+        """Queue the mail refused for good (5xx) again, due now; returns how many."""
+        return self.store.retry_failed_mail(utc_text(self.clock()))
+
+    def mail_queue(self) -> list[dict]:
+        """The mail not yet delivered: each row's recipient, attempts and last error, never its text."""
+        return self.store.mail_queue()
+
+    def mail_processed(self, message_id: str) -> bool:
+        """An incoming message with this Message-ID was processed already."""
+        return self.store.mail_processed(message_id)
+
+    def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
+        """Mark an incoming message processed, inside the transaction of the orders it carried (`writing`)."""
+        self.store.record_mail(message_id, game_id, outcome)
+
     def mail_round(self) -> datetime | None:
         """One round of the background sender: deliver what is due; when the next mail falls due."""
         self.deliver()
