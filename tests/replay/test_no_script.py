@@ -149,5 +149,5 @@ def test_the_viewer_inserts_no_markup_from_the_server_and_the_policy_blocks_inli
     # the policy on its own: markup slipped in by any other path runs no inline handler
     page.evaluate("document.addEventListener('securitypolicyviolation', () => { window.__blocked = 1; })")
     page.evaluate(f"""document.body.insertAdjacentHTML("beforeend", '<img src="x" onerror="{payload(15)}">')""")
-    page.wait_for_function("window.__blocked || window.__pwned")
+    page.wait_for_function("() => window.__blocked || window.__pwned")  # a function: a string would need eval
     assert page.evaluate("window.__pwned") is None and dialogs == []
