@@ -235,22 +235,12 @@ def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -
 @click.pass_obj
 @guarded
 def state_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, as_json: bool) -> None:
-    """The position, now or at any event."""
-    view = ctx.console.view(game, at_seq, side)
-    emit(as_json, view, render_view(view))
-
-
-def render_view(view: dict) -> str:
-    lines = []
-    for key, value in view.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            cols = list(value[0])
-            lines.append(f"{key}:")
-            lines.append("  " + "  ".join(f"{c:>8}" for c in cols))
-            lines += ["  " + "  ".join(f"{str(row.get(c, '')):>8}" for c in cols) for row in value]
-        else:
-            lines.append(f"{key}: {value}")
-    return "\n".join(lines)
+    """The position, now or at any event: every stack on the map as a person reads it (hex, terrain and place,
+    each side's counters), then the view's records in aligned tables, as the turn email shows them."""
+    if as_json:
+        emit(as_json, ctx.console.view(game, at_seq, side), "")
+    else:
+        click.echo(ctx.console.position(game, at_seq, side))
 
 
 @cli.command("render")
@@ -262,9 +252,9 @@ def render_view(view: dict) -> str:
 @guarded
 def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, output: str) -> None:
     """Draw the map with the units at any event, as an SVG picture."""
-    svg, seq, viewer = ctx.console.render(game, at_seq, side)
+    svg, seq, whose = ctx.console.render(game, at_seq, side)
     Path(output).write_text(svg, encoding="utf-8")
-    click.echo(f"wrote {output}: {game} after event {seq}, seen by {viewer}")
+    click.echo(f"wrote {output}: {game} after event {seq}, {whose}")
 
 
 @cli.command("analyze")
@@ -284,7 +274,7 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
         (folder / "analysis.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
         for name, svg in ctx.console.charts(result).items():
             (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
-    lines = [f"{game}: {len(result['attacks'])} attacks, seen by {result['viewer']}"]
+    lines = [f"{game}: {len(result['attacks'])} attacks, {result['view']}"]
     for s in result["sides"]:
         luck = result["luck"][s]
         lost = sum(result["step_losses"][s].values())
@@ -376,11 +366,40 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 @guarded
 def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
     """Create a sample game with some history and print its id."""
+    from app.mail.transport import MailConfig
+
     game_id, played = ctx.console.demo(rules_name)
+    url = ctx.console.open_link(MailConfig.from_env(), game_id)
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
                       f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
-                      f"   |   python cli.py verify {game_id}"])
-    emit(as_json, {"game_id": game_id, "orders": played}, text)
+                      f"   |   python cli.py verify {game_id}",
+                      f"watch it in the browser (the referee's view): python cli.py serve, then open {url}"])
+    emit(as_json, {"game_id": game_id, "orders": played, "url": url}, text)
+
+
+@cli.command("open")
+@click.argument("game")
+@click.option("--as", "side", help="See it as this side sees it (fog of war); default: the referee's view.")
+@click.option("--server", help="The server's address (default: HEXLEDGER_PUBLIC_URL, else http://127.0.0.1:8080/, "
+                               "where `serve` listens).")
+@click.option("--browser", is_flag=True, help="Also open the link in the web browser.")
+@json_option
+@click.pass_obj
+@guarded
+def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, browser: bool, as_json: bool) -> None:
+    """A link that opens a game in the replay viewer, as a side or as the referee: for the database's owner, who
+    can read every game in it anyway (a game made here has no seats, so no player's link). The link's key opens
+    that game's viewer only, as that view, and gives no orders (docs/replay.md, "The owner's link")."""
+    from app.mail.transport import MailConfig
+
+    url = ctx.console.open_link(MailConfig.from_env(), game, side, server)
+    view = f"as {side}" if side else "the referee's view"
+    emit(as_json, {"game_id": game, "view": side or "all", "url": url},
+         f"{url}\n  {game}, {view}; needs the server running: python cli.py serve")
+    if browser:
+        import webbrowser
+
+        webbrowser.open(url)
 
 
 def _pbem(ctx: Context):

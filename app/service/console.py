@@ -9,9 +9,10 @@ from pathlib import Path
 
 from app.events import backends, dice
 from app.events.store import EventStore
-from app.projections import analysis, history, render, replay
+from app.projections import analysis, history, render, replay, textmap
 from app.projections import state as projection
 from app.rules import custom_setup, legal
+from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import audit, autoplay, games, transfer
 from app.service.demo import play_demo
@@ -103,14 +104,34 @@ class Console:
         self._check_side(state, side)
         return {"seq": state.meta.seq, **get_rules(state.meta.rules).view(state.game, side)}
 
+    def position(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> str:
+        """The position as a person reads it, as the turn email lays it out (app/projections/textmap.py): whose view
+        it is, every stack by hex with its terrain, place and control, the units off the map, then the view's
+        records in aligned tables."""
+        state = projection.load(self._store, game_id, at_seq)
+        self._check_side(state, side)
+        rules = get_rules(state.meta.rules)
+        view = {"seq": state.meta.seq, **rules.view(state.game, side)}
+        lines = [f"{game_id} after event {state.meta.seq}, {replay.whose_view(side, False)}"]
+        game_map = optional(rules, "game_map")
+        if game_map is not None and view.get("units") is not None:
+            lines += ["", "Map", textmap.render_board(game_map(state.game), view), "", "The position"]
+        lines.append(textmap.render_view({k: v for k, v in view.items() if k != "stacks"}))
+        return "\n".join(lines)
+
+    @staticmethod
+    def as_text(record: dict) -> str:
+        """A view or other record as text: scalars as `key: value`, lists of records as aligned tables."""
+        return textmap.render_view(record)
+
     @staticmethod
     def _check_side(state: projection.GameState, side: str | None) -> None:
         if side is not None and side not in state.meta.sides:
             raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
 
     def render(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> tuple[str, int, str]:
-        """(SVG, the event drawn after, who it is drawn for): `side`'s sight, or everything (None, or the game
-        over)."""
+        """(SVG, the event drawn after, whose view it is, in words: `side`'s sight, or everything (None: the
+        referee's; the game over: everyone's))."""
         rules = get_rules(self._store.game(game_id)["rules"])
         final = projection.load(self._store, game_id)
         state = final if at_seq is None else projection.load(self._store, game_id, at_seq)
@@ -119,13 +140,16 @@ class Console:
         svg = render.render_state(rules, state, viewer)
         if svg is None:
             raise games.GameError(f"the {rules.name} rules draw no map (they lack game_map)")
-        return svg, state.meta.seq, viewer
+        return svg, state.meta.seq, replay.whose_view(viewer, rules.outcome(final.game) is not None)
 
     def analyse(self, game_id: str, side: str | None = None) -> dict:
+        """The analysis (app/projections/analysis.py) of what `side` has seen (None: the referee), with `view`:
+        whose view it is, in words."""
         try:
-            return analysis.analyse(replay.build(self._store, game_id, side or ALL))
+            result = analysis.analyse(replay.build(self._store, game_id, side or ALL))
         except ValueError as exc:
             raise games.GameError(str(exc)) from None
+        return {**result, "view": replay.whose_view(result["viewer"], result["over"])}
 
     @staticmethod
     def charts(result: dict) -> dict[str, str]:
@@ -158,3 +182,7 @@ class Console:
 
     def demo(self, rules: str) -> tuple[str, list[str]]:
         return play_demo(self._store, rules)
+
+    def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:
+        """The database owner's link to the game's replay viewer, as `side` or the referee (Seats.owner_link)."""
+        return self.pbem(config).owner_link(game_id, side, server)

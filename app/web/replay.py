@@ -157,8 +157,9 @@ def _replay(game_id: str) -> replay.Replay:
         try:
             result = reads.build(game_id, wanted)
         except replay.NoAccess:
-            how = (" Open the replay link from your game email, or give your seat's token." if ext["service"]
-                   else "")
+            how = (" Open the replay link from your game email, or give your seat's token (a game made on the "
+                   f"command line: its owner opens it by the link of 'python cli.py open {game_id}')."
+                   if ext["service"] else "")
             raise NotAuthenticated(f"game {game_id} is in progress: only its players may replay it, each seeing "
                                    f"only their own side.{how}") from None
         except ValueError as exc:
@@ -238,7 +239,7 @@ def _sign_in(game_id: str):
     else:
         response = Response(render_template("signed_in.html", game_id=game_id, target=target), 200)
     public = (pbem.config.public_url or "").lower()
-    response.set_cookie(COOKIE, pbem.replay_key(game_id, seat.seat), path=path, httponly=True, samesite="Strict",
+    response.set_cookie(COOKIE, pbem.viewer_key(seat), path=path, httponly=True, samesite="Strict",
                         secure=request.is_secure or public.startswith("https://"))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
