@@ -67,6 +67,21 @@ class NewEvent:
     causation: int | None = None
 
 
+def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> list[StoredEvent]:
+    """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), chained and sealed, one
+    time of writing for the batch; every backend appends what this returns."""
+    at = utc_now()
+    sealed: list[StoredEvent] = []
+    for offset, new in enumerate(events, start=1):
+        event = StoredEvent.sealed(
+            game_id=game_id, seq=after_seq + offset, type=new.type, version=new.version,
+            payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev_hash,
+        )
+        sealed.append(event)
+        prev_hash = event.hash
+    return sealed
+
+
 def utc_now() -> str:
     return utc_text(datetime.now(UTC))
 
@@ -166,16 +181,7 @@ class EventStore:
         last_seq, last_hash = self._head_unlocked(game_id)
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
-        at = utc_now()
-        sealed: list[StoredEvent] = []
-        prev = last_hash
-        for offset, new in enumerate(events, start=1):
-            event = StoredEvent.sealed(
-                game_id=game_id, seq=expected_seq + offset, type=new.type, version=new.version,
-                payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev,
-            )
-            sealed.append(event)
-            prev = event.hash
+        sealed = seal(game_id, expected_seq, last_hash, events)
         try:
             self.db["events"].insert_all(_row(e) for e in sealed)
         except sqlite3.IntegrityError as exc:

@@ -135,7 +135,7 @@ def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
     else:
         _process(pbem, msg, raw, mid, result)
     if not any(line.startswith("refused: this message was already processed") for line in result.lines):
-        pbem.store.record_mail(mid, result.game_id, result.summary)
+        pbem.record_mail(mid, result.game_id, result.summary)
     # a message that opened a seat is answered to that seat, refused or not, with its reply tag: the answer can be
     # replied to as it is (issue 14); one that opened none, to its sender
     to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) else None
@@ -154,7 +154,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         result.refused = True
         result.lines.append(f"refused: {text}")
 
-    if pbem.store.mail_processed(mid):
+    if pbem.mail_processed(mid):
         return refuse("this message was already processed (same Message-ID); nothing was written again")
     try:
         lines = own_lines(body_text(msg))
@@ -213,7 +213,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
     expected = int(headers["seq"]) if "seq" in headers else None
     if expected is not None:
-        head = pbem.store.head(game_id)[0]
+        head = pbem.head(game_id)
         if head != expected:
             return refuse(f"you wrote for event {expected}, but the game is at event {head} now; nothing was "
                           "written: read the latest email and send your orders again")

@@ -42,6 +42,16 @@ def rule_sets() -> list[dict]:
              "automated_seats": practice.automated_seats(r)} for r in available().values()]
 
 
+def listed(store: EventStore, after: str | None = None, limit: int | None = None,
+           finished_only: bool = False) -> list[dict]:
+    """The games in the order they were created (from just after `after`, at most `limit`; with `finished_only`
+    only the finished ones), named as every channel names them: `game_id`, and the fork's `parent` and
+    `parent_seq`."""
+    return [{"game_id": g["id"], "rules": g["rules"], "scenario": g["scenario"], "created_at": g["created_at"],
+             "events": g["last_seq"] or 0, "parent": g["parent_id"], "parent_seq": g["parent_seq"]}
+            for g in store.games(after, limit, finished_only)]
+
+
 def new_game_id(store: EventStore) -> str:
     while True:
         game_id = "g-" + secrets.token_hex(4)

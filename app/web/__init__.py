@@ -40,7 +40,7 @@ from app.service.pbem import Pbem, Seat, default_db_path
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """config keys: HEXLEDGER_DB (database file), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
+    """config keys: HEXLEDGER_DB (file or URL), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
     send(EmailMessage); default from MAIL), ADMIN_TOKEN (the operator's key, default HEXLEDGER_ADMIN_TOKEN: creating a
     game needs it as the bearer; at least 16 characters), OPEN_GAME_CREATION (default HEXLEDGER_OPEN_GAME_CREATION=1:
     anyone may create games when no key is set; otherwise, without a key, creating games is closed),

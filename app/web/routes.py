@@ -308,10 +308,9 @@ def list_games(args):
     """Games on this server, a page at a time: finished games (their replays are open to anyone); with the
     operator's key, every game. Public facts only: rules, scenario, event count, never a player's address"""
     everything = is_operator()
-    rows = svc().store.games(args["after"], args["limit"] + 1, finished_only=not everything)
-    page = [{"game_id": g["id"], "rules": g["rules"], "scenario": g["scenario"], "created_at": g["created_at"],
-             "events": g["last_seq"] or 0, **({"parent": g["parent_id"]} if everything else {})}
-            for g in rows[:args["limit"]]]
+    rows = svc().games(args["after"], args["limit"] + 1, finished_only=not everything)
+    shown = ("game_id", "rules", "scenario", "created_at", "events", *(("parent",) if everything else ()))
+    page = [{k: g[k] for k in shown} for g in rows[:args["limit"]]]
     return {"games": page, "next_after": page[-1]["game_id"] if len(rows) > args["limit"] else None}
 
 

@@ -1,5 +1,6 @@
 """The HTTP API as a client sees it: the OpenAPI document, JSON errors with the rules case, 409 on a stale
-submission, plain-text and JSON orders, paging, rewind, preview, undo, export and verify."""
+submission, plain-text and JSON orders, paging, rewind, preview, undo, export and verify; on each store backend
+(SQLite, PostgreSQL: tests/conftest.py, `db_location`)."""
 import pytest
 
 from app.mail.transport import MailConfig
@@ -8,9 +9,9 @@ from tests.outbox import Outbox
 
 
 @pytest.fixture
-def api(tmp_path):
+def api(db_location):
     app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
-                      "HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(),
+                      "HEXLEDGER_DB": db_location, "MAIL_TRANSPORT": Outbox(),
                       "MAIL": MailConfig()})
     client = app.test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})

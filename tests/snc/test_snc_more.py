@@ -136,7 +136,7 @@ def test_8_0_and_5_4_reinforcements_not_placed_are_delayed_to_a_later_gt():
                  pool=("cn-d7",))
     assert "cn-d7" in [u.id for u in due(s, "chinese")]
     s = then(s, "chinese", "end")
-    s = fold(s, ev.PhaseEnded("chinese", "ops2", 2), ev.PhasesDeclared("japanese", "move", "move"))
+    s = fold(s, ev.PhaseEnded(side="chinese", phase="ops2", turn=2), ev.PhasesDeclared("japanese", "move", "move"))
     for _ in range(3):
         s = then(s, "japanese", "end")
     assert s.turn == 3 and "cn-d7" in [u.id for u in due(s, "chinese")]

@@ -16,18 +16,19 @@ def japanese_reinforcement_phase(turn=2):
     s = given()
     s = fold(s, ev.PhasesDeclared("chinese", "move", "move"))
     for _ in range(3):
-        s = fold(s, ev.PhaseEnded(s.side, s.phase, s.turn))
-    s = fold(s, ev.PhasesDeclared("japanese", "fight", "fight"), ev.PhaseEnded("japanese", "ops1", 1))
+        s = fold(s, ev.PhaseEnded(side=s.side, phase=s.phase, turn=s.turn))
+    s = fold(s, ev.PhasesDeclared("japanese", "fight", "fight"), ev.PhaseEnded(side="japanese", phase="ops1", turn=1))
     return s
 
 
 def at_gt2_japanese_reinforcement_phase():
     s = japanese_reinforcement_phase()
-    s = fold(s, ev.ReinforcementsPlaced(["jp-snlf-9"], "3512", "landing"), ev.PhaseEnded("japanese", "reinf", 1),
-             ev.PhaseEnded("japanese", "ops2", 1), ev.PhasesDeclared("chinese", "move", "move"),
-             ev.PhaseEnded("chinese", "ops1", 2), ev.PhaseEnded("chinese", "reinf", 2),
-             ev.PhaseEnded("chinese", "ops2", 2), ev.PhasesDeclared("japanese", "move", "fight"),
-             ev.PhaseEnded("japanese", "ops1", 2))
+    s = fold(s, ev.ReinforcementsPlaced(["jp-snlf-9"], "3512", "landing"),
+             ev.PhaseEnded(side="japanese", phase="reinf", turn=1),
+             ev.PhaseEnded(side="japanese", phase="ops2", turn=1), ev.PhasesDeclared("chinese", "move", "move"),
+             ev.PhaseEnded(side="chinese", phase="ops1", turn=2), ev.PhaseEnded(side="chinese", phase="reinf", turn=2),
+             ev.PhaseEnded(side="chinese", phase="ops2", turn=2), ev.PhasesDeclared("japanese", "move", "fight"),
+             ev.PhaseEnded(side="japanese", phase="ops1", turn=2))
     assert (s.turn, s.side, s.phase) == (2, "japanese", "reinf")
     return s
 
@@ -91,7 +92,7 @@ def test_8_4_2_chinese_survivors_retreat_garrison_steps_die_and_the_japanese_los
 def test_8_3_japanese_replacements_two_steps_with_a_loc_to_a_landing_hex_first_thing_in_the_phase():
     s = position({"jp-d3-r6": "3410", "jp-d3-r18": "3410", "jp-d3-r34": "3410", "cn-d57": "3612"}, turn=3,
                  phase="reinf", steps={"jp-d3-r6": 1, "jp-d3-r18": 1, "jp-d3-r34": 1})
-    s = fold(s, ev.PhaseEnded("japanese", "ops1", 3)) if s.phase == "ops1" else s
+    s = fold(s, ev.PhaseEnded(side="japanese", phase="ops1", turn=3)) if s.phase == "ops1" else s
     s = replace(s, **{"replacements": 2})
     with pytest.raises(IllegalOrder, match="SNC 8.3"):
         when(s, "japanese", "replace d3-r6 d3-r18 d3-r34")

@@ -8,7 +8,6 @@ import random
 from collections.abc import Iterator
 
 from app.rules.ichigo import combat, practice, sequence
-from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State
 
 _DRAWN = ("move", "attack")  # listed here in full; the practice draws of these are left out
@@ -32,7 +31,7 @@ def _own(state: State, side: str):
 
 
 def _moves(state: State, side: str) -> Iterator[str]:
-    d = load()
+    d = state.data
     own = _own(state, side)
     groups = [list(state.mover)] if state.mover else [[u.id] for u in own if not u.done]
     for group in groups:
@@ -44,7 +43,7 @@ def _moves(state: State, side: str) -> Iterator[str]:
 
 
 def _attacks(state: State, side: str) -> Iterator[str]:
-    d = load()
+    d = state.data
     own = [u for u in _own(state, side) if not u.attacked]
     targets = sorted({n for u in own for n in d.neighbours(u.hex) if any(x.side != side for x in state.at(n))})
     for t in targets:
