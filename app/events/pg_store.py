@@ -87,9 +87,18 @@ class PgEventStore:
         self.conn.close()
 
     def _q(self, query, args=None) -> psycopg.Cursor:
-        """Run one statement; a refusal by the server is StoreUnavailable."""
+        """Run one statement; a refusal by the server is StoreUnavailable. Outside a transaction, a connection the
+        server dropped since the last statement (a restart, its backend killed) is opened again and the statement
+        run once more on it: what the store runs outside a transaction may run twice (reads, marks that only rise,
+        idempotent inserts)."""
         if self._lock_depth == 0 and (self.conn.closed or self.conn.broken):
             self.conn = self._connect()
+        try:
+            return self.conn.execute(query, _params(args))
+        except psycopg.OperationalError as exc:
+            if self._lock_depth or not self.conn.broken:
+                raise refused(exc) from exc
+        self.conn = self._connect()
         try:
             return self.conn.execute(query, _params(args))
         except psycopg.OperationalError as exc:
@@ -184,8 +193,15 @@ class PgEventStore:
             try:
                 if store.conn.closed or store.conn.broken:
                     store.conn = store._connect()
-                store._tx = store.conn.transaction()
-                store._tx.__enter__()
+                try:
+                    store._tx = store.conn.transaction()
+                    store._tx.__enter__()
+                except psycopg.OperationalError:
+                    if not store.conn.broken:
+                        raise
+                    store.conn = store._connect()  # dropped since the last statement: nothing began, begin again
+                    store._tx = store.conn.transaction()
+                    store._tx.__enter__()
             except StoreUnavailable:
                 store._lock_depth -= 1
                 raise
