@@ -226,3 +226,25 @@ def test_settings_of_a_game_not_played_by_email_cannot_be_changed(backend):
     with pytest.raises(NoPbemSettings):
         backend.update_pbem_game("nope", {"over_notified": 1})
     assert backend.pbem_settings("g-1") is None and backend.pbem_games(running_only=False) == []
+
+
+def test_both_backends_have_exactly_the_interfaces_methods():
+    """app/events/interface.py's Store: every public method of each backend is in it, with the same parameters
+    (names, order, defaults), and it has no method a backend lacks."""
+    import inspect
+
+    from app.events.interface import Store
+    from app.events.pg_store import PgEventStore
+    from app.events.store import EventStore
+
+    def public(cls) -> dict:
+        return {name: (inspect.signature(member.fget) if isinstance(member, property) else inspect.signature(member))
+                for name, member in inspect.getmembers(cls) if not name.startswith("_") and callable(
+                    getattr(member, "fget", member))}
+
+    def shape(signature) -> list:
+        return [(p.name, p.kind, p.default) for p in signature.parameters.values()]
+
+    wanted = {name: shape(s) for name, s in public(Store).items()}
+    for backend in (EventStore, PgEventStore):
+        assert {name: shape(s) for name, s in public(backend).items()} == wanted, backend.__name__
