@@ -29,11 +29,13 @@ def store(tmp_path):
 
 
 def pytest_collection_modifyitems(items):
-    """Every test on PostgreSQL (it uses the server, or is the postgresql case of `db_location`) is marked
+    """Every test on PostgreSQL (it uses the server, or is the postgresql case of a `db_location`) is marked
     `postgres`, so `-m "not postgres"` leaves them out."""
     for item in items:
         params = getattr(item, "callspec", None)
-        if "pg_cluster" in item.fixturenames or (params and params.params.get("db_location") == "postgresql"):
+        on_postgres = params and "postgresql" in (params.params.get("db_location"),
+                                                  params.params.get("module_db_location"))
+        if "pg_cluster" in item.fixturenames or on_postgres:
             item.add_marker(pytest.mark.postgres)
 
 
@@ -62,10 +64,24 @@ def pg_url(pg_cluster):
     pg_cluster.drop_database(name)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(params=BACKENDS)
 def db_location(request, tmp_path):
     """A fresh database of each backend, as HEXLEDGER_DB names it: a SQLite file, or a new PostgreSQL database."""
     return str(tmp_path / "backend.sqlite3") if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_db_location(request, tmp_path_factory):
+    """`db_location` for a module's shared world (hypothesis tests whose examples share one database)."""
+    if request.param == "sqlite":
+        return str(tmp_path_factory.mktemp("backend") / "backend.sqlite3")
+    cluster = request.getfixturevalue("pg_cluster")
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    request.addfinalizer(lambda: cluster.drop_database(name))
+    return cluster.create_database(name)
 
 
 @pytest.fixture

@@ -11,23 +11,38 @@ runs against both).
 - Durable: synchronous_commit is set on for every connection, so a commit is flushed to the server's WAL before
   `append` returns (the server's own fsync must stay on: docs/core.md).
 
+- Any text, as SQLite keeps it: PostgreSQL's TEXT cannot hold NUL, so a text with a NUL (or one that starts with
+  MARK) is stored marked and escaped, and read back as it was (`to_db`, `from_db`); every other text, the canonical
+  JSON of payloads among them, is stored as it is.
+
 A connection per store object, as with SQLite (the web server opens one per thread). A refusal by the server (a
-lock not granted within the busy timeout, a full disk, a lost connection) is StoreUnavailable, never a raw driver
+lock not granted within the busy timeout, a full disk, a lost connection, a serialization failure or deadlock) is
+StoreUnavailable (HTTP 503), a write that lost a race for a unique key is Conflict (HTTP 409), never a raw driver
 error; a lost connection is opened again by the next call outside a transaction.
 """
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 from psycopg import errors, sql
-from psycopg.rows import dict_row
+from psycopg.rows import RowMaker, dict_row
 
 from app.events.backends import shown
 from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
-from app.events.store import Conflict, NewEvent, StoreError, StoreUnavailable, UnknownGame, seal, utc_now
+from app.events.store import (
+    Conflict,
+    NewEvent,
+    NoPbemSettings,
+    StoreError,
+    StoreUnavailable,
+    UnknownGame,
+    seal,
+    utc_now,
+)
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "postgres"
 MIGRATION_LOCK = 0x4845584C  # pg_advisory_xact_lock key: servers opening a new database apply each script once
@@ -62,7 +77,7 @@ class PgEventStore:
     def _connect(self) -> psycopg.Connection:
         options = f"-c synchronous_commit=on -c lock_timeout={max(1, int(self.busy_timeout * 1000))}"
         try:
-            return psycopg.connect(self.path, autocommit=True, row_factory=dict_row, options=options,
+            return psycopg.connect(self.path, autocommit=True, row_factory=_text_row, options=options,
                                    application_name="hexledger", connect_timeout=max(1, int(self.busy_timeout)))
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"cannot reach the PostgreSQL database {shown(self.path)} "
@@ -72,11 +87,20 @@ class PgEventStore:
         self.conn.close()
 
     def _q(self, query, args=None) -> psycopg.Cursor:
-        """Run one statement; a refusal by the server is StoreUnavailable."""
+        """Run one statement; a refusal by the server is StoreUnavailable. Outside a transaction, a connection the
+        server dropped since the last statement (a restart, its backend killed) is opened again and the statement
+        run once more on it: what the store runs outside a transaction may run twice (reads, marks that only rise,
+        idempotent inserts)."""
         if self._lock_depth == 0 and (self.conn.closed or self.conn.broken):
             self.conn = self._connect()
         try:
-            return self.conn.execute(query, args)
+            return self.conn.execute(query, _params(args))
+        except psycopg.OperationalError as exc:
+            if self._lock_depth or not self.conn.broken:
+                raise refused(exc) from exc
+        self.conn = self._connect()
+        try:
+            return self.conn.execute(query, _params(args))
         except psycopg.OperationalError as exc:
             raise refused(exc) from exc
 
@@ -146,7 +170,7 @@ class PgEventStore:
         return sealed
 
     def _insert_events(self, events: list[StoredEvent]) -> None:
-        rows = [[getattr(e, c) if c != "payload" else canonical_json(e.payload) for c in EVENT_COLUMNS]
+        rows = [_params([getattr(e, c) if c != "payload" else canonical_json(e.payload) for c in EVENT_COLUMNS])
                 for e in events]
         try:
             with self.conn.cursor() as cursor:
@@ -169,8 +193,15 @@ class PgEventStore:
             try:
                 if store.conn.closed or store.conn.broken:
                     store.conn = store._connect()
-                store._tx = store.conn.transaction()
-                store._tx.__enter__()
+                try:
+                    store._tx = store.conn.transaction()
+                    store._tx.__enter__()
+                except psycopg.OperationalError:
+                    if not store.conn.broken:
+                        raise
+                    store.conn = store._connect()  # dropped since the last statement: nothing began, begin again
+                    store._tx = store.conn.transaction()
+                    store._tx.__enter__()
             except StoreUnavailable:
                 store._lock_depth -= 1
                 raise
@@ -286,10 +317,13 @@ class PgEventStore:
         return _without_position(row) if row else None
 
     def update_pbem_game(self, game_id: str, changes: dict) -> None:
+        """Change columns of a game's play-by-email settings; a game without settings is NoPbemSettings."""
         with self._write_lock():
-            self._q(sql.SQL("UPDATE pbem_games SET {} WHERE game_id = %s").format(sql.SQL(", ").join(
+            updated = self._q(sql.SQL("UPDATE pbem_games SET {} WHERE game_id = %s").format(sql.SQL(", ").join(
                 sql.SQL("{} = %s").format(sql.Identifier(column)) for column in changes)),
                 [*changes.values(), game_id])
+            if updated.rowcount == 0:
+                raise NoPbemSettings(game_id)
 
     def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
         """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""
@@ -361,7 +395,7 @@ class PgEventStore:
         """Record a failed attempt: try again at `retry_at`, or (None) never without an operator."""
         self._q("UPDATE outbox SET attempts = attempts + 1, last_error = %s, next_attempt_at = "
                 "coalesce(%s::text, next_attempt_at), status = %s WHERE id = %s",
-                [_text(error[:500]), retry_at, "pending" if retry_at else "failed", mail_id])
+                [error[:500], retry_at, "pending" if retry_at else "failed", mail_id])
 
     def retry_failed_mail(self, now: str) -> int:
         """Every failed row pending again, due now; returns how many."""
@@ -379,12 +413,12 @@ class PgEventStore:
     # -- processed incoming mail ------------------------------------------------------------------------
     def mail_processed(self, message_id: str) -> bool:
         return self._q("SELECT 1 FROM pbem_messages WHERE message_id = %s",
-                       [_text(message_id)]).fetchone() is not None
+                       [message_id]).fetchone() is not None
 
     def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
         """Mark an incoming message processed; inside the transaction of the orders it carried."""
         self._q("INSERT INTO pbem_messages (message_id, game_id, received_at, outcome) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT (message_id) DO NOTHING", [_text(message_id), game_id, utc_now(), _text(outcome)])
+                "ON CONFLICT (message_id) DO NOTHING", [message_id, game_id, utc_now(), outcome])
 
     # -- snapshots (a cache) ----------------------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool:
@@ -413,10 +447,43 @@ class PgEventStore:
             self._q("DELETE FROM snapshots WHERE game_id = %s", [game_id])
 
 
-def _text(value: str) -> str:
-    """A stranger's text (a Message-ID, an error) as a PostgreSQL TEXT value, which cannot hold NUL (SQLite's can):
-    NUL written as \\0 and a backslash doubled, so different texts stay different."""
-    return value.replace("\\", "\\\\").replace("\x00", "\\0")
+MARK = "\x01"  # starts a stored text that was escaped (to_db): it held a NUL, or itself started with MARK
+
+
+def to_db(value: str) -> str:
+    """A text as a PostgreSQL TEXT value, which cannot hold NUL (SQLite's can): a text with a NUL, or starting with
+    MARK, is MARK and the text with backslash doubled and NUL written \\0; any other text is kept as it is. One
+    stored value per text, so equality in a WHERE clause still means equal texts."""
+    if "\x00" not in value and not value.startswith(MARK):
+        return value
+    return MARK + value.replace("\\", "\\\\").replace("\x00", "\\0")
+
+
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
+def from_db(value: str) -> str:
+    """The text `to_db` stored as `value`."""
+    if not value.startswith(MARK):
+        return value
+    return _ESCAPED.sub(lambda m: "\x00" if m.group(1) == "0" else m.group(1), value[1:])
+
+
+def _params(args):
+    """A statement's parameters with each text as `to_db` stores it."""
+    if args is None:
+        return None
+    return [to_db(a) if isinstance(a, str) else a for a in args]
+
+
+def _text_row(cursor: psycopg.Cursor) -> RowMaker[dict]:
+    """Rows as dicts (psycopg's dict_row), each text as it was before `to_db`."""
+    make = dict_row(cursor)
+
+    def row(values) -> dict:
+        return {k: from_db(v) if isinstance(v, str) else v for k, v in make(values).items()}
+
+    return row
 
 
 def _without_position(row: dict) -> dict:

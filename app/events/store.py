@@ -56,6 +56,15 @@ class UnknownGame(StoreError):
         self.game_id = game_id
 
 
+class NoPbemSettings(StoreError):
+    """A change to the play-by-email settings of a game that has none (a local game). Nothing was written."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"game {game_id!r} is not played by email here (it has no play-by-email settings); "
+                         "nothing was written")
+        self.game_id = game_id
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event to append: its body is already encoded and validated (app.events.registry.encode)."""
@@ -312,8 +321,12 @@ class EventStore:
         return rows[0] if rows else None
 
     def update_pbem_game(self, game_id: str, changes: dict) -> None:
+        """Change columns of a game's play-by-email settings; a game without settings is NoPbemSettings."""
         with self._write_lock():
-            self.db["pbem_games"].update(game_id, changes)
+            try:
+                self.db["pbem_games"].update(game_id, changes)
+            except sqlite_utils.db.NotFoundError as exc:
+                raise NoPbemSettings(game_id) from exc
 
     def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
         """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""

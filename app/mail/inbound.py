@@ -45,7 +45,7 @@ HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
 DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
-ADDRESS = re.compile(r"[^\s@<>()\[\]\\,;:\"]{1,200}@[^\s@<>()\[\]\\,;:\"]{1,200}")
+ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
 QUARANTINE = "quarantine"  # the maildir's folder (.quarantine) for messages that could not be processed
 LOG = logging.getLogger("hexledger.mail")
 
@@ -160,6 +160,10 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         lines = own_lines(body_text(msg))
     except (ValueError, LookupError, UnicodeError) as exc:
         return refuse(f"malformed message: {exc}")
+    nul = next((n for n, line in enumerate(lines, start=1) if "\x00" in line), None)
+    if nul is not None:  # as a request over HTTP (app/web); the line is not quoted: it may be a token line
+        return refuse(f"line {nul} of your message (quotes and signature left out) holds a NUL character, which no "
+                      "order, token or text may hold; nothing was read or written")
     headers: dict[str, str] = {}
     orders: list[str] = []
     for line in lines:

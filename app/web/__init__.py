@@ -97,6 +97,7 @@ def create_app(config: dict | None = None) -> Flask:
                       storage_uri=app.config["RATELIMIT_STORAGE_URI"])
     _access_log(app)
     _json_depth(app)
+    _no_nul(app)
     api = HexledgerApi(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
@@ -268,6 +269,35 @@ def _json_depth(app: Flask) -> None:
             return jsonify({"error": "BadRequest", "message": f"the JSON body nests deeper than {limit} levels; "
                             "nothing was read or written"}), 400
         return None
+
+
+_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")  # a JSON string's escape for NUL (not an escaped backslash + u0000)
+
+
+def nul_in_request() -> str | None:
+    """Where the request holds a NUL character (its path, query, cookies or body, raw or as JSON's \\u0000), or
+    None: no text a user sends (an address, a name, a seed text, an order, a map, a token) may hold one."""
+    if "\x00" in request.path:
+        return "its path"
+    if any("\x00" in k or "\x00" in v for k, v in [*request.args.items(multi=True), *request.cookies.items()]):
+        return "its query or cookies"
+    body = request.get_data(cache=True)
+    if b"\x00" in body or (b"\\u0000" in body and request.is_json and _JSON_NUL.search(body)):
+        return "its body"
+    return None
+
+
+def _no_nul(app: Flask) -> None:
+    """A request with a NUL character anywhere a text comes from is a 400 that says so, before any route reads it:
+    bad input changes nothing, on either store (PostgreSQL's TEXT cannot hold NUL at all)."""
+
+    @app.before_request
+    def refuse_nul():
+        where = nul_in_request()
+        if where is None:
+            return None
+        return jsonify({"error": "BadRequest", "message": f"the request holds a NUL character ({where}); no text "
+                        "may hold one: nothing was read or written"}), 400
 
 
 # seconds a client should wait after a 503: the server already waited its busy timeout (30 s) for a lock; a full

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+import time
 
 import psycopg
 import pytest
@@ -141,3 +142,115 @@ def test_sigkill_of_serve_processes_on_one_database_loses_no_acknowledged_order(
     assert result.unverified == 0 and result.seatless == 0 and result.unexpected == [], result.problems
     assert result.snapshots > 0 and result.snapshots_match and result.rebuilt_match, result.summary()
     assert result.ok, (result.summary(), result.problems)
+
+
+# -- what a concurrent writer or a killed peer makes the server answer: each a clear error (503 or 409), never a
+# raw driver error, and nothing half written (docs/reliability.md)
+def terminate(pg_url: str, store) -> None:
+    """Kill the server process behind the store's connection, as a crash or an operator would; returns when it is
+    gone."""
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s, 60000)", [store.conn.info.backend_pid]).fetchone()[0]
+
+
+def wait_until_waiting_for_a_lock(pg_url: str, pid: int) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        while admin.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
+                            [pid]).fetchone()[0] != "Lock":
+            time.sleep(0.01)
+
+
+def x(n: int) -> list[NewEvent]:
+    return [NewEvent("core.X", 1, {"n": n}, "test")]
+
+
+def test_a_connection_the_server_dropped_between_requests_is_opened_again(pg_url):
+    """Outside a transaction the next statement runs on a new connection: no 503 for a read or a write after
+    the server restarted or killed the connection's process."""
+    store = open_store(pg_url)
+    game_id = games.create_game(store, "skirmish")
+    head = store.head(game_id)
+    terminate(pg_url, store)
+    assert store.head(game_id) == head
+    terminate(pg_url, store)
+    games.submit(store, game_id, "red", "move R1 0202")  # a transaction, begun on a new connection
+    assert store.head(game_id)[0] == head[0] + 2
+
+
+def test_a_connection_lost_inside_a_transaction_is_503_and_nothing_is_written(pg_url):
+    store = open_store(pg_url)
+    game_id = game_of(store)
+    head = store.head(game_id)
+    with pytest.raises(StoreUnavailable, match="nothing was written"):
+        with store.transaction():
+            store.append(game_id, head[0], x(1))
+            terminate(pg_url, store)
+            store.queue_mail([{"kind": "message", "recipient": "r@x.example", "message_id": "<m@x>", "data": {}}],
+                             "2030-01-01T00:00:00.000000Z")
+    assert store.head(game_id) == head and store.mail_queue() == []
+    store.append(game_id, head[0], x(1))  # and the next write goes through
+    assert store.head(game_id)[0] == head[0] + 1
+
+
+def game_of(store) -> str:
+    store.create_game(game_id := f"g-{random.randrange(16**8):08x}", "skirmish", "meeting", x(0), None)
+    return game_id
+
+
+def test_a_deadlock_with_another_writer_is_503_locked_and_nothing_is_written(pg_url):
+    """The store holds game A and wants B while another writer holds B and wants A: PostgreSQL ends one of them
+    (here the store's: the other's deadlock check is set later); the store's whole transaction is refused."""
+    store = open_store(pg_url)
+    a, b = game_of(store), game_of(store)
+    heads = store.head(a), store.head(b)
+    other = psycopg.connect(pg_url)
+    other.execute("SET deadlock_timeout = '600s'")
+    other.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [b])
+    waiting = threading.Thread(target=lambda: other.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [a]))
+    try:
+        with pytest.raises(StoreUnavailable, match="locked") as refused:
+            with store.transaction():
+                store.append(a, heads[0][0], x(1))
+                waiting.start()
+                wait_until_waiting_for_a_lock(pg_url, other.info.backend_pid)
+                store.append(b, heads[1][0], x(2))
+        assert refused.value.reason == "locked" and "deadlock" in str(refused.value)
+    finally:
+        waiting.join(timeout=120)
+        other.rollback()
+        other.close()
+    assert (store.head(a), store.head(b)) == heads
+
+
+def test_a_writer_that_takes_no_game_lock_still_queues_the_store_and_its_loser_gets_409(pg_url):
+    """Another program inserts the next event itself, in a transaction still open: its row's reference to the game
+    holds the game's row, so the store's append waits (never reads a head about to change), then finds the seq
+    taken: Conflict (409), found before any insert, so the caller's transaction is still usable (the mail's
+    processed record is written with the refusal) and the events table never reports a duplicate key."""
+    store = open_store(pg_url)
+    game_id = game_of(store)
+    seq = store.head(game_id)[0]
+    rogue = psycopg.connect(pg_url)
+    rogue.execute("INSERT INTO events (game_id, seq, type, version, payload, actor, at, prev_hash, hash) "
+                  "VALUES (%s, %s, 'core.X', 1, '{}', 'rogue', 'now', 'x', 'y')", [game_id, seq + 1])
+    outcome: dict = {}
+
+    def write():
+        try:
+            with store.transaction():
+                try:
+                    store.append(game_id, seq, x(1))
+                except Conflict as exc:
+                    outcome["conflict"] = exc
+                store.record_mail("<after@x>", game_id, "refused")
+        except Exception as exc:  # noqa: BLE001 - the test reports it
+            outcome["error"] = exc
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    wait_until_waiting_for_a_lock(pg_url, store.conn.info.backend_pid)
+    rogue.commit()
+    rogue.close()
+    writer.join(timeout=120)
+    assert "error" not in outcome and isinstance(outcome.get("conflict"), Conflict), outcome
+    assert store.mail_processed("<after@x>") and store.event(game_id, seq + 1).actor == "rogue"
