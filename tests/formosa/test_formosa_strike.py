@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from formosa_given import given as position
 from formosa_given import of, play, refused, when
 from formosa_map import D, M, ring
@@ -275,3 +276,56 @@ def test_15_4_1_17_0_the_defender_answers_with_lp_and_allied_gunfire_f18_f22():
     refused(japanese, "japanese", "defend gunfire 1", "Formosa ruling F18")
     refused(japanese, "japanese", "defend lp 1", "Formosa 15.4.1, 19.5")  # no static unit to trace to
     assert of(when(japanese, "japanese", "defend", [3]), CombatResolved)
+
+
+@pytest.mark.slow  # a game through the service: every channel the Allied player reads, before and after the reveal
+def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tmp_path):
+    import json
+
+    from app.projections import replay
+    from app.service.pbem import Seat
+    from tests.fogcheck import _all_text, played_through_service
+
+    emails = {"japanese": "j@x.example", "allied": "a@x.example"}
+    secret = "japanese assigns"
+
+    def script(submit):
+        submit("japanese", "roll")
+        submit("japanese", "deploy default")
+        for fix in ("end", "buy 1 tac"):  # 24.1: at most 20 LP are kept
+            try:
+                state = submit("japanese", "end")
+                break
+            except Exception:  # noqa: BLE001 - the set-up roll decides whether one LP must be spent
+                submit("japanese", fix)
+        else:
+            state = submit("japanese", "end")
+        choose = GAME.table.orders["setup-allied"]["choose"]
+        for args in list(choose.candidates(state, "allied")):  # 3.0: the Allied set-up groups' picks
+            state = submit("allied", choose.grammar.render(args))
+        submit("allied", "end")
+        submit("allied", "roll")
+        state = submit("allied", "end")
+        assert state.step == "strike-planning-japanese"
+        submit("japanese", "assign 1 kamikaze")
+        submit("japanese", "assign 2 air-superiority")
+        return submit("japanese", "end")
+
+    pbem, game_id, outbox, state = played_through_service(str(tmp_path / "strike.sqlite3"), "formosa", emails,
+                                                          "g-formosa-strike", script)
+    assert state.step == "strike-planning-allied"
+
+    def channels(side: str) -> list[str]:
+        seat = Seat(game_id, side, emails[side])
+        texts = [r["text"] for r in pbem.history_rows(seat)] + pbem.export(seat)[0]
+        for frame in replay.build(pbem.store, game_id, side).frames:
+            texts += [frame.text, json.dumps(frame.view)]
+        return texts + [_all_text(m) for m in outbox.sent if m["To"] == emails[side]]
+
+    allied = "\n".join(channels("allied"))
+    for told in (secret, "2 points to air-superiority", '"japanese": {'):
+        assert told not in allied, told
+    assert secret in "\n".join(channels("japanese"))  # the check reads the channels the plan is in
+    pbem.submit(Seat(game_id, "allied", emails["allied"]), "end")
+    assert "1 kamikaze" in "\n".join(channels("allied"))  # 16.1 Strike Reveal Phase
+    pbem.store.close()
