@@ -17,7 +17,8 @@ START = GAME.initial_state("1", {})
 def given(step: str = "allied-combat", turn: int = 2, units: dict[str, str] | None = None,
           concealed: tuple[str, ...] = (), **fields):
     """A position: only `units` (id -> hex or display) in play, everything else out of the game; Japanese units
-    revealed unless named in `concealed`."""
+    revealed unless named in `concealed`; no LP unless `lp` is given (so no defender is asked for LP, F22)."""
+    fields.setdefault("lp", {"allied": 0, "japanese": 0})
     placed = {uid: replace(u, where=OUT) for uid, u in START.units.items()}
     for uid, where in (units or {}).items():
         placed[uid] = replace(placed[uid], where=where, concealed=uid in concealed)

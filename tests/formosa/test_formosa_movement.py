@@ -55,14 +55,19 @@ def test_13_3_over_stacking_at_the_end_of_movement_is_removed_to_replacements():
     assert state.step == "japanese-combat" and not state.pending
 
 
-def test_6_1_the_turn_runs_through_both_player_turns_to_the_next_game_turn():
-    state = given(step="invasion", turn=3, units={"us-7-17": AROUND[0], "jp-guerrilla-1": "1320"})
+def test_6_1_the_turn_runs_through_every_phase_to_the_next_game_turn():
+    state = given(step="strike-planning-japanese", turn=3, units={"us-7-17": AROUND[0], "jp-guerrilla-1": "1320"})
     steps = []
-    for side, rolls in [("allied", ())] * 5 + [("japanese", ()), ("japanese", (4,))]:
-        events = when(state, side, "end", rolls)
+    orders = [("japanese", "end", ()), ("allied", "end", ()), ("allied", "roll", (1, 1)), ("japanese", "roll", (1,))]
+    orders += [("allied", "end", ())] * 5 + [("japanese", "end", ()), ("japanese", "end", (4,))]
+    for side, order, rolls in orders:
+        events = when(state, side, order, rolls)
         steps += [e.step for e in of(events, StepBegan)]
-        state = play(state, side, "end", rolls)
-    assert steps == ["naval-transfer", "allied-movement", "allied-combat", "base-building", "japanese-movement",
-                     "japanese-combat", "logistics", "recruit-japanese"]  # logistics is played at once (7.2)
+        state = play(state, side, order, rolls)
+    # the B-29 and Interdiction Phases are passed over with no mission assigned; the reveal, the air return and
+    # the logistics are played at once (16.1, 6.1, 7.2)
+    assert steps == ["strike-planning-allied", "strike-reveal", "air-superiority", "japanese-special-attack",
+                     "invasion", "naval-transfer", "allied-movement", "allied-combat", "base-building",
+                     "japanese-movement", "japanese-combat", "air-return", "logistics", "recruit-japanese"]
     assert state.turn == 4 and state.step == "recruit-japanese"
     assert of(when(given(step="japanese-combat", turn=3), "japanese", "end", [1]), TurnEnded)

@@ -47,12 +47,12 @@ def test_9_1_amoy_falls_on_a_die_below_the_turn_cf_d1_and_the_6th_marines_arrive
     assert (no.captured, yes.captured) == (False, True)
     assert of(when(replace(state, turn=7), "allied", "roll", [6]), AmoyRolled)[0].captured
     captured = play(state, "allied", "roll", [1])
-    assert captured.amoy_turn == 2 and captured.step == "invasion"
+    assert captured.amoy_turn == 2 and captured.step == "strike-planning-japanese"
     nxt = replace(captured, step="recruit-japanese", turn=3)
     nxt = play(nxt, "japanese", "end")
     assert nxt.step == "recruit-allied" and nxt.units["us-6mar-4"].where == "amoy"
     after_recruit = play(nxt, "allied", "end")
-    assert after_recruit.step == "invasion"  # the Amoy phase is passed over once Amoy has fallen
+    assert after_recruit.step == "strike-planning-japanese"  # the Amoy phase is passed over once Amoy has fallen
 
 
 def test_8_0_recruits_deploy_this_turn_or_return_and_lp_above_20_are_lost_f26():

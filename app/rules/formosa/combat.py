@@ -11,10 +11,12 @@ from itertools import combinations
 
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
+from app.rules.formosa import airpower
 from app.rules.formosa.events import (
     AdvanceOffered,
     CombatEnded,
     CombatResolved,
+    LpSpent,
     UnitEliminated,
     UnitRetreated,
     UnitsAdvanced,
@@ -51,7 +53,7 @@ def zoc_hexes_on(state: State, u: Unit) -> list[str]:
     for n in state.data.map.neighbours(H(u.where)):
         here = state.at(str(n), enemy)
         if here and any(state.spec(x.id).type != "guerrilla" for x in here) and not attack_blocked(
-                state, u.where, str(n)):
+                state, u.where, str(n)) and str(n) not in state.strike.suppressed:  # 16.5 DS: no ZOC
             out.append(str(n))
     return sorted(out)
 
@@ -77,8 +79,9 @@ def owed_attacks(state: State, side: str) -> list[str]:
 
 
 # -- the attack ---------------------------------------------------------------------------------------------------
-def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0) -> None:
-    """15.0-15.2: check the attack, roll, and apply the result."""
+def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0, lp: int = 0) -> None:
+    """15.0-15.2: check the attack (with its gunfire, 17.0, and LP, 15.4.1), spend the LP, then ask the defender
+    for his LP and gunfire (F18, F22) or roll and apply the result."""
     state: State = d.state
     side, enemy = d.side, other(d.side)
     if state.combat is not None:
@@ -113,28 +116,21 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
                 and all(H(h) in state.data.map.neighbours(H(u.where)) for h in hexes)]
         if left:
             d.refuse("Formosa 15.0, ruling F41", f"the units in {u.where} attack together: add {', '.join(left)}")
-    if gunfire:
-        _check_gunfire(d, attackers, gunfire)
-    resolve(d, side, hexes, attackers, gunfire=gunfire)
-
-
-def _check_gunfire(d: Decision, units: list[Unit], gunfire: int) -> None:
-    """17.0: Allied gunfire only, at most two a combat, from the Staging Area, with a participating unit in a
-    coastal hex (F18: the Japanese have none)."""
-    state: State = d.state
-    limit = state.data.charts["stacking"]["gunfire_per_combat"]
-    if d.side != "allied":
-        d.refuse("Formosa ruling F18", "the Japanese have no naval gunfire")
-    if gunfire > limit:
-        d.refuse("Formosa 17.0", f"at most {limit} naval gunfire units support a combat")
-    if gunfire > state.naval.get("gunfire", 0):
-        d.refuse("Formosa 17.0", f"only {state.naval.get('gunfire', 0)} naval gunfire units are in the Staging Area")
-    if not any(state.data.is_coastal(H(u.where)) for u in units):
-        d.refuse("Formosa 17.0", "naval gunfire supports only a combat with an Allied unit in a coastal hex")
+    for wanted, why in ((gunfire, airpower.gunfire_refusal(state, side, gunfire, attackers) if gunfire else None),
+                        (lp, airpower.lp_refusal(state, side, True, lp, attackers) if lp else None)):
+        if wanted and why:
+            d.refuse(*why)
+    if lp:
+        d.emit(LpSpent(side, lp, f"{lp} column shift(s) attacking {', '.join(hexes)} (Formosa 15.4.1)"))
+    if airpower.defender_may_answer(d.state, side, hexes):
+        d.emit(airpower.AttackDeclared(side, list(hexes), [u.id for u in attackers], gunfire, lp),
+               DecisionRequired("defence", enemy, {"hexes": list(hexes)}))
+        return
+    resolve(d, side, hexes, attackers, gunfire=gunfire, lp=lp)
 
 
 def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
-           counterattack: bool = False) -> list[Shift]:
+           counterattack: bool = False, lp: int = 0, defence: tuple[int, int] = (0, 0)) -> list[Shift]:
     """Every shift of 15.4.1 this combat earns, each with its case (15.6: a counterattack has its one only);
     against several hexes the best in-hex shift and the smallest hexside shift all attackers cross (F44)."""
     if counterattack:
@@ -143,6 +139,13 @@ def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gun
     out: list[Shift] = []
     if gunfire:
         out.append(Shift(gunfire if side == "allied" else -gunfire, "Formosa 17.0", "naval gunfire"))
+    out += airpower.air_shifts(state, side, hexes, attackers)
+    if lp:
+        out.append(Shift(lp, "Formosa 15.4.1", "LP spent attacking"))
+    if defence[0]:
+        out.append(Shift(-defence[0], "Formosa 15.4.1, ruling F22", "LP spent defending"))
+    if defence[1]:
+        out.append(Shift(-defence[1], "Formosa 17.0, ruling F18", "naval gunfire defending"))
     if any(data.unit(u.id).indicator == "A" for u in attackers):
         out.append(Shift(1, "Formosa 15.4.1", "attack bonus unit"))
     defenders = [x for h in hexes for x in state.at(h, other(side))]
@@ -174,10 +177,10 @@ def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra
 
 
 def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
-            counterattack: bool = False) -> None:
+            counterattack: bool = False, lp: int = 0, defence: tuple[int, int] = (0, 0)) -> None:
     """15.2 steps 2-8: totals, percentage, shifts, the die, the result applied."""
     state: State = d.state
-    found = shifts(state, side, hexes, attackers, gunfire, counterattack)
+    found = shifts(state, side, hexes, attackers, gunfire, counterattack, lp, defence)
     p = odds(state, side, hexes, attackers, found)
     defenders = [x.id for h in hexes for x in state.at(h, other(side))]
     die = d.roll(f"combat: {side} {'counterattack on' if counterattack else 'attack on'} {', '.join(hexes)}")

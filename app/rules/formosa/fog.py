@@ -9,6 +9,7 @@ import re
 
 from app.events import core
 from app.rules.formosa import events as ev
+from app.rules.formosa.airpower import StrikeAssigned
 from app.rules.kernel import fog
 
 ID_PATTERN = r"(?:jp|us|cw)-[A-Za-z0-9][\w-]*"
@@ -31,8 +32,10 @@ def _hidden_from(event, side: str) -> set[str]:
 
 
 def _order_hidden(text: str, side: str) -> bool:
-    """An order of the other side that names a unit this side may not read."""
+    """An order of the other side that names a unit this side may not read, or plans its air missions (16.1)."""
     words = text.split()
+    if words and words[0].lower() == "assign":
+        return True
     if side == "japanese":
         return bool(words) and words[0].lower() in _ALLIED_DISPLAY_VERBS
     return any(side_of(u) == "japanese" for u in re.findall(ID_PATTERN, text))
@@ -44,6 +47,8 @@ def visible(event, side: str | None, describe) -> bool | str:
     if isinstance(event, core.OrderGiven | core.RollsSpent | core.Retracted):
         told = fog.order_or_undo(event, side, lambda o: _order_hidden(o.text, side), "Formosa 11.0, 11.1")
         return True if told is None else told
+    if isinstance(event, StrikeAssigned) and event.side != side:
+        return event.secret()  # 16.1: secret until the reveal
     hidden = _hidden_from(event, side)
     if not hidden:
         return True

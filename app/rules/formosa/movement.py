@@ -4,7 +4,8 @@ with the two classes of terrain.toml (mechanized and non-mechanized; static unit
 from __future__ import annotations
 
 from app.rules.engine.decision import Decision
-from app.rules.formosa.events import UnitMoved
+from app.rules.formosa import airpower
+from app.rules.formosa.events import UnitMoved, UnitRevealed
 from app.rules.formosa.state import State, Unit, is_hex, other
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
@@ -30,15 +31,21 @@ def cannot_move(state: State, u: Unit) -> str | None:
         return "Formosa 12.2: each unit moves once a Movement Phase"
     if u.pinned:
         return "Formosa 10.2.1, 10.3, 21.0: a unit that landed, dropped or was transferred this turn does not move"
+    if u.where in state.strike.suppressed:
+        return "Formosa 16.5: units in a hex the B-29 suppressed do not move this GT"
     return None
 
 
 def situation(state: State, u: Unit) -> Situation:
-    """Enemy-occupied hexes and enemy ZOC as the mover meets them; guerrillas ignore enemy ZOC (23.0, F1)."""
+    """Enemy-occupied hexes and enemy ZOC as the mover meets them; guerrillas ignore enemy ZOC (23.0, F1); a
+    Japanese unit pays the interdiction surcharge (16.4) and enters no hex the B-29 suppressed (16.5 DS)."""
     enemy = other(u.side)
     ezoc = frozenset() if state.spec(u.id).type == "guerrilla" else frozenset(H(h) for h in state.zoc_of(enemy))
+    japanese = u.side == "japanese"
     return Situation(enemy_occupied=frozenset(H(h) for h in state.occupied(enemy)), ezoc=ezoc,
-                     friendly_occupied=frozenset(H(h) for h in state.occupied(u.side)))
+                     friendly_occupied=frozenset(H(h) for h in state.occupied(u.side)),
+                     forbidden=airpower.forbidden(state) if japanese else {},
+                     surcharge=airpower.surcharge(state) if japanese else {})
 
 
 def mover(state: State, u: Unit) -> Mover:
@@ -63,11 +70,19 @@ def move(d: Decision, uid: str, hexes: list[str]) -> None:
         if h not in state.data.map.neighbours(path[-1]):
             d.refuse("Formosa 12.0", f"{label} is not next to {path[-1]}")
         path.append(h)
+    interdicted = airpower.interdicted(state)
+    seen = next((i for i, h in enumerate(path[1:], 1) if str(h) in interdicted), None) if u.concealed else None
     try:
         spent = validate_path(state.data.map, state.data.movement, mover(state, u), path, situation(state, u))
+        if seen is not None and seen < len(path) - 1:  # revealed on the way: its printed allowance (F71)
+            printed = Mover.single(H(u.where), state.spec(uid).mf, state.spec(uid).mobility)
+            validate_path(state.data.map, state.data.movement, printed, path, situation(state, u))
     except RuleViolation as exc:
         d.refuse(exc.case, exc.message)
     d.emit(UnitMoved(uid, [str(h) for h in path], spent))
+    if seen is not None:  # 16.4 item 1: revealed on entering an interdicted hex
+        d.emit(UnitRevealed(uid, str(path[seen]), "Formosa 16.4 item 1",
+                            deception=state.spec(uid).type == "deception"))
 
 
 def reachable(state: State, u: Unit) -> list[str]:

@@ -3,15 +3,16 @@ pre-invasion reconnaissance, and each Game-Turn's Allied Player Turn (invasion, 
 combat, base building) and Japanese Player Turn (movement, combat), then the end of the turn; with the decisions
 a combat or an over-stack leaves to a player.
 
-The Strategic Stage (logistics, recruit, Amoy, strike planning, air superiority, special attacks, B-29) and the
-interdiction phase join `TURN` as their modules land (app/rules/formosa/strategic.py, supply.py)."""
+The Strategic Stage's logistics, recruit and Amoy phases are here; its strike stage (strike planning and reveal,
+air superiority, special attacks, B-29), the Interdiction Phase, the Air Return Phase and the defender's combat
+choices are the steps of strike.py (events in airpower.py)."""
 from __future__ import annotations
 
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
-from app.rules.formosa import combat, movement, strategic, victory
+from app.rules.formosa import airpower, combat, movement, strategic, strike, victory
 from app.rules.formosa.events import (
     AmoyRolled,
     BaseBuilt,
@@ -43,9 +44,13 @@ from app.rules.kernel.stacking import overstacked
 H = Hex.parse
 SEQ = "Formosa 6.1"
 # The Game-Turn's steps in the order of 6.1 that the engine plays now.
-TURN = ("logistics", "recruit-japanese", "recruit-allied", "amoy", "invasion", "naval-transfer", "allied-movement",
-        "allied-combat", "base-building", "japanese-movement", "japanese-combat")
-FIRST_ON_GT1 = "invasion"  # 24.1: GT 1 skips the Logistics, Recruit and Amoy Operation Phases
+TURN = ("logistics", "recruit-japanese", "recruit-allied", "amoy", "strike-planning-japanese",
+        "strike-planning-allied", "strike-reveal", "air-superiority", "japanese-special-attack", "b29", "invasion",
+        "naval-transfer", "allied-movement", "allied-combat", "base-building", "interdiction", "japanese-movement",
+        "japanese-combat", "air-return")
+FIRST_ON_GT1 = "strike-planning-japanese"  # 24.1: GT 1 skips the Logistics, Recruit and Amoy Operation Phases
+# steps passed over when their air mission was not assigned (16.4, 16.5)
+NEEDS_MISSION = {"b29": ("b29",), "interdiction": ("interdiction", "cw-interdiction")}
 COMBAT_STEPS = ("allied-combat", "japanese-combat")
 BUYABLE = {"japanese": ("tac", "mobile-fleet", "kamikaze"),
            "allied": ("tac", "gunfire", "amphibious", "drop-zone", "b29", "air-supply")}
@@ -57,11 +62,17 @@ def begin(d: Decision, step: str) -> None:
     Logistics Phase is played at once (7.2), the Amoy Operation Phase once Amoy has fallen is passed over."""
     if step == "amoy" and d.state.amoy_turn is not None:
         return after(d, step)
+    if step in NEEDS_MISSION and not any(airpower.assigned(d.state, "allied", m) for m in NEEDS_MISSION[step]):
+        return after(d, step)
     d.emit(StepBegan(step, d.state.turn))
     if step in COMBAT_STEPS:
         reveal_in_ezoc(d)
     if step == "logistics":
         logistics(d)
+        after(d, step)
+    if step in ("strike-reveal", "air-return"):  # 16.1, 6.1: played at once
+        d.emit(airpower.StrikesRevealed({s: dict(m) for s, m in d.state.strike.missions.items()})
+               if step == "strike-reveal" else airpower.AirReturned())
         after(d, step)
     if step == "recruit-allied":
         sixth_marines(d)
@@ -244,6 +255,8 @@ def buy(d: Decision, n: int, kind: str, setup: bool) -> None:
     cost = strategic.recruit_cost(d.data, d.side, kind, scenario=state.scenario, setup=setup, points=max(n, 1))
     if n < 1:
         d.refuse("Formosa 7.3", "buy at least one")
+    if kind == "mobile-fleet" and state.strike.fleet_used:
+        d.refuse("Formosa 18.0", "the mobile fleet has sortied: its marker is out of the game")
     if _held(state, d.side, kind) + n > _counter_limit(state, d.side, kind):
         d.refuse("Formosa 8.2", f"the counter mix holds {_counter_limit(state, d.side, kind)} {kind}")
     strategic.spend(state.lp[d.side], cost, f"{n} {kind}")
@@ -556,6 +569,8 @@ class Invasion(Phase):
 
 
 def _marker(d: Decision, kind: str, case: str) -> None:
+    if kind == "amphibious" and d.state.strike.amphibious_barred:
+        d.refuse("Formosa 18.0", "after the Decisive Battle no amphibious marker is placed this GT")
     if d.state.markers.get(kind, 0) < 1:
         d.refuse(case, f"no {kind} marker is ready: buy one in the Recruit Phase or at set-up")
 
@@ -693,14 +708,15 @@ def _attack_candidates(state: State, side: str):
         yield {"hexes": targets, "units": units}
 
 
-class CombatPhase(Phase):
+class CombatPhase(Phase, strike.GroundSupport):
     """15.0: the phasing player attacks; every unit in an EZOC must attack (14.2); stacking is checked for both
     sides at the end (13.0)."""
 
-    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N]", "Formosa 15.0",
-           "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, 17.0)", _attack_candidates)
-    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0) -> None:
-        combat.declare(d, hexes, units, n)
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [lp N:lp]", "Formosa 15.0",
+           "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, 17.0; LP for right shifts: "
+           "Allied 1 or 2, Japanese 1, 15.4.1)", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, lp: int = 0) -> None:
+        combat.declare(d, hexes, units, n, lp)
 
     @order("end", "Formosa 15.0", "end the Combat Phase (every unit in an enemy ZOC must have attacked)")
     def end(self, d: Decision) -> None:
@@ -869,16 +885,18 @@ class RecruitAllied(Recruit):
     side_of_step = "allied"
 
 
-class Logistics(Step):
-    """7.2: played at once when it begins (no orders); a state is in it only between two events of one order."""
+class Automatic(Step):
+    """A step played at once when it begins (no orders); a state is in it only between two events of one order:
+    the Logistics (7.2), Strike Reveal (16.1) and Air Return (6.1) Phases."""
 
-    name = "logistics"
+    def __init__(self, name: str):
+        self.name = name
 
     def who(self, state: State) -> None:
         return None
 
     def label(self, s: State) -> str:
-        return f"Game-Turn {s.turn}: logistics phase"
+        return f"Game-Turn {s.turn}: {self.name.replace('-', ' ')} phase"
 
 
 class Amoy(Phase):
@@ -1050,9 +1068,14 @@ def _slot_face():
 
 TABLE = StatesTable(
     [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),
-     Logistics(), Amoy(), Invasion(), NavalTransfer(),
+     Automatic("logistics"), Amoy(), Invasion(), NavalTransfer(),
      AlliedMovement(), AlliedCombat(), BaseBuilding(), JapaneseMovement(), JapaneseCombat(), Losses(), Retreat(),
-     Counterattack(), Advance(), Overstack()],
+     Counterattack(), Advance(), Overstack(),
+     strike.StrikePlanningJapanese(), strike.StrikePlanningAllied(), strike.AirSuperiority(), strike.AirLosses(),
+     strike.SpecialAttack(), strike.KamikazeHits(), strike.B29(), strike.B29Fortified(), strike.Interdiction(),
+     strike.Defence(), Automatic("strike-reveal"), Automatic("air-return")],
     sequence_case=SEQ,
-    slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'")},
+    slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'"),
+           "MISSION": SlotType.choice(*dict.fromkeys(m for ms in strike.MISSIONS.values() for m in ms)),
+           "NATION": SlotType.choice("us", "cw")},
 )

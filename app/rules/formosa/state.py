@@ -62,6 +62,29 @@ class Combat:
     advanced: tuple[str, ...] = ()      # units that have advanced
 
 
+@dataclass(frozen=True)
+class Strike:
+    """This GT's air and naval missions (16.0-16.6, 17.0, 18.0; app/rules/formosa/airpower.py): the points each
+    side assigned in Strike Planning by mission ("tactical"; a Commonwealth mission is "cw-tactical"), secret
+    until `revealed` (16.1); air superiority losses still owed; ground support and interdiction placed on the
+    map as (side, hex, nationality, points); hexes a B-29 suppressed; the special attacks made; the attack
+    waiting for the defender's LP and gunfire (F22, F18). All of it but `fleet_used` ends at the Air Return
+    Phase (6.1)."""
+
+    missions: dict[str, dict[str, int]] = field(default_factory=dict)
+    revealed: bool = False
+    losses_due: dict[str, int] = field(default_factory=dict)
+    support: tuple[tuple[str, str, str, int], ...] = ()
+    interdicted: tuple[tuple[str, str, int], ...] = ()
+    suppressed: tuple[str, ...] = ()
+    b29_used: bool = False
+    kamikaze_done: bool = False
+    gunfire_withdrawn: bool = False    # 18.0 Indecisive Action or Decisive Battle
+    amphibious_barred: bool = False    # 18.0 Decisive Battle
+    fleet_used: bool = False           # 18.0: once per game
+    declared: dict | None = None       # an attack waiting for the defender's answer
+
+
 @dataclass(frozen=True, kw_only=True)
 class State(SequencedState):
     scenario: int
@@ -81,6 +104,7 @@ class State(SequencedState):
     attacked_hexes: tuple[str, ...] = ()                       # defending hexes attacked this phase (15.0)
     combat: Combat | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
+    strike: Strike = field(default_factory=Strike)
 
     # -- who acts ------------------------------------------------------------------------------------------
     @property
@@ -136,12 +160,12 @@ class State(SequencedState):
 
     def zoc_of(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of `side`'s ground units (14.0; guerrillas exert none, F1); concealed and deception
-        units exert one until revealed (11.1, 14.0)."""
+        units exert one until revealed (11.1, 14.0); units in a hex a B-29 suppressed exert none (16.5 DS)."""
         key = ("zoc", side)
         cache = _memo(self)
         if key not in cache:
-            cache[key] = frozenset(str(h) for h in zoc_of_side(self.data.map, self.positions(), side,
-                                                                self.data.zoc))
+            positions = {h: p for h, p in self.positions().items() if str(h) not in self.strike.suppressed}
+            cache[key] = frozenset(str(h) for h in zoc_of_side(self.data.map, positions, side, self.data.zoc))
         return cache[key]
 
     def overstacked(self, side: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.rules.base import Command
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import combat
+from app.rules.formosa import airpower, combat
 from app.rules.formosa.events import CombatResolved
 from app.rules.formosa.state import State, is_hex
 from app.rules.kernel.mapfile import GameMap
@@ -52,6 +52,7 @@ def view(state: State, side: str | None) -> dict:
     pending = [{"kind": p["kind"], "side": p["side"], **({k: v for k, v in p.items()} if side in (None, p["side"])
                                                         else {})} for p in state.pending]
     visible_ids = {x["id"] for x in units}
+    strike = state.strike
     c = state.combat
     return {
         "scenario": state.scenario, "turn": state.turn, "last_turn": state.data.scenario(state.scenario)["turns"],
@@ -67,6 +68,11 @@ def view(state: State, side: str | None) -> dict:
         "units": units,
         "pending": pending,
         "to_place": list(state.to_place) if side in (None, "japanese") else len(state.to_place),
+        # 16.1: a side's plan is its own until the Strike Reveal Phase; what is on the map is seen by both
+        "missions": {s: dict(m) for s, m in strike.missions.items() if side in (None, s) or strike.revealed},
+        "air_on_map": {"support": [list(r) for r in strike.support], "interdiction": [list(r) for r in
+                                                                                    strike.interdicted],
+                       "b29_suppressed": list(strike.suppressed)},
         "combat": None if c is None else {
             "attacker": c.attacker, "hexes": list(c.hexes), "code": c.code, "cleared": list(c.cleared),
             "attackers": [i for i in c.attackers if i in visible_ids],
@@ -108,11 +114,12 @@ def preview(state: State, command: Command) -> dict:
     args = command.args
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     try:
-        combat.declare(d, args["hexes"], args["units"], args.get("n") or 0)
+        combat.declare(d, args["hexes"], args["units"], args.get("n") or 0, args.get("lp") or 0)
     except ReachedRoll:
         pass
     attackers = [state.units[i] for i in args["units"]]
-    found = combat.shifts(state, command.side, args["hexes"], attackers, args.get("n") or 0)
+    found = combat.shifts(state, command.side, args["hexes"], attackers, args.get("n") or 0,
+                          lp=args.get("lp") or 0)
     p = combat.odds(state, command.side, args["hexes"], attackers, found)
     by_roll = {die: r.code for die, r in p.results}
     shifts = [{"amount": s.amount, "case": s.case, "reason": s.reason} for s in found]
@@ -120,6 +127,8 @@ def preview(state: State, command: Command) -> dict:
     lines = [f"{int(p.attack)} against {int(p.defence)}: {int(p.odds.value)}% reads {columns[p.odds.column]}"]
     lines += [f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in shifts]
     lines.append(f"column {p.column_label}: " + ", ".join(f"{die}: {code}" for die, code in by_roll.items()))
+    if airpower.defender_may_answer(state, command.side, args["hexes"]):
+        lines.append("the defender may still spend LP or naval gunfire for left shifts (15.4.1, 17.0)")
     return {"hexes": list(args["hexes"]), "attack": int(p.attack), "defence": int(p.defence),
             "percent": int(p.odds.value), "shifts": shifts, "column": p.column_label, "case": "Formosa 15.2",
             "by_roll": by_roll, "text": "\n".join(lines)}
