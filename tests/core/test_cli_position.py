@@ -36,11 +36,13 @@ def stack_lines(text: str) -> dict[str, re.Match]:
 
 def test_state_prints_each_stack_by_hex_in_columns_with_place_and_control(run, snc):
     text = run("state", snc)
-    assert text.splitlines()[0] == f"{snc} after event 55, the referee's view (everything)"
+    head = json.loads(run("show", snc, "--json"))["seq"]
+    assert text.splitlines()[0] == f"{snc} after event {head}, the referee's view (everything)"
     stacks = stack_lines(text)
     assert len(stacks) > 20
     assert len({m.start(3) for m in stacks.values()}) == 1  # every line's counters start in one column
-    assert stacks["3510"].group(3) == ("japanese: jp-d3-r18 (4), jp-d3-r34 (4), jp-d3-r6 (4), jp-d3-r68 (4)")
+    # Shanghai, which the opening does not attack (the Wusong landing's die decides what stands at 3510)
+    assert stacks["3512"].group(3) == "japanese: jp-gar-shanghai (2), jp-snlf-1 (2), jp-snlf-2 (2), jp-snlf-9 (2)"
     assert stacks["2503"].group(2).strip() == "paddy" and "cn-d11 (5), cn-d14 (5)" in stacks["2503"].group(3)
     lines = text.splitlines()
     shanghai = lines.index(stacks["3512"].group(0))
@@ -54,9 +56,10 @@ def test_state_prints_each_stack_by_hex_in_columns_with_place_and_control(run, s
 
 def test_state_as_a_side_says_so_and_shows_only_what_it_sees(run, snc):
     text = run("state", snc, "--as", "chinese")
-    assert text.splitlines()[0] == f"{snc} after event 55, as chinese sees it"
-    assert stack_lines(text)["3510"].group(3) == "japanese: jp-d3-r18 (4) +3 hidden below"  # SNC 6.3
-    assert "jp-d3-r34" not in text
+    head = json.loads(run("show", snc, "--json"))["seq"]
+    assert text.splitlines()[0] == f"{snc} after event {head}, as chinese sees it"
+    assert stack_lines(text)["3512"].group(3) == "japanese: jp-gar-shanghai (2) +3 hidden below"  # SNC 6.3
+    assert "jp-snlf-9" not in text
 
 
 def test_render_and_analyze_name_whose_view_they_show(run, snc, tmp_path):
