@@ -1,0 +1,50 @@
+"""Ichi-Go rules held at their boundaries: results and refusals a player would notice, each found missing by the
+mutation run (issue 19, docs/mutation-survivors.md)."""
+import pytest
+from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
+
+from app.rules.custom_setup import SetupError
+from app.rules.ichigo.position import start
+from app.rules.ichigo.view import view
+from tests.fuzzing import refusal
+
+
+def test_11_25_a_momentum_attack_uses_only_the_units_that_just_advanced():
+    s = position({"jp-cea-110div": "2010", "jp-ka-11div": "2013"},
+                 extra=(chinese("C01", "cn-reg-04", "2011"), chinese("C02", "cn-reg-02", "2012", tried=True)))
+    s = then(s, "japanese", "attack 2011 with jp-cea-110div")
+    s = then(s, "japanese", "advance jp-cea-110div")
+    for order in ("attack 2012 with jp-ka-11div", "attack 2012 with jp-cea-110div jp-ka-11div"):
+        assert refusal(RULES, s, "japanese", order) == \
+            "Ichi-Go 11.25: a momentum attack uses only units that just advanced"
+
+
+def test_11_27_every_defender_zero_is_a_de_that_costs_nobody_a_step():
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),))   # a zero
+    b = of(when(s, "japanese", "attack 2011 with jp-cea-110div"), ev.BattleResolved)[0]
+    assert (b.result, b.attacker_losses, b.defender_losses, b.eliminated) == ("DE", 0, 0, True)
+    assert (b.tanks, b.special_forces) == ([], False)
+
+
+def test_ruling_e13_a_stack_cut_short_by_a_full_hex_stops_in_the_hex_before_it_not_earlier():
+    full = tuple(chinese(f"C0{i}", f"cn-reg-0{i}", "2013", tried=True) for i in range(2, 6))  # 6.2: four Chinese
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-01", "2011", tried=True), *full))
+    evs = when(s, "allied", "move C01 to 2014 via 2012 2013", rolls=[3])  # 2 MP reach 2013, which is full
+    assert of(evs, ev.UnitsMoved)[0].path == ["2011", "2012"]
+    assert fold(s, *evs).units["C01"].hex == "2012"
+
+
+def test_3_3_a_custom_position_places_a_named_chinese_regular_face_up_and_refuses_an_empty_draw():
+    s = start({"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210", "jp-cea-110div": "2010"}}})
+    [(handle, unit)] = [(k, u) for k, u in s.units.items() if u.ref == "cn-reg-33"]
+    assert (unit.hex, unit.tried) == ("1210", True)
+    shown = {u["id"]: u for u in view(s, "japanese")["units"]}
+    assert (shown[handle]["name"], shown[handle]["untried"]) == ("100th Army", False)
+    with pytest.raises(SetupError, match=r"\[draw\] maps a hex to the number of untried counters"):
+        start({"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210"}, "draw": {"1211": 0}}})
+
+
+def test_9_0_a_side_sees_the_turn_each_of_its_reinforcements_enters():
+    off = {u["id"]: u for u in view(position({}), "japanese")["own_off_map"]}
+    assert (off["jp-cea-11bde"]["entry_turn"], off["jp-cea-27div"]["entry_turn"]) == (3, 2)
