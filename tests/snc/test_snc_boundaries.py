@@ -58,3 +58,12 @@ def test_3_2_and_6_0_the_view_shows_who_controls_which_city_and_who_must_elimina
     seen = view(s, "japanese")
     assert seen["japanese_control"] == ["3512", "3611"]
     assert seen["pending"] == [{"kind": "overstack", "side": "chinese"}]
+
+
+def test_10_5_3_a_refused_advance_names_the_hex_and_both_6_2_limits_it_breaks():
+    d3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+    s = position({**{u: "3409" for u in d3}, "jp-det-shigeto": "3409", "jp-d11-r12": "3309", "cn-gar-c": "3408"})
+    s = then(s, "japanese", "attack 3408 with 3409 3309", rolls=[6])
+    assert refusal(s, "japanese", "advance d3-r6 d3-r18 d3-r34 d3-r68 det-shigeto d11-r12 to 3408") == (
+        "SNC 10.5.3: an advance observes the stacking limits: SNC 6.2: Japanese units: 6 stacked in 3408, limit 5; "
+        "SNC 6.2: Japanese units: 2 units in 3408 outside formation 3rd Division, limit 1")
