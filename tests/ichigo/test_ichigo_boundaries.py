@@ -48,3 +48,10 @@ def test_3_3_a_custom_position_places_a_named_chinese_regular_face_up_and_refuse
 def test_9_0_a_side_sees_the_turn_each_of_its_reinforcements_enters():
     off = {u["id"]: u for u in view(position({}), "japanese")["own_off_map"]}
     assert (off["jp-cea-11bde"]["entry_turn"], off["jp-cea-27div"]["entry_turn"]) == (3, 2)
+
+
+@pytest.mark.parametrize(("rolls", "winner"), [([6, 2], "japanese"), ([1, 6], "allied")])
+def test_8_1_the_side_that_wins_the_airpower_roll_places_the_markers_and_both_sides_see_it(rolls, winner):
+    s = then(position({}, phase="IV", turn=3), "japanese", "roll", rolls=rolls)
+    assert RULES.prompt(s).side == winner and [a.name for a in RULES.prompt(s).actions] == ["air"]
+    assert view(s, "japanese")["airpower"]["side"] == view(s, "allied")["airpower"]["side"] == winner

@@ -67,3 +67,10 @@ def test_10_5_3_a_refused_advance_names_the_hex_and_both_6_2_limits_it_breaks():
     assert refusal(s, "japanese", "advance d3-r6 d3-r18 d3-r34 d3-r68 det-shigeto d11-r12 to 3408") == (
         "SNC 10.5.3: an advance observes the stacking limits: SNC 6.2: Japanese units: 6 stacked in 3408, limit 5; "
         "SNC 6.2: Japanese units: 2 units in 3408 outside formation 3rd Division, limit 1")
+
+
+def test_9_1_a_city_taken_at_the_end_of_a_longer_move_still_gets_its_garrison():
+    """The hexes before the city on the path are not cities: each is passed over, the city still counts."""
+    s = position({"jp-d3-r6": "2408", "cn-d57": "3612"}, turn=7, plan=MOVE)
+    s = then(s, "japanese", "move d3-r6 to 2410 via 2409")
+    assert s.controller("2410") == "japanese" and any(u.static for u in s.at("2410"))
