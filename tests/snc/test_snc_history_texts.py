@@ -1,0 +1,33 @@
+"""What each side reads in the history of SNC orders and battles (6.3, 11.3, engine ruling E9), in the fast tier:
+the whole-game fog tests are slow, and the mutation run found these texts unchecked without them (issue 19)."""
+import pytest
+from snc_given import ev, of, position, then, when
+
+from app.events import core
+from app.rules.snc import fog
+
+
+def test_6_3_the_other_side_reads_an_end_as_given_and_a_move_by_its_verb_only():
+    assert fog.visible(core.OrderGiven("japanese", "end", {}), "chinese") is True
+    assert fog.visible(core.OrderGiven("japanese", "move d3-r6 to 2706", {}), "chinese") == \
+        "japanese orders: move (details hidden, SNC 6.3)"
+
+
+def test_e9_a_battle_without_shifts_says_none_and_the_defender_reads_no_attacking_unit():
+    s = position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7)
+    events = when(s, "japanese", "attack 3408 with d3-r6", rolls=[5])
+    [opened] = of(events, ev.BattleOpened)
+    assert opened.describe() == "japanese attack on 3408 with jp-d3-r6"
+    assert fog.visible(opened, "chinese") == "japanese attack on 3408"
+    assert [e.describe() for e in of(events, ev.CombatResolved)] == \
+        ["attack on 3408: 4:5 = 1:2, shifts none -> 1:2, die 5: 1/1"]
+
+
+@pytest.mark.parametrize(("die", "effect"), [(6, "aborted"), (1, "Chinese air lost for the game"),
+                                             (3, "no effect")])
+def test_11_3_the_interception_roll_tells_both_sides_its_effect(die, effect):
+    s = position({"jp-d11-r12": "2706", "cn-d58": "2606"}, turn=7)
+    s = then(s, "japanese", "attack 2606 with d11-r12 support air")
+    [roll] = of(when(s, "chinese", "intercept", rolls=[die, 3]), ev.AirInterception)
+    assert roll.describe() == f"Chinese air against air support: die {die}, {effect} (SNC 11.3)"
+    assert fog.visible(roll, "japanese") is True
