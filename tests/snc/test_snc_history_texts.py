@@ -1,15 +1,15 @@
 """What each side reads in the history of SNC orders and battles (6.3, 11.3, engine ruling E9), in the fast tier:
 the whole-game fog tests are slow, and the mutation run found these texts unchecked without them (issue 19)."""
 import pytest
-from snc_given import ev, of, position, then, when
+from snc_given import RULES, ev, of, position, then, when
 
 from app.events import core
 from app.rules.snc import fog
 
 
 def test_6_3_the_other_side_reads_an_end_as_given_and_a_move_by_its_verb_only():
-    assert fog.visible(core.OrderGiven("japanese", "end", {}), "chinese") is True
-    assert fog.visible(core.OrderGiven("japanese", "move d3-r6 to 2706", {}), "chinese") == \
+    assert RULES.visible(core.OrderGiven("japanese", "end", {}), "chinese") is True
+    assert RULES.visible(core.OrderGiven("japanese", "move d3-r6 to 2706", {}), "chinese") == \
         "japanese orders: move (details hidden, SNC 6.3)"
 
 
