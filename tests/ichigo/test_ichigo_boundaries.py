@@ -4,6 +4,7 @@ import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
 
 from app.rules.custom_setup import SetupError
+from app.rules.errors import InvalidOrder
 from app.rules.ichigo.position import start
 from app.rules.ichigo.view import view
 from tests.fuzzing import refusal
@@ -55,3 +56,30 @@ def test_8_1_the_side_that_wins_the_airpower_roll_places_the_markers_and_both_si
     s = then(position({}, phase="IV", turn=3), "japanese", "roll", rolls=rolls)
     assert RULES.prompt(s).side == winner and [a.name for a in RULES.prompt(s).actions] == ["air"]
     assert view(s, "japanese")["airpower"]["side"] == view(s, "allied")["airpower"]["side"] == winner
+
+
+@pytest.mark.parametrize(("order", "syntax"), [
+    ("move jp-cea-110div 2012", "move UNITS to HEX [via HEX ...] [strategic]"),
+    ("absorb jp-cea-11bde jp-cea-110div", "absorb BRIGADE into DIVISION"),
+])
+def test_an_order_that_cannot_be_read_quotes_the_syntax_of_its_verb(order, syntax):
+    s = position({"jp-cea-110div": "2010", "jp-cea-11bde": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    with pytest.raises(InvalidOrder) as info:
+        RULES.parse(order, "japanese", s)
+    assert str(info.value) == f"cannot read order {order!r}: expected: {syntax}"
+
+
+def test_8_2_the_winner_places_every_marker_once_each_on_the_map():
+    s = then(position({}, phase="IV", turn=3), "japanese", "roll", rolls=[6, 2])       # 4 Japanese markers
+    assert RULES.parse("air 2010 2011", "japanese", s).side == "japanese"
+    for order in ("air 2010", "air 2010 2010 2011 2012"):
+        assert refusal(RULES, s, "japanese", order) == "Ichi-Go 8.2: place all 4 markers, one per hex"
+    assert refusal(RULES, s, "japanese", "air 2010 2011 2012 9950") == "Ichi-Go 8.2: 9950 is not on the map"
+    placed = of(when(s, "japanese", "air 2010 2011 2012 2013"), ev.AirpowerPlaced)[0]
+    assert placed.hexes == ["2010", "2011", "2012", "2013"]
+
+
+def test_10_17_a_strategic_move_is_recorded_as_strategic_with_its_doubled_allowance():
+    s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    [rolled] = of(when(s, "japanese", "move jp-cea-110div to 2011 strategic"), ev.MovementRolled)
+    assert (rolled.mp, rolled.how) == (12, "strategic")
