@@ -6,6 +6,7 @@ from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
 from app.rules.custom_setup import SetupError
 from app.rules.errors import InvalidOrder
 from app.rules.ichigo.position import start
+from app.rules.ichigo.state import decode, encode
 from app.rules.ichigo.view import view
 from tests.fuzzing import refusal
 
@@ -83,3 +84,10 @@ def test_10_17_a_strategic_move_is_recorded_as_strategic_with_its_doubled_allowa
     s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
     [rolled] = of(when(s, "japanese", "move jp-cea-110div to 2011 strategic"), ev.MovementRolled)
     assert (rolled.mp, rolled.how) == (12, "strategic")
+
+
+def test_a_snapshot_reads_back_as_the_same_position():
+    """design.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
+    s = then(position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),)), "japanese",
+             "attack 2011 with jp-cea-110div")
+    assert decode(encode(s)) == s
