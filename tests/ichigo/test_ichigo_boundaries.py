@@ -1,11 +1,14 @@
 """Ichi-Go rules held at their boundaries: results and refusals a player would notice, each found missing by the
 mutation run (issue 19, docs/mutation-survivors.md)."""
+from dataclasses import replace
+
 import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
 
 from app.rules.custom_setup import SetupError
-from app.rules.errors import InvalidOrder
+from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.ichigo.position import start
+from app.rules.ichigo.rules import describe
 from app.rules.ichigo.state import decode, encode
 from app.rules.ichigo.view import view
 from tests.fuzzing import refusal
@@ -91,3 +94,29 @@ def test_a_snapshot_reads_back_as_the_same_position():
     s = then(position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),)), "japanese",
              "attack 2011 with jp-cea-110div")
     assert decode(encode(s)) == s
+
+
+@pytest.mark.parametrize(("roll", "outcome"), [(2, "Philippines"), (3, "Causeway launched")])
+def test_5_2_the_history_says_which_way_the_causeway_roll_went_at_its_boundary(roll, outcome):
+    s = replace(position({}, turn=7), phase="start")
+    [checked] = of(when(s, "allied", "roll", rolls=[roll]), ev.CausewayChecked)
+    assert describe(checked).endswith(f"= {roll + 3} -> {outcome}")
+
+
+def test_8_10_an_airlift_records_the_city_it_left():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"}, air_side="allied",
+                 extra=(chinese("C01", "cn-reg-02", "0712"),))
+    [flown] = of(when(s, "allied", "airlift C01 to 0119"), ev.Airlifted)
+    assert (flown.unit, flown.origin, flown.hex) == ("C01", "0712", "0119")
+
+
+def test_6_3_a_militia_does_not_count_so_a_fourth_chinese_unit_joins_it_and_a_fifth_does_not():
+    c01 = chinese("C01", "cn-reg-01", "2011", tried=True)
+
+    def hex_with(n):
+        there = tuple(chinese(f"C0{i}", f"cn-reg-0{i}", "2012", tried=True) for i in range(2, 2 + n))
+        return position({"cn-mil-yrd": "2012"}, phase="VIII", plans={"chinese": "move-fight"}, extra=(c01, *there))
+
+    assert of(when(hex_with(3), "allied", "move C01 to 2012", rolls=[3]), ev.UnitsMoved)[0].path == ["2011", "2012"]
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.0: Chinese units: 5 stacked in 2012, limit 4"):
+        when(hex_with(4), "allied", "move C01 to 2012", rolls=[3])
