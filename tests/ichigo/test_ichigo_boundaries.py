@@ -120,3 +120,16 @@ def test_6_3_a_militia_does_not_count_so_a_fourth_chinese_unit_joins_it_and_a_fi
     assert of(when(hex_with(3), "allied", "move C01 to 2012", rolls=[3]), ev.UnitsMoved)[0].path == ["2011", "2012"]
     with pytest.raises(IllegalOrder, match="Ichi-Go 6.0: Chinese units: 5 stacked in 2012, limit 4"):
         when(hex_with(4), "allied", "move C01 to 2012", rolls=[3])
+
+
+def test_7_4_an_attack_on_attenuated_supply_names_its_shift_and_case():
+    s = position({"jp-cea-110div": "2010"}, turn=7, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    [battle] = of(when(s, "japanese", "attack 2011 with jp-cea-110div", rolls=[3]), ev.BattleResolved)
+    assert battle.shifts == ["1L (Ichi-Go 7.4: attenuated Japanese supply)"]
+
+
+def test_11_29_a_preview_against_an_empty_japanese_city_counts_its_intrinsic_garrison():
+    s = position({}, phase="IX", plans={"chinese": "move-fight"}, extra=(chinese("C01", "cn-reg-02", "1608",
+                                                                                  tried=True),))
+    shown = RULES.preview(s, RULES.parse("attack 1609 with C01", "allied", s))
+    assert (shown["garrison"], shown["defence"]) == (True, 1)
