@@ -4,6 +4,7 @@ import pytest
 from snc_given import RULES, position, then, when
 
 from app.rules.errors import OrderError
+from app.rules.snc.position import start
 from app.rules.snc.view import view
 
 MOVE = ("move", "fight")
@@ -74,3 +75,16 @@ def test_9_1_a_city_taken_at_the_end_of_a_longer_move_still_gets_its_garrison():
     s = position({"jp-d3-r6": "2408", "cn-d57": "3612"}, turn=7, plan=MOVE)
     s = then(s, "japanese", "move d3-r6 to 2410 via 2409")
     assert s.controller("2410") == "japanese" and any(u.static for u in s.at("2410"))
+
+
+def test_8_4_a_landing_names_one_hex_and_a_second_is_quoted_back_as_unexpected():
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
+    with pytest.raises(OrderError) as info:
+        RULES.parse("land d6-r13 at 3417 3418 support naval", "japanese", s)
+    assert str(info.value) == "cannot read order 'land d6-r13 at 3417 3418 support naval': unexpected '3418'"
+
+
+def test_3_2_a_custom_position_gives_the_japanese_the_city_their_unit_stands_in():
+    s = start({"position": {"turn": 3, "phase": "ops1", "plan": ["move", "fight"],
+                            "units": {"jp-d3-r6": "2410", "cn-d57": "3612"}}})
+    assert s.controller("2410") == "japanese" and sorted(s.jp_control) == ["2410", "3512", "3611"]
