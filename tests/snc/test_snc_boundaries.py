@@ -1,5 +1,7 @@
 """SNC rules held at their boundaries: what a player reads when an order is refused, and results a player would
 notice, each found missing by the mutation run (issue 19, docs/mutation-survivors.md)."""
+from dataclasses import replace
+
 import pytest
 from snc_given import RULES, position, then, when
 
@@ -88,3 +90,11 @@ def test_3_2_a_custom_position_gives_the_japanese_the_city_their_unit_stands_in(
     s = start({"position": {"turn": 3, "phase": "ops1", "plan": ["move", "fight"],
                             "units": {"jp-d3-r6": "2410", "cn-d57": "3612"}}})
     assert s.controller("2410") == "japanese" and sorted(s.jp_control) == ["2410", "3512", "3611"]
+
+
+def test_9_5_2_rail_placement_by_the_west_edge_is_refused_when_japanese_hold_nanking_and_hangzhou():
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512", "jp-d3-r6": "0202", "jp-d3-r18": "1824"}, turn=3,
+                 side="chinese", phase="reinf")
+    s = replace(s, interdicted=3, units={**s.units, "cn-d13": replace(s.units["cn-d13"], arrival_turn=3)})
+    assert refusal(s, "chinese", "rail d13 to 0105") == (
+        "SNC 9.5.2: no railroad from Nanking or Hangzhou to 0105 free of Japanese units and zones of control")
