@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
+from test_ichigo_engine import mainland_landing, us_ids
 
 from app.rules.custom_setup import SetupError
 from app.rules.errors import IllegalOrder, InvalidOrder
@@ -126,6 +127,9 @@ def test_7_4_an_attack_on_attenuated_supply_names_its_shift_and_case():
     s = position({"jp-cea-110div": "2010"}, turn=7, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
     [battle] = of(when(s, "japanese", "attack 2011 with jp-cea-110div", rolls=[3]), ev.BattleResolved)
     assert battle.shifts == ["1L (Ichi-Go 7.4: attenuated Japanese supply)"]
+    panel = RULES.combat_summary(battle, s)                        # the replay's combat panel
+    assert panel["shifts"] == [{"amount": -1, "case": "Ichi-Go 7.4", "reason": "attenuated Japanese supply"}]
+    assert (panel["column"], panel["result"], panel["losses"]) == ("1:2", "2/1", {"japanese": 2, "allied": 1})
 
 
 def test_11_29_a_preview_against_an_empty_japanese_city_counts_its_intrinsic_garrison():
@@ -133,3 +137,13 @@ def test_11_29_a_preview_against_an_empty_japanese_city_counts_its_intrinsic_gar
                                                                                   tried=True),))
     shown = RULES.preview(s, RULES.parse("attack 1609 with C01", "allied", s))
     assert (shown["garrison"], shown["defence"]) == (True, 1)
+
+
+def test_5_3_item_12_the_mainland_landing_is_at_a_port_city_and_its_beachhead_is_shown_to_both_sides():
+    s = mainland_landing({})
+    land = "land " + " ".join(us_ids(4)) + " at "
+    assert refusal(RULES, s, "allied", land + "2420") == ("Ichi-Go 5.3: the mainland landing is at one of the port "
+                                                          "cities 1922, 2123, 2521, 2719, 2818 (ruling R10)")
+    s = then(s, "allied", land + "2521")
+    assert view(s, "japanese")["beachheads"] == view(s, "allied")["beachheads"] == \
+        {"formosa": "3221", "mainland": "2521"}
