@@ -147,3 +147,13 @@ def test_5_3_item_12_the_mainland_landing_is_at_a_port_city_and_its_beachhead_is
     s = then(s, "allied", land + "2521")
     assert view(s, "japanese")["beachheads"] == view(s, "allied")["beachheads"] == \
         {"formosa": "3221", "mainland": "2521"}
+
+
+def test_9_2_with_one_eligible_full_division_a_reduced_division_fills_the_second_slot_before_brigades():
+    s = position({"jp-cea-26div": "1901", "jp-cea-62div": "1901", "jp-cea-11bde": "1812"}, phase="V", turn=5,
+                 steps={"jp-cea-62div": 1})
+    assert refusal(RULES, s, "japanese", "withdraw jp-cea-26div jp-cea-11bde") == (
+        "Ichi-Go 9.2: withdraw 1 full-strength 4-factor division(s) under 101, 1 reduced division(s) and "
+        "0 brigade(s), all in supply")
+    s = then(s, "japanese", "withdraw jp-cea-26div jp-cea-62div")
+    assert (s.units["jp-cea-26div"].status, s.units["jp-cea-62div"].status) == ("removed", "14aa-pool")
