@@ -6,10 +6,12 @@ from fractions import Fraction
 import pytest
 
 from app.rules.kernel.advance import check_advance
+from app.rules.kernel.crt import Notation
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Grid, Hex
 from app.rules.kernel.mapfile import MapError
-from app.rules.kernel.results import LossRule
+from app.rules.kernel.odds import parse_columns
+from app.rules.kernel.results import LossRule, scale_losses
 from app.rules.kernel.strength import Contribution, Modifier, StrengthRule, total_strength
 from tests.kernel.test_atlas import ATLAS, sheet
 
@@ -40,3 +42,16 @@ def test_a_map_for_a_sheet_the_game_does_not_have_names_the_sheets_it_has():
     with pytest.raises(MapError) as info:
         ATLAS.replaced(sheet("x"))
     assert "sheet 'x' is none of this game's sheets ('w', 'e')" in str(info.value)
+
+
+def test_differential_and_percentage_columns_start_at_the_low_end_of_their_printed_range():
+    lows = [c.low for c in parse_columns("differential", ["-2", "+2, +3", "+4..+7", "+10"])]
+    assert lows == [-2, 2, 4, 10]
+    lows = [c.low for c in parse_columns("percentage", ["≤49%", "50-99%", "300%", "≥700%"])]
+    assert lows == [0, 50, 300, 700]
+
+
+def test_scaling_an_exchange_keeps_it_an_exchange():
+    ex = Notation.from_dict({"tokens": {"EX": {"exchange": True}}}).parse("EX")
+    scaled = scale_losses(ex, "attacker", LossRule(2, 1, ""))
+    assert scaled.exchange and scaled.attacker.losses == 1
