@@ -157,3 +157,12 @@ def test_9_2_with_one_eligible_full_division_a_reduced_division_fills_the_second
         "0 brigade(s), all in supply")
     s = then(s, "japanese", "withdraw jp-cea-26div jp-cea-62div")
     assert (s.units["jp-cea-26div"].status, s.units["jp-cea-62div"].status) == ("removed", "14aa-pool")
+
+
+def test_10_1_a_stack_that_began_to_move_goes_on_whole_and_only_whole():
+    s = position({"jp-cea-110div": "2010", "jp-ka-11div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    s = then(s, "japanese", "move jp-cea-110div jp-ka-11div to 2011")
+    assert refusal(RULES, s, "japanese", "move jp-cea-110div to 2012") == (
+        "Ichi-Go 10.1: a stack that has begun to move goes on only as that stack, before any other unit moves")
+    s = then(s, "japanese", "move jp-cea-110div jp-ka-11div to 2012")
+    assert {s.units[u].hex for u in ("jp-cea-110div", "jp-ka-11div")} == {"2012"}
