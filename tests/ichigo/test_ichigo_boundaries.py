@@ -166,3 +166,11 @@ def test_10_1_a_stack_that_began_to_move_goes_on_whole_and_only_whole():
         "Ichi-Go 10.1: a stack that has begun to move goes on only as that stack, before any other unit moves")
     s = then(s, "japanese", "move jp-cea-110div jp-ka-11div to 2012")
     assert {s.units[u].hex for u in ("jp-cea-110div", "jp-ka-11div")} == {"2012"}
+
+
+def test_9_5_a_full_strength_division_absorbs_no_brigade_and_a_reduced_one_does():
+    full = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811"}, phase="V")
+    assert refusal(RULES, full, "japanese", "absorb jp-cea-1bde into jp-cea-40div") == \
+        "Ichi-Go 9.5: a reduced division and an infantry brigade in the same hex"
+    reduced = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811"}, phase="V", steps={"jp-cea-40div": 1})
+    assert then(reduced, "japanese", "absorb jp-cea-1bde into jp-cea-40div").units["jp-cea-40div"].steps == 2

@@ -33,3 +33,9 @@ def test_a_notation_that_ignores_case_reads_de_and_one_that_does_not_refuses_it(
 def test_a_result_as_the_preview_sends_it_keeps_each_sides_losses_apart():
     shown = Notation.from_dict({}).parse("1/2").to_dict()
     assert (shown["attacker"]["losses"], shown["defender"]["losses"]) == (1, 2)
+
+
+def test_a_token_with_a_number_reads_the_number_printed_in_the_cell():
+    notation = Notation.from_dict({"tokens": {"Dr{n}": {"defender": {"retreat": "n"}}}})
+    assert notation.parse("Dr3").defender.retreat == 3
+    assert notation.parse("Dr3 1/2").defender.losses == 2

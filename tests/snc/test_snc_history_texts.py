@@ -53,3 +53,9 @@ def test_a_snapshot_reads_back_as_the_same_position():
     s = then(position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7), "japanese", "attack 3408 with d3-r6",
              rolls=[5])
     assert decode(encode(s)) == s
+
+
+def test_5_1_the_japanese_reinforcement_phase_is_named_in_the_prompt():
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf")
+    prompt = RULES.prompt(s)
+    assert (prompt.step, [a.name for a in prompt.actions]) == ("GT 7, japanese Reinforcement Phase", ["land", "end"])
