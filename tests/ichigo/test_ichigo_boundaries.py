@@ -174,3 +174,12 @@ def test_9_5_a_full_strength_division_absorbs_no_brigade_and_a_reduced_one_does(
         "Ichi-Go 9.5: a reduced division and an infantry brigade in the same hex"
     reduced = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811"}, phase="V", steps={"jp-cea-40div": 1})
     assert then(reduced, "japanese", "absorb jp-cea-1bde into jp-cea-40div").units["jp-cea-40div"].steps == 2
+
+
+def test_10_4_once_another_stack_rolls_to_move_the_first_stack_has_completed_its_move():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-01", "2011", tried=True), chinese("C02", "cn-reg-02", "2015",
+                                                                                  tried=True)))
+    s = then(s, "allied", "move C01 to 2012", rolls=[6])                     # 5 MP, 1 spent
+    s = then(s, "allied", "move C02 to 2016", rolls=[6])
+    assert refusal(RULES, s, "allied", "move C01 to 2013") == "Ichi-Go 10.4: C01 has completed its move this phase"
