@@ -8,7 +8,7 @@ package with a seeded random generator (the same seed and code give the same sam
 names to `mutmut run`. A killed mutant is a rule break some test notices; a survivor is listed with the cases whose
 mapped tests (docs/cases/*.md) run the mutated function but did not notice. `mutmut show NAME` prints its diff.
 
-Usage: python bench/mutation.py [--sample 150] [--seed 19] [--packages snc ichigo kernel] [--max-children 2]
+Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ichigo kernel] [--max-children 2] [--report]
 """
 from __future__ import annotations
 
@@ -90,20 +90,25 @@ def cases_reaching(name: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", type=int, default=150, help="mutants per package (default 150)")
+    parser.add_argument("--sample", type=int, default=100, help="mutants per package (default 100)")
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--packages", nargs="+", choices=PACKAGES, default=list(PACKAGES))
     parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--report", action="store_true",
+                        help="run nothing: print the sample's latest results (after `mutmut run NAME` of one)")
     args = parser.parse_args()
     os.chdir(ROOT)
 
-    generate(args.max_children)
+    if not args.report:
+        generate(args.max_children)
     chosen = {p: sample(list(meta(p)), args.sample, args.seed, p) for p in args.packages}
     log = ROOT / "mutants" / "mutation-run.log"
-    seconds = run([n for names in chosen.values() for n in names], args.max_children, log)
-
-    print(f"\nmutmut on a sample of {args.sample} mutants per package, seed {args.seed}, "
-          f"{seconds / 60:.1f} min with {args.max_children} at once (log: {log.relative_to(ROOT)})\n")
+    if args.report:
+        print(f"\nlatest results of the sample of {args.sample} mutants per package, seed {args.seed}\n")
+    else:
+        seconds = run([n for names in chosen.values() for n in names], args.max_children, log)
+        print(f"\nmutmut on a sample of {args.sample} mutants per package, seed {args.seed}, "
+              f"{seconds / 60:.1f} min with {args.max_children} at once (log: {log.relative_to(ROOT)})\n")
     print(f"{'package':8} {'mutants':>7} {'sampled':>7} {'killed':>6} {'survived':>8} {'timeout':>7} "
           f"{'other':>5} {'score':>6}  case table")
     survivors = []

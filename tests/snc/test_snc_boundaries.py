@@ -49,8 +49,10 @@ def test_10_3_a_preview_refuses_what_the_attack_would_and_shows_the_8_4_landing_
     with pytest.raises(OrderError, match="SNC 10.0: jp-d3-r18 in 3411 is not adjacent to 3408"):
         RULES.preview(s, RULES.parse("attack 3408 with d3-r18", "japanese", s))
     s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
-    shown = str(RULES.preview(s, RULES.parse("land " + " ".join(D6) + " at 3417", "japanese", s)))
-    assert "SNC 8.4" in shown and "amphibious landing" in shown
+    attack = RULES.preview(s, RULES.parse("land " + " ".join(D6) + " at 3417", "japanese", s))["attack"]
+    assert attack["total"] == 8                                     # four 4s, each halved
+    assert {str(u["modifiers"]) for u in attack["units"]} == \
+        {str([{"factor": "1/2", "case": "SNC 8.4", "reason": "amphibious landing"}])}
 
 
 def test_3_2_and_6_0_the_view_shows_who_controls_which_city_and_who_must_eliminate():
