@@ -56,6 +56,15 @@ class UnknownGame(StoreError):
         self.game_id = game_id
 
 
+class NoPbemSettings(StoreError):
+    """A change to the play-by-email settings of a game that has none (a local game). Nothing was written."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"game {game_id!r} is not played by email here (it has no play-by-email settings); "
+                         "nothing was written")
+        self.game_id = game_id
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event to append: its body is already encoded and validated (app.events.registry.encode)."""
@@ -65,6 +74,21 @@ class NewEvent:
     payload: dict
     actor: str
     causation: int | None = None
+
+
+def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> list[StoredEvent]:
+    """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), chained and sealed, one
+    time of writing for the batch; every backend appends what this returns."""
+    at = utc_now()
+    sealed: list[StoredEvent] = []
+    for offset, new in enumerate(events, start=1):
+        event = StoredEvent.sealed(
+            game_id=game_id, seq=after_seq + offset, type=new.type, version=new.version,
+            payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev_hash,
+        )
+        sealed.append(event)
+        prev_hash = event.hash
+    return sealed
 
 
 def utc_now() -> str:
@@ -166,16 +190,7 @@ class EventStore:
         last_seq, last_hash = self._head_unlocked(game_id)
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
-        at = utc_now()
-        sealed: list[StoredEvent] = []
-        prev = last_hash
-        for offset, new in enumerate(events, start=1):
-            event = StoredEvent.sealed(
-                game_id=game_id, seq=expected_seq + offset, type=new.type, version=new.version,
-                payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev,
-            )
-            sealed.append(event)
-            prev = event.hash
+        sealed = seal(game_id, expected_seq, last_hash, events)
         try:
             self.db["events"].insert_all(_row(e) for e in sealed)
         except sqlite3.IntegrityError as exc:
@@ -306,8 +321,12 @@ class EventStore:
         return rows[0] if rows else None
 
     def update_pbem_game(self, game_id: str, changes: dict) -> None:
+        """Change columns of a game's play-by-email settings; a game without settings is NoPbemSettings."""
         with self._write_lock():
-            self.db["pbem_games"].update(game_id, changes)
+            try:
+                self.db["pbem_games"].update(game_id, changes)
+            except sqlite_utils.db.NotFoundError as exc:
+                raise NoPbemSettings(game_id) from exc
 
     def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
         """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""

@@ -36,7 +36,8 @@ def _mark_revealed(state: State, e):
 def ezoc(state: State, side: str) -> frozenset[str]:
     """SNC 7.0-7.2: hexes in the zone of control of `side`'s enemies."""
     d = state.data
-    return frozenset(str(h) for h in enemy_zoc(d.map, state.positions(), side, d.zoc))
+    return state.memo(("ezoc", side),
+                      lambda: frozenset(str(h) for h in enemy_zoc(d.map, state.positions(), side, d.zoc)))
 
 
 def neighbours(d: GameData, hex_label: str) -> list[str]:
