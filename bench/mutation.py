@@ -51,7 +51,10 @@ def meta(package: str) -> dict[str, int | None]:
     codes: dict[str, int | None] = {}
     for path in sorted(walk_mutatable_files()):
         if path.parent == Path("app", "rules", package):
-            codes.update(json.loads(Path("mutants", f"{path}.meta").read_text())["exit_code_by_key"])
+            written = Path("mutants", f"{path}.meta")
+            if not written.exists():
+                sys.exit(f"no mutants of {path} yet (a new file): run without --report to generate them")
+            codes.update(json.loads(written.read_text())["exit_code_by_key"])
     return codes
 
 
