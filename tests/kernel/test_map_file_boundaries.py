@@ -5,19 +5,10 @@ from pathlib import Path
 import pytest
 
 from app.rules.kernel.mapfile import MapError, load_map, loads_map
+from tests.kernel.test_map_limits import SMALL
 
-MAP = """
-[map]
-name = "Small"
-parity = "even-low"
-cols = [1, COLS]
-rows = [1, ROWS]
-[vocabulary]
-terrain = ["clear", "woods"]
-hexside = ["river"]
-[terrain]
-default = "clear"
-"""
+# test_map_limits's small map, with a hexside feature declared
+MAP = SMALL.replace('terrain = ["clear", "woods"]\n', 'terrain = ["clear", "woods"]\nhexside = ["river"]\n')
 
 
 def small(cols: int = 3, rows: int = 3, more: str = "") -> str:
