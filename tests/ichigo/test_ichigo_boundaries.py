@@ -1,0 +1,185 @@
+"""Ichi-Go rules held at their boundaries: results and refusals a player would notice, each found missing by the
+mutation run (issue 19, docs/mutation-survivors.md)."""
+from dataclasses import replace
+
+import pytest
+from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
+from test_ichigo_engine import mainland_landing, us_ids
+
+from app.rules.custom_setup import SetupError
+from app.rules.errors import IllegalOrder, InvalidOrder
+from app.rules.ichigo.position import start
+from app.rules.ichigo.rules import describe
+from app.rules.ichigo.state import decode, encode
+from app.rules.ichigo.view import view
+from tests.fuzzing import refusal
+
+
+def test_11_25_a_momentum_attack_uses_only_the_units_that_just_advanced():
+    s = position({"jp-cea-110div": "2010", "jp-ka-11div": "2013"},
+                 extra=(chinese("C01", "cn-reg-04", "2011"), chinese("C02", "cn-reg-02", "2012", tried=True)))
+    s = then(s, "japanese", "attack 2011 with jp-cea-110div")
+    s = then(s, "japanese", "advance jp-cea-110div")
+    for order in ("attack 2012 with jp-ka-11div", "attack 2012 with jp-cea-110div jp-ka-11div"):
+        assert refusal(RULES, s, "japanese", order) == \
+            "Ichi-Go 11.25: a momentum attack uses only units that just advanced"
+
+
+def test_11_27_every_defender_zero_is_a_de_that_costs_nobody_a_step():
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),))   # a zero
+    b = of(when(s, "japanese", "attack 2011 with jp-cea-110div"), ev.BattleResolved)[0]
+    assert (b.result, b.attacker_losses, b.defender_losses, b.eliminated) == ("DE", 0, 0, True)
+    assert (b.tanks, b.special_forces) == ([], False)
+
+
+def test_ruling_e13_a_stack_cut_short_by_a_full_hex_stops_in_the_hex_before_it_not_earlier():
+    full = tuple(chinese(f"C0{i}", f"cn-reg-0{i}", "2013", tried=True) for i in range(2, 6))  # 6.2: four Chinese
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-01", "2011", tried=True), *full))
+    evs = when(s, "allied", "move C01 to 2014 via 2012 2013", rolls=[3])  # 2 MP reach 2013, which is full
+    assert of(evs, ev.UnitsMoved)[0].path == ["2011", "2012"]
+    assert fold(s, *evs).units["C01"].hex == "2012"
+
+
+def test_3_3_a_custom_position_places_a_named_chinese_regular_face_up_and_refuses_an_empty_draw():
+    s = start({"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210", "jp-cea-110div": "2010"}}})
+    [(handle, unit)] = [(k, u) for k, u in s.units.items() if u.ref == "cn-reg-33"]
+    assert (unit.hex, unit.tried) == ("1210", True)
+    shown = {u["id"]: u for u in view(s, "japanese")["units"]}
+    assert (shown[handle]["name"], shown[handle]["untried"]) == ("100th Army", False)
+    with pytest.raises(SetupError, match=r"\[draw\] maps a hex to the number of untried counters"):
+        start({"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210"}, "draw": {"1211": 0}}})
+
+
+def test_9_0_a_side_sees_the_turn_each_of_its_reinforcements_enters():
+    off = {u["id"]: u for u in view(position({}), "japanese")["own_off_map"]}
+    assert (off["jp-cea-11bde"]["entry_turn"], off["jp-cea-27div"]["entry_turn"]) == (3, 2)
+
+
+@pytest.mark.parametrize(("rolls", "winner"), [([6, 2], "japanese"), ([1, 6], "allied")])
+def test_8_1_the_side_that_wins_the_airpower_roll_places_the_markers_and_both_sides_see_it(rolls, winner):
+    s = then(position({}, phase="IV", turn=3), "japanese", "roll", rolls=rolls)
+    assert RULES.prompt(s).side == winner and [a.name for a in RULES.prompt(s).actions] == ["air"]
+    assert view(s, "japanese")["airpower"]["side"] == view(s, "allied")["airpower"]["side"] == winner
+
+
+@pytest.mark.parametrize(("order", "syntax"), [
+    ("move jp-cea-110div 2012", "move UNITS to HEX [via HEX ...] [strategic]"),
+    ("absorb jp-cea-11bde jp-cea-110div", "absorb BRIGADE into DIVISION"),
+])
+def test_an_order_that_cannot_be_read_quotes_the_syntax_of_its_verb(order, syntax):
+    s = position({"jp-cea-110div": "2010", "jp-cea-11bde": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    with pytest.raises(InvalidOrder) as info:
+        RULES.parse(order, "japanese", s)
+    assert str(info.value) == f"cannot read order {order!r}: expected: {syntax}"
+
+
+def test_8_2_the_winner_places_every_marker_once_each_on_the_map():
+    s = then(position({}, phase="IV", turn=3), "japanese", "roll", rolls=[6, 2])       # 4 Japanese markers
+    assert RULES.parse("air 2010 2011", "japanese", s).side == "japanese"
+    for order in ("air 2010", "air 2010 2010 2011 2012"):
+        assert refusal(RULES, s, "japanese", order) == "Ichi-Go 8.2: place all 4 markers, one per hex"
+    assert refusal(RULES, s, "japanese", "air 2010 2011 2012 9950") == "Ichi-Go 8.2: 9950 is not on the map"
+    placed = of(when(s, "japanese", "air 2010 2011 2012 2013"), ev.AirpowerPlaced)[0]
+    assert placed.hexes == ["2010", "2011", "2012", "2013"]
+
+
+def test_10_17_a_strategic_move_is_recorded_as_strategic_with_its_doubled_allowance():
+    s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    [rolled] = of(when(s, "japanese", "move jp-cea-110div to 2011 strategic"), ev.MovementRolled)
+    assert (rolled.mp, rolled.how) == (12, "strategic")
+
+
+def test_a_snapshot_reads_back_as_the_same_position():
+    """design.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
+    s = then(position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),)), "japanese",
+             "attack 2011 with jp-cea-110div")
+    assert decode(encode(s)) == s
+
+
+@pytest.mark.parametrize(("roll", "outcome"), [(2, "Philippines"), (3, "Causeway launched")])
+def test_5_2_the_history_says_which_way_the_causeway_roll_went_at_its_boundary(roll, outcome):
+    s = replace(position({}, turn=7), phase="start")
+    [checked] = of(when(s, "allied", "roll", rolls=[roll]), ev.CausewayChecked)
+    assert describe(checked).endswith(f"= {roll + 3} -> {outcome}")
+
+
+def test_8_10_an_airlift_records_the_city_it_left():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"}, air_side="allied",
+                 extra=(chinese("C01", "cn-reg-02", "0712"),))
+    [flown] = of(when(s, "allied", "airlift C01 to 0119"), ev.Airlifted)
+    assert (flown.unit, flown.origin, flown.hex) == ("C01", "0712", "0119")
+
+
+def test_6_3_a_militia_does_not_count_so_a_fourth_chinese_unit_joins_it_and_a_fifth_does_not():
+    c01 = chinese("C01", "cn-reg-01", "2011", tried=True)
+
+    def hex_with(n):
+        there = tuple(chinese(f"C0{i}", f"cn-reg-0{i}", "2012", tried=True) for i in range(2, 2 + n))
+        return position({"cn-mil-yrd": "2012"}, phase="VIII", plans={"chinese": "move-fight"}, extra=(c01, *there))
+
+    assert of(when(hex_with(3), "allied", "move C01 to 2012", rolls=[3]), ev.UnitsMoved)[0].path == ["2011", "2012"]
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.0: Chinese units: 5 stacked in 2012, limit 4"):
+        when(hex_with(4), "allied", "move C01 to 2012", rolls=[3])
+
+
+def test_7_4_an_attack_on_attenuated_supply_names_its_shift_and_case():
+    s = position({"jp-cea-110div": "2010"}, turn=7, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    [battle] = of(when(s, "japanese", "attack 2011 with jp-cea-110div", rolls=[3]), ev.BattleResolved)
+    assert battle.shifts == ["1L (Ichi-Go 7.4: attenuated Japanese supply)"]
+    panel = RULES.combat_summary(battle, s)                        # the replay's combat panel
+    assert panel["shifts"] == [{"amount": -1, "case": "Ichi-Go 7.4", "reason": "attenuated Japanese supply"}]
+    assert (panel["column"], panel["result"], panel["losses"]) == ("1:2", "2/1", {"japanese": 2, "allied": 1})
+
+
+def test_11_29_a_preview_against_an_empty_japanese_city_counts_its_intrinsic_garrison():
+    s = position({}, phase="IX", plans={"chinese": "move-fight"}, extra=(chinese("C01", "cn-reg-02", "1608",
+                                                                                  tried=True),))
+    shown = RULES.preview(s, RULES.parse("attack 1609 with C01", "allied", s))
+    assert (shown["garrison"], shown["defence"]) == (True, 1)
+
+
+def test_5_3_item_12_the_mainland_landing_is_at_a_port_city_and_its_beachhead_is_shown_to_both_sides():
+    s = mainland_landing({})
+    land = "land " + " ".join(us_ids(4)) + " at "
+    assert refusal(RULES, s, "allied", land + "2420") == ("Ichi-Go 5.3: the mainland landing is at one of the port "
+                                                          "cities 1922, 2123, 2521, 2719, 2818 (ruling R10)")
+    s = then(s, "allied", land + "2521")
+    assert view(s, "japanese")["beachheads"] == view(s, "allied")["beachheads"] == \
+        {"formosa": "3221", "mainland": "2521"}
+
+
+def test_9_2_with_one_eligible_full_division_a_reduced_division_fills_the_second_slot_before_brigades():
+    s = position({"jp-cea-26div": "1901", "jp-cea-62div": "1901", "jp-cea-11bde": "1812"}, phase="V", turn=5,
+                 steps={"jp-cea-62div": 1})
+    assert refusal(RULES, s, "japanese", "withdraw jp-cea-26div jp-cea-11bde") == (
+        "Ichi-Go 9.2: withdraw 1 full-strength 4-factor division(s) under 101, 1 reduced division(s) and "
+        "0 brigade(s), all in supply")
+    s = then(s, "japanese", "withdraw jp-cea-26div jp-cea-62div")
+    assert (s.units["jp-cea-26div"].status, s.units["jp-cea-62div"].status) == ("removed", "14aa-pool")
+
+
+def test_10_1_a_stack_that_began_to_move_goes_on_whole_and_only_whole():
+    s = position({"jp-cea-110div": "2010", "jp-ka-11div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    s = then(s, "japanese", "move jp-cea-110div jp-ka-11div to 2011")
+    assert refusal(RULES, s, "japanese", "move jp-cea-110div to 2012") == (
+        "Ichi-Go 10.1: a stack that has begun to move goes on only as that stack, before any other unit moves")
+    s = then(s, "japanese", "move jp-cea-110div jp-ka-11div to 2012")
+    assert {s.units[u].hex for u in ("jp-cea-110div", "jp-ka-11div")} == {"2012"}
+
+
+def test_9_5_a_full_strength_division_absorbs_no_brigade_and_a_reduced_one_does():
+    full = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811"}, phase="V")
+    assert refusal(RULES, full, "japanese", "absorb jp-cea-1bde into jp-cea-40div") == \
+        "Ichi-Go 9.5: a reduced division and an infantry brigade in the same hex"
+    reduced = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811"}, phase="V", steps={"jp-cea-40div": 1})
+    assert then(reduced, "japanese", "absorb jp-cea-1bde into jp-cea-40div").units["jp-cea-40div"].steps == 2
+
+
+def test_10_4_once_another_stack_rolls_to_move_the_first_stack_has_completed_its_move():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-01", "2011", tried=True), chinese("C02", "cn-reg-02", "2015",
+                                                                                  tried=True)))
+    s = then(s, "allied", "move C01 to 2012", rolls=[6])                     # 5 MP, 1 spent
+    s = then(s, "allied", "move C02 to 2016", rolls=[6])
+    assert refusal(RULES, s, "allied", "move C01 to 2013") == "Ichi-Go 10.4: C01 has completed its move this phase"

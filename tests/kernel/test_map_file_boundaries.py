@@ -1,0 +1,53 @@
+"""A map file at its limits and with several mistakes: the largest map accepted and the next refused, every
+mistake named at once, names kept (docs/map-format.md; found missing by the mutation run, issue 19)."""
+from pathlib import Path
+
+import pytest
+
+from app.rules.kernel.mapfile import MapError, load_map, loads_map
+from tests.kernel.test_map_limits import SMALL
+
+# test_map_limits's small map, with a hexside feature declared
+MAP = SMALL.replace('terrain = ["clear", "woods"]\n', 'terrain = ["clear", "woods"]\nhexside = ["river"]\n')
+
+
+def small(cols: int = 3, rows: int = 3, more: str = "") -> str:
+    return MAP.replace("COLS", str(cols)).replace("ROWS", str(rows)) + more
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(MapError) as caught:
+        loads_map(text, "custom map")
+    return [line.strip() for line in str(caught.value).splitlines()[1:]]
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(100, 60), (60, 100)])
+def test_a_map_of_exactly_the_most_hexes_and_columns_is_read(cols, rows):
+    assert len(list(loads_map(small(cols, rows), "custom map").hexes())) == 6000
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(100, 61), (101, 1)])
+def test_one_hex_row_or_column_more_is_refused(cols, rows):
+    assert problems(small(cols, rows)) == [
+        f"custom map: [map]: {cols} columns by {rows} rows is too large a map: at most 100 columns, 100 rows and "
+        "6000 hexes (nothing else was read)"]
+
+
+def test_every_unknown_word_is_named_not_only_the_first():
+    more = '[terrain.override]\n"0101" = "lava"\n"0102" = "ice"\n' \
+           '[[hexsides.between]]\nfeature = "rivers"\na = ["0101"]\nb = ["0102"]\n' \
+           '[[hexsides.between]]\nfeature = "river"\na = ["0101"]\nb = ["0909"]\n'
+    assert problems(small(more=more)) == [
+        "custom map: [terrain.override] 0101: unknown terrain 'lava' (declared: clear, woods)",
+        "custom map: [terrain.override] 0102: unknown terrain 'ice' (declared: clear, woods)",
+        "custom map: [[hexsides.between]] #1: unknown hexside feature 'rivers' (declared: river)",
+        "custom map: [[hexsides.between]] #2 b: hex 0909 is off the map (cols 01-03, rows 01-03)",
+    ]
+
+
+def test_a_box_name_is_plain_text_and_a_road_keeps_its_name():
+    said = problems(small(more='[[boxes]]\nid = "s"\nname = "<b>x</b>"\nadjacent = ["0101"]\n'))
+    assert said == ["custom map: [[boxes]] #1: name '<b>x</b>' is not plain text: letters, digits, spaces and "
+                    ". , ' ( ) / : - & only, at most 60 characters"]
+    sample = load_map(Path(__file__).parent / "data" / "sample_map.toml")
+    assert [r.name for r in sample.roads] == ["Wusong road"]

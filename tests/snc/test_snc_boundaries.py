@@ -1,0 +1,102 @@
+"""SNC rules held at their boundaries: what a player reads when an order is refused, and results a player would
+notice, each found missing by the mutation run (issue 19, docs/mutation-survivors.md)."""
+from dataclasses import replace
+
+import pytest
+from snc_given import RULES, position, then, when
+
+from app.rules.errors import OrderError
+from app.rules.snc.position import start
+from app.rules.snc.view import view
+
+MOVE = ("move", "fight")
+D6 = ["jp-d6-r13", "jp-d6-r23", "jp-d6-r45", "jp-d6-r47"]
+
+
+def refusal(state, side, order) -> str:
+    with pytest.raises(OrderError) as info:
+        when(state, side, order)
+    return str(info.value)
+
+
+@pytest.mark.parametrize(("units", "plan", "first", "order", "text"), [
+    ({"jp-d3-r6": "3409", "cn-d87": "3408"}, ("fight", "fight"), None, "attack 3407 with d3-r6",
+     "SNC 10.0: 3407 holds no enemy unit"),
+    ({"jp-d3-r6": "2806", "cn-d7": "2606"}, MOVE, "move d3-r6 to 2706", "move d3-r6 to 2705",
+     "SNC 7.2: the stack entered an enemy zone of control at 2706 and must stop"),
+    ({"jp-d3-r6": "2806"}, MOVE, None, "move d3-r6 to 0202",
+     "SNC 9.0: no legal path from 2806 to 0202 with 8 MP; name the path with 'via' to see which step is refused"),
+    ({"jp-d3-r6": "2806"}, MOVE, None, "move d3-r6 to 2605 via 2706 2605",
+     "SNC 9.0: units move from hex to adjacent hex; 2605 to 2605 is not such a step"),
+])
+def test_a_refused_order_names_its_case_and_the_reason(units, plan, first, order, text):
+    """The README's promise: a refused order names the rules case that forbids it, in words the player reads."""
+    s = position(units, turn=7, plan=plan)
+    if first:
+        s = then(s, "japanese", first)
+    assert refusal(s, "japanese", order) == text
+
+
+def test_8_3_a_replacement_puts_back_exactly_one_step():
+    s = position({"jp-d3-r6": "3410", "cn-d57": "3612"}, turn=3, phase="reinf", steps={"jp-d3-r6": 1})
+    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    s = then(s, "japanese", "replace d3-r6")
+    assert s.units["jp-d3-r6"].steps == 2 and s.replacements == 1
+
+
+def test_10_3_a_preview_refuses_what_the_attack_would_and_shows_the_8_4_landing_halving():
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3411", "cn-d87": "3408"}, turn=7)
+    with pytest.raises(OrderError, match="SNC 10.0: jp-d3-r18 in 3411 is not adjacent to 3408"):
+        RULES.preview(s, RULES.parse("attack 3408 with d3-r18", "japanese", s))
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
+    attack = RULES.preview(s, RULES.parse("land " + " ".join(D6) + " at 3417", "japanese", s))["attack"]
+    assert attack["total"] == 8                                     # four 4s, each halved
+    assert {str(u["modifiers"]) for u in attack["units"]} == \
+        {str([{"factor": "1/2", "case": "SNC 8.4", "reason": "amphibious landing"}])}
+
+
+def test_3_2_and_6_0_the_view_shows_who_controls_which_city_and_who_must_eliminate():
+    s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2707", "cn-b20": "2708", "cn-d57": "3612"},
+                 turn=7, side="chinese", plan=MOVE)
+    s = then(s, "chinese", "move b20 to 2707")
+    s = then(s, "chinese", "end")
+    seen = view(s, "japanese")
+    assert seen["japanese_control"] == ["3512", "3611"]
+    assert seen["pending"] == [{"kind": "overstack", "side": "chinese"}]
+
+
+def test_10_5_3_a_refused_advance_names_the_hex_and_both_6_2_limits_it_breaks():
+    d3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+    s = position({**{u: "3409" for u in d3}, "jp-det-shigeto": "3409", "jp-d11-r12": "3309", "cn-gar-c": "3408"})
+    s = then(s, "japanese", "attack 3408 with 3409 3309", rolls=[6])
+    assert refusal(s, "japanese", "advance d3-r6 d3-r18 d3-r34 d3-r68 det-shigeto d11-r12 to 3408") == (
+        "SNC 10.5.3: an advance observes the stacking limits: SNC 6.2: Japanese units: 6 stacked in 3408, limit 5; "
+        "SNC 6.2: Japanese units: 2 units in 3408 outside formation 3rd Division, limit 1")
+
+
+def test_9_1_a_city_taken_at_the_end_of_a_longer_move_still_gets_its_garrison():
+    """The hexes before the city on the path are not cities: each is passed over, the city still counts."""
+    s = position({"jp-d3-r6": "2408", "cn-d57": "3612"}, turn=7, plan=MOVE)
+    s = then(s, "japanese", "move d3-r6 to 2410 via 2409")
+    assert s.controller("2410") == "japanese" and any(u.static for u in s.at("2410"))
+
+
+def test_8_4_a_landing_names_one_hex_and_a_second_is_quoted_back_as_unexpected():
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
+    with pytest.raises(OrderError) as info:
+        RULES.parse("land d6-r13 at 3417 3418 support naval", "japanese", s)
+    assert str(info.value) == "cannot read order 'land d6-r13 at 3417 3418 support naval': unexpected '3418'"
+
+
+def test_3_2_a_custom_position_gives_the_japanese_the_city_their_unit_stands_in():
+    s = start({"position": {"turn": 3, "phase": "ops1", "plan": ["move", "fight"],
+                            "units": {"jp-d3-r6": "2410", "cn-d57": "3612"}}})
+    assert s.controller("2410") == "japanese" and sorted(s.jp_control) == ["2410", "3512", "3611"]
+
+
+def test_9_5_2_rail_placement_by_the_west_edge_is_refused_when_japanese_hold_nanking_and_hangzhou():
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512", "jp-d3-r6": "0202", "jp-d3-r18": "1824"}, turn=3,
+                 side="chinese", phase="reinf")
+    s = replace(s, interdicted=3, units={**s.units, "cn-d13": replace(s.units["cn-d13"], arrival_turn=3)})
+    assert refusal(s, "chinese", "rail d13 to 0105") == (
+        "SNC 9.5.2: no railroad from Nanking or Hangzhou to 0105 free of Japanese units and zones of control")
