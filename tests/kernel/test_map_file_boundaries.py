@@ -45,6 +45,15 @@ def test_every_unknown_word_is_named_not_only_the_first():
     ]
 
 
+@pytest.mark.parametrize("sides", ['a = ["0101"]\n', 'b = ["0102"]\n', 'a = ["0101"]\nb = []\n'])
+def test_a_hexside_between_needs_hexes_on_both_sides(sides):
+    """A river 'between' one side and nothing was read as no river at all, silently (mutant kernel.mapfile
+    _hexsides 154): the map's author is told instead."""
+    assert problems(small(more=f'[[hexsides.between]]\nfeature = "river"\n{sides}')) == [
+        "custom map: [[hexsides.between]] #1: needs the hexes on both sides, 'a' and 'b', for 'river' to lie "
+        "between them"]
+
+
 def test_a_box_name_is_plain_text_and_a_road_keeps_its_name():
     said = problems(small(more='[[boxes]]\nid = "s"\nname = "<b>x</b>"\nadjacent = ["0101"]\n'))
     assert said == ["custom map: [[boxes]] #1: name '<b>x</b>' is not plain text: letters, digits, spaces and "

@@ -647,8 +647,11 @@ class _Builder:
                 continue
             if not self._known(feat, vocab.hexside, "hexside feature", where):
                 continue
-            side_a = self._hexes(entry.get("a", []), f"{where} a")
-            side_b = set(self._hexes(entry.get("b", []), f"{where} b"))
+            if not entry.get("a") or not entry.get("b"):
+                self.err(f"{where}: needs the hexes on both sides, 'a' and 'b', for {feat!r} to lie between them")
+                continue
+            side_a = self._hexes(entry["a"], f"{where} a")
+            side_b = set(self._hexes(entry["b"], f"{where} b"))
             found = 0
             for a in side_a:
                 for n in self.grid.neighbours(a):

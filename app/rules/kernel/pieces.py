@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from app.rules.kernel.hexgrid import Hex
 
-__all__ = ["Piece", "Positions", "occupied_by", "sides_in"]
+__all__ = ["Piece", "Positions", "occupied_by"]
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,6 @@ class Piece:
 
 
 Positions = Mapping[Hex, Sequence[Piece]]
-
-
-def sides_in(pieces: Iterable[Piece], category: str | None = "ground") -> frozenset[str]:
-    return frozenset(p.side for p in pieces if category is None or p.category == category)
 
 
 def occupied_by(positions: Positions, side: str, category: str | None = "ground") -> frozenset[Hex]:
