@@ -66,3 +66,13 @@ def river_crossing(steps: int, move_class: str = "non-mechanized") -> list[str]:
                 if found:
                     return [str(h) for h in (*found, b)]
     raise LookupError("no river crossing")
+
+
+def shore(seas: int = 1) -> tuple[str, list[str]]:
+    """An open coastal hex without features but a beach (an opposed landing's target, 10.1 item 3) and `seas` of
+    the all-sea hexes next to it."""
+    for h in sorted(D.open_coastal()):
+        near = [str(n) for n in M.neighbours(h) if not D.is_land(n)]
+        if not M.features_of(h) - {"beach"} and len(near) >= seas:
+            return str(h), near[:seas]
+    raise LookupError("no shore")

@@ -11,7 +11,7 @@ from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
-from app.rules.formosa import combat, movement, strategic, victory
+from app.rules.formosa import combat, invasion, movement, strategic, victory
 from app.rules.formosa.events import (
     AmoyRolled,
     BaseBuilt,
@@ -38,7 +38,6 @@ from app.rules.formosa.events import (
 from app.rules.formosa.position import group_key
 from app.rules.formosa.state import State, Unit, is_hex, other
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.stacking import overstacked
 
 H = Hex.parse
 SEQ = "Formosa 6.1"
@@ -159,8 +158,7 @@ def on_land(d: Decision, hex: str, case: str) -> None:
 
 
 def stack_after(state: State, hex: str, side: str, adding: list[str]) -> list:
-    pieces = [state.piece(u) for u in state.at(hex, side)] + [state.piece(state.units[i]) for i in adding]
-    return overstacked(pieces, state.data.stacking, H(hex))
+    return state.would_overstack(hex, side, adding)
 
 
 # -- set-up ----------------------------------------------------------------------------------------------------
@@ -500,6 +498,13 @@ def _land_candidates(state: State, side: str):
                      if not state.at(str(h), "japanese") and str(h) not in state.used_hexes)
     for h in targets[:: max(1, len(targets) // 6)]:
         yield {"hex": h, "units": units}
+    for i, found in enumerate(invasion.sea_candidates(state, units)):
+        if i % 8 == 0:
+            yield found
+
+
+def _assault_candidates(state: State, side: str):
+    yield from invasion.candidates(state)
 
 
 def _drop_candidates(state: State, side: str):
@@ -523,10 +528,13 @@ class Invasion(Phase):
                 f"{s.markers.get('drop-zone', 0)} drop zone markers)")
 
     @order("land HEX with UNIT [UNIT ...]", "Formosa 10.2.1", "land up to four units on an amphibious marker in "
-           "an open coastal or port hex free of the enemy", _land_candidates)
+           "an open coastal or port hex free of the enemy, or put them at sea in an all-sea hex next to a "
+           "Japanese-held one to assault it (10.1 item 3)", _land_candidates)
     def land(self, d: Decision, hex: str, units: list[str]) -> None:
         state: State = d.state
         _marker(d, "amphibious", "Formosa 10.0")
+        if d.data.map.on_map(H(hex)) and not d.data.is_land(H(hex)):
+            return invasion.place_at_sea(d, hex, units, _amphibious_units)
         on_land(d, hex, "Formosa 10.1")
         rangers = all(state.spec(i).type == "ranger" for i in units if i in state.units)
         ports = state.data.ports()
@@ -534,8 +542,14 @@ class Invasion(Phase):
                                         or (rangers and state.data.is_coastal(H(hex)))):
             d.refuse("Formosa 10.1", f"{hex} is neither an open coastal hex nor a port (rangers: any coastal hex, "
                                      "22.0)")
-        _landing(d, hex, units, state.data.charts["stacking"]["amphibious_units"], "Formosa 10.2")
+        _amphibious_units(d, hex, units)
         d.emit(UnitsLanded("amphibious", hex, list(units)))
+        return None
+
+    @order("assault HEX [gunfire N]", "Formosa 10.2.2", "the stacks at sea next to a Japanese-held coastal hex "
+           "attack it, with up to 2 naval gunfire (17.0)", _assault_candidates)
+    def assault(self, d: Decision, hex: str, n: int = 0) -> None:
+        invasion.assault(d, hex, n)
 
     @order("drop HEX with UNIT [UNIT ...]", "Formosa 10.3", "drop up to two airborne regiments on a drop zone "
            "marker in an open or airfield hex free of the enemy", _drop_candidates)
@@ -553,6 +567,16 @@ class Invasion(Phase):
                 d.refuse("Formosa ruling F40", f"{uid} drops from the Staging Area or Amoy only")
         _landing(d, hex, units, state.data.charts["stacking"]["drop_zone_units"], "Formosa 10.3")
         d.emit(UnitsLanded("drop-zone", hex, list(units)))
+
+    @order("end", "Formosa 10.1", "end the Invasion Phase (every stack at sea must have assaulted; markers go "
+           "back to the Reinforcements Display)")
+    def end(self, d: Decision) -> None:
+        invasion.end_phase(d)
+        after(d, self.name)
+
+
+def _amphibious_units(d: Decision, hex: str, units: list[str]) -> None:
+    _landing(d, hex, units, d.data.charts["stacking"]["amphibious_units"], "Formosa 10.2")
 
 
 def _marker(d: Decision, kind: str, case: str) -> None:
@@ -671,8 +695,22 @@ class Movement(Phase):
             after(d, self.name)
 
 
+def _motorized_candidates(state: State, side: str):
+    gmap = state.data.map
+    for h in sorted({u.where for u in state.on_map("allied") if not movement.cannot_move(state, u)
+                     and not u.motorized}):
+        if gmap.is_road_hex(H(h)) or gmap.is_rail_hex(H(h)):
+            yield {"hex": h}
+
+
 class AlliedMovement(Movement):
     name = "allied-movement"
+
+    @order("motorized HEX", "Formosa 22.0", "for 1 LP the units in a road or railroad hex that trace a line of "
+           "supply double their movement factor this phase, moving only along roads and railroads",
+           _motorized_candidates)
+    def motorized(self, d: Decision, hex: str) -> None:
+        movement.motorize(d, hex)
 
 
 def _attack_candidates(state: State, side: str):
@@ -697,10 +735,11 @@ class CombatPhase(Phase):
     """15.0: the phasing player attacks; every unit in an EZOC must attack (14.2); stacking is checked for both
     sides at the end (13.0)."""
 
-    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N]", "Formosa 15.0",
-           "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, 17.0)", _attack_candidates)
-    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0) -> None:
-        combat.declare(d, hexes, units, n)
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [supply SUPPLY]", "Formosa 15.0",
+           "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, 17.0; 'supply air': the air "
+           "supply unit, 19.4)", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, supply: str = "") -> None:
+        combat.declare(d, hexes, units, n, air_supply=supply == "air")
 
     @order("end", "Formosa 15.0", "end the Combat Phase (every unit in an enemy ZOC must have attacked)")
     def end(self, d: Decision) -> None:
@@ -955,21 +994,22 @@ class Losses(DecisionStep):
 
 def _retreat_candidates(state: State, side: str):
     for uid in state.pending[0]["units"]:
-        for h in combat.retreat_hexes(state, state.units[uid]):
-            yield {"unit": uid, "hex": h}
+        for path in combat.retreat_paths(state, state.units[uid]):
+            yield {"unit": uid, "hexes": list(path)}
 
 
 class Retreat(DecisionStep):
-    """15.7: the owner retreats each unit one hex."""
+    """15.7: the owner retreats each unit one hex (toward a supply source; one more while over-stacked)."""
 
     name = "retreat"
 
     def describe(self, s: State, p: dict) -> str:
         return f"retreat {', '.join(p['units'])} one hex"
 
-    @order("retreat UNIT HEX", "Formosa 15.7", "retreat a unit one hex", _retreat_candidates)
-    def retreat(self, d: Decision, unit: str, hex: str) -> None:
-        combat.retreat(d, unit, hex)
+    @order("retreat UNIT HEX [HEX ...]", "Formosa 15.7", "retreat a unit one hex, toward a supply source (item "
+           "4), and one hex more while the hex reached is over-stacked (item 3)", _retreat_candidates)
+    def retreat(self, d: Decision, unit: str, hexes: list[str]) -> None:
+        combat.retreat(d, unit, hexes)
 
 
 def _counterattack_candidates(state: State, side: str):
@@ -993,7 +1033,13 @@ class Counterattack(DecisionStep):
 
 def _advance_candidates(state: State, side: str):
     units = combat.advance_units(state)
-    for h in state.combat.cleared:
+    for h in combat.advance_hexes(state):
+        if state.combat.assault:  # 10.2.2: as many as stacking allows
+            fit: list[str] = []
+            for uid in units:
+                if not state.would_overstack(h, side, [*fit, uid]):
+                    fit.append(uid)
+            units = fit
         yield {"units": units, "hexes": [h]}
 
 
@@ -1005,6 +1051,8 @@ class Advance(DecisionStep):
     def describe(self, s: State, p: dict) -> str:
         c = s.combat
         units = ", ".join(combat.advance_units(s))
+        if c.assault:
+            return f"the assaulting units must advance into {c.assault} as stacking allows: {units} (10.2.2)"
         return f"advance up to {c.advance} hex(es) into {', '.join(c.cleared)} with {units}"
 
     @order("advance UNIT [UNIT ...] to HEX [HEX ...]", "Formosa 15.8", "advance units into a cleared hex (after a "
@@ -1054,5 +1102,6 @@ TABLE = StatesTable(
      AlliedMovement(), AlliedCombat(), BaseBuilding(), JapaneseMovement(), JapaneseCombat(), Losses(), Retreat(),
      Counterattack(), Advance(), Overstack()],
     sequence_case=SEQ,
-    slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'")},
+    slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'"),
+           "SUPPLY": SlotType.choice("air")},
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.rules.base import Command
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import combat
+from app.rules.formosa import combat, invasion
 from app.rules.formosa.events import CombatResolved
 from app.rules.formosa.state import State, is_hex
 from app.rules.kernel.mapfile import GameMap
@@ -101,25 +101,34 @@ def combat_summary(event, state: State | None) -> dict | None:
 
 
 def preview(state: State, command: Command) -> dict:
-    """An attack's percentage, every shift with its case, the column and the result of each die, after the
-    order's own checks (a refused attack is refused here too, with the same case)."""
-    if command.action != "attack":
-        raise IllegalOrder("Formosa 15.2", "only an attack can be previewed")
+    """An attack's (or an opposed landing's, 10.2.2) percentage, every shift with its case, the column and the
+    result of each die, after the order's own checks (a refused attack is refused here too, with the same case)."""
+    if command.action not in ("attack", "assault"):
+        raise IllegalOrder("Formosa 15.2", "only an attack or an assault can be previewed")
     args = command.args
+    gunfire, air_supply = args.get("n") or 0, args.get("supply") == "air"
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     try:
-        combat.declare(d, args["hexes"], args["units"], args.get("n") or 0)
+        if command.action == "assault":
+            invasion.assault(d, args["hex"], gunfire)
+        else:
+            combat.declare(d, args["hexes"], args["units"], gunfire, air_supply=air_supply)
     except ReachedRoll:
         pass
-    attackers = [state.units[i] for i in args["units"]]
-    found = combat.shifts(state, command.side, args["hexes"], attackers, args.get("n") or 0)
-    p = combat.odds(state, command.side, args["hexes"], attackers, found)
+    if command.action == "assault":
+        hexes = [args["hex"]]
+        attackers = invasion.assaulting(state, args["hex"])
+    else:
+        hexes = args["hexes"]
+        attackers = [state.units[i] for i in args["units"]]
+    found = combat.shifts(state, command.side, hexes, attackers, gunfire, air_supply=air_supply)
+    p = combat.odds(state, command.side, hexes, attackers, found)
     by_roll = {die: r.code for die, r in p.results}
     shifts = [{"amount": s.amount, "case": s.case, "reason": s.reason} for s in found]
     columns = state.data.crt_raw["table"]["columns"]
     lines = [f"{int(p.attack)} against {int(p.defence)}: {int(p.odds.value)}% reads {columns[p.odds.column]}"]
     lines += [f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in shifts]
     lines.append(f"column {p.column_label}: " + ", ".join(f"{die}: {code}" for die, code in by_roll.items()))
-    return {"hexes": list(args["hexes"]), "attack": int(p.attack), "defence": int(p.defence),
+    return {"hexes": list(hexes), "attack": int(p.attack), "defence": int(p.defence),
             "percent": int(p.odds.value), "shifts": shifts, "column": p.column_label, "case": "Formosa 15.2",
             "by_roll": by_roll, "text": "\n".join(lines)}
