@@ -76,3 +76,36 @@ def shore(seas: int = 1) -> tuple[str, list[str]]:
         if not M.features_of(h) - {"beach"} and len(near) >= seas:
             return str(h), near[:seas]
     raise LookupError("no shore")
+
+
+def gauntlet() -> tuple[str, str, str, str, str]:
+    """(start, first, second, beyond, enemy): a path of open 1-MP hexes start-first-second-beyond in which only
+    first and second are next to the enemy's hex (two EZOC hexes in a row, 14.0)."""
+    from app.rules.kernel.movement import Mover, step_cost
+
+    def cost(a: Hex, b: Hex) -> float:
+        try:
+            return step_cost(M, D.movement, Mover.single(a, 99, "non-mechanized"), a, b)
+        except Exception:
+            return -1
+
+    for first in sorted(M.hexes()):
+        if not plain(first):
+            continue
+        for second in M.neighbours(first):
+            if not plain(second) or cost(first, second) != 1:
+                continue
+            for enemy in M.neighbours(first):
+                if enemy not in M.neighbours(second) or not D.is_land(enemy):
+                    continue
+                away = set(M.neighbours(enemy)) | {enemy}
+                starts = [s for s in M.neighbours(first) if plain(s) and s not in away and cost(s, first) == 1]
+                beyond = [b for b in M.neighbours(second) if plain(b) and b not in away and cost(second, b) == 1]
+                if starts and beyond:
+                    return str(starts[0]), str(first), str(second), str(beyond[0]), str(enemy)
+    raise LookupError("no gauntlet")
+
+
+def road_port() -> str:
+    """A port on a road or railroad (22.0's start for a motorized move from a functional port)."""
+    return str(sorted(h for h in D.ports() if M.is_road_hex(h) or M.is_rail_hex(h))[0])

@@ -347,9 +347,11 @@ def _retreat_rules(state: State, u: Unit):
 
 def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
     """15.7: every retreat `u` may make, as the hexes entered: one hex, nearer a supply source if one such is
-    open (item 4), then one more hex, any allowed, while the hex reached is over-stacked (item 3, F61)."""
+    open (item 4), then one more hex while the hex reached is over-stacked, any allowed one where the limits are
+    met if there is such a hex (item 3, F61)."""
     allowed, priorities, overstacked_at = _retreat_rules(state, u)
     grid = state.data.map
+    extra = (lambda h, st: not state.would_overstack(str(h), u.side, [u.id]), lambda h, st: True)
     out: list[tuple[str, ...]] = []
 
     def walk(st: RetreatState) -> None:
@@ -358,7 +360,7 @@ def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
             return
         if len(st.path) >= MAX_RETREAT:
             return
-        _, options = retreat_options(grid, st, allowed, priorities if not st.path else ())
+        _, options = retreat_options(grid, st, allowed, extra if st.path else priorities)
         for h in sorted(options, key=str):
             walk(RetreatState(st.start, (*st.path, h)))
 
