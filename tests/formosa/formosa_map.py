@@ -109,3 +109,12 @@ def gauntlet() -> tuple[str, str, str, str, str]:
 def road_port() -> str:
     """A port on a road or railroad (22.0's start for a motorized move from a functional port)."""
     return str(sorted(h for h in D.ports() if M.is_road_hex(h) or M.is_rail_hex(h))[0])
+
+
+def rough_shore() -> tuple[str, str]:
+    """A coastal hex that is neither open nor a port (rough, mountain or mud flats: 22.0's ranger coast) and an
+    all-sea hex next to it."""
+    for h in sorted(D.land()):
+        if D.is_coastal(h) and M.terrain_of(h) != "open" and h not in D.ports():
+            return str(h), str(next(n for n in M.neighbours(h) if not D.is_land(n)))
+    raise LookupError("no rough shore")

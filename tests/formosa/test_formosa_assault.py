@@ -4,7 +4,7 @@ when it is cleared, as many as stacking allows, and go back to the Staging Area 
 from __future__ import annotations
 
 from formosa_given import given, of, play, refused, when
-from formosa_map import shore
+from formosa_map import D, M, rough_shore, shore
 
 from app.rules.formosa import GAME
 from app.rules.formosa.events import CombatResolved, LandingFailed, MarkersReturned, UnitsAdvanced
@@ -71,3 +71,47 @@ def test_10_1_item_3_markers_at_sea_only_next_to_a_japanese_held_port_or_open_co
     state = at_sea(("us-7-17",), {}, markers={"amphibious": 1})
     refused(state, "allied", f"land {SEA} with us-7-17", "Formosa 10.1")  # nobody to assault
     refused(state, "allied", f"assault {BEACH}", "Formosa 10.2.2")
+
+
+def test_f80_a_ca_in_an_assault_is_a_counterattack_on_the_stack_at_sea_and_a_cleared_hex_is_still_entered():
+    state = at_sea(FOUR, {"jp-9-7": BEACH}, markers={"amphibious": 1})
+    state = play(state, "allied", f"land {SEA} with {' '.join(FOUR)}")
+    events = when(state, "allied", f"assault {BEACH}", [1, 1])  # 16 to 4 = 400%: die 1 CA; then 1 vs the sea: AE
+    first, second = of(events, CombatResolved)
+    assert (first.code, second.counterattack, second.hexes, second.assault, second.code) == (
+        "CA", True, [SEA], BEACH, "AE")
+    assert sorted(of(events, UnitsAdvanced)[0].units) == sorted(FOUR)
+    state = play(state, "allied", f"assault {BEACH}", [1, 1])
+    assert all(state.units[u].where == BEACH for u in FOUR) and state.combat is None
+
+
+def test_22_0_only_rangers_assault_a_coastal_hex_that_is_neither_open_nor_a_port():
+    coast, sea = rough_shore()
+    state = at_sea(("us-rgr-2", "us-rgr-6", "us-7-17"), {"jp-guard-1": coast}, markers={"amphibious": 2})
+    refused(state, "allied", f"land {sea} with us-7-17", "Formosa 10.1")
+    state = play(state, "allied", f"land {sea} with us-rgr-2 us-rgr-6")
+    [fight] = of(when(state, "allied", f"assault {coast}", [6]), CombatResolved)
+    assert fight.attackers == ["us-rgr-2", "us-rgr-6"] and fight.assault == coast
+
+
+def _coast_and_inland() -> tuple[str, str, str]:
+    """A coastal hex, an inland hex next to it and another inland hex next to that one, all open."""
+    for c in sorted(D.open_coastal()):
+        for i in M.neighbours(c):
+            if D.is_land(i) and not D.is_coastal(i) and not M.hexside_features(c, i):
+                for j in M.neighbours(i):
+                    if D.is_land(j) and not D.is_coastal(j) and not M.hexside_features(i, j):
+                        return str(c), str(i), str(j)
+    raise LookupError("no coast")
+
+
+def test_17_0_gunfire_supports_an_attack_with_a_unit_in_a_coastal_hex_two_at_most():
+    coast, inland, further = _coast_and_inland()
+    state = given(step="allied-combat", units={"us-7-17": coast, "jp-guard-1": inland}, naval={"gunfire": 3})
+    [fight] = of(when(state, "allied", f"attack {inland} with us-7-17 gunfire 2", [1]), CombatResolved)
+    assert {"amount": 2, "case": "Formosa 17.0", "reason": "naval gunfire"} in fight.shifts
+    refused(state, "allied", f"attack {inland} with us-7-17 gunfire 3", "Formosa 17.0")
+    refused(state.move("us-7-17", further), "allied", f"attack {inland} with us-7-17 gunfire 1",
+            "Formosa 17.0")  # no participating unit on the coast
+    jp = given(step="japanese-combat", units={"us-7-17": coast, "jp-guard-1": inland}, naval={"gunfire": 2})
+    refused(jp, "japanese", f"attack {coast} with jp-guard-1 gunfire 1", "Formosa ruling F18")
