@@ -11,7 +11,7 @@ from formosa_map import D, M, gauntlet, road_port
 from app.rules.formosa.events import LpSpent, UnitMoved, UnitsMotorized
 from app.rules.formosa.movement import mover
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.movement import reach
+from app.rules.kernel.movement import Mover, reach
 
 START, FIRST, SECOND, BEYOND, ENEMY = gauntlet()
 
@@ -62,3 +62,16 @@ def test_22_0_19_5_no_motorized_movement_off_the_road_or_out_of_supply():
     refused(state, "allied", f"motorized {port}", "Formosa 19.5")  # no functional port, no HQ: no line
     off = next(str(h) for h in sorted(D.land()) if not M.is_road_hex(h) and not M.is_rail_hex(h))
     refused(state.move("us-7-17", off), "allied", f"motorized {off}", "Formosa 22.0")
+
+
+def test_19_1_19_2_a_line_runs_the_factor_in_hexes_to_a_functional_port_or_through_an_hq_along_the_road():
+    port = road_port()
+    roads = reach(D.map, D.movement, Mover.single(Hex.parse(port), 20, "non-mechanized", route_only=True))
+    far = next(h for h in sorted(roads.hexes(), key=str) if M.distance(h, Hex.parse(port)) == 7)
+    near = next(h for h in roads.path_to(far) if M.distance(h, Hex.parse(port)) == 4)
+    state = _with_base(given(step="allied-movement", units={"us-eng-1": port, "us-7-17": str(far)},
+                             lp={"allied": 3, "japanese": 0}), "us-eng-1")
+    refused(state, "allied", f"motorized {far}", "Formosa 19.5")  # 7 hexes from the port, its factor 5 (19.1)
+    play(state.move("us-7-17", str(near)), "allied", f"motorized {near}")  # 4 hexes: a line straight to the port
+    with_hq = state.move("us-hq-3ac", str(far))  # an HQ traces along the road any length (19.2)
+    assert of(when(with_hq, "allied", f"motorized {far}"), UnitsMotorized)[0].units == ["us-7-17", "us-hq-3ac"]

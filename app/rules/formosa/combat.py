@@ -126,7 +126,7 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
 
 
 def _check_air_supply(d: Decision, units: list[Unit]) -> None:
-    """19.4: the Allied air supply unit, once a GT, for a combat none of whose units traces a line of supply."""
+    """19.4, ruling F84: the Allied air supply unit, once a GT, for a combat none of whose units traces a line."""
     state: State = d.state
     if d.side != "allied" or not state.air.get("air-supply", 0):
         d.refuse("Formosa 19.4", "only the Allied air supply unit gives air supply, and none has been bought")

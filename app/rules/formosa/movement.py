@@ -109,7 +109,7 @@ def enterable(state: State, u: Unit, a: str, b: str) -> bool:
 def motorize(d: Decision, hex: str) -> None:
     """22.0 Allied Motorized Movement: the Allied units that begin the Movement Phase in a road or railroad hex
     and trace a line of supply (19.5 item 1) double their movement factor for 1 LP for the hex, and then move
-    only along roads and railroads."""
+    only along roads and railroads (ruling F83)."""
     state: State = d.state
     case = "Formosa 22.0"
     if not is_hex(hex) or not state.data.map.on_map(H(hex)):
