@@ -3,11 +3,13 @@ put at sea on amphibious markers assault a Japanese-held coastal hex in the Inva
 when it is cleared, as many as stacking allows, and go back to the Staging Area otherwise."""
 from __future__ import annotations
 
+import pytest
 from formosa_given import given, of, play, refused, when
 from formosa_map import D, M, rough_shore, shore
 
+from app.rules.errors import IllegalOrder
 from app.rules.formosa import GAME
-from app.rules.formosa.events import CombatResolved, LandingFailed, MarkersReturned, UnitsAdvanced
+from app.rules.formosa.events import CombatResolved, LandingFailed, MarkersReturned, UnitRevealed, UnitsAdvanced
 
 BEACH, (SEA, SEA2) = shore(2)
 FOUR = ("us-7-17", "us-7-32", "us-7-184", "us-27-105")
@@ -115,3 +117,26 @@ def test_17_0_gunfire_supports_an_attack_with_a_unit_in_a_coastal_hex_two_at_mos
             "Formosa 17.0")  # no participating unit on the coast
     jp = given(step="japanese-combat", units={"us-7-17": coast, "jp-guard-1": inland}, naval={"gunfire": 2})
     refused(jp, "japanese", f"attack {coast} with jp-guard-1 gunfire 1", "Formosa ruling F18")
+
+
+def test_f85_an_assault_reveals_the_concealed_defenders_and_no_channel_names_them_before():
+    state = at_sea(FOUR, {"jp-9-7": BEACH}, markers={"amphibious": 1}, concealed=("jp-9-7",))
+    state = play(state, "allied", f"land {SEA} with {' '.join(FOUR)}")
+    assert "jp-9-7" not in str(GAME.view(state, "allied"))
+    with pytest.raises(IllegalOrder) as err:  # the strength of a concealed unit is no preview's to show
+        GAME.extras["preview"](state, GAME.parse(f"assault {BEACH}", "allied", state))
+    assert err.value.case == "Formosa 11.1, ruling F85" and "jp-9-7" not in str(err.value)
+    events = when(state, "allied", f"assault {BEACH}", [4])
+    assert [(e.unit, e.case) for e in of(events, UnitRevealed)] == [("jp-9-7", "Formosa 11.2, ruling F85")]
+    assert not [e for e in events if "jp-9-7" in str(GAME.visible(e, "allied"))]  # the view names it, not events
+    after = play(state, "allied", f"assault {BEACH}", [4])
+    assert [u["concealed"] for u in GAME.view(after, "allied")["units"] if u["id"] == "jp-9-7"] == [False]
+
+
+def test_f85_a_deception_unit_alone_is_removed_and_the_stacks_land_without_a_die():
+    state = at_sea(FOUR, {"jp-deception-1": BEACH}, markers={"amphibious": 1}, concealed=("jp-deception-1",))
+    state = play(state, "allied", f"land {SEA} with {' '.join(FOUR)}")
+    events = when(state, "allied", f"assault {BEACH}")  # no die is recorded: none may be rolled
+    assert not of(events, CombatResolved) and of(events, UnitRevealed)[0].deception
+    after = play(state, "allied", f"assault {BEACH}")
+    assert all(after.units[u].where == BEACH for u in FOUR) and after.units["jp-deception-1"].where == "out"

@@ -75,3 +75,10 @@ def test_19_1_19_2_a_line_runs_the_factor_in_hexes_to_a_functional_port_or_throu
     play(state.move("us-7-17", str(near)), "allied", f"motorized {near}")  # 4 hexes: a line straight to the port
     with_hq = state.move("us-hq-3ac", str(far))  # an HQ traces along the road any length (19.2)
     assert of(when(with_hq, "allied", f"motorized {far}"), UnitsMotorized)[0].units == ["us-7-17", "us-hq-3ac"]
+
+
+def test_23_0_guerrillas_move_through_enemy_zoc_and_exert_none():
+    state = given(step="japanese-movement", units={"jp-guerrilla-1": START, "us-7-17": ENEMY})
+    play(state, "japanese", f"move jp-guerrilla-1 {FIRST} {SECOND} {BEYOND}")  # 14.1 Exception
+    infantry = given(step="allied-movement", units={"us-7-17": START, "jp-guerrilla-1": ENEMY})
+    play(infantry, "allied", f"move us-7-17 {FIRST} {SECOND} {BEYOND}")  # 14.0: guerrillas exert no ZOC

@@ -1,4 +1,4 @@
-"""Opposed amphibious landings (10.1 item 3, 10.2.2, 17.0; rulings F24, F65, F80, F81): stacks placed on
+"""Opposed amphibious landings (10.1 item 3, 10.2.2, 17.0; rulings F24, F65, F80, F81, F85): stacks placed on
 amphibious markers in all-sea hexes next to an enemy-held port or open coastal hex (rangers: any coastal hex,
 22.0) attack that hex in the Invasion Phase across the all-sea hexside 15.0 otherwise forbids, with naval
 gunfire (17.0 item 1) and never air supply (19.4). The combat is the standard one (combat.py) with the landing's
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.rules.engine.decision import Decision
 from app.rules.formosa import combat
-from app.rules.formosa.events import LandingFailed, MarkersReturned, UnitsLanded
+from app.rules.formosa.events import LandingFailed, MarkersReturned, UnitRevealed, UnitsAdvanced, UnitsLanded
 from app.rules.formosa.state import State, Unit
 from app.rules.kernel.hexgrid import Hex
 
@@ -54,7 +54,26 @@ def assault(d: Decision, hex: str, gunfire: int) -> None:
                     "to it first")
     if gunfire:
         combat.check_gunfire(d, attackers, gunfire, landing=True)
+    for u in state.at(hex, "japanese"):
+        if u.concealed:
+            d.emit(UnitRevealed(u.id, hex, "Formosa 11.2, ruling F85",
+                                deception=state.spec(u.id).type == "deception"))
+    if not d.state.at(hex, "japanese"):
+        return _unopposed(d, hex, attackers)
     combat.resolve(d, "allied", [hex], attackers, gunfire=gunfire, assault=hex)
+
+
+def _unopposed(d: Decision, hex: str, units: list[Unit]) -> None:
+    """F85: deception units only: once they are removed nobody opposes the landing; the stacks land as many as
+    stacking allows (in the order of their ids), the others go back to the Staging Area (10.2.2)."""
+    landed: list[str] = []
+    for u in sorted(units, key=lambda x: x.id):
+        if not d.state.would_overstack(hex, "allied", [*landed, u.id]):
+            landed.append(u.id)
+    d.emit(UnitsAdvanced(landed, [hex]))
+    left = [u.id for u in units if u.id not in landed]
+    if left:
+        d.emit(LandingFailed(hex, left, "Formosa 10.2.2 (no room in the hex)"))
 
 
 def targets(state: State, sea: str) -> list[str]:

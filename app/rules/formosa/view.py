@@ -106,6 +106,9 @@ def preview(state: State, command: Command) -> dict:
     if command.action not in ("attack", "assault"):
         raise IllegalOrder("Formosa 15.2", "only an attack or an assault can be previewed")
     args = command.args
+    if command.action == "assault" and any(u.concealed for u in state.at(args["hex"], "japanese")):
+        raise IllegalOrder("Formosa 11.1, ruling F85", f"the defenders of {args['hex']} are concealed: the assault "
+                                                       "reveals them, and their strength with them")
     gunfire, air_supply = args.get("n") or 0, args.get("supply") == "air"
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     try:
