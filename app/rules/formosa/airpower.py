@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from app.events.registry import event_type
+from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import strategic
+from app.rules.formosa import lines, strategic
 from app.rules.formosa.state import State, Strike, other
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.shifts import Shift
@@ -79,9 +80,10 @@ def air_shifts(state: State, side: str, hexes: list[str], attackers) -> list[Shi
     return out
 
 
-def gunfire_refusal(state: State, side: str, n: int, units) -> tuple[str, str] | None:
-    """17.0, 18.0: Allied gunfire, at most two a combat, from the Staging Area, with a participating Allied unit
-    in a coastal hex, not after the mobile fleet withdrew it this GT; (case, message) or None."""
+def gunfire_refusal(state: State, side: str, n: int, units, landing: bool = False) -> tuple[str, str] | None:
+    """17.0, 18.0: Allied gunfire, at most two a combat, from the Staging Area, in an opposed landing (item 1) or
+    with a participating Allied unit in a coastal hex (item 2), not after the mobile fleet withdrew it this GT;
+    (case, message) or None."""
     limit = state.data.charts["stacking"]["gunfire_per_combat"]
     if side != "allied":
         return "Formosa ruling F18", "the Japanese have no naval gunfire"
@@ -91,19 +93,22 @@ def gunfire_refusal(state: State, side: str, n: int, units) -> tuple[str, str] |
         return "Formosa 17.0", f"at most {limit} naval gunfire units support a combat"
     if n > state.naval.get("gunfire", 0):
         return "Formosa 17.0", f"only {state.naval.get('gunfire', 0)} naval gunfire units are in the Staging Area"
-    if not any(state.data.is_coastal(H(u.where)) for u in units):
+    if not landing and not any(state.data.is_coastal(H(u.where)) for u in units):
         return "Formosa 17.0", "naval gunfire supports only a combat with an Allied unit in a coastal hex"
     return None
 
 
-def lp_refusal(state: State, side: str, attacking: bool, lp: int, units) -> tuple[str, str] | None:
-    """15.4.1, 19.5, ruling F22: LP for column shifts, with a participating unit tracing a line of supply."""
+def lp_refusal(d: Decision, side: str, attacking: bool, lp: int, units) -> tuple[str, str] | None:
+    """15.4.1, 19.5 item 2, ruling F22: LP for column shifts, with a participating unit tracing a line of supply,
+    traced through `lines.line` so a concealed static that first supplies a Japanese unit is revealed (19.3,
+    F82)."""
+    state: State = d.state
     try:
         strategic.lp_shift(side, attacking, lp)
         strategic.spend(state.lp[side], lp, f"{lp} LP in combat")
     except IllegalOrder as exc:
         return exc.case, exc.message
-    if not any(state.supply_line(u) for u in units):
+    if not any(lines.line(d, u) for u in units):
         return "Formosa 15.4.1, 19.5", f"no {'attacking' if attacking else 'defending'} unit traces a line of supply"
     return None
 
@@ -330,17 +335,21 @@ class AirPlaced:
 @event_type("formosa.AttackDeclared")
 @dataclass(frozen=True)
 class AttackDeclared:
-    """15.2, 15.4.1, ruling F22: an attack checked and waiting for the defender's LP and gunfire."""
+    """15.2, 15.4.1, ruling F22: an attack (or an assault, 10.2.2) checked, its support committed, waiting for the
+    defender's LP, naval gunfire and air supply."""
 
     side: str
     hexes: list[str]
     units: list[str]
     gunfire: int = 0
     lp: int = 0
+    air_supply: bool = False
+    assault: str = ""  # the coastal hex of an opposed landing (10.2.2)
 
     def apply(self, state: State) -> State:
         return _strike(state, declared={"side": self.side, "hexes": list(self.hexes), "units": list(self.units),
-                                        "gunfire": self.gunfire, "lp": self.lp})
+                                        "gunfire": self.gunfire, "lp": self.lp, "air_supply": self.air_supply,
+                                        "assault": self.assault})
 
     def describe(self) -> str:
         return (f"{self.side} attack declared on {', '.join(self.hexes)}: the {other(self.side)} player may spend "
@@ -350,17 +359,21 @@ class AttackDeclared:
 @event_type("formosa.DefenceChosen")
 @dataclass(frozen=True)
 class DefenceChosen:
-    """15.4.1, 17.0, rulings F18, F22: what the defender commits (LP, Allied naval gunfire)."""
+    """15.4.1, 17.0, 19.4, rulings F18, F22, F87: what the defender commits (LP, Allied naval gunfire, Allied air
+    supply)."""
 
     side: str
     lp: int
     gunfire: int
+    air_supply: bool = False
 
     def apply(self, state: State) -> State:
         return _strike(state, declared=None)
 
     def describe(self) -> str:
-        return f"{self.side} defends with {self.lp} LP and {self.gunfire} naval gunfire (Formosa 15.4.1, 17.0)"
+        air = " and the air supply unit" if self.air_supply else ""
+        return (f"{self.side} defends with {self.lp} LP and {self.gunfire} naval gunfire{air} (Formosa 15.4.1, "
+                "17.0, 19.4)")
 
 
 @event_type("formosa.AirReturned")
