@@ -85,7 +85,7 @@ def owed_attacks(state: State, side: str) -> list[str]:
 
 # -- the attack ---------------------------------------------------------------------------------------------------
 def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0, lp: int = 0,
-            air_supply: bool = False) -> None:
+            air_supply: bool = False, cw_gunfire: int = 0) -> None:
     """15.0-15.2: check the attack and its support (naval gunfire 17.0, LP 15.4.1, air supply 19.4), then commit
     it (`commit`)."""
     state: State = d.state
@@ -122,19 +122,20 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
                 and all(H(h) in state.data.map.neighbours(H(u.where)) for h in hexes)]
         if left:
             d.refuse("Formosa 15.0, ruling F41", f"the units in {u.where} attack together: add {', '.join(left)}")
-    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply)
-    commit(d, hexes, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply)
+    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire)
+    commit(d, hexes, attackers, gunfire=gunfire + cw_gunfire, lp=lp, air_supply=air_supply)
 
 
 def check_support(d: Decision, attackers: list[Unit], gunfire: int = 0, lp: int = 0, air_supply: bool = False,
-                  assault: str = "") -> None:
-    """The attacker's support, checked before anything is committed or revealed: naval gunfire (17.0, 18.0; an
-    opposed landing is item 1), LP (15.4.1, 19.5 item 2: a participating unit traces a line) and air supply (19.4:
-    none does; never in an assault, 10.2.2), which therefore never go together."""
+                  assault: str = "", cw_gunfire: int = 0) -> None:
+    """The attacker's support, checked before anything is committed or revealed: US and Commonwealth naval
+    gunfire (17.0, 16.0 Important, 18.0; an opposed landing is item 1), LP (15.4.1, 19.5 item 2: a participating
+    unit traces a line) and air supply (19.4: none does; never in an assault, 10.2.2), which therefore never go
+    together."""
     state: State = d.state
     side = d.side
-    if gunfire:
-        why = airpower.gunfire_refusal(state, side, gunfire, attackers, landing=bool(assault))
+    if gunfire or cw_gunfire:
+        why = airpower.gunfire_refusal(state, side, gunfire, attackers, landing=bool(assault), cw=cw_gunfire)
         if why:
             d.refuse(*why)
     if lp:
@@ -565,6 +566,9 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
         u = state.units[uid]
         steps = [u.where, *hexes]
         for a, b in zip(steps, steps[1:], strict=False):
+            if u.side == "japanese" and b in state.strike.suppressed:
+                d.refuse("Formosa 16.5, ruling F88", f"{uid} cannot advance into {b}: no Japanese unit enters a hex "
+                                                     "the B-29 suppressed")
             if not enterable(state, u, a, b):
                 d.refuse("Formosa 15.8.1", f"{uid} could not enter {b} from {a}")
     d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))

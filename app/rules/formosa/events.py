@@ -403,8 +403,11 @@ class CombatResolved:
         advance = state.data.crt_raw["codes"][self.code].get("advance", 0)
         combat = Combat(self.attacker, tuple(self.hexes), tuple(self.attackers), tuple(self.defenders), self.code,
                         counterattack=self.counterattack, assault=self.assault, advance=advance)
-        hexes = state.attacked_hexes if self.counterattack else (*state.attacked_hexes, *self.hexes)
-        return replace(state, combat=combat, attacked_hexes=hexes)
+        if self.counterattack:
+            return replace(state, combat=combat)
+        flown = (*state.strike.flown, *((self.attacker, h) for h in self.hexes))  # 16.3: support returns (F86)
+        return replace(state, combat=combat, attacked_hexes=(*state.attacked_hexes, *self.hexes),
+                       strike=replace(state.strike, flown=flown))
 
     def describe(self) -> str:
         shifts = "; ".join(f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in self.shifts) or "no shifts"

@@ -7,7 +7,7 @@ At the end of the phase every marker goes back to the Reinforcements Display (10
 from __future__ import annotations
 
 from app.rules.engine.decision import Decision
-from app.rules.formosa import combat
+from app.rules.formosa import airpower, combat, strike
 from app.rules.formosa.events import LandingFailed, MarkersReturned, UnitRevealed, UnitsAdvanced, UnitsLanded
 from app.rules.formosa.state import State, Unit
 from app.rules.kernel.hexgrid import Hex
@@ -41,7 +41,7 @@ def place_at_sea(d: Decision, sea: str, units: list[str], check_units) -> None:
     d.emit(UnitsLanded("amphibious", sea, list(units)))
 
 
-def assault(d: Decision, hex: str, gunfire: int, lp: int = 0) -> None:
+def assault(d: Decision, hex: str, gunfire: int, lp: int = 0, cw_gunfire: int = 0) -> None:
     """10.2.2, F24: every stack at sea next to `hex` attacks it as one combat, in the Invasion Phase, with naval
     gunfire (17.0 item 1), the ground support placed on `hex` (16.3, F86) and LP (15.4.1: the marker supplies the
     units at sea, 19.2), never air supply; the defender may answer with his LP (F22) as in any combat."""
@@ -54,14 +54,33 @@ def assault(d: Decision, hex: str, gunfire: int, lp: int = 0) -> None:
     if not attackers:
         d.refuse(C, f"no assaulting stack at sea can assault {hex}: land units on a marker in an all-sea hex next "
                     "to it first")
-    combat.check_support(d, attackers, gunfire=gunfire, lp=lp, assault=hex)
+    combat.check_support(d, attackers, gunfire=gunfire, lp=lp, assault=hex, cw_gunfire=cw_gunfire)
     for u in state.at(hex, "japanese"):
         if u.concealed:
             d.emit(UnitRevealed(u.id, hex, "Formosa 11.2, ruling F85",
                                 deception=state.spec(u.id).type == "deception"))
     if not d.state.at(hex, "japanese"):
         return _unopposed(d, hex, attackers)
-    combat.commit(d, [hex], attackers, gunfire=gunfire, lp=lp, assault=hex)
+    combat.commit(d, [hex], attackers, gunfire=gunfire + cw_gunfire, lp=lp, assault=hex)
+
+
+def support(d: Decision, hex: str, n: int, nation: str | None) -> None:
+    """10.2.2, 16.3, ruling F86: tactical air supports an assault: its points are placed on a hex the stacks at
+    sea may assault, before the first assault of the phase, and fly with that assault only."""
+    state: State = d.state
+    if state.attacked_hexes or state.combat is not None:
+        d.refuse("Formosa 16.3", "ground support is placed before the first assault of the phase")
+    if hex not in {h for u in waiting(state) for h in targets(state, u.where)}:
+        d.refuse("Formosa 10.2.2, ruling F86", f"{hex} is not a Japanese-held coastal hex a stack at sea may "
+                                               "assault")
+    strike.place(d, "support", hex, n, nation)
+
+
+def support_candidates(state: State):
+    for h in sorted({h for u in waiting(state) for h in targets(state, u.where)}):
+        for nat, mission in (("us", "tactical"), ("cw", "cw-tactical")):
+            if airpower.assigned(state, "allied", mission) > airpower.placed(state, "allied", nat):
+                yield {"hex": h, "n": 1, **({"nation": "cw"} if nat == "cw" else {})}
 
 
 def _unopposed(d: Decision, hex: str, units: list[Unit]) -> None:
@@ -107,6 +126,9 @@ def end_phase(d: Decision) -> None:
     left = {k: n for k, n in state.markers.items() if k in ("amphibious", "drop-zone") and n}
     if left:
         d.emit(MarkersReturned(left))
+    unused = airpower.unflown(state, "allied")
+    if unused:
+        d.emit(airpower.SupportReturned("allied", unused))  # F86: it flies no other combat
 
 
 def candidates(state: State):

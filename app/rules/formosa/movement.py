@@ -112,13 +112,14 @@ def path_to(state: State, u: Unit, target: str) -> list[str]:
 
 def enterable(state: State, u: Unit, a: str, b: str) -> bool:
     """Whether `u` could enter `b` from `a` by terrain (12.3 Important: retreat and advance keep the
-    prohibitions; a road along the hexside lets a mechanized unit in)."""
+    prohibitions; a road along the hexside lets a mechanized unit in), and, Japanese, `b` is no hex the B-29
+    suppressed (16.5 DS item 4, ruling F88)."""
     try:
         step_cost(state.data.map, state.data.movement, Mover.single(H(a), 99, state.spec(u.id).mobility),
                   H(a), H(b))
     except RuleViolation:
         return False
-    return state.data.is_land(H(b))
+    return state.data.is_land(H(b)) and not (u.side == "japanese" and b in state.strike.suppressed)
 
 
 def motorize(d: Decision, hex: str) -> None:

@@ -559,10 +559,17 @@ class Invasion(Phase):
         d.emit(UnitsLanded("amphibious", hex, list(units)))
         return None
 
-    @order("assault HEX [gunfire N] [lp N:lp]", "Formosa 10.2.2", "the stacks at sea next to a Japanese-held "
-           "coastal hex attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)", _assault_candidates)
-    def assault(self, d: Decision, hex: str, n: int = 0, lp: int = 0) -> None:
-        invasion.assault(d, hex, n, lp)
+    @order("assault HEX [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2", "the stacks at sea next to "
+           "a Japanese-held coastal hex attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)",
+           _assault_candidates)
+    def assault(self, d: Decision, hex: str, n: int = 0, cw: int = 0, lp: int = 0) -> None:
+        invasion.assault(d, hex, n, lp, cw_gunfire=cw)
+
+    @order("support HEX N [NATION]", "Formosa 10.2.2", "place N ground support points (assigned to tactical) on a "
+           "hex the stacks at sea may assault, before the first assault (16.3, F86; 'cw' for Commonwealth points)",
+           lambda state, side: invasion.support_candidates(state))
+    def support(self, d: Decision, hex: str, n: int, nation: str | None = None) -> None:
+        invasion.support(d, hex, n, nation)
 
     @order("drop HEX with UNIT [UNIT ...]", "Formosa 10.3", "drop up to two airborne regiments on a drop zone "
            "marker in an open or airfield hex free of the enemy", _drop_candidates)
@@ -750,12 +757,13 @@ class CombatPhase(Phase, strike.GroundSupport):
     """15.0: the phasing player attacks; every unit in an EZOC must attack (14.2); stacking is checked for both
     sides at the end (13.0)."""
 
-    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [lp N:lp] [supply SUPPLY]", "Formosa 15.0",
-           "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, 17.0; LP for right shifts: "
-           "Allied 1 or 2, Japanese 1, 15.4.1; 'supply air': the Allied air supply unit, 19.4)", _attack_candidates)
-    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, lp: int = 0,
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [cw-gunfire N:cw] [lp N:lp] [supply SUPPLY]",
+           "Formosa 15.0", "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, US or "
+           "Commonwealth for a unit of that nationality, 17.0, 16.0; LP for right shifts: Allied 1 or 2, Japanese "
+           "1, 15.4.1; 'supply air': the Allied air supply unit, 19.4)", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, cw: int = 0, lp: int = 0,
                supply: str = "") -> None:
-        combat.declare(d, hexes, units, n, lp, air_supply=supply == "air")
+        combat.declare(d, hexes, units, n, lp, air_supply=supply == "air", cw_gunfire=cw)
 
     @order("end", "Formosa 15.0", "end the Combat Phase (every unit in an enemy ZOC must have attacked)")
     def end(self, d: Decision) -> None:

@@ -84,6 +84,7 @@ class Strike:
     amphibious_barred: bool = False    # 18.0 Decisive Battle
     fleet_used: bool = False           # 18.0: once per game
     declared: dict | None = None       # an attack waiting for the defender's answer
+    flown: tuple[tuple[str, str], ...] = ()  # (side, hex) whose ground support has flown its combat (16.3, F86)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -472,14 +472,15 @@ class Defence(Step):
         return (f"Game-Turn {s.turn}: {s.pending[0]['side']} to decide: defend {', '.join(s.pending[0]['hexes'])} "
                 "with LP, naval gunfire or air supply, or not (15.4.1, 17.0, 19.4)")
 
-    @order("defend [lp N:lp] [gunfire N] [supply SUPPLY]", "Formosa 15.4.1", "commit 1 LP (one left shift) and, "
-           "Allied, up to 2 naval gunfire units to the defence, or the air supply unit ('supply air', 19.4: no "
-           "defending unit traces a line); 'defend' alone commits nothing", _defend_candidates)
-    def defend(self, d: Decision, lp: int = 0, n: int = 0, supply: str = "") -> None:
+    @order("defend [lp N:lp] [gunfire N] [cw-gunfire N:cw] [supply SUPPLY]", "Formosa 15.4.1", "commit 1 LP (one "
+           "left shift) and, Allied, up to 2 naval gunfire units (US or Commonwealth for a defender of that "
+           "nationality) to the defence, or the air supply unit ('supply air', 19.4: no defending unit traces a "
+           "line); 'defend' alone commits nothing", _defend_candidates)
+    def defend(self, d: Decision, lp: int = 0, n: int = 0, cw: int = 0, supply: str = "") -> None:
         state: State = d.state
         attack = state.strike.declared
         defenders = [u for h in attack["hexes"] for u in state.at(h, d.side)]
-        for wanted, why in ((n, ap.gunfire_refusal(state, d.side, n, defenders) if n else None),
+        for wanted, why in ((n + cw, ap.gunfire_refusal(state, d.side, n, defenders, cw=cw) if n + cw else None),
                             (lp, ap.lp_refusal(d, d.side, False, lp, defenders) if lp else None)):
             if wanted and why:
                 d.refuse(*why)
@@ -490,7 +491,7 @@ class Defence(Step):
             d.emit(LpSpent(d.side, lp, f"a left shift defending {', '.join(attack['hexes'])} (Formosa 15.4.1)"))
         if supply:
             d.emit(AirSupplyFlown(state.turn, list(attack["hexes"])))
-        d.emit(ap.DefenceChosen(d.side, lp, n, bool(supply)))
+        d.emit(ap.DefenceChosen(d.side, lp, n + cw, bool(supply)))
         combat.resolve(d, attack["side"], attack["hexes"], [d.state.units[i] for i in attack["units"]],
-                       gunfire=attack["gunfire"], lp=attack["lp"], defence=(lp, n, int(bool(supply))),
+                       gunfire=attack["gunfire"], lp=attack["lp"], defence=(lp, n + cw, int(bool(supply))),
                        air_supply=attack.get("air_supply", False), assault=attack.get("assault", ""))

@@ -70,8 +70,8 @@ def view(state: State, side: str | None) -> dict:
         "to_place": list(state.to_place) if side in (None, "japanese") else len(state.to_place),
         # 16.1: a side's plan is its own until the Strike Reveal Phase; what is on the map is seen by both
         "missions": {s: dict(m) for s, m in strike.missions.items() if side in (None, s) or strike.revealed},
-        "air_on_map": {"support": [list(r) for r in strike.support], "interdiction": [list(r) for r in
-                                                                                    strike.interdicted],
+        "air_on_map": {"support": [list(r) for r in strike.support if (r[0], r[1]) not in strike.flown],
+                       "interdiction": [list(r) for r in strike.interdicted],
                        "b29_suppressed": list(strike.suppressed)},
         "combat": None if c is None else {
             "attacker": c.attacker, "hexes": list(c.hexes), "code": c.code, "cleared": list(c.cleared),
@@ -115,13 +115,18 @@ def preview(state: State, command: Command) -> dict:
     if command.action == "assault" and any(u.concealed for u in state.at(args["hex"], "japanese")):
         raise IllegalOrder("Formosa 11.1, ruling F85", f"the defenders of {args['hex']} are concealed: the assault "
                                                        "reveals them, and their strength with them")
-    gunfire, lp, air_supply = args.get("n") or 0, args.get("lp") or 0, args.get("supply") == "air"
+    hidden = [h for h in args.get("hexes") or () if any(u.concealed for u in state.at(h, "japanese"))]
+    if hidden and command.side == "allied":
+        raise IllegalOrder("Formosa 11.2 item 1, ruling F89", f"{', '.join(hidden)} holds concealed units: their "
+                                                              "strength is shown when the Combat Phase reveals them")
+    us, cw, lp, air_supply = args.get("n") or 0, args.get("cw") or 0, args.get("lp") or 0, args.get("supply") == "air"
+    gunfire = us + cw
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     try:
         if command.action == "assault":
-            invasion.assault(d, args["hex"], gunfire, lp)
+            invasion.assault(d, args["hex"], us, lp, cw_gunfire=cw)
         else:
-            combat.declare(d, args["hexes"], args["units"], gunfire, lp, air_supply=air_supply)
+            combat.declare(d, args["hexes"], args["units"], us, lp, air_supply=air_supply, cw_gunfire=cw)
     except ReachedRoll:
         pass
     if command.action == "assault":
