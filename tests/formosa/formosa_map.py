@@ -66,3 +66,55 @@ def river_crossing(steps: int, move_class: str = "non-mechanized") -> list[str]:
                 if found:
                     return [str(h) for h in (*found, b)]
     raise LookupError("no river crossing")
+
+
+def shore(seas: int = 1) -> tuple[str, list[str]]:
+    """An open coastal hex without features but a beach (an opposed landing's target, 10.1 item 3) and `seas` of
+    the all-sea hexes next to it."""
+    for h in sorted(D.open_coastal()):
+        near = [str(n) for n in M.neighbours(h) if not D.is_land(n)]
+        if not M.features_of(h) - {"beach"} and len(near) >= seas:
+            return str(h), near[:seas]
+    raise LookupError("no shore")
+
+
+def gauntlet() -> tuple[str, str, str, str, str]:
+    """(start, first, second, beyond, enemy): a path of open 1-MP hexes start-first-second-beyond in which only
+    first and second are next to the enemy's hex (two EZOC hexes in a row, 14.0)."""
+    from app.rules.kernel.movement import Mover, step_cost
+
+    def cost(a: Hex, b: Hex) -> float:
+        try:
+            return step_cost(M, D.movement, Mover.single(a, 99, "non-mechanized"), a, b)
+        except Exception:
+            return -1
+
+    for first in sorted(M.hexes()):
+        if not plain(first):
+            continue
+        for second in M.neighbours(first):
+            if not plain(second) or cost(first, second) != 1:
+                continue
+            for enemy in M.neighbours(first):
+                if enemy not in M.neighbours(second) or not D.is_land(enemy):
+                    continue
+                away = set(M.neighbours(enemy)) | {enemy}
+                starts = [s for s in M.neighbours(first) if plain(s) and s not in away and cost(s, first) == 1]
+                beyond = [b for b in M.neighbours(second) if plain(b) and b not in away and cost(second, b) == 1]
+                if starts and beyond:
+                    return str(starts[0]), str(first), str(second), str(beyond[0]), str(enemy)
+    raise LookupError("no gauntlet")
+
+
+def road_port() -> str:
+    """A port on a road or railroad (22.0's start for a motorized move from a functional port)."""
+    return str(sorted(h for h in D.ports() if M.is_road_hex(h) or M.is_rail_hex(h))[0])
+
+
+def rough_shore() -> tuple[str, str]:
+    """A coastal hex that is neither open nor a port (rough, mountain or mud flats: 22.0's ranger coast) and an
+    all-sea hex next to it."""
+    for h in sorted(D.land()):
+        if D.is_coastal(h) and M.terrain_of(h) != "open" and h not in D.ports():
+            return str(h), str(next(n for n in M.neighbours(h) if not D.is_land(n)))
+    raise LookupError("no rough shore")

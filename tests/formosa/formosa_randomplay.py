@@ -7,7 +7,7 @@ import random
 
 from app.rules.formosa import GAME
 
-INVADER = ("land", "drop", "attack", "advance", "deploy", "choose")
+INVADER = ("land", "drop", "assault", "attack", "advance", "deploy", "choose")
 
 
 def candidates(state, rng: random.Random, act: float = 0.7, prefer: tuple[str, ...] = ()):

@@ -110,3 +110,46 @@ def test_random_games_of_both_scenarios_end_without_dead_ends(scenario, seed):
     assert GAME.outcome(final) is not None and accepted > 30
     assert "(Formosa 4." in final.reason
 
+
+
+def _beyond() -> tuple[str, str]:
+    """A hex next to X and a land hex next to it two hexes from X, with no hexside feature between."""
+    from formosa_map import D, M
+
+    from app.rules.kernel.hexgrid import Hex
+
+    return next((a, str(n)) for a in AROUND for n in sorted(M.neighbours(Hex.parse(a)))
+                if D.is_land(n) and M.distance(n, Hex.parse(X)) == 2 and not M.hexside_features(Hex.parse(a), n))
+
+
+def test_f89_no_attack_or_preview_totals_a_concealed_unit_an_advance_brought_an_allied_unit_next_to():
+    """11.2 item 1 reveals at the start of a Combat Phase only: a unit an advance puts next to a concealed one
+    cannot attack it (15.8.1), and no preview, in turn or out of it, shows the concealed unit's strength."""
+    from app.rules import legal
+    from app.rules.base import Command
+    from app.rules.errors import IllegalOrder
+
+    near, start = _beyond()
+    state = given(step="allied-combat", turn=1, units={"jp-9-7": X, "jp-guard-1": near, "us-7-17": start,
+                                                       "us-7-32": start}, concealed=("jp-9-7",), naval={})
+    order = f"attack {near} with us-7-17 us-7-32"
+    die = next(d for d in range(1, 7) if any(getattr(e, "code", "") == "D1" for e in when(state, "allied", order,
+                                                                                           [d, 1])))
+    state = play(state, "allied", order, [die])
+    state = play(state, "allied", f"advance us-7-17 us-7-32 to {near}")
+    assert state.units["jp-9-7"].concealed and X in state.zoc_of("allied")  # next to it now, still concealed
+    for text in (f"attack {X} with us-7-17", f"attack {X} with us-7-17 us-7-32"):
+        with pytest.raises(IllegalOrder) as err:
+            when(state, "allied", text)
+        assert not named(str(err.value)) - {"us-7-17", "us-7-32"}
+        command = GAME.parse(text, "allied", state)
+        with pytest.raises(IllegalOrder) as err:
+            legal.preview(GAME, state, Command("allied", command.action, command.args))
+        assert not named(str(err.value)) - {"us-7-17", "us-7-32"}
+    planning = given(step="allied-movement", turn=1, units={"jp-9-7": X, "us-7-17": AROUND[0]}, concealed=("jp-9-7",))
+    command = GAME.parse(f"attack {X} with us-7-17", "allied", planning)
+    with pytest.raises(IllegalOrder) as err:  # out of turn, for planning: the position as it stands
+        legal.preview(GAME, planning, Command("allied", command.action, command.args))
+    assert err.value.case == "Formosa 11.2 item 1, ruling F89" and not named(str(err.value)) - {"us-7-17"}
+    revealed = play(planning, "allied", "end")  # the Combat Phase reveals it: now the preview may total it
+    assert legal.preview(GAME, revealed, Command("allied", "attack", command.args))["defence"] == 4

@@ -186,7 +186,8 @@ def test_16_5_the_japanese_may_reveal_a_concealed_coastal_defense_for_the_fortif
     assert state.strike.suppressed == (X,) and state.step == "invasion"
     # DS: no ZOC, an Allied attack on the hex one right, no Japanese move out of it (16.5)
     attack = replace(state, step="allied-combat", units={**state.units, "us-7-17": replace(
-        state.units["us-7-17"], where=AROUND[0])})
+        state.units["us-7-17"], where=AROUND[0]), "jp-9-7": replace(state.units["jp-9-7"], concealed=False)})
+    # (the Combat Phase revealed jp-9-7 in the Allied ZOC, 11.2 item 1: suppression takes its ZOC, not the Allies')
     assert X not in attack.zoc_of("japanese") or AROUND[0] not in attack.zoc_of("japanese")
     p = preview(attack, "allied", f"attack {X} with us-7-17")
     assert {"amount": 1, "case": "Formosa 16.5", "reason": "B-29 suppression of the defender"} in p["shifts"]

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from app.events.registry import event_type
+from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import strategic
+from app.rules.formosa import lines, strategic
 from app.rules.formosa.state import State, Strike, other
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.shifts import Shift
@@ -64,12 +65,14 @@ def forbidden(state: State) -> dict[Hex, str]:
 
 def air_shifts(state: State, side: str, hexes: list[str], attackers) -> list[Shift]:
     """The shifts airpower gives a ground attack (15.4.1): ground support placed on the defending hexes, one right
-    a point, counted when a ground unit of the points' nationality attacks (16.3, 16.0 Important); a B-29
+    a point, counted when a ground unit of the points' nationality attacks (16.3, 16.0 Important, 5.1 item 3),
+    once: it returns after its combat (16.3, F86); a B-29
     suppression of a defending hex, one right for the Allies; a Japanese attack out of a suppressed hex, one left
     (16.5 DS)."""
     out = []
     nats = {state.spec(u.id).nationality for u in attackers}
-    support = sum(p for s, h, nat, p in state.strike.support if s == side and h in hexes and nat in nats)
+    support = sum(p for s, h, nat, p in state.strike.support
+                  if s == side and h in hexes and nat in nats and (s, h) not in state.strike.flown)
     if support:
         out.append(Shift(support, "Formosa 16.3", "ground support"))
     if side == "allied" and any(h in state.strike.suppressed for h in hexes):
@@ -79,43 +82,57 @@ def air_shifts(state: State, side: str, hexes: list[str], attackers) -> list[Shi
     return out
 
 
-def gunfire_refusal(state: State, side: str, n: int, units) -> tuple[str, str] | None:
-    """17.0, 18.0: Allied gunfire, at most two a combat, from the Staging Area, with a participating Allied unit
-    in a coastal hex, not after the mobile fleet withdrew it this GT; (case, message) or None."""
+def gunfire_refusal(state: State, side: str, n: int, units, landing: bool = False,
+                    cw: int = 0) -> tuple[str, str] | None:
+    """17.0, 18.0: Allied gunfire (`n` US, `cw` Commonwealth units), at most two a combat, from the Staging Area,
+    each nationality's only with a participating ground unit of its own (16.0 Important, 5.1 item 3), in an
+    opposed landing (item 1) or with a participating Allied unit in a coastal hex (item 2), not after the mobile
+    fleet withdrew it this GT; (case, message) or None."""
     limit = state.data.charts["stacking"]["gunfire_per_combat"]
     if side != "allied":
         return "Formosa ruling F18", "the Japanese have no naval gunfire"
     if state.strike.gunfire_withdrawn:
         return "Formosa 18.0", "the mobile fleet's sortie has withdrawn the naval gunfire this GT"
-    if n > limit:
+    if n + cw > limit:
         return "Formosa 17.0", f"at most {limit} naval gunfire units support a combat"
-    if n > state.naval.get("gunfire", 0):
-        return "Formosa 17.0", f"only {state.naval.get('gunfire', 0)} naval gunfire units are in the Staging Area"
-    if not any(state.data.is_coastal(H(u.where)) for u in units):
+    nats = {state.spec(u.id).nationality for u in units}
+    for count, key, nat, name in ((n, "gunfire", "us", "US"), (cw, "cw-gunfire", "cw", "Commonwealth")):
+        if count > state.naval.get(key, 0):
+            return "Formosa 17.0", f"only {state.naval.get(key, 0)} {name} naval gunfire units are in the Staging Area"
+        if count and nat not in nats:
+            return "Formosa 16.0, 5.1 item 3", f"{name} naval gunfire supports only a combat with a {name} unit in it"
+    if not landing and not any(state.data.is_coastal(H(u.where)) for u in units):
         return "Formosa 17.0", "naval gunfire supports only a combat with an Allied unit in a coastal hex"
     return None
 
 
-def lp_refusal(state: State, side: str, attacking: bool, lp: int, units) -> tuple[str, str] | None:
-    """15.4.1, 19.5, ruling F22: LP for column shifts, with a participating unit tracing a line of supply."""
+def lp_refusal(d: Decision, side: str, attacking: bool, lp: int, units) -> tuple[str, str] | None:
+    """15.4.1, 19.5 item 2, ruling F22: LP for column shifts, with a participating unit tracing a line of supply,
+    traced through `lines.line` so a concealed static that first supplies a Japanese unit is revealed (19.3,
+    F82)."""
+    state: State = d.state
     try:
         strategic.lp_shift(side, attacking, lp)
         strategic.spend(state.lp[side], lp, f"{lp} LP in combat")
     except IllegalOrder as exc:
         return exc.case, exc.message
-    if not any(state.supply_line(u) for u in units):
+    if not any(lines.line(d, u) for u in units):
         return "Formosa 15.4.1, 19.5", f"no {'attacking' if attacking else 'defending'} unit traces a line of supply"
     return None
 
 
 def defender_may_answer(state: State, attacker: str, hexes: list[str]) -> bool:
-    """Whether the defender is asked (F22, F18): he has LP, or (Allied) gunfire and a unit in a coastal hex. The
-    question does not depend on the defenders' supply, so asking tells the attacker nothing hidden."""
+    """Whether the defender is asked (F22, F18, F87): he has LP, or (Allied) gunfire of a defender's nationality
+    and a unit in a coastal hex, or the air supply unit unused this GT. The question does not depend on the
+    defenders' supply, so asking tells the attacker nothing hidden."""
     defender = other(attacker)
     if state.lp[defender] >= 1:
         return True
+    if defender != "allied":
+        return False
     units = [u for h in hexes for u in state.at(h, defender)]
-    return defender == "allied" and gunfire_refusal(state, "allied", 1, units) is None
+    return (gunfire_refusal(state, "allied", 1, units) is None or gunfire_refusal(state, "allied", 0, units, cw=1)
+            is None or (bool(state.air.get("air-supply", 0)) and state.air_supply_turn != state.turn))
 
 
 def _missions(state: State, side: str, **changes) -> dict[str, dict[str, int]]:
@@ -327,20 +344,45 @@ class AirPlaced:
         return f"{self.side} places {self.points}{cw} air points to {what} {self.hex} (Formosa {case})"
 
 
+@event_type("formosa.SupportReturned")
+@dataclass(frozen=True)
+class SupportReturned:
+    """16.3, ruling F86: ground support placed for an assault that was not fought returns at the end of the
+    Invasion Phase; it flies no other combat this GT."""
+
+    side: str
+    hexes: list[str]
+
+    def apply(self, state: State) -> State:
+        return _strike(state, flown=(*state.strike.flown, *((self.side, h) for h in self.hexes)))
+
+    def describe(self) -> str:
+        return f"the ground support on {', '.join(self.hexes)} returns unused (Formosa 16.3)"
+
+
+def unflown(state: State, side: str) -> list[str]:
+    """The hexes where `side`'s ground support waits for its combat (16.3)."""
+    return sorted({h for s, h, _nat, _p in state.strike.support if s == side and (s, h) not in state.strike.flown})
+
+
 @event_type("formosa.AttackDeclared")
 @dataclass(frozen=True)
 class AttackDeclared:
-    """15.2, 15.4.1, ruling F22: an attack checked and waiting for the defender's LP and gunfire."""
+    """15.2, 15.4.1, ruling F22: an attack (or an assault, 10.2.2) checked, its support committed, waiting for the
+    defender's LP, naval gunfire and air supply."""
 
     side: str
     hexes: list[str]
     units: list[str]
     gunfire: int = 0
     lp: int = 0
+    air_supply: bool = False
+    assault: str = ""  # the coastal hex of an opposed landing (10.2.2)
 
     def apply(self, state: State) -> State:
         return _strike(state, declared={"side": self.side, "hexes": list(self.hexes), "units": list(self.units),
-                                        "gunfire": self.gunfire, "lp": self.lp})
+                                        "gunfire": self.gunfire, "lp": self.lp, "air_supply": self.air_supply,
+                                        "assault": self.assault})
 
     def describe(self) -> str:
         return (f"{self.side} attack declared on {', '.join(self.hexes)}: the {other(self.side)} player may spend "
@@ -350,17 +392,21 @@ class AttackDeclared:
 @event_type("formosa.DefenceChosen")
 @dataclass(frozen=True)
 class DefenceChosen:
-    """15.4.1, 17.0, rulings F18, F22: what the defender commits (LP, Allied naval gunfire)."""
+    """15.4.1, 17.0, 19.4, rulings F18, F22, F87: what the defender commits (LP, Allied naval gunfire, Allied air
+    supply)."""
 
     side: str
     lp: int
     gunfire: int
+    air_supply: bool = False
 
     def apply(self, state: State) -> State:
         return _strike(state, declared=None)
 
     def describe(self) -> str:
-        return f"{self.side} defends with {self.lp} LP and {self.gunfire} naval gunfire (Formosa 15.4.1, 17.0)"
+        air = " and the air supply unit" if self.air_supply else ""
+        return (f"{self.side} defends with {self.lp} LP and {self.gunfire} naval gunfire{air} (Formosa 15.4.1, "
+                "17.0, 19.4)")
 
 
 @event_type("formosa.AirReturned")

@@ -11,21 +11,25 @@ from itertools import combinations
 
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
-from app.rules.formosa import airpower
+from app.rules.errors import IllegalOrder
+from app.rules.formosa import airpower, lines, supply
 from app.rules.formosa.events import (
     AdvanceOffered,
+    AirSupplyFlown,
     CombatEnded,
     CombatResolved,
+    LandingFailed,
     LpSpent,
     UnitEliminated,
     UnitRetreated,
     UnitsAdvanced,
 )
-from app.rules.formosa.movement import enterable
+from app.rules.formosa.movement import enterable, infiltrates
 from app.rules.formosa.state import OUT, State, Unit, is_hex, other
 from app.rules.kernel.concentric import attack_directions, is_concentric
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.preview import Preview, preview_attack
+from app.rules.kernel.retreat import RetreatState, nearer, outside_ezoc, retreat_options
 from app.rules.kernel.shifts import Shift
 
 H = Hex.parse
@@ -53,7 +57,8 @@ def zoc_hexes_on(state: State, u: Unit) -> list[str]:
     for n in state.data.map.neighbours(H(u.where)):
         here = state.at(str(n), enemy)
         if here and any(state.spec(x.id).type != "guerrilla" for x in here) and not attack_blocked(
-                state, u.where, str(n)) and str(n) not in state.strike.suppressed:  # 16.5 DS: no ZOC
+                state, u.where, str(n)) and not (enemy == "japanese" and str(n) in state.strike.suppressed):
+            # 16.5 DS item 1: the Japanese units of a suppressed hex exert no ZOC
             out.append(str(n))
     return sorted(out)
 
@@ -79,9 +84,10 @@ def owed_attacks(state: State, side: str) -> list[str]:
 
 
 # -- the attack ---------------------------------------------------------------------------------------------------
-def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0, lp: int = 0) -> None:
-    """15.0-15.2: check the attack (with its gunfire, 17.0, and LP, 15.4.1), spend the LP, then ask the defender
-    for his LP and gunfire (F18, F22) or roll and apply the result."""
+def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0, lp: int = 0,
+            air_supply: bool = False, cw_gunfire: int = 0) -> None:
+    """15.0-15.2: check the attack and its support (naval gunfire 17.0, LP 15.4.1, air supply 19.4), then commit
+    it (`commit`)."""
     state: State = d.state
     side, enemy = d.side, other(d.side)
     if state.combat is not None:
@@ -116,21 +122,59 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
                 and all(H(h) in state.data.map.neighbours(H(u.where)) for h in hexes)]
         if left:
             d.refuse("Formosa 15.0, ruling F41", f"the units in {u.where} attack together: add {', '.join(left)}")
-    for wanted, why in ((gunfire, airpower.gunfire_refusal(state, side, gunfire, attackers) if gunfire else None),
-                        (lp, airpower.lp_refusal(state, side, True, lp, attackers) if lp else None)):
-        if wanted and why:
+    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire)
+    commit(d, hexes, attackers, gunfire=gunfire + cw_gunfire, lp=lp, air_supply=air_supply)
+
+
+def check_support(d: Decision, attackers: list[Unit], gunfire: int = 0, lp: int = 0, air_supply: bool = False,
+                  assault: str = "", cw_gunfire: int = 0) -> None:
+    """The attacker's support, checked before anything is committed or revealed: US and Commonwealth naval
+    gunfire (17.0, 16.0 Important, 18.0; an opposed landing is item 1), LP (15.4.1, 19.5 item 2: a participating
+    unit traces a line) and air supply (19.4: none does; never in an assault, 10.2.2), which therefore never go
+    together."""
+    state: State = d.state
+    side = d.side
+    if gunfire or cw_gunfire:
+        why = airpower.gunfire_refusal(state, side, gunfire, attackers, landing=bool(assault), cw=cw_gunfire)
+        if why:
             d.refuse(*why)
     if lp:
+        why = airpower.lp_refusal(d, side, True, lp, attackers)
+        if why:
+            d.refuse(*why)
+    if air_supply:
+        check_air_supply(state, side, attackers, assault)
+
+
+def commit(d: Decision, hexes: list[str], attackers: list[Unit], gunfire: int = 0, lp: int = 0,
+           air_supply: bool = False, assault: str = "") -> None:
+    """15.2 step 1 after the checks: spend the LP and the air supply, then ask the defender for his LP, naval
+    gunfire and air supply (`airpower.defender_may_answer`; F18, F22) or roll and apply the result (`resolve`)."""
+    side = d.side
+    if lp:
         d.emit(LpSpent(side, lp, f"{lp} column shift(s) attacking {', '.join(hexes)} (Formosa 15.4.1)"))
+    if air_supply:
+        d.emit(AirSupplyFlown(d.state.turn, list(hexes)))
     if airpower.defender_may_answer(d.state, side, hexes):
-        d.emit(airpower.AttackDeclared(side, list(hexes), [u.id for u in attackers], gunfire, lp),
-               DecisionRequired("defence", enemy, {"hexes": list(hexes)}))
+        d.emit(airpower.AttackDeclared(side, list(hexes), [u.id for u in attackers], gunfire, lp, air_supply, assault),
+               DecisionRequired("defence", other(side), {"hexes": list(hexes)}))
         return
-    resolve(d, side, hexes, attackers, gunfire=gunfire, lp=lp)
+    resolve(d, side, hexes, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, assault=assault)
+
+
+def check_air_supply(state: State, side: str, units: list[Unit], assault: str = "") -> None:
+    """19.4, ruling F84: the Allied air supply unit, once a GT, for a combat (attack or defence) none of whose
+    Allied units traces a line of supply, never for an assault (10.2.2)."""
+    if side != "allied" or not state.air.get("air-supply", 0):
+        raise IllegalOrder("Formosa 19.4", "only the Allied air supply unit gives air supply, and none has been "
+                                           "bought")
+    supply.check_air_supply(used_this_turn=state.air_supply_turn == state.turn,
+                            any_line=any(state.supply_line(u) for u in units), amphibious_assault=bool(assault))
 
 
 def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
-           counterattack: bool = False, lp: int = 0, defence: tuple[int, int] = (0, 0)) -> list[Shift]:
+           counterattack: bool = False, lp: int = 0, defence: tuple[int, int, int] = (0, 0, 0),
+           air_supply: bool = False) -> list[Shift]:
     """Every shift of 15.4.1 this combat earns, each with its case (15.6: a counterattack has its one only);
     against several hexes the best in-hex shift and the smallest hexside shift all attackers cross (F44)."""
     if counterattack:
@@ -142,10 +186,14 @@ def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gun
     out += airpower.air_shifts(state, side, hexes, attackers)
     if lp:
         out.append(Shift(lp, "Formosa 15.4.1", "LP spent attacking"))
+    if air_supply:
+        out.append(Shift(1, "Formosa 19.4", "air supply"))
     if defence[0]:
         out.append(Shift(-defence[0], "Formosa 15.4.1, ruling F22", "LP spent defending"))
     if defence[1]:
         out.append(Shift(-defence[1], "Formosa 17.0, ruling F18", "naval gunfire defending"))
+    if defence[2]:
+        out.append(Shift(-1, "Formosa 19.4", "air supply defending"))
     if any(data.unit(u.id).indicator == "A" for u in attackers):
         out.append(Shift(1, "Formosa 15.4.1", "attack bonus unit"))
     defenders = [x for h in hexes for x in state.at(h, other(side))]
@@ -177,17 +225,20 @@ def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra
 
 
 def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
-            counterattack: bool = False, lp: int = 0, defence: tuple[int, int] = (0, 0)) -> None:
-    """15.2 steps 2-8: totals, percentage, shifts, the die, the result applied."""
+            counterattack: bool = False, lp: int = 0, defence: tuple[int, int, int] = (0, 0, 0), assault: str = "",
+            air_supply: bool = False) -> None:
+    """15.2 steps 2-8: totals, percentage, shifts, the die, the result applied; `assault`: the coastal hex of
+    the opposed landing this combat is (or is the counterattack of: 10.2.2); `defence`: the defender's LP, naval
+    gunfire and air supply (1 or 0)."""
     state: State = d.state
-    found = shifts(state, side, hexes, attackers, gunfire, counterattack, lp, defence)
+    found = shifts(state, side, hexes, attackers, gunfire, counterattack, lp, defence, air_supply)
     p = odds(state, side, hexes, attackers, found)
     defenders = [x.id for h in hexes for x in state.at(h, other(side))]
     die = d.roll(f"combat: {side} {'counterattack on' if counterattack else 'attack on'} {', '.join(hexes)}")
     code = p.result(die).code
     d.emit(CombatResolved(side, list(hexes), [u.id for u in attackers], defenders, int(p.attack),
                           int(p.defence), int(p.odds.value), [_shift(s) for s in found], p.column_label, die, code,
-                          counterattack=counterattack))
+                          counterattack=counterattack, assault=assault))
     apply_result(d, code)
 
 
@@ -196,19 +247,18 @@ def _shift(s: Shift) -> dict:
 
 
 # -- results ------------------------------------------------------------------------------------------------------
-def destination(state: State, u: Unit) -> str:
+def destination(d: Decision, u: Unit) -> str:
     """Where an eliminated unit goes (8.3, 11.1): a deception unit leaves the game; a ground unit that can trace
-    a line of supply at its elimination goes to its side's Replacements Display, any other to the Eliminated
-    Display, out of play for good."""
-    if state.spec(u.id).type == "deception":
+    a line of supply at its elimination goes to its side's Replacements Display (the line may reveal its
+    source, 19.3), any other to the Eliminated Display, out of play for good."""
+    if d.state.spec(u.id).type == "deception":
         return OUT
-    return f"{u.side}-replacements" if state.supply_line(u) else f"{u.side}-eliminated"
+    return f"{u.side}-replacements" if lines.line(d, u) else f"{u.side}-eliminated"
 
 
 def eliminate(d: Decision, uid: str, case: str) -> None:
-    state: State = d.state
-    u = state.units[uid]
-    d.emit(UnitEliminated(uid, u.where, destination(state, u), case))
+    u = d.state.units[uid]
+    d.emit(UnitEliminated(uid, u.where, destination(d, u), case))
 
 
 def survivors(state: State, ids) -> list[Unit]:
@@ -305,48 +355,86 @@ def _bloodbath(d: Decision, attackers: list[Unit], defenders: list[Unit]) -> Non
     settle(d)
 
 
-def retreat_hexes(state: State, u: Unit) -> list[str]:
-    """15.7: the hexes `u` may retreat into: adjacent, enterable, free of enemy units and of enemy ZOC (14.2;
-    guerrillas ignore enemy ZOC, 23.0)."""
+MAX_RETREAT = 4  # hexes a retreat may need when each hex entered is over-stacked (15.7 item 3)
+
+
+def _retreat_rules(state: State, u: Unit):
+    """15.7 as the kernel's retreat callbacks: `allowed` (items 1-2: no enemy unit, no EZOC but the first for
+    an infiltrating unit (22.0, 25.9, F60), guerrillas ignoring EZOC (23.0), terrain it could enter, never back),
+    the priorities of item 4 (nearer a supply source, else any: F61) and item 3's extra hex when over-stacked."""
     enemy = other(u.side)
-    ezoc = set() if state.spec(u.id).type == "guerrilla" else state.zoc_of(enemy)
-    out = []
-    for n in state.data.map.neighbours(H(u.where)):
-        label = str(n)
-        if state.at(label, enemy) or label in ezoc or not enterable(state, u, u.where, label):
-            continue
-        out.append(label)
-    return sorted(out)
+    ezoc = frozenset() if state.spec(u.id).type == "guerrilla" else frozenset(H(h) for h in state.zoc_of(enemy))
+    occupied = state.occupied(enemy)
+    outside = outside_ezoc(ezoc, ignore_first=infiltrates(state, u))
+
+    def allowed(current: Hex, candidate: Hex, st: RetreatState) -> bool:
+        return (str(candidate) not in occupied and candidate != st.start and candidate not in st.path
+                and outside(current, candidate, st) and enterable(state, u, str(current), str(candidate)))
+
+    toward = nearer(supply.source_distance(state.data, state.supply_sources(u.side)))
+    priorities = (toward, lambda h, st: True)
+
+    def overstacked_at(st: RetreatState) -> bool:
+        return bool(st.path) and bool(state.would_overstack(str(st.current), u.side, [u.id]))
+
+    return allowed, priorities, overstacked_at
+
+
+def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
+    """15.7: every retreat `u` may make, as the hexes entered: one hex, nearer a supply source if one such is
+    open (item 4), then one more hex while the hex reached is over-stacked, any allowed one where the limits are
+    met if there is such a hex (item 3, F61)."""
+    allowed, priorities, overstacked_at = _retreat_rules(state, u)
+    grid = state.data.map
+    extra = (lambda h, st: not state.would_overstack(str(h), u.side, [u.id]), lambda h, st: True)
+    out: list[tuple[str, ...]] = []
+
+    def walk(st: RetreatState) -> None:
+        if st.path and not overstacked_at(st):
+            out.append(tuple(str(h) for h in st.path))
+            return
+        if len(st.path) >= MAX_RETREAT:
+            return
+        _, options = retreat_options(grid, st, allowed, extra if st.path else priorities)
+        for h in sorted(options, key=str):
+            walk(RetreatState(st.start, (*st.path, h)))
+
+    walk(RetreatState(H(u.where)))
+    return out
 
 
 def _retreats(d: Decision, side: str, units: list[Unit]) -> None:
-    """15.7: every unit retreats one hex; mobile units with a static unit in their hex ignore it; a unit that
-    cannot retreat is eliminated; the owner picks the hex where there is a choice."""
+    """15.7: every unit retreats; mobile units with a static unit in their hex ignore it; a unit that cannot
+    retreat is eliminated (item 5); the owner picks the path where there is a choice. Assaulting units at sea
+    do not retreat: they go back to the Staging Area when the landing fails (10.2.2)."""
     state: State = d.state
     owed = []
     for u in units:
-        if state.is_static(u) or any(state.is_static(x) for x in state.at(u.where, side)):
+        if state.at_sea(u) or state.is_static(u) or any(state.is_static(x) for x in state.at(u.where, side)):
             continue  # 15.7 Important
-        options = retreat_hexes(state, u)
+        options = retreat_paths(d.state, u)
         if not options:
             eliminate(d, u.id, "Formosa 15.7 item 5")
         elif len(options) == 1:
-            d.emit(UnitRetreated(u.id, [u.where, options[0]]))
+            d.emit(UnitRetreated(u.id, [u.where, *options[0]]))
         else:
             owed.append(u.id)
     if owed:
         d.emit(DecisionRequired("retreat", side, {"units": owed}))
 
 
-def retreat(d: Decision, uid: str, hex: str) -> None:
+def retreat(d: Decision, uid: str, hexes: list[str]) -> None:
     state: State = d.state
     pending = state.pending[0]
     if uid not in pending["units"]:
         d.refuse("Formosa 15.7", f"{uid} has no retreat to make; owed: {', '.join(pending['units'])}")
     u = state.units[uid]
-    if hex not in retreat_hexes(state, u):
-        d.refuse("Formosa 15.7", f"{uid} cannot retreat into {hex}: it may go to {', '.join(retreat_hexes(state, u))}")
-    d.emit(UnitRetreated(uid, [u.where, hex]), DecisionMade("retreat", d.side))
+    paths = retreat_paths(state, u)
+    if tuple(hexes) not in paths:
+        d.refuse("Formosa 15.7", f"{uid} cannot retreat along {' '.join(hexes)}: it may retreat "
+                                 f"{'; '.join(' '.join(p) for p in paths)} (toward a supply source, item 4; "
+                                 "one hex more while over-stacked, item 3)")
+    d.emit(UnitRetreated(uid, [u.where, *hexes]), DecisionMade("retreat", d.side))
     left = [i for i in pending["units"] if i != uid]
     if left:
         d.emit(DecisionRequired("retreat", d.side, {"units": left}))
@@ -381,25 +469,79 @@ def counterattack(d: Decision, hex: str) -> None:
             d.refuse("Formosa 15.6", f"counterattack one of {', '.join(state.pending[0]['hexes'])}")
         d.emit(DecisionMade("counterattack", d.side))
     units = survivors(state, c.defenders)
-    resolve(d, other(c.attacker), [hex], units, counterattack=True)
+    resolve(d, other(c.attacker), [hex], units, counterattack=True, assault=c.assault)
+
+
+def landing_units(state: State, hex: str) -> list[Unit]:
+    """10.2.2, F24: the Allied units at sea next to the coastal hex `hex` that assaulted it."""
+    near = {str(n) for n in state.data.map.neighbours(H(hex))}
+    return [u for u in state.on_map("allied") if u.where in near and state.at_sea(u) and u.attacked]
 
 
 def advance_units(state: State) -> list[str]:
-    """15.8: the surviving attacking mobile units that may advance."""
+    """15.8: the surviving attacking mobile units that may advance; in an opposed landing, the assaulting units
+    still at sea (10.2.2)."""
     c = state.combat
+    if c.assault:
+        return [u.id for u in landing_units(state, c.assault)]
     return [u.id for u in survivors(state, c.attackers) if not state.is_static(u) and u.id not in c.advanced]
 
 
+def advance_hexes(state: State) -> list[str]:
+    c = state.combat
+    return [c.assault] if c.assault else list(c.cleared)
+
+
 def settle(d: Decision) -> None:
-    """When no choice is owed: offer the advance once if a hex was cleared (15.8), else end the combat."""
+    """When no choice is owed: offer the advance once if a hex was cleared (15.8), else end the combat; an
+    opposed landing ends as 10.2.2 says (`_settle_landing`)."""
     state: State = d.state
     c = state.combat
     if c is None or state.pending:
         return
+    if c.assault:
+        return _settle_landing(d)
     if not c.offered and c.advance and c.cleared and advance_units(state):
         d.emit(AdvanceOffered(), DecisionRequired("advance", c.attacker, {"hexes": list(c.cleared)}))
         return
     d.emit(CombatEnded())
+
+
+def _settle_landing(d: Decision) -> None:
+    """10.2.2, F24, F80: if the coastal hex is clear of Japanese units the assaulting units must advance into it,
+    as many as stacking allows (the Allied player choosing which when not all fit); the others, and all of them
+    if the hex is not cleared, go back to the Staging Area."""
+    state: State = d.state
+    c = state.combat
+    hex = c.assault
+    at_sea = [u.id for u in landing_units(state, hex)]
+    if at_sea and not state.at(hex, "japanese") and not c.offered:
+        d.emit(AdvanceOffered())
+        if not d.state.would_overstack(hex, "allied", at_sea):
+            d.emit(UnitsAdvanced(at_sea, [hex]))
+        else:
+            d.emit(DecisionRequired("advance", "allied", {"hexes": [hex]}))
+            return
+    left = [u.id for u in landing_units(d.state, hex)]
+    if left:
+        why = "Formosa 10.2.2 (no room in the hex)" if not d.state.at(hex, "japanese") else \
+            "Formosa 10.2.2 (the hex was not cleared)"
+        d.emit(LandingFailed(hex, left, why))
+    d.emit(CombatEnded())
+
+
+def _check_landing_advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
+    """10.2.2: into the assaulted hex only, as many units as stacking allows."""
+    state: State = d.state
+    hex = state.combat.assault
+    if hexes != [hex]:
+        d.refuse("Formosa 10.2.2, ruling F80", f"the assaulting units advance into {hex} only")
+    if state.would_overstack(hex, "allied", unit_ids):
+        d.refuse("Formosa 10.2.2", f"{hex} cannot hold {', '.join(unit_ids)} (13.1)")
+    more = [u for u in advance_units(state) if u not in unit_ids
+            and not state.would_overstack(hex, "allied", [*unit_ids, u])]
+    if more:
+        d.refuse("Formosa 10.2.2", f"the assaulting units must advance as stacking allows: {', '.join(more)} fit too")
 
 
 def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
@@ -409,6 +551,10 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
     eligible = advance_units(state)
     if not unit_ids or any(i not in eligible for i in unit_ids) or len(set(unit_ids)) != len(unit_ids):
         d.refuse("Formosa 15.8", f"units that may advance: {', '.join(eligible) or 'none'}")
+    if c.assault:
+        _check_landing_advance(d, unit_ids, hexes)
+        d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))
+        return settle(d)
     if not hexes or hexes[0] not in c.cleared:
         d.refuse("Formosa 15.8", f"the first hex of an advance is a cleared defending hex: {', '.join(c.cleared)}")
     if len(hexes) > c.advance:
@@ -420,6 +566,9 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
         u = state.units[uid]
         steps = [u.where, *hexes]
         for a, b in zip(steps, steps[1:], strict=False):
+            if u.side == "japanese" and b in state.strike.suppressed:
+                d.refuse("Formosa 16.5, ruling F88", f"{uid} cannot advance into {b}: no Japanese unit enters a hex "
+                                                     "the B-29 suppressed")
             if not enterable(state, u, a, b):
                 d.refuse("Formosa 15.8.1", f"{uid} could not enter {b} from {a}")
     d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))
@@ -429,6 +578,8 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
 
 
 def hold(d: Decision) -> None:
-    """15.8.1: advancing is never required."""
+    """15.8.1: advancing is never required, but after an opposed landing it is (10.2.2)."""
+    if d.state.combat.assault:
+        d.refuse("Formosa 10.2.2", "the assaulting units must advance into the hex they cleared")
     d.emit(DecisionMade("advance", d.side))
     settle(d)

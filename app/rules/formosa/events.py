@@ -13,11 +13,12 @@ from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
 from app.rules.formosa.state import OUT, Combat, State, is_hex
 
 __all__ = [
-    "AdvanceOffered", "AmoyRolled", "BaseBuilt", "BaseDemobilised", "CombatEnded", "CombatResolved", "DecisionMade",
-    "DecisionRequired", "GameEnded", "LogisticsReceived", "LpLost", "LpSpent", "PointsBought", "ReconRolled",
-    "SetupEnded", "SetupRolled", "StepBegan", "TurnEnded", "UnitDeployed", "UnitEliminated", "UnitMoved",
-    "UnitPlaced", "UnitRecruited", "UnitRetreated", "UnitRevealed", "UnitTransferred", "UnitsAdvanced",
-    "UnitsChosen", "UnitsLanded", "UnitsReturned", "VictoryCounted",
+    "AdvanceOffered", "AirSupplyFlown", "AmoyRolled", "BaseBuilt", "BaseDemobilised", "CombatEnded",
+    "CombatResolved", "DecisionMade", "DecisionRequired", "GameEnded", "LandingFailed", "LogisticsReceived",
+    "LpLost", "LpSpent", "MarkersReturned", "PointsBought", "ReconRolled", "SetupEnded", "SetupRolled",
+    "StepBegan", "TurnEnded", "UnitDeployed", "UnitEliminated", "UnitMoved", "UnitPlaced", "UnitRecruited",
+    "UnitRetreated", "UnitRevealed", "UnitTransferred", "UnitsAdvanced", "UnitsChosen", "UnitsLanded",
+    "UnitsMotorized", "UnitsReturned", "VictoryCounted",
 ]
 
 # Per-phase flags each step clears when it begins (12.2 once a phase, 15.0 once a Combat Phase).
@@ -247,7 +248,9 @@ class StepBegan:
             state = _units(state, [u.id for u in state.units.values() if getattr(u, flag)], **{flag: False})
         if self.step == "base-building":
             state = _units(state, [u.id for u in state.units.values() if u.pinned], pinned=False)
-        return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), combat=None)
+        state = _units(state, [u.id for u in state.units.values() if u.motorized], motorized=False)
+        return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), combat=None,
+                       amphibious=())
 
     def describe(self) -> str:
         if self.step.startswith(("setup", "recon")):
@@ -267,12 +270,77 @@ class UnitsLanded:
 
     def apply(self, state: State) -> State:
         state = _units(state, self.units, where=self.hex, pinned=True)
+        amphibious = (*state.amphibious, self.hex) if self.marker == "amphibious" else state.amphibious
         return replace(state, markers={**state.markers, self.marker: state.markers[self.marker] - 1},
-                       used_hexes=(*state.used_hexes, self.hex))
+                       used_hexes=(*state.used_hexes, self.hex), amphibious=amphibious)
 
     def describe(self) -> str:
         how = "land" if self.marker == "amphibious" else "drop"
         return f"{', '.join(self.units)} {how} in {self.hex} ({self.marker} marker; Formosa 10.1)"
+
+
+@event_type("formosa.LandingFailed")
+@dataclass(frozen=True)
+class LandingFailed:
+    """10.2.2: assaulting units that did not clear the coastal hex `hex`, or found no room in it, go back to the
+    Allied Staging Area (they cannot remain at sea)."""
+
+    hex: str
+    units: list[str]
+    why: str
+
+    def apply(self, state: State) -> State:
+        return _units(state, self.units, where="allied-staging", pinned=False, attacked=False)
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} return from the sea off {self.hex} to the Staging Area: {self.why}"
+
+
+@event_type("formosa.MarkersReturned")
+@dataclass(frozen=True)
+class MarkersReturned:
+    """10.1, ruling F8: at the end of the Invasion Phase every invasion marker not placed goes back to the
+    Allied Reinforcements Display with those placed: they are bought again to be used again."""
+
+    markers: dict
+
+    def apply(self, state: State) -> State:
+        return replace(state, markers={k: v - self.markers.get(k, 0) for k, v in state.markers.items()})
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{n} {kind}" for kind, n in sorted(self.markers.items()))
+        return f"invasion markers not placed return to the Reinforcements Display: {parts} (Formosa 10.1)"
+
+
+@event_type("formosa.UnitsMotorized")
+@dataclass(frozen=True)
+class UnitsMotorized:
+    """22.0: the Allied units in a road or railroad hex move by motorized movement this phase (1 LP for the
+    hex): their movement factor doubled, every step along a road or railroad."""
+
+    hex: str
+    units: list[str]
+
+    def apply(self, state: State) -> State:
+        return _units(state, self.units, motorized=True)
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} in {self.hex} move by motorized movement (Formosa 22.0)"
+
+
+@event_type("formosa.AirSupplyFlown")
+@dataclass(frozen=True)
+class AirSupplyFlown:
+    """19.4: the air supply unit supports one Allied combat this Game-Turn."""
+
+    turn: int
+    hexes: list[str]
+
+    def apply(self, state: State) -> State:
+        return replace(state, air_supply_turn=self.turn)
+
+    def describe(self) -> str:
+        return f"air supply supports the combat on {', '.join(self.hexes)} (Formosa 19.4)"
 
 
 @event_type("formosa.UnitTransferred")
@@ -327,7 +395,7 @@ class CombatResolved:
     die: int
     code: str
     counterattack: bool = False
-    assault: bool = False
+    assault: str = ""  # the coastal hex of an opposed landing (10.2.2), kept through its counterattack
 
     def apply(self, state: State) -> State:
         state = _units(state, [u for u in self.attackers if u in state.units and not self.counterattack],
@@ -335,8 +403,11 @@ class CombatResolved:
         advance = state.data.crt_raw["codes"][self.code].get("advance", 0)
         combat = Combat(self.attacker, tuple(self.hexes), tuple(self.attackers), tuple(self.defenders), self.code,
                         counterattack=self.counterattack, assault=self.assault, advance=advance)
-        hexes = state.attacked_hexes if self.counterattack else (*state.attacked_hexes, *self.hexes)
-        return replace(state, combat=combat, attacked_hexes=hexes)
+        if self.counterattack:
+            return replace(state, combat=combat)
+        flown = (*state.strike.flown, *((self.attacker, h) for h in self.hexes))  # 16.3: support returns (F86)
+        return replace(state, combat=combat, attacked_hexes=(*state.attacked_hexes, *self.hexes),
+                       strike=replace(state.strike, flown=flown))
 
     def describe(self) -> str:
         shifts = "; ".join(f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in self.shifts) or "no shifts"

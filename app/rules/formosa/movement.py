@@ -1,11 +1,13 @@
 """Land movement (12.0-12.4, 14.1): a unit's allowance (its concealed movement factor while concealed, 11.1),
 the position it moves through (enemy units, enemy ZOC), and the path checked by the kernel's movement rules
-with the two classes of terrain.toml (mechanized and non-mechanized; static units never move)."""
+with the two classes of terrain.toml (mechanized and non-mechanized; static units never move). Rangers and the
+Takasago unit infiltrate (22.0, 25.9, F60); Allied motorized movement doubles the allowance along roads and
+railroads only (22.0)."""
 from __future__ import annotations
 
 from app.rules.engine.decision import Decision
 from app.rules.formosa import airpower
-from app.rules.formosa.events import UnitMoved, UnitRevealed
+from app.rules.formosa.events import LpSpent, UnitMoved, UnitRevealed, UnitsMotorized
 from app.rules.formosa.state import State, Unit, is_hex, other
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
@@ -14,10 +16,21 @@ from app.rules.kernel.movement import Mover, Situation, reach, step_cost, valida
 H = Hex.parse
 
 
+INFILTRATORS = ("ranger",)       # 22.0 Rangers: infiltration
+INFILTRATING_UNITS = ("jp-takasago",)  # 25.9 Takasago Special Force
+
+
 def allowance(state: State, u: Unit) -> int:
-    """The printed movement factor, or the concealed one while concealed (11.1)."""
+    """The printed movement factor, or the concealed one while concealed (11.1); doubled when moving by
+    motorized movement (22.0)."""
     spec = state.spec(u.id)
-    return spec.concealed_mf if u.concealed and spec.concealed_mf is not None else spec.mf
+    mf = spec.concealed_mf if u.concealed and spec.concealed_mf is not None else spec.mf
+    return mf * 2 if u.motorized else mf
+
+
+def infiltrates(state: State, u: Unit) -> bool:
+    """22.0, 25.9: the unit ignores the first EZOC it enters in movement or retreat (ruling F60)."""
+    return state.spec(u.id).type in INFILTRATORS or u.id in INFILTRATING_UNITS
 
 
 def cannot_move(state: State, u: Unit) -> str | None:
@@ -49,7 +62,8 @@ def situation(state: State, u: Unit) -> Situation:
 
 
 def mover(state: State, u: Unit) -> Mover:
-    return Mover.single(H(u.where), allowance(state, u), state.spec(u.id).mobility)
+    return Mover.single(H(u.where), allowance(state, u), state.spec(u.id).mobility,
+                        ignore_first_ezoc=infiltrates(state, u), route_only=u.motorized)
 
 
 def move(d: Decision, uid: str, hexes: list[str]) -> None:
@@ -98,10 +112,33 @@ def path_to(state: State, u: Unit, target: str) -> list[str]:
 
 def enterable(state: State, u: Unit, a: str, b: str) -> bool:
     """Whether `u` could enter `b` from `a` by terrain (12.3 Important: retreat and advance keep the
-    prohibitions; a road along the hexside lets a mechanized unit in)."""
+    prohibitions; a road along the hexside lets a mechanized unit in), and, Japanese, `b` is no hex the B-29
+    suppressed (16.5 DS item 4, ruling F88)."""
     try:
         step_cost(state.data.map, state.data.movement, Mover.single(H(a), 99, state.spec(u.id).mobility),
                   H(a), H(b))
     except RuleViolation:
         return False
-    return state.data.is_land(H(b))
+    return state.data.is_land(H(b)) and not (u.side == "japanese" and b in state.strike.suppressed)
+
+
+def motorize(d: Decision, hex: str) -> None:
+    """22.0 Allied Motorized Movement: the Allied units that begin the Movement Phase in a road or railroad hex
+    and trace a line of supply (19.5 item 1) double their movement factor for 1 LP for the hex, and then move
+    only along roads and railroads (ruling F83)."""
+    state: State = d.state
+    case = "Formosa 22.0"
+    if not is_hex(hex) or not state.data.map.on_map(H(hex)):
+        d.refuse(case, f"{hex} is not a hex of the map")
+    gmap = state.data.map
+    if not (gmap.is_road_hex(H(hex)) or gmap.is_rail_hex(H(hex))):
+        d.refuse(case, f"{hex} is neither a road nor a railroad hex")
+    here = [u for u in state.at(hex, "allied") if not cannot_move(state, u) and not u.motorized]
+    if not here:
+        d.refuse(case, f"no Allied unit in {hex} may still move this phase")
+    units = [u.id for u in here if state.supply_line(u)]
+    if not units:
+        d.refuse("Formosa 19.5", f"no unit in {hex} can trace a line of supply: none may move motorized")
+    if state.lp["allied"] < 1:
+        d.refuse(case, "motorized movement costs 1 LP; the Allies have none")
+    d.emit(LpSpent("allied", 1, f"motorized movement in {hex}"), UnitsMotorized(hex, units))

@@ -12,7 +12,7 @@ from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
-from app.rules.formosa import airpower, combat, movement, strategic, strike, victory
+from app.rules.formosa import airpower, combat, invasion, movement, strategic, strike, victory
 from app.rules.formosa.events import (
     AmoyRolled,
     BaseBuilt,
@@ -39,7 +39,6 @@ from app.rules.formosa.events import (
 from app.rules.formosa.position import group_key
 from app.rules.formosa.state import State, Unit, is_hex, other
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.stacking import overstacked
 
 H = Hex.parse
 SEQ = "Formosa 6.1"
@@ -170,8 +169,7 @@ def on_land(d: Decision, hex: str, case: str) -> None:
 
 
 def stack_after(state: State, hex: str, side: str, adding: list[str]) -> list:
-    pieces = [state.piece(u) for u in state.at(hex, side)] + [state.piece(state.units[i]) for i in adding]
-    return overstacked(pieces, state.data.stacking, H(hex))
+    return state.would_overstack(hex, side, adding)
 
 
 # -- set-up ----------------------------------------------------------------------------------------------------
@@ -513,6 +511,13 @@ def _land_candidates(state: State, side: str):
                      if not state.at(str(h), "japanese") and str(h) not in state.used_hexes)
     for h in targets[:: max(1, len(targets) // 6)]:
         yield {"hex": h, "units": units}
+    for i, found in enumerate(invasion.sea_candidates(state, units)):
+        if i % 8 == 0:
+            yield found
+
+
+def _assault_candidates(state: State, side: str):
+    yield from invasion.candidates(state)
 
 
 def _drop_candidates(state: State, side: str):
@@ -536,10 +541,13 @@ class Invasion(Phase):
                 f"{s.markers.get('drop-zone', 0)} drop zone markers)")
 
     @order("land HEX with UNIT [UNIT ...]", "Formosa 10.2.1", "land up to four units on an amphibious marker in "
-           "an open coastal or port hex free of the enemy", _land_candidates)
+           "an open coastal or port hex free of the enemy, or put them at sea in an all-sea hex next to a "
+           "Japanese-held one to assault it (10.1 item 3)", _land_candidates)
     def land(self, d: Decision, hex: str, units: list[str]) -> None:
         state: State = d.state
         _marker(d, "amphibious", "Formosa 10.0")
+        if d.data.map.on_map(H(hex)) and not d.data.is_land(H(hex)):
+            return invasion.place_at_sea(d, hex, units, _amphibious_units)
         on_land(d, hex, "Formosa 10.1")
         rangers = all(state.spec(i).type == "ranger" for i in units if i in state.units)
         ports = state.data.ports()
@@ -547,8 +555,21 @@ class Invasion(Phase):
                                         or (rangers and state.data.is_coastal(H(hex)))):
             d.refuse("Formosa 10.1", f"{hex} is neither an open coastal hex nor a port (rangers: any coastal hex, "
                                      "22.0)")
-        _landing(d, hex, units, state.data.charts["stacking"]["amphibious_units"], "Formosa 10.2")
+        _amphibious_units(d, hex, units)
         d.emit(UnitsLanded("amphibious", hex, list(units)))
+        return None
+
+    @order("assault HEX [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2", "the stacks at sea next to "
+           "a Japanese-held coastal hex attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)",
+           _assault_candidates)
+    def assault(self, d: Decision, hex: str, n: int = 0, cw: int = 0, lp: int = 0) -> None:
+        invasion.assault(d, hex, n, lp, cw_gunfire=cw)
+
+    @order("support HEX N [NATION]", "Formosa 10.2.2", "place N ground support points (assigned to tactical) on a "
+           "hex the stacks at sea may assault, before the first assault (16.3, F86; 'cw' for Commonwealth points)",
+           lambda state, side: invasion.support_candidates(state))
+    def support(self, d: Decision, hex: str, n: int, nation: str | None = None) -> None:
+        invasion.support(d, hex, n, nation)
 
     @order("drop HEX with UNIT [UNIT ...]", "Formosa 10.3", "drop up to two airborne regiments on a drop zone "
            "marker in an open or airfield hex free of the enemy", _drop_candidates)
@@ -566,6 +587,16 @@ class Invasion(Phase):
                 d.refuse("Formosa ruling F40", f"{uid} drops from the Staging Area or Amoy only")
         _landing(d, hex, units, state.data.charts["stacking"]["drop_zone_units"], "Formosa 10.3")
         d.emit(UnitsLanded("drop-zone", hex, list(units)))
+
+    @order("end", "Formosa 10.1", "end the Invasion Phase (every stack at sea must have assaulted; markers go "
+           "back to the Reinforcements Display)")
+    def end(self, d: Decision) -> None:
+        invasion.end_phase(d)
+        after(d, self.name)
+
+
+def _amphibious_units(d: Decision, hex: str, units: list[str]) -> None:
+    _landing(d, hex, units, d.data.charts["stacking"]["amphibious_units"], "Formosa 10.2")
 
 
 def _marker(d: Decision, kind: str, case: str) -> None:
@@ -686,8 +717,22 @@ class Movement(Phase):
             after(d, self.name)
 
 
+def _motorized_candidates(state: State, side: str):
+    gmap = state.data.map
+    for h in sorted({u.where for u in state.on_map("allied") if not movement.cannot_move(state, u)
+                     and not u.motorized}):
+        if gmap.is_road_hex(H(h)) or gmap.is_rail_hex(H(h)):
+            yield {"hex": h}
+
+
 class AlliedMovement(Movement):
     name = "allied-movement"
+
+    @order("motorized HEX", "Formosa 22.0", "for 1 LP the units in a road or railroad hex that trace a line of "
+           "supply double their movement factor this phase, moving only along roads and railroads",
+           _motorized_candidates)
+    def motorized(self, d: Decision, hex: str) -> None:
+        movement.motorize(d, hex)
 
 
 def _attack_candidates(state: State, side: str):
@@ -712,11 +757,13 @@ class CombatPhase(Phase, strike.GroundSupport):
     """15.0: the phasing player attacks; every unit in an EZOC must attack (14.2); stacking is checked for both
     sides at the end (13.0)."""
 
-    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [lp N:lp]", "Formosa 15.0",
-           "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, 17.0; LP for right shifts: "
-           "Allied 1 or 2, Japanese 1, 15.4.1)", _attack_candidates)
-    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, lp: int = 0) -> None:
-        combat.declare(d, hexes, units, n, lp)
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [cw-gunfire N:cw] [lp N:lp] [supply SUPPLY]",
+           "Formosa 15.0", "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, US or "
+           "Commonwealth for a unit of that nationality, 17.0, 16.0; LP for right shifts: Allied 1 or 2, Japanese "
+           "1, 15.4.1; 'supply air': the Allied air supply unit, 19.4)", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, cw: int = 0, lp: int = 0,
+               supply: str = "") -> None:
+        combat.declare(d, hexes, units, n, lp, air_supply=supply == "air", cw_gunfire=cw)
 
     @order("end", "Formosa 15.0", "end the Combat Phase (every unit in an enemy ZOC must have attacked)")
     def end(self, d: Decision) -> None:
@@ -973,21 +1020,22 @@ class Losses(DecisionStep):
 
 def _retreat_candidates(state: State, side: str):
     for uid in state.pending[0]["units"]:
-        for h in combat.retreat_hexes(state, state.units[uid]):
-            yield {"unit": uid, "hex": h}
+        for path in combat.retreat_paths(state, state.units[uid]):
+            yield {"unit": uid, "hexes": list(path)}
 
 
 class Retreat(DecisionStep):
-    """15.7: the owner retreats each unit one hex."""
+    """15.7: the owner retreats each unit one hex (toward a supply source; one more while over-stacked)."""
 
     name = "retreat"
 
     def describe(self, s: State, p: dict) -> str:
         return f"retreat {', '.join(p['units'])} one hex"
 
-    @order("retreat UNIT HEX", "Formosa 15.7", "retreat a unit one hex", _retreat_candidates)
-    def retreat(self, d: Decision, unit: str, hex: str) -> None:
-        combat.retreat(d, unit, hex)
+    @order("retreat UNIT HEX [HEX ...]", "Formosa 15.7", "retreat a unit one hex, toward a supply source (item "
+           "4), and one hex more while the hex reached is over-stacked (item 3)", _retreat_candidates)
+    def retreat(self, d: Decision, unit: str, hexes: list[str]) -> None:
+        combat.retreat(d, unit, hexes)
 
 
 def _counterattack_candidates(state: State, side: str):
@@ -1011,7 +1059,13 @@ class Counterattack(DecisionStep):
 
 def _advance_candidates(state: State, side: str):
     units = combat.advance_units(state)
-    for h in state.combat.cleared:
+    for h in combat.advance_hexes(state):
+        if state.combat.assault:  # 10.2.2: as many as stacking allows
+            fit: list[str] = []
+            for uid in units:
+                if not state.would_overstack(h, side, [*fit, uid]):
+                    fit.append(uid)
+            units = fit
         yield {"units": units, "hexes": [h]}
 
 
@@ -1023,6 +1077,8 @@ class Advance(DecisionStep):
     def describe(self, s: State, p: dict) -> str:
         c = s.combat
         units = ", ".join(combat.advance_units(s))
+        if c.assault:
+            return f"the assaulting units must advance into {c.assault} as stacking allows: {units} (10.2.2)"
         return f"advance up to {c.advance} hex(es) into {', '.join(c.cleared)} with {units}"
 
     @order("advance UNIT [UNIT ...] to HEX [HEX ...]", "Formosa 15.8", "advance units into a cleared hex (after a "
@@ -1077,5 +1133,5 @@ TABLE = StatesTable(
     sequence_case=SEQ,
     slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'"),
            "MISSION": SlotType.choice(*dict.fromkeys(m for ms in strike.MISSIONS.values() for m in ms)),
-           "NATION": SlotType.choice("us", "cw")},
+           "NATION": SlotType.choice("us", "cw"), "SUPPLY": SlotType.choice("air")},
 )

@@ -42,6 +42,7 @@ class Unit:
     moved: bool = False
     attacked: bool = False
     pinned: bool = False
+    motorized: bool = False   # moving by Allied motorized movement this phase (22.0)
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Combat:
     defenders: tuple[str, ...]
     code: str
     counterattack: bool = False
-    assault: bool = False               # an opposed landing (10.2.2): the survivors must advance
+    assault: str = ""                   # an opposed landing's coastal hex (10.2.2): the survivors must advance
     advance: int = 0                    # hexes the attacker's survivors may advance (15.8)
     cleared: tuple[str, ...] = ()       # defending hexes left empty: where an advance may go
     offered: bool = False               # the advance has been offered (15.8)
@@ -83,6 +84,7 @@ class Strike:
     amphibious_barred: bool = False    # 18.0 Decisive Battle
     fleet_used: bool = False           # 18.0: once per game
     declared: dict | None = None       # an attack waiting for the defender's answer
+    flown: tuple[tuple[str, str], ...] = ()  # (side, hex) whose ground support has flown its combat (16.3, F86)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -101,6 +103,8 @@ class State(SequencedState):
     chosen: dict[str, tuple[str, ...]] = field(default_factory=dict)  # set-up group key -> units chosen
     recon: int = 0                                             # stacks the Allied player may still reveal
     used_hexes: tuple[str, ...] = ()                           # invasion marker hexes this phase (10.1)
+    amphibious: tuple[str, ...] = ()                           # amphibious marker hexes this phase (19.2)
+    air_supply_turn: int | None = None                         # the GT the air supply unit last served (19.4)
     attacked_hexes: tuple[str, ...] = ()                       # defending hexes attacked this phase (15.0)
     combat: Combat | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
@@ -160,13 +164,29 @@ class State(SequencedState):
 
     def zoc_of(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of `side`'s ground units (14.0; guerrillas exert none, F1); concealed and deception
-        units exert one until revealed (11.1, 14.0); units in a hex a B-29 suppressed exert none (16.5 DS)."""
+        units exert one until revealed (11.1, 14.0); Japanese units in a hex a B-29 suppressed exert none (16.5 DS
+        item 1: an Allied unit that later enters the hex does), nor do units at sea on an amphibious marker (ruling
+        F81)."""
         key = ("zoc", side)
         cache = _memo(self)
         if key not in cache:
-            positions = {h: p for h, p in self.positions().items() if str(h) not in self.strike.suppressed}
-            cache[key] = frozenset(str(h) for h in zoc_of_side(self.data.map, positions, side, self.data.zoc))
+            exerting = {}
+            for h, ps in self.positions().items():
+                if str(h) in self.strike.suppressed:
+                    ps = [p for p in ps if p.side != "japanese"]
+                if ps and self.data.is_land(h):
+                    exerting[h] = ps
+            cache[key] = frozenset(str(h) for h in zoc_of_side(self.data.map, exerting, side, self.data.zoc))
         return cache[key]
+
+    def at_sea(self, u: Unit) -> bool:
+        """On an amphibious marker in an all-sea hex, waiting to assault (10.1 item 3, 10.2.2)."""
+        return is_hex(u.where) and not self.data.is_land(H(u.where))
+
+    def would_overstack(self, hex_label: str, side: str, adding: list[str]) -> list:
+        """The stacking problems (13.1, 13.2) of `hex_label` with the units `adding` put in it too."""
+        pieces = [self.piece(u) for u in self.at(hex_label, side) if u.id not in adding]
+        return overstacked(pieces + [self.piece(self.units[i]) for i in adding], self.data.stacking, H(hex_label))
 
     def overstacked(self, side: str) -> list[str]:
         """Hexes where `side` breaks its ground stacking limits (13.1, 13.2), by label."""
@@ -183,22 +203,44 @@ class State(SequencedState):
         ports = self.data.ports()
         return sorted(u.where for u in self.on_map("allied") if u.base and H(u.where) in ports)
 
+    def trace_situation(self, side: str) -> TraceSituation:
+        """What blocks `side`'s lines of supply: enemy units and enemy ZOC (19.0 items 2-3, 14.3)."""
+        enemy = other(side)
+        return TraceSituation(enemy_occupied=frozenset(H(h) for h in self.occupied(enemy)),
+                              ezoc=frozenset(H(h) for h in self.zoc_of(enemy)))
+
+    def allied_hqs(self) -> list[supply.Hq]:
+        return [supply.Hq(H(x.where), self.spec(x.id).nationality, self.spec(x.id).mf)
+                for x in self.on_map("allied") if self.spec(x.id).type == "hq" and not self.at_sea(x)]
+
+    def supply_sources(self, side: str) -> frozenset[Hex]:
+        """Where `side`'s supply comes from on the map (ruling F61): the functional ports and the HQs that trace
+        to one (19.2); every Japanese static unit, revealed or not (19.3)."""
+        if side == "allied":
+            return supply.allied_sources(self.data, [H(p) for p in self.functional_ports()], self.allied_hqs(),
+                                         self.trace_situation("allied"))
+        return frozenset(H(x.where) for x in self.on_map("japanese") if self.is_static(x))
+
     def supply_line(self, u: Unit):
         """`u`'s line of supply (19.1-19.3; supply.py), or None. Guerrillas need none (23.0) and static units are
-        sources, never tracing (F37): both count as supplied."""
+        sources, never tracing (F37): both count as supplied. A Japanese line goes to a revealed static unit if
+        one is in reach, else to a concealed one, which the line reveals (19.3, ruling F82: `lines.py`); an
+        amphibious marker supplies its hex during the Invasion Phase (19.2)."""
         spec = self.spec(u.id)
         if spec.type == "guerrilla" or (u.side == "japanese" and self.is_static(u)):
             return True
-        enemy = other(u.side)
-        sit = TraceSituation(enemy_occupied=frozenset(H(h) for h in self.occupied(enemy)),
-                             ezoc=frozenset(H(h) for h in self.zoc_of(enemy)))
+        sit = self.trace_situation(u.side)
         if u.side == "allied":
-            hqs = [supply.Hq(H(x.where), self.spec(x.id).nationality, self.spec(x.id).mf)
-                   for x in self.on_map("allied") if self.spec(x.id).type == "hq"]
             return supply.allied_line(self.data, H(u.where), spec.mobility, spec.mf, spec.nationality,
-                                      ports=[H(p) for p in self.functional_ports()], hqs=hqs, sit=sit)
-        statics = [H(x.where) for x in self.on_map("japanese") if self.is_static(x)]
-        return supply.japanese_line(self.data, H(u.where), spec.mobility, spec.mf, statics=statics, sit=sit)
+                                      ports=[H(p) for p in self.functional_ports()], hqs=self.allied_hqs(),
+                                      sit=sit, markers=[H(h) for h in self.amphibious])
+        statics = [x for x in self.on_map("japanese") if self.is_static(x)]
+        for sources in ([x for x in statics if not x.concealed], statics):
+            line = supply.japanese_line(self.data, H(u.where), spec.mobility, spec.mf,
+                                        statics=[H(x.where) for x in sources], sit=sit)
+            if line:
+                return line
+        return None
 
     def with_units(self, *units: Unit) -> State:
         table = dict(self.units)

@@ -8,7 +8,8 @@ pure functions of strategic.py and the events of airpower.py:
 - the B-29 strike, the Japanese player revealing a concealed static for the Fortified column (16.5, F6);
 - ground support placed before the first attack of a Combat Phase (16.3; CF-10: points are change);
 - the Interdiction Phase (16.4), whose surcharge Japanese movement pays (movement.py);
-- the defender's LP and Allied naval gunfire, asked after an attack is declared (15.4.1, 17.0, F18, F22).
+- the defender's LP, Allied naval gunfire and air supply, asked after an attack is declared (15.4.1, 17.0, 19.4,
+  F18, F22, F87).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from app.rules.engine.table import Step, order
 from app.rules.errors import IllegalOrder
 from app.rules.formosa import airpower as ap
 from app.rules.formosa import combat, strategic
-from app.rules.formosa.events import LpSpent, UnitRevealed
+from app.rules.formosa.events import AirSupplyFlown, LpSpent, UnitRevealed
 from app.rules.formosa.state import State, is_hex, other
 from app.rules.kernel.hexgrid import Hex
 
@@ -457,31 +458,40 @@ def _defend_candidates(state: State, side: str):
     yield {"lp": 1}
     if side == "allied":
         yield {"n": 1}
+        yield {"supply": "air"}
 
 
 class Defence(Step):
-    """15.4.1, 17.0, rulings F18, F22: the defender may spend one LP (a defending unit tracing a line of supply)
-    and, Allied, up to two naval gunfire units for a defending unit in a coastal hex."""
+    """15.4.1, 17.0, 19.4, rulings F18, F22, F87: the defender may spend one LP (a defending unit tracing a line
+    of supply) and, Allied, up to two naval gunfire units for a defending unit in a coastal hex, or the air supply
+    unit if no defending unit traces a line."""
 
     name = "defence"
 
     def label(self, s: State) -> str:
         return (f"Game-Turn {s.turn}: {s.pending[0]['side']} to decide: defend {', '.join(s.pending[0]['hexes'])} "
-                "with LP or naval gunfire, or not (15.4.1, 17.0)")
+                "with LP, naval gunfire or air supply, or not (15.4.1, 17.0, 19.4)")
 
-    @order("defend [lp N:lp] [gunfire N]", "Formosa 15.4.1", "commit 1 LP (one left shift) and, Allied, up to 2 "
-           "naval gunfire units to the defence; 'defend' alone commits nothing", _defend_candidates)
-    def defend(self, d: Decision, lp: int = 0, n: int = 0) -> None:
+    @order("defend [lp N:lp] [gunfire N] [cw-gunfire N:cw] [supply SUPPLY]", "Formosa 15.4.1", "commit 1 LP (one "
+           "left shift) and, Allied, up to 2 naval gunfire units (US or Commonwealth for a defender of that "
+           "nationality) to the defence, or the air supply unit ('supply air', 19.4: no defending unit traces a "
+           "line); 'defend' alone commits nothing", _defend_candidates)
+    def defend(self, d: Decision, lp: int = 0, n: int = 0, cw: int = 0, supply: str = "") -> None:
         state: State = d.state
         attack = state.strike.declared
         defenders = [u for h in attack["hexes"] for u in state.at(h, d.side)]
-        for wanted, why in ((lp, ap.lp_refusal(state, d.side, False, lp, defenders) if lp else None),
-                            (n, ap.gunfire_refusal(state, d.side, n, defenders) if n else None)):
+        for wanted, why in ((n + cw, ap.gunfire_refusal(state, d.side, n, defenders, cw=cw) if n + cw else None),
+                            (lp, ap.lp_refusal(d, d.side, False, lp, defenders) if lp else None)):
             if wanted and why:
                 d.refuse(*why)
+        if supply:
+            combat.check_air_supply(state, d.side, defenders)
         d.emit(DecisionMade("defence", d.side))
         if lp:
             d.emit(LpSpent(d.side, lp, f"a left shift defending {', '.join(attack['hexes'])} (Formosa 15.4.1)"))
-        d.emit(ap.DefenceChosen(d.side, lp, n))
+        if supply:
+            d.emit(AirSupplyFlown(state.turn, list(attack["hexes"])))
+        d.emit(ap.DefenceChosen(d.side, lp, n + cw, bool(supply)))
         combat.resolve(d, attack["side"], attack["hexes"], [d.state.units[i] for i in attack["units"]],
-                       gunfire=attack["gunfire"], lp=attack["lp"], defence=(lp, n))
+                       gunfire=attack["gunfire"], lp=attack["lp"], defence=(lp, n + cw, int(bool(supply))),
+                       air_supply=attack.get("air_supply", False), assault=attack.get("assault", ""))

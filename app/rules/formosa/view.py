@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.rules.base import Command
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import airpower, combat
+from app.rules.formosa import airpower, combat, invasion
 from app.rules.formosa.events import CombatResolved
 from app.rules.formosa.state import State, is_hex
 from app.rules.kernel.mapfile import GameMap
@@ -70,8 +70,8 @@ def view(state: State, side: str | None) -> dict:
         "to_place": list(state.to_place) if side in (None, "japanese") else len(state.to_place),
         # 16.1: a side's plan is its own until the Strike Reveal Phase; what is on the map is seen by both
         "missions": {s: dict(m) for s, m in strike.missions.items() if side in (None, s) or strike.revealed},
-        "air_on_map": {"support": [list(r) for r in strike.support], "interdiction": [list(r) for r in
-                                                                                    strike.interdicted],
+        "air_on_map": {"support": [list(r) for r in strike.support if (r[0], r[1]) not in strike.flown],
+                       "interdiction": [list(r) for r in strike.interdicted],
                        "b29_suppressed": list(strike.suppressed)},
         "combat": None if c is None else {
             "attacker": c.attacker, "hexes": list(c.hexes), "code": c.code, "cleared": list(c.cleared),
@@ -107,28 +107,45 @@ def combat_summary(event, state: State | None) -> dict | None:
 
 
 def preview(state: State, command: Command) -> dict:
-    """An attack's percentage, every shift with its case, the column and the result of each die, after the
-    order's own checks (a refused attack is refused here too, with the same case)."""
-    if command.action != "attack":
-        raise IllegalOrder("Formosa 15.2", "only an attack can be previewed")
+    """An attack's (or an opposed landing's, 10.2.2) percentage, every shift with its case, the column and the
+    result of each die, after the order's own checks (a refused attack is refused here too, with the same case)."""
+    if command.action not in ("attack", "assault"):
+        raise IllegalOrder("Formosa 15.2", "only an attack or an assault can be previewed")
     args = command.args
+    if command.action == "assault" and any(u.concealed for u in state.at(args["hex"], "japanese")):
+        raise IllegalOrder("Formosa 11.1, ruling F85", f"the defenders of {args['hex']} are concealed: the assault "
+                                                       "reveals them, and their strength with them")
+    hidden = [h for h in args.get("hexes") or () if any(u.concealed for u in state.at(h, "japanese"))]
+    if hidden and command.side == "allied":
+        raise IllegalOrder("Formosa 11.2 item 1, ruling F89", f"{', '.join(hidden)} holds concealed units: their "
+                                                              "strength is shown when the Combat Phase reveals them")
+    us, cw, lp, air_supply = args.get("n") or 0, args.get("cw") or 0, args.get("lp") or 0, args.get("supply") == "air"
+    gunfire = us + cw
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     try:
-        combat.declare(d, args["hexes"], args["units"], args.get("n") or 0, args.get("lp") or 0)
+        if command.action == "assault":
+            invasion.assault(d, args["hex"], us, lp, cw_gunfire=cw)
+        else:
+            combat.declare(d, args["hexes"], args["units"], us, lp, air_supply=air_supply, cw_gunfire=cw)
     except ReachedRoll:
         pass
-    attackers = [state.units[i] for i in args["units"]]
-    found = combat.shifts(state, command.side, args["hexes"], attackers, args.get("n") or 0,
-                          lp=args.get("lp") or 0)
-    p = combat.odds(state, command.side, args["hexes"], attackers, found)
+    if command.action == "assault":
+        hexes = [args["hex"]]
+        attackers = invasion.assaulting(state, args["hex"])
+    else:
+        hexes = args["hexes"]
+        attackers = [state.units[i] for i in args["units"]]
+    found = combat.shifts(state, command.side, hexes, attackers, gunfire, lp=lp, air_supply=air_supply)
+    p = combat.odds(state, command.side, hexes, attackers, found)
     by_roll = {die: r.code for die, r in p.results}
     shifts = [{"amount": s.amount, "case": s.case, "reason": s.reason} for s in found]
     columns = state.data.crt_raw["table"]["columns"]
     lines = [f"{int(p.attack)} against {int(p.defence)}: {int(p.odds.value)}% reads {columns[p.odds.column]}"]
     lines += [f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in shifts]
     lines.append(f"column {p.column_label}: " + ", ".join(f"{die}: {code}" for die, code in by_roll.items()))
-    if airpower.defender_may_answer(state, command.side, args["hexes"]):
-        lines.append("the defender may still spend LP or naval gunfire for left shifts (15.4.1, 17.0)")
-    return {"hexes": list(args["hexes"]), "attack": int(p.attack), "defence": int(p.defence),
+    if airpower.defender_may_answer(state, command.side, hexes):
+        what = "LP" if command.side == "allied" else "LP, naval gunfire or air supply"
+        lines.append(f"the defender may still commit {what} for left shifts (15.4.1, 17.0, 19.4)")
+    return {"hexes": list(hexes), "attack": int(p.attack), "defence": int(p.defence),
             "percent": int(p.odds.value), "shifts": shifts, "column": p.column_label, "case": "Formosa 15.2",
             "by_roll": by_roll, "text": "\n".join(lines)}
