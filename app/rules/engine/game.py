@@ -48,6 +48,14 @@ class Game:
     # text, reason), the first its default; and the sides the server plays unless a game's creator says otherwise
     policies: Mapping[str, Callable] = field(default_factory=dict)
     automated_seats: tuple[str, ...] = ()
+    # the practice opponents' draws, candidates(state, rng) -> [order text, ...], for a game whose greedy and
+    # random players drew from them before it came to the engine (its stored automated games re-decide the same);
+    # None: they draw from legal_orders
+    candidates: Callable | None = None
+    # the game's own orders worth trying, try_orders(state, side) -> order texts, instead of its steps' candidates
+    try_orders: Callable | None = None
+    # raise it when the saved state's shape changes: snapshots of the old shape are then ignored and rebuilt
+    snapshot_format: int = 1
 
     def __post_init__(self):
         unknown = set(self.extras) - set(_EXTRAS)
@@ -103,6 +111,9 @@ class Game:
     def orders_to_try(self, state: Any, side: str):
         """The orders the states table's candidates name for `side` now, unchecked (app/rules/legal.py)."""
         if self.prompt(state).side != side:
+            return
+        if self.try_orders is not None:
+            yield from self.try_orders(state, side)
             return
         for order in self.table.allowed(state):
             for args in (order.candidates(state, side) if order.candidates else [{}]):

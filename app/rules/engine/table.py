@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules.base import Action, Command, Owed, Prompt
-from app.rules.engine.syntax import Grammar, SlotType, words_of
+from app.rules.engine.syntax import Grammar, ParseContext, SlotType, words_of
 from app.rules.errors import IllegalOrder, InvalidOrder
 
 OVER = "over"
@@ -33,16 +33,21 @@ class OrderSpec:
     case: str
     help: str
     candidates: Callable | None
+    slots: Mapping[str, SlotType] | None = None
+    defaults: Mapping[str, Any] | None = None
 
 
-def order(syntax: str, case: str, help: str = "", candidates: Callable | None = None):
+def order(syntax: str, case: str, help: str = "", candidates: Callable | None = None,
+          slots: Mapping[str, SlotType] | None = None, defaults: Mapping[str, Any] | None = None):
     """Declare a step's method as the handler of an order. The handler is called as
     ``handler(step, d, **args)`` with the Decision `d` (app/rules/engine/decision.py) and the arguments the syntax
     line names. `candidates(state, side)` yields argument dicts worth trying for the list of legal orders (an
-    order without slots needs none)."""
+    order without slots needs none). `slots` reads a slot type this order's own way (over the table's);
+    `defaults` gives the arguments an absent optional part leaves out (``{"tanks": 0}``), so the parsed command
+    always names them."""
 
     def declare(fn: Callable) -> Callable:
-        fn.order_spec = OrderSpec(syntax, case, help, candidates)
+        fn.order_spec = OrderSpec(syntax, case, help, candidates, slots, defaults)
         return fn
 
     return declare
@@ -58,6 +63,7 @@ class Order:
     help: str
     handler: Callable
     candidates: Callable | None
+    defaults: Mapping[str, Any] | None = None
 
     @property
     def action(self) -> Action:
@@ -125,11 +131,12 @@ class StatesTable:
             self.steps[step.name] = step
             bound = {}
             for attr, (fn, spec) in type(step).declared().items():
-                grammar = Grammar(spec.syntax, slots)
+                grammar = Grammar(spec.syntax, {**(slots or {}), **(spec.slots or {})})
                 if grammar.verb != attr:
                     raise ValueError(f"{type(step).__name__}.{attr}: the syntax {spec.syntax!r} must start with "
                                      f"{attr!r}")
-                bound[attr] = Order(attr, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates)
+                bound[attr] = Order(attr, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates,
+                                    spec.defaults)
             self.orders[step.name] = bound
         self._any_step = {}
         for orders in self.orders.values():
@@ -164,7 +171,8 @@ class StatesTable:
         if found is None:
             known = ", ".join(sorted(self._any_step))
             raise InvalidOrder(text, f"no order starts with {words[0][:20]!r}; orders: {known}")
-        return Command(side, found.name, found.grammar.parse(text))
+        args = found.grammar.parse(text, ParseContext(text, side, state))
+        return Command(side, found.name, {**(found.defaults or {}), **args})
 
     def handler(self, state: Any, command: Command) -> Order:
         """The order of the current step that carries out `command`, after the states table's own check."""
