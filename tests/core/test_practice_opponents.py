@@ -9,7 +9,7 @@ import random
 import pytest
 
 from app.rules import practice
-from app.rules.ichigo.rules import RULES as ICHIGO
+from app.rules.ichigo import GAME as ICHIGO
 from app.rules.snc.rules import RULES as SNC
 from tests import fuzzing
 

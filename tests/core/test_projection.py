@@ -67,3 +67,17 @@ def test_snapshot_interval_from_the_environment():
     for bad in ("0", "-5", "ten", "2.5"):
         with pytest.raises(ValueError, match="HEXLEDGER_SNAPSHOT_EVERY"):
             projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": bad})
+
+
+def test_a_snapshot_of_the_shape_ichigo_saved_before_the_engine_is_rebuilt_not_read(store):
+    """Ichi-Go's states were saved flat (its own codec, map_text beside the fields) under "ichigo:2"; on the
+    engine its saved shape is {"options", "state"} (snapshot_format 2): the old snapshot is a stale cache."""
+    ichigo = get_rules("ichigo")
+    game_id = games.create_game(store, "ichigo", auto={})
+    games.submit(store, game_id, "allied", "deploy")
+    head = store.head(game_id)[0]
+    now = projection.encode(ichigo, projection.load(store, game_id, use_snapshots=False))
+    flat = {**now["game"]["state"], "map_text": "", "turn": 99}
+    store.save_snapshot(game_id, head, "ichigo:2", {"meta": now["meta"], "game": flat})
+    assert projection.rules_key(ichigo) != "ichigo:2"
+    assert projection.encode(ichigo, projection.load(store, game_id)) == now

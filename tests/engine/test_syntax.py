@@ -134,3 +134,10 @@ def test_a_slot_read_against_the_position_may_stand_for_several_units_and_check_
         g.parse("move a1 0101 to 0202", here)
     with pytest.raises(InvalidOrder, match="without the position"):
         g.parse("move b to 0202")
+
+
+def test_a_slot_followed_by_dots_is_one_or_more():
+    g = Grammar("move UNIT to HEX:to [via HEX:via ...]")
+    assert g.shown == "move UNIT to HEX [via HEX ...]"
+    assert g.parse("move a to 0101 via 0202 0303") == {"unit": "a", "to": "0101", "via": ["0202", "0303"]}
+    assert g.parse("move a to 0101") == {"unit": "a", "to": "0101", "via": []}

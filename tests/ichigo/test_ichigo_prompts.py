@@ -5,7 +5,7 @@ import pytest
 from ichigo_given import chinese, position
 
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo.rules import RULES
+from app.rules.ichigo import GAME as RULES
 
 ATTACK = "attack 2011 with jp-cea-110div jp-cea-26div"
 

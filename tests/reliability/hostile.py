@@ -149,10 +149,14 @@ def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict
 
 
 def _old_syntax(rules_name: str) -> list[str]:
-    """The syntax lines of the games whose parsers predate the engine's (SNC, Ichi-Go): every order they read."""
-    if rules_name in ("snc", "ichigo"):
+    """Every order a game reads, not only those prompted along the way: the syntax lines of its states table, or
+    of its parser where that predates the engine's (SNC)."""
+    if rules_name == "snc":
         import importlib
         return list(importlib.import_module(f"app.rules.{rules_name}.orders").SYNTAX.values())
+    if rules_name == "ichigo":
+        from app.rules.ichigo import GAME
+        return [o.grammar.shown for orders in GAME.table.orders.values() for o in orders.values()]
     return []
 
 

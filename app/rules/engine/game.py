@@ -54,6 +54,8 @@ class Game:
     candidates: Callable | None = None
     # the game's own orders worth trying, try_orders(state, side) -> order texts, instead of its steps' candidates
     try_orders: Callable | None = None
+    # a shared event in the game's own words for its history, {event type: describe(event) -> str}
+    phrases: Mapping[type, Callable[[Any], str]] = field(default_factory=dict)
     # raise it when the saved state's shape changes: snapshots of the old shape are then ignored and rebuilt
     snapshot_format: int = 1
 
@@ -135,7 +137,10 @@ class Game:
     def describe(self, event: Any) -> str:
         if isinstance(event, DieRolled):
             return f"die roll {event.value} ({event.purpose})"
-        return event.describe()
+        phrase = self.phrases.get(type(event))
+        if phrase is not None:
+            return phrase(event)
+        return event.describe() if hasattr(event, "describe") else type(event).__name__
 
     def encode_state(self, state: Any) -> dict:
         return {"options": state.data.options if state.data is not None else {}, "state": codec.encode(state)}

@@ -7,7 +7,8 @@ The syntax language:
 - an upper-case word is a slot of that type: ``HEX``, ``UNIT``, ``N``, or a type the game declares (``KIND``);
   ``HEX:to`` names the slot's argument (the name is not shown to players); the default name is the type in
   lower case; a keyword of the same order is never read as a slot's value;
-- ``X [X ...]`` is one or more ``X`` and gives a list, named in the plural (``units``, ``hexes``) unless named;
+- ``X [X ...]`` (or ``X ...``) is one or more ``X`` and gives a list, named in the plural (``units``,
+  ``hexes``) unless named;
   ``[X ...]`` alone is zero or more;
 - ``[ ... ]`` is optional; an optional group that is absent leaves its lists empty and its single slots out;
 - ``word:name`` is a flag: a keyword that sets the argument ``name`` to True when given (False when not), e.g.
@@ -176,6 +177,13 @@ def _compile(tokens: list[str], pos: int, closing: bool) -> tuple[tuple, int]:
                 continue
             group, pos = _compile(tokens, pos + 1, True)
             parts.append(_Optional(group))
+            continue
+        if tok == "..." and parts and isinstance(parts[-1], _Slot) and not parts[-1].many:
+            # "X ..." inside a group: the slot before is one or more ("[via HEX:via ...]")
+            before = parts[-1]
+            named = before.name if before.name != before.type.lower() else _plural(before.name)
+            parts[-1] = _Slot(before.type, named, many=True)
+            pos += 1
             continue
         slot = _SLOT.match(tok)
         choice = _CHOICE.match(tok)
