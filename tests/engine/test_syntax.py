@@ -141,3 +141,12 @@ def test_a_slot_followed_by_dots_is_one_or_more():
     assert g.shown == "move UNIT to HEX [via HEX ...]"
     assert g.parse("move a to 0101 via 0202 0303") == {"unit": "a", "to": "0101", "via": ["0202", "0303"]}
     assert g.parse("move a to 0101") == {"unit": "a", "to": "0101", "via": []}
+
+
+def test_a_slot_and_one_more_in_brackets_is_one_or_two():
+    g = Grammar("advance UNIT to HEX:path [HEX]")
+    assert g.shown == "advance UNIT to HEX:path [HEX]".replace(":path", "")
+    assert g.parse("advance a to 0101") == {"unit": "a", "path": ["0101"]}
+    assert g.parse("advance a to 0101 0102") == {"unit": "a", "path": ["0101", "0102"]}
+    with pytest.raises(InvalidOrder, match="unexpected '0103'"):
+        g.parse("advance a to 0101 0102 0103")

@@ -54,6 +54,11 @@ class Game:
     candidates: Callable | None = None
     # the game's own orders worth trying, try_orders(state, side) -> order texts, instead of its steps' candidates
     try_orders: Callable | None = None
+    # completes an event from the state it meets before it is kept, prepare_event(state, event) -> event (SNC 6.3)
+    prepare_event: Callable[[Any, Any], Any] | None = None
+    # played_under(state, version) -> state: a game created under an older rules version decided as it was played
+    # (app/rules/base.py); None: every game is decided by the current rules
+    played_under: Callable[[Any, str], Any] | None = None
     # a shared event in the game's own words for its history, {event type: describe(event) -> str}
     phrases: Mapping[type, Callable[[Any], str]] = field(default_factory=dict)
     # raise it when the saved state's shape changes: snapshots of the old shape are then ignored and rebuilt
@@ -100,7 +105,7 @@ class Game:
 
     def decide(self, state: Any, command: Command, dice) -> list:
         order = self.table.handler(state, command)
-        d = Decision(state, command.side, dice, self.evolve)
+        d = Decision(state, command.side, dice, self.evolve, self.prepare_event)
         order.handler(d, **command.args)
         if self.after_order is not None and self.table.step_of(d.state) != OVER:
             self.after_order(d)

@@ -8,7 +8,7 @@ The syntax language:
   ``HEX:to`` names the slot's argument (the name is not shown to players); the default name is the type in
   lower case; a keyword of the same order is never read as a slot's value;
 - ``X [X ...]`` (or ``X ...``) is one or more ``X`` and gives a list, named in the plural (``units``,
-  ``hexes``) unless named;
+  ``hexes``) unless named; ``X [X]`` is one or two;
   ``[X ...]`` alone is zero or more;
 - ``[ ... ]`` is optional; an optional group that is absent leaves its lists empty and its single slots out;
 - ``word:name`` is a flag: a keyword that sets the argument ``name`` to True when given (False when not), e.g.
@@ -133,6 +133,7 @@ class _Slot:
     name: str
     many: bool = False
     at_least_one: bool = True
+    at_most: int = 0  # a list of at most this many ("HEX [HEX]": two); 0: no bound
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,14 @@ def _compile(tokens: list[str], pos: int, closing: bool) -> tuple[tuple, int]:
                     parts.append(_Slot(slot.group(1), slot.group(2) or _plural(slot.group(1).lower()), many=True,
                                        at_least_one=False))
                 pos += 4
+                continue
+            if pos + 2 < len(tokens) and tokens[pos + 2] == "]" and parts and isinstance(parts[-1], _Slot) \
+                    and not parts[-1].many and tokens[pos + 1] == parts[-1].type:
+                # "X [X]": one or two X ("advance UNITS to HEX:path [HEX]")
+                before = parts[-1]
+                named = before.name if before.name != before.type.lower() else _plural(before.name)
+                parts[-1] = _Slot(before.type, named, many=True, at_most=2)
+                pos += 3
                 continue
             group, pos = _compile(tokens, pos + 1, True)
             parts.append(_Optional(group))
@@ -329,7 +338,7 @@ class Grammar:
         kind = self.slots[head.type]
         read: list[list] = []  # the values of each word read, one list per word
         end = pos
-        while end < len(words) and (head.many or not read):
+        while end < len(words) and (head.many or not read) and not (head.at_most and len(read) >= head.at_most):
             if words[end].lower() in self.keywords:  # a keyword is never a slot's value: "with", "support"
                 failure.note(end, f"{head.type} missing before '{words[end]}'")
                 break
@@ -339,6 +348,8 @@ class Grammar:
                 failure.note(end, f"{words[end]!r} {exc}" if str(exc).startswith("is ") else f"{words[end]!r}: {exc}")
                 break
             end += 1
+        if head.at_most and len(read) >= head.at_most and end < len(words):
+            failure.note(end, f"unexpected {words[end]!r} (at most {head.at_most} {head.type})")
         if not read:
             if head.many and not head.at_least_one:
                 yield from self._match(rest, words, pos, {**args, head.name: []}, failure, context)

@@ -120,9 +120,12 @@ class StatesTable:
     first decision waited for (`state.pending`), else `state.step`."""
 
     def __init__(self, steps: Iterable[Step], sequence_case: str, step_of: Callable[[Any], str] | None = None,
-                 slots: Mapping[str, SlotType] | None = None):
+                 slots: Mapping[str, SlotType] | None = None, shorthand: Callable[[str], str] | None = None):
         self.sequence_case = sequence_case
         self.step_of = step_of or _default_step_of
+        # a game's shorthand, written out before an order is read: shorthand(text) -> the text its syntax lines
+        # read (SNC: "move/fight" for "declare move fight")
+        self.shorthand = shorthand
         self.steps: dict[str, Step] = {}
         self.orders: dict[str, dict[str, Order]] = {}
         for step in [*steps, GameOver()]:
@@ -162,6 +165,8 @@ class StatesTable:
 
     def parse(self, text: str, side: str, state: Any) -> Command:
         """Read an order by its verb: the current step's form of that order if it has one, else the game's."""
+        if self.shorthand is not None:
+            text = self.shorthand(text)
         words = words_of(text)
         if not words:
             raise InvalidOrder(text, "empty order")
