@@ -10,7 +10,7 @@ import pytest
 
 from app.rules import practice
 from app.rules.ichigo import GAME as ICHIGO
-from app.rules.snc.rules import RULES as SNC
+from app.rules.snc import GAME as SNC
 from tests import fuzzing
 
 pytestmark = pytest.mark.slow  # whole games between practice opponents

@@ -69,15 +69,18 @@ def test_snapshot_interval_from_the_environment():
             projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": bad})
 
 
-def test_a_snapshot_of_the_shape_ichigo_saved_before_the_engine_is_rebuilt_not_read(store):
-    """Ichi-Go's states were saved flat (its own codec, map_text beside the fields) under "ichigo:2"; on the
-    engine its saved shape is {"options", "state"} (snapshot_format 2): the old snapshot is a stale cache."""
-    ichigo = get_rules("ichigo")
-    game_id = games.create_game(store, "ichigo", auto={})
-    games.submit(store, game_id, "allied", "deploy")
+@pytest.mark.parametrize("name, side, first", [("ichigo", "allied", "deploy"),
+                                              ("snc", "chinese", "declare move fight")])
+def test_a_snapshot_of_the_shape_saved_before_the_engine_is_rebuilt_not_read(store, name, side, first):
+    """SNC's and Ichi-Go's states were saved flat (their own codecs, map_text beside the fields) under
+    "<game>:<version>"; on the engine the saved shape is {"options", "state"} (snapshot_format 2): an old
+    snapshot is a stale cache."""
+    rules = get_rules(name)
+    game_id = games.create_game(store, name, auto={})
+    games.submit(store, game_id, side, first)
     head = store.head(game_id)[0]
-    now = projection.encode(ichigo, projection.load(store, game_id, use_snapshots=False))
+    now = projection.encode(rules, projection.load(store, game_id, use_snapshots=False))
     flat = {**now["game"]["state"], "map_text": "", "turn": 99}
-    store.save_snapshot(game_id, head, "ichigo:2", {"meta": now["meta"], "game": flat})
-    assert projection.rules_key(ichigo) != "ichigo:2"
-    assert projection.encode(ichigo, projection.load(store, game_id)) == now
+    store.save_snapshot(game_id, head, f"{name}:{rules.version}", {"meta": now["meta"], "game": flat})
+    assert projection.rules_key(rules) != f"{name}:{rules.version}"
+    assert projection.encode(rules, projection.load(store, game_id)) == now

@@ -149,14 +149,12 @@ def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict
 
 
 def _old_syntax(rules_name: str) -> list[str]:
-    """Every order a game reads, not only those prompted along the way: the syntax lines of its states table, or
-    of its parser where that predates the engine's (SNC)."""
-    if rules_name == "snc":
-        import importlib
-        return list(importlib.import_module(f"app.rules.{rules_name}.orders").SYNTAX.values())
-    if rules_name == "ichigo":
-        from app.rules.ichigo import GAME
-        return [o.grammar.shown for orders in GAME.table.orders.values() for o in orders.values()]
+    """Every order SNC and Ichi-Go read, not only those prompted along the way: the syntax lines of their states
+    tables (their parsers before the engine's had a table of them)."""
+    if rules_name in ("snc", "ichigo"):
+        from app.rules.catalog import get_rules
+        table = get_rules(rules_name).table
+        return [o.grammar.shown for orders in table.orders.values() for o in orders.values()]
     return []
 
 

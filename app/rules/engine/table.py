@@ -14,6 +14,7 @@ legal orders, so they cannot drift apart.
 """
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -135,10 +136,11 @@ class StatesTable:
             bound = {}
             for attr, (fn, spec) in type(step).declared().items():
                 grammar = Grammar(spec.syntax, {**(slots or {}), **(spec.slots or {})})
-                if grammar.verb != attr:
+                name = _verb(attr)
+                if grammar.verb != name:
                     raise ValueError(f"{type(step).__name__}.{attr}: the syntax {spec.syntax!r} must start with "
-                                     f"{attr!r}")
-                bound[attr] = Order(attr, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates,
+                                     f"{name!r}")
+                bound[name] = Order(name, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates,
                                     spec.defaults)
             self.orders[step.name] = bound
         self._any_step = {}
@@ -185,6 +187,11 @@ class StatesTable:
         if refused:
             raise IllegalOrder(self.sequence_case, refused)
         return self.orders[self.step(state).name][command.action]
+
+
+def _verb(attr: str) -> str:
+    """The order a handler method is named for; a verb that is a Python keyword takes a trailing '_' (`pass_`)."""
+    return attr[:-1] if attr.endswith("_") and keyword.iskeyword(attr[:-1]) else attr
 
 
 def _default_step_of(state: Any) -> str:

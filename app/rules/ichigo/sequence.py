@@ -798,15 +798,15 @@ class Momentum(Decided):
     """Ichi-Go 11.25: a momentum attack from the hex just taken, or stay."""
     name = "momentum"
 
-    @STAY
-    def stay(self, em: Decision) -> None:
-        combat.stay(em, em.side)
-
     @ATTACK
     def attack(self, em: Decision, hex: str, units: list[str], tanks: int, sf: bool) -> None:
         if tanks or sf:
             em.refuse("Ichi-Go 11.25", "tank regiments and the 1st SF never join momentum attacks")
         combat.momentum_attack(em, em.side, hex, units)
+
+    @STAY
+    def stay(self, em: Decision) -> None:
+        combat.stay(em, em.side)
 
 
 class Airpower(Decided):
