@@ -140,7 +140,10 @@ def rebuild(rules: Rules, events: list[StoredEvent]) -> GameState | None:
 
 
 def rules_key(rules: Rules) -> str:
-    return f"{rules.name}:{rules.version}"
+    """What a snapshot is valid for: the rule set's version, and the shape of its saved state when a rule set
+    has changed that (`snapshot_format`), so a snapshot of another shape is never read, only rebuilt."""
+    shape = getattr(rules, "snapshot_format", 1)
+    return f"{rules.name}:{rules.version}" + (f"/{shape}" if shape != 1 else "")
 
 
 def encode(rules: Rules, state: GameState) -> dict:

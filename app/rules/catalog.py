@@ -1,8 +1,7 @@
 """The rule sets this server runs, by name, found without a list to keep by hand.
 
 A game is a package `app/rules/<name>/` whose `__init__` declares `GAME` (an app.rules.engine.Game; a package
-not yet on the engine declares `RULES` in its `rules` module; a package with neither, such as a game's data
-waiting for its engine, is not a game), or an installed distribution's entry point in
+without it, such as a game's data waiting for its engine, is not a game), or an installed distribution's entry point in
 the group "hexledger.games". A game is imported the first time it is asked for by name, so a command that plays
 one game loads only that game. `register` adds a rule set at run time (tests use it).
 """
@@ -10,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import importlib.util
 import pkgutil
 import re
 from functools import cache
@@ -44,11 +42,9 @@ def unregister(name: str) -> None:
 
 
 def _declares_game(package: Path) -> bool:
-    """Whether a package's `__init__` binds `GAME` (or it has a `rules` module), read from its source so that
-    listing the games imports none. A package holding only data (a game whose engine is still to be written)
-    is no game and is offered to nobody."""
-    if (package / "rules.py").is_file():
-        return True
+    """Whether a package's `__init__` binds `GAME`, read from its source so that listing the games imports none.
+    A package holding only data (a game whose engine is still to be written) is no game and is offered to
+    nobody."""
     try:
         tree = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
@@ -83,11 +79,7 @@ def names() -> list[str]:
 @cache
 def _load(name: str) -> Rules | None:
     if name in _packages():
-        module = importlib.import_module(f"app.rules.{name}")
-        found = getattr(module, "GAME", None)
-        if found is None and importlib.util.find_spec(f"app.rules.{name}.rules") is not None:
-            found = getattr(importlib.import_module(f"app.rules.{name}.rules"), "RULES", None)  # not yet on the engine
-        return found
+        return getattr(importlib.import_module(f"app.rules.{name}"), "GAME", None)
     if name in _entry_points():
         return _entry_points()[name].load()
     return None

@@ -18,7 +18,7 @@ from app.events.envelope import StoredEvent
 from app.projections import state as projection
 from app.rules import practice
 from app.rules.olympic import GAME as OLYMPIC
-from app.rules.snc.rules import RULES as SNC
+from app.rules.snc import GAME as SNC
 from app.service import audit, autoplay, games
 from cli import cli
 from tests.olympic.test_olympic_fuzz import candidates as american
@@ -124,7 +124,7 @@ SEED_SCRIPT = """
 import random, sys
 from app.rules import practice
 from app.rules.olympic import GAME as OLYMPIC
-from app.rules.snc.rules import RULES
+from app.rules.snc import GAME as RULES
 from app.events.dice import SeededDice
 state = RULES.initial_state("campaign", {})
 dice = SeededDice(next_index=0, seed="same dice", game_id="g")

@@ -134,7 +134,7 @@ plan = ["fight", "move"]
 
 def test_an_snc_position_without_a_side_is_the_chinese_player_turn_who_play_first_in_each_gt():
     # SNC 5.1; docs/custom-positions.md said the Japanese until issue 19
-    from app.rules.snc.rules import RULES
+    from app.rules.snc import GAME as RULES
 
     state = RULES.initial_state("campaign", {"position": {"turn": 4, "phase": "declare",
                                                           "units": {"jp-d3-r6": "2807", "cn-d7": "2606"}}})

@@ -67,3 +67,20 @@ def test_snapshot_interval_from_the_environment():
     for bad in ("0", "-5", "ten", "2.5"):
         with pytest.raises(ValueError, match="HEXLEDGER_SNAPSHOT_EVERY"):
             projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": bad})
+
+
+@pytest.mark.parametrize("name, side, first", [("ichigo", "allied", "deploy"),
+                                              ("snc", "chinese", "declare move fight")])
+def test_a_snapshot_of_the_shape_saved_before_the_engine_is_rebuilt_not_read(store, name, side, first):
+    """SNC's and Ichi-Go's states were saved flat (their own codecs, map_text beside the fields) under
+    "<game>:<version>"; on the engine the saved shape is {"options", "state"} (snapshot_format 2): an old
+    snapshot is a stale cache."""
+    rules = get_rules(name)
+    game_id = games.create_game(store, name, auto={})
+    games.submit(store, game_id, side, first)
+    head = store.head(game_id)[0]
+    now = projection.encode(rules, projection.load(store, game_id, use_snapshots=False))
+    flat = {**now["game"]["state"], "map_text": "", "turn": 99}
+    store.save_snapshot(game_id, head, f"{name}:{rules.version}", {"meta": now["meta"], "game": flat})
+    assert projection.rules_key(rules) != f"{name}:{rules.version}"
+    assert projection.encode(rules, projection.load(store, game_id)) == now

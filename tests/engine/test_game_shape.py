@@ -18,6 +18,7 @@ from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
 from app.rules.engine.game import Game
 from app.rules.engine.state import SequencedState
+from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
 from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.skirmish import GAME as SKIRMISH
@@ -192,3 +193,64 @@ def test_the_guide_walks_every_file_of_the_skirmish_template():
     guide = (root / "docs/adding-a-game.md").read_text(encoding="utf-8")
     assert "skirmish is ten files" in guide and len(files) == 10, files
     assert [f for f in files if f"`{f}`" not in guide] == []
+
+
+class Giving(Step):
+    """A step whose order reads its units against the position, in its own way, with a default."""
+
+    name = "giving"
+
+    @order("give UNITS [bonus N:bonus] [twice:twice]", "T 4", defaults={"bonus": 0},
+           slots={"UNITS": SlotType.in_context(lambda word, ctx: [u for u in ctx.state.units if u.startswith(word)],
+                                               "a unit prefix", plural=True)})
+    def give(self, d: Decision, units: list, bonus: int, twice: bool):
+        pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Holding(SequencedState):
+    step: str = "giving"
+    side: str = "red"
+    units: tuple = ("ra", "rb", "bx")
+
+
+def test_an_order_reads_its_slots_against_the_state_and_names_every_default():
+    table = StatesTable([Giving()], "T 0")
+    command = table.parse("give r bx", "red", Holding())
+    assert command.args == {"units": ["ra", "rb", "bx"], "bonus": 0, "twice": False}
+    assert table.parse("give bx bonus 2 twice", "red", Holding()).args == {"units": ["bx"], "bonus": 2,
+                                                                            "twice": True}
+    assert table.prompt(Holding()).actions[0].syntax == "give UNITS [bonus N] [twice]"
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A toy event the game's prepare_event completes from the state it meets."""
+
+    total: int = -1
+
+    def apply(self, state):
+        return state
+
+    def describe(self):
+        return f"noted at {self.total}"
+
+
+def test_a_shorthand_is_written_out_and_an_event_completed_before_it_is_kept():
+    class Noting(Step):
+        name = "counting"
+
+        @order("note", "T 5")
+        def note(self, d: Decision):
+            d.emit(Noted())
+
+    table = StatesTable([Noting()], "T 0", shorthand=lambda text: "note" if text.strip() == "n" else text)
+    game = Game(name="noting", title="t", version="1", sides=("red", "blue"), scenarios={"s": "s"},
+                sequence_case="T 0", table=table, state_type=Tally, load_data=lambda options: None,
+                start=lambda data, scenario, options: Tally(step="counting", side="red", total=4),
+                view=lambda state, side: {},
+                prepare_event=lambda state, event: replace(event, total=state.total))
+    state = game.initial_state("s", {})
+    command = game.parse("n", "red", state)
+    assert command == Command("red", "note", {})
+    assert game.decide(state, command, RecordedDice(0, recorded=[])) == [Noted(4)]

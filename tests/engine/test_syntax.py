@@ -85,3 +85,68 @@ def test_any_text_parses_or_is_refused_as_an_invalid_order(text):
     except InvalidOrder:
         return
     assert isinstance(args["to"], str) and len(args["to"]) in (4, 6) and args["to"].isascii()
+
+
+def test_flags_and_choices_read_into_named_arguments_and_show_as_words():
+    g = Grammar("declare japanese|chinese|us:nation move-fight|fight-move:plan [sf:sf]")
+    assert g.shown == "declare japanese|chinese|us move-fight|fight-move [sf]"
+    assert g.parse("declare US fight-move") == {"nation": "us", "plan": "fight-move", "sf": False}
+    assert g.parse("declare us move-fight sf") == {"nation": "us", "plan": "move-fight", "sf": True}
+    with pytest.raises(InvalidOrder, match="expected one of japanese, chinese, us"):
+        g.parse("declare russian move-fight")
+    for text in ("declare us move-fight", "declare us move-fight sf"):
+        assert g.render(g.parse(text)) == text
+
+
+def test_a_choice_needs_a_name():
+    with pytest.raises(BadSyntax, match="needs a name"):
+        Grammar("declare move|fight")
+
+
+UNITS_HERE = {"0101": ["a1", "a2"]}
+
+
+def _unit_or_hex(word, context):
+    if word in UNITS_HERE:
+        return UNITS_HERE[word]
+    if word not in context.state:
+        raise InvalidOrder(context.text, f"no unit {word!r}")
+    return word
+
+
+def _distinct(values, context):
+    if len(set(values)) != len(values):
+        raise InvalidOrder(context.text, "a unit is named twice")
+    return values
+
+
+def test_a_slot_read_against_the_position_may_stand_for_several_units_and_check_its_list():
+    from app.rules.engine.syntax import ParseContext
+
+    units = SlotType.in_context(_unit_or_hex, "a unit or a hex", plural=True, finish=_distinct)
+    g = Grammar("move UNITS to HEX:to", {"UNITS": units})
+    assert g.shown == "move UNITS to HEX"
+    here = ParseContext("", "red", {"a1", "a2", "b"})
+    assert g.parse("move 0101 b to 0202", here) == {"units": ["a1", "a2", "b"], "to": "0202"}
+    with pytest.raises(InvalidOrder, match="no unit 'zz'"):
+        g.parse("move zz to 0202", ParseContext("move zz to 0202", "red", {"b"}))
+    with pytest.raises(InvalidOrder, match="named twice"):
+        g.parse("move a1 0101 to 0202", here)
+    with pytest.raises(InvalidOrder, match="without the position"):
+        g.parse("move b to 0202")
+
+
+def test_a_slot_followed_by_dots_is_one_or_more():
+    g = Grammar("move UNIT to HEX:to [via HEX:via ...]")
+    assert g.shown == "move UNIT to HEX [via HEX ...]"
+    assert g.parse("move a to 0101 via 0202 0303") == {"unit": "a", "to": "0101", "via": ["0202", "0303"]}
+    assert g.parse("move a to 0101") == {"unit": "a", "to": "0101", "via": []}
+
+
+def test_a_slot_and_one_more_in_brackets_is_one_or_two():
+    g = Grammar("advance UNIT to HEX:path [HEX]")
+    assert g.shown == "advance UNIT to HEX:path [HEX]".replace(":path", "")
+    assert g.parse("advance a to 0101") == {"unit": "a", "path": ["0101"]}
+    assert g.parse("advance a to 0101 0102") == {"unit": "a", "path": ["0101", "0102"]}
+    with pytest.raises(InvalidOrder, match="unexpected '0103'"):
+        g.parse("advance a to 0101 0102 0103")

@@ -5,9 +5,9 @@ from dataclasses import replace
 
 from app.events.core import DieRolled
 from app.events.dice import RecordedDice
+from app.rules.ichigo import GAME as RULES
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.data_load import load
-from app.rules.ichigo.rules import RULES
 from app.rules.ichigo.state import State, Unit, initial_state, raw_unit
 from app.rules.ichigo.state import _unit as make_unit
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+from app.rules.ichigo import GAME as RULES
 from app.rules.ichigo import practice
 from app.rules.ichigo.data_load import load
-from app.rules.ichigo.rules import RULES
 from app.rules.ichigo.state import State
 from tests import fuzzing
 

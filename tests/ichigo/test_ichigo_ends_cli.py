@@ -10,7 +10,7 @@ import pytest
 
 from app.events.store import EventStore
 from app.projections import state as projection
-from app.rules.ichigo.rules import RULES
+from app.rules.ichigo import GAME as RULES
 from tests.ichigo.ichigo_ends import DICE_TEXT, ENDS, End, fixed_dice, toml
 from tests.ichigo.ichigo_randomplay import candidates
 

@@ -755,7 +755,9 @@ def test_every_ichigo_event_reads_as_a_sentence_in_the_log():
     import dataclasses
     import inspect
 
-    from app.rules.ichigo.rules import describe
+    from app.rules.ichigo import GAME
+
+    describe = GAME.describe
 
     samples = {"str": "1906", "int": 1, "float": 1.0, "bool": True, "list[str]": ["jp-cea-3div"],
                "dict": {"jp-cea-3div": "full"}, "str | None": "japanese", "list": ["1906"], "tuple": ("1906",)}

@@ -9,8 +9,8 @@ from ichigo_randomplay import play
 
 from app.events.registry import decode
 from app.projections import analysis, history, replay
+from app.rules.ichigo import GAME as RULES
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.rules import RULES
 from tests.fogcheck import check_every_channel, namer, played_through_service
 
 pytestmark = pytest.mark.slow  # a fuzzed game through the service, every channel checked

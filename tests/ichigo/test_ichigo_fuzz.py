@@ -6,7 +6,7 @@ import pytest
 from ichigo_randomplay import play
 
 from app.rules import catalog
-from app.rules.ichigo.rules import RULES
+from app.rules.ichigo import GAME as RULES
 from app.service import audit, games
 
 pytestmark = pytest.mark.slow  # random games played to their end

@@ -8,9 +8,9 @@ import pytest
 
 from app.events.dice import RecordedDice
 from app.rules.custom_setup import SetupError
+from app.rules.ichigo import GAME as RULES
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.position import start
-from app.rules.ichigo.rules import RULES
 
 PRINTED = Path("app/rules/ichigo/data/map.toml").read_text(encoding="utf-8")
 # Chungking moved to 0716 (the printed Kweiyang); the printed Chungking hex 0712 keeps its city as "Pahsien".

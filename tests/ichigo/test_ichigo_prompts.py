@@ -5,7 +5,7 @@ import pytest
 from ichigo_given import chinese, position
 
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo.rules import RULES
+from app.rules.ichigo import GAME as RULES
 
 ATTACK = "attack 2011 with jp-cea-110div jp-cea-26div"
 
@@ -32,3 +32,13 @@ def test_preview_text_lists_each_attacker_with_its_strength():
     text = RULES.preview(s, RULES.parse(ATTACK, "japanese", s))["text"]
     assert any(line.strip().startswith("attack: jp-cea-110div") for line in text.splitlines())
     assert any(line.strip().startswith("attack: jp-cea-26div") for line in text.splitlines())
+
+
+def test_a_momentum_decision_offers_the_attack_then_stay():
+    """Ichi-Go 11.25: the prompt's order of actions is the game's, whatever shape its states table has."""
+    from ichigo_given import chinese, position, then
+
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),
+                                                   chinese("C02", "cn-reg-02", "2012", tried=True)))
+    s = then(then(s, "japanese", "attack 2011 with jp-cea-110div"), "japanese", "advance jp-cea-110div")
+    assert [a.name for a in RULES.prompt(s).actions] == ["attack", "stay"]

@@ -12,7 +12,7 @@ from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
 from app.rules.errors import OrderError
-from app.rules.snc.rules import RULES
+from app.rules.snc import GAME as RULES
 from app.service import audit
 from tests.pbem.conftest import counters, map_picture, token_in
 from tests.snc.snc_fogcheck import named, seen

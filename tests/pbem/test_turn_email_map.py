@@ -13,8 +13,8 @@ from app.projections import state as projection
 from app.projections import textmap
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
-from app.rules.ichigo.rules import RULES as ICHIGO
-from app.rules.snc.rules import RULES as SNC
+from app.rules.ichigo import GAME as ICHIGO
+from app.rules.snc import GAME as SNC
 from tests.ichigo.ichigo_randomplay import candidates
 from tests.pbem.conftest import SVG, counters, map_lines, map_picture, text_map, token_in
 

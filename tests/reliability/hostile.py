@@ -149,10 +149,12 @@ def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict
 
 
 def _old_syntax(rules_name: str) -> list[str]:
-    """The syntax lines of the games whose parsers predate the engine's (SNC, Ichi-Go): every order they read."""
+    """Every order SNC and Ichi-Go read, not only those prompted along the way: the syntax lines of their states
+    tables (their parsers before the engine's had a table of them)."""
     if rules_name in ("snc", "ichigo"):
-        import importlib
-        return list(importlib.import_module(f"app.rules.{rules_name}.orders").SYNTAX.values())
+        from app.rules.catalog import get_rules
+        table = get_rules(rules_name).table
+        return [o.grammar.shown for orders in table.orders.values() for o in orders.values()]
     return []
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from app.rules.snc.rules import RULES
+from app.rules.snc import GAME as RULES
 
 ALL_IDS = sorted(RULES.initial_state("campaign", {}).units)
 # every way a text may name a unit, lower case: in full (cn-d87) or without the side prefix (d87), as the order

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 from app.events.core import DieRolled
 from app.events.dice import RecordedDice
+from app.rules.snc import GAME as RULES
 from app.rules.snc import events as ev
-from app.rules.snc.rules import RULES
 from app.rules.snc.state import State, initial_state
 
 

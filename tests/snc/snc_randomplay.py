@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from app.rules.snc import GAME as RULES
 from app.rules.snc.practice import candidates
-from app.rules.snc.rules import RULES
 from app.rules.snc.state import State
 from tests import fuzzing
 

@@ -16,7 +16,7 @@ from app.events.dice import SeededDice
 from app.events.registry import decode
 from app.mail.transport import MailConfig
 from app.projections import analysis, history, replay
-from app.rules.snc.rules import RULES
+from app.rules.snc import GAME as RULES
 from app.service import games
 from app.service.pbem import ARBITER, Pbem, Seat
 from tests.fogcheck import check_every_channel, played_through_service

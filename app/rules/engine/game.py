@@ -48,6 +48,21 @@ class Game:
     # text, reason), the first its default; and the sides the server plays unless a game's creator says otherwise
     policies: Mapping[str, Callable] = field(default_factory=dict)
     automated_seats: tuple[str, ...] = ()
+    # the practice opponents' draws, candidates(state, rng) -> [order text, ...], for a game whose greedy and
+    # random players drew from them before it came to the engine (its stored automated games re-decide the same);
+    # None: they draw from legal_orders
+    candidates: Callable | None = None
+    # the game's own orders worth trying, try_orders(state, side) -> order texts, instead of its steps' candidates
+    try_orders: Callable | None = None
+    # completes an event from the state it meets before it is kept, prepare_event(state, event) -> event (SNC 6.3)
+    prepare_event: Callable[[Any, Any], Any] | None = None
+    # played_under(state, version) -> state: a game created under an older rules version decided as it was played
+    # (app/rules/base.py); None: every game is decided by the current rules
+    played_under: Callable[[Any, str], Any] | None = None
+    # a shared event in the game's own words for its history, {event type: describe(event) -> str}
+    phrases: Mapping[type, Callable[[Any], str]] = field(default_factory=dict)
+    # raise it when the saved state's shape changes: snapshots of the old shape are then ignored and rebuilt
+    snapshot_format: int = 1
 
     def __post_init__(self):
         unknown = set(self.extras) - set(_EXTRAS)
@@ -90,7 +105,7 @@ class Game:
 
     def decide(self, state: Any, command: Command, dice) -> list:
         order = self.table.handler(state, command)
-        d = Decision(state, command.side, dice, self.evolve)
+        d = Decision(state, command.side, dice, self.evolve, self.prepare_event)
         order.handler(d, **command.args)
         if self.after_order is not None and self.table.step_of(d.state) != OVER:
             self.after_order(d)
@@ -103,6 +118,9 @@ class Game:
     def orders_to_try(self, state: Any, side: str):
         """The orders the states table's candidates name for `side` now, unchecked (app/rules/legal.py)."""
         if self.prompt(state).side != side:
+            return
+        if self.try_orders is not None:
+            yield from self.try_orders(state, side)
             return
         for order in self.table.allowed(state):
             for args in (order.candidates(state, side) if order.candidates else [{}]):
@@ -124,7 +142,10 @@ class Game:
     def describe(self, event: Any) -> str:
         if isinstance(event, DieRolled):
             return f"die roll {event.value} ({event.purpose})"
-        return event.describe()
+        phrase = self.phrases.get(type(event))
+        if phrase is not None:
+            return phrase(event)
+        return event.describe() if hasattr(event, "describe") else type(event).__name__
 
     def encode_state(self, state: Any) -> dict:
         return {"options": state.data.options if state.data is not None else {}, "state": codec.encode(state)}

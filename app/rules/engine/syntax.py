@@ -7,9 +7,17 @@ The syntax language:
 - an upper-case word is a slot of that type: ``HEX``, ``UNIT``, ``N``, or a type the game declares (``KIND``);
   ``HEX:to`` names the slot's argument (the name is not shown to players); the default name is the type in
   lower case; a keyword of the same order is never read as a slot's value;
-- ``X [X ...]`` is one or more ``X`` and gives a list, named in the plural (``units``, ``hexes``) unless named;
+- ``X [X ...]`` (or ``X ...``) is one or more ``X`` and gives a list, named in the plural (``units``,
+  ``hexes``) unless named; ``X [X]`` is one or two;
   ``[X ...]`` alone is zero or more;
-- ``[ ... ]`` is optional; an optional group that is absent leaves its lists empty and its single slots out.
+- ``[ ... ]`` is optional; an optional group that is absent leaves its lists empty and its single slots out;
+- ``word:name`` is a flag: a keyword that sets the argument ``name`` to True when given (False when not), e.g.
+  ``[strategic:strategic]``, shown as ``[strategic]``;
+- ``a|b|c:name`` is a choice of words read into the argument ``name``, shown as ``a|b|c``.
+
+A game's slot type may read a word against the position (``SlotType.in_context``: a unit named by a short id,
+or a hex standing for the units in it), may stand for one or more words by itself (``plural``: ``UNITS``), and
+may check the whole list it read (``finish``: no unit named twice).
 
 Words are separated by blanks or commas. Only ASCII is read as digits or letters of a slot, so "²" or "٣" is
 never a number or a hex.
@@ -29,6 +37,8 @@ _NUMBER = re.compile(r"^[0-9]{1,6}$")
 _HEX = re.compile(r"^[0-9]{4}$|^[0-9]{6}$")
 _KEYWORD = re.compile(r"^[a-z][a-z0-9\-]*$")
 _SLOT = re.compile(r"^([A-Z][A-Z0-9_]*)(?::([a-z][a-z0-9_]*))?$")
+_FLAG = re.compile(r"^([a-z][a-z0-9\-]*):([a-z][a-z0-9_]*)$")
+_CHOICE = re.compile(r"^([a-z][a-z0-9\-]*(?:\|[a-z][a-z0-9\-]*)+)(?::([a-z][a-z0-9_]*))?$")
 
 
 def ascii_number(word: str) -> int:
@@ -38,12 +48,47 @@ def ascii_number(word: str) -> int:
     return int(word)
 
 
-class SlotType:
-    """How one kind of slot reads a word: ``read(word)`` returns the value or raises ValueError with the reason."""
+@dataclass(frozen=True)
+class ParseContext:
+    """What a slot that reads a word against the position is given: the order's text, the side giving it and the
+    game's state."""
 
-    def __init__(self, read: Callable[[str], object], describe: str):
+    text: str
+    side: str
+    state: object
+
+
+class SlotType:
+    """How one kind of slot reads a word: ``read(word)`` returns the value or raises ValueError with the reason.
+
+    `plural`: a bare slot of this type is one or more words, a list named in the lower-case type (``UNITS`` ->
+    ``units``). `finish(values, context)` checks or tidies a whole list of this type once read (it may raise an
+    OrderError, which the player sees as it is)."""
+
+    def __init__(self, read: Callable[[str], object], describe: str, plural: bool = False,
+                 finish: Callable[[list, ParseContext | None], list] | None = None, contextual: bool = False):
         self.read = read
         self.describe = describe
+        self.plural = plural
+        self.finish = finish
+        self.contextual = contextual
+
+    @classmethod
+    def in_context(cls, read: Callable[[str, ParseContext], object], describe: str, plural: bool = False,
+                   finish: Callable[[list, ParseContext | None], list] | None = None) -> SlotType:
+        """A slot read against the position: ``read(word, context)`` returns the value, or a list of values when
+        one word stands for several (a hex for the units in it), or raises ValueError (the grammar says where
+        and why) or an OrderError (shown as it is: an ambiguous or unknown unit)."""
+        return cls(read, describe, plural, finish, contextual=True)
+
+    def read_in(self, word: str, context: ParseContext | None) -> list:
+        """The values `word` gives (one, or several for a contextual slot)."""
+        if not self.contextual:
+            return [self.read(word)]
+        if context is None:
+            raise ValueError("cannot be read without the position")
+        got = self.read(word, context)
+        return list(got) if isinstance(got, list | tuple) else [got]
 
     @classmethod
     def choice(cls, *words: str) -> SlotType:
@@ -79,6 +124,7 @@ BUILTIN_SLOTS: dict[str, SlotType] = {
 @dataclass(frozen=True)
 class _Keyword:
     word: str
+    flag: str | None = None  # the argument this keyword sets to True when given ("word:name")
 
 
 @dataclass(frozen=True)
@@ -87,6 +133,7 @@ class _Slot:
     name: str
     many: bool = False
     at_least_one: bool = True
+    at_most: int = 0  # a list of at most this many ("HEX [HEX]": two); 0: no bound
 
 
 @dataclass(frozen=True)
@@ -129,12 +176,35 @@ def _compile(tokens: list[str], pos: int, closing: bool) -> tuple[tuple, int]:
                                        at_least_one=False))
                 pos += 4
                 continue
+            if pos + 2 < len(tokens) and tokens[pos + 2] == "]" and parts and isinstance(parts[-1], _Slot) \
+                    and not parts[-1].many and tokens[pos + 1] == parts[-1].type:
+                # "X [X]": one or two X ("advance UNITS to HEX:path [HEX]")
+                before = parts[-1]
+                named = before.name if before.name != before.type.lower() else _plural(before.name)
+                parts[-1] = _Slot(before.type, named, many=True, at_most=2)
+                pos += 3
+                continue
             group, pos = _compile(tokens, pos + 1, True)
             parts.append(_Optional(group))
             continue
+        if tok == "..." and parts and isinstance(parts[-1], _Slot) and not parts[-1].many:
+            # "X ..." inside a group: the slot before is one or more ("[via HEX:via ...]")
+            before = parts[-1]
+            named = before.name if before.name != before.type.lower() else _plural(before.name)
+            parts[-1] = _Slot(before.type, named, many=True)
+            pos += 1
+            continue
         slot = _SLOT.match(tok)
+        choice = _CHOICE.match(tok)
+        flag = _FLAG.match(tok)
         if slot:
             parts.append(_Slot(slot.group(1), slot.group(2) or slot.group(1).lower()))
+        elif choice:
+            if not choice.group(2):
+                raise BadSyntax(f"the choice {tok!r} needs a name ({tok}:name)")
+            parts.append(_Slot(choice.group(1), choice.group(2)))
+        elif flag:
+            parts.append(_Keyword(flag.group(1), flag.group(2)))
         elif _KEYWORD.match(tok):
             parts.append(_Keyword(tok))
         else:
@@ -146,7 +216,29 @@ def _compile(tokens: list[str], pos: int, closing: bool) -> tuple[tuple, int]:
 
 
 def _display(syntax: str) -> str:
-    return re.sub(r"([A-Z][A-Z0-9_]*):[a-z][a-z0-9_]*", r"\1", syntax)
+    return re.sub(r"([A-Za-z0-9_|\-]+):[a-z][a-z0-9_]*", r"\1", syntax)
+
+
+def _flags(parts: tuple) -> list[str]:
+    out: list[str] = []
+    for p in parts:
+        if isinstance(p, _Keyword) and p.flag:
+            out.append(p.flag)
+        elif isinstance(p, _Optional):
+            out.extend(_flags(p.parts))
+    return out
+
+
+def _pluralise(parts: tuple, slots: Mapping[str, SlotType]) -> tuple:
+    """A bare slot of a plural type (``UNITS``) is one or more words."""
+    out = []
+    for p in parts:
+        if isinstance(p, _Slot) and not p.many and p.type in slots and slots[p.type].plural:
+            p = _Slot(p.type, p.name, many=True)
+        elif isinstance(p, _Optional):
+            p = _Optional(_pluralise(p.parts, slots))
+        out.append(p)
+    return tuple(out)
 
 
 def _keywords(parts: tuple) -> list[str]:
@@ -179,24 +271,29 @@ class Grammar:
         if not parts or not isinstance(parts[0], _Keyword):
             raise BadSyntax(f"{syntax!r} must start with the order's verb")
         self.verb = parts[0].word
-        self.parts = parts
         self.slots = {**BUILTIN_SLOTS, **(slots or {})}
+        for s in _names(parts):
+            if "|" in s.type:
+                self.slots[s.type] = SlotType.choice(*s.type.split("|"))
+        parts = _pluralise(parts, self.slots)
+        self.parts = parts
         slot_list = _names(parts)
         unknown = sorted({s.type for s in slot_list} - set(self.slots))
         if unknown:
             raise BadSyntax(f"{syntax!r}: unknown slot type(s) {', '.join(unknown)}")
-        names = [s.name for s in slot_list]
+        names = [s.name for s in slot_list] + _flags(parts)
         if len(names) != len(set(names)):
             raise BadSyntax(f"{syntax!r}: two slots share a name; name them (HEX:to)")
-        self._defaults = {s.name: [] for s in slot_list if s.many}
+        self._defaults = {**{s.name: [] for s in slot_list if s.many}, **{f: False for f in _flags(parts)}}
         self.keywords = frozenset(_keywords(parts))
 
-    def parse(self, text: str) -> dict:
+    def parse(self, text: str, context: ParseContext | None = None) -> dict:
+        """The arguments of `text`; `context` (the position) for the slots read against it."""
         words = words_of(text)
         if len(words) > MAX_WORDS:
             raise InvalidOrder(text, f"an order has at most {MAX_WORDS} words")
         failure = _Failure()
-        for args, end in self._match(self.parts, words, 0, {}, failure):
+        for args, end in self._match(self.parts, words, 0, {}, failure, context):
             if end == len(words):
                 return {**self._defaults, **args}
         raise InvalidOrder(text, failure.message(words, self.shown))
@@ -209,17 +306,18 @@ class Grammar:
         out: list[str] = []
         for p in parts:
             if isinstance(p, _Keyword):
-                out.append(p.word)
+                if not p.flag or args.get(p.flag):
+                    out.append(p.word)
             elif isinstance(p, _Slot):
                 value = args[p.name]
                 out.extend(str(v) for v in value) if p.many else out.append(str(value))
             else:
                 present = [s for s in _names(p.parts) if s.name in args and args[s.name] not in (None, [], ())]
-                if present:
+                if present or any(args.get(f) for f in _flags(p.parts)):
                     out.extend(self._render(p.parts, args))
         return out
 
-    def _match(self, parts: tuple, words: list[str], pos: int, args: dict, failure: _Failure):
+    def _match(self, parts: tuple, words: list[str], pos: int, args: dict, failure: _Failure, context):
         """Every way `parts` can match words[pos:], as (args, end), longest lists first."""
         if not parts:
             yield args, pos
@@ -227,42 +325,45 @@ class Grammar:
         head, rest = parts[0], parts[1:]
         if isinstance(head, _Keyword):
             if pos < len(words) and words[pos].lower() == head.word:
-                yield from self._match(rest, words, pos + 1, args, failure)
+                yield from self._match(rest, words, pos + 1, {**args, head.flag: True} if head.flag else args,
+                                       failure, context)
             else:
                 failure.note(pos, f"expected '{head.word}'")
             return
         if isinstance(head, _Optional):
-            for inner, end in self._match(head.parts, words, pos, args, failure):
-                yield from self._match(rest, words, end, inner, failure)
-            yield from self._match(rest, words, pos, args, failure)
+            for inner, end in self._match(head.parts, words, pos, args, failure, context):
+                yield from self._match(rest, words, end, inner, failure, context)
+            yield from self._match(rest, words, pos, args, failure, context)
             return
         kind = self.slots[head.type]
-        values = []
+        read: list[list] = []  # the values of each word read, one list per word
         end = pos
-        while end < len(words) and (head.many or not values):
+        while end < len(words) and (head.many or not read) and not (head.at_most and len(read) >= head.at_most):
             if words[end].lower() in self.keywords:  # a keyword is never a slot's value: "with", "support"
                 failure.note(end, f"{head.type} missing before '{words[end]}'")
                 break
             try:
-                values.append(kind.read(words[end]))
+                read.append(kind.read_in(words[end], context))
             except ValueError as exc:
                 failure.note(end, f"{words[end]!r} {exc}" if str(exc).startswith("is ") else f"{words[end]!r}: {exc}")
                 break
             end += 1
-        if not values:
+        if head.at_most and len(read) >= head.at_most and end < len(words):
+            failure.note(end, f"unexpected {words[end]!r} (at most {head.at_most} {head.type})")
+        if not read:
             if head.many and not head.at_least_one:
-                yield from self._match(rest, words, pos, {**args, head.name: []}, failure)
+                yield from self._match(rest, words, pos, {**args, head.name: []}, failure, context)
             elif end >= len(words):
                 failure.note(end, f"{head.type} missing ({kind.describe})")
             return
         if not head.many:
-            yield from self._match(rest, words, pos + 1, {**args, head.name: values[0]}, failure)
+            yield from self._match(rest, words, pos + 1, {**args, head.name: read[0][0]}, failure, context)
             return
-        for count in range(len(values), 0 if head.at_least_one else -1, -1):
-            if count == 0:
-                yield from self._match(rest, words, pos, {**args, head.name: []}, failure)
-            else:
-                yield from self._match(rest, words, pos + count, {**args, head.name: values[:count]}, failure)
+        for count in range(len(read), 0 if head.at_least_one else -1, -1):
+            values = [v for got in read[:count] for v in got]
+            if count and kind.finish is not None:
+                values = kind.finish(values, context)
+            yield from self._match(rest, words, pos + count, {**args, head.name: values}, failure, context)
 
 
 class _Failure:

@@ -14,12 +14,13 @@ legal orders, so they cannot drift apart.
 """
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from app.rules.base import Action, Command, Owed, Prompt
-from app.rules.engine.syntax import Grammar, SlotType, words_of
+from app.rules.engine.syntax import Grammar, ParseContext, SlotType, words_of
 from app.rules.errors import IllegalOrder, InvalidOrder
 
 OVER = "over"
@@ -33,16 +34,21 @@ class OrderSpec:
     case: str
     help: str
     candidates: Callable | None
+    slots: Mapping[str, SlotType] | None = None
+    defaults: Mapping[str, Any] | None = None
 
 
-def order(syntax: str, case: str, help: str = "", candidates: Callable | None = None):
+def order(syntax: str, case: str, help: str = "", candidates: Callable | None = None,
+          slots: Mapping[str, SlotType] | None = None, defaults: Mapping[str, Any] | None = None):
     """Declare a step's method as the handler of an order. The handler is called as
     ``handler(step, d, **args)`` with the Decision `d` (app/rules/engine/decision.py) and the arguments the syntax
     line names. `candidates(state, side)` yields argument dicts worth trying for the list of legal orders (an
-    order without slots needs none)."""
+    order without slots needs none). `slots` reads a slot type this order's own way (over the table's);
+    `defaults` gives the arguments an absent optional part leaves out (``{"tanks": 0}``), so the parsed command
+    always names them."""
 
     def declare(fn: Callable) -> Callable:
-        fn.order_spec = OrderSpec(syntax, case, help, candidates)
+        fn.order_spec = OrderSpec(syntax, case, help, candidates, slots, defaults)
         return fn
 
     return declare
@@ -58,6 +64,7 @@ class Order:
     help: str
     handler: Callable
     candidates: Callable | None
+    defaults: Mapping[str, Any] | None = None
 
     @property
     def action(self) -> Action:
@@ -114,9 +121,12 @@ class StatesTable:
     first decision waited for (`state.pending`), else `state.step`."""
 
     def __init__(self, steps: Iterable[Step], sequence_case: str, step_of: Callable[[Any], str] | None = None,
-                 slots: Mapping[str, SlotType] | None = None):
+                 slots: Mapping[str, SlotType] | None = None, shorthand: Callable[[str], str] | None = None):
         self.sequence_case = sequence_case
         self.step_of = step_of or _default_step_of
+        # a game's shorthand, written out before an order is read: shorthand(text) -> the text its syntax lines
+        # read (SNC: "move/fight" for "declare move fight")
+        self.shorthand = shorthand
         self.steps: dict[str, Step] = {}
         self.orders: dict[str, dict[str, Order]] = {}
         for step in [*steps, GameOver()]:
@@ -125,11 +135,13 @@ class StatesTable:
             self.steps[step.name] = step
             bound = {}
             for attr, (fn, spec) in type(step).declared().items():
-                grammar = Grammar(spec.syntax, slots)
-                if grammar.verb != attr:
+                grammar = Grammar(spec.syntax, {**(slots or {}), **(spec.slots or {})})
+                name = _verb(attr)
+                if grammar.verb != name:
                     raise ValueError(f"{type(step).__name__}.{attr}: the syntax {spec.syntax!r} must start with "
-                                     f"{attr!r}")
-                bound[attr] = Order(attr, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates)
+                                     f"{name!r}")
+                bound[name] = Order(name, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates,
+                                    spec.defaults)
             self.orders[step.name] = bound
         self._any_step = {}
         for orders in self.orders.values():
@@ -155,6 +167,8 @@ class StatesTable:
 
     def parse(self, text: str, side: str, state: Any) -> Command:
         """Read an order by its verb: the current step's form of that order if it has one, else the game's."""
+        if self.shorthand is not None:
+            text = self.shorthand(text)
         words = words_of(text)
         if not words:
             raise InvalidOrder(text, "empty order")
@@ -164,7 +178,8 @@ class StatesTable:
         if found is None:
             known = ", ".join(sorted(self._any_step))
             raise InvalidOrder(text, f"no order starts with {words[0][:20]!r}; orders: {known}")
-        return Command(side, found.name, found.grammar.parse(text))
+        args = found.grammar.parse(text, ParseContext(text, side, state))
+        return Command(side, found.name, {**(found.defaults or {}), **args})
 
     def handler(self, state: Any, command: Command) -> Order:
         """The order of the current step that carries out `command`, after the states table's own check."""
@@ -172,6 +187,11 @@ class StatesTable:
         if refused:
             raise IllegalOrder(self.sequence_case, refused)
         return self.orders[self.step(state).name][command.action]
+
+
+def _verb(attr: str) -> str:
+    """The order a handler method is named for; a verb that is a Python keyword takes a trailing '_' (`pass_`)."""
+    return attr[:-1] if attr.endswith("_") and keyword.iskeyword(attr[:-1]) else attr
 
 
 def _default_step_of(state: Any) -> str:

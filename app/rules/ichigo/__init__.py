@@ -1,1 +1,34 @@
-"""Operation Ichi-Go (Against the Odds, 2020; China 1944-45). Data only so far: see docs/ichigo-data.md."""
+"""Operation Ichi-Go (Against the Odds, 2020; China 1944-45), declared on the engine (docs/adding-a-game.md).
+
+The data files and their loader (data_load; docs/ichigo-data.md), the state (state.py) and the opening position
+or a custom one (position.py), events that apply themselves (events.py), the states table (sequence.py: the
+set-up, the turn start, Phases I-X of 5.1 and the decisions they wait for, calling movement.py and combat.py),
+how orders name units (orders.py), the fog of war (fog.py) and what each side sees (view.py). Sides: the
+Japanese player, and the Allied player who commands the Chinese and the US (2.2, 5.5)."""
+from app.rules.engine.events import PhaseEnded
+from app.rules.engine.game import Game
+from app.rules.ichigo import events, fog, legal_orders, position, practice, sequence, summary, view
+from app.rules.ichigo.state import SIDES, State
+
+GAME = Game(
+    name="ichigo",
+    title="Operation Ichi-Go (Against the Odds, 2020)",
+    version="2",  # 2: FG/KA deploy at the Formosa landing, the Allies choose the displacement hex (E3, E10)
+    sides=SIDES,
+    scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},
+    sequence_case="Ichi-Go 5.1",
+    table=sequence.TABLE,
+    state_type=State,
+    load_data=position.data_for,
+    start=lambda data, scenario, options: position.start(options, data),
+    view=view.view,
+    after_order=sequence.after_order,
+    extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
+            "visible": lambda event, side: fog.visible(event, side, GAME.describe), "reveals": fog.reveals,
+            "losses": lambda event, state: summary.losses(event)},
+    phrases={PhaseEnded: events.describe_phase_end},
+    # the practice opponents draw as they did before the engine, so stored automated games re-decide the same
+    candidates=practice.candidates,
+    try_orders=legal_orders.orders_to_try,
+    snapshot_format=2,  # 2: the engine's saved state ({"options", "state"}); older snapshots are rebuilt
+)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.common import Emitter, air_range, frozen, garrison_at, mainland, supply_state
+from app.rules.ichigo.common import air_range, frozen, garrison_at, mainland, supply_state
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.concentric import concentric_shift
@@ -165,7 +166,7 @@ def allocate(units: list[Unit], n: int, exclude_militia: bool = False) -> list[s
     return out
 
 
-def _remove(em: Emitter, ids: list[str], reason: str) -> None:
+def _remove(em: Decision, ids: list[str], reason: str) -> None:
     """Apply step losses; eliminated Chinese regulars go back to the pool (9.7)."""
     plain = []
     for uid in ids:
@@ -205,7 +206,7 @@ def check_support(state: State, target: str, attackers: list[Unit], tanks: int, 
     return tank_units, sf_unit
 
 
-def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: bool, dice,
+def attack(em: Decision, side: str, target: str, ids: list[str], tanks: int, sf: bool,
            momentum: dict | None = None) -> None:
     state = em.state
     d = state.data
@@ -245,7 +246,7 @@ def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: 
             "hex": target, "side": side, "attackers": list(ids), "max": eligible,
             "momentum": momentum}))
         return
-    resolve(em, side, target, ids, tank_units, sf_unit.id if sf_unit else None, [], momentum, dice)
+    resolve(em, side, target, ids, tank_units, sf_unit.id if sf_unit else None, [], momentum)
 
 
 def defensive_tank_room(state: State, side: str, target: str, defenders: list[Unit]) -> int:
@@ -258,18 +259,18 @@ def defensive_tank_room(state: State, side: str, target: str, defenders: list[Un
     return min(len(eligible), len(tank_pool(state)))
 
 
-def commit_tanks(em: Emitter, side: str, n: int, dice) -> None:
+def commit_tanks(em: Decision, side: str, n: int) -> None:
     p = em.state.pending[0]
     data = p["data"]
     if not 0 <= n <= int(data["max"]):
         raise IllegalOrder("Ichi-Go 11.17", f"commit 0 to {data['max']} tank regiments")
     tanks = [u.id for u in tank_pool(em.state)[:n]]
     em.emit(ev.DecisionMade("tanks", side))
-    resolve(em, data["side"], data["hex"], list(data["attackers"]), [], None, tanks, data.get("momentum"), dice)
+    resolve(em, data["side"], data["hex"], list(data["attackers"]), [], None, tanks, data.get("momentum"))
 
 
-def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: list[str], sf_id: str | None,
-            def_tanks: list[str], momentum, dice) -> None:
+def resolve(em: Decision, side: str, target: str, ids: list[str], tank_units: list[str], sf_id: str | None,
+            def_tanks: list[str], momentum) -> None:
     """Ichi-Go 11.19-11.29: the die, the result, losses (defender first), support expended, advance."""
     state = em.state
     d = em.state.data
@@ -281,7 +282,7 @@ def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: lis
     supports = tank_units + ([sf_id] if sf_id else [])
     a = assess(state, side, target, attackers, defenders, len(tank_units), bool(sf_id), momentum is not None,
                def_tanks=len(def_tanks))
-    roll = em.roll(dice, f"combat on {target} (11.19)")
+    roll = em.roll(f"combat on {target} (11.19)")
     result = d.crt.lookup(a["column"], roll, a["line"])
     cm = sc["combat"]
     att_loss = result.attacker.losses
@@ -313,7 +314,7 @@ def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: lis
         take_losses(em, other(side), [u.id for u in defenders], max(0, def_loss - len(def_tanks)), "defender", cont)
 
 
-def take_losses(em: Emitter, owner: str, ids: list[str], n: int, stage: str, cont: dict) -> None:
+def take_losses(em: Decision, owner: str, ids: list[str], n: int, stage: str, cont: dict) -> None:
     """Ichi-Go 11.20-11.21: the owner apportions n steps among the units (a `losses` decision) unless there is
     no choice to make; then the battle goes on (attacker losses, advance)."""
     state = em.state
@@ -330,18 +331,18 @@ def take_losses(em: Emitter, owner: str, ids: list[str], n: int, stage: str, con
     _next_stage(em, stage, cont)
 
 
-def _next_stage(em: Emitter, stage: str, cont: dict) -> None:
+def _next_stage(em: Decision, stage: str, cont: dict) -> None:
     if stage == "defender":
         _attacker_losses(em, cont)
     else:
         _finish(em, cont)
 
 
-def _attacker_losses(em: Emitter, cont: dict) -> None:
+def _attacker_losses(em: Decision, cont: dict) -> None:
     take_losses(em, cont["side"], cont["attackers"], int(cont["att_left"]), "attacker", cont)
 
 
-def _finish(em: Emitter, cont: dict) -> None:
+def _finish(em: Decision, cont: dict) -> None:
     state = em.state
     side, target = cont["side"], cont["hex"]
     # 11.29: the intrinsic garrison holds the hex only if it defended (and survived); once every Japanese unit
@@ -370,7 +371,7 @@ def valid_losses(units: list[Unit], chosen: list[str], n: int) -> str | None:
     return None
 
 
-def lose(em: Emitter, side: str, chosen: list[str]) -> None:
+def lose(em: Decision, side: str, chosen: list[str]) -> None:
     p = em.state.pending[0]
     data = p["data"]
     units = [em.state.units[i] for i in data["units"] if i in em.state.units]
@@ -382,7 +383,7 @@ def lose(em: Emitter, side: str, chosen: list[str]) -> None:
     _next_stage(em, data["stage"], data["cont"])
 
 
-def _offer_advance(em: Emitter, side: str, target: str, alive: list[str], nation: str, momentum) -> None:
+def _offer_advance(em: Decision, side: str, target: str, alive: list[str], nation: str, momentum) -> None:
     """Ichi-Go 11.24: survivors (never static units) may advance into the emptied hex."""
     state = em.state
     movable = [i for i in alive if not state.units[i].static and not state.units[i].militia]
@@ -391,7 +392,7 @@ def _offer_advance(em: Emitter, side: str, target: str, alive: list[str], nation
     em.emit(ev.DecisionRequired("advance", side, {"hex": target, "units": movable, "nation": nation}))
 
 
-def advance(em: Emitter, side: str, ids: list[str]) -> None:
+def advance(em: Decision, side: str, ids: list[str]) -> None:
     state = em.state
     p = state.pending[0]
     target = p["data"]["hex"]
@@ -421,12 +422,12 @@ def advance(em: Emitter, side: str, ids: list[str]) -> None:
         em.emit(ev.DecisionRequired("momentum", side, {"units": list(ids), "from": target, "nation": nation}))
 
 
-def stay(em: Emitter, side: str) -> None:
+def stay(em: Decision, side: str) -> None:
     kind = em.state.pending[0]["kind"]
     em.emit(ev.DecisionMade(kind, side))
 
 
-def momentum_attack(em: Emitter, side: str, target: str, ids: list[str], dice) -> None:
+def momentum_attack(em: Decision, side: str, target: str, ids: list[str]) -> None:
     p = em.state.pending[0]
     em.emit(ev.DecisionMade("momentum", side))
-    attack(em, side, target, ids, 0, False, dice, momentum=p["data"])
+    attack(em, side, target, ids, 0, False, momentum=p["data"])

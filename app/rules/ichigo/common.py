@@ -1,18 +1,10 @@
-"""Helpers every Ichi-Go module shares: the Emitter, airpower ranges (8.3), supply (7.x), intrinsic garrisons
+"""Helpers every Ichi-Go module shares: airpower ranges (8.3), supply (7.x), intrinsic garrisons
 (11.29), the victory-condition queries (4.x, 5.2) and the die tables of the scenario file."""
 from __future__ import annotations
 
-from app.rules import emitter
 from app.rules.ichigo.data_load import H
-from app.rules.ichigo.state import State, Unit, evolve, other
+from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.paths import TraceSituation, trace
-
-
-class Emitter(emitter.Emitter):
-    """The shared Emitter with Ichi-Go's fold."""
-
-    def __init__(self, state: State):
-        super().__init__(state, evolve)
 
 
 def air_range(state: State, side: str) -> frozenset[str]:

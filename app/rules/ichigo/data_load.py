@@ -3,7 +3,8 @@ kernel rule objects built from them (movement 10.x, stacking 6.x, odds and CRT 1
 concentric 11.15, supply trace 7.1). No game number lives in code: every value comes from the TOML files."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from app.rules.datafiles import read_toml
@@ -40,6 +41,7 @@ class GameData:
     strength: StrengthRule
     concentric: ConcentricRule
     supply: TraceRules
+    options: dict = field(default_factory=dict, compare=False)  # the game options it was built from (the map)
 
     def tagged(self, tag: str) -> frozenset[str]:
         return frozenset(str(h) for h in self.map.hexes_tagged(tag))
@@ -139,10 +141,15 @@ def _printed_map() -> GameMap:
     return load_map(MAP)
 
 
+def load(options: Mapping | None = None) -> GameData:
+    """The game's data under its options: on the custom map they carry (`{"map": TOML text}`), else the printed
+    one (app/rules/custom_setup.py). A game carries its data on its state (`State.data`); the rules read it
+    there, never from here."""
+    return _load(str((options or {}).get("map") or ""))
+
+
 @lru_cache(maxsize=4)
-def load(custom_map: str = "") -> GameData:
-    """The game's data, on `custom_map` (a custom map's TOML text, app/rules/custom_setup.py) or, "", the printed
-    map. A game carries its data on its state (`State.data`); the rules read it there, never from here."""
+def _load(custom_map: str) -> GameData:
     gmap = loads_map(custom_map, "custom map") if custom_map else _printed_map()
     tec = read_toml(TERRAIN)
     oob = read_toml(UNITS)
@@ -185,4 +192,4 @@ def load(custom_map: str = "") -> GameData:
     supply = TraceRules(case="Ichi-Go 7.1", blocked_hexsides=blocked, blocked_terrain=prohibited,
                         enemy_units_block=True, enemy_controlled_block=frozenset({"city"}))
     return GameData(gmap, tec, tuple(oob["unit"]), dict(oob.get("markers", {})), sc, crt, movement, stacking,
-                    hexsides, strength, concentric, supply)
+                    hexsides, strength, concentric, supply, {"map": custom_map} if custom_map else {})

@@ -14,7 +14,7 @@ _DRAWN = ("move", "attack")  # listed here in full; the practice draws of these 
 
 
 def orders_to_try(state: State, side: str) -> Iterator[str]:
-    names = {a.name for a in sequence.prompt(state).actions}
+    names = {a.name for a in sequence.TABLE.prompt(state).actions}
     if "move" in names:
         yield from _moves(state, side)
     if "attack" in names and not state.pending:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.common import Emitter, air_range, enemy_hexes, frozen, supply_state
+from app.rules.ichigo.common import air_range, enemy_hexes, frozen, supply_state
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.errors import RuleViolation
@@ -93,11 +94,11 @@ class Allowance:
     purpose: str | None = None
     table: Mapping[int, int] | None = None
 
-    def spend(self, em: Emitter, units: list[Unit], dice) -> float:
+    def spend(self, em: Decision, units: list[Unit]) -> float:
         """Roll the die, if one is due, and record the stack's factor for the phase (ruling E13)."""
         if self.purpose is None and units[0].mp >= 0:
             return self.most
-        mp = self.most if self.purpose is None else self.table[em.roll(dice, self.purpose)]
+        mp = self.most if self.purpose is None else self.table[em.roll(self.purpose)]
         em.emit(ev.MovementRolled([u.id for u in units], int(mp), self.how))
         return float(mp)
 
@@ -150,7 +151,7 @@ def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Si
     return path[:end + 1], reached[end]
 
 
-def move(em: Emitter, side: str, ids: list[str], dest: str, via: list[str], strategic: bool, dice) -> None:
+def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], strategic: bool) -> None:
     """Every check runs against the most the stack's roll can give, before the roll; once rolled the stack moves
     (design.md practice 11), as far as its movement factor pays for (ruling E13)."""
     state = em.state
@@ -183,7 +184,7 @@ def move(em: Emitter, side: str, ids: list[str], dest: str, via: list[str], stra
     bad = stack_violation(state, dest, units)
     if bad:
         raise IllegalOrder("Ichi-Go 6.0", bad)
-    mp = plan.spend(em, units, dice)  # every check is done: from here on the order is carried out
+    mp = plan.spend(em, units)  # every check is done: from here on the order is carried out
     if cost > mp:
         path, cost = as_far_as(state, units, Mover(H(start), mp, mover.classes), path, sit, mp)
     if len(path) > 1:

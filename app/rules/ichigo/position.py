@@ -27,11 +27,18 @@ NATIONS = ("japanese", "chinese", "us")
 ORDERS = ("move-fight", "fight-move")
 
 
-def start(options: dict) -> State:
-    """The first state of a game with these options: the printed set-up (3.0), or the custom map and position."""
-    text, position = parse_options(options, SIDES, EXTRA_KEYS)
-    d = load(text)
-    state = replace(initial_state(d), map_text=text)
+def data_for(options: dict):
+    """The game's data for these options (the custom map they carry), the options checked first."""
+    text, _ = parse_options(options, SIDES, EXTRA_KEYS)
+    return load({"map": text})
+
+
+def start(options: dict, data=None) -> State:
+    """The first state of a game with these options: the printed set-up (3.0), or the custom map and position;
+    `data`: the game's data on the map the options give (read from them if not given)."""
+    _, position = parse_options(options, SIDES, EXTRA_KEYS)
+    d = data if data is not None else load(options)
+    state = initial_state(d)
     problems = d.missing_places()
     if problems:
         raise SetupError("custom map", problems)

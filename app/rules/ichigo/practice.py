@@ -10,7 +10,7 @@ from app.rules.ichigo.state import State
 
 
 def candidates(state: State, rng: random.Random) -> list[str]:
-    p = sequence.prompt(state)
+    p = sequence.TABLE.prompt(state)
     side = p.side
     names = [a.name for a in p.actions]
     d = state.data

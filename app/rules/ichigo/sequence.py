@@ -5,11 +5,12 @@ Causeway roll (5.2), B-29 (8.9), airpower (8.1-8.7), reinforcements and withdraw
 and the Japanese deployments they trigger (5.3, rulings E3, E10), victory (4.x)."""
 from __future__ import annotations
 
-from app.rules.base import Action, Prompt
+from app.rules.engine.decision import Decision
+from app.rules.engine.table import OVER, StatesTable, Step, order
 from app.rules.errors import IllegalOrder
+from app.rules.ichigo import combat, movement
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import (
-    Emitter,
     all_airbases_japanese,
     all_gearr_japanese,
     allied_airbases,
@@ -22,46 +23,11 @@ from app.rules.ichigo.common import (
 )
 from app.rules.ichigo.data_load import H, place_name
 from app.rules.ichigo.movement import stack_violation
-from app.rules.ichigo.orders import SYNTAX
-from app.rules.ichigo.owed import owed
-from app.rules.ichigo.state import State, Unit, evolve, other, phase_name
+from app.rules.ichigo.orders import SLOTS, UNITS_BY_NAME
+from app.rules.ichigo.owed import owed as what_is_owed
+from app.rules.ichigo.state import State, Unit, other, phase_name
 
-CASES = {
-    "deploy": ("Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried"),
-    "declare": ("Ichi-Go 5.5", "announce move-then-fight or fight-then-move for a nation this turn"),
-    "move": ("Ichi-Go 10.0", "move a unit or a stack that starts in one hex"),
-    "attack": ("Ichi-Go 11.0", "attack one adjacent enemy hex with named units"),
-    "advance": ("Ichi-Go 11.24", "advance surviving attackers into the emptied hex"),
-    "stay": ("Ichi-Go 11.24", "do not advance / make no momentum attack"),
-    "roll": ("Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)"),
-    "air": ("Ichi-Go 8.2", "place every airpower marker won, one per hex"),
-    "b29": ("Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city"),
-    "enter": ("Ichi-Go 9.1", "enter Japanese reinforcements (the Kwantung Army too, 5.3 item 6) at a north-edge "
-                             "source or a rail city; the Formosa Garrison on Formosa (5.3 item 5); 14AA survivors "
-                             "at a friendly port or on the Formosa coast (9.4)"),
-    "withdraw": ("Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)"),
-    "release": ("Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no Causeway)"),
-    "supply": ("Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a turn)"),
-    "airlift": ("Ichi-Go 8.10", "fly one Chinese unit (or the 11th Airborne) between friendly cities"),
-    "drop": ("Ichi-Go 8.11", "airdrop the 11th Airborne on a clear or rough hex free of Japanese units"),
-    "transfer": ("Ichi-Go 10.11", "move US units by sea from one beachhead to the other"),
-    "lose": ("Ichi-Go 11.21", "apportion the step losses of this battle (name a unit twice for two steps)"),
-    "commit": ("Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die"),
-    "ship": ("Ichi-Go 5.3", "roll for the 14AA units shipped this turn and their transport survival"),
-    "absorb": ("Ichi-Go 9.5", "a reduced division in an initial Japanese city absorbs a brigade there"),
-    "reinforce": ("Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind"),
-    "place": ("Ichi-Go 9.7", "place a drawn Chinese counter in an initially Chinese city still held"),
-    "land": ("Ichi-Go 5.3", "bring US divisions ashore with a beachhead marker (in an occupied port, name the hex "
-                            "its units move to)"),
-    "end": ("Ichi-Go 5.0", "end this step"),
-}
-PENDING = {"advance": ("advance", "stay"), "momentum": ("attack", "stay"), "airpower": ("air",),
-           "tanks": ("commit",), "losses": ("lose",), "formosa-garrison": ("enter",), "kwantung-army": ("enter",)}
 DEPLOYMENTS = {"formosa-garrison": "the Formosa Garrison (item 5)", "kwantung-army": "the Kwantung Army (item 6)"}
-
-
-def _actions(*names: str) -> tuple[Action, ...]:
-    return tuple(Action(n, SYNTAX[n], CASES[n][0], CASES[n][1]) for n in names)
 
 
 def _turn(state: State, key: str) -> int:
@@ -96,22 +62,22 @@ def shipment_due(state: State) -> bool:
             and any(u.status == "14aa-pool" for u in state.units.values()))
 
 
-def ship(em: Emitter, dice) -> None:
+def ship(em: Decision) -> None:
     """Ichi-Go 5.3 items 7-9, 9.4, 11.28: roll, pick that many 14AA units blind, roll each one's survival."""
     state = em.state
     r = em.state.data.scenario["reinforcements"]["japanese"]
-    roll = em.roll(dice, "14AA shipment (5.3 item 7)")
+    roll = em.roll("14AA shipment (5.3 item 7)")
     count = roll - 1
     fates: dict = {}
     pool = sorted(u.id for u in state.units.values() if u.status == "14aa-pool")
     for _ in range(min(count, len(pool))):
-        i = em.roll(dice, "blind pick of a 14AA unit (5.3 item 7)", len(pool)) - 1 if len(pool) > 1 else 0
+        i = em.roll("blind pick of a 14AA unit (5.3 item 7)", len(pool)) - 1 if len(pool) > 1 else 0
         uid = pool.pop(i)
         u = state.units[uid]
         if uid == "jp-14aa-1sf":
             fates[uid] = "sf"
             continue
-        die = em.roll(dice, f"transport survival of {uid} (5.3 item 9)")
+        die = em.roll(f"transport survival of {uid} (5.3 item 9)")
         if u.size == "division":
             lo, hi = r["aa14_division_full"]
             rlo, rhi = r["aa14_division_reduced"]
@@ -122,9 +88,9 @@ def ship(em: Emitter, dice) -> None:
     em.emit(ev.ShipmentRolled(roll, count, fates))
 
 
-def b29_roll(em: Emitter, dice) -> None:
+def b29_roll(em: Decision) -> None:
     lo, hi = em.state.data.scenario["causeway"]["b29_roll"]
-    roll = em.roll(dice, "B-29 raid (8.9)")
+    roll = em.roll("B-29 raid (8.9)")
     em.emit(ev.B29Rolled(roll, lo <= roll <= hi))
 
 
@@ -135,66 +101,12 @@ def release_open(state: State) -> bool:
             and any(u.status == "formosa-garrison" for u in state.units.values()))
 
 
-def prompt(state: State) -> Prompt:
-    if state.phase == "over":
-        return Prompt(None, "game over")
-    if state.pending:
-        p = state.pending[0]
-        return Prompt(p["side"], f"Turn {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]),
-                      owed(state))
-    if state.phase == "setup":
-        return Prompt("allied", "Set-up (3.3)", _actions("deploy"))
-    if state.phase == "start":
-        names = []
-        if state.turn == int(state.data.scenario["turn_start"]["causeway_roll_turn"]) and state.causeway is None:
-            names.append("roll")
-        elif state.causeway and state.b29_rolled != state.turn:
-            names.append("roll")
-        if (not state.b29_used and not state.causeway) or (state.causeway and state.b29_ok):
-            names.append("b29")
-        return Prompt("allied", f"Turn {state.turn}, start of turn", _actions(*names, "end"))
-    label = f"Turn {state.turn}, {phase_name(state.phase)}"
-    side = phase_side(state)
-    nation = state.nation_now()
-    if nation is not None and nation not in state.plans:
-        who = decider_of_order(state, nation)
-        return Prompt(who, label + f": declare the {nation} order", _actions("declare"))
-    if nation is not None:
-        names = ["move"] if state.mode() == "move" else ["attack"]
-        if state.phase == "II" and state.turn >= _turn(state, "us_reinforcements_from_turn") and state.mode() == "move":
-            names.append("land")
-            if can_drop(state):
-                names.append("drop")
-        if state.mode() == "move" and airlift_open(state, nation):
-            names.append("airlift")
-        if nation == "us" and aerial_open(state):
-            names.append("supply")
-        return Prompt(side, label + f" ({state.mode()})", _actions(*names, "end"))
-    if state.phase == "IV":
-        return Prompt(side, label, _actions("roll") if not state.air_rolled else _actions("end"))
-    if state.phase == "V":
-        if withdrawal_due(state):
-            return Prompt(side, label + ": withdrawal (9.2)", _actions("withdraw"))
-        names = (["ship"] if shipment_due(state) else []) + ["enter", "absorb"]
-        names += (["release"] if release_open(state) else []) + ["end"]
-        return Prompt(side, label, _actions(*names))
-    if state.phase == "X":
-        if not state.reinforced:
-            return Prompt(side, label, _actions("reinforce"))
-        return Prompt(side, label, _actions("place", "end"))
-    if state.phase == "I":
-        landings = (_turn(state, "us_formosa_landing_turn"), _turn(state, "us_mainland_landing_turn"))
-        names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
-        return Prompt(side, label, _actions(*names, "end"))
-    return Prompt(side, label, _actions("end"))
-
-
 # -- set-up (3.2-3.4) ---------------------------------------------------------------------------------------
-def draw(em: Emitter, dice, h: str) -> str | None:
+def draw(em: Decision, h: str) -> str | None:
     pool = em.state.draw_pool
     if not pool:
         return None
-    i = em.roll(dice, "blind draw of a Chinese regular (3.3, 9.7)", len(pool)) - 1 if len(pool) > 1 else 0
+    i = em.roll("blind draw of a Chinese regular (3.3, 9.7)", len(pool)) - 1 if len(pool) > 1 else 0
     handle = f"C{em.state.next_handle:02d}"
     em.emit(ev.UnitDrawn(handle, pool[i], h))
     return handle
@@ -211,15 +123,15 @@ def setup_draws(state: State) -> tuple[tuple[str, int], ...]:
             + tuple((h, 1) for h in sorted(d.tagged("cn-city") - diamonds)))
 
 
-def deploy(em: Emitter, dice) -> None:
+def deploy(em: Decision) -> None:
     """Ichi-Go 3.3: the Chinese regulars drawn blind and set up untried."""
     for h, n in setup_draws(em.state):
         for _ in range(n):
-            draw(em, dice, h)
+            draw(em, h)
     em.emit(ev.PhaseEnded(phase="setup", turn=em.state.turn))
 
 
-def declare(em: Emitter, side: str, nation: str, order: str) -> None:
+def declare(em: Decision, side: str, nation: str, order: str) -> None:
     state = em.state
     if nation != state.nation_now() or nation in state.plans:
         raise IllegalOrder("Ichi-Go 5.5", f"the {nation} order is not declared now")
@@ -229,13 +141,13 @@ def declare(em: Emitter, side: str, nation: str, order: str) -> None:
 
 
 # -- turn start (5.2, 8.9) ----------------------------------------------------------------------------------
-def causeway_roll(em: Emitter, dice) -> None:
+def causeway_roll(em: Decision) -> None:
     state = em.state
     d = em.state.data
     mods: list[str] = []
-    total = em.roll(dice, "Causeway or Philippines (5.2)")
+    total = em.roll("Causeway or Philippines (5.2)")
     if all_airbases_japanese(state):
-        sign = em.roll(dice, "sign of the airbase modifier (5.2)")
+        sign = em.roll("sign of the airbase modifier (5.2)")
         n = 1 if sign <= 3 else -1
         total += n
         mods.append(f"{n:+d} all airbases Japanese (sign die {sign})")
@@ -256,7 +168,7 @@ def causeway_roll(em: Emitter, dice) -> None:
     em.emit(ev.CausewayChecked(total - sum(int(m.split()[0]) for m in mods), mods, total, launched))
 
 
-def b29(em: Emitter, h: str) -> None:
+def b29(em: Decision, h: str) -> None:
     state = em.state
     if state.b29_hex:
         raise IllegalOrder("Ichi-Go 8.9", "one B-29 marker a turn")
@@ -266,12 +178,12 @@ def b29(em: Emitter, h: str) -> None:
 
 
 # -- airpower (8.1-8.7) -------------------------------------------------------------------------------------
-def airpower_roll(em: Emitter, dice) -> None:
+def airpower_roll(em: Decision) -> None:
     state = em.state
     a = em.state.data.scenario["airpower"]
     winner, markers = None, 0
     for _ in range(20):
-        jp = em.roll(dice, "Japanese airpower (8.1)")
+        jp = em.roll("Japanese airpower (8.1)")
         first, last = a["japanese_drm_early_turns"]
         if first <= state.turn <= last:
             jp += int(a["japanese_drm_turn_1"])
@@ -281,7 +193,7 @@ def airpower_roll(em: Emitter, dice) -> None:
         if bases == 0:  # 8.7, ruling R13: no Allied roll, result 0
             al = 0
         else:
-            al = max(0, em.roll(dice, "Allied airpower (8.1)") + int(a["allied_drm_by_airbases"][str(bases)]))
+            al = max(0, em.roll("Allied airpower (8.1)") + int(a["allied_drm_by_airbases"][str(bases)]))
         if jp == al and not (jp == 0 and bases == 0):
             em.emit(ev.AirpowerRolled(jp, al, None, 0))
             if jp == 0:
@@ -296,7 +208,7 @@ def airpower_roll(em: Emitter, dice) -> None:
         em.emit(ev.DecisionRequired("airpower", winner, {"count": markers}))
 
 
-def air(em: Emitter, side: str, hexes: list[str]) -> None:
+def air(em: Decision, side: str, hexes: list[str]) -> None:
     n = em.state.pending[0]["data"]["count"]
     d = em.state.data
     if len(hexes) != n or len(set(hexes)) != n:
@@ -352,7 +264,7 @@ def deploy_hexes(state: State, u: Unit) -> list[str]:
     return sorted(h for h in ARRIVALS[u.status][0](state) if stack_violation(state, h, [u]) is None)
 
 
-def enter(em: Emitter, side: str, ids: list[str], h: str) -> None:
+def enter(em: Decision, side: str, ids: list[str], h: str) -> None:
     state = em.state
     units = [state.units[i] for i in ids]
     statuses = {u.status for u in units}
@@ -377,7 +289,7 @@ def enter(em: Emitter, side: str, ids: list[str], h: str) -> None:
 
 
 # -- Causeway deployments (5.3 items 5-6, ruling E3) --------------------------------------------------------
-def causeway_deployments(em: Emitter) -> None:
+def causeway_deployments(em: Decision) -> None:
     """Ichi-Go 5.3 items 5-6, ruling E3: right after the Formosa landing the Japanese deploy the Formosa
     Garrison, then the Kwantung Army's divisions and brigades (its tank regiments are off the map, 11.17)."""
     state = em.state
@@ -397,7 +309,7 @@ def deploying(state: State) -> list[Unit]:
     return [u for u in units if not u.on_map]
 
 
-def close_deployments(em: Emitter) -> None:
+def close_deployments(em: Decision) -> None:
     """Ruling E3: a Causeway deployment ends once no unit of it can enter any more; a unit no hex can take
     waits for a Japanese Phase V (9.1, 9.4)."""
     while em.state.pending and em.state.pending[0]["kind"] in DEPLOYMENTS:
@@ -432,7 +344,7 @@ def withdrawal_need(state: State) -> tuple[int, int, int]:
     return nf, nr, nb
 
 
-def withdraw(em: Emitter, side: str, ids: list[str]) -> None:
+def withdraw(em: Decision, side: str, ids: list[str]) -> None:
     """Ichi-Go 9.2: the first division slot named leaves the game, the second goes to the 14AA pool."""
     state = em.state
     full, reduced, brigades = _withdrawal_pools(state)
@@ -448,7 +360,7 @@ def withdraw(em: Emitter, side: str, ids: list[str]) -> None:
     em.emit(ev.UnitsWithdrawn(list(ids), to))
 
 
-def release(em: Emitter, side: str, ids: list[str]) -> None:
+def release(em: Decision, side: str, ids: list[str]) -> None:
     state = em.state
     units = [state.units[i] for i in ids]
     if len(units) != 2 or any(u.status != "formosa-garrison" or u.size != "division" for u in units):
@@ -456,7 +368,7 @@ def release(em: Emitter, side: str, ids: list[str]) -> None:
     em.emit(ev.FormosaReleased(list(ids)))
 
 
-def absorb(em: Emitter, side: str, brigade: str, division: str) -> None:
+def absorb(em: Decision, side: str, brigade: str, division: str) -> None:
     state = em.state
     b, dv = state.units[brigade], state.units[division]
     if not (dv.size == "division" and dv.on_map and dv.steps < dv.steps_max and b.size == "brigade"
@@ -474,14 +386,14 @@ def chinese_cities(state: State) -> list[str]:
                   and not state.occupied("japanese") & {h} and mainland(d, h))
 
 
-def reinforce(em: Emitter, dice) -> None:
+def reinforce(em: Decision) -> None:
     state = em.state
-    roll = em.roll(dice, "Chinese reinforcements (9.7)")
+    roll = em.roll("Chinese reinforcements (9.7)")
     halved = all_airbases_japanese(state)
     count = (roll + 1) // 2 if halved else roll
     em.emit(ev.ChineseReinforcementRolled(roll, halved, count))
     for _ in range(count):
-        if draw(em, dice, "") is None:
+        if draw(em, "") is None:
             break
 
 
@@ -489,7 +401,7 @@ def drawn(state: State) -> list[str]:
     return sorted(u.id for u in state.units.values() if u.status == "drawn")
 
 
-def place(em: Emitter, side: str, ids: list[str], h: str) -> None:
+def place(em: Decision, side: str, ids: list[str], h: str) -> None:
     state = em.state
     for i in ids:
         if state.units[i].status != "drawn":
@@ -563,7 +475,7 @@ def _displace_to(state: State, port: str, away: str | None) -> str:
     raise IllegalOrder("Ichi-Go 5.3", f"the units in {port} may not move to {away}: {why}")
 
 
-def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None = None) -> None:
+def land(em: Decision, side: str, ids: list[str], h: str | None, away: str | None = None) -> None:
     state = em.state
     d = em.state.data
     units = [state.units[i] for i in ids]
@@ -596,7 +508,7 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None
     displaced = [u.id for u in port_holders(state, target)]
     to = _displace_to(state, target, away) if displaced or away else ""
     landed = ev.USLanded(list(ids), target, where, displaced, to)
-    after = evolve(state, landed)   # 6.4, 6.3: the US stack once the units in the port have left it
+    after = landed.apply(state)   # 6.4, 6.3: the US stack once the units in the port have left it
     bad = stack_violation(after, target, [after.units[i] for i in ids])
     if bad:
         raise IllegalOrder("Ichi-Go 6.4", bad)
@@ -623,7 +535,7 @@ def landing_done(state: State) -> bool:
 
 
 # -- victory (4.x) ------------------------------------------------------------------------------------------
-def sudden_death(state: State, dice, em: Emitter) -> None:
+def sudden_death(state: State, em: Decision) -> None:
     d = state.data
     v = d.scenario["victory"]
     if all(h not in state.jp_control for h in d.places(v["allied_sudden"])):
@@ -639,7 +551,7 @@ def sudden_death(state: State, dice, em: Emitter) -> None:
     cap = d.place(v["sudden_death_chungking"])
     if cap in state.jp_control and not state.collapse_checked and state.causeway is not True:
         mods = []
-        roll = em.roll(dice, "China Collapse Table (4.1)")
+        roll = em.roll("China Collapse Table (4.1)")
         total = roll
         for cond, ok in ((f"{place_name(v['kunming'])} Japanese", d.place(v["kunming"]) in state.jp_control),
                          ("all GEARR Japanese", all_gearr_japanese(state)),
@@ -721,7 +633,7 @@ def final_outcome(state: State) -> ev.GameEnded:
     return ev.GameEnded(winner, f"{case}: {vp} Japanese VP ({'; '.join(items) or 'none'})")
 
 
-def end(em: Emitter, side: str, dice) -> None:
+def end(em: Decision, side: str) -> None:
     state = em.state
     roll_turn = int(em.state.data.scenario["turn_start"]["causeway_roll_turn"])
     if state.phase == "start" and state.turn == roll_turn and state.causeway is None:
@@ -751,7 +663,7 @@ def aerial_open(state: State) -> bool:
     return bool(state.causeway) and state.aerial_turn != state.turn
 
 
-def aerial_supply(em: Emitter, side: str, h: str) -> None:
+def aerial_supply(em: Decision, side: str, h: str) -> None:
     state = em.state
     if not aerial_open(state):
         raise IllegalOrder("Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn")
@@ -776,7 +688,7 @@ def _friendly_cities(state: State, formosa: bool) -> set[str]:
             and not any(u.side == "japanese" for u in state.at(h))}
 
 
-def airlift(em: Emitter, side: str, uid: str, h: str) -> None:
+def airlift(em: Decision, side: str, uid: str, h: str) -> None:
     state = em.state
     if not airlift_open(state, state.nation_now() or ""):
         raise IllegalOrder("Ichi-Go 8.10", "no airlift capacity now")
@@ -792,8 +704,6 @@ def airlift(em: Emitter, side: str, uid: str, h: str) -> None:
                                            "only a unit that has not moved)")
     if u.hex not in cities or h not in cities or h == u.hex:
         raise IllegalOrder("Ichi-Go 8.10", "from one friendly-controlled city to another")
-    from app.rules.ichigo.movement import stack_violation
-
     bad = stack_violation(state, h, [u])
     if bad:
         raise IllegalOrder("Ichi-Go 6.0", bad)
@@ -806,7 +716,7 @@ def can_drop(state: State) -> bool:
             and state.airlift_turn != state.turn and state.aerial_turn != state.turn)
 
 
-def drop(em: Emitter, side: str, h: str) -> None:
+def drop(em: Decision, side: str, h: str) -> None:
     state = em.state
     d = em.state.data
     if not can_drop(state):
@@ -817,7 +727,7 @@ def drop(em: Emitter, side: str, h: str) -> None:
     em.emit(ev.Airlifted("us-11ab", "", h, drop=True))
 
 
-def transfer(em: Emitter, side: str, ids: list[str]) -> None:
+def transfer(em: Decision, side: str, ids: list[str]) -> None:
     state = em.state
     beaches = state.beachheads
     if len(beaches) != 2 or state.turn < _turn(state, "naval_transfer_from_turn"):
@@ -829,9 +739,342 @@ def transfer(em: Emitter, side: str, ids: list[str]) -> None:
         raise IllegalOrder("Ichi-Go 10.11", "US units that begin Phase I in one beachhead hex")
     origin = origins.pop()
     dest = next(h for h in beaches.values() if h != origin)
-    from app.rules.ichigo.movement import stack_violation
-
     bad = stack_violation(state, dest, units)
     if bad:
         raise IllegalOrder("Ichi-Go 6.4", bad)
     em.emit(ev.NavalTransfer(list(ids), origin, dest))
+
+
+# -- the states table (5.1): each step's prompt, the orders it takes and their handlers ----------------------
+END = order("end", "Ichi-Go 5.0", "end this step")
+STAY = order("stay", "Ichi-Go 11.24", "do not advance / make no momentum attack")
+ROLL = order("roll", "Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)")
+ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.0",
+               "attack one adjacent enemy hex with named units", defaults={"tanks": 0})
+ENTER = order("enter UNITS at HEX", "Ichi-Go 9.1",
+              "enter Japanese reinforcements (the Kwantung Army too, 5.3 item 6) at a north-edge source or a rail "
+              "city; the Formosa Garrison on Formosa (5.3 item 5); 14AA survivors at a friendly port or on the "
+              "Formosa coast (9.4)", slots={"UNITS": UNITS_BY_NAME})
+LAND = order("land UNITS [at HEX] [displace HEX:displace]", "Ichi-Go 5.3",
+             "bring US divisions ashore with a beachhead marker (in an occupied port, name the hex its units move "
+             "to)", slots={"UNITS": UNITS_BY_NAME}, defaults={"hex": None, "displace": None})
+
+
+class Decided(Step):
+    """A decision the sequence waits for (state.pending): its side decides, and the prompt says what is owed."""
+
+    def label(self, state: State) -> str:
+        p = state.pending[0]
+        return f"Turn {state.turn}, {p['side']} decision: {p['kind']}"
+
+    def owed(self, state: State):
+        return what_is_owed(state)
+
+
+class Losses(Decided):
+    """Ichi-Go 11.20-11.23: the side that lost steps apportions them."""
+    name = "losses"
+
+    @order("lose UNIT [UNIT ...]", "Ichi-Go 11.21",
+           "apportion the step losses of this battle (name a unit twice for two steps)")
+    def lose(self, em: Decision, units: list[str]) -> None:
+        combat.lose(em, em.side, units)
+
+
+class Advance(Decided):
+    """Ichi-Go 11.24: advance after combat, or stay."""
+    name = "advance"
+
+    @order("advance UNITS", "Ichi-Go 11.24", "advance surviving attackers into the emptied hex")
+    def advance(self, em: Decision, units: list[str]) -> None:
+        combat.advance(em, em.side, units)
+
+    @STAY
+    def stay(self, em: Decision) -> None:
+        combat.stay(em, em.side)
+
+
+class Momentum(Decided):
+    """Ichi-Go 11.25: a momentum attack from the hex just taken, or stay."""
+    name = "momentum"
+
+    @ATTACK
+    def attack(self, em: Decision, hex: str, units: list[str], tanks: int, sf: bool) -> None:
+        if tanks or sf:
+            em.refuse("Ichi-Go 11.25", "tank regiments and the 1st SF never join momentum attacks")
+        combat.momentum_attack(em, em.side, hex, units)
+
+    @STAY
+    def stay(self, em: Decision) -> None:
+        combat.stay(em, em.side)
+
+
+class Airpower(Decided):
+    """Ichi-Go 8.2: the side that won the airpower roll places its markers."""
+    name = "airpower"
+
+    @order("air HEX [HEX ...]", "Ichi-Go 8.2", "place every airpower marker won, one per hex")
+    def air(self, em: Decision, hexes: list[str]) -> None:
+        air(em, em.side, hexes)
+
+
+class Tanks(Decided):
+    """Ichi-Go 11.17: the Japanese defender commits tank regiments before the die."""
+    name = "tanks"
+
+    @order("commit N:count", "Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die")
+    def commit(self, em: Decision, count: int) -> None:
+        combat.commit_tanks(em, em.side, count)
+
+
+class Deployment(Decided):
+    """Ichi-Go 5.3 items 5-6, ruling E3: the Formosa Garrison, then the Kwantung Army, deploy after the landing."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    @ENTER
+    def enter(self, em: Decision, units: list[str], hex: str) -> None:
+        enter(em, em.side, units, hex)
+
+
+class InPhase(Step):
+    """A step of Phases I-X (5.1): the phase's side acts."""
+
+    def who(self, state: State) -> str:
+        return phase_side(state)
+
+    def label(self, state: State) -> str:
+        return f"Turn {state.turn}, {phase_name(state.phase)}"
+
+    @END
+    def end(self, em: Decision) -> None:
+        end(em, em.side)
+
+
+class SetUp(Step):
+    """Ichi-Go 3.3: the Chinese regulars are drawn blind and set up."""
+    name = "setup"
+
+    def who(self, state: State) -> str:
+        return "allied"
+
+    def label(self, state: State) -> str:
+        return "Set-up (3.3)"
+
+    @order("deploy", "Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried")
+    def deploy(self, em: Decision) -> None:
+        deploy(em)
+
+
+class TurnStart(InPhase):
+    """Ichi-Go 5.2, 8.9: the Causeway roll, the B-29 raid and its roll at the start of a turn."""
+    name = "start"
+
+    def who(self, state: State) -> str:
+        return "allied"
+
+    def label(self, state: State) -> str:
+        return f"Turn {state.turn}, start of turn"
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        names = []
+        if state.turn == int(state.data.scenario["turn_start"]["causeway_roll_turn"]) and state.causeway is None:
+            names.append("roll")
+        elif state.causeway and state.b29_rolled != state.turn:
+            names.append("roll")
+        if (not state.b29_used and not state.causeway) or (state.causeway and state.b29_ok):
+            names.append("b29")
+        return [*names, "end"]
+
+    @ROLL
+    def roll(self, em: Decision) -> None:
+        if em.state.causeway is None:
+            causeway_roll(em)
+        else:
+            b29_roll(em)
+
+    @order("b29 HEX", "Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city")
+    def b29(self, em: Decision, hex: str) -> None:
+        b29(em, hex)
+
+
+class Declare(InPhase):
+    """Ichi-Go 5.5, 5.3 item 1: a nation's move/fight order for the turn, declared before its first phase."""
+    name = "declare"
+
+    def who(self, state: State) -> str:
+        return decider_of_order(state, state.nation_now())
+
+    def label(self, state: State) -> str:
+        return super().label(state) + f": declare the {state.nation_now()} order"
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        return ("declare",)
+
+    @order("declare japanese|chinese|us:nation move-fight|fight-move:order", "Ichi-Go 5.5",
+           "announce move-then-fight or fight-then-move for a nation this turn")
+    def declare(self, em: Decision, nation: str, order: str) -> None:
+        declare(em, em.side, nation, order)
+
+
+class Operations(InPhase):
+    """Ichi-Go 5.1 Phases II-III, VI-VII, VIII-IX: a nation moves or fights, as it declared (5.5)."""
+    name = "operations"
+
+    def label(self, state: State) -> str:
+        return super().label(state) + f" ({state.mode()})"
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        nation, moving = state.nation_now(), state.mode() == "move"
+        names = ["move"] if moving else ["attack"]
+        if state.phase == "II" and state.turn >= _turn(state, "us_reinforcements_from_turn") and moving:
+            names.append("land")
+            if can_drop(state):
+                names.append("drop")
+        if moving and airlift_open(state, nation):
+            names.append("airlift")
+        if nation == "us" and aerial_open(state):
+            names.append("supply")
+        return [*names, "end"]
+
+    @order("move UNITS to HEX:to [via HEX:via ...] [strategic:strategic]", "Ichi-Go 10.0",
+           "move a unit or a stack that starts in one hex")
+    def move(self, em: Decision, units: list[str], to: str, via: list[str], strategic: bool) -> None:
+        movement.move(em, em.side, units, to, via, strategic)
+
+    @ATTACK
+    def attack(self, em: Decision, hex: str, units: list[str], tanks: int, sf: bool) -> None:
+        combat.attack(em, em.side, hex, units, tanks, sf)
+
+    @LAND
+    def land(self, em: Decision, units: list[str], hex: str | None, displace: str | None) -> None:
+        land(em, em.side, units, hex, displace)
+
+    @order("drop HEX", "Ichi-Go 8.11", "airdrop the 11th Airborne on a clear or rough hex free of Japanese units")
+    def drop(self, em: Decision, hex: str) -> None:
+        drop(em, em.side, hex)
+
+    @order("airlift UNIT to HEX", "Ichi-Go 8.10", "fly one Chinese unit (or the 11th Airborne) between friendly "
+                                                  "cities")
+    def airlift(self, em: Decision, unit: str, hex: str) -> None:
+        airlift(em, em.side, unit, hex)
+
+    @order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a "
+                                        "turn)")
+    def supply(self, em: Decision, hex: str) -> None:
+        aerial_supply(em, em.side, hex)
+
+
+class Landings(InPhase):
+    """Ichi-Go 5.3 items 4 and 12, 10.11: Phase I, the US landings and naval transfer."""
+    name = "landings"
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        landings = (_turn(state, "us_formosa_landing_turn"), _turn(state, "us_mainland_landing_turn"))
+        names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
+        return [*names, "end"]
+
+    @LAND
+    def land(self, em: Decision, units: list[str], hex: str | None, displace: str | None) -> None:
+        land(em, em.side, units, hex, displace)
+
+    @order("transfer UNITS", "Ichi-Go 10.11", "move US units by sea from one beachhead to the other")
+    def transfer(self, em: Decision, units: list[str]) -> None:
+        transfer(em, em.side, units)
+
+
+class AirPhase(InPhase):
+    """Ichi-Go 8.1: Phase IV, the airpower roll."""
+    name = "air-phase"
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        return ("end",) if state.air_rolled else ("roll",)
+
+    @ROLL
+    def roll(self, em: Decision) -> None:
+        airpower_roll(em)
+
+
+class JapaneseReinforcements(InPhase):
+    """Ichi-Go 9.1-9.5, 5.3 item 7: Phase V, Japanese reinforcements, withdrawals and 14AA shipments."""
+    name = "japanese-reinforcements"
+
+    def label(self, state: State) -> str:
+        return super().label(state) + (": withdrawal (9.2)" if withdrawal_due(state) else "")
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        if withdrawal_due(state):
+            return ("withdraw",)
+        return [*(["ship"] if shipment_due(state) else []), "enter", "absorb",
+                *(["release"] if release_open(state) else []), "end"]
+
+    @order("withdraw UNITS", "Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)",
+           slots={"UNITS": UNITS_BY_NAME})
+    def withdraw(self, em: Decision, units: list[str]) -> None:
+        withdraw(em, em.side, units)
+
+    @order("ship", "Ichi-Go 5.3", "roll for the 14AA units shipped this turn and their transport survival")
+    def ship(self, em: Decision) -> None:
+        ship(em)
+
+    @ENTER
+    def enter(self, em: Decision, units: list[str], hex: str) -> None:
+        enter(em, em.side, units, hex)
+
+    @order("absorb BRIGADE into DIVISION", "Ichi-Go 9.5",
+           "a reduced division in an initial Japanese city absorbs a brigade there")
+    def absorb(self, em: Decision, brigade: str, division: str) -> None:
+        absorb(em, em.side, brigade, division)
+
+    @order("release UNITS", "Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no "
+                                           "Causeway)", slots={"UNITS": UNITS_BY_NAME})
+    def release(self, em: Decision, units: list[str]) -> None:
+        release(em, em.side, units)
+
+
+class ChineseReinforcements(InPhase):
+    """Ichi-Go 9.7: Phase X, the Chinese reinforcements drawn blind and placed."""
+    name = "chinese-reinforcements"
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        return ("place", "end") if state.reinforced else ("reinforce",)
+
+    @order("reinforce", "Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind")
+    def reinforce(self, em: Decision) -> None:
+        reinforce(em)
+
+    @order("place COUNTER:units at HEX", "Ichi-Go 9.7",
+           "place a drawn Chinese counter in an initially Chinese city still held", slots={"COUNTER": UNITS_BY_NAME})
+    def place(self, em: Decision, units: list[str], hex: str) -> None:
+        place(em, em.side, units, hex)
+
+
+_PHASE_STEPS = {"I": "landings", "IV": "air-phase", "V": "japanese-reinforcements", "X": "chinese-reinforcements"}
+
+
+def step_of(state: State) -> str:
+    """The step a position is in: the decision waited for, the set-up, the turn's start, a nation's declaration
+    or operations, or the phase's own step."""
+    if state.phase == "over":
+        return OVER
+    if state.pending:
+        return state.pending[0]["kind"]
+    if state.phase in ("setup", "start"):
+        return state.phase
+    nation = state.nation_now()
+    if nation is not None:
+        return "operations" if nation in state.plans else "declare"
+    return _PHASE_STEPS[state.phase]
+
+
+def after_order(em: Decision) -> None:
+    """Ichi-Go 4.1, 4.4, 4.5: the sudden-death checks after every order once play has begun."""
+    if em.state.phase != "setup":
+        sudden_death(em.state, em)
+
+
+TABLE = StatesTable([Losses(), Advance(), Momentum(), Airpower(), Tanks(), Deployment("formosa-garrison"),
+                     Deployment("kwantung-army"), SetUp(), TurnStart(), Declare(), Operations(), Landings(),
+                     AirPhase(), JapaneseReinforcements(), ChineseReinforcements()],
+                    sequence_case="Ichi-Go 5.1", step_of=step_of, slots=SLOTS)

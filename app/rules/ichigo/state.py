@@ -1,12 +1,11 @@
-"""Ichi-Go game state and its fold (`evolve`): units and counters, hex control (3.5), the sequence position
-(5.1), the declared move/fight orders (5.5), airpower (8.x), the Chinese draw pool (3.3, 9.7) and the
+"""Ichi-Go game state (each event applies itself to it, events.py): units and counters, hex control (3.5), the
+sequence position (5.1), the declared move/fight orders (5.5), airpower (8.x), the Chinese draw pool (3.3, 9.7) and the
 decisions the sequence waits for."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.events.core import DieRolled
 from app.rules.ichigo.data_load import load, phase_names
 
 SIDES = ("japanese", "allied")
@@ -77,7 +76,7 @@ class Unit:
 class State:
     turn: int
     phase: str                          # setup | start | I..X | over
-    units: dict
+    units: dict[str, Unit]
     jp_control: frozenset
     draw_pool: tuple                    # Chinese regulars face down (3.3, 9.7), data ids
     next_handle: int = 1
@@ -108,11 +107,11 @@ class State:
     reinforced: bool = False            # Phase X roll made / Phase V withdrawal done
     winner: str | None = None
     reason: str = ""
-    map_text: str = ""                  # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
     setup_draws: tuple = ()             # a custom position's blind draws: ((hex, count), ...) instead of 3.3's
     start_at: tuple = ()                # a custom position's (turn, phase), where play starts after the set-up
     # the game's data (map, units, tables, scenario) as this game was set up, on its custom map if it has one:
-    # passed in (initial_state, decode), never read from a global; not part of a snapshot (map_text says which)
+    # passed in (initial_state, the engine's decode), never read from a global; not part of a snapshot (the data's
+    # options say which map it is on)
     data: Any = field(default=None, compare=False, repr=False)
 
     def at(self, h: str) -> list[Unit]:
@@ -250,30 +249,3 @@ def next_position(state: State) -> tuple[int, str]:
         if p == "start" or phase_applies(state, p):
             return turn, p
     return turn + 1, "start"
-
-
-def evolve(state: State, e) -> State:
-    """An event's effect is its own `apply` (events.py); a die roll changes no game state."""
-    return state if isinstance(e, DieRolled) else e.apply(state)
-
-
-def encode(state: State) -> dict:
-    d = asdict(replace(state, data=None))
-    del d["data"]
-    d["jp_control"] = sorted(state.jp_control)
-    d["ever_allied"] = sorted(state.ever_allied)
-    d["garrison_lost"] = sorted(state.garrison_lost)
-    d["b29_units"] = sorted(state.b29_units)
-    return d
-
-
-def decode(raw: dict) -> State:
-    units = {k: Unit(**{**u, "strength": tuple(u["strength"])}) for k, u in raw["units"].items()}
-    return State(**{**raw, "units": units, "jp_control": frozenset(raw["jp_control"]),
-                    "ever_allied": frozenset(raw["ever_allied"]),
-                    "garrison_lost": frozenset(raw["garrison_lost"]),
-                    "b29_units": frozenset(raw["b29_units"]), "draw_pool": tuple(raw["draw_pool"]),
-                    "air_hexes": tuple(raw["air_hexes"]), "mover": tuple(raw["mover"]),
-                    "attacked_hexes": tuple(raw["attacked_hexes"]), "pending": tuple(raw["pending"]),
-                    "setup_draws": tuple(tuple(x) for x in raw.get("setup_draws", ())),
-                    "start_at": tuple(raw.get("start_at", ())), "data": load(raw.get("map_text", ""))})

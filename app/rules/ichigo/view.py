@@ -3,7 +3,12 @@ sees only the top unit of each enemy stack; untried Chinese counters (3.3, 11.27
 BOTH players (and to spectators) until revealed in combat; the draw pool is a count."""
 from __future__ import annotations
 
+from app.rules.base import Command
+from app.rules.errors import IllegalOrder
+from app.rules.ichigo import combat
+from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State
+from app.rules.kernel.mapfile import GameMap
 
 
 def _unit(u) -> dict:
@@ -57,3 +62,38 @@ def view(state: State, side: str | None) -> dict:
             [{"id": u.id, "status": u.status, "entry_turn": u.entry_turn}
              for u in state.units.values() if not u.on_map and u.side == side and u.tried], key=lambda x: x["id"])
     return out
+
+
+def game_map(state: State | None) -> GameMap:
+    """The Ichi-Go map (data/map.toml, or the game's custom map), for the replay's map pictures."""
+    return (state.data if state is not None else load()).map
+
+
+def preview(state: State, command: Command) -> dict:
+    """Ichi-Go 11.6-11.19: strengths, odds, each shift with its case, the final column and the result of
+    each die roll; writes nothing. Untried Chinese counters count as unknown (6.6): the preview says so."""
+    if command.action != "attack":
+        raise IllegalOrder("Ichi-Go 11.6", "preview takes an attack order")
+    args, side = command.args, command.side
+    momentum = state.pending[0]["data"] if state.pending and state.pending[0]["kind"] == "momentum" else None
+    attackers = combat.check_attack(state, side, args["hex"], args["units"], momentum)
+    combat.check_support(state, args["hex"], attackers, int(args.get("tanks", 0)), bool(args.get("sf")),
+                         momentum)
+    defenders = [u for u in state.at(args["hex"]) if u.side != side]
+    hidden = max(0, len(defenders) - 1)
+    if defenders:  # 6.6: before the attack only the top unit of the enemy stack is seen
+        defenders = [top_unit(defenders)]
+    unknown = [u.id for u in attackers + defenders if not u.tried]
+    known_att = [u for u in attackers if u.tried]
+    known_def = [u for u in defenders if u.tried]
+    a = combat.assess(state, side, args["hex"], known_att, known_def, int(args.get("tanks", 0)),
+                      bool(args.get("sf")), nation=attackers[0].nation)
+    results = {str(r): state.data.crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
+    text = (f"{a['attack']}:{a['defence']} = {a['odds']}; shifts {'; '.join(a['shifts']) or 'none'} -> "
+            f"{a['column_label']} ({a['line']} line)")
+    text += "".join(f"\n{line}" for line in a["why"])
+    if unknown:
+        text += f"\nIchi-Go 11.27: {len(unknown)} untried counter(s) not counted (revealed in combat)"
+    if hidden:
+        text += f"\nIchi-Go 6.6: {hidden} more unit(s) hidden under the top unit; only its defence is shown"
+    return {**a, "results": results, "untried": unknown, "hidden_defenders": hidden, "text": text}

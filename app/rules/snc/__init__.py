@@ -1,0 +1,47 @@
+"""Shanghai-Nanking Campaign 1937 (SNC, Decision Games 2021), declared on the engine (docs/adding-a-game.md).
+
+The data files and their loader (data_load; docs/snc-data.md), the state (state.py) and the opening position or a
+custom one (position.py), events that apply themselves (events.py), the states table (sequence.py: the phases of
+5.1 and 5.3 and the decisions they wait for, calling movement.py, combat.py and reinforcements.py), how orders
+name units (orders.py), victory (victory.py), the fog of war (fog.py) and what each side sees (view.py)."""
+from dataclasses import replace
+
+from app.rules.engine.events import PhaseEnded
+from app.rules.engine.game import Game
+from app.rules.snc import common, events, fog, legal_orders, position, practice, sequence, summary, view
+from app.rules.snc.state import RULES_VERSION, SIDES, State
+
+
+def played_under(state: State, version: str) -> State:
+    """Ruling E13: a game created under rules version 1 or 2 (or before versions were recorded) is decided as it
+    was played, so its stored orders still verify."""
+    return replace(state, rules_version=int(version) if version else 2)
+
+
+GAME = Game(
+    name="snc",
+    title="Shanghai-Nanking Campaign 1937 (Decision Games, 2021)",
+    # 2: the 8.4.1 push into a coastal hex; events marked as seen under 6.3 (snapshots rebuilt).
+    # 3: issue 19 (0-factor odds, marker receipt and 8.4/8.5 per marker, 11.4 eligibility, one overrun stack per
+    #    hex, advances within the stacking limits, SNLF LoC, an `end` that asks for eliminations ends the phase);
+    #    games created before it are still decided as they were played (`played_under`, ruling E13).
+    version=str(RULES_VERSION),
+    sides=SIDES,
+    scenarios={"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"},
+    sequence_case="SNC 5.1",
+    table=sequence.TABLE,
+    state_type=State,
+    load_data=position.data_for,
+    start=lambda data, scenario, options: position.start(options, data),
+    view=view.view,
+    after_order=sequence.after_order,
+    extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
+            "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses},
+    prepare_event=common.mark_revealed,
+    played_under=played_under,
+    phrases={PhaseEnded: events.describe_phase_end},
+    # the practice opponents draw as they did before the engine, so stored automated games re-decide the same
+    candidates=practice.candidates,
+    try_orders=lambda state, side: legal_orders.orders_to_try(state),
+    snapshot_format=2,  # 2: the engine's saved state ({"options", "state"}); older snapshots are rebuilt
+)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 
-from app.events.dice import Dice
+from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.advance import check_advance
 from app.rules.kernel.concentric import concentric_shift
@@ -29,7 +29,7 @@ from app.rules.kernel.shifts import Shift
 from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.strength import Contribution, Modifier, hexside_contributions, total_strength
 from app.rules.snc import events as ev
-from app.rules.snc.common import Emitter, H, last_turn, neighbours, place_garrisons
+from app.rules.snc.common import H, last_turn, neighbours, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit, other
 
@@ -158,8 +158,8 @@ def check_support(state: State, side: str, target: str, attackers: list[str], su
             raise IllegalOrder(why.split(":")[0], why.split(": ", 1)[1])
 
 
-def open_battle(em: Emitter, side: str, target: str, attackers: list[str], support: list[str], kind: str,
-                dice: Dice, extra: dict | None = None) -> None:
+def open_battle(em: Decision, side: str, target: str, attackers: list[str], support: list[str], kind: str,
+                extra: dict | None = None) -> None:
     """Declare the battle with the attacker's markers, then let the defender answer or resolve at once."""
     state = em.state
     check_support(state, side, target, attackers, support, kind)
@@ -175,24 +175,24 @@ def open_battle(em: Emitter, side: str, target: str, attackers: list[str], suppo
     if side == "chinese" and defensive_naval_allowed(em.state, target):
         em.emit(ev.DecisionRequired("defend", "japanese", {"hex": target}))
         return
-    resolve(em, dice)
+    resolve(em)
 
 
-def intercept(em: Emitter, dice: Dice, against: str) -> None:
+def intercept(em: Decision, against: str) -> None:
     """SNC 11.3: the Chinese roll; 6 aborts (the air marker, or the interdiction), 1 loses the Chinese air."""
-    roll = dice.roll(f"SNC 11.3 Chinese air against Japanese {against}")
-    em.emit(roll, ev.AirInterception(roll.value, against, roll.value == 6, roll.value == 1))
+    roll = em.roll(f"SNC 11.3 Chinese air against Japanese {against}")
+    em.emit(ev.AirInterception(roll, against, roll == 6, roll == 1))
 
 
-def resolve(em: Emitter, dice: Dice) -> None:
+def resolve(em: Decision) -> None:
     b = em.state.battle
     p = assess(em.state, b)
-    roll = dice.roll(f"SNC 10.5 combat at {b['hex']} ({p.column_label})")
-    r = p.result(roll.value)
-    em.emit(roll, ev.CombatResolved(b["hex"], b["kind"], p.attack.total if hasattr(p.attack, "total") else p.attack,
+    roll = em.roll(f"SNC 10.5 combat at {b['hex']} ({p.column_label})")
+    r = p.result(roll)
+    em.emit(ev.CombatResolved(b["hex"], b["kind"], p.attack.total if hasattr(p.attack, "total") else p.attack,
                                     int(p.defence), p.odds.label, [str(s) for s in p.shifts.shifts],
-                                    p.column_label, roll.value, r.code, r.attacker.losses, r.defender.losses))
-    continue_battle(em, dice)
+                                    p.column_label, roll, r.code, r.attacker.losses, r.defender.losses))
+    continue_battle(em)
 
 
 # -- losses (10.5.2) -----------------------------------------------------------------------------------------
@@ -210,26 +210,26 @@ def loss_candidates(units: list[Unit], steps: dict[str, int]) -> list[str]:
     return list(loss_options(steps, loss_order(units)))
 
 
-def take_losses(em: Emitter, side: str, allocation: list[str], dice: Dice, reason: str = "combat") -> None:
+def take_losses(em: Decision, side: str, allocation: list[str], reason: str = "combat") -> None:
     em.emit(ev.StepsLost(side, list(allocation), reason))
     for uid in dict.fromkeys(allocation):
         u = em.state.units[uid]
         if u.status == "dead" and u.side == "chinese" and u.elite:
-            elite_eliminated(em, uid, dice)
+            elite_eliminated(em, uid)
 
 
-def elite_eliminated(em: Emitter, uid: str, dice: Dice) -> None:
+def elite_eliminated(em: Decision, uid: str) -> None:
     """SNC 8.1: roll; the elite returns reduced that many GTs later, or is gone if that is after GT 12."""
-    roll = dice.roll(f"SNC 8.1 return of {uid}")
-    turn = em.state.turn + roll.value
-    em.emit(roll, ev.EliteScheduled(uid, roll.value, turn if turn <= last_turn(em.state.data) else 0))
+    roll = em.roll(f"SNC 8.1 return of {uid}")
+    turn = em.state.turn + roll
+    em.emit(ev.EliteScheduled(uid, roll, turn if turn <= last_turn(em.state.data) else 0))
 
 
 def _survivors(state: State, ids) -> list[Unit]:
     return [state.units[u] for u in ids if state.units[u].status in ("map", "landing") and state.units[u].steps > 0]
 
 
-def continue_battle(em: Emitter, dice: Dice) -> None:
+def continue_battle(em: Decision) -> None:
     """Carry the current battle on until it needs a player's choice or is over."""
     while em.state.battle is not None and not em.state.pending:
         b = em.state.battle
@@ -237,32 +237,32 @@ def continue_battle(em: Emitter, dice: Dice) -> None:
         attackers = _survivors(em.state, b["attackers"])
         def_left = b["def_due"] - b.get("def_taken", 0)
         if def_left > 0 and defenders and not b.get("retreated"):
-            if not _allocate(em, defenders, def_left, dice):
+            if not _allocate(em, defenders, def_left):
                 return
             continue
         if b["kind"] == "landing" and defenders and not b.get("retreated"):
-            _landing_retreat(em, defenders, dice)  # SNC 8.4 2)
+            _landing_retreat(em, defenders)  # SNC 8.4 2)
             continue
         extra = int(em.state.data.params["reinforcements"]["landing_extra_step"]) if (
             b["kind"] == "landing" and b.get("retreated")) else 0
         att_left = b["att_due"] + extra - b.get("att_taken", 0)
         if att_left > 0 and attackers:
-            if not _allocate(em, attackers, att_left, dice):
+            if not _allocate(em, attackers, att_left):
                 return
             continue
         if not b.get("advanced"):
-            _after_combat(em, defenders, attackers, dice)
+            _after_combat(em, defenders, attackers)
             if em.state.pending:
                 return
             continue
         close_battle(em)
 
 
-def _allocate(em: Emitter, units: list[Unit], count: int, dice: Dice) -> bool:
+def _allocate(em: Decision, units: list[Unit], count: int) -> bool:
     side = units[0].side
     forced = forced_allocation({u.id: u.steps for u in units}, count, loss_order(units))
     if forced is not None:
-        take_losses(em, side, forced, dice)
+        take_losses(em, side, forced)
         return True
     em.emit(ev.DecisionRequired("losses", side, {"units": sorted(u.id for u in units),
                                                  "count": min(count, sum(u.steps for u in units))}))
@@ -279,12 +279,12 @@ def _retreat_hexes(state: State, start: str) -> list[str]:
     return [str(h) for h in options]
 
 
-def _retreat_chinese(em: Emitter, chinese: list[Unit], start: str, dice: Dice, advance: dict | None = None) -> bool:
+def _retreat_chinese(em: Decision, chinese: list[Unit], start: str, advance: dict | None = None) -> bool:
     """SNC 8.4 2) and 8.4.1 (rulings E3, E10): garrison steps are eliminated; the Chinese player retreats the
     others one hex (True: his choice is awaited); with nowhere to go they are eliminated."""
     garrisons = [u for u in chinese if u.static]
     if garrisons:
-        take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], dice, reason="retreat")
+        take_losses(em, "chinese", [u.id for u in garrisons for _ in range(u.steps)], reason="retreat")
     mobile = [u for u in chinese if not u.static]
     options = _retreat_hexes(em.state, start)
     if mobile and options:
@@ -292,18 +292,18 @@ def _retreat_chinese(em: Emitter, chinese: list[Unit], start: str, dice: Dice, a
         em.emit(ev.DecisionRequired("retreat", "chinese", data if advance is None else {**data, "advance": advance}))
         return True
     if mobile:
-        take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], dice, reason="retreat")
+        take_losses(em, "chinese", [u.id for u in mobile for _ in range(u.steps)], reason="retreat")
     return False
 
 
-def _landing_retreat(em: Emitter, defenders: list[Unit], dice: Dice) -> None:
+def _landing_retreat(em: Decision, defenders: list[Unit]) -> None:
     """SNC 8.4 2): surviving Chinese retreat one hex from the landing hex, the Chinese player choosing where."""
     target = em.state.battle["hex"]
-    if not _retreat_chinese(em, defenders, target, dice):
+    if not _retreat_chinese(em, defenders, target):
         em.emit(ev.UnitsRetreated([], target))
 
 
-def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
+def retreat(em: Decision, side: str, to: str) -> None:
     data = em.state.pending[0]["data"]
     if to not in data["options"]:
         raise IllegalOrder("SNC 8.4", f"the retreat is one hex from {data['from']} into a hex free of Japanese "
@@ -311,7 +311,7 @@ def retreat(em: Emitter, side: str, to: str, dice: Dice) -> None:
     em.emit(ev.DecisionMade("retreat", side), ev.UnitsRetreated(list(data["units"]), to))
     if data.get("advance"):
         _army_enter(em, data["advance"]["units"], data["advance"]["to"])  # SNC 8.4.1, second clause
-    continue_battle(em, dice)
+    continue_battle(em)
 
 
 def land_neighbours(d: GameData, hex_label: str) -> list[str]:
@@ -333,7 +333,7 @@ def coastal(d: GameData, hex_label: str) -> bool:
         for n in d.map.neighbours(here))
 
 
-def _army_push(em: Emitter, units: list[str], start: str, nxt: str, dice: Dice) -> None:
+def _army_push(em: Decision, units: list[str], start: str, nxt: str) -> None:
     """SNC 8.4.1, second clause: when every hex next to the landing hex is held by the Chinese, the 10th Army
     may advance into one of them that is coastal; the Chinese player retreats its units one hex first (garrison
     steps are eliminated and, with nowhere to go, so are the others: as 8.4 2) and ruling E3)."""
@@ -347,18 +347,18 @@ def _army_push(em: Emitter, units: list[str], start: str, nxt: str, dice: Dice) 
                                         "Chinese, the 10th Army may advance only into a coastal one")
     em.emit(ev.DecisionMade("advance", "japanese"))
     chinese = [u for u in em.state.at(nxt) if u.side == "chinese"]
-    if not _retreat_chinese(em, chinese, nxt, dice, advance={"units": list(units), "to": nxt}):
+    if not _retreat_chinese(em, chinese, nxt, advance={"units": list(units), "to": nxt}):
         _army_enter(em, units, nxt)
-        continue_battle(em, dice)
+        continue_battle(em)
 
 
-def _army_enter(em: Emitter, units: list[str], to: str) -> None:
+def _army_enter(em: Decision, units: list[str], to: str) -> None:
     taken = [to] if to not in em.state.jp_control else []
     em.emit(ev.UnitsAdvanced(list(units), [to]))
     place_garrisons(em, taken)
 
 
-def _after_combat(em: Emitter, defenders: list[Unit], attackers: list[Unit], dice: Dice) -> None:
+def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) -> None:
     b = em.state.battle
     target = b["hex"]
     empty = not em.state.at(target)
@@ -390,7 +390,7 @@ def _after_combat(em: Emitter, defenders: list[Unit], attackers: list[Unit], dic
     em.emit(ev.UnitsAdvanced([], [target]))
 
 
-def close_battle(em: Emitter) -> None:
+def close_battle(em: Decision) -> None:
     """SNC 6.0 2): after each combat in a Fight phase, both players bring their hexes within the limits."""
     target = em.state.battle["hex"]
     em.emit(ev.BattleClosed(target))
@@ -418,7 +418,7 @@ def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
     return out
 
 
-def require_stacking(em: Emitter, side: str, ending: bool = False) -> bool:
+def require_stacking(em: Decision, side: str, ending: bool = False) -> bool:
     """SNC 6.0: ask `side` to bring its first overstacked hex within the limits (False), or True if none is.
     `ending`: the check of an `end` order (6.0 1)), whose phase closes once the owner has complied."""
     bad = overstacked_hexes(em.state, side)
@@ -429,7 +429,7 @@ def require_stacking(em: Emitter, side: str, ending: bool = False) -> bool:
     return True
 
 
-def eliminate(em: Emitter, side: str, units: list[str], dice: Dice) -> None:
+def eliminate(em: Decision, side: str, units: list[str]) -> None:
     """SNC 6.0: the owner eliminates units of his choice from an overstacked hex until it complies."""
     p = em.state.pending[0]
     h = p["data"]["hex"]
@@ -449,11 +449,11 @@ def eliminate(em: Emitter, side: str, units: list[str], dice: Dice) -> None:
     em.emit(ev.DecisionMade("overstack", side), ev.Overstacked(side, h, list(units)))
     for uid in units:
         if em.state.units[uid].elite and side == "chinese":
-            elite_eliminated(em, uid, dice)
+            elite_eliminated(em, uid)
     require_stacking(em, side, bool(p["data"].get("ending")))
 
 
-def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dice) -> None:
+def advance(em: Decision, side: str, units: list[str], path: list[str]) -> None:
     """SNC 10.5.3 (8.4.1 for the 10th Army's second hex): optional, participating survivors, no MP, EZOC
     ignored, stacking checked afterwards (6.0). The kernel checks the path: into the cleared hex from each
     advancing unit's hex; for the 10th Army, the landing hex (already entered) then one adjacent hex."""
@@ -475,7 +475,7 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
                       lambda h, prev: can_step(state, side, str(prev), str(h), ignore_enemy=True), "SNC 8.4.1")
         if any(u.side == "chinese" for u in state.at(nxt)):
             _advance_within_limits(state, side, nxt, units)
-            _army_push(em, units, start, nxt, dice)
+            _army_push(em, units, start, nxt)
             return
     else:
         cleared = state.battle["hex"]
@@ -490,7 +490,7 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
     place_garrisons(em, taken)
     _advance_within_limits(em.state, side, path[-1])  # with any 9.1 garrison it brings
-    continue_battle(em, dice)
+    continue_battle(em)
 
 
 def _advance_within_limits(state: State, side: str, h: str, joining=()) -> None:
@@ -501,15 +501,15 @@ def _advance_within_limits(state: State, side: str, h: str, joining=()) -> None:
         raise IllegalOrder("SNC 10.5.3", f"an advance observes the stacking limits: {why}")
 
 
-def stay(em: Emitter, side: str, dice: Dice) -> None:
+def stay(em: Decision, side: str) -> None:
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced([], [em.state.battle["hex"]]))
-    continue_battle(em, dice)
+    continue_battle(em)
 
 
-def lose(em: Emitter, side: str, allocation: list[str], dice: Dice) -> None:
+def lose(em: Decision, side: str, allocation: list[str]) -> None:
     p = em.state.pending[0]["data"]
     units = [em.state.units[u] for u in p["units"]]
     apply_step_losses({u.id: u.steps for u in units}, p["count"], allocation, "SNC 10.5.2", loss_order(units))
     em.emit(ev.DecisionMade("losses", side))
-    take_losses(em, side, allocation, dice)
-    continue_battle(em, dice)
+    take_losses(em, side, allocation)
+    continue_battle(em)

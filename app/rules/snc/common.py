@@ -1,26 +1,19 @@
-"""Helpers every SNC module shares: the Emitter (events folded as they are produced), EZOC and adjacency."""
+"""Helpers every SNC module shares: 6.3's marking of what the attacker has seen, EZOC and adjacency."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from app.rules import emitter
+from app.rules.engine.decision import Decision
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.zoc import enemy_zoc
 from app.rules.snc import events as ev
 from app.rules.snc.data_load import GameData
-from app.rules.snc.state import State, evolve
+from app.rules.snc.state import State
 
 H = Hex.parse
 
 
-class Emitter(emitter.Emitter):
-    """The shared Emitter with SNC's fold and its 6.3 marking of what the attacker has seen."""
-
-    def __init__(self, state: State):
-        super().__init__(state, evolve, _mark_revealed)
-
-
-def _mark_revealed(state: State, e):
+def mark_revealed(state: State, e):
     """SNC 6.3: the attacker sees beneath the defending stack once he resolves the attack; a defender's loss or
     retreat in an open battle is marked as seen by the attacker (the fog-of-war filter, fog.py, reads it)."""
     b = state.battle
@@ -49,7 +42,7 @@ def adjacent_to_enemy(state: State, side: str, hex_label: str) -> bool:
     return any(n in enemy for n in neighbours(state.data, hex_label))
 
 
-def place_garrisons(em: Emitter, hexes) -> None:
+def place_garrisons(em: Decision, hexes) -> None:
     """SNC 9.1: each time the Japanese occupy or reoccupy a city hex, a Japanese garrison is placed there."""
     d = em.state.data
     for h in hexes:

@@ -1,12 +1,12 @@
 """SNC 6.3 fog of war in histories, emails and exports: the rule set's `visible(event, side)` and `reveals(event)`.
 
-`view` (view.py) is the measure: a side's history may name an enemy unit only where its view shows that unit at
-that point. The hook sees one event and no state, so it is strict: an enemy unit is named only where the event
-itself says the unit was seen (a defender's loss or retreat in the attack the side resolves, marked by the
-Emitter as `revealed`); every other event naming enemy units is redacted to a text without ids, strengths or
+`view` (view.py) is the measure: a side's history may name an enemy unit only where its view shows that unit at that
+point. The hook sees one event and no state, so it is strict: an enemy unit is named only where the event itself says
+the unit was seen (a defender's loss or retreat in the attack the side resolves, marked as `revealed` when it was
+decided, common.mark_revealed); every other event naming enemy units is redacted to a text without ids, strengths or
 off-map facts (an elite's return turn, which reinforcements an interdiction removed). Engine ruling E9
-(docs/rules/snc.md): the odds, shifts and die of a battle are announced to both players; the units that attack
-are not shown to the defender, 6.3 lets only the attacker look beneath the other side's stacks.
+(docs/rules/snc.md): the odds, shifts and die of a battle are announced to both players; the units that attack are not
+shown to the defender, 6.3 lets only the attacker look beneath the other side's stacks.
 """
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ _FROM_PRACTICE = ("lose", "advance", "stay", "intercept", "pass", "air", "procee
 
 
 def orders_to_try(state: State) -> Iterator[str]:
-    p = sequence.prompt(state)
+    p = sequence.TABLE.prompt(state)
     side, names = p.side, {a.name for a in p.actions}
     if "move" in names:
         yield from _moves(state, side)

@@ -3,13 +3,13 @@
 Chinese reinforcement move (8.2 a)."""
 from __future__ import annotations
 
-from app.events.dice import Dice
+from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
 from app.rules.snc import events as ev
 from app.rules.snc.combat import check_attack, open_battle
-from app.rules.snc.common import Emitter, H, adjacent_to_enemy, ezoc, newly_taken, place_garrisons
+from app.rules.snc.common import H, adjacent_to_enemy, ezoc, newly_taken, place_garrisons
 from app.rules.snc.state import State, Unit, other
 
 
@@ -68,7 +68,7 @@ def move_allowed(state: State, side: str) -> str | None:
     return "SNC 9.0: units move only in an Operations Phase the player chose for movement (5.3)"
 
 
-def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str]) -> None:
+def move(em: Decision, side: str, unit_ids: list[str], dest: str, via: list[str]) -> None:
     state = em.state
     why = move_allowed(state, side)
     if why:
@@ -108,7 +108,7 @@ def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str])
     place_garrisons(em, taken)
 
 
-def overrun(em: Emitter, side: str, target: str, unit_ids: list[str], support: list[str], dice: Dice) -> None:
+def overrun(em: Decision, side: str, target: str, unit_ids: list[str], support: list[str]) -> None:
     """SNC 9.6: 1 MP more than entering the hex; not into a city or town; repeatable while MP remain."""
     state = em.state
     if state.mode() != "move":
@@ -117,7 +117,7 @@ def overrun(em: Emitter, side: str, target: str, unit_ids: list[str], support: l
     start = state.units[unit_ids[0]].hex
     extra = float(state.data.tec["overrun"]["extra_mp"])
     em.emit(ev.UnitsMoved(list(unit_ids), [start], extra))
-    open_battle(em, side, target, list(unit_ids), support, "overrun", dice, {"enter": enter})
+    open_battle(em, side, target, list(unit_ids), support, "overrun", {"enter": enter})
 
 
 def check_overrun(state: State, side: str, target: str, unit_ids: list[str]) -> float:
@@ -143,7 +143,7 @@ def check_overrun(state: State, side: str, target: str, unit_ids: list[str]) -> 
     return enter
 
 
-def overrun_success(em: Emitter, unit_ids: list[str], target: str) -> None:
+def overrun_success(em: Decision, unit_ids: list[str], target: str) -> None:
     """SNC 9.6: the defenders are gone: the overrunning units enter the hex, paying its cost, and may go on
     moving if not in a Chinese ZOC."""
     enter = float(em.state.battle.get("enter", 0))

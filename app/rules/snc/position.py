@@ -24,10 +24,17 @@ PHASES = ("declare", "ops1", "reinf", "ops2")
 PLANS = ("move", "fight")
 
 
-def start(options: dict) -> State:
-    """The first state of a game with these options: the printed set-up (13.0), or the custom map and position."""
+def data_for(options: dict) -> GameData:
+    """The game's data for these options (the custom map they carry), the options checked first."""
+    text, _ = parse_options(options, SIDES, EXTRA_KEYS)
+    return load({"map": text})
+
+
+def start(options: dict, data: GameData | None = None) -> State:
+    """The first state of a game with these options: the printed set-up (13.0), or the custom map and position;
+    `data`: the game's data on the map the options give (read from them if not given)."""
     text, position = parse_options(options, SIDES, EXTRA_KEYS)
-    d = load({"map": text})
+    d = data if data is not None else load({"map": text})
 
     def on_map(h: str) -> bool:
         return _on_map(d, h)

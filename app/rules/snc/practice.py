@@ -14,7 +14,7 @@ from app.rules.snc.state import State
 
 
 def candidates(state: State, rng: random.Random) -> list[str]:
-    p = sequence.prompt(state)
+    p = sequence.TABLE.prompt(state)
     side = p.side
     names = [a.name for a in p.actions]
     out: list[str] = []

@@ -3,12 +3,12 @@
 elites (8.1), Japanese replacements with their LoC (8.3) and amphibious landings (8.4, 8.4.1, 8.4.2)."""
 from __future__ import annotations
 
-from app.events.dice import Dice
+from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.paths import TraceSituation, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import intercept, open_battle
-from app.rules.snc.common import Emitter, H, adjacent_to_enemy, ezoc, neighbours, place_garrisons
+from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit
 
@@ -53,7 +53,7 @@ def _check_chinese_hex(state: State, h: str, case: str) -> None:
         raise IllegalOrder("SNC 8.2", f"Chinese reinforcements may not be placed adjacent to a Japanese unit ({h})")
 
 
-def place(em: Emitter, ids: list[str], h: str) -> None:
+def place(em: Decision, ids: list[str], h: str) -> None:
     """SNC 8.2 a): in the listed hex (they may then move); 8.1: a returning elite in or next to Nanking."""
     state = em.state
     units = _units(state, "chinese", ids, "SNC 8.2")
@@ -74,7 +74,7 @@ def place(em: Emitter, ids: list[str], h: str) -> None:
     em.emit(ev.ReinforcementsPlaced(list(ids), h, methods.pop()))
 
 
-def rail(em: Emitter, ids: list[str], h: str) -> None:
+def rail(em: Decision, ids: list[str], h: str) -> None:
     """SNC 8.2 b), 9.5.2: from GT 3, on a railroad hex with a rail LoC to the west or south edge free of
     Japanese units and ZOC; such units may not move this phase."""
     state = em.state
@@ -104,30 +104,29 @@ def rail(em: Emitter, ids: list[str], h: str) -> None:
     em.emit(ev.ReinforcementsPlaced(list(ids), h, "rail"))
 
 
-def air(em: Emitter, dice: Dice) -> None:
+def air(em: Decision) -> None:
     """SNC 11.3 against 11.2: the Chinese air tries to disrupt the interdiction."""
     if not em.state.chinese_air:
         raise IllegalOrder("SNC 11.3", "the Chinese air force is out of the game")
-    intercept(em, dice, "interdiction")
+    intercept(em, "interdiction")
     if em.events[-1].aborted:
         em.emit(ev.UnitsRemoved([], 0))
         return
-    interdict(em, dice)
+    interdict(em)
 
 
-def interdict(em: Emitter, dice: Dice) -> None:
+def interdict(em: Decision) -> None:
     """SNC 11.2: the Japanese roll; that many combat factors of this GT's reinforcements are removed."""
-    roll = dice.roll("SNC 11.2 Japanese air interdiction")
-    em.emit(roll)
+    roll = em.roll("SNC 11.2 Japanese air interdiction")
     units = this_turns(em.state)
-    if sum(u.cf for u in units) <= roll.value:
-        em.emit(ev.UnitsRemoved(sorted(u.id for u in units), roll.value))
+    if sum(u.cf for u in units) <= roll:
+        em.emit(ev.UnitsRemoved(sorted(u.id for u in units), roll))
         return
-    em.emit(ev.DecisionRequired("interdiction", "chinese", {"roll": roll.value,
+    em.emit(ev.DecisionRequired("interdiction", "chinese", {"roll": roll,
                                                              "units": sorted(u.id for u in units)}))
 
 
-def remove(em: Emitter, ids: list[str]) -> None:
+def remove(em: Decision, ids: list[str]) -> None:
     data = em.state.pending[0]["data"]
     for uid in ids:
         if uid not in data["units"]:
@@ -141,7 +140,7 @@ def remove(em: Emitter, ids: list[str]) -> None:
     em.emit(ev.DecisionMade("interdiction", "chinese"), ev.UnitsRemoved(list(ids), data["roll"]))
 
 
-def replace_steps(em: Emitter, ids: list[str]) -> None:
+def replace_steps(em: Decision, ids: list[str]) -> None:
     """SNC 8.3: flip reduced Japanese units with a LoC to a landing hex, first thing in the phase."""
     state = em.state
     if len(ids) > state.replacements:
@@ -184,7 +183,7 @@ def landing_hexes(d: GameData, u: Unit) -> list[str]:
     return list(u.arrival_hexes)
 
 
-def land(em: Emitter, ids: list[str], h: str, support: list[str], dice: Dice) -> None:
+def land(em: Decision, ids: list[str], h: str, support: list[str]) -> None:
     """SNC 8.4: placed next to the landing hex; an amphibious assault on any Chinese units in it."""
     state = em.state
     check_landing(state, ids, h, support)
@@ -195,7 +194,7 @@ def land(em: Emitter, ids: list[str], h: str, support: list[str], dice: Dice) ->
         place_garrisons(em, taken)
         return
     army = all(state.units[u].army for u in ids)
-    open_battle(em, "japanese", h, list(ids), support, "landing", dice, {"army_advance": army})
+    open_battle(em, "japanese", h, list(ids), support, "landing", {"army_advance": army})
 
 
 def check_landing(state: State, ids: list[str], h: str, support: list[str]) -> None:

@@ -1,12 +1,11 @@
-"""SNC game state and its fold (`evolve`): units, hex control (3.2), the sequence position (5.1, 5.3),
-fire support in use (11.1), the battle being fought and any decision the sequence waits for."""
+"""SNC game state (each event applies itself to it, events.py): units, hex control (3.2), the sequence position
+(5.1, 5.3), fire support in use (11.1), the battle being fought and any decision the sequence waits for."""
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.events.core import DieRolled
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
 from app.rules.snc.data_load import GameData, load
@@ -94,7 +93,7 @@ class State:
     turn: int
     side: str
     phase: str                         # declare | ops1 | reinf | ops2 | over
-    units: dict
+    units: dict[str, Unit]
     jp_control: frozenset
     plan: tuple = ()                   # SNC 5.3 (first, second): "move" | "fight"
     used: dict = field(default_factory=dict)   # side -> {marker kind: count used this window} (11.1)
@@ -108,10 +107,9 @@ class State:
     interdicted: int = 0               # SNC 11.2: the GT whose interdiction is done
     winner: str | None = None
     reason: str = ""
-    map_text: str = ""                 # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
     rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E13)
     # the game's data (map, units, tables) as this game was set up, on its custom map if it has one: passed in,
-    # never saved, never compared (data_load.load)
+    # never saved (the data's options say which map it is on), never compared (data_load.load)
     data: Any = field(default=None, compare=False, repr=False)
 
     # -- the shared events (app/rules/engine/events.py) change the sequence through these ----------------------
@@ -203,7 +201,7 @@ def initial_state(data: GameData | None = None) -> State:
         units[u.id] = u
     game = data.params["game"]
     return State(turn=1, side=game["first_side"], phase="declare", units=units,
-                 jp_control=frozenset(game["japanese_control"]), map_text=data.map_text, data=data)
+                 jp_control=frozenset(game["japanese_control"]), data=data)
 
 
 def _fresh(units: dict) -> dict:
@@ -238,32 +236,3 @@ def next_phase(state: State) -> State:
             return replace(base, side=SIDES[1], phase="declare", plan=())
         return replace(base, turn=state.turn + 1, side=SIDES[0], phase="declare", plan=())
     return base
-
-
-def evolve(state: State, e) -> State:
-    """An event's effect is its own `apply` (events.py); a die roll changes no game state."""
-    return state if isinstance(e, DieRolled) else e.apply(state)
-
-
-def encode(state: State) -> dict:
-    """The state for a snapshot; its data is not saved (`map_text` says which map it is on)."""
-    d = {f.name: _plain(getattr(state, f.name)) for f in fields(state) if f.name != "data"}
-    d["jp_control"] = sorted(state.jp_control)
-    return d
-
-
-def _plain(value):
-    if isinstance(value, Unit):
-        return {f.name: getattr(value, f.name) for f in fields(value)}
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def decode(raw: dict) -> State:
-    units = {k: Unit(**{**u, "strength": tuple(u["strength"]), "arrival_hexes": tuple(u["arrival_hexes"])})
-             for k, u in raw["units"].items()}
-    data = load({"map": raw.get("map_text", "")})
-    return State(**{**raw, "units": units, "jp_control": frozenset(raw["jp_control"]), "plan": tuple(raw["plan"]),
-                    "pending": tuple(raw["pending"]), "attacked_hexes": tuple(raw["attacked_hexes"]),
-                    "mover": tuple(raw["mover"]), "data": data})

@@ -3,6 +3,11 @@ only the top unit of each enemy stack, until he begins resolving an attack again
 full truth, for after the game."""
 from __future__ import annotations
 
+from app.rules.base import Command
+from app.rules.errors import IllegalOrder
+from app.rules.kernel.mapfile import GameMap
+from app.rules.snc import combat, movement, reinforcements
+from app.rules.snc.data_load import load
 from app.rules.snc.state import State
 
 ELIMINATED = ("dead", "removed", "returning")  # off the map for good or until an elite returns (SNC 8.1)
@@ -60,3 +65,43 @@ def view(state: State, side: str | None) -> dict:
             [{"id": u.id, "status": u.status, "arrival_turn": u.arrival_turn, "return_turn": u.return_turn}
              for u in state.units.values() if not u.on_map and u.side == side], key=lambda x: x["id"])
     return out
+
+
+def game_map(state: State | None) -> GameMap:
+    """The SNC map (data/map.toml, or the game's custom map), for the replay's map pictures."""
+    return (state.data if state is not None else load()).map
+
+
+def preview(state: State, command: Command) -> dict:
+    """SNC 10.3-10.5: strengths, raw odds, each shift with its case, the final column and the result of
+    each die roll for an `attack`, `overrun` or `land` order; writes nothing. Under the fog of war (6.3) an
+    enemy stack is assessed as its top unit shows, with the number of hidden units reported."""
+    if command.action not in ("attack", "overrun", "land"):
+        raise IllegalOrder("SNC 10.3", "preview takes an attack, overrun or land order")
+    args, side = command.args, command.side
+    target = args["hex"]
+    kind = {"attack": "attack", "overrun": "overrun", "land": "landing"}[command.action]
+    enemy = [u for u in state.at(target) if u.side != side]
+    if not enemy:
+        raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
+    # the checks of the order itself (its phase aside, so that a player may plan out of turn)
+    if kind == "landing":
+        reinforcements.check_landing(state, args["units"], target, args.get("support", []))
+    elif kind == "overrun":
+        movement.check_overrun(state, side, target, args["units"])
+    else:
+        combat.check_attack(state, side, target, args["units"], "attack")
+    combat.check_support(state, side, target, args["units"], args.get("support", []), kind)
+    hidden = 0
+    if not (state.battle and state.battle.get("hex") == target):
+        shown = [top_unit(enemy)]
+        hidden = len(enemy) - 1
+    else:
+        shown = enemy
+    battle = {"hex": target, "side": side, "kind": kind, "attackers": list(args["units"]),
+              "defenders": [u.id for u in shown], "support": list(args.get("support", []))}
+    p = combat.assess(state, battle)
+    text = p.to_text()
+    if hidden:
+        text += f"\nSNC 6.3: {hidden} more unit(s) hidden under the top unit; the defence shown is the top unit's"
+    return {**p.to_dict(), "hidden_defenders": hidden, "text": text}
