@@ -9,8 +9,6 @@ from test_ichigo_engine import mainland_landing, us_ids
 from app.rules.custom_setup import SetupError
 from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.ichigo.position import start
-from app.rules.ichigo.rules import describe
-from app.rules.ichigo.state import decode, encode
 from app.rules.ichigo.view import view
 from tests.fuzzing import refusal
 
@@ -71,7 +69,8 @@ def test_an_order_that_cannot_be_read_quotes_the_syntax_of_its_verb(order, synta
     s = position({"jp-cea-110div": "2010", "jp-cea-11bde": "2010"}, phase="VI", plans={"japanese": "move-fight"})
     with pytest.raises(InvalidOrder) as info:
         RULES.parse(order, "japanese", s)
-    assert str(info.value) == f"cannot read order {order!r}: expected: {syntax}"
+    assert str(info.value).startswith(f"cannot read order {order!r}: ")
+    assert str(info.value).endswith(f"expected '{syntax}'")
 
 
 def test_8_2_the_winner_places_every_marker_once_each_on_the_map():
@@ -94,14 +93,14 @@ def test_a_snapshot_reads_back_as_the_same_position():
     """design.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
     s = then(position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),)), "japanese",
              "attack 2011 with jp-cea-110div")
-    assert decode(encode(s)) == s
+    assert RULES.decode_state(RULES.encode_state(s)) == s
 
 
 @pytest.mark.parametrize(("roll", "outcome"), [(2, "Philippines"), (3, "Causeway launched")])
 def test_5_2_the_history_says_which_way_the_causeway_roll_went_at_its_boundary(roll, outcome):
     s = replace(position({}, turn=7), phase="start")
     [checked] = of(when(s, "allied", "roll", rolls=[roll]), ev.CausewayChecked)
-    assert describe(checked).endswith(f"= {roll + 3} -> {outcome}")
+    assert RULES.describe(checked).endswith(f"= {roll + 3} -> {outcome}")
 
 
 def test_8_10_an_airlift_records_the_city_it_left():

@@ -85,7 +85,8 @@ def test_8_4_a_landing_names_one_hex_and_a_second_is_quoted_back_as_unexpected()
     s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6))
     with pytest.raises(OrderError) as info:
         RULES.parse("land d6-r13 at 3417 3418 support naval", "japanese", s)
-    assert str(info.value) == "cannot read order 'land d6-r13 at 3417 3418 support naval': unexpected '3418'"
+    assert str(info.value) == ("cannot read order 'land d6-r13 at 3417 3418 support naval': expected 'support'; "
+                               "expected 'land UNITS at HEX [support KIND ...]'")
 
 
 def test_3_2_a_custom_position_gives_the_japanese_the_city_their_unit_stands_in():

@@ -5,7 +5,6 @@ from snc_given import RULES, ev, of, position, then, when
 
 from app.events import core
 from app.rules.snc import fog
-from app.rules.snc.state import decode, encode
 
 
 def test_6_3_the_other_side_reads_an_end_as_given_and_a_move_by_its_verb_only():
@@ -52,7 +51,7 @@ def test_a_snapshot_reads_back_as_the_same_position():
     """design.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
     s = then(position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7), "japanese", "attack 3408 with d3-r6",
              rolls=[5])
-    assert decode(encode(s)) == s
+    assert RULES.decode_state(RULES.encode_state(s)) == s
 
 
 def test_5_1_the_japanese_reinforcement_phase_is_named_in_the_prompt():

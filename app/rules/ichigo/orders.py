@@ -26,7 +26,8 @@ def _unit(word: str, context: ParseContext, hex_ok: bool) -> list[str]:
     if hex_ok and HEX_RE.match(w):
         here = sorted(u.id for u in state.at(w) if u.side == side and not u.static and not u.militia)
         if not here:
-            raise InvalidOrder(order, f"no unit of yours that can act in {w}")
+            # the grammar's to say: the word may be the next slot's hex ("move 110div 2012" lacks its "to")
+            raise ValueError("is a hex with no unit of yours that can act")
         return here
     matches = [k for k in state.units if k.split("-", 1)[-1] == w]
     if len(matches) > 1:

@@ -24,7 +24,8 @@ def _unit(word: str, context: ParseContext, hex_ok: bool) -> list[str]:
     if hex_ok and HEX_RE.match(low):
         found = sorted(u.id for u in state.at(low) if u.side == side and not u.static)
         if not found:
-            raise InvalidOrder(order, f"there is no {side} mobile unit in {low}")
+            # the grammar's to say: the word may be the next slot's hex ("move d36 3411" lacks its "to")
+            raise ValueError(f"is a hex with no {side} mobile unit in it")
         return found
     if low in state.units:
         return [low]
