@@ -161,12 +161,11 @@ class State(SequencedState):
     def zoc_of(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of `side`'s ground units (14.0; guerrillas exert none, F1); concealed and deception
         units exert one until revealed (11.1, 14.0); units in a hex a B-29 suppressed exert none (16.5 DS)."""
-        key = ("zoc", side)
-        cache = _memo(self)
-        if key not in cache:
+        def compute():
             positions = {h: p for h, p in self.positions().items() if str(h) not in self.strike.suppressed}
-            cache[key] = frozenset(str(h) for h in zoc_of_side(self.data.map, positions, side, self.data.zoc))
-        return cache[key]
+            return frozenset(str(h) for h in zoc_of_side(self.data.map, positions, side, self.data.zoc))
+
+        return self.memo(("zoc", side), compute)
 
     def overstacked(self, side: str) -> list[str]:
         """Hexes where `side` breaks its ground stacking limits (13.1, 13.2), by label."""
@@ -213,12 +212,3 @@ class State(SequencedState):
 def is_hex(where: str) -> bool:
     """A place on the map (XXYY), not a display."""
     return len(where) == 4 and where.isdigit()
-
-
-def _memo(state: State) -> dict:
-    """A position never changes (events make new states), so what is computed from it is kept with it."""
-    cache = state.__dict__.get("_cache")
-    if cache is None:
-        cache = {}
-        object.__setattr__(state, "_cache", cache)
-    return cache

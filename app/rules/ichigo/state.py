@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from app.events.core import DieRolled
+from app.rules.engine.state import Memo
 from app.rules.ichigo.data_load import load, phase_names
 
 SIDES = ("japanese", "allied")
@@ -74,7 +75,7 @@ class Unit:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Memo):
     turn: int
     phase: str                          # setup | start | I..X | over
     units: dict
