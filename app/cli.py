@@ -373,7 +373,8 @@ def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
                       f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
                       f"   |   python cli.py verify {game_id}",
-                      f"watch it in the browser (the referee's view): python cli.py serve, then open {url}"])
+                      f"watch it in the browser ({ctx.console.whose_view(game_id)}): python cli.py serve, "
+                      f"then open {url}"])
     emit(as_json, {"game_id": game_id, "orders": played, "url": url}, text)
 
 
@@ -393,7 +394,7 @@ def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, brow
     from app.mail.transport import MailConfig
 
     url = ctx.console.open_link(MailConfig.from_env(), game, side, server)
-    view = f"as {side}" if side else "the referee's view"
+    view = ctx.console.whose_view(game, side)
     emit(as_json, {"game_id": game, "view": side or "all", "url": url},
          f"{url}\n  {game}, {view}; needs the server running: python cli.py serve")
     if browser:

@@ -32,7 +32,7 @@ from test_snc_fog import check_fog  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.rules.catalog import get_rules  # noqa: E402
-from app.rules.snc.rules import RULES  # noqa: E402
+from app.rules.snc import GAME as RULES  # noqa: E402
 from app.service import audit, games  # noqa: E402
 
 

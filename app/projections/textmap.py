@@ -23,7 +23,7 @@ from app.rules.kernel.mapfile import GameMap
 
 RADIUS = 2
 LIMIT = 24
-PLACE_WIDTH = 26  # longer place texts push their line's counters right rather than widen every line
+PLACE_WIDTH = 26  # a longer place text goes on below its line rather than widen every line
 # a hex label in a history line: four digits, after a map sheet's letter where the game has several ("w4324"),
 # not part of a longer number or word nor an index ("die roll #1203")
 _LABEL = re.compile(r"(?<![#\w])(?:[a-z](?=\d))?\d{4}(?!\d)")
@@ -132,10 +132,10 @@ EACH_LINE = "Each line: hex, terrain and place, then each side's counters as uni
 
 
 def _stack_lines(game_map: GameMap, view: dict, stacks: dict[Hex, list[dict]], hexes: list[Hex],
-                 radius: int, wrap: bool = False) -> list[str]:
+                 radius: int) -> list[str]:
     """Per part of the map (a blank line before each), one line per hex: `HEX  terrain, place  side: counters`,
-    the places in one column; a place longer than the column pushes its counters right, or with `wrap` goes on
-    below them, so every line's counters start in the same column."""
+    the places in one column; a place longer than the column goes on below, so every line's counters start in
+    the same column (the turn email and `cli.py state` alike)."""
     places = {h: _place(game_map, h, view) for h in hexes}
     width = min(max(len(p) for p in places.values()), PLACE_WIDTH)
     out = []
@@ -146,7 +146,7 @@ def _stack_lines(game_map: GameMap, view: dict, stacks: dict[Hex, list[dict]], h
             for u in stacks[h]:
                 by_side[u["side"]].append(_counter(u))
             units = "; ".join(f"{s}: {', '.join(us)}" for s, us in by_side.items())
-            first, *rest = textwrap.wrap(places[h], width, break_on_hyphens=False) if wrap else [places[h]]
+            first, *rest = textwrap.wrap(places[h], width, break_on_hyphens=False) or [""]
             out.append(f"  {h}  {first.ljust(width)}  {units}".rstrip())
             out += [f"  {'':{len(str(h))}}  {more}" for more in rest]
     return out
@@ -156,7 +156,7 @@ def render_board(game_map: GameMap, view: dict) -> str:
     """Every stack the view shows, per part of the map, then the units it shows off the map (eliminated, not yet
     arrived, held off-map), by side."""
     stacks = stacks_of(game_map, view)
-    out = [f"  {EACH_LINE}"] + (_stack_lines(game_map, view, stacks, sorted(stacks), RADIUS, wrap=True) if stacks
+    out = [f"  {EACH_LINE}"] + (_stack_lines(game_map, view, stacks, sorted(stacks), RADIUS) if stacks
                                 else ["", "  (no units on the map)"])
     off: dict[str, list[str]] = defaultdict(list)
     for u in view.get("units", []) or []:

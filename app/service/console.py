@@ -186,3 +186,9 @@ class Console:
     def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:
         """The database owner's link to the game's replay viewer, as `side` or the referee (Seats.owner_link)."""
         return self.pbem(config).owner_link(game_id, side, server)
+
+    def whose_view(self, game_id: str, side: str | None = None) -> str:
+        """Whose view the game's viewer opened as `side` (None: the referee) shows, in words, as the replay page
+        names it (app/service/replays.py `whose_view`)."""
+        final = projection.load(self._store, game_id)
+        return replay.whose_view(side, get_rules(final.meta.rules).outcome(final.game) is not None)

@@ -37,6 +37,12 @@ class Replays:
         return replay.build(self._store, game_id, viewer)
 
 
+def whose_view(r: Replay) -> str:
+    """Whose view the replay shows, in the words every output uses (app/projections/replay.py `whose_view`): "as
+    SIDE sees it", "the referee's view (everything)" or "everything (the game is over)"."""
+    return replay.whose_view(r.viewer, r.over)
+
+
 def panels(r: Replay) -> dict:
     """Which of the viewer's panels the game's rules can fill."""
     rules = get_rules(r.rules)

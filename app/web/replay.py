@@ -213,7 +213,7 @@ def page(game_id: str):
     if request.method == "POST" or "key" in request.args:
         return _sign_in(game_id)
     r = _replay(game_id)
-    return render_template("replay.html", game_id=game_id, viewer=r.viewer, rules=r.rules)
+    return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules)
 
 
 def _sign_in(game_id: str):

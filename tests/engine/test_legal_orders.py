@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from unittest import mock
 
 import pytest
 
 from app.events.dice import SeededDice
 from app.rules import legal
 from app.rules.catalog import get_rules
+from app.rules.engine.state import _MEMO, Memo
 from app.rules.errors import OrderError
 from app.rules.practice import candidate_source
 from tests import fuzzing
@@ -59,3 +62,27 @@ def test_legal_orders_are_listed_only_for_the_side_to_act_and_attacks_carry_thei
     plain = next(o for o in attacks if o["order"] == "attack 3511 with jp-d3-r6 jp-d3-r18")
     preview = rules.preview(s, rules.parse(plain["order"], "japanese", s))
     assert plain["odds"] == preview["column_label"] and plain["case"] == "SNC 10.0"
+
+
+@pytest.mark.parametrize("game", ["snc", pytest.param("ichigo", marks=pytest.mark.slow)])  # Ichi-Go: 3 s
+def test_the_per_position_memo_changes_no_listed_order_and_is_no_part_of_the_state(game):
+    """What a position derives once (zones of control, reaches, supply: app/rules/engine/state.py `Memo`) gives
+    the list of legal orders it gives when derived again for every probe; a copy made from the state's fields, its
+    equality and its snapshot never carry it."""
+    rules = get_rules(game)
+    seen = []
+
+    def keep(state, rng):
+        seen.append(state)
+        return fuzzing.legal_candidates(rules)(state, rng)
+
+    fuzzing.play(rules, keep, random.Random(3), 40, f"memo-{game}")
+    lists = ((s, legal.legal_orders(rules, s, rules.prompt(s).side)) for s in reversed(seen))
+    state, listed = next((s, found) for s, found in lists if any(o["action"] == "move" for o in found))
+    side = rules.prompt(state).side
+    with mock.patch.object(Memo, "memo", lambda self, key, compute: compute()):
+        again = legal.legal_orders(rules, replace(state), side)
+    assert listed == again
+    copy = replace(state)
+    assert copy == state and rules.encode_state(copy) == rules.encode_state(state)
+    assert not _MEMO.get(id(copy)) and _MEMO.get(id(state))

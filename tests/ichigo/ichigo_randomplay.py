@@ -1,25 +1,25 @@
-"""Random legal Ichi-Go orders to the end (design.md practice 10): a test helper for the fuzzer; the
-candidates are the practice opponents' (app/rules/ichigo/practice.py), with now and then a move beyond any
-movement roll, which must be refused before its die (design.md practice 11, ruling E13)."""
+"""Random legal Ichi-Go orders to the end (design.md practice 10): a test helper for the fuzzer; the candidates
+are the orders Ichi-Go's list of legal orders is made of (app/rules/legal.py, `legal_orders`), shuffled (tests/
+fuzzing.py `legal_candidates`), with now and then a move of 3 to 8 hexes, mostly beyond any movement roll: refused,
+it must be refused before its die (design.md practice 11, ruling E13)."""
 from __future__ import annotations
 
 import random
 
 from app.rules.ichigo import GAME as RULES
-from app.rules.ichigo import practice
-from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State
 from tests import fuzzing
 
 __all__ = ["candidates", "play"]
 
+_legal = fuzzing.legal_candidates(RULES)
+
 
 def candidates(state: State, rng: random.Random) -> list[str]:
-    out = practice.candidates(state, rng)
-    rng = random.Random(repr(out))  # its own draws: the practice candidates' stream stays as it is
+    out = _legal(state, rng)
     if "move" not in [a.name for a in RULES.prompt(state).actions] or rng.random() < 0.7:
         return out
-    d, side, nation = load(), RULES.prompt(state).side, state.nation_now()
+    d, side, nation = state.data, RULES.prompt(state).side, state.nation_now()
     movers = [u for u in state.on_map(side) if u.nation == nation and not (u.static or u.militia or u.done)]
     if movers:
         u = rng.choice(movers)

@@ -114,6 +114,25 @@ def map_lines(msg: EmailMessage) -> dict[str, str]:
     return {m.group(1): m.group(0) for m in re.finditer(r"^  (\d{4})  .*$", text_map(msg), re.M)}
 
 
+MAP_LINE = re.compile(r"^  (\d{4})  (.*?)(?:  +(\w+: .*))?$")  # hex, place, counters
+
+
+def map_places(msg: EmailMessage) -> dict[str, str]:
+    """The text map's place column by hex label, read on across the lines a long place goes on to."""
+    places: dict[str, str] = {}
+    last = None
+    for line in text_map(msg).splitlines():
+        m = MAP_LINE.match(line)
+        if m:
+            last = m.group(1)
+            places[last] = m.group(2).strip()
+        elif last and re.match(r"^ {8}\S", line):
+            places[last] += " " + line.strip()
+        else:
+            last = None
+    return places
+
+
 @pytest.fixture
 def smtp(tmp_path):
     maildir = str(tmp_path / "orders-maildir")

@@ -16,7 +16,16 @@ from app.rules.errors import OrderError
 from app.rules.ichigo import GAME as ICHIGO
 from app.rules.snc import GAME as SNC
 from tests.ichigo.ichigo_randomplay import candidates
-from tests.pbem.conftest import SVG, counters, map_lines, map_picture, text_map, token_in
+from tests.pbem.conftest import (
+    MAP_LINE,
+    SVG,
+    counters,
+    map_lines,
+    map_picture,
+    map_places,
+    text_map,
+    token_in,
+)
 
 
 def seat_players(pbem, smtp, rules: str, players: dict[str, str]) -> tuple[str, dict[str, str]]:
@@ -99,9 +108,12 @@ def test_snc_pictures_and_text_maps_show_only_the_top_of_the_other_sides_stacks(
     # and their own stack in Shanghai in full; the Chinese see its top unit only
     shanghai = sorted(u.id for u in game.at("3512"))
     assert len(shanghai) == 3 and all(uid in jp_lines["3512"] for uid in shanghai)
-    cn_line = map_lines(smtp.last(cn, "Your turn"))["3512"]
-    assert cn_line.endswith("japanese: jp-gar-shanghai (2) +2 hidden below")
-    assert "victory hex (japanese control)" in cn_line and "Shanghai" in cn_line
+    cn_turn = smtp.last(cn, "Your turn")
+    assert map_lines(cn_turn)["3512"].endswith("japanese: jp-gar-shanghai (2) +2 hidden below")
+    # laid out as `cli.py state`: the place too long for its column goes on below, every line's counters start
+    # in one column
+    assert map_places(cn_turn)["3512"] == "paddy, Shanghai, victory hex (japanese control)"
+    assert len({MAP_LINE.match(line).start(3) for line in map_lines(cn_turn).values()}) == 1
 
 
 def ichigo_order(state, rng) -> str:

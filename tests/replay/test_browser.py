@@ -195,7 +195,7 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
     page.goto(f"{server.url}/replay/{game_id}/?key={key}", wait_until="commit")
     page.wait_for_selector("body[data-ready='1']")
     assert page.url == f"{server.url}/replay/{game_id}/"  # the sign-in page took the key out of the address
-    assert page.locator("#viewer").inner_text() == "seen by red"
+    assert page.locator("#viewer").inner_text() == "as red sees it"
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script on the page can read the key
     page.keyboard.press("End")
     last = page.locator("#history li").last.get_attribute("value")
@@ -217,7 +217,7 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
     page.click("button[type='submit']")
     page.wait_for_selector("body[data-ready='1']")
     assert page.url == f"{server.url}/replay/{game_id}/"
-    assert page.locator("#viewer").inner_text() == "seen by blue"
+    assert page.locator("#viewer").inner_text() == "as blue sees it"
     page.keyboard.press("End")
     page.wait_for_selector(f"body[data-map-seq='{last}']")
     assert page.locator("#map .counter[data-unit='B3']").count() == 1

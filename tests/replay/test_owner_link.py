@@ -13,6 +13,7 @@ from app.web.replay import COOKIE
 from cli import cli
 from tests.replay import test_browser
 from tests.replay.test_served import counters, served_app
+from tests.replay.test_web import whose
 
 server, page = test_browser.server, test_browser.page  # the fixtures: the real server, and Chromium
 
@@ -46,7 +47,8 @@ def test_the_demo_prints_a_link_that_opens_its_game_in_the_viewer_as_the_referee
     form = client.get(f"/replay/{game_id}/")  # the game runs and has no seats: a token form, and what to do
     assert form.status_code == 401 and f"python cli.py open {game_id}".encode() in form.data
     page = sign_in(client, url)
-    assert page.status_code == 200 and b"seen by <b>all</b>" in page.data
+    assert page.status_code == 200 and whose(page.data) == "the referee's view (everything)"
+    assert f"watch it in the browser ({whose(page.data)})" in out  # the demo names the view in the same words
     frames = client.get(f"/replay/{game_id}/frames.json").json
     assert frames["viewer"] == "all" and len(frames["frames"]) > 10
 
@@ -62,7 +64,9 @@ def test_open_as_a_side_shows_only_that_sides_view(demo, foggy):
         link = json.loads(out)
         assert link["view"] == (view or "all") and link["game_id"] == game_id
         client = served_app(db).test_client()
-        assert f"seen by <b>{view or 'all'}</b>".encode() in sign_in(client, link["url"]).data
+        words = whose(sign_in(client, link["url"]).data)
+        assert words == ("as red sees it" if view else "the referee's view (everything)")
+        assert f"{game_id}, {words}; needs the server" in run(db, "open", game_id, *(["--as", view] if view else []))[1]
         frames = client.get(f"/replay/{game_id}/frames.json").json["frames"]
         head = frames[-1]["seq"]
         units = client.get(f"/replay/{game_id}/frames.json?views=1&from={head}").json["frames"][-1]["view"]["units"]
@@ -119,7 +123,7 @@ def test_the_demos_link_opens_the_cli_game_in_chromium(store, server, page):
     page.goto(url, wait_until="commit")
     page.wait_for_selector("body[data-ready='1']")
     assert page.url == f"{server.url}/replay/{game_id}/"  # the key left the address bar for the cookie
-    assert page.locator("#viewer").inner_text() == "seen by all"
+    assert page.locator("#viewer").inner_text() == "the referee's view (everything)"
     page.keyboard.press("End")
     last = page.locator("#history li").last.get_attribute("value")
     page.wait_for_selector(f"body[data-map-seq='{last}']")

@@ -100,7 +100,7 @@ def test_a_player_token_shows_only_their_side_mid_game(world):
     analysis = client.get(f"/replay/{g}/analysis.json", headers=as_seat(tok["red"]))
     assert analysis.status_code == 200 and SECRET_HEX not in analysis.get_data(as_text=True)
     page = client.get(f"/replay/{g}/", headers=as_seat(tok["red"]))
-    assert page.status_code == 200 and b"seen by <b>red</b>" in page.data
+    assert page.status_code == 200 and b'<div id="viewer">as red sees it</div>' in page.data
     # the canary is real: blue sees B3 there, the arbiter sees everything
     blue = client.get(f"/replay/{g}/frames.json?views=1", headers=as_seat(tok["blue"])).json
     assert {u["hex"] for u in blue["frames"][-1]["view"]["units"] if u["id"] == "B3"} == {SECRET_HEX}
@@ -118,7 +118,7 @@ def test_the_replay_page_sees_as_the_services_one_rule_says(world):
         page = client.get(f"/replay/{g}/", headers=as_seat(tok[seat]))
         export = client.get(f"/games/{g}/export", headers=as_seat(tok[seat]))
         assert page.status_code == 200 and export.status_code == 200
-        seen[seat] = b"seen by <b>all</b>" in page.data
+        seen[seat] = b"(everything)</div>" in page.data
         assert seen[seat] == (export.headers["X-Hexledger-Export"] == "full"), seat
     assert seen == {"red": False, "blue": False, "arbiter": True}
 
@@ -191,7 +191,7 @@ def test_a_finished_game_replays_for_a_spectator(store, finished):
     assert data["viewer"] == "all" and data["over"] and len(data["frames"]) == store.head(finished)[0]
     assert any(f["type"] == "core.SeedRevealed" for f in data["frames"])  # the dice can be checked by anyone now
     page = client.get(f"/replay/{finished}/")
-    assert page.status_code == 200 and b"seen by <b>all</b>" in page.data
+    assert page.status_code == 200 and b'<div id="viewer">everything (the game is over)</div>' in page.data
     assert len(counters(client.get(f"/replay/{finished}/map/5.svg").data)) == 6
     assert client.get(f"/replay/{finished}/charts/luck.svg").status_code == 200
     assert client.get(f"/replay/{finished}/frames.json", headers=as_seat("f" * 32)).status_code == 403

@@ -1,4 +1,6 @@
 """The replay blueprint on a minimal Flask app: who may see what, and what each endpoint returns."""
+import html
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -25,6 +27,11 @@ def running(store, skirmish):
     return skirmish
 
 
+def whose(page: bytes) -> str:
+    """The page header's words for whose view it shows."""
+    return html.unescape(re.search(r'<div id="viewer">(.*?)</div>', page.decode()).group(1))
+
+
 def units_in(svg: bytes) -> set[str]:
     return {g.get("data-unit") for g in ET.fromstring(svg).iterfind(".//s:g[@class='counter']", NS)}
 
@@ -38,6 +45,7 @@ def test_a_running_game_is_closed_without_a_side(store, running):
     assert r.status_code == 401 and r.mimetype == "text/html" and b"in progress" in r.data
     trusted = make_app(store).test_client()
     assert trusted.get(f"/replay/{running}/frames.json?as=red").json["viewer"] == "red"
+    assert whose(trusted.get(f"/replay/{running}/?as=red").data) == "as red sees it"
     assert trusted.get(f"/replay/{running}/frames.json?as=green").status_code == 403
     r = trusted.get("/replay/no-such-game/frames.json?as=red")
     assert r.status_code == 404 and r.json["message"] == "no game no-such-game on this server"
@@ -52,6 +60,7 @@ def test_a_finished_game_is_open_to_everyone(store, finished):
     assert data["panels"] == {"map": True, "combat": True}
     page = client.get(f"/replay/{finished}/")
     assert page.status_code == 200 and b'id="combat-odds"' in page.data and b"replay.js" in page.data
+    assert whose(page.data) == "everything (the game is over)"  # as render and analyze say it
     assert client.get("/replay/static/replay.js").status_code == 200
 
 

@@ -1,15 +1,17 @@
-"""Random legal SNC orders to the end (design.md practice 10): a test helper for the fuzzer; the
-candidates are the practice opponents' (app/rules/snc/practice.py)."""
+"""Random legal SNC orders to the end (design.md practice 10): a test helper for the fuzzer; the candidates are
+the orders SNC's list of legal orders is made of (app/rules/legal.py, `legal_orders`), shuffled: the first the
+decider accepts is a random order that list shows (tests/fuzzing.py `legal_candidates`)."""
 from __future__ import annotations
 
 import random
 
 from app.rules.snc import GAME as RULES
-from app.rules.snc.practice import candidates
 from app.rules.snc.state import State
 from tests import fuzzing
 
 __all__ = ["candidates", "play"]
+
+candidates = fuzzing.legal_candidates(RULES)
 
 
 def play(rng: random.Random, max_orders: int = 3000, submit=None, state: State | None = None):

@@ -14,8 +14,10 @@ from snc_randomplay import play
 from app.events import core, dice
 from app.events.dice import SeededDice
 from app.events.registry import decode
+from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.projections import analysis, history, replay
+from app.projections import state as projection
 from app.rules.snc import GAME as RULES
 from app.service import games
 from app.service.pbem import ARBITER, Pbem, Seat
@@ -56,6 +58,56 @@ def check_fog(store, game_id: str) -> set[tuple[str, str]]:
     return checked
 
 
+def play_until(events, submit, wanted, seed: int, chunk: int = 20, most: int = 1500) -> bool:
+    """Random legal orders (seeded) through `submit`, `chunk` at a time, until `wanted(events())` holds (True) or
+    the game ends or `most` orders are played (False): a test names what its game must hold instead of trusting a
+    seed to reach it, so it stands when the random player's candidates change."""
+    rng, state = random.Random(seed), None
+    for _ in range(0, most, chunk):
+        state, _ = play(rng, max_orders=chunk, submit=submit, state=state)
+        if RULES.outcome(state) is not None:
+            return False
+        if wanted(events()):
+            return True
+    return False
+
+
+def sides_of(events, kind: str) -> set[str]:
+    """The sides whose events of type snc.`kind` are in the stream: the event's side (a battle's, the attacker),
+    else its units' (the side losing, moving, placing...)."""
+    def side(payload: dict) -> str | None:
+        said = payload.get("side") or payload.get("battle", {}).get("side")
+        units = payload.get("units") or ["-"]
+        return said or {"cn": "chinese", "jp": "japanese"}.get(units[0].split("-")[0])
+
+    return {side(e.payload) for e in events if e.type == f"snc.{kind}"}
+
+
+def both_sides(*kinds: str):
+    """A stream holding events of each of `kinds` for both sides."""
+    return lambda events: all(sides_of(events, k) >= set(SIDES) for k in kinds)
+
+
+def a_game_with(folder, wanted, first_seed: int = 11, seeds: int = 6):
+    """The first of a few seeded games through the service (tests/fogcheck.py) that comes to hold `wanted`,
+    stopped there: (pbem, game id, outbox). Asserts one did."""
+    for seed in range(first_seed, first_seed + seeds):
+        path, game_id = str(folder / f"fog-{seed}.sqlite3"), f"g-snc-fog-{seed}"
+
+        def until(submit, path=path, game_id=game_id, seed=seed):
+            reader = EventStore(path)
+            try:
+                return play_until(lambda: list(reader.events(game_id)), submit, wanted, seed)
+            finally:
+                reader.close()
+
+        pbem, game_id, outbox, found = played_through_service(path, "snc", EMAILS, game_id, until)
+        if found:
+            return pbem, game_id, outbox
+        pbem.store.close()
+    raise AssertionError(f"no game of seeds {first_seed}-{first_seed + seeds - 1} came to hold what the test needs")
+
+
 @pytest.fixture
 def played(store):
     # a fixed server dice seed and game id (the dice mix both in): the same game every run
@@ -72,7 +124,8 @@ def played(store):
 
 def test_6_3_every_per_side_line_and_export_row_names_only_units_that_side_could_see(store, played):
     game_id, submit = played
-    play(random.Random(11), max_orders=500, submit=submit)
+    kinds = ("UnitsMoved", "BattleOpened", "StepsLost", "ReinforcementsPlaced")
+    assert play_until(lambda: list(store.events(game_id)), submit, both_sides(*kinds), seed=11)
     events = list(store.events(game_id))
     checked = check_fog(store, game_id)
     # each side's history lines of moves, battles, losses and arrivals were among those checked
@@ -144,14 +197,18 @@ def test_6_3_the_revealed_mark_is_not_a_game_fact_an_event_stored_without_it_sti
 EMAILS = {"chinese": "c@x.example", "japanese": "j@x.example"}
 
 
+def fog_game(events) -> bool:
+    """Moves, battles, losses and arrivals of both sides, and a stack over the limit brought back to it (6.0)."""
+    return (both_sides("UnitsMoved", "BattleOpened", "StepsLost", "ReinforcementsPlaced")(events)
+            and any(e.type == "snc.Overstacked" for e in events))
+
+
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory):
-    """One SNC game of random legal orders through the service (turn emails included), stopped in GT 12 after a
-    Japanese stack over the limit lost a unit (6.0) and many battles cost both sides steps under the fog."""
-    pbem, game_id, outbox, (state, _) = played_through_service(
-        str(tmp_path_factory.mktemp("fog") / "fog.sqlite3"), "snc", EMAILS, "g-snc-fog",
-        lambda submit: play(random.Random(11), max_orders=195, submit=submit))
-    assert RULES.outcome(state) is None
+    """An SNC game of random legal orders through the service (turn emails included), stopped, before its end, as
+    soon as both sides moved, fought, lost steps and placed reinforcements and a stack over the limit lost a unit
+    (6.0)."""
+    pbem, game_id, outbox = a_game_with(tmp_path_factory.mktemp("fog"), fog_game)
     yield pbem, game_id, outbox
     pbem.store.close()
 
@@ -181,18 +238,20 @@ def test_6_3_each_sides_loss_chart_shows_every_loss_its_history_tells_it(fuzzed)
 
 def test_6_0_an_overstack_elimination_counts_the_steps_of_the_units_it_takes(fuzzed):
     pbem, game_id, _ = fuzzed
-    frames = replay.build(pbem.store, game_id, "chinese").frames
-    overstack = next(f for f in frames if f.type == "snc.Overstacked")
-    assert overstack.losses == {"japanese": 2}  # a full-strength regiment, whatever the Chinese view showed of it
-    assert "jp-" not in overstack.text
+    event = next(e for e in pbem.store.events(game_id) if e.type == "snc.Overstacked")
+    side, units = event.payload["side"], event.payload["units"]
+    before = projection.load(pbem.store, game_id, event.seq - 1).game
+    steps = sum(before.units[u].steps for u in units)
+    other = next(s for s in SIDES if s != side)
+    overstack = next(f for f in replay.build(pbem.store, game_id, other).frames if f.type == "snc.Overstacked")
+    assert steps >= 1 and overstack.losses == {side: steps}  # the steps of the units taken, whatever the other
+    assert not named(overstack.text) & set(units)  # side's view showed of them, and none of them named to it
 
 
 def test_6_3_a_loss_taken_back_by_consent_leaves_every_chart(tmp_path):
     """A dispute accepted retracts the orders from the disputed one on; their losses stay in the history, marked
     retracted, and leave the charts as they leave the position."""
-    pbem, game_id, _, _ = played_through_service(
-        str(tmp_path / "undo.sqlite3"), "snc", EMAILS, "g-snc-fog-retract",
-        lambda submit: play(random.Random(11), max_orders=40, submit=submit))
+    pbem, game_id, _ = a_game_with(tmp_path, lambda events: any(e.type == "snc.StepsLost" for e in events))
     events = list(pbem.store.events(game_id))
     lost = [e for e in events if e.type == "snc.StepsLost"]
     order = max(e.seq for e in events if e.type == "core.OrderGiven" and e.seq < lost[-1].seq)

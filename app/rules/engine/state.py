@@ -1,5 +1,9 @@
 """What every game's state has beside its own pieces, and how any game's state is saved in a snapshot.
 
+`Memo` is a mixin for any game's frozen State: what is derived from a position (zones of control, a stack's
+reach, a unit's supply) computed once per state and kept beside it, for the hundreds of orders the list of legal
+orders tries against one position (app/rules/legal.py).
+
 `SequencedState` is a mixin for a game's frozen State dataclass: the decisions the sequence waits for
 (`pending`, a tuple of {"kind", "side", ...data} dicts, first first), the result (`winner`, `reason`), and the
 game's data (`data`: map, units, tables, as this game was set up; never saved, never compared). The shared
@@ -14,15 +18,34 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+import weakref
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 OVER = "over"
 
+# What each live state has derived from its position (Memo.memo), by object id; an entry goes with its state.
+_MEMO: dict[int, dict] = {}
+
+
+class Memo:
+    """A state that keeps what is derived from its position. A state never changes (events make new ones), so
+    `memo(key, compute)` runs `compute()` once per state and key. Kept outside the state (keyed by the object,
+    dropped with it): equality, snapshots, the codec and a copy made from its fields never see it."""
+
+    def memo(self, key, compute):
+        cache = _MEMO.get(id(self))
+        if cache is None:
+            cache = _MEMO[id(self)] = {}
+            weakref.finalize(self, _MEMO.pop, id(self), None)
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
 
 @dataclass(frozen=True, kw_only=True)
-class SequencedState:
+class SequencedState(Memo):
     pending: tuple = ()
     winner: str | None = None
     reason: str = ""

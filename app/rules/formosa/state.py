@@ -167,17 +167,16 @@ class State(SequencedState):
         units exert one until revealed (11.1, 14.0); Japanese units in a hex a B-29 suppressed exert none (16.5 DS
         item 1: an Allied unit that later enters the hex does), nor do units at sea on an amphibious marker (ruling
         F81)."""
-        key = ("zoc", side)
-        cache = _memo(self)
-        if key not in cache:
+        def compute():
             exerting = {}
             for h, ps in self.positions().items():
                 if str(h) in self.strike.suppressed:
                     ps = [p for p in ps if p.side != "japanese"]
                 if ps and self.data.is_land(h):
                     exerting[h] = ps
-            cache[key] = frozenset(str(h) for h in zoc_of_side(self.data.map, exerting, side, self.data.zoc))
-        return cache[key]
+            return frozenset(str(h) for h in zoc_of_side(self.data.map, exerting, side, self.data.zoc))
+
+        return self.memo(("zoc", side), compute)
 
     def at_sea(self, u: Unit) -> bool:
         """On an amphibious marker in an all-sea hex, waiting to assault (10.1 item 3, 10.2.2)."""
@@ -255,12 +254,3 @@ class State(SequencedState):
 def is_hex(where: str) -> bool:
     """A place on the map (XXYY), not a display."""
     return len(where) == 4 and where.isdigit()
-
-
-def _memo(state: State) -> dict:
-    """A position never changes (events make new states), so what is computed from it is kept with it."""
-    cache = state.__dict__.get("_cache")
-    if cache is None:
-        cache = {}
-        object.__setattr__(state, "_cache", cache)
-    return cache

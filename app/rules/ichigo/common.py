@@ -45,7 +45,11 @@ def japanese_sources(state: State) -> frozenset[str]:
 
 def japanese_supplied(state: State, h: str) -> bool:
     """Ichi-Go 7.1: a path of any length to a source, never across all-lake/all-sea hexsides, into an enemy
-    city or an enemy-occupied hex; or inside a never-lost initial Japanese city."""
+    city or an enemy-occupied hex; or inside a never-lost initial Japanese city. Traced once per position."""
+    return state.memo(("japanese-supplied", h), lambda: _japanese_supplied(state, h))
+
+
+def _japanese_supplied(state: State, h: str) -> bool:
     d = state.data
     if h in d.tagged("jp-city") and h not in state.ever_allied and h in state.jp_control:
         return True
@@ -63,7 +67,12 @@ def us_supplied(state: State, h: str) -> bool:
 
 
 def us_beachhead_supplied(state: State, h: str) -> bool:
-    """Ichi-Go 7.5: a path to a beachhead (the only US supply that allows momentum attacks, 11.25)."""
+    """Ichi-Go 7.5: a path to a beachhead (the only US supply that allows momentum attacks, 11.25). Traced once
+    per position."""
+    return state.memo(("beachhead-supplied", h), lambda: _us_beachhead_supplied(state, h))
+
+
+def _us_beachhead_supplied(state: State, h: str) -> bool:
     d = state.data
     beaches = [x for x in beachheads(state).values() if x]
     if not beaches:

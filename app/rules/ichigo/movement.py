@@ -35,6 +35,11 @@ def stack_violation(state: State, h: str, arriving: list[Unit]) -> str | None:
 
 
 def situation(state: State, side: str, strategic: bool = False) -> Situation:
+    """What the kernel's movement needs of the position for `side` (once per position)."""
+    return state.memo(("situation", side, strategic), lambda: _situation(state, side, strategic))
+
+
+def _situation(state: State, side: str, strategic: bool) -> Situation:
     d = state.data
     enemy_air = air_range(state, other(side))
     forbidden: dict = {}
@@ -159,7 +164,8 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
         raise IllegalOrder("Ichi-Go 5.5", "units move only in a phase declared for movement")
     units = movers(state, side, ids)
     d = em.state.data
-    sit = situation(state, side, strategic or (units[0].strategic and units[0].mp >= 0))
+    strategic_now = strategic or (units[0].strategic and units[0].mp >= 0)
+    sit = situation(state, side, strategic_now)
     plan = allowance(state, units, strategic)
     bound = "" if plan.purpose is None else "at most "
     start = units[0].hex
@@ -167,7 +173,8 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
     if via:
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:
-        r = reach(d.map, d.movement, mover, sit)
+        r = state.memo(("reach", side, strategic_now, start, plan.most, mover.classes),
+                       lambda: reach(d.map, d.movement, mover, sit))
         if H(dest) in r:
             path = r.path_to(H(dest))
         elif d.map.adjacent(H(start), H(dest)):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.rules.engine.state import Memo
 from app.rules.ichigo.data_load import load, phase_names
 
 SIDES = ("japanese", "allied")
@@ -73,7 +74,7 @@ class Unit:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Memo):
     turn: int
     phase: str                          # setup | start | I..X | over
     units: dict[str, Unit]

@@ -115,7 +115,7 @@ def in_contact(state: State, unit: Unit) -> bool:
 def next_movement(state: State) -> dict:
     """The programmed Japanese's next order in the Japanese Forces Movement Phase, as
     {"action", ...arguments, "reason"}: a reinforcement's entry, one unit's move or hold, or the end."""
-    return state._memo("next_movement", lambda: _next_movement(state))
+    return state.memo("next_movement", lambda: _next_movement(state))
 
 
 def _next_movement(state: State) -> dict:
@@ -240,7 +240,7 @@ def _matching(edges: dict[str, list[str]]) -> int:
 def next_attack(state: State) -> dict:
     """8.51 first (as many attacks as possible, R21), then 8.52: the attacker in the lowest-numbered hex; its
     target in the highest-numbered hex, the strongest, then the top of the stack."""
-    return state._memo("next_attack", lambda: _next_attack(state))
+    return state.memo("next_attack", lambda: _next_attack(state))
 
 
 def _next_attack(state: State) -> dict:

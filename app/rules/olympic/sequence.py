@@ -259,7 +259,7 @@ def _move_candidates(state: State, side: str):
 def _situation(state: State) -> Situation:
     """American movement (R10, R11, R15): no entry into Japanese units or intact militia; stop on entering a
     Japanese zone of control."""
-    return state._memo("american-movement", lambda: Situation(
+    return state.memo("american-movement", lambda: Situation(
         enemy_occupied=frozenset(H(h) for h in state.hexes_of("japanese")),
         ezoc=frozenset(H(h) for h in state.zoc_of("japanese")),
         forbidden={H(h): "Olympic ruling R11" for h in state.intact_militia()}))

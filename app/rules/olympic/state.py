@@ -50,16 +50,6 @@ class State(SequencedState):
     invasion_turn: int | None = None  # the Game-Turn of the one later invasion (ruling R17)
     retreat_toward: str | None = None  # the American standing retreat order (ruling R24)
 
-    def _memo(self, key, compute):
-        """A position never changes (events make new states), so what is computed from it is kept with it."""
-        cache = self.__dict__.get("_cache")
-        if cache is None:
-            cache = {}
-            object.__setattr__(self, "_cache", cache)
-        if key not in cache:
-            cache[key] = compute()
-        return cache[key]
-
     @property
     def side(self) -> str | None:
         if self.step in AMERICAN_STEPS:
@@ -84,7 +74,7 @@ class State(SequencedState):
 
     def hexes_of(self, side: str, land: bool = True) -> set[str]:
         links = self.data.land_links
-        return set(self._memo(("hexes", side, land), lambda: frozenset(
+        return set(self.memo(("hexes", side, land), lambda: frozenset(
             u.hex for u in self.on_map(side) if (u.hex in links) == land)))
 
     def at_sea(self, unit: Unit) -> bool:
@@ -107,7 +97,7 @@ class State(SequencedState):
     def zoc_of(self, side: str) -> frozenset[str]:
         """Land hexes in the zone of control of `side`'s units on land (not across all-sea hexsides)."""
         links = self.data.land_links
-        return self._memo(("zoc", side), lambda: frozenset(n for h in self.hexes_of(side) for n in links[h]))
+        return self.memo(("zoc", side), lambda: frozenset(n for h in self.hexes_of(side) for n in links[h]))
 
     def supplied(self, unit: Unit) -> bool:
         """Ruling R16: a path of land hexes to a beachhead, free of Japanese units, intact militia and Japanese

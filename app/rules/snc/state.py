@@ -2,10 +2,10 @@
 (5.1, 5.3), fire support in use (11.1), the battle being fought and any decision the sequence waits for."""
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.rules.engine.state import Memo
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
 from app.rules.snc.data_load import GameData, load
@@ -84,12 +84,8 @@ class Unit:
                      allowance=allowance, tags=frozenset({"static"} if self.static else set()))
 
 
-# What each live State has derived from its position (State.memo), by object id; an entry goes with its state.
-_MEMO: dict[int, dict] = {}
-
-
 @dataclass(frozen=True)
-class State:
+class State(Memo):
     turn: int
     side: str
     phase: str                         # declare | ops1 | reinf | ops2 | over
@@ -138,19 +134,6 @@ class State:
 
     def occupied(self, side: str) -> frozenset[str]:
         return frozenset(u.hex for u in self.on_map(side))
-
-    def memo(self, key, compute):
-        """`compute()` once per position: a state never changes, so what is derived from it (zones of control,
-        a stack's reach) is kept on it for the orders tried against it (the list of legal orders tries hundreds).
-        Kept outside the state (keyed by the object, dropped with it): equality, snapshots, the codec and a copy
-        made from its fields never see it."""
-        cache = _MEMO.get(id(self))
-        if cache is None:
-            cache = _MEMO[id(self)] = {}
-            weakref.finalize(self, _MEMO.pop, id(self), None)
-        if key not in cache:
-            cache[key] = compute()
-        return cache[key]
 
     def positions(self) -> dict:
         mf = self.data.params["game"]["mobile_mf"]
