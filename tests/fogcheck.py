@@ -115,16 +115,17 @@ def check_every_channel(pbem: Pbem, game_id: str, named: Callable[[str], set[str
         assert not named(charts) - ever, f"{side} analysis shows hidden {named(charts) - ever}"
         mails = [m for m in outbox.sent if m["To"] == members[side]["email"]]
         for msg in mails:
-            leaked = named(_all_text(msg, ever)) - ever
+            leaked = named(all_text(msg, ever)) - ever
             assert not leaked, f"{side} email {msg['Subject']} names hidden {leaked}"
     return checked
 
 
-def _all_text(msg: EmailMessage, may: set[str]) -> str:
-    """The email's text and its attachments' (a map picture's as `pictured` reads it)."""
+def all_text(msg: EmailMessage, may: set[str] | None = None) -> str:
+    """The email's text and its attachments' (a map picture's as `pictured` reads it, given the units that `may`
+    be seen; as written, without)."""
     parts = [body_text(msg)]
     for part in msg.iter_attachments():
         text = (part.get_content() if part.get_content_maintype() == "text" else
                 part.get_payload(decode=True).decode("utf-8", "replace"))
-        parts.append(pictured(text, may) if part.get_content_type() == "image/svg+xml" else text)
+        parts.append(pictured(text, may) if may is not None and part.get_content_type() == "image/svg+xml" else text)
     return "\n".join(parts)

@@ -285,7 +285,7 @@ def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tm
 
     from app.projections import replay
     from app.service.pbem import Seat
-    from tests.fogcheck import _all_text, played_through_service
+    from tests.fogcheck import all_text, played_through_service
 
     emails = {"japanese": "j@x.example", "allied": "a@x.example"}
     secret = "japanese assigns"
@@ -321,7 +321,7 @@ def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tm
         texts = [r["text"] for r in pbem.history_rows(seat)] + pbem.export(seat)[0]
         for frame in replay.build(pbem.store, game_id, side).frames:
             texts += [frame.text, json.dumps(frame.view)]
-        return texts + [_all_text(m) for m in outbox.sent if m["To"] == emails[side]]
+        return texts + [all_text(m) for m in outbox.sent if m["To"] == emails[side]]
 
     allied = "\n".join(channels("allied"))
     for told in (secret, "2 points to air-superiority", '"japanese": {'):
