@@ -4,15 +4,13 @@ Measures, in one run on one server: a bare Flask endpoint (the floor: WSGI + Fla
 state (token check, load, view), and submitting orders (parse, decide, fsynced append, turn-email check).
 Bounded: at most --count requests and --seconds per measurement. Mail goes to a throwaway outbox folder.
 
-    python bench/http.py [--count 500] [--seconds 10] [--threads 4]
+    python bench/http_api.py [--count 500] [--seconds 10] [--threads 4]
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-# run as `python bench/http.py`, this file's folder comes first on sys.path and would shadow the stdlib's http
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse  # noqa: E402
