@@ -138,21 +138,26 @@ class EventStore:
             self._register_game(game_id, rules, scenario, parent)
             if seed is not None:
                 self.db["dice_seeds"].insert({"game_id": game_id, "seed": seed})
-            return self._append_locked(game_id, 0, first_events)
+            return self._append_locked(game_id, 0, first_events, (0, GENESIS_HASH))
 
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
         """Append `events` after `expected_seq`, or raise Conflict and write nothing."""
         with self._write_lock():
-            if not self.db["games"].count_where("id = ?", [game_id]):
+            head = self._head_unlocked(game_id)
+            if head[0] == 0 and not self.game_exists(game_id):  # every game has its first events
                 raise UnknownGame(game_id)
-            return self._append_locked(game_id, expected_seq, events)
+            return self._append_locked(game_id, expected_seq, events, head)
 
     def import_stream(self, game_id: str, rules: str, scenario: str, events: list[StoredEvent],
                       parent: tuple[str, int] | None = None) -> None:
         """Store an already sealed, verified stream (an imported export) as a new game, all or nothing."""
         with self._write_lock():
             self._register_game(game_id, rules, scenario, parent)
-            self.db["events"].insert_all(_row(e) for e in events)
+            self._insert_events(events)
+
+    def _insert_events(self, events: list[StoredEvent]) -> None:
+        self.db.conn.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                 [_row(e) for e in events])
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
         if self.db["games"].count_where("id = ?", [game_id]):
@@ -162,8 +167,9 @@ class EventStore:
             "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
         })
 
-    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
-        last_seq, last_hash = self._head_unlocked(game_id)
+    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent],
+                       head: tuple[int, str]) -> list[StoredEvent]:
+        last_seq, last_hash = head
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
         at = utc_now()
@@ -177,7 +183,7 @@ class EventStore:
             sealed.append(event)
             prev = event.hash
         try:
-            self.db["events"].insert_all(_row(e) for e in sealed)
+            self._insert_events(sealed)
         except sqlite3.IntegrityError as exc:
             raise Conflict(game_id, expected_seq, self._head_unlocked(game_id)[0]) from exc
         return sealed
@@ -236,7 +242,7 @@ class EventStore:
         return self._head_unlocked(game_id)
 
     def game_exists(self, game_id: str) -> bool:
-        return bool(self.db["games"].count_where("id = ?", [game_id]))
+        return self.db.conn.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
 
     def retractions(self, game_id: str, to_seq: int) -> list[tuple[int, dict]]:
         """(seq, payload) of the game's core.Retracted events up to `to_seq`, in order."""
@@ -245,10 +251,11 @@ class EventStore:
             "ORDER BY seq", [game_id, to_seq])]
 
     def game(self, game_id: str) -> dict:
-        rows = list(self.db["games"].rows_where("id = ?", [game_id]))
-        if not rows:
+        cursor = self.db.conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
+        row = cursor.fetchone()
+        if row is None:
             raise UnknownGame(game_id)
-        return rows[0]
+        return dict(zip([column[0] for column in cursor.description], row, strict=True))
 
     def games(self, after: str | None = None, limit: int | None = None, finished_only: bool = False) -> list[dict]:
         """Games in the order they were created, from just after the game `after`, at most `limit`; with
@@ -269,13 +276,14 @@ class EventStore:
 
     def events(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[StoredEvent]:
         """A game's events in order, from `from_seq` through `to_seq` (inclusive)."""
-        sql = "SELECT * FROM events WHERE game_id = ? AND seq >= ?"
+        sql = f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND seq >= ?"
         args: list = [game_id, from_seq]
         if to_seq is not None:
             sql += " AND seq <= ?"
             args.append(to_seq)
-        for row in self.db.query(sql + " ORDER BY seq", args):
-            yield _event(row)
+        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_ in self.db.conn.execute(
+                sql + " ORDER BY seq", args):
+            yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_)
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         return next(self.events(game_id, seq, seq), None)
@@ -452,14 +460,13 @@ def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
 
 
-def _row(event: StoredEvent) -> dict:
-    row = event.to_dict()
-    row["payload"] = canonical_json(event.payload)
-    return row
+_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash"
 
 
-def _event(row: dict) -> StoredEvent:
-    return StoredEvent(**{**row, "payload": json.loads(row["payload"])})
+def _row(e: StoredEvent) -> tuple:
+    return (e.game_id, e.seq, e.type, e.version, canonical_json(e.payload), e.actor, e.at, e.causation,
+            e.prev_hash, e.hash)
+
 
 
 def _when_unlocked(step, timeout: float):

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.events import core
 from app.events.envelope import StoredEvent
-from app.events.registry import decode
+from app.events.registry import decode_stored
 from app.events.store import EventStore
 from app.rules.base import Rules, played_under
 from app.rules.catalog import get_rules
@@ -84,22 +84,42 @@ def retracted_seqs(events) -> frozenset[int]:
 
 def fold(rules: Rules, state: GameState | None, event: StoredEvent,
          retracted: frozenset[int] = frozenset()) -> GameState:
-    """Apply one stored event (validated through its schema on read).
+    """Apply one stored event (the store's own: read without a second schema pass, registry.decode_stored).
 
     `retracted` holds the sequence numbers retracted by core.Retracted events at or before the position being
     built: such events still count for the server's metadata (sequence, roll counter) but not for the game.
     """
-    body = decode(event.type, event.version, event.payload)
+    return fold_all(rules, (event,), state, retracted)
+
+
+def fold_all(rules: Rules, events, state: GameState | None = None,
+             retracted: frozenset[int] = frozenset()) -> GameState | None:
+    """`fold` each of `events` in turn. The metadata's sequence number is set once at the end, so an event that
+    changes only the game makes no new metadata."""
+    meta, game = (state.meta, state.game) if state is not None else (None, None)
+    last = None
+    for event in events:
+        meta, game = _step(rules, meta, game, event, retracted)
+        last = event.seq
+    if last is None:
+        return state
+    return GameState(meta if meta.seq == last else replace(meta, seq=last), game)
+
+
+def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent,
+          retracted: frozenset[int]) -> tuple[GameMeta, Any]:
+    body = decode_stored(event.type, event.version, event.payload)
+    if not event.type.startswith("core."):
+        if meta is None:
+            raise ValueError(f"event {event.seq} ({event.type}) comes before the game's creation")
+        return meta, (game if event.seq in retracted else rules.evolve(game, body))
     if isinstance(body, core.GameCreated):
         meta = GameMeta(game_id=event.game_id, rules=body.rules, scenario=body.scenario, sides=list(body.sides),
                         seed_commitment=body.seed_commitment, dice_game_id=event.game_id,
                         options=dict(body.options), seq=event.seq)
-        return GameState(meta, played_under(rules, rules.initial_state(body.scenario, body.options),
-                                            body.rules_version))
-    if state is None:
+        return meta, played_under(rules, rules.initial_state(body.scenario, body.options), body.rules_version)
+    if meta is None:
         raise ValueError(f"event {event.seq} ({event.type}) comes before the game's creation")
-    meta = replace(state.meta, seq=event.seq)
-    game = state.game
     if isinstance(body, core.PlayerJoined):
         meta = replace(meta, players={**meta.players, body.side: body.name},
                        player_seeds={**meta.player_seeds, body.side: body.seed_text})
@@ -120,18 +140,10 @@ def fold(rules: Rules, state: GameState | None, event: StoredEvent,
         meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif isinstance(body, (core.DisputeRaised, core.DisputeAnswered, core.RollsSpent)):
-        pass  # the record of a dispute or of a failed order: no effect on the position (its rolls still count)
-    elif not isinstance(body, core.OrderGiven) and event.seq not in retracted:
-        game = rules.evolve(game, body)
-    return GameState(meta, game)
-
-
-def fold_all(rules: Rules, events, state: GameState | None = None,
-             retracted: frozenset[int] = frozenset()) -> GameState | None:
-    for event in events:
-        state = fold(rules, state, event, retracted)
-    return state
+    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.OrderGiven):
+        # a core type this fold does not know is still the game's (as before: only these leave it alone)
+        game = game if event.seq in retracted else rules.evolve(game, body)
+    return meta, game
 
 
 def rebuild(rules: Rules, events: list[StoredEvent]) -> GameState | None:
