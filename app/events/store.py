@@ -238,8 +238,10 @@ class EventStore:
 
     def head(self, game_id: str) -> tuple[int, str]:
         """(last sequence number, its hash) of a game's stream."""
-        self.game(game_id)
-        return self._head_unlocked(game_id)
+        head = self._head_unlocked(game_id)
+        if head[0] == 0:
+            self.game(game_id)  # UnknownGame (every game has its first events)
+        return head
 
     def game_exists(self, game_id: str) -> bool:
         return self.db.conn.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
