@@ -20,6 +20,7 @@ from types import MappingProxyType
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
+from app.rules.kernel.memo import IdentityMemo
 from app.rules.kernel.pieces import Piece
 
 __all__ = [
@@ -192,6 +193,11 @@ def _class_cost(
     return cost
 
 
+_CLASS_COSTS = IdentityMemo(16)
+"""Per MovementRules: (map, unit class, from, to) -> what `_class_cost` answers. It reads only the map and the
+rules, which never change, so reach and the audit's re-run of every order pay for each step once."""
+
+
 def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: Hex, b: Hex) -> float | _Fail:
     """MP to step from ``a`` into adjacent on-map ``b`` before any EZOC or allowance check, or a failure."""
     if b in sit.enemy_occupied:
@@ -204,11 +210,14 @@ def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: 
             word = sorted(bad)[0]
             return (rules.case_for(word, rules.prohibited_case), f"{b} is {word} and may not be entered")
     worst = 0.0
+    known = _CLASS_COSTS.of(rules)
     for cls in mover.classes:
-        table = rules.costs.get(cls)
-        if table is None:
-            raise KeyError(f"no movement cost table for unit class {cls!r}")
-        c = _class_cost(gmap, rules, table, cls, a, b)
+        c = known.get((gmap, cls, a, b))
+        if c is None:
+            table = rules.costs.get(cls)
+            if table is None:
+                raise KeyError(f"no movement cost table for unit class {cls!r}")
+            c = known[(gmap, cls, a, b)] = _class_cost(gmap, rules, table, cls, a, b)
         if isinstance(c, tuple):
             return c
         worst = max(worst, c)
