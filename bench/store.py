@@ -93,7 +93,7 @@ def long_game(tmp: Path, events: int) -> tuple[EventStore, str]:
 def bare_rebuild(store: EventStore, game_id: str):
     rules = get_rules("skirmish")
     state = None
-    for type_, payload in store.db.conn.execute(
+    for type_, payload in store.db.execute(
             "SELECT type, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]):
         body = json.loads(payload)
         if type_ == "core.GameCreated":

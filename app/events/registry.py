@@ -16,9 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import marshmallow
-import marshmallow_dataclass
-
 Upcaster = Callable[[dict], dict]
 
 
@@ -31,9 +28,20 @@ class EventSpec:
     name: str
     version: int
     cls: type
-    schema: marshmallow.Schema
     upcasters: dict[int, Upcaster] = field(default_factory=dict)
     floats: tuple[str, ...] = ()  # fields typed float: JSON may store 2 for 2.0, the schema loads a float
+
+    @property
+    def schema(self):
+        """The marshmallow schema derived from the dataclass, built the first time it is needed: a command that
+        only reads the store's events never imports marshmallow (issue 15)."""
+        schema = _SCHEMAS.get(self.cls)
+        if schema is None:
+            import marshmallow
+            import marshmallow_dataclass
+
+            schema = _SCHEMAS[self.cls] = marshmallow_dataclass.class_schema(self.cls)(unknown=marshmallow.RAISE)
+        return schema
 
 
 def _float_fields(cls: type) -> tuple[str, ...]:
@@ -41,6 +49,7 @@ def _float_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls) if float in (hints[f.name], *typing.get_args(hints[f.name])))
 
 
+_SCHEMAS: dict[type, Any] = {}
 _BY_NAME: dict[str, EventSpec] = {}
 _BY_CLASS: dict[type, EventSpec] = {}
 
@@ -60,8 +69,7 @@ def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | Non
         missing = [v for v in range(1, version) if v not in (upcasters or {})]
         if missing:
             raise ValueError(f"event type {name!r} v{version} lacks upcasters from versions {missing}")
-        schema = marshmallow_dataclass.class_schema(cls)(unknown=marshmallow.RAISE)
-        spec = EventSpec(name, version, cls, schema, dict(upcasters or {}), _float_fields(cls))
+        spec = EventSpec(name, version, cls, dict(upcasters or {}), _float_fields(cls))
         _BY_NAME[name] = spec
         _BY_CLASS[cls] = spec
         cls.event_type = name
@@ -132,10 +140,13 @@ def decode(name: str, version: int, payload: dict) -> Any:
             payload = spec.upcasters[v](dict(payload))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise EventSchemaError(f"{name} v{v}: cannot upcast payload ({type(exc).__name__}: {exc})") from None
+    schema = spec.schema
+    from marshmallow import ValidationError  # imported by `schema`
+
     try:
-        return spec.schema.load(payload)
-    except (marshmallow.ValidationError, TypeError) as exc:
-        detail = exc.messages if isinstance(exc, marshmallow.ValidationError) else str(exc)
+        return schema.load(payload)
+    except (ValidationError, TypeError) as exc:
+        detail = exc.messages if isinstance(exc, ValidationError) else str(exc)
         raise EventSchemaError(f"{name} v{version}: invalid payload {detail}") from None
 
 

@@ -1,4 +1,4 @@
-"""The event store: append-only, hash-chained streams per game in SQLite, through sqlite-utils.
+"""The event store: append-only, hash-chained streams per game in SQLite (the standard library's sqlite3).
 
 Durability: a transaction is on disk (fsynced) before `append` (or any write transaction) returns, so an order
 acknowledged to a player survives a power cut. The WAL journal is fsynced after the commit rather than inside it
@@ -18,8 +18,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-import sqlite_utils
 
 from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
 
@@ -105,13 +103,13 @@ class EventStore:
         _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy_timeout)
         conn.execute("PRAGMA synchronous=NORMAL")  # the WAL is fsynced after each commit by _GroupSync
         conn.execute("PRAGMA foreign_keys=ON")
-        self.db = sqlite_utils.Database(conn)
+        self.db = conn
         self._sync = None if self.path == ":memory:" else _GroupSync.of(self.path)
         self._lock_depth = 0
         self._migrate()
 
     def close(self) -> None:
-        self.db.conn.close()
+        self.db.close()
 
     # -- schema -----------------------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -122,7 +120,7 @@ class EventStore:
         scripts = sorted(MIGRATIONS.glob("*.sql"))
 
         def pending() -> list[Path]:
-            done = {r["name"] for r in self.db["schema_migrations"].rows}
+            done = {r[0] for r in self.db.execute("SELECT name FROM schema_migrations")}
             return [s for s in scripts if s.name not in done]
 
         if not pending():
@@ -133,7 +131,16 @@ class EventStore:
                     continue
                 for statement in _split_sql(script.read_text()):
                     self.db.execute(statement)
-                self.db["schema_migrations"].insert({"name": script.name, "applied_at": utc_now()})
+                self._insert("schema_migrations", {"name": script.name, "applied_at": utc_now()})
+
+    def _rows(self, sql: str, args: Iterable = ()) -> list[dict]:
+        cursor = self.db.execute(sql, list(args))
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
+
+    def _insert(self, table: str, row: dict) -> None:
+        self.db.execute(f"INSERT INTO {_column(table)} ({', '.join(_column(c) for c in row)}) "
+                        f"VALUES ({', '.join('?' * len(row))})", list(row.values()))
 
     # -- writing ----------------------------------------------------------------------------------------
     def create_game(self, game_id: str, rules: str, scenario: str, first_events: list[NewEvent],
@@ -142,7 +149,7 @@ class EventStore:
         with self._write_lock():
             self._register_game(game_id, rules, scenario, parent)
             if seed is not None:
-                self.db["dice_seeds"].insert({"game_id": game_id, "seed": seed})
+                self._insert("dice_seeds", {"game_id": game_id, "seed": seed})
             return self._append_locked(game_id, 0, first_events, (0, GENESIS_HASH))
 
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
@@ -161,13 +168,13 @@ class EventStore:
             self._insert_events(events)
 
     def _insert_events(self, events: list[StoredEvent]) -> None:
-        self.db.conn.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        self.db.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                  [_row(e) for e in events])
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
-        if self.db["games"].count_where("id = ?", [game_id]):
+        if self.game_exists(game_id):
             raise StoreError(f"game {game_id!r} already exists here; nothing written")
-        self.db["games"].insert({
+        self._insert("games", {
             "id": game_id, "rules": rules, "scenario": scenario, "created_at": utc_now(),
             "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
         })
@@ -197,7 +204,7 @@ class EventStore:
         """BEGIN IMMEDIATE ... COMMIT; a lock taken inside another of the same store joins it (one commit)."""
 
         def __init__(self, store: EventStore):
-            self.store, self.conn = store, store.db.conn
+            self.store, self.conn = store, store.db
 
         def __enter__(self):
             self.store._lock_depth += 1
@@ -255,7 +262,7 @@ class EventStore:
         return head
 
     def game_exists(self, game_id: str) -> bool:
-        return self.db.conn.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+        return self.db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
 
     def retractions(self, game_id: str, to_seq: int) -> list[tuple[int, dict]]:
         """(seq, payload) of the game's core.Retracted events up to `to_seq`, in order."""
@@ -264,11 +271,10 @@ class EventStore:
             "ORDER BY seq", [game_id, to_seq])]
 
     def game(self, game_id: str) -> dict:
-        cursor = self.db.conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
-        row = cursor.fetchone()
-        if row is None:
+        rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
+        if not rows:
             raise UnknownGame(game_id)
-        return dict(zip([column[0] for column in cursor.description], row, strict=True))
+        return rows[0]
 
     def games(self, after: str | None = None, limit: int | None = None, finished_only: bool = False) -> list[dict]:
         """Games in the order they were created, from just after the game `after`, at most `limit`; with
@@ -285,7 +291,7 @@ class EventStore:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        return list(self.db.query(sql, args))
+        return self._rows(sql, args)
 
     def events(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[StoredEvent]:
         """A game's events in order, from `from_seq` through `to_seq` (inclusive)."""
@@ -294,7 +300,7 @@ class EventStore:
         if to_seq is not None:
             sql += " AND seq <= ?"
             args.append(to_seq)
-        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_ in self.db.conn.execute(
+        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_ in self.db.execute(
                 sql + " ORDER BY seq", args):
             yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_)
 
@@ -302,8 +308,8 @@ class EventStore:
         return next(self.events(game_id, seq, seq), None)
 
     def dice_seed(self, game_id: str) -> str | None:
-        rows = list(self.db["dice_seeds"].rows_where("game_id = ?", [game_id]))
-        return rows[0]["seed"] if rows else None
+        row = self.db.execute("SELECT seed FROM dice_seeds WHERE game_id = ?", [game_id]).fetchone()
+        return row[0] if row else None
 
     @property
     def in_transaction(self) -> bool:
@@ -315,28 +321,30 @@ class EventStore:
         """A game's play-by-email settings (columns of pbem_games) and its seats (game_id, seat, email, token_hash,
         created_at), in the caller's transaction."""
         with self._write_lock():
-            self.db["pbem_games"].insert({"game_id": game_id, **settings})
-            self.db["pbem_members"].insert_all({"game_id": game_id, **m} for m in members)
+            self._insert("pbem_games", {"game_id": game_id, **settings})
+            for m in members:
+                self._insert("pbem_members", {"game_id": game_id, **m})
 
     def members(self, game_id: str) -> list[dict]:
         """A game's seats, each a dict (seat, email, token_hash, last_seen_seq, last_notified_seq, ...)."""
-        return list(self.db["pbem_members"].rows_where("game_id = ?", [game_id]))
+        return self._rows("SELECT * FROM pbem_members WHERE game_id = ? ORDER BY rowid", [game_id])
 
     def pbem_settings(self, game_id: str) -> dict | None:
-        rows = list(self.db["pbem_games"].rows_where("game_id = ?", [game_id]))
+        rows = self._rows("SELECT * FROM pbem_games WHERE game_id = ?", [game_id])
         return rows[0] if rows else None
 
     def update_pbem_game(self, game_id: str, changes: dict) -> None:
         with self._write_lock():
-            self.db["pbem_games"].update(game_id, changes)
+            self.db.execute(f"UPDATE pbem_games SET {', '.join(f'{_column(c)} = ?' for c in changes)} "
+                            "WHERE game_id = ?", [*changes.values(), game_id])
 
     def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
         """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""
         where = ["over_notified = 0"] if running_only else []
         if on_clock_only:
             where += ["deadline_hours IS NOT NULL", "turn_side IS NOT NULL"]
-        return list(self.db.query("SELECT * FROM pbem_games" + (" WHERE " + " AND ".join(where) if where else "")
-                                  + " ORDER BY rowid"))
+        return self._rows("SELECT * FROM pbem_games" + (" WHERE " + " AND ".join(where) if where else "")
+                          + " ORDER BY rowid")
 
     def mark_seen(self, game_id: str, seat: str, seq: int) -> None:
         """The seat has read the game up to `seq` (never lowered). A refusal raises StoreUnavailable."""
@@ -397,7 +405,7 @@ class EventStore:
             sql += f" AND id IN ({', '.join('?' * len(ids))})"
             args += ids
         with self._write_lock():
-            rows = list(self.db.query(sql + " ORDER BY id LIMIT ?", [*args, limit]))
+            rows = self._rows(sql + " ORDER BY id LIMIT ?", [*args, limit])
             for row in rows:
                 self.db.execute("UPDATE outbox SET next_attempt_at = ? WHERE id = ?", [lease_until, row["id"]])
         return [{**row, "data": json.loads(row["data"])} for row in rows]
@@ -421,15 +429,15 @@ class EventStore:
 
     def mail_queue(self) -> list[dict]:
         """Every undelivered row, without its content (an invitation's carries a token)."""
-        return list(self.db.query("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, "
-                                  "next_attempt_at, last_error FROM outbox ORDER BY id"))
+        return self._rows("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, "
+                          "next_attempt_at, last_error FROM outbox ORDER BY id")
 
     def next_mail_due(self) -> str | None:
         return self.db.execute("SELECT min(next_attempt_at) FROM outbox WHERE status = 'pending'").fetchone()[0]
 
     # -- processed incoming mail ------------------------------------------------------------------------
     def mail_processed(self, message_id: str) -> bool:
-        return bool(self.db["pbem_messages"].count_where("message_id = ?", [message_id]))
+        return self.db.execute("SELECT 1 FROM pbem_messages WHERE message_id = ?", [message_id]).fetchone() is not None
 
     def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
         """Mark an incoming message processed; inside the transaction of the orders it carried."""
@@ -529,6 +537,13 @@ def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     if "full" in text:
         return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
     return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+
+
+def _column(name: str) -> str:
+    """A table or column name the store's own code passes (never a player's text), checked all the same."""
+    if not name.replace("_", "").isalnum() or not name.isascii():
+        raise ValueError(f"not a column name: {name!r}")
+    return name
 
 
 _COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash"
