@@ -355,12 +355,13 @@ class EventStore:
         self._seat_mark("last_notified_seq", game_id, seat, seq)
 
     def _seat_mark(self, column: str, game_id: str, seat: str, seq: int) -> None:
-        try:
-            self.db.execute(f"UPDATE pbem_members SET {column} = max({column}, ?) WHERE game_id = ? AND seat = ?",
-                            [seq, game_id, seat])
+        try:  # a mark already there writes nothing (a player reading an unchanged game: no commit, no fsync)
+            changed = self.db.execute(f"UPDATE pbem_members SET {column} = ? WHERE game_id = ? AND seat = ? "
+                                      f"AND {column} < ?", [seq, game_id, seat, seq]).rowcount
         except sqlite3.OperationalError as exc:
             raise unavailable(exc) from exc
-        self._durable()
+        if changed:
+            self._durable()
 
     # -- the server's own records -----------------------------------------------------------------------
     def secret(self, name: str, fresh: str) -> str:
