@@ -96,6 +96,7 @@ class EventStore:
 
     def __init__(self, path: str | None = None, busy_timeout: float = 30.0):
         self.path = path or default_db_path()
+        self.busy_timeout = busy_timeout
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
@@ -106,6 +107,7 @@ class EventStore:
         self.db = conn
         self._sync = None if self.path == ":memory:" else _GroupSync.of(self.path)
         self._lock_depth = 0
+        self._wants_fsync = False
         self._migrate()
 
     def close(self) -> None:
@@ -201,41 +203,62 @@ class EventStore:
         return sealed
 
     class _Lock:
-        """BEGIN IMMEDIATE ... COMMIT; a lock taken inside another of the same store joins it (one commit)."""
+        """BEGIN IMMEDIATE ... COMMIT; a lock taken inside another of the same store joins it (one commit). The
+        commit returns once fsynced unless every lock in the transaction was taken with durable=False."""
 
-        def __init__(self, store: EventStore):
-            self.store, self.conn = store, store.db
+        def __init__(self, store: EventStore, durable: bool = True):
+            self.store, self.conn, self.durable = store, store.db, durable
+            self.queued: threading.Lock | None = None
 
         def __enter__(self):
             self.store._lock_depth += 1
             if self.store._lock_depth > 1:
+                self.store._wants_fsync |= self.durable
                 return
+            self.store._wants_fsync = self.durable
+            # this process's writers queue here, woken as soon as the writer before them commits; SQLite's own
+            # busy handler (for other processes) sleeps a millisecond or more between tries
+            queue = self.store._sync.writers if self.store._sync is not None else None
+            if queue is not None and not queue.acquire(timeout=self.store.busy_timeout):
+                self.store._lock_depth -= 1
+                raise StoreUnavailable("the database is locked by another writer (of this process); nothing was "
+                                       "written, try again", "locked")
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 self.store._lock_depth -= 1
+                if queue is not None:
+                    queue.release()
                 raise unavailable(exc) from exc
+            self.queued = queue
 
         def __exit__(self, exc_type, exc, tb):
             self.store._lock_depth -= 1
             if self.store._lock_depth:
                 return False  # the outermost lock commits, or rolls back everything
-            if exc_type is None:
-                try:
-                    self.conn.execute("COMMIT")
-                except sqlite3.OperationalError as commit_error:
+            try:
+                if exc_type is None:
+                    try:
+                        self.conn.execute("COMMIT")
+                    except sqlite3.OperationalError as commit_error:
+                        self.conn.execute("ROLLBACK")
+                        raise unavailable(commit_error) from commit_error
+                elif self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
-                    raise unavailable(commit_error) from commit_error
-                self.store._durable()
+            finally:
+                if self.queued is not None:
+                    self.queued.release()  # the next writer goes on while this one waits for its fsync
+                    self.queued = None
+            if exc_type is None:
+                if self.store._wants_fsync:
+                    self.store._durable()
                 return False
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
             if exc_type is sqlite3.OperationalError:
                 raise unavailable(exc) from exc
             return False
 
-    def _write_lock(self) -> EventStore._Lock:
-        return EventStore._Lock(self)
+    def _write_lock(self, durable: bool = True) -> EventStore._Lock:
+        return EventStore._Lock(self, durable)
 
     def _durable(self) -> None:
         """Return once what this connection committed is fsynced (outside a transaction: it commits later)."""
@@ -397,7 +420,9 @@ class EventStore:
     def claim_mail(self, now: str, lease_until: str, ids: list[int] | None = None, limit: int = 50) -> list[dict]:
         """Pending mail due at `now` (of `ids` only, if given), oldest first, each claimed until `lease_until`
         (in one write, under the writer lock) so that no other sender (another thread, process or `tick`) takes it
-        meanwhile."""
+        meanwhile. The outbox's own bookkeeping (this claim, `mail_sent`, `mail_failed`) commits without waiting
+        for an fsync: delivery is at least once, so a mark lost in a power cut means the mail goes again, as it
+        would after a crash between sending and marking; the next durable write's fsync covers it anyway."""
         if ids == []:
             return []
         sql = "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
@@ -405,19 +430,19 @@ class EventStore:
         if ids is not None:
             sql += f" AND id IN ({', '.join('?' * len(ids))})"
             args += ids
-        with self._write_lock():
+        with self._write_lock(durable=False):
             rows = self._rows(sql + " ORDER BY id LIMIT ?", [*args, limit])
             for row in rows:
                 self.db.execute("UPDATE outbox SET next_attempt_at = ? WHERE id = ?", [lease_until, row["id"]])
         return [{**row, "data": json.loads(row["data"])} for row in rows]
 
     def mail_sent(self, mail_id: int) -> None:
-        with self._write_lock():
+        with self._write_lock(durable=False):
             self.db.execute("DELETE FROM outbox WHERE id = ?", [mail_id])
 
     def mail_failed(self, mail_id: int, error: str, retry_at: str | None) -> None:
         """Record a failed attempt: try again at `retry_at`, or (None) never without an operator."""
-        with self._write_lock():
+        with self._write_lock(durable=False):
             self.db.execute("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = "
                             "coalesce(?, next_attempt_at), status = ? WHERE id = ?",
                             [error[:500], retry_at, "pending" if retry_at else "failed", mail_id])
@@ -488,6 +513,7 @@ class _GroupSync:
     def __init__(self, path: str):
         self.file, self.wal, self.folder = path, path + "-wal", os.path.dirname(path) or "."
         self.cond = threading.Condition()
+        self.writers = threading.Lock()  # EventStore._Lock: one write transaction of this process at a time
         self.committed = self.synced = 0
         self.syncing = False
         self.folder_synced = False
@@ -520,10 +546,12 @@ class _GroupSync:
 
     def _fsync(self) -> None:
         wal = self.wal if os.path.exists(self.wal) else self.file  # no WAL: a file system that refused the mode
-        for path in ([wal] if self.folder_synced else [wal, self.folder]):  # the folder: a new WAL's name
+        # the journal's data (and its size) as SQLite's own sync does it, fdatasync; the folder, once, in full:
+        # it holds a new journal's name
+        for path, sync in [(wal, os.fdatasync)] + ([] if self.folder_synced else [(self.folder, os.fsync)]):
             fd = os.open(path, os.O_RDONLY)
             try:
-                os.fsync(fd)
+                sync(fd)
             finally:
                 os.close(fd)
         self.folder_synced = True

@@ -77,13 +77,13 @@ def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsyn
     for n in range(writers):
         setup.create_game(f"g-{n}", "skirmish", "meeting", [NewEvent("core.X", 1, {"n": 0}, "t")], None)
     synced_heads: list[dict] = []
-    real_fsync = os.fsync
+    real_fdatasync = os.fdatasync
     first = threading.Event()
 
     def heads() -> dict:
         return dict(sqlite3.connect(path).execute("SELECT game_id, max(seq) FROM events GROUP BY game_id"))
 
-    def recording_fsync(fd):
+    def recording_fdatasync(fd):
         if os.readlink(f"/proc/self/fd/{fd}") == os.path.realpath(path) + "-wal":
             if not first.is_set():  # the first fsync waits (on a condition) until every writer has committed
                 first.set()
@@ -91,9 +91,9 @@ def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsyn
                 while min(heads().values()) < 2 and time.monotonic() < deadline:
                     time.sleep(0.01)
             synced_heads.append(heads())
-        return real_fsync(fd)
+        return real_fdatasync(fd)
 
-    monkeypatch.setattr(os, "fsync", recording_fsync)
+    monkeypatch.setattr(os, "fdatasync", recording_fdatasync)
     acknowledged: list[tuple[str, int]] = []
 
     def write(n: int) -> None:
