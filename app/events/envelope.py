@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 GENESIS_HASH = "0" * 64
 
@@ -23,6 +23,17 @@ def canonical_json(obj: Any) -> str:
 
 def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class EventBody(NamedTuple):
+    """What folding a stream reads of each event (EventStore.bodies): none of the chain's fields, so a long fold
+    makes five values a row instead of ten (issue 15: a full rebuild in 1.5x a bare fold)."""
+
+    game_id: str
+    seq: int
+    type: str
+    version: int
+    payload: dict
 
 
 @dataclass(frozen=True)

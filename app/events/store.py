@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
+from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "db" / "hexledger.sqlite3"
@@ -326,6 +326,17 @@ class EventStore:
         for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_ in self.db.execute(
                 sql + " ORDER BY seq", args):
             yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_)
+
+    def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventBody]:
+        """What a fold reads of a game's events (seq, type, version, payload), in order, `from_seq` through
+        `to_seq` (inclusive): `events` without the envelope's provenance and chain fields."""
+        sql = "SELECT seq, type, version, payload FROM events WHERE game_id = ? AND seq >= ?"
+        args: list = [game_id, from_seq]
+        if to_seq is not None:
+            sql += " AND seq <= ?"
+            args.append(to_seq)
+        for seq, type_, version, payload in self.db.execute(sql + " ORDER BY seq", args):
+            yield EventBody(game_id, seq, type_, version, json.loads(payload))
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         return next(self.events(game_id, seq, seq), None)

@@ -5,14 +5,12 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 """
 from __future__ import annotations
 
-import itertools
 import os
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from app.events import core
-from app.events.envelope import StoredEvent
+from app.events.envelope import EventBody, StoredEvent
 from app.events.registry import decode_stored
 from app.events.store import EventStore
 from app.projections.cache import STATES
@@ -86,7 +84,7 @@ def retracted_seqs(events) -> frozenset[int]:
     return frozenset(out)
 
 
-def fold(rules: Rules, state: GameState | None, event: StoredEvent,
+def fold(rules: Rules, state: GameState | None, event: StoredEvent | EventBody,
          retracted: frozenset[int] = frozenset()) -> GameState:
     """Apply one stored event (the store's own: read without a second schema pass, registry.decode_stored).
 
@@ -110,7 +108,7 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
     return GameState(meta if meta.seq == last else replace(meta, seq=last), game)
 
 
-def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent,
+def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | EventBody,
           retracted: frozenset[int]) -> tuple[GameMeta, Any]:
     body = decode_stored(event.type, event.version, event.payload)
     if not event.type.startswith("core."):
@@ -202,30 +200,14 @@ def load(store: EventStore, game_id: str, at: int | None = None, use_snapshots: 
             start, state = snap[0] + 1, decode_state(rules, snap[1])
         if cached is not None and cached[0] >= start and not stale(cached[0]):
             start, link, state = cached[0] + 1, cached[1], cached[2]
-    events = store.events(game_id, start, target)
-    if link is not None:
-        first = next(events)
-        if first.prev_hash != link:  # the cached state is of a stream that is not this one any more
-            STATES.drop(where, game_id, start - 1)
-            return load(store, game_id, at)
-        events = itertools.chain((first,), events)
-    folded = _Last(events)
-    state = fold_all(rules, folded, state, retracted)
-    if use_snapshots and folded.last is not None:
-        STATES.put(where, game_id, target, folded.last.hash, state)
+    if link is not None and store.event(game_id, start).prev_hash != link:
+        STATES.drop(where, game_id, start - 1)  # the cached state is of a stream that is not this one any more
+        return load(store, game_id, at)
+    state = fold_all(rules, store.bodies(game_id, start, target), state, retracted)
+    if use_snapshots:
+        STATES.put(where, game_id, target, head_hash if target == head else store.event(game_id, target).hash,
+                   state)
     return state
-
-
-class _Last:
-    """An iterator of events that remembers the last one it gave."""
-
-    def __init__(self, events: Iterator[StoredEvent]):
-        self.events, self.last = events, None
-
-    def __iter__(self):
-        for event in self.events:
-            self.last = event
-            yield event
 
 
 def _store_key(store: EventStore) -> str:

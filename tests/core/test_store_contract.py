@@ -177,3 +177,11 @@ def test_processed_mail_is_remembered(backend):
     backend.record_mail("<m1@x>", None, "again")
     assert backend.mail_processed("<m1@x>") and not backend.mail_processed("<m2@x>")
 
+
+
+def test_bodies_are_the_events_without_their_envelope(backend):
+    game(backend)
+    backend.append("g-1", 1, [ev(2), ev(3, "core.Y")])
+    expected = [(e.game_id, e.seq, e.type, e.version, e.payload) for e in backend.events("g-1", 2, 3)]
+    assert [tuple(b) for b in backend.bodies("g-1", 2, 3)] == expected
+    assert [b.seq for b in backend.bodies("g-1")] == [1, 2, 3] and list(backend.bodies("nope")) == []
