@@ -29,8 +29,9 @@ from app.web import create_app  # noqa: E402
 ENDS_PER_GAME = 24  # skirmish: 6 turns x 2 sides x 2 steps, each closed by 'end'
 
 
-def measure(name: str, port: int, make_request, count: int, seconds: float) -> dict:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def requests(conn: http.client.HTTPConnection, make_request, count: int, seconds: float) -> list[float]:
+    """Seconds each request took, `count` requests (or fewer once `seconds` are spent) on one keep-alive
+    connection; an HTTP error stops the run."""
     latencies = []
     start = time.perf_counter()
     for i in range(count):
@@ -43,7 +44,14 @@ def measure(name: str, port: int, make_request, count: int, seconds: float) -> d
         response.read()
         latencies.append(time.perf_counter() - t0)
         if response.status >= 400:
-            raise SystemExit(f"{name}: request {i} failed with HTTP {response.status}")
+            raise SystemExit(f"{method} {path}: request {i} failed with HTTP {response.status}")
+    return latencies
+
+
+def measure(name: str, port: int, make_request, count: int, seconds: float) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    start = time.perf_counter()
+    latencies = requests(conn, make_request, count, seconds)
     elapsed = time.perf_counter() - start
     conn.close()
     ms = sorted(x * 1000 for x in latencies)
