@@ -84,7 +84,7 @@ class Row:
         ours, theirs = statistics.median(self.ours), statistics.median(self.theirs)
         ratio = ours / theirs if theirs else float("nan")
         met = "met" if self.check(ours, theirs) else "NOT MET"
-        return (f"{self.name:46} {ours:10.2f} {theirs:10.2f} {self.unit:9} {ratio:7.2f}x  {self.goal:22} {met:8}"
+        return (f"{self.name:46} {ours:10.3f} {theirs:10.3f} {self.unit:9} {ratio:7.2f}x  {self.goal:22} {met:8}"
                 f" baseline: {self.baseline}")
 
 
