@@ -15,7 +15,7 @@ test extras (hypothesis, schemathesis: `pip install -e '.[test]'`).
 A hostile map that takes more than --map-seconds (default 20) to answer is a failure ("Overtime"): a request's work
 must be bounded.
 
-Usage: python bench/hostile_inputs.py [--scale 10] [--seed N]
+Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--postgres]
        [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps]
 """
 from __future__ import annotations
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
+import contextlib  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
 import random  # noqa: E402
@@ -39,6 +40,8 @@ from dataclasses import dataclass, field  # noqa: E402
 from flask import Flask  # noqa: E402
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
+from app.events.backends import open_store  # noqa: E402
+from bench import pg_cluster  # noqa: E402
 from tests.reliability import hostile  # noqa: E402
 
 
@@ -87,8 +90,8 @@ def in_process(name: str, prop: hostile.Property, inputs: dict, check, draw_only
     return run
 
 
-def openapi(work: Path, scale: int, rng_seed: int) -> Run:
-    _, schema, world = hostile.openapi_world(str(work / "openapi.sqlite3"))
+def openapi(location: str, scale: int, rng_seed: int) -> Run:
+    _, schema, world = hostile.openapi_world(location)
     operations = hostile.openapi_operations(schema)
     run = Run(f"{hostile.OPENAPI.name} ({len(operations)} operations)", hostile.OPENAPI.ci_examples * scale)
     for operation in operations:
@@ -140,15 +143,25 @@ def main() -> None:
              "maps"]
     parser.add_argument("--only", nargs="+", choices=names, default=names)
     parser.add_argument("--map-seconds", type=int, default=20, help="the most one hostile map may take")
+    parser.add_argument("--postgres", action="store_true", help="every world's database on a PostgreSQL server "
+                        "started for the run (bench/pg_cluster.py) instead of SQLite files")
     args = parser.parse_args()
     rng_seed = args.seed if args.seed is not None else random.randrange(2**32)
     print(f"hostile inputs: {args.scale}x the CI budgets, hypothesis seed {rng_seed}; {platform.python_version()}, "
-          f"{os.cpu_count()} cores", flush=True)
+          f"{os.cpu_count()} cores; {'PostgreSQL' if args.postgres else 'SQLite'}", flush=True)
     runs = []
-    with tempfile.TemporaryDirectory() as tmp:
+    cluster = pg_cluster.start() if args.postgres else None
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stop:
+        if cluster:
+            stop.callback(cluster.stop)
         work = Path(tmp)
+
+        def database(name: str) -> str:
+            """A new database for one world: a SQLite file, or (--postgres) a database on the run's server."""
+            return cluster.create_database(name) if cluster else str(work / f"{name}.sqlite3")
+
         if "orders" in args.only:
-            store, game_id = hostile.skirmish_world(str(work / "orders.sqlite3"))
+            store, game_id = hostile.skirmish_world(database("orders"))
             runs.append(in_process(hostile.ORDERS.name, hostile.ORDERS, hostile.ORDER_INPUTS,
                                    lambda order, side: hostile.check_order(store, game_id, order, side),
                                    lambda order, side: None, args.scale, rng_seed))
@@ -158,18 +171,18 @@ def main() -> None:
                                    hostile.check_payload, lambda type_, version, payload: None, args.scale, rng_seed))
         if "exports" in args.only:
             exported = hostile.exported_lines(str(work / "export-source.sqlite3"))
-            (work / "imports").mkdir()
-            new_store = hostile.new_store_in(work / "imports")
+            imports = open_store(database("imports"))
             runs.append(in_process(hostile.EXPORTS.name, hostile.EXPORTS, hostile.EXPORT_INPUTS,
-                                   lambda data: hostile.check_damaged_export(exported, new_store, data),
+                                   lambda data: hostile.check_damaged_export(exported, imports, data),
                                    lambda data: hostile.damage(exported, data), args.scale, rng_seed))
+            imports.close()
         if "languages" in args.only:
             world = hostile.language_world(str(work / "languages.sqlite3"))
             runs.append(in_process(hostile.LANGUAGES.name, hostile.LANGUAGES, hostile.LANGUAGE_INPUTS,
                                    lambda data: hostile.check_language_order(world, data),
                                    lambda data: hostile.hostile_order(world, data), args.scale, rng_seed))
         if "deepjson" in args.only or "maps" in args.only:
-            served = hostile.openapi_world(str(work / "served.sqlite3"))
+            served = hostile.openapi_world(database("served"))
             if "deepjson" in args.only:
                 runs.append(in_process(hostile.DEEP_JSON.name, hostile.DEEP_JSON, hostile.DEEP_JSON_INPUTS,
                                        lambda **drawn: hostile.check_deep_json(served, **drawn),
@@ -179,12 +192,12 @@ def main() -> None:
                                        within(args.map_seconds, lambda **drawn: hostile.check_map(served, **drawn)),
                                        lambda **drawn: hostile.hostile_map(**drawn), args.scale, rng_seed))
         if "headers" in args.only:
-            mail = hostile.mail_world(str(work / "headers.sqlite3"))
+            mail = hostile.mail_world(database("headers"))
             runs.append(in_process(hostile.EMAIL_HEADERS.name, hostile.EMAIL_HEADERS, hostile.EMAIL_HEADER_INPUTS,
                                    lambda **drawn: hostile.check_email_headers(mail, **drawn),
                                    lambda **drawn: None, args.scale, rng_seed))
         if "bytes" in args.only or "emails" in args.only:
-            world = hostile.mail_world(str(work / "mail.sqlite3"))
+            world = hostile.mail_world(database("mail"))
             if "bytes" in args.only:
                 runs.append(in_process(hostile.EMAIL_BYTES.name, hostile.EMAIL_BYTES, hostile.EMAIL_BYTES_INPUTS,
                                        lambda raw: hostile.check_email_bytes(world, raw), lambda raw: None,
@@ -195,13 +208,13 @@ def main() -> None:
                                        lambda **drawn: hostile.check_email_message(world, **drawn),
                                        lambda **drawn: None, args.scale, rng_seed))
         if "mime" in args.only:
-            mime_world = hostile.mime_world(str(work / "mime.sqlite3"))
+            mime_world = hostile.mime_world(database("mime"), work)
             runs.append(in_process(hostile.EMAIL_MIME.name, hostile.EMAIL_MIME, hostile.EMAIL_MIME_INPUTS,
                                    lambda **drawn: hostile.check_hostile_mime(mime_world, **drawn),
                                    lambda **drawn: hostile.hostile_message("orders@pbem.example", **drawn),
                                    args.scale, rng_seed))
         if "openapi" in args.only:
-            runs.append(openapi(work, args.scale, rng_seed))
+            runs.append(openapi(database("openapi"), args.scale, rng_seed))
         for run in runs:
             print(f"{run.name}: {run.tried} inputs tried (budget {run.budget}), {len(run.failures)} failures, "
                   f"{run.seconds:.1f} s; baseline, {run.baseline}: {run.baseline_seconds:.1f} s", flush=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field  # noqa: E402
 
 from waitress import create_server  # noqa: E402
 
-from app.events.store import EventStore  # noqa: E402
+from app.events.backends import open_store  # noqa: E402
 from app.mail.transport import MailConfig  # noqa: E402
 from app.service import audit  # noqa: E402
 from app.web import create_app  # noqa: E402
@@ -75,16 +75,22 @@ def _request(conn: http.client.HTTPConnection, method: str, path: str, body=None
     return response.status, (json.loads(data) if data else None)
 
 
-def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: int = 8) -> HttpRaceResult:
+def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: int = 8,
+              ports: list[int] | None = None) -> HttpRaceResult:
     """Each game's red units are moved by `writers_per_game` racing clients (one unit each): a client reads the
-    game's seq, submits with expected_seq, and on 409 reads again and retries."""
-    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
-                      "HEXLEDGER_DB": db_path, "MAIL": MailConfig(), "MAIL_TRANSPORT": _Mailbag(),
-                      "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
-    port = server.effective_port
-    serving = threading.Thread(target=server.run, daemon=True)
-    serving.start()
+    game's seq, submits with expected_seq, and on 409 reads again and retries. The server is waitress in this
+    process on `db_path`, or, given `ports`, the servers already listening there on 127.0.0.1 (`serve` processes
+    on one PostgreSQL database): the writers of a game then spread over them, so they race across processes."""
+    server = serving = None
+    if ports is None:
+        app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+                          "HEXLEDGER_DB": db_path, "MAIL": MailConfig(), "MAIL_TRANSPORT": _Mailbag(),
+                          "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
+        server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+        ports = [server.effective_port]
+        serving = threading.Thread(target=server.run, daemon=True)
+        serving.start()
+    port = ports[0]
     moves = RED_MOVES[:writers_per_game]
     result = HttpRaceResult(n_games, n_games * len(moves), threads)
     try:
@@ -104,7 +110,7 @@ def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: in
         acknowledged: dict[str, list[tuple[int, str]]] = {g: [] for g in games}
         barrier = threading.Barrier(result.writers)
 
-        def writer(game_id: str, token: str, order: str) -> None:
+        def writer(game_id: str, token: str, order: str, port: int) -> None:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             barrier.wait()
             try:
@@ -131,14 +137,15 @@ def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: in
             finally:
                 conn.close()
 
-        clients = [threading.Thread(target=writer, args=(g, t, o)) for g, t in games.items() for o in moves]
+        clients = [threading.Thread(target=writer, args=(g, t, o, ports[n % len(ports)]))
+                   for g, t in games.items() for n, o in enumerate(moves)]
         start = time.perf_counter()
         for c in clients:
             c.start()
         for c in clients:
             c.join(timeout=300)
         result.seconds = time.perf_counter() - start
-        store = EventStore(db_path)
+        store = open_store(db_path)
         for game_id in games:
             events = list(store.events(game_id))
             seqs = [e.seq for e in events]
@@ -156,8 +163,9 @@ def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: in
                 result.unverified.append(game_id)
         store.close()
     finally:
-        server.close()
-        serving.join(timeout=10)
+        if server is not None:
+            server.close()
+            serving.join(timeout=10)
     return result
 
 

@@ -2,16 +2,19 @@
 
 - race: writers in threads of this process submit orders to the same games at once (expected-sequence
   conflicts, retried), beside a baseline: the same writers doing raw sqlite3 inserts with the same durability.
-- crashes: `python cli.py serve` (waitress serving app.web.create_app on 127.0.0.1) in its own process, HTTP
-  clients playing games on it, the server SIGKILLed at random moments mid-traffic and restarted on the same
-  database, many times; a write counts as acknowledged only when its 2xx answer arrived. Snapshots are taken
+- crashes: `python cli.py serve` (waitress serving app.web.create_app on 127.0.0.1) in its own process (or several
+  processes on one PostgreSQL database), HTTP clients playing games on it, a server SIGKILLed at random moments
+  mid-traffic and restarted on the same database, many times; a write counts as acknowledged only when its 2xx
+  answer arrived. Snapshots are taken
   every few events (HEXLEDGER_SNAPSHOT_EVERY) so the games cross many snapshot boundaries between kills.
 
 The CI tests (tests/reliability/) call these routines with small budgets; run this script for the larger runs
 whose figures are kept in docs/reliability.md.
 
+Each routine takes a database location: a SQLite file, or a postgresql:// URL (app/events/backends.py).
+
 Usage: python bench/reliability.py [--games 20] [--writers 3] [--crash-rounds 30] [--clients 4]
-       [--max-delay 1.0] [--snapshot-every 10]
+       [--max-delay 1.0] [--snapshot-every 10] [--postgres --servers 3]
 """
 from __future__ import annotations
 
@@ -36,9 +39,11 @@ import threading  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 
+from app.events.backends import open_store  # noqa: E402
 from app.events.store import Conflict, EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.service import audit, games  # noqa: E402
+from bench import pg_cluster  # noqa: E402
 
 RED_MOVES = ("move R1 0202", "move R2 0203", "move R3 0204")
 
@@ -55,8 +60,9 @@ class RaceResult:
 
 
 def race(path: str, n_games: int, writers_per_game: int = 3) -> RaceResult:
-    """Writers race to move the red units of each game (one unit each); a loser reloads and retries."""
-    setup = EventStore(path)
+    """Writers race to move the red units of each game (one unit each); a loser reloads and retries. Each writer
+    has its own connection to the database at `path` (a SQLite file or a postgresql:// URL)."""
+    setup = open_store(path)
     game_ids = [games.create_game(setup, "skirmish") for _ in range(n_games)]
     moves = RED_MOVES[:writers_per_game]
     result = RaceResult(n_games, n_games * len(moves))
@@ -64,7 +70,7 @@ def race(path: str, n_games: int, writers_per_game: int = 3) -> RaceResult:
     barrier = threading.Barrier(result.writers)
 
     def writer(game_id: str, order: str) -> None:
-        store = EventStore(path)
+        store = open_store(path)
         barrier.wait()
         while True:
             seen = projection.load(store, game_id).meta.seq
@@ -91,6 +97,7 @@ def race(path: str, n_games: int, writers_per_game: int = 3) -> RaceResult:
             result.lost.append(game_id)
         if not audit.verify(events).ok:
             result.unverified.append(game_id)
+    setup.close()
     return result
 
 
@@ -323,7 +330,7 @@ def _acknowledged_at(ack: Ack, by_seq: dict) -> int | None:
 def _check_snapshots(store: EventStore, game_id: str, every: int, result: CrashResult) -> None:
     rules = projection.get_rules(store.game(game_id)["rules"])
     head = store.head(game_id)[0]
-    seqs = [row[0] for row in store.db.execute("SELECT seq FROM snapshots WHERE game_id = ?", [game_id])]
+    seqs = _snapshot_seqs(store, game_id, projection.rules_key(rules), head)
     result.snapshots += len(seqs)
     result.snapshot_boundaries += head // every
 
@@ -340,31 +347,48 @@ def _check_snapshots(store: EventStore, game_id: str, every: int, result: CrashR
         result.problems.append(f"{game_id}: after rebuild_snapshots the head differs from the full rebuild")
 
 
+def result_unexpected(drivers: list[_Driver]) -> list:
+    return [u for d in drivers for u in d.unexpected]
+
+
+def _snapshot_seqs(store: EventStore, game_id: str, rules_key: str, head: int) -> list[int]:
+    """Every seq the game has a snapshot at, through the store's interface (any backend)."""
+    seqs: list[int] = []
+    found = store.latest_snapshot(game_id, head, rules_key)
+    while found is not None:
+        seqs.append(found[0])
+        found = store.latest_snapshot(game_id, found[0] - 1, rules_key)
+    return seqs
+
+
 def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, max_delay: float = 0.5,
-                 snapshot_every: int = 10) -> CrashResult:
-    """Serve `path` with `python cli.py serve` while `clients` HTTP clients play games on it; `rounds` times,
-    once the server has acknowledged a write, SIGKILL it after a random delay (up to `max_delay` s) and restart
-    it on the same database and port. After the last restart has acknowledged writes from every client, stop
-    and check the database: every acknowledged write present, every game verifying and seated, and the
-    snapshots the servers left (every `snapshot_every` events) equal to a full rebuild."""
-    work = Path(path).parent
+                 snapshot_every: int = 10, servers: int = 1, work_dir: str | None = None) -> CrashResult:
+    """Serve `path` with `servers` processes of `python cli.py serve` (several need a PostgreSQL database) while
+    `clients` HTTP clients play games on them (client n on server n % servers); `rounds` times, once a server has
+    acknowledged a write, SIGKILL one of them (in turn) after a random delay (up to `max_delay` s) and restart it on
+    the same database and port, the others serving on. After the last restart has acknowledged writes from every
+    client, stop and check the database: every acknowledged write present, every game verifying and seated, and
+    the snapshots the servers left (every `snapshot_every` events) equal to a full rebuild. Logs and mail files go
+    to `work_dir` (default: the SQLite file's folder)."""
+    if clients < servers:
+        raise ValueError("at least one client per server")
+    work = Path(work_dir) if work_dir else Path(path).parent
     env = {**os.environ, "HEXLEDGER_SNAPSHOT_EVERY": str(snapshot_every), "HEXLEDGER_RATE_LIMIT": "1000000 per minute",
            "HEXLEDGER_OPEN_GAME_CREATION": "1",
            "HEXLEDGER_OUTBOX": str(work / "crash-outbox"), "HEXLEDGER_DB": path, "PYTHONPATH": str(ROOT)}
     env.pop("HEXLEDGER_SMTP_HOST", None)
-    port = free_port()
-    server = Server(path, port, env, str(work / "crash-server.log"))
+    processes = [Server(path, free_port(), env, str(work / f"crash-server-{n}.log")) for n in range(servers)]
     result = CrashResult(snapshot_every=snapshot_every)
-    up, stop = threading.Event(), threading.Event()
-    drivers = [_Driver(port, up, stop, n) for n in range(clients)]
+    ups, stop = [threading.Event() for _ in processes], threading.Event()
+    drivers = [_Driver(processes[n % servers].port, ups[n % servers], stop, n) for n in range(clients)]
 
-    def acks() -> list[int]:
-        return [len(d.acks) for d in drivers]
+    def acks(on: int | None = None) -> list[int]:
+        return [len(d.acks) for n, d in enumerate(drivers) if on is None or n % servers == on]
 
-    def wait_for_acks(since: list[int], every_client: bool, timeout: float = 300) -> bool:
+    def wait_for_acks(since: list[int], every_client: bool, on: int | None = None, timeout: float = 300) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            now = acks()
+            now = acks(on)
             grew = [a > b for a, b in zip(now, since, strict=True)]
             if all(grew) if every_client else any(grew):
                 return True
@@ -373,42 +397,50 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, m
 
     start = time.perf_counter()
     try:
-        server.start()
-        up.set()
+        for server, up in zip(processes, ups, strict=True):
+            server.start()
+            up.set()
         for d in drivers:
             d.start()
-        for _ in range(rounds):
-            since = acks()
-            if not wait_for_acks(since, every_client=False):
-                result.problems.append("the server stored nothing within 300 s")
+        for round_ in range(rounds):
+            victim = round_ % servers
+            since = acks(victim)
+            if not wait_for_acks(since, every_client=False, on=victim):
+                result.problems.append(f"server {victim} stored nothing within 300 s")
                 break
             time.sleep(rng.uniform(0, max_delay))  # mid-traffic, at a random moment
-            up.clear()
-            server.kill()
+            ups[victim].clear()
+            processes[victim].kill()
             result.crashes += 1
-            server.start()
-            restarted = acks()
-            up.set()
-            if wait_for_acks(restarted, every_client=False):
+            processes[victim].start()
+            restarted = acks(victim)
+            ups[victim].set()
+            if wait_for_acks(restarted, every_client=False, on=victim):
                 result.restarts_accepting += 1
-        if not wait_for_acks(acks(), every_client=True):  # the last server is back for every client
+        if not wait_for_acks(acks(), every_client=True):  # the last servers are back for every client
             result.problems.append("after the last restart not every client got an order in")
     finally:
         stop.set()
-        up.set()
+        for up in ups:
+            up.set()
         for d in drivers:
             d.join(timeout=120)
-        server.stop()
+        for server in processes:
+            server.stop()
     result.seconds = time.perf_counter() - start
+    if any(status >= 500 for status, _ in result_unexpected(drivers)):  # the servers' own account of a 5xx
+        for server in processes:
+            log = Path(server.log_path).read_text(errors="replace")
+            if "Traceback" in log:
+                result.problems.append(f"{server.log_path}: {log[log.rindex('Traceback'):][:2000]}")
 
-    store = EventStore(path)
+    store = open_store(path)
     try:
         all_acks = [a for d in drivers for a in d.acks]
         result.acknowledged = len(all_acks)
         result.orders_acknowledged = sum(a.kind == "core.OrderGiven" for a in all_acks)
         result.in_doubt = sum(d.in_doubt for d in drivers)
-        result.unexpected = [u for d in drivers for u in d.unexpected]
-        seated = {row[0] for row in store.db.execute("SELECT DISTINCT game_id FROM pbem_members")}
+        result.unexpected = result_unexpected(drivers)
         by_game: dict[str, dict] = {}
         for game in store.games():
             game_id = game["id"]
@@ -419,7 +451,7 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, m
             if not report.ok or [e.seq for e in events] != list(range(1, len(events) + 1)):
                 result.unverified += 1
                 result.problems.append(f"{game_id}: {report.problems[:1]}")
-            if game_id not in seated:
+            if not store.members(game_id):
                 result.seatless += 1
                 result.problems.append(f"{game_id}: stored without its seats")
             _check_snapshots(store, game_id, snapshot_every, result)
@@ -447,12 +479,26 @@ def main() -> None:
                         help="a kill lands up to this many seconds after the server's first acknowledged write")
     parser.add_argument("--snapshot-every", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--postgres", action="store_true",
+                        help="run the race and the crashes on a PostgreSQL server started for the run "
+                             "(bench/pg_cluster.py) instead of SQLite files")
+    parser.add_argument("--servers", type=int, default=1, help="serve processes on the one database (--postgres)")
     args = parser.parse_args()
+    if args.servers > 1 and not args.postgres:
+        parser.error("several servers on one database need --postgres")
     with tempfile.TemporaryDirectory() as tmp:
-        r = race(os.path.join(tmp, "race.sqlite3"), args.games, args.writers)
-        baseline = raw_race(os.path.join(tmp, "raw.sqlite3"), r.writers, 1)
-        c = crash_rounds(os.path.join(tmp, "crash.sqlite3"), args.crash_rounds, random.Random(args.seed),
-                         args.clients, args.max_delay, args.snapshot_every)
+        cluster = pg_cluster.start() if args.postgres else None
+        try:
+            race_db = cluster.create_database("race") if cluster else os.path.join(tmp, "race.sqlite3")
+            crash_db = cluster.create_database("crash") if cluster else os.path.join(tmp, "crash.sqlite3")
+            r = race(race_db, args.games, args.writers)
+            baseline = raw_race(os.path.join(tmp, "raw.sqlite3"), r.writers, 1)
+            c = crash_rounds(crash_db, args.crash_rounds, random.Random(args.seed), args.clients, args.max_delay,
+                             args.snapshot_every, servers=args.servers, work_dir=tmp)
+        finally:
+            if cluster:
+                cluster.stop()
+    print(f"database: {'PostgreSQL, ' + str(args.servers) + ' serve processes' if args.postgres else 'SQLite'}")
     print(f"race: {r.writers} writers on {r.games} games, {r.accepted} orders accepted, {r.conflicts} conflicts "
           f"told and retried, {len(r.lost)} games lost an order, {len(r.unverified)} failed verify; "
           f"{r.seconds:.2f} s (baseline: {r.writers} raw sqlite3 writers, one durable insert each: {baseline:.2f} s)")

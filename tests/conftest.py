@@ -1,7 +1,9 @@
 """Shared fixtures: a fresh store per test, players seated, and a random legal-order player for skirmish."""
 from __future__ import annotations
 
+import os
 import random
+import uuid
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,6 +26,62 @@ def store(tmp_path):
     s = EventStore(str(tmp_path / "test.sqlite3"))
     yield s
     s.close()
+
+
+def pytest_collection_modifyitems(items):
+    """Every test on PostgreSQL (it uses the server, or is the postgresql case of a `db_location`) is marked
+    `postgres`, so `-m "not postgres"` leaves them out."""
+    for item in items:
+        params = getattr(item, "callspec", None)
+        on_postgres = params and "postgresql" in (params.params.get("db_location"),
+                                                  params.params.get("module_db_location"))
+        if "pg_cluster" in item.fixturenames or on_postgres:
+            item.add_marker(pytest.mark.postgres)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A PostgreSQL server for this test run (bench/pg_cluster.py: initdb + pg_ctl on 127.0.0.1, a free port). Where
+    it cannot be started the PostgreSQL tests are skipped with the reason; under HEXLEDGER_REQUIRE_POSTGRES=1 (CI,
+    .ci/run) they fail instead."""
+    from bench import pg_cluster
+
+    try:
+        cluster = pg_cluster.start()
+    except pg_cluster.Unavailable as exc:
+        if os.environ.get("HEXLEDGER_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required here (HEXLEDGER_REQUIRE_POSTGRES=1) but: {exc}")
+        pytest.skip(f"PostgreSQL tests need a PostgreSQL server and none could be started: {exc}")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster):
+    """The URL of a new, empty database on the test run's PostgreSQL server, dropped after the test."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    yield pg_cluster.create_database(name)
+    pg_cluster.drop_database(name)
+
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(params=BACKENDS)
+def db_location(request, tmp_path):
+    """A fresh database of each backend, as HEXLEDGER_DB names it: a SQLite file, or a new PostgreSQL database."""
+    return str(tmp_path / "backend.sqlite3") if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_db_location(request, tmp_path_factory):
+    """`db_location` for a module's shared world (hypothesis tests whose examples share one database)."""
+    if request.param == "sqlite":
+        return str(tmp_path_factory.mktemp("backend") / "backend.sqlite3")
+    cluster = request.getfixturevalue("pg_cluster")
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    request.addfinalizer(lambda: cluster.drop_database(name))
+    return cluster.create_database(name)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 
 from app.events.dice import SeededDice
+from app.rules import legal
 from app.rules.base import Rules
 from app.rules.engine.decision import FixedDice
 from app.rules.errors import OrderError
@@ -43,6 +44,18 @@ def play(rules: Rules, candidates: Callable, rng: random.Random, max_orders: int
         else:
             raise AssertionError(f"dead end: no candidate accepted at {p.step} ({[a.name for a in p.actions]})")
     return state, accepted
+
+
+def legal_candidates(rules: Rules) -> Callable:
+    """The random player's orders: the rule set's own orders to try (app/rules/legal.py, the ones its list of legal
+    orders is made of), shuffled; `play` gives the first the decider accepts, so every order played is one the
+    list of legal orders shows."""
+    def candidates(state, rng: random.Random) -> list[str]:
+        out = legal.orders_to_try(rules, state, rules.prompt(state).side)
+        rng.shuffle(out)
+        return out
+
+    return candidates
 
 
 def refusal(rules: Rules, state, side: str, text: str) -> str | None:

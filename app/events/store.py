@@ -58,6 +58,15 @@ class UnknownGame(StoreError):
         self.game_id = game_id
 
 
+class NoPbemSettings(StoreError):
+    """A change to the play-by-email settings of a game that has none (a local game). Nothing was written."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"game {game_id!r} is not played by email here (it has no play-by-email settings); "
+                         "nothing was written")
+        self.game_id = game_id
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event to append: its body is already encoded and validated (app.events.registry.encode)."""
@@ -67,6 +76,21 @@ class NewEvent:
     payload: dict
     actor: str
     causation: int | None = None
+
+
+def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> list[StoredEvent]:
+    """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), chained and sealed, one
+    time of writing for the batch; every backend appends what this returns."""
+    at = utc_now()
+    sealed: list[StoredEvent] = []
+    for offset, new in enumerate(events, start=1):
+        event = StoredEvent.sealed(
+            game_id=game_id, seq=after_seq + offset, type=new.type, version=new.version,
+            payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev_hash,
+        )
+        sealed.append(event)
+        prev_hash = event.hash
+    return sealed
 
 
 def utc_now() -> str:
@@ -186,16 +210,7 @@ class EventStore:
         last_seq, last_hash = head
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
-        at = utc_now()
-        sealed: list[StoredEvent] = []
-        prev = last_hash
-        for offset, new in enumerate(events, start=1):
-            event = StoredEvent.sealed(
-                game_id=game_id, seq=expected_seq + offset, type=new.type, version=new.version,
-                payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev,
-            )
-            sealed.append(event)
-            prev = event.hash
+        sealed = seal(game_id, expected_seq, last_hash, events)
         try:
             self._insert_events(sealed)
         except sqlite3.IntegrityError as exc:
@@ -368,9 +383,12 @@ class EventStore:
         return rows[0] if rows else None
 
     def update_pbem_game(self, game_id: str, changes: dict) -> None:
+        """Change columns of a game's play-by-email settings; a game without settings is NoPbemSettings."""
         with self._write_lock():
-            self.db.execute(f"UPDATE pbem_games SET {', '.join(f'{_column(c)} = ?' for c in changes)} "
-                            "WHERE game_id = ?", [*changes.values(), game_id])
+            updated = self.db.execute(f"UPDATE pbem_games SET {', '.join(f'{_column(c)} = ?' for c in changes)} "
+                                      "WHERE game_id = ?", [*changes.values(), game_id]).rowcount
+            if not updated:
+                raise NoPbemSettings(game_id)
 
     def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
         """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""

@@ -45,7 +45,7 @@ HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
 DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
-ADDRESS = re.compile(r"[^\s@<>()\[\]\\,;:\"]{1,200}@[^\s@<>()\[\]\\,;:\"]{1,200}")
+ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
 QUARANTINE = "quarantine"  # the maildir's folder (.quarantine) for messages that could not be processed
 LOG = logging.getLogger("hexledger.mail")
 
@@ -135,7 +135,7 @@ def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
     else:
         _process(pbem, msg, raw, mid, result)
     if not any(line.startswith("refused: this message was already processed") for line in result.lines):
-        pbem.store.record_mail(mid, result.game_id, result.summary)
+        pbem.record_mail(mid, result.game_id, result.summary)
     # a message that opened a seat is answered to that seat, refused or not, with its reply tag: the answer can be
     # replied to as it is (issue 14); one that opened none, to its sender
     to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) else None
@@ -154,12 +154,16 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         result.refused = True
         result.lines.append(f"refused: {text}")
 
-    if pbem.store.mail_processed(mid):
+    if pbem.mail_processed(mid):
         return refuse("this message was already processed (same Message-ID); nothing was written again")
     try:
         lines = own_lines(body_text(msg))
     except (ValueError, LookupError, UnicodeError) as exc:
         return refuse(f"malformed message: {exc}")
+    nul = next((n for n, line in enumerate(lines, start=1) if "\x00" in line), None)
+    if nul is not None:  # as a request over HTTP (app/web); the line is not quoted: it may be a token line
+        return refuse(f"line {nul} of your message (quotes and signature left out) holds a NUL character, which no "
+                      "order, token or text may hold; nothing was read or written")
     headers: dict[str, str] = {}
     orders: list[str] = []
     for line in lines:
@@ -213,7 +217,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
     expected = int(headers["seq"]) if "seq" in headers else None
     if expected is not None:
-        head = pbem.store.head(game_id)[0]
+        head = pbem.head(game_id)
         if head != expected:
             return refuse(f"you wrote for event {expected}, but the game is at event {head} now; nothing was "
                           "written: read the latest email and send your orders again")

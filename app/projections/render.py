@@ -160,13 +160,14 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
     for label, stack in stacks.items():
         cx, cy = lay.centre(Hex.parse(label))
         for i, u in enumerate(stack):
-            counters.append(_counter(u, cx - 13 + 5 * i - 2.5 * (len(stack) - 1),
-                                     cy - 13 - 5 * i + 2.5 * (len(stack) - 1), colours, label))
+            counters.append(_counter(u, cx - COUNTER / 2 + 4 * i - 2 * (len(stack) - 1),
+                                     cy - COUNTER / 2 - 4 * i + 2 * (len(stack) - 1), colours, label))
         # the top counter hides the others: say how many there are, with those the view says it cannot show
         # (an enemy stack under the fog of war: its height is seen, not what is in it)
         size = len(stack) + sum(u.get("hidden_below") or 0 for u in stack)
         if size > 1:
-            bx, by = cx + 13 + 2.5 * (len(stack) - 1), cy + 13 - 2.5 * (len(stack) - 1)
+            # at the top counter's lower right corner, clear of its id and strength
+            bx, by = cx + COUNTER / 2 + 3 + 2 * (len(stack) - 1), cy + COUNTER / 2 - 2 * (len(stack) - 1)
             counters.append(el("g", el("circle", cx=bx, cy=by, r="6", fill="#fff", stroke="#111"),
                                el("text", size, x=bx, y=by + 3, font_size="8.5", text_anchor="middle"),
                                class_="stack-size", data_hex=label))
@@ -258,23 +259,54 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return pts
 
 
+COUNTER = 32.0  # a counter's side, in SVG user units (a hex is 72 wide): room for an id and a strength
+ID_FONT = 8.0
+GLYPH = 0.6  # a DejaVu Sans glyph's mean advance, in ems: to fit ids within their counter
+
+
+def _id_lines(uid: str) -> list[str]:
+    """The id as one line, or two split at the hyphen nearest its middle when one line would spill out of the
+    counter (over its neighbours); a line still too wide is squeezed to the counter's width (`_id_text`)."""
+    if len(uid) * GLYPH * ID_FONT <= COUNTER - 3 or "-" not in uid:
+        return [uid]
+    cuts = [i + 1 for i, ch in enumerate(uid) if ch == "-" and 0 < i + 1 < len(uid)]
+    cut = min(cuts, key=lambda i: abs(len(uid) / 2 - i)) if cuts else len(uid)
+    return [uid[:cut], uid[cut:]] if cut < len(uid) else [uid]
+
+
+def _id_text(line: str, x: float, y: float, font: float, ink: str) -> Markup:
+    wide = len(line) * GLYPH * font > COUNTER - 3
+    return el("text", line, x=x, y=y, font_size=f"{font:g}", text_anchor="middle", fill=ink,
+              textLength=f"{COUNTER - 3:g}" if wide else None, lengthAdjust="spacingAndGlyphs" if wide else None)
+
+
 def _counter(u: dict, x: float, y: float, colours: dict[str, str], hex_label: str = "") -> Markup:
+    """A unit's counter with its top-left corner at (x, y): the id on top (within the counter, never over a
+    neighbour), the strength in bold below, one dot per step left."""
     fill = colours.get(u["side"], "#777777")
     ink = text_colour(fill)
     steps = u.get("steps")
     strength = u.get("strength")
     strength = "?" if strength is None else strength  # a counter whose strength is hidden (untried, face down)
+    mid = x + COUNTER / 2
+    lines = _id_lines(str(u["id"]))
+    if len(lines) == 1:
+        ids = [_id_text(lines[0], mid, y + 10, ID_FONT, ink)]
+        strength_text = el("text", str(strength), x=mid, y=y + 23.5, font_size="12", font_weight="bold",
+                           text_anchor="middle", fill=ink)
+    else:
+        ids = [_id_text(line, mid, y + 8 + 7.5 * i, 7.5, ink) for i, line in enumerate(lines)]
+        strength_text = el("text", str(strength), x=mid, y=y + 26, font_size="10", font_weight="bold",
+                           text_anchor="middle", fill=ink)
     pips = []
     if isinstance(steps, int) and steps > 0:
-        pips = [el("circle", cx=x + 4 + 5 * i, cy=y + 22, r="1.8", fill=ink) for i in range(min(steps, 4))]
+        pips = [el("circle", cx=x + 4 + 5 * i, cy=y + COUNTER - 3, r="1.8", fill=ink) for i in range(min(steps, 4))]
     tip = f"{u['id']} ({u['side']}) strength {strength}" + (f", {steps} step(s)" if steps is not None else "")
     return el("g", el("title", tip),
-              el("rect", x=x, y=y, width="26", height="26", rx="2.5", fill=fill, stroke="#111", stroke_width="1"),
-              el("text", str(u["id"]), x=x + 13, y=y + 9, font_size="7.5", text_anchor="middle", fill=ink),
-              el("text", str(strength), x=x + 13, y=y + 19, font_size="10", font_weight="bold",
-                 text_anchor="middle", fill=ink),
-              *pips, class_="counter", data_unit=u["id"], data_side=u["side"], data_hex=hex_label,
-              data_steps="" if steps is None else steps)
+              el("rect", x=x, y=y, width=f"{COUNTER:g}", height=f"{COUNTER:g}", rx="2.5", fill=fill, stroke="#111",
+                 stroke_width="1"),
+              *ids, strength_text, *pips, class_="counter", data_unit=u["id"], data_side=u["side"],
+              data_hex=hex_label, data_steps="" if steps is None else steps)
 
 
 def _legend(x0: float, terrains: list[str], hexsides: list[str], colours: dict[str, str], victory: bool,

@@ -3,7 +3,9 @@
 A frame is the position after event `seq` seen through the viewer's `Sight` (sight.py: the one visibility rule), the
 sequence-of-play label from `rules.prompt`, the event's history line and, for a combat, the rules' combat
 summary (`combat_summary(event, state)`, given the state just before the event: the same fold's previous
-step). All frames of a game come from a single fold over the stream, not one load per event.
+step), and its `focus`: the map hexes the step is about, the ones its shown text names (textmap.touched_hexes, as
+the turn email's map near the action) and a combat's hex, which the viewer keeps on screen. All frames of a
+game come from a single fold over the stream, not one load per event.
 
 Viewer: a side name sees that side's view; "all" sees the referee's view (`view(state, None)`). Once the
 game is over every viewer sees everything (`effective_viewer`).
@@ -16,14 +18,15 @@ from dataclasses import asdict, dataclass, field
 
 from app.events.registry import decode_stored
 from app.events.store import EventStore
-from app.projections import history
-from app.projections.sight import Sight
+from app.projections import history, textmap
+from app.projections.sight import Sight, sees_all
 from app.projections.state import GameState, fold, fold_all, retracted_seqs
-from app.rules.base import Rules
+from app.rules.base import Rules, optional
 from app.rules.catalog import get_rules
 
 ALL = "all"
 HIDDEN_TEXT = "(events hidden from your side)"
+_WORD = re.compile(r"[\w-]+")  # a unit id in a history line
 _TURN_RE = re.compile(r"\bturn\s+(\d+)", re.IGNORECASE)
 
 
@@ -44,6 +47,7 @@ class Frame:
     combat: dict | None = None
     losses: dict | None = None  # steps each side lost in this event, as the viewer is told (Sight.losses)
     retracted: bool = False  # taken back later by a core.Retracted event: shown, marked, never silently gone
+    focus: list[str] = field(default_factory=list)  # the map hexes this step is about (none: a hidden run, an end)
     view: dict = field(default_factory=dict)
 
     def to_dict(self, with_view: bool = True) -> dict:
@@ -79,17 +83,22 @@ class Replay:
         raise IndexError(f"game {self.game_id} has no frame after event {seq} for {self.viewer}")
 
 
-def is_over(rules: Rules, state: GameState | None) -> bool:
-    return state is not None and rules.outcome(state.game) is not None
-
-
 def effective_viewer(rules: Rules, final: GameState | None, viewer: str | None) -> str:
-    """After the game ends, everything is visible to everyone; before, only a side (or "all") sees anything."""
-    if is_over(rules, final):
+    """ALL for a reader who sees everything (`sight.sees_all`: "all" asked, or the game over); else the side
+    asked, and before the game ends only a side sees anything."""
+    if sees_all(viewer == ALL, rules, final.game if final is not None else None):
         return ALL
     if viewer is None:
         raise NoAccess("this game is in progress: it can be replayed only as one of its sides")
     return viewer
+
+
+def whose_view(viewer: str | None, over: bool) -> str:
+    """Whose view an output shows, in words: once the game is over, everything, for everyone; before, a side's, or
+    the referee's (`viewer` "all" or None: the server's operator, the arbiter)."""
+    if over:
+        return "everything (the game is over)"
+    return "the referee's view (everything)" if viewer in (ALL, None) else f"as {viewer} sees it"
 
 
 def turn_of(view: dict, phase: str) -> int | None:
@@ -99,6 +108,38 @@ def turn_of(view: dict, phase: str) -> int | None:
         return turn
     found = _TURN_RE.search(phase)
     return int(found.group(1)) if found else None
+
+
+def focus(rules: Rules, game, view: dict, text: str, type_: str, retracted: bool, combat: dict | None,
+          payload: dict | None = None) -> list[str]:
+    """The on-map hexes a shown step is about: those its text names (an order, a move's path, a die roll's battle;
+    bookkeeping and retracted steps name none), the hexes where the reader's `view` shows the units it names
+    (a loss, an order to a unit), the attacked hex of a combat and, for an event the reader is shown as it is
+    (`payload`), the hexes it records (a battle's hex on "no advance"), as labels in map order."""
+    game_map = optional(rules, "game_map")
+    if game_map is None:
+        return []
+    the_map = game_map(game)
+    row = {"text": text, "type": type_, "retracted": retracted}
+    hexes = textmap.touched_hexes(the_map, [row])
+    if textmap.about_play(row):
+        named = set(_WORD.findall(text))
+        hexes |= {h for h in (textmap.hex_of(u.get("hex")) for u in view.get("units", []) or []
+                              if str(u.get("id")) in named) if h is not None and the_map.on_map(h)}
+        hexes |= {h for h in map(textmap.hex_of, _strings(payload)) if h is not None and the_map.on_map(h)}
+    attacked = textmap.hex_of((combat or {}).get("hex"))
+    if attacked is not None and the_map.on_map(attacked):
+        hexes.add(attacked)
+    return [str(h) for h in sorted(hexes)]
+
+
+def _strings(value) -> list[str]:
+    """Every string in a payload (nested lists and dicts)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [s for v in value for s in _strings(v)] if isinstance(value, list | tuple) else []
 
 
 def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
@@ -137,10 +178,13 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
         if not shown and frames and frames[-1].hidden:
             # consecutive hidden events become one frame, so a side cannot count the other side's moves
             first = frames.pop().first_seq
+        said = (visibility if isinstance(visibility, str) else history.describe(rules, event)) if shown else ""
         frames.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
-                            text=(("[retracted] " if event.seq in retracted else "")
-                                  + (visibility if isinstance(visibility, str) else history.describe(rules, event)))
-                            if shown else HIDDEN_TEXT, retracted=event.seq in retracted,
+                            text=("[retracted] " if event.seq in retracted else "") + said if shown else HIDDEN_TEXT,
+                            retracted=event.seq in retracted,
+                            focus=focus(rules, after.game, view, said, event.type, event.seq in retracted, combat,
+                                        event.payload if visibility is True else None)
+                            if shown else [],
                             type=event.type if shown else "hidden", actor=event.actor if shown else "",
                             hidden=not shown, first_seq=first or (None if shown else event.seq),
                             combat=combat, losses=sight.losses(body, prior), view=view))

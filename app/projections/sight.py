@@ -52,6 +52,8 @@ class Sight:
         return count(body, before)
 
 
-def for_reader(rules: Rules, side: str | None, over: bool) -> Sight:
-    """The window of `side` (None: everything); once the game is over everything is visible to everyone."""
-    return Sight(rules, None if over else side)
+def sees_all(arbiter: bool, rules: Rules, game: Any | None) -> bool:
+    """The arbiter, or anyone after the game ends, sees everything: the one place that says so (`game`: the rule
+    set's state at the game's head). Every channel asks here, through the service's `Table.sees_all`, the replay's
+    viewer and the console's."""
+    return arbiter or (game is not None and rules.outcome(game) is not None)

@@ -40,12 +40,36 @@ class Action:
 
 
 @dataclass(frozen=True)
+class Owed:
+    """What a decision the sequence waits for asks of its side: what, where, how much, and the candidates with
+    their values (each (id, value): a unit and its strength and steps, a hex and why it is offered). Every
+    decision of every game says this in its prompt, so nobody learns it by trial and error."""
+
+    what: str
+    where: str | None = None
+    amount: str | None = None
+    candidates: tuple[tuple[str, str], ...] = ()
+
+    def text(self) -> str:
+        head = self.what + (f" in {self.where}" if self.where else "") + (f": {self.amount}" if self.amount else "")
+        if not self.candidates:
+            return head
+        return head + "\n" + "\n".join(f"    {c:24} {v}".rstrip() for c, v in self.candidates)
+
+    def to_dict(self) -> dict:
+        return {"what": self.what, "where": self.where, "amount": self.amount,
+                "candidates": [{"id": c, "value": v} for c, v in self.candidates], "text": self.text()}
+
+
+@dataclass(frozen=True)
 class Prompt:
-    """Who acts now, in which step of the sequence of play, and which actions they may take."""
+    """Who acts now, in which step of the sequence of play, which actions they may take, and, when the sequence
+    waits for a decision, what that decision owes (`owed`)."""
 
     side: str | None
     step: str
     actions: tuple[Action, ...] = ()
+    owed: Owed | None = None
 
     def allows(self, action: str) -> bool:
         return any(a.name == action for a in self.actions)

@@ -2,9 +2,9 @@
 scenario, for teaching, analysis and test positions (`cli.py new snc --map FILE --position FILE`).
 
 Both travel in the GameCreated event's options (`{"map": TOML text, "position": {...}}`), so replay, audit,
-fork and export rebuild the same game without the files. A rule set keeps the map text in its state and reads
-its data through `map_text()`; the `game_map_in_force` class decorator puts the state's map in force around
-every call into the rules, so no rule function has to pass the map along.
+fork and export rebuild the same game without the files. A rule set builds its data from the map text when the
+game starts (and when a snapshot is read: the state keeps the map text) and carries it on its state
+(`state.data`), so every rule function reads the game's own map there.
 
 A position file (TOML) holds `turn`, `phase`, `[units]` (unit id = hex), `[steps]` (unit id = steps left),
 `removed` (ids out of play), `[control]` (side = every tracked hex it controls) and the keys a game adds
@@ -13,12 +13,8 @@ A position file (TOML) holds `turn`, `phase`, `[units]` (unit id = hex), `[steps
 """
 from __future__ import annotations
 
-import functools
 import re
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,7 +22,6 @@ from app.rules.kernel.mapfile import MAX_MAP_BYTES
 
 OPTION_KEYS = ("map", "position")
 COMMON_KEYS = ("turn", "phase", "units", "steps", "removed", "control")
-_MAP: ContextVar[str] = ContextVar("hexledger_map_text", default="")
 
 # Limits and patterns (issue 12): the largest order of battle (Ichi-Go's) has under 450 units.
 MAX_POSITION_BYTES = 64 * 1024
@@ -35,10 +30,6 @@ UNIT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 PHASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 HEX_LABEL = re.compile(r"[a-z]{0,4}[0-9]{4,6}")
 
-# The Rules methods that read game data, and which argument holds the state.
-_STATE_ARGUMENT = {"evolve": 0, "prompt": 0, "parse": 2, "decide": 0, "preview": 0, "outcome": 0, "view": 0,
-                   "game_map": 0, "combat_summary": 1, "encode_state": 0}
-
 
 class SetupError(ValueError):
     """A custom map or position that cannot start a game; lists every problem found."""
@@ -46,48 +37,6 @@ class SetupError(ValueError):
     def __init__(self, source: str, problems: list[str]):
         self.problems = problems
         super().__init__(f"{source}: " + "; ".join(problems))
-
-
-def map_text() -> str:
-    """The TOML text of the custom map in force, or '' for the game's own map."""
-    return _MAP.get()
-
-
-@contextmanager
-def map_in_force(text: str) -> Iterator[None]:
-    token = _MAP.set(text or "")
-    try:
-        yield
-    finally:
-        _MAP.reset(token)
-
-
-def game_map_in_force(cls):
-    """Class decorator for a Rules class whose State has a `map_text` field: every method that reads game data
-    runs with that state's map in force (decode_state takes it from the encoded state)."""
-    for name, index in _STATE_ARGUMENT.items():
-        if hasattr(cls, name):
-            setattr(cls, name, _with_state_map(getattr(cls, name), index))
-    if hasattr(cls, "decode_state"):
-        decode = cls.decode_state
-
-        @functools.wraps(decode)
-        def decode_state(self, data: dict):
-            with map_in_force(data.get("map_text", "")):
-                return decode(self, data)
-
-        cls.decode_state = decode_state
-    return cls
-
-
-def _with_state_map(method, index: int):
-    @functools.wraps(method)
-    def run(self, *args, **kwargs):
-        state = args[index] if len(args) > index else None
-        with map_in_force(getattr(state, "map_text", "")):
-            return method(self, *args, **kwargs)
-
-    return run
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from app.events.registry import encode
 from app.events.store import Conflict, EventStore, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
-from app.rules import practice
+from app.rules import legal, practice
 from app.rules.base import Command, Rules, has_preview
 from app.rules.catalog import available, get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
@@ -40,6 +40,16 @@ def rule_sets() -> list[dict]:
     return [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
              "scenarios": r.scenarios, "preview": has_preview(r), "policies": list(practice.policies(r)),
              "automated_seats": practice.automated_seats(r)} for r in available().values()]
+
+
+def listed(store: EventStore, after: str | None = None, limit: int | None = None,
+           finished_only: bool = False) -> list[dict]:
+    """The games in the order they were created (from just after `after`, at most `limit`; with `finished_only`
+    only the finished ones), named as every channel names them: `game_id`, and the fork's `parent` and
+    `parent_seq`."""
+    return [{"game_id": g["id"], "rules": g["rules"], "scenario": g["scenario"], "created_at": g["created_at"],
+             "events": g["last_seq"] or 0, "parent": g["parent_id"], "parent_seq": g["parent_seq"]}
+            for g in store.games(after, limit, finished_only)]
 
 
 def new_game_id(store: EventStore) -> str:
@@ -115,6 +125,17 @@ def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command
     return command
 
 
+def preview(rules: Rules, state: GameState, side: str, text: str) -> dict:
+    """What an order would do, without rolling or writing: refused exactly as `submit` would refuse it now, and
+    given out of turn too, for planning (app/rules/legal.py)."""
+    if not has_preview(rules):
+        raise GameError(f"{rules.name} offers no preview")
+    if side not in state.meta.sides:
+        raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
+    command = rules.parse(text.strip(), side, state.game)
+    return legal.preview(rules, state.game, command)
+
+
 class RolledThenFailed(Exception):
     """The decider raised after drawing dice (`taken`): no order may be refused after a roll (practice 11)."""
 
@@ -149,12 +170,25 @@ def decide_checked(rules: Rules, state: GameState, command: Command, roller: dic
     return produced
 
 
+def refuse_without_dice(store: EventStore, state: GameState) -> None:
+    """A game this server cannot roll for takes no orders at all: one imported (its seed stays with the server
+    that made it) or whose seed was revealed before its end. Refused before any rule runs, so no order is
+    half-played until the first die it needs (design.md practice 11)."""
+    game_id = state.meta.game_id
+    fork_hint = (f"to play on, fork it with a new seed of this server's: `fork {game_id} --at {state.meta.seq}` "
+                 f"(API: POST /games/{game_id}/fork)")
+    if state.meta.revealed_seed is not None:
+        raise GameError(f"game {game_id} takes no orders: its dice seed was revealed, so every die to "
+                        f"come is known to all; {fork_hint}")
+    if store.dice_seed(game_id) is None:
+        raise GameError(f"game {game_id} takes no orders here: it was imported, and its dice seed stays with the "
+                        f"server that made it, so this server cannot roll for it; {fork_hint}")
+
+
 def live_dice(store: EventStore, state: GameState) -> dice.Dice:
-    seed = store.dice_seed(state.meta.game_id)
-    if seed is None or state.meta.revealed_seed is not None:
-        return dice.NoDice(next_index=state.meta.rolls)
-    return dice.SeededDice(next_index=state.meta.rolls, seed=seed, game_id=state.meta.dice_game_id,
-                           player_seeds=dict(state.meta.player_seeds))
+    """The server's dice for this game (`refuse_without_dice` has made sure it holds an unrevealed seed)."""
+    return dice.SeededDice(next_index=state.meta.rolls, seed=store.dice_seed(state.meta.game_id),
+                           game_id=state.meta.dice_game_id, player_seeds=dict(state.meta.player_seeds))
 
 
 def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: int | None = None,
@@ -171,12 +205,10 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
                         "from anyone")
     command = parse_order(rules, state, side, text)
+    refuse_without_dice(store, state)
     actor = actor or f"player:{side}"
     try:
         produced = decide_checked(rules, state, command, live_dice(store, state))
-    except dice.DiceError as exc:
-        raise GameError(f"game {game_id}: no die can be rolled here ({exc}); the dice seed is revealed or not "
-                        "held by this server: fork the game to go on with a new seed") from None
     except RolledThenFailed as fault:
         _spend(store, game_id, state, core.RollsSpent(side=side, text=text.strip(), command=command.to_dict()),
                actor, fault)

@@ -4,7 +4,6 @@ them), invitations and notices, queued in the outbox and delivered after the com
 from __future__ import annotations
 
 import logging
-import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -22,50 +21,19 @@ from app.service.seats import ARBITER, Seat
 LOG = logging.getLogger("hexledger.service")
 
 
-def render_view(view: dict) -> str:
-    """A side's view as text: scalars as `key: value`, lists of records as aligned tables, long lists and maps
-    wrapped (a map of hexes to a side is grouped by side), nested records by their ids."""
-    out = []
-    for key, value in view.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            cols = list(value[0])
-            cells = [{c: _cell(r.get(c, "")) for c in cols} for r in value]
-            widths = {c: max(len(c), *(len(r[c]) for r in cells)) for c in cols}
-            out.append(f"{key}:")
-            out.append("  " + "  ".join(c.ljust(widths[c]) for c in cols))
-            out += [("  " + "  ".join(r[c].ljust(widths[c]) for c in cols)).rstrip() for r in cells]
-        elif isinstance(value, dict) and value and all(not isinstance(v, dict | list) for v in value.values()):
-            groups: dict = {}
-            for k, v in value.items():
-                groups.setdefault(str(v), []).append(str(k))
-            if len(groups) < len(value):  # e.g. control: hexes grouped by the side holding them
-                out.append(f"{key}:")
-                out += [_wrapped(f"  {v}:", ks) for v, ks in groups.items()]
-            else:
-                out.append(_wrapped(f"{key}:", [f"{k}={v}" for k, v in value.items()]))
-        elif isinstance(value, list | dict) and value:
-            out.append(_wrapped(f"{key}:", [_cell(v) for v in value] if isinstance(value, list)
-                                else [f"{k}={_cell(v)}" for k, v in value.items()]))
-        else:
-            out.append(f"{key}: {_cell(value) if value not in ([], {}) else '-'}")
-    return "\n".join(out)
-
-
-def _cell(value) -> str:
-    """A nested value in one cell: a record by its id (or its fields), a list joined."""
-    if isinstance(value, dict):
-        return str(value["id"]) if "id" in value else " ".join(f"{k}={_cell(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return " ".join(_cell(v) for v in value)
-    return str(value)
-
-
-def _wrapped(head: str, words: list[str], width: int = 100) -> str:
-    return textwrap.fill(" ".join(words), width=width, initial_indent=head + " ", subsequent_indent="    ")
-
-
 def render_history(rows: list[dict]) -> str:
     return "\n".join(f"  {r['seq']:>5}  {r['text']}" for r in rows) or "  (nothing new)"
+
+
+SHOWN_ORDERS = 40
+
+
+def render_legal_orders(orders: list[dict], shown: int = SHOWN_ORDERS) -> str:
+    """Concrete legal orders (app/rules/legal.py), an attack with its odds column; the first `shown` of them."""
+    lines = [f"  {o['order']}" + (f"   (odds column {o['odds']})" if o.get("odds") else "") for o in orders[:shown]]
+    if len(orders) > shown:
+        lines.append(f"  ... and {len(orders) - shown} more (the API's GET /games/GAME/actions lists them all)")
+    return "\n".join(lines)
 
 
 def render_actions(actions: list[dict]) -> str:
@@ -128,9 +96,13 @@ class Mailing:
                                     title=f"{game_id} after event {state.meta.seq}, as {seat.seat}")
             attachments = ((filename, "image/svg+xml", svg.encode("utf-8")),)
             parts += ["Map near the action", textmap.render_area(the_map, view, seat.side, since, filename), ""]
-        parts += ["The position (as you see it)", render_view(view), ""]
+        parts += ["The position (as you see it)", textmap.render_view(view), ""]
+        if prompt["owed"]:
+            parts += ["What you owe now", prompt["owed"]["text"], ""]
         if prompt["actions"]:
             parts += ["Your orders now", render_actions(prompt["actions"]), ""]
+        if prompt["legal_orders"]:
+            parts += ["You may, for instance", render_legal_orders(prompt["legal_orders"]), ""]
         link = self.replay_link(game_id, seat.seat)
         if link:
             parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {link}", ""]
@@ -197,6 +169,22 @@ class Mailing:
     def deliver(self, ids: list[int] | None = None) -> outbox.Report:
         """Send the queued mail that is due (of `ids` only, if given), recording failures for a retry."""
         return outbox.deliver(self.store, self, self.transport, self.clock(), self.config.retry_seconds, ids)
+
+    def retry_failed(self) -> int:
+        """Queue the mail refused for good (5xx) again, due now; returns how many."""
+        return self.store.retry_failed_mail(utc_text(self.clock()))
+
+    def mail_queue(self) -> list[dict]:
+        """The mail not yet delivered: each row's recipient, attempts and last error, never its text."""
+        return self.store.mail_queue()
+
+    def mail_processed(self, message_id: str) -> bool:
+        """An incoming message with this Message-ID was processed already."""
+        return self.store.mail_processed(message_id)
+
+    def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
+        """Mark an incoming message processed, inside the transaction of the orders it carried (`writing`)."""
+        self.store.record_mail(message_id, game_id, outcome)
 
     def mail_round(self) -> datetime | None:
         """One round of the background sender: deliver what is due; when the next mail falls due."""

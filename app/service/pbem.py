@@ -12,8 +12,10 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from app.events.backends import open_store
 from app.events.store import EventStore, default_db_path
 from app.projections import state as projection
+from app.service import games
 from app.service.deadlines import DEADLINE_ACTOR, PASS_ACTIONS, Deadlines
 from app.service.disputes import Disputes
 from app.service.errors import AccessDenied, NotAuthenticated, PbemError
@@ -47,8 +49,13 @@ class Pbem(Seats, Table, Disputes, Mailing, Deadlines):
         self._loaded: dict[tuple[str, int], projection.GameState] = {}  # states this request's queued mail is at
         self._secret = (secret or os.environ.get("HEXLEDGER_SECRET") or "").encode("utf-8") or None
 
+    def games(self, after: str | None = None, limit: int | None = None, finished_only: bool = False) -> list[dict]:
+        """The games on this server (games.listed)."""
+        return games.listed(self.store, after, limit, finished_only)
+
     @classmethod
     def open(cls, db_path: str, config: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,
              **options) -> Pbem:
-        """The service on its own connection to the database at `db_path` (one per thread)."""
-        return cls(EventStore(db_path, busy_timeout=busy_timeout), config, transport, **options)
+        """The service on its own connection to the database at `db_path`, a SQLite file or a postgresql:// URL (one
+        per thread)."""
+        return cls(open_store(db_path, busy_timeout=busy_timeout), config, transport, **options)

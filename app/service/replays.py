@@ -2,7 +2,8 @@
 after an event, the analysis and its charts. The viewer is a side, None (no seat) or ALL (arbiter, finished game)."""
 from __future__ import annotations
 
-from app.events.store import EventStore, StoreError, default_db_path
+from app.events import backends
+from app.events.store import EventStore, StoreError
 from app.projections import analysis, render, replay
 from app.rules.base import optional
 from app.rules.catalog import get_rules
@@ -12,23 +13,28 @@ NoAccess = replay.NoAccess
 Replay = replay.Replay
 
 
-def open_store(path: str | None = None) -> EventStore:
-    """A connection to the database at `path` (default: the configured one), for a viewer without a service."""
-    return EventStore(path or default_db_path())
+class Replays:
+    """The replay viewer's reads on one database: the viewer holds this, never the store."""
 
+    def __init__(self, store: EventStore):
+        self._store = store
 
-def head(store: EventStore, game_id: str) -> int | None:
-    """The game's last event, or None if this server has no such game."""
-    try:
-        store.game(game_id)
-        return store.head(game_id)[0]
-    except (StoreError, KeyError, LookupError):
-        return None
+    @classmethod
+    def open(cls, path: str | None = None) -> Replays:
+        """On the database at `path` (default: the configured one), for a viewer without a service."""
+        return cls(backends.open_store(path))
 
+    def head(self, game_id: str) -> int | None:
+        """The game's last event, or None if this server has no such game."""
+        try:
+            self._store.game(game_id)
+            return self._store.head(game_id)[0]
+        except (StoreError, KeyError, LookupError):
+            return None
 
-def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
-    """Every frame `viewer` may see (NoAccess: a game in progress, and no seat)."""
-    return replay.build(store, game_id, viewer)
+    def build(self, game_id: str, viewer: str | None) -> Replay:
+        """Every frame `viewer` may see (NoAccess: a game in progress, and no seat)."""
+        return replay.build(self._store, game_id, viewer)
 
 
 def panels(r: Replay) -> dict:

@@ -15,6 +15,7 @@ from app.service import games
 from app.service.errors import AccessDenied, NotAuthenticated, PbemError
 
 ARBITER = "arbiter"
+LOCAL_SERVER = "http://127.0.0.1:8080/"  # where `cli.py serve` listens by default
 DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
 
 
@@ -23,6 +24,7 @@ class Seat:
     game_id: str
     seat: str
     email: str
+    owner: bool = False  # the database's owner viewing as this seat (`owner_key`), not its player
 
     @property
     def side(self) -> str | None:
@@ -78,10 +80,51 @@ class Seats:
         return self._replay_key(game_id, seat, member["token_hash"])
 
     def authenticate_replay_key(self, game_id: str, key: str | None) -> Seat:
-        """The seat whose replay key this is; compared in constant time against every seat's key."""
+        """The seat whose replay key this is, or the view an owner's key opens (`owner_key`); compared in constant
+        time against every seat's key and every view's owner key."""
+        if key:
+            found = None
+            for view in self._views(game_id):
+                if hmac.compare_digest(self.owner_key(game_id, view).encode(), key.strip().lower().encode()):
+                    found = view
+            if found is not None:
+                return Seat(game_id, found, "", owner=True)
         return self._seat_by(game_id, key, "replay key",
                              lambda row: self._replay_key(game_id, row["seat"], row["token_hash"]),
                              "no replay key: open the replay link from your game email")
+
+    def _views(self, game_id: str) -> list[str]:
+        """The seats a game's viewer can be opened as: the arbiter (everything) and each side; none for no game."""
+        try:
+            rules = self.store.game(game_id)["rules"]
+        except UnknownGame:
+            return []
+        return [ARBITER, *get_rules(rules).sides]
+
+    def owner_key(self, game_id: str, seat: str) -> str:
+        """HMAC-SHA256(server secret, game id, seat), 128 bits as hex: opens the replay viewer of this game as this
+        seat (a side, or ARBITER: the referee's view) for whoever holds the database, in which the secret is
+        kept (or HEXLEDGER_SECRET), and so can read every game in it anyway: a game made on the command line has
+        no seats, so no player's key. Like a replay key it opens the viewer only and gives no orders; unlike one,
+        it names no player, so what it reads marks no seat as having seen the game."""
+        mac = hmac.new(self.server_secret(), f"owner-view\x00{game_id}\x00{seat}".encode(), hashlib.sha256)
+        return mac.hexdigest()[:32]
+
+    def owner_link(self, game_id: str, side: str | None = None, server: str | None = None) -> str:
+        """The link that opens the viewer of `game_id` as `side` (None: the referee's view) on `server` (default:
+        HEXLEDGER_PUBLIC_URL, else where `cli.py serve` listens by default)."""
+        views = self._views(game_id)
+        if not views:
+            raise UnknownGame(game_id)
+        seat = ARBITER if side is None else side
+        if side is not None and side not in views[1:]:
+            raise PbemError(f"no side {side!r} in game {game_id}; sides: {', '.join(views[1:])}")
+        base = (server or self.config.public_url or LOCAL_SERVER).rstrip("/")
+        return f"{base}/replay/{game_id}/?key={self.owner_key(game_id, seat)}"
+
+    def viewer_key(self, seat: Seat) -> str:
+        """The key the replay cookie holds for this seat: its owner key, or its player's replay key."""
+        return self.owner_key(seat.game_id, seat.seat) if seat.owner else self.replay_key(seat.game_id, seat.seat)
     def replay_link(self, game_id: str, seat: str) -> str | None:
         """The seat's link to the replay viewer, if the server knows its public address (HEXLEDGER_PUBLIC_URL)."""
         if not self.config.public_url:
@@ -164,8 +207,10 @@ class Seats:
         """Record that a seat read the game up to event `seq`: undo is refused once the opponent saw an order, and
         every read of a position counts (state, `state?at=`, history, export, preview, the replay and its frames,
         maps and analysis, turn emails). A read whose seeing cannot be recorded (locked database, full disk)
-        fails with StoreUnavailable rather than show it."""
-        self.store.mark_seen(seat.game_id, seat.seat, seq)
+        fails with StoreUnavailable rather than show it. The database's owner (`owner_key`) is no player: their
+        reads count as no seat's."""
+        if not seat.owner:
+            self.store.mark_seen(seat.game_id, seat.seat, seq)
 
     def _player(self, seat: Seat) -> str:
         if seat.is_arbiter:

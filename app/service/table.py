@@ -9,12 +9,12 @@ from app.events.registry import decode_stored
 from app.events.store import utc_now
 from app.projections import history
 from app.projections import state as projection
-from app.projections.sight import Sight
-from app.rules.base import has_preview
+from app.projections.sight import Sight, sees_all
+from app.rules import legal
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
-from app.service import audit, autoplay, games, transfer
-from app.service.errors import AccessDenied, PbemError
+from app.service import audit, autoplay, games, replays, transfer
+from app.service.errors import AccessDenied
 from app.service.seats import ARBITER, Seat, hash_token, new_token
 
 
@@ -28,15 +28,26 @@ class Table:
     def _rules(self, game_id: str):
         return get_rules(self.store.game(game_id)["rules"])
 
-    def is_over(self, game_id: str, state: projection.GameState | None = None) -> bool:
-        """The game has ended; `state`: a state of it the caller holds (loaded again unless it is at the head)."""
-        if state is None or state.meta.seq != self.store.head(game_id)[0]:
-            state = projection.load(self.store, game_id)
-        return get_rules(state.meta.rules).outcome(state.game) is not None
-
     def sees_all(self, seat: Seat, state: projection.GameState | None = None) -> bool:
-        """The arbiter, or anyone after the game ends, sees everything: every channel asks here."""
-        return seat.is_arbiter or self.is_over(seat.game_id, state)
+        """The arbiter, or anyone after the game ends, sees everything (`sight.sees_all`): every channel asks
+        here. `state`: a state of the game the caller holds (loaded again unless it is at the head)."""
+        if seat.is_arbiter:
+            return True
+        if state is None or state.meta.seq != self.store.head(seat.game_id)[0]:
+            state = projection.load(self.store, seat.game_id)
+        return sees_all(False, get_rules(state.meta.rules), state.game)
+
+    def replay_viewer(self, seat: Seat) -> str:
+        """Who `seat` replays the game as: everything (replays.ALL) if it sees all, else its side."""
+        return replays.ALL if self.sees_all(seat) else seat.side
+
+    def replay_reads(self) -> replays.Replays:
+        """The replay viewer's reads, on this service's database."""
+        return replays.Replays(self.store)
+
+    def head(self, game_id: str) -> int:
+        """The game's last event."""
+        return self.store.head(game_id)[0]
 
     def view(self, seat: Seat, at: int | None = None) -> dict:
         state = projection.load(self.store, seat.game_id, at)
@@ -60,7 +71,9 @@ class Table:
                 "waiting_for_players": missing,
                 "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
                 "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help}
-                            for a in prompt.actions] if mine else []}
+                            for a in prompt.actions] if mine else [],
+                "owed": prompt.owed.to_dict() if mine and prompt.owed is not None else None,
+                "legal_orders": legal.legal_orders(rules, state.game, seat.side) if mine else []}
 
     def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None,
                      state: projection.GameState | None = None) -> list[dict]:
@@ -110,11 +123,9 @@ class Table:
     def preview(self, seat: Seat, text: str) -> dict:
         state = projection.load(self.store, seat.game_id)
         rules = get_rules(state.meta.rules)
-        if not has_preview(rules):
-            raise PbemError(f"{rules.name} offers no preview")
-        command = games.parse_order(rules, state, self._player(seat), text)
+        result = games.preview(rules, state, self._player(seat), text)
         self._mark_seen(seat, state.meta.seq)  # a preview reads the position as it stands
-        return {"order": text.strip(), "seq": state.meta.seq, "preview": rules.preview(state.game, command)}
+        return {"order": text.strip(), "seq": state.meta.seq, "preview": result}
 
     def join(self, seat: Seat, seed_text: str = "", name: str | None = None) -> dict:
         with self.writing():

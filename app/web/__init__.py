@@ -13,11 +13,12 @@ import os
 import re
 import threading
 
-from flask import Flask, current_app, g, jsonify, request
+from flask import Flask, abort, current_app, g, jsonify, request, send_from_directory
 from flask_limiter import ExemptionScope, Limiter
 from flask_smorest import Api
 from markupsafe import escape
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError, fields
+from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
 from app.mail.transport import MailConfig, transport_for
@@ -40,7 +41,7 @@ from app.web import ratelimit
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """config keys: HEXLEDGER_DB (database file), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
+    """config keys: HEXLEDGER_DB (file or URL), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
     send(EmailMessage); default from MAIL), ADMIN_TOKEN (the operator's key, default HEXLEDGER_ADMIN_TOKEN: creating a
     game needs it as the bearer; at least 16 characters), OPEN_GAME_CREATION (default HEXLEDGER_OPEN_GAME_CREATION=1:
     anyone may create games when no key is set; otherwise, without a key, creating games is closed),
@@ -97,7 +98,8 @@ def create_app(config: dict | None = None) -> Flask:
                       storage_uri=ratelimit.storage_uri(app.config["RATELIMIT_STORAGE_URI"]))
     _access_log(app)
     _json_depth(app)
-    api = Api(app)
+    _no_nul(app)
+    api = HexledgerApi(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
     api.spec.components.security_scheme("operator", {"type": "http", "scheme": "bearer",
@@ -116,7 +118,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.get("/docs")
     def docs():
-        """A readable page of the OpenAPI document, served from here (no CDN, no script)."""
+        """The API reference: Swagger UI (vendored, served from here: no CDN) over /openapi.json, with every
+        request and response body and a "Try it out" against this server; below it, the routes as a plain table
+        for a reader without script."""
         spec = api.spec.to_dict()
         rows = []
         for path, ops in spec["paths"].items():
@@ -128,14 +132,42 @@ def create_app(config: dict | None = None) -> Flask:
                             f"{escape(op.get('description', ''))}</small></td></tr>")
         title = escape(spec["info"]["title"])
         page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+                "<link rel='stylesheet' href='/docs/swagger-ui.css'>"
                 "<link rel='stylesheet' href='/static/docs.css'></head><body>"
                 f"<h1>{title}</h1><p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>. "
-                "Game routes need <code>Authorization: Bearer &lt;token&gt;</code>. The replay viewer, a page for "
-                "browsers, is at <code>/replay/GAME/</code>.</p>"
-                f"<table>{''.join(rows)}</table></body></html>")
+                "Game routes need <code>Authorization: Bearer &lt;token&gt;</code> (the Authorize button below). "
+                "The replay viewer, a page for browsers, is at <code>/replay/GAME/</code>.</p>"
+                "<div id='swagger-ui'></div>"
+                f"<h2>Routes</h2><table>{''.join(rows)}</table>"
+                "<script src='/docs/swagger-ui-bundle.js'></script><script src='/static/docs.js'></script>"
+                "</body></html>")
         return page, 200, {"Content-Type": "text/html; charset=utf-8"}
 
+    @app.get("/docs/<name>")
+    def docs_asset(name: str):
+        """Swagger UI's own files, from the swagger-ui-bundle package (docs/dependencies.md)."""
+        if name not in DOCS_ASSETS:
+            abort(404)
+        return send_from_directory(swagger_ui_path, name, max_age=3600)
+
     return app
+
+
+DOCS_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js"})
+
+
+class ApiError(Schema):
+    """Every refusal and error the API answers with (`_errors`), documented on every route."""
+
+    error = fields.String(required=True, metadata={"example": "IllegalOrder"})
+    message = fields.String(required=True, metadata={"example": "SK 4.1: R1 has already moved this turn"})
+    case = fields.String(metadata={"description": "the rules case that refuses the order", "example": "SK 4.1"})
+
+
+class HexledgerApi(Api):
+    """flask-smorest's Api, its default error response documented as this API's errors read."""
+
+    ERROR_SCHEMA = ApiError
 
 
 MIN_ADMIN_TOKEN = 16
@@ -238,6 +270,35 @@ def _json_depth(app: Flask) -> None:
             return jsonify({"error": "BadRequest", "message": f"the JSON body nests deeper than {limit} levels; "
                             "nothing was read or written"}), 400
         return None
+
+
+_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")  # a JSON string's escape for NUL (not an escaped backslash + u0000)
+
+
+def nul_in_request() -> str | None:
+    """Where the request holds a NUL character (its path, query, cookies or body, raw or as JSON's \\u0000), or
+    None: no text a user sends (an address, a name, a seed text, an order, a map, a token) may hold one."""
+    if "\x00" in request.path:
+        return "its path"
+    if any("\x00" in k or "\x00" in v for k, v in [*request.args.items(multi=True), *request.cookies.items()]):
+        return "its query or cookies"
+    body = request.get_data(cache=True)
+    if b"\x00" in body or (b"\\u0000" in body and request.is_json and _JSON_NUL.search(body)):
+        return "its body"
+    return None
+
+
+def _no_nul(app: Flask) -> None:
+    """A request with a NUL character anywhere a text comes from is a 400 that says so, before any route reads it:
+    bad input changes nothing, on either store (PostgreSQL's TEXT cannot hold NUL at all)."""
+
+    @app.before_request
+    def refuse_nul():
+        where = nul_in_request()
+        if where is None:
+            return None
+        return jsonify({"error": "BadRequest", "message": f"the request holds a NUL character ({where}); no text "
+                        "may hold one: nothing was read or written"}), 400
 
 
 # seconds a client should wait after a 503: the server already waited its busy timeout (30 s) for a lock; a full

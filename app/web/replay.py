@@ -46,7 +46,8 @@ from werkzeug.exceptions import HTTPException
 
 from app.service import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
-from app.service.replays import EventStore
+from app.service.replays import Replays
+from app.web import ApiError
 
 Viewer = Callable[..., str | None]
 COOKIE = "hexledger_replay"
@@ -75,42 +76,43 @@ def query_side_viewer(req, game_id: str) -> str | None:
 
 
 def seat_viewer(req, game_id: str) -> str | None:
-    """Hook of the real server: the seat named by `Authorization: Bearer <token>` or by the replay cookie.
+    """Hook of the real server: the seat named by `Authorization: Bearer <token>` or by the replay cookie, seen
+    as the service's one visibility rule says (`Pbem.replay_viewer`: everything, or its side).
     No credential: None. A wrong one: AccessDenied (403), even for a finished game, as the API does."""
     from app.web import authenticated, bearer
 
     if not (bearer() or req.cookies.get(COOKIE)):
         return None
-    seat = authenticated(game_id)
-    return replay.ALL if seat.is_arbiter else seat.side
+    return _ext()["service"]().replay_viewer(authenticated(game_id))
 
 
-def register(app: Flask, resolve_viewer: Viewer | None = None, get_store: Callable[[], EventStore] | None = None,
+def register(app: Flask, resolve_viewer: Viewer | None = None, reads: Callable[[], Replays] | None = None,
              service: Callable | None = None, api=None) -> None:
     """Mount the viewer on `app` at /replay.
 
-    service() -> Pbem: seats and tokens decide who sees what (`seat_viewer`), the store is the service's, and the
-    page signs a seat in by its replay key or token (module docstring). create_app passes it.
+    service() -> Pbem: seats and tokens decide who sees what (`seat_viewer`, through the service's one visibility
+    rule), the reads are the service's, and the page signs a seat in by its replay key or token (module docstring).
+    create_app passes it.
     resolve_viewer(request, game_id) -> side | None | "all": the hook; default `seat_viewer` with a service,
     else `query_side_viewer`.
-    get_store() -> EventStore; default the service's, else one store on app.config["HEXLEDGER_DB"].
+    reads() -> Replays (app/service/replays.py); default the service's, else one on app.config["HEXLEDGER_DB"].
     api: a flask_smorest Api, to put the data endpoints into its OpenAPI document.
     """
-    if get_store is None and service is not None:
-        def get_store() -> EventStore:
-            return service().store
-    if get_store is None:
-        shared: dict[str, EventStore] = {}
+    if reads is None and service is not None:
+        def reads() -> Replays:
+            return service().replay_reads()
+    if reads is None:
+        shared: dict[str, Replays] = {}
         lock = threading.Lock()
 
-        def get_store() -> EventStore:
+        def reads() -> Replays:
             with lock:
-                if "store" not in shared:
-                    shared["store"] = replay.open_store(app.config.get("HEXLEDGER_DB"))
-                return shared["store"]
+                if "reads" not in shared:
+                    shared["reads"] = Replays.open(app.config.get("HEXLEDGER_DB"))
+                return shared["reads"]
 
     hook = resolve_viewer or (seat_viewer if service is not None else query_side_viewer)
-    app.extensions["replay"] = {"resolve_viewer": hook, "get_store": get_store, "service": service,
+    app.extensions["replay"] = {"resolve_viewer": hook, "reads": reads, "service": service,
                                 "cache": OrderedDict(), "lock": threading.Lock(), "building": {},
                                 "bodies": OrderedDict(), "body_bytes": 0}
     app.register_blueprint(bp)
@@ -124,11 +126,13 @@ def _ext() -> dict:
     return current_app.extensions["replay"]
 
 
-def _store_with(game_id: str) -> EventStore:
-    store = _ext()["get_store"]()
-    if replay.head(store, game_id) is None:
+def _reads_with(game_id: str) -> tuple[Replays, int]:
+    """The replay reads and the game's last event (404: no such game)."""
+    reads = _ext()["reads"]()
+    head = reads.head(game_id)
+    if head is None:
         abort(404, f"no game {game_id} on this server")
-    return store
+    return reads, head
 
 
 def _replay(game_id: str) -> replay.Replay:
@@ -136,8 +140,7 @@ def _replay(game_id: str) -> replay.Replay:
     game is the same for every viewer, so it is one entry (an asker cycling through viewers does not rebuild it),
     and one request builds a replay while others asking for the same wait for it."""
     ext = _ext()
-    store = _store_with(game_id)
-    head, _ = store.head(game_id)
+    reads, head = _reads_with(game_id)
     wanted = ext["resolve_viewer"](request, game_id)  # checks the credential whatever the cache holds
     seat = g.get("hexledger_seat")
     if seat is not None and ext["service"] is not None:
@@ -153,10 +156,11 @@ def _replay(game_id: str) -> replay.Replay:
         if hit is not None:
             return hit
         try:
-            result = replay.build(store, game_id, wanted)
+            result = reads.build(game_id, wanted)
         except replay.NoAccess:
-            how = (" Open the replay link from your game email, or give your seat's token." if ext["service"]
-                   else "")
+            how = (" Open the replay link from your game email, or give your seat's token (a game made on the "
+                   f"command line: its owner opens it by the link of 'python cli.py open {game_id}')."
+                   if ext["service"] else "")
             raise NotAuthenticated(f"game {game_id} is in progress: only its players may replay it, each seeing "
                                    f"only their own side.{how}") from None
         except ValueError as exc:
@@ -221,7 +225,7 @@ def _sign_in(game_id: str):
     service = _ext()["service"]
     if service is None:
         abort(404, "this server has no seats to sign in to")
-    _store_with(game_id)
+    _reads_with(game_id)
     pbem = service()
     if request.method == "POST":
         seat = pbem.authenticate(game_id, request.form.get("token"))
@@ -236,7 +240,7 @@ def _sign_in(game_id: str):
     else:
         response = Response(render_template("signed_in.html", game_id=game_id, target=target), 200)
     public = (pbem.config.public_url or "").lower()
-    response.set_cookie(COOKIE, pbem.replay_key(game_id, seat.seat), path=path, httponly=True, samesite="Strict",
+    response.set_cookie(COOKIE, pbem.viewer_key(seat), path=path, httponly=True, samesite="Strict",
                         secure=request.is_secure or public.startswith("https://"))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
@@ -293,8 +297,26 @@ ERRORS = {401: "a game in progress, asked without a seat", 403: "a token or repl
 
 def _errors_doc(fn):
     for code, text in ERRORS.items():
-        fn = data.alt_response(code, description=text)(fn)
+        fn = data.alt_response(code, schema=ApiError, description=text)(fn)
     return fn
+
+
+class FramesPage(Schema):
+    """What frames.json holds (documentation: the answer is written as it is cached)."""
+
+    game_id = fields.String()
+    rules = fields.String()
+    sides = fields.List(fields.String())
+    viewer = fields.String(allow_none=True)
+    outcome = fields.Dict(allow_none=True)
+    panels = fields.List(fields.String())
+    frames = fields.List(fields.Dict(), metadata={"description": "one frame per event (or run of hidden events)"})
+    next_from = fields.Integer(allow_none=True)
+
+
+def _json_doc(schema, description: str):
+    return data.doc(responses={"200": {"description": description,
+                                       "content": {"application/json": {"schema": schema}}}})
 
 
 @data.route("/<game_id>/frames.json", methods=["GET"])
@@ -302,6 +324,7 @@ def _errors_doc(fn):
 @data.response(200, description="game id, rules, sides, viewer, outcome, panels and one frame per event (a run "
                                 "of events hidden from the viewer is one frame), a page at a time: `next_from` "
                                 "is the next page's `from`, null after the last")
+@_json_doc(FramesPage, "the replay's frames, a page at a time")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def frames(args, game_id: str):
@@ -342,6 +365,8 @@ def map_svg(game_id: str, seq: int):
 
 @data.route("/<game_id>/analysis.json", methods=["GET"])
 @data.response(200, description="losses per turn, victory hexes, odds taken and die-roll luck per side")
+@_json_doc({"type": "object", "additionalProperties": True},
+           "losses per turn, victory hexes, odds taken and die-roll luck per side")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def analysis_json(game_id: str):

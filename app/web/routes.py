@@ -7,13 +7,22 @@ from marshmallow import Schema, fields, validate
 
 from app.service.games import rule_sets
 from app.service.pbem import DEADLINE_ACTIONS, AccessDenied, NotAuthenticated, Pbem, Seat
-from app.web import authenticated, bearer, is_operator
+from app.web import ApiError, authenticated, bearer, is_operator
 
 blp = Blueprint("games", __name__, description="Play-by-email games")
 SECURED = [{"token": []}]
+
+
 # every route that writes: the database could not take the write (locked, disk full); nothing was written
-UNAVAILABLE = blp.alt_response(503, description="the database cannot take the write now (locked, or the disk is "
-                               "full); nothing was written: try again after Retry-After seconds")
+UNAVAILABLE = blp.alt_response(503, schema=ApiError, description="the database cannot take the write now (locked, or "
+                               "the disk is full); nothing was written: try again after Retry-After seconds")
+
+
+def returns(code: int, schema, description: str = "", content_type: str = "application/json"):
+    """Document a response body (`schema`: a Schema class, or a plain OpenAPI schema dict) without passing the
+    route's answer through it: the answer is the service's, and the document says what it holds."""
+    body = {"schema": schema}
+    return blp.doc(responses={str(code): {"description": description or "OK", "content": {content_type: body}}})
 
 
 def svc() -> Pbem:
@@ -86,6 +95,20 @@ class Order(Schema):
         "description": "refuse (409) if the game has moved past this event"})
 
 
+# the body of an order (POST .../orders) and of its preview (POST .../preview)
+ORDER_BODY = {"required": True, "content": {
+    "application/json": {"schema": Order},
+    "text/plain": {"schema": {"type": "string", "example": "move R1 0202"}}}}
+
+
+def order_body() -> tuple[str, int | None]:
+    """The order text and its expected_seq, from a JSON body ({"order", "expected_seq"}) or a plain-text one."""
+    if request.mimetype == "application/json":
+        body = Order().load(request.get_json(force=True, silent=False) or {})
+        return body["order"], body["expected_seq"]
+    return request.get_data(as_text=True), None
+
+
 class OrderQuery(Schema):
     expected_seq = fields.Integer(load_default=None)
 
@@ -109,10 +132,6 @@ class Fork(Schema):
     at = fields.Integer(required=True, validate=validate.Range(min=1))
 
 
-class Preview(Schema):
-    order = fields.String(required=True, metadata={"example": "attack 0502 with R1"})
-
-
 class Dispute(Schema):
     order_seq = fields.Integer(required=True, metadata={"description": "the disputed order's event number"})
     reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
@@ -124,9 +143,157 @@ class Answer(Schema):
     note = fields.String(load_default="")
 
 
+# -- response bodies (documentation: what each answer holds) ----------------------------------------------
+class RuleSet(Schema):
+    name = fields.String()
+    title = fields.String()
+    version = fields.String()
+    sides = fields.List(fields.String())
+    scenarios = fields.Dict(keys=fields.String(), values=fields.String())
+    preview = fields.Boolean(metadata={"description": "POST /games/{game_id}/preview is offered"})
+    policies = fields.List(fields.String(), metadata={"description": "the automated seats' policies"})
+    automated_seats = fields.List(fields.String())
+
+
+class GameRow(Schema):
+    game_id = fields.String()
+    rules = fields.String()
+    scenario = fields.String()
+    created_at = fields.String()
+    events = fields.Integer()
+    parent = fields.String(allow_none=True, metadata={"description": "with the operator's key only"})
+
+
+class GamesPage(Schema):
+    games = fields.List(fields.Nested(GameRow))
+    next_after = fields.String(allow_none=True)
+
+
+class Joined(Schema):
+    seq = fields.Integer()
+    side = fields.String()
+    seed_text = fields.String(metadata={"description": "your text, as mixed into the dice"})
+
+
+class ActionDoc(Schema):
+    name = fields.String()
+    syntax = fields.String(metadata={"example": "move UNIT HEX [HEX ...]"})
+    case = fields.String()
+    help = fields.String()
+
+
+class Candidate(Schema):
+    id = fields.String(metadata={"description": "a unit, a hex, or a choice"})
+    value = fields.String(metadata={"description": "its strength and steps, or why it is offered"})
+
+
+class OwedDoc(Schema):
+    what = fields.String()
+    where = fields.String(allow_none=True)
+    amount = fields.String(allow_none=True, metadata={"example": "at least 1 unit(s), none more than needed"})
+    candidates = fields.List(fields.Nested(Candidate))
+    text = fields.String(metadata={"description": "all of it, as the turn email prints it"})
+
+
+class LegalOrder(Schema):
+    order = fields.String(metadata={"example": "attack 3511 with jp-d3-r6 support air"})
+    action = fields.String()
+    case = fields.String()
+    odds = fields.String(metadata={"description": "a combat order's final odds column"})
+
+
+class Outcome(Schema):
+    winner = fields.String(allow_none=True)
+    reason = fields.String()
+
+
+class PromptDoc(Schema):
+    seq = fields.Integer()
+    to_act = fields.String(allow_none=True)
+    step = fields.String()
+    your_turn = fields.Boolean()
+    waiting_for_players = fields.List(fields.String())
+    outcome = fields.Nested(Outcome, allow_none=True)
+    actions = fields.List(fields.Nested(ActionDoc), metadata={"description": "the kinds of order you may give"})
+    owed = fields.Nested(OwedDoc, allow_none=True, metadata={
+        "description": "what the decision the game waits for owes: where, how much, the candidates"})
+    legal_orders = fields.List(fields.Nested(LegalOrder), metadata={
+        "description": "concrete orders you may give now, each accepted by the rules (at most 300)"})
+
+
+class DisputeDoc(Schema):
+    id = fields.Integer()
+    game_id = fields.String()
+    order_seq = fields.Integer()
+    raised_by = fields.String()
+    reason = fields.String()
+    status = fields.String(metadata={"example": "open"})
+    raised_at = fields.String()
+    raised_seq = fields.Integer()
+    resolved_by = fields.String(allow_none=True)
+    resolved_at = fields.String(allow_none=True)
+    note = fields.String(allow_none=True)
+    retraction_seq = fields.Integer(allow_none=True)
+
+
+class SummaryDoc(PromptDoc):
+    game_id = fields.String()
+    you = fields.String()
+    disputes = fields.List(fields.Nested(DisputeDoc))
+
+
+class ViewDoc(Schema):
+    game_id = fields.String()
+    seq = fields.Integer()
+    you = fields.String()
+    players = fields.Dict(keys=fields.String(), values=fields.String())
+    view = fields.Dict(metadata={"description": "the position as you may see it (the rule set's view)"})
+
+
+class HistoryLine(Schema):
+    seq = fields.Integer()
+    at = fields.String()
+    actor = fields.String()
+    type = fields.String()
+    text = fields.String()
+
+
+class HistoryPage(Schema):
+    events = fields.List(fields.Nested(HistoryLine))
+    next_from = fields.Integer(allow_none=True)
+
+
+class OrderDone(Schema):
+    accepted = fields.Boolean()
+    seq = fields.Integer()
+    events = fields.List(fields.Nested(HistoryLine), metadata={
+        "description": "the events of your order and of any automated seat's answer, as you may see them"})
+    view = fields.Dict()
+
+
+class PreviewDoc(Schema):
+    order = fields.String()
+    seq = fields.Integer()
+    preview = fields.Dict(metadata={"description": "strengths with each unit's modifiers, odds, shifts with "
+                                                   "their cases, the result of each die; `planning`: true when "
+                                                   "it is not your turn for this order"})
+
+
+class VerifyDoc(Schema):
+    ok = fields.Boolean()
+    events = fields.Integer()
+    problems = fields.List(fields.Dict())
+
+
+class Undone(Schema):
+    retraction_seq = fields.Integer()
+    undone = fields.Integer()
+
+
 # -- routes -----------------------------------------------------------------------------------------------
 @blp.route("/rules", methods=["GET"])
 @blp.response(200)
+@returns(200, RuleSet(many=True))
 def list_rules():
     """The rule sets this server runs"""
     return rule_sets()
@@ -135,15 +302,15 @@ def list_rules():
 @blp.route("/games", methods=["GET"])
 @blp.arguments(GamesQuery, location="query")
 @blp.response(200)
+@returns(200, GamesPage)
 @blp.doc(security=[{"operator": []}, {}])
 def list_games(args):
     """Games on this server, a page at a time: finished games (their replays are open to anyone); with the
     operator's key, every game. Public facts only: rules, scenario, event count, never a player's address"""
     everything = is_operator()
-    rows = svc().store.games(args["after"], args["limit"] + 1, finished_only=not everything)
-    page = [{"game_id": g["id"], "rules": g["rules"], "scenario": g["scenario"], "created_at": g["created_at"],
-             "events": g["last_seq"] or 0, **({"parent": g["parent_id"]} if everything else {})}
-            for g in rows[:args["limit"]]]
+    rows = svc().games(args["after"], args["limit"] + 1, finished_only=not everything)
+    shown = ("game_id", "rules", "scenario", "created_at", "events", *(("parent",) if everything else ()))
+    page = [{k: g[k] for k in shown} for g in rows[:args["limit"]]]
     return {"games": page, "next_after": page[-1]["game_id"] if len(rows) > args["limit"] else None}
 
 
@@ -166,6 +333,7 @@ def create_game(body):
 @UNAVAILABLE
 @blp.arguments(Join)
 @blp.response(201)
+@returns(201, Joined, "Created")
 @blp.doc(security=SECURED)
 def join(body, game_id):
     """Take your seat, adding your own text to every later die roll"""
@@ -174,6 +342,7 @@ def join(body, game_id):
 
 @blp.route("/games/<game_id>", methods=["GET"])
 @blp.response(200)
+@returns(200, SummaryDoc)
 @blp.doc(security=SECURED)
 def summary(game_id):
     """Where the game stands for you: whose turn, your legal actions, open disputes"""
@@ -186,6 +355,7 @@ def summary(game_id):
 @blp.route("/games/<game_id>/state", methods=["GET"])
 @blp.arguments(AtQuery, location="query")
 @blp.response(200)
+@returns(200, ViewDoc)
 @blp.doc(security=SECURED)
 def state(args, game_id):
     """Your view of the position, now or after event `at` (fog of war applied)"""
@@ -194,6 +364,7 @@ def state(args, game_id):
 
 @blp.route("/games/<game_id>/actions", methods=["GET"])
 @blp.response(200)
+@returns(200, PromptDoc)
 @blp.doc(security=SECURED)
 def actions(game_id):
     """Your legal actions now, with their syntax (empty when it is not your turn)"""
@@ -204,19 +375,14 @@ def actions(game_id):
 @UNAVAILABLE
 @blp.arguments(OrderQuery, location="query")
 @blp.response(201)
-@blp.alt_response(409, description="expected_seq is behind the game: reload and try again")
-@blp.alt_response(422, description="the order is refused; `case` names the rule")
-@blp.doc(security=SECURED, requestBody={"required": True, "content": {
-    "application/json": {"schema": Order}, "text/plain": {"schema": {"type": "string",
-                                                                    "example": "move R1 0202"}}}})
+@returns(201, OrderDone, "Created")
+@blp.alt_response(409, schema=ApiError, description="expected_seq is behind the game: reload and try again")
+@blp.alt_response(422, schema=ApiError, description="the order is refused; `case` names the rule")
+@blp.doc(security=SECURED, requestBody=ORDER_BODY)
 def submit(args, game_id):
     """Give an order in the game's order language (plain text, or JSON {"order", "expected_seq"})"""
     s = seat(game_id)
-    if request.mimetype == "application/json":
-        body = Order().load(request.get_json(force=True, silent=False) or {})
-        text, expected = body["order"], body["expected_seq"]
-    else:
-        text, expected = request.get_data(as_text=True), None
+    text, expected = order_body()
     expected = args["expected_seq"] if args["expected_seq"] is not None else expected
     return svc().order(s, text, expected)
 
@@ -224,6 +390,7 @@ def submit(args, game_id):
 @blp.route("/games/<game_id>/history", methods=["GET"])
 @blp.arguments(HistoryQuery, location="query")
 @blp.response(200)
+@returns(200, HistoryPage)
 @blp.doc(security=SECURED)
 def game_history(args, game_id):
     """The game's history as you may see it, a page at a time; retracted events are marked"""
@@ -231,12 +398,15 @@ def game_history(args, game_id):
 
 
 @blp.route("/games/<game_id>/preview", methods=["POST"])
-@blp.arguments(Preview)
 @blp.response(200)
-@blp.doc(security=SECURED)
-def preview(body, game_id):
-    """What an order would do (combat odds, the result for each die roll), without rolling"""
-    return svc().preview(seat(game_id), body["order"])
+@returns(200, PreviewDoc)
+@blp.alt_response(422, schema=ApiError, description="the order is refused, as it would be if given now")
+@blp.doc(security=SECURED, requestBody=ORDER_BODY)
+def preview(game_id):
+    """What an order would do (strengths, odds, each shift, the result for each die roll), without rolling: the
+    same bodies as /orders; refused as the order would be now; out of turn too, for planning"""
+    text, _ = order_body()
+    return svc().preview(seat(game_id), text)
 
 
 @blp.route("/games/<game_id>/fork", methods=["POST"])
@@ -252,6 +422,8 @@ def fork(body, game_id):
 
 @blp.route("/games/<game_id>/export", methods=["GET"])
 @blp.response(200, description="JSON Lines: the whole stream (arbiter, or after the game), else your view")
+@returns(200, {"type": "string", "description": "one event a line, as JSON"},
+         "JSON Lines: the whole stream (arbiter, or after the game), else your view", "application/x-ndjson")
 @blp.doc(security=SECURED)
 def export(game_id):
     """The game as JSON Lines"""
@@ -263,6 +435,7 @@ def export(game_id):
 
 @blp.route("/games/<game_id>/verify", methods=["GET"])
 @blp.response(200)
+@returns(200, VerifyDoc)
 @blp.doc(security=SECURED)
 def verify(game_id):
     """Audit: hash chain intact and every order re-run through the rules"""
@@ -272,6 +445,7 @@ def verify(game_id):
 @blp.route("/games/<game_id>/undo", methods=["POST"])
 @UNAVAILABLE
 @blp.response(201)
+@returns(201, Undone, "Created")
 @blp.doc(security=SECURED)
 def undo(game_id):
     """Take back your latest order, before your opponent has seen it (never a die roll or a reveal)"""
@@ -280,6 +454,7 @@ def undo(game_id):
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])
 @blp.response(200)
+@returns(200, DisputeDoc(many=True))
 @blp.doc(security=SECURED)
 def disputes(game_id):
     """The game's disputes and how they were settled"""
@@ -291,6 +466,7 @@ def disputes(game_id):
 @UNAVAILABLE
 @blp.arguments(Dispute)
 @blp.response(201)
+@returns(201, DisputeDoc, "Created")
 @blp.doc(security=SECURED)
 def raise_dispute(body, game_id):
     """Dispute a recent order (within the game's window), with a reason"""
@@ -301,6 +477,7 @@ def raise_dispute(body, game_id):
 @UNAVAILABLE
 @blp.arguments(Answer)
 @blp.response(200)
+@returns(200, DisputeDoc)
 @blp.doc(security=SECURED)
 def answer_dispute(body, game_id, dispute_id):
     """The other player accepts (takeback) or rejects (to the arbiter); the arbiter upholds or rejects"""

@@ -89,3 +89,47 @@ def test_fork_verify_export_import(run, demo, tmp_path):
     assert tampered.exit_code == 1 and "FAILED at event" in tampered.output
     refused = run("import", str(path))
     assert refused.exit_code == 1 and "refused" in refused.output
+
+
+def test_preview_answers_as_the_api_does_in_and_out_of_turn(run):
+    """`preview` is the service's one preview (games.preview), as the API's: the side to act gets the odds; a side
+    out of turn gets them too, marked as planning (issue 14), and nothing is written either way."""
+    game = run("new", "skirmish").output.strip()
+    run("join", game, "--side", "red", "--name", "r")
+    run("join", game, "--side", "blue", "--name", "b")
+    for side, orders in [("red", ["move R1 0202", "move R2 0203 0303", "end", "end"]),
+                         ("blue", ["move B1 0602 0502", "move B2 0603 0503", "end", "end"]),
+                         ("red", ["move R1 0302 0402", "end"])]:
+        for order in orders:
+            assert run("do", game, "--as", side, order).exit_code == 0
+    before = run("log", game).output
+    shown = json.loads(run("preview", game, "--as", "red", "attack 0502 with R1", "--json").output)
+    assert (shown["attack"], shown["defence"], shown["column"], shown["planning"]) == (4, 8, "1:2", False)
+    planned = run("preview", game, "--as", "blue", "attack 0402 with B1", "--json")
+    assert planned.exit_code == 0 and json.loads(planned.output)["planning"] is True
+    assert "may not give this order now" in run("preview", game, "--as", "blue", "attack 0402 with B1").output
+    assert run("preview", game, "--as", "green", "attack 0402 with B1").exit_code == 2
+    assert run("log", game).output == before
+
+
+def test_list_names_the_game_id_as_the_api_does(run, tmp_path):
+    """`list --json` names a game `game_id`, with the fields the API's GET /games gives the operator."""
+    from app.web import create_app
+
+    game = run("new", "skirmish").output.strip()
+    rows = json.loads(run("list", "--json").output)
+    key = "k" * 16
+    client = create_app({"HEXLEDGER_DB": str(tmp_path / "cli.sqlite3"), "ADMIN_TOKEN": key}).test_client()
+    api = client.get("/games", headers={"Authorization": f"Bearer {key}"}).json["games"]
+    assert [r["game_id"] for r in rows] == [r["game_id"] for r in api] == [game]
+    assert set(api[0]) <= set(rows[0]) and all(rows[0][k] == v for k, v in api[0].items())
+
+
+def test_db_may_follow_the_command(tmp_path):
+    """`--db` names the database whether it stands before or after the command (issue 14)."""
+    runner = CliRunner()
+    one, two = str(tmp_path / "one.sqlite3"), str(tmp_path / "two.sqlite3")
+    game = runner.invoke(cli, ["new", "skirmish", "--db", one]).output.strip()
+    assert game in runner.invoke(cli, ["--db", one, "list"]).output
+    assert runner.invoke(cli, ["list", "--db", two]).output.strip() == "no games yet"
+    assert game in runner.invoke(cli, ["--db", two, "list", "--db", one]).output  # the later one counts

@@ -3,12 +3,12 @@ import collections
 import hashlib
 import hmac
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from app.events import dice
 from app.events.envelope import canonical_json
-from app.projections import state as projection
 from app.service import audit, games, transfer
 from app.service.demo import SKIRMISH_OPENING
 
@@ -99,5 +99,9 @@ def test_a_forged_roll_in_a_resealed_chain_is_caught_by_the_dice(store, skirmish
 
 
 def test_no_roll_after_the_reveal(store, skirmish):
+    """Once the seed is revealed every die to come is known: the game takes no order at all, and writes nothing."""
     games.reveal_seed(store, skirmish, "arbiter")
-    assert isinstance(games.live_dice(store, projection.load(store, skirmish)), dice.NoDice)
+    head = store.head(skirmish)
+    with pytest.raises(games.GameError, match="seed was revealed"):
+        games.submit(store, skirmish, "red", "end")
+    assert store.head(skirmish) == head

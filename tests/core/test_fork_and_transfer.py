@@ -105,15 +105,25 @@ def test_tampered_export_is_refused_and_nothing_written(store, played, tmp_path,
     assert other.db.execute("SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM games)").fetchone()[0] == 0
 
 
-def test_imported_game_without_its_seed_cannot_roll(store, played, tmp_path):
+def test_imported_game_without_its_seed_takes_no_orders_and_says_to_fork(store, played, tmp_path):
+    """Issue 14: an imported game took orders until the first die was needed; now its first order is refused,
+    nothing is written, and the answer says why and how to play on."""
     from app.events.store import EventStore
 
     other = EventStore(str(tmp_path / "other.sqlite3"))
     game_id = transfer.import_game(other, transfer.export_lines(store, played))
-    games.submit(other, game_id, "red", "end")
-    games.submit(other, game_id, "blue", "move B2 0603")
-    games.submit(other, game_id, "blue", "end")
     head = other.head(game_id)[0]
-    with pytest.raises(games.GameError, match="fork the game"):
-        games.submit(other, game_id, "blue", "attack 0402 with B1")
+    with pytest.raises(games.GameError) as refused:
+        games.submit(other, game_id, "red", "end")  # needs no die, and is still refused
+    assert "imported" in str(refused.value) and f"fork {game_id} --at {head}" in str(refused.value)
     assert other.head(game_id)[0] == head
+    child = games.fork(other, game_id, head)
+    games.submit(other, child, "red", "end")  # the fork has a seed of this server's: it plays on
+
+
+def test_a_game_whose_seed_was_revealed_takes_no_orders(store, played):
+    games.reveal_seed(store, played, "arbiter's request")
+    head = store.head(played)[0]
+    with pytest.raises(games.GameError, match="seed was revealed"):
+        games.submit(store, played, "red", "end")
+    assert store.head(played)[0] == head

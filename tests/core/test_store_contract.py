@@ -1,19 +1,20 @@
 """The store's interface as a contract (app/events/store.py): every method the service calls, written against the
-interface only (no SQL, no handle), parametrised by backend so that a second backend runs the same suite."""
+interface only (no SQL, no handle), run against both backends: SQLite, and PostgreSQL (app/events/pg_store.py) on
+the test run's own server (tests/conftest.py, `db_location`)."""
 from __future__ import annotations
 
 import pytest
 
+from app.events.backends import open_store
 from app.events.envelope import GENESIS_HASH
-from app.events.store import Conflict, EventStore, NewEvent, StoreError, UnknownGame
+from app.events.store import Conflict, NewEvent, NoPbemSettings, StoreError, UnknownGame
 
 T0, T1, T2 = "2030-01-01T00:00:00.000000Z", "2030-01-01T00:01:00.000000Z", "2030-01-01T01:00:00.000000Z"
-BACKENDS = {"sqlite": lambda tmp_path: EventStore(str(tmp_path / "contract.sqlite3"))}
 
 
-@pytest.fixture(params=sorted(BACKENDS))
-def backend(request, tmp_path):
-    store = BACKENDS[request.param](tmp_path)
+@pytest.fixture
+def backend(db_location):
+    store = open_store(db_location)
     yield store
     store.close()
 
@@ -176,6 +177,8 @@ def test_processed_mail_is_remembered(backend):
     backend.record_mail("<m1@x>", None, "refused")
     backend.record_mail("<m1@x>", None, "again")
     assert backend.mail_processed("<m1@x>") and not backend.mail_processed("<m2@x>")
+    backend.record_mail("<m\x00@x>", None, "refused")  # a hostile header: PostgreSQL's TEXT cannot hold NUL
+    assert backend.mail_processed("<m\x00@x>") and not backend.mail_processed("<m\\0@x>")
 
 
 
@@ -185,3 +188,71 @@ def test_bodies_are_the_events_without_their_envelope(backend):
     expected = [(e.game_id, e.seq, e.type, e.version, e.payload) for e in backend.events("g-1", 2, 3)]
     assert [tuple(b) for b in backend.bodies("g-1", 2, 3)] == expected
     assert [b.seq for b in backend.bodies("g-1")] == [1, 2, 3] and list(backend.bodies("nope")) == []
+
+
+NUL_TEXTS = ["a\x00b", "\x00", "a\\0b", "\x01a", "\x01\x00\\", "plain"]  # with NUL, looking escaped, MARK-led
+
+
+@pytest.mark.parametrize("text", NUL_TEXTS)
+def test_every_text_is_kept_as_it_was_sent_nul_included(backend, text):
+    """PostgreSQL's TEXT cannot hold NUL; the store keeps it anyway, as SQLite does: a game's scenario, an event's
+    actor, an imported stream's texts, a seat's address, settings, the outbox, processed mail and secrets."""
+    backend.create_game("g-1", "skirmish", text, [NewEvent("core.X", 1, {"t": text}, text)], text)
+    assert backend.game("g-1")["scenario"] == text and backend.dice_seed("g-1") == text
+    [stored] = backend.events("g-1")
+    assert (stored.actor, stored.payload) == (text, {"t": text})
+    backend.import_stream("g-2", "skirmish", text, [stored.__class__(**{**stored.to_dict(), "game_id": "g-2"})])
+    assert backend.event("g-2", 1) == stored.__class__(**{**stored.to_dict(), "game_id": "g-2"})
+    backend.add_pbem_game("g-1", {"created_at": T0}, [{"seat": text, "email": text, "token_hash": text,
+                                                       "created_at": T0}])
+    backend.update_pbem_game("g-1", {"turn_side": text, "turn_started_at": T0})
+    assert backend.pbem_settings("g-1")["turn_side"] == text
+    assert [(m["seat"], m["email"]) for m in backend.members("g-1")] == [(text, text)]
+    [one] = backend.queue_mail([{**mail(1, "g-1"), "recipient": text, "message_id": text, "seat": text}], T0)
+    [row] = backend.claim_mail(T0, T1)
+    assert (row["recipient"], row["message_id"], row["seat"]) == (text, text, text)
+    backend.mail_failed(one, text, None)
+    assert backend.mail_queue()[0]["last_error"] == text
+    backend.record_mail(text, "g-1", text)
+    assert backend.mail_processed(text) and backend.secret(text, text) == text
+
+
+def test_texts_that_differ_stay_different(backend):
+    """A NUL and what it is written as on PostgreSQL (backslash zero, after MARK) are different texts there too."""
+    for n, text in enumerate(NUL_TEXTS):
+        backend.record_mail(text, None, str(n))
+    assert all(backend.mail_processed(text) for text in NUL_TEXTS)
+    assert not backend.mail_processed("\x01a\\0b") and not backend.mail_processed("a\\\\0b")
+
+
+def test_settings_of_a_game_not_played_by_email_cannot_be_changed(backend):
+    """A game without play-by-email settings (a local game): a change to them is refused on both backends, and
+    nothing is written (PostgreSQL's UPDATE once matched no row and said nothing)."""
+    game(backend)
+    with pytest.raises(NoPbemSettings, match="not played by email"):
+        backend.update_pbem_game("g-1", {"turn_side": "red"})
+    with pytest.raises(NoPbemSettings):
+        backend.update_pbem_game("nope", {"over_notified": 1})
+    assert backend.pbem_settings("g-1") is None and backend.pbem_games(running_only=False) == []
+
+
+def test_both_backends_have_exactly_the_interfaces_methods():
+    """app/events/interface.py's Store: every public method of each backend is in it, with the same parameters
+    (names, order, defaults), and it has no method a backend lacks."""
+    import inspect
+
+    from app.events.interface import Store
+    from app.events.pg_store import PgEventStore
+    from app.events.store import EventStore
+
+    def public(cls) -> dict:
+        return {name: (inspect.signature(member.fget) if isinstance(member, property) else inspect.signature(member))
+                for name, member in inspect.getmembers(cls) if not name.startswith("_") and callable(
+                    getattr(member, "fget", member))}
+
+    def shape(signature) -> list:
+        return [(p.name, p.kind, p.default) for p in signature.parameters.values()]
+
+    wanted = {name: shape(s) for name, s in public(Store).items()}
+    for backend in (EventStore, PgEventStore):
+        assert {name: shape(s) for name, s in public(backend).items()} == wanted, backend.__name__

@@ -181,3 +181,14 @@ def test_games_are_found_without_a_list_and_loaded_only_when_asked_for():
         catalog.get_rules("kernel")
     with pytest.raises(catalog.UnknownRules):
         catalog.get_rules("../snc")
+
+
+def test_the_guide_walks_every_file_of_the_skirmish_template():
+    """docs/adding-a-game.md states how many files a game is and walks through each of skirmish's."""
+    root = Path(__file__).resolve().parents[2]
+    package = root / "app/rules/skirmish"
+    files = sorted(str(p.relative_to(package)) for p in package.rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts)
+    guide = (root / "docs/adding-a-game.md").read_text(encoding="utf-8")
+    assert "skirmish is ten files" in guide and len(files) == 10, files
+    assert [f for f in files if f"`{f}`" not in guide] == []

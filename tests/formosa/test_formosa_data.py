@@ -543,9 +543,11 @@ def test_the_loader_refuses_files_that_contradict_each_other_with_every_problem(
     assert load({"optional": ["25.1", "25.10"]}).optional == {"25.1", "25.10"}
 
 
-def test_a_data_only_package_is_not_offered_to_players():
-    assert "formosa" not in catalog.names()
-    with pytest.raises(catalog.UnknownRules):
-        catalog.get_rules("formosa")
+def test_a_data_only_package_is_not_offered_to_players_and_formosa_with_its_engine_is(tmp_path):
+    data_only = tmp_path / "waiting"
+    data_only.mkdir()
+    (data_only / "__init__.py").write_text('"""A game\'s data waiting for its engine."""\n', encoding="utf-8")
+    assert not catalog._declares_game(data_only)
+    assert catalog._declares_game(ROOT / "app" / "rules" / "formosa")
     out = subprocess.run([sys.executable, "cli.py", "rules"], cwd=ROOT, capture_output=True, text=True)
-    assert "formosa" not in out.stdout + out.stderr
+    assert "formosa" in out.stdout

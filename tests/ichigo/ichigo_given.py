@@ -6,6 +6,7 @@ from dataclasses import replace
 from app.events.core import DieRolled
 from app.events.dice import RecordedDice
 from app.rules.ichigo import events as ev
+from app.rules.ichigo.data_load import load
 from app.rules.ichigo.rules import RULES
 from app.rules.ichigo.state import State, Unit, initial_state, raw_unit
 from app.rules.ichigo.state import _unit as make_unit
@@ -18,7 +19,7 @@ def fold(state: State, *events) -> State:
 
 
 def chinese(handle: str, ref: str, hex_: str, tried: bool = False) -> Unit:
-    return make_unit(raw_unit(ref), handle, hex=hex_, status="map", tried=tried)
+    return make_unit(raw_unit(load(), ref), handle, hex=hex_, status="map", tried=tried)
 
 
 def position(units: dict[str, str], turn: int = 2, phase: str = "VII", plans: dict | None = None,

@@ -11,7 +11,7 @@ from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Grid, Hex
 from app.rules.kernel.preview import preview_attack
 from app.rules.kernel.results import apply_step_losses, bloodbath, check_strength_loss
-from app.rules.kernel.retreat import retreat
+from app.rules.kernel.retreat import RetreatState, nearer, outside_ezoc, retreat, retreat_options
 from app.rules.kernel.shifts import Shift
 
 CRT_ = CRT.from_dict(FORMOSA_CRT)
@@ -130,6 +130,55 @@ def test_15_7_overstacked_retreat_continues_another_hex():
     assert out.path == (H("1011"), H("1012"))
 
 
+def test_15_7_item_4_retreat_toward_a_supply_source_else_anywhere_allowed():
+    """Formosa 15.7 item 4 (ruling F61): only hexes nearer the nearest supply source, if there are any."""
+    source = H("1014")
+    toward = nearer(lambda h: GRID.distance(h, source))
+    anywhere = lambda h, s: True  # noqa: E731
+    allowed = lambda c, h, s: True  # noqa: E731
+    _, options = retreat_options(GRID, RetreatState(H("1010")), allowed, [toward, anywhere])
+    assert set(options) == {h for h in GRID.neighbours(H("1010")) if GRID.distance(h, source) == 3}
+    no_source = nearer(lambda h: float("inf"))
+    level, options = retreat_options(GRID, RetreatState(H("1010")), allowed, [no_source, anywhere])
+    assert level == 1 and len(options) == 6
+
+
+def test_15_7_item_3_the_extra_hex_when_overstacked_need_not_go_toward_supply():
+    """Formosa 15.7 items 3-4: the additional hex is taken "such that stacking limits are met", item 4 not
+    applying to it (ruling F61)."""
+    source = H("1014")
+    toward = [nearer(lambda h: GRID.distance(h, source)), lambda h, s: True]
+    full = {H("1011")}
+    seen = []
+
+    def choose(options, state):
+        seen.append(set(options))
+        return H("1011") if not state.path else H("0911")
+
+    out = retreat(GRID, H("1010"), 1, lambda c, h, s: True, toward, choose, "eliminate",
+                  must_continue=lambda state: state.current in full, extra_priorities=[lambda h, s: True])
+    assert out.path == (H("1011"), H("0911"))
+    assert H("0911") in seen[1] and len(seen[1]) == 6  # sideways, away from the source: allowed
+    with pytest.raises(ValueError, match="not among the allowed"):
+        retreat(GRID, H("1010"), 1, lambda c, h, s: True, toward, choose, "eliminate",
+                must_continue=lambda state: state.current in full)
+
+
+def test_15_7_retreat_never_into_ezoc_but_an_infiltrator_may_enter_the_first_one():
+    """Formosa 14.2, 15.7 item 1; 22.0 rangers and 25.9 Takasago ignore the first EZOC in a retreat (F60)."""
+    ezoc = frozenset({H("1011"), H("1012")})
+    every = [lambda h, s: True]
+    straight = iter([H("1011"), H("1012")])
+    plain = retreat(GRID, H("1010"), 2, outside_ezoc(ezoc), every,
+                    lambda o, s: H("1011") if H("1011") in o else o[0], "eliminate")
+    assert H("1011") not in plain.path
+    ranger = retreat(GRID, H("1010"), 1, outside_ezoc(ezoc, ignore_first=True), every,
+                     lambda o, s: next(straight), "eliminate")
+    assert ranger.path == (H("1011"),)
+    second = outside_ezoc(ezoc, ignore_first=True)
+    assert not second(H("1011"), H("1012"), RetreatState(H("1010"), (H("1011"),)))
+
+
 def test_15_8_de_advance_of_two_hexes_second_adjacent_to_the_first():
     d, origin = H("1010"), H("1009")
     ok = check_advance(GRID, origin, [d, H("1011")], {d}, 2, lambda h, p: True, "Formosa 15.8")
@@ -155,5 +204,5 @@ def test_15_8_example_2_d1_on_one_of_two_defending_hexes_allows_advance_into_it(
     out = apply_step_losses({"a": 1, "b": 1}, 1, ["a"], "Formosa 15.5")
     cleared = {hexes[u] for u in out.eliminated}
     assert check_advance(GRID, H("1009"), [H("1010")], cleared, 1, lambda h, p: True, "Formosa 15.8")
-    with pytest.raises(RuleViolation, match="starts in a cleared"):
+    with pytest.raises(RuleViolation, match="enters a cleared defending hex first"):
         check_advance(GRID, H("1009"), [H("1110")], cleared, 1, lambda h, p: True, "Formosa 15.8")

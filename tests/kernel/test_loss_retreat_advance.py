@@ -99,5 +99,5 @@ def test_snc_8_4_1_an_advance_from_off_the_map_starts_in_the_landing_hex_then_st
         check_advance(GRID, None, [landing, H("3315")], {landing}, 2, enterable, "SNC 8.4.1")
     with pytest.raises(RuleViolation, match="SNC 8.4.1: 3418 cannot be entered from 3417"):
         check_advance(GRID, None, [landing, H("3418")], {landing}, 2, enterable, "SNC 8.4.1")
-    with pytest.raises(RuleViolation, match=r"cleared defending hex \(3417\), not 3317"):
+    with pytest.raises(RuleViolation, match=r"cleared defending hex first \(3417\); 3317 is not one"):
         check_advance(GRID, None, [H("3317")], {landing}, 2, enterable, "SNC 8.4.1")

@@ -419,3 +419,56 @@ def test_reach_on_a_40_by_30_map_finds_every_hex_at_its_cheapest_cost():
     assert r.path_to(H("3115"))[-3:] == [H("2915"), H("3014"), H("3115")]
     # off the road into the woods costs 2 (SNC 9.4): from 0415 on the road (3 road hexes, 1.5) into woods 0516
     assert r.cost[H("0516")] == 3 * 0.5 + 2
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Per-mover flags: infiltration (Formosa 22.0 rangers, 25.9 Takasago) and route-only (Formosa 22.0 motorized)
+# ---------------------------------------------------------------------------------------------------------
+WALL = Situation(ezoc=frozenset(hs("0302", "0303", "0304")))
+
+
+def test_formosa_22_0_a_ranger_ignores_the_first_ezoc_it_enters_and_moves_on():
+    ranger = Mover.single(H("0202"), 6, "foot", ignore_first_ezoc=True)
+    r = reach(FORMOSA_MAP, FORMOSA_RULES, ranger, WALL)
+    assert H("0302") not in r.stops and H("0502") in r
+    assert validate_path(FORMOSA_MAP, FORMOSA_RULES, ranger, hs("0202", "0302", "0402", "0502"), WALL) == 3
+    foot = Mover.single(H("0202"), 6, "foot")
+    assert H("0302") in reach(FORMOSA_MAP, FORMOSA_RULES, foot, WALL).stops
+    with pytest.raises(RuleViolation, match="Formosa 14.1"):
+        validate_path(FORMOSA_MAP, FORMOSA_RULES, foot, hs("0202", "0302", "0402"), WALL)
+
+
+def test_formosa_22_0_a_ranger_treats_the_second_ezoc_normally():
+    ranger = Mover.single(H("0202"), 6, "foot", ignore_first_ezoc=True)
+    # F60: out of the ignored EZOC straight into another is allowed, and there it stops
+    assert validate_path(FORMOSA_MAP, FORMOSA_RULES, ranger, hs("0202", "0302", "0303"), WALL) == 3  # 0303 is rough
+    with pytest.raises(RuleViolation, match="Formosa 14.1: movement must stop .* at 0303"):
+        validate_path(FORMOSA_MAP, FORMOSA_RULES, ranger, hs("0202", "0302", "0303", "0403"), WALL)
+    double = Situation(ezoc=frozenset(hs(*(f"0{c}0{r}" for c in (3, 4) for r in range(1, 7)))))
+    r = reach(FORMOSA_MAP, FORMOSA_RULES, Mover.single(H("0202"), 3, "foot", ignore_first_ezoc=True), double)
+    assert H("0402") in r.stops and H("0502") not in r  # through one EZOC, never two
+    r = reach(FORMOSA_MAP, FORMOSA_RULES, ranger, WALL)
+    for h in r.hexes():  # every offered path validates at its cost, the whole route kept
+        assert validate_path(FORMOSA_MAP, FORMOSA_RULES, ranger, r.path_to(h), WALL) == r.cost[h]
+
+
+def test_formosa_22_0_a_ranger_leaving_an_ezoc_may_enter_another_once():
+    start = H("0303")
+    ranger = Mover.single(start, 6, "foot", ignore_first_ezoc=True)
+    assert validate_path(FORMOSA_MAP, FORMOSA_RULES, ranger, [start, H("0304"), H("0305")], WALL) == 2
+    foot = Mover.single(start, 6, "foot")
+    with pytest.raises(RuleViolation, match="Formosa 12.2"):
+        validate_path(FORMOSA_MAP, FORMOSA_RULES, foot, [start, H("0304")], WALL)
+
+
+def test_formosa_22_0_motorized_movement_never_leaves_the_road():
+    rules = MovementRules(**{**FORMOSA_RULES.__dict__, "route_only_case": "Formosa 22.0"})
+    motor = Mover.single(H("0201"), 4, "mech", route_only=True)
+    r = reach(FORMOSA_MAP, rules, motor)
+    assert r.hexes() == frozenset(hs("0202", "0203", "0204"))
+    assert validate_path(FORMOSA_MAP, rules, motor, hs("0201", "0202", "0203", "0204")) == 1.5
+    with pytest.raises(RuleViolation) as info:
+        validate_path(FORMOSA_MAP, rules, motor, hs("0201", "0202", "0302"))
+    assert info.value.case == "Formosa 22.0" and "road or railroad" in info.value.message
+    # a mover without the flag leaves the road freely
+    assert H("0302") in reach(FORMOSA_MAP, rules, Mover.single(H("0201"), 4, "mech"))

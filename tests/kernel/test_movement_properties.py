@@ -79,6 +79,20 @@ def test_minimum_move_paths_also_validate(world, allowance, classes):
 
 
 @settings(max_examples=60, deadline=None)
+@given(FORMOSA_WORLDS, allowances, formosa_classes, st.booleans(), st.booleans())
+def test_infiltrating_and_route_only_paths_also_validate(world, allowance, classes, infiltrate, route_only):
+    """Formosa 22.0 / 25.9 infiltration and 22.0 motorized movement: reach and validate_path still agree, and an
+    infiltrating mover reaches at least what the same mover without the flag reaches."""
+    gmap, start, sit = world
+    mover = Mover(start, allowance, classes, infiltrate, route_only)
+    r = reach(gmap, FORMOSA_RULES, mover, sit)
+    for h in r.hexes():
+        assert validate_path(gmap, FORMOSA_RULES, mover, r.path_to(h), sit) == r.cost[h]
+    plain = reach(gmap, FORMOSA_RULES, Mover(start, allowance, classes, False, route_only), sit)
+    assert plain.hexes() <= r.hexes()
+
+
+@settings(max_examples=60, deadline=None)
 @given(worlds(), allowances, move_classes)
 def test_path_never_costs_less_than_cheapest_step_times_length(world, allowance, classes):
     gmap, start, sit = world

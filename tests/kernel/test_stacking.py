@@ -194,3 +194,15 @@ def test_terrain_dependent_limit_and_map_wide_check():
     positions = {Hex(1, 1): two, Hex(2, 2): two}
     found = overstacked_map(positions, rules, terrain_of=lambda h: "mountain" if h == Hex(2, 2) else "clear")
     assert [(v.hex, v.excess) for v in found] == [(Hex(2, 2), 1)]
+
+
+def test_formosa_13_1_air_points_not_counters_a_two_point_counter_fills_the_hex():
+    """Formosa 13.1 and 2.5 Important: the limit counts the points printed on each counter (`valued`)."""
+    rules = StackingRules(limits=(StackLimit(case="Formosa 13.1", category="air", per_class={"tac": 2},
+                                             valued=frozenset({"tac"})),))
+    two = us("t2", category="air", kind="tac", points=2)
+    one = us("t1", category="air", kind="tac", points=1)
+    assert overstacked([two], rules) == []
+    assert overstacked([one, us("t1b", category="air", kind="tac", points=1)], rules) == []
+    (v,) = overstacked([two, one], rules)
+    assert "3 tac" in v.message and v.excess == 1

@@ -86,6 +86,10 @@ def test_8_9_exchange_the_american_player_chooses_units_worth_the_printed_streng
     assert decision.data["required"] == 3  # the militia's unmodified strength (8.9)
     pending = after(state, events)
     assert "worth at least 3" in GAME.prompt(pending).step
+    owed = GAME.prompt(pending).owed  # issue 14: where, how much, the candidates with their strengths
+    assert owed.where == "3236" and "at least 3" in owed.amount
+    assert [c for c, _ in owed.candidates] == [US_A, US_B, US_C]
+    assert all(v.startswith("strength ") for _, v in owed.candidates)
     refused(pending, "american", "lose 25-27 25-27", "Olympic sequence")
     refused(pending, "american", "lose 2mar-2", "Olympic 8.9")
     paid = when(pending, "american", "lose 25-27")

@@ -1,5 +1,6 @@
 """The HTTP API as a client sees it: the OpenAPI document, JSON errors with the rules case, 409 on a stale
-submission, plain-text and JSON orders, paging, rewind, preview, undo, export and verify."""
+submission, plain-text and JSON orders, paging, rewind, preview, undo, export and verify; on each store backend
+(SQLite, PostgreSQL: tests/conftest.py, `db_location`)."""
 import pytest
 
 from app.mail.transport import MailConfig
@@ -8,9 +9,9 @@ from tests.outbox import Outbox
 
 
 @pytest.fixture
-def api(tmp_path):
+def api(db_location):
     app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
-                      "HEXLEDGER_DB": str(tmp_path / "api.sqlite3"), "MAIL_TRANSPORT": Outbox(),
+                      "HEXLEDGER_DB": db_location, "MAIL_TRANSPORT": Outbox(),
                       "MAIL": MailConfig()})
     client = app.test_client()
     r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
@@ -31,7 +32,7 @@ def test_openapi_document_lists_every_route(api):
     documented = {(path, verb.upper()) for path, ops in spec["paths"].items() for verb in ops}
     served = set()
     for rule in app.url_map.iter_rules():
-        if rule.endpoint in ("static", "api-docs.openapi_json", "docs"):  # the document and its page
+        if rule.endpoint in ("static", "api-docs.openapi_json", "docs", "docs_asset"):  # the document, its page
             continue
         if rule.endpoint in ("replay.page", "replay.static"):  # the replay viewer's page (HTML) and its JS/CSS
             continue
@@ -42,7 +43,43 @@ def test_openapi_document_lists_every_route(api):
     assert spec["components"]["securitySchemes"]["token"]["scheme"] == "bearer"
     page = call("GET", "/docs")
     assert page.status_code == 200 and "/games/{game_id}/orders" in page.get_data(as_text=True)
-    assert "<script" not in page.get_data(as_text=True)
+    # Swagger UI from this server (no CDN), no inline script: only script files of its own
+    html = page.get_data(as_text=True)
+    assert "<script src='/docs/swagger-ui-bundle.js'></script>" in html and "http" not in html.split("<body>")[1]
+    assert "'unsafe-inline'" not in page.headers["Content-Security-Policy"].split("script-src")[1].split(";")[0]
+    bundle = call("GET", "/docs/swagger-ui-bundle.js")
+    assert bundle.status_code == 200 and bundle.mimetype == "text/javascript"
+    assert call("GET", "/docs/index.html").status_code == 404  # only the two files the page uses
+
+
+def test_every_response_in_the_openapi_document_has_a_schema(api):
+    """Issue 14: client generators need a body schema for each response, errors included."""
+    _, call, _ = api
+    spec = call("GET", "/openapi.json").json
+    shared = spec["components"].get("responses", {})
+    missing = []
+    for path, ops in spec["paths"].items():
+        for verb, op in ops.items():
+            if not isinstance(op, dict):
+                continue
+            for code, response in op["responses"].items():
+                response = shared[response["$ref"].rsplit("/", 1)[1]] if "$ref" in response else response
+                if not any("schema" in c for c in response.get("content", {}).values()):
+                    missing.append(f"{verb.upper()} {path} {code}")
+    assert missing == []
+    assert spec["components"]["schemas"]["ApiError"]["required"] == ["error", "message"]
+    prompt = spec["components"]["schemas"]["PromptDoc"]["properties"]
+    assert {"owed", "legal_orders"} <= set(prompt)
+
+
+def test_preview_takes_the_bodies_orders_take_and_plans_out_of_turn(api):
+    _, call, g = api
+    as_text = call("POST", "/games/{g}/preview", "red", data="attack 0402 with R1", content_type="text/plain")
+    as_json = call("POST", "/games/{g}/preview", "red", json={"order": "attack 0402 with R1"})
+    assert as_text.status_code == as_json.status_code
+    planned = call("POST", "/games/{g}/preview", "blue", data="attack 0302 with B1", content_type="text/plain")
+    assert planned.status_code in (200, 422), planned.json
+    assert "turn" not in planned.json.get("message", "")  # never refused for being out of turn
 
 
 def test_orders_as_text_and_json_and_a_stale_one_is_409(api):

@@ -10,8 +10,9 @@ from tests.reliability import hostile
 
 
 @pytest.fixture
-def served(tmp_path):
-    return hostile.openapi_world(str(tmp_path / "st.sqlite3"))
+def served(db_location):
+    """The served app on each backend."""
+    return hostile.openapi_world(db_location)
 
 
 @pytest.mark.slow  # every operation of the OpenAPI document

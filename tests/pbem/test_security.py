@@ -105,6 +105,7 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.raise_dispute": ("POST", f"/games/{g}/disputes", {"order_seq": 9, "reason": "why?"}),
         "games.answer_dispute": ("POST", f"/games/{g}/disputes/1/answer", {"accept": True}),
         "docs": ("GET", "/docs", None),
+        "docs_asset": ("GET", "/docs/swagger-ui.css", None),
         "api-docs.openapi_json": ("GET", "/openapi.json", None),
         "replay.page": ("GET", f"/replay/{g}/", None),
         "replay.static": ("GET", "/replay/static/replay.js", None),

@@ -188,12 +188,10 @@ def test_text_map_keeps_the_front_first_within_its_limit_and_serves_the_arbiter(
 
 
 def test_the_position_text_shows_nested_records_by_id_and_groups_control_by_side():
-    from app.service.mailing import render_view
-
     view = {"units": [{"id": "C01", "hex": "1703"}],
             "stacks": [{"hex": "1703", "units": [{"id": "C01", "name": "?"}, {"id": "C02"}], "hidden": 1}],
             "control": {"0712": "allied", "2008": "japanese", "3106": "japanese"}, "plans": {}}
-    text = render_view(view)
+    text = textmap.render_view(view)
     assert "{'" not in text and "[{" not in text
     assert "  1703  C01 C02  1" in text
     assert "  japanese: 2008 3106" in text and "  allied: 0712" in text and "plans: -" in text

@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import json
 import string
-from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -16,8 +15,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, note, settings
 from hypothesis import strategies as st
 
+from app.events.backends import open_store
+from app.events.interface import Store
 from app.events.registry import EventSchemaError, decode, known_types
-from app.events.store import EventStore
 from app.mail import inbound
 from app.mail.transport import MailConfig
 from app.rules.errors import OrderError
@@ -64,15 +64,15 @@ ORDER_INPUTS = {
 }
 
 
-def skirmish_world(path: str) -> tuple[EventStore, str]:
-    store = EventStore(path)
+def skirmish_world(path: str) -> tuple[Store, str]:
+    store = open_store(path)
     game_id = games.create_game(store, "skirmish")
     games.join(store, game_id, "red", "red@example.org", "red text")
     games.join(store, game_id, "blue", "blue@example.org", "blue text")
     return store, game_id
 
 
-def check_order(store: EventStore, game_id: str, order: str, side: str) -> None:
+def check_order(store: Store, game_id: str, order: str, side: str) -> None:
     """Refused with a clear error and nothing written, or legal for that side and stored whole."""
     before = store.head(game_id)[0]
     try:
@@ -117,7 +117,7 @@ def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict
     from app.projections import state as projection
     from app.rules.catalog import get_rules
 
-    store = EventStore(path)
+    store = open_store(path)
     positions = []
     for name in ORDER_GAMES:
         rules = get_rules(name)
@@ -228,7 +228,7 @@ EXPORT_INPUTS = {"data": st.data()}
 
 
 def exported_lines(path: str) -> list[str]:
-    store = EventStore(path)
+    store = open_store(path)
     game_id = games.create_game(store, "skirmish")
     for side, order in SKIRMISH_OPENING:
         games.submit(store, game_id, side, order)
@@ -264,22 +264,21 @@ def damage(exported: list[str], data) -> tuple[list[str], str, int] | None:
     return None if lines == exported else (lines, kind, i)
 
 
-def check_damaged_export(exported: list[str], new_store: Callable[[], EventStore], data) -> None:
-    """A damaged export file is refused with a clear error and nothing is written."""
+def check_damaged_export(exported: list[str], other: Store, data) -> None:
+    """A damaged export file is refused with a clear error and nothing is written: `other` (the store every
+    example imports into) has the games it had."""
     damaged = damage(exported, data)
     if damaged is None:
         return
     lines, kind, i = damaged
-    other = new_store()
+    before = other.games()
     try:
         transfer.import_game(other, lines)
     except games.GameError as exc:
         assert str(exc)
-        assert other.db.execute("SELECT count(*) FROM events").fetchone()[0] == 0
+        assert other.games() == before
     else:
         raise AssertionError(f"a damaged file ({kind} at line {i}) was imported")
-    finally:
-        other.close()
 
 
 # -- email --------------------------------------------------------------------------------------------------
@@ -301,7 +300,7 @@ EMAIL_MESSAGE_INPUTS = {
 
 
 def mail_world(path: str) -> tuple[Pbem, str, dict, Outbox]:
-    store = EventStore(path)
+    store = open_store(path)
     outbox = Outbox()
     pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example"), outbox)
     game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
@@ -379,12 +378,13 @@ EMAIL_MIME_INPUTS = {
 }
 
 
-def mime_world(path: str):
-    """A game both seats have joined, the maildir ingest reads, and red's reply address (a real seat)."""
-    pbem, game_id, tokens, outbox = mail_world(path)
+def mime_world(location: str, folder: Path):
+    """A game both seats have joined (in the database at `location`), the maildir ingest reads (in `folder`), and
+    red's reply address (a real seat)."""
+    pbem, game_id, tokens, outbox = mail_world(location)
     for side in ("red", "blue"):
         pbem.join(pbem.authenticate(game_id, tokens[side]), side)
-    maildir = Path(path).with_suffix(".maildir")
+    maildir = folder / "hostile.maildir"
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True, exist_ok=True)
     return pbem, game_id, outbox, str(maildir), pbem.config.reply_address(game_id, pbem.reply_tag(game_id, "red"))
@@ -567,9 +567,3 @@ def check_map(world: tuple, size: tuple[int, int], terrain: str, name: str) -> N
     for element in ET.fromstring(svg.data).iter():
         assert not element.tag.endswith("script"), element.tag
         assert not [a for a in element.attrib if a.lower().startswith("on")], element.attrib
-
-
-def new_store_in(folder: Path) -> Callable[[], EventStore]:
-    """A fresh database each call, in `folder`."""
-    counter = itertools.count()
-    return lambda: EventStore(str(folder / f"import-{next(counter)}.sqlite3"))

@@ -12,8 +12,9 @@ pytestmark = pytest.mark.slow  # hypothesis-generated emails through ingest
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    return hostile.mail_world(str(tmp_path_factory.mktemp("mail") / "hostile.sqlite3"))
+def world(module_db_location):
+    """A play-by-email game, on each backend (a NUL that reached PostgreSQL's TEXT was a raw driver error)."""
+    return hostile.mail_world(module_db_location)
 
 
 @hostile.ci_budget(hostile.EMAIL_BYTES)
@@ -29,8 +30,8 @@ def test_random_messages_without_valid_credentials(world, to, subject, lines, se
 
 
 @pytest.fixture(scope="module")
-def mime_world(tmp_path_factory):
-    return hostile.mime_world(str(tmp_path_factory.mktemp("mime") / "hostile.sqlite3"))
+def mime_world(module_db_location, tmp_path_factory):
+    return hostile.mime_world(module_db_location, tmp_path_factory.mktemp("mime"))
 
 
 @hostile.ci_budget(hostile.EMAIL_MIME)

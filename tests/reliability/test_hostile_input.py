@@ -6,16 +6,23 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from app.events.backends import open_store
 from app.service import games, transfer
 from tests.reliability import hostile
 
 pytestmark = pytest.mark.slow  # hypothesis-generated orders, payloads and exports
 
 
+@pytest.fixture(scope="module")
+def skirmish_world(module_db_location):
+    """A skirmish both seats joined, on each backend."""
+    return hostile.skirmish_world(module_db_location)
+
+
 @hostile.ci_budget(hostile.ORDERS)
 @given(**hostile.ORDER_INPUTS)
-def test_random_orders_are_refused_cleanly_or_accepted_legally(store, skirmish, order, side):
-    hostile.check_order(store, skirmish, order, side)
+def test_random_orders_are_refused_cleanly_or_accepted_legally(skirmish_world, order, side):
+    hostile.check_order(*skirmish_world, order, side)
 
 
 @hostile.ci_budget(hostile.PAYLOADS)
@@ -29,10 +36,18 @@ def exported(tmp_path_factory) -> list[str]:
     return hostile.exported_lines(str(tmp_path_factory.mktemp("exp") / "source.sqlite3"))
 
 
+@pytest.fixture(scope="module")
+def import_store(module_db_location):
+    """A store of each backend that every damaged file is imported into."""
+    store = open_store(module_db_location)
+    yield store
+    store.close()
+
+
 @hostile.ci_budget(hostile.EXPORTS)
 @given(**hostile.EXPORT_INPUTS)
-def test_damaged_export_files_are_refused_and_nothing_written(exported, tmp_path_factory, data):
-    hostile.check_damaged_export(exported, hostile.new_store_in(tmp_path_factory.mktemp("imp")), data)
+def test_damaged_export_files_are_refused_and_nothing_written(exported, import_store, data):
+    hostile.check_damaged_export(exported, import_store, data)
 
 
 @pytest.fixture(scope="module")

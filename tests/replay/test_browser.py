@@ -224,3 +224,17 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
     assert "0604" in page.locator("#history").inner_text()  # blue's own move, in full
     assert page.locator("#map .counter[data-side='red']").count() == 0
     assert page.outside_requests == []
+
+
+def test_the_api_reference_at_docs_draws_every_route_from_this_server_alone(server, page):
+    """Issue 14: /docs is an interactive reference (Swagger UI, vendored) with request and response bodies, run
+    under the page's Content-Security-Policy, asking nothing of any other host."""
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server.url + "/docs", wait_until="commit")
+    expect(page.locator(".opblock-summary-path[data-path='/games/{game_id}/preview']")).to_be_visible()
+    page.locator(".opblock-summary-path[data-path='/games/{game_id}/preview']").click()
+    body = page.locator(".opblock-body").first  # the request body (an order) and the response body (a preview)
+    expect(body).to_contain_text('"expected_seq"')
+    expect(body).to_contain_text('"preview"')
+    assert page.outside_requests == [] and not [e for e in errors if "Content Security Policy" in e]

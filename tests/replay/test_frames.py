@@ -69,6 +69,23 @@ def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish,
     assert "B3 moves 0603" in [f.text for f in replay.build(store, skirmish, "blue").frames]
 
 
+def test_each_frame_names_the_hexes_its_step_is_about_and_a_hidden_run_names_none(store, skirmish, foggy):
+    """The viewer keeps a frame's `focus` on screen: an order's destination and where the unit stands, a move's
+    hexes; an end of phase is about no hex; blue's hidden moves tell red no hex at all (fog of war)."""
+    games.submit(store, skirmish, "red", "move R1 0202")
+    games.submit(store, skirmish, "red", "end")
+    games.submit(store, skirmish, "red", "end")
+    games.submit(store, skirmish, "blue", "move B3 0603")
+    red = {f.text: f.focus for f in replay.build(store, skirmish, "red").frames}
+    start = next(u["hex"] for u in RULES.view(projection.load(store, skirmish, 3).game, None)["units"]
+                 if u["id"] == "R1")
+    assert red["red orders: move R1 0202"] == sorted({"0202", start})
+    assert red["R1 moves 0202"] == ["0202"]
+    assert red["(events hidden from your side)"] == []
+    assert red["red orders: end"] == [] and red["red ends the movement step"] == []
+    assert replay.build(store, skirmish, "blue").frames[-1].focus == ["0603"]
+
+
 def test_mid_game_needs_a_side_but_a_finished_game_is_open_to_all(store, finished):
     running = games.create_game(store, "skirmish")
     with pytest.raises(replay.NoAccess):

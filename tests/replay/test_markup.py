@@ -2,6 +2,7 @@
 the parsed document exactly, as one attribute's value or one element's text, and adds no element, attribute or
 handler. Outputs: the map picture (replay, `render`, turn emails), the analysis charts, the /docs page, and the
 replay's own pages."""
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -93,7 +94,10 @@ def test_the_server_pages_escape_what_they_show(tmp_path):
         body = page.get_data(as_text=True)
         assert "<script>" not in body and "<img" not in body and 'onmouseover="' not in body
     docs = client.get("/docs").get_data(as_text=True)
-    assert "<style>" not in docs and "<script" not in docs
+    # the API reference runs Swagger UI from script files of this server's own: no inline script or style
+    assert "<style>" not in docs and "<script>" not in docs and " style=" not in docs
+    assert re.findall(r"<script[^>]*>", docs) == ["<script src='/docs/swagger-ui-bundle.js'>",
+                                                   "<script src='/static/docs.js'>"]
 
 
 def test_no_output_is_written_with_a_quote_blind_escape():

@@ -91,7 +91,7 @@ def test_a_hostile_maps_replay_runs_no_script_and_shows_the_names_as_text(relaxe
     page.wait_for_selector("#map svg .terrain polygon[data-hex='2005']")
     hex_2005 = page.locator("#map svg .terrain polygon[data-hex='2005']")
     side = page.locator("#map svg .hexsides line[data-hexside='2005/2006']")
-    hex_2005.scroll_into_view_if_needed()
+    page.click("#map-tools button[data-view='fit']")  # the whole map in the box: every hex under the pointer
     for shape in (hex_2005, side):
         shape.hover(force=True)
         shape.click(force=True)
@@ -149,5 +149,5 @@ def test_the_viewer_inserts_no_markup_from_the_server_and_the_policy_blocks_inli
     # the policy on its own: markup slipped in by any other path runs no inline handler
     page.evaluate("document.addEventListener('securitypolicyviolation', () => { window.__blocked = 1; })")
     page.evaluate(f"""document.body.insertAdjacentHTML("beforeend", '<img src="x" onerror="{payload(15)}">')""")
-    page.wait_for_function("window.__blocked || window.__pwned")
+    page.wait_for_function("() => window.__blocked || window.__pwned")  # a function: a string would need eval
     assert page.evaluate("window.__pwned") is None and dialogs == []

@@ -95,7 +95,7 @@ def test_cli_render_writes_the_svg_of_any_position(store, finished, tmp_path):
     result = CliRunner().invoke(cli, ["--db", store.path, "render", finished, "--at", "5", "--as", "red",
                                       "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert "seen by all" in result.output  # the game is over: nothing is hidden any more
+    assert "everything (the game is over)" in result.output  # nothing is hidden any more
     frame = replay.build(store, finished, "red").frame_at(5)
     on_map = {u["id"] for u in frame.view["units"] if u["hex"]}
     assert set(counters(parse(out.read_text()))) == on_map

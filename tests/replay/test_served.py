@@ -108,6 +108,21 @@ def test_a_player_token_shows_only_their_side_mid_game(world):
     assert set(counters(referee.data)) == {"R1", "R2", "R3", "B1", "B2", "B3"}
 
 
+def test_the_replay_page_sees_as_the_services_one_rule_says(world):
+    """Who sees everything is the service's one rule (`sees_all`), the same on every channel: the replay page of
+    each seat is the whole game exactly when that seat's export is (mid-game: the arbiter only)."""
+    _, client, made, _ = world
+    g, tok = made["one"]["game_id"], made["one"]["tokens"]
+    seen = {}
+    for seat in ("red", "blue", "arbiter"):
+        page = client.get(f"/replay/{g}/", headers=as_seat(tok[seat]))
+        export = client.get(f"/games/{g}/export", headers=as_seat(tok[seat]))
+        assert page.status_code == 200 and export.status_code == 200
+        seen[seat] = b"seen by <b>all</b>" in page.data
+        assert seen[seat] == (export.headers["X-Hexledger-Export"] == "full"), seat
+    assert seen == {"red": False, "blue": False, "arbiter": True}
+
+
 def test_wrong_or_missing_credentials_are_refused(world):
     app, client, made, _ = world
     g, other = made["one"]["game_id"], made["two"]["game_id"]
@@ -201,3 +216,27 @@ def test_the_viewer_has_its_own_rate_limit(store, finished, tmp_path):
     assert [client.get("/rules").status_code for _ in range(3)] == [200, 200, 429]
     r = client.get(f"/replay/{finished}/frames.json")
     assert r.status_code == 429 and r.json["error"] == "RateLimited"
+
+
+def test_cli_serve_prints_one_access_log_line_per_request(tmp_path, monkeypatch):
+    """`serve` logs each request on standard output: method, path, status, size; a replay key never."""
+    import waitress
+    from werkzeug.test import Client
+
+    from cli import cli
+
+    def serve(app, **kw):  # waitress, answering three requests
+        client = Client(app)
+        client.get("/rules")
+        client.get("/replay/g-00000000/?key=0123456789abcdef&step=3")
+        client.get("/games/g-00000000")
+
+    monkeypatch.setattr(waitress, "serve", serve)
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "serve.sqlite3"), "serve"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if '" ' in line]
+    assert len(lines) == 3
+    assert '"GET /rules HTTP/1.1" 200 ' in lines[0]
+    assert '"GET /replay/g-00000000/?key=-&step=3 HTTP/1.1" 404 ' in lines[1]
+    assert "0123456789abcdef" not in result.output
+    assert '"GET /games/g-00000000 HTTP/1.1" 401 ' in lines[2]

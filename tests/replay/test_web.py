@@ -6,6 +6,7 @@ from flask import Flask
 
 from app.events.registry import decode
 from app.service import games
+from app.service.replays import Replays
 from app.web import replay as web
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -14,7 +15,7 @@ NS = {"s": "http://www.w3.org/2000/svg"}
 def make_app(store, trust=True, resolve_viewer=None):
     app = Flask(__name__)
     app.config.update(TESTING=True, REPLAY_TRUST_QUERY_SIDE=trust)
-    web.register(app, resolve_viewer=resolve_viewer, get_store=lambda: store)
+    web.register(app, resolve_viewer=resolve_viewer, reads=lambda: Replays(store))
     return app
 
 

@@ -1,5 +1,6 @@
 """SNC cases not exercised elsewhere: 10th Army and 16th Division landings (8.4.1, 8.4.2), marker timing (8.5),
 odds (10.3, 10.3.1), sequencing of battles (10.1), no carry-over (10.5.1), delay of reinforcements (8.0, 5.4)."""
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -135,7 +136,7 @@ def test_8_0_and_5_4_reinforcements_not_placed_are_delayed_to_a_later_gt():
                  pool=("cn-d7",))
     assert "cn-d7" in [u.id for u in due(s, "chinese")]
     s = then(s, "chinese", "end")
-    s = fold(s, ev.PhaseEnded("chinese", "ops2", 2), ev.PhasesDeclared("japanese", "move", "move"))
+    s = fold(s, ev.PhaseEnded(side="chinese", phase="ops2", turn=2), ev.PhasesDeclared("japanese", "move", "move"))
     for _ in range(3):
         s = then(s, "japanese", "end")
     assert s.turn == 3 and "cn-d7" in [u.id for u in due(s, "chinese")]
@@ -170,7 +171,7 @@ def test_e13_a_game_created_before_rules_version_3_is_decided_as_it_was_played()
     # D8: an SNLF was replaced through 3610
     s = position({"jp-snlf-1": "3610", "cn-gar-wusong": "3510", "cn-d87": "3511", "cn-d57": "3611", "cn-b45": "3710"},
                  turn=3, phase="reinf", steps={"jp-snlf-1": 1})
-    s = v2(s.__class__(**{**s.__dict__, "replacements": 2}))
+    s = v2(replace(s, **{"replacements": 2}))
     assert not then(s, "japanese", "replace snlf-1").units["jp-snlf-1"].reduced
     # an `end` followed by the 6.0 elimination left the phase open
     s = position({"cn-d87": "2707", "cn-d7": "2707", "cn-b45": "2707", "cn-b20": "2707", "cn-d57": "3612"},

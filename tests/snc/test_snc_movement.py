@@ -1,4 +1,6 @@
 """SNC movement (9.x), zones of control (7.x), stacking (6.x) and hex control (3.2) through the rules."""
+from dataclasses import replace
+
 import pytest
 from snc_given import RULES, ev, of, position, then, when
 
@@ -116,7 +118,7 @@ def test_3_2_control_switches_when_a_unit_enters_and_9_1_a_garrison_is_placed_in
     assert s.controller("2411") == "chinese"  # a ZOC projected into a hex does not switch it (3.2 designer's note)
     s = position({"jp-d3-r6": "2409", "cn-d7": "2510", "cn-d57": "3612"}, turn=7, plan=MOVE, control=("2410",))
     s = then(s, "japanese", "end")
-    s = s.__class__(**{**s.__dict__, "side": "chinese", "phase": "ops1", "plan": MOVE})
+    s = replace(s, **{"side": "chinese", "phase": "ops1", "plan": MOVE})
     s = then(s, "chinese", "move d7 to 2410")  # switches back each time the other side enters (3.2)
     assert s.controller("2410") == "chinese"
 

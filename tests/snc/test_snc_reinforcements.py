@@ -1,4 +1,6 @@
 """SNC reinforcements and replacements (8.x, 11.2, 11.3, 13.0) and the 12.0 GT 2 landings."""
+from dataclasses import replace
+
 import pytest
 from snc_given import ev, fold, given, of, position, then, when
 
@@ -14,18 +16,19 @@ def japanese_reinforcement_phase(turn=2):
     s = given()
     s = fold(s, ev.PhasesDeclared("chinese", "move", "move"))
     for _ in range(3):
-        s = fold(s, ev.PhaseEnded(s.side, s.phase, s.turn))
-    s = fold(s, ev.PhasesDeclared("japanese", "fight", "fight"), ev.PhaseEnded("japanese", "ops1", 1))
+        s = fold(s, ev.PhaseEnded(side=s.side, phase=s.phase, turn=s.turn))
+    s = fold(s, ev.PhasesDeclared("japanese", "fight", "fight"), ev.PhaseEnded(side="japanese", phase="ops1", turn=1))
     return s
 
 
 def at_gt2_japanese_reinforcement_phase():
     s = japanese_reinforcement_phase()
-    s = fold(s, ev.ReinforcementsPlaced(["jp-snlf-9"], "3512", "landing"), ev.PhaseEnded("japanese", "reinf", 1),
-             ev.PhaseEnded("japanese", "ops2", 1), ev.PhasesDeclared("chinese", "move", "move"),
-             ev.PhaseEnded("chinese", "ops1", 2), ev.PhaseEnded("chinese", "reinf", 2),
-             ev.PhaseEnded("chinese", "ops2", 2), ev.PhasesDeclared("japanese", "move", "fight"),
-             ev.PhaseEnded("japanese", "ops1", 2))
+    s = fold(s, ev.ReinforcementsPlaced(["jp-snlf-9"], "3512", "landing"),
+             ev.PhaseEnded(side="japanese", phase="reinf", turn=1),
+             ev.PhaseEnded(side="japanese", phase="ops2", turn=1), ev.PhasesDeclared("chinese", "move", "move"),
+             ev.PhaseEnded(side="chinese", phase="ops1", turn=2), ev.PhaseEnded(side="chinese", phase="reinf", turn=2),
+             ev.PhaseEnded(side="chinese", phase="ops2", turn=2), ev.PhasesDeclared("japanese", "move", "fight"),
+             ev.PhaseEnded(side="japanese", phase="ops1", turn=2))
     assert (s.turn, s.side, s.phase) == (2, "japanese", "reinf")
     return s
 
@@ -89,8 +92,8 @@ def test_8_4_2_chinese_survivors_retreat_garrison_steps_die_and_the_japanese_los
 def test_8_3_japanese_replacements_two_steps_with_a_loc_to_a_landing_hex_first_thing_in_the_phase():
     s = position({"jp-d3-r6": "3410", "jp-d3-r18": "3410", "jp-d3-r34": "3410", "cn-d57": "3612"}, turn=3,
                  phase="reinf", steps={"jp-d3-r6": 1, "jp-d3-r18": 1, "jp-d3-r34": 1})
-    s = fold(s, ev.PhaseEnded("japanese", "ops1", 3)) if s.phase == "ops1" else s
-    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    s = fold(s, ev.PhaseEnded(side="japanese", phase="ops1", turn=3)) if s.phase == "ops1" else s
+    s = replace(s, **{"replacements": 2})
     with pytest.raises(IllegalOrder, match="SNC 8.3"):
         when(s, "japanese", "replace d3-r6 d3-r18 d3-r34")
     s = then(s, "japanese", "replace d3-r6 d3-r18")
@@ -110,14 +113,14 @@ def test_8_3_no_replacement_without_a_line_of_communication():
     s = position({"jp-d3-r6": "1102", "cn-d7": "1202", "cn-d58": "1002", "cn-d51": "1103", "cn-d61": "1101",
                   "cn-d62": "1003", "cn-d63": "1203", "cn-d57": "3612"}, turn=3, phase="reinf",
                  steps={"jp-d3-r6": 1})
-    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    s = replace(s, **{"replacements": 2})
     with pytest.raises(IllegalOrder, match="SNC 8.3: jp-d3-r6 has no line of communication"):
         when(s, "japanese", "replace d3-r6")
 
 
 def test_8_2_chinese_reinforcements_placed_in_listed_hex_may_move_but_not_next_to_the_japanese():
     s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=2, side="chinese", phase="reinf")
-    s = s.__class__(**{**s.__dict__, "units": {**s.units, "cn-d7": s.units["cn-d7"].__class__(
+    s = replace(s, **{"units": {**s.units, "cn-d7": s.units["cn-d7"].__class__(
         **{**s.units["cn-d7"].__dict__, "arrival_turn": 2})}})
     with pytest.raises(IllegalOrder, match="SNC 13.0"):
         when(s, "chinese", "place d7 at 2409")
@@ -144,7 +147,7 @@ def test_8_0_3_1_no_reinforcement_arrives_before_its_gt():
     s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=1, side="chinese", phase="reinf", pool=("cn-d7",))
     with pytest.raises(IllegalOrder, match="SNC 8.2: cn-d7 is not a reinforcement available this GT"):
         when(s, "chinese", "place d7 at 2410")
-    s = s.__class__(**{**s.__dict__, "turn": 2})
+    s = replace(s, **{"turn": 2})
     assert of(when(s, "chinese", "place d7 at 2410"), ev.ReinforcementsPlaced)
 
 
@@ -163,7 +166,7 @@ def test_8_1_an_elite_eliminated_on_gt_4_with_a_4_returns_on_gt_8_reduced_at_nan
     sched = of(events, ev.EliteScheduled)[0]
     assert (sched.unit, sched.roll, sched.turn) == ("cn-d87", 4, 8)
     s = fold(s, *events)
-    s8 = s.__class__(**{**s.__dict__, "turn": 8, "side": "chinese", "phase": "reinf", "pending": (), "battle": None})
+    s8 = replace(s, **{"turn": 8, "side": "chinese", "phase": "reinf", "pending": (), "battle": None})
     assert "cn-d87" in [u.id for u in due(s8, "chinese")]
     with pytest.raises(IllegalOrder, match="SNC 8.1"):
         when(s8, "chinese", "place d87 at 2410")
@@ -180,7 +183,7 @@ def test_8_1_an_elite_returns_on_gt_12_at_the_latest_and_is_gone_if_the_roll_goe
 
 def test_11_2_interdiction_removes_combat_factors_of_this_turns_reinforcements_chinese_choose():
     s = given()
-    s = s.__class__(**{**s.__dict__, "turn": 4, "phase": "reinf", "plan": ("move", "move")})
+    s = replace(s, **{"turn": 4, "phase": "reinf", "plan": ("move", "move")})
     prompt = __import__("snc_given").RULES.prompt(s)
     assert [a.name for a in prompt.actions] == ["air", "proceed"]
     s = then(s, "chinese", "proceed", rolls=[3])
@@ -203,15 +206,15 @@ def test_11_2_the_chinese_choose_only_when_the_reinforcements_total_more_than_th
 
 def test_11_2_no_interdiction_before_gt_3():
     s = given()
-    s = s.__class__(**{**s.__dict__, "turn": 2, "phase": "reinf", "plan": ("move", "move")})
+    s = replace(s, **{"turn": 2, "phase": "reinf", "plan": ("move", "move")})
     assert "proceed" not in [a.name for a in __import__("snc_given").RULES.prompt(s).actions]
-    s = s.__class__(**{**s.__dict__, "turn": 3})
+    s = replace(s, **{"turn": 3})
     assert [a.name for a in __import__("snc_given").RULES.prompt(s).actions] == ["air", "proceed"]
 
 
 def test_11_3_chinese_air_disrupts_the_interdiction_on_a_6():
     s = given()
-    s = s.__class__(**{**s.__dict__, "turn": 4, "phase": "reinf", "plan": ("move", "move")})
+    s = replace(s, **{"turn": 4, "phase": "reinf", "plan": ("move", "move")})
     events = when(s, "chinese", "air", rolls=[6])
     assert of(events, ev.UnitsRemoved)[0].units == []
     events = when(s, "chinese", "air", rolls=[5, 3])  # a 5 does not: the Japanese roll 3
@@ -220,18 +223,18 @@ def test_11_3_chinese_air_disrupts_the_interdiction_on_a_6():
 
 def test_8_2_b_railroad_placement_needs_a_rail_loc_to_the_west_or_south_edge_from_gt_3():
     s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=3, side="chinese", phase="reinf")
-    s = s.__class__(**{**s.__dict__, "interdicted": 3,
+    s = replace(s, **{"interdicted": 3,
                        "units": {**s.units, "cn-d13": s.units["cn-d13"].__class__(
                            **{**s.units["cn-d13"].__dict__, "arrival_turn": 3})}})
     s2 = then(s, "chinese", "rail d13 to 1605")
     assert s2.units["cn-d13"].placed_by == "rail"
-    early = s.__class__(**{**s.__dict__, "turn": 2, "units": {**s.units, "cn-d13": s.units["cn-d13"].__class__(
+    early = replace(s, **{"turn": 2, "units": {**s.units, "cn-d13": s.units["cn-d13"].__class__(
         **{**s.units["cn-d13"].__dict__, "arrival_turn": 2})}})
     with pytest.raises(IllegalOrder, match="'rail' is not allowed now \\(GT 2"):
         when(early, "chinese", "rail d13 to 1605")
     with pytest.raises(IllegalOrder, match="SNC 8.2"):
         when(s2, "chinese", "move d13 to 1606")
-    blocked = s.__class__(**{**s.__dict__, "units": {**s.units, "jp-d3-r6": s.units["jp-d3-r6"].__class__(
+    blocked = replace(s, **{"units": {**s.units, "jp-d3-r6": s.units["jp-d3-r6"].__class__(
         **{**s.units["jp-d3-r6"].__dict__, "hex": "1404", "status": "map"}),
         "jp-d3-r18": s.units["jp-d3-r18"].__class__(**{**s.units["jp-d3-r18"].__dict__, "hex": "1807",
                                                         "status": "map"})}})
@@ -253,7 +256,7 @@ def test_8_3_an_snlf_is_replaced_through_wusong_or_a_yangtze_landing_hex_not_the
     # ZOC. With Wusong and 3511 held too, 3610 is all it can reach: a landing hex, enough for a regiment (8.3),
     # not for an SNLF, which needs Wusong or another Yangtze hex (8.3 designer's note; issue 19, D8).
     s = position({f"jp-{unit}": "3610", **chinese}, turn=3, phase="reinf", steps={f"jp-{unit}": 1})
-    s = s.__class__(**{**s.__dict__, "replacements": 2})
+    s = replace(s, **{"replacements": 2})
     if allowed:
         assert not then(s, "japanese", f"replace {unit}").units[f"jp-{unit}"].reduced
         return

@@ -338,7 +338,7 @@ def after_results(d: Decision) -> None:
             else:
                 d.emit(CombatEnded(c.target))
             return
-        owed, who, then = _STAGES[c.stage]
+        owed, who, then = STAGES[c.stage]
         force = attacking_force(state) if who == "attacker" else (
             retreating_stack(state) if c.stage == "exchange" else defending_force(state))
         if owed(c) <= 0 or not force:
@@ -356,7 +356,7 @@ def after_results(d: Decision) -> None:
 
 
 # stage -> (what is owed, who decides, the stage after it)
-_STAGES = {
+STAGES = {
     "attacker-result": (lambda c: 1, "attacker", "retreat"),
     "attacker-retreat": (lambda c: len(c.stacks_to_retreat), "attacker", "attacker-losses"),
     "exchange": (lambda c: c.retreat_left, "defender", "attacker-losses"),
@@ -364,7 +364,7 @@ _STAGES = {
     "attacker-losses": (lambda c: c.attacker_losses, "attacker", "defender-losses"),
     "defender-losses": (lambda c: c.defender_losses, "defender", "advance"),
 }
-DECISIONS = (*_STAGES, "advance", "defender-hq")
+DECISIONS = (*STAGES, "advance", "defender-hq")
 
 
 def _open_advance(d: Decision) -> None:

@@ -7,14 +7,15 @@ player who owns the printed game may replace one by one (docs/daisenso-data.md, 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from app.rules import datafiles
 from app.rules.daisenso import data
+from app.rules.datafiles import read_toml
 from app.rules.kernel.atlas import Atlas, load_atlas
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
@@ -30,12 +31,10 @@ MARKER_OWNERS = ("faction", "nations")
 COUNTRY_TAG = "country-"
 
 
-class DataError(ValueError):
+class DataError(datafiles.DataError):
     """Every problem found in the game's data files; ``problems`` holds one message each."""
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = list(problems)
-        super().__init__("Dai Senso data: " + "; ".join(self.problems))
+    title = "Dai Senso"
 
 
 @dataclass(frozen=True)
@@ -170,10 +169,6 @@ class GameData:
         return self.countries[next(iter(nations))].faction
 
 
-def _toml(path: Path) -> dict:
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
 
 OPTION_KEYS = ("map", "position")
 
@@ -201,7 +196,7 @@ def _load(custom_sheets: tuple[str, ...]) -> GameData:
     atlas = load_atlas(data.MAP_SHEETS)
     for i, text in enumerate(custom_sheets, 1):
         atlas = atlas.replaced(loads_map(text, f"custom map sheet {i}"))
-    return build(atlas, _toml(data.TERRAIN), _toml(data.CRT), _toml(data.UNITS))
+    return build(atlas, read_toml(data.TERRAIN), read_toml(data.CRT), read_toml(data.UNITS))
 
 
 def build(atlas: Atlas, tec: dict, crt_raw: dict, units: dict) -> GameData:

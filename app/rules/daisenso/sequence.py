@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from app.rules.base import Owed
 from app.rules.daisenso import blitz, combat, terrain
 from app.rules.daisenso.events import (
     ConvoyReturned,
@@ -299,6 +300,17 @@ class Convoys(PhaseStep):
         _markers(d)
 
 
+def _unit_value(state: State, uid: str) -> str:
+    """A unit as a decision weighs it: its counter's attack-defence and kind."""
+    u = state.units[uid]
+    k = state.kind(u)
+    return f"{k.attack}-{k.defense} {k.type}"
+
+
+def _choice_text(choice: tuple) -> str:
+    return " ".join(str(x) for x in choice if x)
+
+
 class DefenderHq(Step):
     """4.2.2 step 2."""
 
@@ -306,6 +318,10 @@ class DefenderHq(Step):
 
     def label(self, s: State) -> str:
         return f"defence of {s.combat.target}: Ranged Support?"
+
+    def owed(self, s: State) -> Owed:
+        return Owed("Ranged Support for the defence from one supplied HQ, or none (4.2.2 step 2)", s.combat.target,
+                    "one HQ at most", tuple((h, _unit_value(s, h)) for h in combat.defender_hq_options(s)))
 
     @order("support [UNIT]", "Dai Senso 4.2.1.2", "an HQ gives the defence Ranged Support; 'support' alone: none",
            lambda s, side: [{}, *({"unit": h} for h in combat.defender_hq_options(s))])
@@ -319,6 +335,16 @@ class Choice(Step):
     def label(self, s: State) -> str:
         c = s.combat
         return f"combat at {c.target} ({c.result or 'no result'}): {self.name}"
+
+    def owed(self, s: State) -> Owed:
+        """The result still to satisfy, and every choice open, each unit with its values."""
+        c = s.combat
+        left, _, _ = combat.STAGES[self.name]
+        unit = {o[1] for o in combat.options_for(s, self.name) if o[0] in ("lose", "convert")}
+        return Owed(f"{self.name.replace('-', ' ')} of the {c.result} result (4.2.4-4.2.6)", c.target,
+                    f"{left(c)} to satisfy, one order at a time",
+                    tuple((_choice_text(o), _unit_value(s, o[1]) if o[1] in unit else "")
+                          for o in combat.options_for(s, self.name)))
 
     def take(self, d: Decision, choice: tuple, case: str) -> None:
         if choice not in combat.options_for(d.state, self.name):
@@ -405,6 +431,10 @@ class Advance(Step):
     def label(self, s: State) -> str:
         return f"combat at {s.combat.target}: Advance After Combat or Exploitation"
 
+    def owed(self, s: State) -> Owed:
+        return Owed("advance or exploit into the defending hex, or stop (4.2.7, 4.2.8)", s.combat.target,
+                    "any of these units", tuple((u.id, _unit_value(s, u.id)) for u in combat.advancers(s)))
+
     @order("advance UNIT", "Dai Senso 4.2.7", "into the defending hex",
            lambda s, side: [{"unit": u.id} for u in combat.advancers(s)])
     def advance(self, d: Decision, unit: str) -> None:
@@ -428,6 +458,15 @@ class Overstack(Step):
 
     def label(self, s: State) -> str:
         return "overstacked at the end of the Combat Segment: eliminate units"
+
+    def owed(self, s: State) -> Owed:
+        """Ruling D15: each hex over the limit, how many units too many, and the units there."""
+        faction = s.factions[s.pending[0]["side"]]
+        hexes = overstacked(s, faction)
+        ground = [u for u in s.units.values() if u.faction == faction and u.hex in hexes and s.kind(u).is_ground]
+        over = ", ".join(f"{h}: {sum(u.hex == h for u in ground) - s.data.stacking_limit} too many" for h in hexes)
+        return Owed(f"eliminate units until each hex holds at most {s.data.stacking_limit} (ruling D15)",
+                    ", ".join(hexes), over, tuple((u.id, f"{_unit_value(s, u.id)} in {u.hex}") for u in ground))
 
     @order("eliminate UNIT", "Dai Senso 4.2.5.3", "eliminate a unit in an overstacked hex",
            lambda s, side: [{"unit": u.id} for u in s.units.values() if u.faction == s.factions[side]

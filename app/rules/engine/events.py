@@ -27,6 +27,9 @@ class DecisionRequired:
 @event_type("game.DecisionMade")
 @dataclass(frozen=True)
 class DecisionMade:
+    """`side` has answered the decision `kind` the sequence waited for; the order line above it in the history
+    says what the answer was (a `pass` answers an `intercept` decision by not intercepting)."""
+
     kind: str
     side: str
 
@@ -34,7 +37,7 @@ class DecisionMade:
         return state.decided(self.kind, self.side)
 
     def describe(self) -> str:
-        return f"{self.side} decided: {self.kind}"
+        return f"{self.side} answered the {self.kind} decision"
 
 
 @event_type("game.PhaseEnded")

@@ -19,11 +19,11 @@ from functools import lru_cache
 from typing import Any
 
 from app.events.core import DieRolled
+from app.rules import legal
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.engine import state as codec
-from app.rules.engine.decision import Decision, FixedDice, ProbeDice, ReachedRoll
+from app.rules.engine.decision import Decision, FixedDice
 from app.rules.engine.table import OVER, StatesTable
-from app.rules.errors import OrderError
 
 # The optional members a Game exposes only when the game provides them (app/rules/base.py OPTIONAL_MEMBERS).
 _EXTRAS = ("game_map", "combat_summary", "visible", "reveals", "preview", "losses")
@@ -97,30 +97,20 @@ class Game:
         return d.events
 
     def is_legal(self, state: Any, command: Command) -> bool:
-        """Would `command` be accepted now? Runs the decider up to its first die (no refusal may follow a roll)."""
-        try:
-            self.decide(state, command, ProbeDice())
-        except ReachedRoll:
-            return True
-        except OrderError:
-            return False
-        return True
+        """Would `command` be accepted now? The decider run up to its first die (app/rules/legal.py)."""
+        return legal.refusal(self, state, command) is None
+
+    def orders_to_try(self, state: Any, side: str):
+        """The orders the states table's candidates name for `side` now, unchecked (app/rules/legal.py)."""
+        if self.prompt(state).side != side:
+            return
+        for order in self.table.allowed(state):
+            for args in (order.candidates(state, side) if order.candidates else [{}]):
+                yield order.grammar.render(args)
 
     def legal_orders(self, state: Any, side: str, limit: int = 200) -> list[dict]:
-        """Concrete orders `side` may give now, each checked by the decider: {"order", "action", "case"}."""
-        if self.prompt(state).side != side:
-            return []
-        found: list[dict] = []
-        for order in self.table.allowed(state):
-            tries = order.candidates(state, side) if order.candidates else [{}]
-            for args in tries:
-                text = order.grammar.render(args)
-                command = Command(side, order.name, order.grammar.parse(text))
-                if self.is_legal(state, command):
-                    found.append({"order": text, "action": order.name, "case": order.case})
-                    if len(found) >= limit:
-                        return found
-        return found
+        """Concrete orders `side` may give now, each checked by the decider (app/rules/legal.py)."""
+        return legal.legal_orders(self, state, side, limit)
 
     def outcomes_by_face(self, state: Any, command: Command, faces: int = 6) -> dict[int, list]:
         """The events `command` would produce if every die showed each face: a preview that uses the same

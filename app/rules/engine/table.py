@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules.base import Action, Command, Prompt
+from app.rules.base import Action, Command, Owed, Prompt
 from app.rules.engine.syntax import Grammar, SlotType, words_of
 from app.rules.errors import IllegalOrder, InvalidOrder
 
@@ -81,6 +81,11 @@ class Step:
     def allowed(self, state: Any, orders: tuple[str, ...]) -> Iterable[str]:
         """The names of this step's orders the side to act may give now (default: all of them)."""
         return orders
+
+    def owed(self, state: Any) -> Owed | None:
+        """What the decision this step waits for owes: where, how much, the candidates with their values (a step
+        that is a decision says it; an ordinary step of the sequence owes nothing)."""
+        return None
 
     @classmethod
     def declared(cls) -> dict[str, tuple[Callable, OrderSpec]]:
@@ -145,7 +150,8 @@ class StatesTable:
 
     def prompt(self, state: Any) -> Prompt:
         step = self.step(state)
-        return Prompt(step.who(state), step.label(state), tuple(o.action for o in self.allowed(state)))
+        return Prompt(step.who(state), step.label(state), tuple(o.action for o in self.allowed(state)),
+                      step.owed(state))
 
     def parse(self, text: str, side: str, state: Any) -> Command:
         """Read an order by its verb: the current step's form of that order if it has one, else the game's."""

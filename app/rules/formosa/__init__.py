@@ -1,3 +1,32 @@
-"""Operation Causeway: Formosa 1944 (Decision Games, 2022): the data and its loader (`data_load`;
-docs/formosa-data.md, rulings docs/rulings/formosa.md). The engine is planned in docs/formosa-engine-plan.md;
-until it exists this package declares no `GAME`, so the catalog does not offer it to players."""
+"""Operation Causeway: Formosa 1944 (Decision Games, 2022), the planned Allied invasion of Formosa (issue 16).
+
+The data files and their loader (data_load; docs/formosa-data.md), the state (state.py) and the opening
+position (position.py), events that apply themselves (events.py), the states table (sequence.py) calling
+movement.py, combat.py and victory.py, the fog of war (fog.py) and what each side sees (view.py). The plan:
+docs/formosa-engine-plan.md; rulings: docs/rulings/formosa.md; orders: docs/orders/formosa.md."""
+from app.rules.engine.game import Game
+from app.rules.formosa import data_load, fog, position, sequence, victory, view
+from app.rules.formosa.state import SIDES, State
+
+
+def _describe(event) -> str:
+    return event.describe()
+
+
+GAME = Game(
+    name="formosa",
+    title="Operation Causeway: Formosa 1944 (Decision Games 2022)",
+    version="1",
+    sides=SIDES,
+    scenarios={"1": "Scenario 1: Operation Causeway as planned, early 1945, 13 Game-Turns (24.1)",
+               "2": "Scenario 2: Causeway after the Philippines, 8 Game-Turns (24.2)"},
+    sequence_case="Formosa 6.1",
+    table=sequence.TABLE,
+    state_type=State,
+    load_data=data_load.load,
+    start=position.start,
+    view=view.view,
+    after_order=victory.sudden_death,
+    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals},
+)

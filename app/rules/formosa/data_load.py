@@ -9,13 +9,13 @@ and `{"optional": ["25.1", ...]}` for the optional rules chosen at creation (25.
 """
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
+from app.rules import datafiles
+from app.rules.datafiles import read_toml
 from app.rules.formosa import data
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
@@ -37,12 +37,10 @@ NOT_ON_CHART = "none"  # a unit no LP chart row lists: never recruited nor repla
 RULING = "Formosa ruling"  # reconstructed rules cite their ruling in docs/rulings/formosa.md
 
 
-class DataError(ValueError):
+class DataError(datafiles.DataError):
     """Formosa data files that do not fit together; ``problems`` lists every one found."""
 
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("Formosa data: " + "; ".join(self.problems))
+    title = "Formosa"
 
 
 @dataclass(frozen=True)
@@ -239,10 +237,6 @@ class GameData:
         return any(unit_type in row["types"] and row.get("setup_only") for row in self.charts[f"{side}_lp"])
 
 
-def _toml(path: Path) -> dict:
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
 
 def crt_table(raw: dict, side: str) -> dict:
     """One of crt.toml's tables in the shape `CRT.from_dict` reads (15.2-15.5)."""
@@ -298,7 +292,8 @@ def _rules(terrain: dict, charts: dict) -> tuple[MovementRules, ZocRules, Stacki
         costs={cls: _costs(terrain, cls) for cls in CLASSES},
         move_case="Formosa 12.0", prohibited_case="Formosa 12.2", enemy_case="Formosa 12.2",
         ezoc_stop_case="Formosa 14.1", ezoc_exit_case="Formosa 12.2", minimum_move_case="Formosa 12.3",
-        road_only_case="Formosa 12.2", road_needs_road_hexside=terrain["road"]["contiguous"],
+        road_only_case="Formosa 12.2", route_only_case="Formosa 22.0",
+        road_needs_road_hexside=terrain["road"]["contiguous"],
         road_negates_hexside=terrain["road"]["negates_river"], ezoc_stop=True, ezoc_exit="non-ezoc",
         friendly_negates_ezoc=False, minimum_move=True)
     sea = frozenset(t for t, e in terrain["terrain"].items() if not e.get("land"))
@@ -311,8 +306,15 @@ def _rules(terrain: dict, charts: dict) -> tuple[MovementRules, ZocRules, Stacki
         limits.append(StackLimit("Formosa 13.1" if side == "allied" else "Formosa 13.2", side=side,
                                  per_class={"mobile": caps["mobile"], "static": caps["static"]},
                                  label=f"{side.capitalize()} ground units"))
+    allied, japanese = st["allied"], st["japanese"]
     limits.append(StackLimit("Formosa 13.1", side="allied", category="air", alone=frozenset({"b29"}),
-                             label="Allied air units"))
+                             per_class={"tac": allied["tac_points"], "air-supply": allied["air_supply"]},
+                             valued=frozenset({"tac"}), label="Allied air units"))
+    limits.append(StackLimit("Formosa 13.1", side="allied", category="naval", max_total=allied["gunfire"],
+                             label="Allied naval gunfire units"))
+    limits.append(StackLimit("Formosa 13.2", side="japanese", category="air",
+                             per_class={"tac": japanese["tac_points"]}, valued=frozenset({"tac"}),
+                             label="Japanese air units"))
     stacking = StackingRules(limits=tuple(limits), incompatible=(
         Incompatible("Formosa 5.1, 13.1", frozenset({"us"}), frozenset({"cw"})),))
     blocked = frozenset(k for k, v in terrain["hexsides"].items() if v.get("blocks_supply"))
@@ -349,19 +351,19 @@ def load(options: Mapping | None = None) -> GameData:
         raise DataError(problems)
     custom_map = options.get("map") or ""
     gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
-    terrain = _toml(data.TERRAIN)
-    crt_raw = _toml(data.CRT)
-    charts = _toml(data.CHARTS)
-    raw_units = _toml(data.UNITS)
+    terrain = read_toml(data.TERRAIN)
+    crt_raw = read_toml(data.CRT)
+    charts = read_toml(data.CHARTS)
+    raw_units = read_toml(data.UNITS)
     units = tuple(_unit(u) for u in raw_units["unit"])
     counters = tuple(Counter_(id=c["id"], side=c.get("side", ""), table=table, kind=c.get("kind", "gunfire"),
                               nationality=c.get("nationality", ""), front=c.get("front", 0), back=c.get("back", 0))
                      for table in ("air", "naval", "marker") for c in raw_units.get(table, ()))
-    scen_raw = _toml(data.SCENARIOS)
-    displays = _toml(data.DISPLAYS)
+    scen_raw = read_toml(data.SCENARIOS)
+    displays = read_toml(data.DISPLAYS)
     movement, zoc, stacking, supply = _rules(terrain, charts)
     game = GameData(options, gmap, terrain, crt_raw, {side: CRT.from_dict(crt_table(crt_raw, side)) for side in SIDES},
-                    _toml(data.AIR), charts, units, counters, _scenarios(scen_raw),
+                    read_toml(data.AIR), charts, units, counters, _scenarios(scen_raw),
                     {k: Hex.parse(v) for k, v in scen_raw.get("deployment", {}).items()},
                     displays["display"], displays["track"], movement, zoc, stacking, supply)
     problems = _problems(game)

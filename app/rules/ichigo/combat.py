@@ -11,11 +11,12 @@ from fractions import Fraction
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import Emitter, air_range, frozen, garrison_at, mainland, supply_state
-from app.rules.ichigo.data_load import H, load
+from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.concentric import concentric_shift
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.odds import compute_odds
+from app.rules.kernel.preview import strength_lines
 from app.rules.kernel.shifts import Shift, apply_shift, net_shifts
 from app.rules.kernel.strength import Modifier, hexside_contributions, total_strength
 
@@ -33,7 +34,7 @@ def sf_ready(state: State) -> Unit | None:
 
 
 def check_attack(state: State, side: str, target: str, ids: list[str], momentum: dict | None = None) -> list[Unit]:
-    d = load()
+    d = state.data
     if momentum is None and state.mode() != "fight":
         raise IllegalOrder("Ichi-Go 5.5", "attacks only in a phase declared for combat")
     units = [state.units[i] for i in ids]
@@ -70,7 +71,7 @@ def assess(state: State, side: str, target: str, attackers: list[Unit], defender
            tanks: int, sf: bool, momentum: bool = False, def_tanks: int = 0, nation: str | None = None) -> dict:
     """Strengths, odds and shifts of one attack, every item with its case; no dice. `nation` (the attackers'
     CRT line) is needed when `attackers` may be empty: a preview counts untried attackers as unknown (6.6)."""
-    d = load()
+    d = state.data
     sc = d.scenario
     nation = nation or attackers[0].nation
     line = nation
@@ -94,7 +95,8 @@ def assess(state: State, side: str, target: str, attackers: list[Unit], defender
                                         feature, d.hexsides, extra)
     except RuleViolation as err:
         raise IllegalOrder("Ichi-Go 11.13", err.message) from None
-    attack = total_strength(contrib, d.strength).total
+    attack_total = total_strength(contrib, d.strength)
+    attack = attack_total.total
     defence = sum(u.factor("defence") for u in defenders)
     garrison = side == "allied" and garrison_at(state, target)
     if garrison:
@@ -134,7 +136,7 @@ def assess(state: State, side: str, target: str, attackers: list[Unit], defender
     final, _ = apply_shift(col0, net.net, len(cols))
     return {"attack": attack, "defence": defence, "odds": odds_label, "start": cols[col0].label,
             "shifts": [str(s) for s in shifts], "net": net.net, "column": final, "column_label": cols[final].label,
-            "line": line, "garrison": garrison, "supply": sup}
+            "line": line, "garrison": garrison, "supply": sup, "why": strength_lines("attack", attack_total)}
 
 
 def _loss_order(units: list[Unit], nation: str) -> list[Unit]:
@@ -176,17 +178,17 @@ def _remove(em: Emitter, ids: list[str], reason: str) -> None:
         em.emit(ev.StepsLost(plain, reason))
 
 
-def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: bool, dice,
-           momentum: dict | None = None) -> None:
-    state = em.state
-    d = load()
-    attackers = check_attack(state, side, target, ids, momentum)
+def check_support(state: State, target: str, attackers: list[Unit], tanks: int, sf: bool,
+                  momentum: dict | None = None) -> tuple[list[str], Unit | None]:
+    """Ichi-Go 11.17, 11.28: the tank regiments and the 1st SF Group an attack may commit (the ids of the
+    regiments, the SF unit or None), or the refusal. The attack and its preview both ask here."""
+    d = state.data
     nation = attackers[0].nation
     tank_units: list[str] = []
     if tanks:
         if nation != "japanese" or momentum is not None:
             raise IllegalOrder("Ichi-Go 11.17", "tank regiments support Japanese attacks only, never momentum")
-        if not mainland(target):
+        if not mainland(d, target):
             raise IllegalOrder("Ichi-Go 11.17", "tank regiments fight on the mainland only")
         eligible = [u for u in attackers if u.size in ("brigade", "division")
                     and supply_state(state, u) in ("full", "attenuated")]
@@ -200,6 +202,16 @@ def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: 
         sf_unit = sf_ready(state)
         if sf_unit is None or nation != "japanese" or momentum is not None:
             raise IllegalOrder("Ichi-Go 11.28", "the 1st SF Group is not available for this attack")
+    return tank_units, sf_unit
+
+
+def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: bool, dice,
+           momentum: dict | None = None) -> None:
+    state = em.state
+    d = state.data
+    attackers = check_attack(state, side, target, ids, momentum)
+    nation = attackers[0].nation
+    tank_units, sf_unit = check_support(state, target, attackers, tanks, sf, momentum)
     # 11.17: tanks are announced before any untried counter is flipped; 11.27: flip, zeros go back.
     defenders = [u for u in state.at(target) if u.side != side]
     for u in attackers + defenders:
@@ -239,7 +251,7 @@ def attack(em: Emitter, side: str, target: str, ids: list[str], tanks: int, sf: 
 def defensive_tank_room(state: State, side: str, target: str, defenders: list[Unit]) -> int:
     """Ichi-Go 11.17: regiments the Japanese may commit to a mainland defence (one per supplied brigade or
     division defending, as many as are off the map)."""
-    if side != "allied" or not mainland(target):
+    if side != "allied" or not mainland(state.data, target):
         return 0
     eligible = [u for u in defenders if u.size in ("brigade", "division") and not u.static
                 and supply_state(state, u) in ("full", "attenuated")]
@@ -260,7 +272,7 @@ def resolve(em: Emitter, side: str, target: str, ids: list[str], tank_units: lis
             def_tanks: list[str], momentum, dice) -> None:
     """Ichi-Go 11.19-11.29: the die, the result, losses (defender first), support expended, advance."""
     state = em.state
-    d = load()
+    d = em.state.data
     sc = d.scenario
     attackers = [state.units[i] for i in ids if i in state.units and state.units[i].on_map]
     nation = attackers[0].nation
@@ -374,7 +386,7 @@ def _offer_advance(em: Emitter, side: str, target: str, alive: list[str], nation
     """Ichi-Go 11.24: survivors (never static units) may advance into the emptied hex."""
     state = em.state
     movable = [i for i in alive if not state.units[i].static and not state.units[i].militia]
-    if not load().land(target) or not movable:
+    if not em.state.data.land(target) or not movable:
         return
     em.emit(ev.DecisionRequired("advance", side, {"hex": target, "units": movable, "nation": nation}))
 
@@ -392,11 +404,11 @@ def advance(em: Emitter, side: str, ids: list[str]) -> None:
     if bad:
         raise IllegalOrder("Ichi-Go 11.24", bad)
     for u in units:
-        if u.nation == "chinese" and target in load().tagged("formosa"):
+        if u.nation == "chinese" and target in em.state.data.tagged("formosa"):
             raise IllegalOrder("Ichi-Go 9.9", "Chinese units never enter Formosa")
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(ids), target))
     nation = p["data"]["nation"]
-    sc = load().scenario
+    sc = em.state.data.scenario
     lo, hi = sc["combat"]["japanese_momentum_turns"]
     state = em.state
     ok = False

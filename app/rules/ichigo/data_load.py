@@ -3,11 +3,10 @@ kernel rule objects built from them (movement 10.x, stacking 6.x, odds and CRT 1
 concentric 11.15, supply trace 7.1). No game number lives in code: every value comes from the TOML files."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from app.rules.custom_setup import map_text
+from app.rules.datafiles import read_toml
 from app.rules.ichigo.data import CRT as CRT_FILE
 from app.rules.ichigo.data import MAP, SCENARIO, TERRAIN, UNITS
 from app.rules.kernel.concentric import ConcentricRule
@@ -21,10 +20,6 @@ from app.rules.kernel.strength import HexsideModifiers, StrengthRule
 
 H = Hex.parse
 
-
-def _toml(path) -> dict:
-    with open(path, "rb") as f:
-        return tomllib.load(f)
 
 
 def _mp(value):
@@ -133,22 +128,26 @@ def place_name(label: str) -> str:
 
 
 @lru_cache(maxsize=1)
+def phase_names() -> dict[str, str]:
+    """Phase id -> its name (scenario.toml [[phase]], 5.1), for history lines, which have no game state: a
+    custom set-up changes the map and the position, never the sequence of play."""
+    return {p["id"]: p["name"] for p in read_toml(SCENARIO)["phase"]}
+
+
+@lru_cache(maxsize=1)
 def _printed_map() -> GameMap:
     return load_map(MAP)
 
 
-def load() -> GameData:
-    """The game's data, on the custom map in force if the game has one (app/rules/custom_setup.py)."""
-    return _load(map_text())
-
-
 @lru_cache(maxsize=4)
-def _load(custom_map: str) -> GameData:
+def load(custom_map: str = "") -> GameData:
+    """The game's data, on `custom_map` (a custom map's TOML text, app/rules/custom_setup.py) or, "", the printed
+    map. A game carries its data on its state (`State.data`); the rules read it there, never from here."""
     gmap = loads_map(custom_map, "custom map") if custom_map else _printed_map()
-    tec = _toml(TERRAIN)
-    oob = _toml(UNITS)
-    sc = _toml(SCENARIO)
-    crt = CRT.from_dict(_toml(CRT_FILE))
+    tec = read_toml(TERRAIN)
+    oob = read_toml(UNITS)
+    sc = read_toml(SCENARIO)
+    crt = CRT.from_dict(read_toml(CRT_FILE))
     terrain = {t: _mp(v["mp"]) for t, v in tec["terrain"].items()}
     hexside = {t: _mp(v["mp_extra"]) for t, v in tec["hexsides"].items()}
     table = CostTable(terrain=terrain, hexside=hexside, features={})

@@ -1,19 +1,31 @@
-"""Ichi-Go event types (design.md practice 3). Each is a fact; `evolve` (state.py) folds them. The decisions,
-phase ends and game end are the shared events of app/rules/engine/events.py (stored before as "ichigo.<Name>",
-names they still read by).
+"""Ichi-Go event types (design.md practice 3). Each is a fact that applies itself to a state (`apply`) and says
+what happened in the history (`describe`). The decisions, phase ends and game end are the shared events of
+app/rules/engine/events.py (stored before as "ichigo.<Name>", names they still read by), which change the state
+through its `require`, `decided`, `after_phase` and `ended`.
 
 Chinese regulars on the map are named by a public counter handle ("C07"): which unit a handle is stays hidden
 from both players (6.6, 11.27) until a `Revealed` event; only `UnitDrawn` (never shown to a player, see
 rules.visible) links a handle to the unit drawn."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.events.registry import event_alias, event_type
-from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded  # noqa: F401 (shared)
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded
+from app.rules.ichigo.state import State, _enter, _unit, phase_name, raw_unit
 
 for _shared in (DecisionRequired, DecisionMade, PhaseEnded, GameEnded):
     event_alias(f"ichigo.{_shared.__name__}", _shared)  # the names Ichi-Go stored them under before the engine
+
+
+def describe_phase_end(e: PhaseEnded) -> str:
+    """Ichi-Go's line for the shared PhaseEnded: the phase by its name in the sequence of play (5.1)."""
+    return f"end of {phase_name(e.phase)}, Turn {e.turn}"
+
+
+def _modifiers(mods: list[str]) -> str:
+    """The die roll modifiers of a table roll as the log shows them: ", +1 all GEARR Japanese, ..." """
+    return "".join(f", {m}" for m in mods)
 
 
 @event_type("ichigo.UnitDrawn")
@@ -24,6 +36,18 @@ class UnitDrawn:
     handle: str
     unit: str
     hex: str
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        raw = raw_unit(state.data, self.unit)
+        status = "map" if state.phase == "setup" else "drawn"
+        units[self.handle] = _unit(raw, self.handle, hex=self.hex or None, status=status, tried=False)
+        pool = list(state.draw_pool)
+        pool.remove(self.unit)
+        return replace(state, units=units, draw_pool=tuple(pool), next_handle=state.next_handle + 1)
+
+    def describe(self) -> str:
+        return f"Chinese counter {self.handle} drawn blind" + (f" at {self.hex}" if self.hex else "")
 
 
 @event_type("ichigo.Revealed")
@@ -36,6 +60,14 @@ class Revealed:
     name: str
     strength: int
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        units[self.handle] = replace(units[self.handle], tried=True)
+        return replace(state, units=units)
+
+    def describe(self) -> str:
+        return f"{self.handle} revealed: {self.name}, {self.strength} (11.27)"
+
 
 @event_type("ichigo.ReturnedToPool")
 @dataclass(frozen=True)
@@ -44,6 +76,14 @@ class ReturnedToPool:
 
     handle: str
     reason: str
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        u = units.pop(self.handle)
+        return replace(state, units=units, draw_pool=tuple(sorted(state.draw_pool + (u.ref,))))
+
+    def describe(self) -> str:
+        return f"{self.handle} back to the Chinese pool: {self.reason}"
 
 
 @event_type("ichigo.OrderDeclared")
@@ -55,6 +95,12 @@ class OrderDeclared:
     nation: str
     order: str
 
+    def apply(self, state: State) -> State:
+        return replace(state, plans={**state.plans, self.nation: self.order})
+
+    def describe(self) -> str:
+        return f"{self.side} declare {self.nation}: {self.order} (5.5)"
+
 
 @event_type("ichigo.MovementRolled")
 @dataclass(frozen=True)
@@ -65,6 +111,18 @@ class MovementRolled:
     mp: int
     how: str
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in state.mover:
+            if uid not in self.units:
+                units[uid] = replace(units[uid], done=True)
+        for uid in self.units:
+            units[uid] = replace(units[uid], mp=float(self.mp), strategic=self.how == "strategic")
+        return replace(state, units=units, mover=tuple(self.units))
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)}: {self.mp} MP ({self.how})"
+
 
 @event_type("ichigo.UnitsMoved")
 @dataclass(frozen=True)
@@ -72,6 +130,23 @@ class UnitsMoved:
     units: list[str]
     path: list[str]
     mp: float
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.path[-1], mp_used=units[uid].mp_used + self.mp)
+        side = units[self.units[0]].side
+        st = _enter(replace(state, units=units), side, self.path[1:])
+        if side == "japanese" and state.aerial_hex in self.path[1:]:  # 7.8: the Japanese take its hex
+            st = replace(st, aerial_hex=None)
+        if side == "japanese" and state.b29_hex:  # 8.9: moving within range of the B-29 marker
+            rng = int(state.data.scenario["causeway"]["b29_range"])
+            if any(state.data.distance(state.b29_hex, h) <= rng for h in self.path):
+                st = replace(st, b29_units=st.b29_units | frozenset(self.units))
+        return st
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} move {' - '.join(self.path)} ({self.mp:g} MP)"
 
 
 @event_type("ichigo.BattleResolved")
@@ -96,6 +171,19 @@ class BattleResolved:
     tanks: list[str] = field(default_factory=list)
     special_forces: bool = False
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.attackers:
+            if uid in units:
+                units[uid] = replace(units[uid], attacked=True, done=True)
+        return replace(state, units=units, attacked_hexes=state.attacked_hexes + (self.hex,),
+                       mover=() if set(state.mover) & set(self.attackers) else state.mover)
+
+    def describe(self) -> str:
+        return (f"attack on {self.hex}: {self.attack}:{self.defence} = {self.odds}, shifts "
+                f"{'; '.join(self.shifts) or 'none'} -> {self.column}, die {self.roll}: {self.result} (attacker "
+                f"{self.attacker_losses}, defender {'all' if self.eliminated else self.defender_losses})")
+
 
 @event_type("ichigo.StepsLost")
 @dataclass(frozen=True)
@@ -105,6 +193,17 @@ class StepsLost:
     units: list[str]
     reason: str
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            u = units[uid]
+            steps = u.steps - 1
+            units[uid] = replace(u, steps=steps, status="dead", hex=None) if steps <= 0 else replace(u, steps=steps)
+        return replace(state, units=units)
+
+    def describe(self) -> str:
+        return f"steps lost: {', '.join(self.units)}"
+
 
 @event_type("ichigo.SupportExpended")
 @dataclass(frozen=True)
@@ -112,6 +211,15 @@ class SupportExpended:
     """Ichi-Go 11.17, 11.28: committed tank regiments / the 1st SF Group are eliminated after the battle."""
 
     units: list[str]
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], status="dead", steps=0)
+        return replace(state, units=units)
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} eliminated after the battle (11.17, 11.28)"
 
 
 @event_type("ichigo.UnitsAdvanced")
@@ -121,6 +229,17 @@ class UnitsAdvanced:
 
     units: list[str]
     hex: str
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.hex)
+        if not self.units:
+            return state
+        return _enter(replace(state, units=units), units[self.units[0]].side, [self.hex])
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} advance into {self.hex}"
 
 
 @event_type("ichigo.AirpowerRolled")
@@ -133,12 +252,26 @@ class AirpowerRolled:
     winner: str | None
     markers: int
 
+    def apply(self, state: State) -> State:
+        return replace(state, air_side=self.winner, air_markers=self.markers, air_rolled=True)
+
+    def describe(self) -> str:
+        return (f"airpower: Japanese {self.japanese}, Allied {self.allied} -> "
+                + (f"{self.winner} get {self.markers}" if self.winner else "no markers"))
+
 
 @event_type("ichigo.AirpowerPlaced")
 @dataclass(frozen=True)
 class AirpowerPlaced:
     side: str
     hexes: list[str]
+
+    def apply(self, state: State) -> State:
+        return replace(state, air_hexes=state.air_hexes + tuple(self.hexes),
+                       air_markers=state.air_markers - len(self.hexes))
+
+    def describe(self) -> str:
+        return f"{self.side} airpower over {', '.join(self.hexes)}"
 
 
 @event_type("ichigo.ReinforcementsEntered")
@@ -148,6 +281,15 @@ class ReinforcementsEntered:
 
     units: list[str]
     hex: str
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.hex, status="map", done=True)
+        return _enter(replace(state, units=units), units[self.units[0]].side, [self.hex])
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} enter at {self.hex}"
 
 
 @event_type("ichigo.ChineseReinforcementRolled")
@@ -159,6 +301,12 @@ class ChineseReinforcementRolled:
     halved: bool
     count: int
 
+    def apply(self, state: State) -> State:
+        return replace(state, reinforced=True)
+
+    def describe(self) -> str:
+        return f"Chinese reinforcements: die {self.roll}{' halved' if self.halved else ''} -> {self.count}"
+
 
 @event_type("ichigo.UnitsWithdrawn")
 @dataclass(frozen=True)
@@ -167,6 +315,17 @@ class UnitsWithdrawn:
 
     units: list[str]
     to: list[str]
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid, to in zip(self.units, self.to, strict=True):
+            units[uid] = replace(units[uid], hex=None, status=to)
+        return replace(state, units=units, reinforced=True)
+
+    def describe(self) -> str:
+        gone = [f"{u} {'leaves the game' if to == 'removed' else 'goes to the 14AA pool'}"
+                for u, to in zip(self.units, self.to, strict=True)]
+        return f"withdrawn (9.2): {'; '.join(gone)}"
 
 
 @event_type("ichigo.FormosaReleased")
@@ -179,6 +338,16 @@ class FormosaReleased:
     units: list[str]
     status: str = "pool"
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], status=self.status, entry_turn=state.turn)
+        return replace(state, units=units)
+
+    def describe(self) -> str:
+        what = {"formosa-deploy": "deploy on Formosa (5.3 item 5)", "pool": "are Japanese reinforcements"}
+        return f"{', '.join(self.units)} {what.get(self.status, self.status)}"
+
 
 @event_type("ichigo.BrigadeAbsorbed")
 @dataclass(frozen=True)
@@ -187,6 +356,15 @@ class BrigadeAbsorbed:
 
     brigade: str
     division: str
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        units[self.brigade] = replace(units[self.brigade], status="removed", hex=None)
+        units[self.division] = replace(units[self.division], steps=units[self.division].steps_max)
+        return replace(state, units=units)
+
+    def describe(self) -> str:
+        return f"{self.division} absorbs {self.brigade} and returns to full strength (9.5)"
 
 
 @event_type("ichigo.CausewayChecked")
@@ -199,6 +377,13 @@ class CausewayChecked:
     total: int
     launched: bool
 
+    def apply(self, state: State) -> State:
+        return replace(state, causeway=self.launched)
+
+    def describe(self) -> str:
+        return (f"Causeway or Philippines (5.2): die {self.roll}{_modifiers(self.modifiers)} = {self.total} -> "
+                f"{'Causeway launched' if self.launched else 'Philippines'}")
+
 
 @event_type("ichigo.CollapseChecked")
 @dataclass(frozen=True)
@@ -210,6 +395,13 @@ class CollapseChecked:
     total: int
     collapsed: bool
 
+    def apply(self, state: State) -> State:
+        return replace(state, collapse_checked=True)
+
+    def describe(self) -> str:
+        return (f"China Collapse (4.1): die {self.roll}{_modifiers(self.modifiers)} = {self.total} -> "
+                f"{'China collapses' if self.collapsed else 'China fights on'}")
+
 
 @event_type("ichigo.B29Placed")
 @dataclass(frozen=True)
@@ -218,6 +410,14 @@ class B29Placed:
 
     hex: str
 
+    def apply(self, state: State) -> State:
+        rng = int(state.data.scenario["causeway"]["b29_range"])
+        hit = frozenset(u.id for u in state.on_map("japanese") if state.data.distance(self.hex, u.hex) <= rng)
+        return replace(state, b29_used=True, b29_hex=self.hex, b29_ok=False, b29_units=state.b29_units | hit)
+
+    def describe(self) -> str:
+        return f"B-29 raid on {self.hex}: Japanese units within range are out of supply this turn (8.9)"
+
 
 @event_type("ichigo.GarrisonDestroyed")
 @dataclass(frozen=True)
@@ -225,6 +425,12 @@ class GarrisonDestroyed:
     """Ichi-Go 11.29: the intrinsic garrison of an initial Japanese city is eliminated."""
 
     hex: str
+
+    def apply(self, state: State) -> State:
+        return replace(state, garrison_lost=state.garrison_lost | {self.hex})
+
+    def describe(self) -> str:
+        return f"the intrinsic garrison of {self.hex} is destroyed (11.29)"
 
 
 @event_type("ichigo.USLanded")
@@ -239,6 +445,25 @@ class USLanded:
     displaced: list[str] = field(default_factory=list)
     to: str = ""
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.displaced:
+            units[uid] = replace(units[uid], hex=self.to)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.hex, status="map", done=True)
+        landed = self.where in ("formosa", "mainland")
+        heads = {**state.beachheads, self.where: self.hex} if landed else state.beachheads
+        st = replace(state, units=units, beachheads=heads)
+        if self.displaced:  # 3.5: the displaced units take control of the hex they are moved to
+            st = _enter(st, units[self.displaced[0]].side, [self.to])
+        return _enter(st, "allied", [self.hex])
+
+    def describe(self) -> str:
+        pushed = f"; {', '.join(self.displaced)} pushed out to {self.to} (5.3 item 12)" if self.displaced else ""
+        where = {"formosa": "the Formosa beachhead", "mainland": "the mainland beachhead"}.get(self.where,
+                                                                                           "a beachhead")
+        return f"US {', '.join(self.units)} land at {self.hex}, {where}{pushed}"
+
 
 @event_type("ichigo.B29Rolled")
 @dataclass(frozen=True)
@@ -247,6 +472,12 @@ class B29Rolled:
 
     roll: int
     allowed: bool
+
+    def apply(self, state: State) -> State:
+        return replace(state, b29_rolled=state.turn, b29_ok=self.allowed)
+
+    def describe(self) -> str:
+        return f"B-29 roll {self.roll}: {'a raid this turn' if self.allowed else 'no raid this turn'} (8.9)"
 
 
 @event_type("ichigo.ShipmentRolled")
@@ -259,6 +490,23 @@ class ShipmentRolled:
     count: int
     fates: dict = field(default_factory=dict)
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid, fate in self.fates.items():
+            u = units[uid]
+            if fate == "eliminated":
+                units[uid] = replace(u, status="dead", steps=0)
+            elif fate == "sf":
+                units[uid] = replace(u, status="sf-ready")
+            else:
+                units[uid] = replace(u, status="landing", steps=1 if fate == "reduced" else u.steps_max)
+        return replace(state, units=units, aa14_closed=state.aa14_closed or self.count == 0, aa14_turn=state.turn)
+
+    def describe(self) -> str:
+        fates = ", ".join(f"{u} {f}" for u, f in sorted(self.fates.items())) or "none"
+        tail = "; no more 14AA units (5.3 item 8)" if self.count == 0 else ""
+        return f"14AA shipment: die {self.roll} -> {self.count} unit(s): {fates}{tail}"
+
 
 @event_type("ichigo.AerialSupplyPlaced")
 @dataclass(frozen=True)
@@ -266,6 +514,12 @@ class AerialSupplyPlaced:
     """Ichi-Go 7.8: the US Aerial Supply Marker on an otherwise out-of-supply US stack."""
 
     hex: str
+
+    def apply(self, state: State) -> State:
+        return replace(state, aerial_hex=self.hex, aerial_turn=state.turn)
+
+    def describe(self) -> str:
+        return f"US Aerial Supply Marker placed on {self.hex} (7.8)"
 
 
 @event_type("ichigo.Airlifted")
@@ -278,6 +532,19 @@ class Airlifted:
     hex: str
     drop: bool = False
 
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        # 8.10: after the transfer the unit may still roll for movement; 8.11: a dropped unit then moves normally
+        units[self.unit] = replace(units[self.unit], hex=self.hex, status="map", done=False, mp=-1.0)
+        st = replace(state, units=units, airlift_turn=state.turn)
+        if self.drop:
+            st = replace(st, airdropped=True, aerial_turn=state.turn)
+        return _enter(st, "allied", [self.hex])
+
+    def describe(self) -> str:
+        how = "airdropped on" if self.drop else f"airlifted from {self.origin} to"
+        return f"{self.unit} {how} {self.hex} ({'8.11' if self.drop else '8.10'})"
+
 
 @event_type("ichigo.NavalTransfer")
 @dataclass(frozen=True)
@@ -287,3 +554,12 @@ class NavalTransfer:
     units: list[str]
     origin: str
     hex: str
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        for uid in self.units:
+            units[uid] = replace(units[uid], hex=self.hex, done=False)
+        return replace(state, units=units)
+
+    def describe(self) -> str:
+        return f"US {', '.join(self.units)} sail from {self.origin} to {self.hex} (10.11)"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import Emitter, air_range, enemy_hexes, frozen, supply_state
-from app.rules.ichigo.data_load import H, load
+from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
@@ -29,12 +29,12 @@ def stack_violation(state: State, h: str, arriving: list[Unit]) -> str | None:
     """Ichi-Go 6.2-6.4: the stack in h after `arriving` join it, or the violation's text."""
     ids = {u.id for u in arriving}
     here = [u for u in state.at(h) if u.id not in ids and u.side == arriving[0].side] + list(arriving)
-    bad = overstacked([piece(u) for u in here], load().stacking, H(h))
+    bad = overstacked([piece(u) for u in here], state.data.stacking, H(h))
     return str(bad[0].message) if bad else None
 
 
 def situation(state: State, side: str, strategic: bool = False) -> Situation:
-    d = load()
+    d = state.data
     enemy_air = air_range(state, other(side))
     forbidden: dict = {}
     if strategic:  # 10.17: never adjacent to enemy units, never into enemy-controlled cities
@@ -80,7 +80,7 @@ def movers(state: State, side: str, ids: list[str]) -> list[Unit]:
 
 def adjacent_to_enemy(state: State, side: str, h: str) -> bool:
     enemy = state.occupied(other(side))
-    return any(n in enemy for n in load().neighbours(h))
+    return any(n in enemy for n in state.data.neighbours(h))
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
         if strategic != u0.strategic:
             raise IllegalOrder("Ichi-Go 10.17", "strategic movement is chosen when a stack starts to move")
         return Allowance(min(u.mp - u.mp_used for u in units), "")
-    sc = load().scenario
+    sc = state.data.scenario
     if u0.nation == "chinese":
         if strategic:
             raise IllegalOrder("Ichi-Go 10.18", "Chinese units never use strategic movement")
@@ -137,7 +137,7 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
 
 def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Situation, mp: float):
     """Ruling E13: the part of `path` that `mp` pays for, cut back to the last hex the stack may end in (6.x)."""
-    d = load()
+    d = state.data
     spent, reached = 0.0, [0.0]
     for a, b in zip(path, path[1:], strict=False):
         spent += step_cost(d.map, d.movement, mover, a, b, sit)
@@ -157,7 +157,7 @@ def move(em: Emitter, side: str, ids: list[str], dest: str, via: list[str], stra
     if state.mode() != "move":
         raise IllegalOrder("Ichi-Go 5.5", "units move only in a phase declared for movement")
     units = movers(state, side, ids)
-    d = load()
+    d = em.state.data
     sit = situation(state, side, strategic or (units[0].strategic and units[0].mp >= 0))
     plan = allowance(state, units, strategic)
     bound = "" if plan.purpose is None else "at most "

@@ -14,7 +14,6 @@ from app.rules.custom_setup import (
     Position,
     SetupError,
     control_after,
-    map_in_force,
     off_map_units,
     parse_options,
     place_units,
@@ -31,20 +30,19 @@ ORDERS = ("move-fight", "fight-move")
 def start(options: dict) -> State:
     """The first state of a game with these options: the printed set-up (3.0), or the custom map and position."""
     text, position = parse_options(options, SIDES, EXTRA_KEYS)
-    with map_in_force(text):
-        d = load()
-        state = replace(initial_state(), map_text=text)
-        problems = d.missing_places()
+    d = load(text)
+    state = replace(initial_state(d), map_text=text)
+    problems = d.missing_places()
+    if problems:
+        raise SetupError("custom map", problems)
+    problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(d) if not d.land(h)]
+    if position is None:
+        problems += off_map_units(state.units, d.land)
+        problems += [f"the set-up hex {h} is not on the map" for h in _setup_hexes(d) if not d.land(h)]
         if problems:
             raise SetupError("custom map", problems)
-        problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(d) if not d.land(h)]
-        if position is None:
-            problems += off_map_units(state.units, d.land)
-            problems += [f"the set-up hex {h} is not on the map" for h in _setup_hexes(d) if not d.land(h)]
-            if problems:
-                raise SetupError("custom map", problems)
-            return state
-        return _apply(state, position, problems)
+        return state
+    return _apply(state, position, problems)
 
 
 def _scenario_hexes(d) -> list[str]:
@@ -56,7 +54,7 @@ def _setup_hexes(d) -> set[str]:
 
 
 def _apply(state: State, position: Position, problems: list[str]) -> State:
-    d = load()
+    d = state.data
     x = position.extra
     units, pool, named, next_handle = _counters(state, position, problems)
     units, found = place_units(units, replace(position, units=named), d.land)
@@ -89,7 +87,7 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     problems += found
     if problems:
         raise SetupError("position", problems)
-    control = frozenset(h for h in control if tracked(h))
+    control = frozenset(h for h in control if tracked(d, h))
     if causeway:
         units = _causeway_released(units)
     placed = replace(state, units=units, draw_pool=pool, next_handle=next_handle,
@@ -120,7 +118,7 @@ def _counters(state: State, position: Position, problems: list[str]) -> tuple[di
             pool.remove(uid)
             key = f"C{handle:02d}"
             handle += 1
-            units[key] = _unit(raw_unit(uid), key, hex=h, status="map", tried=True)
+            units[key] = _unit(raw_unit(state.data, uid), key, hex=h, status="map", tried=True)
             named[key] = h
         else:
             named[uid] = h

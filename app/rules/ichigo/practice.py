@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 from app.rules.ichigo import combat, sequence
-from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State
 
 
@@ -14,7 +13,7 @@ def candidates(state: State, rng: random.Random) -> list[str]:
     p = sequence.prompt(state)
     side = p.side
     names = [a.name for a in p.actions]
-    d = load()
+    d = state.data
     out: list[str] = []
     for simple in ("deploy", "roll", "reinforce", "ship"):
         if simple in names:
@@ -125,7 +124,7 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
                       and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
         if pool:
-            ports = sequence.mainland_landings()
+            ports = sequence.mainland_landings(d)
             spots = list(state.beachheads.values()) or ports
             group = ' '.join(pool[:rng.randint(1, min(8, len(pool)))])
             if state.turn == int(d.scenario["causeway"]["us_formosa_landing_turn"]):

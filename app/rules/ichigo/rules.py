@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
-from app.rules.custom_setup import game_map_in_force
 from app.rules.errors import IllegalOrder
-from app.rules.ichigo import combat, fog, movement, position, practice, sequence, summary
+from app.rules.ichigo import combat, fog, legal_orders, movement, position, practice, sequence, summary
 from app.rules.ichigo import events as ev
 from app.rules.ichigo import orders as order_language
 from app.rules.ichigo.common import Emitter
@@ -19,7 +18,6 @@ from app.rules.ichigo.state import SIDES, State, decode, encode, evolve
 from app.rules.kernel.mapfile import GameMap
 
 
-@game_map_in_force
 class IchigoRules:
     name = "ichigo"
     title = "Operation Ichi-Go (Against the Odds, 2020)"
@@ -29,6 +27,10 @@ class IchigoRules:
     sequence_case = "Ichi-Go 5.1"
     # the practice opponents' candidate orders (app/rules/practice.py: greedy and random)
     candidates = staticmethod(practice.candidates)
+
+    def orders_to_try(self, state: State, side: str):
+        """The orders worth trying for the list of legal orders (app/rules/legal.py, legal_orders.py)."""
+        return legal_orders.orders_to_try(state, side)
 
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:
@@ -123,6 +125,8 @@ class IchigoRules:
         args, side = command.args, command.side
         momentum = state.pending[0]["data"] if state.pending and state.pending[0]["kind"] == "momentum" else None
         attackers = combat.check_attack(state, side, args["hex"], args["units"], momentum)
+        combat.check_support(state, args["hex"], attackers, int(args.get("tanks", 0)), bool(args.get("sf")),
+                             momentum)
         from app.rules.ichigo.view import top_unit
 
         defenders = [u for u in state.at(args["hex"]) if u.side != side]
@@ -134,11 +138,10 @@ class IchigoRules:
         known_def = [u for u in defenders if u.tried]
         a = combat.assess(state, side, args["hex"], known_att, known_def, int(args.get("tanks", 0)),
                           bool(args.get("sf")), nation=attackers[0].nation)
-        from app.rules.ichigo.data_load import load
-
-        results = {str(r): load().crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
+        results = {str(r): state.data.crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
         text = (f"{a['attack']}:{a['defence']} = {a['odds']}; shifts {'; '.join(a['shifts']) or 'none'} -> "
                 f"{a['column_label']} ({a['line']} line)")
+        text += "".join(f"\n{line}" for line in a["why"])
         if unknown:
             text += f"\nIchi-Go 11.27: {len(unknown)} untried counter(s) not counted (revealed in combat)"
         if hidden:
@@ -165,7 +168,7 @@ class IchigoRules:
 
     def game_map(self, state: State | None) -> GameMap:
         """The Ichi-Go map (data/map.toml, or the game's custom map), for the replay's map pictures."""
-        return load().map
+        return (state.data if state is not None else load()).map
 
     def combat_summary(self, event, state: State | None) -> dict | None:
         """Ichi-Go 11.6-11.23 for the replay's combat panel and luck analysis (summary.py)."""
@@ -183,87 +186,10 @@ class IchigoRules:
 
 
 def describe(e) -> str:
-    if isinstance(e, ev.UnitDrawn):
-        return f"Chinese counter {e.handle} drawn blind" + (f" at {e.hex}" if e.hex else "")
-    if isinstance(e, ev.Revealed):
-        return f"{e.handle} revealed: {e.name}, {e.strength} (11.27)"
-    if isinstance(e, ev.ReturnedToPool):
-        return f"{e.handle} back to the Chinese pool: {e.reason}"
+    """Each event's own line; the shared PhaseEnded in Ichi-Go's words."""
     if isinstance(e, ev.PhaseEnded):
-        return f"end of {sequence.phase_name(e.phase)}, Turn {e.turn}"
-    if isinstance(e, ev.OrderDeclared):
-        return f"{e.side} declare {e.nation}: {e.order} (5.5)"
-    if isinstance(e, ev.MovementRolled):
-        return f"{', '.join(e.units)}: {e.mp} MP ({e.how})"
-    if isinstance(e, ev.UnitsMoved):
-        return f"{', '.join(e.units)} move {' - '.join(e.path)} ({e.mp:g} MP)"
-    if isinstance(e, ev.BattleResolved):
-        return (f"attack on {e.hex}: {e.attack}:{e.defence} = {e.odds}, shifts {'; '.join(e.shifts) or 'none'} -> "
-                f"{e.column}, die {e.roll}: {e.result} (attacker {e.attacker_losses}, defender "
-                f"{'all' if e.eliminated else e.defender_losses})")
-    if isinstance(e, ev.StepsLost):
-        return f"steps lost: {', '.join(e.units)}"
-    if isinstance(e, ev.GarrisonDestroyed):
-        return f"the intrinsic garrison of {e.hex} is destroyed (11.29)"
-    if isinstance(e, ev.SupportExpended):
-        return f"{', '.join(e.units)} eliminated after the battle (11.17, 11.28)"
-    if isinstance(e, ev.UnitsAdvanced):
-        return f"{', '.join(e.units)} advance into {e.hex}"
-    if isinstance(e, ev.AirpowerRolled):
-        return (f"airpower: Japanese {e.japanese}, Allied {e.allied} -> "
-                + (f"{e.winner} get {e.markers}" if e.winner else "no markers"))
-    if isinstance(e, ev.AirpowerPlaced):
-        return f"{e.side} airpower over {', '.join(e.hexes)}"
-    if isinstance(e, ev.ReinforcementsEntered):
-        return f"{', '.join(e.units)} enter at {e.hex}"
-    if isinstance(e, ev.ChineseReinforcementRolled):
-        return f"Chinese reinforcements: die {e.roll}{' halved' if e.halved else ''} -> {e.count}"
-    if isinstance(e, ev.CausewayChecked):
-        return (f"Causeway or Philippines (5.2): die {e.roll}{_modifiers(e.modifiers)} = {e.total} -> "
-                f"{'Causeway launched' if e.launched else 'Philippines'}")
-    if isinstance(e, ev.CollapseChecked):
-        return (f"China Collapse (4.1): die {e.roll}{_modifiers(e.modifiers)} = {e.total} -> "
-                f"{'China collapses' if e.collapsed else 'China fights on'}")
-    if isinstance(e, ev.GameEnded):
-        return f"game over: {f'{e.winner} wins' if e.winner else 'a draw'} - {e.reason}"
-    if isinstance(e, ev.USLanded):
-        pushed = f"; {', '.join(e.displaced)} pushed out to {e.to} (5.3 item 12)" if e.displaced else ""
-        where = {"formosa": "the Formosa beachhead", "mainland": "the mainland beachhead"}.get(e.where, "a beachhead")
-        return f"US {', '.join(e.units)} land at {e.hex}, {where}{pushed}"
-    if isinstance(e, ev.NavalTransfer):
-        return f"US {', '.join(e.units)} sail from {e.origin} to {e.hex} (10.11)"
-    if isinstance(e, ev.Airlifted):
-        how = "airdropped on" if e.drop else f"airlifted from {e.origin} to"
-        return f"{e.unit} {how} {e.hex} ({'8.11' if e.drop else '8.10'})"
-    if isinstance(e, ev.AerialSupplyPlaced):
-        return f"US Aerial Supply Marker placed on {e.hex} (7.8)"
-    if isinstance(e, ev.B29Placed):
-        return f"B-29 raid on {e.hex}: Japanese units within range are out of supply this turn (8.9)"
-    if isinstance(e, ev.B29Rolled):
-        return f"B-29 roll {e.roll}: {'a raid this turn' if e.allowed else 'no raid this turn'} (8.9)"
-    if isinstance(e, ev.BrigadeAbsorbed):
-        return f"{e.division} absorbs {e.brigade} and returns to full strength (9.5)"
-    if isinstance(e, ev.FormosaReleased):
-        what = {"formosa-deploy": "deploy on Formosa (5.3 item 5)", "pool": "are Japanese reinforcements"}
-        return f"{', '.join(e.units)} {what.get(e.status, e.status)}"
-    if isinstance(e, ev.UnitsWithdrawn):
-        gone = [f"{u} {'leaves the game' if to == 'removed' else 'goes to the 14AA pool'}"
-                for u, to in zip(e.units, e.to, strict=True)]
-        return f"withdrawn (9.2): {'; '.join(gone)}"
-    if isinstance(e, ev.ShipmentRolled):
-        fates = ", ".join(f"{u} {f}" for u, f in sorted(e.fates.items())) or "none"
-        tail = "; no more 14AA units (5.3 item 8)" if e.count == 0 else ""
-        return f"14AA shipment: die {e.roll} -> {e.count} unit(s): {fates}{tail}"
-    if isinstance(e, ev.DecisionRequired):
-        return f"{e.side} to decide: {e.kind}"
-    if isinstance(e, ev.DecisionMade):
-        return f"{e.side} decided: {e.kind}"
-    return type(e).__name__
-
-
-def _modifiers(mods: list[str]) -> str:
-    """The die roll modifiers of a table roll as the log shows them: ", +1 all GEARR Japanese, ..." """
-    return "".join(f", {m}" for m in mods)
+        return ev.describe_phase_end(e)
+    return e.describe() if hasattr(e, "describe") else type(e).__name__
 
 
 RULES = IchigoRules()

@@ -20,10 +20,11 @@ from app.rules.ichigo.common import (
     no_chinese_east_of_gearr,
     supply_state,
 )
-from app.rules.ichigo.data_load import H, load, place_name
+from app.rules.ichigo.data_load import H, place_name
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.orders import SYNTAX
-from app.rules.ichigo.state import State, Unit, evolve, other
+from app.rules.ichigo.owed import owed
+from app.rules.ichigo.state import State, Unit, evolve, other, phase_name
 
 CASES = {
     "deploy": ("Ichi-Go 3.3", "draw the Chinese regulars blind and set them up untried"),
@@ -57,28 +58,20 @@ CASES = {
 PENDING = {"advance": ("advance", "stay"), "momentum": ("attack", "stay"), "airpower": ("air",),
            "tanks": ("commit",), "losses": ("lose",), "formosa-garrison": ("enter",), "kwantung-army": ("enter",)}
 DEPLOYMENTS = {"formosa-garrison": "the Formosa Garrison (item 5)", "kwantung-army": "the Kwantung Army (item 6)"}
-PHASE_NAMES = {p: p for p in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")}
 
 
 def _actions(*names: str) -> tuple[Action, ...]:
     return tuple(Action(n, SYNTAX[n], CASES[n][0], CASES[n][1]) for n in names)
 
 
-def _turn(key: str) -> int:
+def _turn(state: State, key: str) -> int:
     """A turn number of the US landings and transfers (scenario [causeway]: 5.3, 10.11)."""
-    return int(load().scenario["causeway"][key])
-
-
-def phase_name(phase: str) -> str:
-    for p in load().scenario["phase"]:
-        if p["id"] == phase:
-            return f"Phase {phase} ({p['name']})"
-    return phase
+    return int(state.data.scenario["causeway"][key])
 
 
 def decider_of_order(state: State, nation: str) -> str:
     """Ichi-Go 5.5, 5.3 item 1: who declares each nation's move/fight order."""
-    oc = load().scenario["order_choice"]
+    oc = state.data.scenario["order_choice"]
     if nation == "japanese":
         return oc["japanese"]
     if nation == "us":
@@ -92,7 +85,7 @@ def phase_side(state: State) -> str:
 
 
 def withdrawal_due(state: State) -> bool:
-    r = load().scenario["reinforcements"]["japanese"]
+    r = state.data.scenario["reinforcements"]["japanese"]
     return (state.phase == "V" and state.turn == int(r["withdrawal_turn"]) and not state.reinforced
             and sum(withdrawal_need(state)) > 0)
 
@@ -106,7 +99,7 @@ def shipment_due(state: State) -> bool:
 def ship(em: Emitter, dice) -> None:
     """Ichi-Go 5.3 items 7-9, 9.4, 11.28: roll, pick that many 14AA units blind, roll each one's survival."""
     state = em.state
-    r = load().scenario["reinforcements"]["japanese"]
+    r = em.state.data.scenario["reinforcements"]["japanese"]
     roll = em.roll(dice, "14AA shipment (5.3 item 7)")
     count = roll - 1
     fates: dict = {}
@@ -130,13 +123,13 @@ def ship(em: Emitter, dice) -> None:
 
 
 def b29_roll(em: Emitter, dice) -> None:
-    lo, hi = load().scenario["causeway"]["b29_roll"]
+    lo, hi = em.state.data.scenario["causeway"]["b29_roll"]
     roll = em.roll(dice, "B-29 raid (8.9)")
     em.emit(ev.B29Rolled(roll, lo <= roll <= hi))
 
 
 def release_open(state: State) -> bool:
-    r = load().scenario["reinforcements"]["japanese"]
+    r = state.data.scenario["reinforcements"]["japanese"]
     return (state.phase == "V" and not state.causeway and state.turn == int(r["formosa_garrison_turn_no_causeway"])
             and not any(u.army == "FG" and u.status == "pool" for u in state.units.values())
             and any(u.status == "formosa-garrison" for u in state.units.values()))
@@ -147,12 +140,13 @@ def prompt(state: State) -> Prompt:
         return Prompt(None, "game over")
     if state.pending:
         p = state.pending[0]
-        return Prompt(p["side"], f"Turn {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]))
+        return Prompt(p["side"], f"Turn {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]),
+                      owed(state))
     if state.phase == "setup":
         return Prompt("allied", "Set-up (3.3)", _actions("deploy"))
     if state.phase == "start":
         names = []
-        if state.turn == int(load().scenario["turn_start"]["causeway_roll_turn"]) and state.causeway is None:
+        if state.turn == int(state.data.scenario["turn_start"]["causeway_roll_turn"]) and state.causeway is None:
             names.append("roll")
         elif state.causeway and state.b29_rolled != state.turn:
             names.append("roll")
@@ -167,7 +161,7 @@ def prompt(state: State) -> Prompt:
         return Prompt(who, label + f": declare the {nation} order", _actions("declare"))
     if nation is not None:
         names = ["move"] if state.mode() == "move" else ["attack"]
-        if state.phase == "II" and state.turn >= _turn("us_reinforcements_from_turn") and state.mode() == "move":
+        if state.phase == "II" and state.turn >= _turn(state, "us_reinforcements_from_turn") and state.mode() == "move":
             names.append("land")
             if can_drop(state):
                 names.append("drop")
@@ -189,7 +183,7 @@ def prompt(state: State) -> Prompt:
             return Prompt(side, label, _actions("reinforce"))
         return Prompt(side, label, _actions("place", "end"))
     if state.phase == "I":
-        landings = (_turn("us_formosa_landing_turn"), _turn("us_mainland_landing_turn"))
+        landings = (_turn(state, "us_formosa_landing_turn"), _turn(state, "us_mainland_landing_turn"))
         names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
         return Prompt(side, label, _actions(*names, "end"))
     return Prompt(side, label, _actions("end"))
@@ -211,7 +205,7 @@ def setup_draws(state: State) -> tuple[tuple[str, int], ...]:
     or the blind draws a custom position asks for."""
     if state.setup_draws:
         return state.setup_draws
-    d = load()
+    d = state.data
     diamonds = d.tagged("setup-1") | d.tagged("setup-2")
     return (tuple((h, 2) for h in sorted(d.tagged("setup-2"))) + tuple((h, 1) for h in sorted(d.tagged("setup-1")))
             + tuple((h, 1) for h in sorted(d.tagged("cn-city") - diamonds)))
@@ -237,7 +231,7 @@ def declare(em: Emitter, side: str, nation: str, order: str) -> None:
 # -- turn start (5.2, 8.9) ----------------------------------------------------------------------------------
 def causeway_roll(em: Emitter, dice) -> None:
     state = em.state
-    d = load()
+    d = em.state.data
     mods: list[str] = []
     total = em.roll(dice, "Causeway or Philippines (5.2)")
     if all_airbases_japanese(state):
@@ -254,7 +248,7 @@ def causeway_roll(em: Emitter, dice) -> None:
         if japanese_near(state, d.place(label), near):
             total += 1
             mods.append(f"+1 Japanese within {near} hexes of {place_name(label)}")
-    ports = [h for h in d.feature("port") if mainland(h) and h not in state.jp_control]
+    ports = [h for h in d.feature("port") if mainland(d, h) and h not in state.jp_control]
     if ports:
         total += len(ports)
         mods.append(f"+{len(ports)} Chinese-controlled mainland ports")
@@ -266,7 +260,7 @@ def b29(em: Emitter, h: str) -> None:
     state = em.state
     if state.b29_hex:
         raise IllegalOrder("Ichi-Go 8.9", "one B-29 marker a turn")
-    if h not in load().feature("city") or h not in state.jp_control:
+    if h not in em.state.data.feature("city") or h not in state.jp_control:
         raise IllegalOrder("Ichi-Go 8.9", f"{h} is not a Japanese-controlled city")
     em.emit(ev.B29Placed(h))
 
@@ -274,7 +268,7 @@ def b29(em: Emitter, h: str) -> None:
 # -- airpower (8.1-8.7) -------------------------------------------------------------------------------------
 def airpower_roll(em: Emitter, dice) -> None:
     state = em.state
-    a = load().scenario["airpower"]
+    a = em.state.data.scenario["airpower"]
     winner, markers = None, 0
     for _ in range(20):
         jp = em.roll(dice, "Japanese airpower (8.1)")
@@ -304,7 +298,7 @@ def airpower_roll(em: Emitter, dice) -> None:
 
 def air(em: Emitter, side: str, hexes: list[str]) -> None:
     n = em.state.pending[0]["data"]["count"]
-    d = load()
+    d = em.state.data
     if len(hexes) != n or len(set(hexes)) != n:
         raise IllegalOrder("Ichi-Go 8.2", f"place all {n} markers, one per hex")
     for h in hexes:
@@ -317,7 +311,7 @@ def air(em: Emitter, side: str, hexes: list[str]) -> None:
 def entry_hexes(state: State) -> frozenset[str]:
     """Ichi-Go 9.1: functioning north-edge sources, and Japanese rail cities with a friendly rail path back to
     1801; never 0925 or the south edge."""
-    d = load()
+    d = state.data
     allied = state.occupied("allied")
     out = {h for h in d.north_edge() if h in state.jp_control and h not in allied and d.land(h)}
     g = d.gearr
@@ -332,7 +326,7 @@ def entry_hexes(state: State) -> frozenset[str]:
 
 def formosa_hexes(state: State) -> frozenset[str]:
     """Ichi-Go 5.3 item 5: the Formosa Garrison deploys anywhere on Formosa but the Formosa beachhead."""
-    d = load()
+    d = state.data
     beach = set(d.tagged("beachhead-formosa")) | set(state.beachheads.values())
     allied = state.occupied("allied")
     return frozenset(h for h in d.tagged("formosa") if h not in beach and h not in allied and d.land(h))
@@ -340,10 +334,10 @@ def formosa_hexes(state: State) -> frozenset[str]:
 
 def landing_hexes(state: State) -> frozenset[str]:
     """Ichi-Go 5.3 item 8, 9.4: friendly mainland port cities, Formosa coastal hexes not adjacent to US units."""
-    d = load()
+    d = state.data
     allied = state.occupied("allied")
     us = {u.hex for u in state.on_map("allied") if u.nation == "us"}
-    ports = {h for h in d.feature("port") if mainland(h) and h in state.jp_control and h not in allied}
+    ports = {h for h in d.feature("port") if mainland(d, h) and h in state.jp_control and h not in allied}
     coast = {h for h in d.tagged("formosa") & d.tagged("coastal")
              if h not in allied and not any(n in us for n in d.neighbours(h))}
     return frozenset(ports | coast)
@@ -414,7 +408,7 @@ def close_deployments(em: Emitter) -> None:
 
 
 def _withdrawal_pools(state: State) -> tuple[list, list, list]:
-    r = load().scenario["reinforcements"]["japanese"]
+    r = state.data.scenario["reinforcements"]["japanese"]
     on = [u for u in state.on_map("japanese") if not u.static and japanese_supplied(state, u.hex)]
 
     def number(u) -> int:
@@ -468,16 +462,16 @@ def absorb(em: Emitter, side: str, brigade: str, division: str) -> None:
     if not (dv.size == "division" and dv.on_map and dv.steps < dv.steps_max and b.size == "brigade"
             and b.type == "infantry" and b.on_map and b.hex == dv.hex and dv.side == b.side == "japanese"):
         raise IllegalOrder("Ichi-Go 9.5", "a reduced division and an infantry brigade in the same hex")
-    if dv.hex not in load().tagged("jp-city"):
+    if dv.hex not in em.state.data.tagged("jp-city"):
         raise IllegalOrder("Ichi-Go 9.5", "absorption only in an initially Japanese-controlled city")
     em.emit(ev.BrigadeAbsorbed(brigade, division))
 
 
 # -- Chinese reinforcements (9.7) ---------------------------------------------------------------------------
 def chinese_cities(state: State) -> list[str]:
-    d = load()
+    d = state.data
     return sorted(h for h in d.tagged("cn-city") if h not in state.jp_control
-                  and not state.occupied("japanese") & {h} and mainland(h))
+                  and not state.occupied("japanese") & {h} and mainland(d, h))
 
 
 def reinforce(em: Emitter, dice) -> None:
@@ -522,8 +516,8 @@ def port_holders(state: State, port: str) -> list[Unit]:
 
 def _displacement_bar(state: State, h: str, units: list[Unit]) -> str | None:
     """Why the units displaced by a landing may not be moved into h (5.3 item 12, ruling E10), or None."""
-    d = load()
-    if not d.land(h) or not mainland(h):
+    d = state.data
+    if not d.land(h) or not mainland(d, h):
         return f"{h} is not a land hex of the mainland"
     side = units[0].side
     if h in state.occupied(other(side)):
@@ -537,7 +531,7 @@ def displacement_hexes(state: State, port: str) -> list[str]:
     """Ichi-Go 5.3 item 12, ruling E10: the hexes the units in `port` may be moved to when the US lands there:
     adjacent land hexes free of the other side and within their stacking limit; failing those, the nearest
     mainland hexes that are."""
-    d = load()
+    d = state.data
     units = port_holders(state, port)
     if not units:
         return []
@@ -551,7 +545,7 @@ def displacement_hexes(state: State, port: str) -> list[str]:
 
 def _displace_to(state: State, port: str, away: str | None) -> str:
     """The Allied choice of hex for the units in `port` (5.3 item 12, ruling E10); unnamed only if one fits."""
-    d = load()
+    d = state.data
     units = port_holders(state, port)
     if not units:
         raise IllegalOrder("Ichi-Go 5.3", f"no Japanese or Chinese units in {port} to displace")
@@ -571,18 +565,19 @@ def _displace_to(state: State, port: str, away: str | None) -> str:
 
 def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None = None) -> None:
     state = em.state
-    d = load()
+    d = em.state.data
     units = [state.units[i] for i in ids]
     if any(u.nation != "us" or u.status != "us-pool" or u.entry_turn > state.turn for u in units):
         raise IllegalOrder("Ichi-Go 9.8", "only US divisions waiting to land")
     per = int(d.scenario["causeway"]["us_divisions_per_landing"])
-    if state.phase == "I" and state.turn == _turn("us_formosa_landing_turn") and "formosa" not in state.beachheads:
+    landed_at = state.beachheads
+    if state.phase == "I" and state.turn == _turn(state, "us_formosa_landing_turn") and "formosa" not in landed_at:
         where, target = "formosa", d.place(d.scenario["causeway"]["us_formosa_landing_hex"])
         if h not in (None, target):
             raise IllegalOrder("Ichi-Go 5.3", f"the Formosa landing is at {target}")
-    elif state.phase == "I" and state.turn == _turn("us_mainland_landing_turn") and "mainland" not in state.beachheads:
+    elif state.phase == "I" and state.turn == _turn(state, "us_mainland_landing_turn") and "mainland" not in landed_at:
         where, target = "mainland", h
-        ports = mainland_landings()
+        ports = mainland_landings(d)
         if target not in ports:
             raise IllegalOrder("Ichi-Go 5.3", f"the mainland landing is at one of the port cities {', '.join(ports)} "
                                               "(ruling R10)")
@@ -597,7 +592,7 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None
     if where != "reinforcement" and any(u.type == "airborne" for u in units):
         raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne is not one of the landing's infantry divisions: it "
                                            f"enters in the US Movement Phase of Turn "
-                                           f"{_turn('us_reinforcements_from_turn')} or later (5.3 items 12-13)")
+                                           f"{_turn(state, 'us_reinforcements_from_turn')} or later (5.3 items 12-13)")
     displaced = [u.id for u in port_holders(state, target)]
     to = _displace_to(state, target, away) if displaced or away else ""
     landed = ev.USLanded(list(ids), target, where, displaced, to)
@@ -610,26 +605,26 @@ def land(em: Emitter, side: str, ids: list[str], h: str | None, away: str | None
         causeway_deployments(em)
 
 
-def mainland_landings() -> list[str]:
-    """Ichi-Go 5.3 item 12 (ruling R10): the mainland port cities the second landing may take."""
-    d = load()
+def mainland_landings(d) -> list[str]:
+    """Ichi-Go 5.3 item 12 (ruling R10): the mainland port cities the second landing may take (`d`: the game
+    data)."""
     ports = d.places(d.scenario["causeway"]["us_mainland_landing_ports"])
-    return sorted(p for p in ports if p in d.feature("port") and mainland(p))
+    return sorted(p for p in ports if p in d.feature("port") and mainland(d, p))
 
 
 def landing_done(state: State) -> bool:
     if state.phase != "I":
         return True
-    if state.turn == _turn("us_formosa_landing_turn"):
+    if state.turn == _turn(state, "us_formosa_landing_turn"):
         return "formosa" in state.beachheads
-    if state.turn == _turn("us_mainland_landing_turn"):
+    if state.turn == _turn(state, "us_mainland_landing_turn"):
         return "mainland" in state.beachheads
     return True
 
 
 # -- victory (4.x) ------------------------------------------------------------------------------------------
 def sudden_death(state: State, dice, em: Emitter) -> None:
-    d = load()
+    d = state.data
     v = d.scenario["victory"]
     if all(h not in state.jp_control for h in d.places(v["allied_sudden"])):
         held = " and ".join(place_name(h) for h in v["allied_sudden"])
@@ -661,7 +656,7 @@ def sudden_death(state: State, dice, em: Emitter) -> None:
 
 def vp_no_causeway(state: State) -> tuple[int, list[str]]:
     """Ichi-Go 4.2."""
-    d = load()
+    d = state.data
     items = []
     if all_airbases_japanese(state):
         items.append("all US airbases Japanese")
@@ -680,7 +675,7 @@ def vp_no_causeway(state: State) -> tuple[int, list[str]]:
 
 def vp_causeway(state: State) -> tuple[int, list[str]]:
     """Ichi-Go 4.3 (ruling R16: the debits are -1)."""
-    d = load()
+    d = state.data
     items, total = [], 0
     jp = state.occupied("japanese")
     for where in ("formosa", "mainland"):
@@ -711,11 +706,11 @@ def vp_causeway(state: State) -> tuple[int, list[str]]:
 def final_outcome(state: State) -> ev.GameEnded:
     if state.causeway:
         vp, items = vp_causeway(state)
-        t = load().scenario["victory"]["causeway"]
+        t = state.data.scenario["victory"]["causeway"]
         case = "Ichi-Go 4.3"
     else:
         vp, items = vp_no_causeway(state)
-        t = load().scenario["victory"]["no_causeway"]
+        t = state.data.scenario["victory"]["no_causeway"]
         case = "Ichi-Go 4.2"
     if vp <= int(t["chinese_win_max"]):
         winner = "allied"
@@ -728,7 +723,7 @@ def final_outcome(state: State) -> ev.GameEnded:
 
 def end(em: Emitter, side: str, dice) -> None:
     state = em.state
-    roll_turn = int(load().scenario["turn_start"]["causeway_roll_turn"])
+    roll_turn = int(em.state.data.scenario["turn_start"]["causeway_roll_turn"])
     if state.phase == "start" and state.turn == roll_turn and state.causeway is None:
         raise IllegalOrder("Ichi-Go 5.2", "roll on the Causeway or Philippines Table first")
     if state.phase == "start" and state.causeway and state.b29_rolled != state.turn:
@@ -776,8 +771,8 @@ def airlift_open(state: State, nation: str) -> bool:
 
 
 def _friendly_cities(state: State, formosa: bool) -> set[str]:
-    d = load()
-    return {h for h in d.feature("city") if h not in state.jp_control and (formosa or mainland(h))
+    d = state.data
+    return {h for h in d.feature("city") if h not in state.jp_control and (formosa or mainland(d, h))
             and not any(u.side == "japanese" for u in state.at(h))}
 
 
@@ -813,7 +808,7 @@ def can_drop(state: State) -> bool:
 
 def drop(em: Emitter, side: str, h: str) -> None:
     state = em.state
-    d = load()
+    d = em.state.data
     if not can_drop(state):
         raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne cannot drop now (once a game; it uses this turn's "
                                            "airlift and Aerial Supply Marker)")
@@ -825,8 +820,8 @@ def drop(em: Emitter, side: str, h: str) -> None:
 def transfer(em: Emitter, side: str, ids: list[str]) -> None:
     state = em.state
     beaches = state.beachheads
-    if len(beaches) != 2 or state.turn < _turn("naval_transfer_from_turn"):
-        raise IllegalOrder("Ichi-Go 10.11", f"naval transfer from Turn {_turn('naval_transfer_from_turn')}, "
+    if len(beaches) != 2 or state.turn < _turn(state, "naval_transfer_from_turn"):
+        raise IllegalOrder("Ichi-Go 10.11", f"naval transfer from Turn {_turn(state, 'naval_transfer_from_turn')}, "
                                             "between the two beachheads")
     units = [state.units[i] for i in ids]
     origins = {u.hex for u in units}

@@ -4,15 +4,22 @@ decisions the sequence waits for."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
-from app.rules.ichigo import events as ev
-from app.rules.ichigo.data_load import load
+from app.events.core import DieRolled
+from app.rules.ichigo.data_load import load, phase_names
 
 SIDES = ("japanese", "allied")
 PHASES = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 PLAN_OF = {"II": ("us", 0), "III": ("us", 1), "VI": ("japanese", 0), "VII": ("japanese", 1),
            "VIII": ("chinese", 0), "IX": ("chinese", 1)}
 NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
+
+
+def phase_name(phase: str) -> str:
+    """A phase as the sequence of play names it (5.1, scenario.toml [[phase]])."""
+    name = phase_names().get(phase)
+    return f"Phase {phase} ({name})" if name else phase
 
 
 def other(side: str) -> str:
@@ -104,6 +111,9 @@ class State:
     map_text: str = ""                  # a custom map's TOML (app/rules/custom_setup.py); "" for the printed map
     setup_draws: tuple = ()             # a custom position's blind draws: ((hex, count), ...) instead of 3.3's
     start_at: tuple = ()                # a custom position's (turn, phase), where play starts after the set-up
+    # the game's data (map, units, tables, scenario) as this game was set up, on its custom map if it has one:
+    # passed in (initial_state, decode), never read from a global; not part of a snapshot (map_text says which)
+    data: Any = field(default=None, compare=False, repr=False)
 
     def at(self, h: str) -> list[Unit]:
         """Units in h, by id (dict order is not stable across snapshots: canonical JSON sorts keys)."""
@@ -130,8 +140,28 @@ class State:
     def nation_now(self) -> str | None:
         return PLAN_OF[self.phase][0] if self.phase in PLAN_OF else None
 
+    # -- the shared events (app/rules/engine/events.py) change a state through these ---------------------------
+    def require(self, kind: str, side: str, data: dict) -> State:
+        return replace(self, pending=self.pending + ({"kind": kind, "side": side, "data": dict(data)},))
+
+    def decided(self, kind: str, side: str) -> State:
+        return replace(self, pending=self.pending[1:])
+
+    def after_phase(self, event) -> State:
+        """The next phase played (5.1); a custom position's set-up ends where the position starts."""
+        turn, phase = tuple(self.start_at) if self.phase == "setup" and self.start_at else next_position(self)
+        base = replace(self, units=_fresh(dict(self.units)), turn=turn, phase=phase, mover=(), attacked_hexes=(),
+                       reinforced=False)
+        if turn != self.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
+            base = replace(base, plans={}, air_side=None, air_markers=0, air_hexes=(), air_rolled=False,
+                           b29_hex=None, b29_ok=False, b29_units=frozenset())
+        return base
+
+    def ended(self, winner: str | None, reason: str) -> State:
+        return replace(self, phase="over", winner=winner, reason=reason)
+
     def last_turn(self) -> int:
-        g = load().scenario["game"]
+        g = self.data.scenario["game"]
         return int(g["turns_with_causeway"] if self.causeway else g["turns_without_causeway"])
 
 
@@ -144,13 +174,15 @@ def _unit(raw: dict, uid: str | None = None, **kw) -> Unit:
                 steps=int(raw["steps"]), **kw)
 
 
-def raw_unit(ref: str) -> dict:
-    return next(r for r in load().units if r["id"] == ref)
+def raw_unit(d, ref: str) -> dict:
+    """The order of battle's entry `ref` in the game data `d`."""
+    return next(r for r in d.units if r["id"] == ref)
 
 
-def initial_state() -> State:
-    """Ichi-Go 3.1-3.5: militia and CEA units set up, reinforcements aside, Chinese regulars face down."""
-    d = load()
+def initial_state(data=None) -> State:
+    """Ichi-Go 3.1-3.5: militia and CEA units set up, reinforcements aside, Chinese regulars face down. `data`:
+    the game's data (default: on the printed map)."""
+    d = data or load()
     units = {}
     pool = []
     for raw in d.units:
@@ -167,20 +199,22 @@ def initial_state() -> State:
         units[u.id] = u
     cn_cities = d.tagged("cn-city")
     jp = set(d.tagged("jp-city")) | set(d.tagged("jp-gearr-start")) | (set(d.north_edge()) - cn_cities)
-    return State(turn=1, phase="setup", units=units, jp_control=frozenset(jp), draw_pool=tuple(sorted(pool)))
+    return State(turn=1, phase="setup", units=units, jp_control=frozenset(jp), draw_pool=tuple(sorted(pool)),
+                 data=d)
 
 
-def tracked(h: str) -> bool:
-    """Ichi-Go 3.5: control matters in cities, on the GEARR and (7.1, ruling R29) on the north edge."""
-    return h in load().tracked
+def tracked(d, h: str) -> bool:
+    """Ichi-Go 3.5: control matters in cities, on the GEARR and (7.1, ruling R29) on the north edge (`d`: the game
+    data)."""
+    return h in d.tracked
 
 
 def _enter(state: State, side: str, hexes) -> State:
     """Ichi-Go 3.5: a hex changes control the instant a unit of the other side enters it."""
     ctl, ever, lost = set(state.jp_control), set(state.ever_allied), set(state.garrison_lost)
-    jp_cities = load().tagged("jp-city")
+    jp_cities = state.data.tagged("jp-city")
     for h in hexes:
-        if not tracked(h):
+        if not tracked(state.data, h):
             continue
         if side == "japanese":
             ctl.add(h)
@@ -194,7 +228,7 @@ def _enter(state: State, side: str, hexes) -> State:
 
 def phase_applies(state: State, phase: str) -> bool:
     """Ichi-Go 5.0, ruling R6: I-III only once Causeway is launched; IV only while it is not."""
-    only = {p["id"]: p.get("only") for p in load().scenario["phase"]}[phase]
+    only = {p["id"]: p.get("only") for p in state.data.scenario["phase"]}[phase]
     if only == "causeway":
         return bool(state.causeway)
     if only == "no-causeway":
@@ -227,150 +261,13 @@ def next_position(state: State) -> tuple[int, str]:
 
 
 def evolve(state: State, e) -> State:
-    units = dict(state.units)
-    if isinstance(e, ev.UnitDrawn):
-        raw = raw_unit(e.unit)
-        status = "map" if state.phase == "setup" else "drawn"
-        units[e.handle] = _unit(raw, e.handle, hex=e.hex or None, status=status, tried=False)
-        pool = list(state.draw_pool)
-        pool.remove(e.unit)
-        return replace(state, units=units, draw_pool=tuple(pool), next_handle=state.next_handle + 1)
-    if isinstance(e, ev.Revealed):
-        units[e.handle] = replace(units[e.handle], tried=True)
-        return replace(state, units=units)
-    if isinstance(e, ev.ReturnedToPool):
-        u = units.pop(e.handle)
-        return replace(state, units=units, draw_pool=tuple(sorted(state.draw_pool + (u.ref,))))
-    if isinstance(e, ev.PhaseEnded):
-        turn, phase = tuple(state.start_at) if state.phase == "setup" and state.start_at else next_position(state)
-        base = replace(state, units=_fresh(units), turn=turn, phase=phase, mover=(), attacked_hexes=(),
-                       reinforced=False)
-        if turn != state.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
-            base = replace(base, plans={}, air_side=None, air_markers=0, air_hexes=(), air_rolled=False,
-                           b29_hex=None, b29_ok=False, b29_units=frozenset())
-        return base
-    if isinstance(e, ev.OrderDeclared):
-        return replace(state, plans={**state.plans, e.nation: e.order})
-    if isinstance(e, ev.MovementRolled):
-        for uid in state.mover:
-            if uid not in e.units:
-                units[uid] = replace(units[uid], done=True)
-        for uid in e.units:
-            units[uid] = replace(units[uid], mp=float(e.mp), strategic=e.how == "strategic")
-        return replace(state, units=units, mover=tuple(e.units))
-    if isinstance(e, ev.UnitsMoved):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.path[-1], mp_used=units[uid].mp_used + e.mp)
-        side = units[e.units[0]].side
-        st = _enter(replace(state, units=units), side, e.path[1:])
-        if side == "japanese" and state.aerial_hex in e.path[1:]:  # 7.8: the Japanese take its hex
-            st = replace(st, aerial_hex=None)
-        if side == "japanese" and state.b29_hex:  # 8.9: moving within range of the B-29 marker
-            rng = int(load().scenario["causeway"]["b29_range"])
-            if any(load().distance(state.b29_hex, h) <= rng for h in e.path):
-                st = replace(st, b29_units=st.b29_units | frozenset(e.units))
-        return st
-    if isinstance(e, ev.BattleResolved):
-        for uid in e.attackers:
-            if uid in units:
-                units[uid] = replace(units[uid], attacked=True, done=True)
-        return replace(state, units=units, attacked_hexes=state.attacked_hexes + (e.hex,),
-                       mover=() if set(state.mover) & set(e.attackers) else state.mover)
-    if isinstance(e, ev.StepsLost):
-        for uid in e.units:
-            u = units[uid]
-            steps = u.steps - 1
-            units[uid] = replace(u, steps=steps, status="dead", hex=None) if steps <= 0 else replace(u, steps=steps)
-        return replace(state, units=units)
-    if isinstance(e, ev.SupportExpended):
-        for uid in e.units:
-            units[uid] = replace(units[uid], status="dead", steps=0)
-        return replace(state, units=units)
-    if isinstance(e, ev.DecisionRequired):
-        return replace(state, pending=state.pending + ({"kind": e.kind, "side": e.side, "data": dict(e.data)},))
-    if isinstance(e, ev.DecisionMade):
-        return replace(state, pending=state.pending[1:])
-    if isinstance(e, ev.UnitsAdvanced):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.hex)
-        if not e.units:
-            return state
-        return _enter(replace(state, units=units), units[e.units[0]].side, [e.hex])
-    if isinstance(e, ev.AirpowerRolled):
-        return replace(state, air_side=e.winner, air_markers=e.markers, air_rolled=True)
-    if isinstance(e, ev.AirpowerPlaced):
-        return replace(state, air_hexes=state.air_hexes + tuple(e.hexes),
-                       air_markers=state.air_markers - len(e.hexes))
-    if isinstance(e, ev.ReinforcementsEntered):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.hex, status="map", done=True)
-        return _enter(replace(state, units=units), units[e.units[0]].side, [e.hex])
-    if isinstance(e, ev.ChineseReinforcementRolled):
-        return replace(state, reinforced=True)
-    if isinstance(e, ev.UnitsWithdrawn):
-        for uid, to in zip(e.units, e.to, strict=True):
-            units[uid] = replace(units[uid], hex=None, status=to)
-        return replace(state, units=units, reinforced=True)
-    if isinstance(e, ev.FormosaReleased):
-        for uid in e.units:
-            units[uid] = replace(units[uid], status=e.status, entry_turn=state.turn)
-        return replace(state, units=units)
-    if isinstance(e, ev.BrigadeAbsorbed):
-        units[e.brigade] = replace(units[e.brigade], status="removed", hex=None)
-        units[e.division] = replace(units[e.division], steps=units[e.division].steps_max)
-        return replace(state, units=units)
-    if isinstance(e, ev.CausewayChecked):
-        return replace(state, causeway=e.launched)
-    if isinstance(e, ev.CollapseChecked):
-        return replace(state, collapse_checked=True)
-    if isinstance(e, ev.B29Placed):
-        rng = int(load().scenario["causeway"]["b29_range"])
-        hit = frozenset(u.id for u in state.on_map("japanese") if load().distance(e.hex, u.hex) <= rng)
-        return replace(state, b29_used=True, b29_hex=e.hex, b29_ok=False, b29_units=state.b29_units | hit)
-    if isinstance(e, ev.GarrisonDestroyed):
-        return replace(state, garrison_lost=state.garrison_lost | {e.hex})
-    if isinstance(e, ev.USLanded):
-        for uid in e.displaced:
-            units[uid] = replace(units[uid], hex=e.to)
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.hex, status="map", done=True)
-        heads = {**state.beachheads, e.where: e.hex} if e.where in ("formosa", "mainland") else state.beachheads
-        st = replace(state, units=units, beachheads=heads)
-        if e.displaced:  # 3.5: the displaced units take control of the hex they are moved to
-            st = _enter(st, units[e.displaced[0]].side, [e.to])
-        return _enter(st, "allied", [e.hex])
-    if isinstance(e, ev.B29Rolled):
-        return replace(state, b29_rolled=state.turn, b29_ok=e.allowed)
-    if isinstance(e, ev.ShipmentRolled):
-        for uid, fate in e.fates.items():
-            u = units[uid]
-            if fate == "eliminated":
-                units[uid] = replace(u, status="dead", steps=0)
-            elif fate == "sf":
-                units[uid] = replace(u, status="sf-ready")
-            else:
-                units[uid] = replace(u, status="landing", steps=1 if fate == "reduced" else u.steps_max)
-        return replace(state, units=units, aa14_closed=state.aa14_closed or e.count == 0, aa14_turn=state.turn)
-    if isinstance(e, ev.AerialSupplyPlaced):
-        return replace(state, aerial_hex=e.hex, aerial_turn=state.turn)
-    if isinstance(e, ev.Airlifted):
-        # 8.10: after the transfer the unit may still roll for movement; 8.11: a dropped unit then moves normally
-        units[e.unit] = replace(units[e.unit], hex=e.hex, status="map", done=False, mp=-1.0)
-        st = replace(state, units=units, airlift_turn=state.turn)
-        if e.drop:
-            st = replace(st, airdropped=True, aerial_turn=state.turn)
-        return _enter(st, "allied", [e.hex])
-    if isinstance(e, ev.NavalTransfer):
-        for uid in e.units:
-            units[uid] = replace(units[uid], hex=e.hex, done=False)
-        return replace(state, units=units)
-    if isinstance(e, ev.GameEnded):
-        return replace(state, phase="over", winner=e.winner, reason=e.reason)
-    return state
+    """An event's effect is its own `apply` (events.py); a die roll changes no game state."""
+    return state if isinstance(e, DieRolled) else e.apply(state)
 
 
 def encode(state: State) -> dict:
-    d = asdict(state)
+    d = asdict(replace(state, data=None))
+    del d["data"]
     d["jp_control"] = sorted(state.jp_control)
     d["ever_allied"] = sorted(state.ever_allied)
     d["garrison_lost"] = sorted(state.garrison_lost)
@@ -387,4 +284,4 @@ def decode(raw: dict) -> State:
                     "air_hexes": tuple(raw["air_hexes"]), "mover": tuple(raw["mover"]),
                     "attacked_hexes": tuple(raw["attacked_hexes"]), "pending": tuple(raw["pending"]),
                     "setup_draws": tuple(tuple(x) for x in raw.get("setup_draws", ())),
-                    "start_at": tuple(raw.get("start_at", ()))})
+                    "start_at": tuple(raw.get("start_at", ())), "data": load(raw.get("map_text", ""))})

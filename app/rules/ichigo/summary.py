@@ -24,20 +24,22 @@ def _line(event: ev.BattleResolved, state: State | None) -> str:
     return "japanese" if event.side == "japanese" else "chinese"
 
 
-def _attacker_loss(n: int, nation: str) -> int:
+def _attacker_loss(d, n: int, nation: str) -> int:
     if nation != "chinese":
         return n
-    cm = load().scenario["combat"]  # 11.23
+    cm = d.scenario["combat"]  # 11.23
     return max(n * int(cm["chinese_attacker_loss_multiplier"]), int(cm["chinese_attacker_loss_minimum"]))
 
 
-def distribution(column: str, line: str, defender_steps: int) -> list[dict]:
-    crt = load().crt
+def distribution(d, column: str, line: str, defender_steps: int) -> list[dict]:
+    """Each die face's result in `column` on the attacking nation's `line`, scored for the attacker (`d`: the game
+    data)."""
+    crt = d.crt
     out = []
     for face in crt.dice:
         r = crt.cell(column, face, line)
         lost = defender_steps if r.defender.eliminated else r.defender.losses
-        out.append({"roll": face, "result": r.code, "value": lost - _attacker_loss(r.attacker.losses, line),
+        out.append({"roll": face, "result": r.code, "value": lost - _attacker_loss(d, r.attacker.losses, line),
                     "p": 1 / len(crt.dice)})
     return out
 
@@ -49,7 +51,8 @@ def combat_summary(event, state: State | None) -> dict | None:
     units = state.units if state is not None else {}
     defender_steps = sum(units[u].steps for u in event.defenders if u in units)
     try:
-        dist = distribution(event.column, line, defender_steps) if event.roll else []
+        data = state.data if state is not None else load()  # no state: the printed game's tables
+        dist = distribution(data, event.column, line, defender_steps) if event.roll else []
     except (ValueError, LookupError):  # "-": every attacker or defender was zero (11.27), no die was rolled
         dist = []
     defender = other(event.side)

@@ -3,7 +3,6 @@ sees only the top unit of each enemy stack; untried Chinese counters (3.3, 11.27
 BOTH players (and to spectators) until revealed in combat; the draw pool is a count."""
 from __future__ import annotations
 
-from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State
 
 
@@ -41,7 +40,7 @@ def view(state: State, side: str | None) -> dict:
                "untried": False, "status": u.status}
               for u in sorted(state.units.values(), key=lambda u: u.id)
               if u.status == "dead" and u.tried and (side is None or u.side == side)]
-    watched = load().victory_hexes
+    watched = state.data.victory_hexes
     out = {
         "game": "ichigo", "units": units, "victory_hexes": list(watched),
         "control": {h: state.controller(h) for h in watched},  # 3.5: control is public

@@ -56,7 +56,8 @@ def check_advance(
         raise RuleViolation(case, "no defending hex was cleared: no advance")
     if path[0] not in cleared:
         shown = ", ".join(str(h) for h in sorted(cleared))
-        raise RuleViolation(case, f"an advance starts in a cleared defending hex ({shown}), not {path[0]}")
+        raise RuleViolation(case, f"an advance enters a cleared defending hex first ({shown}); {path[0]} is "
+                                  "not one: name the cleared hex as the first hex of the advance")
     if len(path) > max_hexes:
         raise RuleViolation(case, f"an advance here may enter at most {max_hexes} hex(es), {len(path)} given")
     if len(set(path)) != len(path):

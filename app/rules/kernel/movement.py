@@ -8,6 +8,10 @@ Reach and validation share one step function, so every path `reach` offers passe
 
 A stack moves at its members' lowest allowance and pays, for each step, the highest cost among its members'
 classes; a step prohibited to any member is prohibited to the stack.
+
+Per-mover flags: ``ignore_first_ezoc`` (infiltration, Formosa 22.0 rangers and 25.9 Takasago: the first EZOC
+hex entered neither stops the mover nor counts for the EZOC-to-EZOC rule; the second is treated normally) and
+``route_only`` (Formosa 22.0 motorized movement: every step along a road or railroad).
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ class MovementRules:
     ezoc_exit_case: str = ""
     minimum_move_case: str = ""
     road_only_case: str = ""
+    route_only_case: str = ""  # a route-only mover stepping off the road (Formosa 22.0)
     cases: Mapping[str, str] = field(default_factory=dict)  # per terrain/feature/tag prohibition override
     road_needs_road_hexside: bool = True  # SNC 9.5.1: road rate only across a hexside the road crosses
     road_negates_hexside: bool = False  # Formosa 12.4 True; SNC 9.5.1 / Ichi-Go 10.12 False
@@ -105,16 +110,21 @@ class Mover:
     start: Hex
     allowance: float
     classes: tuple[str, ...]
+    ignore_first_ezoc: bool = False  # infiltration (Formosa 22.0, 25.9); a stack only if every member has it
+    route_only: bool = False  # every step along a road or railroad (Formosa 22.0 motorized movement)
 
     @classmethod
-    def stack(cls, start: Hex, pieces: Sequence[Piece]) -> Mover:
+    def stack(cls, start: Hex, pieces: Sequence[Piece], *, ignore_first_ezoc: bool = False,
+              route_only: bool = False) -> Mover:
         if not pieces:
             raise ValueError("a moving stack needs at least one piece")
-        return cls(start, min(p.allowance for p in pieces), tuple(sorted({p.move_class for p in pieces})))
+        return cls(start, min(p.allowance for p in pieces), tuple(sorted({p.move_class for p in pieces})),
+                   ignore_first_ezoc, route_only)
 
     @classmethod
-    def single(cls, start: Hex, allowance: float, move_class: str) -> Mover:
-        return cls(start, allowance, (move_class,))
+    def single(cls, start: Hex, allowance: float, move_class: str, *, ignore_first_ezoc: bool = False,
+               route_only: bool = False) -> Mover:
+        return cls(start, allowance, (move_class,), ignore_first_ezoc, route_only)
 
 
 @dataclass(frozen=True)
@@ -126,6 +136,7 @@ class Reach:
     cost: Mapping[Hex, float]
     parent: Mapping[Hex, Hex]
     stops: frozenset[Hex]  # reachable hexes where movement must end (EZOC)
+    routes: Mapping[Hex, tuple[Hex, ...]] = field(default_factory=dict)  # whole paths when infiltrating
 
     def hexes(self) -> frozenset[Hex]:
         """Reachable hexes, the start excluded."""
@@ -137,6 +148,8 @@ class Reach:
     def path_to(self, h: Hex) -> list[Hex]:
         if h not in self.cost:
             raise KeyError(f"{h} is not reachable from {self.start}")
+        if h in self.routes:
+            return list(self.routes[h])
         path = [h]
         while path[-1] != self.start:
             path.append(self.parent[path[-1]])
@@ -149,18 +162,24 @@ class Reach:
 _Fail = tuple[str, str]  # (case, message)
 
 
+def _on_road_rail(gmap: GameMap, rules: MovementRules, a: Hex, b: Hex) -> tuple[bool, bool]:
+    """Whether the step a->b follows a road, a railroad (across their hexside if the game asks)."""
+    if rules.road_needs_road_hexside:
+        return gmap.has_road(a, b), gmap.has_rail(a, b)
+    return gmap.is_road_hex(a) and gmap.is_road_hex(b), gmap.is_rail_hex(a) and gmap.is_rail_hex(b)
+
+
+def _on_route(gmap: GameMap, rules: MovementRules, a: Hex, b: Hex) -> bool:
+    return any(_on_road_rail(gmap, rules, a, b))
+
+
 def _class_cost(
     gmap: GameMap, rules: MovementRules, table: CostTable, cls: str, a: Hex, b: Hex
 ) -> float | _Fail:
     terrain = gmap.terrain_of(b)
     feats = gmap.features_of(b)
     side_feats = gmap.hexside_features(a, b)
-    on_road = (
-        gmap.has_road(a, b) if rules.road_needs_road_hexside else gmap.is_road_hex(a) and gmap.is_road_hex(b)
-    )
-    on_rail = (
-        gmap.has_rail(a, b) if rules.road_needs_road_hexside else gmap.is_rail_hex(a) and gmap.is_rail_hex(b)
-    )
+    on_road, on_rail = _on_road_rail(gmap, rules, a, b)
     route_rates = [r for r, ok in ((table.road, on_road), (table.rail, on_rail)) if ok and r is not None]
     along_route = bool(route_rates) or on_road or on_rail
 
@@ -209,6 +228,9 @@ def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: 
         if bad:
             word = sorted(bad)[0]
             return (rules.case_for(word, rules.prohibited_case), f"{b} is {word} and may not be entered")
+    if mover.route_only and not _on_route(gmap, rules, a, b):
+        case = rules.route_only_case or rules.road_only_case or rules.move_case
+        return (case, f"this move must follow a road or railroad, and {a} to {b} does not")
     worst = 0.0
     known = _CLASS_COSTS.of(rules)
     for cls in mover.classes:
@@ -252,36 +274,46 @@ def _in_ezoc(rules: MovementRules, sit: Situation, h: Hex) -> bool:
 # Reach (Dijkstra)
 # ---------------------------------------------------------------------------------------------------------
 def reach(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation | None = None) -> Reach:
-    """Every hex the mover may end in this phase, with the cheapest legal path to each."""
+    """Every hex the mover may end in this phase, with the cheapest legal path to each.
+
+    The search runs over states (hex, EZOC hexes the mover may still ignore, must stop there): one ignorable
+    EZOC for an infiltrating mover (`Mover.ignore_first_ezoc`), whose paths are then kept whole in
+    `Reach.routes`; none for every other mover, for which this is a plain Dijkstra over hexes."""
     sit = sit or Situation()
     start, allowance = mover.start, mover.allowance
-    cost: dict[Hex, float] = {start: 0.0}
-    parent: dict[Hex, Hex] = {}
-    stops: set[Hex] = set()
+    free0 = 1 if mover.ignore_first_ezoc else 0
+    origin: _State = (start, free0, False)
+    cost: dict[_State, float] = {origin: 0.0}
+    parent: dict[_State, _State] = {}
     if allowance <= 0:
-        return Reach(start, allowance, MappingProxyType(cost), MappingProxyType(parent), frozenset())
+        return Reach(start, allowance, MappingProxyType({start: 0.0}), MappingProxyType({}), frozenset())
     start_in_ezoc = _in_ezoc(rules, sit, start)
-    heap: list[tuple[float, Hex]] = [(0.0, start)]
-    done: set[Hex] = set()
+    heap: list[tuple[float, int, bool, Hex]] = [(0.0, -free0, False, start)]
+    done: set[_State] = set()
     while heap:
-        spent, a = heapq.heappop(heap)
-        if a in done:
+        spent, neg_free, stop, a = heapq.heappop(heap)
+        state = (a, -neg_free, stop)
+        if state in done:
             continue
-        done.add(a)
-        if a != start and rules.ezoc_stop and _in_ezoc(rules, sit, a):
-            stops.add(a)
+        done.add(state)
+        if stop:
             continue
         first = a == start
         for b in gmap.neighbours(a):
-            if b in done or b == start:
+            if b == start:
                 continue
             c = _step(gmap, rules, mover, sit, a, b)
             if isinstance(c, tuple):
                 continue
+            free = state[1]
             b_ezoc = _in_ezoc(rules, sit, b)
+            ignored = b_ezoc and free > 0
+            if ignored:
+                free -= 1
             if (
                 first
                 and start_in_ezoc
+                and not ignored
                 and (rules.ezoc_exit == "never" or (rules.ezoc_exit == "non-ezoc" and b_ezoc))
             ):
                 continue
@@ -291,11 +323,40 @@ def reach(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation | No
                     total = allowance  # Formosa 12.3-style: one hex whatever the cost, then stop
                 else:
                     continue
-            if total < cost.get(b, float("inf")):
-                cost[b] = total
-                parent[b] = a
-                heapq.heappush(heap, (total, b))
-    return Reach(start, allowance, MappingProxyType(cost), MappingProxyType(parent), frozenset(stops))
+            nxt = (b, free, rules.ezoc_stop and b_ezoc and not ignored)
+            if nxt in done or total >= cost.get(nxt, float("inf")):
+                continue
+            cost[nxt] = total
+            parent[nxt] = state
+            heapq.heappush(heap, (total, -free, nxt[2], b))
+    return _reach_result(start, allowance, cost, parent, layered=free0 > 0)
+
+
+_State = tuple[Hex, int, bool]  # hex, EZOC hexes still ignorable, movement ends there
+
+
+def _reach_result(start: Hex, allowance: float, cost: dict, parent: dict, layered: bool) -> Reach:
+    """Per hex the cheapest state reaching it (ties: one that may go on); a stop if every way in stops."""
+    best: dict[Hex, _State] = {}
+    for st, c in cost.items():
+        old = best.get(st[0])
+        if old is None or (c, st[2], -st[1]) < (cost[old], old[2], -old[1]):
+            best[st[0]] = st
+    stops = frozenset(h for h in best if h != start and all(st[2] for st in cost if st[0] == h))
+    routes: dict[Hex, tuple[Hex, ...]] = {}
+    hex_parent: dict[Hex, Hex] = {}
+    for h, st in best.items():
+        if h == start:
+            continue
+        hex_parent[h] = parent[st][0]
+        if layered:
+            chain = [st]
+            while chain[-1] in parent:
+                chain.append(parent[chain[-1]])
+            routes[h] = tuple(s[0] for s in reversed(chain))
+    by_hex = {h: cost[st] for h, st in best.items()}
+    return Reach(start, allowance, MappingProxyType(by_hex), MappingProxyType(hex_parent), stops,
+                 MappingProxyType(routes))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -315,14 +376,18 @@ def validate_path(
         raise RuleViolation(rules.move_case, f"the unit in {mover.start} has no movement points")
     spent = 0.0
     start_in_ezoc = _in_ezoc(rules, sit, mover.start)
+    free = 1 if mover.ignore_first_ezoc else 0
+    ignored: Hex | None = None  # the EZOC hex an infiltrating mover entered without stopping
     for i, (a, b) in enumerate(zip(path, path[1:], strict=False)):
-        if i > 0 and rules.ezoc_stop and _in_ezoc(rules, sit, a):
+        if i > 0 and rules.ezoc_stop and _in_ezoc(rules, sit, a) and a != ignored:
             raise RuleViolation(
                 rules.ezoc_stop_case or rules.move_case,
                 f"movement must stop on entering an enemy zone of control at {a}",
             )
         c = step_cost(gmap, rules, mover, a, b, sit)
-        if i == 0 and start_in_ezoc:
+        if free and _in_ezoc(rules, sit, b):
+            free, ignored = 0, b
+        if i == 0 and start_in_ezoc and ignored != b:
             if rules.ezoc_exit == "never":
                 raise RuleViolation(
                     rules.ezoc_exit_case or rules.move_case, f"a unit in an enemy ZOC ({a}) may not leave"

@@ -21,6 +21,7 @@ class Piece:
     move_class: key into the game's movement cost tables ("japanese-infantry", "mechanized").
     allowance: movement points available this phase.
     tags: free flags ("static", "guerrilla", "hq"...).
+    points: the value printed on the counter where a stacking limit counts it (Formosa 13.1: air points).
     """
 
     id: str
@@ -32,6 +33,7 @@ class Piece:
     move_class: str = "default"
     allowance: float = 0
     tags: frozenset[str] = field(default_factory=frozenset)
+    points: float = 1
 
     def __post_init__(self) -> None:
         if not self.nationality:

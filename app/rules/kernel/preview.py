@@ -17,7 +17,7 @@ from app.rules.kernel.odds import Odds, compute_odds
 from app.rules.kernel.shifts import Cap, NetShift, Shift, apply_shift, net_shifts
 from app.rules.kernel.strength import StrengthTotal
 
-__all__ = ["Preview", "preview_attack"]
+__all__ = ["Preview", "preview_attack", "strength_lines"]
 
 
 def _num(x: Fraction | int) -> int | str:
@@ -99,6 +99,8 @@ class Preview:
             f"{self.table}" + (f" ({self.line} line)" if self.line else ""),
             f"Strength {total(self.attack)} vs {total(self.defence)}: raw odds {self.odds.label}",
         ]
+        for name, s in (("attack", self.attack), ("defence", self.defence)):
+            lines += strength_lines(name, s)
         if not self.odds.allowed:
             lines.append(f"Not allowed: {self.odds.refusal}")
             return "\n".join(lines)
@@ -112,6 +114,20 @@ class Preview:
         for die, r in self.results or ():
             lines.append(f"  {die}: {'unknown' if r is None else (r.code or 'no effect')}")
         return "\n".join(lines)
+
+
+def strength_lines(name: str, s: StrengthTotal | int | Fraction) -> list[str]:
+    """Why a total is what it is: each unit's printed strength and every modifier with its case (the text the
+    JSON's `units` carry), then the rounding, where the exact sum is not the total."""
+    if not isinstance(s, StrengthTotal):
+        return []
+    lines = []
+    for c in s.contributions:
+        mods = "".join(f" x{_num(m.factor)} ({m.reason}, {m.case})" for m in c.modifiers)
+        lines.append(f"  {name}: {c.unit} {_num(c.strength)}{mods}" + (f" = {_num(c.exact)}" if mods else ""))
+    if Fraction(s.exact) != s.total:
+        lines.append(f"  {name} total {_num(s.exact)} rounded to {s.total}")
+    return lines
 
 
 def preview_attack(

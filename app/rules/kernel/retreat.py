@@ -12,7 +12,11 @@ The kernel walks the retreat; the game supplies:
 - ``choose(options, state)``: the owner's pick among the best candidates (from the order event).
 - ``on_blocked``: "convert" one loss per hex left and keep trying (Dai Senso 4.2.5.3) or "eliminate" the force
   (Formosa 15.7 item 5; Olympic note 6).
-- ``must_continue(state)``: an extra hex after the result is met (Formosa 15.7 item 3: overstacked).
+- ``must_continue(state)``: an extra hex after the result is met (Formosa 15.7 item 3: overstacked);
+  ``extra_priorities`` replace ``priorities`` for those extra hexes (Formosa 15.7 item 4 "unless 3) applies").
+
+Building blocks for the callbacks: `outside_ezoc` (no EZOC, or only the first one entered for an infiltrating
+force: Formosa 14.2, 22.0, 25.9), `nearer` (toward a supply source: Formosa 15.7 item 4) and `farther_from`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,16 @@ from dataclasses import dataclass
 from app.rules.kernel.hexgrid import Grid, Hex
 from app.rules.kernel.mapfile import GameMap
 
-__all__ = ["RetreatOutcome", "RetreatState", "farther_from", "retreat", "retreat_length", "retreat_options"]
+__all__ = [
+    "RetreatOutcome",
+    "RetreatState",
+    "farther_from",
+    "nearer",
+    "outside_ezoc",
+    "retreat",
+    "retreat_length",
+    "retreat_options",
+]
 
 BLOCKED = ("convert", "eliminate")
 
@@ -71,6 +84,30 @@ def farther_from(grid: Grid | GameMap, origin: Hex) -> Candidate:
     return test
 
 
+def nearer(distance: Callable[[Hex], float]) -> Candidate:
+    """Priority test: the candidate is nearer than the hex the force stands in by ``distance`` (the game's
+    measure to its goal, e.g. hexes to the nearest friendly supply source, infinite for none: Formosa 15.7
+    item 4). Follow it with an always-true priority where the game allows any hex when none is nearer."""
+
+    def test(candidate: Hex, state: RetreatState) -> bool:
+        return distance(candidate) < distance(state.current)
+
+    return test
+
+
+def outside_ezoc(ezoc: frozenset[Hex], ignore_first: bool = False) -> Callable[[Hex, Hex, RetreatState], bool]:
+    """Restriction: never into a hex of ``ezoc`` (Formosa 14.2, 15.7 item 1), except, for an infiltrating force
+    (Formosa 22.0 rangers, 25.9 Takasago), the first such hex of the retreat. Combine with the game's other
+    restrictions in its ``allowed``."""
+
+    def test(current: Hex, candidate: Hex, state: RetreatState) -> bool:
+        if candidate not in ezoc:
+            return True
+        return ignore_first and not any(h in ezoc for h in state.path)
+
+    return test
+
+
 def retreat_options(
     grid: Grid | GameMap,
     state: RetreatState,
@@ -100,6 +137,7 @@ def retreat(
     on_blocked: str,
     can_retreat: Callable[[RetreatState], bool] = lambda state: True,
     must_continue: Callable[[RetreatState], bool] = lambda state: False,
+    extra_priorities: Sequence[Candidate] | None = None,
 ) -> RetreatOutcome:
     """Retreat ``hexes`` hexes from ``start`` (module docstring for the callbacks)."""
     if on_blocked not in BLOCKED:
@@ -108,14 +146,16 @@ def retreat(
         raise ValueError(f"retreat length cannot be negative, got {hexes}")
     state = RetreatState(start)
     remaining = hexes
+    extra = False
     while True:
         if remaining == 0:
             if not must_continue(state):
                 break
-            remaining = 1
+            remaining, extra = 1, True
         options: list[Hex] = []
         if can_retreat(state):
-            _, options = retreat_options(grid, state, allowed, priorities)
+            rank = priorities if not extra or extra_priorities is None else extra_priorities
+            _, options = retreat_options(grid, state, allowed, rank)
         if options:
             pick = choose(list(options), state)
             if pick not in options:

@@ -1,10 +1,11 @@
 """Stacking limits as data, checked by `overstacked` whenever the game says stacking applies.
 
 A `StackLimit` covers one side (or nationalities) and one piece category: a cap on (weighted) units
-(SNC 6.2 division equivalents), caps per class (Formosa 13.1: 4 mobile + 1 static), a cap on units outside
-the hex's main formation (SNC 6.2 Japanese), pieces that must stand alone in their category (Formosa 13.1
-B-29), and terrain-dependent caps. `Incompatible` forbids two nationalities sharing a hex (Ichi-Go 6.3,
-Formosa 13.1).
+(SNC 6.2 division equivalents; pieces of ``valued`` words weigh their own printed ``Piece.points``, Formosa
+13.1 air points, so a two-point counter fills a two-point limit), caps per class (Formosa 13.1: 4 mobile + 1
+static), a cap on units outside the hex's main formation (SNC 6.2 Japanese), pieces that must stand alone in
+their category (Formosa 13.1 B-29), and terrain-dependent caps. `Incompatible` forbids two nationalities
+sharing a hex (Ichi-Go 6.3, Formosa 13.1).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class StackLimit:
     max_total: float | None = None
     weights: Mapping[str, float] = field(default_factory=dict)  # by kind or tag; first match wins
     default_weight: float = 1.0
+    valued: frozenset[str] = frozenset()  # kinds/tags weighing their own Piece.points (Formosa 13.1)
     per_class: Mapping[str, float] = field(default_factory=dict)  # class word (kind or tag) -> cap
     max_outside_main_formation: int | None = None
     alone: frozenset[str] = frozenset()  # kinds/tags that may not share the hex with others of the category
@@ -42,6 +44,8 @@ class StackLimit:
         return self.nationalities is None or p.nationality in self.nationalities
 
     def weight(self, p: Piece) -> float:
+        if any(p.is_(word) for word in self.valued):
+            return p.points
         for word, w in self.weights.items():
             if p.is_(word):
                 return w

@@ -9,13 +9,13 @@ docs/custom-positions.md); the data object keeps the options it was built from.
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from pathlib import Path
 
+from app.rules import datafiles
+from app.rules.datafiles import read_toml
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap, load_map, loads_map
@@ -35,12 +35,10 @@ ZONE_TAG = "zone-"
 RULING = "Olympic ruling"  # reconstructed rules are cited by their ruling in docs/rulings/olympic.md
 
 
-class DataError(ValueError):
+class DataError(datafiles.DataError):
     """Olympic data files that do not fit together; ``problems`` lists every one found."""
 
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("Olympic data: " + "; ".join(self.problems))
+    title = "Olympic"
 
 
 def hex_identity(h: Hex) -> int:
@@ -227,10 +225,6 @@ class GameData:
         return self.doctrine[5].result(die)
 
 
-def _toml(path: Path) -> dict:
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
 
 def crt_table(raw: dict) -> dict:
     """crt.toml in the shape `CRT.from_dict` reads (Olympic 8.8, 8.9, note 1): casualty points as the named pair
@@ -280,21 +274,21 @@ def load(options: Mapping | None = None) -> GameData:
                          "('position', read by position.start)" for k in unknown])
     custom_map = options.get("map") or ""
     gmap = loads_map(custom_map, "custom map") if custom_map else load_map(data.MAP)
-    crt_raw = _toml(data.CRT)
-    tec = _toml(data.TERRAIN)
+    crt_raw = read_toml(data.CRT)
+    tec = read_toml(data.TERRAIN)
     terrain = dict(tec["terrain"], hexsides=tec.get("hexsides", {}))
-    doctrine_raw = _toml(data.DOCTRINE)
+    doctrine_raw = read_toml(data.DOCTRINE)
     doctrine = _doctrine(doctrine_raw)
-    tk = _toml(data.TOKKO)
+    tk = read_toml(data.TOKKO)
     tokko = Tokko(tables={int(k): tuple(v) for k, v in tk["tables"].items() if k != "case"},
                   zones=tuple(tk["zones"]["table"]), by_identity=tuple(tk["zones"]["by_identity"]),
                   points_per_group=int(tk["losses"]["points_per_group"]),
                   units_per_group=int(tk["losses"]["units_per_group"]), from_hex=tk["losses"]["from_hex"],
                   reroll_when=tuple(tk["losses"]["reroll_when"]), permanent=bool(tk["losses"]["permanent"]),
                   extra_casualty_points=int(tk["losses"]["extra_casualty_points"]))
-    priorities = _toml(data.PRIORITIES)
-    units = tuple(_unit(u) for u in _toml(data.UNITS)["unit"])
-    scenario = _toml(data.SCENARIO)
+    priorities = read_toml(data.PRIORITIES)
+    units = tuple(_unit(u) for u in read_toml(data.UNITS)["unit"])
+    scenario = read_toml(data.SCENARIO)
     costs = _cost_table(terrain)
     blocking = frozenset(k for k, v in terrain["hexsides"].items() if v.get("blocks_zoc"))
     sea = frozenset(t for t, v in terrain.items() if t != "hexsides" and v.get("sea"))

@@ -4,6 +4,7 @@ take only the order the programmed Japanese gives (`policy`, `doctrine`), so an 
 legal orders and `verify` all re-decide the same thing."""
 from __future__ import annotations
 
+from app.rules.base import Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import words_of
 from app.rules.engine.table import StatesTable, Step, order
@@ -364,6 +365,12 @@ class Losses(American):
         p = s.pending[0]
         return _label(s, f"exchange at {p['hex']}: eliminate American units worth at least {p['required']} "
                          f"strength points from {', '.join(p['attackers'])}")
+
+    def owed(self, s: State) -> Owed:
+        p = s.pending[0]
+        return Owed("eliminate attacking American units in the exchange (Olympic 8.9)", p["hex"],
+                    f"printed strengths worth at least {p['required']}",
+                    tuple((u, f"strength {s.unit(u).strength}") for u in p["attackers"]))
 
     @order("lose UNIT [UNIT ...]", "Olympic 8.9", "the attacking units eliminated in the exchange",
            _lose_candidates)

@@ -2,11 +2,11 @@
 rules built from them. A game gets its data passed in (`state.data`); nothing reads it from a global."""
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.rules.datafiles import read_toml
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap, load_map
 from app.rules.kernel.movement import CostTable, MovementRules
@@ -50,8 +50,7 @@ def load(options: Mapping) -> SkirmishData:
     """The standard data; skirmish takes no options (no custom maps or positions)."""
     if options:
         raise ValueError("skirmish takes no options")
-    with open(DATA / "tables.toml", "rb") as f:
-        t = tomllib.load(f)
+    t = read_toml(DATA / "tables.toml")
     gmap = load_map(DATA / "map.toml")
     movement = MovementRules(
         costs={"unit": CostTable(terrain={k: float(v) for k, v in t["movement"]["cost"].items()})},

@@ -60,6 +60,8 @@ def preview(state: State, command: Command) -> dict:
         rolls[value] = {"result": resolved.result,
                         "losses": [e.describe() for e in d.events if isinstance(e, StepLost)],
                         "ends_game": next((e.describe() for e in d.events if isinstance(e, GameEnded)), None)}
+    text = "\n".join([f"attack on {command.args['hex']}: {resolved.attack}:{resolved.defence} -> {resolved.column} "
+                      "(SK 5.3)"] + [f"  die {v}: {r['result']}" for v, r in rolls.items()])
     return {"hex": command.args["hex"], "attack": resolved.attack, "defence": resolved.defence,
-            "column": resolved.column, "case": "SK 5.3", "by_roll": rolls,
+            "column": resolved.column, "case": "SK 5.3", "by_roll": rolls, "text": text,
             "rolls_needed": sum(isinstance(e, DieRolled) for e in d.events)}

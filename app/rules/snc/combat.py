@@ -145,16 +145,24 @@ def check_attack(state: State, side: str, target: str, unit_ids: list[str], kind
                                        f"it may overrun it again (9.6)")
 
 
+def check_support(state: State, side: str, target: str, attackers: list[str], support: list[str],
+                  kind: str) -> None:
+    """SNC 11.0-11.4, 8.4, 8.5: the markers an attack, overrun or landing names (one of each kind at most, each
+    allowed here). The order and its preview both ask here, so they cannot disagree."""
+    if len(set(support)) != len(support):
+        raise IllegalOrder("SNC 11.1", "one marker of each kind at most per attack")
+    origins = set() if kind == "landing" else {state.units[u].hex for u in attackers}  # a landing comes by sea
+    for k in support:
+        why = support_allowed(state, side, k, target, kind, origins)
+        if why:
+            raise IllegalOrder(why.split(":")[0], why.split(": ", 1)[1])
+
+
 def open_battle(em: Emitter, side: str, target: str, attackers: list[str], support: list[str], kind: str,
                 dice: Dice, extra: dict | None = None) -> None:
     """Declare the battle with the attacker's markers, then let the defender answer or resolve at once."""
     state = em.state
-    if len(set(support)) != len(support):
-        raise IllegalOrder("SNC 11.1", "one marker of each kind at most per attack")
-    for k in support:
-        why = support_allowed(state, side, k, target, kind, {state.units[u].hex for u in attackers})
-        if why:
-            raise IllegalOrder(why.split(":")[0], why.split(": ", 1)[1])
+    check_support(state, side, target, attackers, support, kind)
     defenders = sorted(u.id for u in state.at(target) if u.side != side)
     battle = {"hex": target, "side": side, "kind": kind, "attackers": list(attackers), "defenders": defenders,
               "origin": {u: state.units[u].hex for u in attackers}, **(extra or {})}
@@ -470,6 +478,11 @@ def advance(em: Emitter, side: str, units: list[str], path: list[str], dice: Dic
             _army_push(em, units, start, nxt, dice)
             return
     else:
+        cleared = state.battle["hex"]
+        if path[0] != cleared:
+            raise IllegalOrder("SNC 10.5.3", f"an advance enters the emptied defending hex {cleared} first; "
+                                             f"{path[0]} is not it: `advance {' '.join(units)} to {cleared}`, "
+                                             "or `stay`")
         for origin in sorted({state.units[u].hex for u in units}):
             check_advance(gmap, H(origin), [H(h) for h in path], {H(state.battle["hex"])}, int(p["hexes"]),
                           lambda h, prev: can_step(state, side, str(prev), str(h)), "SNC 10.5.3")

@@ -8,7 +8,7 @@ from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.zoc import enemy_zoc
 from app.rules.snc import events as ev
 from app.rules.snc.data_load import GameData
-from app.rules.snc.state import State, evolve, remembered
+from app.rules.snc.state import State, evolve
 
 H = Hex.parse
 
@@ -36,7 +36,7 @@ def _mark_revealed(state: State, e):
 def ezoc(state: State, side: str) -> frozenset[str]:
     """SNC 7.0-7.2: hexes in the zone of control of `side`'s enemies."""
     d = state.data
-    return remembered(state, ("ezoc", side),
+    return state.memo(("ezoc", side),
                       lambda: frozenset(str(h) for h in enemy_zoc(d.map, state.positions(), side, d.zoc)))
 
 

@@ -6,12 +6,12 @@ which a player who owns the printed game may replace (docs/rulings/snc.md).
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from app.rules.datafiles import read_toml
 from app.rules.kernel.concentric import ConcentricRule
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
@@ -25,11 +25,6 @@ from app.rules.kernel.zoc import OccupiedException, ZocRules
 
 DATA = Path(__file__).parent / "data"
 SIDES = ("chinese", "japanese")
-
-
-def _toml(name: str) -> dict:
-    with open(DATA / name, "rb") as f:
-        return tomllib.load(f)
 
 
 def _flagged(tec: dict, table: str, flag: str) -> frozenset[str]:
@@ -135,9 +130,9 @@ def load(options: Mapping | None = None) -> GameData:
 @lru_cache(maxsize=4)
 def _load(custom_map: str) -> GameData:
     gmap = loads_map(custom_map, "custom map") if custom_map else load_map(DATA / "map.toml")
-    tec = _toml("terrain.toml")
-    crt_raw = _toml("crt.toml")
-    oob = _toml("units.toml")
+    tec = read_toml(DATA / "terrain.toml")
+    crt_raw = read_toml(DATA / "crt.toml")
+    oob = read_toml(DATA / "units.toml")
     columns = crt_raw["table"]["columns"]
     crt = CRT.from_dict({
         "name": "SNC CRT", "case": "SNC 10.5",
@@ -156,7 +151,7 @@ def _load(custom_map: str) -> GameData:
                    blocked_hexsides=_flagged(tec, "hexsides", "blocks_zoc"),
                    blocked_terrain=_flagged(tec, "terrain", "blocks_zoc"),
                    occupied_exceptions=(OccupiedException("chinese", "ngf-coast", "SNC 7.1"),))
-    scenario = _toml("scenario.toml")
+    scenario = read_toml(DATA / "scenario.toml")
     st = scenario["stacking"]
     jp, cn = st["japanese"], st["chinese"]
     stacking = StackingRules(limits=(

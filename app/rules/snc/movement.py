@@ -53,6 +53,13 @@ def movers(state: State, side: str, unit_ids: list[str], case: str = "SNC 9.0") 
     return units
 
 
+def reach_of(state: State, side: str, units: list[Unit]):
+    """SNC 9.0: every hex the stack `units` can reach now, with the cheapest path to each (once per position)."""
+    d = state.data
+    return state.memo(("reach", side, tuple(u.id for u in units)),
+                      lambda: reach(d.map, d.movement, _mover(state, units), situation(state, side)))
+
+
 def move_allowed(state: State, side: str) -> str | None:
     if state.mode() == "move":
         return None
@@ -81,7 +88,7 @@ def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str])
     if via:
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:
-        r = reach(d.map, d.movement, mover, sit)
+        r = reach_of(state, side, units)
         if H(dest) not in r:
             if not d.map.adjacent(H(start), H(dest)):
                 raise IllegalOrder("SNC 9.0", f"no legal path from {start} to {dest} with {mover.allowance:g} MP; "
@@ -104,12 +111,22 @@ def move(em: Emitter, side: str, unit_ids: list[str], dest: str, via: list[str])
 def overrun(em: Emitter, side: str, target: str, unit_ids: list[str], support: list[str], dice: Dice) -> None:
     """SNC 9.6: 1 MP more than entering the hex; not into a city or town; repeatable while MP remain."""
     state = em.state
-    if side != "japanese":
-        raise IllegalOrder("SNC 9.6", "only the Japanese overrun")
     if state.mode() != "move":
         raise IllegalOrder("SNC 9.6", "an overrun is part of movement, in a phase chosen for movement (5.3)")
+    enter = check_overrun(state, side, target, unit_ids)
+    start = state.units[unit_ids[0]].hex
+    extra = float(state.data.tec["overrun"]["extra_mp"])
+    em.emit(ev.UnitsMoved(list(unit_ids), [start], extra))
+    open_battle(em, side, target, list(unit_ids), support, "overrun", dice, {"enter": enter})
+
+
+def check_overrun(state: State, side: str, target: str, unit_ids: list[str]) -> float:
+    """SNC 9.6: who may overrun which hex, and the MP it takes; returns the cost of entering the hex. The
+    order and its preview both ask here."""
+    if side != "japanese":
+        raise IllegalOrder("SNC 9.6", "only the Japanese overrun")
     units = movers(state, side, unit_ids, "SNC 9.6")
-    d = em.state.data
+    d = state.data
     feats = d.map.features_of(H(target))
     not_into = set(d.tec["overrun"]["not_into"])
     if feats & not_into:
@@ -123,8 +140,7 @@ def overrun(em: Emitter, side: str, target: str, unit_ids: list[str], support: l
     if enter + extra > left:
         raise IllegalOrder("SNC 9.6", f"the overrun needs {enter + extra:g} MP (entering {target} plus "
                                       f"{extra:g}); {left:g} remain")
-    em.emit(ev.UnitsMoved(list(unit_ids), [start], extra))
-    open_battle(em, side, target, list(unit_ids), support, "overrun", dice, {"enter": enter})
+    return enter
 
 
 def overrun_success(em: Emitter, unit_ids: list[str], target: str) -> None:

@@ -187,6 +187,20 @@ def landing_hexes(d: GameData, u: Unit) -> list[str]:
 def land(em: Emitter, ids: list[str], h: str, support: list[str], dice: Dice) -> None:
     """SNC 8.4: placed next to the landing hex; an amphibious assault on any Chinese units in it."""
     state = em.state
+    check_landing(state, ids, h, support)
+    chinese = [u for u in state.at(h) if u.side == "chinese"]
+    if not chinese:
+        taken = [h] if h not in state.jp_control else []
+        em.emit(ev.ReinforcementsPlaced(list(ids), h, "landing"))
+        place_garrisons(em, taken)
+        return
+    army = all(state.units[u].army for u in ids)
+    open_battle(em, "japanese", h, list(ids), support, "landing", dice, {"army_advance": army})
+
+
+def check_landing(state: State, ids: list[str], h: str, support: list[str]) -> None:
+    """SNC 8.4, 8.4.1, 8.4.2, 13.0: which reinforcements may land where, with which markers. The order and its
+    preview both ask here."""
     units = _units(state, "japanese", ids, "SNC 8.4")
     for u in units:
         if h not in landing_hexes(state.data, u):
@@ -201,13 +215,5 @@ def land(em: Emitter, ids: list[str], h: str, support: list[str], dice: Dice) ->
                                    f"these reinforcements land at one location ({', '.join(sorted(elsewhere))})")
     if support.count("amphibious") > 1:
         raise IllegalOrder("SNC 8.4", "one amphibious invasion support marker per landing")
-    chinese = [u for u in state.at(h) if u.side == "chinese"]
-    if not chinese:
-        if support:
-            raise IllegalOrder("SNC 8.4", f"there is no Chinese unit in {h} to assault")
-        taken = [h] if h not in state.jp_control else []
-        em.emit(ev.ReinforcementsPlaced(list(ids), h, "landing"))
-        place_garrisons(em, taken)
-        return
-    army = all(u.army for u in units)
-    open_battle(em, "japanese", h, list(ids), support, "landing", dice, {"army_advance": army})
+    if support and not any(u.side == "chinese" for u in state.at(h)):
+        raise IllegalOrder("SNC 8.4", f"there is no Chinese unit in {h} to assault")

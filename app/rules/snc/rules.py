@@ -11,7 +11,17 @@ from app.events.dice import Dice
 from app.rules.base import Command, Outcome, Prompt
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
-from app.rules.snc import combat, fog, movement, position, practice, reinforcements, sequence, summary
+from app.rules.snc import (
+    combat,
+    fog,
+    legal_orders,
+    movement,
+    position,
+    practice,
+    reinforcements,
+    sequence,
+    summary,
+)
 from app.rules.snc import events as ev
 from app.rules.snc import orders as order_language
 from app.rules.snc.common import Emitter
@@ -34,6 +44,10 @@ class SncRules:
     sequence_case = "SNC 5.1"
     # the practice opponents' candidate orders (app/rules/practice.py: greedy and random)
     candidates = staticmethod(practice.candidates)
+
+    def orders_to_try(self, state: State, side: str):
+        """The orders worth trying for the list of legal orders (app/rules/legal.py, legal_orders.py)."""
+        return legal_orders.orders_to_try(state)
 
     def initial_state(self, scenario: str, options: dict) -> State:
         if scenario not in self.scenarios:
@@ -132,8 +146,14 @@ class SncRules:
         enemy = [u for u in state.at(target) if u.side != side]
         if not enemy:
             raise IllegalOrder("SNC 10.0", f"{target} holds no enemy unit")
-        if kind != "landing":
-            combat.check_attack(state, side, target, args["units"], "overrun" if kind == "overrun" else "attack")
+        # the checks of the order itself (its phase aside, so that a player may plan out of turn)
+        if kind == "landing":
+            reinforcements.check_landing(state, args["units"], target, args.get("support", []))
+        elif kind == "overrun":
+            movement.check_overrun(state, side, target, args["units"])
+        else:
+            combat.check_attack(state, side, target, args["units"], "attack")
+        combat.check_support(state, side, target, args["units"], args.get("support", []), kind)
         hidden = 0
         if not (state.battle and state.battle.get("hex") == target):
             shown = [top_unit(enemy)]

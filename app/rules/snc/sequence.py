@@ -9,6 +9,7 @@ from app.rules.snc import events as ev
 from app.rules.snc.combat import overstacked_hexes, require_stacking
 from app.rules.snc.common import Emitter
 from app.rules.snc.orders import SYNTAX
+from app.rules.snc.owed import owed
 from app.rules.snc.reinforcements import interdiction_due
 from app.rules.snc.state import PHASE_NAMES, State
 from app.rules.snc.victory import victory_check
@@ -49,7 +50,8 @@ def prompt(state: State) -> Prompt:
         return Prompt(None, "game over")
     if state.pending:
         p = state.pending[0]
-        return Prompt(p["side"], f"GT {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]))
+        return Prompt(p["side"], f"GT {state.turn}, {p['side']} decision: {p['kind']}", _actions(*PENDING[p["kind"]]),
+                      owed(state))
     label = f"GT {state.turn}, {state.side} {PHASE_NAMES[state.phase]}"
     if state.phase in ("ops1", "ops2"):
         label += f" ({state.mode()})"

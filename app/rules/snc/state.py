@@ -2,6 +2,7 @@
 fire support in use (11.1), the battle being fought and any decision the sequence waits for."""
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -85,6 +86,10 @@ class Unit:
                      allowance=allowance, tags=frozenset({"static"} if self.static else set()))
 
 
+# What each live State has derived from its position (State.memo), by object id; an entry goes with its state.
+_MEMO: dict[int, dict] = {}
+
+
 @dataclass(frozen=True)
 class State:
     turn: int
@@ -136,6 +141,19 @@ class State:
 
     def occupied(self, side: str) -> frozenset[str]:
         return remembered(self, ("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
+
+    def memo(self, key, compute):
+        """`compute()` once per position: a state never changes, so what is derived from it (zones of control,
+        a stack's reach) is kept on it for the orders tried against it (the list of legal orders tries hundreds).
+        Kept outside the state (keyed by the object, dropped with it): equality, snapshots, the codec and a copy
+        made from its fields never see it."""
+        cache = _MEMO.get(id(self))
+        if cache is None:
+            cache = _MEMO[id(self)] = {}
+            weakref.finalize(self, _MEMO.pop, id(self), None)
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
     def positions(self) -> dict:
         mf = self.data.params["game"]["mobile_mf"]

@@ -119,24 +119,123 @@
     }
   }
 
-  // A big map (SNC's 39x25 hexes) shrunk to the column would leave counters unreadable: keep such a map at a
-  // readable scale in a scrolling box instead, and bring the attacked hex into view.
-  const READABLE = 0.7;
-  function fitMap() {
-    const box = $("map"), svg = box.querySelector("svg");
-    if (!svg || !svg.viewBox.baseVal) return;
-    const w = svg.viewBox.baseVal.width, h = svg.viewBox.baseVal.height;
-    const large = w * READABLE > box.clientWidth * 1.2;
-    box.classList.toggle("scroll", large);
-    if (large) { svg.style.width = (w * READABLE) + "px"; svg.style.height = (h * READABLE) + "px"; }
+  // -- the camera: which part of the map is on screen (docs/replay.md, "Following the action") --------------
+  // The map is drawn in a box of fixed size; the camera is the map point at the box's centre and a zoom (screen
+  // pixels per map unit), applied as the picture's viewBox, so stepping through frames keeps it. Each step
+  // brings the hexes it is about (the frame's `focus`) on screen: the camera stays if they are already in view
+  // at the zoom the user chose, else it centres on them, zooming out only as far as they need.
+  const READABLE = 1.5;     // the default zoom: a counter's id (8 map units) is 12 px, its strength 18 px
+  const MAX_ZOOM = 8;
+  const PAD = 45;           // map units kept around a step's hexes (more than half a hex)
+  let cam = null;           // {x, y, s}
+  let preferred = null;     // the zoom the user chose last (default: READABLE, or the whole map if that is larger)
+  let extent = null;        // the whole picture in map units {x, y, w, h}
+
+  function boxSize() { const m = $("map"); return { w: m.clientWidth, h: m.clientHeight }; }
+  function fitScale(r) { const b = boxSize(); return Math.min(b.w / r.w, b.h / r.h); }
+  function clampZoom(s) { return Math.min(MAX_ZOOM, Math.max(fitScale(extent) * 0.8, s)); }
+
+  function visible() {                // the map rectangle on screen, in map units
+    const b = boxSize();
+    return { x: cam.x - b.w / 2 / cam.s, y: cam.y - b.h / 2 / cam.s, w: b.w / cam.s, h: b.h / cam.s };
   }
 
-  function centreOn(el) {
-    const box = $("map");
-    if (!el || !box.classList.contains("scroll")) return;
-    const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
-    box.scrollLeft += (r.left + r.width / 2) - (b.left + b.width / 2);
-    box.scrollTop += (r.top + r.height / 2) - (b.top + b.height / 2);
+  function apply() {
+    const svg = $("map").querySelector("svg");
+    if (!svg || !cam || !extent) return;
+    cam.x = Math.min(Math.max(cam.x, extent.x), extent.x + extent.w);   // never lose the map entirely
+    cam.y = Math.min(Math.max(cam.y, extent.y), extent.y + extent.h);
+    const v = visible();
+    svg.setAttribute("viewBox", [v.x, v.y, v.w, v.h].map((n) => n.toFixed(2)).join(" "));
+    document.body.dataset.zoom = cam.s.toFixed(3);
+  }
+
+  function focusRect(hexes) {         // the union of the hexes' outlines, in map units; null: none on this map
+    const svg = $("map").querySelector("svg");
+    let r = null;
+    for (const label of hexes || []) {
+      const poly = svg && svg.querySelector('.terrain polygon[data-hex="' + CSS.escape(String(label)) + '"]');
+      if (!poly) continue;
+      const b = poly.getBBox();
+      r = r ? { x: Math.min(r.x, b.x), y: Math.min(r.y, b.y), x2: Math.max(r.x2, b.x + b.width),
+        y2: Math.max(r.y2, b.y + b.height) } : { x: b.x, y: b.y, x2: b.x + b.width, y2: b.y + b.height };
+    }
+    return r && { x: r.x - PAD, y: r.y - PAD, w: r.x2 - r.x + 2 * PAD, h: r.y2 - r.y + 2 * PAD };
+  }
+
+  function inside(r, v) { return r.x >= v.x && r.y >= v.y && r.x + r.w <= v.x + v.w && r.y + r.h <= v.y + v.h; }
+
+  function frameRect(r, force) {      // bring r on screen at the chosen zoom, or zoomed out as far as r needs
+    const s = Math.min(preferred, fitScale(r));
+    if (!force && cam && Math.abs(cam.s - s) < 1e-6 && inside(r, visible())) return;
+    cam = { x: r.x + r.w / 2, y: r.y + r.h / 2, s: s };
+  }
+
+  function nearestFocus(i) {          // a step about no hex (an end, a hidden run): the nearest step about some
+    for (let j = i; j < frames.length; j++) if (frames[j].focus && frames[j].focus.length) return frames[j].focus;
+    for (let j = i - 1; j >= 0; j--) if (frames[j].focus && frames[j].focus.length) return frames[j].focus;
+    return null;
+  }
+
+  function follow(f, force) {         // after a map is drawn: keep what this step is about on screen
+    const svg = $("map").querySelector("svg");
+    if (!svg) return;
+    const vb = svg.viewBox.baseVal;
+    if (!extent) extent = { x: vb.x, y: vb.y, w: vb.width, h: vb.height };   // the server's picture: the map
+    if (preferred === null) preferred = Math.max(READABLE, fitScale(extent));
+    let r = focusRect(f.focus);
+    if (!r && (!cam || force)) r = focusRect(nearestFocus(index));
+    if (r) frameRect(r, force);
+    else if (!cam) cam = { x: extent.x + extent.w / 2, y: extent.y + extent.h / 2, s: clampZoom(preferred) };
+    apply();
+  }
+
+  function zoomAt(factor, px, py) {   // zoom by factor keeping the map point under (px, py) of the box in place
+    if (!cam) return;
+    const b = boxSize();
+    px = px === undefined ? b.w / 2 : px;
+    py = py === undefined ? b.h / 2 : py;
+    const mx = cam.x + (px - b.w / 2) / cam.s, my = cam.y + (py - b.h / 2) / cam.s;
+    const s = clampZoom(cam.s * factor);
+    cam = { x: mx - (px - b.w / 2) / s, y: my - (py - b.h / 2) / s, s: s };
+    preferred = s;
+    apply();
+  }
+
+  function panBy(dx, dy) {            // move the map by (dx, dy) screen pixels
+    if (!cam) return;
+    cam.x -= dx / cam.s;
+    cam.y -= dy / cam.s;
+    apply();
+  }
+
+  function fitAll() {
+    if (!extent) return;
+    preferred = fitScale(extent);
+    cam = { x: extent.x + extent.w / 2, y: extent.y + extent.h / 2, s: preferred };
+    apply();
+  }
+
+  const VIEW = {
+    "in": () => zoomAt(1.25), "out": () => zoomAt(0.8), "fit": fitAll,
+    "action": () => { if (frames.length) follow(frames[index], true); },
+    "left": () => panBy(boxSize().w / 4, 0), "right": () => panBy(-boxSize().w / 4, 0),
+    "up": () => panBy(0, boxSize().h / 4), "down": () => panBy(0, -boxSize().h / 4),
+  };
+  const VIEW_KEYS = { "+": "in", "=": "in", "-": "out", "_": "out", "0": "fit", "f": "action",
+    "a": "left", "d": "right", "w": "up", "s": "down" };
+
+  function markFocus(hexes) {         // a thin ring on each hex this step is about, under the counters
+    const svg = $("map").querySelector("svg");
+    const units = svg && svg.querySelector("g.units");
+    for (const label of hexes || []) {
+      const hex = svg && svg.querySelector('.terrain polygon[data-hex="' + CSS.escape(String(label)) + '"]');
+      if (!hex) continue;
+      const ring = hex.cloneNode(false);
+      ring.setAttribute("class", "focus-hex");
+      ring.setAttribute("fill", "none");
+      svg.insertBefore(ring, units);
+    }
   }
 
   function markCombat(c) {            // outline the attacked hex and the attacking counters on the map
@@ -147,8 +246,7 @@
       const ring = hex.cloneNode(false);
       ring.setAttribute("class", "combat-target");
       ring.setAttribute("fill", "none");
-      svg.appendChild(ring);
-      centreOn(ring);
+      svg.insertBefore(ring, svg.querySelector("g.units"));   // under the counters: it covers none of them
     }
     for (const id of c.attackers || []) {
       const counter = svg.querySelector('.counter[data-unit="' + CSS.escape(String(id)) + '"]');
@@ -182,8 +280,9 @@
         const svg = await svgAt(f.seq);
         if (wanted === f.seq) {
           $("map").replaceChildren(cleanSvg(svg));
-          fitMap();
+          markFocus(f.focus);
           markCombat(f.combat);
+          follow(f, false);
           document.body.dataset.mapSeq = f.seq;
         }
         // prefetch the next frame's map (not seq + 1: a run of events hidden from this viewer is one frame)
@@ -242,8 +341,35 @@
       ArrowDown: "next-turn", ArrowUp: "prev-turn", Home: "first", End: "last",
     };
     const where = map[e.key];
-    if (where) { e.preventDefault(); go(where); }
+    if (where) { e.preventDefault(); go(where); return; }
+    const move = !e.ctrlKey && !e.metaKey && !e.altKey && VIEW_KEYS[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (move) { e.preventDefault(); VIEW[move](); }
   });
+
+  for (const b of document.querySelectorAll("[data-view]")) b.addEventListener("click", () => VIEW[b.dataset.view]());
+  const mapBox = $("map");
+  mapBox.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const b = mapBox.getBoundingClientRect();
+    const dy = e.deltaY * (e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? b.height : 1);   // lines, pages: pixels
+    zoomAt(Math.pow(1.0015, -dy), e.clientX - b.left, e.clientY - b.top);
+  }, { passive: false });
+  let drag = null;
+  mapBox.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    drag = { x: e.clientX, y: e.clientY };
+    mapBox.setPointerCapture(e.pointerId);
+    mapBox.classList.add("dragging");
+  });
+  mapBox.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    panBy(e.clientX - drag.x, e.clientY - drag.y);
+    drag = { x: e.clientX, y: e.clientY };
+  });
+  for (const end of ["pointerup", "pointercancel"]) {
+    mapBox.addEventListener(end, () => { drag = null; mapBox.classList.remove("dragging"); });
+  }
+  window.addEventListener("resize", apply);
 
   for (const b of document.querySelectorAll("[data-go]")) b.addEventListener("click", () => go(b.dataset.go));
   $("slider").addEventListener("input", (e) => show(Number(e.target.value) - 1));

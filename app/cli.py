@@ -1,0 +1,506 @@
+"""Hexledger command line: play, inspect, fork, audit, export and import games.
+
+Every command prints readable text by default and JSON with --json. The database is db/hexledger.sqlite3
+unless --db (before or after the command) or HEXLEDGER_DB says otherwise. A refused order exits with status 2
+and names the rules case.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from app.service import games
+from app.service.console import Console
+from app.service.errors import GameError, NoSuchPosition, OrderError, StoreError, UnknownRules
+from app.service.mailing import render_legal_orders
+from app.service.pbem import default_db_path
+
+EXIT_REFUSED = 2
+EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
+EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database that cannot take the write)
+
+
+class Context:
+    def __init__(self, db: str):
+        self.db = db
+        self._console: Console | None = None
+
+    @property
+    def console(self) -> Console:
+        """The service on the database, opened on first use: the command line holds no store."""
+        if self._console is None:
+            self._console = Console(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
+        return self._console
+
+
+def emit(as_json: bool, data, text: str) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
+
+
+def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
+    data = exc.to_dict() if isinstance(exc, OrderError) else {"error": type(exc).__name__, "message": str(exc)}
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"error: {exc}", err=True)
+    sys.exit(code)
+
+
+HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError)
+
+
+def guarded(fn):
+    """Turn the service's errors into a message and a non-zero exit, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        as_json = kwargs.get("as_json", False)
+        try:
+            return fn(*args, **kwargs)
+        except OrderError as exc:
+            fail(as_json, exc, EXIT_REFUSED)
+        except HANDLED as exc:
+            fail(as_json, exc)
+
+    return run
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+
+
+def _db_given_after(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """`--db` after the command's name: it names the database as it does before it."""
+    if value is not None:
+        ctx.find_object(Context).db = value
+
+
+class Commands(click.Group):
+    """The command group; every command takes `--db` too, so the option may stand before or after its name."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        cmd.params.append(click.Option(["--db"], expose_value=False, callback=_db_given_after,
+                                       help="The database, as --db before the command."))
+        super().add_command(cmd, name)
+
+
+@click.group(cls=Commands)
+@click.option("--db", envvar="HEXLEDGER_DB", default=default_db_path, show_default="db/hexledger.sqlite3",
+              help="SQLite database file, or a PostgreSQL database as postgresql://user@host/db (env HEXLEDGER_DB); "
+                   "may also follow the command.")
+@click.pass_context
+def cli(ctx: click.Context, db: str) -> None:
+    """Hexledger: hex-and-counter wargames with a tamper-evident history."""
+    ctx.obj = Context(db)
+
+
+@cli.command("rules")
+@json_option
+def rules_cmd(as_json: bool) -> None:
+    """The rule sets available, with their sides and scenarios."""
+    data = games.rule_sets()
+    text = "\n".join(f"{d['name']:10} {d['title']}\n{'':10} sides: {', '.join(d['sides'])}; scenarios: "
+                     f"{', '.join(d['scenarios'])}" for d in data)
+    emit(as_json, data, text)
+
+
+@cli.command("new")
+@click.argument("rules")
+@click.option("--scenario", help="Scenario name (default: the rule set's first).")
+@click.option("--map", "map_file", type=click.Path(dir_okay=False),
+              help="Start on a custom map file (TOML, docs/map-format.md) instead of the printed one.")
+@click.option("--position", "position_file", type=click.Path(dir_okay=False),
+              help="Start from a position file (TOML, docs/custom-positions.md): units per hex, turn, phase.")
+@click.option("--auto", "auto", multiple=True, metavar="SIDE[:POLICY]",
+              help="The server plays this side (a practice opponent, or Olympic's programmed Japanese), by the "
+                   "policy named or the rule set's default; repeatable. Default: the rule set's own automated seats.")
+@click.option("--no-auto", is_flag=True, help="No side is automated, not even the rule set's own (Olympic).")
+@json_option
+@click.pass_obj
+@guarded
+def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
+            auto: tuple[str, ...], no_auto: bool, as_json: bool) -> None:
+    """Create a game; the server commits to a secret dice seed. The map and position files are stored in the
+    game's first event, so the game replays, verifies and exports without them."""
+    made = ctx.console.create(rules, scenario, map_file, position_file, auto=[] if no_auto else (list(auto) or None))
+    emit(as_json, made, made["game_id"])
+
+
+@cli.command("join")
+@click.argument("game")
+@click.option("--side", required=True)
+@click.option("--name", required=True, help="Player's name or email address.")
+@click.option("--seed", "seed_text", default="", show_default="a random text made here",
+              help="Your own text mixed into every later dice roll.")
+@json_option
+@click.pass_obj
+@guarded
+def join_cmd(ctx: Context, game: str, side: str, name: str, seed_text: str, as_json: bool) -> None:
+    """Take a side in a game."""
+    joined = ctx.console.join(game, side, name, seed_text)
+    emit(as_json, joined, "\n".join([f"{name} plays {side} in {game}; your dice text: {joined['seed_text']}",
+                                     *_rows_text(joined["automated"])]))
+
+
+def _rows_text(rows: list[dict]) -> list[str]:
+    return [f"{r['seq']:>5}  {r['text']}" for r in rows]
+
+
+@cli.command("list")
+@json_option
+@click.pass_obj
+@guarded
+def list_cmd(ctx: Context, as_json: bool) -> None:
+    """The games in the database."""
+    rows = ctx.console.games()
+    text = "\n".join(f"{g['game_id']}  {g['rules']:10} {g['scenario']:12} events {g['events']:>6}  "
+                     f"{'fork of ' + g['parent'] + '@' + str(g['parent_seq']) if g['parent'] else ''}"
+                     for g in rows) or "no games yet"
+    emit(as_json, rows, text)
+
+
+@cli.command("show")
+@click.argument("game")
+@json_option
+@click.pass_obj
+@guarded
+def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
+    """Where a game stands: players, who acts, what they may order."""
+    s = ctx.console.summary(game)
+    lines = [f"{s['game_id']}: {s['rules']} ({s['scenario']}), {s['seq']} events",
+             "players: " + (", ".join(f"{k}={v}" for k, v in s["players"].items()) or "none yet")]
+    if s["parent"]:
+        lines.append(f"forked from {s['parent']['id']} after event {s['parent']['seq']}")
+    if s["outcome"]:
+        lines.append(f"game over: {s['outcome']['winner'] or 'draw'} - {s['outcome']['reason']}")
+    else:
+        lines.append(f"to act: {s['to_act']} ({s['step']})")
+        if s["owed"]:
+            lines.append(f"owed: {s['owed']['text']}")
+        lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
+        if s["legal_orders"]:
+            lines += ["you may, for instance:", render_legal_orders(s["legal_orders"])]
+    emit(as_json, s, "\n".join(lines))
+
+
+@cli.command("log")
+@click.argument("game")
+@click.option("--from", "from_seq", type=int, default=1)
+@json_option
+@click.pass_obj
+@guarded
+def log_cmd(ctx: Context, game: str, from_seq: int, as_json: bool) -> None:
+    """The game's history, one event a line."""
+    rows = ctx.console.log(game, from_seq)
+    emit(as_json, rows, "\n".join(f"{r['seq']:>5}  {r['actor']:14} {r['text']}" for r in rows))
+
+
+@cli.command("do")
+@click.argument("game")
+@click.argument("order")
+@click.option("--as", "side", required=True, help="The side giving the order.")
+@click.option("--expect", "expected_seq", type=int, help="Refuse if the game has moved past this event.")
+@json_option
+@click.pass_obj
+@guarded
+def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | None, as_json: bool) -> None:
+    """Give an order in the game's order language."""
+    done = ctx.console.order(game, side, order, expected_seq)
+    emit(as_json, done, "\n".join(_rows_text(done["events"] + done["automated"])))
+
+
+@cli.command("preview")
+@click.argument("game")
+@click.argument("order")
+@click.option("--as", "side", required=True, help="The side that would give the order.")
+@json_option
+@click.pass_obj
+@guarded
+def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -> None:
+    """What an attack would do: strengths, odds, every shift with its case, the result per die; refused, as the
+    order would be, when it is not this side's turn. Writes nothing."""
+    result = ctx.console.preview(game, side, order)
+    emit(as_json, result, result["text"])
+
+
+@cli.command("state")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, help="Rewind: the state after this event.")
+@click.option("--as", "side", help="See it as this side sees it (fog of war).")
+@json_option
+@click.pass_obj
+@guarded
+def state_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, as_json: bool) -> None:
+    """The position, now or at any event: every stack on the map as a person reads it (hex, terrain and place,
+    each side's counters), then the view's records in aligned tables, as the turn email shows them."""
+    if as_json:
+        emit(as_json, ctx.console.view(game, at_seq, side), "")
+    else:
+        click.echo(ctx.console.position(game, at_seq, side))
+
+
+@cli.command("render")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, help="The position after this event (default: the last).")
+@click.option("--as", "side", help="Draw what this side sees (fog of war); after the game ends, everything.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The .svg file to write.")
+@click.pass_obj
+@guarded
+def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, output: str) -> None:
+    """Draw the map with the units at any event, as an SVG picture."""
+    svg, seq, whose = ctx.console.render(game, at_seq, side)
+    Path(output).write_text(svg, encoding="utf-8")
+    click.echo(f"wrote {output}: {game} after event {seq}, {whose}")
+
+
+@cli.command("analyze")
+@click.argument("game")
+@click.option("--as", "side", help="Analyse what this side has seen; after the game ends, everything.")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
+              help="Write analysis.json and one SVG chart per section into this directory.")
+@json_option
+@click.pass_obj
+@guarded
+def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, as_json: bool) -> None:
+    """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts."""
+    result = ctx.console.analyse(game, side)
+    if out_dir:
+        folder = Path(out_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "analysis.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+        for name, svg in ctx.console.charts(result).items():
+            (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
+    lines = [f"{game}: {len(result['attacks'])} attacks, {result['view']}"]
+    for s in result["sides"]:
+        luck = result["luck"][s]
+        lost = sum(result["step_losses"][s].values())
+        taken = {c: n for c, n in result["odds"]["by_side"][s].items() if n} or "-"
+        lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at {taken}; luck {luck['score']:+.2f} "
+                     f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f})")
+    if result.get("score"):
+        by_turn = ", ".join(f"{t}: {v}" for t, v in result["score"]["by_turn"].items())
+        lines.append(f"  {result['score']['name']} at the end of each turn: {by_turn}")
+    if out_dir:
+        lines.append(f"  wrote {out_dir}/analysis.json and charts")
+    emit(as_json, result, "\n".join(lines))
+
+
+@cli.command("fork")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, required=True, help="Branch after this event.")
+@json_option
+@click.pass_obj
+@guarded
+def fork_cmd(ctx: Context, game: str, at_seq: int, as_json: bool) -> None:
+    """A new game branching from any event of another; the parent is untouched."""
+    new_id = ctx.console.fork(game, at_seq)
+    emit(as_json, {"game_id": new_id, "parent": game, "at": at_seq}, new_id)
+
+
+@cli.command("reveal")
+@click.argument("game")
+@click.option("--reason", default="arbiter request")
+@json_option
+@click.pass_obj
+@guarded
+def reveal_cmd(ctx: Context, game: str, reason: str, as_json: bool) -> None:
+    """Publish a game's dice seed (arbiter); no die can be rolled in it afterwards."""
+    revealed = ctx.console.reveal(game, reason)
+    emit(as_json, revealed, f"seed: {revealed['seed']}")
+
+
+@cli.command("verify")
+@click.argument("game")
+@click.option("--dice", "check_dice", is_flag=True, help="Also recompute every die roll from the revealed seed.")
+@click.option("--seed", help="A seed you were given (arbiter), for rolls not yet revealed in the stream.")
+@json_option
+@click.pass_obj
+@guarded
+def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, as_json: bool) -> None:
+    """Audit a game (an id, or an exported .jsonl file): hash chain, every order re-run, dice."""
+    report = ctx.console.verify(game, check_dice, seed)
+    text = [f"{report.game_id}: {report.events} events, chain intact and {report.orders_replayed} orders replayed"
+            if report.ok else f"{report.game_id}: FAILED at event {report.first_bad_seq}"]
+    text += [f"  {p}" for p in report.problems]
+    if check_dice:
+        text.append(f"  dice: {report.rolls_checked} rolls recomputed, {report.rolls_unchecked} not checkable")
+        text += [f"  {n}" for n in report.dice_notes]
+    emit(as_json, report.to_dict(), "\n".join(text))
+    if not report.ok:
+        sys.exit(1)
+
+
+@cli.command("export")
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True)
+@json_option
+@click.pass_obj
+@guarded
+def export_cmd(ctx: Context, game: str, output: str, as_json: bool) -> None:
+    """Write the whole game as JSON Lines (one event a line, hashes included)."""
+    lines = ctx.console.export(game)
+    Path(output).write_text("".join(lines), encoding="utf-8")
+    emit(as_json, {"game_id": game, "events": len(lines), "file": output}, f"{len(lines)} events -> {output}")
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@json_option
+@click.pass_obj
+@guarded
+def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
+    """Load an exported game; a file that does not verify is refused whole."""
+    with open(file, encoding="utf-8") as fh:
+        game_id = ctx.console.import_game(fh)
+    emit(as_json, {"game_id": game_id}, f"imported {game_id}")
+
+
+@cli.command("demo")
+@click.option("--rules", "rules_name", default="snc", show_default=True, help="Which game's scripted opening.")
+@json_option
+@click.pass_obj
+@guarded
+def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
+    """Create a sample game with some history and print its id."""
+    from app.mail.transport import MailConfig
+
+    game_id, played = ctx.console.demo(rules_name)
+    url = ctx.console.open_link(MailConfig.from_env(), game_id)
+    text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
+                      f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
+                      f"   |   python cli.py verify {game_id}",
+                      f"watch it in the browser (the referee's view): python cli.py serve, then open {url}"])
+    emit(as_json, {"game_id": game_id, "orders": played, "url": url}, text)
+
+
+@cli.command("open")
+@click.argument("game")
+@click.option("--as", "side", help="See it as this side sees it (fog of war); default: the referee's view.")
+@click.option("--server", help="The server's address (default: HEXLEDGER_PUBLIC_URL, else http://127.0.0.1:8080/, "
+                               "where `serve` listens).")
+@click.option("--browser", is_flag=True, help="Also open the link in the web browser.")
+@json_option
+@click.pass_obj
+@guarded
+def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, browser: bool, as_json: bool) -> None:
+    """A link that opens a game in the replay viewer, as a side or as the referee: for the database's owner, who
+    can read every game in it anyway (a game made here has no seats, so no player's link). The link's key opens
+    that game's viewer only, as that view, and gives no orders (docs/replay.md, "The owner's link")."""
+    from app.mail.transport import MailConfig
+
+    url = ctx.console.open_link(MailConfig.from_env(), game, side, server)
+    view = f"as {side}" if side else "the referee's view"
+    emit(as_json, {"game_id": game, "view": side or "all", "url": url},
+         f"{url}\n  {game}, {view}; needs the server running: python cli.py serve")
+    if browser:
+        import webbrowser
+
+        webbrowser.open(url)
+
+
+def _pbem(ctx: Context):
+    from app.mail.transport import MailConfig
+
+    return ctx.console.pbem(MailConfig.from_env())
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=int)
+@click.option("--admin-token-file", type=click.File("r"), default=None,
+              help="A file holding the operator's key, which creating a game needs (POST /games, bearer); "
+                   "default HEXLEDGER_ADMIN_TOKEN. Without a key, creating games is closed.")
+@click.option("--open-game-creation", is_flag=True, default=False,
+              help="Let anyone create games when no operator's key is set (HEXLEDGER_OPEN_GAME_CREATION=1).")
+@click.pass_obj
+def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file, open_game_creation: bool) -> None:
+    """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
+    files in outbox/), sent from the outbox by a background thread; links in emails need HEXLEDGER_PUBLIC_URL.
+    Prints an access log: one line per request (app/web/access.py)."""
+    from waitress import serve
+
+    from app.web import create_app
+    from app.web.access import AccessLog
+
+    config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "background"}  # mail sent by a thread
+    if admin_token_file is not None:
+        config["ADMIN_TOKEN"] = admin_token_file.read().strip()
+    if open_game_creation:
+        config["OPEN_GAME_CREATION"] = True
+    try:
+        app = create_app(config)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    app.wsgi_app = AccessLog(app.wsgi_app, click.echo)  # one line per request on standard output
+    creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
+                "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
+    click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
+               f"/replay/GAME/; db {ctx.console.shown}; creating games: {creation})")
+    serve(app, host=host, port=port, threads=threads)
+
+
+@cli.command("ingest-email")
+@click.argument("file", default="-", type=click.File("rb"))
+@click.option("--maildir", type=click.Path(exists=True, file_okay=False),
+              help="Process every new message in this maildir instead (each moves to cur/ when done, or to the "
+                   "folder .quarantine if it cannot be processed).")
+@json_option
+@click.pass_obj
+@guarded
+def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
+    """Apply the orders in an email (a file, or - for stdin); the sender gets a reply listing each order.
+    Exit status: 0, 2 if an order was refused, 75 (EX_TEMPFAIL: an MTA tries again) if the database could not
+    take a message now (nothing of it written), 70 if a message could not be processed (set aside, logged)."""
+    from app.mail import inbound
+
+    pbem = _pbem(ctx)
+    results = inbound.ingest_maildir(pbem, maildir) if maildir else [inbound.ingest(pbem, file.read())]
+    data = [{"game_id": r.game_id, "applied": r.applied, "refused": r.refused, "deferred": r.deferred,
+             "quarantined": r.quarantined, "lines": r.lines} for r in results]
+    emit(as_json, data, "\n".join(f"{r.game_id or '-'}: {r.summary}\n" + "\n".join(f"  {x}" for x in r.lines)
+                                  for r in results) or "no new messages")
+    if any(r.deferred for r in results):
+        click.echo("error: the database could not take the message now; nothing of it was written: run again "
+                   "later", err=True)
+        sys.exit(EXIT_TEMPFAIL)
+    if any(r.quarantined for r in results):
+        sys.exit(EXIT_SOFTWARE)
+    if any(r.refused for r in results):
+        sys.exit(EXIT_REFUSED)
+
+
+@cli.command("tick")
+@json_option
+@click.pass_obj
+@guarded
+def tick_cmd(ctx: Context, as_json: bool) -> None:
+    """Deadline checks (run from cron): reminders before a move is due, the arbiter told when it is overdue."""
+    done = _pbem(ctx).tick()
+    emit(as_json, done, "\n".join(done) or "nothing due")
+
+
+@cli.command("outbox")
+@click.option("--send", is_flag=True, help="Send the mail that is due now (as tick and the server's sender do).")
+@click.option("--retry", is_flag=True, help="Queue the mail refused for good (5xx) again, due now.")
+@json_option
+@click.pass_obj
+@guarded
+def outbox_cmd(ctx: Context, send: bool, retry: bool, as_json: bool) -> None:
+    """The mail not yet delivered (docs/play-by-email.md, "The outbox"): each row's recipient, attempts and last
+    error, never its text (an invitation carries a token)."""
+    pbem = _pbem(ctx)
+    if retry:
+        click.echo(f"{pbem.retry_failed()} failed email(s) queued again", err=True)
+    if send:
+        report = pbem.deliver()
+        click.echo(f"{report.sent} sent, {len(report.failed)} failed", err=True)
+    rows = pbem.mail_queue()
+    emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:8} {r['kind']:8} {r['game_id'] or '-':11} "
+                                  f"{r['recipient']}  attempts {r['attempts']}, next {r['next_attempt_at']}"
+                                  + (f"\n         {r['last_error']}" if r["last_error"] else "") for r in rows)
+         or "the outbox is empty")

@@ -1,0 +1,501 @@
+"""The event store on PostgreSQL (psycopg 3), for operators who outgrow one machine: the interface of
+app/events/store.py's EventStore, method for method, with the same guarantees (tests/core/test_store_contract.py
+runs against both).
+
+- Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (db/postgres/0001_schema.sql).
+- Optimistic concurrency: an append locks its game's row (SELECT ... FOR UPDATE), so writers to one game queue
+  while writers to different games run side by side; a writer whose expected last seq is stale gets Conflict and
+  nothing is written.
+- One transaction per write: `transaction()` and every append inside it commit together (an order with its outbox
+  rows), or roll back together.
+- Durable: synchronous_commit is set on for every connection, so a commit is flushed to the server's WAL before
+  `append` returns (the server's own fsync must stay on: docs/core.md).
+
+- Any text, as SQLite keeps it: PostgreSQL's TEXT cannot hold NUL, so a text with a NUL (or one that starts with
+  MARK) is stored marked and escaped, and read back as it was (`to_db`, `from_db`); every other text, the canonical
+  JSON of payloads among them, is stored as it is.
+
+A connection per store object, as with SQLite (the web server opens one per thread). A refusal by the server (a
+lock not granted within the busy timeout, a full disk, a lost connection, a serialization failure or deadlock) is
+StoreUnavailable (HTTP 503), a write that lost a race for a unique key is Conflict (HTTP 409), never a raw driver
+error; a lost connection is opened again by the next call outside a transaction.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+from psycopg import errors, sql
+from psycopg.rows import RowMaker, dict_row
+
+from app.events.backends import shown
+from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json
+from app.events.store import (
+    Conflict,
+    NewEvent,
+    NoPbemSettings,
+    StoreError,
+    StoreUnavailable,
+    UnknownGame,
+    seal,
+    utc_now,
+)
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "postgres"
+MIGRATION_LOCK = 0x4845584C  # pg_advisory_xact_lock key: servers opening a new database apply each script once
+EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor", "at", "causation", "prev_hash", "hash")
+LOCKED = ("55P03", "40P01", "40001", "53300")  # lock not granted, deadlock, serialization, too many connections
+FULL = ("53100",)  # disk full
+
+
+def refused(exc: psycopg.Error) -> StoreUnavailable:
+    """The StoreUnavailable for a refusal by the server (its text says which: locked, full, or other)."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    state = getattr(exc, "sqlstate", None) or ""
+    if state in LOCKED:
+        return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
+                                "try again", "locked")
+    if state in FULL:
+        return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
+    return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+
+
+class PgEventStore:
+    """EventStore's interface on a PostgreSQL database named by a postgresql:// URL."""
+
+    def __init__(self, url: str, busy_timeout: float = 30.0):
+        self.path = url
+        self.busy_timeout = busy_timeout
+        self._lock_depth = 0
+        self._tx: psycopg.Transaction | None = None
+        self.conn = self._connect()
+        self._migrate()
+
+    def _connect(self) -> psycopg.Connection:
+        options = f"-c synchronous_commit=on -c lock_timeout={max(1, int(self.busy_timeout * 1000))}"
+        try:
+            return psycopg.connect(self.path, autocommit=True, row_factory=_text_row, options=options,
+                                   application_name="hexledger", connect_timeout=max(1, int(self.busy_timeout)))
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"cannot reach the PostgreSQL database {shown(self.path)} "
+                                   f"({str(exc).strip()[:300]}); nothing was written, try again", "refused") from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _q(self, query, args=None) -> psycopg.Cursor:
+        """Run one statement; a refusal by the server is StoreUnavailable. Outside a transaction, a connection the
+        server dropped since the last statement (a restart, its backend killed) is opened again and the statement
+        run once more on it: what the store runs outside a transaction may run twice (reads, marks that only rise,
+        idempotent inserts)."""
+        if self._lock_depth == 0 and (self.conn.closed or self.conn.broken):
+            self.conn = self._connect()
+        try:
+            return self.conn.execute(query, _params(args))
+        except psycopg.OperationalError as exc:
+            if self._lock_depth or not self.conn.broken:
+                raise refused(exc) from exc
+        self.conn = self._connect()
+        try:
+            return self.conn.execute(query, _params(args))
+        except psycopg.OperationalError as exc:
+            raise refused(exc) from exc
+
+    # -- schema -----------------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        """Apply the pending scripts of db/postgres, each with its record, under an advisory lock."""
+        scripts = sorted(MIGRATIONS.glob("*.sql"))
+        if self._applied() >= {s.name for s in scripts}:
+            return
+        with self._write_lock():
+            self._q("SELECT pg_advisory_xact_lock(%s)", [MIGRATION_LOCK])
+            self._q("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+            done = self._applied()
+            for script in scripts:
+                if script.name not in done:
+                    self._q(script.read_text())
+                    self._q("INSERT INTO schema_migrations (name, applied_at) VALUES (%s, %s)",
+                            [script.name, utc_now()])
+
+    def _applied(self) -> set[str]:
+        if self._q("SELECT to_regclass('schema_migrations') AS t").fetchone()["t"] is None:
+            return set()
+        return {row["name"] for row in self._q("SELECT name FROM schema_migrations")}
+
+    # -- writing ----------------------------------------------------------------------------------------
+    def create_game(self, game_id: str, rules: str, scenario: str, first_events: list[NewEvent],
+                    seed: str | None, parent: tuple[str, int] | None = None) -> list[StoredEvent]:
+        """Register a new game and append its first events, in one transaction."""
+        with self._write_lock():
+            self._register_game(game_id, rules, scenario, parent)
+            if seed is not None:
+                self._q("INSERT INTO dice_seeds (game_id, seed) VALUES (%s, %s)", [game_id, seed])
+            return self._append_locked(game_id, 0, first_events)
+
+    def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
+        """Append `events` after `expected_seq`, or raise Conflict and write nothing. The game's row lock queues
+        the writers of one game; the head is read after it is granted."""
+        with self._write_lock():
+            if self._q("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id]).fetchone() is None:
+                raise UnknownGame(game_id)
+            return self._append_locked(game_id, expected_seq, events)
+
+    def import_stream(self, game_id: str, rules: str, scenario: str, events: list[StoredEvent],
+                      parent: tuple[str, int] | None = None) -> None:
+        """Store an already sealed, verified stream (an imported export) as a new game, all or nothing."""
+        with self._write_lock():
+            self._register_game(game_id, rules, scenario, parent)
+            self._insert_events(events)
+
+    def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
+        inserted = self._q(
+            "INSERT INTO games (id, rules, scenario, created_at, parent_id, parent_seq) VALUES (%s, %s, %s, %s, %s, "
+            "%s) ON CONFLICT (id) DO NOTHING",
+            [game_id, rules, scenario, utc_now(), parent[0] if parent else None, parent[1] if parent else None])
+        if inserted.rowcount == 0:
+            raise StoreError(f"game {game_id!r} already exists here; nothing written")
+
+    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
+        last_seq, last_hash = self._head_unlocked(game_id)
+        if last_seq != expected_seq:
+            raise Conflict(game_id, expected_seq, last_seq)
+        sealed = seal(game_id, expected_seq, last_hash, events)
+        try:
+            self._insert_events(sealed)
+        except errors.UniqueViolation as exc:
+            raise Conflict(game_id, expected_seq, expected_seq + 1) from exc
+        return sealed
+
+    def _insert_events(self, events: list[StoredEvent]) -> None:
+        rows = [_params([getattr(e, c) if c != "payload" else canonical_json(e.payload) for c in EVENT_COLUMNS])
+                for e in events]
+        try:
+            with self.conn.cursor() as cursor:
+                cursor.executemany(f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES "
+                                   f"({', '.join(['%s'] * len(EVENT_COLUMNS))})", rows)
+        except psycopg.OperationalError as exc:
+            raise refused(exc) from exc
+
+    class _Lock:
+        """One transaction; a lock taken inside another of the same store joins it (one commit)."""
+
+        def __init__(self, store: PgEventStore):
+            self.store = store
+
+        def __enter__(self):
+            store = self.store
+            store._lock_depth += 1
+            if store._lock_depth > 1:
+                return
+            try:
+                if store.conn.closed or store.conn.broken:
+                    store.conn = store._connect()
+                try:
+                    store._tx = store.conn.transaction()
+                    store._tx.__enter__()
+                except psycopg.OperationalError:
+                    if not store.conn.broken:
+                        raise
+                    store.conn = store._connect()  # dropped since the last statement: nothing began, begin again
+                    store._tx = store.conn.transaction()
+                    store._tx.__enter__()
+            except StoreUnavailable:
+                store._lock_depth -= 1
+                raise
+            except psycopg.OperationalError as exc:
+                store._lock_depth -= 1
+                raise refused(exc) from exc
+
+        def __exit__(self, exc_type, exc, tb):
+            store = self.store
+            store._lock_depth -= 1
+            if store._lock_depth:
+                return False  # the outermost lock commits, or rolls back everything
+            tx, store._tx = store._tx, None
+            try:
+                tx.__exit__(exc_type, exc, tb)
+            except psycopg.OperationalError as commit_error:
+                if exc_type is None:
+                    raise refused(commit_error) from commit_error
+            return False
+
+    def _write_lock(self) -> PgEventStore._Lock:
+        return PgEventStore._Lock(self)
+
+    def transaction(self) -> PgEventStore._Lock:
+        """One write transaction for several writes (events and the service's own tables): all or none."""
+        return self._write_lock()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._lock_depth > 0
+
+    # -- reading ----------------------------------------------------------------------------------------
+    def _head_unlocked(self, game_id: str) -> tuple[int, str]:
+        row = self._q("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1",
+                      [game_id]).fetchone()
+        return (row["seq"], row["hash"]) if row else (0, GENESIS_HASH)
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        """(last sequence number, its hash) of a game's stream."""
+        self.game(game_id)
+        return self._head_unlocked(game_id)
+
+    def game_exists(self, game_id: str) -> bool:
+        return self._q("SELECT 1 FROM games WHERE id = %s", [game_id]).fetchone() is not None
+
+    def retractions(self, game_id: str, to_seq: int) -> list[tuple[int, dict]]:
+        """(seq, payload) of the game's core.Retracted events up to `to_seq`, in order."""
+        return [(row["seq"], json.loads(row["payload"])) for row in self._q(
+            "SELECT seq, payload FROM events WHERE game_id = %s AND type = 'core.Retracted' AND seq <= %s "
+            "ORDER BY seq", [game_id, to_seq])]
+
+    def game(self, game_id: str) -> dict:
+        row = self._q("SELECT * FROM games WHERE id = %s", [game_id]).fetchone()
+        if row is None:
+            raise UnknownGame(game_id)
+        return row
+
+    def games(self, after: str | None = None, limit: int | None = None, finished_only: bool = False) -> list[dict]:
+        """Games in the order they were created, from just after the game `after`, at most `limit`; with
+        `finished_only` only games that ended (their dice seed revealed because the game was over)."""
+        where, args = [], []
+        if after is not None:
+            where.append("(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = %s)")
+            args.append(after)
+        if finished_only:
+            where.append("EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.type = 'core.SeedRevealed' "
+                         "AND CASE WHEN e.type = 'core.SeedRevealed' THEN e.payload::jsonb ->> 'reason' END "
+                         "= 'game over')")  # CASE: only these payloads are cast (jsonb refuses \u0000 elsewhere)
+        query = ("SELECT g.*, (SELECT max(seq) FROM events e WHERE e.game_id = g.id) AS last_seq FROM games g"
+                 + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.created_at, g.id")
+        if limit is not None:
+            query += " LIMIT %s"
+            args.append(limit)
+        return self._q(query, args).fetchall()
+
+    def events(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[StoredEvent]:
+        """A game's events in order, from `from_seq` through `to_seq` (inclusive)."""
+        query = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE game_id = %s AND seq >= %s"
+        args: list = [game_id, from_seq]
+        if to_seq is not None:
+            query += " AND seq <= %s"
+            args.append(to_seq)
+        for row in self._q(query + " ORDER BY seq", args).fetchall():
+            yield StoredEvent(**{**row, "payload": json.loads(row["payload"])})
+
+    def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventBody]:
+        """What a fold reads of a game's events (seq, type, version, payload), in order, `from_seq` through
+        `to_seq` (inclusive): `events` without the envelope's provenance and chain fields."""
+        query = "SELECT seq, type, version, payload FROM events WHERE game_id = %s AND seq >= %s"
+        args: list = [game_id, from_seq]
+        if to_seq is not None:
+            query += " AND seq <= %s"
+            args.append(to_seq)
+        for row in self._q(query + " ORDER BY seq", args).fetchall():
+            yield EventBody(game_id, row["seq"], row["type"], row["version"], json.loads(row["payload"]))
+
+    def event(self, game_id: str, seq: int) -> StoredEvent | None:
+        return next(self.events(game_id, seq, seq), None)
+
+    def dice_seed(self, game_id: str) -> str | None:
+        row = self._q("SELECT seed FROM dice_seeds WHERE game_id = %s", [game_id]).fetchone()
+        return row["seed"] if row else None
+
+    # -- play by email: a game's settings and seats (app/service/seats.py) ---------------------------------
+    def add_pbem_game(self, game_id: str, settings: dict, members: list[dict]) -> None:
+        """A game's play-by-email settings (columns of pbem_games) and its seats, in the caller's transaction."""
+        with self._write_lock():
+            self._insert("pbem_games", {"game_id": game_id, **settings})
+            for member in members:
+                self._insert("pbem_members", {"game_id": game_id, **member})
+
+    def _insert(self, table: str, row: dict) -> None:
+        self._q(sql.SQL("INSERT INTO {} ({}) VALUES ({})").format(
+            sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, row)),
+            sql.SQL(", ").join(sql.Placeholder() * len(row))), list(row.values()))
+
+    def members(self, game_id: str) -> list[dict]:
+        """A game's seats, each a dict (seat, email, token_hash, last_seen_seq, last_notified_seq, ...)."""
+        rows = self._q("SELECT * FROM pbem_members WHERE game_id = %s ORDER BY position", [game_id]).fetchall()
+        return [_without_position(row) for row in rows]
+
+    def pbem_settings(self, game_id: str) -> dict | None:
+        row = self._q("SELECT * FROM pbem_games WHERE game_id = %s", [game_id]).fetchone()
+        return _without_position(row) if row else None
+
+    def update_pbem_game(self, game_id: str, changes: dict) -> None:
+        """Change columns of a game's play-by-email settings; a game without settings is NoPbemSettings."""
+        with self._write_lock():
+            updated = self._q(sql.SQL("UPDATE pbem_games SET {} WHERE game_id = %s").format(sql.SQL(", ").join(
+                sql.SQL("{} = %s").format(sql.Identifier(column)) for column in changes)),
+                [*changes.values(), game_id])
+            if updated.rowcount == 0:
+                raise NoPbemSettings(game_id)
+
+    def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
+        """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""
+        where = ["over_notified = 0"] if running_only else []
+        if on_clock_only:
+            where += ["deadline_hours IS NOT NULL", "turn_side IS NOT NULL"]
+        rows = self._q("SELECT * FROM pbem_games" + (" WHERE " + " AND ".join(where) if where else "")
+                       + " ORDER BY position").fetchall()
+        return [_without_position(row) for row in rows]
+
+    def mark_seen(self, game_id: str, seat: str, seq: int) -> None:
+        """The seat has read the game up to `seq` (never lowered). A refusal raises StoreUnavailable."""
+        self._seat_mark("last_seen_seq", game_id, seat, seq)
+
+    def mark_notified(self, game_id: str, seat: str, seq: int) -> None:
+        """The seat's turn email up to `seq` went (never lowered)."""
+        self._seat_mark("last_notified_seq", game_id, seat, seq)
+
+    def _seat_mark(self, column: str, game_id: str, seat: str, seq: int) -> None:
+        self._q(sql.SQL("UPDATE pbem_members SET {0} = greatest({0}, %s) WHERE game_id = %s AND seat = %s").format(
+            sql.Identifier(column)), [seq, game_id, seat])
+
+    # -- the server's own records -----------------------------------------------------------------------
+    def secret(self, name: str, fresh: str) -> str:
+        """The server secret `name`, made `fresh` on first use and kept from then on."""
+        self._q("INSERT INTO server_secrets (name, value, created_at) VALUES (%s, %s, %s) ON CONFLICT (name) "
+                "DO NOTHING", [name, fresh, utc_now()])
+        return self._q("SELECT value FROM server_secrets WHERE name = %s", [name]).fetchone()["value"]
+
+    def swap_clock(self, name: str, at: str) -> str | None:
+        """Record `at` as the clock `name`'s last reading; returns the one before (None the first time)."""
+        with self._write_lock():
+            row = self._q("SELECT at FROM tick_clock WHERE name = %s FOR UPDATE", [name]).fetchone()
+            self._q("INSERT INTO tick_clock (name, at) VALUES (%s, %s) ON CONFLICT (name) DO UPDATE SET at = "
+                    "excluded.at", [name, at])
+        return row["at"] if row else None
+
+    # -- the outbox (app/service/outbox.py) -------------------------------------------------------------
+    def queue_mail(self, rows: list[dict], now: str) -> list[int]:
+        """Add outgoing mail, due at `now`, in the transaction of the write that causes it. Returns the row ids."""
+        with self._write_lock():
+            return [self._q(
+                "INSERT INTO outbox (game_id, kind, recipient, seat, message_id, data, created_at, next_attempt_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                [row.get("game_id"), row["kind"], row["recipient"], row.get("seat"), row["message_id"],
+                 canonical_json(row["data"]), now, now]).fetchone()["id"] for row in rows]
+
+    def claim_mail(self, now: str, lease_until: str, ids: list[int] | None = None, limit: int = 50) -> list[dict]:
+        """Pending mail due at `now` (of `ids` only, if given), oldest first, each claimed until `lease_until`;
+        rows another sender is claiming at this moment are skipped (FOR UPDATE SKIP LOCKED), never sent twice."""
+        if ids == []:
+            return []
+        query = "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= %s"
+        args: list = [now]
+        if ids is not None:
+            query += " AND id = ANY(%s)"
+            args.append(ids)
+        with self._write_lock():
+            rows = self._q(query + " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED", [*args, limit]).fetchall()
+            if rows:
+                self._q("UPDATE outbox SET next_attempt_at = %s WHERE id = ANY(%s)",
+                        [lease_until, [row["id"] for row in rows]])
+        return [{**row, "data": json.loads(row["data"])} for row in rows]
+
+    def mail_sent(self, mail_id: int) -> None:
+        self._q("DELETE FROM outbox WHERE id = %s", [mail_id])
+
+    def mail_failed(self, mail_id: int, error: str, retry_at: str | None) -> None:
+        """Record a failed attempt: try again at `retry_at`, or (None) never without an operator."""
+        self._q("UPDATE outbox SET attempts = attempts + 1, last_error = %s, next_attempt_at = "
+                "coalesce(%s::text, next_attempt_at), status = %s WHERE id = %s",
+                [error[:500], retry_at, "pending" if retry_at else "failed", mail_id])
+
+    def retry_failed_mail(self, now: str) -> int:
+        """Every failed row pending again, due now; returns how many."""
+        return self._q("UPDATE outbox SET status = 'pending', next_attempt_at = %s WHERE status = 'failed'",
+                       [now]).rowcount
+
+    def mail_queue(self) -> list[dict]:
+        """Every undelivered row, without its content (an invitation's carries a token)."""
+        return self._q("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, next_attempt_at, "
+                       "last_error FROM outbox ORDER BY id").fetchall()
+
+    def next_mail_due(self) -> str | None:
+        return self._q("SELECT min(next_attempt_at) AS due FROM outbox WHERE status = 'pending'").fetchone()["due"]
+
+    # -- processed incoming mail ------------------------------------------------------------------------
+    def mail_processed(self, message_id: str) -> bool:
+        return self._q("SELECT 1 FROM pbem_messages WHERE message_id = %s",
+                       [message_id]).fetchone() is not None
+
+    def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
+        """Mark an incoming message processed; inside the transaction of the orders it carried."""
+        self._q("INSERT INTO pbem_messages (message_id, game_id, received_at, outcome) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (message_id) DO NOTHING", [message_id, game_id, utc_now(), outcome])
+
+    # -- snapshots (a cache) ----------------------------------------------------------------------------
+    def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool:
+        """Cache a folded state. A cache write that fails is skipped, never an error (inside a transaction it is
+        a savepoint, so its failure leaves the caller's writes standing)."""
+        try:
+            with self.conn.transaction():
+                self.conn.execute(
+                    "INSERT INTO snapshots (game_id, seq, rules_version, state) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (game_id, seq) DO UPDATE SET rules_version = excluded.rules_version, "
+                    "state = excluded.state", [game_id, seq, rules_version, canonical_json(state)])
+            return True
+        except psycopg.Error:
+            return False
+
+    def latest_snapshot(self, game_id: str, at_or_before: int, rules_version: str) -> tuple[int, dict] | None:
+        row = self._q("SELECT seq, state FROM snapshots WHERE game_id = %s AND seq <= %s AND rules_version = %s "
+                      "ORDER BY seq DESC LIMIT 1", [game_id, at_or_before, rules_version]).fetchone()
+        return (row["seq"], json.loads(row["state"])) if row else None
+
+    def drop_snapshots(self, game_id: str | None = None) -> None:
+        """Drop the cached states (of one game); a refusal raises StoreUnavailable."""
+        if game_id is None:
+            self._q("DELETE FROM snapshots")
+        else:
+            self._q("DELETE FROM snapshots WHERE game_id = %s", [game_id])
+
+
+MARK = "\x01"  # starts a stored text that was escaped (to_db): it held a NUL, or itself started with MARK
+
+
+def to_db(value: str) -> str:
+    """A text as a PostgreSQL TEXT value, which cannot hold NUL (SQLite's can): a text with a NUL, or starting with
+    MARK, is MARK and the text with backslash doubled and NUL written \\0; any other text is kept as it is. One
+    stored value per text, so equality in a WHERE clause still means equal texts."""
+    if "\x00" not in value and not value.startswith(MARK):
+        return value
+    return MARK + value.replace("\\", "\\\\").replace("\x00", "\\0")
+
+
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
+def from_db(value: str) -> str:
+    """The text `to_db` stored as `value`."""
+    if not value.startswith(MARK):
+        return value
+    return _ESCAPED.sub(lambda m: "\x00" if m.group(1) == "0" else m.group(1), value[1:])
+
+
+def _params(args):
+    """A statement's parameters with each text as `to_db` stores it."""
+    if args is None:
+        return None
+    return [to_db(a) if isinstance(a, str) else a for a in args]
+
+
+def _text_row(cursor: psycopg.Cursor) -> RowMaker[dict]:
+    """Rows as dicts (psycopg's dict_row), each text as it was before `to_db`."""
+    make = dict_row(cursor)
+
+    def row(values) -> dict:
+        return {k: from_db(v) if isinstance(v, str) else v for k, v in make(values).items()}
+
+    return row
+
+
+def _without_position(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k != "position"}

@@ -1,0 +1,535 @@
+"""Operation Causeway: Formosa 1944 event types. Each is a frozen fact that applies itself to the state and
+describes itself for the history; the stored names read "formosa.<Name>". Dice are core DieRolled events; the
+shared DecisionRequired, DecisionMade and GameEnded come from app/rules/engine/events.py.
+
+Descriptions never name a concealed Japanese unit: the history passes through the view (view.py), which
+replaces the description of an event about a unit the Allied player may not examine (11.0)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from app.events.registry import event_type
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
+from app.rules.formosa.state import OUT, Combat, State, is_hex
+
+__all__ = [
+    "AdvanceOffered", "AmoyRolled", "BaseBuilt", "BaseDemobilised", "CombatEnded", "CombatResolved", "DecisionMade",
+    "DecisionRequired", "GameEnded", "LogisticsReceived", "LpLost", "LpSpent", "PointsBought", "ReconRolled",
+    "SetupEnded", "SetupRolled", "StepBegan", "TurnEnded", "UnitDeployed", "UnitEliminated", "UnitMoved",
+    "UnitPlaced", "UnitRecruited", "UnitRetreated", "UnitRevealed", "UnitTransferred", "UnitsAdvanced",
+    "UnitsChosen", "UnitsLanded", "UnitsReturned", "VictoryCounted",
+]
+
+# Per-phase flags each step clears when it begins (12.2 once a phase, 15.0 once a Combat Phase).
+_CLEARS = {"allied-movement": "moved", "japanese-movement": "moved", "allied-combat": "attacked",
+           "japanese-combat": "attacked", "invasion": "attacked"}
+
+
+def _units(state: State, ids, **changes) -> State:
+    return state.with_units(*(replace(state.units[i], **changes) for i in ids))
+
+
+@event_type("formosa.SetupRolled")
+@dataclass(frozen=True)
+class SetupRolled:
+    """24.1/24.2: the Japanese set-up LP, tactical air points and kamikaze points, each from its die."""
+
+    lp: int
+    tac: int
+    kamikaze: int
+
+    def apply(self, state: State) -> State:
+        return replace(state, setup_rolled=True, lp={**state.lp, "japanese": self.lp},
+                       air={**state.air, "japanese-tac": self.tac, "kamikaze": self.kamikaze})
+
+    def describe(self) -> str:
+        return (f"Japanese set-up: {self.lp} LP, {self.tac} tactical air points, {self.kamikaze} kamikaze points "
+                "(Formosa 24.1)")
+
+
+@event_type("formosa.UnitsChosen")
+@dataclass(frozen=True)
+class UnitsChosen:
+    """3.0 (player's choice): the units a set-up group's pick takes; the Japanese must then place them, the
+    Allied go to the Staging Area (8.1)."""
+
+    side: str
+    group: str
+    units: list[str]
+
+    def apply(self, state: State) -> State:
+        chosen = {**state.chosen, self.group: (*state.chosen.get(self.group, ()), *self.units)}
+        state = replace(state, chosen=chosen)
+        if self.side == "japanese":
+            return replace(state, to_place=(*state.to_place, *self.units))
+        return _units(state, self.units, where="allied-staging")
+
+    def describe(self) -> str:
+        return f"{self.side} chooses {', '.join(self.units)} (Formosa 3.0)"
+
+
+@event_type("formosa.LpSpent")
+@dataclass(frozen=True)
+class LpSpent:
+    side: str
+    amount: int
+    why: str
+
+    def apply(self, state: State) -> State:
+        return replace(state, lp={**state.lp, self.side: state.lp[self.side] - self.amount})
+
+    def describe(self) -> str:
+        return f"{self.side} spends {self.amount} LP: {self.why}"
+
+
+@event_type("formosa.LpLost")
+@dataclass(frozen=True)
+class LpLost:
+    """7.2, 24.1: LP above the cap are lost."""
+
+    side: str
+    amount: int
+    case: str
+
+    def apply(self, state: State) -> State:
+        return replace(state, lp={**state.lp, self.side: state.lp[self.side] - self.amount})
+
+    def describe(self) -> str:
+        return f"{self.side} loses {self.amount} LP over the cap ({self.case})"
+
+
+@event_type("formosa.UnitRecruited")
+@dataclass(frozen=True)
+class UnitRecruited:
+    """8.0: a unit recruited goes where it deploys: a Japanese unit at set-up joins the units to place on
+    Formosa (`to` "formosa"); an Allied unit goes to the Staging Area (8.1)."""
+
+    unit: str
+    to: str
+    replaced: bool = False
+
+    def apply(self, state: State) -> State:
+        if self.to == "formosa":  # concealed side up unless replaced (8.1, 11.2)
+            state = state.with_units(replace(state.units[self.unit], concealed=not self.replaced))
+            return replace(state, to_place=(*state.to_place, self.unit))
+        return replace(state.move(self.unit, self.to), to_place=(*state.to_place, self.unit))
+
+    def describe(self) -> str:
+        how = "replaced" if self.replaced else "recruited"
+        return f"{self.unit} {how} ({'to deploy on Formosa' if self.to == 'formosa' else self.to})"
+
+
+@event_type("formosa.PointsBought")
+@dataclass(frozen=True)
+class PointsBought:
+    """7.3: air points (2.5), naval gunfire, invasion markers (10.0) or the mobile fleet bought with LP."""
+
+    side: str
+    kind: str
+    count: int
+
+    def apply(self, state: State) -> State:
+        if self.kind in ("amphibious", "drop-zone"):
+            return replace(state, markers={**state.markers, self.kind: state.markers.get(self.kind, 0) + self.count})
+        if self.kind == "gunfire":
+            return replace(state, naval={**state.naval, "gunfire": state.naval.get("gunfire", 0) + self.count})
+        key = f"{self.side}-tac" if self.kind == "tac" else self.kind
+        return replace(state, air={**state.air, key: state.air.get(key, 0) + self.count})
+
+    def describe(self) -> str:
+        return f"{self.side} buys {self.count} {self.kind}"
+
+
+@event_type("formosa.UnitPlaced")
+@dataclass(frozen=True)
+class UnitPlaced:
+    """3.0, 24.1: a Japanese unit set up on Formosa, concealed or revealed."""
+
+    unit: str
+    hex: str
+    concealed: bool
+
+    def apply(self, state: State) -> State:
+        state = state.move(self.unit, self.hex, concealed=self.concealed)
+        return replace(state, to_place=tuple(u for u in state.to_place if u != self.unit))
+
+    def describe(self) -> str:
+        return f"{self.unit} set up in {self.hex}{' concealed' if self.concealed else ''} (Formosa 3.0)"
+
+
+@event_type("formosa.UnitDeployed")
+@dataclass(frozen=True)
+class UnitDeployed:
+    """8.1: a reinforcement or replacement deployed where its side deploys (a hex, Amoy or the Staging Area)."""
+
+    unit: str
+    where: str
+    concealed: bool = False
+
+    def apply(self, state: State) -> State:
+        state = state.move(self.unit, self.where, concealed=self.concealed)
+        return replace(state, to_place=tuple(u for u in state.to_place if u != self.unit))
+
+    def describe(self) -> str:
+        return f"{self.unit} deployed in {self.where} (Formosa 8.1)"
+
+
+@event_type("formosa.SetupEnded")
+@dataclass(frozen=True)
+class SetupEnded:
+    """3.0, 8.2, 24.1: a side's set-up is done; the types recruitable only at set-up and not recruited are set
+    aside for the game."""
+
+    side: str
+    set_aside: list[str]
+    next_step: str
+
+    def apply(self, state: State) -> State:
+        state = _units(state, self.set_aside, where=OUT)
+        return replace(state, step=self.next_step,
+                       to_place=tuple(u for u in state.to_place if state.units[u].side != self.side))
+
+    def describe(self) -> str:
+        aside = f"; set aside: {len(self.set_aside)} units (Formosa 8.2)" if self.set_aside else ""
+        return f"{self.side} set-up complete{aside}"
+
+
+@event_type("formosa.ReconRolled")
+@dataclass(frozen=True)
+class ReconRolled:
+    """24.1 Pre-Invasion Reconnaissance: the Allied player may reveal that many Japanese stacks."""
+
+    stacks: int
+
+    def apply(self, state: State) -> State:
+        return replace(state, recon=self.stacks)
+
+    def describe(self) -> str:
+        return f"Pre-invasion reconnaissance: the Allied player may reveal {self.stacks} stacks (Formosa 24.1)"
+
+
+@event_type("formosa.UnitRevealed")
+@dataclass(frozen=True)
+class UnitRevealed:
+    """11.2: a concealed Japanese unit turned face up, for the rest of the game; a deception unit revealed is
+    removed for good (11.1). `recon`: one of the reconnaissance stacks (24.1)."""
+
+    unit: str
+    hex: str
+    case: str
+    deception: bool = False
+    recon: bool = False
+
+    def apply(self, state: State) -> State:
+        state = state.with_units(replace(state.units[self.unit], concealed=False,
+                                         **({"where": OUT} if self.deception else {})))
+        return replace(state, recon=state.recon - 1) if self.recon else state
+
+    def describe(self) -> str:
+        if self.deception:
+            return f"the unit in {self.hex} is revealed: a deception unit, removed ({self.case})"
+        return f"{self.unit} in {self.hex} revealed ({self.case})"
+
+
+@event_type("formosa.StepBegan")
+@dataclass(frozen=True)
+class StepBegan:
+    """6.1: the sequence moves on to `step` of Game-Turn `turn`."""
+
+    step: str
+    turn: int
+
+    def apply(self, state: State) -> State:
+        if self.step.startswith("recruit"):
+            state = replace(state, to_place=())
+        flag = _CLEARS.get(self.step)
+        if flag:
+            state = _units(state, [u.id for u in state.units.values() if getattr(u, flag)], **{flag: False})
+        if self.step == "base-building":
+            state = _units(state, [u.id for u in state.units.values() if u.pinned], pinned=False)
+        return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), combat=None)
+
+    def describe(self) -> str:
+        if self.step.startswith(("setup", "recon")):
+            return f"set-up: {self.step.replace('-', ' ')}"
+        return f"Game-Turn {self.turn}: {self.step.replace('-', ' ')} phase"
+
+
+@event_type("formosa.UnitsLanded")
+@dataclass(frozen=True)
+class UnitsLanded:
+    """10.1-10.3: units land on an amphibious or drop zone marker placed in `hex`; they may not move in the
+    ensuing Allied Movement Phase."""
+
+    marker: str
+    hex: str
+    units: list[str]
+
+    def apply(self, state: State) -> State:
+        state = _units(state, self.units, where=self.hex, pinned=True)
+        return replace(state, markers={**state.markers, self.marker: state.markers[self.marker] - 1},
+                       used_hexes=(*state.used_hexes, self.hex))
+
+    def describe(self) -> str:
+        how = "land" if self.marker == "amphibious" else "drop"
+        return f"{', '.join(self.units)} {how} in {self.hex} ({self.marker} marker; Formosa 10.1)"
+
+
+@event_type("formosa.UnitTransferred")
+@dataclass(frozen=True)
+class UnitTransferred:
+    """21.0: naval transfer between the Staging Area, ports and coastal hexes."""
+
+    unit: str
+    frm: str
+    to: str
+
+    def apply(self, state: State) -> State:
+        state = state.move(self.unit, self.to, moved=True, pinned=is_hex(self.to) or state.units[self.unit].pinned)
+        ends = [f"from-{self.frm}"] * is_hex(self.frm) + [f"to-{self.to}"] * is_hex(self.to)
+        return replace(state, used_hexes=(*state.used_hexes, *ends))  # 21.0's counts per hex and phase
+
+    def describe(self) -> str:
+        return f"{self.unit} transferred by sea from {self.frm} to {self.to} (Formosa 21.0)"
+
+
+@event_type("formosa.UnitMoved")
+@dataclass(frozen=True)
+class UnitMoved:
+    """12.0: a unit moved along `path` (its start first), spending `mp`."""
+
+    unit: str
+    path: list[str]
+    mp: float
+
+    def apply(self, state: State) -> State:
+        return state.move(self.unit, self.path[-1], moved=True)
+
+    def describe(self) -> str:
+        return f"{self.unit} moves {' '.join(self.path)} ({self.mp:g} MP)"
+
+
+@event_type("formosa.CombatResolved")
+@dataclass(frozen=True)
+class CombatResolved:
+    """15.2: one combat, with the totals, the percentage, every shift with its case, the column, the die and
+    the result code (15.3-15.5)."""
+
+    attacker: str
+    hexes: list[str]
+    attackers: list[str]
+    defenders: list[str]
+    attack: int
+    defence: int
+    percent: int
+    shifts: list[dict]
+    column: str
+    die: int
+    code: str
+    counterattack: bool = False
+    assault: bool = False
+
+    def apply(self, state: State) -> State:
+        state = _units(state, [u for u in self.attackers if u in state.units and not self.counterattack],
+                       attacked=True)
+        advance = state.data.crt_raw["codes"][self.code].get("advance", 0)
+        combat = Combat(self.attacker, tuple(self.hexes), tuple(self.attackers), tuple(self.defenders), self.code,
+                        counterattack=self.counterattack, assault=self.assault, advance=advance)
+        hexes = state.attacked_hexes if self.counterattack else (*state.attacked_hexes, *self.hexes)
+        return replace(state, combat=combat, attacked_hexes=hexes)
+
+    def describe(self) -> str:
+        shifts = "; ".join(f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in self.shifts) or "no shifts"
+        what = "counterattack on" if self.counterattack else ("assault on" if self.assault else "attack on")
+        return (f"{self.attacker} {what} {', '.join(self.hexes)}: {self.attack} against {self.defence} = "
+                f"{self.percent}%, {shifts}: column {self.column}, die {self.die}: {self.code} (Formosa 15.2)")
+
+
+@event_type("formosa.UnitEliminated")
+@dataclass(frozen=True)
+class UnitEliminated:
+    """15.5, 13.3, 8.3: a ground unit removed from the map to a display (replacements or eliminated)."""
+
+    unit: str
+    frm: str
+    to: str
+    case: str
+
+    def apply(self, state: State) -> State:
+        state = state.move(self.unit, self.to, concealed=False, moved=False, attacked=False, pinned=False,
+                           base=False)
+        c = state.combat
+        if c is not None and self.frm in c.hexes and not state.at(self.frm):
+            state = replace(state, combat=replace(c, cleared=(*c.cleared, self.frm)))
+        return state
+
+    def describe(self) -> str:
+        return f"{self.unit} eliminated in {self.frm}, to the {self.to.replace('-', ' ')} display ({self.case})"
+
+
+@event_type("formosa.UnitRetreated")
+@dataclass(frozen=True)
+class UnitRetreated:
+    """15.7: a unit retreated one hex (more if it over-stacked)."""
+
+    unit: str
+    path: list[str]
+
+    def apply(self, state: State) -> State:
+        state = state.move(self.unit, self.path[-1])
+        c = state.combat
+        if c is not None and self.path[0] in c.hexes and not state.at(self.path[0]):
+            state = replace(state, combat=replace(c, cleared=(*c.cleared, self.path[0])))
+        return state
+
+    def describe(self) -> str:
+        return f"{self.unit} retreats {' '.join(self.path)} (Formosa 15.7)"
+
+
+@event_type("formosa.UnitsAdvanced")
+@dataclass(frozen=True)
+class UnitsAdvanced:
+    """15.8: units advanced after combat along `path`."""
+
+    units: list[str]
+    path: list[str]
+
+    def apply(self, state: State) -> State:
+        state = _units(state, self.units, where=self.path[-1])
+        c = state.combat
+        return replace(state, combat=replace(c, advanced=(*c.advanced, *self.units))) if c else state
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} advance {' '.join(self.path)} (Formosa 15.8)"
+
+
+@event_type("formosa.AdvanceOffered")
+@dataclass(frozen=True)
+class AdvanceOffered:
+    """15.8: the cleared hexes are offered to the attacker's survivors (once a combat)."""
+
+    def apply(self, state: State) -> State:
+        return replace(state, combat=replace(state.combat, offered=True))
+
+    def describe(self) -> str:
+        return "the attacker may advance after combat (Formosa 15.8)"
+
+
+@event_type("formosa.CombatEnded")
+@dataclass(frozen=True)
+class CombatEnded:
+    def apply(self, state: State) -> State:
+        return replace(state, combat=None)
+
+    def describe(self) -> str:
+        return "the combat is over"
+
+
+@event_type("formosa.BaseBuilt")
+@dataclass(frozen=True)
+class BaseBuilt:
+    """20.1: an engineer flipped to its base side in a port or airfield hex."""
+
+    unit: str
+    hex: str
+
+    def apply(self, state: State) -> State:
+        return _units(state, [self.unit], base=True)
+
+    def describe(self) -> str:
+        return f"{self.unit} builds a base in {self.hex} (Formosa 20.1)"
+
+
+@event_type("formosa.BaseDemobilised")
+@dataclass(frozen=True)
+class BaseDemobilised:
+    """20.2: a base flipped back to its engineer side."""
+
+    unit: str
+    hex: str
+
+    def apply(self, state: State) -> State:
+        return _units(state, [self.unit], base=False)
+
+    def describe(self) -> str:
+        return f"{self.unit} demobilises its base in {self.hex} (Formosa 20.2)"
+
+
+@event_type("formosa.LogisticsReceived")
+@dataclass(frozen=True)
+class LogisticsReceived:
+    """7.2: the LP a side adds in the Logistics Phase, item by item (what, LP, case)."""
+
+    side: str
+    items: list
+
+    def apply(self, state: State) -> State:
+        return replace(state, lp={**state.lp, self.side: state.lp[self.side] + sum(i[1] for i in self.items)})
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{what} {lp}" for what, lp, _ in self.items)
+        return f"{self.side} receives {sum(i[1] for i in self.items)} LP ({parts}; Formosa 7.2)"
+
+
+@event_type("formosa.AmoyRolled")
+@dataclass(frozen=True)
+class AmoyRolled:
+    """9.1: the Amoy roll, and whether Amoy falls."""
+
+    turn: int
+    die: int
+    captured: bool
+
+    def apply(self, state: State) -> State:
+        return replace(state, amoy_turn=self.turn) if self.captured else state
+
+    def describe(self) -> str:
+        return f"Amoy: die {self.die} on GT {self.turn}: {'captured' if self.captured else 'holds'} (Formosa 9.1)"
+
+
+@event_type("formosa.UnitsReturned")
+@dataclass(frozen=True)
+class UnitsReturned:
+    """8.1 Important: units recruited that did not enter play this GT go back to their Reinforcements Display."""
+
+    side: str
+    units: list[str]
+
+    def apply(self, state: State) -> State:
+        state = _units(state, self.units, where=f"{self.side}-reinforcements")
+        return replace(state, to_place=tuple(u for u in state.to_place if u not in self.units))
+
+    def describe(self) -> str:
+        return f"{len(self.units)} {self.side} units recruited but not deployed return (Formosa 8.1)"
+
+
+@event_type("formosa.TurnEnded")
+@dataclass(frozen=True)
+class TurnEnded:
+    """6.1 End of Turn Phase: the turn marker moves on."""
+
+    turn: int
+
+    def apply(self, state: State) -> State:
+        return replace(state, turn=self.turn + 1)
+
+    def describe(self) -> str:
+        return f"end of Game-Turn {self.turn}"
+
+
+@event_type("formosa.VictoryCounted")
+@dataclass(frozen=True)
+class VictoryCounted:
+    """4.2: the VP of each side at the end, with what earned them, and the level."""
+
+    allied: int
+    japanese: int
+    level: str
+    detail: dict = field(default_factory=dict)
+
+    def apply(self, state: State) -> State:
+        return state
+
+    def describe(self) -> str:
+        return (f"victory points: Allied {self.allied}, Japanese {self.japanese}, net {self.allied - self.japanese}: "
+                f"{self.level} (Formosa 4.2)")

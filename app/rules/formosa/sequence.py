@@ -1,0 +1,1081 @@
+"""The Formosa states table (6.1; docs/formosa-engine-plan.md section 2): the set-up (3.0, 24.1, 24.2), the
+pre-invasion reconnaissance, and each Game-Turn's Allied Player Turn (invasion, naval transfer, movement,
+combat, base building) and Japanese Player Turn (movement, combat), then the end of the turn; with the decisions
+a combat or an over-stack leaves to a player.
+
+The Strategic Stage's logistics, recruit and Amoy phases are here; its strike stage (strike planning and reveal,
+air superiority, special attacks, B-29), the Interdiction Phase, the Air Return Phase and the defender's combat
+choices are the steps of strike.py (events in airpower.py)."""
+from __future__ import annotations
+
+from app.rules.engine.decision import Decision
+from app.rules.engine.events import DecisionMade, DecisionRequired
+from app.rules.engine.syntax import SlotType
+from app.rules.engine.table import StatesTable, Step, order
+from app.rules.formosa import airpower, combat, movement, strategic, strike, victory
+from app.rules.formosa.events import (
+    AmoyRolled,
+    BaseBuilt,
+    BaseDemobilised,
+    LogisticsReceived,
+    LpLost,
+    LpSpent,
+    PointsBought,
+    ReconRolled,
+    SetupEnded,
+    SetupRolled,
+    StepBegan,
+    TurnEnded,
+    UnitDeployed,
+    UnitEliminated,
+    UnitPlaced,
+    UnitRecruited,
+    UnitRevealed,
+    UnitsChosen,
+    UnitsLanded,
+    UnitsReturned,
+    UnitTransferred,
+)
+from app.rules.formosa.position import group_key
+from app.rules.formosa.state import State, Unit, is_hex, other
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.stacking import overstacked
+
+H = Hex.parse
+SEQ = "Formosa 6.1"
+# The Game-Turn's steps in the order of 6.1 that the engine plays now.
+TURN = ("logistics", "recruit-japanese", "recruit-allied", "amoy", "strike-planning-japanese",
+        "strike-planning-allied", "strike-reveal", "air-superiority", "japanese-special-attack", "b29", "invasion",
+        "naval-transfer", "allied-movement", "allied-combat", "base-building", "interdiction", "japanese-movement",
+        "japanese-combat", "air-return")
+FIRST_ON_GT1 = "strike-planning-japanese"  # 24.1: GT 1 skips the Logistics, Recruit and Amoy Operation Phases
+# steps passed over when their air mission was not assigned (16.4, 16.5)
+NEEDS_MISSION = {"b29": ("b29",), "interdiction": ("interdiction", "cw-interdiction")}
+COMBAT_STEPS = ("allied-combat", "japanese-combat")
+BUYABLE = {"japanese": ("tac", "mobile-fleet", "kamikaze"),
+           "allied": ("tac", "gunfire", "amphibious", "drop-zone", "b29", "air-supply")}
+
+
+# -- the clock ------------------------------------------------------------------------------------------------
+def begin(d: Decision, step: str) -> None:
+    """Enter `step`; at the start of every Combat Phase concealed units in an enemy ZOC are revealed (11.2); the
+    Logistics Phase is played at once (7.2), the Amoy Operation Phase once Amoy has fallen is passed over."""
+    if step == "amoy" and d.state.amoy_turn is not None:
+        return after(d, step)
+    if step in NEEDS_MISSION and not any(airpower.assigned(d.state, "allied", m) for m in NEEDS_MISSION[step]):
+        return after(d, step)
+    d.emit(StepBegan(step, d.state.turn))
+    if step in COMBAT_STEPS:
+        reveal_in_ezoc(d)
+    if step == "logistics":
+        logistics(d)
+        after(d, step)
+    if step in ("strike-reveal", "air-return"):  # 16.1, 6.1: played at once
+        d.emit(airpower.StrikesRevealed({s: dict(m) for s, m in d.state.strike.missions.items()})
+               if step == "strike-reveal" else airpower.AirReturned())
+        after(d, step)
+    if step == "recruit-allied":
+        sixth_marines(d)
+    return None
+
+
+def logistics(d: Decision) -> None:
+    """7.2: the Japanese roll and add one LP per two airfields they control; the Allies add their base, Amoy,
+    and their functional ports and airfields (strategic.py)."""
+    state: State = d.state
+    data = state.data
+    japanese_fields = sum(1 for h in data.airfields() if state.at(str(h), "japanese"))
+    income = strategic.japanese_income(data, d.roll("Japanese logistics (7.2)"), japanese_fields)
+    d.emit(LogisticsReceived("japanese", [list(i) for i in income.items]))
+    based = {u.where for u in state.on_map("allied") if u.base}
+    feats = {h: data.map.features_of(H(h)) for h in based}
+    allied = strategic.allied_income(
+        data, state.scenario, amoy=strategic.amoy_pays(state.amoy_turn, state.turn),
+        major_ports=sum("major-port" in f for f in feats.values()),
+        minor_ports=sum("minor-port" in f for f in feats.values()),
+        airfields=sum("airfield" in f for f in feats.values()))
+    d.emit(LogisticsReceived("allied", [list(i) for i in allied.items]))
+
+
+def sixth_marines(d: Decision) -> None:
+    """24.1, ruling F34: the 6th Marine Division enters the Amoy Display, free, the GT after Amoy falls."""
+    state: State = d.state
+    if state.amoy_turn is None or state.turn != state.amoy_turn + 1:
+        return
+    for uid in state.data.scenario(state.scenario)["special"].get("after_amoy", ()):
+        d.emit(UnitDeployed(uid, state.data.scenario(state.scenario)["special"]["after_amoy_box"]))
+
+
+def reveal_in_ezoc(d: Decision) -> None:
+    state: State = d.state
+    zoc = state.zoc_of("allied")
+    for u in state.on_map("japanese"):
+        if u.concealed and u.where in zoc:
+            d.emit(UnitRevealed(u.id, u.where, "Formosa 11.2 item 1",
+                                deception=state.spec(u.id).type == "deception"))
+
+
+def after(d: Decision, step: str) -> None:
+    """The step after `step` in the Game-Turn, or the end of the turn (6.1 Administrative Segment)."""
+    i = TURN.index(step)
+    if i + 1 < len(TURN):
+        begin(d, TURN[i + 1])
+        return
+    state: State = d.state
+    if state.turn >= state.data.scenario(state.scenario)["turns"]:
+        victory.count(d)
+        return
+    d.emit(TurnEnded(state.turn))
+    begin(d, TURN[0])
+
+
+def end_recruit(d: Decision, side: str, then: str) -> None:
+    """8.1 Important: recruits not deployed go back; 7.2, F26: LP above 20 are lost; 13.3, F36: stacking."""
+    state: State = d.state
+    left = [u for u in state.to_place if state.units[u].side == side and not is_hex(state.units[u].where)
+            and state.units[u].where != "allied-staging" and state.units[u].where != "amoy"]
+    if left:
+        d.emit(UnitsReturned(side, left))
+    _kept, lost = strategic.cap(state.data, d.state.lp[side])
+    if lost:
+        d.emit(LpLost(side, lost, "Formosa 7.2, ruling F26"))
+    if not check_stacking(d, (side,), then):
+        after(d, then)
+
+
+def check_stacking(d: Decision, sides: tuple[str, ...], then: str) -> bool:
+    """13.0, 13.3, ruling F36: at the end of a Movement Phase (the phasing side) or Combat Phase (both sides)
+    the over-stacked player removes units to the Replacements Display; True while that is waited for."""
+    state: State = d.state
+    for side in sides:
+        hexes = state.overstacked(side)
+        if hexes:
+            d.emit(DecisionRequired("overstack", side, {"hexes": hexes, "then": then,
+                                                        "sides": list(sides)}))
+            return True
+    return False
+
+
+# -- naming things --------------------------------------------------------------------------------------------
+def own_unit(d: Decision, uid: str, case: str = SEQ) -> Unit:
+    u = d.state.unit(uid)
+    if u is None or u.side != d.side:
+        d.refuse(case, f"{uid} is not a {d.side} unit")
+    return u
+
+
+def on_land(d: Decision, hex: str, case: str) -> None:
+    if not d.data.map.on_map(H(hex)) or not d.data.is_land(H(hex)):
+        d.refuse(case, f"{hex} is not a land hex of the map")
+
+
+def stack_after(state: State, hex: str, side: str, adding: list[str]) -> list:
+    pieces = [state.piece(u) for u in state.at(hex, side)] + [state.piece(state.units[i]) for i in adding]
+    return overstacked(pieces, state.data.stacking, H(hex))
+
+
+# -- set-up ----------------------------------------------------------------------------------------------------
+def _groups(state: State, side: str) -> list[tuple[str, dict]]:
+    return [(group_key(side, i), g) for i, g in enumerate(state.data.setup_groups(state.scenario, side))
+            if "choose" in g]
+
+
+def _open_groups(state: State, side: str) -> list[tuple[str, dict, int]]:
+    out = []
+    for key, g in _groups(state, side):
+        left = g["choose"] - len(state.chosen.get(key, ()))
+        if left > 0:
+            out.append((key, g, left))
+    return out
+
+
+def _pickable(state: State, g: dict) -> list[str]:
+    return [i for i in g["units"] if state.units[i].where.endswith("-reinforcements") and i not in state.to_place]
+
+
+def choose(d: Decision, unit_ids: list[str]) -> None:
+    """3.0 "player's choice": pick units of one set-up group, up to its number."""
+    state: State = d.state
+    for key, g, left in _open_groups(state, d.side):
+        if set(unit_ids) <= set(g["units"]):
+            if len(set(unit_ids)) != len(unit_ids) or any(i not in _pickable(state, g) for i in unit_ids):
+                d.refuse("Formosa 3.0", f"choose among {', '.join(_pickable(state, g))}")
+            if len(unit_ids) > left:
+                d.refuse("Formosa 3.0", f"this group sets up {g['choose']}: {left} more to choose")
+            d.emit(UnitsChosen(d.side, key, list(unit_ids)))
+            return
+    d.refuse("Formosa 3.0", "name units of one set-up group still to choose: " + "; ".join(
+        f"{left} of {', '.join(_pickable(state, g))}" for _, g, left in _open_groups(state, d.side)))
+
+
+def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = False) -> None:
+    """7.3, 8.0-8.3: buy units from the Reinforcements (or, replacing, the Replacements) Display at the LP
+    Expenditure Chart's cost (strategic.recruit_cost, with every restriction of 8.2 and the scenarios)."""
+    state: State = d.state
+    display = f"{d.side}-{'replacements' if replacing else 'reinforcements'}"
+    if len(set(unit_ids)) != len(unit_ids):
+        d.refuse("Formosa 8.0", "a unit is named twice")
+    total = 0
+    for uid in unit_ids:
+        u = own_unit(d, uid, "Formosa 8.0")
+        if u.where != display or uid in state.to_place:
+            d.refuse("Formosa 8.3" if replacing else "Formosa 8.0", f"{uid} is not in the {display.replace('-', ' ')}")
+        if setup and any(uid in g["units"] for _, g, _left in _open_groups(state, d.side)):
+            d.refuse("Formosa 3.0, ruling F43", f"{uid} is in a set-up group still to choose: choose it, at no LP")
+        total += strategic.recruit_cost(d.data, d.side, uid, scenario=state.scenario, setup=setup,
+                                        replace=replacing)
+    strategic.spend(state.lp[d.side], total, f"recruiting {len(unit_ids)} unit(s)")
+    d.emit(LpSpent(d.side, total, f"{'replace' if replacing else 'recruit'} {len(unit_ids)} unit(s)"))  # 11.0
+    for uid in unit_ids:
+        d.emit(UnitRecruited(uid, "formosa" if d.side == "japanese" else "allied-staging", replacing))
+
+
+def _counter_limit(state: State, side: str, kind: str) -> int:
+    """8.2: the counter mix is a limit: air points up to the counters' larger faces, other counters by count."""
+    if kind in ("tac", "kamikaze"):
+        return strategic.air_point_limit(state.data, side, kind, "us" if side == "allied" and kind == "tac" else None)
+    return sum(1 for c in state.data.counters if c.kind == kind and c.side == side
+               and c.nationality in ("us", "japanese", ""))
+
+
+def _held(state: State, side: str, kind: str) -> int:
+    if kind in ("amphibious", "drop-zone"):
+        return state.markers.get(kind, 0)
+    if kind == "gunfire":
+        return state.naval.get("gunfire", 0)
+    return state.air.get(f"{side}-tac" if kind == "tac" else kind, 0)
+
+
+def buy(d: Decision, n: int, kind: str, setup: bool) -> None:
+    """7.3: air points, naval gunfire, invasion markers or the mobile fleet bought at the chart's price."""
+    state: State = d.state
+    if kind not in BUYABLE[d.side]:
+        d.refuse("Formosa 7.3", f"{d.side} buys units with 'recruit'; points and markers: "
+                                f"{', '.join(BUYABLE[d.side])}")
+    cost = strategic.recruit_cost(d.data, d.side, kind, scenario=state.scenario, setup=setup, points=max(n, 1))
+    if n < 1:
+        d.refuse("Formosa 7.3", "buy at least one")
+    if kind == "mobile-fleet" and state.strike.fleet_used:
+        d.refuse("Formosa 18.0", "the mobile fleet has sortied: its marker is out of the game")
+    if _held(state, d.side, kind) + n > _counter_limit(state, d.side, kind):
+        d.refuse("Formosa 8.2", f"the counter mix holds {_counter_limit(state, d.side, kind)} {kind}")
+    strategic.spend(state.lp[d.side], cost, f"{n} {kind}")
+    d.emit(LpSpent(d.side, cost, f"{n} {kind}"), PointsBought(d.side, kind, n))
+
+
+def _set_aside(state: State, side: str) -> list[str]:
+    """3.0, 8.2, 24.1: types of the chart's first two rows not recruited at set-up are set aside."""
+    return sorted(u.id for u in state.units.values() if u.side == side and u.where == f"{side}-reinforcements"
+                  and u.id not in state.to_place and state.data.setup_only(side, state.spec(u.id).lp_type))
+
+
+def _choose_candidates(state: State, side: str):
+    for _, g, left in _open_groups(state, side):
+        yield {"units": _pickable(state, g)[:left]}
+
+
+def _recruit_candidates(state: State, side: str):
+    seen = set()
+    for u in state.in_display(f"{side}-reinforcements"):
+        lp_type = state.spec(u.id).lp_type
+        if lp_type not in seen and u.id not in state.to_place:
+            seen.add(lp_type)
+            yield {"units": [u.id]}
+
+
+def _buy_candidates(state: State, side: str):
+    for kind in BUYABLE[side]:
+        yield {"n": 2 if kind == "kamikaze" else 1, "word": kind}
+
+
+class SetupJapaneseLp(Step):
+    """24.1/24.2: the Japanese player rolls his set-up LP, tactical air points and kamikaze points."""
+
+    name = "setup-japanese-lp"
+
+    def label(self, s: State) -> str:
+        return f"Scenario {s.scenario} set-up: the Japanese roll for set-up LP, TAC and kamikaze points"
+
+    @order("roll", "Formosa 24.1", "roll for set-up LP (1d6 + 15, Scenario 2: + 20), TAC (1d6 + 3) and kamikaze "
+                                   "points (1d6)")
+    def roll(self, d: Decision) -> None:
+        scen = d.data.scenario(d.state.scenario)
+        lp = d.roll("Japanese set-up LP (24.1)") + scen["japanese_setup_lp"]["add"]
+        tac = d.roll("Japanese TAC points (24.1)") + scen["japanese_tac"]["add"]
+        kamikaze = d.roll("Japanese kamikaze points (24.1)") + scen["japanese_kamikaze"]["add"]
+        d.emit(SetupRolled(lp, tac, kamikaze), StepBegan("setup-japanese", 1))
+
+
+def _place_candidates(state: State, side: str):
+    data = state.data
+    where = {"coastal-defense": data.ports(), "heavy-weapons": data.map.hexes_with("city") | data.map.hexes_with(
+        "town"), "pw-camp": data.map.hexes_with("town") - data.map.hexes_with("city")}
+    for uid in state.to_place[:3]:
+        default = data.deployment.get(uid)
+        if default is not None:
+            yield {"unit": uid, "hex": str(default)}
+        hexes = [str(h) for h in sorted(where.get(state.spec(uid).type, data.land()))]
+        room = [h for h in hexes if not stack_after(state, h, "japanese", [uid])]
+        for h in room[:: max(1, len(room) // 6)]:
+            yield {"unit": uid, "hex": h}
+
+
+class SetupStep(Step):
+    """3.0, 8.0: a side's set-up: the picks of its set-up groups and what it buys with its set-up LP (the
+    Japanese set their recruits up on Formosa, the Allies put theirs in the Staging Area, 8.1)."""
+
+    @order("choose UNIT [UNIT ...]", "Formosa 3.0", "pick units of a set-up group (player's choice)",
+           _choose_candidates)
+    def choose(self, d: Decision, units: list[str]) -> None:
+        choose(d, units)
+
+    @order("recruit UNIT [UNIT ...]", "Formosa 8.0", "recruit units with set-up LP", _recruit_candidates)
+    def recruit(self, d: Decision, units: list[str]) -> None:
+        recruit(d, units, setup=True)
+
+    @order("buy N WORD", "Formosa 7.3", "buy points or markers: Japanese tac, mobile-fleet; Allied tac, gunfire, "
+           "amphibious, drop-zone, b29, air-supply", _buy_candidates)
+    def buy(self, d: Decision, n: int, word: str) -> None:
+        buy(d, n, word, setup=True)
+
+
+class SetupJapanese(SetupStep):
+    """3.0, 24.1: the Japanese set up on Formosa, concealed or revealed, and recruit with their set-up LP."""
+
+    name = "setup-japanese"
+
+    def label(self, s: State) -> str:
+        groups = "; ".join(f"choose {left} more of group {k}" for k, _, left in _open_groups(s, "japanese"))
+        return (f"Scenario {s.scenario} set-up: the Japanese deploy on Formosa ({len(s.to_place)} units to place"
+                f"{'; ' + groups if groups else ''}; {s.lp['japanese']} LP)")
+
+    @order("place UNIT HEX [FACE]", "Formosa 3.0", "set a unit up on Formosa, concealed (the default) or revealed",
+           _place_candidates)
+    def place(self, d: Decision, unit: str, hex: str, face: str = "concealed") -> None:
+        place(d, unit, hex, face != "revealed")
+
+    @order("deploy default", "Formosa ruling F32", "choose and place the at-start units as the default deployment")
+    def deploy(self, d: Decision) -> None:
+        state: State = d.state
+        deployment = d.data.deployment
+        for key, g, _left in _open_groups(state, "japanese"):
+            picks = [i for i in g["units"] if i in deployment and i in _pickable(d.state, g)]
+            if picks:
+                d.emit(UnitsChosen("japanese", key, picks[:_left]))
+        placed = False
+        for uid in d.state.to_place:
+            if uid in deployment:
+                place(d, uid, str(deployment[uid]), True)
+                placed = True
+        if not placed:
+            d.refuse("Formosa ruling F32", "no unit left to place has a default hex")
+
+    @order("end", "Formosa 24.1", "the Japanese set-up is complete")
+    def end(self, d: Decision) -> None:
+        state: State = d.state
+        if _open_groups(state, "japanese"):
+            d.refuse("Formosa 24.1", "set-up groups still to choose: " + ", ".join(
+                f"{left} of group {k}" for k, _, left in _open_groups(state, "japanese")))
+        if state.to_place:
+            d.refuse("Formosa 24.1", f"units still to set up: {', '.join(state.to_place)}")
+        keep = d.data.scenario(state.scenario)["lp_kept_after_setup"]
+        if state.lp["japanese"] > keep:
+            d.refuse("Formosa 24.1", f"no more than {keep} LP may be kept after set-up: spend "
+                                     f"{state.lp['japanese'] - keep} more")
+        d.emit(SetupEnded("japanese", _set_aside(state, "japanese"), "setup-allied"))
+
+
+def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
+    """3.0, 8.1, rulings F33, F30: a Japanese unit set up on a land hex, within stacking, statics where 8.1
+    deploys them."""
+    state: State = d.state
+    if uid not in state.to_place:
+        d.refuse("Formosa 3.0", f"{uid} is not a unit to set up (still to place: {', '.join(state.to_place)})")
+    on_land(d, hex, "Formosa ruling F33")
+    spec = state.spec(uid)
+    feats = d.data.map.features_of(H(hex))
+    if spec.type == "coastal-defense" and not feats & {"major-port", "minor-port"}:
+        d.refuse("Formosa 8.1", "coastal defense units set up in port hexes")
+    if spec.type == "heavy-weapons" and not feats & {"city", "town"}:
+        d.refuse("Formosa 8.1", "heavy weapons units set up in city or town hexes")
+    if spec.type == "pw-camp" and ("town" not in feats or "city" in feats):
+        d.refuse("Formosa 25.10", "the PW Camp sets up in a town hex that is not a city")
+    problems = stack_after(state, hex, "japanese", [uid])
+    if problems:
+        d.refuse(problems[0].case, f"{hex} would be over-stacked: {problems[0].message}")
+    d.emit(UnitPlaced(uid, hex, concealed))
+
+
+class SetupAllied(SetupStep):
+    """3.0, 24.1: the Allied forces wait in the Staging Area; the Allied player recruits with set-up LP."""
+
+    name = "setup-allied"
+
+    def label(self, s: State) -> str:
+        groups = "; ".join(f"choose {left} more of group {k}" for k, _, left in _open_groups(s, "allied"))
+        keep = s.data.scenario(s.scenario)["lp_kept_after_setup"]
+        return (f"Scenario {s.scenario} set-up: the Allies recruit ({s.lp['allied']} LP; more than {keep} are "
+                f"lost at the end{'; ' + groups if groups else ''})")
+
+    @order("end", "Formosa 24.1", "the Allied set-up is complete (LP above 20 are lost)")
+    def end(self, d: Decision) -> None:
+        state: State = d.state
+        if _open_groups(state, "allied"):
+            d.refuse("Formosa 24.1", "set-up groups still to choose: " + ", ".join(
+                f"{left} of group {k}" for k, _, left in _open_groups(state, "allied")))
+        keep = d.data.scenario(state.scenario)["lp_kept_after_setup"]
+        if state.lp["allied"] > keep:
+            d.emit(LpLost("allied", state.lp["allied"] - keep, "Formosa 24.1"))
+        d.emit(SetupEnded("allied", _set_aside(state, "allied"), "recon"))
+
+
+class Recon(Step):
+    """24.1 Special Rules: the Allied player rolls for the pre-invasion reconnaissance."""
+
+    name = "recon"
+
+    def label(self, s: State) -> str:
+        return "Pre-invasion reconnaissance: the Allied player rolls for the stacks he may reveal"
+
+    @order("roll", "Formosa 24.1", "roll 1d6: reveal that many Japanese stacks")
+    def roll(self, d: Decision) -> None:
+        d.emit(ReconRolled(d.roll("pre-invasion reconnaissance (24.1)")), StepBegan("recon-reveal", 1))
+
+
+def _concealed_hexes(state: State) -> list[str]:
+    return sorted({u.where for u in state.on_map("japanese") if u.concealed})
+
+
+def _reveal_hex_candidates(state: State, side: str):
+    hexes = _concealed_hexes(state)
+    if hexes:
+        yield {"hexes": hexes[:max(state.recon, 1)]}
+
+
+class ReconReveal(Step):
+    name = "recon-reveal"
+
+    def label(self, s: State) -> str:
+        return f"Pre-invasion reconnaissance: reveal up to {s.recon} Japanese stacks, then 'end'"
+
+    @order("reveal HEX [HEX ...]", "Formosa 24.1", "reveal every concealed unit in these hexes",
+           _reveal_hex_candidates)
+    def reveal(self, d: Decision, hexes: list[str]) -> None:
+        state: State = d.state
+        if len(set(hexes)) != len(hexes):
+            d.refuse("Formosa 24.1", "a hex is named twice")
+        if len(hexes) > state.recon:
+            d.refuse("Formosa 24.1", f"the reconnaissance reveals {state.recon} more stacks")
+        for h in hexes:
+            if h not in _concealed_hexes(state):
+                d.refuse("Formosa 24.1", f"{h} holds no concealed Japanese stack")
+        for h in hexes:
+            units = [u for u in d.state.at(h, "japanese") if u.concealed]
+            for i, u in enumerate(units):
+                d.emit(UnitRevealed(u.id, h, "Formosa 24.1", deception=d.state.spec(u.id).type == "deception",
+                                    recon=i == 0))
+        if d.state.recon == 0:
+            begin(d, FIRST_ON_GT1)
+
+    @order("end", "Formosa 24.1", "reveal no more stacks: Game-Turn 1 begins")
+    def end(self, d: Decision) -> None:
+        begin(d, FIRST_ON_GT1)
+
+
+# -- the Allied Player Turn --------------------------------------------------------------------------------------
+def functional_port(state: State, hex: str) -> bool:
+    """20.0: a port with an Allied engineer base in it."""
+    return (bool(state.data.map.features_of(H(hex)) & {"major-port", "minor-port"})
+            and any(u.base for u in state.at(hex, "allied")))
+
+
+class Phase(Step):
+    def label(self, s: State) -> str:
+        return f"Game-Turn {s.turn}: {s.side} {self.name.replace('-', ' ')} phase"
+
+    @order("end", SEQ, "end this phase")
+    def end(self, d: Decision) -> None:
+        after(d, self.name)
+
+
+def _invaders(state: State) -> list[Unit]:
+    return [u for u in state.units.values() if u.side == "allied" and not state.is_static(u) and (
+        u.where in ("allied-staging", "amoy") or (is_hex(u.where) and functional_port(state, u.where)))]
+
+
+def _land_candidates(state: State, side: str):
+    if state.markers.get("amphibious", 0) < 1:
+        return
+    units = sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == "us")[:4]
+    if not units:
+        return
+    targets = sorted(str(h) for h in state.data.open_coastal() | state.data.ports()
+                     if not state.at(str(h), "japanese") and str(h) not in state.used_hexes)
+    for h in targets[:: max(1, len(targets) // 6)]:
+        yield {"hex": h, "units": units}
+
+
+def _drop_candidates(state: State, side: str):
+    if state.markers.get("drop-zone", 0) < 1:
+        return
+    units = sorted(u.id for u in _invaders(state) if state.spec(u.id).type == "airborne"
+                   and u.where in ("allied-staging", "amoy"))[:2]
+    if not units:
+        return
+    for h in sorted(str(h) for h in state.data.airfields())[:3]:
+        yield {"hex": h, "units": units}
+
+
+class Invasion(Phase):
+    """10.0-10.3: amphibious and airborne invasions from the invasion markers bought."""
+
+    name = "invasion"
+
+    def label(self, s: State) -> str:
+        return (f"Game-Turn {s.turn}: Allied invasion phase ({s.markers.get('amphibious', 0)} amphibious, "
+                f"{s.markers.get('drop-zone', 0)} drop zone markers)")
+
+    @order("land HEX with UNIT [UNIT ...]", "Formosa 10.2.1", "land up to four units on an amphibious marker in "
+           "an open coastal or port hex free of the enemy", _land_candidates)
+    def land(self, d: Decision, hex: str, units: list[str]) -> None:
+        state: State = d.state
+        _marker(d, "amphibious", "Formosa 10.0")
+        on_land(d, hex, "Formosa 10.1")
+        rangers = all(state.spec(i).type == "ranger" for i in units if i in state.units)
+        ports = state.data.ports()
+        if H(hex) not in ports and not (H(hex) in state.data.open_coastal()
+                                        or (rangers and state.data.is_coastal(H(hex)))):
+            d.refuse("Formosa 10.1", f"{hex} is neither an open coastal hex nor a port (rangers: any coastal hex, "
+                                     "22.0)")
+        _landing(d, hex, units, state.data.charts["stacking"]["amphibious_units"], "Formosa 10.2")
+        d.emit(UnitsLanded("amphibious", hex, list(units)))
+
+    @order("drop HEX with UNIT [UNIT ...]", "Formosa 10.3", "drop up to two airborne regiments on a drop zone "
+           "marker in an open or airfield hex free of the enemy", _drop_candidates)
+    def drop(self, d: Decision, hex: str, units: list[str]) -> None:
+        state: State = d.state
+        _marker(d, "drop-zone", "Formosa 10.3")
+        on_land(d, hex, "Formosa 10.1")
+        if state.data.map.terrain_of(H(hex)) != "open" and H(hex) not in state.data.airfields():
+            d.refuse("Formosa 10.1", f"{hex} is neither an open hex nor an airfield")
+        for uid in units:
+            spec = state.spec(uid) if uid in state.units else None
+            if spec is None or spec.type != "airborne" or spec.size != "regiment":
+                d.refuse("Formosa 10.3", f"{uid} is not an airborne regiment")
+            if state.units[uid].where not in ("allied-staging", "amoy"):
+                d.refuse("Formosa ruling F40", f"{uid} drops from the Staging Area or Amoy only")
+        _landing(d, hex, units, state.data.charts["stacking"]["drop_zone_units"], "Formosa 10.3")
+        d.emit(UnitsLanded("drop-zone", hex, list(units)))
+
+
+def _marker(d: Decision, kind: str, case: str) -> None:
+    if kind == "amphibious" and d.state.strike.amphibious_barred:
+        d.refuse("Formosa 18.0", "after the Decisive Battle no amphibious marker is placed this GT")
+    if d.state.markers.get(kind, 0) < 1:
+        d.refuse(case, f"no {kind} marker is ready: buy one in the Recruit Phase or at set-up")
+
+
+def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str) -> None:
+    """10.1, 10.2: one marker a hex; up to `limit` mobile units from the Staging Area, Amoy or a functional port;
+    the hex free of enemy units (an opposed landing is an assault); US and CW apart (13.1)."""
+    state: State = d.state
+    if hex in state.used_hexes:
+        d.refuse("Formosa 10.1", f"{hex} already has an invasion marker")
+    if state.at(hex, "japanese"):
+        d.refuse("Formosa 10.2.2", f"{hex} holds Japanese units: an opposed landing is an assault")
+    if not 1 <= len(units) <= limit or len(set(units)) != len(units):
+        d.refuse(case, f"one marker lands 1 to {limit} different units")
+    ready = {u.id for u in _invaders(state)}
+    for uid in units:
+        u = own_unit(d, uid, case)
+        if uid not in ready:
+            d.refuse("Formosa 10.2", f"{uid} must be a mobile unit in the Staging Area, Amoy or a functional port")
+        del u
+    if len({state.spec(i).nationality for i in units}
+           | {state.spec(u.id).nationality for u in state.at(hex, "allied")}) > 1:
+        d.refuse("Formosa 13.1", "US and Commonwealth units never stack together")
+
+
+def _transfer_candidates(state: State, side: str):
+    for u in state.in_display("allied-staging")[:2]:
+        for h in sorted({x.where for x in state.on_map("allied") if state.data.is_coastal(H(x.where))})[:2]:
+            yield {"unit": u.id, "place": h}
+    for u in state.on_map("allied")[:4]:
+        yield {"unit": u.id, "place": "staging"}
+
+
+def _read_place(word: str) -> str:
+    if word.lower() in ("staging", "amoy"):
+        return word.lower()
+    if len(word) == 4 and word.isascii() and word.isdigit():
+        return word
+    raise ValueError("is neither a hex (XXYY) nor 'staging' nor 'amoy'")
+
+
+class NavalTransfer(Phase):
+    """21.0: Allied units move by sea between the Staging Area, ports and coastal hexes."""
+
+    name = "naval-transfer"
+
+    @order("transfer UNIT to PLACE", "Formosa 21.0", "move a mobile unit by sea to a port or coastal hex, or to "
+           "the Staging Area ('staging')", _transfer_candidates)
+    def transfer(self, d: Decision, unit: str, place: str) -> None:
+        transfer(d, unit, place)
+
+
+def transfer(d: Decision, uid: str, place: str) -> None:
+    state: State = d.state
+    case = "Formosa 21.0"
+    u = own_unit(d, uid, case)
+    data = state.data
+    if state.is_static(u):
+        d.refuse(case, f"{uid} is static: only mobile units transfer by sea")
+    if u.moved:
+        d.refuse(case, f"{uid} has been transferred this phase")
+    frm = u.where
+    if frm != "allied-staging" and not (is_hex(frm) and data.is_coastal(H(frm))):
+        d.refuse(case, f"{uid} must begin in the Staging Area, a functional port or a coastal hex")
+    if place == "amoy":
+        d.refuse(case, "naval transfer goes to a port or coastal hex or to the Staging Area, not to Amoy")
+    to = "allied-staging" if place == "staging" else place
+    if to == frm:
+        d.refuse(case, f"{uid} is already there")
+    if is_hex(to):
+        on_land(d, to, case)
+        if not data.is_coastal(H(to)):
+            d.refuse(case, f"{to} is neither a port nor a coastal hex")
+        if state.at(to, "japanese"):
+            d.refuse(case, f"{to} holds enemy units: no unit debarks there")
+        mover_class = state.spec(uid).mobility
+        if data.map.terrain_of(H(to)) in data.movement.costs[mover_class].road_only_terrain:
+            d.refuse(case, f"{uid} could not otherwise enter {to} ({data.map.terrain_of(H(to))})")
+    functional = {h for h in (frm, to) if is_hex(h) and functional_port(state, h)}
+    if frm == "allied-staging" and is_hex(to) and not state.at(to, "allied"):
+        d.refuse(case, f"{to} is not friendly-controlled: from the Staging Area units go to hexes Allied units hold")
+    if is_hex(frm) and frm not in functional and to != "allied-staging" and to not in functional:
+        d.refuse(case, f"from {frm} (no functional port) a unit goes only to a functional port or the Staging Area")
+    limits = data.charts["stacking"]
+    for h in functional:
+        if sum(1 for x in state.used_hexes if x.endswith(h)) >= limits["transfer_per_functional_port"]:
+            d.refuse(case, f"{limits['transfer_per_functional_port']} units have already used the port in {h}")
+    if is_hex(frm) and frm not in functional and f"from-{frm}" in state.used_hexes:
+        d.refuse(case, f"one unit a phase leaves {frm} (no functional port)")
+    d.emit(UnitTransferred(uid, frm, to))
+
+
+def _move_candidates(state: State, side: str):
+    for u in state.on_map(side):
+        if movement.cannot_move(state, u):
+            continue
+        hexes = movement.reachable(state, u)
+        for target in hexes[-1:] + hexes[:1]:
+            yield {"unit": u.id, "hexes": movement.path_to(state, u, target)}
+
+
+class Movement(Phase):
+    """12.0: the phasing player moves units one at a time; stacking is checked at the end (13.0)."""
+
+    @order("move UNIT HEX [HEX ...]", "Formosa 12.0", "move a unit along adjacent hexes (its start left out)",
+           _move_candidates)
+    def move(self, d: Decision, unit: str, hexes: list[str]) -> None:
+        movement.move(d, unit, hexes)
+
+    @order("end", "Formosa 13.0", "end the Movement Phase (stacking is checked)")
+    def end(self, d: Decision) -> None:
+        if not check_stacking(d, (d.state.side,), self.name):
+            after(d, self.name)
+
+
+class AlliedMovement(Movement):
+    name = "allied-movement"
+
+
+def _attack_candidates(state: State, side: str):
+    seen = set()
+    for u in state.on_map(side):
+        if not combat.can_attack(state, u):
+            continue
+        targets = [h for h in combat.zoc_hexes_on(state, u) if h not in state.attacked_hexes]
+        if not targets:
+            targets = [str(n) for n in state.data.map.neighbours(H(u.where))
+                       if state.at(str(n), other(side)) and str(n) not in state.attacked_hexes]
+            targets = targets[:1]
+        if not targets or tuple(targets) in seen:
+            continue
+        seen.add(tuple(targets))
+        units = sorted(x.id for x in state.on_map(side) if combat.can_attack(state, x)
+                       and all(H(t) in state.data.map.neighbours(H(x.where)) for t in targets))
+        yield {"hexes": targets, "units": units}
+
+
+class CombatPhase(Phase, strike.GroundSupport):
+    """15.0: the phasing player attacks; every unit in an EZOC must attack (14.2); stacking is checked for both
+    sides at the end (13.0)."""
+
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [lp N:lp]", "Formosa 15.0",
+           "attack enemy hexes with adjacent units (Allied: up to 2 naval gunfire, 17.0; LP for right shifts: "
+           "Allied 1 or 2, Japanese 1, 15.4.1)", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, lp: int = 0) -> None:
+        combat.declare(d, hexes, units, n, lp)
+
+    @order("end", "Formosa 15.0", "end the Combat Phase (every unit in an enemy ZOC must have attacked)")
+    def end(self, d: Decision) -> None:
+        owed = combat.owed_attacks(d.state, d.side)
+        if owed:
+            d.refuse("Formosa 15.0", f"units in an enemy ZOC must attack: {', '.join(owed[:6])}")
+        if not check_stacking(d, (d.side, other(d.side)), self.name):
+            after(d, self.name)
+
+
+class AlliedCombat(CombatPhase):
+    name = "allied-combat"
+
+
+def _build_candidates(state: State, side: str):
+    for u in state.on_map("allied"):
+        if state.spec(u.id).type == "engineer" and not u.base and state.data.objectives(H(u.where)):
+            yield {"hex": u.where}
+
+
+def _demobilise_candidates(state: State, side: str):
+    for u in state.on_map("allied"):
+        if u.base:
+            yield {"hex": u.where}
+
+
+class BaseBuilding(Phase):
+    """20.1, 20.2: engineers flip to bases in port and airfield hexes, and back."""
+
+    name = "base-building"
+
+    @order("build HEX", "Formosa 20.1", "flip an engineer in a port or airfield hex to its base side (3, 1 or 4 "
+           "LP)", _build_candidates)
+    def build(self, d: Decision, hex: str) -> None:
+        state: State = d.state
+        feats = d.data.map.features_of(H(hex)) if d.data.map.on_map(H(hex)) else set()
+        port = bool(feats & {"major-port", "minor-port"})
+        field_ = "airfield" in feats
+        if not port and not field_:
+            d.refuse("Formosa 20.1", f"{hex} has neither a port nor an airfield")
+        engineers = [u for u in state.at(hex, "allied") if state.spec(u.id).type == "engineer" and not u.base]
+        if not engineers:
+            d.refuse("Formosa 20.1", f"no Allied engineer on its mobile side is in {hex}")
+        if any(u.base for u in state.at(hex, "allied")):
+            d.refuse("Formosa 20.1", f"{hex} already has an engineer base")
+        costs = d.data.charts["allied_other"]
+        cost = costs["base_port_and_airfield"] if port and field_ else costs["base_port" if port else "base_airfield"]
+        if cost > state.lp["allied"]:
+            d.refuse("Formosa 7.2", f"a base in {hex} costs {cost} LP; the Allies have {state.lp['allied']}")
+        d.emit(LpSpent("allied", cost, f"base in {hex}"), BaseBuilt(engineers[0].id, hex))
+
+    @order("demobilise HEX", "Formosa 20.2", "flip the base in a hex back to its engineer side",
+           _demobilise_candidates)
+    def demobilise(self, d: Decision, hex: str) -> None:
+        bases = [u for u in d.state.at(hex, "allied") if u.base] if is_hex(hex) else []
+        if not bases:
+            d.refuse("Formosa 20.2", f"no Allied base is in {hex}")
+        d.emit(BaseDemobilised(bases[0].id, hex))
+
+
+# -- the Strategic Stage ------------------------------------------------------------------------------------------
+def japanese_deploy_hexes(state: State, uid: str) -> list[str]:
+    """8.1: where a Japanese reinforcement or replacement deploys: a city or port hex holding a Japanese unit;
+    coastal defense in a port, heavy weapons in a city or town, neither where a static unit is; guerrillas with
+    a revealed static unit or in a city, town, airfield, port, rough or mountain hex free of Allied units."""
+    data = state.data
+    kind = state.spec(uid).type
+    out = []
+    for h in sorted(data.land()):
+        label = str(h)
+        feats = data.map.features_of(h)
+        mine = state.at(label, "japanese")
+        if state.at(label, "allied"):
+            continue
+        statics = [u for u in mine if state.is_static(u)]
+        if kind == "coastal-defense":
+            ok = bool(feats & {"major-port", "minor-port"}) and not statics
+        elif kind == "heavy-weapons":
+            ok = bool(feats & {"city", "town"}) and not statics
+        elif kind == "guerrilla":
+            ok = any(not u.concealed for u in statics) or bool(
+                feats & {"city", "town", "airfield", "major-port", "minor-port"}) or data.map.terrain_of(h) in (
+                "rough", "mountain")
+        else:
+            ok = bool(feats & {"city", "major-port", "minor-port"}) and bool(mine)
+        if ok and not stack_after(state, label, "japanese", [uid]):
+            out.append(label)
+    return out
+
+
+def _recruit_phase_candidates(state: State, side: str):
+    yield from _recruit_candidates(state, side)
+
+
+def _replace_candidates(state: State, side: str):
+    for u in state.in_display(f"{side}-replacements")[:3]:
+        yield {"units": [u.id]}
+
+
+def _deploy_candidates(state: State, side: str):
+    for uid in [u for u in state.to_place if state.units[u].side == side][:3]:
+        if side == "japanese":
+            for h in japanese_deploy_hexes(state, uid)[:4]:
+                yield {"unit": uid, "place": h}
+        else:
+            for h in state.functional_ports()[:2] + (["amoy"] if state.amoy_turn is not None else []):
+                yield {"unit": uid, "place": h}
+
+
+class Recruit(Phase):
+    """8.0-8.3: the side recruits and replaces with LP and deploys what it bought (Japanese first)."""
+
+    side_of_step = ""
+
+    def label(self, s: State) -> str:
+        return (f"Game-Turn {s.turn}: {self.side_of_step} recruit phase ({s.lp[self.side_of_step]} LP; more than "
+                f"{s.data.charts['income']['cap']} are lost at its end)")
+
+    @order("recruit UNIT [UNIT ...]", "Formosa 8.0", "recruit units from the Reinforcements Display",
+           _recruit_phase_candidates)
+    def recruit(self, d: Decision, units: list[str]) -> None:
+        recruit(d, units, setup=False)
+
+    @order("replace UNIT [UNIT ...]", "Formosa 8.3", "bring units back from the Replacements Display",
+           _replace_candidates)
+    def replace(self, d: Decision, units: list[str]) -> None:
+        recruit(d, units, setup=False, replacing=True)
+
+    @order("buy N WORD", "Formosa 7.3", "buy air points, gunfire, invasion markers or the mobile fleet",
+           _buy_candidates)
+    def buy(self, d: Decision, n: int, word: str) -> None:
+        buy(d, n, word, setup=False)
+
+    @order("deploy UNIT PLACE", "Formosa 8.1", "deploy a unit bought this phase (Japanese: a hex of 8.1; "
+           "Allied: Amoy or a functional port, else it stays in the Staging Area)", _deploy_candidates)
+    def deploy(self, d: Decision, unit: str, place: str) -> None:
+        state: State = d.state
+        u = own_unit(d, unit, "Formosa 8.1")
+        if unit not in state.to_place:
+            d.refuse("Formosa 8.1", f"{unit} was not recruited or replaced this phase")
+        if d.side == "japanese":
+            if place not in japanese_deploy_hexes(state, unit):
+                d.refuse("Formosa 8.1", f"{unit} cannot deploy in {place}")
+            d.emit(UnitDeployed(unit, place, u.concealed))
+            return
+        if place == "amoy" and state.amoy_turn is not None:
+            d.emit(UnitDeployed(unit, "amoy"))
+            return
+        if place not in state.functional_ports():
+            d.refuse("Formosa 8.1, ruling F35", f"Allied units deploy in the Staging Area, Amoy once captured, or a "
+                                                f"functional port, not {place}")
+        d.emit(UnitDeployed(unit, place))
+
+    @order("end", "Formosa 8.1", "end the recruit phase: units not deployed return, LP above 20 are lost")
+    def end(self, d: Decision) -> None:
+        end_recruit(d, d.side, self.name)
+
+
+class RecruitJapanese(Recruit):
+    name = "recruit-japanese"
+    side_of_step = "japanese"
+
+
+class RecruitAllied(Recruit):
+    name = "recruit-allied"
+    side_of_step = "allied"
+
+
+class Automatic(Step):
+    """A step played at once when it begins (no orders); a state is in it only between two events of one order:
+    the Logistics (7.2), Strike Reveal (16.1) and Air Return (6.1) Phases."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def who(self, state: State) -> None:
+        return None
+
+    def label(self, s: State) -> str:
+        return f"Game-Turn {s.turn}: {self.name.replace('-', ' ')} phase"
+
+
+class Amoy(Phase):
+    """9.1: until Amoy is captured the Allied player rolls each GT from GT 2."""
+
+    name = "amoy"
+
+    @order("roll", "Formosa 9.1", "roll for Amoy: captured if the die is below the GT")
+    def roll(self, d: Decision) -> None:
+        die = d.roll(f"Amoy, GT {d.state.turn} (9.1)")
+        d.emit(AmoyRolled(d.state.turn, die, strategic.amoy_captured(d.data, d.state.turn, die)))
+        after(d, self.name)
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        return ("roll",)
+
+
+# -- the Japanese Player Turn -------------------------------------------------------------------------------------
+def _reveal_candidates(state: State, side: str):
+    for u in state.on_map("japanese")[:40]:
+        if u.concealed and state.spec(u.id).type != "deception":
+            yield {"units": [u.id]}
+            return
+
+
+class Revealing(Phase):
+    @order("reveal UNIT [UNIT ...]", "Formosa 11.2", "turn concealed units face up (for the rest of the game)",
+           _reveal_candidates)
+    def reveal(self, d: Decision, units: list[str]) -> None:
+        for uid in units:
+            u = own_unit(d, uid, "Formosa 11.2")
+            if not u.concealed or not is_hex(u.where):
+                d.refuse("Formosa 11.2", f"{uid} is not a concealed unit on the map")
+            d.emit(UnitRevealed(uid, u.where, "Formosa 11.2", deception=d.state.spec(uid).type == "deception"))
+
+
+class JapaneseMovement(Movement, Revealing):
+    name = "japanese-movement"
+
+
+class JapaneseCombat(CombatPhase, Revealing):
+    name = "japanese-combat"
+
+
+# -- decisions ----------------------------------------------------------------------------------------------------
+class DecisionStep(Step):
+    def label(self, s: State) -> str:
+        p = s.pending[0]
+        return f"Game-Turn {s.turn}: {p['side']} to decide: {self.name} ({self.describe(s, p)})"
+
+    def describe(self, s: State, p: dict) -> str:
+        return ""
+
+
+def _lose_candidates(state: State, side: str):
+    p = state.pending[0]
+    for combo in combat.loss_choices(state, p["units"], p["count"], p["min_cf"])[:6]:
+        yield {"units": list(combo)}
+
+
+class Losses(DecisionStep):
+    """15.5: the owner picks the units a result eliminates."""
+
+    name = "losses"
+
+    def describe(self, s: State, p: dict) -> str:
+        what = f"{p['count']} unit(s)" if p["count"] else f"units of at least {p['min_cf']} combat factors"
+        return f"eliminate {what} of {', '.join(p['units'])}; {p['case']}"
+
+    @order("lose UNIT [UNIT ...]", "Formosa 15.5", "the units this result eliminates", _lose_candidates)
+    def lose(self, d: Decision, units: list[str]) -> None:
+        combat.lose(d, units)
+
+
+def _retreat_candidates(state: State, side: str):
+    for uid in state.pending[0]["units"]:
+        for h in combat.retreat_hexes(state, state.units[uid]):
+            yield {"unit": uid, "hex": h}
+
+
+class Retreat(DecisionStep):
+    """15.7: the owner retreats each unit one hex."""
+
+    name = "retreat"
+
+    def describe(self, s: State, p: dict) -> str:
+        return f"retreat {', '.join(p['units'])} one hex"
+
+    @order("retreat UNIT HEX", "Formosa 15.7", "retreat a unit one hex", _retreat_candidates)
+    def retreat(self, d: Decision, unit: str, hex: str) -> None:
+        combat.retreat(d, unit, hex)
+
+
+def _counterattack_candidates(state: State, side: str):
+    for h in state.pending[0]["hexes"]:
+        yield {"hex": h}
+
+
+class Counterattack(DecisionStep):
+    """15.6: the defenders counterattack one hex of the attackers."""
+
+    name = "counterattack"
+
+    def describe(self, s: State, p: dict) -> str:
+        return f"counterattack one of {', '.join(p['hexes'])}"
+
+    @order("counterattack HEX", "Formosa 15.6", "the hex of attackers the defenders counterattack",
+           _counterattack_candidates)
+    def counterattack(self, d: Decision, hex: str) -> None:
+        combat.counterattack(d, hex)
+
+
+def _advance_candidates(state: State, side: str):
+    units = combat.advance_units(state)
+    for h in state.combat.cleared:
+        yield {"units": units, "hexes": [h]}
+
+
+class Advance(DecisionStep):
+    """15.8: the attacker's survivors may advance into the cleared hexes."""
+
+    name = "advance"
+
+    def describe(self, s: State, p: dict) -> str:
+        c = s.combat
+        units = ", ".join(combat.advance_units(s))
+        return f"advance up to {c.advance} hex(es) into {', '.join(c.cleared)} with {units}"
+
+    @order("advance UNIT [UNIT ...] to HEX [HEX ...]", "Formosa 15.8", "advance units into a cleared hex (after a "
+           "DE, one hex more)", _advance_candidates)
+    def advance(self, d: Decision, units: list[str], hexes: list[str]) -> None:
+        combat.advance(d, units, hexes)
+
+    @order("hold", "Formosa 15.8.1", "advance no further")
+    def hold(self, d: Decision) -> None:
+        combat.hold(d)
+
+
+def _remove_candidates(state: State, side: str):
+    for h in state.pending[0]["hexes"][:1]:
+        for u in state.at(h, side):
+            yield {"unit": u.id}
+
+
+class Overstack(DecisionStep):
+    """13.3: the over-stacked player removes units to his Replacements Display."""
+
+    name = "overstack"
+
+    def describe(self, s: State, p: dict) -> str:
+        return f"remove units from {', '.join(p['hexes'])}"
+
+    @order("remove UNIT", "Formosa 13.3", "remove a unit from an over-stacked hex", _remove_candidates)
+    def remove(self, d: Decision, unit: str) -> None:
+        state: State = d.state
+        p = state.pending[0]
+        u = own_unit(d, unit, "Formosa 13.3")
+        if u.where not in p["hexes"]:
+            d.refuse("Formosa 13.3", f"{unit} is not in an over-stacked hex ({', '.join(p['hexes'])})")
+        d.emit(DecisionMade("overstack", d.side),
+               UnitEliminated(unit, u.where, f"{d.side}-replacements", "Formosa 13.3"))
+        if not check_stacking(d, tuple(p["sides"]), p["then"]):
+            after(d, p["then"])
+
+
+def _slot_face():
+    return SlotType.choice("concealed", "revealed")
+
+
+TABLE = StatesTable(
+    [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),
+     Automatic("logistics"), Amoy(), Invasion(), NavalTransfer(),
+     AlliedMovement(), AlliedCombat(), BaseBuilding(), JapaneseMovement(), JapaneseCombat(), Losses(), Retreat(),
+     Counterattack(), Advance(), Overstack(),
+     strike.StrikePlanningJapanese(), strike.StrikePlanningAllied(), strike.AirSuperiority(), strike.AirLosses(),
+     strike.SpecialAttack(), strike.KamikazeHits(), strike.B29(), strike.B29Fortified(), strike.Interdiction(),
+     strike.Defence(), Automatic("strike-reveal"), Automatic("air-return")],
+    sequence_case=SEQ,
+    slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'"),
+           "MISSION": SlotType.choice(*dict.fromkeys(m for ms in strike.MISSIONS.values() for m in ms)),
+           "NATION": SlotType.choice("us", "cw")},
+)

@@ -1,0 +1,59 @@
+"""Victory (4.0): sudden death after every order from Game-Turn 2 (4.1, ruling F38), and the victory points at
+the end of the last Game-Turn (4.2) with the level they give."""
+from __future__ import annotations
+
+from app.rules.engine.decision import Decision
+from app.rules.formosa.events import GameEnded, VictoryCounted
+from app.rules.formosa.state import State
+from app.rules.kernel.hexgrid import Hex
+
+VP_SIZES = ("hq", "regiment", "brigade", "group")  # 4.2: HQ, regiment or brigade sized units, groups included
+
+
+def sudden_death(d: Decision) -> None:
+    """4.1 from the start of GT 2: Allied ground units in every port and airfield hex of the map, or none on
+    the map at all."""
+    state: State = d.state
+    if state.turn < state.data.charts["victory"]["sudden_death_from_turn"] or state.step.startswith("setup"):
+        return
+    held = state.occupied("allied")
+    if not held:
+        d.emit(GameEnded("japanese", "Japanese Strategic Victory: no Allied ground unit is on Formosa "
+                                     "(Formosa 4.1)"))
+    elif all(str(h) in held for h in state.data.sudden_death_hexes()):
+        d.emit(GameEnded("allied", "Allied Strategic Victory: Allied ground units occupy every port and airfield "
+                                   "hex (Formosa 4.1)"))
+
+
+def allied_vp(state: State) -> tuple[int, dict[str, int]]:
+    """4.2: each Allied-controlled hex's objectives (5.2: control is occupation); ports and airfields only with
+    an Allied engineer base in the hex."""
+    values = state.data.charts["victory"]
+    detail: dict[str, int] = {}
+    for h in sorted(state.occupied("allied")):
+        based = any(u.base for u in state.at(h, "allied"))
+        for objective in state.data.objectives(Hex.parse(h)):
+            if objective in ("industry", "peak") or based:
+                detail[f"{h} {objective}"] = values[objective.replace("-", "_")]
+    return sum(detail.values()), detail
+
+
+def japanese_vp(state: State) -> tuple[int, dict[str, int]]:
+    """4.2 with ruling F7: one VP for each Allied HQ, regiment, brigade or group in the Allied Eliminated or
+    Replacements Display."""
+    per = state.data.charts["victory"]["japanese_per_eliminated"]
+    detail = {u.id: per for u in state.units.values() if u.side == "allied"
+              and u.where in ("allied-eliminated", "allied-replacements") and state.spec(u.id).size in VP_SIZES}
+    return sum(detail.values()), dict(sorted(detail.items()))
+
+
+def count(d: Decision) -> None:
+    """The end of the last Game-Turn: the VP, the level (4.2) and the end of the game."""
+    state: State = d.state
+    allied, a_detail = allied_vp(state)
+    japanese, j_detail = japanese_vp(state)
+    level = state.data.victory_level(allied - japanese)
+    d.emit(VictoryCounted(allied, japanese, level, {"allied": a_detail, "japanese": j_detail}))
+    winner = "allied" if level.startswith("Allied") else "japanese" if level.startswith("Japanese") else None
+    d.emit(GameEnded(winner, f"{level}: Allied {allied} VP, Japanese {japanese} VP (Formosa 4.2)"))
+

@@ -1,0 +1,134 @@
+"""What a side sees of a Formosa game (11.0, 11.1, ruling F7; docs/formosa-engine-plan.md section 4), through one
+function every channel uses, and the outputs the replay, the analysis and `preview` read (app/rules/base.py).
+
+For the Allied player a concealed Japanese unit is a "?" counter with its hex and the concealed movement factor
+only; a deception unit looks like any concealed unit; the Japanese displays and air points are hidden. For the
+Japanese player every Allied unit on the map is visible, the Allied Staging Area, Amoy and the air, naval and
+marker displays are not; both Eliminated and Replacements Displays of the Allies are public (F7)."""
+from __future__ import annotations
+
+from app.rules.base import Command
+from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
+from app.rules.errors import IllegalOrder
+from app.rules.formosa import airpower, combat
+from app.rules.formosa.events import CombatResolved
+from app.rules.formosa.state import State, is_hex
+from app.rules.kernel.mapfile import GameMap
+
+PUBLIC_DISPLAYS = ("allied-eliminated", "allied-replacements")  # ruling F7
+
+
+def _unit(state: State, u) -> dict:
+    spec = state.spec(u.id)
+    return {"id": u.id, "side": u.side, "hex": u.where if is_hex(u.where) else None, "where": u.where,
+            "name": spec.name, "type": spec.type, "cf": spec.cf, "mf": spec.mf, "strength": spec.cf,
+            "steps": 1 if u.where != "out" else 0, "indicator": spec.indicator, "concealed": u.concealed,
+            "base": u.base, "nationality": spec.nationality}
+
+
+def shown(state: State, u, side: str | None) -> str:
+    """"full", "concealed" (a "?" counter) or "hidden" for this unit as `side` sees it."""
+    if side is None or u.side == side:
+        return "full"
+    if is_hex(u.where):
+        return "concealed" if u.concealed else "full"
+    return "full" if u.where in PUBLIC_DISPLAYS else "hidden"
+
+
+def view(state: State, side: str | None) -> dict:
+    units, counts = [], {}
+    for _, u in sorted(state.units.items()):
+        how = shown(state, u, side)
+        if how == "full" and (u.where != "out" or side is None or u.side == side):
+            units.append(_unit(state, u))
+        elif how == "concealed":
+            counts[u.where] = counts.get(u.where, 0) + 1
+            units.append({"id": f"?{u.where}-{counts[u.where]}", "side": u.side, "hex": u.where,
+                          "where": u.where, "concealed": True, "mf": state.spec(u.id).concealed_mf,
+                          "strength": None, "steps": 1})
+    mine = (lambda key: True) if side is None else (lambda key: key.startswith(side) or (
+        side == "allied" and key in ("gunfire", "cw-gunfire", "cw-tac", "b29", "air-supply", "amphibious",
+                                     "drop-zone")) or (side == "japanese" and key in ("kamikaze", "mobile-fleet")))
+    pending = [{"kind": p["kind"], "side": p["side"], **({k: v for k, v in p.items()} if side in (None, p["side"])
+                                                        else {})} for p in state.pending]
+    visible_ids = {x["id"] for x in units}
+    strike = state.strike
+    c = state.combat
+    return {
+        "scenario": state.scenario, "turn": state.turn, "last_turn": state.data.scenario(state.scenario)["turns"],
+        "step": state.step, "side_to_act": None if state.step == "over" else (
+            state.pending[0]["side"] if state.pending else state.side),
+        "winner": state.winner, "end_reason": state.reason or None,
+        "lp": dict(state.lp), "amoy_captured_on": state.amoy_turn,
+        "air": {k: v for k, v in state.air.items() if mine(k)},
+        "naval": {k: v for k, v in state.naval.items() if mine(k)},
+        "markers": {k: v for k, v in state.markers.items() if mine(k)},
+        "victory_hexes": sorted(str(h) for h in state.data.sudden_death_hexes()),
+        "control": {h: "allied" for h in sorted(state.occupied("allied"))},
+        "units": units,
+        "pending": pending,
+        "to_place": list(state.to_place) if side in (None, "japanese") else len(state.to_place),
+        # 16.1: a side's plan is its own until the Strike Reveal Phase; what is on the map is seen by both
+        "missions": {s: dict(m) for s, m in strike.missions.items() if side in (None, s) or strike.revealed},
+        "air_on_map": {"support": [list(r) for r in strike.support], "interdiction": [list(r) for r in
+                                                                                    strike.interdicted],
+                       "b29_suppressed": list(strike.suppressed)},
+        "combat": None if c is None else {
+            "attacker": c.attacker, "hexes": list(c.hexes), "code": c.code, "cleared": list(c.cleared),
+            "attackers": [i for i in c.attackers if i in visible_ids],
+            "defenders": [i for i in c.defenders if i in visible_ids]},
+    }
+
+
+def game_map(state: State) -> GameMap:
+    return state.data.map
+
+
+def combat_summary(event, state: State | None) -> dict | None:
+    """15.2 as the replay's combat panel and the luck analysis read it: the result of each face."""
+    if not isinstance(event, CombatResolved) or state is None:
+        return None
+    data = state.data
+    crt = data.crt("japanese" if event.attacker == "japanese" else "us")
+    index = [col.label for col in crt.columns()].index(event.column)
+    codes = data.crt_raw["codes"]
+    defender = "allied" if event.attacker == "japanese" else "japanese"
+    distribution = [{"roll": face, "result": crt.lookup(index, face).code,
+                     "value": codes[crt.lookup(index, face).code]["rank"], "p": 1 / len(crt.dice)}
+                    for face in crt.dice]
+    spec = codes[event.code]
+    return {"attacker": event.attacker, "defender": defender, "hex": event.hexes[0], "hexes": list(event.hexes),
+            "attackers": list(event.attackers), "attack": event.attack, "defence": event.defence,
+            "odds": f"{event.percent}%", "column": event.column, "shifts": list(event.shifts), "roll": event.die,
+            "result": event.code, "case": "Formosa 15.2",
+            "losses": {event.attacker: spec.get("attacker", 0) if spec.get("attacker") != "retreat" else 0,
+                       defender: spec.get("defender", 0) if spec.get("defender") != "retreat" else 0},
+            "distribution": distribution}
+
+
+def preview(state: State, command: Command) -> dict:
+    """An attack's percentage, every shift with its case, the column and the result of each die, after the
+    order's own checks (a refused attack is refused here too, with the same case)."""
+    if command.action != "attack":
+        raise IllegalOrder("Formosa 15.2", "only an attack can be previewed")
+    args = command.args
+    d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
+    try:
+        combat.declare(d, args["hexes"], args["units"], args.get("n") or 0, args.get("lp") or 0)
+    except ReachedRoll:
+        pass
+    attackers = [state.units[i] for i in args["units"]]
+    found = combat.shifts(state, command.side, args["hexes"], attackers, args.get("n") or 0,
+                          lp=args.get("lp") or 0)
+    p = combat.odds(state, command.side, args["hexes"], attackers, found)
+    by_roll = {die: r.code for die, r in p.results}
+    shifts = [{"amount": s.amount, "case": s.case, "reason": s.reason} for s in found]
+    columns = state.data.crt_raw["table"]["columns"]
+    lines = [f"{int(p.attack)} against {int(p.defence)}: {int(p.odds.value)}% reads {columns[p.odds.column]}"]
+    lines += [f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in shifts]
+    lines.append(f"column {p.column_label}: " + ", ".join(f"{die}: {code}" for die, code in by_roll.items()))
+    if airpower.defender_may_answer(state, command.side, args["hexes"]):
+        lines.append("the defender may still spend LP or naval gunfire for left shifts (15.4.1, 17.0)")
+    return {"hexes": list(args["hexes"]), "attack": int(p.attack), "defence": int(p.defence),
+            "percent": int(p.odds.value), "shifts": shifts, "column": p.column_label, "case": "Formosa 15.2",
+            "by_roll": by_roll, "text": "\n".join(lines)}

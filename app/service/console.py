@@ -1,0 +1,188 @@
+"""The operator's console: what the command line (app/cli.py) asks of the service, on one database. The operator
+holds the database itself, so sees every side (no seats, no tokens); an answer for one side goes through the
+rule set's `view` and the one visibility rule (`app.projections.sight.sees_all`), as every channel's does.
+The console keeps its store to itself: the command line holds no store handle."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from app.events import backends, dice
+from app.events.store import EventStore
+from app.projections import analysis, history, render, replay, textmap
+from app.projections import state as projection
+from app.rules import custom_setup, legal
+from app.rules.base import optional
+from app.rules.catalog import get_rules
+from app.service import audit, autoplay, games, transfer
+from app.service.demo import play_demo
+from app.service.pbem import Pbem
+from app.service.ports import Mail
+
+ALL = replay.ALL
+
+
+class Console:
+    """The service on the database at `db_path`, opened on first use (`busy_timeout`: seconds a write waits)."""
+
+    def __init__(self, db_path: str, busy_timeout: float = 30.0):
+        self.db_path = db_path
+        self._busy_timeout = busy_timeout
+        self._opened: EventStore | None = None
+
+    @property
+    def _store(self) -> EventStore:
+        if self._opened is None:
+            self._opened = backends.open_store(self.db_path, busy_timeout=self._busy_timeout)
+        return self._opened
+
+    @property
+    def shown(self) -> str:
+        """The database's location for banners: a PostgreSQL URL without its password."""
+        return backends.shown(self.db_path)
+
+    def pbem(self, config: Mail) -> Pbem:
+        """Play by email on this database, its mail per `config` (the edge chooses the adapter)."""
+        return Pbem(self._store, config)
+
+    def create(self, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
+               auto: list[str] | None) -> dict:
+        """A new game, its custom map and position files (if given) stored in its first event."""
+        try:
+            options = custom_setup.read_files(map_file, position_file)
+        except custom_setup.SetupError as exc:
+            raise games.GameError(str(exc)) from None
+        game_id = games.create_game(self._store, rules, scenario, options, auto=auto)
+        return {"game_id": game_id, "automated": projection.load(self._store, game_id).meta.automated}
+
+    def join(self, game_id: str, side: str, name: str, seed_text: str) -> dict:
+        event = games.join(self._store, game_id, side, name, seed_text)
+        return {"seq": event.seq, "seed_text": event.payload["seed_text"], "automated": self.automated(game_id)}
+
+    def automated(self, game_id: str) -> list[dict]:
+        """The automated seats' orders given now (app/service/autoplay.py), as history lines."""
+        followed = autoplay.play(self._store, game_id)
+        if not followed:
+            return []
+        rules = get_rules(followed[-1].state.meta.rules)
+        return history.lines(rules, [e for a in followed for e in a.events])
+
+    def games(self) -> list[dict]:
+        return games.listed(self._store)
+
+    def summary(self, game_id: str) -> dict:
+        state = projection.load(self._store, game_id)
+        rules = get_rules(state.meta.rules)
+        prompt = rules.prompt(state.game)
+        outcome = rules.outcome(state.game)
+        return {"game_id": game_id, "rules": state.meta.rules, "scenario": state.meta.scenario,
+                "seq": state.meta.seq, "players": state.meta.players, "parent": state.meta.parent,
+                "to_act": prompt.side, "step": prompt.step,
+                "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
+                "owed": prompt.owed.to_dict() if prompt.owed is not None else None,
+                "legal_orders": legal.legal_orders(rules, state.game, prompt.side) if prompt.side else [],
+                "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
+                "dice_seed_revealed": state.meta.revealed_seed is not None}
+
+    def log(self, game_id: str, from_seq: int = 1) -> list[dict]:
+        rules = get_rules(self._store.game(game_id)["rules"])
+        return history.lines(rules, list(self._store.events(game_id, from_seq)))
+
+    def order(self, game_id: str, side: str, text: str, expected_seq: int | None = None) -> dict:
+        accepted = games.submit(self._store, game_id, side, text, expected_seq)
+        rows = history.lines(get_rules(accepted.state.meta.rules), accepted.events)
+        return {"accepted": True, "events": rows, "automated": self.automated(game_id)}
+
+    def preview(self, game_id: str, side: str, text: str) -> dict:
+        """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
+        preview out of turn); writes nothing."""
+        state = projection.load(self._store, game_id)
+        return games.preview(get_rules(state.meta.rules), state, side, text)
+
+    def view(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> dict:
+        state = projection.load(self._store, game_id, at_seq)
+        self._check_side(state, side)
+        return {"seq": state.meta.seq, **get_rules(state.meta.rules).view(state.game, side)}
+
+    def position(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> str:
+        """The position as a person reads it, as the turn email lays it out (app/projections/textmap.py): whose view
+        it is, every stack by hex with its terrain, place and control, the units off the map, then the view's
+        records in aligned tables."""
+        state = projection.load(self._store, game_id, at_seq)
+        self._check_side(state, side)
+        rules = get_rules(state.meta.rules)
+        view = {"seq": state.meta.seq, **rules.view(state.game, side)}
+        lines = [f"{game_id} after event {state.meta.seq}, {replay.whose_view(side, False)}"]
+        game_map = optional(rules, "game_map")
+        if game_map is not None and view.get("units") is not None:
+            lines += ["", "Map", textmap.render_board(game_map(state.game), view), "", "The position"]
+        lines.append(textmap.render_view({k: v for k, v in view.items() if k != "stacks"}))
+        return "\n".join(lines)
+
+    @staticmethod
+    def as_text(record: dict) -> str:
+        """A view or other record as text: scalars as `key: value`, lists of records as aligned tables."""
+        return textmap.render_view(record)
+
+    @staticmethod
+    def _check_side(state: projection.GameState, side: str | None) -> None:
+        if side is not None and side not in state.meta.sides:
+            raise games.GameError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
+
+    def render(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> tuple[str, int, str]:
+        """(SVG, the event drawn after, whose view it is, in words: `side`'s sight, or everything (None: the
+        referee's; the game over: everyone's))."""
+        rules = get_rules(self._store.game(game_id)["rules"])
+        final = projection.load(self._store, game_id)
+        state = final if at_seq is None else projection.load(self._store, game_id, at_seq)
+        self._check_side(state, side)
+        viewer = replay.effective_viewer(rules, final, side or ALL)
+        svg = render.render_state(rules, state, viewer)
+        if svg is None:
+            raise games.GameError(f"the {rules.name} rules draw no map (they lack game_map)")
+        return svg, state.meta.seq, replay.whose_view(viewer, rules.outcome(final.game) is not None)
+
+    def analyse(self, game_id: str, side: str | None = None) -> dict:
+        """The analysis (app/projections/analysis.py) of what `side` has seen (None: the referee), with `view`:
+        whose view it is, in words."""
+        try:
+            result = analysis.analyse(replay.build(self._store, game_id, side or ALL))
+        except ValueError as exc:
+            raise games.GameError(str(exc)) from None
+        return {**result, "view": replay.whose_view(result["viewer"], result["over"])}
+
+    @staticmethod
+    def charts(result: dict) -> dict[str, str]:
+        return analysis.charts(result)
+
+    def fork(self, game_id: str, at_seq: int) -> str:
+        return games.fork(self._store, game_id, at_seq)
+
+    def reveal(self, game_id: str, reason: str) -> dict:
+        event = games.reveal_seed(self._store, game_id, reason)
+        return {"seq": event.seq, "seed": event.payload["seed"]}
+
+    def verify(self, game: str, check_dice: bool = False, seed: str | None = None) -> audit.AuditReport:
+        """Audit a game of this database, or an exported .jsonl file named `game`; `seed`: one the caller was
+        given (arbiter), for rolls not yet revealed in the stream."""
+        if Path(game).is_file():
+            with open(game, encoding="utf-8") as fh:
+                events = transfer.parse_lines(fh)
+        else:
+            self._store.game(game)
+            events = list(self._store.events(game))
+        return audit.verify(events, check_dice=check_dice, seeds={dice.commitment(seed): seed} if seed else None,
+                            parents=transfer.parents_in(self._store))
+
+    def export(self, game_id: str) -> list[str]:
+        return list(transfer.export_lines(self._store, game_id))
+
+    def import_game(self, lines: Iterable[str]) -> str:
+        return transfer.import_game(self._store, lines)
+
+    def demo(self, rules: str) -> tuple[str, list[str]]:
+        return play_demo(self._store, rules)
+
+    def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:
+        """The database owner's link to the game's replay viewer, as `side` or the referee (Seats.owner_link)."""
+        return self.pbem(config).owner_link(game_id, side, server)

@@ -1,0 +1,112 @@
+"""Formosa fog of war (11.0, 11.1, ruling F7; plan section 4): concealed Japanese units and deception units are
+"?" counters to the Allied player in the view, in the history and in every channel of a game played through the
+service; the Allied displays are hidden from the Japanese player except the Eliminated and Replacements
+Displays."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from formosa_given import given, play, when
+from formosa_map import ring
+from formosa_randomplay import candidates, invader
+
+from app.rules.formosa import GAME
+from app.rules.formosa.events import UnitPlaced, UnitRevealed
+from app.service import audit
+from tests.fogcheck import check_every_channel, played_through_service
+from tests.fuzzing import play as fuzz
+
+X, AROUND = ring("open")
+ALL_IDS = sorted(GAME.initial_state("1", {}).units)
+
+
+def named(text: str) -> set[str]:
+    return set(ALL_IDS).intersection(re.findall(r"[\w-]+", text))
+
+
+def ids(view: dict) -> set[str]:
+    return {u["id"] for u in view["units"]}
+
+
+def test_11_1_a_concealed_unit_and_a_deception_unit_show_alike_to_the_allies():
+    state = given(step="allied-movement", turn=1, units={"jp-9-7": X, "jp-deception-1": AROUND[3],
+                                                        "us-7-17": AROUND[0]},
+                  concealed=("jp-9-7", "jp-deception-1"))
+    seen = GAME.view(state, "allied")
+    shown = [u for u in seen["units"] if u["side"] == "japanese"]
+    assert {frozenset(u) for u in shown} == {frozenset({"id", "side", "hex", "where", "concealed", "mf", "strength",
+                                                         "steps"})}
+    assert {u["mf"] for u in shown} == {7} and not ids(seen) & {"jp-9-7", "jp-deception-1"}
+    assert {"jp-9-7", "jp-deception-1"} <= ids(GAME.view(state, "japanese"))
+
+
+def test_11_0_each_side_sees_only_its_own_displays_and_the_public_allied_ones_f7():
+    state = given(step="allied-movement", turn=1, units={
+        "us-7-17": "allied-staging", "us-7-32": "allied-eliminated", "us-7-184": "allied-replacements",
+        "jp-9-7": "japanese-replacements", "jp-9-19": X})
+    japanese = ids(GAME.view(state, "japanese"))
+    assert "us-7-17" not in japanese and {"us-7-32", "us-7-184"} <= japanese
+    allied = GAME.view(state, "allied")
+    assert "jp-9-7" not in ids(allied) and "jp-9-19" in ids(allied)  # revealed on the map: examined (11.0)
+    assert "kamikaze" not in allied["air"] and "japanese-tac" not in allied["air"]
+
+
+def test_11_2_revealing_names_the_unit_and_a_deception_unit_is_removed_unnamed():
+    state = given(step="japanese-movement", turn=1, units={"jp-9-7": X, "jp-deception-1": AROUND[3]},
+                  concealed=("jp-9-7", "jp-deception-1"))
+    [e] = [x for x in when(state, "japanese", "reveal jp-deception-1") if isinstance(x, UnitRevealed)]
+    assert e.deception and "jp-" not in GAME.visible(e, "allied")
+    after = play(state, "japanese", "reveal jp-deception-1")
+    assert after.units["jp-deception-1"].where == "out" and not [u for u in GAME.view(after, "allied")["units"]
+                                                                  if u["hex"] == AROUND[3]]
+
+
+def test_11_1_the_allies_never_read_a_japanese_set_up_in_the_history_or_an_order():
+    placed = UnitPlaced("jp-9-7", X, True)
+    assert named(str(GAME.visible(placed, "allied"))) == set()
+    assert GAME.visible(placed, "japanese") is True
+
+
+def test_11_2_units_in_an_enemy_zoc_are_revealed_at_the_start_of_a_combat_phase():
+    state = given(step="allied-movement", turn=1, units={"jp-9-7": X, "jp-9-19": "1320", "us-7-17": AROUND[0]},
+                  concealed=("jp-9-7", "jp-9-19"))
+    state = play(state, "allied", "end")
+    assert state.step == "allied-combat"
+    assert not state.units["jp-9-7"].concealed and state.units["jp-9-19"].concealed
+
+
+def test_preview_and_refusals_say_nothing_a_concealed_unit_would_tell():
+    state = given(step="allied-movement", turn=1, units={"jp-9-7": X, "us-7-17": AROUND[0]}, concealed=("jp-9-7",))
+    with pytest.raises(Exception) as err:
+        when(state, "allied", f"move us-7-17 {X}")
+    assert not named(str(err.value)) - {"us-7-17"}
+
+
+EMAILS = {"japanese": "j@x.example", "allied": "a@x.example"}
+
+
+@pytest.mark.slow  # a game of random orders through the service, every channel checked
+def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path):
+    pbem, game_id, outbox, (state, accepted) = played_through_service(
+        str(tmp_path / "fog.sqlite3"), "formosa", EMAILS, "g-formosa-fog",
+        lambda submit: fuzz(GAME, invader, random.Random(0), 110, "unused", submit=submit,
+                            state=GAME.initial_state("1", {})))
+    assert GAME.outcome(state) is None and accepted == 110
+    checked = check_every_channel(pbem, game_id, named, outbox)
+    for kind in ("UnitPlaced", "UnitMoved", "OrderGiven", "UnitsChosen"):
+        assert ("allied", kind) in checked and ("japanese", kind) in checked, kind
+    report = audit.verify(list(pbem.store.events(game_id)), check_dice=True)
+    assert report.ok and report.orders_replayed == accepted, report.problems[:3]  # the seed stays secret
+    pbem.store.close()
+
+
+@pytest.mark.slow  # random games played to their end
+@pytest.mark.parametrize("scenario,seed", [("1", 0), ("2", 2)])
+def test_random_games_of_both_scenarios_end_without_dead_ends(scenario, seed):
+    final, accepted = fuzz(GAME, candidates, random.Random(seed), 5000, f"seed {seed}",
+                           state=GAME.initial_state(scenario, {}))
+    assert GAME.outcome(final) is not None and accepted > 30
+    assert "(Formosa 4." in final.reason
+

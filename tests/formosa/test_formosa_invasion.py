@@ -1,0 +1,83 @@
+"""Formosa invasions (10.0-10.3) and naval transfer (21.0; CF-12) through orders."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from formosa_given import given, of, play, refused, when
+
+from app.rules.formosa import GAME
+from app.rules.formosa.events import UnitsLanded
+
+D = GAME.data({})
+PORT = str(sorted(D.map.hexes_with("major-port"))[0])
+BEACH = str(sorted(h for h in D.open_coastal() if not D.map.features_of(h) - {"beach"})[0])
+
+
+def with_base(state, uid: str):
+    return state.with_units(replace(state.units[uid], base=True))
+
+
+def test_21_0_four_units_a_phase_use_a_functional_port_cf_12():
+    units = {"us-eng-1": PORT, "us-7-17": PORT, "us-7-32": PORT, "us-7-184": PORT, "us-27-105": "allied-staging",
+             "us-27-106": "allied-staging"}
+    state = with_base(given(step="naval-transfer", turn=1, units=units), "us-eng-1")
+    for uid in ("us-7-17", "us-7-32", "us-7-184"):
+        state = play(state, "allied", f"transfer {uid} to staging")  # three embark
+    state = play(state, "allied", f"transfer us-27-105 to {PORT}")  # one debarks
+    refused(state, "allied", f"transfer us-27-106 to {PORT}", "Formosa 21.0")  # a fifth
+    assert state.units["us-27-105"].pinned  # 21.0: no move in the ensuing Movement Phase
+    refused(state, "allied", "transfer us-7-17 to staging", "Formosa 21.0")  # already moved by sea this phase
+
+
+def test_21_0_from_a_coastal_hex_without_a_functional_port_one_unit_and_only_to_a_port_or_staging():
+    units = {"us-7-17": BEACH, "us-7-32": BEACH, "us-eng-1": PORT}
+    state = with_base(given(step="naval-transfer", turn=1, units=units), "us-eng-1")
+    refused(state, "allied", f"transfer us-7-17 to {str(sorted(D.open_coastal())[-1])}", "Formosa 21.0")
+    state = play(state, "allied", f"transfer us-7-17 to {PORT}")
+    refused(state, "allied", "transfer us-7-32 to staging", "Formosa 21.0")
+
+
+def test_10_2_1_an_unopposed_landing_puts_up_to_four_units_on_one_marker_and_pins_them():
+    units = {f"us-7-{n}": "allied-staging" for n in (17, 32, 184)} | {"us-27-105": "allied-staging",
+                                                                       "us-27-106": "allied-staging"}
+    state = given(step="invasion", turn=1, units=units, markers={"amphibious": 2})
+    refused(state, "allied", f"land {BEACH} with us-7-17 us-7-32 us-7-184 us-27-105 us-27-106", "Formosa 10.2")
+    [landed] = of(when(state, "allied", f"land {BEACH} with us-7-17 us-7-32"), UnitsLanded)
+    assert landed.marker == "amphibious"
+    state = play(state, "allied", f"land {BEACH} with us-7-17 us-7-32")
+    assert state.markers["amphibious"] == 1 and state.units["us-7-17"].pinned
+    refused(state, "allied", f"land {BEACH} with us-7-184", "Formosa 10.1")  # one marker a hex
+    state = play(state, "allied", "end")
+    state = play(state, "allied", "end")  # naval transfer
+    refused(state, "allied", f"move us-7-17 {BEACH}", "Formosa 10.2.1, 10.3, 21.0")
+
+
+def test_10_1_no_marker_no_landing_and_never_onto_enemy_units():
+    state = given(step="invasion", turn=1, units={"us-7-17": "allied-staging", "jp-9-7": BEACH})
+    refused(state, "allied", f"land {BEACH} with us-7-17", "Formosa 10.0")
+    state = replace(state, markers={"amphibious": 1})
+    refused(state, "allied", f"land {BEACH} with us-7-17", "Formosa 10.2.2")
+
+
+def test_10_3_up_to_two_airborne_regiments_drop_on_an_open_or_airfield_hex():
+    field = str(sorted(D.airfields())[0])
+    state = given(step="invasion", turn=1, units={"us-11ab-511": "allied-staging", "us-7-17": "allied-staging"},
+                  markers={"drop-zone": 1})
+    refused(state, "allied", f"drop {field} with us-7-17", "Formosa 10.3")
+    state = play(state, "allied", f"drop {field} with us-11ab-511")
+    assert state.units["us-11ab-511"].where == field and state.markers["drop-zone"] == 0
+
+
+def test_20_1_an_engineer_becomes_a_base_in_a_port_or_airfield_hex_for_3_1_or_4_lp_and_20_2_demobilises():
+    both = str(sorted(D.ports() & D.airfields())[0])
+    field = str(sorted(D.airfields() - D.ports())[0])
+    units = {"us-eng-1": PORT, "us-eng-2": field, "us-eng-3": both, "us-7-17": BEACH}
+    state = given(step="base-building", turn=1, units=units, lp={"allied": 8, "japanese": 0})
+    refused(state, "allied", f"build {BEACH}", "Formosa 20.1")  # neither port nor airfield
+    for hex_, lp_left in ((PORT, 5), (field, 4), (both, 0)):
+        state = play(state, "allied", f"build {hex_}")
+        assert state.lp["allied"] == lp_left
+    assert all(state.units[u].base for u in ("us-eng-1", "us-eng-2", "us-eng-3"))
+    refused(state, "allied", f"build {PORT}", "Formosa 20.1")  # one base a hex, and no engineer left there
+    state = play(state, "allied", f"demobilise {PORT}")
+    assert not state.units["us-eng-1"].base

@@ -1,0 +1,331 @@
+"""The Formosa strike stage and the air and LP choices of combat through orders (6.1; 15.4.1, 16.0-16.6, 17.0,
+18.0): secret strike planning and its reveal, air superiority (CF-11), kamikaze, the mobile fleet, the B-29 with
+and without Fortified, ground support (CF-10), interdiction, LP shifts and the defender's LP and gunfire."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from formosa_given import given as position
+from formosa_given import of, play, refused, when
+from formosa_map import D, M, ring
+
+from app.events import core
+from app.rules.base import Command
+from app.rules.engine.events import DecisionRequired
+from app.rules.formosa import GAME
+from app.rules.formosa.airpower import (
+    AirPointsLost,
+    B29Struck,
+    FleetSortied,
+    KamikazeHitsTaken,
+    KamikazeResolved,
+    StrikeAssigned,
+    StrikesRevealed,
+)
+from app.rules.formosa.events import CombatResolved, LpSpent, UnitEliminated, UnitMoved, UnitRevealed
+from app.rules.formosa.state import Strike
+
+X, AROUND = ring("open")
+
+
+def given(step: str = "allied-combat", turn: int = 1, **fields):
+    """A position on GT 1 unless told (sudden death is checked from GT 2, 4.1: these positions are small)."""
+    return position(step, turn, **fields)
+
+
+def planned(**missions) -> Strike:
+    return Strike(missions={side: dict(m) for side, m in missions.items()}, revealed=True)
+
+
+def preview(state, side: str, order: str) -> dict:
+    return GAME.preview(state, Command(side, "attack", GAME.parse(order, side, state).args))
+
+
+# -- 16.1 strike planning -------------------------------------------------------------------------------------------
+def test_16_0_a_two_point_counter_flies_two_one_point_missions_cf_10():
+    state = given(step="strike-planning-allied", air={"allied-tac": 2})
+    state = play(state, "allied", "assign 1 air-superiority")
+    state = play(state, "allied", "assign 1 tactical")
+    assert state.strike.missions["allied"] == {"air-superiority": 1, "tactical": 1}
+    refused(state, "allied", "assign 1 interdiction", "Formosa 16.1")  # each point flies one mission a GT
+    refused(state, "allied", "assign 1 kamikaze", "Formosa 16.1")
+    refused(state, "allied", "assign 1 cw-tactical", "Formosa 16.1")  # no Commonwealth points in Scenario 1
+    refused(state, "allied", "assign 2 tactical", "Formosa 16.1")
+    state = play(play(state, "allied", "assign 0 air-superiority"), "allied", "assign 2 tactical")  # a new figure
+    assert state.strike.missions["allied"] == {"air-superiority": 0, "tactical": 2}
+
+
+def test_16_1_each_plan_is_secret_until_the_reveal_in_the_view_the_history_and_the_orders():
+    state = given(step="strike-planning-japanese", air={"japanese-tac": 4, "kamikaze": 3, "allied-tac": 6})
+    events = when(state, "japanese", "assign 3 kamikaze")
+    [assigned] = of(events, StrikeAssigned)
+    state = play(state, "japanese", "assign 3 kamikaze")
+    state = play(state, "japanese", "end")
+    assert state.step == "strike-planning-allied"
+    # the Allied player plans without seeing the Japanese plan anywhere
+    seen = GAME.view(state, "allied")
+    assert "japanese" not in seen["missions"] and "kamikaze" not in seen["air"]
+    told = GAME.visible(assigned, "allied")
+    assert isinstance(told, str) and "3" not in told and "kamikaze" not in told
+    order = core.OrderGiven(side="japanese", text="assign 3 kamikaze", command={})
+    assert "kamikaze" not in str(GAME.visible(order, "allied"))
+    assert "kamikaze" not in GAME.prompt(state).step
+    assert GAME.visible(assigned, "japanese") is True and GAME.view(state, "japanese")["missions"]["japanese"]
+    state = play(state, "allied", "assign 4 air-superiority")
+    assert "allied" not in GAME.view(state, "japanese")["missions"]
+    events = when(state, "allied", "end")
+    [revealed] = of(events, StrikesRevealed)
+    assert revealed.missions == {"japanese": {"kamikaze": 3}, "allied": {"air-superiority": 4}}
+    assert GAME.visible(revealed, "allied") is True and "3 kamikaze" in revealed.describe()
+    state = play(state, "allied", "end")
+    assert state.step == "air-superiority"
+    assert GAME.view(state, "allied")["missions"]["japanese"] == {"kamikaze": 3}
+
+
+# -- 16.2 air superiority -----------------------------------------------------------------------------------------
+def test_16_2_each_loser_takes_its_losses_where_it_likes_cf_11():
+    strike = planned(allied={"air-superiority": 6, "tactical": 4}, japanese={"air-superiority": 2, "tactical": 2})
+    state = given(step="air-superiority", air={"allied-tac": 10, "japanese-tac": 4}, strike=strike)
+    # Allied 6 points, die 6: the Japanese lose 3; Japanese 2 points, die 6: the Allies lose 2 (air.toml)
+    state = play(state, "allied", "roll", [6, 6])
+    assert state.pending[0]["kind"] == "air-losses" and state.pending[0]["side"] == "japanese"
+    refused(state, "japanese", "lose 1 from kamikaze", "Formosa 16.2")  # never kamikaze (16.2 step 3)
+    refused(state, "japanese", "lose 3 from tactical", "Formosa 16.2")  # only 2 there
+    state = play(state, "japanese", "lose 1 from air-superiority")
+    assert state.pending[0]["due"] == 2
+    state = play(state, "japanese", "lose 2 from tactical")
+    assert state.air["japanese-tac"] == 1 and state.pending[0]["side"] == "allied"
+    # a loss with one way left to take it is taken at once
+    rest = play(play(given(step="air-superiority", air={"allied-tac": 10, "japanese-tac": 4}, strike=strike),
+                     "allied", "roll", [6, 6]), "japanese", "lose 2 from air-superiority")
+    assert rest.strike.missions["japanese"] == {"air-superiority": 0, "tactical": 1}
+    # CF-11: two points from air superiority, from ground support, or one of each
+    for orders in (["lose 2 from air-superiority"], ["lose 2 from tactical"],
+                   ["lose 1 from air-superiority", "lose 1 from tactical"]):
+        after = state
+        for order in orders:
+            after = play(after, "allied", order)
+        assert after.air["allied-tac"] == 8 and after.step == "japanese-special-attack" and not after.pending
+
+
+def test_16_2_without_points_a_side_fires_on_the_zero_column_and_a_forced_loss_is_taken_at_once():
+    strike = planned(allied={"tactical": 3}, japanese={})
+    state = given(step="air-superiority", air={"allied-tac": 3}, strike=strike)
+    events = when(state, "allied", "roll", [1, 6])  # the Japanese 0 column, die 6: one point (anti-aircraft)
+    assert [(e.side, e.mission, e.points) for e in of(events, AirPointsLost)] == [("allied", "tactical", 1)]
+
+
+# -- 16.6 kamikaze, 18.0 the mobile fleet ---------------------------------------------------------------------------
+def test_16_6_kamikaze_hits_are_split_by_the_allied_player_and_the_points_are_spent():
+    strike = planned(japanese={"kamikaze": 3})
+    state = given(step="japanese-special-attack", air={"kamikaze": 3}, strike=strike,
+                  markers={"amphibious": 2}, naval={"gunfire": 2})
+    refused(state, "japanese", "end", "Formosa 6.1")  # the roll comes first, every GT (F5)
+    state = play(state, "japanese", "roll", [6])  # three points read the 3-4 column: two hits
+    assert state.air["kamikaze"] == 0 and state.pending[0]["kind"] == "kamikaze-hits"
+    refused(state, "allied", "return 2 amphibious 1 gunfire", "Formosa 16.6")
+    state = play(state, "allied", "return 1 amphibious 1 gunfire")
+    assert (state.markers["amphibious"], state.naval["gunfire"]) == (1, 1)
+    assert state.step == "invasion"  # no fleet to sail, no B-29 assigned: on to the Allied Player Turn
+
+
+def test_16_6_the_kamikaze_roll_is_made_on_the_zero_column_without_points_f5():
+    state = given(step="japanese-special-attack", markers={"amphibious": 2}, naval={"gunfire": 0})
+    events = when(state, "japanese", "roll", [6])
+    assert [(e.points, e.die, e.hits) for e in of(events, KamikazeResolved)] == [(0, 6, 1)]
+    assert [(e.markers, e.gunfire) for e in of(events, KamikazeHitsTaken)] == [(1, 0)]  # no choice to make
+
+
+def test_18_0_a_decisive_battle_costs_a_die_of_lp_the_gunfire_and_the_landings_of_this_gt():
+    state = given(step="japanese-special-attack", turn=2, air={"mobile-fleet": 1}, naval={"gunfire": 2},
+                  markers={"amphibious": 1}, lp={"allied": 10, "japanese": 0},
+                  units={"us-7-17": "allied-staging", "us-7-32": X})
+    refused(replace(state, turn=1, strike=Strike(kamikaze_done=True)), "japanese", "sortie", "Formosa 18.0")
+    state = play(state, "japanese", "roll", [1])
+    events = when(state, "japanese", "sortie", [6, 4])  # Scenario 1, die 6: Decisive Battle; the Allies roll 4
+    [sortie] = of(events, FleetSortied)
+    assert (sortie.result, sortie.lp_lost) == ("Decisive Battle", 4)
+    state = play(state, "japanese", "sortie", [6, 4])
+    assert state.lp["allied"] == 6 and state.step == "invasion" and state.air["mobile-fleet"] == 0
+    refused(state, "allied", f"land {X} with us-7-17", "Formosa 18.0")
+    port, a, b = _supplied()
+    combat = given(units={"us-7-17": a, "jp-9-7": b}, naval={"gunfire": 2}, strike=state.strike)
+    refused(combat, "allied", f"attack {b} with us-7-17 gunfire 1", "Formosa 18.0")
+    refused(replace(state, step="recruit-japanese", strike=state.strike), "japanese", "buy 1 mobile-fleet",
+            "Formosa 18.0")
+
+
+# -- 16.5 B-29 -------------------------------------------------------------------------------------------------------
+CD = next(u.id for u in D.units if u.type == "coastal-defense")
+
+
+def test_16_5_a_b29_strike_on_the_terrain_column_d1_eliminates_the_only_unit():
+    state = given(step="b29", units={"jp-9-7": X}, air={"b29": 1}, strike=planned(allied={"b29": 1}))
+    events = when(state, "allied", "strike " + X, [4])
+    [hit] = of(events, B29Struck)
+    assert (hit.column, hit.code) == ("open", "D1")
+    assert [e.unit for e in of(events, UnitEliminated)] == ["jp-9-7"]
+    refused(given(step="b29", units={"jp-9-7": X}), "allied", "strike " + X, "Formosa 16.5")  # none assigned
+    refused(state, "allied", "strike " + AROUND[0], "Formosa 16.5")  # no Japanese unit there
+
+
+def test_16_5_the_japanese_may_reveal_a_concealed_coastal_defense_for_the_fortified_column():
+    state = given(step="b29", units={"jp-9-7": X, CD: X}, concealed=("jp-9-7", CD), air={"b29": 1},
+                  strike=planned(allied={"b29": 1}))
+    state = play(state, "allied", "strike " + X)  # concealed units there: the Japanese player is asked
+    assert state.pending[0] == {"kind": "b29-fortified", "side": "japanese", "hex": X}
+    assert "hex" not in GAME.view(state, "allied")["pending"][0]
+    refused(state, "japanese", "fortify jp-9-7", "Formosa 16.5")
+    declined = when(state, "japanese", "decline", [4])
+    assert of(declined, B29Struck)[0].column == "open" and of(declined, DecisionRequired)[0].kind == "losses"
+    events = when(state, "japanese", f"fortify {CD}", [4])
+    assert [e.unit for e in of(events, UnitRevealed)] == [CD]
+    assert (of(events, B29Struck)[0].column, of(events, B29Struck)[0].code) == ("fortified", "DS")
+    state = play(state, "japanese", f"fortify {CD}", [4])
+    assert state.strike.suppressed == (X,) and state.step == "invasion"
+    # DS: no ZOC, an Allied attack on the hex one right, no Japanese move out of it (16.5)
+    attack = replace(state, step="allied-combat", units={**state.units, "us-7-17": replace(
+        state.units["us-7-17"], where=AROUND[0])})
+    assert X not in attack.zoc_of("japanese") or AROUND[0] not in attack.zoc_of("japanese")
+    p = preview(attack, "allied", f"attack {X} with us-7-17")
+    assert {"amount": 1, "case": "Formosa 16.5", "reason": "B-29 suppression of the defender"} in p["shifts"]
+    refused(replace(state, step="japanese-movement"), "japanese", f"move jp-9-7 {AROUND[0]}", "Formosa 16.5")
+
+
+# -- 16.3 ground support, 16.4 interdiction ----------------------------------------------------------------------
+def test_16_3_ground_support_is_placed_before_the_first_attack_and_shifts_the_attack():
+    state = given(units={"us-7-17": AROUND[0], "jp-9-7": X}, air={"allied-tac": 3},
+                  strike=planned(allied={"tactical": 3}))
+    refused(state, "allied", f"support {X} 3", "Formosa 16.3")  # two points a hex at most
+    refused(state, "allied", f"support {AROUND[1]} 1", "Formosa 16.3")  # no enemy there
+    state = play(state, "allied", f"support {X} 2")
+    p = preview(state, "allied", f"attack {X} with us-7-17")
+    assert {"amount": 2, "case": "Formosa 16.3", "reason": "ground support"} in p["shifts"]
+    [resolved] = of(when(state, "allied", f"attack {X} with us-7-17", [3]), CombatResolved)
+    assert {"amount": 2, "case": "Formosa 16.3", "reason": "ground support"} in resolved.shifts
+    state = play(state, "allied", f"attack {X} with us-7-17", [3])
+    refused(state, "allied", f"support {X} 1", "Formosa 16.3")  # attacks have begun
+    japanese = given(step="japanese-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}, air={"japanese-tac": 2},
+                     strike=planned(japanese={"tactical": 2}))
+    refused(japanese, "japanese", f"support {AROUND[0]} 2", "Formosa 16.3")  # the Japanese: one point a hex
+
+
+def test_16_4_an_interdicted_hex_costs_a_japanese_unit_more_mp_and_reveals_who_enters():
+    base = given(step="japanese-movement", units={"jp-9-7": X}, concealed=("jp-9-7",))
+    [plain] = of(when(base, "japanese", f"move jp-9-7 {AROUND[0]}"), UnitMoved)
+    state = given(step="interdiction", units={"jp-9-7": X, "jp-9-19": AROUND[3]}, concealed=("jp-9-7", "jp-9-19"),
+                  air={"allied-tac": 2}, strike=planned(allied={"interdiction": 2}))
+    refused(state, "allied", f"interdict {AROUND[0]} 3", "Formosa 16.4")
+    events = when(state, "allied", f"interdict {AROUND[3]} 1")
+    assert [e.unit for e in of(events, UnitRevealed)] == ["jp-9-19"]  # 16.4 item 1: in the hex
+    state = play(state, "allied", f"interdict {AROUND[0]} 2")
+    state = play(state, "allied", "end")
+    assert state.step == "japanese-movement"
+    events = when(state, "japanese", f"move jp-9-7 {AROUND[0]}")
+    [moved] = of(events, UnitMoved)
+    assert moved.mp == plain.mp + 2  # two points: two MP more (16.4 item 3)
+    assert [e.case for e in of(events, UnitRevealed)] == ["Formosa 16.4 item 1"]
+
+
+# -- 15.4.1 LP shifts, 17.0 the defender's gunfire ---------------------------------------------------------------------
+def _supplied():
+    """A port, a coastal hex next to it and a land hex next to that one, not next to the port."""
+    for p in sorted(D.ports()):
+        for a in sorted(M.neighbours(p)):
+            for b in sorted(M.neighbours(a)):
+                if D.is_coastal(a) and D.is_land(b) and b != p and b not in M.neighbours(p) and not M.hexside_features(
+                        a, b):
+                    return str(p), str(a), str(b)
+    raise LookupError
+
+
+def test_15_4_1_lp_shifts_in_a_preview_and_an_attack_f22():
+    port, a, b = _supplied()
+    state = given(units={"us-eng-1": port, "us-7-17": a, "jp-9-7": b}, lp={"allied": 3, "japanese": 0})
+    state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
+    p = preview(state, "allied", f"attack {b} with us-7-17 lp 2")
+    assert {"amount": 2, "case": "Formosa 15.4.1", "reason": "LP spent attacking"} in p["shifts"]
+    refused(state, "allied", f"attack {b} with us-7-17 lp 3", "Formosa 15.4.1")
+    events = when(state, "allied", f"attack {b} with us-7-17 lp 2", [3])
+    assert [e.amount for e in of(events, LpSpent)] == [2]
+    [resolved] = of(events, CombatResolved)
+    assert {"amount": 2, "case": "Formosa 15.4.1", "reason": "LP spent attacking"} in resolved.shifts
+    cut = given(units={"us-7-17": a, "jp-9-7": b}, lp={"allied": 3, "japanese": 0})  # no port, no HQ
+    refused(cut, "allied", f"attack {b} with us-7-17 lp 1", "Formosa 15.4.1, 19.5")
+    japanese = given(step="japanese-combat", units={"us-7-17": a, "jp-9-7": b}, lp={"allied": 0, "japanese": 3})
+    refused(japanese, "japanese", f"attack {a} with jp-9-7 lp 2", "Formosa 15.4.1")  # one LP at most
+
+
+def test_15_4_1_17_0_the_defender_answers_with_lp_and_allied_gunfire_f18_f22():
+    port, a, b = _supplied()
+    units = {"us-eng-1": port, "us-7-17": a, "jp-9-7": b}
+    state = given(step="japanese-combat", units=units, lp={"allied": 2, "japanese": 0}, naval={"gunfire": 2})
+    state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
+    state = play(state, "japanese", f"attack {a} with jp-9-7")
+    assert state.pending[0]["kind"] == "defence" and state.pending[0]["side"] == "allied"
+    refused(state, "allied", "defend gunfire 3", "Formosa 17.0")
+    refused(state, "allied", "defend lp 2", "Formosa 15.4.1")
+    events = when(state, "allied", "defend lp 1 gunfire 2", [3])
+    [resolved] = of(events, CombatResolved)
+    assert {"amount": -1, "case": "Formosa 15.4.1, ruling F22", "reason": "LP spent defending"} in resolved.shifts
+    assert {"amount": -2, "case": "Formosa 17.0, ruling F18", "reason": "naval gunfire defending"} in resolved.shifts
+    assert [e.amount for e in of(events, LpSpent)] == [1]
+    japanese = given(units={"us-7-17": a, "jp-9-7": b}, lp={"allied": 0, "japanese": 2})
+    japanese = play(japanese, "allied", f"attack {b} with us-7-17")
+    refused(japanese, "japanese", "defend gunfire 1", "Formosa ruling F18")
+    refused(japanese, "japanese", "defend lp 1", "Formosa 15.4.1, 19.5")  # no static unit to trace to
+    assert of(when(japanese, "japanese", "defend", [3]), CombatResolved)
+
+
+@pytest.mark.slow  # a game through the service: every channel the Allied player reads, before and after the reveal
+def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tmp_path):
+    import json
+
+    from app.projections import replay
+    from app.service.pbem import Seat
+    from tests.fogcheck import _all_text, played_through_service
+
+    emails = {"japanese": "j@x.example", "allied": "a@x.example"}
+    secret = "japanese assigns"
+
+    def script(submit):
+        submit("japanese", "roll")
+        submit("japanese", "deploy default")
+        for fix in ("end", "buy 1 tac"):  # 24.1: at most 20 LP are kept
+            try:
+                state = submit("japanese", "end")
+                break
+            except Exception:  # noqa: BLE001 - the set-up roll decides whether one LP must be spent
+                submit("japanese", fix)
+        else:
+            state = submit("japanese", "end")
+        choose = GAME.table.orders["setup-allied"]["choose"]
+        for args in list(choose.candidates(state, "allied")):  # 3.0: the Allied set-up groups' picks
+            state = submit("allied", choose.grammar.render(args))
+        submit("allied", "end")
+        submit("allied", "roll")
+        state = submit("allied", "end")
+        assert state.step == "strike-planning-japanese"
+        submit("japanese", "assign 1 kamikaze")
+        submit("japanese", "assign 2 air-superiority")
+        return submit("japanese", "end")
+
+    pbem, game_id, outbox, state = played_through_service(str(tmp_path / "strike.sqlite3"), "formosa", emails,
+                                                          "g-formosa-strike", script)
+    assert state.step == "strike-planning-allied"
+
+    def channels(side: str) -> list[str]:
+        seat = Seat(game_id, side, emails[side])
+        texts = [r["text"] for r in pbem.history_rows(seat)] + pbem.export(seat)[0]
+        for frame in replay.build(pbem.store, game_id, side).frames:
+            texts += [frame.text, json.dumps(frame.view)]
+        return texts + [_all_text(m) for m in outbox.sent if m["To"] == emails[side]]
+
+    allied = "\n".join(channels("allied"))
+    for told in (secret, "2 points to air-superiority", '"japanese": {'):
+        assert told not in allied, told
+    assert secret in "\n".join(channels("japanese"))  # the check reads the channels the plan is in
+    pbem.submit(Seat(game_id, "allied", emails["allied"]), "end")
+    assert "1 kamikaze" in "\n".join(channels("allied"))  # 16.1 Strike Reveal Phase
+    pbem.store.close()

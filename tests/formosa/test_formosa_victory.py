@@ -1,0 +1,85 @@
+"""Formosa victory through orders (4.1 sudden death, 4.2 points and levels; CF-D4, rulings F7, F38)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from formosa_given import given, of, when
+
+from app.rules.engine.events import GameEnded
+from app.rules.formosa import GAME
+from app.rules.formosa.events import VictoryCounted
+
+D = GAME.data({})
+VALUES = D.charts["victory"]
+
+
+def worth(h) -> int:
+    return sum(VALUES[o.replace("-", "_")] for o in D.objectives(h))
+
+
+def holding(target: int) -> dict[str, str]:
+    """Allied units on objective hexes worth exactly `target` VP (engineers on their base side in the port and
+    airfield hexes), never every port and airfield hex (no sudden death)."""
+    engineers = [u.id for u in D.units if u.side == "allied" and u.type == "engineer" and u.nationality == "us"]
+    infantry = [u.id for u in D.units if u.side == "allied" and u.type == "infantry" and u.nationality == "us"]
+    units, left = {}, target
+    for h in sorted(D.map.hexes(), key=lambda h: -worth(h)):
+        v = worth(h)
+        if 0 < v <= left:
+            needs_base = bool(set(D.objectives(h)) & {"major-port", "minor-port", "airfield"})
+            pool = engineers if needs_base else infantry
+            units[pool.pop()] = str(h)
+            left -= v
+        if left == 0:
+            return units
+    raise LookupError(target)
+
+
+def final(allied_vp: int, japanese_vp: int):
+    units = holding(allied_vp)
+    lost = [u.id for u in D.units if u.side == "allied" and u.size == "regiment" and u.id not in units]
+    units |= {uid: "allied-eliminated" for uid in lost[:japanese_vp // 2]}
+    units |= {uid: "allied-replacements" for uid in lost[japanese_vp // 2:japanese_vp]}  # F7: they count too
+    state = given(step="japanese-combat", turn=13, units=units)
+    bases = [uid for uid in units if uid.startswith("us-eng")]
+    return state.with_units(*(replace(state.units[b], base=True) for b in bases))
+
+
+def test_4_2_final_30_to_8_is_an_allied_operational_victory_cf_d4():
+    events = when(final(30, 8), "japanese", "end")
+    [counted] = of(events, VictoryCounted)
+    assert (counted.allied, counted.japanese, counted.level) == (30, 8, "Allied Operational Victory")
+    [ended] = of(events, GameEnded)
+    assert ended.winner == "allied" and "(Formosa 4.2)" in ended.reason
+
+
+def test_4_2_each_victory_level():
+    for (a, j), level, winner in (((27, 2), "Allied Strategic Victory", "allied"), ((20, 4), "Draw", None),
+                                  ((16, 6), "Japanese Operational Victory", "japanese"),
+                                  ((10, 6), "Japanese Strategic Victory", "japanese")):
+        events = when(final(a, j), "japanese", "end")
+        assert of(events, VictoryCounted)[0].level == level
+        assert of(events, GameEnded)[0].winner == winner
+
+
+def test_4_2_ports_and_airfields_score_only_with_an_engineer_base():
+    state = final(30, 0)
+    unbased = state.with_units(*(replace(u, base=False) for u in state.units.values() if u.base))
+    assert of(when(unbased, "japanese", "end"), VictoryCounted)[0].allied < 30
+
+
+def test_4_1_sudden_death_japanese_when_no_allied_unit_is_on_formosa_from_gt_2_f38():
+    x = str(sorted(D.airfields())[0])
+    state = given(step="allied-combat", turn=2, units={"us-7-17": "allied-staging", "jp-50-301": x})
+    [ended] = of(when(state, "allied", "end"), GameEnded)
+    assert ended.winner == "japanese" and "4.1" in ended.reason
+    early = given(step="allied-combat", turn=1, units={"us-7-17": "allied-staging"})
+    assert not of(when(early, "allied", "end"), GameEnded)
+
+
+def test_4_1_sudden_death_allied_when_every_port_and_airfield_hex_is_occupied():
+    infantry = [u.id for u in D.units if u.side == "allied" and u.type in ("infantry", "marine")]
+    hexes = sorted(str(h) for h in D.sudden_death_hexes())
+    state = given(step="allied-movement", turn=3, units=dict(zip(infantry, hexes, strict=False)))
+    [ended] = of(when(state, "allied", "end"), GameEnded)
+    assert ended.winner == "allied" and "every port and airfield" in ended.reason

@@ -1,0 +1,34 @@
+"""Issue 14 in Ichi-Go: the preview refuses what the order refuses, and says why each strength is what it is."""
+from __future__ import annotations
+
+import pytest
+from ichigo_given import chinese, position
+
+from app.rules.errors import IllegalOrder
+from app.rules.ichigo.rules import RULES
+
+ATTACK = "attack 2011 with jp-cea-110div jp-cea-26div"
+
+
+def _position():
+    return position({"jp-cea-110div": "2010", "jp-cea-26div": "2012"},
+                    extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+
+
+@pytest.mark.parametrize("order, case", [(f"{ATTACK} tanks 3", "Ichi-Go 11.17"),   # two divisions to support
+                                         (f"{ATTACK} sf", "Ichi-Go 11.28")])       # the 1st SF not yet arrived
+def test_preview_refuses_what_do_refuses(order, case):
+    s = _position()
+    command = RULES.parse(order, "japanese", s)
+    with pytest.raises(IllegalOrder, match=case) as by_do:
+        RULES.decide(s, command, None)
+    with pytest.raises(IllegalOrder) as by_preview:
+        RULES.preview(s, command)
+    assert str(by_preview.value) == str(by_do.value)
+
+
+def test_preview_text_lists_each_attacker_with_its_strength():
+    s = _position()
+    text = RULES.preview(s, RULES.parse(ATTACK, "japanese", s))["text"]
+    assert any(line.strip().startswith("attack: jp-cea-110div") for line in text.splitlines())
+    assert any(line.strip().startswith("attack: jp-cea-26div") for line in text.splitlines())
