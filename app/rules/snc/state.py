@@ -8,7 +8,6 @@ from typing import Any
 
 from app.events.core import DieRolled
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.memo import IdentityMemo
 from app.rules.kernel.pieces import Piece
 from app.rules.snc.data_load import GameData, load
 
@@ -140,7 +139,7 @@ class State:
         return [u for u in self.units.values() if u.on_map and (side is None or u.side == side)]
 
     def occupied(self, side: str) -> frozenset[str]:
-        return remembered(self, ("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
+        return self.memo(("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
 
     def memo(self, key, compute):
         """`compute()` once per position: a state never changes, so what is derived from it (zones of control,
@@ -184,15 +183,6 @@ class State:
     def markers_available(self, side: str, kind: str) -> int:
         """SNC 8.5, 11.1: markers received less those used in the current window (ruling E4)."""
         return self.markers_received(side, kind) - int(self.used.get(side, {}).get(kind, 0))
-
-
-_ANSWERS = IdentityMemo(8)
-
-
-def remembered(state: State, key: tuple, compute):
-    """What `compute()` says about `state`, computed once: a state never changes, and one decide (or the audit's
-    re-run of it) asks for the same zones of control and occupied hexes many times."""
-    return _ANSWERS.remembered(state, key, compute)
 
 
 def initial_state(data: GameData | None = None) -> State:
