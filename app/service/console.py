@@ -9,18 +9,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.events import backends, dice
-from app.events.store import EventStore
+from app.events.store import EventStore, default_db_path  # noqa: F401 - the command line's default, re-exported
 from app.projections import history, replay, textmap
 from app.projections import state as projection
 from app.rules import legal
 from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import autoplay, games
-from app.service.pbem import Pbem
 from app.service.ports import Mail
 
 if TYPE_CHECKING:
     from app.service.audit import AuditReport
+    from app.service.pbem import Pbem
 
 # A command imports what only it needs when it runs (the audit, export files, custom setups, pictures, the
 # analysis, the demo): `python cli.py show` loads no picture, audit or analysis code (issue 15).
@@ -48,6 +48,8 @@ class Console:
 
     def pbem(self, config: Mail) -> Pbem:
         """Play by email on this database, its mail per `config` (the edge chooses the adapter)."""
+        from app.service.pbem import Pbem
+
         return Pbem(self._store, config)
 
     def create(self, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
