@@ -70,3 +70,19 @@ def test_snapshot_interval_from_the_environment():
     for bad in ("0", "-5", "ten", "2.5"):
         with pytest.raises(ValueError, match="HEXLEDGER_SNAPSHOT_EVERY"):
             projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": bad})
+
+
+@pytest.mark.parametrize("name", ["snc", "ichigo"])
+def test_a_state_from_a_snapshot_keeps_its_units_in_the_order_a_fold_keeps_them(name):
+    """A snapshot is canonical JSON (sorted by unit id); decoded, its units walk in setup order again, so an
+    automated seat (which walks the units) chooses the same order after a snapshot as after a fold, and verify
+    (which folds) agrees with what was played (found: an SNC greedy attack listed its units in another order)."""
+    import json
+
+    from app.events.envelope import canonical_json
+
+    rules = get_rules(name)
+    folded = rules.initial_state(next(iter(rules.scenarios)), {})
+    decoded = rules.decode_state(json.loads(canonical_json(rules.encode_state(folded))))
+    assert list(folded.units) != sorted(folded.units)  # the order of battle is not sorted by id
+    assert list(decoded.units) == list(folded.units) and decoded == folded

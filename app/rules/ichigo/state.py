@@ -8,6 +8,7 @@ from typing import Any
 
 from app.events.core import DieRolled
 from app.rules.ichigo.data_load import load, phase_names
+from app.rules.kernel.unit_order import in_setup_order
 
 SIDES = ("japanese", "allied")
 PHASES = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
@@ -276,7 +277,8 @@ def encode(state: State) -> dict:
 
 
 def decode(raw: dict) -> State:
-    units = {k: Unit(**{**u, "strength": tuple(u["strength"])}) for k, u in raw["units"].items()}
+    data = load(raw.get("map_text", ""))
+    units = {k: Unit(**{**u, "strength": tuple(u["strength"])}) for k, u in in_setup_order(raw["units"], data.units)}
     return State(**{**raw, "units": units, "jp_control": frozenset(raw["jp_control"]),
                     "ever_allied": frozenset(raw["ever_allied"]),
                     "garrison_lost": frozenset(raw["garrison_lost"]),
@@ -284,4 +286,4 @@ def decode(raw: dict) -> State:
                     "air_hexes": tuple(raw["air_hexes"]), "mover": tuple(raw["mover"]),
                     "attacked_hexes": tuple(raw["attacked_hexes"]), "pending": tuple(raw["pending"]),
                     "setup_draws": tuple(tuple(x) for x in raw.get("setup_draws", ())),
-                    "start_at": tuple(raw.get("start_at", ())), "data": load(raw.get("map_text", ""))})
+                    "start_at": tuple(raw.get("start_at", ())), "data": data})

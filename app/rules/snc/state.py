@@ -9,6 +9,7 @@ from typing import Any
 from app.events.core import DieRolled
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
+from app.rules.kernel.unit_order import in_setup_order
 from app.rules.snc.data_load import GameData, load
 
 SIDES = ("chinese", "japanese")
@@ -270,9 +271,9 @@ def _plain(value):
 
 
 def decode(raw: dict) -> State:
-    units = {k: Unit(**{**u, "strength": tuple(u["strength"]), "arrival_hexes": tuple(u["arrival_hexes"])})
-             for k, u in raw["units"].items()}
     data = load({"map": raw.get("map_text", "")})
+    units = {k: Unit(**{**u, "strength": tuple(u["strength"]), "arrival_hexes": tuple(u["arrival_hexes"])})
+             for k, u in in_setup_order(raw["units"], data.units)}
     return State(**{**raw, "units": units, "jp_control": frozenset(raw["jp_control"]), "plan": tuple(raw["plan"]),
                     "pending": tuple(raw["pending"]), "attacked_hexes": tuple(raw["attacked_hexes"]),
                     "mover": tuple(raw["mover"]), "data": data})
