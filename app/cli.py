@@ -14,10 +14,8 @@ from pathlib import Path
 import click
 
 from app.service import games
-from app.service.console import Console
+from app.service.console import Console, default_db_path
 from app.service.errors import GameError, NoSuchPosition, OrderError, StoreError, UnknownRules
-from app.service.mailing import render_legal_orders
-from app.service.pbem import default_db_path
 
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
@@ -183,6 +181,8 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
             lines.append(f"owed: {s['owed']['text']}")
         lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
         if s["legal_orders"]:
+            from app.service.mailing import render_legal_orders
+
             lines += ["you may, for instance:", render_legal_orders(s["legal_orders"])]
     emit(as_json, s, "\n".join(lines))
 

@@ -12,9 +12,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# run as `python bench/http_writers.py`, this file's folder comes first on sys.path; bench/http.py would shadow
-# the stdlib's http
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse  # noqa: E402

@@ -2,8 +2,10 @@
 
 1. Appends per second, one command (an order and two events) per transaction, durable (WAL, synchronous=FULL):
    the store vs raw sqlite3 inserting the same rows with the same settings.
-2. Loading the head of a 20,000-event game: from the latest snapshot, and by a full rebuild (every event
-   decoded through its marshmallow schema), vs a bare SELECT + json.loads + fold without schema validation.
+2. Loading the head of a 20,000-event game: from the latest snapshot, and by a full rebuild (every event read as
+   play reads the store's sealed events, registry.decode_stored), vs a bare SELECT + json.loads + fold.
+
+bench/table.py prints issue 15's whole table, each row beside its baseline, in interleaved rounds.
 
 Usage: python bench/store.py [--commands 400] [--events 20000]
 """
@@ -93,7 +95,7 @@ def long_game(tmp: Path, events: int) -> tuple[EventStore, str]:
 def bare_rebuild(store: EventStore, game_id: str):
     rules = get_rules("skirmish")
     state = None
-    for type_, payload in store.db.conn.execute(
+    for type_, payload in store.db.execute(
             "SELECT type, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]):
         body = json.loads(payload)
         if type_ == "core.GameCreated":

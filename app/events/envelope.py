@@ -7,19 +7,33 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 GENESIS_HASH = "0" * 64
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical_json(obj: Any) -> str:
     """One encoding per value: sorted keys, no whitespace, UTF-8, no NaN."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _CANONICAL.encode(obj)
 
 
 def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class EventBody(NamedTuple):
+    """What folding a stream reads of each event (EventStore.bodies): none of the chain's fields, so a long fold
+    makes five values a row instead of ten (issue 15: a full rebuild in 1.5x a bare fold)."""
+
+    game_id: str
+    seq: int
+    type: str
+    version: int
+    payload: dict
 
 
 @dataclass(frozen=True)
@@ -38,18 +52,18 @@ class StoredEvent:
     hash: str
 
     def hashed_fields(self) -> dict:
-        fields = asdict(self)
-        del fields["hash"]
-        return fields
+        """Every field but the hash (the payload is the event's own dict, not a copy: read it, never change it)."""
+        return {"game_id": self.game_id, "seq": self.seq, "type": self.type, "version": self.version,
+                "payload": self.payload, "actor": self.actor, "at": self.at, "causation": self.causation,
+                "prev_hash": self.prev_hash}
 
     def computed_hash(self) -> str:
         return sha256_hex(canonical_json(self.hashed_fields()))
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**self.hashed_fields(), "hash": self.hash}
 
     @classmethod
     def sealed(cls, **fields: Any) -> StoredEvent:
         """Build an event and compute its hash from the other fields."""
-        unsealed = cls(hash="", **fields)
-        return cls(hash=unsealed.computed_hash(), **fields)
+        return cls(hash=sha256_hex(canonical_json(fields)), **fields)

@@ -32,7 +32,7 @@ from psycopg import errors, sql
 from psycopg.rows import RowMaker, dict_row
 
 from app.events.backends import shown
-from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
+from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json
 from app.events.store import (
     Conflict,
     NewEvent,
@@ -286,6 +286,17 @@ class PgEventStore:
             args.append(to_seq)
         for row in self._q(query + " ORDER BY seq", args).fetchall():
             yield StoredEvent(**{**row, "payload": json.loads(row["payload"])})
+
+    def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventBody]:
+        """What a fold reads of a game's events (seq, type, version, payload), in order, `from_seq` through
+        `to_seq` (inclusive): `events` without the envelope's provenance and chain fields."""
+        query = "SELECT seq, type, version, payload FROM events WHERE game_id = %s AND seq >= %s"
+        args: list = [game_id, from_seq]
+        if to_seq is not None:
+            query += " AND seq <= %s"
+            args.append(to_seq)
+        for row in self._q(query + " ORDER BY seq", args).fetchall():
+            yield EventBody(game_id, row["seq"], row["type"], row["version"], json.loads(row["payload"]))
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         return next(self.events(game_id, seq, seq), None)

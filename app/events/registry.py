@@ -1,16 +1,20 @@
 """Event types, declared once as frozen dataclasses; marshmallow schemas derived from them.
 
-Payloads are validated when written and when read. Each type has a schema version; an upcaster turns a payload
-stored under version N into version N+1, so games stored under an older schema still load.
+Payloads are validated when written (`encode`) and by the full read (`decode`: `verify`, import, anything read
+from outside the store). Each type has a schema version; an upcaster turns a payload stored under version N into
+version N+1, so games stored under an older schema still load.
+
+Playing reads the store's own events through `decode_stored`: a current-version payload in the store was
+validated by `encode` when appended (or by the full read of an import), and the hash chain seals it since, so
+it becomes its event object directly, without a second schema pass; an older version is upcast and validated.
 """
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-import marshmallow
-import marshmallow_dataclass
 
 Upcaster = Callable[[dict], dict]
 
@@ -24,10 +28,28 @@ class EventSpec:
     name: str
     version: int
     cls: type
-    schema: marshmallow.Schema
     upcasters: dict[int, Upcaster] = field(default_factory=dict)
+    floats: tuple[str, ...] = ()  # fields typed float: JSON may store 2 for 2.0, the schema loads a float
+
+    @property
+    def schema(self):
+        """The marshmallow schema derived from the dataclass, built the first time it is needed: a command that
+        only reads the store's events never imports marshmallow (issue 15)."""
+        schema = _SCHEMAS.get(self.cls)
+        if schema is None:
+            import marshmallow
+            import marshmallow_dataclass
+
+            schema = _SCHEMAS[self.cls] = marshmallow_dataclass.class_schema(self.cls)(unknown=marshmallow.RAISE)
+        return schema
 
 
+def _float_fields(cls: type) -> tuple[str, ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple(f.name for f in dataclasses.fields(cls) if float in (hints[f.name], *typing.get_args(hints[f.name])))
+
+
+_SCHEMAS: dict[type, Any] = {}
 _BY_NAME: dict[str, EventSpec] = {}
 _BY_CLASS: dict[type, EventSpec] = {}
 
@@ -47,8 +69,7 @@ def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | Non
         missing = [v for v in range(1, version) if v not in (upcasters or {})]
         if missing:
             raise ValueError(f"event type {name!r} v{version} lacks upcasters from versions {missing}")
-        schema = marshmallow_dataclass.class_schema(cls)(unknown=marshmallow.RAISE)
-        spec = EventSpec(name, version, cls, schema, dict(upcasters or {}))
+        spec = EventSpec(name, version, cls, dict(upcasters or {}), _float_fields(cls))
         _BY_NAME[name] = spec
         _BY_CLASS[cls] = spec
         cls.event_type = name
@@ -87,22 +108,45 @@ def encode(event: Any) -> tuple[str, int, dict]:
     return spec.name, spec.version, payload
 
 
-def decode(name: str, version: int, payload: dict) -> Any:
-    """Stored (type, version, payload) -> event object, upcasting old versions first."""
+def _spec(name: str, version: int) -> EventSpec:
     spec = _BY_NAME.get(name)
     if spec is None:
         raise EventSchemaError(f"unknown event type {name!r}")
     if not isinstance(version, int) or version < 1 or version > spec.version:
         raise EventSchemaError(f"{name}: schema version {version!r} is not known (current {spec.version})")
+    return spec
+
+
+def decode_stored(name: str, version: int, payload: dict) -> Any:
+    """An event the store holds -> event object. A current-version payload was validated when it was written and
+    is sealed by the chain: it is built directly (a payload that does not even fit the fields is still an
+    EventSchemaError). Older versions take the full `decode`."""
+    spec = _BY_NAME.get(name)
+    if spec is None or version != spec.version:
+        return decode(name, version, payload)
+    if spec.floats:
+        payload = {k: float(v) if k in spec.floats and isinstance(v, int) else v for k, v in payload.items()}
+    try:
+        return spec.cls(**payload)
+    except TypeError as exc:
+        raise EventSchemaError(f"{name} v{version}: invalid payload {exc}") from None
+
+
+def decode(name: str, version: int, payload: dict) -> Any:
+    """(type, version, payload) -> event object, validated through its schema, upcasting old versions first."""
+    spec = _spec(name, version)
     for v in range(version, spec.version):
         try:
             payload = spec.upcasters[v](dict(payload))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise EventSchemaError(f"{name} v{v}: cannot upcast payload ({type(exc).__name__}: {exc})") from None
+    schema = spec.schema
+    from marshmallow import ValidationError  # imported by `schema`
+
     try:
-        return spec.schema.load(payload)
-    except (marshmallow.ValidationError, TypeError) as exc:
-        detail = exc.messages if isinstance(exc, marshmallow.ValidationError) else str(exc)
+        return schema.load(payload)
+    except (ValidationError, TypeError) as exc:
+        detail = exc.messages if isinstance(exc, ValidationError) else str(exc)
         raise EventSchemaError(f"{name} v{version}: invalid payload {detail}") from None
 
 

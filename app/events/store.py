@@ -1,7 +1,10 @@
-"""The event store: append-only, hash-chained streams per game in SQLite, through sqlite-utils.
+"""The event store: append-only, hash-chained streams per game in SQLite (the standard library's sqlite3).
 
-Durability: WAL journal with synchronous=FULL, so a transaction is on disk (fsynced) before `append` returns:
-an order acknowledged to a player survives a power cut. Concurrency: `append` takes the writer lock first
+Durability: a transaction is on disk (fsynced) before `append` (or any write transaction) returns, so an order
+acknowledged to a player survives a power cut. The WAL journal is fsynced after the commit rather than inside it
+(synchronous=NORMAL plus `_GroupSync`), which is what synchronous=FULL does, except that concurrent writers, to
+different games, share one fsync instead of each waiting for its own under the write lock (group commit).
+Concurrency: `append` takes the writer lock first
 (BEGIN IMMEDIATE), checks the caller's expected last sequence number, and writes all events or none.
 """
 from __future__ import annotations
@@ -9,15 +12,14 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import sqlite_utils
-
-from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
+from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "db" / "hexledger.sqlite3"
@@ -118,19 +120,22 @@ class EventStore:
 
     def __init__(self, path: str | None = None, busy_timeout: float = 30.0):
         self.path = path or default_db_path()
+        self.busy_timeout = busy_timeout
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
         conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy_timeout)
-        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA synchronous=NORMAL")  # the WAL is fsynced after each commit by _GroupSync
         conn.execute("PRAGMA foreign_keys=ON")
-        self.db = sqlite_utils.Database(conn)
+        self.db = conn
+        self._sync = None if self.path == ":memory:" else _GroupSync.of(self.path)
         self._lock_depth = 0
+        self._wants_fsync = False
         self._migrate()
 
     def close(self) -> None:
-        self.db.conn.close()
+        self.db.close()
 
     # -- schema -----------------------------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -141,7 +146,7 @@ class EventStore:
         scripts = sorted(MIGRATIONS.glob("*.sql"))
 
         def pending() -> list[Path]:
-            done = {r["name"] for r in self.db["schema_migrations"].rows}
+            done = {r[0] for r in self.db.execute("SELECT name FROM schema_migrations")}
             return [s for s in scripts if s.name not in done]
 
         if not pending():
@@ -152,7 +157,16 @@ class EventStore:
                     continue
                 for statement in _split_sql(script.read_text()):
                     self.db.execute(statement)
-                self.db["schema_migrations"].insert({"name": script.name, "applied_at": utc_now()})
+                self._insert("schema_migrations", {"name": script.name, "applied_at": utc_now()})
+
+    def _rows(self, sql: str, args: Iterable = ()) -> list[dict]:
+        cursor = self.db.execute(sql, list(args))
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
+
+    def _insert(self, table: str, row: dict) -> None:
+        self.db.execute(f"INSERT INTO {_column(table)} ({', '.join(_column(c) for c in row)}) "
+                        f"VALUES ({', '.join('?' * len(row))})", list(row.values()))
 
     # -- writing ----------------------------------------------------------------------------------------
     def create_game(self, game_id: str, rules: str, scenario: str, first_events: list[NewEvent],
@@ -161,77 +175,110 @@ class EventStore:
         with self._write_lock():
             self._register_game(game_id, rules, scenario, parent)
             if seed is not None:
-                self.db["dice_seeds"].insert({"game_id": game_id, "seed": seed})
-            return self._append_locked(game_id, 0, first_events)
+                self._insert("dice_seeds", {"game_id": game_id, "seed": seed})
+            return self._append_locked(game_id, 0, first_events, (0, GENESIS_HASH))
 
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
         """Append `events` after `expected_seq`, or raise Conflict and write nothing."""
         with self._write_lock():
-            if not self.db["games"].count_where("id = ?", [game_id]):
+            head = self._head_unlocked(game_id)
+            if head[0] == 0 and not self.game_exists(game_id):  # every game has its first events
                 raise UnknownGame(game_id)
-            return self._append_locked(game_id, expected_seq, events)
+            return self._append_locked(game_id, expected_seq, events, head)
 
     def import_stream(self, game_id: str, rules: str, scenario: str, events: list[StoredEvent],
                       parent: tuple[str, int] | None = None) -> None:
         """Store an already sealed, verified stream (an imported export) as a new game, all or nothing."""
         with self._write_lock():
             self._register_game(game_id, rules, scenario, parent)
-            self.db["events"].insert_all(_row(e) for e in events)
+            self._insert_events(events)
+
+    def _insert_events(self, events: list[StoredEvent]) -> None:
+        self.db.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                 [_row(e) for e in events])
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
-        if self.db["games"].count_where("id = ?", [game_id]):
+        if self.game_exists(game_id):
             raise StoreError(f"game {game_id!r} already exists here; nothing written")
-        self.db["games"].insert({
+        self._insert("games", {
             "id": game_id, "rules": rules, "scenario": scenario, "created_at": utc_now(),
             "parent_id": parent[0] if parent else None, "parent_seq": parent[1] if parent else None,
         })
 
-    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
-        last_seq, last_hash = self._head_unlocked(game_id)
+    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent],
+                       head: tuple[int, str]) -> list[StoredEvent]:
+        last_seq, last_hash = head
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
         sealed = seal(game_id, expected_seq, last_hash, events)
         try:
-            self.db["events"].insert_all(_row(e) for e in sealed)
+            self._insert_events(sealed)
         except sqlite3.IntegrityError as exc:
             raise Conflict(game_id, expected_seq, self._head_unlocked(game_id)[0]) from exc
         return sealed
 
     class _Lock:
-        """BEGIN IMMEDIATE ... COMMIT; a lock taken inside another of the same store joins it (one commit)."""
+        """BEGIN IMMEDIATE ... COMMIT; a lock taken inside another of the same store joins it (one commit). The
+        commit returns once fsynced unless every lock in the transaction was taken with durable=False."""
 
-        def __init__(self, store: EventStore):
-            self.store, self.conn = store, store.db.conn
+        def __init__(self, store: EventStore, durable: bool = True):
+            self.store, self.conn, self.durable = store, store.db, durable
+            self.queued: threading.Lock | None = None
 
         def __enter__(self):
             self.store._lock_depth += 1
             if self.store._lock_depth > 1:
+                self.store._wants_fsync |= self.durable
                 return
+            self.store._wants_fsync = self.durable
+            # this process's writers queue here, woken as soon as the writer before them commits; SQLite's own
+            # busy handler (for other processes) sleeps a millisecond or more between tries
+            queue = self.store._sync.writers if self.store._sync is not None else None
+            if queue is not None and not queue.acquire(timeout=self.store.busy_timeout):
+                self.store._lock_depth -= 1
+                raise StoreUnavailable("the database is locked by another writer (of this process); nothing was "
+                                       "written, try again", "locked")
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 self.store._lock_depth -= 1
+                if queue is not None:
+                    queue.release()
                 raise unavailable(exc) from exc
+            self.queued = queue
 
         def __exit__(self, exc_type, exc, tb):
             self.store._lock_depth -= 1
             if self.store._lock_depth:
                 return False  # the outermost lock commits, or rolls back everything
-            if exc_type is None:
-                try:
-                    self.conn.execute("COMMIT")
-                    return False
-                except sqlite3.OperationalError as commit_error:
+            try:
+                if exc_type is None:
+                    try:
+                        self.conn.execute("COMMIT")
+                    except sqlite3.OperationalError as commit_error:
+                        self.conn.execute("ROLLBACK")
+                        raise unavailable(commit_error) from commit_error
+                elif self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
-                    raise unavailable(commit_error) from commit_error
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+            finally:
+                if self.queued is not None:
+                    self.queued.release()  # the next writer goes on while this one waits for its fsync
+                    self.queued = None
+            if exc_type is None:
+                if self.store._wants_fsync:
+                    self.store._durable()
+                return False
             if exc_type is sqlite3.OperationalError:
                 raise unavailable(exc) from exc
             return False
 
-    def _write_lock(self) -> EventStore._Lock:
-        return EventStore._Lock(self)
+    def _write_lock(self, durable: bool = True) -> EventStore._Lock:
+        return EventStore._Lock(self, durable)
+
+    def _durable(self) -> None:
+        """Return once what this connection committed is fsynced (outside a transaction: it commits later)."""
+        if self._sync is not None and not self._lock_depth:
+            self._sync.after_commit()
 
     def transaction(self) -> EventStore._Lock:
         """One write transaction for several writes (events and the service's own tables): all or none.
@@ -247,11 +294,13 @@ class EventStore:
 
     def head(self, game_id: str) -> tuple[int, str]:
         """(last sequence number, its hash) of a game's stream."""
-        self.game(game_id)
-        return self._head_unlocked(game_id)
+        head = self._head_unlocked(game_id)
+        if head[0] == 0:
+            self.game(game_id)  # UnknownGame (every game has its first events)
+        return head
 
     def game_exists(self, game_id: str) -> bool:
-        return bool(self.db["games"].count_where("id = ?", [game_id]))
+        return self.db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
 
     def retractions(self, game_id: str, to_seq: int) -> list[tuple[int, dict]]:
         """(seq, payload) of the game's core.Retracted events up to `to_seq`, in order."""
@@ -260,7 +309,7 @@ class EventStore:
             "ORDER BY seq", [game_id, to_seq])]
 
     def game(self, game_id: str) -> dict:
-        rows = list(self.db["games"].rows_where("id = ?", [game_id]))
+        rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
         if not rows:
             raise UnknownGame(game_id)
         return rows[0]
@@ -280,24 +329,36 @@ class EventStore:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        return list(self.db.query(sql, args))
+        return self._rows(sql, args)
 
     def events(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[StoredEvent]:
         """A game's events in order, from `from_seq` through `to_seq` (inclusive)."""
-        sql = "SELECT * FROM events WHERE game_id = ? AND seq >= ?"
+        sql = f"SELECT {_COLUMNS} FROM events WHERE game_id = ? AND seq >= ?"
         args: list = [game_id, from_seq]
         if to_seq is not None:
             sql += " AND seq <= ?"
             args.append(to_seq)
-        for row in self.db.query(sql + " ORDER BY seq", args):
-            yield _event(row)
+        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_ in self.db.execute(
+                sql + " ORDER BY seq", args):
+            yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_)
+
+    def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventBody]:
+        """What a fold reads of a game's events (seq, type, version, payload), in order, `from_seq` through
+        `to_seq` (inclusive): `events` without the envelope's provenance and chain fields."""
+        sql = "SELECT seq, type, version, payload FROM events WHERE game_id = ? AND seq >= ?"
+        args: list = [game_id, from_seq]
+        if to_seq is not None:
+            sql += " AND seq <= ?"
+            args.append(to_seq)
+        for seq, type_, version, payload in self.db.execute(sql + " ORDER BY seq", args):
+            yield EventBody(game_id, seq, type_, version, json.loads(payload))
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         return next(self.events(game_id, seq, seq), None)
 
     def dice_seed(self, game_id: str) -> str | None:
-        rows = list(self.db["dice_seeds"].rows_where("game_id = ?", [game_id]))
-        return rows[0]["seed"] if rows else None
+        row = self.db.execute("SELECT seed FROM dice_seeds WHERE game_id = ?", [game_id]).fetchone()
+        return row[0] if row else None
 
     @property
     def in_transaction(self) -> bool:
@@ -309,32 +370,33 @@ class EventStore:
         """A game's play-by-email settings (columns of pbem_games) and its seats (game_id, seat, email, token_hash,
         created_at), in the caller's transaction."""
         with self._write_lock():
-            self.db["pbem_games"].insert({"game_id": game_id, **settings})
-            self.db["pbem_members"].insert_all({"game_id": game_id, **m} for m in members)
+            self._insert("pbem_games", {"game_id": game_id, **settings})
+            for m in members:
+                self._insert("pbem_members", {"game_id": game_id, **m})
 
     def members(self, game_id: str) -> list[dict]:
         """A game's seats, each a dict (seat, email, token_hash, last_seen_seq, last_notified_seq, ...)."""
-        return list(self.db["pbem_members"].rows_where("game_id = ?", [game_id]))
+        return self._rows("SELECT * FROM pbem_members WHERE game_id = ? ORDER BY rowid", [game_id])
 
     def pbem_settings(self, game_id: str) -> dict | None:
-        rows = list(self.db["pbem_games"].rows_where("game_id = ?", [game_id]))
+        rows = self._rows("SELECT * FROM pbem_games WHERE game_id = ?", [game_id])
         return rows[0] if rows else None
 
     def update_pbem_game(self, game_id: str, changes: dict) -> None:
         """Change columns of a game's play-by-email settings; a game without settings is NoPbemSettings."""
         with self._write_lock():
-            try:
-                self.db["pbem_games"].update(game_id, changes)
-            except sqlite_utils.db.NotFoundError as exc:
-                raise NoPbemSettings(game_id) from exc
+            updated = self.db.execute(f"UPDATE pbem_games SET {', '.join(f'{_column(c)} = ?' for c in changes)} "
+                                      "WHERE game_id = ?", [*changes.values(), game_id]).rowcount
+            if not updated:
+                raise NoPbemSettings(game_id)
 
     def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
         """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""
         where = ["over_notified = 0"] if running_only else []
         if on_clock_only:
             where += ["deadline_hours IS NOT NULL", "turn_side IS NOT NULL"]
-        return list(self.db.query("SELECT * FROM pbem_games" + (" WHERE " + " AND ".join(where) if where else "")
-                                  + " ORDER BY rowid"))
+        return self._rows("SELECT * FROM pbem_games" + (" WHERE " + " AND ".join(where) if where else "")
+                          + " ORDER BY rowid")
 
     def mark_seen(self, game_id: str, seat: str, seq: int) -> None:
         """The seat has read the game up to `seq` (never lowered). A refusal raises StoreUnavailable."""
@@ -345,23 +407,27 @@ class EventStore:
         self._seat_mark("last_notified_seq", game_id, seat, seq)
 
     def _seat_mark(self, column: str, game_id: str, seat: str, seq: int) -> None:
-        try:
-            self.db.execute(f"UPDATE pbem_members SET {column} = max({column}, ?) WHERE game_id = ? AND seat = ?",
-                            [seq, game_id, seat])
+        try:  # a mark already there writes nothing (a player reading an unchanged game: no commit, no fsync)
+            changed = self.db.execute(f"UPDATE pbem_members SET {column} = ? WHERE game_id = ? AND seat = ? "
+                                      f"AND {column} < ?", [seq, game_id, seat, seq]).rowcount
         except sqlite3.OperationalError as exc:
             raise unavailable(exc) from exc
+        if changed:
+            self._durable()
 
     # -- the server's own records -----------------------------------------------------------------------
     def secret(self, name: str, fresh: str) -> str:
         """The server secret `name`, made `fresh` on first use and kept from then on."""
         self.db.execute("INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)",
                         [name, fresh, utc_now()])
+        self._durable()
         return self.db.execute("SELECT value FROM server_secrets WHERE name = ?", [name]).fetchone()[0]
 
     def swap_clock(self, name: str, at: str) -> str | None:
         """Record `at` as the clock `name`'s last reading; returns the one before (None the first time)."""
         row = self.db.execute("SELECT at FROM tick_clock WHERE name = ?", [name]).fetchone()
         self.db.execute("INSERT OR REPLACE INTO tick_clock (name, at) VALUES (?, ?)", [name, at])
+        self._durable()
         return row[0] if row else None
 
     # -- the outbox (app/service/outbox.py) -------------------------------------------------------------
@@ -383,7 +449,9 @@ class EventStore:
     def claim_mail(self, now: str, lease_until: str, ids: list[int] | None = None, limit: int = 50) -> list[dict]:
         """Pending mail due at `now` (of `ids` only, if given), oldest first, each claimed until `lease_until`
         (in one write, under the writer lock) so that no other sender (another thread, process or `tick`) takes it
-        meanwhile."""
+        meanwhile. The outbox's own bookkeeping (this claim, `mail_sent`, `mail_failed`) commits without waiting
+        for an fsync: delivery is at least once, so a mark lost in a power cut means the mail goes again, as it
+        would after a crash between sending and marking; the next durable write's fsync covers it anyway."""
         if ids == []:
             return []
         sql = "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
@@ -391,19 +459,19 @@ class EventStore:
         if ids is not None:
             sql += f" AND id IN ({', '.join('?' * len(ids))})"
             args += ids
-        with self._write_lock():
-            rows = list(self.db.query(sql + " ORDER BY id LIMIT ?", [*args, limit]))
+        with self._write_lock(durable=False):
+            rows = self._rows(sql + " ORDER BY id LIMIT ?", [*args, limit])
             for row in rows:
                 self.db.execute("UPDATE outbox SET next_attempt_at = ? WHERE id = ?", [lease_until, row["id"]])
         return [{**row, "data": json.loads(row["data"])} for row in rows]
 
     def mail_sent(self, mail_id: int) -> None:
-        with self._write_lock():
+        with self._write_lock(durable=False):
             self.db.execute("DELETE FROM outbox WHERE id = ?", [mail_id])
 
     def mail_failed(self, mail_id: int, error: str, retry_at: str | None) -> None:
         """Record a failed attempt: try again at `retry_at`, or (None) never without an operator."""
-        with self._write_lock():
+        with self._write_lock(durable=False):
             self.db.execute("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = "
                             "coalesce(?, next_attempt_at), status = ? WHERE id = ?",
                             [error[:500], retry_at, "pending" if retry_at else "failed", mail_id])
@@ -416,15 +484,15 @@ class EventStore:
 
     def mail_queue(self) -> list[dict]:
         """Every undelivered row, without its content (an invitation's carries a token)."""
-        return list(self.db.query("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, "
-                                  "next_attempt_at, last_error FROM outbox ORDER BY id"))
+        return self._rows("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, "
+                          "next_attempt_at, last_error FROM outbox ORDER BY id")
 
     def next_mail_due(self) -> str | None:
         return self.db.execute("SELECT min(next_attempt_at) FROM outbox WHERE status = 'pending'").fetchone()[0]
 
     # -- processed incoming mail ------------------------------------------------------------------------
     def mail_processed(self, message_id: str) -> bool:
-        return bool(self.db["pbem_messages"].count_where("message_id = ?", [message_id]))
+        return self.db.execute("SELECT 1 FROM pbem_messages WHERE message_id = ?", [message_id]).fetchone() is not None
 
     def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None:
         """Mark an incoming message processed; inside the transaction of the orders it carried."""
@@ -460,6 +528,64 @@ class EventStore:
             raise unavailable(exc) from exc
 
 
+class _GroupSync:
+    """Group commit for one database file, shared by every connection of this process to it.
+
+    A writer commits (the WAL frames are written, not yet fsynced), takes a ticket, and waits until an fsync of
+    the WAL that began after its commit has finished; the first waiter runs that fsync for everyone committed by
+    then, so writers that commit while an fsync is running share the next one. fsync flushes the file whoever
+    wrote it, so commits of other processes are covered too; each process acknowledges only its own."""
+
+    _all: dict[str, _GroupSync] = {}
+    _all_lock = threading.Lock()
+
+    def __init__(self, path: str):
+        self.file, self.wal, self.folder = path, path + "-wal", os.path.dirname(path) or "."
+        self.cond = threading.Condition()
+        self.writers = threading.Lock()  # EventStore._Lock: one write transaction of this process at a time
+        self.committed = self.synced = 0
+        self.syncing = False
+        self.folder_synced = False
+
+    @classmethod
+    def of(cls, path: str) -> _GroupSync:
+        key = os.path.realpath(path)
+        with cls._all_lock:
+            return cls._all.setdefault(key, cls(key))
+
+    def after_commit(self) -> None:
+        with self.cond:
+            self.committed += 1
+            ticket = self.committed
+            while self.synced < ticket:
+                if self.syncing:
+                    self.cond.wait()
+                    continue
+                self.syncing, covered, done = True, self.committed, False
+                self.cond.release()
+                try:
+                    self._fsync()
+                    done = True
+                finally:
+                    self.cond.acquire()
+                    self.syncing = False
+                    if done:
+                        self.synced = max(self.synced, covered)
+                    self.cond.notify_all()
+
+    def _fsync(self) -> None:
+        wal = self.wal if os.path.exists(self.wal) else self.file  # no WAL: a file system that refused the mode
+        # the journal's data (and its size) as SQLite's own sync does it, fdatasync; the folder, once, in full:
+        # it holds a new journal's name
+        for path, sync in [(wal, os.fdatasync)] + ([] if self.folder_synced else [(self.folder, os.fsync)]):
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                sync(fd)
+            finally:
+                os.close(fd)
+        self.folder_synced = True
+
+
 def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     """The StoreUnavailable for a refused write (its text says which: locked, full, or other)."""
     text = str(exc)
@@ -471,14 +597,20 @@ def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
 
 
-def _row(event: StoredEvent) -> dict:
-    row = event.to_dict()
-    row["payload"] = canonical_json(event.payload)
-    return row
+def _column(name: str) -> str:
+    """A table or column name the store's own code passes (never a player's text), checked all the same."""
+    if not name.replace("_", "").isalnum() or not name.isascii():
+        raise ValueError(f"not a column name: {name!r}")
+    return name
 
 
-def _event(row: dict) -> StoredEvent:
-    return StoredEvent(**{**row, "payload": json.loads(row["payload"])})
+_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash"
+
+
+def _row(e: StoredEvent) -> tuple:
+    return (e.game_id, e.seq, e.type, e.version, canonical_json(e.payload), e.actor, e.at, e.causation,
+            e.prev_hash, e.hash)
+
 
 
 def _when_unlocked(step, timeout: float):

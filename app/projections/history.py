@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from app.events import core
 from app.events.envelope import StoredEvent
-from app.events.registry import decode
+from app.events.registry import decode_stored
 from app.projections.sight import Sight
 from app.rules.base import Rules
 
@@ -15,7 +15,7 @@ def public_name(name: str, side: str) -> str:
 
 
 def describe(rules: Rules, event: StoredEvent) -> str:
-    body = decode(event.type, event.version, event.payload)
+    body = decode_stored(event.type, event.version, event.payload)
     if isinstance(body, core.GameCreated):
         return (f"game created: {body.rules}, scenario {body.scenario}; "
                 f"dice seed committed ({body.seed_commitment[:12]}...)")
@@ -61,7 +61,7 @@ def lines(rules: Rules, events: list[StoredEvent], retracted: frozenset[int] = f
     for e in events:
         text = describe(rules, e)
         if side is not ALL_SIDES:
-            seen = sight.event(decode(e.type, e.version, e.payload))
+            seen = sight.event(decode_stored(e.type, e.version, e.payload))
             if seen is False:
                 continue
             if isinstance(seen, str):

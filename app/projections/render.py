@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
 
 from app.projections.markup import Markup, el
 from app.rules.kernel.hexgrid import Hex
@@ -117,7 +119,8 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
                legend: bool = True) -> str:
     """The SVG text of `game_map` with what `view` shows: its units, control and victory hexes. Every name in
     it goes through `markup.el`, so map and view data stay text (app/projections/markup.py)."""
-    lay = Layout(game_map)
+    static = _static_layers(game_map)
+    lay = static.layout
     units = [u for u in view.get("units", []) if _parse(u.get("hex")) is not None
              and game_map.on_map(_parse(u.get("hex")))]
     colours = side_colours(list(sides) or sorted({u["side"] for u in units}))
@@ -127,61 +130,19 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
     out = [el("title", title)] if title else []
     out.append(el("rect", width=f"{width:.0f}", height=f"{height:.0f}", fill="#f7f5ef"))
 
-    terrains: list[str] = []
-    polygons = []
-    for h in game_map.hexes():
-        t = game_map.terrain_of(h)
-        if t not in terrains:
-            terrains.append(t)
-        polygons.append(el("polygon", data_hex=h, data_terrain=t, points=_pts(lay.corners(h)),
-                           fill=terrain_colour(t), stroke="#6b6b5a", stroke_width="0.8"))
-    out.append(el("g", *polygons, class_="terrain"))
-
-    labels = []
-    for h in game_map.hexes():
-        cx, cy = lay.centre(h)
-        labels.append(el("text", str(h), x=cx, y=cy - lay.size * 0.62))
-    out.append(el("g", *labels, class_="labels", font_size="8", fill="#55533f", text_anchor="middle"))
-
-    routes = []
-    for route in game_map.railroads:
-        pts = _pts(lay.centre(h) for h in route.path)
-        routes.append(el("polyline", class_="railroad", points=pts, stroke="#222", stroke_width="3"))
-        routes.append(el("polyline", points=pts, stroke="#fff", stroke_width="1.4", stroke_dasharray="4 4"))
-    for route in game_map.roads:
-        routes.append(el("polyline", class_="road", points=_pts(lay.centre(h) for h in route.path),
-                         stroke="#8b5a2b", stroke_width="2.5"))
-    out.append(el("g", *routes, class_="routes", fill="none", stroke_linecap="round", stroke_linejoin="round"))
-
-    side_feats: list[str] = []
-    lines = []
-    for feat in sorted(game_map.vocabulary.hexside):
-        for side in sorted(game_map.hexsides_with(feat)):
-            if feat not in side_feats:
-                side_feats.append(feat)
-            (x1, y1), (x2, y2) = lay.edge(side.a, side.b)
-            lines.append(el("line", data_hexside=side, data_feature=feat, x1=x1, y1=y1, x2=x2, y2=y2,
-                            stroke=_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE), stroke_width="5"))
-    out.append(el("g", *lines, class_="hexsides", stroke_linecap="round"))
-
+    out += static.layers
     victory = {str(h) for h in (_parse(v) for v in view.get("victory_hexes", []) or []) if h}
     control = {str(_parse(k)): v for k, v in (view.get("control") or {}).items() if _parse(k)}
     places = []
-    for h in game_map.hexes():
-        cx, cy = lay.centre(h)
-        label = str(h)
-        if game_map.is_city(h):
-            places.append(el("rect", x=cx - 6, y=cy - 6, width="12", height="12", fill="#5b3b2a"))
-        elif game_map.is_town(h):
-            places.append(el("circle", cx=cx, cy=cy, r="5", fill="#5b3b2a"))
+    for label, (cx, cy), mark, name in static.places:
+        if mark is not None:
+            places.append(mark)
         if label in victory:
             star = _pts(_star(cx - lay.size * 0.5, cy + lay.size * 0.45, 7))
             places.append(el("polygon", class_="victory", data_hex=label, points=star, fill="#f1c40f",
                              stroke="#7a5b00", stroke_width="0.8"))
-        name = game_map.name_of(h)
-        if name:
-            places.append(el("text", name, x=cx, y=cy + lay.size * 0.82, font_size="8.5", text_anchor="middle",
-                             font_style="italic", fill="#222"))
+        if name is not None:
+            places.append(name)
     for label, side in sorted(control.items()):
         h = Hex.parse(label)
         if not game_map.on_map(h):
@@ -213,12 +174,80 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
     out.append(el("g", *counters, class_="units"))
 
     if legend:
-        out.append(_legend(map_w, terrains, side_feats, colours, bool(victory), bool(game_map.roads),
+        out.append(_legend(map_w, static.terrains, static.side_features, colours, bool(victory), bool(game_map.roads),
                            bool(game_map.railroads)))
     svg = el("svg", *out, xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width:.0f} {height:.0f}",
              width=f"{width:.0f}", height=f"{height:.0f}", font_family="DejaVu Sans, Arial, sans-serif",
              class_="hexmap")
     return str(svg)
+
+
+@dataclass(frozen=True)
+class _Static:
+    """What a map's picture shows whatever the position: the terrain, labels, routes and hexsides drawn, and per
+    hex its city or town mark and its name (the victory stars go between them, from the view)."""
+
+    layout: Layout
+    layers: tuple[Markup, ...]
+    terrains: tuple[str, ...]
+    side_features: tuple[str, ...]
+    places: tuple[tuple[str, tuple[float, float], Markup | None, Markup | None], ...]
+
+
+@lru_cache(maxsize=16)
+def _static_layers(game_map: GameMap) -> _Static:
+    """Drawn once per map (a map never changes): a turn email or a replay frame adds only the position."""
+    lay = Layout(game_map)
+    terrains: list[str] = []
+    polygons = []
+    for h in game_map.hexes():
+        t = game_map.terrain_of(h)
+        if t not in terrains:
+            terrains.append(t)
+        polygons.append(el("polygon", data_hex=h, data_terrain=t, points=_pts(lay.corners(h)),
+                           fill=terrain_colour(t), stroke="#6b6b5a", stroke_width="0.8"))
+    layers = [el("g", *polygons, class_="terrain")]
+
+    labels = []
+    for h in game_map.hexes():
+        cx, cy = lay.centre(h)
+        labels.append(el("text", str(h), x=cx, y=cy - lay.size * 0.62))
+    layers.append(el("g", *labels, class_="labels", font_size="8", fill="#55533f", text_anchor="middle"))
+
+    routes = []
+    for route in game_map.railroads:
+        pts = _pts(lay.centre(h) for h in route.path)
+        routes.append(el("polyline", class_="railroad", points=pts, stroke="#222", stroke_width="3"))
+        routes.append(el("polyline", points=pts, stroke="#fff", stroke_width="1.4", stroke_dasharray="4 4"))
+    for route in game_map.roads:
+        routes.append(el("polyline", class_="road", points=_pts(lay.centre(h) for h in route.path),
+                         stroke="#8b5a2b", stroke_width="2.5"))
+    layers.append(el("g", *routes, class_="routes", fill="none", stroke_linecap="round", stroke_linejoin="round"))
+
+    side_feats: list[str] = []
+    lines = []
+    for feat in sorted(game_map.vocabulary.hexside):
+        for side in sorted(game_map.hexsides_with(feat)):
+            if feat not in side_feats:
+                side_feats.append(feat)
+            (x1, y1), (x2, y2) = lay.edge(side.a, side.b)
+            lines.append(el("line", data_hexside=side, data_feature=feat, x1=x1, y1=y1, x2=x2, y2=y2,
+                            stroke=_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE), stroke_width="5"))
+    layers.append(el("g", *lines, class_="hexsides", stroke_linecap="round"))
+
+    places = []
+    for h in game_map.hexes():
+        cx, cy = lay.centre(h)
+        mark = None
+        if game_map.is_city(h):
+            mark = el("rect", x=cx - 6, y=cy - 6, width="12", height="12", fill="#5b3b2a")
+        elif game_map.is_town(h):
+            mark = el("circle", cx=cx, cy=cy, r="5", fill="#5b3b2a")
+        name = game_map.name_of(h)
+        text = el("text", name, x=cx, y=cy + lay.size * 0.82, font_size="8.5", text_anchor="middle",
+                  font_style="italic", fill="#222") if name else None
+        places.append((str(h), (cx, cy), mark, text))
+    return _Static(lay, tuple(layers), tuple(terrains), tuple(side_feats), tuple(places))
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:

@@ -16,7 +16,7 @@ import bisect
 import re
 from dataclasses import asdict, dataclass, field
 
-from app.events.registry import decode
+from app.events.registry import decode_stored
 from app.events.store import EventStore
 from app.projections import history, textmap
 from app.projections.sight import Sight, sees_all
@@ -165,7 +165,7 @@ def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
     last_turn = None
     befores = [None, *states[:-1]]  # the rules' state just before each event, for combat_summary
     for event, before, after in zip(events, befores, states, strict=True):
-        body = decode(event.type, event.version, event.payload)
+        body = decode_stored(event.type, event.version, event.payload)
         visibility = sight.event(body)
         shown = visibility is not False
         view = sight.view(after.game)

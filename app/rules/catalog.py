@@ -12,7 +12,6 @@ import importlib
 import pkgutil
 import re
 from functools import cache
-from importlib.metadata import entry_points
 from pathlib import Path
 
 import app.rules
@@ -68,6 +67,8 @@ def _packages() -> frozenset[str]:
 
 @cache
 def _entry_points() -> dict:
+    from importlib.metadata import entry_points  # only when a name is not a package here: a slow import
+
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if _NAME.match(ep.name)}
 
 

@@ -6,19 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.events import backends, dice
-from app.events.store import EventStore
-from app.projections import analysis, history, render, replay, textmap
+from app.events.store import EventStore, default_db_path  # noqa: F401 - the command line's default, re-exported
+from app.projections import history, replay, textmap
 from app.projections import state as projection
-from app.rules import custom_setup, legal
+from app.rules import legal
 from app.rules.base import optional
 from app.rules.catalog import get_rules
-from app.service import audit, autoplay, games, transfer
-from app.service.demo import play_demo
-from app.service.pbem import Pbem
+from app.service import autoplay, games
 from app.service.ports import Mail
 
+if TYPE_CHECKING:
+    from app.service.audit import AuditReport
+    from app.service.pbem import Pbem
+
+# A command imports what only it needs when it runs (the audit, export files, custom setups, pictures, the
+# analysis, the demo): `python cli.py show` loads no picture, audit or analysis code (issue 15).
 ALL = replay.ALL
 
 
@@ -43,11 +48,15 @@ class Console:
 
     def pbem(self, config: Mail) -> Pbem:
         """Play by email on this database, its mail per `config` (the edge chooses the adapter)."""
+        from app.service.pbem import Pbem
+
         return Pbem(self._store, config)
 
     def create(self, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
                auto: list[str] | None) -> dict:
         """A new game, its custom map and position files (if given) stored in its first event."""
+        from app.rules import custom_setup
+
         try:
             options = custom_setup.read_files(map_file, position_file)
         except custom_setup.SetupError as exc:
@@ -132,6 +141,8 @@ class Console:
     def render(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> tuple[str, int, str]:
         """(SVG, the event drawn after, whose view it is, in words: `side`'s sight, or everything (None: the
         referee's; the game over: everyone's))."""
+        from app.projections import render
+
         rules = get_rules(self._store.game(game_id)["rules"])
         final = projection.load(self._store, game_id)
         state = final if at_seq is None else projection.load(self._store, game_id, at_seq)
@@ -145,6 +156,8 @@ class Console:
     def analyse(self, game_id: str, side: str | None = None) -> dict:
         """The analysis (app/projections/analysis.py) of what `side` has seen (None: the referee), with `view`:
         whose view it is, in words."""
+        from app.projections import analysis
+
         try:
             result = analysis.analyse(replay.build(self._store, game_id, side or ALL))
         except ValueError as exc:
@@ -153,6 +166,8 @@ class Console:
 
     @staticmethod
     def charts(result: dict) -> dict[str, str]:
+        from app.projections import analysis
+
         return analysis.charts(result)
 
     def fork(self, game_id: str, at_seq: int) -> str:
@@ -162,9 +177,11 @@ class Console:
         event = games.reveal_seed(self._store, game_id, reason)
         return {"seq": event.seq, "seed": event.payload["seed"]}
 
-    def verify(self, game: str, check_dice: bool = False, seed: str | None = None) -> audit.AuditReport:
+    def verify(self, game: str, check_dice: bool = False, seed: str | None = None) -> AuditReport:
         """Audit a game of this database, or an exported .jsonl file named `game`; `seed`: one the caller was
         given (arbiter), for rolls not yet revealed in the stream."""
+        from app.service import audit, transfer
+
         if Path(game).is_file():
             with open(game, encoding="utf-8") as fh:
                 events = transfer.parse_lines(fh)
@@ -175,12 +192,18 @@ class Console:
                             parents=transfer.parents_in(self._store))
 
     def export(self, game_id: str) -> list[str]:
+        from app.service import transfer
+
         return list(transfer.export_lines(self._store, game_id))
 
     def import_game(self, lines: Iterable[str]) -> str:
+        from app.service import transfer
+
         return transfer.import_game(self._store, lines)
 
     def demo(self, rules: str) -> tuple[str, list[str]]:
+        from app.service.demo import play_demo
+
         return play_demo(self._store, rules)
 
     def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from app.events import core
-from app.events.registry import decode
+from app.events.registry import decode_stored
 from app.events.store import BackendError, StoreUnavailable, utc_parse
 from app.projections import state as projection
 from app.rules.base import event_reveals
@@ -78,7 +78,7 @@ class Disputes:
         for e in events:
             if e.seq < order.seq:
                 continue
-            body = decode(e.type, e.version, e.payload)
+            body = decode_stored(e.type, e.version, e.payload)
             if isinstance(body, core.DieRolled):
                 raise PbemError(f"event {e.seq} is a die roll: only your opponent or the arbiter can take it back")
             if event_reveals(rules, body):

@@ -5,7 +5,7 @@ everything"."""
 from __future__ import annotations
 
 from app.events.envelope import canonical_json
-from app.events.registry import decode
+from app.events.registry import decode_stored
 from app.events.store import utc_now
 from app.projections import history
 from app.projections import state as projection
@@ -104,7 +104,7 @@ class Table:
                                  "note": "a player's view before the game ends: hidden events are left out, "
                                          "redacted ones carry only their text; hashes are omitted"}) + "\n"]
         for e in events:
-            seen = sight.event(decode(e.type, e.version, e.payload))
+            seen = sight.event(decode_stored(e.type, e.version, e.payload))
             if seen is False:
                 continue
             row = {"seq": e.seq, "type": e.type, "actor": e.actor, "at": e.at, "retracted": e.seq in retracted}

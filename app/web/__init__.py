@@ -37,6 +37,7 @@ from app.service.errors import (
 )
 from app.service.outbox import BackgroundSender
 from app.service.pbem import Pbem, Seat, default_db_path
+from app.web import ratelimit
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -94,7 +95,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.extensions["hexledger_service"] = service
     limiter = Limiter(rate_key, app=app, application_limits=[app.config["HEXLEDGER_RATE_LIMIT"]],  # the API
-                      storage_uri=app.config["RATELIMIT_STORAGE_URI"])
+                      storage_uri=ratelimit.storage_uri(app.config["RATELIMIT_STORAGE_URI"]))
     _access_log(app)
     _json_depth(app)
     _no_nul(app)

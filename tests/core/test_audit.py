@@ -9,6 +9,7 @@ from app.rules import catalog
 from app.rules.skirmish import GAME
 from app.service import audit, games
 from app.service.demo import SKIRMISH_OPENING
+from tests.forgery import reseal
 
 
 def rules_changed(monkeypatch, **data_changes):
@@ -95,3 +96,16 @@ def test_an_injected_resealed_game_event_is_caught_by_replay(store, played):
     report = audit.verify(forged)
     moved = next(e for e in events if e.type == "skirmish.UnitMoved" and e.payload["unit"] == "R2")
     assert report.first_bad_seq == moved.seq
+
+
+@pytest.mark.parametrize("value", ["four", "4"])
+def test_a_resealed_payload_of_the_wrong_type_is_a_schema_problem(store, played, value):
+    """The play read trusts what the store's chain seals (registry.decode_stored); the audit, which also checks
+    export files before an import, validates every payload through its schema, and refuses one ("4") that the
+    schema would read as a number but the trusted read would not."""
+    events = list(store.events(played))
+    roll = next(e for e in events if e.type == "core.DieRolled")
+    forged = reseal([dataclasses.replace(e, payload={**e.payload, "value": value})
+                     if e is roll else e for e in events])
+    report = audit.verify(forged)
+    assert report.first_bad_seq == roll.seq and report.problems[0].check == "schema"

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import pytest
 
 from app.events import core
-from app.events.registry import EventSchemaError, decode, encode, event_type
+from app.events.registry import EventSchemaError, decode, decode_stored, encode, event_type
 
 
 @event_type("test.Renamed", version=2, upcasters={1: lambda p: {"unit": p.pop("name"), **p}})
@@ -55,3 +55,16 @@ def test_a_version_without_upcasters_cannot_be_declared():
 def test_a_malformed_old_payload_is_a_schema_error_not_a_crash():
     with pytest.raises(EventSchemaError, match="cannot upcast"):
         decode("test.Renamed", 1, {"hexes": ["0101"]})
+
+
+@pytest.mark.parametrize("payload", [{"index": 1, "sides": 6, "value": 4},
+                                     {"index": 1, "sides": 6, "value": 4, "purpose": "p", "extra": 1}])
+def test_a_stored_payload_that_does_not_fit_its_type_is_refused_on_the_trusted_read(payload):
+    with pytest.raises(EventSchemaError, match="core.DieRolled"):
+        decode_stored("core.DieRolled", 1, payload)
+
+
+def test_the_trusted_read_builds_the_same_event_as_the_full_read():
+    event = core.DieRolled(index=3, sides=6, value=4, purpose="attack")
+    assert decode_stored(*encode(event)) == decode(*encode(event)) == event
+    assert decode_stored("test.Renamed", 1, {"name": "R1", "hexes": ["0101"]}) == Renamed("R1", ["0101"])

@@ -1,5 +1,8 @@
 """Event store: append-only, hash-chained, optimistic concurrency, durable (issue 2 item 2)."""
+import os
 import sqlite3
+import threading
+import time
 
 import pytest
 
@@ -60,8 +63,54 @@ def test_schema_refuses_update_and_delete(store, skirmish, sql):
 
 
 def test_durable_settings(store):
-    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the store fsyncs the WAL itself
+
+
+def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsync(tmp_path, monkeypatch):
+    """Acknowledged means durable under group commit: every append returns only after an fsync of the WAL that
+    began when its event was already committed (visible to a new connection), and appends committed while an
+    fsync runs share the next one."""
+    path = str(tmp_path / "group.sqlite3")
+    writers = 4
+    setup = EventStore(path)
+    for n in range(writers):
+        setup.create_game(f"g-{n}", "skirmish", "meeting", [NewEvent("core.X", 1, {"n": 0}, "t")], None)
+    synced_heads: list[dict] = []
+    real_fdatasync = os.fdatasync
+    first = threading.Event()
+
+    def heads() -> dict:
+        return dict(sqlite3.connect(path).execute("SELECT game_id, max(seq) FROM events GROUP BY game_id"))
+
+    def recording_fdatasync(fd):
+        if os.readlink(f"/proc/self/fd/{fd}") == os.path.realpath(path) + "-wal":
+            if not first.is_set():  # the first fsync waits (on a condition) until every writer has committed
+                first.set()
+                deadline = time.monotonic() + 30
+                while min(heads().values()) < 2 and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            synced_heads.append(heads())
+        return real_fdatasync(fd)
+
+    monkeypatch.setattr(os, "fdatasync", recording_fdatasync)
+    acknowledged: list[tuple[str, int]] = []
+
+    def write(n: int) -> None:
+        store = EventStore(path)
+        stored = store.append(f"g-{n}", 1, [NewEvent("core.X", 1, {"n": 1}, "t")])
+        acknowledged.append((f"g-{n}", stored[-1].seq))
+        store.close()
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(acknowledged) == [(f"g-{n}", 2) for n in range(writers)]
+    for game_id, seq in acknowledged:
+        assert any(synced.get(game_id, 0) >= seq for synced in synced_heads), (game_id, synced_heads)
+    assert len(synced_heads) < writers  # the writers that committed during the first fsync shared the next
 
 
 def test_unknown_game(store):
@@ -82,7 +131,8 @@ def test_migrations_run_once(tmp_path):
     again = EventStore(path)
     from app.events.store import MIGRATIONS
 
-    assert again.db["schema_migrations"].count == len(list(MIGRATIONS.glob("*.sql"))) >= 2
+    applied = again.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
+    assert applied == len(list(MIGRATIONS.glob("*.sql"))) >= 2
 
 
 def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
@@ -110,5 +160,6 @@ def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
             t.join(timeout=120)  # a bound on a hang, checked: a thread still opening is a failure, not a pass
         assert errors == [] and not any(t.is_alive() for t in threads)
         store = EventStore(path)
-        assert store.db["schema_migrations"].count == len(list(MIGRATIONS.glob("*.sql")))
+        applied = store.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
+        assert applied == len(list(MIGRATIONS.glob("*.sql")))
         store.close()

@@ -182,6 +182,14 @@ def test_processed_mail_is_remembered(backend):
 
 
 
+def test_bodies_are_the_events_without_their_envelope(backend):
+    game(backend)
+    backend.append("g-1", 1, [ev(2), ev(3, "core.Y")])
+    expected = [(e.game_id, e.seq, e.type, e.version, e.payload) for e in backend.events("g-1", 2, 3)]
+    assert [tuple(b) for b in backend.bodies("g-1", 2, 3)] == expected
+    assert [b.seq for b in backend.bodies("g-1")] == [1, 2, 3] and list(backend.bodies("nope")) == []
+
+
 NUL_TEXTS = ["a\x00b", "\x00", "a\\0b", "\x01a", "\x01\x00\\", "plain"]  # with NUL, looking escaped, MARK-led
 
 

@@ -62,7 +62,8 @@ class Game:
     # a shared event in the game's own words for its history, {event type: describe(event) -> str}
     phrases: Mapping[type, Callable[[Any], str]] = field(default_factory=dict)
     # raise it when the saved state's shape changes: snapshots of the old shape are then ignored and rebuilt
-    snapshot_format: int = 1
+    # (2: records by key, such as the units, saved as ordered pairs: app/rules/engine/state.py `encode`)
+    snapshot_format: int = 2
 
     def __post_init__(self):
         unknown = set(self.extras) - set(_EXTRAS)

@@ -66,9 +66,15 @@ class SequencedState(Memo):
 
 
 def encode(value: Any) -> Any:
-    """A state (or any part of it) as JSON-able data; the `data` field is left out."""
+    """A state (or any part of it) as JSON-able data; the `data` field is left out. A field holding records by
+    key (`dict[str, Unit]`) is saved as [key, record] pairs in its order: a snapshot is canonical JSON, whose
+    objects are sorted by key, and a state decoded from it must walk its units in the order a fold keeps them
+    (the order of battle), or an automated seat or a candidate list walking them would choose differently after a
+    snapshot than `verify`, which folds, finds."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "data"}
+        hints = _hints(type(value))
+        return {name: _pairs(getattr(value, name)) if _records_by_key(hint) else encode(getattr(value, name))
+                for name, hint in hints.items()}
     if isinstance(value, dict):
         return {str(k): encode(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -84,6 +90,15 @@ def decode(cls: type, raw: dict, data: Any = None):
     if any(f.name == "data" for f in dataclasses.fields(cls)):
         kwargs["data"] = data
     return cls(**kwargs)
+
+
+def _records_by_key(hint: Any) -> bool:
+    args = typing.get_args(hint)
+    return typing.get_origin(hint) is dict and len(args) == 2 and dataclasses.is_dataclass(args[1])
+
+
+def _pairs(records: dict) -> list:
+    return [[str(k), encode(v)] for k, v in records.items()]
 
 
 @cache
@@ -104,7 +119,8 @@ def _decode(hint: Any, raw: Any) -> Any:
         return decode(hint, raw)
     if origin is dict or hint is dict:
         value = args[1] if args else Any
-        return {k: _decode(value, v) for k, v in raw.items()}
+        items = raw if isinstance(raw, list) else raw.items()  # records by key are saved as ordered pairs
+        return {k: _decode(value, v) for k, v in items}
     if origin is tuple or hint is tuple:
         if args and len(args) == 2 and args[1] is Ellipsis:
             return tuple(_decode(args[0], v) for v in raw)

@@ -236,9 +236,17 @@ def phase_applies(state: State, phase: str) -> bool:
     return True
 
 
+_FRESH = {"mp": -1.0, "mp_used": 0.0, "done": False, "attacked": False, "strategic": False}
+
+
 def _fresh(units: dict) -> dict:
-    return {k: replace(u, mp=-1.0, mp_used=0.0, done=False, attacked=False, strategic=False)
-            for k, u in units.items()}
+    """Every unit with its phase marks cleared; a unit already clear is kept, not copied (most units, most phases)."""
+    return {k: u if _is_fresh(u) else replace(u, **_FRESH) for k, u in units.items()}
+
+
+def _is_fresh(u: Unit) -> bool:
+    return (type(u.mp) is float and u.mp == -1.0 and type(u.mp_used) is float and u.mp_used == 0.0
+            and u.done is False and u.attacked is False and u.strategic is False)
 
 
 def next_position(state: State) -> tuple[int, str]:

@@ -24,6 +24,7 @@ from types import MappingProxyType
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
+from app.rules.kernel.memo import IdentityMemo
 from app.rules.kernel.pieces import Piece
 
 __all__ = [
@@ -211,6 +212,11 @@ def _class_cost(
     return cost
 
 
+_CLASS_COSTS = IdentityMemo(16)
+"""Per MovementRules: (map, unit class, from, to) -> what `_class_cost` answers. It reads only the map and the
+rules, which never change, so reach and the audit's re-run of every order pay for each step once."""
+
+
 def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: Hex, b: Hex) -> float | _Fail:
     """MP to step from ``a`` into adjacent on-map ``b`` before any EZOC or allowance check, or a failure."""
     if b in sit.enemy_occupied:
@@ -226,11 +232,14 @@ def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: 
         case = rules.route_only_case or rules.road_only_case or rules.move_case
         return (case, f"this move must follow a road or railroad, and {a} to {b} does not")
     worst = 0.0
+    known = _CLASS_COSTS.of(rules)
     for cls in mover.classes:
-        table = rules.costs.get(cls)
-        if table is None:
-            raise KeyError(f"no movement cost table for unit class {cls!r}")
-        c = _class_cost(gmap, rules, table, cls, a, b)
+        c = known.get((gmap, cls, a, b))
+        if c is None:
+            table = rules.costs.get(cls)
+            if table is None:
+                raise KeyError(f"no movement cost table for unit class {cls!r}")
+            c = known[(gmap, cls, a, b)] = _class_cost(gmap, rules, table, cls, a, b)
         if isinstance(c, tuple):
             return c
         worst = max(worst, c)

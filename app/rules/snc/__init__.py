@@ -43,5 +43,5 @@ GAME = Game(
     # the practice opponents draw as they did before the engine, so stored automated games re-decide the same
     candidates=practice.candidates,
     try_orders=lambda state, side: legal_orders.orders_to_try(state),
-    snapshot_format=2,  # 2: the engine's saved state ({"options", "state"}); older snapshots are rebuilt
+    snapshot_format=3,  # 2: the engine's saved state ({"options", "state"}); 3: its units as ordered pairs
 )

@@ -133,7 +133,7 @@ class State(Memo):
         return [u for u in self.units.values() if u.on_map and (side is None or u.side == side)]
 
     def occupied(self, side: str) -> frozenset[str]:
-        return frozenset(u.hex for u in self.on_map(side))
+        return self.memo(("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
 
     def positions(self) -> dict:
         mf = self.data.params["game"]["mobile_mf"]
@@ -187,8 +187,17 @@ def initial_state(data: GameData | None = None) -> State:
                  jp_control=frozenset(game["japanese_control"]), data=data)
 
 
+_FRESH = {"mp_used": 0.0, "done": False, "attacked": False, "placed_by": ""}
+
+
 def _fresh(units: dict) -> dict:
-    return {k: replace(u, mp_used=0.0, done=False, attacked=False, placed_by="") for k, u in units.items()}
+    """Every unit with its phase marks cleared; a unit already clear is kept, not copied (most units, most phases)."""
+    return {k: u if _is_fresh(u) else replace(u, **_FRESH) for k, u in units.items()}
+
+
+def _is_fresh(u: Unit) -> bool:
+    return (type(u.mp_used) is float and u.mp_used == 0.0 and u.done is False and u.attacked is False
+            and u.placed_by == "")
 
 
 def enter(state: State, side: str, hexes) -> frozenset:

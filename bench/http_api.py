@@ -4,15 +4,13 @@ Measures, in one run on one server: a bare Flask endpoint (the floor: WSGI + Fla
 state (token check, load, view), and submitting orders (parse, decide, fsynced append, turn-email check).
 Bounded: at most --count requests and --seconds per measurement. Mail goes to a throwaway outbox folder.
 
-    python bench/http.py [--count 500] [--seconds 10] [--threads 4]
+    python bench/http_api.py [--count 500] [--seconds 10] [--threads 4]
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-# run as `python bench/http.py`, this file's folder comes first on sys.path and would shadow the stdlib's http
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse  # noqa: E402
@@ -31,8 +29,9 @@ from app.web import create_app  # noqa: E402
 ENDS_PER_GAME = 24  # skirmish: 6 turns x 2 sides x 2 steps, each closed by 'end'
 
 
-def measure(name: str, port: int, make_request, count: int, seconds: float) -> dict:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def requests(conn: http.client.HTTPConnection, make_request, count: int, seconds: float) -> list[float]:
+    """Seconds each request took, `count` requests (or fewer once `seconds` are spent) on one keep-alive
+    connection; an HTTP error stops the run."""
     latencies = []
     start = time.perf_counter()
     for i in range(count):
@@ -45,7 +44,14 @@ def measure(name: str, port: int, make_request, count: int, seconds: float) -> d
         response.read()
         latencies.append(time.perf_counter() - t0)
         if response.status >= 400:
-            raise SystemExit(f"{name}: request {i} failed with HTTP {response.status}")
+            raise SystemExit(f"{method} {path}: request {i} failed with HTTP {response.status}")
+    return latencies
+
+
+def measure(name: str, port: int, make_request, count: int, seconds: float) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    start = time.perf_counter()
+    latencies = requests(conn, make_request, count, seconds)
     elapsed = time.perf_counter() - start
     conn.close()
     ms = sorted(x * 1000 for x in latencies)

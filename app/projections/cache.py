@@ -1,0 +1,81 @@
+"""Folded states kept in memory, a cache beside the stored snapshots (design.md practice 5).
+
+Each entry is a game's state after event `seq` together with that event's hash. The stream is append-only and
+hash-chained, so an entry is still right exactly while the stored event at `seq` carries the same hash: `load`
+(app/projections/state.py) checks the head's (seq, hash) against an entry at the head, or the `prev_hash` of the
+first event it folds after an entry, and so notices what another process or connection appended or a transaction
+that rolled back. Entries are immutable states (frozen dataclasses), shared by the readers. The cache holds at
+most `HEXLEDGER_STATE_CACHE` states (default 256), the least recently used going first.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from typing import Any
+
+Key = tuple[str, str, int]  # (store, game, seq)
+
+
+def capacity_from_env(env: dict | None = None) -> int:
+    """`HEXLEDGER_STATE_CACHE`: how many folded states a process keeps (0 turns the cache off)."""
+    raw = (os.environ if env is None else env).get("HEXLEDGER_STATE_CACHE", "").strip()
+    try:
+        size = int(raw) if raw else 256
+    except ValueError:
+        size = -1
+    if size < 0:
+        raise ValueError(f"HEXLEDGER_STATE_CACHE must be a whole number of states, at least 0, not {raw!r}")
+    return size
+
+
+class StateCache:
+    """Least recently used states by (store, game, seq), each with the hash of its last event."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self._entries: OrderedDict[Key, tuple[str, Any]] = OrderedDict()
+        self._seqs: dict[tuple[str, str], set[int]] = {}
+        self._lock = threading.Lock()
+
+    def put(self, store: str, game_id: str, seq: int, hash_: str, state: Any) -> None:
+        if not self.capacity:
+            return
+        with self._lock:
+            self._entries[(store, game_id, seq)] = (hash_, state)
+            self._entries.move_to_end((store, game_id, seq))
+            self._seqs.setdefault((store, game_id), set()).add(seq)
+            while len(self._entries) > self.capacity:
+                (s, g, q), _ = self._entries.popitem(last=False)
+                self._forget(s, g, q)
+
+    def nearest(self, store: str, game_id: str, at_most: int) -> tuple[int, str, Any] | None:
+        """The cached (seq, hash, state) of the game with the greatest seq <= `at_most`."""
+        with self._lock:
+            seqs = [q for q in self._seqs.get((store, game_id), ()) if q <= at_most]
+            if not seqs:
+                return None
+            key = (store, game_id, max(seqs))
+            self._entries.move_to_end(key)
+            hash_, state = self._entries[key]
+            return key[2], hash_, state
+
+    def drop(self, store: str, game_id: str, seq: int) -> None:
+        """Forget an entry found stale (its event's hash differs from the stored one)."""
+        with self._lock:
+            if self._entries.pop((store, game_id, seq), None) is not None:
+                self._forget(store, game_id, seq)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._seqs.clear()
+
+    def _forget(self, store: str, game_id: str, seq: int) -> None:
+        seqs = self._seqs[(store, game_id)]
+        seqs.discard(seq)
+        if not seqs:
+            del self._seqs[(store, game_id)]
+
+
+STATES = StateCache(capacity_from_env())
