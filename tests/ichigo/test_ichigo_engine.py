@@ -9,7 +9,7 @@ from ichigo_given import RULES, chinese, ev, fold, of, position, then, when
 from app.events.core import DieRolled
 from app.events.dice import RecordedDice
 from app.rules.errors import IllegalOrder, InvalidOrder
-from app.rules.ichigo import combat, sequence
+from app.rules.ichigo import causeway, combat, reinforcements, victory
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.state import initial_state, next_position
 from app.rules.kernel.movement import Mover, Situation, validate_path
@@ -368,7 +368,7 @@ def test_5_2_causeway_roll_adds_every_modifier():
 def test_sequence_random_game_ends_by_turn_nine_or_twelve():
     s = position({}, phase="X", turn=9, reinforced=True)
     assert s.last_turn() == 9 and replace(s, causeway=True).last_turn() == 12
-    assert sequence.final_outcome(s).winner in ("allied", "japanese", None)
+    assert victory.final_outcome(s).winner in ("allied", "japanese", None)
 
 
 # -- 5.3 Causeway effects -------------------------------------------------------------------------------------
@@ -379,7 +379,7 @@ def test_5_3_items_7_to_9_14aa_shipment_blind_pick_and_transport_survival():
     sh = of(evs, ev.ShipmentRolled)[0]
     assert sh.count == 2 and len(sh.fates) == 2
     s2 = fold(s, *evs)
-    assert not sequence.shipment_due(s2)                              # once a turn
+    assert not reinforcements.shipment_due(s2)                        # once a turn
     zero = fold(s, *when(s, "japanese", "ship", rolls=[1]))
     assert zero.aa14_closed                                           # a 0 ends 14AA arrivals (5.3 item 8)
 
@@ -473,7 +473,7 @@ def test_11_22_de_eliminates_every_defender():
 
 def test_9_1_reinforcements_enter_at_north_edge_sources_never_the_south_edge():
     s = position({}, phase="V", turn=2)
-    hexes = sequence.entry_hexes(s)
+    hexes = reinforcements.entry_hexes(s)
     assert "1901" in hexes and "0925" not in hexes and "1801" not in hexes    # R21: 1801 is Chinese
     s2 = then(s, "japanese", "enter jp-cea-3bde at 1901")
     assert s2.units["jp-cea-3bde"].hex == "1901"
@@ -506,7 +506,7 @@ def test_9_5_a_reduced_division_absorbs_a_brigade_in_an_initial_japanese_city():
 def test_9_9_chinese_never_enter_formosa_and_9_7_place_only_in_held_chinese_cities():
     s = position({}, phase="X")
     s = fold(s, *when(s, "allied", "reinforce", rolls=[1, 1]))
-    h = sequence.drawn(s)[0]
+    h = reinforcements.drawn(s)[0]
     with pytest.raises(IllegalOrder, match="9.7"):
         when(s, "allied", f"place {h} at 3221")
     s2 = then(s, "allied", f"place {h} at 0712")
@@ -548,7 +548,7 @@ KA = ["jp-ka-11div", "jp-ka-25div", "jp-ka-57div", "jp-ka-107div", "jp-ka-108div
 
 
 def waiting(s):
-    return sorted(u.id for u in s.units.values() if u.army in ("FG", "KA") and u.status in sequence.ARRIVALS)
+    return sorted(u.id for u in s.units.values() if u.army in ("FG", "KA") and u.status in reinforcements.ARRIVALS)
 
 
 def test_5_3_items_4_to_6_e3_the_formosa_garrison_then_the_kwantung_army_deploy_right_after_the_landing():
@@ -591,7 +591,7 @@ def test_5_3_item_6_e3_kwantung_units_no_entry_hex_can_take_wait_for_phase_v():
     full = ["jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde"]  # 1901, the only 9.1 hex, has room for 1
     only_1901 = initial_state().jp_control - (D.north_edge() - {"1901"})
     s = replace(position({u: "1901" for u in full}, turn=7, causeway=True, control=only_1901), phase="I")
-    assert sequence.entry_hexes(s) == {"1901"}
+    assert reinforcements.entry_hexes(s) == {"1901"}
     s = then(s, "allied", "land " + " ".join(us_ids(8)))
     s = then(s, "japanese", f"enter {' '.join(FG)} at 3220")
     evs = when(s, "japanese", "enter jp-ka-11div at 1901")
@@ -646,7 +646,7 @@ def test_5_3_item_12_e10_chinese_units_too_and_the_nearest_hex_when_no_adjacent_
         when(s, "allied", land + " displace 2719")
     with pytest.raises(IllegalOrder, match="5.3.*2817 holds japanese units"):
         when(s, "allied", land + " displace 2817")
-    options = sequence.displacement_hexes(s, "2818")
+    options = causeway.displacement_hexes(s, "2818")
     assert options and all(D.distance("2818", h) == 2 for h in options)
     with pytest.raises(IllegalOrder, match="5.3.*displace HEX"):
         when(s, "allied", land)

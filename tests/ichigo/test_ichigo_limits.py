@@ -42,7 +42,7 @@ def test_4_1_china_collapses_on_a_modified_6_not_on_a_5(roll, collapsed):
 
 @pytest.mark.parametrize(("hex_", "vp"), [("0812", True), ("1212", True), ("1312", False)])
 def test_4_2_a_japanese_unit_within_five_hexes_of_chungking_scores_one_at_six_none(hex_, vp):
-    from app.rules.ichigo.sequence import vp_no_causeway
+    from app.rules.ichigo.victory import vp_no_causeway
     s = position({"jp-cea-110div": hex_}, phase="X", turn=9)
     assert D.distance("0712", hex_) in (1, 5, 6)
     assert ("Japanese within 5 hexes of Chungking" in vp_no_causeway(s)[1]) is vp

@@ -2,9 +2,10 @@
 
 The data files and their loader (data_load; docs/ichigo-data.md), the state (state.py) and the opening position
 or a custom one (position.py), events that apply themselves (events.py), the states table (sequence.py: the
-set-up, the turn start, Phases I-X of 5.1 and the decisions they wait for, calling movement.py and combat.py),
-how orders name units (orders.py), the fog of war (fog.py) and what each side sees (view.py). Sides: the
-Japanese player, and the Allied player who commands the Chinese and the US (2.2, 5.5)."""
+set-up, the turn start, Phases I-X of 5.1 and the decisions they wait for) and the concept modules its handlers
+call (movement.py, combat.py, reinforcements.py, causeway.py, airpower.py, victory.py), how orders name units
+(orders.py), the fog of war (fog.py) and what each side sees (view.py). Sides: the Japanese player, and the
+Allied player who commands the Chinese and the US (2.2, 5.5)."""
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
 from app.rules.ichigo import events, fog, legal_orders, position, practice, sequence, summary, view

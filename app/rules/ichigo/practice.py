@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from app.rules.ichigo import combat, sequence
+from app.rules.ichigo import causeway, combat, reinforcements, sequence
 from app.rules.ichigo.state import State
 
 
@@ -91,24 +91,24 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         cities = sorted(h for h in d.feature("city") if h in state.jp_control)
         out.append(f"b29 {rng.choice(cities)}")
     if "enter" in names and state.pending:  # a Causeway deployment (ruling E3): only hexes that take the unit
-        waiting = sequence.deploying(state)
+        waiting = reinforcements.deploying(state)
         for u in waiting:
-            hexes = sequence.deploy_hexes(state, u)
+            hexes = reinforcements.deploy_hexes(state, u)
             out += [f"enter {u.id} at {h}" for h in rng.sample(hexes, min(3, len(hexes)))]
         group = rng.sample(waiting, min(len(waiting), rng.randint(2, 5)))
-        hexes = sequence.deploy_hexes(state, group[0])
+        hexes = reinforcements.deploy_hexes(state, group[0])
         if hexes:
             out.append(f"enter {' '.join(u.id for u in group)} at {rng.choice(hexes)}")
     elif "enter" in names:
         due = [u for u in state.units.values() if u.side == "japanese"
-               and u.status in sequence.ARRIVALS and u.entry_turn <= state.turn]
+               and u.status in reinforcements.ARRIVALS and u.entry_turn <= state.turn]
         for u in due[:4]:
-            hexes = sorted(sequence.ARRIVALS[u.status][0](state))
+            hexes = sorted(reinforcements.ARRIVALS[u.status][0](state))
             for h in rng.sample(hexes, min(3, len(hexes))):
                 out.append(f"enter {u.id} at {h}")
     if "withdraw" in names:
-        full, reduced, brig = sequence._withdrawal_pools(state)
-        nf, nr, nb = sequence.withdrawal_need(state)
+        full, reduced, brig = reinforcements.withdrawal_pools(state)
+        nf, nr, nb = reinforcements.withdrawal_need(state)
         for _ in range(3):
             out.append("withdraw " + " ".join(rng.sample(full, nf) + rng.sample(reduced, nr) + rng.sample(brig, nb)))
     if "release" in names:
@@ -116,15 +116,15 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         if len(fg) >= 2 and rng.random() < 0.7:
             out.append("release " + " ".join(rng.sample(fg, 2)))
     if "place" in names:
-        for h in sequence.drawn(state):
-            opts = sequence.placeable(state, h)
+        for h in reinforcements.drawn(state):
+            opts = reinforcements.placeable(state, h)
             if opts:
                 out.append(f"place {h} at {rng.choice(opts)}")
     if "land" in names:
         pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
                       and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
         if pool:
-            ports = sequence.mainland_landings(d)
+            ports = causeway.mainland_landings(d)
             spots = list(state.beachheads.values()) or ports
             group = ' '.join(pool[:rng.randint(1, min(8, len(pool)))])
             if state.turn == int(d.scenario["causeway"]["us_formosa_landing_turn"]):
@@ -132,8 +132,8 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             else:
                 out += [f"land {group} at {h}" for h in spots + ports]
                 for h in ports:  # 5.3 item 12 (ruling E10): the Allied player names the hex, sometimes badly
-                    if sequence.port_holders(state, h):
-                        away = sequence.displacement_hexes(state, h) + [rng.choice(d.neighbours(h))]
+                    if causeway.port_holders(state, h):
+                        away = causeway.displacement_hexes(state, h) + [rng.choice(d.neighbours(h))]
                         out += [f"land {group} at {h} displace {x}" for x in rng.sample(away, min(3, len(away)))]
     rng.shuffle(out)
     if "end" in names:

@@ -1,0 +1,135 @@
+"""Ichi-Go airpower: the B-29 raid (8.9), the airpower roll and its markers (8.1-8.7), US aerial supply (7.8),
+airlift (8.10) and the 11th Airborne's drop (8.11). Called by the states table (sequence.py)."""
+from __future__ import annotations
+
+from app.rules.engine.decision import Decision
+from app.rules.errors import IllegalOrder
+from app.rules.ichigo import events as ev
+from app.rules.ichigo.common import allied_airbases, mainland, supply_state
+from app.rules.ichigo.data_load import H
+from app.rules.ichigo.movement import stack_violation
+from app.rules.ichigo.state import State
+
+
+def b29_roll(em: Decision) -> None:
+    lo, hi = em.state.data.scenario["causeway"]["b29_roll"]
+    roll = em.roll("B-29 raid (8.9)")
+    em.emit(ev.B29Rolled(roll, lo <= roll <= hi))
+
+
+def b29(em: Decision, h: str) -> None:
+    state = em.state
+    if state.b29_hex:
+        raise IllegalOrder("Ichi-Go 8.9", "one B-29 marker a turn")
+    if h not in em.state.data.feature("city") or h not in state.jp_control:
+        raise IllegalOrder("Ichi-Go 8.9", f"{h} is not a Japanese-controlled city")
+    em.emit(ev.B29Placed(h))
+
+
+def airpower_roll(em: Decision) -> None:
+    state = em.state
+    a = em.state.data.scenario["airpower"]
+    winner, markers = None, 0
+    for _ in range(20):
+        jp = em.roll("Japanese airpower (8.1)")
+        first, last = a["japanese_drm_early_turns"]
+        if first <= state.turn <= last:
+            jp += int(a["japanese_drm_turn_1"])
+        if state.turn >= int(a["japanese_drm_late_from_turn"]):
+            jp = max(int(a["modified_minimum"]), jp + int(a["japanese_drm_from_turn_7"]))
+        bases = allied_airbases(state)
+        if bases == 0:  # 8.7, ruling R13: no Allied roll, result 0
+            al = 0
+        else:
+            al = max(0, em.roll("Allied airpower (8.1)") + int(a["allied_drm_by_airbases"][str(bases)]))
+        if jp == al and not (jp == 0 and bases == 0):
+            em.emit(ev.AirpowerRolled(jp, al, None, 0))
+            if jp == 0:
+                return
+            continue
+        if jp != al:
+            winner = "japanese" if jp > al else "allied"
+            markers = min(abs(jp - al), int(a["markers_max"]))
+        em.emit(ev.AirpowerRolled(jp, al, winner, markers))
+        break
+    if winner and markers:
+        em.emit(ev.DecisionRequired("airpower", winner, {"count": markers}))
+
+
+def air(em: Decision, side: str, hexes: list[str]) -> None:
+    n = em.state.pending[0]["data"]["count"]
+    d = em.state.data
+    if len(hexes) != n or len(set(hexes)) != n:
+        raise IllegalOrder("Ichi-Go 8.2", f"place all {n} markers, one per hex")
+    for h in hexes:
+        if not d.map.on_map(H(h)):
+            raise IllegalOrder("Ichi-Go 8.2", f"{h} is not on the map")
+    em.emit(ev.DecisionMade("airpower", side), ev.AirpowerPlaced(side, list(hexes)))
+
+
+def aerial_open(state: State) -> bool:
+    return bool(state.causeway) and state.aerial_turn != state.turn
+
+
+def aerial_supply(em: Decision, side: str, h: str) -> None:
+    state = em.state
+    if not aerial_open(state):
+        raise IllegalOrder("Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn")
+    us = [u for u in state.at(h) if u.nation == "us"]
+    if not us or any(supply_state(state, u) != "oos" for u in us):
+        raise IllegalOrder("Ichi-Go 7.8", f"{h} holds no otherwise out-of-supply US stack")
+    em.emit(ev.AerialSupplyPlaced(h))
+
+
+def air_superiority(state: State) -> bool:
+    """Ichi-Go 8.10 (ruling R23): the Allies hold the airpower markers this turn, or Causeway was launched."""
+    return bool(state.causeway) or state.air_side == "allied"
+
+
+def airlift_open(state: State, nation: str) -> bool:
+    return nation in ("chinese", "us") and air_superiority(state) and state.airlift_turn != state.turn
+
+
+def _friendly_cities(state: State, formosa: bool) -> set[str]:
+    d = state.data
+    return {h for h in d.feature("city") if h not in state.jp_control and (formosa or mainland(d, h))
+            and not any(u.side == "japanese" for u in state.at(h))}
+
+
+def airlift(em: Decision, side: str, uid: str, h: str) -> None:
+    state = em.state
+    if not airlift_open(state, state.nation_now() or ""):
+        raise IllegalOrder("Ichi-Go 8.10", "no airlift capacity now")
+    u = state.units[uid]
+    if u.nation == "chinese":
+        ok_unit = not u.militia and u.on_map and u.mp < 0 and not u.done
+        cities = _friendly_cities(state, formosa=False)
+    else:
+        ok_unit = u.id == "us-11ab" and u.on_map and u.mp < 0 and not u.done
+        cities = _friendly_cities(state, formosa=True)
+    if not ok_unit or u.nation != state.nation_now():
+        raise IllegalOrder("Ichi-Go 8.10", f"{uid} may not be airlifted (militia never; US only the 11th Airborne; "
+                                           "only a unit that has not moved)")
+    if u.hex not in cities or h not in cities or h == u.hex:
+        raise IllegalOrder("Ichi-Go 8.10", "from one friendly-controlled city to another")
+    bad = stack_violation(state, h, [u])
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.0", bad)
+    em.emit(ev.Airlifted(uid, u.hex, h))
+
+
+def can_drop(state: State) -> bool:
+    u = state.units.get("us-11ab")
+    return (bool(state.causeway) and u is not None and u.status == "us-pool" and not state.airdropped
+            and state.airlift_turn != state.turn and state.aerial_turn != state.turn)
+
+
+def drop(em: Decision, side: str, h: str) -> None:
+    state = em.state
+    d = em.state.data
+    if not can_drop(state):
+        raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne cannot drop now (once a game; it uses this turn's "
+                                           "airlift and Aerial Supply Marker)")
+    if not d.land(h) or d.map.terrain_of(H(h)) not in ("clear", "rough") or state.occupied("japanese") & {h}:
+        raise IllegalOrder("Ichi-Go 8.11", f"{h} is not a clear or rough hex free of Japanese units")
+    em.emit(ev.Airlifted("us-11ab", "", h, drop=True))

@@ -1,0 +1,186 @@
+"""Operation Causeway (Ichi-Go 5.2-5.3, 10.11): the turn-start roll that launches it or sends the US to the
+Philippines, the US landings with their beachheads and the displacement of the units in a port (5.3 items 4 and
+12, rulings E10, R10), and naval transfer between the beachheads. The turns come from the scenario's
+[causeway] table. Called by the states table (sequence.py)."""
+from __future__ import annotations
+
+from app.rules.engine.decision import Decision
+from app.rules.errors import IllegalOrder
+from app.rules.ichigo import events as ev
+from app.rules.ichigo import reinforcements
+from app.rules.ichigo.common import (
+    all_airbases_japanese,
+    all_gearr_japanese,
+    enemy_hexes,
+    japanese_near,
+    mainland,
+)
+from app.rules.ichigo.data_load import place_name
+from app.rules.ichigo.movement import stack_violation
+from app.rules.ichigo.state import State, Unit, other
+
+
+def turn_of(state: State, key: str) -> int:
+    """A turn number of the US landings and transfers (scenario [causeway]: 5.3, 10.11)."""
+    return int(state.data.scenario["causeway"][key])
+
+
+def causeway_roll(em: Decision) -> None:
+    state = em.state
+    d = em.state.data
+    mods: list[str] = []
+    total = em.roll("Causeway or Philippines (5.2)")
+    if all_airbases_japanese(state):
+        sign = em.roll("sign of the airbase modifier (5.2)")
+        n = 1 if sign <= 3 else -1
+        total += n
+        mods.append(f"{n:+d} all airbases Japanese (sign die {sign})")
+    if all_gearr_japanese(state):
+        total += 1
+        mods.append("+1 all GEARR Japanese")
+    v = d.scenario["victory"]
+    near = int(v["distance_chungking"])
+    for label in (v["sudden_death_chungking"], v["kunming"]):
+        if japanese_near(state, d.place(label), near):
+            total += 1
+            mods.append(f"+1 Japanese within {near} hexes of {place_name(label)}")
+    ports = [h for h in d.feature("port") if mainland(d, h) and h not in state.jp_control]
+    if ports:
+        total += len(ports)
+        mods.append(f"+{len(ports)} Chinese-controlled mainland ports")
+    launched = total >= int(d.scenario["causeway"]["launch_on"])
+    em.emit(ev.CausewayChecked(total - sum(int(m.split()[0]) for m in mods), mods, total, launched))
+
+
+# -- US landings (5.3 items 4 and 12, 10.11) ----------------------------------------------------------------
+def port_holders(state: State, port: str) -> list[Unit]:
+    """Ichi-Go 5.3 item 12: the Japanese or Chinese units a US landing moves out of `port`."""
+    return [u for u in state.at(port) if u.nation != "us"]
+
+
+def _displacement_bar(state: State, h: str, units: list[Unit]) -> str | None:
+    """Why the units displaced by a landing may not be moved into h (5.3 item 12, ruling E10), or None."""
+    d = state.data
+    if not d.land(h) or not mainland(d, h):
+        return f"{h} is not a land hex of the mainland"
+    side = units[0].side
+    if h in state.occupied(other(side)):
+        return f"{h} holds {other(side)} units"
+    if h in enemy_hexes(state, side):
+        return f"{h} holds an intrinsic Japanese garrison (11.29, ruling E5)"
+    return stack_violation(state, h, units)
+
+
+def displacement_hexes(state: State, port: str) -> list[str]:
+    """Ichi-Go 5.3 item 12, ruling E10: the hexes the units in `port` may be moved to when the US lands there:
+    adjacent land hexes free of the other side and within their stacking limit; failing those, the nearest
+    mainland hexes that are."""
+    d = state.data
+    units = port_holders(state, port)
+    if not units:
+        return []
+    near = [n for n in d.neighbours(port) if _displacement_bar(state, n, units) is None]
+    if near:
+        return sorted(near)
+    spots = [str(x) for x in d.map.hexes() if str(x) != port and _displacement_bar(state, str(x), units) is None]
+    nearest = min((d.distance(port, x) for x in spots), default=0)
+    return sorted(x for x in spots if d.distance(port, x) == nearest)
+
+
+def _displace_to(state: State, port: str, away: str | None) -> str:
+    """The Allied choice of hex for the units in `port` (5.3 item 12, ruling E10); unnamed only if one fits."""
+    d = state.data
+    units = port_holders(state, port)
+    if not units:
+        raise IllegalOrder("Ichi-Go 5.3", f"no Japanese or Chinese units in {port} to displace")
+    options = displacement_hexes(state, port)
+    if away in options or (away is None and len(options) == 1):
+        return away or options[0]
+    if away is None:
+        raise IllegalOrder("Ichi-Go 5.3", f"the units in {port} move out: name the hex (displace HEX), one of "
+                                          f"{', '.join(options) or 'none'}")
+    near, far = (d.distance(port, options[0]) if options else 1), d.distance(port, away)
+    if 0 < far <= near:
+        why = _displacement_bar(state, away, units)
+    else:
+        why = f"{away} is not adjacent to {port}" if near == 1 else f"{away} is not {near} hexes from {port}"
+    raise IllegalOrder("Ichi-Go 5.3", f"the units in {port} may not move to {away}: {why}")
+
+
+def land(em: Decision, side: str, ids: list[str], h: str | None, away: str | None = None) -> None:
+    state = em.state
+    d = em.state.data
+    units = [state.units[i] for i in ids]
+    if any(u.nation != "us" or u.status != "us-pool" or u.entry_turn > state.turn for u in units):
+        raise IllegalOrder("Ichi-Go 9.8", "only US divisions waiting to land")
+    per = int(d.scenario["causeway"]["us_divisions_per_landing"])
+    landed_at = state.beachheads
+    if state.phase == "I" and state.turn == turn_of(state, "us_formosa_landing_turn") and "formosa" not in landed_at:
+        where, target = "formosa", d.place(d.scenario["causeway"]["us_formosa_landing_hex"])
+        if h not in (None, target):
+            raise IllegalOrder("Ichi-Go 5.3", f"the Formosa landing is at {target}")
+    elif (state.phase == "I" and state.turn == turn_of(state, "us_mainland_landing_turn")
+          and "mainland" not in landed_at):
+        where, target = "mainland", h
+        ports = mainland_landings(d)
+        if target not in ports:
+            raise IllegalOrder("Ichi-Go 5.3", f"the mainland landing is at one of the port cities {', '.join(ports)} "
+                                              "(ruling R10)")
+    elif state.phase == "II" and state.beachheads:
+        where, target = "reinforcement", h
+        if target not in state.beachheads.values():
+            raise IllegalOrder("Ichi-Go 8.11", "US reinforcements land at a beachhead")
+    else:
+        raise IllegalOrder("Ichi-Go 5.3", "no US landing now")
+    if where != "reinforcement" and len(units) > per:
+        raise IllegalOrder("Ichi-Go 5.3", f"up to {per} divisions land")
+    if where != "reinforcement" and any(u.type == "airborne" for u in units):
+        raise IllegalOrder("Ichi-Go 8.11", "the 11th Airborne is not one of the landing's infantry divisions: it "
+                                           "enters in the US Movement Phase of Turn "
+                                           f"{turn_of(state, 'us_reinforcements_from_turn')} or later "
+                                           "(5.3 items 12-13)")
+    displaced = [u.id for u in port_holders(state, target)]
+    to = _displace_to(state, target, away) if displaced or away else ""
+    landed = ev.USLanded(list(ids), target, where, displaced, to)
+    after = landed.apply(state)   # 6.4, 6.3: the US stack once the units in the port have left it
+    bad = stack_violation(after, target, [after.units[i] for i in ids])
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.4", bad)
+    em.emit(landed)
+    if where == "formosa":
+        reinforcements.causeway_deployments(em)
+
+
+def mainland_landings(d) -> list[str]:
+    """Ichi-Go 5.3 item 12 (ruling R10): the mainland port cities the second landing may take (`d`: the game
+    data)."""
+    ports = d.places(d.scenario["causeway"]["us_mainland_landing_ports"])
+    return sorted(p for p in ports if p in d.feature("port") and mainland(d, p))
+
+
+def landing_done(state: State) -> bool:
+    if state.phase != "I":
+        return True
+    if state.turn == turn_of(state, "us_formosa_landing_turn"):
+        return "formosa" in state.beachheads
+    if state.turn == turn_of(state, "us_mainland_landing_turn"):
+        return "mainland" in state.beachheads
+    return True
+
+
+def transfer(em: Decision, side: str, ids: list[str]) -> None:
+    state = em.state
+    beaches = state.beachheads
+    if len(beaches) != 2 or state.turn < turn_of(state, "naval_transfer_from_turn"):
+        raise IllegalOrder("Ichi-Go 10.11", f"naval transfer from Turn {turn_of(state, 'naval_transfer_from_turn')}, "
+                                            "between the two beachheads")
+    units = [state.units[i] for i in ids]
+    origins = {u.hex for u in units}
+    if any(u.nation != "us" for u in units) or len(origins) != 1 or not origins <= set(beaches.values()):
+        raise IllegalOrder("Ichi-Go 10.11", "US units that begin Phase I in one beachhead hex")
+    origin = origins.pop()
+    dest = next(h for h in beaches.values() if h != origin)
+    bad = stack_violation(state, dest, units)
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.4", bad)
+    em.emit(ev.NavalTransfer(list(ids), origin, dest))

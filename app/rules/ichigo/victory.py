@@ -1,0 +1,112 @@
+"""Ichi-Go victory (4.x): the sudden deaths and the China Collapse check after every order (4.1, 4.4, 4.5), and
+the victory points at the end (4.2 without Causeway, 4.3 with it). Called by the states table (sequence.py)."""
+from __future__ import annotations
+
+from app.rules.engine.decision import Decision
+from app.rules.ichigo import events as ev
+from app.rules.ichigo.common import (
+    all_airbases_japanese,
+    all_gearr_japanese,
+    japanese_near,
+    no_chinese_east_of_gearr,
+)
+from app.rules.ichigo.data_load import place_name
+from app.rules.ichigo.state import State
+
+
+def sudden_death(state: State, em: Decision) -> None:
+    d = state.data
+    v = d.scenario["victory"]
+    if all(h not in state.jp_control for h in d.places(v["allied_sudden"])):
+        held = " and ".join(place_name(h) for h in v["allied_sudden"])
+        em.emit(ev.GameEnded("allied", f"Ichi-Go 4.5: the Allies hold {held} at once"))
+        return
+    if state.causeway:
+        for h in state.beachheads.values():
+            if h in state.jp_control:
+                em.emit(ev.GameEnded("japanese", f"Ichi-Go 4.4: the Japanese control the US beachhead {h}"))
+                return
+        return
+    cap = d.place(v["sudden_death_chungking"])
+    if cap in state.jp_control and not state.collapse_checked and state.causeway is not True:
+        mods = []
+        roll = em.roll("China Collapse Table (4.1)")
+        total = roll
+        for cond, ok in ((f"{place_name(v['kunming'])} Japanese", d.place(v["kunming"]) in state.jp_control),
+                         ("all GEARR Japanese", all_gearr_japanese(state)),
+                         ("all airbases Japanese", all_airbases_japanese(state)),
+                         ("no Chinese east of the GEARR", no_chinese_east_of_gearr(state))):
+            if ok:
+                total += 1
+                mods.append(f"+1 {cond}")
+        collapsed = total >= int(v["china_collapse_on"])
+        em.emit(ev.CollapseChecked(roll, mods, total, collapsed))
+        if collapsed:
+            em.emit(ev.GameEnded("japanese", f"Ichi-Go 4.1: China collapses (roll {roll}, total {total})"))
+
+
+def vp_no_causeway(state: State) -> tuple[int, list[str]]:
+    """Ichi-Go 4.2."""
+    d = state.data
+    items = []
+    if all_airbases_japanese(state):
+        items.append("all US airbases Japanese")
+    if all_gearr_japanese(state):
+        items.append("all GEARR Japanese")
+    v = d.scenario["victory"]
+    near = int(v["distance_chungking"])
+    if japanese_near(state, d.place(v["sudden_death_chungking"]), near):
+        items.append(f"Japanese within {near} hexes of {place_name(v['sudden_death_chungking'])}")
+    if d.place(v["kunming"]) in state.jp_control:
+        items.append(f"{place_name(v['kunming'])} Japanese")
+    if no_chinese_east_of_gearr(state):
+        items.append("no Chinese units east of the GEARR")
+    return len(items), items
+
+
+def vp_causeway(state: State) -> tuple[int, list[str]]:
+    """Ichi-Go 4.3 (ruling R16: the debits are -1)."""
+    d = state.data
+    items, total = [], 0
+    jp = state.occupied("japanese")
+    for where in ("formosa", "mainland"):
+        h = state.beachheads.get(where)
+        if h and any(n in jp for n in d.neighbours(h)):
+            total += 1
+            items.append(f"+1 Japanese adjacent to the {where} beachhead")
+    v = d.scenario["victory"]
+    if d.place(v["sudden_death_chungking"]) in state.jp_control:
+        total += 1
+        items.append(f"+1 {place_name(v['sudden_death_chungking'])} Japanese")
+    if all_gearr_japanese(state):
+        total += 1
+        items.append("+1 all GEARR Japanese")
+    if not any(h in d.tagged("formosa") for h in jp):
+        total -= 1
+        items.append("-1 no Japanese on Formosa")
+    for h in d.places(v["causeway"]["debit_hexes"]):
+        if h not in state.jp_control:
+            total -= 1
+            items.append(f"-1 Allies control {h}")
+    if any(h not in state.jp_control for h in d.places(v["allied_sudden"])):
+        total -= 1
+        items.append(f"-1 Allies control {' or '.join(place_name(h) for h in v['allied_sudden'])}")
+    return total, items
+
+
+def final_outcome(state: State) -> ev.GameEnded:
+    if state.causeway:
+        vp, items = vp_causeway(state)
+        t = state.data.scenario["victory"]["causeway"]
+        case = "Ichi-Go 4.3"
+    else:
+        vp, items = vp_no_causeway(state)
+        t = state.data.scenario["victory"]["no_causeway"]
+        case = "Ichi-Go 4.2"
+    if vp <= int(t["chinese_win_max"]):
+        winner = "allied"
+    elif vp >= int(t["japanese_win_min"]):
+        winner = "japanese"
+    else:
+        winner = None
+    return ev.GameEnded(winner, f"{case}: {vp} Japanese VP ({'; '.join(items) or 'none'})")
