@@ -209,11 +209,11 @@ def test_the_positions_in_the_docs_start_games(run, tmp_path):
 def test_ichigo_counter_handles_follow_the_data_ids_not_the_order_of_the_file(run, tmp_path):
     """The game replays its position from canonical JSON (sorted keys); the handles given when the file is read
     must be those the game plays with."""
-    from app.rules.ichigo.position import start
+    from app.rules.ichigo import GAME
 
     text = 'turn = 2\nphase = "VI"\n[units]\n"cn-reg-33" = "1210"\n"cn-reg-02" = "1211"\n'
     game = new_game(run, "ichigo", ("--position", write(tmp_path, "pos.toml", text)))
     played = {u["id"]: u["hex"] for u in json.loads(run("state", game, "--json").output)["units"]}
     assert played == {"C01": "1211", "C02": "1210"}  # cn-reg-02 is C01 wherever the file names it
-    read = start({"position": tomllib.loads(text)})
+    read = GAME.initial_state("campaign", {"position": tomllib.loads(text)})
     assert {k: u.hex for k, u in read.units.items() if k in played} == played

@@ -8,7 +8,7 @@ from test_ichigo_engine import mainland_landing, us_ids
 
 from app.rules.custom_setup import SetupError
 from app.rules.errors import IllegalOrder, InvalidOrder
-from app.rules.ichigo.position import start
+from app.rules.ichigo import GAME
 from app.rules.ichigo.view import view
 from tests.fuzzing import refusal
 
@@ -40,13 +40,15 @@ def test_ruling_e13_a_stack_cut_short_by_a_full_hex_stops_in_the_hex_before_it_n
 
 
 def test_3_3_a_custom_position_places_a_named_chinese_regular_face_up_and_refuses_an_empty_draw():
-    s = start({"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210", "jp-cea-110div": "2010"}}})
+    s = GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "VI",
+                                                     "units": {"cn-reg-33": "1210", "jp-cea-110div": "2010"}}})
     [(handle, unit)] = [(k, u) for k, u in s.units.items() if u.ref == "cn-reg-33"]
     assert (unit.hex, unit.tried) == ("1210", True)
     shown = {u["id"]: u for u in view(s, "japanese")["units"]}
     assert (shown[handle]["name"], shown[handle]["untried"]) == ("100th Army", False)
     with pytest.raises(SetupError, match=r"\[draw\] maps a hex to the number of untried counters"):
-        start({"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210"}, "draw": {"1211": 0}}})
+        GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210"},
+                                                      "draw": {"1211": 0}}})
 
 
 def test_9_0_a_side_sees_the_turn_each_of_its_reinforcements_enters():

@@ -6,7 +6,7 @@ import pytest
 from snc_given import RULES, position, then, when
 
 from app.rules.errors import OrderError
-from app.rules.snc.position import start
+from app.rules.snc import GAME
 from app.rules.snc.view import view
 
 MOVE = ("move", "fight")
@@ -90,8 +90,8 @@ def test_8_4_a_landing_names_one_hex_and_a_second_is_quoted_back_as_unexpected()
 
 
 def test_3_2_a_custom_position_gives_the_japanese_the_city_their_unit_stands_in():
-    s = start({"position": {"turn": 3, "phase": "ops1", "plan": ["move", "fight"],
-                            "units": {"jp-d3-r6": "2410", "cn-d57": "3612"}}})
+    s = GAME.initial_state("campaign", {"position": {"turn": 3, "phase": "ops1", "plan": ["move", "fight"],
+                                                     "units": {"jp-d3-r6": "2410", "cn-d57": "3612"}}})
     assert s.controller("2410") == "japanese" and sorted(s.jp_control) == ["2410", "3512", "3611"]
 
 

@@ -33,19 +33,18 @@ def data_for(options: dict):
     return load({"map": text})
 
 
-def start(options: dict, data=None) -> State:
-    """The first state of a game with these options: the printed set-up (3.0), or the custom map and position;
-    `data`: the game's data on the map the options give (read from them if not given)."""
+def start(data, scenario: str, options: dict) -> State:
+    """The engine's `start`: the first state of a game with these options, the printed set-up (3.0) or the
+    custom map and position; `data`: the game's data on the map the options give (`data_for`)."""
     _, position = parse_options(options, SIDES, EXTRA_KEYS)
-    d = data if data is not None else load(options)
-    state = initial_state(d)
-    problems = d.missing_places()
+    state = initial_state(data)
+    problems = data.missing_places()
     if problems:
         raise SetupError("custom map", problems)
-    problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(d) if not d.land(h)]
+    problems = [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(data) if not data.land(h)]
     if position is None:
-        problems += off_map_units(state.units, d.land)
-        problems += [f"the set-up hex {h} is not on the map" for h in _setup_hexes(d) if not d.land(h)]
+        problems += off_map_units(state.units, data.land)
+        problems += [f"the set-up hex {h} is not on the map" for h in _setup_hexes(data) if not data.land(h)]
         if problems:
             raise SetupError("custom map", problems)
         return state

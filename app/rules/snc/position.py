@@ -30,20 +30,19 @@ def data_for(options: dict) -> GameData:
     return load({"map": text})
 
 
-def start(options: dict, data: GameData | None = None) -> State:
-    """The first state of a game with these options: the printed set-up (13.0), or the custom map and position;
-    `data`: the game's data on the map the options give (read from them if not given)."""
-    text, position = parse_options(options, SIDES, EXTRA_KEYS)
-    d = data if data is not None else load({"map": text})
+def start(data: GameData, scenario: str, options: dict) -> State:
+    """The engine's `start`: the first state of a game with these options, the printed set-up (13.0) or the
+    custom map and position; `data`: the game's data on the map the options give (`data_for`)."""
+    _, position = parse_options(options, SIDES, EXTRA_KEYS)
 
     def on_map(h: str) -> bool:
-        return _on_map(d, h)
+        return _on_map(data, h)
 
-    state = initial_state(d)
+    state = initial_state(data)
     if position is not None:
         return _apply(state, position, on_map)
     problems = off_map_units(state.units, on_map)
-    problems += [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(d) if not on_map(h)]
+    problems += [f"the scenario's hex {h} is not on the map" for h in _scenario_hexes(data) if not on_map(h)]
     if problems:
         raise SetupError("custom map", problems)
     return state
