@@ -116,12 +116,16 @@ class Console:
     def position(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> str:
         """The position as a person reads it, as the turn email lays it out (app/projections/textmap.py): whose view
         it is, every stack by hex with its terrain, place and control, the units off the map, then the view's
-        records in aligned tables."""
-        state = projection.load(self._store, game_id, at_seq)
+        records in aligned tables. Once the game is over everyone sees everything, at any event, as `render` shows
+        it."""
+        final = projection.load(self._store, game_id)
+        state = final if at_seq is None else projection.load(self._store, game_id, at_seq)
         self._check_side(state, side)
         rules = get_rules(state.meta.rules)
-        view = {"seq": state.meta.seq, **rules.view(state.game, side)}
-        lines = [f"{game_id} after event {state.meta.seq}, {replay.whose_view(side, False)}"]
+        viewer = replay.effective_viewer(rules, final, side or ALL)
+        view = {"seq": state.meta.seq, **rules.view(state.game, None if viewer == ALL else viewer)}
+        over = rules.outcome(final.game) is not None
+        lines = [f"{game_id} after event {state.meta.seq}, {replay.whose_view(viewer, over)}"]
         game_map = optional(rules, "game_map")
         if game_map is not None and view.get("units") is not None:
             lines += ["", "Map", textmap.render_board(game_map(state.game), view), "", "The position"]

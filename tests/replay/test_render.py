@@ -90,6 +90,19 @@ def test_control_markers_and_victory_hexes_come_from_the_view(store, skirmish):
     assert marks[0].get("fill") == render.side_colours(["red", "blue"])["red"]
 
 
+def test_cli_state_of_a_finished_game_says_everything_is_shown_and_hides_nothing_from_a_side(store, finished):
+    """`state` names whose view it prints as `render` does: once the game is over, everything, for everyone."""
+    def state(*args):
+        result = CliRunner().invoke(cli, ["--db", store.path, "state", finished, *args])
+        assert result.exit_code == 0, result.output
+        return result.output.splitlines()
+
+    whole, as_red, early = state(), state("--as", "red"), state("--at", "5", "--as", "blue")
+    assert whole[0].endswith(", everything (the game is over)")
+    assert as_red[0] == whole[0] and as_red[1:] == whole[1:]
+    assert early[0] == f"{finished} after event 5, everything (the game is over)"
+
+
 def test_cli_render_writes_the_svg_of_any_position(store, finished, tmp_path):
     out = tmp_path / "at5.svg"
     result = CliRunner().invoke(cli, ["--db", store.path, "render", finished, "--at", "5", "--as", "red",
