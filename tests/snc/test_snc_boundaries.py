@@ -37,6 +37,25 @@ def test_a_refused_order_names_its_case_and_the_reason(units, plan, first, order
     assert refusal(s, "japanese", order) == text
 
 
+def test_5_3_10_1_11_3_the_states_table_alone_refuses_an_order_out_of_its_phase_and_names_what_is_open():
+    """Attacks in a phase chosen for movement (5.3), `end` while a battle waits for a decision (10.1) and the
+    Chinese air after the air force is gone (11.3) are the states table's to refuse: under 5.1, before any
+    die, with the step and the orders open instead."""
+    moving = position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7, plan=MOVE)
+    assert refusal(moving, "japanese", "attack 3408 with d3-r6") == (
+        "SNC 5.1: 'attack' is not allowed now (GT 7, japanese First Operations Phase (move)); "
+        "allowed: move, overrun, end")
+    fighting = then(position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7), "japanese",
+                    "attack 3408 with d3-r6 support air")
+    assert fighting.battle is not None and fighting.pending[0]["kind"] == "intercept"
+    assert refusal(fighting, "chinese", "end").startswith("SNC 5.1: 'end' is not allowed now (GT 7, chinese "
+                                                          "decision: intercept); allowed: intercept, pass")
+    grounded = replace(position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=4, side="chinese", phase="reinf",
+                                pool=("cn-d9",)), chinese_air=False)
+    assert refusal(grounded, "chinese", "air") == ("SNC 5.1: 'air' is not allowed now (GT 4, chinese Reinforcement "
+                                                   "Phase: Japanese air interdiction); allowed: proceed")
+
+
 def test_8_3_a_replacement_puts_back_exactly_one_step():
     s = position({"jp-d3-r6": "3410", "cn-d57": "3612"}, turn=3, phase="reinf", steps={"jp-d3-r6": 1})
     s = s.__class__(**{**s.__dict__, "replacements": 2})
@@ -53,6 +72,12 @@ def test_10_3_a_preview_refuses_what_the_attack_would_and_shows_the_8_4_landing_
     assert attack["total"] == 8                                     # four 4s, each halved
     assert {str(u["modifiers"]) for u in attack["units"]} == \
         {str([{"factor": "1/2", "case": "SNC 8.4", "reason": "amphibious landing"}])}
+
+
+def test_10_5_a_preview_names_the_table_it_reads_with_its_case():
+    s = position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7)
+    p = RULES.preview(s, RULES.parse("attack 3408 with d3-r6", "japanese", s))
+    assert p["text"].splitlines()[0] == "SNC CRT, SNC 10.5" and p["table_case"] == "SNC 10.5"
 
 
 def test_3_2_and_6_0_the_view_shows_who_controls_which_city_and_who_must_eliminate():

@@ -232,7 +232,7 @@ class CRT:
     """A loaded table; see the module docstring for the data shape. Single-line tables use line "all"."""
 
     name: str
-    case: str
+    case: str  # the rules case the table is printed under; a preview names it beside the table's name
     odds: OddsRule
     dice: tuple[int, ...]
     lines: Mapping[str, _Line]

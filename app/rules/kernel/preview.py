@@ -39,6 +39,7 @@ class Preview:
     column_label: str
     clamped: str | None
     results: tuple[tuple[int, CombatResult | None], ...] | None
+    case: str = ""  # the rules case of the table (CRT.case)
 
     @property
     def allowed(self) -> bool:
@@ -73,6 +74,7 @@ class Preview:
 
         return {
             "table": self.table,
+            "table_case": self.case,
             "line": self.line,
             "attack": strength(self.attack),
             "defence": strength(self.defence),
@@ -96,7 +98,7 @@ class Preview:
             return str(s.total) if isinstance(s, StrengthTotal) else str(_num(s))
 
         lines = [
-            f"{self.table}" + (f" ({self.line} line)" if self.line else ""),
+            f"{self.table}" + (f" ({self.line} line)" if self.line else "") + (f", {self.case}" if self.case else ""),
             f"Strength {total(self.attack)} vs {total(self.defence)}: raw odds {self.odds.label}",
         ]
         for name, s in (("attack", self.attack), ("defence", self.defence)):
@@ -157,5 +159,5 @@ def preview_attack(
                 rows.append((die, None))
         results = tuple(rows)
     return Preview(
-        crt.name, line, attack, defence, odds, net, column, columns[column].label, clamped, results
+        crt.name, line, attack, defence, odds, net, column, columns[column].label, clamped, results, crt.case
     )

@@ -58,7 +58,8 @@ class UnitsMoved:
 @event_type("snc.BattleOpened")
 @dataclass(frozen=True)
 class BattleOpened:
-    """An attack, overrun or amphibious landing is declared; `battle` holds who, where, and the support."""
+    """An attack, overrun or amphibious landing is declared; `battle` holds who and where (each support marker
+    follows as its own SupportAdded, in old exports too)."""
 
     battle: dict
 

@@ -64,9 +64,8 @@ def redact(e, side: str) -> str:
     if isinstance(e, ev.UnitsMoved):
         return f"a {_owner(e.units)} stack moves {' - '.join(e.path)}"
     if isinstance(e, ev.BattleOpened):
-        b = e.battle
-        support = f" with {', '.join(b.get('support') or [])} support" if b.get("support") else ""
-        return f"{b['side']} {b['kind']} on {b['hex']}{support}"
+        b = e.battle  # its markers follow as their own SupportAdded events
+        return f"{b['side']} {b['kind']} on {b['hex']}"
     if isinstance(e, ev.StepsLost):
         n = len(e.units)
         return f"{e.side} lose {n} step{'s' if n != 1 else ''}"

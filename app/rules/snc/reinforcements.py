@@ -105,9 +105,8 @@ def rail(em: Decision, ids: list[str], h: str) -> None:
 
 
 def air(em: Decision) -> None:
-    """SNC 11.3 against 11.2: the Chinese air tries to disrupt the interdiction."""
-    if not em.state.chinese_air:
-        raise IllegalOrder("SNC 11.3", "the Chinese air force is out of the game")
+    """SNC 11.3 against 11.2: the Chinese air tries to disrupt the interdiction (offered by the states table only
+    while the Chinese air force is in the game)."""
     intercept(em, "interdiction")
     if em.events[-1].aborted:
         em.emit(ev.UnitsRemoved([], 0))

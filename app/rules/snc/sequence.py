@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from app.rules.engine.decision import Decision
 from app.rules.engine.table import OVER, StatesTable, Step, order
-from app.rules.errors import IllegalOrder
 from app.rules.snc import combat, movement, reinforcements
 from app.rules.snc import events as ev
 from app.rules.snc.combat import overstacked_hexes, require_stacking
@@ -23,14 +22,13 @@ def declare(em: Decision, side: str, first: str, second: str) -> None:
 def end(em: Decision, side: str) -> None:
     """End the phase; SNC 6.0 1) stacking is checked at the end of a movement phase: an overstacked hex is
     brought within the limits first, then the phase ends (the last `eliminate` ends it);
-    after the Japanese Second Operations Phase comes the Victory Check (4.3, Phase II.D)."""
+    after the Japanese Second Operations Phase comes the Victory Check (4.3, Phase II.D). A battle under way is
+    finished first (10.1): its decisions are the steps then, and none of them takes `end`."""
     state = em.state
     if state.mode() == "move":  # not after placement (ruling R23)
         if overstacked_hexes(state, side):
             require_stacking(em, side, ending=state.since(3))
             return
-    if state.battle is not None:
-        raise IllegalOrder("SNC 10.1", "finish the battle first")
     result = victory_check(state) if (side == "japanese" and state.phase == "ops2") else None
     em.emit(ev.PhaseEnded(state.phase, state.turn, side))
     if result is not None:
@@ -174,6 +172,8 @@ class Operations(InPhase):
         return super().label(state) + f" ({state.mode()})"
 
     def allowed(self, state: State, orders: tuple[str, ...]):
+        """SNC 5.3: moves (and the Japanese overrun, 9.6) in a phase chosen for movement, attacks in one chosen
+        for combat; the one place this is decided."""
         if state.mode() == "move":
             return ("move", "overrun", "end") if state.side == "japanese" else ("move", "end")
         return ("attack", "end")
@@ -190,8 +190,6 @@ class Operations(InPhase):
     @order("attack HEX with UNITS [support KIND:support ...]", "SNC 10.0",
            "attack one adjacent enemy hex with named units and fire support")
     def attack(self, em: Decision, hex: str, units: list[str], support: list[str]) -> None:
-        if em.state.mode() != "fight":
-            em.refuse("SNC 5.3", "attacks only in a phase chosen for combat")
         combat.check_attack(em.state, em.side, hex, units, "attack")
         combat.open_battle(em, em.side, hex, units, support, "attack")
 
@@ -204,7 +202,7 @@ class ChineseReinforcements(InPhase):
         return super().label(state) + (": Japanese air interdiction" if interdiction_due(state) else "")
 
     def allowed(self, state: State, orders: tuple[str, ...]):
-        if interdiction_due(state):
+        if interdiction_due(state):  # SNC 11.3: the Chinese air force, while in the game, may try to disrupt it
             return ("air", "proceed") if state.chinese_air else ("proceed",)
         names = ["place", "move", "end"]
         if state.turn >= int(state.data.params["reinforcements"]["rail_from_turn"]):
