@@ -12,6 +12,7 @@ import pytest
 from app.events.store import EventStore
 from app.projections import replay
 from app.projections import state as projection
+from app.rules import legal
 from app.rules.daisenso import GAME, data
 from app.rules.errors import OrderError
 from app.service import audit, games
@@ -44,10 +45,9 @@ def play(store, game_id: str, rng: random.Random, limit: int = 400) -> int:
 
 
 def try_refused(store, game_id: str, state, side: str, rng: random.Random) -> None:
-    """Send a random order the table suggests now; if refused it must roll and write nothing (practice 11)."""
-    texts = [order.grammar.render(args) for order in GAME.table.allowed(state)
-             for args in (order.candidates(state, side) if order.candidates else [{}])]
-    text = rng.choice(texts)
+    """Send a random order of those to try now (app/rules/legal.py); if refused it must roll and write nothing
+    (practice 11)."""
+    text = rng.choice(legal.orders_to_try(GAME, state, side))
     answer = refusal(GAME, state, side, text)
     if answer is not None:
         head = store.head(game_id)

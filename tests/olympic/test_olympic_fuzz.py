@@ -8,6 +8,7 @@ import random
 import pytest
 
 from app.projections import state as projection
+from app.rules import legal
 from app.rules.olympic import GAME
 from app.service import audit, autoplay, games
 from tests.fuzzing import play
@@ -16,18 +17,19 @@ pytestmark = pytest.mark.slow  # random games played to their end
 
 
 def candidates(state, rng: random.Random):
-    """The Japanese seat plays the one programmed order; the American player picks at random among the orders
-    the states table suggests, mostly acting, checking each with the decider only when it comes to it."""
+    """The Japanese seat plays the one programmed order; the American player picks at random among the orders to
+    try (app/rules/legal.py, the list the legal orders are made of), mostly acting, checking each with the decider
+    only when it comes to it. A layer on that list, on purpose: the standing `retreat toward` order (ruling R24),
+    always open and ending no step, is left out, or the random player would spend its orders on it."""
     prompt = GAME.prompt(state)
     if prompt.side == "japanese":
         yield from (o["order"] for o in GAME.legal_orders(state, "japanese"))
         return
     acting, ending = [], []
-    for order in GAME.table.allowed(state):
-        if order.name == "retreat":
-            continue
-        for args in (order.candidates(state, "american") if order.candidates else [{}]):
-            (ending if order.name == "end" else acting).append(order.grammar.render(args))
+    for text in legal.orders_to_try(GAME, state, "american"):
+        verb = text.split()[0]
+        if verb != "retreat":
+            (ending if verb == "end" else acting).append(text)
     rng.shuffle(acting)
     first = acting if rng.random() < 0.8 else []
     for text in [*first, *ending, *acting]:
