@@ -4,6 +4,7 @@ with the two classes of terrain.toml (mechanized and non-mechanized; static unit
 from __future__ import annotations
 
 from app.rules.engine.decision import Decision
+from app.rules.formosa import optional
 from app.rules.formosa.events import UnitMoved
 from app.rules.formosa.state import State, Unit, is_hex, other
 from app.rules.kernel.errors import RuleViolation
@@ -14,9 +15,11 @@ H = Hex.parse
 
 
 def allowance(state: State, u: Unit) -> int:
-    """The printed movement factor, or the concealed one while concealed (11.1)."""
+    """The printed movement factor, or the concealed one while concealed (11.1), less an MP spent flying in
+    (25.3)."""
     spec = state.spec(u.id)
-    return spec.concealed_mf if u.concealed and spec.concealed_mf is not None else spec.mf
+    return (spec.concealed_mf if u.concealed and spec.concealed_mf is not None else spec.mf) - optional.spent_mp(
+        state, u)
 
 
 def cannot_move(state: State, u: Unit) -> str | None:

@@ -7,6 +7,7 @@ after Amoy, ruling F34; the 97th Division, 25.5). Every other unit not set up wa
 Reinforcements Display (8.0)."""
 from __future__ import annotations
 
+from app.rules.formosa import optional
 from app.rules.formosa.state import OUT, State, Unit
 
 FIRST_STEP = "setup-japanese-lp"
@@ -50,4 +51,4 @@ def start(data, scenario: str, options) -> State:
                  lp={"allied": scen["allied_setup_lp"], "japanese": 0},
                  air={"allied-tac": tac.get("us", 0), "cw-tac": tac.get("cw", 0)},
                  naval={"gunfire": gunfire.get("us", 0), "cw-gunfire": gunfire.get("cw", 0)},
-                 to_place=tuple(fixed["japanese"]), data=data)
+                 to_place=(*fixed["japanese"], *optional.set_up_units(data)), data=data)
