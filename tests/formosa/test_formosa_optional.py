@@ -340,3 +340,21 @@ def test_25_10_the_camp_on_the_map_at_the_end_gives_the_japanese_3_vp():
     assert counted.detail["japanese"]["the PW Camp on the map (25.10)"] == 3
     [plain] = of(when(state, "japanese", "end"), VictoryCounted)
     assert plain.japanese == counted.japanese - 3
+
+
+def test_25_10_a_b29_d1_on_the_camp_alone_removes_it_for_5_japanese_vp_and_with_others_the_die_decides():
+    """The B-29 strike (16.5) calls optional.camp_bombed on a D1; its handler comes with the strike phase."""
+    from app.events.dice import RecordedDice
+    from app.rules.engine.decision import Decision
+    from app.rules.formosa import optional
+
+    def bombed(state, rolls):
+        d = Decision(state, "allied", RecordedDice(next_index=0, recorded=list(rolls)), GAME.evolve)
+        return optional.camp_bombed(d, X), d.events
+
+    alone = opt(given(step="allied-combat", units={"jp-pw-camp": X, "us-7-17": ROUGH}), "25.10")
+    done, events = bombed(alone, [])
+    assert done and of(events, VpAwarded)[0].vp == 5 and of(events, UnitEliminated)[0].to == "out"
+    mixed = opt(given(step="allied-combat", units={"jp-pw-camp": X, "jp-guard-1": X, "us-7-17": ROUGH}), "25.10")
+    assert bombed(mixed, [3])[0] and not bombed(mixed, [4])[0]  # 4-6: the Japanese choose a unit (16.5)
+    assert not bombed(replace(alone, data=GAME.data({})), [])[0]
