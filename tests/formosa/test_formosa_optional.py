@@ -358,3 +358,14 @@ def test_25_10_a_b29_d1_on_the_camp_alone_removes_it_for_5_japanese_vp_and_with_
     mixed = opt(given(step="allied-combat", units={"jp-pw-camp": X, "jp-guard-1": X, "us-7-17": ROUGH}), "25.10")
     assert bombed(mixed, [3])[0] and not bombed(mixed, [4])[0]  # 4-6: the Japanese choose a unit (16.5)
     assert not bombed(replace(alone, data=GAME.data({})), [])[0]
+
+
+def test_the_optional_rules_events_name_no_japanese_unit_to_the_allies_and_the_exploit_choice_stays_private():
+    """Fog (11.0): the Allies read a Japanese unit only in the view; an exploitation choice is the attacker's."""
+    for event in (SpecialLanding("jp-marine", BEACH, "25.7", 4, "lands"), GuerrillaRallied("jp-guerrilla-1", X, 1),
+                  SpecialHeld("jp-raiders")):
+        assert "jp-" not in str(GAME.visible(event, "allied")) and GAME.visible(event, "japanese") is True
+    state, _far = _de_then_hold("25.1")
+    japanese = GAME.view(state, "japanese")["pending"][0]
+    assert japanese == {"kind": "exploit", "side": "allied"}
+    assert GAME.view(state, "allied")["pending"][0]["units"] == ["us-7-17"]
