@@ -78,3 +78,17 @@ def test_a_position_file_with_optional_rules_starts_a_game_through_the_cli(run, 
     done = run("do", game, "--as", "japanese", f"land {beach} with jp-marine", ok=False)
     assert "25.7" in done.output
     assert "chain intact" in run("verify", game).output
+
+
+def test_a_position_in_a_combat_phase_has_revealed_the_concealed_units_in_an_allied_zoc():
+    """11.2 item 1: the Combat Phase began with them revealed (a deception unit revealed is removed, 11.1)."""
+    state = GAME.initial_state("1", {"position": position(
+        phase="allied-combat", units={"us-7-17": AROUND[0], "jp-9-7": X, "jp-deception-1": AROUND[1],
+                                      "jp-9-19": "1805"}, revealed=[], bases=[])})
+    assert not state.units["jp-9-7"].concealed and state.units["jp-deception-1"].where == "out"
+    assert state.units["jp-9-19"].concealed  # far from any Allied unit
+
+
+def test_a_hex_label_of_another_map_is_refused_by_name():
+    with pytest.raises(SetupError, match="us-7-17: w1234 is not a land hex"):
+        GAME.initial_state("1", {"position": position(units={"us-7-17": "w1234"}, revealed=[], bases=[])})

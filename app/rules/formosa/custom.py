@@ -34,6 +34,14 @@ def _phases(turn: int) -> tuple[str, ...]:
     return phases[phases.index(GT1_FIRST):] if turn == 1 else phases
 
 
+def _land(data, label: str) -> bool:
+    try:
+        h = Hex.parse(label)
+    except ValueError:
+        return False
+    return data.map.on_map(h) and data.is_land(h)
+
+
 def _number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -69,7 +77,7 @@ def _place(state: State, p: Position) -> State:
             continue
         if state.units[uid].where == OUT:
             problems.append(f"{uid} is not in this game (the scenario or an optional rule not chosen, 24.2, 25.0)")
-        elif not data.map.on_map(Hex.parse(h)) or not data.is_land(Hex.parse(h)):
+        elif not _land(data, h):
             problems.append(f"{uid}: {h} is not a land hex of the map")
         else:
             units[uid] = replace(units[uid], where=h, concealed=units[uid].side == "japanese" and uid not in revealed)
@@ -119,4 +127,17 @@ def _place(state: State, p: Position) -> State:
                  for h in placed.overstacked(side)]
     if problems:
         raise SetupError("position", problems)
-    return placed
+    return _revealed_in_combat(placed)
+
+
+def _revealed_in_combat(state: State) -> State:
+    """11.2 item 1: a Combat Phase begins with the concealed units in an enemy ZOC revealed (a deception unit
+    revealed is removed, 11.1); a position that starts there has done so."""
+    from app.rules.formosa.sequence import COMBAT_STEPS
+
+    if state.step not in COMBAT_STEPS:
+        return state
+    zoc = state.zoc_of("allied")
+    found = [u for u in state.on_map("japanese") if u.concealed and u.where in zoc]
+    return state.with_units(*(replace(u, concealed=False, **({"where": OUT} if state.spec(u.id).type == "deception"
+                                                               else {})) for u in found))
