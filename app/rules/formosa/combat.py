@@ -12,7 +12,7 @@ from itertools import combinations
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import airpower, lines, supply
+from app.rules.formosa import airpower, lines, optional, supply
 from app.rules.formosa.events import (
     AdvanceOffered,
     AirSupplyFlown,
@@ -226,10 +226,10 @@ def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra
 
 def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
             counterattack: bool = False, lp: int = 0, defence: tuple[int, int, int] = (0, 0, 0), assault: str = "",
-            air_supply: bool = False) -> None:
+            air_supply: bool = False, exploitation: bool = False) -> None:
     """15.2 steps 2-8: totals, percentage, shifts, the die, the result applied; `assault`: the coastal hex of
     the opposed landing this combat is (or is the counterattack of: 10.2.2); `defence`: the defender's LP, naval
-    gunfire and air supply (1 or 0)."""
+    gunfire and air supply (1 or 0); `exploitation`: an exploitation attack (25.1)."""
     state: State = d.state
     found = shifts(state, side, hexes, attackers, gunfire, counterattack, lp, defence, air_supply)
     p = odds(state, side, hexes, attackers, found)
@@ -238,7 +238,7 @@ def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gun
     code = p.result(die).code
     d.emit(CombatResolved(side, list(hexes), [u.id for u in attackers], defenders, int(p.attack),
                           int(p.defence), int(p.odds.value), [_shift(s) for s in found], p.column_label, die, code,
-                          counterattack=counterattack, assault=assault))
+                          counterattack=counterattack, assault=assault, exploitation=exploitation))
     apply_result(d, code)
 
 
@@ -259,6 +259,7 @@ def destination(d: Decision, u: Unit) -> str:
 def eliminate(d: Decision, uid: str, case: str) -> None:
     u = d.state.units[uid]
     d.emit(UnitEliminated(uid, u.where, destination(d, u), case))
+    optional.die_hards(d, u)
 
 
 def survivors(state: State, ids) -> list[Unit]:
@@ -315,7 +316,7 @@ def loss_choices(state: State, ids: list[str], count: int, min_cf: int) -> list[
     if count:
         if len(ids) <= count:
             return [tuple(ids)]
-        found = {tuple(sorted(c)) for c in combinations(ids, count)}
+        found = optional.camp_last(state, sorted({tuple(sorted(c)) for c in combinations(ids, count)}))
         # units alike (same printed factors and type) are one choice for the engine to make
         return sorted({tuple(sorted(_alike_key(state, c))) : c for c in found}.values())
     cf = {i: state.cf(state.units[i]) for i in ids}
@@ -327,7 +328,7 @@ def loss_choices(state: State, ids: list[str], count: int, min_cf: int) -> list[
             total = sum(cf[i] for i in combo)
             if total >= min_cf and all(total - cf[i] < min_cf for i in combo):
                 out.append(combo)
-    return out
+    return optional.camp_last(state, out)
 
 
 def _alike_key(state: State, combo) -> tuple:
@@ -504,7 +505,9 @@ def settle(d: Decision) -> None:
     if not c.offered and c.advance and c.cleared and advance_units(state):
         d.emit(AdvanceOffered(), DecisionRequired("advance", c.attacker, {"hexes": list(c.cleared)}))
         return
+    optional.battlefield_lp(d, c)
     d.emit(CombatEnded())
+    optional.offer_exploitation(d, c)
 
 
 def _settle_landing(d: Decision) -> None:
@@ -572,6 +575,7 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
             if not enterable(state, u, a, b):
                 d.refuse("Formosa 15.8.1", f"{uid} could not enter {b} from {a}")
     d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))
+    optional.camp_taken(d, hexes[0])
     if [i for i in advance_units(d.state) if i not in unit_ids]:
         d.emit(DecisionRequired("advance", c.attacker, {"hexes": list(c.cleared)}))
     settle(d)
