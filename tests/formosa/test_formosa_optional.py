@@ -6,14 +6,16 @@ from dataclasses import replace
 
 import pytest
 from formosa_given import given, of, play, refused, when
-from formosa_map import D, M, ring
+from formosa_map import D, M, ring, shore
 
 from app.events.store import EventStore
 from app.projections import state as projection
 from app.rules.engine.events import DecisionRequired
 from app.rules.formosa import GAME, movement
+from app.rules.formosa.airpower import B29Struck
 from app.rules.formosa.events import (
     Airlifted,
+    AirSupplyFlown,
     BattlefieldLp,
     CombatResolved,
     GuerrillaRallied,
@@ -22,9 +24,11 @@ from app.rules.formosa.events import (
     SpecialLanding,
     UnitDeployed,
     UnitEliminated,
+    UnitsAdvanced,
     VictoryCounted,
     VpAwarded,
 )
+from app.rules.formosa.state import Strike
 from app.rules.kernel.hexgrid import Hex
 
 X, AROUND = ring("open")
@@ -101,6 +105,18 @@ def test_25_1_after_a_de_one_stack_of_the_force_attacks_again_and_a_de_offers_an
     assert play(state, "allied", "hold").pending == ()  # the attacker may decline
 
 
+def test_25_1_an_exploitation_attack_is_declared_as_any_attack_its_support_checked_and_the_defender_asked():
+    """F90, F99: the attacker's LP are checked as in any attack (19.5 item 2: a unit tracing a line), and the
+    defender with LP is asked before the die (F22)."""
+    state, far = _de_then_hold("25.1")
+    with_lp = replace(state, lp={"allied": 1, "japanese": 1})
+    refused(with_lp, "allied", f"exploit {far} with us-7-17 lp 1", "Formosa 15.4.1, 19.5")  # nothing spent
+    asked = play(with_lp, "allied", f"exploit {far} with us-7-17")
+    assert asked.pending[0] == {"kind": "defence", "side": "japanese", "hexes": [far]} and asked.combat is None
+    [resolved] = of(when(asked, "japanese", "defend", [6]), CombatResolved)
+    assert resolved.exploitation and resolved.attackers == ["us-7-17"] and resolved.hexes == [far]
+
+
 def test_25_1_without_the_rule_a_de_ends_the_combat_and_exploit_is_refused():
     state, far = _de_then_hold()
     assert state.pending == () and state.step == "allied-combat"
@@ -130,6 +146,31 @@ def test_25_2_without_the_rule_an_advance_gains_nothing():
     assert play(state, "allied", "hold").lp["allied"] == 3
 
 
+SHORE, (SEA,) = shore(1)
+INLAND = next(str(n) for n in M.neighbours(H(SHORE)) if D.is_land(n) and not M.hexside_features(H(SHORE), n))
+
+
+def _assault(*rules):
+    state = given(step="invasion", turn=1, units={"us-7-17": "allied-staging", "us-7-32": "allied-staging",
+                                                   "jp-guard-1": SHORE, "jp-guerrilla-1": INLAND},
+                  markers={"amphibious": 1})
+    state = play(opt(state, *rules), "allied", f"land {SEA} with us-7-17 us-7-32")
+    return when(state, "allied", f"assault {SHORE}", [6]), state  # 8 against 2, die 6: DE
+
+
+def test_25_1_25_2_an_opposed_landing_that_clears_its_hex_earns_the_lp_and_offers_the_exploitation_f99():
+    events, state = _assault("25.1", "25.2")
+    assert of(events, CombatResolved)[0].code == "DE" and of(events, UnitsAdvanced)[0].path == [SHORE]
+    [lp] = of(events, BattlefieldLp)
+    assert (lp.side, lp.advanced) == ("allied", True)
+    landed = play(state, "allied", f"assault {SHORE}", [6])
+    assert landed.pending[0]["kind"] == "exploit" and landed.pending[0]["units"] == ["us-7-17", "us-7-32"]
+    [again] = of(when(landed, "allied", f"exploit {INLAND} with us-7-17 us-7-32", [6]), CombatResolved)
+    assert again.exploitation and not again.assault and again.hexes == [INLAND]
+    plain, _ = _assault()
+    assert not of(plain, BattlefieldLp) and not [e for e in plain if isinstance(e, DecisionRequired)]
+
+
 # -- 25.3 air transport --------------------------------------------------------------------------------------------
 FIELD = next(str(h) for h in sorted(D.airfields()) if D.is_land(h))
 
@@ -151,6 +192,21 @@ def test_25_3_the_air_supply_marker_flies_one_unit_to_a_functional_airbase_for_o
     u = state.units["us-7-17"]
     assert u.where == FIELD and movement.allowance(state, u) == D.unit("us-7-17").mf - 1
     refused(state, "allied", f"airlift us-7-32 to {FIELD}", "Formosa 25.3")  # one marker, one unit a turn
+
+
+def test_25_3_a_marker_that_flew_a_unit_gives_no_air_supply_that_allied_player_turn_but_may_the_next():
+    """25.3: the air supply marker that airlifted flies no other mission (air supply, 19.4) that player turn; the
+    Allied defence in the Japanese player turn may have it (19.4: once a GT, and it has not supplied a combat)."""
+    state = _airlift_position("25.3")
+    state = state.with_units(replace(state.units["us-7-32"], where=AROUND[0]),
+                             replace(state.units["jp-guerrilla-1"], where=X))
+    attack = f"attack {X} with us-7-32 supply air"
+    assert of(when(replace(state, step="allied-combat"), "allied", attack, [1]), AirSupplyFlown)  # no line: allowed
+    flown = play(state, "allied", f"airlift us-7-17 to {FIELD}")
+    refused(replace(flown, step="allied-combat"), "allied", attack, "Formosa 25.3")
+    japanese = play(replace(flown, step="japanese-combat"), "japanese", f"attack {AROUND[0]} with jp-guerrilla-1")
+    assert japanese.pending[0]["kind"] == "defence"
+    assert of(when(japanese, "allied", "defend supply air", [1]), AirSupplyFlown)
 
 
 def test_25_3_without_the_rule_airlift_is_refused_naming_it():
@@ -287,6 +343,32 @@ def test_25_8_raiders_on_an_allied_airfield_are_eliminated_and_destroy_tac_point
     assert empty.units["jp-raiders"].where == FIELD
 
 
+def test_25_8_the_raiders_destroy_points_on_the_ground_first_then_interdicting_ones_f95_f99():
+    """F99: in the Japanese Movement Phase the Allied TAC points still flying are those interdicting (16.4); the
+    raiders' hits fall on the others first (US, then Commonwealth), and only then take interdiction points off
+    the map."""
+    strike = Strike(missions={"allied": {"interdiction": 4}}, revealed=True,
+                    interdicted=((X, "us", 2), (ROUGH, "us", 2)))
+    state = replace(_landing_position("25.8", **{"us-7-17": FIELD}), air={"allied-tac": 5, "cw-tac": 0},
+                    strike=strike)
+    [hits] = of(when(state, "japanese", f"raid {FIELD}", [5, 6]), RaiderHits)
+    assert (hits.lost, hits.flying) == ({"allied-tac": 2}, {"interdiction": 1})
+    after = play(state, "japanese", f"raid {FIELD}", [5, 6])
+    assert after.air["allied-tac"] == 3 and after.strike.missions["allied"]["interdiction"] == 3
+    assert after.strike.interdicted == ((X, "us", 2), (ROUGH, "us", 1))
+    grounded = replace(state, air={"allied-tac": 5, "cw-tac": 1})
+    [hits] = of(when(grounded, "japanese", f"raid {FIELD}", [5, 6]), RaiderHits)
+    assert (hits.lost, hits.flying) == ({"allied-tac": 1, "cw-tac": 1}, {})
+
+
+def test_25_7_25_8_no_special_landing_enters_a_hex_the_b29_suppressed():
+    """16.5 DS item 4: no Japanese unit enters a suppressed hex, the special reinforcements included."""
+    state = replace(_landing_position("25.7", "25.8"), strike=Strike(suppressed=(BEACH, FIELD)))
+    refused(state, "japanese", f"land {BEACH} with jp-marine", "Formosa 16.5")
+    refused(state, "japanese", f"raid {FIELD}", "Formosa 16.5")
+    assert all(FIELD not in o and BEACH not in o for o in GAME.legal_orders(state, "japanese"))
+
+
 def test_25_8_without_the_rule_raid_is_refused_naming_it():
     refused(_landing_position(), "japanese", f"raid {FIELD}", "Formosa 25.8")
 
@@ -343,21 +425,22 @@ def test_25_10_the_camp_on_the_map_at_the_end_gives_the_japanese_3_vp():
 
 
 def test_25_10_a_b29_d1_on_the_camp_alone_removes_it_for_5_japanese_vp_and_with_others_the_die_decides():
-    """The B-29 strike (16.5) calls optional.camp_bombed on a D1; its handler comes with the strike phase."""
-    from app.events.dice import RecordedDice
-    from app.rules.engine.decision import Decision
-    from app.rules.formosa import optional
+    """The B-29 strike (16.5): on a D1 the PW Camp alone is removed for 5 Japanese VP; with other units a die,
+    1-3 the same, 4-6 the Japanese player loses a combat unit (never the camp)."""
+    def struck(units, rolls):
+        state = opt(given(step="b29", units={**units, "us-7-17": ROUGH}, air={"b29": 1},
+                          strike=Strike(missions={"allied": {"b29": 1}}, revealed=True)), "25.10")
+        events = when(state, "allied", f"strike {X}", [4, *rolls])  # open column, die 4: D1
+        assert of(events, B29Struck)[0].code == "D1"
+        return events
 
-    def bombed(state, rolls):
-        d = Decision(state, "allied", RecordedDice(next_index=0, recorded=list(rolls)), GAME.evolve)
-        return optional.camp_bombed(d, X), d.events
-
-    alone = opt(given(step="allied-combat", units={"jp-pw-camp": X, "us-7-17": ROUGH}), "25.10")
-    done, events = bombed(alone, [])
-    assert done and of(events, VpAwarded)[0].vp == 5 and of(events, UnitEliminated)[0].to == "out"
-    mixed = opt(given(step="allied-combat", units={"jp-pw-camp": X, "jp-guard-1": X, "us-7-17": ROUGH}), "25.10")
-    assert bombed(mixed, [3])[0] and not bombed(mixed, [4])[0]  # 4-6: the Japanese choose a unit (16.5)
-    assert not bombed(replace(alone, data=GAME.data({})), [])[0]
+    alone = struck({"jp-pw-camp": X}, [])
+    assert [(e.unit, e.to) for e in of(alone, UnitEliminated)] == [("jp-pw-camp", "out")]
+    assert [(v.side, v.vp) for v in of(alone, VpAwarded)] == [("japanese", 5)]
+    mixed = {"jp-pw-camp": X, "jp-guard-1": X}
+    assert [e.unit for e in of(struck(mixed, [3]), UnitEliminated)] == ["jp-pw-camp"]
+    kept = struck(mixed, [4])
+    assert [e.unit for e in of(kept, UnitEliminated)] == ["jp-guard-1"] and not of(kept, VpAwarded)
 
 
 def test_the_optional_rules_events_name_no_japanese_unit_to_the_allies_and_the_exploit_choice_stays_private():

@@ -39,10 +39,23 @@ def test_a_position_starts_the_game_at_its_phase_with_its_units_points_and_conce
     assert "jp-9-7" not in json.dumps(seen) and "jp-9-19" in json.dumps(seen)
 
 
+def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_from_strike_planning():
+    """6.1, 24.1: GT 1 begins with Strike Planning; a position carries no air plan, so it starts in Strike
+    Planning or after it, never in a phase played on entering it or one that needs a mission."""
+    planning = position(turn=1, phase="strike-planning-japanese", amoy_turn=None, air={"japanese-tac": 2})
+    state = GAME.initial_state("1", {"position": planning})
+    assert (state.turn, GAME.prompt(state).side, state.strike.missions) == (1, "japanese", {})
+    assert any(o["order"].startswith("assign ") for o in GAME.legal_orders(state, "japanese"))
+    with pytest.raises(SetupError, match="on Game-Turn 1 is one of strike-planning-japanese"):
+        GAME.initial_state("1", {"position": position(turn=1, phase="amoy", amoy_turn=None)})
+
+
 @pytest.mark.parametrize("change,says", [
     ({"turn": 14}, "'turn' is a Game-Turn from 1 to 13"),
     ({"turn": 1, "phase": "recruit-allied"}, "'phase' on Game-Turn 1"),
     ({"phase": "logistics"}, "'phase' on Game-Turn 3"),
+    ({"phase": "air-return"}, "'phase' on Game-Turn 3"),
+    ({"phase": "b29"}, "'phase' on Game-Turn 3"),
     ({"steps": {"us-7-17": 1}}, "no steps"),
     ({"control": {"allied": [X]}}, "control is occupation"),
     ({"units": {"us-7-17": X, "jp-9-7": X}, "revealed": [], "bases": []}, f"{X} holds units of both sides"),

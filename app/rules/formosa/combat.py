@@ -147,27 +147,34 @@ def check_support(d: Decision, attackers: list[Unit], gunfire: int = 0, lp: int 
 
 
 def commit(d: Decision, hexes: list[str], attackers: list[Unit], gunfire: int = 0, lp: int = 0,
-           air_supply: bool = False, assault: str = "") -> None:
+           air_supply: bool = False, assault: str = "", exploitation: bool = False) -> None:
     """15.2 step 1 after the checks: spend the LP and the air supply, then ask the defender for his LP, naval
-    gunfire and air supply (`airpower.defender_may_answer`; F18, F22) or roll and apply the result (`resolve`)."""
+    gunfire and air supply (`airpower.defender_may_answer`; F18, F22) or roll and apply the result (`resolve`);
+    an exploitation attack (25.1) goes the same way."""
     side = d.side
     if lp:
         d.emit(LpSpent(side, lp, f"{lp} column shift(s) attacking {', '.join(hexes)} (Formosa 15.4.1)"))
     if air_supply:
         d.emit(AirSupplyFlown(d.state.turn, list(hexes)))
     if airpower.defender_may_answer(d.state, side, hexes):
-        d.emit(airpower.AttackDeclared(side, list(hexes), [u.id for u in attackers], gunfire, lp, air_supply, assault),
+        d.emit(airpower.AttackDeclared(side, list(hexes), [u.id for u in attackers], gunfire, lp, air_supply, assault,
+                                       exploitation),
                DecisionRequired("defence", other(side), {"hexes": list(hexes)}))
         return
-    resolve(d, side, hexes, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, assault=assault)
+    resolve(d, side, hexes, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, assault=assault,
+            exploitation=exploitation)
 
 
 def check_air_supply(state: State, side: str, units: list[Unit], assault: str = "") -> None:
     """19.4, ruling F84: the Allied air supply unit, once a GT, for a combat (attack or defence) none of whose
-    Allied units traces a line of supply, never for an assault (10.2.2)."""
+    Allied units traces a line of supply, never for an assault (10.2.2), nor in a player turn it flew a unit in
+    (25.3)."""
     if side != "allied" or not state.air.get("air-supply", 0):
         raise IllegalOrder("Formosa 19.4", "only the Allied air supply unit gives air supply, and none has been "
                                            "bought")
+    if optional.air_supply_flown(state):
+        raise IllegalOrder("Formosa 25.3", "the air supply marker flew a unit this player turn: it flies no other "
+                                           "mission until the next")
     supply.check_air_supply(used_this_turn=state.air_supply_turn == state.turn,
                             any_line=any(state.supply_line(u) for u in units), amphibious_assault=bool(assault))
 
@@ -505,6 +512,12 @@ def settle(d: Decision) -> None:
     if not c.offered and c.advance and c.cleared and advance_units(state):
         d.emit(AdvanceOffered(), DecisionRequired("advance", c.attacker, {"hexes": list(c.cleared)}))
         return
+    _end(d)
+
+
+def _end(d: Decision) -> None:
+    """The combat is over: the battlefield LP (25.2) and, after a DE, the exploitation attack offered (25.1)."""
+    c = d.state.combat
     optional.battlefield_lp(d, c)
     d.emit(CombatEnded())
     optional.offer_exploitation(d, c)
@@ -522,6 +535,7 @@ def _settle_landing(d: Decision) -> None:
         d.emit(AdvanceOffered())
         if not d.state.would_overstack(hex, "allied", at_sea):
             d.emit(UnitsAdvanced(at_sea, [hex]))
+            optional.camp_taken(d, hex)
         else:
             d.emit(DecisionRequired("advance", "allied", {"hexes": [hex]}))
             return
@@ -530,7 +544,7 @@ def _settle_landing(d: Decision) -> None:
         why = "Formosa 10.2.2 (no room in the hex)" if not d.state.at(hex, "japanese") else \
             "Formosa 10.2.2 (the hex was not cleared)"
         d.emit(LandingFailed(hex, left, why))
-    d.emit(CombatEnded())
+    _end(d)
 
 
 def _check_landing_advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
@@ -557,6 +571,7 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
     if c.assault:
         _check_landing_advance(d, unit_ids, hexes)
         d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))
+        optional.camp_taken(d, hexes[0])
         return settle(d)
     if not hexes or hexes[0] not in c.cleared:
         d.refuse("Formosa 15.8", f"the first hex of an advance is a cleared defending hex: {', '.join(c.cleared)}")

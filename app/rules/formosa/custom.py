@@ -18,7 +18,6 @@ from app.rules.kernel.hexgrid import Hex
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn")
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
-GT1_FIRST = "invasion"  # 24.1: GT 1 has no Logistics, Recruit or Amoy Phase
 
 
 def apply(state: State, options) -> State:
@@ -28,10 +27,15 @@ def apply(state: State, options) -> State:
 
 
 def _phases(turn: int) -> tuple[str, ...]:
-    from app.rules.formosa.sequence import TURN
+    """The phases a position may start in: those a player acts in (the Logistics, Strike Reveal and Air Return
+    Phases are played on entering them, 7.2, 16.1, 6.1), and not the B-29 and Interdiction Phases, which need the
+    air plan a position does not carry (16.1: a position's GT has no missions assigned); GT 1 from Strike
+    Planning (24.1: no Logistics, Recruit or Amoy Phase)."""
+    from app.rules.formosa.sequence import FIRST_ON_GT1, NEEDS_MISSION, TURN
 
-    phases = tuple(p for p in TURN if p != "logistics")  # 7.2 is played on entering it, never a start
-    return phases[phases.index(GT1_FIRST):] if turn == 1 else phases
+    skipped = ("logistics", "strike-reveal", "air-return", *NEEDS_MISSION)
+    phases = tuple(p for p in TURN if p not in skipped)
+    return phases[phases.index(FIRST_ON_GT1):] if turn == 1 else phases
 
 
 def _land(data, label: str) -> bool:

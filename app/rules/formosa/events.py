@@ -663,13 +663,33 @@ class RaiderHits:
 
     die: int
     lost: dict
+    flying: dict = field(default_factory=dict)  # {mission: points}: lost points that were interdicting (F99)
 
     def apply(self, state: State) -> State:
-        return replace(state, air={**state.air, **{k: state.air.get(k, 0) - v for k, v in self.lost.items()}})
+        state = replace(state, air={**state.air, **{k: state.air.get(k, 0) - v for k, v in self.lost.items()}})
+        if not self.flying:
+            return state
+        missions = dict(state.strike.missions.get("allied", {}))
+        rows = list(state.strike.interdicted)
+        for mission, points in self.flying.items():
+            missions[mission] = missions.get(mission, 0) - points
+            nat = "cw" if mission.startswith("cw-") else "us"
+            for i in reversed(range(len(rows))):  # the points come off the map, the last placed first
+                h, row_nat, placed = rows[i]
+                if row_nat == nat and points:
+                    take = min(points, placed)
+                    rows[i] = (h, row_nat, placed - take)
+                    points -= take
+        strike = replace(state.strike, missions={**state.strike.missions, "allied": missions},
+                         interdicted=tuple(r for r in rows if r[2]))
+        return replace(state, strike=strike)
 
     def describe(self) -> str:
         total = sum(self.lost.values())
-        return f"the raiders' attack on the airfield: die {self.die}, {total} Allied TAC point(s) lost (Formosa 25.8)"
+        flying = sum(self.flying.values())
+        also = f", {flying} of them interdicting" if flying else ""
+        return (f"the raiders' attack on the airfield: die {self.die}, {total} Allied TAC point(s) lost{also} "
+                "(Formosa 25.8)")
 
 
 @event_type("formosa.Airlifted")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.formosa import supply
+from app.rules.formosa.airpower import assigned
 from app.rules.formosa.events import (
     Airlifted,
     BattlefieldLp,
@@ -98,11 +99,13 @@ def offer_exploitation(d: Decision, c: Combat) -> None:
         d.emit(DecisionRequired("exploit", c.attacker, {"units": sorted(u for s in stacks.values() for u in s)}))
 
 
-def exploit(d: Decision, hexes: list[str], unit_ids: list[str]) -> None:
+def exploit(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0, lp: int = 0,
+            air_supply: bool = False, cw_gunfire: int = 0) -> None:
     """25.1, ruling F90: units of one hex of the original force attack enemy hexes next to them, under the
     normal combat rules (15.2-15.8), though they have attacked this phase (15.0) and the hexes may have been
-    attacked (ruling F4)."""
-    from app.rules.formosa.combat import attack_blocked, resolve
+    attacked (ruling F4): with the attacker's naval gunfire, LP and air supply checked as in any attack, and the
+    defender asked for his (`combat.commit`)."""
+    from app.rules.formosa.combat import attack_blocked, check_support, commit
 
     state: State = d.state
     offered = state.pending[0]["units"]
@@ -118,8 +121,11 @@ def exploit(d: Decision, hexes: list[str], unit_ids: list[str]) -> None:
     for h in hexes:
         if h not in _targets(state, hex, attack_blocked):
             d.refuse("Formosa 25.1", f"{h} is not an enemy hex next to {hex} that the stack may attack")
+    attackers = [state.units[u] for u in unit_ids]
+    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire)
     d.emit(DecisionMade("exploit", d.side))
-    resolve(d, d.side, hexes, [d.state.units[u] for u in unit_ids], exploitation=True)
+    commit(d, hexes, [d.state.units[u] for u in unit_ids], gunfire=gunfire + cw_gunfire, lp=lp,
+           air_supply=air_supply, exploitation=True)
 
 
 def exploit_candidates(state: State, side: str):
@@ -198,8 +204,9 @@ def functional_airbases(state: State) -> list[str]:
 
 
 def air_supply_flown(state: State) -> bool:
-    """25.3: the air supply marker that flew a unit this player turn flies no other mission (19.4)."""
-    return state.airlift_turn == state.turn and bool(state.airlifted)
+    """25.3: the air supply marker that flew a unit this player turn (the Allied one: airlifts are made in the
+    Allied Movement Phase) flies no other mission, such as air supply (19.4), until the Japanese player turn."""
+    return state.side == "allied" and state.airlift_turn == state.turn and bool(state.airlifted)
 
 
 def spent_mp(state: State, u: Unit) -> int:
@@ -273,6 +280,8 @@ def special_landing(d: Decision, rule: str, hex: str, uid: str | None = None) ->
         d.refuse(case, f"{unit} was turned back this GT: it may try again in a later GT")
     if not state.data.map.on_map(H(hex)) or not state.data.is_land(H(hex)):
         d.refuse(case, f"{hex} is not a land hex of the map")
+    if hex in state.strike.suppressed:
+        d.refuse("Formosa 16.5", f"no Japanese unit enters {hex}: the B-29 suppressed it this GT")
     allied = bool(state.at(hex, "allied"))
     if rule == "25.7":
         if H(hex) not in state.data.ports() | state.data.map.hexes_with("beach"):
@@ -289,18 +298,29 @@ def special_landing(d: Decision, rule: str, hex: str, uid: str | None = None) ->
     d.emit(SpecialLanding(unit, hex, rule, die, result))
     if result == "lands and is eliminated":
         hits = d.roll(f"the raiders' attack on the airfield in {hex} ({case})")
-        d.emit(RaiderHits(hits, _tac_lost(d.state, table["allied_airfield"][hits - 1])))
+        d.emit(RaiderHits(hits, *_tac_lost(d.state, table["allied_airfield"][hits - 1])))
 
 
-def _tac_lost(state: State, points: int) -> dict:
-    """Ruling F95: US tactical air points first, then Commonwealth ones."""
-    lost = {}
-    for key in ("allied-tac", "cw-tac"):
-        take = min(points, state.air.get(key, 0))
-        if take:
-            lost[key] = take
-            points -= take
-    return lost
+TAC_POOLS = (("allied-tac", "interdiction"), ("cw-tac", "cw-interdiction"))  # (State.air key, its mission now)
+
+
+def _tac_lost(state: State, points: int) -> tuple[dict, dict]:
+    """Rulings F95, F99: the Allied TAC points the raiders destroy, as ({State.air key: points}, {mission: points
+    of them taken off it}): first points on the ground (not interdicting: in the Japanese Movement Phase every
+    other mission of the GT has flown, 16.2-16.3), US before Commonwealth, then interdicting ones."""
+    lost: dict[str, int] = {}
+    flying: dict[str, int] = {}
+    for in_air in (False, True):
+        for key, mission in TAC_POOLS:
+            up = min(assigned(state, "allied", mission), state.air.get(key, 0))
+            have = up if in_air else state.air.get(key, 0) - up
+            take = min(points, have)
+            if take:
+                lost[key] = lost.get(key, 0) + take
+                if in_air:
+                    flying[mission] = take
+                points -= take
+    return lost, flying
 
 
 def landing_candidates(state: State, rule: str):
@@ -311,6 +331,7 @@ def landing_candidates(state: State, rule: str):
                        if not state.at(str(h), "allied") and str(h) not in state.zoc_of("allied"))
     else:
         hexes = sorted(str(h) for h in state.data.airfields())
+    hexes = [h for h in hexes if h not in state.strike.suppressed]  # 16.5 DS item 4
     yield from ({"hex": h} for h in hexes[:: max(1, len(hexes) // 3)])
 
 

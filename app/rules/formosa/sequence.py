@@ -1129,10 +1129,12 @@ class Exploit(DecisionStep):
     def describe(self, s: State, p: dict) -> str:
         return f"an exploitation attack by one stack of {', '.join(p['units'])} (Formosa 25.1), or 'hold'"
 
-    @order("exploit HEX [HEX ...] with UNIT [UNIT ...]", "Formosa 25.1", "attack again with one stack of the "
-           "force whose attack gave a DE", optional.exploit_candidates, option="25.1")
-    def exploit(self, d: Decision, hexes: list[str], units: list[str]) -> None:
-        optional.exploit(d, hexes, units)
+    @order("exploit HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [cw-gunfire N:cw] [lp N:lp] [supply SUPPLY]",
+           "Formosa 25.1", "attack again with one stack of the force whose attack gave a DE, supported as any "
+           "attack", optional.exploit_candidates, option="25.1")
+    def exploit(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, cw: int = 0, lp: int = 0,
+                supply: str = "") -> None:
+        optional.exploit(d, hexes, units, n, lp, air_supply=supply == "air", cw_gunfire=cw)
 
     @order("hold", "Formosa 25.1", "make no exploitation attack")
     def hold(self, d: Decision) -> None:
