@@ -250,7 +250,8 @@ class KamikazeResolved:
     hits: int
 
     def apply(self, state: State) -> State:
-        state = replace(state, air={**state.air, "kamikaze": state.air.get("kamikaze", 0) - self.points})
+        state = replace(state, air={**state.air, "kamikaze": state.air.get("kamikaze", 0) - self.points},
+                        kamikaze_spent=state.kamikaze_spent + self.points)
         return _strike(state, kamikaze_done=True, missions=_missions(state, "japanese", kamikaze=0))
 
     def describe(self) -> str:

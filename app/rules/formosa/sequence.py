@@ -234,9 +234,13 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = Fal
 
 
 def _counter_limit(state: State, side: str, kind: str) -> int:
-    """8.2: the counter mix is a limit: air points up to the counters' larger faces, other counters by count."""
-    if kind in ("tac", "kamikaze"):
-        return strategic.air_point_limit(state.data, side, kind, "us" if side == "allied" and kind == "tac" else None)
+    """8.2: the counter mix is a limit: air points up to the counters' larger faces, other counters by count;
+    kamikaze points that have attacked are used once a game and never replaced (2.5, 8.4), so they leave the
+    mix."""
+    if kind == "kamikaze":
+        return strategic.air_point_limit(state.data, side, kind) - state.kamikaze_spent
+    if kind == "tac":
+        return strategic.air_point_limit(state.data, side, kind, "us" if side == "allied" else None)
     return sum(1 for c in state.data.counters if c.kind == kind and c.side == side
                and c.nationality in ("us", "japanese", ""))
 
@@ -261,7 +265,9 @@ def buy(d: Decision, n: int, kind: str, setup: bool) -> None:
     if kind == "mobile-fleet" and state.strike.fleet_used:
         d.refuse("Formosa 18.0", "the mobile fleet has sortied: its marker is out of the game")
     if _held(state, d.side, kind) + n > _counter_limit(state, d.side, kind):
-        d.refuse("Formosa 8.2", f"the counter mix holds {_counter_limit(state, d.side, kind)} {kind}")
+        spent = f" ({state.kamikaze_spent} have attacked: used once a game, 2.5, 8.4)" if kind == "kamikaze" \
+            and state.kamikaze_spent else ""
+        d.refuse("Formosa 8.2", f"the counter mix holds {_counter_limit(state, d.side, kind)} {kind}{spent}")
     strategic.spend(state.lp[d.side], cost, f"{n} {kind}")
     d.emit(LpSpent(d.side, cost, f"{n} {kind}"), PointsBought(d.side, kind, n))
 
@@ -918,6 +924,9 @@ class Recruit(Phase):
         if unit not in state.to_place:
             d.refuse("Formosa 8.1", f"{unit} was not recruited or replaced this phase")
         if d.side == "japanese":
+            if not is_hex(place):
+                d.refuse("Formosa 5.3", f"Japanese units never enter the Allied {place.title()} display: only Allied "
+                                        "units enter Amoy, and no side enters the other's displays")
             if place not in japanese_deploy_hexes(state, unit):
                 d.refuse("Formosa 8.1", f"{unit} cannot deploy in {place}")
             d.emit(UnitDeployed(unit, place, u.concealed))

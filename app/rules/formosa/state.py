@@ -105,6 +105,7 @@ class State(SequencedState):
     used_hexes: tuple[str, ...] = ()                           # invasion marker hexes this phase (10.1)
     amphibious: tuple[str, ...] = ()                           # amphibious marker hexes this phase (19.2)
     air_supply_turn: int | None = None                         # the GT the air supply unit last served (19.4)
+    kamikaze_spent: int = 0                                    # kamikaze points that attacked: gone (2.5, 8.4)
     attacked_hexes: tuple[str, ...] = ()                       # defending hexes attacked this phase (15.0)
     combat: Combat | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
