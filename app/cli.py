@@ -117,14 +117,18 @@ def rules_cmd(as_json: bool) -> None:
               help="The server plays this side (a practice opponent, or Olympic's programmed Japanese), by the "
                    "policy named or the rule set's default; repeatable. Default: the rule set's own automated seats.")
 @click.option("--no-auto", is_flag=True, help="No side is automated, not even the rule set's own (Olympic).")
+@click.option("--optional", "optional", multiple=True, metavar="RULE[,RULE...]",
+              help="Play with these optional rules (Formosa: 25.1 to 25.10, docs/orders/formosa.md); repeatable.")
 @json_option
 @click.pass_obj
 @guarded
 def new_cmd(ctx: Context, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
-            auto: tuple[str, ...], no_auto: bool, as_json: bool) -> None:
-    """Create a game; the server commits to a secret dice seed. The map and position files are stored in the
-    game's first event, so the game replays, verifies and exports without them."""
-    made = ctx.console.create(rules, scenario, map_file, position_file, auto=[] if no_auto else (list(auto) or None))
+            auto: tuple[str, ...], no_auto: bool, optional: tuple[str, ...], as_json: bool) -> None:
+    """Create a game; the server commits to a secret dice seed. The map and position files and the optional
+    rules chosen are stored in the game's first event, so the game replays, verifies and exports without them."""
+    rules_chosen = [r.strip() for text in optional for r in text.split(",") if r.strip()]
+    made = ctx.console.create(rules, scenario, map_file, position_file, auto=[] if no_auto else (list(auto) or None),
+                              optional=rules_chosen)
     emit(as_json, made, made["game_id"])
 
 

@@ -54,16 +54,17 @@ def pictured(svg: str, may: set[str]) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
-def played_through_service(path: str, rules: str, emails: dict[str, str], game_id: str, play: Callable):
-    """A game of `rules` between `emails` (side: address) played by `play(submit)` through the service, turn
-    emails kept: the same game every run (the dice mix the server seed and the game id); snapshots keep each load
-    short. Returns (pbem, game id, outbox, play's result)."""
+def played_through_service(path: str, rules: str, emails: dict[str, str], game_id: str, play: Callable,
+                           scenario: str | None = None, options: dict | None = None):
+    """A game of `rules` (its `scenario`, created with `options`) between `emails` (side: address) played by
+    `play(submit)` through the service, turn emails kept: the same game every run (the dice mix the server seed and
+    the game id); snapshots keep each load short. Returns (pbem, game id, outbox, play's result)."""
     outbox = Outbox()
     pbem = Pbem(EventStore(path), MailConfig(orders_address="orders@x.example"), outbox)
     with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
             mock.patch.object(games, "new_game_id", lambda store: game_id), \
             mock.patch.object(projection, "SNAPSHOT_EVERY", 20):
-        pbem.create(rules, emails)
+        pbem.create(rules, emails, scenario, options=options)
         seats = {s: Seat(game_id, s, e) for s, e in emails.items()}
         for seat in seats.values():
             pbem.join(seat, seat.seat)

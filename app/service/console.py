@@ -53,14 +53,17 @@ class Console:
         return Pbem(self._store, config)
 
     def create(self, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
-               auto: list[str] | None) -> dict:
-        """A new game, its custom map and position files (if given) stored in its first event."""
+               auto: list[str] | None, optional: list[str] | None = None) -> dict:
+        """A new game, its custom map and position files (if given) and the optional rules chosen stored in its
+        first event."""
         from app.rules import custom_setup
 
         try:
             options = custom_setup.read_files(map_file, position_file)
         except custom_setup.SetupError as exc:
             raise games.GameError(str(exc)) from None
+        if optional:
+            options["optional"] = list(optional)
         game_id = games.create_game(self._store, rules, scenario, options, auto=auto)
         return {"game_id": game_id, "automated": projection.load(self._store, game_id).meta.automated}
 

@@ -64,6 +64,11 @@ class CreateGame(Schema):
         "description": "a custom map: the text of a TOML map file (docs/map-format.md)"})
     position = fields.Dict(load_default=None, metadata={
         "description": "a custom starting position (docs/custom-positions.md): turn, phase, units per hex, ..."})
+    optional = fields.List(fields.String(validate=validate.Length(min=1, max=10)), load_default=None,
+                           validate=validate.Length(max=20), metadata={
+        "description": "the optional rules to play with, recorded in the game's first event (Formosa: '25.1' to "
+                       "'25.10', docs/orders/formosa.md); a rule set without optional rules refuses them",
+        "example": ["25.1", "25.6"]})
     auto = fields.List(fields.String(validate=validate.Length(min=1, max=80)), load_default=None,
                        validate=validate.Length(max=8), metadata={
         "description": "the sides the server plays, as 'side' or 'side:policy' (GET /rules lists the policies); "
@@ -72,8 +77,10 @@ class CreateGame(Schema):
 
 
 def custom_options(body: dict) -> dict:
-    """A custom map and position travel in the game's options (app/rules/custom_setup.py)."""
-    return {k: body[k] for k in ("map", "position") if body.get(k) is not None}
+    """A custom map and position (app/rules/custom_setup.py) and the optional rules chosen travel in the game's
+    options."""
+    options = {k: body[k] for k in ("map", "position") if body.get(k) is not None}
+    return {**options, **({"optional": body["optional"]} if body.get("optional") else {})}
 
 
 class Created(Schema):

@@ -200,8 +200,8 @@ def test_the_api_creates_a_pbem_game_from_a_custom_position(tmp_path):
 def test_the_positions_in_the_docs_start_games(run, tmp_path):
     text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
-    assert len(blocks) == 3
-    for rules, block in zip(("snc", "ichigo", "olympic"), blocks, strict=True):
+    assert len(blocks) == 4
+    for rules, block in zip(("snc", "ichigo", "olympic", "formosa"), blocks, strict=True):
         game = run("new", rules, "--position", write(tmp_path, f"{rules}.toml", block)).output.strip()
         assert json.loads(run("show", game, "--json").output)["to_act"]
 

@@ -87,12 +87,17 @@ def test_preview_and_refusals_say_nothing_a_concealed_unit_would_tell():
 EMAILS = {"japanese": "j@x.example", "allied": "a@x.example"}
 
 
+ALL_RULES = {"optional": [f"25.{n}" for n in range(1, 11)]}
+
+
 @pytest.mark.slow  # a game of random orders through the service, every channel checked
-def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path):
+@pytest.mark.parametrize("scenario,options", [("1", {}), ("2", ALL_RULES)])
+def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path, scenario, options):
+    """Both scenarios, the second with every optional rule (25.0): the fog and the audit hold."""
     pbem, game_id, outbox, (state, accepted) = played_through_service(
-        str(tmp_path / "fog.sqlite3"), "formosa", EMAILS, "g-formosa-fog",
+        str(tmp_path / "fog.sqlite3"), "formosa", EMAILS, f"g-formosa-fog{scenario}",
         lambda submit: fuzz(GAME, invader, random.Random(0), 110, "unused", submit=submit,
-                            state=GAME.initial_state("1", {})))
+                            state=GAME.initial_state(scenario, options)), scenario=scenario, options=options)
     assert GAME.outcome(state) is None and accepted == 110
     checked = check_every_channel(pbem, game_id, named, outbox)
     for kind in ("UnitPlaced", "UnitMoved", "OrderGiven", "UnitsChosen"):
@@ -103,13 +108,13 @@ def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path):
 
 
 @pytest.mark.slow  # random games played to their end
-@pytest.mark.parametrize("scenario,seed", [("1", 0), ("2", 2)])
-def test_random_games_of_both_scenarios_end_without_dead_ends(scenario, seed):
+@pytest.mark.parametrize("scenario,seed,options", [("1", 0, {}), ("2", 2, {}), ("1", 5, ALL_RULES),
+                                                   ("2", 6, ALL_RULES)])
+def test_random_games_of_both_scenarios_end_without_dead_ends(scenario, seed, options):
     final, accepted = fuzz(GAME, candidates, random.Random(seed), 5000, f"seed {seed}",
-                           state=GAME.initial_state(scenario, {}))
+                           state=GAME.initial_state(scenario, options))
     assert GAME.outcome(final) is not None and accepted > 30
     assert "(Formosa 4." in final.reason
-
 
 
 def _beyond() -> tuple[str, str]:

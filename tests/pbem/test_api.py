@@ -1,6 +1,8 @@
 """The HTTP API as a client sees it: the OpenAPI document, JSON errors with the rules case, 409 on a stale
 submission, plain-text and JSON orders, paging, rewind, preview, undo, export and verify; on each store backend
 (SQLite, PostgreSQL: tests/conftest.py, `db_location`)."""
+import json
+
 import pytest
 
 from app.mail.transport import MailConfig
@@ -187,3 +189,21 @@ def test_export_and_verify(api):
     v = call("GET", "/games/{g}/verify", "blue").json
     assert v["ok"] and v["orders_replayed"] == 1
     assert call("POST", "/games/{g}/fork", "red", json={"at": 3}).status_code == 403
+
+
+def test_a_game_is_created_with_optional_rules_in_its_first_event_and_bad_ones_are_refused(api):
+    """POST /games "optional" (Formosa 25.0, ruling F91): recorded when the game starts, shown in each view; an
+    unknown rule, or a game without optional rules, answers 400 and creates nothing."""
+    app, call, _ = api
+    client = app.test_client()
+    players = {"allied": "a@x.example", "japanese": "j@x.example"}
+    made = client.post("/games", json={"rules": "formosa", "players": players, "optional": ["25.3", "25.10"]})
+    assert made.status_code == 201, made.json
+    token = made.json["tokens"]["allied"]
+    shown = client.get(f"/games/{made.json['game_id']}/state", headers={"Authorization": f"Bearer {token}"})
+    assert shown.json["view"]["optional_rules"] == ["25.3", "25.10"]
+    skirmish = {"red": "r@x.example", "blue": "b@x.example"}
+    for body, says in (({"rules": "formosa", "players": players, "optional": ["25.11"]}, "unknown optional rule"),
+                       ({"rules": "skirmish", "players": skirmish, "optional": ["25.1"]}, "takes no options")):
+        refused = client.post("/games", json=body)
+        assert refused.status_code == 400 and says in json.dumps(refused.json), refused.json

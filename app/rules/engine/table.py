@@ -11,6 +11,10 @@ legal orders, so they cannot drift apart.
 
         @order("move UNIT HEX [HEX ...]", "SK 4.1", "move a unit along a path of adjacent hexes")
         def move(self, d, unit, hexes): ...
+
+An order of an optional rule names it (`@order(..., option="25.3")`): the step offers it only in a game whose
+options chose that rule (the table's `options(state)`); a game without the rule refuses it, in any step, with the
+order's own case, so a player who sends it learns which rule it belongs to.
 """
 from __future__ import annotations
 
@@ -36,19 +40,21 @@ class OrderSpec:
     candidates: Callable | None
     slots: Mapping[str, SlotType] | None = None
     defaults: Mapping[str, Any] | None = None
+    option: str | None = None
 
 
 def order(syntax: str, case: str, help: str = "", candidates: Callable | None = None,
-          slots: Mapping[str, SlotType] | None = None, defaults: Mapping[str, Any] | None = None):
+          slots: Mapping[str, SlotType] | None = None, defaults: Mapping[str, Any] | None = None,
+          option: str | None = None):
     """Declare a step's method as the handler of an order. The handler is called as
     ``handler(step, d, **args)`` with the Decision `d` (app/rules/engine/decision.py) and the arguments the syntax
     line names. `candidates(state, side)` yields argument dicts worth trying for the list of legal orders (an
     order without slots needs none). `slots` reads a slot type this order's own way (over the table's);
     `defaults` gives the arguments an absent optional part leaves out (``{"tanks": 0}``), so the parsed command
-    always names them."""
+    always names them. `option`: the optional rule the order belongs to (module docstring)."""
 
     def declare(fn: Callable) -> Callable:
-        fn.order_spec = OrderSpec(syntax, case, help, candidates, slots, defaults)
+        fn.order_spec = OrderSpec(syntax, case, help, candidates, slots, defaults, option)
         return fn
 
     return declare
@@ -65,6 +71,7 @@ class Order:
     handler: Callable
     candidates: Callable | None
     defaults: Mapping[str, Any] | None = None
+    option: str | None = None
 
     @property
     def action(self) -> Action:
@@ -118,12 +125,15 @@ class GameOver(Step):
 
 class StatesTable:
     """The steps of a game, by name. `step_of(state)` names the step the state is in: by default the kind of the
-    first decision waited for (`state.pending`), else `state.step`."""
+    first decision waited for (`state.pending`), else `state.step`. `options(state)`: the optional rules a
+    game chose (orders declared with `option=` are offered only with theirs)."""
 
     def __init__(self, steps: Iterable[Step], sequence_case: str, step_of: Callable[[Any], str] | None = None,
-                 slots: Mapping[str, SlotType] | None = None, shorthand: Callable[[str], str] | None = None):
+                 slots: Mapping[str, SlotType] | None = None, shorthand: Callable[[str], str] | None = None,
+                 options: Callable[[Any], Iterable[str]] | None = None):
         self.sequence_case = sequence_case
         self.step_of = step_of or _default_step_of
+        self.options = options or (lambda state: ())
         # a game's shorthand, written out before an order is read: shorthand(text) -> the text its syntax lines
         # read (SNC: "move/fight" for "declare move fight")
         self.shorthand = shorthand
@@ -141,7 +151,7 @@ class StatesTable:
                     raise ValueError(f"{type(step).__name__}.{attr}: the syntax {spec.syntax!r} must start with "
                                      f"{name!r}")
                 bound[name] = Order(name, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates,
-                                    spec.defaults)
+                                    spec.defaults, spec.option)
             self.orders[step.name] = bound
         self._any_step = {}
         for orders in self.orders.values():
@@ -157,7 +167,8 @@ class StatesTable:
 
     def allowed(self, state: Any) -> list[Order]:
         step = self.step(state)
-        orders = self.orders[step.name]
+        chosen = set(self.options(state))
+        orders = {name: o for name, o in self.orders[step.name].items() if o.option is None or o.option in chosen}
         return [orders[name] for name in step.allowed(state, tuple(orders))]
 
     def prompt(self, state: Any) -> Prompt:
@@ -182,8 +193,15 @@ class StatesTable:
         return Command(side, found.name, {**(found.defaults or {}), **args})
 
     def handler(self, state: Any, command: Command) -> Order:
-        """The order of the current step that carries out `command`, after the states table's own check."""
-        refused = self.prompt(state).refusal(command)
+        """The order of the current step that carries out `command`, after the states table's own check (an order
+        of an optional rule the game did not choose is refused with its own case)."""
+        prompt = self.prompt(state)
+        declared = self.orders[self.step(state).name].get(command.action) or self._any_step.get(command.action)
+        if command.side == prompt.side and declared is not None and declared.option is not None \
+                and declared.option not in set(self.options(state)):
+            raise IllegalOrder(declared.case, f"'{command.action}' belongs to optional rule {declared.option}, "
+                                              "which this game was not created with")
+        refused = prompt.refusal(command)
         if refused:
             raise IllegalOrder(self.sequence_case, refused)
         return self.orders[self.step(state).name][command.action]

@@ -28,5 +28,6 @@ GAME = Game(
     view=view.view,
     after_order=victory.sudden_death,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
-            "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals},
+            "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
+            "losses": view.losses},
 )

@@ -250,7 +250,8 @@ class KamikazeResolved:
     hits: int
 
     def apply(self, state: State) -> State:
-        state = replace(state, air={**state.air, "kamikaze": state.air.get("kamikaze", 0) - self.points})
+        state = replace(state, air={**state.air, "kamikaze": state.air.get("kamikaze", 0) - self.points},
+                        kamikaze_spent=state.kamikaze_spent + self.points)
         return _strike(state, kamikaze_done=True, missions=_missions(state, "japanese", kamikaze=0))
 
     def describe(self) -> str:
@@ -378,11 +379,12 @@ class AttackDeclared:
     lp: int = 0
     air_supply: bool = False
     assault: str = ""  # the coastal hex of an opposed landing (10.2.2)
+    exploitation: bool = False  # an exploitation attack (25.1)
 
     def apply(self, state: State) -> State:
         return _strike(state, declared={"side": self.side, "hexes": list(self.hexes), "units": list(self.units),
                                         "gunfire": self.gunfire, "lp": self.lp, "air_supply": self.air_supply,
-                                        "assault": self.assault})
+                                        "assault": self.assault, "exploitation": self.exploitation})
 
     def describe(self) -> str:
         return (f"{self.side} attack declared on {', '.join(self.hexes)}: the {other(self.side)} player may spend "

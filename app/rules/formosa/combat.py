@@ -12,7 +12,7 @@ from itertools import combinations
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import airpower, lines, supply
+from app.rules.formosa import airpower, lines, optional, supply
 from app.rules.formosa.events import (
     AdvanceOffered,
     AirSupplyFlown,
@@ -147,27 +147,34 @@ def check_support(d: Decision, attackers: list[Unit], gunfire: int = 0, lp: int 
 
 
 def commit(d: Decision, hexes: list[str], attackers: list[Unit], gunfire: int = 0, lp: int = 0,
-           air_supply: bool = False, assault: str = "") -> None:
+           air_supply: bool = False, assault: str = "", exploitation: bool = False) -> None:
     """15.2 step 1 after the checks: spend the LP and the air supply, then ask the defender for his LP, naval
-    gunfire and air supply (`airpower.defender_may_answer`; F18, F22) or roll and apply the result (`resolve`)."""
+    gunfire and air supply (`airpower.defender_may_answer`; F18, F22) or roll and apply the result (`resolve`);
+    an exploitation attack (25.1) goes the same way."""
     side = d.side
     if lp:
         d.emit(LpSpent(side, lp, f"{lp} column shift(s) attacking {', '.join(hexes)} (Formosa 15.4.1)"))
     if air_supply:
         d.emit(AirSupplyFlown(d.state.turn, list(hexes)))
     if airpower.defender_may_answer(d.state, side, hexes):
-        d.emit(airpower.AttackDeclared(side, list(hexes), [u.id for u in attackers], gunfire, lp, air_supply, assault),
+        d.emit(airpower.AttackDeclared(side, list(hexes), [u.id for u in attackers], gunfire, lp, air_supply, assault,
+                                       exploitation),
                DecisionRequired("defence", other(side), {"hexes": list(hexes)}))
         return
-    resolve(d, side, hexes, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, assault=assault)
+    resolve(d, side, hexes, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, assault=assault,
+            exploitation=exploitation)
 
 
 def check_air_supply(state: State, side: str, units: list[Unit], assault: str = "") -> None:
     """19.4, ruling F84: the Allied air supply unit, once a GT, for a combat (attack or defence) none of whose
-    Allied units traces a line of supply, never for an assault (10.2.2)."""
+    Allied units traces a line of supply, never for an assault (10.2.2), nor in a player turn it flew a unit in
+    (25.3)."""
     if side != "allied" or not state.air.get("air-supply", 0):
         raise IllegalOrder("Formosa 19.4", "only the Allied air supply unit gives air supply, and none has been "
                                            "bought")
+    if optional.air_supply_flown(state):
+        raise IllegalOrder("Formosa 25.3", "the air supply marker flew a unit this player turn: it flies no other "
+                                           "mission until the next")
     supply.check_air_supply(used_this_turn=state.air_supply_turn == state.turn,
                             any_line=any(state.supply_line(u) for u in units), amphibious_assault=bool(assault))
 
@@ -226,10 +233,10 @@ def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra
 
 def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
             counterattack: bool = False, lp: int = 0, defence: tuple[int, int, int] = (0, 0, 0), assault: str = "",
-            air_supply: bool = False) -> None:
+            air_supply: bool = False, exploitation: bool = False) -> None:
     """15.2 steps 2-8: totals, percentage, shifts, the die, the result applied; `assault`: the coastal hex of
     the opposed landing this combat is (or is the counterattack of: 10.2.2); `defence`: the defender's LP, naval
-    gunfire and air supply (1 or 0)."""
+    gunfire and air supply (1 or 0); `exploitation`: an exploitation attack (25.1)."""
     state: State = d.state
     found = shifts(state, side, hexes, attackers, gunfire, counterattack, lp, defence, air_supply)
     p = odds(state, side, hexes, attackers, found)
@@ -238,7 +245,7 @@ def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gun
     code = p.result(die).code
     d.emit(CombatResolved(side, list(hexes), [u.id for u in attackers], defenders, int(p.attack),
                           int(p.defence), int(p.odds.value), [_shift(s) for s in found], p.column_label, die, code,
-                          counterattack=counterattack, assault=assault))
+                          counterattack=counterattack, assault=assault, exploitation=exploitation))
     apply_result(d, code)
 
 
@@ -259,6 +266,7 @@ def destination(d: Decision, u: Unit) -> str:
 def eliminate(d: Decision, uid: str, case: str) -> None:
     u = d.state.units[uid]
     d.emit(UnitEliminated(uid, u.where, destination(d, u), case))
+    optional.die_hards(d, u)
 
 
 def survivors(state: State, ids) -> list[Unit]:
@@ -315,7 +323,7 @@ def loss_choices(state: State, ids: list[str], count: int, min_cf: int) -> list[
     if count:
         if len(ids) <= count:
             return [tuple(ids)]
-        found = {tuple(sorted(c)) for c in combinations(ids, count)}
+        found = optional.camp_last(state, sorted({tuple(sorted(c)) for c in combinations(ids, count)}))
         # units alike (same printed factors and type) are one choice for the engine to make
         return sorted({tuple(sorted(_alike_key(state, c))) : c for c in found}.values())
     cf = {i: state.cf(state.units[i]) for i in ids}
@@ -327,7 +335,7 @@ def loss_choices(state: State, ids: list[str], count: int, min_cf: int) -> list[
             total = sum(cf[i] for i in combo)
             if total >= min_cf and all(total - cf[i] < min_cf for i in combo):
                 out.append(combo)
-    return out
+    return optional.camp_last(state, out)
 
 
 def _alike_key(state: State, combo) -> tuple:
@@ -504,7 +512,15 @@ def settle(d: Decision) -> None:
     if not c.offered and c.advance and c.cleared and advance_units(state):
         d.emit(AdvanceOffered(), DecisionRequired("advance", c.attacker, {"hexes": list(c.cleared)}))
         return
+    _end(d)
+
+
+def _end(d: Decision) -> None:
+    """The combat is over: the battlefield LP (25.2) and, after a DE, the exploitation attack offered (25.1)."""
+    c = d.state.combat
+    optional.battlefield_lp(d, c)
     d.emit(CombatEnded())
+    optional.offer_exploitation(d, c)
 
 
 def _settle_landing(d: Decision) -> None:
@@ -519,6 +535,7 @@ def _settle_landing(d: Decision) -> None:
         d.emit(AdvanceOffered())
         if not d.state.would_overstack(hex, "allied", at_sea):
             d.emit(UnitsAdvanced(at_sea, [hex]))
+            optional.camp_taken(d, hex)
         else:
             d.emit(DecisionRequired("advance", "allied", {"hexes": [hex]}))
             return
@@ -527,7 +544,7 @@ def _settle_landing(d: Decision) -> None:
         why = "Formosa 10.2.2 (no room in the hex)" if not d.state.at(hex, "japanese") else \
             "Formosa 10.2.2 (the hex was not cleared)"
         d.emit(LandingFailed(hex, left, why))
-    d.emit(CombatEnded())
+    _end(d)
 
 
 def _check_landing_advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
@@ -554,6 +571,7 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
     if c.assault:
         _check_landing_advance(d, unit_ids, hexes)
         d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))
+        optional.camp_taken(d, hexes[0])
         return settle(d)
     if not hexes or hexes[0] not in c.cleared:
         d.refuse("Formosa 15.8", f"the first hex of an advance is a cleared defending hex: {', '.join(c.cleared)}")
@@ -572,6 +590,7 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
             if not enterable(state, u, a, b):
                 d.refuse("Formosa 15.8.1", f"{uid} could not enter {b} from {a}")
     d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))
+    optional.camp_taken(d, hexes[0])
     if [i for i in advance_units(d.state) if i not in unit_ids]:
         d.emit(DecisionRequired("advance", c.attacker, {"hexes": list(c.cleared)}))
     settle(d)

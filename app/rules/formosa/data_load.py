@@ -4,8 +4,9 @@ stacking, the supply trace).
 
 No game number lives in code: every value comes from the files, which a player who owns the printed game may
 replace one at a time (docs/formosa-data.md). Files that contradict each other are refused with every problem
-listed (`DataError`), never half-loaded. Options: `{"map": TOML text}` for a custom map (docs/custom-positions.md)
-and `{"optional": ["25.1", ...]}` for the optional rules chosen at creation (25.0); the data keeps them.
+listed (`DataError`), never half-loaded. Options: `{"map": TOML text}` for a custom map and `{"position": {...}}`
+for a custom position (docs/custom-positions.md; position.py reads it), and `{"optional": ["25.1", ...]}` for the
+optional rules chosen at creation (25.0; optional.py); the data keeps them.
 """
 from __future__ import annotations
 
@@ -343,10 +344,15 @@ def _scenarios(raw: dict) -> dict:
 def load(options: Mapping | None = None) -> GameData:
     """The game's data for ``options`` (the printed reconstruction without a custom map)."""
     options = dict(options or {})
-    problems = [f"unknown option {k!r}: Formosa takes a custom map ('map') and optional rules ('optional')"
-                for k in sorted(set(options) - {"map", "optional"})]
-    problems += [f"unknown optional rule {r!r}: the optional rules are 25.1-25.10"
-                 for r in options.get("optional", ()) if r not in OPTIONAL_RULES]
+    problems = [f"unknown option {k!r}: Formosa takes a custom map ('map'), a position ('position') and optional "
+                "rules ('optional')" for k in sorted(set(options) - {"map", "position", "optional"})]
+    rules = options.get("optional", [])
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        problems.append("'optional' is a list of optional rules (25.1-25.10)")
+        rules = []
+    problems += [f"unknown optional rule {r[:12]!r}: the optional rules are 25.1-25.10"
+                 for r in rules if r not in OPTIONAL_RULES]
+    problems += [f"optional rule {r} is named twice" for r in sorted({r for r in rules if rules.count(r) > 1})]
     if problems:
         raise DataError(problems)
     custom_map = options.get("map") or ""

@@ -19,6 +19,8 @@ __all__ = [
     "StepBegan", "TurnEnded", "UnitDeployed", "UnitEliminated", "UnitMoved", "UnitPlaced", "UnitRecruited",
     "UnitRetreated", "UnitRevealed", "UnitTransferred", "UnitsAdvanced", "UnitsChosen", "UnitsLanded",
     "UnitsMotorized", "UnitsReturned", "VictoryCounted",
+    # the optional rules (25.0; optional.py)
+    "Airlifted", "BattlefieldLp", "GuerrillaRallied", "RaiderHits", "SpecialHeld", "SpecialLanding", "VpAwarded",
 ]
 
 # Per-phase flags each step clears when it begins (12.2 once a phase, 15.0 once a Combat Phase).
@@ -110,6 +112,8 @@ class UnitRecruited:
     replaced: bool = False
 
     def apply(self, state: State) -> State:
+        if self.replaced:  # 25.4: a replaced Marine may deploy with a US HQ
+            state = replace(state, replaced_now=(*state.replaced_now, self.unit))
         if self.to == "formosa":  # concealed side up unless replaced (8.1, 11.2)
             state = state.with_units(replace(state.units[self.unit], concealed=not self.replaced))
             return replace(state, to_place=(*state.to_place, self.unit))
@@ -242,7 +246,7 @@ class StepBegan:
 
     def apply(self, state: State) -> State:
         if self.step.startswith("recruit"):
-            state = replace(state, to_place=())
+            state = replace(state, to_place=(), replaced_now=())
         flag = _CLEARS.get(self.step)
         if flag:
             state = _units(state, [u.id for u in state.units.values() if getattr(u, flag)], **{flag: False})
@@ -396,6 +400,7 @@ class CombatResolved:
     code: str
     counterattack: bool = False
     assault: str = ""  # the coastal hex of an opposed landing (10.2.2), kept through its counterattack
+    exploitation: bool = False          # 25.1: made by one stack of the force whose attack gave a DE
 
     def apply(self, state: State) -> State:
         state = _units(state, [u for u in self.attackers if u in state.units and not self.counterattack],
@@ -411,7 +416,8 @@ class CombatResolved:
 
     def describe(self) -> str:
         shifts = "; ".join(f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in self.shifts) or "no shifts"
-        what = "counterattack on" if self.counterattack else ("assault on" if self.assault else "attack on")
+        what = "counterattack on" if self.counterattack else ("assault on" if self.assault else (
+            "exploitation attack on (Formosa 25.1)" if self.exploitation else "attack on"))
         return (f"{self.attacker} {what} {', '.join(self.hexes)}: {self.attack} against {self.defence} = "
                 f"{self.percent}%, {shifts}: column {self.column}, die {self.die}: {self.code} (Formosa 15.2)")
 
@@ -429,6 +435,8 @@ class UnitEliminated:
     def apply(self, state: State) -> State:
         state = state.move(self.unit, self.to, concealed=False, moved=False, attacked=False, pinned=False,
                            base=False)
+        if state.spec(self.unit).type == "pw-camp":  # 25.10: an advance into this hex may earn VP
+            state = replace(state, pw_camp_lost=self.frm)
         c = state.combat
         if c is not None and self.frm in c.hexes and not state.at(self.frm):
             state = replace(state, combat=replace(c, cleared=(*c.cleared, self.frm)))
@@ -604,3 +612,155 @@ class VictoryCounted:
     def describe(self) -> str:
         return (f"victory points: Allied {self.allied}, Japanese {self.japanese}, net {self.allied - self.japanese}: "
                 f"{self.level} (Formosa 4.2)")
+
+
+# -- the optional rules (25.0; app/rules/formosa/optional.py) ------------------------------------------------------
+@event_type("formosa.SpecialHeld")
+@dataclass(frozen=True)
+class SpecialHeld:
+    """25.7, 25.8 (ruling F8): the Marine Brigade or the Airborne Raiders, recruited at set-up, wait in the
+    Japanese Reinforcements Display for a landing from GT 2."""
+
+    unit: str
+
+    def apply(self, state: State) -> State:
+        return replace(state, special_ready=(*state.special_ready, self.unit))
+
+    def describe(self) -> str:
+        return f"{self.unit} recruited: it waits in the Japanese Reinforcements Display (Formosa 25.7, 25.8)"
+
+
+@event_type("formosa.SpecialLanding")
+@dataclass(frozen=True)
+class SpecialLanding:
+    """25.7, 25.8: the die of a special landing (ruling F94: made face up): `result` "eliminated", "turned back"
+    (it may try again a later GT), "lands" (it moves no further this phase) or, for raiders on an Allied-occupied
+    airfield, "lands and is eliminated"."""
+
+    unit: str
+    hex: str
+    rule: str
+    die: int
+    result: str
+
+    def apply(self, state: State) -> State:
+        if self.result == "turned back":  # once a GT (25.7, 25.8): the phase's list remembers the attempt
+            return replace(state, used_hexes=(*state.used_hexes, f"tried-{self.unit}"))
+        ready = tuple(u for u in state.special_ready if u != self.unit)
+        if self.result == "lands":
+            return replace(state.move(self.unit, self.hex, concealed=False, moved=True), special_ready=ready)
+        return replace(state.move(self.unit, "japanese-eliminated", concealed=False), special_ready=ready)
+
+    def describe(self) -> str:
+        return f"{self.unit} lands in {self.hex}: die {self.die}, {self.result} (Formosa {self.rule})"
+
+
+@event_type("formosa.RaiderHits")
+@dataclass(frozen=True)
+class RaiderHits:
+    """25.8: raiders landing on an Allied-occupied airfield destroy Allied tactical air points (ruling F95:
+    US points first)."""
+
+    die: int
+    lost: dict
+    flying: dict = field(default_factory=dict)  # {mission: points}: lost points that were interdicting (F99)
+
+    def apply(self, state: State) -> State:
+        state = replace(state, air={**state.air, **{k: state.air.get(k, 0) - v for k, v in self.lost.items()}})
+        if not self.flying:
+            return state
+        missions = dict(state.strike.missions.get("allied", {}))
+        rows = list(state.strike.interdicted)
+        for mission, points in self.flying.items():
+            missions[mission] = missions.get(mission, 0) - points
+            nat = "cw" if mission.startswith("cw-") else "us"
+            for i in reversed(range(len(rows))):  # the points come off the map, the last placed first
+                h, row_nat, placed = rows[i]
+                if row_nat == nat and points:
+                    take = min(points, placed)
+                    rows[i] = (h, row_nat, placed - take)
+                    points -= take
+        strike = replace(state.strike, missions={**state.strike.missions, "allied": missions},
+                         interdicted=tuple(r for r in rows if r[2]))
+        return replace(state, strike=strike)
+
+    def describe(self) -> str:
+        total = sum(self.lost.values())
+        flying = sum(self.flying.values())
+        also = f", {flying} of them interdicting" if flying else ""
+        return (f"the raiders' attack on the airfield: die {self.die}, {total} Allied TAC point(s) lost{also} "
+                "(Formosa 25.8)")
+
+
+@event_type("formosa.Airlifted")
+@dataclass(frozen=True)
+class Airlifted:
+    """25.3: the air supply marker flies a unit from the Staging Area to a functional airbase; it has spent one
+    MP of this Movement Phase."""
+
+    unit: str
+    hex: str
+    turn: int
+
+    def apply(self, state: State) -> State:
+        airlifted = state.airlifted if state.airlift_turn == self.turn else ()
+        return replace(state.move(self.unit, self.hex), airlifted=(*airlifted, self.unit), airlift_turn=self.turn)
+
+    def describe(self) -> str:
+        return f"{self.unit} flown from the Staging Area to the airbase in {self.hex} (Formosa 25.3)"
+
+
+@event_type("formosa.BattlefieldLp")
+@dataclass(frozen=True)
+class BattlefieldLp:
+    """25.2, ruling F28: the attacker's one LP for a battlefield victory."""
+
+    side: str
+    lp: int
+    eliminated_cf: int
+    advanced: bool
+
+    def apply(self, state: State) -> State:
+        return replace(state, lp={**state.lp, self.side: state.lp[self.side] + self.lp})
+
+    def describe(self) -> str:
+        why = f"{self.eliminated_cf} enemy combat factors eliminated" + (" and an advance" if self.advanced else "")
+        return f"{self.side} gains {self.lp} LP for a battlefield victory: {why} (Formosa 25.2)"
+
+
+@event_type("formosa.GuerrillaRallied")
+@dataclass(frozen=True)
+class GuerrillaRallied:
+    """25.6: die-hards: a guerrilla takes the place of a Japanese unit eliminated in shifting terrain; the hex
+    is no longer clear for an advance (designer's note)."""
+
+    unit: str
+    hex: str
+    die: int
+
+    def apply(self, state: State) -> State:
+        state = state.move(self.unit, self.hex, concealed=False)
+        c = state.combat
+        if c is not None and self.hex in c.cleared:
+            state = replace(state, combat=replace(c, cleared=tuple(h for h in c.cleared if h != self.hex)))
+        return state
+
+    def describe(self) -> str:
+        return f"die-hards in {self.hex}: die {self.die}, a guerrilla takes the eliminated unit's place (Formosa 25.6)"
+
+
+@event_type("formosa.VpAwarded")
+@dataclass(frozen=True)
+class VpAwarded:
+    """Victory points an optional rule gives during play (25.10); those of the end are counted by victory.py."""
+
+    side: str
+    vp: int
+    why: str
+    case: str
+
+    def apply(self, state: State) -> State:
+        return replace(state, vp_adjust={**state.vp_adjust, self.side: state.vp_adjust.get(self.side, 0) + self.vp})
+
+    def describe(self) -> str:
+        return f"{self.side} {'gains' if self.vp >= 0 else 'loses'} {abs(self.vp)} VP: {self.why} ({self.case})"

@@ -6,7 +6,7 @@ railroads only (22.0)."""
 from __future__ import annotations
 
 from app.rules.engine.decision import Decision
-from app.rules.formosa import airpower
+from app.rules.formosa import airpower, optional
 from app.rules.formosa.events import LpSpent, UnitMoved, UnitRevealed, UnitsMotorized
 from app.rules.formosa.state import State, Unit, is_hex, other
 from app.rules.kernel.errors import RuleViolation
@@ -22,10 +22,10 @@ INFILTRATING_UNITS = ("jp-takasago",)  # 25.9 Takasago Special Force
 
 def allowance(state: State, u: Unit) -> int:
     """The printed movement factor, or the concealed one while concealed (11.1); doubled when moving by
-    motorized movement (22.0)."""
+    motorized movement (22.0); less an MP spent flying in (25.3)."""
     spec = state.spec(u.id)
     mf = spec.concealed_mf if u.concealed and spec.concealed_mf is not None else spec.mf
-    return mf * 2 if u.motorized else mf
+    return (mf * 2 if u.motorized else mf) - optional.spent_mp(state, u)
 
 
 def infiltrates(state: State, u: Unit) -> bool:

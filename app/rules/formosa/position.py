@@ -7,6 +7,7 @@ after Amoy, ruling F34; the 97th Division, 25.5). Every other unit not set up wa
 Reinforcements Display (8.0)."""
 from __future__ import annotations
 
+from app.rules.formosa import custom, optional
 from app.rules.formosa.state import OUT, State, Unit
 
 FIRST_STEP = "setup-japanese-lp"
@@ -30,7 +31,13 @@ def in_game(data, scenario: dict, spec) -> bool:
 
 
 def start(data, scenario: str, options) -> State:
-    """Scenario `scenario` ("1" or "2") before the Japanese set-up roll (24.1: the Japanese deploy first)."""
+    """Scenario `scenario` ("1" or "2") before the Japanese set-up roll (24.1: the Japanese deploy first), or the
+    position of `options["position"]` (custom.py)."""
+    state = printed(data, scenario)
+    return custom.apply(state, options)
+
+
+def printed(data, scenario: str) -> State:
     number = int(scenario)
     scen = data.scenario(number)
     fixed = {side: [i for g in data.setup_groups(number, side) if "choose" not in g for i in g["units"]]
@@ -50,4 +57,4 @@ def start(data, scenario: str, options) -> State:
                  lp={"allied": scen["allied_setup_lp"], "japanese": 0},
                  air={"allied-tac": tac.get("us", 0), "cw-tac": tac.get("cw", 0)},
                  naval={"gunfire": gunfire.get("us", 0), "cw-gunfire": gunfire.get("cw", 0)},
-                 to_place=tuple(fixed["japanese"]), data=data)
+                 to_place=(*fixed["japanese"], *optional.set_up_units(data)), data=data)

@@ -12,7 +12,7 @@ from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
-from app.rules.formosa import airpower, combat, invasion, movement, strategic, strike, victory
+from app.rules.formosa import airpower, combat, invasion, movement, optional, strategic, strike, victory
 from app.rules.formosa.events import (
     AmoyRolled,
     BaseBuilt,
@@ -24,6 +24,7 @@ from app.rules.formosa.events import (
     ReconRolled,
     SetupEnded,
     SetupRolled,
+    SpecialHeld,
     StepBegan,
     TurnEnded,
     UnitDeployed,
@@ -213,6 +214,7 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = Fal
     display = f"{d.side}-{'replacements' if replacing else 'reinforcements'}"
     if len(set(unit_ids)) != len(unit_ids):
         d.refuse("Formosa 8.0", "a unit is named twice")
+    optional.check_recruit(d, unit_ids)
     total = 0
     for uid in unit_ids:
         u = own_unit(d, uid, "Formosa 8.0")
@@ -225,13 +227,20 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = Fal
     strategic.spend(state.lp[d.side], total, f"recruiting {len(unit_ids)} unit(s)")
     d.emit(LpSpent(d.side, total, f"{'replace' if replacing else 'recruit'} {len(unit_ids)} unit(s)"))  # 11.0
     for uid in unit_ids:
-        d.emit(UnitRecruited(uid, "formosa" if d.side == "japanese" else "allied-staging", replacing))
+        if optional.special(state, uid):
+            d.emit(SpecialHeld(uid))  # 25.7, 25.8: it waits off the map for its landing
+        else:
+            d.emit(UnitRecruited(uid, "formosa" if d.side == "japanese" else "allied-staging", replacing))
 
 
 def _counter_limit(state: State, side: str, kind: str) -> int:
-    """8.2: the counter mix is a limit: air points up to the counters' larger faces, other counters by count."""
-    if kind in ("tac", "kamikaze"):
-        return strategic.air_point_limit(state.data, side, kind, "us" if side == "allied" and kind == "tac" else None)
+    """8.2: the counter mix is a limit: air points up to the counters' larger faces, other counters by count;
+    kamikaze points that have attacked are used once a game and never replaced (2.5, 8.4), so they leave the
+    mix."""
+    if kind == "kamikaze":
+        return strategic.air_point_limit(state.data, side, kind) - state.kamikaze_spent
+    if kind == "tac":
+        return strategic.air_point_limit(state.data, side, kind, "us" if side == "allied" else None)
     return sum(1 for c in state.data.counters if c.kind == kind and c.side == side
                and c.nationality in ("us", "japanese", ""))
 
@@ -256,7 +265,9 @@ def buy(d: Decision, n: int, kind: str, setup: bool) -> None:
     if kind == "mobile-fleet" and state.strike.fleet_used:
         d.refuse("Formosa 18.0", "the mobile fleet has sortied: its marker is out of the game")
     if _held(state, d.side, kind) + n > _counter_limit(state, d.side, kind):
-        d.refuse("Formosa 8.2", f"the counter mix holds {_counter_limit(state, d.side, kind)} {kind}")
+        spent = f" ({state.kamikaze_spent} have attacked: used once a game, 2.5, 8.4)" if kind == "kamikaze" \
+            and state.kamikaze_spent else ""
+        d.refuse("Formosa 8.2", f"the counter mix holds {_counter_limit(state, d.side, kind)} {kind}{spent}")
     strategic.spend(state.lp[d.side], cost, f"{n} {kind}")
     d.emit(LpSpent(d.side, cost, f"{n} {kind}"), PointsBought(d.side, kind, n))
 
@@ -264,7 +275,8 @@ def buy(d: Decision, n: int, kind: str, setup: bool) -> None:
 def _set_aside(state: State, side: str) -> list[str]:
     """3.0, 8.2, 24.1: types of the chart's first two rows not recruited at set-up are set aside."""
     return sorted(u.id for u in state.units.values() if u.side == side and u.where == f"{side}-reinforcements"
-                  and u.id not in state.to_place and state.data.setup_only(side, state.spec(u.id).lp_type))
+                  and u.id not in state.to_place and u.id not in state.special_ready
+                  and state.data.setup_only(side, state.spec(u.id).lp_type))
 
 
 def _choose_candidates(state: State, side: str):
@@ -734,6 +746,12 @@ class AlliedMovement(Movement):
     def motorized(self, d: Decision, hex: str) -> None:
         movement.motorize(d, hex)
 
+    @order("airlift UNIT to HEX", "Formosa 25.3", "fly an infantry, airborne, ranger or engineer unit from the "
+           "Staging Area to a functional airbase with the air supply marker (one MP)",
+           lambda s, side: optional.airlift_candidates(s, side), option="25.3")
+    def airlift(self, d: Decision, unit: str, hex: str) -> None:
+        optional.airlift(d, unit, hex)
+
 
 def _attack_candidates(state: State, side: str):
     seen = set()
@@ -869,7 +887,8 @@ def _deploy_candidates(state: State, side: str):
             for h in japanese_deploy_hexes(state, uid)[:4]:
                 yield {"unit": uid, "place": h}
         else:
-            for h in state.functional_ports()[:2] + (["amoy"] if state.amoy_turn is not None else []):
+            for h in state.functional_ports()[:2] + (["amoy"] if state.amoy_turn is not None else []) + \
+                    optional.usmc_candidates(state, uid):
                 yield {"unit": uid, "place": h}
 
 
@@ -905,12 +924,18 @@ class Recruit(Phase):
         if unit not in state.to_place:
             d.refuse("Formosa 8.1", f"{unit} was not recruited or replaced this phase")
         if d.side == "japanese":
+            if not is_hex(place):
+                d.refuse("Formosa 5.3", f"Japanese units never enter the Allied {place.title()} display: only Allied "
+                                        "units enter Amoy, and no side enters the other's displays")
             if place not in japanese_deploy_hexes(state, unit):
                 d.refuse("Formosa 8.1", f"{unit} cannot deploy in {place}")
             d.emit(UnitDeployed(unit, place, u.concealed))
             return
         if place == "amoy" and state.amoy_turn is not None:
             d.emit(UnitDeployed(unit, "amoy"))
+            return
+        if optional.usmc_deploys(d, unit, place):
+            d.emit(UnitDeployed(unit, place))
             return
         if place not in state.functional_ports():
             d.refuse("Formosa 8.1, ruling F35", f"Allied units deploy in the Staging Area, Amoy once captured, or a "
@@ -982,6 +1007,20 @@ class Revealing(Phase):
 
 class JapaneseMovement(Movement, Revealing):
     name = "japanese-movement"
+
+    @order("land HEX with UNIT [UNIT ...]", "Formosa 25.7", "land the Marine Brigade on a port or beach hex free "
+           "of Allied units and ZOC (from GT 2; its die decides)",
+           lambda s, side: ({**a, "units": ["jp-marine"]} for a in optional.landing_candidates(s, "25.7")),
+           option="25.7")
+    def land(self, d: Decision, hex: str, units: list[str]) -> None:
+        if len(units) != 1:
+            d.refuse("Formosa 25.7", "the Marine Brigade lands alone")
+        optional.special_landing(d, "25.7", hex, units[0])
+
+    @order("raid HEX", "Formosa 25.8", "drop the Airborne Raiders on an airfield (from GT 2; its die decides)",
+           lambda s, side: optional.landing_candidates(s, "25.8"), option="25.8")
+    def raid(self, d: Decision, hex: str) -> None:
+        optional.special_landing(d, "25.8", hex)
 
 
 class JapaneseCombat(CombatPhase, Revealing):
@@ -1091,6 +1130,26 @@ class Advance(DecisionStep):
         combat.hold(d)
 
 
+class Exploit(DecisionStep):
+    """25.1: after a DE the attacker may attack at once with one stack of the original force."""
+
+    name = "exploit"
+
+    def describe(self, s: State, p: dict) -> str:
+        return f"an exploitation attack by one stack of {', '.join(p['units'])} (Formosa 25.1), or 'hold'"
+
+    @order("exploit HEX [HEX ...] with UNIT [UNIT ...] [gunfire N] [cw-gunfire N:cw] [lp N:lp] [supply SUPPLY]",
+           "Formosa 25.1", "attack again with one stack of the force whose attack gave a DE, supported as any "
+           "attack", optional.exploit_candidates, option="25.1")
+    def exploit(self, d: Decision, hexes: list[str], units: list[str], n: int = 0, cw: int = 0, lp: int = 0,
+                supply: str = "") -> None:
+        optional.exploit(d, hexes, units, n, lp, air_supply=supply == "air", cw_gunfire=cw)
+
+    @order("hold", "Formosa 25.1", "make no exploitation attack")
+    def hold(self, d: Decision) -> None:
+        d.emit(DecisionMade("exploit", d.side))
+
+
 def _remove_candidates(state: State, side: str):
     for h in state.pending[0]["hexes"][:1]:
         for u in state.at(h, side):
@@ -1126,11 +1185,12 @@ TABLE = StatesTable(
     [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),
      Automatic("logistics"), Amoy(), Invasion(), NavalTransfer(),
      AlliedMovement(), AlliedCombat(), BaseBuilding(), JapaneseMovement(), JapaneseCombat(), Losses(), Retreat(),
-     Counterattack(), Advance(), Overstack(),
+     Counterattack(), Advance(), Overstack(), Exploit(),
      strike.StrikePlanningJapanese(), strike.StrikePlanningAllied(), strike.AirSuperiority(), strike.AirLosses(),
      strike.SpecialAttack(), strike.KamikazeHits(), strike.B29(), strike.B29Fortified(), strike.Interdiction(),
      strike.Defence(), Automatic("strike-reveal"), Automatic("air-return")],
     sequence_case=SEQ,
+    options=lambda state: state.data.optional,
     slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'"),
            "MISSION": SlotType.choice(*dict.fromkeys(m for ms in strike.MISSIONS.values() for m in ms)),
            "NATION": SlotType.choice("us", "cw"), "SUPPLY": SlotType.choice("air")},

@@ -105,10 +105,17 @@ class State(SequencedState):
     used_hexes: tuple[str, ...] = ()                           # invasion marker hexes this phase (10.1)
     amphibious: tuple[str, ...] = ()                           # amphibious marker hexes this phase (19.2)
     air_supply_turn: int | None = None                         # the GT the air supply unit last served (19.4)
+    kamikaze_spent: int = 0                                    # kamikaze points that attacked: gone (2.5, 8.4)
     attacked_hexes: tuple[str, ...] = ()                       # defending hexes attacked this phase (15.0)
     combat: Combat | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
     strike: Strike = field(default_factory=Strike)
+    # the optional rules (25.0; optional.py)
+    special_ready: tuple[str, ...] = ()     # 25.7, 25.8: recruited at set-up, waiting in the Reinforcements Display
+    replaced_now: tuple[str, ...] = ()      # 25.4: units replaced (not recruited) this Recruit Phase
+    airlifted: tuple[str, ...] = ()         # 25.3: units flown in this Allied Movement Phase (one MP spent)
+    airlift_turn: int = 0                   # 25.3: the GT the air supply marker last flew a unit
+    pw_camp_lost: str = ""                  # 25.10: the hex where ground combat eliminated the PW Camp
 
     # -- who acts ------------------------------------------------------------------------------------------
     @property

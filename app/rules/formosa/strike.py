@@ -18,7 +18,7 @@ from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.table import Step, order
 from app.rules.errors import IllegalOrder
 from app.rules.formosa import airpower as ap
-from app.rules.formosa import combat, strategic
+from app.rules.formosa import combat, optional, strategic
 from app.rules.formosa.events import AirSupplyFlown, LpSpent, UnitRevealed
 from app.rules.formosa.state import State, is_hex, other
 from app.rules.kernel.hexgrid import Hex
@@ -302,11 +302,13 @@ def _concealed(state: State, hex: str) -> list:
 
 def b29(d: Decision, hex: str, fortified: bool) -> None:
     """16.5 steps 1-3: roll on the hex's column (or Fortified) and apply the result; D1: the Japanese player
-    eliminates one unit in the hex (a decision when there is a choice)."""
+    eliminates one unit in the hex (a decision when there is a choice), unless the PW Camp there is struck
+    (25.10: `optional.camp_bombed`; otherwise a combat unit, never the camp, is lost)."""
     result = strategic.b29_strike(d.data, H(hex), d.roll(f"B-29 strike on {hex} (16.5)"), fortified=fortified)
     d.emit(ap.B29Struck(hex, result.column, result.die, result.code))
-    if result.code == "D1":
-        combat._losses(d, "japanese", d.state.at(hex, "japanese"), 1, 0, "Formosa 16.5 D1")
+    if result.code == "D1" and not optional.camp_bombed(d, hex):
+        units = [u for u in d.state.at(hex, "japanese") if d.state.spec(u.id).type != "pw-camp"]
+        combat._losses(d, "japanese", units, 1, 0, "Formosa 16.5 D1")
     if not d.state.pending:
         _after(d, "b29")
 
@@ -494,4 +496,5 @@ class Defence(Step):
         d.emit(ap.DefenceChosen(d.side, lp, n + cw, bool(supply)))
         combat.resolve(d, attack["side"], attack["hexes"], [d.state.units[i] for i in attack["units"]],
                        gunfire=attack["gunfire"], lp=attack["lp"], defence=(lp, n + cw, int(bool(supply))),
-                       air_supply=attack.get("air_supply", False), assault=attack.get("assault", ""))
+                       air_supply=attack.get("air_supply", False), assault=attack.get("assault", ""),
+                       exploitation=attack.get("exploitation", False))

@@ -3,6 +3,7 @@ the end of the last Game-Turn (4.2) with the level they give."""
 from __future__ import annotations
 
 from app.rules.engine.decision import Decision
+from app.rules.formosa import optional
 from app.rules.formosa.events import GameEnded, VictoryCounted
 from app.rules.formosa.state import State
 from app.rules.kernel.hexgrid import Hex
@@ -52,6 +53,10 @@ def count(d: Decision) -> None:
     state: State = d.state
     allied, a_detail = allied_vp(state)
     japanese, j_detail = japanese_vp(state)
+    extra = optional.end_vp(state)  # 25.5, 25.10
+    a_detail, j_detail = {**a_detail, **extra["allied"]}, {**j_detail, **extra["japanese"]}
+    allied += sum(extra["allied"].values())
+    japanese += sum(extra["japanese"].values())
     level = state.data.victory_level(allied - japanese)
     d.emit(VictoryCounted(allied, japanese, level, {"allied": a_detail, "japanese": j_detail}))
     winner = "allied" if level.startswith("Allied") else "japanese" if level.startswith("Japanese") else None

@@ -11,7 +11,7 @@ from app.rules.base import Command
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
 from app.rules.formosa import airpower, combat, invasion
-from app.rules.formosa.events import CombatResolved
+from app.rules.formosa.events import CombatResolved, SpecialLanding, UnitEliminated
 from app.rules.formosa.state import State, is_hex
 from app.rules.kernel.mapfile import GameMap
 
@@ -59,6 +59,7 @@ def view(state: State, side: str | None) -> dict:
         "step": state.step, "side_to_act": None if state.step == "over" else (
             state.pending[0]["side"] if state.pending else state.side),
         "winner": state.winner, "end_reason": state.reason or None,
+        "optional_rules": sorted(state.data.optional, key=lambda r: int(r.split(".")[1])),  # 25.0: public
         "lp": dict(state.lp), "amoy_captured_on": state.amoy_turn,
         "air": {k: v for k, v in state.air.items() if mine(k)},
         "naval": {k: v for k, v in state.naval.items() if mine(k)},
@@ -104,6 +105,17 @@ def combat_summary(event, state: State | None) -> dict | None:
             "losses": {event.attacker: spec.get("attacker", 0) if spec.get("attacker") != "retreat" else 0,
                        defender: spec.get("defender", 0) if spec.get("defender") != "retreat" else 0},
             "distribution": distribution}
+
+
+def losses(event, state: State | None) -> dict[str, int] | None:
+    """Units each side lost in this event, for the analysis' loss chart: a unit eliminated to a display (15.5,
+    15.7, 13.3; a deception unit removed is no loss, 11.1) or a special landing's eliminated unit (25.7, 25.8).
+    The count is public: the history tells both sides that a unit of either side was eliminated (F7)."""
+    if isinstance(event, UnitEliminated) and event.to != "out":
+        return {"japanese" if event.unit.startswith("jp-") else "allied": 1}
+    if isinstance(event, SpecialLanding) and "eliminated" in event.result:
+        return {"japanese": 1}
+    return None
 
 
 def preview(state: State, command: Command) -> dict:
