@@ -5,7 +5,7 @@ moment on a shared machine falls on both; the table prints the median of the rou
 (same rows), the eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL),
 a bare endpoint on the same waitress server, a bare fold without the store, a bare Python process.
 
-    python bench/table.py [--rounds 3] [--events 20000] [--big 100000]
+    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,cpu,...]
 
 Needs the bench extra (pip install -e '.[bench]': eventsourcing). No test runs this; no test asserts a time.
 """
@@ -303,6 +303,11 @@ class Server:
             raise failures[0]
         return clients * count / elapsed, statistics.median(latencies) * 1000
 
+    def close(self) -> None:
+        """Stop serving and stop the mail sender (it may still be writing turn emails into the folder)."""
+        self.server.close()
+        self.app.extensions["hexledger_sender"].stop()
+
     def bare(self, client: int):
         return "GET", "/bench/bare", None, {}
 
@@ -339,6 +344,13 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
     return service, alone
 
 
+GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
+    "http": ("submit1", "submit", "submit_p50", "read"), "rebuild": ("rebuild",), "head": ("hit", "miss"),
+    "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
+    "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -346,8 +358,9 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100000, help="events of the game whose head is loaded")
     parser.add_argument("--requests", type=int, default=100, help="HTTP requests per measurement per round")
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
+    parser.add_argument("--only", default="", help="comma-separated groups of rows to measure (default: all): "
+                                                   + ", ".join(GROUPS))
     args = parser.parse_args()
-    python = sys.executable
     rows = {
         "submit1": Row("HTTP order submit, 1 client (req/s)", "req/s", "bare endpoint, same waitress",
                        ">= 0.3x", lambda o, t: o >= 0.3 * t),
@@ -379,58 +392,79 @@ def main() -> None:
         "fuzz": Row("SNC fuzzer through the service (games/min)", "games/min", "the rules alone",
                     ">= 10/min", lambda o, t: o >= 10),
     }
+    wanted = set(args.only.split(",")) if args.only else set(GROUPS)
+    unknown = wanted - set(GROUPS)
+    if unknown:
+        parser.error(f"--only: no group {', '.join(sorted(unknown))}; groups: {', '.join(GROUPS)}")
+    rows = {key: row for key, row in rows.items() if any(key in GROUPS[g] for g in wanted)}
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        print("preparing: a long skirmish game, a 100k-event game, a 12-turn SNC game, HTTP games ...", flush=True)
-        long_store, long_id = long_game(tmp, args.events)
-        (tmp / "big").mkdir()
-        big_store, big_id = long_game(tmp / "big", args.big)
-        snc_path = str(tmp / "snc.sqlite3")
-        snc_id = snc_game(snc_path)
-        snc_store = EventStore(snc_path)
-        projection.rebuild_snapshots(snc_store, snc_id)
-        snc_head = snc_store.head(snc_id)[0]
-        server = Server(tmp, args.requests * args.rounds * 2, WRITERS)
-        env = {**os.environ, "HEXLEDGER_DB": snc_path}
-        do_store = EventStore(snc_path)
-        do_games = [games.create_game(do_store, "skirmish") for _ in range(args.rounds * 3)]
-        for g in do_games:
-            for side in ("red", "blue"):
-                games.join(do_store, g, side, f"{side}@bench.example", side)
-        do_store.close()
+        print(f"preparing: {', '.join(g for g in GROUPS if g in wanted)} ...", flush=True)
+        if "rebuild" in wanted:
+            long_store, long_id = long_game(tmp, args.events)
+        if "head" in wanted:
+            (tmp / "big").mkdir()
+            big_store, big_id = long_game(tmp / "big", args.big)
+        if wanted & {"anyseq", "cli"}:
+            snc_path = str(tmp / "snc.sqlite3")
+            snc_id = snc_game(snc_path)
+            snc_store = EventStore(snc_path)
+            projection.rebuild_snapshots(snc_store, snc_id)
+            snc_head = snc_store.head(snc_id)[0]
+            env = {**os.environ, "HEXLEDGER_DB": snc_path}
+            do_store = EventStore(snc_path)
+            do_games = [games.create_game(do_store, "skirmish") for _ in range(args.rounds * 3)]
+            for g in do_games:
+                for side in ("red", "blue"):
+                    games.join(do_store, g, side, f"{side}@bench.example", side)
+            do_store.close()
+        if "http" in wanted:
+            server = Server(tmp, args.requests * args.rounds * 2, WRITERS)
         fuzz_seed = 1000
         for r in range(args.rounds):
             print(f"round {r + 1} of {args.rounds}", flush=True)
-            bare_rps, _ = server.rate(server.bare, args.requests)
-            submit_rps, _ = server.rate(server.submit, args.requests)
-            read_rps, _ = server.rate(server.read, args.requests)
-            rows["submit1"].add(submit_rps, bare_rps)
-            rows["read"].add(read_rps, bare_rps)
-            bare_rps, bare_p50 = server.rate(server.bare, args.requests, WRITERS)
-            submit_rps, submit_p50 = server.rate(server.submit, args.requests, WRITERS)
-            rows["submit"].add(submit_rps, bare_rps)
-            rows["submit_p50"].add(submit_p50, bare_p50)
-            STATES.clear()
-            for _ in range(3):  # alternately, three times each
-                rows["rebuild"].add(median_ms(lambda: projection.load(long_store, long_id, use_snapshots=False), 1),
-                                    median_ms(lambda: bare_rebuild(long_store, long_id), 1))
-            hit, miss, query = head_loads(big_store, big_id)
-            rows["hit"].add(hit, query)
-            rows["miss"].add(miss, query)
-            rows["anyseq"].add(*any_seq(snc_store, snc_id, list(range(1 + r, snc_head + 1, 3))))
-            rows["writers"].add(*appends_concurrent(tmp, 100))
-            rows["cpu"].add(*appends_cpu(tmp, 500))
-            bare_wall, bare_cpu = process([python, "-c", "pass"], env)
-            wall, cpu = process([python, "cli.py", "verify", snc_id], env)
-            rows["verify"].add(wall, bare_wall)
-            rows["verify_cpu"].add(cpu, bare_cpu)
-            rows["show"].add(process([python, "cli.py", "show", snc_id], env)[0], bare_wall)
-            rows["state"].add(process([python, "cli.py", "state", snc_id], env)[0], bare_wall)
-            wall, cpu = process([python, "cli.py", "do", do_games[r], "end", "--as", "red"], env)
-            rows["do"].add(wall, bare_wall)
-            rows["do_cpu"].add(cpu, bare_cpu)
-            rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
-            fuzz_seed += args.fuzz_games
+            if "http" in wanted:
+                bare_rps, _ = server.rate(server.bare, args.requests)
+                submit_rps, _ = server.rate(server.submit, args.requests)
+                read_rps, _ = server.rate(server.read, args.requests)
+                rows["submit1"].add(submit_rps, bare_rps)
+                rows["read"].add(read_rps, bare_rps)
+                bare_rps, bare_p50 = server.rate(server.bare, args.requests, WRITERS)
+                submit_rps, submit_p50 = server.rate(server.submit, args.requests, WRITERS)
+                rows["submit"].add(submit_rps, bare_rps)
+                rows["submit_p50"].add(submit_p50, bare_p50)
+            if "rebuild" in wanted:
+                STATES.clear()
+                for _ in range(3):  # alternately, three times each
+                    rows["rebuild"].add(median_ms(lambda: projection.load(long_store, long_id, use_snapshots=False),
+                                                  1),
+                                        median_ms(lambda: bare_rebuild(long_store, long_id), 1))
+            if "head" in wanted:
+                hit, miss, query = head_loads(big_store, big_id)
+                rows["hit"].add(hit, query)
+                rows["miss"].add(miss, query)
+            if "anyseq" in wanted:
+                rows["anyseq"].add(*any_seq(snc_store, snc_id, list(range(1 + r, snc_head + 1, 3))))
+            if "writers" in wanted:
+                rows["writers"].add(*appends_concurrent(tmp, 100))
+            if "cpu" in wanted:
+                rows["cpu"].add(*appends_cpu(tmp, 500))
+            if "cli" in wanted:
+                python = sys.executable
+                bare_wall, bare_cpu = process([python, "-c", "pass"], env)
+                wall, cpu = process([python, "cli.py", "verify", snc_id], env)
+                rows["verify"].add(wall, bare_wall)
+                rows["verify_cpu"].add(cpu, bare_cpu)
+                rows["show"].add(process([python, "cli.py", "show", snc_id], env)[0], bare_wall)
+                rows["state"].add(process([python, "cli.py", "state", snc_id], env)[0], bare_wall)
+                wall, cpu = process([python, "cli.py", "do", do_games[r], "end", "--as", "red"], env)
+                rows["do"].add(wall, bare_wall)
+                rows["do_cpu"].add(cpu, bare_cpu)
+            if "fuzz" in wanted:
+                rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
+                fuzz_seed += args.fuzz_games
+        if "http" in wanted:
+            server.close()
         load = os.getloadavg()
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "
