@@ -258,10 +258,10 @@ class Server:
         from app.mail.transport import MailConfig
         from app.web import create_app
 
-        # as `cli.py serve` runs: turn emails sent by the outbox's thread, the answer waits for its own commit;
+        # as `cli.py serve` runs: turn emails sent by the outbox's sender process, the answer waits for its own commit;
         # the per-token rate limit stays on, lifted to a rate the benchmark cannot reach
         self.app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp / "http.sqlite3"),
-                               "MAIL_SENDER": "background",
+                               "MAIL_SENDER": "process",
                                "MAIL": MailConfig(outbox=str(tmp / "outbox")),
                                "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
         self.app.add_url_rule("/bench/bare", "bare", lambda: {"ok": True})
