@@ -162,16 +162,18 @@ class PgEventStore:
         last_seq, last_hash = self._head_unlocked(game_id)
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
-        sealed = seal(game_id, expected_seq, last_hash, events)
+        sealed, payloads = seal(game_id, expected_seq, last_hash, events)
         try:
-            self._insert_events(sealed)
+            self._insert_events(sealed, payloads)
         except errors.UniqueViolation as exc:
             raise Conflict(game_id, expected_seq, expected_seq + 1) from exc
         return sealed
 
-    def _insert_events(self, events: list[StoredEvent]) -> None:
-        rows = [_params([getattr(e, c) if c != "payload" else canonical_json(e.payload) for c in EVENT_COLUMNS])
-                for e in events]
+    def _insert_events(self, events: list[StoredEvent], payloads: list[str] | None = None) -> None:
+        """Insert sealed events; `payloads`: their payloads as canonical JSON, if the caller has them (`seal`)."""
+        texts = payloads if payloads is not None else [canonical_json(e.payload) for e in events]
+        rows = [_params([getattr(e, c) if c != "payload" else text for c in EVENT_COLUMNS])
+                for e, text in zip(events, texts, strict=True)]
         try:
             with self.conn.cursor() as cursor:
                 cursor.executemany(f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES "
