@@ -1,13 +1,17 @@
 """Issue 15's table: every workload beside a baseline measured in the same run, in interleaved rounds.
 
 Each round measures every row once, the row's own figure and its baseline one after the other, so a busy
-moment on a shared machine falls on both; the table prints the median of the rounds. Baselines: raw sqlite3
-(same rows), the eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL),
-a bare endpoint on the same waitress server, a bare fold without the store, a bare Python process.
+moment on a shared machine falls on both; the table prints the median of the rounds and the spread (the lowest and
+highest ratio of one sample to its own baseline). The durable-writers rows take --alternations samples a round, the
+SQLite store, eventsourcing and PostgreSQL in turn, their order rotating. Baselines: raw sqlite3 (same rows), the
+eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL), a bare endpoint on the
+same waitress server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the
+script starts (bench/pg_cluster.py), beside SQLite's.
 
-    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,cpu,...]
+    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,cpu,pg,...]
 
-Needs the bench extra (pip install -e '.[bench]': eventsourcing). No test runs this; no test asserts a time.
+Needs the bench extra (pip install -e '.[bench]': eventsourcing) and, for the PostgreSQL rows, Debian's postgresql
+(as the tests do). No test runs this; no test asserts a time.
 """
 from __future__ import annotations
 
@@ -33,12 +37,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "snc")]
 
 from app.events import dice  # noqa: E402
+from app.events.backends import open_store  # noqa: E402
 from app.events.envelope import canonical_json  # noqa: E402
+from app.events.pg_store import PgEventStore  # noqa: E402
 from app.events.registry import decode_stored  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.projections.cache import STATES  # noqa: E402
 from app.service import games  # noqa: E402
+from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
 
@@ -81,11 +88,14 @@ class Row:
         self.theirs.append(theirs)
 
     def line(self) -> str:
+        """The medians, their ratio, and the spread: the lowest and highest ratio of one sample to its baseline."""
         ours, theirs = statistics.median(self.ours), statistics.median(self.theirs)
         ratio = ours / theirs if theirs else float("nan")
+        ratios = [o / t for o, t in zip(self.ours, self.theirs, strict=True) if t]
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "-"
         met = "met" if self.check(ours, theirs) else "NOT MET"
-        return (f"{self.name:46} {ours:10.3f} {theirs:10.3f} {self.unit:9} {ratio:7.2f}x  {self.goal:22} {met:8}"
-                f" baseline: {self.baseline}")
+        return (f"{self.name:54} {ours:10.3f} {theirs:10.3f} {self.unit:9} {ratio:7.2f}x {spread:>11}  {self.goal:22}"
+                f" {met:8} baseline: {self.baseline}")
 
 
 # -- SQLite store rows ------------------------------------------------------------------------------------
@@ -122,21 +132,29 @@ def appends_cpu(tmp: Path, commands: int) -> tuple[float, float]:
     return ours, theirs
 
 
-def appends_concurrent(tmp: Path, each: int) -> tuple[float, float]:
-    """Durable commands per second, WRITERS threads each appending to its own game: the store (group commit)
-    vs eventsourcing's SQLite recorder at synchronous=FULL (WAL), each insert one transaction."""
-    path = str(tmp / f"writers-{time.monotonic_ns()}.sqlite3")
-    setup = EventStore(path)
-    for w in range(WRITERS):
-        setup.create_game(f"g{w}", "skirmish", "meeting", command_batch(0)[:1], None)
+def store_writers(location: str, each: int) -> float:
+    """Durable commands per second of the store (`location`: a SQLite file or a postgresql:// URL), WRITERS
+    threads each appending `each` commands to its own game on its own connection, one transaction each."""
+    setup = open_store(location)
+    names = [f"w{time.monotonic_ns()}-{w}" for w in range(WRITERS)]
+    for name in names:
+        setup.create_game(name, "skirmish", "meeting", command_batch(0)[:1], None)
 
     def ours(w: int, barrier: threading.Barrier) -> None:
-        store, seq = EventStore(path), 1
+        store, seq = open_store(location), 1
         barrier.wait()
         for i in range(each):
-            seq = store.append(f"g{w}", seq, command_batch(i))[-1].seq
+            seq = store.append(names[w], seq, command_batch(i))[-1].seq
         store.close()
 
+    rate = WRITERS * each / together(ours, WRITERS)
+    setup.close()
+    return rate
+
+
+def eventsourcing_writers(tmp: Path, each: int) -> float:
+    """The baseline of `store_writers`: eventsourcing's SQLite recorder at synchronous=FULL (WAL), WRITERS threads,
+    each insert of a command's events one transaction."""
     from eventsourcing.persistence import StoredEvent as ESEvent
     from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteConnectionPool, SQLiteDatastore
 
@@ -158,10 +176,41 @@ def appends_concurrent(tmp: Path, each: int) -> tuple[float, float]:
             recorder.insert_events([ESEvent(f"g{w}", i * 3 + k + 1, e.type, canonical_json(e.payload).encode())
                                     for k, e in enumerate(command_batch(i))])
 
-    rates = [WRITERS * each / together(work, WRITERS) for work in (ours, theirs)]
+    rate = WRITERS * each / together(theirs, WRITERS)
     datastore.close()
-    setup.close()
-    return rates[0], rates[1]
+    return rate
+
+
+def writer_samples(tmp: Path, pg_url: str | None, each: int, alternations: int) -> list[dict[str, float]]:
+    """`alternations` samples of the durable-writers rows, each measuring SQLite's store, eventsourcing and (with
+    `pg_url`) PostgreSQL's store back to back, in an order that rotates from one sample to the next, so a busy
+    moment of the machine falls on each of them in turn."""
+    runs = {"sqlite": lambda: store_writers(str(tmp / f"writers-{time.monotonic_ns()}.sqlite3"), each),
+            "eventsourcing": lambda: eventsourcing_writers(tmp, each)}
+    if pg_url is not None:
+        runs["postgresql"] = lambda: store_writers(pg_url, each)
+    order = list(runs)
+    samples = []
+    for n in range(alternations):
+        turn = order[n % len(order):] + order[:n % len(order)]
+        sync = sync_ms(tmp)
+        samples.append({"sync_ms": sync, **{name: runs[name]() for name in turn}})
+    return samples
+
+
+def sync_ms(tmp: Path, times: int = 5) -> float:
+    """The median time of an fdatasync of a freshly written 4 KiB page, now: what a durable commit waits for."""
+    path = tmp / "sync-probe"
+    took = []
+    with open(path, "wb") as probe:
+        for _ in range(times):
+            probe.write(os.urandom(4096))
+            probe.flush()
+            start = time.perf_counter()
+            os.fdatasync(probe.fileno())
+            took.append(time.perf_counter() - start)
+    path.unlink()
+    return statistics.median(took) * 1000
 
 
 def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
@@ -179,6 +228,53 @@ def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
     query = median_ms(lambda: raw.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC "
                                           "LIMIT 1", [game_id]).fetchone(), repeat=20)
     raw.close()
+    return hit, cold, query
+
+
+def pg_long_game(url: str, events: int) -> tuple[PgEventStore, str]:
+    """bench/store.py's long skirmish game, on PostgreSQL."""
+    store = open_store(url)
+    game_id = games.create_game(store, "skirmish")
+    seq, i = store.head(game_id)[0], 0
+    while seq < events:
+        batch = [e for k in range(100) for e in command_batch(i + k)][: events - seq]
+        seq = store.append(game_id, seq, batch)[-1].seq
+        i += 100
+    projection.rebuild_snapshots(store, game_id)
+    return store, game_id
+
+
+def pg_bare_rebuild(store: PgEventStore, game_id: str):
+    """bench/store.py's bare_rebuild on PostgreSQL: SELECT, json.loads and fold, nothing else."""
+    from psycopg.rows import tuple_row
+
+    from app.rules.catalog import get_rules
+
+    rules = get_rules("skirmish")
+    state = None
+    with store.conn.cursor(row_factory=tuple_row) as cursor:
+        for type_, version, payload in cursor.execute(
+                "SELECT type, version, payload FROM events WHERE game_id = %s ORDER BY seq", [game_id]).fetchall():
+            body = json.loads(payload)
+            if type_ == "core.GameCreated":
+                state = rules.initial_state(body["scenario"], body["options"])
+            elif not type_.startswith("core."):
+                state = rules.evolve(state, decode_stored(type_, version, body))
+    return state
+
+
+def pg_head_loads(store: PgEventStore, game_id: str) -> tuple[float, float, float]:
+    """`head_loads` on PostgreSQL; the baseline is the head query on the store's connection."""
+    projection.load(store, game_id)
+    hit = median_ms(lambda: projection.load(store, game_id), repeat=20)
+
+    def miss():
+        STATES.clear()
+        projection.load(store, game_id)
+
+    cold = median_ms(miss, repeat=10)
+    query = median_ms(lambda: store.conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC "
+                                                 "LIMIT 1", [game_id]).fetchone(), repeat=20)
     return hit, cold, query
 
 
@@ -347,6 +443,7 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
 GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
     "http": ("submit1", "submit", "submit_p50", "read"), "rebuild": ("rebuild",), "head": ("hit", "miss"),
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
+    "pg": ("pg_writers", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
 }
 
@@ -358,6 +455,8 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100000, help="events of the game whose head is loaded")
     parser.add_argument("--requests", type=int, default=100, help="HTTP requests per measurement per round")
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
+    parser.add_argument("--alternations", type=int, default=3,
+                        help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL)")
     parser.add_argument("--only", default="", help="comma-separated groups of rows to measure (default: all): "
                                                    + ", ".join(GROUPS))
     args = parser.parse_args()
@@ -382,6 +481,16 @@ def main() -> None:
                        "eventsourcing SQLite, WAL+FULL", ">= 1.3x", lambda o, t: o >= 1.3 * t),
         "cpu": Row("append CPU path, synchronous=NORMAL (commands/s)", "cmd/s", "raw sqlite3, same rows",
                    ">= 0.6x", lambda o, t: o >= 0.6 * t),
+        "pg_writers": Row(f"PostgreSQL: append, durable, {WRITERS} writers (commands/s)", "cmd/s",
+                          "eventsourcing SQLite, WAL+FULL", ">= 1.3x", lambda o, t: o >= 1.3 * t),
+        "pg_vs_sqlite": Row(f"  PostgreSQL vs SQLite store, {WRITERS} writers (commands/s)", "cmd/s",
+                            "the SQLite store, same samples", "(issue: 2.8x)", lambda o, t: True),
+        "pg_rebuild": Row(f"PostgreSQL: full rebuild of {args.events} events (ms)", "ms",
+                          "bare SELECT + json.loads + fold, PostgreSQL", "<= 1.5x", lambda o, t: o <= 1.5 * t),
+        "pg_hit": Row(f"PostgreSQL: state at head, {args.events}-event game, hit (ms)", "ms",
+                      "head query, PostgreSQL", "<= 1 ms", lambda o, t: o <= 1),
+        "pg_miss": Row(f"PostgreSQL: state at head, {args.events}-event game, miss (ms)", "ms",
+                       "head query, PostgreSQL", "<= 5 ms", lambda o, t: o <= 5),
         "verify": Row("audit (cli.py verify) of a 12-turn SNC game (s)", "s", "python -c pass",
                       "< 1 s", lambda o, t: o < 1),
         "verify_cpu": Row("  the same, CPU time (s)", "s", "python -c pass", "< 1 s", lambda o, t: o < 1),
@@ -420,7 +529,13 @@ def main() -> None:
             do_store.close()
         if "http" in wanted:
             server = Server(tmp, args.requests * args.rounds * 2, WRITERS)
+        pg_url = None
+        if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
+            cluster = pg_cluster.start()
+            pg_url = cluster.create_database("bench")
+            pg_store, pg_id = pg_long_game(pg_url, args.events)
         fuzz_seed = 1000
+        writer_log: list[dict[str, float]] = []
         for r in range(args.rounds):
             print(f"round {r + 1} of {args.rounds}", flush=True)
             if "http" in wanted:
@@ -445,8 +560,23 @@ def main() -> None:
                 rows["miss"].add(miss, query)
             if "anyseq" in wanted:
                 rows["anyseq"].add(*any_seq(snc_store, snc_id, list(range(1 + r, snc_head + 1, 3))))
-            if "writers" in wanted:
-                rows["writers"].add(*appends_concurrent(tmp, 100))
+            if wanted & {"writers", "pg"}:
+                for sample in writer_samples(tmp, pg_url, 100, args.alternations):
+                    writer_log.append(sample)
+                    if "writers" in wanted:
+                        rows["writers"].add(sample["sqlite"], sample["eventsourcing"])
+                    if "pg" in wanted:
+                        rows["pg_writers"].add(sample["postgresql"], sample["eventsourcing"])
+                        rows["pg_vs_sqlite"].add(sample["postgresql"], sample["sqlite"])
+            if "pg" in wanted:
+                STATES.clear()
+                for _ in range(3):
+                    rows["pg_rebuild"].add(median_ms(lambda: projection.load(pg_store, pg_id, use_snapshots=False),
+                                                     1),
+                                           median_ms(lambda: pg_bare_rebuild(pg_store, pg_id), 1))
+                hit, miss, query = pg_head_loads(pg_store, pg_id)
+                rows["pg_hit"].add(hit, query)
+                rows["pg_miss"].add(miss, query)
             if "cpu" in wanted:
                 rows["cpu"].add(*appends_cpu(tmp, 500))
             if "cli" in wanted:
@@ -465,13 +595,27 @@ def main() -> None:
                 fuzz_seed += args.fuzz_games
         if "http" in wanted:
             server.close()
+        if "pg" in wanted:
+            pg_store.close()
+            cluster.stop()
         load = os.getloadavg()
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "
-          f"median of {args.rounds} interleaved rounds")
-    print(f"{'workload':46} {'hexledger':>10} {'baseline':>10} {'unit':9} {'ratio':>8}  {'goal':22} {'':8}")
+          f"median of {args.rounds} interleaved rounds ({args.alternations} samples a round for the durable writers)")
+    print(f"{'workload':54} {'hexledger':>10} {'baseline':>10} {'unit':9} {'ratio':>8} {'spread':>11}  {'goal':22}")
     for row in rows.values():
         print(row.line())
+
+    if writer_log:
+        print(f"\ndurable writers, each sample (commands/s; sync: an fdatasync just before it): {WRITERS} writers")
+        print(f"{'sync ms':>8} {'SQLite store':>13} {'eventsourcing':>14} {'ratio':>7}"
+              + (f" {'PostgreSQL':>11} {'ratio':>7}" if pg_url else ""))
+        for sample in sorted(writer_log, key=lambda x: x["sync_ms"]):
+            line = (f"{sample['sync_ms']:8.2f} {sample['sqlite']:13.0f} {sample['eventsourcing']:14.0f} "
+                    f"{sample['sqlite'] / sample['eventsourcing']:6.2f}x")
+            if pg_url:
+                line += f" {sample['postgresql']:11.0f} {sample['postgresql'] / sample['eventsourcing']:6.2f}x"
+            print(line)
 
 
 if __name__ == "__main__":
