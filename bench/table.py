@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "snc")]
@@ -39,7 +40,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "snc")]
 from app.events import dice  # noqa: E402
 from app.events.backends import open_store  # noqa: E402
 from app.events.envelope import canonical_json  # noqa: E402
-from app.events.pg_store import PgEventStore  # noqa: E402
 from app.events.registry import decode_stored  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
@@ -48,6 +48,9 @@ from app.service import games  # noqa: E402
 from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
+
+if TYPE_CHECKING:
+    from app.events.pg_store import PgEventStore
 
 SNC_DICE_SEED = "hexledger-bench-dice-seed"  # with orders chosen by random.Random(0): a full 12-turn SNC game
 WRITERS = 4
