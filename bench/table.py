@@ -216,9 +216,9 @@ def sync_ms(tmp: Path, times: int = 5) -> float:
     return statistics.median(took) * 1000
 
 
-def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
+def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, float, float]:
     """State at the head: from the in-memory cache (hit), from the latest snapshot (miss); the baseline is the
-    raw sqlite3 query for the head row."""
+    bare query for the head row (raw sqlite3; on PostgreSQL, on the store's connection)."""
     projection.load(store, game_id)
     hit = median_ms(lambda: projection.load(store, game_id), repeat=20)
 
@@ -227,24 +227,13 @@ def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
         projection.load(store, game_id)
 
     cold = median_ms(miss, repeat=10)
-    raw = sqlite3.connect(store.path)
-    query = median_ms(lambda: raw.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC "
-                                          "LIMIT 1", [game_id]).fetchone(), repeat=20)
-    raw.close()
+    sqlite = isinstance(store, EventStore)
+    raw = sqlite3.connect(store.path) if sqlite else store.conn
+    head = f"SELECT seq, hash FROM events WHERE game_id = {'?' if sqlite else '%s'} ORDER BY seq DESC LIMIT 1"
+    query = median_ms(lambda: raw.execute(head, [game_id]).fetchone(), repeat=20)
+    if sqlite:
+        raw.close()
     return hit, cold, query
-
-
-def pg_long_game(url: str, events: int) -> tuple[PgEventStore, str]:
-    """bench/store.py's long skirmish game, on PostgreSQL."""
-    store = open_store(url)
-    game_id = games.create_game(store, "skirmish")
-    seq, i = store.head(game_id)[0], 0
-    while seq < events:
-        batch = [e for k in range(100) for e in command_batch(i + k)][: events - seq]
-        seq = store.append(game_id, seq, batch)[-1].seq
-        i += 100
-    projection.rebuild_snapshots(store, game_id)
-    return store, game_id
 
 
 def pg_bare_rebuild(store: PgEventStore, game_id: str):
@@ -253,32 +242,21 @@ def pg_bare_rebuild(store: PgEventStore, game_id: str):
 
     from app.rules.catalog import get_rules
 
-    rules = get_rules("skirmish")
-    state = None
     with store.conn.cursor(row_factory=tuple_row) as cursor:
-        for type_, version, payload in cursor.execute(
-                "SELECT type, version, payload FROM events WHERE game_id = %s ORDER BY seq", [game_id]).fetchall():
-            body = json.loads(payload)
-            if type_ == "core.GameCreated":
-                state = rules.initial_state(body["scenario"], body["options"])
-            elif not type_.startswith("core."):
-                state = rules.evolve(state, decode_stored(type_, version, body))
+        return bare_fold(get_rules("skirmish"), cursor.execute(
+            "SELECT type, version, payload FROM events WHERE game_id = %s ORDER BY seq", [game_id]).fetchall())
+
+
+def bare_fold(rules, rows):
+    """A game's state from its (type, version, payload text) rows: json.loads and the rules' fold, nothing else."""
+    state = None
+    for type_, version, payload in rows:
+        body = json.loads(payload)
+        if type_ == "core.GameCreated":
+            state = rules.initial_state(body["scenario"], body["options"])
+        elif not type_.startswith("core."):
+            state = rules.evolve(state, decode_stored(type_, version, body))
     return state
-
-
-def pg_head_loads(store: PgEventStore, game_id: str) -> tuple[float, float, float]:
-    """`head_loads` on PostgreSQL; the baseline is the head query on the store's connection."""
-    projection.load(store, game_id)
-    hit = median_ms(lambda: projection.load(store, game_id), repeat=20)
-
-    def miss():
-        STATES.clear()
-        projection.load(store, game_id)
-
-    cold = median_ms(miss, repeat=10)
-    query = median_ms(lambda: store.conn.execute("SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC "
-                                                 "LIMIT 1", [game_id]).fetchone(), repeat=20)
-    return hit, cold, query
 
 
 # -- the SNC game -------------------------------------------------------------------------------------------
@@ -315,15 +293,8 @@ def any_seq(store: EventStore, game_id: str, seqs: list[int]) -> tuple[float, fl
         projection.load(store, game_id, at)
 
     def bare(at: int):
-        state = None
-        for type_, version, payload in store.db.execute(
-                "SELECT type, version, payload FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, at]):
-            body = json.loads(payload)
-            if type_ == "core.GameCreated":
-                state = rules.initial_state(body["scenario"], body["options"])
-            elif not type_.startswith("core."):
-                state = rules.evolve(state, decode_stored(type_, version, body))
-        return state
+        return bare_fold(rules, store.db.execute(
+            "SELECT type, version, payload FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, at]))
 
     worst, worst_at = 0.0, seqs[0]
     for at in seqs:
@@ -546,7 +517,7 @@ def main() -> None:
         if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
             cluster = pg_cluster.start()
             pg_url = cluster.create_database("bench")
-            pg_store, pg_id = pg_long_game(pg_url, args.events)
+            pg_store, pg_id = long_game(tmp, args.events, pg_url)
         fuzz_seed = 1000
         writer_log: list[dict[str, float]] = []
         for r in range(args.rounds):
@@ -589,7 +560,7 @@ def main() -> None:
                     rows["pg_rebuild"].add(median_ms(lambda: projection.load(pg_store, pg_id, use_snapshots=False),
                                                      1),
                                            median_ms(lambda: pg_bare_rebuild(pg_store, pg_id), 1))
-                hit, miss, query = pg_head_loads(pg_store, pg_id)
+                hit, miss, query = head_loads(pg_store, pg_id)
                 rows["pg_hit"].add(hit, query)
                 rows["pg_miss"].add(miss, query)
             if "cpu" in wanted:
