@@ -425,14 +425,14 @@ def _pbem(ctx: Context):
 @click.pass_obj
 def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file, open_game_creation: bool) -> None:
     """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
-    files in outbox/), sent from the outbox by a background thread; links in emails need HEXLEDGER_PUBLIC_URL.
+    files in outbox/), sent from the outbox by a sender process; links in emails need HEXLEDGER_PUBLIC_URL.
     Prints an access log: one line per request (app/web/access.py)."""
     from waitress import serve
 
     from app.web import create_app
     from app.web.access import AccessLog
 
-    config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "background"}  # mail sent by a thread
+    config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "process"}  # mail laid out and sent by a process of its own
     if admin_token_file is not None:
         config["ADMIN_TOKEN"] = admin_token_file.read().strip()
     if open_game_creation:

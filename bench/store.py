@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.events.backends import open_store  # noqa: E402
 from app.events.envelope import canonical_json  # noqa: E402
 from app.events.registry import _BY_NAME, encode  # noqa: E402
 from app.events.store import EventStore, NewEvent  # noqa: E402
@@ -79,8 +80,9 @@ def bench_appends(tmp: Path, commands: int) -> tuple[float, float]:
     return store_rate, raw_rate
 
 
-def long_game(tmp: Path, events: int) -> tuple[EventStore, str]:
-    store = EventStore(str(tmp / "long.sqlite3"))
+def long_game(tmp: Path, events: int, location: str | None = None) -> tuple[EventStore, str]:
+    """A skirmish game of `events` events with its snapshots, in tmp/long.sqlite3 or at `location` (a URL)."""
+    store = open_store(location or str(tmp / "long.sqlite3"))
     game_id = games.create_game(store, "skirmish")
     seq = store.head(game_id)[0]
     i = 0

@@ -1,13 +1,17 @@
 """Issue 15's table: every workload beside a baseline measured in the same run, in interleaved rounds.
 
 Each round measures every row once, the row's own figure and its baseline one after the other, so a busy
-moment on a shared machine falls on both; the table prints the median of the rounds. Baselines: raw sqlite3
-(same rows), the eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL),
-a bare endpoint on the same waitress server, a bare fold without the store, a bare Python process.
+moment on a shared machine falls on both; the table prints the median of the rounds and the spread (the lowest and
+highest ratio of one sample to its own baseline). The durable-writers rows take --alternations samples a round, the
+SQLite store, eventsourcing and PostgreSQL in turn, their order rotating. Baselines: raw sqlite3 (same rows), the
+eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL), a bare endpoint on the
+same waitress server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the
+script starts (bench/pg_cluster.py), beside SQLite's.
 
-    python bench/table.py [--rounds 3] [--events 20000] [--big 100000]
+    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,cpu,pg,...]
 
-Needs the bench extra (pip install -e '.[bench]': eventsourcing). No test runs this; no test asserts a time.
+Needs the bench extra (pip install -e '.[bench]': eventsourcing) and, for the PostgreSQL rows, Debian's postgresql
+(as the tests do). No test runs this; no test asserts a time.
 """
 from __future__ import annotations
 
@@ -28,19 +32,25 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "snc")]
 
 from app.events import dice  # noqa: E402
+from app.events.backends import open_store  # noqa: E402
 from app.events.envelope import canonical_json  # noqa: E402
 from app.events.registry import decode_stored  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.projections.cache import STATES  # noqa: E402
 from app.service import games  # noqa: E402
+from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
+
+if TYPE_CHECKING:
+    from app.events.pg_store import PgEventStore
 
 SNC_DICE_SEED = "hexledger-bench-dice-seed"  # with orders chosen by random.Random(0): a full 12-turn SNC game
 WRITERS = 4
@@ -81,11 +91,14 @@ class Row:
         self.theirs.append(theirs)
 
     def line(self) -> str:
+        """The medians, their ratio, and the spread: the lowest and highest ratio of one sample to its baseline."""
         ours, theirs = statistics.median(self.ours), statistics.median(self.theirs)
         ratio = ours / theirs if theirs else float("nan")
+        ratios = [o / t for o, t in zip(self.ours, self.theirs, strict=True) if t]
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "-"
         met = "met" if self.check(ours, theirs) else "NOT MET"
-        return (f"{self.name:46} {ours:10.3f} {theirs:10.3f} {self.unit:9} {ratio:7.2f}x  {self.goal:22} {met:8}"
-                f" baseline: {self.baseline}")
+        return (f"{self.name:54} {ours:10.3f} {theirs:10.3f} {self.unit:9} {ratio:7.2f}x {spread:>11}  {self.goal:22}"
+                f" {met:8} baseline: {self.baseline}")
 
 
 # -- SQLite store rows ------------------------------------------------------------------------------------
@@ -122,21 +135,29 @@ def appends_cpu(tmp: Path, commands: int) -> tuple[float, float]:
     return ours, theirs
 
 
-def appends_concurrent(tmp: Path, each: int) -> tuple[float, float]:
-    """Durable commands per second, WRITERS threads each appending to its own game: the store (group commit)
-    vs eventsourcing's SQLite recorder at synchronous=FULL (WAL), each insert one transaction."""
-    path = str(tmp / f"writers-{time.monotonic_ns()}.sqlite3")
-    setup = EventStore(path)
-    for w in range(WRITERS):
-        setup.create_game(f"g{w}", "skirmish", "meeting", command_batch(0)[:1], None)
+def store_writers(location: str, each: int) -> float:
+    """Durable commands per second of the store (`location`: a SQLite file or a postgresql:// URL), WRITERS
+    threads each appending `each` commands to its own game on its own connection, one transaction each."""
+    setup = open_store(location)
+    names = [f"w{time.monotonic_ns()}-{w}" for w in range(WRITERS)]
+    for name in names:
+        setup.create_game(name, "skirmish", "meeting", command_batch(0)[:1], None)
 
     def ours(w: int, barrier: threading.Barrier) -> None:
-        store, seq = EventStore(path), 1
+        store, seq = open_store(location), 1
         barrier.wait()
         for i in range(each):
-            seq = store.append(f"g{w}", seq, command_batch(i))[-1].seq
+            seq = store.append(names[w], seq, command_batch(i))[-1].seq
         store.close()
 
+    rate = WRITERS * each / together(ours, WRITERS)
+    setup.close()
+    return rate
+
+
+def eventsourcing_writers(tmp: Path, each: int) -> float:
+    """The baseline of `store_writers`: eventsourcing's SQLite recorder at synchronous=FULL (WAL), WRITERS threads,
+    each insert of a command's events one transaction."""
     from eventsourcing.persistence import StoredEvent as ESEvent
     from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteConnectionPool, SQLiteDatastore
 
@@ -158,15 +179,46 @@ def appends_concurrent(tmp: Path, each: int) -> tuple[float, float]:
             recorder.insert_events([ESEvent(f"g{w}", i * 3 + k + 1, e.type, canonical_json(e.payload).encode())
                                     for k, e in enumerate(command_batch(i))])
 
-    rates = [WRITERS * each / together(work, WRITERS) for work in (ours, theirs)]
+    rate = WRITERS * each / together(theirs, WRITERS)
     datastore.close()
-    setup.close()
-    return rates[0], rates[1]
+    return rate
 
 
-def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
+def writer_samples(tmp: Path, pg_url: str | None, each: int, alternations: int) -> list[dict[str, float]]:
+    """`alternations` samples of the durable-writers rows, each measuring SQLite's store, eventsourcing and (with
+    `pg_url`) PostgreSQL's store back to back, in an order that rotates from one sample to the next, so a busy
+    moment of the machine falls on each of them in turn."""
+    runs = {"sqlite": lambda: store_writers(str(tmp / f"writers-{time.monotonic_ns()}.sqlite3"), each),
+            "eventsourcing": lambda: eventsourcing_writers(tmp, each)}
+    if pg_url is not None:
+        runs["postgresql"] = lambda: store_writers(pg_url, each)
+    order = list(runs)
+    samples = []
+    for n in range(alternations):
+        turn = order[n % len(order):] + order[:n % len(order)]
+        sync = sync_ms(tmp)
+        samples.append({"sync_ms": sync, **{name: runs[name]() for name in turn}})
+    return samples
+
+
+def sync_ms(tmp: Path, times: int = 5) -> float:
+    """The median time of an fdatasync of a freshly written 4 KiB page, now: what a durable commit waits for."""
+    path = tmp / "sync-probe"
+    took = []
+    with open(path, "wb") as probe:
+        for _ in range(times):
+            probe.write(os.urandom(4096))
+            probe.flush()
+            start = time.perf_counter()
+            os.fdatasync(probe.fileno())
+            took.append(time.perf_counter() - start)
+    path.unlink()
+    return statistics.median(took) * 1000
+
+
+def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, float, float]:
     """State at the head: from the in-memory cache (hit), from the latest snapshot (miss); the baseline is the
-    raw sqlite3 query for the head row."""
+    bare query for the head row (raw sqlite3; on PostgreSQL, on the store's connection)."""
     projection.load(store, game_id)
     hit = median_ms(lambda: projection.load(store, game_id), repeat=20)
 
@@ -175,11 +227,36 @@ def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
         projection.load(store, game_id)
 
     cold = median_ms(miss, repeat=10)
-    raw = sqlite3.connect(store.path)
-    query = median_ms(lambda: raw.execute("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC "
-                                          "LIMIT 1", [game_id]).fetchone(), repeat=20)
-    raw.close()
+    sqlite = isinstance(store, EventStore)
+    raw = sqlite3.connect(store.path) if sqlite else store.conn
+    head = f"SELECT seq, hash FROM events WHERE game_id = {'?' if sqlite else '%s'} ORDER BY seq DESC LIMIT 1"
+    query = median_ms(lambda: raw.execute(head, [game_id]).fetchone(), repeat=20)
+    if sqlite:
+        raw.close()
     return hit, cold, query
+
+
+def pg_bare_rebuild(store: PgEventStore, game_id: str):
+    """bench/store.py's bare_rebuild on PostgreSQL: SELECT, json.loads and fold, nothing else."""
+    from psycopg.rows import tuple_row
+
+    from app.rules.catalog import get_rules
+
+    with store.conn.cursor(row_factory=tuple_row) as cursor:
+        return bare_fold(get_rules("skirmish"), cursor.execute(
+            "SELECT type, version, payload FROM events WHERE game_id = %s ORDER BY seq", [game_id]).fetchall())
+
+
+def bare_fold(rules, rows):
+    """A game's state from its (type, version, payload text) rows: json.loads and the rules' fold, nothing else."""
+    state = None
+    for type_, version, payload in rows:
+        body = json.loads(payload)
+        if type_ == "core.GameCreated":
+            state = rules.initial_state(body["scenario"], body["options"])
+        elif not type_.startswith("core."):
+            state = rules.evolve(state, decode_stored(type_, version, body))
+    return state
 
 
 # -- the SNC game -------------------------------------------------------------------------------------------
@@ -216,15 +293,8 @@ def any_seq(store: EventStore, game_id: str, seqs: list[int]) -> tuple[float, fl
         projection.load(store, game_id, at)
 
     def bare(at: int):
-        state = None
-        for type_, version, payload in store.db.execute(
-                "SELECT type, version, payload FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, at]):
-            body = json.loads(payload)
-            if type_ == "core.GameCreated":
-                state = rules.initial_state(body["scenario"], body["options"])
-            elif not type_.startswith("core."):
-                state = rules.evolve(state, decode_stored(type_, version, body))
-        return state
+        return bare_fold(rules, store.db.execute(
+            "SELECT type, version, payload FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, at]))
 
     worst, worst_at = 0.0, seqs[0]
     for at in seqs:
@@ -258,10 +328,11 @@ class Server:
         from app.mail.transport import MailConfig
         from app.web import create_app
 
-        # as `cli.py serve` runs: turn emails sent by the outbox's thread, the answer waits for its own commit;
+        # as `cli.py serve` runs: turn emails sent by the outbox's sender process, the answer waits for its own commit;
         # the per-token rate limit stays on, lifted to a rate the benchmark cannot reach
-        self.app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp / "http.sqlite3"),
-                               "MAIL_SENDER": "background",
+        self.db = str(tmp / "http.sqlite3")
+        self.app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": self.db,
+                               "MAIL_SENDER": "process",
                                "MAIL": MailConfig(outbox=str(tmp / "outbox")),
                                "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
         self.app.add_url_rule("/bench/bare", "bare", lambda: {"ok": True})
@@ -303,6 +374,20 @@ class Server:
             raise failures[0]
         return clients * count / elapsed, statistics.median(latencies) * 1000
 
+    def drained(self, seconds: float = 120.0) -> None:
+        """Wait until the sender process has sent the turn emails the submits queued: their layout is the submits'
+        cost (measured while they run), not that of the measurement that follows."""
+        store = EventStore(self.db)
+        deadline = time.monotonic() + seconds
+        while store.mail_queue() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        store.close()
+
+    def close(self) -> None:
+        """Stop serving and stop the mail sender (it may still be writing turn emails into the folder)."""
+        self.server.close()
+        self.app.extensions["hexledger_sender"].stop()
+
     def bare(self, client: int):
         return "GET", "/bench/bare", None, {}
 
@@ -339,6 +424,14 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
     return service, alone
 
 
+GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
+    "http": ("submit1", "submit", "submit_p50", "read"), "rebuild": ("rebuild",), "head": ("hit", "miss"),
+    "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
+    "pg": ("pg_writers", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
+    "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -346,8 +439,11 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100000, help="events of the game whose head is loaded")
     parser.add_argument("--requests", type=int, default=100, help="HTTP requests per measurement per round")
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
+    parser.add_argument("--alternations", type=int, default=3,
+                        help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL)")
+    parser.add_argument("--only", default="", help="comma-separated groups of rows to measure (default: all): "
+                                                   + ", ".join(GROUPS))
     args = parser.parse_args()
-    python = sys.executable
     rows = {
         "submit1": Row("HTTP order submit, 1 client (req/s)", "req/s", "bare endpoint, same waitress",
                        ">= 0.3x", lambda o, t: o >= 0.3 * t),
@@ -369,6 +465,16 @@ def main() -> None:
                        "eventsourcing SQLite, WAL+FULL", ">= 1.3x", lambda o, t: o >= 1.3 * t),
         "cpu": Row("append CPU path, synchronous=NORMAL (commands/s)", "cmd/s", "raw sqlite3, same rows",
                    ">= 0.6x", lambda o, t: o >= 0.6 * t),
+        "pg_writers": Row(f"PostgreSQL: append, durable, {WRITERS} writers (commands/s)", "cmd/s",
+                          "eventsourcing SQLite, WAL+FULL", ">= 1.3x", lambda o, t: o >= 1.3 * t),
+        "pg_vs_sqlite": Row(f"  PostgreSQL vs SQLite store, {WRITERS} writers (commands/s)", "cmd/s",
+                            "the SQLite store, same samples", "(issue: 2.8x)", lambda o, t: True),
+        "pg_rebuild": Row(f"PostgreSQL: full rebuild of {args.events} events (ms)", "ms",
+                          "bare SELECT + json.loads + fold, PostgreSQL", "<= 1.5x", lambda o, t: o <= 1.5 * t),
+        "pg_hit": Row(f"PostgreSQL: state at head, {args.events}-event game, hit (ms)", "ms",
+                      "head query, PostgreSQL", "<= 1 ms", lambda o, t: o <= 1),
+        "pg_miss": Row(f"PostgreSQL: state at head, {args.events}-event game, miss (ms)", "ms",
+                       "head query, PostgreSQL", "<= 5 ms", lambda o, t: o <= 5),
         "verify": Row("audit (cli.py verify) of a 12-turn SNC game (s)", "s", "python -c pass",
                       "< 1 s", lambda o, t: o < 1),
         "verify_cpu": Row("  the same, CPU time (s)", "s", "python -c pass", "< 1 s", lambda o, t: o < 1),
@@ -379,65 +485,123 @@ def main() -> None:
         "fuzz": Row("SNC fuzzer through the service (games/min)", "games/min", "the rules alone",
                     ">= 10/min", lambda o, t: o >= 10),
     }
+    wanted = set(args.only.split(",")) if args.only else set(GROUPS)
+    unknown = wanted - set(GROUPS)
+    if unknown:
+        parser.error(f"--only: no group {', '.join(sorted(unknown))}; groups: {', '.join(GROUPS)}")
+    rows = {key: row for key, row in rows.items() if any(key in GROUPS[g] for g in wanted)}
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        print("preparing: a long skirmish game, a 100k-event game, a 12-turn SNC game, HTTP games ...", flush=True)
-        long_store, long_id = long_game(tmp, args.events)
-        (tmp / "big").mkdir()
-        big_store, big_id = long_game(tmp / "big", args.big)
-        snc_path = str(tmp / "snc.sqlite3")
-        snc_id = snc_game(snc_path)
-        snc_store = EventStore(snc_path)
-        projection.rebuild_snapshots(snc_store, snc_id)
-        snc_head = snc_store.head(snc_id)[0]
-        server = Server(tmp, args.requests * args.rounds * 2, WRITERS)
-        env = {**os.environ, "HEXLEDGER_DB": snc_path}
-        do_store = EventStore(snc_path)
-        do_games = [games.create_game(do_store, "skirmish") for _ in range(args.rounds * 3)]
-        for g in do_games:
-            for side in ("red", "blue"):
-                games.join(do_store, g, side, f"{side}@bench.example", side)
-        do_store.close()
+        print(f"preparing: {', '.join(g for g in GROUPS if g in wanted)} ...", flush=True)
+        if "rebuild" in wanted:
+            long_store, long_id = long_game(tmp, args.events)
+        if "head" in wanted:
+            (tmp / "big").mkdir()
+            big_store, big_id = long_game(tmp / "big", args.big)
+        if wanted & {"anyseq", "cli"}:
+            snc_path = str(tmp / "snc.sqlite3")
+            snc_id = snc_game(snc_path)
+            snc_store = EventStore(snc_path)
+            projection.rebuild_snapshots(snc_store, snc_id)
+            snc_head = snc_store.head(snc_id)[0]
+            env = {**os.environ, "HEXLEDGER_DB": snc_path}
+            do_store = EventStore(snc_path)
+            do_games = [games.create_game(do_store, "skirmish") for _ in range(args.rounds * 3)]
+            for g in do_games:
+                for side in ("red", "blue"):
+                    games.join(do_store, g, side, f"{side}@bench.example", side)
+            do_store.close()
+        if "http" in wanted:
+            server = Server(tmp, args.requests * args.rounds * 2, WRITERS)
+        pg_url = None
+        if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
+            cluster = pg_cluster.start()
+            pg_url = cluster.create_database("bench")
+            pg_store, pg_id = long_game(tmp, args.events, pg_url)
         fuzz_seed = 1000
+        writer_log: list[dict[str, float]] = []
         for r in range(args.rounds):
             print(f"round {r + 1} of {args.rounds}", flush=True)
-            bare_rps, _ = server.rate(server.bare, args.requests)
-            submit_rps, _ = server.rate(server.submit, args.requests)
-            read_rps, _ = server.rate(server.read, args.requests)
-            rows["submit1"].add(submit_rps, bare_rps)
-            rows["read"].add(read_rps, bare_rps)
-            bare_rps, bare_p50 = server.rate(server.bare, args.requests, WRITERS)
-            submit_rps, submit_p50 = server.rate(server.submit, args.requests, WRITERS)
-            rows["submit"].add(submit_rps, bare_rps)
-            rows["submit_p50"].add(submit_p50, bare_p50)
-            STATES.clear()
-            for _ in range(3):  # alternately, three times each
-                rows["rebuild"].add(median_ms(lambda: projection.load(long_store, long_id, use_snapshots=False), 1),
-                                    median_ms(lambda: bare_rebuild(long_store, long_id), 1))
-            hit, miss, query = head_loads(big_store, big_id)
-            rows["hit"].add(hit, query)
-            rows["miss"].add(miss, query)
-            rows["anyseq"].add(*any_seq(snc_store, snc_id, list(range(1 + r, snc_head + 1, 3))))
-            rows["writers"].add(*appends_concurrent(tmp, 100))
-            rows["cpu"].add(*appends_cpu(tmp, 500))
-            bare_wall, bare_cpu = process([python, "-c", "pass"], env)
-            wall, cpu = process([python, "cli.py", "verify", snc_id], env)
-            rows["verify"].add(wall, bare_wall)
-            rows["verify_cpu"].add(cpu, bare_cpu)
-            rows["show"].add(process([python, "cli.py", "show", snc_id], env)[0], bare_wall)
-            rows["state"].add(process([python, "cli.py", "state", snc_id], env)[0], bare_wall)
-            wall, cpu = process([python, "cli.py", "do", do_games[r], "end", "--as", "red"], env)
-            rows["do"].add(wall, bare_wall)
-            rows["do_cpu"].add(cpu, bare_cpu)
-            rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
-            fuzz_seed += args.fuzz_games
+            if "http" in wanted:
+                bare_rps, _ = server.rate(server.bare, args.requests)
+                submit_rps, _ = server.rate(server.submit, args.requests)
+                server.drained()
+                read_rps, _ = server.rate(server.read, args.requests)
+                rows["submit1"].add(submit_rps, bare_rps)
+                rows["read"].add(read_rps, bare_rps)
+                bare_rps, bare_p50 = server.rate(server.bare, args.requests, WRITERS)
+                submit_rps, submit_p50 = server.rate(server.submit, args.requests, WRITERS)
+                server.drained()
+                rows["submit"].add(submit_rps, bare_rps)
+                rows["submit_p50"].add(submit_p50, bare_p50)
+            if "rebuild" in wanted:
+                STATES.clear()
+                for _ in range(3):  # alternately, three times each
+                    rows["rebuild"].add(median_ms(lambda: projection.load(long_store, long_id, use_snapshots=False),
+                                                  1),
+                                        median_ms(lambda: bare_rebuild(long_store, long_id), 1))
+            if "head" in wanted:
+                hit, miss, query = head_loads(big_store, big_id)
+                rows["hit"].add(hit, query)
+                rows["miss"].add(miss, query)
+            if "anyseq" in wanted:
+                rows["anyseq"].add(*any_seq(snc_store, snc_id, list(range(1 + r, snc_head + 1, 3))))
+            if wanted & {"writers", "pg"}:
+                for sample in writer_samples(tmp, pg_url, 100, args.alternations):
+                    writer_log.append(sample)
+                    if "writers" in wanted:
+                        rows["writers"].add(sample["sqlite"], sample["eventsourcing"])
+                    if "pg" in wanted:
+                        rows["pg_writers"].add(sample["postgresql"], sample["eventsourcing"])
+                        rows["pg_vs_sqlite"].add(sample["postgresql"], sample["sqlite"])
+            if "pg" in wanted:
+                STATES.clear()
+                for _ in range(3):
+                    rows["pg_rebuild"].add(median_ms(lambda: projection.load(pg_store, pg_id, use_snapshots=False),
+                                                     1),
+                                           median_ms(lambda: pg_bare_rebuild(pg_store, pg_id), 1))
+                hit, miss, query = head_loads(pg_store, pg_id)
+                rows["pg_hit"].add(hit, query)
+                rows["pg_miss"].add(miss, query)
+            if "cpu" in wanted:
+                rows["cpu"].add(*appends_cpu(tmp, 500))
+            if "cli" in wanted:
+                python = sys.executable
+                bare_wall, bare_cpu = process([python, "-c", "pass"], env)
+                wall, cpu = process([python, "cli.py", "verify", snc_id], env)
+                rows["verify"].add(wall, bare_wall)
+                rows["verify_cpu"].add(cpu, bare_cpu)
+                rows["show"].add(process([python, "cli.py", "show", snc_id], env)[0], bare_wall)
+                rows["state"].add(process([python, "cli.py", "state", snc_id], env)[0], bare_wall)
+                wall, cpu = process([python, "cli.py", "do", do_games[r], "end", "--as", "red"], env)
+                rows["do"].add(wall, bare_wall)
+                rows["do_cpu"].add(cpu, bare_cpu)
+            if "fuzz" in wanted:
+                rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
+                fuzz_seed += args.fuzz_games
+        if "http" in wanted:
+            server.close()
+        if "pg" in wanted:
+            pg_store.close()
+            cluster.stop()
         load = os.getloadavg()
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "
-          f"median of {args.rounds} interleaved rounds")
-    print(f"{'workload':46} {'hexledger':>10} {'baseline':>10} {'unit':9} {'ratio':>8}  {'goal':22} {'':8}")
+          f"median of {args.rounds} interleaved rounds ({args.alternations} samples a round for the durable writers)")
+    print(f"{'workload':54} {'hexledger':>10} {'baseline':>10} {'unit':9} {'ratio':>8} {'spread':>11}  {'goal':22}")
     for row in rows.values():
         print(row.line())
+
+    if writer_log:
+        print(f"\ndurable writers, each sample (commands/s; sync: an fdatasync just before it): {WRITERS} writers")
+        print(f"{'sync ms':>8} {'SQLite store':>13} {'eventsourcing':>14} {'ratio':>7}"
+              + (f" {'PostgreSQL':>11} {'ratio':>7}" if pg_url else ""))
+        for sample in sorted(writer_log, key=lambda x: x["sync_ms"]):
+            line = (f"{sample['sync_ms']:8.2f} {sample['sqlite']:13.0f} {sample['eventsourcing']:14.0f} "
+                    f"{sample['sqlite'] / sample['eventsourcing']:6.2f}x")
+            if pg_url:
+                line += f" {sample['postgresql']:11.0f} {sample['postgresql'] / sample['eventsourcing']:6.2f}x"
+            print(line)
 
 
 if __name__ == "__main__":

@@ -14,15 +14,37 @@ GENESIS_HASH = "0" * 64
 
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_STRING = json.encoder.encode_basestring  # the encoder's own quoting of a string (ensure_ascii=False): C
+# _CANONICAL's C encoder, made once (JSONEncoder.encode makes one a call), without the check for circular
+# containers (a payload is JSON data: such a value ends in RecursionError instead of ValueError)
+_C_ENCODER = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    None, _CANONICAL.default, _STRING, None, ":", ",", True, False, False)
 
 
 def canonical_json(obj: Any) -> str:
     """One encoding per value: sorted keys, no whitespace, UTF-8, no NaN."""
-    return _CANONICAL.encode(obj)
+    return "".join(_C_ENCODER(obj, 0)) if _C_ENCODER else _CANONICAL.encode(obj)
 
 
 def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+
+def envelope_json(game_id: str, seq: int, type_: str, version: int, payload_json: str, actor: str, at: str,
+                  causation: int | None, prev_hash: str) -> str:
+    """`canonical_json` of an event's hashed fields, given its payload already encoded (`payload_json`): the
+    envelope's fields are laid out in key order around it, so a payload is encoded once for both its row and its
+    hash. Any field of another type than the usual is left to `canonical_json` itself."""
+    if not (type(seq) is int and type(version) is int and (causation is None or type(causation) is int)
+            and type(game_id) is str and type(type_) is str and type(actor) is str and type(at) is str
+            and type(prev_hash) is str):
+        return canonical_json({"game_id": game_id, "seq": seq, "type": type_, "version": version,
+                               "payload": json.loads(payload_json), "actor": actor, "at": at,
+                               "causation": causation, "prev_hash": prev_hash})
+    return (f'{{"actor":{_STRING(actor)},"at":{_STRING(at)},"causation":{"null" if causation is None else causation},'
+            f'"game_id":{_STRING(game_id)},"payload":{payload_json},"prev_hash":{_STRING(prev_hash)},"seq":{seq},'
+            f'"type":{_STRING(type_)},"version":{version}}}')
 
 
 class EventBody(NamedTuple):

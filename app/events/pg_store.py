@@ -29,7 +29,7 @@ from pathlib import Path
 
 import psycopg
 from psycopg import errors, sql
-from psycopg.rows import RowMaker, dict_row
+from psycopg.rows import RowFactory, RowMaker, dict_row, tuple_row
 
 from app.events.backends import shown
 from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json
@@ -86,21 +86,21 @@ class PgEventStore:
     def close(self) -> None:
         self.conn.close()
 
-    def _q(self, query, args=None) -> psycopg.Cursor:
-        """Run one statement; a refusal by the server is StoreUnavailable. Outside a transaction, a connection the
-        server dropped since the last statement (a restart, its backend killed) is opened again and the statement
-        run once more on it: what the store runs outside a transaction may run twice (reads, marks that only rise,
-        idempotent inserts)."""
+    def _q(self, query, args=None, rows: RowFactory | None = None) -> psycopg.Cursor:
+        """Run one statement (its rows made by `rows`, default the connection's: dicts of texts as they were sent);
+        a refusal by the server is StoreUnavailable. Outside a transaction, a connection the server dropped since
+        the last statement (a restart, its backend killed) is opened again and the statement run once more on it:
+        what the store runs outside a transaction may run twice (reads, marks that only rise, idempotent inserts)."""
         if self._lock_depth == 0 and (self.conn.closed or self.conn.broken):
             self.conn = self._connect()
         try:
-            return self.conn.execute(query, _params(args))
+            return (self.conn.cursor(row_factory=rows) if rows else self.conn).execute(query, _params(args))
         except psycopg.OperationalError as exc:
             if self._lock_depth or not self.conn.broken:
                 raise refused(exc) from exc
         self.conn = self._connect()
         try:
-            return self.conn.execute(query, _params(args))
+            return (self.conn.cursor(row_factory=rows) if rows else self.conn).execute(query, _params(args))
         except psycopg.OperationalError as exc:
             raise refused(exc) from exc
 
@@ -162,16 +162,18 @@ class PgEventStore:
         last_seq, last_hash = self._head_unlocked(game_id)
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
-        sealed = seal(game_id, expected_seq, last_hash, events)
+        sealed, payloads = seal(game_id, expected_seq, last_hash, events)
         try:
-            self._insert_events(sealed)
+            self._insert_events(sealed, payloads)
         except errors.UniqueViolation as exc:
             raise Conflict(game_id, expected_seq, expected_seq + 1) from exc
         return sealed
 
-    def _insert_events(self, events: list[StoredEvent]) -> None:
-        rows = [_params([getattr(e, c) if c != "payload" else canonical_json(e.payload) for c in EVENT_COLUMNS])
-                for e in events]
+    def _insert_events(self, events: list[StoredEvent], payloads: list[str] | None = None) -> None:
+        """Insert sealed events; `payloads`: their payloads as canonical JSON, if the caller has them (`seal`)."""
+        texts = payloads if payloads is not None else [canonical_json(e.payload) for e in events]
+        rows = [_params([getattr(e, c) if c != "payload" else text for c in EVENT_COLUMNS])
+                for e, text in zip(events, texts, strict=True)]
         try:
             with self.conn.cursor() as cursor:
                 cursor.executemany(f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES "
@@ -295,8 +297,10 @@ class PgEventStore:
         if to_seq is not None:
             query += " AND seq <= %s"
             args.append(to_seq)
-        for row in self._q(query + " ORDER BY seq", args).fetchall():
-            yield EventBody(game_id, row["seq"], row["type"], row["version"], json.loads(row["payload"]))
+        # plain tuples, the payload as read: canonical JSON of an object starts with "{" and escapes NUL, so to_db
+        # stored it as it was (no MARK); a type is a registry name, read back as any text is
+        for seq, type_, version, payload in self._q(query + " ORDER BY seq", args, tuple_row).fetchall():
+            yield EventBody(game_id, seq, from_db(type_), version, json.loads(payload))
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         return next(self.events(game_id, seq, seq), None)
@@ -354,8 +358,9 @@ class PgEventStore:
         self._seat_mark("last_notified_seq", game_id, seat, seq)
 
     def _seat_mark(self, column: str, game_id: str, seat: str, seq: int) -> None:
-        self._q(sql.SQL("UPDATE pbem_members SET {0} = greatest({0}, %s) WHERE game_id = %s AND seat = %s").format(
-            sql.Identifier(column)), [seq, game_id, seat])
+        """Written only when the mark moves forward: a player reading an unchanged game writes no row version."""
+        self._q(sql.SQL("UPDATE pbem_members SET {0} = %s WHERE game_id = %s AND seat = %s AND {0} < %s").format(
+            sql.Identifier(column)), [seq, game_id, seat, seq])
 
     # -- the server's own records -----------------------------------------------------------------------
     def secret(self, name: str, fresh: str) -> str:

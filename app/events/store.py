@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json
+from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json, envelope_json, sha256_hex
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "db" / "hexledger.sqlite3"
@@ -78,19 +78,24 @@ class NewEvent:
     causation: int | None = None
 
 
-def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> list[StoredEvent]:
+def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> tuple[list[StoredEvent], list[str]]:
     """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), chained and sealed, one
-    time of writing for the batch; every backend appends what this returns."""
+    time of writing for the batch, and their payloads as stored (canonical JSON, encoded once for the row and the
+    hash); every backend appends what this returns."""
     at = utc_now()
     sealed: list[StoredEvent] = []
-    for offset, new in enumerate(events, start=1):
-        event = StoredEvent.sealed(
-            game_id=game_id, seq=after_seq + offset, type=new.type, version=new.version,
-            payload=new.payload, actor=new.actor, at=at, causation=new.causation, prev_hash=prev_hash,
-        )
-        sealed.append(event)
-        prev_hash = event.hash
-    return sealed
+    payloads: list[str] = []
+    seq = after_seq
+    for new in events:
+        seq += 1
+        payload_json = canonical_json(new.payload)
+        hash_ = sha256_hex(envelope_json(game_id, seq, new.type, new.version, payload_json, new.actor, at,
+                                         new.causation, prev_hash))
+        sealed.append(StoredEvent(game_id, seq, new.type, new.version, new.payload, new.actor, at, new.causation,
+                                  prev_hash, hash_))
+        payloads.append(payload_json)
+        prev_hash = hash_
+    return sealed, payloads
 
 
 def utc_now() -> str:
@@ -130,6 +135,8 @@ class EventStore:
         conn.execute("PRAGMA foreign_keys=ON")
         self.db = conn
         self._sync = None if self.path == ":memory:" else _GroupSync.of(self.path)
+        self._heads = _heads_of(self.path)
+        self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits
         self._lock_depth = 0
         self._wants_fsync = False
         self._migrate()
@@ -179,8 +186,16 @@ class EventStore:
             return self._append_locked(game_id, 0, first_events, (0, GENESIS_HASH))
 
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
-        """Append `events` after `expected_seq`, or raise Conflict and write nothing."""
+        """Append `events` after `expected_seq`, or raise Conflict and write nothing.
+
+        The head this process last committed for the game (seq, hash) is kept (`_heads_of`): when the caller
+        expects that seq, the new events are chained to it without reading the head. The stream is append-only, so
+        that event is still there with that hash; if another process appended since, the first new event's seq is
+        taken, the insert fails on the key (game_id, seq), and that is the Conflict, as if the head had been read."""
         with self._write_lock():
+            known = self._heads.get(game_id)
+            if known is not None and known[0] == expected_seq:
+                return self._append_locked(game_id, expected_seq, events, known)
             head = self._head_unlocked(game_id)
             if head[0] == 0 and not self.game_exists(game_id):  # every game has its first events
                 raise UnknownGame(game_id)
@@ -193,9 +208,12 @@ class EventStore:
             self._register_game(game_id, rules, scenario, parent)
             self._insert_events(events)
 
-    def _insert_events(self, events: list[StoredEvent]) -> None:
+    def _insert_events(self, events: list[StoredEvent], payloads: list[str] | None = None) -> None:
+        """Insert sealed events; `payloads`: their payloads as canonical JSON, if the caller has them (`seal`)."""
+        texts = payloads if payloads is not None else [canonical_json(e.payload) for e in events]
         self.db.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                 [_row(e) for e in events])
+                            [(e.game_id, e.seq, e.type, e.version, text, e.actor, e.at, e.causation, e.prev_hash,
+                              e.hash) for e, text in zip(events, texts, strict=True)])
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
         if self.game_exists(game_id):
@@ -210,11 +228,14 @@ class EventStore:
         last_seq, last_hash = head
         if last_seq != expected_seq:
             raise Conflict(game_id, expected_seq, last_seq)
-        sealed = seal(game_id, expected_seq, last_hash, events)
+        sealed, payloads = seal(game_id, expected_seq, last_hash, events)
         try:
-            self._insert_events(sealed)
+            self._insert_events(sealed, payloads)
         except sqlite3.IntegrityError as exc:
+            self._heads.pop(game_id, None)
             raise Conflict(game_id, expected_seq, self._head_unlocked(game_id)[0]) from exc
+        if sealed:
+            self._new_heads[game_id] = (sealed[-1].seq, sealed[-1].hash)
         return sealed
 
     class _Lock:
@@ -231,6 +252,7 @@ class EventStore:
                 self.store._wants_fsync |= self.durable
                 return
             self.store._wants_fsync = self.durable
+            self.store._new_heads.clear()
             # this process's writers queue here, woken as soon as the writer before them commits; SQLite's own
             # busy handler (for other processes) sleeps a millisecond or more between tries
             queue = self.store._sync.writers if self.store._sync is not None else None
@@ -258,9 +280,11 @@ class EventStore:
                     except sqlite3.OperationalError as commit_error:
                         self.conn.execute("ROLLBACK")
                         raise unavailable(commit_error) from commit_error
+                    self.store._heads.update(self.store._new_heads)  # committed: the games' heads now
                 elif self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
             finally:
+                self.store._new_heads.clear()
                 if self.queued is not None:
                     self.queued.release()  # the next writer goes on while this one waits for its fsync
                     self.queued = None
@@ -607,9 +631,16 @@ def _column(name: str) -> str:
 _COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash"
 
 
-def _row(e: StoredEvent) -> tuple:
-    return (e.game_id, e.seq, e.type, e.version, canonical_json(e.payload), e.actor, e.at, e.causation,
-            e.prev_hash, e.hash)
+_HEADS: dict[tuple[int, int], dict[str, tuple[int, str]]] = {}
+
+
+def _heads_of(path: str) -> dict[str, tuple[int, str]]:
+    """The heads (seq, hash) of the games this process has appended to, by game, shared by its connections to one
+    database file: the file itself (device and inode), so a file put in another's place starts with none."""
+    if path == ":memory:":
+        return {}
+    found = os.stat(path)
+    return _HEADS.setdefault((found.st_dev, found.st_ino), {})
 
 
 

@@ -213,6 +213,13 @@ def load(store: EventStore, game_id: str, at: int | None = None, use_snapshots: 
     return state
 
 
+def remember(store: EventStore, state: GameState, hash_: str) -> None:
+    """Keep a state the caller folded from events it just appended (the last one's hash `hash_`), so the next
+    `load` of the game starts from it without reading the store: an order's state is folded once. Checked against
+    the stored hash like any entry, so a transaction that rolled back leaves nothing wrong behind."""
+    STATES.put(_store_key(store), state.meta.game_id, state.meta.seq, hash_, state)
+
+
 def _store_key(store: EventStore) -> str:
     """Which database a cached state belongs to: the store's location (an in-memory database: this object)."""
     return store.path if store.path != ":memory:" else f":memory:{id(store)}"

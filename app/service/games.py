@@ -170,24 +170,26 @@ def decide_checked(rules: Rules, state: GameState, command: Command, roller: dic
     return produced
 
 
-def refuse_without_dice(store: EventStore, state: GameState) -> None:
+def refuse_without_dice(store: EventStore, state: GameState) -> str:
     """A game this server cannot roll for takes no orders at all: one imported (its seed stays with the server
     that made it) or whose seed was revealed before its end. Refused before any rule runs, so no order is
-    half-played until the first die it needs (design.md practice 11)."""
+    half-played until the first die it needs (design.md practice 11). Returns the game's dice seed."""
     game_id = state.meta.game_id
     fork_hint = (f"to play on, fork it with a new seed of this server's: `fork {game_id} --at {state.meta.seq}` "
                  f"(API: POST /games/{game_id}/fork)")
     if state.meta.revealed_seed is not None:
         raise GameError(f"game {game_id} takes no orders: its dice seed was revealed, so every die to "
                         f"come is known to all; {fork_hint}")
-    if store.dice_seed(game_id) is None:
+    seed = store.dice_seed(game_id)
+    if seed is None:
         raise GameError(f"game {game_id} takes no orders here: it was imported, and its dice seed stays with the "
                         f"server that made it, so this server cannot roll for it; {fork_hint}")
+    return seed
 
 
-def live_dice(store: EventStore, state: GameState) -> dice.Dice:
-    """The server's dice for this game (`refuse_without_dice` has made sure it holds an unrevealed seed)."""
-    return dice.SeededDice(next_index=state.meta.rolls, seed=store.dice_seed(state.meta.game_id),
+def live_dice(state: GameState, seed: str) -> dice.Dice:
+    """The server's dice for this game, from its unrevealed `seed` (`refuse_without_dice`)."""
+    return dice.SeededDice(next_index=state.meta.rolls, seed=seed,
                            game_id=state.meta.dice_game_id, player_seeds=dict(state.meta.player_seeds))
 
 
@@ -197,18 +199,18 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
     """Check an order against the rules and store it with its events, or raise and write nothing. `auto`: an
     automated seat's order, {"policy", "reason"} (app/service/autoplay.py). `within` writes what the order causes
     (the outbox's mail, bookkeeping) in the order's own transaction."""
-    rules = get_rules(store.game(game_id)["rules"])
     state = projection.load(store, game_id)
+    rules = get_rules(state.meta.rules)
     if expected_seq is not None and expected_seq != state.meta.seq:
         raise Conflict(game_id, expected_seq, state.meta.seq)
     if side in state.meta.automated and auto is None:
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
                         "from anyone")
     command = parse_order(rules, state, side, text)
-    refuse_without_dice(store, state)
+    seed = refuse_without_dice(store, state)
     actor = actor or f"player:{side}"
     try:
-        produced = decide_checked(rules, state, command, live_dice(store, state))
+        produced = decide_checked(rules, state, command, live_dice(state, seed))
     except RolledThenFailed as fault:
         _spend(store, game_id, state, core.RollsSpent(side=side, text=text.strip(), command=command.to_dict()),
                actor, fault)
@@ -217,14 +219,13 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
     batch += [_new(e, actor, order_seq) for e in produced]
     after = _fold_new(rules, state, game_id, batch)
     if rules.outcome(after.game) is not None and after.meta.revealed_seed is None:
-        seed = store.dice_seed(game_id)
-        if seed is not None:
-            batch.append(_new(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
+        batch.append(_new(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
     with store.transaction():
         stored = store.append(game_id, state.meta.seq, batch)
         final = projection.fold_all(rules, stored, state)
         if within is not None:
             within(Accepted(stored, final))
+    projection.remember(store, final, stored[-1].hash)
     projection.maybe_snapshot(store, rules, final, state.meta.seq)
     return Accepted(stored, final)
 

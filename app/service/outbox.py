@@ -3,20 +3,25 @@
 
 So an answer reflects the stored write only: a mail server that is down, refuses or is slow, or an .eml folder that
 cannot be written, delays an email; it never loses it and never fails the write. Senders: inline after each write
-(`Pbem`'s default: the CLI, ingest-email, tests), a background thread (`cli.py serve`), and `tick` /
-`cli.py outbox --send` (cron), which also pick up the retries that fell due. A claimed row is leased (LEASE), so two
+(`Pbem`'s default: the CLI, ingest-email, tests), a background thread, a process of its own (`cli.py serve`: a
+turn email's layout, its legal orders and map, takes far longer than the order, and in the server's process it
+would hold the interpreter's lock that the requests need), and `tick` / `cli.py outbox --send` (cron), which also
+pick up the retries that fell due. A claimed row is leased (LEASE), so two
 senders never send it at once; a sender that dies between the send and the record sends it again after the lease,
 with the same Message-ID (at least once).
 """
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import smtplib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from multiprocessing.connection import Connection
 from typing import Protocol
 
 from app.events.store import EventStore, StoreError, utc_text
@@ -93,12 +98,15 @@ def deliver(store: EventStore, composer: Composer, transport: Transport, now: da
     return report
 
 
+Round = Callable[[], datetime | None]  # one round of a sender: deliver what is due, say when the next mail is due
+
+
 class BackgroundSender:
     """`serve`'s sender: a daemon thread that delivers when a write kicks it, when a retry falls due, and every
     POLL_SECONDS (mail queued by other processes: ingest-email, tick). `run` does one round and says when the next
     mail is due; the thread makes its own service (its own database connection) with `make`."""
 
-    def __init__(self, make: Callable[[], Callable[[], datetime | None]], poll: float = POLL_SECONDS):
+    def __init__(self, make: Callable[[], Round], poll: float = POLL_SECONDS):
         self._make, self._poll = make, poll
         self._wake = threading.Event()
         self._stopping = False
@@ -117,15 +125,78 @@ class BackgroundSender:
         self._thread.join()
 
     def _loop(self) -> None:
-        run = None
-        while not self._stopping:
+        def wait_for_kick(seconds: float) -> bool:
+            self._wake.wait(seconds)
             self._wake.clear()
-            wait = self._poll
-            try:
-                run = run or self._make()
-                due = run()
-                if due is not None:
-                    wait = min(wait, max(MIN_WAIT, (due - datetime.now(due.tzinfo)).total_seconds()))
-            except Exception:  # noqa: BLE001 - the sender outlives any one failure; it is logged
-                LOG.exception("outbox: sender round failed")
-            self._wake.wait(wait)
+            return True
+
+        self._wake.clear()
+        _rounds(self._make, wait_for_kick, self._poll, lambda: self._stopping)
+
+
+
+def _rounds(make: Callable[[], Round], wait_for_kick: Callable[[float], bool], poll: float,
+            stopping: Callable[[], bool] = lambda: False) -> None:
+    """A sender's loop: a round, then wait for a kick, the next mail due or `poll` seconds; `wait_for_kick`
+    returns False when the sender must stop."""
+    run = None
+    while not stopping():
+        wait = poll
+        try:
+            run = run or make()
+            due = run()
+            if due is not None:
+                wait = min(wait, max(MIN_WAIT, (due - datetime.now(due.tzinfo)).total_seconds()))
+        except Exception:  # noqa: BLE001 - the sender outlives any one failure; it is logged
+            LOG.exception("outbox: sender round failed")
+        if not wait_for_kick(wait):
+            return
+
+
+class SenderProcess:
+    """`serve`'s sender: a process of its own (BackgroundSender's loop), kicked through a pipe after each write
+    that queued mail. `make` must be picklable (a module-level function, or a partial of one): the process starts
+    fresh (spawn) and makes its own service and database connection with it. It stops when `stop` closes the pipe,
+    or when this process ends, whichever way (the pipe's end is closed by the system)."""
+
+    def __init__(self, make: Callable[[], Round], poll: float = POLL_SECONDS):
+        context = multiprocessing.get_context("spawn")  # never fork a process that runs a server's threads
+        reader, self._writer = context.Pipe(duplex=False)
+        os.set_blocking(self._writer.fileno(), False)  # a kick never waits: a full pipe holds kicks enough
+        self._process = context.Process(target=_sender_process, args=(make, reader, poll),
+                                        name="hexledger-mail-sender", daemon=True)
+        self._reader = reader
+
+    def start(self) -> SenderProcess:
+        self._process.start()
+        self._reader.close()  # the child's copy is the one that reads
+        return self
+
+    def kick(self) -> None:
+        try:
+            self._writer.send_bytes(b"!")  # 5 bytes: a pipe writes them whole or not at all
+        except BlockingIOError:
+            pass  # kicks are waiting already
+        except OSError:  # the sender is gone: the mail waits in the outbox for `tick` (logged once a kick)
+            LOG.warning("outbox: the sender process has ended; mail waits for `tick` or `cli.py outbox --send`")
+
+    def stop(self) -> None:
+        self._writer.close()
+        self._process.join()
+
+    @property
+    def alive(self) -> bool:
+        return self._process.is_alive()
+
+
+def _sender_process(make: Callable[[], Round], kicks: Connection, poll: float) -> None:
+    def wait_for_kick(seconds: float) -> bool:
+        try:
+            if kicks.poll(seconds):
+                while kicks.poll(0):
+                    kicks.recv_bytes()
+        except (EOFError, OSError):  # the server closed its end, or ended
+            return False
+        return True
+
+    _rounds(make, wait_for_kick, poll)

@@ -59,3 +59,9 @@ class Pbem(Seats, Table, Disputes, Mailing, Deadlines):
         """The service on its own connection to the database at `db_path`, a SQLite file or a postgresql:// URL (one
         per thread)."""
         return cls(open_store(db_path, busy_timeout=busy_timeout), config, transport, **options)
+
+
+def sender_round(db_path: str, config: Mail, busy_timeout: float, secret: str | None) -> Callable[[], datetime | None]:
+    """A sender's round (`Pbem.mail_round`) on a service of its own: what the outbox's sender process makes when it
+    starts (outbox.SenderProcess; module-level, so it can be handed to the process)."""
+    return Pbem.open(db_path, config, busy_timeout=busy_timeout, secret=secret).mail_round

@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import threading
+from functools import partial
 
 from flask import Flask, abort, current_app, g, jsonify, request, send_from_directory
 from flask_limiter import ExemptionScope, Limiter
@@ -35,8 +36,8 @@ from app.service.errors import (
     UnknownRules,
     unavailable,
 )
-from app.service.outbox import BackgroundSender
-from app.service.pbem import Pbem, Seat, default_db_path
+from app.service.outbox import BackgroundSender, SenderProcess
+from app.service.pbem import Pbem, Seat, default_db_path, sender_round
 from app.web import ratelimit
 
 
@@ -52,8 +53,9 @@ def create_app(config: dict | None = None) -> Flask:
     fetches a map picture a step; default "600 per minute"),
     HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30),
     MAIL_SENDER (env HEXLEDGER_MAIL_SENDER; "inline", the default: a request's mail is sent after its commit,
-    before the answer; "background", as `cli.py serve` runs: a thread sends it, the answer waits for the commit
-    only; app/service/outbox.py),
+    before the answer; "background": a thread sends it, the answer waits for the commit only; "process", as
+    `cli.py serve` runs: the same from a process of its own, so laying emails out never holds this process's
+    interpreter lock; app/service/outbox.py),
     MAX_JSON_DEPTH (how deeply a JSON body may nest arrays and objects; default 32).
 
     The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service."""
@@ -86,6 +88,16 @@ def create_app(config: dict | None = None) -> Flask:
     sender = None
     if app.config["MAIL_SENDER"] == "background":
         sender = app.extensions["hexledger_sender"] = BackgroundSender(lambda: new_service().mail_round).start()
+    elif app.config["MAIL_SENDER"] == "process":
+        if app.config.get("MAIL_TRANSPORT") is not None:
+            raise ValueError("MAIL_SENDER 'process' sends through the transport MAIL names; a MAIL_TRANSPORT object "
+                             "stays in this process: use 'background' with it")
+        make = partial(sender_round, app.config["HEXLEDGER_DB"], mail, app.config["HEXLEDGER_BUSY_TIMEOUT"],
+                       app.config.get("HEXLEDGER_SECRET"))
+        sender = app.extensions["hexledger_sender"] = SenderProcess(make).start()
+    elif app.config["MAIL_SENDER"] != "inline":
+        raise ValueError(f"MAIL_SENDER (HEXLEDGER_MAIL_SENDER) is inline, background or process, not "
+                         f"{app.config['MAIL_SENDER']!r}")
 
     def service() -> Pbem:
         """One store connection per thread (SQLite connections are not shared across threads)."""

@@ -3,12 +3,17 @@ interface only (no SQL, no handle), run against both backends: SQLite, and Postg
 the test run's own server (tests/conftest.py, `db_location`)."""
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from app.events.backends import open_store
 from app.events.envelope import GENESIS_HASH
 from app.events.store import Conflict, NewEvent, NoPbemSettings, StoreError, UnknownGame
 
+ROOT = Path(__file__).resolve().parents[2]
 T0, T1, T2 = "2030-01-01T00:00:00.000000Z", "2030-01-01T00:01:00.000000Z", "2030-01-01T01:00:00.000000Z"
 
 
@@ -93,6 +98,38 @@ def test_a_transaction_writes_all_or_nothing(backend):
             assert backend.in_transaction
             raise RuntimeError("the write fails")
     assert backend.head("g-1")[0] == 1 and backend.mail_queue() == [] and not backend.in_transaction
+
+
+def test_a_rolled_back_append_leaves_the_head_where_it_was(backend):
+    """The head a store keeps after its own writes is the committed one: after a rollback, the next append chains
+    to the event before, and one expecting the rolled-back head is a conflict (no gap in the stream)."""
+    game(backend)
+    with pytest.raises(RuntimeError), backend.transaction():
+        backend.append("g-1", 1, [ev(2), ev(3)])
+        raise RuntimeError("the write fails")
+    with pytest.raises(Conflict):
+        backend.append("g-1", 3, [ev(4)])
+    [second] = backend.append("g-1", 1, [ev(2)])
+    assert [e.seq for e in backend.events("g-1")] == [1, 2]
+    assert second.prev_hash == backend.event("g-1", 1).hash and backend.head("g-1") == (2, second.hash)
+
+
+def test_a_writer_in_another_process_moves_the_head(backend, db_location):
+    """This store appended last, then another process did: a writer here expecting the head it wrote is refused
+    (Conflict, nothing written), and the next append chains to the other process's event."""
+    game(backend)
+    backend.append("g-1", 1, [ev(2)])
+    other = ("import sys; from app.events.backends import open_store; from app.events.store import NewEvent; "
+             "open_store(sys.argv[1]).append('g-1', 2, [NewEvent('core.X', 1, {'n': 3}, 'other')])")
+    subprocess.run([sys.executable, "-c", other, db_location], cwd=ROOT, check=True)
+    with pytest.raises(Conflict) as refused:
+        backend.append("g-1", 2, [ev(99)])
+    assert refused.value.actual == 3
+    [fourth] = backend.append("g-1", 3, [ev(4)])
+    events = list(backend.events("g-1"))
+    assert [(e.seq, e.actor) for e in events][2:] == [(3, "other"), (4, "test")]
+    assert all(e.prev_hash == before.hash and e.computed_hash() == e.hash
+               for before, e in zip(events, events[1:], strict=False))
 
 
 def test_snapshots_are_a_cache_by_rules_version(backend):

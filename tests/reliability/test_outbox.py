@@ -172,10 +172,12 @@ def test_a_refusing_mail_server_fails_no_answer_and_the_email_waits(tmp_path, sm
     assert json.loads(outbox_cli(db, env).output) == []
 
 
-def test_a_slow_mail_server_does_not_hold_the_answer_of_the_served_api(tmp_path, smtp):
-    """`cli.py serve`'s way (waitress, the background sender): the answer waits for the order's commit only."""
+@pytest.mark.parametrize("sender", ["background", pytest.param("process", marks=pytest.mark.slow)])
+def test_a_slow_mail_server_does_not_hold_the_answer_of_the_served_api(tmp_path, smtp, sender):
+    """`cli.py serve`'s way (waitress, the sender process; or a thread): the answer waits for the order's commit
+    only, and every email goes once the mail server answers."""
     db = str(tmp_path / "slow.sqlite3")
-    app = served(db, mail_env(smtp), MAIL_SENDER="background")
+    app = served(db, mail_env(smtp), MAIL_SENDER=sender)
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     threading.Thread(target=server.run, daemon=True).start()
 
@@ -210,6 +212,8 @@ def test_a_slow_mail_server_does_not_hold_the_answer_of_the_served_api(tmp_path,
     finally:
         server.close()
         app.extensions["hexledger_sender"].stop()
+    if sender == "process":
+        assert not app.extensions["hexledger_sender"].alive  # stopped with the server, not left behind
 
 
 def test_an_outbox_folder_that_cannot_be_written_fails_no_answer_and_loses_nothing(tmp_path):

@@ -38,6 +38,27 @@ def test_commits_are_durable_even_where_the_server_default_is_not(pg_url):
     assert store.conn.execute("SHOW synchronous_commit").fetchone()["synchronous_commit"] == "on"
 
 
+def test_a_seats_mark_that_does_not_move_writes_nothing(pg_url):
+    """A player reading an unchanged game: their seen mark stays, and no new version of their seat's row is written
+    (no dead row, no WAL), as on SQLite, where such a read commits nothing."""
+    store = open_store(pg_url)
+    game_id = games.create_game(store, "skirmish")
+    store.add_pbem_game(game_id, {"created_at": "2030-01-01T00:00:00.000000Z"},
+                        [{"seat": "red", "email": "r@x.example", "token_hash": "h", "created_at": "t"}])
+    store.mark_seen(game_id, "red", 3)
+
+    def version() -> str:
+        row = store.conn.execute("SELECT xmin::text AS v FROM pbem_members WHERE game_id = %s", [game_id])
+        return row.fetchone()["v"]
+
+    before = version()
+    store.mark_seen(game_id, "red", 3)
+    store.mark_seen(game_id, "red", 2)
+    assert version() == before
+    store.mark_seen(game_id, "red", 4)
+    assert version() != before and store.members(game_id)[0]["last_seen_seq"] == 4
+
+
 def test_an_order_and_a_stale_one_through_the_service(pg_url):
     store = open_store(pg_url)
     game_id = games.create_game(store, "skirmish")

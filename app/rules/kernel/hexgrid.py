@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["DIRECTIONS", "PARITIES", "Grid", "Hex", "Hexside"]
 
@@ -40,6 +41,7 @@ _HIGH_COL_DELTAS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
 _LOW_COL_DELTAS = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
 
 _LABEL_RE = re.compile(r"^([a-z]*)([0-9]{4,})$")
+PARSED_LABELS = 65536  # labels Hex.parse keeps: far more than the hexes of every map loaded at once
 _SHEET_RE = re.compile(r"^[a-z]*$")
 
 
@@ -55,19 +57,10 @@ class Hex:
     @classmethod
     def parse(cls, text: str) -> Hex:
         """Parse an ``XXYY`` label ("3512", "0202"), optionally after its sheet's letters ("w4520"); longer
-        even-length labels split in half ("101203")."""
+        even-length labels split in half ("101203"). A hex never changes, so each label is parsed once."""
         if not isinstance(text, str):
             raise ValueError(f"hex label must be a string, got {type(text).__name__}: {text!r}")
-        label = text.strip().lower()
-        m = _LABEL_RE.match(label)
-        if not m or len(m.group(2)) % 2:
-            raise ValueError(
-                f"invalid hex label {text!r}: expected XXYY digits (column then row, zero-padded), "
-                "after the map sheet's letters if the game has several sheets, e.g. '3512', 'w4520'"
-            )
-        digits = m.group(2)
-        half = len(digits) // 2
-        return cls(int(digits[:half]), int(digits[half:]), m.group(1))
+        return _parse_label(text)
 
     def __str__(self) -> str:
         if self.col < 0 or self.row < 0:
@@ -313,3 +306,17 @@ def _cube_round(fq: float, fr: float, fs: float) -> tuple[int, int, int]:
     else:
         s = -q - r
     return (q, r, s)
+
+
+@lru_cache(maxsize=PARSED_LABELS)
+def _parse_label(text: str) -> Hex:
+    label = text.strip().lower()
+    m = _LABEL_RE.match(label)
+    if not m or len(m.group(2)) % 2:
+        raise ValueError(
+            f"invalid hex label {text!r}: expected XXYY digits (column then row, zero-padded), "
+            "after the map sheet's letters if the game has several sheets, e.g. '3512', 'w4520'"
+        )
+    digits = m.group(2)
+    half = len(digits) // 2
+    return Hex(int(digits[:half]), int(digits[half:]), m.group(1))

@@ -35,8 +35,12 @@ def _attack_candidates(state: State, side: str):
 
 
 def _situation(state: State, side: str) -> Situation:
-    enemies = frozenset(Hex.parse(u.hex) for u in state.units.values() if u.side != side and u.hex)
-    return Situation(enemy_occupied=enemies, ezoc=frozenset(Hex.parse(h) for h in state.enemy_zoc(side)))
+    """The enemy's hexes and zones of control for `side`'s moves (SK 4.3), once per position (engine Memo)."""
+    def derive() -> Situation:
+        enemies = frozenset(Hex.parse(u.hex) for u in state.units.values() if u.side != side and u.hex)
+        return Situation(enemy_occupied=enemies, ezoc=frozenset(Hex.parse(h) for h in state.enemy_zoc(side)))
+
+    return state.memo(("situation", side), derive)
 
 
 class PlayerStep(Step):
