@@ -118,3 +118,28 @@ def rough_shore() -> tuple[str, str]:
         if D.is_coastal(h) and M.terrain_of(h) != "open" and h not in D.ports():
             return str(h), str(next(n for n in M.neighbours(h) if not D.is_land(n)))
     raise LookupError("no rough shore")
+
+
+def worth(h: Hex) -> int:
+    """The Allied VP a hex's objectives give (4.2; its ports and airfield only with an engineer base)."""
+    values = D.charts["victory"]
+    return sum(values[o.replace("-", "_")] for o in D.objectives(h))
+
+
+def holding(target: int, exclude: tuple[str, ...] = ()) -> dict[str, str]:
+    """US units on objective hexes (not those in `exclude`) worth exactly `target` VP: engineers, to be put on
+    their base side, in the port and airfield hexes, infantry elsewhere; never every port and airfield hex (no
+    sudden death, 4.1)."""
+    engineers = [u.id for u in D.units if u.side == "allied" and u.type == "engineer" and u.nationality == "us"]
+    infantry = [u.id for u in D.units if u.side == "allied" and u.type == "infantry" and u.nationality == "us"]
+    units, left = {}, target
+    for h in sorted(M.hexes(), key=lambda h: -worth(h)):
+        v = worth(h)
+        if 0 < v <= left and str(h) not in exclude:
+            needs_base = bool(set(D.objectives(h)) & {"major-port", "minor-port", "airfield"})
+            pool = engineers if needs_base else infantry
+            units[pool.pop()] = str(h)
+            left -= v
+        if left == 0:
+            return units
+    raise LookupError(target)

@@ -4,35 +4,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from formosa_given import given, of, when
+from formosa_map import holding
 
 from app.rules.engine.events import GameEnded
 from app.rules.formosa import GAME
 from app.rules.formosa.events import VictoryCounted
 
 D = GAME.data({})
-VALUES = D.charts["victory"]
-
-
-def worth(h) -> int:
-    return sum(VALUES[o.replace("-", "_")] for o in D.objectives(h))
-
-
-def holding(target: int) -> dict[str, str]:
-    """Allied units on objective hexes worth exactly `target` VP (engineers on their base side in the port and
-    airfield hexes), never every port and airfield hex (no sudden death)."""
-    engineers = [u.id for u in D.units if u.side == "allied" and u.type == "engineer" and u.nationality == "us"]
-    infantry = [u.id for u in D.units if u.side == "allied" and u.type == "infantry" and u.nationality == "us"]
-    units, left = {}, target
-    for h in sorted(D.map.hexes(), key=lambda h: -worth(h)):
-        v = worth(h)
-        if 0 < v <= left:
-            needs_base = bool(set(D.objectives(h)) & {"major-port", "minor-port", "airfield"})
-            pool = engineers if needs_base else infantry
-            units[pool.pop()] = str(h)
-            left -= v
-        if left == 0:
-            return units
-    raise LookupError(target)
 
 
 def final(allied_vp: int, japanese_vp: int):

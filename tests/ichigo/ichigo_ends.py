@@ -9,12 +9,10 @@ through the CLI and by email, every run. Where a roll decides the end (the China
 records the roll the seed gives and the tests assert it from the log."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 
-from app.events import dice
 from app.rules.ichigo.data_load import load
-from app.service import games
+from tests import position_files
 
 GAME_ID = "g-1c41e0d5"  # the fixed game id the dice are derived from (inbound mail wants g-<8 hex>)
 DICE_TEXT = {"japanese": "Ichi-Go 1944", "allied": "Chungking holds"}  # the players' `join` texts
@@ -42,32 +40,13 @@ class End:
 
 
 def fixed_dice(monkeypatch, seed: int) -> None:
-    """The server's secret dice seed and the game id for the games created next (tests/replay/conftest.py fixes
-    the seed the same way): the same rolls through the CLI and by email, every run."""
-    monkeypatch.setattr(dice, "new_seed", lambda: f"{seed:064x}")
-    monkeypatch.setattr(games, "new_game_id", lambda store: GAME_ID)
+    """The server's secret dice seed for the games created next, and the fixed game id."""
+    position_files.fixed_dice(monkeypatch, seed, GAME_ID)
 
 
 def toml(position: dict) -> str:
-    """A position as a position file (TOML): top-level keys, then one table per dict."""
-    def value(v) -> str:
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, int):
-            return str(v)
-        if isinstance(v, str):
-            return f'"{v}"'
-        if isinstance(v, list):
-            return "[" + ", ".join(value(x) for x in v) + "]"
-        return "{ " + ", ".join(f'"{k}" = {value(x)}' for k, x in v.items()) + " }"
-
-    lines = [f"{k} = {value(v)}" for k, v in position.items() if not isinstance(v, dict) or k == "plans"]
-    for k, v in position.items():
-        if isinstance(v, dict) and k != "plans":
-            lines += ["", f"[{k}]", *(f'"{x}" = {value(y)}' for x, y in v.items())]
-    text = "\n".join(lines) + "\n"
-    assert tomllib.loads(text) == position, text
-    return text
+    """A position as a position file; the declared plans are an inline table."""
+    return position_files.toml(position, inline=("plans",))
 
 
 def position(turn: int, phase: str, units: dict, **keys) -> dict:
