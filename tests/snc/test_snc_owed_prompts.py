@@ -1,0 +1,22 @@
+"""What the SNC loss prompt tells the side that owes steps (10.5.2): how many, where and from which units, read
+off the 12.0 GT 3 example (mutation survivors of issue 19: the prompt's text could go missing unnoticed)."""
+from snc_given import ev, fold, of, position, when
+
+from app.rules.snc.owed import owed
+
+D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+SNLF = ["jp-snlf-1", "jp-snlf-2", "jp-snlf-3", "jp-snlf-9"]
+
+
+def test_10_5_2_the_defender_is_told_to_lose_three_steps_in_3511_from_its_units_there():
+    s = position({**{u: "3510" for u in D3}, **{u: "3512" for u in SNLF}, "jp-gar-shanghai": "3512",
+                  "cn-d87": "3511", "cn-d98": "3511", "cn-gar-a": "3511"}, turn=3)
+    s = fold(s, *when(s, "japanese", "attack 3511 with 3510 3512 support air artillery naval"))
+    events = when(s, "chinese", "pass", rolls=[4])
+    assert of(events, ev.CombatResolved)[0].result == "0/3"
+    prompt = owed(fold(s, *events))
+    assert prompt.what == "lose 3 step(s) (SNC 10.5.2)"
+    assert prompt.where == "3511"
+    assert prompt.amount == "3 step(s) from these units"
+    assert {uid for uid, _ in prompt.candidates} == {"cn-d87", "cn-d98", "cn-gar-a"}
+    assert "lose 3 step(s)" in prompt.text()
