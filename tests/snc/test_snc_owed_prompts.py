@@ -20,3 +20,4 @@ def test_10_5_2_the_defender_is_told_to_lose_three_steps_in_3511_from_its_units_
     assert prompt.amount == "3 step(s) from these units"
     assert {uid for uid, _ in prompt.candidates} == {"cn-d87", "cn-d98", "cn-gar-a"}
     assert "lose 3 step(s)" in prompt.text()
+
