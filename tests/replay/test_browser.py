@@ -33,7 +33,9 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
 @pytest.fixture
 def server(store):
     """The real app on the test's database, through waitress (the production WSGI server) on 127.0.0.1."""
-    app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
+    # creating games and the viewer's rate limit (tests/replay/test_served.py) are not what these test: stepping
+    # a whole game fetches two map pictures a step, more than the default 600 a minute when the machine is fast
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_REPLAY_RATE_LIMIT": "100000 per minute",
                       "HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
     httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=httpd.run, daemon=True)
