@@ -9,6 +9,7 @@ names to `mutmut run`. A killed mutant is a rule break some test notices; a surv
 mapped tests (docs/cases/*.md) run the mutated function but did not notice. `mutmut show NAME` prints its diff.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ichigo kernel] [--max-children 2] [--report]
+                                [--redraw]
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("snc", "ichigo", "kernel")
+PINNED = ROOT / "bench" / "mutation-sample.json"
 CASE_TABLES = sorted((ROOT / "docs" / "cases").glob("*.md"))
 CASE_ROW = re.compile(r"^\| *([0-9][0-9.]*) *\| *([^|]*)\|")
 
@@ -58,8 +60,28 @@ def meta(package: str) -> dict[str, int | None]:
     return codes
 
 
-def sample(names: list[str], size: int, seed: int, package: str) -> list[str]:
-    return sorted(random.Random(f"{seed}:{package}").sample(sorted(names), min(size, len(names))))
+def sample(names: list[str], size: int, seed: int, package: str, pinned: list[str] = ()) -> list[str]:
+    """`size` of a package's mutant names: the pinned ones that still exist, topped up by a seeded draw from the
+    rest (all of it a seeded draw when nothing is pinned)."""
+    kept = sorted(set(pinned) & set(names))[:size]
+    rest = sorted(set(names) - set(kept))
+    fresh = random.Random(f"{seed}:{package}").sample(rest, min(size - len(kept), len(rest)))
+    return sorted(kept + fresh)
+
+
+def pinned_sample(size: int, seed: int, redraw: bool) -> dict[str, list[str]]:
+    """The names pinned for this size and seed (empty for another size or seed, or with --redraw)."""
+    if redraw or not PINNED.exists():
+        return {}
+    pinned = json.loads(PINNED.read_text())
+    return pinned["packages"] if (pinned["size"], pinned["seed"]) == (size, seed) else {}
+
+
+def pin(chosen: dict[str, list[str]], size: int, seed: int) -> None:
+    earlier = pinned_sample(size, seed, False)
+    packages = {**earlier, **chosen}
+    PINNED.write_text(json.dumps({"size": size, "seed": seed, "packages": packages}, indent=1, sort_keys=True)
+                      + "\n")
 
 
 def run(names: list[str], max_children: int, log: Path) -> float:
@@ -97,6 +119,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--packages", nargs="+", choices=PACKAGES, default=list(PACKAGES))
     parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--redraw", action="store_true",
+                        help="draw a new sample instead of the one pinned in bench/mutation-sample.json")
     parser.add_argument("--report", action="store_true",
                         help="run nothing: print the sample's latest results (after `mutmut run NAME` of one)")
     args = parser.parse_args()
@@ -104,7 +128,10 @@ def main() -> None:
 
     if not args.report:
         generate(args.max_children)
-    chosen = {p: sample(list(meta(p)), args.sample, args.seed, p) for p in args.packages}
+    pinned = pinned_sample(args.sample, args.seed, args.redraw)
+    chosen = {p: sample(list(meta(p)), args.sample, args.seed, p, pinned.get(p, ())) for p in args.packages}
+    if not args.report:
+        pin(chosen, args.sample, args.seed)
     log = ROOT / "mutants" / "mutation-run.log"
     if args.report:
         print(f"\nlatest results of the sample of {args.sample} mutants per package, seed {args.seed}\n")
