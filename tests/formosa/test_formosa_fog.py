@@ -8,12 +8,12 @@ import random
 import re
 
 import pytest
-from formosa_given import given, play, when
+from formosa_given import after, given, play, when
 from formosa_map import ring
 from formosa_randomplay import candidates, invader
 
 from app.rules.formosa import GAME
-from app.rules.formosa.events import UnitPlaced, UnitRevealed
+from app.rules.formosa.events import SetupRolled, UnitPlaced, UnitRevealed
 from app.service import audit
 from tests.fogcheck import check_every_channel, played_through_service
 from tests.fuzzing import play as fuzz
@@ -67,6 +67,18 @@ def test_11_1_the_allies_never_read_a_japanese_set_up_in_the_history_or_an_order
     placed = UnitPlaced("jp-9-7", X, True)
     assert named(str(GAME.visible(placed, "allied"))) == set()
     assert GAME.visible(placed, "japanese") is True
+
+
+def test_f100_the_set_up_rolls_are_open_but_the_japanese_air_displays_are_not():
+    start = GAME.initial_state("1", {})
+    events = when(start, "japanese", "roll", rolls=(3, 2, 4))
+    [rolled] = [e for e in events if isinstance(e, SetupRolled)]
+    assert GAME.visible(rolled, "allied") is True  # rolled at the table (24.1): the Allies read every figure
+    assert (rolled.lp, rolled.tac, rolled.kamikaze) == (3 + 15, 2 + 3, 4)  # 24.1: 1d6 + 15, 1d6 + 3, 1d6
+    allied = GAME.view(after(start, events), "allied")
+    assert allied["lp"]["japanese"] == rolled.lp  # the LP track is public
+    assert not {"kamikaze", "japanese-tac"} & set(allied["air"])  # the display is not examined (11.0)
+    assert GAME.view(after(start, events), "japanese")["air"]["kamikaze"] == rolled.kamikaze
 
 
 def test_11_2_units_in_an_enemy_zoc_are_revealed_at_the_start_of_a_combat_phase():
