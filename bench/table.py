@@ -8,7 +8,7 @@ eventsourcing library (its SQLite recorder at the same durability: WAL, synchron
 same waitress server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the
 script starts (bench/pg_cluster.py), beside SQLite's.
 
-    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,cpu,pg,...]
+    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,read,cpu,pg,...]
 
 Needs the bench extra (pip install -e '.[bench]': eventsourcing) and, for the PostgreSQL rows, Debian's postgresql
 (as the tests do). No test runs this; no test asserts a time.
@@ -425,7 +425,8 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
 
 
 GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
-    "http": ("submit1", "submit", "submit_p50", "read"), "rebuild": ("rebuild",), "head": ("hit", "miss"),
+    "http": ("submit1", "submit", "submit_p50", "read"), "read": ("read",), "rebuild": ("rebuild",),
+    "head": ("hit", "miss"),
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
     "pg": ("pg_writers", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
@@ -511,8 +512,9 @@ def main() -> None:
                 for side in ("red", "blue"):
                     games.join(do_store, g, side, f"{side}@bench.example", side)
             do_store.close()
-        if "http" in wanted:
-            server = Server(tmp, args.requests * args.rounds * 2, WRITERS)
+        if wanted & {"http", "read"}:  # "read" alone: the state read and its bare endpoint, no submits
+            server = (Server(tmp, args.requests * args.rounds * 2, WRITERS) if "http" in wanted
+                      else Server(tmp, 0, 1))
         pg_url = None
         if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
             cluster = pg_cluster.start()
@@ -534,6 +536,9 @@ def main() -> None:
                 server.drained()
                 rows["submit"].add(submit_rps, bare_rps)
                 rows["submit_p50"].add(submit_p50, bare_p50)
+            elif "read" in wanted:
+                bare_rps, _ = server.rate(server.bare, args.requests)
+                rows["read"].add(server.rate(server.read, args.requests)[0], bare_rps)
             if "rebuild" in wanted:
                 STATES.clear()
                 for _ in range(3):  # alternately, three times each
@@ -579,7 +584,7 @@ def main() -> None:
             if "fuzz" in wanted:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
-        if "http" in wanted:
+        if wanted & {"http", "read"}:
             server.close()
         if "pg" in wanted:
             pg_store.close()
