@@ -548,9 +548,9 @@ def main() -> None:
             print(f"round {r + 1} of {args.rounds}", flush=True)
             if "http" in wanted:
                 bare_rps, _ = server.rate(server.bare, args.requests)
+                bare_cpu = server.cpu_ms
                 submit_rps, _ = server.rate(server.submit, args.requests)
                 server.drained()
-                bare_cpu = server.cpu_ms
                 read_rps, _ = server.rate(server.read, args.requests)
                 rows["submit1"].add(submit_rps, bare_rps)
                 rows["read"].add(read_rps, bare_rps)
