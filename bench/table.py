@@ -619,7 +619,8 @@ def main() -> None:
         load = os.getloadavg()
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "
-          f"median of {args.rounds} interleaved rounds ({args.alternations} samples a round for the durable writers)")
+          f"median of {args.rounds} interleaved rounds ({args.alternations} samples a round for the durable writers"
+          + (", and for the read rows" if "read" in wanted and "http" not in wanted else "") + ")")
     print(f"{'workload':54} {'hexledger':>10} {'baseline':>10} {'unit':9} {'ratio':>8} {'spread':>11}  {'goal':22}")
     for row in rows.values():
         print(row.line())
