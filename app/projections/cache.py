@@ -114,10 +114,6 @@ class HeadCache:
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
 
 STATES = StateCache(capacity_from_env())
 VIEWS = HeadCache(capacity_from_env(name="HEXLEDGER_VIEW_CACHE", default=512, what="views"))

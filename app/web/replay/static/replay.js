@@ -122,7 +122,6 @@
       if (wanted === seq && document.body.dataset.mapSeq !== String(seq)) {
         message($("map"), "map: the server asks the viewer to slow down; trying again in " +
           Math.ceil(ms / 1000) + " s");
-        document.body.dataset.mapWaiting = seq;
       }
     };
   }
@@ -324,7 +323,6 @@
       try {
         const svg = await svgAt(f.seq);
         if (wanted === f.seq) {
-          delete document.body.dataset.mapWaiting;
           $("map").replaceChildren(cleanSvg(svg));
           markFocus(f.focus);
           markCombat(f.combat);
