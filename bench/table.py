@@ -8,7 +8,7 @@ eventsourcing library (its SQLite recorder at the same durability: WAL, synchron
 same waitress server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the
 script starts (bench/pg_cluster.py), beside SQLite's.
 
-    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,cpu,pg,...]
+    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,read,cpu,pg,...]
 
 Needs the bench extra (pip install -e '.[bench]': eventsourcing) and, for the PostgreSQL rows, Debian's postgresql
 (as the tests do). No test runs this; no test asserts a time.
@@ -336,13 +336,27 @@ class Server:
                                "MAIL": MailConfig(outbox=str(tmp / "outbox")),
                                "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
         self.app.add_url_rule("/bench/bare", "bare", lambda: {"ok": True})
-        self.server = create_server(self.app, host="127.0.0.1", port=0, threads=4)
+        self.app_cpu: list[float] = []
+        self.server = create_server(self._timed(self.app.wsgi_app), host="127.0.0.1", port=0, threads=4)
         threading.Thread(target=self.server.run, daemon=True).start()
         self.client = self.app.test_client()
         per_client = orders_per_client // self.ENDS_PER_GAME + 1
         self.games = [[self._new_game() for _ in range(per_client)] for _ in range(clients)]
         self.reader = self._new_game()
         self.next_order = [0] * clients
+
+    def _timed(self, app):
+        """The WSGI app, each request's thread CPU time appended to `app_cpu`."""
+        def timed(environ, start_response):
+            started = time.thread_time()
+            body = app(environ, start_response)
+            try:
+                yield from body
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+                self.app_cpu.append(time.thread_time() - started)
+        return timed
 
     def _new_game(self) -> tuple[str, dict]:
         r = self.client.post("/games", json={"rules": "skirmish",
@@ -355,8 +369,11 @@ class Server:
 
     def rate(self, make_request, count: int, clients: int = 1) -> tuple[float, float]:
         """Requests per second and p50 ms: `clients` threads, each `count` requests on its keep-alive connection;
-        `make_request(client)` gives each request."""
+        `make_request(client)` gives each request. Sets `cpu_ms`: the app's CPU time a request (its thread's, from
+        the WSGI call to the last byte of the answer; waitress's own work and the client's are left out), steadier
+        than the rate on a busy machine."""
         latencies: list[float] = []
+        self.app_cpu.clear()
 
         failures: list[SystemExit] = []
 
@@ -370,6 +387,7 @@ class Server:
             conn.close()
 
         elapsed = together(client, clients)
+        self.cpu_ms = statistics.median(self.app_cpu) * 1e3
         if failures:
             raise failures[0]
         return clients * count / elapsed, statistics.median(latencies) * 1000
@@ -425,7 +443,9 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
 
 
 GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
-    "http": ("submit1", "submit", "submit_p50", "read"), "rebuild": ("rebuild",), "head": ("hit", "miss"),
+    "http": ("submit1", "submit", "submit_p50", "read", "read_cpu"), "read": ("read", "read_cpu"),
+    "rebuild": ("rebuild",),
+    "head": ("hit", "miss"),
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
     "pg": ("pg_writers", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
@@ -440,7 +460,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100, help="HTTP requests per measurement per round")
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
     parser.add_argument("--alternations", type=int, default=3,
-                        help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL)")
+                        help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL), "
+                             "and of the read rows with --only read")
     parser.add_argument("--only", default="", help="comma-separated groups of rows to measure (default: all): "
                                                    + ", ".join(GROUPS))
     args = parser.parse_args()
@@ -453,6 +474,8 @@ def main() -> None:
                           "(issue: 52 ms on main)", lambda o, t: True),
         "read": Row("HTTP state read, 1 client (req/s)", "req/s", "bare endpoint, same waitress",
                     ">= 0.6x", lambda o, t: o >= 0.6 * t),
+        "read_cpu": Row("  the same, the app's CPU time a request (ms)", "ms", "bare endpoint, same waitress",
+                        "<= 1.67x (0.6x)", lambda o, t: o <= t / 0.6),
         "rebuild": Row(f"full rebuild of {args.events} events (ms)", "ms", "bare SELECT + json.loads + fold",
                        "<= 1.5x", lambda o, t: o <= 1.5 * t),
         "hit": Row(f"state at head, {args.big}-event game, cache hit (ms)", "ms", "raw sqlite3 head query",
@@ -511,8 +534,9 @@ def main() -> None:
                 for side in ("red", "blue"):
                     games.join(do_store, g, side, f"{side}@bench.example", side)
             do_store.close()
-        if "http" in wanted:
-            server = Server(tmp, args.requests * args.rounds * 2, WRITERS)
+        if wanted & {"http", "read"}:  # "read" alone: the state read and its bare endpoint, no submits
+            server = (Server(tmp, args.requests * args.rounds * 2, WRITERS) if "http" in wanted
+                      else Server(tmp, 0, 1))
         pg_url = None
         if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
             cluster = pg_cluster.start()
@@ -524,16 +548,24 @@ def main() -> None:
             print(f"round {r + 1} of {args.rounds}", flush=True)
             if "http" in wanted:
                 bare_rps, _ = server.rate(server.bare, args.requests)
+                bare_cpu = server.cpu_ms
                 submit_rps, _ = server.rate(server.submit, args.requests)
                 server.drained()
                 read_rps, _ = server.rate(server.read, args.requests)
                 rows["submit1"].add(submit_rps, bare_rps)
                 rows["read"].add(read_rps, bare_rps)
+                rows["read_cpu"].add(server.cpu_ms, bare_cpu)
                 bare_rps, bare_p50 = server.rate(server.bare, args.requests, WRITERS)
                 submit_rps, submit_p50 = server.rate(server.submit, args.requests, WRITERS)
                 server.drained()
                 rows["submit"].add(submit_rps, bare_rps)
                 rows["submit_p50"].add(submit_p50, bare_p50)
+            elif "read" in wanted:  # --alternations pairs a round: a busy moment of the machine falls on both
+                for _ in range(args.alternations):
+                    bare_rps, _ = server.rate(server.bare, args.requests)
+                    bare_cpu = server.cpu_ms
+                    rows["read"].add(server.rate(server.read, args.requests)[0], bare_rps)
+                    rows["read_cpu"].add(server.cpu_ms, bare_cpu)
             if "rebuild" in wanted:
                 STATES.clear()
                 for _ in range(3):  # alternately, three times each
@@ -579,7 +611,7 @@ def main() -> None:
             if "fuzz" in wanted:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
-        if "http" in wanted:
+        if wanted & {"http", "read"}:
             server.close()
         if "pg" in wanted:
             pg_store.close()
@@ -587,7 +619,8 @@ def main() -> None:
         load = os.getloadavg()
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "
-          f"median of {args.rounds} interleaved rounds ({args.alternations} samples a round for the durable writers)")
+          f"median of {args.rounds} interleaved rounds ({args.alternations} samples a round for the durable writers"
+          + (", and for the read rows" if "read" in wanted and "http" not in wanted else "") + ")")
     print(f"{'workload':54} {'hexledger':>10} {'baseline':>10} {'unit':9} {'ratio':>8} {'spread':>11}  {'goal':22}")
     for row in rows.values():
         print(row.line())

@@ -1,4 +1,5 @@
-"""Folded states kept in memory, a cache beside the stored snapshots (design.md practice 5).
+"""Folded states, and views rendered from them, kept in memory: caches beside the stored snapshots (design.md
+practice 5).
 
 Each entry is a game's state after event `seq` together with that event's hash. The stream is append-only and
 hash-chained, so an entry is still right exactly while the stored event at `seq` carries the same hash: `load`
@@ -6,26 +7,32 @@ hash-chained, so an entry is still right exactly while the stored event at `seq`
 first event it folds after an entry, and so notices what another process or connection appended or a transaction
 that rolled back. Entries are immutable states (frozen dataclasses), shared by the readers. The cache holds at
 most `HEXLEDGER_STATE_CACHE` states (default 256), the least recently used going first.
+
+`VIEWS` keeps what a reader was shown at a game's head (the HTTP state read's answer): each entry is valid for the
+head (seq, hash) it was made at, and the caller checks it against the stored head on every use, so an append by
+any process or connection retires it. At most `HEXLEDGER_VIEW_CACHE` entries (default 512).
 """
 from __future__ import annotations
 
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable
 from typing import Any
 
 Key = tuple[str, str, int]  # (store, game, seq)
 
 
-def capacity_from_env(env: dict | None = None) -> int:
-    """`HEXLEDGER_STATE_CACHE`: how many folded states a process keeps (0 turns the cache off)."""
-    raw = (os.environ if env is None else env).get("HEXLEDGER_STATE_CACHE", "").strip()
+def capacity_from_env(env: dict | None = None, name: str = "HEXLEDGER_STATE_CACHE", default: int = 256,
+                      what: str = "states") -> int:
+    """`name` (`HEXLEDGER_STATE_CACHE`): how many entries (folded states) a process keeps (0 turns the cache off)."""
+    raw = (os.environ if env is None else env).get(name, "").strip()
     try:
-        size = int(raw) if raw else 256
+        size = int(raw) if raw else default
     except ValueError:
         size = -1
     if size < 0:
-        raise ValueError(f"HEXLEDGER_STATE_CACHE must be a whole number of states, at least 0, not {raw!r}")
+        raise ValueError(f"{name} must be a whole number of {what}, at least 0, not {raw!r}")
     return size
 
 
@@ -78,4 +85,35 @@ class StateCache:
             del self._seqs[(store, game_id)]
 
 
+class HeadCache:
+    """Least recently used values by key, each with the game's head (seq, hash) it was made at: `get` gives it only
+    for that same head, and forgets it for any other (the game moved on: it will not come back)."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self._entries: OrderedDict[Hashable, tuple[tuple[int, str], Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, head: tuple[int, str]) -> Any | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            if entry[0] != head:
+                del self._entries[key]
+                return None
+            self._entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key: Hashable, head: tuple[int, str], value: Any) -> None:
+        if not self.capacity:
+            return
+        with self._lock:
+            self._entries[key] = (head, value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+
+
 STATES = StateCache(capacity_from_env())
+VIEWS = HeadCache(capacity_from_env(name="HEXLEDGER_VIEW_CACHE", default=512, what="views"))

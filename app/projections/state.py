@@ -178,7 +178,7 @@ def load(store: EventStore, game_id: str, at: int | None = None, use_snapshots: 
     target = head if at is None else at
     if not 1 <= target <= head:
         raise NoSuchPosition(f"game {game_id} has events 1..{head}; there is no event {target}")
-    where = _store_key(store)
+    where = store_key(store)
     cached = STATES.nearest(where, game_id, target) if use_snapshots else None
     if cached is not None and cached[0] == target:
         stored_hash = head_hash if target == head else store.event(game_id, target).hash
@@ -217,10 +217,10 @@ def remember(store: EventStore, state: GameState, hash_: str) -> None:
     """Keep a state the caller folded from events it just appended (the last one's hash `hash_`), so the next
     `load` of the game starts from it without reading the store: an order's state is folded once. Checked against
     the stored hash like any entry, so a transaction that rolled back leaves nothing wrong behind."""
-    STATES.put(_store_key(store), state.meta.game_id, state.meta.seq, hash_, state)
+    STATES.put(store_key(store), state.meta.game_id, state.meta.seq, hash_, state)
 
 
-def _store_key(store: EventStore) -> str:
+def store_key(store: EventStore) -> str:
     """Which database a cached state belongs to: the store's location (an in-memory database: this object)."""
     return store.path if store.path != ":memory:" else f":memory:{id(store)}"
 

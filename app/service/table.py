@@ -4,11 +4,15 @@ fork), each through the rule set's `view(state, side)` and the per-side history 
 everything"."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from app.events.envelope import canonical_json
 from app.events.registry import decode_stored
 from app.events.store import utc_now
 from app.projections import history
 from app.projections import state as projection
+from app.projections.cache import VIEWS
 from app.projections.sight import Sight, sees_all
 from app.rules import legal
 from app.rules.catalog import UnknownRules, get_rules
@@ -16,6 +20,8 @@ from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
 from app.service import audit, autoplay, games, replays, transfer
 from app.service.errors import AccessDenied
 from app.service.seats import ARBITER, Seat, hash_token, new_token
+
+T = TypeVar("T")
 
 
 class Table:
@@ -51,10 +57,27 @@ class Table:
 
     def view(self, seat: Seat, at: int | None = None) -> dict:
         state = projection.load(self.store, seat.game_id, at)
-        rules = get_rules(state.meta.rules)
         self._mark_seen(seat, state.meta.seq)  # a rewound position shows every event up to it (undo's "seen")
+        return self._view_dict(seat, state)
+
+    def view_now(self, seat: Seat, render: Callable[[dict], T]) -> T:
+        """`view` at the head as `render` makes it (the HTTP answer's bytes). The rendering is kept in VIEWS per
+        database, game, seat and `render` (a module-level function) and reused while the stored head is the (seq,
+        hash) it was made at: the view is a function of the events up to the head and the seat (its side), so
+        another seat never gets it, and any append, by whichever process, retires it."""
+        head = self.store.head(seat.game_id)
+        key = (projection.store_key(self.store), seat.game_id, seat.seat, render)
+        rendered = VIEWS.get(key, head)
+        if rendered is None:  # the state at that very seq: another append since then changes nothing here
+            rendered = render(self._view_dict(seat, projection.load(self.store, seat.game_id, head[0])))
+            VIEWS.put(key, head, rendered)
+        self._mark_seen(seat, head[0])
+        return rendered
+
+    @staticmethod
+    def _view_dict(seat: Seat, state: projection.GameState) -> dict:
         return {"game_id": seat.game_id, "seq": state.meta.seq, "you": seat.seat,
-                "players": state.meta.players, "view": rules.view(state.game, seat.side)}
+                "players": state.meta.players, "view": get_rules(state.meta.rules).view(state.game, seat.side)}
 
     def prompt(self, seat: Seat) -> dict:
         state = projection.load(self.store, seat.game_id)

@@ -10,6 +10,7 @@ import os
 import re
 import struct
 import threading
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
@@ -30,12 +31,10 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture
-def server(store):
+@contextmanager
+def serving(store, replay_limit: str):
     """The real app on the test's database, through waitress (the production WSGI server) on 127.0.0.1."""
-    # creating games and the viewer's rate limit (tests/replay/test_served.py) are not what these test: stepping
-    # a whole game fetches two map pictures a step, more than the default 600 a minute when the machine is fast
-    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_REPLAY_RATE_LIMIT": "100000 per minute",
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_REPLAY_RATE_LIMIT": replay_limit,
                       "HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
     httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=httpd.run, daemon=True)
@@ -43,6 +42,15 @@ def server(store):
     yield SimpleNamespace(url=f"http://127.0.0.1:{httpd.effective_port}", app=app)
     httpd.close()
     thread.join(5)
+
+
+@pytest.fixture
+def server(store):
+    # creating games and the viewer's rate limit (test_the_viewer_waits_out_the_rate_limit) are not what most tests
+    # test: stepping a whole game fetches two map pictures a step, more than the default 600 a minute when the
+    # machine is fast
+    with serving(store, "100000 per minute") as served:
+        yield served
 
 
 @pytest.fixture
@@ -240,3 +248,49 @@ def test_the_api_reference_at_docs_draws_every_route_from_this_server_alone(serv
     expect(body).to_contain_text('"expected_seq"')
     expect(body).to_contain_text('"preview"')
     assert page.outside_requests == [] and not [e for e in errors if "Content Security Policy" in e]
+
+
+# every text the map box showed instead of a map, recorded as it appears (a wait is shown for a second or more)
+RECORD_MAP_TEXTS = """
+window.mapTexts = [];
+new MutationObserver(() => {
+  const p = document.querySelector("#map > p.empty");
+  if (p && window.mapTexts[window.mapTexts.length - 1] !== p.textContent) window.mapTexts.push(p.textContent);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def test_the_viewer_waits_out_the_rate_limit_and_then_draws_the_map(store, finished, page):
+    """Stepping faster than the viewer's rate limit allows gets 429 with Retry-After: the page says it is waiting,
+    sends nothing more until then, and draws the map of the step it is on once the wait is over (it used to say
+    "map unavailable" for good). The limit is low here so that it trips: the page itself takes about ten requests."""
+    with serving(store, "14 per 10 seconds") as server:
+        answers = []
+        page.on("response", lambda r: answers.append((r.status, r.url)) if "/replay/" in r.url else None)
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.add_init_script(RECORD_MAP_TEXTS)
+        page.goto(f"{server.url}/replay/{finished}/", wait_until="commit")
+        page.wait_for_selector("body[data-ready='1']")
+        last = store.head(finished)[0]
+        seq = "1"
+        # step while each map arrives, until the server has answered a map request with 429
+        while not any(status == 429 and "/map/" in url for status, url in answers) and seq != str(last):
+            page.wait_for_selector(f"body[data-map-seq='{seq}']")
+            page.keyboard.press("ArrowRight")
+            seq = page.locator("body").get_attribute("data-seq")
+        page.keyboard.press("ArrowRight")  # one step more, while the page waits
+        seq = page.locator("body").get_attribute("data-seq")
+        page.wait_for_selector(f"body[data-map-seq='{seq}'] #map svg .counter")
+
+        too_many = [url for status, url in answers if status == 429]
+        assert too_many, "the limit never tripped: nothing was tested"
+        waits = [t for t in page.evaluate("window.mapTexts") if "slow down" in t]
+        assert waits and re.fullmatch(r"map: the server asks the viewer to slow down; trying again in \d+ s",
+                                      waits[0])
+        assert not any("unavailable" in t for t in page.evaluate("window.mapTexts"))
+        # waiting, the page asks nothing: a 429 is answered at most to the requests already on their way (a map
+        # and the next one's prefetch) and to the first requests after a wait that the server's window (whole
+        # seconds) had not yet reopened; retrying at once would be dozens a second
+        assert len(too_many) <= 6, too_many
+        assert errors == [] and page.outside_requests == []

@@ -83,9 +83,52 @@
 
   function go(where) { show(target(where)); }
 
+  // The server limits the viewer's requests (HEXLEDGER_REPLAY_RATE_LIMIT) and answers 429 with Retry-After when
+  // they come too fast (stepping fetches two map pictures a step). Then no request of this page goes out before
+  // that time; the map box says it is waiting, and a map no longer wanted once the wait is over is not fetched.
+  let calmAt = 0;                     // Date.now() before which nothing is asked of the server
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+  class Skipped extends Error {}      // a request given up after a wait: its map is no longer wanted
+
+  function retryAfterMs(r) {          // Retry-After: seconds or an HTTP date; a 429 without it: one second
+    const h = r.headers.get("Retry-After");
+    const at = h === null ? NaN : (/^\d+$/.test(h.trim()) ? Date.now() + 1000 * Number(h) : Date.parse(h));
+    return Math.max(1000, isNaN(at) ? 1000 : at - Date.now());
+  }
+
+  // fetch `path`; `waiting(ms)` is told each second of a wait; `wanted()` false after a wait: give up (Skipped)
+  async function politeFetch(path, waiting, wanted) {
+    for (;;) {
+      if (Date.now() < calmAt) {
+        while (Date.now() < calmAt) {
+          waiting(calmAt - Date.now());
+          await sleep(Math.min(1000, calmAt - Date.now()));
+        }
+        if (!wanted()) throw new Skipped();
+        continue;                     // another request may have been told to wait again meanwhile
+      }
+      const r = await fetch(url(path));
+      if (r.status !== 429) return r;
+      calmAt = Math.max(calmAt, Date.now() + retryAfterMs(r));
+    }
+  }
+
+  function isWanted(seq) {            // the step shown, or the next one (prefetched)
+    return seq === wanted || (index + 1 < frames.length && frames[index + 1].seq === seq);
+  }
+
+  function mapWaiting(seq) {
+    return (ms) => {
+      if (wanted === seq && document.body.dataset.mapSeq !== String(seq)) {
+        message($("map"), "map: the server asks the viewer to slow down; trying again in " +
+          Math.ceil(ms / 1000) + " s");
+      }
+    };
+  }
+
   async function svgAt(seq) {
     if (!svgCache.has(seq)) {
-      svgCache.set(seq, fetch(url("map/" + seq + ".svg")).then((r) => {
+      svgCache.set(seq, politeFetch("map/" + seq + ".svg", mapWaiting(seq), () => isWanted(seq)).then((r) => {
         if (!r.ok) throw new Error("map " + r.status);
         return r.text();
       }).catch((err) => { svgCache.delete(seq); throw err; }));   // a failure is not kept: try again next time
@@ -276,6 +319,7 @@
       // a key held down steps many frames a second: fetch a map not yet loaded only once the steps pause
       if (!svgCache.has(f.seq)) await new Promise((done) => { pending = setTimeout(done, 60); });
       if (wanted !== f.seq) return;
+      if (Date.now() < calmAt) mapWaiting(f.seq)(calmAt - Date.now());   // its request waits: say so now
       try {
         const svg = await svgAt(f.seq);
         if (wanted === f.seq) {
@@ -288,7 +332,7 @@
         // prefetch the next frame's map (not seq + 1: a run of events hidden from this viewer is one frame)
         if (index + 1 < frames.length) svgAt(frames[index + 1].seq).catch(() => {});
       } catch (err) {
-        if (wanted === f.seq) message($("map"), "map unavailable: " + err.message);
+        if (wanted === f.seq && !(err instanceof Skipped)) message($("map"), "map unavailable: " + err.message);
       }
     }
   }
@@ -307,7 +351,7 @@
   }
 
   async function loadAnalysis() {
-    const r = await fetch(url("analysis.json"));
+    const r = await politeFetch("analysis.json", () => {}, () => true);
     if (!r.ok) return;
     const a = await r.json();
     function row(cells, first) {      // one table row: the first cell a header, the others data (as text)
@@ -374,7 +418,8 @@
   for (const b of document.querySelectorAll("[data-go]")) b.addEventListener("click", () => go(b.dataset.go));
   $("slider").addEventListener("input", (e) => show(Number(e.target.value) - 1));
 
-  fetch(url("frames.json")).then((r) => {
+  politeFetch("frames.json", (ms) => message($("map"), "the server asks the viewer to slow down; loading the " +
+    "replay in " + Math.ceil(ms / 1000) + " s"), () => true).then((r) => {
     if (!r.ok) throw new Error("frames " + r.status);
     return r.json();
   }).then((d) => {

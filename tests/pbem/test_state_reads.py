@@ -1,0 +1,108 @@
+"""GET /games/<id>/state at the head: the rendered answer is kept per game, seat and stored head
+(app/projections/cache.py VIEWS, `Table.view_now`) and carries an ETag, so a client that sends it back as
+If-None-Match gets 304 while the position is unchanged (issue 15). The one visibility rule holds for a kept
+answer: it is never another seat's, and any new event, whoever appends it, retires it. On each store backend."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.mail.transport import MailConfig
+from app.projections.cache import HeadCache
+from app.web import create_app
+from tests.outbox import Outbox
+
+ROOT = Path(__file__).resolve().parents[2]
+SIDES = {"snc": ("japanese", "chinese"), "skirmish": ("red", "blue")}
+
+
+def world(location, rules):
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": location, "MAIL_TRANSPORT": Outbox(),
+                      "MAIL": MailConfig()})
+    client = app.test_client()
+    r = client.post("/games", json={"rules": rules, "players": {s: f"{s}@x.example" for s in SIDES[rules]}})
+    g, tokens = r.json["game_id"], r.json["tokens"]
+
+    def read(seat, path="/games/{g}/state", **headers):
+        return client.get(path.replace("{g}", g), headers={"Authorization": f"Bearer {tokens[seat]}", **headers})
+
+    for seat in SIDES[rules]:
+        client.post(f"/games/{g}/join", json={"seed_text": seat}, headers={"Authorization": f"Bearer {tokens[seat]}"})
+    return app, read, g, tokens
+
+
+def uncached(app, g, token) -> dict:
+    """The seat's view built afresh by the service (`Table.view`), as the answer's JSON reads it."""
+    service = app.extensions["hexledger_service"]()
+    return json.loads(json.dumps(service.view(service.authenticate(g, token))))
+
+
+def test_a_kept_answer_is_never_shown_to_another_side(db_location):
+    app, read, g, tokens = world(db_location, "snc")
+    chinese = read("chinese")
+    japanese = read("japanese")  # the same head, right after the Chinese answer was kept
+    assert chinese.status_code == japanese.status_code == 200
+    assert chinese.json["seq"] == japanese.json["seq"]
+    assert (chinese.json["you"], japanese.json["you"]) == ("chinese", "japanese")
+    assert chinese.data != japanese.data and chinese.headers["ETag"] != japanese.headers["ETag"]
+    # SNC 6.3: each side sees its own garrisons and landing forces, not the other's
+    assert "cn-gar-a" in chinese.get_data(as_text=True) and "cn-gar-a" not in japanese.get_data(as_text=True)
+    assert "jp-snlf-1" in japanese.get_data(as_text=True) and "jp-snlf-1" not in chinese.get_data(as_text=True)
+    for seat, first in (("chinese", chinese), ("japanese", japanese)):
+        again = read(seat)
+        assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+        assert again.json == uncached(app, g, tokens[seat])
+
+
+def test_the_etag_gives_304_until_a_new_event_from_another_process(db_location):
+    app, read, g, tokens = world(db_location, "skirmish")
+    first = read("blue")
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "private, no-cache"
+    unchanged = read("blue", **{"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.data == b"" and unchanged.headers["ETag"] == etag
+    assert read("blue", **{"If-None-Match": f'"other", W/{etag}'}).status_code == 304  # weak comparison, a list
+    assert read("red", **{"If-None-Match": etag}).status_code == 200  # red's answer is another entity
+
+    # another process appends an order: nothing in this process is told, the stored head says it
+    subprocess.run([sys.executable, "-c", "import sys; from app.events.backends import open_store; "
+                    "from app.service import games; games.submit(open_store(sys.argv[1]), *sys.argv[2:])",
+                    db_location, g, "red", "move R1 0202"], cwd=ROOT, check=True)
+    moved = read("blue", **{"If-None-Match": etag})
+    assert moved.status_code == 200 and moved.json["seq"] > first.json["seq"]
+    assert {u["id"]: u["hex"] for u in moved.json["view"]["units"]}["R1"] == "0202"
+    assert moved.headers["ETag"] != etag and moved.json == uncached(app, g, tokens["blue"])
+
+
+def test_a_rewound_position_has_its_own_etag_and_is_a_read(db_location):
+    _, read, g, _ = world(db_location, "skirmish")
+    head = read("blue").json["seq"]
+    past = read("blue", f"/games/{{g}}/state?at={head - 1}")
+    assert past.status_code == 200 and past.json["seq"] == head - 1
+    assert read("blue", f"/games/{{g}}/state?at={head - 1}",
+                **{"If-None-Match": past.headers["ETag"]}).status_code == 304
+    assert read("blue", **{"If-None-Match": past.headers["ETag"]}).status_code == 200
+
+
+def test_the_cache_is_bounded_and_forgets_an_entry_of_another_head():
+    cache = HeadCache(2)
+    cache.put("a", (1, "h1"), "A")
+    cache.put("b", (1, "h1"), "B")
+    assert cache.get("a", (1, "h1")) == "A"  # now the most recently used
+    cache.put("c", (1, "h1"), "C")
+    assert cache.get("b", (1, "h1")) is None and cache.get("a", (1, "h1")) == "A"
+    assert cache.get("a", (2, "h2")) is None  # the game moved on
+    assert cache.get("a", (1, "h1")) is None  # and the old entry is gone for good
+    off = HeadCache(0)
+    off.put("a", (1, "h1"), "A")
+    assert off.get("a", (1, "h1")) is None
+
+
+@pytest.mark.parametrize("raw", ["-1", "many"])
+def test_a_bad_view_cache_size_is_refused_with_its_name(raw):
+    from app.projections.cache import capacity_from_env
+
+    with pytest.raises(ValueError, match="HEXLEDGER_VIEW_CACHE must be a whole number of views"):
+        capacity_from_env({"HEXLEDGER_VIEW_CACHE": raw}, "HEXLEDGER_VIEW_CACHE", 512, "views")
