@@ -9,6 +9,13 @@ would hold the interpreter's lock that the requests need), and `tick` / `cli.py 
 pick up the retries that fell due. A claimed row is leased (LEASE), so two
 senders never send it at once; a sender that dies between the send and the record sends it again after the lease,
 with the same Message-ID (at least once).
+
+A player gets one turn email for the position they face, not one per intermediate turn: before each claim, a due
+turn email is superseded (`EventStore.supersede_mail`) when the outbox holds a later turn email of its game to the
+same seat (a newer position for them), or to anyone from a later position (their turn is over: the game went on).
+The row stays, marked 'superseded' with the row that superseded it (`cli.py outbox` lists it); it is neither laid
+out nor sent, and the seat's next email tells the history since the last one that went. Game-over emails, one a
+seat at one position, never supersede each other.
 """
 from __future__ import annotations
 
@@ -47,6 +54,7 @@ class Composer(Protocol):
 class Report:
     sent: int = 0
     failed: list[str] = field(default_factory=list)
+    superseded: int = 0  # turn emails made stale by a newer one before they went (`supersede`)
 
 
 def permanent(exc: Exception) -> bool:
@@ -69,6 +77,7 @@ def deliver(store: EventStore, composer: Composer, transport: Transport, now: da
     """Send the mail due at `now` (of `ids` only, if given); each failure is recorded with its next attempt."""
     report = Report()
     try:
+        report.superseded = store.supersede_mail(utc_text(now))
         rows = store.claim_mail(utc_text(now), utc_text(now + LEASE), ids)
     except StoreError as exc:  # a locked database: the mail waits for the next sender run
         LOG.warning("outbox: cannot claim mail now: %s", exc)
