@@ -491,8 +491,8 @@ class EventStore:
 
     def supersede_mail(self, now: str) -> int:
         """Mark superseded every pending turn email due at `now` that a later turn email of its game makes stale
-        (app/service/outbox.py, `supersede`: one to the same seat, or one from a later position to anyone), with
-        the newest such row's id; the row stays, never laid out nor sent. Bookkeeping like the claim (no fsync).
+        (app/service/outbox.py's docstring: one to the same seat, or one from a later position to anyone), with the
+        newest such row's id; the row stays, never laid out nor sent. Bookkeeping like the claim (no fsync).
         Returns how many."""
         with self._write_lock(durable=False):
             return self.db.execute(

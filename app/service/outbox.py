@@ -40,6 +40,7 @@ LONGEST_WAIT = timedelta(hours=1)  # the backoff doubles up to this
 PERMANENT_TRIES = 3  # a 5xx refusal is tried this often, then the row waits for an operator (status 'failed')
 POLL_SECONDS = 30.0  # the background sender looks for mail queued by other processes this often
 MIN_WAIT = 0.05  # between rounds, so a database that refuses the claims is not hammered
+NICENESS = 10  # the sender process runs at this lower CPU priority (os.nice): a turn email may wait, an answer not
 
 
 class Composer(Protocol):
@@ -54,7 +55,7 @@ class Composer(Protocol):
 class Report:
     sent: int = 0
     failed: list[str] = field(default_factory=list)
-    superseded: int = 0  # turn emails made stale by a newer one before they went (`supersede`)
+    superseded: int = 0  # turn emails made stale by a newer one before they went (EventStore.supersede_mail)
 
 
 def permanent(exc: Exception) -> bool:
@@ -164,9 +165,11 @@ def _rounds(make: Callable[[], Round], wait_for_kick: Callable[[float], bool], p
 
 class SenderProcess:
     """`serve`'s sender: a process of its own (BackgroundSender's loop), kicked through a pipe after each write
-    that queued mail. `make` must be picklable (a module-level function, or a partial of one): the process starts
-    fresh (spawn) and makes its own service and database connection with it. It stops when `stop` closes the pipe,
-    or when this process ends, whichever way (the pipe's end is closed by the system)."""
+    that queued mail, at a lower CPU priority (NICENESS): laying out a turn email takes several times an order's
+    CPU, and on a busy machine the server's requests get the cores first. `make` must be picklable (a module-level
+    function, or a partial of one): the process starts fresh (spawn) and makes its own service and database
+    connection with it. It stops when `stop` closes the pipe, or when this process ends, whichever way (the pipe's
+    end is closed by the system)."""
 
     def __init__(self, make: Callable[[], Round], poll: float = POLL_SECONDS):
         context = multiprocessing.get_context("spawn")  # never fork a process that runs a server's threads
@@ -199,6 +202,7 @@ class SenderProcess:
 
 
 def _sender_process(make: Callable[[], Round], kicks: Connection, poll: float) -> None:
+    os.nice(NICENESS)  # the requests win the cores; the mail waits for a free moment
     def wait_for_kick(seconds: float) -> bool:
         try:
             if kicks.poll(seconds):
