@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import smtplib
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -40,6 +41,7 @@ LONGEST_WAIT = timedelta(hours=1)  # the backoff doubles up to this
 PERMANENT_TRIES = 3  # a 5xx refusal is tried this often, then the row waits for an operator (status 'failed')
 POLL_SECONDS = 30.0  # the background sender looks for mail queued by other processes this often
 MIN_WAIT = 0.05  # between rounds, so a database that refuses the claims is not hammered
+SETTLE = 1.0  # seconds a woken sender lets a burst of orders finish before it claims (`_settled`)
 NICENESS = 10  # the sender process runs at this lower CPU priority (os.nice): a turn email may wait, an answer not
 
 
@@ -147,8 +149,8 @@ class BackgroundSender:
 
 def _rounds(make: Callable[[], Round], wait_for_kick: Callable[[float], bool], poll: float,
             stopping: Callable[[], bool] = lambda: False) -> None:
-    """A sender's loop: a round, then wait for a kick, the next mail due or `poll` seconds; `wait_for_kick`
-    returns False when the sender must stop."""
+    """A sender's loop: a round, then wait for a kick, the next mail due or `poll` seconds, then SETTLE seconds
+    more (`_settled`); `wait_for_kick` returns False when the sender must stop."""
     run = None
     while not stopping():
         wait = poll
@@ -159,8 +161,19 @@ def _rounds(make: Callable[[], Round], wait_for_kick: Callable[[float], bool], p
                 wait = min(wait, max(MIN_WAIT, (due - datetime.now(due.tzinfo)).total_seconds()))
         except Exception:  # noqa: BLE001 - the sender outlives any one failure; it is logged
             LOG.exception("outbox: sender round failed")
-        if not wait_for_kick(wait):
+        if not wait_for_kick(wait) or not _settled(wait_for_kick, SETTLE, stopping):
             return
+
+
+def _settled(wait_for_kick: Callable[[float], bool], seconds: float, stopping: Callable[[], bool]) -> bool:
+    """Let a burst of writes finish before the next round: take their kicks for `seconds`, so that the round finds
+    every turn email they queued and sends only the newest of each game (`EventStore.supersede_mail`). False when
+    the sender must stop."""
+    until = time.monotonic() + seconds
+    while (left := until - time.monotonic()) > 0 and not stopping():
+        if not wait_for_kick(left):
+            return False
+    return True
 
 
 class SenderProcess:
@@ -200,9 +213,15 @@ class SenderProcess:
     def alive(self) -> bool:
         return self._process.is_alive()
 
+    @property
+    def pid(self) -> int:
+        """The sender's process id (as `ps` and `top` show it, at its own priority)."""
+        return self._process.pid
+
 
 def _sender_process(make: Callable[[], Round], kicks: Connection, poll: float) -> None:
     os.nice(NICENESS)  # the requests win the cores; the mail waits for a free moment
+
     def wait_for_kick(seconds: float) -> bool:
         try:
             if kicks.poll(seconds):
