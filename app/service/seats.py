@@ -182,16 +182,14 @@ class Seats:
         each compared in constant time. None given: NotAuthenticated(`missing`)."""
         if not given:
             raise NotAuthenticated(missing)
-        try:
-            self.store.game(game_id)
-        except UnknownGame:
-            raise AccessDenied(f"no game {game_id!r} for this {what}") from None
         wanted = presented(given).encode()
         found = None
         for row in self.store.members(game_id):
             if hmac.compare_digest(expected(row).encode(), wanted):
                 found = row
         if found is None:
+            if not self.store.game_exists(game_id):  # a game without seats (none, or a local one)
+                raise AccessDenied(f"no game {game_id!r} for this {what}")
             raise AccessDenied(f"this {what} opens no seat in game {game_id}")
         return Seat(game_id, found["seat"], found["email"])
     def members(self, game_id: str) -> dict[str, dict]:
