@@ -114,9 +114,9 @@ Round = Callable[[], datetime | None]  # one round of a sender: deliver what is 
 
 
 class BackgroundSender:
-    """`serve`'s sender: a daemon thread that delivers when a write kicks it, when a retry falls due, and every
-    POLL_SECONDS (mail queued by other processes: ingest-email, tick). `run` does one round and says when the next
-    mail is due; the thread makes its own service (its own database connection) with `make`."""
+    """A sender as a daemon thread of the server: it delivers SETTLE seconds after a write kicks it, when a retry
+    falls due, and every POLL_SECONDS (mail queued by other processes: ingest-email, tick). `run` does one round and
+    says when the next mail is due; the thread makes its own service (its own database connection) with `make`."""
 
     def __init__(self, make: Callable[[], Round], poll: float = POLL_SECONDS):
         self._make, self._poll = make, poll
