@@ -497,15 +497,17 @@ def tick_cmd(ctx: Context, as_json: bool) -> None:
 @guarded
 def outbox_cmd(ctx: Context, send: bool, retry: bool, as_json: bool) -> None:
     """The mail not yet delivered (docs/play-by-email.md, "The outbox"): each row's recipient, attempts and last
-    error, never its text (an invitation carries a token)."""
+    error, never its text (an invitation carries a token); turn emails superseded by newer ones, never sent."""
     pbem = _pbem(ctx)
     if retry:
         click.echo(f"{pbem.retry_failed()} failed email(s) queued again", err=True)
     if send:
         report = pbem.deliver()
-        click.echo(f"{report.sent} sent, {len(report.failed)} failed", err=True)
+        click.echo(f"{report.sent} sent, {len(report.failed)} failed, {report.superseded} superseded", err=True)
     rows = pbem.mail_queue()
-    emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:8} {r['kind']:8} {r['game_id'] or '-':11} "
+    emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:10} {r['kind']:8} {r['game_id'] or '-':11} "
                                   f"{r['recipient']}  attempts {r['attempts']}, next {r['next_attempt_at']}"
-                                  + (f"\n         {r['last_error']}" if r["last_error"] else "") for r in rows)
+                                  + (f"\n         {r['last_error']}" if r["last_error"] else "")
+                                  + (f"\n         superseded by mail {r['superseded_by']}: not sent"
+                                     if r["superseded_by"] else "") for r in rows)
          or "the outbox is empty")

@@ -397,7 +397,7 @@ class Server:
         cost (measured while they run), not that of the measurement that follows."""
         store = EventStore(self.db)
         deadline = time.monotonic() + seconds
-        while store.mail_queue() and time.monotonic() < deadline:
+        while any(m["status"] == "pending" for m in store.mail_queue()) and time.monotonic() < deadline:
             time.sleep(0.05)
         store.close()
 

@@ -404,6 +404,20 @@ class PgEventStore:
                         [lease_until, [row["id"] for row in rows]])
         return [{**row, "data": json.loads(row["data"])} for row in rows]
 
+    def supersede_mail(self, now: str) -> int:
+        """Mark superseded every pending turn email due at `now` that a later turn email of its game makes stale
+        (EventStore.supersede_mail). Returns how many."""
+        with self._write_lock():
+            return self._q(
+                "UPDATE outbox SET status = 'superseded', superseded_by = newest.id FROM ("
+                " SELECT old.id AS old_id, max(newer.id) AS id FROM outbox AS old JOIN outbox AS newer"
+                " ON newer.game_id = old.game_id AND newer.kind = 'turn' AND newer.id > old.id"
+                " AND (newer.seat = old.seat"
+                " OR (newer.data::jsonb->>'seq')::bigint > (old.data::jsonb->>'seq')::bigint)"
+                " WHERE old.kind = 'turn' AND old.status = 'pending' AND old.next_attempt_at <= %s GROUP BY old.id"
+                ") AS newest WHERE outbox.id = newest.old_id"  # checked again after waiting for a claim's row locks:
+                " AND outbox.status = 'pending' AND outbox.next_attempt_at <= %s", [now, now]).rowcount
+
     def mail_sent(self, mail_id: int) -> None:
         self._q("DELETE FROM outbox WHERE id = %s", [mail_id])
 
@@ -419,9 +433,10 @@ class PgEventStore:
                        [now]).rowcount
 
     def mail_queue(self) -> list[dict]:
-        """Every undelivered row, without its content (an invitation's carries a token)."""
+        """Every undelivered row (pending, failed, superseded), without its content (an invitation's carries a
+        token)."""
         return self._q("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, next_attempt_at, "
-                       "last_error FROM outbox ORDER BY id").fetchall()
+                       "last_error, superseded_by FROM outbox ORDER BY id").fetchall()
 
     def next_mail_due(self) -> str | None:
         return self._q("SELECT min(next_attempt_at) AS due FROM outbox WHERE status = 'pending'").fetchone()["due"]

@@ -489,6 +489,20 @@ class EventStore:
                 self.db.execute("UPDATE outbox SET next_attempt_at = ? WHERE id = ?", [lease_until, row["id"]])
         return [{**row, "data": json.loads(row["data"])} for row in rows]
 
+    def supersede_mail(self, now: str) -> int:
+        """Mark superseded every pending turn email due at `now` that a later turn email of its game makes stale
+        (app/service/outbox.py's docstring: one to the same seat, or one from a later position to anyone), with the
+        newest such row's id; the row stays, never laid out nor sent. Bookkeeping like the claim (no fsync).
+        Returns how many."""
+        with self._write_lock(durable=False):
+            return self.db.execute(
+                "UPDATE outbox SET status = 'superseded', superseded_by = newest.id FROM ("
+                " SELECT old.id AS old_id, max(newer.id) AS id FROM outbox AS old JOIN outbox AS newer"
+                " ON newer.game_id = old.game_id AND newer.kind = 'turn' AND newer.id > old.id"
+                " AND (newer.seat = old.seat OR json_extract(newer.data, '$.seq') > json_extract(old.data, '$.seq'))"
+                " WHERE old.kind = 'turn' AND old.status = 'pending' AND old.next_attempt_at <= ? GROUP BY old.id"
+                ") AS newest WHERE outbox.id = newest.old_id", [now]).rowcount
+
     def mail_sent(self, mail_id: int) -> None:
         with self._write_lock(durable=False):
             self.db.execute("DELETE FROM outbox WHERE id = ?", [mail_id])
@@ -507,9 +521,10 @@ class EventStore:
                                    "WHERE status = 'failed'", [now]).rowcount
 
     def mail_queue(self) -> list[dict]:
-        """Every undelivered row, without its content (an invitation's carries a token)."""
+        """Every undelivered row (pending, failed, superseded), without its content (an invitation's carries a
+        token)."""
         return self._rows("SELECT id, game_id, kind, recipient, seat, status, created_at, attempts, "
-                          "next_attempt_at, last_error FROM outbox ORDER BY id")
+                          "next_attempt_at, last_error, superseded_by FROM outbox ORDER BY id")
 
     def next_mail_due(self) -> str | None:
         return self.db.execute("SELECT min(next_attempt_at) FROM outbox WHERE status = 'pending'").fetchone()[0]

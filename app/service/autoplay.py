@@ -29,6 +29,8 @@ def actor(side: str) -> str:
 
 def waiting(rules, state: projection.GameState) -> str | None:
     """The automated side the game waits for now, or None (a player's turn, a seat not yet taken, game over)."""
+    if not state.meta.automated:  # no seat is automated: nothing to wait for (the usual game: no rule to ask)
+        return None
     if rules.outcome(state.game) is not None or any(s not in state.meta.players for s in state.meta.sides):
         return None
     side = rules.prompt(state.game).side

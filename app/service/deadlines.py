@@ -107,6 +107,7 @@ class Deadlines:
                                    f"deadline was {when}. Action: {action}.", s)
                 done.append(f"{g['game_id']}: deadline passed for {side}")
         sent = self.deliver()
-        if sent.sent or sent.failed:
-            done.append(f"outbox: {sent.sent} email(s) sent, {len(sent.failed)} failed (kept for a retry)")
+        if sent.sent or sent.failed or sent.superseded:
+            done.append(f"outbox: {sent.sent} email(s) sent, {len(sent.failed)} failed (kept for a retry)"
+                        + (f", {sent.superseded} turn email(s) superseded by newer ones" if sent.superseded else ""))
         return done

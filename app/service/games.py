@@ -222,7 +222,9 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
         batch.append(_new(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
     with store.transaction():
         stored = store.append(game_id, state.meta.seq, batch)
-        final = projection.fold_all(rules, stored, state)
+        # the fold reads what the chain does not change (seq, type, version, payload): `after` is the stored
+        # events' state, but for a SeedRevealed appended since
+        final = projection.fold_all(rules, stored[after.meta.seq - state.meta.seq:], after)
         if within is not None:
             within(Accepted(stored, final))
     projection.remember(store, final, stored[-1].hash)

@@ -52,12 +52,12 @@ class Mailing:
             return []
         state = state or projection.load(self.store, game_id)
         rules = get_rules(state.meta.rules)
-        members = self.members(game_id)
         outcome = rules.outcome(state.game)
         if outcome is not None:
             if settings["over_notified"]:
                 return []
             self.store.update_pbem_game(game_id, {"over_notified": 1, "turn_side": None})
+            members = self.members(game_id)
             for seat, m in members.items():
                 self._queue_turn(state, seat, m["email"], f"Game over: {outcome.winner or 'draw'}")
             return list(members)
@@ -68,7 +68,7 @@ class Mailing:
             return []  # an automated side is told nothing: the server plays it (autoplay)
         self.store.update_pbem_game(game_id, {"turn_side": side, "turn_started_at": utc_now(),
                                               "reminded": 0, "expired": 0})
-        self._queue_turn(state, side, members[side]["email"], "Your turn")
+        self._queue_turn(state, side, self.members(game_id)[side]["email"], "Your turn")
         return [side]
 
     def _queue_turn(self, state: projection.GameState, seat: str, email: str, headline: str) -> None:

@@ -9,6 +9,13 @@ would hold the interpreter's lock that the requests need), and `tick` / `cli.py 
 pick up the retries that fell due. A claimed row is leased (LEASE), so two
 senders never send it at once; a sender that dies between the send and the record sends it again after the lease,
 with the same Message-ID (at least once).
+
+A player gets one turn email for the position they face, not one per intermediate turn: before each claim, a due
+turn email is superseded (`EventStore.supersede_mail`) when the outbox holds a later turn email of its game to the
+same seat (a newer position for them), or to anyone from a later position (their turn is over: the game went on).
+The row stays, marked 'superseded' with the row that superseded it (`cli.py outbox` lists it); it is neither laid
+out nor sent, and the seat's next email tells the history since the last one that went. Game-over emails, one a
+seat at one position, never supersede each other.
 """
 from __future__ import annotations
 
@@ -17,6 +24,7 @@ import multiprocessing
 import os
 import smtplib
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -33,6 +41,8 @@ LONGEST_WAIT = timedelta(hours=1)  # the backoff doubles up to this
 PERMANENT_TRIES = 3  # a 5xx refusal is tried this often, then the row waits for an operator (status 'failed')
 POLL_SECONDS = 30.0  # the background sender looks for mail queued by other processes this often
 MIN_WAIT = 0.05  # between rounds, so a database that refuses the claims is not hammered
+SETTLE = 1.0  # seconds a woken sender lets a burst of orders finish before it claims (`_settled`)
+NICENESS = 10  # the sender process runs at this lower CPU priority (os.nice): a turn email may wait, an answer not
 
 
 class Composer(Protocol):
@@ -47,6 +57,7 @@ class Composer(Protocol):
 class Report:
     sent: int = 0
     failed: list[str] = field(default_factory=list)
+    superseded: int = 0  # turn emails made stale by a newer one before they went (EventStore.supersede_mail)
 
 
 def permanent(exc: Exception) -> bool:
@@ -69,6 +80,7 @@ def deliver(store: EventStore, composer: Composer, transport: Transport, now: da
     """Send the mail due at `now` (of `ids` only, if given); each failure is recorded with its next attempt."""
     report = Report()
     try:
+        report.superseded = store.supersede_mail(utc_text(now))
         rows = store.claim_mail(utc_text(now), utc_text(now + LEASE), ids)
     except StoreError as exc:  # a locked database: the mail waits for the next sender run
         LOG.warning("outbox: cannot claim mail now: %s", exc)
@@ -102,9 +114,9 @@ Round = Callable[[], datetime | None]  # one round of a sender: deliver what is 
 
 
 class BackgroundSender:
-    """`serve`'s sender: a daemon thread that delivers when a write kicks it, when a retry falls due, and every
-    POLL_SECONDS (mail queued by other processes: ingest-email, tick). `run` does one round and says when the next
-    mail is due; the thread makes its own service (its own database connection) with `make`."""
+    """A sender as a daemon thread of the server: it delivers SETTLE seconds after a write kicks it, when a retry
+    falls due, and every POLL_SECONDS (mail queued by other processes: ingest-email, tick). `run` does one round and
+    says when the next mail is due; the thread makes its own service (its own database connection) with `make`."""
 
     def __init__(self, make: Callable[[], Round], poll: float = POLL_SECONDS):
         self._make, self._poll = make, poll
@@ -137,8 +149,8 @@ class BackgroundSender:
 
 def _rounds(make: Callable[[], Round], wait_for_kick: Callable[[float], bool], poll: float,
             stopping: Callable[[], bool] = lambda: False) -> None:
-    """A sender's loop: a round, then wait for a kick, the next mail due or `poll` seconds; `wait_for_kick`
-    returns False when the sender must stop."""
+    """A sender's loop: a round, then wait for a kick, the next mail due or `poll` seconds, then SETTLE seconds
+    more (`_settled`); `wait_for_kick` returns False when the sender must stop."""
     run = None
     while not stopping():
         wait = poll
@@ -149,15 +161,28 @@ def _rounds(make: Callable[[], Round], wait_for_kick: Callable[[float], bool], p
                 wait = min(wait, max(MIN_WAIT, (due - datetime.now(due.tzinfo)).total_seconds()))
         except Exception:  # noqa: BLE001 - the sender outlives any one failure; it is logged
             LOG.exception("outbox: sender round failed")
-        if not wait_for_kick(wait):
+        if not wait_for_kick(wait) or not _settled(wait_for_kick, SETTLE, stopping):
             return
+
+
+def _settled(wait_for_kick: Callable[[float], bool], seconds: float, stopping: Callable[[], bool]) -> bool:
+    """Let a burst of writes finish before the next round: take their kicks for `seconds`, so that the round finds
+    every turn email they queued and sends only the newest of each game (`EventStore.supersede_mail`). False when
+    the sender must stop."""
+    until = time.monotonic() + seconds
+    while (left := until - time.monotonic()) > 0 and not stopping():
+        if not wait_for_kick(left):
+            return False
+    return True
 
 
 class SenderProcess:
     """`serve`'s sender: a process of its own (BackgroundSender's loop), kicked through a pipe after each write
-    that queued mail. `make` must be picklable (a module-level function, or a partial of one): the process starts
-    fresh (spawn) and makes its own service and database connection with it. It stops when `stop` closes the pipe,
-    or when this process ends, whichever way (the pipe's end is closed by the system)."""
+    that queued mail, at a lower CPU priority (NICENESS): laying out a turn email takes several times an order's
+    CPU, and on a busy machine the server's requests get the cores first. `make` must be picklable (a module-level
+    function, or a partial of one): the process starts fresh (spawn) and makes its own service and database
+    connection with it. It stops when `stop` closes the pipe, or when this process ends, whichever way (the pipe's
+    end is closed by the system)."""
 
     def __init__(self, make: Callable[[], Round], poll: float = POLL_SECONDS):
         context = multiprocessing.get_context("spawn")  # never fork a process that runs a server's threads
@@ -188,8 +213,15 @@ class SenderProcess:
     def alive(self) -> bool:
         return self._process.is_alive()
 
+    @property
+    def pid(self) -> int:
+        """The sender's process id (as `ps` and `top` show it, at its own priority)."""
+        return self._process.pid
+
 
 def _sender_process(make: Callable[[], Round], kicks: Connection, poll: float) -> None:
+    os.nice(NICENESS)  # the requests win the cores; the mail waits for a free moment
+
     def wait_for_kick(seconds: float) -> bool:
         try:
             if kicks.poll(seconds):

@@ -188,7 +188,7 @@ class Seats:
             if hmac.compare_digest(expected(row).encode(), wanted):
                 found = row
         if found is None:
-            if not self.store.game_exists(game_id):
+            if not self.store.game_exists(game_id):  # read only to word the refusal
                 raise AccessDenied(f"no game {game_id!r} for this {what}")
             raise AccessDenied(f"this {what} opens no seat in game {game_id}")
         return Seat(game_id, found["seat"], found["email"])

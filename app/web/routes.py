@@ -145,10 +145,13 @@ ORDER_BODY = {"required": True, "content": {
     "text/plain": {"schema": {"type": "string", "example": "move R1 0202"}}}}
 
 
+ORDER = Order()  # a schema object loads any number of bodies; made once, not a request
+
+
 def order_body() -> tuple[str, int | None]:
     """The order text and its expected_seq, from a JSON body ({"order", "expected_seq"}) or a plain-text one."""
     if request.mimetype == "application/json":
-        body = Order().load(request.get_json(force=True, silent=False) or {})
+        body = ORDER.load(request.get_json(force=True, silent=False) or {})
         return body["order"], body["expected_seq"]
     return request.get_data(as_text=True), None
 
@@ -420,7 +423,7 @@ def actions(game_id):
 
 @blp.route("/games/<game_id>/orders", methods=["POST"])
 @UNAVAILABLE
-@blp.arguments(OrderQuery, location="query")
+@blp.arguments(OrderQuery(), location="query")  # one schema object for every request
 @blp.response(201)
 @returns(201, OrderDone, "Created")
 @blp.alt_response(409, schema=ApiError, description="expected_seq is behind the game: reload and try again")

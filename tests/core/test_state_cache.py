@@ -11,6 +11,7 @@ from app.events.registry import encode
 from app.events.store import EventStore, NewEvent
 from app.projections import state as projection
 from app.projections.cache import StateCache
+from app.rules.catalog import get_rules
 from app.service import games
 from app.service.demo import SKIRMISH_OPENING
 
@@ -31,6 +32,16 @@ def test_a_second_process_appends_and_the_cache_notices(store, skirmish):
     after = projection.load(store, skirmish)
     assert after.meta.seq == store.head(skirmish)[0] > cached.meta.seq
     assert after == fresh(store, skirmish)
+
+
+def test_the_state_an_order_caches_is_the_stored_events_state_to_the_game_over(store, skirmish):
+    """An order's state is folded once, before its events are sealed (games.submit): every order's state, the
+    last one with the dice seed its game over revealed, is what a fold of the stored stream gives."""
+    rules = get_rules("skirmish")
+    while rules.outcome((state := projection.load(store, skirmish)).game) is None:
+        accepted = games.submit(store, skirmish, rules.prompt(state.game).side, "end")
+        assert accepted.state == fresh(store, skirmish) and projection.load(store, skirmish) is accepted.state
+    assert accepted.events[-1].type == "core.SeedRevealed" and accepted.state.meta.revealed_seed is not None
 
 
 def test_a_state_cached_inside_a_rolled_back_transaction_is_not_used(store, skirmish):

@@ -209,6 +209,30 @@ def test_the_outbox_claims_leases_and_retries(backend):
     assert backend.mail_queue()[0]["status"] == "pending" and backend.next_mail_due() == T2
 
 
+def turn(seat: str, seq: int, game_id: str = "g-1") -> dict:
+    return {"kind": "turn", "recipient": f"{seat}@x.example", "game_id": game_id, "seat": seat,
+            "message_id": f"<{game_id}.{seat}.{seq}@x.example>", "data": {"headline": "Your turn", "seq": seq}}
+
+
+def test_a_turn_email_is_superseded_by_a_newer_one_and_kept(backend):
+    """app/service/outbox.py: a later turn email of the game to the same seat, or from a later position to anyone,
+    supersedes a due one; game-over emails (every seat, one position) and other games' mail do not."""
+    [red3, blue5, red7, other, note] = backend.queue_mail(
+        [turn("red", 3), turn("blue", 5), turn("red", 7), turn("red", 2, "g-2"), mail(1, "g-1")], T0)
+    [over_red, over_blue] = backend.queue_mail([turn("red", 9, "g-3"), turn("blue", 9, "g-3")], T0)
+    leased = backend.queue_mail([turn("blue", 4, "g-4")], T0)[0]
+    assert [r["id"] for r in backend.claim_mail(T0, T2, ids=[leased])] == [leased]  # being sent: left alone
+    backend.queue_mail([turn("red", 6, "g-4")], T0)
+    assert backend.supersede_mail(T0) == 2
+    rows = {r["id"]: r for r in backend.mail_queue()}
+    assert (rows[red3]["status"], rows[red3]["superseded_by"]) == ("superseded", red7)
+    assert (rows[blue5]["status"], rows[blue5]["superseded_by"]) == ("superseded", red7)
+    assert all(rows[i]["status"] == "pending" and rows[i]["superseded_by"] is None
+               for i in (red7, other, note, over_red, over_blue, leased))
+    assert red3 not in [r["id"] for r in backend.claim_mail(T0, T1)]
+    assert backend.supersede_mail(T0) == 0
+
+
 def test_processed_mail_is_remembered(backend):
     assert not backend.mail_processed("<m1@x>")
     backend.record_mail("<m1@x>", None, "refused")

@@ -1,0 +1,182 @@
+"""Where an HTTP order submit's CPU goes, beside the bare endpoint's: thread CPU time (so a busy shared machine
+changes it less than wall time), requests through the real app (create_app, Flask's test client, no socket),
+each step's inclusive time per submit from counters wrapped around the submit path's functions. Then the turn-email
+sender's CPU per submit: a burst of orders through waitress, the sender process as `cli.py serve` runs it, its CPU
+read from /proc once it has sent what the burst queued.
+
+    python bench/submit_cpu.py [--requests 480] [--no-sender]
+
+Issue 15's submit rows (bench/table.py) are wall-clock ratios; this says what is left inside them. No test runs it.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import functools
+import http.client
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.events.store import EventStore  # noqa: E402
+from app.mail.transport import MailConfig  # noqa: E402
+from app.web import create_app  # noqa: E402
+
+ENDS_PER_GAME = 24  # skirmish: 6 turns x 2 sides x 2 steps, each closed by 'end' (as bench/table.py)
+SPENT: collections.Counter = collections.Counter()
+
+
+def counted(owner, name: str, label: str) -> None:
+    """Wrap `owner.name` so that each call adds its thread CPU time to SPENT[label]."""
+    fn = getattr(owner, name)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        start = time.thread_time_ns()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            SPENT[label] += time.thread_time_ns() - start
+
+    setattr(owner, name, wrapper)
+
+
+def app_for(work: str, sender: str):
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": f"{work}/bench.sqlite3", "MAIL_SENDER": sender,
+                      "MAIL": MailConfig(outbox=f"{work}/outbox"), "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
+    app.add_url_rule("/bench/bare", "bare", lambda: {"ok": True})
+    return app
+
+
+def games_for(client, count: int) -> list[tuple[str, dict]]:
+    made = []
+    for _ in range(count // ENDS_PER_GAME + 1):
+        r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
+        game_id, tokens = r.json["game_id"], r.json["tokens"]
+        for seat in ("red", "blue"):
+            client.post(f"/games/{game_id}/join", json={"seed_text": seat},
+                        headers={"Authorization": f"Bearer {tokens[seat]}"})
+        made.append((game_id, tokens))
+    return made
+
+
+def order(games: list, i: int) -> tuple[str, dict]:
+    game_id, tokens = games[i // ENDS_PER_GAME]
+    side = "red" if (i % ENDS_PER_GAME // 2) % 2 == 0 else "blue"
+    return f"/games/{game_id}/orders", {"Authorization": f"Bearer {tokens[side]}", "Content-Type": "application/json"}
+
+
+def breakdown(count: int) -> None:
+    from app.events import store
+    from app.projections import history
+    from app.projections import state as projection
+    from app.service import games, pbem
+    from app.web import routes
+
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
+    app.extensions["hexledger_sender"].stop()  # the turn emails stay queued: this part measures the request only
+    client = app.test_client()
+    made = games_for(client, count)
+    steps = [
+        (app, "wsgi_app", "request (Flask's wsgi_app)"),
+        (app, "preprocess_request", "  before-request hooks (limiter, body checks)"),
+        (pbem.Pbem, "authenticate", "    token -> seat (rate key; the route reuses it)"),
+        (app, "dispatch_request", "  the route (smorest, webargs, service, JSON)"),
+        (routes, "order_body", "    order body (JSON schema)"),
+        (pbem.Pbem, "order", "    service.order (submit + answer)"),
+        (games, "submit", "      games.submit"),
+        (projection, "load", "        load (state cache)"),
+        (games, "parse_order", "        parse"),
+        (games, "decide_checked", "        decide"),
+        (games, "_new", "        encode events (schema)"),
+        (store.EventStore, "append", "        append (seal, insert)"),
+        (store.EventStore, "_durable", "        fsync (kernel CPU)"),
+        (pbem.Pbem, "notify", "        turn email check and row"),
+        (projection, "remember", "        state cache put"),
+        (history, "lines", "      answer: event lines"),
+        (app, "finalize_request", "  after-request hooks"),
+    ]
+    for owner, name, label in steps:
+        counted(owner, name, label)
+    half = count // 2
+    for rep in range(2):  # the first half warms up; the second is measured
+        SPENT.clear()
+        start = time.thread_time_ns()
+        for _ in range(half):
+            client.get("/bench/bare")
+        bare, bare_spent = (time.thread_time_ns() - start) / half, dict(SPENT)
+        SPENT.clear()
+        start = time.thread_time_ns()
+        for i in range(rep * half, (rep + 1) * half):
+            path, headers = order(made, i)
+            assert client.post(path, data=json.dumps({"order": "end"}), headers=headers).status_code == 201
+        submit = (time.thread_time_ns() - start) / half
+    print(f"thread CPU per request, microseconds (test client included; {half} requests each, load average "
+          f"{os.getloadavg()[0]:.1f})")
+    print(f"{'step':52} {'submit':>8} {'bare':>8}")
+    print(f"{'whole request, with the test client':52} {submit / 1e3:8.0f} {bare / 1e3:8.0f}")
+    for _, _, label in steps:
+        print(f"{label:52} {SPENT[label] / half / 1e3:8.0f} {bare_spent.get(label, 0) / half / 1e3:8.0f}")
+
+
+def sender_cpu(count: int) -> None:
+    """The sender process's CPU per submit for a burst of `count` orders from one client through waitress."""
+    from waitress import create_server
+
+    work = tempfile.mkdtemp(prefix="hexledger-bench-")
+    app = app_for(work, "process")
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    made = games_for(app.test_client(), count)
+    sender = app.extensions["hexledger_sender"]
+    store = EventStore(f"{work}/bench.sqlite3")
+
+    def pending() -> bool:
+        return any(m["status"] == "pending" for m in store.mail_queue())
+
+    def spent() -> float:
+        fields = Path(f"/proc/{sender.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    deadline = time.monotonic() + 120
+    while pending() and time.monotonic() < deadline:  # the invitations and first turn emails go first
+        time.sleep(0.1)
+    before = spent()
+    conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=30)
+    start = time.perf_counter()
+    for i in range(count):
+        path, headers = order(made, i)
+        conn.request("POST", path, body=json.dumps({"order": "end"}), headers=headers)
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 201
+    burst = time.perf_counter() - start
+    deadline = time.monotonic() + 120
+    while pending() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    queue, cpu_ms = store.mail_queue(), (spent() - before) * 1e3 / count
+    print(f"\nsender process: {count} orders in {burst:.2f} s from one client; its CPU {cpu_ms:.2f} ms a submit; "
+          f"{sum(m['status'] == 'superseded' for m in queue)} turn emails superseded, "
+          f"{sum(m['status'] == 'pending' for m in queue)} left pending")
+    server.close()
+    sender.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=480)
+    parser.add_argument("--no-sender", action="store_true", help="skip the sender process's part")
+    args = parser.parse_args()
+    breakdown(args.requests)
+    if not args.no_sender:
+        sender_cpu(args.requests // 2)
+
+
+if __name__ == "__main__":
+    main()

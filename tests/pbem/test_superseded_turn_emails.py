@@ -1,0 +1,62 @@
+"""A player gets one turn email for the position they face, not one per intermediate turn (app/service/outbox.py,
+`supersede`): orders given while the sender is busy (`serve`'s sender process laying out another email) queue
+several turn emails; when it claims them, the stale ones are marked superseded, kept in the outbox, never sent.
+Through a real SMTP server (aiosmtpd on 127.0.0.1)."""
+import json
+import re
+
+from click.testing import CliRunner
+
+from app.mail.inbound import body_text
+from app.mail.transport import MailConfig
+from app.service.pbem import Pbem
+from cli import cli
+
+RED, BLUE = "red@players.example", "blue@players.example"
+
+
+class BusySender:
+    """`serve`'s sender while it is busy: told of each write's mail, it sends nothing yet."""
+
+    def __init__(self):
+        self.kicks = 0
+
+    def kick(self) -> None:
+        self.kicks += 1
+
+
+def test_orders_queued_before_the_sender_runs_give_one_email_showing_the_latest_position(store, smtp):
+    config = MailConfig(smtp_host="127.0.0.1", smtp_port=smtp.port, mail_from="hexledger@pbem.example",
+                        orders_address="orders@pbem.example")
+    busy = BusySender()
+    server = Pbem(store, config, notifier=busy)
+    game_id, tokens = server.create("skirmish", {"red": RED, "blue": BLUE})
+    red, blue = (server.authenticate(game_id, tokens[side]) for side in ("red", "blue"))
+    server.join(red, "red's words")
+    server.join(blue, "blue's words")  # red to act: red's first turn email
+    for seat, orders in [(red, ["move R1 0202", "end", "end"]), (blue, ["end", "end"]), (red, ["end", "end"])]:
+        for order in orders:  # blue's turn, red's, blue's again: a turn email each time the turn passes
+            server.submit(seat, order)
+    head = server.head(game_id)
+    assert busy.kicks and smtp.inbox(RED) == [] and smtp.inbox(BLUE) == []
+
+    report = Pbem(store, config).deliver()  # the sender's round (its own service, as the sender process has)
+
+    [turn] = [m for m in smtp.inbox(BLUE) if "Your turn" in m["Subject"]]
+    assert [m for m in smtp.inbox(RED) if "Your turn" in m["Subject"]] == []  # red's turns are over
+    text = body_text(turn)
+    assert f"The game is at event {head}" in text
+    assert re.search(r"^\s+\d+\s+.*R1 moves 0202", text, re.M)  # the history since blue's last email: all of it
+    assert report.superseded == 3 and report.failed == []
+    queue = store.mail_queue()
+    assert [(m["recipient"], m["status"]) for m in queue] == [(RED, "superseded"), (BLUE, "superseded"),
+                                                              (RED, "superseded")]
+    newest = store.members(game_id)
+    assert {m["seat"]: m["last_notified_seq"] for m in newest}["blue"] == head
+    assert {m["superseded_by"] for m in queue} == {max(m["id"] for m in queue) + 1}  # blue's email, sent
+
+    listing = CliRunner().invoke(cli, ["--db", store.path, "outbox"])
+    assert listing.exit_code == 0 and listing.output.count("superseded") == 6, listing.output
+    assert [m["status"] for m in json.loads(CliRunner().invoke(cli, ["--db", store.path, "outbox", "--json"]).output)
+            ] == ["superseded"] * 3
+    assert Pbem(store, config).deliver().sent == 0  # nothing more to send: the superseded rows never go
