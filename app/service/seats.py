@@ -192,6 +192,7 @@ class Seats:
                 raise AccessDenied(f"no game {game_id!r} for this {what}")
             raise AccessDenied(f"this {what} opens no seat in game {game_id}")
         return Seat(game_id, found["seat"], found["email"])
+
     def members(self, game_id: str) -> dict[str, dict]:
         return {r["seat"]: r for r in self.store.members(game_id)}
 
