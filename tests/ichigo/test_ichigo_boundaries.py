@@ -184,3 +184,70 @@ def test_10_4_once_another_stack_rolls_to_move_the_first_stack_has_completed_its
     s = then(s, "allied", "move C01 to 2012", rolls=[6])                     # 5 MP, 1 spent
     s = then(s, "allied", "move C02 to 2016", rolls=[6])
     assert refusal(RULES, s, "allied", "move C01 to 2013") == "Ichi-Go 10.4: C01 has completed its move this phase"
+
+
+def test_11_29_a_step_loss_destroys_the_intrinsic_garrison_and_the_chinese_still_pay_theirs():
+    s = position({}, phase="VIII", plans={"chinese": "fight-move"},
+                 extra=(chinese("C01", "cn-reg-33", "1810", tried=True), chinese("C02", "cn-reg-02", "1810",
+                                                                                  tried=True)))
+    evs = when(s, "allied", "attack 1811 with C01 C02", rolls=[1])      # 9:1, city 1L -> 8:1, die 1: 0/2
+    assert of(evs, ev.BattleResolved)[0].result == "0/2" and of(evs, ev.GarrisonDestroyed)
+    s = fold(s, *evs)
+    assert [a.name for a in RULES.prompt(s).actions] == ["lose"]          # 11.23: one Chinese step even so
+    s = then(s, "allied", "lose C02")
+    assert "C02" not in s.units and [a.name for a in RULES.prompt(s).actions] == ["advance", "stay"]
+    s = then(s, "allied", "advance C01")
+    assert s.units["C01"].hex == "1811" and "1811" not in s.jp_control
+
+
+def test_11_29_a_lone_chinese_attack_that_does_not_hurt_the_garrison_still_costs_its_steps():
+    s = position({}, phase="VIII", plans={"chinese": "fight-move"},
+                 extra=(chinese("C01", "cn-reg-02", "1810", tried=True),))
+    evs = when(s, "allied", "attack 1811 with C01", rolls=[1])          # 4:1, city 1L -> 3:1, die 1: 1/0
+    assert of(evs, ev.BattleResolved)[0].result == "1/0" and not of(evs, ev.GarrisonDestroyed)
+    s = fold(s, *evs)
+    assert s.units.get("C01") is None and "1811" in s.jp_control and "1811" not in s.garrison_lost
+
+
+def test_7_5_a_us_unit_inland_traces_supply_to_the_mainland_beachhead_unless_the_japanese_hold_it():
+    from app.rules.ichigo.common import supply_state
+    us = us_ids(1)[0]
+    held = GAME.initial_state("campaign", {}).jp_control - {"1922", "3221"}
+    s = position({us: "1821"}, turn=9, causeway=True, beachheads={"formosa": "3221", "mainland": "1922"},
+                 control=held)                                           # 1821: inland, next to 1922
+    assert supply_state(s, s.units[us]) == "full"
+    lost = replace(s, jp_control=held | {"1922"})
+    assert supply_state(lost, lost.units[us]) == "oos"
+
+
+def test_7_8_the_japanese_entering_the_aerial_supply_hex_take_the_marker_away():
+    from app.rules.ichigo.common import us_supplied
+    s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"}, turn=8, causeway=True,
+                 aerial_hex="2011")
+    assert us_supplied(s, "2011")
+    s = then(s, "japanese", "move jp-cea-110div to 2011", rolls=[6])
+    assert s.aerial_hex is None and not us_supplied(s, "2011")
+
+
+@pytest.mark.parametrize("checked", [True, False])
+def test_4_1_a_custom_position_says_whether_the_china_collapse_roll_was_made(checked):
+    s = GAME.initial_state("campaign", {"position": {
+        "turn": 3, "phase": "VI", "units": {"jp-cea-110div": "0812"},
+        "plans": {"japanese": "move-fight", "chinese": "move-fight"}, "collapse_checked": checked}})
+    rolls = [] if checked else [2]                                       # taking Chungking rolls only once a game
+    evs = when(s, "japanese", "move jp-cea-110div to 0712", rolls=rolls)
+    assert bool(of(evs, ev.CollapseChecked)) is not checked
+
+
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_6_6_an_enemy_stack_shows_its_top_unit_and_how_many_lie_under_it(size):
+    units = dict.fromkeys(["jp-cea-110div", "jp-ka-11div", "jp-cea-26div"][:size], "2010")
+    stack = next(st for st in view(position(units), "allied")["stacks"] if st["hex"] == "2010")
+    assert (len(stack["units"]), stack["hidden"]) == (1, size - 1)
+
+
+def test_11_0_the_list_of_legal_orders_in_a_combat_phase_offers_each_attack_with_its_odds():
+    from app.rules.legal import legal_orders
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    attacks = {o["order"]: o["odds"] for o in legal_orders(RULES, s, "japanese") if o["action"] == "attack"}
+    assert attacks == {"attack 2011 with jp-cea-110div": "1:1", "attack 2011 with jp-cea-110div tanks 1": "2:1"}

@@ -71,3 +71,13 @@ def test_refused_orders_by_the_service_leave_the_next_roll_and_the_answer_as_the
     assert answers == {refusal(RULES, state.game, "allied", "move C01 to 2017")}
     accepted = games.submit(store, game_id, "allied", "move C01 to 2014 via 2012 2013")
     assert [e.payload["index"] for e in accepted.events if e.type == "core.DieRolled"] == [before.rolls]
+
+
+def test_3_3_9_7_a_blind_draw_from_a_pool_of_one_rolls_nothing_and_from_two_rolls_which():
+    from dataclasses import replace
+    one = replace(position({}, phase="X"), draw_pool=("cn-reg-04",))
+    evs = when(one, "allied", "reinforce", rolls=[1])                   # the 9.7 roll only: one counter left
+    assert [e.unit for e in of(evs, ev.UnitDrawn)] == ["cn-reg-04"]
+    two = replace(one, draw_pool=("cn-reg-04", "cn-reg-33"))
+    evs = when(two, "allied", "reinforce", rolls=[1, 2])                # and a die with two faces to pick one
+    assert [e.unit for e in of(evs, ev.UnitDrawn)] == ["cn-reg-33"]

@@ -42,3 +42,14 @@ def test_a_momentum_decision_offers_the_attack_then_stay():
                                                    chinese("C02", "cn-reg-02", "2012", tried=True)))
     s = then(then(s, "japanese", "attack 2011 with jp-cea-110div"), "japanese", "advance jp-cea-110div")
     assert [a.name for a in RULES.prompt(s).actions] == ["attack", "stay"]
+
+
+def test_11_28_a_preview_with_the_1st_sf_shows_its_shift():
+    from dataclasses import replace
+
+    s = _position()
+    s = replace(s, units={**s.units, "jp-14aa-1sf": replace(s.units["jp-14aa-1sf"], status="sf-ready")})
+    plain = RULES.preview(s, RULES.parse(ATTACK, "japanese", s))
+    helped = RULES.preview(s, RULES.parse(f"{ATTACK} sf", "japanese", s))
+    assert "Ichi-Go 11.28" not in plain["text"]
+    assert "1R (Ichi-Go 11.28: 1st SF Group)" in helped["shifts"]

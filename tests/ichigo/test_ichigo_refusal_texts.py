@@ -1,0 +1,107 @@
+"""Ichi-Go refusals read in full: each names its case and says what is wrong with the order, in the words the
+player reads (mutation survivors of issue 19: a refusal's case or reason could change unnoticed)."""
+from dataclasses import replace
+
+import pytest
+from ichigo_given import RULES, chinese, fold, position, then, when
+from test_ichigo_engine import us_ids
+
+from app.rules.ichigo import reinforcements
+from tests.fuzzing import refusal
+
+BEACHHEADS = {"formosa": "3221", "mainland": "1922"}
+
+
+def test_9_8_only_us_divisions_waiting_to_land_may_land():
+    s = replace(position({"jp-cea-110div": "2010"}, turn=7, causeway=True), phase="I")
+    assert refusal(RULES, s, "allied", "land jp-cea-110div") == "Ichi-Go 9.8: only US divisions waiting to land"
+
+
+def test_8_11_a_us_reinforcement_lands_at_a_beachhead_and_nowhere_else():
+    s = position({}, turn=9, phase="II", plans={"us": "move-fight"}, causeway=True, beachheads=BEACHHEADS)
+    late = us_ids(10)[9]
+    assert refusal(RULES, s, "allied", f"land {late} at 2011") == \
+        "Ichi-Go 8.11: US reinforcements land at a beachhead"
+    assert refusal(RULES, s, "allied", f"land {late} at 1922") is None
+
+
+def test_6_4_a_naval_transfer_into_a_full_beachhead_is_refused_with_the_us_limit():
+    ids = us_ids(9)
+    s = replace(position({**{u: "1922" for u in ids[:8]}, ids[8]: "3221"}, turn=9, causeway=True,
+                         beachheads=BEACHHEADS), phase="I")
+    assert refusal(RULES, s, "allied", f"transfer {ids[8]}") == "Ichi-Go 6.4: US units: 9 stacked in 1922, limit 8"
+
+
+def test_11_8_a_us_division_does_not_attack_in_the_chinese_combat_phase():
+    us = us_ids(1)[0]
+    s = position({us: "2010", "jp-cea-110div": "2011"}, turn=8, phase="VIII", causeway=True,
+                 plans={"chinese": "fight-move", "us": "fight-move"},
+                 extra=(chinese("C01", "cn-reg-02", "2012", tried=True),))
+    assert refusal(RULES, s, "allied", f"attack 2011 with C01 {us}") == \
+        f"Ichi-Go 11.8: {us}: only chinese units attack in this phase"
+
+
+def test_11_17_committing_more_tank_regiments_than_the_defence_allows_names_the_range():
+    s = position({"jp-cea-110div": "2011"}, phase="IX", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "2010", tried=True), chinese("C02", "cn-reg-07", "2012",
+                                                                                  tried=True)))
+    s = then(s, "allied", "attack 2011 with C01 C02")
+    assert refusal(RULES, s, "japanese", "commit 2") == "Ichi-Go 11.17: commit 0 to 1 tank regiments"
+
+
+def test_10_0_only_a_unit_on_the_map_moves():
+    s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    assert refusal(RULES, s, "japanese", "move jp-cea-3bde to 2011") == \
+        "Ichi-Go 10.0: jp-cea-3bde is not a japanese unit on the map"
+
+
+@pytest.mark.parametrize("unit", ["jp-cea-110div", "jp-cea-11bde"])   # on the map; due on Turn 3
+def test_9_1_only_a_reinforcement_due_this_turn_enters(unit):
+    s = position({"jp-cea-110div": "2010"}, phase="V")
+    assert refusal(RULES, s, "japanese", f"enter {unit} at 1901") == \
+        f"Ichi-Go 9.1: {unit} is not a reinforcement available this turn"
+
+
+def test_6_0_reinforcements_entering_a_hex_past_the_japanese_limit_are_refused():
+    s = position({b: "1901" for b in ("jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde")}, phase="V")
+    assert refusal(RULES, s, "japanese", "enter jp-cea-3bde jp-cea-27div at 1901") == \
+        "Ichi-Go 6.0: Japanese units: 6 stacked in 1901, limit 5"
+    assert refusal(RULES, s, "japanese", "enter jp-cea-3bde at 1901") is None
+
+
+def _drawn(extra=(), **kw):
+    s = position({}, phase="X", extra=extra, **kw)
+    s = fold(s, *when(s, "allied", "reinforce", rolls=[1, 1]))
+    return s, reinforcements.drawn(s)[0]
+
+
+def test_6_3_a_drawn_counter_is_not_placed_in_a_city_holding_four_chinese_units():
+    s, h = _drawn(extra=tuple(chinese(f"C9{i}", f"cn-reg-1{i}", "0712", tried=True) for i in range(4)))
+    assert refusal(RULES, s, "allied", f"place {h} at 0712") == "Ichi-Go 6.3: Chinese units: 5 stacked in 0712, limit 4"
+    assert refusal(RULES, s, "allied", f"place {h} at 0716") is None
+
+
+def test_9_7_a_drawn_counter_is_not_placed_in_a_chinese_city_the_japanese_took():
+    s, h = _drawn()
+    taken = replace(s, jp_control=s.jp_control | {"0716"})                   # empty, but Japanese controlled
+    assert refusal(RULES, taken, "allied", f"place {h} at 0716") == \
+        "Ichi-Go 9.7: 0716 is not an initially Chinese city still under Chinese control"
+    assert refusal(RULES, s, "allied", f"place {h} at 0716") is None
+
+
+def test_5_2_the_turn_of_the_causeway_roll_does_not_start_without_it():
+    s = replace(position({}, turn=7), phase="start")
+    assert refusal(RULES, s, "allied", "end") == "Ichi-Go 5.2: roll on the Causeway or Philippines Table first"
+    s = then(s, "allied", "roll", rolls=[1])                                   # the Philippines: no B-29 roll
+    assert refusal(RULES, s, "allied", "end") is None
+
+
+def test_9_4_a_14aa_unit_does_not_land_on_formosa_next_to_a_us_unit():
+    s = position({us_ids(1)[0]: "3221"}, turn=8, phase="V", causeway=True, beachheads={"formosa": "3221"})
+    units = dict(s.units)
+    units["jp-14aa-100div"] = replace(units["jp-14aa-100div"], status="landing")   # survived its shipment
+    s = replace(s, units=units)
+    for coast in ("3220", "3222", "3321"):                                     # Formosa coast next to 3221
+        assert refusal(RULES, s, "japanese", f"enter jp-14aa-100div at {coast}") == \
+            f"Ichi-Go 9.4: jp-14aa-100div may not enter at {coast}"
+    assert refusal(RULES, s, "japanese", "enter jp-14aa-100div at 3320") is None   # two hexes away
