@@ -21,3 +21,11 @@ def test_10_5_2_the_defender_is_told_to_lose_three_steps_in_3511_from_its_units_
     assert {uid for uid, _ in prompt.candidates} == {"cn-d87", "cn-d98", "cn-gar-a"}
     assert "lose 3 step(s)" in prompt.text()
 
+
+
+def test_10_5_3_the_attacker_is_told_he_may_advance_into_the_emptied_hex_or_stay():
+    s = position({"jp-d3-r6": "3409", "cn-gar-c": "3408"}, turn=7)
+    prompt = owed(fold(s, *when(s, "japanese", "attack 3408 with d3-r6", rolls=[6])))
+    assert prompt.what == "advance into 3408 or stay (SNC 10.5.3)"
+    assert prompt.amount == "up to 1 hex(es), any of these units"
+    assert [uid for uid, _ in prompt.candidates] == ["jp-d3-r6"]
