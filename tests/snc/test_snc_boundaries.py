@@ -5,6 +5,7 @@ from dataclasses import replace
 import pytest
 from snc_given import RULES, position, then, when
 
+from app.rules import legal
 from app.rules.errors import OrderError
 from app.rules.snc import GAME, data
 from app.rules.snc.victory import sudden_death
@@ -172,3 +173,13 @@ def test_4_2_a_game_on_a_custom_map_reads_its_data_afresh_and_ends_in_a_sudden_d
     else:
         assert (ended.winner, ended.reason) == (winner, "SNC 4.2: no Chinese unit in or adjacent to Shanghai (3512) "
                                                         f"on GT {turn}")
+
+
+def test_6_3_once_his_attack_on_a_stack_is_under_way_the_attackers_preview_of_that_hex_counts_every_defender():
+    s = position({"jp-d3-r6": "3510", "jp-d3-r18": "3510", "cn-d87": "3511", "cn-d98": "3511", "cn-d57": "3612"},
+                 turn=3)
+    planned = RULES.preview(s, RULES.parse("overrun 3511 with d3-r18", "japanese", s))
+    assert planned["hidden_defenders"] == 1 and "1 more unit(s) hidden under the top unit" in planned["text"]
+    s = then(s, "japanese", "attack 3511 with d3-r6 support air")  # the Chinese air decision is awaited
+    planned = legal.preview(RULES, s, RULES.parse("overrun 3511 with d3-r18", "japanese", s))
+    assert planned["hidden_defenders"] == 0 and "Strength 2 vs 8: raw odds 1:4" in planned["text"]
