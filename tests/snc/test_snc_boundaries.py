@@ -5,8 +5,10 @@ from dataclasses import replace
 import pytest
 from snc_given import RULES, position, then, when
 
+from app.rules import legal
 from app.rules.errors import OrderError
-from app.rules.snc import GAME
+from app.rules.snc import GAME, data
+from app.rules.snc.victory import sudden_death
 from app.rules.snc.view import view
 
 MOVE = ("move", "fight")
@@ -28,6 +30,10 @@ def refusal(state, side, order) -> str:
      "SNC 9.0: no legal path from 2806 to 0202 with 8 MP; name the path with 'via' to see which step is refused"),
     ({"jp-d3-r6": "2806"}, MOVE, None, "move d3-r6 to 2605 via 2706 2605",
      "SNC 9.0: units move from hex to adjacent hex; 2605 to 2605 is not such a step"),
+    ({"jp-d3-r6": "2806", "jp-d3-r18": "2808"}, MOVE, None, "move d3-r6 d3-r18 to 2807",
+     "SNC 9.0: units moving together must start in one hex"),
+    ({"jp-d3-r6": "2806", "jp-d3-r18": "2706"}, MOVE, "move d3-r6 to 2706", "move d3-r6 d3-r18 to 2605",
+     "SNC 9.0: a unit that has moved goes on only with the stack it moved with, before any other unit moves"),
 ])
 def test_a_refused_order_names_its_case_and_the_reason(units, plan, first, order, text):
     """The README's promise: a refused order names the rules case that forbids it, in words the player reads."""
@@ -126,3 +132,54 @@ def test_9_5_2_rail_placement_by_the_west_edge_is_refused_when_japanese_hold_nan
     s = replace(s, interdicted=3, units={**s.units, "cn-d13": replace(s.units["cn-d13"], arrival_turn=3)})
     assert refusal(s, "chinese", "rail d13 to 0105") == (
         "SNC 9.5.2: no railroad from Nanking or Hangzhou to 0105 free of Japanese units and zones of control")
+
+
+def test_8_2_8_4_13_0_a_refused_placement_or_landing_names_the_hex_and_why():
+    chinese = position({"cn-d57": "3612", "jp-snlf-1": "3512", "jp-d3-r6": "2410"}, turn=2, side="chinese",
+                       phase="reinf", pool=("cn-d7",))
+    assert refusal(chinese, "chinese", "place d7 at 2409") == "SNC 13.0: cn-d7 arrives at 2410, not 2409"
+    assert refusal(chinese, "chinese", "place d7 at 2410") == "SNC 8.2: 2410 is occupied by Japanese units"
+    japanese = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=1, phase="reinf", pool=("jp-snlf-9",))
+    assert refusal(japanese, "japanese", "land snlf-9 at 3611 support naval") == (
+        "SNC 8.4: there is no Chinese unit in 3611 to assault")
+
+
+def test_6_3_8_1_a_view_names_each_stacks_owner_and_hex_and_the_referee_reads_when_an_elite_returns():
+    s = position({"jp-d3-r6": "3409", "jp-d3-r18": "3409", "cn-d87": "3410", "cn-d57": "3612"}, turn=4,
+                 steps={"cn-d87": 1})
+    s = then(s, "japanese", "attack 3410 with 3409", rolls=[6, 4])  # the 87th eliminated, back on GT 4 + 4
+    chinese = view(s, "chinese")
+    japanese_stack = next(st for st in chinese["stacks"] if st["hex"] == "3409")
+    assert (japanese_stack["side"], japanese_stack["hidden"]) == ("japanese", 1)  # 6.3: the top unit only
+    assert [(u["id"], u["hex"]) for u in japanese_stack["units"]] == [("jp-d3-r18", "3409")]
+    assert [(u["id"], u["hex"]) for u in chinese["units"] if u["side"] == "chinese"] == [
+        ("cn-d57", "3612"), ("cn-d87", None)]
+    returning = {"id": "cn-d87", "status": "returning", "arrival_turn": 0, "return_turn": 8}
+    assert returning in view(s, None)["off_map"] and returning in chinese["own_off_map"]
+    assert "cn-d87" not in {u["id"] for u in view(s, "japanese")["own_off_map"]}
+
+
+@pytest.mark.parametrize(("turn", "winner"), [(5, "japanese"), (6, None)])
+def test_4_2_a_game_on_a_custom_map_reads_its_data_afresh_and_ends_in_a_sudden_defeat_through_gt_5(turn, winner):
+    """The map text is one no other test loads, so the game's data (terrain costs, scenario numbers) is read here,
+    inside the test, where a mutant of the loading code is switched on (docs/testing.md, "Mutation testing")."""
+    text = data.MAP.read_text() + f"\n# the printed map, as a custom map for a GT {turn} position\n"
+    s = GAME.initial_state("campaign", {"map": text, "position": {
+        "turn": turn, "phase": "ops1", "plan": ["move", "fight"], "units": {"jp-snlf-1": "3512", "cn-d57": "2410"}}})
+    assert s.data.options == {"map": text}
+    ended = sudden_death(s)
+    if winner is None:
+        assert ended is None
+    else:
+        assert (ended.winner, ended.reason) == (winner, "SNC 4.2: no Chinese unit in or adjacent to Shanghai (3512) "
+                                                        f"on GT {turn}")
+
+
+def test_6_3_once_his_attack_on_a_stack_is_under_way_the_attackers_preview_of_that_hex_counts_every_defender():
+    s = position({"jp-d3-r6": "3510", "jp-d3-r18": "3510", "cn-d87": "3511", "cn-d98": "3511", "cn-d57": "3612"},
+                 turn=3)
+    planned = RULES.preview(s, RULES.parse("overrun 3511 with d3-r18", "japanese", s))
+    assert planned["hidden_defenders"] == 1 and "1 more unit(s) hidden under the top unit" in planned["text"]
+    s = then(s, "japanese", "attack 3511 with d3-r6 support air")  # the Chinese air decision is awaited
+    planned = legal.preview(RULES, s, RULES.parse("overrun 3511 with d3-r18", "japanese", s))
+    assert planned["hidden_defenders"] == 0 and "Strength 2 vs 8: raw odds 1:4" in planned["text"]

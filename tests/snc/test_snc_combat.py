@@ -225,6 +225,17 @@ def test_11_4_defensive_naval_gunfire_shifts_a_chinese_attack_left():
     assert not of(events, ev.DecisionRequired) and of(events, ev.CombatResolved)
 
 
+def test_11_4_defensive_naval_gunfire_is_one_column_left_and_the_history_says_so():
+    s = position({"cn-d87": "3410", "cn-d98": "3410", "jp-d3-r6": "3510", "jp-snlf-1": "3512"}, turn=7,
+                 side="chinese")
+    s = then(s, "chinese", "attack 3510 with d87 d98")
+    [unsupported] = of(when(s, "japanese", "pass", rolls=[3]), ev.CombatResolved)
+    [supported] = of(when(s, "japanese", "support naval", rolls=[3]), ev.CombatResolved)
+    assert unsupported.describe() == "attack on 3510: 4:4 = 1:1, shifts none -> 1:1, die 3: 2/1"
+    assert supported.describe() == ("attack on 3510: 4:4 = 1:1, shifts 1L (SNC 11.4: defensive naval gunfire) "
+                                    "-> 1:2, die 3: 2/0")
+
+
 def test_6_0_2_after_each_combat_both_players_bring_every_hex_within_the_limits():
     # four Chinese divisions at Suzhou (placed there, R23: no check on placement); a Japanese attack elsewhere
     suzhou = {u: "2410" for u in ("cn-d7", "cn-d8", "cn-d18", "cn-d44")}

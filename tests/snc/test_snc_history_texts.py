@@ -1,7 +1,7 @@
 """What each side reads in the history of SNC orders and battles (6.3, 11.3, engine ruling E9), in the fast tier:
 the whole-game fog tests are slow, and the mutation run found these texts unchecked without them (issue 19)."""
 import pytest
-from snc_given import RULES, ev, of, position, then, when
+from snc_given import RULES, ev, fold, of, position, then, when
 
 from app.events import core
 from app.rules.snc import fog
@@ -58,3 +58,31 @@ def test_5_1_the_japanese_reinforcement_phase_is_named_in_the_prompt():
     s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf")
     prompt = RULES.prompt(s)
     assert (prompt.step, [a.name for a in prompt.actions]) == ("GT 7, japanese Reinforcement Phase", ["land", "end"])
+
+
+def test_6_3_the_attacker_reads_the_defenders_loss_by_unit_the_defender_reads_the_attackers_without_one():
+    s = position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7)
+    chinese, japanese = of(when(s, "japanese", "attack 3408 with d3-r6", rolls=[5]), ev.StepsLost)
+    assert (chinese.side, japanese.side) == ("chinese", "japanese")
+    assert fog.visible(chinese, "japanese") is True and chinese.describe() == "chinese lose steps: cn-d87"
+    assert fog.visible(japanese, "chinese") == "japanese lose 1 step"
+
+
+def test_10_5_3_staying_reads_as_the_answer_to_the_advance_decision_and_records_the_battle_hex():
+    s = then(position({"jp-d3-r6": "3409", "cn-gar-c": "3408"}, turn=7), "japanese", "attack 3408 with d3-r6",
+             rolls=[6])
+    assert s.pending[0]["kind"] == "advance"
+    answered, stayed, closed = when(s, "japanese", "stay")
+    assert [e.describe() for e in (answered, stayed, closed)] == [
+        "japanese answered the advance decision", "no advance", "battle for 3408 over"]
+    assert stayed.path == ["3408"]  # the replay shows the battle's hex on this step (docs/replay.md)
+
+
+def test_10_5_the_combat_panel_gives_each_sides_losses_and_each_die_face_a_sixth():
+    s = position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7)
+    events = when(s, "japanese", "attack 3408 with d3-r6", rolls=[5])
+    at = next(i for i, e in enumerate(events) if isinstance(e, ev.CombatResolved))
+    panel = RULES.combat_summary(events[at], fold(s, *events[:at]))
+    assert (panel["attacker"], panel["defender"], panel["result"]) == ("japanese", "chinese", "1/1")
+    assert panel["losses"] == {"japanese": 1, "chinese": 1}
+    assert [d["p"] for d in panel["distribution"]] == [1 / 6] * 6

@@ -21,3 +21,21 @@ def test_10_5_2_the_defender_is_told_to_lose_three_steps_in_3511_from_its_units_
     assert {uid for uid, _ in prompt.candidates} == {"cn-d87", "cn-d98", "cn-gar-a"}
     assert "lose 3 step(s)" in prompt.text()
 
+
+
+def test_10_5_3_the_attacker_is_told_he_may_advance_into_the_emptied_hex_or_stay():
+    s = position({"jp-d3-r6": "3409", "cn-gar-c": "3408"}, turn=7)
+    prompt = owed(fold(s, *when(s, "japanese", "attack 3408 with d3-r6", rolls=[6])))
+    assert prompt.what == "advance into 3408 or stay (SNC 10.5.3)"
+    assert prompt.amount == "up to 1 hex(es), any of these units"
+    assert [uid for uid, _ in prompt.candidates] == ["jp-d3-r6"]
+
+
+def test_6_0_r13_two_detachments_ending_a_move_in_one_hex_are_told_to_eliminate_one_of_the_two():
+    """Ruling R13: a detachment fills the one "garrison or regiment" slot of 6.2, so two in a hex are one too many."""
+    s = position({"jp-det-shigeto": "3409", "jp-det-asama": "3410", "cn-d57": "3612", "jp-snlf-1": "3512"},
+                 plan=("move", "fight"))
+    s = fold(s, *when(s, "japanese", "move det-asama to 3409"))
+    prompt = owed(fold(s, *when(s, "japanese", "end")))
+    assert prompt.where == "3409" and prompt.amount == "at least 1 unit(s), none more than needed"
+    assert [uid for uid, _ in prompt.candidates] == ["jp-det-asama", "jp-det-shigeto"]

@@ -232,12 +232,10 @@ class UnitsAdvanced:
         units = dict(state.units)
         for uid in self.units:
             units[uid] = replace(units[uid], hex=self.path[-1], status="map")
-        b = dict(state.battle) if state.battle else None
-        if b is not None:
-            b["advanced"] = True
         side = units[self.units[0]].side if self.units else state.side
         ctl = enter(state, side, self.path) if self.units else state.jp_control
-        return replace(state, units=units, battle=b, jp_control=ctl)
+        # an advance (or `stay`) answers a decision of the battle under way (10.5.3, 8.4 1), 8.4.1)
+        return replace(state, units=units, battle={**state.battle, "advanced": True}, jp_control=ctl)
 
     def describe(self) -> str:
         return f"{', '.join(self.units)} advance to {' - '.join(self.path)}" if self.units else "no advance"

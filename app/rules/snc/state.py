@@ -81,7 +81,7 @@ class Unit:
         formation = self.formation or ("SNLF" if self.type == "snlf" else "")
         allowance = 0.0 if self.static else max(0.0, mf - self.mp_used)
         return Piece(self.id, self.side, kind=self.stack_kind, formation=formation, move_class=self.side,
-                     allowance=allowance, tags=frozenset({"static"} if self.static else set()))
+                     allowance=allowance)
 
 
 @dataclass(frozen=True)
