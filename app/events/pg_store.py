@@ -24,6 +24,7 @@ error; a lost connection is opened again by the next call outside a transaction.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -48,8 +49,6 @@ from app.events.store import (
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "postgres"
 MIGRATION_LOCK = 0x4845584C  # pg_advisory_xact_lock key: servers opening a new database apply each script once
-APPEND = ("SELECT head_seq, head_hash FROM append_events(%s, %s, %s, %s, %b::text[], %b::integer[], %b::text[], "
-          "%b::text[], %b::integer[], %b::text[])")  # db/postgres/0002_append_events.sql
 EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor", "at", "causation", "prev_hash", "hash")
 LOCKED = ("55P03", "40P01", "40001", "53300")  # lock not granted, deadlock, serialization, too many connections
 FULL = ("53100",)  # disk full
@@ -182,8 +181,7 @@ class PgEventStore:
             sealed, payloads = seal(game_id, expected_seq, head[1], events)
             wanted = (sealed[-1].seq, sealed[-1].hash) if sealed else head
             try:
-                found = self._q(APPEND, [game_id, expected_seq, head[1], sealed[0].at if sealed else utc_now(),
-                                         *_columns(sealed, payloads)], tuple_row).fetchone()
+                found = self._q(*append_call(game_id, expected_seq, head[1], sealed, payloads), tuple_row).fetchone()
             except errors.UniqueViolation as exc:  # a writer that took no game lock inserted the seq meanwhile
                 raise Conflict(game_id, expected_seq, expected_seq + 1) from exc
             if found is None:
@@ -563,11 +561,23 @@ def _text_row(cursor: psycopg.Cursor) -> RowMaker[dict]:
     return row
 
 
-def _columns(events: list[StoredEvent], payloads: list[str]) -> list[list]:
-    """The arrays append_events takes for a sealed batch: types, versions, payloads, actors, causations, hashes
-    (each text as `to_db` stores it)."""
-    return [[to_db(e.type) for e in events], [e.version for e in events], [to_db(p) for p in payloads],
-            [to_db(e.actor) for e in events], [e.causation for e in events], [e.hash for e in events]]
+def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
+                payloads: list[str]) -> tuple[str, list]:
+    """The statement calling append_events (db/postgres/0002) for a batch sealed after (`after`, `prev_hash`), and
+    its parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
+    parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
+    return _append_query(len(sealed)), [
+        game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
+        *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
+        *(e.hash for e in sealed)]
+
+
+@functools.cache
+def _append_query(events: int) -> str:
+    """append_events' call for a batch of `events` events (one prepared statement per batch size)."""
+    values = ", ".join(["%s"] * events)
+    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in ("text", "integer", "text", "text", "integer", "text"))
+    return f"SELECT head_seq, head_hash FROM append_events(%s, %s, %s, %s, {arrays})"
 
 
 _HEADS: dict[str, dict[str, tuple[int, str]]] = {}

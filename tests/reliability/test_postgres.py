@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from app.events.backends import open_store
 from app.events.envelope import GENESIS_HASH
-from app.events.pg_store import APPEND, _columns
+from app.events.pg_store import append_call
 from app.events.store import Conflict, NewEvent, StoreUnavailable, seal
 from app.service import audit, games
 from bench.http_writers import http_race
@@ -313,14 +313,13 @@ def test_an_append_sent_again_after_its_answer_was_lost_is_answered_as_stored(pg
     game_id = game_of(store)
     seq, last = store.head(game_id)
     sealed, payloads = seal(game_id, seq, last, x(1) + x(2))
-    call = [game_id, seq, last, sealed[0].at, *_columns(sealed, payloads)]
+    call = append_call(game_id, seq, last, sealed, payloads)
     with psycopg.connect(pg_url, autocommit=True) as raw:
-        assert raw.execute(APPEND, call).fetchone() == (seq + 2, sealed[-1].hash)
+        assert raw.execute(*call).fetchone() == (seq + 2, sealed[-1].hash)
         later = open_store(pg_url).append(game_id, seq + 2, x(3))
-        assert raw.execute(APPEND, call).fetchone() == (seq + 2, sealed[-1].hash)
-        rival, texts = seal(game_id, seq, last, x(9))
-        assert raw.execute(APPEND, [game_id, seq, last, rival[0].at, *_columns(rival, texts)]).fetchone() == (
-            seq + 3, later[0].hash)
+        assert raw.execute(*call).fetchone() == (seq + 2, sealed[-1].hash)
+        rival = append_call(game_id, seq, last, *seal(game_id, seq, last, x(9)))
+        assert raw.execute(*rival).fetchone() == (seq + 3, later[0].hash)
     assert [e.hash for e in store.events(game_id, seq + 1)] == [e.hash for e in sealed + later]
     with pytest.raises(Conflict):
         store.append(game_id, seq, x(9))
