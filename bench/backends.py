@@ -1,9 +1,10 @@
 """The two event stores side by side, in the same run: durable appends per second with 1 and with 4 concurrent
 writers, PostgreSQL (app/events/pg_store.py, on a server this script starts: bench/pg_cluster.py) vs SQLite
-(app/events/store.py, WAL + synchronous=FULL). Each writer is a thread with its own store connection appending
-commands (an order and two events, one transaction each, its expected seq checked) to its own game; both stores
-wait for their commit to be on disk (fsync on, synchronous_commit on) before an append returns. Rounds alternate
-between the backends; the best round of each is shown.
+(app/events/store.py, WAL + synchronous=FULL), and beside them the eventsourcing library's PostgreSQL recorder on
+the same server (bench/writers.py): an event store at the same durability. Each writer is a thread with its own
+store connection appending commands (an order and two events, one transaction each, its expected seq checked) to
+its own game; every one waits for its commit to be on disk (fsync on, synchronous_commit on) before an append
+returns. Rounds alternate between the backends; the best round of each is shown.
 
 Usage: python bench/backends.py [--commands 150] [--rounds 3]
 """
@@ -28,6 +29,7 @@ import time  # noqa: E402
 from app.events.backends import open_store  # noqa: E402
 from app.events.store import NewEvent  # noqa: E402
 from bench import pg_cluster  # noqa: E402
+from bench.writers import eventsourcing_pg_writers, together  # noqa: E402
 
 
 def command(i: int) -> list[NewEvent]:
@@ -47,28 +49,15 @@ def appends_per_second(location: str, writers: int, commands: int) -> float:
     for game_id in game_ids:
         setup.create_game(game_id, "skirmish", "meeting", command(0), None)
     stores = [open_store(location) for _ in range(writers)]
-    barrier = threading.Barrier(writers + 1)
-    failures: list[BaseException] = []
 
-    def writer(store, game_id: str) -> None:
+    def writer(w: int, barrier: threading.Barrier) -> None:
+        store, game_id = stores[w], game_ids[w]
         seq = store.head(game_id)[0]
         barrier.wait()
-        try:
-            for i in range(commands):
-                seq = store.append(game_id, seq, command(i))[-1].seq
-        except BaseException as exc:  # reported after the run
-            failures.append(exc)
+        for i in range(commands):
+            seq = store.append(game_id, seq, command(i))[-1].seq
 
-    threads = [threading.Thread(target=writer, args=(s, g)) for s, g in zip(stores, game_ids, strict=True)]
-    for t in threads:
-        t.start()
-    barrier.wait()
-    start = time.perf_counter()
-    for t in threads:
-        t.join()
-    seconds = time.perf_counter() - start
-    if failures:
-        raise failures[0]
+    seconds = together(writer, writers)
     assert all(setup.head(g)[0] == 3 * (commands + 1) for g in game_ids)
     for store in [setup, *stores]:
         store.close()
@@ -87,20 +76,22 @@ def main() -> None:
             locations = {"sqlite": str(Path(tmp) / "bench.sqlite3"), "postgresql": cluster.create_database("bench")}
             for _ in range(args.rounds):
                 for writers in (1, 4):
-                    for name, location in locations.items():  # interleaved: a busy moment hits both
+                    for name, location in locations.items():  # interleaved: a busy moment hits all three
                         rate = appends_per_second(location, writers, args.commands)
                         best[name, writers] = max(best.get((name, writers), 0.0), rate)
+                    rate = eventsourcing_pg_writers(locations["postgresql"], writers, args.commands, command)
+                    best["eventsourcing", writers] = max(best.get(("eventsourcing", writers), 0.0), rate)
             version = _server_version(locations["postgresql"])
     finally:
         cluster.stop()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}, PostgreSQL {version}; best of {args.rounds} interleaved rounds")
     print(f"{'durable appends/s, one command (3 events) per transaction':58} {'PostgreSQL':>11} {'SQLite':>9} "
-          f"{'ratio':>7}")
+          f"{'ratio':>7} {'es PostgreSQL':>14} {'ratio':>7}")
     for writers in (1, 4):
-        pg, lite = best["postgresql", writers], best["sqlite", writers]
+        pg, lite, es = best["postgresql", writers], best["sqlite", writers], best["eventsourcing", writers]
         label = f"{writers} writer{'s' if writers > 1 else ''}, each on its own game and connection"
-        print(f"{label:58} {pg:11.0f} {lite:9.0f} {pg / lite:6.2f}x")
+        print(f"{label:58} {pg:11.0f} {lite:9.0f} {pg / lite:6.2f}x {es:14.0f} {pg / es:6.2f}x")
 
 
 def _server_version(url: str) -> str:

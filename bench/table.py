@@ -4,14 +4,15 @@ Each round measures every row once, the row's own figure and its baseline one af
 moment on a shared machine falls on both; the table prints the median of the rounds and the spread (the lowest and
 highest ratio of one sample to its own baseline). The durable-writers rows take --alternations samples a round, the
 SQLite store, eventsourcing and PostgreSQL in turn, their order rotating. Baselines: raw sqlite3 (same rows), the
-eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL), a bare endpoint on the
-same waitress server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the
-script starts (bench/pg_cluster.py), beside SQLite's.
+eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL; beside the PostgreSQL
+store, also its PostgreSQL recorder on the same server: bench/writers.py), a bare endpoint on the same waitress
+server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the script starts
+(bench/pg_cluster.py), beside SQLite's.
 
     python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,read,cpu,pg,...]
 
-Needs the bench extra (pip install -e '.[bench]': eventsourcing) and, for the PostgreSQL rows, Debian's postgresql
-(as the tests do). No test runs this; no test asserts a time.
+Needs the bench extra (pip install -e '.[bench]': eventsourcing, with its postgres extra) and, for the PostgreSQL
+rows, Debian's postgresql (as the tests do). No test runs this; no test asserts a time.
 """
 from __future__ import annotations
 
@@ -48,25 +49,13 @@ from app.service import games  # noqa: E402
 from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
+from bench.writers import eventsourcing_pg_writers, together  # noqa: E402
 
 if TYPE_CHECKING:
     from app.events.pg_store import PgEventStore
 
 SNC_DICE_SEED = "hexledger-bench-dice-seed"  # with orders chosen by random.Random(0): a full 12-turn SNC game
 WRITERS = 4
-
-
-def together(work: Callable[[int, threading.Barrier], None], threads: int) -> float:
-    """Seconds for `threads` threads to run `work(n, barrier)`, timed from when all of them pass the barrier."""
-    barrier = threading.Barrier(threads + 1)
-    running = [threading.Thread(target=work, args=(n, barrier)) for n in range(threads)]
-    for t in running:
-        t.start()
-    barrier.wait()
-    start = time.perf_counter()
-    for t in running:
-        t.join()
-    return time.perf_counter() - start
 
 
 def median_ms(fn: Callable[[], object], repeat: int = 3, pick=statistics.median) -> float:
@@ -81,7 +70,9 @@ def median_ms(fn: Callable[[], object], repeat: int = 3, pick=statistics.median)
 class Row:
     """One line of the table: per round, our figure and the baseline's; `better` says which way is good."""
 
-    def __init__(self, name: str, unit: str, baseline: str, goal: str, check: Callable[[float, float], bool]):
+    def __init__(self, name: str, unit: str, baseline: str, goal: str,
+                 check: Callable[[float, float], bool] | None):
+        """`check` None: a row to read beside another, with no goal of its own (its verdict column stays empty)."""
         self.name, self.unit, self.baseline, self.goal, self.check = name, unit, baseline, goal, check
         self.ours: list[float] = []
         self.theirs: list[float] = []
@@ -96,7 +87,7 @@ class Row:
         ratio = ours / theirs if theirs else float("nan")
         ratios = [o / t for o, t in zip(self.ours, self.theirs, strict=True) if t]
         spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else "-"
-        met = "met" if self.check(ours, theirs) else "NOT MET"
+        met = "" if self.check is None else "met" if self.check(ours, theirs) else "NOT MET"
         return (f"{self.name:54} {ours:10.3f} {theirs:10.3f} {self.unit:9} {ratio:7.2f}x {spread:>11}  {self.goal:22}"
                 f" {met:8} baseline: {self.baseline}")
 
@@ -186,12 +177,13 @@ def eventsourcing_writers(tmp: Path, each: int) -> float:
 
 def writer_samples(tmp: Path, pg_url: str | None, each: int, alternations: int) -> list[dict[str, float]]:
     """`alternations` samples of the durable-writers rows, each measuring SQLite's store, eventsourcing and (with
-    `pg_url`) PostgreSQL's store back to back, in an order that rotates from one sample to the next, so a busy
-    moment of the machine falls on each of them in turn."""
+    `pg_url`) PostgreSQL's store and eventsourcing's PostgreSQL recorder on the same server back to back, in an
+    order that rotates from one sample to the next, so a busy moment of the machine falls on each of them in turn."""
     runs = {"sqlite": lambda: store_writers(str(tmp / f"writers-{time.monotonic_ns()}.sqlite3"), each),
             "eventsourcing": lambda: eventsourcing_writers(tmp, each)}
     if pg_url is not None:
         runs["postgresql"] = lambda: store_writers(pg_url, each)
+        runs["eventsourcing_pg"] = lambda: eventsourcing_pg_writers(pg_url, WRITERS, each, command_batch)
     order = list(runs)
     samples = []
     for n in range(alternations):
@@ -447,7 +439,7 @@ GROUPS = {  # --only: a group's rows are measured (and their data prepared) only
     "rebuild": ("rebuild",),
     "head": ("hit", "miss"),
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
-    "pg": ("pg_writers", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
+    "pg": ("pg_writers", "pg_vs_es_pg", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
 }
 
@@ -490,8 +482,10 @@ def main() -> None:
                    ">= 0.6x", lambda o, t: o >= 0.6 * t),
         "pg_writers": Row(f"PostgreSQL: append, durable, {WRITERS} writers (commands/s)", "cmd/s",
                           "eventsourcing SQLite, WAL+FULL", ">= 1.3x", lambda o, t: o >= 1.3 * t),
+        "pg_vs_es_pg": Row(f"  PostgreSQL vs eventsourcing's PostgreSQL, {WRITERS} writers", "cmd/s",
+                           "eventsourcing PostgreSQL, same server", "(same durability)", None),
         "pg_vs_sqlite": Row(f"  PostgreSQL vs SQLite store, {WRITERS} writers (commands/s)", "cmd/s",
-                            "the SQLite store, same samples", "(issue: 2.8x)", lambda o, t: True),
+                            "the SQLite store, same samples", "(issue: 2.8x)", None),
         "pg_rebuild": Row(f"PostgreSQL: full rebuild of {args.events} events (ms)", "ms",
                           "bare SELECT + json.loads + fold, PostgreSQL", "<= 1.5x", lambda o, t: o <= 1.5 * t),
         "pg_hit": Row(f"PostgreSQL: state at head, {args.events}-event game, hit (ms)", "ms",
@@ -585,6 +579,7 @@ def main() -> None:
                         rows["writers"].add(sample["sqlite"], sample["eventsourcing"])
                     if "pg" in wanted:
                         rows["pg_writers"].add(sample["postgresql"], sample["eventsourcing"])
+                        rows["pg_vs_es_pg"].add(sample["postgresql"], sample["eventsourcing_pg"])
                         rows["pg_vs_sqlite"].add(sample["postgresql"], sample["sqlite"])
             if "pg" in wanted:
                 STATES.clear()
@@ -628,12 +623,13 @@ def main() -> None:
     if writer_log:
         print(f"\ndurable writers, each sample (commands/s; sync: an fdatasync just before it): {WRITERS} writers")
         print(f"{'sync ms':>8} {'SQLite store':>13} {'eventsourcing':>14} {'ratio':>7}"
-              + (f" {'PostgreSQL':>11} {'ratio':>7}" if pg_url else ""))
+              + (f" {'PostgreSQL':>11} {'ratio':>7} {'es PostgreSQL':>14} {'ratio':>7}" if pg_url else ""))
         for sample in sorted(writer_log, key=lambda x: x["sync_ms"]):
             line = (f"{sample['sync_ms']:8.2f} {sample['sqlite']:13.0f} {sample['eventsourcing']:14.0f} "
                     f"{sample['sqlite'] / sample['eventsourcing']:6.2f}x")
             if pg_url:
-                line += f" {sample['postgresql']:11.0f} {sample['postgresql'] / sample['eventsourcing']:6.2f}x"
+                pg, es_pg = sample["postgresql"], sample["eventsourcing_pg"]
+                line += f" {pg:11.0f} {pg / sample['eventsourcing']:6.2f}x {es_pg:14.0f} {pg / es_pg:6.2f}x"
             print(line)
 
 

@@ -3,9 +3,11 @@ app/events/store.py's EventStore, method for method, with the same guarantees (t
 runs against both).
 
 - Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (db/postgres/0001_schema.sql).
-- Optimistic concurrency: an append locks its game's row (SELECT ... FOR UPDATE), so writers to one game queue
-  while writers to different games run side by side; a writer whose expected last seq is stale gets Conflict and
-  nothing is written.
+- Optimistic concurrency: an append is one call of the database's append_events (db/postgres/0003), which locks
+  the game's row (SELECT ... FOR UPDATE), so writers to one game queue while writers to different games run side
+  by side, reads the head once the lock is granted, and inserts the sealed batch only onto the head it was sealed
+  after; a writer whose expected last seq is stale gets Conflict and nothing is written. Outside `transaction()`
+  that call is its own transaction: an append is one round trip.
 - One transaction per write: `transaction()` and every append inside it commit together (an order with its outbox
   rows), or roll back together.
 - Durable: synchronous_commit is set on for every connection, so a commit is flushed to the server's WAL before
@@ -22,6 +24,7 @@ error; a lost connection is opened again by the next call outside a transaction.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -71,6 +74,8 @@ class PgEventStore:
         self.busy_timeout = busy_timeout
         self._lock_depth = 0
         self._tx: psycopg.Transaction | None = None
+        self._heads = _heads_of(url)
+        self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits
         self.conn = self._connect()
         self._migrate()
 
@@ -90,7 +95,8 @@ class PgEventStore:
         """Run one statement (its rows made by `rows`, default the connection's: dicts of texts as they were sent);
         a refusal by the server is StoreUnavailable. Outside a transaction, a connection the server dropped since
         the last statement (a restart, its backend killed) is opened again and the statement run once more on it:
-        what the store runs outside a transaction may run twice (reads, marks that only rise, idempotent inserts)."""
+        what the store runs outside a transaction may run twice (reads, marks that only rise, idempotent inserts, an
+        append: append_events answers a batch sent again as stored)."""
         if self._lock_depth == 0 and (self.conn.closed or self.conn.broken):
             self.conn = self._connect()
         try:
@@ -133,15 +139,23 @@ class PgEventStore:
             self._register_game(game_id, rules, scenario, parent)
             if seed is not None:
                 self._q("INSERT INTO dice_seeds (game_id, seed) VALUES (%s, %s)", [game_id, seed])
-            return self._append_locked(game_id, 0, first_events)
+            return self._append_locked(game_id, 0, first_events, (0, GENESIS_HASH))
 
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
-        """Append `events` after `expected_seq`, or raise Conflict and write nothing. The game's row lock queues
-        the writers of one game; the head is read after it is granted."""
-        with self._write_lock():
-            if self._q("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id]).fetchone() is None:
+        """Append `events` after `expected_seq`, or raise Conflict and write nothing: one call of the database's
+        append_events (db/postgres/0003), which takes the game's row lock (queueing the writers of one game), reads
+        the head once it is granted and inserts the batch only onto the head it was sealed after. Outside a
+        transaction that call is the whole transaction: one round trip, answered once the commit is flushed.
+
+        The batch is sealed onto the head this process last saw committed for the game (`_heads_of`) when the
+        caller expects that seq, else onto a head read first; the call checks it under the lock either way."""
+        known = self._heads.get(game_id)
+        head = known if known is not None and known[0] == expected_seq else self._head_unlocked(game_id)
+        if head[0] != expected_seq:
+            if head[0] == 0 and not self.game_exists(game_id):  # every game has its first events
                 raise UnknownGame(game_id)
-            return self._append_locked(game_id, expected_seq, events)
+            raise Conflict(game_id, expected_seq, head[0])
+        return self._append_locked(game_id, expected_seq, events, head)
 
     def import_stream(self, game_id: str, rules: str, scenario: str, events: list[StoredEvent],
                       parent: tuple[str, int] | None = None) -> None:
@@ -158,16 +172,36 @@ class PgEventStore:
         if inserted.rowcount == 0:
             raise StoreError(f"game {game_id!r} already exists here; nothing written")
 
-    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
-        last_seq, last_hash = self._head_unlocked(game_id)
-        if last_seq != expected_seq:
-            raise Conflict(game_id, expected_seq, last_seq)
-        sealed, payloads = seal(game_id, expected_seq, last_hash, events)
-        try:
-            self._insert_events(sealed, payloads)
-        except errors.UniqueViolation as exc:
-            raise Conflict(game_id, expected_seq, expected_seq + 1) from exc
-        return sealed
+    def _append_locked(self, game_id: str, expected_seq: int, events: list[NewEvent],
+                       head: tuple[int, str]) -> list[StoredEvent]:
+        """Seal `events` onto `head` (the caller's expected seq) and store them by append_events; a head whose hash
+        is not the stored one's (remembered from a database since replaced under the same URL) is replaced by the
+        stored one and the batch sealed again."""
+        for _ in range(2):
+            sealed, payloads = seal(game_id, expected_seq, head[1], events)
+            wanted = (sealed[-1].seq, sealed[-1].hash) if sealed else head
+            try:
+                found = self._q(*append_call(game_id, expected_seq, head[1], sealed, payloads), tuple_row).fetchone()
+            except errors.UniqueViolation as exc:  # a writer that took no game lock inserted the seq meanwhile
+                raise Conflict(game_id, expected_seq, expected_seq + 1) from exc
+            if found is None:
+                raise UnknownGame(game_id)
+            found = (found[0], from_db(found[1]))
+            if found == wanted:
+                self._committed(game_id, found)
+                return sealed
+            if found[0] != expected_seq:
+                break
+            head = found
+        self._heads.pop(game_id, None)
+        raise Conflict(game_id, expected_seq, found[0])
+
+    def _committed(self, game_id: str, head: tuple[int, str]) -> None:
+        """Remember `head` as the game's once it is committed (now, outside a transaction)."""
+        if self._lock_depth:
+            self._new_heads[game_id] = head
+        else:
+            self._heads[game_id] = head
 
     def _insert_events(self, events: list[StoredEvent], payloads: list[str] | None = None) -> None:
         """Insert sealed events; `payloads`: their payloads as canonical JSON, if the caller has them (`seal`)."""
@@ -192,6 +226,7 @@ class PgEventStore:
             store._lock_depth += 1
             if store._lock_depth > 1:
                 return
+            store._new_heads.clear()
             try:
                 if store.conn.closed or store.conn.broken:
                     store.conn = store._connect()
@@ -217,11 +252,15 @@ class PgEventStore:
             if store._lock_depth:
                 return False  # the outermost lock commits, or rolls back everything
             tx, store._tx = store._tx, None
+            new_heads, store._new_heads = store._new_heads, {}
             try:
                 tx.__exit__(exc_type, exc, tb)
             except psycopg.OperationalError as commit_error:
                 if exc_type is None:
                     raise refused(commit_error) from commit_error
+                return False
+            if exc_type is None:
+                store._heads.update(new_heads)  # committed: the games' heads now
             return False
 
     def _write_lock(self) -> PgEventStore._Lock:
@@ -242,9 +281,14 @@ class PgEventStore:
         return (row["seq"], row["hash"]) if row else (0, GENESIS_HASH)
 
     def head(self, game_id: str) -> tuple[int, str]:
-        """(last sequence number, its hash) of a game's stream."""
-        self.game(game_id)
-        return self._head_unlocked(game_id)
+        """(last sequence number, its hash) of a game's stream; read outside a transaction, it is a committed
+        head, remembered for the next append (`_heads_of`)."""
+        head = self._head_unlocked(game_id)
+        if head[0] == 0:
+            self.game(game_id)  # UnknownGame (every game has its first events)
+        elif not self._lock_depth:
+            self._heads[game_id] = head
+        return head
 
     def game_exists(self, game_id: str) -> bool:
         return self._q("SELECT 1 FROM games WHERE id = %s", [game_id]).fetchone() is not None
@@ -515,6 +559,35 @@ def _text_row(cursor: psycopg.Cursor) -> RowMaker[dict]:
         return {k: from_db(v) if isinstance(v, str) else v for k, v in make(values).items()}
 
     return row
+
+
+def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
+                payloads: list[str]) -> tuple[str, list]:
+    """The statement calling append_events (db/postgres/0003) for a batch sealed after (`after`, `prev_hash`), and
+    its parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
+    parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
+    return _append_query(len(sealed)), [
+        game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
+        *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
+        *(e.hash for e in sealed)]
+
+
+@functools.cache
+def _append_query(events: int) -> str:
+    """append_events' call for a batch of `events` events (one prepared statement per batch size)."""
+    values = ", ".join(["%s"] * events)
+    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in ("text", "integer", "text", "text", "integer", "text"))
+    return f"SELECT head_seq, head_hash FROM append_events(%s, %s, %s, %s, {arrays})"
+
+
+_HEADS: dict[str, dict[str, tuple[int, str]]] = {}
+
+
+def _heads_of(url: str) -> dict[str, tuple[int, str]]:
+    """The heads (seq, hash) of games this process saw committed on the database at `url`, by game, shared by
+    its connections to it. Only a shortcut: append_events checks the head under the game's lock, so a head
+    remembered wrongly (the database replaced under the same URL) costs one more call, never a wrong chain."""
+    return _HEADS.setdefault(url, {})
 
 
 def _without_position(row: dict) -> dict:

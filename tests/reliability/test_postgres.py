@@ -14,7 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from app.events.backends import open_store
-from app.events.store import Conflict, NewEvent, StoreUnavailable
+from app.events.envelope import GENESIS_HASH
+from app.events.pg_store import append_call
+from app.events.store import Conflict, NewEvent, StoreUnavailable, seal
 from app.service import audit, games
 from bench.http_writers import http_race
 from bench.reliability import Server, crash_rounds, free_port, race
@@ -196,6 +198,9 @@ def test_a_connection_the_server_dropped_between_requests_is_opened_again(pg_url
     terminate(pg_url, store)
     games.submit(store, game_id, "red", "move R1 0202")  # a transaction, begun on a new connection
     assert store.head(game_id)[0] == head[0] + 2
+    terminate(pg_url, store)
+    store.append(game_id, head[0] + 2, x(1))  # an append outside a transaction: one call, on a new connection
+    assert store.head(game_id)[0] == head[0] + 3 and chain_intact(store, game_id)
 
 
 def test_a_connection_lost_inside_a_transaction_is_503_and_nothing_is_written(pg_url):
@@ -211,6 +216,11 @@ def test_a_connection_lost_inside_a_transaction_is_503_and_nothing_is_written(pg
     assert store.head(game_id) == head and store.mail_queue() == []
     store.append(game_id, head[0], x(1))  # and the next write goes through
     assert store.head(game_id)[0] == head[0] + 1
+
+
+def chain_intact(store, game_id: str) -> bool:
+    """The game's hash chain verifies (its test events, core.X, are of no rule set)."""
+    return [p for p in audit.verify(list(store.events(game_id))).problems if p.check == "chain"] == []
 
 
 def game_of(store) -> str:
@@ -275,3 +285,41 @@ def test_a_writer_that_takes_no_game_lock_still_queues_the_store_and_its_loser_g
     writer.join(timeout=120)
     assert "error" not in outcome and isinstance(outcome.get("conflict"), Conflict), outcome
     assert store.mail_processed("<after@x>") and store.event(game_id, seq + 1).actor == "rogue"
+
+
+def test_an_append_chains_onto_the_stored_head_not_the_one_this_process_remembers(pg_cluster, pg_url):
+    """The process remembers the head it last committed for a game, to append without reading it first. When the
+    database behind the URL is replaced (a restore, another copy) and holds the same game at the same seq with
+    other events, the append still chains onto the stored event: the chain verifies."""
+    store = open_store(pg_url)
+    game_id = game_of(store)
+    store.append(game_id, 1, x(1))  # remembered: seq 2 and its hash
+    name = pg_url.rsplit("/", 1)[1]
+    pg_cluster.drop_database(name)
+    pg_cluster.create_database(name)
+    other, _ = seal(game_id, 0, GENESIS_HASH, x(0) + x(2))  # the same game, seq 2 another event
+    open_store(pg_url).import_stream(game_id, "skirmish", "meeting", other)
+    stored = store.append(game_id, 2, x(3))
+    assert stored[0].prev_hash == other[-1].hash
+    assert chain_intact(store, game_id) and store.head(game_id) == (3, stored[0].hash)
+
+
+def test_an_append_sent_again_after_its_answer_was_lost_is_answered_as_stored(pg_url):
+    """The store sends an append again on a new connection when the old one died before its answer came (the
+    first may have committed, and other writers may have appended since): the database answers the batch's own
+    last event, so the caller is not told it lost a race to itself, and nothing is stored twice. Another batch
+    after the same head is refused with the stored head."""
+    store = open_store(pg_url)
+    game_id = game_of(store)
+    seq, last = store.head(game_id)
+    sealed, payloads = seal(game_id, seq, last, x(1) + x(2))
+    call = append_call(game_id, seq, last, sealed, payloads)
+    with psycopg.connect(pg_url, autocommit=True) as raw:
+        assert raw.execute(*call).fetchone() == (seq + 2, sealed[-1].hash)
+        later = open_store(pg_url).append(game_id, seq + 2, x(3))
+        assert raw.execute(*call).fetchone() == (seq + 2, sealed[-1].hash)
+        rival = append_call(game_id, seq, last, *seal(game_id, seq, last, x(9)))
+        assert raw.execute(*rival).fetchone() == (seq + 3, later[0].hash)
+    assert [e.hash for e in store.events(game_id, seq + 1)] == [e.hash for e in sealed + later]
+    with pytest.raises(Conflict):
+        store.append(game_id, seq, x(9))
