@@ -7,7 +7,6 @@ import random
 
 from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.movement import reach
 from app.rules.kernel.stacking import overstacked
 from app.rules.snc import combat, movement, reinforcements, sequence
 from app.rules.snc.state import State
@@ -29,10 +28,9 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             group = list(state.mover) if u.id in state.mover else [u.id]
             try:
                 units = movement.movers(state, side, group)
-                r = reach(d.map, d.movement, movement._mover(state, units), movement.situation(state, side))
+                dests = movement.destinations(state, side, units)
             except OrderError:
                 continue
-            dests = sorted(str(h) for h in r.hexes())
             for dest in rng.sample(dests, min(3, len(dests))):
                 out.append(f"move {' '.join(group)} to {dest}")
     if "attack" in names or "overrun" in names:
