@@ -1,8 +1,11 @@
 """Supply and LoC tracing with per-game blockers (Ichi-Go 7.x, Formosa 14.3/19.x, SNC 8.2)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from app.rules.kernel.paths import TraceRules, TraceSituation, trace
+from app.rules.kernel.hexgrid import Grid, Hexside
+from app.rules.kernel.paths import TraceRules, TraceSituation, linked, trace
 from tests.kernel.mapkit import H, hs, make_map
 
 # Ichi-Go 7.1 as data: any length; no all-lake/all-sea hexsides; no enemy-controlled cities; no enemy units.
@@ -188,3 +191,55 @@ def test_trace_rejects_unknown_along_option_and_handles_empty_sources():
     with pytest.raises(ValueError, match="along"):
         TraceRules(along="canal")
     assert trace(SNC, H("0604"), [], SNC_LOC) is None
+
+
+# `linked`: every start `trace` finds a path from, in one search back from the sources
+LINK_GRID = Grid("even-low", (1, 7), (1, 7))
+LINK_HEXES = list(LINK_GRID.hexes())
+LINK_SIDES = sorted({Hexside(h, n) for h in LINK_HEXES for n in LINK_GRID.neighbours(h)})
+LINK_RULES = [
+    SNC_LOC,
+    ICHIGO_SUPPLY,
+    TraceRules(along="road-or-rail", enemy_units_block=False, ezoc_blocks=True, friendly_negates_ezoc=True),
+    TraceRules(road_only_terrain=frozenset({"mountain"}), blocked_terrain=frozenset({"lake"}),
+               enemy_controlled_block=frozenset({"city"})),
+]
+
+
+@st.composite
+def link_worlds(draw):
+    def walk():
+        path = [draw(st.sampled_from(LINK_HEXES))]
+        for _ in range(draw(st.integers(0, 12))):
+            nxt = draw(st.sampled_from(LINK_GRID.neighbours(path[-1])))
+            if nxt not in path:
+                path.append(nxt)
+        return [str(h) for h in path] if len(path) > 1 else None
+
+    terrain: dict[str, list[str]] = {}
+    for h in LINK_HEXES:
+        t = draw(st.sampled_from(["clear", "clear", "mountain", "lake"]))
+        if t != "clear":
+            terrain.setdefault(t, []).append(str(h))
+    sides = [str(s) for s in draw(st.lists(st.sampled_from(LINK_SIDES), max_size=10, unique=True))]
+    roads, rails = [p for p in (walk(), walk()) if p], [p for p in (walk(), walk()) if p]
+    gmap = make_map(cols=(1, 7), rows=(1, 7), terrain=terrain, hexsides={"lake": sides} if sides else {},
+                    features={"city": [str(draw(st.sampled_from(LINK_HEXES)))]}, tags={"neutral": [
+                        str(draw(st.sampled_from(LINK_HEXES)))]}, roads=roads, rails=rails)
+    some = st.lists(st.sampled_from(LINK_HEXES), max_size=6)
+    sit = TraceSituation(enemy_occupied=frozenset(draw(some)), ezoc=frozenset(draw(some)),
+                         friendly_occupied=frozenset(draw(some)), enemy_controlled=frozenset(draw(some)))
+    return gmap, frozenset(draw(st.lists(st.sampled_from(LINK_HEXES), min_size=1, max_size=4))), sit
+
+
+@settings(max_examples=80, deadline=None)
+@given(link_worlds(), st.sampled_from(LINK_RULES))
+def test_linked_holds_exactly_the_starts_trace_finds_a_path_from(world, rules):
+    gmap, sources, sit = world
+    assert linked(gmap, sources, rules, sit) == {h for h in LINK_HEXES if trace(gmap, h, sources, rules, sit)}
+
+
+def test_linked_refuses_rules_where_a_paths_length_matters():
+    for rules in (TraceRules(max_length=3), TraceRules(road_unlimited=True)):
+        with pytest.raises(ValueError, match="use trace"):
+            linked(SNC, RAIL_EDGE, rules)

@@ -1,10 +1,15 @@
 """SNC movement (9.x), zones of control (7.x), stacking (6.x) and hex control (3.2) through the rules."""
 from dataclasses import replace
+from unittest import mock
 
 import pytest
 from snc_given import RULES, ev, of, position, then, when
 
+from app.rules import legal
+from app.rules.engine.state import Memo
 from app.rules.errors import IllegalOrder
+from app.rules.kernel.memo import IdentityMemo
+from app.rules.snc import movement
 from app.rules.snc.common import ezoc
 
 MOVE = ("move", "fight")
@@ -176,3 +181,29 @@ def test_6_2_the_four_regiments_must_be_of_one_division_plus_one_other_unit():
     assert not then(s, "japanese", "end").pending  # four of the 3rd and one more: five, the limit
     s = position({**{u: "2707" for u in d3[:3]}, **{u: "2707" for u in d11}}, turn=7, plan=MOVE)
     assert then(s, "japanese", "end").pending[0]["kind"] == "overstack"  # five, but two outside the 3rd
+
+
+def test_9_0_7_2_a_stacks_destinations_follow_the_enemy_though_the_stack_itself_has_not_moved():
+    """Reaches are kept from one position to the next (movement.py `_REACHES`), found again only when what they
+    are found from changes: the same stack in the same hex with the same MP lists other destinations, and `do`
+    takes other paths, once the enemy stands elsewhere, or once its zone of control reaches other hexes (7.1: not
+    into a coastal hex a Japanese unit holds); each as if nothing had been kept."""
+    def moves(s, uid):
+        listed = [o["order"] for o in legal.legal_orders(RULES, s, "japanese") if o["action"] == "move"]
+        return movement.destinations(s, "japanese", [s.units[uid]]), listed
+
+    near = position({"jp-d3-r6": "2806", "cn-d7": "2606"}, turn=7, plan=MOVE)
+    far = position({"jp-d3-r6": "2806", "cn-d7": "2206"}, turn=7, plan=MOVE)
+    covered = position({"jp-d3-r18": "3509", "jp-d3-r6": "3510", "cn-gar-d": "3610"}, turn=7, plan=MOVE)
+    open_ = position({"jp-d3-r18": "3509", "jp-d3-r6": "2806", "cn-gar-d": "3610"}, turn=7, plan=MOVE)
+    cases = ((near, "jp-d3-r6"), (far, "jp-d3-r6"), (covered, "jp-d3-r18"), (open_, "jp-d3-r18"))
+    kept = [moves(replace(s), uid) for _ in range(2) for s, uid in cases]
+    with mock.patch.object(Memo, "memo", lambda self, key, compute: compute()), \
+            mock.patch.object(movement, "_REACHES", IdentityMemo(4)), mock.patch.object(movement, "REACHES_KEPT", 0):
+        afresh = [moves(s, uid) for s, uid in cases]
+    assert kept == afresh * 2
+    assert "2404" in kept[1][0] and "2404" not in kept[0][0]  # 7.2: 2606's zone of control closes the way
+    assert "2807" in kept[2][0] and "2807" not in kept[3][0]  # 7.2: through 3510, in an EZOC unless covered
+    assert of(when(replace(far), "japanese", "move d3-r6 to 2404"), ev.UnitsMoved)[0].path[-1] == "2404"
+    with pytest.raises(IllegalOrder, match="SNC 9.0: no legal path"):
+        when(replace(near), "japanese", "move d3-r6 to 2404")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules.base import Action, Command, Owed, Prompt
+from app.rules.engine.state import Memo
 from app.rules.engine.syntax import Grammar, ParseContext, SlotType, words_of
 from app.rules.errors import IllegalOrder, InvalidOrder
 
@@ -172,6 +173,13 @@ class StatesTable:
         return [orders[name] for name in step.allowed(state, tuple(orders))]
 
     def prompt(self, state: Any) -> Prompt:
+        """Who acts now and how (once per position for a state with a `Memo`: parsing and deciding each order the
+        list of legal orders tries ask for it again)."""
+        if isinstance(state, Memo):
+            return state.memo(("prompt", self), lambda: self._prompt(state))
+        return self._prompt(state)
+
+    def _prompt(self, state: Any) -> Prompt:
         step = self.step(state)
         return Prompt(step.who(state), step.label(state), tuple(o.action for o in self.allowed(state)),
                       step.owed(state))

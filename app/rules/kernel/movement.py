@@ -342,7 +342,8 @@ def _reach_result(start: Hex, allowance: float, cost: dict, parent: dict, layere
         old = best.get(st[0])
         if old is None or (c, st[2], -st[1]) < (cost[old], old[2], -old[1]):
             best[st[0]] = st
-    stops = frozenset(h for h in best if h != start and all(st[2] for st in cost if st[0] == h))
+    goes_on = {st[0] for st in cost if not st[2]}
+    stops = frozenset(h for h in best if h != start and h not in goes_on)
     routes: dict[Hex, tuple[Hex, ...]] = {}
     hex_parent: dict[Hex, Hex] = {}
     for h, st in best.items():

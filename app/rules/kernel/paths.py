@@ -1,7 +1,9 @@
 """Path tracing for supply lines and lines of communication, with the game's blockers as data.
 
 `trace(gmap, start, sources, rules, sit)` returns the shortest path (in counted hexes) from ``start`` to any
-source hex, or None. Blockers: hexside features (all-sea, all-lake), terrain, tags (neutral), enemy units,
+source hex, or None. `linked(gmap, sources, rules, sit)` answers "would `trace` find one?" for every start at once,
+for a caller that asks it of many hexes in one position (SNC's railroad placement orders, tried by the list of
+legal orders). Blockers: hexside features (all-sea, all-lake), terrain, tags (neutral), enemy units,
 enemy-controlled hexes with given features (Ichi-Go 7.1: cities), EZOC unless friendly-occupied (as the game
 says), a maximum length in hexes (Formosa 19.1), terrain passable only along roads (Formosa 19.0 item 4),
 tracing only along rail or road (SNC 8.2), and an unlimited along-road leg after the counted part
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
 
-__all__ = ["TraceRules", "TraceSituation", "trace"]
+__all__ = ["TraceRules", "TraceSituation", "linked", "trace"]
 
 ALONG_OPTIONS = (None, "road", "rail", "road-or-rail")
 
@@ -144,3 +146,48 @@ def trace(
                     parent[key] = (a, phase)
                     heapq.heappush(heap, (new_len, new_phase, b))
     return None
+
+
+def linked(
+    gmap: GameMap, sources: Iterable[Hex], rules: TraceRules, sit: TraceSituation | None = None
+) -> frozenset[Hex]:
+    """Every hex from which `trace` to ``sources`` finds a path, by one search back from the sources: the hexes
+    a path may enter (enterable, and a step into each allowed) that lead to a source, and every hex one allowed step
+    from them or a source itself (a start is never blocked). Only for rules without a length limit or an unlimited
+    road leg (where a path's length matters, ask `trace`)."""
+    if rules.max_length is not None or rules.road_unlimited:
+        raise ValueError("linked answers only for a trace without max_length or road_unlimited; use trace")
+    sit = sit or TraceSituation()
+    targets = frozenset(sources)
+    enterable: dict[Hex, bool] = {}
+
+    def ok(b: Hex) -> bool:
+        found = enterable.get(b)
+        if found is None:
+            found = enterable[b] = _enterable(gmap, rules, sit, b)
+        return found
+
+    inner = {t for t in targets if ok(t)}  # the hexes a path may enter and go on from to a source
+    todo = list(inner)
+    out = set(targets)
+    while todo:
+        b = todo.pop()
+        for a in gmap.neighbours(b):
+            if a in inner or not _step_allowed(gmap, rules, sit, a, b):
+                continue
+            out.add(a)
+            if ok(a):
+                inner.add(a)
+                todo.append(a)
+    return frozenset(out)
+
+
+def _step_allowed(gmap: GameMap, rules: TraceRules, sit: TraceSituation, a: Hex, b: Hex) -> bool:
+    """The step from ``a`` into an enterable ``b``, as `trace` takes it (its checks after `_enterable`)."""
+    if rules.blocked_hexsides and gmap.hexside_features(a, b) & rules.blocked_hexsides:
+        return False
+    if rules.along is not None and not _route(gmap, a, b, rules.along):
+        return False
+    if gmap.terrain_of(b) in rules.road_only_terrain and not _route(gmap, a, b, "road-or-rail"):
+        return False
+    return sit.allowed is None or sit.allowed(a, b)

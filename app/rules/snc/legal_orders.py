@@ -37,13 +37,10 @@ def _moves(state: State, side: str) -> Iterator[str]:
                                                        if not (u.static or u.done)]
     for group in groups:
         try:
-            units = movement.movers(state, side, group)
-            r = movement.reach_of(state, side, units)
-        except OrderError:
+            units = movement.may_move(state, side, group)
+        except OrderError:  # the stack may not move on now: no destination of it would be accepted
             continue
-        start = units[0].hex
-        dests = sorted(str(h) for h in r.hexes() if str(h) != start)
-        for dest in dests[:MAX_PER_UNIT]:
+        for dest in movement.destinations(state, side, units)[:MAX_PER_UNIT]:
             yield f"move {' '.join(group)} to {dest}"
 
 

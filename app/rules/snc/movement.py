@@ -3,10 +3,13 @@
 Chinese reinforcement move (8.2 a)."""
 from __future__ import annotations
 
+import threading
+
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.errors import RuleViolation
-from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
+from app.rules.kernel.memo import IdentityMemo
+from app.rules.kernel.movement import Mover, Reach, Situation, reach, step_cost, validate_path
 from app.rules.snc import events as ev
 from app.rules.snc.combat import check_attack, open_battle
 from app.rules.snc.common import H, adjacent_to_enemy, ezoc, newly_taken, place_garrisons
@@ -14,6 +17,13 @@ from app.rules.snc.state import State, Unit, other
 
 
 def situation(state: State, side: str, ignore: str | None = None) -> Situation:
+    """What `side`'s moves see of the position (7.2, 9.0): once per position unless an enemy hex is ignored."""
+    if ignore is None:
+        return state.memo(("situation", side), lambda: _situation(state, side, None))
+    return _situation(state, side, ignore)
+
+
+def _situation(state: State, side: str, ignore: str | None) -> Situation:
     enemy = {H(h) for h in state.occupied(other(side)) if h != ignore}
     return Situation(enemy_occupied=frozenset(enemy), ezoc=frozenset(H(h) for h in ezoc(state, side)),
                      friendly_occupied=frozenset(H(h) for h in state.occupied(side)))
@@ -53,11 +63,47 @@ def movers(state: State, side: str, unit_ids: list[str], case: str = "SNC 9.0") 
     return units
 
 
-def reach_of(state: State, side: str, units: list[Unit]):
+def reach_of(state: State, side: str, units: list[Unit]) -> Reach:
     """SNC 9.0: every hex the stack `units` can reach now, with the cheapest path to each (once per position)."""
-    d = state.data
+    return _reached(state, side, units)[0]
+
+
+def destinations(state: State, side: str, units: list[Unit]) -> tuple[str, ...]:
+    """The hexes the stack `units` can reach now (its own excluded), by label in order."""
+    return _reached(state, side, units)[1]
+
+
+def _reached(state: State, side: str, units: list[Unit]) -> tuple[Reach, tuple[str, ...]]:
     return state.memo(("reach", side, tuple(u.id for u in units)),
-                      lambda: reach(d.map, d.movement, _mover(state, units), situation(state, side)))
+                      lambda: _reach(state.data, _mover(state, units), situation(state, side)))
+
+
+REACHES_KEPT = 512
+_REACHES = IdentityMemo(4)
+"""Per game data: reaches (and their destinations) by everything `reach` reads from the position (the mover's
+hex, allowance and class, the enemy's hexes and zones of control; 7.2, 9.0), the most recently used
+`REACHES_KEPT`. A move changes neither the enemy's hexes nor its zones of control, so from one position to the
+next of a movement phase every other stack's reach is the one already found (the list of legal orders asks for
+every stack's at each position)."""
+_REACHES_LOCK = threading.Lock()  # the server's threads share the reaches
+
+
+def _reach(d, mover: Mover, sit: Situation) -> tuple[Reach, tuple[str, ...]]:
+    """`reach` for a situation made by `situation` (no forbidden hexes, surcharges or extra costs)."""
+    friendly = sit.friendly_occupied if d.movement.friendly_negates_ezoc else None  # reach reads it only then
+    key = (mover, sit.enemy_occupied, sit.ezoc, friendly)
+    known = _REACHES.of(d)
+    with _REACHES_LOCK:
+        found = known.pop(key, None)
+    if found is None:
+        r = reach(d.map, d.movement, mover, sit)
+        found = (r, tuple(sorted(str(h) for h in r.hexes())))
+    with _REACHES_LOCK:
+        known.pop(key, None)
+        known[key] = found  # the most recently used last
+        while len(known) > REACHES_KEPT:
+            del known[next(iter(known))]
+    return found
 
 
 def move_allowed(state: State, side: str) -> str | None:
@@ -68,8 +114,9 @@ def move_allowed(state: State, side: str) -> str | None:
     return "SNC 9.0: units move only in an Operations Phase the player chose for movement (5.3)"
 
 
-def move(em: Decision, side: str, unit_ids: list[str], dest: str, via: list[str]) -> None:
-    state = em.state
+def may_move(state: State, side: str, unit_ids: list[str]) -> list[Unit]:
+    """The move order's checks before any destination (5.3, 9.0, 9.1, 8.2 a, 7.2): the stack `unit_ids` may move
+    on now, or the refusal. The list of legal orders asks here before listing a stack's destinations."""
     why = move_allowed(state, side)
     if why:
         raise IllegalOrder("SNC 5.3", why.split(": ", 1)[1])
@@ -79,12 +126,19 @@ def move(em: Decision, side: str, unit_ids: list[str], dest: str, via: list[str]
             if u.placed_by != "listed":
                 raise IllegalOrder("SNC 8.2", f"{u.id}: only reinforcements placed in their listed hex this phase "
                                               "may move in the Reinforcement Phase")
+    start = units[0].hex
+    if start in ezoc(state, side) and any(u.mp_used > 0 for u in units):
+        raise IllegalOrder("SNC 7.2", f"the stack entered an enemy zone of control at {start} and must stop")
+    return units
+
+
+def move(em: Decision, side: str, unit_ids: list[str], dest: str, via: list[str]) -> None:
+    state = em.state
+    units = may_move(state, side, unit_ids)
     d = em.state.data
     mover = _mover(state, units)
     sit = situation(state, side)
     start = units[0].hex
-    if start in ezoc(state, side) and any(u.mp_used > 0 for u in units):
-        raise IllegalOrder("SNC 7.2", f"the stack entered an enemy zone of control at {start} and must stop")
     if via:
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:

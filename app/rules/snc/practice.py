@@ -7,10 +7,12 @@ import random
 
 from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.movement import reach
+from app.rules.kernel.memo import IdentityMemo
 from app.rules.kernel.stacking import overstacked
 from app.rules.snc import combat, movement, reinforcements, sequence
 from app.rules.snc.state import State
+
+_RAIL_HEXES = IdentityMemo(4)  # per map: its railroad hexes by label, in order (a map never changes)
 
 
 def candidates(state: State, rng: random.Random) -> list[str]:
@@ -29,10 +31,9 @@ def candidates(state: State, rng: random.Random) -> list[str]:
             group = list(state.mover) if u.id in state.mover else [u.id]
             try:
                 units = movement.movers(state, side, group)
-                r = reach(d.map, d.movement, movement._mover(state, units), movement.situation(state, side))
+                dests = movement.destinations(state, side, units)
             except OrderError:
                 continue
-            dests = sorted(str(h) for h in r.hexes())
             for dest in rng.sample(dests, min(3, len(dests))):
                 out.append(f"move {' '.join(group)} to {dest}")
     if "attack" in names or "overrun" in names:
@@ -103,13 +104,13 @@ def candidates(state: State, rng: random.Random) -> list[str]:
         out.append("eliminate " + " ".join(u.id for u in chosen))
     if "place" in names or "rail" in names:
         due = reinforcements.due(state, side)
+        rails = _RAIL_HEXES.remembered(d.map, "labels", lambda: sorted(str(h) for h in d.map.rail_hexes()))
         for u in due[:6]:
             for h in u.arrival_hexes:
                 out.append(f"place {u.id} at {h}")
             if u.status == "returning":
                 out.append(f"place {u.id} at 0202")
             if "rail" in names:
-                rails = sorted(str(h) for h in d.map.rail_hexes())
                 out.append(f"rail {u.id} to {rng.choice(rails)}")
     if "land" in names:
         due = reinforcements.due(state, side)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
-from app.rules.kernel.paths import TraceSituation, trace
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import intercept, open_battle
 from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, place_garrisons
@@ -91,17 +92,30 @@ def rail(em: Decision, ids: list[str], h: str) -> None:
     z = ezoc(state, "chinese")
     if h in z:
         raise IllegalOrder("SNC 9.5.2", f"{h} is in a Japanese zone of control")
-    edges = frozenset(x for e in ("west", "south") for x in d.map.edge_hexes(e) if d.map.is_rail_hex(x))
-    sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in state.occupied("japanese")),
-                         ezoc=frozenset(H(x) for x in z))
-    if trace(d.map, H(h), edges, d.rail_loc, sit) is None:
+    to_edge, from_origin = rail_links(state)
+    if H(h) not in to_edge:
         raise IllegalOrder("SNC 8.2", f"no railroad line of communication from {h} to the west or south edge "
                                       "free of Japanese units and zones of control")
-    origins = frozenset(H(x) for x in em.state.data.params["reinforcements"]["rail_origins"])
-    if trace(d.map, H(h), origins, d.rail_loc, sit) is None:
+    if H(h) not in from_origin:
         raise IllegalOrder("SNC 9.5.2", f"no railroad from Nanking or Hangzhou to {h} free of Japanese units and "
                                         "zones of control")
     em.emit(ev.ReinforcementsPlaced(list(ids), h, "rail"))
+
+
+def rail_links(state: State) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """SNC 8.2 b), 9.5.2: the hexes with a railroad line of communication to the west or south edge, and those with
+    a railroad from Nanking or Hangzhou, free of Japanese units and zones of control (once per position: the list
+    of legal orders tries railroad placements to many hexes of one position)."""
+    return state.memo(("rail links",), lambda: _rail_links(state))
+
+
+def _rail_links(state: State) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    d = state.data
+    edges = frozenset(x for e in ("west", "south") for x in d.map.edge_hexes(e) if d.map.is_rail_hex(x))
+    origins = frozenset(H(x) for x in d.params["reinforcements"]["rail_origins"])
+    sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in state.occupied("japanese")),
+                         ezoc=frozenset(H(x) for x in ezoc(state, "chinese")))
+    return linked(d.map, edges, d.rail_loc, sit), linked(d.map, origins, d.rail_loc, sit)
 
 
 def air(em: Decision) -> None:

@@ -127,7 +127,16 @@ class State(Memo):
         return self.rules_version >= version
 
     def at(self, hex_label: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.on_map and u.hex == hex_label]
+        return list(self.memo(("at",), self._by_hex).get(hex_label, ()))
+
+    def _by_hex(self) -> dict[str, list[Unit]]:
+        """The units on the map by hex, in the order of `units` (once per state: `at` is asked hundreds of times
+        a position by the list of legal orders)."""
+        out: dict[str, list[Unit]] = {}
+        for u in self.units.values():
+            if u.on_map:
+                out.setdefault(u.hex, []).append(u)
+        return out
 
     def on_map(self, side: str | None = None) -> list[Unit]:
         return [u for u in self.units.values() if u.on_map and (side is None or u.side == side)]
