@@ -46,7 +46,10 @@ def test_every_listed_order_is_accepted_and_no_refused_order_is_listed(game, ord
             checked["positions"] += 1
         return play(state, rng)
 
-    fuzzing.play(rules, check, random.Random(14), orders, f"legal-{game}")
+    for seed in range(14, 20):  # a random game may end at once (SNC 4.2 on GT 1): then the next seed's
+        fuzzing.play(rules, check, random.Random(seed), orders, f"legal-{game}")
+        if checked["positions"] >= 3 and checked["listed"] >= 6:
+            break
     assert checked["positions"] >= 3 and checked["listed"] >= 6, checked
 
 

@@ -1,9 +1,11 @@
 """The SNC orders `show`, the turn email and the API list as legal now (app/rules/legal.py, SNC's
 legal_orders.py): each unit's destinations, each attack with every marker allowed there alone and together, and
 the same list each time the same position is asked (mutation survivors of issue 19: no SNC test listed them)."""
-from snc_given import RULES, position
+from snc_given import RULES, position, then
 
 from app.rules import legal
+from app.rules.snc import movement
+from app.rules.snc.legal_orders import MAX_PER_UNIT
 
 
 def listed(state, side) -> list[str]:
@@ -13,7 +15,9 @@ def listed(state, side) -> list[str]:
 def test_9_0_a_unit_is_listed_moving_to_hexes_it_can_reach_and_never_into_an_enemy_or_its_own_hex():
     s = position({"jp-d3-r6": "2806", "cn-d7": "2606"}, turn=7, plan=("move", "fight"))
     moves = [o for o in listed(s, "japanese") if o.startswith("move ")]
-    assert "move jp-d3-r6 to 2605" in moves  # round the 7.1 zone of control of 2606
+    assert "move jp-d3-r6 to 2706" in moves  # into the 7.1 zone of control of 2606, where it stops
+    assert "2605" in movement.destinations(s, "japanese", [s.units["jp-d3-r6"]])  # round it: farther, not listed
+    assert len(moves) == MAX_PER_UNIT
     assert "move jp-d3-r6 to 2606" not in moves and "move jp-d3-r6 to 2806" not in moves
     assert all(o.startswith("move jp-d3-r6 to ") for o in moves)
 
@@ -32,3 +36,20 @@ def test_5_1_8_2_the_same_position_lists_the_same_orders_in_the_same_order_each_
     first = listed(s, "chinese")
     assert {"place cn-d7 at 2410", "place cn-d11 at 2503", "place cn-d61 at 1824", "end"} <= set(first)
     assert listed(s, "chinese") == first and listed(s, "chinese") == first
+
+
+def test_9_0_a_unit_that_reaches_more_hexes_than_are_listed_is_listed_moving_next_to_itself_first():
+    s = position({"jp-d3-r6": "2806"}, turn=7, plan=("move", "fight"))
+    reached = movement.destinations(s, "japanese", [s.units["jp-d3-r6"]])
+    moves = [o for o in listed(s, "japanese") if o.startswith("move ")]
+    assert len(reached) > MAX_PER_UNIT == len(moves)
+    assert {"move jp-d3-r6 to 2706", "move jp-d3-r6 to 2906"} <= set(moves)  # the hexes next to 2806
+
+
+def test_9_0_while_a_stack_is_under_way_another_unit_is_listed_moving_too():
+    s = then(position({"jp-d3-r6": "2806", "jp-d3-r18": "3510"}, turn=7, plan=("move", "fight")),
+             "japanese", "move jp-d3-r6 to 2706")
+    assert s.mover == ("jp-d3-r6",)
+    moves = [o for o in listed(s, "japanese") if o.startswith("move ")]
+    assert moves[0].startswith("move jp-d3-r6 to ")  # the stack under way goes on first
+    assert "move jp-d3-r18 to 3410" in moves  # and another unit may move instead, ending its move (9.0)

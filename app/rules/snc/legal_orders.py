@@ -1,7 +1,7 @@
-"""The SNC orders to try for the list of legal orders (issue 14, design.md practice 14): every destination each
-movable unit (or the stack under way) can reach, every adjacent enemy hex with all the units next to it and each
+"""The SNC orders to try for the list of legal orders (issue 14, design.md practice 14): every destination the
+stack under way and each unit not yet moved can reach, every adjacent enemy hex with all the units next to it and each
 marker allowed there, and every answer to the decision waited for. app/rules/legal.py keeps those the decider
-accepts. Bounded: at most `MAX_PER_UNIT` destinations per unit."""
+accepts. Bounded: at most `MAX_PER_UNIT` destinations per unit, the nearest."""
 from __future__ import annotations
 
 import random
@@ -33,14 +33,20 @@ def orders_to_try(state: State) -> Iterator[str]:
 
 
 def _moves(state: State, side: str) -> Iterator[str]:
-    groups = [list(state.mover)] if state.mover else [[u.id] for u in state.on_map(side)
-                                                       if not (u.static or u.done)]
+    """The stack under way first, then every unit that has not moved: 9.0 lets another unit move, which ends the
+    stack's move. Each unit's nearest destinations first (by MP, then label), so a bounded list keeps the hexes
+    next to it."""
+    under_way = [list(state.mover)] if state.mover else []
+    groups = under_way + [[u.id] for u in state.on_map(side)
+                          if not (u.static or u.done or u.id in state.mover)]
     for group in groups:
         try:
             units = movement.may_move(state, side, group)
         except OrderError:  # the stack may not move on now: no destination of it would be accepted
             continue
-        for dest in movement.destinations(state, side, units)[:MAX_PER_UNIT]:
+        cost = {str(h): mp for h, mp in movement.reach_of(state, side, units).cost.items()}
+        nearest = sorted(movement.destinations(state, side, units), key=lambda h: (cost[h], h))
+        for dest in nearest[:MAX_PER_UNIT]:
             yield f"move {' '.join(group)} to {dest}"
 
 
