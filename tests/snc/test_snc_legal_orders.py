@@ -1,7 +1,7 @@
 """The SNC orders `show`, the turn email and the API list as legal now (app/rules/legal.py, SNC's
 legal_orders.py): each unit's destinations, each attack with every marker allowed there alone and together, and
 the same list each time the same position is asked (mutation survivors of issue 19: no SNC test listed them)."""
-from snc_given import RULES, position, then
+from snc_given import RULES, position
 
 from app.rules import legal
 from app.rules.snc import movement
@@ -44,12 +44,3 @@ def test_9_0_a_unit_that_reaches_more_hexes_than_are_listed_is_listed_moving_nex
     moves = [o for o in listed(s, "japanese") if o.startswith("move ")]
     assert len(reached) > MAX_PER_UNIT == len(moves)
     assert {"move jp-d3-r6 to 2706", "move jp-d3-r6 to 2906"} <= set(moves)  # the hexes next to 2806
-
-
-def test_9_0_while_a_stack_is_under_way_another_unit_is_listed_moving_too():
-    s = then(position({"jp-d3-r6": "2806", "jp-d3-r18": "3510"}, turn=7, plan=("move", "fight")),
-             "japanese", "move jp-d3-r6 to 2706")
-    assert s.mover == ("jp-d3-r6",)
-    moves = [o for o in listed(s, "japanese") if o.startswith("move ")]
-    assert moves[0].startswith("move jp-d3-r6 to ")  # the stack under way goes on first
-    assert "move jp-d3-r18 to 3410" in moves  # and another unit may move instead, ending its move (9.0)

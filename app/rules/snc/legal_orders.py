@@ -1,6 +1,6 @@
 """The SNC orders to try for the list of legal orders (issue 14, design.md practice 14): every destination the
-stack under way and each unit not yet moved can reach, every adjacent enemy hex with all the units next to it and each
-marker allowed there, and every answer to the decision waited for. app/rules/legal.py keeps those the decider
+stack under way (else each unit not yet moved) can reach, every adjacent enemy hex with all the units next to it
+and each marker allowed there, and every answer to the decision waited for. app/rules/legal.py keeps those the decider
 accepts. Bounded: at most `MAX_PER_UNIT` destinations per unit, the nearest."""
 from __future__ import annotations
 
@@ -33,12 +33,12 @@ def orders_to_try(state: State) -> Iterator[str]:
 
 
 def _moves(state: State, side: str) -> Iterator[str]:
-    """The stack under way first, then every unit that has not moved: 9.0 lets another unit move, which ends the
-    stack's move. Each unit's nearest destinations first (by MP, then label), so a bounded list keeps the hexes
-    next to it."""
-    under_way = [list(state.mover)] if state.mover else []
-    groups = under_way + [[u.id] for u in state.on_map(side)
-                          if not (u.static or u.done or u.id in state.mover)]
+    """The stack under way, else every unit that has not moved; each unit's nearest destinations first (by MP,
+    then label), so a bounded list keeps the hexes next to it. (9.0 would also let another unit move while a
+    stack is under way, ending its move; the list leaves that out: offered to the random player, it broke up
+    every stack's move and its games ended in a GT or two by 4.2.)"""
+    groups = [list(state.mover)] if state.mover else [[u.id] for u in state.on_map(side)
+                                                       if not (u.static or u.done)]
     for group in groups:
         try:
             units = movement.may_move(state, side, group)
