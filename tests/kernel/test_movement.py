@@ -163,6 +163,15 @@ def test_snc_9_5_1_road_rate_only_across_a_road_hexside():
     assert step_cost(SNC_MAP, SNC_RULES, jap(), H("0204"), H("0305")) == 0.5  # road into marsh
 
 
+def test_between_two_roads_side_by_side_only_a_game_that_asks_no_road_hexside_gives_the_road_rate():
+    """Two roads in neighbouring hexes, no road across the hexside between them: SNC 9.5.1 asks for the road's
+    own hexside (full cost); a game whose data does not ask (docs/kernel-geometry.md) gives the road rate."""
+    side_by_side = make_map(roads=[["0201", "0202"], ["0301", "0302"]])
+    loose = MovementRules(**{**SNC_RULES.__dict__, "road_needs_road_hexside": False})
+    assert step_cost(side_by_side, SNC_RULES, jap(), H("0202"), H("0302")) == 1
+    assert step_cost(side_by_side, loose, jap(), H("0202"), H("0302")) == 0.5
+
+
 def test_formosa_12_4_road_is_half_mp_whatever_the_hexside():
     m = Mover.single(H("0201"), 4, "foot")
     assert validate_path(FORMOSA_MAP, FORMOSA_RULES, m, hs("0201", "0202", "0203", "0204")) == 1.5
