@@ -55,3 +55,5 @@ def test_a_preview_names_the_table_with_its_case_and_says_when_a_shift_ran_off_i
     ]
     inside = preview_attack(crt, 1, 1, [Shift(-1, "Ichi-Go 11.14", "city")], line="japanese").to_text()
     assert inside.splitlines()[3] == "Net shift 1L: column 1:2"
+    below = preview_attack(crt, 1, 1, [Shift(-5, "Ichi-Go 11.14", "city")], line="japanese").to_text()
+    assert below.splitlines()[3] == "Net shift 5L: column ≤1:5 (table low end)"

@@ -98,5 +98,19 @@ def test_a_bloodbath_against_a_side_of_no_printed_strength_takes_that_side_and_c
     """Formosa 15.5 BB at its edge: zero strength is not negative."""
     assert bloodbath(3, 0) == (frozenset({"defender"}), 0)
     assert bloodbath(0, 3) == (frozenset({"attacker"}), 0)
-    with pytest.raises(ValueError, match="cannot be negative"):
+    with pytest.raises(ValueError, match="^printed strengths cannot be negative$"):
         bloodbath(3, -1)
+
+
+def test_an_odds_rule_from_data_without_a_key_has_the_rules_default():
+    assert OddsRule.from_dict({}) == OddsRule()
+
+
+def test_extended_differential_odds_count_the_columns_beyond_either_end():
+    """Under beyond_ends="extend" shifts act on the true odds (module docstring of kernel.odds): -6 lies three
+    columns left of a table starting at -3, +6 five right of one ending at +1."""
+    columns = parse_columns("differential", ["-3", "-2", "-1", "0", "+1"])
+    rule = OddsRule(method="differential", beyond_ends="extend")
+    below, above = compute_odds(rule, columns, 0, 6), compute_odds(rule, columns, 6, 0)
+    assert (below.column, below.clamped, below.virtual_column) == (0, "low", -3)
+    assert (above.column, above.clamped, above.virtual_column) == (4, "high", 9)

@@ -98,3 +98,18 @@ def test_a_loaded_map_holds_each_route_with_its_kind_and_name():
         ("road", "Burma Road", ["0101", "0102"])]
     assert [(r.kind, r.name, [str(h) for h in r.path]) for r in loaded.railroads] == [
         ("railroad", "", ["0201", "0202"])]
+
+
+def test_a_map_file_too_many_bytes_is_refused_naming_its_size(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(small(more="# " + "x" * 140_000 + "\n"), encoding="utf-8")
+    with pytest.raises(MapError) as caught:
+        load_map(path)
+    size = path.stat().st_size
+    assert caught.value.problems == [
+        f"the map file is {size} bytes; a map file may have at most 131072 (nothing was read further)"]
+
+
+def test_a_default_terrain_the_map_does_not_declare_is_refused():
+    assert problems(MAP.replace("COLS", "3").replace("ROWS", "3").replace('default = "clear"', 'default = "lava"')) \
+        == ["custom map: [terrain] default: unknown terrain 'lava' (declared: clear, woods)"]

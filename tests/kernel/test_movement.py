@@ -253,6 +253,12 @@ def test_ichigo_10_2_no_minimum_move():
     assert reach(ICHIGO_MAP, ICHIGO_RULES, zero).hexes() == frozenset()
 
 
+def test_snc_9_0_a_move_that_runs_out_midway_names_the_mp_left_after_the_hexes_paid_for():
+    with pytest.raises(RuleViolation) as info:
+        validate_path(SNC_MAP, SNC_RULES, jap(3), hs("0201", "0301", "0302", "0303"))  # 1 + 1, then marsh + creek
+    assert str(info.value) == "SNC 9.0: entering 0303 costs 3 MP but only 1 MP remain"
+
+
 def test_formosa_12_3_minimum_move_of_one_hex_whatever_the_cost():
     m = Mover.single(H("0504"), 1, "foot")
     r = reach(FORMOSA_MAP, FORMOSA_RULES, m)
