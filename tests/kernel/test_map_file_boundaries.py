@@ -69,13 +69,15 @@ def test_a_box_or_a_between_that_is_not_a_table_is_refused_by_its_place():
 
 
 def test_every_bad_box_is_named_not_only_the_first():
-    """A box with a bad id stopped the reading of the boxes after it (mutant kernel.mapfile _boxes 70)."""
-    said = problems(small(more='[[boxes]]\nid = "Supply"\n[[boxes]]\nid = "s"\nedge = "North Edge"\n'
-                               '[[boxes]]\nid = "t"\nname = "<i>"\n'))
+    """A box without an id, or with a bad one, stopped the reading of the boxes after it (mutants kernel.mapfile
+    _boxes 44, 70)."""
+    said = problems(small(more='[[boxes]]\nname = "Depot"\n[[boxes]]\nid = "Supply"\n'
+                               '[[boxes]]\nid = "s"\nedge = "North Edge"\n[[boxes]]\nid = "t"\nname = "<i>"\n'))
     assert [p.split(" is not ")[0] for p in said] == [
-        "custom map: [[boxes]] #1: box id 'Supply'",
-        "custom map: [[boxes]] #2: edge 'North Edge'",
-        "custom map: [[boxes]] #3: name '<i>'",
+        "custom map: [[boxes]] #1: missing 'id'",
+        "custom map: [[boxes]] #2: box id 'Supply'",
+        "custom map: [[boxes]] #3: edge 'North Edge'",
+        "custom map: [[boxes]] #4: name '<i>'",
     ]
 
 
@@ -113,3 +115,8 @@ def test_a_map_file_too_many_bytes_is_refused_naming_its_size(tmp_path):
 def test_a_default_terrain_the_map_does_not_declare_is_refused():
     assert problems(MAP.replace("COLS", "3").replace("ROWS", "3").replace('default = "clear"', 'default = "lava"')) \
         == ["custom map: [terrain] default: unknown terrain 'lava' (declared: clear, woods)"]
+
+
+def test_a_hexside_between_hexes_that_do_not_touch_is_named_with_its_feature():
+    assert problems(small(more='[hexsides]\nriver = ["0101/0303"]\n')) == [
+        "custom map: [hexsides] river: hexside 0101/0303 joins hexes that are not adjacent (even-low)"]
