@@ -1,10 +1,12 @@
 """What the kernel writes for players to read about a combat: a stored shift read back for the replay's combat
 panel, and a stacking violation naming who broke which limit where (found missing by the mutation run, issue 19)."""
 import pytest
+from combat_tables import ICHIGO_CRT
 
-from app.rules.kernel.crt import Notation
+from app.rules.kernel.crt import CRT, Notation
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
+from app.rules.kernel.preview import preview_attack
 from app.rules.kernel.shifts import Shift, shift_from_text
 from app.rules.kernel.stacking import StackingRules, StackLimit, overstacked
 
@@ -39,3 +41,19 @@ def test_a_token_with_a_number_reads_the_number_printed_in_the_cell():
     notation = Notation.from_dict({"tokens": {"Dr{n}": {"defender": {"retreat": "n"}}}})
     assert notation.parse("Dr3").defender.retreat == 3
     assert notation.parse("Dr3 1/2").defender.losses == 2
+
+
+def test_a_preview_names_the_table_with_its_case_and_says_when_a_shift_ran_off_its_end():
+    """The table is built inside the test, so the mutation run traces the reading of its case (issue 19)."""
+    crt = CRT.from_dict(ICHIGO_CRT)
+    past = preview_attack(crt, 9, 1, [Shift(2, "Ichi-Go 11.15", "concentric attack")], line="japanese").to_text()
+    assert past.splitlines()[:4] == [
+        "Ichi-Go CRT (partial) (japanese line), Ichi-Go 11.8",
+        "Strength 9 vs 1: raw odds 9:1",
+        "  2R (Ichi-Go 11.15: concentric attack)",
+        "Net shift 2R: column ≥10:1 (table high end)",
+    ]
+    inside = preview_attack(crt, 1, 1, [Shift(-1, "Ichi-Go 11.14", "city")], line="japanese").to_text()
+    assert inside.splitlines()[3] == "Net shift 1L: column 1:2"
+    below = preview_attack(crt, 1, 1, [Shift(-5, "Ichi-Go 11.14", "city")], line="japanese").to_text()
+    assert below.splitlines()[3] == "Net shift 5L: column ≤1:5 (table low end)"

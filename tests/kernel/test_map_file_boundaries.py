@@ -60,3 +60,63 @@ def test_a_box_name_is_plain_text_and_a_road_keeps_its_name():
                     ". , ' ( ) / : - & only, at most 60 characters"]
     sample = load_map(Path(__file__).parent / "data" / "sample_map.toml")
     assert [r.name for r in sample.roads] == ["Wusong road"]
+
+
+def test_a_box_or_a_between_that_is_not_a_table_is_refused_by_its_place():
+    text = 'boxes = ["s"]\n' + small(more='[hexsides]\nbetween = ["0101"]\n')
+    assert problems(text) == ["custom map: [[hexsides.between]] #1: must be a table",
+                              "custom map: [[boxes]] #1: must be a table"]
+
+
+def test_every_bad_box_is_named_not_only_the_first():
+    """A box without an id, or with a bad one, stopped the reading of the boxes after it (mutants kernel.mapfile
+    _boxes 44, 70)."""
+    said = problems(small(more='[[boxes]]\nname = "Depot"\n[[boxes]]\nid = "Supply"\n'
+                               '[[boxes]]\nid = "s"\nedge = "North Edge"\n[[boxes]]\nid = "t"\nname = "<i>"\n'))
+    assert [p.split(" is not ")[0] for p in said] == [
+        "custom map: [[boxes]] #1: missing 'id'",
+        "custom map: [[boxes]] #2: box id 'Supply'",
+        "custom map: [[boxes]] #3: edge 'North Edge'",
+        "custom map: [[boxes]] #4: name '<i>'",
+    ]
+
+
+def test_a_bad_hex_on_the_a_side_of_a_between_is_named_with_its_side():
+    said = problems(small(more='[[hexsides.between]]\nfeature = "river"\na = ["0409"]\nb = ["0101"]\n'))
+    assert said == ["custom map: [[hexsides.between]] #1 a: hex 0409 is off the map (cols 01-03, rows 01-03)"]
+
+
+def test_a_word_of_a_kind_the_map_declares_none_of_says_none_is_declared():
+    assert problems(small(more='[features]\ncity = ["0101"]\n')) == [
+        "custom map: [features] city: unknown feature 'city' (declared: none declared)"]
+    assert problems(MAP.replace("COLS", "3").replace("ROWS", "3").replace('terrain = ["clear", "woods"]\n', "")) == [
+        "custom map: [vocabulary]: no terrain types declared (declare them here or pass a Vocabulary)"]
+
+
+def test_a_loaded_map_holds_each_route_with_its_kind_and_name():
+    loaded = loads_map(small(more='[[roads]]\nname = "Burma Road"\npath = ["0101", "0102"]\n'
+                                  '[[railroads]]\npath = ["0201", "0202"]\n'), "custom map")
+    assert [(r.kind, r.name, [str(h) for h in r.path]) for r in loaded.roads] == [
+        ("road", "Burma Road", ["0101", "0102"])]
+    assert [(r.kind, r.name, [str(h) for h in r.path]) for r in loaded.railroads] == [
+        ("railroad", "", ["0201", "0202"])]
+
+
+def test_a_map_file_too_many_bytes_is_refused_naming_its_size(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(small(more="# " + "x" * 140_000 + "\n"), encoding="utf-8")
+    with pytest.raises(MapError) as caught:
+        load_map(path)
+    size = path.stat().st_size
+    assert caught.value.problems == [
+        f"the map file is {size} bytes; a map file may have at most 131072 (nothing was read further)"]
+
+
+def test_a_default_terrain_the_map_does_not_declare_is_refused():
+    assert problems(MAP.replace("COLS", "3").replace("ROWS", "3").replace('default = "clear"', 'default = "lava"')) \
+        == ["custom map: [terrain] default: unknown terrain 'lava' (declared: clear, woods)"]
+
+
+def test_a_hexside_between_hexes_that_do_not_touch_is_named_with_its_feature():
+    assert problems(small(more='[hexsides]\nriver = ["0101/0303"]\n')) == [
+        "custom map: [hexsides] river: hexside 0101/0303 joins hexes that are not adjacent (even-low)"]

@@ -98,6 +98,12 @@ def test_sample_features_names_tags_edges_boxes(sample):
     assert sample.boxes["staging"].adjacent == (H("3509"), H("3510"))
 
 
+def test_a_loaded_map_lists_its_towns_apart_from_its_cities():
+    loaded = load_map(SAMPLE)  # read inside the test, so the mutation run traces it (issue 19)
+    assert loaded.towns() == {H("3410")}
+    assert not loaded.towns() & loaded.cities()
+
+
 def test_game_map_is_immutable(sample):
     with pytest.raises(AttributeError):
         sample.name = "x"

@@ -163,6 +163,15 @@ def test_snc_9_5_1_road_rate_only_across_a_road_hexside():
     assert step_cost(SNC_MAP, SNC_RULES, jap(), H("0204"), H("0305")) == 0.5  # road into marsh
 
 
+def test_between_two_roads_side_by_side_only_a_game_that_asks_no_road_hexside_gives_the_road_rate():
+    """Two roads in neighbouring hexes, no road across the hexside between them: SNC 9.5.1 asks for the road's
+    own hexside (full cost); a game whose data does not ask (docs/kernel-geometry.md) gives the road rate."""
+    side_by_side = make_map(roads=[["0201", "0202"], ["0301", "0302"]])
+    loose = MovementRules(**{**SNC_RULES.__dict__, "road_needs_road_hexside": False})
+    assert step_cost(side_by_side, SNC_RULES, jap(), H("0202"), H("0302")) == 1
+    assert step_cost(side_by_side, loose, jap(), H("0202"), H("0302")) == 0.5
+
+
 def test_formosa_12_4_road_is_half_mp_whatever_the_hexside():
     m = Mover.single(H("0201"), 4, "foot")
     assert validate_path(FORMOSA_MAP, FORMOSA_RULES, m, hs("0201", "0202", "0203", "0204")) == 1.5
@@ -242,6 +251,12 @@ def test_ichigo_10_2_no_minimum_move():
     assert str(info.value) == "Ichi-Go 10.2: entering 0505 costs 3 MP but only 2 MP remain"
     zero = Mover.single(H("0504"), 0, "ground")  # a Chinese roll of 1 gives 0 MP (10.15)
     assert reach(ICHIGO_MAP, ICHIGO_RULES, zero).hexes() == frozenset()
+
+
+def test_snc_9_0_a_move_that_runs_out_midway_names_the_mp_left_after_the_hexes_paid_for():
+    with pytest.raises(RuleViolation) as info:
+        validate_path(SNC_MAP, SNC_RULES, jap(3), hs("0201", "0301", "0302", "0303"))  # 1 + 1, then marsh + creek
+    assert str(info.value) == "SNC 9.0: entering 0303 costs 3 MP but only 1 MP remain"
 
 
 def test_formosa_12_3_minimum_move_of_one_hex_whatever_the_cost():
