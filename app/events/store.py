@@ -139,6 +139,7 @@ class EventStore:
         self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits
         self._lock_depth = 0
         self._wants_fsync = False
+        self._marks: dict[tuple[str, str, str], int] = {}  # seat marks known committed at or above a seq
         self._migrate()
 
     def close(self) -> None:
@@ -431,6 +432,11 @@ class EventStore:
         self._seat_mark("last_notified_seq", game_id, seat, seq)
 
     def _seat_mark(self, column: str, game_id: str, seat: str, seq: int) -> None:
+        """A mark only rises, whoever writes it, so one this connection saw committed at or above `seq` needs no
+        statement: a player reading an unchanged game again takes no write lock (and waits for no writer)."""
+        key = (column, game_id, seat)
+        if self._marks.get(key, -1) >= seq:
+            return
         try:  # a mark already there writes nothing (a player reading an unchanged game: no commit, no fsync)
             changed = self.db.execute(f"UPDATE pbem_members SET {column} = ? WHERE game_id = ? AND seat = ? "
                                       f"AND {column} < ?", [seq, game_id, seat, seq]).rowcount
@@ -438,6 +444,8 @@ class EventStore:
             raise unavailable(exc) from exc
         if changed:
             self._durable()
+            if not self.in_transaction:  # inside one, a rollback could take the mark back
+                self._marks[key] = seq
 
     # -- the server's own records -----------------------------------------------------------------------
     def secret(self, name: str, fresh: str) -> str:

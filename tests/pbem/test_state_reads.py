@@ -106,3 +106,26 @@ def test_a_bad_view_cache_size_is_refused_with_its_name(raw):
 
     with pytest.raises(ValueError, match="HEXLEDGER_VIEW_CACHE must be a whole number of views"):
         capacity_from_env({"HEXLEDGER_VIEW_CACHE": raw}, "HEXLEDGER_VIEW_CACHE", 512, "views")
+
+
+def test_reading_an_unchanged_game_again_waits_for_no_writer(tmp_path):
+    """The read marks the seat's "seen" (undo's consent rule) once; read again while another connection holds
+    SQLite's write lock (a long import, another server's append), the unchanged game still answers at once."""
+    import sqlite3
+
+    db = str(tmp_path / "reads.sqlite3")
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": db, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
+                      "HEXLEDGER_BUSY_TIMEOUT": 0.2})
+    client = app.test_client()
+    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
+    g, auth = r.json["game_id"], {"Authorization": f"Bearer {r.json['tokens']['blue']}"}
+    first = client.get(f"/games/{g}/state", headers=auth)
+    assert first.status_code == 200
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # the write lock, held
+    try:
+        again = client.get(f"/games/{g}/state", headers=auth)
+        assert again.status_code == 200 and again.data == first.data
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
