@@ -17,7 +17,15 @@ def test_11_27_a_battle_against_only_zero_defenders_reads_as_a_de_under_11_27():
     s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),))   # a zero, untried
     [battle] = of(when(s, "japanese", "attack 2011 with jp-cea-110div"), ev.BattleResolved)
     assert battle.shifts == ["Ichi-Go 11.27: every defender zero"]
-    assert RULES.describe(battle).startswith("attack on 2011: 0:0 = -, shifts Ichi-Go 11.27: every defender zero")
+    assert RULES.describe(battle) == ("attack on 2011: Ichi-Go 11.27: every defender zero, no die rolled: DE "
+                                      "(attacker 0, defender all)")
+
+
+def test_11_27_a_battle_of_only_zero_attackers_reads_as_no_effect_with_no_die():
+    battle = ev.BattleResolved("2011", "japanese", ["jp-cea-110div"], ["cn-reg-04"], 0, 0, "-",
+                               ["Ichi-Go 11.27: every attacker zero"], "-", 0, "-", 0, 0, False)
+    assert RULES.describe(battle) == ("attack on 2011: Ichi-Go 11.27: every attacker zero, no die rolled: no effect "
+                                      "(attacker 0, defender 0)")
 
 
 def test_7_4_10_14_the_movement_die_of_an_attenuated_japanese_stack_says_what_it_is_for():

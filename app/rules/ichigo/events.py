@@ -180,9 +180,12 @@ class BattleResolved:
                        mover=() if set(state.mover) & set(self.attackers) else state.mover)
 
     def describe(self) -> str:
+        losses = f"(attacker {self.attacker_losses}, defender {'all' if self.eliminated else self.defender_losses})"
+        if self.column == "-":  # 11.27: every defender (or attacker) zero, settled without the table or a die
+            outcome = "no effect" if self.result == "-" else self.result
+            return f"attack on {self.hex}: {'; '.join(self.shifts)}, no die rolled: {outcome} {losses}"
         return (f"attack on {self.hex}: {self.attack}:{self.defence} = {self.odds}, shifts "
-                f"{'; '.join(self.shifts) or 'none'} -> {self.column}, die {self.roll}: {self.result} (attacker "
-                f"{self.attacker_losses}, defender {'all' if self.eliminated else self.defender_losses})")
+                f"{'; '.join(self.shifts) or 'none'} -> {self.column}, die {self.roll}: {self.result} {losses}")
 
 
 @event_type("ichigo.StepsLost")
