@@ -65,6 +65,11 @@ def test_snc_6_2_two_half_divisions_do_not_make_a_legal_japanese_stack():
     assert "2 units outside formation 3rd, limit 1" in v.message
 
 
+def test_snc_6_2_units_of_no_formation_are_named_so_not_as_outside_a_formation_of_none():
+    (v,) = overstacked([jap("d1", kind="detachment"), jap("d2", kind="detachment")], SNC)
+    assert "2 units of no formation, limit 1" in v.message and "formation -" not in v.message
+
+
 def test_snc_6_2_four_snlf_battalions_count_as_a_division():
     snlf = [jap(f"snlf{i}", kind="battalion", formation="snlf") for i in range(1, 5)]
     assert overstacked([*snlf, jap("g", kind="garrison")], SNC) == []

@@ -118,7 +118,8 @@ def overstacked(
                 out.append(
                     StackViolation(
                         lim.case,
-                        f"{who}: {len(outside)} units{where} outside formation {main or '-'}, "
+                        f"{who}: {len(outside)} units{where} "
+                        f"{f'outside formation {main}' if main else 'of no formation'}, "
                         f"limit {lim.max_outside_main_formation}",
                         at,
                         len(outside) - lim.max_outside_main_formation,
