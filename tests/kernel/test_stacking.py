@@ -120,6 +120,14 @@ def test_ichigo_6_4_us_eight_units_and_never_with_chinese():
     assert v.case == "Ichi-Go 6.3" and "may not stack together" in v.message
 
 
+
+def test_an_incompatibility_of_several_nationalities_names_each_in_its_refusal():
+    """A rule set may bar several nationalities from stacking with others (the kernel's Incompatible takes sets):
+    the refusal names every one of them."""
+    rules = StackingRules(incompatible=(Incompatible("X 1.0", frozenset({"us", "cw"}), frozenset({"chinese"})),))
+    (v,) = overstacked([allied("u", "us"), allied("w", "cw"), allied("c", "chinese")], rules)
+    assert v.case == "X 1.0" and v.message.startswith("cw/us and chinese units may not stack together")
+
 FORMOSA = StackingRules(
     limits=(
         StackLimit(case="Formosa 13.1", side="allied", per_class={"mobile": 4, "static": 1}),
