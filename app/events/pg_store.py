@@ -2,8 +2,8 @@
 app/events/store.py's EventStore, method for method, with the same guarantees (tests/core/test_store_contract.py
 runs against both).
 
-- Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (db/postgres/0001_schema.sql).
-- Optimistic concurrency: an append is one call of the database's append_events (db/postgres/0003), which locks
+- Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (app/events/migrations/postgres/0001_schema.sql).
+- Optimistic concurrency: an append is one call of the database's append_events (postgres/0003), which locks
   the game's row (SELECT ... FOR UPDATE), so writers to one game queue while writers to different games run side
   by side, reads the head once the lock is granted, and inserts the sealed batch only onto the head it was sealed
   after; a writer whose expected last seq is stale gets Conflict and nothing is written. Outside `transaction()`
@@ -28,12 +28,12 @@ import functools
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 from psycopg import errors, sql
 from psycopg.rows import RowFactory, RowMaker, dict_row, tuple_row
 
+from app.events import migrations
 from app.events.backends import shown
 from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json
 from app.events.store import (
@@ -47,7 +47,6 @@ from app.events.store import (
     utc_now,
 )
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "postgres"
 MIGRATION_LOCK = 0x4845584C  # pg_advisory_xact_lock key: servers opening a new database apply each script once
 EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor", "at", "causation", "prev_hash", "hash")
 LOCKED = ("55P03", "40P01", "40001", "53300")  # lock not granted, deadlock, serialization, too many connections
@@ -112,19 +111,19 @@ class PgEventStore:
 
     # -- schema -----------------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        """Apply the pending scripts of db/postgres, each with its record, under an advisory lock."""
-        scripts = sorted(MIGRATIONS.glob("*.sql"))
-        if self._applied() >= {s.name for s in scripts}:
+        """Apply the pending scripts of app/events/migrations/postgres, each with its record, under an advisory
+        lock."""
+        scripts = migrations.scripts("postgres")
+        if self._applied() >= {name for name, _ in scripts}:
             return
         with self._write_lock():
             self._q("SELECT pg_advisory_xact_lock(%s)", [MIGRATION_LOCK])
             self._q("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
             done = self._applied()
-            for script in scripts:
-                if script.name not in done:
-                    self._q(script.read_text())
-                    self._q("INSERT INTO schema_migrations (name, applied_at) VALUES (%s, %s)",
-                            [script.name, utc_now()])
+            for name, text in scripts:
+                if name not in done:
+                    self._q(text)
+                    self._q("INSERT INTO schema_migrations (name, applied_at) VALUES (%s, %s)", [name, utc_now()])
 
     def _applied(self) -> set[str]:
         if self._q("SELECT to_regclass('schema_migrations') AS t").fetchone()["t"] is None:
@@ -143,7 +142,7 @@ class PgEventStore:
 
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
         """Append `events` after `expected_seq`, or raise Conflict and write nothing: one call of the database's
-        append_events (db/postgres/0003), which takes the game's row lock (queueing the writers of one game), reads
+        append_events (postgres/0003), which takes the game's row lock (queueing the writers of one game), reads
         the head once it is granted and inserts the batch only onto the head it was sealed after. Outside a
         transaction that call is the whole transaction: one round trip, answered once the commit is flushed.
 
@@ -563,7 +562,7 @@ def _text_row(cursor: psycopg.Cursor) -> RowMaker[dict]:
 
 def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                 payloads: list[str]) -> tuple[str, list]:
-    """The statement calling append_events (db/postgres/0003) for a batch sealed after (`after`, `prev_hash`), and
+    """The statement calling append_events (postgres/0003) for a batch sealed after (`after`, `prev_hash`), and
     its parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
     parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
     return _append_query(len(sealed)), [

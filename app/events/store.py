@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from app.events import migrations
 from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json, envelope_json, sha256_hex
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
-DEFAULT_DB = Path(__file__).resolve().parents[2] / "db" / "hexledger.sqlite3"
+DEFAULT_DB = "db/hexledger.sqlite3"  # in the folder the command runs in (the checkout, for the README)
 
 
 def default_db_path() -> str:
-    """`HEXLEDGER_DB` if set, else db/hexledger.sqlite3 in the checkout."""
-    return os.environ.get("HEXLEDGER_DB") or str(DEFAULT_DB)
+    """`HEXLEDGER_DB` if set, else db/hexledger.sqlite3 in the current folder."""
+    return os.environ.get("HEXLEDGER_DB") or DEFAULT_DB
 
 
 class StoreError(Exception):
@@ -147,25 +147,25 @@ class EventStore:
 
     # -- schema -----------------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        """Apply the pending scripts of db/migrations, each with its record in one transaction. Several
+        """Apply the pending scripts of app/events/migrations/sqlite, each with its record in one transaction. Several
         connections may open a new database at once (a server's threads): the pending list is read again under
         the write lock, so each script runs once and the others find it done."""
         self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
-        scripts = sorted(MIGRATIONS.glob("*.sql"))
+        scripts = migrations.scripts("sqlite")
 
-        def pending() -> list[Path]:
+        def pending() -> set[str]:
             done = {r[0] for r in self.db.execute("SELECT name FROM schema_migrations")}
-            return [s for s in scripts if s.name not in done]
+            return {name for name, _ in scripts if name not in done}
 
         if not pending():
             return
-        for script in scripts:
+        for name, text in scripts:
             with self._write_lock():
-                if script not in pending():
+                if name not in pending():
                     continue
-                for statement in _split_sql(script.read_text()):
+                for statement in _split_sql(text):
                     self.db.execute(statement)
-                self._insert("schema_migrations", {"name": script.name, "applied_at": utc_now()})
+                self._insert("schema_migrations", {"name": name, "applied_at": utc_now()})
 
     def _rows(self, sql: str, args: Iterable = ()) -> list[dict]:
         cursor = self.db.execute(sql, list(args))

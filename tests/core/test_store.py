@@ -129,10 +129,10 @@ def test_migrations_run_once(tmp_path):
     path = str(tmp_path / "m.sqlite3")
     EventStore(path).close()
     again = EventStore(path)
-    from app.events.store import MIGRATIONS
+    from app.events.migrations import scripts
 
     applied = again.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
-    assert applied == len(list(MIGRATIONS.glob("*.sql"))) >= 2
+    assert applied == len(scripts("sqlite")) >= 2
 
 
 def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
@@ -140,7 +140,7 @@ def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
     pending at once (found by the HTTP crash run: one of them failed with a duplicate schema_migrations row)."""
     import threading
 
-    from app.events.store import MIGRATIONS
+    from app.events.migrations import scripts
 
     for attempt in range(5):
         path = str(tmp_path / f"race{attempt}.sqlite3")
@@ -161,5 +161,5 @@ def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
         assert errors == [] and not any(t.is_alive() for t in threads)
         store = EventStore(path)
         applied = store.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
-        assert applied == len(list(MIGRATIONS.glob("*.sql")))
+        assert applied == len(scripts("sqlite"))
         store.close()
