@@ -63,8 +63,8 @@ def test_schema_refuses_update_and_delete(store, skirmish, sql):
 
 
 def test_durable_settings(store):
-    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the store fsyncs the WAL itself
+    assert store.db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the store fsyncs the WAL itself
 
 
 def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsync(tmp_path, monkeypatch):
@@ -131,7 +131,7 @@ def test_migrations_run_once(tmp_path):
     again = EventStore(path)
     from app.events.migrations import scripts
 
-    applied = again.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
+    applied = again.db.conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
     assert applied == len(scripts("sqlite")) >= 2
 
 
@@ -160,6 +160,6 @@ def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
             t.join(timeout=120)  # a bound on a hang, checked: a thread still opening is a failure, not a pass
         assert errors == [] and not any(t.is_alive() for t in threads)
         store = EventStore(path)
-        applied = store.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
+        applied = store.db.conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
         assert applied == len(scripts("sqlite"))
         store.close()
