@@ -1,4 +1,4 @@
-"""The store's errors, the same on every backend (tests/core/test_store_contract.py): the service maps them to
+"""The store's errors, the same on every backend (tests/core/test_contract_*.py): the service maps them to
 its answers (app/service/errors.py), HTTP to 409 and 503."""
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ interface a second backend implements), one per concern, so that a module names 
 Each is implemented once over the dialect layer (app/events/dialect.py: SQLite and PostgreSQL), and `Store`, what
 `open_store` returns, is all of them. Every part shares the store's one connection and its transaction
 (`Transactions`), so an order's events and its outbox rows commit together. Their docstrings say what each method
-guarantees; tests/core/test_store_contract.py checks, interface by interface, that both backends keep it. Errors:
+guarantees; tests/core/test_contract_*.py check, interface by interface, that both backends keep it. Errors:
 app/events/errors.py."""
 from __future__ import annotations
 

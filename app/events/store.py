@@ -3,7 +3,7 @@ file (the embedded default) or a PostgreSQL database named by a postgresql:// UR
 the dialect layer (app/events/dialect.py); this module puts them together and is what the rest of the program
 imports of the store: EventStore, the events to append (NewEvent), the store's errors and its clock texts.
 
-Guarantees, on both backends (docs/core.md, "Two store backends"; tests/core/test_store_contract.py): events are
+Guarantees, on both backends (docs/core.md, "Two store backends"; tests/core/test_contract_*.py): events are
 append-only (triggers refuse UPDATE and DELETE) and hash-chained; a stale writer gets Conflict and nothing is
 written; `transaction()` commits an order with its outbox rows or nothing; a write is on disk before it returns
 (SQLite: an fsync of the WAL after the commit, shared by the writers that committed meanwhile; PostgreSQL:
