@@ -177,10 +177,16 @@ def has_preview(rules: Rules) -> bool:
 # view(state, side)["units"]
 #     Entries {id, side, hex, strength, steps, ...}: the counters drawn, the step losses counted. hex is None
 #     for a unit off the map (eliminated, in reserve). view(state, None) is the referee's view: everything.
+#     What the counter shows, each only where this side may know it (app/projections/counters.py draws them):
+#     "nation" (or "nationality": whose colours it wears), "type" (infantry, armor, artillery, marine...),
+#     "size" (division, brigade, regiment...), "factors" (as the counter prints them: "4-4-1", "(3)"),
+#     "static" (never moves), "indicator" (a letter printed on it), "hidden_below" (counters beneath it not
+#     shown); "untried": true, or neither type nor strength, draws it face down ("?").
 # view(state, side)["control"] = {hex: side} and view(state, side)["victory_hexes"] = [hex, ...]
 #     Who controls which hex, and which hexes count for victory: control markers and the control chart.
-# view(state, side)["score"] = {"name": str, "value": number}
-#     A running total the game keeps (Olympic: American Casualty Points): analysis reports it turn by turn.
+# view(state, side)["score"] = {"name": str, "value": number} or {"name": str, "by_side": {side: number}}
+#     The game's own running measure of victory (Olympic: American Casualty Points; Formosa: each side's victory
+#     points): analysis charts it turn by turn. view(state, side)["turn"]: the turn the charts count by.
 # combat_summary(event, state) -> dict | None
 #     For a combat-resolution event (None for any other event). `state` is the rule set's state just BEFORE
 #     the event (None before the first event), so a summary can name what the event itself does not carry
@@ -191,7 +197,8 @@ def has_preview(rules: Rules) -> bool:
 #        "column": final column label after shifts (optional; when absent "odds" is the column),
 #        "roll": int, "result": str, "losses": {side: steps},
 #        "distribution": [{"roll": face, "result": str, "value": number, "p": probability}, ...],
-#        "case": rules case of the combat procedure}
+#        "case": rules case of the combat procedure,
+#        "columns": the table's column labels in its order (optional: the odds chart's order)}
 #     "distribution" lists the result of every die face in that column; "value" scores each result for the
 #     attacker (higher is better for the attacker), which lets analysis rank the observed roll (luck).
 # losses(event, state) -> {side: steps} | None
