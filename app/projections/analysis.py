@@ -278,12 +278,21 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
 
 @dataclass(frozen=True)
 class Chart:
-    """One chart of an analysis: its title and SVG, or, when it would show nothing, why it is left out."""
+    """One chart of an analysis: its title and SVG; a chart that would show nothing is no empty frame but a card
+    saying why (`why`), which the viewer shows as a line of text."""
 
     name: str
     title: str
-    svg: str | None = None
+    svg: str
     why: str | None = None
+
+
+def left_out(name: str, title: str, why: str) -> Chart:
+    """A chart with nothing to show: its title and the reason, on a card the size of a chart, with no axes."""
+    svg = _svg([el("rect", width=W, height=H, fill="#fff"),
+                el("text", title, x=W / 2, y="16", text_anchor="middle", font_size="12", font_weight="bold"),
+                el("text", why, class_="why", x=W / 2, y=H / 2, text_anchor="middle", font_size="12", fill="#555")])
+    return Chart(name, title, svg, why)
 
 
 def _score(result: dict, colours: dict[str, str]) -> Chart | None:
@@ -299,8 +308,6 @@ def _score(result: dict, colours: dict[str, str]) -> Chart | None:
     else:
         series = {name: [(float(t), float(v)) for t, v in score["by_turn"].items()]}
         colours = side_colours([name])
-    if not any(v for pts in series.values() for _, v in pts):
-        return Chart("score", title, why="no points scored yet")
     return Chart("score", title, line_chart(title, series, colours, "turn", "points", integer=True, steps=True))
 
 
@@ -312,7 +319,7 @@ def _control(result: dict, colours: dict[str, str]) -> Chart | None:
     of = max(c["of"] for c in control) if control else 0
     title = f"Victory hexes held, of {of} (end of each turn)"
     if not any(n for c in control for n in c["held"].values()):
-        return Chart("control", title, why="no side held a victory hex at the end of any turn")
+        return left_out("control", title, "no side held a victory hex at the end of any turn")
     series = {s: [(c["turn"], c["held"][s]) for c in control] for s in result["sides"]}
     return Chart("control", title, line_chart(title, series, colours, "turn", "hexes", integer=True, steps=True))
 
@@ -322,7 +329,7 @@ def _losses(result: dict, colours: dict[str, str]) -> Chart:
     turns = [str(t) for t in result["turns"]]
     series = {s: [result["step_losses"][s][t] for t in turns] for s in result["sides"]}
     if not any(v for vals in series.values() for v in vals):
-        return Chart("losses", title, why="no side has lost a step")
+        return left_out("losses", title, "no side has lost a step")
     return Chart("losses", title, bar_chart(title, turns, series, colours, "steps"))
 
 
@@ -330,7 +337,7 @@ def _odds(result: dict, colours: dict[str, str]) -> Chart:
     title = "Odds taken (attacks per column, in the table's order)"
     cols = result["odds"]["columns"]
     if not cols:
-        return Chart("odds", title, why="no attack has been fought")
+        return left_out("odds", title, "no attack has been fought")
     series = {s: [result["odds"]["by_side"][s][c] for c in cols] for s in result["sides"]}
     return Chart("odds", title, bar_chart(title, cols, series, colours, "attacks"))
 
@@ -345,13 +352,14 @@ def _luck(result: dict, colours: dict[str, str]) -> Chart:
             pts.append((float(n), total))
         series[s] = pts
     if not any(len(pts) > 1 for pts in series.values()):
-        return Chart("luck", title, why="no combat die has been rolled")
+        return left_out("luck", title, "no combat die has been rolled")
     return Chart("luck", title, line_chart(title, series, colours, "attacks", "luck",
                                            band={s: result["luck"][s]["sd"] for s in result["sides"]}))
 
 
 # The charts, the game's own measure of victory first. A maker returns None where the game has no such measure
-# (no score, no victory hexes), or a Chart that says why it is left out when there is nothing to draw yet.
+# (no score, no victory hexes), or a card that says why when there is nothing to draw yet (`left_out`); a new
+# chart is a function here, added to this list.
 CHARTS = (_score, _control, _losses, _odds, _luck)
 
 
@@ -362,5 +370,5 @@ def chart_list(result: dict) -> list[Chart]:
 
 
 def charts(result: dict) -> dict[str, str]:
-    """The SVG of each chart drawn, by name (a chart with nothing to show is left out: `chart_list` says why)."""
-    return {c.name: c.svg for c in chart_list(result) if c.svg is not None}
+    """The SVG of each chart, by name, in the viewer's order (one with nothing to show: the card saying why)."""
+    return {c.name: c.svg for c in chart_list(result)}

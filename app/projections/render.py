@@ -118,14 +118,16 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
 
     out += static.layers
     control = {str(_parse(k)): v for k, v in (view.get("control") or {}).items() if _parse(k)}
-    places = []
+    # victory and control markers go over the counters, in the corners of the hex a counter leaves free (the
+    # victory star west, control east above the stack's badge): a full hex still shows whose it is
+    places, markers = [], []
     for label, (cx, cy), mark, name in static.places:
         if mark is not None:
             places.append(mark)
         if label in victory:
-            star = _pts(_star(cx - lay.size * 0.5, cy + lay.size * 0.45, 7))
-            places.append(el("polygon", class_="victory", data_hex=label, points=star, fill="#f1c40f",
-                             stroke="#7a5b00", stroke_width="0.8"))
+            star = _pts(_star(cx - lay.size * 0.67, cy + lay.size * 0.28, 5.5))
+            markers.append(el("polygon", class_="victory", data_hex=label, points=star, fill="#f1c40f",
+                              stroke="#7a5b00", stroke_width="0.8"))
         if name is not None:
             places.append(name)
     for label, side in sorted(control.items()):
@@ -134,8 +136,8 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
             continue
         cx, cy = lay.centre(h)
         fill = colours.get(side) or pieces.side_colours([side])[side]
-        places.append(el("circle", class_="control", data_hex=label, data_side=side, cx=cx + lay.size * 0.55,
-                         cy=cy - lay.size * 0.3, r="5.5", fill=fill, stroke="#fff", stroke_width="1.5"))
+        markers.append(el("circle", class_="control", data_hex=label, data_side=side, cx=cx + lay.size * 0.7,
+                          cy=cy - lay.size * 0.35, r="4.3", fill=fill, stroke="#fff", stroke_width="1.3"))
     out.append(el("g", *places, class_="places"))
 
     counters = []
@@ -146,6 +148,7 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
         cx, cy = lay.centre(Hex.parse(label))
         counters += pieces.stack(stack, cx, cy, colours, label)
     out.append(el("g", *counters, class_="units"))
+    out.append(el("g", *markers, class_="markers"))
 
     if key is not None:
         out.append(key)

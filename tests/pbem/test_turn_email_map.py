@@ -136,9 +136,12 @@ def check_ichigo_turn_email(turn, game, side: str) -> set[tuple[str, str, str]]:
     assert len(untried) > 30
     for u in untried:
         assert u.ref not in raw and u.ref not in body_text(turn), f"{side} learns what {u.id} is"
-    tips = {g.get("data-unit"): "".join(g.find(f"{SVG}title").itertext())
-            for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"}
-    assert all(tips[u.id].endswith("strength ?") for u in untried if u.id in tips)
+    faces = {g.get("data-unit"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"}
+    for u in untried:  # face down: "?", no type, no factors, and the tooltip says untried
+        if u.id in faces:
+            g = faces[u.id]
+            assert g.get("data-type") == "" and "".join(g.find(f"{SVG}title").itertext()).endswith("untried")
+            assert [t.text for t in g.iter(f"{SVG}text") if t.get("class") in ("factors", "size")] == []
     return counters(svg)
 
 

@@ -19,7 +19,7 @@
   const SVG_ATTRS = new Set(["viewBox", "width", "height", "class", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy",
     "r", "rx", "points", "fill", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
     "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style", "text-anchor",
-    "transform"]);
+    "textLength", "lengthAdjust", "transform"]);
 
   function cleanSvg(source) {         // a detached copy of the SVG's drawing, built element by element
     const doc = new DOMParser().parseFromString(source, "image/svg+xml");
