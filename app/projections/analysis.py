@@ -159,7 +159,6 @@ def analyse(rep: Replay) -> dict:
 
 # -- charts ------------------------------------------------------------------------------------------------
 W, H, PAD_L, PAD_B, PAD_T, PAD_R = 460, 250, 44, 48, 30, 14
-MARKED = 40  # a line with at most this many values marks each with a dot
 
 
 def nice_ticks(lo: float, hi: float, integer: bool = False) -> list[float]:
@@ -265,7 +264,7 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
             path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
             out.append(el("polyline", class_="series", data_side=side, points=path, fill="none",
                           stroke=colours[side], stroke_width="2"))
-            if len(points) <= MARKED:  # each value a dot too, so that a series of one point shows
+            if steps or len(points) == 1:  # each turn's value a dot too, so that a series of one point shows
                 out += [el("circle", el("title", f"{side} {_num(x)}: {_num(y)}"), class_="point", data_side=side,
                            cx=x_of(x), cy=y_of(y), r="2.5", fill=colours[side]) for x, y in points]
     for x in nice_ticks(x_lo, x_hi, integer=True):
