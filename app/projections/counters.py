@@ -8,9 +8,11 @@ a word not known draws a plain box, never an error. Every text goes through `mar
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 
-from app.projections.markup import Markup, el
+from app.projections.markup import Markup, el, join
 
 
 @dataclass(frozen=True)
@@ -291,41 +293,50 @@ def describe(u: dict) -> str:
 
 def counter(u: dict, x: float, y: float, sides: dict[str, str], hex_label: str = "") -> Markup:
     """A unit's counter with its top-left corner at (x, y), in its nation's colours: the id on top, the size mark
-    over the type box, the factors along the foot, one pip per step left at the left of the box; face down, "?"."""
+    over the type box, the factors along the foot, one pip per step left at the left of the box; face down, "?".
+    The face is drawn at the origin and moved into place, so a unit unchanged from one picture to the next (most
+    of them, stepping through a replay) is drawn once (`_face`)."""
     nation, sch = scheme(u, sides)
-    ink = sch.ink
-    mid = x + SIDE / 2
+    shown = {k: v for k, v in u.items() if k != "hex"}
+    face = _face(json.dumps(shown, sort_keys=True, default=str), sch.field, sch.ink)
+    return el("g", el("title", describe(u)), face, class_="counter", data_unit=u["id"], data_side=u["side"],
+              data_nation=nation, data_type=type_of(u.get("type")) or "", data_hex=hex_label,
+              data_steps="" if u.get("steps") is None else u["steps"], transform=f"translate({x:.1f},{y:.1f})")
+
+
+@lru_cache(maxsize=2048)
+def _face(unit: str, fill: str, ink: str) -> Markup:
+    """The drawing of a counter at the origin, from the unit as the view gives it (JSON) and its colours."""
+    u = json.loads(unit)
+    mid = SIDE / 2
     lines = id_lines(str(u["id"]))
     lay = ONE_LINE if len(lines) == 1 else TWO_LINES
-    parts: list = [el("title", describe(u)),
-                   el("rect", x=x, y=y, width=f"{SIDE:g}", height=f"{SIDE:g}", rx="2.5", fill=sch.field,
+    parts: list = [el("rect", x="0", y="0", width=f"{SIDE:g}", height=f"{SIDE:g}", rx="2.5", fill=fill,
                       stroke="#111", stroke_width="1")]
-    parts += [_text(line, mid, y + by, lay.id_font, ink, "id") for line, by in zip(lines, lay.id_lines, strict=True)]
+    parts += [_text(line, mid, by, lay.id_font, ink, "id") for line, by in zip(lines, lay.id_lines, strict=True)]
     bx, by, bw, bh = lay.box
     if face_down(u):
-        parts.append(el("text", "?", class_="unknown", x=mid, y=y + by + bh * 0.95, font_size="15",
-                        font_weight="bold", text_anchor="middle", fill=ink))
+        parts.append(el("text", "?", class_="unknown", x=mid, y=by + bh * 0.95, font_size="15", font_weight="bold",
+                        text_anchor="middle", fill=ink))
         if u.get("factors"):
-            parts.append(_text(str(u["factors"]), mid, y + lay.factor_y, lay.factor_font, ink, "factors", True))
-    else:
-        kind = type_of(u.get("type"))
-        if kind is not None:
-            mark = size_mark(u.get("size"))
-            if mark:
-                parts.append(el("text", mark, class_="size", x=mid, y=y + lay.size_y, font_size="5.5",
-                                font_weight="bold", text_anchor="middle", fill=ink))
-            parts += symbol(kind, x + bx, y + by, bw, bh, ink, static=bool(u.get("static")))
-        parts.append(_text(factors(u), mid, y + lay.factor_y, lay.factor_font, ink, "factors", True))
-        steps = u.get("steps")
-        if isinstance(steps, int) and steps > 0:
-            parts += [el("circle", class_="step", cx=x + 4.2, cy=y + by + 1.6 + 3.5 * i, r="1.4", fill=ink)
-                      for i in range(min(steps, 4))]
-        if u.get("indicator"):
-            parts.append(el("text", str(u["indicator"])[:2], class_="indicator", x=x + 4.5, y=y + by + bh + 1,
-                            font_size="6", font_weight="bold", text_anchor="middle", fill=ink))
-    return el("g", *parts, class_="counter", data_unit=u["id"], data_side=u["side"], data_nation=nation,
-              data_type=type_of(u.get("type")) or "", data_hex=hex_label,
-              data_steps="" if u.get("steps") is None else u["steps"])
+            parts.append(_text(str(u["factors"]), mid, lay.factor_y, lay.factor_font, ink, "factors", True))
+        return join(parts)
+    kind = type_of(u.get("type"))
+    if kind is not None:
+        mark = size_mark(u.get("size"))
+        if mark:
+            parts.append(el("text", mark, class_="size", x=mid, y=lay.size_y, font_size="5.5", font_weight="bold",
+                            text_anchor="middle", fill=ink))
+        parts += symbol(kind, bx, by, bw, bh, ink, static=bool(u.get("static")))
+    parts.append(_text(factors(u), mid, lay.factor_y, lay.factor_font, ink, "factors", True))
+    steps = u.get("steps")
+    if isinstance(steps, int) and steps > 0:
+        parts += [el("circle", class_="step", cx=4.2, cy=by + 1.6 + 3.5 * i, r="1.4", fill=ink)
+                  for i in range(min(steps, 4))]
+    if u.get("indicator"):
+        parts.append(el("text", str(u["indicator"])[:2], class_="indicator", x=4.5, y=by + bh + 1, font_size="6",
+                        font_weight="bold", text_anchor="middle", fill=ink))
+    return join(parts)
 
 
 def blank(x: float, y: float, sch: Scheme) -> Markup:
