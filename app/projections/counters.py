@@ -1,8 +1,8 @@
 """Wargame counters, drawn as printed games draw them, from what one view shows of a unit (docs/replay.md,
 "Counters"): the nation's colours (one scheme per nation in every game), the unit-type box with its NATO-style
 symbol, the size mark above it, the id, the factors as the game prints them and one pip per step left. A unit the
-view gives no type or factors for (an untried or concealed counter) is drawn face down: "?", and only what the view
-gives. Nothing here knows a game: type, size and nation words are common military words (with their synonyms), and
+view gives neither a type nor a strength (an untried or concealed counter) is drawn face down: "?", and only what
+the view gives. Nothing here knows a game: type, size and nation words are common military words (with their synonyms), and
 a word not known draws a plain box, never an error. Every text goes through `markup.el`.
 """
 from __future__ import annotations
@@ -106,7 +106,7 @@ TYPE_WORDS = {
     "naval-infantry": "marine", "amphibious": "marine", "guard": "infantry", "line": "infantry",
     "construction": "engineer", "engineers": "engineer", "horse-cavalry": "cavalry", "recon": "cavalry",
     "headquarters": "hq", "fortified": "fortress", "air": "air-force", "carrier": "cv-strike",
-    "special-forces": "special-forces", "sf": "special-forces",
+    "sf": "special-forces",
 }
 # the words drawn, in the legend's order, with the name the legend gives them
 TYPES = {
@@ -171,8 +171,10 @@ def symbol(kind: str | None, x: float, y: float, w: float, h: float, ink: str, s
         out += [*cross, dot]
     elif kind == "coastal-defense":
         out += [el("circle", cx=cx, cy=y + h * 0.4, r=f"{h * 0.15:.1f}", fill=ink), waves]
-    elif kind == "marine":
-        out += [*cross, waves]
+    elif kind == "marine":  # the cross standing on the sea: waves along the box's foot
+        shore = y + h * 0.66
+        out += [_line(x, y, x2, shore, ink), _line(x, shore, x2, y, ink),
+                _poly([(x + w * i / 8, y2 - h * (0.1 if i % 2 else 0.3)) for i in range(9)], ink, 0.9)]
     elif kind == "airborne":  # the infantry cross and a parachute canopy under it
         canopy = [(cx - w * 0.16 + w * 0.32 * i / 8, y2 - h * 0.1 - h * 0.22 * (1 - abs(i - 4) / 4) ** 0.5)
                   for i in range(9)]
