@@ -26,6 +26,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
+from app import text as text_rule
 from app.mail.replies import body_text, own_lines
 from app.service import autoplay
 from app.service.errors import (
@@ -36,6 +37,7 @@ from app.service.errors import (
     OrderError,
     StoreError,
     StoreUnavailable,
+    TextError,
     UnknownRules,
 )
 from app.service.pbem import Pbem, Seat
@@ -138,7 +140,8 @@ def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
         pbem.record_mail(mid, result.game_id, result.summary)
     # a message that opened a seat is answered to that seat, refused or not, with its reply tag: the answer can be
     # replied to as it is (issue 14); one that opened none, to its sender
-    to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) else None
+    to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) and not text_rule.problem(sender) \
+        else None
     if to:
         subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
             result.refused else "Your message"
@@ -160,10 +163,10 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         lines = own_lines(body_text(msg))
     except (ValueError, LookupError, UnicodeError) as exc:
         return refuse(f"malformed message: {exc}")
-    nul = next((n for n, line in enumerate(lines, start=1) if "\x00" in line), None)
-    if nul is not None:  # as a request over HTTP (app/web); the line is not quoted: it may be a token line
-        return refuse(f"line {nul} of your message (quotes and signature left out) holds a NUL character, which no "
-                      "order, token or text may hold; nothing was read or written")
+    bad = next(((n, text_rule.problem(line)) for n, line in enumerate(lines, start=1) if text_rule.problem(line)), None)
+    if bad is not None:  # as a request over HTTP (app/web); the line is not quoted: it may be a token line
+        return refuse(f"line {bad[0]} of your message (quotes and signature left out) {bad[1]}; nothing was read "
+                      "or written")
     headers: dict[str, str] = {}
     orders: list[str] = []
     for line in lines:
@@ -207,7 +210,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             result.lines.append(f"accepted: join as {seat.seat}, your dice text: {joined['seed_text']}")
         except StoreUnavailable:
             raise  # the whole message waits: nothing of it is written
-        except (GameError, AccessDenied, StoreError) as exc:
+        except (GameError, AccessDenied, StoreError, TextError) as exc:
             return refuse(f"join: {exc}")
     if not orders:
         if not result.applied:

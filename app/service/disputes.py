@@ -13,6 +13,7 @@ from app.rules.base import event_reveals
 from app.service import games
 from app.service.errors import AccessDenied, PbemError
 from app.service.seats import ARBITER, Seat
+from app.text import player_text, quoted
 
 LOG = logging.getLogger("hexledger.service")
 
@@ -123,7 +124,8 @@ class Disputes:
 
     def raise_dispute(self, seat: Seat, order_seq: int, reason: str) -> dict:
         side = self._player(seat)
-        if not reason.strip():
+        reason = player_text(reason, "reason")
+        if not reason:
             raise PbemError("a dispute needs a reason")
         known = self.disputes(seat.game_id)
         if any(d["status"] in ("open", "referred") for d in known):
@@ -136,13 +138,13 @@ class Disputes:
         if self.clock() - utc_parse(order.at) > timedelta(hours=window):
             raise PbemError(f"event {order_seq} is older than the dispute window of {window:g} hours")
         number = len(known) + 1
-        raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason.strip())
+        raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason)
         arbiter = ARBITER in self.members(seat.game_id)
         with self.writing():
             stored = self.store.append(seat.game_id, events[-1].seq, [games._new(raised, f"player:{side}")])[0]
             for s, m in self.members(seat.game_id).items():
                 what = self._order_text_for(seat.game_id, s, m["email"], order_seq)
-                text = (f"{side} disputes event {order_seq} ({what}):\n  {reason.strip()}\n\n"
+                text = (f"{side} disputes event {order_seq} ({what}):\n  {quoted(reason)}\n\n"
                         "If it is upheld, that order and everything after it is retracted "
                         f"(kept in the log, marked).\nThe other player may reply 'accept dispute {number}' "
                         f"(take it back) or 'reject dispute {number}'" +
@@ -152,6 +154,7 @@ class Disputes:
 
     def answer_dispute(self, seat: Seat, dispute_id: int, accept: bool, note: str = "") -> dict:
         """The opponent of whoever raised it accepts (takeback) or rejects; the arbiter rules either way."""
+        note = player_text(note, "note")
         d = self._dispute(seat, dispute_id)
         if d["status"] not in ("open", "referred"):
             raise PbemError(f"dispute {dispute_id} is already {d['status']}")
@@ -170,8 +173,8 @@ class Disputes:
             with self.writing():
                 self.store.append(seat.game_id, head, [games._new(answered, f"player:{seat.seat}")])
                 self._send(arb["email"], seat.game_id, f"Dispute {d['id']} needs your ruling",
-                           f"{d['raised_by']} disputes event {d['order_seq']}: {d['reason']}\n{seat.seat} rejects "
-                           f"it{': ' + note if note else ''}.\nReply 'uphold dispute {d['id']}' or "
+                           f"{d['raised_by']} disputes event {d['order_seq']}: {quoted(d['reason'])}\n{seat.seat} "
+                           f"rejects it{': ' + quoted(note) if note else ''}.\nReply 'uphold dispute {d['id']}' or "
                            f"'reject dispute {d['id']}'.", ARBITER)
             return {**d, "status": "referred", "note": note}
         return self._settle(seat, d, "rejected", note)
@@ -189,7 +192,7 @@ class Disputes:
             stored = self.store.append(seat.game_id, head, batch)
             retraction = stored[1].seq if len(stored) > 1 else None
             text = f"Dispute {d['id']} on event {d['order_seq']} is {status} by {seat.seat}" + (
-                f": {note}" if note else ".")
+                f": {quoted(note)}" if note else ".")
             if retraction:
                 text += f"\nEvents {d['order_seq']} onwards are retracted (event {retraction}); the log keeps them."
             for s, m in self.members(seat.game_id).items():
