@@ -7,6 +7,7 @@ and names the rules case.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from app.service import games
 from app.service.console import Console, default_db_path
 from app.service.errors import GameError, NoSuchPosition, OrderError, StoreError, TextError, UnknownRules
 
+LOG = logging.getLogger("hexledger.cli")
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
 EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database that cannot take the write)
@@ -41,6 +43,9 @@ def emit(as_json: bool, data, text: str) -> None:
 
 
 def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
+    detail = getattr(exc, "detail", None)  # StoreUnavailable: the operator's log has it, the output never
+    if detail:
+        LOG.warning("%s", detail)
     data = exc.to_dict() if isinstance(exc, OrderError) else {"error": type(exc).__name__, "message": str(exc)}
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))

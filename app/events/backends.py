@@ -4,6 +4,7 @@
 by tests/core/test_store_contract.py)."""
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from app.events.interface import Store
@@ -15,12 +16,22 @@ def is_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
+_SECRET_PARAMETER = re.compile(r"(?i)((?:^|&)[^=&]*password=)[^&]*")  # libpq's password=, sslpassword=
+
+
 def shown(location: str) -> str:
-    """The location without its password, for banners and error messages."""
-    parts = urlsplit(location) if is_url(location) else None
-    if parts is None or parts.password is None:
+    """The location with every password masked, for banners and the operator's log: the URL's (user:PASSWORD@)
+    and libpq's query parameters (?password=, &sslpassword=). Never shown to a client at all (StoreUnavailable)."""
+    if not is_url(location):
         return location
-    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
+    parts = urlsplit(location)
+    netloc = parts.netloc
+    if parts.password is not None:
+        userinfo, at, host = netloc.rpartition("@")
+        netloc = userinfo.partition(":")[0] + ":***" + at + host
+    query = _SECRET_PARAMETER.sub(r"\1***", parts.query)
+    return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if parts.query else "")
+            + (f"#{parts.fragment}" if parts.fragment else ""))
 
 
 def open_store(location: str | None = None, busy_timeout: float = 30.0) -> Store:
@@ -31,6 +42,7 @@ def open_store(location: str | None = None, busy_timeout: float = 30.0) -> Store
     try:
         from app.events.pg_store import PgEventStore
     except ImportError as exc:
-        raise StoreUnavailable(f"{shown(location)} is a PostgreSQL database, and PostgreSQL needs psycopg ({exc}): "
-                               "pip install 'hexledger[postgres]'", "refused") from exc
+        raise StoreUnavailable("cannot open the database: its driver is not installed; nothing was written",
+                               "refused", f"{shown(location)} is a PostgreSQL database, and PostgreSQL needs psycopg "
+                               f"({exc}): pip install 'hexledger[postgres]'") from exc
     return PgEventStore(location, busy_timeout=busy_timeout)

@@ -45,11 +45,15 @@ class Conflict(StoreError):
 
 class StoreUnavailable(StoreError):
     """The database could not take the write (locked by another process, or the disk is full). Nothing was
-    written; the caller may try again later. `reason` is "locked", "full" or "refused" (any other refusal)."""
+    written; the caller may try again later. `reason` is "locked", "full" or "refused" (any other refusal).
 
-    def __init__(self, message: str, reason: str = "refused"):
+    The message is what a client may read: it names no part of the infrastructure. `detail` is the operator's: what
+    the database said and where it is (a file, a host, a port, a user; never a password), for the log only."""
+
+    def __init__(self, message: str, reason: str = "refused", detail: str | None = None):
         super().__init__(message)
         self.reason = reason
+        self.detail = detail
 
 
 class UnknownGame(StoreError):
@@ -637,11 +641,11 @@ def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     """The StoreUnavailable for a refused write (its text says which: locked, full, or other)."""
     text = str(exc)
     if "locked" in text or "busy" in text:
-        return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
-                                "try again", "locked")
+        return StoreUnavailable("the database is locked by another writer; nothing was written, try again", "locked",
+                                text)
     if "full" in text:
-        return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
-    return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+        return StoreUnavailable("the database disk is full; nothing was written", "full", text)
+    return StoreUnavailable("the database refused the write; nothing was written", "refused", text)
 
 
 def _column(name: str) -> str:

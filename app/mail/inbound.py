@@ -108,7 +108,8 @@ def ingest(pbem: Pbem, raw: bytes) -> Result:
     try:
         with pbem.writing():
             _ingest(pbem, raw, result)
-    except StoreUnavailable as exc:
+    except StoreUnavailable as exc:  # the operator's log has what the database said; the result, only that
+        LOG.warning("ingest: a message waits, the database is unavailable (%s): %s", exc.reason, exc.detail or exc)
         return Result(deferred=str(exc), lines=[f"not processed now, nothing written: {exc}"])
     except Exception as exc:  # noqa: BLE001 - a message must never stop the ones behind it; the log has the trace
         LOG.exception("ingest: a message could not be processed; nothing was written")

@@ -245,6 +245,7 @@ def authenticated(game_id: str) -> Seat:
 
 
 ACCESS_LOG = logging.getLogger("hexledger.http")
+ERROR_LOG = logging.getLogger("hexledger.web")  # the operator's: what a client is not shown
 
 
 def _access_log(app: Flask) -> None:
@@ -366,9 +367,12 @@ def _errors(app: Flask) -> None:
     app.register_error_handler(TextError, lambda e: payload(e, 400))  # app/text.py: a player's text
 
     def store_unavailable(exc: Exception):
-        """The server's fault, not the caller's: 503 and when to try again (docs/reliability.md)."""
+        """The server's fault, not the caller's: 503 and when to try again (docs/reliability.md). The answer names
+        no part of the infrastructure; the operator's log has what the database said and where it is."""
         if not isinstance(exc, StoreUnavailable):  # the backend's raw refusal outside the store's lock
             exc = unavailable(exc)
+        ERROR_LOG.warning("%s %s: 503, the database is unavailable (%s): %s", request.method, request.path,
+                          exc.reason, exc.detail or exc)
         response, status = payload(exc, 503, "StoreUnavailable")
         response.headers["Retry-After"] = str(RETRY_AFTER.get(exc.reason, RETRY_AFTER["refused"]))
         return response, status
