@@ -6,11 +6,9 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from app.events import core
-from app.events.registry import decode_stored
 from app.events.store import BackendError, StoreUnavailable, utc_parse
 from app.projections import state as projection
-from app.rules.base import event_reveals
-from app.service import games
+from app.service import games, retractions
 from app.service.errors import AccessDenied, PbemError
 from app.service.seats import ARBITER, Seat
 from app.text import player_text, quoted
@@ -58,34 +56,18 @@ class Disputes:
         never a die roll or a reveal."""
         side = self._player(seat)
         events, retracted = self._orders(seat.game_id)
-        standing = [e for e in events if e.seq not in retracted]
-        mine = []
-        for e in reversed(standing):
-            if e.type == "core.OrderGiven":
-                if e.payload["side"] != side:
-                    break
-                mine.append(e)
-            elif e.type in ("core.Retracted", "core.PlayerJoined", "core.GameCreated", "core.GameForked"):
-                break
-        if not mine:
+        # the latest of your orders: undo one order at a time (app/service/retractions.py, which the audit holds too)
+        order = retractions.latest_order((e for e in events if e.seq not in retracted), side)
+        if order is None:
             raise PbemError("you have no order of yours to undo since your opponent's last order")
-        # the latest of your orders: undo one order at a time
-        order = mine[0]
         seen = max((m["last_seen_seq"] for s, m in self.members(seat.game_id).items() if s not in (side, ARBITER)),
                    default=0)
         if seen >= order.seq:
             raise PbemError(f"your opponent has already seen event {order.seq}: dispute it instead")
-        rules = self._rules(seat.game_id)
-        for e in events:
-            if e.seq < order.seq:
-                continue
-            body = decode_stored(e.type, e.version, e.payload)
-            if isinstance(body, core.DieRolled):
-                raise PbemError(f"event {e.seq} is a die roll: only your opponent or the arbiter can take it back")
-            if event_reveals(rules, body):
-                raise PbemError(f"event {e.seq} revealed something: only your opponent or the arbiter can take it "
-                                "back")
-        seq = self._retract(seat.game_id, order.seq, f"undo of {order.payload['text']!r}", f"player:{side} (undo)")
+        refused = retractions.undo_refusal(self._rules(seat.game_id), (e for e in events if e.seq >= order.seq))
+        if refused:
+            raise PbemError(refused)
+        seq = self._retract(seat.game_id, order.seq, f"undo of {order.payload['text']!r}", retractions.by_undo(side))
         return {"retraction_seq": seq, "undone": order.seq}
 
     def disputes(self, game_id: str) -> list[dict]:
@@ -184,10 +166,9 @@ class Disputes:
         actor = ARBITER if seat.is_arbiter else f"player:{seat.seat}"
         head = self.store.head(seat.game_id)[0]
         batch = [games._new(core.DisputeAnswered(dispute=d["id"], by=seat.seat, status=status, note=note), actor)]
-        if status in ("accepted", "upheld"):
-            authority = "consent" if status == "accepted" else "ruling"
+        if status in retractions.AUTHORITIES:
             batch.append(self._retraction(seat.game_id, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
-                                          f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})"))
+                                          retractions.by_dispute(seat.seat, status, d["id"], d["raised_by"])))
         with self.writing():  # the answer, its retraction and the emails they cause
             stored = self.store.append(seat.game_id, head, batch)
             retraction = stored[1].seq if len(stored) > 1 else None
