@@ -247,7 +247,7 @@ def test_a_deadlock_with_another_writer_is_503_locked_and_nothing_is_written(pg_
                 waiting.start()
                 wait_until_waiting_for_a_lock(pg_url, other.info.backend_pid)
                 store.append(b, heads[1][0], x(2))
-        assert refused.value.reason == "locked" and "deadlock" in str(refused.value)
+        assert refused.value.reason == "locked" and "deadlock" in refused.value.detail  # the operator's log
     finally:
         waiting.join(timeout=120)
         other.rollback()
