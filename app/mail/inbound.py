@@ -21,6 +21,7 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -28,7 +29,7 @@ from email.utils import getaddresses, parseaddr
 
 from app import text as text_rule
 from app.mail.replies import body_text, own_lines
-from app.service import autoplay
+from app.service import autoplay, strangers
 from app.service.errors import (
     AccessDenied,
     Conflict,
@@ -143,6 +144,13 @@ def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
     # replied to as it is (issue 14); one that opened none, to its sender
     to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) and not text_rule.problem(sender) \
         else None
+    hours = pbem.config.stranger_reply_hours
+    if to and result.seat is None and not strangers.may_answer(pbem.store, to, pbem.clock(), timedelta(hours=hours)):
+        LOG.info("ingest: %s opens no seat and is not answered: its sender was answered in the last %g hour(s)",
+                 mid, hours)
+        result.lines.append(f"not answered: a message that opens no seat gets one answer an address in {hours:g} "
+                            "hour(s), and this address had it")
+        to = None
     if to:
         subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
             result.refused else "Your message"
@@ -193,8 +201,8 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
     result.game_id = game_id
     try:
         seat = _authenticate(pbem, game_id, token, reply_tag)
-    except AccessDenied as exc:
-        result.game_id = None if "no game" in str(exc) else game_id
+    except AccessDenied as exc:  # a stranger: the same answer whether the game exists or not, tied to no game
+        result.game_id = None
         return refuse(f"{exc}; nothing was written")
     result.seat = seat
     unreadable = _unreadable(pbem, seat, orders)

@@ -307,7 +307,8 @@ EMAIL_MESSAGE_INPUTS = {
 def mail_world(path: str) -> tuple[Pbem, str, dict, Outbox]:
     store = open_store(path)
     outbox = Outbox()
-    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example"), outbox)
+    # every message answered: these worlds check what an answer says (the stranger limit has a property of its own)
+    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example", stranger_reply_hours=0), outbox)
     game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
     return pbem, game_id, tokens, outbox
 
