@@ -5,7 +5,8 @@ orders, event payloads, damaged export files, random bytes, forged emails and ho
 built from the served OpenAPI document, hostile orders in every game's order language (skirmish, SNC, Ichi-Go,
 Dai Senso, Olympic) with their previews, deeply nested JSON on every JSON route, encoded-word and other hostile
 email headers, hostile custom maps, and (issue 25) text that is not valid Unicode at every door, line breaks and
-controls in player-written text, and forged retractions) with `--scale` times the CI budget, and prints for each:
+controls in player-written text, forged retractions, unknown and forbidden games, and stranger mail) with
+`--scale` times the CI budget, and prints for each:
 inputs tried,
 failures, seconds, beside a baseline measured in the same run:
 - in-process properties: drawing the same number of inputs from the same strategies without checking them
@@ -19,7 +20,7 @@ must be bounded.
 
 Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--postgres]
        [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps unicode spoofing
-               retractions]
+               retractions gameids strangers]
 """
 from __future__ import annotations
 
@@ -143,7 +144,7 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=10, help="times the CI budget of each property")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, printed)")
     names = ["orders", "payloads", "exports", "bytes", "emails", "mime", "openapi", "languages", "deepjson", "headers",
-             "maps", "unicode", "spoofing", "retractions"]
+             "maps", "unicode", "spoofing", "retractions", "gameids", "strangers"]
     parser.add_argument("--only", nargs="+", choices=names, default=names)
     parser.add_argument("--map-seconds", type=int, default=20, help="the most one hostile map may take")
     parser.add_argument("--postgres", action="store_true", help="every world's database on a PostgreSQL server "
@@ -235,6 +236,17 @@ def main() -> None:
                                    lambda data: hostile.check_forged_retraction(takebacks, imports, data),
                                    lambda data: hostile.forged_takeback(takebacks, data), args.scale, rng_seed))
             imports.close()
+        if "gameids" in args.only:
+            world = hostile.game_ids_world(database("gameids"))
+            runs.append(in_process(hostile.GAME_IDS.name, hostile.GAME_IDS, hostile.GAME_ID_INPUTS,
+                                   lambda **drawn: hostile.check_game_ids(world, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
+        if "strangers" in args.only:
+            world = hostile.strangers_world(database("strangers"))
+            runs.append(in_process(hostile.STRANGERS.name, hostile.STRANGERS, hostile.STRANGER_INPUTS,
+                                   lambda **drawn: hostile.check_strangers(world, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
+            world["pbem"].store.close()
         if "openapi" in args.only:
             runs.append(openapi(database("openapi"), args.scale, rng_seed))
         for run in runs:

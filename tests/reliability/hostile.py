@@ -19,6 +19,7 @@ from app.events.backends import open_store
 from app.events.interface import Store
 from app.events.registry import EventSchemaError, decode, known_types
 from app.mail import inbound
+from app.mail.replies import body_text
 from app.mail.transport import MailConfig
 from app.rules.errors import OrderError
 from app.service import audit, games, transfer
@@ -47,8 +48,10 @@ MAPS = Property("hostile custom maps -> POST /games and the map picture", 20)
 UNICODE = Property("text that is not valid Unicode -> every door (API, email, export)", 60)
 SPOOFING = Property("line breaks and controls in player-written text -> API and history", 60)
 RETRACTIONS = Property("forged retractions -> verify and import", 60)
+GAME_IDS = Property("unknown and forbidden games -> the same refusal (API, replay, email)", 60)
+STRANGERS = Property("stranger mail (forged From, any game) -> one answer a mailbox a period", 60)
 PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME, OPENAPI, LANGUAGES, DEEP_JSON,
-              EMAIL_HEADERS, MAPS, UNICODE, SPOOFING, RETRACTIONS)
+              EMAIL_HEADERS, MAPS, UNICODE, SPOOFING, RETRACTIONS, GAME_IDS, STRANGERS)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -822,3 +825,109 @@ def check_forged_retraction(world: dict, other: Store, data) -> None:
         assert other.games() == before
     else:
         raise AssertionError(f"a forged takeback ({what}) was imported")
+
+
+# -- unknown and forbidden games (issue 25) -------------------------------------------------------------------
+GAME_ID_ROUTES = ("GET /games/{g}", "GET /games/{g}/state", "GET /games/{g}/history", "GET /games/{g}/actions",
+                  "POST /games/{g}/orders", "POST /games/{g}/preview", "POST /games/{g}/join", "POST /games/{g}/undo",
+                  "GET /games/{g}/export", "GET /games/{g}/verify", "GET /games/{g}/disputes",
+                  "POST /games/{g}/fork", "GET /replay/{g}/frames.json", "GET /replay/{g}/map/1.svg",
+                  "GET /replay/{g}/analysis.json", "GET /replay/{g}/charts/luck.svg", "GET /replay/{g}/",
+                  "GET /replay/{g}/?key=" + "3" * 32, "POST /replay/{g}/", "email")
+GAME_ID_INPUTS = {
+    "route": st.sampled_from(GAME_ID_ROUTES),
+    "credential": st.sampled_from(["none", "another game's token", "random"]),
+    "unknown": st.one_of(st.from_regex(r"g-[0-9a-f]{8}", fullmatch=True),
+                         st.text(string.ascii_letters + string.digits + "-_.", min_size=1, max_size=20)),
+}
+
+
+def game_ids_world(location: str) -> dict:
+    """A running game (its seats joined, an order given), a token of another game, and a mail world."""
+    app, _, world = openapi_world(location)
+    other = app.test_client().post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example",
+                                                                                    "blue": "b@x.example"}},
+                                   headers={"Authorization": f"Bearer {OPERATOR_KEY}"}).json
+    pbem, mail_game, _, outbox = mail_world(location)
+    return {"app": app, "game_id": world["game_id"], "other_token": other["tokens"]["red"],
+            "mail": (pbem, mail_game, outbox)}
+
+
+def check_game_ids(world: dict, route: str, credential: str, unknown: str) -> None:
+    """A game that does not exist is refused exactly as a game the caller has no seat in (status and words, its id
+    aside), at every door: no answer tells a stranger which ids exist; never a 5xx."""
+    if unknown in (world["game_id"], world["mail"][1]):
+        return
+    token = {"none": None, "another game's token": world["other_token"], "random": "4" * 32}[credential]
+    if route == "email":
+        pbem, known, outbox = world["mail"]
+        bodies = []
+        for game in (known, unknown):
+            n = next(_SEQ)
+            raw = (f"From: eve{n}@y.example\r\nTo: orders@pbem.example\r\nMessage-ID: <g{n}@x>\r\n\r\ngame: {game}\r\n"
+                   + (f"token: {token}\r\n" if token else "") + "end\r\n").encode()
+            result = inbound.ingest(pbem, raw)
+            assert result.refused and not result.applied and not result.quarantined, result.lines
+            bodies.append(body_text(outbox.sent[-1]).replace(game, "GAME").replace(f"<g{n}@x>", "MID"))
+        assert bodies[0] == bodies[1], bodies
+        return
+    method, _, path = route.partition(" ")
+    client = world["app"].test_client()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answers = []
+    for game in (world["game_id"], unknown):
+        r = client.open(path.format(g=game), method=method, headers=headers,
+                        **({"data": {"token": token or ""}} if path.startswith("/replay") and method == "POST" else
+                           {"json": {}}))
+        assert r.status_code < 500, (route, game, r.status_code)
+        answers.append((r.status_code, r.get_data(as_text=True).replace(game, "GAME")))
+    assert answers[0] == answers[1], (route, credential, answers)
+
+
+# -- stranger mail (issue 25) -----------------------------------------------------------------------------------
+STRANGER_INPUTS = {
+    "messages": st.lists(st.tuples(
+        st.sampled_from(["victim@y.example", "Victim@Y.Example", "victim+{n}@y.example", "other@y.example",
+                         "third+x@z.example", "red@x.example"]),
+        st.sampled_from(["game: {game}", "game: g-00000000", "game: {game}\ntoken: " + "5" * 32, "end", "",
+                         "game: {game}\ntoken: {red}\nundo"])), min_size=1, max_size=8),
+}
+
+
+def strangers_world(location: str) -> dict:
+    """A mail world whose stranger limit is on (one answer an hour a mailbox) and whose clock stands still."""
+    from datetime import UTC, datetime
+
+    store = open_store(location)
+    outbox = Outbox()
+    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example"), outbox,
+                clock=lambda: datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
+    game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
+    return {"pbem": pbem, "game_id": game_id, "tokens": tokens, "outbox": outbox}
+
+
+def check_strangers(world: dict, messages: list[tuple[str, str]]) -> None:
+    """Any run of messages, forged From addresses and games: every one ends processed, nothing of a stranger's is
+    written, each stranger's mailbox has had at most one answer (the clock stands still: one period), and every
+    message that opens a seat is answered."""
+    def mailbox(address: str) -> str:  # the person an address reaches: case and a +tag make no other one
+        local, _, domain = address.rpartition("@")
+        return f"{local.partition('+')[0]}@{domain}".lower()
+
+    pbem, outbox = world["pbem"], world["outbox"]
+    for sender, lines in messages:
+        n = next(_SEQ)
+        body = lines.format(game=world["game_id"], red=world["tokens"]["red"]).replace("\n", "\r\n")
+        sent = len(outbox.sent)
+        result = inbound.ingest(pbem, (f"From: {sender.format(n=n)}\r\nTo: orders@pbem.example\r\nMessage-ID: "
+                                       f"<st{n}@x>\r\n\r\n{body}\r\n").encode())
+        assert not result.quarantined and pbem.store.mail_processed(f"<st{n}@x>"), result.lines
+        if result.seat is not None:
+            assert len(outbox.sent) == sent + 1 or any("already" in x for x in result.lines), result.lines
+        else:
+            assert result.applied == 0
+    answered: dict[str, int] = {}
+    for m in outbox.sent:
+        if m["In-Reply-To"] and str(m["To"]) != "red@x.example":
+            answered[mailbox(str(m["To"]))] = answered.get(mailbox(str(m["To"])), 0) + 1
+    assert all(n == 1 for n in answered.values()), answered

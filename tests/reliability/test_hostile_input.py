@@ -133,3 +133,27 @@ def takebacks(tmp_path_factory) -> dict:
 @given(**hostile.RETRACTION_INPUTS)
 def test_any_change_to_who_retracted_what_is_refused(takebacks, import_store, data):
     hostile.check_forged_retraction(takebacks, import_store, data)
+
+
+@pytest.fixture(scope="module")
+def game_ids_world(module_db_location):
+    return hostile.game_ids_world(module_db_location)
+
+
+@hostile.ci_budget(hostile.GAME_IDS)
+@given(**hostile.GAME_ID_INPUTS)
+def test_an_unknown_game_is_refused_as_a_forbidden_one_at_every_door(game_ids_world, route, credential, unknown):
+    hostile.check_game_ids(game_ids_world, route, credential, unknown)
+
+
+@pytest.fixture(scope="module")
+def strangers_world(module_db_location):
+    world = hostile.strangers_world(module_db_location)
+    yield world
+    world["pbem"].store.close()
+
+
+@hostile.ci_budget(hostile.STRANGERS)
+@given(**hostile.STRANGER_INPUTS)
+def test_a_stranger_mailbox_gets_one_answer_a_period(strangers_world, messages):
+    hostile.check_strangers(strangers_world, messages)
