@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from app.events.interface import Store
+from app.events.interface import ServerRecords
 from app.events.store import utc_parse
 
 CLOCK = "stranger reply to {}"  # the store's named clock of one mailbox: when it was last answered
@@ -19,7 +19,7 @@ def mailbox(address: str) -> str:
     return f"{local.partition('+')[0]}@{domain}".lower()
 
 
-def may_answer(store: Store, address: str, now: datetime, period: timedelta) -> bool:
+def may_answer(store: ServerRecords, address: str, now: datetime, period: timedelta) -> bool:
     """True, recording `now` as the mailbox's answer, unless it was answered less than `period` ago (then False,
     and the earlier answer's time stays). Called inside the message's transaction."""
     name = CLOCK.format(mailbox(address))
