@@ -49,7 +49,8 @@ from app.events.store import (
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "postgres"
 MIGRATION_LOCK = 0x4845584C  # pg_advisory_xact_lock key: servers opening a new database apply each script once
-EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor", "at", "causation", "prev_hash", "hash")
+EVENT_COLUMNS = ("game_id", "seq", "type", "version", "payload", "actor", "at", "causation", "prev_hash", "hash",
+                 "salt")
 LOCKED = ("55P03", "40P01", "40001", "53300")  # lock not granted, deadlock, serialization, too many connections
 FULL = ("53100",)  # disk full
 
@@ -563,20 +564,21 @@ def _text_row(cursor: psycopg.Cursor) -> RowMaker[dict]:
 
 def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                 payloads: list[str]) -> tuple[str, list]:
-    """The statement calling append_events (db/postgres/0003) for a batch sealed after (`after`, `prev_hash`), and
+    """The statement calling append_events (db/postgres/0004) for a batch sealed after (`after`, `prev_hash`), and
     its parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
     parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
     return _append_query(len(sealed)), [
         game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
         *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
-        *(e.hash for e in sealed)]
+        *(e.hash for e in sealed), *(e.salt for e in sealed)]
 
 
 @functools.cache
 def _append_query(events: int) -> str:
     """append_events' call for a batch of `events` events (one prepared statement per batch size)."""
     values = ", ".join(["%s"] * events)
-    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in ("text", "integer", "text", "text", "integer", "text"))
+    kinds = ("text", "integer", "text", "text", "integer", "text", "text")  # types .. causations, hashes, salts
+    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in kinds)
     return f"SELECT head_seq, head_hash FROM append_events(%s, %s, %s, %s, {arrays})"
 
 

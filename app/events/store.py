@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.events.envelope import GENESIS_HASH, EventBody, StoredEvent, canonical_json, envelope_json, sha256_hex
+from app.events.envelope import (GENESIS_HASH, EventBody, StoredEvent, canonical_json, chain_hash, new_salt,
+                                 sealed_body_json, sha256_hex)
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "db" / "hexledger.sqlite3"
@@ -79,9 +80,9 @@ class NewEvent:
 
 
 def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> tuple[list[StoredEvent], list[str]]:
-    """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), chained and sealed, one
-    time of writing for the batch, and their payloads as stored (canonical JSON, encoded once for the row and the
-    hash); every backend appends what this returns."""
+    """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), each with a fresh salt,
+    chained and sealed (envelope.py: salted events), one time of writing for the batch, and their payloads as
+    stored (canonical JSON, encoded once for the row and the hash); every backend appends what this returns."""
     at = utc_now()
     sealed: list[StoredEvent] = []
     payloads: list[str] = []
@@ -89,10 +90,11 @@ def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -
     for new in events:
         seq += 1
         payload_json = canonical_json(new.payload)
-        hash_ = sha256_hex(envelope_json(game_id, seq, new.type, new.version, payload_json, new.actor, at,
-                                         new.causation, prev_hash))
+        salt = new_salt()
+        digest = sha256_hex(sealed_body_json(new.type, new.version, payload_json, new.actor, at, new.causation, salt))
+        hash_ = chain_hash(game_id, seq, prev_hash, digest)
         sealed.append(StoredEvent(game_id, seq, new.type, new.version, new.payload, new.actor, at, new.causation,
-                                  prev_hash, hash_))
+                                  prev_hash, hash_, salt))
         payloads.append(payload_json)
         prev_hash = hash_
     return sealed, payloads
@@ -212,9 +214,9 @@ class EventStore:
     def _insert_events(self, events: list[StoredEvent], payloads: list[str] | None = None) -> None:
         """Insert sealed events; `payloads`: their payloads as canonical JSON, if the caller has them (`seal`)."""
         texts = payloads if payloads is not None else [canonical_json(e.payload) for e in events]
-        self.db.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        self.db.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             [(e.game_id, e.seq, e.type, e.version, text, e.actor, e.at, e.causation, e.prev_hash,
-                              e.hash) for e, text in zip(events, texts, strict=True)])
+                              e.hash, e.salt) for e, text in zip(events, texts, strict=True)])
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
         if self.game_exists(game_id):
@@ -363,9 +365,10 @@ class EventStore:
         if to_seq is not None:
             sql += " AND seq <= ?"
             args.append(to_seq)
-        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_ in self.db.execute(
+        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_, salt in self.db.execute(
                 sql + " ORDER BY seq", args):
-            yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_)
+            yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_,
+                              salt)
 
     def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventBody]:
         """What a fold reads of a game's events (seq, type, version, payload), in order, `from_seq` through
@@ -651,7 +654,7 @@ def _column(name: str) -> str:
     return name
 
 
-_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash"
+_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
 
 
 _HEADS: dict[tuple[int, int], dict[str, tuple[int, str]]] = {}
