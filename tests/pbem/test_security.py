@@ -100,6 +100,8 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.fork": ("POST", f"/games/{g}/fork", {"at": 12}),
         "games.export": ("GET", f"/games/{g}/export", None),
         "games.verify": ("GET", f"/games/{g}/verify", None),
+        "games.chain": ("GET", f"/games/{g}/chain", None),
+        "games.receipt_keys": ("GET", "/.well-known/hexledger-receipts", None),
         "games.undo": ("POST", f"/games/{g}/undo", None),
         "games.disputes": ("GET", f"/games/{g}/disputes", None),
         "games.raise_dispute": ("POST", f"/games/{g}/disputes", {"order_seq": 9, "reason": "why?"}),
