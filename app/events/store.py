@@ -19,8 +19,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app.events.envelope import (GENESIS_HASH, EventBody, StoredEvent, canonical_json, chain_hash, new_salt,
-                                 sealed_body_json, sha256_hex)
+from app.events.envelope import (
+    GENESIS_HASH,
+    EventBody,
+    StoredEvent,
+    canonical_json,
+    chain_hash,
+    new_salt,
+    sealed_body_json,
+    sha256_hex,
+)
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "db" / "hexledger.sqlite3"

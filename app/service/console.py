@@ -189,14 +189,32 @@ class Console:
         given (arbiter), for rolls not yet revealed in the stream."""
         from app.service import audit, transfer
 
+        return audit.verify(self._events(game), check_dice=check_dice,
+                            seeds={dice.commitment(seed): seed} if seed else None,
+                            parents=transfer.parents_in(self._store))
+
+    def _events(self, game: str) -> list:
+        """The events of an exported .jsonl file named `game`, or of the game `game` of this database."""
+        from app.service import transfer
+
         if Path(game).is_file():
             with open(game, encoding="utf-8") as fh:
-                events = transfer.parse_lines(fh)
-        else:
-            self._store.game(game)
-            events = list(self._store.events(game))
-        return audit.verify(events, check_dice=check_dice, seeds={dice.commitment(seed): seed} if seed else None,
-                            parents=transfer.parents_in(self._store))
+                return transfer.parse_lines(fh)
+        self._store.game(game)
+        return list(self._store.events(game))
+
+    def check_receipts(self, game: str, source: str, keys: list[str]):
+        """The receipts a player kept (`source`: a folder or an mbox) against a game's chain, an export file or a
+        game of this database, as `verify` reads it (app/service/evidence.py)."""
+        from app.service import evidence
+
+        return evidence.check_export(self._events(game), evidence.gather(source), keys)
+
+    def receipt_keys(self) -> dict:
+        """The receipt keys of this database's server (app/service/receipts.py)."""
+        from app.service import receipts
+
+        return receipts.published(self._store)
 
     def export(self, game_id: str) -> list[str]:
         from app.service import transfer

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from app.events.envelope import StoredEvent
 from app.events.receipts import Receipt, ReceiptError, Signer, chain_entry, public_key
-from app.events.store import EventStore
 from app.events.registry import decode_stored
+from app.events.store import EventStore
 from app.projections.sight import Sight
 from app.rules.catalog import get_rules
 
@@ -68,6 +68,18 @@ def as_text(receipt: Receipt | None) -> str:
         return ""
     return ("Receipt (the server's signature on the game's history up to this event: keep this email; "
             "`cli.py verify --receipts` checks it)\n" + receipt.text())
+
+
+def new_key_file(path: str) -> str:
+    """A new Ed25519 key written to `path` (PEM, readable by its owner only; an existing file is refused): the
+    next key of a rotation. Returns its public key."""
+    made = Signer.generate()
+    try:
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
+            fh.write(made.pem())
+    except OSError as exc:
+        raise ReceiptError(f"cannot write a new key to {path}: {exc.strerror}") from None
+    return made.public
 
 
 def published(store: EventStore) -> dict:
