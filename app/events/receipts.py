@@ -58,10 +58,42 @@ def _unb64(text: str, length: int, what: str) -> bytes:
 
 
 def public_key(text: str) -> Ed25519PublicKey:
-    """The key written `ed25519:<32 bytes base64url>`."""
+    """The key written `ed25519:<32 bytes base64url>`: a point of the curve, canonically encoded, of large order.
+    A key of small order is refused: under it one signature (R the identity, S zero) passes for every statement
+    in OpenSSL's Ed25519, so a "receipt" made with it would prove anything."""
     if not isinstance(text, str) or not KEY_TEXT.fullmatch(text):
         raise ReceiptError(f"a key is written {KEY_PREFIX}<43 base64url characters>, not {str(text)[:60]!r}")
-    return Ed25519PublicKey.from_public_bytes(_unb64(text[len(KEY_PREFIX):], 32, "the key"))
+    raw = _unb64(text[len(KEY_PREFIX):], 32, "the key")
+    if _weak(raw):
+        raise ReceiptError("the key is not a point of large order on Ed25519 (a forger's key)")
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
+_P = 2**255 - 19
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+
+
+def _weak(raw: bytes) -> bool:
+    """Not a canonical encoding of a curve point, or a point whose order divides 8 (RFC 8032 5.1.3's decoding,
+    then three doublings: the small-order points are exactly those that reach the identity)."""
+    y = int.from_bytes(raw, "little") & (2**255 - 1)
+    sign = raw[31] >> 7
+    if y >= _P:
+        return True
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    if (v * x * x - u) % _P:
+        x = x * pow(2, (_P - 1) // 4, _P) % _P
+        if (v * x * x - u) % _P:
+            return True
+    if x == 0 and sign:
+        return True
+    if x & 1 != sign:
+        x = _P - x
+    for _ in range(3):  # the twisted Edwards addition law (a = -1), complete on this curve
+        t = _D * x * x * y * y % _P
+        x, y = 2 * x * y * pow(1 + t, _P - 2, _P) % _P, (y * y + x * x) * pow(1 - t, _P - 2, _P) % _P
+    return x == 0 and y == 1
 
 
 @dataclass(frozen=True)
@@ -159,7 +191,8 @@ def found_in(text: str) -> tuple[list[Receipt], list[str]]:
             block = {}
         elif line == END and block is not None:
             try:
-                seq = int(block.get("seq", "")) if block.get("seq", "").isdigit() else block.get("seq")
+                seq = block.get("seq", "")
+                seq = int(seq) if re.fullmatch(r"[0-9]{1,18}", seq) else seq  # ASCII digits: '²' is a digit too
                 found.append(Receipt.from_dict({"format": FORMAT, **block, "seq": seq}))
             except ReceiptError as exc:
                 problems.append(f"a receipt block that does not read: {exc}")
