@@ -6,7 +6,8 @@ highest ratio of one sample to its own baseline). The durable-writers rows take 
 SQLite store, eventsourcing and PostgreSQL in turn, their order rotating. Baselines: raw sqlite3 (same rows), the
 eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL; beside the PostgreSQL
 store, also its PostgreSQL recorder on the same server: bench/writers.py), a bare endpoint on the same waitress
-server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the script starts
+server, the same order submit with its receipt not signed (issue 31: --alternations pairs a round, on and off in
+turn), a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the script starts
 (bench/pg_cluster.py), beside SQLite's.
 
     python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,read,cpu,pg,...]
@@ -17,6 +18,7 @@ rows, Debian's postgresql (as the tests do). No test runs this; no test asserts 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import logging
@@ -34,6 +36,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "snc")]
@@ -45,7 +48,7 @@ from app.events.registry import decode_stored  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.projections.cache import STATES  # noqa: E402
-from app.service import games  # noqa: E402
+from app.service import games, receipts  # noqa: E402
 from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
@@ -441,6 +444,7 @@ GROUPS = {  # --only: a group's rows are measured (and their data prepared) only
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
     "pg": ("pg_writers", "pg_vs_es_pg", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
+    "receipts": ("signed_cpu", "signed"),
 }
 
 
@@ -464,6 +468,10 @@ def main() -> None:
                       ">= 0.3x", lambda o, t: o >= 0.3 * t),
         "submit_p50": Row(f"  p50 of a submit, {WRITERS} clients (ms)", "ms", "bare endpoint, same waitress",
                           "(issue: 52 ms on main)", lambda o, t: True),
+        "signed_cpu": Row("HTTP order submit, signed receipt: app CPU a request (ms)", "ms",
+                          "the same submit, receipts not signed", "<= 1.05x", lambda o, t: o <= 1.05 * t),
+        "signed": Row("  the same, 1 client (req/s)", "req/s", "the same submit, receipts not signed",
+                      ">= 0.95x", lambda o, t: o >= 0.95 * t),
         "read": Row("HTTP state read, 1 client (req/s)", "req/s", "bare endpoint, same waitress",
                     ">= 0.6x", lambda o, t: o >= 0.6 * t),
         "read_cpu": Row("  the same, the app's CPU time a request (ms)", "ms", "bare endpoint, same waitress",
@@ -528,9 +536,10 @@ def main() -> None:
                 for side in ("red", "blue"):
                     games.join(do_store, g, side, f"{side}@bench.example", side)
             do_store.close()
-        if wanted & {"http", "read"}:  # "read" alone: the state read and its bare endpoint, no submits
-            server = (Server(tmp, args.requests * args.rounds * 2, WRITERS) if "http" in wanted
-                      else Server(tmp, 0, 1))
+        if wanted & {"http", "read", "receipts"}:  # "read" alone: the state read and its bare endpoint, no submits
+            signed_orders = args.requests * args.rounds * 2 * args.alternations if "receipts" in wanted else 0
+            server = (Server(tmp, args.requests * args.rounds * 2 + signed_orders, WRITERS)
+                      if wanted & {"http", "receipts"} else Server(tmp, 0, 1))
         pg_url = None
         if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
             cluster = pg_cluster.start()
@@ -554,6 +563,18 @@ def main() -> None:
                 server.drained()
                 rows["submit"].add(submit_rps, bare_rps)
                 rows["submit_p50"].add(submit_p50, bare_p50)
+            if "receipts" in wanted:  # --alternations pairs a round, signing on and off in turn, the first alternating
+                on, off = [], []
+                for k in range(args.alternations):
+                    for signing in ((True, False) if k % 2 == 0 else (False, True)):
+                        with contextlib.ExitStack() as unsigned:
+                            if not signing:
+                                unsigned.enter_context(mock.patch.object(receipts, "stamp", lambda store, event: None))
+                            rps, _ = server.rate(server.submit, args.requests)
+                        (on if signing else off).append((server.cpu_ms, rps))
+                        server.drained()
+                rows["signed_cpu"].add(statistics.median(c for c, _ in on), statistics.median(c for c, _ in off))
+                rows["signed"].add(statistics.median(r for _, r in on), statistics.median(r for _, r in off))
             elif "read" in wanted:  # --alternations pairs a round: a busy moment of the machine falls on both
                 for _ in range(args.alternations):
                     bare_rps, _ = server.rate(server.bare, args.requests)
@@ -606,7 +627,7 @@ def main() -> None:
             if "fuzz" in wanted:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
-        if wanted & {"http", "read"}:
+        if wanted & {"http", "read", "receipts"}:
             server.close()
         if "pg" in wanted:
             pg_store.close()

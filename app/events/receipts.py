@@ -305,6 +305,9 @@ def check(game_id: str, entries: list[dict], receipts: Iterable[Receipt], truste
         elif r.seq > report.head:
             report.differences.append(Difference(report.head + 1, f"the server signed event {r.seq}, but the "
                                                                   f"chain ends at {report.head}"))
+        elif hashes.get(r.seq) is None:
+            report.notes.append(f"the receipt for event {r.seq} cannot be compared here: this chain does not give "
+                                "that event's hash (an old event, or one left out of your view)")
         elif hashes.get(r.seq) != r.hash:
             report.differences.append(Difference(r.seq, f"the server signed hash {r.hash[:16]}... for this event; "
                                                         f"the chain now has {str(hashes.get(r.seq))[:16]}..."))

@@ -208,7 +208,15 @@ class Console:
         game of this database, as `verify` reads it (app/service/evidence.py)."""
         from app.service import evidence
 
+        if evidence.is_view(game):  # a player's own export during play: what they were shown, and its hashes
+            return evidence.check_view(game, evidence.gather(source), keys)
         return evidence.check_export(self._events(game), evidence.gather(source), keys)
+
+    def is_player_view(self, game: str) -> bool:
+        """Is `game` a player's own export file before the game's end (which the audit cannot re-run)?"""
+        from app.service import evidence
+
+        return evidence.is_view(game)
 
     def receipt_keys(self) -> dict:
         """The receipt keys of this database's server (app/service/receipts.py)."""

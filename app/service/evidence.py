@@ -17,6 +17,7 @@ from pathlib import Path
 from app.events.envelope import StoredEvent
 from app.events.receipts import (
     Check,
+    Difference,
     Receipt,
     ReceiptError,
     announced_keys,
@@ -138,6 +139,37 @@ def check_listing(listing: dict, evidence: Evidence, keys: list[str]) -> Check:
                    evidence.chains.get(game_id, []))
     if head is not None and head.seq != len(entries):
         report.notes.append(f"the listing's receipt is for event {head.seq}, not its last ({len(entries)})")
+    return _checked(report, evidence)
+
+
+def is_view(path: str | Path) -> bool:
+    """Is the file a player's own export before the game's end (its first line names the seat it is filtered for)?"""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            first = json.loads(fh.readline() or "null")
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and "filtered_for" in first
+
+
+def check_view(path: str | Path, evidence: Evidence, keys: list[str]) -> Check:
+    """A player's own export (their view during play) against what they kept: each event shown to them in full
+    must match its salted digest (what they were told is what the chain holds), and the chain's hashes their
+    receipts and kept chains. An event left out of the view leaves its links unchecked."""
+    with open(path, encoding="utf-8") as fh:
+        lines = [json.loads(line) for line in fh if line.strip()]
+    game_id = lines[0]["game_id"]
+    rows = {r["seq"]: r for r in lines[1:]}
+    entries = [{k: rows[n][k] for k in ("hash", "sealed") if k in rows.get(n, {})} | {"seq": n}
+               for n in range(1, max(rows, default=0) + 1)]
+    report = check(game_id, entries, evidence.receipts, trusted_keys(keys, evidence), evidence.chains.get(game_id, []))
+    for row in rows.values():
+        if "salt" in row:
+            shown = StoredEvent(game_id, row["seq"], row["type"], row["version"], row["payload"], row["actor"],
+                                row["at"], row["causation"], "", row["hash"], row["salt"])
+            if shown.sealed_digest() != row["sealed"]:
+                report.differences.append(Difference(row["seq"], "this event as you were shown it does not match "
+                                                                 "the digest the chain holds for it"))
     return _checked(report, evidence)
 
 

@@ -99,6 +99,16 @@ def announcement(store: EventStore) -> str:
             f"key; it is also published at {WELL_KNOWN})\n")
 
 
+def view_fields(event: StoredEvent, shown: bool) -> dict:
+    """What a player's own export adds to an event's row so it checks against the chain: a salted event's hash
+    and digest, and, where the event is shown in full, its version and salt (its digest then recomputes from the
+    row). Nothing for a legacy event, whose hash could be searched for a payload."""
+    digest = event.sealed_digest()
+    if digest is None:
+        return {}
+    return {"hash": event.hash, "sealed": digest, **({"version": event.version, "salt": event.salt} if shown else {})}
+
+
 def chain(store: EventStore, game_id: str, side: str | None, sees_all: bool, from_seq: int = 1) -> dict:
     """The chain of hashes from `from_seq` to the head as the seat `side` may have it (no payload, no salt) and
     the receipt for its last entry. A legacy event's hash is given only where the seat may see the event."""

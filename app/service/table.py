@@ -125,7 +125,8 @@ class Table:
         retracted = projection.retracted_seqs(events)
         lines = [canonical_json({"filtered_for": seat.seat, "game_id": seat.game_id,
                                  "note": "a player's view before the game ends: hidden events are left out, "
-                                         "redacted ones carry only their text; hashes are omitted"}) + "\n"]
+                                         "redacted ones carry only their text and salted digest; "
+                                         "old events' hashes are omitted"}) + "\n"]
         for e in events:
             seen = sight.event(decode_stored(e.type, e.version, e.payload))
             if seen is False:
@@ -133,6 +134,7 @@ class Table:
             row = {"seq": e.seq, "type": e.type, "actor": e.actor, "at": e.at, "retracted": e.seq in retracted}
             row.update({"redacted": seen} if isinstance(seen, str) else {"payload": e.payload,
                                                                         "causation": e.causation})
+            row.update(receipts.view_fields(e, shown=not isinstance(seen, str)))
             lines.append(canonical_json(row) + "\n")
         return lines, False
 

@@ -237,3 +237,29 @@ def test_the_key_is_kept_and_rotates_with_its_predecessors_published(tmp_path, m
 def test_a_receipt_in_an_email_is_its_text_block():
     receipt = Signer.generate().sign("g-1", 1, "00" * 32)
     assert receipts.as_text(receipt).splitlines()[1] == BEGIN and receipts.as_text(None) == ""
+
+
+def test_a_players_own_export_binds_what_they_were_shown_to_the_chain(world):
+    """Red's export during play carries, of each event shown in full, its salt: red recomputes its digest, so a
+    server that showed red one thing and chained another is caught there; a redacted event gives its digest only."""
+    app, client, g, tokens, outbox, answers, tmp_path = world
+    r = client.get(f"/games/{g}/export", headers={"Authorization": f"Bearer {tokens['red']}"})
+    assert r.headers["X-Hexledger-Export"] == "filtered"
+    rows = [json.loads(line) for line in r.get_data(as_text=True).splitlines()]
+    redacted = [row for row in rows[1:] if "redacted" in row]
+    assert redacted and all("salt" not in row and "payload" not in row and row["sealed"] for row in redacted)
+    view = tmp_path / "red-view.jsonl"
+    view.write_text(r.get_data(as_text=True))
+    folder = tmp_path / "red"
+    folder.mkdir()
+    for n, answer in enumerate(answers["red"]):
+        (folder / f"answer-{n}.json").write_text(json.dumps(answer))
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder)])
+    assert ok.exit_code == 0 and "all match" in ok.output, ok.output
+    shown = next(row for row in rows[1:] if row["type"] == "core.OrderGiven" and row["payload"]["side"] == "red")
+    shown["payload"]["text"] = "move R1 0101"  # what a lying server might have shown
+    view.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    bad = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder),
+                              "--json"])
+    assert bad.exit_code == 1 and json.loads(bad.output)["receipts"]["first_bad_seq"] == shown["seq"]
