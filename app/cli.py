@@ -327,13 +327,14 @@ KEY_OPTION = click.option("--key", "keys", multiple=True, metavar="ed25519:...",
 @click.argument("game")
 @click.option("--dice", "check_dice", is_flag=True, help="Also recompute every die roll from the revealed seed.")
 @click.option("--seed", help="A seed you were given (arbiter), for rolls not yet revealed in the stream.")
-@click.option("--receipts", "receipts_from", type=click.Path(exists=True),
-              help="Also check every receipt you kept (a folder of emails or saved chains, or an mbox) against it.")
+@click.option("--receipts", "receipts_from", type=click.Path(exists=True), multiple=True,
+              help="Also check every receipt you kept (a folder of emails or saved chains, or an mbox) against it; "
+                   "again for the other player's, to check both against one chain.")
 @KEY_OPTION
 @json_option
 @click.pass_obj
 @guarded
-def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, receipts_from: str | None,
+def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, receipts_from: tuple[str, ...],
                keys: tuple[str, ...], as_json: bool) -> None:
     """Audit a game (an id, or an exported .jsonl file): hash chain, every order re-run, dice, receipts. A player's
     own export before the end (their view) is checked against their receipts only: the audit needs every event."""
@@ -349,7 +350,7 @@ def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, rece
             text += [f"  {n}" for n in report.dice_notes]
         data, ok = report.to_dict(), report.ok
     if receipts_from:
-        found = ctx.console.check_receipts(game, receipts_from, list(keys))
+        found = ctx.console.check_receipts(game, list(receipts_from), list(keys))
         data["receipts"], ok = found.to_dict(), ok and found.ok
         text += _receipts_text(found)
     emit(as_json, data, "\n".join(text))

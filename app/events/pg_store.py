@@ -3,7 +3,7 @@ app/events/store.py's EventStore, method for method, with the same guarantees (t
 runs against both).
 
 - Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (db/postgres/0001_schema.sql).
-- Optimistic concurrency: an append is one call of the database's append_events (db/postgres/0003), which locks
+- Optimistic concurrency: an append is one call of the database's append_events (db/postgres/0004), which locks
   the game's row (SELECT ... FOR UPDATE), so writers to one game queue while writers to different games run side
   by side, reads the head once the lock is granted, and inserts the sealed batch only onto the head it was sealed
   after; a writer whose expected last seq is stale gets Conflict and nothing is written. Outside `transaction()`
@@ -144,7 +144,7 @@ class PgEventStore:
 
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
         """Append `events` after `expected_seq`, or raise Conflict and write nothing: one call of the database's
-        append_events (db/postgres/0003), which takes the game's row lock (queueing the writers of one game), reads
+        append_events (db/postgres/0004), which takes the game's row lock (queueing the writers of one game), reads
         the head once it is granted and inserts the batch only onto the head it was sealed after. Outside a
         transaction that call is the whole transaction: one round trip, answered once the commit is flushed.
 

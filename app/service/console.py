@@ -203,14 +203,14 @@ class Console:
         self._store.game(game)
         return list(self._store.events(game))
 
-    def check_receipts(self, game: str, source: str, keys: list[str]):
-        """The receipts a player kept (`source`: a folder or an mbox) against a game's chain, an export file or a
-        game of this database, as `verify` reads it (app/service/evidence.py)."""
+    def check_receipts(self, game: str, sources: list[str], keys: list[str]):
+        """The receipts players kept (`sources`: folders or mboxes, one player's or both's) against a game's chain,
+        an export file or a game of this database, as `verify` reads it (app/service/evidence.py)."""
         from app.service import evidence
 
         if evidence.is_view(game):  # a player's own export during play: what they were shown, and its hashes
-            return evidence.check_view(game, evidence.gather(source), keys)
-        return evidence.check_export(self._events(game), evidence.gather(source), keys)
+            return evidence.check_view(game, evidence.gather(*sources), keys)
+        return evidence.check_export(self._events(game), evidence.gather(*sources), keys)
 
     def is_player_view(self, game: str) -> bool:
         """Is `game` a player's own export file before the game's end (which the audit cannot re-run)?"""

@@ -93,18 +93,20 @@ class Evidence:
             self.read_message(msg, f"{path} message {n + 1}")
 
 
-def gather(source: str | Path) -> Evidence:
-    """The evidence in `source`: a folder (every file in it and below: emails as .eml or Maildir files, mboxes,
-    saved chains, receipts or API answers saved as JSON), or one file of those kinds."""
-    path = Path(source)
+def gather(*sources: str | Path) -> Evidence:
+    """The evidence in `sources`, together (one player's, or both players' to check them against each other): each
+    a folder (every file in it and below: emails as .eml or Maildir files, mboxes, saved chains, receipts or API
+    answers saved as JSON), or one file of those kinds."""
     evidence = Evidence()
-    if path.is_dir():
-        for file in sorted(p for p in path.rglob("*") if p.is_file()):
-            evidence.read_file(file)
-    elif path.is_file():
-        evidence.read_file(path)
-    else:
-        raise GameError(f"no such folder or file: {source}")
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            for file in sorted(p for p in path.rglob("*") if p.is_file()):
+                evidence.read_file(file)
+        elif path.is_file():
+            evidence.read_file(path)
+        else:
+            raise GameError(f"no such folder or file: {source}")
     return evidence
 
 
