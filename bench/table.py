@@ -419,12 +419,17 @@ class Server:
 
 def signed_and_not(server: Server, count: int, measure: str) -> tuple[float, float]:
     """Issue 31: the order submit with its receipt signed and the same submit unsigned (receipts.stamp answering
-    None), in turn, request by request on one connection, so a busy moment of the machine falls on both alike: the
-    medians of the app's CPU time a request, or of its latency (ms), signed and unsigned."""
+    None), request by request on one connection, so a busy moment of the machine falls on both alike: the medians of
+    the app's CPU time a request, or of its latency (ms), signed and unsigned. The orders of a game differ (an 'end'
+    that passes the turn does more), so each place in a game is signed in one game and unsigned in the next, the
+    places signed in a game drawn at random (seeded), half of them."""
     real, signing, flags = receipts.stamp, [True], []
+    places = [True, False] * (Server.ENDS_PER_GAME // 2)
+    random.Random(31).shuffle(places)
 
     def submit(client: int):
-        signing[0] = not signing[0]
+        i = server.next_order[client]
+        signing[0] = places[i % Server.ENDS_PER_GAME] != bool(i // Server.ENDS_PER_GAME % 2)
         flags.append(signing[0])
         return server.submit(client)
 
