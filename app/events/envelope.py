@@ -18,6 +18,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 GENESIS_HASH = "0" * 64
@@ -124,3 +125,50 @@ class StoredEvent:
         """Build an event and compute its hash from the other fields (salted if they hold a salt)."""
         unhashed = cls(hash="", **fields)
         return cls(hash=unhashed.computed_hash(), **fields)
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: its body is already encoded and validated (app.events.registry.encode)."""
+
+    type: str
+    version: int
+    payload: dict
+    actor: str
+    causation: int | None = None
+
+
+def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> tuple[list[StoredEvent], list[str]]:
+    """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), each with a fresh salt,
+    chained and sealed (salted events: the module's docstring), one time of writing for the batch, and their
+    payloads as stored (canonical JSON, encoded once for the row and the hash); every backend appends what this
+    returns."""
+    at = utc_now()
+    sealed: list[StoredEvent] = []
+    payloads: list[str] = []
+    seq = after_seq
+    for new in events:
+        seq += 1
+        payload_json = canonical_json(new.payload)
+        salt = new_salt()
+        digest = sha256_hex(sealed_body_json(new.type, new.version, payload_json, new.actor, at, new.causation, salt))
+        hash_ = chain_hash(game_id, seq, prev_hash, digest)
+        sealed.append(StoredEvent(game_id, seq, new.type, new.version, new.payload, new.actor, at, new.causation,
+                                  prev_hash, hash_, salt))
+        payloads.append(payload_json)
+        prev_hash = hash_
+    return sealed, payloads
+
+
+def utc_now() -> str:
+    return utc_text(datetime.now(UTC))
+
+
+def utc_parse(text: str) -> datetime:
+    """A time as the store (or an ISO 8601 clock reading) wrote it."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def utc_text(moment: datetime) -> str:
+    """A UTC time as the store writes it (ISO 8601, microseconds, Z): such texts sort as the times do."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
