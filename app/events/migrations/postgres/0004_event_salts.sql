@@ -1,4 +1,4 @@
--- Salted events (app/events/envelope.py, docs/core.md "Salted events"), as db/migrations/0009 for SQLite: each event
+-- Salted events (app/events/envelope.py, docs/core.md "Salted events"), as sqlite/0009 for SQLite: each event
 -- sealed from now on carries a random salt, hashed with its body; NULL: a legacy event, hashed in one step.
 ALTER TABLE events ADD COLUMN salt TEXT;
 
