@@ -19,6 +19,7 @@ from app.service.games import GameError
 
 FIELDS = {"game_id": str, "seq": int, "type": str, "version": int, "payload": dict, "actor": str, "at": str,
           "causation": (int, type(None)), "prev_hash": str, "hash": str}
+SALT = {"salt": str}  # a salted event's (app/events/envelope.py); a legacy event has none
 
 
 def _no_constant(name: str):
@@ -57,9 +58,12 @@ def parse_lines(lines: Iterable[str | bytes]) -> list[StoredEvent]:
         found = text.problem_in(data, text.unicode_problem) if "\\u" in line else None
         if found:
             raise GameError(f"line {number}: a text of the event {found}")
-        if not isinstance(data, dict) or set(data) != set(FIELDS):
-            raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)}")
-        for name, kind in FIELDS.items():
+        if not isinstance(data, dict) or set(data) - set(SALT) != set(FIELDS):
+            raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)} (and a salt, "
+                            "if it has one)")
+        for name, kind in {**FIELDS, **SALT}.items():
+            if name not in data:
+                continue
             if not isinstance(data[name], kind) or (kind is int and isinstance(data[name], bool)):
                 raise GameError(f"line {number}: field {name!r} has the wrong type")
         events.append(StoredEvent(**data))

@@ -157,3 +157,16 @@ def strangers_world(module_db_location):
 @given(**hostile.STRANGER_INPUTS)
 def test_a_stranger_mailbox_gets_one_answer_a_period(strangers_world, messages):
     hostile.check_strangers(strangers_world, messages)
+
+
+@pytest.fixture(scope="module")
+def receipts_world(module_db_location, tmp_path_factory):
+    world = hostile.receipts_world(module_db_location, tmp_path_factory.mktemp("receipts"))
+    yield world
+    world["pbem"].store.close()
+
+
+@hostile.ci_budget(hostile.RECEIPTS)
+@given(**hostile.RECEIPT_INPUTS)
+def test_forged_receipts_and_signatures_are_rejected_and_never_accuse_an_honest_chain(receipts_world, data):
+    hostile.check_hostile_receipt(receipts_world, data)
