@@ -7,16 +7,27 @@ and names the rules case.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from pathlib import Path
 
 import click
 
+from app import text
 from app.service import games
 from app.service.console import Console, default_db_path
-from app.service.errors import GameError, NoSuchPosition, OrderError, ReceiptError, StoreError, UnknownRules
+from app.service.errors import (
+    GameError,
+    NoSuchPosition,
+    OrderError,
+    ReceiptError,
+    StoreError,
+    TextError,
+    UnknownRules,
+)
 
+LOG = logging.getLogger("hexledger.cli")
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
 EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database that cannot take the write)
@@ -47,6 +58,9 @@ def emit(as_json: bool, data, text: str) -> None:
 
 
 def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
+    detail = getattr(exc, "detail", None)  # StoreUnavailable: the operator's log has it, the output never
+    if detail:
+        LOG.warning("%s", detail)
     data = exc.to_dict() if isinstance(exc, OrderError) else {"error": type(exc).__name__, "message": str(exc)}
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -55,7 +69,7 @@ def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
     sys.exit(code)
 
 
-HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError, ReceiptError)
+HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError, ReceiptError, TextError)
 
 
 def guarded(fn):
@@ -85,7 +99,17 @@ def _db_given_after(ctx: click.Context, param: click.Parameter, value: str | Non
 
 
 class Commands(click.Group):
-    """The command group; every command takes `--db` too, so the option may stand before or after its name."""
+    """The command group; every command takes `--db` too, so the option may stand before or after its name. Every
+    argument is held to the rule for text from outside (app/text.py) before any command runs: an argument the
+    shell passed as bytes that are not UTF-8 reaches Python as lone surrogates, which no event can hold."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for n, arg in enumerate(args, start=1):
+            found = text.problem(arg)
+            if found:
+                raise click.UsageError(f"argument {n} {found} (a byte that is not UTF-8, as the shell passed it); "
+                                       "nothing was read or written", ctx)
+        return super().parse_args(ctx, args)
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         cmd.params.append(click.Option(["--db"], expose_value=False, callback=_db_given_after,
@@ -181,7 +205,7 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
     """Where a game stands: players, who acts, what they may order."""
     s = ctx.console.summary(game)
     lines = [f"{s['game_id']}: {s['rules']} ({s['scenario']}), {s['seq']} events",
-             "players: " + (", ".join(f"{k}={v}" for k, v in s["players"].items()) or "none yet")]
+             "players: " + (", ".join(f"{k}={text.escaped(v)}" for k, v in s["players"].items()) or "none yet")]
     if s["parent"]:
         lines.append(f"forked from {s['parent']['id']} after event {s['parent']['seq']}")
     if s["outcome"]:
