@@ -2,8 +2,8 @@
 "Counters"): the nation's colours (one scheme per nation in every game), the unit-type box with its NATO-style
 symbol, the size mark above it, the id, the factors as the game prints them and one pip per step left. A unit the
 view gives neither a type nor a strength (an untried or concealed counter) is drawn face down: "?", and only what
-the view gives. Nothing here knows a game: type, size and nation words are common military words (with their synonyms), and
-a word not known draws a plain box, never an error. Every text goes through `markup.el`.
+the view gives. Nothing here knows a game: type, size and nation words are common military words (with their
+synonyms), and a word not known draws a plain box, never an error. Every text goes through `markup.el`.
 """
 from __future__ import annotations
 

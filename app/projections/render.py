@@ -281,8 +281,9 @@ def _legend(x0: float, terrains: list[str], hexsides: list[str], units: list[dic
         row(el("text", "?", x="7", y=y + 16, font_size="11", font_weight="bold", text_anchor="middle"),
             "untried or concealed")
     y += 18
-    for n, line in enumerate(("a counter: id; size over type;", "factors as printed; a dot per", "step left; a badge: how",
-                              "many counters in the hex")):
+    key = ("a counter: id; size over type;", "factors as printed; a dot per", "step left; a badge: how",
+           "many counters in the hex")
+    for n, line in enumerate(key):
         out.append(el("text", line, x="0", y=y + 11 * n, font_size="8.5", fill="#555"))
     return el("g", *out, class_="legend", transform=f"translate({x0 + 8:.0f},16)", font_size="10", fill="#222"), y + 60
 

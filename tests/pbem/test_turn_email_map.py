@@ -9,8 +9,8 @@ import re
 from app.events.dice import SeededDice
 from app.mail import inbound
 from app.mail.inbound import body_text
-from app.projections import state as projection
 from app.projections import counters as pieces
+from app.projections import state as projection
 from app.projections import textmap
 from app.rules.catalog import get_rules
 from app.rules.errors import OrderError

@@ -10,13 +10,13 @@ import pytest
 
 from app.events import core, dice
 from app.events.store import EventStore
+from app.projections import state as projection
 from app.rules import catalog
 from app.rules.catalog import get_rules
 from app.rules.kernel.hexgrid import Hex
 from app.rules.skirmish import GAME as SKIRMISH
 from app.rules.skirmish import view as skirmish_view
 from app.rules.skirmish.events import UnitMoved
-from app.projections import state as projection
 from app.service import autoplay, games
 from tests.conftest import play_random
 from tests.ichigo import ichigo_randomplay

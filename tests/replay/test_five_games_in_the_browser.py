@@ -23,7 +23,8 @@ WATCH = """window.violations = [];
 document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.violatedDirective));"""
 
 COUNTERS = """() => [...document.querySelectorAll("#map g.units .counter")].map((g) => ({
-  unit: g.dataset.unit, type: g.dataset.type, nation: g.dataset.nation, fill: g.querySelector("rect").getAttribute("fill"),
+  unit: g.dataset.unit, type: g.dataset.type, nation: g.dataset.nation,
+  fill: g.querySelector("rect").getAttribute("fill"),
   factors: [...g.querySelectorAll("text.factors")].map((t) => t.textContent)}))"""
 
 # the top counter of each hex wholly inside the map box: the screen height of its id and factors, and whether
@@ -36,7 +37,8 @@ READABLE = """() => {
     const r = c.querySelector("rect").getBoundingClientRect();
     if (r.left < box.left || r.right > box.right || r.top < box.top || r.bottom > box.bottom) continue;
     const h = (cls) => [...c.querySelectorAll("text." + cls)].map((t) => t.getBoundingClientRect().height);
-    const covered = [...c.querySelectorAll("text.id, text.factors")].filter((t) => { const b = t.getBoundingClientRect();
+    const covered = [...c.querySelectorAll("text.id, text.factors")].filter((t) => {
+      const b = t.getBoundingClientRect();
       return !c.contains(document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2)); }).length;
     out.push({unit: c.dataset.unit, id: h("id"), factors: h("factors"), covered});
   }
