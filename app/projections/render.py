@@ -21,6 +21,7 @@ from app.rules.kernel.mapfile import GameMap
 SIZE = 36.0  # hex radius (centre to corner) in SVG user units
 SQRT3 = math.sqrt(3)
 LEGEND_W = 170
+READABLE = 1.5  # screen pixels a map unit at the viewer's default zoom (docs/replay.md, "Following the action")
 
 TERRAIN_COLOURS = {
     "clear": "#e8e4c9", "open": "#e8e4c9", "plain": "#e8e4c9", "paddy": "#cfe3b0", "rice": "#cfe3b0",
@@ -152,9 +153,11 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
 
     if key is not None:
         out.append(key)
+    # opened on its own (a turn email's attachment, `cli.py render`), the picture is at the viewer's default zoom:
+    # ids 11 px high, factors 15 px (the viewer sizes it to its box and keeps the viewBox)
     svg = el("svg", *out, xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width:.0f} {height:.0f}",
-             width=f"{width:.0f}", height=f"{height:.0f}", font_family="DejaVu Sans, Arial, sans-serif",
-             class_="hexmap")
+             width=f"{width * READABLE:.0f}", height=f"{height * READABLE:.0f}",
+             font_family="DejaVu Sans, Arial, sans-serif", class_="hexmap")
     return str(svg)
 
 

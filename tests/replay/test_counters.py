@@ -167,3 +167,13 @@ def test_a_unit_of_no_nation_wears_its_sides_colour_and_an_unknown_type_its_lett
     assert field(r1) == render.side_colours(["red", "blue"])["red"] and texts(r1, "factors") == ["4"]
     assert "ZEP" in "".join(x1.itertext()) and texts(x1, "size") == [] and texts(x1, "factors") == ["2-1"]
     assert field(x1) not in {c.field for c in pieces.NATIONS.values()}
+
+
+def test_a_picture_opened_on_its_own_is_at_the_viewers_default_zoom():
+    """A turn email's attachment or `cli.py render`'s file opened in a browser at 100 %: 1.5 px a map unit, as the
+    viewer's default zoom, so a counter's id is 11 px high and its factors 15 px without zooming in."""
+    _, root = picture("snc")
+    _, _, w, h = (float(n) for n in root.get("viewBox").split())
+    assert float(root.get("width")) == round(w * 1.5) and float(root.get("height")) == round(h * 1.5)
+    ids = [t for g in drawn(root).values() for t in g.iter(f"{S}text") if t.get("class") == "id"]
+    assert min(float(t.get("font-size")) for t in ids) * 1.5 >= 10
