@@ -198,6 +198,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
     except UnknownRules as exc:
         report.problems.append(Problem(1, "replay", str(exc)))
         return
+    stream = projection.StreamFold(rules)  # a retraction refolds from the state before it, not from event 1
     state = None
     i = 0
     while i < len(events):
@@ -215,7 +216,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
             if problem:
                 report.problems.append(problem)
                 return
-            state = projection.rebuild(rules, events[:i + 1])
+            state = stream.add(event)
             i += 1
             continue
         if isinstance(body, core.DisputeRaised) and not (
@@ -227,7 +228,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
             if not event.type.startswith("core."):
                 report.problems.append(Problem(event.seq, "replay", "a game event that no order produced"))
                 return
-            state = projection.fold(rules, state, event)
+            state = stream.add(event)
             i += 1
             continue
         batch = []
@@ -241,7 +242,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
             report.problems.append(problem)
             return
         report.orders_replayed += 1
-        state = projection.fold_all(rules, [event, *batch], state)
+        state = stream.extend([event, *batch])
         i = j
     return state
 
