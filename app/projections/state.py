@@ -180,8 +180,8 @@ class StreamFold:
         base = first - 1  # the kept state to start from: after `base`, with no event a retraction since retracts
         while moved := [f for r, f in self._spans if r > base and f <= base]:
             base = min(moved) - 1
-        self.states.append(fold_all(self.rules, self.events[max(base, 0):], self.states[base - 1] if base >= 1 else None,
-                                    self.retracted))
+        start = self.states[base - 1] if base >= 1 else None
+        self.states.append(fold_all(self.rules, self.events[max(base, 0):], start, self.retracted))
         return self.states[-1]
 
     def extend(self, events) -> GameState | None:
