@@ -1,17 +1,21 @@
 """Audit a game's stream: the hash chain, every stored command re-run through the rules, and the dice.
 
 Works on a list of events, so it checks the database and an export file alike. It reports the first event that
-differs, by sequence number: tampering, or a rules change since the game was played.
+differs, by sequence number: tampering, or a rules change since the game was played. `verify_stored` keeps a stored
+game's report per head.
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.events import core, dice
 from app.events.envelope import GENESIS_HASH, StoredEvent
 from app.events.registry import EventSchemaError, decode, decode_stored
+from app.events.store import UnknownGame
 from app.projections import state as projection
+from app.projections.cache import HeadCache, capacity_from_env
 from app.rules import practice
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
@@ -75,6 +79,37 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
     if report.ok and check_dice:
         _check_dice(events, report, known, over=final is not None and _rules_of(events).outcome(final.game) is not None)
     return report
+
+
+REPORTS = HeadCache(capacity_from_env(name="HEXLEDGER_AUDIT_CACHE", default=256, what="reports"))
+
+
+def verify_stored(store, game_id: str, parents: Parents | None = None) -> AuditReport:
+    """`verify` of a game of `store`, kept per game and head (seq, hash), with the heads of the fork parents it
+    read: a stored stream is append-only and hash-chained, so the same heads give the same report, and any append,
+    by any process, retires it (issue 25: a player may ask for it 120 times a minute)."""
+    key = (projection.store_key(store), game_id)
+    kept = REPORTS.get(key, store.head(game_id))
+    if kept is not None and all(_head(store, parent) == head for parent, head in kept[1].items()):
+        return copy.deepcopy(kept[0])
+    read: dict[str, tuple | None] = {}
+
+    def parent(parent_id: str) -> list[StoredEvent] | None:
+        stream = parents(parent_id) if parents is not None else None
+        read[parent_id] = (stream[-1].seq, stream[-1].hash) if stream else None
+        return stream
+
+    events = list(store.events(game_id))
+    report = verify(events, parents=parent)
+    REPORTS.put(key, (events[-1].seq, events[-1].hash), (copy.deepcopy(report), read))
+    return report
+
+
+def _head(store, game_id: str) -> tuple[int, str] | None:
+    try:
+        return store.head(game_id)
+    except UnknownGame:
+        return None
 
 
 def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
