@@ -11,6 +11,7 @@ import random
 import threading
 
 import pytest
+from hypothesis import given
 
 from app.events.store import EventStore
 from app.mail.transport import MailConfig
@@ -22,6 +23,7 @@ from app.web import create_app
 from app.web.server import Limits, make_server
 from tests import outbox
 from tests.conftest import play_random
+from tests.reliability import hostile
 
 PLAYERS = {"red": "red@x.example", "blue": "blue@x.example"}
 
@@ -289,3 +291,16 @@ def test_a_replay_is_kept_per_game_and_head_and_a_later_head_extends_it(tmp_path
     assert counts["frames"] == new and counts["folds"] <= 2 * new + projection.SNAPSHOT_EVERY
     fresh = replay_projection.build(EventStore(app.config["HEXLEDGER_DB"]), game_id, "red").to_dict(with_views=False)
     assert later["frames"] == json.loads(json.dumps(fresh["frames"]))  # as a build from the first event gives them
+
+
+@pytest.fixture(scope="module")
+def stranger_world(tmp_path_factory):
+    return hostile.replay_world(str(tmp_path_factory.mktemp("strangers") / "strangers.sqlite3"))
+
+
+@hostile.ci_budget(hostile.STRANGER_REPLAYS)
+@given(**hostile.REPLAY_INPUTS)
+def test_whatever_a_stranger_asks_of_the_viewer_a_running_game_is_refused_and_nothing_built(stranger_world, game,
+                                                                                             route, seq, chart,
+                                                                                             credential, query):
+    hostile.check_stranger_replay(stranger_world, game, route, seq, chart, credential, query)
