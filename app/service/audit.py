@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from app.events import core, dice
@@ -61,6 +62,19 @@ class AuditReport:
 Parents = Callable[[str], list[StoredEvent] | None]
 
 
+_DECODED: ContextVar[dict] = ContextVar("audit_decoded")  # seq -> body, for one `verify`: each event decoded once
+
+
+def _decode(event: StoredEvent):
+    """The event's body through its schema (`decode`), once per event in one `verify`: the checks below each read
+    every event, and the schema pass is most of what reading costs (EventSchemaError is raised each time)."""
+    memo = _DECODED.get()
+    body = memo.get(event.seq)
+    if body is None:
+        body = memo[event.seq] = decode(event.type, event.version, event.payload)
+    return body
+
+
 def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None,
            parents: Parents | None = None) -> AuditReport:
     """Chain, then the rules of the core events, then replay, then (optionally) dice. `seeds` maps a seed
@@ -69,6 +83,15 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
     if not events:
         report.problems.append(Problem(0, "chain", "the game has no events"))
         return report
+    decoded = _DECODED.set({})
+    try:
+        return _verify(events, report, check_dice, seeds, parents)
+    finally:
+        _DECODED.reset(decoded)
+
+
+def _verify(events: list[StoredEvent], report: AuditReport, check_dice: bool, seeds: dict[str, str] | None,
+            parents: Parents | None) -> AuditReport:
     _check_chain(events, report)
     if report.ok:
         _check_payloads(events, report)
@@ -138,7 +161,7 @@ def _check_payloads(events: list[StoredEvent], report: AuditReport) -> None:
         return  # the replay reports it, at the first event
     for event in events:
         try:
-            body = decode(event.type, event.version, event.payload)
+            body = _decode(event)
             if decode_stored(event.type, event.version, event.payload) != body:
                 raise EventSchemaError(f"{event.type} v{event.version}: the payload holds a value of the wrong type")
         except EventSchemaError as exc:
@@ -151,7 +174,7 @@ def _core(event: StoredEvent):
     if not event.type.startswith("core."):
         return None
     try:
-        return decode(event.type, event.version, event.payload)
+        return _decode(event)
     except EventSchemaError:
         return None
 
@@ -239,7 +262,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
     while i < len(events):
         event = events[i]
         try:
-            body = decode(event.type, event.version, event.payload)
+            body = _decode(event)
         except EventSchemaError as exc:
             report.problems.append(Problem(event.seq, "schema", str(exc)))
             return
@@ -313,7 +336,7 @@ def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch
     """Decide the stored command again with the recorded dice; the first differing event, if any."""
     seq = order_event.seq
     try:
-        stored = [decode(e.type, e.version, e.payload) for e in batch]
+        stored = [_decode(e) for e in batch]
         recorded = [e.value for e in stored if isinstance(e, core.DieRolled)]
         command = _command(rules, state, order)
         redecided = _redecide(rules, state, seq, order)
@@ -362,7 +385,7 @@ def _rerun_fault(rules, state, fault_event: StoredEvent, fault: core.RollsSpent,
     taking all of them, so no roll is spent that the rules did not draw (the server cannot skip a die it dislikes)."""
     seq = fault_event.seq
     try:
-        stored = [decode(e.type, e.version, e.payload) for e in batch]
+        stored = [_decode(e) for e in batch]
         if not stored or not all(isinstance(e, core.DieRolled) for e in stored):
             return Problem(seq, "replay", "a failed order's record must be followed by the dice it spent, and only "
                                           "by them")
