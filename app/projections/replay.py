@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from app.events.registry import decode_stored
 from app.events.store import EventStore
@@ -70,11 +70,31 @@ class Replay:
     final_state: GameState | None = None
     games: list = field(default_factory=list, repr=False)  # the rules' state after each event, for game_map
     retracted: frozenset[int] = frozenset()  # the events retracted by the stream's core.Retracted events
+    views: bool = True  # the frames carry their views; else `view_of` makes one when asked (a kept replay)
 
     def to_dict(self, with_views: bool = True) -> dict:
         return {"game_id": self.game_id, "rules": self.rules, "sides": self.sides, "viewer": self.viewer,
                 "over": self.over, "outcome": self.outcome,
-                "frames": [f.to_dict(with_views) for f in self.frames]}
+                "frames": [self.frame_dict(f, with_views) for f in self.frames]}
+
+    def frame_dict(self, frame: Frame, with_view: bool = True) -> dict:
+        data = frame.to_dict(with_view=False)
+        if with_view:
+            data["view"] = self.view_of(frame)
+        return data
+
+    def view_of(self, frame: Frame) -> dict:
+        """The frame's view of the position: the one it carries, or (a replay kept without them) the same view
+        made again from the state after its event."""
+        if self.views:
+            return frame.view
+        return Sight(get_rules(self.rules), None if self.viewer == ALL else self.viewer).view(self.games[frame.seq - 1])
+
+    def with_views(self) -> Replay:
+        """This replay with every frame carrying its view (the analysis reads them all)."""
+        if self.views:
+            return self
+        return replace(self, frames=[replace(f, view=self.view_of(f)) for f in self.frames], views=True)
 
     def frame_at(self, seq: int) -> Frame:
         """The frame after event `seq`. Inside a run of events hidden from the viewer only the run's last
@@ -166,11 +186,13 @@ def fold_stream(store: EventStore, game_id: str, upto: int | None = None,
     return stream
 
 
-def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Replay | None = None) -> Replay:
+def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Replay | None = None,
+           views: bool = True) -> Replay:
     """Every frame of the folded `stream` for `viewer` (NoAccess: None, and the game in progress). `previous`:
     this viewer's replay of an earlier head of the same stream, whose frames stand as they are when nothing since
     changes them (the game still running, no retraction since: a retraction marks the frames it takes back); only
-    the events after it are then framed."""
+    the events after it are then framed. `views` False: the frames keep no view (`Replay.view_of` makes one when
+    asked): what a server keeps is then a few hundred bytes a frame, where an SNC view is tens of kilobytes."""
     rules = stream.rules
     events, states = stream.events, stream.states
     # The whole stream decides whether the game is over, and so what this viewer may see of every frame.
@@ -181,7 +203,7 @@ def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Repla
     retracted = stream.retracted
     done = len(previous.games) if previous is not None else 0
     if (previous is None or previous.viewer != viewer or previous.over or done > len(events)
-            or previous.retracted != retracted):
+            or previous.retracted != retracted or previous.views != views):
         done = 0
     out = list(previous.frames) if done else []
     last_turn = out[-1].turn if out else None
@@ -211,9 +233,9 @@ def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Repla
                          if shown else [],
                          type=event.type if shown else "hidden", actor=event.actor if shown else "",
                          hidden=not shown, first_seq=first or (None if shown else event.seq),
-                         combat=combat, losses=sight.losses(body, prior), view=view))
+                         combat=combat, losses=sight.losses(body, prior), view=view if views else {}))
     outcome = rules.outcome(state.game) if state is not None else None
     return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,
                   outcome={"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
-                  frames=out, final_state=state, games=[s.game for s in states], retracted=retracted)
+                  frames=out, final_state=state, games=[s.game for s in states], retracted=retracted, views=views)

@@ -136,7 +136,7 @@ class _Games:
             self._entries.clear()
 
 
-KEPT = _Games(capacity_from_env(name="HEXLEDGER_REPLAY_CACHE", default=16, what="games"))
+KEPT = _Games(capacity_from_env(name="HEXLEDGER_REPLAY_CACHE", default=8, what="games"))
 OPEN = HeadCache(capacity_from_env(name="HEXLEDGER_REPLAY_ACCESS_CACHE", default=1024, what="games"))
 
 
@@ -198,7 +198,7 @@ class Replays:
                     KEPT.drop(key)
                     raise StoreError(f"game {game_id}: the stored stream changed while it was read")
                 kept = _Kept(head, fold, {v: r for v, r in kept.replays.items() if not r.over} if behind else {})
-            built = replay.frames(kept.fold, game_id, viewer, kept.replays.get(viewer))
+            built = replay.frames(kept.fold, game_id, viewer, kept.replays.get(viewer), views=False)
             kept.replays[viewer] = built
             KEPT.put(key, kept)
             return built
@@ -225,14 +225,15 @@ def map_svg(r: Replay, game_id: str, seq: int) -> str | None:
     if game_map is None:
         return None
     frame = r.frame_at(seq)
-    return render.render_map(game_map(r.games[seq - 1]), frame.view, r.sides, title=f"{game_id} after event {seq}")
+    return render.render_map(game_map(r.games[seq - 1]), r.view_of(frame), r.sides,
+                             title=f"{game_id} after event {seq}")
 
 
 def analysed(r: Replay) -> dict:
     """Losses per turn, victory hexes, odds taken and die-roll luck, from what the viewer may see."""
-    return analysis.analyse(r)
+    return analysis.analyse(r.with_views())
 
 
 def charts(r: Replay) -> dict[str, str]:
     """The analysis's charts (SVG), by name."""
-    return analysis.charts(analysis.analyse(r))
+    return analysis.charts(analysis.analyse(r.with_views()))

@@ -362,7 +362,7 @@ def frames(args, game_id: str):
         out = r.to_dict(with_views=False)
         shown = [f for f in r.frames if f.seq >= first]
         page = shown[:limit] if limit else shown
-        out["frames"] = [f.to_dict(views) for f in page]
+        out["frames"] = [r.frame_dict(f, views) for f in page]
         out["next_from"] = shown[len(page)].seq if len(shown) > len(page) else None
         out["panels"] = replay.panels(r)
         return json.dumps(out, separators=(",", ":")).encode("utf-8")

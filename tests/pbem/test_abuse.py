@@ -210,7 +210,7 @@ def test_frames_with_views_come_a_page_at_a_time_from_one_build_per_game_and_hea
     game_id, tokens = finished_game(client, app)
     builds = []
     original = replay_projection.frames
-    monkeypatch.setattr(replay_projection, "frames", lambda *a: builds.append(a[2]) or original(*a))
+    monkeypatch.setattr(replay_projection, "frames", lambda *a, **kw: builds.append(a[2]) or original(*a, **kw))
     pages, url = [], f"/replay/{game_id}/frames.json?views=1"
     for credential in (None, tokens["red"], tokens["blue"], tokens["arbiter"], None):
         page = client.get(url, headers=bearer(credential) if credential else {}).json

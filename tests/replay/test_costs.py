@@ -80,19 +80,25 @@ def replay_routes(app, game_id: str, seq: int) -> dict[str, str]:
 
 
 def counting(monkeypatch) -> dict[str, int]:
-    """How many events are folded and how many frames' views are made, from here on."""
-    counts = {"folds": 0, "frames": 0}
-    step, view = projection._step, Sight.view
+    """How many events are folded, how many replays are framed and how many views of a position are made, from
+    here on."""
+    counts = {"folds": 0, "builds": 0, "views": 0}
+    step, frames, view = projection._step, replay_projection.frames, Sight.view
 
     def counted_step(*a):
         counts["folds"] += 1
         return step(*a)
 
+    def counted_frames(*a, **kw):
+        counts["builds"] += 1
+        return frames(*a, **kw)
+
     def counted_view(self, game):
-        counts["frames"] += 1
+        counts["views"] += 1
         return view(self, game)
 
     monkeypatch.setattr(projection, "_step", counted_step)
+    monkeypatch.setattr(replay_projection, "frames", counted_frames)
     monkeypatch.setattr(Sight, "view", counted_view)
     return counts
 
@@ -121,11 +127,11 @@ def test_a_strangers_refused_read_builds_nothing_on_any_route(tmp_path, monkeypa
             client.set_cookie("hexledger_replay", other_key, path=f"/replay/{game_id}/")
             assert client.get(path).status_code == 403, endpoint
             client.delete_cookie("hexledger_replay", path=f"/replay/{game_id}/")
-    assert counts["frames"] == 0
+    assert counts["builds"] == counts["views"] == 0
     assert counts["folds"] <= head  # the state at the head, once, for whether the game is over
     # the canary: a player's read does build
     assert client.get(routes["replay_data.frames"], headers=bearer(tokens["red"])).status_code == 200
-    assert counts["frames"] > 0
+    assert counts["builds"] == 1 and counts["views"] > 0
 
 
 class Server:
@@ -278,19 +284,25 @@ def test_a_replay_is_kept_per_game_and_head_and_a_later_head_extends_it(tmp_path
     url = f"/replay/{game_id}/frames.json"
     counts = counting(monkeypatch)
     first = client.get(url, headers=bearer(tokens["red"])).json
-    built = dict(counts)
+    assert counts["builds"] == 1
+    folded = counts["folds"]
     assert client.get(url, headers=bearer(tokens["red"])).json == first
     assert client.get(f"/replay/{game_id}/analysis.json", headers=bearer(tokens["red"])).status_code == 200
-    assert counts == built
+    assert counts["builds"] == 1 and counts["folds"] == folded
     assert client.post(f"/games/{game_id}/orders", json={"order": "move R2 0203"},
                        headers=bearer(tokens["red"])).status_code == 201
-    counts.update(folds=0, frames=0)
+    counts.update(folds=0, builds=0, views=0)
     later = client.get(url, headers=bearer(tokens["red"])).json
     new = len(later["frames"]) - len(first["frames"])
     assert 0 < new <= 3 and later["frames"][: len(first["frames"])] == first["frames"]
-    assert counts["frames"] == new and counts["folds"] <= 2 * new + projection.SNAPSHOT_EVERY
-    fresh = replay_projection.build(EventStore(app.config["HEXLEDGER_DB"]), game_id, "red").to_dict(with_views=False)
-    assert later["frames"] == json.loads(json.dumps(fresh["frames"]))  # as a build from the first event gives them
+    assert counts["builds"] == 1 and counts["views"] == new  # only the new events framed
+    assert counts["folds"] <= 2 * new + projection.SNAPSHOT_EVERY
+    fresh = replay_projection.build(EventStore(app.config["HEXLEDGER_DB"]), game_id, "red").to_dict()
+    assert later["frames"] == json.loads(json.dumps([{k: v for k, v in f.items() if k != "view"}
+                                                     for f in fresh["frames"]]))  # as a build from event 1 gives them
+    # the kept replay holds no views; those it serves are the ones such a build gives
+    with_views = client.get(f"{url}?views=1&limit=100", headers=bearer(tokens["red"])).json["frames"]
+    assert with_views == json.loads(json.dumps(fresh["frames"][:100]))
 
 
 @pytest.fixture(scope="module")
