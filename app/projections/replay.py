@@ -17,8 +17,8 @@ import bisect
 import re
 from dataclasses import asdict, dataclass, field, replace
 
+from app.events.interface import EventStreams
 from app.events.registry import decode_stored
-from app.events.store import EventStore
 from app.projections import history, textmap
 from app.projections.sight import Sight, sees_all
 from app.projections.state import GameState, StreamFold
@@ -164,12 +164,12 @@ def _strings(value) -> list[str]:
     return [s for v in value for s in _strings(v)] if isinstance(value, list | tuple) else []
 
 
-def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
+def build(store: EventStreams, game_id: str, viewer: str | None) -> Replay:
     """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
     return frames(fold_stream(store, game_id), game_id, viewer)
 
 
-def fold_stream(store: EventStore, game_id: str, upto: int | None = None,
+def fold_stream(store: EventStreams, game_id: str, upto: int | None = None,
                 previous: StreamFold | None = None) -> StreamFold:
     """The game's stream through event `upto` (default: all) folded, each state kept (`StreamFold`: a
     retraction refolds from the state before it, not from event 1). `previous`: a fold of an earlier part of

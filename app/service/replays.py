@@ -19,7 +19,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from app.events import backends
-from app.events.store import EventStore, StoreError, UnknownGame
+from app.events.interface import SnapshotStreams
+from app.events.store import StoreError, UnknownGame
 from app.projections import analysis, render, replay
 from app.projections import state as projection
 from app.projections.cache import HeadCache, capacity_from_env
@@ -143,7 +144,7 @@ OPEN = HeadCache(capacity_from_env(name="HEXLEDGER_REPLAY_ACCESS_CACHE", default
 class Replays:
     """The replay viewer's reads on one database: the viewer holds this, never the store."""
 
-    def __init__(self, store: EventStore, builds: Builds | None = None):
+    def __init__(self, store: SnapshotStreams, builds: Builds | None = None):
         self._store = store
         self._where = projection.store_key(store)
         self._builds = builds or BUILDS
