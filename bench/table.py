@@ -485,7 +485,7 @@ class ReplayWorld:
             reads.replay(game_id, head, reads.viewer_at(game_id, head, replays.ALL))
 
         rules = get_rules(store.game(game_id)["rules"])
-        bare = median_ms(lambda: bare_fold(rules, store.db.execute(
+        bare = median_ms(lambda: bare_fold(rules, store.db.conn.execute(
             "SELECT type, version, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id])), repeat=1)
         return median_ms(build, repeat=1) / 1000, bare / 1000
 
@@ -504,7 +504,7 @@ class ReplayWorld:
         took = median_ms(run, repeat=1) / 1000
         if not report.ok:
             raise SystemExit(f"the 600-undo game does not verify: {report.problems[:1]}")
-        return took, median_ms(lambda: bare_fold(get_rules("skirmish"), self.store.db.execute(
+        return took, median_ms(lambda: bare_fold(get_rules("skirmish"), self.store.db.conn.execute(
             "SELECT type, version, payload FROM events WHERE game_id = ? ORDER BY seq", [self.running])),
                                repeat=1) / 1000
 
