@@ -188,7 +188,7 @@ def main() -> None:
         servers = {"serve": [sys.executable, "cli.py", "serve", "--port", "{port}", "--threads", str(args.threads),
                              *args.serve_options],
                    "waitress": [sys.executable, "-c", WAITRESS_ALONE]}
-        names = {"serve": f"cli.py serve --threads {args.threads}",
+        names = {"serve": " ".join(["cli.py serve --threads", str(args.threads), *args.serve_options]),
                  "waitress": f"waitress alone, threads={args.threads}"}
         for key in ([args.only] if args.only else ["waitress", "serve"]):
             db, outbox, port = f"{work}/{key}.sqlite3", f"{work}/{key}-outbox", free_port()
