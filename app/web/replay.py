@@ -64,7 +64,7 @@ data = ApiBlueprint("replay_data", __name__, url_prefix="/replay",
 OPTIONAL_TOKEN = [{"token": []}, {}]  # a finished game needs none
 SVG = {"type": "string", "description": "an SVG document"}
 
-_BODY_CACHE_BYTES = 32 * 1024 * 1024  # serialized frames.json pages
+_BODY_CACHE_BYTES = 32 * 1024 * 1024  # serialized answers: frames.json pages, map pictures, analysis, charts
 FRAMES_WITH_VIEWS = 100  # the most frames a frames.json page carries with their views
 
 
