@@ -4,9 +4,9 @@ Runs the strategies and property checks of tests/reliability/hostile.py (the sam
 orders, event payloads, damaged export files, random bytes, forged emails and hostile MIME, schemathesis requests
 built from the served OpenAPI document, hostile orders in every game's order language (skirmish, SNC, Ichi-Go,
 Dai Senso, Olympic) with their previews, deeply nested JSON on every JSON route, encoded-word and other hostile
-email headers, hostile custom maps, and strangers' reads of the replay viewer of a game of --undos move+undo cycles)
-with `--scale` times the CI budget, and prints for each: inputs tried, failures, seconds, beside a baseline measured
-in the same run:
+email headers, hostile custom maps, forged receipts and signatures among a player's kept mail, and strangers'
+reads of the replay viewer of a game of --undos move+undo cycles) with `--scale` times the CI budget, and prints for
+each: inputs tried, failures, seconds, beside a baseline measured in the same run:
 - in-process properties: drawing the same number of inputs from the same strategies without checking them
   (what hypothesis itself costs);
 - the OpenAPI run: the same number of requests to a bare Flask endpoint through the same WSGI test client.
@@ -17,7 +17,7 @@ A hostile map that takes more than --map-seconds (default 20) to answer is a fai
 must be bounded.
 
 Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--postgres]
-       [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps replays]
+       [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps receipts replays]
 """
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=10, help="times the CI budget of each property")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, printed)")
     names = ["orders", "payloads", "exports", "bytes", "emails", "mime", "openapi", "languages", "deepjson", "headers",
-             "maps", "replays"]
+             "maps", "receipts", "replays"]
     parser.add_argument("--only", nargs="+", choices=names, default=names)
     parser.add_argument("--map-seconds", type=int, default=20, help="the most one hostile map may take")
     parser.add_argument("--undos", type=int, default=600, help="move+undo cycles of the running game strangers read")
@@ -217,6 +217,13 @@ def main() -> None:
                                    args.scale, rng_seed))
         if "openapi" in args.only:
             runs.append(openapi(database("openapi"), args.scale, rng_seed))
+        if "receipts" in args.only:
+            (work / "receipts").mkdir()
+            kept = hostile.receipts_world(database("receipts"), work / "receipts")
+            runs.append(in_process(hostile.RECEIPTS.name, hostile.RECEIPTS, hostile.RECEIPT_INPUTS,
+                                   lambda data: hostile.check_hostile_receipt(kept, data),
+                                   lambda data: hostile.hostile_receipt(kept, data), args.scale, rng_seed))
+            kept["pbem"].store.close()
         if "replays" in args.only:
             replays = hostile.replay_world(database("replays"), undos=args.undos)
             runs.append(in_process(f"{hostile.STRANGER_REPLAYS.name} ({args.undos} undos)", hostile.STRANGER_REPLAYS,

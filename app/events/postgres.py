@@ -1,7 +1,7 @@
 """PostgreSQL (psycopg 3), for operators who outgrow one machine: the dialect of app/events/dialect.py.
 
 - Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (migrations/postgres/0001_schema.sql).
-- An append is one call of the database's append_events (migrations/postgres/0003), which locks the game's row
+- An append is one call of the database's append_events (migrations/postgres/0004), which locks the game's row
   (SELECT ... FOR UPDATE), so writers to one game queue while writers to different games run side by side, reads
   the head once the lock is granted, and inserts the sealed batch only onto the head it was sealed after. Outside a
   transaction that call is its own transaction: an append is one round trip.
@@ -255,20 +255,21 @@ def _text_tuple(cursor: psycopg.Cursor) -> RowMaker[tuple]:
 
 def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                  payloads: list[str]) -> tuple[str, list]:
-    """The statement calling append_events (postgres/0003) for a batch sealed after (`after`, `prev_hash`), and its
+    """The statement calling append_events (postgres/0004) for a batch sealed after (`after`, `prev_hash`), and its
     parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
     parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
     return _append_query(len(sealed)), [
         game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
         *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
-        *(e.hash for e in sealed)]
+        *(e.hash for e in sealed), *(e.salt for e in sealed)]
 
 
 @functools.cache
 def _append_query(events: int) -> str:
     """append_events' call for a batch of `events` events (one prepared statement per batch size)."""
     values = ", ".join(["%s"] * events)
-    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in ("text", "integer", "text", "text", "integer", "text"))
+    kinds = ("text", "integer", "text", "text", "integer", "text", "text")  # types .. causations, hashes, salts
+    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in kinds)
     return f"SELECT head_seq, head_hash FROM append_events(%s, %s, %s, %s, {arrays})"
 
 

@@ -18,6 +18,7 @@ from app.service.games import GameError
 
 FIELDS = {"game_id": str, "seq": int, "type": str, "version": int, "payload": dict, "actor": str, "at": str,
           "causation": (int, type(None)), "prev_hash": str, "hash": str}
+SALT = {"salt": str}  # a salted event's (app/events/envelope.py); a legacy event has none
 
 
 def _no_constant(name: str):
@@ -48,9 +49,12 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
             raise GameError(f"line {number}: not JSON ({exc.msg})") from None
         except ValueError as exc:
             raise GameError(f"line {number}: not JSON ({exc})") from None
-        if not isinstance(data, dict) or set(data) != set(FIELDS):
-            raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)}")
-        for name, kind in FIELDS.items():
+        if not isinstance(data, dict) or set(data) - set(SALT) != set(FIELDS):
+            raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)} (and a salt, "
+                            "if it has one)")
+        for name, kind in {**FIELDS, **SALT}.items():
+            if name not in data:
+                continue
             if not isinstance(data[name], kind) or (kind is int and isinstance(data[name], bool)):
                 raise GameError(f"line {number}: field {name!r} has the wrong type")
         events.append(StoredEvent(**data))
