@@ -318,7 +318,7 @@ def _control(result: dict, colours: dict[str, str]) -> Chart | None:
     of = max(c["of"] for c in control) if control else 0
     title = f"Victory hexes held, of {of} (end of each turn)"
     if not any(n for c in control for n in c["held"].values()):
-        return left_out("control", title, "no side held a victory hex at the end of any turn")
+        return left_out("control", title, "no side is shown holding a victory hex at the end of any turn")
     series = {s: [(c["turn"], c["held"][s]) for c in control] for s in result["sides"]}
     return Chart("control", title, line_chart(title, series, colours, "turn", "hexes", integer=True, steps=True))
 

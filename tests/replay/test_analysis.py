@@ -166,7 +166,7 @@ def test_the_games_own_measure_comes_first_and_a_chart_with_nothing_to_show_says
     assert [c.name for c in listed] == ["score", "control", "losses", "odds", "luck"]
     assert listed[0].title.startswith("American Casualty Points") and listed[0].why is None
     assert {c.name: c.why for c in listed if c.why} == {
-        "control": "no side held a victory hex at the end of any turn", "losses": "no side has lost a step",
+        "control": "no side is shown holding a victory hex at the end of any turn", "losses": "no side has lost a step",
         "odds": "no attack has been fought", "luck": "no combat die has been rolled"}
     for chart in listed[1:]:  # no empty axes: a card with the title and the reason
         card = ET.fromstring(chart.svg)
