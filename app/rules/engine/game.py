@@ -14,19 +14,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
 from app.events.core import DieRolled
 from app.rules import legal
-from app.rules.base import Command, Outcome, Prompt
+from app.rules.base import OPTIONAL_MEMBERS, Command, NotARuleSet, Outcome, Prompt, conform
 from app.rules.engine import state as codec
 from app.rules.engine.decision import Decision, FixedDice
 from app.rules.engine.table import OVER, StatesTable
-
-# The optional members a Game exposes only when the game provides them (app/rules/base.py OPTIONAL_MEMBERS).
-_EXTRAS = ("game_map", "combat_summary", "visible", "reveals", "preview", "losses")
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,13 +63,16 @@ class Game:
     snapshot_format: int = 2
 
     def __post_init__(self):
-        unknown = set(self.extras) - set(_EXTRAS)
-        if unknown:
-            raise ValueError(f"{self.name}: unknown extras {sorted(unknown)}; known: {', '.join(_EXTRAS)}")
+        """The declaration is held to the shape of a rule set (app/rules/base.py `conform`): an extra of another
+        name than the optional members (`visibile`) or of another signature fails here, when the game is loaded."""
+        own = sorted(set(self.extras) & ({f.name for f in fields(self)} | set(dir(Game))))
+        if own:
+            raise NotARuleSet(f"{self.name}: {', '.join(own)} is a field of the Game declaration, not an extra")
+        conform(self, self.extras)
         object.__setattr__(self, "_data", lru_cache(maxsize=8)(self._data_for))
 
     def __getattr__(self, name: str):
-        if name in _EXTRAS:
+        if name in OPTIONAL_MEMBERS:
             try:
                 return self.__dict__["extras"][name]
             except KeyError:
