@@ -5,7 +5,7 @@ from snc_given import RULES, position
 
 from app.rules import legal
 from app.rules.snc import movement
-from app.rules.snc.legal_orders import MAX_PER_UNIT
+from app.rules.snc.sequence import MAX_PER_UNIT
 
 
 def listed(state, side) -> list[str]:
