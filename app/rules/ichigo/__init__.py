@@ -3,12 +3,13 @@
 The data files and their loader (data_load; docs/ichigo-data.md), the state (state.py) and the opening position
 or a custom one (position.py), events that apply themselves (events.py), the states table (sequence.py: the
 set-up, the turn start, Phases I-X of 5.1 and the decisions they wait for) and the concept modules its handlers
-call (movement.py, combat.py, reinforcements.py, causeway.py, airpower.py, victory.py), how orders name units
-(orders.py), the fog of war (fog.py) and what each side sees (view.py). Sides: the Japanese player, and the
+call (movement.py, combat.py, reinforcements.py, causeway.py, airpower.py, victory.py), with how orders name units,
+what each decision owes and the candidates the list of legal orders tries, the fog of war (fog.py) and what each
+side sees (view.py). Sides: the Japanese player, and the
 Allied player who commands the Chinese and the US (2.2, 5.5)."""
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
-from app.rules.ichigo import events, fog, legal_orders, position, practice, sequence, summary, view
+from app.rules.ichigo import events, fog, position, sequence, summary, view
 from app.rules.ichigo.state import SIDES, State
 
 GAME = Game(
@@ -28,8 +29,5 @@ GAME = Game(
             "visible": lambda event, side: fog.visible(event, side, GAME.describe), "reveals": fog.reveals,
             "losses": lambda event, state: summary.losses(event)},
     phrases={PhaseEnded: events.describe_phase_end},
-    # the practice opponents draw as they did before the engine, so stored automated games re-decide the same
-    candidates=practice.candidates,
-    try_orders=legal_orders.orders_to_try,
     snapshot_format=3,  # 2: the engine's saved state ({"options", "state"}); 3: its units as ordered pairs
 )

@@ -183,21 +183,19 @@ def _loss_candidates(state: State, side: str) -> Iterator[dict]:
     """SNC 10.5.2: the ways to take the steps owed that the loss order allows (at most MAX_CHOICES)."""
     data = state.pending[0]["data"]
     units = [state.units[u] for u in data["units"]]
-    found: list[tuple[str, ...]] = []
+    found: dict[tuple[str, ...], tuple[str, ...]] = {}  # the same steps lost, in the order the loss order takes them
 
     def walk(steps: dict, taken: tuple[str, ...]):
         if len(found) >= MAX_CHOICES:
             return
         if len(taken) == data["count"] or not any(steps.values()):
-            key = tuple(sorted(taken))
-            if key not in found:
-                found.append(key)
+            found.setdefault(tuple(sorted(taken)), taken)
             return
         for uid in combat.loss_candidates(units, steps):
             walk({**steps, uid: steps[uid] - 1}, (*taken, uid))
 
     walk({u.id: u.steps for u in units}, ())
-    for allocation in found:
+    for allocation in found.values():
         yield {"units": list(allocation)}
 
 
