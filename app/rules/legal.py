@@ -63,10 +63,13 @@ def orders_to_try(rules: Rules, state: Any, side: str) -> list[str]:
 
 def legal_orders(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dict]:
     """Concrete orders `side` may give now, each accepted by the decider: {"order", "action", "case"}, and
-    "odds" (the final column) for a combat order of a rule set with a preview. At most `limit`."""
+    "odds" (the final column) for a combat order of a rule set with a preview. At most `limit`, and past it one
+    order of each kind not listed yet, so a long list of moves never hides `end`."""
     cases = {a.name: a.case for a in rules.prompt(state).actions}
     found: list[dict] = []
     for text in orders_to_try(rules, state, side):
+        if len(found) >= limit and (text.split() or [""])[0].lower() in {o["action"] for o in found}:
+            continue  # past the limit, only a kind of order not listed yet (`end` after many moves)
         try:
             command = rules.parse(text, side, state)
         except OrderError:
@@ -78,8 +81,6 @@ def legal_orders(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> lis
         if odds:
             item["odds"] = odds
         found.append(item)
-        if len(found) >= limit:
-            break
     return found
 
 

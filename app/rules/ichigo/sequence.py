@@ -311,13 +311,16 @@ def _b29_candidates(state: State, side: str) -> Iterator[dict]:
 
 
 def _airlift_candidates(state: State, side: str) -> Iterator[dict]:
-    """Ichi-Go 8.10: each unit that may fly (in a city of its side) to each other city of its side."""
-    cities = sorted(h for h in state.data.feature("city") if h not in state.jp_control)
+    """Ichi-Go 8.10: each unit that may fly (in a city of its side) to the three other cities of its side nearest
+    the enemy."""
+    d = state.data
+    cities = sorted(h for h in d.feature("city") if h not in state.jp_control)
+    enemy = {u.hex for u in state.units.values() if u.on_map and u.side != side}
+    near = sorted(cities, key=lambda h: (min((d.distance(h, e) for e in enemy), default=0), h))
     for u in _own(state, side):
         if u.mp < 0 and not u.done and u.hex in cities:
-            for h in cities:
-                if h != u.hex:
-                    yield {"unit": u.id, "hex": h}
+            for h in [c for c in near if c != u.hex][:3]:
+                yield {"unit": u.id, "hex": h}
 
 
 def _drop_candidates(state: State, side: str) -> Iterator[dict]:
