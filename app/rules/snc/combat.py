@@ -71,6 +71,11 @@ def support_allowed(state: State, side: str, kind: str, target: str, battle_kind
         if state.phase == "reinf" and state.markers_received(side, kind):
             return (f"SNC 8.5: every {kind} marker was used in the First Operations Phase or already in this one; "
                     "a marker is used in the First Operations Phase or the Reinforcement Phase, not both")
+        if not state.markers_received(side, kind):  # none has come yet: 13.0 lists when each arrives
+            first = min((int(m["turn"]) for m in state.data.markers if m["side"] == side and m["kind"] == kind),
+                        default=None)
+            when = f"the first arrives on GT {first}" if first else f"the {side.title()} have none in this game"
+            return f"SNC 13.0: no {kind} support marker has arrived yet ({when})"
         return f"SNC 11.1: no {kind} support marker is left for this phase"
     return None
 

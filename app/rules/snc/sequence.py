@@ -327,8 +327,15 @@ class Losses(Decided):
     name = "losses"
 
     def owed(self, state: State) -> Owed:
-        data = state.pending[0]["data"]
-        return Owed(f"lose {data['count']} step(s) (SNC 10.5.2)", (state.battle or {}).get("hex"),
+        """Where the units that lose the steps are: the defender's hex, or the attackers' own hexes (the attack
+        on the defender's hex named in what is owed)."""
+        p = state.pending[0]
+        data, battle = p["data"], state.battle or {}
+        if battle and battle.get("side") == p["side"]:
+            where = ", ".join(sorted({state.units[u].hex for u in data["units"] if state.units[u].hex})) or None
+            return Owed(f"lose {data['count']} step(s) of the attack on {battle['hex']} (SNC 10.5.2)", where,
+                        f"{data['count']} step(s) from these units", _units(state, data["units"]))
+        return Owed(f"lose {data['count']} step(s) (SNC 10.5.2)", battle.get("hex"),
                     f"{data['count']} step(s) from these units", _units(state, data["units"]))
 
     @order("lose UNIT [UNIT ...]", "SNC 10.5.2", "choose which units lose the steps", _loss_candidates)
@@ -391,7 +398,9 @@ class Defend(Passing):
                     state.pending[0]["data"].get("hex"),
                     f"{state.markers_available('japanese', 'naval')} naval marker(s) left")
 
-    @order("support naval", "SNC 11.4", "add a naval gunfire marker to the defence", defaults={"kind": "naval"})
+    @order("support naval", "SNC 11.4", "add a naval gunfire marker to the defence", defaults={"kind": "naval"},
+           forbidden=(("support KIND [KIND ...]", "SNC 11.1",
+                       "only the Japanese naval gunfire marker may support a defence: 'support naval'"),))
     def support(self, em: Decision, kind: str) -> None:
         state = em.state
         if not combat.defensive_naval_allowed(state, state.battle["hex"]):
@@ -495,12 +504,16 @@ class Operations(InPhase):
         movement.move(em, em.side, units, to, via)
 
     @order("overrun HEX with UNITS [support KIND:support ...]", "SNC 9.6",
-           "Japanese: overrun an adjacent hex (not a city or town) during movement", _battle_candidates("overrun"))
+           "Japanese: overrun an adjacent hex (not a city or town) during movement", _battle_candidates("overrun"),
+           forbidden=(("overrun HEX HEX [HEX ...] with UNITS [support KIND:support ...]", "SNC 10.0",
+                       "only one hex may be the object of an attack: overrun each hex by its own order"),))
     def overrun(self, em: Decision, hex: str, units: list[str], support: list[str]) -> None:
         movement.overrun(em, em.side, hex, units, support)
 
     @order("attack HEX with UNITS [support KIND:support ...]", "SNC 10.0",
-           "attack one adjacent enemy hex with named units and fire support", _battle_candidates("attack"))
+           "attack one adjacent enemy hex with named units and fire support", _battle_candidates("attack"),
+           forbidden=(("attack HEX HEX [HEX ...] with UNITS [support KIND:support ...]", "SNC 10.0",
+                       "only one hex may be the object of an attack: attack each hex by its own order"),))
     def attack(self, em: Decision, hex: str, units: list[str], support: list[str]) -> None:
         combat.check_attack(em.state, em.side, hex, units, "attack")
         combat.open_battle(em, em.side, hex, units, support, "attack")
