@@ -45,12 +45,6 @@ class Game:
     # text, reason), the first its default; and the sides the server plays unless a game's creator says otherwise
     policies: Mapping[str, Callable] = field(default_factory=dict)
     automated_seats: tuple[str, ...] = ()
-    # the practice opponents' draws, candidates(state, rng) -> [order text, ...], for a game whose greedy and
-    # random players drew from them before it came to the engine (its stored automated games re-decide the same);
-    # None: they draw from legal_orders
-    candidates: Callable | None = None
-    # the game's own orders worth trying, try_orders(state, side) -> order texts, instead of its steps' candidates
-    try_orders: Callable | None = None
     # completes an event from the state it meets before it is kept, prepare_event(state, event) -> event (SNC 6.3)
     prepare_event: Callable[[Any, Any], Any] | None = None
     # played_under(state, version) -> state: a game created under an older rules version decided as it was played
@@ -119,9 +113,6 @@ class Game:
     def orders_to_try(self, state: Any, side: str):
         """The orders the states table's candidates name for `side` now, unchecked (app/rules/legal.py)."""
         if self.prompt(state).side != side:
-            return
-        if self.try_orders is not None:
-            yield from self.try_orders(state, side)
             return
         for order in self.table.allowed(state):
             for args in (order.candidates(state, side) if order.candidates else [{}]):
