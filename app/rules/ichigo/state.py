@@ -14,6 +14,9 @@ PHASES = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 PLAN_OF = {"II": ("us", 0), "III": ("us", 1), "VI": ("japanese", 0), "VII": ("japanese", 1),
            "VIII": ("chinese", 0), "IX": ("chinese", 1)}
 NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
+# 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
+# they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
+RULES_VERSION = 3
 
 
 def phase_name(phase: str) -> str:
@@ -110,10 +113,15 @@ class State(Memo):
     reason: str = ""
     setup_draws: tuple = ()             # a custom position's blind draws: ((hex, count), ...) instead of 3.3's
     start_at: tuple = ()                # a custom position's (turn, phase), where play starts after the set-up
+    rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E15)
     # the game's data (map, units, tables, scenario) as this game was set up, on its custom map if it has one:
     # passed in (initial_state, the engine's decode), never read from a global; not part of a snapshot (the data's
     # options say which map it is on)
     data: Any = field(default=None, compare=False, repr=False)
+
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling E15: an older game is decided as played.)"""
+        return self.rules_version >= version
 
     def at(self, h: str) -> list[Unit]:
         """Units in h, by id (dict order is not stable across snapshots: canonical JSON sorts keys)."""
