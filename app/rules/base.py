@@ -39,6 +39,7 @@ class Action:
     syntax: str
     case: str
     help: str = ""
+    subjects: str | None = None  # what the order is given to, plural ("units", "hexes"): the list's count of them
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,30 @@ class Prompt:
             return (f"'{command.action}' is not allowed now ({self.step}); "
                     f"allowed: {', '.join(a.name for a in self.actions)}")
         return None
+
+
+class Candidate:
+    """An order worth trying for the list of legal orders (app/rules/legal.py), unchecked: its kind (the action),
+    its subject (what the order is given to, its first slot's value: the units of a move or a placement, the hex
+    of an attack), by which the list names every subject once before any twice, and its text, written out only
+    when it is tried (`render()`; most candidates of a long list never are)."""
+
+    __slots__ = ("action", "subject", "_text", "_render")
+
+    def __init__(self, action: str, subject: tuple = (), text: str | None = None,
+                 render: Callable[[], str] | None = None):
+        if (text is None) == (render is None):
+            raise ValueError("a candidate has a text or a way to write it, not both")
+        self.action, self.subject, self._text, self._render = action, subject, text, render
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self._render()
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.action!r}, {self.subject!r}, {self.text!r})"
 
 
 @dataclass(frozen=True)
@@ -186,9 +211,10 @@ class Optional(Protocol):
         counts losses from the events a viewer is shown; without it, from the steps its views show (which misses
         a loss under fog of war and off the map)."""
 
-    def orders_to_try(self, state: Any, side: str) -> Iterable[str]:
-        """Orders worth trying for `side` now, unchecked (app/rules/legal.py keeps those the decider accepts). A
-        rule set on the engine names them in its states table (each order's `candidates`)."""
+    def orders_to_try(self, state: Any, side: str) -> Iterable[Candidate]:
+        """Orders worth trying for `side` now, unchecked, kind by kind in the order the step offers them, each
+        subject's best first (app/rules/legal.py keeps those the decider accepts). A rule set on the engine names
+        them in its states table (each order's `candidates`)."""
 
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents

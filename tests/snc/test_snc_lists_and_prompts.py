@@ -4,21 +4,50 @@ came is not said to be used up, the attackers' loss prompt points at the attacke
 forbids is refused by that rule."""
 from snc_given import RULES, fold, position, then, when
 
+from app.rules import legal
 from app.rules.snc import reinforcements
 from tests.fuzzing import refusal
 
 
-def test_8_2_gt_2_the_list_of_legal_orders_places_every_chinese_reinforcement_due():
+def gt_2_chinese_reinforcements():
+    """The campaign at the Chinese Reinforcement Phase of GT 2, every side ending each step."""
     s = RULES.initial_state("campaign", {})
     s = then(s, "chinese", "declare move move")
     s = then(s, "chinese", "end")  # to the Chinese Reinforcement Phase of GT 1
     while not (s.turn == 2 and RULES.prompt(s).allows("place")):
         side = RULES.prompt(s).side
         s = then(s, side, "declare move move" if RULES.prompt(s).allows("declare") else "end")
+    return s
+
+
+def test_8_2_gt_2_the_list_of_legal_orders_places_every_chinese_reinforcement_due():
+    s = gt_2_chinese_reinforcements()
     due = {u.id for u in reinforcements.due(s, "chinese")}
     assert len(due) == 17
     placed = {o["order"].split()[1] for o in RULES.legal_orders(s, "chinese") if o["action"] == "place"}
     assert placed == due
+
+
+def test_8_2_the_list_by_kind_says_how_many_reinforcements_are_left_to_place_before_any_move():
+    s = gt_2_chinese_reinforcements()
+    place = legal.by_kind(RULES, s, "chinese")[0]
+    assert (place["action"], place["count"], place["subjects"], place["case"]) == ("place", 17, "units", "SNC 8.2")
+    assert len(legal.by_kind(RULES, s, "chinese", limit=5)[0]["orders"]) == 17  # a limit never hides one of them
+    s = then(s, "chinese", place["orders"][0]["order"])
+    kinds = {k["action"]: k for k in legal.by_kind(RULES, s, "chinese")}
+    assert kinds["place"]["count"] == 16 and list(kinds)[0] == "place"
+    assert kinds["move"]["count"] == 1  # the unit just placed in its listed hex may move (8.2 a)
+    assert kinds["end"]["count"] is None and [o["order"] for o in kinds["end"]["orders"]] == ["end"]
+
+
+def test_9_0_while_a_stack_is_under_way_the_list_offers_it_going_on_and_every_unit_that_has_not_moved():
+    s = position({"jp-d3-r6": "2806", "jp-d3-r18": "3006"}, turn=7, plan=("move", "fight"))
+    s = then(s, "japanese", "move jp-d3-r6 to 2807")
+    [move, end] = legal.by_kind(RULES, s, "japanese")
+    assert (move["action"], move["count"], end["action"]) == ("move", 2, "end")
+    movers = [o["order"].split(" to ")[0] for o in move["orders"]]
+    assert movers[:2] == ["move jp-d3-r6", "move jp-d3-r18"]  # each named once before either twice
+    assert movers.count("move jp-d3-r18") > 1 and move["unchecked"] > 0  # more listed, and more not tried
 
 
 def test_13_0_gt_1_a_marker_that_has_not_arrived_is_not_said_to_be_used_up():

@@ -56,7 +56,8 @@ class ReachedRoll(Exception):
 
 
 class ProbeDice:
-    """Dice that stop the decider at its first roll (the order is legal: no refusal may follow a roll)."""
+    """Dice that stop the decider at its first roll (the order is legal: no refusal may follow a roll); a game's
+    `after_order` (sudden death, which never refuses) is not run with them."""
 
     next_index = 0
     taken: list = []

@@ -13,16 +13,16 @@ The data object keeps the options it was built from (`data.options`): a snapshot
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from app.events.core import DieRolled
 from app.rules import legal
-from app.rules.base import OPTIONAL_MEMBERS, Command, NotARuleSet, Outcome, Prompt, conform
+from app.rules.base import OPTIONAL_MEMBERS, Candidate, Command, NotARuleSet, Outcome, Prompt, conform
 from app.rules.engine import state as codec
-from app.rules.engine.decision import Decision, FixedDice
+from app.rules.engine.decision import Decision, FixedDice, ProbeDice
 from app.rules.engine.table import OVER, StatesTable
 
 
@@ -39,6 +39,7 @@ class Game:
     load_data: Callable[[Mapping], Any]
     start: Callable[[Any, str, Mapping], Any]
     view: Callable[[Any, str | None], dict]
+    # what follows every order once accepted (the sudden-death checks): it may emit and roll, never refuse
     after_order: Callable[[Decision], None] | None = None
     extras: Mapping[str, Callable] = field(default_factory=dict)
     # automated seats (app/rules/practice.py): the game's own policies, name -> policy(state, side) -> (order
@@ -102,7 +103,9 @@ class Game:
         order = self.table.handler(state, command)
         d = Decision(state, command.side, dice, self.evolve, self.prepare_event)
         order.handler(d, **command.args)
-        if self.after_order is not None and self.table.step_of(d.state) != OVER:
+        # what follows every accepted order (sudden death) never refuses it: a probe asking only whether the
+        # order is accepted (app/rules/legal.py) has its answer here
+        if self.after_order is not None and not isinstance(dice, ProbeDice) and self.table.step_of(d.state) != OVER:
             self.after_order(d)
         return d.events
 
@@ -110,15 +113,16 @@ class Game:
         """Would `command` be accepted now? The decider run up to its first die (app/rules/legal.py)."""
         return legal.refusal(self, state, command) is None
 
-    def orders_to_try(self, state: Any, side: str):
-        """The orders the states table's candidates name for `side` now, unchecked (app/rules/legal.py)."""
+    def orders_to_try(self, state: Any, side: str) -> Iterator[Candidate]:
+        """The orders the states table's candidates name for `side` now, unchecked, each with its kind and
+        subject (app/rules/legal.py)."""
         if self.prompt(state).side != side:
             return
         for order in self.table.allowed(state):
             for args in (order.candidates(state, side) if order.candidates else [{}]):
-                yield order.grammar.render(args)
+                yield Candidate(order.name, order.grammar.subject(args), render=partial(order.grammar.render, args))
 
-    def legal_orders(self, state: Any, side: str, limit: int = 200) -> list[dict]:
+    def legal_orders(self, state: Any, side: str, limit: int = legal.LIMIT) -> list[dict]:
         """Concrete orders `side` may give now, each checked by the decider (app/rules/legal.py)."""
         return legal.legal_orders(self, state, side, limit)
 

@@ -81,7 +81,7 @@ class Order:
 
     @property
     def action(self) -> Action:
-        return Action(self.name, self.grammar.shown, self.case, self.help)
+        return Action(self.name, self.grammar.shown, self.case, self.help, self.grammar.subject_noun())
 
 
 class Step:

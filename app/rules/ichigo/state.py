@@ -3,10 +3,10 @@ sequence position (5.1), the declared move/fight orders (5.5), airpower (8.x), t
 decisions the sequence waits for."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.engine.state import Memo
+from app.rules.engine.state import Memo, replace
 from app.rules.ichigo.data_load import load, phase_names
 
 SIDES = ("japanese", "allied")
@@ -125,14 +125,21 @@ class State(Memo):
 
     def at(self, h: str) -> list[Unit]:
         """Units in h, by id (dict order is not stable across snapshots: canonical JSON sorts keys)."""
-        return sorted((u for u in self.units.values() if u.on_map and u.hex == h), key=lambda u: u.id)
+        return list(self.memo(("at",), self._by_hex).get(h, ()))
+
+    def _by_hex(self) -> dict[str, tuple[Unit, ...]]:
+        """The units on the map by hex, by id (once per state: the list of legal orders asks hundreds of times)."""
+        out: dict[str, list[Unit]] = {}
+        for u in self.on_map():
+            out.setdefault(u.hex, []).append(u)
+        return {h: tuple(units) for h, units in out.items()}
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return sorted((u for u in self.units.values() if u.on_map and (side is None or u.side == side)),
-                      key=lambda u: u.id)
+        return list(self.memo(("on map", side), lambda: tuple(sorted(
+            (u for u in self.units.values() if u.on_map and (side is None or u.side == side)), key=lambda u: u.id))))
 
     def occupied(self, side: str) -> frozenset[str]:
-        return frozenset(u.hex for u in self.on_map(side))
+        return self.memo(("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
 
     def controller(self, h: str) -> str:
         return "japanese" if h in self.jp_control else "allied"

@@ -33,8 +33,8 @@ def ezoc(state: State, side: str) -> frozenset[str]:
                       lambda: frozenset(str(h) for h in enemy_zoc(d.map, state.positions(), side, d.zoc)))
 
 
-def neighbours(d: GameData, hex_label: str) -> list[str]:
-    return [str(h) for h in d.map.neighbours(H(hex_label))]
+def neighbours(d: GameData, hex_label: str) -> tuple[str, ...]:
+    return d.map.neighbour_labels(hex_label)
 
 
 def adjacent_to_enemy(state: State, side: str, hex_label: str) -> bool:

@@ -99,7 +99,12 @@ def _units(state: State, ids) -> tuple[tuple[str, str], ...]:
 
 
 def fewest_to_eliminate(state: State, side: str, h: str) -> int:
-    """SNC 6.0, 6.2: the fewest of `side`'s units in `h` whose elimination brings it within the limits."""
+    """SNC 6.0, 6.2: the fewest of `side`'s units in `h` whose elimination brings it within the limits (once per
+    position: the prompt and the list of legal orders both ask)."""
+    return state.memo(("fewest to eliminate", side, h), lambda: _fewest_to_eliminate(state, side, h))
+
+
+def _fewest_to_eliminate(state: State, side: str, h: str) -> int:
     mf = state.data.params["game"]["mobile_mf"]
     mine = [u for u in state.at(h) if u.side == side]
     for k in range(1, len(mine) + 1):
@@ -136,20 +141,17 @@ MAX_CHOICES = 12   # allocations of losses, sets of units to eliminate
 
 
 def _move_candidates(state: State, side: str) -> Iterator[dict]:
-    """The stack under way, else every unit that has not moved (in the Reinforcement Phase, those placed in their
-    listed hex: 8.2); each unit's nearest destinations first (by MP, then label). (9.0 would also let another unit
-    move while a stack is under way, ending its move; the list leaves that out: offered to the random player, it
-    broke up every stack's move and its games ended in a GT or two by 4.2.)"""
-    groups = [list(state.mover)] if state.mover else [[u.id] for u in state.on_map(side)
-                                                       if not (u.static or u.done)]
+    """The stack under way, then every unit that has not moved (9.0: moving another ends the stack's move; in the
+    Reinforcement Phase, those placed in their listed hex: 8.2); each unit's nearest destinations first (by MP,
+    then label)."""
+    groups = [list(state.mover)] if state.mover else []
+    groups += [[u.id] for u in state.on_map(side) if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover)]
     for group in groups:
         try:
             units = movement.may_move(state, side, group)
         except OrderError:  # the stack may not move on now: no destination of it would be accepted
             continue
-        cost = {str(h): mp for h, mp in movement.reach_of(state, side, units).cost.items()}
-        nearest = sorted(movement.destinations(state, side, units), key=lambda h: (cost[h], h))
-        for dest in nearest[:MAX_PER_UNIT]:
+        for dest in movement.nearest_destinations(state, side, units)[:MAX_PER_UNIT]:
             yield {"units": group, "to": dest, "via": []}
 
 
@@ -263,28 +265,25 @@ def _place_candidates(state: State, side: str) -> Iterator[dict]:
 def _rail_candidates(state: State, side: str) -> Iterator[dict]:
     """SNC 8.2 b): every reinforcement due (not a returning elite) to a railroad hex it may be placed on, one per
     unit: the first such hex (the list shows who may come by rail; any such hex takes any of them)."""
-    hexes = _rail_hexes(state)
-    if not hexes:
-        return
-    for u in reinforcements.due(state, side):
-        if u.status != "returning":
-            yield {"units": [u.id], "hex": hexes[0]}
+    due = [u for u in reinforcements.due(state, side) if u.status != "returning"]
+    first = _first_rail_hex(state) if due else None
+    for u in due if first is not None else ():
+        yield {"units": [u.id], "hex": first}
 
 
-def _rail_hexes(state: State) -> list[str]:
-    """SNC 8.2 b), 9.5.2: the railroad hexes a reinforcement may be placed on now."""
-    def compute() -> list[str]:
+def _first_rail_hex(state: State) -> str | None:
+    """SNC 8.2 b), 9.5.2: the first railroad hex (by label) a reinforcement may be placed on now, if any."""
+    def compute() -> str | None:
         to_edge, from_origin = reinforcements.rail_links(state)
-        out = []
         for h in sorted(str(x) for x in to_edge & from_origin):
             try:
                 reinforcements.check_rail_hex(state, h)
             except OrderError:
                 continue
-            out.append(h)
-        return out
+            return h
+        return None
 
-    return state.memo(("rail hexes",), compute)
+    return state.memo(("first rail hex",), compute)
 
 
 def _land_candidates(state: State, side: str) -> Iterator[dict]:
