@@ -12,8 +12,9 @@ import pytest
 
 from app.events.dice import RecordedDice
 from app.events.registry import decode
-from app.rules import catalog
+from app.rules import catalog, legal
 from app.rules.base import Command, NotARuleSet
+from app.rules.engine import state as engine_state
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
 from app.rules.engine.game import Game
@@ -21,6 +22,7 @@ from app.rules.engine.state import SequencedState
 from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
 from app.rules.errors import IllegalOrder, InvalidOrder
+from app.rules.kernel.hexgrid import Hex
 from app.rules.skirmish import GAME as SKIRMISH
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,6 +145,25 @@ def test_legal_orders_are_the_candidates_the_decider_accepts():
                                           {"order": "add 2", "action": "add", "case": "T 1"},
                                           {"order": "roll", "action": "roll", "case": "T 2"}]
     assert TOY.legal_orders(s, "blue") == []
+
+
+def test_the_list_by_kind_gives_each_kind_its_syntax_case_and_accepted_orders_in_the_step_s_order():
+    s = TOY.initial_state("one", {})
+    kinds = legal.by_kind(TOY, s, "red")
+    assert [(k["action"], k["syntax"], k["case"], [o["order"] for o in k["orders"]], k["count"], k["unchecked"])
+            for k in kinds] == [("add", "add N", "T 1", ["add 1", "add 2"], None, 0), ("roll", "roll", "T 2",
+                                                                                        ["roll"], None, 0)]
+    assert legal.by_kind(TOY, s, "blue") == []
+
+
+def test_a_state_copied_with_changes_is_the_one_dataclasses_replace_makes():
+    s = TOY.initial_state("one", {})
+    fast = engine_state.replace(s, total=4)
+    assert fast == dataclasses.replace(s, total=4) and fast.data is s.data and s.total == 0
+    with pytest.raises(TypeError, match="no field 'totl'"):
+        engine_state.replace(s, totl=4)
+    moved = engine_state.replace(Hex(1, 2), row=3)  # a class with a __post_init__ (its hash) is built again
+    assert moved == Hex(1, 3) and hash(moved) == hash(Hex(1, 3)) and {moved: 1}[Hex(1, 3)] == 1
 
 
 def test_every_legal_skirmish_order_is_accepted_and_nothing_else_offered_is():
