@@ -244,34 +244,8 @@ def test_an_order_reads_its_slots_against_the_state_and_names_every_default():
     assert table.prompt(Holding()).actions[0].syntax == "give UNITS [bonus N] [twice]"
 
 
-@dataclass(frozen=True)
-class Noted:
-    """A toy event the game's prepare_event completes from the state it meets."""
-
-    total: int = -1
-
-    def apply(self, state):
-        return state
-
-    def describe(self):
-        return f"noted at {self.total}"
-
-
-def test_a_shorthand_is_written_out_and_an_event_completed_before_it_is_kept():
-    class Noting(Step):
-        name = "counting"
-
-        @order("note", "T 5")
-        def note(self, d: Decision):
-            d.emit(Noted())
-
-    table = StatesTable([Noting()], "T 0", shorthand=lambda text: "note" if text.strip() == "n" else text)
-    game = Game(name="noting", title="t", version="1", sides=("red", "blue"), scenarios={"s": "s"},
-                sequence_case="T 0", table=table, state_type=Tally, load_data=lambda options: None,
-                start=lambda data, scenario, options: Tally(step="counting", side="red", total=4),
-                view=lambda state, side: {},
-                prepare_event=lambda state, event: replace(event, total=state.total))
-    state = game.initial_state("s", {})
-    command = game.parse("n", "red", state)
-    assert command == Command("red", "note", {})
-    assert game.decide(state, command, RecordedDice(0, recorded=[])) == [Noted(4)]
+def test_a_shorthand_is_written_out_before_an_order_is_read():
+    table = StatesTable([Counting()], "T 0", shorthand=lambda text: "add 1" if text.strip() == "a" else text)
+    state = TOY.initial_state("one", {})
+    assert table.parse("a", "red", state) == Command("red", "add", {"n": 1})
+    assert table.parse("add 2", "red", state) == Command("red", "add", {"n": 2})

@@ -46,8 +46,6 @@ class Game:
     # text, reason), the first its default; and the sides the server plays unless a game's creator says otherwise
     policies: Mapping[str, Callable] = field(default_factory=dict)
     automated_seats: tuple[str, ...] = ()
-    # completes an event from the state it meets before it is kept, prepare_event(state, event) -> event (SNC 6.3)
-    prepare_event: Callable[[Any, Any], Any] | None = None
     # played_under(state, version) -> state: a game created under an older rules version decided as it was played
     # (app/rules/base.py); None: every game is decided by the current rules
     played_under: Callable[[Any, str], Any] | None = None
@@ -101,7 +99,7 @@ class Game:
 
     def decide(self, state: Any, command: Command, dice) -> list:
         order = self.table.handler(state, command)
-        d = Decision(state, command.side, dice, self.evolve, self.prepare_event)
+        d = Decision(state, command.side, dice, self.evolve)
         order.handler(d, **command.args)
         # what follows every accepted order (sudden death) never refuses it: a probe asking only whether the
         # order is accepted (app/rules/legal.py) has its answer here

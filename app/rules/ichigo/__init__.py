@@ -26,6 +26,7 @@ GAME = Game(
     title="Operation Ichi-Go (Against the Odds, 2020)",
     # 2: FG/KA deploy at the Formosa landing, the Allies choose the displacement hex (E3, E10)
     # 3: a battle names only the attackers still in it after 11.27's flips (E15); older games decided as played
+    #    (snapshots are keyed by the version: those of version 2, saved in a shape of their own, are not read)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},
@@ -41,5 +42,4 @@ GAME = Game(
             "losses": lambda event, state: summary.losses(event)},
     played_under=played_under,
     phrases={PhaseEnded: events.describe_phase_end},
-    snapshot_format=3,  # 2: the engine's saved state ({"options", "state"}); 3: its units as ordered pairs
 )

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
-from app.rules.snc import common, events, fog, position, sequence, summary, view
+from app.rules.snc import events, fog, position, sequence, summary, view
 from app.rules.snc.state import RULES_VERSION, SIDES, State
 
 
@@ -38,7 +38,6 @@ GAME = Game(
     after_order=sequence.after_order,
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses},
-    prepare_event=common.mark_revealed,
     played_under=played_under,
     phrases={PhaseEnded: events.describe_phase_end},
     snapshot_format=3,  # 2: the engine's saved state ({"options", "state"}); 3: its units as ordered pairs

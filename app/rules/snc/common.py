@@ -15,7 +15,8 @@ H = Hex.parse
 
 def mark_revealed(state: State, e):
     """SNC 6.3: the attacker sees beneath the defending stack once he resolves the attack; a defender's loss or
-    retreat in an open battle is marked as seen by the attacker (the fog-of-war filter, fog.py, reads it)."""
+    retreat in an open battle is marked as seen by the attacker (the fog-of-war filter, fog.py, reads it). Every
+    step loss and retreat is emitted through here (combat.py), from the state it meets."""
     b = state.battle
     if b is None or not isinstance(e, ev.StepsLost | ev.UnitsRetreated) or not e.units:
         return e
