@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.events import backends, dice
-from app.events.store import EventStore, default_db_path  # noqa: F401 - the command line's default, re-exported
+from app.events.interface import Store
+from app.events.store import default_db_path  # noqa: F401 - the command line's default, re-exported
 from app.projections import history, replay, textmap
 from app.projections import state as projection
 from app.rules import legal
@@ -33,10 +34,10 @@ class Console:
     def __init__(self, db_path: str, busy_timeout: float = 30.0):
         self.db_path = db_path
         self._busy_timeout = busy_timeout
-        self._opened: EventStore | None = None
+        self._opened: Store | None = None
 
     @property
-    def _store(self) -> EventStore:
+    def _store(self) -> Store:
         if self._opened is None:
             self._opened = backends.open_store(self.db_path, busy_timeout=self._busy_timeout)
         return self._opened
