@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from app.rules.base import Candidate, Command, Rules, has_preview, optional
@@ -74,9 +75,10 @@ def by_kind(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dic
     """The concrete orders `side` may give now, each accepted by the decider, by kind in the order the step
     offers them: {"action", "syntax", "case", "help", "orders", "subjects", "count", "unchecked"}. "orders" names
     every subject first (each unit that may be placed, moved, brought in, each hex that may be attacked: its
-    first accepted order), then more choices, each subject's next in turn, kind by kind, up to `limit` orders in
-    all; "count" is how many `subjects` ("units", "hexes"; None where a count says nothing) the kind may still
-    be given to, "unchecked" how many of its candidates were left untried. The turn email lays this out."""
+    first accepted order), then more choices, one of each kind in turn (so a kind of many subjects, the moves,
+    leaves room for the variants of an attack), each kind's subjects in turn, up to `limit` orders in all;
+    "count" is how many `subjects` ("units", "hexes"; None where a count says nothing) the kind may still be
+    given to, "unchecked" how many of its candidates were left untried. The turn email lays this out."""
     actions = {a.name: a for a in rules.prompt(state).actions}
     queues: dict[str, dict[tuple, deque[Candidate]]] = {}
     for c in candidates(rules, state, side):
@@ -98,11 +100,17 @@ def by_kind(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dic
             while queue and not take(name, subject, queue):
                 pass
     listed = sum(len(k["orders"]) for k in kinds.values())
-    for name, subjects in queues.items():  # then each subject's next choice in turn, up to the limit
-        while listed < limit and any(subjects.values()):
-            for subject, queue in subjects.items():
-                if listed < limit and queue and take(name, subject, queue):
+    turns = {name: _in_turn(subjects) for name, subjects in queues.items()}
+    while listed < limit and turns:  # then more choices: one of each kind in turn, its subjects in turn
+        for name in list(turns):
+            for subject, queue in turns[name]:
+                if take(name, subject, queue):
                     listed += 1
+                    break
+            else:
+                del turns[name]
+            if listed >= limit:
+                break
     out = []
     for name, kind in kinds.items():
         if not kind["orders"]:
@@ -114,6 +122,14 @@ def by_kind(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dic
                     "orders": kind["orders"], "subjects": noun, "count": len(kind["subjects"]) if noun else None,
                     "unchecked": sum(len(q) for q in queues[name].values())})
     return out
+
+
+def _in_turn(subjects: dict[tuple, deque]) -> Iterator[tuple[tuple, deque]]:
+    """The subjects of one kind with candidates left, each in turn, round and round until none has any."""
+    while any(subjects.values()):
+        for subject, queue in subjects.items():
+            if queue:
+                yield subject, queue
 
 
 def legal_orders(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dict]:
