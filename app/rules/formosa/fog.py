@@ -35,7 +35,7 @@ def _hidden_from(event, side: str) -> set[str]:
 def _order_hidden(text: str, side: str) -> bool:
     """An order of the other side that names a unit this side may not read, or plans its air missions (16.1)."""
     words = text.split()
-    if words and words[0].lower() == "assign":
+    if words and words[0].lower() in ("assign", "plan"):
         return True
     if side == "japanese":
         return bool(words) and words[0].lower() in _ALLIED_DISPLAY_VERBS
