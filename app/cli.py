@@ -316,9 +316,11 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
         taken = {c: n for c, n in result["odds"]["by_side"][s].items() if n} or "-"
         lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at {taken}; luck {luck['score']:+.2f} "
                      f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f})")
-    if result.get("score"):
-        by_turn = ", ".join(f"{t}: {v}" for t, v in result["score"]["by_turn"].items())
-        lines.append(f"  {result['score']['name']} at the end of each turn: {by_turn}")
+    score = result.get("score")  # one running total, or one per side (Formosa's victory points)
+    rows = ({"": score["by_turn"]} if "by_turn" in score else score["by_side"]) if score else {}
+    for who, by_turn in rows.items():
+        turns = ", ".join(f"{t}: {v}" for t, v in by_turn.items())
+        lines.append(f"  {score['name']}{f' ({who})' if who else ''} at the end of each turn: {turns}")
     if out_dir:
         lines.append(f"  wrote {out_dir}/analysis.json and charts")
     emit(as_json, result, "\n".join(lines))

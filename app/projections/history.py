@@ -54,6 +54,12 @@ def describe(rules: Rules, event: StoredEvent) -> str:
 DISPUTE_TYPES = ("core.DisputeRaised", "core.DisputeAnswered")
 
 
+def taken_back(event: StoredEvent, retracted: frozenset[int]) -> bool:
+    """Whether a retraction took this event back: one in a retracted span, but never a dispute's own events (they
+    stand, and say what was disputed and how it was settled: docs/play-by-email.md, "Disputes are events")."""
+    return event.seq in retracted and event.type not in DISPUTE_TYPES
+
+
 ALL_SIDES = object()
 
 
@@ -72,7 +78,7 @@ def lines(rules: Rules, events: list[StoredEvent], retracted: frozenset[int] = f
             if isinstance(seen, str):
                 text = seen
         row = {"seq": e.seq, "at": e.at, "actor": e.actor, "type": e.type, "text": text,
-               "retracted": e.seq in retracted and e.type not in DISPUTE_TYPES}  # a dispute is never undone
+               "retracted": taken_back(e, retracted)}
         if row["retracted"]:
             row["text"] = "[retracted] " + text
         out.append(row)

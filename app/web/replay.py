@@ -393,9 +393,11 @@ def map_svg(game_id: str, seq: int):
 
 
 @data.route("/<game_id>/analysis.json", methods=["GET"])
-@data.response(200, description="losses per turn, victory hexes, odds taken and die-roll luck per side")
+@data.response(200, description="losses per turn, victory hexes, the game's score, odds taken and die-roll luck per "
+                                "side, and `charts`: each chart's name and title (or why it is left out)")
 @_json_doc({"type": "object", "additionalProperties": True},
-           "losses per turn, victory hexes, odds taken and die-roll luck per side")
+           "losses per turn, victory hexes, the game's score, odds taken and die-roll luck per side, and `charts`: "
+           "each chart's name and title (or why it is left out)")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def analysis_json(game_id: str):
@@ -406,7 +408,7 @@ def analysis_json(game_id: str):
 
 
 @data.route("/<game_id>/charts/<name>.svg", methods=["GET"])
-@data.response(200, SVG, description="a chart of the analysis: losses, odds, luck or control",
+@data.response(200, SVG, description="a chart of the analysis that analysis.json's `charts` lists as drawn",
                content_type="image/svg+xml")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)

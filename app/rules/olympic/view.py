@@ -31,8 +31,17 @@ def view(state: State, side: str | None) -> dict:
         "units": [{"id": u.id, "side": u.side, "hex": u.hex, "strength": u.strength,
                    "steps": 1 if u.status in ("map", "pool") else 0, "status": u.status,
                    "at_sea": state.at_sea(u), "released": u.released if u.side == "japanese" else None,
-                   "returns_on": u.returns_on} for _, u in sorted(state.units.items())],
+                   "returns_on": u.returns_on, **_counter(data.unit(u.id), u.strength)}
+                  for _, u in sorted(state.units.items())],
     }
+
+
+def _counter(spec, strength: int) -> dict:
+    """What the counter prints (data/units.toml): its nation, arm and size (every American unit is a regiment),
+    and its combat strength - movement allowance."""
+    return {"name": spec.name, "nation": "us" if spec.side == "american" else "japanese", "type": spec.arm,
+            "size": spec.size or ("regiment" if spec.side == "american" else ""),
+            "factors": f"{strength}-{spec.movement}"}
 
 
 def game_map(state: State) -> GameMap:
@@ -58,7 +67,8 @@ def combat_summary(event, state: State | None) -> dict | None:
             "attack": event.attack, "defence": event.defence, "odds": f"{event.differential:+d}",
             "column": event.column, "shifts": [], "roll": event.die, "result": event.result,
             "losses": {attacker: "all" if code == "Ae" else 0, defender: "all" if code in ("De", "Ex") else 0},
-            "distribution": distribution, "case": "Olympic 8.8", "reason": event.reason}
+            "distribution": distribution, "case": "Olympic 8.8", "reason": event.reason,
+            "columns": [c.label for c in data.crt.columns()]}
 
 
 def preview(state: State, command: Command) -> dict:
