@@ -20,7 +20,7 @@ from app.projections import analysis, render, replay
 from app.projections import state as projection
 from app.projections.state import fold
 from app.service import games
-from app.service.pbem import Pbem, Seat
+from app.service.application import Application, Seat
 from tests.outbox import Outbox
 
 
@@ -60,30 +60,30 @@ def played_through_service(path: str, rules: str, emails: dict[str, str], game_i
     `play(submit)` through the service, turn emails kept: the same game every run (the dice mix the server seed and
     the game id); snapshots keep each load short. Returns (pbem, game id, outbox, play's result)."""
     outbox = Outbox()
-    pbem = Pbem(EventStore(path), MailConfig(orders_address="orders@x.example"), outbox)
+    pbem = Application(EventStore(path), MailConfig(orders_address="orders@x.example"), outbox)
     with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
             mock.patch.object(games, "new_game_id", lambda store: game_id), \
             mock.patch.object(projection, "SNAPSHOT_EVERY", 20):
-        pbem.create(rules, emails, scenario, options=options)
+        pbem.setup.create(rules, emails, scenario, options=options)
         seats = {s: Seat(game_id, s, e) for s, e in emails.items()}
         for seat in seats.values():
-            pbem.join(seat, seat.seat)
-        result = play(lambda side, text: pbem.submit(seats[side], text).state.game)
+            pbem.setup.join(seat, seat.seat)
+        result = play(lambda side, text: pbem.orders.submit(seats[side], text).state.game)
     return pbem, game_id, outbox, result
 
 
-def check_every_channel(pbem: Pbem, game_id: str, named: Callable[[str], set[str]], outbox) -> set[tuple]:
+def check_every_channel(pbem: Application, game_id: str, named: Callable[[str], set[str]], outbox) -> set[tuple]:
     """Assert no leak in any channel, for each side; returns the (side, event type) pairs of history lines
     checked."""
     store = pbem.store
-    rules = pbem._rules(game_id)
+    rules = pbem.reads.rules_of(game_id)
     events = list(store.events(game_id))
-    members = pbem.members(game_id)
+    members = pbem.seats.members(game_id)
     checked = set()
     for side in rules.sides:
         seat = Seat(game_id, side, members[side]["email"])
-        rows = {r["seq"]: r["text"] for r in pbem.history_rows(seat)}
-        lines, whole = pbem.export(seat)
+        rows = {r["seq"]: r["text"] for r in pbem.reads.history_rows(seat)}
+        lines, whole = pbem.reads.export(seat)
         assert not whole, "the game is over: nothing is hidden any more, there is nothing to check"
         exported = {r["seq"]: json.dumps(r) for r in map(json.loads, lines[1:])}
         rep = replay.build(store, game_id, side)

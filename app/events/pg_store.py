@@ -495,6 +495,61 @@ class PgEventStore:
         self._q("INSERT INTO pbem_messages (message_id, game_id, received_at, outcome) VALUES (%s, %s, %s, %s) "
                 "ON CONFLICT (message_id) DO NOTHING", [message_id, game_id, utc_now(), outcome])
 
+    # -- reactions (app/service/reactions.py): subscribers' positions, held invitations, answers kept -------
+    def reaction_position(self, subscriber: str, game_id: str) -> int:
+        """The last event of `game_id` that `subscriber` has reacted to, locked (FOR UPDATE) in the caller's
+        transaction until the new position commits with the subscriber's outputs: two runners (the sender
+        processes of several `serve`s, `tick`) never react to one event twice. The game's row is held too (FOR
+        SHARE): a reaction and an append to that game do not overlap (an undo checks what was seen after its
+        append). A game without a position starts at its fork point or 0."""
+        start = self._q("SELECT coalesce(parent_seq, 0) AS start FROM games WHERE id = %s FOR SHARE",
+                        [game_id]).fetchone()
+        if start is None:
+            raise UnknownGame(game_id)
+        self._q("INSERT INTO reaction_positions (subscriber, game_id, seq) VALUES (%s, %s, %s) "
+                "ON CONFLICT (subscriber, game_id) DO NOTHING", [subscriber, game_id, start["start"]])
+        return self._q("SELECT seq FROM reaction_positions WHERE subscriber = %s AND game_id = %s FOR UPDATE",
+                       [subscriber, game_id]).fetchone()["seq"]
+
+    def set_reaction_position(self, subscriber: str, game_id: str, seq: int) -> None:
+        with self._write_lock():
+            self._q("INSERT INTO reaction_positions (subscriber, game_id, seq) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (subscriber, game_id) DO UPDATE SET seq = excluded.seq", [subscriber, game_id, seq])
+
+    def reactions_behind(self, subscribers: list[str], games: list[str] | None = None) -> list[str]:
+        """The games (of `games` only, if given) whose stream goes past some subscriber's position, oldest first."""
+        only = "" if games is None else " WHERE g.id = ANY(%s)"
+        heads = self._q("SELECT g.id, coalesce(g.parent_seq, 0) AS start, (SELECT max(seq) FROM events e "
+                        f"WHERE e.game_id = g.id) AS head FROM games g{only} ORDER BY g.created_at, g.id",
+                        None if games is None else [list(games)]).fetchall()
+        marks = {(r["subscriber"], r["game_id"]): r["seq"] for r in self._q(
+            "SELECT * FROM reaction_positions WHERE subscriber = ANY(%s)", [list(subscribers)]).fetchall()}
+        return [g["id"] for g in heads if any((g["head"] or 0) > marks.get((s, g["id"]), g["start"])
+                                              for s in subscribers)]
+
+    def hold_invitations(self, game_id: str, tokens: dict[str, str]) -> None:
+        """Keep a new game's raw tokens (seat -> token) until its invitations are queued (`take_invitations`)."""
+        with self._write_lock():
+            for seat, token in tokens.items():
+                self._q("INSERT INTO pending_invitations (game_id, seat, token) VALUES (%s, %s, %s)",
+                        [game_id, seat, token])
+
+    def take_invitations(self, game_id: str) -> dict[str, str]:
+        """The raw tokens held for `game_id` (seat -> token), deleted in the caller's transaction."""
+        with self._write_lock():
+            rows = self._q("DELETE FROM pending_invitations WHERE game_id = %s RETURNING seat, token",
+                           [game_id]).fetchall()
+        return {r["seat"]: r["token"] for r in rows}
+
+    def keep_answer(self, message_id: str, answer: dict) -> None:
+        """The answer an incoming message got, in the transaction that processed it."""
+        self._q("INSERT INTO message_answers (message_id, answer) VALUES (%s, %s) ON CONFLICT (message_id) "
+                "DO NOTHING", [message_id, canonical_json(answer)])
+
+    def answer_of(self, message_id: str) -> dict | None:
+        row = self._q("SELECT answer FROM message_answers WHERE message_id = %s", [message_id]).fetchone()
+        return json.loads(row["answer"]) if row else None
+
     # -- snapshots (a cache) ----------------------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool:
         """Cache a folded state. A cache write that fails is skipped, never an error (inside a transaction it is

@@ -276,14 +276,17 @@ class EventStore:
                 return False  # the outermost lock commits, or rolls back everything
             try:
                 if exc_type is None:
+                    if not self.conn.in_transaction:  # SQLite rolled it back under a statement (full, I/O)
+                        raise StoreUnavailable("the database rolled the write back (the disk is full, or it could "
+                                               "not be written); nothing was written", "full")
                     try:
                         self.conn.execute("COMMIT")
                     except sqlite3.OperationalError as commit_error:
-                        self.conn.execute("ROLLBACK")
+                        _roll_back(self.conn)  # a failed COMMIT may have rolled back already: the cause is told
                         raise unavailable(commit_error) from commit_error
                     self.store._heads.update(self.store._new_heads)  # committed: the games' heads now
-                elif self.conn.in_transaction:
-                    self.conn.execute("ROLLBACK")
+                else:
+                    _roll_back(self.conn)
             finally:
                 self.store._new_heads.clear()
                 if self.queued is not None:
@@ -547,6 +550,61 @@ class EventStore:
             self.db.execute("INSERT OR IGNORE INTO pbem_messages (message_id, game_id, received_at, outcome) "
                             "VALUES (?, ?, ?, ?)", [message_id, game_id, utc_now(), outcome])
 
+    # -- reactions (app/service/reactions.py): subscribers' positions, held invitations, answers kept -------
+    def reaction_position(self, subscriber: str, game_id: str) -> int:
+        """The last event of `game_id` that `subscriber` has reacted to; inside the caller's write transaction,
+        which holds it (SQLite's one writer) until the new position commits with the subscriber's outputs. A game
+        without a position starts at its fork point (a fork's copied events were its parent's) or 0."""
+        row = self.db.execute("SELECT seq FROM reaction_positions WHERE subscriber = ? AND game_id = ?",
+                              [subscriber, game_id]).fetchone()
+        if row is not None:
+            return row[0]
+        start = self.db.execute("SELECT coalesce(parent_seq, 0) FROM games WHERE id = ?", [game_id]).fetchone()
+        if start is None:
+            raise UnknownGame(game_id)
+        return start[0]
+
+    def set_reaction_position(self, subscriber: str, game_id: str, seq: int) -> None:
+        with self._write_lock():
+            self.db.execute("INSERT INTO reaction_positions (subscriber, game_id, seq) VALUES (?, ?, ?) "
+                            "ON CONFLICT (subscriber, game_id) DO UPDATE SET seq = excluded.seq",
+                            [subscriber, game_id, seq])
+
+    def reactions_behind(self, subscribers: list[str], games: list[str] | None = None) -> list[str]:
+        """The games (of `games` only, if given) whose stream goes past some subscriber's position, oldest first."""
+        only = "" if games is None else f" WHERE g.id IN ({', '.join('?' * len(games))})"
+        heads = self._rows("SELECT g.id, coalesce(g.parent_seq, 0) AS start, (SELECT max(seq) FROM events e "
+                           f"WHERE e.game_id = g.id) AS head FROM games g{only} ORDER BY g.rowid", games or [])
+        marks = {(r["subscriber"], r["game_id"]): r["seq"] for r in self._rows(
+            f"SELECT * FROM reaction_positions WHERE subscriber IN ({', '.join('?' * len(subscribers))})",
+            subscribers)}
+        return [g["id"] for g in heads if any((g["head"] or 0) > marks.get((s, g["id"]), g["start"])
+                                              for s in subscribers)]
+
+    def hold_invitations(self, game_id: str, tokens: dict[str, str]) -> None:
+        """Keep a new game's raw tokens (seat -> token) until its invitations are queued (`take_invitations`)."""
+        with self._write_lock():
+            self.db.executemany("INSERT INTO pending_invitations (game_id, seat, token) VALUES (?, ?, ?)",
+                                [(game_id, seat, token) for seat, token in tokens.items()])
+
+    def take_invitations(self, game_id: str) -> dict[str, str]:
+        """The raw tokens held for `game_id` (seat -> token), deleted in the caller's transaction."""
+        with self._write_lock():
+            held = dict(self.db.execute("SELECT seat, token FROM pending_invitations WHERE game_id = ?",
+                                        [game_id]).fetchall())
+            self.db.execute("DELETE FROM pending_invitations WHERE game_id = ?", [game_id])
+        return held
+
+    def keep_answer(self, message_id: str, answer: dict) -> None:
+        """The answer an incoming message got, in the transaction that processed it."""
+        with self._write_lock():
+            self.db.execute("INSERT OR IGNORE INTO message_answers (message_id, answer) VALUES (?, ?)",
+                            [message_id, canonical_json(answer)])
+
+    def answer_of(self, message_id: str) -> dict | None:
+        row = self.db.execute("SELECT answer FROM message_answers WHERE message_id = ?", [message_id]).fetchone()
+        return json.loads(row[0]) if row else None
+
     # -- snapshots (a cache) ----------------------------------------------------------------------------
     def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool:
         """Cache a folded state. A cache write that fails (disk full, locked) is skipped, never an error:
@@ -555,7 +613,9 @@ class EventStore:
             self.db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, rules_version, state) "
                             "VALUES (?, ?, ?, ?)", [game_id, seq, rules_version, canonical_json(state)])
             return True
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
+            if self._lock_depth and not self.db.in_transaction:  # the failure took the caller's transaction with it
+                raise unavailable(exc) from exc
             return False
 
     def latest_snapshot(self, game_id: str, at_or_before: int, rules_version: str) -> tuple[int, dict] | None:
@@ -642,6 +702,16 @@ def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     if "full" in text:
         return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
     return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    """Roll back what is left of a transaction. SQLite rolls one back by itself when a statement or the COMMIT fails
+    with a full disk or an I/O error: a ROLLBACK then would fail ("no transaction is active") and hide the cause."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass  # the connection's transaction ended with the error being raised; that error is the one told
 
 
 def _column(name: str) -> str:

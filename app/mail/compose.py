@@ -1,6 +1,6 @@
 """Outgoing emails: headers, attachments and the reply instructions. Everything about the game in them comes from
-the service already filtered through the rule set's `view(state, side)` and the per-side history filter (its texts
-are laid out by app/service/mailing.py): this module only wraps them."""
+the service already filtered through the rule set's `view(state, side)` and the per-side history filter (a turn
+email's parts are laid out by app/mail/layout.py): this module wraps them."""
 from __future__ import annotations
 
 from email.message import EmailMessage

@@ -41,6 +41,8 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"events {body.from_seq}-{body.to_seq} retracted by {body.by}: {body.reason}"
     if isinstance(body, core.DisputeRaised):
         return f"{body.side} disputes event {body.order_seq} (dispute {body.dispute}): {body.reason}"
+    if isinstance(body, core.DeadlinePassed):
+        return f"{body.side}'s move deadline passed (due {body.due}): {body.note or body.action}"
     if isinstance(body, core.DisputeAnswered):
         return f"dispute {body.dispute} {body.status} by {body.by}" + (f": {body.note}" if body.note else "")
     return rules.describe(body)

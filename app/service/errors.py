@@ -6,11 +6,11 @@ from app.events.store import BackendError, Conflict, StoreError, StoreUnavailabl
 from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from app.service.games import EngineFault, GameError
+from app.service.games import EngineFault, GameError, Unreadable
 
 __all__ = ["AccessDenied", "AmbiguousOrder", "BackendError", "Conflict", "EngineFault", "GameError", "IllegalOrder",
            "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "StoreError",
-           "StoreUnavailable", "UnknownGame", "UnknownRules", "unavailable"]
+           "StoreUnavailable", "UnknownGame", "UnknownRules", "Unreadable", "unavailable"]
 
 
 class AccessDenied(Exception):

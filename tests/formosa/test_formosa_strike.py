@@ -284,7 +284,7 @@ def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tm
     import json
 
     from app.projections import replay
-    from app.service.pbem import Seat
+    from app.service.application import Seat
     from tests.fogcheck import all_text, played_through_service
 
     emails = {"japanese": "j@x.example", "allied": "a@x.example"}
@@ -318,7 +318,7 @@ def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tm
 
     def channels(side: str) -> list[str]:
         seat = Seat(game_id, side, emails[side])
-        texts = [r["text"] for r in pbem.history_rows(seat)] + pbem.export(seat)[0]
+        texts = [r["text"] for r in pbem.reads.history_rows(seat)] + pbem.reads.export(seat)[0]
         for frame in replay.build(pbem.store, game_id, side).frames:
             texts += [frame.text, json.dumps(frame.view)]
         return texts + [all_text(m) for m in outbox.sent if m["To"] == emails[side]]
@@ -327,6 +327,6 @@ def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tm
     for told in (secret, "2 points to air-superiority", '"japanese": {'):
         assert told not in allied, told
     assert secret in "\n".join(channels("japanese"))  # the check reads the channels the plan is in
-    pbem.submit(Seat(game_id, "allied", emails["allied"]), "end")
+    pbem.orders.submit(Seat(game_id, "allied", emails["allied"]), "end")
     assert "1 kamikaze" in "\n".join(channels("allied"))  # 16.1 Strike Reveal Phase
     pbem.store.close()

@@ -22,8 +22,8 @@ from app.mail import inbound
 from app.mail.transport import MailConfig
 from app.rules.errors import OrderError
 from app.service import games, transfer
+from app.service.application import Application
 from app.service.demo import SKIRMISH_OPENING
-from app.service.pbem import Pbem
 from tests.outbox import Outbox
 
 
@@ -301,15 +301,15 @@ EMAIL_MESSAGE_INPUTS = {
 }
 
 
-def mail_world(path: str) -> tuple[Pbem, str, dict, Outbox]:
+def mail_world(path: str) -> tuple[Application, str, dict, Outbox]:
     store = open_store(path)
     outbox = Outbox()
-    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example"), outbox)
-    game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
+    pbem = Application(store, MailConfig(orders_address="orders@pbem.example"), outbox)
+    game_id, tokens = pbem.setup.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
     return pbem, game_id, tokens, outbox
 
 
-def _events(pbem: Pbem, game_id: str) -> list[tuple[int, str]]:
+def _events(pbem: Application, game_id: str) -> list[tuple[int, str]]:
     return [(e.seq, e.hash) for e in pbem.store.events(game_id)]
 
 
@@ -385,11 +385,11 @@ def mime_world(location: str, folder: Path):
     red's reply address (a real seat)."""
     pbem, game_id, tokens, outbox = mail_world(location)
     for side in ("red", "blue"):
-        pbem.join(pbem.authenticate(game_id, tokens[side]), side)
+        pbem.setup.join(pbem.seats.authenticate(game_id, tokens[side]), side)
     maildir = folder / "hostile.maildir"
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True, exist_ok=True)
-    return pbem, game_id, outbox, str(maildir), pbem.config.reply_address(game_id, pbem.reply_tag(game_id, "red"))
+    return pbem, game_id, outbox, str(maildir), pbem.config.reply_address(game_id, pbem.seats.reply_tag(game_id, "red"))
 
 
 def hostile_message(red_address: str, headers: dict, from_seat: bool, lines: list[str], charset: str,
@@ -515,7 +515,7 @@ def check_email_headers(world, headers: dict, lines: list[str], tagged: bool) ->
     """Hostile headers (encoded words with line breaks or NULs, unknown charsets, junk) on a message, from the
     seat's own reply address or not: ingest returns an answer, never raises; without a tag nothing is written."""
     pbem, game_id, _, _ = world
-    raw = ["From: red@x.example", f"To: orders+{game_id}." + (pbem.reply_tag(game_id, "red") if tagged else
+    raw = ["From: red@x.example", f"To: orders+{game_id}." + (pbem.seats.reply_tag(game_id, "red") if tagged else
                                                             "0" * 32) + "@pbem.example"]
     raw += [f"{k}: {v}" for k, v in headers.items() if k != "From"]
     text = ("\r\n".join(raw) + "\r\n\r\n" + "\r\n".join(lines) + "\r\n").encode("utf-8", "surrogateescape")

@@ -136,7 +136,7 @@ def test_wrong_or_missing_credentials_are_refused(world):
     page = client.get(f"/replay/{g}/")
     assert page.status_code == 401 and page.mimetype == "text/html" and b'name="token"' in page.data
     assert client.get(f"/replay/{g}/", headers=as_seat("f" * 32)).status_code == 403
-    key_one = app.extensions["hexledger_service"]().replay_key(g, "red")
+    key_one = app.extensions["hexledger_service"]().seats.replay_key(g, "red")
     client.set_cookie(COOKIE, key_one, path=f"/replay/{other}/")  # game one's key, offered to game two
     assert client.get(f"/replay/{other}/frames.json").status_code == 403
     assert client.get(f"/replay/{other}/?key={key_one}").status_code == 403
