@@ -44,6 +44,13 @@ class Context:
         return Application.open(self.db, MailConfig.from_env(), busy_timeout=self.busy_timeout)
 
 
+def invoked_as() -> str:
+    """How the user ran the command line, for the commands a hint suggests: `hexledger` (the installed command)
+    or `python cli.py` (a checkout's)."""
+    name = click.get_current_context().find_root().info_name or "hexledger"
+    return f"python {name}" if name.endswith(".py") else name
+
+
 def emit(as_json: bool, data, text: str) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
 
@@ -383,11 +390,10 @@ def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
 
     game_id, played = ctx.console.demo(rules_name)
     url = ctx.console.open_link(MailConfig.from_env(), game_id)
+    me = invoked_as()
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
-                      f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
-                      f"   |   python cli.py verify {game_id}",
-                      f"watch it in the browser ({ctx.console.whose_view(game_id)}): python cli.py serve, "
-                      f"then open {url}"])
+                      f"next: {me} show {game_id}   |   {me} log {game_id}   |   {me} verify {game_id}",
+                      f"watch it in the browser ({ctx.console.whose_view(game_id)}): {me} serve, then open {url}"])
     emit(as_json, {"game_id": game_id, "orders": played, "url": url}, text)
 
 
@@ -409,7 +415,7 @@ def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, brow
     url = ctx.console.open_link(MailConfig.from_env(), game, side, server)
     view = ctx.console.whose_view(game, side)
     emit(as_json, {"game_id": game, "view": side or "all", "url": url},
-         f"{url}\n  {game}, {view}; needs the server running: python cli.py serve")
+         f"{url}\n  {game}, {view}; needs the server running: {invoked_as()} serve")
     if browser:
         import webbrowser
 

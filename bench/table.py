@@ -33,13 +33,12 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "snc")]
 
 from app.events import dice  # noqa: E402
-from app.events.backends import open_store  # noqa: E402
+from app.events.backends import is_url, open_store  # noqa: E402
 from app.events.envelope import canonical_json  # noqa: E402
 from app.events.registry import decode_stored  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
@@ -50,9 +49,6 @@ from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
 from bench.writers import eventsourcing_pg_writers, together  # noqa: E402
-
-if TYPE_CHECKING:
-    from app.events.pg_store import PgEventStore
 
 SNC_DICE_SEED = "hexledger-bench-dice-seed"  # with orders chosen by random.Random(0): a full 12-turn SNC game
 WRITERS = 4
@@ -96,8 +92,8 @@ class Row:
 def appends_cpu(tmp: Path, commands: int) -> tuple[float, float]:
     """Commands (3 rows) per second at synchronous=NORMAL, no fsync: the store's CPU path vs raw sqlite3."""
     store = EventStore(str(tmp / f"cpu-{time.monotonic_ns()}.sqlite3"))
-    store.db.execute("PRAGMA synchronous=NORMAL")
-    store._sync = None  # the CPU path only: no fsync after the commit
+    store.db.conn.execute("PRAGMA synchronous=NORMAL")
+    store.db.group = None  # the CPU path only: no fsync after the commit
     game_id = store.create_game("g", "skirmish", "meeting", command_batch(0)[:1], None)[0].game_id
     seq = 1
     batches = [command_batch(i) for i in range(commands)]
@@ -208,7 +204,7 @@ def sync_ms(tmp: Path, times: int = 5) -> float:
     return statistics.median(took) * 1000
 
 
-def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, float, float]:
+def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
     """State at the head: from the in-memory cache (hit), from the latest snapshot (miss); the baseline is the
     bare query for the head row (raw sqlite3; on PostgreSQL, on the store's connection)."""
     projection.load(store, game_id)
@@ -219,8 +215,8 @@ def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, f
         projection.load(store, game_id)
 
     cold = median_ms(miss, repeat=10)
-    sqlite = isinstance(store, EventStore)
-    raw = sqlite3.connect(store.path) if sqlite else store.conn
+    sqlite = not is_url(store.path)
+    raw = sqlite3.connect(store.path) if sqlite else store.db.conn
     head = f"SELECT seq, hash FROM events WHERE game_id = {'?' if sqlite else '%s'} ORDER BY seq DESC LIMIT 1"
     query = median_ms(lambda: raw.execute(head, [game_id]).fetchone(), repeat=20)
     if sqlite:
@@ -228,13 +224,13 @@ def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, f
     return hit, cold, query
 
 
-def pg_bare_rebuild(store: PgEventStore, game_id: str):
+def pg_bare_rebuild(store: EventStore, game_id: str):
     """bench/store.py's bare_rebuild on PostgreSQL: SELECT, json.loads and fold, nothing else."""
     from psycopg.rows import tuple_row
 
     from app.rules.catalog import get_rules
 
-    with store.conn.cursor(row_factory=tuple_row) as cursor:
+    with store.db.conn.cursor(row_factory=tuple_row) as cursor:
         return bare_fold(get_rules("skirmish"), cursor.execute(
             "SELECT type, version, payload FROM events WHERE game_id = %s ORDER BY seq", [game_id]).fetchall())
 
@@ -285,7 +281,7 @@ def any_seq(store: EventStore, game_id: str, seqs: list[int]) -> tuple[float, fl
         projection.load(store, game_id, at)
 
     def bare(at: int):
-        return bare_fold(rules, store.db.execute(
+        return bare_fold(rules, store.db.conn.execute(
             "SELECT type, version, payload FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, at]))
 
     worst, worst_at = 0.0, seqs[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 GENESIS_HASH = "0" * 64
@@ -89,3 +90,48 @@ class StoredEvent:
     def sealed(cls, **fields: Any) -> StoredEvent:
         """Build an event and compute its hash from the other fields."""
         return cls(hash=sha256_hex(canonical_json(fields)), **fields)
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: its body is already encoded and validated (app.events.registry.encode)."""
+
+    type: str
+    version: int
+    payload: dict
+    actor: str
+    causation: int | None = None
+
+
+def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -> tuple[list[StoredEvent], list[str]]:
+    """`events` as the stream's next events after `after_seq` (whose hash is `prev_hash`), chained and sealed, one
+    time of writing for the batch, and their payloads as stored (canonical JSON, encoded once for the row and the
+    hash); every backend appends what this returns."""
+    at = utc_now()
+    sealed: list[StoredEvent] = []
+    payloads: list[str] = []
+    seq = after_seq
+    for new in events:
+        seq += 1
+        payload_json = canonical_json(new.payload)
+        hash_ = sha256_hex(envelope_json(game_id, seq, new.type, new.version, payload_json, new.actor, at,
+                                         new.causation, prev_hash))
+        sealed.append(StoredEvent(game_id, seq, new.type, new.version, new.payload, new.actor, at, new.causation,
+                                  prev_hash, hash_))
+        payloads.append(payload_json)
+        prev_hash = hash_
+    return sealed, payloads
+
+
+def utc_now() -> str:
+    return utc_text(datetime.now(UTC))
+
+
+def utc_parse(text: str) -> datetime:
+    """A time as the store (or an ISO 8601 clock reading) wrote it."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def utc_text(moment: datetime) -> str:
+    """A UTC time as the store writes it (ISO 8601, microseconds, Z): such texts sort as the times do."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")

@@ -11,7 +11,8 @@ import math
 from collections.abc import Iterable
 
 from app.events.envelope import StoredEvent, canonical_json
-from app.events.store import EventStore, StoreError, UnknownGame
+from app.events.interface import EventStreams
+from app.events.store import StoreError, UnknownGame
 from app.service.audit import verify
 from app.service.games import GameError
 
@@ -30,7 +31,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def export_lines(store: EventStore, game_id: str) -> Iterable[str]:
+def export_lines(store: EventStreams, game_id: str) -> Iterable[str]:
     store.game(game_id)
     for event in store.events(game_id):
         yield canonical_json(event.to_dict()) + "\n"
@@ -58,7 +59,7 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     return events
 
 
-def parents_in(store: EventStore):
+def parents_in(store: EventStreams):
     """A fork's parent stream where this server holds it (audit.verify checks the fork against it)."""
     def parent(game_id: str) -> list[StoredEvent] | None:
         try:
@@ -69,7 +70,7 @@ def parents_in(store: EventStore):
     return parent
 
 
-def import_game(store: EventStore, lines: Iterable[str]) -> str:
+def import_game(store: EventStreams, lines: Iterable[str]) -> str:
     """Verify the whole file (dice included, where the seed is revealed; a parent this server holds) first."""
     events = parse_lines(lines)
     report = verify(events, check_dice=True, parents=parents_in(store))
