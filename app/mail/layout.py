@@ -4,13 +4,9 @@ instructions (app/mail/compose.py) and the map picture as an attachment. After t
 from __future__ import annotations
 
 from email.message import EmailMessage
-from typing import TYPE_CHECKING
 
 from app.mail import compose
 from app.service.ports import TurnReport
-
-if TYPE_CHECKING:
-    from app.mail.transport import MailConfig
 
 SHOWN_ORDERS = 40
 
@@ -61,7 +57,7 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
     return "\n".join(parts)
 
 
-def turn_email(config: MailConfig, r: TurnReport, to: str, reply_tag: str, message_id: str) -> EmailMessage:
+def turn_email(config: compose.Addresses, r: TurnReport, to: str, reply_tag: str, message_id: str) -> EmailMessage:
     """The turn (or game-over) email of `r` to `to`, its Reply-To carrying the seat's reply tag."""
     body = turn_text(r, compose.how_to_reply(config, r.game_id, r.seq, r.actions))
     attachments = (r.map_file,) if r.map_file is not None and r.outcome is None else ()

@@ -43,9 +43,11 @@ from app.service.seats import ARBITER, Credentials, Seat, hash_token, new_token
 from app.service.setup import DEADLINE_ACTIONS, Setup
 from app.service.writes import Writes
 
-__all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "Application", "BackgroundSender",
-           "Console", "Seat", "SenderProcess", "default_db_path", "hash_token", "new_token", "replays", "rule_sets",
-           "sender_round"]
+__all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUBSCRIBERS", "Application",
+           "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "hash_token", "new_token",
+           "replays", "rule_sets", "sender_round"]
+
+SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices))  # in their order
 
 
 def _now() -> datetime:

@@ -66,7 +66,6 @@ def new_event(event: Any, actor: str, causation: int | None = None) -> NewEvent:
     return NewEvent(name, version, payload, actor, causation)
 
 
-_new = new_event
 
 
 def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = None,
@@ -90,8 +89,8 @@ def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = 
     game_id = game_id or new_game_id(store)
     created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),
                                seed_commitment=dice.commitment(seed), options=options, rules_version=rules.version)
-    automated = [_new(core.SeatAutomated(side=side, policy=policy), SERVER) for side, policy in seats.items()]
-    store.create_game(game_id, rules.name, scenario, [_new(created, SERVER), *automated], seed)
+    automated = [new_event(core.SeatAutomated(side=side, policy=policy), SERVER) for side, policy in seats.items()]
+    store.create_game(game_id, rules.name, scenario, [new_event(created, SERVER), *automated], seed)
     return game_id
 
 
@@ -109,7 +108,7 @@ def join(store: SnapshotStreams, game_id: str, side: str, name: str, seed_text: 
     if state.meta.rolls:  # the rolls to come would change with a new seed text (docs/core.md)
         raise GameError(f"game {game_id}: sides join before the first die is rolled")
     joined = core.PlayerJoined(side=side, name=name, seed_text=seed_text)
-    return store.append(game_id, state.meta.seq, [_new(joined, f"player:{side}")])[0]
+    return store.append(game_id, state.meta.seq, [new_event(joined, f"player:{side}")])[0]
 
 
 def check_turn(rules: Rules, state: GameState, command: Command) -> None:
@@ -264,7 +263,7 @@ def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] |
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
                         "from anyone")
     actor = actor or f"player:{side}"
-    batch = [_new(e, actor) for e in before]
+    batch = [new_event(e, actor) for e in before]
     after = _fold_new(rules, state, game_id, batch) if batch else state
     orders: list[tuple[int, int, GameState]] = []  # each accepted order: its first and end index, the state after
     refused: Exception | None = None
@@ -286,11 +285,11 @@ def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] |
             refused = exc
             break
         order_seq = after.meta.seq + 1
-        mine = [_new(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict(), auto=auto), actor)]
-        mine += [_new(e, actor, order_seq) for e in produced]
+        mine = [new_event(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict(), auto=auto), actor)]
+        mine += [new_event(e, actor, order_seq) for e in produced]
         ahead = _fold_new(rules, after, game_id, mine)
         if rules.outcome(ahead.game) is not None and ahead.meta.revealed_seed is None:
-            mine.append(_new(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
+            mine.append(new_event(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
             ahead = _fold_new(rules, after, game_id, mine)
         orders.append((len(batch), len(batch) + len(mine), ahead))
         batch += mine
@@ -313,7 +312,7 @@ def _spent(state: GameState, spent: core.RollsSpent, actor: str, fault: RolledTh
     LOG.error("engine fault in game %s at event %d: %s's order %r failed after %d roll(s): %s: %s",
               state.meta.game_id, order_seq, spent.side, spent.text, len(fault.taken), type(fault.cause).__name__,
               fault.cause)
-    return [_new(spent, actor)] + [_new(e, actor, order_seq) for e in fault.taken]
+    return [new_event(spent, actor)] + [new_event(e, actor, order_seq) for e in fault.taken]
 
 
 def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewEvent],
@@ -334,7 +333,7 @@ def reveal_seed(store: SnapshotStreams, game_id: str, reason: str) -> StoredEven
     seed = store.dice_seed(game_id)
     if seed is None:
         raise GameError(f"game {game_id}: this server does not hold its dice seed (an imported game)")
-    return store.append(game_id, state.meta.seq, [_new(core.SeedRevealed(seed=seed, reason=reason), SERVER)])[0]
+    return store.append(game_id, state.meta.seq, [new_event(core.SeedRevealed(seed=seed, reason=reason), SERVER)])[0]
 
 
 def fork(store: SnapshotStreams, game_id: str, at_seq: int) -> str:
@@ -357,7 +356,7 @@ def fork(store: SnapshotStreams, game_id: str, at_seq: int) -> str:
                              seed_commitment=dice.commitment(seed))
     created = parent_events[0].payload
     try:
-        store.create_game(new_id, rules_name, created["scenario"], copies + [_new(marker, SERVER)], seed,
+        store.create_game(new_id, rules_name, created["scenario"], copies + [new_event(marker, SERVER)], seed,
                           parent=(game_id, at_seq))
     except StoreError as exc:
         raise GameError(str(exc)) from exc
