@@ -492,7 +492,8 @@ def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
 @click.pass_obj
 @guarded
 def tick_cmd(ctx: Context, as_json: bool) -> None:
-    """Deadline checks (run from cron): reminders before a move is due, the arbiter told when it is overdue."""
+    """Run from cron: the reactions any write is still owed (turn emails, notices), reminders before a move is due,
+    what a passed deadline causes, and the mail that is due."""
     done = ctx.application().deadlines.tick()
     emit(as_json, done, "\n".join(done) or "nothing due")
 
