@@ -28,10 +28,12 @@ def render_actions(actions: list[dict]) -> str:
 
 
 def turn_text(r: TurnReport, how_to_reply: str) -> str:
-    """A turn email's text; after the game, the result and where to read the whole history."""
+    """A turn email's text; after the game, the result, the events since the seat's last email and where to read the
+    whole history (no map, no position: nothing is left to order)."""
     if r.outcome is not None:
         parts = [f"{r.headline} - game {r.game_id}, {r.title}. You play {r.seat}.",
-                 f"The game ended at event {r.seq}: {r.outcome}.", ""]
+                 f"The game ended at event {r.seq}: {r.outcome}.", "",
+                 "How it ended, since your last email", render_history(r.since), ""]
         if r.replay_link:
             parts += ["Replay the whole game in your browser (the link is yours, do not share it)",
                       f"  {r.replay_link}", ""]

@@ -41,19 +41,19 @@ class Letters:
             self.store.mark_notified(row["game_id"], row["seat"], row["data"]["seq"])
 
     def report(self, seat: Seat, seq: int, headline: str) -> TurnReport:
-        """What `seat`'s email at event `seq` says: after the game, the result; else the history since its last
-        email, the position and map as it sees them, and what it owes and may order."""
+        """What `seat`'s email at event `seq` says: the history since its last email, and after the game the result;
+        else the position and map as it sees them, and what it owes and may order."""
         game_id = seat.game_id
         state = projection.load(self.store, game_id, seq)
         rules = get_rules(state.meta.rules)
         prompt = prompt_dict(rules, state, seat)
         base = {"game_id": game_id, "title": rules.title, "seat": seat.seat, "headline": headline, "seq": seq,
                 "step": prompt["step"], "replay_link": self.credentials.replay_link(game_id, seat.seat)}
-        outcome = rules.outcome(state.game)
-        if outcome is not None:
-            return TurnReport(**base, outcome=f"{outcome.winner or 'a draw'}: {outcome.reason}")
         member = members(self.store, game_id)[seat.seat]
         since = self.reads.history_rows(seat, member["last_notified_seq"] + 1, seq, state)
+        outcome = rules.outcome(state.game)
+        if outcome is not None:  # how it ended, since the seat's last email: not the whole history, no map
+            return TurnReport(**base, outcome=f"{outcome.winner or 'a draw'}: {outcome.reason}", since=since)
         view = rules.view(state.game, seat.side)  # the one view: the text, the text map and the picture
         game_map = optional(rules, "game_map")
         area = picture = None

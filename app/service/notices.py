@@ -24,8 +24,10 @@ DEADLINE_ACTOR = "server:deadline"  # who gives an auto-pass's orders (app/servi
 
 
 def _boundaries(events: list[StoredEvent]) -> list[StoredEvent]:
-    """The events after which a write (or one order of it) is complete: the positions a player could face."""
-    return [e for i, e in enumerate(events) if i + 1 == len(events) or events[i + 1].causation is None]
+    """The events after which a write (or one order of it) is complete: the positions a player could face. An
+    order's events follow it (their causation), and the seed's reveal follows the order that ended the game."""
+    return [e for e, after in zip(events, [*events[1:], None], strict=True)
+            if after is None or (after.causation is None and after.type != "core.SeedRevealed")]
 
 
 class TurnEmails:

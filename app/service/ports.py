@@ -37,7 +37,7 @@ class Notifier(Protocol):
 class TurnReport:
     """What one seat's turn (or game-over) email says, every part already filtered for that seat: the history
     since its last email, the position as it sees it, the map near the action, what it owes and may order. The
-    game over (`outcome` set): the result only, no history."""
+    game over (`outcome` set): the result and the history since its last email only."""
 
     game_id: str
     title: str
