@@ -2,7 +2,7 @@
 
 The sender authenticates with the game token (a `token: ...` line in the body), or by replying to any email the
 server sent to their seat: its Reply-To is the plus-address orders+GAME.TAG@..., TAG being the seat's reply tag
-(HMAC of the server secret, game and seat; `Pbem.reply_tag`), checked in constant time. A token in that place
+(HMAC of the server secret, game and seat; `Credentials.reply_tag`), checked in constant time. A token in that place
 (addresses written before reply tags) still works. The game comes from that address, a `game: ...` line or the
 subject tag. Every line is read (parsed) before any is played: a line that cannot be read plays nothing of the
 message. Orders are then applied in order and processing stops at the first refused one: later orders were

@@ -1,5 +1,5 @@
 """The replay viewer on the real server (create_app, as `cli.py serve` runs it), with the seats and tokens of
-app/service/pbem.py: a player sees their own side mid-game (by token, or by the replay key of an email link
+app/service/seats.py: a player sees their own side mid-game (by token, or by the replay key of an email link
 exchanged for a cookie), a wrong credential is refused, a spectator sees a finished game whole."""
 import xml.etree.ElementTree as ET
 
