@@ -1,7 +1,7 @@
 """PostgreSQL (psycopg 3), for operators who outgrow one machine: the dialect of app/events/dialect.py.
 
 - Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (migrations/postgres/0001_schema.sql).
-- An append is one call of the database's append_events (migrations/postgres/0003), which locks the game's row
+- An append is one call of the database's append_events (migrations/postgres/0004), which locks the game's row
   (SELECT ... FOR UPDATE), so writers to one game queue while writers to different games run side by side, reads
   the head once the lock is granted, and inserts the sealed batch only onto the head it was sealed after. Outside a
   transaction that call is its own transaction: an append is one round trip.
@@ -43,11 +43,11 @@ def refused(exc: psycopg.Error) -> StoreUnavailable:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     state = getattr(exc, "sqlstate", None) or ""
     if state in LOCKED:
-        return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
-                                "try again", "locked")
+        return StoreUnavailable("the database is locked by another writer; nothing was written, try again", "locked",
+                                text)
     if state in FULL:
-        return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
-    return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+        return StoreUnavailable("the database disk is full; nothing was written", "full", text)
+    return StoreUnavailable("the database refused the write; nothing was written", "refused", text)
 
 
 class PostgresDatabase(Database):
@@ -70,8 +70,9 @@ class PostgresDatabase(Database):
             return psycopg.connect(self.path, autocommit=True, row_factory=_text_dict, options=options,
                                    application_name="hexledger", connect_timeout=max(1, int(self.busy_timeout)))
         except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"cannot reach the PostgreSQL database {shown(self.path)} "
-                                   f"({str(exc).strip()[:300]}); nothing was written, try again", "refused") from exc
+            raise StoreUnavailable("cannot reach the database; nothing was written, try again", "refused",
+                                   f"cannot reach the PostgreSQL database {shown(self.path)}: "
+                                   f"{str(exc).strip()[:300]}") from exc
 
     def close(self) -> None:
         self.conn.close()
@@ -255,20 +256,21 @@ def _text_tuple(cursor: psycopg.Cursor) -> RowMaker[tuple]:
 
 def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                  payloads: list[str]) -> tuple[str, list]:
-    """The statement calling append_events (postgres/0003) for a batch sealed after (`after`, `prev_hash`), and its
+    """The statement calling append_events (postgres/0004) for a batch sealed after (`after`, `prev_hash`), and its
     parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
     parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
     return _append_query(len(sealed)), [
         game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
         *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
-        *(e.hash for e in sealed)]
+        *(e.hash for e in sealed), *(e.salt for e in sealed)]
 
 
 @functools.cache
 def _append_query(events: int) -> str:
     """append_events' call for a batch of `events` events (one prepared statement per batch size)."""
     values = ", ".join(["%s"] * events)
-    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in ("text", "integer", "text", "text", "integer", "text"))
+    kinds = ("text", "integer", "text", "text", "integer", "text", "text")  # types .. causations, hashes, salts
+    arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in kinds)
     return f"SELECT head_seq, head_hash FROM append_events(%s, %s, %s, %s, {arrays})"
 
 

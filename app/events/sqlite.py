@@ -27,18 +27,18 @@ BackendError = sqlite3.OperationalError
 """What this backend raises when it refuses an operation outside a transaction (a read under a lock, a full
 disk): callers that map it to StoreUnavailable (`unavailable`) catch it by this name."""
 
-EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash"
+EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
 
 
 def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     """The StoreUnavailable for a refused write (its text says which: locked, full, or other)."""
     text = str(exc)
     if "locked" in text or "busy" in text:
-        return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
-                                "try again", "locked")
+        return StoreUnavailable("the database is locked by another writer; nothing was written, try again", "locked",
+                                text)
     if "full" in text:
-        return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
-    return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+        return StoreUnavailable("the database disk is full; nothing was written", "full", text)
+    return StoreUnavailable("the database refused the write; nothing was written", "refused", text)
 
 
 class SqliteDatabase(Database):
@@ -126,9 +126,9 @@ class SqliteDatabase(Database):
         if not sealed:
             return after, prev_hash
         try:
-            self.conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self.conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                   [(e.game_id, e.seq, e.type, e.version, text, e.actor, e.at, e.causation,
-                                    e.prev_hash, e.hash) for e, text in zip(sealed, payloads, strict=True)])
+                                    e.prev_hash, e.hash, e.salt) for e, text in zip(sealed, payloads, strict=True)])
         except sqlite3.IntegrityError:
             return self.one("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [game_id])
         return sealed[-1].seq, sealed[-1].hash

@@ -13,7 +13,7 @@ from app.events.dialect import Tables
 from app.events.envelope import GENESIS_HASH, EventBody, NewEvent, StoredEvent, canonical_json, seal, utc_now
 from app.events.errors import Conflict, StoreError, UnknownGame
 
-EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash"
+EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
 HEAD = "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1"
 
 
@@ -68,9 +68,9 @@ class StreamTables(Tables):
         """Store an already sealed, verified stream (an imported export) as a new game, all or nothing."""
         with self.db.transaction():
             self._register_game(game_id, rules, scenario, parent)
-            self.db.many(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self.db.many(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          [(e.game_id, e.seq, e.type, e.version, canonical_json(e.payload), e.actor, e.at,
-                           e.causation, e.prev_hash, e.hash) for e in events])
+                           e.causation, e.prev_hash, e.hash, e.salt) for e in events])
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
         inserted = self.db.write(
@@ -129,9 +129,10 @@ class StreamTables(Tables):
         if to_seq is not None:
             sql += " AND seq <= ?"
             args.append(to_seq)
-        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_ in self.db.tuples(
+        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_, salt in self.db.tuples(
                 sql + " ORDER BY seq", args):
-            yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_)
+            yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_,
+                              salt)
 
     def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventBody]:
         """What a fold reads of a game's events (seq, type, version, payload), in order, `from_seq` through

@@ -39,7 +39,7 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
                       f"  {r.replay_link}", ""]
         parts.append(f"The whole history, now open to both sides: the API's GET /games/{r.game_id}/history, or an "
                      f"export (GET /games/{r.game_id}/export).")
-        return "\n".join(parts)
+        return "\n".join([*parts, *(["", r.receipt] if r.receipt else [])])
     parts = [f"{r.headline} - game {r.game_id}, {r.title}. You play {r.seat}.",
              f"The game is at event {r.seq}; now: {r.step}.", "",
              "Since your last email", render_history(r.since), ""]
@@ -56,7 +56,7 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
         parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {r.replay_link}",
                   ""]
     parts.append(how_to_reply)
-    return "\n".join(parts)
+    return "\n".join([*parts, *(["", r.receipt] if r.receipt else [])])
 
 
 def turn_email(config: compose.Addresses, r: TurnReport, to: str, reply_tag: str, message_id: str) -> EmailMessage:

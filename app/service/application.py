@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from app.events.backends import open_store
 from app.events.interface import Store
 from app.events.store import default_db_path
-from app.service import replays
+from app.service import evidence, receipts, replays
 from app.service.console import Console
 from app.service.deadlines import PASS_ACTIONS, Deadlines
 from app.service.disputes import Disputes
@@ -44,8 +44,8 @@ from app.service.setup import DEADLINE_ACTIONS, Setup
 from app.service.writes import Writes
 
 __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUBSCRIBERS", "Application",
-           "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "hash_token", "new_token",
-           "replays", "rule_sets", "sender_round"]
+           "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "evidence", "hash_token",
+           "new_token", "receipts", "replays", "rule_sets", "sender_round"]
 
 SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices))  # in their order
 

@@ -183,14 +183,40 @@ class Console:
         given (arbiter), for rolls not yet revealed in the stream."""
         from app.service import audit, transfer
 
+        return audit.verify(self._events(game), check_dice=check_dice,
+                            seeds={dice.commitment(seed): seed} if seed else None,
+                            parents=transfer.parents_in(self._store))
+
+    def _events(self, game: str) -> list:
+        """The events of an exported .jsonl file named `game`, or of the game `game` of this database."""
+        from app.service import transfer
+
         if Path(game).is_file():
             with open(game, encoding="utf-8") as fh:
-                events = transfer.parse_lines(fh)
-        else:
-            self._store.game(game)
-            events = list(self._store.events(game))
-        return audit.verify(events, check_dice=check_dice, seeds={dice.commitment(seed): seed} if seed else None,
-                            parents=transfer.parents_in(self._store))
+                return transfer.parse_lines(fh)
+        self._store.game(game)
+        return list(self._store.events(game))
+
+    def check_receipts(self, game: str, sources: list[str], keys: list[str]):
+        """The receipts players kept (`sources`: folders or mboxes, one player's or both's) against a game's chain,
+        an export file or a game of this database, as `verify` reads it (app/service/evidence.py)."""
+        from app.service import evidence
+
+        if evidence.is_view(game):  # a player's own export during play: what they were shown, and its hashes
+            return evidence.check_view(game, evidence.gather(*sources), keys)
+        return evidence.check_export(self._events(game), evidence.gather(*sources), keys)
+
+    def is_player_view(self, game: str) -> bool:
+        """Is `game` a player's own export file before the game's end (which the audit cannot re-run)?"""
+        from app.service import evidence
+
+        return evidence.is_view(game)
+
+    def receipt_keys(self) -> dict:
+        """The receipt keys of this database's server (app/service/receipts.py)."""
+        from app.service import receipts
+
+        return receipts.published(self._store)
 
     def export(self, game_id: str) -> list[str]:
         from app.service import transfer

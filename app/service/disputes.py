@@ -15,6 +15,7 @@ from app.service.games import new_event
 from app.service.reads import disputes_of
 from app.service.seats import ARBITER, Seat, members, player, settings
 from app.service.writes import Writes
+from app.text import player_text
 
 
 class Disputes:
@@ -37,7 +38,8 @@ class Disputes:
 
     def raise_dispute(self, seat: Seat, order_seq: int, reason: str) -> dict:
         side = player(seat)
-        if not reason.strip():
+        reason = player_text(reason, "reason")
+        if not reason:
             raise PbemError("a dispute needs a reason")
         known = self.disputes(seat.game_id)
         if any(d["status"] in ("open", "referred") for d in known):
@@ -50,13 +52,14 @@ class Disputes:
         if self.clock() - utc_parse(order.at) > timedelta(hours=window):
             raise PbemError(f"event {order_seq} is older than the dispute window of {window:g} hours")
         number = len(known) + 1
-        raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason.strip())
+        raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason)
         with self.writes(seat.game_id):
             stored = self.store.append(seat.game_id, events[-1].seq, [new_event(raised, f"player:{side}")])[0]
         return self._dispute(seat, number) | {"raised_seq": stored.seq}
 
     def answer_dispute(self, seat: Seat, dispute_id: int, accept: bool, note: str = "") -> dict:
         """The opponent of whoever raised it accepts (takeback) or rejects; the arbiter rules either way."""
+        note = player_text(note, "note")
         d = self._dispute(seat, dispute_id)
         if d["status"] not in ("open", "referred"):
             raise PbemError(f"dispute {dispute_id} is already {d['status']}")
@@ -78,14 +81,13 @@ class Disputes:
 
     def _settle(self, seat: Seat, d: dict, status: str, note: str) -> dict:
         """The answer, and for a takeback the retraction after it, in one append (both or neither)."""
-        actor = ARBITER if seat.is_arbiter else f"player:{seat.seat}"
         events, retracted = retractions.stream(self.store, seat.game_id)
-        batch = [new_event(core.DisputeAnswered(dispute=d["id"], by=seat.seat, status=status, note=note), actor)]
-        if status in ("accepted", "upheld"):
-            authority = "consent" if status == "accepted" else "ruling"
-            batch.append(retractions.retraction(
+        batch = [new_event(core.DisputeAnswered(dispute=d["id"], by=seat.seat, status=status, note=note),
+                           retractions.actor(seat.seat))]
+        if status in retractions.AUTHORITIES:
+            batch.append(retractions.retraction_event(
                 events, retracted, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
-                f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})"))
+                retractions.by_dispute(seat.seat, status, d["id"], d["raised_by"])))
         with self.writes(seat.game_id):
             stored = self.store.append(seat.game_id, events[-1].seq, batch)
         retraction = stored[1].seq if len(stored) > 1 else None

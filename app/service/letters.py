@@ -10,6 +10,7 @@ from app.projections import render, textmap
 from app.projections import state as projection
 from app.rules.base import optional
 from app.rules.catalog import get_rules
+from app.service import receipts
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
 from app.service.seats import Credentials, Seat, members
@@ -31,7 +32,9 @@ class Letters:
             report = self.report(Seat(game_id, seat, row["recipient"]), data["seq"], data["headline"])
             return self.mail.turn_email(report, row["recipient"], self.credentials.reply_tag(game_id, seat),
                                         row["message_id"])
-        return self.mail.message(row["recipient"], game_id or "unknown", data["subject"], data["body"],
+        receipt = receipts.as_text(receipts.at(self.store, game_id)) if game_id and seat else ""
+        return self.mail.message(row["recipient"], game_id or "unknown", data["subject"],
+                                 data["body"] + (f"\n\n{receipt}" if receipt else ""),
                                  self.credentials.reply_tag(game_id, seat) if seat else None, data["in_reply_to"],
                                  message_id=row["message_id"])
 
@@ -48,7 +51,8 @@ class Letters:
         rules = get_rules(state.meta.rules)
         prompt = prompt_dict(rules, state, seat)
         base = {"game_id": game_id, "title": rules.title, "seat": seat.seat, "headline": headline, "seq": seq,
-                "step": prompt["step"], "replay_link": self.credentials.replay_link(game_id, seat.seat)}
+                "step": prompt["step"], "replay_link": self.credentials.replay_link(game_id, seat.seat),
+                "receipt": receipts.as_text(receipts.at(self.store, game_id, seq))}
         member = members(self.store, game_id)[seat.seat]
         since = self.reads.history_rows(seat, member["last_notified_seq"] + 1, seq, state)
         outcome = rules.outcome(state.game)

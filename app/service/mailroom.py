@@ -4,11 +4,11 @@ through the transport port, with retries; and the record of incoming mail proces
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from app.events.interface import Store
 from app.events.store import utc_parse, utc_text
-from app.service import outbox
+from app.service import outbox, strangers
 from app.service.ports import Mail, Transport
 
 
@@ -68,6 +68,11 @@ class Mailroom:
         self.store.record_mail(message_id, game_id, outcome)
         if answer is not None:
             self.store.keep_answer(message_id, answer)
+
+    def may_answer_stranger(self, address: str, period: timedelta) -> bool:
+        """May a message that opens no seat be answered at `address` now (once a `period` an address:
+        app/service/strangers.py)? Recorded when it may."""
+        return strangers.may_answer(self.store, address, self.clock(), period)
 
     def answer_of(self, message_id: str) -> dict | None:
         """The answer a processed message got (`record`), to repeat it."""

@@ -16,9 +16,11 @@ from app.events.envelope import StoredEvent
 from app.events.interface import Store
 from app.projections import state as projection
 from app.rules.catalog import get_rules
+from app.service import receipts
 from app.service.mailroom import Mailroom
 from app.service.reads import Reads
 from app.service.seats import ARBITER, Credentials, Seat, members
+from app.text import quoted
 
 DEADLINE_ACTOR = "server:deadline"  # who gives an auto-pass's orders (app/service/deadlines.py)
 
@@ -126,7 +128,7 @@ class Invitations:
         orders = self.credentials.mail.orders_address if self.credentials.mail is not None else "the orders address"
         return (f"You are invited to {what}.\n\nSeats:\n{who}\n\n"
                 f"Your secret token (shown once; it is your password for this game):\n  token: {token}\n\n{join}"
-                f"{replay}"
+                f"{replay}{receipts.announcement(self.store)}\n"
                 f"Orders go to {orders}; replying to this email or any later game email works as it is (the reply "
                 f"address carries the game and your seat's reply tag). Or use the HTTP API with\n"
                 f"  Authorization: Bearer {token}\n")
@@ -163,7 +165,7 @@ class DisputeNotices:
         for seat, member in seats.items():
             rows = self.reads.history_rows(Seat(game_id, seat, member["email"]), order_seq, order_seq)
             what = rows[0]["text"] if rows else "an order hidden from you"  # never the other side's secret
-            text = (f"{p['side']} disputes event {order_seq} ({what}):\n  {reason}\n\n"
+            text = (f"{p['side']} disputes event {order_seq} ({what}):\n  {quoted(reason)}\n\n"
                     "If it is upheld, that order and everything after it is retracted "
                     f"(kept in the log, marked).\nThe other player may reply 'accept dispute {number}' "
                     f"(take it back) or 'reject dispute {number}'" +
@@ -176,11 +178,13 @@ class DisputeNotices:
             if ARBITER in seats:
                 self.mailroom.message(
                     seats[ARBITER]["email"], game_id, f"Dispute {number} needs your ruling",
-                    f"{dispute['raised_by']} disputes event {dispute['order_seq']}: {dispute['reason']}\n{by} rejects "
-                    f"it{': ' + note if note else ''}.\nReply 'uphold dispute {number}' or 'reject dispute {number}'.",
+                    f"{dispute['raised_by']} disputes event {dispute['order_seq']}: {quoted(dispute['reason'])}\n{by} "
+                    f"rejects it{': ' + quoted(note) if note else ''}.\nReply 'uphold dispute {number}' or 'reject "
+                    f"dispute {number}'.",
                     ARBITER)
             return
-        text = f"Dispute {number} on event {dispute['order_seq']} is {status} by {by}" + (f": {note}" if note else ".")
+        text = f"Dispute {number} on event {dispute['order_seq']} is {status} by {by}" + (
+            f": {quoted(note)}" if note else ".")
         if retraction:
             text += f"\nEvents {dispute['order_seq']} onwards are retracted (event {retraction}); the log keeps them."
         for seat, member in seats.items():

@@ -7,14 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.events import core
 from app.events.interface import Store
-from app.events.registry import decode_stored
 from app.projections import history
 from app.projections import state as projection
-from app.rules.base import event_reveals
 from app.rules.catalog import UnknownRules, get_rules
-from app.service import autoplay, games, retractions
+from app.service import autoplay, games, receipts, retractions
 from app.service.errors import PbemError
 from app.service.seats import ARBITER, Seat, mark_seen, members, player
 from app.service.writes import Writes
@@ -53,7 +50,8 @@ class Orders:
         rules = get_rules(accepted.state.meta.rules)
         return {"accepted": True, "seq": accepted.state.meta.seq,
                 "events": history.lines(rules, accepted.events, side=seat.side),
-                "view": rules.view(accepted.state.game, seat.side)}
+                "view": rules.view(accepted.state.game, seat.side),
+                "receipt": receipts.as_dict(receipts.stamp(self.store, accepted.events[-1]))}
 
     def play(self, seat: Seat, texts: Sequence[str], expected_seq: int | None = None) -> Answered:
         """Several orders of one message, from one load and one append (games.play): every line is read first
@@ -104,24 +102,20 @@ class Orders:
         return answered
 
     def undo(self, seat: Seat) -> dict:
-        """Take back your own latest orders, with no one's consent, while your opponent has not seen them; never a
-        die roll or a reveal."""
+        """Take back your own latest order, with no one's consent, while your opponent has not seen it; never a die
+        roll or a reveal (who may retract what: app/service/retractions.py, which the audit holds streams to)."""
         side = player(seat)
         events, retracted = retractions.stream(self.store, seat.game_id)
-        order = _latest_own_order(events, retracted, side)
+        order = retractions.latest_order((e for e in events if e.seq not in retracted), side)
+        if order is None:
+            raise PbemError("you have no order of yours to undo since your opponent's last order")
         _unseen(self.store, seat, order.seq)
-        rules = get_rules(self.store.game(seat.game_id)["rules"])
-        for e in events:
-            if e.seq < order.seq:
-                continue
-            body = decode_stored(e.type, e.version, e.payload)
-            if isinstance(body, core.DieRolled):
-                raise PbemError(f"event {e.seq} is a die roll: only your opponent or the arbiter can take it back")
-            if event_reveals(rules, body):
-                raise PbemError(f"event {e.seq} revealed something: only your opponent or the arbiter can take it "
-                                "back")
-        by = f"player:{side} (undo)"
-        event = retractions.retraction(events, retracted, order.seq, f"undo of {order.payload['text']!r}", by)
+        refused = retractions.undo_refusal(get_rules(self.store.game(seat.game_id)["rules"]),
+                                           (e for e in events if e.seq >= order.seq))
+        if refused:
+            raise PbemError(refused)
+        by = retractions.by_undo(side)
+        event = retractions.retraction_event(events, retracted, order.seq, f"undo of {order.payload['text']!r}", by)
         with self.writes(seat.game_id):
             stored = self.store.append(seat.game_id, events[-1].seq, [event])[0]  # a newer event: Conflict
             _unseen(self.store, seat, order.seq)  # again under the game's lock: a turn email queued meanwhile
@@ -135,19 +129,3 @@ def _unseen(store: Store, seat: Seat, seq: int) -> None:
                default=0)
     if seen >= seq:
         raise PbemError(f"your opponent has already seen event {seq}: dispute it instead")
-
-
-UNDO_STOPS = ("core.Retracted", "core.PlayerJoined", "core.GameCreated", "core.GameForked", "core.DeadlinePassed")
-
-
-def _latest_own_order(events, retracted: frozenset[int], side: str):
-    """The latest standing order of `side` since the opponent's last order (or a retraction, a join, the game's
-    start, a fork or a passed deadline): undo takes back one order at a time."""
-    for e in reversed([e for e in events if e.seq not in retracted]):
-        if e.type == "core.OrderGiven":
-            if e.payload["side"] != side:
-                break
-            return e
-        if e.type in UNDO_STOPS:
-            break
-    raise PbemError("you have no order of yours to undo since your opponent's last order")

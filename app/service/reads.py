@@ -16,7 +16,7 @@ from app.projections.sight import Sight
 from app.projections.sight import sees_all as sight_sees_all
 from app.rules import legal
 from app.rules.catalog import get_rules
-from app.service import audit, games, replays, transfer
+from app.service import audit, games, receipts, replays, transfer
 from app.service.seats import Seat, mark_seen
 
 T = TypeVar("T")
@@ -115,7 +115,8 @@ class Reads:
         retracted = projection.retracted_seqs(events)
         lines = [canonical_json({"filtered_for": seat.seat, "game_id": seat.game_id,
                                  "note": "a player's view before the game ends: hidden events are left out, "
-                                         "redacted ones carry only their text; hashes are omitted"}) + "\n"]
+                                         "redacted ones carry only their text and salted digest; "
+                                         "old events' hashes are omitted"}) + "\n"]
         for e in events:
             seen = sight.event(decode_stored(e.type, e.version, e.payload))
             if seen is False:
@@ -123,11 +124,12 @@ class Reads:
             row = {"seq": e.seq, "type": e.type, "actor": e.actor, "at": e.at, "retracted": e.seq in retracted}
             row.update({"redacted": seen} if isinstance(seen, str) else {"payload": e.payload,
                                                                         "causation": e.causation})
+            row.update(receipts.view_fields(e, shown=not isinstance(seen, str)))
             lines.append(canonical_json(row) + "\n")
         return lines, False
 
     def verify(self, seat: Seat) -> dict:
-        report = audit.verify(list(self.store.events(seat.game_id)), parents=transfer.parents_in(self.store)).to_dict()
+        report = audit.verify_stored(self.store, seat.game_id, parents=transfer.parents_in(self.store)).to_dict()
         if not self.sees_all(seat):
             # problem texts quote orders, which may be hidden from this side: only where the audit failed
             report["problems"] = [{"seq": p["seq"], "check": p["check"]} for p in report["problems"]]
@@ -136,6 +138,18 @@ class Reads:
     def disputes(self, game_id: str) -> list[dict]:
         """The game's disputes, read from its events (core.DisputeRaised / DisputeAnswered / Retracted)."""
         return disputes_of(self.store, game_id)
+
+    def receipt(self, game_id: str) -> dict | None:
+        """The signed receipt for the game's head now (app/service/receipts.py): every answer to a write has one."""
+        return receipts.as_dict(receipts.at(self.store, game_id))
+
+    def receipt_keys(self) -> dict:
+        """The receipt keys this server publishes (receipts.published): the well-known document."""
+        return receipts.published(self.store)
+
+    def chain(self, seat: Seat, from_seq: int = 1) -> dict:
+        """The chain of hashes as `seat` may have it, with the receipt for its head (receipts.chain)."""
+        return receipts.chain(self.store, seat.game_id, seat.side, self.sees_all(seat), from_seq)
 
 
 def view_dict(seat: Seat, state: projection.GameState) -> dict:

@@ -7,7 +7,7 @@ from app.events.interface import Store
 from app.events.store import utc_now
 from app.rules import practice
 from app.rules.catalog import get_rules
-from app.service import games
+from app.service import games, receipts
 from app.service.errors import AccessDenied, PbemError
 from app.service.orders import Orders
 from app.service.reads import Reads
@@ -55,6 +55,7 @@ class Setup:
         tokens = {seat: new_token() for seat in seats}
         now = utc_now()
         self.credentials.server_secret()  # the invitations' reply tags need it: made before the game, never after it
+        receipts.signer(self.store)  # and their receipt key, likewise
         with self.writes():  # the game, its seats and its invitations' tokens, or none of them
             game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
             self.store.add_pbem_game(game_id, {

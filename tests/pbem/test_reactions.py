@@ -79,17 +79,17 @@ def test_a_dispute_and_its_ruling_tell_the_players(served, smtp):
     assert raised.status_code == 201
     for address in (RED, BLUE, ARB):
         notice = body_text(smtp.last(address, f"Dispute 1 on event {order_seq}"))
-        assert "blue disputes" in notice and "R1 cannot go there" in notice and "(red orders: move R1 0202)" in notice
+        assert "blue disputes" in notice and '"R1 cannot go there"' in notice and "(red orders: move R1 0202)" in notice
     assert call("POST", "/games/{g}/disputes/1/answer", "red", json={"accept": False, "note": "it can"}).json[
         "status"] == "referred"
-    assert "red rejects it: it can" in body_text(smtp.last(ARB, "Dispute 1 needs your ruling"))
+    assert 'red rejects it: "it can"' in body_text(smtp.last(ARB, "Dispute 1 needs your ruling"))
     assert not any("needs your ruling" in m["Subject"] for m in smtp.inbox(RED) + smtp.inbox(BLUE))
     turns_before = len([m for m in smtp.inbox(RED) if "Your turn" in m["Subject"]])
     ruled = call("POST", "/games/{g}/disputes/1/answer", "arbiter", json={"accept": True, "note": "ZOC"})
     assert ruled.json["status"] == "upheld" and ruled.json["retraction_seq"]
     for address in (RED, BLUE, ARB):
         ruling = body_text(smtp.last(address, "Dispute 1 upheld"))
-        assert "upheld by arbiter: ZOC" in ruling and f"retracted (event {ruled.json['retraction_seq']})" in ruling
+        assert 'upheld by arbiter: "ZOC"' in ruling and f"retracted (event {ruled.json['retraction_seq']})" in ruling
     # the position changed under red, whose turn it still is: told again, from the position after the retraction
     assert len([m for m in smtp.inbox(RED) if "Your turn" in m["Subject"]]) == turns_before + 1
     assert f"at event {ruled.json['retraction_seq']}" in body_text(smtp.last(RED, "Your turn"))

@@ -1,4 +1,4 @@
--- Reactions (SQLite's 0009; app/service/reactions.py, docs/reactions.md): each subscriber's position in each game's
+-- Reactions (SQLite's 0010; app/service/reactions.py, docs/reactions.md): each subscriber's position in each game's
 -- stream. A game without a row starts at its fork point (games.parent_seq) or at 0.
 CREATE TABLE reaction_positions (
     subscriber TEXT NOT NULL,
