@@ -291,12 +291,21 @@ def check_ingest(db: str, maildir: Path, sent: Path, game_id: str, last: subproc
         if not got or any(subject not in a["subject"] or "unknown" in a["subject"] for a in got):
             problems.append(f"{mid}: answers {[a['subject'] for a in got]}, each should be {subject!r}")
         firsts = [a for a in got if "already processed" not in a["body"]]
-        if len(firsts) != 1 or any(firsts[0]["body"].strip() not in a["body"] for a in got):
+        if len(firsts) != 1 or any(_answer(firsts[0]) not in a["body"] for a in got):
             problems.append(f"{mid}: {len(firsts)} first answers; a repeat must carry the first answer")
     turns = [m for m in mail if "Your turn" in m["subject"] and m["to"] == PLAYERS["blue"]]
     if len(turns) != 1:
         problems.append(f"blue's turn emails: {len(turns)}")
     return problems
+
+
+def _answer(mail: dict) -> str:
+    """An answer's own text: what the player was told, without the receipt of the head when it went (a repeat goes
+    later and carries the head's receipt then)."""
+    return mail["body"].split(RECEIPT)[0].strip()
+
+
+RECEIPT = "Receipt (the server's signature"  # app/service/receipts.py, as_text
 
 
 def kill_ingest(work: str, max_steps: int = 400) -> KillResult:
