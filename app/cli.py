@@ -2,7 +2,7 @@
 
 Every command prints readable text by default and JSON with --json. The database is db/hexledger.sqlite3
 unless --db (before or after the command) or HEXLEDGER_DB says otherwise. A refused order exits with status 2
-and names the rules case.
+and names the rules case. The commands call the application service's facade (app/service/application.py) only.
 """
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from pathlib import Path
 import click
 
 from app import text
-from app.service import games
-from app.service.console import Console, default_db_path
+from app.service.application import Application, Console, default_db_path, rule_sets
 from app.service.errors import (
     GameError,
     NoSuchPosition,
@@ -39,11 +38,21 @@ class Context:
         self._console: Console | None = None
 
     @property
+    def busy_timeout(self) -> float:
+        return float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30"))
+
+    @property
     def console(self) -> Console:
-        """The service on the database, opened on first use: the command line holds no store."""
+        """The operator's console on the database, opened on first use: the command line holds no store."""
         if self._console is None:
-            self._console = Console(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
+            self._console = Console(self.db, busy_timeout=self.busy_timeout)
         return self._console
+
+    def application(self) -> Application:
+        """The play-by-email service on the database, its mail per HEXLEDGER_SMTP_* (app/mail/transport.py)."""
+        from app.mail.transport import MailConfig
+
+        return Application.open(self.db, MailConfig.from_env(), busy_timeout=self.busy_timeout)
 
 
 def invoked_as() -> str:
@@ -131,7 +140,7 @@ def cli(ctx: click.Context, db: str) -> None:
 @json_option
 def rules_cmd(as_json: bool) -> None:
     """The rule sets available, with their sides and scenarios."""
-    data = games.rule_sets()
+    data = rule_sets()
     text = "\n".join(f"{d['name']:10} {d['title']}\n{'':10} sides: {', '.join(d['sides'])}; scenarios: "
                      f"{', '.join(d['scenarios'])}" for d in data)
     emit(as_json, data, text)
@@ -216,7 +225,7 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
             lines.append(f"owed: {s['owed']['text']}")
         lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
         if s["legal_orders"]:
-            from app.service.mailing import render_legal_orders
+            from app.mail.layout import render_legal_orders
 
             lines += ["you may, for instance:", render_legal_orders(s["legal_orders"])]
     emit(as_json, s, "\n".join(lines))
@@ -420,7 +429,7 @@ def _receipts_text(found) -> list[str]:
 def chain_cmd(game: str, server: str, token: str, receipts_from: str | None, keep: bool, keys: tuple[str, ...],
               as_json: bool) -> None:
     """During play: fetch the game's chain of hashes (no payload) and check every receipt you kept against it."""
-    from app.service import evidence
+    from app.service.application import evidence
 
     listing = evidence.fetch_chain(server, game, token)
     kept = evidence.gather(receipts_from) if receipts_from else evidence.Evidence()
@@ -445,7 +454,7 @@ def receipt_key_cmd(ctx: Context, new_file: str | None, as_json: bool) -> None:
     """The server's receipt keys: the one signing now and the retired ones; --new makes the next one."""
     keys = ctx.console.receipt_keys()
     if new_file:
-        from app.service import receipts
+        from app.service.application import receipts
 
         keys["new"] = receipts.new_key_file(new_file)
     text = [f"current: {keys['current']}"] + [f"retired: {k}" for k in keys["retired"]]
@@ -523,12 +532,6 @@ def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, brow
         webbrowser.open(url)
 
 
-def _pbem(ctx: Context):
-    from app.mail.transport import MailConfig
-
-    return ctx.console.pbem(MailConfig.from_env())
-
-
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=int)
@@ -591,12 +594,13 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, connection_limit
 @guarded
 def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
     """Apply the orders in an email (a file, or - for stdin); the sender gets a reply listing each order.
-    Exit status: 0, 2 if an order was refused, 75 (EX_TEMPFAIL: an MTA tries again) if the database could not
-    take a message now (nothing of it written), 70 if a message could not be processed (set aside, logged)."""
+    Exit status (docs/play-by-email.md): 0 when every message was processed and answered, its orders refused or
+    not, or had been processed before; 75 (EX_TEMPFAIL: an MTA tries again) if the database could not take a
+    message now (nothing of it written); 70 if a message could not be processed (set aside, logged)."""
     from app.mail import inbound
 
-    pbem = _pbem(ctx)
-    results = inbound.ingest_maildir(pbem, maildir) if maildir else [inbound.ingest(pbem, file.read())]
+    app = ctx.application()
+    results = inbound.ingest_maildir(app, maildir) if maildir else [inbound.ingest(app, file.read())]
     data = [{"game_id": r.game_id, "applied": r.applied, "refused": r.refused, "deferred": r.deferred,
              "quarantined": r.quarantined, "lines": r.lines} for r in results]
     emit(as_json, data, "\n".join(f"{r.game_id or '-'}: {r.summary}\n" + "\n".join(f"  {x}" for x in r.lines)
@@ -607,8 +611,6 @@ def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
         sys.exit(EXIT_TEMPFAIL)
     if any(r.quarantined for r in results):
         sys.exit(EXIT_SOFTWARE)
-    if any(r.refused for r in results):
-        sys.exit(EXIT_REFUSED)
 
 
 @cli.command("tick")
@@ -616,8 +618,9 @@ def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
 @click.pass_obj
 @guarded
 def tick_cmd(ctx: Context, as_json: bool) -> None:
-    """Deadline checks (run from cron): reminders before a move is due, the arbiter told when it is overdue."""
-    done = _pbem(ctx).tick()
+    """Run from cron: the reactions any write is still owed (turn emails, notices), reminders before a move is due,
+    what a passed deadline causes, and the mail that is due."""
+    done = ctx.application().deadlines.tick()
     emit(as_json, done, "\n".join(done) or "nothing due")
 
 
@@ -630,13 +633,14 @@ def tick_cmd(ctx: Context, as_json: bool) -> None:
 def outbox_cmd(ctx: Context, send: bool, retry: bool, as_json: bool) -> None:
     """The mail not yet delivered (docs/play-by-email.md, "The outbox"): each row's recipient, attempts and last
     error, never its text (an invitation carries a token); turn emails superseded by newer ones, never sent."""
-    pbem = _pbem(ctx)
+    app = ctx.application()
     if retry:
-        click.echo(f"{pbem.retry_failed()} failed email(s) queued again", err=True)
+        click.echo(f"{app.mailroom.retry_failed()} failed email(s) queued again", err=True)
     if send:
-        report = pbem.deliver()
+        app.reactions.catch_up()  # what the stored events still owe, as the sender's round does
+        report = app.mailroom.deliver()
         click.echo(f"{report.sent} sent, {len(report.failed)} failed, {report.superseded} superseded", err=True)
-    rows = pbem.mail_queue()
+    rows = app.mailroom.mail_queue()
     emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:10} {r['kind']:8} {r['game_id'] or '-':11} "
                                   f"{r['recipient']}  attempts {r['attempts']}, next {r['next_attempt_at']}"
                                   + (f"\n         {r['last_error']}" if r["last_error"] else "")

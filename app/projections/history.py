@@ -45,6 +45,8 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"events {body.from_seq}-{body.to_seq} retracted by {escaped(body.by)}: {escaped(body.reason)}"
     if isinstance(body, core.DisputeRaised):
         return f"{body.side} disputes event {body.order_seq} (dispute {body.dispute}): {quoted(body.reason)}"
+    if isinstance(body, core.DeadlinePassed):
+        return f"{body.side}'s move deadline passed (due {body.due}): {body.note or body.action}"
     if isinstance(body, core.DisputeAnswered):
         return f"dispute {body.dispute} {body.status} by {escaped(body.by)}" + (f": {quoted(body.note)}" if body.note
                                                                                  else "")

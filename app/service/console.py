@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from app.events import backends, dice
 from app.events.interface import Store
-from app.events.store import default_db_path  # noqa: F401 - the command line's default, re-exported
 from app.projections import history, replay, textmap
 from app.projections import state as projection
 from app.rules import legal
@@ -18,10 +17,10 @@ from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import autoplay, games
 from app.service.ports import Mail
+from app.service.seats import Credentials
 
 if TYPE_CHECKING:
     from app.service.audit import AuditReport
-    from app.service.pbem import Pbem
 
 # A command imports what only it needs when it runs (the audit, export files, custom setups, pictures, the
 # analysis, the demo): `python cli.py show` loads no picture, audit or analysis code (issue 15).
@@ -46,12 +45,6 @@ class Console:
     def shown(self) -> str:
         """The database's location for banners: a PostgreSQL URL without its password."""
         return backends.shown(self.db_path)
-
-    def pbem(self, config: Mail) -> Pbem:
-        """Play by email on this database, its mail per `config` (the edge chooses the adapter)."""
-        from app.service.pbem import Pbem
-
-        return Pbem(self._store, config)
 
     def create(self, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
                auto: list[str] | None, optional: list[str] | None = None) -> dict:
@@ -241,8 +234,9 @@ class Console:
         return play_demo(self._store, rules)
 
     def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:
-        """The database owner's link to the game's replay viewer, as `side` or the referee (Seats.owner_link)."""
-        return self.pbem(config).owner_link(game_id, side, server)
+        """The database owner's link to the game's replay viewer, as `side` or the referee
+        (Credentials.owner_link)."""
+        return Credentials(self._store, config).owner_link(game_id, side, server)
 
     def whose_view(self, game_id: str, side: str | None = None) -> str:
         """Whose view the game's viewer opened as `side` (None: the referee) shows, in words, as the replay page

@@ -329,7 +329,7 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
     import json
 
     from app.projections import replay
-    from app.service.pbem import Seat
+    from app.service.application import Seat
     from tests.fogcheck import all_text, played_through_service
 
     emails = {"japanese": "j@x.example", "allied": "a@x.example"}
@@ -345,19 +345,20 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
         pbem, game_id, outbox, _ = played_through_service(str(tmp_path / f"{name}.sqlite3"), "formosa", emails,
                                                           "g-formosa-plan", script)
         seat = Seat(game_id, "allied", emails["allied"])
-        rows = [f"{r['seq']} {r['type']} {r['text']}" for r in pbem.history_rows(seat)]
+        rows = [f"{r['seq']} {r['type']} {r['text']}" for r in pbem.reads.history_rows(seat)]
         # each game's random secrets (its salts, hence hashes and seals; tokens, reply tags, receipt signatures) and
         # times are its own: left out of the comparison
         exported = [json.dumps({k: v for k, v in json.loads(line).items() if k not in ("at", "salt", "sealed", "hash")},
-                               sort_keys=True) for line in pbem.export(seat)[0]]
+                               sort_keys=True) for line in pbem.reads.export(seat)[0]]
         frames = [f"{f.seq} {f.text} {json.dumps(f.view, sort_keys=True)}"
                   for f in replay.build(pbem.store, game_id, "allied").frames]
         mails = [re.sub(r"[0-9a-zA-Z+/=_-]{32,}", "SECRET", all_text(m)) for m in outbox.sent
                  if m["To"] == emails["allied"]]
-        read[name] = rows + exported + frames + mails + [json.dumps(pbem.prompt(seat), sort_keys=True, default=str)]
+        prompt = json.dumps(pbem.reads.prompt(seat), sort_keys=True, default=str)
+        read[name] = rows + exported + frames + mails + [prompt]
         assert "japanese assigns" not in "\n".join(read[name])
         if name == "three":  # the reveal shows the plan, once the Allied plan is made
-            pbem.submit(seat, "plan")
-            assert "1 kamikaze" in "\n".join(r["text"] for r in pbem.history_rows(seat))
+            pbem.orders.submit(seat, "plan")
+            assert "1 kamikaze" in "\n".join(r["text"] for r in pbem.reads.history_rows(seat))
         pbem.store.close()
     assert read["none"] == read["three"]

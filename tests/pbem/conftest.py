@@ -16,7 +16,7 @@ from aiosmtpd.controller import Controller
 
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
-from app.service.pbem import Pbem
+from app.service.application import Application
 
 
 def free_port() -> int:
@@ -150,4 +150,4 @@ def smtp(tmp_path):
 def pbem(store, smtp):
     config = MailConfig(smtp_host="127.0.0.1", smtp_port=smtp.port, mail_from="hexledger@pbem.example",
                         orders_address="orders@pbem.example")
-    return Pbem(store, config)
+    return Application(store, config)

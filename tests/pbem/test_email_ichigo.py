@@ -22,7 +22,7 @@ def deliver(pbem, smtp) -> list[inbound.Result]:
 @pytest.mark.parametrize("end", ENDS, ids=lambda e: e.id)
 def test_a_game_from_a_position_ends_by_email(pbem, smtp, store, monkeypatch, end: End):
     fixed_dice(monkeypatch, end.seed)
-    game_id, _ = pbem.create("ichigo", EMAIL, options={"position": end.position})
+    game_id, _ = pbem.setup.create("ichigo", EMAIL, options={"position": end.position})
     for side, address in EMAIL.items():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {DICE_TEXT[side]}")
     assert [r.applied for r in deliver(pbem, smtp)] == [1, 1]

@@ -34,7 +34,7 @@ def order_by_email(pbem, smtp, player: str, order: str) -> str:
 
 
 def test_a_solitaire_olympic_game_by_email_with_the_japanese_turn_in_each_reply(pbem, smtp, store):
-    game_id, tokens = pbem.create("olympic", {"american": PLAYER})
+    game_id, tokens = pbem.setup.create("olympic", {"american": PLAYER})
     assert set(tokens) == {"american"}
     smtp.reply(smtp.last(PLAYER, "Invitation"), PLAYER, "join: a long way from home")
     [joined] = inbound.ingest_maildir(pbem, smtp.maildir)
@@ -71,7 +71,7 @@ def test_a_sandbox_position_plays_to_its_end_by_email(pbem, smtp, store):
     """A game from the documented position (docs/custom-positions.md, Game-Turn 9) plays to its end by email,
     each reply carrying the programmed Japanese turn; the audit re-decides every order and recomputes every die."""
     player = "sandbox@players.example"
-    game_id, _ = pbem.create("olympic", {"american": player}, options={"position": tomllib.loads(docs_example())})
+    game_id, _ = pbem.setup.create("olympic", {"american": player}, options={"position": tomllib.loads(docs_example())})
     smtp.reply(smtp.last(player, "Invitation"), player, "join: Satsuma")
     [joined] = inbound.ingest_maildir(pbem, smtp.maildir)
     assert joined.applied == 1 and "Game-Turn 9: American movement" in body_text(smtp.last(player, "Your turn"))

@@ -30,7 +30,7 @@ from tests.pbem.conftest import (
 
 
 def seat_players(pbem, smtp, rules: str, players: dict[str, str]) -> tuple[str, dict[str, str]]:
-    game_id, _ = pbem.create(rules, players)
+    game_id, _ = pbem.setup.create(rules, players)
     tokens = {}
     for address in players.values():
         invite = smtp.last(address, "Invitation")

@@ -17,7 +17,7 @@ CN, JP, ARB = "chinese@players.example", "japanese@players.example", "arbiter@cl
 
 
 def seat_players(pbem, smtp, rules: str, players: dict[str, str], arbiter: str | None = None) -> str:
-    game_id, _ = pbem.create(rules, players, arbiter=arbiter)
+    game_id, _ = pbem.setup.create(rules, players, arbiter=arbiter)
     for address in players.values():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {address}'s dice text")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1] * len(players)
@@ -114,7 +114,7 @@ def test_undo_of_a_reveal_is_refused_and_writes_nothing_but_the_arbiter_may_take
     assert retraction.payload["from_seq"] == land and retraction.payload["by"].startswith("arbiter (ruling")
     game = projection.load(store, game_id).game
     assert game.battle is None and game.units["jp-d3-r6"] == waiting and game.side == "japanese"
-    log_lines = [r["text"] for r in pbem.history_rows(pbem.authenticate(game_id, token_in(
+    log_lines = [r["text"] for r in pbem.reads.history_rows(pbem.seats.authenticate(game_id, token_in(
         smtp.last(ARB, "Invitation"))), land)]
     assert log_lines[0].startswith("[retracted] japanese orders: land d3-r6")
     assert any(t.startswith("[retracted] japanese landing on 3510") for t in log_lines), log_lines

@@ -197,7 +197,7 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
         r = (client.post(f"/games/{game_id}/join", json={"seed_text": seat}, headers=headers) if order is None
              else client.post(f"/games/{game_id}/orders", data=order, content_type="text/plain", headers=headers))
         assert r.status_code == 201, r.json
-    key = server.app.extensions["hexledger_service"]().replay_key(game_id, "red")
+    key = server.app.extensions["hexledger_service"]().seats.replay_key(game_id, "red")
     failed, errors = [], []
     page.on("response", lambda resp: failed.append(f"{resp.status} {resp.url}") if resp.status >= 400 else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))

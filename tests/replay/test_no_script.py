@@ -70,7 +70,7 @@ def watch(page) -> list[str]:
 
 def open_by_email_link(page, server, game_id: str, seat: str) -> None:
     """The player clicks the email's replay link in a webmail page of another site."""
-    key = server.app.extensions["hexledger_service"]().replay_key(game_id, seat)
+    key = server.app.extensions["hexledger_service"]().seats.replay_key(game_id, seat)
     link = f"{server.url}/replay/{game_id}/?key={key}"
     page.route(WEBMAIL, lambda route: route.fulfill(content_type="text/html",
                                                    body=f'<a id="link" href="{link}">open the replay</a>'))
