@@ -125,14 +125,14 @@ def test_a_disputes_own_events_are_never_shown_as_retracted(store):
     from tests.pbem.test_deadlines_and_ingest import seated
 
     pbem, _, game_id, seats, _ = seated(store)
-    order = pbem.submit(seats["red"], "move R1 0202").events[0].seq
-    raised = pbem.raise_dispute(seats["blue"], order, "misclick")
-    pbem.answer_dispute(seats["red"], raised["id"], True, "fair")
+    order = pbem.orders.submit(seats["red"], "move R1 0202").events[0].seq
+    raised = pbem.disputes.raise_dispute(seats["blue"], order, "misclick")
+    pbem.disputes.answer_dispute(seats["red"], raised["id"], True, "fair")
     frames = {f.seq: f for f in replay.build(store, game_id, replay.ALL).frames}
     assert frames[order].retracted and frames[order].text.startswith("[retracted] ")
     disputed = [f for f in frames.values() if f.type in ("core.DisputeRaised", "core.DisputeAnswered")]
     assert len(disputed) == 2
     for f in disputed:
         assert not f.retracted and not f.text.startswith("[retracted]"), f.text
-    rows = {r["seq"]: r for r in pbem.history_rows(seats["arbiter"])}
+    rows = {r["seq"]: r for r in pbem.reads.history_rows(seats["arbiter"])}
     assert {s: f.retracted for s, f in frames.items()} == {s: r["retracted"] for s, r in rows.items()}
