@@ -8,6 +8,8 @@ air superiority, special attacks, B-29), the Interdiction Phase, the Air Return 
 choices are the steps of strike.py (events in airpower.py)."""
 from __future__ import annotations
 
+from itertools import combinations
+
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
@@ -1150,10 +1152,24 @@ class Exploit(DecisionStep):
         d.emit(DecisionMade("exploit", d.side))
 
 
+def removable(state: State, side: str, hex: str) -> list[str]:
+    """13.3, ruling F101: the units of an over-stacked hex whose removal is part of a smallest set that brings it
+    within the limits, and of those sets the ones with the fewest static units (a static unit only when no
+    mobile unit would do)."""
+    units = [u.id for u in state.at(hex, side)]
+    for size in range(1, len(units) + 1):
+        fits = [set_ for set_ in combinations(units, size) if not state.still_overstacked(hex, side, set_)]
+        if fits:
+            fewest = min(sum(state.is_static(state.units[u]) for u in set_) for set_ in fits)
+            return sorted({u for set_ in fits for u in set_
+                           if sum(state.is_static(state.units[x]) for x in set_) == fewest})
+    return []
+
+
 def _remove_candidates(state: State, side: str):
     for h in state.pending[0]["hexes"][:1]:
-        for u in state.at(h, side):
-            yield {"unit": u.id}
+        for u in removable(state, side, h):
+            yield {"unit": u}
 
 
 class Overstack(DecisionStep):
@@ -1171,6 +1187,10 @@ class Overstack(DecisionStep):
         u = own_unit(d, unit, "Formosa 13.3")
         if u.where not in p["hexes"]:
             d.refuse("Formosa 13.3", f"{unit} is not in an over-stacked hex ({', '.join(p['hexes'])})")
+        fewest = removable(state, d.side, u.where)
+        if unit not in fewest:
+            d.refuse("Formosa 13.3", f"removing {unit} is not part of the fewest units that bring "
+                                  f"{u.where} within the stacking limits (ruling F101): remove {' or '.join(fewest)}")
         d.emit(DecisionMade("overstack", d.side),
                UnitEliminated(unit, u.where, f"{d.side}-replacements", "Formosa 13.3"))
         if not check_stacking(d, tuple(p["sides"]), p["then"]):

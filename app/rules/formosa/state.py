@@ -194,6 +194,11 @@ class State(SequencedState):
         pieces = [self.piece(u) for u in self.at(hex_label, side) if u.id not in adding]
         return overstacked(pieces + [self.piece(self.units[i]) for i in adding], self.data.stacking, H(hex_label))
 
+    def still_overstacked(self, hex_label: str, side: str, removing: tuple[str, ...]) -> bool:
+        """Whether `hex_label` breaks `side`'s ground stacking limits (13.1, 13.2) once `removing` is taken out."""
+        pieces = [self.piece(u) for u in self.at(hex_label, side) if u.id not in removing]
+        return bool(overstacked(pieces, self.data.stacking, H(hex_label)))
+
     def overstacked(self, side: str) -> list[str]:
         """Hexes where `side` breaks its ground stacking limits (13.1, 13.2), by label."""
         out = []
