@@ -6,6 +6,8 @@ from dataclasses import replace
 
 from olympic_given import START, after, given, of, programmed, refused, when
 
+from app.events.core import DieRolled
+
 from app.rules.olympic import GAME
 from app.rules.olympic.events import (
     CasualtyPoints,
@@ -56,7 +58,7 @@ def tokko_position(**stacks):
 
 def test_14_4_a_200_point_strike_removes_two_stacks_of_three_from_the_zones_rolled_oo_2():
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
-    events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 3])  # track 5: table #3; 200; Ariake twice
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 3])  # track 5: table #3; 200; Ariake, for both groups
     assert of(events, TokkoStruck) == [TokkoStruck(3, 200)]
     assert [e.points for e in of(events, CasualtyPoints)] == [200]
     losses = of(events, TokkoLosses)
@@ -65,6 +67,25 @@ def test_14_4_a_200_point_strike_removes_two_stacks_of_three_from_the_zones_roll
     final = after(state, events)
     assert {final.unit(u).status for u in division("25") + division("33")} == {"removed"}
     assert final.casualty_points == 200 and final.step == "assault"
+
+
+def test_14_4_one_zone_die_for_the_strike_while_its_zone_holds_a_full_stack():
+    state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 2])  # table #3: 200; Ariake; a 2 would be Miyazaki
+    assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("ariake", ARIAKE_B)]
+    assert [e.purpose for e in of(events, DieRolled)][-1] == "Tokko table #4: invasion zone"
+    assert len(of(events, DieRolled)) == 3  # track 5, table #3, one zone die
+    assert {after(state, events).unit(u).status for u in division("41")} == {"map"}
+
+
+def test_14_4_the_zone_die_is_rolled_again_only_when_its_zone_runs_short():
+    state = tokko_position(**{ARIAKE_A: division("25"), MIYAZAKI_A: division("41"), TSUNO_A: division("33")})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 2])  # table #3: 200; Ariake, then (short) Miyazaki
+    losses = of(events, TokkoLosses)
+    assert [(e.zone, e.hex) for e in losses] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
+    assert losses[0].reason["rerolled"] == [] and losses[1].reason["rerolled"] == [{"zone": "ariake", "why": "zone-short"}]
+    assert len(of(events, DieRolled)) == 4
+    assert {after(state, events).unit(u).status for u in division("33")} == {"map"}
 
 
 def test_14_4_a_zone_with_no_american_units_or_too_few_is_rolled_again_oo_3():
