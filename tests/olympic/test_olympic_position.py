@@ -203,3 +203,34 @@ def test_a_position_is_read_against_the_custom_map_it_comes_with(run, tmp_path):
     game = run("new", "olympic", "--map", str(cleared), "--position", str(position)).output.strip()
     state = json.loads(run("state", game, "--json").output)
     assert state["turn"] == 9 and state["militia_destroyed"] == []
+
+
+def _japanese_attack_from(position: dict) -> str:
+    [order] = GAME.legal_orders(start(position), "japanese")
+    return order["order"]
+
+
+def test_ruling_r1_a_position_stacks_in_units_toml_order_the_last_on_top_and_8_52_attacks_the_top_first():
+    # two 4-12s in 3235 next to a 4-4: equal strengths, so 8.52 attacks the top of the stack first
+    stack = {"turn": 2, "phase": "japanese-combat", "released": ["jp-154-1"],
+             "units": {"jp-154-1": "3135", "us-25-35": "3235", "us-25-27": "3235"}}
+    state = start(stack)
+    assert [u.id for u in state.stack("3235")] == ["us-25-35", "us-25-27"]  # us-25-35 is listed after us-25-27
+    assert _japanese_attack_from(stack) == "jattack jp-154-1 on us-25-35"
+
+
+def test_ruling_r1_stacks_in_a_position_list_a_hex_from_the_bottom_up():
+    stack = {"turn": 2, "phase": "japanese-combat", "released": ["jp-154-1"],
+             "units": {"jp-154-1": "3135", "us-25-27": "3235", "us-25-35": "3235", "us-25-161": "3235"},
+             "stacks": {"3235": ["us-25-161", "us-25-35", "us-25-27"]}}
+    assert [u.id for u in start(stack).stack("3235")] == ["us-25-27", "us-25-35", "us-25-161"]
+    assert _japanese_attack_from(stack) == "jattack jp-154-1 on us-25-27"
+
+
+def test_a_stack_that_does_not_list_the_units_placed_in_its_hex_is_refused(store):
+    problems = refusal(store, {"turn": 2, "phase": "combat", "units": {"us-25-27": "3235", "us-25-35": "3235"},
+                               "stacks": {"3235": ["us-25-27"], "3236": "us-25-35"}})
+    assert "[stacks] maps a hex to the units placed there" in problems
+    problems = refusal(store, {"turn": 2, "phase": "combat", "units": {"us-25-27": "3235", "us-25-35": "3235"},
+                               "stacks": {"3235": ["us-25-27"]}})
+    assert "[stacks] 3235 lists us-25-27; [units] places us-25-27, us-25-35 there" in problems

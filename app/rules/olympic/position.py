@@ -3,7 +3,8 @@ a sandbox game that starts at the beginning of any step of any Game-Turn, from a
 common keys (turn, phase = the step, units, removed, control) a position gives what the Olympic state carries
 from one step to the next: the Casualty Points (ruling R20), the beachheads and the Game-Turn of the second
 invasion (R17), destroyed militia (R11), which Japanese units the doctrine has released and which reinforcements
-track 3 made due (14.3), eliminated American units coming back (8.8 note 6) and the standing retreat order (R24).
+track 3 made due (14.3), eliminated American units coming back (8.8 note 6), the standing retreat order (R24) and
+the order of each stack (R1, 8.52).
 
 What the rules make follow from a position is not asked for: a Japanese unit next to an American unit on land
 is released (14.3 note), every Japanese unit is from Game-Turn 4's doctrine on (14.3), reinforcements on the
@@ -31,7 +32,7 @@ from app.rules.olympic.state import SIDES, State
 from app.rules.olympic.state import start as printed
 
 EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "due", "returns",
-              "retreat_toward")
+              "retreat_toward", "stacks")
 
 
 def start(data, scenario: str, options) -> State:
@@ -67,6 +68,7 @@ def _apply(state: State, p: Position) -> State:
         problems.append("[steps]: an Olympic counter has no steps; a unit is in play ([units]) or not (removed)")
     units, found = place_units(state.units, replace(p, steps={}), lambda h: _on_map(data, h))
     problems += found
+    units = _stacked(data, units, p, x.get("stacks", {}), problems)
     problems += _where(data, p, units)
     units = _returning(units, x.get("returns", {}), p, last, problems)
     units = _released(units, bounded_list(x.get("released", []), "released", UNIT_ID, "unit ids", problems),
@@ -122,6 +124,28 @@ def _where(data, p: Position, units: dict) -> list[str]:
     stacks = Counter((u.hex, u.side) for u in units.values() if u.status == "map")
     out += [f"{h}: {n} {side} units, over the stacking limit of {cap} (ruling R14)"
             for (h, side), n in sorted(stacks.items()) if n > cap]
+    return out
+
+
+def _stacked(data, units: dict, p: Position, raw, problems: list[str]) -> dict:
+    """The order of each stack the position places (ruling R1: the last listed is on top): `units.toml` order,
+    unless `[stacks]` lists a hex's units from the bottom up."""
+    index = {u.id: i for i, u in enumerate(data.units)}
+    out = {uid: replace(u, order=index[uid]) if uid in p.units else u for uid, u in units.items()}
+    if not isinstance(raw, dict) or len(raw) > MAX_ENTRIES or not all(
+            isinstance(h, str) and HEX_LABEL.fullmatch(h) and isinstance(v, list) and len(v) <= MAX_ENTRIES
+            and all(isinstance(uid, str) and UNIT_ID.fullmatch(uid) for uid in v) for h, v in raw.items()):
+        problems.append("[stacks] maps a hex to the units placed there, listed from the bottom up (the last on "
+                        "top, ruling R1)")
+        return out
+    for h, listed in sorted(raw.items()):
+        there = sorted(uid for uid, where in p.units.items() if where == h)
+        if sorted(listed) != there:
+            problems.append(f"[stacks] {h} lists {', '.join(listed) or 'nothing'}; [units] places "
+                            f"{', '.join(there) or 'nothing'} there: a stack lists each of its units once")
+            continue
+        for uid, order in zip(listed, sorted(out[uid].order for uid in listed), strict=True):
+            out[uid] = replace(out[uid], order=order)
     return out
 
 
