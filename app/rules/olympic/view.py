@@ -79,6 +79,13 @@ def preview(state: State, command: Command) -> dict:
         rolls[value] = {"result": resolved.result if resolved else "called off",
                         "column": resolved.column if resolved else None, "casualty_points": points,
                         "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
-    return {"hex": command.args["hex"], "case": "Olympic 8.8", "by_roll": rolls,
-            "militia": state.militia_intact(command.args["hex"]),
-            "terrain": state.data.map.terrain_of(Hex.parse(command.args["hex"]))}
+    target = command.args["hex"]
+    militia = state.militia_intact(target)
+    terrain = state.data.map.terrain_of(Hex.parse(target))
+    lines = [f"{command.action} on {target} ({terrain}" + (f", militia {militia}" if militia else "") + "), Olympic 8.8"]
+    if militia:
+        lines.append("the militia die (14.3 track 4) is shown with the same face as the combat die")
+    lines += [f"die {die}: " + (f"column {r['column']}, {r['result']}, {r['casualty_points']} Casualty Points"
+                                if r["column"] is not None else r["result"]) for die, r in rolls.items()]
+    return {"hex": target, "case": "Olympic 8.8", "by_roll": rolls, "militia": militia, "terrain": terrain,
+            "text": "\n".join(lines)}
