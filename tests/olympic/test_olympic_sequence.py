@@ -88,6 +88,20 @@ def test_14_4_the_zone_die_is_rolled_again_only_when_its_zone_runs_short():
     assert {after(state, events).unit(u).status for u in division("33")} == {"map"}
 
 
+def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
+    from app.rules.olympic import played_under
+
+    state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
+    old = played_under(state, "1")
+    assert played_under(state, "2") == state and old.rules_version == 1
+    events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
+    assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
+    placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
+        "us-25-27": "3235", "us-25-35": "3235"}}})
+    assert [u.id for u in placed.stack("3235")] == ["us-25-35", "us-25-27"]
+    assert [u.id for u in played_under(placed, "").stack("3235")] == ["us-25-27", "us-25-35"]
+
+
 def test_14_4_a_zone_with_no_american_units_or_too_few_is_rolled_again_oo_3():
     state = tokko_position(**{MIYAZAKI_A: division("41"), ARIAKE_A: division("25")[:2]})
     events = when(state, "japanese", "tokko", rolls=[4, 1, 1, 3, 2])  # table #1: 100; Tsuno, Ariake, Miyazaki

@@ -4,9 +4,17 @@ The data files and their loader (data_load; docs/formosa-data.md), the state (st
 position (position.py), events that apply themselves (events.py), the states table (sequence.py) calling
 movement.py, combat.py and victory.py, the fog of war (fog.py) and what each side sees (view.py). The plan:
 docs/formosa-engine-plan.md; rulings: docs/rulings/formosa.md; orders: docs/orders/formosa.md."""
+from dataclasses import replace
+
 from app.rules.engine.game import Game
 from app.rules.formosa import data_load, fog, position, sequence, victory, view
-from app.rules.formosa.state import SIDES, State
+from app.rules.formosa.state import RULES_VERSION, SIDES, State
+
+
+def played_under(state: State, version: str) -> State:
+    """Ruling F102: a game created under rules version 1 (or before versions were recorded) is decided as it was
+    played, so its stored orders still verify."""
+    return state if version and int(version) >= RULES_VERSION else replace(state, rules_version=1)
 
 
 def _describe(event) -> str:
@@ -16,7 +24,8 @@ def _describe(event) -> str:
 GAME = Game(
     name="formosa",
     title="Operation Causeway: Formosa 1944 (Decision Games 2022)",
-    version="1",
+    # 2: issue 30 (13.3: the fewest units off an over-stacked hex); older games are decided as played (F102)
+    version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"1": "Scenario 1: Operation Causeway as planned, early 1945, 13 Game-Turns (24.1)",
                "2": "Scenario 2: Causeway after the Philippines, 8 Game-Turns (24.2)"},
@@ -27,6 +36,7 @@ GAME = Game(
     start=position.start,
     view=view.view,
     after_order=victory.sudden_death,
+    played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
             "losses": view.losses},

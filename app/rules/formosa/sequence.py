@@ -1157,6 +1157,8 @@ def removable(state: State, side: str, hex: str) -> list[str]:
     within the limits, and of those sets the ones with the fewest static units (a static unit only when no
     mobile unit would do)."""
     units = [u.id for u in state.at(hex, side)]
+    if not state.since(2):
+        return units  # ruling F102: a game of version 1 removed any unit of the hex
     for size in range(1, len(units) + 1):
         fits = [set_ for set_ in combinations(units, size) if not state.still_overstacked(hex, side, set_)]
         if fits:

@@ -20,6 +20,7 @@ from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.zoc import zoc_of_side
 
 SIDES = ("allied", "japanese")
+RULES_VERSION = 2  # the version new games are played under; 2: issue 30 (docs/rulings/formosa.md F102)
 OUT = "out"
 H = Hex.parse
 
@@ -116,6 +117,7 @@ class State(SequencedState):
     airlifted: tuple[str, ...] = ()         # 25.3: units flown in this Allied Movement Phase (one MP spent)
     airlift_turn: int = 0                   # 25.3: the GT the air supply marker last flew a unit
     pw_camp_lost: str = ""                  # 25.10: the hex where ground combat eliminated the PW Camp
+    rules_version: int = RULES_VERSION      # the rules version the game is played under (ruling F102)
 
     # -- who acts ------------------------------------------------------------------------------------------
     @property
@@ -126,6 +128,10 @@ class State(SequencedState):
         if step == "over":
             return None
         return "allied"
+
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling F102: an older game is decided as played.)"""
+        return self.rules_version >= version
 
     # -- where things are ----------------------------------------------------------------------------------
     def unit(self, uid: str) -> Unit | None:

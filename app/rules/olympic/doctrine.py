@@ -37,7 +37,7 @@ def tokko(d: Decision) -> None:
     for _ in range(points // data.tokko.points_per_group):
         if not _at_sea(d.state):
             return
-        zone = _remove_group(d, zone)
+        zone = _remove_group(d, zone if d.state.since(2) else None)
 
 
 def _at_sea(state: State) -> dict[str, list[str]]:
