@@ -7,7 +7,6 @@ from dataclasses import replace
 from olympic_given import START, after, given, of, programmed, refused, when
 
 from app.events.core import DieRolled
-
 from app.rules.olympic import GAME
 from app.rules.olympic.events import (
     CasualtyPoints,
@@ -83,7 +82,8 @@ def test_14_4_the_zone_die_is_rolled_again_only_when_its_zone_runs_short():
     events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 2])  # table #3: 200; Ariake, then (short) Miyazaki
     losses = of(events, TokkoLosses)
     assert [(e.zone, e.hex) for e in losses] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
-    assert losses[0].reason["rerolled"] == [] and losses[1].reason["rerolled"] == [{"zone": "ariake", "why": "zone-short"}]
+    assert losses[0].reason["rerolled"] == []
+    assert losses[1].reason["rerolled"] == [{"zone": "ariake", "why": "zone-short"}]
     assert len(of(events, DieRolled)) == 4
     assert {after(state, events).unit(u).status for u in division("33")} == {"map"}
 

@@ -82,7 +82,7 @@ def preview(state: State, command: Command) -> dict:
     target = command.args["hex"]
     militia = state.militia_intact(target)
     terrain = state.data.map.terrain_of(Hex.parse(target))
-    lines = [f"{command.action} on {target} ({terrain}" + (f", militia {militia}" if militia else "") + "), Olympic 8.8"]
+    lines = [f"{command.action} on {target} ({terrain}{f', militia {militia}' if militia else ''}), Olympic 8.8"]
     if militia:
         lines.append("the militia die (14.3 track 4) is shown with the same face as the combat die")
     lines += [f"die {die}: " + (f"column {r['column']}, {r['result']}, {r['casualty_points']} Casualty Points"
