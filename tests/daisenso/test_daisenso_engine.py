@@ -2,6 +2,8 @@
 then the events or the refusal with its case. Positions are the shipped scenarios, changed where a test needs."""
 from __future__ import annotations
 
+import pytest
+
 from app.rules.daisenso import GAME
 from app.rules.daisenso.events import (
     AirdropPlaced,
@@ -13,6 +15,7 @@ from app.rules.daisenso.events import (
     UnitAdvanced,
 )
 from app.rules.engine.events import GameEnded
+from app.rules.errors import IllegalOrder
 from tests.daisenso.helpers import drop, orders, position, preview, refused, scenario, step, unit, when
 
 
@@ -158,6 +161,20 @@ def test_4_2_1_2_ranged_support_reaches_two_hexes_and_the_defender_may_answer():
     events, after = when(z, "attack w4624 with jp-13-army jp-3-tank jp-22-div hq jp-china-hq")
     assert step(after) == "defender-hq" and GAME.prompt(after).side == "allied"  # 4.2.2 step 2
     assert "support cn-3-hq" in orders(after)
+
+
+def test_4_2_1_and_4_2_1_2_one_hex_an_attack_and_one_hq_a_side_refused_by_the_rule_not_the_grammar():
+    z = scenario("zhejiang", lambda r: (unit(r, "jp-hq-2", "jp-hq", "w4725"), unit(r, "cn-hq-2", "kmt-hq", "w4724")))
+    assert "one adjacent hex, not w4624, w4620" in refused(
+        z, "attack w4624 w4620 with jp-13-army jp-15-army", "Dai Senso 4.2.1")
+    assert "one HQ per faction" in refused(
+        z, "attack w4624 with jp-13-army hq jp-china-hq jp-hq-2", "Dai Senso 4.2.1.2")
+    with pytest.raises(IllegalOrder) as err:  # the preview refuses it the same way
+        preview(z, "attack w4624 w4620 with jp-13-army jp-15-army")
+    assert err.value.case == "Dai Senso 4.2.1"
+    _, asked = when(z, "attack w4624 with jp-13-army")
+    assert step(asked) == "defender-hq"
+    assert "one HQ per faction" in refused(asked, "support cn-3-hq cn-hq-2", "Dai Senso 4.2.1.2")
 
 
 # -- 4.2.5 retreats, 4.2.6 losses, 4.2.8 exploitation: the 9th War Zone example (DS-12) ---------------------------

@@ -153,13 +153,13 @@ def _attack_candidates(state: State, side: str):
                       and state.data.atlas.adjacent(H(u.hex), H(t)))
         if not near:
             continue
-        yield {"hex": t, "units": near}
+        yield {"hexes": [t], "units": near}
         for hq in hqs:
             if hq not in near:
-                yield {"hex": t, "units": near, "hq": hq}
+                yield {"hexes": [t], "units": near, "hq": [hq]}
         if len(near) > 1:
             for uid in near:
-                yield {"hex": t, "units": [uid]}
+                yield {"hexes": [t], "units": [uid]}
 
 
 def _airdrop_candidates(state: State, side: str):
@@ -213,10 +213,10 @@ class Airdrop(PhaseStep):
 
 
 class Attacks(PhaseStep):
-    @order("attack HEX with UNIT [UNIT ...] [hq UNIT:hq]", "Dai Senso 4.2.2",
-           "attack an adjacent enemy hex; an HQ may give Ranged Support", _attack_candidates)
-    def attack(self, d: Decision, hex: str, units: list[str], hq: str | None = None) -> None:
-        combat.declare(d, hex, units, hq)
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [hq UNIT:hq ...]", "Dai Senso 4.2.2",
+           "attack one adjacent enemy hex (4.2.1); one HQ may give Ranged Support (4.2.1.2)", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], hq: list[str]) -> None:
+        combat.declare(d, combat.one_hex(d, hexes), units, combat.one_hq(d, hq))
 
 
 class BlitzCombat(Attacks):
@@ -323,10 +323,11 @@ class DefenderHq(Step):
         return Owed("Ranged Support for the defence from one supplied HQ, or none (4.2.2 step 2)", s.combat.target,
                     "one HQ at most", tuple((h, _unit_value(s, h)) for h in combat.defender_hq_options(s)))
 
-    @order("support [UNIT]", "Dai Senso 4.2.1.2", "an HQ gives the defence Ranged Support; 'support' alone: none",
-           lambda s, side: [{}, *({"unit": h} for h in combat.defender_hq_options(s))])
-    def support(self, d: Decision, unit: str | None = None) -> None:
-        combat.support(d, unit)
+    @order("support [UNIT ...]", "Dai Senso 4.2.1.2",
+           "one HQ gives the defence Ranged Support; 'support' alone: none",
+           lambda s, side: [{"units": []}, *({"units": [h]} for h in combat.defender_hq_options(s))])
+    def support(self, d: Decision, units: list[str]) -> None:
+        combat.support(d, combat.one_hq(d, units))
 
 
 class Choice(Step):
