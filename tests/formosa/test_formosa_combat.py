@@ -85,6 +85,16 @@ def test_15_6_counterattack_reads_50_99_with_its_one_shift_and_a_ca_in_it_is_no_
     assert not of(events, UnitEliminated)
 
 
+def test_15_6_the_counterattack_is_against_one_hex_of_attackers_refused_by_its_rule_for_two():
+    state = given(units={"us-1mar-1": PEAK_AROUND[0], "us-7-17": PEAK_AROUND[1], "jp-guerrilla-1": PEAK})
+    state = play(state, "allied", f"attack {PEAK} with us-1mar-1 us-7-17", [1])  # CA: the Japanese choose a hex
+    assert state.pending[0]["kind"] == "counterattack"
+    message = refused(state, "japanese", f"counterattack {PEAK_AROUND[0]} {PEAK_AROUND[1]}", "Formosa 15.6")
+    assert "one hex only" in message
+    [counter] = of(when(state, "japanese", f"counterattack {PEAK_AROUND[1]}", [6]), CombatResolved)
+    assert counter.hexes == [PEAK_AROUND[1]]
+
+
 def test_15_5_ca_against_a_coastal_defense_or_heavy_weapons_ends_the_combat():
     # 9 against 4 (225%) with the heavy weapons' "D" and the peak's three: the <=49% column, where a 6 is a CA
     state = given(units={"us-1mar-1": PEAK_AROUND[0], "us-7-17": PEAK_AROUND[0], "jp-guerrilla-1": PEAK,

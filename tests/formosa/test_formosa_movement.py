@@ -84,6 +84,19 @@ def test_13_3_two_static_units_in_a_hex_lose_a_static_one_and_only_one():
     assert not state.pending and state.units["jp-9-7"].where == X
 
 
+def test_13_3_a_hex_two_over_loses_two_in_one_order_but_not_more_than_the_fewest():
+    units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-12-24": AROUND[0], "jp-12-46": AROUND[1]}
+    state = given(step="japanese-movement", turn=1, units=units)
+    for uid in ("jp-12-24", "jp-12-46"):
+        state = play(state, "japanese", f"move {uid} {X}")
+    state = play(state, "japanese", "end")
+    assert state.pending[0]["kind"] == "overstack"
+    refused(state, "japanese", "remove jp-9-7 jp-9-19 jp-9-35", "Formosa 13.3")  # three: one more than needed
+    state = play(state, "japanese", "remove jp-9-7 jp-12-24")
+    assert {state.units[u].where for u in ("jp-9-7", "jp-12-24")} == {"japanese-replacements"}
+    assert not state.pending and state.step == "japanese-combat"
+
+
 def test_f102_a_game_of_rules_version_1_is_decided_as_it_was_played():
     from app.rules.formosa import played_under
 

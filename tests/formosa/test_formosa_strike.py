@@ -170,6 +170,12 @@ def test_16_5_a_b29_strike_on_the_terrain_column_d1_eliminates_the_only_unit():
     refused(state, "allied", "strike " + AROUND[0], "Formosa 16.5")  # no Japanese unit there
 
 
+def test_16_5_the_one_b29_strikes_one_hex_a_second_is_refused_by_the_rule():
+    state = given(step="b29", units={"jp-9-7": X, "jp-9-19": AROUND[0]}, air={"b29": 1},
+                  strike=planned(allied={"b29": 1}))
+    assert "strikes one hex" in refused(state, "allied", f"strike {X} {AROUND[0]}", "Formosa 16.5")
+
+
 def test_16_5_the_japanese_may_reveal_a_concealed_coastal_defense_for_the_fortified_column():
     state = given(step="b29", units={"jp-9-7": X, CD: X}, concealed=("jp-9-7", CD), air={"b29": 1},
                   strike=planned(allied={"b29": 1}))
