@@ -5,8 +5,10 @@ The Miyazaki plain is the test ground: 3134-3138 and 3233-3338 are Clear, 3236 i
 """
 from __future__ import annotations
 
+import pytest
 from olympic_given import after, given, of, programmed, refused, when
 
+from app.rules.errors import IllegalOrder
 from app.rules.olympic import GAME
 from app.rules.olympic.events import (
     AttackCalledOff,
@@ -193,6 +195,17 @@ def test_8_51_every_possible_attack_is_made_and_then_the_turn_ends():
     state = japanese_combat(**{JP1: "3135", US_A: "3235"})  # 1 vs 4 is -3: not in position (note 1)
     assert programmed(state) == "end"
     refused(state, "japanese", f"jattack {JP1} on {US_A}", "Olympic 8.51")
+
+
+def test_r30_an_american_attack_or_assault_on_a_second_hex_is_refused_by_the_rule():
+    state = given(units={US_A: "3235", US_B: "3336", US_C: "3237", JP4A: "3136"}, beachheads=("3235",))
+    assert "on one hex (ruling R30)" in refused(state, "american", "attack 3236 3136 with 25-27 25-35",
+                                                "Olympic 8.8")
+    with pytest.raises(IllegalOrder) as err:  # the preview refuses it the same way
+        GAME.preview(state, GAME.parse("attack 3236 3136 with 25-27", "american", state))
+    assert err.value.case == "Olympic 8.8"
+    sea = given(step="assault", turn=1, units={US_A: "3437", JP4A: "3337", JP4B: "3336"}, released=False)
+    refused(sea, "american", "assault 3337 3336 with 25-27", "Olympic ruling R17")
 
 
 def test_preview_shows_every_die_face_by_the_code_the_order_runs_and_rolls_nothing():

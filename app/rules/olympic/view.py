@@ -68,18 +68,20 @@ def preview(state: State, command: Command) -> dict:
         raise IllegalOrder("Olympic 8.8", "only an attack or an assault can be previewed")
     from app.rules.olympic.sequence import resolve
 
+    case = "Olympic ruling R17" if command.action == "assault" else "Olympic 8.8"
+    target = combat.one_hex(Decision(state, command.side, FixedDice(1), lambda s, e: e.apply(s)),
+                            command.args["hexes"], case)
     rolls = {}
     for value in range(1, 7):
         d = Decision(state, command.side, FixedDice(value), lambda s, e: e.apply(s))
         units = resolve(d, command.args["units"])
         kind = "assault" if command.action == "assault" else "american"
-        combat.american_attack(d, command.args["hex"], units, [], kind)
+        combat.american_attack(d, target, units, [], kind)
         resolved = next((e for e in d.events if isinstance(e, CombatResolved)), None)
         points = sum(e.points for e in d.events if isinstance(e, CasualtyPoints))
         rolls[value] = {"result": resolved.result if resolved else "called off",
                         "column": resolved.column if resolved else None, "casualty_points": points,
                         "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
-    target = command.args["hex"]
     militia = state.militia_intact(target)
     terrain = state.data.map.terrain_of(Hex.parse(target))
     lines = [f"{command.action} on {target} ({terrain}{f', militia {militia}' if militia else ''}), Olympic 8.8"]
