@@ -111,6 +111,48 @@ def test_4_2_3_every_shift_of_the_strait_assault_with_its_case_and_the_preview_m
         assert next(e for e in events if isinstance(e, CombatResolved)).result == code
 
 
+def _unsupplied(*ids):
+    def change(raw):
+        for u in raw["unit"]:
+            if u["id"] in ids:
+                u["supplied"] = False
+    return change
+
+
+def _shift_cases(state, order) -> list[str]:
+    return sorted(s.split("Dai Senso ")[1].split(":")[0] for s in preview(state, order)["shifts"])
+
+
+def test_4_2_3_3_an_unsupplied_blitz_enabled_armor_unit_gives_no_armor_shift():
+    order = "attack e3411 with ru-6-gta ru-36-army"
+    supplied = when(scenario("august-storm"), "next")[1]
+    assert "4.2.3.3" in _shift_cases(supplied, order)
+    cut_off = when(scenario("august-storm", _unsupplied("ru-6-gta")), "next")[1]
+    assert "4.2.3.3" not in _shift_cases(cut_off, order)
+    _, attacking = when(cut_off, order, [3])  # it still attacks: 4.2.1 needs no supply
+    assert "e3411" in attacking.attacked_hexes
+
+
+def test_4_2_3_5_an_unsupplied_hq_gives_no_hq_shift_attacking_or_defending_nor_ranged_support():
+    order = "attack w4825 with jp-china-hq"
+    add = lambda r: unit(r, "cn-x", "kiangsu-res", "w4825")  # noqa: E731
+    assert "4.2.3.5" in _shift_cases(scenario("zhejiang", add), order)
+    cut_off = scenario("zhejiang", lambda r: (add(r), _unsupplied("jp-china-hq")(r)))
+    assert "4.2.3.5" not in _shift_cases(cut_off, order)  # it attacks (4.2.1: supply not needed), unshifted
+    assert "supplied" in refused(cut_off, "attack w4624 with jp-13-army hq jp-china-hq", "Dai Senso 4.2.1.2")
+    defence = "attack w4620 with jp-15-army"  # the Chungking HQ defends in its own hex
+    assert "4.2.3.5" in _shift_cases(scenario("zhejiang"), defence)
+    assert "4.2.3.5" not in _shift_cases(scenario("zhejiang", _unsupplied("cn-chungking-hq")), defence)
+
+
+def test_4_2_3_6_unsupplied_marines_give_no_marine_shift_and_4_2_1_3_make_no_marine_assault():
+    across_the_strait = "attack w4324 with us-3-mac"
+    assert "4.2.3.6" in _shift_cases(scenario("strait"), across_the_strait)
+    cut_off = scenario("strait", _unsupplied("us-3-mac", "us-6-mar"))
+    assert "4.2.3.6" not in _shift_cases(cut_off, across_the_strait)
+    refused(cut_off, "attack w4324 with us-6-mar", "Dai Senso 4.2.1.1")  # All-Sea: supplied marines only
+
+
 # -- 4.2.1 attacks ------------------------------------------------------------------------------------------------
 def test_4_2_1_each_hex_and_each_unit_once_per_segment_and_every_unit_in_the_hex_defends():
     z = scenario("zhejiang")

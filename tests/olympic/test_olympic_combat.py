@@ -52,6 +52,15 @@ def test_8_8_note_1_no_attack_below_minus_2_and_refused_before_any_die():
     assert "below -2" in refused(state, "american", "attack 3135 with 25-27", "Olympic 8.8 note 1")
 
 
+def test_8_8_note_1_an_order_at_exactly_minus_2_is_accepted_and_one_below_is_refused():
+    at_minus_2 = given(units={JP4A: "3135", JP2: "3135", US_A: "3235"})  # 4 against 6, no militia in 3135
+    [resolved] = of(when(at_minus_2, "american", "attack 3135 with 25-27", rolls=[1]), CombatResolved)
+    assert (resolved.differential, resolved.column, resolved.result) == (-2, "-2", "Ae 10/3")
+    at_minus_3 = given(units={JP4A: "3135", JP2: "3135", JP1: "3135", US_A: "3235"})  # 4 against 7
+    assert "4 against 7 is below -2" in refused(at_minus_3, "american", "attack 3135 with 25-27",
+                                                "Olympic 8.8 note 1")
+
+
 def test_ruling_r28_a_tripled_militia_can_call_the_attack_off_after_its_die():
     state = given(units={US_A: "3235"})  # Miyazaki 3236: militia 3 alone; 4 vs 3/2 is allowed
     events = when(state, "american", "attack 3236 with 25-27", rolls=[1])  # track 4 die 1: tripled, 9
