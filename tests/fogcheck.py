@@ -1,5 +1,5 @@
-"""The leak check of design.md practice 12 for any game with fog of war: a side never reads a unit name its view
-did not show, in any channel. History lines, export rows, replay frame texts and combat panels are measured
+"""The leak check of docs/architecture.md practice 12 for any game with fog of war: a side never reads a unit name its
+view did not show, in any channel. History lines, export rows, replay frame texts and combat panels are measured
 event by event against the side's view just before or just after the event; turn emails, the replay's map
 pictures and analysis against every view that side was shown up to then."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The state of a game at any sequence number: server-side metadata plus the rule set's own state.
 
-State is a fold of the events (design.md practice 5). Snapshots are a cache of that fold: the loader starts
+State is a fold of the events (docs/architecture.md practice 5). Snapshots are a cache of that fold: the loader starts
 from the latest snapshot at or before the wanted sequence number, if any, and folds the events after it.
 """
 from __future__ import annotations

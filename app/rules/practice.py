@@ -11,8 +11,8 @@ stored state and finds any difference. Which policies a rule set offers:
   the best final odds column (the rule set's `preview`), else the move that brings units nearest an objective (a
   victory hex the side does not hold, or a hex where it sees an enemy unit), else an order that brings units
   into play or a decision the step forces, else `end`;
-- `random` (the fuzzers' random player, design.md practice 10), for a rule set that can list candidate orders:
-  its optional `candidates(state, rng) -> [order text, ...]`, or, on the engine, its `legal_orders`.
+- `random` (the fuzzers' random player, docs/architecture.md practice 10), for a rule set that can list candidate
+  orders: its optional `candidates(state, rng) -> [order text, ...]`, or, on the engine, its `legal_orders`.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -31,7 +31,7 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-RANDOM_CASE = "design.md practice 10"
+RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 ATTACKS = ("attack", "overrun", "assault")
 ENDS = ("end", "pass")

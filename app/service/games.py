@@ -1,4 +1,4 @@
-"""Games and their orders: the one path every order takes (design.md, "One path for every order").
+"""Games and their orders: the one path every order takes (docs/architecture.md, "The path of one order").
 
 parse -> load state -> prompt check -> decide(state, command, dice) -> append(expected seq) -> snapshot.
 """
@@ -108,7 +108,7 @@ def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str =
 
 
 def check_turn(rules: Rules, state: GameState, command: Command) -> None:
-    """The states table: only the prompted side, only a prompted action (design.md practice 2)."""
+    """The states table: only the prompted side, only a prompted action (docs/architecture.md practice 2)."""
     outcome = rules.outcome(state.game)
     if outcome is not None:
         raise IllegalOrder(rules.sequence_case, f"the game is over ({outcome.reason})")
@@ -173,7 +173,7 @@ def decide_checked(rules: Rules, state: GameState, command: Command, roller: dic
 def refuse_without_dice(store: EventStore, state: GameState) -> str:
     """A game this server cannot roll for takes no orders at all: one imported (its seed stays with the server
     that made it) or whose seed was revealed before its end. Refused before any rule runs, so no order is
-    half-played until the first die it needs (design.md practice 11). Returns the game's dice seed."""
+    half-played until the first die it needs (docs/architecture.md practice 11). Returns the game's dice seed."""
     game_id = state.meta.game_id
     fork_hint = (f"to play on, fork it with a new seed of this server's: `fork {game_id} --at {state.meta.seq}` "
                  f"(API: POST /games/{game_id}/fork)")

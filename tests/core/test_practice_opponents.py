@@ -1,6 +1,6 @@
-"""The greedy practice opponents (app/rules/practice.py) play SNC and Ichi-Go to an end in the fuzzer (design.md
-practice 10, issue 18): both sides greedy, every order the policy's, no dead end, an outcome; the policy's
-orders are all legal and it attacks and moves toward its objectives."""
+"""The greedy practice opponents (app/rules/practice.py) play SNC and Ichi-Go to an end in the fuzzer
+(docs/architecture.md practice 10, issue 18): both sides greedy, every order the policy's, no dead end, an outcome; the
+policy's orders are all legal and it attacks and moves toward its objectives."""
 from __future__ import annotations
 
 import collections
