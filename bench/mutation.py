@@ -1,19 +1,29 @@
-"""Mutation score of the rules packages (issue 19): a seeded random sample of mutmut's mutants per package, run
-against the fast tier of the rules tests, printed per package beside the case table that maps rules to tests.
+"""Mutation score of the rules code (issues 19, 30): a seeded random sample of mutmut's mutants per package, run
+against the fast tier of the rules tests, printed per package beside the case table that maps rules to tests; and,
+with --cases, a per-case report: for each row of docs/cases/<game>.md, mutants of the code citing that case and
+whether the row's own tests kill them.
 
-mutmut (configured in pyproject.toml, [tool.mutmut]) writes every mutant of app/rules/snc, app/rules/ichigo and
-app/rules/kernel into mutants/ (git-ignored) and runs, for each mutant, only the tests that call the mutated
+mutmut (configured in pyproject.toml, [tool.mutmut]) writes every mutant of the rules packages, the engine and the
+practice policies into mutants/ (git-ignored) and runs, for each mutant, only the tests that call the mutated
 function. It has no sampling of its own, so this script asks it to generate the mutants, picks `--sample` of each
 package with a seeded random generator (the same seed and code give the same sample), and hands exactly those
 names to `mutmut run`. A killed mutant is a rule break some test notices; a survivor is listed with the cases whose
 mapped tests (docs/cases/*.md) run the mutated function but did not notice. `mutmut show NAME` prints its diff.
 
-Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ichigo kernel] [--max-children 2] [--report]
-                                [--redraw]
+The per-case report (--cases) reads which cases a function cites from its string literals and comments ("Formosa
+13.3", or "13.3" alone inside a game's own package). A row's mutants are the sampled mutants citing its case, and,
+for a row no sampled mutant cites, `--per-case` more mutants of functions citing it (seeded). Each is run once
+against the fast tests of every row it cites (pytest in mutants/ with the mutant switched on, one process per
+mutant), so the report tells, row by row, whether the row's own tests kill its mutants: a row whose tests kill
+none is a finding.
+
+Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
+                                [--redraw] [--cases [--per-case 1]]
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import io
 import json
@@ -23,14 +33,30 @@ import re
 import subprocess
 import sys
 import time
+import tokenize
+import xml.etree.ElementTree as ElementTree
 from collections import Counter
+from functools import cache, lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("snc", "ichigo", "kernel")
+RULES = Path("app", "rules")
+PRACTICE = "practice.py"
+# package -> is this source file (relative to the root) one of its files?
+PACKAGES = {
+    **{game: (lambda path, game=game: path.parent == RULES / game and path.name != PRACTICE)
+       for game in ("snc", "ichigo", "kernel", "formosa", "daisenso", "olympic", "skirmish", "engine")},
+    # the practice opponents: app/rules/practice.py and each game's own practice module
+    "practice": lambda path: path.name == PRACTICE and path.parent.parent in (RULES.parent, RULES),
+}
+# the name a game's cases carry in refusals and docstrings ("Formosa 13.3"), by package
+CASE_PREFIX = {"snc": "SNC", "ichigo": "Ichi-Go", "formosa": "Formosa", "daisenso": "Dai Senso",
+               "olympic": "Olympic", "skirmish": "SK"}
 PINNED = ROOT / "bench" / "mutation-sample.json"
 CASE_TABLES = sorted((ROOT / "docs" / "cases").glob("*.md"))
 CASE_ROW = re.compile(r"^\| *([0-9][0-9.]*) *\| *([^|]*)\|")
+TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+CASE_NUMBER = re.compile(r"(?<![\w.])([0-9]{1,2}(?:\.[0-9]{1,2})+)(?![\w]|\.[0-9])")
 
 
 def generate(max_children: int) -> None:
@@ -52,7 +78,7 @@ def meta(package: str) -> dict[str, int | None]:
 
     codes: dict[str, int | None] = {}
     for path in sorted(walk_mutatable_files()):
-        if path.parent == Path("app", "rules", package):
+        if PACKAGES[package](Path(path)):
             written = Path("mutants", f"{path}.meta")
             if not written.exists():
                 sys.exit(f"no mutants of {path} yet (a new file): run without --report to generate them")
@@ -100,29 +126,178 @@ def status(code: int | None) -> str:
     return status_by_exit_code[code]
 
 
+@lru_cache(maxsize=1)
+def tests_by_function() -> dict[str, set[str]]:
+    stats = json.loads((ROOT / "mutants" / "mutmut-stats.json").read_text())["tests_by_mangled_function_name"]
+    return {name: set(tests) for name, tests in stats.items()}
+
+
+def _function(name: str) -> str:
+    return name.partition("__mutmut_")[0]
+
+
 def cases_reaching(name: str) -> list[str]:
     """The rules cases whose mapped tests (docs/cases/*.md) run the function a mutant changes."""
-    stats = json.loads((ROOT / "mutants" / "mutmut-stats.json").read_text())["tests_by_mangled_function_name"]
-    tests = set(stats.get(name.partition("__mutmut_")[0], ()))
-    found = []
+    tests = tests_by_function().get(_function(name), set())
+    return [f"{game} {case}" for game, rows in case_rows().items() for case, mapped in rows.items()
+            if mapped & tests]
+
+
+# -- the per-case report ------------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def case_rows() -> dict[str, dict[str, set[str]]]:
+    """game -> case -> the tests its row of docs/cases/<game>.md maps."""
+    out: dict[str, dict[str, set[str]]] = {}
     for table in CASE_TABLES:
+        rows = out.setdefault(table.stem, {})
         for line in table.read_text().splitlines():
             row = CASE_ROW.match(line)
-            if row and any(t.strip() in tests for t in row.group(2).split(",")):
-                found.append(f"{table.stem} {row.group(1)}")
-    return found
+            if row:
+                rows.setdefault(row.group(1), set()).update(t.strip() for t in row.group(2).split(",") if t.strip())
+    return out
+
+
+def _locate(name: str) -> tuple[Path, str, str | None]:
+    """A mutant's source file, function and class: app.rules.formosa.sequence.xǁOverstackǁremove__mutmut_3 is
+    app/rules/formosa/sequence.py, remove, Overstack."""
+    module, _, mangled = _function(name).rpartition(".")
+    if mangled.startswith("xǁ"):
+        _, cls, func = mangled.split("ǁ")
+        return Path(*module.split(".")).with_suffix(".py"), func, cls
+    return Path(*module.split(".")).with_suffix(".py"), mangled[2:], None
+
+
+@cache
+def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, str]]]:
+    """(class, function) -> the (game, case) pairs its strings and comments cite, for every function of a file."""
+    source = (ROOT / path).read_text()
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    package = path.parent.name
+    own = package if package in CASE_PREFIX else None
+    prefixed = re.compile(r"\b(" + "|".join(re.escape(p) for p in CASE_PREFIX.values()) + r")\s+(?:ruling\s+)?"
+                          r"([0-9]{1,2}(?:\.[0-9]{1,2})+)")
+    game_of = {p: g for g, p in CASE_PREFIX.items()}
+    out: dict[tuple[str | None, str], frozenset[tuple[str, str]]] = {}
+    for node in ast.walk(ast.parse(source)):
+        bodies = [(None, node)] if isinstance(node, ast.Module) else []
+        if isinstance(node, ast.ClassDef):
+            bodies = [(node.name, node)]
+        for cls, holder in bodies:
+            for fn in holder.body:
+                if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                found: set[tuple[str, str]] = set()
+                for tok in tokens:
+                    if tok.type not in TEXT_TOKENS or not (
+                            fn.lineno <= tok.start[0] <= fn.end_lineno):
+                        continue
+                    found |= {(game_of[m.group(1)], m.group(2)) for m in prefixed.finditer(tok.string)}
+                    if own is not None:
+                        found |= {(own, m.group(1)) for m in CASE_NUMBER.finditer(tok.string)}
+                out[(cls, fn.name)] = frozenset(found)
+    return out
+
+
+def cited(name: str) -> list[tuple[str, str]]:
+    """The cases (game, case) of docs/cases that the function a mutant changes cites."""
+    path, func, cls = _locate(name)
+    rows = case_rows()
+    found = _citations(path).get((cls, func), frozenset()) if (ROOT / path).exists() else frozenset()
+    return sorted((game, case) for game, case in found if case in rows.get(game, {}))
+
+
+def _fast(tests: set[str]) -> list[str]:
+    return sorted(t for t in tests if (ROOT / t.partition("::")[0]).exists())
+
+
+def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[str, str], bool | None]:
+    """Whether each row's own fast tests kill the mutant (None: the row maps no test that runs its function)."""
+    reach = tests_by_function().get(_function(name), set())
+    wanted = {row: sorted(set(_fast(case_rows()[row[0]][row[1]])) & reach) for row in rows}
+    tests = sorted({t for ts in wanted.values() for t in ts})
+    if not tests:
+        return dict.fromkeys(rows)
+    report = ROOT / "mutants" / "case-report.xml"
+    env = {**os.environ, "MUTANT_UNDER_TEST": name}
+    with log.open("a") as out:
+        subprocess.run([sys.executable, "-m", "pytest", "--rootdir=.", "-q", "-p", "no:randomly", "-m", "not slow",
+                        "-p", "no:cacheprovider", "--hypothesis-seed=0", f"--junitxml={report}", *tests],
+                       cwd=ROOT / "mutants", env=env, stdout=out, stderr=subprocess.STDOUT, timeout=900)
+    failed = set()
+    if report.exists():
+        for case in ElementTree.parse(report).iter("testcase"):
+            if case.find("failure") is not None or case.find("error") is not None:
+                path = case.get("classname", "").replace(".", "/") + ".py"
+                failed.add(f"{path}::{case.get('name', '').split('[')[0]}")
+    return {row: (bool(set(ts) & failed) if ts else None) for row, ts in wanted.items()}
+
+
+def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
+    """For each row of each game's case table: the mutants of code citing it (sampled, and topped up for rows the
+    sample leaves out) and how many the row's own tests kill."""
+    log = ROOT / "mutants" / "case-report.log"
+    log.write_text("")
+    for package, names in chosen.items():
+        rows = case_rows().get(package)
+        if rows is None:
+            continue
+        everything = list(meta(package))
+        by_row: dict[str, list[str]] = {}
+        for name in names:
+            for _, case in cited(name):
+                by_row.setdefault(case, []).append(name)
+        rng = random.Random(f"{seed}:{package}:cases")
+        citing: dict[str, list[str]] = {}
+        for name in everything:
+            for game, case in cited(name):
+                if game == package:
+                    citing.setdefault(case, []).append(name)
+        for case in sorted(rows, key=_case_key):
+            if not by_row.get(case) and citing.get(case):
+                by_row[case] = rng.sample(sorted(citing[case]), min(per_case, len(citing[case])))
+        verdict: dict[str, dict[tuple[str, str], bool | None]] = {}
+        codes = meta(package)
+        for name in sorted({n for ns in by_row.values() for n in ns}):
+            mine = [(package, case) for case, ns in by_row.items() if name in ns]
+            if status(codes.get(name)) == "survived":
+                verdict[name] = dict.fromkeys(mine, False)  # no test at all kills it
+            else:
+                verdict[name] = row_kills(name, mine, log)
+        print(f"\n{package}: per-case report (docs/cases/{package}.md), row by row")
+        print(f"  {'case':10} {'citing':>7} {'tried':>5} {'killed by its tests':>19}  finding")
+        findings = 0
+        for case in sorted(rows, key=_case_key):
+            tried = by_row.get(case, [])
+            kills = [verdict[n][(package, case)] for n in tried]
+            killed = sum(1 for k in kills if k)
+            note = ""
+            if tried and not killed:
+                findings += 1
+                unreached = all(k is None for k in kills)
+                note = "its tests never run this code" if unreached else "its tests kill none: " + ", ".join(tried)
+            print(f"  {case:10} {len(citing.get(case, [])):7} {len(tried):5} {killed:19}  {note}")
+        print(f"  {findings} row(s) whose tests kill none of their mutants; rows without a citing mutant: "
+              f"{sum(1 for c in rows if not citing.get(c))}")
+
+
+def _case_key(case: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in case.split("."))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, default=100, help="mutants per package (default 100)")
     parser.add_argument("--seed", type=int, default=19)
-    parser.add_argument("--packages", nargs="+", choices=PACKAGES, default=list(PACKAGES))
-    parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--packages", nargs="+", choices=list(PACKAGES), default=list(PACKAGES))
+    parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1)")
     parser.add_argument("--redraw", action="store_true",
                         help="draw a new sample instead of the one pinned in bench/mutation-sample.json")
     parser.add_argument("--report", action="store_true",
                         help="run nothing: print the sample's latest results (after `mutmut run NAME` of one)")
+    parser.add_argument("--cases", action="store_true",
+                        help="also the per-case report: each case row's mutants against the row's own tests")
+    parser.add_argument("--per-case", type=int, default=1,
+                        help="mutants drawn for a case row no sampled mutant cites (default 1)")
     args = parser.parse_args()
     os.chdir(ROOT)
 
@@ -148,7 +323,7 @@ def main() -> None:
         other = len(names) - count["killed"] - count["survived"] - count["timeout"]
         score = (count["killed"] + count["timeout"]) / len(names)
         table = ROOT / "docs" / "cases" / f"{package}.md"
-        shown = table.relative_to(ROOT) if table.exists() else "(the kernel's cases are each game's)"
+        shown = table.relative_to(ROOT) if table.exists() else "(no case table: its cases are each game's)"
         print(f"{package:8} {len(codes):7} {len(names):7} {count['killed']:6} {count['survived']:8} "
               f"{count['timeout']:7} {other:5} {score:6.1%}  {shown}")
         survivors += [(n, status(codes[n])) for n in names if status(codes[n]) not in ("killed", "timeout")]
@@ -158,6 +333,8 @@ def main() -> None:
             cases = cases_reaching(name)
             more = f" and {len(cases) - 6} more" if len(cases) > 6 else ""
             print(f"  {state:9} {name}  [{', '.join(cases[:6]) + more or 'no mapped test runs it'}]")
+    if args.cases:
+        case_report(chosen, args.seed, args.per_case)
 
 
 if __name__ == "__main__":
