@@ -139,3 +139,29 @@ def test_a_file_that_is_not_toml_or_not_there_is_named(tmp_path):
         read_position(broken, D)
     with pytest.raises(SetupError, match="cannot read"):
         read_position(tmp_path / "absent.toml", D)
+
+
+def test_d35_a_what_if_unit_attacks_with_its_own_values():
+    import re
+    from pathlib import Path
+
+    from app.rules.daisenso import GAME
+
+    text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
+    section = text[text.index("### Dai Senso"):text.index("### Operation Causeway")]
+    [block] = re.findall(r"```toml\n(.*?)```", section, re.S)
+    position = tomllib.loads(block)
+    state = GAME.initial_state("custom", {"position": position})
+    side = GAME.prompt(state).side
+    shown = GAME.preview(state, GAME.parse("attack w4324 with us-3-mac", side, state))
+    assert shown["attack"] == 6 and state.kind(state.units["us-3-mac"]).defense == 4
+    printed = copy.deepcopy(position)
+    del printed["unit"][0]["values"]
+    plain = GAME.initial_state("custom", {"position": printed})
+    assert GAME.preview(plain, GAME.parse("attack w4324 with us-3-mac", side, plain))["attack"] == \
+        D.kinds["us-marine-corps"].attack
+    bad = copy.deepcopy(position)
+    bad["unit"][0]["values"] = {"attack": -2, "steps": 3}
+    with pytest.raises(SetupError) as err:
+        GAME.initial_state("custom", {"position": bad})
+    assert "attack is a whole number from 0 to 99" in str(err.value) and "'steps' is not a value" in str(err.value)

@@ -54,6 +54,9 @@ def test_the_documented_position_starts_where_it_says():
     assert "1541" in state.militia_destroyed  # Marines stand there: its militia is gone (R11)
     assert {"1442", "1443", "1540", "1541", "1640"} == set(state.american_control)
     assert GAME.prompt(state).side == "american" and "Game-Turn 9: American movement" in GAME.prompt(state).step
+    assert [u.id for u in state.stack("1442")] == ["us-2mar-6", "us-2mar-2", "us-2mar-8"]  # [stacks]: top first
+    assert state.units["jp-206-1"].strength == 4 and state.data.unit("jp-206-1").category == "4-4"  # [values]
+    assert GAME.data({}).unit("jp-206-1").strength == 3  # the printed data is untouched
 
 
 def test_an_impossible_position_is_refused_with_every_problem_named_and_nothing_written(store):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.rules.custom_setup import SetupError, parse_position
-from app.rules.daisenso.data_load import GameData, load
+from app.rules.daisenso.data_load import GameData, load, what_if
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
 
@@ -26,7 +26,7 @@ WEATHER = ("mud", "storms", "snow")  # 4.1.2, 4.2.3.1, 4.2.3.7, 4.2.4.1, 4.2.8
 COUNTRY_STATUSES = ("neutral", "policy", "free_passage", "no_occupation")
 EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pre_war", "victory", "unit",
               "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", *COUNTRY_STATUSES)
-_UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note"}
+_UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values"}
 _MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "note"}
 
 
@@ -270,8 +270,9 @@ class _Reader:
             if (kind.type == "cv-strike") != isinstance(zone, str):
                 self.err(f"{where}: a CV Strike names its Naval Zone (zone = \"...\", 4.1.5); no other unit does")
                 zone = None
+            played = what_if(kind.id, uid) if "values" in u else kind.id  # ruling D35
             if h is not None and faction in self.factions:
-                out.append(PlacedUnit(uid, kind.id, h, faction, self.flag(u, "supplied", True, where),
+                out.append(PlacedUnit(uid, played, h, faction, self.flag(u, "supplied", True, where),
                                       self.flag(u, "blitz", False, where), tuple(holding), zone))
         self._air_spacing(out)
         return tuple(out)

@@ -32,7 +32,7 @@ from app.rules.olympic.state import SIDES, State
 from app.rules.olympic.state import start as printed
 
 EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "due", "returns",
-              "retreat_toward", "stacks")
+              "retreat_toward", "stacks", "values")
 
 
 def start(data, scenario: str, options) -> State:
