@@ -73,7 +73,6 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
      f"suppressed: {AROUND[5]} holds no Japanese unit"),
     ({"phase": "recruit-allied", "suppressed": [X]}, "the B-29 strikes in the Allied B-29 Phase"),
     ({"fleet_sortied": True, "air": {"mobile-fleet": 1}}, "the marker is removed from the game"),
-    ({"fleet_sortied": "yes"}, "'fleet_sortied' is true or false"),
     ({"values": {"us-7-17": {"cf": -1}}}, "[values] us-7-17: cf is a whole number from 0 to 99"),
     ({"values": {"us-7-17": {"steps": 2}}}, "[values] us-7-17: 'steps' is not a value a position changes"),
     ({"values": {"us-7-17": {"indicator": "X"}}}, "[values] us-7-17: indicator is one of"),
@@ -85,6 +84,15 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
       "bases": [], "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7", "jp-hw-1"]}},
      "15.5 CA item 1"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"]}}, "has 'attackers' and 'defenders'"),
+    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: units that landed"),
+    ({"phase": "allied-movement", "pinned": ["jp-9-7"]}, "pinned: jp-9-7 is not an Allied unit"),
+    ({"phase": "japanese-movement", "interdiction": {X: 2}}, "[interdiction]: 2 us points placed, 0 assigned"),
+    ({"phase": "japanese-movement", "interdiction": {X: 3}}, "[interdiction] 1013: 1 or 2 points"),
+    ({"interdiction": {X: 1}}, "a position at 'allied-movement' comes before it"),
+    ({"phase": "recruit-allied", "fleet_sortied": "decisive"}, "this GT's sortie is made in its Japanese Special"),
+    ({"fleet_sortied": "won"}, "'fleet_sortied' is true (on an earlier GT) or this GT's result"),
+    ({"kamikaze_spent": -1}, "'kamikaze_spent' is the number"),
+    ({"air_supply_used": 1}, "'air_supply_used' is true or false"),
 ])
 def test_a_position_is_refused_with_every_problem_named(change, says):
     with pytest.raises(SetupError) as err:
@@ -252,3 +260,34 @@ def test_f103_a_custom_map_with_its_own_ports_and_towns_is_played_as_it_is(run, 
     assert {u["id"]: u["hex"] for u in state["units"] if u["id"] in ("jp-guerrilla-1", "us-7-32")} == {
         "jp-guerrilla-1": "0403", "us-7-32": "0202"}
     assert "chain intact" in run("verify", game).output
+
+
+def test_f104_pinned_units_interdicted_hexes_a_fleet_result_spent_kamikaze_and_used_air_supply():
+    from formosa_given import of, refused, when
+
+    from app.rules.formosa import strategic
+    from app.rules.formosa.events import UnitMoved
+
+    pinned = GAME.initial_state("1", {"position": position(phase="allied-movement", pinned=["us-7-17"])})
+    refused(pinned, "allied", f"move us-7-17 {AROUND[1]}", "Formosa 10.2.1, 10.3, 21.0")
+    interdicted = GAME.initial_state("1", {"position": position(
+        phase="japanese-movement", units={"jp-9-7": X}, revealed=[], bases=[], where={},
+        missions={"allied": {"interdiction": 2}}, interdiction={AROUND[0]: 2})})
+    plain = GAME.initial_state("1", {"position": position(phase="japanese-movement", units={"jp-9-7": X},
+                                                          revealed=[], bases=[], where={})})
+    [slow] = of(when(interdicted, "japanese", f"move jp-9-7 {AROUND[0]}"), UnitMoved)
+    [fast] = of(when(plain, "japanese", f"move jp-9-7 {AROUND[0]}"), UnitMoved)
+    assert slow.mp == fast.mp + 2  # 16.4 item 3
+    barred = GAME.initial_state("1", {"position": position(phase="invasion", fleet_sortied="decisive",
+                                                           where={"us-7-32": "allied-staging"})})
+    assert barred.strike.gunfire_withdrawn and barred.strike.amphibious_barred
+    refused(barred, "allied", f"land {AROUND[5]} with us-7-32", "Formosa 18.0")
+    mix = strategic.air_point_limit(D, "japanese", "kamikaze")
+    spent = GAME.initial_state("1", {"position": position(phase="recruit-japanese", kamikaze_spent=mix - 1,
+                                                          lp={"japanese": 20, "allied": 0})})
+    when(spent, "japanese", "buy 1 kamikaze")
+    assert "have attacked" in refused(spent, "japanese", "buy 2 kamikaze", "Formosa 8.2")  # 2.5: once a game
+    supplied = GAME.initial_state("1", {"position": position(
+        phase="allied-combat", air_supply_used=True, air={"air-supply": 1}, units={"us-7-17": AROUND[0], "jp-9-7": X},
+        revealed=["jp-9-7"], bases=[])})
+    refused(supplied, "allied", f"attack {X} with us-7-17 supply air", "Formosa 19.4")  # once a GT

@@ -19,7 +19,9 @@ from app.rules.formosa.state import OUT, SIDES, State, is_hex, other
 from app.rules.kernel.hexgrid import Hex
 
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
-              "suppressed", "fleet_sortied", "counterattack")
+              "suppressed", "fleet_sortied", "counterattack", "pinned", "interdiction", "kamikaze_spent",
+              "air_supply_used")
+FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
 
@@ -133,13 +135,35 @@ def _place(state: State, p: Position) -> State:
     if amoy is not None and (not _number(amoy) or not 2 <= amoy <= p.turn):
         problems.append("'amoy_turn' is the GT Amoy fell: from 2 to 'turn' (9.1)")
     fleet = x.get("fleet_sortied", False)
-    if not isinstance(fleet, bool):
-        problems.append("'fleet_sortied' is true or false (18.0: the mobile fleet sorties once a game)")
+    this_gt = fleet in FLEET_RESULTS
+    if not isinstance(fleet, bool) and not this_gt:
+        problems.append("'fleet_sortied' is true (on an earlier GT) or this GT's result: "
+                        f"{', '.join(map(repr, FLEET_RESULTS))} (18.0: the mobile fleet sorties once a game)")
     elif fleet and pools["air"].get("mobile-fleet"):
         problems.append("fleet_sortied: the marker is removed from the game after its sortie (18.0); [air] "
                         "mobile-fleet is then 0")
-    elif fleet and (p.turn == 1 or (p.turn == 2 and not _after_step(p.phase, "japanese-special-attack"))):
-        problems.append("fleet_sortied: the sortie is made in a Japanese Special Attack Phase from GT 2 on (18.0)")
+    elif this_gt and (p.turn == 1 or not _after_step(p.phase, "japanese-special-attack")):
+        problems.append("fleet_sortied: this GT's sortie is made in its Japanese Special Attack Phase, from GT 2 on "
+                        f"(18.0); a position at {p.phase!r} on GT {p.turn} comes before it")
+    elif fleet is True and p.turn <= 2:
+        problems.append("fleet_sortied: a sortie on an earlier GT was made on GT 2 at the earliest (18.0)")
+    pinned = set(bounded_list(x.get("pinned", []), "pinned", UNIT_ID, "unit ids", problems))
+    if pinned and p.phase not in ("naval-transfer", "allied-movement"):
+        problems.append("pinned: units that landed, dropped or moved by sea this GT are held in the Allied Movement "
+                        "Phase that follows (10.2.1, 10.3, 21.0): a position at naval-transfer or allied-movement")
+    for uid in sorted(pinned & set(units)):
+        if units[uid].side != "allied" or not is_hex(units[uid].where):
+            problems.append(f"pinned: {uid} is not an Allied unit placed in [units]")
+        else:
+            units[uid] = replace(units[uid], pinned=True)
+    spent = x.get("kamikaze_spent", 0)
+    if not _number(spent):
+        problems.append("'kamikaze_spent' is the number of kamikaze points that have attacked (2.5: once a game)")
+        spent = 0
+    used = x.get("air_supply_used", False)
+    if not isinstance(used, bool):
+        problems.append("'air_supply_used' is true or false (19.4: the air supply unit serves one combat a GT)")
+        used = False
     if problems:
         raise SetupError("position", problems)
     placed = replace(state, turn=p.turn, step=p.phase, units=units, to_place=(), setup_rolled=True,
@@ -147,8 +171,10 @@ def _place(state: State, p: Position) -> State:
                      naval={**state.naval, **pools["naval"]}, markers={**state.markers, **pools["markers"]},
                      amoy_turn=amoy, special_ready=tuple(
                          u.id for u in units.values() if u.where == "japanese-reinforcements"
-                         and optional.special(state, u.id)))
-    placed = _air_plan(placed, missions, x.get("suppressed", []), bool(fleet), problems)
+                         and optional.special(state, u.id)),
+                     kamikaze_spent=spent, air_supply_turn=p.turn if used else None)
+    placed = _air_plan(placed, missions, x.get("suppressed", []), fleet, problems)
+    placed = _interdiction(placed, missions, x.get("interdiction"), problems)
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
     problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)" for side in SIDES
@@ -196,9 +222,10 @@ def _missions(state: State, p: Position, raw, problems: list[str]) -> dict[str, 
     return {side: dict(v) for side, v in raw.items()}
 
 
-def _air_plan(state: State, missions: dict, suppressed, fleet: bool, problems: list[str]) -> State:
+def _air_plan(state: State, missions: dict, suppressed, fleet, problems: list[str]) -> State:
     """The strike stage of the position's GT: the plan (revealed once the Strike Reveal Phase is past, 16.1),
-    the hexes the B-29 suppressed (16.5 DS), a mobile fleet that has sortied (18.0)."""
+    the hexes the B-29 suppressed (16.5 DS), a mobile fleet that has sortied, with this GT's result if it
+    sortied this GT (18.0)."""
     hexes = bounded_list(suppressed, "suppressed", HEX_LABEL, "hexes", problems)
     if hexes and not _after_step(state.step, "b29"):
         problems.append("suppressed: the B-29 strikes in the Allied B-29 Phase (16.5); a position at "
@@ -213,8 +240,41 @@ def _air_plan(state: State, missions: dict, suppressed, fleet: bool, problems: l
     strike = replace(state.strike, missions={s: dict(m) for s, m in missions.items()},
                      revealed=_after_step(state.step, "strike-reveal"), suppressed=tuple(hexes),
                      b29_used=bool(hexes), kamikaze_done=_after_step(state.step, "japanese-special-attack"),
-                     fleet_used=fleet)
+                     fleet_used=bool(fleet), gunfire_withdrawn=fleet in ("indecisive", "decisive"),
+                     amphibious_barred=fleet == "decisive")
     return replace(state, strike=strike)
+
+
+def _interdiction(state: State, missions: dict, raw, problems: list[str]) -> State:
+    """[interdiction]: `"XXYY" = points` the Allies placed in this GT's Interdiction Phase (16.4; a table
+    `{ cw = n }` for Commonwealth points), at most two a hex, within the points the plan assigned."""
+    from app.rules.formosa.state import H
+
+    if raw is None:
+        return state
+    rows = []
+    if not isinstance(raw, dict) or len(raw) > 1000:
+        problems.append("[interdiction] maps hexes to Allied interdiction points (16.4)")
+        return state
+    for h, given in sorted(raw.items()):
+        nation, points = ("cw", given.get("cw")) if isinstance(given, dict) else ("us", given)
+        if not HEX_LABEL.fullmatch(str(h)) or not _number(points) or not 1 <= points <= 2 or (
+                isinstance(given, dict) and set(given) != {"cw"}):
+            problems.append(f"[interdiction] {h}: 1 or 2 points on a hex of the map (16.4), or {{ cw = n }}")
+        elif not state.data.map.on_map(H(h)):
+            problems.append(f"[interdiction] {h} is not a hex of the map")
+        else:
+            rows.append((h, nation, points))
+    if not _after_step(state.step, "interdiction"):
+        problems.append(f"[interdiction]: the points are placed in the Allied Interdiction Phase (16.4); a position "
+                        f"at {state.step!r} comes before it")
+    planned = missions.get("allied", {})
+    for nation, mission in (("us", "interdiction"), ("cw", "cw-interdiction")):
+        placed = sum(p for _, n, p in rows if n == nation)
+        if placed > planned.get(mission, 0):
+            problems.append(f"[interdiction]: {placed} {nation} points placed, {planned.get(mission, 0)} assigned to "
+                            f"{mission} in [missions] (16.1, 16.4)")
+    return replace(state, strike=replace(state.strike, interdicted=tuple(rows)))
 
 
 def _counterattack(state: State, raw) -> State:
