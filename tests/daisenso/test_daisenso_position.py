@@ -155,6 +155,10 @@ def test_d35_a_what_if_unit_attacks_with_its_own_values():
     side = GAME.prompt(state).side
     shown = GAME.preview(state, GAME.parse("attack w4324 with us-3-mac", side, state))
     assert shown["attack"] == 6 and state.kind(state.units["us-3-mac"]).defense == 4
+    offered = {o["order"] for o in GAME.legal_orders(state, side)}
+    assert not any(o.startswith("attack w4224") for o in offered)  # attacked_hexes: once a segment (4.2.1)
+    assert not any("hq us-hq-pac" in o for o in offered)  # fought: no Ranged Support after it (4.2.1.2)
+    assert state.units["us-6-mar"].attacked
     printed = copy.deepcopy(position)
     del printed["unit"][0]["values"]
     plain = GAME.initial_state("custom", {"position": printed})
@@ -165,3 +169,30 @@ def test_d35_a_what_if_unit_attacks_with_its_own_values():
     with pytest.raises(SetupError) as err:
         GAME.initial_state("custom", {"position": bad})
     assert "attack is a whole number from 0 to 99" in str(err.value) and "'steps' is not a value" in str(err.value)
+
+
+def test_d36_a_position_in_the_middle_of_a_combat_segment_says_who_attacked_and_which_hex():
+    from app.rules.daisenso import GAME
+    from tests.daisenso.helpers import refused, scenario
+
+    def midway(r):
+        for u in r["unit"]:
+            if u["id"] == "jp-china-hq":
+                u["fought"] = True
+            if u["id"] == "jp-15-army":
+                u["attacked"] = True
+        r["attacked_hexes"] = ["w4620"]
+
+    z = scenario("zhejiang", midway)
+    assert z.units["jp-china-hq"].fought and z.units["jp-15-army"].attacked and z.attacked_hexes == ("w4620",)
+    assert "already took part in a combat" in refused(
+        z, "attack w4624 with jp-13-army hq jp-china-hq", "Dai Senso 4.2.1.2")
+    refused(z, "attack w4620 with jp-22-div", "Dai Senso 4.2.1")
+    assert not any(o["order"].startswith("attack w4620") for o in GAME.legal_orders(z, GAME.prompt(z).side))
+    bad = raw("zhejiang")
+    bad["unit"][0]["fought"] = True
+    bad["unit"][0]["attacked"] = True
+    found = problems({**bad, "phase": "marker"})
+    assert any("belong to a Combat Segment" in p for p in found)
+    assert any("'fought' marks an HQ" in p for p in found)
+    assert any("the hex it attacked is in attacked_hexes" in p for p in found)

@@ -25,8 +25,9 @@ PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
 WEATHER = ("mud", "storms", "snow")  # 4.1.2, 4.2.3.1, 4.2.3.7, 4.2.4.1, 4.2.8
 COUNTRY_STATUSES = ("neutral", "policy", "free_passage", "no_occupation")
 EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pre_war", "victory", "unit",
-              "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", *COUNTRY_STATUSES)
-_UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values"}
+              "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", "attacked_hexes",
+              *COUNTRY_STATUSES)
+_UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values", "attacked", "fought"}
 _MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "note"}
 
 
@@ -40,6 +41,8 @@ class PlacedUnit:
     blitz: bool = False
     holding: tuple[str, ...] = ()  # 4.2.6.2: what waits in the unit's Holding Box
     zone: str | None = None  # 4.1.5: a CV Strike's Naval Zone
+    attacked: bool = False  # 4.2.1: it has attacked in this Combat Segment (ruling D36)
+    fought: bool = False  # 4.2.1.2: an HQ that has taken part in a combat this Combat Segment (ruling D36)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class Position:
     no_occupation: frozenset[str]
     mobilizing: tuple[tuple[str, str], ...]  # (country, faction owning the marker): 4.2.1.1, 4.3 step 2
     truces: tuple[frozenset[str], ...]
+    attacked_hexes: tuple[Hex, ...] = ()  # 4.2.1: hexes attacked in this Combat Segment (ruling D36)
 
 
 def kernel_positions(position: Position, data: GameData) -> dict[Hex, list[Piece]]:
@@ -204,11 +208,34 @@ class _Reader:
             convoys=self._convoys(),
             mobilizing=self._mobilizing(),
             truces=self._truces(),
+            attacked_hexes=self._attacked(common[1], phasing, units),
             **countries,
         )
         if self.problems:
             raise SetupError("position", self.problems)
         return position
+
+    def _attacked(self, phase: str, phasing: str, units: tuple[PlacedUnit, ...]) -> tuple[Hex, ...]:
+        """Ruling D36: a position in the middle of a Combat Segment says which hexes were attacked and which units
+        attacked or took part (4.2.1, 4.2.1.2)."""
+        raw = self.raw.get("attacked_hexes", [])
+        if not isinstance(raw, list) or len(raw) > 1000:
+            self.err("'attacked_hexes' is a list of hexes attacked in this Combat Segment (4.2.1)")
+            raw = []
+        hexes = tuple(h for h in (self.hex(x, "attacked_hexes") for x in raw) if h is not None)
+        busy = [u for u in units if u.attacked or u.fought]
+        if (hexes or busy) and phase == "marker":
+            self.err("attacked_hexes, attacked and fought belong to a Combat Segment: a position in the Marker "
+                     "Segment has none (4.3)")
+        for u in units:
+            kind = self.d.kinds[u.kind]
+            if u.attacked and (u.faction != phasing or not kind.is_ground):
+                self.err(f"[[unit]] {u.id}: only the phasing faction's ground units attack (4.2.1)")
+            if u.fought and kind.type != "hq":
+                self.err(f"[[unit]] {u.id}: 'fought' marks an HQ that took part in a combat (4.2.1.2)")
+        if any(u.attacked for u in units) and not hexes:
+            self.err("[[unit]] attacked: the hex it attacked is in attacked_hexes (4.2.1)")
+        return hexes
 
     def _common(self) -> tuple[int, str]:
         try:
@@ -273,7 +300,8 @@ class _Reader:
             played = what_if(kind.id, uid) if "values" in u else kind.id  # ruling D35
             if h is not None and faction in self.factions:
                 out.append(PlacedUnit(uid, played, h, faction, self.flag(u, "supplied", True, where),
-                                      self.flag(u, "blitz", False, where), tuple(holding), zone))
+                                      self.flag(u, "blitz", False, where), tuple(holding), zone,
+                                      self.flag(u, "attacked", False, where), self.flag(u, "fought", False, where)))
         self._air_spacing(out)
         return tuple(out)
 
