@@ -61,6 +61,7 @@ def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_a
     open_beach = scenario("strait", lambda r: drop(r, "jp-taihoku-fort", "jp-9-div"))
     events, landing = when(open_beach, "next")
     assert step(landing) == "landing" and orders(landing) == {"land us-10-army", "next"}
+    assert "one at a time" in refused(landing, "land us-10-army us-3-mac", "Dai Senso 4.1.3")
     events, landing = when(landing, "land us-10-army")
     assert landing.units["us-10-army"].hex == "w4324"
 
@@ -78,6 +79,7 @@ def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_a
     assert "detachment-japan" not in z.force_pool["axis"]
 
     storm = scenario("august-storm", lambda r: r["force_pool"]["soviet"].update({"ru-airborne": 1}))
+    assert "one at a time" in refused(storm, "airdrop ru-1-abde ru-6-gta e3310", "Dai Senso 4.1.1")
     _, storm = when(storm, "airdrop ru-1-abde e3310")
     _, storm = when(storm, "next")
     _, storm = when(storm, "next")
@@ -236,6 +238,7 @@ def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_t
     res = next(u for u in z.units.values() if u.kind == "kiangsu-res")
     assert res.hex == "w4623" and res.id not in z.combat.defenders
     assert orders(z) >= {"retreat to w4623", "retreat to w4723"}
+    assert "one hex at a time" in refused(z, "retreat to w4623 w4522", "Dai Senso 4.2.5")  # 4.2.5: hex by hex
     events, z = when(z, "retreat to w4623")
     assert StackRetreated(["cn-9-war-zone"], "w4624", "w4623", [res.id], True) in events
     assert {o for o in orders(z) if o.startswith("retreat")} == {"retreat to w4522", "retreat to w4722"}
@@ -248,6 +251,7 @@ def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_t
     events, z = when(z, "exploit jp-3-tank w4624 w4623")
     assert UnitAdvanced("jp-3-tank", ["w4624", "w4623"]) in events
     assert "may not Advance" in refused(z, "advance jp-china-hq", "Dai Senso 4.2.7")  # an HQ never advances
+    assert "one unit at a time" in refused(z, "advance jp-13-army jp-22-div", "Dai Senso 4.2.7")
     _, z = when(z, "advance jp-13-army")
     _, z = when(z, "stop")
     assert z.combat is None and step(z) == "regular-combat"

@@ -138,6 +138,14 @@ def _end_phase(d: Decision) -> None:
         _end_blitz(d)
 
 
+def one_at_a_time(d: Decision, named: list[str], case: str, why: str) -> str:
+    """The one unit or hex an order names where the rule has them taken one at a time; a second is refused by
+    that rule, naming it."""
+    if len(set(named)) > 1:
+        d.refuse(C + case, f"{why}: name one, not {', '.join(named)}")
+    return named[0]
+
+
 # -- candidates for the list of legal orders ------------------------------------------------------------------
 def _attack_candidates(state: State, side: str):
     faction = state.factions[side]
@@ -166,7 +174,7 @@ def _airdrop_candidates(state: State, side: str):
     for u in blitz.airdrop_units(state):
         for h in state.data.atlas.hexes():
             if h.sheet == H(u.hex).sheet and state.data.atlas.distance(H(u.hex), h) <= 2:
-                yield {"unit": u.id, "hex": str(h)}
+                yield {"units": [u.id], "hex": str(h)}
 
 
 def _choices(verb: str):
@@ -179,9 +187,9 @@ def _choices(verb: str):
             if verb in ("lose", "convert"):
                 yield {"unit": args[0], **({"kind": args[1]} if args[1] else {})}
             elif len(args) == 2:
-                yield {"frm": args[0], "to": args[1]}
+                yield {"frm": args[0], "to": [args[1]]}
             else:
-                yield {"to": args[0]}
+                yield {"to": [args[0]]}
     return candidates
 
 
@@ -202,10 +210,10 @@ class Airdrop(PhaseStep):
 
     name = "airdrop"
 
-    @order("airdrop UNIT HEX", "Dai Senso 4.1.1", "place an airborne unit's Airdrop marker within two hexes",
-           _airdrop_candidates)
-    def airdrop(self, d: Decision, unit: str, hex: str) -> None:
-        blitz.airdrop(d, unit, hex)
+    @order("airdrop UNIT [UNIT ...] HEX", "Dai Senso 4.1.1",
+           "place an airborne unit's Airdrop marker within two hexes (one at a time)", _airdrop_candidates)
+    def airdrop(self, d: Decision, units: list[str], hex: str) -> None:
+        blitz.airdrop(d, one_at_a_time(d, units, "4.1.1", "Airdrops are conducted one at a time"), hex)
 
     @order("next", "Dai Senso 4.1", "end the Airdrop step")
     def next(self, d: Decision) -> None:
@@ -234,10 +242,11 @@ class Landing(PhaseStep):
 
     name = "landing"
 
-    @order("land UNIT", "Dai Senso 4.1.3", "land a unit from its Beachhead",
-           lambda s, side: [{"unit": u.id} for u in blitz.landers(s)])
-    def land(self, d: Decision, unit: str) -> None:
-        blitz.land(d, unit)
+    @order("land UNIT [UNIT ...]", "Dai Senso 4.1.3", "land a unit from its Beachhead (one at a time)",
+           lambda s, side: [{"units": [u.id]} for u in blitz.landers(s)])
+    def land(self, d: Decision, units: list[str]) -> None:
+        blitz.land(d, one_at_a_time(d, units, "4.1.3", "units conducting a Beachhead Landing are placed one at a "
+                                                        "time"))
 
     @order("snlf HEX", "Dai Senso 4.1.3.1", "land a Japanese Detachment from an SNLF Beachhead-0 in HEX",
            lambda s, side: [{"hex": m.hex} for m in blitz.snlf_markers(s)])
@@ -380,10 +389,10 @@ class AttackerResult(Losses):
 
     name = "attacker-result"
 
-    @order("retreat HEX:frm to HEX:to", "Dai Senso 4.2.4.1", "the attacking stack in HEX retreats one hex",
+    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.4.1", "the attacking stack in HEX retreats one hex",
            _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: str) -> None:
-        self.take(d, ("retreat", frm, to), "4.2.5")
+    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
+        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
 
 
 class AttackerRetreat(Choice):
@@ -391,10 +400,10 @@ class AttackerRetreat(Choice):
 
     name = "attacker-retreat"
 
-    @order("retreat HEX:frm to HEX:to", "Dai Senso 4.2.5", "the next attacking stack retreats one hex",
+    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.5", "the next attacking stack retreats one hex",
            _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: str) -> None:
-        self.take(d, ("retreat", frm, to), "4.2.5")
+    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
+        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
 
 
 class Exchange(Losses):
@@ -402,9 +411,10 @@ class Exchange(Losses):
 
     name = "exchange"
 
-    @order("retreat to HEX:to", "Dai Senso 4.2.4.1", "the defending stack retreats one hex", _choices("retreat"))
-    def retreat(self, d: Decision, to: str) -> None:
-        self.take(d, ("retreat", to), "4.2.5")
+    @order("retreat to HEX:to [HEX ...]", "Dai Senso 4.2.4.1", "the defending stack retreats one hex",
+           _choices("retreat"))
+    def retreat(self, d: Decision, to: list[str]) -> None:
+        self.take(d, ("retreat", one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
 
 
 class Retreat(Choice):
@@ -415,9 +425,11 @@ class Retreat(Choice):
     def label(self, s: State) -> str:
         return f"combat at {s.combat.target} ({s.combat.result}): retreat, {s.combat.retreat_left} hex(es) to go"
 
-    @order("retreat to HEX:to", "Dai Senso 4.2.5.1", "the retreating stack enters HEX", _choices("retreat"))
-    def retreat(self, d: Decision, to: str) -> None:
-        self.take(d, ("retreat", to), "4.2.5.1")
+    @order("retreat to HEX:to [HEX ...]", "Dai Senso 4.2.5.1", "the retreating stack enters HEX (one at a time)",
+           _choices("retreat"))
+    def retreat(self, d: Decision, to: list[str]) -> None:
+        self.take(d, ("retreat", one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time, the "
+                                                              "priorities checked before each")), "4.2.5.1")
 
     @order("convert UNIT [as KIND]", "Dai Senso 4.2.5.3", "a step instead of a hex of retreat", _choices("convert"))
     def convert(self, d: Decision, unit: str, kind: str | None = None) -> None:
@@ -436,10 +448,10 @@ class Advance(Step):
         return Owed("advance or exploit into the defending hex, or stop (4.2.7, 4.2.8)", s.combat.target,
                     "any of these units", tuple((u.id, _unit_value(s, u.id)) for u in combat.advancers(s)))
 
-    @order("advance UNIT", "Dai Senso 4.2.7", "into the defending hex",
-           lambda s, side: [{"unit": u.id} for u in combat.advancers(s)])
-    def advance(self, d: Decision, unit: str) -> None:
-        combat.advance(d, unit)
+    @order("advance UNIT [UNIT ...]", "Dai Senso 4.2.7", "a unit into the defending hex (one at a time)",
+           lambda s, side: [{"units": [u.id]} for u in combat.advancers(s)])
+    def advance(self, d: Decision, units: list[str]) -> None:
+        combat.advance(d, one_at_a_time(d, units, "4.2.7", "Advance After Combat is conducted one unit at a time"))
 
     @order("exploit UNIT HEX [HEX ...]", "Dai Senso 4.2.8", "from the defending hex, up to the Exploitation Distance",
            lambda s, side: [{"unit": u.id, "hexes": [s.combat.target, str(n)]} for u in combat.advancers(s)
