@@ -20,11 +20,10 @@ from app.web import create_app
 from tests.olympic.test_olympic_fuzz import candidates
 
 
-def docs_example() -> str:
+def docs_example(n: int = 0) -> str:
     text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
     section = text[text.index("### Operation Olympic"):text.index("### Dai Senso")]
-    [block] = re.findall(r"```toml\n(.*?)```", section, re.S)
-    return block
+    return re.findall(r"```toml\n(.*?)```", section, re.S)[n]
 
 
 def start(position: dict):
@@ -237,3 +236,24 @@ def test_a_stack_that_does_not_list_the_units_placed_in_its_hex_is_refused(store
     problems = refusal(store, {"turn": 2, "phase": "combat", "units": {"us-25-27": "3235", "us-25-35": "3235"},
                                "stacks": {"3235": ["us-25-27"]}})
     assert "[stacks] 3235 lists us-25-27; [units] places us-25-27, us-25-35 there" in problems
+
+
+def test_r32_a_position_in_the_middle_of_a_step_says_what_was_done_in_it(store):
+    midway = tomllib.loads(docs_example(1))
+    state = start(midway)
+    assert state.units["us-25-27"].attacked and state.attacked_hexes == ("3236",)
+    offered = {o["order"] for o in GAME.legal_orders(state, "american")}
+    assert not any(o.startswith("attack 3236") for o in offered)  # a hex is attacked once a phase (8.8)
+    assert not any("25-27" in o for o in offered if o.startswith("attack"))  # a unit attacks once a phase
+    assert any(o.startswith("attack 3136 with us-25-35") for o in offered)
+    japanese = start(tomllib.loads(docs_example(2)))
+    assert japanese.units["us-25-27"].defended and japanese.units["jp-86-1"].attacked
+    assert [o["order"] for o in GAME.legal_orders(japanese, "japanese")] == ["end"]  # 8.52: both done already
+    fresh = start({**tomllib.loads(docs_example(2)), "defended": [], "attacked": []})
+    assert [o["order"] for o in GAME.legal_orders(fresh, "japanese")] != ["end"]
+    problems = refusal(store, {**midway, "phase": "reinforcement", "moved": ["jp-154-1"]})
+    assert "attacked: belongs to the step it happened in" in problems and "moved: belongs to the step" in problems
+    problems = refusal(store, {**midway, "attacked_hexes": []})
+    assert "the hex the units attacked is in attacked_hexes" in problems
+    assert "defended: jp-154-1 is not an American unit placed in [units]" in refusal(
+        store, {**midway, "phase": "japanese-combat", "defended": ["jp-154-1"], "attacked": [], "attacked_hexes": []})

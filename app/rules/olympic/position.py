@@ -32,7 +32,7 @@ from app.rules.olympic.state import SIDES, State
 from app.rules.olympic.state import start as printed
 
 EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "due", "returns",
-              "retreat_toward", "stacks", "values")
+              "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended")
 
 
 def start(data, scenario: str, options) -> State:
@@ -94,9 +94,11 @@ def _apply(state: State, p: Position) -> State:
     retreat = x.get("retreat_toward")
     if retreat is not None and (not isinstance(retreat, str) or not _land(data, retreat)):
         problems.append(f"'retreat_toward' is a land hex of the map (ruling R24), not {retreat!r}")
+    units, attacked_hexes = _done(data, units, p, x, problems)
     if problems:
         raise SetupError("position", problems)
     placed = replace(state, turn=p.turn, step=p.phase, units=units, casualty_points=points,
+                     attacked_hexes=attacked_hexes,
                      beachheads=tuple(beachheads), militia_destroyed=tuple(sorted(militia)),
                      american_control=tuple(sorted(control)), due=tuple(due), invasion_turn=invasion,
                      retreat_toward=retreat)
@@ -147,6 +149,41 @@ def _stacked(data, units: dict, p: Position, raw, problems: list[str]) -> dict:
         for uid, order in zip(listed, sorted(out[uid].order for uid in listed), strict=True):
             out[uid] = replace(out[uid], order=order)
     return out
+
+
+# what a position in the middle of a step says was done in it (ruling R32): flag -> {step: the side doing it}
+DONE = {"moved": {"movement": "american", "japanese-movement": "japanese"},
+        "attacked": {"assault": "american", "combat": "american", "japanese-combat": "japanese"},
+        "defended": {"japanese-combat": "american"}}
+
+
+def _done(data, units: dict, p: Position, x: dict, problems: list[str]) -> tuple[dict, tuple[str, ...]]:
+    """Ruling R32: a position in the middle of a step says what was done in it: the units that moved or
+    attacked in it, the American units a Japanese unit attacked (8.52), and the hexes the Americans attacked this
+    phase (8.8, 8.51, R10, R17)."""
+    out = dict(units)
+    for key, steps in DONE.items():
+        named = bounded_list(x.get(key, []), key, UNIT_ID, "unit ids", problems)
+        side = steps.get(p.phase)
+        if named and side is None:
+            problems.append(f"{key}: belongs to the step it happened in ({', '.join(steps)}); a position at "
+                            f"{p.phase!r} has none (ruling R32)")
+            continue
+        for uid in named:
+            u = out.get(uid)
+            if u is None or u.side != side or u.status != "map":
+                problems.append(f"{key}: {uid} is not {'an American' if side == 'american' else 'a Japanese'} unit "
+                                "placed in [units] (ruling R32)")
+            else:
+                out[uid] = replace(u, **{key: True})
+    hexes = bounded_list(x.get("attacked_hexes", []), "attacked_hexes", HEX_LABEL, "hexes", problems)
+    if hexes and p.phase not in ("assault", "combat"):
+        problems.append(f"attacked_hexes: the hexes attacked this American phase (8.8, R17); a position at "
+                        f"{p.phase!r} has none")
+    problems += [f"attacked_hexes: {h} is not a land hex of the map" for h in hexes if not _land(data, h)]
+    if p.phase in ("assault", "combat") and any(u.attacked for u in out.values()) and not hexes:
+        problems.append("attacked: the hex the units attacked is in attacked_hexes (8.8)")
+    return out, tuple(hexes)
 
 
 def _returning(units: dict, raw, p: Position, last: int, problems: list[str]) -> dict:
