@@ -93,6 +93,10 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
     ({"fleet_sortied": "won"}, "'fleet_sortied' is true (on an earlier GT) or this GT's result"),
     ({"kamikaze_spent": -1}, "'kamikaze_spent' is the number"),
     ({"air_supply_used": 1}, "'air_supply_used' is true or false"),
+    ({"attacked": ["us-7-17"], "attacked_hexes": [X]}, "attacked: belongs to the phase it happened in"),
+    ({"phase": "allied-combat", "attacked": ["us-7-17"]}, "attacked: the hexes the units attacked"),
+    ({"moved": ["jp-9-7"]}, "moved: jp-9-7 is not an Allied unit placed"),
+    ({"attacked_hexes": [X]}, "attacked_hexes: the hexes attacked in this Combat Phase"),
 ])
 def test_a_position_is_refused_with_every_problem_named(change, says):
     with pytest.raises(SetupError) as err:
@@ -154,6 +158,7 @@ def test_f104_the_documented_mid_combat_position_plays_its_counterattack():
     assert state.strike.suppressed == ("1013",) and state.strike.fleet_used and state.strike.revealed
     assert state.strike.missions == {"allied": {"b29": 1, "tactical": 2}, "japanese": {"air-superiority": 1}}
     assert state.data.unit("us-7-17").cf == 6 and state.data.unit("us-7-17").mf == 5  # the what-if 6-5
+    assert state.units["us-27-105"].attacked and state.attacked_hexes == ("1115", "1013")
     assert GAME.prompt(state).side == "japanese"
     assert [o["order"] for o in GAME.legal_orders(state, "japanese")] == ["counterattack 1012"]
     [counter] = of(when(state, "japanese", "counterattack 1012", [6]), CombatResolved)
@@ -291,3 +296,19 @@ def test_f104_pinned_units_interdicted_hexes_a_fleet_result_spent_kamikaze_and_u
         phase="allied-combat", air_supply_used=True, air={"air-supply": 1}, units={"us-7-17": AROUND[0], "jp-9-7": X},
         revealed=["jp-9-7"], bases=[])})
     refused(supplied, "allied", f"attack {X} with us-7-17 supply air", "Formosa 19.4")  # once a GT
+
+
+def test_f104_the_documented_positions_in_the_middle_of_a_movement_phase_play_on():
+    from formosa_given import of, refused, when
+
+    from app.rules.formosa.events import UnitMoved
+
+    allied = GAME.initial_state("1", {"position": _docs_block(2)})
+    assert allied.strike.gunfire_withdrawn and not allied.strike.amphibious_barred  # an Indecisive Action
+    refused(allied, "allied", "move us-7-17 0913", "Formosa 10.2.1, 10.3, 21.0")  # it landed this GT
+    refused(allied, "allied", "move us-27-105 1114", "Formosa 12.2")  # it has moved this phase
+    japanese = GAME.initial_state("1", {"position": _docs_block(3)})
+    assert japanese.units["jp-9-7"].moved and japanese.kamikaze_spent == 3 and japanese.air_supply_turn == 5
+    refused(japanese, "japanese", "move jp-9-7 1015", "Formosa 12.2")
+    [moved] = of(when(japanese, "japanese", "move jp-9-19 1114"), UnitMoved)
+    assert moved.mp == D.movement.costs["non-mechanized"].terrain.get("open", 1) + 2  # two interdiction points

@@ -20,7 +20,7 @@ from app.rules.kernel.hexgrid import Hex
 
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "interdiction", "kamikaze_spent",
-              "air_supply_used")
+              "air_supply_used", "moved", "attacked", "attacked_hexes")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -156,6 +156,7 @@ def _place(state: State, p: Position) -> State:
             problems.append(f"pinned: {uid} is not an Allied unit placed in [units]")
         else:
             units[uid] = replace(units[uid], pinned=True)
+    _done(units, p, x, problems)
     spent = x.get("kamikaze_spent", 0)
     if not _number(spent):
         problems.append("'kamikaze_spent' is the number of kamikaze points that have attacked (2.5: once a game)")
@@ -173,6 +174,11 @@ def _place(state: State, p: Position) -> State:
                          u.id for u in units.values() if u.where == "japanese-reinforcements"
                          and optional.special(state, u.id)),
                      kamikaze_spent=spent, air_supply_turn=p.turn if used else None)
+    placed = replace(placed, attacked_hexes=tuple(bounded_list(x.get("attacked_hexes", []), "attacked_hexes",
+                                                                HEX_LABEL, "hexes", problems)))
+    if placed.attacked_hexes and p.phase not in ("allied-combat", "japanese-combat"):
+        problems.append("attacked_hexes: the hexes attacked in this Combat Phase (15.0); a position at "
+                        f"{p.phase!r} has none")
     placed = _air_plan(placed, missions, x.get("suppressed", []), fleet, problems)
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
@@ -184,6 +190,32 @@ def _place(state: State, p: Position) -> State:
     placed = _revealed_in_combat(placed)
     counter = x.get("counterattack")
     return placed if counter is None else _counterattack(placed, counter)
+
+
+# a position in the middle of a phase (ruling F104): flag -> {phase: the side whose units did it}
+DONE = {"moved": {"allied-movement": "allied", "japanese-movement": "japanese"},
+        "attacked": {"allied-combat": "allied", "japanese-combat": "japanese"}}
+
+
+def _done(units: dict, p: Position, x: dict, problems: list[str]) -> None:
+    """The units that moved in this Movement Phase or attacked in this Combat Phase (12.2, 15.0): each moves and
+    attacks once a phase."""
+    for key, phases in DONE.items():
+        named = bounded_list(x.get(key, []), key, UNIT_ID, "unit ids", problems)
+        side = phases.get(p.phase)
+        if named and side is None:
+            problems.append(f"{key}: belongs to the phase it happened in ({', '.join(phases)}); a position at "
+                            f"{p.phase!r} has none (12.2, 15.0)")
+            continue
+        for uid in named:
+            u = units.get(uid)
+            if u is None or u.side != side or not is_hex(u.where):
+                problems.append(f"{key}: {uid} is not {'an Allied' if side == 'allied' else 'a Japanese'} unit "
+                                "placed in [units]")
+            else:
+                units[uid] = replace(u, **{key: True})
+    if x.get("attacked") and not x.get("attacked_hexes"):
+        problems.append("attacked: the hexes the units attacked are in attacked_hexes (15.0)")
 
 
 def _missions(state: State, p: Position, raw, problems: list[str]) -> dict[str, dict[str, int]]:
