@@ -177,8 +177,20 @@ def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, 
     prefixed = re.compile(r"\b(" + "|".join(re.escape(p) for p in CASE_PREFIX.values()) + r")\s+(?:ruling\s+)?"
                           r"([0-9]{1,2}(?:\.[0-9]{1,2})+)")
     game_of = {p: g for g, p in CASE_PREFIX.items()}
+    tree = ast.parse(source)
+    # module constants a function may cite through (C15 = "Formosa 15.0", CASE = "Olympic 8.8")
+    constants = {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                 for t in node.targets if isinstance(t, ast.Name)}
+
+    def cites(text: str) -> set[tuple[str, str]]:
+        found = {(game_of[m.group(1)], m.group(2)) for m in prefixed.finditer(text)}
+        if own is not None:
+            found |= {(own, m.group(1)) for m in CASE_NUMBER.finditer(text)}
+        return found
+
     out: dict[tuple[str | None, str], frozenset[tuple[str, str]]] = {}
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         bodies = [(None, node)] if isinstance(node, ast.Module) else []
         if isinstance(node, ast.ClassDef):
             bodies = [(node.name, node)]
@@ -188,12 +200,10 @@ def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, 
                     continue
                 found: set[tuple[str, str]] = set()
                 for tok in tokens:
-                    if tok.type not in TEXT_TOKENS or not (
-                            fn.lineno <= tok.start[0] <= fn.end_lineno):
-                        continue
-                    found |= {(game_of[m.group(1)], m.group(2)) for m in prefixed.finditer(tok.string)}
-                    if own is not None:
-                        found |= {(own, m.group(1)) for m in CASE_NUMBER.finditer(tok.string)}
+                    if tok.type in TEXT_TOKENS and fn.lineno <= tok.start[0] <= fn.end_lineno:
+                        found |= cites(tok.string)
+                for name in {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id in constants}:
+                    found |= cites(constants[name])
                 out[(cls, fn.name)] = frozenset(found)
     return out
 
