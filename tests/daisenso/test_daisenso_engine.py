@@ -2,6 +2,8 @@
 then the events or the refusal with its case. Positions are the shipped scenarios, changed where a test needs."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from app.rules.daisenso import GAME
@@ -496,3 +498,34 @@ def test_4_3_step_3_axis_ground_units_left_at_sea_without_a_beachhead_are_elimin
     _, z = when(z, "next")
     assert "jp-snlf" not in z.units and z.delay_box["axis"] == {"jp-snlf": 1}  # it has a Delay Stripe
     assert not z.markers_at("w4626")
+
+
+def test_d15_an_overstacked_hex_at_the_segments_end_is_owed_by_its_owner_and_the_prompt_says_how_many():
+    z = scenario("zhejiang", lambda r: [unit(r, f"jp-x{n}", "jp-division", "w4524") for n in (1, 2)])
+    crowded = replace(z, units={**z.units, "jp-13-army": replace(z.units["jp-13-army"], hex="w4524")})
+    _, ended = when(crowded, "next")
+    assert step(ended) == "overstack" and GAME.prompt(ended).side == "axis"
+    owed = GAME.prompt(ended).owed
+    assert owed.where == "w4524" and owed.amount == "w4524: 1 too many"
+    assert {uid for uid, _ in owed.candidates} == {"jp-22-div", "jp-x1", "jp-x2", "jp-13-army"}
+    assert dict(owed.candidates)["jp-x1"].endswith("in w4524") and "ruling D15" in owed.what
+    _, after = when(ended, "eliminate jp-x1")
+    assert step(after) != "overstack" and "jp-x1" not in after.units  # eliminated: back to its Force Pool
+
+
+def test_the_combat_panel_of_a_resolved_attack_reads_its_odds_result_and_every_face():
+    from app.rules.daisenso.view import combat_summary
+
+    z = scenario("zhejiang")
+    _, declared = when(z, "attack w4624 with jp-13-army jp-3-tank jp-22-div")
+    events, _ = when(declared, "support", [6])
+    resolved = next(e for e in events if isinstance(e, CombatResolved))
+    before = declared
+    for e in events[:events.index(resolved)]:
+        before = GAME.evolve(before, e)
+    panel = combat_summary(resolved, before)
+    assert (panel["attacker"], panel["hex"], panel["column"], panel["roll"]) == ("axis", "w4624", resolved.column, 6)
+    assert panel["result"] == resolved.result and panel["case"] == "Dai Senso 4.2.2"
+    assert [d["roll"] for d in panel["distribution"]] == [1, 2, 3, 4, 5, 6]
+    assert next(d["result"] for d in panel["distribution"] if d["roll"] == 6) == resolved.result
+    assert combat_summary(resolved, z) is None  # no combat under way

@@ -19,7 +19,6 @@ from typing import Any
 from app.rules.custom_setup import SetupError, parse_position
 from app.rules.daisenso.data_load import GameData, load, what_if
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.pieces import Piece
 
 PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
 WEATHER = ("mud", "storms", "snow")  # 4.1.2, 4.2.3.1, 4.2.3.7, 4.2.4.1, 4.2.8
@@ -98,18 +97,6 @@ class Position:
     mobilizing: tuple[tuple[str, str], ...]  # (country, faction owning the marker): 4.2.1.1, 4.3 step 2
     truces: tuple[frozenset[str], ...]
     attacked_hexes: tuple[Hex, ...] = ()  # 4.2.1: hexes attacked in this Combat Segment (ruling D36)
-
-
-def kernel_positions(position: Position, data: GameData) -> dict[Hex, list[Piece]]:
-    """The position's units as the kernel's pieces (ZOC, stacking, paths): side = faction, category ground or
-    air, kind = unit type, nationality = the first of the unit's nations."""
-    out: dict[Hex, list[Piece]] = {}
-    for u in position.units:
-        kind = data.kinds[u.kind]
-        piece = Piece(u.id, u.faction, kind=kind.type, category="air" if kind.is_air else "ground",
-                      nationality=kind.nations[0], allowance=kind.ma)
-        out.setdefault(u.hex, []).append(piece)
-    return out
 
 
 def read_position(path: str | Path, data: GameData | None = None) -> Position:
@@ -501,5 +488,5 @@ class _Reader:
         return Victory(faction, hexes, other)
 
 
-__all__ = ["PHASES", "WEATHER", "Convoy", "PlacedMarker", "PlacedUnit", "Position", "Victory", "kernel_positions",
+__all__ = ["PHASES", "WEATHER", "Convoy", "PlacedMarker", "PlacedUnit", "Position", "Victory",
            "position_from_dict", "read_position"]
