@@ -125,8 +125,28 @@ def test_15_8_example_2_two_hexes_d1_advance_into_the_cleared_one_only_cf_9():
     state = play(state, "japanese", "lose jp-guerrilla-1")
     assert state.pending[0]["kind"] == "advance" and state.combat.cleared == (b,)
     refused(state, "allied", f"advance us-27-106 to {a}", "Formosa 15.8")
+    advances = [o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "advance"]
+    assert advances and all(o.endswith(f" to {b}") for o in advances)  # only the cleared hex is offered
     state = play(state, "allied", f"advance us-27-106 to {b}")
     assert state.units["us-27-106"].where == b
+
+
+def test_15_2_the_combat_panel_reads_the_percentage_the_result_its_losses_and_every_face():
+    from app.rules.formosa.view import combat_summary
+
+    state = given(units={"us-1mar-1": AROUND[0], "us-1mar-5": AROUND[1], "jp-50-301": X})
+    [resolved] = of(when(state, "allied", f"attack {X} with us-1mar-1 us-1mar-5", [3]), CombatResolved)
+    panel = combat_summary(resolved, state)
+    assert (panel["attacker"], panel["defender"], panel["hex"], panel["result"]) == ("allied", "japanese", X, "BB")
+    assert panel["odds"] == f"{resolved.percent}%" and panel["column"] == resolved.column
+    assert [d["roll"] for d in panel["distribution"]] == [1, 2, 3, 4, 5, 6]
+    assert next(d for d in panel["distribution"] if d["roll"] == 3)["result"] == "BB"
+    assert panel["case"] == "Formosa 15.2" and combat_summary(of([resolved], CombatResolved)[0], None) is None
+    dr = CombatResolved("japanese", [AROUND[0]], ["jp-50-301"], ["us-1mar-1"], 3, 3, 100, [], "100-199%", 5, "DR")
+    assert combat_summary(dr, state)["losses"] == {"japanese": 0, "allied": 0}  # a retreat loses no unit
+    de = combat_summary(CombatResolved("allied", [X], ["us-1mar-1"], ["jp-50-301"], 9, 1, 900, [], ">=700%", 6, "DE"),
+                        state)
+    assert de["losses"] == {"allied": 0, "japanese": "all"} and de["defender"] == "japanese"
 
 
 def test_15_0_attack_only_enemy_hexes_and_no_hex_twice_in_a_phase():

@@ -271,6 +271,7 @@ def test_15_4_1_17_0_the_defender_answers_with_lp_and_allied_gunfire_f18_f22():
     state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
     state = play(state, "japanese", f"attack {a} with jp-9-7")
     assert state.pending[0]["kind"] == "defence" and state.pending[0]["side"] == "allied"
+    assert {o["order"] for o in GAME.legal_orders(state, "allied")} >= {"defend", "defend lp 1", "defend gunfire 1"}
     refused(state, "allied", "defend gunfire 3", "Formosa 17.0")
     refused(state, "allied", "defend lp 2", "Formosa 15.4.1")
     events = when(state, "allied", "defend lp 1 gunfire 2", [3])

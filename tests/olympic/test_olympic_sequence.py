@@ -138,6 +138,9 @@ def test_ruling_r17_units_at_sea_land_next_to_their_zone_hex_and_make_a_beachhea
     assert of(events, UnitsReleased)[0].units == ["jp-154-3"]  # an American unit next to it (14.3)
     landed = after(state, events)
     assert landed.beachheads == ("3338",) and landed.american_control == ("3338",)
+    assaults = sorted(o["order"] for o in GAME.legal_orders(state, "american") if o["action"] == "assault")
+    assert assaults[0] == f"assault 3337 with {' '.join(sorted(division('25')))}"  # every unit at sea next to it
+    assert all(o.startswith("assault 3337 ") for o in assaults)  # the one defended hex next to the zone hex
 
 
 def test_ruling_r17_an_assault_repulsed_stays_at_sea_one_that_clears_the_hex_lands_three():
