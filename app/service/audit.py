@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.events import core, dice
-from app.events.envelope import GENESIS_HASH, StoredEvent
+from app.events.envelope import GENESIS_HASH, SALT_PATTERN, StoredEvent
 from app.events.registry import EventSchemaError, decode, decode_stored
 from app.projections import state as projection
 from app.rules import practice
@@ -78,9 +78,16 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
 
 
 def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
+    """Each event links to the one before and matches its hash; once events are salted (docs/core.md, "Salted
+    events") every later one is, each with a salt of 128 random bits, so no hash can be searched for a payload."""
     prev = GENESIS_HASH
+    salted = False
     for expected_seq, event in enumerate(events, start=1):
-        if event.game_id != report.game_id:
+        if event.salt is not None and not SALT_PATTERN.fullmatch(event.salt):
+            report.problems.append(Problem(event.seq, "chain", "a salt is 32 hexadecimal digits"))
+        elif salted and event.salt is None:
+            report.problems.append(Problem(event.seq, "chain", "an event without a salt after salted ones"))
+        elif event.game_id != report.game_id:
             report.problems.append(Problem(event.seq, "chain", f"belongs to game {event.game_id}"))
         elif event.seq != expected_seq:
             report.problems.append(Problem(expected_seq, "chain", f"sequence broken: found event {event.seq}"))
@@ -91,6 +98,7 @@ def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
         if report.problems:
             return
         prev = event.hash
+        salted = event.salt is not None
 
 
 def _check_payloads(events: list[StoredEvent], report: AuditReport) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 
-from app.events.store import BackendError, Conflict, EventStore, StoreError
+from app.events.interface import SnapshotStreams
+from app.events.store import BackendError, Conflict, StoreError
 from app.projections import state as projection
 from app.rules import practice
 from app.rules.catalog import get_rules
@@ -37,7 +38,7 @@ def waiting(rules, state: projection.GameState) -> str | None:
     return side if side in state.meta.automated else None
 
 
-def play(store: EventStore, game_id: str, limit: int = LIMIT,
+def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
          state: projection.GameState | None = None) -> list[games.Accepted]:
     """Give the automated seats' orders while one of them is to act; returns them as they were stored. Never
     raises for the caller's sake: the player's own order stands whatever happens here, and a failure is logged.

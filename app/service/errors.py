@@ -2,6 +2,7 @@
 catch these (from here), nothing deeper."""
 from __future__ import annotations
 
+from app.events.receipts import ReceiptError
 from app.events.store import BackendError, Conflict, StoreError, StoreUnavailable, UnknownGame, unavailable
 from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
@@ -9,8 +10,8 @@ from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderEr
 from app.service.games import EngineFault, GameError
 
 __all__ = ["AccessDenied", "AmbiguousOrder", "BackendError", "Conflict", "EngineFault", "GameError", "IllegalOrder",
-           "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "StoreError",
-           "StoreUnavailable", "UnknownGame", "UnknownRules", "unavailable"]
+           "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "ReceiptError",
+           "StoreError", "StoreUnavailable", "UnknownGame", "UnknownRules", "unavailable"]
 
 
 class AccessDenied(Exception):

@@ -12,8 +12,9 @@ from typing import Any
 
 from app.events import core, dice
 from app.events.envelope import StoredEvent
+from app.events.interface import SnapshotStreams
 from app.events.registry import encode
-from app.events.store import Conflict, EventStore, NewEvent, StoreError
+from app.events.store import Conflict, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
 from app.rules import legal, practice
@@ -42,7 +43,7 @@ def rule_sets() -> list[dict]:
              "automated_seats": practice.automated_seats(r)} for r in available().values()]
 
 
-def listed(store: EventStore, after: str | None = None, limit: int | None = None,
+def listed(store: SnapshotStreams, after: str | None = None, limit: int | None = None,
            finished_only: bool = False) -> list[dict]:
     """The games in the order they were created (from just after `after`, at most `limit`; with `finished_only`
     only the finished ones), named as every channel names them: `game_id`, and the fork's `parent` and
@@ -52,7 +53,7 @@ def listed(store: EventStore, after: str | None = None, limit: int | None = None
             for g in store.games(after, limit, finished_only)]
 
 
-def new_game_id(store: EventStore) -> str:
+def new_game_id(store: SnapshotStreams) -> str:
     while True:
         game_id = "g-" + secrets.token_hex(4)
         if not store.game_exists(game_id):
@@ -64,7 +65,7 @@ def _new(event: Any, actor: str, causation: int | None = None) -> NewEvent:
     return NewEvent(name, version, payload, actor, causation)
 
 
-def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
+def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = None,
                 options: dict | None = None, game_id: str | None = None, auto: dict | None = None) -> str:
     """Start a game: commit to a fresh secret dice seed, set up the scenario. `auto`: the sides the server plays,
     side -> policy name (None: the policy's default); left out, the rule set's own automated seats."""
@@ -90,7 +91,7 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
     return game_id
 
 
-def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
+def join(store: SnapshotStreams, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
     """Take `side`, with the player's seed text (a random one made now if none is given; the stored event shows
     it)."""
     seed_text = seed_text.strip() or dice.new_player_text()
@@ -170,7 +171,7 @@ def decide_checked(rules: Rules, state: GameState, command: Command, roller: dic
     return produced
 
 
-def refuse_without_dice(store: EventStore, state: GameState) -> str:
+def refuse_without_dice(store: SnapshotStreams, state: GameState) -> str:
     """A game this server cannot roll for takes no orders at all: one imported (its seed stays with the server
     that made it) or whose seed was revealed before its end. Refused before any rule runs, so no order is
     half-played until the first die it needs (docs/architecture.md practice 11). Returns the game's dice seed."""
@@ -193,7 +194,7 @@ def live_dice(state: GameState, seed: str) -> dice.Dice:
                            game_id=state.meta.dice_game_id, player_seeds=dict(state.meta.player_seeds))
 
 
-def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: int | None = None,
+def submit(store: SnapshotStreams, game_id: str, side: str, text: str, expected_seq: int | None = None,
            actor: str | None = None, auto: dict | None = None,
            within: Callable[[Accepted], None] | None = None) -> Accepted:
     """Check an order against the rules and store it with its events, or raise and write nothing. `auto`: an
@@ -232,7 +233,7 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
     return Accepted(stored, final)
 
 
-def _spend(store: EventStore, game_id: str, state: GameState, spent: core.RollsSpent, actor: str,
+def _spend(store: SnapshotStreams, game_id: str, state: GameState, spent: core.RollsSpent, actor: str,
            fault: RolledThenFailed) -> None:
     """Record the dice a failed order drew, log the failure for the operator, answer with a fixed text."""
     order_seq = state.meta.seq + 1
@@ -249,7 +250,7 @@ def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewE
     return projection.fold_all(rules, provisional, state)
 
 
-def reveal_seed(store: EventStore, game_id: str, reason: str) -> StoredEvent:
+def reveal_seed(store: SnapshotStreams, game_id: str, reason: str) -> StoredEvent:
     """Publish the dice seed (game over, or an arbiter's request); no roll can be taken after it."""
     state = projection.load(store, game_id)
     if state.meta.revealed_seed is not None:
@@ -260,7 +261,7 @@ def reveal_seed(store: EventStore, game_id: str, reason: str) -> StoredEvent:
     return store.append(game_id, state.meta.seq, [_new(core.SeedRevealed(seed=seed, reason=reason), SERVER)])[0]
 
 
-def fork(store: EventStore, game_id: str, at_seq: int) -> str:
+def fork(store: SnapshotStreams, game_id: str, at_seq: int) -> str:
     """A new game with the parent's events 1..at_seq and a dice seed of its own; the parent is untouched."""
     rules_name = store.game(game_id)["rules"]
     head, _ = store.head(game_id)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from app.events.store import UnknownGame, utc_now
 from app.rules import practice
 from app.rules.catalog import get_rules
-from app.service import games
+from app.service import games, receipts
 from app.service.errors import AccessDenied, NotAuthenticated, PbemError
 
 ARBITER = "arbiter"
@@ -158,6 +158,7 @@ class Seats:
         tokens = {seat: new_token() for seat in seats}
         now = utc_now()
         self.server_secret()  # the invitations' reply tags need it: made before the game, never after it
+        receipts.signer(self.store)  # and their receipt key, likewise
         with self.store.transaction():  # the game and its seats together: no game without seats after a crash
             game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
             self.store.add_pbem_game(game_id, {

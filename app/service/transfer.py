@@ -11,12 +11,14 @@ import math
 from collections.abc import Iterable
 
 from app.events.envelope import StoredEvent, canonical_json
-from app.events.store import EventStore, StoreError, UnknownGame
+from app.events.interface import EventStreams
+from app.events.store import StoreError, UnknownGame
 from app.service.audit import verify
 from app.service.games import GameError
 
 FIELDS = {"game_id": str, "seq": int, "type": str, "version": int, "payload": dict, "actor": str, "at": str,
           "causation": (int, type(None)), "prev_hash": str, "hash": str}
+SALT = {"salt": str}  # a salted event's (app/events/envelope.py); a legacy event has none
 
 
 def _no_constant(name: str):
@@ -30,7 +32,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def export_lines(store: EventStore, game_id: str) -> Iterable[str]:
+def export_lines(store: EventStreams, game_id: str) -> Iterable[str]:
     store.game(game_id)
     for event in store.events(game_id):
         yield canonical_json(event.to_dict()) + "\n"
@@ -47,9 +49,12 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
             raise GameError(f"line {number}: not JSON ({exc.msg})") from None
         except ValueError as exc:
             raise GameError(f"line {number}: not JSON ({exc})") from None
-        if not isinstance(data, dict) or set(data) != set(FIELDS):
-            raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)}")
-        for name, kind in FIELDS.items():
+        if not isinstance(data, dict) or set(data) - set(SALT) != set(FIELDS):
+            raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)} (and a salt, "
+                            "if it has one)")
+        for name, kind in {**FIELDS, **SALT}.items():
+            if name not in data:
+                continue
             if not isinstance(data[name], kind) or (kind is int and isinstance(data[name], bool)):
                 raise GameError(f"line {number}: field {name!r} has the wrong type")
         events.append(StoredEvent(**data))
@@ -58,7 +63,7 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     return events
 
 
-def parents_in(store: EventStore):
+def parents_in(store: EventStreams):
     """A fork's parent stream where this server holds it (audit.verify checks the fork against it)."""
     def parent(game_id: str) -> list[StoredEvent] | None:
         try:
@@ -69,7 +74,7 @@ def parents_in(store: EventStore):
     return parent
 
 
-def import_game(store: EventStore, lines: Iterable[str]) -> str:
+def import_game(store: EventStreams, lines: Iterable[str]) -> str:
     """Verify the whole file (dice included, where the seed is revealed; a parent this server holds) first."""
     events = parse_lines(lines)
     report = verify(events, check_dice=True, parents=parents_in(store))

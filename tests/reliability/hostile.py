@@ -44,8 +44,9 @@ LANGUAGES = Property("hostile orders -> every game's order language and preview"
 DEEP_JSON = Property("deeply nested JSON -> every JSON route", 60)
 EMAIL_HEADERS = Property("encoded-word and hostile headers -> email ingest", 60)
 MAPS = Property("hostile custom maps -> POST /games and the map picture", 20)
+RECEIPTS = Property("forged receipts and signatures -> the receipts check", 150)
 PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME, OPENAPI, LANGUAGES, DEEP_JSON,
-              EMAIL_HEADERS, MAPS)
+              EMAIL_HEADERS, MAPS, RECEIPTS)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -569,3 +570,107 @@ def check_map(world: tuple, size: tuple[int, int], terrain: str, name: str) -> N
     for element in ET.fromstring(svg.data).iter():
         assert not element.tag.endswith("script"), element.tag
         assert not [a for a in element.attrib if a.lower().startswith("on")], element.attrib
+
+
+# -- forged receipts (issue 31) -------------------------------------------------------------------------------
+def receipts_world(location: str, folder: Path) -> dict:
+    """A skirmish game by email, four orders in; the red player's mail (an mbox in `folder`), the chain as an
+    honest server gives it, and the server's key."""
+    from app.service import evidence
+
+    outbox = Outbox()
+    pbem = Pbem(open_store(location), MailConfig(orders_address="orders@pbem.example"), outbox)
+    game_id, _ = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
+    seats = {s: pbem.authenticate_tag(game_id, pbem.reply_tag(game_id, s)) for s in ("red", "blue")}
+    for seat in seats.values():
+        pbem.join(seat, seat.seat)
+    for side, order in SKIRMISH_OPENING[:4]:
+        pbem.submit(seats[side], order)
+    box = folder / "red.mbox"
+    with box.open("wb") as fh:
+        for msg in outbox.sent:
+            if msg["To"] == "red@x.example":
+                fh.write(b"From hexledger Mon Jan  1 00:00:00 2030\n" + msg.as_bytes().replace(b"\nFrom ", b"\n>From ")
+                         + b"\n")
+    honest = evidence.gather(box)
+    return {"pbem": pbem, "game_id": game_id, "seat": seats["red"], "box": box, "folder": folder,
+            "honest": honest, "listing": pbem.chain(seats["red"]), "key": pbem.receipt_keys()["current"]}
+
+
+B64 = string.ascii_letters + string.digits + "-_"
+SMALL_ORDER_KEYS = ["ed25519:AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # the identity: OpenSSL accepts (R=1, S=0)
+                    "ed25519:7P____________________________________8",  # order 2
+                    "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # order 4
+                    "ed25519:JuiVj8KyJ7BFw_SJ8u-Y8NXfrAXTxjM5sTgCiG1T_AU"]  # order 8
+UNIVERSAL_SIG = "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+RECEIPT_INPUTS = {"data": st.data()}
+
+
+def hostile_receipt(world: dict, data) -> tuple[str, bytes]:
+    """(file name, bytes): a receipt of the game forged or damaged one way (a field changed, a signature of
+    another statement or key, a key of small order with the signature that passes under it, junk between the
+    markers), as an email's text block or as JSON."""
+    from app.events.receipts import BEGIN, END, FORMAT, Receipt, Signer
+
+    honest = world["honest"].receipts
+    base = data.draw(st.sampled_from(honest)).to_dict()
+    kind = data.draw(st.sampled_from(["field", "resigned", "small-order", "replayed", "junk", "json"]))
+    if kind == "field":
+        name = data.draw(st.sampled_from(["game", "seq", "hash", "key", "sig"]))
+        base[name] = data.draw({
+            "game": st.text(max_size=20), "seq": st.one_of(st.integers(-5, 10**20), st.booleans(), st.text(max_size=5)),
+            "hash": st.one_of(st.text(alphabet="0123456789abcdef", min_size=64, max_size=64), st.text(max_size=70)),
+            "key": st.one_of(st.text(alphabet=B64, min_size=43, max_size=43).map(lambda t: "ed25519:" + t),
+                             st.text(max_size=60)),
+            "sig": st.one_of(st.text(alphabet=B64, min_size=86, max_size=86), st.text(max_size=100)),
+        }[name])
+    elif kind == "resigned":  # a well-made receipt of another key: the statement of the player's choosing
+        forged = Signer.generate().sign(world["game_id"], data.draw(st.integers(1, 40)),
+                                        data.draw(st.text(alphabet="0123456789abcdef", min_size=64, max_size=64)))
+        base = forged.to_dict()
+    elif kind == "small-order":
+        base.update(key=data.draw(st.sampled_from(SMALL_ORDER_KEYS)), sig=UNIVERSAL_SIG,
+                    hash=data.draw(st.text(alphabet="0123456789abcdef", min_size=64, max_size=64)))
+    elif kind == "replayed":  # a real signature moved onto another statement
+        other = data.draw(st.sampled_from(honest))
+        base.update(seq=data.draw(st.integers(1, 40)), sig=other.sig)
+    if kind == "json":
+        return "forged.json", json.dumps({**base, "format": data.draw(st.sampled_from([FORMAT, "x"]))}).encode()
+    if kind == "junk":
+        body = f"{BEGIN}\n{data.draw(st.text(max_size=300))}\n{END}\n"
+    else:
+        body = Receipt(**{k: base[k] for k in ("game", "seq", "hash", "key", "sig")}).text() if all(
+            isinstance(base[k], str) for k in ("game", "hash", "key", "sig")) else f"{BEGIN}\nseq: {base['seq']}\n{END}"
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "server@x.example", "red@x.example", "a receipt"
+    msg.set_content(f"Your receipt:\n{body}\n")
+    return "forged.eml", msg.as_bytes()
+
+
+def check_hostile_receipt(world: dict, data) -> None:
+    """A forged or damaged receipt among a player's mail is unreadable or rejected, never an error, and never
+    makes the honest chain look rewritten: no difference, every honest receipt still matched. Checked against the
+    server's key, and against none (then only a receipt of a large-order key that signs its own statement is
+    taken: one of the player's making, which shows only what the player signed)."""
+    from app.events.receipts import public_key
+    from app.service import evidence
+
+    name, raw = hostile_receipt(world, data)
+    path = world["folder"] / name
+    path.write_bytes(raw)
+    try:
+        kept = evidence.gather(world["folder"])
+    finally:
+        path.unlink()
+    honest = len(world["honest"].receipts)
+    trusted = evidence.check_listing(world["listing"], kept, [world["key"]])
+    note(f"{name}: {raw[:400]!r}; {trusted.to_dict()}")
+    assert not trusted.differences and trusted.receipts >= honest + 1  # the listing's own receipt counts too
+    signed = {r.message() for r in world["honest"].receipts}
+    for r in kept.receipts:  # what the server's key passes is a statement the server made, in a copy
+        if r.key == world["key"] and r.valid():
+            assert r.message() in signed or r.seq == trusted.head, r
+    anyone = evidence.check_listing(world["listing"], kept, [])
+    for difference in anyone.differences:  # only from a receipt signed by a real key of the player's
+        forged = [r for r in kept.receipts if r not in world["honest"].receipts]
+        assert forged and all(r.valid() and public_key(r.key) for r in forged), difference

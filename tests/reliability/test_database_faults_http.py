@@ -89,13 +89,13 @@ def test_a_full_disk_is_503_and_writes_nothing(served):
     app, client, path, game_id, tokens, _ = served
     assert _join(client, game_id, tokens, "red").status_code == 201
     store = app.extensions["hexledger_service"]().store  # the test client's thread's connection
-    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
-    store.db.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
+    pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
     before = _stream(path, game_id)
     big = {"seed_text": "blue", "name": "x" * 20_000}  # needs new pages (overflow), within the request limit
     _unavailable(client.post(f"/games/{game_id}/join", json=big, headers=_auth(tokens["blue"])), "full", 300)
     assert _stream(path, game_id) == before
     assert audit.verify(list(EventStore(path).events(game_id))).ok
-    store.db.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
+    store.db.conn.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
     assert client.post(f"/games/{game_id}/join", json=big, headers=_auth(tokens["blue"])).status_code == 201
 

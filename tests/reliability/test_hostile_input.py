@@ -95,3 +95,16 @@ def test_numbers_and_hexes_in_other_scripts_digits_are_refused_in_every_order_la
 def test_an_export_line_with_a_non_finite_number_is_refused_as_not_json(number):
     with pytest.raises(games.GameError, match="line 1: not JSON"):
         transfer.parse_lines(['{"game_id": "g", "seq": ' + number + "}\n"])
+
+
+@pytest.fixture(scope="module")
+def receipts_world(module_db_location, tmp_path_factory):
+    world = hostile.receipts_world(module_db_location, tmp_path_factory.mktemp("receipts"))
+    yield world
+    world["pbem"].store.close()
+
+
+@hostile.ci_budget(hostile.RECEIPTS)
+@given(**hostile.RECEIPT_INPUTS)
+def test_forged_receipts_and_signatures_are_rejected_and_never_accuse_an_honest_chain(receipts_world, data):
+    hostile.check_hostile_receipt(receipts_world, data)
