@@ -86,7 +86,9 @@ def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_a
     _, storm = when(storm, "next")
     _, storm = when(storm, "next")
     assert step(storm) == "airdrop-landing"
-    refused(storm, "airland e3310 ru-airborne", "Dai Senso 4.1.4")  # elite, and not infantry
+    assert refused(storm, "airland e3310 ru-airborne", "Dai Senso 4.1.4") == (  # elite, and not infantry
+        "Dai Senso 4.1.4: ru-airborne cannot land: a one-step, non-elite infantry of its nationality (ru-infantry)")
+    assert "no soviet Airdrop marker in e3311" in refused(storm, "airland e3311 ru-infantry", "Dai Senso 4.1.4")
     events, storm = when(storm, "airland e3310 ru-infantry")
     assert any(u.kind == "ru-infantry" and u.hex == "e3310" for u in storm.units.values())
     assert storm.force_pool["soviet"]["ru-infantry"] == 2 and storm.delay_box["soviet"] == {"ru-airborne": 1}
@@ -525,6 +527,8 @@ def test_the_combat_panel_of_a_resolved_attack_reads_its_odds_result_and_every_f
         before = GAME.evolve(before, e)
     panel = combat_summary(resolved, before)
     assert (panel["attacker"], panel["hex"], panel["column"], panel["roll"]) == ("axis", "w4624", resolved.column, 6)
+    assert (panel["attack"], panel["defence"], panel["odds"]) == (resolved.attack, resolved.defence, resolved.odds)
+    assert panel["attackers"] == ["jp-13-army", "jp-3-tank", "jp-22-div"] and panel["defender"] == "allied"
     assert panel["result"] == resolved.result and panel["case"] == "Dai Senso 4.2.2"
     assert [d["roll"] for d in panel["distribution"]] == [1, 2, 3, 4, 5, 6]
     assert next(d["result"] for d in panel["distribution"] if d["roll"] == 6) == resolved.result
