@@ -220,6 +220,9 @@ def test_4_2_1_and_4_2_1_2_one_hex_an_attack_and_one_hq_a_side_refused_by_the_ru
     with pytest.raises(IllegalOrder) as err:  # the preview refuses it the same way
         preview(z, "attack w4624 w4620 with jp-13-army jp-15-army")
     assert err.value.case == "Dai Senso 4.2.1"
+    with pytest.raises(IllegalOrder) as err:
+        preview(z, "attack w4624 with jp-13-army hq jp-china-hq jp-hq-2")
+    assert err.value.case == "Dai Senso 4.2.1.2"
     _, asked = when(z, "attack w4624 with jp-13-army")
     assert step(asked) == "defender-hq"
     assert "one HQ per faction" in refused(asked, "support cn-3-hq cn-hq-2", "Dai Senso 4.2.1.2")
@@ -255,6 +258,8 @@ def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_t
     events, z = when(z, "exploit jp-3-tank w4624 w4623")
     assert UnitAdvanced("jp-3-tank", ["w4624", "w4623"]) in events
     assert "may not Advance" in refused(z, "advance jp-china-hq", "Dai Senso 4.2.7")  # an HQ never advances
+    assert "jp-china-hq may not Advance After Combat, so it may not Exploit" in refused(
+        z, "exploit jp-china-hq w4624 w4623", "Dai Senso 4.2.8")
     assert "one unit at a time" in refused(z, "advance jp-13-army jp-22-div", "Dai Senso 4.2.7")
     _, z = when(z, "advance jp-13-army")
     _, z = when(z, "stop")
@@ -533,3 +538,26 @@ def test_the_combat_panel_of_a_resolved_attack_reads_its_odds_result_and_every_f
     assert [d["roll"] for d in panel["distribution"]] == [1, 2, 3, 4, 5, 6]
     assert next(d["result"] for d in panel["distribution"] if d["roll"] == 6) == resolved.result
     assert combat_summary(resolved, z) is None  # no combat under way
+
+
+def test_4_3_step_2_with_no_marker_to_set_aside_and_no_blitz_enabled_unit_nothing_is_cleared():
+    from app.rules.daisenso.events import MarkersCleared
+
+    cleared = ("blitz", "totsugeki", "failure", "snlf-beachhead-0")
+    quiet = scenario("zhejiang", lambda r: r.update(marker=[m for m in r["marker"] if m["kind"] not in cleared]))
+    events, _ = when(quiet, "next")  # the Axis segment ends: no convoys to return, then the Marker Segment
+    assert not [e for e in events if isinstance(e, MarkersCleared)]
+    events, _ = when(scenario("zhejiang"), "next")
+    assert [(e.faction, e.kinds) for e in events if isinstance(e, MarkersCleared)] == [("axis", ["totsugeki"])]
+
+
+def test_the_history_line_of_a_step_loss_says_where_the_counter_goes():
+    from app.rules.daisenso.events import StepLost
+
+    assert GAME.describe(StepLost("cn-x", "attrition", box="delay")) == "cn-x is eliminated (to the Delay Box)"
+    assert GAME.describe(StepLost("cn-x", "attrition", box="pool")) == "cn-x is eliminated (to the Force Pool)"
+    assert GAME.describe(StepLost("jp-ig", "attrition")) == "jp-ig is eliminated (out of the game)"
+    assert GAME.describe(StepLost("cn-9", "attrition", becomes="kiangsu-res")) == "cn-9 loses a step: now kiangsu-res"
+    line = GAME.describe(StepLost("cn-3-hq", "Dr", replacement="kiangsu-res.1", replacement_kind="kiangsu-res",
+                                  box="pool", box_kind="kmt-hq"))
+    assert line == "cn-3-hq loses a step: kiangsu-res.1 (kiangsu-res) takes its place, kmt-hq to the Force Pool"

@@ -196,3 +196,27 @@ def test_d36_a_position_in_the_middle_of_a_combat_segment_says_who_attacked_and_
     assert any("belong to a Combat Segment" in p for p in found)
     assert any("'fought' marks an HQ" in p for p in found)
     assert any("the hex it attacked is in attacked_hexes" in p for p in found)
+
+
+def test_a_position_file_that_cannot_be_read_is_refused_naming_it(tmp_path):
+    missing = tmp_path / "nowhere.toml"
+    with pytest.raises(SetupError) as err:
+        read_position(missing, D)
+    assert str(err.value).startswith(f"{missing}: cannot read")
+
+
+def test_the_unit_and_marker_kinds_are_built_from_units_toml_with_every_problem_named():
+    from app.rules.daisenso.data_load import build
+    from app.rules.datafiles import read_toml
+    from app.rules.kernel.atlas import load_atlas
+
+    atlas, tec, crt = load_atlas(data.MAP_SHEETS), read_toml(data.TERRAIN), read_toml(data.CRT)
+    units = read_toml(data.UNITS)
+    built = build(atlas, tec, crt, units)
+    assert (built.kinds["jp-army"].type, built.kinds["us-marine"].type) == ("infantry", "marine")
+    assert built.markers["beachhead"].name == units["marker"]["beachhead"]["name"]
+    bad = copy.deepcopy(units)
+    bad["marker"]["beachhead"]["factions"] = ["martians"]
+    with pytest.raises(Exception) as err:
+        build(atlas, tec, crt, bad)
+    assert "no faction 'martians'" in str(err.value)
