@@ -561,3 +561,17 @@ def test_the_history_line_of_a_step_loss_says_where_the_counter_goes():
     line = GAME.describe(StepLost("cn-3-hq", "Dr", replacement="kiangsu-res.1", replacement_kind="kiangsu-res",
                                   box="pool", box_kind="kmt-hq"))
     assert line == "cn-3-hq loses a step: kiangsu-res.1 (kiangsu-res) takes its place, kmt-hq to the Force Pool"
+
+
+def test_d15_an_overstack_at_the_blitz_segments_end_is_settled_before_regular_combat():
+    storm = scenario("august-storm")
+    crowded = replace(storm, units={**storm.units, **{uid: replace(storm.units[uid], hex="e3510")
+                                                      for uid in ("ru-chita-garrison", "mpr-cav")}})
+    ended, passed = crowded, []
+    while step(ended) != "overstack":  # the Blitz segment's steps, to its end (4.1.5): stacks conform (D15)
+        passed.append(step(ended))
+        _, ended = when(ended, "next")
+    assert passed[0] == "airdrop" and "regular-combat" not in passed
+    assert GAME.prompt(ended).owed.where == "e3510"
+    _, after = when(ended, "eliminate mpr-cav")
+    assert step(after) == "regular-combat"
