@@ -405,6 +405,9 @@ def test_4_2_6_2_a_broken_down_counter_goes_where_an_eliminated_one_would_delay_
                   force_pool={"axis": {"jp-division": 1}, "western": {"us-infantry": 1}})
     _, ig = when(ig, "attack w4221 with us-a us-b us-c", [5])  # 12 v 5: 2-1, the HQ 1L: 1-1, die 5: 1/1
     events, ig = when(ig, "lose us-a as us-infantry")
+    broken = next(e for e in events if isinstance(e, StepLost) and e.unit == "us-a")
+    assert GAME.describe(broken).endswith("us-army to the Force Pool")  # no Delay Stripe: its Force Pool
+    assert ig.force_pool["western"].get("us-army") == 1
     lost = next(e for e in events if isinstance(e, StepLost) and e.unit == "jp-ig")
     assert (lost.replacement_kind, lost.box) == ("jp-division", "")  # the IG HQ leaves the game
     assert "jp-ig-hq" not in ig.force_pool.get("axis", {}) and not ig.delay_box.get("axis")
