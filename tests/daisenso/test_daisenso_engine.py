@@ -191,6 +191,19 @@ def test_4_2_1_1_ds18_japanese_siamese_and_hopeh_exp_attack_together_but_not_wit
     assert step(after) == "defender-hq"  # accepted: the defender may now answer with its HQ
 
 
+def test_4_2_1_1_a_minor_countrys_unit_under_free_passage_stays_home_a_marker_elsewhere_does_not_hold_it():
+    def place(raw):
+        unit(raw, "th-1", "siam-infantry", "w4524")
+
+    held = scenario("zhejiang", lambda r: (place(r), r.update(free_passage=["siam"])))
+    assert "th-1 belongs to Siam, which has a Free Passage, Mobilizing or No Occupation marker" in refused(
+        held, "attack w4624 with th-1", "Dai Senso 4.2.1.1")
+    elsewhere = scenario("zhejiang", lambda r: (place(r), r.update(mobilizing=[{"country": "hopeh",
+                                                                                   "faction": "axis"}])))
+    _, after = when(elsewhere, "attack w4624 with th-1")
+    assert step(after) == "defender-hq"  # Hopeh's marker says nothing of a Siamese unit
+
+
 def test_4_2_1_1_no_attack_across_all_sea_but_by_marines_nor_by_a_zero_attack_factor():
     strait = scenario("strait", lambda r: unit(r, "us-inf", "us-infantry", "w4323", blitz=True))
     assert "All-Sea hexside" in refused(strait, "attack w4324 with us-inf", "Dai Senso 4.2.1.1")
