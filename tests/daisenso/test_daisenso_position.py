@@ -220,3 +220,27 @@ def test_the_unit_and_marker_kinds_are_built_from_units_toml_with_every_problem_
     with pytest.raises(Exception) as err:
         build(atlas, tec, crt, bad)
     assert "no faction 'martians'" in str(err.value)
+
+
+def test_more_problems_of_a_position_each_named_and_none_hiding_another():
+    bad = copy.deepcopy(raw("strait"))
+    bad["force_pool"]["western"] = {"us-flying-boat": 1, "us-infantry": -1}  # the second is checked too
+    bad["pre_war"] = "yes"
+    bad["mobilizing"] = [{"country": "siam", "faction": "axis", "colour": "red"}]
+    found = "\n".join(problems(bad))
+    for needle in ("[force_pool.western]: no unit or marker kind 'us-flying-boat'",
+                   "[force_pool.western]: us-infantry is a count (0 or more)",
+                   "position: pre_war is true or false", "[[mobilizing]] #1: unknown key 'colour' (keys: country, "
+                                                          "faction)"):
+        assert needle in found, needle
+    assert not any("unknown key 'country'" in p for p in problems(bad))
+    del bad["victory"]
+    assert "[victory] says who wins at the end: faction, hold = [hexes]" in problems(bad)
+
+
+def test_a_marker_of_a_position_may_be_unsupplied():
+    storm = copy.deepcopy(raw("august-storm"))
+    storm["marker"].append({"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3310", "supplied": False})
+    placed = position_from_dict(storm, D)
+    [drop] = [m for m in placed.markers if m.kind == "airdrop-soviet"]
+    assert drop.supplied is False
