@@ -168,51 +168,107 @@ def _locate(name: str) -> tuple[Path, str, str | None]:
 
 
 @cache
-def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, str]]]:
-    """(class, function) -> the (game, case) pairs its strings and comments cite, for every function of a file."""
+def _tokens(path: Path) -> list[tokenize.TokenInfo]:
+    """The strings and comments of a file: where its code names rules cases."""
     source = (ROOT / path).read_text()
-    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    package = path.parent.name
-    own = package if package in CASE_PREFIX else None
-    prefixed = re.compile(r"\b(" + "|".join(re.escape(p) for p in CASE_PREFIX.values()) + r")\s+(?:ruling\s+)?"
-                          r"([0-9]{1,2}(?:\.[0-9]{1,2})+)")
-    game_of = {p: g for g, p in CASE_PREFIX.items()}
-    tree = ast.parse(source)
-    # module constants a function may cite through (C15 = "Formosa 15.0", CASE = "Olympic 8.8")
-    constants = {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
-                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-                 for t in node.targets if isinstance(t, ast.Name)}
+    return [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type in TEXT_TOKENS]
 
-    def cites(text: str) -> set[tuple[str, str]]:
-        found = {(game_of[m.group(1)], m.group(2)) for m in prefixed.finditer(text)}
-        if own is not None:
-            found |= {(own, m.group(1)) for m in CASE_NUMBER.finditer(text)}
-        return found
 
+@cache
+def _constants(path: Path) -> dict[str, str]:
+    """The module's string constants (C15 = "Formosa 15.0", CASE = "Olympic 8.8") a function may cite through."""
+    tree = ast.parse((ROOT / path).read_text())
+    return {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+            for t in node.targets if isinstance(t, ast.Name)}
+
+
+PREFIXED = re.compile(r"\b(" + "|".join(re.escape(p) for p in CASE_PREFIX.values()) + r")\s+(?:ruling\s+)?"
+                      r"([0-9]{1,2}(?:\.[0-9]{1,2})+)")
+GAME_OF = {p: g for g, p in CASE_PREFIX.items()}
+
+
+def _cites(text: str, own: str | None) -> set[tuple[str, str]]:
+    found = {(GAME_OF[m.group(1)], m.group(2)) for m in PREFIXED.finditer(text)}
+    if own is not None:
+        found |= {(own, m.group(1)) for m in CASE_NUMBER.finditer(text)}
+    return found
+
+
+def _node_citations(path: Path, node: ast.AST) -> frozenset[tuple[str, str]]:
+    """The (game, case) pairs a piece of a file's code cites: the strings and comments on its lines (a game's
+    bare case numbers inside its own package), and the module constants it names."""
+    own = path.parent.name if path.parent.name in CASE_PREFIX else None
+    found: set[tuple[str, str]] = set()
+    for tok in _tokens(path):
+        if node.lineno <= tok.start[0] <= node.end_lineno:
+            found |= _cites(tok.string, own)
+    constants = _constants(path)
+    for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in constants}:
+        found |= _cites(constants[name], own)
+    return frozenset(found)
+
+
+@cache
+def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, str]]]:
+    """(class, function) -> the (game, case) pairs it cites, for every function of a file."""
+    tree = ast.parse((ROOT / path).read_text())
     out: dict[tuple[str | None, str], frozenset[tuple[str, str]]] = {}
-    for node in ast.walk(tree):
-        bodies = [(None, node)] if isinstance(node, ast.Module) else []
-        if isinstance(node, ast.ClassDef):
-            bodies = [(node.name, node)]
-        for cls, holder in bodies:
-            for fn in holder.body:
-                if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-                    continue
-                found: set[tuple[str, str]] = set()
-                for tok in tokens:
-                    if tok.type in TEXT_TOKENS and fn.lineno <= tok.start[0] <= fn.end_lineno:
-                        found |= cites(tok.string)
-                for name in {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id in constants}:
-                    found |= cites(constants[name])
-                out[(cls, fn.name)] = frozenset(found)
+    for cls, holder in [(None, tree)] + [(n.name, n) for n in tree.body if isinstance(n, ast.ClassDef)]:
+        for fn in holder.body:
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                out[(cls, fn.name)] = _node_citations(path, fn)
     return out
 
 
+def _changed_line(name: str) -> int | None:
+    """Which non-blank line of its function a mutant changes (0 is the `def` line): its function's copy in
+    mutants/ (mutmut's .spans file says where each copy lies) against the original copy."""
+    path, _, _ = _locate(name)
+    try:
+        spans = json.loads((ROOT / "mutants" / f"{path}.spans").read_text())["spans"]
+        lines = (ROOT / "mutants" / path).read_text().splitlines()
+        mangled = _function(name).rpartition(".")[2]
+        copies = [lines[a - 1:b] for a, b in (spans[f"{mangled}__mutmut_orig"], spans[name.rpartition(".")[2]])]
+    except (OSError, KeyError, ValueError):
+        return None
+    orig, mutant = ([line for line in copy if line.strip()] for copy in copies)
+    start = next((i for i, line in enumerate(orig) if line.lstrip().startswith(("def ", "async def "))), None)
+    if start is None:
+        return None
+    pairs = zip(orig[start + 1:], mutant[start + 1:], strict=False)
+    return next((i for i, (a, b) in enumerate(pairs, 1) if a != b), None)
+
+
+@cache
+def _function_node(path: Path, func: str, cls: str | None):
+    tree = ast.parse((ROOT / path).read_text())
+    holder = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None) if cls else tree
+    return next((n for n in getattr(holder, "body", ()) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                 and n.name == func), None)
+
+
 def cited(name: str) -> list[tuple[str, str]]:
-    """The cases (game, case) of docs/cases that the function a mutant changes cites."""
+    """The cases (game, case) of docs/cases that the code a mutant changes cites: the innermost statement around
+    the changed line that cites a case (a refusal's case, an `if` block's), else its whole function."""
     path, func, cls = _locate(name)
     rows = case_rows()
-    found = _citations(path).get((cls, func), frozenset()) if (ROOT / path).exists() else frozenset()
+    if not (ROOT / path).exists():
+        return []
+    found = _citations(path).get((cls, func), frozenset())
+    fn, offset = _function_node(path, func, cls), _changed_line(name)
+    if fn is not None and offset is not None:
+        source = (ROOT / path).read_text()
+        body = [i for i, line in enumerate(source.splitlines()[fn.lineno - 1:fn.end_lineno], fn.lineno)
+                if line.strip()]
+        line = body[offset] if offset < len(body) else None
+        around = sorted((n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn and line is not None
+                         and n.lineno <= line <= n.end_lineno), key=lambda n: n.end_lineno - n.lineno)
+        for node in around:
+            near = _node_citations(path, node)
+            if near:
+                found = near
+                break
     return sorted((game, case) for game, case in found if case in rows.get(game, {}))
 
 
