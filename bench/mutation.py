@@ -226,8 +226,8 @@ def _changed_line(name: str) -> int | None:
     mutants/ (mutmut's .spans file says where each copy lies) against the original copy."""
     path, _, _ = _locate(name)
     try:
-        spans = json.loads((ROOT / "mutants" / f"{path}.spans").read_text())["spans"]
-        lines = (ROOT / "mutants" / path).read_text().splitlines()
+        spans = _spans(path)
+        lines = _lines(Path("mutants") / path)
         mangled = _function(name).rpartition(".")[2]
         copies = [lines[a - 1:b] for a, b in (spans[f"{mangled}__mutmut_orig"], spans[name.rpartition(".")[2]])]
     except (OSError, KeyError, ValueError):
@@ -241,6 +241,11 @@ def _changed_line(name: str) -> int | None:
 
 
 @cache
+def _spans(path: Path) -> dict[str, list[int]]:
+    return json.loads((ROOT / "mutants" / f"{path}.spans").read_text())["spans"]
+
+
+@cache
 def _function_node(path: Path, func: str, cls: str | None):
     tree = ast.parse((ROOT / path).read_text())
     holder = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None) if cls else tree
@@ -249,27 +254,37 @@ def _function_node(path: Path, func: str, cls: str | None):
 
 
 def cited(name: str) -> list[tuple[str, str]]:
-    """The cases (game, case) of docs/cases that the code a mutant changes cites: the innermost statement around
-    the changed line that cites a case (a refusal's case, an `if` block's), else its whole function."""
+    """The cases (game, case) of docs/cases that the code a mutant changes cites (`citation`)."""
+    return citation(name)[0]
+
+
+@cache
+def citation(name: str) -> tuple[list[tuple[str, str]], bool]:
+    """The cases a mutant's code cites, and whether the changed line's own statement names them: the innermost
+    statement around the changed line that cites a case (a refusal's case, an `if` block's) (True), else its
+    function's docstring (what the function says it implements), else anything in the function (False)."""
     path, func, cls = _locate(name)
     rows = case_rows()
     if not (ROOT / path).exists():
-        return []
-    found = _citations(path).get((cls, func), frozenset())
+        return [], False
     fn, offset = _function_node(path, func, cls), _changed_line(name)
+    found, precise = _citations(path).get((cls, func), frozenset()), False
+    if fn is not None and ast.get_docstring(fn) is not None:
+        found = _node_citations(path, fn.body[0])
     if fn is not None and offset is not None:
-        source = (ROOT / path).read_text()
-        body = [i for i, line in enumerate(source.splitlines()[fn.lineno - 1:fn.end_lineno], fn.lineno)
-                if line.strip()]
+        body = [i for i, line in enumerate(_lines(path)[fn.lineno - 1:fn.end_lineno], fn.lineno) if line.strip()]
         line = body[offset] if offset < len(body) else None
         around = sorted((n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn and line is not None
                          and n.lineno <= line <= n.end_lineno), key=lambda n: n.end_lineno - n.lineno)
-        for node in around:
-            near = _node_citations(path, node)
-            if near:
-                found = near
-                break
-    return sorted((game, case) for game, case in found if case in rows.get(game, {}))
+        near = next((c for c in (_node_citations(path, n) for n in around) if c), None)
+        if near:
+            found, precise = near, True
+    return sorted((game, case) for game, case in found if case in rows.get(game, {})), precise
+
+
+@cache
+def _lines(path: Path) -> list[str]:
+    return (ROOT / path).read_text().splitlines()
 
 
 def _fast(tests: set[str]) -> list[str]:
@@ -309,18 +324,25 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
             continue
         everything = list(meta(package))
         by_row: dict[str, list[str]] = {}
-        for name in names:
-            for _, case in cited(name):
-                by_row.setdefault(case, []).append(name)
-        rng = random.Random(f"{seed}:{package}:cases")
         citing: dict[str, list[str]] = {}
-        for name in everything:
-            for game, case in cited(name):
-                if game == package:
-                    citing.setdefault(case, []).append(name)
+        loose: dict[str, dict[str, list[str]]] = {"sample": {}, "all": {}}
+        for group, pool in (("sample", names), ("all", everything)):
+            for name in pool:
+                cases, precise = citation(name)
+                for game, case in cases:
+                    if game == package:
+                        target = (by_row if group == "sample" else citing) if precise else loose[group]
+                        target.setdefault(case, []).append(name)
+        rng = random.Random(f"{seed}:{package}:cases")
         for case in sorted(rows, key=_case_key):
-            if not by_row.get(case) and citing.get(case):
-                by_row[case] = rng.sample(sorted(citing[case]), min(per_case, len(citing[case])))
+            # the row's own code first: mutants whose changed statement names the case; else its functions'
+            for pool in (by_row, citing, loose["sample"], loose["all"]):
+                if pool.get(case):
+                    found = sorted(pool[case])
+                    sampled = pool is by_row or pool is loose["sample"]
+                    by_row[case] = found if sampled else rng.sample(found, min(per_case, len(found)))
+                    break
+        citing = {case: sorted(set(citing.get(case, [])) | set(loose["all"].get(case, []))) for case in rows}
         verdict: dict[str, dict[tuple[str, str], bool | None]] = {}
         codes = meta(package)
         for name in sorted({n for ns in by_row.values() for n in ns}):
