@@ -591,3 +591,20 @@ def test_d15_an_overstack_at_the_blitz_segments_end_is_settled_before_regular_co
     assert GAME.prompt(ended).owed.where == "e3510"
     _, after = when(ended, "eliminate mpr-cav")
     assert step(after) == "regular-combat"
+
+
+def test_4_2_7_an_enemy_marker_other_than_a_beachhead_left_in_the_emptied_hex_does_not_stop_the_advance():
+    def stronger(raw):
+        unit(raw, "jp-40-div", "jp-division", "w4524")
+        unit(raw, "jp-34-army", "jp-army", "w4625")
+        unit(raw, "jp-air", "jp-air", "w4523")
+        raw["marker"].append({"kind": "logistics-western", "faction": "western", "hex": "w4624"})
+
+    z = scenario("zhejiang", stronger)
+    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
+    _, z = when(z, "support cn-3-hq", [6])
+    for order in ("convert cn-3-hq as kiangsu-res", "retreat to w4623", "retreat to w4722"):
+        _, z = when(z, order)
+    _, z = when(z, sorted(o for o in orders(z) if o.startswith("lose "))[0])
+    assert any(m.kind == "logistics-western" and m.hex == "w4624" for m in z.markers)
+    assert step(z) == "advance" and "advance jp-13-army" in orders(z)

@@ -227,11 +227,13 @@ def test_more_problems_of_a_position_each_named_and_none_hiding_another():
     bad["force_pool"]["western"] = {"us-flying-boat": 1, "us-infantry": -1}  # the second is checked too
     bad["pre_war"] = "yes"
     bad["mobilizing"] = [{"country": "siam", "faction": "axis", "colour": "red"}]
+    bad["marker"].append({"kind": "beachhead", "faction": "western", "hex": "w4424", "toward": "w4324"})
     found = "\n".join(problems(bad))
     for needle in ("[force_pool.western]: no unit or marker kind 'us-flying-boat'",
                    "[force_pool.western]: us-infantry is a count (0 or more)",
                    "position: pre_war is true or false", "[[mobilizing]] #1: unknown key 'colour' (keys: country, "
-                                                          "faction)"):
+                                                          "faction)",
+                   "a Beachhead marker lies in an All-Sea hex (4.1.3, 4.2.5), not in w4424"):
         assert needle in found, needle
     assert not any("unknown key 'country'" in p for p in problems(bad))
     del bad["victory"]
