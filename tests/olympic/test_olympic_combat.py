@@ -66,6 +66,9 @@ def test_ruling_r28_a_tripled_militia_can_call_the_attack_off_after_its_die():
     events = when(state, "american", "attack 3236 with 25-27", rolls=[1])  # track 4 die 1: tripled, 9
     assert of(events, AttackCalledOff) == [AttackCalledOff("3236", [US_A], 4 - 9)]
     assert not of(events, CombatResolved)
+    called_off = after(state, events)
+    assert called_off.unit(US_A).attacked and "3236" in called_off.attacked_hexes  # it took part: no second try
+    refused(called_off, "american", "attack 3236 with 25-27", "Olympic 8.8")
 
 
 def test_14_3_track_4_militia_doubled_defends_at_6_oo_10_and_is_destroyed_by_dr():

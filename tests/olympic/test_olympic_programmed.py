@@ -145,6 +145,7 @@ def test_14_3_track_2_releases_the_line_units_the_word_names():
     state = doctrine_position(**line)
     southern = of(when(state, "japanese", "doctrine", rolls=[5, 6]), UnitsReleased)
     assert southern[0].units == ["jp-156-3", "jp-25-1"]
+    assert southern[0].reason == {"case": "Olympic ruling R9", "summary": "every unreleased line unit that is southern"}
     northern = of(when(state, "japanese", "doctrine", rolls=[6, 6]), UnitsReleased)
     assert northern[0].units == ["jp-216-1"]
 

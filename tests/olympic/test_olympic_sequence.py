@@ -72,7 +72,8 @@ def test_14_4_one_zone_die_for_the_strike_while_its_zone_holds_a_full_stack():
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 2])  # table #3: 200; Ariake; a 2 would be Miyazaki
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("ariake", ARIAKE_B)]
-    assert [e.purpose for e in of(events, DieRolled)][-1] == "Tokko table #4: invasion zone"
+    assert [e.purpose for e in of(events, DieRolled)] == ["doctrine track 5: Tokko table", "Tokko table #3",
+                                                          "Tokko table #4: invasion zone"]
     assert len(of(events, DieRolled)) == 3  # track 5, table #3, one zone die
     assert {after(state, events).unit(u).status for u in division("41")} == {"map"}
 
@@ -171,6 +172,10 @@ def test_ruling_r15_american_movement_stops_on_entering_a_japanese_zone_of_contr
     state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"})
     assert of(when(state, "american", "move 25-27 to 3235"), UnitMoved)[0].path[-1] == "3235"
     refused(state, "american", "move 25-27 to 3134 via 3235", "Olympic ruling R15")
+    assert "Japanese units hold 3136" in refused(state, "american", "move 25-27 to 3136", "Olympic ruling R10")
+    far = given(step="movement", units={"us-25-27": "3338"})
+    assert "cannot reach 2530 from 3338 with 12 MP" in refused(far, "american", "move 25-27 to 2530",
+                                                                "Olympic ruling R10")  # too far, no zone of control
 
 
 def test_ruling_r11_an_intact_militia_bars_american_entry():
