@@ -608,3 +608,15 @@ def test_4_2_7_an_enemy_marker_other_than_a_beachhead_left_in_the_emptied_hex_do
     _, z = when(z, sorted(o for o in orders(z) if o.startswith("lose "))[0])
     assert any(m.kind == "logistics-western" and m.hex == "w4624" for m in z.markers)
     assert step(z) == "advance" and "advance jp-13-army" in orders(z)
+
+
+def test_4_1_4_an_airdrop_refused_its_kind_is_told_every_kind_that_may_land():
+    def western_drop(raw):
+        raw["marker"].append({"kind": "airdrop-western", "faction": "western", "hex": "w4424"})
+        raw["force_pool"]["western"]["br-fe-infantry"] = 1
+
+    strait = scenario("strait", western_drop)
+    while step(strait) != "airdrop-landing":
+        _, strait = when(strait, "next")
+    assert refused(strait, "airland w4424 us-marine", "Dai Senso 4.1.4").endswith(
+        "us-marine cannot land: a one-step, non-elite infantry of its nationality (br-fe-infantry, us-infantry)")
