@@ -224,13 +224,15 @@ def test_the_unit_and_marker_kinds_are_built_from_units_toml_with_every_problem_
 
 def test_more_problems_of_a_position_each_named_and_none_hiding_another():
     bad = copy.deepcopy(raw("strait"))
-    bad["force_pool"]["western"] = {"us-flying-boat": 1, "us-infantry": -1}  # the second is checked too
+    # each entry is checked, whatever the one before it got wrong
+    bad["force_pool"]["western"] = {"us-infantry": -1, "us-flying-boat": 1, "us-marine": -2}
     bad["pre_war"] = "yes"
     bad["mobilizing"] = [{"country": "siam", "faction": "axis", "colour": "red"}]
     bad["marker"].append({"kind": "beachhead", "faction": "western", "hex": "w4424", "toward": "w4324"})
     found = "\n".join(problems(bad))
     for needle in ("[force_pool.western]: no unit or marker kind 'us-flying-boat'",
                    "[force_pool.western]: us-infantry is a count (0 or more)",
+                   "[force_pool.western]: us-marine is a count (0 or more)",
                    "position: pre_war is true or false", "[[mobilizing]] #1: unknown key 'colour' (keys: country, "
                                                           "faction)",
                    "a Beachhead marker lies in an All-Sea hex (4.1.3, 4.2.5), not in w4424"):
