@@ -7,16 +7,27 @@ and names the rules case.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from pathlib import Path
 
 import click
 
+from app import text
 from app.service import games
 from app.service.console import Console, default_db_path
-from app.service.errors import GameError, NoSuchPosition, OrderError, ReceiptError, StoreError, UnknownRules
+from app.service.errors import (
+    GameError,
+    NoSuchPosition,
+    OrderError,
+    ReceiptError,
+    StoreError,
+    TextError,
+    UnknownRules,
+)
 
+LOG = logging.getLogger("hexledger.cli")
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
 EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database that cannot take the write)
@@ -47,6 +58,9 @@ def emit(as_json: bool, data, text: str) -> None:
 
 
 def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
+    detail = getattr(exc, "detail", None)  # StoreUnavailable: the operator's log has it, the output never
+    if detail:
+        LOG.warning("%s", detail)
     data = exc.to_dict() if isinstance(exc, OrderError) else {"error": type(exc).__name__, "message": str(exc)}
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -55,7 +69,7 @@ def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
     sys.exit(code)
 
 
-HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError, ReceiptError)
+HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError, ReceiptError, TextError)
 
 
 def guarded(fn):
@@ -85,7 +99,17 @@ def _db_given_after(ctx: click.Context, param: click.Parameter, value: str | Non
 
 
 class Commands(click.Group):
-    """The command group; every command takes `--db` too, so the option may stand before or after its name."""
+    """The command group; every command takes `--db` too, so the option may stand before or after its name. Every
+    argument is held to the rule for text from outside (app/text.py) before any command runs: an argument the
+    shell passed as bytes that are not UTF-8 reaches Python as lone surrogates, which no event can hold."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for n, arg in enumerate(args, start=1):
+            found = text.problem(arg)
+            if found:
+                raise click.UsageError(f"argument {n} {found} (a byte that is not UTF-8, as the shell passed it); "
+                                       "nothing was read or written", ctx)
+        return super().parse_args(ctx, args)
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         cmd.params.append(click.Option(["--db"], expose_value=False, callback=_db_given_after,
@@ -181,7 +205,7 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
     """Where a game stands: players, who acts, what they may order."""
     s = ctx.console.summary(game)
     lines = [f"{s['game_id']}: {s['rules']} ({s['scenario']}), {s['seq']} events",
-             "players: " + (", ".join(f"{k}={v}" for k, v in s["players"].items()) or "none yet")]
+             "players: " + (", ".join(f"{k}={text.escaped(v)}" for k, v in s["players"].items()) or "none yet")]
     if s["parent"]:
         lines.append(f"forked from {s['parent']['id']} after event {s['parent']['seq']}")
     if s["outcome"]:
@@ -506,20 +530,33 @@ def _pbem(ctx: Context):
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1),
+              help="Worker threads: requests served at once.")
+@click.option("--connection-limit", default=512, show_default=True, type=click.IntRange(1),
+              help="Open connections served (kept-alive ones included); a connection past it gets 503 with "
+                   "Retry-After and is closed.")
+@click.option("--request-queue", default=128, show_default=True, type=click.IntRange(0),
+              help="Requests that may wait for a worker thread; one more gets 503 with Retry-After at once.")
+@click.option("--backlog", default=1024, show_default=True, type=click.IntRange(1),
+              help="Connections the kernel holds before the server accepts them (listen backlog).")
+@click.option("--channel-timeout", default=120, show_default=True, type=click.IntRange(1),
+              help="Seconds an idle kept-alive connection stays open.")
+@click.option("--retry-after", default=1, show_default=True, type=click.IntRange(1),
+              help="The Retry-After (seconds) of a 503 past these limits.")
 @click.option("--admin-token-file", type=click.File("r"), default=None,
               help="A file holding the operator's key, which creating a game needs (POST /games, bearer); "
                    "default HEXLEDGER_ADMIN_TOKEN. Without a key, creating games is closed.")
 @click.option("--open-game-creation", is_flag=True, default=False,
               help="Let anyone create games when no operator's key is set (HEXLEDGER_OPEN_GAME_CREATION=1).")
 @click.pass_obj
-def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file, open_game_creation: bool) -> None:
-    """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
-    files in outbox/), sent from the outbox by a sender process; links in emails need HEXLEDGER_PUBLIC_URL.
+def serve_cmd(ctx: Context, host: str, port: int, threads: int, connection_limit: int, request_queue: int,
+              backlog: int, channel_timeout: int, retry_after: int, admin_token_file,
+              open_game_creation: bool) -> None:
+    """Run the HTTP API and the replay viewer (waitress, app/web/server.py) on the database; mail per
+    HEXLEDGER_SMTP_* (default: .eml files in outbox/), sent from the outbox by a sender process; links in emails need
+    HEXLEDGER_PUBLIC_URL. Past its limits the server answers 503 with Retry-After at once (README, "Serving").
     Prints an access log: one line per request (app/web/access.py)."""
-    from waitress import serve
-
-    from app.web import create_app
+    from app.web import create_app, server
     from app.web.access import AccessLog
 
     config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "process"}  # mail laid out and sent by a process of its own
@@ -532,11 +569,14 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     app.wsgi_app = AccessLog(app.wsgi_app, click.echo)  # one line per request on standard output
+    limits = server.Limits(threads=threads, connection_limit=connection_limit, request_queue=request_queue,
+                    backlog=backlog, channel_timeout=channel_timeout, retry_after=retry_after)
     creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
                 "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
-               f"/replay/GAME/; db {ctx.console.shown}; creating games: {creation})")
-    serve(app, host=host, port=port, threads=threads)
+               f"/replay/GAME/; db {ctx.console.shown}; creating games: {creation}; {threads} threads, "
+               f"{connection_limit} connections, {request_queue} waiting requests)")
+    server.make_server(app, host, port, limits).run()
 
 
 @cli.command("ingest-email")

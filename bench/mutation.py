@@ -46,7 +46,7 @@ PRACTICE = "practice.py"
 PACKAGES = {
     **{game: (lambda path, game=game: path.parent == RULES / game and path.name != PRACTICE)
        for game in ("snc", "ichigo", "kernel", "formosa", "daisenso", "olympic", "skirmish", "engine")},
-    # the practice opponents: app/rules/practice.py and each game's own practice module
+    # the practice opponents: app/rules/practice.py (and a game's own practice module, where it has one)
     "practice": lambda path: path.name == PRACTICE and path.parent.parent in (RULES.parent, RULES),
 }
 # the name a game's cases carry in refusals and docstrings ("Formosa 13.3"), by package

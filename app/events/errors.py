@@ -18,11 +18,15 @@ class Conflict(StoreError):
 
 class StoreUnavailable(StoreError):
     """The database could not take the write (locked by another process, or the disk is full). Nothing was
-    written; the caller may try again later. `reason` is "locked", "full" or "refused" (any other refusal)."""
+    written; the caller may try again later. `reason` is "locked", "full" or "refused" (any other refusal).
 
-    def __init__(self, message: str, reason: str = "refused"):
+    The message is what a client may read: it names no part of the infrastructure. `detail` is the operator's: what
+    the database said and where it is (a file, a host, a port, a user; never a password), for the log only."""
+
+    def __init__(self, message: str, reason: str = "refused", detail: str | None = None):
         super().__init__(message)
         self.reason = reason
+        self.detail = detail
 
 
 class UnknownGame(StoreError):

@@ -3,6 +3,7 @@ SQLite file; the default is db/hexledger.sqlite3 in the folder the program runs 
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import urlsplit
 
 DEFAULT_DB = "db/hexledger.sqlite3"
@@ -18,9 +19,20 @@ def is_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
+_SECRET_PARAMETER = re.compile(r"(?i)((?:^|&)[^=&]*password=)[^&]*")  # libpq's password=, sslpassword=
+
+
 def shown(location: str) -> str:
-    """The location without its password, for banners and error messages."""
-    parts = urlsplit(location) if is_url(location) else None
-    if parts is None or parts.password is None:
+    """The location with every password masked, for banners and the operator's log: the URL's (user:PASSWORD@)
+    and libpq's query parameters (?password=, &sslpassword=). Never shown to a client at all (StoreUnavailable's
+    `detail`)."""
+    if not is_url(location):
         return location
-    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
+    parts = urlsplit(location)
+    netloc = parts.netloc
+    if parts.password is not None:
+        userinfo, at, host = netloc.rpartition("@")
+        netloc = userinfo.partition(":")[0] + ":***" + at + host
+    query = _SECRET_PARAMETER.sub(r"\1***", parts.query)
+    return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if parts.query else "")
+            + (f"#{parts.fragment}" if parts.fragment else ""))

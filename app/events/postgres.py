@@ -43,11 +43,11 @@ def refused(exc: psycopg.Error) -> StoreUnavailable:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     state = getattr(exc, "sqlstate", None) or ""
     if state in LOCKED:
-        return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
-                                "try again", "locked")
+        return StoreUnavailable("the database is locked by another writer; nothing was written, try again", "locked",
+                                text)
     if state in FULL:
-        return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
-    return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+        return StoreUnavailable("the database disk is full; nothing was written", "full", text)
+    return StoreUnavailable("the database refused the write; nothing was written", "refused", text)
 
 
 class PostgresDatabase(Database):
@@ -70,8 +70,9 @@ class PostgresDatabase(Database):
             return psycopg.connect(self.path, autocommit=True, row_factory=_text_dict, options=options,
                                    application_name="hexledger", connect_timeout=max(1, int(self.busy_timeout)))
         except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"cannot reach the PostgreSQL database {shown(self.path)} "
-                                   f"({str(exc).strip()[:300]}); nothing was written, try again", "refused") from exc
+            raise StoreUnavailable("cannot reach the database; nothing was written, try again", "refused",
+                                   f"cannot reach the PostgreSQL database {shown(self.path)}: "
+                                   f"{str(exc).strip()[:300]}") from exc
 
     def close(self) -> None:
         self.conn.close()

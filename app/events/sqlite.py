@@ -34,11 +34,11 @@ def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     """The StoreUnavailable for a refused write (its text says which: locked, full, or other)."""
     text = str(exc)
     if "locked" in text or "busy" in text:
-        return StoreUnavailable(f"the database is locked by another writer ({text}); nothing was written, "
-                                "try again", "locked")
+        return StoreUnavailable("the database is locked by another writer; nothing was written, try again", "locked",
+                                text)
     if "full" in text:
-        return StoreUnavailable(f"the database disk is full ({text}); nothing was written", "full")
-    return StoreUnavailable(f"the database refused the write ({text}); nothing was written", "refused")
+        return StoreUnavailable("the database disk is full; nothing was written", "full", text)
+    return StoreUnavailable("the database refused the write; nothing was written", "refused", text)
 
 
 class SqliteDatabase(Database):

@@ -41,6 +41,7 @@ def connect(location: str, busy_timeout: float = 30.0) -> Database:
     try:
         from app.events.postgres import PostgresDatabase
     except ImportError as exc:
-        raise StoreUnavailable(f"{shown(location)} is a PostgreSQL database, and PostgreSQL needs psycopg ({exc}): "
-                               "pip install 'hexledger[postgres]'", "refused") from exc
+        raise StoreUnavailable("cannot open the database: its driver is not installed; nothing was written",
+                               "refused", f"{shown(location)} is a PostgreSQL database, and PostgreSQL needs psycopg "
+                               f"({exc}): pip install 'hexledger[postgres]'") from exc
     return PostgresDatabase(location, busy_timeout)

@@ -8,10 +8,11 @@ from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from app.service.games import EngineFault, GameError
+from app.text import TextError
 
 __all__ = ["AccessDenied", "AmbiguousOrder", "BackendError", "Conflict", "EngineFault", "GameError", "IllegalOrder",
            "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "ReceiptError",
-           "StoreError", "StoreUnavailable", "UnknownGame", "UnknownRules", "unavailable"]
+           "StoreError", "StoreUnavailable", "TextError", "UnknownGame", "UnknownRules", "unavailable"]
 
 
 class AccessDenied(Exception):

@@ -21,6 +21,7 @@ from app.rules import legal, practice
 from app.rules.base import Command, Rules, has_preview
 from app.rules.catalog import available, get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
+from app.text import TextError, player_text
 
 SERVER = "server"
 LOG = logging.getLogger("hexledger.dice")
@@ -93,15 +94,13 @@ def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = 
 
 def join(store: SnapshotStreams, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
     """Take `side`, with the player's seed text (a random one made now if none is given; the stored event shows
-    it)."""
-    seed_text = seed_text.strip() or dice.new_player_text()
+    it). The name and the seed text are player-written text (app/text.py: one line, bounded)."""
+    name, seed_text = player_text(name, "name"), player_text(seed_text, "seed text") or dice.new_player_text()
     state = projection.load(store, game_id)
     if side not in state.meta.sides:
         raise GameError(f"{state.meta.rules} has no side {side!r}; sides: {', '.join(state.meta.sides)}")
     if side in state.meta.players:
-        raise GameError(f"side {side} is already taken by {state.meta.players[side]}")
-    if len(seed_text) > 200:
-        raise GameError("dice seed text is limited to 200 characters")
+        raise GameError(f"side {side} is already taken")
     if state.meta.rolls:  # the rolls to come would change with a new seed text (docs/core.md)
         raise GameError(f"game {game_id}: sides join before the first die is rolled")
     joined = core.PlayerJoined(side=side, name=name, seed_text=seed_text)
@@ -118,10 +117,19 @@ def check_turn(rules: Rules, state: GameState, command: Command) -> None:
         raise IllegalOrder(rules.sequence_case, refused)
 
 
+def order_text(text: str) -> str:
+    """An order as a player wrote it, held to the rule for player-written text (app/text.py: one line, bounded),
+    stripped; InvalidOrder if it breaks the rule."""
+    try:
+        return player_text(text, "order")
+    except TextError as exc:
+        raise InvalidOrder(text, str(exc)) from None
+
+
 def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command:
     if side not in state.meta.sides:
         raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
-    command = rules.parse(text.strip(), side, state.game)
+    command = rules.parse(order_text(text), side, state.game)
     check_turn(rules, state, command)
     return command
 
@@ -133,7 +141,7 @@ def preview(rules: Rules, state: GameState, side: str, text: str) -> dict:
         raise GameError(f"{rules.name} offers no preview")
     if side not in state.meta.sides:
         raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
-    command = rules.parse(text.strip(), side, state.game)
+    command = rules.parse(order_text(text), side, state.game)
     return legal.preview(rules, state.game, command)
 
 
@@ -252,6 +260,7 @@ def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewE
 
 def reveal_seed(store: SnapshotStreams, game_id: str, reason: str) -> StoredEvent:
     """Publish the dice seed (game over, or an arbiter's request); no roll can be taken after it."""
+    reason = player_text(reason, "reason")
     state = projection.load(store, game_id)
     if state.meta.revealed_seed is not None:
         raise GameError(f"game {game_id}: the dice seed is already revealed")

@@ -180,7 +180,9 @@ class Seats:
     def _seat_by(self, game_id: str, given: str | None, what: str, expected: Callable[[dict], str], missing: str,
                  presented: Callable[[str], str] = lambda text: text.strip().lower()) -> Seat:
         """The seat whose credential (`what`) `given` is: `presented(given)` against every seat's `expected(row)`,
-        each compared in constant time. None given: NotAuthenticated(`missing`)."""
+        each compared in constant time. None given: NotAuthenticated(`missing`). A game that does not exist is
+        refused in the same words as one the credential opens no seat of: no refusal tells a stranger which game ids
+        exist (issue 25)."""
         if not given:
             raise NotAuthenticated(missing)
         wanted = presented(given).encode()
@@ -189,9 +191,7 @@ class Seats:
             if hmac.compare_digest(expected(row).encode(), wanted):
                 found = row
         if found is None:
-            if not self.store.game_exists(game_id):  # read only to word the refusal
-                raise AccessDenied(f"no game {game_id!r} for this {what}")
-            raise AccessDenied(f"this {what} opens no seat in game {game_id}")
+            raise AccessDenied(f"this {what} opens no seat in game {game_id!r}")
         return Seat(game_id, found["seat"], found["email"])
 
     def members(self, game_id: str) -> dict[str, dict]:

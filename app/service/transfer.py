@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+from app import text
 from app.events.envelope import StoredEvent, canonical_json
 from app.events.interface import EventStreams
 from app.events.store import StoreError, UnknownGame
@@ -38,9 +39,13 @@ def export_lines(store: EventStreams, game_id: str) -> Iterable[str]:
         yield canonical_json(event.to_dict()) + "\n"
 
 
-def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
+def parse_lines(lines: Iterable[str | bytes]) -> list[StoredEvent]:
+    """The events of an export's lines (texts, or bytes read as UTF-8), each held to the rule for text from outside
+    (app/text.py): a line that is not UTF-8, or holds a lone surrogate (JSON's "\\ud800"), is refused by its
+    number before any event is hashed. A NUL is kept: the stores keep any valid text, and games written before
+    NUL was refused at the edges may hold one."""
     events = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in _numbered(lines):
         if not line.strip():
             continue
         try:
@@ -49,6 +54,10 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
             raise GameError(f"line {number}: not JSON ({exc.msg})") from None
         except ValueError as exc:
             raise GameError(f"line {number}: not JSON ({exc})") from None
+        # JSON's escapes are the one way a line of valid text can give a lone surrogate
+        found = text.problem_in(data, text.unicode_problem) if "\\u" in line else None
+        if found:
+            raise GameError(f"line {number}: a text of the event {found}")
         if not isinstance(data, dict) or set(data) - set(SALT) != set(FIELDS):
             raise GameError(f"line {number}: an event needs exactly the fields {', '.join(FIELDS)} (and a salt, "
                             "if it has one)")
@@ -61,6 +70,27 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     if not events:
         raise GameError("the file holds no events")
     return events
+
+
+def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str]]:
+    """Each line with its number, as text: a file opened as UTF-8 text that is not, or bytes that are not, are a
+    GameError naming the line."""
+    numbered, number = enumerate(lines, start=1), 0
+    while True:
+        try:
+            number, line = next(numbered)
+        except StopIteration:
+            return
+        except UnicodeDecodeError:  # a text file decodes ahead of the lines it gives: the line is not exact
+            raise GameError(f"the file is not UTF-8 text (at line {number + 1} or a little after it)") from None
+        try:
+            line = text.decoded(line) if isinstance(line, bytes) else line
+        except text.TextError as exc:
+            raise GameError(f"line {number} {exc}") from None
+        found = text.unicode_problem(line)
+        if found:
+            raise GameError(f"line {number} {found}")
+        yield number, line
 
 
 def parents_in(store: EventStreams):

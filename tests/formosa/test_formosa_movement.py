@@ -97,23 +97,23 @@ def test_13_3_a_hex_two_over_loses_two_in_one_order_but_not_more_than_the_fewest
     assert not state.pending and state.step == "japanese-combat"
 
 
-def test_f102_a_game_of_rules_version_1_is_decided_as_it_was_played():
+def test_f102_a_game_of_an_earlier_rules_version_is_decided_as_it_was_played():
     from app.rules.formosa import played_under
 
     units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-hw-1": X, "jp-12-24": AROUND[0]}
     state = given(step="japanese-movement", turn=1, units=units)
     state = play(play(state, "japanese", f"move jp-12-24 {X}"), "japanese", "end")
-    assert played_under(state, "2") == state
-    old = played_under(state, "1")
+    assert played_under(state, "3") == state
+    old = played_under(state, "2")
     assert {o["order"] for o in GAME.legal_orders(old, "japanese")} >= {"remove jp-hw-1"}
-    old = play(old, "japanese", "remove jp-hw-1")  # version 1 took any unit of the hex, and asked again
+    old = play(old, "japanese", "remove jp-hw-1")  # version 2 took any unit of the hex, and asked again
     assert old.units["jp-hw-1"].where == "japanese-replacements" and old.pending[0]["kind"] == "overstack"
 
 
 def test_6_1_the_turn_runs_through_every_phase_to_the_next_game_turn():
     state = given(step="strike-planning-japanese", turn=3, units={"us-7-17": AROUND[0], "jp-guerrilla-1": "1320"})
     steps = []
-    orders = [("japanese", "end", ()), ("allied", "end", ()), ("allied", "roll", (1, 1)), ("japanese", "roll", (1,))]
+    orders = [("japanese", "plan", ()), ("allied", "plan", ()), ("allied", "roll", (1, 1)), ("japanese", "roll", (1,))]
     orders += [("allied", "end", ())] * 5 + [("japanese", "end", ()), ("japanese", "end", (4,))]
     for side, order, rolls in orders:
         events = when(state, side, order, rolls)

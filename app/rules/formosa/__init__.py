@@ -11,20 +11,18 @@ from app.rules.formosa import data_load, fog, position, sequence, victory, view
 from app.rules.formosa.state import RULES_VERSION, SIDES, State
 
 
-def played_under(state: State, version: str) -> State:
-    """Ruling F102: a game created under rules version 1 (or before versions were recorded) is decided as it was
-    played, so its stored orders still verify."""
-    return state if version and int(version) >= RULES_VERSION else replace(state, rules_version=1)
-
-
 def _describe(event) -> str:
     return event.describe()
+
+
+def played_under(state: State, version: str) -> State:
+    """A game created under an older rules version is decided as it was played (RULES_VERSION)."""
+    return replace(state, rules_version=int(version) if version else 1)
 
 
 GAME = Game(
     name="formosa",
     title="Operation Causeway: Formosa 1944 (Decision Games 2022)",
-    # 2: issue 30 (13.3: the fewest units off an over-stacked hex); older games are decided as played (F102)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"1": "Scenario 1: Operation Causeway as planned, early 1945, 13 Game-Turns (24.1)",
@@ -36,8 +34,8 @@ GAME = Game(
     start=position.start,
     view=view.view,
     after_order=victory.sudden_death,
-    played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
             "losses": view.losses},
+    played_under=played_under,
 )

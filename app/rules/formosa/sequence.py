@@ -503,7 +503,8 @@ def functional_port(state: State, hex: str) -> bool:
 
 class Phase(Step):
     def label(self, s: State) -> str:
-        return f"Game-Turn {s.turn}: {s.side} {self.name.replace('-', ' ')} phase"
+        phase = self.name.replace("-", " ").removeprefix(f"{s.side} ")  # "japanese combat": said once
+        return f"Game-Turn {s.turn}: {s.side} {phase} phase"
 
     @order("end", SEQ, "end this phase")
     def end(self, d: Decision) -> None:
@@ -721,7 +722,8 @@ class Movement(Phase):
     """12.0: the phasing player moves units one at a time; stacking is checked at the end (13.0)."""
 
     @order("move UNIT HEX [HEX ...]", "Formosa 12.0", "move a unit along adjacent hexes (its start left out)",
-           _move_candidates)
+           _move_candidates, forbidden=(("move UNIT [UNIT ...] to HEX [HEX ...]", "Formosa 12.0",
+                                         "a unit moves alone, along every hex it enters: 'move UNIT HEX [HEX ...]'"),))
     def move(self, d: Decision, unit: str, hexes: list[str]) -> None:
         movement.move(d, unit, hexes)
 
@@ -1168,8 +1170,8 @@ def smallest_removals(state: State, side: str, hex: str) -> list[tuple[str, ...]
 
 def removable(state: State, side: str, hex: str) -> list[str]:
     """The units of an over-stacked hex that one `remove` may name (13.3, ruling F101)."""
-    if not state.since(2):
-        return [u.id for u in state.at(hex, side)]  # ruling F102: a game of version 1 removed any unit of the hex
+    if not state.since(3):
+        return [u.id for u in state.at(hex, side)]  # ruling F102: a game before version 3 removed any unit
     return sorted({u for set_ in smallest_removals(state, side, hex) for u in set_})
 
 
@@ -1200,8 +1202,8 @@ class Overstack(DecisionStep):
             d.refuse("Formosa 13.3", "one over-stacked hex at a time: the units named stand in different hexes")
         hex = named[0].where
         ids = tuple(u.id for u in named)
-        if not state.since(2):
-            ok = True  # ruling F102: a game of version 1 removed any unit of the hex
+        if not state.since(3):
+            ok = True  # ruling F102: a game before version 3 removed any unit of the hex
         else:
             ok = any(set(ids) <= set(fewest) for fewest in smallest_removals(state, d.side, hex))
         if not ok:

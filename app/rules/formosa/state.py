@@ -20,8 +20,12 @@ from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.zoc import zoc_of_side
 
 SIDES = ("allied", "japanese")
-RULES_VERSION = 2  # the version new games are played under; 2: issue 30 (docs/rulings/formosa.md F102)
 OUT = "out"
+# 2: a side's strike plan is one order, `plan` (ruling F70: its orders cannot be counted); a game created under 1
+#    plans as it did, `assign` a mission at a time and `end` (`played_under`)
+# 3: an over-stacked hex loses the fewest units, a static one only when no mobile one would do (F101); a game
+#    created under 1 or 2 removes any unit its player names (F102)
+RULES_VERSION = 3
 H = Hex.parse
 
 
@@ -117,7 +121,7 @@ class State(SequencedState):
     airlifted: tuple[str, ...] = ()         # 25.3: units flown in this Allied Movement Phase (one MP spent)
     airlift_turn: int = 0                   # 25.3: the GT the air supply marker last flew a unit
     pw_camp_lost: str = ""                  # 25.10: the hex where ground combat eliminated the PW Camp
-    rules_version: int = RULES_VERSION      # the rules version the game is played under (ruling F102)
+    rules_version: int = RULES_VERSION      # the rules version the game is played under (RULES_VERSION)
 
     # -- who acts ------------------------------------------------------------------------------------------
     @property
