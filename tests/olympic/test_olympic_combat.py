@@ -175,6 +175,7 @@ def test_8_53_the_japanese_attacker_advances_into_the_hex_it_emptied():
     state = japanese_combat(**{JP4A: "3135", US_A: "3235"})
     events = when(state, "japanese", programmed(state), rolls=[5])  # 4 vs 4, die 5: Dr 3/3
     assert of(events, UnitsAdvanced) == [UnitsAdvanced([JP4A], "3235")]
+    assert after(state, events).unit(US_A).defended  # attacked this phase: 8.52 matches it no more (R21)
     assert of(events, CasualtyPoints)[0].points == 3
 
 

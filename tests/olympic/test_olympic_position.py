@@ -232,7 +232,8 @@ def test_ruling_r1_stacks_in_a_position_list_a_hex_from_the_bottom_up():
 def test_a_stack_that_does_not_list_the_units_placed_in_its_hex_is_refused(store):
     problems = refusal(store, {"turn": 2, "phase": "combat", "units": {"us-25-27": "3235", "us-25-35": "3235"},
                                "stacks": {"3235": ["us-25-27"], "3236": "us-25-35"}})
-    assert "[stacks] maps a hex to the units placed there" in problems
+    assert "[stacks] maps a hex to the units placed there, listed from the bottom up (the last on top, ruling R1)" \
+        in problems and problems.startswith("cannot start olympic: position: ")
     problems = refusal(store, {"turn": 2, "phase": "combat", "units": {"us-25-27": "3235", "us-25-35": "3235"},
                                "stacks": {"3235": ["us-25-27"]}})
     assert "[stacks] 3235 lists us-25-27; [units] places us-25-27, us-25-35 there" in problems
