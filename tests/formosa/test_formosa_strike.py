@@ -187,6 +187,12 @@ def test_16_5_a_b29_strike_on_the_terrain_column_d1_eliminates_the_only_unit():
     refused(state, "allied", "strike " + AROUND[0], "Formosa 16.5")  # no Japanese unit there
 
 
+def test_16_5_the_one_b29_strikes_one_hex_a_second_is_refused_by_the_rule():
+    state = given(step="b29", units={"jp-9-7": X, "jp-9-19": AROUND[0]}, air={"b29": 1},
+                  strike=planned(allied={"b29": 1}))
+    assert "strikes one hex" in refused(state, "allied", f"strike {X} {AROUND[0]}", "Formosa 16.5")
+
+
 def test_16_5_the_japanese_may_reveal_a_concealed_coastal_defense_for_the_fortified_column():
     state = given(step="b29", units={"jp-9-7": X, CD: X}, concealed=("jp-9-7", CD), air={"b29": 1},
                   strike=planned(allied={"b29": 1}))
@@ -282,6 +288,7 @@ def test_15_4_1_17_0_the_defender_answers_with_lp_and_allied_gunfire_f18_f22():
     state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
     state = play(state, "japanese", f"attack {a} with jp-9-7")
     assert state.pending[0]["kind"] == "defence" and state.pending[0]["side"] == "allied"
+    assert {o["order"] for o in GAME.legal_orders(state, "allied")} >= {"defend", "defend lp 1", "defend gunfire 1"}
     refused(state, "allied", "defend gunfire 3", "Formosa 17.0")
     refused(state, "allied", "defend lp 2", "Formosa 15.4.1")
     events = when(state, "allied", "defend lp 1 gunfire 2", [3])

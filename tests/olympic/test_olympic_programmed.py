@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from olympic_given import after, given, of, programmed, refused, when
 
-from app.rules.olympic import policy
+from app.rules.olympic import GAME, policy
 from app.rules.olympic.events import (
     DoctrineResult,
     ReinforcementEntered,
@@ -104,7 +104,10 @@ def test_ruling_r23_a_unit_next_to_an_american_holds_and_unreleased_units_never_
 def test_the_programmed_order_is_the_only_one_accepted_so_an_audit_re_decides_it():
     state = moving(**{US: "3235", TWO_4: "3033"})
     assert programmed(state) == f"jmove {TWO_4} 3134 3234"
-    refused(state, "japanese", f"jmove {TWO_4} 3134 3135", "Olympic 14.55")
+    assert f"Japanese movement phase, programmed order: 'jmove {TWO_4} 3134 3234'" in GAME.prompt(state).step
+    assert refused(state, "japanese", f"jmove {TWO_4} 3134 3135", "Olympic 14.55") == (
+        f"Olympic 14.55: the programmed Japanese order now is 'jmove {TWO_4} 3134 3234' (2-4, nearest its "
+        "destination (2 MP): toward primary 3234)")
     refused(state, "japanese", "end", "Olympic 14.55")
 
 
@@ -145,6 +148,7 @@ def test_14_3_track_2_releases_the_line_units_the_word_names():
     state = doctrine_position(**line)
     southern = of(when(state, "japanese", "doctrine", rolls=[5, 6]), UnitsReleased)
     assert southern[0].units == ["jp-156-3", "jp-25-1"]
+    assert southern[0].reason == {"case": "Olympic ruling R9", "summary": "every unreleased line unit that is southern"}
     northern = of(when(state, "japanese", "doctrine", rolls=[6, 6]), UnitsReleased)
     assert northern[0].units == ["jp-216-1"]
 

@@ -95,14 +95,15 @@ def preview(state: State, command: Command) -> dict:
     if command.action != "attack":
         raise IllegalOrder("Dai Senso 4.2.2", "only an attack can be previewed")
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
+    target = combat.one_hex(d, command.args["hexes"])
     try:
-        combat.declare(d, command.args["hex"], command.args["units"], command.args.get("hq"))
+        combat.declare(d, target, command.args["units"], combat.one_hq(d, command.args["hq"]))
     except ReachedRoll:
         pass
     c = d.state.combat
     if c is None or c.automatic:
-        return {"hex": command.args["hex"], "automatic": True, "case": "Dai Senso 4.2.2",
-                "text": f"{command.args['hex']} holds only Detachment or Logistics markers: the attack succeeds "
+        return {"hex": target, "automatic": True, "case": "Dai Senso 4.2.2",
+                "text": f"{target} holds only Detachment or Logistics markers: the attack succeeds "
                         "without a die; Advance After Combat, no Exploitation (Dai Senso 4.2.2)"}
     p = combat.preview(d.state)
     text = p.to_text()
