@@ -217,6 +217,15 @@ def submit(store: SnapshotStreams, game_id: str, side: str, text: str, expected_
     return played.accepted[0]
 
 
+def moved_since(store: SnapshotStreams, game_id: str, seq: int, head: int) -> bool:
+    """Whether the game (at event `head`) moved on since event `seq`, which an order was written against: any event
+    after it but table talk, which changes nothing in the game (so a player's `seq:` line or expected_seq is not
+    made stale by their opponent's "good luck")."""
+    if seq == head:
+        return False
+    return seq > head or any(e.type != "core.MessageSent" for e in store.events(game_id, seq + 1, head))
+
+
 class Unreadable(GameError):
     """Lines that cannot be read as orders (InvalidOrder, AmbiguousOrder), each with why: nothing was played."""
 
@@ -265,7 +274,7 @@ def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] |
     rules = get_rules(state.meta.rules)
     if all_readable and not callable(texts) and (problems := unreadable(rules, state, side, texts)):
         return Played([], Unreadable(problems), state)
-    if expected_seq is not None and expected_seq != state.meta.seq:
+    if expected_seq is not None and moved_since(store, game_id, expected_seq, state.meta.seq):
         raise Conflict(game_id, expected_seq, state.meta.seq)
     if side in state.meta.automated and auto is None:
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "

@@ -37,6 +37,14 @@ class Mailroom:
         transaction: a reaction's notice, or a request's direct answer."""
         self.queue("message", to, game_id, seat, {"subject": subject, "body": body, "in_reply_to": in_reply_to})
 
+    def answer(self, to: str, game_id: str, seat: str, data: dict) -> None:
+        """The answer to a seat's email (data: headline, lines, seq, in_reply_to), in the message's transaction: laid
+        out at delivery with the seat's report at `seq` (app/service/letters.py), which it has seen from now on (its
+        opponent's undo of what it shows is refused). It supersedes a turn email to the seat from that position or
+        an earlier one: the answer carries it (Outbox.supersede_mail)."""
+        self.queue("answer", to, game_id, seat, data)
+        self.store.mark_seen(game_id, seat, data["seq"])
+
     def take_queued(self) -> list[int]:
         """The rows queued since the last call: what this service's write caused, for the sender to deliver."""
         ids, self._queued = self._queued, []

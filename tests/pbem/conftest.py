@@ -49,7 +49,9 @@ class MailWorld:
         return [m for rcpts, m in self.handler.received if address in rcpts]
 
     def last(self, address: str, subject_has: str = "") -> EmailMessage:
-        found = [m for m in self.inbox(address) if subject_has in m["Subject"]]
+        """The last email to `address` whose subject holds `subject_has`, in any case ("Your turn" finds an
+        answer's "Orders received - your turn: ...")."""
+        found = [m for m in self.inbox(address) if subject_has.lower() in m["Subject"].lower()]
         assert found, f"no mail for {address} with {subject_has!r}; got {[m['Subject'] for m in self.inbox(address)]}"
         return found[-1]
 
