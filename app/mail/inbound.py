@@ -52,6 +52,8 @@ DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
 ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
+NOT_SENT = ("(your table talk was not sent: it goes with your orders, and none of them stood; send it again with "
+            "them)")
 QUARANTINE = "quarantine"  # the maildir's folder (.quarantine) for messages that could not be processed
 LOG = logging.getLogger("hexledger.mail")
 
@@ -167,9 +169,8 @@ def _ingest(app: Application, raw: bytes, result: Result) -> None:
         seat = result.seat.seat if result.seat else None
         answer = {"to": to, "game_id": result.game_id, "subject": subject, "seat": seat}
         if result.seat is not None and result.reportable:  # the answer carries the seat's situation now
-            answer["answer"] = {"headline": subject, "lines": lines, "seq": app.reads.head(result.game_id),
-                                "in_reply_to": mid}
-            app.mailroom.answer(to, result.game_id, seat, answer["answer"])
+            answer["answer"] = app.mailroom.answer(to, result.game_id, seat, {
+                "headline": subject, "lines": lines, "seq": app.reads.head(result.game_id), "in_reply_to": mid})
         else:
             answer["body"] = "\n".join(lines)
             app.mailroom.message(to, result.game_id, subject, answer["body"], seat, in_reply_to=mid)
@@ -282,8 +283,6 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
         return _play(app, seat, orders, expected, talk, result, refuse)
     if expected is not None and app.reads.moved_since(game_id, expected):
         return _stale(expected, app.reads.head(game_id), refuse)
-    for message in talk:
-        _said(app.talk.say(seat, message.lines, message.to), result)
     for n, order in enumerate(orders):
         try:
             text = _apply(app, seat, order)
@@ -293,7 +292,12 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
             raise  # the whole message waits: nothing of it is written
         except (OrderError, GameError, AccessDenied, Conflict, StoreError, UnknownRules, ValueError) as exc:
             _refused(order, exc, orders[n + 1:], refuse, result)
-            return
+            break
+    if result.applied or not orders:  # the talk goes with the lines that stand
+        for message in talk:
+            _said(app.talk.say(seat, message.lines, message.to), result)
+    elif talk:
+        result.lines.append(NOT_SENT)
 
 
 def _said(message: dict, result: Result) -> None:
@@ -343,8 +347,9 @@ def _play(app: Application, seat: Seat, orders: list[str], expected: int | None,
         return _refused(orders[0] if orders else "table talk", exc, orders[1:], refuse, result)
     if isinstance(answered.refused, Unreadable):
         return _unreadable_refused(answered.refused.problems, refuse, result)
-    for message in talk:
-        _said({"to": message.to, "lines": message.lines}, result)
+    if answered.orders or not orders:  # the talk goes with the orders that stand
+        for message in talk:
+            _said({"to": message.to, "lines": message.lines}, result)
     for order, _ in zip(orders, answered.orders, strict=False):
         result.applied += 1
         result.lines.append(f"accepted: {order}")
@@ -354,6 +359,8 @@ def _play(app: Application, seat: Seat, orders: list[str], expected: int | None,
     if answered.refused is not None:
         n = len(answered.orders)
         _refused(orders[n], answered.refused, orders[n + 1:], refuse, result)
+        if talk and not answered.orders:
+            result.lines.append(NOT_SENT)
 
 
 def _unreadable(app: Application, seat: Seat, orders: list[str]) -> list[str]:

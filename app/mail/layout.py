@@ -41,15 +41,6 @@ def render_kinds(kinds: list[dict], actions: list[dict] = ()) -> str:
     return "\n".join(out)
 
 
-def render_legal_orders(orders: list[dict]) -> str:
-    """Concrete legal orders in one list (the command line's `show`), an attack with its odds column."""
-    return "\n".join(f"  {o['order']}" + (f"   (odds column {o['odds']})" if o.get("odds") else "") for o in orders)
-
-
-def render_actions(actions: list[dict]) -> str:
-    return "\n".join(f"  {a['syntax']:40} [{a['case']}] {a.get('help', '')}".rstrip() for a in actions)
-
-
 def subject(r: TurnReport) -> str:
     """A turn email's subject says whose turn and the step; an answer's, what became of the message and then so."""
     if not r.answer:

@@ -39,7 +39,7 @@ class Letters:
         data, game_id, seat = row["data"], row["game_id"], row["seat"]
         if row["kind"] in ("turn", "answer"):
             report = self.report(Seat(game_id, seat, row["recipient"]), data["seq"], data["headline"],
-                                 data.get("lines", ()))
+                                 data.get("lines", ()), data.get("since"))
             return self.mail.turn_email(report, row["recipient"], self.credentials.reply_tag(game_id, seat),
                                         row["message_id"], data.get("in_reply_to"))
         receipt = receipts.as_text(receipts.at(self.store, game_id)) if game_id and seat else ""

@@ -67,14 +67,14 @@ class Orders:
         """Several orders of one message, from one load and one append (games.play): every line is read first
         (one that cannot be read plays nothing, its table talk neither: the refusal is games.Unreadable), the first
         refused stops the rest and those before it stand; then the automated seats answer. `talk`: the message's
-        table talk (core.MessageSent), stored ahead of its orders in the same append, whether the rules accept
-        them or not."""
+        table talk (core.MessageSent), stored ahead of its orders in the same append if one of them stands (or
+        there are none)."""
         with self.writes.group():
             played = games.play(self.store, seat.game_id, player(seat), texts, expected_seq, all_readable=True,
                                 within=lambda done: mark_seen(self.store, seat, done.state.meta.seq),
-                                before=talk)
-            if played.accepted or (talk and not isinstance(played.refused, games.Unreadable)):
-                self.writes.wrote(seat.game_id)  # stored: the orders that stand, or the talk alone
+                                before=talk, alone=not texts)
+            if played.accepted or (talk and not texts and played.refused is None):
+                self.writes.wrote(seat.game_id)  # stored: the orders that stand and their talk, or talk alone
             if not played.accepted:
                 return Answered([], played.refused, [], played.state)
             rules = get_rules(played.state.meta.rules)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from app.events import core
 from app.events.interface import Store
+from app.events.store import UnknownGame
 from app.projections import state as projection
 from app.rules.base import Rules
 from app.rules.catalog import get_rules
@@ -52,6 +53,18 @@ def actor(seat: Seat) -> str:
     return ARBITER if seat.is_arbiter else f"player:{seat.seat}"
 
 
+def said(store: Store, seat: Seat, lines: Sequence[str], to: str = "all") -> dict:
+    """Append `seat`'s talk to the game at its head (talk takes no turn and moves nothing, so it is never stale)
+    and answer what was stored, with its receipt; TextError (nothing written) if it breaks the text rule."""
+    event = message(seat, lines, to)
+    if not store.game_exists(seat.game_id):
+        raise UnknownGame(seat.game_id)
+    head = store.head(seat.game_id)[0]
+    stored = store.append(seat.game_id, head, [games.new_event(event, actor(seat))])[0]
+    return {"seq": stored.seq, "to": event.to, "lines": event.lines,
+            "receipt": receipts.as_dict(receipts.stamp(store, stored))}
+
+
 class Talk:
     """Table talk written by one seat, on one store."""
 
@@ -64,12 +77,8 @@ class Talk:
         never stale); its readers see it in their next email and in the history."""
         if seat.owner:
             raise AccessDenied("the database's owner views a seat; only its player talks from it")
-        event = message(seat, lines, to)
         with self.writes(seat.game_id):
-            head = self.store.head(seat.game_id)[0]
-            stored = self.store.append(seat.game_id, head, [games.new_event(event, actor(seat))])[0]
-        return {"seq": stored.seq, "to": event.to, "lines": event.lines,
-                "receipt": receipts.as_dict(receipts.stamp(self.store, stored))}
+            return said(self.store, seat, lines, to)
 
     def message(self, seat: Seat, lines: Sequence[str], to: str = "all") -> core.MessageSent:
         """The event of `seat`'s talk, checked, not yet stored (an email's talk goes with its orders)."""
