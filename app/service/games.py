@@ -268,7 +268,8 @@ def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] |
     rule set failing after a roll: the orders before it and the dice it drew are stored (core.RollsSpent), and
     the refusal is EngineFault. `before`: core events stored ahead of the orders in the same append (a passed
     deadline's record, a message's table talk), even when no order stands unless `alone` is False (table talk
-    goes with the orders it came with). `within(accepted)` runs in the append's transaction, with the state after it all.
+    goes with the orders it came with). `within(accepted)` runs in the append's transaction, with the state after
+    it all.
     `all_readable`: every text is read first, and one that cannot be read plays nothing (Unreadable). `texts` may
     be a function of the position reached, giving the next order or None (a deadline's end/pass steps)."""
     state = projection.load(store, game_id)

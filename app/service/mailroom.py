@@ -41,8 +41,9 @@ class Mailroom:
         """The answer to a seat's email (data: headline, lines, seq, in_reply_to; since: where its history starts,
         by default after the seat's last email, fixed now so that a repeat says the same), in the message's
         transaction: laid out at delivery with the seat's report at `seq` (app/service/letters.py), which it has
-        seen from now on (its opponent's undo of what it shows is refused). It supersedes a turn email to the seat from that position or
-        an earlier one: the answer carries it (Outbox.supersede_mail). Returns the data queued (to repeat it)."""
+        seen from now on (its opponent's undo of what it shows is refused). It supersedes a turn email to the seat
+        from that position or an earlier one: the answer carries it (Outbox.supersede_mail). Returns the data
+        queued (to repeat it)."""
         data = {**data, "since": data.get("since") or self._told(game_id, seat) + 1}
         self.queue("answer", to, game_id, seat, data)
         self.store.mark_seen(game_id, seat, data["seq"])

@@ -72,7 +72,7 @@ def test_an_empty_reply_or_status_brings_the_turn_email_and_writes_nothing(pbem,
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_inside_a_turn_the_answer_says_what_is_owed_next(pbem, smtp, store, program):
     """SNC 5.3: after `declare move fight` the answer says the move phase is now the player's, with its orders."""
-    game_id = joined(pbem, smtp, "snc", {"chinese": CN, "japanese": JP})
+    joined(pbem, smtp, "snc", {"chinese": CN, "japanese": JP})
     result, answer = answer_to(pbem, smtp, program, CN, "declare move fight", "Your turn")
     assert result.applied == 1 and not result.refused, result.lines
     assert answer["Subject"].endswith("Orders received - your turn: GT 1, chinese First Operations Phase (move)")
