@@ -45,8 +45,9 @@ def subject(r: TurnReport) -> str:
     """A turn email's subject says whose turn and the step; an answer's, what became of the message and then so."""
     if not r.answer:
         return f"{r.headline}: {r.step}"
-    if r.outcome is not None:
-        return f"{r.headline} - game over: {r.outcome.partition(':')[0]}"
+    if r.outcome is not None:  # as the game-over email it stands for (app/service/notices.py)
+        winner = r.outcome.partition(":")[0]
+        return f"Game over: {'draw' if winner == 'a draw' else winner}: {r.step} ({r.headline.lower()})"
     if r.your_turn:
         return f"{r.headline} - your turn: {r.step}"
     return f"{r.headline} - " + (f"{r.to_act} to act: {r.step}" if r.to_act else r.waiting or r.step)
@@ -62,7 +63,8 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
     opening = "Game over - game" if r.outcome is not None else "Game" if r.answer else f"{r.headline} - game"
     parts.append(f"{opening} {r.game_id}, {r.title}. You play {r.seat}.")
     if r.outcome is not None:
-        parts += [f"The game ended at event {r.seq}: {r.outcome}.", ""]
+        parts += [f"The game ended at event {r.seq}: {r.outcome}."] + ([f"In all: {r.summary}."] if r.summary else [])
+        parts.append("")
         if talk:
             parts += ["Table talk since your last email", render_history(talk), ""]
         parts += ["How it ended, since your last email", render_history(history, r.earlier), ""]

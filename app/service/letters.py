@@ -74,7 +74,8 @@ class Letters:
                 "receipt": receipts.as_text(receipts.at(self.store, game_id, seq))}
         outcome = rules.outcome(state.game)
         if outcome is not None:  # how it ended, since the seat's last email: not the whole history, no map
-            return TurnReport(**base, outcome=f"{outcome.winner or 'a draw'}: {outcome.reason}")
+            return TurnReport(**base, outcome=f"{outcome.winner or 'a draw'}: {outcome.reason}",
+                              summary=self._summary(game_id, seq))
         view = rules.view(state.game, seat.side)  # the one view: the text, the text map and the picture
         game_map = optional(rules, "game_map")
         area = picture = None
@@ -93,6 +94,22 @@ class Letters:
         return TurnReport(**base, your_turn=True, position=textmap.render_view(view), map_area=area,
                           map_file=picture, owed=prompt["owed"]["text"] if prompt["owed"] else None,
                           actions=prompt["actions"], kinds=prompt["kinds"], deadline=deadline)
+
+    def _summary(self, game_id: str, seq: int) -> str:
+        """How long a finished game ran: its events, the orders that stand by side, its die rolls, its talk."""
+        events = list(self.store.events(game_id, 1, seq))
+        retracted = projection.retracted_seqs(events)
+        standing = [e for e in events if e.seq not in retracted]
+        orders: dict[str, int] = {}
+        for e in standing:
+            if e.type == "core.OrderGiven":
+                orders[e.payload["side"]] = orders.get(e.payload["side"], 0) + 1
+        rolls = sum(e.type == "core.DieRolled" for e in standing)
+        talk = sum(e.type == "core.MessageSent" for e in events)
+        return (f"{len(events)} events: {sum(orders.values())} orders ("
+                + ", ".join(f"{side} {n}" for side, n in orders.items()) + f"), {rolls} die rolls"
+                + (f", {talk} message(s) of table talk" if talk else "")
+                + (f", {len(retracted)} event(s) retracted" if retracted else ""))
 
     def _link(self, path: str) -> str | None:
         base = self.credentials.public_url

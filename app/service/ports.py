@@ -49,6 +49,7 @@ class TurnReport:
     seq: int
     step: str
     outcome: str | None = None  # "winner: reason" once the game is over
+    summary: str | None = None  # the game over: how long it ran (orders by side, die rolls, table talk)
     since: list[dict] = field(default_factory=list)  # history rows (seq, type, text, ...) since the last email
     earlier: int = 0  # history rows since the last email left out of `since` (the oldest), to keep it short
     answer: list[str] = field(default_factory=list)  # what became of each line of the message this answers
