@@ -37,6 +37,7 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
         if r.replay_link:
             parts += ["Replay the whole game in your browser (the link is yours, do not share it)",
                       f"  {r.replay_link}", ""]
+        parts += _page(r)
         parts.append(f"The whole history, now open to both sides: the API's GET /games/{r.game_id}/history, or an "
                      f"export (GET /games/{r.game_id}/export).")
         return "\n".join([*parts, *(["", r.receipt] if r.receipt else [])])
@@ -55,8 +56,17 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
     if r.replay_link:
         parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {r.replay_link}",
                   ""]
+    parts += _page(r)
     parts.append(how_to_reply)
     return "\n".join([*parts, *(["", r.receipt] if r.receipt else [])])
+
+
+def _page(r: TurnReport) -> list[str]:
+    """The player's page: every game of theirs, and where else they are told of their turn (docs/players.md)."""
+    if not r.page_link:
+        return []
+    return ["All your games, and your turn told on Discord, Slack, Telegram, ntfy ... (the link is yours)",
+            f"  {r.page_link}", ""]
 
 
 def turn_email(config: compose.Addresses, r: TurnReport, to: str, reply_tag: str, message_id: str) -> EmailMessage:

@@ -11,6 +11,7 @@ from app.projections import state as projection
 from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import receipts
+from app.service.player_keys import PlayerKeys
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
 from app.service.seats import Credentials, Seat, members
@@ -23,6 +24,7 @@ class Letters:
         self.store = store
         self.reads = reads
         self.credentials = credentials
+        self.keys = PlayerKeys(credentials)
         self.mail = mail
 
     def outgoing(self, row: dict) -> EmailMessage:
@@ -33,8 +35,10 @@ class Letters:
             return self.mail.turn_email(report, row["recipient"], self.credentials.reply_tag(game_id, seat),
                                         row["message_id"])
         receipt = receipts.as_text(receipts.at(self.store, game_id)) if game_id and seat else ""
-        return self.mail.message(row["recipient"], game_id or "unknown", data["subject"],
-                                 data["body"] + (f"\n\n{receipt}" if receipt else ""),
+        page = self.keys.page_link(row["recipient"]) if game_id and seat else None
+        footer = (f"\n\nAll your games, and where else you are told of your turn: {page}" if page else "") + (
+            f"\n\n{receipt}" if receipt else "")
+        return self.mail.message(row["recipient"], game_id or "unknown", data["subject"], data["body"] + footer,
                                  self.credentials.reply_tag(game_id, seat) if seat else None, data["in_reply_to"],
                                  message_id=row["message_id"])
 
@@ -52,6 +56,7 @@ class Letters:
         prompt = prompt_dict(rules, state, seat)
         base = {"game_id": game_id, "title": rules.title, "seat": seat.seat, "headline": headline, "seq": seq,
                 "step": prompt["step"], "replay_link": self.credentials.replay_link(game_id, seat.seat),
+                "page_link": self.keys.page_link(seat.email),
                 "receipt": receipts.as_text(receipts.at(self.store, game_id, seq))}
         member = members(self.store, game_id)[seat.seat]
         since = self.reads.history_rows(seat, member["last_notified_seq"] + 1, seq, state)
