@@ -62,7 +62,8 @@ def test_a_turn_notification_is_superseded_by_a_newer_notification_only(backend)
         [notify("red", 3), turn("red", 5), notify("red", 7), notify("blue", 7)], T0)
     assert backend.supersede_mail(T0) == 1
     rows = {r["id"]: r for r in backend.mail_queue()}
-    assert (rows[red3]["status"], rows[red3]["superseded_by"]) == ("superseded", blue7)  # the newest that makes it stale
+    # superseded by the newest row that makes it stale
+    assert (rows[red3]["status"], rows[red3]["superseded_by"]) == ("superseded", blue7)
     assert all(rows[i]["status"] == "pending" for i in (email_red5, red7, blue7))
 
 
