@@ -22,6 +22,7 @@ must rule those out filters the server's outgoing traffic.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
 from collections.abc import Callable, Iterable
 
@@ -122,8 +123,15 @@ class AppriseChannels:
                                      "only public hosts")
 
 
+def _quiet() -> None:
+    """Apprise's own log quotes the URLs it cannot parse, which are players' secrets: it is kept for what is
+    critical only. The outbox logs each failed notification itself, without its URL."""
+    logging.getLogger("apprise").setLevel(logging.CRITICAL)
+
+
 def _asset():
     """Apprise's settings for the server: no plugin loaded from any folder, nothing stored on disk."""
     import apprise
 
+    _quiet()
     return apprise.AppriseAsset(plugin_paths=[], storage_mode=apprise.PersistentStoreMode.MEMORY)
