@@ -18,6 +18,8 @@ from app.mail.transport import MailConfig
 from app.service.application import Application
 from app.web import create_app
 from tests.outbox import Outbox
+from tests.pbem.test_security import SECRET_HEX, told
+from tests.pbem.test_security import world as security_world  # noqa: F401 - a fixture
 
 ANN, BOB, CY = "ann@x.example", "bob@x.example", "cy@x.example"
 CONFIG = MailConfig(orders_address="orders@pbem.example", public_url="https://hex.example/",
@@ -223,3 +225,16 @@ def test_every_game_email_links_to_the_page(site):
     invitation = next(m for m in outbox.sent if m["To"] == ANN and "Invitation" in m["Subject"])
     for msg in (turn, invitation):
         assert re.search(r"https://hex\.example/players/\?key=\S+", body_text(msg)), msg["Subject"]
+
+
+def test_reds_page_shows_nothing_blue_hides(security_world):
+    """The fog test's game (tests/pbem/test_security.py): blue has moved a unit red must not see; red's page,
+    opened with red's key, names nothing of it, nor anything of blue's."""
+    app, client, games, outbox = security_world
+    service = app.extensions["hexledger_service"]()
+    g = games["one"]["game_id"]
+    visitor = app.test_client()
+    assert visitor.get(f"/players/?key={service.players.page_key('red-one@x.example')}").status_code == 200
+    page = visitor.get("/players/").text
+    assert rows(page) == {(g, "red"): "mine"}
+    assert SECRET_HEX not in told(page) and service.seats.replay_key(g, "blue") not in page
