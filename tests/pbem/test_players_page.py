@@ -227,7 +227,7 @@ def test_every_game_email_links_to_the_page(site):
         assert re.search(r"https://hex\.example/players/\?key=\S+", body_text(msg)), msg["Subject"]
 
 
-def test_reds_page_shows_nothing_blue_hides(security_world):
+def test_reds_page_shows_nothing_blue_hides(security_world):  # noqa: F811 - the fixture imported above
     """The fog test's game (tests/pbem/test_security.py): blue has moved a unit red must not see; red's page,
     opened with red's key, names nothing of it, nor anything of blue's."""
     app, client, games, outbox = security_world
