@@ -624,3 +624,28 @@ def test_4_1_4_an_airdrop_refused_its_kind_is_told_every_kind_that_may_land():
         _, strait = when(strait, "next")
     assert refused(strait, "airland w4424 us-marine", "Dai Senso 4.1.4").endswith(
         "us-marine cannot land: a one-step, non-elite infantry of its nationality (br-fe-infantry, us-infantry)")
+
+
+def test_4_2_6_1_a_marine_that_attacked_across_a_strait_still_owes_the_first_step_after_its_stack_retreats():
+    """Ad 1/0: the stack that attacked Taihoku from Foochow across the strait falls back a hex; the attrition step
+    that follows is the force's first loss, so it is the marine's (where the marine stands now does not matter)."""
+    state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
+                                         ("jp-a", "jp-army", "w4324")], hold="w4324")
+    events, state = when(state, "attack w4324 with us-mar us-inf", [1])  # 4 v 4, City and strait 2L: 1-3
+    assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
+    events, state = when(state, "retreat w4424 to w4524")
+    assert StepLost("us-mar", "attacker", box="delay", box_kind="us-marine") in events  # the only choice (D27)
+    assert "us-mar" not in state.units and state.units["us-inf"].kind == "us-infantry"
+
+
+def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_with():
+    from app.rules.daisenso import played_under
+
+    state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
+                                         ("jp-a", "jp-army", "w4324")], hold="w4324")
+    old = played_under(state, "2")
+    assert played_under(state, "3") == state and old.rules_version == 2
+    _, old = when(old, "attack w4324 with us-mar us-inf", [1])
+    _, old = when(old, "retreat w4424 to w4524")
+    assert orders(old) == {"lose us-mar", "lose us-inf"}  # version 2 looked at the hexside the marine is behind now
+

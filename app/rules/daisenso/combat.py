@@ -446,12 +446,15 @@ def loss_choices(state: State, unit: Unit) -> list[str | None]:
 
 
 def first_loss_units(state: State, force: list[Unit]) -> list[Unit]:
-    """4.2.6.1: the attacking force's first step comes from a marine crossing water or an armor-type unit."""
+    """4.2.6.1: the attacking force's first step comes from a marine that attacked across water or an armor-type
+    unit. The hexside is the one the marine attacked across, wherever an Ad or Ex retreat has since put it (ruling
+    D37; rules version 2 looked from the hex it stands in)."""
     c = state.combat
     if c.attacker_lost:
         return force
-    marines = [u for u in force if state.kind(u).type == "marine" and u.hex != c.target
-               and terrain.hexside(state, u.hex, c.target, "marine_crossing")]
+    fronts = dict(c.fronts) if state.since(3) else {u.id: u.hex for u in force}
+    marines = [u for u in force if state.kind(u).type == "marine" and fronts.get(u.id, c.target) != c.target
+               and terrain.hexside(state, fronts[u.id], c.target, "marine_crossing")]
     armor = [u for u in force if state.kind(u).armor_type]
     return (marines + armor) or force
 
