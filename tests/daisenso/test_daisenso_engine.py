@@ -649,3 +649,27 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     _, old = when(old, "retreat w4424 to w4524")
     assert orders(old) == {"lose us-mar", "lose us-inf"}  # version 2 looked at the hexside the marine is behind now
 
+
+def test_4_2_7_an_enemy_air_unit_left_in_the_emptied_hex_stops_the_advance_and_the_exploitation():
+    """The defender's Air unit does not retreat with the ground units (4.2.5); the hex still holds an enemy unit,
+    so no attacker enters it (4.2.7, 4.2.8), as no Exploitation enters such a hex further on. A game of rules
+    version 2 advances as it did (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    def beaten(version: str):
+        state = played_under(position("soviet", "axis", [
+            ("ru-ta", "ru-tank-army", "e3510"), ("ru-a", "ru-army", "e3412"), ("ru-t", "ru-tank", "e3412"),
+            ("jp-d", "jp-division", "e3411"), ("jp-air", "jp-air", "e3411")], hold="e3411"), version)
+        events, state = when(state, "attack e3411 with ru-ta ru-a ru-t", [6])  # 6-1, the Air unit, City, river
+        assert next(e for e in events if isinstance(e, CombatResolved)).result == "Dr2"
+        events, state = when(state, "retreat to e3310")
+        while step(state) == "retreat":
+            events, state = when(state, sorted(o for o in orders(state) if o.startswith("retreat"))[0])
+        assert state.units["jp-air"].hex == "e3411" and not state.ground_at("e3411", "axis")
+        return events, state
+
+    events, state = beaten("3")
+    assert step(state) != "advance" and not any(isinstance(e, UnitAdvanced) for e in events)
+    assert all(u.hex != "e3411" for u in state.units.values() if u.faction == "soviet")
+    _, old = beaten("2")
+    assert step(old) == "advance" and "advance ru-a" in orders(old)

@@ -21,7 +21,7 @@ def played_under(state: State, version: str) -> State:
 GAME = Game(
     name="daisenso",
     title="Dai Senso: the Combat Phase (Totaler Krieg family, chapter 4)",
-    # 3: a marine's first loss after a retreat (ruling D37)
+    # 3: a marine's first loss after a retreat, an Air unit left in the defending hex (ruling D37)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -569,10 +569,12 @@ def _box(state: State, kind_id: str) -> str:
 
 # -- 4.2.7, 4.2.8 ------------------------------------------------------------------------------------------
 def advancers(state: State) -> list[Unit]:
-    """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex."""
+    """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex: no enemy
+    unit there (an Air unit left behind included, ruling D37) nor an enemy Beachhead marker."""
     c = state.combat
     enemy = state.other_faction(state.phasing)
-    if state.ground_at(c.target, enemy) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
+    left = state.at(c.target) if state.since(3) else state.ground_at(c.target)  # any enemy unit (ruling D37)
+    if any(u.faction == enemy for u in left) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
                                                 for m in state.markers_at(c.target)):
         return []
     if not state.data.is_land(H(c.target)) or terrain.country_closed(state, c.target):

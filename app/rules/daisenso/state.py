@@ -12,7 +12,7 @@ from app.rules.engine.state import SequencedState
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 3  # the version new games are played under; 3: a marine's first loss after a retreat (ruling D37)
+RULES_VERSION = 3  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37)
 
 
 @dataclass(frozen=True)
