@@ -673,3 +673,26 @@ def test_4_2_7_an_enemy_air_unit_left_in_the_emptied_hex_stops_the_advance_and_t
     assert all(u.hex != "e3411" for u in state.units.values() if u.faction == "soviet")
     _, old = beaten("2")
     assert step(old) == "advance" and "advance ru-a" in orders(old)
+
+
+def test_4_2_8_a_friendly_air_unit_in_an_ezoc_hex_lets_the_exploiting_unit_go_on():
+    """The tank army exploits through the emptied hex, which the Japanese division next door holds in its zone of
+    control; the Soviet Air unit over that hex is another friendly unit there, so on it goes (4.2.8). Rules
+    version 2 stopped it (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    def exploiting(version: str, air: bool):
+        state = played_under(position("soviet", "axis", [
+            ("ru-ta", "ru-tank-army", "e3510"), ("ru-a", "ru-army", "e3412"), ("ru-t", "ru-tank", "e3412"),
+            ("jp-d", "jp-division", "e3411"), ("jp-x", "jp-division", "e3511"),
+            *([("ru-air", "ru-air", "e3411")] if air else [])], hold="e3411"), version)
+        _, state = when(state, "attack e3411 with ru-ta ru-a ru-t", [6])  # Dr3 0/1: the division retreats, dies
+        for order in ("retreat to e3310", "retreat to e3210"):
+            _, state = when(state, order)
+        assert step(state) == "advance" and state.combat.exploit_distance == 3
+        return state
+
+    assert "must stop in e3411" in refused(exploiting("3", False), "exploit ru-ta e3411 e3410", "Dai Senso 4.2.8")
+    _, state = when(exploiting("3", True), "exploit ru-ta e3411 e3410")
+    assert state.units["ru-ta"].hex == "e3410"
+    assert "must stop in e3411" in refused(exploiting("2", True), "exploit ru-ta e3411 e3410", "Dai Senso 4.2.8")

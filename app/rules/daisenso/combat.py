@@ -620,7 +620,8 @@ def exploit(d: Decision, uid: str, path: list[str]) -> None:
         label, before = str(h), str(prev)
         crossing = terrain.hexside(state, before, label, "stops_exploitation") or terrain.hexside(
             state, before, label, "all_sea")
-        friendly_here = any(x.faction == faction for x in state.ground_at(label) if x.id != uid)
+        there = state.at(label) if state.since(3) else state.ground_at(label)  # any unit, an Air unit too (D37)
+        friendly_here = any(x.faction == faction for x in there if x.id != uid)
         return crossing or (label in ezoc and not friendly_here)
 
     try:
