@@ -696,3 +696,23 @@ def test_4_2_8_a_friendly_air_unit_in_an_ezoc_hex_lets_the_exploiting_unit_go_on
     _, state = when(exploiting("3", True), "exploit ru-ta e3411 e3410")
     assert state.units["ru-ta"].hex == "e3410"
     assert "must stop in e3411" in refused(exploiting("2", True), "exploit ru-ta e3411 e3410", "Dai Senso 4.2.8")
+
+
+def test_4_2_1_2_an_hq_on_a_beachhead_supports_across_its_beachhead_hexside_up_to_two_hexes():
+    """The US HQ on the Beachhead off Taihoku (w4325, pointing to w4324) supports the attack out of Taihoku on
+    w4224, two hexes away across its Beachhead Hexside; w4524, two hexes away only over the sea, it cannot reach.
+    Rules version 2 allowed Taihoku alone (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    def beachhead(target: str, version: str = "3"):
+        return played_under(position("western", "axis", [
+            ("us-hq", "us-hq", "w4325"), ("us-inf", "us-infantry", "w4324"), ("us-inf-2", "us-infantry", "w4424"),
+            ("jp-d", "jp-division", target)], hold=target,
+            marker=[{"kind": "beachhead", "faction": "western", "hex": "w4325", "toward": "w4324"}]), version)
+
+    p = preview(beachhead("w4224"), "attack w4224 with us-inf hq us-hq")
+    assert p["attack"] == 5 and any("4.2.3.5" in s for s in p["shifts"])  # its 3 and the HQ shift
+    assert "only across its Beachhead Hexside" in refused(beachhead("w4524"), "attack w4524 with us-inf-2 hq us-hq",
+                                                          "Dai Senso 4.2.1.2")
+    assert "only across its Beachhead Hexside" in refused(beachhead("w4224", "2"), "attack w4224 with us-inf hq us-hq",
+                                                          "Dai Senso 4.2.1.2")

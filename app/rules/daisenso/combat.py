@@ -99,16 +99,20 @@ def kwantung_barred(state: State, u: Unit, hex_label: str) -> bool:
 
 def hq_in_range(state: State, hq: Unit, target: str) -> str | None:
     """4.2.1.2: a path of at most two hexes (the target counted) through no closed country, and from a Beachhead
-    only across its Beachhead Hexside. Returns why not, or None."""
+    only across its Beachhead Hexside: into the hex it points to, or on from there to the hex beyond (ruling D37;
+    rules version 2 allowed the first only). Returns why not, or None."""
     atlas = state.data.atlas
+    steps = atlas.neighbours(H(hq.hex))
     if not state.data.is_land(H(hq.hex)):
-        ok = terrain.beachhead_side(state, hq.faction, hq.hex, target)
-        return None if ok else f"{hq.id} on a Beachhead supports only across its Beachhead Hexside"
+        steps = [n for n in steps if terrain.beachhead_side(state, hq.faction, hq.hex, str(n))]
+        across = H(target) in steps or (state.since(3) and any(atlas.adjacent(n, H(target)) for n in steps))
+        if not across:
+            return f"{hq.id} on a Beachhead supports only across its Beachhead Hexside"
     distance = atlas.distance(H(hq.hex), H(target))
     if distance > 2:
         return f"{hq.id} is {distance} hexes from {target}; Ranged Support reaches two"
     if distance == 2 and not any(atlas.adjacent(n, H(target)) and not terrain.country_closed(state, str(n))
-                                 for n in atlas.neighbours(H(hq.hex))):
+                                 for n in steps):
         return f"no path for {hq.id}'s Ranged Support avoids a Neutral or Policy Affected Country"
     return None
 
