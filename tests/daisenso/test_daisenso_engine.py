@@ -716,3 +716,15 @@ def test_4_2_1_2_an_hq_on_a_beachhead_supports_across_its_beachhead_hexside_up_t
                                                           "Dai Senso 4.2.1.2")
     assert "only across its Beachhead Hexside" in refused(beachhead("w4224", "2"), "attack w4224 with us-inf hq us-hq",
                                                           "Dai Senso 4.2.1.2")
+
+
+def test_4_2_1_2_two_hqs_of_one_faction_do_not_attack_one_hex_together():
+    """Two Japanese HQs next to the Chinese army: one of them may attack with the army, not both (one HQ of a
+    faction takes part in a combat). Rules version 2 let both add their factors (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    state = position("axis", "western", [("jp-hq", "jp-hq", "w4220"), ("jp-hq2", "jp-hq", "w4320"),
+                                         ("jp-a", "jp-army", "w4321"), ("cn-army", "kmt-army", "w4221")])
+    assert "jp-hq, jp-hq2" in refused(state, "attack w4221 with jp-hq jp-hq2 jp-a", "Dai Senso 4.2.1.2")
+    assert preview(state, "attack w4221 with jp-hq jp-a")["attack"] == 7
+    assert preview(played_under(state, "2"), "attack w4221 with jp-hq jp-hq2 jp-a")["attack"] == 10

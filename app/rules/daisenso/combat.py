@@ -192,6 +192,9 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         why = confined(state, u, target)
         if why:
             d.refuse(C + "4.2.1.1", why)
+    hqs = [u.id for u in attackers if state.kind(u).type == "hq"]
+    if len(hqs) > 1 and state.since(3):  # ruling D37
+        d.refuse(C + "4.2.1.2", f"one HQ per faction takes part in a combat, not {', '.join(hqs)}")
     minors = sorted({m for m in (minor_of(state, u) for u in attackers) if m})
     if len(minors) > 1:
         d.refuse(C + "4.2.1.1", f"units of two Minor Countries ({', '.join(minors)}) cannot attack the same hex")
