@@ -518,12 +518,12 @@ class ReplayWorld:
 
 
 def signed_and_not(server: Server, count: int, measure: str) -> tuple[float, float]:
-    """Issue 31: the order submit with its receipt signed and the same submit unsigned (receipts.stamp answering
+    """Issue 31: the order submit with its receipt signed and the same submit unsigned (Receipts.stamp answering
     None), request by request on one connection, so a busy moment of the machine falls on both alike: the medians of
     the app's CPU time a request, or of its latency (ms), signed and unsigned. The orders of a game differ (an 'end'
     that passes the turn does more), so each place in a game is signed in one game and unsigned in the next, the
     places signed in a game drawn at random (seeded), half of them."""
-    real, signing, flags = receipts.stamp, [True], []
+    real, signing, flags = receipts.Receipts.stamp, [True], []
     places = [True, False] * (Server.ENDS_PER_GAME // 2)
     random.Random(31).shuffle(places)
 
@@ -534,7 +534,7 @@ def signed_and_not(server: Server, count: int, measure: str) -> tuple[float, flo
         return server.submit(client)
 
     time.sleep(0.5)  # the last request before this may still be adding its CPU time: let it, before `rate` clears
-    with mock.patch.object(receipts, "stamp", lambda store, event: real(store, event) if signing[0] else None):
+    with mock.patch.object(receipts.Receipts, "stamp", lambda self, event: real(self, event) if signing[0] else None):
         _, _ = server.rate(submit, count)
         deadline = time.monotonic() + 10  # each request adds its CPU time once its answer is out: wait for the last
         while len(server.app_cpu) < count and time.monotonic() < deadline:

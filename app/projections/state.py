@@ -5,7 +5,6 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 """
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -16,28 +15,6 @@ from app.events.registry import decode_stored
 from app.projections.cache import STATES
 from app.rules.base import Rules, played_under
 from app.rules.catalog import get_rules
-
-
-def snapshot_every_from_env(env: dict | None = None) -> int:
-    """`HEXLEDGER_SNAPSHOT_EVERY` (events between snapshots, default 50), read when this module is first
-    imported (a server or CLI process start). An SNC event folds in about 0.1 ms, so a state at any seq folds
-    at most 49 of them after its snapshot (issue 15: <= 20 ms).
-
-    A snapshot is a cache, so the interval changes no answer, only how many events a load folds after the
-    latest snapshot; the reliability runs set it low so their games cross many snapshot boundaries."""
-    raw = (os.environ if env is None else env).get("HEXLEDGER_SNAPSHOT_EVERY", "").strip()
-    if not raw:
-        return 50
-    try:
-        every = int(raw)
-    except ValueError:
-        every = 0
-    if every < 1:
-        raise ValueError(f"HEXLEDGER_SNAPSHOT_EVERY must be a whole number of events, at least 1, not {raw!r}")
-    return every
-
-
-SNAPSHOT_EVERY = snapshot_every_from_env()
 
 
 @dataclass(frozen=True)
@@ -284,15 +261,20 @@ def store_key(store: SnapshotStreams) -> str:
 
 
 def maybe_snapshot(store: SnapshotStreams, rules: Rules, state: GameState, previous_seq: int) -> None:
-    """Cache the folded state when the stream crosses a multiple of SNAPSHOT_EVERY."""
-    if state.meta.seq // SNAPSHOT_EVERY > previous_seq // SNAPSHOT_EVERY:
+    """Cache the folded state when the stream crosses a multiple of the store's `snapshot_every`
+    (HEXLEDGER_SNAPSHOT_EVERY, default 50). An SNC event folds in about 0.1 ms, so a state at any seq folds at most
+    49 of them after its snapshot (issue 15: <= 20 ms). A snapshot is a cache, so the interval changes no answer,
+    only how many events a load folds after the latest snapshot; the reliability runs set it low so their games
+    cross many snapshot boundaries."""
+    every = store.snapshot_every
+    if state.meta.seq // every > previous_seq // every:
         store.save_snapshot(state.meta.game_id, state.meta.seq, rules_key(rules), encode(rules, state))
 
 
 def rebuild_snapshots(store: SnapshotStreams, game_id: str, every: int | None = None) -> int:
-    """Fold a game once from its first event and cache a snapshot every `every` (default SNAPSHOT_EVERY) events;
-    returns how many."""
-    every = every or SNAPSHOT_EVERY
+    """Fold a game once from its first event and cache a snapshot every `every` (default the store's
+    `snapshot_every`) events; returns how many."""
+    every = every or store.snapshot_every
     rules = get_rules(store.game(game_id)["rules"])
     store.drop_snapshots(game_id)
     state, written = None, 0

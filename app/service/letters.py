@@ -10,20 +10,21 @@ from app.projections import render, textmap
 from app.projections import state as projection
 from app.rules.base import optional
 from app.rules.catalog import get_rules
-from app.service import receipts
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
+from app.service.receipts import Receipts, as_text
 from app.service.seats import Credentials, Seat, members
 
 
 class Letters:
     """Lays out the outbox's rows, on one store."""
 
-    def __init__(self, store: Store, reads: Reads, credentials: Credentials, mail: Mail):
+    def __init__(self, store: Store, reads: Reads, credentials: Credentials, mail: Mail, receipts: Receipts):
         self.store = store
         self.reads = reads
         self.credentials = credentials
         self.mail = mail
+        self.receipts = receipts
 
     def outgoing(self, row: dict) -> EmailMessage:
         """An outbox row as the email to send: a turn row is laid out now, from the position at its `seq`."""
@@ -32,7 +33,7 @@ class Letters:
             report = self.report(Seat(game_id, seat, row["recipient"]), data["seq"], data["headline"])
             return self.mail.turn_email(report, row["recipient"], self.credentials.reply_tag(game_id, seat),
                                         row["message_id"])
-        receipt = receipts.as_text(receipts.at(self.store, game_id)) if game_id and seat else ""
+        receipt = as_text(self.receipts.at(game_id)) if game_id and seat else ""
         return self.mail.message(row["recipient"], game_id or "unknown", data["subject"],
                                  data["body"] + (f"\n\n{receipt}" if receipt else ""),
                                  self.credentials.reply_tag(game_id, seat) if seat else None, data["in_reply_to"],
@@ -52,7 +53,7 @@ class Letters:
         prompt = prompt_dict(rules, state, seat)
         base = {"game_id": game_id, "title": rules.title, "seat": seat.seat, "headline": headline, "seq": seq,
                 "step": prompt["step"], "replay_link": self.credentials.replay_link(game_id, seat.seat),
-                "receipt": receipts.as_text(receipts.at(self.store, game_id, seq))}
+                "receipt": as_text(self.receipts.at(game_id, seq))}
         member = members(self.store, game_id)[seat.seat]
         since = self.reads.history_rows(seat, member["last_notified_seq"] + 1, seq, state)
         outcome = rules.outcome(state.game)

@@ -11,8 +11,9 @@ from app.events.interface import Store
 from app.projections import history
 from app.projections import state as projection
 from app.rules.catalog import UnknownRules, get_rules
-from app.service import autoplay, games, receipts, retractions
+from app.service import autoplay, games, retractions
 from app.service.errors import PbemError
+from app.service.receipts import Receipts, as_dict
 from app.service.seats import ARBITER, Seat, mark_seen, members, player
 from app.service.writes import Writes
 
@@ -29,11 +30,13 @@ class Answered:
 
 
 class Orders:
-    """Orders as one seat, on one store; `writes`: the unit of work the other use cases share."""
+    """Orders as one seat, on one store; `writes`: the unit of work the other use cases share; `receipts`: what
+    signs the answer."""
 
-    def __init__(self, store: Store, writes: Writes):
+    def __init__(self, store: Store, writes: Writes, receipts: Receipts):
         self.store = store
         self.writes = writes
+        self.receipts = receipts
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None) -> games.Accepted:
         """The order and what its seat has now seen, one transaction; then the automated seats' answer, each of
@@ -51,7 +54,7 @@ class Orders:
         return {"accepted": True, "seq": accepted.state.meta.seq,
                 "events": history.lines(rules, accepted.events, side=seat.side),
                 "view": rules.view(accepted.state.game, seat.side),
-                "receipt": receipts.as_dict(receipts.stamp(self.store, accepted.events[-1]))}
+                "receipt": as_dict(self.receipts.stamp(accepted.events[-1]))}
 
     def play(self, seat: Seat, texts: Sequence[str], expected_seq: int | None = None) -> Answered:
         """Several orders of one message, from one load and one append (games.play): every line is read first
