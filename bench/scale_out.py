@@ -33,6 +33,8 @@ import json  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -45,6 +47,8 @@ from app.events.backends import open_store  # noqa: E402
 from app.service.application import SUBSCRIBERS  # noqa: E402
 from bench import pg_cluster  # noqa: E402
 from bench.serve_load import ENDS_PER_GAME, free_port, seat_games, start  # noqa: E402
+
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # killed: the servers and PostgreSQL are stopped on the way out
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -199,16 +203,50 @@ def stop(servers: list[tuple[subprocess.Popen, int]]) -> None:
             process.kill()
 
 
-def measure(name: str, location: str, work: Path, processes: int, args, spread: bool,
+def seated(location: str, work: Path, count: int) -> list[tuple[str, dict]]:
+    """`count` skirmish games, both sides joined, their invitations and first turn emails sent (to a folder that
+    is then dropped), on the database at `location`: the template every configuration of a backend starts from."""
+    from app.mail.transport import MailConfig
+    from app.web import create_app
+
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": location,
+                      "MAIL": MailConfig(outbox=str(work / "seating-outbox")),
+                      "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
+    client = app.test_client()
+    made = []
+    for _ in range(count):
+        r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@bench.example",
+                                                                          "blue": "b@bench.example"}})
+        game_id, tokens = r.json["game_id"], r.json["tokens"]
+        for seat in ("red", "blue"):
+            client.post(f"/games/{game_id}/join", json={"seed_text": seat},
+                        headers={"Authorization": f"Bearer {tokens[seat]}"})
+        made.append((game_id, tokens))
+    store = app.extensions["hexledger_service"]().store
+    if not location.startswith("postgresql"):
+        store.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the file alone holds it all: copied as it is
+    store.close()
+    return made
+
+
+def copy_of(template: str, name: str, work: Path, cluster: pg_cluster.Cluster) -> str:
+    """A new database holding what the template holds (SQLite: a copy of the file; PostgreSQL: CREATE DATABASE
+    ... TEMPLATE)."""
+    if not template.startswith("postgresql"):
+        copy = work / f"{name}.sqlite3"
+        shutil.copyfile(template, copy)
+        return str(copy)
+    import psycopg
+
+    with psycopg.connect(cluster.url(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template.rsplit("/", 1)[1]}"')
+    return cluster.url(name)
+
+
+def measure(name: str, location: str, games: list, work: Path, processes: int, args, spread: bool,
             db_pids: list[int]) -> Result:
     outbox = str(work / f"outbox-{time.monotonic_ns()}")
-    games_needed = math.ceil(args.max_rate * args.seconds / ENDS_PER_GAME)
-    games_needed += -games_needed % args.clients
-    print(f"{name}: seating {games_needed} games ...", flush=True)
-    games = seat_games(location, outbox, games_needed)
-    drained(location)
-    for path in Path(outbox).glob("*.eml"):
-        path.unlink()  # the invitations: only what the orders cause is counted
+    print(f"{name}: {args.seconds:.0f} s ...", flush=True)
     servers = serve(location, outbox, processes, args.threads)
     try:
         spec = work / "spec.json"
@@ -261,7 +299,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--threads", type=int, default=8, help="each serve process's worker threads")
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--max-rate", type=float, default=1500.0, help="orders a second the games are seated for")
+    parser.add_argument("--max-rate", type=float, default=600.0, help="orders a second the games are seated for")
     parser.add_argument("--spread", action="store_true", help="also the largest configuration without affinity")
     parser.add_argument("--limiter", action="store_true", help="also the per-process rate limiter")
     parser.add_argument("--clients-of", help=argparse.SUPPRESS)
@@ -277,18 +315,23 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             work = Path(folder)
+            count = math.ceil(args.max_rate * args.seconds / ENDS_PER_GAME)
+            count += -count % args.clients
+            templates = {"sqlite": str(work / "template.sqlite3"), "pg": cluster.create_database("template")}
+            games = {}
+            for kind, template in templates.items():
+                print(f"seating {count} games on {kind} ...", flush=True)
+                games[kind] = seated(template, work, count)
+                drained(template)
             for r in range(args.rounds):
-                configs = [("SQLite, 1 serve process", None, 1, False)]
+                configs = [("SQLite, 1 serve process", "sqlite", 1, False)]
                 configs += [(f"PostgreSQL, {n} serve process{'es' if n > 1 else ''}", "pg", n, False) for n in counts]
                 if args.spread:
                     configs.append((f"PostgreSQL, {max(counts)} processes, no affinity", "pg", max(counts), True))
                 for name, kind, n, spread in configs:
-                    if kind is None:
-                        location, db_pids = str(work / f"r{r}-{n}.sqlite3"), []
-                    else:
-                        location = cluster.create_database(f"r{r}_{n}_{int(spread)}")
-                        db_pids = postmaster(cluster)
-                    results.append(measure(name, location, work, n, args, spread, db_pids))
+                    location = copy_of(templates[kind], f"r{r}_{n}_{int(spread)}", work, cluster)
+                    db_pids = [] if kind == "sqlite" else postmaster(cluster)
+                    results.append(measure(name, location, games[kind], work, n, args, spread, db_pids))
                     print("  " + results[-1].line(), flush=True)
             if args.limiter:
                 notes.append(limiter(cluster.create_database("limiter"), work))
