@@ -93,13 +93,27 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
     return GameState(meta if meta.seq == last else _with(meta, seq=last), game)
 
 
+# core events the fold leaves alone (the game's record of orders, disputes, spent dice and deadlines): read by their
+# type name, never decoded (a long fold decodes only what it applies)
+_NOT_FOLDED = frozenset({"core.OrderGiven", "core.DisputeRaised", "core.DisputeAnswered", "core.RollsSpent",
+                         "core.DeadlinePassed"})
+
+
 def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | EventBody,
           retracted: frozenset[int]) -> tuple[GameMeta, Any]:
-    body = decode_stored(event.type, event.version, event.payload)
-    if not event.type.startswith("core."):
+    type_ = event.type
+    if not type_.startswith("core."):
         if meta is None:
-            raise ValueError(f"event {event.seq} ({event.type}) comes before the game's creation")
-        return meta, (game if event.seq in retracted else rules.evolve(game, body))
+            raise ValueError(f"event {event.seq} ({type_}) comes before the game's creation")
+        if event.seq in retracted:
+            return meta, game
+        return meta, rules.evolve(game, decode_stored(type_, event.version, event.payload))
+    if meta is not None:
+        if type_ in _NOT_FOLDED:
+            return meta, game
+        if type_ == "core.DieRolled":  # counted: its payload changes no state
+            return _with(meta, rolls=meta.rolls + 1), game
+    body = decode_stored(type_, event.version, event.payload)
     if isinstance(body, core.GameCreated):
         meta = GameMeta(game_id=event.game_id, rules=body.rules, scenario=body.scenario, sides=list(body.sides),
                         seed_commitment=body.seed_commitment, dice_game_id=event.game_id,
@@ -113,8 +127,6 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
     elif isinstance(body, core.SeatAutomated):
         meta = _with(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
                        automated={**meta.automated, body.side: body.policy})
-    elif isinstance(body, core.DieRolled):
-        meta = _with(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):
         meta = _with(meta, revealed_seed=body.seed)
     elif isinstance(body, core.Retracted):
@@ -127,9 +139,7 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.OrderGiven
-                            | core.DeadlinePassed):
-        # a core type this fold does not know is still the game's (as before: only these leave it alone)
+    else:  # a core type this fold does not know is still the game's (only _NOT_FOLDED leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game
 
