@@ -50,6 +50,7 @@ class Settings:
     public_url: str | None = None
     mail_retry: float = 60.0
     stranger_reply_hours: float = 1.0
+    notify_private_hosts: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -186,7 +187,11 @@ VARIABLES = (
     Variable("HEXLEDGER_MAIL_RETRY", "mail_retry", _number(least=0), "seconds from a failed delivery to its first "
              "retry, doubling each time up to an hour", _MAIL),
     Variable("HEXLEDGER_STRANGER_REPLY_HOURS", "stranger_reply_hours", _number(least=0), "a message that opens "
-             "no seat is answered at most once per mailbox in this many hours (`0` answers every one)", _MAIL),
+             "no seat is answered at most once per mailbox in this many hours (`0` answers every one); the same "
+             "bounds the sign-in links mailed to an address (docs/players.md)", _MAIL),
+    Variable("HEXLEDGER_NOTIFY_PRIVATE_HOSTS", "notify_private_hosts", _listed, "hosts inside the server's "
+             "network that players' notification URLs may name all the same (comma-separated, e.g. a LAN's ntfy); "
+             "docs/players.md", _MAIL),
 )
 
 # read by the command line's `chain` command (a player's, against someone's server), not by the server

@@ -14,7 +14,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from app.mail import compose, layout
-from app.service.ports import PermanentFailure, TemporaryFailure, Transport, TurnReport
+from app.mail.channels import AppriseChannels
+from app.service.ports import Channels, PermanentFailure, TemporaryFailure, Transport, TurnReport
 from app.settings import Settings
 
 
@@ -33,6 +34,7 @@ class MailConfig:
     smtp_timeout: float = 30.0
     retry_seconds: float = 60.0
     stranger_reply_hours: float = 1.0
+    notify_private_hosts: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MailConfig:
@@ -42,7 +44,8 @@ class MailConfig:
                    smtp_security=s.smtp_security, smtp_user=s.smtp_user, smtp_password=s.smtp_password,
                    mail_from=s.mail_from, orders_address=s.orders_address, outbox=s.outbox,
                    max_email_bytes=s.max_email_bytes, public_url=s.public_url, smtp_timeout=s.smtp_timeout,
-                   retry_seconds=s.mail_retry, stranger_reply_hours=s.stranger_reply_hours)
+                   retry_seconds=s.mail_retry, stranger_reply_hours=s.stranger_reply_hours,
+                   notify_private_hosts=s.notify_private_hosts)
 
     def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
         """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply
@@ -60,11 +63,15 @@ class MailConfig:
                 message_id: str | None = None) -> EmailMessage:
         return compose.message(self, to, game_id, subject, body, reply_tag, in_reply_to, attachments, message_id)
 
-    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str) -> EmailMessage:
-        return layout.turn_email(self, report, to, reply_tag, message_id)
+    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str,
+                   in_reply_to: str | None = None) -> EmailMessage:
+        return layout.turn_email(self, report, to, reply_tag, message_id, in_reply_to)
 
     def transport(self) -> Transport:
         return transport_for(self)
+
+    def channels(self) -> Channels:
+        return AppriseChannels(self.notify_private_hosts)
 
 
 class OutboxTransport:

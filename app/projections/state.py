@@ -93,10 +93,10 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
     return GameState(meta if meta.seq == last else _with(meta, seq=last), game)
 
 
-# core events the fold leaves alone (the game's record of orders, disputes, spent dice and deadlines): read by their
-# type name, never decoded (a long fold decodes only what it applies)
+# core events the fold leaves alone (the game's record of orders, disputes, spent dice, deadlines and table talk):
+# read by their type name, never decoded (a long fold decodes only what it applies)
 _NOT_FOLDED = frozenset({"core.OrderGiven", "core.DisputeRaised", "core.DisputeAnswered", "core.RollsSpent",
-                         "core.DeadlinePassed"})
+                         "core.DeadlinePassed", "core.MessageSent"})
 
 
 def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | EventBody,

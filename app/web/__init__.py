@@ -69,7 +69,8 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
     runs: the same from a process of its own, so laying emails out never holds this process's interpreter lock
     (app/service/outbox.py).
 
-    The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service."""
+    The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service, the
+    player's page (app/web/players.py) at /players/."""
     config = dict(config or {})
     settings = (settings or Settings.from_env()).with_flags(
         **{CONFIG_FLAGS[key]: config.pop(key) for key in list(config) if key in CONFIG_FLAGS})
@@ -120,11 +121,12 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
                                                   "description": "the seat's game token, from the invitation"})
     api.spec.components.security_scheme("operator", {"type": "http", "scheme": "bearer",
                                                      "description": "the operator's key (HEXLEDGER_ADMIN_TOKEN)"})
-    from app.web import headers, replay
+    from app.web import headers, players, replay
     from app.web.routes import blp
 
     api.register_blueprint(blp)
     replay.register(app, service=service, api=api)
+    players.register(app)
     viewer_limit = limiter.shared_limit(settings.replay_rate_limit, scope="replay")
     for part in (replay.bp, replay.data):  # the viewer counts against its own limit, not the API's
         limiter.exempt(part, flags=ExemptionScope.APPLICATION)

@@ -55,8 +55,10 @@ def test_values_are_parsed_and_flags_override_them():
 
 def test_the_mail_settings_make_the_mail_configuration():
     mail = MailConfig.from_settings(Settings.from_env({"HEXLEDGER_SMTP_SECURITY": "ssl", "HEXLEDGER_MAIL_RETRY": "5",
-                                                       "HEXLEDGER_ORDERS_ADDRESS": "o@x.example"}))
+                                                       "HEXLEDGER_ORDERS_ADDRESS": "o@x.example",
+                                                       "HEXLEDGER_NOTIFY_PRIVATE_HOSTS": "ntfy.lan, ,10.0.0.7"}))
     assert (mail.smtp_port, mail.retry_seconds, mail.orders_address) == (465, 5.0, "o@x.example")
+    assert mail.notify_private_hosts == ("ntfy.lan", "10.0.0.7")
     assert MailConfig.from_settings(Settings()).smtp_port == 25
 
 
