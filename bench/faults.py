@@ -14,8 +14,8 @@
 - `disk_full_sqlite` / `disk_full_postgres`: the database on a small tmpfs (a mount namespace of its own: `unshare`,
   as root or in a user namespace) filled up: an HTTP order and a game's creation are each a 503 saying the disk is
   full (never "cannot rollback", and naming no file, folder or address of the server: the database's own words are
-  the operator's log's, StoreUnavailable.detail), and the mail sender's round sends what it claimed and goes on past rows it cannot record; once space
-  is freed, the order goes in and each email is recorded.
+  the operator's log's, StoreUnavailable.detail), and the mail sender's round sends what it claimed and goes on
+  past rows it cannot record; once space is freed, the order goes in and each email is recorded.
 
 The CI tests (tests/reliability/test_faults.py) run these; `python bench/reliability.py --faults` runs them with
 the figures kept in docs/reliability.md.
