@@ -206,26 +206,11 @@ def stop(servers: list[tuple[subprocess.Popen, int]]) -> None:
 def seated(location: str, work: Path, count: int) -> list[tuple[str, dict]]:
     """`count` skirmish games, both sides joined, their invitations and first turn emails sent (to a folder that
     is then dropped), on the database at `location`: the template every configuration of a backend starts from."""
-    from app.mail.transport import MailConfig
-    from app.web import create_app
-
-    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": location,
-                      "MAIL": MailConfig(outbox=str(work / "seating-outbox")),
-                      "HEXLEDGER_RATE_LIMIT": "1000000 per minute"})
-    client = app.test_client()
-    made = []
-    for _ in range(count):
-        r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@bench.example",
-                                                                          "blue": "b@bench.example"}})
-        game_id, tokens = r.json["game_id"], r.json["tokens"]
-        for seat in ("red", "blue"):
-            client.post(f"/games/{game_id}/join", json={"seed_text": seat},
-                        headers={"Authorization": f"Bearer {tokens[seat]}"})
-        made.append((game_id, tokens))
-    store = app.extensions["hexledger_service"]().store
+    made = seat_games(location, str(work / "seating-outbox"), count)
     if not location.startswith("postgresql"):
+        store = open_store(location)
         store.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the file alone holds it all: copied as it is
-    store.close()
+        store.close()
     return made
 
 
