@@ -143,3 +143,21 @@ def test_serve_flags_override_the_environment(monkeypatch, tmp_path):
     assert "creating games: open to anyone" in result.output and started["ran"]
     assert started["settings"].open_game_creation and started["settings"].mail_sender == "process"
     assert started["settings"].db == str(tmp_path / "s.sqlite3")
+
+
+def test_the_caches_a_program_keeps_are_sized_by_the_settings(monkeypatch, tmp_path):
+    """HEXLEDGER_*_CACHE and HEXLEDGER_REPLAY_BUILDS size the process's caches when the web app starts (the command
+    line and the sender process likewise: application.size_caches); 0 keeps none."""
+    from app.projections import cache
+    from app.service import audit, replays
+
+    sized = [(cache.STATES, "capacity"), (cache.VIEWS, "capacity"), (audit.REPORTS, "capacity"),
+             (replays.KEPT, "capacity"), (replays.OPEN, "capacity"), (replays.BUILDS, "max_builds")]
+    for holder, name in sized:  # put back as they were once the test ends
+        monkeypatch.setattr(holder, name, getattr(holder, name))
+    for name, value in [("HEXLEDGER_STATE_CACHE", "0"), ("HEXLEDGER_VIEW_CACHE", "7"), ("HEXLEDGER_AUDIT_CACHE", "5"),
+                        ("HEXLEDGER_REPLAY_CACHE", "2"), ("HEXLEDGER_REPLAY_ACCESS_CACHE", "9"),
+                        ("HEXLEDGER_REPLAY_BUILDS", "3")]:
+        monkeypatch.setenv(name, value)
+    create_app({"HEXLEDGER_DB": str(tmp_path / "c.sqlite3"), "MAIL": MailConfig(outbox=str(tmp_path / "outbox"))})
+    assert [getattr(holder, name) for holder, name in sized] == [0, 7, 5, 2, 9, 3]
