@@ -103,7 +103,7 @@ def test_f102_a_game_of_an_earlier_rules_version_is_decided_as_it_was_played():
     units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-hw-1": X, "jp-12-24": AROUND[0]}
     state = given(step="japanese-movement", turn=1, units=units)
     state = play(play(state, "japanese", f"move jp-12-24 {X}"), "japanese", "end")
-    assert played_under(state, "3") == state
+    assert played_under(state, GAME.version) == state
     old = played_under(state, "2")
     assert {o["order"] for o in GAME.legal_orders(old, "japanese")} >= {"remove jp-hw-1"}
     old = play(old, "japanese", "remove jp-hw-1")  # version 2 took any unit of the hex, and asked again

@@ -51,7 +51,11 @@ def attack_blocked(state: State, a: str, b: str) -> bool:
 
 
 def zoc_hexes_on(state: State, u: Unit) -> list[str]:
-    """The enemy-occupied hexes next to `u` whose units exert a ZOC into its hex (14.0; guerrillas do not)."""
+    """The enemy-occupied hexes next to `u` whose units exert a ZOC into its hex (14.0; guerrillas do not), and so
+    bind it to attack them in one combat (15.1); none binds a guerrilla, which EZOC do not affect (23.0, ruling
+    F105)."""
+    if state.since(4) and state.spec(u.id).type == "guerrilla":
+        return []
     enemy = other(u.side)
     out = []
     for n in state.data.map.neighbours(H(u.where)):
