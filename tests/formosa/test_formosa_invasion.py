@@ -83,3 +83,17 @@ def test_20_1_an_engineer_becomes_a_base_in_a_port_or_airfield_hex_for_3_1_or_4_
     refused(state, "allied", f"build {PORT}", "Formosa 20.1")  # one base a hex, and no engineer left there
     state = play(state, "allied", f"demobilise {PORT}")
     assert not state.units["us-eng-1"].base
+
+
+def test_9_0_21_0_once_amoy_has_fallen_its_units_transfer_by_sea_as_from_the_staging_area():
+    from app.rules.formosa import played_under
+
+    units = {"us-eng-1": PORT, "us-6mar-4": "amoy", "us-6mar-22": "amoy"}
+    state = with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1")
+    offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
+    assert f"transfer us-6mar-4 to {PORT}" in offered
+    state = play(state, "allied", f"transfer us-6mar-4 to {PORT}")
+    assert state.units["us-6mar-4"].where == PORT and state.units["us-6mar-4"].pinned  # 21.0: no move after
+    refused(state, "allied", f"transfer us-6mar-22 to {BEACH}", "Formosa 21.0")  # 21.0 item 1: a hex Allies hold
+    old = played_under(with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1"), "3")
+    refused(old, "allied", f"transfer us-6mar-4 to {PORT}", "Formosa 21.0")  # ruling F105

@@ -642,8 +642,15 @@ def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str) -> 
         d.refuse("Formosa 13.1", "US and Commonwealth units never stack together")
 
 
+def staging_displays(state: State) -> tuple[str, ...]:
+    """Where Allied units stage from for a landing or a naval transfer: the Allied Staging Area, and Amoy once it
+    has fallen (9.0, ruling F34; for naval transfer since rules version 4, F105)."""
+    amoy = ("amoy",) if state.amoy_turn is not None and state.since(4) else ()
+    return ("allied-staging", *amoy)
+
+
 def _transfer_candidates(state: State, side: str):
-    for u in state.in_display("allied-staging")[:2]:
+    for u in [u for where in staging_displays(state) for u in state.in_display(where)[:2]]:
         for h in sorted({x.where for x in state.on_map("allied") if state.data.is_coastal(H(x.where))})[:2]:
             yield {"unit": u.id, "place": h}
     for u in state.on_map("allied")[:4]:
@@ -679,8 +686,10 @@ def transfer(d: Decision, uid: str, place: str) -> None:
     if u.moved:
         d.refuse(case, f"{uid} has been transferred this phase")
     frm = u.where
-    if frm != "allied-staging" and not (is_hex(frm) and data.is_coastal(H(frm))):
-        d.refuse(case, f"{uid} must begin in the Staging Area, a functional port or a coastal hex")
+    staged = frm in staging_displays(state)
+    if not staged and not (is_hex(frm) and data.is_coastal(H(frm))):
+        d.refuse(case, f"{uid} must begin in the Staging Area (or Amoy once it has fallen, 9.0), a functional port "
+                       "or a coastal hex")
     if place == "amoy":
         d.refuse(case, "naval transfer goes to a port or coastal hex or to the Staging Area, not to Amoy")
     to = "allied-staging" if place == "staging" else place
@@ -696,7 +705,7 @@ def transfer(d: Decision, uid: str, place: str) -> None:
         if data.map.terrain_of(H(to)) in data.movement.costs[mover_class].road_only_terrain:
             d.refuse(case, f"{uid} could not otherwise enter {to} ({data.map.terrain_of(H(to))})")
     functional = {h for h in (frm, to) if is_hex(h) and functional_port(state, h)}
-    if frm == "allied-staging" and is_hex(to) and not state.at(to, "allied"):
+    if staged and is_hex(to) and not state.at(to, "allied"):
         d.refuse(case, f"{to} is not friendly-controlled: from the Staging Area units go to hexes Allied units hold")
     if is_hex(frm) and frm not in functional and to != "allied-staging" and to not in functional:
         d.refuse(case, f"from {frm} (no functional port) a unit goes only to a functional port or the Staging Area")

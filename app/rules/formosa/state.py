@@ -26,7 +26,8 @@ OUT = "out"
 # 3: an over-stacked hex loses the fewest units, a static one only when no mobile one would do (F101); a game
 #    created under 1 or 2 removes any unit its player names (F102)
 # 4: departures from the text found by checking the engine against the rulebook, each decided as played in a game
-#    created under 1-3 (ruling F105): a guerrilla's attack is not widened by 15.1 (23.0)
+#    created under 1-3 (ruling F105): a guerrilla's attack is not widened by 15.1 (23.0); units in Amoy transfer
+#    by sea (9.0, 21.0)
 RULES_VERSION = 4
 H = Hex.parse
 
