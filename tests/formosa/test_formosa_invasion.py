@@ -97,3 +97,16 @@ def test_9_0_21_0_once_amoy_has_fallen_its_units_transfer_by_sea_as_from_the_sta
     refused(state, "allied", f"transfer us-6mar-22 to {BEACH}", "Formosa 21.0")  # 21.0 item 1: a hex Allies hold
     old = played_under(with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1"), "3")
     refused(old, "allied", f"transfer us-6mar-4 to {PORT}", "Formosa 21.0")  # ruling F105
+
+
+def test_21_0_item_1_a_naval_transfer_lands_within_the_stacking_limits():
+    from app.rules.formosa import played_under
+
+    units = {"us-eng-1": PORT, "us-7-17": PORT, "us-7-32": PORT, "us-7-184": PORT, "us-27-105": "allied-staging",
+             "us-27-106": "allied-staging", "cw-7-18": "allied-staging"}
+    state = with_base(given(step="naval-transfer", turn=3, units=units), "us-eng-1")
+    state = play(state, "allied", f"transfer us-27-105 to {PORT}")  # four mobile units and the base: the limit
+    message = refused(state, "allied", f"transfer us-27-106 to {PORT}", "Formosa 21.0")
+    assert "13.1" in message
+    refused(state.move("us-27-105", "allied-staging"), "allied", f"transfer cw-7-18 to {PORT}", "Formosa 21.0")
+    play(played_under(state, "3"), "allied", f"transfer us-27-106 to {PORT}")  # ruling F105

@@ -715,6 +715,9 @@ def transfer(d: Decision, uid: str, place: str) -> None:
             d.refuse(case, f"{limits['transfer_per_functional_port']} units have already used the port in {h}")
     if is_hex(frm) and frm not in functional and f"from-{frm}" in state.used_hexes:
         d.refuse(case, f"one unit a phase leaves {frm} (no functional port)")
+    problems = stack_after(state, to, "allied", [uid]) if is_hex(to) and state.since(4) else []
+    if problems:  # 21.0 item 1: "within stacking limits" (ruling F105)
+        d.refuse(case, f"{to} would be over-stacked: {problems[0].message} ({problems[0].case})")
     d.emit(UnitTransferred(uid, frm, to))
 
 

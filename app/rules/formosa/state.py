@@ -27,7 +27,7 @@ OUT = "out"
 #    created under 1 or 2 removes any unit its player names (F102)
 # 4: departures from the text found by checking the engine against the rulebook, each decided as played in a game
 #    created under 1-3 (ruling F105): a guerrilla's attack is not widened by 15.1 (23.0); units in Amoy transfer
-#    by sea (9.0, 21.0)
+#    by sea (9.0, 21.0); a naval transfer keeps the stacking limits (21.0 item 1)
 RULES_VERSION = 4
 H = Hex.parse
 
