@@ -369,3 +369,19 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
             assert "1 kamikaze" in "\n".join(r["text"] for r in pbem.reads.history_rows(seat))
         pbem.store.close()
     assert read["none"] == read["three"]
+
+
+def test_13_1_no_other_allied_air_points_join_the_b29_in_the_hex_it_struck():
+    from app.rules.formosa import played_under
+
+    units = {"jp-9-7": X, "jp-9-19": AROUND[3], "us-7-17": AROUND[0], "us-7-32": AROUND[2]}
+    state = given(step="b29", units=units, air={"b29": 1, "allied-tac": 4},
+                  strike=planned(allied={"b29": 1, "tactical": 2, "interdiction": 2}))
+    state = play(state, "allied", "strike " + X, [1])  # no effect: the B-29 stays in the hex to the Air Return
+    assert of(when(given(step="b29", units=units, air={"b29": 1}, strike=planned(allied={"b29": 1})), "allied",
+                   "strike " + X, [1]), B29Struck)[0].code == "-"
+    combat = replace(state, step="allied-combat")
+    assert "B-29" in refused(combat, "allied", f"support {X} 1", "Formosa 13.1")
+    play(combat, "allied", f"support {AROUND[3]} 2")  # any other hex of enemy units next to Allied ones
+    refused(replace(state, step="interdiction"), "allied", f"interdict {X} 1", "Formosa 13.1")
+    play(played_under(combat, "3"), "allied", f"support {X} 1")  # ruling F105

@@ -58,6 +58,12 @@ def surcharge(state: State) -> dict[Hex, float]:
     return strategic.interdiction_surcharge(state.data, {H(h): p for h, p in interdicted(state).items()})
 
 
+def b29_hexes(state: State) -> frozenset[str]:
+    """Where the B-29 stands on the map this GT: the hex it struck, whatever the result, until the Air Return
+    Phase (16.5); a hex it suppressed is one (a position may name only that, ruling F104)."""
+    return frozenset(state.strike.suppressed) | ({state.strike.b29_hex} if state.strike.b29_hex else frozenset())
+
+
 def forbidden(state: State) -> dict[Hex, str]:
     """16.5 DS item 4: no Japanese unit enters a hex the B-29 suppressed."""
     return {H(h): "Formosa 16.5" for h in state.strike.suppressed}
@@ -315,7 +321,7 @@ class B29Struck:
 
     def apply(self, state: State) -> State:
         hit = self.code in ("DS", "D1")
-        return _strike(state, b29_used=True, missions=_missions(state, "allied", b29=0),
+        return _strike(state, b29_used=True, missions=_missions(state, "allied", b29=0), b29_hex=self.hex,
                        suppressed=(*state.strike.suppressed, self.hex) if hit else state.strike.suppressed)
 
     def describe(self) -> str:

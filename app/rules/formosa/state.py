@@ -27,7 +27,8 @@ OUT = "out"
 #    created under 1 or 2 removes any unit its player names (F102)
 # 4: departures from the text found by checking the engine against the rulebook, each decided as played in a game
 #    created under 1-3 (ruling F105): a guerrilla's attack is not widened by 15.1 (23.0); units in Amoy transfer
-#    by sea (9.0, 21.0); a naval transfer keeps the stacking limits (21.0 item 1)
+#    by sea (9.0, 21.0); a naval transfer keeps the stacking limits (21.0 item 1);
+#    no other Allied air unit joins the B-29 in its hex (13.1)
 RULES_VERSION = 4
 H = Hex.parse
 
@@ -93,6 +94,7 @@ class Strike:
     fleet_used: bool = False           # 18.0: once per game
     declared: dict | None = None       # an attack waiting for the defender's answer
     flown: tuple[tuple[str, str], ...] = ()  # (side, hex) whose ground support has flown its combat (16.3, F86)
+    b29_hex: str = ""                  # the hex the B-29 struck: it stays there until the Air Return (16.5)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -454,6 +454,8 @@ def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
                                                                       if r[0] == side]
     if any(h == hex and other_nat != nat for h, other_nat, _ in rows):
         d.refuse("Formosa 16.1", "US and Commonwealth air points cannot be placed in the same hex")
+    if side == "allied" and state.since(4) and hex in ap.b29_hexes(state):
+        d.refuse("Formosa 13.1", f"the B-29 in {hex} stacks with no other Allied air unit (ruling F105)")
     placements: dict = {}
     for h, row_nat, points in rows:
         if row_nat == nat:
