@@ -537,13 +537,16 @@ class BaseDemobilised:
 @event_type("formosa.LogisticsReceived")
 @dataclass(frozen=True)
 class LogisticsReceived:
-    """7.2: the LP a side adds in the Logistics Phase, item by item (what, LP, case)."""
+    """7.2: the LP a side adds in the Logistics Phase, item by item (what, LP, case), those it received after the
+    last Logistics Phase among them (`State.lp_due`)."""
 
     side: str
     items: list
 
     def apply(self, state: State) -> State:
-        return replace(state, lp={**state.lp, self.side: state.lp[self.side] + sum(i[1] for i in self.items)})
+        due = {k: v for k, v in state.lp_due.items() if k != self.side}  # now among the items (7.2)
+        return replace(state, lp={**state.lp, self.side: state.lp[self.side] + sum(i[1] for i in self.items)},
+                       lp_due=due)
 
     def describe(self) -> str:
         parts = ", ".join(f"{what} {lp}" for what, lp, _ in self.items)
@@ -721,6 +724,8 @@ class BattlefieldLp:
     advanced: bool
 
     def apply(self, state: State) -> State:
+        if state.since(4):  # 7.2: received after the Logistics Phase, spent from the next GT on (ruling F105)
+            return replace(state, lp_due={**state.lp_due, self.side: state.lp_due.get(self.side, 0) + self.lp})
         return replace(state, lp={**state.lp, self.side: state.lp[self.side] + self.lp})
 
     def describe(self) -> str:

@@ -83,12 +83,13 @@ def begin(d: Decision, step: str) -> None:
 
 def logistics(d: Decision) -> None:
     """7.2: the Japanese roll and add one LP per two airfields they control; the Allies add their base, Amoy,
-    and their functional ports and airfields (strategic.py)."""
+    and their functional ports and airfields (strategic.py); each side adds the LP it received after the last
+    Logistics Phase (`State.lp_due`)."""
     state: State = d.state
     data = state.data
     japanese_fields = sum(1 for h in data.airfields() if state.at(str(h), "japanese"))
     income = strategic.japanese_income(data, d.roll("Japanese logistics (7.2)"), japanese_fields)
-    d.emit(LogisticsReceived("japanese", [list(i) for i in income.items]))
+    d.emit(LogisticsReceived("japanese", [list(i) for i in income.items] + _due(state, "japanese")))
     based = {u.where for u in state.on_map("allied") if u.base}
     feats = {h: data.map.features_of(H(h)) for h in based}
     allied = strategic.allied_income(
@@ -96,7 +97,13 @@ def logistics(d: Decision) -> None:
         major_ports=sum("major-port" in f for f in feats.values()),
         minor_ports=sum("minor-port" in f for f in feats.values()),
         airfields=sum("airfield" in f for f in feats.values()))
-    d.emit(LogisticsReceived("allied", [list(i) for i in allied.items]))
+    d.emit(LogisticsReceived("allied", [list(i) for i in allied.items] + _due(state, "allied")))
+
+
+def _due(state: State, side: str) -> list[list]:
+    """7.2: LP received after the last Logistics Phase (25.2) join the track now."""
+    due = state.lp_due.get(side, 0)
+    return [["LP received after the last Logistics Phase", due, "Formosa 7.2"]] if due else []
 
 
 def sixth_marines(d: Decision) -> None:

@@ -28,7 +28,8 @@ OUT = "out"
 # 4: departures from the text found by checking the engine against the rulebook, each decided as played in a game
 #    created under 1-3 (ruling F105): a guerrilla's attack is not widened by 15.1 (23.0); units in Amoy transfer
 #    by sea (9.0, 21.0); a naval transfer keeps the stacking limits (21.0 item 1);
-#    no other Allied air unit joins the B-29 in its hex (13.1)
+#    no other Allied air unit joins the B-29 in its hex (13.1); LP received after the Logistics Phase are spent
+#    from the next GT on (7.2)
 RULES_VERSION = 4
 H = Hex.parse
 
@@ -104,6 +105,8 @@ class State(SequencedState):
     step: str
     units: dict[str, Unit]
     lp: dict[str, int] = field(default_factory=lambda: {"allied": 0, "japanese": 0})
+    lp_due: dict[str, int] = field(default_factory=dict)      # received after this GT's Logistics Phase: on the
+                                                              # track at the next one (7.2; 25.2)
     air: dict[str, int] = field(default_factory=dict)        # "allied-tac", "japanese-tac", "kamikaze", ...
     naval: dict[str, int] = field(default_factory=dict)      # "gunfire" in the Staging Area (17.0)
     markers: dict[str, int] = field(default_factory=dict)    # "amphibious", "drop-zone" ready to place (10.0)
