@@ -73,15 +73,16 @@ def air_shifts(state: State, side: str, hexes: list[str], attackers) -> list[Shi
     """The shifts airpower gives a ground attack (15.4.1): ground support placed on the defending hexes, one right
     a point, counted when a ground unit of the points' nationality attacks (16.3, 16.0 Important, 5.1 item 3),
     once: it returns after its combat (16.3, F86); a B-29
-    suppression of a defending hex, one right for the Allies; a Japanese attack out of a suppressed hex, one left
-    (16.5 DS)."""
+    suppression of a defending hex, one right for the Allies in the ensuing Allied Combat Phase (not in an assault
+    of the Invasion Phase before it); a Japanese attack out of a suppressed hex, one left (16.5 DS)."""
     out = []
     nats = {state.spec(u.id).nationality for u in attackers}
     support = sum(p for s, h, nat, p in state.strike.support
                   if s == side and h in hexes and nat in nats and (s, h) not in state.strike.flown)
     if support:
         out.append(Shift(support, "Formosa 16.3", "ground support"))
-    if side == "allied" and any(h in state.strike.suppressed for h in hexes):
+    ensuing = state.step != "invasion" or not state.since(4)  # 16.5: not an assault before it (F105)
+    if side == "allied" and ensuing and any(h in state.strike.suppressed for h in hexes):
         out.append(Shift(1, "Formosa 16.5", "B-29 suppression of the defender"))
     if side == "japanese" and any(u.where in state.strike.suppressed for u in attackers):
         out.append(Shift(-1, "Formosa 16.5", "attacking out of a B-29 suppressed hex"))
