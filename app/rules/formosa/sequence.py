@@ -957,12 +957,12 @@ class Recruit(Phase):
         if place == "amoy" and state.amoy_turn is not None:
             d.emit(UnitDeployed(unit, "amoy"))
             return
-        if optional.usmc_deploys(d, unit, place):
-            d.emit(UnitDeployed(unit, place))
-            return
-        if place not in state.functional_ports():
+        if not optional.usmc_deploys(d, unit, place) and place not in state.functional_ports():
             d.refuse("Formosa 8.1, ruling F35", f"Allied units deploy in the Staging Area, Amoy once captured, or a "
                                                 f"functional port, not {place}")
+        problems = stack_after(state, place, "allied", [unit]) if state.since(4) else []
+        if problems:  # 8.1: deployed on the map within the stacking limits (ruling F105)
+            d.refuse("Formosa 8.1", f"{place} would be over-stacked: {problems[0].message} ({problems[0].case})")
         d.emit(UnitDeployed(unit, place))
 
     @order("end", "Formosa 8.1", "end the recruit phase: units not deployed return, LP above 20 are lost")

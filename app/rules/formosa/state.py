@@ -29,7 +29,8 @@ OUT = "out"
 #    created under 1-3 (ruling F105): a guerrilla's attack is not widened by 15.1 (23.0); units in Amoy transfer
 #    by sea (9.0, 21.0); a naval transfer keeps the stacking limits (21.0 item 1);
 #    no other Allied air unit joins the B-29 in its hex (13.1); LP received after the Logistics Phase are spent
-#    from the next GT on (7.2); the B-29's shift is not given to an assault of the Invasion Phase (16.5)
+#    from the next GT on (7.2); the B-29's shift is not given to an assault of the Invasion Phase (16.5);
+#    an Allied deployment keeps the stacking limits (8.1)
 RULES_VERSION = 4
 H = Hex.parse
 
