@@ -435,6 +435,20 @@ def test_25_10_the_camp_is_the_last_unit_lost_in_its_hex_and_taking_it_is_worth_
     assert play(alone, "allied", f"advance us-7-17 to {X}").vp_adjust == {"allied": 5}
 
 
+def test_25_10_15_6_the_camp_takes_no_part_in_its_hexs_counterattack():
+    from app.rules.formosa import played_under
+
+    state = opt(given(units={"us-7-17": AROUND[0], "jp-pw-camp": X, "jp-guard-1": X}, naval={}, air={}), "25.10")
+    first, counter = of(when(state, "allied", f"attack {X} with us-7-17", [4, 3]), CombatResolved)
+    assert first.code == "CA" and first.defence == 3  # 4 against 3: the camp defends
+    assert counter.counterattack and counter.attackers == ["jp-guard-1"] and counter.attack == 2  # it never attacks
+    _, old = of(when(played_under(state, "3"), "allied", f"attack {X} with us-7-17", [4, 3]), CombatResolved)
+    assert old.attack == 3  # ruling F105
+    alone = opt(given(units={"us-7-17": AROUND[0], "jp-pw-camp": X}, naval={}, air={}), "25.10")
+    events = when(alone, "allied", f"attack {X} with us-7-17", [1])  # 400%, die 1: CA
+    assert [e.code for e in of(events, CombatResolved)] == ["CA"]  # the camp alone: no counterattack
+
+
 def test_25_10_the_camp_on_the_map_at_the_end_gives_the_japanese_3_vp():
     last = GAME.initial_state("1", {}).data.scenario(1)["turns"]
     state = given(step="japanese-combat", turn=last, units={"jp-pw-camp": X, "us-7-17": ROUGH})

@@ -38,11 +38,16 @@ ENDS_CA = ("coastal-defense", "heavy-weapons")
 
 
 # -- who may attack what ----------------------------------------------------------------------------------------
+def never_attacks(state: State, u: Unit) -> bool:
+    """A unit without a combat factor, or the PW Camp, which never attacks (25.10), not even in a counterattack."""
+    spec = state.spec(u.id)
+    return spec.cf <= 0 or spec.type in ("pw-camp", "deception")
+
+
 def can_attack(state: State, u: Unit) -> bool:
     """A unit on the map with a combat factor that has not attacked this phase; the PW Camp never attacks
     (25.10)."""
-    spec = state.spec(u.id)
-    return is_hex(u.where) and not u.attacked and spec.cf > 0 and spec.type not in ("pw-camp", "deception")
+    return is_hex(u.where) and not u.attacked and not never_attacks(state, u)
 
 
 def attack_blocked(state: State, a: str, b: str) -> bool:
@@ -291,6 +296,8 @@ def apply_result(d: Decision, code: str) -> None:
             return settle(d)  # 15.6 item 3: no effect
         if any(state.spec(x.id).type in ENDS_CA for x in defenders):
             return settle(d)  # 15.5 CA item 1
+        if state.since(4) and all(never_attacks(state, x) for x in defenders):
+            return settle(d)  # 25.10: a PW Camp alone makes no counterattack (ruling F105)
         hexes = sorted({u.where for u in attackers})
         if len(hexes) == 1:
             return counterattack(d, hexes[0])
@@ -473,7 +480,8 @@ def lose(d: Decision, unit_ids: list[str]) -> None:
 
 
 def counterattack(d: Decision, hex: str) -> None:
-    """15.6: every surviving defender attacks one hex of the former attackers, with one right shift only."""
+    """15.6: every surviving defender attacks one hex of the former attackers, with one right shift only; the PW
+    Camp, which never attacks (25.10), stays out of it (a camp alone makes none)."""
     state: State = d.state
     c = state.combat
     if state.pending and state.pending[0]["kind"] == "counterattack":
@@ -481,6 +489,8 @@ def counterattack(d: Decision, hex: str) -> None:
             d.refuse("Formosa 15.6", f"counterattack one of {', '.join(state.pending[0]['hexes'])}")
         d.emit(DecisionMade("counterattack", d.side))
     units = survivors(state, c.defenders)
+    if state.since(4):  # 25.10: the PW Camp does not counterattack with its hex (ruling F105)
+        units = [u for u in units if not never_attacks(state, u)]
     resolve(d, other(c.attacker), [hex], units, counterattack=True, assault=c.assault)
 
 
