@@ -7,6 +7,7 @@ from formosa_given import given, of, play, refused, when
 
 from app.rules.formosa import GAME
 from app.rules.formosa.events import UnitsLanded
+from app.rules.kernel.hexgrid import Hex
 
 D = GAME.data({})
 PORT = str(sorted(D.map.hexes_with("major-port"))[0])
@@ -110,3 +111,16 @@ def test_21_0_item_1_a_naval_transfer_lands_within_the_stacking_limits():
     assert "13.1" in message
     refused(state.move("us-27-105", "allied-staging"), "allied", f"transfer cw-7-18 to {PORT}", "Formosa 21.0")
     play(played_under(state, "3"), "allied", f"transfer us-27-106 to {PORT}")  # ruling F105
+
+
+def test_10_1_one_amphibious_marker_a_hex_but_a_drop_zone_may_join_it():
+    from app.rules.formosa import played_under
+
+    units = {"us-7-17": "allied-staging", "us-7-32": "allied-staging", "us-11ab-511": "allied-staging"}
+    state = given(step="invasion", turn=1, units=units, markers={"amphibious": 2, "drop-zone": 1})
+    assert D.map.terrain_of(Hex.parse(BEACH)) == "open"  # a beach is an open coastal hex (F12): drop zones too
+    state = play(state, "allied", f"land {BEACH} with us-7-17")
+    refused(state, "allied", f"land {BEACH} with us-7-32", "Formosa 10.1")  # a second amphibious marker
+    dropped = play(state, "allied", f"drop {BEACH} with us-11ab-511")
+    assert dropped.units["us-11ab-511"].where == BEACH and dropped.markers["drop-zone"] == 0
+    refused(played_under(state, "3"), "allied", f"drop {BEACH} with us-11ab-511", "Formosa 10.1")  # ruling F105

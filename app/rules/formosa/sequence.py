@@ -618,7 +618,7 @@ class Invasion(Phase):
 
 
 def _amphibious_units(d: Decision, hex: str, units: list[str]) -> None:
-    _landing(d, hex, units, d.data.charts["stacking"]["amphibious_units"], "Formosa 10.2")
+    _landing(d, hex, units, d.data.charts["stacking"]["amphibious_units"], "Formosa 10.2", amphibious=True)
 
 
 def _marker(d: Decision, kind: str, case: str) -> None:
@@ -628,11 +628,14 @@ def _marker(d: Decision, kind: str, case: str) -> None:
         d.refuse(case, f"no {kind} marker is ready: buy one in the Recruit Phase or at set-up")
 
 
-def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str) -> None:
-    """10.1, 10.2: one marker a hex; up to `limit` mobile units from the Staging Area, Amoy or a functional port;
-    the hex free of enemy units (an opposed landing is an assault); US and CW apart (13.1)."""
+def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amphibious: bool = False) -> None:
+    """10.1, 10.2: one amphibious marker a hex (a drop zone may join it, since rules version 4: ruling F105); up
+    to `limit` mobile units from the Staging Area, Amoy or a functional port; the hex free of enemy units (an
+    opposed landing is an assault); US and CW apart (13.1)."""
     state: State = d.state
-    if hex in state.used_hexes:
+    if state.since(4) and amphibious and hex in state.amphibious:
+        d.refuse("Formosa 10.1", f"{hex} already has an amphibious marker: one a hex")
+    if not state.since(4) and hex in state.used_hexes:
         d.refuse("Formosa 10.1", f"{hex} already has an invasion marker")
     if state.at(hex, "japanese"):
         d.refuse("Formosa 10.2.2", f"{hex} holds Japanese units: an opposed landing is an assault")
