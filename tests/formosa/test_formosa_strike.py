@@ -385,3 +385,16 @@ def test_13_1_no_other_allied_air_points_join_the_b29_in_the_hex_it_struck():
     play(combat, "allied", f"support {AROUND[3]} 2")  # any other hex of enemy units next to Allied ones
     refused(replace(state, step="interdiction"), "allied", f"interdict {X} 1", "Formosa 13.1")
     play(played_under(combat, "3"), "allied", f"support {X} 1")  # ruling F105
+
+
+def test_13_1_interdiction_joins_ground_support_left_in_a_hex_up_to_two_points():
+    from app.rules.formosa import played_under
+
+    units = {"jp-9-7": X, "us-7-17": AROUND[0]}
+    state = given(step="allied-combat", units=units, air={"allied-tac": 4},
+                  strike=planned(allied={"tactical": 2, "interdiction": 2}))
+    state = play(state, "allied", f"support {X} 2")  # placed, and no attack is made on the hex
+    later = replace(state, step="interdiction")
+    assert "13.1" in refused(later, "allied", f"interdict {X} 1", "Formosa 13.1")  # 2 + 1 points in the hex
+    play(later, "allied", f"interdict {AROUND[3]} 2")
+    play(played_under(later, "3"), "allied", f"interdict {X} 1")  # ruling F105

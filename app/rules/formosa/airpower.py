@@ -58,6 +58,14 @@ def surcharge(state: State) -> dict[Hex, float]:
     return strategic.interdiction_surcharge(state.data, {H(h): p for h, p in interdicted(state).items()})
 
 
+def allied_tac_on(state: State, hex: str) -> int:
+    """The Allied tactical air points on `hex` now: ground support that has not flown its combat (16.3) and
+    interdiction (16.4), both on the map until they return; 13.1 allows two."""
+    support = sum(p for s, h, _nat, p in state.strike.support
+                  if s == "allied" and h == hex and (s, h) not in state.strike.flown)
+    return support + interdicted(state).get(hex, 0)
+
+
 def b29_hexes(state: State) -> frozenset[str]:
     """Where the B-29 stands on the map this GT: the hex it struck, whatever the result, until the Air Return
     Phase (16.5); a hex it suppressed is one (a position may name only that, ruling F104)."""

@@ -31,7 +31,7 @@ OUT = "out"
 #    no other Allied air unit joins the B-29 in its hex (13.1); LP received after the Logistics Phase are spent
 #    from the next GT on (7.2); the B-29's shift is not given to an assault of the Invasion Phase (16.5);
 #    an Allied deployment keeps the stacking limits (8.1); the PW Camp makes no counterattack (25.10);
-#    a drop zone may share a hex with an amphibious marker (10.1)
+#    a drop zone may share a hex with an amphibious marker (10.1); two Allied TAC points a hex across missions (13.1)
 RULES_VERSION = 4
 H = Hex.parse
 

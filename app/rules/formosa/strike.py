@@ -442,7 +442,8 @@ class B29Fortified(Step):
 # -- ground support (16.3) and interdiction (16.4) ------------------------------------------------------------------
 def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
     """Air points on a hex within the mission's assigned points and the per-hex limit (strategic.
-    check_air_placement); US and Commonwealth points never share a hex (16.1 Important)."""
+    check_air_placement); US and Commonwealth points never share a hex (16.1 Important); no Allied point joins
+    the B-29 in its hex, and ground support still there and interdiction are two points at most together (13.1)."""
     state: State = d.state
     side = d.side
     case = "Formosa 16.4" if what == "interdiction" else "Formosa 16.3"
@@ -463,6 +464,10 @@ def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
     placements[H(hex)] = placements.get(H(hex), 0) + n
     strategic.check_air_placement(d.data, side, "interdiction" if what == "interdiction" else "tactical",
                                   placements, ap.assigned(state, side, mission))
+    there = ap.allied_tac_on(state, hex) if side == "allied" and state.since(4) else 0
+    limit = d.data.charts["stacking"]["allied"]["tac_points"]
+    if there + n > limit:  # ground support left on the hex and interdiction together (ruling F105)
+        d.refuse("Formosa 13.1", f"{hex} holds {there} Allied tactical air points already: at most {limit} a hex")
     d.emit(ap.AirPlaced(side, what, hex, nat, n))
 
 
