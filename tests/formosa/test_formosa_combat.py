@@ -232,3 +232,20 @@ def test_15_1_a_unit_in_the_zoc_of_two_hexes_attacks_both_in_one_combat():
     state = given(units={"us-7-17": common[0], "jp-50-301": a, "jp-50-302": b})
     refused(state, "allied", f"attack {a} with us-7-17", "Formosa 15.1")
     assert of(when(state, "allied", f"attack {a} {b} with us-7-17", [3]), CombatResolved)
+
+
+def test_ruling_f106_a_static_unit_holds_against_a_retreat_result_and_the_hex_is_not_cleared():
+    units = {"us-7-17": AROUND[0], "us-7-32": AROUND[1], "us-7-184": AROUND[2], "jp-hw-6": X}
+    state = given(units=units, naval={}, air={})
+    order = f"attack {X} with us-7-17 us-7-32 us-7-184"
+    assert of(when(state, "allied", order, [5]), CombatResolved)[0].code == "DR"  # 12 against 3, 1L (D)
+    state = play(state, "allied", order, [5])
+    assert state.units["jp-hw-6"].where == X  # it cannot move, and is not eliminated for it (F106)
+    assert state.combat is None and not state.pending  # nothing cleared: no advance
+
+
+def test_ruling_f107_a_deception_unit_counts_against_the_japanese_stacking_limit():
+    units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-deception-3": AROUND[0], "us-7-17": AROUND[3]}
+    state = given(step="japanese-movement", units=units, concealed=("jp-deception-3",))
+    state = play(play(state, "japanese", f"move jp-deception-3 {X}"), "japanese", "end")
+    assert state.pending[0]["kind"] == "overstack" and state.pending[0]["hexes"] == [X]
