@@ -249,3 +249,23 @@ def test_ruling_f107_a_deception_unit_counts_against_the_japanese_stacking_limit
     state = given(step="japanese-movement", units=units, concealed=("jp-deception-3",))
     state = play(play(state, "japanese", f"move jp-deception-3 {X}"), "japanese", "end")
     assert state.pending[0]["kind"] == "overstack" and state.pending[0]["hexes"] == [X]
+
+
+def test_15_0_a_defender_that_retreated_is_not_attacked_again_in_the_phase():
+    from formosa_map import D, M
+
+    from app.rules.formosa import played_under
+    from app.rules.kernel.hexgrid import Hex
+
+    H = Hex.parse
+    # a guerrilla (1) attacked by two US units retreats (DR) next to a third US unit: 23.0 lets it into the EZOC
+    far = next(n for n in M.neighbours(H(AROUND[3])) if D.is_land(n) and str(n) not in (X, *AROUND))
+    units = {"us-7-17": AROUND[0], "us-7-32": AROUND[1], "us-27-105": str(far), "jp-guerrilla-1": X}
+    state = given(units=units, naval={}, air={})
+    state = play(state, "allied", f"attack {X} with us-7-17 us-7-32", [1])  # 8 against 1: >=700%, die 1: DR
+    assert state.pending[0]["kind"] == "retreat"
+    state = play(play(state, "japanese", f"retreat jp-guerrilla-1 {AROUND[3]}"), "allied", "hold")
+    assert state.units["jp-guerrilla-1"].where == AROUND[3]
+    message = refused(state, "allied", f"attack {AROUND[3]} with us-27-105", "Formosa 15.0")
+    assert "once" in message
+    play(played_under(state, "3"), "allied", f"attack {AROUND[3]} with us-27-105", [6])  # ruling F105

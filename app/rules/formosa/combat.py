@@ -72,6 +72,13 @@ def zoc_hexes_on(state: State, u: Unit) -> list[str]:
     return sorted(out)
 
 
+def attacked(state: State, h: str) -> bool:
+    """15.0: `h` was attacked this Combat Phase, or holds a unit an attack fell on this phase that retreated
+    there (since rules version 4, ruling F105): no defending unit is attacked twice, and a hex's units defend
+    together, so the hex cannot be attacked (a counterattack and an exploitation attack excepted, F4)."""
+    return h in state.attacked_hexes or (state.since(4) and any(x.id in state.defended for x in state.at(h)))
+
+
 def must_attack(state: State, u: Unit) -> bool:
     """15.0, 14.2: a unit in an EZOC must attack, unless static, a guerrilla, or stacked with a static unit; a
     unit whose every adjacent enemy hex has been attacked this phase can no longer (15.0: once; ruling F42)."""
@@ -79,7 +86,7 @@ def must_attack(state: State, u: Unit) -> bool:
         return False
     if any(state.is_static(x) for x in state.at(u.where, u.side)):
         return False
-    return any(h not in state.attacked_hexes for h in zoc_hexes_on(state, u))
+    return any(not attacked(state, h) for h in zoc_hexes_on(state, u))
 
 
 def owed_attacks(state: State, side: str) -> list[str]:
@@ -106,8 +113,9 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
     for h in hexes:
         if not state.data.map.on_map(H(h)) or not state.at(h, enemy):
             d.refuse(C15, f"{h} holds no {enemy} unit to attack")
-        if h in state.attacked_hexes:
-            d.refuse(C15, f"{h} has been attacked this Combat Phase: no defender is attacked twice")
+        if attacked(state, h):
+            d.refuse(C15, f"{h} has been attacked this Combat Phase, or holds a unit attacked in it: a defending "
+                          "unit is attacked once a phase")
     attackers = []
     for uid in unit_ids:
         u = state.unit(uid)
@@ -123,7 +131,7 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
                 d.refuse(C15, f"{uid} cannot attack {h} across an all-sea hexside")
         attackers.append(u)
     for u in attackers:
-        missing = [h for h in zoc_hexes_on(state, u) if h not in hexes and h not in state.attacked_hexes]
+        missing = [h for h in zoc_hexes_on(state, u) if h not in hexes and not attacked(state, h)]
         if missing:
             d.refuse("Formosa 15.1", f"{u.id} is in the ZOC of {', '.join(missing)} too and must attack every "
                                      "such hex in one combat")

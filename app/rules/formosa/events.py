@@ -253,8 +253,8 @@ class StepBegan:
         if self.step == "base-building":
             state = _units(state, [u.id for u in state.units.values() if u.pinned], pinned=False)
         state = _units(state, [u.id for u in state.units.values() if u.motorized], motorized=False)
-        return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), combat=None,
-                       amphibious=())
+        return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), defended=(),
+                       combat=None, amphibious=())
 
     def describe(self) -> str:
         if self.step.startswith(("setup", "recon")):
@@ -412,7 +412,7 @@ class CombatResolved:
             return replace(state, combat=combat)
         flown = (*state.strike.flown, *((self.attacker, h) for h in self.hexes))  # 16.3: support returns (F86)
         return replace(state, combat=combat, attacked_hexes=(*state.attacked_hexes, *self.hexes),
-                       strike=replace(state.strike, flown=flown))
+                       defended=(*state.defended, *self.defenders), strike=replace(state.strike, flown=flown))
 
     def describe(self) -> str:
         shifts = "; ".join(f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in self.shifts) or "no shifts"

@@ -784,10 +784,10 @@ def _attack_candidates(state: State, side: str):
     for u in state.on_map(side):
         if not combat.can_attack(state, u):
             continue
-        targets = [h for h in combat.zoc_hexes_on(state, u) if h not in state.attacked_hexes]
+        targets = [h for h in combat.zoc_hexes_on(state, u) if not combat.attacked(state, h)]
         if not targets:
             targets = [str(n) for n in state.data.map.neighbours(H(u.where))
-                       if state.at(str(n), other(side)) and str(n) not in state.attacked_hexes]
+                       if state.at(str(n), other(side)) and not combat.attacked(state, str(n))]
             targets = targets[:1]
         if not targets or tuple(targets) in seen:
             continue

@@ -32,6 +32,7 @@ OUT = "out"
 #    from the next GT on (7.2); the B-29's shift is not given to an assault of the Invasion Phase (16.5);
 #    an Allied deployment keeps the stacking limits (8.1); the PW Camp makes no counterattack (25.10);
 #    a drop zone may share a hex with an amphibious marker (10.1); two Allied TAC points a hex across missions (13.1)
+#    a defender that retreated is not attacked again in the phase (15.0)
 RULES_VERSION = 4
 H = Hex.parse
 
@@ -122,6 +123,7 @@ class State(SequencedState):
     air_supply_turn: int | None = None                         # the GT the air supply unit last served (19.4)
     kamikaze_spent: int = 0                                    # kamikaze points that attacked: gone (2.5, 8.4)
     attacked_hexes: tuple[str, ...] = ()                       # defending hexes attacked this phase (15.0)
+    defended: tuple[str, ...] = ()                             # the units those attacks fell on (15.0: once)
     combat: Combat | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
     strike: Strike = field(default_factory=Strike)
