@@ -398,3 +398,22 @@ def test_13_1_interdiction_joins_ground_support_left_in_a_hex_up_to_two_points()
     assert "13.1" in refused(later, "allied", f"interdict {X} 1", "Formosa 13.1")  # 2 + 1 points in the hex
     play(later, "allied", f"interdict {AROUND[3]} 2")
     play(played_under(later, "3"), "allied", f"interdict {X} 1")  # ruling F105
+
+
+def test_16_5_a_b29_d1_falls_on_a_combat_unit_never_on_a_deception_unit():
+    from app.rules.formosa import played_under
+
+    both = given(step="b29", units={"jp-deception-3": X, "jp-9-7": X}, concealed=("jp-deception-3", "jp-9-7"),
+                 air={"b29": 1}, strike=planned(allied={"b29": 1}))
+    both = play(both, "allied", "strike " + X)  # concealed units there: the Japanese are asked (F72)
+    events = when(both, "japanese", "decline", [4])
+    assert of(events, B29Struck)[0].code == "D1"
+    assert [e.unit for e in of(events, UnitEliminated)] == ["jp-9-7"]  # no choice: the deception unit is no unit
+    old = played_under(both, "3")
+    assert {o["order"] for o in GAME.legal_orders(play(old, "japanese", "decline", [4]), "japanese")} == {
+        "lose jp-9-7", "lose jp-deception-3"}  # ruling F105: it could be given up
+    alone = given(step="b29", units={"jp-deception-3": X}, concealed=("jp-deception-3",), air={"b29": 1},
+                  strike=planned(allied={"b29": 1}))
+    alone = play(play(alone, "allied", "strike " + X), "japanese", "decline", [4])
+    assert alone.units["jp-deception-3"].where == X and alone.units["jp-deception-3"].concealed  # 11.2: unrevealed
+    assert X in alone.strike.suppressed  # the DS of the D1 stands

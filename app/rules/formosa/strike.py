@@ -362,13 +362,17 @@ def _concealed(state: State, hex: str) -> list:
 
 def b29(d: Decision, hex: str, fortified: bool) -> None:
     """16.5 steps 1-3: roll on the hex's column (or Fortified) and apply the result; D1: the Japanese player
-    eliminates one unit in the hex (a decision when there is a choice), unless the PW Camp there is struck
-    (25.10: `optional.camp_bombed`; otherwise a combat unit, never the camp, is lost)."""
+    eliminates one combat unit in the hex (a decision when there is a choice; never a deception unit, which is
+    not revealed either, 11.2), unless the PW Camp there is struck (25.10: `optional.camp_bombed`; otherwise a
+    combat unit, never the camp, is lost)."""
     result = strategic.b29_strike(d.data, H(hex), d.roll(f"B-29 strike on {hex} (16.5)"), fortified=fortified)
     d.emit(ap.B29Struck(hex, result.column, result.die, result.code))
     if result.code == "D1" and not optional.camp_bombed(d, hex):
         units = [u for u in d.state.at(hex, "japanese") if d.state.spec(u.id).type != "pw-camp"]
-        combat._losses(d, "japanese", units, 1, 0, "Formosa 16.5 D1")
+        if d.state.since(4):  # a combat unit (25.10 "per 16.5"): never a deception unit (ruling F105)
+            units = [u for u in units if not combat.never_attacks(d.state, u)]
+        if units:
+            combat._losses(d, "japanese", units, 1, 0, "Formosa 16.5 D1")
     if not d.state.pending:
         _after(d, "b29")
 
