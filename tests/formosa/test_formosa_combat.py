@@ -269,3 +269,19 @@ def test_15_0_a_defender_that_retreated_is_not_attacked_again_in_the_phase():
     message = refused(state, "allied", f"attack {AROUND[3]} with us-27-105", "Formosa 15.0")
     assert "once" in message
     play(played_under(state, "3"), "allied", f"attack {AROUND[3]} with us-27-105", [6])  # ruling F105
+
+
+def test_8_3_units_a_result_eliminates_together_are_judged_on_the_position_the_result_found():
+    from app.rules.formosa import played_under
+
+    attackers = ("us-7-17", "us-7-32", "us-7-184", "us-27-105", "us-27-106", "us-27-165")
+    units = dict(zip(attackers, AROUND, strict=True)) | {"jp-imb-75": X, "jp-hw-6": X}
+    state = given(units=units, naval={}, air={})
+    order = f"attack {X} with {' '.join(attackers)}"
+    events = when(state, "allied", order, [6])  # 24 against 6, 1L (D), 1R (concentric): 400%, die 6: DE
+    assert of(events, CombatResolved)[0].code == "DE"
+    # the brigade traced its line to the heavy weapons unit in its own hex when the result fell on both (19.3)
+    assert {e.unit: e.to for e in of(events, UnitEliminated)} == {"jp-hw-6": "japanese-replacements",
+                                                                  "jp-imb-75": "japanese-replacements"}
+    old = {e.unit: e.to for e in of(when(played_under(state, "3"), "allied", order, [6]), UnitEliminated)}
+    assert old["jp-imb-75"] == "japanese-eliminated"  # ruling F105: one at a time, the source gone first

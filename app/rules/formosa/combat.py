@@ -281,9 +281,24 @@ def destination(d: Decision, u: Unit) -> str:
 
 
 def eliminate(d: Decision, uid: str, case: str) -> None:
-    u = d.state.units[uid]
-    d.emit(UnitEliminated(uid, u.where, destination(d, u), case))
-    optional.die_hards(d, u)
+    eliminate_all(d, [uid], case)
+
+
+def eliminate_all(d: Decision, uids, case: str) -> None:
+    """The units one result eliminates (15.5: all the defenders of a DE, the losses a player names): each goes
+    where its line of supply sends it (8.3), judged on the position the result found, before any of them has left
+    (since rules version 4, ruling F105: a unit and the static unit it traces to fall together); then the
+    die-hards roll for each (25.6)."""
+    units = [d.state.units[i] for i in uids]
+    if not d.state.since(4):  # one at a time, as games created before version 4 were played
+        for u in units:
+            d.emit(UnitEliminated(u.id, u.where, destination(d, d.state.units[u.id]), case))
+            optional.die_hards(d, u)
+        return
+    where = {u.id: destination(d, u) for u in units}
+    for u in units:
+        d.emit(UnitEliminated(u.id, u.where, where[u.id], case))
+        optional.die_hards(d, u)
 
 
 def survivors(state: State, ids) -> list[Unit]:
@@ -316,8 +331,7 @@ def apply_result(d: Decision, code: str) -> None:
     for who, units, owner in (("attacker", attackers, att_side), ("defender", defenders, def_side)):
         effect = spec.get(who)
         if effect == "all":
-            for u in units:
-                eliminate(d, u.id, case)
+            eliminate_all(d, [u.id for u in units], case)
         elif effect == "one":
             _losses(d, owner, units, 1, 0, case)
         elif effect == "retreat":
@@ -331,8 +345,7 @@ def _losses(d: Decision, side: str, units: list[Unit], count: int, min_cf: int, 
     ids = [u.id for u in units]
     choices = loss_choices(state, ids, count, min_cf)
     if len(choices) <= 1:
-        for uid in (choices[0] if choices else ids):
-            eliminate(d, uid, case)
+        eliminate_all(d, choices[0] if choices else ids, case)
         return
     d.emit(DecisionRequired("losses", side, {"units": ids, "count": count, "min_cf": min_cf, "case": case}))
 
@@ -374,8 +387,7 @@ def _bloodbath(d: Decision, attackers: list[Unit], defenders: list[Unit]) -> Non
     case = "Formosa 15.5 BB"
     for who, units in (("attacker", attackers), ("defender", defenders)):
         if who in gone:
-            for u in units:
-                eliminate(d, u.id, case)
+            eliminate_all(d, [u.id for u in units], case)
         elif pays:
             owner = c.attacker if who == "attacker" else other(c.attacker)
             _losses(d, owner, units, 0, pays, case)
@@ -482,8 +494,7 @@ def lose(d: Decision, unit_ids: list[str]) -> None:
         d.refuse("Formosa 15.5 BB", f"eliminate units of at least {pending['min_cf']} printed combat factors, "
                                     "none to spare")
     d.emit(DecisionMade("losses", d.side))
-    for uid in unit_ids:
-        eliminate(d, uid, pending["case"])
+    eliminate_all(d, unit_ids, pending["case"])
     settle(d)
 
 

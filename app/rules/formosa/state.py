@@ -32,7 +32,8 @@ OUT = "out"
 #    from the next GT on (7.2); the B-29's shift is not given to an assault of the Invasion Phase (16.5);
 #    an Allied deployment keeps the stacking limits (8.1); the PW Camp makes no counterattack (25.10);
 #    a drop zone may share a hex with an amphibious marker (10.1); two Allied TAC points a hex across missions (13.1)
-#    a defender that retreated is not attacked again in the phase (15.0); a B-29 D1 takes a combat unit (16.5)
+#    a defender that retreated is not attacked again in the phase (15.0); a B-29 D1 takes a combat unit (16.5);
+#    units one result eliminates are sent by their lines on the position the result found (8.3)
 RULES_VERSION = 4
 H = Hex.parse
 
