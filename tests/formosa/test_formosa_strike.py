@@ -387,7 +387,7 @@ def test_13_1_no_other_allied_air_points_join_the_b29_in_the_hex_it_struck():
     play(played_under(combat, "3"), "allied", f"support {X} 1")  # ruling F105
 
 
-def test_13_1_interdiction_joins_ground_support_left_in_a_hex_up_to_two_points():
+def test_13_1_16_1_ground_support_left_in_a_hex_shares_it_with_interdiction_two_points_of_one_nationality():
     from app.rules.formosa import played_under
 
     units = {"jp-9-7": X, "us-7-17": AROUND[0]}
@@ -398,6 +398,10 @@ def test_13_1_interdiction_joins_ground_support_left_in_a_hex_up_to_two_points()
     assert "13.1" in refused(later, "allied", f"interdict {X} 1", "Formosa 13.1")  # 2 + 1 points in the hex
     play(later, "allied", f"interdict {AROUND[3]} 2")
     play(played_under(later, "3"), "allied", f"interdict {X} 1")  # ruling F105
+    mixed = replace(later, air={"allied-tac": 4, "cw-tac": 2}, strike=replace(later.strike, missions={
+        "allied": {"tactical": 2, "interdiction": 2, "cw-interdiction": 1}}, support=(("allied", X, "us", 1),)))
+    refused(mixed, "allied", f"interdict {X} 1 cw", "Formosa 16.1")  # 16.1: US and Commonwealth apart
+    play(mixed, "allied", f"interdict {X} 1")
 
 
 def test_16_5_a_b29_d1_falls_on_a_combat_unit_never_on_a_deception_unit():

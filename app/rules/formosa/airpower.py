@@ -58,12 +58,16 @@ def surcharge(state: State) -> dict[Hex, float]:
     return strategic.interdiction_surcharge(state.data, {H(h): p for h, p in interdicted(state).items()})
 
 
-def allied_tac_on(state: State, hex: str) -> int:
-    """The Allied tactical air points on `hex` now: ground support that has not flown its combat (16.3) and
-    interdiction (16.4), both on the map until they return; 13.1 allows two."""
-    support = sum(p for s, h, _nat, p in state.strike.support
-                  if s == "allied" and h == hex and (s, h) not in state.strike.flown)
-    return support + interdicted(state).get(hex, 0)
+def allied_tac_on(state: State, hex: str) -> dict[str, int]:
+    """The Allied tactical air points on `hex` now, by nationality: ground support that has not flown its combat
+    (16.3) and interdiction (16.4), both on the map until they return; 13.1 allows two, of one nationality."""
+    out: dict[str, int] = {}
+    rows = [(h, nat, p) for s, h, nat, p in state.strike.support if s == "allied" and (s, h) not in
+            state.strike.flown] + list(state.strike.interdicted)
+    for h, nat, p in rows:
+        if h == hex:
+            out[nat] = out.get(nat, 0) + p
+    return out
 
 
 def b29_hexes(state: State) -> frozenset[str]:

@@ -468,10 +468,13 @@ def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
     placements[H(hex)] = placements.get(H(hex), 0) + n
     strategic.check_air_placement(d.data, side, "interdiction" if what == "interdiction" else "tactical",
                                   placements, ap.assigned(state, side, mission))
-    there = ap.allied_tac_on(state, hex) if side == "allied" and state.since(4) else 0
+    there = ap.allied_tac_on(state, hex) if side == "allied" and state.since(4) else {}
+    if set(there) - {nat}:  # ground support left on the hex and interdiction together (ruling F105)
+        d.refuse("Formosa 16.1", "US and Commonwealth air points cannot be placed in the same hex")
     limit = d.data.charts["stacking"]["allied"]["tac_points"]
-    if there + n > limit:  # ground support left on the hex and interdiction together (ruling F105)
-        d.refuse("Formosa 13.1", f"{hex} holds {there} Allied tactical air points already: at most {limit} a hex")
+    if sum(there.values()) + n > limit:
+        d.refuse("Formosa 13.1", f"{hex} holds {sum(there.values())} Allied tactical air points already: at most "
+                                 f"{limit} a hex")
     d.emit(ap.AirPlaced(side, what, hex, nat, n))
 
 
