@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from formosa_given import given, of, play, refused, when
-from formosa_map import ring, river_crossing
+from formosa_map import gauntlet, ring, river_crossing
 
 from app.rules.formosa import GAME
 from app.rules.formosa.events import StepBegan, TurnEnded, UnitMoved
@@ -126,3 +126,27 @@ def test_6_1_the_turn_runs_through_every_phase_to_the_next_game_turn():
                      "japanese-movement", "japanese-combat", "air-return", "logistics", "recruit-japanese"]
     assert state.turn == 4 and state.step == "recruit-japanese"
     assert of(when(given(step="japanese-combat", turn=3), "japanese", "end", [1]), TurnEnded)
+
+
+def test_12_3_a_unit_always_moves_one_hex_but_not_into_prohibited_terrain_or_ezoc_to_ezoc():
+    from formosa_map import D, M
+
+    from app.rules.formosa.state import Strike
+    from app.rules.kernel.hexgrid import Hex
+
+    H = Hex.parse
+    peak, start = next((str(p), str(n)) for p in sorted(M.hexes()) if M.terrain_of(p) == "peak"
+                       and not M.is_road_hex(p) for n in M.neighbours(p)
+                       if M.terrain_of(n) == "open" and not M.hexside_features(n, p))
+    dear = Strike(interdicted=((peak, "us", 2),))  # 4 MP for the peak, 2 more for two interdiction points
+    state = given(step="japanese-movement", turn=1, units={"jp-guard-1": start}, strike=dear)  # a 2-4: 4 MP
+    [moved] = of(when(state, "japanese", f"move jp-guard-1 {peak}"), UnitMoved)
+    assert moved.path == [start, peak]  # 6 MP asked of a 4 MP unit: one hex whatever the cost
+    beyond = next(str(n) for n in M.neighbours(H(peak)) if D.is_land(n) and str(n) != start)
+    refused(state, "japanese", f"move jp-guard-1 {peak} {beyond}", "Formosa 12.3")  # and no further
+    armor = given(step="allied-movement", turn=1, units={"us-armor-1": start})
+    refused(armor, "allied", f"move us-armor-1 {peak}", "Formosa 12.2")  # prohibited terrain stays prohibited
+    _, first, second, _, enemy = gauntlet()
+    pinned = given(step="japanese-movement", turn=1, units={"jp-guard-1": first, "us-7-17": enemy},
+                   strike=Strike(interdicted=((second, "us", 2),)))
+    refused(pinned, "japanese", f"move jp-guard-1 {second}", "Formosa 12.2")  # never EZOC to EZOC
