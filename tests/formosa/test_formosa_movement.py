@@ -150,3 +150,23 @@ def test_12_3_a_unit_always_moves_one_hex_but_not_into_prohibited_terrain_or_ezo
     pinned = given(step="japanese-movement", turn=1, units={"jp-guard-1": first, "us-7-17": enemy},
                    strike=Strike(interdicted=((second, "us", 2),)))
     refused(pinned, "japanese", f"move jp-guard-1 {second}", "Formosa 12.2")  # never EZOC to EZOC
+
+
+def test_12_4_along_a_road_half_an_mp_a_hex_and_interdiction_still_charged():
+    from formosa_map import D, M
+
+    from app.rules.formosa.state import Strike
+    from app.rules.kernel.movement import Mover, reach
+
+    start = next(h for h in sorted(M.hexes()) if M.is_road_hex(h) and D.is_land(h))
+    roads = reach(M, D.movement, Mover.single(start, 20, "non-mechanized", route_only=True))
+    far = next(h for h in sorted(roads.hexes(), key=str) if roads.cost[h] == 4)  # eight road hexes away
+    path = [str(h) for h in roads.path_to(far)[1:]]
+    assert len(path) == 8
+    state = given(step="japanese-movement", turn=1, units={"jp-guard-1": str(start)})  # a 2-4: 4 MP
+    [moved] = of(when(state, "japanese", f"move jp-guard-1 {' '.join(path)}"), UnitMoved)
+    assert moved.mp == 4  # 8 x 1/2, whatever the hexes entered (12.4)
+    watched = replace(state, strike=Strike(interdicted=((path[1], "us", 1),)))
+    refused(watched, "japanese", f"move jp-guard-1 {' '.join(path)}", "Formosa 12.0")  # 4 + 1: too far (16.4)
+    [moved] = of(when(watched, "japanese", f"move jp-guard-1 {' '.join(path[:6])}"), UnitMoved)
+    assert moved.mp == 4  # six road hexes, 3 MP, and 1 for the interdicted one
