@@ -170,3 +170,19 @@ def test_12_4_along_a_road_half_an_mp_a_hex_and_interdiction_still_charged():
     refused(watched, "japanese", f"move jp-guard-1 {' '.join(path)}", "Formosa 12.0")  # 4 + 1: too far (16.4)
     [moved] = of(when(watched, "japanese", f"move jp-guard-1 {' '.join(path[:6])}"), UnitMoved)
     assert moved.mp == 4  # six road hexes, 3 MP, and 1 for the interdicted one
+
+
+def test_14_1_a_unit_leaves_an_ezoc_through_a_free_hex_and_may_enter_another_where_it_stops():
+    from formosa_map import D, M
+
+    from app.rules.kernel.hexgrid import Hex
+
+    H = Hex.parse
+    out = next(str(o) for o in M.neighbours(H(AROUND[0])) if o in M.neighbours(H(AROUND[1])) and str(o) != X)
+    assert D.is_land(H(out)) and H(out) not in M.neighbours(H(X))
+    state = given(step="allied-movement", turn=1, units={"us-7-17": AROUND[0], "jp-9-7": X})
+    refused(state, "allied", f"move us-7-17 {AROUND[1]}", "Formosa 12.2")  # EZOC to EZOC directly
+    [moved] = of(when(state, "allied", f"move us-7-17 {out} {AROUND[1]}"), UnitMoved)
+    assert moved.path == [AROUND[0], out, AROUND[1]]  # out through a free hex, back into an EZOC
+    beyond = next(str(n) for n in M.neighbours(H(AROUND[1])) if D.is_land(n) and str(n) not in (X, out, AROUND[0]))
+    refused(state, "allied", f"move us-7-17 {out} {AROUND[1]} {beyond}", "Formosa 14.1")  # where it stops
