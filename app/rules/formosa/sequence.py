@@ -581,11 +581,11 @@ class Invasion(Phase):
         d.emit(UnitsLanded("amphibious", hex, list(units)))
         return None
 
-    @order("assault HEX [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2", "the stacks at sea next to "
-           "a Japanese-held coastal hex attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)",
-           _assault_candidates)
-    def assault(self, d: Decision, hex: str, n: int = 0, cw: int = 0, lp: int = 0) -> None:
-        invasion.assault(d, hex, n, lp, cw_gunfire=cw)
+    @order("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2",
+           "the stacks at sea next to a Japanese-held coastal hex (all of them, or those in the sea hexes named) "
+           "attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)", _assault_candidates)
+    def assault(self, d: Decision, hex: str, seas: list[str], n: int = 0, cw: int = 0, lp: int = 0) -> None:
+        invasion.assault(d, hex, n, lp, cw_gunfire=cw, seas=seas)
 
     @order("support HEX N [NATION]", "Formosa 10.2.2", "place N ground support points (assigned to tactical) on a "
            "hex the stacks at sea may assault, before the first assault (16.3, F86; 'cw' for Commonwealth points)",

@@ -34,7 +34,9 @@ OUT = "out"
 #    a drop zone may share a hex with an amphibious marker (10.1); two Allied TAC points a hex across missions (13.1)
 #    a defender that retreated is not attacked again in the phase (15.0); a B-29 D1 takes a combat unit (16.5);
 #    units one result eliminates are sent by their lines on the position the result found (8.3)
-RULES_VERSION = 4
+# 5: further departures from the text, each decided as played in a game created under 1-4 (ruling F108): the
+#    stacks at sea that assault a hex are the Allied player's choice (10.2.2)
+RULES_VERSION = 5
 H = Hex.parse
 
 
