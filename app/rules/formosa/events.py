@@ -572,13 +572,18 @@ class AmoyRolled:
 @event_type("formosa.UnitsReturned")
 @dataclass(frozen=True)
 class UnitsReturned:
-    """8.1 Important: units recruited that did not enter play this GT go back to their Reinforcements Display."""
+    """8.1 Important: units recruited that did not enter play this GT go back to their Reinforcements Display;
+    those of them replaced (`replaced`, since rules version 5, ruling F108) go back to the Replacements Display,
+    to be replaced again and deployed revealed (11.2), never recruited as a concealed reinforcement."""
 
     side: str
     units: list[str]
+    replaced: list[str] = field(default_factory=list)
 
     def apply(self, state: State) -> State:
-        state = _units(state, self.units, where=f"{self.side}-reinforcements")
+        fresh = [u for u in self.units if u not in self.replaced]
+        state = _units(state, fresh, where=f"{self.side}-reinforcements")
+        state = _units(state, self.replaced, where=f"{self.side}-replacements")
         return replace(state, to_place=tuple(u for u in state.to_place if u not in self.units))
 
     def describe(self) -> str:

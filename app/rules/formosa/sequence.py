@@ -143,8 +143,8 @@ def end_recruit(d: Decision, side: str, then: str) -> None:
     state: State = d.state
     left = [u for u in state.to_place if state.units[u].side == side and not is_hex(state.units[u].where)
             and state.units[u].where != "allied-staging" and state.units[u].where != "amoy"]
-    if left:
-        d.emit(UnitsReturned(side, left))
+    if left:  # 11.2: a replaced unit goes back to be replaced again, never to be recruited concealed (F108)
+        d.emit(UnitsReturned(side, left, [u for u in left if u in state.replaced_now] if state.since(5) else []))
     _kept, lost = strategic.cap(state.data, d.state.lp[side])
     if lost:
         d.emit(LpLost(side, lost, "Formosa 7.2, ruling F26"))

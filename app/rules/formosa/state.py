@@ -35,7 +35,8 @@ OUT = "out"
 #    a defender that retreated is not attacked again in the phase (15.0); a B-29 D1 takes a combat unit (16.5);
 #    units one result eliminates are sent by their lines on the position the result found (8.3)
 # 5: further departures from the text, each decided as played in a game created under 1-4 (ruling F108): the
-#    stacks at sea that assault a hex are the Allied player's choice (10.2.2)
+#    stacks at sea that assault a hex are the Allied player's choice (10.2.2); a replaced unit not deployed goes
+#    back to the Replacements Display (8.1, 11.2)
 RULES_VERSION = 5
 H = Hex.parse
 
