@@ -124,3 +124,20 @@ def test_10_1_one_amphibious_marker_a_hex_but_a_drop_zone_may_join_it():
     dropped = play(state, "allied", f"drop {BEACH} with us-11ab-511")
     assert dropped.units["us-11ab-511"].where == BEACH and dropped.markers["drop-zone"] == 0
     refused(played_under(state, "3"), "allied", f"drop {BEACH} with us-11ab-511", "Formosa 10.1")  # ruling F105
+
+
+def test_9_0_21_0_a_fallen_amoy_is_a_staging_area_naval_transfer_may_go_to_f108():
+    from app.rules.formosa import played_under
+
+    units = {"us-eng-1": PORT, "us-7-17": PORT, "us-7-32": BEACH}
+    state = with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1")
+    offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
+    assert "transfer us-7-17 to amoy" in offered
+    state = play(state, "allied", "transfer us-7-17 to amoy")  # 9.0: "use the Amoy Display as a Staging Area"
+    assert state.units["us-7-17"].where == "amoy"
+    state = play(state, "allied", "transfer us-7-32 to amoy")  # 21.0 item 3: from an open coastal hex, as to staging
+    assert state.units["us-7-32"].where == "amoy"
+    standing = with_base(given(step="naval-transfer", turn=4, units=units), "us-eng-1")
+    refused(standing, "allied", "transfer us-7-17 to amoy", "Formosa 9.0")  # Amoy not yet conquered
+    old = played_under(with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1"), "4")
+    refused(old, "allied", "transfer us-7-17 to amoy", "Formosa 21.0")  # ruling F108: as it was played

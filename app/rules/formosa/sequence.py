@@ -654,7 +654,7 @@ def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amp
 
 def staging_displays(state: State) -> tuple[str, ...]:
     """Where Allied units stage from for a landing or a naval transfer: the Allied Staging Area, and Amoy once it
-    has fallen (9.0, ruling F34; for naval transfer since rules version 4, F105)."""
+    has fallen (9.0, ruling F34; for naval transfer since rules version 4, F105, and to it since 5, F108)."""
     amoy = ("amoy",) if state.amoy_turn is not None and state.since(4) else ()
     return ("allied-staging", *amoy)
 
@@ -665,6 +665,8 @@ def _transfer_candidates(state: State, side: str):
             yield {"unit": u.id, "place": h}
     for u in state.on_map("allied")[:4]:
         yield {"unit": u.id, "place": "staging"}
+        if "amoy" in staging_displays(state) and state.since(5):
+            yield {"unit": u.id, "place": "amoy"}
 
 
 def _read_place(word: str) -> str:
@@ -681,7 +683,7 @@ class NavalTransfer(Phase):
     name = "naval-transfer"
 
     @order("transfer UNIT to PLACE", "Formosa 21.0", "move a mobile unit by sea to a port or coastal hex, or to "
-           "the Staging Area ('staging')", _transfer_candidates)
+           "the Staging Area ('staging') or a fallen Amoy ('amoy', 9.0)", _transfer_candidates)
     def transfer(self, d: Decision, unit: str, place: str) -> None:
         transfer(d, unit, place)
 
@@ -700,9 +702,11 @@ def transfer(d: Decision, uid: str, place: str) -> None:
     if not staged and not (is_hex(frm) and data.is_coastal(H(frm))):
         d.refuse(case, f"{uid} must begin in the Staging Area (or Amoy once it has fallen, 9.0), a functional port "
                        "or a coastal hex")
-    if place == "amoy":
+    if place == "amoy" and not state.since(5):
         d.refuse(case, "naval transfer goes to a port or coastal hex or to the Staging Area, not to Amoy")
-    to = "allied-staging" if place == "staging" else place
+    if place == "amoy" and state.amoy_turn is None:
+        d.refuse("Formosa 9.0", "Amoy serves as a Staging Area only once the Allies have conquered it")
+    to = "allied-staging" if place == "staging" else place  # 9.0: a fallen Amoy is a Staging Area (ruling F108)
     if to == frm:
         d.refuse(case, f"{uid} is already there")
     if is_hex(to):
@@ -717,7 +721,7 @@ def transfer(d: Decision, uid: str, place: str) -> None:
     functional = {h for h in (frm, to) if is_hex(h) and functional_port(state, h)}
     if staged and is_hex(to) and not state.at(to, "allied"):
         d.refuse(case, f"{to} is not friendly-controlled: from the Staging Area units go to hexes Allied units hold")
-    if is_hex(frm) and frm not in functional and to != "allied-staging" and to not in functional:
+    if is_hex(frm) and frm not in functional and to not in staging_displays(state) and to not in functional:
         d.refuse(case, f"from {frm} (no functional port) a unit goes only to a functional port or the Staging Area")
     limits = data.charts["stacking"]
     for h in functional:
