@@ -122,7 +122,7 @@ def exploit(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
         if h not in _targets(state, hex, attack_blocked):
             d.refuse("Formosa 25.1", f"{h} is not an enemy hex next to {hex} that the stack may attack")
     attackers = [state.units[u] for u in unit_ids]
-    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire)
+    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire, hexes=hexes)
     d.emit(DecisionMade("exploit", d.side))
     commit(d, hexes, [d.state.units[u] for u in unit_ids], gunfire=gunfire + cw_gunfire, lp=lp,
            air_supply=air_supply, exploitation=True)

@@ -36,7 +36,8 @@ OUT = "out"
 #    units one result eliminates are sent by their lines on the position the result found (8.3)
 # 5: further departures from the text, each decided as played in a game created under 1-4 (ruling F108): the
 #    stacks at sea that assault a hex are the Allied player's choice (10.2.2); a replaced unit not deployed goes
-#    back to the Replacements Display (8.1, 11.2); naval transfer may go to a fallen Amoy (9.0, 21.0)
+#    back to the Replacements Display (8.1, 11.2); naval transfer may go to a fallen Amoy (9.0, 21.0); air supply
+#    is placed on the defending hexes, never with the B-29 (19.4, 13.1)
 RULES_VERSION = 5
 H = Hex.parse
 
