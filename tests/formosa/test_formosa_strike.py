@@ -421,3 +421,19 @@ def test_16_5_a_b29_d1_falls_on_a_combat_unit_never_on_a_deception_unit():
     alone = play(play(alone, "allied", "strike " + X), "japanese", "decline", [4])
     assert alone.units["jp-deception-3"].where == X and alone.units["jp-deception-3"].concealed  # 11.2: unrevealed
     assert X in alone.strike.suppressed  # the DS of the D1 stands
+
+
+def test_18_0_markers_a_decisive_battle_kept_from_landing_stay_for_a_later_gt_without_lp_f108():
+    from app.rules.formosa import played_under
+    from app.rules.formosa.events import MarkersReturned
+
+    state = given(step="japanese-special-attack", turn=2, air={"mobile-fleet": 1}, markers={"amphibious": 2,
+                  "drop-zone": 1}, lp={"allied": 10, "japanese": 0}, units={"us-7-32": X},
+                  strike=Strike(kamikaze_done=True))
+    state = play(state, "japanese", "sortie", [6, 1])  # Scenario 1, die 6: Decisive Battle
+    assert state.step == "invasion" and state.strike.amphibious_barred
+    [back] = of(when(state, "allied", "end"), MarkersReturned)
+    assert back.markers == {"drop-zone": 1}  # 18.0 b): "may be used in any subsequent GT" without LP again
+    assert play(state, "allied", "end").markers["amphibious"] == 2
+    old = play(played_under(state, "4"), "allied", "end")  # ruling F108: returned, to be bought again
+    assert old.markers["amphibious"] == 0

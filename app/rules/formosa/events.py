@@ -304,7 +304,8 @@ class LandingFailed:
 @dataclass(frozen=True)
 class MarkersReturned:
     """10.1, ruling F8: at the end of the Invasion Phase every invasion marker not placed goes back to the
-    Allied Reinforcements Display with those placed: they are bought again to be used again."""
+    Allied Reinforcements Display with those placed: they are bought again to be used again (but for amphibious
+    markers a Decisive Battle barred, 18.0 b), ruling F108: `markers` names those that go back)."""
 
     markers: dict
 

@@ -128,7 +128,8 @@ def waiting(state: State) -> list[Unit]:
 
 def end_phase(d: Decision) -> None:
     """10.2.2: no stack stays at sea (each must assault while it has a Japanese hex to assault, else it goes
-    back to the Staging Area); 10.1, F8: the markers not placed go back to the Reinforcements Display."""
+    back to the Staging Area); 10.1, F8: the markers not placed go back to the Reinforcements Display, but for
+    the amphibious markers a Decisive Battle kept from landing, used in a later GT without new LP (18.0 b))."""
     state: State = d.state
     owed = sorted({u.where for u in waiting(state) if targets(state, u.where)})
     if owed:
@@ -138,7 +139,8 @@ def end_phase(d: Decision) -> None:
         by_hex.setdefault(u.where, []).append(u.id)
     for sea, ids in sorted(by_hex.items()):
         d.emit(LandingFailed(sea, ids, "Formosa 10.2.2 (nothing left to assault)"))
-    left = {k: n for k, n in state.markers.items() if k in ("amphibious", "drop-zone") and n}
+    kept = ("amphibious",) if state.strike.amphibious_barred and state.since(5) else ()  # 18.0 b), ruling F108
+    left = {k: n for k, n in state.markers.items() if k in ("amphibious", "drop-zone") and k not in kept and n}
     if left:
         d.emit(MarkersReturned(left))
     unused = airpower.unflown(state, "allied")

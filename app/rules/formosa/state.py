@@ -37,7 +37,8 @@ OUT = "out"
 # 5: further departures from the text, each decided as played in a game created under 1-4 (ruling F108): the
 #    stacks at sea that assault a hex are the Allied player's choice (10.2.2); a replaced unit not deployed goes
 #    back to the Replacements Display (8.1, 11.2); naval transfer may go to a fallen Amoy (9.0, 21.0); air supply
-#    is placed on the defending hexes, never with the B-29 (19.4, 13.1)
+#    is placed on the defending hexes, never with the B-29 (19.4, 13.1); amphibious markers a Decisive Battle
+#    barred are kept for a later GT (18.0 b))
 RULES_VERSION = 5
 H = Hex.parse
 
