@@ -133,6 +133,15 @@ def test_16_2_without_points_a_side_fires_on_the_zero_column_and_a_forced_loss_i
     assert [(e.side, e.mission, e.points) for e in of(events, AirPointsLost)] == [("allied", "tactical", 1)]
 
 
+def test_ruling_f109_japanese_air_superiority_points_all_shot_down_still_fire_on_their_committed_column():
+    strike = planned(allied={"air-superiority": 6}, japanese={"air-superiority": 2})
+    state = given(step="air-superiority", air={"allied-tac": 6, "japanese-tac": 2}, strike=strike)
+    events = when(state, "allied", "roll", [6, 6])  # Allied 6 points, die 6: three losses, the Japanese have two
+    lost = [(e.side, e.mission, e.points) for e in of(events, AirPointsLost)]
+    assert ("japanese", "air-superiority", 2) in lost  # every Japanese point in the display is gone
+    assert ("allied", "air-superiority", 2) in lost  # yet they fire on the 2 column (die 6: 2), not the 0 column (1)
+
+
 # -- 16.6 kamikaze, 18.0 the mobile fleet ---------------------------------------------------------------------------
 def test_16_6_kamikaze_hits_are_split_by_the_allied_player_and_the_points_are_spent():
     strike = planned(japanese={"kamikaze": 3})
