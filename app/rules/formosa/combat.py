@@ -89,14 +89,23 @@ def must_attack(state: State, u: Unit) -> bool:
     return any(not attacked(state, h) for h in zoc_hexes_on(state, u))
 
 
-def owed_attacks(state: State, side: str) -> list[str]:
+def must_attack_after_landing(state: State, u: Unit) -> bool:
+    """10.2.1, 10.2.2 (since rules version 5, ruling F108): a unit that made an amphibious invasion this GT must
+    attack the adjacent Japanese units in the ensuing Combat Phase, whether they exert a ZOC or not (a guerrilla,
+    a hex the B-29 suppressed), until each of their hexes next to it has been attacked (F42)."""
+    if not (u.landed and state.since(5) and state.step == "allied-combat" and can_attack(state, u)):
+        return False
+    near = [str(n) for n in state.data.map.neighbours(H(u.where))
+            if state.at(str(n), "japanese") and not attack_blocked(state, u.where, str(n))]
+    return any(not attacked(state, h) for h in near)
+
+
+def owed_attacks(state: State, side: str, landed: bool = False) -> list[str]:
     """What stops `side` from ending its Combat Phase (15.0): units that must attack, and enemy hexes exerting a
-    ZOC on such a unit that have not been attacked."""
-    out = []
-    for u in state.on_map(side):
-        if must_attack(state, u):
-            out.append(f"{u.id} in {u.where}")
-    return out
+    ZOC on such a unit that have not been attacked; `landed`: units that must attack after an amphibious
+    invasion (10.2.1, 10.2.2)."""
+    must = must_attack_after_landing if landed else must_attack
+    return [f"{u.id} in {u.where}" for u in state.on_map(side) if must(state, u)]
 
 
 # -- the attack ---------------------------------------------------------------------------------------------------

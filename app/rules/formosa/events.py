@@ -251,7 +251,8 @@ class StepBegan:
         if flag:
             state = _units(state, [u.id for u in state.units.values() if getattr(u, flag)], **{flag: False})
         if self.step == "base-building":
-            state = _units(state, [u.id for u in state.units.values() if u.pinned], pinned=False)
+            state = _units(state, [u.id for u in state.units.values() if u.pinned or u.landed], pinned=False,
+                           landed=False)
         state = _units(state, [u.id for u in state.units.values() if u.motorized], motorized=False)
         return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), defended=(),
                        combat=None, amphibious=())
@@ -273,7 +274,7 @@ class UnitsLanded:
     units: list[str]
 
     def apply(self, state: State) -> State:
-        state = _units(state, self.units, where=self.hex, pinned=True)
+        state = _units(state, self.units, where=self.hex, pinned=True, landed=self.marker == "amphibious")
         amphibious = (*state.amphibious, self.hex) if self.marker == "amphibious" else state.amphibious
         return replace(state, markers={**state.markers, self.marker: state.markers[self.marker] - 1},
                        used_hexes=(*state.used_hexes, self.hex), amphibious=amphibious)
@@ -294,7 +295,7 @@ class LandingFailed:
     why: str
 
     def apply(self, state: State) -> State:
-        return _units(state, self.units, where="allied-staging", pinned=False, attacked=False)
+        return _units(state, self.units, where="allied-staging", pinned=False, attacked=False, landed=False)
 
     def describe(self) -> str:
         return f"{', '.join(self.units)} return from the sea off {self.hex} to the Staging Area: {self.why}"
@@ -435,7 +436,7 @@ class UnitEliminated:
 
     def apply(self, state: State) -> State:
         state = state.move(self.unit, self.to, concealed=False, moved=False, attacked=False, pinned=False,
-                           base=False)
+                           landed=False, base=False)
         if state.spec(self.unit).type == "pw-camp":  # 25.10: an advance into this hex may earn VP
             state = replace(state, pw_camp_lost=self.frm)
         c = state.combat

@@ -818,6 +818,10 @@ class CombatPhase(Phase, strike.GroundSupport):
         owed = combat.owed_attacks(d.state, d.side)
         if owed:
             d.refuse("Formosa 15.0", f"units in an enemy ZOC must attack: {', '.join(owed[:6])}")
+        owed = combat.owed_attacks(d.state, d.side, landed=True)
+        if owed:
+            d.refuse("Formosa 10.2.1", f"units that made an amphibious invasion this GT must attack the adjacent "
+                                       f"Japanese units: {', '.join(owed[:6])}")
         if not check_stacking(d, (d.side, other(d.side)), self.name):
             after(d, self.name)
 

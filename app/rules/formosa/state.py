@@ -38,7 +38,8 @@ OUT = "out"
 #    stacks at sea that assault a hex are the Allied player's choice (10.2.2); a replaced unit not deployed goes
 #    back to the Replacements Display (8.1, 11.2); naval transfer may go to a fallen Amoy (9.0, 21.0); air supply
 #    is placed on the defending hexes, never with the B-29 (19.4, 13.1); amphibious markers a Decisive Battle
-#    barred are kept for a later GT (18.0 b))
+#    barred are kept for a later GT (18.0 b)); units that made an amphibious invasion must attack the adjacent
+#    Japanese units in the ensuing Combat Phase, ZOC or not (10.2.1, 10.2.2)
 RULES_VERSION = 5
 H = Hex.parse
 
@@ -62,6 +63,7 @@ class Unit:
     attacked: bool = False
     pinned: bool = False
     motorized: bool = False   # moving by Allied motorized movement this phase (22.0)
+    landed: bool = False      # made an amphibious invasion this GT: attacks adjacent Japanese units (10.2.1, 10.2.2)
 
 
 @dataclass(frozen=True)
