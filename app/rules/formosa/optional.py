@@ -265,7 +265,8 @@ def usmc_candidates(state: State, uid: str) -> list[str]:
 def special_landing(d: Decision, rule: str, hex: str, uid: str | None = None) -> None:
     """25.7, 25.8, rulings F8, F94: from GT 2 in the Japanese Movement Phase the special reinforcement recruited
     at set-up lands (the Marine Brigade on a port or beach hex free of Allied units and ZOC; the raiders on any
-    airfield), once a GT, face up; its die decides."""
+    airfield), once a GT, face up, within the stacking limits (8.1, since rules version 5: ruling F108); its die
+    decides."""
     state: State = d.state
     case = f"Formosa {rule}"
     waiting = [u for u in state.special_ready if state.spec(u).optional == rule]
@@ -290,6 +291,9 @@ def special_landing(d: Decision, rule: str, hex: str, uid: str | None = None) ->
             d.refuse(case, f"{hex} holds Allied units or is in an Allied ZOC")
     elif H(hex) not in state.data.airfields():
         d.refuse(case, f"{hex} is not an airfield")
+    problems = state.would_overstack(hex, "japanese", [unit]) if state.since(5) and not allied else []
+    if problems:  # 8.1: deployed on the map within the stacking limits (ruling F108)
+        d.refuse("Formosa 8.1", f"{hex} would be over-stacked: {problems[0].message} ({problems[0].case})")
     table = _table(state, rule)
     die = d.roll(f"{RULES[rule][4:]} landing in {hex} ({case})")
     result = table["die"][die - 1]

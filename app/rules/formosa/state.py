@@ -39,7 +39,8 @@ OUT = "out"
 #    back to the Replacements Display (8.1, 11.2); naval transfer may go to a fallen Amoy (9.0, 21.0); air supply
 #    is placed on the defending hexes, never with the B-29 (19.4, 13.1); amphibious markers a Decisive Battle
 #    barred are kept for a later GT (18.0 b)); units that made an amphibious invasion must attack the adjacent
-#    Japanese units in the ensuing Combat Phase, ZOC or not (10.2.1, 10.2.2)
+#    Japanese units in the ensuing Combat Phase, ZOC or not (10.2.1, 10.2.2); a special landing keeps the stacking
+#    limits (8.1, 25.7, 25.8)
 RULES_VERSION = 5
 H = Hex.parse
 
