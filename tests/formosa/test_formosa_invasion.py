@@ -133,7 +133,7 @@ def test_9_0_21_0_a_fallen_amoy_is_a_staging_area_naval_transfer_may_go_to_f108(
     state = with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1")
     offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
     assert "transfer us-7-17 to amoy" in offered
-    state = play(state, "allied", "transfer us-7-17 to amoy")  # 9.0: "use the Amoy Display as a Staging Area"
+    state = play(state, "allied", "transfer us-7-17 to amoy")  # 9.0: a fallen Amoy serves as a Staging Area
     assert state.units["us-7-17"].where == "amoy"
     state = play(state, "allied", "transfer us-7-32 to amoy")  # 21.0 item 3: from an open coastal hex, as to staging
     assert state.units["us-7-32"].where == "amoy"

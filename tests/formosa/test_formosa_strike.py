@@ -442,7 +442,7 @@ def test_18_0_markers_a_decisive_battle_kept_from_landing_stay_for_a_later_gt_wi
     state = play(state, "japanese", "sortie", [6, 1])  # Scenario 1, die 6: Decisive Battle
     assert state.step == "invasion" and state.strike.amphibious_barred
     [back] = of(when(state, "allied", "end"), MarkersReturned)
-    assert back.markers == {"drop-zone": 1}  # 18.0 b): "may be used in any subsequent GT" without LP again
+    assert back.markers == {"drop-zone": 1}  # 18.0 b): kept for a later GT, no LP again
     assert play(state, "allied", "end").markers["amphibious"] == 2
     old = play(played_under(state, "4"), "allied", "end")  # ruling F108: returned, to be bought again
     assert old.markers["amphibious"] == 0
