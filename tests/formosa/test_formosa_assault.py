@@ -185,9 +185,11 @@ def test_10_2_2_the_allied_player_chooses_which_stacks_at_sea_combine_in_an_assa
     state = play(state, "allied", f"land {other_sea} with us-7-184 us-27-105")  # next to the first only
     offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "assault"}
     assert f"assault {first} from {other_sea}" in offered
+    preview = GAME.extras["preview"](state, GAME.parse(f"assault {first} from {other_sea}", "allied", state))
+    assert preview["attack"] == 8  # the two regiments named (4 + 4), not the stack next to both hexes (16)
     [fight] = of(when(state, "allied", f"assault {first} from {other_sea}", [2]), CombatResolved)
     assert sorted(fight.attackers) == ["us-27-105", "us-7-184"]  # 10.2.2: may combine; the other stays
-    after = play(state, "allied", f"assault {first} from {other_sea}", [2])  # 10 to 4: die 2 is AR, back they go
+    after = play(state, "allied", f"assault {first} from {other_sea}", [2])  # 8 to 4: die 2 is AR, back they go
     assert after.units["us-7-184"].where == "allied-staging" and after.units["jp-9-7"].where == first
     refused(after, "allied", f"assault {first}", "Formosa 15.0")  # the hex is assaulted once (15.0)
     [second_fight] = of(when(after, "allied", f"assault {second}", [3]), CombatResolved)

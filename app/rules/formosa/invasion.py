@@ -63,7 +63,7 @@ def assault(d: Decision, hex: str, gunfire: int, lp: int = 0, cw_gunfire: int = 
         stranded = sorted(set(seas) - {u.where for u in attackers})
         if stranded or len(set(seas)) != len(seas):
             d.refuse(C, f"no stack at sea in {', '.join(stranded) or 'a sea hex named twice'} can assault {hex}")
-        attackers = [u for u in attackers if u.where in seas]
+        attackers = force(state, hex, seas)
     if not attackers:
         d.refuse(C, f"no assaulting stack at sea can assault {hex}: land units on a marker in an all-sea hex next "
                     "to it first")
@@ -119,6 +119,11 @@ def targets(state: State, sea: str) -> list[str]:
 def assaulting(state: State, hex: str) -> list[Unit]:
     """F24, F108: the stacks at sea that may assault `hex` (those that combine are the Allied player's choice)."""
     return [u for u in waiting(state) if hex in targets(state, u.where)]
+
+
+def force(state: State, hex: str, seas: list[str] | None = None) -> list[Unit]:
+    """The units that assault `hex`: the stacks at sea in `seas`, or every stack that may (10.2.2, F24, F108)."""
+    return [u for u in assaulting(state, hex) if not seas or u.where in seas]
 
 
 def waiting(state: State) -> list[Unit]:
