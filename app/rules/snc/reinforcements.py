@@ -9,7 +9,7 @@ from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import intercept, open_battle
-from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, place_garrisons
+from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, newly_taken, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit
 
@@ -206,7 +206,7 @@ def land(em: Decision, ids: list[str], h: str, support: list[str]) -> None:
     check_landing(state, ids, h, support)
     chinese = [u for u in state.at(h) if u.side == "chinese"]
     if not chinese:
-        taken = [h] if h not in state.jp_control else []
+        taken = newly_taken(state, "japanese", [h])
         em.emit(ev.ReinforcementsPlaced(list(ids), h, "landing"))
         place_garrisons(em, taken)
         return
