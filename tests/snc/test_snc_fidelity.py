@@ -20,3 +20,23 @@ def test_9_1_a_japanese_unit_reoccupying_an_empty_japanese_city_places_a_garriso
     assert s.controller("3512") == "japanese" and not s.at("3512")
     s = then(s, "japanese", "move d3-r6 to 3512")
     assert any(u.static and u.side == "japanese" for u in s.at("3512")) is garrisoned
+
+
+@pytest.mark.parametrize("version", [4, 3])
+def test_6_0_the_10th_army_landing_at_one_hex_is_not_cut_to_the_stacking_limit_in_the_reinforcement_phase(version):
+    army = sorted(u.id for u in position({}).units.values() if u.army)
+    assert len(army) == 14  # 8.4.1: fourteen units, landing at one location
+    s = under(position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(army)), version)
+    s = then(s, "japanese", "land " + " ".join(army) + " at 3417", rolls=[6])
+    s = then(s, "japanese", "advance " + " ".join(D6) + " to 3317")
+    if version == 3:  # the engine checked the limits after the landing combat and took units from the Army
+        assert s.pending[0]["kind"] == "overstack" and s.pending[0]["data"]["hex"] == "3417"
+        return
+    # 6.0: the limits apply at the end of a movement Operations Phase and after combats in a fight one only
+    assert not s.pending and s.battle is None
+    assert sum(s.units[u].hex == "3417" for u in army) == 10
+    s = then(s, "japanese", "end")
+    assert s.phase == "ops2" and not s.pending
+    s = replace(s, plan=("fight", "move"))
+    s = then(s, "japanese", "end")  # the end of a movement phase: now the owner brings 3417 within the limits
+    assert s.pending[0]["kind"] == "overstack" and s.pending[0]["data"]["hex"] == "3417"

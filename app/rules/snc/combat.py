@@ -397,10 +397,12 @@ def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) ->
 
 
 def close_battle(em: Decision) -> None:
-    """SNC 6.0 2): after each combat in a Fight phase, both players bring their hexes within the limits."""
+    """SNC 6.0 2): after each combat in an Operations Phase chosen for combat, both players bring their hexes
+    within the limits; not after a landing, in the Reinforcement Phase (ruling E15; rules version 3 and before
+    checked there too, ruling E13)."""
     target = em.state.battle["hex"]
     em.emit(ev.BattleClosed(target))
-    if em.state.mode() == "fight" or em.state.phase == "reinf":
+    if em.state.mode() == "fight" or (em.state.phase == "reinf" and not em.state.since(4)):
         for side in ("japanese", "chinese"):
             require_stacking(em, side)
 
