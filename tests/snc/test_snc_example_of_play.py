@@ -4,7 +4,10 @@ Fight/Fight (3511, Loudian, the replacements, the 101st at 3610 with the detachm
 position carried from each order to the next. The Chinese dispositions are those the example describes; where it
 leaves them open (which units, besides the ones it names) the choice is ours and said so. Rulings: R3 (the 3511
 odds), R5 (the Wusong cell), R20 (unit values)."""
+import pytest
 from snc_given import ev, fold, of, position, then, when
+
+from app.rules.errors import IllegalOrder
 
 D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
 D11 = ["jp-d11-r12", "jp-d11-r22", "jp-d11-r43", "jp-d11-r44"]
@@ -66,6 +69,9 @@ def test_12_0_the_example_of_play_gt_2_and_gt_3_step_by_step():
 
     # GT 3, Chinese: Move/Move (the units in 3511 cannot withdraw: 7.2); no move is needed for the example
     s = then(s, "chinese", "declare move move")
+    for h in ("3410", "3411"):  # "they can not withdraw due to ZOCs": every hex next to 3511 is in a Japanese ZOC
+        with pytest.raises(IllegalOrder, match="SNC 7.2"):
+            when(s, "chinese", f"move d98 to {h}")
     for _ in range(3):
         s = then(s, "chinese", "end")
     assert (s.side, s.phase) == ("japanese", "declare")
