@@ -3,7 +3,9 @@ created before it, as it was played (docs/rulings/snc-engine.md E15)."""
 from dataclasses import replace
 
 import pytest
-from snc_given import position, then
+from snc_given import position, then, when
+
+from app.rules.errors import IllegalOrder
 
 MOVE = ("move", "move")
 D6 = ["jp-d6-r13", "jp-d6-r23", "jp-d6-r45", "jp-d6-r47"]
@@ -40,3 +42,21 @@ def test_6_0_the_10th_army_landing_at_one_hex_is_not_cut_to_the_stacking_limit_i
     s = replace(s, plan=("fight", "move"))
     s = then(s, "japanese", "end")  # the end of a movement phase: now the owner brings 3417 within the limits
     assert s.pending[0]["kind"] == "overstack" and s.pending[0]["data"]["hex"] == "3417"
+
+
+D16 = ["jp-d16-r9", "jp-d16-r20", "jp-d16-r33", "jp-d16-r38"]
+
+
+@pytest.mark.parametrize("version", [4, 3])
+def test_8_4_2_a_16th_division_regiment_delayed_to_a_later_gt_lands_at_the_divisions_one_location(version):
+    s = under(position({"jp-snlf-1": "3512"}, turn=8, phase="reinf", pool=tuple(D16)), version)
+    s = then(s, "japanese", "land " + " ".join(D16[:2]) + " at 2604")
+    s = then(s, "japanese", "end")
+    s = replace(then(s, "japanese", "end"), turn=9, side="japanese", phase="reinf")  # 8.0: two were delayed
+    if version == 3:  # the one location was only held within one Reinforcement Phase
+        assert {then(s, "japanese", "land " + " ".join(D16[2:]) + " at 2804").units[u].hex for u in D16[2:]} == {"2804"}
+        return
+    with pytest.raises(IllegalOrder, match="SNC 8.4.2: these reinforcements land at one location \\(2604\\)"):
+        when(s, "japanese", "land " + " ".join(D16[2:]) + " at 2804")
+    s = then(s, "japanese", "land " + " ".join(D16[2:]) + " at 2604")
+    assert {s.units[u].hex for u in D16} == {"2604"}

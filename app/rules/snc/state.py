@@ -46,6 +46,7 @@ class Unit:
     done: bool = False     # SNC 9.0: its move is complete for this phase
     attacked: bool = False  # SNC 10.0: attacked this phase
     placed_by: str = ""    # SNC 8.2: listed | rail | elite, this Reinforcement Phase
+    landed_at: str = ""    # SNC 8.4: the landing hex it came ashore at (8.4.1, 8.4.2: one location; ruling E15)
 
     @property
     def static(self) -> bool:
