@@ -52,6 +52,9 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
         parts += ["Your orders now", render_actions(r.actions), ""]
     if r.legal_orders:
         parts += ["You may, for instance", render_legal_orders(r.legal_orders), ""]
+    if r.play_link:
+        parts += ["Play in your browser: point at the map to give your orders (the link gives your orders, as a reply "
+                  "to this email does: do not share it)", f"  {r.play_link}", ""]
     if r.replay_link:
         parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {r.replay_link}",
                   ""]

@@ -69,4 +69,4 @@ class Letters:
             area = textmap.render_area(the_map, view, seat.side, since, filename)
         return TurnReport(**base, since=since, position=textmap.render_view(view), map_area=area, map_file=picture,
                           owed=prompt["owed"]["text"] if prompt["owed"] else None, actions=prompt["actions"],
-                          legal_orders=prompt["legal_orders"])
+                          legal_orders=prompt["legal_orders"], play_link=self.credentials.play_link(game_id, seat.seat))

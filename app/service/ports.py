@@ -54,6 +54,7 @@ class TurnReport:
     actions: list[dict] = field(default_factory=list)  # name, syntax, case, help
     legal_orders: list[dict] = field(default_factory=list)  # order, odds?
     replay_link: str | None = None
+    play_link: str | None = None  # the play page, which gives this seat's orders (Credentials.play_link)
     receipt: str = ""  # the signed receipt of the chain's head at `seq` (app/service/receipts.py), as text
 
 
