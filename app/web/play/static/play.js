@@ -211,6 +211,7 @@
   function compose(orders) {
     const item = orders[0];
     composed = { item: item, variants: orders, words: words(item.order), dropped: new Set() };
+    $("answer").hidden = true;
     renderCompose();
     markMap();
     map.follow(actionHexes(), false);
@@ -452,7 +453,12 @@
     }
   }
 
+  function renderJoin() {
+    $("join").hidden = !(prompt && !prompt.outcome && (prompt.waiting_for_players || []).includes(seat));
+  }
+
   function render() {
+    renderJoin();
     renderStatus();
     renderOwed();
     renderChoices();
@@ -534,6 +540,16 @@
   document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
 
   // -- the buttons and keys --------------------------------------------------------------------------------
+  $("join-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await call("POST", "/join", { seed_text: $("join-text").value });
+    const a = await answer(r);
+    if (r.status === 201) {
+      say("you joined as " + a.side + "; your words in the dice: " + a.seed_text);
+      if (a.receipt) showReceipt(a.receipt);
+      await refresh(true);
+    } else say(refused(a));
+  });
   $("send").addEventListener("click", send);
   $("cancel").addEventListener("click", () => { composed = null; delete body.dataset.composed; render(); });
   $("unselect").addEventListener("click", () => { unselect(); $("orders-title").focus(); });
