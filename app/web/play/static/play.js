@@ -11,7 +11,7 @@
   const canPreview = body.dataset.preview === "1";
   // the subjects (ActionDoc.subjects) that are counters: such orders are reached by pointing at the counter
   const PIECES = new Set(["units", "counters", "brigades"]);
-  const POLL_MS = 3000, HIDDEN_POLL_MS = 15000;       // how often the page asks whether the game moved on
+  const POLL_MS = 2000, HIDDEN_POLL_MS = 15000;       // how often the page asks whether the game moved on
   const HISTORY_LINES = 150;
   const map = HexMap.create($("map"));
   const polite = HexMap.polite();
@@ -264,6 +264,8 @@
     }
     $("send").setAttribute("aria-describedby", "order-text");
     $("preview").hidden = true;
+    $("no-preview").hidden = true;
+    delete body.dataset.previewed;
     if (canPreview && (composed.item.odds || composed.dropped.size)) preview(order);
   }
 
@@ -271,25 +273,46 @@
     const r = await call("POST", "/preview", { order: order });
     const a = await answer(r);
     if (!composed || composedText() !== order) return;      // another order was composed meanwhile
-    if (!r.ok) { showRefusal(refused(a)); return; }
-    const p = a.preview || {};
-    text($("preview-table"), p.table ? p.table + (p.table_case ? " (" + p.table_case + ")" : "") : "");
-    const attack = p.attack && p.attack.total !== undefined ? p.attack.total : "?";
-    const defence = p.defence && p.defence.total !== undefined ? p.defence.total : "?";
-    text($("preview-strengths"), attack + " : " + defence);
-    text($("preview-odds"), p.raw_odds || p.odds || "");
-    text($("preview-shifts"), (p.shifts && p.shifts.length) ? p.shifts.map((s) =>
-      (s.notation || s.amount) + " (" + s.case + (s.reason ? ": " + s.reason : "") + ")").join(", ") : "none");
-    text($("preview-column"), p.column_label || p.column || "");
-    const dice = $("preview-dice");
-    dice.replaceChildren();
-    for (const d of p.results || []) {
-      const code = d.result && typeof d.result === "object" ? d.result.code : d.result;
-      dice.appendChild(make("li", d.die + ": " + code));
-    }
-    text($("preview-text"), p.text || "");
-    $("preview").hidden = false;
     body.dataset.previewed = order;
+    if (!r.ok) {                      // no preview (fog: concealed defenders), or the order as changed is refused
+      text($("no-preview"), (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
+      $("no-preview").hidden = false;
+      return;
+    }
+    const parts = previewParts(a.preview || {});
+    text($("preview-table"), parts.table);
+    for (const [name, value] of [["strengths", parts.strengths], ["odds", parts.odds], ["column", parts.column],
+      ["shifts", parts.shifts.length ? parts.shifts.join(", ") : (parts.strengths ? "none" : "")]]) {
+      text($("preview-" + name), value);
+      $("preview-" + name).parentElement.hidden = !value;
+    }
+    $("preview-dice").replaceChildren(...parts.dice.map(([die, result]) => make("li", die + ": " + result)));
+    text($("preview-text"), parts.text);
+    $("preview-whole").open = !parts.dice.length;   // the rules' own words, when there is nothing else to show
+    $("preview").hidden = false;
+  }
+
+  // what a rule set's preview (POST .../preview) says, in one shape: each game writes its own (app/rules/*/view.py
+  // `preview`), every one with its whole `text`
+  function previewParts(p) {
+    const total = (x) => (x !== null && typeof x === "object" ? x.total : x);
+    const attack = total(p.attack), defence = total(p.defence);
+    const shift = (s) => typeof s === "string" ? s : (s.notation || ((s.amount > 0 ? "+" : "") + s.amount)) +
+      " (" + [s.case, s.reason].filter(Boolean).join(": ") + ")";
+    let dice = [];
+    if (Array.isArray(p.results)) {
+      dice = p.results.map((d) => [d.die, d.result !== null && typeof d.result === "object" ? d.result.code : d.result]);
+    } else if (p.by_roll) {
+      dice = Object.entries(p.by_roll).map(([die, r]) => [die, r !== null && typeof r === "object"
+        ? [r.result, r.column ? "column " + r.column : ""].filter(Boolean).join(", ") : r]);
+    }
+    return {
+      table: p.table ? p.table + (p.table_case ? " (" + p.table_case + ")" : "") : (p.case || ""),
+      strengths: attack !== undefined && defence !== undefined ? attack + " : " + defence : "",
+      odds: p.raw_odds || (p.percent !== undefined ? p.percent + "%" : "") || p.odds || "",
+      shifts: (p.shifts || []).map(shift), column: String(p.column_label || p.column || ""), dice: dice,
+      text: p.text || "",
+    };
   }
 
   function showRefusal(words) {

@@ -218,6 +218,7 @@ window.HexMap = (function () {
           const b = hex.getBBox();
           const t = document.createElementNS(SVG_NS, "text");
           t.setAttribute("class", cls + "-label");
+          t.setAttribute("data-hex", String(h));
           t.setAttribute("x", (b.x + b.width / 2).toFixed(1));
           t.setAttribute("y", (b.y + b.height - 3).toFixed(1));
           t.setAttribute("text-anchor", "middle");
@@ -260,18 +261,27 @@ window.HexMap = (function () {
       drag = null;
       if (!was) return;
       if (box.classList.contains("dragging")) { box.classList.remove("dragging"); return; }
-      const on = was.target && was.target.closest ? was.target.closest("[data-hex]") : null;
-      if (on && clicked) {
-        const counter = was.target.closest(".counter");
-        clicked({ hex: on.getAttribute("data-hex"), unit: counter ? counter.getAttribute("data-unit") : null,
-          target: was.target });
-      }
+      const at = clicked && pointedAt(was.x0, was.y0);
+      if (at) clicked(at);
     });
+
+    // the hex (and the counter) under a screen point: the topmost of what is drawn there that belongs to a hex, so
+    // a place's name or a road over a hex still gives the hex
+    function pointedAt(x, y) {
+      for (const el of document.elementsFromPoint(x, y)) {
+        if (!box.contains(el)) continue;
+        const on = el.closest("[data-hex]");
+        if (!on) continue;
+        const counter = el.closest(".counter");
+        return { hex: on.getAttribute("data-hex"), unit: counter ? counter.getAttribute("data-unit") : null };
+      }
+      return null;
+    }
     box.addEventListener("pointercancel", () => { drag = null; box.classList.remove("dragging"); });
     window.addEventListener("resize", apply);
 
     return {
-      draw, follow, ring, key, apply, svg, hexOutline,
+      draw, follow, ring, key, apply, svg, hexOutline, pointedAt,
       view: (name) => VIEW[name](),
       onAction: (fn) => { action = fn; },
       onClick: (fn) => { clicked = fn; },
