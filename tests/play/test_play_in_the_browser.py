@@ -150,3 +150,63 @@ def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
     for seat in seats.values():
         clean(seat)
     keep_shot(seats["allied"].page, "play-formosa-phone.png" if viewport is PHONE else "play-formosa.png")
+
+
+def tab_to(page, selector: str, limit: int = 300) -> None:
+    """Press Tab until the focus is on an element matching `selector` (and shows that it is)."""
+    for _ in range(limit):
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_the_keyboard_alone_plays_orders_of_every_kind(server, browser):
+    """No pointer at all: Tab to a choice, Enter; the order is written out and the focus is on "send", Enter. A
+    declaration, a move (a counter, then its destination), the end of two phases, an attack with its preview; the
+    map zooms, pans and fits by its keys, and Escape takes a composed order back before it goes."""
+    game = Game(server, "snc", {"chinese": "c@x.example", "japanese": "j@x.example"})
+    seat = open_seat(browser, server.url, game.id, "chinese", game.seats.play_key(game.id, "chinese"), DESKTOP)
+    page = seat.page
+
+    def enter_and_send(kind: str) -> str:
+        page.keyboard.press("Enter")
+        page.wait_for_selector("body[data-composed]")
+        assert page.evaluate("document.activeElement.id") == "send"  # the order is written out: send it, or not
+        order = page.locator("body").get_attribute("data-composed")
+        if kind == "attack":
+            page.wait_for_selector(f"body[data-previewed='{order}'] #preview-dice li")
+        old = page.locator("body").get_attribute("data-seq")
+        page.keyboard.press("Enter")
+        page.wait_for_function("(old) => document.body.dataset.seq !== old && !document.body.dataset.busy", arg=old)
+        assert game.last_order("chinese") == f"chinese orders: {order}", kind
+        return order
+
+    tab_to(page, "button[data-order='declare move fight']")
+    enter_and_send("declaration")
+    tab_to(page, "#choices button.piece")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-selected]")
+    tab_to(page, "#selection button.order")
+    assert enter_and_send("move").startswith("move ")
+    zoom = float(page.locator("body").get_attribute("data-zoom"))
+    page.keyboard.press("+")
+    page.wait_for_function("(z) => Number(document.body.dataset.zoom) > z", arg=zoom)
+    box = page.locator("#map svg").get_attribute("viewBox")
+    page.keyboard.press("d")
+    page.wait_for_function("(b) => document.querySelector('#map svg').getAttribute('viewBox') !== b", arg=box)
+    page.keyboard.press("0")
+    page.wait_for_function("(z) => Number(document.body.dataset.zoom) < z", arg=zoom)
+    tab_to(page, "#choices button.order.end")
+    enter_and_send("end")
+    tab_to(page, "#choices button.order.end")  # SNC 8.2: no Chinese reinforcement is due on GT 1
+    enter_and_send("end")
+    tab_to(page, "#choices button.target")  # the Second Operations Phase, for combat: an attack
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-composed]")
+    page.keyboard.press("Escape")  # taken back before it went: nothing is sent
+    page.wait_for_selector("body:not([data-composed])")
+    tab_to(page, "#selection button.order")
+    assert enter_and_send("attack").startswith("attack ")
+    clean(seat)

@@ -331,6 +331,7 @@
       if (r.status === 201) {
         showAnswer(order, a);
         unselect();
+        $("answer-title").focus({ preventScroll: true });   // read out, and the next Tab goes on from here
         await refresh(true);
       } else if (r.status === 409) {
         showRefusal("The game moved on before your order arrived; nothing was done. Look again: " + a.message);
