@@ -188,7 +188,11 @@ def compose_by_clicks(seat: Seat, budget: Budget) -> str:
     return "end"
 
 
-def keep_shot(page: Page, name: str, full: bool = False) -> None:
-    """`KEEP_SHOTS=DIR`: keep a screenshot of the page in DIR (docs/images holds those the guide shows)."""
+def keep_shot(page: Page, name: str) -> None:
+    """`KEEP_SHOTS=DIR`: keep a screenshot of the page in DIR (docs/images holds those the guide shows): from its
+    top, the map and the order composed under it."""
     if os.environ.get("KEEP_SHOTS"):
-        page.screenshot(path=os.path.join(os.environ["KEEP_SHOTS"], name), full_page=full)
+        size = page.viewport_size
+        bottom = page.evaluate("document.getElementById('compose').getBoundingClientRect().bottom + scrollY")
+        page.screenshot(path=os.path.join(os.environ["KEEP_SHOTS"], name), full_page=True,
+                        clip={"x": 0, "y": 0, "width": size["width"], "height": max(size["height"], bottom + 10)})

@@ -77,10 +77,12 @@ class Game:
         return [e["text"] for e in events if e["type"] == "core.OrderGiven"][-1]
 
 
-def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, limit: int = 250) -> list[tuple[str, str]]:
+def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: dict | None = None,
+                   limit: int = 250) -> list[tuple[str, str]]:
     """Until `turn_done(view)`: the side the game waits for clicks its next order on its own page; each order is
-    then the last in the history that side reads. Returns (side, how the order was reached) for each."""
-    played, seen_by = [], {}
+    then the last in the history that side reads. Returns (side, how the order was reached) for each. `shots`:
+    how an order was reached -> the screenshot to keep (KEEP_SHOTS) of the first such order, before it is sent."""
+    played, seen_by, shots = [], {}, dict(shots or {})
     for _ in range(limit):
         first = game.sides[0]
         state = game.get(first, "/state")
@@ -94,6 +96,8 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, limit: in
             view = game.get(side, "/state")["view"]
             assert seat.page.evaluate(DRAWN) == sorted(u["id"] for u in view["units"] if u.get("hex"))
         how = compose_by_clicks(seat, budget)
+        if how in shots:
+            keep_shot(seat.page, shots.pop(how))
         order = send(seat)
         assert game.last_order(side) == f"{side} orders: {order}", how
         seen_by[side] = game.get(side, "/state")["seq"]
@@ -107,7 +111,9 @@ def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser, viewpor
     seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), viewport)
              for side in game.sides}
     phone = viewport is PHONE
-    played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=2))
+    shots = ({"target on the map": "play-snc-phone.png"} if phone else
+             {"target on the map": "play-snc-attack.png", "counter and hex on the map": "play-snc-move.png"})
+    played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=2), shots)
 
     hows = {how for _, how in played}
     assert {side for side, _ in played} == {"chinese", "japanese"}
@@ -121,7 +127,6 @@ def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser, viewpor
         if phone:  # nothing wider than the screen: no sideways scrolling
             assert seat.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         clean(seat)
-    keep_shot(seats["chinese"].page, "play-snc-phone.png" if phone else "play-snc-gt2.png")
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -141,7 +146,9 @@ def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
         game.order(side, pick)
     seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), viewport)
              for side in game.sides}
-    played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=1))
+    phone = viewport is PHONE
+    shots = {"target on the map": "play-formosa-phone.png" if phone else "play-formosa-landing.png"}
+    played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=1), shots)
 
     landed = [e["text"] for e in game.get("allied", "/history?limit=1000")["events"]
               if e["text"].startswith("allied orders: land ")]
@@ -149,7 +156,6 @@ def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
     assert ("allied", "target on the map") in played
     for seat in seats.values():
         clean(seat)
-    keep_shot(seats["allied"].page, "play-formosa-phone.png" if viewport is PHONE else "play-formosa.png")
 
 
 def tab_to(page, selector: str, limit: int = 300) -> None:

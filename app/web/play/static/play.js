@@ -530,7 +530,9 @@
     const moved = seq !== null && state.seq !== seq;
     seq = state.seq;
     view = state.view;
-    const [actions, picture] = await Promise.all([call("GET", "/actions"), call("GET", "/map.svg")]);
+    // all at once: the orders, the picture, the history and the receipt of this head
+    const asked = [call("GET", "/actions"), call("GET", "/map.svg"), loadHistory(), loadReceipt()];
+    const [actions, picture] = await Promise.all(asked.slice(0, 2));
     if (actions.ok) prompt = await actions.json();
     if (picture.ok) drawMap(await picture.text());
     else if (picture.status === 404) HexMap.message($("map"), "these rules draw no map");
@@ -541,7 +543,7 @@
       if (!pointed.length) { selection = null; composed = null; }
     }
     if (composed && !mine()) composed = null;
-    await Promise.all([loadHistory(), loadReceipt()]);
+    await Promise.all(asked);
     render();
     if (moved) say("the game moved on: event " + seq);
     body.dataset.seq = String(seq);
