@@ -10,8 +10,10 @@ Chromium (Playwright) is signed in by the Chinese seat's play link. Each round:
 - the play page's load: navigation to the first interactive map (`body[data-interactive]`: the map drawn, the
   orders listed, the counters that may act marked);
 - an order by clicks: a counter clicked on the map, a hex marked for it clicked (not timed), then "send" clicked to
-  the new position drawn and the orders listed again (`body[data-seq]` moves on), beside the same order given by
-  `POST /games/G/orders` on a kept-alive connection (the API alone); each taken back by `POST .../undo` after.
+  the order's answer shown (`body[data-accepted]`), and on to the new position drawn and the orders listed again
+  (`body[data-seq]` moves on: the state, the legal orders, the map picture, the history and the receipt asked
+  again), beside the same order given by `POST /games/G/orders` on a kept-alive connection (the API alone); each
+  taken back by `POST .../undo` after.
 
     python bench/play_page.py [--rounds 5] [--turn 3]
 
@@ -126,7 +128,9 @@ def main() -> None:
         return json.loads(data)
 
     rows = {"load": Row("play page: load to the first interactive map", "the replay viewer's page load, first map"),
-            "order": Row("play page: an order, 'send' clicked to the new position",
+            "accepted": Row("play page: an order, 'send' clicked to its answer shown",
+                            "the same order by POST .../orders"),
+            "order": Row("  and to the new position drawn, the orders listed again",
                          "the same order by POST .../orders")}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
@@ -151,6 +155,8 @@ def main() -> None:
             old = page.locator("body").get_attribute("data-seq")
             start = time.perf_counter()
             page.click("#send")
+            page.wait_for_function("(order) => document.body.dataset.accepted === order", arg=order)
+            accepted_ms = ms_since(start)
             page.wait_for_function("(old) => document.body.dataset.seq !== old && !document.body.dataset.busy",
                                    arg=old)
             sent_ms = ms_since(start)
@@ -162,6 +168,8 @@ def main() -> None:
             if n:
                 rows["load"].ours.append(play_ms)
                 rows["load"].theirs.append(replay_ms)
+                rows["accepted"].ours.append(accepted_ms)
+                rows["accepted"].theirs.append(api_ms)
                 rows["order"].ours.append(sent_ms)
                 rows["order"].theirs.append(api_ms)
             print(f"round {n} of {args.rounds}{' (warm-up)' if not n else ''}: {order}", flush=True)
