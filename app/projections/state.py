@@ -151,7 +151,7 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
     elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.OrderGiven
-                            | core.DeadlinePassed):
+                            | core.DeadlinePassed | core.MessageSent):
         # a core type this fold does not know is still the game's (as before: only these leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game
