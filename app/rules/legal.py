@@ -25,6 +25,7 @@ from typing import Any
 from app.rules.base import Candidate, Command, Rules, has_preview, optional
 from app.rules.engine.decision import ProbeDice, ReachedRoll
 from app.rules.errors import OrderError
+from app.rules.kernel.hexgrid import Hex
 
 
 def refusal(rules: Rules, state: Any, command: Command) -> OrderError | None:
@@ -163,7 +164,16 @@ def naming(rules: Rules, state: Any, side: str, word: str) -> list[dict]:
 
 
 _SPLIT = re.compile(r"[\s,]+")
-_HEX = re.compile(r"^(?:[0-9]{4}|[0-9]{6})$")  # a hex as orders write it (app/rules/engine/syntax.py)
+
+
+def _is_hex(word: str) -> bool:
+    """A hex as orders write it: a map label, after its sheet's letters where the game has several (Hex.parse:
+    "3512", "w4324")."""
+    try:
+        Hex.parse(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _words(text: str) -> list[str]:
@@ -174,19 +184,19 @@ def aimed_at(text: str, subject: tuple) -> list[str]:
     """The hexes an order is aimed at, where a map marks it: its subject when that is hexes (an attack, a landing,
     a strike), else the end of the hexes after its `to` or `at` (a move's destination, not its `via`), else the
     last hex it names (a path's end, a placement); none for an order that names no hex."""
-    if subject and all(_HEX.match(str(s)) for s in subject):
+    if subject and all(_is_hex(str(s)) for s in subject):
         return [str(s) for s in subject]
     words = _words(text)
     for i, w in enumerate(words):
         if w in ("to", "at"):
             run = []
             for nxt in words[i + 1:]:
-                if not _HEX.match(nxt):
+                if not _is_hex(nxt):
                     break
                 run.append(nxt)
             if run:
                 return run[-1:]
-    named = [w for w in words if _HEX.match(w)]
+    named = [w for w in words if _is_hex(w)]
     return named[-1:]
 
 

@@ -74,6 +74,25 @@ def open_seat(browser: Browser, url: str, game_id: str, side: str, key: str, vie
     return seat
 
 
+def take_seat(seat: Seat) -> None:
+    """Take the seat from the page (the invitation's `join`): no words of the player's, the server makes them."""
+    page = seat.page
+    page.wait_for_selector("#join:not([hidden])")
+    old = page.locator("body").get_attribute("data-seq")
+    page.click("#join button[type=submit]")
+    page.wait_for_function("(old) => document.body.dataset.seq !== old", arg=old)
+    assert page.locator("#join").is_hidden()
+
+
+WIDER = """(width) => [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > width)
+  .map((el) => el.tagName + (el.id ? "#" + el.id : "") + " " + (typeof el.className === "string" ? el.className : ""))"""
+
+
+def fits(page: Page, width: int) -> None:
+    """Nothing wider than the screen: no sideways scrolling (the elements that stick out, if any)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, page.evaluate(WIDER, width)[:10]
+
+
 def clean(seat: Seat) -> None:
     """No script error, no console error, no Content-Security-Policy violation, no reload."""
     assert seat.errors == [], seat.errors

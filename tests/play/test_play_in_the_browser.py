@@ -10,8 +10,14 @@ by the keyboard alone. No script error, no console error, no Content-Security-Po
 server, no reload."""
 from __future__ import annotations
 
+import random
+from unittest import mock
+
 import pytest
 from playwright.sync_api import sync_playwright
+
+from app.events import dice, receipts
+from app.service import evidence, games
 
 from tests.play.clicking import (
     CHROMIUM,
@@ -21,9 +27,11 @@ from tests.play.clicking import (
     Budget,
     clean,
     compose_by_clicks,
+    fits,
     keep_shot,
     open_seat,
     send,
+    take_seat,
 )
 from tests.replay.test_browser import serving
 
@@ -39,6 +47,15 @@ def server(store):
 
 
 @pytest.fixture
+def fixed_dice():
+    """The same dice every run: the server's seed, the words of a player who gives none, the game's id."""
+    with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
+            mock.patch.object(dice, "new_player_text", lambda: "words the server made"), \
+            mock.patch.object(games, "new_game_id", lambda _: "g-0000beef"):
+        yield
+
+
+@pytest.fixture
 def browser():
     with sync_playwright() as pw:
         launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
@@ -49,13 +66,13 @@ def browser():
 class Game:
     """A game on the served app, its seats' tokens, and the API as each seat (the referee of the test)."""
 
-    def __init__(self, server, rules: str, players: dict[str, str], scenario: str | None = None):
+    def __init__(self, server, rules: str, players: dict[str, str], scenario: str | None = None, join: bool = True):
         self.client = server.app.test_client()
         r = self.client.post("/games", json={"rules": rules, "scenario": scenario, "players": players})
         assert r.status_code == 201, r.json
         self.id, self.tokens = r.json["game_id"], r.json["tokens"]
         self.sides = list(players)
-        for side in self.sides:
+        for side in self.sides if join else ():
             r = self.client.post(f"/games/{self.id}/join", json={"seed_text": side}, headers=self.auth(side))
             assert r.status_code == 201, r.json
         self.seats = server.app.extensions["hexledger_service"]().seats
@@ -73,22 +90,24 @@ class Game:
         assert r.status_code == 201, r.json
 
     def last_order(self, side: str) -> str:
+        """The last order `side` gave (an automated opponent may have answered it since)."""
         events = self.get(side, "/history?limit=1000")["events"]
-        return [e["text"] for e in events if e["type"] == "core.OrderGiven"][-1]
+        return [e["text"] for e in events if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} ")][-1]
 
 
 def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: dict | None = None,
-                   limit: int = 250) -> list[tuple[str, str]]:
-    """Until `turn_done(view)`: the side the game waits for clicks its next order on its own page; each order is
-    then the last in the history that side reads. Returns (side, how the order was reached) for each. `shots`:
-    how an order was reached -> the screenshot to keep (KEEP_SHOTS) of the first such order, before it is sent."""
+                   limit: int = 250, orders: int | None = None) -> list[tuple[str, str]]:
+    """Until `turn_done(view)`, the game's end or `orders` orders: the side the game waits for clicks its next order
+    on its own page; each order is then the last in the history that side reads. Returns (side, how the order was
+    reached) for each. `shots`: how an order was reached -> the screenshot to keep (KEEP_SHOTS) of the first order
+    reached so, before it is sent."""
     played, seen_by, shots = [], {}, dict(shots or {})
     for _ in range(limit):
         first = game.sides[0]
-        state = game.get(first, "/state")
-        if turn_done(state["view"]):
+        state, prompt = game.get(first, "/state"), game.get(first, "/actions")
+        if prompt["outcome"] or turn_done(state["view"]) or len(played) == orders:
             return played
-        side = game.get(first, "/actions")["to_act"]
+        side = prompt["to_act"]
         seat = seats[side]
         # the page caught up by itself (no reload): the head, and its turn
         seat.page.wait_for_selector(f"body[data-seq='{state['seq']}'][data-your-turn='1']")
@@ -96,8 +115,10 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
             view = game.get(side, "/state")["view"]
             assert seat.page.evaluate(DRAWN) == sorted(u["id"] for u in view["units"] if u.get("hex"))
         how = compose_by_clicks(seat, budget)
-        if how in shots:
-            keep_shot(seat.page, shots.pop(how))
+        if how in shots:  # one screenshot of each name: the first order reached so
+            name = shots[how]
+            keep_shot(seat.page, name)
+            shots = {h: n for h, n in shots.items() if n != name}
         order = send(seat)
         assert game.last_order(side) == f"{side} orders: {order}", how
         seen_by[side] = game.get(side, "/state")["seq"]
@@ -125,7 +146,7 @@ def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser, viewpor
         assert orders == [f"{side} orders: {o}" for o in seat.orders]  # every order it gave came from its page
         assert seat.page.locator("#receipt-text").text_content()  # the receipt of the chain's head, shown
         if phone:  # nothing wider than the screen: no sideways scrolling
-            assert seat.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            fits(seat.page, PHONE["width"])
         clean(seat)
 
 
@@ -216,3 +237,164 @@ def test_the_keyboard_alone_plays_orders_of_every_kind(server, browser):
     tab_to(page, "#selection button.order")
     assert enter_and_send("attack").startswith("attack ")
     clean(seat)
+
+
+GAMES = {"snc": {"chinese": "c@x.example", "japanese": "j@x.example"},
+         "ichigo": {"japanese": "j@x.example", "allied": "a@x.example"},
+         "formosa": {"allied": "a@x.example", "japanese": "j@x.example"},
+         "olympic": {"american": "a@x.example"},  # solitaire: the server plays the Japanese (Olympic 14.0)
+         "daisenso": {"axis": "x@x.example", "allied": "a@x.example"}}
+SHOWN = ("target on the map", "counter and hex on the map", "reinforcement onto the map", "decision on the map")
+
+
+@pytest.mark.parametrize("rules", list(GAMES))
+def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, rules):
+    """Each of the five games from the invitation: every seat opens its play link, takes its seat on the page, and
+    the first orders its rules ask (set-up, placement, Formosa's purchases and deployment, Ichi-Go's airpower and
+    declarations, Olympic's placement in the invasion zones with the programmed Japanese answering, Dai Senso's
+    attacks and their results) are given by clicks only, each the one the history then shows."""
+    game = Game(server, rules, GAMES[rules], scenario="1" if rules == "formosa" else None, join=False)
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), DESKTOP)
+             for side in game.sides}
+    for seat in seats.values():
+        take_seat(seat)
+    played = play_by_clicks(game, seats, lambda view: False, Budget(per_step=3),
+                            {how: f"play-{rules}.png" for how in SHOWN}, orders=24)
+    assert len(played) >= 10 or game.get(game.sides[0], "/actions")["outcome"], played
+    assert {how for _, how in played} - {"end"}, played  # not only ends: the game's own orders, by clicks
+    for side, seat in seats.items():
+        mine = [e["text"] for e in game.get(side, "/history?limit=1000")["events"]
+                if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} orders: ")]
+        assert mine == [f"{side} orders: {o}" for o in seat.orders]
+        clean(seat)
+
+
+def test_a_whole_dai_senso_game_from_its_invitation_to_game_over_by_clicks_at_a_phone_width(server, browser,
+                                                                                              fixed_dice):
+    """Issue 28, "done when": a game played in the browser alone at a phone's width, from the invitation (each seat
+    takes its seat on the page) to its end (Dai Senso's Across the Strait: the Marines' assault on Taihoku and its
+    results, D16), by clicks only; then both pages say it is over, who won and why, and offer no order; the
+    receipt on each page is the server's signature of the last event."""
+    game = Game(server, "daisenso", GAMES["daisenso"], join=False)
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), PHONE)
+             for side in game.sides}
+    for seat in seats.values():
+        take_seat(seat)
+    played = play_by_clicks(game, seats, lambda view: False, Budget(per_step=2),
+                            {"target on the map": "play-daisenso-phone.png"})
+    outcome = game.get("axis", "/actions")["outcome"]
+    assert outcome and len(played) >= 3, played
+    head = game.get("axis", "/state")["seq"]
+    for side, seat in seats.items():
+        page = seat.page
+        page.wait_for_selector(f"body[data-seq='{head}']")  # the last move reached this page by itself
+        assert page.locator("#status .turn").inner_text().startswith(f"Game over: {outcome['winner']}")
+        assert outcome["reason"] in page.locator("#status .turn").inner_text()
+        assert page.locator("#orders-none").inner_text() == "The game is over."
+        assert page.locator("#choices button").count() == 0 and page.locator("#undo").is_hidden()
+        assert page.locator("body").get_attribute("data-receipt") == str(head)
+        fits(page, PHONE["width"])
+        clean(seat)
+    assert game.get("axis", "/verify")["ok"]
+
+
+def test_table_talk_and_the_receipt_on_the_page(server, browser, tmp_path):
+    """Table talk from the page (docs/play-by-email.md, "Table talk"): a line to everyone reaches the other side's
+    page without a reload, a note to the arbiter does not; and the receipt the page shows is the server's signature
+    of the chain's head, which `verify --receipts` reads from a file it is saved in."""
+    game = Game(server, "snc", GAMES["snc"])
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), PHONE)
+             for side in game.sides}
+    chinese, japanese = seats["chinese"].page, seats["japanese"].page
+
+    def say(page, words: str, to: str) -> None:
+        old = page.locator("body").get_attribute("data-seq")
+        page.fill("#talk-text", words)
+        page.select_option("#talk-to", to)
+        page.click("#talk-form button[type=submit]")
+        page.wait_for_function("(old) => document.body.dataset.said && document.body.dataset.seq !== old", arg=old)
+        assert page.locator("#talk-text").input_value() == "" and page.locator("#talk-refusal").is_hidden()
+
+    say(chinese, "Good luck, <b>and</b> may the dice be kind!", "all")
+    say(chinese, "arbiter, my cat walked over the keyboard", "arbiter")
+    head = game.get("chinese", "/state")["seq"]
+    japanese.wait_for_selector(f"body[data-seq='{head}']")  # no reload: the page asked again by itself
+    heard = japanese.locator("#talk-lines li").all_inner_texts()
+    assert heard == ['chinese to all: "Good luck, <b>and</b> may the dice be kind!"'], heard  # as text, not markup
+    assert "cat" not in japanese.locator("body").inner_text()  # the note to the arbiter stays out of sight
+    assert len(chinese.locator("#talk-lines li").all_inner_texts()) == 2
+    assert game.get("japanese", "/state")["seq"] == head and game.get("chinese", "/actions")["your_turn"]
+
+    for side, page in (("chinese", chinese), ("japanese", japanese)):
+        page.click("#receipt summary")
+        shown = page.locator("#receipt-text").inner_text()
+        found, problems = receipts.found_in(shown)
+        chain = game.get(side, f"/chain?from={head}")
+        assert problems == [] and len(found) == 1 and found[0].valid()
+        assert (found[0].game, found[0].seq, found[0].hash) == (game.id, head, chain["entries"][-1]["hash"])
+        keys = server.app.test_client().get("/.well-known/hexledger-receipts").json
+        assert found[0].key in str(keys)  # signed by this server's published key
+        saved = tmp_path / f"{side}-receipt.txt"
+        saved.write_text(shown)
+        assert evidence.gather(saved).receipts == found  # what verify --receipts reads from it
+    for seat in seats.values():
+        clean(seat)
+
+
+def test_a_refused_order_shows_its_rules_case_and_changes_nothing(server, browser, fixed_dice):
+    """A decision naming several units (SNC 10.5.2 losses, 11.2 interdiction), one left out on the page: the server
+    refuses it with its rules case, the page shows the case, and nothing was written; the whole order then goes."""
+    game = Game(server, "snc", GAMES["snc"])
+    rng = random.Random(7)
+    for _ in range(600):  # orders of the lists, decisions and attacks first, to such a decision
+        prompt = game.get("chinese", "/actions")
+        assert prompt["outcome"] is None, "the game ended before such a decision came"
+        side = prompt["to_act"]
+        orders = game.get(side, "/actions")["legal_orders"]
+        if game.get(side, "/actions")["owed"]:
+            several = [o for o in orders if len(o.get("subject", ())) >= 2 and refused_without_one(game, side, o)]
+            if several:
+                whole, case = several[0]["order"], refused_without_one(game, side, several[0])
+                break
+        texts = [o["order"] for o in orders]
+        busy = [t for t in texts if t.split()[0] in ("attack", "lose", "retreat", "advance", "remove", "land")]
+        game.order(side, "end" if "end" in texts and rng.random() < 0.3 else rng.choice(busy or texts))
+    else:
+        raise AssertionError("no decision naming several units came")
+    seat = open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), PHONE)
+    page = seat.page
+    before = game.get(side, "/state")["seq"]
+    page.click(f"#choices button.order[data-order='{whole}']")
+    page.wait_for_selector(f"body[data-composed='{whole}']")
+    page.locator("#order-units button.unit-toggle").last.click()  # leave one unit out
+    order = page.locator("body").get_attribute("data-composed")
+    assert order != whole
+    page.click("#send")
+    page.wait_for_selector("#refusal:not([hidden])")
+    assert page.locator("#refusal").inner_text().startswith(f"Refused ({case}): ")
+    assert game.get(side, "/state")["seq"] == before  # nothing written, nothing rolled
+    page.locator("#order-units button.unit-toggle").last.click()  # brought back: the whole order
+    page.wait_for_selector(f"body[data-composed='{whole}']")
+    assert send(seat) == whole and game.last_order(side) == f"{side} orders: {whole}"
+    # Chromium logs each 4xx answer (the refused order and its preview) as a console error: those, and nothing else
+    assert set(seat.errors) == {"console: Failed to load resource: the server responded with a status of 422 "
+                                "(UNPROCESSABLE ENTITY)"}, seat.errors
+    seat.errors.clear()
+    clean(seat)
+
+
+def refused_without_one(game: Game, side: str, order: dict) -> str | None:
+    """The rules case the server refuses `order` with when its last unit is left out (as the page's toggle leaves
+    it out), asked by previews (nothing written): refused so, where the whole order is not (an order the rules
+    draw no preview of is answered 422 either way); None if it is not."""
+    words = order["order"].split()
+    last = max(i for i, w in enumerate(words) if w in order["subject"])
+
+    def asked(text: str) -> tuple[int, dict]:
+        r = game.client.post(f"/games/{game.id}/preview", json={"order": text}, headers=game.auth(side))
+        return r.status_code, r.json
+
+    dropped, whole = asked(" ".join(words[:last] + words[last + 1:])), asked(order["order"])
+    if dropped[0] != 422 or dropped[1]["message"] == whole[1].get("message"):
+        return None
+    return dropped[1]["case"]

@@ -11,6 +11,7 @@
   const canPreview = body.dataset.preview === "1";
   // the subjects (ActionDoc.subjects) that are counters: such orders are reached by pointing at the counter
   const PIECES = new Set(["units", "counters", "brigades"]);
+  const ENDS = new Set(["end", "next"]);              // the orders that end a step (Dai Senso 4.1 writes `next`)
   const POLL_MS = 2000, HIDDEN_POLL_MS = 15000;       // how often the page asks whether the game moved on
   const HISTORY_LINES = 150;
   const map = HexMap.create($("map"));
@@ -46,7 +47,6 @@
     text(p, words);
   }
 
-  const HEX = /^(?:[0-9]{4}|[0-9]{6})$/;
   const words = (order) => order.split(/[\s,]+/).filter((w) => w);
 
   // -- the API, as this seat (the play cookie; app/web/play.py) --------------------------------------------------
@@ -355,9 +355,13 @@
     body.dataset.accepted = order;
   }
 
+  // a receipt as the emails print it (app/events/receipts.py `Receipt.text`): a block `cli.py verify --receipts`
+  // finds again in any file it is pasted into
   function showReceipt(receipt) {
     text($("receipt-seq"), "(event " + receipt.seq + ")");
-    text($("receipt-text"), JSON.stringify(receipt, null, 1));
+    text($("receipt-text"), ["-----BEGIN HEXLEDGER RECEIPT-----", "game: " + receipt.game, "seq: " + receipt.seq,
+      "hash: " + receipt.hash, "key: " + receipt.key, "sig: " + receipt.sig, "-----END HEXLEDGER RECEIPT-----"]
+      .join("\n"));
     body.dataset.receipt = receipt.seq;
   }
 
@@ -394,7 +398,7 @@
 
   function orderButton(o) {
     return button(o.order + (o.odds ? "  (" + o.odds + ")" : ""), o.case, () => compose([o]),
-      { "data-order": o.order, class: o.action === "end" ? "order end" : "order" });
+      { "data-order": o.order, class: ENDS.has(o.action) ? "order end" : "order" });
   }
 
   function renderChoices() {
@@ -506,6 +510,19 @@
       return li;
     }));
     ol.scrollTop = ol.scrollHeight;
+    renderTalk(a.events.filter((e) => e.type === "core.MessageSent"));
+  }
+
+  // table talk (docs/play-by-email.md, "Table talk"): the history's messages this seat may read, and its own
+  function renderTalk(said) {
+    $("talk-none").hidden = said.length > 0;
+    const ol = $("talk-lines");
+    ol.replaceChildren(...said.map((e) => {
+      const li = make("li", e.text, { value: String(e.seq) });
+      if (e.text.startsWith(seat + " ")) li.classList.add("mine");
+      return li;
+    }));
+    ol.scrollTop = ol.scrollHeight;
   }
 
   async function loadReceipt() {
@@ -575,6 +592,18 @@
       if (a.receipt) showReceipt(a.receipt);
       await refresh(true);
     } else say(refused(a));
+  });
+  $("talk-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await call("POST", "/messages", { text: $("talk-text").value, to: $("talk-to").value });
+    const a = await answer(r);
+    $("talk-refusal").hidden = r.status === 201;
+    if (r.status === 201) {
+      $("talk-text").value = "";
+      if (a.receipt) showReceipt(a.receipt);
+      body.dataset.said = String(a.seq);
+      await refresh(true);
+    } else text($("talk-refusal"), refused(a));
   });
   $("send").addEventListener("click", send);
   $("cancel").addEventListener("click", () => { composed = null; delete body.dataset.composed; render(); });
