@@ -168,7 +168,10 @@ def compose_by_clicks(seat: Seat, budget: Budget) -> str:
     targets = marked(page, "target")
     clicked = targets and click_hex(page, targets)
     if clicked:  # an attack or a landing: the hex on the map, then its order
-        page.wait_for_selector("body[data-composed]")
+        page.wait_for_selector("body[data-composed], body[data-selected]")
+        if not page.locator("body[data-composed]").count():  # the counters in it first: the hex again, for its
+            click_hex(page, [clicked])  # orders (Olympic ruling R24)
+            page.wait_for_selector("body[data-composed]")
         if page.locator(f"#map text.target-label[data-hex='{clicked}']").count():  # its odds on the map: a preview
             order = page.locator("body").get_attribute("data-composed")
             page.wait_for_selector(f"body[data-previewed='{order}']")

@@ -89,10 +89,19 @@ class Game:
         r = self.client.post(f"/games/{self.id}/orders", json={"order": text}, headers=self.auth(side))
         assert r.status_code == 201, r.json
 
+    def history(self, side: str) -> list[dict]:
+        """The whole history as `side` reads it, a page at a time."""
+        events: list[dict] = []
+        while True:
+            page = self.get(side, f"/history?from={events[-1]['seq'] + 1 if events else 1}&limit=1000")["events"]
+            events += page
+            if len(page) < 1000:
+                return events
+
     def last_order(self, side: str) -> str:
         """The last order `side` gave (an automated opponent may have answered it since)."""
-        events = self.get(side, "/history?limit=1000")["events"]
-        return [e["text"] for e in events if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} ")][-1]
+        return [e["text"] for e in self.history(side)
+                if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} ")][-1]
 
 
 def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: dict | None = None,
@@ -141,7 +150,7 @@ def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser, viewpor
     assert {"counter and hex on the map", "target on the map", "end"} <= hows, hows  # moves, attacks on the map
     assert "reinforcement onto the map" in hows, hows  # SNC 8.2 places, 8.4 lands: a hex on the map
     for side, seat in seats.items():
-        orders = [e["text"] for e in game.get(side, "/history?limit=1000")["events"]
+        orders = [e["text"] for e in game.history(side)
                   if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} orders: ")]
         assert orders == [f"{side} orders: {o}" for o in seat.orders]  # every order it gave came from its page
         assert seat.page.locator("#receipt-text").text_content()  # the receipt of the chain's head, shown
@@ -171,7 +180,7 @@ def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
     shots = {"target on the map": "play-formosa-phone.png" if phone else "play-formosa-landing.png"}
     played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=1), shots)
 
-    landed = [e["text"] for e in game.get("allied", "/history?limit=1000")["events"]
+    landed = [e["text"] for e in game.history("allied")
               if e["text"].startswith("allied orders: land ")]
     assert landed, "no landing was ordered"  # Formosa 10.1: the invasion, by a hex clicked on the map
     assert ("allied", "target on the map") in played
@@ -244,15 +253,21 @@ GAMES = {"snc": {"chinese": "c@x.example", "japanese": "j@x.example"},
          "formosa": {"allied": "a@x.example", "japanese": "j@x.example"},
          "olympic": {"american": "a@x.example"},  # solitaire: the server plays the Japanese (Olympic 14.0)
          "daisenso": {"axis": "x@x.example", "allied": "a@x.example"}}
+# the kinds of order each game's first two dozen orders by clicks give (the same dice every run), at least
+ASKED = {"snc": {"declare", "move", "overrun", "land", "lose", "end"},  # SNC 5.3, 8.4, 10.5.2
+         "ichigo": {"deploy", "roll", "air", "declare", "move", "attack", "advance", "lose", "b29"},  # 3.3, 8.2, 11
+         "formosa": {"roll", "place", "choose"},  # Formosa 3.0: the set-up, every counter placed on the map
+         "olympic": {"place", "end", "assault", "land"},  # Olympic 14.4, ruling R17
+         "daisenso": {"next", "attack", "retreat", "lose", "convoy"}}  # Dai Senso 4.1, 4.2
 SHOWN = ("target on the map", "counter and hex on the map", "reinforcement onto the map", "decision on the map")
 
 
 @pytest.mark.parametrize("rules", list(GAMES))
 def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, rules):
     """Each of the five games from the invitation: every seat opens its play link, takes its seat on the page, and
-    the first orders its rules ask (set-up, placement, Formosa's purchases and deployment, Ichi-Go's airpower and
-    declarations, Olympic's placement in the invasion zones with the programmed Japanese answering, Dai Senso's
-    attacks and their results) are given by clicks only, each the one the history then shows."""
+    the first orders its rules ask (set-up and placement, declarations, moves, attacks and landings, the decisions
+    they bring: losses, retreats, advances; `ASKED`) are given by clicks only, each the one the history then
+    shows."""
     game = Game(server, rules, GAMES[rules], scenario="1" if rules == "formosa" else None, join=False)
     seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), DESKTOP)
              for side in game.sides}
@@ -261,9 +276,9 @@ def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, r
     played = play_by_clicks(game, seats, lambda view: False, Budget(per_step=3),
                             {how: f"play-{rules}.png" for how in SHOWN}, orders=24)
     assert len(played) >= 10 or game.get(game.sides[0], "/actions")["outcome"], played
-    assert {how for _, how in played} - {"end"}, played  # not only ends: the game's own orders, by clicks
+    assert ASKED[rules] <= {o.split()[0] for seat in seats.values() for o in seat.orders}, played
     for side, seat in seats.items():
-        mine = [e["text"] for e in game.get(side, "/history?limit=1000")["events"]
+        mine = [e["text"] for e in game.history(side)
                 if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} orders: ")]
         assert mine == [f"{side} orders: {o}" for o in seat.orders]
         clean(seat)
@@ -398,3 +413,21 @@ def refused_without_one(game: Game, side: str, order: dict) -> str | None:
     if dropped[0] != 422 or dropped[1]["message"] == whole[1].get("message"):
         return None
     return dropped[1]["case"]
+
+
+def test_a_whole_olympic_solitaire_game_by_clicks(server, browser, fixed_dice):
+    """Olympic, solitaire (14.0): the American player alone, from taking the seat to game over by clicks; the
+    programmed Japanese answer by themselves and the page shows each of their turns without a reload."""
+    game = Game(server, "olympic", GAMES["olympic"], join=False)
+    seat = open_seat(browser, server.url, game.id, "american", game.seats.play_key(game.id, "american"), PHONE)
+    take_seat(seat)
+    played = play_by_clicks(game, {"american": seat}, lambda view: False, Budget(per_step=1), limit=1500)
+    outcome = game.get("american", "/actions")["outcome"]
+    assert outcome, played[-5:]
+    automated = [e["text"] for e in game.history("american")
+                 if e["text"].startswith("japanese (automated")]
+    assert automated  # the programmed Japanese played, and the page kept up
+    seat.page.wait_for_selector(f"body[data-seq='{game.get('american', '/state')['seq']}']")
+    assert seat.page.locator("#status .turn").inner_text().startswith("Game over")
+    fits(seat.page, PHONE["width"])
+    clean(seat)

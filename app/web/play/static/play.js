@@ -182,14 +182,32 @@
     say("no order of yours is aimed at " + hex + " now");
   }
 
+  // every order the seat may give with what it pointed at (GET .../actions?naming=): a counter's, with the orders
+  // aimed at its hex where that hex is a target itself (Olympic ruling R24: a retreat from the counters' hex); the
+  // orders aimed at a hex. Null, and the refusal said, if the server refuses to list them.
+  async function ordersFor(sel) {
+    const u = sel.kind === "unit" ? unitsById().get(sel.id) : null;
+    const hexes = sel.kind === "hex" ? [sel.id] : (u && u.hex && hexTargets().has(u.hex) ? [u.hex] : []);
+    const out = [];
+    for (const id of (sel.kind === "unit" ? [sel.id] : []).concat(hexes)) {
+      const r = await call("GET", "/actions?naming=" + encodeURIComponent(id));
+      const a = await answer(r);
+      if (!r.ok) { say(refused(a)); return null; }
+      for (const o of a.legal_orders || []) {
+        if (id === sel.id && sel.kind === "unit" || (o.at || []).includes(id)) {
+          if (!out.some((x) => x.order === o.order)) out.push(o);
+        }
+      }
+    }
+    return out;
+  }
+
   async function select(kind, id, stack) {
     composed = null;
     selection = { kind: kind, id: id, stack: stack || [] };
-    const r = await call("GET", "/actions?naming=" + encodeURIComponent(id));
-    const a = await answer(r);
-    if (!r.ok) { say(refused(a)); return; }
-    pointed = a.legal_orders || [];
-    if (kind === "hex") pointed = pointed.filter((o) => (o.at || []).includes(id));
+    const orders = await ordersFor(selection);
+    if (orders === null) return;
+    pointed = orders;
     body.dataset.selected = id;
     render();
     map.follow(actionHexes(), false);   // the counter and where it may go, on screen
@@ -230,7 +248,7 @@
 
   function renderCompose() {
     const box = $("compose");
-    if (!composed) { box.hidden = true; return; }
+    if (!composed) { box.hidden = true; delete body.dataset.composed; return; }
     box.hidden = false;
     const order = composedText();
     body.dataset.composed = order;
@@ -302,6 +320,8 @@
     let dice = [];
     if (Array.isArray(p.results)) {
       dice = p.results.map((d) => [d.die, d.result !== null && typeof d.result === "object" ? d.result.code : d.result]);
+    } else if (p.results !== null && typeof p.results === "object") {   // Ichi-Go: die -> "attacker/defender"
+      dice = Object.entries(p.results).map(([die, r]) => [die, String(r)]);
     } else if (p.by_roll) {
       dice = Object.entries(p.by_roll).map(([die, r]) => [die, r !== null && typeof r === "object"
         ? [r.result, r.column ? "column " + r.column : ""].filter(Boolean).join(", ") : r]);
@@ -446,7 +466,7 @@
   function renderSelection() {
     const box = $("selection");
     $("choices").hidden = Boolean(selection);
-    if (!selection) { box.hidden = true; return; }
+    if (!selection) { box.hidden = true; delete body.dataset.selected; return; }
     box.hidden = false;
     const units = unitsById();
     const u = units.get(selection.id);
@@ -554,9 +574,7 @@
     if (picture.ok) drawMap(await picture.text());
     else if (picture.status === 404) HexMap.message($("map"), "these rules draw no map");
     if (selection) {                  // still an order for what the player pointed at?
-      const again = await call("GET", "/actions?naming=" + encodeURIComponent(selection.id));
-      pointed = again.ok ? ((await again.json()).legal_orders || []) : [];
-      if (selection.kind === "hex") pointed = pointed.filter((o) => (o.at || []).includes(selection.id));
+      pointed = (mine() && await ordersFor(selection)) || [];
       if (!pointed.length) { selection = null; composed = null; }
     }
     if (composed && !mine()) composed = null;
