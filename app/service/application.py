@@ -11,10 +11,12 @@ connection (one per thread):
     reads      Reads        view, prompt, history, export, verify, the replay's reads
     disputes   Disputes     raise, answer, rule
     deadlines  Deadlines    tick: reminders, passed deadlines, the catch-ups
-    mailroom   Mailroom     the outbox: direct answers, delivery, the record of incoming mail
+    mailroom   Mailroom     the outbox: direct answers, delivery (email, and the players' channels), the record
+                            of incoming mail
     reactions  Reactor      the subscribers that derive every notice from the stored events (docs/reactions.md)
     talk       Talk         table talk: say, and an email's lines sorted into orders and talk
     letters    Letters      what a seat is told (its report): turn emails, answers, the API's answer to an order
+    players    Players      the player's page, sign-in by mailed link, notification channels (docs/players.md)
 
 Every write goes through one `Writes` (app/service/writes.py): after its commit, the reactions to the games it
 wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
@@ -36,8 +38,11 @@ from app.service.games import rule_sets
 from app.service.letters import Letters
 from app.service.mailroom import Mailroom
 from app.service.notices import DEADLINE_ACTOR, DeadlineNotices, DisputeNotices, Invitations, TurnEmails
+from app.service.notifications import Delivery, Routes, TurnNotifications
 from app.service.orders import Orders
 from app.service.outbox import BackgroundSender, SenderProcess
+from app.service.player_keys import PlayerKeys
+from app.service.players import SIGN_IN_MINUTES, GameRow, Players
 from app.service.ports import Mail, Notifier, Transport
 from app.service.reactions import Dispatch, Reactor
 from app.service.reads import Reads
@@ -46,11 +51,12 @@ from app.service.setup import DEADLINE_ACTIONS, Setup
 from app.service.talk import Talk
 from app.service.writes import Writes
 
-__all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUBSCRIBERS", "Application",
-           "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "evidence", "hash_token",
-           "new_token", "receipts", "replays", "rule_sets", "sender_round"]
+__all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SIGN_IN_MINUTES", "SUBSCRIBERS",
+           "Application", "BackgroundSender", "Console", "GameRow", "Seat", "SenderProcess", "default_db_path",
+           "evidence", "hash_token", "new_token", "receipts", "replays", "rule_sets", "sender_round"]
 
-SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices))  # in their order
+SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
+                                     TurnNotifications))  # in their order
 
 
 def _now() -> datetime:
@@ -71,17 +77,22 @@ class Application:
         self.seats = Credentials(store, mail, secret)
         self.reads = Reads(store)
         self.letters = Letters(store, self.reads, self.seats, mail)
-        self.mailroom = Mailroom(store, mail, transport or mail.transport(), clock, self.letters)
+        keys = PlayerKeys(self.seats)
+        channels = mail.channels()
+        self.mailroom = Mailroom(store, mail, Routes(transport or mail.transport(), channels), clock,
+                                 Delivery(store, keys, self.letters))
         self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats),
                                          TurnEmails(store, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
-                                         DeadlineNotices(store, self.mailroom)])
+                                         DeadlineNotices(store, self.mailroom),
+                                         TurnNotifications(store, self.mailroom)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
         self.orders = Orders(store, self.writes, self.letters.report)
         self.talk = Talk(store, self.writes)
         self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
+        self.players = Players(store, self.writes, self.seats, keys, self.mailroom, channels, clock)
 
     @classmethod
     def open(cls, location: str, mail: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,

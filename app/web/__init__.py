@@ -68,7 +68,7 @@ def create_app(config: dict | None = None) -> Flask:
     MAX_JSON_DEPTH (how deeply a JSON body may nest arrays and objects; default 32).
 
     The replay viewer (app/web/replay.py) is mounted at /replay and the play page (app/web/play.py) at /play, with the
-    seats and tokens of the service."""
+    seats and tokens of the service, the player's page (app/web/players.py) at /players/."""
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
@@ -127,12 +127,13 @@ def create_app(config: dict | None = None) -> Flask:
                                                   "description": "the seat's game token, from the invitation"})
     api.spec.components.security_scheme("operator", {"type": "http", "scheme": "bearer",
                                                      "description": "the operator's key (HEXLEDGER_ADMIN_TOKEN)"})
-    from app.web import headers, play, replay
+    from app.web import headers, play, players, replay
     from app.web.routes import blp
 
     api.register_blueprint(blp)
     replay.register(app, service=service, api=api)
     play.register(app)
+    players.register(app)
     viewer_limit = limiter.shared_limit(app.config["HEXLEDGER_REPLAY_RATE_LIMIT"], scope="replay")
     for part in (replay.bp, replay.data, play.bp):  # the pages count against the viewer's limit, not the API's
         limiter.exempt(part, flags=ExemptionScope.APPLICATION)
