@@ -96,7 +96,8 @@ class Players:
             waiting_for=missing if outcome is None else (), deadline=_deadline(settings) if outcome is None else None,
             channel=self._shown(channel) if channel else None,
             replay=f"/replay/{seat.game_id}/?key={self.credentials.replay_key(seat.game_id, seat.seat)}",
-            play=None if seat.is_arbiter else f"/play/{seat.game_id}/?key={self.credentials.play_key(seat.game_id, seat.seat)}")
+            play=None if seat.is_arbiter else
+            f"/play/{seat.game_id}/?key={self.credentials.play_key(seat.game_id, seat.seat)}")
 
     def _shown(self, url: str) -> str:
         try:

@@ -84,8 +84,10 @@ def take_seat(seat: Seat) -> None:
     assert page.locator("#join").is_hidden()
 
 
-WIDER = """(width) => [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > width)
-  .map((el) => el.tagName + (el.id ? "#" + el.id : "") + " " + (typeof el.className === "string" ? el.className : ""))"""
+WIDER = """(width) => [...document.querySelectorAll("body *")]
+  .filter((el) => el.getBoundingClientRect().right > width)
+  .map((el) => el.tagName + (el.id ? "#" + el.id : "") + " " + (typeof el.className === "string" ? el.className
+    : ""))"""
 
 
 def fits(page: Page, width: int) -> None:

@@ -18,7 +18,6 @@ from playwright.sync_api import sync_playwright
 
 from app.events import dice, receipts
 from app.service import evidence, games
-
 from tests.play.clicking import (
     CHROMIUM,
     DESKTOP,
@@ -300,7 +299,7 @@ def test_a_whole_dai_senso_game_from_its_invitation_to_game_over_by_clicks_at_a_
     outcome = game.get("axis", "/actions")["outcome"]
     assert outcome and len(played) >= 3, played
     head = game.get("axis", "/state")["seq"]
-    for side, seat in seats.items():
+    for seat in seats.values():
         page = seat.page
         page.wait_for_selector(f"body[data-seq='{head}']")  # the last move reached this page by itself
         assert page.locator("#status .turn").inner_text().startswith(f"Game over: {outcome['winner']}")
