@@ -284,7 +284,7 @@
     $("preview").hidden = true;
     $("no-preview").hidden = true;
     delete body.dataset.previewed;
-    if (canPreview && (composed.item.odds || composed.dropped.size)) preview(order);
+    if (canPreview && composed.item.odds) preview(order);   // an attack (or landing) as listed, or with units left out
   }
 
   async function preview(order) {
