@@ -182,6 +182,8 @@ def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
     landed = [e["text"] for e in game.history("allied")
               if e["text"].startswith("allied orders: land ")]
     assert landed, "no landing was ordered"  # Formosa 10.1: the invasion, by a hex clicked on the map
+    given = {o.split()[0] for seat in seats.values() for o in seat.orders}
+    assert {"plan", "roll", "land", "attack", "defend", "move"} <= given, given  # 16.1's plan, 10.0, 15.0, 12.0
     assert ("allied", "target on the map") in played
     for seat in seats.values():
         clean(seat)
