@@ -117,9 +117,11 @@ class MovementRolled:
         for uid in state.mover:
             if uid not in self.units:
                 units[uid] = replace(units[uid], done=True)
+        start = state.units[self.units[0]].hex
         for uid in self.units:
             units[uid] = replace(units[uid], mp=float(self.mp), strategic=self.how == "strategic")
-        return replace(state, units=units, mover=tuple(self.units))
+        return replace(state, units=units, mover=tuple(self.units),
+                       stack_rolls=state.stack_rolls + ((start, self.how, self.mp),))
 
     def describe(self) -> str:
         return f"{', '.join(self.units)}: {self.mp} MP ({self.how})"

@@ -122,7 +122,8 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
             raise IllegalOrder("Ichi-Go 10.18", "Chinese units never use strategic movement")
         after = state.causeway and state.turn >= int(sc["turn_start"]["causeway_roll_turn"])
         table = {face: face if after else face - 1 for face in range(1, 7)}
-        return Allowance(max(table.values()), "normal", "Chinese movement factor (10.15)", table)
+        return rolled_for_stack(state, u0, Allowance(max(table.values()), "normal", "Chinese movement factor (10.15)",
+                                                     table))
     supplies = {supply_state(state, u) for u in units}
     if "oos" in supplies:
         key = "japanese" if u0.nation == "japanese" else "us"
@@ -134,11 +135,23 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
     else:
         plan = Allowance(int(sc["movement"]["japanese_mp" if u0.nation == "japanese" else "us_mp"]), "normal")
     if not strategic:
-        return plan
+        return rolled_for_stack(state, u0, plan)
     if plan.how != "normal" or adjacent_to_enemy(state, u0.side, u0.hex):
         raise IllegalOrder("Ichi-Go 10.17", "strategic movement needs full supply and no adjacent enemy unit at the "
                                             "start of the move")
     return Allowance(plan.most * int(sc["movement"]["strategic_multiplier"]), "strategic")
+
+
+def rolled_for_stack(state: State, u0: Unit, plan: Allowance) -> Allowance:
+    """Ichi-Go 10.14, 10.15 (ruling E16): a stack makes one movement roll a phase even if its units move off in
+    different directions; a unit that has not moved is still in the hex its stack began the phase in, so a die
+    already rolled this phase from that hex is its factor too. Rules version 4; older games rolled per order."""
+    if plan.purpose is None or not state.since(4):
+        return plan
+    for start, how, mp in state.stack_rolls:
+        if start == u0.hex and how == plan.how:
+            return Allowance(float(mp), how)
+    return plan
 
 
 def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Situation, mp: float):

@@ -16,7 +16,9 @@ PLAN_OF = {"II": ("us", 0), "III": ("us", 1), "VI": ("japanese", 0), "VII": ("ja
 NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
 # they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
-RULES_VERSION = 3
+# 4: departures from the text fixed (rulings E16 on): one movement roll for a stack however it splits (10.14,
+# 10.15, E16); older games are decided as they were played
+RULES_VERSION = 4
 
 
 def phase_name(phase: str) -> str:
@@ -106,6 +108,7 @@ class State(Memo):
     aa14_turn: int = 0                  # the turn of the last 14AA shipment
     collapse_checked: bool = False
     mover: tuple = ()                   # the stack whose move is under way (10.1)
+    stack_rolls: tuple = ()             # 10.14, 10.15: (start hex, how, MP) of each movement die rolled this phase
     attacked_hexes: tuple = ()          # hexes attacked this phase (11.4)
     pending: tuple = ()
     reinforced: bool = False            # Phase X roll made / Phase V withdrawal done
@@ -166,7 +169,7 @@ class State(Memo):
         """The next phase played (5.1); a custom position's set-up ends where the position starts."""
         turn, phase = tuple(self.start_at) if self.phase == "setup" and self.start_at else next_position(self)
         base = replace(self, units=_fresh(dict(self.units)), turn=turn, phase=phase, mover=(), attacked_hexes=(),
-                       reinforced=False)
+                       reinforced=False, stack_rolls=())
         if turn != self.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
             base = replace(base, plans={}, air_side=None, air_markers=0, air_hexes=(), air_rolled=False,
                            b29_hex=None, b29_ok=False, b29_units=frozenset())

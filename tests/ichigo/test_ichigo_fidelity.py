@@ -1,0 +1,46 @@
+"""Ichi-Go departures from the text found by checking the engine case by case against the rulebook, fixed under
+rules version 4 (rulings E16-E19, docs/rulings/ichigo-engine.md); each is tested under version 4 and as a game
+created under version 3 still decides it (docs/core.md "Rules versions")."""
+from ichigo_given import RULES, chinese, ev, fold, of, position, when
+
+from app.events.core import DieRolled
+
+
+def v3(state):
+    return RULES.played_under(state, "3")
+
+
+# -- 10.14, 10.15 (ruling E16): one movement roll for a stack, even when its units move off in different ways --
+def attenuated_stack():
+    """Turn 8, no Causeway: Japanese supply is attenuated and each stack rolls for its MP (7.4, 10.14)."""
+    return position({"jp-cea-1bde": "2010", "jp-cea-2bde": "2010"}, turn=8, phase="VI",
+                    plans={"japanese": "move-fight"}, causeway=False)
+
+
+def test_10_14_the_second_unit_of_a_japanese_stack_moves_on_the_stacks_one_roll():
+    s = attenuated_stack()
+    s = fold(s, *when(s, "japanese", "move jp-cea-1bde to 2011", rolls=[5]))
+    second = when(s, "japanese", "move jp-cea-2bde to 2009")          # no die: the stack has rolled its 5
+    assert not of(second, DieRolled)
+    assert of(second, ev.MovementRolled)[0].mp == 5 and of(second, ev.UnitsMoved)[0].path == ["2010", "2009"]
+
+
+def test_10_14_a_stack_elsewhere_still_rolls_its_own_die():
+    s = position({"jp-cea-1bde": "2010", "jp-cea-2bde": "2110"}, turn=8, phase="VI",
+                 plans={"japanese": "move-fight"}, causeway=False)
+    s = fold(s, *when(s, "japanese", "move jp-cea-1bde to 2011", rolls=[5]))
+    assert of(when(s, "japanese", "move jp-cea-2bde to 2111", rolls=[2]), ev.MovementRolled)[0].mp == 3
+
+
+def test_10_15_r20_a_chinese_stack_rolls_once_for_the_units_it_splits_into():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-01", "2011", tried=True), chinese("C02", "cn-reg-02", "2011", tried=True)))
+    s = fold(s, *when(s, "allied", "move C01 to 2012", rolls=[3]))       # 3 - 1 = 2 MP (10.15)
+    second = when(s, "allied", "move C02 to 2010")
+    assert not of(second, DieRolled) and of(second, ev.MovementRolled)[0].mp == 2
+
+
+def test_10_14_a_game_created_under_version_3_rolls_again_for_each_part_of_the_stack():
+    s = v3(attenuated_stack())
+    s = fold(s, *when(s, "japanese", "move jp-cea-1bde to 2011", rolls=[5]))
+    assert of(when(s, "japanese", "move jp-cea-2bde to 2009", rolls=[1]), ev.MovementRolled)[0].mp == 3
