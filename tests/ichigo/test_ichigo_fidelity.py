@@ -1,9 +1,11 @@
 """Ichi-Go departures from the text found by checking the engine case by case against the rulebook, fixed under
 rules version 4 (rulings E16-E19, docs/rulings/ichigo-engine.md); each is tested under version 4 and as a game
 created under version 3 still decides it (docs/core.md "Rules versions")."""
+import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, when
 
 from app.events.core import DieRolled
+from app.rules.errors import IllegalOrder
 
 
 def v3(state):
@@ -44,3 +46,28 @@ def test_10_14_a_game_created_under_version_3_rolls_again_for_each_part_of_the_s
     s = v3(attenuated_stack())
     s = fold(s, *when(s, "japanese", "move jp-cea-1bde to 2011", rolls=[5]))
     assert of(when(s, "japanese", "move jp-cea-2bde to 2009", rolls=[1]), ev.MovementRolled)[0].mp == 3
+
+
+# -- 9.5 (ruling E17): the division and the brigade begin Phase V in the city ----------------------------------
+def reduced_division_in_kaifeng():
+    """Turn 2, Phase V: the reduced 40th Division in Kaifeng (1901, an initial Japanese city on the north edge,
+    ruling R1), where the 3rd Brigade, due on Turn 2 (3.4), may enter (9.1)."""
+    s = position({"jp-cea-40div": "1901"}, phase="V", steps={"jp-cea-40div": 1})
+    return fold(s, *when(s, "japanese", "enter jp-cea-3bde at 1901"))
+
+
+def test_9_5_a_brigade_that_entered_this_phase_is_not_absorbed():
+    with pytest.raises(IllegalOrder, match="9.5") as refused:
+        when(reduced_division_in_kaifeng(), "japanese", "absorb jp-cea-3bde into jp-cea-40div")
+    assert "jp-cea-3bde" in str(refused.value)
+
+
+def test_9_5_a_brigade_there_as_phase_v_began_is_absorbed():
+    s = position({"jp-cea-40div": "1901", "jp-cea-1bde": "1901"}, phase="V", steps={"jp-cea-40div": 1})
+    [absorbed] = when(s, "japanese", "absorb jp-cea-1bde into jp-cea-40div")
+    assert absorbed == ev.BrigadeAbsorbed("jp-cea-1bde", "jp-cea-40div")
+
+
+def test_9_5_a_game_created_under_version_3_absorbs_the_brigade_that_just_entered():
+    s = v3(reduced_division_in_kaifeng())
+    assert fold(s, *when(s, "japanese", "absorb jp-cea-3bde into jp-cea-40div")).units["jp-cea-40div"].steps == 2

@@ -246,6 +246,10 @@ def absorb(em: Decision, side: str, brigade: str, division: str) -> None:
         raise IllegalOrder("Ichi-Go 9.5", "a reduced division and an infantry brigade in the same hex")
     if dv.hex not in em.state.data.tagged("jp-city"):
         raise IllegalOrder("Ichi-Go 9.5", "absorption only in an initially Japanese-controlled city")
+    if state.since(4) and (b.done or dv.done):  # ruling E17: entered this phase, so not there as it began
+        late = ", ".join(u.id for u in (b, dv) if u.done)
+        raise IllegalOrder("Ichi-Go 9.5", f"{late} entered this phase: the division and the brigade must both begin "
+                                          "Phase V in the city")
     em.emit(ev.BrigadeAbsorbed(brigade, division))
 
 
