@@ -5,6 +5,7 @@ import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, when
 
 from app.events.core import DieRolled
+from app.rules.ichigo.common import us_supplied
 from app.rules.errors import IllegalOrder
 
 
@@ -71,3 +72,31 @@ def test_9_5_a_brigade_there_as_phase_v_began_is_absorbed():
 def test_9_5_a_game_created_under_version_3_absorbs_the_brigade_that_just_entered():
     s = v3(reduced_division_in_kaifeng())
     assert fold(s, *when(s, "japanese", "absorb jp-cea-3bde into jp-cea-40div")).units["jp-cea-40div"].steps == 2
+
+
+# -- 7.8 (ruling E18): the Japanese who take the Aerial Supply Marker's hex by an advance remove the marker --------
+def japanese_take_the_aerial_supply_hex(state):
+    """Turn 8 after Causeway: the reduced 1st Cavalry in inland 2011 under the Aerial Supply Marker (7.8) is
+    destroyed by three Japanese divisions (6:1 less 1L for attenuated supply, 7.4; a 6 is DE) and the 110th
+    advances into 2011 (11.24)."""
+    s = fold(state, *when(state, "japanese", "attack 2011 with 2012", rolls=[6]))
+    return fold(s, *when(s, "japanese", "advance jp-cea-110div"))
+
+
+def aerial_supply_position():
+    return position({"us-1c": "2011", "jp-cea-110div": "2012", "jp-cea-3div": "2012", "jp-cea-13div": "2012"},
+                    turn=8, phase="VII", causeway=True, plans={"japanese": "move-fight"}, steps={"us-1c": 1},
+                    aerial_hex="2011", aerial_turn=8)
+
+
+def test_7_8_a_japanese_advance_into_the_aerial_supply_hex_removes_the_marker():
+    s = aerial_supply_position()
+    assert us_supplied(s, "2011")                                   # the marker supplies its hex (7.8)
+    s = japanese_take_the_aerial_supply_hex(s)
+    assert s.units["jp-cea-110div"].hex == "2011"
+    assert s.aerial_hex is None and not us_supplied(s, "2011")     # a US unit coming back there is out of supply
+
+
+def test_7_8_a_game_created_under_version_3_keeps_the_marker_after_the_advance():
+    s = japanese_take_the_aerial_supply_hex(v3(aerial_supply_position()))
+    assert s.aerial_hex == "2011"

@@ -139,9 +139,7 @@ class UnitsMoved:
         for uid in self.units:
             units[uid] = replace(units[uid], hex=self.path[-1], mp_used=units[uid].mp_used + self.mp)
         side = units[self.units[0]].side
-        st = _enter(replace(state, units=units), side, self.path[1:])
-        if side == "japanese" and state.aerial_hex in self.path[1:]:  # 7.8: the Japanese take its hex
-            st = replace(st, aerial_hex=None)
+        st = _enter(replace(state, units=units), side, self.path[1:], moving=True)
         if side == "japanese" and state.b29_hex:  # 8.9: moving within range of the B-29 marker
             rng = int(state.data.scenario["causeway"]["b29_range"])
             if any(state.data.distance(state.b29_hex, h) <= rng for h in self.path):

@@ -17,7 +17,8 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
 # they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
 # 4: departures from the text fixed (rulings E16 on): one movement roll for a stack however it splits (10.14,
-# 10.15, E16), absorption only by units there as Phase V began (9.5, E17); older games are decided as they were played
+# 10.15, E16), absorption only by units there as Phase V began (9.5, E17), the Aerial
+# Supply Marker removed by any Japanese entry into its hex (7.8, E18); older games are decided as they were played
 RULES_VERSION = 4
 
 
@@ -227,8 +228,12 @@ def tracked(d, h: str) -> bool:
     return h in d.tracked
 
 
-def _enter(state: State, side: str, hexes) -> State:
-    """Ichi-Go 3.5: a hex changes control the instant a unit of the other side enters it."""
+def _enter(state: State, side: str, hexes, moving: bool = False) -> State:
+    """Ichi-Go 3.5: a hex changes control the instant a unit of the other side enters it; 7.8: the Japanese who
+    take the Aerial Supply Marker's hex remove it, by a move, or (rules version 4, ruling E18) any other entry:
+    an advance after combat, a reinforcement, units displaced by a landing."""
+    if side == "japanese" and state.aerial_hex in hexes and (moving or state.since(4)):
+        state = replace(state, aerial_hex=None)
     ctl, ever, lost = set(state.jp_control), set(state.ever_allied), set(state.garrison_lost)
     jp_cities = state.data.tagged("jp-city")
     for h in hexes:
