@@ -100,3 +100,26 @@ def test_7_8_a_japanese_advance_into_the_aerial_supply_hex_removes_the_marker():
 def test_7_8_a_game_created_under_version_3_keeps_the_marker_after_the_advance():
     s = japanese_take_the_aerial_supply_hex(v3(aerial_supply_position()))
     assert s.aerial_hex == "2011"
+
+
+# -- 11.17 (ruling E19): a tank regiment may support the static 2nd Tank Division's defence ---------------------
+def chinese_attack_on_the_2nd_tank_division():
+    """Turn 2, Phase IX: a tried Chinese 4 attacks the static 2nd Tank Division (defence 6, 2.12), alone and in
+    supply on the mainland; the three CEA tank regiments wait off the map (3.4, 11.17)."""
+    return position({"jp-14aa-2tkdiv": "2011"}, phase="IX", plans={"chinese": "move-fight"},
+                    extra=(chinese("C01", "cn-reg-02", "2010", tried=True),))
+
+
+def test_11_17_the_japanese_may_commit_a_tank_regiment_to_the_static_2nd_tank_divisions_defence():
+    s = chinese_attack_on_the_2nd_tank_division()
+    s = fold(s, *when(s, "allied", "attack 2011 with C01"))           # no die yet: the Japanese decide
+    assert RULES.prompt(s).side == "japanese" and RULES.prompt(s).actions[0].name == "commit"
+    with pytest.raises(IllegalOrder, match="11.17"):
+        when(s, "japanese", "commit 2")                               # one division defending: one regiment
+    [battle] = of(when(s, "japanese", "commit 1", rolls=[4]), ev.BattleResolved)
+    assert battle.odds == "1:2" and battle.column == "1:3" and len(battle.tanks) == 1
+
+
+def test_11_17_a_game_created_under_version_3_rolls_at_once_against_the_2nd_tank_division():
+    s = v3(chinese_attack_on_the_2nd_tank_division())
+    assert of(when(s, "allied", "attack 2011 with C01", rolls=[4]), ev.BattleResolved)[0].tanks == []

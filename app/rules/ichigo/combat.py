@@ -253,10 +253,11 @@ def attack(em: Decision, side: str, target: str, ids: list[str], tanks: int, sf:
 
 def defensive_tank_room(state: State, side: str, target: str, defenders: list[Unit]) -> int:
     """Ichi-Go 11.17: regiments the Japanese may commit to a mainland defence (one per supplied brigade or
-    division defending, as many as are off the map)."""
+    division defending, as many as are off the map); the static 2nd Tank Division is a division like any other
+    (rules version 4, ruling E19; before it, static units took no support)."""
     if side != "allied" or not mainland(state.data, target):
         return 0
-    eligible = [u for u in defenders if u.size in ("brigade", "division") and not u.static
+    eligible = [u for u in defenders if u.size in ("brigade", "division") and (state.since(4) or not u.static)
                 and supply_state(state, u) in ("full", "attenuated")]
     return min(len(eligible), len(tank_pool(state)))
 

@@ -18,7 +18,8 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
 # 4: departures from the text fixed (rulings E16 on): one movement roll for a stack however it splits (10.14,
 # 10.15, E16), absorption only by units there as Phase V began (9.5, E17), the Aerial
-# Supply Marker removed by any Japanese entry into its hex (7.8, E18); older games are decided as they were played
+# Supply Marker removed by any Japanese entry into its hex (7.8, E18), tank regiments
+# for the static 2nd Tank Division's defence (11.17, E19); older games are decided as they were played
 RULES_VERSION = 4
 
 
