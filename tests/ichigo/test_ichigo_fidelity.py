@@ -123,3 +123,24 @@ def test_11_17_the_japanese_may_commit_a_tank_regiment_to_the_static_2nd_tank_di
 def test_11_17_a_game_created_under_version_3_rolls_at_once_against_the_2nd_tank_division():
     s = v3(chinese_attack_on_the_2nd_tank_division())
     assert of(when(s, "allied", "attack 2011 with C01", rolls=[4]), ev.BattleResolved)[0].tanks == []
+
+
+# -- the worked example of 11.25 (IG-19) on its own hexes ---------------------------------------------------------
+def chinese_unit_left_in_1903():
+    """Turn 2: the 1st Brigade's attack from 1902 into 1903 (2 on 5, 1:3, die 1: 1/0) leaves the Chinese C01 there;
+    the 26th Division waits in 1803, next to 1903, and a different stack, 110th and 3rd Divisions in 2103, faces an
+    untried C02 in 2003, next to 1903 too."""
+    s = position({"jp-cea-1bde": "1902", "jp-cea-26div": "1803", "jp-cea-110div": "2103", "jp-cea-3div": "2103"},
+                 extra=(chinese("C01", "cn-reg-57", "1903", tried=True), chinese("C02", "cn-reg-04", "2003")))
+    return fold(s, *when(s, "japanese", "attack 1903 with jp-cea-1bde", rolls=[1]))
+
+
+def test_11_25_example_a_different_stack_attacks_1903_again_only_by_a_momentum_attack():
+    s = chinese_unit_left_in_1903()
+    assert s.units["C01"].hex == "1903"
+    with pytest.raises(IllegalOrder, match="11.4"):
+        when(s, "japanese", "attack 1903 with jp-cea-26div")          # an ordinary second attack is refused
+    s = fold(s, *when(s, "japanese", "attack 2003 with 2103"))         # C02 is a zero: in effect a DE (11.27)
+    s = fold(s, *when(s, "japanese", "advance jp-cea-110div jp-cea-3div"))
+    [battle] = of(when(s, "japanese", "attack 1903 with jp-cea-110div jp-cea-3div", rolls=[6]), ev.BattleResolved)
+    assert battle.hex == "1903" and battle.defenders == ["C01"] and battle.attack == 8
