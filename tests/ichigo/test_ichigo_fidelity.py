@@ -144,3 +144,25 @@ def test_11_25_example_a_different_stack_attacks_1903_again_only_by_a_momentum_a
     s = fold(s, *when(s, "japanese", "advance jp-cea-110div jp-cea-3div"))
     [battle] = of(when(s, "japanese", "attack 1903 with jp-cea-110div jp-cea-3div", rolls=[6]), ev.BattleResolved)
     assert battle.hex == "1903" and battle.defenders == ["C01"] and battle.attack == 8
+
+
+# -- 10.3 (ruling E20): a unit splits off a stack under way and the rest go on ----------------------------------
+def brigades_moved_together():
+    """Turn 2: the 1st and 2nd Brigades move together from 2010 to 2110 (1 MP of their 6, 10.14)."""
+    s = position({"jp-cea-1bde": "2010", "jp-cea-2bde": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    return fold(s, *when(s, "japanese", "move jp-cea-1bde jp-cea-2bde to 2110"))
+
+
+def test_10_3_one_unit_of_a_moving_stack_goes_on_and_the_other_stays_where_the_stack_is():
+    s = brigades_moved_together()
+    s = fold(s, *when(s, "japanese", "move jp-cea-1bde to 2210"))
+    assert s.units["jp-cea-1bde"].hex == "2210" and s.units["jp-cea-1bde"].mp_used == 2
+    assert s.units["jp-cea-2bde"].hex == "2110"
+    with pytest.raises(IllegalOrder, match="10.4"):                  # the brigade left behind has ended its move
+        when(s, "japanese", "move jp-cea-2bde to 2111")
+
+
+def test_10_3_a_game_created_under_version_3_moves_the_stack_on_only_whole():
+    s = v3(brigades_moved_together())
+    with pytest.raises(IllegalOrder, match="10.1"):
+        when(s, "japanese", "move jp-cea-1bde to 2210")

@@ -136,10 +136,14 @@ class UnitsMoved:
 
     def apply(self, state: State) -> State:
         units = dict(state.units)
+        for uid in state.mover:  # 10.3: units of the stack under way that stay behind have ended their move
+            if uid not in self.units:
+                units[uid] = replace(units[uid], done=True)
         for uid in self.units:
             units[uid] = replace(units[uid], hex=self.path[-1], mp_used=units[uid].mp_used + self.mp)
         side = units[self.units[0]].side
-        st = _enter(replace(state, units=units), side, self.path[1:], moving=True)
+        mover = state.mover if set(state.mover) == set(self.units) else tuple(self.units)
+        st = _enter(replace(state, units=units, mover=mover), side, self.path[1:], moving=True)
         if side == "japanese" and state.b29_hex:  # 8.9: moving within range of the B-29 marker
             rng = int(state.data.scenario["causeway"]["b29_range"])
             if any(state.data.distance(state.b29_hex, h) <= rng for h in self.path):

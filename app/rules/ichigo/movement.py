@@ -78,10 +78,16 @@ def movers(state: State, side: str, ids: list[str]) -> list[Unit]:
     if len({u.hex for u in units}) > 1:
         raise IllegalOrder("Ichi-Go 10.3", "units moving together must start in one hex")
     moving = [u for u in units if u.mp >= 0]
-    if moving and set(ids) != set(state.mover):
-        raise IllegalOrder("Ichi-Go 10.1", "a stack that has begun to move goes on only as that stack, before "
-                                           "any other unit moves")
+    if moving and set(ids) != set(state.mover) and not splits_off(state, ids, moving):
+        raise IllegalOrder("Ichi-Go 10.1", "a stack that has begun to move goes on only as that stack (or part of "
+                                           "it, 10.3), before any other unit moves")
     return units
+
+
+def splits_off(state: State, ids: list[str], moving: list[Unit]) -> bool:
+    """Ichi-Go 10.3 (ruling E20): part of the stack under way goes on, the rest have ended their move where they
+    are. Rules version 4; before it the whole stack had to go on together."""
+    return state.since(4) and len(moving) == len(ids) and set(ids) < set(state.mover)
 
 
 def adjacent_to_enemy(state: State, side: str, h: str) -> bool:

@@ -141,9 +141,13 @@ def _own(state: State, side: str) -> list[Unit]:
 
 
 def _move_candidates(state: State, side: str) -> Iterator[dict]:
-    """Each movable unit (or the stack under way) to every land hex within two hexes."""
+    """Each movable unit (or the stack under way, and each of its units splitting off, 10.3) to every land hex
+    within two hexes."""
     d = state.data
-    groups = [list(state.mover)] if state.mover else [[u.id] for u in _own(state, side) if not u.done]
+    groups = [[u.id] for u in _own(state, side) if not u.done]
+    if state.mover:
+        split = [[uid] for uid in state.mover] if len(state.mover) > 1 and state.since(4) else []
+        groups = [list(state.mover), *split]
     for group in groups:
         start = state.units[group[0]].hex
         near = {n for n in d.neighbours(start) if d.land(n)}

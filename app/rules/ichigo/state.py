@@ -17,9 +17,9 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
 # they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
 # 4: departures from the text fixed (rulings E16 on): one movement roll for a stack however it splits (10.14,
-# 10.15, E16), absorption only by units there as Phase V began (9.5, E17), the Aerial
-# Supply Marker removed by any Japanese entry into its hex (7.8, E18), tank regiments
-# for the static 2nd Tank Division's defence (11.17, E19); older games are decided as they were played
+# 10.15, E16), absorption only by units there as Phase V began (9.5, E17), the Aerial Supply Marker removed by
+# any Japanese entry into its hex (7.8, E18), tank regiments for the static 2nd Tank Division's defence (11.17,
+# E19), units splitting off a moving stack (10.3, E20); older games are decided as they were played
 RULES_VERSION = 4
 
 
