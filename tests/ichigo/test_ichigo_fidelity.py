@@ -166,3 +166,23 @@ def test_10_3_a_game_created_under_version_3_moves_the_stack_on_only_whole():
     s = v3(brigades_moved_together())
     with pytest.raises(IllegalOrder, match="10.1"):
         when(s, "japanese", "move jp-cea-1bde to 2210")
+
+
+# -- 8.1 (ruling E21, R13): a 0-0 tie of two rolled dice is rerolled like any tie ----------------------------------
+def airpower_turn_7_with_five_airbases():
+    """Turn 7, no Causeway, Phase IV: the Japanese subtract 2 (8.1) and the Allies, holding five of the eight
+    airbases, 1 (8.7); both floored at 0. A Japanese 2 and an Allied 1 are both 0."""
+    s = position({}, phase="IV", turn=7, causeway=False)
+    bases = sorted(s.data.feature("airbase"))
+    return position({}, phase="IV", turn=7, causeway=False, control=s.jp_control | set(bases[5:]))
+
+
+def test_8_1_a_tie_at_zero_is_rerolled():
+    rolled = of(when(airpower_turn_7_with_five_airbases(), "japanese", "roll", rolls=[2, 1, 6, 1]),
+                ev.AirpowerRolled)
+    assert [(r.japanese, r.allied, r.winner, r.markers) for r in rolled] == [(0, 0, None, 0), (4, 0, "japanese", 4)]
+
+
+def test_8_1_a_game_created_under_version_3_ends_the_roll_on_a_tie_at_zero():
+    rolled = of(when(v3(airpower_turn_7_with_five_airbases()), "japanese", "roll", rolls=[2, 1]), ev.AirpowerRolled)
+    assert [(r.winner, r.markers) for r in rolled] == [(None, 0)]

@@ -44,7 +44,7 @@ def airpower_roll(em: Decision) -> None:
             al = max(0, em.roll("Allied airpower (8.1)") + int(a["allied_drm_by_airbases"][str(bases)]))
         if jp == al and not (jp == 0 and bases == 0):
             em.emit(ev.AirpowerRolled(jp, al, None, 0))
-            if jp == 0:
+            if jp == 0 and not state.since(4):  # before version 4 a 0-0 tie ended the roll (ruling E21)
                 return
             continue
         if jp != al:
