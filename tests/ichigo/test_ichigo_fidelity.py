@@ -1,6 +1,8 @@
 """Ichi-Go departures from the text found by checking the engine case by case against the rulebook, fixed under
 rules version 4 (rulings E16-E19, docs/rulings/ichigo-engine.md); each is tested under version 4 and as a game
 created under version 3 still decides it (docs/core.md "Rules versions")."""
+from dataclasses import replace
+
 import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, when
 
@@ -186,3 +188,36 @@ def test_8_1_a_tie_at_zero_is_rerolled():
 def test_8_1_a_game_created_under_version_3_ends_the_roll_on_a_tie_at_zero():
     rolled = of(when(v3(airpower_turn_7_with_five_airbases()), "japanese", "roll", rolls=[2, 1]), ev.AirpowerRolled)
     assert [(r.winner, r.markers) for r in rolled] == [(None, 0)]
+
+
+# -- 8.11, 9.8 (ruling E22): US reinforcements land, and the 11th Airborne drops, in the US Movement Phase ---------
+def us_fighting_first(turn=8):
+    """Turn 8 after Causeway, the Allies declared fight-move for the US (5.5): Phase III is the US Movement Phase;
+    both beachheads are in Allied hands."""
+    s = position({}, turn=turn, phase="III", plans={"us": "fight-move"}, causeway=True,
+                 beachheads={"formosa": "3221", "mainland": "1922"})
+    return replace(s, jp_control=s.jp_control - {"3221", "1922"})
+
+
+def test_8_11_under_fight_move_the_11th_airborne_drops_in_phase_iii():
+    [drop] = of(when(us_fighting_first(), "allied", "drop 2011"), ev.Airlifted)
+    assert drop.unit == "us-11ab" and drop.hex == "2011" and drop.drop
+
+
+def test_9_8_under_fight_move_us_reinforcements_land_at_a_beachhead_in_phase_iii():
+    s = fold(us_fighting_first(), *when(us_fighting_first(), "allied", "land us-11ab at 3221"))
+    assert s.units["us-11ab"].hex == "3221" and s.phase == "III"
+
+
+def test_9_8_no_us_landing_in_the_us_combat_phase():
+    s = position({}, turn=8, phase="II", plans={"us": "fight-move"}, causeway=True,
+                 beachheads={"formosa": "3221", "mainland": "1922"})
+    with pytest.raises(IllegalOrder, match="5.1"):
+        when(s, "allied", "land us-11ab at 3221")
+
+
+def test_8_11_a_game_created_under_version_3_lands_and_drops_in_phase_ii_only():
+    s = v3(us_fighting_first())
+    for order in ("land us-11ab at 3221", "drop 2011"):
+        with pytest.raises(IllegalOrder, match="5.1"):
+            when(s, "allied", order)

@@ -559,7 +559,8 @@ class Operations(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         nation, moving = state.nation_now(), state.mode() == "move"
         names = ["move"] if moving else ["attack"]
-        if state.phase == "II" and state.turn >= causeway.turn_of(state, "us_reinforcements_from_turn") and moving:
+        if (causeway.us_movement_phase(state) and moving
+                and state.turn >= causeway.turn_of(state, "us_reinforcements_from_turn")):
             names.append("land")
             if airpower.can_drop(state):
                 names.append("drop")

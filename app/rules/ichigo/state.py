@@ -19,8 +19,8 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # 4: departures from the text fixed (rulings E16 on): one movement roll for a stack however it splits (10.14,
 # 10.15, E16), absorption only by units there as Phase V began (9.5, E17), the Aerial Supply Marker removed by
 # any Japanese entry into its hex (7.8, E18), tank regiments for the static 2nd Tank Division's defence (11.17,
-# E19), units splitting off a moving stack (10.3, E20), a 0-0 airpower tie rerolled (8.1, E21); older games are
-# decided as they were played
+# E19), units splitting off a moving stack (10.3, E20), a 0-0 airpower tie rerolled (8.1, E21), US landings and
+# the 11th Airborne's drop in the US Movement Phase, II or III (8.11, 9.8, E22); older games decided as played
 RULES_VERSION = 4
 
 
