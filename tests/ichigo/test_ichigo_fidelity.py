@@ -221,3 +221,22 @@ def test_8_11_a_game_created_under_version_3_lands_and_drops_in_phase_ii_only():
     for order in ("land us-11ab at 3221", "drop 2011"):
         with pytest.raises(IllegalOrder, match="5.1"):
             when(s, "allied", order)
+
+
+# -- 5.3 item 7, 9.4 (ruling E23): the 14AA shipment is rolled every Phase V while the pool lasts ------------------
+def japanese_reinforcements_after_causeway():
+    """Turn 8, Phase V after Causeway: the 14AA units wait in their pool (5.3 item 7)."""
+    return position({}, turn=8, phase="V", causeway=True)
+
+
+def test_5_3_item_7_phase_v_does_not_end_before_the_14aa_roll():
+    s = japanese_reinforcements_after_causeway()
+    with pytest.raises(IllegalOrder, match="5.3") as refused:
+        when(s, "japanese", "end")
+    assert "14AA" in str(refused.value)
+    s = fold(s, *when(s, "japanese", "ship", rolls=[1]))               # 1 - 1 = 0: no more 14AA (item 8)
+    assert of(when(s, "japanese", "end"), ev.PhaseEnded)
+
+
+def test_5_3_item_7_a_game_created_under_version_3_may_end_phase_v_without_the_roll():
+    assert of(when(v3(japanese_reinforcements_after_causeway()), "japanese", "end"), ev.PhaseEnded)

@@ -119,6 +119,9 @@ def end(em: Decision, side: str) -> None:
         raise IllegalOrder("Ichi-Go 8.9", "roll for the B-29 raid first")
     if state.phase == "I" and not causeway.landing_done(state):
         raise IllegalOrder("Ichi-Go 5.3", "the US landing is mandatory this turn")
+    if state.phase == "V" and state.since(4) and reinforcements.shipment_due(state):  # ruling E23
+        raise IllegalOrder("Ichi-Go 5.3", "roll for this turn's 14AA shipment first (item 7: every Phase V while "
+                                          "the pool lasts)")
     if state.phase == "X":
         left = reinforcements.drawn(state)
         if any(reinforcements.placeable(state, h) for h in left):
