@@ -240,3 +240,24 @@ def test_5_3_item_7_phase_v_does_not_end_before_the_14aa_roll():
 
 def test_5_3_item_7_a_game_created_under_version_3_may_end_phase_v_without_the_roll():
     assert of(when(v3(japanese_reinforcements_after_causeway()), "japanese", "end"), ev.PhaseEnded)
+
+
+# -- 8.11, 6.3-6.4 (ruling E24): the 11th Airborne never drops onto a Chinese stack -------------------------------
+def airdrop_next_to_a_chinese_unit():
+    """Turn 8, US Movement Phase II: the 11th Airborne may drop (8.11); the Chinese C01 holds clear 2011."""
+    s = position({}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True,
+                 beachheads={"formosa": "3221", "mainland": "1922"},
+                 extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    return replace(s, jp_control=s.jp_control - {"3221", "1922"})
+
+
+def test_8_11_the_11th_airborne_may_not_drop_onto_chinese_units():
+    s = airdrop_next_to_a_chinese_unit()
+    with pytest.raises(IllegalOrder, match="6.4"):
+        when(s, "allied", "drop 2011")
+    [drop] = of(when(s, "allied", "drop 2012"), ev.Airlifted)             # a clear hex of its own
+    assert drop.hex == "2012"
+
+
+def test_8_11_a_game_created_under_version_3_dropped_onto_the_chinese_as_played():
+    assert of(when(v3(airdrop_next_to_a_chinese_unit()), "allied", "drop 2011"), ev.Airlifted)

@@ -132,4 +132,7 @@ def drop(em: Decision, side: str, h: str) -> None:
                                            "airlift and Aerial Supply Marker)")
     if not d.land(h) or d.map.terrain_of(H(h)) not in ("clear", "rough") or state.occupied("japanese") & {h}:
         raise IllegalOrder("Ichi-Go 8.11", f"{h} is not a clear or rough hex free of Japanese units")
+    bad = stack_violation(state, h, [state.units["us-11ab"]]) if state.since(4) else None  # ruling E24
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.4", bad)
     em.emit(ev.Airlifted("us-11ab", "", h, drop=True))
