@@ -7,7 +7,7 @@ import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, when
 
 from app.events.core import DieRolled
-from app.rules.ichigo.common import us_supplied
+from app.rules.ichigo.common import supply_state, us_supplied
 from app.rules.errors import IllegalOrder
 
 
@@ -261,3 +261,25 @@ def test_8_11_the_11th_airborne_may_not_drop_onto_chinese_units():
 
 def test_8_11_a_game_created_under_version_3_dropped_onto_the_chinese_as_played():
     assert of(when(v3(airdrop_next_to_a_chinese_unit()), "allied", "drop 2011"), ev.Airlifted)
+
+
+# -- 8.11, 7.8 (ruling E25): the Aerial Supply Marker the drop uses lands with the 11th Airborne ------------------
+def airdrop_cut_off():
+    """Turn 8, US Movement Phase II: no beachhead to trace supply to (7.5; the position names none), so a US unit
+    inland is supplied only by the Aerial Supply Marker (7.8)."""
+    return position({}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True)
+
+
+def test_8_11_the_11th_airborne_dropped_inland_is_supplied_by_the_aerial_supply_marker():
+    s = fold(airdrop_cut_off(), *when(airdrop_cut_off(), "allied", "drop 2012"))
+    assert s.aerial_hex == "2012" and supply_state(s, s.units["us-11ab"]) == "full"
+    with pytest.raises(IllegalOrder, match="5.1"):                   # used up for this turn (7.8)
+        when(s, "allied", "supply 2012")
+    s = fold(s, *when(s, "allied", "move us-11ab to 2112"))
+    assert supply_state(s, s.units["us-11ab"]) == "oos"              # it supplies its hex only
+
+
+def test_8_11_a_game_created_under_version_3_left_the_dropped_division_out_of_supply():
+    s = v3(airdrop_cut_off())
+    s = fold(s, *when(s, "allied", "drop 2012"))
+    assert s.aerial_hex is None and supply_state(s, s.units["us-11ab"]) == "oos"

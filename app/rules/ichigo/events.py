@@ -545,8 +545,9 @@ class Airlifted:
         # 8.10: after the transfer the unit may still roll for movement; 8.11: a dropped unit then moves normally
         units[self.unit] = replace(units[self.unit], hex=self.hex, status="map", done=False, mp=-1.0)
         st = replace(state, units=units, airlift_turn=state.turn)
-        if self.drop:
-            st = replace(st, airdropped=True, aerial_turn=state.turn)
+        if self.drop:  # 8.11: the drop uses the turn's Aerial Supply Marker, which (version 4, ruling E25) lands with it
+            st = replace(st, airdropped=True, aerial_turn=state.turn,
+                         aerial_hex=self.hex if state.since(4) else state.aerial_hex)
         return _enter(st, "allied", [self.hex])
 
     def describe(self) -> str:

@@ -21,7 +21,8 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # any Japanese entry into its hex (7.8, E18), tank regiments for the static 2nd Tank Division's defence (11.17,
 # E19), units splitting off a moving stack (10.3, E20), a 0-0 airpower tie rerolled (8.1, E21), US landings and
 # the 11th Airborne's drop in the US Movement Phase, II or III (8.11, 9.8, E22), the 14AA roll
-# every Phase V (5.3 item 7, E23), no airdrop onto Chinese units (8.11, E24); older games decided as played
+# every Phase V (5.3 item 7, E23), no airdrop onto Chinese units (8.11, E24), the Aerial
+# Supply Marker dropped with the 11th Airborne (8.11, E25); older games decided as played
 RULES_VERSION = 4
 
 
