@@ -283,3 +283,16 @@ def test_8_11_a_game_created_under_version_3_left_the_dropped_division_out_of_su
     s = v3(airdrop_cut_off())
     s = fold(s, *when(s, "allied", "drop 2012"))
     assert s.aerial_hex is None and supply_state(s, s.units["us-11ab"]) == "oos"
+
+
+# -- 8.11, 11.29 (ruling E26): no airdrop into a city its intrinsic Japanese garrison defends ---------------------
+def test_8_11_the_11th_airborne_may_not_drop_into_shanghai_held_by_its_intrinsic_garrison():
+    s = airdrop_cut_off()                                           # Shanghai 3106: no Japanese unit, its garrison
+    with pytest.raises(IllegalOrder, match="11.29"):
+        when(s, "allied", "drop 3106")
+    assert "3106" in s.jp_control
+
+
+def test_8_11_a_game_created_under_version_3_took_shanghai_by_the_drop_as_played():
+    s = v3(airdrop_cut_off())
+    assert "3106" not in fold(s, *when(s, "allied", "drop 3106")).jp_control

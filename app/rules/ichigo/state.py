@@ -16,13 +16,10 @@ PLAN_OF = {"II": ("us", 0), "III": ("us", 1), "VI": ("japanese", 0), "VII": ("ja
 NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
 # they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
-# 4: departures from the text fixed (rulings E16 on): one movement roll for a stack however it splits (10.14,
-# 10.15, E16), absorption only by units there as Phase V began (9.5, E17), the Aerial Supply Marker removed by
-# any Japanese entry into its hex (7.8, E18), tank regiments for the static 2nd Tank Division's defence (11.17,
-# E19), units splitting off a moving stack (10.3, E20), a 0-0 airpower tie rerolled (8.1, E21), US landings and
-# the 11th Airborne's drop in the US Movement Phase, II or III (8.11, 9.8, E22), the 14AA roll
-# every Phase V (5.3 item 7, E23), no airdrop onto Chinese units (8.11, E24), the Aerial
-# Supply Marker dropped with the 11th Airborne (8.11, E25); older games decided as played
+# 4: departures from the text fixed, rulings E16-E26 (docs/rulings/ichigo-engine.md): movement rolls and
+# split stacks (10.3, 10.14, 10.15), absorption (9.5), the Aerial Supply Marker (7.8), defensive tank support
+# (11.17), airpower ties (8.1), US landings and the 11th Airborne's drop (8.11, 9.8), the 14AA roll (5.3 item 7);
+# games created before are decided as they were played
 RULES_VERSION = 4
 
 
