@@ -296,3 +296,24 @@ def test_8_11_the_11th_airborne_may_not_drop_into_shanghai_held_by_its_intrinsic
 def test_8_11_a_game_created_under_version_3_took_shanghai_by_the_drop_as_played():
     s = v3(airdrop_cut_off())
     assert "3106" not in fold(s, *when(s, "allied", "drop 3106")).jp_control
+
+
+# -- 9.2, 8.9 (ruling E27): a division under the B-29 raid is out of supply, so not withdrawn -----------------------
+def withdrawal_under_the_b29():
+    """Turn 5, Phase V: the 26th Division sits within three hexes of the B-29 marker placed on Wuhan (2008) this
+    turn (8.9), the 3rd and 13th Divisions far from it; all three are full-strength 4-factor divisions under 101."""
+    return position({"jp-cea-26div": "2011", "jp-cea-3div": "1901", "jp-cea-13div": "1901"}, phase="V", turn=5,
+                    b29_hex="2008", b29_used=True, b29_units=frozenset({"jp-cea-26div"}))
+
+
+def test_9_2_the_withdrawal_takes_only_divisions_in_supply_and_the_b29_raid_puts_them_out():
+    s = withdrawal_under_the_b29()
+    with pytest.raises(IllegalOrder, match="9.2"):
+        when(s, "japanese", "withdraw jp-cea-26div jp-cea-3div")
+    [withdrawn] = of(when(s, "japanese", "withdraw jp-cea-3div jp-cea-13div"), ev.UnitsWithdrawn)
+    assert withdrawn.units == ["jp-cea-3div", "jp-cea-13div"]
+
+
+def test_9_2_a_game_created_under_version_3_withdrew_the_division_under_the_raid():
+    s = v3(withdrawal_under_the_b29())
+    assert of(when(s, "japanese", "withdraw jp-cea-26div jp-cea-3div"), ev.UnitsWithdrawn)
