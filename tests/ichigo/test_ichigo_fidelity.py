@@ -7,8 +7,8 @@ import pytest
 from ichigo_given import RULES, chinese, ev, fold, of, position, when
 
 from app.events.core import DieRolled
-from app.rules.ichigo.common import supply_state, us_supplied
 from app.rules.errors import IllegalOrder
+from app.rules.ichigo.common import supply_state, us_supplied
 
 
 def v3(state):
@@ -39,7 +39,8 @@ def test_10_14_a_stack_elsewhere_still_rolls_its_own_die():
 
 def test_10_15_r20_a_chinese_stack_rolls_once_for_the_units_it_splits_into():
     s = position({}, phase="VIII", plans={"chinese": "move-fight"},
-                 extra=(chinese("C01", "cn-reg-01", "2011", tried=True), chinese("C02", "cn-reg-02", "2011", tried=True)))
+                 extra=(chinese("C01", "cn-reg-01", "2011", tried=True),
+                        chinese("C02", "cn-reg-02", "2011", tried=True)))
     s = fold(s, *when(s, "allied", "move C01 to 2012", rolls=[3]))       # 3 - 1 = 2 MP (10.15)
     second = when(s, "allied", "move C02 to 2010")
     assert not of(second, DieRolled) and of(second, ev.MovementRolled)[0].mp == 2
@@ -317,3 +318,14 @@ def test_9_2_the_withdrawal_takes_only_divisions_in_supply_and_the_b29_raid_puts
 def test_9_2_a_game_created_under_version_3_withdrew_the_division_under_the_raid():
     s = v3(withdrawal_under_the_b29())
     assert of(when(s, "japanese", "withdraw jp-cea-26div jp-cea-3div"), ev.UnitsWithdrawn)
+
+
+def test_10_15_8_10_a_unit_airlifted_into_a_hex_after_its_stack_rolled_rolls_its_own_die():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"}, air_side="allied",
+                 extra=(chinese("C01", "cn-reg-01", "0712", tried=True),
+                        chinese("C02", "cn-reg-02", "0712", tried=True),
+                        chinese("C03", "cn-reg-03", "1418", tried=True)))
+    s = fold(s, *when(s, "allied", "move C01 to 0812", rolls=[4]))       # Chungking's stack rolls 3 MP
+    s = fold(s, *when(s, "allied", "airlift C03 to 0712"))              # 8.10: the Allies hold the air
+    assert of(when(s, "allied", "move C03 to 0711", rolls=[6]), ev.MovementRolled)[0].mp == 5
+    assert of(when(s, "allied", "move C02 to 0711"), ev.MovementRolled)[0].mp == 3

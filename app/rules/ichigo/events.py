@@ -118,10 +118,12 @@ class MovementRolled:
             if uid not in self.units:
                 units[uid] = replace(units[uid], done=True)
         start = state.units[self.units[0]].hex
+        # 10.14: the stack this roll is for: the units in the hex that have not yet moved this phase
+        stack = tuple(sorted(u.id for u in state.at(start) if u.mp < 0 and not u.done))
         for uid in self.units:
             units[uid] = replace(units[uid], mp=float(self.mp), strategic=self.how == "strategic")
         return replace(state, units=units, mover=tuple(self.units),
-                       stack_rolls=state.stack_rolls + ((start, self.how, self.mp),))
+                       stack_rolls=state.stack_rolls + ((start, self.how, self.mp, stack),))
 
     def describe(self) -> str:
         return f"{', '.join(self.units)}: {self.mp} MP ({self.how})"
@@ -545,7 +547,7 @@ class Airlifted:
         # 8.10: after the transfer the unit may still roll for movement; 8.11: a dropped unit then moves normally
         units[self.unit] = replace(units[self.unit], hex=self.hex, status="map", done=False, mp=-1.0)
         st = replace(state, units=units, airlift_turn=state.turn)
-        if self.drop:  # 8.11: the drop uses the turn's Aerial Supply Marker, which (version 4, ruling E25) lands with it
+        if self.drop:  # 8.11: the drop uses the turn's Aerial Supply Marker; it lands with it (version 4, E25)
             st = replace(st, airdropped=True, aerial_turn=state.turn,
                          aerial_hex=self.hex if state.since(4) else state.aerial_hex)
         return _enter(st, "allied", [self.hex])

@@ -150,12 +150,12 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
 
 def rolled_for_stack(state: State, u0: Unit, plan: Allowance) -> Allowance:
     """Ichi-Go 10.14, 10.15 (ruling E16): a stack makes one movement roll a phase even if its units move off in
-    different directions; a unit that has not moved is still in the hex its stack began the phase in, so a die
-    already rolled this phase from that hex is its factor too. Rules version 4; older games rolled per order."""
+    different directions: a unit that was in the hex, not yet moved, when a die was rolled there this phase moves
+    on that roll (one airlifted in afterwards rolls its own, 8.10). Rules version 4; older games rolled per order."""
     if plan.purpose is None or not state.since(4):
         return plan
-    for start, how, mp in state.stack_rolls:
-        if start == u0.hex and how == plan.how:
+    for start, how, mp, stack in state.stack_rolls:
+        if start == u0.hex and how == plan.how and u0.id in stack:
             return Allowance(float(mp), how)
     return plan
 

@@ -110,7 +110,7 @@ class State(Memo):
     aa14_turn: int = 0                  # the turn of the last 14AA shipment
     collapse_checked: bool = False
     mover: tuple = ()                   # the stack whose move is under way (10.1)
-    stack_rolls: tuple = ()             # 10.14, 10.15: (start hex, how, MP) of each movement die rolled this phase
+    stack_rolls: tuple = ()             # 10.14, 10.15: (hex, how, MP, its stack's ids) of each roll this phase
     attacked_hexes: tuple = ()          # hexes attacked this phase (11.4)
     pending: tuple = ()
     reinforced: bool = False            # Phase X roll made / Phase V withdrawal done
