@@ -1,5 +1,5 @@
 """Ichi-Go departures from the text found by checking the engine case by case against the rulebook, fixed under
-rules version 4 (rulings E16-E19, docs/rulings/ichigo-engine.md); each is tested under version 4 and as a game
+rules version 4 (rulings E16-E27, docs/rulings/ichigo-engine.md); each is tested under version 4 and as a game
 created under version 3 still decides it (docs/core.md "Rules versions")."""
 from dataclasses import replace
 
