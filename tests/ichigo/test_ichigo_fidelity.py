@@ -1,5 +1,5 @@
 """Ichi-Go departures from the text found by checking the engine case by case against the rulebook, fixed under
-rules version 4 (rulings E16-E27, docs/rulings/ichigo-engine.md); each is tested under version 4 and as a game
+rules version 4 (rulings E16-E28, docs/rulings/ichigo-engine.md); each is tested under version 4 and as a game
 created under version 3 still decides it (docs/core.md "Rules versions")."""
 from dataclasses import replace
 
@@ -329,3 +329,29 @@ def test_10_15_8_10_a_unit_airlifted_into_a_hex_after_its_stack_rolled_rolls_its
     s = fold(s, *when(s, "allied", "airlift C03 to 0712"))              # 8.10: the Allies hold the air
     assert of(when(s, "allied", "move C03 to 0711", rolls=[6]), ev.MovementRolled)[0].mp == 5
     assert of(when(s, "allied", "move C02 to 0711"), ev.MovementRolled)[0].mp == 3
+
+
+# -- 11.25, 8.9 (ruling E28): the units that advanced in supply make the momentum attack, the others may not ------
+def advance_with_one_unit_under_the_b29(played_under=lambda s: s):
+    """Turn 2: the 110th and 3rd Divisions in 2010 destroy an untried zero in 2011 (11.27: in effect a DE) and
+    both advance; the 3rd started the turn within range of the B-29 raid, so it is out of supply all turn (8.9).
+    C02 waits in 2012, next to 2011."""
+    s = position({"jp-cea-110div": "2010", "jp-cea-3div": "2010"}, b29_hex="1708", b29_used=True,
+                 b29_units=frozenset({"jp-cea-3div"}),
+                 extra=(chinese("C01", "cn-reg-04", "2011"), chinese("C02", "cn-reg-02", "2012", tried=True)))
+    s = played_under(s)
+    s = fold(s, *when(s, "japanese", "attack 2011 with 2010"))
+    return fold(s, *when(s, "japanese", "advance jp-cea-110div jp-cea-3div"))
+
+
+def test_11_25_only_the_advancing_units_in_supply_make_the_momentum_attack():
+    s = advance_with_one_unit_under_the_b29()
+    assert s.pending[0]["kind"] == "momentum" and s.pending[0]["data"]["units"] == ["jp-cea-110div"]
+    with pytest.raises(IllegalOrder, match="11.25"):
+        when(s, "japanese", "attack 2012 with jp-cea-110div jp-cea-3div")
+    [battle] = of(when(s, "japanese", "attack 2012 with jp-cea-110div", rolls=[6]), ev.BattleResolved)
+    assert battle.attackers == ["jp-cea-110div"]
+
+
+def test_11_25_a_game_created_under_version_3_offered_no_momentum_attack_to_a_partly_supplied_advance():
+    assert not advance_with_one_unit_under_the_b29(v3).pending

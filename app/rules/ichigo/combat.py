@@ -415,14 +415,17 @@ def advance(em: Decision, side: str, ids: list[str]) -> None:
     sc = em.state.data.scenario
     lo, hi = sc["combat"]["japanese_momentum_turns"]
     state = em.state
-    ok = False
     if nation == "japanese" and lo <= state.turn <= hi:
-        ok = all(supply_state(state, state.units[i]) == "full" for i in ids)
+        able = [i for i in ids if supply_state(state, state.units[i]) == "full"]
     elif nation == "us":
         from app.rules.ichigo.common import us_beachhead_supplied
-        ok = all(us_beachhead_supplied(state, state.units[i].hex) for i in ids)
-    if ok:
-        em.emit(ev.DecisionRequired("momentum", side, {"units": list(ids), "from": target, "nation": nation}))
+        able = [i for i in ids if us_beachhead_supplied(state, state.units[i].hex)]
+    else:
+        able = []
+    if not state.since(4) and able != list(ids):  # before version 4: all of them in supply, or none went on
+        able = []
+    if able:  # 11.25 (ruling E28): those that advanced in supply may go on
+        em.emit(ev.DecisionRequired("momentum", side, {"units": able, "from": target, "nation": nation}))
 
 
 def stay(em: Decision, side: str) -> None:

@@ -16,10 +16,10 @@ PLAN_OF = {"II": ("us", 0), "III": ("us", 1), "VI": ("japanese", 0), "VII": ("ja
 NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
 # they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
-# 4: departures from the text fixed, rulings E16-E27 (docs/rulings/ichigo-engine.md): movement rolls and
+# 4: departures from the text fixed, rulings E16-E28 (docs/rulings/ichigo-engine.md): movement rolls and
 # split stacks (10.3, 10.14, 10.15), absorption (9.5), the Aerial Supply Marker (7.8), defensive tank support
 # (11.17), airpower ties (8.1), US landings and the 11th Airborne's drop (8.11, 9.8), the 14AA roll (5.3 item 7), the
-# withdrawal's supply (9.2); games created before are decided as they were played
+# withdrawal's supply (9.2), momentum by the supplied (11.25); games created before are decided as they were played
 RULES_VERSION = 4
 
 
