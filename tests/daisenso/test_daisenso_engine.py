@@ -32,6 +32,20 @@ def test_4_1_without_a_blitz_marker_the_phase_opens_at_regular_combat_and_cv_str
     assert step(after) == "regular-combat" and after.used_box == {"east-china-sea": ("us-cv",)}
 
 
+def test_4_1_5_every_cv_strike_in_a_hex_returns_the_defenders_too():
+    """4.1.5 sends all CV Strike units in hexes to their Naval Zone's Used Box, not only the phasing faction's: the
+    Japanese CV Strike off Formosa leaves before the Regular Combat Segment. A game of rules version 3 returned
+    only the phasing faction's (ruling D38)."""
+    from app.rules.daisenso import played_under
+
+    raw = lambda r: unit(r, "jp-kido-butai", "jp-cv", "w4021", zone="east-china-sea")  # noqa: E731
+    events, after = when(scenario("strait", raw), "next")
+    assert CvStrikesReturned(["jp-kido-butai", "us-tf-58"]) in events
+    assert "jp-kido-butai" not in after.units and sorted(after.used_box["east-china-sea"]) == ["jp-cv", "us-cv"]
+    events, old = when(played_under(scenario("strait", raw), "3"), "next")
+    assert CvStrikesReturned(["us-tf-58"]) in events and old.units["jp-kido-butai"].hex == "w4021"
+
+
 def test_4_1_1_airdrop_within_two_hexes_and_not_next_to_an_enemy_air_unit():
     storm = scenario("august-storm")
     assert step(storm) == "airdrop"
@@ -644,7 +658,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "3") == state and old.rules_version == 2
+    assert played_under(state, "4") == state and old.rules_version == 2
+    assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
     _, old = when(old, "attack w4324 with us-mar us-inf", [1])
     _, old = when(old, "retreat w4424 to w4524")
     assert orders(old) == {"lose us-mar", "lose us-inf"}  # version 2 looked at the hexside the marine is behind now

@@ -12,7 +12,8 @@ from app.rules.engine.state import SequencedState
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 3  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37)
+RULES_VERSION = 4  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+# 4: every CV Strike returns (ruling D38)
 
 
 @dataclass(frozen=True)
