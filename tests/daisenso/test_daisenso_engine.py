@@ -481,6 +481,25 @@ def test_4_1_3_1_an_snlf_beachhead_lands_one_detachment_and_d19_not_into_a_polic
     assert "Policy Affected" in refused(closed, "snlf w4626", "Dai Senso 4.1.3.1")
 
 
+def test_4_1_3_a_ground_unit_on_an_snlf_beachhead_0_makes_a_beachhead_landing():
+    """An SNLF Beachhead-0 is a Beachhead marker with a Beachhead Hexside (4.1.3.1): a supplied, Blitz-enabled
+    Japanese division on it lands across that hexside as from any Beachhead (4.1.3), besides the Detachment the
+    marker lands on its own. Rules version 3 let only units on a plain Beachhead land (ruling D39)."""
+    from app.rules.daisenso import played_under
+
+    def snlf(raw):
+        raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                          {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        unit(raw, "jp-x", "jp-division", "w4626", blitz=True)
+
+    _, z = when(scenario("zhejiang", snlf), "next")
+    assert step(z) == "landing" and orders(z) == {"land jp-x", "next"}
+    _, z = when(z, "land jp-x")
+    assert z.units["jp-x"].hex == "w4725"
+    _, old = when(played_under(scenario("zhejiang", snlf), "3"), "next")
+    assert "land jp-x" not in orders(old)
+
+
 def test_4_2_5_an_attacking_stack_retreating_into_friends_takes_them_into_the_rest_of_its_results():
     z = scenario("zhejiang", lambda r: unit(r, "jp-x", "jp-division", "w4421"))
     events, z = when(z, "attack w4620 with jp-15-army", [1])  # 4 v 6, 3 left: 1-3, die 1: Ad 1/0
