@@ -671,6 +671,29 @@ def test_4_2_6_1_a_marine_that_attacked_across_a_strait_still_owes_the_first_ste
     assert "us-mar" not in state.units and state.units["us-inf"].kind == "us-infantry"
 
 
+def test_4_2_6_1_once_a_marine_attacks_across_the_strait_any_marine_step_is_the_first_loss():
+    """Two marines attack Taihoku, one from Foochow across the strait, one overland from Takao: the force includes
+    a marine attacking across a Strait Hexside, so its first step loss must be a marine step, and either marine's
+    is one (4.2.6.1 asks for a marine step, not that marine's). Rules version 3 took it from the marine that
+    crossed, with no choice left (ruling D40)."""
+    from app.rules.daisenso import played_under
+
+    def ad(version: str):
+        state = played_under(position("western", "axis", [
+            ("us-mar", "us-marine", "w4424"), ("us-m2", "us-marine", "w4224"), ("jp-a", "jp-army", "w4324")],
+            hold="w4324"), version)
+        return when(state, "attack w4324 with us-mar us-m2", [1])  # 4 v 4, City and strait 2L: 1-3, Ad 1/0
+
+    events, state = ad("4")
+    assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
+    assert {"lose us-mar", "lose us-m2"} <= orders(state) and not any(isinstance(e, StepLost) for e in events)
+    events, state = when(state, "lose us-m2")
+    assert StepLost("us-m2", "ad", box="delay", box_kind="us-marine") in events  # the Ad step, the choice made
+    assert StepLost("us-mar", "attacker", box="delay", box_kind="us-marine") in events  # then the attrition step
+    events, _ = ad("3")
+    assert StepLost("us-mar", "ad", box="delay", box_kind="us-marine") in events  # the only choice it gave (D27)
+
+
 def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_with():
     from app.rules.daisenso import played_under
 

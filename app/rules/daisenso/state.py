@@ -13,7 +13,7 @@ from app.rules.engine.state import SequencedState
 SIDES = ("axis", "allied")
 AXIS = "axis"
 RULES_VERSION = 4  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
-# 4: every CV Strike returns, a landing from an SNLF Beachhead-0 (rulings D38, D39)
+# 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step (rulings D38-D40)
 
 
 @dataclass(frozen=True)
