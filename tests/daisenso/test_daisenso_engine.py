@@ -344,6 +344,31 @@ def test_ds15_4_2_6_2_abda_loses_a_step_keeping_either_component():
         assert any(u.kind == keep and u.hex == "w4723" for u in z.units.values())
 
 
+def test_4_2_6_2_abda_keeps_its_british_component_only_if_the_force_pool_holds_one():
+    """The Holding Box holds the NEI infantry and the Western Force Pool no British FE infantry: the step loss takes
+    the NEI unit from the Holding Box into the hex, the only way left (4.2.6.2, D27); no FE unit appears from an empty
+    pool. Rules version 3 offered the FE unit all the same (ruling D41)."""
+    from app.rules.daisenso import played_under
+
+    def abda(raw):
+        unit(raw, "abda-1", "abda-army", "w4723", holding=["nei-infantry"])
+        unit(raw, "jp-x", "jp-army", "w4724")
+        unit(raw, "jp-y", "jp-army", "w4724")
+
+    def hit(version: str):
+        state = played_under(scenario("zhejiang", abda), version)
+        assert "br-fe-infantry" not in state.force_pool["western"]
+        _, state = when(state, "attack w4723 with jp-x jp-y", [5])  # 1-1, die 5: 1/1 (as DS-15)
+        return when(state, "lose jp-x as jp-division")
+
+    events, state = hit("4")
+    lost = next(e for e in events if isinstance(e, StepLost) and e.unit == "abda-1")
+    assert (lost.replacement_kind, lost.box_kind, lost.from_holding) == ("nei-infantry", "br-fe-infantry", True)
+    assert [u.kind for u in state.units.values() if u.hex == "w4723"] == ["nei-infantry"]
+    _, old = hit("3")
+    assert orders(old) == {"lose abda-1 as nei-infantry", "lose abda-1 as br-fe-infantry"}
+
+
 def test_4_2_2_a_lone_detachment_marker_falls_without_a_die_and_allows_advance_not_exploitation():
     storm = scenario("august-storm", lambda r: unit(r, "ru-tk", "ru-tank", "e3309", blitz=True))
     _, storm = when(storm, "next")

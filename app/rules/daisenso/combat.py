@@ -444,8 +444,10 @@ def loss_choices(state: State, unit: Unit) -> list[str | None]:
     k = state.kind(unit)
     if k.flip or k.steps == 1 or not (k.breaks_to or k.components):
         return [None]
-    if k.components:
-        return list(k.components)
+    if k.components:  # the kept component from the Holding Box or the Force Pool (ruling D41; version 3: any)
+        pool = state.force_pool.get(unit.faction, {})
+        kept = [c for c in k.components if c in unit.holding or pool.get(c, 0) > 0]
+        return list(k.components) if not state.since(4) else kept or [None]
     pool = state.force_pool.get(unit.faction, {})
     members = [m for m in state.data.class_members(k.breaks_to) if pool.get(m.id, 0) > 0]
     plain = [m.id for m in members if not m.elite]
