@@ -293,9 +293,11 @@ def _fast(tests: set[str]) -> list[str]:
 
 
 def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[str, str], bool | None]:
-    """Whether each row's own fast tests kill the mutant (None: the row maps no test that runs its function)."""
+    """Whether each row's own fast tests kill the mutant (None: none of them kills it and none runs its function).
+    All of a row's tests run, not only those mutmut traced calling the function: a game's data and map are loaded
+    when a test module is imported, before any test, so no test is traced running the loading code."""
     reach = tests_by_function().get(_function(name), set())
-    wanted = {row: sorted(set(_fast(case_rows()[row[0]][row[1]])) & reach) for row in rows}
+    wanted = {row: _fast(case_rows()[row[0]][row[1]]) for row in rows}
     tests = sorted({t for ts in wanted.values() for t in ts})
     if not tests:
         return dict.fromkeys(rows)
@@ -316,7 +318,7 @@ def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[s
                 path = case.get("classname", "").replace(".", "/") + ".py"
                 failed.add(f"{path}::{case.get('name', '').split('[')[0]}")
     failed |= {t for t in tests if t.partition("::")[0] in broken}
-    return {row: (bool(set(ts) & failed) if ts else None) for row, ts in wanted.items()}
+    return {row: True if set(ts) & failed else (False if set(ts) & reach else None) for row, ts in wanted.items()}
 
 
 def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
