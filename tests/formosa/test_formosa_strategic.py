@@ -83,6 +83,8 @@ def test_7_3_allied_prices_recruit_and_replace():
     assert (cost("us-armor-1"), cost("us-rgr-2"), cost("us-1mar-1"), cost("us-eng-1")) == (3, 3, 2, 2)
     assert (cost("tac", points=3), cost("amphibious"), cost("drop-zone"), cost("b29"), cost("gunfire")) == (3, 3, 1,
                                                                                                            3, 3)
+    with pytest.raises(IllegalOrder, match="Formosa 7.3: jp-10-10 is not a allied unit"):
+        cost("jp-10-10")  # each side spends on its own chart
 
 
 def test_8_2_japanese_set_up_only_types_and_na_replacements_are_refused_later():
