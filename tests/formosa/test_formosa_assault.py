@@ -140,3 +140,21 @@ def test_f85_a_deception_unit_alone_is_removed_and_the_stacks_land_without_a_die
     assert not of(events, CombatResolved) and of(events, UnitRevealed)[0].deception
     after = play(state, "allied", f"assault {BEACH}")
     assert all(after.units[u].where == BEACH for u in FOUR) and after.units["jp-deception-1"].where == "out"
+
+
+
+def test_f80_a_hex_cleared_by_the_counterattack_is_offered_in_the_legal_orders_as_the_10_2_2_advance():
+    # the CA's counterattack is fought against a stack at sea, so the coastal hex empties when the Japanese
+    # attackers are eliminated, not as a defending hex of the assault: the advance into it is still offered
+    state = at_sea(FOUR + ("us-27-106",), {"jp-9-7": BEACH, "jp-guard-1": BEACH}, markers={"amphibious": 2})
+    state = play(state, "allied", f"land {SEA} with us-7-17 us-7-32 us-7-184")
+    state = play(state, "allied", f"land {SEA2} with us-27-105 us-27-106")
+    state = play(state, "allied", f"assault {BEACH}", [2])  # 20 to 6 = 300%: die 2 is a CA
+    [fight] = of(when(state, "japanese", f"counterattack {SEA}", [1]), CombatResolved)  # 6 to 12: AE
+    assert (fight.counterattack, fight.code) == (True, "AE")
+    state = play(state, "japanese", f"counterattack {SEA}", [1])
+    assert state.pending[0]["kind"] == "advance" and not state.at(BEACH, "japanese")
+    offered = [o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "advance"]
+    assert offered == [f"advance us-27-105 us-27-106 us-7-17 us-7-184 to {BEACH}"]  # four fit (13.1)
+    state = play(state, "allied", offered[0])
+    assert state.units["us-7-32"].where == "allied-staging" and state.combat is None
