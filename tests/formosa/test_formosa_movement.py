@@ -8,6 +8,7 @@ from formosa_map import ring, river_crossing
 
 from app.rules.formosa import GAME
 from app.rules.formosa.events import StepBegan, TurnEnded, UnitMoved
+from app.rules.formosa.state import Strike
 
 X, AROUND = ring("open")
 
@@ -28,6 +29,16 @@ def test_11_1_a_concealed_unit_moves_with_the_concealed_movement_factor():
     state = given(step="japanese-movement", units={"jp-guard-1": path[0]}, concealed=("jp-guard-1",))
     [moved] = of(when(state, "japanese", f"move jp-guard-1 {' '.join(path[1:])}"), UnitMoved)
     assert moved.mp == 5  # within the concealed factor of 7
+
+
+def test_12_3_one_hex_dearer_than_the_whole_allowance_may_be_entered_and_the_move_ends_there():
+    mountain, around = ring("mountain")  # 3 MP, and 2 more for the interdiction points placed there (16.4)
+    state = replace(given(step="japanese-movement", units={"jp-guard-1": around[0]}),
+                    strike=Strike(revealed=True, interdicted=((mountain, "us", 2),)))
+    [moved] = of(when(state, "japanese", f"move jp-guard-1 {mountain}"), UnitMoved)  # a revealed 2-4: 4 MP
+    assert (moved.path[-1], moved.mp) == (mountain, 4)  # every MP spent
+    why = refused(state, "japanese", f"move jp-guard-1 {mountain} {around[3]}", "Formosa 12.3")
+    assert f"entering {mountain} costs 5 MP of 4" in why
 
 
 def test_12_2_once_a_phase_never_into_enemy_units_and_static_units_never_move():
