@@ -150,11 +150,15 @@ def test_f80_a_hex_cleared_by_the_counterattack_is_offered_in_the_legal_orders_a
     state = play(state, "allied", f"land {SEA} with us-7-17 us-7-32 us-7-184")
     state = play(state, "allied", f"land {SEA2} with us-27-105 us-27-106")
     state = play(state, "allied", f"assault {BEACH}", [2])  # 20 to 6 = 300%: die 2 is a CA
+    why = refused(state, "japanese", f"counterattack {BEACH}", "Formosa 15.6")  # a hex of the attackers only
+    assert why.endswith(f"counterattack one of {SEA}, {SEA2}")
     [fight] = of(when(state, "japanese", f"counterattack {SEA}", [1]), CombatResolved)  # 6 to 12: AE
     assert (fight.counterattack, fight.code) == (True, "AE")
     state = play(state, "japanese", f"counterattack {SEA}", [1])
     assert state.pending[0]["kind"] == "advance" and not state.at(BEACH, "japanese")
     offered = [o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "advance"]
     assert offered == [f"advance us-27-105 us-27-106 us-7-17 us-7-184 to {BEACH}"]  # four fit (13.1)
+    why = refused(state, "allied", f"advance us-7-17 us-7-17 to {BEACH}", "Formosa 15.8")
+    assert why.endswith("units that may advance: us-27-105, us-27-106, us-7-17, us-7-184, us-7-32")
     state = play(state, "allied", offered[0])
     assert state.units["us-7-32"].where == "allied-staging" and state.combat is None
