@@ -244,6 +244,8 @@ def test_16_4_an_interdicted_hex_costs_a_japanese_unit_more_mp_and_reveals_who_e
     events = when(state, "allied", f"interdict {AROUND[3]} 1")
     assert [e.unit for e in of(events, UnitRevealed)] == ["jp-9-19"]  # 16.4 item 1: in the hex
     state = play(state, "allied", f"interdict {AROUND[0]} 2")
+    why = refused(state, "allied", f"interdict {AROUND[3]} 1", "Formosa 16.4")  # every assigned point is placed
+    assert why.endswith("3 points placed but 2 were assigned to interdiction")
     state = play(state, "allied", "end")
     assert state.step == "japanese-movement"
     events = when(state, "japanese", f"move jp-9-7 {AROUND[0]}")
