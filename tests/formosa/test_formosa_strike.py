@@ -272,6 +272,9 @@ def test_15_4_1_lp_shifts_in_a_preview_and_an_attack_f22():
     state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
     p = preview(state, "allied", f"attack {b} with us-7-17 lp 2")
     assert {"amount": 2, "case": "Formosa 15.4.1", "reason": "LP spent attacking"} in p["shifts"]
+    answering = replace(state, lp={"allied": 3, "japanese": 1})  # the Japanese defender answers with LP only
+    assert preview(answering, "allied", f"attack {b} with us-7-17")["text"].endswith(
+        "the defender may still commit LP for left shifts (15.4.1, 17.0, 19.4)")
     refused(state, "allied", f"attack {b} with us-7-17 lp 3", "Formosa 15.4.1")
     events = when(state, "allied", f"attack {b} with us-7-17 lp 2", [3])
     assert [e.amount for e in of(events, LpSpent)] == [2]
