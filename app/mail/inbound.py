@@ -34,6 +34,7 @@ from email.utils import getaddresses, parseaddr
 
 from app import text as text_rule
 from app.mail.replies import body_text, own_lines
+from app.numbers import DIGITS
 from app.service.application import Application, Seat
 from app.service.errors import (
     AccessDenied,
@@ -51,8 +52,9 @@ from app.service.errors import (
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
 HEADER_LINE = re.compile(r"^(token|game|seq|join|notify)\s*:\s*(.*)$", re.IGNORECASE)
 CHANNEL_OFF = ("off", "none", "email")  # `notify: off`: email only (docs/players.md)
-DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
-ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
+DISPUTE = re.compile(rf"^dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$", re.IGNORECASE)
+ANSWER = re.compile(rf"^(accept|reject|uphold)\s+dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$",
+                    re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
 ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
 NOT_SENT = ("(your table talk was not sent: it goes with your orders, and none of them stood; send it again with "
@@ -286,7 +288,7 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
         result.applied += 1
         result.lines.append(f"accepted: notify: {shown}, besides email, whenever it is your turn" if shown else
                             "accepted: notify: off; you are told of your turn by email only")
-    if "seq" in headers and not re.fullmatch(r"[0-9]{1,12}", headers["seq"]):
+    if "seq" in headers and not re.fullmatch(rf"[0-9]{{1,{DIGITS}}}", headers["seq"]):
         return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
     expected = int(headers["seq"]) if "seq" in headers else None
     if not orders and not talk:

@@ -45,6 +45,7 @@ from flask_smorest import Blueprint as ApiBlueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
+from app.numbers import LARGEST
 from app.service.application import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError
@@ -95,21 +96,15 @@ def register(app: Flask, resolve_viewer: Viewer | None = None, reads: Callable[[
     create_app passes it.
     resolve_viewer(request, game_id) -> side | None | "all": the hook; default `seat_viewer` with a service,
     else `query_side_viewer`.
-    reads() -> Replays (app/service/replays.py); default the service's, else one on app.config["HEXLEDGER_DB"].
+    reads() -> Replays (app/service/replays.py); default the service's (one of the two is needed).
     api: a flask_smorest Api, to put the data endpoints into its OpenAPI document.
     """
-    if reads is None and service is not None:
-        def reads() -> Replays:
-            return service().reads.replay_reads()
     if reads is None:
-        shared: dict[str, Replays] = {}
-        lock = threading.Lock()
+        if service is None:
+            raise ValueError("the replay viewer needs its reads or a service")
 
         def reads() -> Replays:
-            with lock:
-                if "reads" not in shared:
-                    shared["reads"] = Replays.open(app.config.get("HEXLEDGER_DB"))
-                return shared["reads"]
+            return service().reads.replay_reads()
 
     hook = resolve_viewer or (seat_viewer if service is not None else query_side_viewer)
     app.extensions["replay"] = {"resolve_viewer": hook, "reads": reads, "service": service,
@@ -312,9 +307,9 @@ def data_error(exc):
 class FramesQuery(Schema):
     views = fields.Boolean(load_default=False, metadata={"description": "add each frame's view of the position "
                                                          f"(then at most {FRAMES_WITH_VIEWS} frames a page)"})
-    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1),
+    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=LARGEST),
                               metadata={"description": "the first frame: the frame after this event or later"})
-    limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={
+    limit = fields.Integer(load_default=None, validate=validate.Range(min=1, max=LARGEST), metadata={
         "description": f"the most frames (default: all; with views, at most {FRAMES_WITH_VIEWS})"})
 
 
@@ -372,7 +367,7 @@ def frames(args, game_id: str):
     return Response(_cached_body(("frames", views, first, limit), make), mimetype="application/json")
 
 
-@data.route("/<game_id>/map/<int:seq>.svg", methods=["GET"])
+@data.route(f"/<game_id>/map/<int(max={LARGEST}):seq>.svg", methods=["GET"])
 @data.response(200, SVG, description="the map after event `seq`, as you may see it", content_type="image/svg+xml")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
