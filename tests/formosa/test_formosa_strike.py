@@ -14,7 +14,7 @@ from formosa_map import D, M, ring
 from app.events import core
 from app.rules.base import Command
 from app.rules.engine.events import DecisionRequired
-from app.rules.formosa import GAME
+from app.rules.formosa import GAME, played_under
 from app.rules.formosa.airpower import (
     AirPointsLost,
     B29Struck,
@@ -57,8 +57,9 @@ def test_16_0_a_two_point_counter_flies_two_one_point_missions_cf_10():
 
 
 def test_16_0_a_game_created_under_rules_version_1_assigns_a_mission_at_a_time():
-    """Its stored orders decide as they were played (`played_under`): `assign` replaces one mission, `end`."""
-    state = given(step="strike-planning-allied", air={"allied-tac": 2}, rules_version=1)
+    """Its stored orders decide as they were played (`played_under`): `assign` replaces one mission, `end`. A game
+    stored before rules versions were recorded carries none: it was created under version 1."""
+    state = played_under(given(step="strike-planning-allied", air={"allied-tac": 2}), "")
     refused(state, "allied", "plan 1 tactical", "Formosa 6.1")
     state = play(state, "allied", "assign 1 air-superiority")
     state = play(state, "allied", "assign 1 tactical")
