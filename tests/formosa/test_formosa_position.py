@@ -72,6 +72,7 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
     ({"phase": "allied-combat", "suppressed": [AROUND[5]], "missions": {"allied": {"b29": 1}}, "air": {"b29": 1}},
      f"suppressed: {AROUND[5]} holds no Japanese unit"),
     ({"phase": "recruit-allied", "suppressed": [X]}, "the B-29 strikes in the Allied B-29 Phase"),
+    ({"phase": "allied-combat", "suppressed": X}, "'suppressed' is a list of hexes"),
     ({"fleet_sortied": True, "air": {"mobile-fleet": 1}}, "the marker is removed from the game"),
     ({"values": {"us-7-17": {"cf": -1}}}, "[values] us-7-17: cf is a whole number from 0 to 99"),
     ({"values": {"us-7-17": {"steps": 2}}}, "[values] us-7-17: 'steps' is not a value a position changes"),
