@@ -543,6 +543,16 @@ def test_the_loader_refuses_files_that_contradict_each_other_with_every_problem(
     assert load({"optional": ["25.1", "25.10"]}).optional == {"25.1", "25.10"}
 
 
+def test_24_2_a_scenarios_file_giving_no_us_tac_points_starts_the_allies_with_none(tmp_path, monkeypatch):
+    from app.rules.formosa.position import printed
+
+    text = data.SCENARIOS.read_text(encoding="utf-8")
+    assert text.count("allied_tac = {us = 20, cw = 2}") == 1  # scenario 2
+    (tmp_path / "scenarios.toml").write_text(text.replace("allied_tac = {us = 20, cw = 2}", "allied_tac = {cw = 2}"))
+    monkeypatch.setattr(data, "SCENARIOS", tmp_path / "scenarios.toml")
+    assert printed(load(), "2").air == {"allied-tac": 0, "cw-tac": 2}
+
+
 def test_11_1_a_units_file_with_a_japanese_unit_without_a_concealed_movement_factor_is_refused(tmp_path,
                                                                                                monkeypatch):
     guard = 'id = "jp-guard-1"\nside = "japanese"\nnationality = "japanese"\nname = "Guard Unit 1"\n' \
