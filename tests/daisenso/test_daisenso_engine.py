@@ -32,6 +32,20 @@ def test_4_1_without_a_blitz_marker_the_phase_opens_at_regular_combat_and_cv_str
     assert step(after) == "regular-combat" and after.used_box == {"east-china-sea": ("us-cv",)}
 
 
+def test_4_1_5_every_cv_strike_in_a_hex_returns_the_defenders_too():
+    """4.1.5 sends all CV Strike units in hexes to their Naval Zone's Used Box, not only the phasing faction's: the
+    Japanese CV Strike off Formosa leaves before the Regular Combat Segment. A game of rules version 3 returned
+    only the phasing faction's (ruling D38)."""
+    from app.rules.daisenso import played_under
+
+    raw = lambda r: unit(r, "jp-kido-butai", "jp-cv", "w4021", zone="east-china-sea")  # noqa: E731
+    events, after = when(scenario("strait", raw), "next")
+    assert CvStrikesReturned(["jp-kido-butai", "us-tf-58"]) in events
+    assert "jp-kido-butai" not in after.units and sorted(after.used_box["east-china-sea"]) == ["jp-cv", "us-cv"]
+    events, old = when(played_under(scenario("strait", raw), "3"), "next")
+    assert CvStrikesReturned(["us-tf-58"]) in events and old.units["jp-kido-butai"].hex == "w4021"
+
+
 def test_4_1_1_airdrop_within_two_hexes_and_not_next_to_an_enemy_air_unit():
     storm = scenario("august-storm")
     assert step(storm) == "airdrop"
@@ -330,6 +344,31 @@ def test_ds15_4_2_6_2_abda_loses_a_step_keeping_either_component():
         assert any(u.kind == keep and u.hex == "w4723" for u in z.units.values())
 
 
+def test_4_2_6_2_abda_keeps_its_british_component_only_if_the_force_pool_holds_one():
+    """The Holding Box holds the NEI infantry and the Western Force Pool no British FE infantry: the step loss takes
+    the NEI unit from the Holding Box into the hex, the only way left (4.2.6.2, D27); no FE unit appears from an empty
+    pool. Rules version 3 offered the FE unit all the same (ruling D41)."""
+    from app.rules.daisenso import played_under
+
+    def abda(raw):
+        unit(raw, "abda-1", "abda-army", "w4723", holding=["nei-infantry"])
+        unit(raw, "jp-x", "jp-army", "w4724")
+        unit(raw, "jp-y", "jp-army", "w4724")
+
+    def hit(version: str):
+        state = played_under(scenario("zhejiang", abda), version)
+        assert "br-fe-infantry" not in state.force_pool["western"]
+        _, state = when(state, "attack w4723 with jp-x jp-y", [5])  # 1-1, die 5: 1/1 (as DS-15)
+        return when(state, "lose jp-x as jp-division")
+
+    events, state = hit("4")
+    lost = next(e for e in events if isinstance(e, StepLost) and e.unit == "abda-1")
+    assert (lost.replacement_kind, lost.box_kind, lost.from_holding) == ("nei-infantry", "br-fe-infantry", True)
+    assert [u.kind for u in state.units.values() if u.hex == "w4723"] == ["nei-infantry"]
+    _, old = hit("3")
+    assert orders(old) == {"lose abda-1 as nei-infantry", "lose abda-1 as br-fe-infantry"}
+
+
 def test_4_2_2_a_lone_detachment_marker_falls_without_a_die_and_allows_advance_not_exploitation():
     storm = scenario("august-storm", lambda r: unit(r, "ru-tk", "ru-tank", "e3309", blitz=True))
     _, storm = when(storm, "next")
@@ -465,6 +504,25 @@ def test_4_1_3_1_an_snlf_beachhead_lands_one_detachment_and_d19_not_into_a_polic
     closed = scenario("zhejiang", lambda r: snlf(r, ["kiangsu"]))  # w4725 is in Kiangsu
     _, closed = when(closed, "next")
     assert "Policy Affected" in refused(closed, "snlf w4626", "Dai Senso 4.1.3.1")
+
+
+def test_4_1_3_a_ground_unit_on_an_snlf_beachhead_0_makes_a_beachhead_landing():
+    """An SNLF Beachhead-0 is a Beachhead marker with a Beachhead Hexside (4.1.3.1): a supplied, Blitz-enabled
+    Japanese division on it lands across that hexside as from any Beachhead (4.1.3), besides the Detachment the
+    marker lands on its own. Rules version 3 let only units on a plain Beachhead land (ruling D39)."""
+    from app.rules.daisenso import played_under
+
+    def snlf(raw):
+        raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                          {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        unit(raw, "jp-x", "jp-division", "w4626", blitz=True)
+
+    _, z = when(scenario("zhejiang", snlf), "next")
+    assert step(z) == "landing" and orders(z) == {"land jp-x", "next"}
+    _, z = when(z, "land jp-x")
+    assert z.units["jp-x"].hex == "w4725"
+    _, old = when(played_under(scenario("zhejiang", snlf), "3"), "next")
+    assert "land jp-x" not in orders(old)
 
 
 def test_4_2_5_an_attacking_stack_retreating_into_friends_takes_them_into_the_rest_of_its_results():
@@ -638,13 +696,37 @@ def test_4_2_6_1_a_marine_that_attacked_across_a_strait_still_owes_the_first_ste
     assert "us-mar" not in state.units and state.units["us-inf"].kind == "us-infantry"
 
 
+def test_4_2_6_1_once_a_marine_attacks_across_the_strait_any_marine_step_is_the_first_loss():
+    """Two marines attack Taihoku, one from Foochow across the strait, one overland from Takao: the force includes
+    a marine attacking across a Strait Hexside, so its first step loss must be a marine step, and either marine's
+    is one (4.2.6.1 asks for a marine step, not that marine's). Rules version 3 took it from the marine that
+    crossed, with no choice left (ruling D40)."""
+    from app.rules.daisenso import played_under
+
+    def ad(version: str):
+        state = played_under(position("western", "axis", [
+            ("us-mar", "us-marine", "w4424"), ("us-m2", "us-marine", "w4224"), ("jp-a", "jp-army", "w4324")],
+            hold="w4324"), version)
+        return when(state, "attack w4324 with us-mar us-m2", [1])  # 4 v 4, City and strait 2L: 1-3, Ad 1/0
+
+    events, state = ad("4")
+    assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
+    assert {"lose us-mar", "lose us-m2"} <= orders(state) and not any(isinstance(e, StepLost) for e in events)
+    events, state = when(state, "lose us-m2")
+    assert StepLost("us-m2", "ad", box="delay", box_kind="us-marine") in events  # the Ad step, the choice made
+    assert StepLost("us-mar", "attacker", box="delay", box_kind="us-marine") in events  # then the attrition step
+    events, _ = ad("3")
+    assert StepLost("us-mar", "ad", box="delay", box_kind="us-marine") in events  # the only choice it gave (D27)
+
+
 def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_with():
     from app.rules.daisenso import played_under
 
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "3") == state and old.rules_version == 2
+    assert played_under(state, "4") == state and old.rules_version == 2
+    assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
     _, old = when(old, "attack w4324 with us-mar us-inf", [1])
     _, old = when(old, "retreat w4424 to w4524")
     assert orders(old) == {"lose us-mar", "lose us-inf"}  # version 2 looked at the hexside the marine is behind now

@@ -11,17 +11,19 @@ from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Ruling D37: a game created under rules version 2 (or before versions were recorded) is decided as it was
-    played, so its stored orders still verify."""
+    """Rulings D37-D41: a game is decided by the rules version it was created under (version 2 for a game from
+    before versions were recorded), so its stored orders still verify."""
     if version and int(version) >= RULES_VERSION:
         return state
-    return replace(state, rules_version=2)
+    return replace(state, rules_version=int(version) if version and int(version) >= 2 else 2)
 
 
 GAME = Game(
     name="daisenso",
     title="Dai Senso: the Combat Phase (Totaler Krieg family, chapter 4)",
-    # 3: a marine's first loss after a retreat, an Air unit left in the defending hex (ruling D37)
+    # 3: a marine's first loss after a retreat, an Air unit left in the defending hex (ruling D37); 4: every CV
+    # Strike in a hex returns in 4.1.5, the defender's too (D38); a Beachhead Landing from an SNLF Beachhead-0 (D39);
+    # any marine's step as the first loss (D40); a Holding Box unit keeps only a component it can take (D41)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -68,8 +68,11 @@ def landers(state: State) -> list[Unit]:
 
 
 def landing_hex(state: State, u: Unit) -> str | None:
-    for m in state.markers_at(u.hex, BEACHHEADS):
-        if m.faction == u.faction and m.kind == "beachhead":
+    """4.1.3: the Land hex across the Beachhead Hexside of the friendly Beachhead marker the unit is on; an SNLF
+    Beachhead-0 is one (ruling D39; rules version 3 and before took a plain Beachhead only)."""
+    kinds = BEACHHEADS if state.since(4) else ("beachhead",)
+    for m in state.markers_at(u.hex, kinds):
+        if m.faction == u.faction:
             return m.toward
     return None
 

@@ -444,8 +444,10 @@ def loss_choices(state: State, unit: Unit) -> list[str | None]:
     k = state.kind(unit)
     if k.flip or k.steps == 1 or not (k.breaks_to or k.components):
         return [None]
-    if k.components:
-        return list(k.components)
+    if k.components:  # the kept component from the Holding Box or the Force Pool (ruling D41; version 3: any)
+        pool = state.force_pool.get(unit.faction, {})
+        kept = [c for c in k.components if c in unit.holding or pool.get(c, 0) > 0]
+        return list(k.components) if not state.since(4) else kept or [None]
     pool = state.force_pool.get(unit.faction, {})
     members = [m for m in state.data.class_members(k.breaks_to) if pool.get(m.id, 0) > 0]
     plain = [m.id for m in members if not m.elite]
@@ -455,13 +457,16 @@ def loss_choices(state: State, unit: Unit) -> list[str | None]:
 def first_loss_units(state: State, force: list[Unit]) -> list[Unit]:
     """4.2.6.1: the attacking force's first step comes from a marine that attacked across water or an armor-type
     unit. The hexside is the one the marine attacked across, wherever an Ad or Ex retreat has since put it (ruling
-    D37; rules version 2 looked from the hex it stands in)."""
+    D37; rules version 2 looked from the hex it stands in); once one marine crossed, any marine's step will do
+    (ruling D40)."""
     c = state.combat
     if c.attacker_lost:
         return force
     fronts = dict(c.fronts) if state.since(3) else {u.id: u.hex for u in force}
     marines = [u for u in force if state.kind(u).type == "marine" and fronts.get(u.id, c.target) != c.target
                and terrain.hexside(state, fronts[u.id], c.target, "marine_crossing")]
+    if marines and state.since(4):  # a marine step, any marine's (ruling D40; version 3: the crossing marine's)
+        marines = [u for u in force if state.kind(u).type == "marine"]
     armor = [u for u in force if state.kind(u).armor_type]
     return (marines + armor) or force
 

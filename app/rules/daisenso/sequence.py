@@ -45,8 +45,10 @@ def opening_step(state: State) -> State:
 
 
 def _cv_strikes(state: State) -> list[str]:
+    """4.1.5: all CV Strike units in hexes, whichever faction's (ruling D38; rules version 3 and before took only
+    the phasing faction's)."""
     return sorted(u.id for u in state.units.values()
-                  if u.faction == state.phasing and state.kind(u).type == "cv-strike")
+                  if state.kind(u).type == "cv-strike" and (state.since(4) or u.faction == state.phasing))
 
 
 def enter(d: Decision, step: str) -> None:
