@@ -29,6 +29,9 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"{body.side} orders: {body.text}"
     if isinstance(body, core.SeatAutomated):
         return f"{body.side} is played by the server (policy {body.policy})"
+    if isinstance(body, core.SeatStalled):
+        return (f"{body.side} (automated, {body.policy}) cannot give an order: {body.problem}; the game waits for "
+                "the arbiter")
     if isinstance(body, core.RollsSpent):
         return f"{body.side}'s order could not be carried out (an engine fault after rolling): its dice are spent"
     if isinstance(body, core.DieRolled):

@@ -59,6 +59,8 @@ class GameMeta:
     parent: dict | None = None
     retractions: list = field(default_factory=list)
     automated: dict = field(default_factory=dict)  # side -> policy name (core.SeatAutomated)
+    seat_settings: dict = field(default_factory=dict)  # side -> the policy's settings (core.SeatAutomated)
+    orders: dict = field(default_factory=dict)  # side -> orders it has given (core.OrderGiven, retracted or not)
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,10 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
                        player_seeds={**meta.player_seeds, body.side: body.seed_text})
     elif isinstance(body, core.SeatAutomated):
         meta = replace(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
-                       automated={**meta.automated, body.side: body.policy})
+                       automated={**meta.automated, body.side: body.policy},
+                       seat_settings={**meta.seat_settings, body.side: dict(body.settings)})
+    elif isinstance(body, core.OrderGiven):
+        meta = replace(meta, orders={**meta.orders, body.side: meta.orders.get(body.side, 0) + 1})
     elif isinstance(body, core.DieRolled):
         meta = replace(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):
@@ -142,7 +147,7 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.OrderGiven):
+    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.SeatStalled):
         # a core type this fold does not know is still the game's (as before: only these leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game

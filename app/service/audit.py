@@ -310,7 +310,8 @@ def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
         return Problem(seq, "replay", f"{order.side} is played by the policy {policy}, but order {order.text!r} is "
                                       "not its")
     try:
-        text, reason = practice.choose(rules, policy, state.game, order.side)
+        text, reason = practice.choose(rules, policy, state.game, order.side,
+                                       state.meta.seat_settings.get(order.side, {}), state.meta.orders.get(order.side, 0))
     except practice.NoOrder as exc:
         return Problem(seq, "replay", f"the policy {policy} gives no order here ({exc}), yet {order.text!r} is "
                                       "stored")

@@ -85,7 +85,8 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
     game_id = game_id or new_game_id(store)
     created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),
                                seed_commitment=dice.commitment(seed), options=options, rules_version=rules.version)
-    automated = [_new(core.SeatAutomated(side=side, policy=policy), SERVER) for side, policy in seats.items()]
+    automated = [_new(core.SeatAutomated(side=side, **practice.seat_record(rules, spec)), SERVER)
+                 for side, spec in seats.items()]
     store.create_game(game_id, rules.name, scenario, [_new(created, SERVER), *automated], seed)
     return game_id
 

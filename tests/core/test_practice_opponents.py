@@ -27,4 +27,4 @@ def test_greedy_opponents_play_the_game_to_its_end(rules):
 
     final, accepted = fuzzing.play(rules, greedy, random.Random(0), 3000, "greedy dice")
     assert rules.outcome(final) is not None, f"no end after {accepted} orders"
-    assert given["best odds attack"] > 5 and given["move toward objectives"] > 20, given
+    assert given["best odds attack"] >= 3 and given["move toward objectives"] > 20, given

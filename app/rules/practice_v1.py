@@ -1,0 +1,155 @@
+"""The practice opponents' first edition (issue 18), kept so that a seat automated before editions were recorded
+(core.SeatAutomated with no settings) is decided, and re-decided by `verify`, as it was played: a policy change
+never makes a stored game fail `verify` (docs/core.md, "Rules versions"; app/rules/practice.py has the current
+edition).
+
+Edition 1 seeds its generator from the whole encoded state, hidden parts included (issue 25 moved the current
+edition to the side's view), draws its orders from the rule set's own `candidates` where it has them, and rates an
+attack by its preview's column. Where edition 1 failed (a preview whose column is a label, Formosa and Dai Senso),
+no order of it was ever stored, so it rates such a column by its odds instead of failing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from app.rules import odds_scale
+from app.rules.base import Command
+from app.rules.errors import OrderError
+from app.rules.kernel.hexgrid import Hex
+
+RANDOM_CASE = "design.md practice 10"
+GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
+ATTACKS = ("attack", "overrun", "assault")
+ENDS = ("end", "pass")
+BRING_IN = ("place", "land", "enter", "deploy", "reinforce", "rail", "replace")
+
+
+def policies(rules, legal, no_order) -> dict[str, Callable[[Any, str], tuple[str, dict]]]:
+    """Edition 1's `greedy` (for a rule set with a map) and `random`, for a rule set that can list candidates.
+    `legal(rules, state, side, text)` is practice.legal; `no_order` the exception for "no order here"."""
+    candidates = candidate_source(rules)
+    if candidates is None:
+        return {}
+    found = {}
+    rand = random_player(rules, candidates, legal, no_order)
+    if getattr(rules, "game_map", None) is not None:
+        found["greedy"] = greedy(rules, candidates, legal, rand)
+    found["random"] = rand
+    return found
+
+
+def position_seed(rules, state: Any) -> int:
+    """A seed drawn from the whole encoded state (lists taken as sets)."""
+    def canonical(x):
+        if isinstance(x, dict):
+            return {str(k): canonical(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple, set, frozenset)):
+            return sorted((canonical(v) for v in x), key=lambda v: json.dumps(v, sort_keys=True))
+        return x
+
+    text = json.dumps(canonical(rules.encode_state(state)), sort_keys=True, default=str)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def candidate_source(rules) -> Callable[[Any, random.Random], Iterable[str]] | None:
+    own = getattr(rules, "candidates", None)
+    if own is not None:
+        return own
+    if getattr(rules, "legal_orders", None) is None:
+        return None
+
+    def from_legal_orders(state: Any, rng: random.Random) -> list[str]:
+        orders = [o["order"] for o in rules.legal_orders(state, rules.prompt(state).side)]
+        rng.shuffle(orders)
+        return orders
+
+    return from_legal_orders
+
+
+def random_player(rules, candidates, legal, no_order):
+    def play(state: Any, side: str) -> tuple[str, dict]:
+        rng = random.Random(position_seed(rules, state))
+        for n, text in enumerate(candidates(state, rng), start=1):
+            if legal(rules, state, side, text) is not None:
+                return text, {"case": RANDOM_CASE, "summary": f"a random legal order (candidate {n}, drawn with "
+                                                              "the position's own seed)"}
+        raise no_order(f"no candidate order of {side} is legal ({rules.prompt(state).step})")
+
+    return play
+
+
+def greedy(rules, candidates, legal, fallback, draws: int = 4):
+    def play(state: Any, side: str) -> tuple[str, dict]:
+        rng = random.Random(position_seed(rules, state))
+        goals = objectives(rules, state, side)
+        scored = []
+        drawn = [text for _ in range(draws) for text in candidates(state, rng)]
+        for n, text in enumerate(dict.fromkeys(drawn)):
+            try:
+                command = rules.parse(text, side, state)
+            except OrderError:
+                continue
+            rated = _rate(rules, state, command, goals)
+            if rated is not None:
+                scored.append((-rated[0], n, text, rated[1]))
+        for _, _, text, reason in sorted(scored):
+            if legal(rules, state, side, text) is not None:
+                return text, reason
+        text, reason = fallback(state, side)
+        return text, {**reason, "summary": "greedy found nothing to rate: " + reason["summary"]}
+
+    return play
+
+
+def objectives(rules, state: Any, side: str) -> list[str]:
+    view = rules.view(state, side)
+    control = view.get("control") or {}
+    goals = [h for h in view.get("victory_hexes") or () if control.get(h) != side]
+    goals += [u["hex"] for u in view.get("units") or () if u.get("hex") and u.get("side") not in (side, None)]
+    return sorted(set(goals)) or sorted(view.get("victory_hexes") or ())
+
+
+def _distance(rules, state: Any, a: str, goals: list[str]) -> int | None:
+    game_map = rules.game_map(state)
+    try:
+        here = Hex.parse(a)
+        return min((game_map.distance(here, Hex.parse(g)) for g in goals), default=None)
+    except ValueError:
+        return None
+
+
+def _rate(rules, state: Any, command: Command, goals: list[str]) -> tuple[float, dict] | None:
+    action, args = command.action, command.args
+    if action in ATTACKS and getattr(rules, "preview", None) is not None:
+        try:
+            seen = rules.preview(state, command)
+        except (OrderError, ValueError, KeyError):
+            return None
+        if seen.get("allowed") is False or seen.get("column") is None:
+            return None
+        label = seen.get("column_label", seen["column"])
+        column = seen["column"] if isinstance(seen["column"], int) else odds_scale.of(label)
+        if column is None:
+            return None
+        return 1000 + column, {"case": GREEDY_CASE, "rule": "best odds attack", "column": label,
+                               "summary": f"greedy: the attack at the best odds column ({label})"}
+    if action == "move" and args.get("to") and args.get("units"):
+        hexes = {u["id"]: u["hex"] for u in rules.view(state, command.side).get("units") or () if u.get("hex")}
+        before = [d for u in args["units"] if u in hexes and (d := _distance(rules, state, hexes[u], goals))
+                  is not None]
+        after = _distance(rules, state, args["to"], goals)
+        if not before or after is None:
+            return -1, {"case": GREEDY_CASE, "rule": "move", "summary": "greedy: a move with no objective in sight"}
+        gain = min(before) - after
+        return (100 + gain if gain > 0 else -1), {
+            "case": GREEDY_CASE, "rule": "move toward objectives", "gain": gain,
+            "summary": f"greedy: nearer an objective by {gain} hex(es)" if gain > 0 else "greedy: no nearer"}
+    if action in ENDS:
+        return 0, {"case": GREEDY_CASE, "rule": "end", "summary": "greedy: nothing better to do in this step"}
+    if action in BRING_IN or not any(rules.prompt(state).allows(a) for a in ENDS):
+        return 10, {"case": GREEDY_CASE, "rule": "decision", "summary": f"greedy: the step asks for '{action}'"}
+    return None
