@@ -4,18 +4,20 @@ playouts on such samples, never on the position itself).
 
 What is drawn, for a game whose state keeps its units by id (every game on the engine):
 
-- **Where the hidden enemy units stand.** The enemy units on the map that the side's view does not name (beneath
-  the top unit of an SNC or Ichi-Go stack, SNC 6.3, Ichi-Go 6.6; Formosa's concealed "?" counters, 11.1) are dealt
-  at random to the places the view shows hidden units at; a deal whose view differs from the side's own (a drawn
-  unit stronger than the top unit shown, a "?" counter's movement factor) is dealt again, up to `TRIES` times.
+- **Where the hidden enemy units stand, and how strong.** The enemy units on the map that the side's view does not
+  name (beneath the top unit of an SNC or Ichi-Go stack, SNC 6.3, Ichi-Go 6.6; Formosa's concealed "?" counters,
+  11.1) are dealt at random to the places the view shows hidden units at, each believed at full strength (its
+  `steps_max`, where it has one: the side has not seen its losses); a deal whose view differs from the side's own
+  (a drawn unit stronger than the top unit shown, a "?" counter's movement factor) is dealt again, up to `TRIES`
+  times.
 - **What an untried counter is.** An untried counter (Ichi-Go 3.3, 11.27: hidden from both sides) takes the
   identity of another untried counter at random.
 
 The sample depends only on the side's view, the seed, and which units are hidden (as a set: the order of battle
-and the losses the side has seen tell it that much); never on where each hidden unit is, nor on what an untried
-counter is. What stays as it is: the hidden displays off the map (Formosa's staging area and reinforcements),
-plans kept secret until their reveal (Formosa 16.1), the draw pool's order. A playout can meet them only
-through the rules' own later steps.
+and the losses the side has seen tell it that much); never on where each hidden unit is, what losses it has taken,
+nor on what an untried counter is. What stays as it is: the hidden displays off the map (Formosa's staging area
+and reinforcements), plans kept secret until their reveal (Formosa 16.1), the draw pool's order. A playout can
+meet them only through the rules' own later steps.
 """
 from __future__ import annotations
 
@@ -43,6 +45,10 @@ def _on_map(place: Any) -> bool:
 
 def _place_field(unit: Any) -> str | None:
     return next((f for f in PLACES if hasattr(unit, f)), None)
+
+
+def _full(unit: Any) -> dict:
+    return {"steps": unit.steps_max} if hasattr(unit, "steps") and hasattr(unit, "steps_max") else {}
 
 
 def hidden_units(rules, state: Any, side: str, seen: dict | None = None) -> list[str]:
@@ -85,8 +91,8 @@ def sample(rules, state: Any, side: str, rng: random.Random) -> Any:
     for _ in range(TRIES):
         rng.shuffle(places)
         rng.shuffle(identities)
-        change: dict[str, dict] = {uid: {_place_field(units[uid]): place} for uid, place in zip(hidden, places,
-                                                                                                 strict=True)}
+        change: dict[str, dict] = {uid: {_place_field(units[uid]): place, **_full(units[uid])}
+                                   for uid, place in zip(hidden, places, strict=True)}
         for uid, identity in zip(blind, identities, strict=True):
             change[uid] = {**change.get(uid, {}), **identity}
         world = dataclasses.replace(state, units={uid: dataclasses.replace(u, **change[uid]) if uid in change else u

@@ -155,6 +155,8 @@ class Search:
         rounds = max(1, math.ceil(math.log2(len(left))))
         spent = 0
         for r in range(rounds):
+            if r and spent >= self.budget:
+                break  # a budget smaller than the orders: one playout each, then the best of those
             share = max(1, (self.budget - spent) // (len(left) * (rounds - r)))
             for arm in left:
                 for _ in range(share):

@@ -16,6 +16,7 @@ from app.rules import practice
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
+from app.service import autoplay
 from app.service.games import RolledThenFailed, check_turn, decide_checked
 
 
@@ -310,8 +311,7 @@ def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
         return Problem(seq, "replay", f"{order.side} is played by the policy {policy}, but order {order.text!r} is "
                                       "not its")
     try:
-        text, reason = practice.choose(rules, policy, state.game, order.side,
-                                       state.meta.seat_settings.get(order.side, {}), state.meta.orders.get(order.side, 0))
+        text, reason = autoplay.policy_order(rules, state, order.side)
     except practice.NoOrder as exc:
         return Problem(seq, "replay", f"the policy {policy} gives no order here ({exc}), yet {order.text!r} is "
                                       "stored")

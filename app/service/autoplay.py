@@ -42,6 +42,13 @@ def waiting(rules, state: projection.GameState) -> str | None:
     return side if side in state.meta.automated else None
 
 
+def policy_order(rules, state: projection.GameState, side: str) -> tuple[str, dict]:
+    """The order the automated `side`'s policy gives now, with its reason: the seat's policy and settings
+    (core.SeatAutomated), the orders the side has given so far. `verify` asks the same (app/service/audit.py)."""
+    return practice.choose(rules, state.meta.automated[side], state.game, side,
+                           state.meta.seat_settings.get(side, {}), state.meta.orders.get(side, 0))
+
+
 def play(store: EventStore, game_id: str, limit: int = LIMIT,
          state: projection.GameState | None = None) -> list[games.Accepted]:
     """Give the automated seats' orders while one of them is to act; returns them as they were stored. Never
@@ -60,8 +67,7 @@ def play(store: EventStore, game_id: str, limit: int = LIMIT,
                 break
             policy = state.meta.automated[side]
             try:
-                text, reason = practice.choose(rules, policy, state.game, side, state.meta.seat_settings.get(side, {}),
-                                               state.meta.orders.get(side, 0))
+                text, reason = policy_order(rules, state, side)
             except practice.NoOrder as exc:
                 stalled(store, state, side, policy, "its policy finds no order the rules accept", exc)
                 break
