@@ -26,10 +26,10 @@ drawn at random.
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from app.events.core import DieRolled
@@ -41,8 +41,11 @@ DEFAULT_PLAYOUTS = 200
 MAX_PLAYOUTS = 20000
 WIDTH = 12  # orders searched a decision
 RATED = 8  # of them, those the greedy rating puts first; the rest drawn at random
-HORIZON = 40  # orders a playout gives after the one it weighs, at most
+HORIZON = 40  # orders `settle` gives at the end of a playout, at most
 WORLDS = 8  # positions sampled from the side's view a decision; playout j plays on sample j mod WORLDS
+EXPAND_AT = 2  # a decision below the root is searched from its second visit (before, a playout values it)
+DEPTH = 24  # decisions a playout goes down the tree, at most
+EXPLORE = 0.7  # UCT's exploration constant, on means scaled to 0..1
 ENDS = practice.ENDS
 
 
@@ -75,16 +78,21 @@ class PlayoutDice:
         return rolled
 
 
-@dataclass
-class Arm:
-    """One order weighed at the root: its text, and the values of its playouts so far."""
+class Node:
+    """A decision in the tree, reached by the orders on the path to it whatever the dice did on the way (open
+    loop: each playout deals its own dice and replays the path): who decides, the orders searched there, and for
+    each its visits and the sum of its playouts' values (for the searching side)."""
 
-    text: str
-    values: list[float] = field(default_factory=list)
+    def __init__(self):
+        self.side: str | None = None
+        self.arms: list[str] | None = None
+        self.visits = 0
+        self.n: dict[str, int] = {}
+        self.total: dict[str, float] = {}
+        self.children: dict[str, Node] = {}
 
-    @property
-    def mean(self) -> float:
-        return sum(self.values) / len(self.values) if self.values else -math.inf
+    def mean(self, arm: str) -> float:
+        return self.total[arm] / self.n[arm] if self.n.get(arm) else 0.0
 
 
 def policy(rules, playouts: int | None = None) -> practice.Policy:
@@ -100,99 +108,123 @@ class Search:
     """One decision of the strong opponent (see the module docstring)."""
 
     def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0):
-        self.rules, self.state, self.side, self.budget = rules, state, side, budget
-        self.seed = practice.view_seed(rules, state, side, given)
+        self.rules, self.state, self.side, self.budget, self.given = rules, state, side, budget, given
         self.worlds: dict[int, Any] = {}
-        self.settled: dict[tuple[str, int], float] = {}  # (order, sample) -> value of a playout that rolled no die
-        self.done = 0
+        self.root = Node()
+        self.low, self.high = 0.0, 0.0  # the values seen so far, to scale the tree's means (as MuZero does)
+        self.made = 0  # nodes expanded, for their draws' seeds
+
+    @functools.cached_property
+    def seed(self) -> int:
+        """Every draw's seed: what the side may know (practice.view_seed), asked only when there is a choice."""
+        return practice.view_seed(self.rules, self.state, self.side, self.given)
 
     def decide(self) -> tuple[str, dict]:
-        arms = self.candidates()
-        while arms:
-            if len(arms) == 1:
-                only = arms[0].text
+        root = self.root
+        root.side, root.arms = self.side, self.candidates(self.state, self.side, root=True)
+        while root.arms:
+            if len(root.arms) == 1:
+                only = root.arms[0]
                 if practice.usable(self.rules, self.state, self.side, only) is not None:
                     return only, {"case": SEARCH_CASE, "rule": "only order", "playouts": 0,
                                   "summary": "search: the one order worth giving here"}
-                arms = []
                 break
-            ranked = self.halve(arms)
-            best = ranked[0]
-            if practice.usable(self.rules, self.state, self.side, best.text) is not None:
-                runner = ranked[1] if len(ranked) > 1 else None
-                return best.text, self.reason(best, runner)
-            arms = [a for a in arms if a.text != best.text]
+            if not root.visits:
+                for i in range(self.budget):
+                    self.iterate(i)
+            ranked = sorted(root.arms, key=lambda a: (-root.n.get(a, 0), -root.mean(a)))
+            if practice.usable(self.rules, self.state, self.side, ranked[0]) is not None:
+                return ranked[0], self.reason(ranked)
+            root.arms = [a for a in root.arms if a != ranked[0]]
         raise practice.NoOrder(f"no order of {self.side} is legal ({self.rules.prompt(self.state).step})")
 
-    def reason(self, best: Arm, runner: Arm | None) -> dict:
-        value = round(best.mean, 3)
-        why = {"case": SEARCH_CASE, "rule": "best playouts", "playouts": self.done,
-               "value": value, "tried": len(best.values)}
-        against = f"; next best {runner.text!r} {runner.mean:+.2f}" if runner is not None else ""
-        why["summary"] = (f"search: worth {value:+.2f} over {len(best.values)} of {self.done} playouts "
-                          f"(1 won, -1 lost){against}")
+    def reason(self, ranked: list[str]) -> dict:
+        root, best = self.root, ranked[0]
+        value = round(root.mean(best), 3)
+        why = {"case": SEARCH_CASE, "rule": "most playouts", "playouts": self.budget, "visits": root.n.get(best, 0),
+               "value": value}
+        runner = ranked[1] if len(ranked) > 1 else None
+        against = (f"; next {runner!r}, {root.n.get(runner, 0)} playouts, {root.mean(runner):+.2f}"
+                   if runner is not None else "")
+        why["summary"] = (f"search: {why['visits']} of {self.budget} playouts, worth {value:+.2f} (1 won, -1 "
+                          f"lost){against}")
         return why
 
     # -- which orders ------------------------------------------------------------------------------------------
-    def candidates(self) -> list[Arm]:
-        """The orders searched: the legal list, the greedy rating's first `RATED`, then others at random."""
-        rules, state, side = self.rules, self.state, self.side
-        rng = random.Random(self.seed)
-        listed = rules.legal_orders(state, side)
-        rng.shuffle(listed)
+    def candidates(self, state: Any, side: str, root: bool = False) -> list[str]:
+        """The orders searched at a decision: the legal list, the greedy rating's first `RATED`, `end`, then
+        others at random, `WIDTH` in all."""
+        rules = self.rules
+        try:
+            listed = rules.legal_orders(state, side)
+        except (OrderError, ValueError, KeyError):
+            return []  # a sampled position the rules cannot list: the playout ends there
+        if len(listed) <= 1:
+            return [item["order"] for item in listed]
+        self.made += 1
+        random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
         if len(listed) <= WIDTH:
-            return [Arm(item["order"]) for item in listed]
+            return [item["order"] for item in listed]
         rated = [text for _, text, _ in practice.ratings(rules, state, side, listed)]
         first = rated[:RATED]
         ends = [t for t in rated if t.split()[0] in ENDS and t not in first][:1]
         rest = [t for t in rated[RATED:] if t not in ends]
-        return [Arm(t) for t in first + ends + rest[:WIDTH - len(first) - len(ends)]]
+        return first + ends + rest[:WIDTH - len(first) - len(ends)]
 
-    # -- sequential halving ------------------------------------------------------------------------------------
-    def halve(self, arms: list[Arm]) -> list[Arm]:
-        """The arms ranked best first after spending the budget by sequential halving."""
-        left = list(arms)
-        rounds = max(1, math.ceil(math.log2(len(left))))
-        spent = 0
-        for r in range(rounds):
-            if r and spent >= self.budget:
-                break  # a budget smaller than the orders: one playout each, then the best of those
-            share = max(1, (self.budget - spent) // (len(left) * (rounds - r)))
-            for arm in left:
-                for _ in range(share):
-                    arm.values.append(self.playout(arm.text, len(arm.values)))
-                    spent += 1
-            left.sort(key=lambda a: -a.mean)
-            if len(left) > 1 and r < rounds - 1:
-                left = left[:max(1, math.ceil(len(left) / 2))]
-        self.done = spent
-        return sorted(arms, key=lambda a: (-a.mean, -len(a.values)))
-
-    # -- one playout -------------------------------------------------------------------------------------------
+    # -- the tree ----------------------------------------------------------------------------------------------
     def world(self, k: int) -> Any:
         """Sample k of the position, hidden parts drawn (the same for every order: common random numbers)."""
         if k not in self.worlds:
             self.worlds[k] = belief.sample(self.rules, self.state, self.side, random.Random(f"{self.seed}:world:{k}"))
         return self.worlds[k]
 
-    def playout(self, text: str, j: int) -> float:
-        """The value of playout j of `text`. A playout that rolled no die ends the same way every time on its
-        sample: it is played once, and its value counted for every later playout on that sample."""
-        rules, side, k = self.rules, self.side, j % WORLDS
-        if (text, k) in self.settled:
-            return self.settled[(text, k)]
-        dice = PlayoutDice(random.Random(f"{self.seed}:dice:{j}"))
-        state = self.world(k)
-        try:
-            command = rules.parse(text, side, state)
-            state = _apply(rules, state, command, dice)
-            state = settle(rules, state, dice)
-        except (OrderError, ValueError, KeyError):
-            pass  # refused in this sample: it does nothing there
-        found = evaluation.value(rules, state, side)
-        if dice.next_index == 0 and dice.picks == 0:
-            self.settled[(text, k)] = found
-        return found
+    def iterate(self, i: int) -> None:
+        """Playout i: down the tree by UCT from sample i mod `WORLDS` with its own dice, one decision further
+        than the tree knew, then `settle` and value the position; every decision on the way learns the value."""
+        rules = self.rules
+        dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
+        state, node, path = self.world(i % WORLDS), self.root, []
+        while True:
+            if rules.outcome(state) is not None:
+                break
+            if node is not self.root and (node.visits < EXPAND_AT or len(path) >= DEPTH):
+                node.visits += 1
+                state = settle(rules, state, dice)
+                break
+            side = rules.prompt(state).side
+            if node.arms is None:
+                node.side, node.arms = side, self.candidates(state, side)
+            node.visits += 1
+            if side != node.side or not node.arms:
+                break  # the dice took this playout elsewhere than the tree's first visit: value it here
+            arm = self.select(node)
+            path.append((node, arm))
+            try:
+                state = _apply(rules, state, rules.parse(arm, side, state), dice)
+            except (OrderError, ValueError, KeyError):
+                break  # refused in this sample: it does nothing there
+            node = node.children.setdefault(arm, Node())
+        found = evaluation.value(rules, state, self.side)
+        self.low, self.high = min(self.low, found), max(self.high, found)
+        for at, arm in path:
+            at.n[arm] = at.n.get(arm, 0) + 1
+            at.total[arm] = at.total.get(arm, 0.0) + found
+
+    def select(self, node: Node) -> str:
+        """UCT: an order not yet tried, else the best of mean (for the side deciding there, scaled to the values
+        seen) plus `EXPLORE` * sqrt(ln N / n)."""
+        for arm in node.arms:
+            if not node.n.get(arm):
+                return arm
+        sign = 1.0 if node.side == self.side else -1.0
+        span = (self.high - self.low) or 1.0
+        log_n = math.log(sum(node.n[a] for a in node.arms))
+
+        def score(arm: str) -> float:
+            q = (sign * node.mean(arm) - (self.low if sign > 0 else -self.high)) / span
+            return q + EXPLORE * math.sqrt(log_n / node.n[arm])
+
+        return max(node.arms, key=score)
 
 
 def _apply(rules, state: Any, command, dice) -> Any:
