@@ -284,7 +284,8 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
         lost = sum(result["step_losses"][s].values())
         taken = {c: n for c, n in result["odds"]["by_side"][s].items() if n} or "-"
         lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at {taken}; luck {luck['score']:+.2f} "
-                     f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f})")
+                     f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f}); results {luck['obtained']:+.2f} obtained, "
+                     f"{luck['expected']:+.2f} expected")
     if result.get("score"):
         by_turn = ", ".join(f"{t}: {v}" for t, v in result["score"]["by_turn"].items())
         lines.append(f"  {result['score']['name']} at the end of each turn: {by_turn}")

@@ -44,6 +44,15 @@ def roll_luck(distribution: list[dict], roll: int) -> dict:
             "luck": round(u - 0.5, 4), "variance": variance}
 
 
+def outcomes(distribution: list[dict], roll: int) -> list[dict]:
+    """Every face of an attack's die with the result it gives, its value for the attacker and its probability,
+    the face that came marked: what the attack could have given instead (issue 29)."""
+    total = sum(float(d.get("p", 1 / len(distribution))) for d in distribution)
+    return [{"roll": d["roll"], "result": d["result"], "value": d["value"],
+             "p": round(float(d.get("p", 1 / len(distribution))) / total, 4), "came": d["roll"] == roll}
+            for d in distribution]
+
+
 def _column_key(label: str):
     try:
         a, b = label.split(":")
@@ -95,17 +104,20 @@ def analyse(rep: Replay) -> dict:
                      "odds": combat["odds"], "column": column, "roll": combat["roll"], "result": combat["result"]}
             if combat.get("distribution"):
                 entry.update(roll_luck(combat["distribution"], combat["roll"]))
+                entry["outcomes"] = outcomes(combat["distribution"], combat["roll"])
             attacks.append(entry)
     luck = {}
     for side in sides:
         mine = [a for a in attacks if a["side"] == side and "luck" in a]
         score = sum(a["luck"] for a in mine)
         spread = math.sqrt(sum(a["variance"] for a in mine))
+        expected, obtained = sum(a["expected"] for a in mine), sum(a["value"] for a in mine)
         luck[side] = {"attacks": len(mine), "score": round(score, 4), "sd": round(spread, 4),
                       "z": round(score / spread, 2) if spread else 0.0,
-                      "result_vs_expected": round(sum(a["value"] - a["expected"] for a in mine), 4)}
+                      "expected": round(expected, 4), "obtained": round(obtained, 4),
+                      "result_vs_expected": round(obtained - expected, 4)}
     columns = sorted({c for per in odds.values() for c in per}, key=_column_key)
-    return {
+    found = {
         "game_id": rep.game_id, "viewer": rep.viewer, "over": rep.over, "sides": sides, "turns": turns,
         "step_losses": {s: {str(t): losses.get(s, {}).get(t, 0) for t in turns} for s in sides},
         "control": [control_by_turn[t] for t in turns if t in control_by_turn] if has_control else None,
@@ -115,6 +127,7 @@ def analyse(rep: Replay) -> dict:
         "attacks": [{k: v for k, v in a.items() if k != "variance"} for a in attacks],
         "luck": luck,
     }
+    return {**found, "charts": chart_names(found)}
 
 
 # -- charts ------------------------------------------------------------------------------------------------
@@ -194,7 +207,7 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float]],
 
 def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours: dict[str, str],
                x_label: str = "", y_label: str = "", band: dict[str, float] | None = None,
-               integer: bool = False, steps: bool = False) -> str:
+               integer: bool = False, steps: bool = False, dashed: frozenset[str] = frozenset()) -> str:
     values = [y for pts in series.values() for _, y in pts] + [0.0]
     xs = [x for pts in series.values() for x, _ in pts] or [0.0, 1.0]
     bands = band or {}
@@ -222,7 +235,7 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
                     pts[-1]]
             path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
             out.append(el("polyline", class_="series", data_side=side, points=path, fill="none",
-                          stroke=colours[side], stroke_width="2"))
+                          stroke=colours[side], stroke_width="2", stroke_dasharray="5 3" if side in dashed else None))
     for x in nice_ticks(x_lo, x_hi, integer=True):
         if x_lo <= x <= x_hi:
             out.append(el("text", _num(x), x=x_of(x), y=H - PAD_B + 13, text_anchor="middle"))
@@ -260,4 +273,30 @@ def charts(result: dict) -> dict[str, str]:
         series[s] = pts
     out["luck"] = line_chart("Cumulative die-roll luck (dashed: ±1 sd, fair dice)", series, colours,
                              "attacks", "luck", band={s: result["luck"][s]["sd"] for s in sides})
+    if any("outcomes" in a for a in result["attacks"]):
+        out["results"] = results_chart(result, colours)
     return out
+
+
+def results_chart(result: dict, colours: dict[str, str]) -> str:
+    """Each side's results obtained against those expected (the mean over its die's faces), attack by attack,
+    cumulative, in the attacker's value of a result (issue 29)."""
+    series: dict[str, list[tuple[float, float]]] = {}
+    shades: dict[str, str] = {}
+    for s in result["sides"]:
+        got, want, got_pts, want_pts = 0.0, 0.0, [(0.0, 0.0)], [(0.0, 0.0)]
+        for n, a in enumerate((a for a in result["attacks"] if a["side"] == s and "outcomes" in a), 1):
+            got, want = got + a["value"], want + a["expected"]
+            got_pts.append((float(n), got))
+            want_pts.append((float(n), want))
+        series[f"{s} obtained"], series[f"{s} expected"] = got_pts, want_pts
+        shades[f"{s} obtained"] = shades[f"{s} expected"] = colours[s]
+    return line_chart("Results obtained (solid) against expected (dashed), cumulative", series, shades, "attacks",
+                      "attacker's value", dashed=frozenset(k for k in series if k.endswith(" expected")))
+
+
+def chart_names(result: dict) -> list[str]:
+    """The charts `charts` draws for an `analyse` result, in the viewer's order."""
+    names = ["losses"] + (["control"] if result["control"] is not None else [])
+    names += (["score"] if result.get("score") else []) + ["odds", "luck"]
+    return names + (["results"] if any("outcomes" in a for a in result["attacks"]) else [])
