@@ -7,16 +7,27 @@ and names the rules case.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from pathlib import Path
 
 import click
 
+from app import text
 from app.service import games
 from app.service.console import Console, default_db_path
-from app.service.errors import GameError, NoSuchPosition, OrderError, StoreError, UnknownRules
+from app.service.errors import (
+    GameError,
+    NoSuchPosition,
+    OrderError,
+    ReceiptError,
+    StoreError,
+    TextError,
+    UnknownRules,
+)
 
+LOG = logging.getLogger("hexledger.cli")
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
 EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database that cannot take the write)
@@ -35,11 +46,21 @@ class Context:
         return self._console
 
 
+def invoked_as() -> str:
+    """How the user ran the command line, for the commands a hint suggests: `hexledger` (the installed command)
+    or `python cli.py` (a checkout's)."""
+    name = click.get_current_context().find_root().info_name or "hexledger"
+    return f"python {name}" if name.endswith(".py") else name
+
+
 def emit(as_json: bool, data, text: str) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
 
 
 def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
+    detail = getattr(exc, "detail", None)  # StoreUnavailable: the operator's log has it, the output never
+    if detail:
+        LOG.warning("%s", detail)
     data = exc.to_dict() if isinstance(exc, OrderError) else {"error": type(exc).__name__, "message": str(exc)}
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -48,7 +69,7 @@ def fail(as_json: bool, exc: Exception, code: int = 1) -> None:
     sys.exit(code)
 
 
-HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError)
+HANDLED = (StoreError, GameError, UnknownRules, NoSuchPosition, OrderError, ReceiptError, TextError)
 
 
 def guarded(fn):
@@ -78,7 +99,17 @@ def _db_given_after(ctx: click.Context, param: click.Parameter, value: str | Non
 
 
 class Commands(click.Group):
-    """The command group; every command takes `--db` too, so the option may stand before or after its name."""
+    """The command group; every command takes `--db` too, so the option may stand before or after its name. Every
+    argument is held to the rule for text from outside (app/text.py) before any command runs: an argument the
+    shell passed as bytes that are not UTF-8 reaches Python as lone surrogates, which no event can hold."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for n, arg in enumerate(args, start=1):
+            found = text.problem(arg)
+            if found:
+                raise click.UsageError(f"argument {n} {found} (a byte that is not UTF-8, as the shell passed it); "
+                                       "nothing was read or written", ctx)
+        return super().parse_args(ctx, args)
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         cmd.params.append(click.Option(["--db"], expose_value=False, callback=_db_given_after,
@@ -174,7 +205,7 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
     """Where a game stands: players, who acts, what they may order."""
     s = ctx.console.summary(game)
     lines = [f"{s['game_id']}: {s['rules']} ({s['scenario']}), {s['seq']} events",
-             "players: " + (", ".join(f"{k}={v}" for k, v in s["players"].items()) or "none yet")]
+             "players: " + (", ".join(f"{k}={text.escaped(v)}" for k, v in s["players"].items()) or "none yet")]
     if s["parent"]:
         lines.append(f"forked from {s['parent']['id']} after event {s['parent']['seq']}")
     if s["outcome"]:
@@ -318,25 +349,109 @@ def reveal_cmd(ctx: Context, game: str, reason: str, as_json: bool) -> None:
     emit(as_json, revealed, f"seed: {revealed['seed']}")
 
 
+KEY_OPTION = click.option("--key", "keys", multiple=True, metavar="ed25519:...",
+                          help="A receipt key you trust (your invitation's, or the server's "
+                               "/.well-known/hexledger-receipts); keys announced in invitations among the receipts "
+                               "are trusted too.")
+
+
 @cli.command("verify")
 @click.argument("game")
 @click.option("--dice", "check_dice", is_flag=True, help="Also recompute every die roll from the revealed seed.")
 @click.option("--seed", help="A seed you were given (arbiter), for rolls not yet revealed in the stream.")
+@click.option("--receipts", "receipts_from", type=click.Path(exists=True), multiple=True,
+              help="Also check every receipt you kept (a folder of emails or saved chains, or an mbox) against it; "
+                   "again for the other player's, to check both against one chain.")
+@KEY_OPTION
 @json_option
 @click.pass_obj
 @guarded
-def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, as_json: bool) -> None:
-    """Audit a game (an id, or an exported .jsonl file): hash chain, every order re-run, dice."""
-    report = ctx.console.verify(game, check_dice, seed)
-    text = [f"{report.game_id}: {report.events} events, chain intact and {report.orders_replayed} orders replayed"
-            if report.ok else f"{report.game_id}: FAILED at event {report.first_bad_seq}"]
-    text += [f"  {p}" for p in report.problems]
-    if check_dice:
-        text.append(f"  dice: {report.rolls_checked} rolls recomputed, {report.rolls_unchecked} not checkable")
-        text += [f"  {n}" for n in report.dice_notes]
-    emit(as_json, report.to_dict(), "\n".join(text))
-    if not report.ok:
+def verify_cmd(ctx: Context, game: str, check_dice: bool, seed: str | None, receipts_from: tuple[str, ...],
+               keys: tuple[str, ...], as_json: bool) -> None:
+    """Audit a game (an id, or an exported .jsonl file): hash chain, every order re-run, dice, receipts. A player's
+    own export before the end (their view) is checked against their receipts only: the audit needs every event."""
+    if receipts_from and ctx.console.is_player_view(game):
+        data, ok, text = {}, True, [f"{game}: a player's view; the audit needs the whole stream (after the end)"]
+    else:
+        report = ctx.console.verify(game, check_dice, seed)
+        text = [f"{report.game_id}: {report.events} events, chain intact and {report.orders_replayed} orders "
+                "replayed" if report.ok else f"{report.game_id}: FAILED at event {report.first_bad_seq}"]
+        text += [f"  {p}" for p in report.problems]
+        if check_dice:
+            text.append(f"  dice: {report.rolls_checked} rolls recomputed, {report.rolls_unchecked} not checkable")
+            text += [f"  {n}" for n in report.dice_notes]
+        data, ok = report.to_dict(), report.ok
+    if receipts_from:
+        found = ctx.console.check_receipts(game, list(receipts_from), list(keys))
+        data["receipts"], ok = found.to_dict(), ok and found.ok
+        text += _receipts_text(found)
+    emit(as_json, data, "\n".join(text))
+    if not ok:
         sys.exit(1)
+
+
+def _receipts_text(found) -> list[str]:
+    """A receipts check (app/events/receipts.py `Check`) as lines."""
+    head = (f"receipts: {found.receipts} of game {found.game_id} checked against its {found.head} events, all match"
+            if found.ok and not found.differences else
+            f"receipts: the chain DIFFERS from what the server signed, first at event {found.first_bad_seq}"
+            if found.differences else f"receipts: {len(found.rejected)} receipt(s) rejected")
+    lines = [head, f"  chain links recomputed from digests: {found.links_checked}"
+                   + (f" ({found.links_unchecked} old events not checkable so)" if found.links_unchecked else "")]
+    lines += [f"  {d}" for d in found.differences]
+    lines += [f"  rejected, {d}" for d in found.rejected]
+    lines += [f"  note: {n}" for n in found.notes]
+    return lines
+
+
+@cli.command("chain")
+@click.argument("game")
+@click.option("--server", required=True, help="The game's server, e.g. https://hexledger.example")
+@click.option("--token", envvar="HEXLEDGER_TOKEN", required=True, help="Your token from the invitation "
+                                                                         "(env HEXLEDGER_TOKEN).")
+@click.option("--receipts", "receipts_from", type=click.Path(exists=True),
+              help="The receipts you kept (a folder of emails or saved chains, or an mbox) to check against it.")
+@click.option("--keep", is_flag=True, help="Save the fetched chain in the --receipts folder: a later check then "
+                                           "pins any rewrite to its exact event.")
+@KEY_OPTION
+@json_option
+@guarded
+def chain_cmd(game: str, server: str, token: str, receipts_from: str | None, keep: bool, keys: tuple[str, ...],
+              as_json: bool) -> None:
+    """During play: fetch the game's chain of hashes (no payload) and check every receipt you kept against it."""
+    from app.service import evidence
+
+    listing = evidence.fetch_chain(server, game, token)
+    kept = evidence.gather(receipts_from) if receipts_from else evidence.Evidence()
+    found = evidence.check_listing(listing, kept, list(keys))
+    data = found.to_dict()
+    if keep:
+        if not receipts_from or not Path(receipts_from).is_dir():
+            raise GameError("--keep saves the chain in the --receipts folder: name a folder")
+        data["kept"] = str(evidence.keep_chain(receipts_from, listing))
+    emit(as_json, data, "\n".join(_receipts_text(found) + ([f"  chain saved: {data['kept']}"] if keep else [])))
+    if not found.ok:
+        sys.exit(1)
+
+
+@cli.command("receipt-key")
+@click.option("--new", "new_file", type=click.Path(dir_okay=False), default=None,
+              help="Write a new Ed25519 key to this file (PEM) for HEXLEDGER_RECEIPT_KEY: rotation.")
+@json_option
+@click.pass_obj
+@guarded
+def receipt_key_cmd(ctx: Context, new_file: str | None, as_json: bool) -> None:
+    """The server's receipt keys: the one signing now and the retired ones; --new makes the next one."""
+    keys = ctx.console.receipt_keys()
+    if new_file:
+        from app.service import receipts
+
+        keys["new"] = receipts.new_key_file(new_file)
+    text = [f"current: {keys['current']}"] + [f"retired: {k}" for k in keys["retired"]]
+    if new_file:
+        text += [f"new: {keys['new']} written to {new_file}",
+                 f"to rotate: HEXLEDGER_RECEIPT_KEY={new_file} and add {keys['current']} to HEXLEDGER_RECEIPT_RETIRED"]
+    emit(as_json, keys, "\n".join(text))
 
 
 @cli.command("export")
@@ -375,11 +490,10 @@ def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
 
     game_id, played = ctx.console.demo(rules_name)
     url = ctx.console.open_link(MailConfig.from_env(), game_id)
+    me = invoked_as()
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
-                      f"next: python cli.py show {game_id}   |   python cli.py log {game_id}"
-                      f"   |   python cli.py verify {game_id}",
-                      f"watch it in the browser ({ctx.console.whose_view(game_id)}): python cli.py serve, "
-                      f"then open {url}"])
+                      f"next: {me} show {game_id}   |   {me} log {game_id}   |   {me} verify {game_id}",
+                      f"watch it in the browser ({ctx.console.whose_view(game_id)}): {me} serve, then open {url}"])
     emit(as_json, {"game_id": game_id, "orders": played, "url": url}, text)
 
 
@@ -401,7 +515,7 @@ def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, brow
     url = ctx.console.open_link(MailConfig.from_env(), game, side, server)
     view = ctx.console.whose_view(game, side)
     emit(as_json, {"game_id": game, "view": side or "all", "url": url},
-         f"{url}\n  {game}, {view}; needs the server running: python cli.py serve")
+         f"{url}\n  {game}, {view}; needs the server running: {invoked_as()} serve")
     if browser:
         import webbrowser
 

@@ -1,5 +1,5 @@
 """The two event stores side by side, in the same run: durable appends per second with 1 and with 4 concurrent
-writers, PostgreSQL (app/events/pg_store.py, on a server this script starts: bench/pg_cluster.py) vs SQLite
+writers, PostgreSQL (app/events/postgres.py, on a server this script starts: bench/pg_cluster.py) vs SQLite
 (app/events/store.py, WAL + synchronous=FULL), and beside them the eventsourcing library's PostgreSQL recorder on
 the same server (bench/writers.py): an event store at the same durability. Each writer is a thread with its own
 store connection appending commands (an order and two events, one transaction each, its expected seq checked) to
@@ -97,7 +97,7 @@ def main() -> None:
 def _server_version(url: str) -> str:
     store = open_store(url)
     try:
-        return store.conn.execute("SHOW server_version").fetchone()["server_version"].split()[0]
+        return store.db.conn.execute("SHOW server_version").fetchone()["server_version"].split()[0]
     finally:
         store.close()
 

@@ -1,5 +1,5 @@
-"""The SNC fuzzer at scale (design.md practice 10): many more random legal games than CI plays, beside a baseline
-measured in the same run (the skirmish fuzzer through the same service).
+"""The SNC fuzzer at scale (docs/architecture.md practice 10): many more random legal games than CI plays, beside a
+baseline measured in the same run (the skirmish fuzzer through the same service).
 
 1. SNC through the rules alone (decide + evolve, seeded dice): games, orders, seconds, dead ends.
 2. SNC through the service (event store, every order re-run by the audit, dice recomputed after the seed is

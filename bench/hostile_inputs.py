@@ -4,7 +4,10 @@ Runs the strategies and property checks of tests/reliability/hostile.py (the sam
 orders, event payloads, damaged export files, random bytes, forged emails and hostile MIME, schemathesis requests
 built from the served OpenAPI document, hostile orders in every game's order language (skirmish, SNC, Ichi-Go,
 Dai Senso, Olympic) with their previews, deeply nested JSON on every JSON route, encoded-word and other hostile
-email headers, and hostile custom maps) with `--scale` times the CI budget, and prints for each: inputs tried,
+email headers, hostile custom maps, forged receipts and signatures among a player's kept mail, and (issue 25)
+text that is not valid Unicode at every door, line breaks and controls in player-written text, forged
+retractions, unknown and forbidden games, and stranger mail) with `--scale` times the CI budget, and prints for
+each: inputs tried,
 failures, seconds, beside a baseline measured in the same run:
 - in-process properties: drawing the same number of inputs from the same strategies without checking them
   (what hypothesis itself costs);
@@ -16,7 +19,8 @@ A hostile map that takes more than --map-seconds (default 20) to answer is a fai
 must be bounded.
 
 Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--postgres]
-       [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps]
+       [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps receipts unicode
+               spoofing retractions gameids strangers]
 """
 from __future__ import annotations
 
@@ -140,7 +144,7 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=10, help="times the CI budget of each property")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, printed)")
     names = ["orders", "payloads", "exports", "bytes", "emails", "mime", "openapi", "languages", "deepjson", "headers",
-             "maps"]
+             "maps", "receipts", "unicode", "spoofing", "retractions", "gameids", "strangers"]
     parser.add_argument("--only", nargs="+", choices=names, default=names)
     parser.add_argument("--map-seconds", type=int, default=20, help="the most one hostile map may take")
     parser.add_argument("--postgres", action="store_true", help="every world's database on a PostgreSQL server "
@@ -213,8 +217,45 @@ def main() -> None:
                                    lambda **drawn: hostile.check_hostile_mime(mime_world, **drawn),
                                    lambda **drawn: hostile.hostile_message("orders@pbem.example", **drawn),
                                    args.scale, rng_seed))
+        if "unicode" in args.only:
+            world = hostile.unicode_world(database("unicode"))
+            runs.append(in_process(hostile.UNICODE.name, hostile.UNICODE, hostile.UNICODE_INPUTS,
+                                   lambda **drawn: hostile.check_unicode(world, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
+            world["store"].close()
+        if "spoofing" in args.only:
+            world = hostile.spoofing_world(database("spoofing"))
+            runs.append(in_process(hostile.SPOOFING.name, hostile.SPOOFING, hostile.SPOOFING_INPUTS,
+                                   lambda **drawn: hostile.check_spoofing(world, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
+            world["store"].close()
+        if "retractions" in args.only:
+            takebacks = hostile.takeback_world(str(work / "takebacks.sqlite3"))
+            imports = open_store(database("retraction-imports"))
+            runs.append(in_process(hostile.RETRACTIONS.name, hostile.RETRACTIONS, hostile.RETRACTION_INPUTS,
+                                   lambda data: hostile.check_forged_retraction(takebacks, imports, data),
+                                   lambda data: hostile.forged_takeback(takebacks, data), args.scale, rng_seed))
+            imports.close()
+        if "gameids" in args.only:
+            world = hostile.game_ids_world(database("gameids"))
+            runs.append(in_process(hostile.GAME_IDS.name, hostile.GAME_IDS, hostile.GAME_ID_INPUTS,
+                                   lambda **drawn: hostile.check_game_ids(world, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
+        if "strangers" in args.only:
+            world = hostile.strangers_world(database("strangers"))
+            runs.append(in_process(hostile.STRANGERS.name, hostile.STRANGERS, hostile.STRANGER_INPUTS,
+                                   lambda **drawn: hostile.check_strangers(world, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
+            world["pbem"].store.close()
         if "openapi" in args.only:
             runs.append(openapi(database("openapi"), args.scale, rng_seed))
+        if "receipts" in args.only:
+            (work / "receipts").mkdir()
+            kept = hostile.receipts_world(database("receipts"), work / "receipts")
+            runs.append(in_process(hostile.RECEIPTS.name, hostile.RECEIPTS, hostile.RECEIPT_INPUTS,
+                                   lambda data: hostile.check_hostile_receipt(kept, data),
+                                   lambda data: hostile.hostile_receipt(kept, data), args.scale, rng_seed))
+            kept["pbem"].store.close()
         for run in runs:
             print(f"{run.name}: {run.tried} inputs tried (budget {run.budget}), {len(run.failures)} failures, "
                   f"{run.seconds:.1f} s; baseline, {run.baseline}: {run.baseline_seconds:.1f} s", flush=True)

@@ -97,7 +97,7 @@ def long_game(tmp: Path, events: int, location: str | None = None) -> tuple[Even
 def bare_rebuild(store: EventStore, game_id: str):
     rules = get_rules("skirmish")
     state = None
-    for type_, payload in store.db.execute(
+    for type_, payload in store.db.conn.execute(
             "SELECT type, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]):
         body = json.loads(payload)
         if type_ == "core.GameCreated":

@@ -73,7 +73,7 @@ def order(games: list, i: int) -> tuple[str, dict]:
 
 
 def breakdown(count: int) -> None:
-    from app.events import store
+    from app.events import sqlite, store
     from app.projections import history
     from app.projections import state as projection
     from app.service import games, pbem
@@ -96,7 +96,7 @@ def breakdown(count: int) -> None:
         (games, "decide_checked", "        decide"),
         (games, "_new", "        encode events (schema)"),
         (store.EventStore, "append", "        append (seal, insert)"),
-        (store.EventStore, "_durable", "        fsync (kernel CPU)"),
+        (sqlite.SqliteDatabase, "_sync", "        fsync (kernel CPU)"),
         (pbem.Pbem, "notify", "        turn email check and row"),
         (projection, "remember", "        state cache put"),
         (history, "lines", "      answer: event lines"),

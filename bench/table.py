@@ -6,8 +6,9 @@ highest ratio of one sample to its own baseline). The durable-writers rows take 
 SQLite store, eventsourcing and PostgreSQL in turn, their order rotating. Baselines: raw sqlite3 (same rows), the
 eventsourcing library (its SQLite recorder at the same durability: WAL, synchronous=FULL; beside the PostgreSQL
 store, also its PostgreSQL recorder on the same server: bench/writers.py), a bare endpoint on the same waitress
-server, a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the script starts
-(bench/pg_cluster.py), beside SQLite's.
+server, the same order submit with its receipt not signed (issue 31: signed and unsigned in turn, request by
+request), a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the script
+starts (bench/pg_cluster.py), beside SQLite's.
 
     python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,read,cpu,pg,...]
 
@@ -33,26 +34,23 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "snc")]
 
 from app.events import dice  # noqa: E402
-from app.events.backends import open_store  # noqa: E402
+from app.events.backends import is_url, open_store  # noqa: E402
 from app.events.envelope import canonical_json  # noqa: E402
 from app.events.registry import decode_stored  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.projections.cache import STATES  # noqa: E402
-from app.service import games  # noqa: E402
+from app.service import games, receipts  # noqa: E402
 from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
 from bench.writers import eventsourcing_pg_writers, together  # noqa: E402
-
-if TYPE_CHECKING:
-    from app.events.pg_store import PgEventStore
 
 SNC_DICE_SEED = "hexledger-bench-dice-seed"  # with orders chosen by random.Random(0): a full 12-turn SNC game
 WRITERS = 4
@@ -96,8 +94,8 @@ class Row:
 def appends_cpu(tmp: Path, commands: int) -> tuple[float, float]:
     """Commands (3 rows) per second at synchronous=NORMAL, no fsync: the store's CPU path vs raw sqlite3."""
     store = EventStore(str(tmp / f"cpu-{time.monotonic_ns()}.sqlite3"))
-    store.db.execute("PRAGMA synchronous=NORMAL")
-    store._sync = None  # the CPU path only: no fsync after the commit
+    store.db.conn.execute("PRAGMA synchronous=NORMAL")
+    store.db.group = None  # the CPU path only: no fsync after the commit
     game_id = store.create_game("g", "skirmish", "meeting", command_batch(0)[:1], None)[0].game_id
     seq = 1
     batches = [command_batch(i) for i in range(commands)]
@@ -208,7 +206,7 @@ def sync_ms(tmp: Path, times: int = 5) -> float:
     return statistics.median(took) * 1000
 
 
-def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, float, float]:
+def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
     """State at the head: from the in-memory cache (hit), from the latest snapshot (miss); the baseline is the
     bare query for the head row (raw sqlite3; on PostgreSQL, on the store's connection)."""
     projection.load(store, game_id)
@@ -219,8 +217,8 @@ def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, f
         projection.load(store, game_id)
 
     cold = median_ms(miss, repeat=10)
-    sqlite = isinstance(store, EventStore)
-    raw = sqlite3.connect(store.path) if sqlite else store.conn
+    sqlite = not is_url(store.path)
+    raw = sqlite3.connect(store.path) if sqlite else store.db.conn
     head = f"SELECT seq, hash FROM events WHERE game_id = {'?' if sqlite else '%s'} ORDER BY seq DESC LIMIT 1"
     query = median_ms(lambda: raw.execute(head, [game_id]).fetchone(), repeat=20)
     if sqlite:
@@ -228,13 +226,13 @@ def head_loads(store: EventStore | PgEventStore, game_id: str) -> tuple[float, f
     return hit, cold, query
 
 
-def pg_bare_rebuild(store: PgEventStore, game_id: str):
+def pg_bare_rebuild(store: EventStore, game_id: str):
     """bench/store.py's bare_rebuild on PostgreSQL: SELECT, json.loads and fold, nothing else."""
     from psycopg.rows import tuple_row
 
     from app.rules.catalog import get_rules
 
-    with store.conn.cursor(row_factory=tuple_row) as cursor:
+    with store.db.conn.cursor(row_factory=tuple_row) as cursor:
         return bare_fold(get_rules("skirmish"), cursor.execute(
             "SELECT type, version, payload FROM events WHERE game_id = %s ORDER BY seq", [game_id]).fetchall())
 
@@ -285,7 +283,7 @@ def any_seq(store: EventStore, game_id: str, seqs: list[int]) -> tuple[float, fl
         projection.load(store, game_id, at)
 
     def bare(at: int):
-        return bare_fold(rules, store.db.execute(
+        return bare_fold(rules, store.db.conn.execute(
             "SELECT type, version, payload FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, at]))
 
     worst, worst_at = 0.0, seqs[0]
@@ -379,6 +377,7 @@ class Server:
             conn.close()
 
         elapsed = together(client, clients)
+        self.latencies = latencies
         self.cpu_ms = statistics.median(self.app_cpu) * 1e3
         if failures:
             raise failures[0]
@@ -414,6 +413,34 @@ class Server:
                 {"Authorization": f"Bearer {tokens[side]}", "Content-Type": "application/json"})
 
 
+def signed_and_not(server: Server, count: int, measure: str) -> tuple[float, float]:
+    """Issue 31: the order submit with its receipt signed and the same submit unsigned (receipts.stamp answering
+    None), request by request on one connection, so a busy moment of the machine falls on both alike: the medians of
+    the app's CPU time a request, or of its latency (ms), signed and unsigned. The orders of a game differ (an 'end'
+    that passes the turn does more), so each place in a game is signed in one game and unsigned in the next, the
+    places signed in a game drawn at random (seeded), half of them."""
+    real, signing, flags = receipts.stamp, [True], []
+    places = [True, False] * (Server.ENDS_PER_GAME // 2)
+    random.Random(31).shuffle(places)
+
+    def submit(client: int):
+        i = server.next_order[client]
+        signing[0] = places[i % Server.ENDS_PER_GAME] != bool(i // Server.ENDS_PER_GAME % 2)
+        flags.append(signing[0])
+        return server.submit(client)
+
+    time.sleep(0.5)  # the last request before this may still be adding its CPU time: let it, before `rate` clears
+    with mock.patch.object(receipts, "stamp", lambda store, event: real(store, event) if signing[0] else None):
+        _, _ = server.rate(submit, count)
+        deadline = time.monotonic() + 10  # each request adds its CPU time once its answer is out: wait for the last
+        while len(server.app_cpu) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+    figures = server.app_cpu if measure == "cpu" else server.latencies
+    on = [x for x, flag in zip(figures, flags, strict=True) if flag]
+    off = [x for x, flag in zip(figures, flags, strict=True) if not flag]
+    return statistics.median(on) * 1e3, statistics.median(off) * 1e3
+
+
 # -- the fuzzer -----------------------------------------------------------------------------------------------
 def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
     """SNC games per minute: random legal orders to the end through the service (store, dice, audit at the end)
@@ -441,6 +468,7 @@ GROUPS = {  # --only: a group's rows are measured (and their data prepared) only
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
     "pg": ("pg_writers", "pg_vs_es_pg", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
+    "receipts": ("signed_cpu", "signed"),
 }
 
 
@@ -464,6 +492,10 @@ def main() -> None:
                       ">= 0.3x", lambda o, t: o >= 0.3 * t),
         "submit_p50": Row(f"  p50 of a submit, {WRITERS} clients (ms)", "ms", "bare endpoint, same waitress",
                           "(issue: 52 ms on main)", lambda o, t: True),
+        "signed_cpu": Row("HTTP order submit, signed receipt: app CPU a request (ms)", "ms",
+                          "the same submit, receipt not signed", "<= 1.05x", lambda o, t: o <= 1.05 * t),
+        "signed": Row("  the same, latency of a submit, 1 client (ms)", "ms", "the same submit, receipt not signed",
+                      "<= 1.05x", lambda o, t: o <= 1.05 * t),
         "read": Row("HTTP state read, 1 client (req/s)", "req/s", "bare endpoint, same waitress",
                     ">= 0.6x", lambda o, t: o >= 0.6 * t),
         "read_cpu": Row("  the same, the app's CPU time a request (ms)", "ms", "bare endpoint, same waitress",
@@ -528,9 +560,10 @@ def main() -> None:
                 for side in ("red", "blue"):
                     games.join(do_store, g, side, f"{side}@bench.example", side)
             do_store.close()
-        if wanted & {"http", "read"}:  # "read" alone: the state read and its bare endpoint, no submits
-            server = (Server(tmp, args.requests * args.rounds * 2, WRITERS) if "http" in wanted
-                      else Server(tmp, 0, 1))
+        if wanted & {"http", "read", "receipts"}:  # "read" alone: the state read and its bare endpoint, no submits
+            signed_orders = args.requests * args.rounds * 4 * args.alternations if "receipts" in wanted else 0
+            server = (Server(tmp, args.requests * args.rounds * 2 + signed_orders, WRITERS)
+                      if wanted & {"http", "receipts"} else Server(tmp, 0, 1))
         pg_url = None
         if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
             cluster = pg_cluster.start()
@@ -554,6 +587,10 @@ def main() -> None:
                 server.drained()
                 rows["submit"].add(submit_rps, bare_rps)
                 rows["submit_p50"].add(submit_p50, bare_p50)
+            if "receipts" in wanted:
+                rows["signed_cpu"].add(*signed_and_not(server, args.requests * 2 * args.alternations, "cpu"))
+                rows["signed"].add(*signed_and_not(server, args.requests * 2 * args.alternations, "latency"))
+                server.drained()
             elif "read" in wanted:  # --alternations pairs a round: a busy moment of the machine falls on both
                 for _ in range(args.alternations):
                     bare_rps, _ = server.rate(server.bare, args.requests)
@@ -606,7 +643,7 @@ def main() -> None:
             if "fuzz" in wanted:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
-        if wanted & {"http", "read"}:
+        if wanted & {"http", "read", "receipts"}:
             server.close()
         if "pg" in wanted:
             pg_store.close()

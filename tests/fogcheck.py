@@ -1,9 +1,10 @@
-"""The leak check of design.md practice 12 for any game with fog of war: a side never reads a unit name its view
-did not show, in any channel. History lines, export rows, replay frame texts and combat panels are measured
+"""The leak check of docs/architecture.md practice 12 for any game with fog of war: a side never reads a unit name its
+view did not show, in any channel. History lines, export rows, replay frame texts and combat panels are measured
 event by event against the side's view just before or just after the event; turn emails, the replay's map
 pictures and analysis against every view that side was shown up to then."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -11,13 +12,14 @@ from collections.abc import Callable
 from email.message import EmailMessage
 from unittest import mock
 
-from app.events import dice
+from app.events import dice, receipts
 from app.events.registry import decode
 from app.events.store import EventStore
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.projections import analysis, render, replay
 from app.projections import state as projection
+from app.projections.sight import Sight
 from app.projections.state import fold
 from app.service import games
 from app.service.pbem import Pbem, Seat
@@ -118,7 +120,36 @@ def check_every_channel(pbem: Pbem, game_id: str, named: Callable[[str], set[str
         for msg in mails:
             leaked = named(all_text(msg, ever)) - ever
             assert not leaked, f"{side} email {msg['Subject']} names hidden {leaked}"
+        told = json.dumps(pbem.chain(seat)) + "".join(lines) + json.dumps(list(rows.values())) + "".join(
+            all_text(m) for m in mails)
+        check_hashes(pbem, seat, events, Sight(rules, side), told, mails)
     return checked
+
+
+def check_hashes(pbem: Pbem, seat: Seat, events: list, sight: Sight, told: str, mails: list) -> None:
+    """Of each event hidden from `seat`, the chain it fetches gives only the salted digest and hash: nothing of
+    the payload, and its salt in nothing the seat was told (`told`: every text it got); the digest and hash are
+    not those of the true event with no salt, an empty or a guessable one, so even a guess of the true payload
+    cannot be confirmed. Every receipt in its mail is the server's for the stored chain."""
+    listing = pbem.chain(seat)
+    entries = {e["seq"]: e for e in listing["entries"]}
+    hidden = 0
+    for e in events:
+        if sight.event(decode(e.type, e.version, e.payload)) is True:
+            continue
+        hidden += 1
+        entry = entries[e.seq]
+        assert set(entry) == {"seq", "hash", "sealed"} and e.salt not in told, (seat.side, e.seq, e.type)
+        for salt in ("", "0" * 32):
+            guessed = dataclasses.replace(e, salt=salt)
+            assert guessed.sealed_digest() != entry["sealed"] and guessed.computed_hash() != entry["hash"]
+        assert dataclasses.replace(e, salt=None).computed_hash() != entry["hash"]
+    assert hidden, f"nothing is hidden from {seat.side}: the check would check nothing"
+    stored = {e.seq: e.hash for e in events}
+    for msg in mails:
+        found, problems = receipts.found_in(all_text(msg))
+        assert len(found) == 1 and not problems and found[0].valid(), msg["Subject"]
+        assert stored[found[0].seq] == found[0].hash and found[0].game == seat.game_id
 
 
 def all_text(msg: EmailMessage, may: set[str] | None = None) -> str:

@@ -1,5 +1,5 @@
-"""The random-play driver every game's fuzzer shares (design.md practice 10): random legal orders, drawn by the
-game's own `candidates(state, rng)`, until the game ends; a state with no accepted candidate is a dead end.
+"""The random-play driver every game's fuzzer shares (docs/architecture.md practice 10): random legal orders, drawn by
+the game's own `candidates(state, rng)`, until the game ends; a state with no accepted candidate is a dead end.
 Every candidate refused on the way is held to practice 11: it rolled no die, and its refusal reads the same
 whatever the dice would have shown, so sending it leaves the next roll and every answer as they were."""
 from __future__ import annotations
@@ -60,8 +60,8 @@ def legal_candidates(rules: Rules) -> Callable:
 
 def refusal(rules: Rules, state, side: str, text: str) -> str | None:
     """The rules' answer to `text` if they refuse it (None if they accept it), asserting that the refusal took no
-    die and reads the same whatever the dice would show (design.md practice 11): a refused order tells the player
-    nothing about the next roll, so it leaves the next roll index and every refusal text as they were."""
+    die and reads the same whatever the dice would show (docs/architecture.md practice 11): a refused order tells the
+    player nothing about the next roll, so it leaves the next roll index and every refusal text as they were."""
     answers = set()
     for face in range(1, 7):
         dice = FixedDice(face)

@@ -1,36 +1,15 @@
-"""Which event store a database location names (`--db`, HEXLEDGER_DB): a postgresql:// URL is PostgreSQL
-(app/events/pg_store.py, for several server processes or machines on one database), anything else a SQLite file
-(app/events/store.py, the embedded default). Both implement the same interface (app/events/interface.py, checked
-by tests/core/test_store_contract.py)."""
+"""Which event store a database location names (`--db`, HEXLEDGER_DB): a postgresql:// URL is PostgreSQL (for
+several server processes or machines on one database), anything else a SQLite file (the embedded default). One
+store either way (app/events/store.py), its parts written once over the dialect of the backend."""
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from app.events.interface import Store
-from app.events.store import EventStore, StoreUnavailable, default_db_path
+from app.events.location import is_url, shown
+from app.events.store import EventStore
 
-
-def is_url(location: str) -> bool:
-    """Does the location name a PostgreSQL database rather than a SQLite file?"""
-    return location.startswith(("postgresql://", "postgres://"))
-
-
-def shown(location: str) -> str:
-    """The location without its password, for banners and error messages."""
-    parts = urlsplit(location) if is_url(location) else None
-    if parts is None or parts.password is None:
-        return location
-    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
+__all__ = ["is_url", "open_store", "shown"]
 
 
 def open_store(location: str | None = None, busy_timeout: float = 30.0) -> Store:
-    """The store at `location` (default HEXLEDGER_DB, else db/hexledger.sqlite3): an EventStore or a PgEventStore."""
-    location = location or default_db_path()
-    if not is_url(location):
-        return EventStore(location, busy_timeout=busy_timeout)
-    try:
-        from app.events.pg_store import PgEventStore
-    except ImportError as exc:
-        raise StoreUnavailable(f"{shown(location)} is a PostgreSQL database, and PostgreSQL needs psycopg ({exc}): "
-                               "pip install 'hexledger[postgres]'", "refused") from exc
-    return PgEventStore(location, busy_timeout=busy_timeout)
+    """The store at `location` (default HEXLEDGER_DB, else db/hexledger.sqlite3)."""
+    return EventStore(location, busy_timeout=busy_timeout)

@@ -91,7 +91,7 @@ class DieRolled:
 @event_type("core.RollsSpent")
 @dataclass(frozen=True)
 class RollsSpent:
-    """An order the rules failed on after rolling (an engine fault: design.md practice 11 says no refusal may
+    """An order the rules failed on after rolling (an engine fault: docs/architecture.md practice 11 says no refusal may
     follow a roll). The order is not carried out, but the dice it drew are spent: they follow as core.DieRolled
     events caused by this one, so no roll index is drawn twice and no value is seen before it counts. `verify`
     re-runs the order with those rolls and checks that the rules still fail after exactly them."""

@@ -1,32 +1,41 @@
-"""The event store's interface as a type (design 13: the store owns its SQL behind an interface a second backend
-implements): what the service may call on a store, whichever backend `open_store` gave it. EventStore (SQLite,
-app/events/store.py) and PgEventStore (PostgreSQL, app/events/pg_store.py) both satisfy it; their docstrings say
-what each method guarantees, tests/core/test_store_contract.py checks that both keep it, method for method, and
-that both have exactly these signatures. Errors: StoreError and its kinds, from app/events/store.py."""
+"""The event store's interfaces as types (docs/architecture.md practice 13: the store owns its SQL behind an
+interface a second backend implements), one per concern, so that a module names the part of the store it uses:
+
+- EventStreams: one hash-chained, append-only stream per game (app/events/streams.py);
+- SeatRecords: play by email's settings, deadlines and seats (app/events/seats.py);
+- Outbox: outgoing mail and processed incoming mail (app/events/outbox.py);
+- Snapshots: folded states, a cache (app/events/snapshots.py);
+- ServerRecords: the server's secrets and clocks (app/events/records.py).
+
+Each is implemented once over the dialect layer (app/events/dialect.py: SQLite and PostgreSQL), and `Store`, what
+`open_store` returns, is all of them. Every part shares the store's one connection and its transaction
+(`Transactions`), so an order's events and its outbox rows commit together. Their docstrings say what each method
+guarantees; tests/core/test_contract_*.py check, interface by interface, that both backends keep it. Errors:
+app/events/errors.py."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import Protocol
 
-from app.events.envelope import EventBody, StoredEvent
-from app.events.store import NewEvent
+from app.events.envelope import EventBody, NewEvent, StoredEvent
 
 
-class Store(Protocol):
-    path: str  # the SQLite file or the postgresql:// URL it was opened on
-
+class Transactions(Protocol):
+    @property
+    def path(self) -> str: ...  # the SQLite file or the postgresql:// URL it was opened on
     def close(self) -> None: ...
+    def transaction(self) -> AbstractContextManager: ...
+    @property
+    def in_transaction(self) -> bool: ...
 
-    # streams: one hash-chained, append-only stream per game
+
+class EventStreams(Transactions, Protocol):
     def create_game(self, game_id: str, rules: str, scenario: str, first_events: list[NewEvent], seed: str | None,
                     parent: tuple[str, int] | None = None) -> list[StoredEvent]: ...
     def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]: ...
     def import_stream(self, game_id: str, rules: str, scenario: str, events: list[StoredEvent],
                       parent: tuple[str, int] | None = None) -> None: ...
-    def transaction(self) -> AbstractContextManager: ...
-    @property
-    def in_transaction(self) -> bool: ...
     def head(self, game_id: str) -> tuple[int, str]: ...
     def game_exists(self, game_id: str) -> bool: ...
     def game(self, game_id: str) -> dict: ...
@@ -38,7 +47,8 @@ class Store(Protocol):
     def retractions(self, game_id: str, to_seq: int) -> list[tuple[int, dict]]: ...
     def dice_seed(self, game_id: str) -> str | None: ...
 
-    # play by email: settings and seats
+
+class SeatRecords(Transactions, Protocol):
     def add_pbem_game(self, game_id: str, settings: dict, members: list[dict]) -> None: ...
     def members(self, game_id: str) -> list[dict]: ...
     def pbem_settings(self, game_id: str) -> dict | None: ...
@@ -47,9 +57,8 @@ class Store(Protocol):
     def mark_seen(self, game_id: str, seat: str, seq: int) -> None: ...
     def mark_notified(self, game_id: str, seat: str, seq: int) -> None: ...
 
-    # the server's own records, the outbox, processed incoming mail
-    def secret(self, name: str, fresh: str) -> str: ...
-    def swap_clock(self, name: str, at: str) -> str | None: ...
+
+class Outbox(Transactions, Protocol):
     def queue_mail(self, rows: list[dict], now: str) -> list[int]: ...
     def claim_mail(self, now: str, lease_until: str, ids: list[int] | None = None,
                    limit: int = 50) -> list[dict]: ...
@@ -62,7 +71,23 @@ class Store(Protocol):
     def mail_processed(self, message_id: str) -> bool: ...
     def record_mail(self, message_id: str, game_id: str | None, outcome: str) -> None: ...
 
-    # snapshots: a cache
+
+class Snapshots(Transactions, Protocol):
     def save_snapshot(self, game_id: str, seq: int, rules_version: str, state: dict) -> bool: ...
     def latest_snapshot(self, game_id: str, at_or_before: int, rules_version: str) -> tuple[int, dict] | None: ...
     def drop_snapshots(self, game_id: str | None = None) -> None: ...
+
+
+class ServerRecords(Transactions, Protocol):
+    def secret(self, name: str, fresh: str) -> str: ...
+    def swap_clock(self, name: str, at: str) -> str | None: ...
+
+
+class SnapshotStreams(EventStreams, Snapshots, Protocol):
+    """What loading a state reads and caches: the streams and their snapshots (app/projections/state.py)."""
+
+
+class Store(EventStreams, SeatRecords, Outbox, Snapshots, ServerRecords, Protocol):
+    """The whole store: what the composition roots (the command line's console, the web app, play by email)
+    open and hand on, each part to the code that needs it."""
+

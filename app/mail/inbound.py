@@ -21,13 +21,15 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
+from app import text as text_rule
 from app.mail.replies import body_text, own_lines
-from app.service import autoplay
+from app.service import autoplay, strangers
 from app.service.errors import (
     AccessDenied,
     Conflict,
@@ -36,6 +38,7 @@ from app.service.errors import (
     OrderError,
     StoreError,
     StoreUnavailable,
+    TextError,
     UnknownRules,
 )
 from app.service.pbem import Pbem, Seat
@@ -106,7 +109,8 @@ def ingest(pbem: Pbem, raw: bytes) -> Result:
     try:
         with pbem.writing():
             _ingest(pbem, raw, result)
-    except StoreUnavailable as exc:
+    except StoreUnavailable as exc:  # the operator's log has what the database said; the result, only that
+        LOG.warning("ingest: a message waits, the database is unavailable (%s): %s", exc.reason, exc.detail or exc)
         return Result(deferred=str(exc), lines=[f"not processed now, nothing written: {exc}"])
     except Exception as exc:  # noqa: BLE001 - a message must never stop the ones behind it; the log has the trace
         LOG.exception("ingest: a message could not be processed; nothing was written")
@@ -138,7 +142,15 @@ def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
         pbem.record_mail(mid, result.game_id, result.summary)
     # a message that opened a seat is answered to that seat, refused or not, with its reply tag: the answer can be
     # replied to as it is (issue 14); one that opened none, to its sender
-    to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) else None
+    to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) and not text_rule.problem(sender) \
+        else None
+    hours = pbem.config.stranger_reply_hours
+    if to and result.seat is None and not strangers.may_answer(pbem.store, to, pbem.clock(), timedelta(hours=hours)):
+        LOG.info("ingest: %s opens no seat and is not answered: its sender was answered in the last %g hour(s)",
+                 mid, hours)
+        result.lines.append(f"not answered: a message that opens no seat gets one answer an address in {hours:g} "
+                            "hour(s), and this address had it")
+        to = None
     if to:
         subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
             result.refused else "Your message"
@@ -160,10 +172,10 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         lines = own_lines(body_text(msg))
     except (ValueError, LookupError, UnicodeError) as exc:
         return refuse(f"malformed message: {exc}")
-    nul = next((n for n, line in enumerate(lines, start=1) if "\x00" in line), None)
-    if nul is not None:  # as a request over HTTP (app/web); the line is not quoted: it may be a token line
-        return refuse(f"line {nul} of your message (quotes and signature left out) holds a NUL character, which no "
-                      "order, token or text may hold; nothing was read or written")
+    bad = next(((n, text_rule.problem(line)) for n, line in enumerate(lines, start=1) if text_rule.problem(line)), None)
+    if bad is not None:  # as a request over HTTP (app/web); the line is not quoted: it may be a token line
+        return refuse(f"line {bad[0]} of your message (quotes and signature left out) {bad[1]}; nothing was read "
+                      "or written")
     headers: dict[str, str] = {}
     orders: list[str] = []
     for line in lines:
@@ -189,8 +201,8 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
     result.game_id = game_id
     try:
         seat = _authenticate(pbem, game_id, token, reply_tag)
-    except AccessDenied as exc:
-        result.game_id = None if "no game" in str(exc) else game_id
+    except AccessDenied as exc:  # a stranger: the same answer whether the game exists or not, tied to no game
+        result.game_id = None
         return refuse(f"{exc}; nothing was written")
     result.seat = seat
     unreadable = _unreadable(pbem, seat, orders)
@@ -207,7 +219,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             result.lines.append(f"accepted: join as {seat.seat}, your dice text: {joined['seed_text']}")
         except StoreUnavailable:
             raise  # the whole message waits: nothing of it is written
-        except (GameError, AccessDenied, StoreError) as exc:
+        except (GameError, AccessDenied, StoreError, TextError) as exc:
             return refuse(f"join: {exc}")
     if not orders:
         if not result.applied:

@@ -12,6 +12,8 @@ Configuration comes from the environment (docs/play-by-email.md):
   HEXLEDGER_PUBLIC_URL      the server's address as players reach it (https://host/); set, emails carry replay links
   HEXLEDGER_SMTP_TIMEOUT    seconds an SMTP conversation may stall before the attempt fails (default 30)
   HEXLEDGER_MAIL_RETRY      seconds from a failed delivery to its first retry, doubling up to an hour (default 60)
+  HEXLEDGER_STRANGER_REPLY_HOURS  a message that opens no seat is answered at most once per mailbox in this many
+                            hours (default 1; 0 answers every one): app/service/strangers.py
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ class MailConfig:
     public_url: str | None = None
     smtp_timeout: float = 30.0
     retry_seconds: float = 60.0
+    stranger_reply_hours: float = 1.0
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> MailConfig:
@@ -59,7 +62,8 @@ class MailConfig:
                    max_email_bytes=int(env.get("HEXLEDGER_MAX_EMAIL_BYTES") or cls.max_email_bytes),
                    public_url=env.get("HEXLEDGER_PUBLIC_URL") or None,
                    smtp_timeout=float(env.get("HEXLEDGER_SMTP_TIMEOUT") or cls.smtp_timeout),
-                   retry_seconds=float(env.get("HEXLEDGER_MAIL_RETRY") or cls.retry_seconds))
+                   retry_seconds=float(env.get("HEXLEDGER_MAIL_RETRY") or cls.retry_seconds),
+                   stranger_reply_hours=float(env.get("HEXLEDGER_STRANGER_REPLY_HOURS") or cls.stranger_reply_hours))
 
     def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
         """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply

@@ -1,4 +1,4 @@
-"""Folded states, and views rendered from them, kept in memory: caches beside the stored snapshots (design.md
+"""Folded states, and views rendered from them, kept in memory: caches beside the stored snapshots (docs/architecture.md
 practice 5).
 
 Each entry is a game's state after event `seq` together with that event's hash. The stream is append-only and

@@ -1,4 +1,7 @@
-"""A game's history as readable lines, for the CLI log, emails and the replay viewer."""
+"""A game's history as readable lines, for the CLI log, emails and the replay viewer.
+
+What players wrote is shown as data (app/text.py): names, reasons and notes quoted, orders with any control
+character escaped, so no text of theirs can start a line of its own (a forged "blue orders: concede")."""
 from __future__ import annotations
 
 from app.events import core
@@ -6,12 +9,13 @@ from app.events.envelope import StoredEvent
 from app.events.registry import decode_stored
 from app.projections.sight import Sight
 from app.rules.base import Rules
+from app.text import escaped, quoted
 
 
 def public_name(name: str, side: str) -> str:
-    """A player's name as history shows it, to anyone who may read it (a finished game's replay is public): an
-    email address (the default name of a seat that joined by email) is never shown."""
-    return f"the {side} player" if "@" in name or not name.strip() else name
+    """A player's name as history shows it, to anyone who may read it (a finished game's replay is public), quoted
+    as data: an email address (the default name of a seat that joined by email) is never shown."""
+    return f"the {side} player" if "@" in name or not name.strip() else quoted(name)
 
 
 def describe(rules: Rules, event: StoredEvent) -> str:
@@ -26,7 +30,7 @@ def describe(rules: Rules, event: StoredEvent) -> str:
             why = (body.auto.get("reason") or {}).get("summary", "")
             return f"{body.side} (automated, {body.auto.get('policy')}) orders: {body.text}" + (f"  [{why}]" if why
                                                                                                    else "")
-        return f"{body.side} orders: {body.text}"
+        return f"{body.side} orders: {escaped(body.text)}"
     if isinstance(body, core.SeatAutomated):
         return f"{body.side} is played by the server (policy {body.policy})"
     if isinstance(body, core.SeatStalled):
@@ -37,15 +41,16 @@ def describe(rules: Rules, event: StoredEvent) -> str:
     if isinstance(body, core.DieRolled):
         return f"die roll #{body.index}: {body.value} ({body.purpose})"
     if isinstance(body, core.SeedRevealed):
-        return f"dice seed revealed ({body.reason}): {body.seed}"
+        return f"dice seed revealed ({escaped(body.reason)}): {body.seed}"
     if isinstance(body, core.GameForked):
         return f"forked from {body.parent_id} after event {body.parent_seq}; new dice seed committed"
     if isinstance(body, core.Retracted):
-        return f"events {body.from_seq}-{body.to_seq} retracted by {body.by}: {body.reason}"
+        return f"events {body.from_seq}-{body.to_seq} retracted by {escaped(body.by)}: {escaped(body.reason)}"
     if isinstance(body, core.DisputeRaised):
-        return f"{body.side} disputes event {body.order_seq} (dispute {body.dispute}): {body.reason}"
+        return f"{body.side} disputes event {body.order_seq} (dispute {body.dispute}): {quoted(body.reason)}"
     if isinstance(body, core.DisputeAnswered):
-        return f"dispute {body.dispute} {body.status} by {body.by}" + (f": {body.note}" if body.note else "")
+        return f"dispute {body.dispute} {body.status} by {escaped(body.by)}" + (f": {quoted(body.note)}" if body.note
+                                                                                 else "")
     return rules.describe(body)
 
 

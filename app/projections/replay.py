@@ -16,8 +16,8 @@ import bisect
 import re
 from dataclasses import asdict, dataclass, field
 
+from app.events.interface import EventStreams
 from app.events.registry import decode_stored
-from app.events.store import EventStore
 from app.projections import history, textmap
 from app.projections.sight import Sight, sees_all
 from app.projections.state import GameState, fold, fold_all, retracted_seqs
@@ -142,7 +142,7 @@ def _strings(value) -> list[str]:
     return [s for v in value for s in _strings(v)] if isinstance(value, list | tuple) else []
 
 
-def build(store: EventStore, game_id: str, viewer: str | None) -> Replay:
+def build(store: EventStreams, game_id: str, viewer: str | None) -> Replay:
     """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
     rules = get_rules(store.game(game_id)["rules"])
     events = list(store.events(game_id))

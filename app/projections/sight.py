@@ -1,4 +1,4 @@
-"""What one reader may know of a game (design.md practice 12): the rule set's one visibility rule, its
+"""What one reader may know of a game (docs/architecture.md practice 12): the rule set's one visibility rule, its
 `view(state, side)` and `visible(event, side)`, applied the same way by every channel: state, history, log,
 turn emails and their maps, replay frames and texts, the combat panel, analysis and export.
 

@@ -1,6 +1,6 @@
 """The state of a game at any sequence number: server-side metadata plus the rule set's own state.
 
-State is a fold of the events (design.md practice 5). Snapshots are a cache of that fold: the loader starts
+State is a fold of the events (docs/architecture.md practice 5). Snapshots are a cache of that fold: the loader starts
 from the latest snapshot at or before the wanted sequence number, if any, and folds the events after it.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 from app.events import core
 from app.events.envelope import EventBody, StoredEvent
+from app.events.interface import SnapshotStreams
 from app.events.registry import decode_stored
-from app.events.store import EventStore
 from app.projections.cache import STATES
 from app.rules.base import Rules, played_under
 from app.rules.catalog import get_rules
@@ -173,7 +173,7 @@ def decode_state(rules: Rules, data: dict) -> GameState:
     return GameState(GameMeta(**data["meta"]), rules.decode_state(data["game"]))
 
 
-def load(store: EventStore, game_id: str, at: int | None = None, use_snapshots: bool = True) -> GameState:
+def load(store: SnapshotStreams, game_id: str, at: int | None = None, use_snapshots: bool = True) -> GameState:
     """The state after event `at` (default: the last one).
 
     Starts from the latest cached state at or before `at` (app/projections/cache.py: checked against the stored
@@ -218,25 +218,25 @@ def load(store: EventStore, game_id: str, at: int | None = None, use_snapshots: 
     return state
 
 
-def remember(store: EventStore, state: GameState, hash_: str) -> None:
+def remember(store: SnapshotStreams, state: GameState, hash_: str) -> None:
     """Keep a state the caller folded from events it just appended (the last one's hash `hash_`), so the next
     `load` of the game starts from it without reading the store: an order's state is folded once. Checked against
     the stored hash like any entry, so a transaction that rolled back leaves nothing wrong behind."""
     STATES.put(store_key(store), state.meta.game_id, state.meta.seq, hash_, state)
 
 
-def store_key(store: EventStore) -> str:
+def store_key(store: SnapshotStreams) -> str:
     """Which database a cached state belongs to: the store's location (an in-memory database: this object)."""
     return store.path if store.path != ":memory:" else f":memory:{id(store)}"
 
 
-def maybe_snapshot(store: EventStore, rules: Rules, state: GameState, previous_seq: int) -> None:
+def maybe_snapshot(store: SnapshotStreams, rules: Rules, state: GameState, previous_seq: int) -> None:
     """Cache the folded state when the stream crosses a multiple of SNAPSHOT_EVERY."""
     if state.meta.seq // SNAPSHOT_EVERY > previous_seq // SNAPSHOT_EVERY:
         store.save_snapshot(state.meta.game_id, state.meta.seq, rules_key(rules), encode(rules, state))
 
 
-def rebuild_snapshots(store: EventStore, game_id: str, every: int | None = None) -> int:
+def rebuild_snapshots(store: SnapshotStreams, game_id: str, every: int | None = None) -> int:
     """Fold a game once from its first event and cache a snapshot every `every` (default SNAPSHOT_EVERY) events;
     returns how many."""
     every = every or SNAPSHOT_EVERY

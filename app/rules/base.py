@@ -1,4 +1,4 @@
-"""The contract every rule set fulfils (a Decider, design.md practice 1 and 2).
+"""The contract every rule set fulfils (a Decider, docs/architecture.md practice 1 and 2).
 
 A rule set is pure: `decide(state, command, dice) -> events` and `evolve(state, event) -> state`, no clock,
 no I/O, no `random`. `prompt(state)` is the states table's answer to "who acts now, and what may they do":

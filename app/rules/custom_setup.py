@@ -18,6 +18,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from app import text
 from app.rules.kernel.mapfile import MAX_MAP_BYTES
 
 OPTION_KEYS = ("map", "position")
@@ -211,12 +212,19 @@ def read_files(map_path: str | Path | None, position_path: str | Path | None) ->
             raise SetupError(str(position_path), [f"cannot read: {exc.strerror}"]) from None
         except tomllib.TOMLDecodeError as exc:
             raise SetupError(str(position_path), [f"not valid TOML: {exc}"]) from None
+        found = text.problem_in(options["position"])  # a TOML escape may write a NUL
+        if found:
+            raise SetupError(str(position_path), [f"a text of the position {found}"])
     return options
 
 
 def _read(path: str | Path, limit: int) -> str:
-    """A file's text, refused unread when it is larger than `limit` bytes."""
+    """A file's text, refused unread when it is larger than `limit` bytes, and refused when it is not text by the
+    rule for text from outside (app/text.py: UTF-8, no NUL)."""
     size = Path(path).stat().st_size
     if size > limit:
         raise SetupError(str(path), [f"the file is {size} bytes; at most {limit} (nothing was read)"])
-    return Path(path).read_text(encoding="utf-8")
+    try:
+        return text.checked(text.decoded(Path(path).read_bytes()), "the file")
+    except text.TextError as exc:
+        raise SetupError(str(path), [str(exc).removeprefix("the file ")]) from None

@@ -1,5 +1,5 @@
-"""A game's data files (design.md practice 8: rule data as data a player can read and replace): the one TOML reader
-every game's data_load module uses, and the error that lists every problem found in a game's files at once."""
+"""A game's data files (docs/architecture.md practice 8: rule data as data a player can read and replace): the one TOML
+reader every game's data_load module uses, and the error that lists every problem found in a game's files at once."""
 from __future__ import annotations
 
 import tomllib

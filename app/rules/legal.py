@@ -1,4 +1,4 @@
-"""What a side may order now, asked of any rule set in one way (design.md practices 2, 10 and 14).
+"""What a side may order now, asked of any rule set in one way (docs/architecture.md practices 2, 10 and 14).
 
 - `legal_orders(rules, state, side)`: concrete orders `side` may give now, bounded, each accepted by the decider
   (an attack with its odds column): `show`, the API, the turn email and the fuzzers all read this one list. The

@@ -21,6 +21,8 @@ from app.rules.base import Command
 from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
+# the case text edition-1 random orders were stored with (the design brief's numbering, since renamed
+# docs/architecture.md practice 10): `verify` compares the reason it re-decides with the stored one, word for word
 RANDOM_CASE = "design.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 ATTACKS = ("attack", "overrun", "assault")

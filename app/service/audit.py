@@ -9,14 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.events import core, dice
-from app.events.envelope import GENESIS_HASH, StoredEvent
+from app.events.envelope import GENESIS_HASH, SALT_PATTERN, StoredEvent
 from app.events.registry import EventSchemaError, decode, decode_stored
 from app.projections import state as projection
 from app.rules import practice
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
-from app.service import autoplay
+from app.service import autoplay, retractions
 from app.service.games import RolledThenFailed, check_turn, decide_checked
 
 
@@ -60,8 +60,9 @@ Parents = Callable[[str], list[StoredEvent] | None]
 
 def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None,
            parents: Parents | None = None) -> AuditReport:
-    """Chain, then the rules of the core events, then replay, then (optionally) dice. `seeds` maps a seed
-    commitment to a seed the caller knows; `parents(game_id)` gives a fork's parent stream where it is present."""
+    """Chain, then the rules of the core events and of retractions, then replay, then (optionally) dice. `seeds`
+    maps a seed commitment to a seed the caller knows; `parents(game_id)` gives a fork's parent stream where it is
+    present."""
     report = AuditReport(game_id=events[0].game_id if events else "?", events=len(events))
     if not events:
         report.problems.append(Problem(0, "chain", "the game has no events"))
@@ -72,6 +73,8 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
     known = dict(seeds or {})
     if report.ok:
         known.update(_check_core(events, report, parents or (lambda game_id: None)))
+    if report.ok:
+        _check_retractions(events, report)
     final = _replay(events, report) if report.ok else None
     if report.ok and check_dice:
         _check_dice(events, report, known, over=final is not None and _rules_of(events).outcome(final.game) is not None)
@@ -79,9 +82,16 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
 
 
 def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
+    """Each event links to the one before and matches its hash; once events are salted (docs/core.md, "Salted
+    events") every later one is, each with a salt of 128 random bits, so no hash can be searched for a payload."""
     prev = GENESIS_HASH
+    salted = False
     for expected_seq, event in enumerate(events, start=1):
-        if event.game_id != report.game_id:
+        if event.salt is not None and not SALT_PATTERN.fullmatch(event.salt):
+            report.problems.append(Problem(event.seq, "chain", "a salt is 32 hexadecimal digits"))
+        elif salted and event.salt is None:
+            report.problems.append(Problem(event.seq, "chain", "an event without a salt after salted ones"))
+        elif event.game_id != report.game_id:
             report.problems.append(Problem(event.seq, "chain", f"belongs to game {event.game_id}"))
         elif event.seq != expected_seq:
             report.problems.append(Problem(expected_seq, "chain", f"sequence broken: found event {event.seq}"))
@@ -92,6 +102,7 @@ def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
         if report.problems:
             return
         prev = event.hash
+        salted = event.salt is not None
 
 
 def _check_payloads(events: list[StoredEvent], report: AuditReport) -> None:
@@ -184,6 +195,19 @@ def _check_parent(events: list[StoredEvent], marker: StoredEvent, fork: core.Gam
     return {dice.commitment(e.payload["seed"]): e.payload["seed"] for e in parent if e.type == "core.SeedRevealed"}
 
 
+def _check_retractions(events: list[StoredEvent], report: AuditReport) -> None:
+    """Every retraction, dispute and answer is one the live server could have written (app/service/retractions.py):
+    who may retract what, never a die roll or a reveal by undo, a takeback only after a dispute accepted or
+    upheld by the right seat."""
+    try:
+        rules = _rules_of(events)
+    except UnknownRules:
+        return  # the replay reports it, at the first event
+    found = retractions.first_problem(rules, events)
+    if found:
+        report.problems.append(Problem(found[0], "retraction", found[1]))
+
+
 def _rules_of(events: list[StoredEvent]):
     return get_rules(events[0].payload.get("rules", ""))
 
@@ -211,11 +235,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
         if event.causation is not None:
             report.problems.append(Problem(event.seq, "replay", "produced by no order before it"))
             return
-        if isinstance(body, core.Retracted):
-            problem = _check_retraction(events[:i], event, body)
-            if problem:
-                report.problems.append(problem)
-                return
+        if isinstance(body, core.Retracted):  # checked before the replay (_check_retractions)
             state = projection.rebuild(rules, events[:i + 1])
             i += 1
             continue
@@ -245,17 +265,6 @@ def _replay(events: list[StoredEvent], report: AuditReport):
         state = projection.fold_all(rules, [event, *batch], state)
         i = j
     return state
-
-
-def _check_retraction(before: list[StoredEvent], event: StoredEvent, body: core.Retracted) -> Problem | None:
-    """A retraction takes back whole orders that came before it, starting at an order."""
-    if not 1 <= body.from_seq <= body.to_seq < event.seq:
-        return Problem(event.seq, "replay", f"retracts events {body.from_seq}-{body.to_seq}, not before it")
-    if before[body.from_seq - 1].type != "core.OrderGiven":
-        return Problem(event.seq, "replay", f"retraction starts at event {body.from_seq}, which is not an order")
-    if body.to_seq < len(before) and before[body.to_seq].causation is not None:
-        return Problem(event.seq, "replay", f"retraction ends at event {body.to_seq}, inside an order")
-    return None
 
 
 def _command(rules, state, order: core.OrderGiven | core.RollsSpent) -> Command:

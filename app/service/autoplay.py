@@ -16,8 +16,9 @@ from __future__ import annotations
 import logging
 
 from app.events import core
+from app.events.interface import SnapshotStreams
 from app.events.registry import encode
-from app.events.store import BackendError, Conflict, EventStore, NewEvent, StoreError
+from app.events.store import BackendError, Conflict, NewEvent, StoreError
 from app.projections import state as projection
 from app.rules import practice
 from app.rules.catalog import get_rules
@@ -49,7 +50,7 @@ def policy_order(rules, state: projection.GameState, side: str) -> tuple[str, di
                            state.meta.seat_settings.get(side, {}), state.meta.orders.get(side, 0))
 
 
-def play(store: EventStore, game_id: str, limit: int = LIMIT,
+def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
          state: projection.GameState | None = None) -> list[games.Accepted]:
     """Give the automated seats' orders while one of them is to act; returns them as they were stored. Never
     raises for the caller's sake: the player's own order stands whatever happens here. A seat that can give no
@@ -89,7 +90,7 @@ def play(store: EventStore, game_id: str, limit: int = LIMIT,
     return done
 
 
-def stalled(store: EventStore, state: projection.GameState, side: str, policy: str, problem: str,
+def stalled(store: SnapshotStreams, state: projection.GameState, side: str, policy: str, problem: str,
             cause: Exception) -> None:
     """Record that the automated `side` can give no order here (core.SeatStalled, which the history shows and the
     reactions tell the players and the arbiter), once a position; the operator's log has the cause. `problem` is

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.events import backends, dice
-from app.events.store import EventStore, default_db_path  # noqa: F401 - the command line's default, re-exported
+from app.events.interface import Store
+from app.events.store import default_db_path  # noqa: F401 - the command line's default, re-exported
 from app.projections import history, replay, textmap
 from app.projections import state as projection
 from app.rules import legal
@@ -33,10 +34,10 @@ class Console:
     def __init__(self, db_path: str, busy_timeout: float = 30.0):
         self.db_path = db_path
         self._busy_timeout = busy_timeout
-        self._opened: EventStore | None = None
+        self._opened: Store | None = None
 
     @property
-    def _store(self) -> EventStore:
+    def _store(self) -> Store:
         if self._opened is None:
             self._opened = backends.open_store(self.db_path, busy_timeout=self._busy_timeout)
         return self._opened
@@ -189,14 +190,40 @@ class Console:
         given (arbiter), for rolls not yet revealed in the stream."""
         from app.service import audit, transfer
 
+        return audit.verify(self._events(game), check_dice=check_dice,
+                            seeds={dice.commitment(seed): seed} if seed else None,
+                            parents=transfer.parents_in(self._store))
+
+    def _events(self, game: str) -> list:
+        """The events of an exported .jsonl file named `game`, or of the game `game` of this database."""
+        from app.service import transfer
+
         if Path(game).is_file():
             with open(game, encoding="utf-8") as fh:
-                events = transfer.parse_lines(fh)
-        else:
-            self._store.game(game)
-            events = list(self._store.events(game))
-        return audit.verify(events, check_dice=check_dice, seeds={dice.commitment(seed): seed} if seed else None,
-                            parents=transfer.parents_in(self._store))
+                return transfer.parse_lines(fh)
+        self._store.game(game)
+        return list(self._store.events(game))
+
+    def check_receipts(self, game: str, sources: list[str], keys: list[str]):
+        """The receipts players kept (`sources`: folders or mboxes, one player's or both's) against a game's chain,
+        an export file or a game of this database, as `verify` reads it (app/service/evidence.py)."""
+        from app.service import evidence
+
+        if evidence.is_view(game):  # a player's own export during play: what they were shown, and its hashes
+            return evidence.check_view(game, evidence.gather(*sources), keys)
+        return evidence.check_export(self._events(game), evidence.gather(*sources), keys)
+
+    def is_player_view(self, game: str) -> bool:
+        """Is `game` a player's own export file before the game's end (which the audit cannot re-run)?"""
+        from app.service import evidence
+
+        return evidence.is_view(game)
+
+    def receipt_keys(self) -> dict:
+        """The receipt keys of this database's server (app/service/receipts.py)."""
+        from app.service import receipts
+
+        return receipts.published(self._store)
 
     def export(self, game_id: str) -> list[str]:
         from app.service import transfer

@@ -1,7 +1,7 @@
 """The demo: a sample game with some history, so a newcomer sees the system at work."""
 from __future__ import annotations
 
-from app.events.store import EventStore
+from app.events.interface import SnapshotStreams
 from app.service import games
 
 SKIRMISH_OPENING = [
@@ -32,7 +32,7 @@ OPENINGS = {
 }
 
 
-def play_demo(store: EventStore, rules: str = "snc") -> tuple[str, list[str]]:
+def play_demo(store: SnapshotStreams, rules: str = "snc") -> tuple[str, list[str]]:
     sides, opening = OPENINGS[rules]
     game_id = games.create_game(store, rules)
     for side in sides:

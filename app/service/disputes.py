@@ -6,13 +6,12 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from app.events import core
-from app.events.registry import decode_stored
 from app.events.store import BackendError, StoreUnavailable, utc_parse
 from app.projections import state as projection
-from app.rules.base import event_reveals
-from app.service import games
+from app.service import games, retractions
 from app.service.errors import AccessDenied, PbemError
 from app.service.seats import ARBITER, Seat
+from app.text import player_text, quoted
 
 LOG = logging.getLogger("hexledger.service")
 
@@ -57,34 +56,18 @@ class Disputes:
         never a die roll or a reveal."""
         side = self._player(seat)
         events, retracted = self._orders(seat.game_id)
-        standing = [e for e in events if e.seq not in retracted]
-        mine = []
-        for e in reversed(standing):
-            if e.type == "core.OrderGiven":
-                if e.payload["side"] != side:
-                    break
-                mine.append(e)
-            elif e.type in ("core.Retracted", "core.PlayerJoined", "core.GameCreated", "core.GameForked"):
-                break
-        if not mine:
+        # the latest of your orders: undo one order at a time (app/service/retractions.py, which the audit holds too)
+        order = retractions.latest_order((e for e in events if e.seq not in retracted), side)
+        if order is None:
             raise PbemError("you have no order of yours to undo since your opponent's last order")
-        # the latest of your orders: undo one order at a time
-        order = mine[0]
         seen = max((m["last_seen_seq"] for s, m in self.members(seat.game_id).items() if s not in (side, ARBITER)),
                    default=0)
         if seen >= order.seq:
             raise PbemError(f"your opponent has already seen event {order.seq}: dispute it instead")
-        rules = self._rules(seat.game_id)
-        for e in events:
-            if e.seq < order.seq:
-                continue
-            body = decode_stored(e.type, e.version, e.payload)
-            if isinstance(body, core.DieRolled):
-                raise PbemError(f"event {e.seq} is a die roll: only your opponent or the arbiter can take it back")
-            if event_reveals(rules, body):
-                raise PbemError(f"event {e.seq} revealed something: only your opponent or the arbiter can take it "
-                                "back")
-        seq = self._retract(seat.game_id, order.seq, f"undo of {order.payload['text']!r}", f"player:{side} (undo)")
+        refused = retractions.undo_refusal(self._rules(seat.game_id), (e for e in events if e.seq >= order.seq))
+        if refused:
+            raise PbemError(refused)
+        seq = self._retract(seat.game_id, order.seq, f"undo of {order.payload['text']!r}", retractions.by_undo(side))
         return {"retraction_seq": seq, "undone": order.seq}
 
     def disputes(self, game_id: str) -> list[dict]:
@@ -123,7 +106,8 @@ class Disputes:
 
     def raise_dispute(self, seat: Seat, order_seq: int, reason: str) -> dict:
         side = self._player(seat)
-        if not reason.strip():
+        reason = player_text(reason, "reason")
+        if not reason:
             raise PbemError("a dispute needs a reason")
         known = self.disputes(seat.game_id)
         if any(d["status"] in ("open", "referred") for d in known):
@@ -136,13 +120,13 @@ class Disputes:
         if self.clock() - utc_parse(order.at) > timedelta(hours=window):
             raise PbemError(f"event {order_seq} is older than the dispute window of {window:g} hours")
         number = len(known) + 1
-        raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason.strip())
+        raised = core.DisputeRaised(dispute=number, order_seq=order_seq, side=side, reason=reason)
         arbiter = ARBITER in self.members(seat.game_id)
         with self.writing():
             stored = self.store.append(seat.game_id, events[-1].seq, [games._new(raised, f"player:{side}")])[0]
             for s, m in self.members(seat.game_id).items():
                 what = self._order_text_for(seat.game_id, s, m["email"], order_seq)
-                text = (f"{side} disputes event {order_seq} ({what}):\n  {reason.strip()}\n\n"
+                text = (f"{side} disputes event {order_seq} ({what}):\n  {quoted(reason)}\n\n"
                         "If it is upheld, that order and everything after it is retracted "
                         f"(kept in the log, marked).\nThe other player may reply 'accept dispute {number}' "
                         f"(take it back) or 'reject dispute {number}'" +
@@ -152,6 +136,7 @@ class Disputes:
 
     def answer_dispute(self, seat: Seat, dispute_id: int, accept: bool, note: str = "") -> dict:
         """The opponent of whoever raised it accepts (takeback) or rejects; the arbiter rules either way."""
+        note = player_text(note, "note")
         d = self._dispute(seat, dispute_id)
         if d["status"] not in ("open", "referred"):
             raise PbemError(f"dispute {dispute_id} is already {d['status']}")
@@ -170,8 +155,8 @@ class Disputes:
             with self.writing():
                 self.store.append(seat.game_id, head, [games._new(answered, f"player:{seat.seat}")])
                 self._send(arb["email"], seat.game_id, f"Dispute {d['id']} needs your ruling",
-                           f"{d['raised_by']} disputes event {d['order_seq']}: {d['reason']}\n{seat.seat} rejects "
-                           f"it{': ' + note if note else ''}.\nReply 'uphold dispute {d['id']}' or "
+                           f"{d['raised_by']} disputes event {d['order_seq']}: {quoted(d['reason'])}\n{seat.seat} "
+                           f"rejects it{': ' + quoted(note) if note else ''}.\nReply 'uphold dispute {d['id']}' or "
                            f"'reject dispute {d['id']}'.", ARBITER)
             return {**d, "status": "referred", "note": note}
         return self._settle(seat, d, "rejected", note)
@@ -181,15 +166,14 @@ class Disputes:
         actor = ARBITER if seat.is_arbiter else f"player:{seat.seat}"
         head = self.store.head(seat.game_id)[0]
         batch = [games._new(core.DisputeAnswered(dispute=d["id"], by=seat.seat, status=status, note=note), actor)]
-        if status in ("accepted", "upheld"):
-            authority = "consent" if status == "accepted" else "ruling"
+        if status in retractions.AUTHORITIES:
             batch.append(self._retraction(seat.game_id, d["order_seq"], f"dispute {d['id']}: {d['reason']}",
-                                          f"{seat.seat} ({authority}, dispute {d['id']} raised by {d['raised_by']})"))
+                                          retractions.by_dispute(seat.seat, status, d["id"], d["raised_by"])))
         with self.writing():  # the answer, its retraction and the emails they cause
             stored = self.store.append(seat.game_id, head, batch)
             retraction = stored[1].seq if len(stored) > 1 else None
             text = f"Dispute {d['id']} on event {d['order_seq']} is {status} by {seat.seat}" + (
-                f": {note}" if note else ".")
+                f": {quoted(note)}" if note else ".")
             if retraction:
                 text += f"\nEvents {d['order_seq']} onwards are retracted (event {retraction}); the log keeps them."
             for s, m in self.members(seat.game_id).items():

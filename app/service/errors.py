@@ -2,15 +2,17 @@
 catch these (from here), nothing deeper."""
 from __future__ import annotations
 
+from app.events.receipts import ReceiptError
 from app.events.store import BackendError, Conflict, StoreError, StoreUnavailable, UnknownGame, unavailable
 from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from app.service.games import EngineFault, GameError
+from app.text import TextError
 
 __all__ = ["AccessDenied", "AmbiguousOrder", "BackendError", "Conflict", "EngineFault", "GameError", "IllegalOrder",
-           "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "StoreError",
-           "StoreUnavailable", "UnknownGame", "UnknownRules", "unavailable"]
+           "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "ReceiptError",
+           "StoreError", "StoreUnavailable", "TextError", "UnknownGame", "UnknownRules", "unavailable"]
 
 
 class AccessDenied(Exception):

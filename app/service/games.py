@@ -1,4 +1,4 @@
-"""Games and their orders: the one path every order takes (design.md, "One path for every order").
+"""Games and their orders: the one path every order takes (docs/architecture.md, "The path of one order").
 
 parse -> load state -> prompt check -> decide(state, command, dice) -> append(expected seq) -> snapshot.
 """
@@ -12,14 +12,16 @@ from typing import Any
 
 from app.events import core, dice
 from app.events.envelope import StoredEvent
+from app.events.interface import SnapshotStreams
 from app.events.registry import encode
-from app.events.store import Conflict, EventStore, NewEvent, StoreError
+from app.events.store import Conflict, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
 from app.rules import legal, practice
 from app.rules.base import Command, Rules, has_preview
 from app.rules.catalog import available, get_rules
 from app.rules.errors import IllegalOrder, InvalidOrder
+from app.text import TextError, player_text
 
 SERVER = "server"
 LOG = logging.getLogger("hexledger.dice")
@@ -42,7 +44,7 @@ def rule_sets() -> list[dict]:
              "automated_seats": practice.automated_seats(r)} for r in available().values()]
 
 
-def listed(store: EventStore, after: str | None = None, limit: int | None = None,
+def listed(store: SnapshotStreams, after: str | None = None, limit: int | None = None,
            finished_only: bool = False) -> list[dict]:
     """The games in the order they were created (from just after `after`, at most `limit`; with `finished_only`
     only the finished ones), named as every channel names them: `game_id`, and the fork's `parent` and
@@ -52,7 +54,7 @@ def listed(store: EventStore, after: str | None = None, limit: int | None = None
             for g in store.games(after, limit, finished_only)]
 
 
-def new_game_id(store: EventStore) -> str:
+def new_game_id(store: SnapshotStreams) -> str:
     while True:
         game_id = "g-" + secrets.token_hex(4)
         if not store.game_exists(game_id):
@@ -64,7 +66,7 @@ def _new(event: Any, actor: str, causation: int | None = None) -> NewEvent:
     return NewEvent(name, version, payload, actor, causation)
 
 
-def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
+def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = None,
                 options: dict | None = None, game_id: str | None = None, auto: dict | None = None) -> str:
     """Start a game: commit to a fresh secret dice seed, set up the scenario. `auto`: the sides the server plays,
     side -> policy name (None: the policy's default); left out, the rule set's own automated seats."""
@@ -91,17 +93,15 @@ def create_game(store: EventStore, rules_name: str, scenario: str | None = None,
     return game_id
 
 
-def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
+def join(store: SnapshotStreams, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
     """Take `side`, with the player's seed text (a random one made now if none is given; the stored event shows
-    it)."""
-    seed_text = seed_text.strip() or dice.new_player_text()
+    it). The name and the seed text are player-written text (app/text.py: one line, bounded)."""
+    name, seed_text = player_text(name, "name"), player_text(seed_text, "seed text") or dice.new_player_text()
     state = projection.load(store, game_id)
     if side not in state.meta.sides:
         raise GameError(f"{state.meta.rules} has no side {side!r}; sides: {', '.join(state.meta.sides)}")
     if side in state.meta.players:
-        raise GameError(f"side {side} is already taken by {state.meta.players[side]}")
-    if len(seed_text) > 200:
-        raise GameError("dice seed text is limited to 200 characters")
+        raise GameError(f"side {side} is already taken")
     if state.meta.rolls:  # the rolls to come would change with a new seed text (docs/core.md)
         raise GameError(f"game {game_id}: sides join before the first die is rolled")
     joined = core.PlayerJoined(side=side, name=name, seed_text=seed_text)
@@ -109,7 +109,7 @@ def join(store: EventStore, game_id: str, side: str, name: str, seed_text: str =
 
 
 def check_turn(rules: Rules, state: GameState, command: Command) -> None:
-    """The states table: only the prompted side, only a prompted action (design.md practice 2)."""
+    """The states table: only the prompted side, only a prompted action (docs/architecture.md practice 2)."""
     outcome = rules.outcome(state.game)
     if outcome is not None:
         raise IllegalOrder(rules.sequence_case, f"the game is over ({outcome.reason})")
@@ -118,10 +118,19 @@ def check_turn(rules: Rules, state: GameState, command: Command) -> None:
         raise IllegalOrder(rules.sequence_case, refused)
 
 
+def order_text(text: str) -> str:
+    """An order as a player wrote it, held to the rule for player-written text (app/text.py: one line, bounded),
+    stripped; InvalidOrder if it breaks the rule."""
+    try:
+        return player_text(text, "order")
+    except TextError as exc:
+        raise InvalidOrder(text, str(exc)) from None
+
+
 def parse_order(rules: Rules, state: GameState, side: str, text: str) -> Command:
     if side not in state.meta.sides:
         raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
-    command = rules.parse(text.strip(), side, state.game)
+    command = rules.parse(order_text(text), side, state.game)
     check_turn(rules, state, command)
     return command
 
@@ -133,7 +142,7 @@ def preview(rules: Rules, state: GameState, side: str, text: str) -> dict:
         raise GameError(f"{rules.name} offers no preview")
     if side not in state.meta.sides:
         raise InvalidOrder(text, f"there is no side {side!r} in {rules.name}; sides: {', '.join(state.meta.sides)}")
-    command = rules.parse(text.strip(), side, state.game)
+    command = rules.parse(order_text(text), side, state.game)
     return legal.preview(rules, state.game, command)
 
 
@@ -171,10 +180,10 @@ def decide_checked(rules: Rules, state: GameState, command: Command, roller: dic
     return produced
 
 
-def refuse_without_dice(store: EventStore, state: GameState) -> str:
+def refuse_without_dice(store: SnapshotStreams, state: GameState) -> str:
     """A game this server cannot roll for takes no orders at all: one imported (its seed stays with the server
     that made it) or whose seed was revealed before its end. Refused before any rule runs, so no order is
-    half-played until the first die it needs (design.md practice 11). Returns the game's dice seed."""
+    half-played until the first die it needs (docs/architecture.md practice 11). Returns the game's dice seed."""
     game_id = state.meta.game_id
     fork_hint = (f"to play on, fork it with a new seed of this server's: `fork {game_id} --at {state.meta.seq}` "
                  f"(API: POST /games/{game_id}/fork)")
@@ -194,7 +203,7 @@ def live_dice(state: GameState, seed: str) -> dice.Dice:
                            game_id=state.meta.dice_game_id, player_seeds=dict(state.meta.player_seeds))
 
 
-def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: int | None = None,
+def submit(store: SnapshotStreams, game_id: str, side: str, text: str, expected_seq: int | None = None,
            actor: str | None = None, auto: dict | None = None,
            within: Callable[[Accepted], None] | None = None) -> Accepted:
     """Check an order against the rules and store it with its events, or raise and write nothing. `auto`: an
@@ -233,7 +242,7 @@ def submit(store: EventStore, game_id: str, side: str, text: str, expected_seq: 
     return Accepted(stored, final)
 
 
-def _spend(store: EventStore, game_id: str, state: GameState, spent: core.RollsSpent, actor: str,
+def _spend(store: SnapshotStreams, game_id: str, state: GameState, spent: core.RollsSpent, actor: str,
            fault: RolledThenFailed) -> None:
     """Record the dice a failed order drew, log the failure for the operator, answer with a fixed text."""
     order_seq = state.meta.seq + 1
@@ -250,8 +259,9 @@ def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewE
     return projection.fold_all(rules, provisional, state)
 
 
-def reveal_seed(store: EventStore, game_id: str, reason: str) -> StoredEvent:
+def reveal_seed(store: SnapshotStreams, game_id: str, reason: str) -> StoredEvent:
     """Publish the dice seed (game over, or an arbiter's request); no roll can be taken after it."""
+    reason = player_text(reason, "reason")
     state = projection.load(store, game_id)
     if state.meta.revealed_seed is not None:
         raise GameError(f"game {game_id}: the dice seed is already revealed")
@@ -261,7 +271,7 @@ def reveal_seed(store: EventStore, game_id: str, reason: str) -> StoredEvent:
     return store.append(game_id, state.meta.seq, [_new(core.SeedRevealed(seed=seed, reason=reason), SERVER)])[0]
 
 
-def fork(store: EventStore, game_id: str, at_seq: int) -> str:
+def fork(store: SnapshotStreams, game_id: str, at_seq: int) -> str:
     """A new game with the parent's events 1..at_seq and a dice seed of its own; the parent is untouched."""
     rules_name = store.game(game_id)["rules"]
     head, _ = store.head(game_id)

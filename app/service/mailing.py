@@ -14,7 +14,7 @@ from app.projections import render, textmap
 from app.projections import state as projection
 from app.rules.base import optional
 from app.rules.catalog import get_rules
-from app.service import outbox
+from app.service import outbox, receipts
 from app.service.errors import PbemError
 from app.service.seats import ARBITER, Seat
 
@@ -107,6 +107,7 @@ class Mailing:
         if link:
             parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {link}", ""]
         parts.append(self.config.how_to_reply(game_id, state.meta.seq, prompt["actions"]))
+        parts += ["", receipts.as_text(receipts.at(self.store, game_id, state.meta.seq))]
         return self.config.message(seat.email, game_id, f"{headline}: {prompt['step']}", "\n".join(parts),
                                self.reply_tag(game_id, seat.seat), attachments=attachments, message_id=message_id)
 
@@ -121,7 +122,7 @@ class Mailing:
         replay = f"Watch the game in your browser (as you see it; the link is yours):\n  {link}\n\n" if link else ""
         return (f"You are invited to game {game_id}: {rules.title}, as {role}.\n\nSeats:\n{who}\n\n"
                 f"Your secret token (shown once; it is your password for this game):\n  token: {token}\n\n{join}"
-                f"{replay}"
+                f"{replay}{receipts.announcement(self.store)}\n"
                 f"Orders go to {self.config.orders_address}; replying to this email or any later game email works as "
                 f"it is (the reply address carries the game and your seat's reply tag). Or use the HTTP API with\n"
                 f"  Authorization: Bearer {token}\n")
@@ -199,7 +200,9 @@ class Mailing:
             state = self._loaded.get((game_id, data["seq"])) or projection.load(self.store, game_id, data["seq"])
             return self._turn_email(game_id, Seat(game_id, seat, row["recipient"]), state,
                                     get_rules(state.meta.rules), data["headline"], row["message_id"])
-        return self.config.message(row["recipient"], game_id or "unknown", data["subject"], data["body"],
+        receipt = receipts.as_text(receipts.at(self.store, game_id)) if game_id and seat else ""
+        return self.config.message(row["recipient"], game_id or "unknown", data["subject"],
+                               data["body"] + (f"\n\n{receipt}" if receipt else ""),
                                self.reply_tag(game_id, seat) if seat else None, data["in_reply_to"],
                                message_id=row["message_id"])
 

@@ -1,5 +1,5 @@
 """The transactional outbox: the emails a write causes are rows written in that write's own transaction
-(`EventStore.queue_mail`), and a sender delivers them after the commit, with retries and exponential backoff.
+(`Outbox.queue_mail`), and a sender delivers them after the commit, with retries and exponential backoff.
 
 So an answer reflects the stored write only: a mail server that is down, refuses or is slow, or an .eml folder that
 cannot be written, delays an email; it never loses it and never fails the write. Senders: inline after each write
@@ -11,7 +11,7 @@ senders never send it at once; a sender that dies between the send and the recor
 with the same Message-ID (at least once).
 
 A player gets one turn email for the position they face, not one per intermediate turn: before each claim, a due
-turn email is superseded (`EventStore.supersede_mail`) when the outbox holds a later turn email of its game to the
+turn email is superseded (`Outbox.supersede_mail`) when the outbox holds a later turn email of its game to the
 same seat (a newer position for them), or to anyone from a later position (their turn is over: the game went on).
 The row stays, marked 'superseded' with the row that superseded it (`cli.py outbox` lists it); it is neither laid
 out nor sent, and the seat's next email tells the history since the last one that went. Game-over emails, one a
@@ -32,7 +32,8 @@ from email.message import EmailMessage
 from multiprocessing.connection import Connection
 from typing import Protocol
 
-from app.events.store import EventStore, StoreError, utc_text
+from app.events.interface import Outbox
+from app.events.store import StoreError, utc_text
 from app.service.ports import Transport
 
 LOG = logging.getLogger("hexledger.outbox")
@@ -57,7 +58,7 @@ class Composer(Protocol):
 class Report:
     sent: int = 0
     failed: list[str] = field(default_factory=list)
-    superseded: int = 0  # turn emails made stale by a newer one before they went (EventStore.supersede_mail)
+    superseded: int = 0  # turn emails made stale by a newer one before they went (Outbox.supersede_mail)
 
 
 def permanent(exc: Exception) -> bool:
@@ -75,7 +76,7 @@ def retry_at(now: datetime, attempts: int, first: float) -> datetime:
     return now + min(timedelta(seconds=first * 2 ** (attempts - 1)), LONGEST_WAIT)
 
 
-def deliver(store: EventStore, composer: Composer, transport: Transport, now: datetime, first_retry: float,
+def deliver(store: Outbox, composer: Composer, transport: Transport, now: datetime, first_retry: float,
             ids: list[int] | None = None) -> Report:
     """Send the mail due at `now` (of `ids` only, if given); each failure is recorded with its next attempt."""
     report = Report()
@@ -167,7 +168,7 @@ def _rounds(make: Callable[[], Round], wait_for_kick: Callable[[float], bool], p
 
 def _settled(wait_for_kick: Callable[[float], bool], seconds: float, stopping: Callable[[], bool]) -> bool:
     """Let a burst of writes finish before the next round: take their kicks for `seconds`, so that the round finds
-    every turn email they queued and sends only the newest of each game (`EventStore.supersede_mail`). False when
+    every turn email they queued and sends only the newest of each game (`Outbox.supersede_mail`). False when
     the sender must stop."""
     until = time.monotonic() + seconds
     while (left := until - time.monotonic()) > 0 and not stopping():

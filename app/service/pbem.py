@@ -13,7 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from app.events.backends import open_store
-from app.events.store import EventStore, default_db_path
+from app.events.interface import Store
+from app.events.store import default_db_path
 from app.projections import state as projection
 from app.service import games
 from app.service.deadlines import DEADLINE_ACTOR, PASS_ACTIONS, Deadlines
@@ -35,7 +36,7 @@ def _now() -> datetime:
 class Pbem(Seats, Table, Disputes, Mailing, Deadlines):
     """The play-by-email service on one store connection (one per thread); its concerns are its bases."""
 
-    def __init__(self, store: EventStore, config: Mail, transport: Transport | None = None,
+    def __init__(self, store: Store, config: Mail, transport: Transport | None = None,
                  clock: Callable[[], datetime] = _now, secret: str | None = None, notifier: Notifier | None = None):
         """`config`: outgoing mail (the port app/mail's MailConfig implements); `transport`: where it goes (default:
         the one `config` names). `notifier`: told after each write that queued mail (`serve`'s background sender);

@@ -3,7 +3,8 @@ after an event, the analysis and its charts. The viewer is a side, None (no seat
 from __future__ import annotations
 
 from app.events import backends
-from app.events.store import EventStore, StoreError
+from app.events.interface import SnapshotStreams
+from app.events.store import StoreError
 from app.projections import analysis, render, replay
 from app.rules.base import optional
 from app.rules.catalog import get_rules
@@ -16,7 +17,7 @@ Replay = replay.Replay
 class Replays:
     """The replay viewer's reads on one database: the viewer holds this, never the store."""
 
-    def __init__(self, store: EventStore):
+    def __init__(self, store: SnapshotStreams):
         self._store = store
 
     @classmethod

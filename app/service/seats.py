@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from app.events.store import UnknownGame, utc_now
 from app.rules import practice
 from app.rules.catalog import get_rules
-from app.service import games
+from app.service import games, receipts
 from app.service.errors import AccessDenied, NotAuthenticated, PbemError
 
 ARBITER = "arbiter"
@@ -158,6 +158,7 @@ class Seats:
         tokens = {seat: new_token() for seat in seats}
         now = utc_now()
         self.server_secret()  # the invitations' reply tags need it: made before the game, never after it
+        receipts.signer(self.store)  # and their receipt key, likewise
         with self.store.transaction():  # the game and its seats together: no game without seats after a crash
             game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
             self.store.add_pbem_game(game_id, {
@@ -179,7 +180,9 @@ class Seats:
     def _seat_by(self, game_id: str, given: str | None, what: str, expected: Callable[[dict], str], missing: str,
                  presented: Callable[[str], str] = lambda text: text.strip().lower()) -> Seat:
         """The seat whose credential (`what`) `given` is: `presented(given)` against every seat's `expected(row)`,
-        each compared in constant time. None given: NotAuthenticated(`missing`)."""
+        each compared in constant time. None given: NotAuthenticated(`missing`). A game that does not exist is
+        refused in the same words as one the credential opens no seat of: no refusal tells a stranger which game ids
+        exist (issue 25)."""
         if not given:
             raise NotAuthenticated(missing)
         wanted = presented(given).encode()
@@ -188,9 +191,7 @@ class Seats:
             if hmac.compare_digest(expected(row).encode(), wanted):
                 found = row
         if found is None:
-            if not self.store.game_exists(game_id):  # read only to word the refusal
-                raise AccessDenied(f"no game {game_id!r} for this {what}")
-            raise AccessDenied(f"this {what} opens no seat in game {game_id}")
+            raise AccessDenied(f"this {what} opens no seat in game {game_id!r}")
         return Seat(game_id, found["seat"], found["email"])
 
     def members(self, game_id: str) -> dict[str, dict]:

@@ -17,7 +17,7 @@ from app.projections.sight import Sight, sees_all
 from app.rules import legal
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
-from app.service import audit, autoplay, games, replays, transfer
+from app.service import audit, autoplay, games, receipts, replays, transfer
 from app.service.errors import AccessDenied
 from app.service.seats import ARBITER, Seat, hash_token, new_token
 
@@ -125,7 +125,8 @@ class Table:
         retracted = projection.retracted_seqs(events)
         lines = [canonical_json({"filtered_for": seat.seat, "game_id": seat.game_id,
                                  "note": "a player's view before the game ends: hidden events are left out, "
-                                         "redacted ones carry only their text; hashes are omitted"}) + "\n"]
+                                         "redacted ones carry only their text and salted digest; "
+                                         "old events' hashes are omitted"}) + "\n"]
         for e in events:
             seen = sight.event(decode_stored(e.type, e.version, e.payload))
             if seen is False:
@@ -133,6 +134,7 @@ class Table:
             row = {"seq": e.seq, "type": e.type, "actor": e.actor, "at": e.at, "retracted": e.seq in retracted}
             row.update({"redacted": seen} if isinstance(seen, str) else {"payload": e.payload,
                                                                         "causation": e.causation})
+            row.update(receipts.view_fields(e, shown=not isinstance(seen, str)))
             lines.append(canonical_json(row) + "\n")
         return lines, False
 
@@ -177,7 +179,20 @@ class Table:
         rules = get_rules(accepted.state.meta.rules)
         return {"accepted": True, "seq": accepted.state.meta.seq,
                 "events": history.lines(rules, accepted.events, side=seat.side),
-                "view": rules.view(accepted.state.game, seat.side)}
+                "view": rules.view(accepted.state.game, seat.side),
+                "receipt": receipts.as_dict(receipts.stamp(self.store, accepted.events[-1]))}
+
+    def receipt(self, game_id: str) -> dict | None:
+        """The signed receipt for the game's head now (app/service/receipts.py): every answer to a write has one."""
+        return receipts.as_dict(receipts.at(self.store, game_id))
+
+    def receipt_keys(self) -> dict:
+        """The receipt keys this server publishes (receipts.published): the well-known document."""
+        return receipts.published(self.store)
+
+    def chain(self, seat: Seat, from_seq: int = 1) -> dict:
+        """The chain of hashes as `seat` may have it, with the receipt for its head (receipts.chain)."""
+        return receipts.chain(self.store, seat.game_id, seat.side, self.sees_all(seat), from_seq)
 
     def unreadable(self, seat: Seat, lines: list[str]) -> list[str]:
         """Why each of `lines` cannot be read as an order (InvalidOrder, AmbiguousOrder) against the position now;

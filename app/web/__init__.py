@@ -8,11 +8,13 @@ Retry-After, and nothing was written; the caller's own mistakes stay 4xx.
 from __future__ import annotations
 
 import hmac
+import json
 import logging
 import os
 import re
 import threading
 from functools import partial
+from urllib.parse import unquote_to_bytes
 
 from flask import Flask, abort, current_app, g, jsonify, request, send_from_directory
 from flask_limiter import ExemptionScope, Limiter
@@ -22,6 +24,7 @@ from marshmallow import Schema, ValidationError, fields
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
+from app import text
 from app.mail.transport import MailConfig, transport_for
 from app.service.errors import (
     AccessDenied,
@@ -32,6 +35,7 @@ from app.service.errors import (
     OrderError,
     StoreError,
     StoreUnavailable,
+    TextError,
     UnknownGame,
     UnknownRules,
     unavailable,
@@ -110,7 +114,7 @@ def create_app(config: dict | None = None) -> Flask:
                       storage_uri=ratelimit.storage_uri(app.config["RATELIMIT_STORAGE_URI"]))
     _access_log(app)
     _json_depth(app)
-    _no_nul(app)
+    _text_only(app)
     api = HexledgerApi(app)
     api.spec.components.security_scheme("token", {"type": "http", "scheme": "bearer",
                                                   "description": "the seat's game token, from the invitation"})
@@ -241,6 +245,7 @@ def authenticated(game_id: str) -> Seat:
 
 
 ACCESS_LOG = logging.getLogger("hexledger.http")
+ERROR_LOG = logging.getLogger("hexledger.web")  # the operator's: what a client is not shown
 
 
 def _access_log(app: Flask) -> None:
@@ -284,33 +289,60 @@ def _json_depth(app: Flask) -> None:
         return None
 
 
-_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")  # a JSON string's escape for NUL (not an escaped backslash + u0000)
+# a JSON string's escape that may stand for a NUL or half of a UTF-16 surrogate pair (or be an escaped backslash
+# before such letters, which the parse tells apart)
+_JSON_SUSPECT = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
 
 
-def nul_in_request() -> str | None:
-    """Where the request holds a NUL character (its path, query, cookies or body, raw or as JSON's \\u0000), or
-    None: no text a user sends (an address, a name, a seed text, an order, a map, a token) may hold one."""
-    if "\x00" in request.path:
-        return "its path"
-    if any("\x00" in k or "\x00" in v for k, v in [*request.args.items(multi=True), *request.cookies.items()]):
-        return "its query or cookies"
+def text_problem_in_request() -> str | None:
+    """What breaks the rule for text from outside (app/text.py: valid Unicode, no NUL) in this request, and where:
+    its path, query or cookies (as the bytes that came, percent-escapes decoded), its body (UTF-8; a form's
+    percent-escapes; a JSON body's strings and keys, escapes read), or None. One check for every route, before
+    any route reads the request."""
+    environ = request.environ
+    uri = environ.get("REQUEST_URI") or environ.get("RAW_URI")  # as sent (a test client decodes PATH_INFO itself)
+    path = unquote_to_bytes(_wsgi_bytes(uri.partition("?")[0])) if uri else _wsgi_bytes(environ.get("PATH_INFO", ""))
+    query = unquote_to_bytes(_wsgi_bytes(environ.get("QUERY_STRING", "")).replace(b"+", b" "))
+    for where, raw in (("path", path), ("query", query), ("cookies", _wsgi_bytes(environ.get("HTTP_COOKIE", "")))):
+        found = _bytes_problem(raw)
+        if found:
+            return f"{where} {found}"
     body = request.get_data(cache=True)
-    if b"\x00" in body or (b"\\u0000" in body and request.is_json and _JSON_NUL.search(body)):
-        return "its body"
-    return None
+    found = _bytes_problem(body)
+    if found is None and request.mimetype == "application/x-www-form-urlencoded":
+        found = _bytes_problem(unquote_to_bytes(body.replace(b"+", b" ")))
+    if found is None and request.is_json and _JSON_SUSPECT.search(body):
+        try:
+            found = text.problem_in(json.loads(body))
+        except (ValueError, RecursionError):
+            found = None  # not JSON: the route that reads it says so
+    return f"body {found}" if found else None
 
 
-def _no_nul(app: Flask) -> None:
-    """A request with a NUL character anywhere a text comes from is a 400 that says so, before any route reads it:
-    bad input changes nothing, on either store (PostgreSQL's TEXT cannot hold NUL at all)."""
+def _wsgi_bytes(value: str) -> bytes:
+    """A WSGI environ string as the bytes that came (PEP 3333: each byte a code point below 256)."""
+    return value.encode("latin-1", "surrogateescape")
+
+
+def _bytes_problem(data: bytes) -> str | None:
+    try:
+        return text.problem(text.decoded(data))
+    except text.TextError as exc:
+        return str(exc)
+
+
+def _text_only(app: Flask) -> None:
+    """A request whose text breaks the rule for text from outside (a NUL, bytes that are not UTF-8, a lone
+    surrogate such as JSON's "\\ud800") is a 400 that says what and where, before any route reads it: bad input
+    changes nothing, on either store (PostgreSQL's TEXT cannot hold NUL; no event holding a lone surrogate can be
+    hashed)."""
 
     @app.before_request
-    def refuse_nul():
-        where = nul_in_request()
-        if where is None:
+    def refuse_bad_text():
+        found = text_problem_in_request()
+        if found is None:
             return None
-        return jsonify({"error": "BadRequest", "message": f"the request holds a NUL character ({where}); no text "
-                        "may hold one: nothing was read or written"}), 400
+        return jsonify({"error": "BadRequest", "message": f"the request's {found}; nothing was read or written"}), 400
 
 
 # seconds a client should wait after a 503: the server already waited its busy timeout (30 s) for a lock; a full
@@ -332,11 +364,15 @@ def _errors(app: Flask) -> None:
     app.register_error_handler(UnknownRules, lambda e: payload(e, 400))
     app.register_error_handler(GameError, lambda e: payload(e, 400))
     app.register_error_handler(StoreError, lambda e: payload(e, 400))
+    app.register_error_handler(TextError, lambda e: payload(e, 400))  # app/text.py: a player's text
 
     def store_unavailable(exc: Exception):
-        """The server's fault, not the caller's: 503 and when to try again (docs/reliability.md)."""
+        """The server's fault, not the caller's: 503 and when to try again (docs/reliability.md). The answer names
+        no part of the infrastructure; the operator's log has what the database said and where it is."""
         if not isinstance(exc, StoreUnavailable):  # the backend's raw refusal outside the store's lock
             exc = unavailable(exc)
+        ERROR_LOG.warning("%s %s: 503, the database is unavailable (%s): %s", request.method, request.path,
+                          exc.reason, exc.detail or exc)
         response, status = payload(exc, 503, "StoreUnavailable")
         response.headers["Retry-After"] = str(RETRY_AFTER.get(exc.reason, RETRY_AFTER["refused"]))
         return response, status

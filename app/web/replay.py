@@ -127,12 +127,22 @@ def _ext() -> dict:
 
 
 def _reads_with(game_id: str) -> tuple[Replays, int]:
-    """The replay reads and the game's last event (404: no such game)."""
+    """The replay reads and the game's last event. No such game is refused as a game in progress the caller may
+    not read (a credential checked as for any game, then `_no_access`): no answer tells which game ids exist."""
     reads = _ext()["reads"]()
     head = reads.head(game_id)
     if head is None:
-        abort(404, f"no game {game_id} on this server")
+        _ext()["resolve_viewer"](request, game_id)
+        raise _no_access(game_id)
     return reads, head
+
+
+def _no_access(game_id: str) -> NotAuthenticated:
+    """The refusal of a game the caller may not replay: one in progress, or none at all (the same words)."""
+    how = (" Open the replay link from your game email, or give your seat's token (a game made on the command "
+           f"line: its owner opens it by the link of 'python cli.py open {game_id}')." if _ext()["service"] else "")
+    return NotAuthenticated(f"no game {game_id} you may replay: a game in progress is open only to its players, each "
+                            f"seeing only their own side.{how}")
 
 
 def _replay(game_id: str) -> replay.Replay:
@@ -158,11 +168,7 @@ def _replay(game_id: str) -> replay.Replay:
         try:
             result = reads.build(game_id, wanted)
         except replay.NoAccess:
-            how = (" Open the replay link from your game email, or give your seat's token (a game made on the "
-                   f"command line: its owner opens it by the link of 'python cli.py open {game_id}')."
-                   if ext["service"] else "")
-            raise NotAuthenticated(f"game {game_id} is in progress: only its players may replay it, each seeing "
-                                   f"only their own side.{how}") from None
+            raise _no_access(game_id) from None
         except ValueError as exc:
             abort(403, str(exc))
         finally:
@@ -225,8 +231,7 @@ def _sign_in(game_id: str):
     service = _ext()["service"]
     if service is None:
         abort(404, "this server has no seats to sign in to")
-    _reads_with(game_id)
-    pbem = service()
+    pbem = service()  # no such game: refused below as a key or token that opens no seat in it
     if request.method == "POST":
         seat = pbem.authenticate(game_id, request.form.get("token"))
     else:
@@ -292,7 +297,7 @@ class FramesQuery(Schema):
 
 
 ERRORS = {401: "a game in progress, asked without a seat", 403: "a token or replay key that opens no seat here",
-          404: "no such game (or frame, or chart)"}
+          404: "no such frame or chart (no such game is refused as one in progress: 401 or 403)"}
 
 
 def _errors_doc(fn):

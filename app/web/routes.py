@@ -216,10 +216,48 @@ class GamesPage(Schema):
     next_after = fields.String(allow_none=True)
 
 
+class ReceiptDoc(Schema):
+    format = fields.String(metadata={"example": "hexledger-receipt/1"})
+    game = fields.String()
+    seq = fields.Integer()
+    hash = fields.String(metadata={"description": "the hash of event `seq`, which commits to every event before it"})
+    key = fields.String(metadata={"description": "the server's Ed25519 public key, ed25519:<base64url>"})
+    sig = fields.String(metadata={"description": "base64url Ed25519 signature (docs/core.md, Receipts)"})
+
+
+RECEIPT = fields.Nested(ReceiptDoc, allow_none=True, metadata={
+    "description": "the server's signed receipt for the game's history up to here: keep it (docs/core.md, Receipts)"})
+
+
+class ChainEntry(Schema):
+    seq = fields.Integer()
+    hash = fields.String(metadata={"description": "absent for an old event hidden from you"})
+    sealed = fields.String(metadata={"description": "the salted digest of the event's body (none for an old event)"})
+
+
+class ChainDoc(Schema):
+    game_id = fields.String()
+    entries = fields.List(fields.Nested(ChainEntry))
+    receipt = RECEIPT
+
+
+class ChainQuery(Schema):
+    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+
+
+class ReceiptKeys(Schema):
+    format = fields.String()
+    algorithm = fields.String()
+    current = fields.String(metadata={"description": "the key signing receipts now, ed25519:<base64url>"})
+    retired = fields.List(fields.String(), metadata={"description": "earlier keys: their receipts still count"})
+    receipt = fields.String(metadata={"description": "what a receipt's signature is over"})
+
+
 class Joined(Schema):
     seq = fields.Integer()
     side = fields.String()
     seed_text = fields.String(metadata={"description": "your text, as mixed into the dice"})
+    receipt = RECEIPT
 
 
 class ActionDoc(Schema):
@@ -281,6 +319,7 @@ class DisputeDoc(Schema):
     resolved_at = fields.String(allow_none=True)
     note = fields.String(allow_none=True)
     retraction_seq = fields.Integer(allow_none=True)
+    receipt = RECEIPT
 
 
 class SummaryDoc(PromptDoc):
@@ -316,6 +355,7 @@ class OrderDone(Schema):
     events = fields.List(fields.Nested(HistoryLine), metadata={
         "description": "the events of your order and of any automated seat's answer, as you may see them"})
     view = fields.Dict()
+    receipt = RECEIPT
 
 
 class PreviewDoc(Schema):
@@ -335,6 +375,12 @@ class VerifyDoc(Schema):
 class Undone(Schema):
     retraction_seq = fields.Integer()
     undone = fields.Integer()
+    receipt = RECEIPT
+
+
+def receipted(game_id: str, answer: dict) -> dict:
+    """An answer to a write, with the signed receipt for the game's head (the order's answer has its own)."""
+    return {**answer, "receipt": svc().receipt(game_id)}
 
 
 # -- routes -----------------------------------------------------------------------------------------------
@@ -384,7 +430,7 @@ def create_game(body):
 @blp.doc(security=SECURED)
 def join(body, game_id):
     """Take your seat, adding your own text to every later die roll"""
-    return svc().join(seat(game_id), body["seed_text"], body["name"])
+    return receipted(game_id, svc().join(seat(game_id), body["seed_text"], body["name"]))
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
@@ -492,6 +538,25 @@ def verify(game_id):
     return svc().verify(seat(game_id))
 
 
+@blp.route("/games/<game_id>/chain", methods=["GET"])
+@blp.arguments(ChainQuery, location="query")
+@blp.response(200)
+@returns(200, ChainDoc)
+@blp.doc(security=SECURED)
+def chain(args, game_id):
+    """The chain of hashes up to now, no payload (hashes only, salted digests), with the signed receipt for its
+    head: check the receipts you kept against it (`cli.py receipts check`)"""
+    return svc().chain(seat(game_id), args["from_seq"])
+
+
+@blp.route("/.well-known/hexledger-receipts", methods=["GET"])
+@blp.response(200)
+@returns(200, ReceiptKeys)
+def receipt_keys():
+    """The server's receipt keys: the one signing now and every earlier one (their receipts still count)"""
+    return svc().receipt_keys()
+
+
 @blp.route("/games/<game_id>/undo", methods=["POST"])
 @UNAVAILABLE
 @blp.response(201)
@@ -499,7 +564,7 @@ def verify(game_id):
 @blp.doc(security=SECURED)
 def undo(game_id):
     """Take back your latest order, before your opponent has seen it (never a die roll or a reveal)"""
-    return svc().undo(seat(game_id))
+    return receipted(game_id, svc().undo(seat(game_id)))
 
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])
@@ -520,7 +585,7 @@ def disputes(game_id):
 @blp.doc(security=SECURED)
 def raise_dispute(body, game_id):
     """Dispute a recent order (within the game's window), with a reason"""
-    return svc().raise_dispute(seat(game_id), body["order_seq"], body["reason"])
+    return receipted(game_id, svc().raise_dispute(seat(game_id), body["order_seq"], body["reason"]))
 
 
 @blp.route("/games/<game_id>/disputes/<int:dispute_id>/answer", methods=["POST"])
@@ -531,4 +596,4 @@ def raise_dispute(body, game_id):
 @blp.doc(security=SECURED)
 def answer_dispute(body, game_id, dispute_id):
     """The other player accepts (takeback) or rejects (to the arbiter); the arbiter upholds or rejects"""
-    return svc().answer_dispute(seat(game_id), dispute_id, body["accept"], body["note"])
+    return receipted(game_id, svc().answer_dispute(seat(game_id), dispute_id, body["accept"], body["note"]))

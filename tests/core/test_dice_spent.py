@@ -1,6 +1,6 @@
-"""The service's dice contract (design.md practice 11, docs/core.md): a rule set that fails on an order after rolling
-cannot show the player the die. The dice it drew are spent (core.RollsSpent), the answer is a fixed text, the
-operator's log says what happened, and `verify` re-runs the failed order to check the spent dice were the rules'."""
+"""The service's dice contract (docs/architecture.md practice 11, docs/core.md): a rule set that fails on an order
+after rolling cannot show the player the die. The dice it drew are spent (core.RollsSpent), the answer is a fixed text,
+the operator's log says what happened, and `verify` re-runs the failed order to check the spent dice were the rules'."""
 import dataclasses
 import logging
 

@@ -8,15 +8,24 @@ from unittest import mock
 import pytest
 
 from app.events import dice
-from app.events.core import DieRolled, GameForked, PlayerJoined, SeedRevealed
+from app.events.core import (
+    DieRolled,
+    DisputeAnswered,
+    DisputeRaised,
+    GameForked,
+    PlayerJoined,
+    Retracted,
+    SeedRevealed,
+)
 from app.events.dice import RecordedDice
 from app.events.envelope import StoredEvent
 from app.events.registry import encode
-from app.events.store import EventStore
+from app.events.store import EventStore, NewEvent
 from app.projections import state as projection
 from app.rules.base import Command
 from app.rules.catalog import get_rules
 from app.service import audit, games, transfer
+from app.service.demo import SKIRMISH_OPENING
 from tests.conftest import play_random
 from tests.forgery import reseal
 
@@ -160,3 +169,87 @@ def test_verify_file_dice_on_the_command_line_fails_on_a_forgery(finished, tmp_p
     path.write_text("".join(json.dumps(e.to_dict()) + "\n" for e in reseal(finished[:-1])), encoding="utf-8")
     result = run("verify", str(path), "--dice", ok=False)
     assert result.exit_code == 1 and "never revealed" in result.output
+
+
+# -- retractions (issue 25): a forger who takes back an order after its die was seen and gives it again ---------------
+ATTACK = SKIRMISH_OPENING[-1]  # ("red", "attack 0502 with R1"): the opening's last order, which rolls a die
+
+
+def forge(tmp_path, takeback) -> tuple[list[StoredEvent], int]:
+    """A game on the forger's own server (the same seed, so every roll recomputes): the skirmish opening up to its
+    attack and die; then `takeback(attack_seq, head)`'s events, (body, actor) each, written past the service's
+    checks; then the same attack again, which rolls the next die; then the seed revealed, as at a game's end. Returns
+    the stream and the seq of its retraction."""
+    store = EventStore(str(tmp_path / "forger.sqlite3"))
+    with mock.patch.object(dice, "new_seed", return_value="fixed seed"):
+        game_id = games.create_game(store, "skirmish", game_id="g-rerolled")
+    games.join(store, game_id, "red", "red@example.org", "red text")
+    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+    for side, order in SKIRMISH_OPENING:
+        attack = games.submit(store, game_id, side, order).events[0].seq
+    head = store.head(game_id)[0]
+    stored = store.append(game_id, head, [NewEvent(*encode(body), actor) for body, actor in takeback(attack, head)])
+    again = games.submit(store, game_id, *ATTACK)
+    assert [e.payload["index"] for e in again.events if e.type == "core.DieRolled"] == [1]  # the next die
+    games.reveal_seed(store, game_id, "arbiter request")
+    events = list(store.events(game_id))
+    store.close()
+    return events, next(e.seq for e in stored if e.type == "core.Retracted")
+
+
+def undo_by(side: str):
+    by = f"player:{side} (undo)"
+    return lambda attack, head: [(Retracted(from_seq=attack, to_seq=head, reason=f"undo of {ATTACK[1]!r}", by=by),
+                                  by)]
+
+
+def test_an_undo_of_a_rolled_order_given_again_with_the_next_die_is_reported(tmp_path):
+    """Issue 25's forgery: red's attack rolled a die; an undo takes the attack back (the live server refuses: never a
+    die roll by undo) and red attacks again with the next die. The chain, the replay and every roll check out (main
+    verified and imported it); the retraction's authority does not."""
+    events, retraction = forge(tmp_path, undo_by("red"))
+    report = audit.verify(events, check_dice=True)
+    assert [p.check for p in report.problems] == ["retraction"] and report.rolls_checked == 0, report.problems
+    assert "is a die roll" in report.problems[0].message
+    refused(tmp_path, events, "retraction", retraction)
+
+
+def consent(raiser: str, answerer: str, by: str | None = None, dispute: int = 1, status: str = "accepted"):
+    """A dispute raised by `raiser` on the attack, answered `status` by `answerer`, and the retraction after it, `by`
+    (default: as the server writes it)."""
+    authority = "consent" if status == "accepted" else "ruling"
+    by = by or f"{answerer} ({authority}, dispute {dispute} raised by {raiser})"
+    return lambda attack, head: [
+        (DisputeRaised(dispute=dispute, order_seq=attack, side=raiser, reason="misread the odds"), f"player:{raiser}"),
+        (DisputeAnswered(dispute=dispute, by=answerer, status=status),
+         "arbiter" if answerer == "arbiter" else f"player:{answerer}"),
+        (Retracted(from_seq=attack, to_seq=head + 1, reason="dispute 1: misread the odds", by=by), by)]
+
+
+def test_a_takeback_by_consent_or_ruling_verifies(tmp_path):
+    """What the live server writes: red disputes their own attack and blue accepts (or the arbiter upholds it), so
+    the attack and its die are taken back and red attacks again with the next die: the stream verifies."""
+    for answerer, status in (("blue", "accepted"), ("arbiter", "upheld")):
+        events, _ = forge(tmp_path / answerer, consent("red", answerer, status=status))
+        report = audit.verify(events, check_dice=True)
+        assert report.ok and report.rolls_checked == 2, report.problems
+
+
+@pytest.mark.parametrize(("takeback", "said"), [
+    (undo_by("blue"), "takes back their own latest order"),  # blue undoes red's attack
+    (lambda attack, head: [(Retracted(from_seq=attack, to_seq=head, reason="agreed", by="arbiter"), "arbiter")],
+     "who may not"),  # an arbiter's retraction without a dispute
+    (lambda attack, head: [(Retracted(from_seq=attack, to_seq=head, reason="agreed", by=b), b)
+                           for b in ["blue (consent, dispute 1 raised by red)"]], "right after the answer"),
+    (consent("red", "red"), "may not answer dispute 1"),  # the raiser accepts their own dispute
+    (consent("red", "blue", by="arbiter (ruling, dispute 1 raised by red)"), "was accepted by blue"),
+    (consent("red", "blue", dispute=2), "numbered out of turn"),
+    (consent("red", "blue", status="upheld"), "may not answer dispute 1 'upheld'"),  # only the arbiter upholds
+], ids=["undo-of-the-other-side", "bare-arbiter", "consent-without-dispute", "self-accepted", "wrong-authority",
+        "dispute-out-of-turn", "player-upholds"])
+def test_a_retraction_the_live_server_would_not_write_is_reported(tmp_path, takeback, said):
+    events, _ = forge(tmp_path, takeback)
+    report = audit.verify(events, check_dice=True)
+    assert [p.check for p in report.problems] == ["retraction"] and said in report.problems[0].message, \
+        report.problems
+    refused(tmp_path, events, "retraction")

@@ -102,7 +102,8 @@ def test_tampered_export_is_refused_and_nothing_written(store, played, tmp_path,
     with pytest.raises(games.GameError) as err:
         transfer.import_game(other, lines)
     assert "line" in str(err.value) or "refused" in str(err.value)
-    assert other.db.execute("SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM games)").fetchone()[0] == 0
+    emptied = "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM games)"
+    assert other.db.conn.execute(emptied).fetchone()[0] == 0
 
 
 def test_imported_game_without_its_seed_takes_no_orders_and_says_to_fork(store, played, tmp_path):

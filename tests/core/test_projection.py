@@ -27,7 +27,7 @@ def test_state_from_snapshots_equals_full_rebuild(store, monkeypatch, seed, ever
     game_id = games.create_game(store, "skirmish")
     play_random(store, game_id, random.Random(seed), max_orders=orders)
     head = store.head(game_id)[0]
-    assert store.db.execute("SELECT count(*) FROM snapshots WHERE game_id = ?", [game_id]).fetchone()[0] >= 1
+    assert store.db.conn.execute("SELECT count(*) FROM snapshots WHERE game_id = ?", [game_id]).fetchone()[0] >= 1
     rng = random.Random(seed)
     for at in sorted({head, 1, *(rng.randint(1, head) for _ in range(5))}):
         remembered = projection.load(store, game_id, at)  # folded on from a state in memory, or a snapshot

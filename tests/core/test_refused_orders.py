@@ -1,6 +1,6 @@
-"""Property (design.md practice 11, issue 12): a game sent any mix of orders, refused ones among them, ends exactly as
-the same game sent only the accepted ones: same events, same rolls at the same indexes; and every refusal reads
-the same whatever the dice would show, so a refused order tells nothing about the next roll."""
+"""Property (docs/architecture.md practice 11, issue 12): a game sent any mix of orders, refused ones among them, ends
+exactly as the same game sent only the accepted ones: same events, same rolls at the same indexes; and every refusal
+reads the same whatever the dice would show, so a refused order tells nothing about the next roll."""
 from unittest import mock
 
 import pytest

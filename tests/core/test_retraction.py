@@ -13,17 +13,23 @@ from app.projections import history
 from app.projections import state as projection
 from app.projections.cache import STATES
 from app.rules.catalog import get_rules
-from app.service import audit, games
+from app.service import audit, games, retractions
 from app.service.demo import SKIRMISH_OPENING
 from tests.conftest import play_random
 
 RULES = get_rules("skirmish")
 
 
-def retract(store, game_id, from_seq, reason="test", by="arbiter"):
+def retract(store, game_id, from_seq, reason="test"):
+    """An arbiter's ruling, as the service writes one (app/service/disputes.py): blue disputes the order at
+    `from_seq`, the arbiter upholds it, and the retraction follows the answer (app/service/retractions.py)."""
     head = store.head(game_id)[0]
-    name, version, payload = encode(core.Retracted(from_seq=from_seq, to_seq=head, reason=reason, by=by))
-    return store.append(game_id, head, [NewEvent(name, version, payload, by)])[0]
+    number = 1 + sum(e.type == "core.DisputeRaised" for e in store.events(game_id))
+    by = retractions.by_dispute("arbiter", "upheld", number, "blue")
+    batch = [(core.DisputeRaised(dispute=number, order_seq=from_seq, side="blue", reason=reason), "player:blue"),
+             (core.DisputeAnswered(dispute=number, by="arbiter", status="upheld"), "arbiter"),
+             (core.Retracted(from_seq=from_seq, to_seq=head + 1, reason=f"dispute {number}: {reason}", by=by), by)]
+    return store.append(game_id, head, [NewEvent(*encode(body), actor) for body, actor in batch])[-1]
 
 
 def _play_opening(store, game_id):
@@ -43,7 +49,7 @@ def test_retracted_attack_is_undone_but_its_roll_stays_counted(store, skirmish):
     now = projection.load(store, skirmish)
     assert RULES.encode_state(now.game) == RULES.encode_state(before.game)
     assert now.meta.rolls == 1  # the roll happened; the next one has a new index
-    assert now.meta.retractions == [[attack_seq, attack_seq + len(list(store.events(skirmish, attack_seq))) - 2]]
+    assert now.meta.retractions == [[attack_seq, attack_seq + len(list(store.events(skirmish, attack_seq))) - 3]]
     again = games.submit(store, skirmish, "red", "attack 0502 with R1")
     roll = next(e for e in again.events if e.type == "core.DieRolled")
     assert roll.payload["index"] == 1
@@ -51,13 +57,14 @@ def test_retracted_attack_is_undone_but_its_roll_stays_counted(store, skirmish):
 
 def test_history_keeps_retracted_events_marked_with_their_rolls(store, skirmish):
     seqs = _play_opening(store, skirmish)
-    retraction = retract(store, skirmish, seqs[-1], "misread the odds", "consent of blue")
+    retraction = retract(store, skirmish, seqs[-1], "misread the odds")
     events = list(store.events(skirmish))
     rows = history.lines(RULES, events, projection.retracted_seqs(events))
     marked = [r for r in rows if r["retracted"]]
     assert marked[0]["seq"] == seqs[-1] and marked[0]["text"].startswith("[retracted] red orders: attack")
     assert any(r["type"] == "core.DieRolled" and "die roll #0" in r["text"] for r in marked)
-    assert rows[-1]["seq"] == retraction.seq and "retracted by consent of blue" in rows[-1]["text"]
+    assert rows[-1]["seq"] == retraction.seq and "retracted by arbiter (ruling, dispute 1 raised by blue)" in \
+        rows[-1]["text"]
     assert not any(r["retracted"] for r in rows if r["seq"] < seqs[-1])
 
 

@@ -63,8 +63,8 @@ def test_schema_refuses_update_and_delete(store, skirmish, sql):
 
 
 def test_durable_settings(store):
-    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the store fsyncs the WAL itself
+    assert store.db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the store fsyncs the WAL itself
 
 
 def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsync(tmp_path, monkeypatch):
@@ -129,10 +129,10 @@ def test_migrations_run_once(tmp_path):
     path = str(tmp_path / "m.sqlite3")
     EventStore(path).close()
     again = EventStore(path)
-    from app.events.store import MIGRATIONS
+    from app.events.migrations import scripts
 
-    applied = again.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
-    assert applied == len(list(MIGRATIONS.glob("*.sql"))) >= 2
+    applied = again.db.conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
+    assert applied == len(scripts("sqlite")) >= 2
 
 
 def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
@@ -140,7 +140,7 @@ def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
     pending at once (found by the HTTP crash run: one of them failed with a duplicate schema_migrations row)."""
     import threading
 
-    from app.events.store import MIGRATIONS
+    from app.events.migrations import scripts
 
     for attempt in range(5):
         path = str(tmp_path / f"race{attempt}.sqlite3")
@@ -160,6 +160,6 @@ def test_connections_opening_a_new_database_at_once_migrate_it_once(tmp_path):
             t.join(timeout=120)  # a bound on a hang, checked: a thread still opening is a failure, not a pass
         assert errors == [] and not any(t.is_alive() for t in threads)
         store = EventStore(path)
-        applied = store.db.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
-        assert applied == len(list(MIGRATIONS.glob("*.sql")))
+        applied = store.db.conn.execute("SELECT count(*) FROM schema_migrations").fetchone()[0]
+        assert applied == len(scripts("sqlite"))
         store.close()

@@ -1,6 +1,6 @@
 """Dai Senso scenarios played to their end: random legal orders through the service with an audit at the end (the
-fuzzer, design.md practice 10), and whole games through `cli.py`, from a shipped scenario and from a position file,
-each checked by `verify --dice`."""
+fuzzer, docs/architecture.md practice 10), and whole games through `cli.py`, from a shipped scenario and from a
+position file, each checked by `verify --dice`."""
 from __future__ import annotations
 
 import json

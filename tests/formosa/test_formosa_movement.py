@@ -58,7 +58,7 @@ def test_13_3_over_stacking_at_the_end_of_movement_is_removed_to_replacements():
 def test_6_1_the_turn_runs_through_every_phase_to_the_next_game_turn():
     state = given(step="strike-planning-japanese", turn=3, units={"us-7-17": AROUND[0], "jp-guerrilla-1": "1320"})
     steps = []
-    orders = [("japanese", "end", ()), ("allied", "end", ()), ("allied", "roll", (1, 1)), ("japanese", "roll", (1,))]
+    orders = [("japanese", "plan", ()), ("allied", "plan", ()), ("allied", "roll", (1, 1)), ("japanese", "roll", (1,))]
     orders += [("allied", "end", ())] * 5 + [("japanese", "end", ()), ("japanese", "end", (4,))]
     for side, order, rolls in orders:
         events = when(state, side, order, rolls)

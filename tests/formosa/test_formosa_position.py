@@ -45,7 +45,7 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
     planning = position(turn=1, phase="strike-planning-japanese", amoy_turn=None, air={"japanese-tac": 2})
     state = GAME.initial_state("1", {"position": planning})
     assert (state.turn, GAME.prompt(state).side, state.strike.missions) == (1, "japanese", {})
-    assert any(o["order"].startswith("assign ") for o in GAME.legal_orders(state, "japanese"))
+    assert any(o["order"].startswith("plan ") for o in GAME.legal_orders(state, "japanese"))
     with pytest.raises(SetupError, match="on Game-Turn 1 is one of strike-planning-japanese"):
         GAME.initial_state("1", {"position": position(turn=1, phase="amoy", amoy_turn=None)})
 

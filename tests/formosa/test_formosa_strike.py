@@ -3,6 +3,7 @@
 and without Fortified, ground support (CF-10), interdiction, LP shifts and the defender's LP and gunfire."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -45,6 +46,20 @@ def preview(state, side: str, order: str) -> dict:
 # -- 16.1 strike planning -------------------------------------------------------------------------------------------
 def test_16_0_a_two_point_counter_flies_two_one_point_missions_cf_10():
     state = given(step="strike-planning-allied", air={"allied-tac": 2})
+    refused(state, "allied", "plan 1 air-superiority 1 tactical 1 interdiction", "Formosa 16.1")  # one mission a GT
+    refused(state, "allied", "plan 1 kamikaze", "Formosa 16.1")
+    refused(state, "allied", "plan 1 cw-tactical", "Formosa 16.1")  # no Commonwealth points in Scenario 1
+    refused(state, "allied", "plan 1 tactical 1 tactical", "Formosa 16.1")
+    refused(state, "allied", "plan 1 air-superiority 2 tactical", "Formosa 16.1")
+    state = play(state, "allied", "plan 1 air-superiority 1 tactical")
+    assert {m: n for m, n in state.strike.missions["allied"].items() if n} == {"air-superiority": 1, "tactical": 1}
+    assert state.step != "strike-planning-allied"  # one order is the whole plan (ruling F70)
+
+
+def test_16_0_a_game_created_under_rules_version_1_assigns_a_mission_at_a_time():
+    """Its stored orders decide as they were played (`played_under`): `assign` replaces one mission, `end`."""
+    state = given(step="strike-planning-allied", air={"allied-tac": 2}, rules_version=1)
+    refused(state, "allied", "plan 1 tactical", "Formosa 6.1")
     state = play(state, "allied", "assign 1 air-superiority")
     state = play(state, "allied", "assign 1 tactical")
     assert state.strike.missions["allied"] == {"air-superiority": 1, "tactical": 1}
@@ -58,29 +73,31 @@ def test_16_0_a_two_point_counter_flies_two_one_point_missions_cf_10():
 
 def test_16_1_each_plan_is_secret_until_the_reveal_in_the_view_the_history_and_the_orders():
     state = given(step="strike-planning-japanese", air={"japanese-tac": 4, "kamikaze": 3, "allied-tac": 6})
-    events = when(state, "japanese", "assign 3 kamikaze")
-    [assigned] = of(events, StrikeAssigned)
-    state = play(state, "japanese", "assign 3 kamikaze")
-    state = play(state, "japanese", "end")
+    events = when(state, "japanese", "plan 3 kamikaze")
+    [assigned] = [e for e in of(events, StrikeAssigned) if e.mission == "kamikaze"]
+    # one event a mission of the side, whatever the plan names: the other side can count nothing of it (F70)
+    assert [e.mission for e in of(events, StrikeAssigned)] == ["air-superiority", "tactical", "kamikaze"]
+    assert len(of(when(state, "japanese", "plan"), StrikeAssigned)) == 3
+    state = play(state, "japanese", "plan 3 kamikaze")
     assert state.step == "strike-planning-allied"
     # the Allied player plans without seeing the Japanese plan anywhere
     seen = GAME.view(state, "allied")
     assert "japanese" not in seen["missions"] and "kamikaze" not in seen["air"]
     told = GAME.visible(assigned, "allied")
     assert isinstance(told, str) and "3" not in told and "kamikaze" not in told
-    order = core.OrderGiven(side="japanese", text="assign 3 kamikaze", command={})
+    order = core.OrderGiven(side="japanese", text="plan 3 kamikaze", command={})
     assert "kamikaze" not in str(GAME.visible(order, "allied"))
+    assert GAME.visible(order, "allied") == GAME.visible(core.OrderGiven("japanese", "plan", {}), "allied")
     assert "kamikaze" not in GAME.prompt(state).step
     assert GAME.visible(assigned, "japanese") is True and GAME.view(state, "japanese")["missions"]["japanese"]
-    state = play(state, "allied", "assign 4 air-superiority")
-    assert "allied" not in GAME.view(state, "japanese")["missions"]
-    events = when(state, "allied", "end")
+    events = when(state, "allied", "plan 4 air-superiority")
     [revealed] = of(events, StrikesRevealed)
-    assert revealed.missions == {"japanese": {"kamikaze": 3}, "allied": {"air-superiority": 4}}
+    assert {s: {m: n for m, n in plan.items() if n} for s, plan in revealed.missions.items()} == \
+        {"japanese": {"kamikaze": 3}, "allied": {"air-superiority": 4}}
     assert GAME.visible(revealed, "allied") is True and "3 kamikaze" in revealed.describe()
-    state = play(state, "allied", "end")
+    state = play(state, "allied", "plan 4 air-superiority")
     assert state.step == "air-superiority"
-    assert GAME.view(state, "allied")["missions"]["japanese"] == {"kamikaze": 3}
+    assert {m: n for m, n in GAME.view(state, "allied")["missions"]["japanese"].items() if n} == {"kamikaze": 3}
 
 
 # -- 16.2 air superiority -----------------------------------------------------------------------------------------
@@ -279,8 +296,36 @@ def test_15_4_1_17_0_the_defender_answers_with_lp_and_allied_gunfire_f18_f22():
     assert of(when(japanese, "japanese", "defend", [3]), CombatResolved)
 
 
-@pytest.mark.slow  # a game through the service: every channel the Allied player reads, before and after the reveal
-def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tmp_path):
+def _to_japanese_planning(submit):
+    """The opening of a game through the service, up to the Japanese Strike Planning Phase of GT 1."""
+    from app.rules.formosa import GAME
+
+    submit("japanese", "roll")
+    submit("japanese", "deploy default")
+    for fix in ("end", "buy 1 tac"):  # 24.1: at most 20 LP are kept
+        try:
+            state = submit("japanese", "end")
+            break
+        except Exception:  # noqa: BLE001 - the set-up roll decides whether one LP must be spent
+            submit("japanese", fix)
+    else:
+        state = submit("japanese", "end")
+    choose = GAME.table.orders["setup-allied"]["choose"]
+    for args in list(choose.candidates(state, "allied")):  # 3.0: the Allied set-up groups' picks
+        state = submit("allied", choose.grammar.render(args))
+    submit("allied", "end")
+    submit("allied", "roll")
+    state = submit("allied", "end")
+    assert state.step == "strike-planning-japanese"
+    return state
+
+
+@pytest.mark.slow  # games through the service: every channel the Allied player reads, before and after the reveal
+def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even_how_many_orders_made_it(tmp_path):
+    """Ruling F70, issue 25: the same game with two Japanese plans (none at all, and three missions) reads the same
+    to the Allied player in every channel (history, export, replay frames and views, emails) until the reveal:
+    each plan is one order and one event a Japanese mission, so nothing is there to count. (Under rules version 1
+    each `assign` was an order and an event, and the Allied history counted them.)"""
     import json
 
     from app.projections import replay
@@ -288,45 +333,31 @@ def test_16_1_no_channel_shows_the_allies_the_japanese_plan_before_the_reveal(tm
     from tests.fogcheck import all_text, played_through_service
 
     emails = {"japanese": "j@x.example", "allied": "a@x.example"}
-    secret = "japanese assigns"
+    plans = {"none": "plan", "three": "plan 1 kamikaze 2 air-superiority 1 tactical"}
+    read: dict[str, list[str]] = {}
+    for name, plan in plans.items():
+        def script(submit, plan=plan):
+            _to_japanese_planning(submit)
+            state = submit("japanese", plan)
+            assert state.step == "strike-planning-allied"  # the plan is one order: nothing more to give
+            return state
 
-    def script(submit):
-        submit("japanese", "roll")
-        submit("japanese", "deploy default")
-        for fix in ("end", "buy 1 tac"):  # 24.1: at most 20 LP are kept
-            try:
-                state = submit("japanese", "end")
-                break
-            except Exception:  # noqa: BLE001 - the set-up roll decides whether one LP must be spent
-                submit("japanese", fix)
-        else:
-            state = submit("japanese", "end")
-        choose = GAME.table.orders["setup-allied"]["choose"]
-        for args in list(choose.candidates(state, "allied")):  # 3.0: the Allied set-up groups' picks
-            state = submit("allied", choose.grammar.render(args))
-        submit("allied", "end")
-        submit("allied", "roll")
-        state = submit("allied", "end")
-        assert state.step == "strike-planning-japanese"
-        submit("japanese", "assign 1 kamikaze")
-        submit("japanese", "assign 2 air-superiority")
-        return submit("japanese", "end")
-
-    pbem, game_id, outbox, state = played_through_service(str(tmp_path / "strike.sqlite3"), "formosa", emails,
-                                                          "g-formosa-strike", script)
-    assert state.step == "strike-planning-allied"
-
-    def channels(side: str) -> list[str]:
-        seat = Seat(game_id, side, emails[side])
-        texts = [r["text"] for r in pbem.history_rows(seat)] + pbem.export(seat)[0]
-        for frame in replay.build(pbem.store, game_id, side).frames:
-            texts += [frame.text, json.dumps(frame.view)]
-        return texts + [all_text(m) for m in outbox.sent if m["To"] == emails[side]]
-
-    allied = "\n".join(channels("allied"))
-    for told in (secret, "2 points to air-superiority", '"japanese": {'):
-        assert told not in allied, told
-    assert secret in "\n".join(channels("japanese"))  # the check reads the channels the plan is in
-    pbem.submit(Seat(game_id, "allied", emails["allied"]), "end")
-    assert "1 kamikaze" in "\n".join(channels("allied"))  # 16.1 Strike Reveal Phase
-    pbem.store.close()
+        pbem, game_id, outbox, _ = played_through_service(str(tmp_path / f"{name}.sqlite3"), "formosa", emails,
+                                                          "g-formosa-plan", script)
+        seat = Seat(game_id, "allied", emails["allied"])
+        rows = [f"{r['seq']} {r['type']} {r['text']}" for r in pbem.history_rows(seat)]
+        # each game's random secrets (its salts, hence hashes and seals; tokens, reply tags, receipt signatures) and
+        # times are its own: left out of the comparison
+        exported = [json.dumps({k: v for k, v in json.loads(line).items() if k not in ("at", "salt", "sealed", "hash")},
+                               sort_keys=True) for line in pbem.export(seat)[0]]
+        frames = [f"{f.seq} {f.text} {json.dumps(f.view, sort_keys=True)}"
+                  for f in replay.build(pbem.store, game_id, "allied").frames]
+        mails = [re.sub(r"[0-9a-zA-Z+/=_-]{32,}", "SECRET", all_text(m)) for m in outbox.sent
+                 if m["To"] == emails["allied"]]
+        read[name] = rows + exported + frames + mails + [json.dumps(pbem.prompt(seat), sort_keys=True, default=str)]
+        assert "japanese assigns" not in "\n".join(read[name])
+        if name == "three":  # the reveal shows the plan, once the Allied plan is made
+            pbem.submit(seat, "plan")
+            assert "1 kamikaze" in "\n".join(r["text"] for r in pbem.history_rows(seat))
+        pbem.store.close()
+    assert read["none"] == read["three"]

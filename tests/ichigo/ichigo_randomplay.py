@@ -1,7 +1,7 @@
-"""Random legal Ichi-Go orders to the end (design.md practice 10): a test helper for the fuzzer; the candidates
-are the orders Ichi-Go's list of legal orders is made of (app/rules/legal.py, `legal_orders`), shuffled (tests/
-fuzzing.py `legal_candidates`), with now and then a move of 3 to 8 hexes, mostly beyond any movement roll: refused,
-it must be refused before its die (design.md practice 11, ruling E13)."""
+"""Random legal Ichi-Go orders to the end (docs/architecture.md practice 10): a test helper for the fuzzer; the
+candidates are the orders Ichi-Go's list of legal orders is made of (app/rules/legal.py, `legal_orders`), shuffled
+(tests/ fuzzing.py `legal_candidates`), with now and then a move of 3 to 8 hexes, mostly beyond any movement roll:
+refused, it must be refused before its die (docs/architecture.md practice 11, ruling E13)."""
 from __future__ import annotations
 
 import random

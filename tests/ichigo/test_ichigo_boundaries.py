@@ -92,7 +92,7 @@ def test_10_17_a_strategic_move_is_recorded_as_strategic_with_its_doubled_allowa
 
 
 def test_a_snapshot_reads_back_as_the_same_position():
-    """design.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
+    """docs/architecture.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
     s = then(position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-04", "2011"),)), "japanese",
              "attack 2011 with jp-cea-110div")
     assert RULES.decode_state(RULES.encode_state(s)) == s

@@ -1,5 +1,5 @@
-"""Ichi-Go movement dice are spent, never peeked (design.md practice 11, ruling E13, issue 12): every check of a
-move runs before its movement die; once rolled, the stack moves as far as the roll pays for."""
+"""Ichi-Go movement dice are spent, never peeked (docs/architecture.md practice 11, ruling E13, issue 12): every check
+of a move runs before its movement die; once rolled, the stack moves as far as the roll pays for."""
 import pytest
 from ichigo_given import RULES, chinese, ev, of, position, when
 

@@ -1,4 +1,4 @@
-"""Ichi-Go random legal play (design.md practice 10): no crash, no dead end, an outcome, a clean audit."""
+"""Ichi-Go random legal play (docs/architecture.md practice 10): no crash, no dead end, an outcome, a clean audit."""
 import json
 import random
 

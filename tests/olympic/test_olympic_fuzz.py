@@ -1,5 +1,5 @@
-"""The Olympic fuzzer (design.md practice 10): random legal American orders, answered by the automated Japanese
-seat's programmed orders, through the service until the game ends, with no dead end, then an audit that
+"""The Olympic fuzzer (docs/architecture.md practice 10): random legal American orders, answered by the automated
+Japanese seat's programmed orders, through the service until the game ends, with no dead end, then an audit that
 re-decides every order (the programmed Japanese included) and recomputes every die."""
 from __future__ import annotations
 

@@ -148,7 +148,7 @@ def test_undo_before_the_opponent_has_looked_but_not_after(api):
     assert r.status_code == 400 and "dispute it instead" in r.json["message"]
 
 
-# Undo's "not seen" (design.md practice 9): any read of the position by the opponent, through any door.
+# Undo's "not seen" (docs/architecture.md practice 9): any read of the position by the opponent, through any door.
 READS = {
     "state at the order": lambda call, seq: call("GET", f"/games/{{g}}/state?at={seq}", "blue"),
     "history": lambda call, seq: call("GET", "/games/{g}/history", "blue"),

@@ -116,8 +116,8 @@ def test_a_game_played_by_email(pbem, smtp, store):
     exported = "".join(pbem.export(arb_seat)[0])
     assert "R1 was out of range" in exported and "core.DisputeAnswered" in exported
     blue_log = [r["text"] for r in pbem.history_rows(pbem.authenticate(game_id, tokens[BLUE]))]
-    assert f"blue disputes event {attack} (dispute 2): R1 was out of range" in blue_log
-    assert "dispute 2 rejected by arbiter: 0402 is adjacent to 0502 (SK 5.1)" in blue_log
+    assert f"blue disputes event {attack} (dispute 2): \"R1 was out of range\"" in blue_log
+    assert "dispute 2 rejected by arbiter: \"0402 is adjacent to 0502 (SK 5.1)\"" in blue_log
 
     # the attack and its die roll stand; the retracted move is in the log, marked; the game verifies
     events = list(store.events(game_id))

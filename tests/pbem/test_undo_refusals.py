@@ -1,6 +1,6 @@
 """Issue 5: "A player's own undo ... needs no consent, unless it would take back a die roll or a revealed unit"
-(design.md practice 9). By email through the real SMTP server on 127.0.0.1: an `undo` of an order that rolled a
-die (a skirmish attack) or revealed hidden units (an SNC 8.4 landing: declaring it lifts the fog from the
+(docs/architecture.md practice 9). By email through the real SMTP server on 127.0.0.1: an `undo` of an order that
+rolled a die (a skirmish attack) or revealed hidden units (an SNC 8.4 landing: declaring it lifts the fog from the
 defenders, SNC 6.3) is refused, saying why, and writes nothing; the same order can still be taken back with the
 opponent's consent or by the arbiter's ruling, as an appended core.Retracted that keeps the die roll in the log."""
 import re

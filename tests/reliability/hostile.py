@@ -19,9 +19,10 @@ from app.events.backends import open_store
 from app.events.interface import Store
 from app.events.registry import EventSchemaError, decode, known_types
 from app.mail import inbound
+from app.mail.replies import body_text
 from app.mail.transport import MailConfig
 from app.rules.errors import OrderError
-from app.service import games, transfer
+from app.service import audit, games, transfer
 from app.service.demo import SKIRMISH_OPENING
 from app.service.pbem import Pbem
 from tests.outbox import Outbox
@@ -44,8 +45,14 @@ LANGUAGES = Property("hostile orders -> every game's order language and preview"
 DEEP_JSON = Property("deeply nested JSON -> every JSON route", 60)
 EMAIL_HEADERS = Property("encoded-word and hostile headers -> email ingest", 60)
 MAPS = Property("hostile custom maps -> POST /games and the map picture", 20)
+UNICODE = Property("text that is not valid Unicode -> every door (API, email, export)", 60)
+SPOOFING = Property("line breaks and controls in player-written text -> API and history", 60)
+RETRACTIONS = Property("forged retractions -> verify and import", 60)
+GAME_IDS = Property("unknown and forbidden games -> the same refusal (API, replay, email)", 60)
+STRANGERS = Property("stranger mail (forged From, any game) -> one answer a mailbox a period", 60)
+RECEIPTS = Property("forged receipts and signatures -> the receipts check", 150)
 PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME, OPENAPI, LANGUAGES, DEEP_JSON,
-              EMAIL_HEADERS, MAPS)
+              EMAIL_HEADERS, MAPS, RECEIPTS, UNICODE, SPOOFING, RETRACTIONS, GAME_IDS, STRANGERS)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -304,7 +311,8 @@ EMAIL_MESSAGE_INPUTS = {
 def mail_world(path: str) -> tuple[Pbem, str, dict, Outbox]:
     store = open_store(path)
     outbox = Outbox()
-    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example"), outbox)
+    # every message answered: these worlds check what an answer says (the stranger limit has a property of its own)
+    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example", stranger_reply_hours=0), outbox)
     game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
     return pbem, game_id, tokens, outbox
 
@@ -569,3 +577,464 @@ def check_map(world: tuple, size: tuple[int, int], terrain: str, name: str) -> N
     for element in ET.fromstring(svg.data).iter():
         assert not element.tag.endswith("script"), element.tag
         assert not [a for a in element.attrib if a.lower().startswith("on")], element.attrib
+
+
+# -- text that is not valid Unicode (issue 25) --------------------------------------------------------------
+SURROGATE = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+UNICODE_DOORS = ("join name", "join seed text", "dispute reason", "answer note", "order", "preview", "game player",
+                 "query", "text body", "email line", "export line")
+UNICODE_INPUTS = {
+    "door": st.sampled_from(UNICODE_DOORS),
+    "text": st.tuples(st.text(st.characters(blacklist_categories=["Cs", "Cc"]), max_size=12), SURROGATE,
+                      st.text(st.characters(blacklist_categories=["Cs", "Cc"]), max_size=12)).map("".join),
+}
+
+
+def unicode_world(location: str) -> dict:
+    """The served app on a game both seats joined (with an order) and on a game nobody joined, a mail world and an
+    export, all on one database."""
+    app, _, world = openapi_world(location)
+    fresh = app.test_client().post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example",
+                                                                                    "blue": "b@x.example"}},
+                                   headers={"Authorization": f"Bearer {OPERATOR_KEY}"}).json
+    pbem, mail_game, mail_tokens, _ = mail_world(location)
+    store = open_store(location)
+    return {"app": app, "world": world, "fresh": fresh, "mail": (pbem, mail_game, mail_tokens), "store": store,
+            "exported": list(transfer.export_lines(store, world["game_id"]))}
+
+
+def _unicode_state(world: dict) -> tuple:
+    store, games_now = world["store"], [g["id"] for g in world["store"].games()]
+    return games_now, [[e.hash for e in store.events(g)] for g in games_now]
+
+
+def check_unicode(world: dict, door: str, text: str) -> None:
+    """Text holding a lone surrogate, at any door: refused where it enters (HTTP 400 naming it; an email refusal,
+    the message processed; an export refused by line), never a 5xx or a traceback, and nothing changes."""
+    before = _unicode_state(world)
+    if door in ("email line", "export line"):
+        if door == "email line":
+            pbem, game_id, tokens = world["mail"]
+            body = f"game: {game_id}\r\ntoken: {tokens['red']}\r\njoin: {text}\r\n".encode("unicode-escape")
+            raw = (b"From: red@x.example\r\nTo: orders@pbem.example\r\nMessage-ID: <u-" +
+                   str(next(_SEQ)).encode() + b"@x>\r\nContent-Type: text/plain; charset=unicode-escape\r\n\r\n" +
+                   body.replace(b"\\r\\n", b"\r\n"))
+            result = inbound.ingest(pbem, raw)
+            assert result.refused and not result.quarantined and not result.applied, result.lines
+            assert any("not valid Unicode" in line for line in result.lines), result.lines
+        else:
+            lines = list(world["exported"])
+            row = json.loads(lines[1])
+            row["actor"] = text
+            lines[1] = json.dumps(row) + "\n"  # ensure_ascii: the surrogate as JSON's escape, as a forger writes it
+            try:
+                transfer.import_game(world["store"], lines)
+            except games.GameError as exc:
+                assert "not valid Unicode" in str(exc), exc
+            else:
+                raise AssertionError("an export holding a lone surrogate was imported")
+        assert _unicode_state(world) == before
+        return
+    app, game, fresh = world["app"], world["world"], world["fresh"]
+    token = {"join name": fresh["tokens"]["red"], "join seed text": fresh["tokens"]["red"], "game player": OPERATOR_KEY,
+             "answer note": game["tokens"]["red"]}.get(door, game["tokens"]["blue"])
+    body = {"join name": {"seed_text": "dice", "name": text}, "join seed text": {"seed_text": text},
+            "dispute reason": {"order_seq": 4, "reason": text}, "answer note": {"accept": False, "note": text},
+            "order": {"order": text}, "preview": {"order": text},
+            "game player": {"rules": "skirmish", "players": {"red": "r@x.example", text: "b@x.example"}}}.get(door)
+    path = {"join name": f"/games/{fresh['game_id']}/join", "join seed text": f"/games/{fresh['game_id']}/join",
+            "dispute reason": f"/games/{game['game_id']}/disputes", "order": f"/games/{game['game_id']}/orders",
+            "answer note": f"/games/{game['game_id']}/disputes/1/answer",
+            "preview": f"/games/{game['game_id']}/preview",
+            "game player": "/games", "text body": f"/games/{game['game_id']}/orders",
+            "query": f"/games/{game['game_id']}/history?from=" + "".join(f"%{b:02X}" for b in text.encode(
+                "utf-8", "surrogatepass"))}[door]
+    client, headers = app.test_client(), {"Authorization": f"Bearer {token}"}
+    if door == "query":
+        r = client.get(path, headers=headers)
+    elif door == "text body":
+        r = client.post(path, data=text.encode("utf-8", "surrogatepass"), content_type="text/plain", headers=headers)
+    else:
+        r = client.post(path, data=json.dumps(body), content_type="application/json", headers=headers)
+    assert r.status_code == 400, (door, r.status_code, r.get_data(as_text=True)[:200])
+    assert "not valid Unicode" in r.json["message"] or "not UTF-8" in r.json["message"], r.json
+    assert _unicode_state(world) == before
+
+
+_SEQ = itertools.count()
+
+
+# -- line breaks and controls in player-written text (issue 25) ----------------------------------------------
+BREAKERS = st.sampled_from(["\n", "\r", "\r\n", "\x85", "\u2028", "\u2029", "\x1b[2J", "\t", "\u202e", "\x0b",
+                            "\n    9  player:blue    blue orders: concede"])
+SPOOFING_INPUTS = {
+    "field": st.sampled_from(["name", "seed text", "reason", "order"]),
+    "text": st.one_of(
+        st.tuples(st.text(st.characters(blacklist_categories=["Cs"]), max_size=20), BREAKERS,
+                  st.text(st.characters(blacklist_categories=["Cs"]), max_size=20)).map("".join),
+        st.text(st.characters(blacklist_categories=["Cs", "Cc"]), max_size=300)),
+}
+
+
+def check_spoofing(world: dict, field: str, text: str) -> None:
+    """Any text a player writes (a name, a dice text, a dispute's reason, an order): refused (400, or 422 for an
+    order) with nothing written when it breaks the rule of app/text.py (one line, bounded), never a 5xx; accepted,
+    every line of the game's history is still one line (nothing a player wrote starts a line of its own)."""
+    from app.text import TextError, player_text
+
+    app = world["app"]
+    client = app.test_client()
+    try:
+        player_text(text, {"reason": "reason"}.get(field, field))
+        breaks = False
+    except TextError:
+        breaks = True
+    if field in ("name", "seed text"):  # a new game each time: a seat joins once
+        made = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example",
+                                                                            "blue": "b@x.example"}},
+                           headers={"Authorization": f"Bearer {OPERATOR_KEY}"}).json
+        game_id, token = made["game_id"], made["tokens"]["red"]
+        body = {"seed_text": "dice", "name": text} if field == "name" else {"seed_text": text}
+        before = [e.hash for e in world["store"].events(game_id)]
+        r = client.post(f"/games/{game_id}/join", json=body, headers={"Authorization": f"Bearer {token}"})
+    else:
+        game_id, token = world["world"]["game_id"], world["world"]["tokens"]["blue"]
+        before = [e.hash for e in world["store"].events(game_id)]
+        if field == "reason":
+            r = client.post(f"/games/{game_id}/disputes", json={"order_seq": 4, "reason": text},
+                            headers={"Authorization": f"Bearer {token}"})
+        else:
+            r = client.post(f"/games/{game_id}/preview", json={"order": text},
+                            headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code < 500, (field, text, r.status_code, r.get_data(as_text=True)[:200])
+    if breaks:
+        said = r.json["message"]
+        assert r.status_code in (400, 422) and any(x in said for x in ("one line", "at most", "NUL")), (field, r.json)
+    elif field == "reason" and r.status_code == 201:  # settle it (the arbiter rules), so the next may be raised
+        for seat, accept in (("red", False), ("arbiter", False)):
+            client.post(f"/games/{game_id}/disputes/{r.json['id']}/answer", json={"accept": accept},
+                        headers={"Authorization": f"Bearer {world['world']['tokens'][seat]}"})
+    history = client.get(f"/games/{game_id}/history?limit=1000", headers={"Authorization": f"Bearer {token}"}).json
+    for row in history["events"]:
+        assert not any(ch in row["text"] for ch in "\n\r\x85\u2028\u2029\x1b\u202e"), row
+    if breaks:
+        assert [e.hash for e in world["store"].events(game_id)] == before
+
+
+def spoofing_world(location: str) -> dict:
+    app, _, world = openapi_world(location)
+    return {"app": app, "world": world, "store": open_store(location)}
+
+
+# -- forged retractions (issue 25) --------------------------------------------------------------------------
+def takeback_world(path: str) -> dict:
+    """Two streams the live server writes, on one game each with a known seed (so every roll recomputes): a takeback
+    by consent (red disputes their own attack, which rolled a die; blue accepts; red attacks again with the next
+    die) and an undo (red takes back a move that rolled nothing, and moves again); each ends with the seed revealed.
+    {"consent"|"undo": (events, index of the first takeback event)}."""
+    from unittest import mock
+
+    from app.events import core, dice
+    from app.events.registry import encode
+    from app.events.store import NewEvent
+
+    store = open_store(path)
+    out = {}
+    for kind in ("consent", "undo"):
+        with mock.patch.object(dice, "new_seed", return_value=f"seed of {kind}"):
+            game_id = games.create_game(store, "skirmish")
+        games.join(store, game_id, "red", "red@example.org", "red text")
+        games.join(store, game_id, "blue", "blue@example.org", "blue text")
+        opening = SKIRMISH_OPENING if kind == "consent" else SKIRMISH_OPENING[:10]
+        for side, order in opening:
+            taken = games.submit(store, game_id, side, order).events[0].seq
+        head = store.head(game_id)[0]
+        if kind == "consent":
+            by = "blue (consent, dispute 1 raised by red)"
+            batch = [(core.DisputeRaised(dispute=1, order_seq=taken, side="red", reason="misread"), "player:red"),
+                     (core.DisputeAnswered(dispute=1, by="blue", status="accepted"), "player:blue"),
+                     (core.Retracted(from_seq=taken, to_seq=head + 1, reason="dispute 1: misread", by=by), by)]
+        else:
+            by = "player:red (undo)"
+            batch = [(core.Retracted(from_seq=taken, to_seq=head, reason="undo", by=by), by)]
+        first = store.append(game_id, head, [NewEvent(*encode(b), a) for b, a in batch])[0].seq
+        for side, order in SKIRMISH_OPENING[len(opening) - 1:]:
+            games.submit(store, game_id, side, order)
+        games.reveal_seed(store, game_id, "arbiter request")
+        events = list(store.events(game_id))
+        assert audit.verify(events, check_dice=True).ok
+        out[kind] = (events, first - 1)
+    store.close()
+    return out
+
+
+# one change to a field of a takeback that says who may retract what (never its free text: reasons, notes)
+TAKEBACK_EDITS = {
+    "consent": [("Retracted", "by", ["arbiter (ruling, dispute 1 raised by red)", "red (consent, dispute 1 raised by "
+                                     "red)", "blue (consent, dispute 2 raised by red)", "blue (consent, dispute 1 "
+                                     "raised by blue)", "player:red (undo)", "player:blue (undo)", "arbiter", "blue"]),
+                ("Retracted", "from_seq", None), ("Retracted", "to_seq", None),
+                ("Retracted", "actor", ["player:blue", "arbiter", "server"]),
+                ("DisputeAnswered", "by", ["red", "arbiter", "green"]),
+                ("DisputeAnswered", "status", ["upheld", "rejected", "referred"]),
+                ("DisputeAnswered", "dispute", [2, 0]), ("DisputeAnswered", "actor", ["player:red", "arbiter"]),
+                ("DisputeRaised", "side", ["blue", "arbiter", "green"]), ("DisputeRaised", "dispute", [2, 0]),
+                ("DisputeRaised", "order_seq", None), ("DisputeRaised", "actor", ["player:blue", "arbiter"])],
+    "undo": [("Retracted", "by", ["player:blue (undo)", "blue (consent, dispute 1 raised by red)", "arbiter",
+                                  "player:green (undo)"]),
+             ("Retracted", "from_seq", None), ("Retracted", "to_seq", None),
+             ("Retracted", "actor", ["player:blue (undo)", "arbiter", "player:red"])],
+}
+RETRACTION_INPUTS = {"data": st.data()}
+
+
+def forged_takeback(world: dict, data) -> tuple[list, str]:
+    """A takeback of `world` with one authority field changed (or none: "as written"), the stream sealed again."""
+    import dataclasses
+
+    from tests.forgery import reseal
+
+    kind = data.draw(st.sampled_from(["consent", "undo"]))
+    events, first = world[kind]
+    if data.draw(st.integers(0, 9)) == 0:
+        return events, f"{kind}: as written"
+    type_, field, values = data.draw(st.sampled_from(TAKEBACK_EDITS[kind]))
+    at = next(i for i in range(first, len(events)) if events[i].type == f"core.{type_}")
+    old = events[at].actor if field == "actor" else events[at].payload[field]
+    if values is None:  # a sequence number: any other event of the stream before the takeback
+        new = data.draw(st.integers(1, events[at].seq - 1).filter(lambda n: n != old))
+    else:
+        new = data.draw(st.sampled_from([v for v in values if v != old]))
+    edited = dataclasses.replace(events[at], actor=new) if field == "actor" else dataclasses.replace(
+        events[at], payload={**events[at].payload, field: new})
+    return reseal([*events[:at], edited, *events[at + 1:]]), f"{kind}: {type_}.{field} = {new!r}"
+
+
+def check_forged_retraction(world: dict, other: Store, data) -> None:
+    """A takeback as the live server writes it verifies (dice included); the same with any one field that says who
+    may retract what changed is reported by `verify --dice` and refused whole by `import`."""
+    events, what = forged_takeback(world, data)
+    report = audit.verify(events, check_dice=True)
+    if what.endswith("as written"):
+        assert report.ok, (what, report.problems)
+        return
+    assert not report.ok, what
+    before = other.games()
+    try:
+        transfer.import_game(other, [json.dumps(e.to_dict()) for e in events])
+    except games.GameError:
+        assert other.games() == before
+    else:
+        raise AssertionError(f"a forged takeback ({what}) was imported")
+
+
+# -- unknown and forbidden games (issue 25) -------------------------------------------------------------------
+GAME_ID_ROUTES = ("GET /games/{g}", "GET /games/{g}/state", "GET /games/{g}/history", "GET /games/{g}/actions",
+                  "POST /games/{g}/orders", "POST /games/{g}/preview", "POST /games/{g}/join", "POST /games/{g}/undo",
+                  "GET /games/{g}/export", "GET /games/{g}/verify", "GET /games/{g}/disputes",
+                  "POST /games/{g}/fork", "GET /replay/{g}/frames.json", "GET /replay/{g}/map/1.svg",
+                  "GET /replay/{g}/analysis.json", "GET /replay/{g}/charts/luck.svg", "GET /replay/{g}/",
+                  "GET /replay/{g}/?key=" + "3" * 32, "POST /replay/{g}/", "email")
+GAME_ID_INPUTS = {
+    "route": st.sampled_from(GAME_ID_ROUTES),
+    "credential": st.sampled_from(["none", "another game's token", "random"]),
+    "unknown": st.one_of(st.from_regex(r"g-[0-9a-f]{8}", fullmatch=True),
+                         st.text(string.ascii_letters + string.digits + "-_.", min_size=1, max_size=20).filter(
+                             lambda t: t.strip("."))),  # "." and ".." are no ids: a path segment of their own
+}
+
+
+def game_ids_world(location: str) -> dict:
+    """A running game (its seats joined, an order given), a token of another game, and a mail world."""
+    app, _, world = openapi_world(location)
+    other = app.test_client().post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example",
+                                                                                    "blue": "b@x.example"}},
+                                   headers={"Authorization": f"Bearer {OPERATOR_KEY}"}).json
+    pbem, mail_game, _, outbox = mail_world(location)
+    return {"app": app, "game_id": world["game_id"], "other_token": other["tokens"]["red"],
+            "mail": (pbem, mail_game, outbox)}
+
+
+def check_game_ids(world: dict, route: str, credential: str, unknown: str) -> None:
+    """A game that does not exist is refused exactly as a game the caller has no seat in (status and words, its id
+    aside), at every door: no answer tells a stranger which ids exist; never a 5xx."""
+    if unknown in (world["game_id"], world["mail"][1]):
+        return
+    token = {"none": None, "another game's token": world["other_token"], "random": "4" * 32}[credential]
+    if route == "email":
+        pbem, known, outbox = world["mail"]
+        bodies = []
+        for game in (known, unknown):
+            n = next(_SEQ)
+            raw = (f"From: eve{n}@y.example\r\nTo: orders@pbem.example\r\nMessage-ID: <g{n}@x>\r\n\r\ngame: {game}\r\n"
+                   + (f"token: {token}\r\n" if token else "") + "end\r\n").encode()
+            result = inbound.ingest(pbem, raw)
+            assert result.refused and not result.applied and not result.quarantined, result.lines
+            bodies.append(body_text(outbox.sent[-1]).replace(f"<g{n}@x>", "MID"))
+        assert bodies[0].replace(known, unknown) == bodies[1], bodies  # the known id is unique in its answer
+        return
+    method, _, path = route.partition(" ")
+    client = world["app"].test_client()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answers = []
+    for game in (world["game_id"], unknown):
+        r = client.open(path.format(g=game), method=method, headers=headers,
+                        **({"data": {"token": token or ""}} if path.startswith("/replay") and method == "POST" else
+                           {"json": {}}))
+        assert r.status_code < 500, (route, game, r.status_code)
+        answers.append((r.status_code, r.get_data(as_text=True)))
+    known = (answers[0][0], answers[0][1].replace(world["game_id"], unknown))  # the known id is unique in its answer
+    assert known == answers[1], (route, credential, answers)
+
+
+# -- stranger mail (issue 25) -----------------------------------------------------------------------------------
+STRANGER_INPUTS = {
+    "messages": st.lists(st.tuples(
+        st.sampled_from(["victim@y.example", "Victim@Y.Example", "victim+{n}@y.example", "other@y.example",
+                         "third+x@z.example", "red@x.example"]),
+        st.sampled_from(["game: {game}", "game: g-00000000", "game: {game}\ntoken: " + "5" * 32, "end", "",
+                         "game: {game}\ntoken: {red}\nundo"])), min_size=1, max_size=8),
+}
+
+
+def strangers_world(location: str) -> dict:
+    """A mail world whose stranger limit is on (one answer an hour a mailbox) and whose clock stands still."""
+    from datetime import UTC, datetime
+
+    store = open_store(location)
+    outbox = Outbox()
+    pbem = Pbem(store, MailConfig(orders_address="orders@pbem.example"), outbox,
+                clock=lambda: datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
+    game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
+    return {"pbem": pbem, "game_id": game_id, "tokens": tokens, "outbox": outbox}
+
+
+def check_strangers(world: dict, messages: list[tuple[str, str]]) -> None:
+    """Any run of messages, forged From addresses and games: every one ends processed, nothing of a stranger's is
+    written, each stranger's mailbox has had at most one answer (the clock stands still: one period), and every
+    message that opens a seat is answered."""
+    def mailbox(address: str) -> str:  # the person an address reaches: case and a +tag make no other one
+        local, _, domain = address.rpartition("@")
+        return f"{local.partition('+')[0]}@{domain}".lower()
+
+    pbem, outbox = world["pbem"], world["outbox"]
+    for sender, lines in messages:
+        n = next(_SEQ)
+        body = lines.format(game=world["game_id"], red=world["tokens"]["red"]).replace("\n", "\r\n")
+        sent = len(outbox.sent)
+        result = inbound.ingest(pbem, (f"From: {sender.format(n=n)}\r\nTo: orders@pbem.example\r\nMessage-ID: "
+                                       f"<st{n}@x>\r\n\r\n{body}\r\n").encode())
+        assert not result.quarantined and pbem.store.mail_processed(f"<st{n}@x>"), result.lines
+        if result.seat is not None:
+            assert len(outbox.sent) == sent + 1 or any("already" in x for x in result.lines), result.lines
+        else:
+            assert result.applied == 0
+    answered: dict[str, int] = {}
+    for m in outbox.sent:
+        if m["In-Reply-To"] and str(m["To"]) != "red@x.example":
+            answered[mailbox(str(m["To"]))] = answered.get(mailbox(str(m["To"])), 0) + 1
+    assert all(n == 1 for n in answered.values()), answered
+
+
+# -- forged receipts (issue 31) -------------------------------------------------------------------------------
+def receipts_world(location: str, folder: Path) -> dict:
+    """A skirmish game by email, four orders in; the red player's mail (an mbox in `folder`), the chain as an
+    honest server gives it, and the server's key."""
+    from app.service import evidence
+
+    outbox = Outbox()
+    pbem = Pbem(open_store(location), MailConfig(orders_address="orders@pbem.example"), outbox)
+    game_id, _ = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
+    seats = {s: pbem.authenticate_tag(game_id, pbem.reply_tag(game_id, s)) for s in ("red", "blue")}
+    for seat in seats.values():
+        pbem.join(seat, seat.seat)
+    for side, order in SKIRMISH_OPENING[:4]:
+        pbem.submit(seats[side], order)
+    box = folder / "red.mbox"
+    with box.open("wb") as fh:
+        for msg in outbox.sent:
+            if msg["To"] == "red@x.example":
+                fh.write(b"From hexledger Mon Jan  1 00:00:00 2030\n" + msg.as_bytes().replace(b"\nFrom ", b"\n>From ")
+                         + b"\n")
+    honest = evidence.gather(box)
+    return {"pbem": pbem, "game_id": game_id, "seat": seats["red"], "box": box, "folder": folder,
+            "honest": honest, "listing": pbem.chain(seats["red"]), "key": pbem.receipt_keys()["current"]}
+
+
+B64 = string.ascii_letters + string.digits + "-_"
+SMALL_ORDER_KEYS = ["ed25519:AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # the identity: OpenSSL accepts (R=1, S=0)
+                    "ed25519:7P____________________________________8",  # order 2
+                    "ed25519:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # order 4
+                    "ed25519:JuiVj8KyJ7BFw_SJ8u-Y8NXfrAXTxjM5sTgCiG1T_AU"]  # order 8
+UNIVERSAL_SIG = "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+RECEIPT_INPUTS = {"data": st.data()}
+
+
+def hostile_receipt(world: dict, data) -> tuple[str, bytes]:
+    """(file name, bytes): a receipt of the game forged or damaged one way (a field changed, a signature of
+    another statement or key, a key of small order with the signature that passes under it, junk between the
+    markers), as an email's text block or as JSON."""
+    from app.events.receipts import BEGIN, END, FORMAT, Receipt, Signer
+
+    honest = world["honest"].receipts
+    base = data.draw(st.sampled_from(honest)).to_dict()
+    kind = data.draw(st.sampled_from(["field", "resigned", "small-order", "replayed", "junk", "json"]))
+    if kind == "field":
+        name = data.draw(st.sampled_from(["game", "seq", "hash", "key", "sig"]))
+        base[name] = data.draw({
+            "game": st.text(max_size=20), "seq": st.one_of(st.integers(-5, 10**20), st.booleans(), st.text(max_size=5)),
+            "hash": st.one_of(st.text(alphabet="0123456789abcdef", min_size=64, max_size=64), st.text(max_size=70)),
+            "key": st.one_of(st.text(alphabet=B64, min_size=43, max_size=43).map(lambda t: "ed25519:" + t),
+                             st.text(max_size=60)),
+            "sig": st.one_of(st.text(alphabet=B64, min_size=86, max_size=86), st.text(max_size=100)),
+        }[name])
+    elif kind == "resigned":  # a well-made receipt of another key: the statement of the player's choosing
+        forged = Signer.generate().sign(world["game_id"], data.draw(st.integers(1, 40)),
+                                        data.draw(st.text(alphabet="0123456789abcdef", min_size=64, max_size=64)))
+        base = forged.to_dict()
+    elif kind == "small-order":
+        base.update(key=data.draw(st.sampled_from(SMALL_ORDER_KEYS)), sig=UNIVERSAL_SIG,
+                    hash=data.draw(st.text(alphabet="0123456789abcdef", min_size=64, max_size=64)))
+    elif kind == "replayed":  # a real signature moved onto another statement
+        other = data.draw(st.sampled_from(honest))
+        base.update(seq=data.draw(st.integers(1, 40)), sig=other.sig)
+    if kind == "json":
+        return "forged.json", json.dumps({**base, "format": data.draw(st.sampled_from([FORMAT, "x"]))}).encode()
+    if kind == "junk":
+        body = f"{BEGIN}\n{data.draw(st.text(max_size=300))}\n{END}\n"
+    else:
+        body = Receipt(**{k: base[k] for k in ("game", "seq", "hash", "key", "sig")}).text() if all(
+            isinstance(base[k], str) for k in ("game", "hash", "key", "sig")) else f"{BEGIN}\nseq: {base['seq']}\n{END}"
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "server@x.example", "red@x.example", "a receipt"
+    msg.set_content(f"Your receipt:\n{body}\n")
+    return "forged.eml", msg.as_bytes()
+
+
+def check_hostile_receipt(world: dict, data) -> None:
+    """A forged or damaged receipt among a player's mail is unreadable or rejected, never an error, and never
+    makes the honest chain look rewritten: no difference, every honest receipt still matched. Checked against the
+    server's key, and against none (then only a receipt of a large-order key that signs its own statement is
+    taken: one of the player's making, which shows only what the player signed)."""
+    from app.events.receipts import public_key
+    from app.service import evidence
+
+    name, raw = hostile_receipt(world, data)
+    path = world["folder"] / name
+    path.write_bytes(raw)
+    try:
+        kept = evidence.gather(world["folder"])
+    finally:
+        path.unlink()
+    honest = len(world["honest"].receipts)
+    trusted = evidence.check_listing(world["listing"], kept, [world["key"]])
+    note(f"{name}: {raw[:400]!r}; {trusted.to_dict()}")
+    assert not trusted.differences and trusted.receipts >= honest + 1  # the listing's own receipt counts too
+    signed = {r.message() for r in world["honest"].receipts}
+    for r in kept.receipts:  # what the server's key passes is a statement the server made, in a copy
+        if r.key == world["key"] and r.valid():
+            assert r.message() in signed or r.seq == trusted.head, r
+    anyone = evidence.check_listing(world["listing"], kept, [])
+    for difference in anyone.differences:  # only from a receipt signed by a real key of the player's
+        forged = [r for r in kept.receipts if r not in world["honest"].receipts]
+        assert forged and all(r.valid() and public_key(r.key) for r in forged), difference

@@ -4,6 +4,7 @@ caller's own mistakes stay 4xx, even then."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -89,13 +90,15 @@ def test_a_full_disk_is_503_and_writes_nothing(served):
     app, client, path, game_id, tokens, _ = served
     assert _join(client, game_id, tokens, "red").status_code == 201
     store = app.extensions["hexledger_service"]().store  # the test client's thread's connection
-    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
-    store.db.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
-    before = _stream(path, game_id)
-    big = {"seed_text": "blue", "name": "x" * 20_000}  # needs new pages (overflow), within the request limit
-    _unavailable(client.post(f"/games/{game_id}/join", json=big, headers=_auth(tokens["blue"])), "full", 300)
-    assert _stream(path, game_id) == before
+    pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
+    before, games_before = _stream(path, game_id), _game_count(path)
+    # a game on a custom map: its first event holds the map's text (17 KB), which needs new pages (overflow)
+    big = {"rules": "ichigo", "players": {"japanese": "j@x.example", "allied": "a@x.example"},
+           "map": (Path(__file__).resolve().parents[2] / "app/rules/ichigo/data/map.toml").read_text(encoding="utf-8")}
+    _unavailable(client.post("/games", json=big), "full", 300)
+    assert _stream(path, game_id) == before and _game_count(path) == games_before
     assert audit.verify(list(EventStore(path).events(game_id))).ok
-    store.db.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
-    assert client.post(f"/games/{game_id}/join", json=big, headers=_auth(tokens["blue"])).status_code == 201
+    store.db.conn.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
+    assert client.post("/games", json=big).status_code == 201
 

@@ -95,3 +95,78 @@ def test_numbers_and_hexes_in_other_scripts_digits_are_refused_in_every_order_la
 def test_an_export_line_with_a_non_finite_number_is_refused_as_not_json(number):
     with pytest.raises(games.GameError, match="line 1: not JSON"):
         transfer.parse_lines(['{"game_id": "g", "seq": ' + number + "}\n"])
+
+
+@pytest.fixture(scope="module")
+def unicode_world(module_db_location):
+    """Games joined and not, a mail world and an export, on each backend (issue 25)."""
+    world = hostile.unicode_world(module_db_location)
+    yield world
+    world["store"].close()
+
+
+@hostile.ci_budget(hostile.UNICODE)
+@given(**hostile.UNICODE_INPUTS)
+def test_text_that_is_not_valid_unicode_is_refused_at_every_door(unicode_world, door, text):
+    hostile.check_unicode(unicode_world, door, text)
+
+
+@pytest.fixture(scope="module")
+def spoofing_world(module_db_location):
+    world = hostile.spoofing_world(module_db_location)
+    yield world
+    world["store"].close()
+
+
+@hostile.ci_budget(hostile.SPOOFING)
+@given(**hostile.SPOOFING_INPUTS)
+def test_player_written_text_never_starts_a_line_of_the_history(spoofing_world, field, text):
+    hostile.check_spoofing(spoofing_world, field, text)
+
+
+@pytest.fixture(scope="module")
+def takebacks(tmp_path_factory) -> dict:
+    return hostile.takeback_world(str(tmp_path_factory.mktemp("takebacks") / "server.sqlite3"))
+
+
+@hostile.ci_budget(hostile.RETRACTIONS)
+@given(**hostile.RETRACTION_INPUTS)
+def test_any_change_to_who_retracted_what_is_refused(takebacks, import_store, data):
+    hostile.check_forged_retraction(takebacks, import_store, data)
+
+
+@pytest.fixture(scope="module")
+def game_ids_world(module_db_location):
+    return hostile.game_ids_world(module_db_location)
+
+
+@hostile.ci_budget(hostile.GAME_IDS)
+@given(**hostile.GAME_ID_INPUTS)
+def test_an_unknown_game_is_refused_as_a_forbidden_one_at_every_door(game_ids_world, route, credential, unknown):
+    hostile.check_game_ids(game_ids_world, route, credential, unknown)
+
+
+@pytest.fixture(scope="module")
+def strangers_world(module_db_location):
+    world = hostile.strangers_world(module_db_location)
+    yield world
+    world["pbem"].store.close()
+
+
+@hostile.ci_budget(hostile.STRANGERS)
+@given(**hostile.STRANGER_INPUTS)
+def test_a_stranger_mailbox_gets_one_answer_a_period(strangers_world, messages):
+    hostile.check_strangers(strangers_world, messages)
+
+
+@pytest.fixture(scope="module")
+def receipts_world(module_db_location, tmp_path_factory):
+    world = hostile.receipts_world(module_db_location, tmp_path_factory.mktemp("receipts"))
+    yield world
+    world["pbem"].store.close()
+
+
+@hostile.ci_budget(hostile.RECEIPTS)
+@given(**hostile.RECEIPT_INPUTS)
+def test_forged_receipts_and_signatures_are_rejected_and_never_accuse_an_honest_chain(receipts_world, data):
+    hostile.check_hostile_receipt(receipts_world, data)

@@ -1,6 +1,6 @@
 """A NUL character in any text a user sends (PostgreSQL's TEXT cannot hold one; SQLite's can): over HTTP a clear
 400 before any route reads the request, by email a clear refusal in the reply, and nothing changes, on both
-backends. The store itself keeps any text (tests/core/test_store_contract.py)."""
+backends. The store itself keeps any text (tests/core/test_contract_*.py)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""PostgreSQL as the event store (app/events/pg_store.py) on the test run's own server (tests/conftest.py): what the
+"""PostgreSQL as the event store (app/events/postgres.py) on the test run's own server (tests/conftest.py): what the
 contract suite cannot say through the interface alone (the schema refuses changes to events, commits are durable
 whatever the server's default, a held lock is a clear error), concurrent writers in threads, the command line on a
 postgresql:// URL, and several `serve` processes on one database racing and being SIGKILLed."""
@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from app.events.backends import open_store
 from app.events.envelope import GENESIS_HASH
-from app.events.pg_store import append_call
+from app.events.postgres import append_call
 from app.events.store import Conflict, NewEvent, StoreUnavailable, seal
 from app.service import audit, games
 from bench.http_writers import http_race
@@ -37,7 +37,7 @@ def test_commits_are_durable_even_where_the_server_default_is_not(pg_url):
     with psycopg.connect(pg_url, autocommit=True) as raw:
         raw.execute(f"ALTER DATABASE {pg_url.rsplit('/', 1)[1]} SET synchronous_commit = off")
     store = open_store(pg_url)
-    assert store.conn.execute("SHOW synchronous_commit").fetchone()["synchronous_commit"] == "on"
+    assert store.db.conn.execute("SHOW synchronous_commit").fetchone()["synchronous_commit"] == "on"
 
 
 def test_a_seats_mark_that_does_not_move_writes_nothing(pg_url):
@@ -50,7 +50,7 @@ def test_a_seats_mark_that_does_not_move_writes_nothing(pg_url):
     store.mark_seen(game_id, "red", 3)
 
     def version() -> str:
-        row = store.conn.execute("SELECT xmin::text AS v FROM pbem_members WHERE game_id = %s", [game_id])
+        row = store.db.conn.execute("SELECT xmin::text AS v FROM pbem_members WHERE game_id = %s", [game_id])
         return row.fetchone()["v"]
 
     before = version()
@@ -89,9 +89,11 @@ def test_a_game_locked_by_another_writer_is_a_clear_error_and_changes_nothing(pg
 
 
 def test_an_unreachable_server_is_a_clear_error(pg_cluster):
-    with pytest.raises(StoreUnavailable, match="cannot reach the PostgreSQL database") as refused:
+    with pytest.raises(StoreUnavailable, match="cannot reach the database") as refused:
         open_store(f"postgresql://hexledger:secret@127.0.0.1:{free_port()}/nothing", busy_timeout=1)
-    assert "secret" not in str(refused.value)  # the password is never shown
+    assert "127.0.0.1" not in str(refused.value)  # a client is told what failed, not where (issue 25)
+    assert "cannot reach the PostgreSQL database postgresql://hexledger:***@127.0.0.1" in refused.value.detail
+    assert "secret" not in str(refused.value) + refused.value.detail  # the password is never shown
 
 
 def test_writers_of_one_game_queue_and_writers_of_different_games_do_not_wait(pg_url):
@@ -173,7 +175,7 @@ def terminate(pg_url: str, store) -> None:
     """Kill the server process behind the store's connection, as a crash or an operator would; returns when it is
     gone."""
     with psycopg.connect(pg_url, autocommit=True) as admin:
-        assert admin.execute("SELECT pg_terminate_backend(%s, 60000)", [store.conn.info.backend_pid]).fetchone()[0]
+        assert admin.execute("SELECT pg_terminate_backend(%s, 60000)", [store.db.conn.info.backend_pid]).fetchone()[0]
 
 
 def wait_until_waiting_for_a_lock(pg_url: str, pid: int) -> None:
@@ -245,7 +247,7 @@ def test_a_deadlock_with_another_writer_is_503_locked_and_nothing_is_written(pg_
                 waiting.start()
                 wait_until_waiting_for_a_lock(pg_url, other.info.backend_pid)
                 store.append(b, heads[1][0], x(2))
-        assert refused.value.reason == "locked" and "deadlock" in str(refused.value)
+        assert refused.value.reason == "locked" and "deadlock" in refused.value.detail  # the operator's log
     finally:
         waiting.join(timeout=120)
         other.rollback()
@@ -279,7 +281,7 @@ def test_a_writer_that_takes_no_game_lock_still_queues_the_store_and_its_loser_g
 
     writer = threading.Thread(target=write)
     writer.start()
-    wait_until_waiting_for_a_lock(pg_url, store.conn.info.backend_pid)
+    wait_until_waiting_for_a_lock(pg_url, store.db.conn.info.backend_pid)
     rogue.commit()
     rogue.close()
     writer.join(timeout=120)

@@ -61,8 +61,8 @@ def test_full_disk_is_a_clear_error_and_changes_nothing(tmp_path):
     store = EventStore(path)
     game_id = games.create_game(store, "skirmish")
     head = store.head(game_id)[0]
-    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
-    store.db.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
+    pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
     big = NewEvent("core.PlayerJoined", 1, {"side": "red", "name": "x" * 200_000, "seed_text": ""}, "t")
     with pytest.raises(StoreUnavailable, match="full"):
         store.append(game_id, head, [big])

@@ -97,7 +97,8 @@ def test_mid_game_needs_a_side_but_a_finished_game_is_open_to_all(store, finishe
 
 
 def test_a_retracted_move_stays_visible_and_marked_and_the_position_goes_back(store, skirmish):
-    """design.md practice 9: the log keeps what was retracted; frames after it show the position without it."""
+    """docs/architecture.md practice 9: the log keeps what was retracted; frames after it show the position without
+    it."""
     from app.events import core
     from app.events.registry import encode
     from app.events.store import NewEvent

@@ -89,8 +89,8 @@ def test_the_server_pages_escape_what_they_show(tmp_path):
     app = create_app({"HEXLEDGER_DB": str(tmp_path / "db.sqlite3"), "MAIL": MailConfig()})
     client = app.test_client()
     for shape in SHAPES:
-        page = client.get(f"/replay/{shape.replace('/', '')}/")  # the 404 page names the game asked for
-        assert page.status_code == 404 and page.mimetype == "text/html"
+        page = client.get(f"/replay/{shape.replace('/', '')}/")  # the refusal page names the game asked for
+        assert page.status_code == 401 and page.mimetype == "text/html"
         body = page.get_data(as_text=True)
         assert "<script>" not in body and "<img" not in body and 'onmouseover="' not in body
     docs = client.get("/docs").get_data(as_text=True)

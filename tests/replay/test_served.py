@@ -140,10 +140,12 @@ def test_wrong_or_missing_credentials_are_refused(world):
     client.set_cookie(COOKIE, key_one, path=f"/replay/{other}/")  # game one's key, offered to game two
     assert client.get(f"/replay/{other}/frames.json").status_code == 403
     assert client.get(f"/replay/{other}/?key={key_one}").status_code == 403
+    # no such game: the same answers as a game in progress without a seat (issue 25)
     r = client.get("/replay/g-00000000/frames.json", headers=as_seat(red_two))
-    assert r.status_code == 404 and r.json["message"] == "no game g-00000000 on this server"
+    known = client.get(f"/replay/{g}/frames.json", headers=as_seat(red_two)).json["message"]
+    assert r.status_code == 403 and r.json["message"] == known.replace(g, "g-00000000")
     r = client.get("/replay/g-00000000/")
-    assert r.status_code == 404 and b"no game g-00000000 on this server" in r.data
+    assert r.status_code == 401 and b'name="token"' in r.data
 
 
 def test_an_email_link_key_becomes_an_httponly_cookie_for_this_game_only(world):
@@ -237,6 +239,6 @@ def test_cli_serve_prints_one_access_log_line_per_request(tmp_path, monkeypatch)
     lines = [line for line in result.output.splitlines() if '" ' in line]
     assert len(lines) == 3
     assert '"GET /rules HTTP/1.1" 200 ' in lines[0]
-    assert '"GET /replay/g-00000000/?key=-&step=3 HTTP/1.1" 404 ' in lines[1]
+    assert '"GET /replay/g-00000000/?key=-&step=3 HTTP/1.1" 403 ' in lines[1]  # as a wrong key (issue 25)
     assert "0123456789abcdef" not in result.output
     assert '"GET /games/g-00000000 HTTP/1.1" 401 ' in lines[2]

@@ -47,10 +47,13 @@ def test_a_running_game_is_closed_without_a_side(store, running):
     assert trusted.get(f"/replay/{running}/frames.json?as=red").json["viewer"] == "red"
     assert whose(trusted.get(f"/replay/{running}/?as=red").data) == "as red sees it"
     assert trusted.get(f"/replay/{running}/frames.json?as=green").status_code == 403
+    # no such game: refused as a game in progress is to a caller without a seat (issue 25: no answer tells which
+    # game ids exist)
     r = trusted.get("/replay/no-such-game/frames.json?as=red")
-    assert r.status_code == 404 and r.json["message"] == "no game no-such-game on this server"
+    unknown = client.get(f"/replay/{running}/frames.json?as=red").json["message"].replace(running, "no-such-game")
+    assert r.status_code == 401 and r.json["message"] == unknown
     r = trusted.get("/replay/no-such-game/")
-    assert r.status_code == 404 and b"no game no-such-game on this server" in r.data
+    assert r.status_code == 401 and b"in progress" in r.data
 
 
 def test_a_finished_game_is_open_to_everyone(store, finished):

@@ -147,7 +147,7 @@ def test_state_survives_snapshot_encoding():
 @pytest.mark.slow  # random games played to their end
 @pytest.mark.parametrize("seed", range(4))
 def test_random_games_end_without_dead_ends_and_verify(store, seed):
-    """The fuzzer (design.md practice 10): random legal orders to the end, then a clean audit."""
+    """The fuzzer (docs/architecture.md practice 10): random legal orders to the end, then a clean audit."""
     from app.service import games
 
     game_id = games.create_game(store, "skirmish")

@@ -1,5 +1,5 @@
-"""Random legal SNC orders to the end (design.md practice 10): a test helper for the fuzzer; the candidates are
-the orders SNC's list of legal orders is made of (app/rules/legal.py, `legal_orders`), shuffled: the first the
+"""Random legal SNC orders to the end (docs/architecture.md practice 10): a test helper for the fuzzer; the candidates
+are the orders SNC's list of legal orders is made of (app/rules/legal.py, `legal_orders`), shuffled: the first the
 decider accepts is a random order that list shows (tests/fuzzing.py `legal_candidates`)."""
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ def test_5_1_the_prompt_names_the_turn_the_side_and_the_phase_with_its_declared_
 
 
 def test_a_snapshot_reads_back_as_the_same_position():
-    """design.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
+    """docs/architecture.md practice 5: a snapshot is a cache, so loading from it gives the position it saved."""
     s = then(position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7), "japanese", "attack 3408 with d3-r6",
              rolls=[5])
     assert RULES.decode_state(RULES.encode_state(s)) == s

@@ -1,4 +1,4 @@
-"""The decide context an order's handler writes through (design.md practices 1 and 11).
+"""The decide context an order's handler writes through (docs/architecture.md practices 1 and 11).
 
 `Decision` collects the events an order produces and folds each into the state as it goes, so later steps of
 the same order see its effects while decide stays pure. Die rolls are recorded as core.DieRolled events and

@@ -1,5 +1,5 @@
-"""The game events every game shares, declared once (design.md practice 3): a decision the sequence waits for,
-that decision made, a phase ended, the game ended. Each event applies itself to a state through the
+"""The game events every game shares, declared once (docs/architecture.md practice 3): a decision the sequence waits
+for, that decision made, a phase ended, the game ended. Each event applies itself to a state through the
 `SequencedState` methods (app/rules/engine/state.py) and describes itself for the history."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""A game as one declaration (design.md practice 14): its data, its states table, its state, its visibility rule,
-and its optional extras. `Game` is the Rules contract of app/rules/base.py for every game built this way, so a
+"""A game as one declaration (docs/architecture.md practice 14): its data, its states table, its state, its visibility
+rule, and its optional extras. `Game` is the Rules contract of app/rules/base.py for every game built this way, so a
 game package writes no facade, no dispatch chain and no codec of its own.
 
     GAME = Game(name="skirmish", title=..., version="1", sides=("red", "blue"), scenarios={...},

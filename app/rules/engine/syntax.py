@@ -1,5 +1,5 @@
 """An order's syntax line is its grammar: "attack HEX with UNIT [UNIT ...]" documents the order to the player and
-parses it, so the help text and the parser cannot disagree (design.md practice 14).
+parses it, so the help text and the parser cannot disagree (docs/architecture.md practice 14).
 
 The syntax language:
 

@@ -1,5 +1,5 @@
-"""The states table (design.md practice 2, after Rally the Troops' `states.NAME`): each step of the sequence of
-play is a class that says who acts, how the prompt reads, and which orders it takes, with each order's syntax,
+"""The states table (docs/architecture.md practice 2, after Rally the Troops' `states.NAME`): each step of the sequence
+of play is a class that says who acts, how the prompt reads, and which orders it takes, with each order's syntax,
 rules case and handler side by side. One declaration feeds the prompt, the parser, the decider and the list of
 legal orders, so they cannot drift apart.
 

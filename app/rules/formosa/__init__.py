@@ -4,19 +4,26 @@ The data files and their loader (data_load; docs/formosa-data.md), the state (st
 position (position.py), events that apply themselves (events.py), the states table (sequence.py) calling
 movement.py, combat.py and victory.py, the fog of war (fog.py) and what each side sees (view.py). The plan:
 docs/formosa-engine-plan.md; rulings: docs/rulings/formosa.md; orders: docs/orders/formosa.md."""
+from dataclasses import replace
+
 from app.rules.engine.game import Game
 from app.rules.formosa import data_load, fog, position, sequence, victory, view
-from app.rules.formosa.state import SIDES, State
+from app.rules.formosa.state import RULES_VERSION, SIDES, State
 
 
 def _describe(event) -> str:
     return event.describe()
 
 
+def played_under(state: State, version: str) -> State:
+    """A game created under an older rules version is decided as it was played (RULES_VERSION)."""
+    return replace(state, rules_version=int(version) if version else 1)
+
+
 GAME = Game(
     name="formosa",
     title="Operation Causeway: Formosa 1944 (Decision Games 2022)",
-    version="1",
+    version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"1": "Scenario 1: Operation Causeway as planned, early 1945, 13 Game-Turns (24.1)",
                "2": "Scenario 2: Causeway after the Philippines, 8 Game-Turns (24.2)"},
@@ -30,4 +37,5 @@ GAME = Game(
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
             "losses": view.losses},
+    played_under=played_under,
 )

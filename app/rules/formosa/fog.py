@@ -1,5 +1,5 @@
-"""Fog of war (11.0, 11.1; design.md practice 12) in the event texts: `visible(event, side)` sees one event and
-no state, so it is strict. The Allied player never reads a Japanese unit's id in any event (a concealed unit is
+"""Fog of war (11.0, 11.1; docs/architecture.md practice 12) in the event texts: `visible(event, side)` sees one event
+and no state, so it is strict. The Allied player never reads a Japanese unit's id in any event (a concealed unit is
 "a Japanese unit"; a revealed one he reads in the view); the Japanese player never reads the id of an Allied
 unit in an event about the Allied displays (set-up choices and recruits: 11.0 last bullet). Orders that name
 such units are shown by their verb only."""
@@ -34,7 +34,7 @@ def _hidden_from(event, side: str) -> set[str]:
 def _order_hidden(text: str, side: str) -> bool:
     """An order of the other side that names a unit this side may not read, or plans its air missions (16.1)."""
     words = text.split()
-    if words and words[0].lower() == "assign":
+    if words and words[0].lower() in ("assign", "plan"):
         return True
     if side == "japanese":
         return bool(words) and words[0].lower() in _ALLIED_DISPLAY_VERBS

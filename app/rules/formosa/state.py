@@ -21,6 +21,9 @@ from app.rules.kernel.zoc import zoc_of_side
 
 SIDES = ("allied", "japanese")
 OUT = "out"
+# 2: a side's strike plan is one order, `plan` (ruling F70: its orders cannot be counted); a game created under 1
+#    plans as it did, `assign` a mission at a time and `end` (`played_under`)
+RULES_VERSION = 2
 H = Hex.parse
 
 
@@ -116,6 +119,7 @@ class State(SequencedState):
     airlifted: tuple[str, ...] = ()         # 25.3: units flown in this Allied Movement Phase (one MP spent)
     airlift_turn: int = 0                   # 25.3: the GT the air supply marker last flew a unit
     pw_camp_lost: str = ""                  # 25.10: the hex where ground combat eliminated the PW Camp
+    rules_version: int = RULES_VERSION      # the rules version the game is played under (RULES_VERSION)
 
     # -- who acts ------------------------------------------------------------------------------------------
     @property

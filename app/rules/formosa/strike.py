@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
+from app.rules.engine.syntax import ParseContext, SlotType, ascii_number
 from app.rules.engine.table import Step, order
-from app.rules.errors import IllegalOrder
+from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.formosa import airpower as ap
 from app.rules.formosa import combat, optional, strategic
 from app.rules.formosa.events import AirSupplyFlown, LpSpent, UnitRevealed
@@ -74,12 +75,71 @@ def _assign_candidates(state: State, side: str):
                     yield {"n": now + (1 if kind == "b29" else max(1, points // 2)), "mission": prefix + mission}
 
 
+def _read_plan_word(word: str) -> int | str:
+    if word.lower() in _ALL_MISSIONS:
+        return word.lower()
+    try:
+        return ascii_number(word)
+    except ValueError:
+        raise ValueError(f"is neither a number of points nor a mission ({', '.join(_ALL_MISSIONS)})") from None
+
+
+def _plan_pairs(words: list, context: ParseContext | None) -> list:
+    """A plan's words are points and a mission, pair after pair ("plan 3 kamikaze 1 tactical")."""
+    pairs = list(zip(words[::2], words[1::2], strict=False))
+    if len(words) % 2 or not all(isinstance(n, int) and isinstance(m, str) for n, m in pairs):
+        raise InvalidOrder(context.text if context else " ".join(map(str, words)),
+                           "a plan names its points before each mission: plan N MISSION [N MISSION ...]")
+    return words
+
+
+_ALL_MISSIONS = tuple(dict.fromkeys(m for ms in MISSIONS.values() for m in ms))
+PLAN = SlotType(_read_plan_word, "points and a mission", finish=_plan_pairs)
+
+
+def seal_plan(d: Decision, words: list) -> None:
+    """16.1, ruling F70: the side's whole plan in one order: every mission of the side gets its points (none named:
+    0), in one event each whatever the order names, so the other side can count nothing of a plan."""
+    plan: dict[str, int] = {}
+    for n, mission in zip(words[::2], words[1::2], strict=True):
+        if mission not in MISSIONS[d.side]:
+            d.refuse("Formosa 16.1", f"the {d.side} missions are {', '.join(MISSIONS[d.side])}")
+        if mission in plan:
+            d.refuse("Formosa 16.1", f"{mission} is named twice in the plan")
+        plan[mission] = n
+    for available, _, prefix in _groups(d.state, d.side):
+        strategic.assign_air(d.side, available, {m[len(prefix):]: n for m, n in plan.items()
+                                                 if m.startswith("cw-") == (prefix == "cw-")})
+    for mission in MISSIONS[d.side]:
+        d.emit(ap.StrikeAssigned(d.side, mission, plan.get(mission, 0)))
+
+
+def _plan_candidates(state: State, side: str):
+    """The empty plan, and each single mission the old `assign` offered, as a whole plan."""
+    yield {"words": []}
+    for args in _assign_candidates(state, side):
+        yield {"words": [args["n"], args["mission"]]}
+
+
 class StrikePlanning(Step):
-    """16.1: a side assigns its air points to missions in secret (ruling F70)."""
+    """16.1: a side assigns its air points to missions in secret (ruling F70): in one order, `plan`, so nothing of
+    the plan (not even how many orders made it) reaches the other side before the reveal. A game created under
+    rules version 1 plans as it did: `assign` a mission at a time, then `end`."""
 
     def label(self, s: State) -> str:
         return (f"Game-Turn {s.turn}: {s.side} strike planning: assign air points to missions, in secret until "
                 "the reveal (16.1)")
+
+    def allowed(self, state: State, orders: tuple[str, ...]):
+        sealed = state.rules_version >= 2
+        return [o for o in orders if (o == "plan") == sealed]
+
+    @order("plan [PLAN:words ...]", "Formosa 16.1", "the whole plan at once: N air points on each mission named "
+           "(air-superiority, tactical, interdiction, b29; Japanese kamikaze; Commonwealth points: cw-...), none on "
+           "the others; 'plan' alone assigns none", _plan_candidates, slots={"PLAN": PLAN})
+    def plan(self, d: Decision, words: list) -> None:
+        seal_plan(d, words)
+        _after(d, self.name)
 
     @order("assign N MISSION", "Formosa 16.1", "put N air points on a mission (air-superiority, tactical, "
            "interdiction, b29; Japanese kamikaze; Commonwealth points: cw-...)", _assign_candidates)

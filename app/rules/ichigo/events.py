@@ -1,5 +1,5 @@
-"""Ichi-Go event types (design.md practice 3). Each is a fact that applies itself to a state (`apply`) and says
-what happened in the history (`describe`). The decisions, phase ends and game end are the shared events of
+"""Ichi-Go event types (docs/architecture.md practice 3). Each is a fact that applies itself to a state (`apply`) and
+says what happened in the history (`describe`). The decisions, phase ends and game end are the shared events of
 app/rules/engine/events.py (stored before as "ichigo.<Name>", names they still read by), which change the state
 through its `require`, `decided`, `after_phase` and `ended`.
 

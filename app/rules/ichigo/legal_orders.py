@@ -1,5 +1,5 @@
-"""The Ichi-Go orders to try for the list of legal orders (issue 14, design.md practice 14): each movable unit (or
-the stack under way) to every land hex within two hexes, each adjacent enemy hex with all the units next to it
+"""The Ichi-Go orders to try for the list of legal orders (issue 14, docs/architecture.md practice 14): each movable
+unit (or the stack under way) to every land hex within two hexes, each adjacent enemy hex with all the units next to it
 (with the tank regiments and the 1st SF where they may help), and every answer to the decision waited for, as
 the practice player draws them. app/rules/legal.py keeps those the decider accepts."""
 from __future__ import annotations

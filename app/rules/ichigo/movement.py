@@ -110,7 +110,7 @@ class Allowance:
 
 def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
     """The stack's movement factor, or the most its roll can give, with every check that needs no die (10.14-10.18,
-    7.3, 7.4, 7.9; design.md practice 11): a stack rolls once, as it starts to move (ruling E6)."""
+    7.3, 7.4, 7.9; docs/architecture.md practice 11): a stack rolls once, as it starts to move (ruling E6)."""
     u0 = units[0]
     if u0.mp >= 0:
         if strategic != u0.strategic:
@@ -158,7 +158,7 @@ def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Si
 
 def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], strategic: bool) -> None:
     """Every check runs against the most the stack's roll can give, before the roll; once rolled the stack moves
-    (design.md practice 11), as far as its movement factor pays for (ruling E13)."""
+    (docs/architecture.md practice 11), as far as its movement factor pays for (ruling E13)."""
     state = em.state
     if state.mode() != "move":
         raise IllegalOrder("Ichi-Go 5.5", "units move only in a phase declared for movement")

@@ -1,5 +1,5 @@
 """The Ichi-Go candidate orders of the side to act, drawn at random from the prompt: the fuzzers' random player
-(design.md practice 10) and the practice opponents' source of orders (app/rules/practice.py). Not every
+(docs/architecture.md practice 10) and the practice opponents' source of orders (app/rules/practice.py). Not every
 candidate is legal: the caller checks each with the decider."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Ichi-Go per-side views (design.md: the one function every output uses). Fog of war, Ichi-Go 6.6: a player
-sees only the top unit of each enemy stack; untried Chinese counters (3.3, 11.27) show only their handle to
-BOTH players (and to spectators) until revealed in combat; the draw pool is a count."""
+"""Ichi-Go per-side views (docs/architecture.md practice 12: the one function every output uses). Fog of war, Ichi-Go
+6.6: a player sees only the top unit of each enemy stack; untried Chinese counters (3.3, 11.27) show only their handle
+to BOTH players (and to spectators) until revealed in combat; the draw pool is a count."""
 from __future__ import annotations
 
 from app.rules.base import Command

@@ -3,7 +3,7 @@ terrain, eliminations and returns, exchanges, advances, militia and American Cas
 the American attack (A.3), the amphibious assault (A.2, ruling R17) and the Japanese attack (B.3), and the
 preview runs the same functions with fixed dice.
 
-Every check that needs no die comes before the first roll (design.md practice 11): the militia die (track 4)
+Every check that needs no die comes before the first roll (docs/architecture.md practice 11): the militia die (track 4)
 is the first one rolled, so the attack is checked against the weakest militia the track can give first; if the
 die then makes the differential fall below -2 the attack is called off (ruling R28).
 """

@@ -1,4 +1,4 @@
-"""SNC event types (design.md practice 3). Each is a fact that applies itself to a state (`apply`) and says
+"""SNC event types (docs/architecture.md practice 3). Each is a fact that applies itself to a state (`apply`) and says
 what happened in the history (`describe`). The decision, phase-end and game-end events are the shared ones of
 app/rules/engine/events.py; games stored under SNC's own names for them ("snc.PhaseEnded"...) read as those."""
 from __future__ import annotations

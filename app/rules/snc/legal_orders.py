@@ -1,5 +1,5 @@
-"""The SNC orders to try for the list of legal orders (issue 14, design.md practice 14): every destination the
-stack under way (else each unit not yet moved) can reach, every adjacent enemy hex with all the units next to it
+"""The SNC orders to try for the list of legal orders (issue 14, docs/architecture.md practice 14): every destination
+the stack under way (else each unit not yet moved) can reach, every adjacent enemy hex with all the units next to it
 and each marker allowed there, and every answer to the decision waited for. app/rules/legal.py keeps those the decider
 accepts. Bounded: at most `MAX_PER_UNIT` destinations per unit, the nearest."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""SNC per-side views (design.md: the one function every output uses). Fog of war, SNC 6.3: a player sees
-only the top unit of each enemy stack, until he begins resolving an attack against it. `side=None` is the
+"""SNC per-side views (docs/architecture.md practice 12: the one function every output uses). Fog of war, SNC 6.3: a
+player sees only the top unit of each enemy stack, until he begins resolving an attack against it. `side=None` is the
 full truth, for after the game."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
--- The PostgreSQL event store (app/events/pg_store.py): the same tables as db/migrations/0001-0006 reach on SQLite,
+-- The PostgreSQL event store (app/events/postgres.py): the same tables as app/events/migrations/sqlite/0001-0006 reach on SQLite,
 -- in one script. A later change to the schema adds a script here beside its SQLite one.
 
 -- Event store: one append-only stream per game, hash-chained (app/events/envelope.py). The payload is kept as

@@ -1,8 +1,8 @@
--- An append in one round trip (app/events/pg_store.py, PgEventStore.append): the game's row lock, the head read
+-- An append in one round trip (app/events/postgres.py, PostgresDatabase.append): the game's row lock, the head read
 -- after it is granted, the expected-seq and chain check and the insert of a whole batch, in one call. Outside a
 -- transaction the call is its own transaction, so with synchronous_commit on it answers once its commit is flushed.
 --
--- The caller has sealed the batch (app/events/store.py `seal`) after (p_after, p_prev_hash): event i is seq
+-- The caller has sealed the batch (app/events/envelope.py `seal`) after (p_after, p_prev_hash): event i is seq
 -- p_after + i, chained to the one before it (the first to p_prev_hash), all written at p_at. The batch is inserted
 -- only if the head, read under the lock, is exactly (p_after, p_prev_hash); an empty stream's head is seq 0 (its
 -- first event chains to the genesis hash the caller sealed with). The answer is the head after the call: the

@@ -1,0 +1,205 @@
+"""The dialect layer: what the store's tables (app/events/tables.py) ask of a database, written once, and where
+SQLite (app/events/sqlite.py) and PostgreSQL (app/events/postgres.py) differ, each in a subclass of `Database`.
+
+The tables write their SQL once, with `?` placeholders; a dialect runs it (PostgreSQL's turns `?` into `%s`),
+gives rows back as the texts were written (PostgreSQL's TEXT cannot hold NUL: it escapes and unescapes), and
+supplies the few words that differ (row locks, JSON fields, the column that keeps insertion order). Each dialect
+owns its connection, its transactions (SQLite: BEGIN IMMEDIATE behind a queue of this process's writers and the
+group-commit fsync; PostgreSQL: psycopg's transaction with synchronous_commit on), its refusals (StoreUnavailable,
+or the raw driver error `BackendError` where SQLite raises it outside a transaction), its migrations, and the one
+step an append leaves to it: storing a sealed batch onto the head it was sealed after (`append`)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+
+from app.events.envelope import StoredEvent
+
+
+class Database:
+    """One connection to the store's database. `heads`: the games' heads (seq, hash) this process saw committed
+    there, shared by its connections to that database; an append seals onto a remembered head without reading it
+    (the append checks it all the same: a stale one is a Conflict, never a broken chain)."""
+
+    order = "rowid"  # the column that keeps the order rows were added in
+    for_update = ""  # locks rows read in a transaction against other writers, where the backend has row locks
+    skip_locked = ""  # the same, skipping rows another transaction holds (an outbox claim)
+
+    def __init__(self, path: str, heads: dict[str, tuple[int, str]]):
+        self.path = path
+        self.heads = heads
+        self.marks: dict[tuple[str, str, str], int] = {}  # seat marks this connection saw committed at or above
+        self._depth = 0
+        self._durable = False
+        self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits
+
+    # -- what each dialect provides -------------------------------------------------------------------------
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def rows(self, sql: str, args: Sequence = ()) -> list[dict]:
+        """The rows of a query as dicts, texts as they were written."""
+        raise NotImplementedError
+
+    def tuples(self, sql: str, args: Sequence = ()) -> Iterable[tuple]:
+        """The rows of a query as tuples, texts as they were written."""
+        raise NotImplementedError
+
+    def one(self, sql: str, args: Sequence = ()) -> tuple | None:
+        """The first row of a query as a tuple, texts as they were written; None if it has none."""
+        raise NotImplementedError
+
+    def write(self, sql: str, args: Sequence = (), durable: bool = True) -> int:
+        """Run one writing statement; returns how many rows it changed. Outside a transaction it commits by itself,
+        on disk before this returns if `durable`; a refusal is StoreUnavailable, nothing written."""
+        raise NotImplementedError
+
+    def many(self, sql: str, rows: list[Sequence]) -> None:
+        """Run one writing statement once per row of parameters (inside a transaction)."""
+        raise NotImplementedError
+
+    def cache_write(self, sql: str, args: Sequence) -> bool:
+        """A write to a cache: one the database refuses is skipped (False), never an error, and inside a
+        transaction leaves the transaction's other writes standing."""
+        raise NotImplementedError
+
+    def appending(self) -> AbstractContextManager:
+        """What an append runs in: the write transaction where the head must be read under the writer lock
+        (SQLite), or nothing where `append` checks the head under the game's lock itself (PostgreSQL)."""
+        raise NotImplementedError
+
+    def append(self, game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
+               payloads: list[str]) -> tuple[int, str] | None:
+        """Store `sealed` (the batch sealed onto (after, prev_hash), its payloads as canonical JSON) if the stream's
+        head is that; returns the head after the call, which is the batch's last event only if it was stored (or
+        already was: a call made again after its answer was lost). None: no such game."""
+        raise NotImplementedError
+
+    def json_text(self, column: str, key: str) -> str:
+        """SQL for the text at `key` of the JSON object in `column`."""
+        raise NotImplementedError
+
+    def json_int(self, column: str, key: str) -> str:
+        """SQL for the integer at `key` of the JSON object in `column`."""
+        raise NotImplementedError
+
+    def _begin(self) -> None:
+        raise NotImplementedError
+
+    def _commit(self) -> None:
+        """Commit; a commit the database refuses is rolled back and raised as StoreUnavailable."""
+        raise NotImplementedError
+
+    def _rollback(self) -> None:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """After the commit or rollback, whichever way it went: let this process's next writer go."""
+
+    def _sync(self) -> None:
+        """Return once the transaction just committed is on disk."""
+
+    def _refusal(self, exc: BaseException) -> Exception | None:
+        """The StoreUnavailable for a driver's refusal that ended a transaction, if it is one."""
+        return None
+
+    # -- transactions, the same on every backend --------------------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        """Inside `transaction()` (or an append): what is written now is not committed yet."""
+        return self._depth > 0
+
+    def transaction(self, durable: bool = True) -> Transaction:
+        """One write transaction; one begun inside another of the same connection joins it (one commit). The
+        commit returns once on disk unless every part of the transaction was begun with durable=False (the
+        outbox's bookkeeping: docs/core.md)."""
+        return Transaction(self, durable)
+
+    def remember_head(self, game_id: str, head: tuple[int, str]) -> None:
+        """`head` is the game's once what this connection wrote is committed (now, outside a transaction)."""
+        if self._depth:
+            self._new_heads[game_id] = head
+        else:
+            self.heads[game_id] = head
+
+
+class Tables:
+    """What every part of the store shares: its database (one connection), and the transaction writes of several
+    parts join (an order's events with its outbox rows)."""
+
+    db: Database
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    @property
+    def path(self) -> str:
+        """The SQLite file or the postgresql:// URL the store was opened on."""
+        return self.db.path
+
+    def close(self) -> None:
+        self.db.close()
+
+    def transaction(self) -> Transaction:
+        """One write transaction for several writes (events and the service's own tables): all or none.
+        Appends inside it join it; a locked database or a full disk raises StoreUnavailable and writes nothing."""
+        return self.db.transaction()
+
+    @property
+    def in_transaction(self) -> bool:
+        """Inside `transaction()` (or an append): what is written now is not committed yet."""
+        return self.db.in_transaction
+
+
+class Transaction:
+    """`Database.transaction()`: the outermost one begins, commits (or rolls back everything) and, once committed,
+    keeps the heads its appends made and waits for the disk."""
+
+    __slots__ = ("db", "durable")
+
+    def __init__(self, db: Database, durable: bool):
+        self.db, self.durable = db, durable
+
+    def __enter__(self) -> None:
+        db = self.db
+        db._depth += 1
+        if db._depth > 1:
+            db._durable |= self.durable
+            return
+        db._durable = self.durable
+        db._new_heads.clear()
+        try:
+            db._begin()
+        except BaseException:
+            db._depth -= 1
+            raise
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        db = self.db
+        db._depth -= 1
+        if db._depth:
+            return False  # the outermost commits, or rolls back everything
+        new_heads, db._new_heads = db._new_heads, {}
+        try:
+            if exc_type is None:
+                db._commit()
+                db.heads.update(new_heads)  # committed: the games' heads now
+            else:
+                db._rollback()
+        finally:
+            db._release()  # the next writer goes on while this one waits for the disk
+        if exc_type is None:
+            if db._durable:
+                db._sync()
+            return False
+        refusal = db._refusal(exc)
+        if refusal is not None:
+            raise refusal from exc
+        return False
+
+
+def identifier(name: str) -> str:
+    """A table or column name the store's own code passes (never a player's text), checked all the same."""
+    if not name.replace("_", "").isalnum() or not name.isascii():
+        raise ValueError(f"not a column name: {name!r}")
+    return name

@@ -1,0 +1,61 @@
+"""The contract of SeatRecords (app/events/interface.py), on both backends: play by email's settings,
+deadlines and seats."""
+from __future__ import annotations
+
+import pytest
+
+from app.events.seats import SeatTables
+from app.events.store import NoPbemSettings
+from tests.core.store_contract import T0, game, opened
+
+
+@pytest.fixture
+def backend(db_location):
+    part = opened(SeatTables, db_location)
+    yield part
+    part.close()
+
+
+def test_seats_and_settings_of_a_play_by_email_game(backend):
+    game(backend, "g-1")
+    game(backend, "g-2")
+    assert backend.pbem_settings("g-1") is None and backend.members("g-1") == []
+    with backend.transaction():
+        backend.add_pbem_game("g-1", {"deadline_hours": 48.0, "created_at": T0},
+                              [{"seat": "red", "email": "r@x", "token_hash": "h1", "created_at": T0},
+                               {"seat": "blue", "email": "b@x", "token_hash": "h2", "created_at": T0}])
+    backend.add_pbem_game("g-2", {"created_at": T0}, [])
+    settings = backend.pbem_settings("g-1")
+    assert settings["deadline_hours"] == 48.0 and settings["dispute_window_hours"] == 24
+    assert settings["turn_side"] is None and not settings["over_notified"]
+    assert {m["seat"]: m["email"] for m in backend.members("g-1")} == {"red": "r@x", "blue": "b@x"}
+    assert [g["game_id"] for g in backend.pbem_games()] == ["g-1", "g-2"]
+    assert backend.pbem_games(on_clock_only=True) == []
+    backend.update_pbem_game("g-1", {"turn_side": "red", "turn_started_at": T0})
+    assert [g["game_id"] for g in backend.pbem_games(on_clock_only=True)] == ["g-1"]
+    backend.update_pbem_game("g-2", {"over_notified": 1})
+    assert [g["game_id"] for g in backend.pbem_games()] == ["g-1"]
+    assert len(backend.pbem_games(running_only=False)) == 2
+
+
+def test_a_seats_marks_only_rise(backend):
+    game(backend)
+    backend.add_pbem_game("g-1", {"created_at": T0},
+                          [{"seat": "red", "email": "r@x", "token_hash": "h1", "created_at": T0}])
+    backend.mark_seen("g-1", "red", 5)
+    backend.mark_seen("g-1", "red", 3)
+    backend.mark_notified("g-1", "red", 4)
+    backend.mark_notified("g-1", "red", 2)
+    [red] = backend.members("g-1")
+    assert (red["last_seen_seq"], red["last_notified_seq"]) == (5, 4)
+
+
+def test_settings_of_a_game_not_played_by_email_cannot_be_changed(backend):
+    """A game without play-by-email settings (a local game): a change to them is refused on both backends, and
+    nothing is written (PostgreSQL's UPDATE once matched no row and said nothing)."""
+    game(backend)
+    with pytest.raises(NoPbemSettings, match="not played by email"):
+        backend.update_pbem_game("g-1", {"turn_side": "red"})
+    with pytest.raises(NoPbemSettings):
+        backend.update_pbem_game("nope", {"over_notified": 1})
+    assert backend.pbem_settings("g-1") is None and backend.pbem_games(running_only=False) == []

@@ -1,0 +1,114 @@
+"""The contract of EventStreams (app/events/interface.py), on both backends: one hash-chained, append-only
+stream per game; a stale writer is refused with Conflict and nothing written."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.events.envelope import GENESIS_HASH
+from app.events.store import Conflict, NewEvent, StoreError, UnknownGame
+from app.events.streams import StreamTables
+from tests.core.store_contract import ev, game, opened
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def backend(db_location):
+    part = opened(StreamTables, db_location)
+    yield part
+    part.close()
+
+
+def test_streams_append_in_order_and_a_stale_writer_conflicts(backend):
+    assert not backend.game_exists("g-1")
+    first = backend.create_game("g-1", "skirmish", "meeting", [ev(1), ev(2)], "seed")
+    assert [e.seq for e in first] == [1, 2] and first[0].prev_hash == GENESIS_HASH
+    assert backend.game_exists("g-1") and backend.game("g-1")["rules"] == "skirmish"
+    assert backend.head("g-1") == (2, first[-1].hash)
+    backend.append("g-1", 2, [ev(3)])
+    with pytest.raises(Conflict):
+        backend.append("g-1", 2, [ev(4)])
+    assert [e.payload["n"] for e in backend.events("g-1")] == [1, 2, 3]
+    assert [e.seq for e in backend.events("g-1", 2, 2)] == [2]
+    assert backend.event("g-1", 3).payload == {"n": 3} and backend.event("g-1", 9) is None
+    assert backend.dice_seed("g-1") == "seed"
+    with pytest.raises(StoreError):
+        backend.create_game("g-1", "skirmish", "meeting", [ev(1)], None)
+
+
+def test_unknown_games_are_refused(backend):
+    calls = (lambda: backend.game("nope"), lambda: backend.head("nope"), lambda: backend.append("nope", 0, [ev(1)]))
+    for call in calls:
+        with pytest.raises(UnknownGame):
+            call()
+    assert backend.dice_seed("nope") is None and list(backend.events("nope")) == []
+
+
+def test_games_list_in_creation_order_and_page(backend):
+    for n in (1, 2, 3):
+        game(backend, f"g-{n}")
+    assert [g["id"] for g in backend.games()] == ["g-1", "g-2", "g-3"]
+    assert [g["id"] for g in backend.games(after="g-1", limit=1)] == ["g-2"]
+    assert backend.games()[0]["last_seq"] == 1
+    assert backend.games(finished_only=True) == []
+    backend.append("g-2", 1, [NewEvent("core.SeedRevealed", 1, {"seed": "s", "reason": "game over"}, "server")])
+    assert [g["id"] for g in backend.games(finished_only=True)] == ["g-2"]
+
+
+def test_an_imported_stream_keeps_its_seals_and_its_parent(backend):
+    source = backend.create_game("g-1", "skirmish", "meeting", [ev(1), ev(2)], None)
+    copies = [e.__class__(**{**e.to_dict(), "game_id": "g-2"}) for e in source]
+    backend.import_stream("g-2", "skirmish", "meeting", copies, parent=("g-1", 2))
+    assert [e.hash for e in backend.events("g-2")] == [e.hash for e in source]
+    assert backend.game("g-2")["parent_id"] == "g-1" and backend.dice_seed("g-2") is None
+
+
+def test_retractions_up_to_a_seq(backend):
+    game(backend)
+    backend.append("g-1", 1, [NewEvent("core.Retracted", 1, {"from_seq": 1, "to_seq": 1}, "t"), ev(3)])
+    assert backend.retractions("g-1", 3) == [(2, {"from_seq": 1, "to_seq": 1})]
+    assert backend.retractions("g-1", 1) == []
+
+
+def test_a_rolled_back_append_leaves_the_head_where_it_was(backend):
+    """The head a store keeps after its own writes is the committed one: after a rollback, the next append chains
+    to the event before, and one expecting the rolled-back head is a conflict (no gap in the stream)."""
+    game(backend)
+    with pytest.raises(RuntimeError), backend.transaction():
+        backend.append("g-1", 1, [ev(2), ev(3)])
+        raise RuntimeError("the write fails")
+    with pytest.raises(Conflict):
+        backend.append("g-1", 3, [ev(4)])
+    [second] = backend.append("g-1", 1, [ev(2)])
+    assert [e.seq for e in backend.events("g-1")] == [1, 2]
+    assert second.prev_hash == backend.event("g-1", 1).hash and backend.head("g-1") == (2, second.hash)
+
+
+def test_a_writer_in_another_process_moves_the_head(backend, db_location):
+    """This store appended last, then another process did: a writer here expecting the head it wrote is refused
+    (Conflict, nothing written), and the next append chains to the other process's event."""
+    game(backend)
+    backend.append("g-1", 1, [ev(2)])
+    other = ("import sys; from app.events.backends import open_store; from app.events.store import NewEvent; "
+             "open_store(sys.argv[1]).append('g-1', 2, [NewEvent('core.X', 1, {'n': 3}, 'other')])")
+    subprocess.run([sys.executable, "-c", other, db_location], cwd=ROOT, check=True)
+    with pytest.raises(Conflict) as refused:
+        backend.append("g-1", 2, [ev(99)])
+    assert refused.value.actual == 3
+    [fourth] = backend.append("g-1", 3, [ev(4)])
+    events = list(backend.events("g-1"))
+    assert [(e.seq, e.actor) for e in events][2:] == [(3, "other"), (4, "test")]
+    assert all(e.prev_hash == before.hash and e.computed_hash() == e.hash
+               for before, e in zip(events, events[1:], strict=False))
+
+
+def test_bodies_are_the_events_without_their_envelope(backend):
+    game(backend)
+    backend.append("g-1", 1, [ev(2), ev(3, "core.Y")])
+    expected = [(e.game_id, e.seq, e.type, e.version, e.payload) for e in backend.events("g-1", 2, 3)]
+    assert [tuple(b) for b in backend.bodies("g-1", 2, 3)] == expected
+    assert [b.seq for b in backend.bodies("g-1")] == [1, 2, 3] and list(backend.bodies("nope")) == []
