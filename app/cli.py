@@ -297,12 +297,23 @@ def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, ou
 @click.option("--as", "side", help="Analyse what this side has seen; after the game ends, everything.")
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
               help="Write analysis.json and one SVG chart per section into this directory.")
+@click.option("--chances", "with_chances", is_flag=True,
+              help="Also each side's chance of victory after every Game-Turn, from playouts, and the turning points "
+                   "(a running game: only without --as, as its arbiter). Ctrl-C cancels.")
+@click.option("--playouts", type=click.IntRange(1, 10000), default=100, show_default=True,
+              help="Playouts a Game-Turn for --chances.")
+@click.option("--policy", default="greedy", show_default=True,
+              help="The practice policy both sides play in the playouts of --chances (greedy, random, search:N).")
 @json_option
 @click.pass_obj
 @guarded
-def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, as_json: bool) -> None:
-    """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts."""
+def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, with_chances: bool, playouts: int,
+                policy: str, as_json: bool) -> None:
+    """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts; with
+    --chances, the chance of victory through the game."""
     result = ctx.console.analyse(game, side)
+    if with_chances:
+        result["chances"] = _chances(ctx, game, side, playouts, policy)
     if out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
@@ -320,9 +331,42 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
     if result.get("score"):
         by_turn = ", ".join(f"{t}: {v}" for t, v in result["score"]["by_turn"].items())
         lines.append(f"  {result['score']['name']} at the end of each turn: {by_turn}")
+    if result.get("chances"):
+        lines += _chances_text(result["chances"])
     if out_dir:
         lines.append(f"  wrote {out_dir}/analysis.json and charts")
     emit(as_json, result, "\n".join(lines))
+
+
+def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: str) -> dict:
+    """The chances of victory, with a progress bar on stderr; Ctrl-C cancels (nothing is written)."""
+    from app.projections.chances import Cancelled
+
+    with click.progressbar(length=1, label="playouts", file=sys.stderr) as bar:
+        def progress(done: int, total: int) -> None:
+            bar.length = total
+            bar.update(done - bar.pos)
+
+        try:
+            return ctx.console.chances(game, side, playouts=playouts, policy=policy, progress=progress)
+        except KeyboardInterrupt:
+            raise click.ClickException(f"cancelled after {bar.pos} of {bar.length} playouts") from None
+        except Cancelled as exc:
+            raise click.ClickException(f"cancelled: {exc}") from None
+
+
+def _chances_text(found: dict) -> list[str]:
+    lines = [f"  chance of victory after each Game-Turn ({found['playouts']} playouts a turn, {found['policy']} "
+             "both sides, then the strong opponent's evaluation):"]
+    for p in found["points"]:
+        lines.append(f"    turn {p['turn']:>2}: " + ", ".join(f"{s} {v:.0%}" for s, v in p["chances"].items()))
+    for t in found["turning_points"]:
+        swing = ", ".join(f"{s} {v:+.0%}" for s, v in t["swing"].items())
+        cause = (f"{t['order']['text']} (event {t['order']['seq']})" if t["order"] else t["event"]) or \
+            "no one event moved the evaluation"
+        dice = f"; {'; '.join(t['dice'])}" if t["dice"] else ""
+        lines.append(f"  turning point, turn {t['turn']}: {swing}: {cause}{dice}")
+    return lines
 
 
 @cli.command("fork")

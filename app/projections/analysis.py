@@ -207,7 +207,8 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float]],
 
 def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours: dict[str, str],
                x_label: str = "", y_label: str = "", band: dict[str, float] | None = None,
-               integer: bool = False, steps: bool = False, dashed: frozenset[str] = frozenset()) -> str:
+               integer: bool = False, steps: bool = False, dashed: frozenset[str] = frozenset(),
+               marks: list[tuple[float, float, str]] = ()) -> str:
     values = [y for pts in series.values() for _, y in pts] + [0.0]
     xs = [x for pts in series.values() for x, _ in pts] or [0.0, 1.0]
     bands = band or {}
@@ -236,6 +237,9 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
             path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
             out.append(el("polyline", class_="series", data_side=side, points=path, fill="none",
                           stroke=colours[side], stroke_width="2", stroke_dasharray="5 3" if side in dashed else None))
+    for x, y, label in marks:  # points to call out: a circle with its label as the tooltip
+        out.append(el("circle", el("title", label), class_="mark", cx=x_of(x), cy=y_of(y), r="5", fill="none",
+                      stroke="#222", stroke_width="2"))
     for x in nice_ticks(x_lo, x_hi, integer=True):
         if x_lo <= x <= x_hi:
             out.append(el("text", _num(x), x=x_of(x), y=H - PAD_B + 13, text_anchor="middle"))
@@ -275,7 +279,22 @@ def charts(result: dict) -> dict[str, str]:
                              "attacks", "luck", band={s: result["luck"][s]["sd"] for s in sides})
     if any("outcomes" in a for a in result["attacks"]):
         out["results"] = results_chart(result, colours)
+    if result.get("chances"):
+        out["chances"] = chances_chart(result["chances"])
     return out
+
+
+def chances_chart(found: dict) -> str:
+    """Each side's chance of victory after every Game-Turn (app/projections/chances.py), the turning points
+    circled on the first side's line."""
+    sides = found["sides"]
+    series = {s: [(float(p["turn"]), p["chances"][s]) for p in found["points"]] for s in sides}
+    at = {p["turn"]: p["chances"][sides[0]] for p in found["points"]}
+    marks = [(float(t["turn"]), at[t["turn"]], f"turn {t['turn']}: " + ", ".join(
+        f"{s} {v:+.0%}" for s, v in t["swing"].items()) + (f": {t['order']['text']}" if t["order"] else ""))
+        for t in found["turning_points"] if t["turn"] in at]
+    return line_chart(f"Chance of victory after each Game-Turn ({found['playouts']} playouts a turn)", series,
+                      side_colours(sides), "turn", "chance", marks=marks)
 
 
 def results_chart(result: dict, colours: dict[str, str]) -> str:
@@ -299,4 +318,5 @@ def chart_names(result: dict) -> list[str]:
     """The charts `charts` draws for an `analyse` result, in the viewer's order."""
     names = ["losses"] + (["control"] if result["control"] is not None else [])
     names += (["score"] if result.get("score") else []) + ["odds", "luck"]
-    return names + (["results"] if any("outcomes" in a for a in result["attacks"]) else [])
+    names += ["results"] if any("outcomes" in a for a in result["attacks"]) else []
+    return names + (["chances"] if result.get("chances") else [])

@@ -178,6 +178,20 @@ class Console:
 
         return analysis.charts(result)
 
+    def chances(self, game_id: str, side: str | None = None, **run) -> dict:
+        """Each side's chance of victory after every Game-Turn and the turning points (app/projections/chances.py;
+        `run`: playouts, policy, progress, cancelled). A finished game or a fork of one: anyone; a running game:
+        only its arbiter (here the referee, without `side`)."""
+        from app.projections import chances
+
+        built = replay.build(self._store, game_id, ALL)
+        if not built.over and side is not None:
+            raise games.GameError(f"game {game_id} is running: only its arbiter may ask for the chances of victory")
+        try:
+            return chances.forecast(built, **run)
+        except ValueError as exc:
+            raise games.GameError(str(exc)) from None
+
     def fork(self, game_id: str, at_seq: int) -> str:
         return games.fork(self._store, game_id, at_seq)
 
