@@ -314,6 +314,7 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
     result = ctx.console.analyse(game, side)
     if with_chances:
         result["chances"] = _chances(ctx, game, side, playouts, policy)
+        result["charts"] = [*result["charts"], "chances"]
     if out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
@@ -340,7 +341,7 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
 
 def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: str) -> dict:
     """The chances of victory, with a progress bar on stderr; Ctrl-C cancels (nothing is written)."""
-    from app.projections.chances import Cancelled
+    from app.service.replays import Cancelled
 
     with click.progressbar(length=1, label="playouts", file=sys.stderr) as bar:
         def progress(done: int, total: int) -> None:

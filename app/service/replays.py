@@ -5,12 +5,13 @@ from __future__ import annotations
 from app.events import backends
 from app.events.interface import SnapshotStreams
 from app.events.store import StoreError
-from app.projections import analysis, render, replay
+from app.projections import analysis, chances, render, replay
 from app.rules.base import optional
 from app.rules.catalog import get_rules
 
 ALL = replay.ALL
 NoAccess = replay.NoAccess
+Cancelled = chances.Cancelled
 Replay = replay.Replay
 
 
@@ -68,3 +69,14 @@ def analysed(r: Replay) -> dict:
 def charts(r: Replay) -> dict[str, str]:
     """The analysis's charts (SVG), by name."""
     return analysis.charts(analysis.analyse(r))
+
+
+def chances_of_victory(r: Replay, **run) -> dict:
+    """Each side's chance of victory after every Game-Turn, and the turning points (app/projections/chances.py;
+    `run`: playouts, policy, progress, cancelled). The caller has checked who may ask: a finished game, anyone; a
+    running one, its arbiter (`r.viewer` ALL)."""
+    return chances.forecast(r, **run)
+
+
+def chances_chart(found: dict) -> str:
+    return analysis.chances_chart(found)

@@ -390,3 +390,5 @@ def chart_svg(game_id: str, name: str):
     if name not in charts:
         abort(404, f"no chart {name!r}; charts: {', '.join(charts)}")
     return Response(charts[name], mimetype="image/svg+xml")
+
+from app.web import chances  # noqa: E402, F401 - its routes join `data` (the chances of victory)

@@ -294,3 +294,23 @@ def test_the_viewer_waits_out_the_rate_limit_and_then_draws_the_map(store, finis
         # seconds) had not yet reopened; retrying at once would be dozens a second
         assert len(too_many) <= 6, too_many
         assert errors == [] and page.outside_requests == []
+
+
+def test_the_chances_of_victory_of_a_finished_game_in_the_browser(store, finished, server, page, monkeypatch):
+    """Issue 29: the page starts the run of playouts, shows its progress, then the chart and the turning points."""
+    from app.web import chances as web_chances
+
+    monkeypatch.setattr(web_chances, "PLAYOUTS", 8)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.url}/replay/{finished}/", wait_until="commit")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#chances-start")
+    page.wait_for_selector("#chances-result img[alt='chances of victory chart']")
+    expect(page.locator("#chances-state")).to_contain_text("8 playouts")
+    points = page.locator("#turning-points li")
+    assert points.count() >= 1 and points.first.inner_text().startswith("turn ")
+    chart = page.locator("#chances-result img")
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=chart.element_handle())
+    assert not page.locator("#chances-progress").is_visible() and page.locator("#chances-start").is_enabled()
+    assert errors == [] and page.outside_requests == []
