@@ -461,6 +461,24 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
     return service, alone
 
 
+# -- the chances of victory ----------------------------------------------------------------------------------
+def chances_minutes(store: EventStore, game_id: str, seed: int) -> tuple[float, float]:
+    """Minutes to work out the chances of victory after every Game-Turn of the finished SNC game, 100 playouts a
+    Game-Turn (app/projections/chances.py), vs minutes for one SNC fuzzer game on the rules alone."""
+    from snc_randomplay import play
+
+    from app.projections import chances, replay
+
+    built = replay.build(store, game_id, replay.ALL)
+    assert built.over and max(f.turn or 0 for f in built.frames) >= 12, "the bench's SNC game is a 12-GT game"
+    start = time.perf_counter()
+    chances.forecast(built, playouts=100)
+    minutes = (time.perf_counter() - start) / 60
+    start = time.perf_counter()
+    play(random.Random(seed), max_orders=5000)
+    return minutes, (time.perf_counter() - start) / 60
+
+
 GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
     "http": ("submit1", "submit", "submit_p50", "read", "read_cpu"), "read": ("read", "read_cpu"),
     "rebuild": ("rebuild",),
@@ -468,6 +486,7 @@ GROUPS = {  # --only: a group's rows are measured (and their data prepared) only
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
     "pg": ("pg_writers", "pg_vs_es_pg", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
+    "chances": ("chances",),
     "receipts": ("signed_cpu", "signed"),
 }
 
@@ -533,6 +552,8 @@ def main() -> None:
         "do_cpu": Row("  CLI do, CPU time (s)", "s", "python -c pass", "< 0.5 s", lambda o, t: o < 0.5),
         "fuzz": Row("SNC fuzzer through the service (games/min)", "games/min", "the rules alone",
                     ">= 10/min", lambda o, t: o >= 10),
+        "chances": Row("chances of victory, 12-GT SNC game, 100 playouts a GT (min)", "min",
+                       "one SNC fuzzer game, rules alone", "< 10 min", lambda o, t: o < 10),
     }
     wanted = set(args.only.split(",")) if args.only else set(GROUPS)
     unknown = wanted - set(GROUPS)
@@ -547,7 +568,7 @@ def main() -> None:
         if "head" in wanted:
             (tmp / "big").mkdir()
             big_store, big_id = long_game(tmp / "big", args.big)
-        if wanted & {"anyseq", "cli"}:
+        if wanted & {"anyseq", "cli", "chances"}:
             snc_path = str(tmp / "snc.sqlite3")
             snc_id = snc_game(snc_path)
             snc_store = EventStore(snc_path)
@@ -643,6 +664,8 @@ def main() -> None:
             if "fuzz" in wanted:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
+            if "chances" in wanted and r == 0:  # minutes a run: once, whatever --rounds says
+                rows["chances"].add(*chances_minutes(snc_store, snc_id, fuzz_seed))
         if wanted & {"http", "read", "receipts"}:
             server.close()
         if "pg" in wanted:
