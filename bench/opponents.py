@@ -6,7 +6,7 @@ ask them: app/rules/practice.py `choose`, with the side's count of orders given)
 "search vs random" is the search with the first side and random with the second, then the other way round.
 
     python bench/opponents.py [--games snc,ichigo] [--policies search,greedy,random] [--seeds s1,s2]
-                              [--playouts 200] [--max-orders 4000] [--json FILE]
+                              [--search search:200] [--max-orders 4000] [--json FILE]
 
 The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
 `random` from either side and 70% against `greedy`; its decision within its budget (2 s of CPU by default,
@@ -79,7 +79,8 @@ def main() -> int:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--policies", default=",".join(POLICIES))
     parser.add_argument("--seeds", default=",".join(SEEDS))
-    parser.add_argument("--playouts", type=int, default=None, help="the search's playouts a decision (its default)")
+    parser.add_argument("--search", default="search", help="the search's spec: search (about 2 s of CPU a decision), "
+                                                           "search:N (N playouts), search:3s")
     parser.add_argument("--budget", type=float, default=2.0, help="CPU seconds a search decision may take")
     parser.add_argument("--max-orders", type=int, default=4000, help="a game still running after this is unfinished")
     parser.add_argument("--scenarios", default="", help="only these scenarios (comma-separated), else every one")
@@ -87,7 +88,7 @@ def main() -> int:
     args = parser.parse_args()
     policies = args.policies.split(",")
     only = set(filter(None, args.scenarios.split(",")))
-    spec = {p: (f"search:{args.playouts}" if p == "search" and args.playouts else p) for p in policies}
+    spec = {p: (args.search if p == "search" else p) for p in policies}
     print(f"# bench/opponents.py on {platform.node()} ({platform.python_version()}), policies {spec}, seeds "
           f"{args.seeds}, at most {args.max_orders} orders a game", flush=True)
     games: list[dict] = []

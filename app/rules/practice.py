@@ -66,7 +66,7 @@ def _builders(rules) -> dict[str, Callable[[dict], Policy]]:
     from app.rules import search  # the strong policy plays through this module's checks
 
     found: dict[str, Callable[[dict], Policy]] = {
-        name: (lambda settings, p=p: lambda state, side, given=0: p(state, side))
+        name: (lambda settings, p=p: lambda state, side, given=0, replaying=None: p(state, side))
         for name, p in (getattr(rules, "policies", None) or {}).items()}
     if getattr(rules, "legal_orders", None) is None and getattr(rules, "candidates", None) is None:
         return found
@@ -74,7 +74,7 @@ def _builders(rules) -> dict[str, Callable[[dict], Policy]]:
         found.setdefault("greedy", lambda settings: greedy(rules))
     found.setdefault("random", lambda settings: random_player(rules))
     if getattr(rules, "legal_orders", None) is not None:
-        found.setdefault("search", lambda settings: search.policy(rules, settings.get("playouts")))
+        found.setdefault("search", lambda settings: search.policy(rules, settings))
     return found
 
 
@@ -82,8 +82,8 @@ def policies(rules) -> dict[str, str]:
     """Every policy `rules` offers, by name, with what it is; the first is the rule set's default."""
     about = {"greedy": "practice opponent: best odds, then nearest objective",
              "random": "a random legal order",
-             "search": f"strong practice opponent: playouts through the rules (search:N, N playouts a decision, "
-                       f"default {_search().DEFAULT_PLAYOUTS})"}
+             "search": f"strong practice opponent: playouts through the rules (about {_search().SECONDS:g} s of CPU a "
+                       "decision; search:3s another time, search:N exactly N playouts)"}
     return {name: about.get(name, "the rule set's own") for name in _builders(rules)}
 
 
@@ -116,7 +116,7 @@ def parse_spec(rules, spec: str | None) -> tuple[str, dict]:
         return name, {}
     settings: dict = {"edition": EDITION}
     if name == "search":
-        settings["playouts"] = _search().playouts_setting(arg)
+        settings.update(_search().budget_setting(arg))
     elif arg:
         raise ValueError(f"the policy {name} takes no setting ({spec!r})")
     return name, settings
@@ -124,7 +124,9 @@ def parse_spec(rules, spec: str | None) -> tuple[str, dict]:
 
 def spec_text(name: str, settings: dict) -> str:
     """The spec that `parse_spec` reads back as (name, settings)."""
-    return f"{name}:{settings['playouts']}" if "playouts" in settings else name
+    if name == "search" and ("playouts" in settings or settings.get("seconds") != _search().SECONDS):
+        return f"{name}:{_search().budget_text(settings)}"
+    return name
 
 
 def seats(rules, auto: dict | list | None) -> dict[str, str]:
@@ -151,11 +153,12 @@ def seat_record(rules, spec: str) -> dict:
     return {"policy": name, "settings": settings}
 
 
-def choose(rules, name: str, state: Any, side: str, settings: dict | None = None,
-           given: int = 0) -> tuple[str, dict]:
+def choose(rules, name: str, state: Any, side: str, settings: dict | None = None, given: int = 0,
+           replaying: dict | None = None) -> tuple[str, dict]:
     """The order policy `name` gives for `side` now, with its reason (as JSON would store it). `settings`: the
     seat's (core.SeatAutomated); {} is a seat of edition 1; None: a seat created now with the defaults. `given`:
-    the orders `side` has given so far (GameMeta.orders)."""
+    the orders `side` has given so far (GameMeta.orders). `replaying`: the stored reason of the order `verify`
+    re-decides (a timed search runs the playouts it records)."""
     builders = _builders(rules)
     if name not in builders:
         raise NoOrder(f"{rules.name} has no policy {name!r}; policies: {', '.join(builders)}")
@@ -169,7 +172,7 @@ def choose(rules, name: str, state: Any, side: str, settings: dict | None = None
             raise NoOrder(f"{rules.name} had no policy {name!r} in edition 1")
         text, reason = first[name](state, side)
     else:
-        text, reason = builders[name](settings)(state, side, given)
+        text, reason = builders[name](settings)(state, side, given, replaying)
     return text, json.loads(json.dumps(reason, sort_keys=True))
 
 
@@ -245,7 +248,7 @@ def orders_to_try(rules, state: Any, side: str, rng: random.Random) -> list[str]
 
 # -- random ------------------------------------------------------------------------------------------------------
 def random_player(rules) -> Policy:
-    def play(state: Any, side: str, given: int = 0) -> tuple[str, dict]:
+    def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
         rng = random.Random(view_seed(rules, state, side, given))
         tries = orders_to_try(rules, state, side, rng)
         for n, text in enumerate(tries, start=1):
@@ -259,7 +262,7 @@ def random_player(rules) -> Policy:
 
 # -- greedy ------------------------------------------------------------------------------------------------------
 def greedy(rules) -> Policy:
-    def play(state: Any, side: str, given: int = 0) -> tuple[str, dict]:
+    def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
         listed = rules.legal_orders(state, side) if getattr(rules, "legal_orders", None) else []
         random.Random(view_seed(rules, state, side, given)).shuffle(listed)
         for score, text, reason in ratings(rules, state, side, listed):

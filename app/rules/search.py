@@ -1,34 +1,34 @@
-"""The strong practice opponent, `search` (issue 29): it weighs the legal orders by playouts through the rules
-themselves, on positions sampled from what its side may see.
+"""The strong practice opponent, `search` (issue 29): a Monte Carlo tree search over the legal orders, with
+playouts through the rules themselves on positions sampled from what its side may see.
 
-The shape is OpenSpiel's MCTS bot cut to one ply, with TripleA's Pro AI habit of simulating a battle before
-fighting it: at the root, the orders the rule set lists as legal (app/rules/legal.py); the budget, a number of
-playouts fixed at the game's creation (`search:N`), shared among them by sequential halving (Karnin, Koren and
-Somekh 2013: every order left gets the same share of a round, the better half goes on), which spends a fixed
-budget on telling the best order from the next best rather than on estimating the poor ones. Each playout:
+Its shape is OpenSpiel's MCTS bot, open loop (each playout deals its own dice and replays the orders of its path,
+so chance needs no nodes of its own), with a value at the leaves where TripleA's Pro AI would simulate a battle:
 
-1. a position the side cannot tell from the real one, its hidden parts drawn (app/rules/belief.py);
-2. the order, given there with dice drawn at random;
-3. the sequence carried on through every step no side may end (a loss to take, a retreat, an advance, a roll)
-   by a random legal order, until a step a side may end, the end of the game, or `HORIZON` orders;
-4. the position valued for the side (app/rules/evaluation.py): 1 won, -1 lost, else material, control of the
-   victory hexes and reach.
+1. a position the side cannot tell from the real one, its hidden parts drawn (app/rules/belief.py): playout i
+   plays on sample i mod `WORLDS`, and playout i of every order deals the same dice (common random numbers);
+2. down the tree by UCT (means scaled to the values seen, as MuZero does), from the orders the rule set lists as
+   legal at the root (app/rules/legal.py): at most `WIDTH` a decision, those the greedy rating puts first (the
+   best odds, the nearest objectives, what the step asks for, `end`) and others drawn at random; a decision below
+   the root is opened on its second visit, the opponent's choosing the order worst for the side;
+3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
+   an advance, a roll) by random legal orders;
+4. the position valued for the side (app/rules/evaluation.py): 1 won, -1 lost, else material, the victory hexes
+   held, reach and safety, within +-0.9; every decision on the path learns the value.
 
-Playout j of every order uses the same sampled position and the same dice stream (common random numbers), so
-orders are compared on the same luck. Everything is drawn from generators seeded by the side's view
-(app/rules/practice.py `view_seed`), and the number of playouts, not the clock, decides when it stops: the same
-position gives the same order in any process, and `verify` re-decides it exactly. The reason records the
-playouts done and the order's value.
+The order played is the root's most visited. A decision with one usable order plays it without a playout.
 
-A decision with one usable order plays it without a playout. At most `WIDTH` orders are searched: those the
-greedy rating puts first (the best odds, the nearest objectives, what the step asks for, `end`), and the rest
-drawn at random.
+The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
+for another time): it runs playouts until its CPU time is spent (at least `MIN_PLAYOUTS`), and its reason
+records the playouts done, which `verify` re-runs exactly, whatever its clock says. `search:N` runs exactly N
+playouts a decision, whatever the time. Every draw is seeded by the side's view and the orders it has given
+(app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any process.
 """
 from __future__ import annotations
 
 import functools
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -37,30 +37,43 @@ from app.rules import belief, evaluation, practice
 from app.rules.errors import OrderError
 
 SEARCH_CASE = "strong practice opponent (docs/play-by-email.md)"
-DEFAULT_PLAYOUTS = 200
+SECONDS = 2.0  # CPU a decision when the creator names no budget (docs/benchmarks.md: the 95th percentile)
+MAX_SECONDS = 60.0
+MIN_PLAYOUTS = 16  # a timed decision runs at least these, however slow the machine
 MAX_PLAYOUTS = 20000
 WIDTH = 12  # orders searched a decision
 RATED = 8  # of them, those the greedy rating puts first; the rest drawn at random
 HORIZON = 40  # orders `settle` gives at the end of a playout, at most
-WORLDS = 8  # positions sampled from the side's view a decision; playout j plays on sample j mod WORLDS
+WORLDS = 8  # positions sampled from the side's view a decision; playout i plays on sample i mod WORLDS
 EXPAND_AT = 2  # a decision below the root is searched from its second visit (before, a playout values it)
 DEPTH = 24  # decisions a playout goes down the tree, at most
 EXPLORE = 0.7  # UCT's exploration constant, on means scaled to 0..1
 ENDS = practice.ENDS
 
 
-def playouts_setting(text: str) -> int:
-    """The playouts a decision of `search:N` (N as written; "" for the default). Raises ValueError."""
+def budget_setting(text: str) -> dict:
+    """The settings of `search:TEXT`: "" -> {"seconds": SECONDS}; "3s" -> {"seconds": 3.0}; "400" ->
+    {"playouts": 400}. Raises ValueError naming what is wrong."""
     if not text:
-        return DEFAULT_PLAYOUTS
+        return {"seconds": SECONDS}
     try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not 0.1 <= seconds <= MAX_SECONDS:
+                raise ValueError
+            return {"seconds": seconds}
         n = int(text)
+        if not 1 <= n <= MAX_PLAYOUTS:
+            raise ValueError
+        return {"playouts": n}
     except ValueError:
-        raise ValueError(f"search takes a number of playouts a decision (search:{DEFAULT_PLAYOUTS}), not "
-                         f"{text!r}") from None
-    if not 1 <= n <= MAX_PLAYOUTS:
-        raise ValueError(f"search takes 1 to {MAX_PLAYOUTS} playouts a decision, not {n}")
-    return n
+        raise ValueError(f"search takes a number of playouts a decision (1 to {MAX_PLAYOUTS}: search:400) or a CPU "
+                         f"time (0.1 to {MAX_SECONDS:g} s: search:3s), not {text!r}") from None
+
+
+def budget_text(settings: dict) -> str:
+    """What `budget_setting` reads back as these settings."""
+    return f"{settings['seconds']:g}s" if "seconds" in settings else str(settings["playouts"])
 
 
 class PlayoutDice:
@@ -95,11 +108,15 @@ class Node:
         return self.total[arm] / self.n[arm] if self.n.get(arm) else 0.0
 
 
-def policy(rules, playouts: int | None = None) -> practice.Policy:
-    budget = playouts or DEFAULT_PLAYOUTS
-
-    def play(state: Any, side: str, given: int = 0) -> tuple[str, dict]:
-        return Search(rules, state, side, budget, given).decide()
+def policy(rules, settings: dict) -> practice.Policy:
+    """`search` with the seat's settings ({"playouts": N} or {"seconds": T}); a decision `verify` re-runs passes the
+    stored reason, whose playouts it runs again exactly."""
+    def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
+        if replaying is not None and isinstance(replaying.get("playouts"), int):  # bounded: a stored reason is
+            playouts, seconds = min(max(replaying["playouts"], 0), MAX_PLAYOUTS), None  # no licence to run for ever
+        else:
+            playouts, seconds = settings.get("playouts", MAX_PLAYOUTS), settings.get("seconds")
+        return Search(rules, state, side, playouts, given, seconds).decide()
 
     return play
 
@@ -107,8 +124,10 @@ def policy(rules, playouts: int | None = None) -> practice.Policy:
 class Search:
     """One decision of the strong opponent (see the module docstring)."""
 
-    def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0):
+    def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0, seconds: float | None = None):
         self.rules, self.state, self.side, self.budget, self.given = rules, state, side, budget, given
+        self.seconds = seconds  # None: exactly `budget` playouts; else until this much CPU time, at most `budget`
+        self.done = 0
         self.worlds: dict[int, Any] = {}
         self.root = Node()
         self.low, self.high = 0.0, 0.0  # the values seen so far, to scale the tree's means (as MuZero does)
@@ -130,8 +149,7 @@ class Search:
                                   "summary": "search: the one order worth giving here"}
                 break
             if not root.visits:
-                for i in range(self.budget):
-                    self.iterate(i)
+                self.run()
             ranked = sorted(root.arms, key=lambda a: (-root.n.get(a, 0), -root.mean(a)))
             if practice.usable(self.rules, self.state, self.side, ranked[0]) is not None:
                 return ranked[0], self.reason(ranked)
@@ -141,14 +159,24 @@ class Search:
     def reason(self, ranked: list[str]) -> dict:
         root, best = self.root, ranked[0]
         value = round(root.mean(best), 3)
-        why = {"case": SEARCH_CASE, "rule": "most playouts", "playouts": self.budget, "visits": root.n.get(best, 0),
+        why = {"case": SEARCH_CASE, "rule": "most playouts", "playouts": self.done, "visits": root.n.get(best, 0),
                "value": value}
         runner = ranked[1] if len(ranked) > 1 else None
         against = (f"; next {runner!r}, {root.n.get(runner, 0)} playouts, {root.mean(runner):+.2f}"
                    if runner is not None else "")
-        why["summary"] = (f"search: {why['visits']} of {self.budget} playouts, worth {value:+.2f} (1 won, -1 "
+        why["summary"] = (f"search: {why['visits']} of {self.done} playouts, worth {value:+.2f} (1 won, -1 "
                           f"lost){against}")
         return why
+
+    def run(self) -> None:
+        """The playouts: `budget` of them, or, timed, until `seconds` of CPU time are spent (at least
+        `MIN_PLAYOUTS`, at most `budget`)."""
+        start = time.process_time()
+        for i in range(self.budget):
+            if self.seconds is not None and i >= MIN_PLAYOUTS and time.process_time() - start >= self.seconds:
+                break
+            self.iterate(i)
+            self.done = i + 1
 
     # -- which orders ------------------------------------------------------------------------------------------
     def candidates(self, state: Any, side: str, root: bool = False) -> list[str]:

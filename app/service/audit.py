@@ -320,7 +320,8 @@ def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
         return Problem(seq, "replay", f"{order.side} is played by the policy {policy}, but order {order.text!r} is "
                                       "not its")
     try:
-        text, reason = autoplay.policy_order(rules, state, order.side)
+        stored = order.auto.get("reason")
+        text, reason = autoplay.policy_order(rules, state, order.side, stored if isinstance(stored, dict) else None)
     except practice.NoOrder as exc:
         return Problem(seq, "replay", f"the policy {policy} gives no order here ({exc}), yet {order.text!r} is "
                                       "stored")

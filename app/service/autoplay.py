@@ -43,11 +43,12 @@ def waiting(rules, state: projection.GameState) -> str | None:
     return side if side in state.meta.automated else None
 
 
-def policy_order(rules, state: projection.GameState, side: str) -> tuple[str, dict]:
+def policy_order(rules, state: projection.GameState, side: str, replaying: dict | None = None) -> tuple[str, dict]:
     """The order the automated `side`'s policy gives now, with its reason: the seat's policy and settings
-    (core.SeatAutomated), the orders the side has given so far. `verify` asks the same (app/service/audit.py)."""
+    (core.SeatAutomated), the orders the side has given so far. `verify` asks the same, with the stored reason
+    (`replaying`: a timed search runs the playouts it records; app/service/audit.py)."""
     return practice.choose(rules, state.meta.automated[side], state.game, side,
-                           state.meta.seat_settings.get(side, {}), state.meta.orders.get(side, 0))
+                           state.meta.seat_settings.get(side, {}), state.meta.orders.get(side, 0), replaying)
 
 
 def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
