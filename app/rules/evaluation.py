@@ -10,7 +10,8 @@ four things, each from -1 (all the enemy's) to +1 (all the side's):
 - control: the victory hexes each side holds (the view's `victory_hexes` and `control`); a hex held with no unit
   of the holder on it and an enemy unit within two hexes counts half (it is contested);
 - reach: how near each side's units stand to the victory hexes it does not hold (a unit at distance d counts
-  2^(-d/3)), the side's less the enemy's;
+  2^(-d/3)), the side's less the enemy's, a share of all the units on the map (so a unit brought in far away
+  still adds a little);
 - safety: the strength each side has in stacks next to an enemy at least twice as strong, the enemy's less the
   side's (a share of all the strength on the map).
 
@@ -66,7 +67,7 @@ def features(rules, state: Any, side: str) -> dict[str, float]:
         ours = tuple(h for h in victory if control.get(h) != side)
         yours = tuple(h for h in victory if control.get(h) == side or control.get(h) is None)
         reach = (_reach(grid, [u["hex"] for u in units if u["side"] == side], ours)
-                 - _reach(grid, [u["hex"] for u in units if u["side"] != side], yours))
+                 - _reach(grid, [u["hex"] for u in units if u["side"] != side], yours)) / len(units)
     safety = 0.0
     if grid is not None and total:
         safety = (_at_risk(grid, strength, lambda s: s != side) - _at_risk(grid, strength, lambda s: s == side)) / total
@@ -105,10 +106,10 @@ def _at_risk(grid, strength, whose) -> float:
 
 
 def _reach(grid, hexes: list[str], goals: tuple[str, ...]) -> float:
-    """The mean of 2^(-d/3) over `hexes`, d the distance to the nearest of `goals` (0 with no goal or unit)."""
-    if not hexes or not goals:
+    """The sum of 2^(-d/3) over `hexes`, d the distance to the nearest of `goals` (0 with no goal)."""
+    if not goals:
         return 0.0
-    return sum(2 ** (-min(_distance(grid, h, g) for g in goals) / 3) for h in hexes) / len(hexes)
+    return sum(2 ** (-min(_distance(grid, h, g) for g in goals) / 3) for h in hexes)
 
 
 @lru_cache(maxsize=262144)

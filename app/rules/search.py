@@ -6,10 +6,13 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
 
 1. a position the side cannot tell from the real one, its hidden parts drawn (app/rules/belief.py): playout i
    plays on sample i mod `WORLDS`, and playout i of every order deals the same dice (common random numbers);
-2. down the tree by UCT (means scaled to the values seen, as MuZero does), from the orders the rule set lists as
-   legal at the root (app/rules/legal.py): at most `WIDTH` a decision, those the greedy rating puts first (the
-   best odds, the nearest objectives, what the step asks for, `end`) and others drawn at random; a decision below
-   the root is opened on its second visit, the opponent's choosing the order worst for the side;
+2. down the tree by PUCT (AlphaZero's rule: the mean, scaled to the values seen as MuZero does, plus a bonus
+   for orders little tried, weighted by a prior), from the orders the rule set lists as legal (app/rules/legal.py):
+   at most `WIDTH` a decision, those the greedy rating puts first (the best odds, the nearest objectives, what the
+   step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
+   that rating (`TIERS`): so a step's reinforcements are placed before it is ended, unless the playouts say
+   otherwise. A decision below the root is opened on its second visit, the opponent's choosing the order worst
+   for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
    an advance, a roll) by random legal orders;
 4. the position valued for the side (app/rules/evaluation.py): 1 won, -1 lost, else material, the victory hexes
@@ -47,7 +50,9 @@ HORIZON = 40  # orders `settle` gives at the end of a playout, at most
 WORLDS = 8  # positions sampled from the side's view a decision; playout i plays on sample i mod WORLDS
 EXPAND_AT = 2  # a decision below the root is searched from its second visit (before, a playout values it)
 DEPTH = 24  # decisions a playout goes down the tree, at most
-EXPLORE = 0.7  # UCT's exploration constant, on means scaled to 0..1
+EXPLORE = 1.5  # PUCT's exploration constant, on means scaled to 0..1 (AlphaZero's c_puct)
+TIERS = ((1000, 4.0), (100, 3.0), (10, 2.0), (0, 1.0))  # greedy's rating -> prior weight: an attack at good odds,
+# a move toward an objective, what the step asks for or brings units in, `end`; anything else 0.5
 ENDS = practice.ENDS
 
 
@@ -91,6 +96,10 @@ class PlayoutDice:
         return rolled
 
 
+def _tier(score: float | None) -> float:
+    return next((weight for least, weight in TIERS if score is not None and score >= least), 0.5)
+
+
 class Node:
     """A decision in the tree, reached by the orders on the path to it whatever the dice did on the way (open
     loop: each playout deals its own dice and replays the path): who decides, the orders searched there, and for
@@ -98,7 +107,7 @@ class Node:
 
     def __init__(self):
         self.side: str | None = None
-        self.arms: list[str] | None = None
+        self.arms: dict[str, float] | None = None  # order -> prior
         self.visits = 0
         self.n: dict[str, int] = {}
         self.total: dict[str, float] = {}
@@ -143,7 +152,7 @@ class Search:
         root.side, root.arms = self.side, self.candidates(self.state, self.side, root=True)
         while root.arms:
             if len(root.arms) == 1:
-                only = root.arms[0]
+                only = next(iter(root.arms))
                 if practice.usable(self.rules, self.state, self.side, only) is not None:
                     return only, {"case": SEARCH_CASE, "rule": "only order", "playouts": 0,
                                   "summary": "search: the one order worth giving here"}
@@ -153,7 +162,7 @@ class Search:
             ranked = sorted(root.arms, key=lambda a: (-root.n.get(a, 0), -root.mean(a)))
             if practice.usable(self.rules, self.state, self.side, ranked[0]) is not None:
                 return ranked[0], self.reason(ranked)
-            root.arms = [a for a in root.arms if a != ranked[0]]
+            root.arms = {a: p for a, p in root.arms.items() if a != ranked[0]}
         raise practice.NoOrder(f"no order of {self.side} is legal ({self.rules.prompt(self.state).step})")
 
     def reason(self, ranked: list[str]) -> dict:
@@ -179,25 +188,25 @@ class Search:
             self.done = i + 1
 
     # -- which orders ------------------------------------------------------------------------------------------
-    def candidates(self, state: Any, side: str, root: bool = False) -> list[str]:
-        """The orders searched at a decision: the legal list, the greedy rating's first `RATED`, `end`, then
-        others at random, `WIDTH` in all."""
+    def candidates(self, state: Any, side: str, root: bool = False) -> dict[str, float]:
+        """The orders searched at a decision, each with its prior: the legal list, the greedy rating's first
+        `RATED`, `end`, then others at random, `WIDTH` in all, best rated first."""
         rules = self.rules
         try:
             listed = rules.legal_orders(state, side)
         except (OrderError, ValueError, KeyError):
-            return []  # a sampled position the rules cannot list: the playout ends there
+            return {}  # a sampled position the rules cannot list: the playout ends there
         if len(listed) <= 1:
-            return [item["order"] for item in listed]
+            return {item["order"]: 1.0 for item in listed}
         self.made += 1
         random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
-        if len(listed) <= WIDTH:
-            return [item["order"] for item in listed]
-        rated = [text for _, text, _ in practice.ratings(rules, state, side, listed)]
+        rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
         first = rated[:RATED]
-        ends = [t for t in rated if t.split()[0] in ENDS and t not in first][:1]
-        rest = [t for t in rated[RATED:] if t not in ends]
-        return first + ends + rest[:WIDTH - len(first) - len(ends)]
+        ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
+        rest = [r for r in rated[RATED:] if r not in ends]
+        chosen = first + ends + rest[:WIDTH - len(first) - len(ends)]
+        total = sum(tier for _, tier in chosen)
+        return {text: tier / total for text, tier in chosen}
 
     # -- the tree ----------------------------------------------------------------------------------------------
     def world(self, k: int) -> Any:
@@ -239,18 +248,18 @@ class Search:
             at.total[arm] = at.total.get(arm, 0.0) + found
 
     def select(self, node: Node) -> str:
-        """UCT: an order not yet tried, else the best of mean (for the side deciding there, scaled to the values
-        seen) plus `EXPLORE` * sqrt(ln N / n)."""
+        """PUCT: an order not yet tried (the best rated first), else the best of mean (for the side deciding
+        there, scaled to the values seen) plus `EXPLORE` * prior * sqrt(N) / (1 + n)."""
         for arm in node.arms:
             if not node.n.get(arm):
                 return arm
         sign = 1.0 if node.side == self.side else -1.0
         span = (self.high - self.low) or 1.0
-        log_n = math.log(sum(node.n[a] for a in node.arms))
+        root_n = math.sqrt(sum(node.n[a] for a in node.arms))
 
         def score(arm: str) -> float:
             q = (sign * node.mean(arm) - (self.low if sign > 0 else -self.high)) / span
-            return q + EXPLORE * math.sqrt(log_n / node.n[arm])
+            return q + EXPLORE * node.arms[arm] * root_n / (1 + node.n[arm])
 
         return max(node.arms, key=score)
 
