@@ -382,6 +382,80 @@ def fork_cmd(ctx: Context, game: str, at_seq: int, as_json: bool) -> None:
     emit(as_json, {"game_id": new_id, "parent": game, "at": at_seq}, new_id)
 
 
+@cli.group("board")
+def board_group() -> None:
+    """Analysis boards: from any event of a finished game or a fork, a sandbox where you choose the dice, edit
+    units and let any policy play either side. A board is never a played game (docs/replay.md)."""
+
+
+@board_group.command("open")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, help="After this event (default: the game's last).")
+@json_option
+@click.pass_obj
+@guarded
+def board_open_cmd(ctx: Context, game: str, at_seq: int | None, as_json: bool) -> None:
+    """Open a board on GAME after an event; prints the board's id (b-...)."""
+    board = ctx.console.open_board(game, at_seq)
+    emit(as_json, {"board": board, "from": game, "at": at_seq}, board)
+
+
+@board_group.command("do")
+@click.argument("board")
+@click.argument("order")
+@click.option("--as", "side", required=True, help="The side giving the order.")
+@click.option("--dice", default="", help="The dice the order takes, in turn (comma-separated, e.g. 6,3); "
+                                         "the rest are drawn from the board's public seed.")
+@json_option
+@click.pass_obj
+@guarded
+def board_do_cmd(ctx: Context, board: str, order: str, side: str, dice: str, as_json: bool) -> None:
+    """Give ORDER for a side on the board, with the dice you choose."""
+    try:
+        chosen = [int(v) for v in dice.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter(f"dice are whole numbers, comma-separated, not {dice!r}") from None
+    rows = ctx.console.board_order(board, side, order, chosen)
+    emit(as_json, rows, "\n".join(_rows_text(rows)))
+
+
+@board_group.command("edit")
+@click.argument("board")
+@click.argument("unit")
+@click.argument("changes", nargs=-1, required=True, metavar="FIELD=VALUE...")
+@json_option
+@click.pass_obj
+@guarded
+def board_edit_cmd(ctx: Context, board: str, unit: str, changes: tuple[str, ...], as_json: bool) -> None:
+    """Set fields of UNIT on the board: hex=3512 steps=1 (a value is read as JSON: numbers, true, null)."""
+    parsed = {}
+    for change in changes:
+        name, eq, value = change.partition("=")
+        if not eq:
+            raise click.BadParameter(f"{change!r} is not FIELD=VALUE")
+        try:
+            parsed[name] = json.loads(value)
+        except ValueError:
+            parsed[name] = value
+    rows = ctx.console.board_edit(board, unit, parsed)
+    emit(as_json, rows, "\n".join(_rows_text(rows)))
+
+
+@board_group.command("play")
+@click.argument("board")
+@click.option("--as", "side", required=True, help="The side the policy plays.")
+@click.option("--policy", default="greedy", show_default=True, help="greedy, random, search, search:N, ...")
+@click.option("--orders", type=click.IntRange(1, 500), default=1, show_default=True,
+              help="At most this many orders, while it is that side's turn.")
+@json_option
+@click.pass_obj
+@guarded
+def board_play_cmd(ctx: Context, board: str, side: str, policy: str, orders: int, as_json: bool) -> None:
+    """Let a policy give a side's next orders on the board."""
+    given = ctx.console.board_play(board, side, policy, orders)
+    emit(as_json, given, "\n".join(f"{side} ({policy}) orders: {t}" for t in given) or "no order: not its turn")
+
+
 @cli.command("reveal")
 @click.argument("game")
 @click.option("--reason", default="arbiter request")

@@ -77,6 +77,30 @@ class SeatStalled:
     problem: str
 
 
+@event_type("core.BoardOpened")
+@dataclass(frozen=True)
+class BoardOpened:
+    """An analysis board (issue 29, app/service/boards.py): the events before this one are copied from `parent_id`'s
+    first `parent_seq` (whose last event's hash is `parent_hash`); from here the stream is an analyst's sandbox, no
+    played game: orders take the dice the analyst chooses (others are drawn from `seed`, which is public), units
+    may be edited (core.BoardEdited), any policy may play either side. `verify --dice` never passes it."""
+
+    parent_id: str
+    parent_seq: int
+    parent_hash: str
+    seed: str
+
+
+@event_type("core.BoardEdited")
+@dataclass(frozen=True)
+class BoardEdited:
+    """On an analysis board only: the analyst sets fields of one unit (`changes`: field -> value: its hex, its
+    steps, its strength...); what the rules would refuse is the analyst's to judge."""
+
+    unit: str
+    changes: dict
+
+
 @event_type("core.DieRolled")
 @dataclass(frozen=True)
 class DieRolled:

@@ -61,6 +61,7 @@ class GameMeta:
     automated: dict = field(default_factory=dict)  # side -> policy name (core.SeatAutomated)
     seat_settings: dict = field(default_factory=dict)  # side -> the policy's settings (core.SeatAutomated)
     orders: dict = field(default_factory=dict)  # side -> orders it has given (core.OrderGiven, retracted or not)
+    board: dict | None = None  # an analysis board: {"parent_id", "parent_seq", "seed"} (core.BoardOpened)
 
 
 @dataclass(frozen=True)
@@ -147,10 +148,31 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
+    elif isinstance(body, core.BoardOpened):
+        meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, revealed_seed=None,
+                       board={"parent_id": body.parent_id, "parent_seq": body.parent_seq, "seed": body.seed})
+    elif isinstance(body, core.BoardEdited):
+        game = game if event.seq in retracted else edited(game, body)
     elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.SeatStalled):
         # a core type this fold does not know is still the game's (as before: only these leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game
+
+
+def edited(game: Any, edit: core.BoardEdited) -> Any:
+    """The game with one unit's fields set (an analysis board's edit): the state's `units` by id, each a
+    dataclass. ValueError for a unit or field the state has not, or a value of another kind than the field's."""
+    units = getattr(game, "units", None)
+    if not isinstance(units, dict) or edit.unit not in units:
+        raise ValueError(f"no unit {edit.unit!r} to edit")
+    unit = units[edit.unit]
+    for name, value in edit.changes.items():
+        if name == "id" or not hasattr(unit, name):
+            raise ValueError(f"{edit.unit} has no field {name!r} an edit may set")
+        old = getattr(unit, name)
+        if old is not None and value is not None and not isinstance(value, type(old)):
+            raise ValueError(f"{edit.unit}.{name} is a {type(old).__name__}, not {value!r}")
+    return replace(game, units={**units, edit.unit: replace(unit, **edit.changes)})
 
 
 def rebuild(rules: Rules, events: list[StoredEvent]) -> GameState | None:

@@ -358,6 +358,12 @@ def _rerun_fault(rules, state, fault_event: StoredEvent, fault: core.RollsSpent,
 def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str, str], over: bool) -> None:
     """Recompute every roll whose seed is known; each fork starts a new seed epoch (core.GameForked). A game that
     is over must have revealed its own seed (the service does so with the event that ends it)."""
+    board = next((e for e in events if e.type == "core.BoardOpened"), None)
+    if board is not None:
+        report.problems.append(Problem(board.seq, "dice", "an analysis board: its dice from here were chosen by the "
+                                                          "analyst, not rolled from a committed seed; it is no "
+                                                          "played game"))
+        return
     markers = [e for e in events if e.type in ("core.GameCreated", "core.GameForked")]
     if over and not any(e.type == "core.SeedRevealed" for e in events if e.seq > markers[-1].seq):
         report.problems.append(Problem(events[-1].seq, "dice", "the game is over but its dice seed was never "

@@ -190,6 +190,9 @@ def refuse_without_dice(store: SnapshotStreams, state: GameState) -> str:
     if state.meta.revealed_seed is not None:
         raise GameError(f"game {game_id} takes no orders: its dice seed was revealed, so every die to "
                         f"come is known to all; {fork_hint}")
+    if state.meta.board is not None:
+        raise GameError(f"{game_id} is an analysis board, no played game: its orders go through `board do` "
+                        "(app/service/boards.py), with the dice the analyst chooses")
     seed = store.dice_seed(game_id)
     if seed is None:
         raise GameError(f"game {game_id} takes no orders here: it was imported, and its dice seed stays with the "

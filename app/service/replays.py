@@ -80,3 +80,9 @@ def chances_of_victory(r: Replay, **run) -> dict:
 
 def chances_chart(found: dict) -> str:
     return analysis.chances_chart(found)
+
+
+def board_of(r: Replay) -> dict | None:
+    """An analysis board's origin ({"parent_id", "parent_seq"}), or None for a played game."""
+    board = r.final_state.meta.board if r.final_state is not None else None
+    return None if board is None else {"parent_id": board["parent_id"], "parent_seq": board["parent_seq"]}

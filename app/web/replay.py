@@ -219,7 +219,8 @@ def page(game_id: str):
     if request.method == "POST" or "key" in request.args:
         return _sign_in(game_id)
     r = _replay(game_id)
-    return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules)
+    return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules,
+                           board=replay.board_of(r))
 
 
 def _sign_in(game_id: str):

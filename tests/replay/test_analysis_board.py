@@ -1,0 +1,98 @@
+"""The analysis board (issue 29): from any event of a finished game or a fork, a sandbox of its own where the
+analyst chooses the dice, edits units and lets any policy play either side; marked as analysis in its history and
+the viewer, never in the real game's stream, never passing `verify --dice`, and refused by the game order path."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from app.projections import history
+from app.projections import state as projection
+from app.rules.catalog import get_rules
+from app.service import audit, boards, games
+from cli import cli
+
+SKIRMISH = get_rules("skirmish")
+
+
+def _attack_seq(store, game_id) -> int:
+    """The last event before the game's first attack order: where an analyst would ask "what if"."""
+    order = next(e for e in store.events(game_id) if e.type == "core.OrderGiven"
+                 and e.payload["text"].startswith("attack"))
+    return order.seq - 1
+
+
+def test_a_board_replays_an_attack_with_the_die_the_analyst_chooses(store, finished):
+    at = _attack_seq(store, finished)
+    real = list(store.events(finished))
+    board = boards.open_board(store, finished, at)
+    assert board.startswith("b-") and list(store.events(finished)) == real  # the real game is untouched
+    state = projection.load(store, board)
+    assert state.meta.board["parent_id"] == finished and state.meta.board["parent_seq"] == at
+    attack = real[at]  # the order the game gave next
+    side, text = attack.payload["side"], attack.payload["text"]
+    by_face = {}
+    for face in (1, 6):
+        other = boards.open_board(store, finished, at)
+        stored = boards.order(store, other, side, text, [face])
+        rolled = [e for e in stored if e.type == "core.DieRolled"]
+        assert [e.payload["value"] for e in rolled][:1] == [face] and all(e.actor == "analyst" for e in stored)
+        by_face[face] = [history.describe(SKIRMISH, e) for e in stored if e.type.startswith("skirmish.")]
+    assert by_face[1] != by_face[6]  # the worst and the best face of the column read differently
+    lines = [history.describe(SKIRMISH, e) for e in store.events(board)]
+    assert lines[at].startswith(f"ANALYSIS BOARD opened from {finished} after event {at}")
+
+
+def test_a_board_edits_units_and_lets_any_policy_play(store, finished):
+    board = boards.open_board(store, finished, _attack_seq(store, finished))
+    state = projection.load(store, board)
+    unit = next(u for u, x in state.game.units.items() if x.hex)
+    [edit] = boards.edit(store, board, unit, {"steps": 1})
+    assert projection.load(store, board).game.units[unit].steps == 1
+    assert history.describe(SKIRMISH, edit) == f"analysis: {unit} edited: steps 1"
+    with pytest.raises(games.GameError, match="no field"):
+        boards.edit(store, board, unit, {"courage": 3})
+    with pytest.raises(games.GameError, match="is a int"):
+        boards.edit(store, board, unit, {"steps": "many"})
+    side = SKIRMISH.prompt(projection.load(store, board).game).side
+    given = boards.play(store, board, side, "search:8", 3)
+    assert given and projection.load(store, board).meta.orders[side] >= len(given)
+
+
+def test_a_board_is_no_played_game(store, finished, skirmish):
+    board = boards.open_board(store, finished, _attack_seq(store, finished))
+    side = SKIRMISH.prompt(projection.load(store, board).game).side
+    boards.play(store, board, side, "random", 2)
+    events = list(store.events(board))
+    assert audit.verify(events).ok  # every order is still the rules'
+    dice_report = audit.verify(events, check_dice=True)
+    assert not dice_report.ok and "analysis board" in dice_report.problems[0].message
+    now = SKIRMISH.prompt(projection.load(store, board).game).side
+    with pytest.raises(games.GameError, match="analysis board"):
+        games.submit(store, board, now, "end")
+    with pytest.raises(games.GameError, match="in progress"):
+        boards.open_board(store, skirmish)  # a game in progress keeps its hidden parts
+    with pytest.raises(games.GameError, match="no analysis board"):
+        boards.order(store, finished, side, "end")
+
+
+def test_the_command_line_opens_and_plays_a_board(store, finished):
+    runner = CliRunner()
+
+    def run(*args):
+        result = runner.invoke(cli, ["--db", store.path, *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    at = _attack_seq(store, finished)
+    board = run("board", "open", finished, "--at", str(at)).strip()
+    attack = list(store.events(finished))[at]
+    out = run("board", "do", board, attack.payload["text"], "--as", attack.payload["side"], "--dice", "6")
+    assert "die roll" in out and ": 6 (" in out
+    unit = next(u for u, x in projection.load(store, board).game.units.items() if x.hex)
+    assert f"{unit} edited: steps 1" in run("board", "edit", board, unit, "steps=1")
+    side = SKIRMISH.prompt(projection.load(store, board).game).side
+    played = json.loads(run("board", "play", board, "--as", side, "--policy", "greedy", "--json"))
+    assert isinstance(played, list)
