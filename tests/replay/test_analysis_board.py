@@ -96,3 +96,19 @@ def test_the_command_line_opens_and_plays_a_board(store, finished):
     side = SKIRMISH.prompt(projection.load(store, board).game).side
     played = json.loads(run("board", "play", board, "--as", side, "--policy", "greedy", "--json"))
     assert isinstance(played, list)
+
+
+def test_the_viewer_marks_a_board_as_analysis(store, finished):
+    from flask import Flask
+
+    from app.service.replays import Replays
+    from app.web import replay as web
+
+    app = Flask(__name__)
+    app.config.update(TESTING=True, REPLAY_TRUST_QUERY_SIDE=True)
+    web.register(app, reads=lambda: Replays(store))
+    board = boards.open_board(store, finished, _attack_seq(store, finished))
+    page = app.test_client().get(f"/replay/{board}/?as=all")
+    assert page.status_code == 200 and b'id="board-mark"' in page.data
+    assert f"analysis board from {finished}".encode() in page.data
+    assert b'id="board-mark"' not in app.test_client().get(f"/replay/{finished}/").data
