@@ -650,20 +650,33 @@ def _pbem(ctx: Context):
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1),
+              help="Worker threads: requests served at once.")
+@click.option("--connection-limit", default=512, show_default=True, type=click.IntRange(1),
+              help="Open connections served (kept-alive ones included); a connection past it gets 503 with "
+                   "Retry-After and is closed.")
+@click.option("--request-queue", default=128, show_default=True, type=click.IntRange(0),
+              help="Requests that may wait for a worker thread; one more gets 503 with Retry-After at once.")
+@click.option("--backlog", default=1024, show_default=True, type=click.IntRange(1),
+              help="Connections the kernel holds before the server accepts them (listen backlog).")
+@click.option("--channel-timeout", default=120, show_default=True, type=click.IntRange(1),
+              help="Seconds an idle kept-alive connection stays open.")
+@click.option("--retry-after", default=1, show_default=True, type=click.IntRange(1),
+              help="The Retry-After (seconds) of a 503 past these limits.")
 @click.option("--admin-token-file", type=click.File("r"), default=None,
               help="A file holding the operator's key, which creating a game needs (POST /games, bearer); "
                    "default HEXLEDGER_ADMIN_TOKEN. Without a key, creating games is closed.")
 @click.option("--open-game-creation", is_flag=True, default=False,
               help="Let anyone create games when no operator's key is set (HEXLEDGER_OPEN_GAME_CREATION=1).")
 @click.pass_obj
-def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file, open_game_creation: bool) -> None:
-    """Run the HTTP API and the replay viewer (waitress) on the database; mail per HEXLEDGER_SMTP_* (default: .eml
-    files in outbox/), sent from the outbox by a sender process; links in emails need HEXLEDGER_PUBLIC_URL.
+def serve_cmd(ctx: Context, host: str, port: int, threads: int, connection_limit: int, request_queue: int,
+              backlog: int, channel_timeout: int, retry_after: int, admin_token_file,
+              open_game_creation: bool) -> None:
+    """Run the HTTP API and the replay viewer (waitress, app/web/server.py) on the database; mail per
+    HEXLEDGER_SMTP_* (default: .eml files in outbox/), sent from the outbox by a sender process; links in emails need
+    HEXLEDGER_PUBLIC_URL. Past its limits the server answers 503 with Retry-After at once (README, "Serving").
     Prints an access log: one line per request (app/web/access.py)."""
-    from waitress import serve
-
-    from app.web import create_app
+    from app.web import create_app, server
     from app.web.access import AccessLog
 
     config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "process"}  # mail laid out and sent by a process of its own
@@ -676,11 +689,14 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, admin_token_file
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     app.wsgi_app = AccessLog(app.wsgi_app, click.echo)  # one line per request on standard output
+    limits = server.Limits(threads=threads, connection_limit=connection_limit, request_queue=request_queue,
+                    backlog=backlog, channel_timeout=channel_timeout, retry_after=retry_after)
     creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
                 "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
-               f"/replay/GAME/; db {ctx.console.shown}; creating games: {creation})")
-    serve(app, host=host, port=port, threads=threads)
+               f"/replay/GAME/; db {ctx.console.shown}; creating games: {creation}; {threads} threads, "
+               f"{connection_limit} connections, {request_queue} waiting requests)")
+    server.make_server(app, host, port, limits).run()
 
 
 @cli.command("ingest-email")

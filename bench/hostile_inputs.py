@@ -4,11 +4,11 @@ Runs the strategies and property checks of tests/reliability/hostile.py (the sam
 orders, event payloads, damaged export files, random bytes, forged emails and hostile MIME, schemathesis requests
 built from the served OpenAPI document, hostile orders in every game's order language (skirmish, SNC, Ichi-Go,
 Dai Senso, Olympic) with their previews, deeply nested JSON on every JSON route, encoded-word and other hostile
-email headers, hostile custom maps, forged receipts and signatures among a player's kept mail, and (issue 25)
-text that is not valid Unicode at every door, line breaks and controls in player-written text, forged
-retractions, unknown and forbidden games, and stranger mail) with `--scale` times the CI budget, and prints for
-each: inputs tried,
-failures, seconds, beside a baseline measured in the same run:
+email headers, hostile custom maps, forged receipts and signatures among a player's kept mail, strangers' reads of
+the replay viewer of a game of --undos move+undo cycles, and (issue 25) text that is not valid Unicode at every
+door, line breaks and controls in player-written text, forged retractions, unknown and forbidden games, and
+stranger mail) with `--scale` times the CI budget, and prints for each: inputs tried, failures, seconds, beside a
+baseline measured in the same run:
 - in-process properties: drawing the same number of inputs from the same strategies without checking them
   (what hypothesis itself costs);
 - the OpenAPI run: the same number of requests to a bare Flask endpoint through the same WSGI test client.
@@ -19,8 +19,8 @@ A hostile map that takes more than --map-seconds (default 20) to answer is a fai
 must be bounded.
 
 Usage: python bench/hostile_inputs.py [--scale 10] [--seed N] [--postgres]
-       [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps receipts unicode
-               spoofing retractions gameids strangers]
+       [--only orders payloads exports bytes emails mime openapi languages deepjson headers maps receipts replays
+               unicode spoofing retractions gameids strangers]
 """
 from __future__ import annotations
 
@@ -144,9 +144,10 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=10, help="times the CI budget of each property")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random, printed)")
     names = ["orders", "payloads", "exports", "bytes", "emails", "mime", "openapi", "languages", "deepjson", "headers",
-             "maps", "receipts", "unicode", "spoofing", "retractions", "gameids", "strangers"]
+             "maps", "receipts", "replays", "unicode", "spoofing", "retractions", "gameids", "strangers"]
     parser.add_argument("--only", nargs="+", choices=names, default=names)
     parser.add_argument("--map-seconds", type=int, default=20, help="the most one hostile map may take")
+    parser.add_argument("--undos", type=int, default=600, help="move+undo cycles of the running game strangers read")
     parser.add_argument("--postgres", action="store_true", help="every world's database on a PostgreSQL server "
                         "started for the run (bench/pg_cluster.py) instead of SQLite files")
     args = parser.parse_args()
@@ -256,6 +257,12 @@ def main() -> None:
                                    lambda data: hostile.check_hostile_receipt(kept, data),
                                    lambda data: hostile.hostile_receipt(kept, data), args.scale, rng_seed))
             kept["pbem"].store.close()
+        if "replays" in args.only:
+            replays = hostile.replay_world(database("replays"), undos=args.undos)
+            runs.append(in_process(f"{hostile.STRANGER_REPLAYS.name} ({args.undos} undos)", hostile.STRANGER_REPLAYS,
+                                   hostile.REPLAY_INPUTS,
+                                   lambda **drawn: hostile.check_stranger_replay(replays, **drawn),
+                                   lambda **drawn: None, args.scale, rng_seed))
         for run in runs:
             print(f"{run.name}: {run.tried} inputs tried (budget {run.budget}), {len(run.failures)} failures, "
                   f"{run.seconds:.1f} s; baseline, {run.baseline}: {run.baseline_seconds:.1f} s", flush=True)

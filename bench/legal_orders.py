@@ -12,7 +12,8 @@ turn email see them). The three runs must list the same orders (exit status 1 ot
 Across two checkouts (a change to the listing must keep it): `--save FILE` plays seeded random games and writes
 their orders and, at every `--every`-th position, the full list with its CPU time; `--compare FILE`, run in the
 other checkout, replays those games (same orders, same dice) and lists again at the same positions: the CPU time
-of both beside each other, and exit status 1 if any list differs. (This file runs in a checkout older than
+of both beside each other, and exit status 1 if any list differs; a list that differs only in the order of its
+orders is counted apart, and the orders added or left out are counted by verb. (This file runs in a checkout older than
 itself: it switches off only what that checkout has.)
 
 Usage: python bench/legal_orders.py [--games snc ichigo] [--positions 25] [--every 7] [--seed 0]
@@ -22,6 +23,7 @@ Usage: python bench/legal_orders.py [--games snc ichigo] [--positions 25] [--eve
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import json
 import os
@@ -128,11 +130,14 @@ def save(path: str, names: list[str], seed: int, every: int, most: int) -> int:
 
 def compare(path: str) -> int:
     bad = 0
-    print(f"{'game':8} {'positions':>9} {'saved CPU s':>12} {'now CPU s':>10} {'speed-up':>9} {'differ':>7}")
+    print(f"{'game':8} {'positions':>9} {'saved CPU s':>12} {'now CPU s':>10} {'speed-up':>9} {'differ':>7} "
+          f"{'in order only':>13}")
+    changes: dict[str, collections.Counter] = {}
     for name, games in json.loads(Path(path).read_text()).items():
         rules = get_rules(name)
         before = now = 0.0
-        count = differ = 0
+        count = differ = reordered = 0
+        changed = changes[name] = collections.Counter()
         for g in games:
             state = rules.initial_state(next(iter(rules.scenarios)), {})
             dice = SeededDice(next_index=0, seed=f"bench{g['seed']}", game_id="fuzz")
@@ -141,7 +146,14 @@ def compare(path: str) -> int:
                     t, found = listed(rules, state)
                     now += t
                     count += 1
-                    differ += json.loads(json.dumps(found)) != g["lists"][str(i)]
+                    found = json.loads(json.dumps(found))
+                    saved = g["lists"][str(i)]
+                    if found != saved:
+                        differ += 1
+                        ours, theirs = {o["order"] for o in found}, {o["order"] for o in saved}
+                        reordered += ours == theirs
+                        changed.update(f"+{o.split()[0]}" for o in ours - theirs)
+                        changed.update(f"-{o.split()[0]}" for o in theirs - ours)
                 if not text:
                     break
                 side = rules.prompt(state).side
@@ -149,7 +161,11 @@ def compare(path: str) -> int:
                     state = rules.evolve(state, e)
             before += g["cpu"]
         bad += differ
-        print(f"{name:8} {count:9} {before:12.2f} {now:10.2f} {before / now:8.1f}x {differ:7}")
+        print(f"{name:8} {count:9} {before:12.2f} {now:10.2f} {before / now:8.1f}x {differ:7} {reordered:13}")
+    for name, changed in changes.items():
+        if changed:  # which kinds of order a listing change adds (+) or leaves out (-), over all positions
+            print(f"{name:8} orders listed now but not saved (+) and saved but not now (-), by verb: "
+                  + ", ".join(f"{k} {n}" for k, n in sorted(changed.items())))
     if bad:
         print(f"PROBLEM: {bad} position(s) list other orders than saved")
     return 1 if bad else 0

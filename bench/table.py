@@ -9,8 +9,11 @@ store, also its PostgreSQL recorder on the same server: bench/writers.py), a bar
 server, the same order submit with its receipt not signed (issue 31: signed and unsigned in turn, request by
 request), a bare fold without the store, a bare Python process; the PostgreSQL rows run on a server the script
 starts (bench/pg_cluster.py), beside SQLite's.
+The replay rows (issue 25) are a stranger's refused replay read beside a refused read of a game that does not
+exist (same server), and the first replay build and a `verify` of a game of 600 move+undo cycles beside a bare fold
+of the same events.
 
-    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--only http,read,cpu,pg,...]
+    python bench/table.py [--rounds 3] [--events 20000] [--big 100000] [--undos 600] [--only http,read,replay,...]
 
 Needs the bench extra (pip install -e '.[bench]': eventsourcing, with its postgres extra) and, for the PostgreSQL
 rows, Debian's postgresql (as the tests do). No test runs this; no test asserts a time.
@@ -413,6 +416,107 @@ class Server:
                 {"Authorization": f"Bearer {tokens[side]}", "Content-Type": "application/json"})
 
 
+# -- replays (issue 25) ----------------------------------------------------------------------------------------
+class ReplayWorld:
+    """On one database served by `serve`'s server (waitress, app/web/server.py) on 127.0.0.1: a running skirmish game
+    of `undos` move+undo cycles by red, and another played on to its end after as many (a finished game)."""
+
+    def __init__(self, tmp: Path, undos: int):
+        from app.mail.transport import MailConfig
+        from app.web import create_app
+        from app.web.server import Limits, make_server
+        from tests.conftest import play_random
+
+        self.db = str(tmp / "replay.sqlite3")
+        self.app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": self.db,
+                               "MAIL": MailConfig(outbox=str(tmp / "replay-outbox")),
+                               "HEXLEDGER_RATE_LIMIT": "1000000 per minute",
+                               "HEXLEDGER_REPLAY_RATE_LIMIT": "1000000 per minute"})
+        client = self.app.test_client()
+        self.running, self.tokens = self._undone(client, undos)
+        self.finished, _ = self._undone(client, undos)
+        store = EventStore(self.db)
+        play_random(store, self.finished, random.Random(1), max_orders=1000)
+        self.store = store
+        self.server = make_server(self.app, "127.0.0.1", 0, Limits(threads=8, connection_limit=512, request_queue=128,
+                                                                   backlog=1024, channel_timeout=120, retry_after=1))
+        threading.Thread(target=self.server.run, daemon=True).start()
+
+    @staticmethod
+    def _undone(client, undos: int) -> tuple[str, dict]:
+        r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@bench.example",
+                                                                          "blue": "b@bench.example"}})
+        game_id, tokens = r.json["game_id"], r.json["tokens"]
+        red = {"Authorization": f"Bearer {tokens['red']}"}
+        for seat in ("red", "blue"):
+            client.post(f"/games/{game_id}/join", json={"seed_text": seat},
+                        headers={"Authorization": f"Bearer {tokens[seat]}"})
+        for _ in range(undos):
+            client.post(f"/games/{game_id}/orders", json={"order": "move R1 0202"}, headers=red)
+            client.post(f"/games/{game_id}/undo", headers=red)
+        return game_id, tokens
+
+    def refused_ms(self, requests: int) -> tuple[float, float]:
+        """The median time of a stranger's refused replay read (401) of the running game, and of one of a game that
+        does not exist (404), alternately on one kept-alive connection."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.server.effective_port, timeout=60)
+        took: dict[int, list[float]] = {401: [], 404: []}
+        for i in range(2 * requests):
+            game = self.running if i % 2 else "g-nosuchgame"
+            start = time.perf_counter()
+            conn.request("GET", f"/replay/{game}/frames.json")
+            response = conn.getresponse()
+            response.read()
+            took.setdefault(response.status, []).append(time.perf_counter() - start)
+        conn.close()
+        if set(took) != {401, 404}:
+            raise SystemExit(f"refused reads answered {sorted(took)}, not 401 and 404")
+        return statistics.median(took[401]) * 1000, statistics.median(took[404]) * 1000
+
+    def first_build_s(self, game_id: str, store: EventStore | None = None) -> tuple[float, float]:
+        """A replay's first build as the viewer's reads make it (nothing kept: no replay, no state), vs a bare fold
+        of the same events."""
+        from app.rules.catalog import get_rules
+        from app.service import replays
+
+        store = store or self.store
+        reads = replays.Replays(store)
+
+        def build():
+            replays.KEPT.clear()
+            STATES.clear()
+            head = reads.head(game_id)
+            reads.replay(game_id, head, reads.viewer_at(game_id, head, replays.ALL))
+
+        rules = get_rules(store.game(game_id)["rules"])
+        bare = median_ms(lambda: bare_fold(rules, store.db.conn.execute(
+            "SELECT type, version, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id])), repeat=1)
+        return median_ms(build, repeat=1) / 1000, bare / 1000
+
+    def verify_s(self) -> tuple[float, float]:
+        """`verify` of the running game (every order re-run, nothing kept) vs a bare fold of the same events."""
+        from app.rules.catalog import get_rules
+        from app.service import audit
+
+        events = list(self.store.events(self.running))
+        report = None
+
+        def run():
+            nonlocal report
+            report = audit.verify(events)
+
+        took = median_ms(run, repeat=1) / 1000
+        if not report.ok:
+            raise SystemExit(f"the 600-undo game does not verify: {report.problems[:1]}")
+        return took, median_ms(lambda: bare_fold(get_rules("skirmish"), self.store.db.conn.execute(
+            "SELECT type, version, payload FROM events WHERE game_id = ? ORDER BY seq", [self.running])),
+                               repeat=1) / 1000
+
+    def close(self) -> None:
+        self.server.stop()
+        self.store.close()
+
+
 def signed_and_not(server: Server, count: int, measure: str) -> tuple[float, float]:
     """Issue 31: the order submit with its receipt signed and the same submit unsigned (receipts.stamp answering
     None), request by request on one connection, so a busy moment of the machine falls on both alike: the medians of
@@ -488,6 +592,7 @@ GROUPS = {  # --only: a group's rows are measured (and their data prepared) only
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
     "chances": ("chances",),
     "receipts": ("signed_cpu", "signed"),
+    "replay": ("replay_refused", "replay_build", "replay_build_snc", "replay_verify"),
 }
 
 
@@ -498,6 +603,7 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100000, help="events of the game whose head is loaded")
     parser.add_argument("--requests", type=int, default=100, help="HTTP requests per measurement per round")
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
+    parser.add_argument("--undos", type=int, default=600, help="move+undo cycles of the replay rows' games")
     parser.add_argument("--alternations", type=int, default=3,
                         help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL), "
                              "and of the read rows with --only read")
@@ -554,6 +660,14 @@ def main() -> None:
                     ">= 10/min", lambda o, t: o >= 10),
         "chances": Row("chances of victory, 12-GT SNC game, 100 playouts a GT (min)", "min",
                        "one SNC fuzzer game, rules alone", "< 10 min", lambda o, t: o < 10),
+        "replay_refused": Row(f"stranger's refused replay read, {args.undos} undos (ms)", "ms",
+                              "refused read of a game that does not exist", "<= 3x", lambda o, t: o <= 3 * t),
+        "replay_build": Row("first replay build, finished game (s)", "s", "bare SELECT + json.loads + fold",
+                            "< 0.5 s", lambda o, t: o < 0.5),
+        "replay_build_snc": Row("  the same, SNC 12-turn game (s)", "s", "bare SELECT + json.loads + fold",
+                                "(no goal)", None),
+        "replay_verify": Row(f"verify of a game of {args.undos} undos (s)", "s", "bare SELECT + json.loads + fold",
+                             "< 0.5 s", lambda o, t: o < 0.5),
     }
     wanted = set(args.only.split(",")) if args.only else set(GROUPS)
     unknown = wanted - set(GROUPS)
@@ -568,7 +682,7 @@ def main() -> None:
         if "head" in wanted:
             (tmp / "big").mkdir()
             big_store, big_id = long_game(tmp / "big", args.big)
-        if wanted & {"anyseq", "cli", "chances"}:
+        if wanted & {"anyseq", "cli", "replay", "chances"}:
             snc_path = str(tmp / "snc.sqlite3")
             snc_id = snc_game(snc_path)
             snc_store = EventStore(snc_path)
@@ -585,6 +699,11 @@ def main() -> None:
             signed_orders = args.requests * args.rounds * 4 * args.alternations if "receipts" in wanted else 0
             server = (Server(tmp, args.requests * args.rounds * 2 + signed_orders, WRITERS)
                       if wanted & {"http", "receipts"} else Server(tmp, 0, 1))
+        if "replay" in wanted:
+            replay_world = ReplayWorld(tmp, args.undos)
+            finished_events = replay_world.store.head(replay_world.finished)[0]
+            rows["replay_build"].name = f"first replay build, finished game of {finished_events} events (s)"
+            rows["replay_build_snc"].name = f"  the same, SNC 12-turn game of {snc_head} events (s)"
         pg_url = None
         if "pg" in wanted:  # a server of its own (bench/pg_cluster.py: fsync and synchronous_commit on)
             cluster = pg_cluster.start()
@@ -666,11 +785,18 @@ def main() -> None:
                 fuzz_seed += args.fuzz_games
             if "chances" in wanted and r == 0:  # minutes a run: once, whatever --rounds says
                 rows["chances"].add(*chances_minutes(snc_store, snc_id, fuzz_seed))
+            if "replay" in wanted:
+                rows["replay_refused"].add(*replay_world.refused_ms(args.requests))
+                rows["replay_build"].add(*replay_world.first_build_s(replay_world.finished))
+                rows["replay_build_snc"].add(*replay_world.first_build_s(snc_id, snc_store))
+                rows["replay_verify"].add(*replay_world.verify_s())
         if wanted & {"http", "read", "receipts"}:
             server.close()
         if "pg" in wanted:
             pg_store.close()
             cluster.stop()
+        if "replay" in wanted:
+            replay_world.close()
         load = os.getloadavg()
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "

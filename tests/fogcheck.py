@@ -12,7 +12,7 @@ from collections.abc import Callable
 from email.message import EmailMessage
 from unittest import mock
 
-from app.events import dice, receipts
+from app.events import core, dice, receipts
 from app.events.registry import decode
 from app.events.store import EventStore
 from app.mail.inbound import body_text
@@ -41,6 +41,32 @@ def seen(view: dict) -> set[str]:
     ids |= {u["id"] for st in view.get("stacks", []) for u in st["units"]}
     ids |= {u["id"] for u in view.get("own_off_map", [])}
     return ids | set(view.get("drawn", []))
+
+
+def unseen_in_lines(rules, state, orders: list[tuple[str, str, list]], named: Callable[[str], set[str]]) -> list[str]:
+    """The practice 12 check on a fixed position, event by event, without the service: `orders` are (side, text,
+    events) played in turn from `state`; for each side, each event's history line and export row as the rule
+    set's `visible` lets that side read them (the line, or its redacted text; the payload only when shown whole)
+    are measured against the side's views just before and just after the event. Returns what a side read that
+    neither view showed ("side: line")."""
+    found = []
+    for side in rules.sides:
+        s = state
+        for by, text, events in orders:
+            command = rules.parse(text, by, s)
+            for event in [core.OrderGiven(by, text, command.to_dict()), *events]:
+                before = s
+                if not isinstance(event, core.OrderGiven):
+                    s = rules.evolve(s, event)
+                may = seen(rules.view(before, side)) | seen(rules.view(s, side))
+                told = rules.visible(event, side)
+                if told is False:
+                    continue
+                line = told if isinstance(told, str) else rules.describe(event) + " " + json.dumps(
+                    dataclasses.asdict(event), default=str)
+                if named(line) - may:
+                    found.append(f"{side}: {line} names {sorted(named(line) - may)}")
+    return found
 
 
 def pictured(svg: str, may: set[str]) -> str:

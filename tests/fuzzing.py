@@ -58,6 +58,27 @@ def legal_candidates(rules: Rules) -> Callable:
     return candidates
 
 
+def kind_first_candidates(rules: Rules) -> Callable:
+    """A random player that draws a kind of order first, then one of its orders (tests/fuzzing.py `play` gives the
+    first the decider accepts): the kinds in a random order, each kind's orders shuffled. Where one kind has far
+    more orders than the others (SNC's moves of every unit), drawing from them all alike would almost never end a
+    phase, and a side that never stops moving loses its position before the game has shown anything."""
+    def candidates(state, rng: random.Random) -> list[str]:
+        kinds: dict[str, list[str]] = {}
+        for c in legal.candidates(rules, state, rules.prompt(state).side):
+            kinds.setdefault(c.action, []).append(c.text)
+        order = list(kinds)
+        rng.shuffle(order)
+        out = []
+        for kind in order:
+            texts = list(dict.fromkeys(kinds[kind]))
+            rng.shuffle(texts)
+            out += texts
+        return out
+
+    return candidates
+
+
 def refusal(rules: Rules, state, side: str, text: str) -> str | None:
     """The rules' answer to `text` if they refuse it (None if they accept it), asserting that the refusal took no
     die and reads the same whatever the dice would show (docs/architecture.md practice 11): a refused order tells the

@@ -5,7 +5,8 @@ sequence-of-play label from `rules.prompt`, the event's history line and, for a 
 summary (`combat_summary(event, state)`, given the state just before the event: the same fold's previous
 step), and its `focus`: the map hexes the step is about, the ones its shown text names (textmap.touched_hexes, as
 the turn email's map near the action) and a combat's hex, which the viewer keeps on screen. All frames of a
-game come from a single fold over the stream, not one load per event.
+game come from a single fold over the stream (`StreamFold`: a retraction refolds only from the state before it),
+not one load per event; a later head extends the fold and, where nothing earlier changed, the frames.
 
 Viewer: a side name sees that side's view; "all" sees the referee's view (`view(state, None)`). Once the
 game is over every viewer sees everything (`effective_viewer`).
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from app.events.interface import EventStreams
 from app.events.registry import decode_stored
 from app.projections import history, textmap
 from app.projections.sight import Sight, sees_all
-from app.projections.state import GameState, fold, fold_all, retracted_seqs
+from app.projections.state import GameState, StreamFold
 from app.rules.base import Rules, optional
 from app.rules.catalog import get_rules
 
@@ -68,11 +69,32 @@ class Replay:
     frames: list[Frame]
     final_state: GameState | None = None
     games: list = field(default_factory=list, repr=False)  # the rules' state after each event, for game_map
+    retracted: frozenset[int] = frozenset()  # the events retracted by the stream's core.Retracted events
+    views: bool = True  # the frames carry their views; else `view_of` makes one when asked (a kept replay)
 
     def to_dict(self, with_views: bool = True) -> dict:
         return {"game_id": self.game_id, "rules": self.rules, "sides": self.sides, "viewer": self.viewer,
                 "over": self.over, "outcome": self.outcome,
-                "frames": [f.to_dict(with_views) for f in self.frames]}
+                "frames": [self.frame_dict(f, with_views) for f in self.frames]}
+
+    def frame_dict(self, frame: Frame, with_view: bool = True) -> dict:
+        data = frame.to_dict(with_view=False)
+        if with_view:
+            data["view"] = self.view_of(frame)
+        return data
+
+    def view_of(self, frame: Frame) -> dict:
+        """The frame's view of the position: the one it carries, or (a replay kept without them) the same view
+        made again from the state after its event."""
+        if self.views:
+            return frame.view
+        return Sight(get_rules(self.rules), None if self.viewer == ALL else self.viewer).view(self.games[frame.seq - 1])
+
+    def with_views(self) -> Replay:
+        """This replay with every frame carrying its view (the analysis reads them all)."""
+        if self.views:
+            return self
+        return replace(self, frames=[replace(f, view=self.view_of(f)) for f in self.frames], views=True)
 
     def frame_at(self, seq: int) -> Frame:
         """The frame after event `seq`. Inside a run of events hidden from the viewer only the run's last
@@ -144,27 +166,51 @@ def _strings(value) -> list[str]:
 
 def build(store: EventStreams, game_id: str, viewer: str | None) -> Replay:
     """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
-    rules = get_rules(store.game(game_id)["rules"])
-    events = list(store.events(game_id))
+    return frames(fold_stream(store, game_id), game_id, viewer)
+
+
+def fold_stream(store: EventStreams, game_id: str, upto: int | None = None,
+                previous: StreamFold | None = None) -> StreamFold:
+    """The game's stream through event `upto` (default: all) folded, each state kept (`StreamFold`: a
+    retraction refolds from the state before it, not from event 1). `previous`: a fold of an earlier part of
+    this stream, extended with the events after it when the stored stream still links to its last event (else
+    the stream is folded anew)."""
+    if previous is not None and previous.events and (upto is None or previous.events[-1].seq <= upto):
+        last = previous.events[-1]
+        later = list(store.events(game_id, last.seq + 1, upto))
+        if not later or later[0].prev_hash == last.hash:
+            previous.extend(later)
+            return previous
+    stream = StreamFold(get_rules(store.game(game_id)["rules"]))
+    stream.extend(store.events(game_id, 1, upto))
+    return stream
+
+
+def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Replay | None = None,
+           views: bool = True) -> Replay:
+    """Every frame of the folded `stream` for `viewer` (NoAccess: None, and the game in progress). `previous`:
+    this viewer's replay of an earlier head of the same stream, whose frames stand as they are when nothing since
+    changes them (the game still running, no retraction since: a retraction marks the frames it takes back); only
+    the events after it are then framed. `views` False: the frames keep no view (`Replay.view_of` makes one when
+    asked): what a server keeps is then a few hundred bytes a frame, where an SNC view is tens of kilobytes."""
+    rules = stream.rules
+    events, states = stream.events, stream.states
     # The whole stream decides whether the game is over, and so what this viewer may see of every frame.
-    states: list[GameState] = []
-    state = None
-    retracted: frozenset[int] = frozenset()
-    for i, event in enumerate(events):
-        if event.type == "core.Retracted":  # the position goes back: rebuild it without the retracted events
-            retracted = retracted_seqs(events[: i + 1])
-            state = fold_all(rules, events[: i + 1], None, retracted)
-        else:
-            state = fold(rules, state, event, retracted)
-        states.append(state)
+    state = stream.state
     viewer = effective_viewer(rules, state, viewer)
     if viewer != ALL and state is not None and viewer not in state.meta.sides:
         raise ValueError(f"no side {viewer!r}; sides: {', '.join(state.meta.sides)}")
+    retracted = stream.retracted
+    done = len(previous.games) if previous is not None else 0
+    if (previous is None or previous.viewer != viewer or previous.over or done > len(events)
+            or previous.retracted != retracted or previous.views != views):
+        done = 0
+    out = list(previous.frames) if done else []
+    last_turn = out[-1].turn if out else None
     sight = Sight(rules, None if viewer == ALL else viewer)
-    frames = []
-    last_turn = None
-    befores = [None, *states[:-1]]  # the rules' state just before each event, for combat_summary
-    for event, before, after in zip(events, befores, states, strict=True):
+    for i in range(done, len(events)):
+        event, after = events[i], states[i]
+        before = states[i - 1] if i else None  # the rules' state just before the event, for combat_summary
         body = decode_stored(event.type, event.version, event.payload)
         visibility = sight.event(body)
         shown = visibility is not False
@@ -175,21 +221,21 @@ def build(store: EventStreams, game_id: str, viewer: str | None) -> Replay:
         prior = before.game if before is not None else None
         combat = sight.combat(body, prior, view)
         first = None
-        if not shown and frames and frames[-1].hidden:
+        if not shown and out and out[-1].hidden:
             # consecutive hidden events become one frame, so a side cannot count the other side's moves
-            first = frames.pop().first_seq
+            first = out.pop().first_seq
         said = (visibility if isinstance(visibility, str) else history.describe(rules, event)) if shown else ""
-        frames.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
-                            text=("[retracted] " if event.seq in retracted else "") + said if shown else HIDDEN_TEXT,
-                            retracted=event.seq in retracted,
-                            focus=focus(rules, after.game, view, said, event.type, event.seq in retracted, combat,
-                                        event.payload if visibility is True else None)
-                            if shown else [],
-                            type=event.type if shown else "hidden", actor=event.actor if shown else "",
-                            hidden=not shown, first_seq=first or (None if shown else event.seq),
-                            combat=combat, losses=sight.losses(body, prior), view=view))
+        out.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
+                         text=("[retracted] " if event.seq in retracted else "") + said if shown else HIDDEN_TEXT,
+                         retracted=event.seq in retracted,
+                         focus=focus(rules, after.game, view, said, event.type, event.seq in retracted, combat,
+                                     event.payload if visibility is True else None)
+                         if shown else [],
+                         type=event.type if shown else "hidden", actor=event.actor if shown else "",
+                         hidden=not shown, first_seq=first or (None if shown else event.seq),
+                         combat=combat, losses=sight.losses(body, prior), view=view if views else {}))
     outcome = rules.outcome(state.game) if state is not None else None
     return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,
                   outcome={"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
-                  frames=frames, final_state=state, games=[s.game for s in states])
+                  frames=out, final_state=state, games=[s.game for s in states], retracted=retracted, views=views)

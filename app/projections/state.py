@@ -64,6 +64,14 @@ class GameMeta:
     board: dict | None = None  # an analysis board: {"parent_id", "parent_seq", "seed"} (core.BoardOpened)
 
 
+def _with(meta: GameMeta, **changes) -> GameMeta:
+    """`dataclasses.replace` for the metadata, without its per-call field walk and checks (a fold makes one a
+    core event and one a fold: a fifth of a replay's build, of an audit's re-run)."""
+    new = object.__new__(GameMeta)
+    new.__dict__.update(meta.__dict__, **changes)
+    return new
+
+
 @dataclass(frozen=True)
 class GameState:
     meta: GameMeta
@@ -108,7 +116,7 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
         last = event.seq
     if last is None:
         return state
-    return GameState(meta if meta.seq == last else replace(meta, seq=last), game)
+    return GameState(meta if meta.seq == last else _with(meta, seq=last), game)
 
 
 def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | EventBody,
@@ -126,30 +134,30 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
     if meta is None:
         raise ValueError(f"event {event.seq} ({event.type}) comes before the game's creation")
     if isinstance(body, core.PlayerJoined):
-        meta = replace(meta, players={**meta.players, body.side: body.name},
+        meta = _with(meta, players={**meta.players, body.side: body.name},
                        player_seeds={**meta.player_seeds, body.side: body.seed_text})
     elif isinstance(body, core.SeatAutomated):
-        meta = replace(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
-                       automated={**meta.automated, body.side: body.policy},
-                       seat_settings={**meta.seat_settings, body.side: dict(body.settings)})
+        meta = _with(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
+                     automated={**meta.automated, body.side: body.policy},
+                     seat_settings={**meta.seat_settings, body.side: dict(body.settings)})
     elif isinstance(body, core.OrderGiven):
-        meta = replace(meta, orders={**meta.orders, body.side: meta.orders.get(body.side, 0) + 1})
+        meta = _with(meta, orders={**meta.orders, body.side: meta.orders.get(body.side, 0) + 1})
     elif isinstance(body, core.DieRolled):
-        meta = replace(meta, rolls=meta.rolls + 1)
+        meta = _with(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):
-        meta = replace(meta, revealed_seed=body.seed)
+        meta = _with(meta, revealed_seed=body.seed)
     elif isinstance(body, core.Retracted):
         span = set(range(body.from_seq, body.to_seq + 1))
         if not span <= retracted:
             raise RetractionNeedsRebuild(f"event {event.seq} retracts events {body.from_seq}-{body.to_seq}: "
                                          "rebuild the state with load() or rebuild()")
-        meta = replace(meta, retractions=[*meta.retractions, [body.from_seq, body.to_seq]])
+        meta = _with(meta, retractions=[*meta.retractions, [body.from_seq, body.to_seq]])
     elif isinstance(body, core.GameForked):
-        meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
+        meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
     elif isinstance(body, core.BoardOpened):
-        meta = replace(meta, game_id=event.game_id, dice_game_id=event.game_id, revealed_seed=None,
+        meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, revealed_seed=None,
                        board={"parent_id": body.parent_id, "parent_seq": body.parent_seq, "seed": body.seed})
     elif isinstance(body, core.BoardEdited):
         game = game if event.seq in retracted else edited(game, body)
@@ -173,6 +181,55 @@ def edited(game: Any, edit: core.BoardEdited) -> Any:
         if old is not None and value is not None and not isinstance(value, type(old)):
             raise ValueError(f"{edit.unit}.{name} is a {type(old).__name__}, not {value!r}")
     return replace(game, units={**units, edit.unit: replace(unit, **edit.changes)})
+
+
+class StreamFold:
+    """A stream folded one event at a time, the state after each event kept (the replay's frames and the audit
+    read them all). A core.Retracted refolds from the last kept state that holds none of the events any
+    retraction so far takes back (the state before the first retracted order, as `load` starts from a snapshot
+    there), not from the first event: a move and its undo refold the move only, so each event is folded a
+    bounded number of times however many undos the game holds (issue 25: 600 undos made the replay quadratic)."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.events: list[StoredEvent | EventBody] = []
+        self.states: list[GameState] = []
+        self.retracted: frozenset[int] = frozenset()
+        self._spans: list[tuple[int, int]] = []  # (retraction's seq, its from_seq)
+
+    @property
+    def state(self) -> GameState | None:
+        return self.states[-1] if self.states else None
+
+    def add(self, event: StoredEvent | EventBody) -> GameState:
+        """Fold the stream's next event; the state after it."""
+        if event.seq != len(self.events) + 1:
+            raise ValueError(f"event {event.seq} does not follow event {len(self.events)} of the folded stream")
+        self.events.append(event)
+        if event.type != "core.Retracted":
+            self.states.append(fold(self.rules, self.state, event, self.retracted))
+            return self.states[-1]
+        first, last = event.payload["from_seq"], event.payload["to_seq"]
+        self.retracted = self.retracted | frozenset(range(first, last + 1))
+        self._spans.append((event.seq, first))
+        base = first - 1  # the kept state to start from: after `base`, with no event a retraction since retracts
+        moved = True
+        while moved:
+            moved = False
+            for at, start in reversed(self._spans):  # in stream order: those after `base` are at the end
+                if at <= base:
+                    break
+                if start <= base:
+                    base, moved = start - 1, True
+                    break
+        start = self.states[base - 1] if base >= 1 else None
+        self.states.append(fold_all(self.rules, self.events[max(base, 0):], start, self.retracted))
+        return self.states[-1]
+
+    def extend(self, events) -> GameState | None:
+        for event in events:
+            self.add(event)
+        return self.state
 
 
 def rebuild(rules: Rules, events: list[StoredEvent]) -> GameState | None:

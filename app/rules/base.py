@@ -2,11 +2,13 @@
 
 A rule set is pure: `decide(state, command, dice) -> events` and `evolve(state, event) -> state`, no clock,
 no I/O, no `random`. `prompt(state)` is the states table's answer to "who acts now, and what may they do":
-a command whose action is not in the prompt is refused before `decide` runs.
+a command whose action is not in the prompt is refused before `decide` runs. The members a rule set may add are
+declared in `Optional`, and `conform` holds every rule set to both when it is loaded (app/rules/catalog.py).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -37,6 +39,7 @@ class Action:
     syntax: str
     case: str
     help: str = ""
+    subjects: str | None = None  # what the order is given to, plural ("units", "hexes"): the list's count of them
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,30 @@ class Prompt:
         return None
 
 
+class Candidate:
+    """An order worth trying for the list of legal orders (app/rules/legal.py), unchecked: its kind (the action),
+    its subject (what the order is given to, its first slot's value: the units of a move or a placement, the hex
+    of an attack), by which the list names every subject once before any twice, and its text, written out only
+    when it is tried (`render()`; most candidates of a long list never are)."""
+
+    __slots__ = ("action", "subject", "_text", "_render")
+
+    def __init__(self, action: str, subject: tuple = (), text: str | None = None,
+                 render: Callable[[], str] | None = None):
+        if (text is None) == (render is None):
+            raise ValueError("a candidate has a text or a way to write it, not both")
+        self.action, self.subject, self._text, self._render = action, subject, text, render
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self._render()
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.action!r}, {self.subject!r}, {self.text!r})"
+
+
 @dataclass(frozen=True)
 class Outcome:
     winner: str | None
@@ -119,89 +146,120 @@ class Rules(Protocol):
 
     def decode_state(self, data: dict) -> Any: ...
 
-    # Optional hooks (a rule set may leave them out; the helpers below supply the defaults):
-    #
-    # visible(event, side) -> bool | str
-    #     May `side` (None: a spectator) see this event (a decoded event body, core events included)?
-    #     True: shown as it is; False: left out; a string: shown redacted, as that text (e.g. "Blue moves a
-    #     hidden unit"). Default: every event is visible. Every per-side history, email and export uses it.
-    # reveals(event) -> bool
-    #     Does this event reveal hidden information to the opponent (a flipped counter, a searched hex)?
-    #     A player's own undo may not take such an event back. Default: False.
-    # preview(state, command) -> dict
-    #     What would this command do, without dice (combat odds and the result of each die roll)?
-    #     It may use only what `command.side` can see. Rule sets without it offer no preview.
-    # played_under(state, version) -> state
-    #     The starting state of a game created under the rule set's `version` (core.GameCreated.rules_version;
-    #     "" for a game created before versions were recorded). A rule set whose decisions changed records the
-    #     version in its state and decides that game as it was played, so its stored orders still verify.
-    #     Default: every game is decided by the current rules.
-    # policies: {name: policy(state, side) -> (order text, reason dict)}
-    #     How the server plays an automated seat (app/rules/practice.py, app/service/autoplay.py); the first is
-    #     the rule set's default. A policy is pure and deterministic given the state (verify re-runs it); the
-    #     reason names the rule that chose the order. Every rule set with `candidates` or `legal_orders` also
-    #     gets the practice opponents `greedy` and `random`.
-    # candidates(state, rng) -> [order text, ...]
-    #     Orders worth trying for the side to act, not all legal (the fuzzers' random player); a rule set on the
-    #     engine lists its orders with `legal_orders` instead.
-    # automated_seats: tuple of sides
-    #     The sides the server plays unless a game's creator says otherwise (Olympic: the Japanese).
-
 
 def event_visibility(rules: Rules, event: Any, side: str | None) -> bool | str:
     """The rule set's `visible(event, side)`, or True: everything is visible."""
-    hook = getattr(rules, "visible", None)
+    hook = optional(rules, "visible")
     return True if hook is None else hook(event, side)
 
 
 def event_reveals(rules: Rules, event: Any) -> bool:
-    hook = getattr(rules, "reveals", None)
+    hook = optional(rules, "reveals")
     return False if hook is None else bool(hook(event))
 
 
 def played_under(rules: Rules, state: Any, version: str) -> Any:
     """The rule set's `played_under(state, version)`, or `state` unchanged: the current rules decide."""
-    hook = getattr(rules, "played_under", None)
+    hook = optional(rules, "played_under")
     return state if hook is None else hook(state, version)
 
 
 def has_preview(rules: Rules) -> bool:
-    return callable(getattr(rules, "preview", None))
+    return callable(optional(rules, "preview"))
 
 # -- optional members ----------------------------------------------------------------------------------------
-# A rule set may also provide these; the replay viewer, map pictures and analysis use them when present and
-# show fewer panels when absent (app/projections/replay.py, render.py, analysis.py; docs/replay.md).
-#
-# game_map(state) -> GameMap
-#     The map to draw (app.rules.kernel.mapfile.GameMap). Without it there is no map picture.
-# view(state, side)["units"]
-#     Entries {id, side, hex, strength, steps, ...}: the counters drawn, the step losses counted. hex is None
-#     for a unit off the map (eliminated, in reserve). view(state, None) is the referee's view: everything.
-# view(state, side)["control"] = {hex: side} and view(state, side)["victory_hexes"] = [hex, ...]
-#     Who controls which hex, and which hexes count for victory: control markers and the control chart.
-# view(state, side)["score"] = {"name": str, "value": number}
-#     A running total the game keeps (Olympic: American Casualty Points): analysis reports it turn by turn.
-# combat_summary(event, state) -> dict | None
-#     For a combat-resolution event (None for any other event). `state` is the rule set's state just BEFORE
-#     the event (None before the first event), so a summary can name what the event itself does not carry
-#     (the attacking units of the battle under way, the defending stack's steps); the replay passes it from
-#     the same single fold that builds the frames. Returns:
-#       {"attacker": side, "defender": side | None, "hex": "XXYY", "attackers": [unit id, ...],
-#        "attack": number, "defence": number, "odds": odds label as stored, "shifts": [{"amount": int, "case": str}],
-#        "column": final column label after shifts (optional; when absent "odds" is the column),
-#        "roll": int, "result": str, "losses": {side: steps},
-#        "distribution": [{"roll": face, "result": str, "value": number, "p": probability}, ...],
-#        "case": rules case of the combat procedure}
-#     "distribution" lists the result of every die face in that column; "value" scores each result for the
-#     attacker (higher is better for the attacker), which lets analysis rank the observed roll (luck).
-# losses(event, state) -> {side: steps} | None
-#     Steps each side lost in this event; `state` is the rule set's state just BEFORE it (as for combat_summary),
-#     for what the event does not carry (the steps of the units it eliminates). With it, analysis counts losses
-#     from the events a viewer is shown (the same ones its history shows); without it, from the steps of the
-#     units its views show, which misses a loss under fog of war (a unit beneath an enemy stack's top unit, an
-#     enemy unit eliminated) and of units off the map (a landing force, SNC 8.4).
-# visible(event, side), reveals(event), preview(state, command): see above; `event_visibility` reads `visible`.
-OPTIONAL_MEMBERS = ("game_map", "combat_summary", "visible", "reveals", "preview", "losses")
+class Optional(Protocol):
+    """The members a rule set may provide beyond `Rules`, declared once: the engine checks every rule set against
+    this at load time (`conform`: a member of another name, or of another signature, fails loudly), and the
+    helpers above and `optional` supply the defaults where one is absent. The replay viewer, map pictures and
+    analysis use them when present and show fewer panels when absent (app/projections/replay.py, render.py,
+    analysis.py; docs/replay.md). What `view(state, side)` may carry for them: "units" (entries {id, side, hex,
+    strength, steps, ...}, hex None off the map; `view(state, None)` is the referee's), "control" ({hex: side}),
+    "victory_hexes" and "score" ({"name", "value"}, a running total analysis reports turn by turn)."""
+
+    def visible(self, event: Any, side: str | None) -> bool | str:
+        """May `side` (None: a spectator) see this event (a decoded event body, core events included)? True:
+        shown as it is; False: left out; a string: shown redacted, as that text. Default: every event is visible.
+        Every per-side history, email and export uses it."""
+
+    def reveals(self, event: Any) -> bool:
+        """Does this event reveal hidden information to the opponent (a flipped counter, a searched hex)? A
+        player's own undo may not take such an event back. Default: False."""
+
+    def preview(self, state: Any, command: Command) -> dict:
+        """What would this command do, without dice (combat odds and the result of each die roll)? It may use only
+        what `command.side` can see. Rule sets without it offer no preview."""
+
+    def played_under(self, state: Any, version: str) -> Any:
+        """The starting state of a game created under the rule set's `version` (core.GameCreated.rules_version;
+        "" for a game created before versions were recorded), decided as it was played so its stored orders still
+        verify. Default: every game is decided by the current rules."""
+
+    def game_map(self, state: Any) -> Any:
+        """The map to draw (app.rules.kernel.mapfile.GameMap). Without it there is no map picture."""
+
+    def combat_summary(self, event: Any, state: Any) -> dict | None:
+        """For a combat-resolution event (None for any other), `state` being the rule set's state just BEFORE it
+        (None before the first event): {"attacker", "defender", "hex", "attackers": [unit id, ...], "attack",
+        "defence", "odds", "shifts": [{"amount", "case"}], "column" (optional), "roll", "result",
+        "losses": {side: steps}, "distribution": [{"roll", "result", "value", "p"}, ...], "case"}. "distribution"
+        gives every die face's result in that column, "value" scoring it for the attacker (analysis ranks the
+        observed roll by it: luck)."""
+
+    def losses(self, event: Any, state: Any) -> dict | None:
+        """Steps each side lost in this event ({side: steps}), `state` as for `combat_summary`. With it analysis
+        counts losses from the events a viewer is shown; without it, from the steps its views show (which misses
+        a loss under fog of war and off the map)."""
+
+    def orders_to_try(self, state: Any, side: str) -> Iterable[Candidate]:
+        """Orders worth trying for `side` now, unchecked, kind by kind in the order the step offers them, each
+        subject's best first (app/rules/legal.py keeps those the decider accepts). A rule set on the engine names
+        them in its states table (each order's `candidates`)."""
+
+    #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
+    #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents
+    policies: Mapping[str, Callable]
+    #: the sides the server plays unless a game's creator says otherwise (Olympic: the Japanese)
+    automated_seats: tuple[str, ...]
+
+
+OPTIONAL_MEMBERS = tuple(name for name in Optional.__dict__ if not name.startswith("_")) \
+    + tuple(Optional.__annotations__)
+_REQUIRED = tuple(name for name in Rules.__dict__ if not name.startswith("_")) + tuple(Rules.__annotations__)
+
+
+class NotARuleSet(TypeError):
+    """A rule set that does not have the shape `Rules` and `Optional` declare (raised when it is loaded)."""
+
+
+def conform(rules: Any, declared: Mapping[str, Any] | None = None) -> Any:
+    """`rules` if it has every member `Rules` requires and each optional member it provides binds the signature
+    `Optional` declares; else NotARuleSet naming the member. `declared`: the optional members the rule set
+    declares by name (a Game's `extras`), each of which must be one of `Optional`'s, so a misspelled hook
+    (`visibile`) fails when the game is loaded instead of being silently never called."""
+    name = getattr(rules, "name", type(rules).__name__)
+    missing = [m for m in _REQUIRED if not hasattr(rules, m)]
+    if missing:
+        raise NotARuleSet(f"{name}: lacks {', '.join(missing)} (app/rules/base.py Rules)")
+    for member in declared or {}:
+        if member not in OPTIONAL_MEMBERS:
+            raise NotARuleSet(f"{name}: {member!r} is no optional member of a rule set; optional members: "
+                              f"{', '.join(OPTIONAL_MEMBERS)} (app/rules/base.py Optional)")
+    for member in OPTIONAL_MEMBERS:
+        value = (declared or {}).get(member, getattr(rules, member, None))
+        if value is None or member in Optional.__annotations__:
+            continue
+        if not callable(value):
+            raise NotARuleSet(f"{name}: optional member {member!r} is not callable")
+        expected = [p for p in inspect.signature(getattr(Optional, member)).parameters if p != "self"]
+        try:
+            inspect.signature(value).bind(*expected)
+        except TypeError:
+            raise NotARuleSet(f"{name}: optional member {member!r} must take ({', '.join(expected)}); it takes "
+                              f"{inspect.signature(value)}") from None
+        except ValueError:  # a builtin without a signature: taken as it is
+            continue
+    return rules
 
 
 def optional(rules: Any, member: str):

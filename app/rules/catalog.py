@@ -3,7 +3,8 @@
 A game is a package `app/rules/<name>/` whose `__init__` declares `GAME` (an app.rules.engine.Game; a package
 without it, such as a game's data waiting for its engine, is not a game), or an installed distribution's entry point in
 the group "hexledger.games". A game is imported the first time it is asked for by name, so a command that plays
-one game loads only that game. `register` adds a rule set at run time (tests use it).
+one game loads only that game, and holds it to the shape of a rule set as it loads it (app/rules/base.py `conform`:
+a misspelled optional member fails loudly). `register` adds a rule set at run time (tests use it).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import app.rules
-from app.rules.base import Rules
+from app.rules.base import Rules, conform
 
 ENTRY_POINT_GROUP = "hexledger.games"
 _NOT_GAMES = frozenset({"kernel", "engine"})
@@ -31,8 +32,8 @@ _REGISTERED: dict[str, Rules] = {}
 
 
 def register(rules: Rules) -> Rules:
-    """Make a rule set available by its name."""
-    _REGISTERED[rules.name] = rules
+    """Make a rule set available by its name (held to the shape of a rule set first: app/rules/base.py)."""
+    _REGISTERED[conform(rules).name] = rules
     return rules
 
 
@@ -80,10 +81,12 @@ def names() -> list[str]:
 @cache
 def _load(name: str) -> Rules | None:
     if name in _packages():
-        return getattr(importlib.import_module(f"app.rules.{name}"), "GAME", None)
-    if name in _entry_points():
-        return _entry_points()[name].load()
-    return None
+        rules = getattr(importlib.import_module(f"app.rules.{name}"), "GAME", None)
+    elif name in _entry_points():
+        rules = _entry_points()[name].load()
+    else:
+        return None
+    return None if rules is None else conform(rules)
 
 
 def get_rules(name: str) -> Rules:

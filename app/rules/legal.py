@@ -1,9 +1,12 @@
 """What a side may order now, asked of any rule set in one way (docs/architecture.md practices 2, 10 and 14).
 
-- `legal_orders(rules, state, side)`: concrete orders `side` may give now, bounded, each accepted by the decider
-  (an attack with its odds column): `show`, the API, the turn email and the fuzzers all read this one list. The
-  rule set names the orders worth trying (`orders_to_try(state, side)`: each unit's reachable hexes, each
-  attack with the markers allowed, each answer to a decision); only those the decider accepts are listed.
+- `by_kind(rules, state, side)`: concrete orders `side` may give now, each accepted by the decider (an attack
+  with its odds column), by kind, with how many units (or hexes) each kind may still take; bounded, but every
+  unit that may be placed, moved or brought in is named (issue 27, "lists players can trust"). `legal_orders`
+  is the same list flat: `show`, the API, the turn email, the fuzzers and the practice opponents all read this
+  one list. The rule set names the orders worth trying (`orders_to_try(state, side)`: each unit's reachable
+  hexes, each attack with the markers allowed, each answer to a decision); only those the decider accepts are
+  listed.
 - `refusal(rules, state, command)`: the decider's own answer to "would `do` accept this?", run up to its first
   die (no refusal may follow a roll, practice 11), so nothing is rolled and nothing written.
 - `preview(rules, state, command)`: the rule set's preview, refused exactly when `do` would refuse the order
@@ -11,9 +14,11 @@
 """
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
-from app.rules.base import Command, Rules, has_preview
+from app.rules.base import Candidate, Command, Rules, has_preview, optional
 from app.rules.engine.decision import ProbeDice, ReachedRoll
 from app.rules.errors import OrderError
 
@@ -49,38 +54,105 @@ def preview(rules: Rules, state: Any, command: Command) -> dict:
     return {**result, "planning": not now}
 
 
-LIMIT = 300
+LIMIT = 40
 ODDS_ACTIONS = ("attack", "overrun", "land", "assault")
 
 
-def orders_to_try(rules: Rules, state: Any, side: str) -> list[str]:
-    """The rule set's orders worth trying for `side` now (unchecked, without repeats; none out of turn)."""
-    hook = getattr(rules, "orders_to_try", None)
+def candidates(rules: Rules, state: Any, side: str) -> list[Candidate]:
+    """The rule set's orders worth trying for `side` now, unchecked (none out of turn)."""
+    hook = optional(rules, "orders_to_try")
     if hook is None or rules.outcome(state) is not None or rules.prompt(state).side != side:
         return []
-    return list(dict.fromkeys(hook(state, side)))
+    return list(hook(state, side))
+
+
+def orders_to_try(rules: Rules, state: Any, side: str) -> list[str]:
+    """The texts of `candidates`, without repeats: what a random player draws from (tests/fuzzing.py)."""
+    return list(dict.fromkeys(c.text for c in candidates(rules, state, side)))
+
+
+def by_kind(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dict]:
+    """The concrete orders `side` may give now, each accepted by the decider, by kind in the order the step
+    offers them: {"action", "syntax", "case", "help", "orders", "subjects", "count", "unchecked"}. "orders" names
+    every subject first (each unit that may be placed, moved, brought in, each hex that may be attacked: its
+    first accepted order), then more choices, one of each kind in turn (so a kind of many subjects, the moves,
+    leaves room for the variants of an attack), each kind's subjects in turn, up to `limit` orders in all;
+    "count" is how many `subjects` ("units", "hexes"; None where a count says nothing) the kind may still be
+    given to, "unchecked" how many of its candidates were left untried. The turn email lays this out."""
+    actions = {a.name: a for a in rules.prompt(state).actions}
+    queues: dict[str, dict[tuple, deque[Candidate]]] = {}
+    for c in candidates(rules, state, side):
+        queues.setdefault(c.action, {}).setdefault(c.subject, deque()).append(c)
+    kinds = {name: {"orders": [], "subjects": set()} for name in queues}
+    tried: set[str] = set()
+
+    def take(name: str, subject: tuple, queue: deque) -> bool:
+        text = queue.popleft().text
+        item = None if text in tried else _accepted(rules, state, side, text, actions)
+        tried.add(text)
+        if item is not None:
+            kinds[name]["orders"].append(item)
+            kinds[name]["subjects"].update(subject)
+        return item is not None
+
+    for name, subjects in queues.items():  # every subject once: its first order the decider accepts
+        for subject, queue in subjects.items():
+            while queue and not take(name, subject, queue):
+                pass
+    listed = sum(len(k["orders"]) for k in kinds.values())
+    turns = {name: _in_turn(subjects) for name, subjects in queues.items()}
+    while listed < limit and turns:  # then more choices: one of each kind in turn, its subjects in turn
+        for name in list(turns):
+            for subject, queue in turns[name]:
+                if take(name, subject, queue):
+                    listed += 1
+                    break
+            else:
+                del turns[name]
+            if listed >= limit:
+                break
+    out = []
+    for name, kind in kinds.items():
+        if not kind["orders"]:
+            continue
+        action = actions.get(name)
+        noun = action.subjects if action else None
+        out.append({"action": name, "syntax": action.syntax if action else name,
+                    "case": action.case if action else "", "help": action.help if action else "",
+                    "orders": kind["orders"], "subjects": noun, "count": len(kind["subjects"]) if noun else None,
+                    "unchecked": sum(len(q) for q in queues[name].values())})
+    return out
+
+
+def _in_turn(subjects: dict[tuple, deque]) -> Iterator[tuple[tuple, deque]]:
+    """The subjects of one kind with candidates left, each in turn, round and round until none has any."""
+    while any(subjects.values()):
+        for subject, queue in subjects.items():
+            if queue:
+                yield subject, queue
 
 
 def legal_orders(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dict]:
     """Concrete orders `side` may give now, each accepted by the decider: {"order", "action", "case"}, and
-    "odds" (the final column) for a combat order of a rule set with a preview. At most `limit`."""
-    cases = {a.name: a.case for a in rules.prompt(state).actions}
-    found: list[dict] = []
-    for text in orders_to_try(rules, state, side):
-        try:
-            command = rules.parse(text, side, state)
-        except OrderError:
-            continue
-        if refusal(rules, state, command) is not None:
-            continue
-        item = {"order": text, "action": command.action, "case": cases.get(command.action, "")}
-        odds = _odds(rules, state, command)
-        if odds:
-            item["odds"] = odds
-        found.append(item)
-        if len(found) >= limit:
-            break
-    return found
+    "odds" (the final column) for a combat order of a rule set with a preview; `by_kind`'s orders, kind after
+    kind (so a long list of moves never hides `end`, nor any unit that may be placed)."""
+    return [o for kind in by_kind(rules, state, side, limit) for o in kind["orders"]]
+
+
+def _accepted(rules: Rules, state: Any, side: str, text: str, actions: dict) -> dict | None:
+    """The list's entry for `text` if the decider accepts it now, else None."""
+    try:
+        command = rules.parse(text, side, state)
+    except OrderError:
+        return None
+    if refusal(rules, state, command) is not None:
+        return None
+    action = actions.get(command.action)
+    item = {"order": text, "action": command.action, "case": action.case if action else ""}
+    odds = _odds(rules, state, command)
+    if odds:
+        item["odds"] = odds
+    return item
 
 
 def _odds(rules: Rules, state: Any, command: Command) -> str | None:

@@ -1,17 +1,22 @@
 """Audit a game's stream: the hash chain, every stored command re-run through the rules, and the dice.
 
 Works on a list of events, so it checks the database and an export file alike. It reports the first event that
-differs, by sequence number: tampering, or a rules change since the game was played.
+differs, by sequence number: tampering, or a rules change since the game was played. `verify_stored` keeps a stored
+game's report per head.
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from app.events import core, dice
 from app.events.envelope import GENESIS_HASH, SALT_PATTERN, StoredEvent
 from app.events.registry import EventSchemaError, decode, decode_stored
+from app.events.store import UnknownGame
 from app.projections import state as projection
+from app.projections.cache import HeadCache, capacity_from_env
 from app.rules import practice
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
@@ -58,6 +63,19 @@ class AuditReport:
 Parents = Callable[[str], list[StoredEvent] | None]
 
 
+_DECODED: ContextVar[dict] = ContextVar("audit_decoded")  # seq -> body, for one `verify`: each event decoded once
+
+
+def _decode(event: StoredEvent):
+    """The event's body through its schema (`decode`), once per event in one `verify`: the checks below each read
+    every event, and the schema pass is most of what reading costs (EventSchemaError is raised each time)."""
+    memo = _DECODED.get()
+    body = memo.get(event.seq)
+    if body is None:
+        body = memo[event.seq] = decode(event.type, event.version, event.payload)
+    return body
+
+
 def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None,
            parents: Parents | None = None) -> AuditReport:
     """Chain, then the rules of the core events and of retractions, then replay, then (optionally) dice. `seeds`
@@ -67,6 +85,15 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
     if not events:
         report.problems.append(Problem(0, "chain", "the game has no events"))
         return report
+    decoded = _DECODED.set({})
+    try:
+        return _verify(events, report, check_dice, seeds, parents)
+    finally:
+        _DECODED.reset(decoded)
+
+
+def _verify(events: list[StoredEvent], report: AuditReport, check_dice: bool, seeds: dict[str, str] | None,
+            parents: Parents | None) -> AuditReport:
     _check_chain(events, report)
     if report.ok:
         _check_payloads(events, report)
@@ -79,6 +106,37 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
     if report.ok and check_dice:
         _check_dice(events, report, known, over=final is not None and _rules_of(events).outcome(final.game) is not None)
     return report
+
+
+REPORTS = HeadCache(capacity_from_env(name="HEXLEDGER_AUDIT_CACHE", default=256, what="reports"))
+
+
+def verify_stored(store, game_id: str, parents: Parents | None = None) -> AuditReport:
+    """`verify` of a game of `store`, kept per game and head (seq, hash), with the heads of the fork parents it
+    read: a stored stream is append-only and hash-chained, so the same heads give the same report, and any append,
+    by any process, retires it (issue 25: a player may ask for it 120 times a minute)."""
+    key = (projection.store_key(store), game_id)
+    kept = REPORTS.get(key, store.head(game_id))
+    if kept is not None and all(_head(store, parent) == head for parent, head in kept[1].items()):
+        return copy.deepcopy(kept[0])
+    read: dict[str, tuple | None] = {}
+
+    def parent(parent_id: str) -> list[StoredEvent] | None:
+        stream = parents(parent_id) if parents is not None else None
+        read[parent_id] = (stream[-1].seq, stream[-1].hash) if stream else None
+        return stream
+
+    events = list(store.events(game_id))
+    report = verify(events, parents=parent)
+    REPORTS.put(key, (events[-1].seq, events[-1].hash), (copy.deepcopy(report), read))
+    return report
+
+
+def _head(store, game_id: str) -> tuple[int, str] | None:
+    try:
+        return store.head(game_id)
+    except UnknownGame:
+        return None
 
 
 def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
@@ -115,7 +173,7 @@ def _check_payloads(events: list[StoredEvent], report: AuditReport) -> None:
         return  # the replay reports it, at the first event
     for event in events:
         try:
-            body = decode(event.type, event.version, event.payload)
+            body = _decode(event)
             if decode_stored(event.type, event.version, event.payload) != body:
                 raise EventSchemaError(f"{event.type} v{event.version}: the payload holds a value of the wrong type")
         except EventSchemaError as exc:
@@ -128,7 +186,7 @@ def _core(event: StoredEvent):
     if not event.type.startswith("core."):
         return None
     try:
-        return decode(event.type, event.version, event.payload)
+        return _decode(event)
     except EventSchemaError:
         return None
 
@@ -223,12 +281,13 @@ def _replay(events: list[StoredEvent], report: AuditReport):
     except UnknownRules as exc:
         report.problems.append(Problem(1, "replay", str(exc)))
         return
+    stream = projection.StreamFold(rules)  # a retraction refolds from the state before it, not from event 1
     state = None
     i = 0
     while i < len(events):
         event = events[i]
         try:
-            body = decode(event.type, event.version, event.payload)
+            body = _decode(event)
         except EventSchemaError as exc:
             report.problems.append(Problem(event.seq, "schema", str(exc)))
             return
@@ -236,7 +295,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
             report.problems.append(Problem(event.seq, "replay", "produced by no order before it"))
             return
         if isinstance(body, core.Retracted):  # checked before the replay (_check_retractions)
-            state = projection.rebuild(rules, events[:i + 1])
+            state = stream.add(event)
             i += 1
             continue
         if isinstance(body, core.DisputeRaised) and not (
@@ -248,7 +307,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
             if not event.type.startswith("core."):
                 report.problems.append(Problem(event.seq, "replay", "a game event that no order produced"))
                 return
-            state = projection.fold(rules, state, event)
+            state = stream.add(event)
             i += 1
             continue
         batch = []
@@ -262,7 +321,7 @@ def _replay(events: list[StoredEvent], report: AuditReport):
             report.problems.append(problem)
             return
         report.orders_replayed += 1
-        state = projection.fold_all(rules, [event, *batch], state)
+        state = stream.extend([event, *batch])
         i = j
     return state
 
@@ -287,7 +346,7 @@ def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch
     """Decide the stored command again with the recorded dice; the first differing event, if any."""
     seq = order_event.seq
     try:
-        stored = [decode(e.type, e.version, e.payload) for e in batch]
+        stored = [_decode(e) for e in batch]
         recorded = [e.value for e in stored if isinstance(e, core.DieRolled)]
         command = _command(rules, state, order)
         redecided = _redecide(rules, state, seq, order)
@@ -337,7 +396,7 @@ def _rerun_fault(rules, state, fault_event: StoredEvent, fault: core.RollsSpent,
     taking all of them, so no roll is spent that the rules did not draw (the server cannot skip a die it dislikes)."""
     seq = fault_event.seq
     try:
-        stored = [decode(e.type, e.version, e.payload) for e in batch]
+        stored = [_decode(e) for e in batch]
         if not stored or not all(isinstance(e, core.DieRolled) for e in stored):
             return Problem(seq, "replay", "a failed order's record must be followed by the dice it spent, and only "
                                           "by them")

@@ -139,7 +139,7 @@ class Table:
         return lines, False
 
     def verify(self, seat: Seat) -> dict:
-        report = audit.verify(list(self.store.events(seat.game_id)), parents=transfer.parents_in(self.store)).to_dict()
+        report = audit.verify_stored(self.store, seat.game_id, parents=transfer.parents_in(self.store)).to_dict()
         if not self.sees_all(seat):
             # problem texts quote orders, which may be hidden from this side: only where the audit failed
             report["problems"] = [{"seq": p["seq"], "check": p["check"]} for p in report["problems"]]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from flask import Response, abort, jsonify, request
 
 from app.service import replays as replay
-from app.web.replay import OPTIONAL_TOKEN, SVG, _errors_doc, _ext, _json_doc, _replay, data
+from app.web.replay import OPTIONAL_TOKEN, SVG, _admitted, _errors_doc, _ext, _json_doc, _replay, data
 
 RUNNING = 1
 ABANDONED = 60.0
@@ -63,10 +63,12 @@ def _runs() -> dict:
 
 
 def _allowed(game_id: str) -> tuple[replay.Replay, tuple]:
-    built = _replay(game_id)
+    """The replay the request may see (the viewer's gate admitted it), if it may ask for the chances, and the
+    key of its run: the game at its head."""
+    built = _replay()
     if not built.over and built.viewer != replay.ALL:
         abort(403, f"game {game_id} is running: only its arbiter may ask for the chances of victory")
-    return built, (game_id, built.frames[-1].seq if built.frames else 0)
+    return built, (game_id, _admitted().head)
 
 
 @data.route("/<game_id>/chances.json", methods=["GET"])

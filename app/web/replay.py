@@ -25,6 +25,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import (
@@ -63,8 +64,7 @@ data = ApiBlueprint("replay_data", __name__, url_prefix="/replay",
 OPTIONAL_TOKEN = [{"token": []}, {}]  # a finished game needs none
 SVG = {"type": "string", "description": "an SVG document"}
 
-_CACHE_SIZE = 32  # replays (a game at a head, as one viewer); a finished game is one entry whoever asks
-_BODY_CACHE_BYTES = 32 * 1024 * 1024  # serialized frames.json pages
+_BODY_CACHE_BYTES = 32 * 1024 * 1024  # serialized answers: frames.json pages, map pictures, analysis, charts
 FRAMES_WITH_VIEWS = 100  # the most frames a frames.json page carries with their views
 
 
@@ -113,8 +113,7 @@ def register(app: Flask, resolve_viewer: Viewer | None = None, reads: Callable[[
 
     hook = resolve_viewer or (seat_viewer if service is not None else query_side_viewer)
     app.extensions["replay"] = {"resolve_viewer": hook, "reads": reads, "service": service,
-                                "cache": OrderedDict(), "lock": threading.Lock(), "building": {},
-                                "bodies": OrderedDict(), "body_bytes": 0}
+                                "lock": threading.Lock(), "bodies": OrderedDict(), "body_bytes": 0}
     app.register_blueprint(bp)
     if api is not None:
         api.register_blueprint(data)
@@ -126,15 +125,43 @@ def _ext() -> dict:
     return current_app.extensions["replay"]
 
 
-def _reads_with(game_id: str) -> tuple[Replays, int]:
-    """The replay reads and the game's last event. No such game is refused as a game in progress the caller may
-    not read (a credential checked as for any game, then `_no_access`): no answer tells which game ids exist."""
-    reads = _ext()["reads"]()
+@dataclass(frozen=True)
+class Admitted:
+    """What the gate found for a request: the game, its head (seq, hash) and whom it is replayed as."""
+
+    game_id: str
+    head: tuple[int, str]
+    viewer: str
+
+
+@bp.before_request
+@data.before_request
+def admit():
+    """Every request to the viewer passes this gate before its route runs, the same for every route, present and
+    future (issue 25): the credential is checked (403 for a wrong one) and the caller may see the game at its head
+    (401 for no seat mid-game, and the same 401 for no such game: `_no_access`), before any frame is built. A
+    refusal builds nothing, and its answer is kept per game and head (app/service/replays.py `viewer_at`). Only the
+    static files and the page's sign-in (which checks the credential it brings and builds nothing) pass without it;
+    a route reads the replay through `_replay`, which refuses a request the gate did not admit."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is None or _signing_in():
+        return
+    ext = _ext()
+    reads = ext["reads"]()
     head = reads.head(game_id)
+    wanted = ext["resolve_viewer"](request, game_id)  # a wrong credential: refused alike for any game id
     if head is None:
-        _ext()["resolve_viewer"](request, game_id)
-        raise _no_access(game_id)
-    return reads, head
+        raise _no_access(game_id)  # no such game: refused as a game in progress, so no answer tells which exist
+    try:
+        viewer = reads.viewer_at(game_id, head, wanted)
+    except replay.NoAccess:
+        raise _no_access(game_id) from None
+    except ValueError as exc:
+        abort(403, str(exc))
+    g.replay_admitted = Admitted(game_id, head, viewer)
+    seat = g.get("hexledger_seat")
+    if seat is not None and ext["service"] is not None:
+        ext["service"]().replayed(seat, head[0])  # every answer here is a read of the game: the opponent's undo stops
 
 
 def _no_access(game_id: str) -> NotAuthenticated:
@@ -145,56 +172,38 @@ def _no_access(game_id: str) -> NotAuthenticated:
                             f"seeing only their own side.{how}")
 
 
-def _replay(game_id: str) -> replay.Replay:
-    """The frames this request may see, cached per (game, head, viewer): a replay is immutable history. A finished
-    game is the same for every viewer, so it is one entry (an asker cycling through viewers does not rebuild it),
-    and one request builds a replay while others asking for the same wait for it."""
-    ext = _ext()
-    reads, head = _reads_with(game_id)
-    wanted = ext["resolve_viewer"](request, game_id)  # checks the credential whatever the cache holds
+def _signing_in() -> bool:
+    """The page's sign-in: a replay key from an email link, a token from its form (or one in a URL, refused)."""
+    return request.endpoint == "replay.page" and (request.method == "POST" or "key" in request.args
+                                                  or "token" in request.args)
+
+
+def _client() -> str:
+    """Who asks, for the bound on builds per client: the seat the credential opened, else the address."""
     seat = g.get("hexledger_seat")
-    if seat is not None and ext["service"] is not None:
-        ext["service"]().replayed(seat, head)  # every frame is a read of the game: the opponent's undo stops here
-    keys = [(game_id, head, wanted), (game_id, head, replay.ALL)]
-    hit = _cached(ext, keys)
-    if hit is not None:
-        return hit
-    with ext["lock"]:
-        building = ext["building"].setdefault(keys[0], threading.Lock())
-    with building:
-        hit = _cached(ext, keys)
-        if hit is not None:
-            return hit
-        try:
-            result = reads.build(game_id, wanted)
-        except replay.NoAccess:
-            raise _no_access(game_id) from None
-        except ValueError as exc:
-            abort(403, str(exc))
-        finally:
-            with ext["lock"]:
-                ext["building"].pop(keys[0], None)
-        with ext["lock"]:
-            ext["cache"][(game_id, head, result.viewer if result.over else wanted)] = result
-            while len(ext["cache"]) > _CACHE_SIZE:
-                ext["cache"].popitem(last=False)
-    return result
+    return f"seat:{seat.game_id}/{seat.seat}" if seat is not None else f"addr:{request.remote_addr or '?'}"
 
 
-def _cached(ext: dict, keys: list) -> replay.Replay | None:
-    """The cached replay for this viewer, or the finished game's (which every viewer sees whole)."""
-    with ext["lock"]:
-        for n, key in enumerate(keys):
-            hit = ext["cache"].get(key)
-            if hit is not None and (n == 0 or hit.over):
-                ext["cache"].move_to_end(key)
-                return hit
-    return None
+def _admitted() -> Admitted:
+    admitted = g.get("replay_admitted")
+    if admitted is None:
+        raise RuntimeError(f"{request.endpoint} reads a replay without passing the viewer's gate (admit)")
+    return admitted
+
+
+def _replay() -> replay.Replay:
+    """The frames the admitted request may see: kept per game, head and viewer, built within the bounds of
+    app/service/replays.py (`Busy`: 503 with Retry-After)."""
+    admitted = _admitted()
+    return _ext()["reads"]().replay(admitted.game_id, admitted.head, admitted.viewer, _client())
 
 
 def _cached_body(key: tuple, make: Callable[[], bytes]) -> bytes:
-    """A serialized answer, cached by what it depends on (game, head, viewer, query), within _BODY_CACHE_BYTES."""
+    """A serialized answer, kept by what it depends on (what, the query, and the admitted game, head and viewer),
+    within _BODY_CACHE_BYTES: the same question at the same head is answered without the replay."""
     ext = _ext()
+    admitted = _admitted()
+    key = (admitted.game_id, admitted.head, admitted.viewer, *key)
     with ext["lock"]:
         body = ext["bodies"].get(key)
         if body is not None:
@@ -218,7 +227,7 @@ def page(game_id: str):
                    "replay link from your game email, or give the token in this page's form")
     if request.method == "POST" or "key" in request.args:
         return _sign_in(game_id)
-    r = _replay(game_id)
+    r = _replay()
     return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules,
                            board=replay.board_of(r))
 
@@ -256,17 +265,29 @@ def _sign_in(game_id: str):
 def _status(exc: Exception) -> tuple[int, str]:
     if isinstance(exc, AccessDenied):
         return exc.status, str(exc)
+    if isinstance(exc, replay.Busy):
+        return 503, f"{exc}: ask again in {exc.retry_after} s"
     return exc.code or 500, exc.description
+
+
+def _retry_after(exc: Exception, response):
+    """A `Busy` answer says when to ask again."""
+    response = current_app.make_response(response)
+    if isinstance(exc, replay.Busy):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @bp.errorhandler(AccessDenied)
 @bp.errorhandler(HTTPException)
+@bp.errorhandler(replay.Busy)
 def page_error(exc):
     """The page's errors are a page: what went wrong and, for a missing or wrong seat, the token form."""
     status, message = _status(exc)
     game_id = (request.view_args or {}).get("game_id")
     form = status in (401, 403) and game_id is not None and _ext()["service"] is not None
-    return render_template("error.html", status=status, message=message, game_id=game_id, form=form), status
+    return _retry_after(exc, (render_template("error.html", status=status, message=message, game_id=game_id,
+                                              form=form), status))
 
 
 @bp.after_request
@@ -281,11 +302,12 @@ def private(response):
 # -- the data ---------------------------------------------------------------------------------------------
 @data.errorhandler(AccessDenied)
 @data.errorhandler(HTTPException)
+@data.errorhandler(replay.Busy)
 def data_error(exc):
     """JSON errors, as the rest of the API: {"error", "message"}."""
     status, message = _status(exc)
-    name = type(exc).__name__ if isinstance(exc, AccessDenied) else exc.name.replace(" ", "")
-    return jsonify({"error": name, "message": message}), status
+    name = exc.name.replace(" ", "") if isinstance(exc, HTTPException) else type(exc).__name__
+    return _retry_after(exc, (jsonify({"error": name, "message": message}), status))
 
 
 class FramesQuery(Schema):
@@ -335,22 +357,20 @@ def _json_doc(schema, description: str):
 @data.doc(security=OPTIONAL_TOKEN)
 def frames(args, game_id: str):
     """The replay's frames, as you may see them"""
-    r = _replay(game_id)
     views, first = bool(args["views"]), args["from_seq"]
     limit = min(args["limit"] or FRAMES_WITH_VIEWS, FRAMES_WITH_VIEWS) if views else args["limit"]
-    head = r.frames[-1].seq if r.frames else 0
 
     def make() -> bytes:
+        r = _replay()
         out = r.to_dict(with_views=False)
         shown = [f for f in r.frames if f.seq >= first]
         page = shown[:limit] if limit else shown
-        out["frames"] = [f.to_dict(views) for f in page]
+        out["frames"] = [r.frame_dict(f, views) for f in page]
         out["next_from"] = shown[len(page)].seq if len(shown) > len(page) else None
         out["panels"] = replay.panels(r)
         return json.dumps(out, separators=(",", ":")).encode("utf-8")
 
-    body = _cached_body(("frames", game_id, head, r.viewer, views, first, limit), make)
-    return Response(body, mimetype="application/json")
+    return Response(_cached_body(("frames", views, first, limit), make), mimetype="application/json")
 
 
 @data.route("/<game_id>/map/<int:seq>.svg", methods=["GET"])
@@ -359,14 +379,18 @@ def frames(args, game_id: str):
 @data.doc(security=OPTIONAL_TOKEN)
 def map_svg(game_id: str, seq: int):
     """The map after an event (SVG)"""
-    r = _replay(game_id)
-    try:
-        svg = replay.map_svg(r, game_id, seq)
-    except IndexError as exc:
-        abort(404, str(exc))
-    if svg is None:
-        abort(404, f"the {r.rules} rules draw no map")
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "private, max-age=60"})
+    def make() -> bytes:
+        r = _replay()
+        try:
+            svg = replay.map_svg(r, game_id, seq)
+        except IndexError as exc:
+            abort(404, str(exc))
+        if svg is None:
+            abort(404, f"the {r.rules} rules draw no map")
+        return svg.encode("utf-8")
+
+    return Response(_cached_body(("map", seq), make), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=60"})
 
 
 @data.route("/<game_id>/analysis.json", methods=["GET"])
@@ -377,7 +401,9 @@ def map_svg(game_id: str, seq: int):
 @data.doc(security=OPTIONAL_TOKEN)
 def analysis_json(game_id: str):
     """The game's analysis, from what you may see"""
-    return replay.analysed(_replay(game_id))
+    body = _cached_body(("analysis",), lambda: json.dumps(replay.analysed(_replay()), separators=(",", ":"))
+                        .encode("utf-8"))
+    return Response(body, mimetype="application/json")
 
 
 @data.route("/<game_id>/charts/<name>.svg", methods=["GET"])
@@ -387,9 +413,13 @@ def analysis_json(game_id: str):
 @data.doc(security=OPTIONAL_TOKEN)
 def chart_svg(game_id: str, name: str):
     """A chart of the analysis (SVG)"""
-    charts = replay.charts(_replay(game_id))
-    if name not in charts:
-        abort(404, f"no chart {name!r}; charts: {', '.join(charts)}")
-    return Response(charts[name], mimetype="image/svg+xml")
+    def make() -> bytes:
+        charts = replay.charts(_replay())
+        if name not in charts:
+            abort(404, f"no chart {name!r}; charts: {', '.join(charts)}")
+        return charts[name].encode("utf-8")
+
+    return Response(_cached_body(("chart", name), make), mimetype="image/svg+xml")
+
 
 from app.web import chances  # noqa: E402, F401 - its routes join `data` (the chances of victory)

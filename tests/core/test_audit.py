@@ -109,3 +109,33 @@ def test_a_resealed_payload_of_the_wrong_type_is_a_schema_problem(store, played,
                      if e is roll else e for e in events])
     report = audit.verify(forged)
     assert report.first_bad_seq == roll.seq and report.problems[0].check == "schema"
+
+
+def test_a_players_verify_is_kept_per_head_and_redone_after_an_append(tmp_path, monkeypatch):
+    """`GET /games/G/verify` re-ran every order of the game for each call (a 600-undo game: 4.1 s, and a player may
+    call it 120 times a minute). The report is now kept per game and head: asked again at the same head, by any
+    seat, no order is re-run; after an append it is made anew, and says so."""
+    from app.mail.transport import MailConfig
+    from app.web import create_app
+    from tests.outbox import Outbox
+
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "verify.sqlite3"),
+                      "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
+    client = app.test_client()
+    made = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
+    game_id, tokens = made.json["game_id"], made.json["tokens"]
+    seat = {side: {"Authorization": f"Bearer {tokens[side]}"} for side in ("red", "blue")}
+    for side in ("red", "blue"):
+        client.post(f"/games/{game_id}/join", json={"seed_text": side}, headers=seat[side])
+    runs = []
+    real = audit._replay
+    monkeypatch.setattr(audit, "_replay", lambda *a: runs.append(1) or real(*a))
+    first = client.get(f"/games/{game_id}/verify", headers=seat["red"]).json
+    assert first["ok"] and len(runs) == 1
+    for side in ("red", "blue", "red"):
+        assert client.get(f"/games/{game_id}/verify", headers=seat[side]).json == first
+    assert len(runs) == 1
+    assert client.post(f"/games/{game_id}/orders", json={"order": "move R1 0202"}, headers=seat["red"]).status_code \
+        == 201
+    after = client.get(f"/games/{game_id}/verify", headers=seat["blue"]).json
+    assert len(runs) == 2 and after["ok"] and after["events"] > first["events"]

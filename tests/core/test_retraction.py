@@ -32,6 +32,14 @@ def retract(store, game_id, from_seq, reason="test"):
     return store.append(game_id, head, [NewEvent(*encode(body), actor) for body, actor in batch])[-1]
 
 
+def undo(store, game_id, side, order_seq):
+    """A player's undo of their own latest order, as the service writes one (app/service/disputes.py)."""
+    head = store.head(game_id)[0]
+    by = retractions.by_undo(side)
+    body = core.Retracted(from_seq=order_seq, to_seq=head, reason="undo", by=by)
+    return store.append(game_id, head, [NewEvent(*encode(body), by)])[0]
+
+
 def _play_opening(store, game_id):
     seqs = []
     for side, order in SKIRMISH_OPENING:
@@ -124,3 +132,60 @@ def test_snapshots_stay_a_pure_cache_across_retractions(store, monkeypatch, seed
         assert projection.encode(RULES, remembered) == projection.encode(RULES, cached) == projection.encode(
             RULES, rebuilt)
     assert audit.verify(list(store.events(game_id))).ok
+
+
+def _count_folds(monkeypatch) -> list:
+    """Every event folded (projection._step), from here on."""
+    folded = []
+    real = projection._step
+    monkeypatch.setattr(projection, "_step", lambda *a: folded.append(a[3].seq) or real(*a))
+    return folded
+
+
+def test_a_game_of_many_undos_folds_each_event_a_bounded_number_of_times(store, skirmish, monkeypatch):
+    """Issue 25: the replay (and the audit) refolded the stream from event 1 at every retraction, so a player's
+    own move+undo cycles made them quadratic (600 cycles: 4 s). A retraction now refolds from the state before
+    the order it takes back: each event is folded at most twice, whatever the number of undos."""
+    for _ in range(30):
+        games.submit(store, skirmish, "red", "move R1 0202")
+        undo(store, skirmish, "red", store.head(skirmish)[0] - 1)
+    events = list(store.events(skirmish))
+    folded = _count_folds(monkeypatch)
+    stream = projection.StreamFold(RULES)
+    stream.extend(events)
+    assert len(folded) <= 2 * len(events) and max(folded.count(seq) for seq in set(folded)) <= 2
+    assert projection.encode(RULES, stream.state) == projection.encode(RULES, projection.rebuild(RULES, events))
+    folded.clear()
+    assert audit.verify(events).ok
+    assert len(folded) <= 2 * len(events)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9))
+def test_a_stream_folded_event_by_event_has_at_each_event_the_state_a_rebuild_gives(store, seed):
+    """`StreamFold` keeps the state after each event, a retraction refolded only from the last state holding
+    nothing any retraction so far takes back; it must be what folding the stream up to that event from its first
+    event gives, for any retractions: undos, takebacks reaching back over earlier ones, and (as a forged or old
+    file may hold) a retraction that is not right after what it retracts."""
+    rng = random.Random(seed)
+    game_id = games.create_game(store, "skirmish")
+    for side in ("red", "blue"):
+        games.join(store, game_id, side, f"{side}@example.org", side)
+    for _ in range(rng.randint(2, 6)):
+        play_random(store, game_id, rng, max_orders=rng.randint(1, 6))
+        events = list(store.events(game_id))
+        gone = projection.retracted_seqs(events)
+        orders = [e.seq for e in events if e.type == "core.OrderGiven" and e.seq not in gone]
+        if not orders or projection.load(store, game_id).meta.revealed_seed:
+            break
+        first = rng.choice(orders)
+        last = rng.randint(first, events[-1].seq)
+        head = events[-1].seq
+        name, version, payload = encode(core.Retracted(from_seq=first, to_seq=last, reason="test", by="arbiter"))
+        store.append(game_id, head, [NewEvent(name, version, payload, "arbiter")])
+    events = list(store.events(game_id))
+    stream = projection.StreamFold(RULES)
+    for n, event in enumerate(events, start=1):
+        state = stream.add(event)
+        assert projection.encode(RULES, state) == projection.encode(RULES, projection.rebuild(RULES, events[:n])), n

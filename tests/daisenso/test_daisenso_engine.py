@@ -221,6 +221,10 @@ def test_ds13_4_2_6_1_a_beachhead_force_takes_ad_as_an_armor_step_then_any_attri
     assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
     assert StepLost("us-mech-1", "ad", becomes="us-army") in events  # the only way: no retreat from the sea
     assert orders(strait) == {"lose us-mech-1 as us-infantry", "lose us-army-1 as us-infantry"}
+    owed = [c for c, _ in GAME.prompt(strait).owed.candidates]
+    assert owed == ["lose us-mech-1 as us-infantry", "lose us-army-1 as us-infantry"]  # typeable as printed (issue 27)
+    for text in owed:
+        when(strait, text)
 
 
 def test_ds15_4_2_6_2_abda_loses_a_step_keeping_either_component():

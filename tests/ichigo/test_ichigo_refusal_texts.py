@@ -105,3 +105,22 @@ def test_9_4_a_14aa_unit_does_not_land_on_formosa_next_to_a_us_unit():
         assert refusal(RULES, s, "japanese", f"enter jp-14aa-100div at {coast}") == \
             f"Ichi-Go 9.4: jp-14aa-100div may not enter at {coast}"
     assert refusal(RULES, s, "japanese", "enter jp-14aa-100div at 3320") is None   # two hexes away
+
+
+def test_11_2_an_attack_on_two_hexes_is_refused_by_the_rule_not_the_parser():
+    """Issue 30: the form is read, and the rule that forbids it refuses it, naming its case."""
+    s = position({"jp-cea-110div": "2011"}, phase="VI", plans={"japanese": "fight-move"},
+                 extra=(chinese("C01", "cn-reg-02", "2010", tried=True), chinese("C02", "cn-reg-07", "2012",
+                                                                                  tried=True)))
+    assert refusal(RULES, s, "japanese", "attack 2010 2012 with jp-cea-110div") == \
+        "Ichi-Go 11.2: only one hex may be the object of an attack: attack each hex by its own order"
+
+
+def test_11_28_the_1st_sf_ordered_into_a_defence_is_refused_by_its_rule():
+    s = position({"jp-cea-110div": "2011"}, phase="IX", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "2010", tried=True), chinese("C02", "cn-reg-07", "2012",
+                                                                                  tried=True)))
+    s = then(s, "allied", "attack 2011 with C01 C02")
+    for text in ("commit 1 sf", "commit sf"):
+        assert refusal(RULES, s, "japanese", text) == \
+            "Ichi-Go 11.28: the 1st SF never supports a defence, only an attack"

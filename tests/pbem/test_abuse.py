@@ -2,6 +2,8 @@
 counts, what a stranger reads. Each refusal changes nothing."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from click.testing import CliRunner
 
@@ -67,13 +69,13 @@ def test_a_short_operators_key_is_refused_at_start(tmp_path):
 
 
 def test_serve_takes_the_operators_key_from_a_file(tmp_path, monkeypatch):
-    import waitress
-
+    from app.web import server
     from cli import cli
 
     monkeypatch.delenv("HEXLEDGER_ADMIN_TOKEN", raising=False)
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(app=app))
+    monkeypatch.setattr(server, "make_server", lambda app, host, port, limits: SimpleNamespace(
+        run=lambda: served.update(app=app)))
     key_file = tmp_path / "operator.key"
     key_file.write_text(KEY + "\n")
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite3"), "serve", "--admin-token-file",
@@ -207,8 +209,8 @@ def test_frames_with_views_come_a_page_at_a_time_from_one_build_per_game_and_hea
     client = app.test_client()
     game_id, tokens = finished_game(client, app)
     builds = []
-    original = replay_projection.build
-    monkeypatch.setattr(replay_projection, "build", lambda *a: builds.append(a[2]) or original(*a))
+    original = replay_projection.frames
+    monkeypatch.setattr(replay_projection, "frames", lambda *a, **kw: builds.append(a[2]) or original(*a, **kw))
     pages, url = [], f"/replay/{game_id}/frames.json?views=1"
     for credential in (None, tokens["red"], tokens["blue"], tokens["arbiter"], None):
         page = client.get(url, headers=bearer(credential) if credential else {}).json

@@ -51,8 +51,9 @@ RETRACTIONS = Property("forged retractions -> verify and import", 60)
 GAME_IDS = Property("unknown and forbidden games -> the same refusal (API, replay, email)", 60)
 STRANGERS = Property("stranger mail (forged From, any game) -> one answer a mailbox a period", 60)
 RECEIPTS = Property("forged receipts and signatures -> the receipts check", 150)
+STRANGER_REPLAYS = Property("stranger replay reads -> every route of the viewer", 60)
 PROPERTIES = (ORDERS, PAYLOADS, EXPORTS, EMAIL_BYTES, EMAIL_MESSAGES, EMAIL_MIME, OPENAPI, LANGUAGES, DEEP_JSON,
-              EMAIL_HEADERS, MAPS, RECEIPTS, UNICODE, SPOOFING, RETRACTIONS, GAME_IDS, STRANGERS)
+              EMAIL_HEADERS, MAPS, RECEIPTS, STRANGER_REPLAYS, UNICODE, SPOOFING, RETRACTIONS, GAME_IDS, STRANGERS)
 
 
 def ci_budget(prop: Property) -> settings:
@@ -1038,3 +1039,77 @@ def check_hostile_receipt(world: dict, data) -> None:
     for difference in anyone.differences:  # only from a receipt signed by a real key of the player's
         forged = [r for r in kept.receipts if r not in world["honest"].receipts]
         assert forged and all(r.valid() and public_key(r.key) for r in forged), difference
+
+
+# -- stranger replay reads (issue 25) -----------------------------------------------------------------------
+REPLAY_INPUTS = {
+    "game": st.one_of(st.sampled_from(["running", "finished", "other"]), st.from_regex(r"\Ag-[0-9a-f]{8}\Z")),
+    "route": st.sampled_from(["", "frames.json", "map/{seq}.svg", "analysis.json", "charts/{chart}.svg"]),
+    "seq": st.integers(0, 5000),
+    "chart": st.sampled_from(["losses", "luck", "odds", "control", "x"]),
+    "credential": st.sampled_from(["none", "junk bearer", "other game's token", "junk cookie", "other game's key"]),
+    "query": st.dictionaries(st.sampled_from(["views", "from", "limit", "as", "key"]),
+                             st.one_of(st.sampled_from(["1", "0", "red", "all", "-1", "99999"]), st.text(max_size=8)),
+                             max_size=3),
+}
+
+
+def replay_world(path: str, undos: int = 30) -> dict:
+    """The app on a new database with a running skirmish game of `undos` move+undo cycles (a stranger's replay of it
+    used to build the whole game, each retraction refolding from event 1), a finished game, and another game whose
+    token and replay key open nothing in the running one."""
+    import random
+
+    from app.web import create_app
+    from tests.conftest import play_random
+
+    app = create_app({"HEXLEDGER_DB": path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(),
+                      "HEXLEDGER_RATE_LIMIT": "1000000 per minute", "ADMIN_TOKEN": OPERATOR_KEY,
+                      "HEXLEDGER_REPLAY_RATE_LIMIT": "1000000 per minute"})
+    client = app.test_client()
+    made = {}
+    for name in ("running", "finished", "other"):
+        r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}},
+                        headers={"Authorization": f"Bearer {OPERATOR_KEY}"})
+        made[name] = (r.json["game_id"], r.json["tokens"])
+        for seat in ("red", "blue"):
+            client.post(f"/games/{made[name][0]}/join", json={"seed_text": seat},
+                        headers={"Authorization": f"Bearer {made[name][1][seat]}"})
+    running, tokens = made["running"]
+    for _ in range(undos):
+        client.post(f"/games/{running}/orders", json={"order": "move R1 0202"},
+                    headers={"Authorization": f"Bearer {tokens['red']}"})
+        client.post(f"/games/{running}/undo", headers={"Authorization": f"Bearer {tokens['red']}"})
+    store = open_store(path)
+    play_random(store, made["finished"][0], random.Random(3))
+    store.close()
+    other = made["other"][0]
+    return {"app": app, "games": {k: v[0] for k, v in made.items()}, "other_token": made["other"][1]["red"],
+            "other_key": app.extensions["hexledger_service"]().replay_key(other, "red")}
+
+
+def check_stranger_replay(world: dict, game: str, route: str, seq: int, chart: str, credential: str,
+                          query: dict) -> None:
+    """Whatever a stranger asks of the viewer: never a 5xx; a running game is refused (401 without a credential,
+    403 with one that opens no seat) and nothing of it is built or kept; an unknown game gets the same refusal, so
+    no answer tells which game ids exist."""
+    from urllib.parse import urlencode
+
+    from app.service import replays
+
+    game_id = world["games"].get(game, game)
+    path = f"/replay/{game_id}/" + route.format(seq=seq, chart=chart) + (f"?{urlencode(query)}" if query else "")
+    client = world["app"].test_client()
+    headers = {"junk bearer": {"Authorization": "Bearer 0123456789abcdef0123456789abcdef"},
+               "other game's token": {"Authorization": f"Bearer {world['other_token']}"}}.get(credential, {})
+    cookie = {"junk cookie": "0" * 32, "other game's key": world["other_key"]}.get(credential)
+    if cookie is not None:
+        client.set_cookie("hexledger_replay", cookie, path=f"/replay/{game_id}/")
+    r = client.get(path, headers=headers)
+    note(f"{path} as {credential}: {r.status_code} {r.get_data(as_text=True)[:200]}")
+    assert r.status_code < 500, r.status_code
+    if game == "running":
+        assert r.status_code in (400, 401, 403), r.status_code
+        assert not [key for key in list(replays.KEPT._entries) if key[1] == game_id], "a refused read built it"
+    elif game not in world["games"]:
+        assert r.status_code in (400, 401, 403), r.status_code

@@ -19,8 +19,8 @@ def test_one_frame_per_event_each_equal_to_the_view_after_it(store, finished):
 
 def test_frames_come_from_a_single_fold(store, finished, monkeypatch):
     calls = []
-    real = replay.fold
-    monkeypatch.setattr(replay, "fold", lambda *a: calls.append(1) or real(*a))
+    real = projection._step
+    monkeypatch.setattr(projection, "_step", lambda *a: calls.append(1) or real(*a))
     rep = replay.build(store, finished, "red")
     assert len(calls) == len(rep.frames)
 

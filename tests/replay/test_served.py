@@ -2,6 +2,7 @@
 app/service/pbem.py: a player sees their own side mid-game (by token, or by the replay key of an email link
 exchanged for a cookie), a wrong credential is refused, a spectator sees a finished game whole."""
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -73,12 +74,12 @@ def test_the_real_app_serves_the_viewer(tmp_path):
 
 def test_cli_serve_serves_the_viewer(tmp_path, monkeypatch):
     """`python cli.py serve` hands waitress the app of create_app, viewer included."""
-    import waitress
-
+    from app.web import server
     from cli import cli
 
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(app=app, **kw))
+    monkeypatch.setattr(server, "make_server", lambda app, host, port, limits: SimpleNamespace(
+        run=lambda: served.update(app=app, port=port, limits=limits)))
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "serve.sqlite3"), "serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert "replay.page" in {r.endpoint for r in served["app"].url_map.iter_rules()} and served["port"] == 8123
@@ -222,18 +223,19 @@ def test_the_viewer_has_its_own_rate_limit(store, finished, tmp_path):
 
 def test_cli_serve_prints_one_access_log_line_per_request(tmp_path, monkeypatch):
     """`serve` logs each request on standard output: method, path, status, size; a replay key never."""
-    import waitress
     from werkzeug.test import Client
 
+    from app.web import server
     from cli import cli
 
-    def serve(app, **kw):  # waitress, answering three requests
+    def serve(app):  # the server, answering three requests
         client = Client(app)
         client.get("/rules")
         client.get("/replay/g-00000000/?key=0123456789abcdef&step=3")
         client.get("/games/g-00000000")
 
-    monkeypatch.setattr(waitress, "serve", serve)
+    monkeypatch.setattr(server, "make_server", lambda app, host, port, limits: SimpleNamespace(
+        run=lambda: serve(app)))
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "serve.sqlite3"), "serve"])
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if '" ' in line]

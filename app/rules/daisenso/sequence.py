@@ -173,16 +173,18 @@ def _choices(verb: str):
     """Candidates for a combat choice order: the open choices of the decision waited for, with this verb."""
     def candidates(state: State, side: str):
         kind = state.pending[0]["kind"] if state.pending else ""
-        for v, *args in combat.options_for(state, kind):
-            if v != verb:
-                continue
-            if verb in ("lose", "convert"):
-                yield {"unit": args[0], **({"kind": args[1]} if args[1] else {})}
-            elif len(args) == 2:
-                yield {"frm": args[0], "to": args[1]}
-            else:
-                yield {"to": args[0]}
+        for choice in combat.options_for(state, kind):
+            if choice[0] == verb:
+                yield _choice_args(choice)
     return candidates
+
+
+def _choice_args(choice: tuple) -> dict:
+    """The arguments of the order that makes a combat choice (verb, *args)."""
+    verb, *args = choice
+    if verb in ("lose", "convert"):
+        return {"unit": args[0], **({"kind": args[1]} if args[1] else {})}
+    return {"frm": args[0], "to": args[1]} if len(args) == 2 else {"to": args[0]}
 
 
 # -- the steps ------------------------------------------------------------------------------------------------
@@ -307,8 +309,9 @@ def _unit_value(state: State, uid: str) -> str:
     return f"{k.attack}-{k.defense} {k.type}"
 
 
-def _choice_text(choice: tuple) -> str:
-    return " ".join(str(x) for x in choice if x)
+def _choice_text(step: str, choice: tuple) -> str:
+    """A combat choice as the order that makes it, typeable as printed ("lose us-3-mac as us-marine")."""
+    return TABLE.orders[step][choice[0]].grammar.render(_choice_args(choice))
 
 
 class DefenderHq(Step):
@@ -343,12 +346,12 @@ class Choice(Step):
         unit = {o[1] for o in combat.options_for(s, self.name) if o[0] in ("lose", "convert")}
         return Owed(f"{self.name.replace('-', ' ')} of the {c.result} result (4.2.4-4.2.6)", c.target,
                     f"{left(c)} to satisfy, one order at a time",
-                    tuple((_choice_text(o), _unit_value(s, o[1]) if o[1] in unit else "")
+                    tuple((_choice_text(self.name, o), _unit_value(s, o[1]) if o[1] in unit else "")
                           for o in combat.options_for(s, self.name)))
 
     def take(self, d: Decision, choice: tuple, case: str) -> None:
         if choice not in combat.options_for(d.state, self.name):
-            offered = ", ".join(" ".join(str(x) for x in o if x) for o in combat.options_for(d.state, self.name))
+            offered = ", ".join(_choice_text(self.name, o) for o in combat.options_for(d.state, self.name))
             d.refuse(C + case, f"not open now; open: {offered}")
         d.emit(DecisionMade(self.name, d.side))
         combat.apply_choice(d, self.name, choice)

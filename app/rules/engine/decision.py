@@ -15,18 +15,14 @@ from app.rules.errors import IllegalOrder
 
 
 class Decision:
-    """`state`: the position as this order's events so far leave it; `side`: who gives the order; `prepare(state,
-    event)`, the game's, completes an event from the state it meets before it is kept (SNC 6.3 marks what the
-    attacker has seen)."""
+    """`state`: the position as this order's events so far leave it; `side`: who gives the order."""
 
-    def __init__(self, state: Any, side: str, dice, evolve: Callable[[Any, Any], Any],
-                 prepare: Callable[[Any, Any], Any] | None = None):
+    def __init__(self, state: Any, side: str, dice, evolve: Callable[[Any, Any], Any]):
         self.state = state
         self.side = side
         self.dice = dice
         self.events: list = []
         self._evolve = evolve
-        self._prepare = prepare
 
     @property
     def data(self) -> Any:
@@ -35,8 +31,6 @@ class Decision:
 
     def emit(self, *events) -> None:
         for event in events:
-            if self._prepare is not None and not isinstance(event, DieRolled):
-                event = self._prepare(self.state, event)
             self.events.append(event)
             if not isinstance(event, DieRolled):
                 self.state = self._evolve(self.state, event)
@@ -56,7 +50,8 @@ class ReachedRoll(Exception):
 
 
 class ProbeDice:
-    """Dice that stop the decider at its first roll (the order is legal: no refusal may follow a roll)."""
+    """Dice that stop the decider at its first roll (the order is legal: no refusal may follow a roll); a game's
+    `after_order` (sudden death, which never refuses) is not run with them."""
 
     next_index = 0
     taken: list = []

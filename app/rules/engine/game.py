@@ -13,20 +13,17 @@ The data object keeps the options it was built from (`data.options`): a snapshot
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from functools import lru_cache, partial
 from typing import Any
 
 from app.events.core import DieRolled
 from app.rules import legal
-from app.rules.base import Command, Outcome, Prompt
+from app.rules.base import OPTIONAL_MEMBERS, Candidate, Command, NotARuleSet, Outcome, Prompt, conform
 from app.rules.engine import state as codec
-from app.rules.engine.decision import Decision, FixedDice
+from app.rules.engine.decision import Decision, FixedDice, ProbeDice
 from app.rules.engine.table import OVER, StatesTable
-
-# The optional members a Game exposes only when the game provides them (app/rules/base.py OPTIONAL_MEMBERS).
-_EXTRAS = ("game_map", "combat_summary", "visible", "reveals", "preview", "losses")
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,20 +39,13 @@ class Game:
     load_data: Callable[[Mapping], Any]
     start: Callable[[Any, str, Mapping], Any]
     view: Callable[[Any, str | None], dict]
+    # what follows every order once accepted (the sudden-death checks): it may emit and roll, never refuse
     after_order: Callable[[Decision], None] | None = None
     extras: Mapping[str, Callable] = field(default_factory=dict)
     # automated seats (app/rules/practice.py): the game's own policies, name -> policy(state, side) -> (order
     # text, reason), the first its default; and the sides the server plays unless a game's creator says otherwise
     policies: Mapping[str, Callable] = field(default_factory=dict)
     automated_seats: tuple[str, ...] = ()
-    # the practice opponents' draws, candidates(state, rng) -> [order text, ...], for a game whose greedy and
-    # random players drew from them before it came to the engine (its stored automated games re-decide the same);
-    # None: they draw from legal_orders
-    candidates: Callable | None = None
-    # the game's own orders worth trying, try_orders(state, side) -> order texts, instead of its steps' candidates
-    try_orders: Callable | None = None
-    # completes an event from the state it meets before it is kept, prepare_event(state, event) -> event (SNC 6.3)
-    prepare_event: Callable[[Any, Any], Any] | None = None
     # played_under(state, version) -> state: a game created under an older rules version decided as it was played
     # (app/rules/base.py); None: every game is decided by the current rules
     played_under: Callable[[Any, str], Any] | None = None
@@ -66,13 +56,16 @@ class Game:
     snapshot_format: int = 2
 
     def __post_init__(self):
-        unknown = set(self.extras) - set(_EXTRAS)
-        if unknown:
-            raise ValueError(f"{self.name}: unknown extras {sorted(unknown)}; known: {', '.join(_EXTRAS)}")
+        """The declaration is held to the shape of a rule set (app/rules/base.py `conform`): an extra of another
+        name than the optional members (`visibile`) or of another signature fails here, when the game is loaded."""
+        own = sorted(set(self.extras) & ({f.name for f in fields(self)} | set(dir(Game))))
+        if own:
+            raise NotARuleSet(f"{self.name}: {', '.join(own)} is a field of the Game declaration, not an extra")
+        conform(self, self.extras)
         object.__setattr__(self, "_data", lru_cache(maxsize=8)(self._data_for))
 
     def __getattr__(self, name: str):
-        if name in _EXTRAS:
+        if name in OPTIONAL_MEMBERS:
             try:
                 return self.__dict__["extras"][name]
             except KeyError:
@@ -106,9 +99,11 @@ class Game:
 
     def decide(self, state: Any, command: Command, dice) -> list:
         order = self.table.handler(state, command)
-        d = Decision(state, command.side, dice, self.evolve, self.prepare_event)
+        d = Decision(state, command.side, dice, self.evolve)
         order.handler(d, **command.args)
-        if self.after_order is not None and self.table.step_of(d.state) != OVER:
+        # what follows every accepted order (sudden death) never refuses it: a probe asking only whether the
+        # order is accepted (app/rules/legal.py) has its answer here
+        if self.after_order is not None and not isinstance(dice, ProbeDice) and self.table.step_of(d.state) != OVER:
             self.after_order(d)
         return d.events
 
@@ -116,18 +111,16 @@ class Game:
         """Would `command` be accepted now? The decider run up to its first die (app/rules/legal.py)."""
         return legal.refusal(self, state, command) is None
 
-    def orders_to_try(self, state: Any, side: str):
-        """The orders the states table's candidates name for `side` now, unchecked (app/rules/legal.py)."""
+    def orders_to_try(self, state: Any, side: str) -> Iterator[Candidate]:
+        """The orders the states table's candidates name for `side` now, unchecked, each with its kind and
+        subject (app/rules/legal.py)."""
         if self.prompt(state).side != side:
-            return
-        if self.try_orders is not None:
-            yield from self.try_orders(state, side)
             return
         for order in self.table.allowed(state):
             for args in (order.candidates(state, side) if order.candidates else [{}]):
-                yield order.grammar.render(args)
+                yield Candidate(order.name, order.grammar.subject(args), render=partial(order.grammar.render, args))
 
-    def legal_orders(self, state: Any, side: str, limit: int = 200) -> list[dict]:
+    def legal_orders(self, state: Any, side: str, limit: int = legal.LIMIT) -> list[dict]:
         """Concrete orders `side` may give now, each checked by the decider (app/rules/legal.py)."""
         return legal.legal_orders(self, state, side, limit)
 

@@ -298,6 +298,24 @@ class Grammar:
                 return {**self._defaults, **args}
         raise InvalidOrder(text, failure.message(words, self.shown))
 
+    def subject(self, args: Mapping) -> tuple:
+        """What an order of these `args` is given to: its first slot's value(s) ("move UNITS to HEX": the units,
+        "attack HEX with UNITS": the hex), () for an order without slots."""
+        first = next(iter(_names(self.parts)), None)
+        if first is None or first.name not in args:
+            return ()
+        value = args[first.name]
+        return tuple(value) if isinstance(value, list | tuple) else (value,)
+
+    def subject_noun(self) -> str | None:
+        """What the subjects are called, plural ("units", "hexes", "counters"), or None where a count of them says
+        nothing (a number, a choice of words, no slot)."""
+        first = next(iter(_names(self.parts)), None)
+        if first is None or first.type == "N" or "|" in first.type:
+            return None
+        noun = first.type.lower()
+        return noun if noun.endswith("s") else _plural(noun)
+
     def render(self, args: Mapping) -> str:
         """The order text for `args` (the inverse of `parse`), e.g. for the list of legal orders."""
         return " ".join(self._render(self.parts, args))

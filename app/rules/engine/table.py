@@ -42,20 +42,24 @@ class OrderSpec:
     slots: Mapping[str, SlotType] | None = None
     defaults: Mapping[str, Any] | None = None
     option: str | None = None
+    forbidden: tuple[tuple[str, str, str], ...] = ()
 
 
 def order(syntax: str, case: str, help: str = "", candidates: Callable | None = None,
           slots: Mapping[str, SlotType] | None = None, defaults: Mapping[str, Any] | None = None,
-          option: str | None = None):
+          option: str | None = None, forbidden: tuple[tuple[str, str, str], ...] = ()):
     """Declare a step's method as the handler of an order. The handler is called as
     ``handler(step, d, **args)`` with the Decision `d` (app/rules/engine/decision.py) and the arguments the syntax
     line names. `candidates(state, side)` yields argument dicts worth trying for the list of legal orders (an
     order without slots needs none). `slots` reads a slot type this order's own way (over the table's);
     `defaults` gives the arguments an absent optional part leaves out (``{"tanks": 0}``), so the parsed command
-    always names them. `option`: the optional rule the order belongs to (module docstring)."""
+    always names them. `option`: the optional rule the order belongs to (module docstring). `forbidden`: forms of
+    the order a player may write that a rule forbids, (syntax, case, why) each: an order that does not read as
+    `syntax` but reads as one of these is refused by that rule, naming its case (Ichi-Go 11.2: "attack 1906 1907
+    with ..." is one attack on two hexes), not by the parser's "expected ..."."""
 
     def declare(fn: Callable) -> Callable:
-        fn.order_spec = OrderSpec(syntax, case, help, candidates, slots, defaults, option)
+        fn.order_spec = OrderSpec(syntax, case, help, candidates, slots, defaults, option, forbidden)
         return fn
 
     return declare
@@ -73,10 +77,11 @@ class Order:
     candidates: Callable | None
     defaults: Mapping[str, Any] | None = None
     option: str | None = None
+    forbidden: tuple[tuple[Grammar, str, str], ...] = ()
 
     @property
     def action(self) -> Action:
-        return Action(self.name, self.grammar.shown, self.case, self.help)
+        return Action(self.name, self.grammar.shown, self.case, self.help, self.grammar.subject_noun())
 
 
 class Step:
@@ -151,8 +156,9 @@ class StatesTable:
                 if grammar.verb != name:
                     raise ValueError(f"{type(step).__name__}.{attr}: the syntax {spec.syntax!r} must start with "
                                      f"{name!r}")
+                forbidden = tuple((Grammar(form, grammar.slots), case, why) for form, case, why in spec.forbidden)
                 bound[name] = Order(name, grammar, spec.case, spec.help, fn.__get__(step), spec.candidates,
-                                    spec.defaults, spec.option)
+                                    spec.defaults, spec.option, forbidden)
             self.orders[step.name] = bound
         self._any_step = {}
         for orders in self.orders.values():
@@ -197,7 +203,17 @@ class StatesTable:
         if found is None:
             known = ", ".join(sorted(self._any_step))
             raise InvalidOrder(text, f"no order starts with {words[0][:20]!r}; orders: {known}")
-        args = found.grammar.parse(text, ParseContext(text, side, state))
+        context = ParseContext(text, side, state)
+        try:
+            args = found.grammar.parse(text, context)
+        except InvalidOrder:
+            for grammar, case, why in found.forbidden:  # a form a rule forbids: the rule refuses it, by its case
+                try:
+                    grammar.parse(text, context)
+                except InvalidOrder:
+                    continue
+                raise IllegalOrder(case, why) from None
+            raise
         return Command(side, found.name, {**(found.defaults or {}), **args})
 
     def handler(self, state: Any, command: Command) -> Order:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from app.events import core
+from app.rules.engine import fog as engine_fog
 from app.rules.formosa import events as ev
 from app.rules.formosa.airpower import StrikeAssigned
 from app.rules.kernel import fog
@@ -45,7 +46,7 @@ def visible(event, side: str | None, describe) -> bool | str:
     if side is None:
         return True
     if isinstance(event, core.OrderGiven | core.RollsSpent | core.Retracted):
-        told = fog.order_or_undo(event, side, lambda o: _order_hidden(o.text, side), "Formosa 11.0, 11.1")
+        told = engine_fog.order_or_undo(event, side, lambda o: _order_hidden(o.text, side), "Formosa 11.0, 11.1")
         return True if told is None else told
     if isinstance(event, StrikeAssigned) and event.side != side:
         return event.secret()  # 16.1: secret until the reveal

@@ -501,7 +501,8 @@ def functional_port(state: State, hex: str) -> bool:
 
 class Phase(Step):
     def label(self, s: State) -> str:
-        return f"Game-Turn {s.turn}: {s.side} {self.name.replace('-', ' ')} phase"
+        phase = self.name.replace("-", " ").removeprefix(f"{s.side} ")  # "japanese combat": said once
+        return f"Game-Turn {s.turn}: {s.side} {phase} phase"
 
     @order("end", SEQ, "end this phase")
     def end(self, d: Decision) -> None:
@@ -719,7 +720,8 @@ class Movement(Phase):
     """12.0: the phasing player moves units one at a time; stacking is checked at the end (13.0)."""
 
     @order("move UNIT HEX [HEX ...]", "Formosa 12.0", "move a unit along adjacent hexes (its start left out)",
-           _move_candidates)
+           _move_candidates, forbidden=(("move UNIT [UNIT ...] to HEX [HEX ...]", "Formosa 12.0",
+                                         "a unit moves alone, along every hex it enters: 'move UNIT HEX [HEX ...]'"),))
     def move(self, d: Decision, unit: str, hexes: list[str]) -> None:
         movement.move(d, unit, hexes)
 

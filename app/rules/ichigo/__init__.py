@@ -3,18 +3,31 @@
 The data files and their loader (data_load; docs/ichigo-data.md), the state (state.py) and the opening position
 or a custom one (position.py), events that apply themselves (events.py), the states table (sequence.py: the
 set-up, the turn start, Phases I-X of 5.1 and the decisions they wait for) and the concept modules its handlers
-call (movement.py, combat.py, reinforcements.py, causeway.py, airpower.py, victory.py), how orders name units
-(orders.py), the fog of war (fog.py) and what each side sees (view.py). Sides: the Japanese player, and the
+call (movement.py, combat.py, reinforcements.py, causeway.py, airpower.py, victory.py), with how orders name units,
+what each decision owes and the candidates the list of legal orders tries, the fog of war (fog.py) and what each
+side sees (view.py). Sides: the Japanese player, and the
 Allied player who commands the Chinese and the US (2.2, 5.5)."""
+from dataclasses import replace
+
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
-from app.rules.ichigo import events, fog, legal_orders, position, practice, sequence, summary, view
-from app.rules.ichigo.state import SIDES, State
+from app.rules.ichigo import events, fog, position, sequence, summary, view
+from app.rules.ichigo.state import RULES_VERSION, SIDES, State
+
+
+def played_under(state: State, version: str) -> State:
+    """Ruling E15: a game created under rules version 1 or 2 (or before versions were recorded) is decided as it
+    was played, so its stored orders still verify."""
+    return replace(state, rules_version=int(version) if version else 2)
+
 
 GAME = Game(
     name="ichigo",
     title="Operation Ichi-Go (Against the Odds, 2020)",
-    version="2",  # 2: FG/KA deploy at the Formosa landing, the Allies choose the displacement hex (E3, E10)
+    # 2: FG/KA deploy at the Formosa landing, the Allies choose the displacement hex (E3, E10)
+    # 3: a battle names only the attackers still in it after 11.27's flips (E15); older games decided as played
+    #    (snapshots are keyed by the version: those of version 2, saved in a shape of their own, are not read)
+    version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},
     sequence_case="Ichi-Go 5.1",
@@ -27,9 +40,6 @@ GAME = Game(
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "visible": lambda event, side: fog.visible(event, side, GAME.describe), "reveals": fog.reveals,
             "losses": lambda event, state: summary.losses(event)},
+    played_under=played_under,
     phrases={PhaseEnded: events.describe_phase_end},
-    # the practice opponents draw as they did before the engine, so stored automated games re-decide the same
-    candidates=practice.candidates,
-    try_orders=legal_orders.orders_to_try,
-    snapshot_format=3,  # 2: the engine's saved state ({"options", "state"}); 3: its units as ordered pairs
 )

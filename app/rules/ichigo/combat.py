@@ -223,6 +223,8 @@ def attack(em: Decision, side: str, target: str, ids: list[str], tanks: int, sf:
                 em.emit(ev.ReturnedToPool(u.id, "zero strength (11.27)"))
     state = em.state
     attackers = [state.units[i] for i in ids if i in state.units]
+    if state.since(3):  # the battle goes on, and is recorded, with the attackers still in it (ruling E15)
+        ids = [u.id for u in attackers]
     defenders = [u for u in state.at(target) if u.side != side]
     garrison = side == "allied" and garrison_at(state, target)
     supports = tank_units + ([sf_unit.id] if sf_unit else [])

@@ -42,12 +42,20 @@ class GameData:
     concentric: ConcentricRule
     supply: TraceRules
     options: dict = field(default_factory=dict, compare=False)  # the game options it was built from (the map)
+    _by_label: dict = field(default_factory=dict, compare=False, repr=False)  # `tagged`, `feature`: found once
 
     def tagged(self, tag: str) -> frozenset[str]:
-        return frozenset(str(h) for h in self.map.hexes_tagged(tag))
+        return self._labels(("tag", tag), lambda: self.map.hexes_tagged(tag))
 
     def feature(self, name: str) -> frozenset[str]:
-        return frozenset(str(h) for h in self.map.hexes_with(name))
+        return self._labels(("feature", name), lambda: self.map.hexes_with(name))
+
+    def _labels(self, key: tuple, hexes) -> frozenset[str]:
+        """The labels of a set of the map's hexes, found once (the data never changes)."""
+        found = self._by_label.get(key)
+        if found is None:
+            found = self._by_label[key] = frozenset(str(h) for h in hexes())
+        return found
 
     @property
     def gearr(self) -> tuple[str, ...]:
@@ -98,8 +106,8 @@ class GameData:
     def land(self, h: str) -> bool:
         return self.map.on_map(H(h)) and self.map.terrain_of(H(h)) not in ("lake", "sea")
 
-    def neighbours(self, h: str) -> list[str]:
-        return [str(n) for n in self.map.neighbours(H(h))]
+    def neighbours(self, h: str) -> tuple[str, ...]:
+        return self.map.neighbour_labels(h)
 
     def distance(self, a: str, b: str) -> int:
         return self.map.distance(H(a), H(b))

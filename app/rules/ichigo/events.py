@@ -8,10 +8,11 @@ from both players (6.6, 11.27) until a `Revealed` event; only `UnitDrawn` (never
 rules.visible) links a handle to the unit drawn."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from app.events.registry import event_alias, event_type
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded
+from app.rules.engine.state import replace
 from app.rules.ichigo.state import State, _enter, _unit, phase_name, raw_unit
 
 for _shared in (DecisionRequired, DecisionMade, PhaseEnded, GameEnded):

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from app.events import core
+from app.rules.engine import fog as engine_fog
 from app.rules.ichigo import events as ev
 from app.rules.kernel import fog
 
@@ -45,7 +46,8 @@ def visible(event, side: str | None, describe: Callable[[object], str]) -> bool 
         return "a blind draw from the Chinese pool"
     if side is None:
         return True
-    told = fog.order_or_undo(event, side, lambda order: bool(fog.enemy_ids(order, side, unit_side)), "Ichi-Go 6.6")
+    told = engine_fog.order_or_undo(event, side, lambda order: bool(fog.enemy_ids(order, side, unit_side)),
+                                    "Ichi-Go 6.6")
     if told is not None:
         return told
     # a die roll's purpose may name the units it is rolled for (5.3 item 9): the roll is public, they may not be

@@ -3,17 +3,87 @@
 legal actions and their handlers, side by side. The handlers' work is in the concept modules: movement.py,
 combat.py, reinforcements.py (draws, entries, withdrawals, deployments: 3.3, 9.x, 5.3), causeway.py (the
 Causeway roll, the US landings, naval transfer: 5.2-5.3, 10.11), airpower.py (7.8, 8.x) and victory.py (4.x);
-here are only the order declarations (5.5) and the end of a step."""
+here are the order declarations (5.5), what each decision owes, the candidates the list of legal orders tries for
+each order (app/rules/legal.py keeps those the decider accepts) and the end of a step.
+
+How orders name units (docs/orders/ichigo.md): by id (`jp-cea-26div`), by id without its side prefix
+(`cea-26div`), by the public counter handle of a Chinese regular (`C07`), or, where the order moves or fights, by
+a hex (`1906`: every own unit there that may act). An unknown or ambiguous name is an InvalidOrder or
+AmbiguousOrder quoting the order; the rules' refusals (IllegalOrder, with the case) come later."""
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from itertools import combinations, combinations_with_replacement
+
+from app.rules.base import Owed
 from app.rules.engine.decision import Decision
+from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
-from app.rules.errors import IllegalOrder
+from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
 from app.rules.ichigo import airpower, causeway, combat, movement, reinforcements, victory
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.orders import SLOTS, UNITS_BY_NAME
-from app.rules.ichigo.owed import owed as what_is_owed
-from app.rules.ichigo.state import State, phase_name
+from app.rules.ichigo.state import State, Unit, phase_name
+
+# -- how orders read their slots against the position ---------------------------------------------------------
+HEX_RE = re.compile(r"^[0-9]{4}$")
+
+
+def _unit(word: str, context: ParseContext, hex_ok: bool) -> list[str]:
+    state, side, order = context.state, context.side, context.text.strip()
+    w = word.lower()
+    if w in state.units:
+        return [w]
+    if w.upper() in state.units:
+        return [w.upper()]
+    if hex_ok and HEX_RE.match(w):
+        here = sorted(u.id for u in state.at(w) if u.side == side and not u.static and not u.militia)
+        if not here:
+            # the grammar's to say: the word may be the next slot's hex ("move 110div 2012" lacks its "to")
+            raise ValueError("is a hex with no unit of yours that can act")
+        return here
+    matches = [k for k in state.units if k.split("-", 1)[-1] == w]
+    if len(matches) > 1:
+        raise AmbiguousOrder(order, f"{w!r} could be {', '.join(sorted(matches))}")
+    if not matches:
+        raise InvalidOrder(order, f"no unit {w!r}")
+    return matches
+
+
+def _named_once(values: list, context: ParseContext | None) -> list:
+    if len(set(values)) != len(values):
+        raise InvalidOrder(context.text.strip() if context else "", "a unit is named twice")
+    return values
+
+
+def _hex(word: str) -> str:
+    if not HEX_RE.match(word):
+        raise ValueError("is not a hex number (XXYY)")
+    return word
+
+
+HEX = SlotType(_hex, "a hex number (XXYY)")
+# units that move or fight: a hex names every own unit there that may act
+UNITS = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=True), "units (ids, counter handles or a hex)",
+                            plural=True, finish=_named_once)
+# units off the map or named one by one (entering, landing, withdrawn, released, placed)
+UNITS_BY_NAME = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "units (ids or counter handles)",
+                                    plural=True, finish=_named_once)
+UNIT = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit (id or counter handle)")
+SLOTS = {"HEX": HEX, "UNITS": UNITS, "UNIT": UNIT, "BRIGADE": UNIT, "DIVISION": UNIT}
+
+
+# -- what a decision owes (issue 14): its candidates with their values; an untried counter's stay hidden (6.6) -
+def value(u: Unit) -> str:
+    """A unit as a decision weighs it: attack-defence now and its steps; an untried counter is only untried."""
+    if not u.tried:
+        return "untried (6.6)"
+    return f"{u.factor('attack')}-{u.factor('defence')}, {u.steps}/{u.steps_max} step(s), {u.size}"
+
+
+def _units(state: State, ids) -> tuple[tuple[str, str], ...]:
+    return tuple((uid, value(state.units[uid])) for uid in ids if uid in state.units)
+
 
 
 def decider_of_order(state: State, nation: str) -> str:
@@ -61,19 +131,230 @@ def end(em: Decision, side: str) -> None:
     em.emit(ev.PhaseEnded(phase=state.phase, turn=state.turn))
 
 
-# -- the states table (5.1): each step's prompt, the orders it takes and their handlers ----------------------
+# -- the orders worth trying (the list of legal orders, app/rules/legal.py) -----------------------------------
+MAX_CHOICES = 12  # allocations of losses, sets of units to withdraw
+
+
+def _own(state: State, side: str) -> list[Unit]:
+    nation = state.nation_now()
+    return [u for u in state.on_map(side) if u.nation == nation and not u.static and not u.militia]
+
+
+def _move_candidates(state: State, side: str) -> Iterator[dict]:
+    """Each movable unit (or the stack under way) to every land hex within two hexes."""
+    d = state.data
+    groups = [list(state.mover)] if state.mover else [[u.id] for u in _own(state, side) if not u.done]
+    for group in groups:
+        start = state.units[group[0]].hex
+        near = {n for n in d.neighbours(start) if d.land(n)}
+        near |= {m for n in near for m in d.neighbours(n) if d.land(m)}
+        for dest in sorted(near - {start}):
+            yield {"units": group, "to": dest, "via": []}
+
+
+def _attack_candidates(state: State, side: str) -> Iterator[dict]:
+    """Each adjacent enemy hex with all the units next to it, with the tank regiments and the 1st SF where they
+    may help (11.17, 11.28); a momentum attack (11.25): the units that advanced, against each adjacent enemy hex."""
+    d = state.data
+    if state.pending:
+        units = state.pending[0]["data"]["units"]
+        for t in d.neighbours(state.units[units[0]].hex):
+            if any(x.side != side for x in state.at(t)):
+                yield {"hex": t, "units": list(units)}
+        return
+    own = [u for u in _own(state, side) if not u.attacked]
+    targets = sorted({n for u in own for n in d.neighbours(u.hex) if any(x.side != side for x in state.at(n))})
+    for t in targets:
+        base = {"hex": t, "units": [u.id for u in own if t in d.neighbours(u.hex)]}
+        yield base
+        if side == "japanese":
+            for n in range(1, len(combat.tank_pool(state)) + 1):
+                yield {**base, "tanks": n}
+            if combat.sf_ready(state) is not None:
+                yield {**base, "sf": True}
+
+
+def _declare_candidates(state: State, side: str) -> Iterator[dict]:
+    for o in ("move-fight", "fight-move"):
+        yield {"nation": state.nation_now(), "order": o}
+
+
+def _advance_candidates(state: State, side: str) -> Iterator[dict]:
+    units = state.pending[0]["data"]["units"]
+    yield {"units": list(units)}
+    if len(units) > 1:
+        yield {"units": [units[0]]}
+
+
+def _loss_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 11.21: the allocation the loss order suggests, then others (a unit named once per step it loses),
+    at most MAX_CHOICES."""
+    data = state.pending[0]["data"]
+    units = [state.units[i] for i in data["units"]]
+    first = combat.allocate(units, data["count"])
+    yield {"units": first}
+    shown = {tuple(sorted(first))}
+    steps = {u.id: u.steps for u in units}
+    for allocation in combinations_with_replacement(sorted(steps), min(data["count"], sum(steps.values()))):
+        if len(shown) >= MAX_CHOICES:
+            return
+        if allocation not in shown and all(allocation.count(uid) <= n for uid, n in steps.items()):
+            shown.add(allocation)
+            yield {"units": list(allocation)}
+
+
+def _commit_candidates(state: State, side: str) -> Iterator[dict]:
+    for n in range(state.pending[0]["data"]["max"] + 1):
+        yield {"count": n}
+
+
+def _air_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 8.2: the markers won, one per hex, over the enemy's stacks first (8.3: each affects its hex and the
+    six around it), then over one's own."""
+    n = state.pending[0]["data"]["count"]
+    enemy = sorted({u.hex for u in state.units.values() if u.on_map and u.side != side})
+    own = sorted({u.hex for u in state.units.values() if u.on_map and u.side == side} - set(enemy))
+    hexes = (enemy + own)[:n]
+    if len(hexes) == n:
+        yield {"hexes": hexes}
+
+
+def _deploy_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 5.3 items 5-6 (ruling E3): each unit waiting to deploy in each hex that takes it, then all of them
+    together in the first."""
+    waiting = reinforcements.deploying(state)
+    for u in waiting:
+        for h in reinforcements.deploy_hexes(state, u):
+            yield {"units": [u.id], "hex": h}
+    if len(waiting) > 1 and (hexes := reinforcements.deploy_hexes(state, waiting[0])):
+        yield {"units": [u.id for u in waiting], "hex": hexes[0]}
+
+
+def _enter_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 9.1, 9.3, 9.4: every Japanese reinforcement due at every hex it may enter at; in a deployment
+    (5.3 items 5-6), the units deploying."""
+    if state.pending:
+        yield from _deploy_candidates(state, side)
+        return
+    for u in state.units.values():
+        if u.side == "japanese" and u.status in reinforcements.ARRIVALS and u.entry_turn <= state.turn:
+            for h in sorted(reinforcements.ARRIVALS[u.status][0](state)):
+                yield {"units": [u.id], "hex": h}
+
+
+def _withdraw_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 9.2: the divisions (or brigades) the withdrawal may take, at most MAX_CHOICES sets."""
+    full, reduced, brigades = reinforcements.withdrawal_pools(state)
+    nf, nr, nb = reinforcements.withdrawal_need(state)
+    shown = 0
+    for a in combinations(full, nf):
+        for b in combinations(reduced, nr):
+            for c in combinations(brigades, nb):
+                yield {"units": [*a, *b, *c]}
+                shown += 1
+                if shown >= MAX_CHOICES:
+                    return
+
+
+def _absorb_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 9.5: each reduced division with each infantry brigade in its hex."""
+    for dv in state.on_map("japanese"):
+        if dv.size == "division" and dv.steps < dv.steps_max:
+            for b in state.at(dv.hex):
+                if b.side == "japanese" and b.size == "brigade" and b.type == "infantry":
+                    yield {"brigade": b.id, "division": dv.id}
+
+
+def _release_candidates(state: State, side: str) -> Iterator[dict]:
+    fg = sorted(u.id for u in state.units.values() if u.status == "formosa-garrison")
+    for pair in combinations(fg, 2):
+        yield {"units": list(pair)}
+
+
+def _place_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 9.7: every counter drawn, in every initially Chinese city that may take it."""
+    for h in reinforcements.drawn(state):
+        for city in reinforcements.placeable(state, h):
+            yield {"units": [h], "hex": city}
+
+
+def _land_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 5.3 items 4 and 12, 8.11: up to eight US divisions from the pool, ashore at Takao-Tainan on the
+    Formosa landing turn, else at a beachhead or a mainland port (an occupied port with each hex its units may be
+    moved to)."""
+    d = state.data
+    pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
+                  and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
+    if not pool:
+        return
+    group = pool[:8]
+    if state.turn == int(d.scenario["causeway"]["us_formosa_landing_turn"]):
+        yield {"units": group}
+        return
+    ports = causeway.mainland_landings(d)
+    for h in dict.fromkeys([*state.beachheads.values(), *ports]):
+        yield {"units": group, "hex": h}
+        if h in ports and causeway.port_holders(state, h):
+            for away in causeway.displacement_hexes(state, h):
+                yield {"units": group, "hex": h, "displace": away}
+
+
+def _transfer_candidates(state: State, side: str) -> Iterator[dict]:
+    for h in state.beachheads.values():
+        if us := [u.id for u in state.at(h) if u.nation == "us"]:
+            yield {"units": us}
+
+
+def _b29_candidates(state: State, side: str) -> Iterator[dict]:
+    for h in sorted(h for h in state.data.feature("city") if h in state.jp_control):
+        yield {"hex": h}
+
+
+def _airlift_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 8.10: each unit that may fly (in a city of its side) to the three other cities of its side nearest
+    the enemy."""
+    d = state.data
+    cities = sorted(h for h in d.feature("city") if h not in state.jp_control)
+    enemy = {u.hex for u in state.units.values() if u.on_map and u.side != side}
+    near = sorted(cities, key=lambda h: (min((d.distance(h, e) for e in enemy), default=0), h))
+    for u in _own(state, side):
+        if u.mp < 0 and not u.done and u.hex in cities:
+            for h in [c for c in near if c != u.hex][:3]:
+                yield {"unit": u.id, "hex": h}
+
+
+def _drop_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 8.11: land hexes within two of a US beachhead (the decider keeps the clear and rough ones free of
+    Japanese units)."""
+    d = state.data
+    near = set()
+    for h in state.beachheads.values():
+        ring = {n for n in d.neighbours(h) if d.land(n)}
+        near |= ring | {m for n in ring for m in d.neighbours(n) if d.land(m)}
+    for h in sorted(near):
+        yield {"hex": h}
+
+
+def _supply_candidates(state: State, side: str) -> Iterator[dict]:
+    for h in sorted({u.hex for u in state.on_map("allied") if u.nation == "us"}):
+        yield {"hex": h}
+
+
+# -- the states table (5.1): each step's prompt, the orders it takes and their handlers -----------------------
 END = order("end", "Ichi-Go 5.0", "end this step")
 STAY = order("stay", "Ichi-Go 11.24", "do not advance / make no momentum attack")
 ROLL = order("roll", "Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)")
 ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.0",
-               "attack one adjacent enemy hex with named units", defaults={"tanks": 0})
+               "attack one adjacent enemy hex with named units", _attack_candidates, defaults={"tanks": 0},
+               forbidden=(("attack HEX HEX [HEX ...] with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.2",
+                           "only one hex may be the object of an attack: attack each hex by its own order"),))
 ENTER = order("enter UNITS at HEX", "Ichi-Go 9.1",
               "enter Japanese reinforcements (the Kwantung Army too, 5.3 item 6) at a north-edge source or a rail "
               "city; the Formosa Garrison on Formosa (5.3 item 5); 14AA survivors at a friendly port or on the "
-              "Formosa coast (9.4)", slots={"UNITS": UNITS_BY_NAME})
+              "Formosa coast (9.4)", _enter_candidates, slots={"UNITS": UNITS_BY_NAME})
 LAND = order("land UNITS [at HEX] [displace HEX:displace]", "Ichi-Go 5.3",
              "bring US divisions ashore with a beachhead marker (in an occupied port, name the hex its units move "
-             "to)", slots={"UNITS": UNITS_BY_NAME}, defaults={"hex": None, "displace": None})
+             "to)", _land_candidates, slots={"UNITS": UNITS_BY_NAME}, defaults={"hex": None, "displace": None})
 
 
 class Decided(Step):
@@ -83,16 +364,19 @@ class Decided(Step):
         p = state.pending[0]
         return f"Turn {state.turn}, {p['side']} decision: {p['kind']}"
 
-    def owed(self, state: State):
-        return what_is_owed(state)
-
 
 class Losses(Decided):
     """Ichi-Go 11.20-11.23: the side that lost steps apportions them."""
     name = "losses"
 
+    def owed(self, state: State) -> Owed:
+        data = state.pending[0]["data"]
+        return Owed(f"lose {data['count']} step(s) (Ichi-Go 11.20-11.23; name a unit twice for two steps)",
+                    (data.get("cont") or {}).get("hex"), f"{data['count']} step(s) from these units",
+                    _units(state, data["units"]))
+
     @order("lose UNIT [UNIT ...]", "Ichi-Go 11.21",
-           "apportion the step losses of this battle (name a unit twice for two steps)")
+           "apportion the step losses of this battle (name a unit twice for two steps)", _loss_candidates)
     def lose(self, em: Decision, units: list[str]) -> None:
         combat.lose(em, em.side, units)
 
@@ -101,7 +385,13 @@ class Advance(Decided):
     """Ichi-Go 11.24: advance after combat, or stay."""
     name = "advance"
 
-    @order("advance UNITS", "Ichi-Go 11.24", "advance surviving attackers into the emptied hex")
+    def owed(self, state: State) -> Owed:
+        data = state.pending[0]["data"]
+        return Owed("advance into the emptied hex, or stay (Ichi-Go 11.24)", data["hex"], "any of these units",
+                    _units(state, data["units"]))
+
+    @order("advance UNITS", "Ichi-Go 11.24", "advance surviving attackers into the emptied hex",
+           _advance_candidates)
     def advance(self, em: Decision, units: list[str]) -> None:
         combat.advance(em, em.side, units)
 
@@ -113,6 +403,11 @@ class Advance(Decided):
 class Momentum(Decided):
     """Ichi-Go 11.25: a momentum attack from the hex just taken, or stay."""
     name = "momentum"
+
+    def owed(self, state: State) -> Owed:
+        data = state.pending[0]["data"]
+        return Owed("a momentum attack from the hex just taken, or stay (Ichi-Go 11.25)", data["from"],
+                    "any of these units, against one adjacent enemy hex", _units(state, data["units"]))
 
     @ATTACK
     def attack(self, em: Decision, hex: str, units: list[str], tanks: int, sf: bool) -> None:
@@ -129,7 +424,11 @@ class Airpower(Decided):
     """Ichi-Go 8.2: the side that won the airpower roll places its markers."""
     name = "airpower"
 
-    @order("air HEX [HEX ...]", "Ichi-Go 8.2", "place every airpower marker won, one per hex")
+    def owed(self, state: State) -> Owed:
+        return Owed("place the airpower markers won (Ichi-Go 8.2)", None,
+                    f"{state.pending[0]['data']['count']} marker(s), one per hex")
+
+    @order("air HEX [HEX ...]", "Ichi-Go 8.2", "place every airpower marker won, one per hex", _air_candidates)
     def air(self, em: Decision, hexes: list[str]) -> None:
         airpower.air(em, em.side, hexes)
 
@@ -138,7 +437,14 @@ class Tanks(Decided):
     """Ichi-Go 11.17: the Japanese defender commits tank regiments before the die."""
     name = "tanks"
 
-    @order("commit N:count", "Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die")
+    def owed(self, state: State) -> Owed:
+        data = state.pending[0]["data"]  # the attackers are the enemy's: not listed (6.6)
+        return Owed("commit tank regiments to this defence before the die (Ichi-Go 11.17)", data["hex"],
+                    f"0 to {data['max']} regiment(s)")
+
+    @order("commit N:count", "Ichi-Go 11.17", "commit N tank regiments to this defence (0 for none), before the die",
+           _commit_candidates, forbidden=(("commit [N:count] sf", "Ichi-Go 11.28",
+                                           "the 1st SF never supports a defence, only an attack"),))
     def commit(self, em: Decision, count: int) -> None:
         combat.commit_tanks(em, em.side, count)
 
@@ -148,6 +454,11 @@ class Deployment(Decided):
 
     def __init__(self, name: str):
         self.name = name
+
+    def owed(self, state: State) -> Owed:
+        return Owed(f"deploy {'the Formosa Garrison' if self.name == 'formosa-garrison' else 'the Kwantung Army'} "
+                    "(Ichi-Go 5.3, ruling E3)", None, "each of these units",
+                    _units(state, state.pending[0]["data"]["units"]))
 
     @ENTER
     def enter(self, em: Decision, units: list[str], hex: str) -> None:
@@ -210,7 +521,7 @@ class TurnStart(InPhase):
         else:
             airpower.b29_roll(em)
 
-    @order("b29 HEX", "Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city")
+    @order("b29 HEX", "Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city", _b29_candidates)
     def b29(self, em: Decision, hex: str) -> None:
         airpower.b29(em, hex)
 
@@ -229,7 +540,7 @@ class Declare(InPhase):
         return ("declare",)
 
     @order("declare japanese|chinese|us:nation move-fight|fight-move:order", "Ichi-Go 5.5",
-           "announce move-then-fight or fight-then-move for a nation this turn")
+           "announce move-then-fight or fight-then-move for a nation this turn", _declare_candidates)
     def declare(self, em: Decision, nation: str, order: str) -> None:
         declare(em, em.side, nation, order)
 
@@ -255,7 +566,7 @@ class Operations(InPhase):
         return [*names, "end"]
 
     @order("move UNITS to HEX:to [via HEX:via ...] [strategic:strategic]", "Ichi-Go 10.0",
-           "move a unit or a stack that starts in one hex")
+           "move a unit or a stack that starts in one hex", _move_candidates)
     def move(self, em: Decision, units: list[str], to: str, via: list[str], strategic: bool) -> None:
         movement.move(em, em.side, units, to, via, strategic)
 
@@ -267,17 +578,18 @@ class Operations(InPhase):
     def land(self, em: Decision, units: list[str], hex: str | None, displace: str | None) -> None:
         causeway.land(em, em.side, units, hex, displace)
 
-    @order("drop HEX", "Ichi-Go 8.11", "airdrop the 11th Airborne on a clear or rough hex free of Japanese units")
+    @order("drop HEX", "Ichi-Go 8.11", "airdrop the 11th Airborne on a clear or rough hex free of Japanese units",
+           _drop_candidates)
     def drop(self, em: Decision, hex: str) -> None:
         airpower.drop(em, em.side, hex)
 
     @order("airlift UNIT to HEX", "Ichi-Go 8.10", "fly one Chinese unit (or the 11th Airborne) between friendly "
-                                                  "cities")
+                                                  "cities", _airlift_candidates)
     def airlift(self, em: Decision, unit: str, hex: str) -> None:
         airpower.airlift(em, em.side, unit, hex)
 
     @order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a "
-                                        "turn)")
+                                        "turn)", _supply_candidates)
     def supply(self, em: Decision, hex: str) -> None:
         airpower.aerial_supply(em, em.side, hex)
 
@@ -296,7 +608,8 @@ class Landings(InPhase):
     def land(self, em: Decision, units: list[str], hex: str | None, displace: str | None) -> None:
         causeway.land(em, em.side, units, hex, displace)
 
-    @order("transfer UNITS", "Ichi-Go 10.11", "move US units by sea from one beachhead to the other")
+    @order("transfer UNITS", "Ichi-Go 10.11", "move US units by sea from one beachhead to the other",
+           _transfer_candidates)
     def transfer(self, em: Decision, units: list[str]) -> None:
         causeway.transfer(em, em.side, units)
 
@@ -327,7 +640,7 @@ class JapaneseReinforcements(InPhase):
                 *(["release"] if reinforcements.release_open(state) else []), "end"]
 
     @order("withdraw UNITS", "Ichi-Go 9.2", "withdraw two full-strength 4-factor divisions (Turn 5)",
-           slots={"UNITS": UNITS_BY_NAME})
+           _withdraw_candidates, slots={"UNITS": UNITS_BY_NAME})
     def withdraw(self, em: Decision, units: list[str]) -> None:
         reinforcements.withdraw(em, em.side, units)
 
@@ -340,12 +653,12 @@ class JapaneseReinforcements(InPhase):
         reinforcements.enter(em, em.side, units, hex)
 
     @order("absorb BRIGADE into DIVISION", "Ichi-Go 9.5",
-           "a reduced division in an initial Japanese city absorbs a brigade there")
+           "a reduced division in an initial Japanese city absorbs a brigade there", _absorb_candidates)
     def absorb(self, em: Decision, brigade: str, division: str) -> None:
         reinforcements.absorb(em, em.side, brigade, division)
 
     @order("release UNITS", "Ichi-Go 9.3", "bring two Formosa Garrison divisions to the mainland (Turn 9, no "
-                                           "Causeway)", slots={"UNITS": UNITS_BY_NAME})
+                                           "Causeway)", _release_candidates, slots={"UNITS": UNITS_BY_NAME})
     def release(self, em: Decision, units: list[str]) -> None:
         reinforcements.release(em, em.side, units)
 
@@ -362,7 +675,8 @@ class ChineseReinforcements(InPhase):
         reinforcements.reinforce(em)
 
     @order("place COUNTER:units at HEX", "Ichi-Go 9.7",
-           "place a drawn Chinese counter in an initially Chinese city still held", slots={"COUNTER": UNITS_BY_NAME})
+           "place a drawn Chinese counter in an initially Chinese city still held", _place_candidates,
+           slots={"COUNTER": UNITS_BY_NAME})
     def place(self, em: Decision, units: list[str], hex: str) -> None:
         reinforcements.place(em, em.side, units, hex)
 

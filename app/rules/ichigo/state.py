@@ -3,10 +3,10 @@ sequence position (5.1), the declared move/fight orders (5.5), airpower (8.x), t
 decisions the sequence waits for."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.engine.state import Memo
+from app.rules.engine.state import Memo, replace
 from app.rules.ichigo.data_load import load, phase_names
 
 SIDES = ("japanese", "allied")
@@ -14,6 +14,9 @@ PHASES = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 PLAN_OF = {"II": ("us", 0), "III": ("us", 1), "VI": ("japanese", 0), "VII": ("japanese", 1),
            "VIII": ("chinese", 0), "IX": ("chinese", 1)}
 NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
+# 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
+# they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
+RULES_VERSION = 3
 
 
 def phase_name(phase: str) -> str:
@@ -110,21 +113,33 @@ class State(Memo):
     reason: str = ""
     setup_draws: tuple = ()             # a custom position's blind draws: ((hex, count), ...) instead of 3.3's
     start_at: tuple = ()                # a custom position's (turn, phase), where play starts after the set-up
+    rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling E15)
     # the game's data (map, units, tables, scenario) as this game was set up, on its custom map if it has one:
     # passed in (initial_state, the engine's decode), never read from a global; not part of a snapshot (the data's
     # options say which map it is on)
     data: Any = field(default=None, compare=False, repr=False)
 
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling E15: an older game is decided as played.)"""
+        return self.rules_version >= version
+
     def at(self, h: str) -> list[Unit]:
         """Units in h, by id (dict order is not stable across snapshots: canonical JSON sorts keys)."""
-        return sorted((u for u in self.units.values() if u.on_map and u.hex == h), key=lambda u: u.id)
+        return list(self.memo(("at",), self._by_hex).get(h, ()))
+
+    def _by_hex(self) -> dict[str, tuple[Unit, ...]]:
+        """The units on the map by hex, by id (once per state: the list of legal orders asks hundreds of times)."""
+        out: dict[str, list[Unit]] = {}
+        for u in self.on_map():
+            out.setdefault(u.hex, []).append(u)
+        return {h: tuple(units) for h, units in out.items()}
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return sorted((u for u in self.units.values() if u.on_map and (side is None or u.side == side)),
-                      key=lambda u: u.id)
+        return list(self.memo(("on map", side), lambda: tuple(sorted(
+            (u for u in self.units.values() if u.on_map and (side is None or u.side == side)), key=lambda u: u.id))))
 
     def occupied(self, side: str) -> frozenset[str]:
-        return frozenset(u.hex for u in self.on_map(side))
+        return self.memo(("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
 
     def controller(self, h: str) -> str:
         return "japanese" if h in self.jp_control else "allied"

@@ -3,15 +3,14 @@
 A game's `visible(event, side)` hook sees one event and no state, so it is strict: it finds every unit id the
 event names (`unit_ids`, with the game's `side_of(id)`), and an event naming a unit of another side is shown
 redacted unless the rules make that unit public at that moment. These helpers are the parts every such hook
-shares: finding the ids, naming their owner, and the other side's orders and undos.
+shares: finding the ids, naming their owner, and scrubbing them out of a text. The kernel is pure geometry and
+text and imports no event: what the other side's orders and undos show is the engine's (app/rules/engine/fog.py).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
-
-from app.events import core
 
 SideOf = Callable[[str], "str | None"]
 
@@ -36,21 +35,6 @@ def owner(units, side_of: SideOf, names: dict[str, str]) -> str:
     """'Japanese', 'Chinese'...: the one side of these units as a text, or 'enemy' if they are mixed or unknown."""
     sides = {side_of(u) for u in units} - {None}
     return names.get(sides.pop(), "enemy") if len(sides) == 1 else "enemy"
-
-
-def order_or_undo(event, side: str, hidden: Callable[[object], bool], case: str) -> bool | str | None:
-    """The other side's order (or a failed order's spent dice, which carry its text) and its undo: shown as given
-    when `hidden(event)` is false, else with the verb only. None for any other event (the caller's rule decides)."""
-    if isinstance(event, core.OrderGiven | core.RollsSpent):
-        if event.side == side or not hidden(event):
-            return True
-        verb = (event.text.split() or ["?"])[0].lower()
-        return f"{event.side} orders: {verb} (details hidden, {case})"
-    if isinstance(event, core.Retracted):
-        if event.reason.startswith("undo of") and not event.by.startswith(f"player:{side}"):
-            return f"events {event.from_seq}-{event.to_seq} retracted by {event.by}"
-        return True
-    return None
 
 
 def scrub(text: str, hidden: Callable[[str], bool], id_pattern: str, label: Callable[[str], str]) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = ["DIRECTIONS", "PARITIES", "Grid", "Hex", "Hexside"]
@@ -53,6 +53,16 @@ class Hex:
     col: int
     row: int
     sheet: str = ""
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.col, self.row, self.sheet)))
+
+    def __hash__(self) -> int:  # found once: hexes are dictionary keys and set members in every search
+        return self._hash
+
+    def __reduce__(self):  # a copy made elsewhere (another process's string hashes) finds its own hash
+        return (Hex, (self.col, self.row, self.sheet))
 
     @classmethod
     def parse(cls, text: str) -> Hex:
@@ -63,6 +73,8 @@ class Hex:
         return _parse_label(text)
 
     def __str__(self) -> str:
+        if 0 <= self.col < 100 and 0 <= self.row < 100:  # the common case, four digits
+            return f"{self.sheet}{self.col:02d}{self.row:02d}"
         if self.col < 0 or self.row < 0:
             return f"{self.sheet}({self.col},{self.row})"
         width = max(2, len(str(self.col)), len(str(self.row)))

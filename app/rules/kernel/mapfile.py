@@ -135,6 +135,7 @@ class GameMap:
     _by_tag: Mapping[str, frozenset[Hex]] = field(init=False, repr=False)
     _by_name: Mapping[str, tuple[Hex, ...]] = field(init=False, repr=False)
     _neighbours: Mapping[Hex, tuple[Hex, ...]] = field(init=False, repr=False)
+    _neighbour_labels: Mapping[str, tuple[str, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         put = object.__setattr__
@@ -163,6 +164,7 @@ class GameMap:
         put(self, "_by_name", MappingProxyType({k: tuple(v) for k, v in by_name.items()}))
         nbrs = {h: tuple(n for n in self.grid.neighbours(h) if n not in self.absent) for h in self.hexes()}
         put(self, "_neighbours", MappingProxyType(nbrs))
+        put(self, "_neighbour_labels", MappingProxyType({str(h): tuple(map(str, n)) for h, n in nbrs.items()}))
         put(self, "_of_terrain", {})  # hexes_of_terrain's answers, by terrain: the map never changes
 
     # -- geometry -----------------------------------------------------------------------------------------
@@ -178,6 +180,12 @@ class GameMap:
         if found is None:
             return tuple(n for n in self.grid.neighbours(h) if n not in self.absent)
         return found
+
+    def neighbour_labels(self, label: str) -> tuple[str, ...]:
+        """`neighbours` by label: the labels of the on-map neighbours of the hex labelled `label` (games that
+        keep positions by label ask this thousands of times a position)."""
+        found = self._neighbour_labels.get(label)
+        return found if found is not None else tuple(map(str, self.neighbours(Hex.parse(label))))
 
     def adjacent(self, a: Hex, b: Hex) -> bool:
         return self.grid.adjacent(a, b)

@@ -217,8 +217,11 @@ _CLASS_COSTS = IdentityMemo(16)
 rules, which never change, so reach and the audit's re-run of every order pay for each step once."""
 
 
-def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: Hex, b: Hex) -> float | _Fail:
-    """MP to step from ``a`` into adjacent on-map ``b`` before any EZOC or allowance check, or a failure."""
+def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: Hex, b: Hex,
+          known: dict | None = None) -> float | _Fail:
+    """MP to step from ``a`` into adjacent on-map ``b`` before any EZOC or allowance check, or a failure.
+    `known`: the rules' remembered class costs (`_CLASS_COSTS.of(rules)`), found once by a caller that steps
+    many times."""
     if b in sit.enemy_occupied:
         return (rules.enemy_case, f"{b} is occupied by enemy units")
     if b in sit.forbidden:
@@ -232,7 +235,7 @@ def _step(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation, a: 
         case = rules.route_only_case or rules.road_only_case or rules.move_case
         return (case, f"this move must follow a road or railroad, and {a} to {b} does not")
     worst = 0.0
-    known = _CLASS_COSTS.of(rules)
+    known = _CLASS_COSTS.of(rules) if known is None else known
     for cls in mover.classes:
         c = known.get((gmap, cls, a, b))
         if c is None:
@@ -288,6 +291,7 @@ def reach(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation | No
     if allowance <= 0:
         return Reach(start, allowance, MappingProxyType({start: 0.0}), MappingProxyType({}), frozenset())
     start_in_ezoc = _in_ezoc(rules, sit, start)
+    known = _CLASS_COSTS.of(rules)
     heap: list[tuple[float, int, bool, Hex]] = [(0.0, -free0, False, start)]
     done: set[_State] = set()
     while heap:
@@ -302,7 +306,7 @@ def reach(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation | No
         for b in gmap.neighbours(a):
             if b == start:
                 continue
-            c = _step(gmap, rules, mover, sit, a, b)
+            c = _step(gmap, rules, mover, sit, a, b, known)
             if isinstance(c, tuple):
                 continue
             free = state[1]

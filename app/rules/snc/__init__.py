@@ -2,13 +2,14 @@
 
 The data files and their loader (data_load; docs/snc-data.md), the state (state.py) and the opening position or a
 custom one (position.py), events that apply themselves (events.py), the states table (sequence.py: the phases of
-5.1 and 5.3 and the decisions they wait for, calling movement.py, combat.py and reinforcements.py), how orders
-name units (orders.py), victory (victory.py), the fog of war (fog.py) and what each side sees (view.py)."""
+5.1 and 5.3 and the decisions they wait for, what each owes, the orders each takes with how they name units and
+the candidates the list of legal orders tries, calling movement.py, combat.py and reinforcements.py), victory
+(victory.py), the fog of war (fog.py) and what each side sees (view.py)."""
 from dataclasses import replace
 
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
-from app.rules.snc import common, events, fog, legal_orders, position, practice, sequence, summary, view
+from app.rules.snc import events, fog, position, sequence, summary, view
 from app.rules.snc.state import RULES_VERSION, SIDES, State
 
 
@@ -37,11 +38,7 @@ GAME = Game(
     after_order=sequence.after_order,
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses},
-    prepare_event=common.mark_revealed,
     played_under=played_under,
     phrases={PhaseEnded: events.describe_phase_end},
-    # the practice opponents draw as they did before the engine, so stored automated games re-decide the same
-    candidates=practice.candidates,
-    try_orders=lambda state, side: legal_orders.orders_to_try(state),
     snapshot_format=3,  # 2: the engine's saved state ({"options", "state"}); 3: its units as ordered pairs
 )

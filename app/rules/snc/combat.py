@@ -29,7 +29,7 @@ from app.rules.kernel.shifts import Shift
 from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.strength import Contribution, Modifier, hexside_contributions, total_strength
 from app.rules.snc import events as ev
-from app.rules.snc.common import H, last_turn, neighbours, place_garrisons
+from app.rules.snc.common import H, last_turn, mark_revealed, neighbours, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit, other
 
@@ -71,6 +71,11 @@ def support_allowed(state: State, side: str, kind: str, target: str, battle_kind
         if state.phase == "reinf" and state.markers_received(side, kind):
             return (f"SNC 8.5: every {kind} marker was used in the First Operations Phase or already in this one; "
                     "a marker is used in the First Operations Phase or the Reinforcement Phase, not both")
+        if not state.markers_received(side, kind):  # none has come yet: 13.0 lists when each arrives
+            first = min((int(m["turn"]) for m in state.data.markers if m["side"] == side and m["kind"] == kind),
+                        default=None)
+            when = f"the first arrives on GT {first}" if first else f"the {side.title()} have none in this game"
+            return f"SNC 13.0: no {kind} support marker has arrived yet ({when})"
         return f"SNC 11.1: no {kind} support marker is left for this phase"
     return None
 
@@ -211,7 +216,7 @@ def loss_candidates(units: list[Unit], steps: dict[str, int]) -> list[str]:
 
 
 def take_losses(em: Decision, side: str, allocation: list[str], reason: str = "combat") -> None:
-    em.emit(ev.StepsLost(side, list(allocation), reason))
+    em.emit(mark_revealed(em.state, ev.StepsLost(side, list(allocation), reason)))
     for uid in dict.fromkeys(allocation):
         u = em.state.units[uid]
         if u.status == "dead" and u.side == "chinese" and u.elite:
@@ -308,7 +313,8 @@ def retreat(em: Decision, side: str, to: str) -> None:
     if to not in data["options"]:
         raise IllegalOrder("SNC 8.4", f"the retreat is one hex from {data['from']} into a hex free of Japanese "
                                       f"units: {', '.join(data['options'])}")
-    em.emit(ev.DecisionMade("retreat", side), ev.UnitsRetreated(list(data["units"]), to))
+    em.emit(ev.DecisionMade("retreat", side))
+    em.emit(mark_revealed(em.state, ev.UnitsRetreated(list(data["units"]), to)))
     if data.get("advance"):
         _army_enter(em, data["advance"]["units"], data["advance"]["to"])  # SNC 8.4.1, second clause
     continue_battle(em)

@@ -15,7 +15,8 @@ H = Hex.parse
 
 def mark_revealed(state: State, e):
     """SNC 6.3: the attacker sees beneath the defending stack once he resolves the attack; a defender's loss or
-    retreat in an open battle is marked as seen by the attacker (the fog-of-war filter, fog.py, reads it)."""
+    retreat in an open battle is marked as seen by the attacker (the fog-of-war filter, fog.py, reads it). Every
+    step loss and retreat is emitted through here (combat.py), from the state it meets."""
     b = state.battle
     if b is None or not isinstance(e, ev.StepsLost | ev.UnitsRetreated) or not e.units:
         return e
@@ -33,8 +34,8 @@ def ezoc(state: State, side: str) -> frozenset[str]:
                       lambda: frozenset(str(h) for h in enemy_zoc(d.map, state.positions(), side, d.zoc)))
 
 
-def neighbours(d: GameData, hex_label: str) -> list[str]:
-    return [str(h) for h in d.map.neighbours(H(hex_label))]
+def neighbours(d: GameData, hex_label: str) -> tuple[str, ...]:
+    return d.map.neighbour_labels(hex_label)
 
 
 def adjacent_to_enemy(state: State, side: str, hex_label: str) -> bool:

@@ -3,10 +3,11 @@ what happened in the history (`describe`). The decision, phase-end and game-end 
 app/rules/engine/events.py; games stored under SNC's own names for them ("snc.PhaseEnded"...) read as those."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from app.events.registry import event_alias, event_type
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded
+from app.rules.engine.state import replace
 from app.rules.snc.state import PHASE_NAMES, State, enter
 
 for _shared in (DecisionRequired, DecisionMade, PhaseEnded, GameEnded):

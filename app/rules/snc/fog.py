@@ -11,6 +11,7 @@ shown to the defender, 6.3 lets only the attacker look beneath the other side's 
 from __future__ import annotations
 
 from app.events import core
+from app.rules.engine import fog as engine_fog
 from app.rules.kernel import fog
 from app.rules.snc import events as ev
 
@@ -40,7 +41,7 @@ def _verb(event) -> str:
 def visible(event, side: str | None) -> bool | str:
     if side is None:
         return True
-    told = fog.order_or_undo(event, side, lambda order: _verb(order) not in PUBLIC_ORDERS, "SNC 6.3")
+    told = engine_fog.order_or_undo(event, side, lambda order: _verb(order) not in PUBLIC_ORDERS, "SNC 6.3")
     if told is not None:
         return told
     if isinstance(event, core.DieRolled):

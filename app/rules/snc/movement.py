@@ -73,7 +73,12 @@ def destinations(state: State, side: str, units: list[Unit]) -> tuple[str, ...]:
     return _reached(state, side, units)[1]
 
 
-def _reached(state: State, side: str, units: list[Unit]) -> tuple[Reach, tuple[str, ...]]:
+def nearest_destinations(state: State, side: str, units: list[Unit]) -> tuple[str, ...]:
+    """`destinations`, the nearest first (by MP, then label): what the list of legal orders offers first."""
+    return _reached(state, side, units)[2]
+
+
+def _reached(state: State, side: str, units: list[Unit]) -> tuple[Reach, tuple[str, ...], tuple[str, ...]]:
     return state.memo(("reach", side, tuple(u.id for u in units)),
                       lambda: _reach(state.data, _mover(state, units), situation(state, side)))
 
@@ -88,7 +93,7 @@ every stack's at each position)."""
 _REACHES_LOCK = threading.Lock()  # the server's threads share the reaches
 
 
-def _reach(d, mover: Mover, sit: Situation) -> tuple[Reach, tuple[str, ...]]:
+def _reach(d, mover: Mover, sit: Situation) -> tuple[Reach, tuple[str, ...], tuple[str, ...]]:
     """`reach` for a situation made by `situation` (no forbidden hexes, surcharges or extra costs)."""
     friendly = sit.friendly_occupied if d.movement.friendly_negates_ezoc else None  # reach reads it only then
     key = (mover, sit.enemy_occupied, sit.ezoc, friendly)
@@ -97,7 +102,8 @@ def _reach(d, mover: Mover, sit: Situation) -> tuple[Reach, tuple[str, ...]]:
         found = known.pop(key, None)
     if found is None:
         r = reach(d.map, d.movement, mover, sit)
-        found = (r, tuple(sorted(str(h) for h in r.hexes())))
+        labels = {str(h): mp for h, mp in r.cost.items() if h in r}
+        found = (r, tuple(sorted(labels)), tuple(sorted(labels, key=lambda h: (labels[h], h))))
     with _REACHES_LOCK:
         known.pop(key, None)
         known[key] = found  # the most recently used last

@@ -85,12 +85,17 @@ def rail(em: Decision, ids: list[str], h: str) -> None:
     units = _units(state, "chinese", ids, "SNC 8.2")
     if any(u.status == "returning" for u in units):
         raise IllegalOrder("SNC 8.1", "returning elites are placed in or adjacent to Nanking")
-    d = em.state.data
-    if not d.map.is_rail_hex(H(h)):
+    check_rail_hex(state, h)
+    em.emit(ev.ReinforcementsPlaced(list(ids), h, "rail"))
+
+
+def check_rail_hex(state: State, h: str) -> None:
+    """SNC 8.2 b), 9.5.2: may a reinforcement be placed on railroad hex `h` now? (The order and the list of legal
+    orders both ask here.)"""
+    if not state.data.map.is_rail_hex(H(h)):
         raise IllegalOrder("SNC 8.2", f"{h} is not a railroad hex")
     _check_chinese_hex(state, h, "SNC 8.2")
-    z = ezoc(state, "chinese")
-    if h in z:
+    if h in ezoc(state, "chinese"):
         raise IllegalOrder("SNC 9.5.2", f"{h} is in a Japanese zone of control")
     to_edge, from_origin = rail_links(state)
     if H(h) not in to_edge:
@@ -99,7 +104,6 @@ def rail(em: Decision, ids: list[str], h: str) -> None:
     if H(h) not in from_origin:
         raise IllegalOrder("SNC 9.5.2", f"no railroad from Nanking or Hangzhou to {h} free of Japanese units and "
                                         "zones of control")
-    em.emit(ev.ReinforcementsPlaced(list(ids), h, "rail"))
 
 
 def rail_links(state: State) -> tuple[frozenset[Hex], frozenset[Hex]]:

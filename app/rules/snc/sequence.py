@@ -1,18 +1,118 @@
 """The SNC states table (after Rally the Troops' rules modules): for each step of the sequence of play (5.1,
-5.3) or each decision the sequence waits for, who acts, how the prompt reads, and the orders it takes, each with
-its syntax line (its parser), case and handler, calling movement.py, combat.py and reinforcements.py."""
+5.3) or each decision the sequence waits for, who acts, how the prompt reads, what a decision owes, and the orders
+it takes, each with its syntax line (its parser), case, handler and the candidates the list of legal orders tries
+(app/rules/legal.py keeps those the decider accepts), calling movement.py, combat.py and reinforcements.py.
+
+How orders name units (docs/orders/snc.md): by id (`jp-d3-r6`), by id without the side prefix (`d3-r6`) or its
+last part, or, where the order moves or fights, by a hex (`3512`: every own mobile unit there). An unknown or
+ambiguous name is an InvalidOrder or AmbiguousOrder quoting the order; the rules' refusals come later. Words are
+split on blanks, commas and '/', and `move fight` (two phases' purposes) is short for `declare move fight`."""
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from itertools import combinations
+
+from app.rules.base import Owed
 from app.rules.engine.decision import Decision
+from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
+from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
+from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.stacking import overstacked
 from app.rules.snc import combat, movement, reinforcements
 from app.rules.snc import events as ev
 from app.rules.snc.combat import overstacked_hexes, require_stacking
-from app.rules.snc.orders import SLOTS, UNIT_ONCE, UNITS_BY_NAME, shorthand
-from app.rules.snc.owed import owed as what_is_owed
+from app.rules.snc.common import H, neighbours
 from app.rules.snc.reinforcements import interdiction_due
-from app.rules.snc.state import PHASE_NAMES, State
+from app.rules.snc.state import PHASE_NAMES, State, Unit
 from app.rules.snc.victory import sudden_death, victory_check
+
+# -- how orders read their slots against the position ---------------------------------------------------------
+HEX_RE = re.compile(r"^[0-9]{4}$")
+MODES = ("move", "fight")
+SUPPORT_KINDS = ("air", "artillery", "naval", "amphibious")
+
+
+def _unit(word: str, context: ParseContext, hex_ok: bool) -> list[str]:
+    state, side, order = context.state, context.side, context.text
+    low = word.lower()
+    if hex_ok and HEX_RE.match(low):
+        found = sorted(u.id for u in state.at(low) if u.side == side and not u.static)
+        if not found:
+            # the grammar's to say: the word may be the next slot's hex ("move d36 3411" lacks its "to")
+            raise ValueError(f"is a hex with no {side} mobile unit in it")
+        return found
+    if low in state.units:
+        return [low]
+    matches = [uid for uid in state.units if uid.split("-", 1)[1] == low]
+    if not matches:
+        matches = [uid for uid in state.units if uid.endswith("-" + low)]
+    if not matches:
+        raise InvalidOrder(order, f"no unit is called {word!r}")
+    if len(matches) > 1:
+        raise AmbiguousOrder(order, f"{word!r} could be {', '.join(sorted(matches))}")
+    return matches
+
+
+def _once(values: list, context: ParseContext | None) -> list:
+    """A unit named twice (or by its hex and its id) counts once."""
+    return list(dict.fromkeys(values))
+
+
+def _hex(word: str) -> str:
+    if not HEX_RE.match(word):
+        raise ValueError("is not a hex number (XXYY)")
+    return word
+
+
+def shorthand(text: str) -> str:
+    """'/' separates words as a blank does; `move fight` alone is `declare move fight` (5.3)."""
+    words = text.replace("/", " ").split()
+    if len(words) == 2 and all(w.lower() in MODES for w in words):
+        return "declare " + " ".join(words)
+    return text.replace("/", " ")
+
+
+HEX = SlotType(_hex, "a hex number (XXYY)")
+# units that move or fight: a hex names every own mobile unit there
+UNITS = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=True), "units (ids or a hex)", plural=True,
+                            finish=_once)
+# units named one by one (placed, railed, landed)
+UNITS_BY_NAME = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "units (ids)", plural=True,
+                                    finish=_once)
+# one unit a word; `lose` names a unit once per step it loses
+UNIT = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id")
+UNIT_ONCE = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id", finish=_once)
+KIND = SlotType.choice(*SUPPORT_KINDS)
+SLOTS = {"HEX": HEX, "UNITS": UNITS, "UNIT": UNIT, "KIND": KIND}
+
+
+# -- what a decision owes (issue 14): where, how much, the candidates with their values -----------------------
+def value(u: Unit) -> str:
+    """A unit as a decision weighs it: its combat factor now, its steps, its size."""
+    return f"{u.cf} CF, {u.steps}/{u.steps_max} step(s), {u.size}"
+
+
+def _units(state: State, ids) -> tuple[tuple[str, str], ...]:
+    return tuple((uid, value(state.units[uid])) for uid in ids)
+
+
+def fewest_to_eliminate(state: State, side: str, h: str) -> int:
+    """SNC 6.0, 6.2: the fewest of `side`'s units in `h` whose elimination brings it within the limits (once per
+    position: the prompt and the list of legal orders both ask)."""
+    return state.memo(("fewest to eliminate", side, h), lambda: _fewest_to_eliminate(state, side, h))
+
+
+def _fewest_to_eliminate(state: State, side: str, h: str) -> int:
+    mf = state.data.params["game"]["mobile_mf"]
+    mine = [u for u in state.at(h) if u.side == side]
+    for k in range(1, len(mine) + 1):
+        for gone in combinations(mine, k):
+            if not overstacked([u.piece(mf) for u in mine if u not in gone], state.data.stacking, H(h)):
+                return k
+    return len(mine)
+
 
 
 def declare(em: Decision, side: str, first: str, second: str) -> None:
@@ -35,9 +135,181 @@ def end(em: Decision, side: str) -> None:
         em.emit(result)
 
 
+# -- the orders worth trying (the list of legal orders, app/rules/legal.py) -----------------------------------
+MAX_PER_UNIT = 40  # destinations per unit or stack, the nearest first: a bounded list keeps the hexes next to it
+MAX_CHOICES = 12   # allocations of losses, sets of units to eliminate
+
+
+def _move_candidates(state: State, side: str) -> Iterator[dict]:
+    """The stack under way, then every unit that has not moved (9.0: moving another ends the stack's move; in the
+    Reinforcement Phase, those placed in their listed hex: 8.2); each unit's nearest destinations first (by MP,
+    then label)."""
+    groups = [list(state.mover)] if state.mover else []
+    groups += [[u.id] for u in state.on_map(side) if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover)]
+    for group in groups:
+        try:
+            units = movement.may_move(state, side, group)
+        except OrderError:  # the stack may not move on now: no destination of it would be accepted
+            continue
+        for dest in movement.nearest_destinations(state, side, units)[:MAX_PER_UNIT]:
+            yield {"units": group, "to": dest, "via": []}
+
+
+def _battle_candidates(verb: str):
+    """Every adjacent enemy hex with all the units next to it (an overrun: those of one hex, 9.6), alone and with
+    each fire support marker allowed there, then with all of them (11.1)."""
+    def candidates(state: State, side: str) -> Iterator[dict]:
+        d = state.data
+        own = [u for u in state.on_map(side) if not u.static and (verb == "overrun" or not u.attacked)]
+        targets = sorted({str(n) for u in own for n in d.map.neighbours(Hex.parse(u.hex))
+                          if any(x.side != side for x in state.at(str(n)))})
+        for t in targets:
+            near = [u for u in own if t in {str(h) for h in d.map.neighbours(Hex.parse(u.hex))}]
+            groups = [near] if verb == "attack" else [[u for u in near if u.hex == h]
+                                                      for h in sorted({u.hex for u in near})]
+            for group in groups:
+                ids = [u.id for u in group]
+                origins = {u.hex for u in group}
+                kinds = [k for k in ("air", "artillery", "naval")
+                         if combat.support_allowed(state, side, k, t, verb, origins) is None]
+                yield {"hex": t, "units": ids, "support": []}
+                for k in kinds:
+                    yield {"hex": t, "units": ids, "support": [k]}
+                if len(kinds) > 1:
+                    yield {"hex": t, "units": ids, "support": kinds}
+
+    return candidates
+
+
+def _loss_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 10.5.2: the ways to take the steps owed that the loss order allows (at most MAX_CHOICES)."""
+    data = state.pending[0]["data"]
+    units = [state.units[u] for u in data["units"]]
+    found: dict[tuple[str, ...], tuple[str, ...]] = {}  # the same steps lost, in the order the loss order takes them
+
+    def walk(steps: dict, taken: tuple[str, ...]):
+        if len(found) >= MAX_CHOICES:
+            return
+        if len(taken) == data["count"] or not any(steps.values()):
+            found.setdefault(tuple(sorted(taken)), taken)
+            return
+        for uid in combat.loss_candidates(units, steps):
+            walk({**steps, uid: steps[uid] - 1}, (*taken, uid))
+
+    walk({u.id: u.steps for u in units}, ())
+    for allocation in found.values():
+        yield {"units": list(allocation)}
+
+
+def _advance_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 10.5.3: every surviving attacker into the emptied hex; a landing army (8.4.1) into the landing hex,
+    then one hex beyond."""
+    data = state.pending[0]["data"]
+    if data.get("army"):
+        for n in (str(h) for h in state.data.map.neighbours(Hex.parse(data["from"]))):
+            yield {"units": list(data["units"]), "path": [n]}
+    else:
+        yield {"units": list(data["units"]), "path": [state.battle["hex"]]}
+
+
+def _remove_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 11.2: the strongest reinforcements until the roll is met, then without any not needed."""
+    data = state.pending[0]["data"]
+    chosen, total = [], 0
+    for uid in sorted(data["units"], key=lambda u: -state.units[u].cf):
+        if total >= data["roll"]:
+            break
+        chosen.append(uid)
+        total += state.units[uid].cf
+    while spare := [u for u in chosen if total - state.units[u].cf >= data["roll"]]:  # the weakest not needed
+        chosen.remove(spare[0])
+        total -= state.units[spare[0]].cf
+    yield {"units": chosen}
+
+
+def _eliminate_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 6.0: every set of the fewest units whose elimination brings the hex within the limits."""
+    h = state.pending[0]["data"]["hex"]
+    mf = state.data.params["game"]["mobile_mf"]
+    mine = [u for u in state.at(h) if u.side == side]
+    n = fewest_to_eliminate(state, side, h)
+    found = 0
+    for gone in combinations(mine, n):
+        if not overstacked([u.piece(mf) for u in mine if u not in gone], state.data.stacking, H(h)):
+            yield {"units": [u.id for u in gone]}
+            found += 1
+            if found >= MAX_CHOICES:
+                return
+
+
+def _retreat_candidates(state: State, side: str) -> Iterator[dict]:
+    for h in state.pending[0]["data"]["options"]:
+        yield {"hex": h}
+
+
+def _declare_candidates(state: State, side: str) -> Iterator[dict]:
+    for first in MODES:
+        for second in MODES:
+            yield {"first": first, "second": second}
+
+
+def _place_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 8.2 a), 8.1: every reinforcement due in each of its listed hexes, a returning elite at Nanking."""
+    nanking = state.data.params["replacements"]["elite_return_hex"]
+    for u in reinforcements.due(state, side):
+        hexes = u.arrival_hexes if u.status != "returning" else [nanking, *neighbours(state.data, nanking)]
+        for h in hexes:
+            yield {"units": [u.id], "hex": h}
+
+
+def _rail_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 8.2 b): every reinforcement due (not a returning elite) to a railroad hex it may be placed on, one per
+    unit: the first such hex (the list shows who may come by rail; any such hex takes any of them)."""
+    due = [u for u in reinforcements.due(state, side) if u.status != "returning"]
+    first = _first_rail_hex(state) if due else None
+    for u in due if first is not None else ():
+        yield {"units": [u.id], "hex": first}
+
+
+def _first_rail_hex(state: State) -> str | None:
+    """SNC 8.2 b), 9.5.2: the first railroad hex (by label) a reinforcement may be placed on now, if any."""
+    def compute() -> str | None:
+        to_edge, from_origin = reinforcements.rail_links(state)
+        for h in sorted(str(x) for x in to_edge & from_origin):
+            try:
+                reinforcements.check_rail_hex(state, h)
+            except OrderError:
+                continue
+            return h
+        return None
+
+    return state.memo(("first rail hex",), compute)
+
+
+def _land_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 8.4: each formation due at each of its landing hexes, with an amphibious invasion marker where there
+    are Chinese units to assault."""
+    forms: dict[str, list[Unit]] = {}
+    for u in reinforcements.due(state, side):
+        forms.setdefault(u.formation or u.id, []).append(u)
+    for units in forms.values():
+        ids = [u.id for u in units]
+        for h in reinforcements.landing_hexes(state.data, units[0]):
+            yield {"units": ids, "hex": h, "support": []}
+            if any(x.side != side for x in state.at(h)):
+                yield {"units": ids, "hex": h, "support": ["amphibious"]}
+
+
+def _replace_candidates(state: State, side: str) -> Iterator[dict]:
+    for u in state.on_map(side):
+        if u.reduced and not u.static:
+            yield {"units": [u.id]}
+
+
 # -- the states table (5.1, 5.3): each step's prompt, the orders it takes and their handlers -----------------
 END = order("end", "SNC 5.1", "end this phase")
-MOVE = order("move UNITS to HEX:to [via HEX:via ...]", "SNC 9.0", "move a unit or a stack that starts in one hex")
+MOVE = order("move UNITS to HEX:to [via HEX:via ...]", "SNC 9.0", "move a unit or a stack that starts in one hex",
+             _move_candidates)
 PASS = order("pass", "SNC 11.1", "add nothing")
 
 
@@ -48,15 +320,24 @@ class Decided(Step):
         p = state.pending[0]
         return f"GT {state.turn}, {p['side']} decision: {p['kind']}"
 
-    def owed(self, state: State):
-        return what_is_owed(state)
-
 
 class Losses(Decided):
     """SNC 10.5.2: the owner chooses which units lose the steps."""
     name = "losses"
 
-    @order("lose UNIT [UNIT ...]", "SNC 10.5.2", "choose which units lose the steps")
+    def owed(self, state: State) -> Owed:
+        """Where the units that lose the steps are: the defender's hex, or the attackers' own hexes (the attack
+        on the defender's hex named in what is owed)."""
+        p = state.pending[0]
+        data, battle = p["data"], state.battle or {}
+        if battle and battle.get("side") == p["side"]:
+            where = ", ".join(sorted({state.units[u].hex for u in data["units"] if state.units[u].hex})) or None
+            return Owed(f"lose {data['count']} step(s) of the attack on {battle['hex']} (SNC 10.5.2)", where,
+                        f"{data['count']} step(s) from these units", _units(state, data["units"]))
+        return Owed(f"lose {data['count']} step(s) (SNC 10.5.2)", battle.get("hex"),
+                    f"{data['count']} step(s) from these units", _units(state, data["units"]))
+
+    @order("lose UNIT [UNIT ...]", "SNC 10.5.2", "choose which units lose the steps", _loss_candidates)
     def lose(self, em: Decision, units: list[str]) -> None:
         combat.lose(em, em.side, units)
 
@@ -65,7 +346,15 @@ class Advance(Decided):
     """SNC 10.5.3: advance after combat, or stay."""
     name = "advance"
 
-    @order("advance UNITS to HEX:path [HEX]", "SNC 10.5.3", "advance surviving attackers into the emptied hex")
+    def owed(self, state: State) -> Owed:
+        data = state.pending[0]["data"]
+        into = (f"the landing hex {data['from']}, then one hex beyond" if data.get("army")
+                else (state.battle or {}).get("hex"))
+        return Owed(f"advance into {into} or stay (SNC 10.5.3)", None,
+                    f"up to {data['hexes']} hex(es), any of these units", _units(state, data["units"]))
+
+    @order("advance UNITS to HEX:path [HEX]", "SNC 10.5.3", "advance surviving attackers into the emptied hex",
+           _advance_candidates)
     def advance(self, em: Decision, units: list[str], path: list[str]) -> None:
         combat.advance(em, em.side, units, path)
 
@@ -87,6 +376,11 @@ class Intercept(Passing):
     """SNC 11.3: the Chinese air force may try to intercept the Japanese air marker."""
     name = "intercept"
 
+    def owed(self, state: State) -> Owed:
+        return Owed("the Japanese air marker supports this attack: intercept it with the Chinese air force, or "
+                    "pass (SNC 11.3: a 6 aborts the marker, a 1 loses the Chinese air force)",
+                    state.pending[0]["data"].get("hex"))
+
     @order("intercept", "SNC 11.3", "roll for the Chinese air force against the Japanese air marker")
     def intercept(self, em: Decision) -> None:
         em.emit(ev.DecisionMade("intercept", em.side))
@@ -98,7 +392,14 @@ class Defend(Passing):
     """SNC 11.4: the Chinese defender may add a naval gunfire marker."""
     name = "defend"
 
-    @order("support naval", "SNC 11.4", "add a naval gunfire marker to the defence", defaults={"kind": "naval"})
+    def owed(self, state: State) -> Owed:
+        return Owed("add a naval gunfire marker to this defence, or pass (SNC 11.4)",
+                    state.pending[0]["data"].get("hex"),
+                    f"{state.markers_available('japanese', 'naval')} naval marker(s) left")
+
+    @order("support naval", "SNC 11.4", "add a naval gunfire marker to the defence", defaults={"kind": "naval"},
+           forbidden=(("support KIND [KIND ...]", "SNC 11.1",
+                       "only the Japanese naval gunfire marker may support a defence: 'support naval'"),))
     def support(self, em: Decision, kind: str) -> None:
         state = em.state
         if not combat.defensive_naval_allowed(state, state.battle["hex"]):
@@ -111,8 +412,15 @@ class Interdiction(Decided):
     """SNC 11.2: the Chinese choose the reinforcements the interdiction removes."""
     name = "interdiction"
 
+    def owed(self, state: State) -> Owed:
+        data = state.pending[0]["data"]
+        units = sorted(data["units"], key=lambda u: (-state.units[u].cf, u))
+        return Owed("remove reinforcements of this GT (SNC 11.2)", None,
+                    f"at least {data['roll']} combat factor(s), no more units than needed (die {data['roll']})",
+                    _units(state, units))
+
     @order("remove UNIT [UNIT ...]", "SNC 11.2", "choose the reinforcements the interdiction removes",
-           slots={"UNIT": UNIT_ONCE})
+           _remove_candidates, slots={"UNIT": UNIT_ONCE})
     def remove(self, em: Decision, units: list[str]) -> None:
         reinforcements.remove(em, units)
 
@@ -122,8 +430,16 @@ class Overstack(Decided):
     phase (6.0 1))."""
     name = "overstack"
 
+    def owed(self, state: State) -> Owed:
+        p = state.pending[0]
+        h, side = p["data"]["hex"], p["side"]
+        n = fewest_to_eliminate(state, side, h)
+        mine = sorted((u for u in state.at(h) if u.side == side), key=lambda u: (-u.cf, u.id))
+        return Owed(f"eliminate units until the hex is within the stacking limits (SNC 6.0; {p['data']['why']})",
+                    h, f"at least {n} unit(s), none more than needed", tuple((u.id, value(u)) for u in mine))
+
     @order("eliminate UNIT [UNIT ...]", "SNC 6.0", "eliminate units from an overstacked hex",
-           slots={"UNIT": UNIT_ONCE})
+           _eliminate_candidates, slots={"UNIT": UNIT_ONCE})
     def eliminate(self, em: Decision, units: list[str]) -> None:
         ending = em.state.pending[0]["data"].get("ending")
         combat.eliminate(em, em.side, units)
@@ -135,7 +451,11 @@ class Retreat(Decided):
     """SNC 8.4: the Chinese survivors of a landing retreat one hex."""
     name = "retreat"
 
-    @order("retreat to HEX", "SNC 8.4", "retreat the Chinese survivors of a landing one hex")
+    def owed(self, state: State) -> Owed:
+        return Owed("retreat the Chinese survivors one hex (SNC 8.4)", (state.battle or {}).get("hex"),
+                    "one of these hexes", tuple((h, "open") for h in state.pending[0]["data"]["options"]))
+
+    @order("retreat to HEX", "SNC 8.4", "retreat the Chinese survivors of a landing one hex", _retreat_candidates)
     def retreat(self, em: Decision, hex: str) -> None:
         combat.retreat(em, em.side, hex)
 
@@ -159,7 +479,7 @@ class Declare(InPhase):
         return ("declare",)
 
     @order("declare move|fight:first move|fight:second", "SNC 5.3",
-           "announce what each Operations Phase of this player turn is for")
+           "announce what each Operations Phase of this player turn is for", _declare_candidates)
     def declare(self, em: Decision, first: str, second: str) -> None:
         declare(em, em.side, first, second)
 
@@ -183,12 +503,16 @@ class Operations(InPhase):
         movement.move(em, em.side, units, to, via)
 
     @order("overrun HEX with UNITS [support KIND:support ...]", "SNC 9.6",
-           "Japanese: overrun an adjacent hex (not a city or town) during movement")
+           "Japanese: overrun an adjacent hex (not a city or town) during movement", _battle_candidates("overrun"),
+           forbidden=(("overrun HEX HEX [HEX ...] with UNITS [support KIND:support ...]", "SNC 10.0",
+                       "only one hex may be the object of an attack: overrun each hex by its own order"),))
     def overrun(self, em: Decision, hex: str, units: list[str], support: list[str]) -> None:
         movement.overrun(em, em.side, hex, units, support)
 
     @order("attack HEX with UNITS [support KIND:support ...]", "SNC 10.0",
-           "attack one adjacent enemy hex with named units and fire support")
+           "attack one adjacent enemy hex with named units and fire support", _battle_candidates("attack"),
+           forbidden=(("attack HEX HEX [HEX ...] with UNITS [support KIND:support ...]", "SNC 10.0",
+                       "only one hex may be the object of an attack: attack each hex by its own order"),))
     def attack(self, em: Decision, hex: str, units: list[str], support: list[str]) -> None:
         combat.check_attack(em.state, em.side, hex, units, "attack")
         combat.open_battle(em, em.side, hex, units, support, "attack")
@@ -218,13 +542,13 @@ class ChineseReinforcements(InPhase):
         reinforcements.interdict(em)
 
     @order("place UNITS at HEX", "SNC 8.2",
-           "place reinforcements in their listed hex (or a returning elite at Nanking, 8.1)",
+           "place reinforcements in their listed hex (or a returning elite at Nanking, 8.1)", _place_candidates,
            slots={"UNITS": UNITS_BY_NAME})
     def place(self, em: Decision, units: list[str], hex: str) -> None:
         reinforcements.place(em, units, hex)
 
     @order("rail UNITS to HEX", "SNC 8.2",
-           "place reinforcements on a railroad hex with a rail line of communication (9.5.2)",
+           "place reinforcements on a railroad hex with a rail line of communication (9.5.2)", _rail_candidates,
            slots={"UNITS": UNITS_BY_NAME})
     def rail(self, em: Decision, units: list[str], hex: str) -> None:
         reinforcements.rail(em, units, hex)
@@ -242,12 +566,13 @@ class JapaneseReinforcements(InPhase):
         return (["replace"] if state.replacements > 0 else []) + ["land", "end"]
 
     @order("replace UNIT [UNIT ...]", "SNC 8.3", "flip reduced Japanese units back to full strength",
-           slots={"UNIT": UNIT_ONCE})
+           _replace_candidates, slots={"UNIT": UNIT_ONCE})
     def replace(self, em: Decision, units: list[str]) -> None:
         reinforcements.replace_steps(em, units)
 
     @order("land UNITS at HEX [support KIND:support ...]", "SNC 8.4",
-           "land reinforcements at a landing hex, assaulting any Chinese there", slots={"UNITS": UNITS_BY_NAME})
+           "land reinforcements at a landing hex, assaulting any Chinese there", _land_candidates,
+           slots={"UNITS": UNITS_BY_NAME})
     def land(self, em: Decision, units: list[str], hex: str, support: list[str]) -> None:
         reinforcements.land(em, units, hex, support)
 

@@ -2,10 +2,10 @@
 (5.1, 5.3), fire support in use (11.1), the battle being fought and any decision the sequence waits for."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.engine.state import Memo
+from app.rules.engine.state import Memo, replace
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.pieces import Piece
 from app.rules.snc.data_load import GameData, load

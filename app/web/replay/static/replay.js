@@ -84,8 +84,9 @@
   function go(where) { show(target(where)); }
 
   // The server limits the viewer's requests (HEXLEDGER_REPLAY_RATE_LIMIT) and answers 429 with Retry-After when
-  // they come too fast (stepping fetches two map pictures a step). Then no request of this page goes out before
-  // that time; the map box says it is waiting, and a map no longer wanted once the wait is over is not fetched.
+  // they come too fast (stepping fetches two map pictures a step), or 503 with Retry-After when it is at its
+  // limits (replays being built, waiting requests). Then no request of this page goes out before that time; the
+  // map box says it is waiting, and a map no longer wanted once the wait is over is not fetched.
   let calmAt = 0;                     // Date.now() before which nothing is asked of the server
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
   class Skipped extends Error {}      // a request given up after a wait: its map is no longer wanted
@@ -108,7 +109,7 @@
         continue;                     // another request may have been told to wait again meanwhile
       }
       const r = await fetch(url(path));
-      if (r.status !== 429) return r;
+      if (r.status !== 429 && !(r.status === 503 && r.headers.has("Retry-After"))) return r;
       calmAt = Math.max(calmAt, Date.now() + retryAfterMs(r));
     }
   }

@@ -1,0 +1,173 @@
+"""The HTTP server `cli.py serve` runs: waitress, with its limits set by the operator, and past them a fast 503 with
+Retry-After instead of a wait (issue 25; README "Serving", docs/reliability.md).
+
+waitress on its own serves `connection_limit` connections (default 100) and stops accepting past it: a client
+beyond the limit waits in the kernel's backlog until a kept-alive connection closes, which under load is never (128
+clients on `--threads 8`: 30 requests timed out after 60 s). And every request read waits in one unbounded queue
+for a worker thread. Here:
+- past `connection_limit` open connections a new connection is still accepted and read, and its request answered
+  503 with Retry-After and closed, by a thread of its own that does nothing else; only past twice the limit does
+  the server stop accepting (a flood of idle connections cannot take every file descriptor);
+- past `request_queue` requests waiting for a worker thread, a new request is answered the same way, at once;
+- `threads`, `backlog` (connections the kernel holds before they are accepted) and `channel_timeout` (seconds an
+  idle kept-alive connection stays open) are waitress's own;
+- a request body over MAX_BODY is refused by waitress before it is read whole (its own default is 1 GiB, written
+  to a temporary file); the app refuses bodies over its own MAX_CONTENT_LENGTH (64 KiB) with its JSON 413.
+A refused request has run no code of the app: nothing was read, nothing written. The refusal is the API's error
+shape, {"error": "Overloaded", "message": ...}; the log (`hexledger.http`) counts refusals, a line at most every
+LOG_EVERY seconds.
+
+This extends waitress 3's server, task dispatcher and error task (`waitress.server.TcpWSGIServer`,
+`waitress.task.ThreadedTaskDispatcher`, a request's `error`), which tests/reliability/test_serve_limits.py holds
+to it through real sockets.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from waitress.adjustments import Adjustments
+from waitress.server import TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
+from waitress.utilities import Error
+
+MAX_BODY = 1024 * 1024
+LOG_EVERY = 10.0  # seconds
+LOG = logging.getLogger("hexledger.http")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What `serve` takes on at once (its defaults are `cli.py serve`'s options; README, "Serving")."""
+
+    threads: int
+    connection_limit: int
+    request_queue: int
+    backlog: int
+    channel_timeout: int
+    retry_after: int
+
+    def __post_init__(self):
+        for name in ("threads", "connection_limit", "backlog", "channel_timeout", "retry_after"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name.replace('_', ' ')} must be at least 1, not {getattr(self, name)}")
+        if self.request_queue < 0:
+            raise ValueError(f"request queue must be at least 0, not {self.request_queue}")
+
+
+class Overloaded(Error):
+    """The answer past a limit: 503, Retry-After, the API's error shape; the connection is closed after it."""
+
+    code = 503
+    reason = "Service Unavailable"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def to_response(self, ident=None):
+        body = json.dumps({"error": "Overloaded", "message": f"{self.body}: ask again in {self.retry_after} s"})
+        return (f"{self.code} {self.reason}", [("Content-Type", "application/json"),
+                                                ("Retry-After", str(self.retry_after))], body.encode())
+
+
+class _Refusals:
+    """One thread that answers refused requests (a few hundred bytes each), so that a refusal waits for no worker."""
+
+    def __init__(self):
+        self._queue: deque = deque()
+        self._ready = threading.Condition()
+        self._counted, self._logged_at = 0, 0.0
+        threading.Thread(target=self._run, name="hexledger-refusals", daemon=True).start()
+
+    def add(self, channel, refusal: Overloaded) -> None:
+        channel.requests[0].error = refusal  # waitress answers it with its error task, not the app
+        with self._ready:
+            self._queue.append(channel)
+            self._ready.notify()
+            self._counted += 1
+            now = time.monotonic()
+            if now - self._logged_at >= LOG_EVERY:
+                LOG.warning("refused %d request(s) with 503 since the last such line: %s", self._counted,
+                            refusal.body)
+                self._counted, self._logged_at = 0, now
+
+    def _run(self) -> None:
+        while True:
+            with self._ready:
+                while not self._queue:
+                    self._ready.wait()
+                channel = self._queue.popleft()
+            try:
+                channel.service()
+            except Exception:  # noqa: BLE001 - a refusal that cannot be written: the client has gone
+                channel.will_close = True
+
+
+class _BoundedDispatcher(ThreadedTaskDispatcher):
+    """waitress's worker threads, with a bound on the requests waiting for one (`Limits.request_queue`)."""
+
+    def __init__(self, limits: Limits, refusals: _Refusals):
+        super().__init__()
+        self.limits, self.refusals = limits, refusals
+
+    def add_task(self, channel) -> None:
+        refused = getattr(channel, "refused", None)
+        if refused is None:
+            with self.lock:
+                if len(self.queue) < self.limits.request_queue + self._idle():
+                    self.queue.append(channel)
+                    self.queue_cv.notify()
+                    return
+            refused = f"{self.limits.request_queue} requests are waiting already"
+        self.refusals.add(channel, Overloaded(f"the server is at its limit: {refused}", self.limits.retry_after))
+
+    def _idle(self) -> int:
+        return len(self.threads) - self.stop_count - self.active_count
+
+
+class LimitedServer(TcpWSGIServer):
+    """waitress's TCP server; past `connection_limit` open connections a new one is answered 503 and closed."""
+
+    def __init__(self, app, limits: Limits, host: str, port: int):
+        self.limits = limits
+        adj = Adjustments(host=host, port=port, threads=limits.threads, connection_limit=limits.connection_limit,
+                          backlog=limits.backlog, channel_timeout=limits.channel_timeout,
+                          max_request_body_size=MAX_BODY)
+        dispatcher = _BoundedDispatcher(limits, _Refusals())
+        dispatcher.set_thread_count(limits.threads)
+        super().__init__(app, adj=adj, dispatcher=dispatcher)
+
+    def readable(self) -> bool:
+        now = time.time()
+        if now >= self.next_channel_cleanup:  # waitress's upkeep: idle connections closed
+            self.next_channel_cleanup = now + self.adj.cleanup_interval
+            self.maintenance(now)
+        return self.accepting and len(self.active_channels) < 2 * self.limits.connection_limit
+
+    def handle_accept(self) -> None:
+        over = len(self.active_channels) >= self.limits.connection_limit
+        known = set(self.active_channels)
+        super().handle_accept()
+        if over:
+            for fileno in set(self.active_channels) - known:
+                self.active_channels[fileno].refused = f"{self.limits.connection_limit} connections are open"
+
+    def stop(self) -> None:
+        """Close the server and its connections from the loop's own thread, then end the loop (`run` returns)."""
+        def close_all():
+            for channel in list(self._map.values()):
+                if channel is not self.trigger:
+                    channel.close()
+            self.trigger.close()
+        self.trigger.pull_trigger(close_all)
+        self.task_dispatcher.shutdown(timeout=5)
+
+
+def make_server(app, host: str, port: int, limits: Limits) -> LimitedServer:
+    """The server for `app` on host:port (0: any free port; `effective_port` says which), not yet running."""
+    return LimitedServer(app, limits, host, port)
