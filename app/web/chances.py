@@ -97,6 +97,7 @@ def chances_json(game_id: str):
 
 @data.route("/<game_id>/chances.json", methods=["DELETE"])
 @data.response(200, description="the run is cancelled")
+@_json_doc({"type": "object", "properties": {"state": {"type": "string"}}}, "the run's state: cancelled, or done")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def chances_cancel(game_id: str):

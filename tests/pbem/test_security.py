@@ -123,6 +123,9 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "replay_data.map_svg": ("GET", f"/replay/{g}/map/{seq}.svg", None),
         "replay_data.analysis_json": ("GET", f"/replay/{g}/analysis.json", None),
         "replay_data.chart_svg": ("GET", f"/replay/{g}/charts/losses.svg", None),
+        "replay_data.chances_json": ("GET", f"/replay/{g}/chances.json", None),
+        "replay_data.chances_cancel": ("DELETE", f"/replay/{g}/chances.json", None),
+        "replay_data.chances_svg": ("GET", f"/replay/{g}/chances.svg", None),
     }
 
 
@@ -163,7 +166,9 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
             assert {u["side"] for u in r.json["view"]["units"]} == {"red"}
         if endpoint == "games.export":
             assert r.headers["X-Hexledger-Export"] == "filtered"
-        if endpoint.startswith("replay_data.") or endpoint == "replay.page":
+        if endpoint.startswith("replay_data.chances"):  # a running game's chances: its arbiter's alone
+            assert r.status_code == 403, (endpoint, r.data)
+        elif endpoint.startswith("replay_data.") or endpoint == "replay.page":
             assert r.status_code == 200, (endpoint, r.data)
         if endpoint == "replay_data.frames":
             assert r.json["viewer"] == "red" and {u["side"] for u in r.json["frames"][-1]["view"]["units"]} == {"red"}
