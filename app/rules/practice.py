@@ -49,10 +49,11 @@ RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
 ENDS = ("end", "pass", "next", "proceed", "stop", "stay")
-# orders that bring units into play or spend what the side has (points, markers, a choice of units), each using up
-# what it spends: greedy gives them before it ends a step
+# orders that bring units into play, take ground or spend what the side has (points, markers, a choice of units),
+# each using up what it spends: greedy gives them before it ends a step
 SPEND = ("place", "land", "enter", "deploy", "reinforce", "rail", "replace", "buy", "recruit", "choose", "assign",
-         "reveal", "drop", "airdrop", "airland", "airlift", "commit", "release", "air", "support")
+         "reveal", "drop", "airdrop", "airland", "airlift", "commit", "release", "air", "support",
+         "advance")  # into the hex a won combat cleared: the ground is what the attack was for
 MOVES = ("move", "jmove", "motorized", "advance")
 
 
