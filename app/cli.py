@@ -2,7 +2,7 @@
 
 Every command prints readable text by default and JSON with --json. The database is db/hexledger.sqlite3
 unless --db (before or after the command) or HEXLEDGER_DB says otherwise. A refused order exits with status 2
-and names the rules case.
+and names the rules case. The commands call the application service's facade (app/service/application.py) only.
 """
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from pathlib import Path
 import click
 
 from app import text
-from app.service import games
-from app.service.console import Console, default_db_path
+from app.service.application import Application, Console, default_db_path, rule_sets
 from app.service.errors import (
     GameError,
     NoSuchPosition,
@@ -39,11 +38,21 @@ class Context:
         self._console: Console | None = None
 
     @property
+    def busy_timeout(self) -> float:
+        return float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30"))
+
+    @property
     def console(self) -> Console:
-        """The service on the database, opened on first use: the command line holds no store."""
+        """The operator's console on the database, opened on first use: the command line holds no store."""
         if self._console is None:
-            self._console = Console(self.db, busy_timeout=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")))
+            self._console = Console(self.db, busy_timeout=self.busy_timeout)
         return self._console
+
+    def application(self) -> Application:
+        """The play-by-email service on the database, its mail per HEXLEDGER_SMTP_* (app/mail/transport.py)."""
+        from app.mail.transport import MailConfig
+
+        return Application.open(self.db, MailConfig.from_env(), busy_timeout=self.busy_timeout)
 
 
 def invoked_as() -> str:
@@ -131,7 +140,7 @@ def cli(ctx: click.Context, db: str) -> None:
 @json_option
 def rules_cmd(as_json: bool) -> None:
     """The rule sets available, with their sides and scenarios."""
-    data = games.rule_sets()
+    data = rule_sets()
     text = "\n".join(f"{d['name']:10} {d['title']}\n{'':10} sides: {', '.join(d['sides'])}; scenarios: "
                      f"{', '.join(d['scenarios'])}" for d in data)
     emit(as_json, data, text)
@@ -214,11 +223,9 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
         lines.append(f"to act: {s['to_act']} ({s['step']})")
         if s["owed"]:
             lines.append(f"owed: {s['owed']['text']}")
-        lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
-        if s["legal_orders"]:
-            from app.service.mailing import render_legal_orders
+        from app.mail.layout import render_kinds
 
-            lines += ["you may, for instance:", render_legal_orders(s["legal_orders"])]
+        lines += ["orders now, by kind (each can be given as written):", render_kinds(s["kinds"], s["actions"])]
     emit(as_json, s, "\n".join(lines))
 
 
@@ -246,6 +253,22 @@ def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | N
     """Give an order in the game's order language."""
     done = ctx.console.order(game, side, order, expected_seq)
     emit(as_json, done, "\n".join(_rows_text(done["events"] + done["automated"])))
+
+
+@cli.command("say")
+@click.argument("game")
+@click.argument("text")
+@click.option("--as", "seat", required=True, help="The seat that writes: a side, or 'arbiter'.")
+@click.option("--to", "to", type=click.Choice(["all", "arbiter"]), default="all", show_default=True,
+              help="Every seat, or the arbiter only.")
+@json_option
+@click.pass_obj
+@guarded
+def say_cmd(ctx: Context, game: str, text: str, seat: str, to: str, as_json: bool) -> None:
+    """Table talk: a message to the other seats (or the arbiter), stored in the game's history; it changes
+    nothing in the game."""
+    done = ctx.console.say(game, seat, text, to)
+    emit(as_json, done, f"event {done['seq']}: {seat} to {'all' if to == 'all' else 'the arbiter'}")
 
 
 @cli.command("preview")
@@ -314,7 +337,7 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
     result = ctx.console.analyse(game, side)
     if with_chances:
         result["chances"] = _chances(ctx, game, side, playouts, policy)
-        result["charts"] = [*result["charts"], "chances"]
+    result["charts"] = ctx.console.chart_index(result)  # as the viewer's analysis.json lists them
     if out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
@@ -329,9 +352,11 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
         lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at {taken}; luck {luck['score']:+.2f} "
                      f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f}); results {luck['obtained']:+.2f} obtained, "
                      f"{luck['expected']:+.2f} expected")
-    if result.get("score"):
-        by_turn = ", ".join(f"{t}: {v}" for t, v in result["score"]["by_turn"].items())
-        lines.append(f"  {result['score']['name']} at the end of each turn: {by_turn}")
+    score = result.get("score")  # one running total, or one per side (Formosa's victory points)
+    rows = ({"": score["by_turn"]} if "by_turn" in score else score["by_side"]) if score else {}
+    for who, by_turn in rows.items():
+        turns = ", ".join(f"{t}: {v}" for t, v in by_turn.items())
+        lines.append(f"  {score['name']}{f' ({who})' if who else ''} at the end of each turn: {turns}")
     if result.get("chances"):
         lines += _chances_text(result["chances"])
     if out_dir:
@@ -373,13 +398,18 @@ def _chances_text(found: dict) -> list[str]:
 @cli.command("fork")
 @click.argument("game")
 @click.option("--at", "at_seq", type=int, required=True, help="Branch after this event.")
+@click.option("--invite/--no-invite", default=True, show_default=True,
+              help="A game played by email: invite its players to the fork (or keep it to yourself).")
 @json_option
 @click.pass_obj
 @guarded
-def fork_cmd(ctx: Context, game: str, at_seq: int, as_json: bool) -> None:
-    """A new game branching from any event of another; the parent is untouched."""
-    new_id = ctx.console.fork(game, at_seq)
-    emit(as_json, {"game_id": new_id, "parent": game, "at": at_seq}, new_id)
+def fork_cmd(ctx: Context, game: str, at_seq: int, invite: bool, as_json: bool) -> None:
+    """A new game branching from any event of another; the parent is untouched. The players of a game played by
+    email are invited to it, each at their address (their invitations go now)."""
+    done = ctx.console.fork(game, at_seq, invite)
+    if done["invited"]:
+        ctx.application().sender_round()  # the invitations and the fork's first turn email, now
+    emit(as_json, done, done["game_id"] + (" (its players are invited)" if done["invited"] else ""))
 
 
 @cli.group("board")
@@ -538,7 +568,7 @@ def _receipts_text(found) -> list[str]:
 def chain_cmd(game: str, server: str, token: str, receipts_from: str | None, keep: bool, keys: tuple[str, ...],
               as_json: bool) -> None:
     """During play: fetch the game's chain of hashes (no payload) and check every receipt you kept against it."""
-    from app.service import evidence
+    from app.service.application import evidence
 
     listing = evidence.fetch_chain(server, game, token)
     kept = evidence.gather(receipts_from) if receipts_from else evidence.Evidence()
@@ -563,7 +593,7 @@ def receipt_key_cmd(ctx: Context, new_file: str | None, as_json: bool) -> None:
     """The server's receipt keys: the one signing now and the retired ones; --new makes the next one."""
     keys = ctx.console.receipt_keys()
     if new_file:
-        from app.service import receipts
+        from app.service.application import receipts
 
         keys["new"] = receipts.new_key_file(new_file)
     text = [f"current: {keys['current']}"] + [f"retired: {k}" for k in keys["retired"]]
@@ -641,12 +671,6 @@ def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, brow
         webbrowser.open(url)
 
 
-def _pbem(ctx: Context):
-    from app.mail.transport import MailConfig
-
-    return ctx.console.pbem(MailConfig.from_env())
-
-
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=int)
@@ -709,12 +733,13 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, connection_limit
 @guarded
 def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
     """Apply the orders in an email (a file, or - for stdin); the sender gets a reply listing each order.
-    Exit status: 0, 2 if an order was refused, 75 (EX_TEMPFAIL: an MTA tries again) if the database could not
-    take a message now (nothing of it written), 70 if a message could not be processed (set aside, logged)."""
+    Exit status (docs/play-by-email.md): 0 when every message was processed and answered, its orders refused or
+    not, or had been processed before; 75 (EX_TEMPFAIL: an MTA tries again) if the database could not take a
+    message now (nothing of it written); 70 if a message could not be processed (set aside, logged)."""
     from app.mail import inbound
 
-    pbem = _pbem(ctx)
-    results = inbound.ingest_maildir(pbem, maildir) if maildir else [inbound.ingest(pbem, file.read())]
+    app = ctx.application()
+    results = inbound.ingest_maildir(app, maildir) if maildir else [inbound.ingest(app, file.read())]
     data = [{"game_id": r.game_id, "applied": r.applied, "refused": r.refused, "deferred": r.deferred,
              "quarantined": r.quarantined, "lines": r.lines} for r in results]
     emit(as_json, data, "\n".join(f"{r.game_id or '-'}: {r.summary}\n" + "\n".join(f"  {x}" for x in r.lines)
@@ -725,8 +750,6 @@ def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
         sys.exit(EXIT_TEMPFAIL)
     if any(r.quarantined for r in results):
         sys.exit(EXIT_SOFTWARE)
-    if any(r.refused for r in results):
-        sys.exit(EXIT_REFUSED)
 
 
 @cli.command("tick")
@@ -734,8 +757,9 @@ def ingest_cmd(ctx: Context, file, maildir: str | None, as_json: bool) -> None:
 @click.pass_obj
 @guarded
 def tick_cmd(ctx: Context, as_json: bool) -> None:
-    """Deadline checks (run from cron): reminders before a move is due, the arbiter told when it is overdue."""
-    done = _pbem(ctx).tick()
+    """Run from cron: the reactions any write is still owed (turn emails, notices), reminders before a move is due,
+    what a passed deadline causes, and the mail that is due."""
+    done = ctx.application().deadlines.tick()
     emit(as_json, done, "\n".join(done) or "nothing due")
 
 
@@ -748,13 +772,14 @@ def tick_cmd(ctx: Context, as_json: bool) -> None:
 def outbox_cmd(ctx: Context, send: bool, retry: bool, as_json: bool) -> None:
     """The mail not yet delivered (docs/play-by-email.md, "The outbox"): each row's recipient, attempts and last
     error, never its text (an invitation carries a token); turn emails superseded by newer ones, never sent."""
-    pbem = _pbem(ctx)
+    app = ctx.application()
     if retry:
-        click.echo(f"{pbem.retry_failed()} failed email(s) queued again", err=True)
+        click.echo(f"{app.mailroom.retry_failed()} failed email(s) queued again", err=True)
     if send:
-        report = pbem.deliver()
+        app.reactions.catch_up()  # what the stored events still owe, as the sender's round does
+        report = app.mailroom.deliver()
         click.echo(f"{report.sent} sent, {len(report.failed)} failed, {report.superseded} superseded", err=True)
-    rows = pbem.mail_queue()
+    rows = app.mailroom.mail_queue()
     emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:10} {r['kind']:8} {r['game_id'] or '-':11} "
                                   f"{r['recipient']}  attempts {r['attempts']}, next {r['next_attempt_at']}"
                                   + (f"\n         {r['last_error']}" if r["last_error"] else "")

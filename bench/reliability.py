@@ -13,8 +13,12 @@ whose figures are kept in docs/reliability.md.
 
 Each routine takes a database location: a SQLite file, or a postgresql:// URL (app/events/backends.py).
 
+- faults (`--faults`, bench/faults.py): `tick` and `ingest-email` SIGKILLed at every step and run again, and a
+  full disk on SQLite and on PostgreSQL (issue 25).
+
 Usage: python bench/reliability.py [--games 20] [--writers 3] [--crash-rounds 30] [--clients 4]
        [--max-delay 1.0] [--snapshot-every 10] [--postgres --servers 3]
+       python bench/reliability.py --faults
 """
 from __future__ import annotations
 
@@ -483,7 +487,20 @@ def main() -> None:
                         help="run the race and the crashes on a PostgreSQL server started for the run "
                              "(bench/pg_cluster.py) instead of SQLite files")
     parser.add_argument("--servers", type=int, default=1, help="serve processes on the one database (--postgres)")
+    parser.add_argument("--faults", action="store_true",
+                        help="instead: tick and ingest-email killed at every step, a full disk on both backends")
     args = parser.parse_args()
+    if args.faults:
+        from bench import faults
+
+        with tempfile.TemporaryDirectory() as tmp:
+            results = [faults.kill_tick(tmp), faults.kill_ingest(tmp), faults.disk_full_sqlite(tmp),
+                       faults.disk_full_postgres()]
+        for result in results:
+            print(result.summary())
+            for problem in result.problems[:10]:
+                print("  problem:", problem)
+        sys.exit(0 if all(r.ok for r in results) else 1)
     if args.servers > 1 and not args.postgres:
         parser.error("several servers on one database need --postgres")
     with tempfile.TemporaryDirectory() as tmp:

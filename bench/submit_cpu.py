@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.events.store import EventStore  # noqa: E402
 from app.mail.transport import MailConfig  # noqa: E402
+from app.service.application import SUBSCRIBERS  # noqa: E402
 from app.web import create_app  # noqa: E402
 
 ENDS_PER_GAME = 24  # skirmish: 6 turns x 2 sides x 2 steps, each closed by 'end' (as bench/table.py)
@@ -76,7 +77,7 @@ def breakdown(count: int) -> None:
     from app.events import sqlite, store
     from app.projections import history
     from app.projections import state as projection
-    from app.service import games, pbem
+    from app.service import games, orders, seats
     from app.web import routes
 
     app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
@@ -86,18 +87,17 @@ def breakdown(count: int) -> None:
     steps = [
         (app, "wsgi_app", "request (Flask's wsgi_app)"),
         (app, "preprocess_request", "  before-request hooks (limiter, body checks)"),
-        (pbem.Pbem, "authenticate", "    token -> seat (rate key; the route reuses it)"),
+        (seats.Credentials, "authenticate", "    token -> seat (rate key; the route reuses it)"),
         (app, "dispatch_request", "  the route (smorest, webargs, service, JSON)"),
         (routes, "order_body", "    order body (JSON schema)"),
-        (pbem.Pbem, "order", "    service.order (submit + answer)"),
+        (orders.Orders, "order", "    service.order (submit + answer)"),
         (games, "submit", "      games.submit"),
         (projection, "load", "        load (state cache)"),
         (games, "parse_order", "        parse"),
         (games, "decide_checked", "        decide"),
-        (games, "_new", "        encode events (schema)"),
+        (games, "new_event", "        encode events (schema)"),
         (store.EventStore, "append", "        append (seal, insert)"),
         (sqlite.SqliteDatabase, "_sync", "        fsync (kernel CPU)"),
-        (pbem.Pbem, "notify", "        turn email check and row"),
         (projection, "remember", "        state cache put"),
         (history, "lines", "      answer: event lines"),
         (app, "finalize_request", "  after-request hooks"),
@@ -138,7 +138,7 @@ def sender_cpu(count: int) -> None:
     store = EventStore(f"{work}/bench.sqlite3")
 
     def pending() -> bool:
-        return any(m["status"] == "pending" for m in store.mail_queue())
+        return any(m["status"] == "pending" for m in store.mail_queue()) or bool(store.reactions_behind(SUBSCRIBERS))
 
     def spent() -> float:
         fields = Path(f"/proc/{sender.pid}/stat").read_text().rsplit(")", 1)[1].split()

@@ -22,7 +22,7 @@ from app.projections import state as projection
 from app.projections.sight import Sight
 from app.projections.state import fold
 from app.service import games
-from app.service.pbem import Pbem, Seat
+from app.service.application import Application, Seat
 from tests.outbox import Outbox
 
 
@@ -88,30 +88,30 @@ def played_through_service(path: str, rules: str, emails: dict[str, str], game_i
     `play(submit)` through the service, turn emails kept: the same game every run (the dice mix the server seed and
     the game id); snapshots keep each load short. Returns (pbem, game id, outbox, play's result)."""
     outbox = Outbox()
-    pbem = Pbem(EventStore(path), MailConfig(orders_address="orders@x.example"), outbox)
+    pbem = Application(EventStore(path), MailConfig(orders_address="orders@x.example"), outbox)
     with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
             mock.patch.object(games, "new_game_id", lambda store: game_id), \
             mock.patch.object(projection, "SNAPSHOT_EVERY", 20):
-        pbem.create(rules, emails, scenario, options=options)
+        pbem.setup.create(rules, emails, scenario, options=options)
         seats = {s: Seat(game_id, s, e) for s, e in emails.items()}
         for seat in seats.values():
-            pbem.join(seat, seat.seat)
-        result = play(lambda side, text: pbem.submit(seats[side], text).state.game)
+            pbem.setup.join(seat, seat.seat)
+        result = play(lambda side, text: pbem.orders.submit(seats[side], text).state.game)
     return pbem, game_id, outbox, result
 
 
-def check_every_channel(pbem: Pbem, game_id: str, named: Callable[[str], set[str]], outbox) -> set[tuple]:
+def check_every_channel(pbem: Application, game_id: str, named: Callable[[str], set[str]], outbox) -> set[tuple]:
     """Assert no leak in any channel, for each side; returns the (side, event type) pairs of history lines
     checked."""
     store = pbem.store
-    rules = pbem._rules(game_id)
+    rules = pbem.reads.rules_of(game_id)
     events = list(store.events(game_id))
-    members = pbem.members(game_id)
+    members = pbem.seats.members(game_id)
     checked = set()
     for side in rules.sides:
         seat = Seat(game_id, side, members[side]["email"])
-        rows = {r["seq"]: r["text"] for r in pbem.history_rows(seat)}
-        lines, whole = pbem.export(seat)
+        rows = {r["seq"]: r["text"] for r in pbem.reads.history_rows(seat)}
+        lines, whole = pbem.reads.export(seat)
         assert not whole, "the game is over: nothing is hidden any more, there is nothing to check"
         exported = {r["seq"]: json.dumps(r) for r in map(json.loads, lines[1:])}
         rep = replay.build(store, game_id, side)
@@ -146,18 +146,18 @@ def check_every_channel(pbem: Pbem, game_id: str, named: Callable[[str], set[str
         for msg in mails:
             leaked = named(all_text(msg, ever)) - ever
             assert not leaked, f"{side} email {msg['Subject']} names hidden {leaked}"
-        told = json.dumps(pbem.chain(seat)) + "".join(lines) + json.dumps(list(rows.values())) + "".join(
+        told = json.dumps(pbem.reads.chain(seat)) + "".join(lines) + json.dumps(list(rows.values())) + "".join(
             all_text(m) for m in mails)
         check_hashes(pbem, seat, events, Sight(rules, side), told, mails)
     return checked
 
 
-def check_hashes(pbem: Pbem, seat: Seat, events: list, sight: Sight, told: str, mails: list) -> None:
+def check_hashes(pbem: Application, seat: Seat, events: list, sight: Sight, told: str, mails: list) -> None:
     """Of each event hidden from `seat`, the chain it fetches gives only the salted digest and hash: nothing of
     the payload, and its salt in nothing the seat was told (`told`: every text it got); the digest and hash are
     not those of the true event with no salt, an empty or a guessable one, so even a guess of the true payload
     cannot be confirmed. Every receipt in its mail is the server's for the stored chain."""
-    listing = pbem.chain(seat)
+    listing = pbem.reads.chain(seat)
     entries = {e["seq"]: e for e in listing["entries"]}
     hidden = 0
     for e in events:

@@ -189,3 +189,33 @@ class DisputeAnswered:
     by: str
     status: Literal["accepted", "rejected", "referred", "upheld"]
     note: str = ""
+
+
+@event_type("core.DeadlinePassed")
+@dataclass(frozen=True)
+class DeadlinePassed:
+    """`side`'s move deadline (`due`, UTC) passed without their move, as `tick` found it, and the game's rule
+    `action` ("auto-pass" or "notify-arbiter"). An auto-pass's end/pass orders follow it in the same write, as
+    ordinary orders by server:deadline (`verify` re-runs them); `note` says why there are none when the rule is
+    auto-pass (a clock jump, or no end or pass open). Appended with those orders and the deadline's mark in one
+    transaction, so a `tick` killed at any step never loses it; the notices are a reaction to it
+    (docs/reactions.md)."""
+
+    side: str
+    due: str
+    action: str
+    note: str = ""
+
+
+@event_type("core.MessageSent")
+@dataclass(frozen=True)
+class MessageSent:
+    """Table talk: `lines` a seat (`by`: a side, or "arbiter") wrote to `to`: "all" (every seat) or "arbiter" (the
+    arbiter only, and the sender). Each line is player-written text (app/text.py, kind "message"). It changes
+    nothing in the game and rolls no die: the fold, the audit and an undo pass over it; who may read it is the one
+    visibility rule's (app/projections/sight.py). Stored ahead of the orders of the email that carried it, in the
+    same write."""
+
+    by: str
+    to: Literal["all", "arbiter"]
+    lines: list[str]

@@ -5,7 +5,8 @@ interface a second backend implements), one per concern, so that a module names 
 - SeatRecords: play by email's settings, deadlines and seats (app/events/seats.py);
 - Outbox: outgoing mail and processed incoming mail (app/events/outbox.py);
 - Snapshots: folded states, a cache (app/events/snapshots.py);
-- ServerRecords: the server's secrets and clocks (app/events/records.py).
+- ServerRecords: the server's secrets and clocks (app/events/records.py);
+- Reactions: the subscribers' positions, held invitations and answers kept (app/events/reactions.py).
 
 Each is implemented once over the dialect layer (app/events/dialect.py: SQLite and PostgreSQL), and `Store`, what
 `open_store` returns, is all of them. Every part shares the store's one connection and its transaction
@@ -83,11 +84,23 @@ class ServerRecords(Transactions, Protocol):
     def swap_clock(self, name: str, at: str) -> str | None: ...
 
 
+class Reactions(Transactions, Protocol):
+    """The reactions' records (app/events/reactions.py): subscribers' positions, held invitations, answers kept."""
+
+    def reaction_position(self, subscriber: str, game_id: str) -> int: ...
+    def set_reaction_position(self, subscriber: str, game_id: str, seq: int) -> None: ...
+    def reactions_behind(self, subscribers: list[str], games: list[str] | None = None) -> list[str]: ...
+    def hold_invitations(self, game_id: str, tokens: dict[str, str]) -> None: ...
+    def take_invitations(self, game_id: str) -> dict[str, str]: ...
+    def keep_answer(self, message_id: str, answer: dict) -> None: ...
+    def answer_of(self, message_id: str) -> dict | None: ...
+
+
 class SnapshotStreams(EventStreams, Snapshots, Protocol):
     """What loading a state reads and caches: the streams and their snapshots (app/projections/state.py)."""
 
 
-class Store(EventStreams, SeatRecords, Outbox, Snapshots, ServerRecords, Protocol):
+class Store(EventStreams, SeatRecords, Outbox, Snapshots, ServerRecords, Reactions, Protocol):
     """The whole store: what the composition roots (the command line's console, the web app, play by email)
     open and hand on, each part to the code that needs it."""
 

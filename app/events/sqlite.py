@@ -111,7 +111,9 @@ class SqliteDatabase(Database):
         try:
             self.conn.execute(sql, args)
             return True
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
+            if self._depth and not self.conn.in_transaction:  # SQLite rolled the caller's transaction back with it
+                raise unavailable(exc) from exc
             return False
 
     def appending(self) -> AbstractContextManager:
@@ -151,15 +153,24 @@ class SqliteDatabase(Database):
         self._queued = queue
 
     def _commit(self) -> None:
+        """SQLite rolls a transaction back by itself when a statement or the COMMIT fails with a full disk or an I/O
+        error: then there is nothing to commit or roll back, and the answer is what happened, never "cannot
+        rollback - no transaction is active"."""
+        if not self.conn.in_transaction:
+            raise StoreUnavailable("the database rolled the write back (the disk is full, or it could not be "
+                                   "written); nothing was written", "full")
         try:
             self.conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
-            self.conn.execute("ROLLBACK")
+            self._rollback()
             raise unavailable(exc) from exc
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.OperationalError:
+                pass  # the transaction ended with the error being raised: that error is the one told
 
     def _release(self) -> None:
         if self._queued is not None:

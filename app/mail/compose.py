@@ -1,19 +1,26 @@
 """Outgoing emails: headers, attachments and the reply instructions. Everything about the game in them comes from
-the service already filtered through the rule set's `view(state, side)` and the per-side history filter (its texts
-are laid out by app/service/mailing.py): this module only wraps them."""
+the service already filtered through the rule set's `view(state, side)` and the per-side history filter (a turn
+email's parts are laid out by app/mail/layout.py): this module wraps them."""
 from __future__ import annotations
 
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from app.mail.transport import MailConfig
+from typing import Protocol
 
 SUBJECT_TAG = "[hexledger {game_id}]"
 
 
-def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, reply_tag: str | None = None,
+class Addresses(Protocol):
+    """What a message needs of the mail settings (app/mail/transport.py, MailConfig): who it is from, where orders
+    go, and the reply address of a game's seat."""
+
+    mail_from: str
+    orders_address: str
+
+    def reply_address(self, game_id: str, seat_tag: str | None = None) -> str: ...
+
+
+def message(config: Addresses, to: str, game_id: str, subject: str, body: str, reply_tag: str | None = None,
             in_reply_to: str | None = None, attachments: tuple[tuple[str, str, bytes], ...] = (),
             message_id: str | None = None) -> EmailMessage:
     """A plain-text email; `attachments` are (filename, MIME type, bytes), e.g. the map as image/svg+xml: the
@@ -37,13 +44,16 @@ def message(config: MailConfig, to: str, game_id: str, subject: str, body: str, 
     return msg
 
 
-def new_message_id(config: MailConfig) -> str:
+def new_message_id(config: Addresses) -> str:
     return make_msgid(domain=config.mail_from.partition("@")[2] or "hexledger.local")
 
 
 HOW_TO_REPLY = """How to reply
   Reply to this email with one order a line: the reply address names the game and your seat, no token needed.
 {example}
+  A line that begins with an order word is an order; any other line you write is table talk, which every
+  player reads in the history (begin a line with 'arbiter:' for the arbiter's eyes only, or with 'say:' to
+  send talk that begins with an order word). An empty reply, or 'status', brings your situation now.
   Quoted lines ('>') and everything after a signature line ('-- ') are ignored.
   If your mail program does not keep the reply address, send to {orders} with the lines 'game: {game_id}'
   and 'token: <your token from the invitation>'.
@@ -52,6 +62,6 @@ HOW_TO_REPLY = """How to reply
   'accept dispute N', 'reject dispute N' and (arbiter) 'uphold dispute N' / 'reject dispute N'."""
 
 
-def how_to_reply(config: MailConfig, game_id: str, seq: int, actions: list[dict]) -> str:
+def how_to_reply(config: Addresses, game_id: str, seq: int, actions: list[dict]) -> str:
     example = "\n".join(f"    {a['syntax']}" for a in actions[:3]) or "    (no orders are due from you now)"
     return HOW_TO_REPLY.format(example=example, orders=config.orders_address, game_id=game_id, seq=seq)

@@ -2,17 +2,20 @@
 
 The sender authenticates with the game token (a `token: ...` line in the body), or by replying to any email the
 server sent to their seat: its Reply-To is the plus-address orders+GAME.TAG@..., TAG being the seat's reply tag
-(HMAC of the server secret, game and seat; `Pbem.reply_tag`), checked in constant time. A token in that place
+(HMAC of the server secret, game and seat; `Credentials.reply_tag`), checked in constant time. A token in that place
 (addresses written before reply tags) still works. The game comes from that address, a `game: ...` line or the
 subject tag. Every line is read (parsed) before any is played: a line that cannot be read plays nothing of the
 message. Orders are then applied in order and processing stops at the first refused one: later orders were
 written for a position that did not come about. An answer to a message that opened a seat carries its reply tag.
-A replayed message (same Message-ID) is refused.
+A message whose Message-ID was processed before (an `ingest` killed after its commit and before it moved the
+file, or a resend) writes nothing again: its first answer is repeated, to whom it went then, saying so.
 
-A message is one transaction: its orders, the record that it was processed and the mail it causes (the reply,
-turn emails; app/service/outbox.py) are written together or not at all, so a run cut short never applies an
-order twice. Nothing a message holds makes `ingest` raise: it ends processed (answered), deferred (the database
-could not take it now: nothing written, try again) or quarantined (we could not process it: set aside, logged).
+A message is one transaction: its orders, the record that it was processed and its answer (queued in the outbox,
+app/service/outbox.py) are written together or not at all, so a run cut short never applies an order twice; the
+turn emails its orders cause are reactions to the stored events (docs/reactions.md). The orders of a message
+without service words are played from one load of the game and one append (Orders.play). Nothing a message holds
+makes `ingest` raise: it ends processed (answered), deferred (the database could not take it now: nothing
+written, try again) or quarantined (we could not process it: set aside, logged).
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from email.utils import getaddresses, parseaddr
 
 from app import text as text_rule
 from app.mail.replies import body_text, own_lines
-from app.service import autoplay, strangers
+from app.service.application import Application, Seat
 from app.service.errors import (
     AccessDenied,
     Conflict,
@@ -40,8 +43,8 @@ from app.service.errors import (
     StoreUnavailable,
     TextError,
     UnknownRules,
+    Unreadable,
 )
-from app.service.pbem import Pbem, Seat
 
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
 HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
@@ -49,6 +52,8 @@ DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
 ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
+NOT_SENT = ("(your table talk was not sent: it goes with your orders, and none of them stood; send it again with "
+            "them)")
 QUARANTINE = "quarantine"  # the maildir's folder (.quarantine) for messages that could not be processed
 LOG = logging.getLogger("hexledger.mail")
 
@@ -62,11 +67,16 @@ class Result:
     lines: list[str] = field(default_factory=list)
     applied: int = 0
     refused: bool = False
+    talked: int = 0  # messages of table talk stored
+    reportable: bool = True  # the answer can carry the seat's report (a game whose rules this server has)
+    repeated: bool = False  # processed before (same Message-ID): nothing written, the first answer repeated
     deferred: str | None = None  # the database could not take the message now; nothing written; try again
     quarantined: str | None = None  # we could not process it (the reason); nothing written; set aside
 
     @property
     def summary(self) -> str:
+        if self.repeated:
+            return "already processed"
         return f"{self.applied} applied" + (", refused" if self.refused else "")
 
 
@@ -103,12 +113,12 @@ def message_id(msg: EmailMessage, raw: bytes) -> str:
     return mid if MESSAGE_ID.fullmatch(mid) else "<sha256:" + hashlib.sha256(raw).hexdigest() + ">"
 
 
-def ingest(pbem: Pbem, raw: bytes) -> Result:
+def ingest(app: Application, raw: bytes) -> Result:
     """Process one message and queue the reply, in one transaction; returns what happened, never raises."""
     result = Result()
     try:
-        with pbem.writing():
-            _ingest(pbem, raw, result)
+        with app.writes():
+            _ingest(app, raw, result)
     except StoreUnavailable as exc:  # the operator's log has what the database said; the result, only that
         LOG.warning("ingest: a message waits, the database is unavailable (%s): %s", exc.reason, exc.detail or exc)
         return Result(deferred=str(exc), lines=[f"not processed now, nothing written: {exc}"])
@@ -119,8 +129,8 @@ def ingest(pbem: Pbem, raw: bytes) -> Result:
     return result
 
 
-def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
-    too_large = len(raw) > pbem.config.max_email_bytes
+def _ingest(app: Application, raw: bytes, result: Result) -> None:
+    too_large = len(raw) > app.mail.max_email_bytes
     try:
         # an oversized message is not parsed past its headers: only who sent it and its Message-ID are read
         msg = BytesParser(policy=policy.default).parsebytes(raw[:64 * 1024], headersonly=True) if too_large \
@@ -131,43 +141,73 @@ def _ingest(pbem: Pbem, raw: bytes, result: Result) -> None:
         return
     sender = parseaddr(header(msg, "From"))[1]
     mid = message_id(msg, raw)
+    if app.mailroom.processed(mid):
+        return _repeat(app, mid, result)
     if too_large:
         result.refused = True
         result.lines.append(f"refused: the message is {len(raw)} bytes, more than the limit of "
-                            f"{pbem.config.max_email_bytes}; it was not read and nothing was written. Send your "
+                            f"{app.mail.max_email_bytes}; it was not read and nothing was written. Send your "
                             "orders as plain text, without attachments or the quoted history")
     else:
-        _process(pbem, msg, raw, mid, result)
-    if not any(line.startswith("refused: this message was already processed") for line in result.lines):
-        pbem.record_mail(mid, result.game_id, result.summary)
+        _process(app, msg, mid, result)
     # a message that opened a seat is answered to that seat, refused or not, with its reply tag: the answer can be
     # replied to as it is (issue 14); one that opened none, to its sender
     to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) and not text_rule.problem(sender) \
         else None
-    hours = pbem.config.stranger_reply_hours
-    if to and result.seat is None and not strangers.may_answer(pbem.store, to, pbem.clock(), timedelta(hours=hours)):
+    hours = app.mail.stranger_reply_hours
+    if to and result.seat is None and not app.mailroom.may_answer_stranger(to, timedelta(hours=hours)):
         LOG.info("ingest: %s opens no seat and is not answered: its sender was answered in the last %g hour(s)",
                  mid, hours)
         result.lines.append(f"not answered: a message that opens no seat gets one answer an address in {hours:g} "
                             "hour(s), and this address had it")
         to = None
+    answer = None
     if to:
-        subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
-            result.refused else "Your message"
-        body = "\n".join([f"Your message {mid} was processed:", "", *result.lines])
+        subject = ("Orders refused" if result.refused else "Orders received" if result.applied else
+                   "Table talk sent" if result.talked else "Where the game stands" if result.seat else "Your message")
+        lines = [f"Your message {mid} was processed:", "", *result.lines]
         seat = result.seat.seat if result.seat else None
-        pbem.email(to, result.game_id, subject, body, seat, in_reply_to=mid)
-    if result.applied and result.game_id:
-        pbem.notify(result.game_id)
+        answer = {"to": to, "game_id": result.game_id, "subject": subject, "seat": seat}
+        if result.seat is not None and result.reportable:  # the answer carries the seat's situation now
+            answer["answer"] = app.mailroom.answer(to, result.game_id, seat, {
+                "headline": subject, "lines": lines, "seq": app.reads.head(result.game_id), "in_reply_to": mid})
+        else:
+            answer["body"] = "\n".join(lines)
+            app.mailroom.message(to, result.game_id, subject, answer["body"], seat, in_reply_to=mid)
+    app.mailroom.record(mid, result.game_id, result.summary, answer)
 
 
-def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result) -> None:
+def _repeat(app: Application, mid: str, result: Result) -> None:
+    """A message processed before: nothing is written again; its first answer goes again, to whom it went, saying
+    so (none, for a message that got none)."""
+    result.repeated = True
+    answer = app.mailroom.answer_of(mid)
+    result.lines.append("this message was already processed (same Message-ID); nothing was written again"
+                        + ("; its first answer is repeated" if answer else ""))
+    if answer is None:
+        return
+    result.game_id = answer["game_id"]
+    hours = app.mail.stranger_reply_hours
+    if answer["seat"] is None and not app.mailroom.may_answer_stranger(answer["to"], timedelta(hours=hours)):
+        result.lines.append(f"not answered again: a message that opens no seat gets one answer an address in "
+                            f"{hours:g} hour(s)")
+        return  # a stranger's resends are no way round the limit
+    again = (f"Your message {mid} was already processed (sent again, or its processing was cut off before it was "
+             "filed); nothing was written again. Its answer then:")
+    if "answer" in answer:  # laid out again from the position it answered then
+        data = answer["answer"]
+        app.mailroom.answer(answer["to"], answer["game_id"], answer["seat"], {**data, "lines": [again, "",
+                                                                                                *data["lines"]]})
+        return
+    app.mailroom.message(answer["to"], answer["game_id"], answer["subject"], f"{again}\n\n" + answer["body"],
+                         answer["seat"], in_reply_to=mid)
+
+
+def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> None:
     def refuse(text: str) -> None:
         result.refused = True
         result.lines.append(f"refused: {text}")
 
-    if pbem.mail_processed(mid):
-        return refuse("this message was already processed (same Message-ID); nothing was written again")
     try:
         lines = own_lines(body_text(msg))
     except (ValueError, LookupError, UnicodeError) as exc:
@@ -184,7 +224,7 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
             headers[m.group(1).lower()] = m.group(2).strip()
         else:
             orders.append(line)
-    local = pbem.config.orders_address.partition("@")[0]
+    local = app.mail.orders_address.partition("@")[0]
     tags = _address_tags(msg, local)
     game_id = headers.get("game")
     token = headers.get("token")
@@ -200,110 +240,177 @@ def _process(pbem: Pbem, msg: EmailMessage, raw: bytes, mid: str, result: Result
         return refuse("no game named: reply to a game email, or add a line 'game: g-xxxxxxxx'")
     result.game_id = game_id
     try:
-        seat = _authenticate(pbem, game_id, token, reply_tag)
+        seat = _authenticate(app, game_id, token, reply_tag)
     except AccessDenied as exc:  # a stranger: the same answer whether the game exists or not, tied to no game
         result.game_id = None
         return refuse(f"{exc}; nothing was written")
     result.seat = seat
-    unreadable = _unreadable(pbem, seat, orders)
+    try:
+        app.reads.rules_of(game_id)
+    except UnknownRules:  # a game this server cannot play: its lines are answered as orders, refused as such
+        result.reportable = False
+        sorted_lines = None
+    else:
+        sorted_lines = app.talk.sort(seat, orders)
+        if sorted_lines.mistyped:  # nothing a player meant as an order is taken for talk
+            return _unreadable_refused(sorted_lines.mistyped, refuse, result)
+        orders = [o for o in sorted_lines.orders if o.lower() != "status"]
+    try:
+        talk = [app.talk.message(seat, lines, to) for to, lines in (sorted_lines.talk if sorted_lines else {}).items()]
+    except TextError as exc:
+        return refuse(f"table talk: {exc}")
+    plain = not seat.is_arbiter and not any(_service_word(o) for o in orders)  # one load, one append: Orders.play
+    unreadable = _unreadable(app, seat, orders) if not plain or "join" in headers else []
     if unreadable:  # every line is read before any is played: nothing of a message half read is played
-        for line in unreadable:
-            refuse(line)
-        result.lines.append("nothing of this message was played or written: correct the line(s) above and send "
-                            "all of its orders again")
-        return
+        return _unreadable_refused(unreadable, refuse, result)
     if "join" in headers:
         try:
-            joined = pbem.join(seat, headers["join"])
+            joined = app.setup.join(seat, headers["join"])
             result.applied += 1
             result.lines.append(f"accepted: join as {seat.seat}, your dice text: {joined['seed_text']}")
         except StoreUnavailable:
             raise  # the whole message waits: nothing of it is written
         except (GameError, AccessDenied, StoreError, TextError) as exc:
             return refuse(f"join: {exc}")
-    if not orders:
-        if not result.applied:
-            refuse("the message holds no orders")
-        return
     if "seq" in headers and not re.fullmatch(r"[0-9]{1,12}", headers["seq"]):
         return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
     expected = int(headers["seq"]) if "seq" in headers else None
-    if expected is not None:
-        head = pbem.head(game_id)
-        if head != expected:
-            return refuse(f"you wrote for event {expected}, but the game is at event {head} now; nothing was "
-                          "written: read the latest email and send your orders again")
+    if not orders and not talk:
+        if not result.applied:
+            result.lines.append("no orders: your situation as it stands now")
+        return
+    if plain:
+        return _play(app, seat, orders, expected, talk, result, refuse)
+    if expected is not None and app.reads.moved_since(game_id, expected):
+        return _stale(expected, app.reads.head(game_id), refuse)
     for n, order in enumerate(orders):
         try:
-            text = _apply(pbem, seat, order)
+            text = _apply(app, seat, order)
             result.applied += 1
             result.lines.append(f"accepted: {order}" + (f"  ->  {text}" if text else ""))
         except StoreUnavailable:
             raise  # the whole message waits: nothing of it is written
-        except OrderError as exc:
-            case = f" [{exc.case}]" if exc.case else ""
-            refuse(f"{order}{case}: {exc}")
-        except (GameError, AccessDenied, Conflict, StoreError, UnknownRules, ValueError) as exc:
-            refuse(f"{order}: {exc}")
-        if result.refused:
-            result.lines += [f"not attempted: {rest}" for rest in orders[n + 1:]]
-            if result.applied:
-                result.lines.append(f"(the {result.applied} order(s) accepted above stand)")
-            return
+        except (OrderError, GameError, AccessDenied, Conflict, StoreError, UnknownRules, ValueError) as exc:
+            _refused(order, exc, orders[n + 1:], refuse, result)
+            break
+    if result.applied or not orders:  # the talk goes with the lines that stand
+        for message in talk:
+            _said(app.talk.say(seat, message.lines, message.to), result)
+    elif talk:
+        result.lines.append(NOT_SENT)
 
 
-def _unreadable(pbem: Pbem, seat: Seat, orders: list[str]) -> list[str]:
+def _said(message: dict, result: Result) -> None:
+    """A line of the answer for table talk stored."""
+    result.talked += 1
+    to = "all" if message["to"] == "all" else "the arbiter only"
+    result.lines.append(f"table talk to {to}: " + " / ".join(text_rule.quoted(line) for line in message["lines"]))
+
+
+def _service_word(line: str) -> bool:
+    return line.lower() == "undo" or bool(DISPUTE.match(line) or ANSWER.match(line))
+
+
+def _stale(expected: int, head: int, refuse) -> None:
+    refuse(f"you wrote for event {expected}, but the game is at event {head} now; nothing was written: read the "
+           "latest email and send your orders again")
+
+
+def _unreadable_refused(problems: list[str], refuse, result: Result) -> None:
+    for line in problems:
+        refuse(line)
+    result.lines.append("nothing of this message was played or written: correct the line(s) above and send all of "
+                        "its orders again")
+
+
+def _refused(order: str, exc: Exception, rest: list[str], refuse, result: Result) -> None:
+    """The line the message stopped at, why, and what was not attempted after it."""
+    case = f" [{exc.case}]" if isinstance(exc, OrderError) and exc.case else ""
+    refuse(f"{order}{case}: {exc}")
+    result.lines += [f"not attempted: {later}" for later in rest]
+    if result.applied:
+        result.lines.append(f"(the {result.applied} order(s) accepted above stand)")
+
+
+def _play(app: Application, seat: Seat, orders: list[str], expected: int | None, talk: list, result: Result,
+          refuse) -> None:
+    """A message of orders only (and its table talk): read, decided and stored from one load and one append
+    (Orders.play); the answer lists each order as accepted, refused or not attempted: what they did, and what the
+    automated seats answered, the history in the answer's report tells."""
+    try:
+        answered = app.orders.play(seat, orders, expected, talk)
+    except Conflict as exc:
+        if expected is not None:
+            return _stale(expected, exc.actual, refuse)
+        return _refused(orders[0] if orders else "table talk", exc, orders[1:], refuse, result)
+    except (GameError, AccessDenied, UnknownRules) as exc:
+        return _refused(orders[0] if orders else "table talk", exc, orders[1:], refuse, result)
+    if isinstance(answered.refused, Unreadable):
+        return _unreadable_refused(answered.refused.problems, refuse, result)
+    if answered.orders or not orders:  # the talk goes with the orders that stand
+        for message in talk:
+            _said({"to": message.to, "lines": message.lines}, result)
+    for order, _ in zip(orders, answered.orders, strict=False):
+        result.applied += 1
+        result.lines.append(f"accepted: {order}")
+    if answered.automated:
+        result.lines.append(f"(the server's automated seats answered: {len(answered.automated)} event(s), each "
+                            "automated order with its reason, in the history below)")
+    if answered.refused is not None:
+        n = len(answered.orders)
+        _refused(orders[n], answered.refused, orders[n + 1:], refuse, result)
+        if talk and not answered.orders:
+            result.lines.append(NOT_SENT)
+
+
+def _unreadable(app: Application, seat: Seat, orders: list[str]) -> list[str]:
     """The lines that cannot be read as orders (InvalidOrder, AmbiguousOrder), each with why, read against the
     position the message answers. Service words are read by their patterns; the arbiter's lines, and orders the
     rules refuse when their turn comes, are left to be answered as they are played."""
     if seat.is_arbiter:
         return []
-    words = [o for o in orders if o.lower() == "undo" or DISPUTE.match(o) or ANSWER.match(o)]
-    return pbem.unreadable(seat, [o for o in orders if o not in words])
+    return app.orders.unreadable(seat, [o for o in orders if not _service_word(o)])
 
 
-def _authenticate(pbem: Pbem, game_id: str, token: str | None, reply_tag: str | None) -> Seat:
+def _authenticate(app: Application, game_id: str, token: str | None, reply_tag: str | None) -> Seat:
     """A `token:` line wins; else the reply tag of the address (or a token there, as invitations once had)."""
     if not token and not reply_tag:
         raise NotAuthenticated("no token line and no reply tag: reply to a game email (its reply address names "
                                "your seat), or put your token line first: 'token: <your token from the invitation>'")
     if token:
-        return pbem.authenticate(game_id, token)
+        return app.seats.authenticate(game_id, token)
     try:
-        return pbem.authenticate_tag(game_id, reply_tag)
+        return app.seats.authenticate_tag(game_id, reply_tag)
     except AccessDenied as by_tag:
         try:
-            return pbem.authenticate(game_id, reply_tag)
+            return app.seats.authenticate(game_id, reply_tag)
         except AccessDenied:
             raise by_tag from None
 
 
-def _apply(pbem: Pbem, seat: Seat, order: str) -> str:
+def _apply(app: Application, seat: Seat, order: str) -> str:
     """One line: a service word (undo, disputes) or an order in the game's language. Returns a short note."""
     if order.lower() == "undo":
-        done = pbem.undo(seat)
+        done = app.orders.undo(seat)
         return f"event {done['undone']} onwards retracted (event {done['retraction_seq']})"
     m = DISPUTE.match(order)
     if m:
-        d = pbem.raise_dispute(seat, int(m.group(1)), m.group(2))
+        d = app.disputes.raise_dispute(seat, int(m.group(1)), m.group(2))
         return f"dispute {d['id']} opened"
     m = ANSWER.match(order)
     if m:
         verb, did, note = m.group(1).lower(), int(m.group(2)), m.group(3)
         if verb == "uphold" and not seat.is_arbiter:
             raise AccessDenied("only the arbiter upholds a dispute; the other player may 'accept' it")
-        d = pbem.answer_dispute(seat, did, verb in ("accept", "uphold"), note)
+        d = app.disputes.answer_dispute(seat, did, verb in ("accept", "uphold"), note)
         return f"dispute {did} {d['status']}"
-    shown = pbem.order(seat, order, notify=False)["events"]
-    answer = [r for r in shown if r["actor"].startswith(autoplay.actor(""))]  # the automated seats' whole turn
-    text = "; ".join(r["text"] for r in shown if r["type"] != "core.OrderGiven" and r not in answer)
-    if answer:
-        text += "\n\nThe server's automated seats answered, order by order, each with its reason:\n" + \
-            "\n".join(f"  {r['seq']:>5}  {r['text']}" for r in answer)
-    return text
+    answered = app.orders.play(seat, [order])
+    if answered.refused is not None:
+        raise answered.refused
+    return ""  # what it did is in the history of the answer's report
 
 
-def ingest_maildir(pbem: Pbem, folder: str) -> list[Result]:
+def ingest_maildir(app: Application, folder: str) -> list[Result]:
     """Every message in the maildir's new/, in the order they arrived, read as the bytes that arrived: a processed
     one moves to cur/ (seen), one we could not process to the folder .quarantine/new/ (the reason logged). A
     database that cannot take a message now stops the run there: it and the later ones stay in new/ for the next
@@ -317,7 +424,7 @@ def ingest_maildir(pbem: Pbem, folder: str) -> list[Result]:
     for _, name in arrived:
         path = os.path.join(new, name)
         with open(path, "rb") as f:
-            result = ingest(pbem, f.read())
+            result = ingest(app, f.read())
         results.append(result)
         if result.deferred:
             break

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
-from app.mail import compose
-from app.service.ports import Transport
+from app.mail import compose, layout
+from app.service.ports import PermanentFailure, TemporaryFailure, Transport, TurnReport
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,9 @@ class MailConfig:
                 message_id: str | None = None) -> EmailMessage:
         return compose.message(self, to, game_id, subject, body, reply_tag, in_reply_to, attachments, message_id)
 
-    def how_to_reply(self, game_id: str, seq: int, actions: list[dict]) -> str:
-        return compose.how_to_reply(self, game_id, seq, actions)
+    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str,
+                   in_reply_to: str | None = None) -> EmailMessage:
+        return layout.turn_email(self, report, to, reply_tag, message_id, in_reply_to)
 
     def transport(self) -> Transport:
         return transport_for(self)
@@ -106,6 +107,8 @@ class OutboxTransport:
         try:
             partial.write_bytes(bytes(message))
             partial.rename(self.folder / f"{stem}.eml")
+        except OSError as exc:  # a full disk, a folder that cannot be written: worth another try
+            raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from exc
         finally:
             partial.unlink(missing_ok=True)
 
@@ -115,6 +118,20 @@ class SmtpTransport:
         self.config = config
 
     def send(self, message: EmailMessage) -> None:
+        """One SMTP conversation; a refusal the server means for good (5xx, for every recipient) is
+        PermanentFailure, anything else that went wrong (connection, timeout, 4xx) TemporaryFailure."""
+        try:
+            self._send(message)
+        except smtplib.SMTPRecipientsRefused as exc:
+            failure = PermanentFailure if all(code >= 500 for code, _ in exc.recipients.values()) else TemporaryFailure
+            raise failure(f"{type(exc).__name__}: {exc}") from exc
+        except smtplib.SMTPResponseException as exc:
+            failure = PermanentFailure if exc.smtp_code >= 500 else TemporaryFailure
+            raise failure(f"{type(exc).__name__}: {exc}") from exc
+        except (smtplib.SMTPException, OSError) as exc:
+            raise TemporaryFailure(f"{type(exc).__name__}: {exc}") from exc
+
+    def _send(self, message: EmailMessage) -> None:
         c = self.config
         if c.smtp_security == "ssl":
             client = smtplib.SMTP_SSL(c.smtp_host, c.smtp_port, context=ssl.create_default_context(),

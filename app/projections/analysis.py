@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from dataclasses import dataclass
 from fractions import Fraction
 
 from app.projections.markup import el
@@ -53,12 +54,40 @@ def outcomes(distribution: list[dict], roll: int) -> list[dict]:
             for d in distribution]
 
 
-def _column_key(label: str):
-    try:
-        a, b = label.split(":")
-        return (0, float(Fraction(a) / Fraction(b)), label)
-    except (ValueError, ZeroDivisionError):
-        return (1, 0.0, label)
+def _ratio(label: str) -> float | None:
+    """A ratio label's value ("3:1", "1-2", "≤1:5" a little less than 1:5), None for any other label."""
+    text = label.strip()
+    bound = 0.0
+    for sign, prefixes in ((-1e-6, ("<=", "≤", "<")), (1e-6, (">=", "≥", ">"))):
+        for prefix in prefixes:
+            if text.startswith(prefix):
+                text, bound = text[len(prefix):], sign
+                break
+    for sep in (":", "-"):
+        a, _, b = text.partition(sep)
+        try:
+            return float(Fraction(a) / Fraction(b)) + bound
+        except (ValueError, ZeroDivisionError):
+            continue
+    return None
+
+
+def column_order(labels, tables: list[list[str]]) -> list[str]:
+    """The odds columns fought on, in the order their combat results table prints them (the summaries'
+    `columns`: Olympic's differentials -2 ... +10, Ichi-Go's ≤1:5 first); a label no table names (a summary
+    without `columns`, Ichi-Go's "-" battle of 11.27) by its ratio, else after them as written."""
+    place: dict[str, int] = {}
+    for table in tables:
+        for label in table:
+            place.setdefault(label, len(place))
+
+    def key(label: str):
+        if label in place:
+            return (0, place[label], 0.0, label)
+        ratio = _ratio(label)
+        return (1, 0, ratio, label) if ratio is not None else (2, 0, 0.0, label)
+
+    return sorted(set(labels), key=key)
 
 
 def analyse(rep: Replay) -> dict:
@@ -71,7 +100,8 @@ def analyse(rep: Replay) -> dict:
     has_control = False
     attacks: list[dict] = []
     odds: dict[str, dict[str, int]] = {s: defaultdict(int) for s in sides}
-    score_name, score_by_turn = None, {}
+    tables: list[list[str]] = []
+    score_name, score_by_turn, score_by_side = None, {}, False
     for frame in rep.frames:
         turn = frame.turn if frame.turn is not None else 0
         if turn not in turns:
@@ -87,8 +117,9 @@ def analyse(rep: Replay) -> dict:
                     losses.setdefault(u["side"], defaultdict(int))[turn] += before - u["steps"]
             previous.update({uid: u["steps"] for uid, u in units.items()})
         score = frame.view.get("score")
-        if score:
-            score_name, score_by_turn[turn] = score["name"], score["value"]
+        if score:  # one running total, or one per side (app/rules/base.py)
+            score_name, score_by_side = score["name"], "by_side" in score
+            score_by_turn[turn] = dict(score["by_side"]) if score_by_side else score["value"]
         victory = frame.view.get("victory_hexes")
         if victory:
             has_control = True
@@ -100,6 +131,9 @@ def analyse(rep: Replay) -> dict:
             side = combat["attacker"]
             column = combat.get("column") or combat["odds"]  # the column fought on, after any shifts
             odds.setdefault(side, defaultdict(int))[str(column)] += 1
+            table = [str(c) for c in combat.get("columns") or []]
+            if table and table not in tables:
+                tables.append(table)
             entry = {"seq": frame.seq, "turn": turn, "side": side, "hex": combat.get("hex"),
                      "odds": combat["odds"], "column": column, "roll": combat["roll"], "result": combat["result"]}
             if combat.get("distribution"):
@@ -116,18 +150,23 @@ def analyse(rep: Replay) -> dict:
                       "z": round(score / spread, 2) if spread else 0.0,
                       "expected": round(expected, 4), "obtained": round(obtained, 4),
                       "result_vs_expected": round(obtained - expected, 4)}
-    columns = sorted({c for per in odds.values() for c in per}, key=_column_key)
-    found = {
+    columns = column_order({c for per in odds.values() for c in per}, tables)
+    if not score_name:
+        running = None
+    elif score_by_side:
+        running = {"name": score_name, "by_side": {s: {str(t): v.get(s, 0) for t, v in score_by_turn.items()}
+                                                 for s in sides}}
+    else:
+        running = {"name": score_name, "by_turn": {str(t): v for t, v in score_by_turn.items()}}
+    return {
         "game_id": rep.game_id, "viewer": rep.viewer, "over": rep.over, "sides": sides, "turns": turns,
         "step_losses": {s: {str(t): losses.get(s, {}).get(t, 0) for t in turns} for s in sides},
         "control": [control_by_turn[t] for t in turns if t in control_by_turn] if has_control else None,
-        "score": {"name": score_name, "by_turn": {str(t): v for t, v in score_by_turn.items()}} if score_name
-        else None,
+        "score": running,
         "odds": {"columns": columns, "by_side": {s: {c: odds.get(s, {}).get(c, 0) for c in columns} for s in sides}},
         "attacks": [{k: v for k, v in a.items() if k != "variance"} for a in attacks],
         "luck": luck,
     }
-    return {**found, "charts": chart_names(found)}
 
 
 # -- charts ------------------------------------------------------------------------------------------------
@@ -229,14 +268,18 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
         for sign in (1, -1):
             out.append(el("line", x1=PAD_L, x2=W - PAD_R, y1=y_of(sign * sd), y2=y_of(sign * sd),
                           stroke=colours[side], stroke_dasharray="4 3", opacity="0.6"))
-    for side, pts in series.items():
-        if pts:
+    for side, points in series.items():
+        if points:
+            pts = points
             if steps:  # a value holds until the next point: draw it flat, then jump
                 pts = [p for (x0, y0), (x1, _) in zip(pts, pts[1:], strict=False) for p in ((x0, y0), (x1, y0))] + [
                     pts[-1]]
             path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
             out.append(el("polyline", class_="series", data_side=side, points=path, fill="none",
                           stroke=colours[side], stroke_width="2", stroke_dasharray="5 3" if side in dashed else None))
+            if steps or len(points) == 1:  # each turn's value a dot too, so that a series of one point shows
+                out += [el("circle", el("title", f"{side} {_num(x)}: {_num(y)}"), class_="point", data_side=side,
+                           cx=x_of(x), cy=y_of(y), r="2.5", fill=colours[side]) for x, y in points]
     for x, y, label in marks:  # points to call out: a circle with its label as the tooltip
         out.append(el("circle", el("title", label), class_="mark", cx=x_of(x), cy=y_of(y), r="5", fill="none",
                       stroke="#222", stroke_width="2"))
@@ -248,58 +291,93 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
     return _svg(out)
 
 
-def charts(result: dict) -> dict[str, str]:
-    """SVG charts for an `analyse` result, by name: losses, odds, luck, and control and score if the rules give
-    them."""
-    sides = result["sides"]
-    colours = side_colours(sides)
+@dataclass(frozen=True)
+class Chart:
+    """One chart of an analysis: its title and SVG; a chart that would show nothing is no empty frame but a card
+    saying why (`why`), which the viewer shows as a line of text."""
+
+    name: str
+    title: str
+    svg: str
+    why: str | None = None
+
+
+def left_out(name: str, title: str, why: str) -> Chart:
+    """A chart with nothing to show: its title and the reason, on a card the size of a chart, with no axes."""
+    svg = _svg([el("rect", width=W, height=H, fill="#fff"),
+                el("text", title, x=W / 2, y="16", text_anchor="middle", font_size="12", font_weight="bold"),
+                el("text", why, class_="why", x=W / 2, y=H / 2, text_anchor="middle", font_size="12", fill="#555")])
+    return Chart(name, title, svg, why)
+
+
+def _score(result: dict, colours: dict[str, str]) -> Chart | None:
+    """The game's own running measure of victory (Olympic's American Casualty Points, Formosa's victory points)."""
+    score = result.get("score")
+    if not score:
+        return None
+    name = score["name"]
+    title = f"{name} (end of each turn)"
+    if "by_side" in score:
+        series = {s: [(float(t), float(v)) for t, v in by_turn.items()] for s, by_turn in score["by_side"].items()}
+        colours = {s: colours[s] for s in series}
+    else:
+        series = {name: [(float(t), float(v)) for t, v in score["by_turn"].items()]}
+        colours = side_colours([name])
+    return Chart("score", title, line_chart(title, series, colours, "turn", "points", integer=True, steps=True))
+
+
+def _control(result: dict, colours: dict[str, str]) -> Chart | None:
+    """Victory hexes each side held at the end of each turn (SNC 4.3, Ichi-Go 4.1-4.5, Dai Senso's hexes to hold)."""
+    control = result["control"]
+    if control is None:
+        return None
+    of = max(c["of"] for c in control) if control else 0
+    title = f"Victory hexes held, of {of} (end of each turn)"
+    if not any(n for c in control for n in c["held"].values()):
+        return left_out("control", title, "no side is shown holding a victory hex at the end of any turn")
+    series = {s: [(c["turn"], c["held"][s]) for c in control] for s in result["sides"]}
+    return Chart("control", title, line_chart(title, series, colours, "turn", "hexes", integer=True, steps=True))
+
+
+def _losses(result: dict, colours: dict[str, str]) -> Chart:
+    title = "Steps lost per turn"
     turns = [str(t) for t in result["turns"]]
-    out = {"losses": bar_chart("Steps lost per turn", turns,
-                               {s: [result["step_losses"][s][t] for t in turns] for s in sides}, colours, "steps")}
-    if result["control"] is not None:
-        out["control"] = line_chart("Victory hexes held (end of each turn)",
-                                    {s: [(c["turn"], c["held"][s]) for c in result["control"]] for s in sides},
-                                    colours, "turn", "hexes", integer=True, steps=True)
-    if result.get("score"):
-        name = result["score"]["name"]
-        points = [(float(t), float(v)) for t, v in result["score"]["by_turn"].items()]
-        out["score"] = line_chart(f"{name} (end of each turn)", {name: points}, side_colours([name]), "turn", name,
-                                  integer=True, steps=True)
+    series = {s: [result["step_losses"][s][t] for t in turns] for s in result["sides"]}
+    if not any(v for vals in series.values() for v in vals):
+        return left_out("losses", title, "no side has lost a step")
+    return Chart("losses", title, bar_chart(title, turns, series, colours, "steps"))
+
+
+def _odds(result: dict, colours: dict[str, str]) -> Chart:
+    title = "Odds taken (attacks per column, in the table's order)"
     cols = result["odds"]["columns"]
-    out["odds"] = bar_chart("Odds taken (attacks per column)", cols,
-                            {s: [result["odds"]["by_side"][s][c] for c in cols] for s in sides}, colours, "attacks")
+    if not cols:
+        return left_out("odds", title, "no attack has been fought")
+    series = {s: [result["odds"]["by_side"][s][c] for c in cols] for s in result["sides"]}
+    return Chart("odds", title, bar_chart(title, cols, series, colours, "attacks"))
+
+
+def _luck(result: dict, colours: dict[str, str]) -> Chart:
+    title = "Cumulative die-roll luck (dashed: ±1 sd, fair dice)"
     series: dict[str, list[tuple[float, float]]] = {}
-    for s in sides:
+    for s in result["sides"]:
         total, pts = 0.0, [(0.0, 0.0)]
         for n, a in enumerate((a for a in result["attacks"] if a["side"] == s and "luck" in a), 1):
             total += a["luck"]
             pts.append((float(n), total))
         series[s] = pts
-    out["luck"] = line_chart("Cumulative die-roll luck (dashed: ±1 sd, fair dice)", series, colours,
-                             "attacks", "luck", band={s: result["luck"][s]["sd"] for s in sides})
-    if any("outcomes" in a for a in result["attacks"]):
-        out["results"] = results_chart(result, colours)
-    if result.get("chances"):
-        out["chances"] = chances_chart(result["chances"])
-    return out
+    if not any(len(pts) > 1 for pts in series.values()):
+        return left_out("luck", title, "no combat die has been rolled")
+    return Chart("luck", title, line_chart(title, series, colours, "attacks", "luck",
+                                           band={s: result["luck"][s]["sd"] for s in result["sides"]}))
 
 
-def chances_chart(found: dict) -> str:
-    """Each side's chance of victory after every Game-Turn (app/projections/chances.py), the turning points
-    circled on the first side's line."""
-    sides = found["sides"]
-    series = {s: [(float(p["turn"]), p["chances"][s]) for p in found["points"]] for s in sides}
-    at = {p["turn"]: p["chances"][sides[0]] for p in found["points"]}
-    marks = [(float(t["turn"]), at[t["turn"]], f"turn {t['turn']}: " + ", ".join(
-        f"{s} {v:+.0%}" for s, v in t["swing"].items()) + (f": {t['order']['text']}" if t["order"] else ""))
-        for t in found["turning_points"] if t["turn"] in at]
-    return line_chart(f"Chance of victory after each Game-Turn ({found['playouts']} playouts a turn)", series,
-                      side_colours(sides), "turn", "chance", marks=marks)
-
-
-def results_chart(result: dict, colours: dict[str, str]) -> str:
+def _results(result: dict, colours: dict[str, str]) -> Chart | None:
     """Each side's results obtained against those expected (the mean over its die's faces), attack by attack,
-    cumulative, in the attacker's value of a result (issue 29)."""
+    cumulative, in the attacker's value of a result (issue 29); none for a game whose attacks give no value."""
+    if not any("outcomes" in a for a in result["attacks"]):
+        return None
+    title = "Results obtained (solid) against expected (dashed), cumulative"
     series: dict[str, list[tuple[float, float]]] = {}
     shades: dict[str, str] = {}
     for s in result["sides"]:
@@ -310,13 +388,48 @@ def results_chart(result: dict, colours: dict[str, str]) -> str:
             want_pts.append((float(n), want))
         series[f"{s} obtained"], series[f"{s} expected"] = got_pts, want_pts
         shades[f"{s} obtained"] = shades[f"{s} expected"] = colours[s]
-    return line_chart("Results obtained (solid) against expected (dashed), cumulative", series, shades, "attacks",
-                      "attacker's value", dashed=frozenset(k for k in series if k.endswith(" expected")))
+    return Chart("results", title, line_chart(title, series, shades, "attacks", "attacker's value",
+                                              dashed=frozenset(k for k in series if k.endswith(" expected"))))
 
 
-def chart_names(result: dict) -> list[str]:
-    """The charts `charts` draws for an `analyse` result, in the viewer's order."""
-    names = ["losses"] + (["control"] if result["control"] is not None else [])
-    names += (["score"] if result.get("score") else []) + ["odds", "luck"]
-    names += ["results"] if any("outcomes" in a for a in result["attacks"]) else []
-    return names + (["chances"] if result.get("chances") else [])
+def _chances(result: dict, colours: dict[str, str]) -> Chart | None:
+    """Each side's chance of victory after every Game-Turn, where the analysis has them (app/projections/chances.py)."""
+    found = result.get("chances")
+    return Chart("chances", chances_title(found), chances_chart(found)) if found else None
+
+
+def chances_title(found: dict) -> str:
+    return f"Chance of victory after each Game-Turn ({found['playouts']} playouts a turn)"
+
+
+def chances_chart(found: dict) -> str:
+    """Each side's chance of victory after every Game-Turn, the turning points circled on the first side's line."""
+    sides = found["sides"]
+    series = {s: [(float(p["turn"]), p["chances"][s]) for p in found["points"]] for s in sides}
+    at = {p["turn"]: p["chances"][sides[0]] for p in found["points"]}
+    marks = [(float(t["turn"]), at[t["turn"]], f"turn {t['turn']}: " + ", ".join(
+        f"{s} {v:+.0%}" for s, v in t["swing"].items()) + (f": {t['order']['text']}" if t["order"] else ""))
+        for t in found["turning_points"] if t["turn"] in at]
+    return line_chart(chances_title(found), series, side_colours(sides), "turn", "chance", marks=marks)
+
+
+# The charts, the game's own measure of victory first. A maker returns None where the game has no such measure
+# (no score, no victory hexes), or a card that says why when there is nothing to draw yet (`left_out`); a new
+# chart is a function here, added to this list.
+CHARTS = (_score, _control, _losses, _odds, _luck, _results, _chances)
+
+
+def chart_list(result: dict) -> list[Chart]:
+    """Every chart of an `analyse` result that the game has, in the order the viewer shows them."""
+    colours = side_colours(result["sides"])
+    return [chart for make in CHARTS if (chart := make(result, colours)) is not None]
+
+
+def chart_index(result: dict) -> list[dict]:
+    """analysis.json's `charts`: each chart's name, title and why it is left out (None when drawn), in order."""
+    return [{"name": c.name, "title": c.title, "why": c.why} for c in chart_list(result)]
+
+
+def charts(result: dict) -> dict[str, str]:
+    """The SVG of each chart, by name, in the viewer's order (one with nothing to show: the card saying why)."""
+    return {c.name: c.svg for c in chart_list(result)}

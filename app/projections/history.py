@@ -54,13 +54,31 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"events {body.from_seq}-{body.to_seq} retracted by {escaped(body.by)}: {escaped(body.reason)}"
     if isinstance(body, core.DisputeRaised):
         return f"{body.side} disputes event {body.order_seq} (dispute {body.dispute}): {quoted(body.reason)}"
+    if isinstance(body, core.DeadlinePassed):
+        return f"{body.side}'s move deadline passed (due {body.due}): {body.note or body.action}"
+    if isinstance(body, core.MessageSent):
+        return talk_line(body)
     if isinstance(body, core.DisputeAnswered):
         return f"dispute {body.dispute} {body.status} by {escaped(body.by)}" + (f": {quoted(body.note)}" if body.note
                                                                                  else "")
     return rules.describe(body)
 
 
+def talk_line(message: core.MessageSent) -> str:
+    """Table talk as one line: who wrote to whom, each line the player wrote quoted as data."""
+    to = "all" if message.to == "all" else "the arbiter"
+    return f"{escaped(message.by)} to {to}: " + " / ".join(quoted(line) for line in message.lines)
+
+
 DISPUTE_TYPES = ("core.DisputeRaised", "core.DisputeAnswered")
+NEVER_TAKEN_BACK = (*DISPUTE_TYPES, "core.MessageSent")
+
+
+def taken_back(event: StoredEvent, retracted: frozenset[int]) -> bool:
+    """Whether a retraction took this event back: one in a retracted span, but never a dispute's own events (they
+    stand, and say what was disputed and how it was settled: docs/play-by-email.md, "Disputes are events"), nor
+    table talk (what was said was said; it changed nothing a retraction could take back)."""
+    return event.seq in retracted and event.type not in NEVER_TAKEN_BACK
 
 
 ALL_SIDES = object()
@@ -81,7 +99,7 @@ def lines(rules: Rules, events: list[StoredEvent], retracted: frozenset[int] = f
             if isinstance(seen, str):
                 text = seen
         row = {"seq": e.seq, "at": e.at, "actor": e.actor, "type": e.type, "text": text,
-               "retracted": e.seq in retracted and e.type not in DISPUTE_TYPES}  # a dispute is never undone
+               "retracted": taken_back(e, retracted)}
         if row["retracted"]:
             row["text"] = "[retracted] " + text
         out.append(row)

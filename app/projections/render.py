@@ -3,7 +3,7 @@
 Flat-top hexes placed through the grid's cube coordinates (so the map's declared column parity decides which
 columns sit half a hex lower), terrain fill per terrain type with a legend, hexside features as thick coloured
 edges, roads and railroads through hex centres, city/town markers and names, victory hexes, control markers,
-and unit counters (id, strength, one pip per remaining step) in side colours. Nothing here knows a game.
+and the units' counters as wargames print them, stacked (app/projections/counters.py). Nothing here knows a game.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.projections import counters as pieces
 from app.projections.markup import Markup, el
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
@@ -20,6 +21,7 @@ from app.rules.kernel.mapfile import GameMap
 SIZE = 36.0  # hex radius (centre to corner) in SVG user units
 SQRT3 = math.sqrt(3)
 LEGEND_W = 170
+READABLE = 1.5  # screen pixels a map unit at the viewer's default zoom (docs/replay.md, "Following the action")
 
 TERRAIN_COLOURS = {
     "clear": "#e8e4c9", "open": "#e8e4c9", "plain": "#e8e4c9", "paddy": "#cfe3b0", "rice": "#cfe3b0",
@@ -33,9 +35,6 @@ HEXSIDE_COLOURS = {"river": "#2f6fb5", "major_river": "#1f4f9a", "major-river": 
                    "ridge": "#7a5230", "escarpment": "#7a5230", "cliff": "#5a3a20", "wall": "#555555",
                    "impassable": "#222222", "lake": "#2f6fb5", "sea": "#2f6fb5", "bridge": "#8a8a8a"}
 FALLBACK_HEXSIDE = ("#6a3d9a", "#b15928", "#1f78b4", "#33a02c", "#e31a1c")
-SIDE_COLOURS = {"red": "#c0392b", "blue": "#2e5fa8", "green": "#3f8f3f", "black": "#333333", "white": "#f2f2f2",
-                "grey": "#888888", "gray": "#888888", "yellow": "#d9b300", "orange": "#d9822b"}
-FALLBACK_SIDES = ("#2e5fa8", "#c0392b", "#3f8f3f", "#d9822b", "#7d3c98", "#555555")
 
 
 def _pick(name: str, table: dict[str, str], fallback: tuple[str, ...]) -> str:
@@ -50,22 +49,7 @@ def terrain_colour(terrain: str) -> str:
     return _pick(terrain, TERRAIN_COLOURS, FALLBACK_TERRAIN)
 
 
-def side_colours(sides: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """A colour per side: the side's own name if it is a colour word, else the palette in side order."""
-    out, free = {}, [c for c in FALLBACK_SIDES]
-    for side in sides:
-        if side.lower() in SIDE_COLOURS:
-            out[side] = SIDE_COLOURS[side.lower()]
-            free = [c for c in free if c != out[side]]
-    for side in sides:
-        if side not in out:
-            out[side] = free.pop(0) if free else _pick(side, {}, FALLBACK_SIDES)
-    return out
-
-
-def text_colour(fill: str) -> str:
-    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
-    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+side_colours = pieces.side_colours  # a side's colour: its nation's, or its own (app/projections/counters.py)
 
 
 class Layout:
@@ -125,22 +109,26 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
              and game_map.on_map(_parse(u.get("hex")))]
     colours = side_colours(list(sides) or sorted({u["side"] for u in units}))
     map_w = lay.width
+    victory = {str(h) for h in (_parse(v) for v in view.get("victory_hexes", []) or []) if h}
+    key, key_h = _legend(map_w, static.terrains, static.side_features, units, colours, bool(victory),
+                         bool(game_map.roads), bool(game_map.railroads)) if legend else (None, 0)
     width = map_w + (LEGEND_W if legend else 0)
-    height = max(lay.height, 260 if legend else 0)
+    height = max(lay.height, key_h)
     out = [el("title", title)] if title else []
     out.append(el("rect", width=f"{width:.0f}", height=f"{height:.0f}", fill="#f7f5ef"))
 
     out += static.layers
-    victory = {str(h) for h in (_parse(v) for v in view.get("victory_hexes", []) or []) if h}
     control = {str(_parse(k)): v for k, v in (view.get("control") or {}).items() if _parse(k)}
-    places = []
+    # victory and control markers go over the counters, in the corners of the hex a counter leaves free (the
+    # victory star west, control east above the stack's badge): a full hex still shows whose it is
+    places, markers = [], []
     for label, (cx, cy), mark, name in static.places:
         if mark is not None:
             places.append(mark)
         if label in victory:
-            star = _pts(_star(cx - lay.size * 0.5, cy + lay.size * 0.45, 7))
-            places.append(el("polygon", class_="victory", data_hex=label, points=star, fill="#f1c40f",
-                             stroke="#7a5b00", stroke_width="0.8"))
+            star = _pts(_star(cx - lay.size * 0.67, cy + lay.size * 0.28, 5.5))
+            markers.append(el("polygon", class_="victory", data_hex=label, points=star, fill="#f1c40f",
+                              stroke="#7a5b00", stroke_width="0.8"))
         if name is not None:
             places.append(name)
     for label, side in sorted(control.items()):
@@ -148,9 +136,9 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
         if not game_map.on_map(h):
             continue
         cx, cy = lay.centre(h)
-        fill = colours.get(side, _pick(str(side), SIDE_COLOURS, FALLBACK_SIDES))
-        places.append(el("circle", class_="control", data_hex=label, data_side=side, cx=cx + lay.size * 0.55,
-                         cy=cy - lay.size * 0.3, r="5.5", fill=fill, stroke="#fff", stroke_width="1.5"))
+        fill = colours.get(side) or pieces.side_colours([side])[side]
+        markers.append(el("circle", class_="control", data_hex=label, data_side=side, cx=cx + lay.size * 0.7,
+                          cy=cy - lay.size * 0.35, r="4.3", fill=fill, stroke="#fff", stroke_width="1.3"))
     out.append(el("g", *places, class_="places"))
 
     counters = []
@@ -159,26 +147,17 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
         stacks[str(_parse(u["hex"]))].append(u)
     for label, stack in stacks.items():
         cx, cy = lay.centre(Hex.parse(label))
-        for i, u in enumerate(stack):
-            counters.append(_counter(u, cx - COUNTER / 2 + 4 * i - 2 * (len(stack) - 1),
-                                     cy - COUNTER / 2 - 4 * i + 2 * (len(stack) - 1), colours, label))
-        # the top counter hides the others: say how many there are, with those the view says it cannot show
-        # (an enemy stack under the fog of war: its height is seen, not what is in it)
-        size = len(stack) + sum(u.get("hidden_below") or 0 for u in stack)
-        if size > 1:
-            # at the top counter's lower right corner, clear of its id and strength
-            bx, by = cx + COUNTER / 2 + 3 + 2 * (len(stack) - 1), cy + COUNTER / 2 - 2 * (len(stack) - 1)
-            counters.append(el("g", el("circle", cx=bx, cy=by, r="6", fill="#fff", stroke="#111"),
-                               el("text", size, x=bx, y=by + 3, font_size="8.5", text_anchor="middle"),
-                               class_="stack-size", data_hex=label))
+        counters += pieces.stack(stack, cx, cy, colours, label)
     out.append(el("g", *counters, class_="units"))
+    out.append(el("g", *markers, class_="markers"))
 
-    if legend:
-        out.append(_legend(map_w, static.terrains, static.side_features, colours, bool(victory), bool(game_map.roads),
-                           bool(game_map.railroads)))
+    if key is not None:
+        out.append(key)
+    # opened on its own (a turn email's attachment, `cli.py render`), the picture is at the viewer's default zoom:
+    # ids 11 px high, factors 15 px (the viewer sizes it to its box and keeps the viewBox)
     svg = el("svg", *out, xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width:.0f} {height:.0f}",
-             width=f"{width:.0f}", height=f"{height:.0f}", font_family="DejaVu Sans, Arial, sans-serif",
-             class_="hexmap")
+             width=f"{width * READABLE:.0f}", height=f"{height * READABLE:.0f}",
+             font_family="DejaVu Sans, Arial, sans-serif", class_="hexmap")
     return str(svg)
 
 
@@ -259,58 +238,10 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return pts
 
 
-COUNTER = 32.0  # a counter's side, in SVG user units (a hex is 72 wide): room for an id and a strength
-ID_FONT = 8.0
-GLYPH = 0.6  # a DejaVu Sans glyph's mean advance, in ems: to fit ids within their counter
-
-
-def _id_lines(uid: str) -> list[str]:
-    """The id as one line, or two split at the hyphen nearest its middle when one line would spill out of the
-    counter (over its neighbours); a line still too wide is squeezed to the counter's width (`_id_text`)."""
-    if len(uid) * GLYPH * ID_FONT <= COUNTER - 3 or "-" not in uid:
-        return [uid]
-    cuts = [i + 1 for i, ch in enumerate(uid) if ch == "-" and 0 < i + 1 < len(uid)]
-    cut = min(cuts, key=lambda i: abs(len(uid) / 2 - i)) if cuts else len(uid)
-    return [uid[:cut], uid[cut:]] if cut < len(uid) else [uid]
-
-
-def _id_text(line: str, x: float, y: float, font: float, ink: str) -> Markup:
-    wide = len(line) * GLYPH * font > COUNTER - 3
-    return el("text", line, x=x, y=y, font_size=f"{font:g}", text_anchor="middle", fill=ink,
-              textLength=f"{COUNTER - 3:g}" if wide else None, lengthAdjust="spacingAndGlyphs" if wide else None)
-
-
-def _counter(u: dict, x: float, y: float, colours: dict[str, str], hex_label: str = "") -> Markup:
-    """A unit's counter with its top-left corner at (x, y): the id on top (within the counter, never over a
-    neighbour), the strength in bold below, one dot per step left."""
-    fill = colours.get(u["side"], "#777777")
-    ink = text_colour(fill)
-    steps = u.get("steps")
-    strength = u.get("strength")
-    strength = "?" if strength is None else strength  # a counter whose strength is hidden (untried, face down)
-    mid = x + COUNTER / 2
-    lines = _id_lines(str(u["id"]))
-    if len(lines) == 1:
-        ids = [_id_text(lines[0], mid, y + 10, ID_FONT, ink)]
-        strength_text = el("text", str(strength), x=mid, y=y + 23.5, font_size="12", font_weight="bold",
-                           text_anchor="middle", fill=ink)
-    else:
-        ids = [_id_text(line, mid, y + 8 + 7.5 * i, 7.5, ink) for i, line in enumerate(lines)]
-        strength_text = el("text", str(strength), x=mid, y=y + 26, font_size="10", font_weight="bold",
-                           text_anchor="middle", fill=ink)
-    pips = []
-    if isinstance(steps, int) and steps > 0:
-        pips = [el("circle", cx=x + 4 + 5 * i, cy=y + COUNTER - 3, r="1.8", fill=ink) for i in range(min(steps, 4))]
-    tip = f"{u['id']} ({u['side']}) strength {strength}" + (f", {steps} step(s)" if steps is not None else "")
-    return el("g", el("title", tip),
-              el("rect", x=x, y=y, width=f"{COUNTER:g}", height=f"{COUNTER:g}", rx="2.5", fill=fill, stroke="#111",
-                 stroke_width="1"),
-              *ids, strength_text, *pips, class_="counter", data_unit=u["id"], data_side=u["side"],
-              data_hex=hex_label, data_steps="" if steps is None else steps)
-
-
-def _legend(x0: float, terrains: list[str], hexsides: list[str], colours: dict[str, str], victory: bool,
-            roads: bool, rails: bool) -> Markup:
+def _legend(x0: float, terrains: list[str], hexsides: list[str], units: list[dict], colours: dict[str, str],
+            victory: bool, roads: bool, rails: bool) -> tuple[Markup, float]:
+    """The key: terrain, hexsides and routes, the nations' counter colours and the unit types on the map, and how
+    to read a counter; and the height it takes."""
     out = []
     y = 0
 
@@ -318,6 +249,11 @@ def _legend(x0: float, terrains: list[str], hexsides: list[str], colours: dict[s
         nonlocal y
         y += 16
         out.extend((key, el("text", label, x="20", y=y)))
+
+    def heading(text: str) -> None:
+        nonlocal y
+        y += 22
+        out.append(el("text", text, x="0", y=y, font_weight="bold"))
 
     out.append(el("text", "Terrain", x="0", y=y, font_weight="bold"))
     for t in terrains:
@@ -331,14 +267,28 @@ def _legend(x0: float, terrains: list[str], hexsides: list[str], colours: dict[s
         row(el("line", x1="0", y1=y + 12, x2="14", y2=y + 12, stroke="#222", stroke_width="3"), "railroad")
     if victory:
         row(el("polygon", points=_pts(_star(7, y + 12, 6)), fill="#f1c40f", stroke="#7a5b00"), "victory hex")
-    y += 22
-    out.append(el("text", "Sides", x="0", y=y, font_weight="bold"))
-    for side, fill in colours.items():
-        row(el("rect", x="0", y=y + 6, width="14", height="12", fill=fill, stroke="#111"), side)
+    nations: dict[str, pieces.Scheme] = {}
+    for u in units:
+        nation, scheme = pieces.scheme(u, colours)
+        nations.setdefault(nation, scheme)
+    heading("Counters")
+    for nation, scheme in nations.items():
+        row(el("g", el("rect", x="0", y=y + 5, width="14", height="14", fill=scheme.field, stroke="#111"),
+               el("text", "A", x="7", y=y + 15.5, font_size="9", font_weight="bold", text_anchor="middle",
+                  fill=scheme.ink), class_="nation", data_nation=nation), nation)
+    kinds = {pieces.type_of(u.get("type")) for u in units if not pieces.face_down(u)} - {None}
+    for kind in [k for k in pieces.TYPES if k in kinds] + sorted(k for k in kinds if k not in pieces.TYPES):
+        row(el("g", *pieces.symbol(kind, 0, y + 7, 14, 9, "#222"), class_="unit-type", data_type=kind),
+            pieces.TYPES.get(kind, kind))
+    if any(pieces.face_down(u) for u in units):
+        row(el("text", "?", x="7", y=y + 16, font_size="11", font_weight="bold", text_anchor="middle"),
+            "untried or concealed")
     y += 18
-    out.append(el("text", "counter: id, strength,", x="0", y=y, font_size="8.5", fill="#555"))
-    out.append(el("text", "one dot per step left", x="0", y=y + 11, font_size="8.5", fill="#555"))
-    return el("g", *out, class_="legend", transform=f"translate({x0 + 8:.0f},16)", font_size="10", fill="#222")
+    key = ("a counter: id; size over type;", "factors as printed; a dot per", "step left; a badge: how",
+           "many counters in the hex")
+    for n, line in enumerate(key):
+        out.append(el("text", line, x="0", y=y + 11 * n, font_size="8.5", fill="#555"))
+    return el("g", *out, class_="legend", transform=f"translate({x0 + 8:.0f},16)", font_size="10", fill="#222"), y + 60
 
 
 def render_state(rules, state, viewer: str) -> str | None:

@@ -225,10 +225,11 @@ def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Repla
             # consecutive hidden events become one frame, so a side cannot count the other side's moves
             first = out.pop().first_seq
         said = (visibility if isinstance(visibility, str) else history.describe(rules, event)) if shown else ""
+        undone = history.taken_back(event, retracted)
         out.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
-                         text=("[retracted] " if event.seq in retracted else "") + said if shown else HIDDEN_TEXT,
-                         retracted=event.seq in retracted,
-                         focus=focus(rules, after.game, view, said, event.type, event.seq in retracted, combat,
+                         text=("[retracted] " if undone else "") + said if shown else HIDDEN_TEXT,
+                         retracted=undone,
+                         focus=focus(rules, after.game, view, said, event.type, undone, combat,
                                      event.payload if visibility is True else None)
                          if shown else [],
                          type=event.type if shown else "hidden", actor=event.actor if shown else "",

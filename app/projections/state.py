@@ -161,7 +161,8 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
                        board={"parent_id": body.parent_id, "parent_seq": body.parent_seq, "seed": body.seed})
     elif isinstance(body, core.BoardEdited):
         game = game if event.seq in retracted else edited(game, body)
-    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.SeatStalled):
+    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.OrderGiven
+                            | core.DeadlinePassed | core.MessageSent | core.SeatStalled):
         # a core type this fold does not know is still the game's (as before: only these leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game

@@ -175,7 +175,14 @@ class Optional(Protocol):
     analysis use them when present and show fewer panels when absent (app/projections/replay.py, render.py,
     analysis.py; docs/replay.md). What `view(state, side)` may carry for them: "units" (entries {id, side, hex,
     strength, steps, ...}, hex None off the map; `view(state, None)` is the referee's), "control" ({hex: side}),
-    "victory_hexes" and "score" ({"name", "value"}, a running total analysis reports turn by turn)."""
+    "victory_hexes", "score" (the game's own running measure of victory, charted turn by turn: {"name", "value"},
+    Olympic's American Casualty Points, or {"name", "by_side": {side: number}}, Formosa's victory points) and
+    "turn" (the turn the charts count by). A unit's entry may say what its counter shows, each only where the
+    side may know it (app/projections/counters.py draws them): "nation" (or "nationality": whose colours it
+    wears), "type" (infantry, armor, artillery, marine...), "size" (division, brigade, regiment...), "factors"
+    (as the counter prints them: "4-4-1", "(3)"), "static" (never moves), "indicator" (a letter printed on it),
+    "hidden_below" (counters beneath it not shown); "untried": true, or neither type nor strength, draws it face
+    down ("?")."""
 
     def visible(self, event: Any, side: str | None) -> bool | str:
         """May `side` (None: a spectator) see this event (a decoded event body, core events included)? True:
@@ -202,9 +209,10 @@ class Optional(Protocol):
         """For a combat-resolution event (None for any other), `state` being the rule set's state just BEFORE it
         (None before the first event): {"attacker", "defender", "hex", "attackers": [unit id, ...], "attack",
         "defence", "odds", "shifts": [{"amount", "case"}], "column" (optional), "roll", "result",
-        "losses": {side: steps}, "distribution": [{"roll", "result", "value", "p"}, ...], "case"}. "distribution"
-        gives every die face's result in that column, "value" scoring it for the attacker (analysis ranks the
-        observed roll by it: luck)."""
+        "losses": {side: steps}, "distribution": [{"roll", "result", "value", "p"}, ...], "case", "columns"
+        (optional: the table's column labels in its order, the odds chart's order)}. "distribution" gives every
+        die face's result in that column, "value" scoring it for the attacker (analysis ranks the observed roll by
+        it: luck)."""
 
     def losses(self, event: Any, state: Any) -> dict | None:
         """Steps each side lost in this event ({side: steps}), `state` as for `combat_summary`. With it analysis

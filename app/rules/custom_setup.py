@@ -122,6 +122,37 @@ def bounded_list(value, name: str, pattern: re.Pattern, what: str, problems: lis
     return [v for v in value if v not in bad]
 
 
+def counter_values(position, fields: dict, units) -> tuple[dict[str, dict], list[str]]:
+    """A position's `[values]`: `unit-id = { field = value, ... }`, a counter's values other than the game's data
+    (a scenario designer's or teacher's what-if). `fields` maps each field a game lets a position change to the
+    whole numbers (a range) or words (a tuple of strings) it takes; `units` the game's unit ids. Returns the
+    changes by unit and the problems found."""
+    raw = (position or {}).get("values", {}) if isinstance(position, dict) else {}
+    if not isinstance(raw, dict) or len(raw) > MAX_ENTRIES or not all(
+            isinstance(k, str) and UNIT_ID.fullmatch(k) and isinstance(v, dict) for k, v in raw.items()):
+        return {}, [f"[values] maps unit ids to tables of values ({', '.join(fields)}); at most {MAX_ENTRIES}"]
+    changes: dict[str, dict] = {}
+    problems = []
+    for uid, given in sorted(raw.items()):
+        if uid not in units:
+            problems.append(f"[values] no unit {uid!r}")
+            continue
+        for name, value in sorted(given.items()):
+            allowed = fields.get(name)
+            if allowed is None:
+                problems.append(f"[values] {uid}: {name!r} is not a value a position changes "
+                                f"({', '.join(fields)})")
+            elif isinstance(allowed, range) and not (isinstance(value, int) and not isinstance(value, bool)
+                                                     and value in allowed):
+                problems.append(f"[values] {uid}: {name} is a whole number from {allowed.start} to "
+                                f"{allowed.stop - 1}, not {value!r}")
+            elif isinstance(allowed, tuple) and value not in allowed:
+                problems.append(f"[values] {uid}: {name} is one of {', '.join(map(repr, allowed))}, not {value!r}")
+            else:
+                changes.setdefault(uid, {})[name] = value
+    return changes, problems
+
+
 def _size(value) -> int:
     return len(value) if isinstance(value, dict | list) else 0
 

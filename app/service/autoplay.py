@@ -1,7 +1,7 @@
 """Automated seats: the server gives a side's orders whenever the states table prompts it (issue 18).
 
 A game's automated seats are recorded at its creation (core.SeatAutomated: side and policy, app/rules/practice.py).
-`play` is called after every stored order and join (the order paths: CLI, API, email) and from `Pbem.tick` as a
+`play` is called after every stored order and join (the order paths: CLI, API, email) and from `tick` as a
 catch-up: while the side to act is automated it asks the policy for the order and its reason, and submits it
 through the one order path (games.submit), so it is stored like a human's, with its events and recorded dice, by
 the actor `auto:<side>`, with {"policy", "reason"} in the stored order, which `verify` recomputes

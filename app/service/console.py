@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from app.events import backends, dice
 from app.events.interface import Store
-from app.events.store import default_db_path  # noqa: F401 - the command line's default, re-exported
 from app.projections import history, replay, textmap
 from app.projections import state as projection
 from app.rules import legal
@@ -18,10 +17,10 @@ from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import autoplay, games
 from app.service.ports import Mail
+from app.service.seats import ARBITER, Credentials, Seat, fork_seats
 
 if TYPE_CHECKING:
     from app.service.audit import AuditReport
-    from app.service.pbem import Pbem
 
 # A command imports what only it needs when it runs (the audit, export files, custom setups, pictures, the
 # analysis, the demo): `python cli.py show` loads no picture, audit or analysis code (issue 15).
@@ -46,12 +45,6 @@ class Console:
     def shown(self) -> str:
         """The database's location for banners: a PostgreSQL URL without its password."""
         return backends.shown(self.db_path)
-
-    def pbem(self, config: Mail) -> Pbem:
-        """Play by email on this database, its mail per `config` (the edge chooses the adapter)."""
-        from app.service.pbem import Pbem
-
-        return Pbem(self._store, config)
 
     def create(self, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
                auto: list[str] | None, optional: list[str] | None = None) -> dict:
@@ -93,7 +86,7 @@ class Console:
                 "to_act": prompt.side, "step": prompt.step,
                 "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
                 "owed": prompt.owed.to_dict() if prompt.owed is not None else None,
-                "legal_orders": legal.legal_orders(rules, state.game, prompt.side) if prompt.side else [],
+                "kinds": legal.by_kind(rules, state.game, prompt.side) if prompt.side else [],
                 "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
                 "dice_seed_revealed": state.meta.revealed_seed is not None}
 
@@ -105,6 +98,15 @@ class Console:
         accepted = games.submit(self._store, game_id, side, text, expected_seq)
         rows = history.lines(get_rules(accepted.state.meta.rules), accepted.events)
         return {"accepted": True, "events": rows, "automated": self.automated(game_id)}
+
+    def say(self, game_id: str, seat: str, text: str, to: str = "all") -> dict:
+        """Table talk written as `seat` (a side, or the arbiter) to `to`, each line of `text` a line of it
+        (app/service/talk.py)."""
+        from app.service import talk
+
+        if seat not in (*projection.load(self._store, game_id).meta.sides, ARBITER):
+            raise games.GameError(f"there is no seat {seat!r} in {game_id}")
+        return talk.said(self._store, Seat(game_id, seat, ""), text.splitlines(), to)
 
     def preview(self, game_id: str, side: str, text: str) -> dict:
         """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
@@ -178,6 +180,12 @@ class Console:
 
         return analysis.charts(result)
 
+    @staticmethod
+    def chart_index(result: dict) -> list[dict]:
+        from app.projections import analysis
+
+        return analysis.chart_index(result)
+
     def chances(self, game_id: str, side: str | None = None, **run) -> dict:
         """Each side's chance of victory after every Game-Turn and the turning points (app/projections/chances.py;
         `run`: playouts, policy, progress, cancelled). A finished game or a fork of one: anyone; a running game:
@@ -217,8 +225,17 @@ class Console:
         rules = get_rules(self._store.game(game_id)["rules"])
         return [{"seq": e.seq, "type": e.type, "actor": e.actor, "text": history.describe(rules, e)} for e in stored]
 
-    def fork(self, game_id: str, at_seq: int) -> str:
-        return games.fork(self._store, game_id, at_seq)
+    def fork(self, game_id: str, at_seq: int, invite: bool = True) -> dict:
+        """A branch after event `at_seq`. A game played by email goes on with its players: the fork's seats keep
+        their addresses and settings and are invited, as the arbiter's fork over the API does (the invitations
+        are reactions: they go at the next sender round, `outbox --send` or `tick`); `invite` False keeps the fork
+        the operator's own (no seats, nobody told)."""
+        with self._store.transaction():
+            new_id = games.fork(self._store, game_id, at_seq)
+            invited = invite and self._store.pbem_settings(game_id) is not None
+            if invited:
+                fork_seats(self._store, game_id, new_id)
+        return {"game_id": new_id, "parent": game_id, "at": at_seq, "invited": invited}
 
     def reveal(self, game_id: str, reason: str) -> dict:
         event = games.reveal_seed(self._store, game_id, reason)
@@ -280,8 +297,9 @@ class Console:
         return play_demo(self._store, rules)
 
     def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:
-        """The database owner's link to the game's replay viewer, as `side` or the referee (Seats.owner_link)."""
-        return self.pbem(config).owner_link(game_id, side, server)
+        """The database owner's link to the game's replay viewer, as `side` or the referee
+        (Credentials.owner_link)."""
+        return Credentials(self._store, config).owner_link(game_id, side, server)
 
     def whose_view(self, game_id: str, side: str | None = None) -> str:
         """Whose view the game's viewer opened as `side` (None: the referee) shows, in words, as the replay page

@@ -1,50 +1,45 @@
-"""Move deadlines: reminders, the configured action when one passes, and the tick that runs them (a concern of
-`app.service.pbem.Pbem`)."""
+"""Move deadlines and `tick` (cron): the automated seats' catch-up, the reactions' catch-up, reminders before a
+deadline, what happens when one passes, and the outbox's due mail.
+
+A passed deadline is an event (core.DeadlinePassed), appended with the end/pass orders the server gives for the
+late side (auto-pass) and the deadline's mark in one transaction: `tick` killed at any step either wrote all of it
+or nothing, and the next run does what is left. Who is told is the deadline subscriber's (a reaction). A reminder
+changes nothing in the game, so it is no event (one would move the game's head under the player it reminds, whose
+`seq:` and expected_seq were written against their turn email): `tick` queues it with its mark (`reminded`) in
+one transaction, the one notice caused by the clock rather than by the stream."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from app.events import core
+from app.events.interface import Store
 from app.events.store import Conflict, utc_parse
 from app.projections import state as projection
-from app.rules.errors import OrderError
+from app.rules.catalog import get_rules
 from app.service import autoplay, games
-from app.service.seats import ARBITER
+from app.service.mailroom import Mailroom
+from app.service.notices import DEADLINE_ACTOR
+from app.service.reactions import Reactor
+from app.service.seats import members
+from app.service.writes import Writes
 
-DEADLINE_ACTOR = "server:deadline"
 LOG = logging.getLogger("hexledger.service")
 PASS_ACTIONS = ("end", "pass")
+PASS_LIMIT = 20  # end/pass steps the server gives for a late side at most (more than any game's turn has)
 
 
 class Deadlines:
-    """What `tick` (cron) does: the automated seats' catch-up, reminders, deadlines, and the outbox's due mail."""
+    """What `tick` does, on one store; `clock`: now."""
 
-    def _auto_pass(self, game_id: str, side: str, limit: int = 20) -> list[str]:
-        """Give the rule set's end/pass action for `side` while it is still theirs to act (at most `limit` steps),
-        each an ordinary order by the actor server:deadline. Stops at once if anyone else wrote meanwhile."""
-        rules = self._rules(game_id)
-        passed: list[str] = []
-        for _ in range(limit):
-            state = projection.load(self.store, game_id)
-            if rules.outcome(state.game) is not None:
-                break
-            prompt = rules.prompt(state.game)
-            action = next((a for a in prompt.actions if a.name in PASS_ACTIONS), None)
-            if prompt.side != side or action is None:
-                break
-            try:
-                games.submit(self.store, game_id, side, action.name, expected_seq=state.meta.seq,
-                             actor=DEADLINE_ACTOR)
-            except (Conflict, OrderError, games.GameError):
-                break  # the player moved at the last moment, or the rules refuse: nothing more is passed
-            passed.append(action.name)
-        autoplay.play(self.store, game_id)  # an automated opponent answers the pass at once
-        return passed
-
-    def _since_last_tick(self, now: datetime) -> timedelta | None:
-        """How far the clock moved since the last tick (None on the first), and record this one."""
-        last = self.store.swap_clock("tick", now.isoformat())
-        return now - utc_parse(last) if last else None
+    def __init__(self, store: Store, writes: Writes, clock: Callable[[], datetime], reactor: Reactor,
+                 mailroom: Mailroom):
+        self.store = store
+        self.writes = writes
+        self.clock = clock
+        self.reactor = reactor
+        self.mailroom = mailroom
 
     def tick(self) -> list[str]:
         """Reminders before a move deadline, the configured action when it passes, and the outbox's mail that is
@@ -52,62 +47,108 @@ class Deadlines:
         that finds the clock moved by more than a game's deadline since the last run (a clock jump, or the server
         down that long) does not auto-pass for anyone in that game; it logs it and leaves it to the arbiter."""
         now = self.clock()
-        moved = self._since_last_tick(now)
+        last = self.store.swap_clock("tick", now.isoformat())
+        moved = now - utc_parse(last) if last else None
         done = []
         for g in self.store.pbem_games():
-            caught_up = autoplay.play(self.store, g["game_id"])  # a turn the limit or a refused write left
-            if caught_up:
-                done.append(f"{g['game_id']}: the automated seats caught up, {len(caught_up)} order(s)")
-                with self.writing():
-                    self.notify(g["game_id"])
+            with self.writes.group():
+                caught_up = autoplay.play(self.store, g["game_id"])  # a turn the limit or a refused write left
+                if caught_up:
+                    self.writes.wrote(g["game_id"])
+                    done.append(f"{g['game_id']}: the automated seats caught up, {len(caught_up)} order(s)")
+        self.reactor.catch_up()  # whose turn it is, as the stream says, before any deadline is judged
         for g in self.store.pbem_games(on_clock_only=True):
             due = utc_parse(g["turn_started_at"]) + timedelta(hours=g["deadline_hours"])
-            members = self.members(g["game_id"])
-            player = members.get(g["turn_side"])
-            if player is None:
-                continue
             if not g["reminded"] and g["reminder_hours"] and due - timedelta(hours=g["reminder_hours"]) <= now < due:
-                with self.writing():
-                    self._send(player["email"], g["game_id"], "Reminder: your move is due",
-                               f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
-                               f"({g['deadline_hours']:g} hours from the start of your turn).", g["turn_side"])
-                    self.store.update_pbem_game(g["game_id"], {"reminded": 1})
-                done.append(f"{g['game_id']}: reminded {g['turn_side']}")
+                if self._remind(g, due):
+                    done.append(f"{g['game_id']}: reminded {g['turn_side']}")
             if not g["expired"] and now >= due:
-                side = g["turn_side"]
-                self.store.update_pbem_game(g["game_id"], {"expired": 1})  # once, whatever follows
                 jumped = moved is not None and not timedelta(0) <= moved <= timedelta(hours=g["deadline_hours"])
-                if jumped and g["on_deadline"] == "auto-pass":
-                    LOG.warning("game %s: no auto-pass for %s: the clock moved %s since the last tick, more than "
-                                "the %g-hour deadline; over to the arbiter", g["game_id"], side, moved,
-                                g["deadline_hours"])
-                passed = self._auto_pass(g["game_id"], side) if g["on_deadline"] == "auto-pass" and not jumped \
-                    else []
-                when = due.isoformat(timespec="minutes")
-                if passed:
-                    text = (f"{side} ({player['email']}) did not move in game {g['game_id']} by the deadline, "
-                            f"{when}. As this game's deadline rule says (auto-pass), the server gave "
-                            f"{', '.join(repr(p) for p in passed)} for {side}, as '{DEADLINE_ACTOR}'.")
-                    with self.writing():
-                        for s, m in members.items():
-                            self._send(m["email"], g["game_id"], f"Deadline passed: the server passed for {side}",
-                                       text, s)
-                        self.notify(g["game_id"])
-                    done.append(f"{g['game_id']}: deadline passed for {side}, passed: {' '.join(passed)}")
-                    continue
-                action = g["on_deadline"] if g["on_deadline"] != "auto-pass" else \
-                    (f"auto-pass withheld: the server's clock moved {moved} since its last deadline check, more "
-                     "than the deadline (a clock jump, or the server was down): over to the arbiter" if jumped else
-                     "auto-pass, but no end or pass was open to them: over to the arbiter")
-                to = {ARBITER: members[ARBITER]} if ARBITER in members else members
-                with self.writing():
-                    for s, m in to.items():
-                        self._send(m["email"], g["game_id"], f"Deadline passed: {side} has not moved",
-                                   f"{side} ({player['email']}) has not moved in game {g['game_id']}; the "
-                                   f"deadline was {when}. Action: {action}.", s)
-                done.append(f"{g['game_id']}: deadline passed for {side}")
-        sent = self.deliver()
+                passed = self._pass(g, due, jumped, moved)
+                if passed is not None:
+                    done.append(f"{g['game_id']}: deadline passed for {g['turn_side']}"
+                                + (f", passed: {' '.join(passed)}" if passed else ""))
+        self.reactor.catch_up()
+        sent = self.mailroom.deliver()
         if sent.sent or sent.failed or sent.superseded:
             done.append(f"outbox: {sent.sent} email(s) sent, {len(sent.failed)} failed (kept for a retry)"
                         + (f", {sent.superseded} turn email(s) superseded by newer ones" if sent.superseded else ""))
         return done
+
+    def _current(self, g: dict) -> dict | None:
+        """The game's deadline record as it stands inside the caller's transaction, if its turn is still
+        `g`'s (another process may have moved or reminded since the list was read)."""
+        now = self.store.pbem_settings(g["game_id"])
+        same = now is not None and now["turn_side"] == g["turn_side"] and now["turn_started_at"] == g["turn_started_at"]
+        return now if same else None
+
+    def _remind(self, g: dict, due: datetime) -> bool:
+        """The reminder and its mark, one transaction."""
+        player = members(self.store, g["game_id"]).get(g["turn_side"])
+        if player is None:
+            return False
+        with self.writes():
+            current = self._current(g)
+            if current is None or current["reminded"]:
+                return False
+            self.mailroom.message(player["email"], g["game_id"], "Reminder: your move is due",
+                                  f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
+                                  f"({g['deadline_hours']:g} hours from the start of your turn).", g["turn_side"])
+            self.store.update_pbem_game(g["game_id"], {"reminded": 1})
+        return True
+
+    def _pass(self, g: dict, due: datetime, jumped: bool, moved: timedelta | None) -> list[str] | None:
+        """The deadline's record (core.DeadlinePassed), the end/pass orders of an auto-pass and the deadline's
+        mark, one write; then an automated opponent's answer. None: the turn moved on meanwhile (nothing due)."""
+        game_id, side = g["game_id"], g["turn_side"]
+        auto = g["on_deadline"] == "auto-pass"
+        if jumped and auto:
+            LOG.warning("game %s: no auto-pass for %s: the clock moved %s since the last tick, more than the %g-hour "
+                        "deadline; over to the arbiter", game_id, side, moved, g["deadline_hours"])
+        note = (f"auto-pass withheld: the server's clock moved {moved} since its last deadline check, more than the "
+                "deadline (a clock jump, or the server was down): over to the arbiter") if jumped and auto else ""
+        try:
+            return self._record(g, due, note, auto and not jumped)
+        except Conflict:
+            return None  # the late side moved at the last moment: nothing is due
+
+    def _record(self, g: dict, due: datetime, note: str, passing: bool) -> list[str] | None:
+        game_id, side = g["game_id"], g["turn_side"]
+        with self.writes.group():
+            with self.writes(game_id):
+                current = self._current(g)
+                state = projection.load(self.store, game_id)
+                rules = get_rules(state.meta.rules)
+                if current is None or current["expired"] or rules.outcome(state.game) is not None \
+                        or rules.prompt(state.game).side != side:
+                    return None  # the late side moved at the last moment: its turn is over, nothing is due
+                if passing and _next_pass(rules, side, PASS_LIMIT)(state) is None:
+                    note, passing = "auto-pass, but no end or pass was open to them: over to the arbiter", False
+                record = core.DeadlinePassed(side=side, due=due.isoformat(timespec="minutes"),
+                                             action=g["on_deadline"], note=note)
+                played = games.play(self.store, game_id, side, _next_pass(rules, side, PASS_LIMIT if passing else 0),
+                                    expected_seq=state.meta.seq, actor=DEADLINE_ACTOR, before=[record])
+                if played.refused is not None:
+                    LOG.warning("game %s: the deadline's pass for %s stopped: %s", game_id, side, played.refused)
+                self.store.update_pbem_game(game_id, {"expired": 1})
+            if played.accepted and autoplay.play(self.store, game_id):  # an automated opponent answers at once
+                self.writes.wrote(game_id)
+        return [a.events[0].payload["text"] for a in played.accepted]
+
+
+def _next_pass(rules, side: str, limit: int) -> Callable[[projection.GameState], str | None]:
+    """Auto-pass's orders: the end/pass action the states table offers `side`, step after step, while it is still
+    theirs to act, at most `limit` of them (games.play asks for the next one on the position the last left)."""
+    given = [0]
+
+    def next_pass(state: projection.GameState) -> str | None:
+        if given[0] >= limit or rules.outcome(state.game) is not None:
+            return None
+        prompt = rules.prompt(state.game)
+        action = next((a for a in prompt.actions if a.name in PASS_ACTIONS), None)
+        if prompt.side != side or action is None:
+            return None
+        given[0] += 1
+        return action.name
+
+    return next_pass

@@ -7,12 +7,12 @@ from app.events.store import BackendError, Conflict, StoreError, StoreUnavailabl
 from app.projections.state import NoSuchPosition
 from app.rules.catalog import UnknownRules
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from app.service.games import EngineFault, GameError
+from app.service.games import EngineFault, GameError, Unreadable
 from app.text import TextError
 
 __all__ = ["AccessDenied", "AmbiguousOrder", "BackendError", "Conflict", "EngineFault", "GameError", "IllegalOrder",
            "InvalidOrder", "NoSuchPosition", "NotAuthenticated", "OrderError", "PbemError", "ReceiptError",
-           "StoreError", "StoreUnavailable", "TextError", "UnknownGame", "UnknownRules", "unavailable"]
+           "StoreError", "StoreUnavailable", "TextError", "UnknownGame", "UnknownRules", "Unreadable", "unavailable"]
 
 
 class AccessDenied(Exception):

@@ -20,7 +20,7 @@ from app.projections.state import GameState
 from app.rules import legal, practice
 from app.rules.base import Command, Rules, has_preview
 from app.rules.catalog import available, get_rules
-from app.rules.errors import IllegalOrder, InvalidOrder
+from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from app.text import TextError, player_text
 
 SERVER = "server"
@@ -61,9 +61,12 @@ def new_game_id(store: SnapshotStreams) -> str:
             return game_id
 
 
-def _new(event: Any, actor: str, causation: int | None = None) -> NewEvent:
+def new_event(event: Any, actor: str, causation: int | None = None) -> NewEvent:
+    """An event body as the store appends it, by `actor` (caused by the order at `causation`)."""
     name, version, payload = encode(event)
     return NewEvent(name, version, payload, actor, causation)
+
+
 
 
 def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = None,
@@ -87,9 +90,9 @@ def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = 
     game_id = game_id or new_game_id(store)
     created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),
                                seed_commitment=dice.commitment(seed), options=options, rules_version=rules.version)
-    automated = [_new(core.SeatAutomated(side=side, **practice.seat_record(rules, spec)), SERVER)
+    automated = [new_event(core.SeatAutomated(side=side, **practice.seat_record(rules, spec)), SERVER)
                  for side, spec in seats.items()]
-    store.create_game(game_id, rules.name, scenario, [_new(created, SERVER), *automated], seed)
+    store.create_game(game_id, rules.name, scenario, [new_event(created, SERVER), *automated], seed)
     return game_id
 
 
@@ -105,7 +108,7 @@ def join(store: SnapshotStreams, game_id: str, side: str, name: str, seed_text: 
     if state.meta.rolls:  # the rolls to come would change with a new seed text (docs/core.md)
         raise GameError(f"game {game_id}: sides join before the first die is rolled")
     joined = core.PlayerJoined(side=side, name=name, seed_text=seed_text)
-    return store.append(game_id, state.meta.seq, [_new(joined, f"player:{side}")])[0]
+    return store.append(game_id, state.meta.seq, [new_event(joined, f"player:{side}")])[0]
 
 
 def check_turn(rules: Rules, state: GameState, command: Command) -> None:
@@ -211,54 +214,137 @@ def submit(store: SnapshotStreams, game_id: str, side: str, text: str, expected_
            within: Callable[[Accepted], None] | None = None) -> Accepted:
     """Check an order against the rules and store it with its events, or raise and write nothing. `auto`: an
     automated seat's order, {"policy", "reason"} (app/service/autoplay.py). `within` writes what the order causes
-    (the outbox's mail, bookkeeping) in the order's own transaction."""
+    (bookkeeping) in the order's own transaction. One load of the game, one append."""
+    played = play(store, game_id, side, [text], expected_seq, actor, auto, within)
+    if played.refused is not None:
+        raise played.refused
+    return played.accepted[0]
+
+
+def moved_since(store: SnapshotStreams, game_id: str, seq: int, head: int) -> bool:
+    """Whether the game (at event `head`) moved on since event `seq`, which an order was written against: any event
+    after it but table talk, which changes nothing in the game (so a player's `seq:` line or expected_seq is not
+    made stale by their opponent's "good luck")."""
+    if seq == head:
+        return False
+    return seq > head or any(e.type != "core.MessageSent" for e in store.events(game_id, seq + 1, head))
+
+
+class Unreadable(GameError):
+    """Lines that cannot be read as orders (InvalidOrder, AmbiguousOrder), each with why: nothing was played."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def unreadable(rules: Rules, state: GameState, side: str, texts: Sequence[str]) -> list[str]:
+    """Why each of `texts` cannot be read as an order against `state` (InvalidOrder, AmbiguousOrder); a text that
+    reads but the rules refuse (answered when its turn comes) is not listed."""
+    bad = []
+    for text in texts:
+        try:
+            rules.parse(order_text(text), side, state.game)
+        except (InvalidOrder, AmbiguousOrder) as exc:
+            bad.append(str(exc))
+        except (OrderError, GameError, ValueError):
+            continue
+    return bad
+
+
+@dataclass
+class Played:
+    """Orders given one after another from one load (`play`): those accepted, each as stored with the state after
+    it, and the refusal that stopped the rest (None: every one was accepted)."""
+
+    accepted: list[Accepted]
+    refused: Exception | None
+    state: GameState  # the game after the accepted orders (as loaded, if none was)
+
+
+def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] | Callable[[GameState], str | None],
+         expected_seq: int | None = None,
+         actor: str | None = None, auto: dict | None = None, within: Callable[[Accepted], None] | None = None,
+         before: Sequence[Any] = (), all_readable: bool = False, alone: bool = True) -> Played:
+    """Orders of one side, in order, from one load of the game and one append: each is checked and decided on the
+    position the ones before it left; the first refused stops the rest (later orders were written for a position
+    that did not come about), and those before it stand. A stale `expected_seq` is Conflict, nothing written. A
+    rule set failing after a roll: the orders before it and the dice it drew are stored (core.RollsSpent), and
+    the refusal is EngineFault. `before`: core events stored ahead of the orders in the same append (a passed
+    deadline's record, a message's table talk), even when no order stands unless `alone` is False (table talk
+    goes with the orders it came with). `within(accepted)` runs in the append's transaction, with the state after
+    it all.
+    `all_readable`: every text is read first, and one that cannot be read plays nothing (Unreadable). `texts` may
+    be a function of the position reached, giving the next order or None (a deadline's end/pass steps)."""
     state = projection.load(store, game_id)
     rules = get_rules(state.meta.rules)
-    if expected_seq is not None and expected_seq != state.meta.seq:
+    if all_readable and not callable(texts) and (problems := unreadable(rules, state, side, texts)):
+        return Played([], Unreadable(problems), state)
+    if expected_seq is not None and moved_since(store, game_id, expected_seq, state.meta.seq):
         raise Conflict(game_id, expected_seq, state.meta.seq)
     if side in state.meta.automated and auto is None:
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
                         "from anyone")
-    command = parse_order(rules, state, side, text)
-    seed = refuse_without_dice(store, state)
     actor = actor or f"player:{side}"
-    try:
-        produced = decide_checked(rules, state, command, live_dice(state, seed))
-    except RolledThenFailed as fault:
-        _spend(store, game_id, state, core.RollsSpent(side=side, text=text.strip(), command=command.to_dict()),
-               actor, fault)
-    order_seq = state.meta.seq + 1
-    batch = [_new(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict(), auto=auto), actor)]
-    batch += [_new(e, actor, order_seq) for e in produced]
-    after = _fold_new(rules, state, game_id, batch)
-    if rules.outcome(after.game) is not None and after.meta.revealed_seed is None:
-        batch.append(_new(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
+    batch = [new_event(e, actor) for e in before]
+    after = _fold_new(rules, state, game_id, batch) if batch else state
+    orders: list[tuple[int, int, GameState]] = []  # each accepted order: its first and end index, the state after
+    refused: Exception | None = None
+    seed = None
+    given = iter(()) if callable(texts) else iter(texts)
+    while (text := texts(after) if callable(texts) else next(given, None)) is not None:
+        try:
+            command = parse_order(rules, after, side, text)
+            seed = seed or refuse_without_dice(store, after)
+            produced = decide_checked(rules, after, command, live_dice(after, seed))
+        except RolledThenFailed as fault:
+            spent = _spent(after, core.RollsSpent(side=side, text=text.strip(), command=command.to_dict()), actor,
+                           fault)
+            after = _fold_new(rules, after, game_id, spent)
+            batch += spent
+            refused = EngineFault(game_id)
+            break
+        except (OrderError, GameError, ValueError) as exc:  # refused: a ValueError as the rules raised it
+            refused = exc
+            break
+        order_seq = after.meta.seq + 1
+        mine = [new_event(core.OrderGiven(side=side, text=text.strip(), command=command.to_dict(), auto=auto), actor)]
+        mine += [new_event(e, actor, order_seq) for e in produced]
+        ahead = _fold_new(rules, after, game_id, mine)
+        if rules.outcome(ahead.game) is not None and ahead.meta.revealed_seed is None:
+            mine.append(new_event(core.SeedRevealed(seed=seed, reason="game over"), SERVER))
+            ahead = _fold_new(rules, after, game_id, mine)
+        orders.append((len(batch), len(batch) + len(mine), ahead))
+        batch += mine
+        after = ahead
+    if not batch or (not orders and not alone and len(batch) == len(before)):
+        return Played([], refused, state)  # refused before anything was decided: nothing to store
     with store.transaction():
         stored = store.append(game_id, state.meta.seq, batch)
-        # the fold reads what the chain does not change (seq, type, version, payload): `after` is the stored
-        # events' state, but for a SeedRevealed appended since
-        final = projection.fold_all(rules, stored[after.meta.seq - state.meta.seq:], after)
         if within is not None:
-            within(Accepted(stored, final))
-    projection.remember(store, final, stored[-1].hash)
-    projection.maybe_snapshot(store, rules, final, state.meta.seq)
-    return Accepted(stored, final)
+            within(Accepted(stored, after))
+    # the fold reads what the chain does not change (seq, type, version, payload): `after` is the stored state
+    projection.remember(store, after, stored[-1].hash)
+    projection.maybe_snapshot(store, rules, after, state.meta.seq)
+    return Played([Accepted(stored[first:end], ahead) for first, end, ahead in orders], refused, after)
 
 
-def _spend(store: SnapshotStreams, game_id: str, state: GameState, spent: core.RollsSpent, actor: str,
-           fault: RolledThenFailed) -> None:
-    """Record the dice a failed order drew, log the failure for the operator, answer with a fixed text."""
+def _spent(state: GameState, spent: core.RollsSpent, actor: str, fault: RolledThenFailed) -> list[NewEvent]:
+    """A failed order's record and the dice it drew (practice 11), to store; the operator's log has the cause."""
     order_seq = state.meta.seq + 1
-    store.append(game_id, state.meta.seq, [_new(spent, actor)] + [_new(e, actor, order_seq) for e in fault.taken])
-    LOG.error("engine fault in game %s at event %d: %s's order %r failed after %d roll(s): %s: %s", game_id,
-              order_seq, spent.side, spent.text, len(fault.taken), type(fault.cause).__name__, fault.cause)
-    raise EngineFault(game_id) from None
+    LOG.error("engine fault in game %s at event %d: %s's order %r failed after %d roll(s): %s: %s",
+              state.meta.game_id, order_seq, spent.side, spent.text, len(fault.taken), type(fault.cause).__name__,
+              fault.cause)
+    return [new_event(spent, actor)] + [new_event(e, actor, order_seq) for e in fault.taken]
 
 
-def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewEvent]) -> GameState:
-    """Fold not-yet-stored events (to see whether they end the game) without touching the store."""
-    provisional = [StoredEvent(game_id, state.meta.seq + i, e.type, e.version, e.payload, e.actor, "", e.causation,
-                               "", "") for i, e in enumerate(batch, start=1)]
+def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewEvent],
+              after_seq: int | None = None) -> GameState:
+    """Fold not-yet-stored events (to see whether they end the game) onto `state` without touching the store; the
+    first of them comes after `after_seq` (default: the state's)."""
+    first = (state.meta.seq if after_seq is None else after_seq) + 1
+    provisional = [StoredEvent(game_id, first + i, e.type, e.version, e.payload, e.actor, "", e.causation, "", "")
+                   for i, e in enumerate(batch)]
     return projection.fold_all(rules, provisional, state)
 
 
@@ -271,7 +357,7 @@ def reveal_seed(store: SnapshotStreams, game_id: str, reason: str) -> StoredEven
     seed = store.dice_seed(game_id)
     if seed is None:
         raise GameError(f"game {game_id}: this server does not hold its dice seed (an imported game)")
-    return store.append(game_id, state.meta.seq, [_new(core.SeedRevealed(seed=seed, reason=reason), SERVER)])[0]
+    return store.append(game_id, state.meta.seq, [new_event(core.SeedRevealed(seed=seed, reason=reason), SERVER)])[0]
 
 
 def fork(store: SnapshotStreams, game_id: str, at_seq: int) -> str:
@@ -294,7 +380,7 @@ def fork(store: SnapshotStreams, game_id: str, at_seq: int) -> str:
                              seed_commitment=dice.commitment(seed))
     created = parent_events[0].payload
     try:
-        store.create_game(new_id, rules_name, created["scenario"], copies + [_new(marker, SERVER)], seed,
+        store.create_game(new_id, rules_name, created["scenario"], copies + [new_event(marker, SERVER)], seed,
                           parent=(game_id, at_seq))
     except StoreError as exc:
         raise GameError(str(exc)) from exc

@@ -2,27 +2,26 @@
 (`Outbox.queue_mail`), and a sender delivers them after the commit, with retries and exponential backoff.
 
 So an answer reflects the stored write only: a mail server that is down, refuses or is slow, or an .eml folder that
-cannot be written, delays an email; it never loses it and never fails the write. Senders: inline after each write
-(`Pbem`'s default: the CLI, ingest-email, tests), a background thread, a process of its own (`cli.py serve`: a
-turn email's layout, its legal orders and map, takes far longer than the order, and in the server's process it
-would hold the interpreter's lock that the requests need), and `tick` / `cli.py outbox --send` (cron), which also
-pick up the retries that fell due. A claimed row is leased (LEASE), so two
-senders never send it at once; a sender that dies between the send and the record sends it again after the lease,
-with the same Message-ID (at least once).
+cannot be written, delays an email; it never loses it and never fails the write. The rows are the reactions' outputs
+(app/service/reactions.py) and the direct answers to requests. Senders: inline after each write (the application
+service's default: the CLI, ingest-email, tests), a background thread, a process of its own (`cli.py serve`: a turn
+email's layout, its legal orders and map, takes far longer than the order, and in the server's process it would hold
+the interpreter's lock that the requests need), and `tick` / `cli.py outbox --send` (cron), which also pick up the
+retries that fell due. A claimed row is leased (LEASE), so two senders never send it at once; a sender that dies
+between the send and the record sends it again after the lease, with the same Message-ID (at least once).
 
 A player gets one turn email for the position they face, not one per intermediate turn: before each claim, a due
 turn email is superseded (`Outbox.supersede_mail`) when the outbox holds a later turn email of its game to the
 same seat (a newer position for them), or to anyone from a later position (their turn is over: the game went on).
 The row stays, marked 'superseded' with the row that superseded it (`cli.py outbox` lists it); it is neither laid
-out nor sent, and the seat's next email tells the history since the last one that went. Game-over emails, one a
-seat at one position, never supersede each other.
+out nor sent, and the seat's next email tells the history since the last one that went. Game-over emails, one a seat
+at one position, never supersede each other.
 """
 from __future__ import annotations
 
 import logging
 import multiprocessing
 import os
-import smtplib
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +33,7 @@ from typing import Protocol
 
 from app.events.interface import Outbox
 from app.events.store import StoreError, utc_text
-from app.service.ports import Transport
+from app.service.ports import PermanentFailure, TemporaryFailure, Transport
 
 LOG = logging.getLogger("hexledger.outbox")
 LEASE = timedelta(minutes=5)  # longer than any send (the SMTP timeout is 30 s by default)
@@ -62,13 +61,13 @@ class Report:
 
 
 def permanent(exc: Exception) -> bool:
-    """A refusal the server means for good (an SMTP 5xx answer), or a message we cannot lay out; connection
-    trouble, timeouts, 4xx answers and a folder that cannot be written are worth retrying."""
-    if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return all(code >= 500 for code, _ in exc.recipients.values())
-    if isinstance(exc, smtplib.SMTPResponseException):
-        return exc.smtp_code >= 500
-    return not isinstance(exc, OSError)
+    """A refusal the transport means for good (PermanentFailure: an SMTP 5xx answer), or a message we cannot lay
+    out; what the transport calls temporary (TemporaryFailure: connection trouble, timeouts, 4xx answers, a folder
+    that cannot be written), a system error it let through, and a database that cannot be read now are worth
+    retrying."""
+    if isinstance(exc, PermanentFailure):
+        return True
+    return not isinstance(exc, TemporaryFailure | OSError | StoreError)
 
 
 def retry_at(now: datetime, attempts: int, first: float) -> datetime:
@@ -83,7 +82,7 @@ def deliver(store: Outbox, composer: Composer, transport: Transport, now: dateti
     try:
         report.superseded = store.supersede_mail(utc_text(now))
         rows = store.claim_mail(utc_text(now), utc_text(now + LEASE), ids)
-    except StoreError as exc:  # a locked database: the mail waits for the next sender run
+    except Exception as exc:  # noqa: BLE001 - a locked database, a full disk: the mail waits for the next run
         LOG.warning("outbox: cannot claim mail now: %s", exc)
         return report
     for row in rows:
@@ -98,7 +97,7 @@ def deliver(store: Outbox, composer: Composer, transport: Transport, now: dateti
             report.failed.append(f"{what}: {exc}")
             try:
                 store.mail_failed(row["id"], f"{type(exc).__name__}: {exc}", utc_text(again) if again else None)
-            except StoreError as record_error:  # the lease runs out and the row is tried again
+            except Exception as record_error:  # noqa: BLE001 - the lease runs out and the row is tried again
                 LOG.warning("outbox: %s: failure not recorded: %s", what, record_error)
             continue
         try:
@@ -106,7 +105,8 @@ def deliver(store: Outbox, composer: Composer, transport: Transport, now: dateti
                 store.mail_sent(row["id"])
                 composer.delivered(row)
             report.sent += 1
-        except StoreError as exc:  # sent, not recorded: sent again after the lease, with the same Message-ID
+        except Exception as exc:  # noqa: BLE001 - sent, not recorded (a full disk, a lock): the next rows go on;
+            # this one goes again after the lease, with the same Message-ID (at least once)
             LOG.warning("outbox: %s sent, but not recorded: %s", what, exc)
     return report
 

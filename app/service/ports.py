@@ -1,26 +1,83 @@
 """The service's ports: what it needs from outgoing mail, implemented by app/mail (its MailConfig and transports)
-and chosen at the edges (create_app, cli.py). The service never imports app.mail; mail depends on the service."""
+and chosen at the edges (create_app, cli.py). The service never imports app.mail; mail depends on the service.
+
+The service produces what a turn email says (`TurnReport`, already filtered for its seat); app/mail lays it out
+(`Mail.turn_email`). A transport says whether a failed send is worth retrying by the error it raises
+(`TemporaryFailure`, `PermanentFailure`): the outbox knows no mail protocol."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field, fields
 from email.message import EmailMessage
 from typing import Protocol
 
 
+class TemporaryFailure(Exception):
+    """The transport could not send now (the server down or slow, a 4xx answer, a folder that cannot be written):
+    the outbox tries again later."""
+
+
+class PermanentFailure(Exception):
+    """The transport's server refused the message for good (an SMTP 5xx answer): tried a few times, then kept for
+    the operator."""
+
+
 class Transport(Protocol):
-    """Sends one email (SMTP, or .eml files in a folder)."""
+    """Sends one email (SMTP, or .eml files in a folder); raises TemporaryFailure or PermanentFailure."""
 
     def send(self, message: EmailMessage) -> None: ...
 
 
 class Notifier(Protocol):
-    """Told, after a write's commit, that mail is queued (`serve`'s background sender)."""
+    """Told, after a write's commit, that reactions and mail are waiting (`serve`'s background sender)."""
 
     def kick(self) -> None: ...
 
 
+@dataclass(frozen=True)
+class TurnReport:
+    """What one seat is told of its game at event `seq`, every part already filtered for that seat: a turn email, an
+    answer to its email (`answer`: the lines saying what became of the message's lines) or to its `status`, and the
+    game-over result. The history since its last email (table talk included), then, when the seat is to act, its
+    position, the map near the action, what it owes and every order it may give, grouped by kind; when another seat
+    is, who and why (`waiting`); the deadline and the clock. The game over (`outcome` set): the result, the history
+    since its last email and where to read the rest (docs/architecture.md practice 16)."""
+
+    game_id: str
+    title: str
+    seat: str
+    headline: str
+    seq: int
+    step: str
+    outcome: str | None = None  # "winner: reason" once the game is over
+    summary: str | None = None  # the game over: how long it ran (orders by side, die rolls, table talk)
+    since: list[dict] = field(default_factory=list)  # history rows (seq, type, text, ...) since the last email
+    earlier: int = 0  # history rows since the last email left out of `since` (the oldest), to keep it short
+    answer: list[str] = field(default_factory=list)  # what became of each line of the message this answers
+    your_turn: bool = False
+    to_act: str | None = None  # the side the game waits for, when it is not this seat
+    waiting: str | None = None  # why the game waits for it: the step and the decision it owes (never its candidates)
+    position: str = ""  # the position as text (the seat's view)
+    map_area: str | None = None  # the text map near the action
+    map_file: tuple[str, str, bytes] | None = None  # (filename, MIME type, bytes): the map picture
+    owed: str | None = None
+    actions: list[dict] = field(default_factory=list)  # name, syntax, case, help
+    kinds: list[dict] = field(default_factory=list)  # the orders it may give, by kind (app/rules/legal.py by_kind)
+    deadline: str | None = None  # when the turn of the side to act runs out, as text
+    clock: str | None = None  # the seat's clock (time bank, vacation), as the game's clock tells it
+    replay_link: str | None = None
+    export_link: str | None = None  # where the whole game is to be had (after the game: both sides')
+    receipt: str = ""  # the signed receipt of the chain's head at `seq` (app/service/receipts.py), as text
+
+    def as_dict(self) -> dict:
+        """The report as JSON (the API's answer carries it): the map picture by its file name only."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "map_file"}
+        out["map_file"] = self.map_file[0] if self.map_file else None
+        return out
+
+
 class Mail(Protocol):
-    """Outgoing mail as the service writes it: the addresses, a message laid out with its headers, the reply
-    instructions, and the configured transport."""
+    """Outgoing mail as the service hands it over: the addresses, a message with its headers, a turn report laid
+    out, and the configured transport."""
 
     orders_address: str
     public_url: str | None
@@ -32,6 +89,7 @@ class Mail(Protocol):
                 in_reply_to: str | None = None, attachments: tuple[tuple[str, str, bytes], ...] = (),
                 message_id: str | None = None) -> EmailMessage: ...
 
-    def how_to_reply(self, game_id: str, seq: int, actions: list[dict]) -> str: ...
+    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str,
+                   in_reply_to: str | None = None) -> EmailMessage: ...
 
     def transport(self) -> Transport: ...

@@ -232,8 +232,12 @@ def map_svg(r: Replay, game_id: str, seq: int) -> str | None:
 
 
 def analysed(r: Replay) -> dict:
-    """Losses per turn, victory hexes, odds taken and die-roll luck, from what the viewer may see."""
-    return analysis.analyse(r.with_views())
+    """Losses per turn, victory hexes, the game's score, odds taken and die-roll luck, from what the viewer may
+    see; `charts` lists the charts in the order the viewer shows them, each with its title, and why it is left out
+    when it would show nothing."""
+    result = analysis.analyse(r.with_views())
+    result["charts"] = analysis.chart_index(result)
+    return result
 
 
 def charts(r: Replay) -> dict[str, str]:

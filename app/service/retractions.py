@@ -12,21 +12,32 @@ and give it again with the next die.
 
 What no stream holds, the audit cannot check: whether the opponent had seen an undone order (the server's record
 of reads), and whether a dispute came within the game's window (its settings).
+
+The live server's writing of them (`stream`, `retraction_event`, `drop_snapshots`) is here too: undo
+(app/service/orders.py) and the settling of disputes (app/service/disputes.py) share it.
 """
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from app.events import core
-from app.events.envelope import StoredEvent
+from app.events.envelope import NewEvent, StoredEvent
+from app.events.interface import EventStreams, Snapshots
 from app.events.registry import decode_stored
+from app.events.store import BackendError, StoreUnavailable
+from app.projections import state as projection
 from app.rules.base import Rules, event_reveals
+from app.service.errors import PbemError
+from app.service.games import new_event
 
 ARBITER = "arbiter"  # the arbiter's seat (app/service/seats.py)
 AUTHORITIES = {"accepted": "consent", "upheld": "ruling"}  # a dispute's answer -> the authority its retraction cites
-UNDO_STOPS = ("core.Retracted", "core.PlayerJoined", "core.GameCreated", "core.GameForked")  # an undo looks no further
+# an undo looks no further back than these (a passed deadline too: its record and passes were everyone's)
+UNDO_STOPS = ("core.Retracted", "core.PlayerJoined", "core.GameCreated", "core.GameForked", "core.DeadlinePassed")
+LOG = logging.getLogger("hexledger.service")
 _UNDO = re.compile(r"player:(?P<side>\S+) \(undo\)")
 _SETTLED = re.compile(r"(?P<seat>\S+) \((?P<authority>consent|ruling), dispute (?P<dispute>[0-9]+) raised by "
                       r"(?P<raiser>\S+)\)")
@@ -200,3 +211,32 @@ def _retraction(rules: Rules, events: list[StoredEvent], i: int, sides: set[str]
         return None
     return (f"retracted by {by!r}, who may not: only a player's undo of their own order, or a dispute accepted by the "
             "other player or upheld by the arbiter, retracts")
+
+
+def stream(store: EventStreams, game_id: str) -> tuple[list[StoredEvent], frozenset[int]]:
+    """The game's events and the seqs retracted among them."""
+    events = list(store.events(game_id))
+    return events, projection.retracted_seqs(events)
+
+
+def retraction_event(events: list[StoredEvent], retracted: frozenset[int], from_seq: int, reason: str,
+                     by: str) -> NewEvent:
+    """A core.Retracted of `from_seq` up to the game's last event, checked; the caller appends it."""
+    head = events[-1].seq
+    start = next((e for e in events if e.seq == from_seq), None)
+    if start is None or start.type != "core.OrderGiven" or from_seq in retracted:
+        raise PbemError(f"event {from_seq} is not an order that stands")
+    if any(e.type == "core.SeedRevealed" for e in events if e.seq >= from_seq):
+        raise PbemError("the dice seed was revealed after that order: the game cannot go on with these dice; "
+                        "fork it before the order instead")
+    return new_event(core.Retracted(from_seq=from_seq, to_seq=head, reason=reason, by=by), by)
+
+
+def drop_snapshots(store: Snapshots, game_id: str) -> None:
+    """After a retraction's commit: its game's snapshots are stale (a cache: later loads fold past the retraction
+    anyway, `projection.load` skips a stale snapshot). A locked database or a full disk here is logged and the step
+    skipped, never reported as a failure of the write, which a caller would repeat."""
+    try:
+        store.drop_snapshots(game_id)
+    except (BackendError, StoreUnavailable) as exc:
+        LOG.warning("game %s: dropping snapshots deferred, the database refused it: %s", game_id, exc)

@@ -1,22 +1,24 @@
-"""Seats and credentials: a game's seats and settings, tokens, reply tags and replay keys (a concern of
-`app.service.pbem.Pbem`). A player's seat is their side; the arbiter's seat sees everything (side None)."""
+"""Seats and credentials: a game's seats and settings, tokens, reply tags and replay keys (`Credentials`), and the
+seat bookkeeping every use case shares (`mark_seen`, `player`, `members`, `settings`). A player's seat is their
+side; the arbiter's seat sees everything (side None)."""
 from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.events.interface import Store
 from app.events.store import UnknownGame, utc_now
-from app.rules import practice
 from app.rules.catalog import get_rules
-from app.service import games, receipts
 from app.service.errors import AccessDenied, NotAuthenticated, PbemError
+from app.service.ports import Mail
 
 ARBITER = "arbiter"
+FORK_KEEPS = ("deadline_hours", "reminder_hours", "dispute_window_hours", "on_deadline")  # a fork's settings
 LOCAL_SERVER = "http://127.0.0.1:8080/"  # where `cli.py serve` listens by default
-DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,14 @@ def new_token() -> str:
     return secrets.token_hex(16)
 
 
-class Seats:
-    """Who holds which seat, and how a request proves it (token, reply tag, replay key)."""
+class Credentials:
+    """Who holds which seat, and how a request proves it (token, reply tag, replay key); the keys and links made
+    from the server secret. `mail`: the public address links are made on (Mail.public_url)."""
+
+    def __init__(self, store: Store, mail: Mail | None = None, secret: str | None = None):
+        self.store = store
+        self.mail = mail
+        self._secret = (secret or os.environ.get("HEXLEDGER_SECRET") or "").encode("utf-8") or None
 
     def server_secret(self) -> bytes:
         """The key of the reply tags: `secret` / HEXLEDGER_SECRET if given, else a random one made on first use
@@ -119,58 +127,21 @@ class Seats:
         seat = ARBITER if side is None else side
         if side is not None and side not in views[1:]:
             raise PbemError(f"no side {side!r} in game {game_id}; sides: {', '.join(views[1:])}")
-        base = (server or self.config.public_url or LOCAL_SERVER).rstrip("/")
+        base = (server or self.public_url or LOCAL_SERVER).rstrip("/")
         return f"{base}/replay/{game_id}/?key={self.owner_key(game_id, seat)}"
+
+    @property
+    def public_url(self) -> str | None:
+        return self.mail.public_url if self.mail is not None else None
 
     def viewer_key(self, seat: Seat) -> str:
         """The key the replay cookie holds for this seat: its owner key, or its player's replay key."""
         return self.owner_key(seat.game_id, seat.seat) if seat.owner else self.replay_key(seat.game_id, seat.seat)
     def replay_link(self, game_id: str, seat: str) -> str | None:
         """The seat's link to the replay viewer, if the server knows its public address (HEXLEDGER_PUBLIC_URL)."""
-        if not self.config.public_url:
+        if not self.public_url:
             return None
-        return f"{self.config.public_url.rstrip('/')}/replay/{game_id}/?key={self.replay_key(game_id, seat)}"
-
-    def create(self, rules_name: str, players: dict[str, str], scenario: str | None = None,
-               arbiter: str | None = None, deadline_hours: float | None = None,
-               reminder_hours: float | None = None, dispute_window_hours: float = 24,
-               options: dict | None = None, on_deadline: str = "notify-arbiter",
-               auto: dict | list | None = None) -> tuple[str, dict[str, str]]:
-        """Create a game with a seat per side (and the arbiter's); email each seat its invitation and token.
-        `auto`: the sides the server plays (app/service/autoplay.py; None: the rule set's own), which take no
-        player. Returns the game id and the tokens (shown once; only their hashes are kept)."""
-        rules = get_rules(rules_name)
-        try:
-            automated = practice.seats(rules, auto)
-        except ValueError as exc:
-            raise PbemError(str(exc)) from None
-        human = [s for s in rules.sides if s not in automated]
-        if set(players) != set(human):
-            raise PbemError(f"{rules.name} needs one player for each side: {', '.join(human)}"
-                            + (f" ({', '.join(automated)} played by the server)" if automated else ""))
-        if deadline_hours is not None and deadline_hours <= 0:
-            raise PbemError("the move deadline must be a positive number of hours")
-        if on_deadline not in DEADLINE_ACTIONS:
-            raise PbemError(f"on_deadline must be one of {', '.join(DEADLINE_ACTIONS)}, not {on_deadline!r}")
-        seats = dict(players)
-        if arbiter:
-            seats[ARBITER] = arbiter
-        tokens = {seat: new_token() for seat in seats}
-        now = utc_now()
-        self.server_secret()  # the invitations' reply tags need it: made before the game, never after it
-        receipts.signer(self.store)  # and their receipt key, likewise
-        with self.store.transaction():  # the game and its seats together: no game without seats after a crash
-            game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
-            self.store.add_pbem_game(game_id, {
-                "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
-                "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now},
-                [{"seat": seat, "email": email, "token_hash": hash_token(tokens[seat]), "created_at": now}
-                 for seat, email in seats.items()])
-            for seat, email in seats.items():  # the outbox delivers the tokens: no game without its invitations
-                self._send(email, game_id, f"Invitation: {rules.title}, you play {seat}",
-                           self._invitation(game_id, rules, seat, tokens[seat], seats), seat)
-        self._kick()
-        return game_id, tokens
+        return f"{self.public_url.rstrip('/')}/replay/{game_id}/?key={self.replay_key(game_id, seat)}"
 
     def authenticate(self, game_id: str, token: str | None) -> Seat:
         """The seat this token opens in this game. Every seat's hash is compared, in constant time."""
@@ -195,24 +166,52 @@ class Seats:
         return Seat(game_id, found["seat"], found["email"])
 
     def members(self, game_id: str) -> dict[str, dict]:
-        return {r["seat"]: r for r in self.store.members(game_id)}
+        return members(self.store, game_id)
 
-    def settings(self, game_id: str) -> dict:
-        settings = self.store.pbem_settings(game_id)
-        if settings is None:
-            raise PbemError(f"game {game_id} is not a play-by-email game")
-        return settings
 
-    def _mark_seen(self, seat: Seat, seq: int) -> None:
-        """Record that a seat read the game up to event `seq`: undo is refused once the opponent saw an order, and
-        every read of a position counts (state, `state?at=`, history, export, preview, the replay and its frames,
-        maps and analysis, turn emails). A read whose seeing cannot be recorded (locked database, full disk)
-        fails with StoreUnavailable rather than show it. The database's owner (`owner_key`) is no player: their
-        reads count as no seat's."""
-        if not seat.owner:
-            self.store.mark_seen(seat.game_id, seat.seat, seq)
+def members(store: Store, game_id: str) -> dict[str, dict]:
+    """A game's seats by name."""
+    return {r["seat"]: r for r in store.members(game_id)}
 
-    def _player(self, seat: Seat) -> str:
-        if seat.is_arbiter:
-            raise AccessDenied("the arbiter does not play a side")
-        return seat.seat
+
+def settings(store: Store, game_id: str) -> dict:
+    """A play-by-email game's settings (PbemError: a game made on the command line has none)."""
+    found = store.pbem_settings(game_id)
+    if found is None:
+        raise PbemError(f"game {game_id} is not a play-by-email game")
+    return found
+
+
+def mark_seen(store: Store, seat: Seat, seq: int) -> None:
+    """Record that a seat read the game up to event `seq`: undo is refused once the opponent saw an order, and
+    every read of a position counts (state, `state?at=`, history, export, preview, the replay and its frames, maps
+    and analysis, turn emails). A read whose seeing cannot be recorded (locked database, full disk) fails with
+    StoreUnavailable rather than show it. The database's owner (`owner_key`) is no player: their reads count as
+    no seat's."""
+    if not seat.owner:
+        store.mark_seen(seat.game_id, seat.seat, seq)
+
+
+def player(seat: Seat) -> str:
+    """The side a seat plays (AccessDenied for the arbiter's)."""
+    if seat.is_arbiter:
+        raise AccessDenied("the arbiter does not play a side")
+    return seat.seat
+
+
+def fork_seats(store: Store, parent_id: str, new_id: str, sandbox: str | None = None) -> dict[str, str]:
+    """The seats of the fork `new_id` of `parent_id` and their new tokens, in the caller's transaction. Without
+    `sandbox`, the game's players go on in it: each seat keeps its address and the game's settings, and its
+    invitation's token is held for the invitation subscriber; with it, every seat is at that address (the caller's
+    own sandbox) and nobody is invited."""
+    parent = members(store, parent_id)
+    seats = [*get_rules(store.game(parent_id)["rules"]).sides, ARBITER]
+    tokens = {s: new_token() for s in seats}
+    address = {s: sandbox if sandbox or s not in parent else parent[s]["email"] for s in seats}
+    kept = {} if sandbox else {k: v for k, v in (store.pbem_settings(parent_id) or {}).items() if k in FORK_KEEPS}
+    now = utc_now()
+    store.add_pbem_game(new_id, {**kept, "created_at": now}, [
+        {"seat": s, "email": address[s], "token_hash": hash_token(t), "created_at": now} for s, t in tokens.items()])
+    if not sandbox:
+        store.hold_invitations(new_id, {s: t for s, t in tokens.items() if s in parent})
+    return tokens

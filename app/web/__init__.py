@@ -1,10 +1,9 @@
 """The HTTP API (Flask + flask-smorest): JSON in and out, an OpenAPI document at /openapi.json, docs at /docs.
 
-Every game route acts as one seat, named by its token (`Authorization: Bearer <token>`); all it shows is what
-that seat may see (app/service/pbem.py). Errors are JSON: {"error", "message", "case"?}; a stale submission
-(expected_seq behind the game) is 409; a database that cannot take the write (locked, disk full) is 503 with
-Retry-After, and nothing was written; the caller's own mistakes stay 4xx.
-"""
+Every game route acts as one seat, named by its token (`Authorization: Bearer <token>`); all it shows is what that
+seat may see (the application service's facade, app/service/application.py, the one door it calls). Errors are JSON:
+{"error", "message", "case"?}; a stale submission (expected_seq behind the game) is 409; a database that cannot take
+the write (locked, disk full) is 503 with Retry-After, and nothing was written; the caller's own mistakes stay 4xx."""
 from __future__ import annotations
 
 import hmac
@@ -26,6 +25,14 @@ from werkzeug.exceptions import HTTPException
 
 from app import text
 from app.mail.transport import MailConfig, transport_for
+from app.service.application import (
+    Application,
+    BackgroundSender,
+    Seat,
+    SenderProcess,
+    default_db_path,
+    sender_round,
+)
 from app.service.errors import (
     AccessDenied,
     BackendError,
@@ -40,8 +47,6 @@ from app.service.errors import (
     UnknownRules,
     unavailable,
 )
-from app.service.outbox import BackgroundSender, SenderProcess
-from app.service.pbem import Pbem, Seat, default_db_path, sender_round
 from app.web import ratelimit
 
 
@@ -85,13 +90,14 @@ def create_app(config: dict | None = None) -> Flask:
     transport = app.config.get("MAIL_TRANSPORT") or transport_for(mail)
     local = threading.local()
 
-    def new_service(notifier=None) -> Pbem:
-        return Pbem.open(app.config["HEXLEDGER_DB"], mail, transport, busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"],
-                         secret=app.config.get("HEXLEDGER_SECRET"), notifier=notifier)
+    def new_service(notifier=None) -> Application:
+        return Application.open(app.config["HEXLEDGER_DB"], mail, transport,
+                                busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"],
+                                secret=app.config.get("HEXLEDGER_SECRET"), notifier=notifier)
 
     sender = None
     if app.config["MAIL_SENDER"] == "background":
-        sender = app.extensions["hexledger_sender"] = BackgroundSender(lambda: new_service().mail_round).start()
+        sender = app.extensions["hexledger_sender"] = BackgroundSender(lambda: new_service().sender_round).start()
     elif app.config["MAIL_SENDER"] == "process":
         if app.config.get("MAIL_TRANSPORT") is not None:
             raise ValueError("MAIL_SENDER 'process' sends through the transport MAIL names; a MAIL_TRANSPORT object "
@@ -103,11 +109,11 @@ def create_app(config: dict | None = None) -> Flask:
         raise ValueError(f"MAIL_SENDER (HEXLEDGER_MAIL_SENDER) is inline, background or process, not "
                          f"{app.config['MAIL_SENDER']!r}")
 
-    def service() -> Pbem:
+    def service() -> Application:
         """One store connection per thread (SQLite connections are not shared across threads)."""
-        if getattr(local, "pbem", None) is None:
-            local.pbem = new_service(sender)
-        return local.pbem
+        if getattr(local, "service", None) is None:
+            local.service = new_service(sender)
+        return local.service
 
     app.extensions["hexledger_service"] = service
     limiter = Limiter(rate_key, app=app, application_limits=[app.config["HEXLEDGER_RATE_LIMIT"]],  # the API
@@ -232,9 +238,9 @@ def authenticated(game_id: str) -> Seat:
         try:
             token = bearer()
             if token or request.blueprint not in _REPLAY_BLUEPRINTS:
-                done = (game_id, service.authenticate(game_id, token), None)
+                done = (game_id, service.seats.authenticate(game_id, token), None)
             else:
-                done = (game_id, service.authenticate_replay_key(game_id, request.cookies.get(COOKIE)), None)
+                done = (game_id, service.seats.authenticate_replay_key(game_id, request.cookies.get(COOKIE)), None)
         except AccessDenied as exc:
             done = (game_id, None, exc)
         g.hexledger_auth = done

@@ -7,8 +7,8 @@ nothing while the game runs (401). Once the game is over everything is visible t
 (the dice seed is revealed then too).
 
 On the real server (`register(..., service=...)`) the hook is `seat_viewer`: the seats and tokens of
-app/service/pbem.py. A browser presents its seat by a cookie holding the seat's *replay key* (an HMAC the
-server recomputes from its secret and the seat's token hash, `Pbem.replay_key`): it opens this viewer for that
+app/service/seats.py. A browser presents its seat by a cookie holding the seat's *replay key* (an HMAC the
+server recomputes from its secret and the seat's token hash, `Credentials.replay_key`): it opens this viewer for that
 seat and nothing else, it gives no orders. The key arrives once, in the link of a game email (`?key=`) or by the
 player typing their token into the page's form (a POST: a token never goes into a URL); the server sets the
 cookie HttpOnly, SameSite=Strict, on the path /replay/GAME/ only, and sends the browser on to the page's plain
@@ -45,11 +45,11 @@ from flask_smorest import Blueprint as ApiBlueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
-from app.service import replays as replay
+from app.service.application import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
-from app.service.replays import Replays
 from app.web import ApiError
 
+Replays = replay.Replays
 Viewer = Callable[..., str | None]
 COOKIE = "hexledger_replay"
 
@@ -77,20 +77,20 @@ def query_side_viewer(req, game_id: str) -> str | None:
 
 def seat_viewer(req, game_id: str) -> str | None:
     """Hook of the real server: the seat named by `Authorization: Bearer <token>` or by the replay cookie, seen
-    as the service's one visibility rule says (`Pbem.replay_viewer`: everything, or its side).
+    as the service's one visibility rule says (`Reads.replay_viewer`: everything, or its side).
     No credential: None. A wrong one: AccessDenied (403), even for a finished game, as the API does."""
     from app.web import authenticated, bearer
 
     if not (bearer() or req.cookies.get(COOKIE)):
         return None
-    return _ext()["service"]().replay_viewer(authenticated(game_id))
+    return _ext()["service"]().reads.replay_viewer(authenticated(game_id))
 
 
 def register(app: Flask, resolve_viewer: Viewer | None = None, reads: Callable[[], Replays] | None = None,
              service: Callable | None = None, api=None) -> None:
     """Mount the viewer on `app` at /replay.
 
-    service() -> Pbem: seats and tokens decide who sees what (`seat_viewer`, through the service's one visibility
+    service() -> Application: seats and tokens decide who sees what (`seat_viewer`, through the service's one visibility
     rule), the reads are the service's, and the page signs a seat in by its replay key or token (module docstring).
     create_app passes it.
     resolve_viewer(request, game_id) -> side | None | "all": the hook; default `seat_viewer` with a service,
@@ -100,7 +100,7 @@ def register(app: Flask, resolve_viewer: Viewer | None = None, reads: Callable[[
     """
     if reads is None and service is not None:
         def reads() -> Replays:
-            return service().replay_reads()
+            return service().reads.replay_reads()
     if reads is None:
         shared: dict[str, Replays] = {}
         lock = threading.Lock()
@@ -161,7 +161,7 @@ def admit():
     g.replay_admitted = Admitted(game_id, head, viewer)
     seat = g.get("hexledger_seat")
     if seat is not None and ext["service"] is not None:
-        ext["service"]().replayed(seat, head[0])  # every answer here is a read of the game: the opponent's undo stops
+        ext["service"]().reads.replayed(seat, head[0])  # every answer here is a read of the game: no undo after it
 
 
 def _no_access(game_id: str) -> NotAuthenticated:
@@ -243,9 +243,9 @@ def _sign_in(game_id: str):
         abort(404, "this server has no seats to sign in to")
     pbem = service()  # no such game: refused below as a key or token that opens no seat in it
     if request.method == "POST":
-        seat = pbem.authenticate(game_id, request.form.get("token"))
+        seat = pbem.seats.authenticate(game_id, request.form.get("token"))
     else:
-        seat = pbem.authenticate_replay_key(game_id, request.args.get("key"))
+        seat = pbem.seats.authenticate_replay_key(game_id, request.args.get("key"))
     g.hexledger_seat = seat
     path = url_for("replay.page", game_id=game_id)
     rest = [(k, v) for k, v in request.args.items(multi=True) if k != "key"]
@@ -254,8 +254,8 @@ def _sign_in(game_id: str):
         response = redirect(target, 303)
     else:
         response = Response(render_template("signed_in.html", game_id=game_id, target=target), 200)
-    public = (pbem.config.public_url or "").lower()
-    response.set_cookie(COOKIE, pbem.viewer_key(seat), path=path, httponly=True, samesite="Strict",
+    public = (pbem.seats.public_url or "").lower()
+    response.set_cookie(COOKIE, pbem.seats.viewer_key(seat), path=path, httponly=True, samesite="Strict",
                         secure=request.is_secure or public.startswith("https://"))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
@@ -394,9 +394,11 @@ def map_svg(game_id: str, seq: int):
 
 
 @data.route("/<game_id>/analysis.json", methods=["GET"])
-@data.response(200, description="losses per turn, victory hexes, odds taken and die-roll luck per side")
+@data.response(200, description="losses per turn, victory hexes, the game's score, odds taken and die-roll luck per "
+                                "side, and `charts`: each chart's name and title (or why it is left out)")
 @_json_doc({"type": "object", "additionalProperties": True},
-           "losses per turn, victory hexes, odds taken and die-roll luck per side")
+           "losses per turn, victory hexes, the game's score, odds taken and die-roll luck per side, and `charts`: "
+           "each chart's name and title (or why it is left out)")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def analysis_json(game_id: str):
@@ -407,7 +409,7 @@ def analysis_json(game_id: str):
 
 
 @data.route("/<game_id>/charts/<name>.svg", methods=["GET"])
-@data.response(200, SVG, description="a chart of the analysis: losses, odds, luck or control",
+@data.response(200, SVG, description="a chart of the analysis that analysis.json's `charts` lists as drawn",
                content_type="image/svg+xml")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)

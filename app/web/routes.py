@@ -9,8 +9,8 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.http import parse_etags
 
-from app.service.games import rule_sets
-from app.service.pbem import DEADLINE_ACTIONS, AccessDenied, NotAuthenticated, Pbem, Seat
+from app.service.application import DEADLINE_ACTIONS, Application, Seat, rule_sets
+from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError, authenticated, bearer, is_operator
 
 
@@ -39,7 +39,7 @@ def returns(code: int, schema, description: str = "", content_type: str = "appli
     return blp.doc(responses={str(code): {"description": description or "OK", "content": {content_type: body}}})
 
 
-def svc() -> Pbem:
+def svc() -> Application:
     return current_app.extensions["hexledger_service"]()
 
 
@@ -68,7 +68,7 @@ class JsonBody(NamedTuple):
 
 def json_body(obj) -> JsonBody:
     """An answer's bytes as jsonify writes them, and its entity tag (a digest of exactly those bytes). Module-level:
-    the service keeps what it renders per renderer (`Table.view_now`)."""
+    the service keeps what it renders per renderer (`Reads.view_now`)."""
     data = current_app.json.response(obj).get_data()
     return JsonBody(data, f'"{hashlib.blake2b(data, digest_size=16).hexdigest()}"')
 
@@ -158,6 +158,17 @@ def order_body() -> tuple[str, int | None]:
 
 class OrderQuery(Schema):
     expected_seq = fields.Integer(load_default=None)
+    report = fields.Boolean(load_default=False, metadata={
+        "description": "also answer with `report`: what your turn email would say now (your turn and every order "
+                       "you may give by kind, or who is to act and why)"})
+
+
+class Talk(Schema):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=20000), metadata={
+        "description": "table talk: one line, or several separated by line breaks (each one line of at most 500 "
+                       "characters, at most 20 lines)", "example": "Good luck, and may the dice be kind!"})
+    to = fields.String(load_default="all", validate=validate.OneOf(["all", "arbiter"]), metadata={
+        "description": "every seat (all), or the arbiter only (and you)"})
 
 
 class AtQuery(Schema):
@@ -177,6 +188,10 @@ class HistoryQuery(Schema):
 
 class Fork(Schema):
     at = fields.Integer(required=True, validate=validate.Range(min=1))
+    invite = fields.Boolean(load_default=True, metadata={
+        "description": "the arbiter's fork: invite each seat at its address in the game (the default), or keep "
+                       "the fork to yourself (false: every seat yours, nobody told); a player's fork of a finished "
+                       "game is always their own"})
 
 
 class Dispute(Schema):
@@ -287,6 +302,17 @@ class LegalOrder(Schema):
     odds = fields.String(metadata={"description": "a combat order's final odds column"})
 
 
+class OrderKind(Schema):
+    action = fields.String()
+    syntax = fields.String()
+    case = fields.String()
+    help = fields.String()
+    orders = fields.List(fields.Nested(LegalOrder), metadata={"description": "each can be given as written"})
+    subjects = fields.String(allow_none=True, metadata={"example": "units"})
+    count = fields.Integer(allow_none=True, metadata={"description": "how many subjects the kind may still take"})
+    unchecked = fields.Integer(metadata={"description": "candidates of this kind not tried: more orders than listed"})
+
+
 class Outcome(Schema):
     winner = fields.String(allow_none=True)
     reason = fields.String()
@@ -302,8 +328,11 @@ class PromptDoc(Schema):
     actions = fields.List(fields.Nested(ActionDoc), metadata={"description": "the kinds of order you may give"})
     owed = fields.Nested(OwedDoc, allow_none=True, metadata={
         "description": "what the decision the game waits for owes: where, how much, the candidates"})
+    kinds = fields.List(fields.Nested(OrderKind), metadata={
+        "description": "the orders you may give now by kind, in the order the step offers them: every unit that "
+                       "may be placed, moved or brought in is named, with how many each kind may still take"})
     legal_orders = fields.List(fields.Nested(LegalOrder), metadata={
-        "description": "concrete orders you may give now, each accepted by the rules (at most 300)"})
+        "description": "the same orders in one list, each accepted by the rules"})
 
 
 class DisputeDoc(Schema):
@@ -356,6 +385,15 @@ class OrderDone(Schema):
         "description": "the events of your order and of any automated seat's answer, as you may see them"})
     view = fields.Dict()
     receipt = RECEIPT
+    report = fields.Dict(metadata={"description": "with ?report=true: what your turn email would say now (history "
+                                                  "from your order on, your turn and orders by kind, or who acts)"})
+
+
+class Said(Schema):
+    seq = fields.Integer()
+    to = fields.String()
+    lines = fields.List(fields.String())
+    receipt = RECEIPT
 
 
 class PreviewDoc(Schema):
@@ -380,7 +418,7 @@ class Undone(Schema):
 
 def receipted(game_id: str, answer: dict) -> dict:
     """An answer to a write, with the signed receipt for the game's head (the order's answer has its own)."""
-    return {**answer, "receipt": svc().receipt(game_id)}
+    return {**answer, "receipt": svc().reads.receipt(game_id)}
 
 
 # -- routes -----------------------------------------------------------------------------------------------
@@ -401,7 +439,7 @@ def list_games(args):
     """Games on this server, a page at a time: finished games (their replays are open to anyone); with the
     operator's key, every game. Public facts only: rules, scenario, event count, never a player's address"""
     everything = is_operator()
-    rows = svc().games(args["after"], args["limit"] + 1, finished_only=not everything)
+    rows = svc().reads.games(args["after"], args["limit"] + 1, finished_only=not everything)
     shown = ("game_id", "rules", "scenario", "created_at", "events", *(("parent",) if everything else ()))
     page = [{k: g[k] for k in shown} for g in rows[:args["limit"]]]
     return {"games": page, "next_after": page[-1]["game_id"] if len(rows) > args["limit"] else None}
@@ -416,7 +454,7 @@ def create_game(body):
     """Create a game (needs the operator's key as the bearer); each seat gets its token in its invitation email
     (and once, here)"""
     operator()
-    game_id, tokens = svc().create(body["rules"], body["players"], body["scenario"], body["arbiter"],
+    game_id, tokens = svc().setup.create(body["rules"], body["players"], body["scenario"], body["arbiter"],
                                    body["deadline_hours"], body["reminder_hours"], body["dispute_window_hours"],
                                    options=custom_options(body), on_deadline=body["on_deadline"], auto=body["auto"])
     return {"game_id": game_id, "tokens": tokens}
@@ -430,7 +468,7 @@ def create_game(body):
 @blp.doc(security=SECURED)
 def join(body, game_id):
     """Take your seat, adding your own text to every later die roll"""
-    return receipted(game_id, svc().join(seat(game_id), body["seed_text"], body["name"]))
+    return receipted(game_id, svc().setup.join(seat(game_id), body["seed_text"], body["name"]))
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
@@ -441,8 +479,8 @@ def summary(game_id):
     """Where the game stands for you: whose turn, your legal actions, open disputes"""
     s = seat(game_id)
     service = svc()
-    return {"game_id": game_id, "you": s.seat, **service.prompt(s),
-            "disputes": [d for d in service.disputes(game_id) if d["status"] in ("open", "referred")]}
+    return {"game_id": game_id, "you": s.seat, **service.reads.prompt(s),
+            "disputes": [d for d in service.reads.disputes(game_id) if d["status"] in ("open", "referred")]}
 
 
 @blp.route("/games/<game_id>/state", methods=["GET"])
@@ -455,7 +493,8 @@ def state(args, game_id):
 
     The answer carries an ETag: sent back as If-None-Match, it gets 304 and no body while the position is unchanged"""
     s = seat(game_id)
-    return conditional(svc().view_now(s, json_body) if args["at"] is None else json_body(svc().view(s, args["at"])))
+    reads = svc().reads
+    return conditional(reads.view_now(s, json_body) if args["at"] is None else json_body(reads.view(s, args["at"])))
 
 
 @blp.route("/games/<game_id>/actions", methods=["GET"])
@@ -464,7 +503,7 @@ def state(args, game_id):
 @blp.doc(security=SECURED)
 def actions(game_id):
     """Your legal actions now, with their syntax (empty when it is not your turn)"""
-    return svc().prompt(seat(game_id))
+    return svc().reads.prompt(seat(game_id))
 
 
 @blp.route("/games/<game_id>/orders", methods=["POST"])
@@ -480,7 +519,19 @@ def submit(args, game_id):
     s = seat(game_id)
     text, expected = order_body()
     expected = args["expected_seq"] if args["expected_seq"] is not None else expected
-    return svc().order(s, text, expected)
+    return svc().orders.order(s, text, expected, report=args["report"])
+
+
+@blp.route("/games/<game_id>/messages", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(Talk)
+@blp.response(201)
+@returns(201, Said, "Created")
+@blp.doc(security=SECURED)
+def say(body, game_id):
+    """Table talk: a message to every seat, or to the arbiter only; stored in the game's history as you wrote it,
+    it changes nothing in the game (docs/play-by-email.md, "Table talk")"""
+    return svc().talk.say(seat(game_id), body["text"].splitlines(), body["to"])
 
 
 @blp.route("/games/<game_id>/history", methods=["GET"])
@@ -490,7 +541,7 @@ def submit(args, game_id):
 @blp.doc(security=SECURED)
 def game_history(args, game_id):
     """The game's history as you may see it, a page at a time; retracted events are marked"""
-    return svc().history(seat(game_id), args["from_seq"], args["limit"])
+    return svc().reads.history(seat(game_id), args["from_seq"], args["limit"])
 
 
 @blp.route("/games/<game_id>/preview", methods=["POST"])
@@ -502,7 +553,7 @@ def preview(game_id):
     """What an order would do (strengths, odds, each shift, the result for each die roll), without rolling: the
     same bodies as /orders; refused as the order would be now; out of turn too, for planning"""
     text, _ = order_body()
-    return svc().preview(seat(game_id), text)
+    return svc().orders.preview(seat(game_id), text)
 
 
 @blp.route("/games/<game_id>/fork", methods=["POST"])
@@ -511,8 +562,9 @@ def preview(game_id):
 @blp.response(201, Created)
 @blp.doc(security=SECURED)
 def fork(body, game_id):
-    """A sandbox branch after event `at` (arbiter; players once the game is over)"""
-    new_id, tokens = svc().fork(seat(game_id), body["at"])
+    """A branch after event `at` (arbiter; players once the game is over, as their own sandbox); the arbiter's
+    fork invites each seat unless `invite` is false"""
+    new_id, tokens = svc().setup.fork(seat(game_id), body["at"], body["invite"])
     return {"game_id": new_id, "tokens": tokens}
 
 
@@ -523,7 +575,7 @@ def fork(body, game_id):
 @blp.doc(security=SECURED)
 def export(game_id):
     """The game as JSON Lines"""
-    lines, full = svc().export(seat(game_id))
+    lines, full = svc().reads.export(seat(game_id))
     return Response("".join(lines), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f"attachment; filename={game_id}.jsonl",
                              "X-Hexledger-Export": "full" if full else "filtered"})
@@ -535,7 +587,7 @@ def export(game_id):
 @blp.doc(security=SECURED)
 def verify(game_id):
     """Audit: hash chain intact and every order re-run through the rules"""
-    return svc().verify(seat(game_id))
+    return svc().reads.verify(seat(game_id))
 
 
 @blp.route("/games/<game_id>/chain", methods=["GET"])
@@ -546,7 +598,7 @@ def verify(game_id):
 def chain(args, game_id):
     """The chain of hashes up to now, no payload (hashes only, salted digests), with the signed receipt for its
     head: check the receipts you kept against it (`cli.py receipts check`)"""
-    return svc().chain(seat(game_id), args["from_seq"])
+    return svc().reads.chain(seat(game_id), args["from_seq"])
 
 
 @blp.route("/.well-known/hexledger-receipts", methods=["GET"])
@@ -554,7 +606,7 @@ def chain(args, game_id):
 @returns(200, ReceiptKeys)
 def receipt_keys():
     """The server's receipt keys: the one signing now and every earlier one (their receipts still count)"""
-    return svc().receipt_keys()
+    return svc().reads.receipt_keys()
 
 
 @blp.route("/games/<game_id>/undo", methods=["POST"])
@@ -564,7 +616,7 @@ def receipt_keys():
 @blp.doc(security=SECURED)
 def undo(game_id):
     """Take back your latest order, before your opponent has seen it (never a die roll or a reveal)"""
-    return receipted(game_id, svc().undo(seat(game_id)))
+    return receipted(game_id, svc().orders.undo(seat(game_id)))
 
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])
@@ -574,7 +626,7 @@ def undo(game_id):
 def disputes(game_id):
     """The game's disputes and how they were settled"""
     seat(game_id)
-    return svc().disputes(game_id)
+    return svc().reads.disputes(game_id)
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
@@ -585,7 +637,7 @@ def disputes(game_id):
 @blp.doc(security=SECURED)
 def raise_dispute(body, game_id):
     """Dispute a recent order (within the game's window), with a reason"""
-    return receipted(game_id, svc().raise_dispute(seat(game_id), body["order_seq"], body["reason"]))
+    return receipted(game_id, svc().disputes.raise_dispute(seat(game_id), body["order_seq"], body["reason"]))
 
 
 @blp.route("/games/<game_id>/disputes/<int:dispute_id>/answer", methods=["POST"])
@@ -596,4 +648,4 @@ def raise_dispute(body, game_id):
 @blp.doc(security=SECURED)
 def answer_dispute(body, game_id, dispute_id):
     """The other player accepts (takeback) or rejects (to the arbiter); the arbiter upholds or rejects"""
-    return receipted(game_id, svc().answer_dispute(seat(game_id), dispute_id, body["accept"], body["note"]))
+    return receipted(game_id, svc().disputes.answer_dispute(seat(game_id), dispute_id, body["accept"], body["note"]))

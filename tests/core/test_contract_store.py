@@ -10,8 +10,9 @@ import textwrap
 import pytest
 
 from app.events.dialect import Tables
-from app.events.interface import EventStreams, Outbox, SeatRecords, ServerRecords, Snapshots, Store
+from app.events.interface import EventStreams, Outbox, Reactions, SeatRecords, ServerRecords, Snapshots, Store
 from app.events.outbox import OutboxTables
+from app.events.reactions import ReactionTables
 from app.events.records import RecordTables
 from app.events.seats import SeatTables
 from app.events.snapshots import SnapshotTables
@@ -74,7 +75,7 @@ def public(cls) -> dict:
 
 
 PARTS = {EventStreams: StreamTables, SeatRecords: SeatTables, Outbox: OutboxTables, Snapshots: SnapshotTables,
-         ServerRecords: RecordTables, Store: EventStore}
+         ServerRecords: RecordTables, Reactions: ReactionTables, Store: EventStore}
 
 
 @pytest.mark.parametrize("interface", PARTS, ids=lambda interface: interface.__name__)
@@ -84,7 +85,8 @@ def test_each_part_has_exactly_its_interfaces_methods(interface):
     assert public(PARTS[interface]) == public(interface)
 
 
-@pytest.mark.parametrize("part", [StreamTables, SeatTables, OutboxTables, SnapshotTables, RecordTables],
+@pytest.mark.parametrize("part", [StreamTables, SeatTables, OutboxTables, SnapshotTables, RecordTables,
+                                  ReactionTables],
                          ids=lambda part: part.__name__)
 def test_no_part_calls_another(part):
     """The parts share the connection and nothing else: a method of one uses only its own members and those every

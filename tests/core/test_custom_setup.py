@@ -199,11 +199,14 @@ def test_the_api_creates_a_pbem_game_from_a_custom_position(tmp_path):
 
 def test_the_positions_in_the_docs_start_games(run, tmp_path):
     text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
-    assert len(blocks) == 4
-    for rules, block in zip(("snc", "ichigo", "olympic", "formosa"), blocks, strict=True):
-        game = run("new", rules, "--position", write(tmp_path, f"{rules}.toml", block)).output.strip()
-        assert json.loads(run("show", game, "--json").output)["to_act"]
+    played = []
+    for section in re.split(r"\n### ", text)[1:]:
+        rules = re.search(r"\(`([a-z]+)`\)", section.splitlines()[0]).group(1)
+        for n, block in enumerate(re.findall(r"```toml\n(.*?)```", section, re.S)):
+            game = run("new", rules, "--position", write(tmp_path, f"{rules}-{n}.toml", block)).output.strip()
+            assert json.loads(run("show", game, "--json").output)["to_act"]
+            played.append(rules)
+    assert sorted(set(played)) == ["daisenso", "formosa", "ichigo", "olympic", "snc"] and len(played) >= 6
 
 
 def test_ichigo_counter_handles_follow_the_data_ids_not_the_order_of_the_file(run, tmp_path):

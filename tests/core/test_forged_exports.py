@@ -134,7 +134,7 @@ def test_the_service_refuses_a_join_after_the_first_roll(store):
     game_id = games.create_game(store, "skirmish")
     games.join(store, game_id, "red", "red@example.org", "r")
     seq, _ = store.head(game_id)
-    store.append(game_id, seq, [games._new(DieRolled(index=0, sides=6, value=3, purpose="test"), "server")])
+    store.append(game_id, seq, [games.new_event(DieRolled(index=0, sides=6, value=3, purpose="test"), "server")])
     with pytest.raises(games.GameError, match="before the first die"):
         games.join(store, game_id, "blue", "blue@example.org", "b")
 

@@ -2,6 +2,10 @@
 then the events or the refusal with its case. Positions are the shipped scenarios, changed where a test needs."""
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from app.rules.daisenso import GAME
 from app.rules.daisenso.events import (
     AirdropPlaced,
@@ -13,6 +17,7 @@ from app.rules.daisenso.events import (
     UnitAdvanced,
 )
 from app.rules.engine.events import GameEnded
+from app.rules.errors import IllegalOrder
 from tests.daisenso.helpers import drop, orders, position, preview, refused, scenario, step, unit, when
 
 
@@ -58,6 +63,7 @@ def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_a
     open_beach = scenario("strait", lambda r: drop(r, "jp-taihoku-fort", "jp-9-div"))
     events, landing = when(open_beach, "next")
     assert step(landing) == "landing" and orders(landing) == {"land us-10-army", "next"}
+    assert "one at a time" in refused(landing, "land us-10-army us-3-mac", "Dai Senso 4.1.3")
     events, landing = when(landing, "land us-10-army")
     assert landing.units["us-10-army"].hex == "w4324"
 
@@ -75,11 +81,14 @@ def test_4_1_3_and_4_1_3_1_and_4_1_4_landings_from_beachheads_snlf_markers_and_a
     assert "detachment-japan" not in z.force_pool["axis"]
 
     storm = scenario("august-storm", lambda r: r["force_pool"]["soviet"].update({"ru-airborne": 1}))
+    assert "one at a time" in refused(storm, "airdrop ru-1-abde ru-6-gta e3310", "Dai Senso 4.1.1")
     _, storm = when(storm, "airdrop ru-1-abde e3310")
     _, storm = when(storm, "next")
     _, storm = when(storm, "next")
     assert step(storm) == "airdrop-landing"
-    refused(storm, "airland e3310 ru-airborne", "Dai Senso 4.1.4")  # elite, and not infantry
+    assert refused(storm, "airland e3310 ru-airborne", "Dai Senso 4.1.4") == (  # elite, and not infantry
+        "Dai Senso 4.1.4: ru-airborne cannot land: a one-step, non-elite infantry of its nationality (ru-infantry)")
+    assert "no soviet Airdrop marker in e3311" in refused(storm, "airland e3311 ru-infantry", "Dai Senso 4.1.4")
     events, storm = when(storm, "airland e3310 ru-infantry")
     assert any(u.kind == "ru-infantry" and u.hex == "e3310" for u in storm.units.values())
     assert storm.force_pool["soviet"]["ru-infantry"] == 2 and storm.delay_box["soviet"] == {"ru-airborne": 1}
@@ -106,6 +115,48 @@ def test_4_2_3_every_shift_of_the_strait_assault_with_its_case_and_the_preview_m
     for die, code in p["by_roll"].items():
         events, _ = when(strait, order, [die])
         assert next(e for e in events if isinstance(e, CombatResolved)).result == code
+
+
+def _unsupplied(*ids):
+    def change(raw):
+        for u in raw["unit"]:
+            if u["id"] in ids:
+                u["supplied"] = False
+    return change
+
+
+def _shift_cases(state, order) -> list[str]:
+    return sorted(s.split("Dai Senso ")[1].split(":")[0] for s in preview(state, order)["shifts"])
+
+
+def test_4_2_3_3_an_unsupplied_blitz_enabled_armor_unit_gives_no_armor_shift():
+    order = "attack e3411 with ru-6-gta ru-36-army"
+    supplied = when(scenario("august-storm"), "next")[1]
+    assert "4.2.3.3" in _shift_cases(supplied, order)
+    cut_off = when(scenario("august-storm", _unsupplied("ru-6-gta")), "next")[1]
+    assert "4.2.3.3" not in _shift_cases(cut_off, order)
+    _, attacking = when(cut_off, order, [3])  # it still attacks: 4.2.1 needs no supply
+    assert "e3411" in attacking.attacked_hexes
+
+
+def test_4_2_3_5_an_unsupplied_hq_gives_no_hq_shift_attacking_or_defending_nor_ranged_support():
+    order = "attack w4825 with jp-china-hq"
+    add = lambda r: unit(r, "cn-x", "kiangsu-res", "w4825")  # noqa: E731
+    assert "4.2.3.5" in _shift_cases(scenario("zhejiang", add), order)
+    cut_off = scenario("zhejiang", lambda r: (add(r), _unsupplied("jp-china-hq")(r)))
+    assert "4.2.3.5" not in _shift_cases(cut_off, order)  # it attacks (4.2.1: supply not needed), unshifted
+    assert "supplied" in refused(cut_off, "attack w4624 with jp-13-army hq jp-china-hq", "Dai Senso 4.2.1.2")
+    defence = "attack w4620 with jp-15-army"  # the Chungking HQ defends in its own hex
+    assert "4.2.3.5" in _shift_cases(scenario("zhejiang"), defence)
+    assert "4.2.3.5" not in _shift_cases(scenario("zhejiang", _unsupplied("cn-chungking-hq")), defence)
+
+
+def test_4_2_3_6_unsupplied_marines_give_no_marine_shift_and_4_2_1_3_make_no_marine_assault():
+    across_the_strait = "attack w4324 with us-3-mac"
+    assert "4.2.3.6" in _shift_cases(scenario("strait"), across_the_strait)
+    cut_off = scenario("strait", _unsupplied("us-3-mac", "us-6-mar"))
+    assert "4.2.3.6" not in _shift_cases(cut_off, across_the_strait)
+    refused(cut_off, "attack w4324 with us-6-mar", "Dai Senso 4.2.1.1")  # All-Sea: supplied marines only
 
 
 # -- 4.2.1 attacks ------------------------------------------------------------------------------------------------
@@ -140,6 +191,19 @@ def test_4_2_1_1_ds18_japanese_siamese_and_hopeh_exp_attack_together_but_not_wit
     assert step(after) == "defender-hq"  # accepted: the defender may now answer with its HQ
 
 
+def test_4_2_1_1_a_minor_countrys_unit_under_free_passage_stays_home_a_marker_elsewhere_does_not_hold_it():
+    def place(raw):
+        unit(raw, "th-1", "siam-infantry", "w4524")
+
+    held = scenario("zhejiang", lambda r: (place(r), r.update(free_passage=["siam"])))
+    assert "th-1 belongs to Siam, which has a Free Passage, Mobilizing or No Occupation marker" in refused(
+        held, "attack w4624 with th-1", "Dai Senso 4.2.1.1")
+    elsewhere = scenario("zhejiang", lambda r: (place(r), r.update(mobilizing=[{"country": "hopeh",
+                                                                                   "faction": "axis"}])))
+    _, after = when(elsewhere, "attack w4624 with th-1")
+    assert step(after) == "defender-hq"  # Hopeh's marker says nothing of a Siamese unit
+
+
 def test_4_2_1_1_no_attack_across_all_sea_but_by_marines_nor_by_a_zero_attack_factor():
     strait = scenario("strait", lambda r: unit(r, "us-inf", "us-infantry", "w4323", blitz=True))
     assert "All-Sea hexside" in refused(strait, "attack w4324 with us-inf", "Dai Senso 4.2.1.1")
@@ -160,6 +224,23 @@ def test_4_2_1_2_ranged_support_reaches_two_hexes_and_the_defender_may_answer():
     assert "support cn-3-hq" in orders(after)
 
 
+def test_4_2_1_and_4_2_1_2_one_hex_an_attack_and_one_hq_a_side_refused_by_the_rule_not_the_grammar():
+    z = scenario("zhejiang", lambda r: (unit(r, "jp-hq-2", "jp-hq", "w4725"), unit(r, "cn-hq-2", "kmt-hq", "w4724")))
+    assert "one adjacent hex, not w4624, w4620" in refused(
+        z, "attack w4624 w4620 with jp-13-army jp-15-army", "Dai Senso 4.2.1")
+    assert "one HQ per faction" in refused(
+        z, "attack w4624 with jp-13-army hq jp-china-hq jp-hq-2", "Dai Senso 4.2.1.2")
+    with pytest.raises(IllegalOrder) as err:  # the preview refuses it the same way
+        preview(z, "attack w4624 w4620 with jp-13-army jp-15-army")
+    assert err.value.case == "Dai Senso 4.2.1"
+    with pytest.raises(IllegalOrder) as err:
+        preview(z, "attack w4624 with jp-13-army hq jp-china-hq jp-hq-2")
+    assert err.value.case == "Dai Senso 4.2.1.2"
+    _, asked = when(z, "attack w4624 with jp-13-army")
+    assert step(asked) == "defender-hq"
+    assert "one HQ per faction" in refused(asked, "support cn-3-hq cn-hq-2", "Dai Senso 4.2.1.2")
+
+
 # -- 4.2.5 retreats, 4.2.6 losses, 4.2.8 exploitation: the 9th War Zone example (DS-12) ---------------------------
 def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_tank_exploits():
     def stronger(raw):
@@ -177,6 +258,7 @@ def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_t
     res = next(u for u in z.units.values() if u.kind == "kiangsu-res")
     assert res.hex == "w4623" and res.id not in z.combat.defenders
     assert orders(z) >= {"retreat to w4623", "retreat to w4723"}
+    assert "one hex at a time" in refused(z, "retreat to w4623 w4522", "Dai Senso 4.2.5")  # 4.2.5: hex by hex
     events, z = when(z, "retreat to w4623")
     assert StackRetreated(["cn-9-war-zone"], "w4624", "w4623", [res.id], True) in events
     assert {o for o in orders(z) if o.startswith("retreat")} == {"retreat to w4522", "retreat to w4722"}
@@ -189,6 +271,9 @@ def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_t
     events, z = when(z, "exploit jp-3-tank w4624 w4623")
     assert UnitAdvanced("jp-3-tank", ["w4624", "w4623"]) in events
     assert "may not Advance" in refused(z, "advance jp-china-hq", "Dai Senso 4.2.7")  # an HQ never advances
+    assert "jp-china-hq may not Advance After Combat, so it may not Exploit" in refused(
+        z, "exploit jp-china-hq w4624 w4623", "Dai Senso 4.2.8")
+    assert "one unit at a time" in refused(z, "advance jp-13-army jp-22-div", "Dai Senso 4.2.7")
     _, z = when(z, "advance jp-13-army")
     _, z = when(z, "stop")
     assert z.combat is None and step(z) == "regular-combat"
@@ -337,6 +422,9 @@ def test_4_2_6_2_a_broken_down_counter_goes_where_an_eliminated_one_would_delay_
                   force_pool={"axis": {"jp-division": 1}, "western": {"us-infantry": 1}})
     _, ig = when(ig, "attack w4221 with us-a us-b us-c", [5])  # 12 v 5: 2-1, the HQ 1L: 1-1, die 5: 1/1
     events, ig = when(ig, "lose us-a as us-infantry")
+    broken = next(e for e in events if isinstance(e, StepLost) and e.unit == "us-a")
+    assert GAME.describe(broken).endswith("us-army to the Force Pool")  # no Delay Stripe: its Force Pool
+    assert ig.force_pool["western"].get("us-army") == 1
     lost = next(e for e in events if isinstance(e, StepLost) and e.unit == "jp-ig")
     assert (lost.replacement_kind, lost.box) == ("jp-division", "")  # the IG HQ leaves the game
     assert "jp-ig-hq" not in ig.force_pool.get("axis", {}) and not ig.delay_box.get("axis")
@@ -437,3 +525,102 @@ def test_4_3_step_3_axis_ground_units_left_at_sea_without_a_beachhead_are_elimin
     _, z = when(z, "next")
     assert "jp-snlf" not in z.units and z.delay_box["axis"] == {"jp-snlf": 1}  # it has a Delay Stripe
     assert not z.markers_at("w4626")
+
+
+def test_d15_an_overstacked_hex_at_the_segments_end_is_owed_by_its_owner_and_the_prompt_says_how_many():
+    z = scenario("zhejiang", lambda r: [unit(r, f"jp-x{n}", "jp-division", "w4524") for n in (1, 2)])
+    crowded = replace(z, units={**z.units, "jp-13-army": replace(z.units["jp-13-army"], hex="w4524")})
+    _, ended = when(crowded, "next")
+    assert step(ended) == "overstack" and GAME.prompt(ended).side == "axis"
+    owed = GAME.prompt(ended).owed
+    assert owed.where == "w4524" and owed.amount == "w4524: 1 too many"
+    assert {uid for uid, _ in owed.candidates} == {"jp-22-div", "jp-x1", "jp-x2", "jp-13-army"}
+    assert dict(owed.candidates)["jp-x1"].endswith("in w4524") and "ruling D15" in owed.what
+    _, after = when(ended, "eliminate jp-x1")
+    assert step(after) != "overstack" and "jp-x1" not in after.units  # eliminated: back to its Force Pool
+
+
+def test_the_combat_panel_of_a_resolved_attack_reads_its_odds_result_and_every_face():
+    from app.rules.daisenso.view import combat_summary
+
+    z = scenario("zhejiang")
+    _, declared = when(z, "attack w4624 with jp-13-army jp-3-tank jp-22-div")
+    events, _ = when(declared, "support", [6])
+    resolved = next(e for e in events if isinstance(e, CombatResolved))
+    before = declared
+    for e in events[:events.index(resolved)]:
+        before = GAME.evolve(before, e)
+    panel = combat_summary(resolved, before)
+    assert (panel["attacker"], panel["hex"], panel["column"], panel["roll"]) == ("axis", "w4624", resolved.column, 6)
+    assert (panel["attack"], panel["defence"], panel["odds"]) == (resolved.attack, resolved.defence, resolved.odds)
+    assert panel["attackers"] == ["jp-13-army", "jp-3-tank", "jp-22-div"] and panel["defender"] == "allied"
+    assert panel["result"] == resolved.result and panel["case"] == "Dai Senso 4.2.2"
+    assert [d["roll"] for d in panel["distribution"]] == [1, 2, 3, 4, 5, 6]
+    assert next(d["result"] for d in panel["distribution"] if d["roll"] == 6) == resolved.result
+    assert combat_summary(resolved, z) is None  # no combat under way
+
+
+def test_4_3_step_2_with_no_marker_to_set_aside_and_no_blitz_enabled_unit_nothing_is_cleared():
+    from app.rules.daisenso.events import MarkersCleared
+
+    cleared = ("blitz", "totsugeki", "failure", "snlf-beachhead-0")
+    quiet = scenario("zhejiang", lambda r: r.update(marker=[m for m in r["marker"] if m["kind"] not in cleared]))
+    events, _ = when(quiet, "next")  # the Axis segment ends: no convoys to return, then the Marker Segment
+    assert not [e for e in events if isinstance(e, MarkersCleared)]
+    events, _ = when(scenario("zhejiang"), "next")
+    assert [(e.faction, e.kinds) for e in events if isinstance(e, MarkersCleared)] == [("axis", ["totsugeki"])]
+
+
+def test_the_history_line_of_a_step_loss_says_where_the_counter_goes():
+    from app.rules.daisenso.events import StepLost
+
+    assert GAME.describe(StepLost("cn-x", "attrition", box="delay")) == "cn-x is eliminated (to the Delay Box)"
+    assert GAME.describe(StepLost("cn-x", "attrition", box="pool")) == "cn-x is eliminated (to the Force Pool)"
+    assert GAME.describe(StepLost("jp-ig", "attrition")) == "jp-ig is eliminated (out of the game)"
+    assert GAME.describe(StepLost("cn-9", "attrition", becomes="kiangsu-res")) == "cn-9 loses a step: now kiangsu-res"
+    line = GAME.describe(StepLost("cn-3-hq", "Dr", replacement="kiangsu-res.1", replacement_kind="kiangsu-res",
+                                  box="pool", box_kind="kmt-hq"))
+    assert line == "cn-3-hq loses a step: kiangsu-res.1 (kiangsu-res) takes its place, kmt-hq to the Force Pool"
+
+
+def test_d15_an_overstack_at_the_blitz_segments_end_is_settled_before_regular_combat():
+    storm = scenario("august-storm")
+    crowded = replace(storm, units={**storm.units, **{uid: replace(storm.units[uid], hex="e3510")
+                                                      for uid in ("ru-chita-garrison", "mpr-cav")}})
+    ended, passed = crowded, []
+    while step(ended) != "overstack":  # the Blitz segment's steps, to its end (4.1.5): stacks conform (D15)
+        passed.append(step(ended))
+        _, ended = when(ended, "next")
+    assert passed[0] == "airdrop" and "regular-combat" not in passed
+    assert GAME.prompt(ended).owed.where == "e3510"
+    _, after = when(ended, "eliminate mpr-cav")
+    assert step(after) == "regular-combat"
+
+
+def test_4_2_7_an_enemy_marker_other_than_a_beachhead_left_in_the_emptied_hex_does_not_stop_the_advance():
+    def stronger(raw):
+        unit(raw, "jp-40-div", "jp-division", "w4524")
+        unit(raw, "jp-34-army", "jp-army", "w4625")
+        unit(raw, "jp-air", "jp-air", "w4523")
+        raw["marker"].append({"kind": "logistics-western", "faction": "western", "hex": "w4624"})
+
+    z = scenario("zhejiang", stronger)
+    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
+    _, z = when(z, "support cn-3-hq", [6])
+    for order in ("convert cn-3-hq as kiangsu-res", "retreat to w4623", "retreat to w4722"):
+        _, z = when(z, order)
+    _, z = when(z, sorted(o for o in orders(z) if o.startswith("lose "))[0])
+    assert any(m.kind == "logistics-western" and m.hex == "w4624" for m in z.markers)
+    assert step(z) == "advance" and "advance jp-13-army" in orders(z)
+
+
+def test_4_1_4_an_airdrop_refused_its_kind_is_told_every_kind_that_may_land():
+    def western_drop(raw):
+        raw["marker"].append({"kind": "airdrop-western", "faction": "western", "hex": "w4424"})
+        raw["force_pool"]["western"]["br-fe-infantry"] = 1
+
+    strait = scenario("strait", western_drop)
+    while step(strait) != "airdrop-landing":
+        _, strait = when(strait, "next")
+    assert refused(strait, "airland w4424 us-marine", "Dai Senso 4.1.4").endswith(
+        "us-marine cannot land: a one-step, non-elite infantry of its nationality (br-fe-infantry, us-infantry)")

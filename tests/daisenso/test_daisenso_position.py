@@ -139,3 +139,112 @@ def test_a_file_that_is_not_toml_or_not_there_is_named(tmp_path):
         read_position(broken, D)
     with pytest.raises(SetupError, match="cannot read"):
         read_position(tmp_path / "absent.toml", D)
+
+
+def test_d35_a_what_if_unit_attacks_with_its_own_values():
+    import re
+    from pathlib import Path
+
+    from app.rules.daisenso import GAME
+
+    text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
+    section = text[text.index("### Dai Senso"):text.index("### Operation Causeway")]
+    [block] = re.findall(r"```toml\n(.*?)```", section, re.S)
+    position = tomllib.loads(block)
+    state = GAME.initial_state("custom", {"position": position})
+    side = GAME.prompt(state).side
+    shown = GAME.preview(state, GAME.parse("attack w4324 with us-3-mac", side, state))
+    assert shown["attack"] == 6 and state.kind(state.units["us-3-mac"]).defense == 4
+    offered = {o["order"] for o in GAME.legal_orders(state, side)}
+    assert not any(o.startswith("attack w4224") for o in offered)  # attacked_hexes: once a segment (4.2.1)
+    assert not any("hq us-hq-pac" in o for o in offered)  # fought: no Ranged Support after it (4.2.1.2)
+    assert state.units["us-6-mar"].attacked
+    printed = copy.deepcopy(position)
+    del printed["unit"][0]["values"]
+    plain = GAME.initial_state("custom", {"position": printed})
+    assert GAME.preview(plain, GAME.parse("attack w4324 with us-3-mac", side, plain))["attack"] == \
+        D.kinds["us-marine-corps"].attack
+    bad = copy.deepcopy(position)
+    bad["unit"][0]["values"] = {"attack": -2, "steps": 3}
+    with pytest.raises(SetupError) as err:
+        GAME.initial_state("custom", {"position": bad})
+    assert "attack is a whole number from 0 to 99" in str(err.value) and "'steps' is not a value" in str(err.value)
+
+
+def test_d36_a_position_in_the_middle_of_a_combat_segment_says_who_attacked_and_which_hex():
+    from app.rules.daisenso import GAME
+    from tests.daisenso.helpers import refused, scenario
+
+    def midway(r):
+        for u in r["unit"]:
+            if u["id"] == "jp-china-hq":
+                u["fought"] = True
+            if u["id"] == "jp-15-army":
+                u["attacked"] = True
+        r["attacked_hexes"] = ["w4620"]
+
+    z = scenario("zhejiang", midway)
+    assert z.units["jp-china-hq"].fought and z.units["jp-15-army"].attacked and z.attacked_hexes == ("w4620",)
+    assert "already took part in a combat" in refused(
+        z, "attack w4624 with jp-13-army hq jp-china-hq", "Dai Senso 4.2.1.2")
+    refused(z, "attack w4620 with jp-22-div", "Dai Senso 4.2.1")
+    assert not any(o["order"].startswith("attack w4620") for o in GAME.legal_orders(z, GAME.prompt(z).side))
+    bad = raw("zhejiang")
+    bad["unit"][0]["fought"] = True
+    bad["unit"][0]["attacked"] = True
+    found = problems({**bad, "phase": "marker"})
+    assert any("belong to a Combat Segment" in p for p in found)
+    assert any("'fought' marks an HQ" in p for p in found)
+    assert any("the hex it attacked is in attacked_hexes" in p for p in found)
+
+
+def test_a_position_file_that_cannot_be_read_is_refused_naming_it(tmp_path):
+    missing = tmp_path / "nowhere.toml"
+    with pytest.raises(SetupError) as err:
+        read_position(missing, D)
+    assert str(err.value).startswith(f"{missing}: cannot read")
+
+
+def test_the_unit_and_marker_kinds_are_built_from_units_toml_with_every_problem_named():
+    from app.rules.daisenso.data_load import build
+    from app.rules.datafiles import read_toml
+    from app.rules.kernel.atlas import load_atlas
+
+    atlas, tec, crt = load_atlas(data.MAP_SHEETS), read_toml(data.TERRAIN), read_toml(data.CRT)
+    units = read_toml(data.UNITS)
+    built = build(atlas, tec, crt, units)
+    assert (built.kinds["jp-army"].type, built.kinds["us-marine"].type) == ("infantry", "marine")
+    assert built.markers["beachhead"].name == units["marker"]["beachhead"]["name"]
+    bad = copy.deepcopy(units)
+    bad["marker"]["beachhead"]["factions"] = ["martians"]
+    with pytest.raises(Exception) as err:
+        build(atlas, tec, crt, bad)
+    assert "no faction 'martians'" in str(err.value)
+
+
+def test_more_problems_of_a_position_each_named_and_none_hiding_another():
+    bad = copy.deepcopy(raw("strait"))
+    # each entry is checked, whatever the one before it got wrong
+    bad["force_pool"]["western"] = {"us-infantry": -1, "us-flying-boat": 1, "us-marine": -2}
+    bad["pre_war"] = "yes"
+    bad["mobilizing"] = [{"country": "siam", "faction": "axis", "colour": "red"}]
+    bad["marker"].append({"kind": "beachhead", "faction": "western", "hex": "w4424", "toward": "w4324"})
+    found = "\n".join(problems(bad))
+    for needle in ("[force_pool.western]: no unit or marker kind 'us-flying-boat'",
+                   "[force_pool.western]: us-infantry is a count (0 or more)",
+                   "[force_pool.western]: us-marine is a count (0 or more)",
+                   "position: pre_war is true or false", "[[mobilizing]] #1: unknown key 'colour' (keys: country, "
+                                                          "faction)",
+                   "a Beachhead marker lies in an All-Sea hex (4.1.3, 4.2.5), not in w4424"):
+        assert needle in found, needle
+    assert not any("unknown key 'country'" in p for p in problems(bad))
+    del bad["victory"]
+    assert "[victory] says who wins at the end: faction, hold = [hexes]" in problems(bad)
+
+
+def test_a_marker_of_a_position_may_be_unsupplied():
+    storm = copy.deepcopy(raw("august-storm"))
+    storm["marker"].append({"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3310", "supplied": False})
+    placed = position_from_dict(storm, D)
+    [drop] = [m for m in placed.markers if m.kind == "airdrop-soviet"]
+    assert drop.supplied is False

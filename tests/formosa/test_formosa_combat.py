@@ -85,6 +85,16 @@ def test_15_6_counterattack_reads_50_99_with_its_one_shift_and_a_ca_in_it_is_no_
     assert not of(events, UnitEliminated)
 
 
+def test_15_6_the_counterattack_is_against_one_hex_of_attackers_refused_by_its_rule_for_two():
+    state = given(units={"us-1mar-1": PEAK_AROUND[0], "us-7-17": PEAK_AROUND[1], "jp-guerrilla-1": PEAK})
+    state = play(state, "allied", f"attack {PEAK} with us-1mar-1 us-7-17", [1])  # CA: the Japanese choose a hex
+    assert state.pending[0]["kind"] == "counterattack"
+    message = refused(state, "japanese", f"counterattack {PEAK_AROUND[0]} {PEAK_AROUND[1]}", "Formosa 15.6")
+    assert "one hex only" in message
+    [counter] = of(when(state, "japanese", f"counterattack {PEAK_AROUND[1]}", [6]), CombatResolved)
+    assert counter.hexes == [PEAK_AROUND[1]]
+
+
 def test_15_5_ca_against_a_coastal_defense_or_heavy_weapons_ends_the_combat():
     # 9 against 4 (225%) with the heavy weapons' "D" and the peak's three: the <=49% column, where a 6 is a CA
     state = given(units={"us-1mar-1": PEAK_AROUND[0], "us-7-17": PEAK_AROUND[0], "jp-guerrilla-1": PEAK,
@@ -115,8 +125,28 @@ def test_15_8_example_2_two_hexes_d1_advance_into_the_cleared_one_only_cf_9():
     state = play(state, "japanese", "lose jp-guerrilla-1")
     assert state.pending[0]["kind"] == "advance" and state.combat.cleared == (b,)
     refused(state, "allied", f"advance us-27-106 to {a}", "Formosa 15.8")
+    advances = [o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "advance"]
+    assert advances and all(o.endswith(f" to {b}") for o in advances)  # only the cleared hex is offered
     state = play(state, "allied", f"advance us-27-106 to {b}")
     assert state.units["us-27-106"].where == b
+
+
+def test_15_2_the_combat_panel_reads_the_percentage_the_result_its_losses_and_every_face():
+    from app.rules.formosa.view import combat_summary
+
+    state = given(units={"us-1mar-1": AROUND[0], "us-1mar-5": AROUND[1], "jp-50-301": X})
+    [resolved] = of(when(state, "allied", f"attack {X} with us-1mar-1 us-1mar-5", [3]), CombatResolved)
+    panel = combat_summary(resolved, state)
+    assert (panel["attacker"], panel["defender"], panel["hex"], panel["result"]) == ("allied", "japanese", X, "BB")
+    assert panel["odds"] == f"{resolved.percent}%" and panel["column"] == resolved.column
+    assert [d["roll"] for d in panel["distribution"]] == [1, 2, 3, 4, 5, 6]
+    assert next(d for d in panel["distribution"] if d["roll"] == 3)["result"] == "BB"
+    assert panel["case"] == "Formosa 15.2" and combat_summary(of([resolved], CombatResolved)[0], None) is None
+    dr = CombatResolved("japanese", [AROUND[0]], ["jp-50-301"], ["us-1mar-1"], 3, 3, 100, [], "100-199%", 5, "DR")
+    assert combat_summary(dr, state)["losses"] == {"japanese": 0, "allied": 0}  # a retreat loses no unit
+    de = combat_summary(CombatResolved("allied", [X], ["us-1mar-1"], ["jp-50-301"], 9, 1, 900, [], ">=700%", 6, "DE"),
+                        state)
+    assert de["losses"] == {"allied": 0, "japanese": "all"} and de["defender"] == "japanese"
 
 
 def test_15_0_attack_only_enemy_hexes_and_no_hex_twice_in_a_phase():

@@ -37,8 +37,9 @@ def test_11_1_a_concealed_unit_and_a_deception_unit_show_alike_to_the_allies():
     seen = GAME.view(state, "allied")
     shown = [u for u in seen["units"] if u["side"] == "japanese"]
     assert {frozenset(u) for u in shown} == {frozenset({"id", "side", "hex", "where", "concealed", "mf", "strength",
-                                                         "steps"})}
-    assert {u["mf"] for u in shown} == {7} and not ids(seen) & {"jp-9-7", "jp-deception-1"}
+                                                         "steps", "factors"})}
+    assert {u["mf"] for u in shown} == {7} and {u["factors"] for u in shown} == {"?-7"}
+    assert not ids(seen) & {"jp-9-7", "jp-deception-1"}
     assert {"jp-9-7", "jp-deception-1"} <= ids(GAME.view(state, "japanese"))
 
 

@@ -21,6 +21,8 @@ def test_21_0_four_units_a_phase_use_a_functional_port_cf_12():
     units = {"us-eng-1": PORT, "us-7-17": PORT, "us-7-32": PORT, "us-7-184": PORT, "us-27-105": "allied-staging",
              "us-27-106": "allied-staging"}
     state = with_base(given(step="naval-transfer", turn=1, units=units), "us-eng-1")
+    offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
+    assert {"transfer us-27-105 to " + PORT, "transfer us-7-17 to staging"} <= offered
     for uid in ("us-7-17", "us-7-32", "us-7-184"):
         state = play(state, "allied", f"transfer {uid} to staging")  # three embark
     state = play(state, "allied", f"transfer us-27-105 to {PORT}")  # one debarks

@@ -40,8 +40,8 @@ def test_a_position_starts_the_game_at_its_phase_with_its_units_points_and_conce
 
 
 def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_from_strike_planning():
-    """6.1, 24.1: GT 1 begins with Strike Planning; a position carries no air plan, so it starts in Strike
-    Planning or after it, never in a phase played on entering it or one that needs a mission."""
+    """6.1, 24.1: GT 1 begins with Strike Planning; a position without an air plan starts in Strike Planning or
+    after it, never in a phase played on entering it or one that needs a mission (F104)."""
     planning = position(turn=1, phase="strike-planning-japanese", amoy_turn=None, air={"japanese-tac": 2})
     state = GAME.initial_state("1", {"position": planning})
     assert (state.turn, GAME.prompt(state).side, state.strike.missions) == (1, "japanese", {})
@@ -65,6 +65,38 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
     ({"revealed": ["us-7-17"]}, "revealed: us-7-17 is not a Japanese unit"),
     ({"air": {"allied-tac": -1}}, "[air] maps"),
     ({"amoy_turn": 5}, "'amoy_turn'"),
+    ({"phase": "recruit-allied", "missions": {"allied": {"tactical": 1}}}, "[missions] allied: the air plan is made"),
+    ({"missions": {"allied": {"tactical": 7}}}, "[missions] allied: Formosa 16.1: 7 tac points assigned but only 6"),
+    ({"missions": {"allied": {"kamikaze": 1}}}, "[missions] maps allied and japanese"),
+    ({"phase": "allied-combat", "suppressed": [X]}, "give [missions] allied b29 = 1"),
+    ({"phase": "allied-combat", "suppressed": [AROUND[5]], "missions": {"allied": {"b29": 1}}, "air": {"b29": 1}},
+     f"suppressed: {AROUND[5]} holds no Japanese unit"),
+    ({"phase": "recruit-allied", "suppressed": [X]}, "the B-29 strikes in the Allied B-29 Phase"),
+    ({"fleet_sortied": True, "air": {"mobile-fleet": 1}}, "the marker is removed from the game"),
+    ({"values": {"us-7-17": {"cf": -1}}}, "[values] us-7-17: cf is a whole number from 0 to 99"),
+    ({"values": {"us-7-17": {"steps": 2}}}, "[values] us-7-17: 'steps' is not a value a position changes"),
+    ({"values": {"us-7-17": {"indicator": "X"}}}, "[values] us-7-17: indicator is one of"),
+    ({"counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7"]}}, "[counterattack] is declared in a "
+                                                                           "Combat Phase"),
+    ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-19"]}},
+     "[counterattack]: the attack that rolled the CA is not one the rules allow: Formosa 15.0"),
+    ({"phase": "allied-combat", "units": {"us-7-17": AROUND[0], "jp-9-7": X, "jp-hw-1": X}, "revealed": ["jp-hw-1"],
+      "bases": [], "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7", "jp-hw-1"]}},
+     "15.5 CA item 1"),
+    ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"]}}, "has 'attackers' and 'defenders'"),
+    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: units that landed"),
+    ({"phase": "allied-movement", "pinned": ["jp-9-7"]}, "pinned: jp-9-7 is not an Allied unit"),
+    ({"phase": "japanese-movement", "interdiction": {X: 2}}, "[interdiction]: 2 us points placed, 0 assigned"),
+    ({"phase": "japanese-movement", "interdiction": {X: 3}}, "[interdiction] 1013: 1 or 2 points"),
+    ({"interdiction": {X: 1}}, "a position at 'allied-movement' comes before it"),
+    ({"phase": "recruit-allied", "fleet_sortied": "decisive"}, "this GT's sortie is made in its Japanese Special"),
+    ({"fleet_sortied": "won"}, "'fleet_sortied' is true (on an earlier GT) or this GT's result"),
+    ({"kamikaze_spent": -1}, "'kamikaze_spent' is the number"),
+    ({"air_supply_used": 1}, "'air_supply_used' is true or false"),
+    ({"attacked": ["us-7-17"], "attacked_hexes": [X]}, "attacked: belongs to the phase it happened in"),
+    ({"phase": "allied-combat", "attacked": ["us-7-17"]}, "attacked: the hexes the units attacked"),
+    ({"moved": ["jp-9-7"]}, "moved: jp-9-7 is not an Allied unit placed"),
+    ({"attacked_hexes": [X]}, "attacked_hexes: the hexes attacked in this Combat Phase"),
 ])
 def test_a_position_is_refused_with_every_problem_named(change, says):
     with pytest.raises(SetupError) as err:
@@ -105,3 +137,178 @@ def test_a_position_in_a_combat_phase_has_revealed_the_concealed_units_in_an_all
 def test_a_hex_label_of_another_map_is_refused_by_name():
     with pytest.raises(SetupError, match="us-7-17: w1234 is not a land hex"):
         GAME.initial_state("1", {"position": position(units={"us-7-17": "w1234"}, revealed=[], bases=[])})
+
+
+def _docs_block(n: int) -> dict:
+    import re
+    import tomllib
+    from pathlib import Path
+
+    text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
+    section = text[text.index("### Operation Causeway: Formosa"):]
+    return tomllib.loads(re.findall(r"```toml\n(.*?)```", section, re.S)[n])
+
+
+def test_f104_the_documented_mid_combat_position_plays_its_counterattack():
+    from formosa_given import of, when
+
+    from app.rules.formosa.events import CombatResolved
+
+    state = GAME.initial_state("1", {"position": _docs_block(1)})
+    assert state.strike.suppressed == ("1013",) and state.strike.fleet_used and state.strike.revealed
+    assert state.strike.missions == {"allied": {"b29": 1, "tactical": 2}, "japanese": {"air-superiority": 1}}
+    assert state.data.unit("us-7-17").cf == 6 and state.data.unit("us-7-17").mf == 5  # the what-if 6-5
+    assert state.units["us-27-105"].attacked and state.attacked_hexes == ("1115", "1013")
+    assert GAME.prompt(state).side == "japanese"
+    assert [o["order"] for o in GAME.legal_orders(state, "japanese")] == ["counterattack 1012"]
+    [counter] = of(when(state, "japanese", "counterattack 1012", [6]), CombatResolved)
+    assert counter.counterattack and counter.defence == 6 + D.unit("us-7-32").cf
+    assert counter.shifts == [{"amount": 1, "case": "Formosa 15.6", "reason": "counterattack"}]  # 15.6 item 2
+
+
+def test_f104_an_air_plan_starts_the_b29_and_interdiction_phases_and_a_suppressed_hex_shifts_the_attack():
+    from formosa_given import of, play, when
+
+    from app.rules.formosa.airpower import B29Struck
+
+    plan = {"allied": {"b29": 1, "interdiction": 2}}
+    state = GAME.initial_state("1", {"position": position(phase="b29", missions=plan, revealed=["jp-9-7"],
+                                                          air={"allied-tac": 6, "b29": 1})})
+    assert GAME.prompt(state).side == "allied" and state.strike.revealed
+    [hit] = of(when(state, "allied", f"strike {X}", [5]), B29Struck)
+    assert hit.hex == X
+    later = GAME.initial_state("1", {"position": position(phase="interdiction", missions=plan,
+                                                          air={"allied-tac": 6, "b29": 1})})
+    assert any(o["order"].startswith("interdict ") for o in GAME.legal_orders(later, "allied"))
+    suppressed = GAME.initial_state("1", {"position": position(
+        phase="allied-combat", missions={"allied": {"b29": 1}}, air={"b29": 1}, suppressed=[X],
+        units={"us-7-17": AROUND[0], "jp-9-7": X}, revealed=["jp-9-7"], bases=[])})
+    shown = GAME.preview(suppressed, GAME.parse(f"attack {X} with us-7-17", "allied", suppressed))
+    assert {"amount": 1, "case": "Formosa 16.5", "reason": "B-29 suppression of the defender"} in shown["shifts"]
+    moved = play(replace_step(suppressed, "japanese-movement"), "japanese", "end")
+    assert moved.units["jp-9-7"].where == X
+
+
+def replace_step(state, step):
+    from dataclasses import replace
+
+    return replace(state, step=step)
+
+
+def test_f104_a_sortied_fleet_sorties_no_more_and_a_recruited_one_does():
+    from formosa_given import of, play, refused, when
+
+    from app.rules.formosa.airpower import FleetSortied
+
+    spent = GAME.initial_state("1", {"position": position(phase="japanese-special-attack", fleet_sortied=True)})
+    spent = play(spent, "japanese", "roll", [1])  # the kamikaze roll comes first (16.6); no sortie is left
+    assert spent.step != "japanese-special-attack"
+    refused(replace_step(spent, "japanese-special-attack"), "japanese", "sortie", "Formosa 18.0")
+    ready = GAME.initial_state("1", {"position": position(phase="japanese-special-attack",
+                                                          air={"allied-tac": 6, "mobile-fleet": 1})})
+    ready = play(ready, "japanese", "roll", [1])
+    assert ready.step == "japanese-special-attack" and of(when(ready, "japanese", "sortie", [1]), FleetSortied)
+
+
+def test_f104_a_what_if_counter_attacks_and_moves_with_its_own_values():
+    what_if = position(phase="allied-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}, revealed=["jp-9-7"],
+                       bases=[], values={"us-7-17": {"cf": 9, "indicator": "A"}})
+    state = GAME.initial_state("1", {"position": what_if})
+    shown = GAME.preview(state, GAME.parse(f"attack {X} with us-7-17", "allied", state))
+    assert shown["attack"] == 9
+    assert {"amount": 1, "case": "Formosa 15.4.1", "reason": "attack bonus unit"} in shown["shifts"]
+    printed = GAME.initial_state("1", {"position": {**what_if, "values": {}}})
+    assert GAME.preview(printed, GAME.parse(f"attack {X} with us-7-17", "allied", printed))["attack"] == \
+        D.unit("us-7-17").cf
+    assert GAME.data({}).unit("us-7-17").cf == D.unit("us-7-17").cf  # the printed data is untouched
+
+
+ISLAND = """[map]
+name = "a test island with its own ports and towns"
+parity = "even-low"
+cols = [1, 6]
+rows = [1, 6]
+[vocabulary]
+terrain = ["sea", "open", "rough", "mountain", "peak", "mud-flats"]
+hexside = ["river", "bridged-river", "all-sea"]
+features = ["city", "town", "major-port", "minor-port", "airfield", "industry", "beach"]
+[terrain]
+default = "sea"
+open = ["0202", "0203", "0302", "0303", "0304", "0402", "0403", "0404", "0503"]
+[features]
+city = ["0303"]
+town = ["0403"]
+major-port = ["0202"]
+minor-port = ["0503"]
+airfield = ["0302"]
+"""
+
+
+def test_f103_a_custom_map_with_its_own_ports_and_towns_is_played_as_it_is(run, tmp_path):
+    (tmp_path / "island.toml").write_text(ISLAND)
+    (tmp_path / "pos.toml").write_text('turn = 2\nphase = "recruit-japanese"\nbases = ["us-eng-1"]\n[units]\n'
+                                       '"jp-9-7" = "0303"\n"us-eng-1" = "0202"\n"us-7-17" = "0202"\n'
+                                       '[where]\n"jp-guerrilla-1" = "japanese-reinforcements"\n'
+                                       '"us-7-32" = "allied-replacements"\n[lp]\njapanese = 5\nallied = 5\n')
+    game = run("new", "formosa", "--map", str(tmp_path / "island.toml"), "--position", str(tmp_path / "pos.toml"))
+    game = game.output.strip()
+    run("join", game, "--side", "japanese", "--name", "j@example.org")
+    run("join", game, "--side", "allied", "--name", "a@example.org")
+    run("do", game, "--as", "japanese", "recruit jp-guerrilla-1")
+    refused = run("do", game, "--as", "japanese", "deploy jp-guerrilla-1 0404", ok=False)  # open, no feature
+    assert refused.exit_code == 2 and "Formosa 8.1" in refused.output
+    run("do", game, "--as", "japanese", "deploy jp-guerrilla-1 0403")  # this map's town (8.1)
+    run("do", game, "--as", "japanese", "end")
+    run("do", game, "--as", "allied", "replace us-7-32")
+    run("do", game, "--as", "allied", "deploy us-7-32 0202")  # this map's major port, functional (8.1, 20.0)
+    state = json.loads(run("state", game, "--json").output)
+    assert {u["id"]: u["hex"] for u in state["units"] if u["id"] in ("jp-guerrilla-1", "us-7-32")} == {
+        "jp-guerrilla-1": "0403", "us-7-32": "0202"}
+    assert "chain intact" in run("verify", game).output
+
+
+def test_f104_pinned_units_interdicted_hexes_a_fleet_result_spent_kamikaze_and_used_air_supply():
+    from formosa_given import of, refused, when
+
+    from app.rules.formosa import strategic
+    from app.rules.formosa.events import UnitMoved
+
+    pinned = GAME.initial_state("1", {"position": position(phase="allied-movement", pinned=["us-7-17"])})
+    refused(pinned, "allied", f"move us-7-17 {AROUND[1]}", "Formosa 10.2.1, 10.3, 21.0")
+    interdicted = GAME.initial_state("1", {"position": position(
+        phase="japanese-movement", units={"jp-9-7": X}, revealed=[], bases=[], where={},
+        missions={"allied": {"interdiction": 2}}, interdiction={AROUND[0]: 2})})
+    plain = GAME.initial_state("1", {"position": position(phase="japanese-movement", units={"jp-9-7": X},
+                                                          revealed=[], bases=[], where={})})
+    [slow] = of(when(interdicted, "japanese", f"move jp-9-7 {AROUND[0]}"), UnitMoved)
+    [fast] = of(when(plain, "japanese", f"move jp-9-7 {AROUND[0]}"), UnitMoved)
+    assert slow.mp == fast.mp + 2  # 16.4 item 3
+    barred = GAME.initial_state("1", {"position": position(phase="invasion", fleet_sortied="decisive",
+                                                           where={"us-7-32": "allied-staging"})})
+    assert barred.strike.gunfire_withdrawn and barred.strike.amphibious_barred
+    refused(barred, "allied", f"land {AROUND[5]} with us-7-32", "Formosa 18.0")
+    mix = strategic.air_point_limit(D, "japanese", "kamikaze")
+    spent = GAME.initial_state("1", {"position": position(phase="recruit-japanese", kamikaze_spent=mix - 1,
+                                                          lp={"japanese": 20, "allied": 0})})
+    when(spent, "japanese", "buy 1 kamikaze")
+    assert "have attacked" in refused(spent, "japanese", "buy 2 kamikaze", "Formosa 8.2")  # 2.5: once a game
+    supplied = GAME.initial_state("1", {"position": position(
+        phase="allied-combat", air_supply_used=True, air={"air-supply": 1}, units={"us-7-17": AROUND[0], "jp-9-7": X},
+        revealed=["jp-9-7"], bases=[])})
+    refused(supplied, "allied", f"attack {X} with us-7-17 supply air", "Formosa 19.4")  # once a GT
+
+
+def test_f104_the_documented_positions_in_the_middle_of_a_movement_phase_play_on():
+    from formosa_given import of, refused, when
+
+    from app.rules.formosa.events import UnitMoved
+
+    allied = GAME.initial_state("1", {"position": _docs_block(2)})
+    assert allied.strike.gunfire_withdrawn and not allied.strike.amphibious_barred  # an Indecisive Action
+    refused(allied, "allied", "move us-7-17 0913", "Formosa 10.2.1, 10.3, 21.0")  # it landed this GT
+    refused(allied, "allied", "move us-27-105 1114", "Formosa 12.2")  # it has moved this phase
+    japanese = GAME.initial_state("1", {"position": _docs_block(3)})
+    assert japanese.units["jp-9-7"].moved and japanese.kamikaze_spent == 3 and japanese.air_supply_turn == 5
+    refused(japanese, "japanese", "move jp-9-7 1015", "Formosa 12.2")
+    [moved] = of(when(japanese, "japanese", "move jp-9-19 1114"), UnitMoved)
+    assert moved.mp == D.movement.costs["non-mechanized"].terrain.get("open", 1) + 2  # two interdiction points

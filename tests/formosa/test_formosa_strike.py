@@ -187,6 +187,12 @@ def test_16_5_a_b29_strike_on_the_terrain_column_d1_eliminates_the_only_unit():
     refused(state, "allied", "strike " + AROUND[0], "Formosa 16.5")  # no Japanese unit there
 
 
+def test_16_5_the_one_b29_strikes_one_hex_a_second_is_refused_by_the_rule():
+    state = given(step="b29", units={"jp-9-7": X, "jp-9-19": AROUND[0]}, air={"b29": 1},
+                  strike=planned(allied={"b29": 1}))
+    assert "strikes one hex" in refused(state, "allied", f"strike {X} {AROUND[0]}", "Formosa 16.5")
+
+
 def test_16_5_the_japanese_may_reveal_a_concealed_coastal_defense_for_the_fortified_column():
     state = given(step="b29", units={"jp-9-7": X, CD: X}, concealed=("jp-9-7", CD), air={"b29": 1},
                   strike=planned(allied={"b29": 1}))
@@ -282,6 +288,7 @@ def test_15_4_1_17_0_the_defender_answers_with_lp_and_allied_gunfire_f18_f22():
     state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
     state = play(state, "japanese", f"attack {a} with jp-9-7")
     assert state.pending[0]["kind"] == "defence" and state.pending[0]["side"] == "allied"
+    assert {o["order"] for o in GAME.legal_orders(state, "allied")} >= {"defend", "defend lp 1", "defend gunfire 1"}
     refused(state, "allied", "defend gunfire 3", "Formosa 17.0")
     refused(state, "allied", "defend lp 2", "Formosa 15.4.1")
     events = when(state, "allied", "defend lp 1 gunfire 2", [3])
@@ -329,7 +336,7 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
     import json
 
     from app.projections import replay
-    from app.service.pbem import Seat
+    from app.service.application import Seat
     from tests.fogcheck import all_text, played_through_service
 
     emails = {"japanese": "j@x.example", "allied": "a@x.example"}
@@ -345,19 +352,20 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
         pbem, game_id, outbox, _ = played_through_service(str(tmp_path / f"{name}.sqlite3"), "formosa", emails,
                                                           "g-formosa-plan", script)
         seat = Seat(game_id, "allied", emails["allied"])
-        rows = [f"{r['seq']} {r['type']} {r['text']}" for r in pbem.history_rows(seat)]
+        rows = [f"{r['seq']} {r['type']} {r['text']}" for r in pbem.reads.history_rows(seat)]
         # each game's random secrets (its salts, hence hashes and seals; tokens, reply tags, receipt signatures) and
         # times are its own: left out of the comparison
         exported = [json.dumps({k: v for k, v in json.loads(line).items() if k not in ("at", "salt", "sealed", "hash")},
-                               sort_keys=True) for line in pbem.export(seat)[0]]
+                               sort_keys=True) for line in pbem.reads.export(seat)[0]]
         frames = [f"{f.seq} {f.text} {json.dumps(f.view, sort_keys=True)}"
                   for f in replay.build(pbem.store, game_id, "allied").frames]
         mails = [re.sub(r"[0-9a-zA-Z+/=_-]{32,}", "SECRET", all_text(m)) for m in outbox.sent
                  if m["To"] == emails["allied"]]
-        read[name] = rows + exported + frames + mails + [json.dumps(pbem.prompt(seat), sort_keys=True, default=str)]
+        prompt = json.dumps(pbem.reads.prompt(seat), sort_keys=True, default=str)
+        read[name] = rows + exported + frames + mails + [prompt]
         assert "japanese assigns" not in "\n".join(read[name])
         if name == "three":  # the reveal shows the plan, once the Allied plan is made
-            pbem.submit(seat, "plan")
-            assert "1 kamikaze" in "\n".join(r["text"] for r in pbem.history_rows(seat))
+            pbem.orders.submit(seat, "plan")
+            assert "1 kamikaze" in "\n".join(r["text"] for r in pbem.reads.history_rows(seat))
         pbem.store.close()
     assert read["none"] == read["three"]

@@ -52,6 +52,19 @@ def test_3_3_6_6_untried_values_are_hidden_from_both_players_and_spectators():
     assert RULES.visible(DieRolled(0, 70, 5, "blind draw of a Chinese regular (3.3, 9.7)"), "allied") is not True
 
 
+def test_6_6_an_enemy_stack_shows_its_top_unit_only_and_its_own_side_every_unit():
+    stack = ["jp-cea-3div", "jp-cea-13div", "jp-cea-68div"]
+    s = position({uid: "1812" for uid in stack})
+    seen = {side: next(st for st in RULES.view(s, side)["stacks"] if st["hex"] == "1812")
+            for side in ("allied", "japanese", None)}
+    [top] = seen["allied"]["units"]
+    assert seen["allied"]["hidden"] == 2 and top["id"] in stack
+    assert [u["id"] for u in RULES.view(s, "allied")["units"] if u["hex"] == "1812"] == [top["id"]]
+    assert RULES.view(s, "allied")["units"][0]["hidden_below"] == 2
+    for side in ("japanese", None):  # the owner and the referee see the whole stack
+        assert sorted(u["id"] for u in seen[side]["units"]) == sorted(stack) and seen[side]["hidden"] == 0
+
+
 def test_3_4_cea_1st_brigade_in_1906_and_3rd_brigade_waits_for_turn_2():
     s = initial_state()
     assert s.units["jp-cea-1bde"].hex == "1906"

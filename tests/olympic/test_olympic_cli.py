@@ -66,3 +66,30 @@ def test_analysis_reports_the_american_casualty_points_per_turn(run, tmp_path):
     assert "score" in analysis.charts(result)
     out = run("analyze", game).output
     assert "American Casualty Points at the end of each turn: 1: 0" in out
+
+
+def test_cli_preview_of_an_attack_is_the_service_preview_the_api_answers_with(run, tmp_path):
+    position = tmp_path / "attack.toml"
+    position.write_text('turn = 2\nphase = "combat"\nbeachheads = ["3336"]\n'
+                        '[units]\n"us-25-27" = "3235"\n"us-25-35" = "3336"\n"us-25-161" = "3237"\n')
+    game = run("new", "olympic", "--position", str(position)).output.strip()
+    order = "attack 3236 with 25-27 25-35 25-161"
+    before = run("log", game).output
+    shown = run("preview", game, "--as", "american", order)
+    assert "attack on 3236 (city, militia 3)" in shown.output
+    assert "die 1: column +2, +3, Dr 2/2, 6 Casualty Points" in shown.output
+    as_json = json.loads(run("preview", game, "--as", "american", order, "--json").output)
+    store = EventStore(run.db)
+    try:
+        from app.rules.catalog import get_rules
+        from app.service import games
+
+        state = projection.load(store, game)
+        assert as_json == json.loads(json.dumps(games.preview(get_rules("olympic"), state, "american", order)))
+    finally:
+        store.close()
+    assert run("log", game).output == before  # nothing written
+    position.write_text(position.read_text().replace('phase = "combat"', 'phase = "reinforcement"'))
+    later = run("new", "olympic", "--position", str(position)).output.strip()
+    planned = run("preview", later, "--as", "american", order).output  # out of turn: a planning preview
+    assert "die 1: column +2, +3, Dr 2/2" in planned and "Planning: american may not give this order now" in planned

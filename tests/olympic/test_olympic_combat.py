@@ -5,8 +5,12 @@ The Miyazaki plain is the test ground: 3134-3138 and 3233-3338 are Clear, 3236 i
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from olympic_given import after, given, of, programmed, refused, when
 
+from app.rules.errors import IllegalOrder
 from app.rules.olympic import GAME
 from app.rules.olympic.events import (
     AttackCalledOff,
@@ -50,11 +54,23 @@ def test_8_8_note_1_no_attack_below_minus_2_and_refused_before_any_die():
     assert "below -2" in refused(state, "american", "attack 3135 with 25-27", "Olympic 8.8 note 1")
 
 
+def test_8_8_note_1_an_order_at_exactly_minus_2_is_accepted_and_one_below_is_refused():
+    at_minus_2 = given(units={JP4A: "3135", JP2: "3135", US_A: "3235"})  # 4 against 6, no militia in 3135
+    [resolved] = of(when(at_minus_2, "american", "attack 3135 with 25-27", rolls=[1]), CombatResolved)
+    assert (resolved.differential, resolved.column, resolved.result) == (-2, "-2", "Ae 10/3")
+    at_minus_3 = given(units={JP4A: "3135", JP2: "3135", JP1: "3135", US_A: "3235"})  # 4 against 7
+    assert "4 against 7 is below -2" in refused(at_minus_3, "american", "attack 3135 with 25-27",
+                                                "Olympic 8.8 note 1")
+
+
 def test_ruling_r28_a_tripled_militia_can_call_the_attack_off_after_its_die():
     state = given(units={US_A: "3235"})  # Miyazaki 3236: militia 3 alone; 4 vs 3/2 is allowed
     events = when(state, "american", "attack 3236 with 25-27", rolls=[1])  # track 4 die 1: tripled, 9
     assert of(events, AttackCalledOff) == [AttackCalledOff("3236", [US_A], 4 - 9)]
     assert not of(events, CombatResolved)
+    called_off = after(state, events)
+    assert called_off.unit(US_A).attacked and "3236" in called_off.attacked_hexes  # it took part: no second try
+    refused(called_off, "american", "attack 3236 with 25-27", "Olympic 8.8")
 
 
 def test_14_3_track_4_militia_doubled_defends_at_6_oo_10_and_is_destroyed_by_dr():
@@ -152,12 +168,14 @@ def test_8_54_the_special_attacker_dies_even_when_the_american_only_retreats():
     assert of(events, CombatResolved)[0].result == "Dr 3/5"
     assert [e.unit for e in of(events, UnitEliminated)] == [JP4A]
     assert [r.unit for r in of(events, UnitRetreated)] == [US_A]
+    assert not of(events, UnitsAdvanced)  # the hex is empty, but its attacker is gone (8.53, 8.54)
 
 
 def test_8_53_the_japanese_attacker_advances_into_the_hex_it_emptied():
     state = japanese_combat(**{JP4A: "3135", US_A: "3235"})
     events = when(state, "japanese", programmed(state), rolls=[5])  # 4 vs 4, die 5: Dr 3/3
     assert of(events, UnitsAdvanced) == [UnitsAdvanced([JP4A], "3235")]
+    assert after(state, events).unit(US_A).defended  # attacked this phase: 8.52 matches it no more (R21)
     assert of(events, CasualtyPoints)[0].points == 3
 
 
@@ -195,6 +213,20 @@ def test_8_51_every_possible_attack_is_made_and_then_the_turn_ends():
     refused(state, "japanese", f"jattack {JP1} on {US_A}", "Olympic 8.51")
 
 
+def test_r30_an_american_attack_or_assault_on_a_second_hex_is_refused_by_the_rule():
+    state = given(units={US_A: "3235", US_B: "3336", US_C: "3237", JP4A: "3136"}, beachheads=("3235",))
+    assert "on one hex (ruling R30)" in refused(state, "american", "attack 3236 3136 with 25-27 25-35",
+                                                "Olympic 8.8")
+    with pytest.raises(IllegalOrder) as err:  # the preview refuses it the same way
+        GAME.preview(state, GAME.parse("attack 3236 3136 with 25-27", "american", state))
+    assert err.value.case == "Olympic 8.8"
+    sea = given(step="assault", turn=1, units={US_A: "3437", JP4A: "3337", JP4B: "3336"}, released=False)
+    refused(sea, "american", "assault 3337 3336 with 25-27", "Olympic ruling R17")
+    with pytest.raises(IllegalOrder) as err:
+        GAME.preview(sea, GAME.parse("assault 3337 3336 with 25-27", "american", sea))
+    assert err.value.case == "Olympic ruling R17"
+
+
 def test_preview_shows_every_die_face_by_the_code_the_order_runs_and_rolls_nothing():
     state = given(units={US_A: "3235", US_B: "3336", US_C: "3237"}, beachheads=("3235",))
     command = GAME.parse("attack 3236 with 25-27 25-35 25-161", "american", state)
@@ -211,3 +243,30 @@ def test_the_history_line_of_a_programmed_attack_names_its_reason():
     [combat] = of(when(state, "japanese", programmed(state), rolls=[3]), CombatResolved)
     line = GAME.describe(combat)
     assert "jp-86-1 (lowest-numbered hex 3135) attacks us-25-27 in 3235 (8.52; 1 attack(s) possible, 8.51)" in line
+
+
+def test_8_9_at_most_three_attackers_advance_after_an_exchange():
+    state = given(units={US_A: "3235", US_B: "3235", US_C: "3137", MARINE: "3137", JP4A: "3136"})
+    assert "at most 3 units advance" in refused(
+        state, "american", f"attack 3136 with {US_A} {US_B} {US_C} {MARINE} advance {US_A} {US_B} {US_C} {MARINE}",
+        "Olympic 8.9")
+
+
+def test_ruling_r24_the_standing_retreat_order_is_kept_and_a_turns_end_frees_every_unit_to_move_and_attack():
+    from app.rules.olympic.events import RetreatPreferenceSet, TurnEnded
+
+    state = given(step="combat", units={US_A: "3235", JP4A: "3136"})
+    assert after(state, when(state, "american", "retreat toward 3338")).retreat_toward == "3338"
+    assert GAME.evolve(state, RetreatPreferenceSet("3338")).retreat_toward == "3338"
+    busy = replace(state, units={**state.units, US_A: replace(state.units[US_A], moved=True, attacked=True,
+                                                                defended=True)})
+    fresh = GAME.evolve(busy, TurnEnded(2)).units[US_A]
+    assert (fresh.moved, fresh.attacked, fresh.defended) == (False, False, False)
+
+
+def test_the_view_shows_each_counter_its_steps_and_a_japanese_units_release():
+    state = given(units={US_A: "3235", JP4A: "3136"}, released=False)
+    seen = {u["id"]: u for u in GAME.view(state, "american")["units"]}
+    assert seen[US_A]["steps"] == 1 and seen[US_A]["released"] is None
+    assert seen[JP4A]["steps"] == 1 and seen[JP4A]["released"] is False
+    assert seen[US_B]["steps"] == 1 and seen[US_B]["status"] == "pool"  # not yet in play

@@ -20,11 +20,10 @@ from app.web import create_app
 from tests.olympic.test_olympic_fuzz import candidates
 
 
-def docs_example() -> str:
+def docs_example(n: int = 0) -> str:
     text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
     section = text[text.index("### Operation Olympic"):text.index("### Dai Senso")]
-    [block] = re.findall(r"```toml\n(.*?)```", section, re.S)
-    return block
+    return re.findall(r"```toml\n(.*?)```", section, re.S)[n]
 
 
 def start(position: dict):
@@ -54,6 +53,9 @@ def test_the_documented_position_starts_where_it_says():
     assert "1541" in state.militia_destroyed  # Marines stand there: its militia is gone (R11)
     assert {"1442", "1443", "1540", "1541", "1640"} == set(state.american_control)
     assert GAME.prompt(state).side == "american" and "Game-Turn 9: American movement" in GAME.prompt(state).step
+    assert [u.id for u in state.stack("1442")] == ["us-2mar-6", "us-2mar-2", "us-2mar-8"]  # [stacks]: top first
+    assert state.units["jp-206-1"].strength == 4 and state.data.unit("jp-206-1").category == "4-4"  # [values]
+    assert GAME.data({}).unit("jp-206-1").strength == 3  # the printed data is untouched
 
 
 def test_an_impossible_position_is_refused_with_every_problem_named_and_nothing_written(store):
@@ -203,3 +205,56 @@ def test_a_position_is_read_against_the_custom_map_it_comes_with(run, tmp_path):
     game = run("new", "olympic", "--map", str(cleared), "--position", str(position)).output.strip()
     state = json.loads(run("state", game, "--json").output)
     assert state["turn"] == 9 and state["militia_destroyed"] == []
+
+
+def _japanese_attack_from(position: dict) -> str:
+    [order] = GAME.legal_orders(start(position), "japanese")
+    return order["order"]
+
+
+def test_ruling_r1_a_position_stacks_in_units_toml_order_the_last_on_top_and_8_52_attacks_the_top_first():
+    # two 4-12s in 3235 next to a 4-4: equal strengths, so 8.52 attacks the top of the stack first
+    stack = {"turn": 2, "phase": "japanese-combat", "released": ["jp-154-1"],
+             "units": {"jp-154-1": "3135", "us-25-35": "3235", "us-25-27": "3235"}}
+    state = start(stack)
+    assert [u.id for u in state.stack("3235")] == ["us-25-35", "us-25-27"]  # us-25-35 is listed after us-25-27
+    assert _japanese_attack_from(stack) == "jattack jp-154-1 on us-25-35"
+
+
+def test_ruling_r1_stacks_in_a_position_list_a_hex_from_the_bottom_up():
+    stack = {"turn": 2, "phase": "japanese-combat", "released": ["jp-154-1"],
+             "units": {"jp-154-1": "3135", "us-25-27": "3235", "us-25-35": "3235", "us-25-161": "3235"},
+             "stacks": {"3235": ["us-25-161", "us-25-35", "us-25-27"]}}
+    assert [u.id for u in start(stack).stack("3235")] == ["us-25-27", "us-25-35", "us-25-161"]
+    assert _japanese_attack_from(stack) == "jattack jp-154-1 on us-25-27"
+
+
+def test_a_stack_that_does_not_list_the_units_placed_in_its_hex_is_refused(store):
+    problems = refusal(store, {"turn": 2, "phase": "combat", "units": {"us-25-27": "3235", "us-25-35": "3235"},
+                               "stacks": {"3235": ["us-25-27"], "3236": "us-25-35"}})
+    assert "[stacks] maps a hex to the units placed there, listed from the bottom up (the last on top, ruling R1)" \
+        in problems and problems.startswith("cannot start olympic: position: ")
+    problems = refusal(store, {"turn": 2, "phase": "combat", "units": {"us-25-27": "3235", "us-25-35": "3235"},
+                               "stacks": {"3235": ["us-25-27"]}})
+    assert "[stacks] 3235 lists us-25-27; [units] places us-25-27, us-25-35 there" in problems
+
+
+def test_r32_a_position_in_the_middle_of_a_step_says_what_was_done_in_it(store):
+    midway = tomllib.loads(docs_example(1))
+    state = start(midway)
+    assert state.units["us-25-27"].attacked and state.attacked_hexes == ("3236",)
+    offered = {o["order"] for o in GAME.legal_orders(state, "american")}
+    assert not any(o.startswith("attack 3236") for o in offered)  # a hex is attacked once a phase (8.8)
+    assert not any("25-27" in o for o in offered if o.startswith("attack"))  # a unit attacks once a phase
+    assert any(o.startswith("attack 3136 with us-25-35") for o in offered)
+    japanese = start(tomllib.loads(docs_example(2)))
+    assert japanese.units["us-25-27"].defended and japanese.units["jp-86-1"].attacked
+    assert [o["order"] for o in GAME.legal_orders(japanese, "japanese")] == ["end"]  # 8.52: both done already
+    fresh = start({**tomllib.loads(docs_example(2)), "defended": [], "attacked": []})
+    assert [o["order"] for o in GAME.legal_orders(fresh, "japanese")] != ["end"]
+    problems = refusal(store, {**midway, "phase": "reinforcement", "moved": ["jp-154-1"]})
+    assert "attacked: belongs to the step it happened in" in problems and "moved: belongs to the step" in problems
+    problems = refusal(store, {**midway, "attacked_hexes": []})
+    assert "the hex the units attacked is in attacked_hexes" in problems
+    assert "defended: jp-154-1 is not an American unit placed in [units]" in refusal(
+        store, {**midway, "phase": "japanese-combat", "defended": ["jp-154-1"], "attacked": [], "attacked_hexes": []})

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from olympic_given import after, given, of, programmed, refused, when
 
-from app.rules.olympic import policy
+from app.rules.olympic import GAME, policy
 from app.rules.olympic.events import (
     DoctrineResult,
     ReinforcementEntered,
@@ -75,6 +75,20 @@ def test_14_52_the_most_direct_route_as_far_as_the_allowance_goes():
     assert moved.reason["distance"] > moved.mp
 
 
+def test_14_52_a_unit_whose_every_hex_this_phase_is_full_holds_and_says_the_way_on_is_full():
+    # 2-4 from 2838 toward Miyazaki goes 2938, 3037 this phase (2 MP each); both hold three units that moved
+    units = {US: "3235", **dict(zip(THREE_10S, ["2938"] * 3 + ["3037"] * 3, strict=True)), TWO_4: "2838"}
+    state = moving(**units)
+    state = replace(state, units={k: replace(u, moved=True) if k in THREE_10S else u
+                                  for k, u in state.units.items()})
+    assert programmed(state) == f"hold {TWO_4}"
+    [held] = of(when(state, "japanese", programmed(state)), UnitHeld)
+    assert held.unit == TWO_4 and held.reason["case"] == "Olympic 14.55"
+    assert held.reason["route"] == {"case": "Olympic 14.52", "to_destination": ["2938", "3037", "3137", "3236"],
+                                    "this_phase": [], "mp": 0}
+    assert held.reason["summary"].endswith("toward primary 3236; the way on is full (stacking)")
+
+
 def test_14_53_once_every_primary_hex_is_held_units_go_to_the_nearest_secondary():
     primaries = ["3135", "3136", "3234", "3236", "3335", "3336"]
     state = moving(**{US: "3235", **dict(zip(THREE_10S, primaries, strict=True)), TWO_4: "3033"})
@@ -104,7 +118,10 @@ def test_ruling_r23_a_unit_next_to_an_american_holds_and_unreleased_units_never_
 def test_the_programmed_order_is_the_only_one_accepted_so_an_audit_re_decides_it():
     state = moving(**{US: "3235", TWO_4: "3033"})
     assert programmed(state) == f"jmove {TWO_4} 3134 3234"
-    refused(state, "japanese", f"jmove {TWO_4} 3134 3135", "Olympic 14.55")
+    assert f"Japanese movement phase, programmed order: 'jmove {TWO_4} 3134 3234'" in GAME.prompt(state).step
+    assert refused(state, "japanese", f"jmove {TWO_4} 3134 3135", "Olympic 14.55") == (
+        f"Olympic 14.55: the programmed Japanese order now is 'jmove {TWO_4} 3134 3234' (2-4, nearest its "
+        "destination (2 MP): toward primary 3234)")
     refused(state, "japanese", "end", "Olympic 14.55")
 
 
@@ -145,6 +162,7 @@ def test_14_3_track_2_releases_the_line_units_the_word_names():
     state = doctrine_position(**line)
     southern = of(when(state, "japanese", "doctrine", rolls=[5, 6]), UnitsReleased)
     assert southern[0].units == ["jp-156-3", "jp-25-1"]
+    assert southern[0].reason == {"case": "Olympic ruling R9", "summary": "every unreleased line unit that is southern"}
     northern = of(when(state, "japanese", "doctrine", rolls=[6, 6]), UnitsReleased)
     assert northern[0].units == ["jp-216-1"]
 

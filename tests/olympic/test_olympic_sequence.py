@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from olympic_given import START, after, given, of, programmed, refused, when
 
+from app.events.core import DieRolled
 from app.rules.olympic import GAME
 from app.rules.olympic.events import (
     CasualtyPoints,
@@ -56,7 +57,7 @@ def tokko_position(**stacks):
 
 def test_14_4_a_200_point_strike_removes_two_stacks_of_three_from_the_zones_rolled_oo_2():
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
-    events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 3])  # track 5: table #3; 200; Ariake twice
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 3])  # track 5: table #3; 200; Ariake, for both groups
     assert of(events, TokkoStruck) == [TokkoStruck(3, 200)]
     assert [e.points for e in of(events, CasualtyPoints)] == [200]
     losses = of(events, TokkoLosses)
@@ -65,6 +66,41 @@ def test_14_4_a_200_point_strike_removes_two_stacks_of_three_from_the_zones_roll
     final = after(state, events)
     assert {final.unit(u).status for u in division("25") + division("33")} == {"removed"}
     assert final.casualty_points == 200 and final.step == "assault"
+
+
+def test_14_4_one_zone_die_for_the_strike_while_its_zone_holds_a_full_stack():
+    state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 2])  # table #3: 200; Ariake; a 2 would be Miyazaki
+    assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("ariake", ARIAKE_B)]
+    assert [e.purpose for e in of(events, DieRolled)] == ["doctrine track 5: Tokko table", "Tokko table #3",
+                                                          "Tokko table #4: invasion zone"]
+    assert len(of(events, DieRolled)) == 3  # track 5, table #3, one zone die
+    assert {after(state, events).unit(u).status for u in division("41")} == {"map"}
+
+
+def test_14_4_the_zone_die_is_rolled_again_only_when_its_zone_runs_short():
+    state = tokko_position(**{ARIAKE_A: division("25"), MIYAZAKI_A: division("41"), TSUNO_A: division("33")})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 3, 2])  # table #3: 200; Ariake, then (short) Miyazaki
+    losses = of(events, TokkoLosses)
+    assert [(e.zone, e.hex) for e in losses] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
+    assert losses[0].reason["rerolled"] == []
+    assert losses[1].reason["rerolled"] == [{"zone": "ariake", "why": "zone-short"}]
+    assert len(of(events, DieRolled)) == 4
+    assert {after(state, events).unit(u).status for u in division("33")} == {"map"}
+
+
+def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
+    from app.rules.olympic import played_under
+
+    state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
+    old = played_under(state, "1")
+    assert played_under(state, "2") == state and old.rules_version == 1
+    events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
+    assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
+    placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
+        "us-25-27": "3235", "us-25-35": "3235"}}})
+    assert [u.id for u in placed.stack("3235")] == ["us-25-35", "us-25-27"]
+    assert [u.id for u in played_under(placed, "").stack("3235")] == ["us-25-27", "us-25-35"]
 
 
 def test_14_4_a_zone_with_no_american_units_or_too_few_is_rolled_again_oo_3():
@@ -103,6 +139,9 @@ def test_ruling_r17_units_at_sea_land_next_to_their_zone_hex_and_make_a_beachhea
     assert of(events, UnitsReleased)[0].units == ["jp-154-3"]  # an American unit next to it (14.3)
     landed = after(state, events)
     assert landed.beachheads == ("3338",) and landed.american_control == ("3338",)
+    assaults = sorted(o["order"] for o in GAME.legal_orders(state, "american") if o["action"] == "assault")
+    assert assaults[0] == f"assault 3337 with {' '.join(sorted(division('25')))}"  # every unit at sea next to it
+    assert all(o.startswith("assault 3337 ") for o in assaults)  # the one defended hex next to the zone hex
 
 
 def test_ruling_r17_an_assault_repulsed_stays_at_sea_one_that_clears_the_hex_lands_three():
@@ -133,6 +172,10 @@ def test_ruling_r15_american_movement_stops_on_entering_a_japanese_zone_of_contr
     state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"})
     assert of(when(state, "american", "move 25-27 to 3235"), UnitMoved)[0].path[-1] == "3235"
     refused(state, "american", "move 25-27 to 3134 via 3235", "Olympic ruling R15")
+    assert "Japanese units hold 3136" in refused(state, "american", "move 25-27 to 3136", "Olympic ruling R10")
+    far = given(step="movement", units={"us-25-27": "3338"})
+    assert "cannot reach 2530 from 3338 with 12 MP" in refused(far, "american", "move 25-27 to 2530",
+                                                                "Olympic ruling R10")  # too far, no zone of control
 
 
 def test_ruling_r11_an_intact_militia_bars_american_entry():

@@ -137,13 +137,13 @@ def test_random_bearers_do_not_escape_the_rate_limit(tmp_path):
 
 def test_a_request_checks_its_token_once(tmp_path, monkeypatch):
     """Keying the limit by seat costs no second check: the route reuses the limiter's."""
-    from app.service.pbem import Pbem
+    from app.service.seats import Credentials
 
     client = make_app(tmp_path, ADMIN_TOKEN=KEY).test_client()
     game_id, tokens = new_game(client)
     calls = []
-    original = Pbem.authenticate
-    monkeypatch.setattr(Pbem, "authenticate", lambda self, *a: calls.append(a) or original(self, *a))
+    original = Credentials.authenticate
+    monkeypatch.setattr(Credentials, "authenticate", lambda self, *a: calls.append(a) or original(self, *a))
     assert client.post(f"/games/{game_id}/orders", data="move R1 0202", content_type="text/plain",
                        headers=bearer(tokens["red"])).status_code == 201
     assert client.get(f"/replay/{game_id}/frames.json", headers=bearer(tokens["red"])).status_code == 200
@@ -239,17 +239,18 @@ def test_a_clock_jump_past_the_deadline_withholds_auto_pass_and_tells_the_arbite
 
     with freeze_time("2030-01-01 12:00:00") as clock:
         pbem, outbox, game_id, seats, _ = seated(store, deadline_hours=24, on_deadline="auto-pass")
-        assert pbem.tick() == []
+        assert pbem.deadlines.tick() == []
         clock.tick(3600)
-        assert pbem.tick() == []
+        assert pbem.deadlines.tick() == []
         head = store.head(game_id)[0]
         clock.tick(jump_hours * 3600)
         if jump_hours < 0:  # a clock set back, then forward again past the deadline within one run's gap
-            assert pbem.tick() == []
+            assert pbem.deadlines.tick() == []
             clock.tick((-jump_hours + 30) * 3600)
         with caplog.at_level("WARNING", logger="hexledger.service"):
-            assert pbem.tick() == [f"{game_id}: deadline passed for red"]
-        assert store.head(game_id)[0] == head  # nothing passed for red
+            assert pbem.deadlines.tick() == [f"{game_id}: deadline passed for red"]
+        [record] = store.events(game_id, head + 1)  # the deadline's record, and nothing passed for red
+        assert record.type == "core.DeadlinePassed" and "auto-pass withheld" in record.payload["note"]
         told = outbox.to("arb@x.example")[-1]
         assert "has not moved" in told["Subject"] and "auto-pass withheld" in told.get_content()
         assert "no auto-pass for red" in caplog.text and game_id in caplog.text

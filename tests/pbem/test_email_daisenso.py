@@ -18,7 +18,7 @@ EMAIL = {"axis": "axis@players.example", "allied": "allied@players.example"}
 
 @pytest.mark.parametrize("scenario", ["strait", "august-storm", "zhejiang"])
 def test_a_dai_senso_scenario_played_to_its_end_by_email(pbem, smtp, store, scenario):
-    game_id, _ = pbem.create("daisenso", EMAIL, scenario=scenario)
+    game_id, _ = pbem.setup.create("daisenso", EMAIL, scenario=scenario)
     for side, address in EMAIL.items():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {side} dice")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1, 1]

@@ -23,7 +23,7 @@ EMAIL = {"japanese": "japanese@players.example", "allied": "allied@players.examp
 @pytest.mark.parametrize("end", ENDS, ids=lambda e: e.id)
 def test_a_game_from_a_position_ends_by_email(pbem, smtp, store, monkeypatch, end: End):
     fixed_dice(monkeypatch)
-    game_id, _ = pbem.create("formosa", EMAIL, scenario=end.scenario, options={"position": end.position})
+    game_id, _ = pbem.setup.create("formosa", EMAIL, scenario=end.scenario, options={"position": end.position})
     for side, address in EMAIL.items():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {DICE_TEXT[side]}")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1, 1]
@@ -50,7 +50,7 @@ def test_a_game_from_a_position_ends_by_email(pbem, smtp, store, monkeypatch, en
 
 
 def test_formosa_scenario_2_played_to_its_end_by_email(pbem, smtp, store):
-    game_id, _ = pbem.create("formosa", EMAIL, scenario="2")
+    game_id, _ = pbem.setup.create("formosa", EMAIL, scenario="2")
     for side, address in EMAIL.items():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {side} dice")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1, 1]

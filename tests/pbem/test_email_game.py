@@ -22,12 +22,12 @@ def seq_of(text: str, order_line: str) -> int:
 
 
 def test_a_game_played_by_email(pbem, smtp, store):
-    game_id, _ = pbem.create("skirmish", {"red": RED, "blue": BLUE}, arbiter=ARB)
+    game_id, _ = pbem.setup.create("skirmish", {"red": RED, "blue": BLUE}, arbiter=ARB)
     invites = {a: smtp.last(a, "Invitation") for a in (RED, BLUE, ARB)}
     tokens = {a: token_in(m) for a, m in invites.items()}
     assert len(set(tokens.values())) == 3
     # the reply address names the seat by its reply tag (an HMAC the server recomputes), never by the token
-    assert invites[RED]["Reply-To"] == f"orders+{game_id}.{pbem.reply_tag(game_id, 'red')}@pbem.example"
+    assert invites[RED]["Reply-To"] == f"orders+{game_id}.{pbem.seats.reply_tag(game_id, 'red')}@pbem.example"
     assert all(t not in str(m) for m in invites.values() for t in tokens.values() if t != token_in(m))
     assert all(token_in(m) not in m["Reply-To"] for m in invites.values())
 
@@ -45,7 +45,8 @@ def test_a_game_played_by_email(pbem, smtp, store):
     [result] = deliver(pbem, smtp)
     assert result.applied == 4 and not result.refused
     ack = body_text(smtp.last(RED, "Orders received"))
-    assert "accepted: move R2 0203 0303  ->  R2 moves 0203 - 0303" in ack
+    assert "accepted: move R2 0203 0303" in ack
+    assert "R2 moves 0203 - 0303" in ack.partition("Since your last email")[2]  # what it did, in the history
 
     # blue: the second order is refused with its rules case; the first stands, the rest are not attempted
     turn = smtp.last(BLUE, "Your turn")
@@ -58,12 +59,14 @@ def test_a_game_played_by_email(pbem, smtp, store):
     assert "not attempted: end" in refusal
     head = store.head(game_id)[0]
 
-    # the same message again (a replay), and a forged one with a wrong token: refused, nothing written
+    # the same message again (a replay: its first answer repeated), and a forged one with a wrong token: refused;
+    # nothing written
     smtp.send(bad)
     smtp.reply(turn, "mallory@evil.example", f"token: {'0' * 32}\nend", to=f"orders+{game_id}@pbem.example")
     results = deliver(pbem, smtp)
-    assert all(r.refused and r.applied == 0 for r in results)
-    assert "already processed" in body_text(smtp.last(BLUE, "Orders refused"))
+    assert [(r.repeated, r.refused, r.applied) for r in results] == [(True, False, 0), (False, True, 0)]
+    again = body_text(smtp.last(BLUE, "Orders refused"))
+    assert "already processed" in again and "refused: move B1 0402 [SK 4.1]" in again
     assert "opens no seat" in body_text(smtp.last("mallory@evil.example"))
     assert store.head(game_id)[0] == head
 
@@ -84,7 +87,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
     assert state.game.units["B2"].hex == "0703" and state.game.side == "blue"
     assert state.game.units["B1"].hex == "0502"  # before the disputed order: it stands
     again = smtp.last(BLUE, "Your turn")
-    assert "[retracted] blue orders: move B2 0603 0503" in body_text(again)
+    assert f"events {b2}-" in body_text(again) and "retracted by red (consent, dispute 1" in body_text(again)
     smtp.reply(again, BLUE, f"token: {tokens[BLUE]}\nmove B2 0603\nend\nend")
     assert deliver(pbem, smtp)[0].applied == 3
 
@@ -111,11 +114,11 @@ def test_a_game_played_by_email(pbem, smtp, store):
     assert kinds == [("core.DisputeRaised", None), ("core.DisputeAnswered", "accepted"),
                      ("core.DisputeRaised", None), ("core.DisputeAnswered", "referred"),
                      ("core.DisputeAnswered", "rejected")]
-    arb_seat = pbem.authenticate(game_id, tokens[ARB])
-    assert [d["status"] for d in pbem.disputes(game_id)] == ["accepted", "rejected"]
-    exported = "".join(pbem.export(arb_seat)[0])
+    arb_seat = pbem.seats.authenticate(game_id, tokens[ARB])
+    assert [d["status"] for d in pbem.reads.disputes(game_id)] == ["accepted", "rejected"]
+    exported = "".join(pbem.reads.export(arb_seat)[0])
     assert "R1 was out of range" in exported and "core.DisputeAnswered" in exported
-    blue_log = [r["text"] for r in pbem.history_rows(pbem.authenticate(game_id, tokens[BLUE]))]
+    blue_log = [r["text"] for r in pbem.reads.history_rows(pbem.seats.authenticate(game_id, tokens[BLUE]))]
     assert f"blue disputes event {attack} (dispute 2): \"R1 was out of range\"" in blue_log
     assert "dispute 2 rejected by arbiter: \"0402 is adjacent to 0502 (SK 5.1)\"" in blue_log
 
@@ -123,7 +126,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
     events = list(store.events(game_id))
     report = audit.verify(events)
     assert report.ok, report.problems
-    log = pbem.history_rows(pbem.authenticate(game_id, tokens[ARB]))
+    log = pbem.reads.history_rows(pbem.seats.authenticate(game_id, tokens[ARB]))
     assert [r["text"] for r in log if r["retracted"]][0] == "[retracted] blue orders: move B2 0603 0503"
     assert any("retracted by red (consent, dispute 1 raised by blue): dispute 1: meant to keep B2 back" in r["text"]
                for r in log)

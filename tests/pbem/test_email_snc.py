@@ -45,7 +45,7 @@ def legal(state, rng) -> str:
 
 
 def test_shanghai_nanking_played_by_email(pbem, smtp, store):
-    game_id, _ = pbem.create("snc", {"chinese": CN, "japanese": JP}, arbiter=ARB)
+    game_id, _ = pbem.setup.create("snc", {"chinese": CN, "japanese": JP}, arbiter=ARB)
     invites = {a: smtp.last(a, "Invitation") for a in (CN, JP, ARB)}
     tok = {a: token_in(m) for a, m in invites.items()}
     smtp.reply(invites[CN], CN, "join: the Yangtze at dawn")
@@ -123,8 +123,8 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
 
     events = list(store.events(game_id))
     if RULES.outcome(game) is not None:
-        seat = pbem.authenticate(game_id, tok[ARB])
-        assert pbem.verify(seat)["ok"]
+        seat = pbem.seats.authenticate(game_id, tok[ARB])
+        assert pbem.reads.verify(seat)["ok"]
     report = audit.verify(events)
     assert report.ok, report.problems
 

@@ -1,21 +1,76 @@
-"""A request loads its game once (issue 13): an order over HTTP, the turn email it causes and the game-over check
-share the one state the order path loaded."""
+"""An order from any channel is one load of its game and one append (docs/architecture.md, the order path): parse,
+load once, decide, append once, answer from the resulting state. What the order causes (its turn email) is the
+reactions' work after the commit (docs/reactions.md), counted apart here, as the automated seats' answers would be
+(these games have none)."""
+from email.message import EmailMessage
+
 import pytest
 
+from app.events.store import EventStore
+from app.mail import inbound
 from app.mail.transport import MailConfig
 from app.projections import state as projection
+from app.service.application import Application
+from app.service.mailroom import Mailroom
+from app.service.reactions import Reactor
 from app.web import create_app
 from tests.outbox import Outbox
 
+PLAYERS = {"red": "r@x.example", "blue": "b@x.example"}
+
+
+class Counts:
+    """Every projection.load and store append, as the order path's or as the reactions' and the sender's."""
+
+    def __init__(self):
+        self.order = {"loads": 0, "appends": 0}
+        self.after = {"loads": 0, "appends": 0}
+        self.aside = 0  # > 0 while the reactions or the sender run
+
+    def add(self, what: str) -> None:
+        (self.after if self.aside else self.order)[what] += 1
+
+    def reset(self) -> None:
+        self.order = {"loads": 0, "appends": 0}
+        self.after = {"loads": 0, "appends": 0}
+
 
 @pytest.fixture
-def api(tmp_path):
+def counts(monkeypatch):
+    found = Counts()
+    load, append = projection.load, EventStore.append
+
+    def counted_load(*args, **kwargs):
+        found.add("loads")
+        return load(*args, **kwargs)
+
+    def counted_append(self, *args, **kwargs):
+        found.add("appends")
+        return append(self, *args, **kwargs)
+
+    def apart(real):
+        def run(*args, **kwargs):
+            found.aside += 1
+            try:
+                return real(*args, **kwargs)
+            finally:
+                found.aside -= 1
+        return run
+
+    monkeypatch.setattr(projection, "load", counted_load)
+    monkeypatch.setattr(EventStore, "append", counted_append)
+    monkeypatch.setattr(Reactor, "catch_up", apart(Reactor.catch_up))
+    monkeypatch.setattr(Mailroom, "deliver", apart(Mailroom.deliver))
+    return found
+
+
+def test_an_http_order_is_one_load_and_one_append(tmp_path, counts):
     outbox = Outbox()
     app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "once.sqlite3"),
                       "MAIL_TRANSPORT": outbox, "MAIL": MailConfig()})
     client = app.test_client()
-    r = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example", "blue": "b@x.example"}})
-    g, tokens = r.json["game_id"], r.json["tokens"]
+    made = client.post("/games", json={"rules": "skirmish", "players": PLAYERS}).json
+    g, tokens = made["game_id"], made["tokens"]
 
     def order(seat, text):
         return client.post(f"/games/{g}/orders", data=text, content_type="text/plain",
@@ -23,35 +78,30 @@ def api(tmp_path):
 
     for seat in ("red", "blue"):
         client.post(f"/games/{g}/join", json={"seed_text": seat}, headers={"Authorization": f"Bearer {tokens[seat]}"})
-    return order, outbox
-
-
-@pytest.fixture
-def loads(monkeypatch):
-    """Every projection.load, as (game, at)."""
-    calls = []
-    real = projection.load
-
-    def counted(store, game_id, at=None, use_snapshots=True):
-        calls.append((game_id, at))
-        return real(store, game_id, at, use_snapshots)
-
-    monkeypatch.setattr(projection, "load", counted)
-    return calls
-
-
-def test_an_http_order_loads_its_game_once(api, loads):
-    order, _ = api
-    r = order("red", "move R1 0202")
-    assert r.status_code == 201 and r.json["events"][-1]["text"] == "R1 moves 0202"
-    assert len(loads) == 1
-
-
-def test_an_order_that_passes_the_turn_and_mails_it_loads_once(api, loads):
-    order, outbox = api
     assert order("red", "end").status_code == 201  # red's movement step; its combat step is next
-    before, loads[:] = len(outbox.sent), []
-    r = order("red", "end")
+    counts.reset()
+    before = len(outbox.sent)
+    r = order("red", "end")  # passes the turn: blue's turn email is a reaction
     assert r.status_code == 201 and r.json["events"][-1]["text"]
-    assert any("Your turn" in m["Subject"] for m in outbox.sent[before:])  # blue's turn email went, inline
-    assert len(loads) == 1
+    assert counts.order == {"loads": 1, "appends": 1}
+    assert any("Your turn" in m["Subject"] for m in outbox.sent[before:])  # the reaction ran, inline, after it
+    assert counts.after["appends"] == 0  # a reaction writes mail and its position, never an event
+
+
+def test_an_emailed_order_is_one_load_and_one_append(tmp_path, counts):
+    outbox = Outbox()
+    app = Application(EventStore(str(tmp_path / "mail.sqlite3")), MailConfig(orders_address="orders@x.example"),
+                      outbox)
+    game_id, tokens = app.setup.create("skirmish", PLAYERS)
+    for side in ("red", "blue"):
+        app.setup.join(app.seats.authenticate(game_id, tokens[side]), side)
+    counts.reset()
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = PLAYERS["red"], f"orders+{game_id}@x.example", "orders"
+    msg["Message-ID"] = "<once@x.example>"
+    msg.set_content(f"token: {tokens['red']}\nmove R1 0202\nmove R2 0203\nend\n")  # three orders: one append
+    result = inbound.ingest(app, bytes(msg))
+    assert result.applied == 3 and not result.refused, result.lines
+    assert counts.order == {"loads": 1, "appends": 1}
+    assert "Orders received" in outbox.sent[-2]["Subject"] or "Orders received" in outbox.sent[-1]["Subject"]
+    assert counts.after["appends"] == 0

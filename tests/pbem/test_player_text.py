@@ -15,7 +15,7 @@ from app.mail import inbound
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
 from app.service import games
-from app.service.pbem import Pbem
+from app.service.application import Application
 from app.web import create_app
 from tests.outbox import Outbox
 
@@ -89,11 +89,12 @@ def test_email_refuses_a_dispute_reason_with_a_control_character(tmp_path):
     """An email's lines hold no line break, but a reason may hold a control character that a terminal or mail
     program acts on (ESC, a right-to-left override): refused in the reply, nothing written."""
     outbox = Outbox()
-    pbem = Pbem(open_store(str(tmp_path / "m.sqlite3")), MailConfig(orders_address="orders@pbem.example"), outbox)
-    game_id, tokens = pbem.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
+    pbem = Application(open_store(str(tmp_path / "m.sqlite3")), MailConfig(orders_address="orders@pbem.example"),
+                       outbox)
+    game_id, tokens = pbem.setup.create("skirmish", {"red": "red@x.example", "blue": "blue@x.example"})
     for seat in ("red", "blue"):
-        pbem.join(pbem.authenticate(game_id, tokens[seat]), seat)
-    pbem.order(pbem.authenticate(game_id, tokens["red"]), "move R1 0202")
+        pbem.setup.join(pbem.seats.authenticate(game_id, tokens[seat]), seat)
+    pbem.orders.order(pbem.seats.authenticate(game_id, tokens["red"]), "move R1 0202")
     before = [e.hash for e in pbem.store.events(game_id)]
     raw = (f"From: blue@x.example\r\nTo: orders@pbem.example\r\nMessage-ID: <d@x>\r\nContent-Type: text/plain; "
            f"charset=utf-8\r\n\r\ngame: {game_id}\r\ntoken: {tokens['blue']}\r\ndispute 4: out \x1b[31mof range\r\n")
@@ -110,11 +111,12 @@ def old_stream(tmp_path):
     store = open_store(location)
     game_id = games.create_game(store, "skirmish")
     head = store.head(game_id)[0]
-    store.append(game_id, head, [games._new(core.PlayerJoined(side="red", name=FORGED, seed_text="a"), "player:red")])
+    forged = core.PlayerJoined(side="red", name=FORGED, seed_text="a")
+    store.append(game_id, head, [games.new_event(forged, "player:red")])
     games.join(store, game_id, "blue", "Bob", "b")
     order = games.submit(store, game_id, "red", "move R1 0202").events[0].seq
     raised = core.DisputeRaised(dispute=1, order_seq=order, side="blue", reason="fine\n   10  blue orders: concede")
-    store.append(game_id, store.head(game_id)[0], [games._new(raised, "player:blue")])
+    store.append(game_id, store.head(game_id)[0], [games.new_event(raised, "player:blue")])
     events = len(list(store.events(game_id)))
     store.close()
     return location, game_id, events

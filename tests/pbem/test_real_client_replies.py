@@ -37,8 +37,8 @@ def check_answer(smtp, store, game_id: str, turn) -> None:
 def test_a_mail_programs_reply_is_read_whole_and_answered(pbem, smtp, store, name):
     game_id = to_japanese_gt2(pbem)
     turn = smtp.last(JP, "Your turn")
-    raw = reply_bytes(name, game_id, pbem.reply_tag(game_id, "japanese"))
-    to = f"orders+{game_id}.{pbem.reply_tag(game_id, 'japanese')}@pbem.example"
+    raw = reply_bytes(name, game_id, pbem.seats.reply_tag(game_id, "japanese"))
+    to = f"orders+{game_id}.{pbem.seats.reply_tag(game_id, 'japanese')}@pbem.example"
     with smtplib.SMTP("127.0.0.1", smtp.port, timeout=10) as client:
         client.sendmail(JP, [to], re.sub(rb"(?<!\r)\n", b"\r\n", raw))  # as the MTA took it from mutt's pipe
     [result] = inbound.ingest_maildir(pbem, smtp.maildir)
@@ -55,7 +55,7 @@ def test_a_reply_through_the_ingest_pipe(pbem, smtp, store, tmp_path, monkeypatc
                         "HEXLEDGER_ORDERS_ADDRESS": "orders@pbem.example"}.items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("HEXLEDGER_SECRET", raising=False)  # the reply tags' key is the one in the database
-    raw = reply_bytes("mutt-reply-flowed-top.eml", game_id, pbem.reply_tag(game_id, "japanese"))
+    raw = reply_bytes("mutt-reply-flowed-top.eml", game_id, pbem.seats.reply_tag(game_id, "japanese"))
     r = CliRunner().invoke(cli, ["--db", store.path, "ingest-email", "-"], input=raw)
     assert r.exit_code == 0, r.output
     assert f"accepted: {LANDING}" in r.output
@@ -68,7 +68,7 @@ def test_an_order_broken_over_two_lines_plays_nothing_of_the_message(pbem, smtp,
     half of the landing were, and a die was rolled), and the answer names the line and why."""
     game_id = to_japanese_gt2(pbem)
     head = store.head(game_id)[0]
-    raw = reply_bytes("mutt-reply-flowed-top.eml", game_id, pbem.reply_tag(game_id, "japanese"))
+    raw = reply_bytes("mutt-reply-flowed-top.eml", game_id, pbem.seats.reply_tag(game_id, "japanese"))
     raw = raw.replace(b"; format=flowed", b"")
     [result] = [inbound.ingest(pbem, raw)]
     assert result.refused and result.applied == 0, result.lines
@@ -78,7 +78,7 @@ def test_an_order_broken_over_two_lines_plays_nothing_of_the_message(pbem, smtp,
     assert "nothing of this message was played" in answer
     # the refusal carries the seat's reply tag: replying to it with the orders whole plays them
     refused = smtp.last(JP, "Orders refused")
-    assert refused["Reply-To"] == f"orders+{game_id}.{pbem.reply_tag(game_id, 'japanese')}@pbem.example"
+    assert refused["Reply-To"] == f"orders+{game_id}.{pbem.seats.reply_tag(game_id, 'japanese')}@pbem.example"
     fixed = reply_bytes("mutt-reply-flowed-top.eml", game_id, refused["Reply-To"].split(".")[1].split("@")[0])
     fixed = fixed.replace(b"Message-ID: <", b"Message-ID: <again-")
     result = inbound.ingest(pbem, fixed)

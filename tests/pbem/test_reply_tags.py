@@ -7,7 +7,7 @@ from app.mail import inbound
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.projections import state as projection
-from app.service.pbem import Pbem
+from app.service.application import Application
 from tests.pbem.test_deadlines_and_ingest import Outbox, seated
 
 
@@ -32,18 +32,19 @@ def test_a_turn_email_answered_by_just_replying(store):
     assert "accepted: move R1 0202" in body_text(ack) and ack["Reply-To"] == turn["Reply-To"]
     # every email to a seat, not only turn emails, carries that seat's reply address
     blue_mail = outbox.to("blue@x.example")
-    assert {m["Reply-To"] for m in blue_mail} == {f"orders+{game_id}.{pbem.reply_tag(game_id, 'blue')}@pbem.example"}
+    tag = pbem.seats.reply_tag(game_id, "blue")
+    assert {m["Reply-To"] for m in blue_mail} == {f"orders+{game_id}.{tag}@pbem.example"}
 
 
 def test_forged_or_foreign_tags_are_refused_and_write_nothing(store):
     pbem, outbox, game_id, seats, tokens = seated(store)
-    other_id, _ = pbem.create("skirmish", {"red": "red2@x.example", "blue": "blue2@x.example"})
+    other_id, _ = pbem.setup.create("skirmish", {"red": "red2@x.example", "blue": "blue2@x.example"})
     turn = [m for m in outbox.to("red@x.example") if "Your turn" in m["Subject"]][-1]
     head = store.head(game_id)[0]
-    real = pbem.reply_tag(game_id, "red")
+    real = pbem.seats.reply_tag(game_id, "red")
     forged = [("0" * 32, "<f1@evil.example>"), (real[:-1] + ("0" if real[-1] != "0" else "1"), "<f2@evil.example>"),
-              (pbem.reply_tag(other_id, "red"), "<f3@evil.example>"),  # red's tag in another game
-              (pbem.reply_tag(game_id, "blue") + "00", "<f4@evil.example>")]
+              (pbem.seats.reply_tag(other_id, "red"), "<f3@evil.example>"),  # red's tag in another game
+              (pbem.seats.reply_tag(game_id, "blue") + "00", "<f4@evil.example>")]
     for tag, mid in forged:
         raw = reply_to(turn, "mallory@evil.example", "move R1 0202", mid, to=f"orders+{game_id}.{tag}@pbem.example")
         result = inbound.ingest(pbem, raw)
@@ -51,16 +52,16 @@ def test_forged_or_foreign_tags_are_refused_and_write_nothing(store):
         assert "opens no seat" in body_text(outbox.to("mallory@evil.example")[-1])
     assert store.head(game_id)[0] == head
     # the tag is worth nothing over HTTP: it is not a token
-    from app.service.pbem import AccessDenied
+    from app.service.errors import AccessDenied
     try:
-        pbem.authenticate(game_id, real)
+        pbem.seats.authenticate(game_id, real)
     except AccessDenied:
         pass
     else:
         raise AssertionError("a reply tag opened a seat as a token")
 
 
-def test_a_tampered_resend_is_refused(store):
+def test_a_tampered_resend_writes_nothing_and_gets_the_first_answer_again(store):
     pbem, outbox, game_id, seats, tokens = seated(store)
     turn = [m for m in outbox.to("red@x.example") if "Your turn" in m["Subject"]][-1]
     assert inbound.ingest(pbem, reply_to(turn, "red@x.example", "move R1 0202", "<t1@x.example>")).applied == 1
@@ -68,22 +69,24 @@ def test_a_tampered_resend_is_refused(store):
     # the same Message-ID with an edited body (someone replaying a captured message with other orders)
     tampered = reply_to(turn, "red@x.example", "move R2 0203\nend\nend", "<t1@x.example>")
     result = inbound.ingest(pbem, tampered)
-    assert result.refused and result.applied == 0
-    assert "already processed" in body_text(outbox.to("red@x.example")[-1])
+    assert result.repeated and result.applied == 0
+    again = body_text(outbox.to("red@x.example")[-1])  # the first answer, saying it is a repeat: not a refusal
+    assert "already processed" in again and "accepted: move R1 0202" in again and "accepted: move R2" not in again
     assert store.head(game_id)[0] == head
 
 
 def test_the_secret_is_kept_across_restarts_and_can_be_set(tmp_path, monkeypatch):
     monkeypatch.delenv("HEXLEDGER_SECRET", raising=False)
     path = str(tmp_path / "s.sqlite3")
-    first = Pbem(EventStore(path), MailConfig(), Outbox())
-    tag = first.reply_tag("g-00000001", "red")
-    assert tag != first.reply_tag("g-00000001", "blue") != first.reply_tag("g-00000002", "red")
-    assert Pbem(EventStore(path), MailConfig(), Outbox()).reply_tag("g-00000001", "red") == tag  # persisted
-    elsewhere = Pbem(EventStore(str(tmp_path / "other.sqlite3")), MailConfig(), Outbox())
-    assert elsewhere.reply_tag("g-00000001", "red") != tag  # each server makes its own secret
+    first = Application(EventStore(path), MailConfig(), Outbox())
+    tag = first.seats.reply_tag("g-00000001", "red")
+    assert tag != first.seats.reply_tag("g-00000001", "blue") != first.seats.reply_tag("g-00000002", "red")
+    again = Application(EventStore(path), MailConfig(), Outbox())
+    assert again.seats.reply_tag("g-00000001", "red") == tag  # persisted
+    elsewhere = Application(EventStore(str(tmp_path / "other.sqlite3")), MailConfig(), Outbox())
+    assert elsewhere.seats.reply_tag("g-00000001", "red") != tag  # each server makes its own secret
     monkeypatch.setenv("HEXLEDGER_SECRET", "configured secret")
-    configured = Pbem(EventStore(path), MailConfig(), Outbox())
-    assert configured.reply_tag("g-00000001", "red") != tag
-    assert Pbem(EventStore(str(tmp_path / "x.sqlite3")), MailConfig(), Outbox()).reply_tag(
-        "g-00000001", "red") == configured.reply_tag("g-00000001", "red")
+    configured = Application(EventStore(path), MailConfig(), Outbox())
+    assert configured.seats.reply_tag("g-00000001", "red") != tag
+    assert Application(EventStore(str(tmp_path / "x.sqlite3")), MailConfig(), Outbox()).seats.reply_tag(
+        "g-00000001", "red") == configured.seats.reply_tag("g-00000001", "red")

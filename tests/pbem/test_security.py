@@ -104,6 +104,7 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.actions": ("GET", f"/games/{g}/actions", None),
         "games.submit": ("POST", f"/games/{g}/orders", {"order": "move B3 0504"}),
         "games.game_history": ("GET", f"/games/{g}/history?limit=1000", None),
+        "games.say": ("POST", f"/games/{g}/messages", {"text": "good game"}),
         "games.preview": ("POST", f"/games/{g}/preview", {"order": "attack 0502 with R1"}),
         "games.fork": ("POST", f"/games/{g}/fork", {"at": 12}),
         "games.export": ("GET", f"/games/{g}/export", None),
@@ -239,7 +240,7 @@ def test_no_token_acts_in_another_game(world):
             assert request(client, method, path, body, None).status_code == 401, path
             assert request(client, method, path, body, "f" * 32).status_code == 403, path
     # nor does a replay key of game one open game two
-    key = app.extensions["hexledger_service"]().replay_key(games["one"]["game_id"], "red")
+    key = app.extensions["hexledger_service"]().seats.replay_key(games["one"]["game_id"], "red")
     assert client.get(f"/replay/{other}/?key={key}").status_code == 403
     client.set_cookie("hexledger_replay", key, path=f"/replay/{other}/")
     assert client.get(f"/replay/{other}/frames.json").status_code == 403
@@ -251,7 +252,7 @@ def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
     g, tok = games["one"]["game_id"], games["one"]["tokens"]
     secrets_ = [t for gm in games.values() for t in gm["tokens"].values()]
     service = app.extensions["hexledger_service"]()
-    keys = [service.replay_key(gm["game_id"], seat) for gm in games.values() for seat in gm["tokens"]]
+    keys = [service.seats.replay_key(gm["game_id"], seat) for gm in games.values() for seat in gm["tokens"]]
     wrong = "f" * 32
     errors = []
     with caplog.at_level(logging.DEBUG):
@@ -262,7 +263,7 @@ def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
                     errors.append((token, r.status_code, r.get_data(as_text=True)))
                     assert error_message(r), (endpoint, r.data)
         # the replay viewer's sign-ins: an email link's key, a token in the form, one in a URL (refused), the cookie
-        key = service.replay_key(g, "red")
+        key = service.seats.replay_key(g, "red")
         assert client.get(f"/replay/{g}/?key={key}").status_code == 200  # a page that moves on to the plain one
         assert client.get(f"/replay/{g}/frames.json").status_code == 200  # by the cookie
         assert client.post(f"/replay/{g}/", data={"token": tok["blue"]}).status_code == 303

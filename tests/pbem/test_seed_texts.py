@@ -16,7 +16,7 @@ RED, BLUE = "red@players.example", "blue@players.example"
 
 
 def test_an_empty_join_line_in_the_invitation_reply_gets_a_random_text_shown_to_the_player(pbem, smtp, store):
-    game_id, _ = pbem.create("skirmish", {"red": RED, "blue": BLUE})
+    game_id, _ = pbem.setup.create("skirmish", {"red": RED, "blue": BLUE})
     invitation = smtp.last(RED, "Invitation")
     assert "words of your own" in body_text(invitation) and token_in(invitation)
     smtp.reply(invitation, RED, "join:")

@@ -36,7 +36,7 @@ def world(location, rules):
 def uncached(app, g, token) -> dict:
     """The seat's view built afresh by the service (`Table.view`), as the answer's JSON reads it."""
     service = app.extensions["hexledger_service"]()
-    return json.loads(json.dumps(service.view(service.authenticate(g, token))))
+    return json.loads(json.dumps(service.reads.view(service.seats.authenticate(g, token))))
 
 
 def test_a_kept_answer_is_never_shown_to_another_side(db_location):

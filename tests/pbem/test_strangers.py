@@ -14,7 +14,7 @@ from app.events.backends import open_store
 from app.mail import inbound
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
-from app.service.pbem import Pbem
+from app.service.application import Application
 from app.web import create_app
 from cli import cli
 from tests.outbox import Outbox
@@ -32,9 +32,9 @@ def message(n: int, sender: str, lines: list[str], to: str = "orders@pbem.exampl
 def world(db_location):
     clock = [datetime(2026, 11, 29, 12, 0, tzinfo=UTC)]
     outbox = Outbox()
-    pbem = Pbem(open_store(db_location), MailConfig(orders_address="orders@pbem.example"), outbox,
-                clock=lambda: clock[0])
-    game_id, tokens = pbem.create("skirmish", PLAYERS)
+    pbem = Application(open_store(db_location), MailConfig(orders_address="orders@pbem.example"), outbox,
+                       clock=lambda: clock[0])
+    game_id, tokens = pbem.setup.create("skirmish", PLAYERS)
     yield pbem, game_id, tokens, outbox, clock, db_location
     pbem.store.close()
 
@@ -59,8 +59,8 @@ def test_a_stranger_is_answered_once_a_period_whatever_from_address_they_claim(w
         inbound.ingest(pbem, message(n, "red@x.example", [f"game: {game_id}", f"token: {tokens['red']}", "undo"]))
     assert answers_to(outbox, "red@x.example") == 3
     clock[0] += timedelta(minutes=59)
-    other = Pbem(open_store(location), MailConfig(orders_address="orders@pbem.example"), outbox,
-                 clock=lambda: clock[0])  # another ingest process: the limit is in the database
+    other = Application(open_store(location), MailConfig(orders_address="orders@pbem.example"), outbox,
+                        clock=lambda: clock[0])  # another ingest process: the limit is in the database
     inbound.ingest(other, message(30, "victim@y.example", ["game: g-00000000", "end"]))
     assert answers_to(outbox, "y.example") == 1
     clock[0] += timedelta(minutes=2)  # an hour since the answer

@@ -1,7 +1,7 @@
 """A player gets one turn email for the position they face, not one per intermediate turn (app/service/outbox.py,
-`supersede`): orders given while the sender is busy (`serve`'s sender process laying out another email) queue
-several turn emails; when it claims them, the stale ones are marked superseded, kept in the outbox, never sent.
-Through a real SMTP server (aiosmtpd on 127.0.0.1)."""
+`supersede`): orders given while the sender is busy (`serve`'s sender process laying out another email) cause
+several turn emails (the turn subscriber finds each change of turn in the stream); when it claims them, the stale
+ones are marked superseded, kept in the outbox, never sent. Through a real SMTP server (aiosmtpd on 127.0.0.1)."""
 import json
 import re
 
@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
-from app.service.pbem import Pbem
+from app.service.application import Application
 from cli import cli
 
 RED, BLUE = "red@players.example", "blue@players.example"
@@ -29,18 +29,20 @@ def test_orders_queued_before_the_sender_runs_give_one_email_showing_the_latest_
     config = MailConfig(smtp_host="127.0.0.1", smtp_port=smtp.port, mail_from="hexledger@pbem.example",
                         orders_address="orders@pbem.example")
     busy = BusySender()
-    server = Pbem(store, config, notifier=busy)
-    game_id, tokens = server.create("skirmish", {"red": RED, "blue": BLUE})
-    red, blue = (server.authenticate(game_id, tokens[side]) for side in ("red", "blue"))
-    server.join(red, "red's words")
-    server.join(blue, "blue's words")  # red to act: red's first turn email
+    server = Application(store, config, notifier=busy)
+    game_id, tokens = server.setup.create("skirmish", {"red": RED, "blue": BLUE})
+    red, blue = (server.seats.authenticate(game_id, tokens[side]) for side in ("red", "blue"))
+    server.setup.join(red, "red's words")
+    server.setup.join(blue, "blue's words")  # red to act: red's first turn email
     for seat, orders in [(red, ["move R1 0202", "end", "end"]), (blue, ["end", "end"]), (red, ["end", "end"])]:
         for order in orders:  # blue's turn, red's, blue's again: a turn email each time the turn passes
-            server.submit(seat, order)
-    head = server.head(game_id)
+            server.orders.submit(seat, order)
+    head = server.reads.head(game_id)
     assert busy.kicks and smtp.inbox(RED) == [] and smtp.inbox(BLUE) == []
 
-    report = Pbem(store, config).deliver()  # the sender's round (its own service, as the sender process has)
+    sender = Application(store, config)  # the sender's round (its own service, as the sender process has):
+    sender.reactions.catch_up()  # the reactions to every event the writes stored, then the mail they queued
+    report = sender.mailroom.deliver()
 
     [turn] = [m for m in smtp.inbox(BLUE) if "Your turn" in m["Subject"]]
     assert [m for m in smtp.inbox(RED) if "Your turn" in m["Subject"]] == []  # red's turns are over
@@ -59,4 +61,4 @@ def test_orders_queued_before_the_sender_runs_give_one_email_showing_the_latest_
     assert listing.exit_code == 0 and listing.output.count("superseded") == 6, listing.output
     assert [m["status"] for m in json.loads(CliRunner().invoke(cli, ["--db", store.path, "outbox", "--json"]).output)
             ] == ["superseded"] * 3
-    assert Pbem(store, config).deliver().sent == 0  # nothing more to send: the superseded rows never go
+    assert Application(store, config).mailroom.deliver().sent == 0  # nothing more to send: the superseded rows never go

@@ -9,6 +9,7 @@ import re
 from app.events.dice import SeededDice
 from app.mail import inbound
 from app.mail.inbound import body_text
+from app.projections import counters as pieces
 from app.projections import state as projection
 from app.projections import textmap
 from app.rules.catalog import get_rules
@@ -29,7 +30,7 @@ from tests.pbem.conftest import (
 
 
 def seat_players(pbem, smtp, rules: str, players: dict[str, str]) -> tuple[str, dict[str, str]]:
-    game_id, _ = pbem.create(rules, players)
+    game_id, _ = pbem.setup.create(rules, players)
     tokens = {}
     for address in players.values():
         invite = smtp.last(address, "Invitation")
@@ -73,10 +74,10 @@ def test_skirmish_turn_emails_attach_the_map_and_list_the_hexes_near_the_action(
     state = projection.load(store, game_id)
     assert counters(map_picture(turn)) == drawn(get_rules("skirmish").view(state.game, "red"))
     lines = map_lines(turn)
-    # B1 in 0502 is two hexes from R2 in 0303 (the front); B2 in 0703 is beside 0602, which B1 moved through; R1 in
-    # 0202 and R3 beside 0203 are where red's own moves went since red's last email; B3 in 0704 is none of these
+    # B1 in 0502 is two hexes from R2 in 0303 (the front); B2 in 0703 is beside 0602, which B1 moved through (since
+    # red's last email, the answer to its orders, only blue moved); B3 in 0704 is none of these
     assert state.game.units["B1"].hex == "0502"
-    assert set(lines) == {"0202", "0303", "0104", "0502", "0703"}
+    assert set(lines) == {"0303", "0502", "0703"}
     assert "woods  red: R2 (3)" in lines["0303"] and "blue: B1 (4)" in lines["0502"]
     assert text_map(turn).index("0303") < text_map(turn).index("0502")  # by label within a part of the map
 
@@ -94,6 +95,12 @@ def test_snc_pictures_and_text_maps_show_only_the_top_of_the_other_sides_stacks(
         assert counters(svg) == drawn(view)
         own = {(u.id, u.side, u.hex) for u in game.units.values() if u.side == side and u.on_map}
         assert own and own <= counters(svg)  # all the recipient's own units, where they are
+        faces = {g.get("data-unit"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"}
+        for uid, _, _ in own:  # as the counter prints them (SNC 2.2.1): type symbol, factor, the side's colours
+            unit, g = game.units[uid], faces[uid]
+            factor = [t.text for t in g.iter(f"{SVG}text") if t.get("class") == "factors"]
+            assert g.get("data-type") == pieces.type_of(unit.type) and g.get("data-nation") == side
+            assert factor == [f"({unit.cf})" if unit.static else str(unit.cf)]
         hidden = {u.id for u in game.units.values() if u.on_map and u.side != side} - {c[0] for c in counters(svg)}
         assert hidden, "the other side should have units beneath the top of a stack"
         raw = [p.get_content() for p in turn.iter_attachments()][0].decode()
@@ -136,9 +143,12 @@ def check_ichigo_turn_email(turn, game, side: str) -> set[tuple[str, str, str]]:
     assert len(untried) > 30
     for u in untried:
         assert u.ref not in raw and u.ref not in body_text(turn), f"{side} learns what {u.id} is"
-    tips = {g.get("data-unit"): "".join(g.find(f"{SVG}title").itertext())
-            for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"}
-    assert all(tips[u.id].endswith("strength ?") for u in untried if u.id in tips)
+    faces = {g.get("data-unit"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "counter"}
+    for u in untried:  # face down: "?", no type, no factors, and the tooltip says untried
+        if u.id in faces:
+            g = faces[u.id]
+            assert g.get("data-type") == "" and "".join(g.find(f"{SVG}title").itertext()).endswith("untried")
+            assert [t.text for t in g.iter(f"{SVG}text") if t.get("class") in ("factors", "size")] == []
     return counters(svg)
 
 

@@ -17,7 +17,7 @@ CN, JP, ARB = "chinese@players.example", "japanese@players.example", "arbiter@cl
 
 
 def seat_players(pbem, smtp, rules: str, players: dict[str, str], arbiter: str | None = None) -> str:
-    game_id, _ = pbem.create(rules, players, arbiter=arbiter)
+    game_id, _ = pbem.setup.create(rules, players, arbiter=arbiter)
     for address in players.values():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {address}'s dice text")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1] * len(players)
@@ -63,8 +63,10 @@ def test_undo_of_a_die_roll_is_refused_and_writes_nothing_but_the_opponent_may_c
     state = projection.load(store, game_id)
     assert state.game.units["B1"].steps == 2 and state.game.units["R1"].hex == "0402" and state.game.side == "red"
     assert state.meta.rolls == rolls  # the dice counter does not go back: the retracted roll is never rolled again
-    again = body_text(smtp.last(RED, "Your turn")).replace("\r\n", "\n")
-    assert re.search(rf"^\s+{roll}\s+\[retracted\] die roll", again, re.M), again
+    again = body_text(smtp.last(RED, "Your turn")).replace("\r\n", "\n")  # told again: the position changed
+    assert re.search(rf"^\s+{retraction.seq}\s+events {attack}-\d+ retracted by blue \(consent", again, re.M), again
+    red = pbem.seats.authenticate_tag(game_id, pbem.seats.reply_tag(game_id, "red"))
+    assert pbem.reads.history_rows(red, roll)[0]["text"].startswith("[retracted] die roll")  # kept, marked
 
 
 @pytest.mark.slow  # a game played to its reveal
@@ -114,7 +116,7 @@ def test_undo_of_a_reveal_is_refused_and_writes_nothing_but_the_arbiter_may_take
     assert retraction.payload["from_seq"] == land and retraction.payload["by"].startswith("arbiter (ruling")
     game = projection.load(store, game_id).game
     assert game.battle is None and game.units["jp-d3-r6"] == waiting and game.side == "japanese"
-    log_lines = [r["text"] for r in pbem.history_rows(pbem.authenticate(game_id, token_in(
+    log_lines = [r["text"] for r in pbem.reads.history_rows(pbem.seats.authenticate(game_id, token_in(
         smtp.last(ARB, "Invitation"))), land)]
     assert log_lines[0].startswith("[retracted] japanese orders: land d3-r6")
     assert any(t.startswith("[retracted] japanese landing on 3510") for t in log_lines), log_lines

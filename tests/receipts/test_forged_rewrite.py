@@ -17,7 +17,7 @@ from app.projections import state as projection
 from app.rules import legal
 from app.rules.catalog import get_rules
 from app.service import audit, evidence, games
-from app.service.pbem import Pbem, Seat
+from app.service.application import Application, Seat
 from tests.forgery import replace_stream, reseal
 from tests.outbox import Outbox
 
@@ -30,20 +30,20 @@ def played(db_location, tmp_path):
     """An Ichi-Go game by email, seven orders in: the Allied set-up's blind draws, the airpower dice, orders of
     both sides. Each player keeps their mail (an mbox) and the answers to their orders, in a folder of their own."""
     outbox = Outbox()
-    pbem = Pbem.open(db_location, MailConfig(orders_address="orders@x.example"), outbox)
+    pbem = Application.open(db_location, MailConfig(orders_address="orders@x.example"), outbox)
     with mock.patch.object(dice, "new_seed", lambda: "7" * 64), \
             mock.patch.object(games, "new_game_id", lambda store: "g-forged"):
-        game_id, _ = pbem.create("ichigo", EMAILS)
+        game_id, _ = pbem.setup.create("ichigo", EMAILS)
     seats = {side: Seat(game_id, side, email) for side, email in EMAILS.items()}
     folders = {side: tmp_path / side for side in EMAILS}
     for side, seat in seats.items():
         folders[side].mkdir()
-        (folders[side] / "join.json").write_text(json.dumps(pbem.join(seat, side) | {"receipt": pbem.receipt(
-            game_id)}))
+        joined = pbem.setup.join(seat, side) | {"receipt": pbem.reads.receipt(game_id)}
+        (folders[side] / "join.json").write_text(json.dumps(joined))
     for n in range(7):
         state = projection.load(pbem.store, game_id)
         side = RULES.prompt(state.game).side
-        answer = pbem.order(seats[side], legal.legal_orders(RULES, state.game, side)[0]["order"])
+        answer = pbem.orders.order(seats[side], legal.legal_orders(RULES, state.game, side)[0]["order"])
         (folders[side] / f"answer-{n}.json").write_text(json.dumps(answer))
     for side, email in EMAILS.items():
         box = mailbox.mbox(str(folders[side] / "mail.mbox"))
@@ -87,8 +87,8 @@ def rewrite_blind_draw(events):
             next_index=state.meta.rolls, recorded=[value, *recorded[1:]]))
         if produced[1].unit != drawn:
             break
-    forged = {e.seq: dataclasses.replace(e, payload=games._new(p, e.actor).payload) for e, p in zip(batch, produced,
-                                                                                                 strict=True)}
+    forged = {e.seq: dataclasses.replace(e, payload=games.new_event(p, e.actor).payload)
+              for e, p in zip(batch, produced, strict=True)}
     return batch[0].seq, [forged.get(e.seq, e) for e in events]
 
 
@@ -98,7 +98,7 @@ def test_a_resealed_rewrite_is_caught_by_one_players_receipts(played, db_locatio
     kept = {side: evidence.gather(folder) for side, folder in folders.items()}
     for side, found in kept.items():  # the invitation's key; a receipt in every email and every answer
         assert found.keys and len(found.receipts) >= 3, side
-        honest = pbem.chain(seats[side])
+        honest = pbem.reads.chain(seats[side])
         assert evidence.check_listing(honest, found, []).ok  # no false alarm on the chain as it was
         evidence.keep_chain(folders[side], honest)  # fetched during play, and kept
     events = list(pbem.store.events(game_id))
@@ -113,10 +113,10 @@ def test_a_resealed_rewrite_is_caught_by_one_players_receipts(played, db_locatio
         if first_receipt is None:
             continue
         # during play: the receipts alone, against the chain the server now serves
-        during = evidence.check_listing(pbem.chain(seats[side]), kept[side], [])
+        during = evidence.check_listing(pbem.reads.chain(seats[side]), kept[side], [])
         assert not during.ok and during.first_bad_seq == first_receipt, (side, during.to_dict())
         # with the chain fetched earlier and kept: the exact event
-        pinned = evidence.check_listing(pbem.chain(seats[side]), evidence.gather(folders[side]), [])
+        pinned = evidence.check_listing(pbem.reads.chain(seats[side]), evidence.gather(folders[side]), [])
         assert pinned.first_bad_seq == at, (side, pinned.to_dict())
         # after the game: the export against the same receipts
         after = evidence.check_export(list(pbem.store.events(game_id)), kept[side], [])
@@ -131,7 +131,7 @@ def test_the_blind_draw_forgery_passes_the_audit_and_only_receipts_catch_it(play
     forged = reseal(edited)
     assert audit.verify(forged).ok  # chain, core rules, every order re-run: the forgery holds
     replace_stream(db_location, game_id, forged)
-    caught = evidence.check_listing(pbem.chain(seats["japanese"]), evidence.gather(folders["japanese"]), [])
+    caught = evidence.check_listing(pbem.reads.chain(seats["japanese"]), evidence.gather(folders["japanese"]), [])
     assert not caught.ok and caught.first_bad_seq >= at
 
 
@@ -143,5 +143,5 @@ def test_a_dropped_tail_is_caught(played, db_location):
     last = max(r.seq for r in kept.receipts)
     replace_stream(db_location, game_id, events[:last - 2])
     assert audit.verify(list(pbem.store.events(game_id))).ok
-    caught = evidence.check_listing(pbem.chain(seats["japanese"]), kept, [])
+    caught = evidence.check_listing(pbem.reads.chain(seats["japanese"]), kept, [])
     assert caught.first_bad_seq == last - 1 and "chain ends at" in str(caught.differences[0])

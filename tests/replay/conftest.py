@@ -1,5 +1,5 @@
-"""Replay fixtures: finished and unfinished skirmish games, a fog-of-war variant of skirmish for tests, and one
-finished fuzzer game of each real rule set (SNC, Ichi-Go)."""
+"""Replay fixtures: finished and unfinished skirmish games, a fog-of-war variant of skirmish for tests, one
+finished fuzzer game of SNC and of Ichi-Go, and one finished game of each of the five games."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,13 +10,14 @@ import pytest
 
 from app.events import core, dice
 from app.events.store import EventStore
+from app.projections import state as projection
 from app.rules import catalog
 from app.rules.catalog import get_rules
 from app.rules.kernel.hexgrid import Hex
 from app.rules.skirmish import GAME as SKIRMISH
 from app.rules.skirmish import view as skirmish_view
 from app.rules.skirmish.events import UnitMoved
-from app.service import games
+from app.service import autoplay, games
 from tests.conftest import play_random
 from tests.ichigo import ichigo_randomplay
 from tests.snc import snc_randomplay
@@ -110,10 +111,50 @@ def real_games(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="session")
+def five_games(real_games, tmp_path_factory):
+    """A finished game of each of the five games: SNC and Ichi-Go from `real_games`, and an Olympic game (random
+    American orders, the automated Japanese seat), a Formosa invasion (the invader's random orders) and Dai Senso's
+    Zhejiang-Kiangsi scenario, each played through the service once per session with fixed dice."""
+    from tests.daisenso.test_daisenso_play import play as daisenso_play
+    from tests.formosa.formosa_randomplay import invader
+    from tests.fuzzing import play as fuzz
+    from tests.olympic.test_olympic_fuzz import candidates as american
+
+    store = EventStore(str(tmp_path_factory.mktemp("five") / "games.sqlite3"))
+    out = dict(real_games)
+    for name, scenario in (("olympic", None), ("formosa", "1"), ("daisenso", "zhejiang")):
+        with mock.patch.object(dice, "new_seed", lambda: f"{5:064x}"):
+            game_id = games.create_game(store, name, scenario, game_id=f"g-{name}-5")
+        rules = get_rules(name)
+        seats = ("american",) if name == "olympic" else rules.sides
+        for side in seats:
+            games.join(store, game_id, side, f"{side}@example.org", side)
+
+        def submit(side, text, game_id=game_id):
+            games.submit(store, game_id, side, text)
+            autoplay.play(store, game_id)  # Olympic's Japanese seat is the server's
+            return projection.load(store, game_id).game
+
+        if name == "olympic":
+            autoplay.play(store, game_id)
+            fuzz(rules, american, random.Random(0), 5000, "unused", submit=submit,
+                 state=projection.load(store, game_id).game)
+        elif name == "formosa":
+            fuzz(rules, invader, random.Random(1), 600, "unused", submit=submit,
+                 state=projection.load(store, game_id).game)
+        else:
+            daisenso_play(store, game_id, random.Random(1))
+        assert rules.outcome(projection.load(store, game_id).game) is not None, f"the {name} game did not end"
+        out[name] = (game_id, list(store.events(game_id)))
+    store.close()
+    return out
+
+
 def import_real(store, real_games, name: str, upto: int | None = None) -> str:
     game_id, events = real_games[name]
     events = events if upto is None else events[:upto]
-    store.import_stream(game_id, name, "campaign", events)
+    store.import_stream(game_id, name, events[0].payload.get("scenario") or "campaign", events)
     return game_id
 
 

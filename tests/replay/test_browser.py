@@ -125,7 +125,7 @@ def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, pa
     assert page.locator("#turn-label").inner_text().lower() == "turn 1, red combat step" and seq > 2
     page.keyboard.press("ArrowDown")  # next turn
     expect(page.locator("#counter")).to_have_text(re.compile("turn 2$"))
-    page.wait_for_selector("#charts img[alt='luck chart']")
+    page.wait_for_selector("#charts figure[data-chart='luck']")
 
     shot = tmp_path / "replay.png"
     page.screenshot(path=str(shot), full_page=True)
@@ -175,7 +175,7 @@ def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp
     assert page.locator("#combat-result").inner_text() == body.result
     assert page.locator("#combat-dist .rolled").inner_text() == f"{body.roll}: {body.result}"
     assert page.locator("#map .combat-target").get_attribute("data-hex") == body.hex
-    page.wait_for_selector("#charts img[alt='luck chart']")
+    page.wait_for_selector("#charts figure[data-chart='luck']")
 
     shot = tmp_path / "snc.png"
     page.screenshot(path=str(shot), full_page=True)
@@ -197,7 +197,7 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
         r = (client.post(f"/games/{game_id}/join", json={"seed_text": seat}, headers=headers) if order is None
              else client.post(f"/games/{game_id}/orders", data=order, content_type="text/plain", headers=headers))
         assert r.status_code == 201, r.json
-    key = server.app.extensions["hexledger_service"]().replay_key(game_id, "red")
+    key = server.app.extensions["hexledger_service"]().seats.replay_key(game_id, "red")
     failed, errors = [], []
     page.on("response", lambda resp: failed.append(f"{resp.status} {resp.url}") if resp.status >= 400 else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -217,7 +217,7 @@ def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
     for _ in range(6):  # step back through hidden runs: every map the page asks for is one red may see
         page.keyboard.press("ArrowLeft")
     page.wait_for_selector("body[data-map-seq]:not([data-map-seq='" + last + "'])")
-    page.wait_for_selector("#charts img[alt='luck chart']")
+    page.wait_for_selector("#charts figure[data-chart='luck']")
     assert failed == [] and errors == []
 
     page.context.clear_cookies()

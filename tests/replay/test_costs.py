@@ -118,7 +118,7 @@ def test_a_strangers_refused_read_builds_nothing_on_any_route(tmp_path, monkeypa
     routes = replay_routes(app, game_id, head)
     assert {"replay.page", "replay_data.frames", "replay_data.map_svg", "replay_data.analysis_json",
             "replay_data.chart_svg"} <= set(routes)
-    other_key = app.extensions["hexledger_service"]().replay_key(other, "red")
+    other_key = app.extensions["hexledger_service"]().seats.replay_key(other, "red")
     counts = counting(monkeypatch)
     for _ in range(3):
         for endpoint, path in routes.items():

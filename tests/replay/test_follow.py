@@ -4,7 +4,7 @@ A whole SNC game is stepped through event by event: at every step each hex its e
 in the event's payload: a move's path, a battle's hex, a die roll's battle, an order's destination) is drawn
 whole inside the map box and is what the browser finds at its centre, so nothing covers it. Then the user's
 own moves of the map: the wheel zooms about the cursor, a drag pans, the keys zoom and pan, "fit all" shows the
-whole map, "action" brings the step back; and at the default zoom counter ids and strengths are readable and
+whole map, "action" brings the step back; and at the default zoom counter ids and factors are readable and
 nothing is drawn over them. Every wait is on a condition the page sets (data-seq, data-map-seq, data-zoom).
 """
 import re
@@ -107,7 +107,8 @@ def test_every_step_of_a_whole_snc_game_is_on_screen(store, real_games, server, 
 
 def test_the_snc_replay_opens_on_the_first_action_readable_and_uncovered(store, real_games, server, page):
     """Not the empty north-west: the first step is about no hex, so the viewer shows the first step that is, at a
-    zoom where a counter's id is at least 10 px high and its strength 13 px, and nothing covers either."""
+    zoom where a counter's id is at least 10 px high, its factors 13 px and its size mark 7 px, and nothing covers
+    the id or the factors."""
     game_id = import_real(store, real_games, "snc")
     events = list(store.events(game_id))
     game_map = get_rules("snc").game_map(None)
@@ -120,11 +121,12 @@ def test_the_snc_replay_opens_on_the_first_action_readable_and_uncovered(store, 
       for (const c of box.querySelectorAll("g.units .counter")) tops.set(c.dataset.hex, c);
       const out = [];
       for (const c of tops.values()) {
-        const texts = [...c.querySelectorAll("text")];
+        const texts = [...c.querySelectorAll("text.id, text.factors")];
         const rects = texts.map((t) => t.getBoundingClientRect());
         if (rects.some((r) => r.left < b.left || r.right > b.right || r.top < b.top || r.bottom > b.bottom)) continue;
         const counter = c.querySelector("rect").getBoundingClientRect();
-        out.push({ unit: c.dataset.unit, heights: rects.map((r) => r.height),
+        const height = (cls) => [...c.querySelectorAll("text." + cls)].map((t) => t.getBoundingClientRect().height);
+        out.push({ unit: c.dataset.unit, ids: height("id"), factors: height("factors"), sizes: height("size"),
           inside: rects.every((r) => r.left >= counter.left - 0.5 && r.right <= counter.right + 0.5),
           covered: rects.filter((r) => !c.contains(document.elementFromPoint(r.left + r.width / 2,
             r.top + r.height / 2))).length });
@@ -133,8 +135,8 @@ def test_the_snc_replay_opens_on_the_first_action_readable_and_uncovered(store, 
     }""")
     assert len(report) >= 5  # the counters near Shanghai
     for counter in report:
-        *ids, strength = counter["heights"]
-        assert min(ids) >= 10 and strength >= 13, counter
+        assert min(counter["ids"]) >= 10 and min(counter["factors"]) >= 13, counter
+        assert all(h >= 7 for h in counter["sizes"]), counter  # XX, III: small, still read
         assert counter["inside"], counter  # an id never spills over its neighbours
         assert counter["covered"] == 0, counter  # no label, ring or badge drawn over an id or a strength
 

@@ -116,3 +116,23 @@ def test_a_retracted_move_stays_visible_and_marked_and_the_position_goes_back(st
     units = lambda frame: {u["id"]: u["hex"] for u in frame.view["units"]}  # noqa: E731
     assert units(before)["R1"] == "0202" and units(after)["R1"] == "0102" and units(after)["R2"] == "0103"
     assert after.view == RULES.view(projection.load(store, skirmish).game, None)
+
+
+def test_a_disputes_own_events_are_never_shown_as_retracted(store):
+    """docs/play-by-email.md, "Disputes are events": an accepted dispute retracts the disputed order and what
+    followed, never the dispute's own events; the replay showed "[retracted] blue disputes event N" as taken back.
+    Every frame is marked as the history marks it."""
+    from tests.pbem.test_deadlines_and_ingest import seated
+
+    pbem, _, game_id, seats, _ = seated(store)
+    order = pbem.orders.submit(seats["red"], "move R1 0202").events[0].seq
+    raised = pbem.disputes.raise_dispute(seats["blue"], order, "misclick")
+    pbem.disputes.answer_dispute(seats["red"], raised["id"], True, "fair")
+    frames = {f.seq: f for f in replay.build(store, game_id, replay.ALL).frames}
+    assert frames[order].retracted and frames[order].text.startswith("[retracted] ")
+    disputed = [f for f in frames.values() if f.type in ("core.DisputeRaised", "core.DisputeAnswered")]
+    assert len(disputed) == 2
+    for f in disputed:
+        assert not f.retracted and not f.text.startswith("[retracted]"), f.text
+    rows = {r["seq"]: r for r in pbem.reads.history_rows(seats["arbiter"])}
+    assert {s: f.retracted for s, f in frames.items()} == {s: r["retracted"] for s, r in rows.items()}

@@ -51,7 +51,7 @@ def test_every_kind_of_response_has_the_policy_and_the_standard_headers(world): 
 def test_the_replay_cookie_is_httponly_strict_secure_and_for_one_game(world, tmp_path):  # noqa: F811
     app, client, made, _ = world
     g, other = made["one"]["game_id"], made["two"]["game_id"]
-    key = app.extensions["hexledger_service"]().replay_key(g, "red")
+    key = app.extensions["hexledger_service"]().seats.replay_key(g, "red")
     for r in (client.get(f"/replay/{g}/?key={key}"),
               client.post(f"/replay/{g}/", data={"token": made["one"]["tokens"]["blue"]})):
         cookie = r.headers["Set-Cookie"]

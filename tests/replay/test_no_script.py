@@ -70,7 +70,7 @@ def watch(page) -> list[str]:
 
 def open_by_email_link(page, server, game_id: str, seat: str) -> None:
     """The player clicks the email's replay link in a webmail page of another site."""
-    key = server.app.extensions["hexledger_service"]().replay_key(game_id, seat)
+    key = server.app.extensions["hexledger_service"]().seats.replay_key(game_id, seat)
     link = f"{server.url}/replay/{game_id}/?key={key}"
     page.route(WEBMAIL, lambda route: route.fulfill(content_type="text/html",
                                                    body=f'<a id="link" href="{link}">open the replay</a>'))
@@ -125,6 +125,7 @@ def test_the_viewer_inserts_no_markup_from_the_server_and_the_policy_blocks_inli
         luck = next(iter(data["luck"].values()))
         data["sides"] = [HOSTILE_TEXT]
         data["luck"] = {HOSTILE_TEXT: luck}
+        data["charts"] = [{"name": c["name"], "title": HOSTILE_TEXT, "why": HOSTILE_TEXT} for c in data["charts"]]
         route.fulfill(status=200, content_type="application/json", body=json.dumps(data))
 
     page.route("**/map/*.svg", map_svg)
@@ -134,6 +135,7 @@ def test_the_viewer_inserts_no_markup_from_the_server_and_the_policy_blocks_inli
     page.goto(f"{server.url}/replay/{finished}/", wait_until="commit")
     page.wait_for_selector("body[data-ready='1'][data-map-seq='1']")
     page.wait_for_selector("#luck tr + tr")
+    page.wait_for_selector("body[data-charts]")
     shape = page.locator("#map svg polygon")
     shape.hover(force=True)
     shape.click(force=True)
@@ -144,7 +146,8 @@ def test_the_viewer_inserts_no_markup_from_the_server_and_the_policy_blocks_inli
     assert page.locator("#event-text").inner_text() == HOSTILE_TEXT  # shown as text, not parsed
     assert page.locator("#outcome").inner_text().startswith(f"winner: {HOSTILE_TEXT}")
     assert page.locator("#luck tr + tr th").inner_text() == HOSTILE_TEXT
-    assert page.locator("#history img, #luck img, #outcome img, #event-text img").count() == 0
+    assert page.locator("#history img, #luck img, #outcome img, #event-text img, #charts img").count() == 0
+    assert page.locator("#charts figure p").first.inner_text() == f"{HOSTILE_TEXT}: {HOSTILE_TEXT}"
 
     # the policy on its own: markup slipped in by any other path runs no inline handler
     page.evaluate("document.addEventListener('securitypolicyviolation', () => { window.__blocked = 1; })")

@@ -43,7 +43,10 @@ def test_one_counter_per_unit_on_the_map_with_its_strength_and_steps():
 
 
 def test_every_hex_is_drawn_with_its_terrain_colour_and_the_legend_names_each_terrain():
-    root = parse(render.render_map(MAP, {"units": [], "victory_hexes": ["0403"]}, ("red", "blue")))
+    view = {"units": [{"id": "R1", "side": "red", "hex": "0102", "strength": 4, "steps": 2},
+                      {"id": "B1", "side": "blue", "hex": "0603", "strength": 3, "steps": 2}],
+            "victory_hexes": ["0403"]}
+    root = parse(render.render_map(MAP, view, ("red", "blue")))
     polys = root.findall(".//s:g[@class='terrain']/s:polygon", NS)
     assert len(polys) == len(list(MAP.hexes()))
     by_hex = {p.get("data-hex"): p.get("fill") for p in polys}

@@ -1,5 +1,5 @@
 """The replay viewer on the real server (create_app, as `cli.py serve` runs it), with the seats and tokens of
-app/service/pbem.py: a player sees their own side mid-game (by token, or by the replay key of an email link
+app/service/seats.py: a player sees their own side mid-game (by token, or by the replay key of an email link
 exchanged for a cookie), a wrong credential is refused, a spectator sees a finished game whole."""
 import xml.etree.ElementTree as ET
 from types import SimpleNamespace
@@ -137,7 +137,7 @@ def test_wrong_or_missing_credentials_are_refused(world):
     page = client.get(f"/replay/{g}/")
     assert page.status_code == 401 and page.mimetype == "text/html" and b'name="token"' in page.data
     assert client.get(f"/replay/{g}/", headers=as_seat("f" * 32)).status_code == 403
-    key_one = app.extensions["hexledger_service"]().replay_key(g, "red")
+    key_one = app.extensions["hexledger_service"]().seats.replay_key(g, "red")
     client.set_cookie(COOKIE, key_one, path=f"/replay/{other}/")  # game one's key, offered to game two
     assert client.get(f"/replay/{other}/frames.json").status_code == 403
     assert client.get(f"/replay/{other}/?key={key_one}").status_code == 403

@@ -20,7 +20,7 @@ from app.projections import analysis, history, replay
 from app.projections import state as projection
 from app.rules.snc import GAME as RULES
 from app.service import games
-from app.service.pbem import ARBITER, Pbem, Seat
+from app.service.application import ARBITER, Application, Seat
 from tests.fogcheck import check_every_channel, played_through_service
 from tests.outbox import Outbox
 
@@ -34,10 +34,10 @@ def check_fog(store, game_id: str) -> set[tuple[str, str]]:
     Returns the (side, event type) pairs whose history lines were checked."""
     events = list(store.events(game_id))
     rows = {s: {r["seq"]: r for r in history.lines(RULES, events, side=s)} for s in SIDES}
-    pbem = Pbem(store, MailConfig(orders_address="orders@x.example"), Outbox())
+    pbem = Application(store, MailConfig(orders_address="orders@x.example"), Outbox())
     exports = {}
     for s in SIDES:
-        lines, whole = pbem.export(Seat(game_id, s, f"{s}@x"))
+        lines, whole = pbem.reads.export(Seat(game_id, s, f"{s}@x"))
         exports[s] = {} if whole else {r["seq"]: r for r in map(json.loads, lines[1:])}
     state = RULES.initial_state("campaign", {})
     checked = set()
@@ -189,12 +189,12 @@ def test_6_3_the_arbiter_and_a_finished_game_show_everything(store, played):
     game_id, submit = played
     state, _ = play(random.Random(2), max_orders=3000, submit=submit)
     assert RULES.outcome(state) is not None
-    pbem = Pbem(store, MailConfig(orders_address="orders@x.example"), Outbox())
+    pbem = Application(store, MailConfig(orders_address="orders@x.example"), Outbox())
     full = history.lines(RULES, list(store.events(game_id)))
-    assert [r["text"] for r in pbem.history_rows(Seat(game_id, ARBITER, "a@x"))] == [r["text"] for r in full]
+    assert [r["text"] for r in pbem.reads.history_rows(Seat(game_id, ARBITER, "a@x"))] == [r["text"] for r in full]
     for s in SIDES:
-        assert pbem.history_rows(Seat(game_id, s, f"{s}@x")) == full
-        lines, whole = pbem.export(Seat(game_id, s, f"{s}@x"))
+        assert pbem.reads.history_rows(Seat(game_id, s, f"{s}@x")) == full
+        lines, whole = pbem.reads.export(Seat(game_id, s, f"{s}@x"))
         assert whole
     assert "off_map" in RULES.view(state, None)
 
@@ -272,8 +272,8 @@ def test_6_3_a_loss_taken_back_by_consent_leaves_every_chart(tmp_path):
     lost = [e for e in events if e.type == "snc.StepsLost"]
     order = max(e.seq for e in events if e.type == "core.OrderGiven" and e.seq < lost[-1].seq)
     seats = {s: Seat(game_id, s, e) for s, e in EMAILS.items()}
-    dispute = pbem.raise_dispute(seats["chinese"], order, "not what I meant")
-    pbem.answer_dispute(seats["japanese"], dispute["id"], accept=True)
+    dispute = pbem.disputes.raise_dispute(seats["chinese"], order, "not what I meant")
+    pbem.disputes.answer_dispute(seats["japanese"], dispute["id"], accept=True)
     standing = sum(len(e.payload["units"]) for e in lost if e.seq < order)
     assert standing < sum(len(e.payload["units"]) for e in lost)
     for viewer in (replay.ALL, *SIDES):

@@ -165,6 +165,14 @@ def test_9_4_ruling_r2_the_chinese_pay_one_more_mp_across_a_creek_and_two_across
     assert of(when(s, "chinese", "move d58 to 3611"), ev.UnitsMoved)[0].mp == 1  # a plain hexside
 
 
+def test_9_4_japanese_infantry_pay_two_more_mp_across_a_river_and_one_across_a_creek():
+    # both off any road: the paddy entered costs the Japanese 2 MP (9.4), the hexside adds its own cost
+    s = position({"jp-d3-r6": "3610"}, turn=7, plan=MOVE)
+    assert of(when(s, "japanese", "move d3-r6 to 3609"), ev.UnitsMoved)[0].mp == 2 + 2  # the Huangpu, a river
+    s = position({"jp-d3-r6": "2512"}, turn=7, plan=MOVE)
+    assert of(when(s, "japanese", "move d3-r6 to 2611"), ev.UnitsMoved)[0].mp == 2 + 1  # a creek
+
+
 def test_6_2_an_elite_brigade_counts_one_division_equivalent():
     # two elite training brigades (1 DE each) and a regular division (1): 3 DE; an elite division more is over
     s = position({"cn-td1": "2707", "cn-td2": "2707", "cn-d7": "2707", "cn-d57": "3612"}, turn=7, side="chinese",

@@ -128,6 +128,20 @@ def hq_problem(state: State, hq: Unit, target: str, force: list[Unit], blitz: bo
     return hq_in_range(state, hq, target)
 
 
+def one_hex(d: Decision, hexes: list[str]) -> str:
+    """4.2.1: an attack is declared against one hex."""
+    if len(set(hexes)) > 1:
+        d.refuse(C + "4.2.1", f"an attack is declared against one adjacent hex, not {', '.join(hexes)}")
+    return hexes[0]
+
+
+def one_hq(d: Decision, hqs: list[str]) -> str | None:
+    """4.2.1.2: one HQ unit per faction participates in a combat."""
+    if len(set(hqs)) > 1:
+        d.refuse(C + "4.2.1.2", f"one HQ per faction gives Ranged Support to a combat, not {', '.join(hqs)}")
+    return hqs[0] if hqs else None
+
+
 def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) -> None:
     """4.2.1, 4.2.1.1-4.2.1.3, 4.1.2 and 4.2.2 step 1; then step 2 or the resolution."""
     state, data = d.state, d.data

@@ -183,7 +183,37 @@ def load_data(options: Mapping) -> GameData:
     sheets = (sheets,) if isinstance(sheets, str) else tuple(sheets)
     if not all(isinstance(t, str) for t in sheets):
         raise ValueError("'map' is the text of a map sheet file, or a list of them")
-    return replace(load(sheets), options=dict(options))
+    game = load(sheets)
+    return replace(game, options=dict(options), kinds={**game.kinds, **what_if_kinds(game, options.get("position"))})
+
+
+# what a position's [[unit]] `values` may change on a counter (a what-if; docs/daisenso-data.md, ruling D35)
+VALUES = {"attack": range(0, 100), "defense": range(0, 100), "ma": range(0, 100)}
+
+
+def what_if(kind: str, uid: str) -> str:
+    """The kind a unit with its own values plays as: its counter's kind, changed for it alone (ruling D35)."""
+    return f"{kind}~{uid}"
+
+
+def what_if_kinds(game: GameData, position) -> dict[str, UnitKind]:
+    """Ruling D35: each [[unit]] that gives `values` plays as a kind of its own, its counter's kind with those
+    values (a what-if); on a step loss it flips or breaks down to the printed kinds."""
+    from app.rules.custom_setup import SetupError, counter_values
+
+    entries = [u for u in (position or {}).get("unit", ()) if isinstance(u, dict) and "values" in u] \
+        if isinstance(position, dict) and isinstance(position.get("unit"), list) else []
+    raw = {u.get("id"): u["values"] for u in entries if isinstance(u.get("id"), str)}
+    changes, problems = counter_values({"values": raw}, VALUES, set(raw))
+    out = {}
+    for u in entries:
+        kind = game.kinds.get(u.get("kind"))
+        if kind is not None and u.get("id") in changes:
+            out[what_if(kind.id, u["id"])] = replace(kind, id=what_if(kind.id, u["id"]), cls=None,
+                                                     **changes[u["id"]])
+    if problems:
+        raise SetupError("position", problems)
+    return out
 
 
 def load(custom_sheets: tuple[str, ...] = ()) -> GameData:

@@ -17,16 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from app.rules.custom_setup import SetupError, parse_position
-from app.rules.daisenso.data_load import GameData, load
+from app.rules.daisenso.data_load import GameData, load, what_if
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.pieces import Piece
 
 PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
 WEATHER = ("mud", "storms", "snow")  # 4.1.2, 4.2.3.1, 4.2.3.7, 4.2.4.1, 4.2.8
 COUNTRY_STATUSES = ("neutral", "policy", "free_passage", "no_occupation")
 EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pre_war", "victory", "unit",
-              "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", *COUNTRY_STATUSES)
-_UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note"}
+              "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", "attacked_hexes",
+              *COUNTRY_STATUSES)
+_UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values", "attacked", "fought"}
 _MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "note"}
 
 
@@ -40,6 +40,8 @@ class PlacedUnit:
     blitz: bool = False
     holding: tuple[str, ...] = ()  # 4.2.6.2: what waits in the unit's Holding Box
     zone: str | None = None  # 4.1.5: a CV Strike's Naval Zone
+    attacked: bool = False  # 4.2.1: it has attacked in this Combat Segment (ruling D36)
+    fought: bool = False  # 4.2.1.2: an HQ that has taken part in a combat this Combat Segment (ruling D36)
 
 
 @dataclass(frozen=True)
@@ -94,18 +96,7 @@ class Position:
     no_occupation: frozenset[str]
     mobilizing: tuple[tuple[str, str], ...]  # (country, faction owning the marker): 4.2.1.1, 4.3 step 2
     truces: tuple[frozenset[str], ...]
-
-
-def kernel_positions(position: Position, data: GameData) -> dict[Hex, list[Piece]]:
-    """The position's units as the kernel's pieces (ZOC, stacking, paths): side = faction, category ground or
-    air, kind = unit type, nationality = the first of the unit's nations."""
-    out: dict[Hex, list[Piece]] = {}
-    for u in position.units:
-        kind = data.kinds[u.kind]
-        piece = Piece(u.id, u.faction, kind=kind.type, category="air" if kind.is_air else "ground",
-                      nationality=kind.nations[0], allowance=kind.ma)
-        out.setdefault(u.hex, []).append(piece)
-    return out
+    attacked_hexes: tuple[Hex, ...] = ()  # 4.2.1: hexes attacked in this Combat Segment (ruling D36)
 
 
 def read_position(path: str | Path, data: GameData | None = None) -> Position:
@@ -204,11 +195,34 @@ class _Reader:
             convoys=self._convoys(),
             mobilizing=self._mobilizing(),
             truces=self._truces(),
+            attacked_hexes=self._attacked(common[1], phasing, units),
             **countries,
         )
         if self.problems:
             raise SetupError("position", self.problems)
         return position
+
+    def _attacked(self, phase: str, phasing: str, units: tuple[PlacedUnit, ...]) -> tuple[Hex, ...]:
+        """Ruling D36: a position in the middle of a Combat Segment says which hexes were attacked and which units
+        attacked or took part (4.2.1, 4.2.1.2)."""
+        raw = self.raw.get("attacked_hexes", [])
+        if not isinstance(raw, list) or len(raw) > 1000:
+            self.err("'attacked_hexes' is a list of hexes attacked in this Combat Segment (4.2.1)")
+            raw = []
+        hexes = tuple(h for h in (self.hex(x, "attacked_hexes") for x in raw) if h is not None)
+        busy = [u for u in units if u.attacked or u.fought]
+        if (hexes or busy) and phase == "marker":
+            self.err("attacked_hexes, attacked and fought belong to a Combat Segment: a position in the Marker "
+                     "Segment has none (4.3)")
+        for u in units:
+            kind = self.d.kinds[u.kind]
+            if u.attacked and (u.faction != phasing or not kind.is_ground):
+                self.err(f"[[unit]] {u.id}: only the phasing faction's ground units attack (4.2.1)")
+            if u.fought and kind.type != "hq":
+                self.err(f"[[unit]] {u.id}: 'fought' marks an HQ that took part in a combat (4.2.1.2)")
+        if any(u.attacked for u in units) and not hexes:
+            self.err("[[unit]] attacked: the hex it attacked is in attacked_hexes (4.2.1)")
+        return hexes
 
     def _common(self) -> tuple[int, str]:
         try:
@@ -270,9 +284,11 @@ class _Reader:
             if (kind.type == "cv-strike") != isinstance(zone, str):
                 self.err(f"{where}: a CV Strike names its Naval Zone (zone = \"...\", 4.1.5); no other unit does")
                 zone = None
+            played = what_if(kind.id, uid) if "values" in u else kind.id  # ruling D35
             if h is not None and faction in self.factions:
-                out.append(PlacedUnit(uid, kind.id, h, faction, self.flag(u, "supplied", True, where),
-                                      self.flag(u, "blitz", False, where), tuple(holding), zone))
+                out.append(PlacedUnit(uid, played, h, faction, self.flag(u, "supplied", True, where),
+                                      self.flag(u, "blitz", False, where), tuple(holding), zone,
+                                      self.flag(u, "attacked", False, where), self.flag(u, "fought", False, where)))
         self._air_spacing(out)
         return tuple(out)
 
@@ -472,5 +488,5 @@ class _Reader:
         return Victory(faction, hexes, other)
 
 
-__all__ = ["PHASES", "WEATHER", "Convoy", "PlacedMarker", "PlacedUnit", "Position", "Victory", "kernel_positions",
+__all__ = ["PHASES", "WEATHER", "Convoy", "PlacedMarker", "PlacedUnit", "Position", "Victory",
            "position_from_dict", "read_position"]

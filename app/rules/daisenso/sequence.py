@@ -138,6 +138,14 @@ def _end_phase(d: Decision) -> None:
         _end_blitz(d)
 
 
+def one_at_a_time(d: Decision, named: list[str], case: str, why: str) -> str:
+    """The one unit or hex an order names where the rule has them taken one at a time; a second is refused by
+    that rule, naming it."""
+    if len(set(named)) > 1:
+        d.refuse(C + case, f"{why}: name one, not {', '.join(named)}")
+    return named[0]
+
+
 # -- candidates for the list of legal orders ------------------------------------------------------------------
 def _attack_candidates(state: State, side: str):
     faction = state.factions[side]
@@ -153,20 +161,20 @@ def _attack_candidates(state: State, side: str):
                       and state.data.atlas.adjacent(H(u.hex), H(t)))
         if not near:
             continue
-        yield {"hex": t, "units": near}
+        yield {"hexes": [t], "units": near}
         for hq in hqs:
             if hq not in near:
-                yield {"hex": t, "units": near, "hq": hq}
+                yield {"hexes": [t], "units": near, "hq": [hq]}
         if len(near) > 1:
             for uid in near:
-                yield {"hex": t, "units": [uid]}
+                yield {"hexes": [t], "units": [uid]}
 
 
 def _airdrop_candidates(state: State, side: str):
     for u in blitz.airdrop_units(state):
         for h in state.data.atlas.hexes():
             if h.sheet == H(u.hex).sheet and state.data.atlas.distance(H(u.hex), h) <= 2:
-                yield {"unit": u.id, "hex": str(h)}
+                yield {"units": [u.id], "hex": str(h)}
 
 
 def _choices(verb: str):
@@ -184,7 +192,7 @@ def _choice_args(choice: tuple) -> dict:
     verb, *args = choice
     if verb in ("lose", "convert"):
         return {"unit": args[0], **({"kind": args[1]} if args[1] else {})}
-    return {"frm": args[0], "to": args[1]} if len(args) == 2 else {"to": args[0]}
+    return {"frm": args[0], "to": [args[1]]} if len(args) == 2 else {"to": [args[0]]}
 
 
 # -- the steps ------------------------------------------------------------------------------------------------
@@ -204,10 +212,10 @@ class Airdrop(PhaseStep):
 
     name = "airdrop"
 
-    @order("airdrop UNIT HEX", "Dai Senso 4.1.1", "place an airborne unit's Airdrop marker within two hexes",
-           _airdrop_candidates)
-    def airdrop(self, d: Decision, unit: str, hex: str) -> None:
-        blitz.airdrop(d, unit, hex)
+    @order("airdrop UNIT [UNIT ...] HEX", "Dai Senso 4.1.1",
+           "place an airborne unit's Airdrop marker within two hexes (one at a time)", _airdrop_candidates)
+    def airdrop(self, d: Decision, units: list[str], hex: str) -> None:
+        blitz.airdrop(d, one_at_a_time(d, units, "4.1.1", "Airdrops are conducted one at a time"), hex)
 
     @order("next", "Dai Senso 4.1", "end the Airdrop step")
     def next(self, d: Decision) -> None:
@@ -215,10 +223,10 @@ class Airdrop(PhaseStep):
 
 
 class Attacks(PhaseStep):
-    @order("attack HEX with UNIT [UNIT ...] [hq UNIT:hq]", "Dai Senso 4.2.2",
-           "attack an adjacent enemy hex; an HQ may give Ranged Support", _attack_candidates)
-    def attack(self, d: Decision, hex: str, units: list[str], hq: str | None = None) -> None:
-        combat.declare(d, hex, units, hq)
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [hq UNIT:hq ...]", "Dai Senso 4.2.2",
+           "attack one adjacent enemy hex (4.2.1); one HQ may give Ranged Support (4.2.1.2)", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], hq: list[str]) -> None:
+        combat.declare(d, combat.one_hex(d, hexes), units, combat.one_hq(d, hq))
 
 
 class BlitzCombat(Attacks):
@@ -236,10 +244,11 @@ class Landing(PhaseStep):
 
     name = "landing"
 
-    @order("land UNIT", "Dai Senso 4.1.3", "land a unit from its Beachhead",
-           lambda s, side: [{"unit": u.id} for u in blitz.landers(s)])
-    def land(self, d: Decision, unit: str) -> None:
-        blitz.land(d, unit)
+    @order("land UNIT [UNIT ...]", "Dai Senso 4.1.3", "land a unit from its Beachhead (one at a time)",
+           lambda s, side: [{"units": [u.id]} for u in blitz.landers(s)])
+    def land(self, d: Decision, units: list[str]) -> None:
+        blitz.land(d, one_at_a_time(d, units, "4.1.3", "units conducting a Beachhead Landing are placed one at a "
+                                                        "time"))
 
     @order("snlf HEX", "Dai Senso 4.1.3.1", "land a Japanese Detachment from an SNLF Beachhead-0 in HEX",
            lambda s, side: [{"hex": m.hex} for m in blitz.snlf_markers(s)])
@@ -326,10 +335,11 @@ class DefenderHq(Step):
         return Owed("Ranged Support for the defence from one supplied HQ, or none (4.2.2 step 2)", s.combat.target,
                     "one HQ at most", tuple((h, _unit_value(s, h)) for h in combat.defender_hq_options(s)))
 
-    @order("support [UNIT]", "Dai Senso 4.2.1.2", "an HQ gives the defence Ranged Support; 'support' alone: none",
-           lambda s, side: [{}, *({"unit": h} for h in combat.defender_hq_options(s))])
-    def support(self, d: Decision, unit: str | None = None) -> None:
-        combat.support(d, unit)
+    @order("support [UNIT ...]", "Dai Senso 4.2.1.2",
+           "one HQ gives the defence Ranged Support; 'support' alone: none",
+           lambda s, side: [{"units": []}, *({"units": [h]} for h in combat.defender_hq_options(s))])
+    def support(self, d: Decision, units: list[str]) -> None:
+        combat.support(d, combat.one_hq(d, units))
 
 
 class Choice(Step):
@@ -382,10 +392,10 @@ class AttackerResult(Losses):
 
     name = "attacker-result"
 
-    @order("retreat HEX:frm to HEX:to", "Dai Senso 4.2.4.1", "the attacking stack in HEX retreats one hex",
+    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.4.1", "the attacking stack in HEX retreats one hex",
            _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: str) -> None:
-        self.take(d, ("retreat", frm, to), "4.2.5")
+    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
+        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
 
 
 class AttackerRetreat(Choice):
@@ -393,10 +403,10 @@ class AttackerRetreat(Choice):
 
     name = "attacker-retreat"
 
-    @order("retreat HEX:frm to HEX:to", "Dai Senso 4.2.5", "the next attacking stack retreats one hex",
+    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.5", "the next attacking stack retreats one hex",
            _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: str) -> None:
-        self.take(d, ("retreat", frm, to), "4.2.5")
+    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
+        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
 
 
 class Exchange(Losses):
@@ -404,9 +414,10 @@ class Exchange(Losses):
 
     name = "exchange"
 
-    @order("retreat to HEX:to", "Dai Senso 4.2.4.1", "the defending stack retreats one hex", _choices("retreat"))
-    def retreat(self, d: Decision, to: str) -> None:
-        self.take(d, ("retreat", to), "4.2.5")
+    @order("retreat to HEX:to [HEX ...]", "Dai Senso 4.2.4.1", "the defending stack retreats one hex",
+           _choices("retreat"))
+    def retreat(self, d: Decision, to: list[str]) -> None:
+        self.take(d, ("retreat", one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
 
 
 class Retreat(Choice):
@@ -417,9 +428,11 @@ class Retreat(Choice):
     def label(self, s: State) -> str:
         return f"combat at {s.combat.target} ({s.combat.result}): retreat, {s.combat.retreat_left} hex(es) to go"
 
-    @order("retreat to HEX:to", "Dai Senso 4.2.5.1", "the retreating stack enters HEX", _choices("retreat"))
-    def retreat(self, d: Decision, to: str) -> None:
-        self.take(d, ("retreat", to), "4.2.5.1")
+    @order("retreat to HEX:to [HEX ...]", "Dai Senso 4.2.5.1", "the retreating stack enters HEX (one at a time)",
+           _choices("retreat"))
+    def retreat(self, d: Decision, to: list[str]) -> None:
+        self.take(d, ("retreat", one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time, the "
+                                                              "priorities checked before each")), "4.2.5.1")
 
     @order("convert UNIT [as KIND]", "Dai Senso 4.2.5.3", "a step instead of a hex of retreat", _choices("convert"))
     def convert(self, d: Decision, unit: str, kind: str | None = None) -> None:
@@ -438,10 +451,10 @@ class Advance(Step):
         return Owed("advance or exploit into the defending hex, or stop (4.2.7, 4.2.8)", s.combat.target,
                     "any of these units", tuple((u.id, _unit_value(s, u.id)) for u in combat.advancers(s)))
 
-    @order("advance UNIT", "Dai Senso 4.2.7", "into the defending hex",
-           lambda s, side: [{"unit": u.id} for u in combat.advancers(s)])
-    def advance(self, d: Decision, unit: str) -> None:
-        combat.advance(d, unit)
+    @order("advance UNIT [UNIT ...]", "Dai Senso 4.2.7", "a unit into the defending hex (one at a time)",
+           lambda s, side: [{"units": [u.id]} for u in combat.advancers(s)])
+    def advance(self, d: Decision, units: list[str]) -> None:
+        combat.advance(d, one_at_a_time(d, units, "4.2.7", "Advance After Combat is conducted one unit at a time"))
 
     @order("exploit UNIT HEX [HEX ...]", "Dai Senso 4.2.8", "from the defending hex, up to the Exploitation Distance",
            lambda s, side: [{"unit": u.id, "hexes": [s.combat.target, str(n)]} for u in combat.advancers(s)

@@ -151,7 +151,8 @@ def start(data, scenario: str, options: dict) -> State:
     else:
         position = read_position(data.scenario_path(scenario), data)
     allied = next(f for f in position.factions if f != AXIS)
-    units = {u.id: Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone)
+    units = {u.id: replace(Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone),
+                           attacked=u.attacked, fought=u.fought)
              for u in position.units}
     markers = tuple(Marker(m.kind, str(m.hex), m.faction, None if m.toward is None else str(m.toward), m.supplied)
                     for m in position.markers)
@@ -165,7 +166,7 @@ def start(data, scenario: str, options: dict) -> State:
         free_passage=position.free_passage, no_occupation=position.no_occupation, mobilizing=position.mobilizing,
         truces=tuple(tuple(sorted(t)) for t in position.truces), pre_war=position.pre_war,
         victory_faction=position.victory.faction, victory_hold=tuple(str(h) for h in position.victory.hold),
-        data=data,
+        attacked_hexes=tuple(str(h) for h in position.attacked_hexes), data=data,
     )
     from app.rules.daisenso.sequence import opening_step
 

@@ -21,6 +21,7 @@ def view(state: State, side: str | None) -> dict:
                 "steps": steps} for uid, (faction, kind, steps) in sorted(state.removed.items())]
     return {
         "scenario": state.name, "combat_phase": state.combat_phase, "last_phase": state.last_phase,
+        "turn": state.combat_phase,  # the charts count by Combat Phase: the scenario's turns
         "phasing": state.phasing, "factions": dict(state.factions), "step": state.step,
         "side_to_act": None if state.step == "over" else (state.pending[0]["side"] if state.pending else state.side),
         "winner": state.winner, "end_reason": state.reason or None,
@@ -28,6 +29,7 @@ def view(state: State, side: str | None) -> dict:
         "victory_hexes": list(state.victory_hold),
         "units": [{"id": u.id, "side": state.side_of(u.faction), "faction": u.faction, "hex": u.hex,
                    "kind": u.kind, "name": d.kinds[u.kind].name, "factors": d.kinds[u.kind].factors,
+                   "type": d.kinds[u.kind].type, "nation": _nation(d, u.kind),
                    "strength": d.kinds[u.kind].attack, "steps": d.kinds[u.kind].steps, "supplied": u.supplied,
                    "blitz": u.blitz, **({"holding": list(u.holding)} if u.holding else {}),
                    **({"zone": u.zone} if u.zone else {})}
@@ -43,6 +45,13 @@ def view(state: State, side: str | None) -> dict:
                                           "defender_hq": c.defender_hq, "result": c.result, "stage": c.stage,
                                           "retreat_left": c.retreat_left, "path": list(c.path)},
     }
+
+
+def _nation(d, kind: str) -> str:
+    """The nation whose colours a counter wears: its (first) country's, a Dependent's owner's, a Chinese province's
+    group's (units.toml countries)."""
+    country = d.countries[d.kinds[kind].nations[0]]
+    return country.dependent_of or country.group or country.id
 
 
 def game_map(state: State):
@@ -69,7 +78,7 @@ def combat_summary(event, state: State | None) -> dict | None:
             "roll": event.die, "result": event.result, "case": "Dai Senso 4.2.2",
             "losses": {attacker: crt.notation.parse(event.result).attacker.losses},
             "distribution": [{"roll": die, "result": r.code, "value": _value(r), "p": 1 / len(faces)}
-                             for die, r in faces]}
+                             for die, r in faces], "columns": [col.label for col in crt.columns()]}
 
 
 def _value(r) -> float:
@@ -86,14 +95,15 @@ def preview(state: State, command: Command) -> dict:
     if command.action != "attack":
         raise IllegalOrder("Dai Senso 4.2.2", "only an attack can be previewed")
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
+    target = combat.one_hex(d, command.args["hexes"])
     try:
-        combat.declare(d, command.args["hex"], command.args["units"], command.args.get("hq"))
+        combat.declare(d, target, command.args["units"], combat.one_hq(d, command.args["hq"]))
     except ReachedRoll:
         pass
     c = d.state.combat
     if c is None or c.automatic:
-        return {"hex": command.args["hex"], "automatic": True, "case": "Dai Senso 4.2.2",
-                "text": f"{command.args['hex']} holds only Detachment or Logistics markers: the attack succeeds "
+        return {"hex": target, "automatic": True, "case": "Dai Senso 4.2.2",
+                "text": f"{target} holds only Detachment or Logistics markers: the attack succeeds "
                         "without a die; Advance After Combat, no Exploitation (Dai Senso 4.2.2)"}
     p = combat.preview(d.state)
     text = p.to_text()

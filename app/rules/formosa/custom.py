@@ -4,18 +4,24 @@ the common keys (turn, phase, units, removed) a position gives what the Formosa 
 displays (`where`), the Japanese units face up (`revealed`; on the map a Japanese unit is concealed unless named,
 11.1), the Allied engineer bases (`bases`, 20.0), each side's LP, air and naval points and invasion markers, and
 the GT Amoy fell (9.1). `[steps]` and `[control]` are refused: a Formosa counter has no steps, and control is
-occupation (5.2). Ruling F98.
+occupation (5.2). Ruling F98. What the rules talk about mid-turn can be written too (ruling F104): this GT's
+air plan (`[missions]`, 16.1), the hexes the B-29 suppressed (`suppressed`, 16.5), a mobile fleet that has
+sortied (`fleet_sortied`, 18.0), and a counterattack declared by a CA result (`[counterattack]`, 15.5, 15.6);
+`[values]` gives a counter other values than units.toml's (read by data_load, a what-if).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from app.rules.custom_setup import UNIT_ID, Position, SetupError, bounded_list, parse_options
+from app.rules.custom_setup import HEX_LABEL, UNIT_ID, Position, SetupError, bounded_list, parse_options
 from app.rules.formosa import optional
-from app.rules.formosa.state import OUT, SIDES, State, is_hex
+from app.rules.formosa.state import OUT, SIDES, State, is_hex, other
 from app.rules.kernel.hexgrid import Hex
 
-EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn")
+EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
+              "suppressed", "fleet_sortied", "counterattack", "pinned", "interdiction", "kamikaze_spent",
+              "air_supply_used", "moved", "attacked", "attacked_hexes")
+FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
 
@@ -26,16 +32,25 @@ def apply(state: State, options) -> State:
     return state if position is None else _place(state, position)
 
 
-def _phases(turn: int) -> tuple[str, ...]:
+def _phases(turn: int, missions: dict | None = None) -> tuple[str, ...]:
     """The phases a position may start in: those a player acts in (the Logistics, Strike Reveal and Air Return
-    Phases are played on entering them, 7.2, 16.1, 6.1), and not the B-29 and Interdiction Phases, which need the
-    air plan a position does not carry (16.1: a position's GT has no missions assigned); GT 1 from Strike
+    Phases are played on entering them, 7.2, 16.1, 6.1), and the B-29 and Interdiction Phases only when the
+    position's air plan assigns their mission (16.1: without one they are passed over); GT 1 from Strike
     Planning (24.1: no Logistics, Recruit or Amoy Phase)."""
     from app.rules.formosa.sequence import FIRST_ON_GT1, NEEDS_MISSION, TURN
 
-    skipped = ("logistics", "strike-reveal", "air-return", *NEEDS_MISSION)
+    planned = (missions or {}).get("allied", {})
+    idle = [step for step, needs in NEEDS_MISSION.items() if not any(planned.get(m, 0) for m in needs)]
+    skipped = ("logistics", "strike-reveal", "air-return", *idle)
     phases = tuple(p for p in TURN if p not in skipped)
     return phases[phases.index(FIRST_ON_GT1):] if turn == 1 else phases
+
+
+def _after_step(phase: str, step: str) -> bool:
+    """Does a Game-Turn that starts at `phase` come after its `step` (6.1)?"""
+    from app.rules.formosa.sequence import TURN
+
+    return phase in TURN and TURN.index(phase) > TURN.index(step)
 
 
 def _land(data, label: str) -> bool:
@@ -57,8 +72,10 @@ def _place(state: State, p: Position) -> State:
     last = data.scenario(state.scenario)["turns"]
     if not 1 <= p.turn <= last:
         problems.append(f"'turn' is a Game-Turn from 1 to {last} in Scenario {state.scenario}")
-    if p.phase not in _phases(p.turn):
-        problems.append(f"'phase' on Game-Turn {p.turn} is one of {', '.join(_phases(p.turn))} (Formosa 6.1, 24.1)")
+    missions = _missions(state, p, x.get("missions"), problems)
+    if p.phase not in _phases(p.turn, missions):
+        problems.append(f"'phase' on Game-Turn {p.turn} is one of {', '.join(_phases(p.turn, missions))} "
+                        "(Formosa 6.1, 24.1; the B-29 and Interdiction Phases need their mission in [missions])")
     if p.steps:
         problems.append("[steps]: a Formosa counter has no steps")
     if p.control is not None:
@@ -117,6 +134,37 @@ def _place(state: State, p: Position) -> State:
     amoy = x.get("amoy_turn")
     if amoy is not None and (not _number(amoy) or not 2 <= amoy <= p.turn):
         problems.append("'amoy_turn' is the GT Amoy fell: from 2 to 'turn' (9.1)")
+    fleet = x.get("fleet_sortied", False)
+    this_gt = fleet in FLEET_RESULTS
+    if not isinstance(fleet, bool) and not this_gt:
+        problems.append("'fleet_sortied' is true (on an earlier GT) or this GT's result: "
+                        f"{', '.join(map(repr, FLEET_RESULTS))} (18.0: the mobile fleet sorties once a game)")
+    elif fleet and pools["air"].get("mobile-fleet"):
+        problems.append("fleet_sortied: the marker is removed from the game after its sortie (18.0); [air] "
+                        "mobile-fleet is then 0")
+    elif this_gt and (p.turn == 1 or not _after_step(p.phase, "japanese-special-attack")):
+        problems.append("fleet_sortied: this GT's sortie is made in its Japanese Special Attack Phase, from GT 2 on "
+                        f"(18.0); a position at {p.phase!r} on GT {p.turn} comes before it")
+    elif fleet is True and p.turn <= 2:
+        problems.append("fleet_sortied: a sortie on an earlier GT was made on GT 2 at the earliest (18.0)")
+    pinned = set(bounded_list(x.get("pinned", []), "pinned", UNIT_ID, "unit ids", problems))
+    if pinned and p.phase not in ("naval-transfer", "allied-movement"):
+        problems.append("pinned: units that landed, dropped or moved by sea this GT are held in the Allied Movement "
+                        "Phase that follows (10.2.1, 10.3, 21.0): a position at naval-transfer or allied-movement")
+    for uid in sorted(pinned & set(units)):
+        if units[uid].side != "allied" or not is_hex(units[uid].where):
+            problems.append(f"pinned: {uid} is not an Allied unit placed in [units]")
+        else:
+            units[uid] = replace(units[uid], pinned=True)
+    _done(units, p, x, problems)
+    spent = x.get("kamikaze_spent", 0)
+    if not _number(spent):
+        problems.append("'kamikaze_spent' is the number of kamikaze points that have attacked (2.5: once a game)")
+        spent = 0
+    used = x.get("air_supply_used", False)
+    if not isinstance(used, bool):
+        problems.append("'air_supply_used' is true or false (19.4: the air supply unit serves one combat a GT)")
+        used = False
     if problems:
         raise SetupError("position", problems)
     placed = replace(state, turn=p.turn, step=p.phase, units=units, to_place=(), setup_rolled=True,
@@ -124,15 +172,190 @@ def _place(state: State, p: Position) -> State:
                      naval={**state.naval, **pools["naval"]}, markers={**state.markers, **pools["markers"]},
                      amoy_turn=amoy, special_ready=tuple(
                          u.id for u in units.values() if u.where == "japanese-reinforcements"
-                         and optional.special(state, u.id)))
-    problems = [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
+                         and optional.special(state, u.id)),
+                     kamikaze_spent=spent, air_supply_turn=p.turn if used else None)
+    placed = replace(placed, attacked_hexes=tuple(bounded_list(x.get("attacked_hexes", []), "attacked_hexes",
+                                                                HEX_LABEL, "hexes", problems)))
+    if placed.attacked_hexes and p.phase not in ("allied-combat", "japanese-combat"):
+        problems.append("attacked_hexes: the hexes attacked in this Combat Phase (15.0); a position at "
+                        f"{p.phase!r} has none")
+    placed = _air_plan(placed, missions, x.get("suppressed", []), fleet, problems)
+    placed = _interdiction(placed, missions, x.get("interdiction"), problems)
+    problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
     problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)" for side in SIDES
                  for h in placed.overstacked(side)]
     if problems:
         raise SetupError("position", problems)
-    return _revealed_in_combat(placed)
+    placed = _revealed_in_combat(placed)
+    counter = x.get("counterattack")
+    return placed if counter is None else _counterattack(placed, counter)
 
+
+# a position in the middle of a phase (ruling F104): flag -> {phase: the side whose units did it}
+DONE = {"moved": {"allied-movement": "allied", "japanese-movement": "japanese"},
+        "attacked": {"allied-combat": "allied", "japanese-combat": "japanese"}}
+
+
+def _done(units: dict, p: Position, x: dict, problems: list[str]) -> None:
+    """The units that moved in this Movement Phase or attacked in this Combat Phase (12.2, 15.0): each moves and
+    attacks once a phase."""
+    for key, phases in DONE.items():
+        named = bounded_list(x.get(key, []), key, UNIT_ID, "unit ids", problems)
+        side = phases.get(p.phase)
+        if named and side is None:
+            problems.append(f"{key}: belongs to the phase it happened in ({', '.join(phases)}); a position at "
+                            f"{p.phase!r} has none (12.2, 15.0)")
+            continue
+        for uid in named:
+            u = units.get(uid)
+            if u is None or u.side != side or not is_hex(u.where):
+                problems.append(f"{key}: {uid} is not {'an Allied' if side == 'allied' else 'a Japanese'} unit "
+                                "placed in [units]")
+            else:
+                units[uid] = replace(u, **{key: True})
+    if x.get("attacked") and not x.get("attacked_hexes"):
+        problems.append("attacked: the hexes the units attacked are in attacked_hexes (15.0)")
+
+
+def _missions(state: State, p: Position, raw, problems: list[str]) -> dict[str, dict[str, int]]:
+    """[missions]: each side's air plan of this GT (16.1), made in its Strike Planning Phase before the position
+    starts, within the points it holds (16.0, 16.1)."""
+    from app.rules.errors import IllegalOrder
+    from app.rules.formosa import strategic
+    from app.rules.formosa.strike import MISSIONS
+
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or set(raw) - set(SIDES) or not all(
+            isinstance(v, dict) and set(v) <= set(MISSIONS[side]) and all(_number(n) for n in v.values())
+            for side, v in raw.items()):
+        problems.append("[missions] maps allied and japanese to their missions and points: allied "
+                        f"{', '.join(MISSIONS['allied'])}; japanese {', '.join(MISSIONS['japanese'])} (16.1)")
+        return {}
+    for side, planned in raw.items():
+        if not _after_step(p.phase, f"strike-planning-{side}") or p.phase == "air-return":
+            problems.append(f"[missions] {side}: the air plan is made in the {side} Strike Planning Phase and "
+                            f"flies until the Air Return Phase (16.1, 6.1): a position at {p.phase!r} has none")
+            continue
+        air = p.extra.get("air")
+        pools = {**state.air, **air} if isinstance(air, dict) else state.air
+        if side == "japanese":
+            groups = [({"tac": pools.get("japanese-tac", 0), "kamikaze": pools.get("kamikaze", 0)}, planned)]
+        else:
+            groups = [({"tac": pools.get("allied-tac", 0), "b29": pools.get("b29", 0)},
+                       {m: n for m, n in planned.items() if not m.startswith("cw-")}),
+                      ({"tac": pools.get("cw-tac", 0)}, {m[3:]: n for m, n in planned.items() if m.startswith("cw-")})]
+        for available, missions in groups:
+            try:
+                strategic.assign_air(side, available, missions)
+            except IllegalOrder as exc:
+                problems.append(f"[missions] {side}: {exc}")
+    return {side: dict(v) for side, v in raw.items()}
+
+
+def _air_plan(state: State, missions: dict, suppressed, fleet, problems: list[str]) -> State:
+    """The strike stage of the position's GT: the plan (revealed once the Strike Reveal Phase is past, 16.1),
+    the hexes the B-29 suppressed (16.5 DS), a mobile fleet that has sortied, with this GT's result if it
+    sortied this GT (18.0)."""
+    hexes = bounded_list(suppressed, "suppressed", HEX_LABEL, "hexes", problems)
+    if hexes and not _after_step(state.step, "b29"):
+        problems.append("suppressed: the B-29 strikes in the Allied B-29 Phase (16.5); a position at "
+                        f"{state.step!r} comes before it")
+    elif hexes and not missions.get("allied", {}).get("b29"):
+        problems.append("suppressed: the B-29 that struck was assigned in Strike Planning: give [missions] allied "
+                        "b29 = 1 (16.1, 16.5)")
+    elif len(hexes) > 1:
+        problems.append("suppressed: the one B-29 strikes one hex a GT (16.5)")
+    problems += [f"suppressed: {h} holds no Japanese unit (16.5: the B-29 strikes a hex holding Japanese units)"
+                 for h in hexes if not state.at(h, "japanese")]
+    strike = replace(state.strike, missions={s: dict(m) for s, m in missions.items()},
+                     revealed=_after_step(state.step, "strike-reveal"), suppressed=tuple(hexes),
+                     b29_used=bool(hexes), kamikaze_done=_after_step(state.step, "japanese-special-attack"),
+                     fleet_used=bool(fleet), gunfire_withdrawn=fleet in ("indecisive", "decisive"),
+                     amphibious_barred=fleet == "decisive")
+    return replace(state, strike=strike)
+
+
+def _interdiction(state: State, missions: dict, raw, problems: list[str]) -> State:
+    """[interdiction]: `"XXYY" = points` the Allies placed in this GT's Interdiction Phase (16.4; a table
+    `{ cw = n }` for Commonwealth points), at most two a hex, within the points the plan assigned."""
+    from app.rules.formosa.state import H
+
+    if raw is None:
+        return state
+    rows = []
+    if not isinstance(raw, dict) or len(raw) > 1000:
+        problems.append("[interdiction] maps hexes to Allied interdiction points (16.4)")
+        return state
+    for h, given in sorted(raw.items()):
+        nation, points = ("cw", given.get("cw")) if isinstance(given, dict) else ("us", given)
+        if not HEX_LABEL.fullmatch(str(h)) or not _number(points) or not 1 <= points <= 2 or (
+                isinstance(given, dict) and set(given) != {"cw"}):
+            problems.append(f"[interdiction] {h}: 1 or 2 points on a hex of the map (16.4), or {{ cw = n }}")
+        elif not state.data.map.on_map(H(h)):
+            problems.append(f"[interdiction] {h} is not a hex of the map")
+        else:
+            rows.append((h, nation, points))
+    if not _after_step(state.step, "interdiction"):
+        problems.append(f"[interdiction]: the points are placed in the Allied Interdiction Phase (16.4); a position "
+                        f"at {state.step!r} comes before it")
+    planned = missions.get("allied", {})
+    for nation, mission in (("us", "interdiction"), ("cw", "cw-interdiction")):
+        placed = sum(p for _, n, p in rows if n == nation)
+        if placed > planned.get(mission, 0):
+            problems.append(f"[interdiction]: {placed} {nation} points placed, {planned.get(mission, 0)} assigned to "
+                            f"{mission} in [missions] (16.1, 16.4)")
+    return replace(state, strike=replace(state.strike, interdicted=tuple(rows)))
+
+
+def _counterattack(state: State, raw) -> State:
+    """[counterattack]: the phasing side's attack on the `defenders` (every unit of their hexes) by `attackers`,
+    checked as the attack order checks it (15.0-15.2), has rolled a CA: the defenders now choose the hex of
+    attackers they counterattack (15.5, 15.6)."""
+    from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
+    from app.rules.engine.events import DecisionRequired
+    from app.rules.errors import IllegalOrder
+    from app.rules.formosa import combat
+    from app.rules.formosa.events import CombatResolved
+    from app.rules.formosa.sequence import COMBAT_STEPS
+
+    problems: list[str] = []
+    if not isinstance(raw, dict) or set(raw) != {"attackers", "defenders"}:
+        raise SetupError("position", ["[counterattack] has 'attackers' and 'defenders', each a list of unit ids"])
+    attackers = bounded_list(raw["attackers"], "counterattack attackers", UNIT_ID, "unit ids", problems)
+    defenders = bounded_list(raw["defenders"], "counterattack defenders", UNIT_ID, "unit ids", problems)
+    side = state.side
+    if state.step not in COMBAT_STEPS:
+        problems.append(f"[counterattack] is declared in a Combat Phase ({', '.join(COMBAT_STEPS)}), not "
+                        f"{state.step!r} (15.5, 15.6)")
+    placed = [state.unit(u) for u in defenders]
+    if not attackers or not defenders or any(u is None or u.side != other(side) or not is_hex(u.where)
+                                              for u in placed):
+        problems.append(f"[counterattack] defenders: {other(side)} units on the map, attacked by {side} attackers")
+    if problems:
+        raise SetupError("position", problems)
+    hexes = sorted({u.where for u in placed})
+    whole = sorted(u.id for h in hexes for u in state.at(h, other(side)))
+    if sorted(defenders) != whole:
+        problems.append(f"[counterattack] defenders: every unit in {', '.join(hexes)} defends (15.0): "
+                        f"{', '.join(whole)}")
+    if any(state.spec(u).type in combat.ENDS_CA for u in whole):
+        problems.append("[counterattack]: a CA against a coastal defense or heavy weapons unit ends the combat "
+                        "(15.5 CA item 1): there is no counterattack to declare")
+    d = Decision(state, side, ProbeDice(), lambda s, e: e.apply(s))
+    try:
+        combat.declare(d, hexes, attackers)
+    except ReachedRoll:
+        pass
+    except IllegalOrder as exc:
+        problems.append(f"[counterattack]: the attack that rolled the CA is not one the rules allow: {exc}")
+    if problems:
+        raise SetupError("position", problems)
+    rolled = CombatResolved(side, hexes, list(attackers), whole, 0, 0, 0, [], "", 0, "CA")
+    state = rolled.apply(state)
+    return DecisionRequired("counterattack", other(side), {
+        "hexes": sorted({state.units[u].where for u in attackers})}).apply(state)
 
 def _revealed_in_combat(state: State) -> State:
     """11.2 item 1: a Combat Phase begins with the concealed units in an enemy ZOC revealed (a deception unit

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from app.rules import datafiles
+from app.rules.custom_setup import SetupError, counter_values
 from app.rules.datafiles import read_toml
 from app.rules.formosa import data
 from app.rules.kernel.crt import CRT
@@ -325,6 +326,11 @@ def _rules(terrain: dict, charts: dict) -> tuple[MovementRules, ZocRules, Stacki
     return movement, zoc, stacking, supply
 
 
+# what a position's [values] may change on a counter (a what-if; docs/custom-positions.md, ruling F104)
+VALUES = {"cf": range(0, 100), "mf": range(0, 100), "concealed_mf": range(0, 100), "base_cf": range(0, 100),
+          "indicator": ("", "A", "D")}
+
+
 def _unit(raw: dict) -> Unit:
     return Unit(id=raw["id"], side=raw["side"], nationality=raw["nationality"], name=raw["name"], type=raw["type"],
                 lp_type=raw["lp_type"], cf=int(raw["cf"]), mf=int(raw["mf"]), mobility=raw["mobility"],
@@ -362,6 +368,10 @@ def load(options: Mapping | None = None) -> GameData:
     charts = read_toml(data.CHARTS)
     raw_units = read_toml(data.UNITS)
     units = tuple(_unit(u) for u in raw_units["unit"])
+    changes, problems = counter_values(options.get("position"), VALUES, {u.id for u in units})
+    if problems:
+        raise SetupError("position", problems)
+    units = tuple(replace(u, **changes[u.id]) if u.id in changes else u for u in units)
     counters = tuple(Counter_(id=c["id"], side=c.get("side", ""), table=table, kind=c.get("kind", "gunfire"),
                               nationality=c.get("nationality", ""), front=c.get("front", 0), back=c.get("back", 0))
                      for table in ("air", "naval", "marker") for c in raw_units.get(table, ()))
@@ -372,6 +382,8 @@ def load(options: Mapping | None = None) -> GameData:
                     read_toml(data.AIR), charts, units, counters, _scenarios(scen_raw),
                     {k: Hex.parse(v) for k, v in scen_raw.get("deployment", {}).items()},
                     displays["display"], displays["track"], movement, zoc, stacking, supply)
+    if custom_map and _deployment_problems(game):
+        game = replace(game, deployment={})  # ruling F103: the printed map's default set-up does not fit this one
     problems = _problems(game)
     if problems:
         raise DataError(problems)
@@ -416,7 +428,7 @@ def _map_problems(game: GameData) -> list[str]:
             if "bridged-river" in feats and not on_route:
                 out.append(f"bridged river {h}/{n} carries no road or railroad (ruling F13)")
     boxes = set(gmap.boxes)
-    if boxes != set(game.displays):
+    if boxes and boxes != set(game.displays):  # ruling F103: a custom map without boxes draws no displays
         out.append(f"map boxes {sorted(boxes ^ set(game.displays))} are not the displays of displays.toml")
     return out
 

@@ -8,6 +8,8 @@ air superiority, special attacks, B-29), the Interdiction Phase, the Air Return 
 choices are the steps of strike.py (events in airpower.py)."""
 from __future__ import annotations
 
+from itertools import combinations
+
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
@@ -1081,7 +1083,7 @@ class Retreat(DecisionStep):
 
 def _counterattack_candidates(state: State, side: str):
     for h in state.pending[0]["hexes"]:
-        yield {"hex": h}
+        yield {"hexes": [h]}
 
 
 class Counterattack(DecisionStep):
@@ -1092,10 +1094,12 @@ class Counterattack(DecisionStep):
     def describe(self, s: State, p: dict) -> str:
         return f"counterattack one of {', '.join(p['hexes'])}"
 
-    @order("counterattack HEX", "Formosa 15.6", "the hex of attackers the defenders counterattack",
+    @order("counterattack HEX [HEX ...]", "Formosa 15.6", "the one hex of attackers the defenders counterattack",
            _counterattack_candidates)
-    def counterattack(self, d: Decision, hex: str) -> None:
-        combat.counterattack(d, hex)
+    def counterattack(self, d: Decision, hexes: list[str]) -> None:
+        if len(set(hexes)) > 1:
+            d.refuse("Formosa 15.6", f"the counterattacking force attacks one hex only, not {', '.join(hexes)}")
+        combat.counterattack(d, hexes[0])
 
 
 def _advance_candidates(state: State, side: str):
@@ -1152,10 +1156,29 @@ class Exploit(DecisionStep):
         d.emit(DecisionMade("exploit", d.side))
 
 
+def smallest_removals(state: State, side: str, hex: str) -> list[tuple[str, ...]]:
+    """13.3, ruling F101: the smallest sets of units whose removal brings an over-stacked hex within the limits,
+    and of those the ones with the fewest static units (a static unit only when no mobile unit would do)."""
+    units = [u.id for u in state.at(hex, side)]
+    for size in range(1, len(units) + 1):
+        fits = [set_ for set_ in combinations(units, size) if not state.still_overstacked(hex, side, set_)]
+        if fits:
+            statics = {set_: sum(state.is_static(state.units[u]) for u in set_) for set_ in fits}
+            return [set_ for set_ in fits if statics[set_] == min(statics.values())]
+    return []
+
+
+def removable(state: State, side: str, hex: str) -> list[str]:
+    """The units of an over-stacked hex that one `remove` may name (13.3, ruling F101)."""
+    if not state.since(3):
+        return [u.id for u in state.at(hex, side)]  # ruling F102: a game before version 3 removed any unit
+    return sorted({u for set_ in smallest_removals(state, side, hex) for u in set_})
+
+
 def _remove_candidates(state: State, side: str):
     for h in state.pending[0]["hexes"][:1]:
-        for u in state.at(h, side):
-            yield {"unit": u.id}
+        for u in removable(state, side, h):
+            yield {"units": [u]}
 
 
 class Overstack(DecisionStep):
@@ -1166,15 +1189,29 @@ class Overstack(DecisionStep):
     def describe(self, s: State, p: dict) -> str:
         return f"remove units from {', '.join(p['hexes'])}"
 
-    @order("remove UNIT", "Formosa 13.3", "remove a unit from an over-stacked hex", _remove_candidates)
-    def remove(self, d: Decision, unit: str) -> None:
+    @order("remove UNIT [UNIT ...]", "Formosa 13.3", "remove units from an over-stacked hex (the fewest needed)",
+           _remove_candidates)
+    def remove(self, d: Decision, units: list[str]) -> None:
         state: State = d.state
         p = state.pending[0]
-        u = own_unit(d, unit, "Formosa 13.3")
-        if u.where not in p["hexes"]:
-            d.refuse("Formosa 13.3", f"{unit} is not in an over-stacked hex ({', '.join(p['hexes'])})")
+        named = [own_unit(d, unit, "Formosa 13.3") for unit in dict.fromkeys(units)]
+        for u in named:
+            if u.where not in p["hexes"]:
+                d.refuse("Formosa 13.3", f"{u.id} is not in an over-stacked hex ({', '.join(p['hexes'])})")
+        if len({u.where for u in named}) > 1:
+            d.refuse("Formosa 13.3", "one over-stacked hex at a time: the units named stand in different hexes")
+        hex = named[0].where
+        ids = tuple(u.id for u in named)
+        if not state.since(3):
+            ok = True  # ruling F102: a game before version 3 removed any unit of the hex
+        else:
+            ok = any(set(ids) <= set(fewest) for fewest in smallest_removals(state, d.side, hex))
+        if not ok:
+            d.refuse("Formosa 13.3", f"removing {', '.join(ids)} is not part of the fewest units that bring {hex} "
+                                  f"within the stacking limits (ruling F101): remove "
+                                  f"{' or '.join(removable(state, d.side, hex))}")
         d.emit(DecisionMade("overstack", d.side),
-               UnitEliminated(unit, u.where, f"{d.side}-replacements", "Formosa 13.3"))
+               *(UnitEliminated(u, hex, f"{d.side}-replacements", "Formosa 13.3") for u in ids))
         if not check_stacking(d, tuple(p["sides"]), p["then"]):
             after(d, p["then"])
 

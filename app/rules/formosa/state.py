@@ -23,7 +23,9 @@ SIDES = ("allied", "japanese")
 OUT = "out"
 # 2: a side's strike plan is one order, `plan` (ruling F70: its orders cannot be counted); a game created under 1
 #    plans as it did, `assign` a mission at a time and `end` (`played_under`)
-RULES_VERSION = 2
+# 3: an over-stacked hex loses the fewest units, a static one only when no mobile one would do (F101); a game
+#    created under 1 or 2 removes any unit its player names (F102)
+RULES_VERSION = 3
 H = Hex.parse
 
 
@@ -131,6 +133,10 @@ class State(SequencedState):
             return None
         return "allied"
 
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling F102: an older game is decided as played.)"""
+        return self.rules_version >= version
+
     # -- where things are ----------------------------------------------------------------------------------
     def unit(self, uid: str) -> Unit | None:
         return self.units.get(uid)
@@ -197,6 +203,11 @@ class State(SequencedState):
         """The stacking problems (13.1, 13.2) of `hex_label` with the units `adding` put in it too."""
         pieces = [self.piece(u) for u in self.at(hex_label, side) if u.id not in adding]
         return overstacked(pieces + [self.piece(self.units[i]) for i in adding], self.data.stacking, H(hex_label))
+
+    def still_overstacked(self, hex_label: str, side: str, removing: tuple[str, ...]) -> bool:
+        """Whether `hex_label` breaks `side`'s ground stacking limits (13.1, 13.2) once `removing` is taken out."""
+        pieces = [self.piece(u) for u in self.at(hex_label, side) if u.id not in removing]
+        return bool(overstacked(pieces, self.data.stacking, H(hex_label)))
 
     def overstacked(self, side: str) -> list[str]:
         """Hexes where `side` breaks its ground stacking limits (13.1, 13.2), by label."""

@@ -353,7 +353,7 @@ del KamikazeHits.return_
 def _strike_candidates(state: State, side: str):
     hexes = sorted({u.where for u in state.on_map("japanese")})
     for h in hexes[:: max(1, len(hexes) // 4)]:
-        yield {"hex": h}
+        yield {"hexes": [h]}
 
 
 def _concealed(state: State, hex: str) -> list:
@@ -384,9 +384,13 @@ class B29(Step):
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("end",) if state.strike.b29_used else orders
 
-    @order("strike HEX", "Formosa 16.5", "the B-29 strikes a hex holding Japanese units", _strike_candidates)
-    def strike(self, d: Decision, hex: str) -> None:
+    @order("strike HEX [HEX ...]", "Formosa 16.5", "the B-29 strikes one hex holding Japanese units",
+           _strike_candidates)
+    def strike(self, d: Decision, hexes: list[str]) -> None:
         state: State = d.state
+        if len(set(hexes)) > 1:
+            d.refuse("Formosa 16.5", f"the one B-29 unit strikes one hex, not {', '.join(hexes)}")
+        hex = hexes[0]
         if ap.assigned(state, "allied", "b29") < 1:
             d.refuse("Formosa 16.5", "no B-29 was assigned in the Strike Planning Phase")
         strategic.check_b29(d.data, H(hex), len(state.at(hex, "japanese")) if is_hex(hex) else 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.rules.base import Command
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
-from app.rules.formosa import airpower, combat, invasion
+from app.rules.formosa import airpower, combat, invasion, victory
 from app.rules.formosa.events import CombatResolved, SpecialLanding, UnitEliminated
 from app.rules.formosa.state import State, is_hex
 from app.rules.kernel.mapfile import GameMap
@@ -23,7 +23,8 @@ def _unit(state: State, u) -> dict:
     return {"id": u.id, "side": u.side, "hex": u.where if is_hex(u.where) else None, "where": u.where,
             "name": spec.name, "type": spec.type, "cf": spec.cf, "mf": spec.mf, "strength": spec.cf,
             "steps": 1 if u.where != "out" else 0, "indicator": spec.indicator, "concealed": u.concealed,
-            "base": u.base, "nationality": spec.nationality}
+            "base": u.base, "nationality": spec.nationality, "size": spec.size,
+            "factors": f"{spec.base_cf}-0" if u.base else f"{spec.cf}-{spec.mf}"}
 
 
 def shown(state: State, u, side: str | None) -> str:
@@ -45,7 +46,7 @@ def view(state: State, side: str | None) -> dict:
             counts[u.where] = counts.get(u.where, 0) + 1
             units.append({"id": f"?{u.where}-{counts[u.where]}", "side": u.side, "hex": u.where,
                           "where": u.where, "concealed": True, "mf": state.spec(u.id).concealed_mf,
-                          "strength": None, "steps": 1})
+                          "strength": None, "steps": 1, "factors": f"?-{state.spec(u.id).concealed_mf}"})
     mine = (lambda key: True) if side is None else (lambda key: key.startswith(side) or (
         side == "allied" and key in ("gunfire", "cw-gunfire", "cw-tac", "b29", "air-supply", "amphibious",
                                      "drop-zone")) or (side == "japanese" and key in ("kamikaze", "mobile-fleet")))
@@ -65,6 +66,9 @@ def view(state: State, side: str | None) -> dict:
         "naval": {k: v for k, v in state.naval.items() if mine(k)},
         "markers": {k: v for k, v in state.markers.items() if mine(k)},
         "victory_hexes": sorted(str(h) for h in state.data.sudden_death_hexes()),
+        # 4.2 as it would count now (public: control is occupation, the Allied displays are public, F7)
+        "score": {"name": "Victory points (Formosa 4.2)",
+                  "by_side": {"allied": victory.allied_vp(state)[0], "japanese": victory.japanese_vp(state)[0]}},
         "control": {h: "allied" for h in sorted(state.occupied("allied"))},
         "units": units,
         "pending": pending,
@@ -104,7 +108,7 @@ def combat_summary(event, state: State | None) -> dict | None:
             "result": event.code, "case": "Formosa 15.2",
             "losses": {event.attacker: spec.get("attacker", 0) if spec.get("attacker") != "retreat" else 0,
                        defender: spec.get("defender", 0) if spec.get("defender") != "retreat" else 0},
-            "distribution": distribution}
+            "distribution": distribution, "columns": [col.label for col in crt.columns()]}
 
 
 def losses(event, state: State | None) -> dict[str, int] | None:

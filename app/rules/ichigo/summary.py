@@ -50,8 +50,8 @@ def combat_summary(event, state: State | None) -> dict | None:
     line = _line(event, state)
     units = state.units if state is not None else {}
     defender_steps = sum(units[u].steps for u in event.defenders if u in units)
+    data = state.data if state is not None else load()  # no state: the printed game's tables
     try:
-        data = state.data if state is not None else load()  # no state: the printed game's tables
         dist = distribution(data, event.column, line, defender_steps) if event.roll else []
     except (ValueError, LookupError):  # "-": every attacker or defender was zero (11.27), no die was rolled
         dist = []
@@ -62,7 +62,8 @@ def combat_summary(event, state: State | None) -> dict | None:
             "shifts": [shift_from_text(s) for s in event.shifts], "column": event.column, "roll": event.roll,
             "result": event.result, "losses": {event.side: event.attacker_losses,
                                                defender: "all" if event.eliminated else event.defender_losses},
-            "case": "Ichi-Go 11.19" if event.roll else "Ichi-Go 11.27", "distribution": dist}
+            "case": "Ichi-Go 11.19" if event.roll else "Ichi-Go 11.27", "distribution": dist,
+            "columns": [c.label for c in data.crt.columns(line)]}
 
 
 def losses(event) -> dict[str, int] | None:

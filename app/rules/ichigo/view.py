@@ -16,7 +16,15 @@ def _unit(u) -> dict:
         return {"id": u.id, "side": u.side, "nation": u.nation, "hex": u.hex, "untried": True}
     return {"id": u.id, "name": u.name, "side": u.side, "nation": u.nation, "hex": u.hex,
             "strength": u.factor("attack"), "defence": u.factor("defence"), "steps": u.steps,
-            "static": u.static, "untried": False}
+            "static": u.static, "untried": False, "type": u.type, "size": u.size, "factors": _factors(u)}
+
+
+def _factors(u) -> str:
+    """As the counter prints them: the combat factor (2.10; movement is not printed, 2.11), a static unit's
+    attack-defence-movement (2.12)."""
+    if u.static:
+        return f"{u.factor('attack')}-{u.factor('defence')}-0"
+    return str(u.factor("attack"))
 
 
 def top_unit(units: list):

@@ -4,14 +4,28 @@ The data files and their loader (data_load; docs/olympic-data.md), the state (st
 themselves (events.py), the states table (sequence.py) with American combat (combat.py), the Tokko and the
 doctrine (doctrine.py), the programmed Japanese (policy.py), victory (victory.py), and what each side sees
 (view.py). The plan it follows: docs/olympic-engine-plan.md; rulings: docs/rulings/olympic.md."""
+from dataclasses import replace
+
 from app.rules.engine.game import Game
 from app.rules.olympic import data_load, position, sequence, victory, view
-from app.rules.olympic.state import SIDES, State
+from app.rules.olympic.state import RULES_VERSION, SIDES, State
+
+
+def played_under(state: State, version: str) -> State:
+    """Ruling R29: a game created under rules version 1 (or before versions were recorded) is decided as it was
+    played: a Tokko zone die for every group, and a position's units from the pool at the bottom of their stacks
+    in units.toml order, so its stored orders still verify."""
+    if version and int(version) >= RULES_VERSION:
+        return state
+    first = {uid: replace(u, order=0) for uid, u in state.units.items()
+             if u.status == "map" and state.data.unit(uid).setup is None}
+    return replace(state, rules_version=1, units={**state.units, **first})
 
 GAME = Game(
     name="olympic",
     title="Operation Olympic (SPI 1974): solitaire against the programmed Japanese",
-    version="1",
+    # 2: issue 30 (one Tokko zone die, a position's stack order); older games are decided as played (R29)
+    version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"solitaire": "The invasion of Kyushu, 1 November 1945: ten weeks, the Japanese played by doctrine"},
     sequence_case="Olympic sequence of play",
@@ -21,6 +35,7 @@ GAME = Game(
     start=position.start,
     view=view.view,
     after_order=victory.sudden_death,
+    played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},
     policies={"programmed": sequence.programmed},
     automated_seats=("japanese",),  # the solitaire game: the rules themselves play the Japanese

@@ -57,6 +57,13 @@ def adjacent_land(data, a: str, b: str) -> bool:
 
 
 # -- American attacks and amphibious assaults -----------------------------------------------------------------
+def one_hex(d: Decision, hexes: list[str], case: str) -> str:
+    """Ruling R30: an American attack or amphibious assault is made on the units and militia of one hex."""
+    if len(set(hexes)) > 1:
+        d.refuse(case, f"an attack is made on one hex (ruling R30), not {', '.join(hexes)}")
+    return hexes[0]
+
+
 def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list[str], kind: str) -> None:
     """An American attack (A.3) or amphibious assault (A.2) on one hex: its Japanese units and militia."""
     state: State = d.state

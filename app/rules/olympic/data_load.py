@@ -10,11 +10,12 @@ docs/custom-positions.md); the data object keeps the options it was built from.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 
 from app.rules import datafiles
+from app.rules.custom_setup import SetupError, counter_values
 from app.rules.datafiles import read_toml
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
@@ -288,6 +289,10 @@ def load(options: Mapping | None = None) -> GameData:
                   extra_casualty_points=int(tk["losses"]["extra_casualty_points"]))
     priorities = read_toml(data.PRIORITIES)
     units = tuple(_unit(u) for u in read_toml(data.UNITS)["unit"])
+    changes, problems = counter_values(options.get("position"), VALUES, {u.id for u in units})
+    if problems:
+        raise SetupError("position", problems)
+    units = tuple(replace(u, **changes[u.id]) if u.id in changes else u for u in units)
     scenario = read_toml(data.SCENARIO)
     costs = _cost_table(terrain)
     blocking = frozenset(k for k, v in terrain["hexsides"].items() if v.get("blocks_zoc"))
@@ -325,6 +330,9 @@ def _doctrine(raw: dict) -> dict[int, Track]:
         tracks[int(t["number"])] = Track(int(t["number"]), t["case"], t["name"], t["roll"], results)
     return tracks
 
+
+# what a position's [values] may change on a counter (a what-if; docs/custom-positions.md, ruling R31)
+VALUES = {"strength": range(0, 100), "movement": range(0, 100)}
 
 def _unit(raw: dict) -> Unit:
     return Unit(id=raw["id"], side=raw["side"], name=raw["name"], strength=int(raw["strength"]),

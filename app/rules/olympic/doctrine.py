@@ -33,10 +33,11 @@ def tokko(d: Decision) -> None:
     if not points:
         return
     d.emit(CasualtyPoints(points, f"Tokko table #{table} (Olympic 14.4)"))
+    zone = None  # one zone die for the strike, rolled again only when its zone runs short (ruling R8)
     for _ in range(points // data.tokko.points_per_group):
         if not _at_sea(d.state):
             return
-        _remove_group(d)
+        zone = _remove_group(d, zone if d.state.since(2) else None)
 
 
 def _at_sea(state: State) -> dict[str, list[str]]:
@@ -48,8 +49,10 @@ def _at_sea(state: State) -> dict[str, list[str]]:
     return {h: [u.id for u in state.stack(h)] for h in out}
 
 
-def _remove_group(d: Decision) -> None:
-    """One group of three units (14.4, ruling R8)."""
+def _remove_group(d: Decision, zone: str | None) -> str | None:
+    """One group of three units (14.4, ruling R8), from `zone` (the zone the strike's die named) while it still
+    holds a full stack; the zone die is rolled when there is none yet or that zone has run short. Returns the
+    zone the group came from."""
     data = d.data
     size = data.tokko.units_per_group
     sea = _at_sea(d.state)
@@ -59,19 +62,22 @@ def _remove_group(d: Decision) -> None:
         why = "American units in the Fukuoka or Imari zone (Olympic 14.4 note)" if north else \
             "no invasion zone hex holds three American units (ruling R8)"
         _take_by_identity(d, full or sorted(sea, key=lambda h: -hex_identity(H(h))), size, why)
-        return
+        return zone
     rolled = []
-    while True:
+    hexes = [h for h in full if data.zone_of(H(h)) == zone] if zone is not None else []
+    if zone is not None and not hexes:
+        rolled.append({"zone": zone, "why": "zone-short"})
+    while not hexes:
         zone = data.tokko.zone(d.roll("Tokko table #4: invasion zone"))
         hexes = [h for h in full if data.zone_of(H(h)) == zone]
-        if hexes:
-            break
-        rolled.append({"zone": zone, "why": "zone-short" if any(data.zone_of(H(h)) == zone for h in sea)
-                       else "zone-empty"})
+        if not hexes:
+            rolled.append({"zone": zone, "why": "zone-short" if any(data.zone_of(H(h)) == zone for h in sea)
+                           else "zone-empty"})
     hex_ = hexes[0]
     d.emit(TokkoLosses(zone, hex_, sea[hex_][:size], {
         "case": "Olympic 14.4", "rerolled": rolled,
         "summary": f"{zone}: the American-occupied hex with the highest identity number, {hex_}"}))
+    return zone
 
 
 def _take_by_identity(d: Decision, hexes: list[str], size: int, why: str) -> None:

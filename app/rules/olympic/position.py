@@ -3,7 +3,8 @@ a sandbox game that starts at the beginning of any step of any Game-Turn, from a
 common keys (turn, phase = the step, units, removed, control) a position gives what the Olympic state carries
 from one step to the next: the Casualty Points (ruling R20), the beachheads and the Game-Turn of the second
 invasion (R17), destroyed militia (R11), which Japanese units the doctrine has released and which reinforcements
-track 3 made due (14.3), eliminated American units coming back (8.8 note 6) and the standing retreat order (R24).
+track 3 made due (14.3), eliminated American units coming back (8.8 note 6), the standing retreat order (R24) and
+the order of each stack (R1, 8.52).
 
 What the rules make follow from a position is not asked for: a Japanese unit next to an American unit on land
 is released (14.3 note), every Japanese unit is from Game-Turn 4's doctrine on (14.3), reinforcements on the
@@ -31,7 +32,7 @@ from app.rules.olympic.state import SIDES, State
 from app.rules.olympic.state import start as printed
 
 EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "due", "returns",
-              "retreat_toward")
+              "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended")
 
 
 def start(data, scenario: str, options) -> State:
@@ -67,6 +68,7 @@ def _apply(state: State, p: Position) -> State:
         problems.append("[steps]: an Olympic counter has no steps; a unit is in play ([units]) or not (removed)")
     units, found = place_units(state.units, replace(p, steps={}), lambda h: _on_map(data, h))
     problems += found
+    units = _stacked(data, units, p, x.get("stacks", {}), problems)
     problems += _where(data, p, units)
     units = _returning(units, x.get("returns", {}), p, last, problems)
     units = _released(units, bounded_list(x.get("released", []), "released", UNIT_ID, "unit ids", problems),
@@ -92,9 +94,11 @@ def _apply(state: State, p: Position) -> State:
     retreat = x.get("retreat_toward")
     if retreat is not None and (not isinstance(retreat, str) or not _land(data, retreat)):
         problems.append(f"'retreat_toward' is a land hex of the map (ruling R24), not {retreat!r}")
+    units, attacked_hexes = _done(data, units, p, x, problems)
     if problems:
         raise SetupError("position", problems)
     placed = replace(state, turn=p.turn, step=p.phase, units=units, casualty_points=points,
+                     attacked_hexes=attacked_hexes,
                      beachheads=tuple(beachheads), militia_destroyed=tuple(sorted(militia)),
                      american_control=tuple(sorted(control)), due=tuple(due), invasion_turn=invasion,
                      retreat_toward=retreat)
@@ -123,6 +127,63 @@ def _where(data, p: Position, units: dict) -> list[str]:
     out += [f"{h}: {n} {side} units, over the stacking limit of {cap} (ruling R14)"
             for (h, side), n in sorted(stacks.items()) if n > cap]
     return out
+
+
+def _stacked(data, units: dict, p: Position, raw, problems: list[str]) -> dict:
+    """The order of each stack the position places (ruling R1: the last listed is on top): `units.toml` order,
+    unless `[stacks]` lists a hex's units from the bottom up."""
+    index = {u.id: i for i, u in enumerate(data.units)}
+    out = {uid: replace(u, order=index[uid]) if uid in p.units else u for uid, u in units.items()}
+    if not isinstance(raw, dict) or len(raw) > MAX_ENTRIES or not all(
+            isinstance(h, str) and HEX_LABEL.fullmatch(h) and isinstance(v, list) and len(v) <= MAX_ENTRIES
+            and all(isinstance(uid, str) and UNIT_ID.fullmatch(uid) for uid in v) for h, v in raw.items()):
+        problems.append("[stacks] maps a hex to the units placed there, listed from the bottom up (the last on "
+                        "top, ruling R1)")
+        return out
+    for h, listed in sorted(raw.items()):
+        there = sorted(uid for uid, where in p.units.items() if where == h)
+        if sorted(listed) != there:
+            problems.append(f"[stacks] {h} lists {', '.join(listed) or 'nothing'}; [units] places "
+                            f"{', '.join(there) or 'nothing'} there: a stack lists each of its units once")
+            continue
+        for uid, order in zip(listed, sorted(out[uid].order for uid in listed), strict=True):
+            out[uid] = replace(out[uid], order=order)
+    return out
+
+
+# what a position in the middle of a step says was done in it (ruling R32): flag -> {step: the side doing it}
+DONE = {"moved": {"movement": "american", "japanese-movement": "japanese"},
+        "attacked": {"assault": "american", "combat": "american", "japanese-combat": "japanese"},
+        "defended": {"japanese-combat": "american"}}
+
+
+def _done(data, units: dict, p: Position, x: dict, problems: list[str]) -> tuple[dict, tuple[str, ...]]:
+    """Ruling R32: a position in the middle of a step says what was done in it: the units that moved or
+    attacked in it, the American units a Japanese unit attacked (8.52), and the hexes the Americans attacked this
+    phase (8.8, 8.51, R10, R17)."""
+    out = dict(units)
+    for key, steps in DONE.items():
+        named = bounded_list(x.get(key, []), key, UNIT_ID, "unit ids", problems)
+        side = steps.get(p.phase)
+        if named and side is None:
+            problems.append(f"{key}: belongs to the step it happened in ({', '.join(steps)}); a position at "
+                            f"{p.phase!r} has none (ruling R32)")
+            continue
+        for uid in named:
+            u = out.get(uid)
+            if u is None or u.side != side or u.status != "map":
+                problems.append(f"{key}: {uid} is not {'an American' if side == 'american' else 'a Japanese'} unit "
+                                "placed in [units] (ruling R32)")
+            else:
+                out[uid] = replace(u, **{key: True})
+    hexes = bounded_list(x.get("attacked_hexes", []), "attacked_hexes", HEX_LABEL, "hexes", problems)
+    if hexes and p.phase not in ("assault", "combat"):
+        problems.append(f"attacked_hexes: the hexes attacked this American phase (8.8, R17); a position at "
+                        f"{p.phase!r} has none")
+    problems += [f"attacked_hexes: {h} is not a land hex of the map" for h in hexes if not _land(data, h)]
+    if p.phase in ("assault", "combat") and any(u.attacked for u in out.values()) and not hexes:
+        problems.append("attacked: the hex the units attacked is in attacked_hexes (8.8)")
+    return out, tuple(hexes)
 
 
 def _returning(units: dict, raw, p: Position, last: int, problems: list[str]) -> dict:

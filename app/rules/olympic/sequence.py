@@ -184,7 +184,7 @@ def _assault_candidates(state: State, side: str):
                 seen.add(label)
                 near = [x.id for x in state.on_map("american") if state.at_sea(x) and not x.attacked
                         and combat.adjacent_land(data, x.hex, label)]
-                yield {"hex": label, "units": near}
+                yield {"hexes": [label], "units": near}
 
 
 def _invasion_candidates(state: State, side: str):
@@ -220,10 +220,10 @@ class Assault(American):
         d.emit(UnitsLanded(ids, hex))
         combat.release_contacts(d)
 
-    @order("assault HEX with UNIT [UNIT ...]", R17, "units at sea attack a land hex next to them",
+    @order("assault HEX [HEX ...] with UNIT [UNIT ...]", R17, "units at sea attack one land hex next to them",
            _assault_candidates)
-    def assault(self, d: Decision, hex: str, units: list[str]) -> None:
-        combat.american_attack(d, hex, resolve(d, units), [], "assault")
+    def assault(self, d: Decision, hexes: list[str], units: list[str]) -> None:
+        combat.american_attack(d, combat.one_hex(d, hexes, R17), resolve(d, units), [], "assault")
 
     @order("place UNIT [UNIT ...] at HEX", R17, "the second invasion: units not yet ashore go to sea",
            _invasion_candidates)
@@ -325,7 +325,7 @@ def _attack_candidates(state: State, side: str):
         near = [u.id for u in state.on_map("american") if not u.attacked and not state.at_sea(u)
                 and combat.adjacent_land(data, u.hex, target)]
         if near:
-            yield {"hex": target, "units": near, "advance": near[:3]}
+            yield {"hexes": [target], "units": near}
 
 
 class Combat(Standing):
@@ -333,11 +333,12 @@ class Combat(Standing):
 
     name = "combat"
 
-    @order("attack HEX with UNIT [UNIT ...] [advance UNIT:adv [UNIT ...]]", "Olympic 8.8",
-           "attack a hex's Japanese units and militia; the units named after advance enter it if it is cleared",
-           _attack_candidates)
-    def attack(self, d: Decision, hex: str, units: list[str], adv: list[str]) -> None:
-        combat.american_attack(d, hex, resolve(d, units), resolve(d, adv) if adv else [], "american")
+    @order("attack HEX [HEX ...] with UNIT [UNIT ...] [advance UNIT:adv [UNIT ...]]", "Olympic 8.8",
+           "attack one hex's Japanese units and militia (ruling R30); the units named after advance enter it if it "
+           "is cleared", _attack_candidates)
+    def attack(self, d: Decision, hexes: list[str], units: list[str], adv: list[str]) -> None:
+        target = combat.one_hex(d, hexes, "Olympic 8.8")
+        combat.american_attack(d, target, resolve(d, units), resolve(d, adv) if adv else [], "american")
 
     @order("end", SEQ + " A.3", "end the American Forces Combat Phase")
     def end(self, d: Decision) -> None:

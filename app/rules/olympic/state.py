@@ -17,6 +17,7 @@ from app.rules.kernel.paths import TraceSituation, trace
 SIDES = ("american", "japanese")
 AMERICAN_STEPS = ("placement", "assault", "movement", "combat", "reinforcement")
 JAPANESE_STEPS = ("tokko", "doctrine", "japanese-movement", "japanese-combat")
+RULES_VERSION = 2  # the version new games are played under; 2: issue 30 (docs/rulings/olympic.md R29)
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class State(SequencedState):
     due: tuple[str, ...] = ()        # Japanese reinforcements entering this movement phase (track 3)
     invasion_turn: int | None = None  # the Game-Turn of the one later invasion (ruling R17)
     retreat_toward: str | None = None  # the American standing retreat order (ruling R24)
+    rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling R29)
 
     @property
     def side(self) -> str | None:
@@ -57,6 +59,10 @@ class State(SequencedState):
         if self.step in JAPANESE_STEPS:
             return "japanese"
         return None
+
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling R29: an older game is decided as played.)"""
+        return self.rules_version >= version
 
     # -- where things are -------------------------------------------------------------------------------------
     def unit(self, unit_id: str) -> Unit | None:

@@ -31,8 +31,17 @@ def view(state: State, side: str | None) -> dict:
         "units": [{"id": u.id, "side": u.side, "hex": u.hex, "strength": u.strength,
                    "steps": 1 if u.status in ("map", "pool") else 0, "status": u.status,
                    "at_sea": state.at_sea(u), "released": u.released if u.side == "japanese" else None,
-                   "returns_on": u.returns_on} for _, u in sorted(state.units.items())],
+                   "returns_on": u.returns_on, **_counter(data.unit(u.id), u.strength)}
+                  for _, u in sorted(state.units.items())],
     }
+
+
+def _counter(spec, strength: int) -> dict:
+    """What the counter prints (data/units.toml): its nation, arm and size (every American unit is a regiment),
+    and its combat strength - movement allowance."""
+    return {"name": spec.name, "nation": "us" if spec.side == "american" else "japanese", "type": spec.arm,
+            "size": spec.size or ("regiment" if spec.side == "american" else ""),
+            "factors": f"{strength}-{spec.movement}"}
 
 
 def game_map(state: State) -> GameMap:
@@ -58,7 +67,8 @@ def combat_summary(event, state: State | None) -> dict | None:
             "attack": event.attack, "defence": event.defence, "odds": f"{event.differential:+d}",
             "column": event.column, "shifts": [], "roll": event.die, "result": event.result,
             "losses": {attacker: "all" if code == "Ae" else 0, defender: "all" if code in ("De", "Ex") else 0},
-            "distribution": distribution, "case": "Olympic 8.8", "reason": event.reason}
+            "distribution": distribution, "case": "Olympic 8.8", "reason": event.reason,
+            "columns": [c.label for c in data.crt.columns()]}
 
 
 def preview(state: State, command: Command) -> dict:
@@ -68,17 +78,26 @@ def preview(state: State, command: Command) -> dict:
         raise IllegalOrder("Olympic 8.8", "only an attack or an assault can be previewed")
     from app.rules.olympic.sequence import resolve
 
+    case = "Olympic ruling R17" if command.action == "assault" else "Olympic 8.8"
+    target = combat.one_hex(Decision(state, command.side, FixedDice(1), lambda s, e: e.apply(s)),
+                            command.args["hexes"], case)
     rolls = {}
     for value in range(1, 7):
         d = Decision(state, command.side, FixedDice(value), lambda s, e: e.apply(s))
         units = resolve(d, command.args["units"])
         kind = "assault" if command.action == "assault" else "american"
-        combat.american_attack(d, command.args["hex"], units, [], kind)
+        combat.american_attack(d, target, units, [], kind)
         resolved = next((e for e in d.events if isinstance(e, CombatResolved)), None)
         points = sum(e.points for e in d.events if isinstance(e, CasualtyPoints))
         rolls[value] = {"result": resolved.result if resolved else "called off",
                         "column": resolved.column if resolved else None, "casualty_points": points,
                         "events": [e.describe() for e in d.events if not isinstance(e, DieRolled)]}
-    return {"hex": command.args["hex"], "case": "Olympic 8.8", "by_roll": rolls,
-            "militia": state.militia_intact(command.args["hex"]),
-            "terrain": state.data.map.terrain_of(Hex.parse(command.args["hex"]))}
+    militia = state.militia_intact(target)
+    terrain = state.data.map.terrain_of(Hex.parse(target))
+    lines = [f"{command.action} on {target} ({terrain}{f', militia {militia}' if militia else ''}), Olympic 8.8"]
+    if militia:
+        lines.append("the militia die (14.3 track 4) is shown with the same face as the combat die")
+    lines += [f"die {die}: " + (f"column {r['column']}, {r['result']}, {r['casualty_points']} Casualty Points"
+                                if r["column"] is not None else r["result"]) for die, r in rolls.items()]
+    return {"hex": target, "case": "Olympic 8.8", "by_roll": rolls, "militia": militia, "terrain": terrain,
+            "text": "\n".join(lines)}

@@ -45,7 +45,8 @@ def combat_summary(event, state: State | None) -> dict | None:
             "roll": event.roll, "result": event.result, "case": "SK 5.3",
             "losses": {attacker: lost_a, defender: "all" if lost_d is None else lost_d},
             "distribution": [{"roll": face, "result": row[column], "value": data.value[row[column]],
-                              "p": 1 / len(data.results)} for face, row in sorted(data.results.items())]}
+                              "p": 1 / len(data.results)} for face, row in sorted(data.results.items())],
+            "columns": list(data.columns)}
 
 
 def preview(state: State, command: Command) -> dict:

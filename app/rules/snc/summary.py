@@ -38,8 +38,9 @@ def combat_summary(event, state: State | None) -> dict | None:
     losses = {}
     if attacker:
         losses = {attacker: event.attacker_losses, defender: event.defender_losses}
+    data = state.data if state is not None else load()
     try:
-        dist = distribution(state.data if state is not None else load(), event.column)
+        dist = distribution(data, event.column)
     except (ValueError, LookupError):  # a column the data does not hold: no luck score for this attack
         dist = []
     return {"attacker": attacker, "defender": defender, "hex": event.hex, "kind": event.kind,
@@ -47,7 +48,7 @@ def combat_summary(event, state: State | None) -> dict | None:
             "attack": event.attack, "defence": event.defence, "odds": event.odds,
             "shifts": [shift_from_text(s) for s in event.shifts], "column": event.column, "roll": event.roll,
             "result": event.result, "losses": losses, "case": PROCEDURE.get(event.kind, "SNC 10.0"),
-            "distribution": dist}
+            "distribution": dist, "columns": [c.label for c in data.crt.columns()]}
 
 
 def losses(event, state: State | None) -> dict[str, int] | None:

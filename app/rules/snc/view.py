@@ -14,8 +14,11 @@ ELIMINATED = ("dead", "removed", "returning")  # off the map for good or until a
 
 
 def _unit(u) -> dict:
+    """A counter as it shows (2.2.1): its side's colours, type and size, the combat factor (a static unit's in
+    parentheses: it only defends) and the steps left."""
     return {"id": u.id, "name": u.name, "side": u.side, "hex": u.hex, "strength": u.cf, "steps": u.steps,
-            "reduced": u.reduced, "static": u.static}
+            "reduced": u.reduced, "static": u.static, "nation": u.side, "type": u.type, "size": u.size,
+            "factors": f"({u.cf})" if u.static else str(u.cf)}
 
 
 def top_unit(units: list) -> object:

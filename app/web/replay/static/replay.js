@@ -19,7 +19,7 @@
   const SVG_ATTRS = new Set(["viewBox", "width", "height", "class", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy",
     "r", "rx", "points", "fill", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap",
     "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style", "text-anchor",
-    "transform"]);
+    "textLength", "lengthAdjust", "transform"]);
 
   function cleanSvg(source) {         // a detached copy of the SVG's drawing, built element by element
     const doc = new DOMParser().parseFromString(source, "image/svg+xml");
@@ -371,13 +371,26 @@
                      l.obtained.toFixed(2)], false));
     }
     $("luck").replaceChildren(...rows);
-    const charts = a.charts || ["losses", "odds", "luck"].concat(a.control ? ["control"] : []);
-    $("charts").replaceChildren(...charts.map((name) => {
-      const img = document.createElement("img");
-      img.alt = name + " chart";
-      img.src = url("charts/" + name + ".svg");
-      return img;
+    // the charts the server lists, in its order (the game's own measure of victory first); a chart with nothing
+    // to show yet is a line saying why instead of an empty picture
+    $("charts").replaceChildren(...a.charts.map((c) => {
+      const figure = document.createElement("figure");
+      figure.dataset.chart = c.name;
+      if (c.why) {
+        const p = document.createElement("p");
+        p.className = "empty";
+        p.textContent = c.title + ": " + c.why;
+        figure.classList.add("left-out");
+        figure.appendChild(p);
+      } else {
+        const img = document.createElement("img");
+        img.alt = c.title;
+        img.src = url("charts/" + c.name + ".svg");
+        figure.appendChild(img);
+      }
+      return figure;
     }));
+    document.body.dataset.charts = a.charts.map((c) => c.name).join(" ");
   }
 
   document.addEventListener("keydown", (e) => {

@@ -1,0 +1,109 @@
+"""The application service: the one door the command line, the HTTP API and email come through (hexagonal
+architecture, docs/architecture.md practice 13). The adapters import this module (and app.service.errors and
+app.service.ports) and nothing else of the service; lint-imports holds them to it.
+
+An `Application` is one object per use-case family, each built here with what it needs passed in, on one store
+connection (one per thread):
+
+    seats      Credentials  tokens, reply tags, replay and owner keys and links
+    setup      Setup        create, join, fork
+    orders     Orders       submit / order, several from one email (play), preview, undo
+    reads      Reads        view, prompt, history, export, verify, the replay's reads
+    disputes   Disputes     raise, answer, rule
+    deadlines  Deadlines    tick: reminders, passed deadlines, the catch-ups
+    mailroom   Mailroom     the outbox: direct answers, delivery, the record of incoming mail
+    reactions  Reactor      the subscribers that derive every notice from the stored events (docs/reactions.md)
+    talk       Talk         table talk: say, and an email's lines sorted into orders and talk
+    letters    Letters      what a seat is told (its report): turn emails, answers, the API's answer to an order
+
+Every write goes through one `Writes` (app/service/writes.py): after its commit, the reactions to the games it
+wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
+The operator's console (`Console`, app/service/console.py) is the command line's: no seats, no mail.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from app.events.backends import open_store
+from app.events.interface import Store
+from app.events.store import default_db_path
+from app.service import evidence, receipts, replays
+from app.service.console import Console
+from app.service.deadlines import PASS_ACTIONS, Deadlines
+from app.service.disputes import Disputes
+from app.service.games import rule_sets
+from app.service.letters import Letters
+from app.service.mailroom import Mailroom
+from app.service.notices import DEADLINE_ACTOR, DeadlineNotices, DisputeNotices, Invitations, TurnEmails
+from app.service.orders import Orders
+from app.service.outbox import BackgroundSender, SenderProcess
+from app.service.ports import Mail, Notifier, Transport
+from app.service.reactions import Dispatch, Reactor
+from app.service.reads import Reads
+from app.service.seats import ARBITER, Credentials, Seat, hash_token, new_token
+from app.service.setup import DEADLINE_ACTIONS, Setup
+from app.service.talk import Talk
+from app.service.writes import Writes
+
+__all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUBSCRIBERS", "Application",
+           "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "evidence", "hash_token",
+           "new_token", "receipts", "replays", "rule_sets", "sender_round"]
+
+SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices))  # in their order
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Application:
+    """The use-case families on one store connection (one per thread, as the store is)."""
+
+    def __init__(self, store: Store, mail: Mail, transport: Transport | None = None,
+                 clock: Callable[[], datetime] = _now, secret: str | None = None, notifier: Notifier | None = None):
+        """`mail`: outgoing mail (the port app/mail's MailConfig implements); `transport`: where it goes (default:
+        the one `mail` names); `secret`: the reply tags' key (default HEXLEDGER_SECRET, else one kept in the
+        database); `notifier`: told after each write (`serve`'s sender); without one, a write's reactions run and
+        their mail is delivered right after its commit, in the caller's thread."""
+        self.store = store
+        self.mail = mail
+        self.seats = Credentials(store, mail, secret)
+        self.reads = Reads(store)
+        self.letters = Letters(store, self.reads, self.seats, mail)
+        self.mailroom = Mailroom(store, mail, transport or mail.transport(), clock, self.letters)
+        self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats),
+                                         TurnEmails(store, self.mailroom),
+                                         DisputeNotices(store, self.mailroom, self.reads),
+                                         DeadlineNotices(store, self.mailroom)])
+        self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
+        self.orders = Orders(store, self.writes, self.letters.report)
+        self.talk = Talk(store, self.writes)
+        self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders)
+        self.disputes = Disputes(store, self.writes, clock)
+        self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
+
+    @classmethod
+    def open(cls, location: str, mail: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,
+             **options) -> Application:
+        """The service on its own connection to the database at `location`, a SQLite file or a postgresql:// URL
+        (one per thread)."""
+        return cls(open_store(location, busy_timeout=busy_timeout), mail, transport, **options)
+
+    def sender_round(self) -> datetime | None:
+        """One round of a background sender: every reaction some game is behind on, then the mail that is due;
+        returns when the next mail falls due."""
+        self.reactions.catch_up()
+        self.mailroom.deliver()
+        return self.mailroom.next_due()
+
+
+def sender_round(location: str, mail: Mail, busy_timeout: float, secret: str | None) -> Callable[[], datetime | None]:
+    """A sender's round (`Application.sender_round`) on a service of its own: what the outbox's sender process makes
+    when it starts (outbox.SenderProcess; module-level, so it can be handed to the process)."""
+    return Application.open(location, mail, busy_timeout=busy_timeout, secret=secret).sender_round
+
+
+def console(location: str, busy_timeout: float = 30.0) -> Console:
+    """The operator's console on the database at `location` (the command line's reads and writes, no seats)."""
+    return Console(location, busy_timeout)

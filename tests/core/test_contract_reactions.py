@@ -1,0 +1,54 @@
+"""The contract of Reactions (app/events/interface.py), on both backends: each subscriber's position in each game's
+stream (app/service/reactions.py), a new game's raw tokens held for its invitations, and the answers kept for
+incoming messages."""
+from __future__ import annotations
+
+import pytest
+
+from app.events.reactions import ReactionTables
+from app.events.store import UnknownGame
+from app.events.streams import StreamTables
+from tests.core.store_contract import ev, game, opened
+
+
+@pytest.fixture
+def backend(db_location):
+    part = opened(ReactionTables, db_location)
+    yield part
+    part.close()
+
+
+def test_a_position_starts_at_zero_or_at_a_forks_point_and_moves_with_its_transaction(backend):
+    game(backend, "g-1")
+    StreamTables(backend.db).append("g-1", 1, [ev(2), ev(3)])
+    StreamTables(backend.db).create_game("g-2", "skirmish", "meeting", [ev(1), ev(2), ev(3)], "s", ("g-1", 2))
+    with backend.transaction():
+        assert backend.reaction_position("turns", "g-1") == 0
+        assert backend.reaction_position("turns", "g-2") == 2  # a fork's copied events were its parent's
+    assert backend.reactions_behind(["turns", "disputes"]) == ["g-1", "g-2"]
+    with backend.transaction():
+        backend.set_reaction_position("turns", "g-1", 3)
+        backend.set_reaction_position("disputes", "g-1", 3)
+    assert backend.reactions_behind(["turns", "disputes"]) == ["g-2"]
+    assert backend.reactions_behind(["turns"], ["g-1"]) == []
+    with pytest.raises(RuntimeError), backend.transaction():  # a reaction that fails keeps its position
+        backend.set_reaction_position("turns", "g-2", 3)
+        raise RuntimeError("the subscriber failed")
+    assert backend.reactions_behind(["turns"], ["g-2"]) == ["g-2"]
+    with pytest.raises(UnknownGame), backend.transaction():
+        backend.reaction_position("turns", "g-none")
+
+
+def test_held_tokens_are_taken_once(backend):
+    game(backend, "g-1")
+    backend.hold_invitations("g-1", {"red": "t1", "blue": "t2"})
+    with backend.transaction():
+        assert backend.take_invitations("g-1") == {"red": "t1", "blue": "t2"}
+    assert backend.take_invitations("g-1") == {}
+
+
+def test_an_answer_is_kept_once(backend):
+    assert backend.answer_of("<m1@x>") is None
+    backend.keep_answer("<m1@x>", {"to": "r@x", "subject": "Orders received", "body": "a\nb"})
+    backend.keep_answer("<m1@x>", {"to": "r@x", "subject": "changed", "body": ""})
+    assert backend.answer_of("<m1@x>") == {"to": "r@x", "subject": "Orders received", "body": "a\nb"}

@@ -1,0 +1,62 @@
+"""What a skirmish game shows a player, in the fast tier: the history lines of its events, the attacks the list of
+legal orders offers, an attack's preview and the replay's combat panel (docs/rules/skirmish.md SK 4-5;
+app/rules/base.py for the outputs)."""
+from dataclasses import replace
+
+from app.rules.skirmish import GAME as RULES
+from app.rules.skirmish.events import AttackResolved, StepLost, UnitMoved
+from app.rules.skirmish.view import combat_summary
+
+
+def combat_at(**placements):
+    state = RULES.initial_state("standard", {})
+    units = {uid: replace(u, hex=placements.get(uid, u.hex)) for uid, u in state.units.items()}
+    return replace(state, units=units, step="combat")
+
+
+def test_the_history_lines_say_who_moved_attacked_and_lost():
+    assert RULES.describe(UnitMoved("R1", ["0202", "0302"])) == "R1 moves 0202 - 0302"
+    resolved = AttackResolved("0503", ["R1", "R2"], 7, 4, "1:1", 5, "D1")
+    assert RULES.describe(resolved) == "attack on 0503 by R1, R2: 7:4 -> 1:1, die 5: D1"
+    assert RULES.describe(StepLost("B1", False)) == "B1 loses a step"
+    assert RULES.describe(StepLost("B1", True)) == "B1 is eliminated"
+
+
+def test_the_legal_attacks_are_each_enemy_hex_with_every_own_unit_next_to_it_that_has_not_attacked():
+    state = combat_at(R1="0402", R2="0403", B1="0503", B3="0504")
+    attacks = sorted(o["order"] for o in RULES.legal_orders(state, "red") if o["action"] == "attack")
+    assert attacks == ["attack 0503 with R1 R2", "attack 0504 with R2"]
+    after = RULES.evolve(state, AttackResolved("0503", ["R1"], 4, 4, "1:1", 3, "NE"))
+    attacks = sorted(o["order"] for o in RULES.legal_orders(after, "red") if o["action"] == "attack")
+    assert attacks == ["attack 0504 with R2"]  # R1 has attacked, 0503 has been attacked (SK 5.1)
+
+
+def test_the_preview_shows_the_odds_and_each_roll_by_the_code_the_order_runs():
+    state = combat_at(R1="0402", R2="0403", B1="0503", B3="0504")
+    command = RULES.parse("attack 0503 with R1 R2", "red", state)
+    shown = RULES.preview(state, command)
+    assert (shown["attack"], shown["defence"], shown["column"], shown["case"]) == (7, 4, "1:1", "SK 5.3")
+    assert [shown["by_roll"][die]["result"] for die in range(1, 7)] == ["A1", "A1", "NE", "D1", "D1", "D2"]
+    assert shown["by_roll"][1]["losses"] == ["R1 loses a step"]  # the strongest attacker (SK 5.4)
+    assert shown["by_roll"][6] == {"result": "D2", "losses": ["B1 loses a step", "B1 is eliminated"],
+                                   "ends_game": None}
+    assert shown["rolls_needed"] == 1 and shown["text"].startswith("attack on 0503: 7:4 -> 1:1 (SK 5.3)")
+    assert "  die 6: D2" in shown["text"].splitlines()
+    events = RULES.outcomes_by_face(state, command)
+    assert sorted(events) == [1, 2, 3, 4, 5, 6]
+    assert [next(e for e in events[die] if isinstance(e, AttackResolved)).result for die in (1, 4)] == ["A1", "D1"]
+
+
+def test_the_combat_panel_reads_the_attack_its_losses_and_every_face_of_its_column():
+    state = combat_at(R1="0402", R2="0403", B1="0503")
+    panel = combat_summary(AttackResolved("0503", ["R1", "R2"], 7, 4, "1:1", 5, "D1"), state)
+    assert (panel["attacker"], panel["defender"], panel["hex"], panel["odds"]) == ("red", "blue", "0503", "1:1")
+    assert panel["losses"] == {"red": 0, "blue": 1} and panel["case"] == "SK 5.3"
+    assert [(d["roll"], d["result"], d["value"]) for d in panel["distribution"]] == [
+        (1, "A1", -1), (2, "A1", -1), (3, "NE", 0), (4, "D1", 1), (5, "D1", 1), (6, "D2", 2)]
+    assert all(d["p"] == 1 / 6 for d in panel["distribution"])
+    wiped = combat_summary(AttackResolved("0503", ["R1"], 4, 1, "4:1", 6, "DE"), state)
+    assert wiped["losses"] == {"red": 0, "blue": "all"}
+    lost = combat_summary(AttackResolved("0503", ["R1", "R2"], 2, 4, "1:2", 1, "AE"), state)
+    assert lost["losses"] == {"red": 2, "blue": 0}
+    assert combat_summary(StepLost("B1", False), state) is None
