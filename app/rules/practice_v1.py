@@ -30,6 +30,11 @@ ENDS = ("end", "pass")
 BRING_IN = ("place", "land", "enter", "deploy", "reinforce", "rail", "replace")
 
 
+# the fields a rule set's encoded state gained after edition 1 was played (rules versions recorded in the state):
+# edition 1's seed is drawn from the state as it was encoded then
+GAINED_SINCE = {"ichigo": ("rules_version",), "olympic": ("rules_version",), "formosa": ("rules_version",)}
+
+
 def policies(rules, legal, no_order) -> dict[str, Callable[[Any, str], tuple[str, dict]]]:
     """Edition 1's `greedy` (for a rule set with a map) and `random`, for a rule set that can list candidates.
     `legal(rules, state, side, text)` is practice.legal; `no_order` the exception for "no order here"."""
@@ -45,7 +50,7 @@ def policies(rules, legal, no_order) -> dict[str, Callable[[Any, str], tuple[str
 
 
 def position_seed(rules, state: Any) -> int:
-    """A seed drawn from the whole encoded state (lists taken as sets)."""
+    """A seed drawn from the whole encoded state as edition 1 encoded it (lists taken as sets)."""
     def canonical(x):
         if isinstance(x, dict):
             return {str(k): canonical(v) for k, v in x.items()}
@@ -53,11 +58,20 @@ def position_seed(rules, state: Any) -> int:
             return sorted((canonical(v) for v in x), key=lambda v: json.dumps(v, sort_keys=True))
         return x
 
-    text = json.dumps(canonical(rules.encode_state(state)), sort_keys=True, default=str)
+    encoded = rules.encode_state(state)
+    if rules.name in GAINED_SINCE and isinstance(encoded.get("state"), dict):
+        encoded = {**encoded, "state": {k: v for k, v in encoded["state"].items() if k not in GAINED_SINCE[rules.name]}}
+    text = json.dumps(canonical(encoded), sort_keys=True, default=str)
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
 def candidate_source(rules) -> Callable[[Any, random.Random], Iterable[str]] | None:
+    """Edition 1's source of candidate orders: the rule set's own `candidates` as they were (SNC's and Ichi-Go's
+    frozen in app/rules/practice_v1_candidates.py), else its list of legal orders, shuffled."""
+    from app.rules.practice_v1_candidates import FROZEN
+
+    if rules.name in FROZEN:
+        return FROZEN[rules.name]
     own = getattr(rules, "candidates", None)
     if own is not None:
         return own
