@@ -15,6 +15,7 @@ connection (one per thread):
     reactions  Reactor      the subscribers that derive every notice from the stored events (docs/reactions.md)
     talk       Talk         table talk: say, and an email's lines sorted into orders and talk
     letters    Letters      what a seat is told (its report): turn emails, answers, the API's answer to an order
+    boards     Boards       analysis boards: open one on a game, its orders with chosen dice, edits, a policy's play
 
 Every write goes through one `Writes` (app/service/writes.py): after its commit, the reactions to the games it
 wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
@@ -29,6 +30,7 @@ from app.events.backends import open_store
 from app.events.interface import Store
 from app.events.store import default_db_path
 from app.service import evidence, receipts, replays
+from app.service.boards import Boards
 from app.service.console import Console
 from app.service.deadlines import PASS_ACTIONS, Deadlines
 from app.service.disputes import Disputes
@@ -80,6 +82,7 @@ class Application:
         self.orders = Orders(store, self.writes, self.letters.report)
         self.talk = Talk(store, self.writes)
         self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders)
+        self.boards = Boards(store, self.writes, self.reads)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
 

@@ -130,3 +130,45 @@ def play(store: SnapshotStreams, board_id: str, side: str, policy: str, orders: 
         order(store, board_id, side, text)
         given.append(text)
     return given
+
+
+def rows(store: SnapshotStreams, board_id: str, stored: list) -> list[dict]:
+    """Stored events of a board as history rows: seq, type, actor, the line its history shows."""
+    from app.projections import history
+
+    rules = get_rules(store.game(board_id)["rules"])
+    return [{"seq": e.seq, "type": e.type, "actor": e.actor, "text": history.describe(rules, e)} for e in stored]
+
+
+class Boards:
+    """The analysis boards as a use-case of the service (the API's and the viewer's): a seat that sees everything
+    of a game (its arbiter; any player once it is over) opens a board on it, which is that caller's own, as a
+    player's fork of a finished game is: every seat of the board at the caller's address, their tokens given to
+    the caller only, nobody told; any seat of a board may then give its orders, edit it and let a policy play."""
+
+    def __init__(self, store, writes, reads):
+        self.store, self.writes, self.reads = store, writes, reads
+
+    def open(self, seat, at_seq: int | None = None) -> tuple[str, dict[str, str]]:
+        from app.service.errors import AccessDenied
+        from app.service.seats import fork_seats
+
+        if not self.reads.sees_all(seat):
+            raise AccessDenied("only the arbiter may open an analysis board on a game before it ends")
+        with self.writes():  # the board and its seats, or neither
+            board_id = open_board(self.store, seat.game_id, at_seq)
+            tokens = fork_seats(self.store, seat.game_id, board_id, seat.email)
+            self.writes.wrote(board_id)
+        return board_id, tokens
+
+    def order(self, seat, side: str, text: str, chosen: list[int] | None = None) -> list[dict]:
+        with self.writes(seat.game_id):
+            return rows(self.store, seat.game_id, order(self.store, seat.game_id, side, text, chosen))
+
+    def edit(self, seat, unit: str, changes: dict) -> list[dict]:
+        with self.writes(seat.game_id):
+            return rows(self.store, seat.game_id, edit(self.store, seat.game_id, unit, changes))
+
+    def play(self, seat, side: str, policy: str, orders: int = 1) -> list[str]:
+        with self.writes(seat.game_id):
+            return play(self.store, seat.game_id, side, policy, orders)

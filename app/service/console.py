@@ -209,21 +209,17 @@ class Console:
     def board_order(self, board_id: str, side: str, text: str, chosen: list[int] | None = None) -> list[dict]:
         from app.service import boards
 
-        return self._rows(board_id, boards.order(self._store, board_id, side, text, chosen))
+        return boards.rows(self._store, board_id, boards.order(self._store, board_id, side, text, chosen))
 
     def board_edit(self, board_id: str, unit: str, changes: dict) -> list[dict]:
         from app.service import boards
 
-        return self._rows(board_id, boards.edit(self._store, board_id, unit, changes))
+        return boards.rows(self._store, board_id, boards.edit(self._store, board_id, unit, changes))
 
     def board_play(self, board_id: str, side: str, policy: str, orders: int) -> list[str]:
         from app.service import boards
 
         return boards.play(self._store, board_id, side, policy, orders)
-
-    def _rows(self, game_id: str, stored: list) -> list[dict]:
-        rules = get_rules(self._store.game(game_id)["rules"])
-        return [{"seq": e.seq, "type": e.type, "actor": e.actor, "text": history.describe(rules, e)} for e in stored]
 
     def fork(self, game_id: str, at_seq: int, invite: bool = True) -> dict:
         """A branch after event `at_seq`. A game played by email goes on with its players: the fork's seats keep

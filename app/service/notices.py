@@ -53,6 +53,8 @@ class TurnEmails:
         seats = None
         for event in _boundaries(events):
             state = projection.load(self.store, game_id, event.seq)
+            if state.meta.board is not None:
+                return  # an analysis board's seats are its analyst's, who plays at the board: nobody is told
             rules = get_rules(state.meta.rules)
             seats = seats or members(self.store, game_id)
             outcome = rules.outcome(state.game)

@@ -112,3 +112,87 @@ def test_the_viewer_marks_a_board_as_analysis(store, finished):
     assert page.status_code == 200 and b'id="board-mark"' in page.data
     assert f"analysis board from {finished}".encode() in page.data
     assert b'id="board-mark"' not in app.test_client().get(f"/replay/{finished}/").data
+
+
+@pytest.fixture
+def api(tmp_path):
+    """The real app on its own database: a skirmish made over the API between two players, played to its end."""
+    import random
+
+    from app.events.store import EventStore
+    from app.mail.transport import MailConfig
+    from app.web import create_app
+    from tests.conftest import play_random
+    from tests.outbox import Outbox
+
+    path = str(tmp_path / "api.sqlite3")
+    outbox = Outbox()
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": path, "MAIL_TRANSPORT": outbox,
+                      "MAIL": MailConfig(orders_address="orders@pbem.example")})
+    client = app.test_client()
+    made = client.post("/games", json={"rules": "skirmish", "players": {"red": "red@x.example",
+                                                                         "blue": "blue@x.example"}}).json
+    for side in ("red", "blue"):
+        assert client.post(f"/games/{made['game_id']}/join", json={"seed_text": side},
+                           headers={"Authorization": f"Bearer {made['tokens'][side]}"}).status_code == 201
+    store = EventStore(path)
+    for seed in range(20):
+        play_random(store, made["game_id"], random.Random(seed))
+        if SKIRMISH.outcome(projection.load(store, made["game_id"]).game) is not None:
+            break
+    yield client, made, store, outbox
+    store.close()
+
+
+def test_the_api_opens_a_board_of_the_callers_own_where_the_dice_are_chosen(api):
+    client, made, store, outbox = api
+    game_id = made["game_id"]
+    at = _attack_seq(store, game_id)
+    attack = store.event(game_id, at + 1).payload
+    sent = len(outbox.sent)
+
+    def post(path, body, token):
+        return client.post(path, json=body, headers={"Authorization": f"Bearer {token}"})
+
+    opened = post(f"/games/{game_id}/boards", {"at": at}, made["tokens"]["red"])
+    assert opened.status_code == 201, opened.json
+    board, tokens = opened.json["game_id"], opened.json["tokens"]
+    assert board.startswith("b-") and set(tokens) == {"red", "blue", "arbiter"}
+    by_face = {}
+    for face in (1, 6):
+        again = post(f"/games/{game_id}/boards", {"at": at}, made["tokens"]["blue"]).json
+        rows = post(f"/games/{again['game_id']}/board/orders", {"side": attack["side"], "order": attack["text"],
+                                                                "dice": [face]}, again["tokens"]["arbiter"])
+        assert rows.status_code == 201, rows.json
+        by_face[face] = [r["text"] for r in rows.json]
+        assert [r for r in rows.json if r["type"] == "core.DieRolled"] and all(r["actor"] == "analyst"
+                                                                               for r in rows.json)
+    assert by_face[1] != by_face[6]
+    token = tokens["arbiter"]
+    state = projection.load(store, board)
+    unit = next(u for u, x in state.game.units.items() if x.hex)
+    edited = post(f"/games/{board}/board/edit", {"unit": unit, "changes": {"steps": 1}}, token)
+    assert edited.status_code == 201 and edited.json[0]["text"] == f"analysis: {unit} edited: steps 1"
+    assert post(f"/games/{board}/board/edit", {"unit": unit, "changes": {"courage": 3}}, token).status_code == 400
+    side = SKIRMISH.prompt(projection.load(store, board).game).side
+    played = post(f"/games/{board}/board/play", {"side": side, "policy": "greedy", "orders": 2}, token)
+    assert played.status_code == 201 and played.json["orders"]
+    frames = client.get(f"/replay/{board}/frames.json", headers={"Authorization": f"Bearer {token}"})
+    assert frames.status_code == 200 and frames.json["frames"][at]["text"].startswith("ANALYSIS BOARD opened from")
+    # the game's own order path refuses a board, a board's seats are told nothing, the real game is untouched
+    now = SKIRMISH.prompt(projection.load(store, board).game).side
+    refused = client.post(f"/games/{board}/orders", data="end", content_type="text/plain",
+                          headers={"Authorization": f"Bearer {tokens[now]}"})
+    assert refused.status_code == 400 and "analysis board" in refused.json["message"], refused.json
+    assert len(outbox.sent) == sent
+    assert post(f"/games/{game_id}/board/orders", {"side": "red", "order": "end"},
+                made["tokens"]["red"]).status_code == 400  # the game itself is no board
+
+
+def test_a_player_may_not_open_a_board_on_a_running_game(api, skirmish):
+    client, made, store, _ = api
+    fresh = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example",
+                                                                          "blue": "b@x.example"}}).json
+    refused = client.post(f"/games/{fresh['game_id']}/boards", json={},
+                          headers={"Authorization": f"Bearer {fresh['tokens']['red']}"})
+    assert refused.status_code == 403 and "before it ends" in refused.json["message"]
