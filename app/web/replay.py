@@ -229,7 +229,7 @@ def page(game_id: str):
         return _sign_in(game_id)
     r = _replay()
     return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules,
-                           board=replay.board_of(r))
+                           board=replay.board_of(r), sides=r.sides)
 
 
 def _sign_in(game_id: str):
@@ -424,4 +424,4 @@ def chart_svg(game_id: str, name: str):
     return Response(_cached_body(("chart", name), make), mimetype="image/svg+xml")
 
 
-from app.web import chances  # noqa: E402, F401 - its routes join `data` (the chances of victory)
+from app.web import boards, chances  # noqa: E402, F401 - their routes join `data` (analysis boards, chances)

@@ -12,6 +12,7 @@ from werkzeug.http import parse_etags
 from app.service.application import DEADLINE_ACTIONS, Application, Seat, rule_sets
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError, authenticated, bearer, is_operator
+from app.web.boards import BoardOrder, BoardPlay
 
 
 class ApiBlueprint(Blueprint):
@@ -199,27 +200,11 @@ class BoardOpen(Schema):
                         metadata={"description": "after this event (default: the game's last); whole orders only"})
 
 
-class BoardOrder(Schema):
-    side = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    order = fields.String(required=True, validate=validate.Length(min=1, max=2000))
-    dice = fields.List(fields.Integer(validate=validate.Range(min=1, max=100)), load_default=list,
-                       validate=validate.Length(max=50),
-                       metadata={"description": "the faces the order's dice show, in turn; the rest are drawn from "
-                                                "the board's public seed"})
-
-
 class BoardEdit(Schema):
     unit = fields.String(required=True, validate=validate.Length(min=1, max=64))
     changes = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)), required=True,
                           validate=validate.Length(min=1, max=20),
                           metadata={"description": "field -> value: hex, steps, strength... of the unit"})
-
-
-class BoardPlay(Schema):
-    side = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    policy = fields.String(load_default="greedy", validate=validate.Length(min=1, max=64),
-                           metadata={"description": "greedy, random, search, search:N ..."})
-    orders = fields.Integer(load_default=1, validate=validate.Range(min=1, max=500))
 
 
 class BoardPlayed(Schema):

@@ -131,6 +131,9 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "replay_data.chances_json": ("GET", f"/replay/{g}/chances.json", None),
         "replay_data.chances_cancel": ("DELETE", f"/replay/{g}/chances.json", None),
         "replay_data.chances_svg": ("GET", f"/replay/{g}/chances.svg", None),
+        "replay_data.open_board": ("POST", f"/replay/{g}/board.json", {"at": 12}),
+        "replay_data.board_order": ("POST", f"/replay/{g}/board/order.json", {"side": "blue", "order": "end"}),
+        "replay_data.board_play": ("POST", f"/replay/{g}/board/play.json", {"side": "blue"}),
     }
 
 
@@ -173,6 +176,8 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
             assert r.headers["X-Hexledger-Export"] == "filtered"
         if endpoint.startswith("replay_data.chances"):  # a running game's chances: its arbiter's alone
             assert r.status_code == 403, (endpoint, r.data)
+        elif endpoint.startswith("replay_data.") and "board" in endpoint:  # no board of a running game for red
+            assert r.status_code in (400, 403), (endpoint, r.data)
         elif endpoint.startswith("replay_data.") or endpoint == "replay.page":
             assert r.status_code == 200, (endpoint, r.data)
         if endpoint == "replay_data.frames":
