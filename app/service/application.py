@@ -37,7 +37,14 @@ from app.service.disputes import Disputes
 from app.service.games import rule_sets
 from app.service.letters import Letters
 from app.service.mailroom import Mailroom
-from app.service.notices import DEADLINE_ACTOR, DeadlineNotices, DisputeNotices, Invitations, TurnEmails
+from app.service.notices import (
+    DEADLINE_ACTOR,
+    DeadlineNotices,
+    DisputeNotices,
+    Invitations,
+    StallNotices,
+    TurnEmails,
+)
 from app.service.orders import Orders
 from app.service.outbox import BackgroundSender, SenderProcess
 from app.service.ports import Mail, Notifier, Transport
@@ -52,7 +59,8 @@ __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUB
            "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "evidence", "hash_token",
            "new_token", "receipts", "replays", "rule_sets", "sender_round"]
 
-SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices))  # in their order
+SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
+                                     StallNotices))  # in their order
 
 
 def _now() -> datetime:
@@ -77,7 +85,8 @@ class Application:
         self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats),
                                          TurnEmails(store, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
-                                         DeadlineNotices(store, self.mailroom)])
+                                         DeadlineNotices(store, self.mailroom),
+                                         StallNotices(store, self.mailroom)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
         self.orders = Orders(store, self.writes, self.letters.report)
         self.talk = Talk(store, self.writes)
