@@ -105,13 +105,50 @@ def fewest_to_eliminate(state: State, side: str, h: str) -> int:
 
 
 def _fewest_to_eliminate(state: State, side: str, h: str) -> int:
+    """Exact, without trying every set when it need not: the answer lies between a lower bound (each limit alone,
+    its heaviest units first) and the count of a greedy elimination (the unit that cuts the excess most, in
+    turn); only sizes below the greedy count and from the bound up are tried (a hex of twenty units took seconds
+    a prompt when every set of each size was tried from one up)."""
     mf = state.data.params["game"]["mobile_mf"]
     mine = [u for u in state.at(h) if u.side == side]
-    for k in range(1, len(mine) + 1):
+    rules = state.data.stacking
+
+    def over(kept) -> list:
+        return overstacked([u.piece(mf) for u in kept], rules, H(h))
+
+    def badness(kept) -> float:
+        found = over(kept)
+        return sum(v.excess for v in found) + len(found)
+
+    greedy, kept = 0, list(mine)
+    while kept and over(kept):
+        kept.remove(min(kept, key=lambda u: badness([x for x in kept if x is not u])))
+        greedy += 1
+    for k in range(max(1, _least_to_eliminate(mine, mf, rules)), greedy):
         for gone in combinations(mine, k):
-            if not overstacked([u.piece(mf) for u in mine if u not in gone], state.data.stacking, H(h)):
+            if not over([u for u in mine if u not in gone]):
                 return k
-    return len(mine)
+    return max(1, greedy)
+
+
+def _least_to_eliminate(units: list, mf: float, rules) -> int:
+    """A lower bound of the units to eliminate: for each cap of a limit alone, its heaviest units first."""
+    pieces = [u.piece(mf) for u in units]
+    pieces = [p for p in pieces if not any(p.is_(w) for w in rules.free)]
+    least = 0
+    for lim in rules.limits:
+        group = [p for p in pieces if lim.applies_to(p)]
+        caps = [(group, lim.max_total)] + [([p for p in group if p.is_(w)], cap) for w, cap in lim.per_class.items()]
+        for members, cap in caps:
+            if cap is None:
+                continue
+            weights = sorted((lim.weight(p) for p in members), reverse=True)
+            total, n = sum(weights), 0
+            while total > cap + 1e-9 and n < len(weights):
+                total -= weights[n]
+                n += 1
+            least = max(least, n)
+    return least
 
 
 
