@@ -566,9 +566,11 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
 
 
 # -- the chances of victory ----------------------------------------------------------------------------------
-def chances_minutes(store: EventStore, game_id: str, seed: int) -> tuple[float, float]:
+def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 100) -> tuple[float, float]:
     """Minutes to work out the chances of victory after every Game-Turn of the finished SNC game, 100 playouts a
-    Game-Turn (app/projections/chances.py), vs minutes for one SNC fuzzer game on the rules alone."""
+    Game-Turn (app/projections/chances.py), vs minutes for one SNC fuzzer game on the rules alone. With fewer
+    `playouts` (a busy machine), the run's minutes times 100 / playouts: the playouts are independent, each
+    costing the same on average, so the time is linear in their number (an extrapolation, said beside the row)."""
     from snc_randomplay import play
 
     from app.projections import chances, replay
@@ -576,8 +578,8 @@ def chances_minutes(store: EventStore, game_id: str, seed: int) -> tuple[float, 
     built = replay.build(store, game_id, replay.ALL)
     assert built.over and max(f.turn or 0 for f in built.frames) >= 12, "the bench's SNC game is a 12-GT game"
     start = time.perf_counter()
-    chances.forecast(built, playouts=100)
-    minutes = (time.perf_counter() - start) / 60
+    chances.forecast(built, playouts=playouts)
+    minutes = (time.perf_counter() - start) / 60 * 100 / playouts
     start = time.perf_counter()
     play(random.Random(seed), max_orders=5000)
     return minutes, (time.perf_counter() - start) / 60
@@ -603,6 +605,8 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100000, help="events of the game whose head is loaded")
     parser.add_argument("--requests", type=int, default=100, help="HTTP requests per measurement per round")
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
+    parser.add_argument("--chances-playouts", type=int, default=100,
+                        help="playouts a Game-Turn of the chances row's run; fewer: its minutes scaled to 100")
     parser.add_argument("--undos", type=int, default=600, help="move+undo cycles of the replay rows' games")
     parser.add_argument("--alternations", type=int, default=3,
                         help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL), "
@@ -784,7 +788,7 @@ def main() -> None:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
             if "chances" in wanted and r == 0:  # minutes a run: once, whatever --rounds says
-                rows["chances"].add(*chances_minutes(snc_store, snc_id, fuzz_seed))
+                rows["chances"].add(*chances_minutes(snc_store, snc_id, fuzz_seed, args.chances_playouts))
             if "replay" in wanted:
                 rows["replay_refused"].add(*replay_world.refused_ms(args.requests))
                 rows["replay_build"].add(*replay_world.first_build_s(replay_world.finished))

@@ -7,6 +7,8 @@ server sent to their seat: its Reply-To is the plus-address orders+GAME.TAG@...,
 subject tag. Every line is read (parsed) before any is played: a line that cannot be read plays nothing of the
 message. Orders are then applied in order and processing stops at the first refused one: later orders were
 written for a position that did not come about. An answer to a message that opened a seat carries its reply tag.
+A `notify: <Apprise URL>` line (or `notify: off`) sets the seat's channel beside email (docs/players.md); the
+answer shows it without its secrets.
 A message whose Message-ID was processed before (an `ingest` killed after its commit and before it moved the
 file, or a resend) writes nothing again: its first answer is repeated, to whom it went then, saying so.
 
@@ -32,6 +34,7 @@ from email.utils import getaddresses, parseaddr
 
 from app import text as text_rule
 from app.mail.replies import body_text, own_lines
+from app.numbers import DIGITS
 from app.service.application import Application, Seat
 from app.service.errors import (
     AccessDenied,
@@ -47,9 +50,11 @@ from app.service.errors import (
 )
 
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
-HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
-DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
-ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
+HEADER_LINE = re.compile(r"^(token|game|seq|join|notify)\s*:\s*(.*)$", re.IGNORECASE)
+CHANNEL_OFF = ("off", "none", "email")  # `notify: off`: email only (docs/players.md)
+DISPUTE = re.compile(rf"^dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$", re.IGNORECASE)
+ANSWER = re.compile(rf"^(accept|reject|uphold)\s+dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$",
+                    re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
 ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
 NOT_SENT = ("(your table talk was not sent: it goes with your orders, and none of them stood; send it again with "
@@ -272,7 +277,18 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
             raise  # the whole message waits: nothing of it is written
         except (GameError, AccessDenied, StoreError, TextError) as exc:
             return refuse(f"join: {exc}")
-    if "seq" in headers and not re.fullmatch(r"[0-9]{1,12}", headers["seq"]):
+    if "notify" in headers:
+        wanted = headers["notify"]
+        try:
+            shown = app.players.set_channel(seat, None if wanted.lower() in CHANNEL_OFF else wanted)
+        except StoreUnavailable:
+            raise  # the whole message waits: nothing of it is written
+        except (GameError, AccessDenied, StoreError, TextError) as exc:
+            return refuse(str(exc))
+        result.applied += 1
+        result.lines.append(f"accepted: notify: {shown}, besides email, whenever it is your turn" if shown else
+                            "accepted: notify: off; you are told of your turn by email only")
+    if "seq" in headers and not re.fullmatch(rf"[0-9]{{1,{DIGITS}}}", headers["seq"]):
         return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
     expected = int(headers["seq"]) if "seq" in headers else None
     if not orders and not talk:

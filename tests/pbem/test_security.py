@@ -134,6 +134,13 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "replay_data.open_board": ("POST", f"/replay/{g}/board.json", {"at": 12}),
         "replay_data.board_order": ("POST", f"/replay/{g}/board/order.json", {"side": "blue", "order": "end"}),
         "replay_data.board_play": ("POST", f"/replay/{g}/board/play.json", {"side": "blue"}),
+        "players.page": ("GET", "/players/", None),
+        "players.static": ("GET", "/players/static/players.css", None),
+        "players.sign_in_link": ("POST", "/players/sign-in-link", None),
+        "players.sign_in_button": ("GET", "/players/sign-in?key=not-a-code", None),
+        "players.sign_in": ("POST", "/players/sign-in", None),
+        "players.sign_out": ("POST", "/players/sign-out", None),
+        "players.notify": ("POST", "/players/notify", None),
     }
 
 
@@ -143,8 +150,9 @@ def blue_counters(svg: str) -> list[str]:
 
 
 def error_message(r) -> str:
-    """Errors are JSON {"error", "message"}; the replay page's are a page that says what went wrong."""
-    if r.request.path.startswith("/replay/") and r.mimetype == "text/html":
+    """Errors are JSON {"error", "message"}; the replay page's and the player's page's are a page that says what went
+    wrong."""
+    if r.request.path.startswith(("/replay/", "/players/")) and r.mimetype == "text/html":
         return re.search(r'<p id="error-text">(.*?)</p>', r.get_data(as_text=True), re.S).group(1).strip()
     assert r.is_json, r.data
     return r.json["message"]
