@@ -76,3 +76,28 @@ def test_the_fewest_units_to_eliminate_from_an_overstack_are_the_fewest_however_
     assert 1 <= fewest < 20 and not any(
         not overstacked([u.piece(mf) for u in state.at("3010")][:k], state.data.stacking, Hex.parse("3010"))
         for k in range(20 - fewest + 1, 21))  # keeping more than 20 - fewest units is always overstacked
+
+
+def test_the_sets_to_eliminate_listed_for_a_big_overstack_each_bring_the_hex_within_the_limits():
+    """SNC 6.0: the list of sets of the fewest units to eliminate starts from one set known to do it and tries a
+    bounded number of others (a stack of twenty-odd units has millions of sets of that size, and the list once
+    tried them all)."""
+    from dataclasses import replace
+
+    from app.rules.kernel.hexgrid import Hex
+    from app.rules.kernel.stacking import overstacked
+    from app.rules.snc import sequence
+    from tests.snc.snc_given import initial_state, position
+
+    units = initial_state().units
+    for side in ("chinese", "japanese"):
+        big = sorted(uid for uid, u in units.items() if u.side == side and not u.static)[:24]
+        state = position(dict.fromkeys(big, "3010"), side=side)
+        state = replace(state, pending=({"kind": "eliminate", "side": side, "data": {"hex": "3010"}},))
+        fewest = sequence.fewest_to_eliminate(state, side, "3010")
+        listed = [c["units"] for c in sequence._eliminate_candidates(state, side)]
+        mf = state.data.params["game"]["mobile_mf"]
+        assert 1 <= len(listed) <= sequence.MAX_CHOICES
+        for gone in listed:
+            kept = [u.piece(mf) for u in state.at("3010") if u.side == side and u.id not in gone]
+            assert len(gone) == fewest and not overstacked(kept, state.data.stacking, Hex.parse("3010")), gone
