@@ -92,6 +92,18 @@ def main() -> int:
     print(f"# bench/opponents.py on {platform.node()} ({platform.python_version()}), policies {spec}, seeds "
           f"{args.seeds}, at most {args.max_orders} orders a game", flush=True)
     games: list[dict] = []
+    try:
+        run(args, policies, only, spec, games)
+    except KeyboardInterrupt:  # a bounded run (timeout -s INT) reports the games it finished
+        print(f"# interrupted: {len(games)} games finished", flush=True)
+    report(games, policies, args.budget)
+    if args.json:
+        Path(args.json).write_text(json.dumps(games, indent=1, default=str), encoding="utf-8")
+    return 1 if any(g["crash"] for g in games) else 0
+
+
+def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: list[dict]) -> None:
+    """Every game of the bench, each appended to `games` as it ends."""
     for name in args.games.split(","):
         rules = get_rules(name)
         offered = practice.policies(rules)
@@ -109,10 +121,6 @@ def main() -> int:
                     got = result["crash"].splitlines()[0] if result["crash"] else (result["winner"] or "unfinished")
                     print(f"{name:9} {scenario:13} {seed:4} {rules.sides[0]}={a:7} {rules.sides[1]}={b:7} -> "
                           f"{got:12} {result['orders']:5} orders {result['seconds']:7.1f} s", flush=True)
-    report(games, policies, args.budget)
-    if args.json:
-        Path(args.json).write_text(json.dumps(games, indent=1, default=str), encoding="utf-8")
-    return 1 if any(g["crash"] for g in games) else 0
 
 
 def report(games: list[dict], policies: list[str], budget: float) -> None:
