@@ -253,24 +253,40 @@ def bare_fold(rules, rows):
 
 
 # -- the SNC game -------------------------------------------------------------------------------------------
-def snc_game(path: str) -> str:
-    """A full 12-turn SNC game through the service, the same every run: a fixed dice seed (for the bench only)
-    and random orders from random.Random(0)."""
+def snc_game(path: str, chooser: int = 0, game_id: str = "g-snc") -> str:
+    """A full SNC game through the service, the same every run: a fixed dice seed (for the bench only) and random
+    orders from random.Random(chooser)."""
     from snc_randomplay import play  # tests/snc: the SNC fuzzer's order chooser
 
     made = dice.new_seed
     dice.new_seed = lambda: SNC_DICE_SEED
     try:
         store = EventStore(path)
-        game_id = games.create_game(store, "snc", game_id="g-snc")
+        game_id = games.create_game(store, "snc", game_id=game_id)
         for side in ("chinese", "japanese"):
             games.join(store, game_id, side, f"{side}@bench.example", f"{side} text")
-        play(random.Random(0), max_orders=5000,
+        play(random.Random(chooser), max_orders=5000,
              submit=lambda side, text: games.submit(store, game_id, side, text).state.game)
         store.close()
     finally:
         dice.new_seed = made
     return game_id
+
+
+def snc_twelve_turns(path: str) -> str:
+    """The first of the games `snc_game` makes (chooser 0, 1, ...) that runs all 12 Game-Turns: a random game may
+    end early by sudden death (SNC 4.1, 4.2)."""
+    from app.projections import state as projection
+    from app.rules.catalog import get_rules
+
+    for chooser in range(40):
+        game_id = snc_game(path, chooser, f"g-snc12-{chooser}")
+        store = EventStore(path)
+        state = projection.load(store, game_id)
+        store.close()
+        if get_rules("snc").outcome(state.game) is not None and state.game.turn >= 12:
+            return game_id
+    raise RuntimeError("no random SNC game of 12 Game-Turns in 40 tries")
 
 
 def any_seq(store: EventStore, game_id: str, seqs: list[int]) -> tuple[float, float]:
@@ -788,7 +804,8 @@ def main() -> None:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
             if "chances" in wanted and r == 0:  # minutes a run: once, whatever --rounds says
-                rows["chances"].add(*chances_minutes(snc_store, snc_id, fuzz_seed, args.chances_playouts))
+                twelve = snc_twelve_turns(snc_path)
+                rows["chances"].add(*chances_minutes(snc_store, twelve, fuzz_seed, args.chances_playouts))
             if "replay" in wanted:
                 rows["replay_refused"].add(*replay_world.refused_ms(args.requests))
                 rows["replay_build"].add(*replay_world.first_build_s(replay_world.finished))
