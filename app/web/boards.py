@@ -49,7 +49,7 @@ def _seat():
 @data.arguments(BoardAt)
 @data.response(201, description="the board is open: its id and its page")
 @_json_doc({"type": "object", "properties": {"board": {"type": "string"}, "url": {"type": "string"}}},
-           "the board's id and the address of its page (the caller's browser may open it)")
+           "the board's id and the address of its page (the caller's browser may open it)", "201")
 @_errors_doc
 def open_board(body, game_id: str):
     """Open an analysis board after event `at` (a game the seat sees whole: over, or its arbiter)"""
@@ -68,7 +68,7 @@ def open_board(body, game_id: str):
 @data.route("/<game_id>/board/order.json", methods=["POST"])
 @data.arguments(BoardOrder)
 @data.response(201, description="the events the order produced, as history lines")
-@_json_doc(ROWS, "the events the order produced: seq, type, actor, text")
+@_json_doc(ROWS, "the events the order produced: seq, type, actor, text", "201")
 @_errors_doc
 def board_order(body, game_id: str):
     """An order on the analysis board for either side, with the dice chosen"""
@@ -79,7 +79,7 @@ def board_order(body, game_id: str):
 @data.arguments(BoardPlay)
 @data.response(201, description="the orders the policy gave")
 @_json_doc({"type": "object", "properties": {"orders": {"type": "array", "items": {"type": "string"}}}},
-           "the orders the policy gave, in turn")
+           "the orders the policy gave, in turn", "201")
 @_errors_doc
 def board_play(body, game_id: str):
     """Let a policy give a side's next orders on the analysis board"""

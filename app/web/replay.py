@@ -337,9 +337,9 @@ class FramesPage(Schema):
     next_from = fields.Integer(allow_none=True)
 
 
-def _json_doc(schema, description: str):
-    return data.doc(responses={"200": {"description": description,
-                                       "content": {"application/json": {"schema": schema}}}})
+def _json_doc(schema, description: str, code: str = "200"):
+    return data.doc(responses={code: {"description": description,
+                                      "content": {"application/json": {"schema": schema}}}})
 
 
 @data.route("/<game_id>/frames.json", methods=["GET"])
