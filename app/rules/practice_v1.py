@@ -30,9 +30,58 @@ ENDS = ("end", "pass")
 BRING_IN = ("place", "land", "enter", "deploy", "reinforce", "rail", "replace")
 
 
-# the fields a rule set's encoded state gained after edition 1 was played (rules versions recorded in the state):
-# edition 1's seed is drawn from the state as it was encoded then
-GAINED_SINCE = {"ichigo": ("rules_version",), "olympic": ("rules_version",), "formosa": ("rules_version",)}
+# the fields of each rule set's encoded state, and of each of its units, as edition 1 read them (main at c6a8c47):
+# its seed reads only these, so a field a rule set gains later (a rules version, a unit's landing hex) leaves
+# an edition-1 seat's choices as they were
+FIELDS = {
+    ("skirmish", "state"): frozenset("""
+        attacked_hexes pending reason side step turn units village_holder winner
+        """.split()),
+    ("skirmish", "unit"): frozenset("""
+        attacked hex id moved side steps steps_max strength
+        """.split()),
+    ("snc", "state"): frozenset("""
+        attacked_hexes battle chinese_air interdicted jp_control mover overruns pending phase plan reason
+        replacements rules_version side turn units used winner
+        """.split()),
+    ("snc", "unit"): frozenset("""
+        army arrival_hexes arrival_landing arrival_min_col arrival_turn attacked done elite formation hex id
+        mp_used name placed_by placement return_turn side size status steps steps_max strength type
+        """.split()),
+    ("ichigo", "state"): frozenset("""
+        aa14_closed aa14_turn aerial_hex aerial_turn air_hexes air_markers air_rolled air_side airdropped
+        airlift_turn attacked_hexes b29_hex b29_ok b29_rolled b29_units b29_used beachheads causeway
+        collapse_checked draw_pool ever_allied garrison_lost jp_control mover next_handle pending phase
+        plans reason reinforced setup_draws start_at turn units winner
+        """.split()),
+    ("ichigo", "unit"): frozenset("""
+        army attacked done entry_turn hex id mp mp_used name nation ref shift side size static status steps
+        steps_max strategic strength tried type
+        """.split()),
+    ("olympic", "state"): frozenset("""
+        american_control attacked_hexes beachheads casualty_points clock due invasion_turn militia_destroyed
+        pending points_by_turn reason retreat_toward step turn units winner
+        """.split()),
+    ("olympic", "unit"): frozenset("""
+        attacked defended hex id moved order released returns_on side status strength
+        """.split()),
+    ("formosa", "state"): frozenset("""
+        air air_supply_turn airlift_turn airlifted amoy_turn amphibious attacked_hexes chosen combat
+        kamikaze_spent lp markers naval pending pw_camp_lost reason recon replaced_now scenario setup_rolled
+        special_ready step strike to_place turn units used_hexes vp_adjust winner
+        """.split()),
+    ("formosa", "unit"): frozenset("""
+        attacked base concealed id motorized moved pinned side where
+        """.split()),
+    ("daisenso", "state"): frozenset("""
+        attacked_hexes combat combat_phase convoys delay_box factions force_pool free_passage last_phase
+        markers mobilizing name neutral no_occupation pending phasing policy pre_war reason removed serial
+        step truces units used_box victory_faction victory_hold weather winner
+        """.split()),
+    ("daisenso", "unit"): frozenset("""
+        attacked blitz faction fought hex holding id kind supplied zone
+        """.split()),
+}
 
 
 def policies(rules, legal, no_order) -> dict[str, Callable[[Any, str], tuple[str, dict]]]:
@@ -58,11 +107,22 @@ def position_seed(rules, state: Any) -> int:
             return sorted((canonical(v) for v in x), key=lambda v: json.dumps(v, sort_keys=True))
         return x
 
-    encoded = rules.encode_state(state)
-    if rules.name in GAINED_SINCE and isinstance(encoded.get("state"), dict):
-        encoded = {**encoded, "state": {k: v for k, v in encoded["state"].items() if k not in GAINED_SINCE[rules.name]}}
-    text = json.dumps(canonical(encoded), sort_keys=True, default=str)
+    text = json.dumps(canonical(_as_then(rules.name, rules.encode_state(state))), sort_keys=True, default=str)
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def _as_then(name: str, encoded: dict) -> dict:
+    """The encoded state with only the fields edition 1 knew (`FIELDS`), the units' too."""
+    fields, unit_fields = FIELDS.get((name, "state")), FIELDS.get((name, "unit"))
+    state = encoded.get("state")
+    if fields is None or not isinstance(state, dict):
+        return encoded
+    state = {k: v for k, v in state.items() if k in fields}
+    if isinstance(state.get("units"), list):
+        state["units"] = [[item[0], {k: v for k, v in item[1].items() if k in unit_fields}]
+                          if isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict) else item
+                          for item in state["units"]]
+    return {**encoded, "state": state}
 
 
 def candidate_source(rules) -> Callable[[Any, random.Random], Iterable[str]] | None:
