@@ -330,12 +330,24 @@ def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, ou
 @click.option("--as", "side", help="Analyse what this side has seen; after the game ends, everything.")
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
               help="Write analysis.json and one SVG chart per section into this directory.")
+@click.option("--chances", "with_chances", is_flag=True,
+              help="Also each side's chance of victory after every Game-Turn, from playouts, and the turning points "
+                   "(a running game: only without --as, as its arbiter). Ctrl-C cancels.")
+@click.option("--playouts", type=click.IntRange(1, 10000), default=100, show_default=True,
+              help="Playouts a Game-Turn for --chances.")
+@click.option("--policy", default="greedy", show_default=True,
+              help="The practice policy both sides play in the playouts of --chances (greedy, random, search:N).")
 @json_option
 @click.pass_obj
 @guarded
-def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, as_json: bool) -> None:
-    """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts."""
+def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, with_chances: bool, playouts: int,
+                policy: str, as_json: bool) -> None:
+    """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts; with
+    --chances, the chance of victory through the game."""
     result = ctx.console.analyse(game, side)
+    if with_chances:
+        result["chances"] = _chances(ctx, game, side, playouts, policy)
+    result["charts"] = ctx.console.chart_index(result)  # as the viewer's analysis.json lists them
     if out_dir:
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
@@ -348,15 +360,49 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
         lost = sum(result["step_losses"][s].values())
         taken = {c: n for c, n in result["odds"]["by_side"][s].items() if n} or "-"
         lines.append(f"  {s}: lost {lost} steps; {luck['attacks']} attacks at {taken}; luck {luck['score']:+.2f} "
-                     f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f})")
+                     f"(sd {luck['sd']:.2f}, z {luck['z']:+.2f}); results {luck['obtained']:+.2f} obtained, "
+                     f"{luck['expected']:+.2f} expected")
     score = result.get("score")  # one running total, or one per side (Formosa's victory points)
     rows = ({"": score["by_turn"]} if "by_turn" in score else score["by_side"]) if score else {}
     for who, by_turn in rows.items():
         turns = ", ".join(f"{t}: {v}" for t, v in by_turn.items())
         lines.append(f"  {score['name']}{f' ({who})' if who else ''} at the end of each turn: {turns}")
+    if result.get("chances"):
+        lines += _chances_text(result["chances"])
     if out_dir:
         lines.append(f"  wrote {out_dir}/analysis.json and charts")
     emit(as_json, result, "\n".join(lines))
+
+
+def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: str) -> dict:
+    """The chances of victory, with a progress bar on stderr; Ctrl-C cancels (nothing is written)."""
+    from app.service.replays import Cancelled
+
+    with click.progressbar(length=1, label="playouts", file=sys.stderr) as bar:
+        def progress(done: int, total: int) -> None:
+            bar.length = total
+            bar.update(done - bar.pos)
+
+        try:
+            return ctx.console.chances(game, side, playouts=playouts, policy=policy, progress=progress)
+        except KeyboardInterrupt:
+            raise click.ClickException(f"cancelled after {bar.pos} of {bar.length} playouts") from None
+        except Cancelled as exc:
+            raise click.ClickException(f"cancelled: {exc}") from None
+
+
+def _chances_text(found: dict) -> list[str]:
+    lines = [f"  chance of victory after each Game-Turn ({found['playouts']} playouts a turn, {found['policy']} "
+             "both sides, then the strong opponent's evaluation):"]
+    for p in found["points"]:
+        lines.append(f"    turn {p['turn']:>2}: " + ", ".join(f"{s} {v:.0%}" for s, v in p["chances"].items()))
+    for t in found["turning_points"]:
+        swing = ", ".join(f"{s} {v:+.0%}" for s, v in t["swing"].items())
+        cause = (f"{t['order']['text']} (event {t['order']['seq']})" if t["order"] else t["event"]) or \
+            "no one event moved the evaluation"
+        dice = f"; {'; '.join(t['dice'])}" if t["dice"] else ""
+        lines.append(f"  turning point, turn {t['turn']}: {swing}: {cause}{dice}")
+    return lines
 
 
 @cli.command("fork")
@@ -374,6 +420,80 @@ def fork_cmd(ctx: Context, game: str, at_seq: int, invite: bool, as_json: bool) 
     if done["invited"]:
         ctx.application().sender_round()  # the invitations and the fork's first turn email, now
     emit(as_json, done, done["game_id"] + (" (its players are invited)" if done["invited"] else ""))
+
+
+@cli.group("board")
+def board_group() -> None:
+    """Analysis boards: from any event of a finished game or a fork, a sandbox where you choose the dice, edit
+    units and let any policy play either side. A board is never a played game (docs/replay.md)."""
+
+
+@board_group.command("open")
+@click.argument("game")
+@click.option("--at", "at_seq", type=int, help="After this event (default: the game's last).")
+@json_option
+@click.pass_obj
+@guarded
+def board_open_cmd(ctx: Context, game: str, at_seq: int | None, as_json: bool) -> None:
+    """Open a board on GAME after an event; prints the board's id (b-...)."""
+    board = ctx.console.open_board(game, at_seq)
+    emit(as_json, {"board": board, "from": game, "at": at_seq}, board)
+
+
+@board_group.command("do")
+@click.argument("board")
+@click.argument("order")
+@click.option("--as", "side", required=True, help="The side giving the order.")
+@click.option("--dice", default="", help="The dice the order takes, in turn (comma-separated, e.g. 6,3); "
+                                         "the rest are drawn from the board's public seed.")
+@json_option
+@click.pass_obj
+@guarded
+def board_do_cmd(ctx: Context, board: str, order: str, side: str, dice: str, as_json: bool) -> None:
+    """Give ORDER for a side on the board, with the dice you choose."""
+    try:
+        chosen = [int(v) for v in dice.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter(f"dice are whole numbers, comma-separated, not {dice!r}") from None
+    rows = ctx.console.board_order(board, side, order, chosen)
+    emit(as_json, rows, "\n".join(_rows_text(rows)))
+
+
+@board_group.command("edit")
+@click.argument("board")
+@click.argument("unit")
+@click.argument("changes", nargs=-1, required=True, metavar="FIELD=VALUE...")
+@json_option
+@click.pass_obj
+@guarded
+def board_edit_cmd(ctx: Context, board: str, unit: str, changes: tuple[str, ...], as_json: bool) -> None:
+    """Set fields of UNIT on the board: hex=3512 steps=1 (a value is read as JSON: numbers, true, null)."""
+    parsed = {}
+    for change in changes:
+        name, eq, value = change.partition("=")
+        if not eq:
+            raise click.BadParameter(f"{change!r} is not FIELD=VALUE")
+        try:
+            parsed[name] = json.loads(value)
+        except ValueError:
+            parsed[name] = value
+    rows = ctx.console.board_edit(board, unit, parsed)
+    emit(as_json, rows, "\n".join(_rows_text(rows)))
+
+
+@board_group.command("play")
+@click.argument("board")
+@click.option("--as", "side", required=True, help="The side the policy plays.")
+@click.option("--policy", default="greedy", show_default=True, help="greedy, random, search, search:N, ...")
+@click.option("--orders", type=click.IntRange(1, 500), default=1, show_default=True,
+              help="At most this many orders, while it is that side's turn.")
+@json_option
+@click.pass_obj
+@guarded
+def board_play_cmd(ctx: Context, board: str, side: str, policy: str, orders: int, as_json: bool) -> None:
+    """Let a policy give a side's next orders on the board."""
+    given = ctx.console.board_play(board, side, policy, orders)
+    emit(as_json, given, "\n".join(f"{side} ({policy}) orders: {t}" for t in given) or "no order: not its turn")
 
 
 @cli.command("reveal")

@@ -253,24 +253,40 @@ def bare_fold(rules, rows):
 
 
 # -- the SNC game -------------------------------------------------------------------------------------------
-def snc_game(path: str) -> str:
-    """A full 12-turn SNC game through the service, the same every run: a fixed dice seed (for the bench only)
-    and random orders from random.Random(0)."""
+def snc_game(path: str, chooser: int = 0, game_id: str = "g-snc") -> str:
+    """A full SNC game through the service, the same every run: a fixed dice seed (for the bench only) and random
+    orders from random.Random(chooser)."""
     from snc_randomplay import play  # tests/snc: the SNC fuzzer's order chooser
 
     made = dice.new_seed
     dice.new_seed = lambda: SNC_DICE_SEED
     try:
         store = EventStore(path)
-        game_id = games.create_game(store, "snc", game_id="g-snc")
+        game_id = games.create_game(store, "snc", game_id=game_id)
         for side in ("chinese", "japanese"):
             games.join(store, game_id, side, f"{side}@bench.example", f"{side} text")
-        play(random.Random(0), max_orders=5000,
+        play(random.Random(chooser), max_orders=5000,
              submit=lambda side, text: games.submit(store, game_id, side, text).state.game)
         store.close()
     finally:
         dice.new_seed = made
     return game_id
+
+
+def snc_twelve_turns(path: str) -> str:
+    """The first of the games `snc_game` makes (chooser 0, 1, ...) that runs all 12 Game-Turns: a random game may
+    end early by sudden death (SNC 4.1, 4.2)."""
+    from app.projections import state as projection
+    from app.rules.catalog import get_rules
+
+    for chooser in range(40):
+        game_id = snc_game(path, chooser, f"g-snc12-{chooser}")
+        store = EventStore(path)
+        state = projection.load(store, game_id)
+        store.close()
+        if get_rules("snc").outcome(state.game) is not None and state.game.turn >= 12:
+            return game_id
+    raise RuntimeError("no random SNC game of 12 Game-Turns in 40 tries")
 
 
 def any_seq(store: EventStore, game_id: str, seqs: list[int]) -> tuple[float, float]:
@@ -565,6 +581,26 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
     return service, alone
 
 
+# -- the chances of victory ----------------------------------------------------------------------------------
+def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 100) -> tuple[float, float]:
+    """Minutes to work out the chances of victory after every Game-Turn of the finished SNC game, 100 playouts a
+    Game-Turn (app/projections/chances.py), vs minutes for one SNC fuzzer game on the rules alone. With fewer
+    `playouts` (a busy machine), the run's minutes times 100 / playouts: the playouts are independent, each
+    costing the same on average, so the time is linear in their number (an extrapolation, said beside the row)."""
+    from snc_randomplay import play
+
+    from app.projections import chances, replay
+
+    built = replay.build(store, game_id, replay.ALL)
+    assert built.over and max(f.turn or 0 for f in built.frames) >= 12, "the bench's SNC game is a 12-GT game"
+    start = time.perf_counter()
+    chances.forecast(built, playouts=playouts)
+    minutes = (time.perf_counter() - start) / 60 * 100 / playouts
+    start = time.perf_counter()
+    play(random.Random(seed), max_orders=5000)
+    return minutes, (time.perf_counter() - start) / 60
+
+
 GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
     "http": ("submit1", "submit", "submit_p50", "read", "read_cpu"), "read": ("read", "read_cpu"),
     "rebuild": ("rebuild",),
@@ -572,6 +608,7 @@ GROUPS = {  # --only: a group's rows are measured (and their data prepared) only
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
     "pg": ("pg_writers", "pg_vs_es_pg", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
+    "chances": ("chances",),
     "receipts": ("signed_cpu", "signed"),
     "replay": ("replay_refused", "replay_build", "replay_build_snc", "replay_verify"),
 }
@@ -584,6 +621,8 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100000, help="events of the game whose head is loaded")
     parser.add_argument("--requests", type=int, default=100, help="HTTP requests per measurement per round")
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
+    parser.add_argument("--chances-playouts", type=int, default=100,
+                        help="playouts a Game-Turn of the chances row's run; fewer: its minutes scaled to 100")
     parser.add_argument("--undos", type=int, default=600, help="move+undo cycles of the replay rows' games")
     parser.add_argument("--alternations", type=int, default=3,
                         help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL), "
@@ -641,6 +680,8 @@ def main() -> None:
         "do_cpu": Row("  CLI do, CPU time (s)", "s", "python -c pass", "< 0.5 s", lambda o, t: o < 0.5),
         "fuzz": Row("SNC fuzzer through the service (games/min)", "games/min", "the rules alone",
                     ">= 10/min", lambda o, t: o >= 10),
+        "chances": Row("chances of victory, 12-GT SNC game, 100 playouts a GT (min)", "min",
+                       "one SNC fuzzer game, rules alone", "< 10 min", lambda o, t: o < 10),
         "replay_refused": Row(f"stranger's refused replay read, {args.undos} undos (ms)", "ms",
                               "refused read of a game that does not exist", "<= 3x", lambda o, t: o <= 3 * t),
         "replay_build": Row("first replay build, finished game (s)", "s", "bare SELECT + json.loads + fold",
@@ -663,7 +704,7 @@ def main() -> None:
         if "head" in wanted:
             (tmp / "big").mkdir()
             big_store, big_id = long_game(tmp / "big", args.big)
-        if wanted & {"anyseq", "cli", "replay"}:
+        if wanted & {"anyseq", "cli", "replay", "chances"}:
             snc_path = str(tmp / "snc.sqlite3")
             snc_id = snc_game(snc_path)
             snc_store = EventStore(snc_path)
@@ -764,6 +805,9 @@ def main() -> None:
             if "fuzz" in wanted:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
+            if "chances" in wanted and r == 0:  # minutes a run: once, whatever --rounds says
+                twelve = snc_twelve_turns(snc_path)
+                rows["chances"].add(*chances_minutes(snc_store, twelve, fuzz_seed, args.chances_playouts))
             if "replay" in wanted:
                 rows["replay_refused"].add(*replay_world.refused_ms(args.requests))
                 rows["replay_build"].add(*replay_world.first_build_s(replay_world.finished))

@@ -54,10 +54,51 @@ class OrderGiven:
 @dataclass(frozen=True)
 class SeatAutomated:
     """The server plays `side` by the rule set's policy `policy` (app/rules/practice.py): the seat is taken, its
-    orders are given by the server whenever the states table prompts that side, and `verify` re-decides each."""
+    orders are given by the server whenever the states table prompts that side, and `verify` re-decides each.
+    `settings`: what the policy was set to at creation, as `verify` re-decides with them: the policies' edition
+    and, for `search`, its playouts a decision; {} for a seat automated before settings were recorded (edition
+    1)."""
 
     side: str
     policy: str
+    settings: dict = field(default_factory=dict)
+
+
+@event_type("core.SeatStalled")
+@dataclass(frozen=True)
+class SeatStalled:
+    """The automated seat `side` could give no order where the states table prompts it (app/service/autoplay.py):
+    its policy found no order the rules accept, or failed. The game waits; the history, the players and the
+    arbiter are told (`problem` is said to all of them, so it names no hidden fact; the operator's log has the
+    detail). Changes nothing in the game."""
+
+    side: str
+    policy: str
+    problem: str
+
+
+@event_type("core.BoardOpened")
+@dataclass(frozen=True)
+class BoardOpened:
+    """An analysis board (issue 29, app/service/boards.py): the events before this one are copied from `parent_id`'s
+    first `parent_seq` (whose last event's hash is `parent_hash`); from here the stream is an analyst's sandbox, no
+    played game: orders take the dice the analyst chooses (others are drawn from `seed`, which is public), units
+    may be edited (core.BoardEdited), any policy may play either side. `verify --dice` never passes it."""
+
+    parent_id: str
+    parent_seq: int
+    parent_hash: str
+    seed: str
+
+
+@event_type("core.BoardEdited")
+@dataclass(frozen=True)
+class BoardEdited:
+    """On an analysis board only: the analyst sets fields of one unit (`changes`: field -> value: its hex, its
+    steps, its strength...); what the rules would refuse is the analyst's to judge."""
+
+    unit: str
+    changes: dict
 
 
 @event_type("core.DieRolled")

@@ -45,6 +45,15 @@ def roll_luck(distribution: list[dict], roll: int) -> dict:
             "luck": round(u - 0.5, 4), "variance": variance}
 
 
+def outcomes(distribution: list[dict], roll: int) -> list[dict]:
+    """Every face of an attack's die with the result it gives, its value for the attacker and its probability,
+    the face that came marked: what the attack could have given instead (issue 29)."""
+    total = sum(float(d.get("p", 1 / len(distribution))) for d in distribution)
+    return [{"roll": d["roll"], "result": d["result"], "value": d["value"],
+             "p": round(float(d.get("p", 1 / len(distribution))) / total, 4), "came": d["roll"] == roll}
+            for d in distribution]
+
+
 def _ratio(label: str) -> float | None:
     """A ratio label's value ("3:1", "1-2", "≤1:5" a little less than 1:5), None for any other label."""
     text = label.strip()
@@ -129,15 +138,18 @@ def analyse(rep: Replay) -> dict:
                      "odds": combat["odds"], "column": column, "roll": combat["roll"], "result": combat["result"]}
             if combat.get("distribution"):
                 entry.update(roll_luck(combat["distribution"], combat["roll"]))
+                entry["outcomes"] = outcomes(combat["distribution"], combat["roll"])
             attacks.append(entry)
     luck = {}
     for side in sides:
         mine = [a for a in attacks if a["side"] == side and "luck" in a]
         score = sum(a["luck"] for a in mine)
         spread = math.sqrt(sum(a["variance"] for a in mine))
+        expected, obtained = sum(a["expected"] for a in mine), sum(a["value"] for a in mine)
         luck[side] = {"attacks": len(mine), "score": round(score, 4), "sd": round(spread, 4),
                       "z": round(score / spread, 2) if spread else 0.0,
-                      "result_vs_expected": round(sum(a["value"] - a["expected"] for a in mine), 4)}
+                      "expected": round(expected, 4), "obtained": round(obtained, 4),
+                      "result_vs_expected": round(obtained - expected, 4)}
     columns = column_order({c for per in odds.values() for c in per}, tables)
     if not score_name:
         running = None
@@ -234,7 +246,8 @@ def bar_chart(title: str, categories: list[str], series: dict[str, list[float]],
 
 def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours: dict[str, str],
                x_label: str = "", y_label: str = "", band: dict[str, float] | None = None,
-               integer: bool = False, steps: bool = False) -> str:
+               integer: bool = False, steps: bool = False, dashed: frozenset[str] = frozenset(),
+               marks: list[tuple[float, float, str]] = ()) -> str:
     values = [y for pts in series.values() for _, y in pts] + [0.0]
     xs = [x for pts in series.values() for x, _ in pts] or [0.0, 1.0]
     bands = band or {}
@@ -263,10 +276,13 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], colours
                     pts[-1]]
             path = " ".join(f"{x_of(x):.1f},{y_of(y):.1f}" for x, y in pts)
             out.append(el("polyline", class_="series", data_side=side, points=path, fill="none",
-                          stroke=colours[side], stroke_width="2"))
+                          stroke=colours[side], stroke_width="2", stroke_dasharray="5 3" if side in dashed else None))
             if steps or len(points) == 1:  # each turn's value a dot too, so that a series of one point shows
                 out += [el("circle", el("title", f"{side} {_num(x)}: {_num(y)}"), class_="point", data_side=side,
                            cx=x_of(x), cy=y_of(y), r="2.5", fill=colours[side]) for x, y in points]
+    for x, y, label in marks:  # points to call out: a circle with its label as the tooltip
+        out.append(el("circle", el("title", label), class_="mark", cx=x_of(x), cy=y_of(y), r="5", fill="none",
+                      stroke="#222", stroke_width="2"))
     for x in nice_ticks(x_lo, x_hi, integer=True):
         if x_lo <= x <= x_hi:
             out.append(el("text", _num(x), x=x_of(x), y=H - PAD_B + 13, text_anchor="middle"))
@@ -356,16 +372,62 @@ def _luck(result: dict, colours: dict[str, str]) -> Chart:
                                            band={s: result["luck"][s]["sd"] for s in result["sides"]}))
 
 
+def _results(result: dict, colours: dict[str, str]) -> Chart | None:
+    """Each side's results obtained against those expected (the mean over its die's faces), attack by attack,
+    cumulative, in the attacker's value of a result (issue 29); none for a game whose attacks give no value."""
+    if not any("outcomes" in a for a in result["attacks"]):
+        return None
+    title = "Results obtained (solid) against expected (dashed), cumulative"
+    series: dict[str, list[tuple[float, float]]] = {}
+    shades: dict[str, str] = {}
+    for s in result["sides"]:
+        got, want, got_pts, want_pts = 0.0, 0.0, [(0.0, 0.0)], [(0.0, 0.0)]
+        for n, a in enumerate((a for a in result["attacks"] if a["side"] == s and "outcomes" in a), 1):
+            got, want = got + a["value"], want + a["expected"]
+            got_pts.append((float(n), got))
+            want_pts.append((float(n), want))
+        series[f"{s} obtained"], series[f"{s} expected"] = got_pts, want_pts
+        shades[f"{s} obtained"] = shades[f"{s} expected"] = colours[s]
+    return Chart("results", title, line_chart(title, series, shades, "attacks", "attacker's value",
+                                              dashed=frozenset(k for k in series if k.endswith(" expected"))))
+
+
+def _chances(result: dict, colours: dict[str, str]) -> Chart | None:
+    """Each side's chance of victory after every Game-Turn, where the analysis has them (app/projections/chances.py)."""
+    found = result.get("chances")
+    return Chart("chances", chances_title(found), chances_chart(found)) if found else None
+
+
+def chances_title(found: dict) -> str:
+    return f"Chance of victory after each Game-Turn ({found['playouts']} playouts a turn)"
+
+
+def chances_chart(found: dict) -> str:
+    """Each side's chance of victory after every Game-Turn, the turning points circled on the first side's line."""
+    sides = found["sides"]
+    series = {s: [(float(p["turn"]), p["chances"][s]) for p in found["points"]] for s in sides}
+    at = {p["turn"]: p["chances"][sides[0]] for p in found["points"]}
+    marks = [(float(t["turn"]), at[t["turn"]], f"turn {t['turn']}: " + ", ".join(
+        f"{s} {v:+.0%}" for s, v in t["swing"].items()) + (f": {t['order']['text']}" if t["order"] else ""))
+        for t in found["turning_points"] if t["turn"] in at]
+    return line_chart(chances_title(found), series, side_colours(sides), "turn", "chance", marks=marks)
+
+
 # The charts, the game's own measure of victory first. A maker returns None where the game has no such measure
 # (no score, no victory hexes), or a card that says why when there is nothing to draw yet (`left_out`); a new
 # chart is a function here, added to this list.
-CHARTS = (_score, _control, _losses, _odds, _luck)
+CHARTS = (_score, _control, _losses, _odds, _luck, _results, _chances)
 
 
 def chart_list(result: dict) -> list[Chart]:
     """Every chart of an `analyse` result that the game has, in the order the viewer shows them."""
     colours = side_colours(result["sides"])
     return [chart for make in CHARTS if (chart := make(result, colours)) is not None]
+
+
+def chart_index(result: dict) -> list[dict]:
+    """analysis.json's `charts`: each chart's name, title and why it is left out (None when drawn), in order."""
+    return [{"name": c.name, "title": c.title, "why": c.why} for c in chart_list(result)]
 
 
 def charts(result: dict) -> dict[str, str]:

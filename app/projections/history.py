@@ -33,6 +33,15 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"{body.side} orders: {escaped(body.text)}"
     if isinstance(body, core.SeatAutomated):
         return f"{body.side} is played by the server (policy {body.policy})"
+    if isinstance(body, core.BoardOpened):
+        return (f"ANALYSIS BOARD opened from {body.parent_id} after event {body.parent_seq}: a sandbox, no played "
+                "game; from here the analyst chooses the dice and may edit units")
+    if isinstance(body, core.BoardEdited):
+        changes = ", ".join(f"{k} {v}" for k, v in body.changes.items())
+        return f"analysis: {body.unit} edited: {changes}"
+    if isinstance(body, core.SeatStalled):
+        return (f"{body.side} (automated, {body.policy}) cannot give an order: {body.problem}; the game waits for "
+                "the arbiter")
     if isinstance(body, core.RollsSpent):
         return f"{body.side}'s order could not be carried out (an engine fault after rolling): its dice are spent"
     if isinstance(body, core.DieRolled):

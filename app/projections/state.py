@@ -5,7 +5,7 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from app.events import core
@@ -36,6 +36,9 @@ class GameMeta:
     parent: dict | None = None
     retractions: list = field(default_factory=list)
     automated: dict = field(default_factory=dict)  # side -> policy name (core.SeatAutomated)
+    seat_settings: dict = field(default_factory=dict)  # side -> the policy's settings (core.SeatAutomated)
+    orders: dict = field(default_factory=dict)  # side -> orders it has given (core.OrderGiven, retracted or not)
+    board: dict | None = None  # an analysis board: {"parent_id", "parent_seq", "seed"} (core.BoardOpened)
 
 
 def _with(meta: GameMeta, **changes) -> GameMeta:
@@ -96,7 +99,7 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
 # core events the fold leaves alone (the game's record of orders, disputes, spent dice, deadlines and table talk):
 # read by their type name, never decoded (a long fold decodes only what it applies)
 _NOT_FOLDED = frozenset({"core.OrderGiven", "core.DisputeRaised", "core.DisputeAnswered", "core.RollsSpent",
-                         "core.DeadlinePassed", "core.MessageSent"})
+                         "core.DeadlinePassed", "core.MessageSent", "core.SeatStalled"})
 
 
 def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | EventBody,
@@ -109,6 +112,9 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
             return meta, game
         return meta, rules.evolve(game, decode_stored(type_, event.version, event.payload))
     if meta is not None:
+        if type_ == "core.OrderGiven":  # counted by side (an automated seat's policy is seeded by its count)
+            side = event.payload["side"]
+            return _with(meta, orders={**meta.orders, side: meta.orders.get(side, 0) + 1}), game
         if type_ in _NOT_FOLDED:
             return meta, game
         if type_ == "core.DieRolled":  # counted: its payload changes no state
@@ -126,7 +132,8 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
                        player_seeds={**meta.player_seeds, body.side: body.seed_text})
     elif isinstance(body, core.SeatAutomated):
         meta = _with(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
-                       automated={**meta.automated, body.side: body.policy})
+                     automated={**meta.automated, body.side: body.policy},
+                     seat_settings={**meta.seat_settings, body.side: dict(body.settings)})
     elif isinstance(body, core.SeedRevealed):
         meta = _with(meta, revealed_seed=body.seed)
     elif isinstance(body, core.Retracted):
@@ -139,9 +146,30 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
+    elif isinstance(body, core.BoardOpened):
+        meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, revealed_seed=None,
+                       board={"parent_id": body.parent_id, "parent_seq": body.parent_seq, "seed": body.seed})
+    elif isinstance(body, core.BoardEdited):
+        game = game if event.seq in retracted else edited(game, body)
     else:  # a core type this fold does not know is still the game's (only _NOT_FOLDED leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game
+
+
+def edited(game: Any, edit: core.BoardEdited) -> Any:
+    """The game with one unit's fields set (an analysis board's edit): the state's `units` by id, each a
+    dataclass. ValueError for a unit or field the state has not, or a value of another kind than the field's."""
+    units = getattr(game, "units", None)
+    if not isinstance(units, dict) or edit.unit not in units:
+        raise ValueError(f"no unit {edit.unit!r} to edit")
+    unit = units[edit.unit]
+    for name, value in edit.changes.items():
+        if name == "id" or not hasattr(unit, name):
+            raise ValueError(f"{edit.unit} has no field {name!r} an edit may set")
+        old = getattr(unit, name)
+        if old is not None and value is not None and not isinstance(value, type(old)):
+            raise ValueError(f"{edit.unit}.{name} is a {type(old).__name__}, not {value!r}")
+    return replace(game, units={**units, edit.unit: replace(unit, **edit.changes)})
 
 
 class StreamFold:

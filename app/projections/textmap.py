@@ -29,7 +29,8 @@ PLACE_WIDTH = 26  # a longer place text goes on below its line rather than widen
 _LABEL = re.compile(r"(?<![#\w])(?:[a-z](?=\d))?\d{4}(?!\d)")
 # history lines whose hexes are not "action": bookkeeping of the game and of disputes, retractions
 _NOT_ACTION = ("core.Retracted", "core.DisputeRaised", "core.DisputeAnswered", "core.GameCreated",
-               "core.GameForked", "core.PlayerJoined", "core.SeedRevealed", "core.SeatAutomated", "core.RollsSpent")
+               "core.GameForked", "core.PlayerJoined", "core.SeedRevealed", "core.SeatAutomated", "core.RollsSpent",
+               "core.SeatStalled", "core.BoardOpened")
 
 
 def hex_of(label) -> Hex | None:

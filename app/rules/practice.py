@@ -1,18 +1,29 @@
-"""Policies: how the server plays an automated seat (issue 18; app/service/autoplay.py gives their orders).
+"""Policies: how the server plays an automated seat (issues 18 and 29; app/service/autoplay.py gives their orders).
 
 A policy is `policy(state, side) -> (order text, reason)`, the reason a JSON object naming the rule that chose
-the order ({"case", "summary", ...}). It is a pure function of the position: no clock, no I/O, and any
-randomness drawn from a generator seeded by the position itself (`position_seed`), so `verify` re-runs it on the
-stored state and finds any difference. Which policies a rule set offers:
+the order ({"case", "summary", ...}); the practice policies below also take `given`, the number of orders the side
+has given so far (its own history). It is a pure function of what `side` may know: no clock, no I/O, and any
+randomness drawn from a generator seeded by the side's own view and `given` (`view_seed`; never the hidden parts,
+issue 25), so `verify` re-runs it on the stored state and finds any difference; with `given` in the seed a policy
+that meets a position again (a naval transfer there and back, Ichi-Go 10.11) draws afresh, and does not go round
+for ever. Which policies a rule set offers:
 
 - its own, in the optional member `policies` (name -> policy; the first is its default): Olympic's programmed
   Japanese;
-- `greedy` (a practice opponent), for a rule set that can list candidate orders and draws a map: the attack with
-  the best final odds column (the rule set's `preview`), else the move that brings units nearest an objective (a
-  victory hex the side does not hold, or a hex where it sees an enemy unit), else an order that brings units
-  into play or a decision the step forces, else `end`;
-- `random` (the fuzzers' random player, docs/architecture.md practice 10), for a rule set that can list candidate
-  orders: its optional `candidates(state, rng) -> [order text, ...]`, or, on the engine, its `legal_orders`.
+- `greedy` (a practice opponent), for a rule set that lists its legal orders and draws a map: the attack at the
+  best odds (3:2 or better), else the move that brings a unit nearest an objective (a victory hex the side does
+  not hold, else a hex where it sees an enemy unit) without leaving a victory hex it holds empty, else an order
+  that brings units into play or spends what the side has, or a decision the step forces, else `end`;
+- `random` (the fuzzers' random player, docs/architecture.md practice 10): a random legal order;
+- `search` (the strong practice opponent, app/rules/search.py): playouts through the rules themselves, a fixed
+  number of them a decision (`search:N` at creation), on positions sampled from the side's view.
+
+Every policy gives only an order the rules accept whatever the dice show, and never one that changes nothing
+(which it could give for ever).
+
+Editions: a seat records the settings it was created with (core.SeatAutomated.settings: {"edition": 2, ...});
+`verify` re-decides each order with them. A seat automated before settings were recorded is edition 1
+(app/rules/practice_v1.py), decided as it was played.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -22,41 +33,69 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
+from app.rules import legal as listing
+from app.rules import odds_scale, practice_v1
 from app.rules.base import Command
 from app.rules.engine.decision import FixedDice, ProbeDice, ReachedRoll
 from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
+EDITION = 2  # the edition a seat automated now records
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
-ATTACKS = ("attack", "overrun", "assault")
-ENDS = ("end", "pass")
-# orders that bring units into play, each spending what it brings: a greedy player gives them before it ends a
-# step; any other optional order (one the step does not force) it leaves, as it could be repeated for ever
-BRING_IN = ("place", "land", "enter", "deploy", "reinforce", "rail", "replace")
+COMBAT = ("attack", "overrun", "assault", "land")
+ENDS = ("end", "pass", "next", "proceed", "stop", "stay")
+# orders that bring units into play, take ground or spend what the side has (points, markers, a choice of units),
+# each using up what it spends: greedy gives them before it ends a step
+SPEND = ("place", "land", "enter", "deploy", "reinforce", "rail", "replace", "buy", "recruit", "choose", "assign",
+         "reveal", "drop", "airdrop", "airland", "airlift", "commit", "release", "air", "support",
+         "advance")  # into the hex a won combat cleared: the ground is what the attack was for
+MOVES = ("move", "jmove", "motorized", "advance")
 
 
 class NoOrder(LookupError):
     """The policy finds no order it may give here (not its side's turn, or no candidate is legal)."""
 
 
-def policies(rules) -> dict[str, Policy]:
-    """Every policy `rules` offers, by name; the first is its default."""
-    found = dict(getattr(rules, "policies", None) or {})
-    candidates = candidate_source(rules)
-    if candidates is not None:
-        if getattr(rules, "game_map", None) is not None:
-            found.setdefault("greedy", greedy(rules, candidates))
-        found.setdefault("random", random_player(rules, candidates))
+# -- which policies, and how a seat records one ------------------------------------------------------------------
+def _builders(rules) -> dict[str, Callable[[dict], Policy]]:
+    """Each policy `rules` offers, by name, as a builder from the seat's settings; the first is its default."""
+    from app.rules import search  # the strong policy plays through this module's checks
+
+    found: dict[str, Callable[[dict], Policy]] = {
+        name: (lambda settings, p=p: lambda state, side, given=0, replaying=None: p(state, side))
+        for name, p in (getattr(rules, "policies", None) or {}).items()}
+    if getattr(rules, "legal_orders", None) is None and getattr(rules, "candidates", None) is None:
+        return found
+    if getattr(rules, "game_map", None) is not None:
+        found.setdefault("greedy", lambda settings: greedy(rules))
+    found.setdefault("random", lambda settings: random_player(rules))
+    if getattr(rules, "legal_orders", None) is not None:
+        found.setdefault("search", lambda settings: search.policy(rules, settings))
     return found
 
 
+def policies(rules) -> dict[str, str]:
+    """Every policy `rules` offers, by name, with what it is; the first is the rule set's default."""
+    about = {"greedy": "practice opponent: best odds, then nearest objective",
+             "random": "a random legal order",
+             "search": f"strong practice opponent: playouts through the rules (about {_search().SECONDS:g} s of CPU a "
+                       "decision; search:3s another time, search:N exactly N playouts)"}
+    return {name: about.get(name, "the rule set's own") for name in _builders(rules)}
+
+
+def _search():
+    from app.rules import search
+
+    return search
+
+
 def default_policy(rules) -> str | None:
-    return next(iter(policies(rules)), None)
+    return next(iter(_builders(rules)), None)
 
 
 def automated_seats(rules) -> dict[str, str]:
@@ -65,55 +104,98 @@ def automated_seats(rules) -> dict[str, str]:
     return {side: name for side in getattr(rules, "automated_seats", ()) or ()} if name else {}
 
 
+def parse_spec(rules, spec: str | None) -> tuple[str, dict]:
+    """A policy as a game's creator names it ("greedy", "search", "search:400") -> (name, settings to record).
+    Raises ValueError naming what is wrong."""
+    name, _, arg = (spec or default_policy(rules) or "").partition(":")
+    if name not in _builders(rules):
+        raise ValueError(f"{rules.name} has no policy {name!r} for an automated seat; policies: "
+                         f"{', '.join(_builders(rules)) or 'none'}")
+    if name not in ("greedy", "random", "search"):
+        if arg:
+            raise ValueError(f"the policy {name} takes no setting ({spec!r})")
+        return name, {}
+    settings: dict = {"edition": EDITION}
+    if name == "search":
+        settings.update(_search().budget_setting(arg))
+    elif arg:
+        raise ValueError(f"the policy {name} takes no setting ({spec!r})")
+    return name, settings
+
+
+def spec_text(name: str, settings: dict) -> str:
+    """The spec that `parse_spec` reads back as (name, settings)."""
+    if name == "search" and ("playouts" in settings or settings.get("seconds") != _search().SECONDS):
+        return f"{name}:{_search().budget_text(settings)}"
+    return name
+
+
 def seats(rules, auto: dict | list | None) -> dict[str, str]:
-    """The automated seats of a new game, side -> policy: `auto` maps sides to policy names (None or "": the
-    default) or lists sides ("side" or "side:policy"); None: the rule set's own automated seats. Raises
-    ValueError naming what is wrong."""
+    """The automated seats of a new game, side -> policy spec ("greedy", "search:400"): `auto` maps sides to specs
+    (None or "": the default) or lists sides ("side" or "side:spec"); None: the rule set's own automated seats.
+    Raises ValueError naming what is wrong."""
     if auto is None:
         return automated_seats(rules)
     if not isinstance(auto, dict):
         auto = dict((item.partition(":")[0], item.partition(":")[2]) for item in auto)
-    offered = policies(rules)
     out = {}
-    for side, name in auto.items():
+    for side, spec in auto.items():
         if side not in rules.sides:
             raise ValueError(f"{rules.name} has no side {side!r} to automate; sides: {', '.join(rules.sides)}")
-        name = name or default_policy(rules)
-        if name not in offered:
-            raise ValueError(f"{rules.name} has no policy {name!r} for an automated seat; policies: "
-                             f"{', '.join(offered) or 'none'}")
-        out[side] = name
+        out[side] = spec_text(*parse_spec(rules, spec))
     if out and len(out) == len(rules.sides):
         raise ValueError("every side automated: at least one seat must be a player's")
     return out
 
 
-def choose(rules, name: str, state: Any, side: str) -> tuple[str, dict]:
-    """The order policy `name` gives for `side` now, with its reason (as JSON would store it)."""
-    try:
-        policy = policies(rules)[name]
-    except KeyError:
-        raise NoOrder(f"{rules.name} has no policy {name!r}; policies: {', '.join(policies(rules))}") from None
+def seat_record(rules, spec: str) -> dict:
+    """The fields of core.SeatAutomated for a seat playing `spec`: the policy's name and its settings."""
+    name, settings = parse_spec(rules, spec)
+    return {"policy": name, "settings": settings}
+
+
+def choose(rules, name: str, state: Any, side: str, settings: dict | None = None, given: int = 0,
+           replaying: dict | None = None) -> tuple[str, dict]:
+    """The order policy `name` gives for `side` now, with its reason (as JSON would store it). `settings`: the
+    seat's (core.SeatAutomated); {} is a seat of edition 1; None: a seat created now with the defaults. `given`:
+    the orders `side` has given so far (GameMeta.orders). `replaying`: the stored reason of the order `verify`
+    re-decides (a timed search runs the playouts it records)."""
+    builders = _builders(rules)
+    if name not in builders:
+        raise NoOrder(f"{rules.name} has no policy {name!r}; policies: {', '.join(builders)}")
     if rules.prompt(state).side != side:
         raise NoOrder(f"it is not {side}'s turn")
-    text, reason = policy(state, side)
+    if settings is None:
+        settings = parse_spec(rules, name)[1]
+    if name in ("greedy", "random") and not settings.get("edition"):
+        first = practice_v1.policies(rules, legal, NoOrder)
+        if name not in first:
+            raise NoOrder(f"{rules.name} had no policy {name!r} in edition 1")
+        text, reason = first[name](state, side)
+    else:
+        text, reason = builders[name](settings)(state, side, given, replaying)
     return text, json.loads(json.dumps(reason, sort_keys=True))
 
 
-def position_seed(rules, state: Any) -> int:
-    """A seed drawn from the position alone (the rule set's encoded state, lists taken as sets, since a set's
-    order is no part of the position): the same position gives the same seed in any process."""
-    def canonical(x):
-        if isinstance(x, dict):
-            return {str(k): canonical(v) for k, v in x.items()}
-        if isinstance(x, (list, tuple, set, frozenset)):
-            return sorted((canonical(v) for v in x), key=lambda v: json.dumps(v, sort_keys=True))
-        return x
-
-    text = json.dumps(canonical(rules.encode_state(state)), sort_keys=True, default=str)
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+# -- what the side may know: the seed ----------------------------------------------------------------------------
+def _canonical(x):
+    """JSON-like data with every list taken as a set (a set's order is no part of a position)."""
+    if isinstance(x, dict):
+        return {str(k): _canonical(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple, set, frozenset)):
+        return sorted((_canonical(v) for v in x), key=lambda v: json.dumps(v, sort_keys=True, default=str))
+    return x
 
 
+def view_seed(rules, state: Any, side: str, given: int = 0) -> int:
+    """A seed drawn from what `side` may know: its view of the position (`rules.view(state, side)`, the one
+    visibility rule every channel passes through) and the number of orders it has given. Two positions that
+    differ only in what the side cannot see give the same seed, in any process (issue 25)."""
+    text = json.dumps(_canonical(rules.view(state, side)), sort_keys=True, default=str)
+    return int.from_bytes(hashlib.sha256(f"{side}\n{given}\n{text}".encode()).digest()[:8], "big")
+
+
+# -- which orders a policy may give ------------------------------------------------------------------------------
 def legal(rules, state: Any, side: str, text: str) -> Command | None:
     """The command `text` reads as, if the decider accepts it now whatever the dice show; else None. An order
     whose dice decide whether it can be carried out (Ichi-Go 10.15: a Chinese stack's movement allowance is
@@ -135,103 +217,147 @@ def legal(rules, state: Any, side: str, text: str) -> Command | None:
     return command
 
 
-def candidate_source(rules) -> Callable[[Any, random.Random], Iterable[str]] | None:
-    """The rule set's candidate orders for the side to act: its own `candidates`, or its `legal_orders`."""
-    own = getattr(rules, "candidates", None)
-    if own is not None:
-        return own
-    if getattr(rules, "legal_orders", None) is None:
+def _after(rules, state: Any, command: Command) -> Any | None:
+    """The position `command` leaves (dice all showing 1), or None if the rules refuse it there."""
+    try:
+        for event in rules.decide(state, command, FixedDice(1)):
+            state = rules.evolve(state, event)
+    except (OrderError, ValueError, KeyError):
         return None
-
-    def from_legal_orders(state: Any, rng: random.Random) -> list[str]:
-        orders = [o["order"] for o in rules.legal_orders(state, rules.prompt(state).side)]
-        rng.shuffle(orders)
-        return orders
-
-    return from_legal_orders
+    return state
 
 
-def random_player(rules, candidates) -> Policy:
-    def play(state: Any, side: str) -> tuple[str, dict]:
-        rng = random.Random(position_seed(rules, state))
-        for n, text in enumerate(candidates(state, rng), start=1):
-            if legal(rules, state, side, text) is not None:
-                return text, {"case": RANDOM_CASE, "summary": f"a random legal order (candidate {n}, drawn with "
-                                                              "the position's own seed)"}
-        raise NoOrder(f"no candidate order of {side} is legal ({rules.prompt(state).step})")
+def usable(rules, state: Any, side: str, text: str) -> Command | None:
+    """`legal`, and the order changes the position: a policy never gives an order that changes nothing (Olympic's
+    `retreat toward HEX` toward the hex already set), which it could give for ever."""
+    command = legal(rules, state, side, text)
+    if command is None:
+        return None
+    after = _after(rules, state, command)
+    return None if after is None or after == state else command
+
+
+def orders_to_try(rules, state: Any, side: str, rng: random.Random) -> list[str]:
+    """The rule set's orders worth trying for `side` now (app/rules/legal.py), in an order drawn by `rng`; a rule
+    set without that list draws its own `candidates`."""
+    tries = listing.orders_to_try(rules, state, side)
+    if not tries and getattr(rules, "orders_to_try", None) is None and getattr(rules, "candidates", None):
+        tries = list(dict.fromkeys(rules.candidates(state, rng)))
+    rng.shuffle(tries)
+    return tries
+
+
+# -- random ------------------------------------------------------------------------------------------------------
+def random_player(rules) -> Policy:
+    def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
+        rng = random.Random(view_seed(rules, state, side, given))
+        tries = orders_to_try(rules, state, side, rng)
+        for n, text in enumerate(tries, start=1):
+            if usable(rules, state, side, text) is not None:
+                return text, {"case": RANDOM_CASE, "summary": f"a random legal order (candidate {n} of {len(tries)}, "
+                                                              f"drawn with a seed from what {side} sees)"}
+        raise NoOrder(f"no order of {side} is legal ({rules.prompt(state).step})")
 
     return play
 
 
-def greedy(rules, candidates, draws: int = 4) -> Policy:
-    """Rates the candidates of `draws` draws (a rule set's `candidates` samples a few units at a time)."""
-    def play(state: Any, side: str) -> tuple[str, dict]:
-        rng = random.Random(position_seed(rules, state))
-        goals = objectives(rules, state, side)
-        scored = []
-        drawn = [text for _ in range(draws) for text in candidates(state, rng)]
-        for n, text in enumerate(dict.fromkeys(drawn)):
-            try:
-                command = rules.parse(text, side, state)
-            except OrderError:
-                continue
-            rated = _rate(rules, state, command, goals)
-            if rated is not None:
-                scored.append((-rated[0], n, text, rated[1]))
-        for _, _, text, reason in sorted(scored):
-            if legal(rules, state, side, text) is not None:
+# -- greedy ------------------------------------------------------------------------------------------------------
+def greedy(rules) -> Policy:
+    def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
+        listed = rules.legal_orders(state, side) if getattr(rules, "legal_orders", None) else []
+        random.Random(view_seed(rules, state, side, given)).shuffle(listed)
+        for score, text, reason in ratings(rules, state, side, listed):
+            if score is not None and usable(rules, state, side, text) is not None:
                 return text, reason
-        text, reason = fallback(state, side)
+        text, reason = fallback(state, side, given)
         return text, {**reason, "summary": "greedy found nothing to rate: " + reason["summary"]}
 
-    fallback = random_player(rules, candidates)
+    fallback = random_player(rules)
     return play
 
 
-def objectives(rules, state: Any, side: str) -> list[str]:
-    """Where `side` wants to go, as it sees the map: victory hexes it does not hold, and enemy units' hexes."""
-    view = rules.view(state, side)
-    control = view.get("control") or {}
-    goals = [h for h in view.get("victory_hexes") or () if control.get(h) != side]
-    goals += [u["hex"] for u in view.get("units") or () if u.get("hex") and u.get("side") not in (side, None)]
-    return sorted(set(goals)) or sorted(view.get("victory_hexes") or ())
-
-
-def _distance(rules, state: Any, a: str, goals: list[str]) -> int | None:
-    game_map = rules.game_map(state)
-    try:
-        here = Hex.parse(a)
-        return min((game_map.distance(here, Hex.parse(g)) for g in goals), default=None)
-    except ValueError:
-        return None
-
-
-def _rate(rules, state: Any, command: Command, goals: list[str]) -> tuple[float, dict] | None:
-    """(score, reason) of one candidate; None for one not worth giving (a hopeless attack)."""
-    action, args = command.action, command.args
-    if action in ATTACKS and getattr(rules, "preview", None) is not None:
+def ratings(rules, state: Any, side: str, listed: list[dict]) -> list[tuple[float | None, str, dict | None]]:
+    """Greedy's rating of each listed order (app/rules/legal.py's items), best first, in the list's order among
+    equals: (score, order text, reason); score None for an order not worth giving, last."""
+    seen = Seen(rules, state, side)
+    out = []
+    for n, item in enumerate(listed):
         try:
-            seen = rules.preview(state, command)
-        except (OrderError, ValueError, KeyError):
+            command = rules.parse(item["order"], side, state)
+        except OrderError:
+            continue
+        score, reason = _rate(rules, state, command, item.get("odds"), seen) or (None, None)
+        out.append((score, n, item["order"], reason))
+    out.sort(key=lambda r: (r[0] is None, -(r[0] or 0), r[1]))
+    return [(score, text, reason) for score, _, text, reason in out]
+
+
+class Seen:
+    """What greedy reads of the side's view: its units' hexes, the victory hexes it holds, its objectives."""
+
+    def __init__(self, rules, state: Any, side: str):
+        view = rules.view(state, side)
+        self.game_map = rules.game_map(state)
+        units = [u for u in view.get("units") or () if u.get("hex")]
+        self.hexes = {u["id"]: u["hex"] for u in units if u.get("side") == side}
+        control = view.get("control") or {}
+        victory = sorted(view.get("victory_hexes") or ())
+        self.held = {h for h in victory if control.get(h) == side}
+        goals = [h for h in victory if control.get(h) != side]
+        goals = goals or [u["hex"] for u in units if u.get("side") not in (side, None)]
+        self.goals = sorted(set(goals)) or victory
+        markers = view.get("markers")
+        self.markers = {k: v for k, v in markers.items() if isinstance(v, int)} if isinstance(markers, dict) else {}
+
+    def distance(self, label: str) -> int | None:
+        try:
+            here = Hex.parse(label)
+            return min((self.game_map.distance(here, Hex.parse(g)) for g in self.goals), default=None)
+        except (ValueError, KeyError):
             return None
-        if seen.get("allowed") is False or seen.get("column") is None:
+
+    def left_behind(self, units: list[str]) -> bool:
+        """Would moving `units` leave a victory hex the side holds with none of its units?"""
+        for h in {self.hexes.get(u) for u in units} & self.held:
+            if not [u for u, at in self.hexes.items() if at == h and u not in units]:
+                return True
+        return False
+
+
+def _units_and_destination(args: dict) -> tuple[list[str], str | None]:
+    units = list(args.get("units") or ([args["unit"]] if args.get("unit") else []))
+    path = args.get("path") or args.get("hexes") or []
+    to = args.get("to") or (path[-1] if path else None) or args.get("hex")
+    return units, to if isinstance(to, str) else None
+
+
+def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen) -> tuple[float, dict] | None:
+    """(score, reason) of one listed order; None for one not worth giving (an attack below 3:2)."""
+    action, args = command.action, command.args
+    if action in COMBAT and odds is not None:
+        ratio = odds_scale.of(odds)
+        if ratio is None or ratio < odds_scale.GOOD:
             return None
-        label = seen.get("column_label", seen["column"])
-        return 1000 + seen["column"], {"case": GREEDY_CASE, "rule": "best odds attack", "column": label,
-                                       "summary": f"greedy: the attack at the best odds column ({label})"}
-    if action == "move" and args.get("to") and args.get("units"):
-        hexes = {u["id"]: u["hex"] for u in rules.view(state, command.side).get("units") or () if u.get("hex")}
-        before = [d for u in args["units"] if u in hexes and (d := _distance(rules, state, hexes[u], goals))
-                  is not None]
-        after = _distance(rules, state, args["to"], goals)
-        if not before or after is None:
-            return -1, {"case": GREEDY_CASE, "rule": "move", "summary": "greedy: a move with no objective in sight"}
+        return 1000 + min(ratio, 100.0), {"case": GREEDY_CASE, "rule": "best odds attack", "column": odds,
+                                          "summary": f"greedy: the attack at the best odds ({odds})"}
+    units, to = _units_and_destination(args)
+    if action in MOVES and units and to:
+        if seen.left_behind(units):
+            return None
+        before = [d for u in units if u in seen.hexes and (d := seen.distance(seen.hexes[u])) is not None]
+        after = seen.distance(to)
+        if not before or after is None or min(before) - after <= 0:
+            return None
         gain = min(before) - after
-        return (100 + gain if gain > 0 else -1), {
-            "case": GREEDY_CASE, "rule": "move toward objectives", "gain": gain,
-            "summary": f"greedy: nearer an objective by {gain} hex(es)" if gain > 0 else "greedy: no nearer"}
-    if action in ENDS:
+        return 100 + gain, {"case": GREEDY_CASE, "rule": "move toward objectives", "gain": gain,
+                            "summary": f"greedy: nearer an objective by {gain} hex(es)"}
+    prompt = rules.prompt(state)
+    forced = not any(prompt.allows(a) for a in ENDS)
+    if action in ENDS and not forced:
         return 0, {"case": GREEDY_CASE, "rule": "end", "summary": "greedy: nothing better to do in this step"}
-    if action in BRING_IN or not any(rules.prompt(state).allows(a) for a in ENDS):
-        return 10, {"case": GREEDY_CASE, "rule": "decision", "summary": f"greedy: the step asks for '{action}'"}
+    if action in SPEND or forced:
+        first = action == "buy" and not seen.markers.get(str(args.get("word")), 0)
+        return 10 + first, {"case": GREEDY_CASE, "rule": "decision",
+                            "summary": f"greedy: the step asks for '{action}'" + (", one of a kind it lacks" if first
+                                                                                   else "")}
     return None

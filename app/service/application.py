@@ -17,6 +17,7 @@ clock, the notifier, the settings: app/settings.py), on one store connection (on
     talk       Talk         table talk: say, and an email's lines sorted into orders and talk
     letters    Letters      what a seat is told (its report): turn emails, answers, the API's answer to an order
     players    Players      the player's page, sign-in by mailed link, notification channels (docs/players.md)
+    boards     Boards       analysis boards: open one on a game, its orders with chosen dice, edits, a policy's play
 
 Every write goes through one `Writes` (app/service/writes.py): after its commit, the reactions to the games it
 wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
@@ -33,13 +34,21 @@ from app.events.backends import open_store
 from app.events.interface import Store
 from app.projections import cache
 from app.service import audit, evidence, receipts, replays
+from app.service.boards import Boards
 from app.service.console import Console
 from app.service.deadlines import PASS_ACTIONS, Deadlines
 from app.service.disputes import Disputes
 from app.service.games import rule_sets
 from app.service.letters import Letters
 from app.service.mailroom import Mailroom
-from app.service.notices import DEADLINE_ACTOR, DeadlineNotices, DisputeNotices, Invitations, TurnEmails
+from app.service.notices import (
+    DEADLINE_ACTOR,
+    DeadlineNotices,
+    DisputeNotices,
+    Invitations,
+    StallNotices,
+    TurnEmails,
+)
 from app.service.notifications import Delivery, Routes, TurnNotifications
 from app.service.orders import Orders
 from app.service.outbox import BackgroundSender, SenderProcess
@@ -60,7 +69,7 @@ __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SIG
            "hash_token", "new_token", "receipts", "replays", "rule_sets", "sender_round", "size_caches"]
 
 SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
-                                     TurnNotifications))  # in their order
+                                     TurnNotifications, StallNotices))  # in their order
 
 
 def _now() -> datetime:
@@ -93,11 +102,13 @@ class Application:
                                          TurnEmails(store, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
                                          DeadlineNotices(store, self.mailroom),
-                                         TurnNotifications(store, self.mailroom)])
+                                         TurnNotifications(store, self.mailroom),
+                                         StallNotices(store, self.mailroom)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
         self.orders = Orders(store, self.writes, self.receipts, self.letters.report)
         self.talk = Talk(store, self.writes, self.receipts)
         self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders, self.receipts)
+        self.boards = Boards(store, self.writes, self.reads)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
         self.players = Players(store, self.writes, self.seats, keys, self.mailroom, channels, clock)

@@ -21,7 +21,7 @@ from app.rules import practice
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
-from app.service import retractions
+from app.service import autoplay, retractions
 from app.service.games import RolledThenFailed, check_turn, decide_checked
 from app.text import TextError, message_lines
 
@@ -397,7 +397,8 @@ def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
         return Problem(seq, "replay", f"{order.side} is played by the policy {policy}, but order {order.text!r} is "
                                       "not its")
     try:
-        text, reason = practice.choose(rules, policy, state.game, order.side)
+        stored = order.auto.get("reason")
+        text, reason = autoplay.policy_order(rules, state, order.side, stored if isinstance(stored, dict) else None)
     except practice.NoOrder as exc:
         return Problem(seq, "replay", f"the policy {policy} gives no order here ({exc}), yet {order.text!r} is "
                                       "stored")
@@ -434,6 +435,12 @@ def _rerun_fault(rules, state, fault_event: StoredEvent, fault: core.RollsSpent,
 def _check_dice(events: list[StoredEvent], report: AuditReport, known: dict[str, str], over: bool) -> None:
     """Recompute every roll whose seed is known; each fork starts a new seed epoch (core.GameForked). A game that
     is over must have revealed its own seed (the service does so with the event that ends it)."""
+    board = next((e for e in events if e.type == "core.BoardOpened"), None)
+    if board is not None:
+        report.problems.append(Problem(board.seq, "dice", "an analysis board: its dice from here were chosen by the "
+                                                          "analyst, not rolled from a committed seed; it is no "
+                                                          "played game"))
+        return
     markers = [e for e in events if e.type in ("core.GameCreated", "core.GameForked")]
     if over and not any(e.type == "core.SeedRevealed" for e in events if e.seq > markers[-1].seq):
         report.problems.append(Problem(events[-1].seq, "dice", "the game is over but its dice seed was never "

@@ -6,14 +6,19 @@ catch-up: while the side to act is automated it asks the policy for the order an
 through the one order path (games.submit), so it is stored like a human's, with its events and recorded dice, by
 the actor `auto:<side>`, with {"policy", "reason"} in the stored order, which `verify` recomputes
 (app/service/audit.py). It waits until every player has joined (their seed texts go into the dice), and gives at
-most `LIMIT` orders per call, then logs it; the next call (the next order, or `tick`) goes on.
+most `LIMIT` orders per call, then logs it; the next call (the next order, or `tick`) goes on. A seat that can
+give no order (its policy finds none the rules accept, or fails) says so in the stream (core.SeatStalled, once a
+position: the history shows it, the reactions tell the players and the arbiter) and in the operator's log, with
+the cause; the game waits for the arbiter.
 """
 from __future__ import annotations
 
 import logging
 
+from app.events import core
 from app.events.interface import SnapshotStreams
-from app.events.store import BackendError, Conflict, StoreError
+from app.events.registry import encode
+from app.events.store import BackendError, Conflict, NewEvent, StoreError
 from app.projections import state as projection
 from app.rules import practice
 from app.rules.catalog import get_rules
@@ -38,12 +43,22 @@ def waiting(rules, state: projection.GameState) -> str | None:
     return side if side in state.meta.automated else None
 
 
+def policy_order(rules, state: projection.GameState, side: str, replaying: dict | None = None) -> tuple[str, dict]:
+    """The order the automated `side`'s policy gives now, with its reason: the seat's policy and settings
+    (core.SeatAutomated), the orders the side has given so far. `verify` asks the same, with the stored reason
+    (`replaying`: a timed search runs the playouts it records; app/service/audit.py)."""
+    return practice.choose(rules, state.meta.automated[side], state.game, side,
+                           state.meta.seat_settings.get(side, {}), state.meta.orders.get(side, 0), replaying)
+
+
 def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
          state: projection.GameState | None = None) -> list[games.Accepted]:
     """Give the automated seats' orders while one of them is to act; returns them as they were stored. Never
-    raises for the caller's sake: the player's own order stands whatever happens here, and a failure is logged.
+    raises for the caller's sake: the player's own order stands whatever happens here. A seat that can give no
+    order records it (`stalled`); a database that refuses the write is logged and `tick` goes on later.
     `state`: the game at its head, if the caller has it loaded."""
     done: list[games.Accepted] = []
+    side = policy = None
     try:
         state = state or projection.load(store, game_id)
         rules = get_rules(state.meta.rules)
@@ -53,19 +68,43 @@ def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
                             "tick goes on", game_id, side, limit)
                 break
             policy = state.meta.automated[side]
-            text, reason = practice.choose(rules, policy, state.game, side)
-            accepted = games.submit(store, game_id, side, text, expected_seq=state.meta.seq, actor=actor(side),
-                                    auto={"policy": policy, "reason": reason})
+            try:
+                text, reason = policy_order(rules, state, side)
+            except practice.NoOrder as exc:
+                stalled(store, state, side, policy, "its policy finds no order the rules accept", exc)
+                break
+            except Exception as exc:  # noqa: BLE001 - a policy's own fault stops the seat, not the player's order
+                stalled(store, state, side, policy, "its policy failed (an engine fault)", exc)
+                break
+            try:
+                accepted = games.submit(store, game_id, side, text, expected_seq=state.meta.seq, actor=actor(side),
+                                        auto={"policy": policy, "reason": reason})
+            except (OrderError, games.GameError) as exc:
+                stalled(store, state, side, policy, "the rules refuse its policy's order", exc)
+                break
             done.append(accepted)
             state = accepted.state
     except Conflict:
         pass  # someone else wrote meanwhile: their call goes on from there
     except (StoreError, BackendError) as exc:
         LOG.warning("game %s: automated seat deferred, the database refused it: %s", game_id, exc)
-    except (practice.NoOrder, OrderError, games.GameError) as exc:
-        LOG.error("game %s: the automated seat's policy gave no order the rules accept (%s); the game waits for "
-                  "it", game_id, exc)
     return done
+
+
+def stalled(store: SnapshotStreams, state: projection.GameState, side: str, policy: str, problem: str,
+            cause: Exception) -> None:
+    """Record that the automated `side` can give no order here (core.SeatStalled, which the history shows and the
+    reactions tell the players and the arbiter), once a position; the operator's log has the cause. `problem` is
+    shown to everyone, so it is one of the fixed texts above, never the cause's message (which may name what a
+    side may not see)."""
+    LOG.error("game %s at event %d: the automated %s (policy %s) gives no order: %s: %s: %s", state.meta.game_id,
+              state.meta.seq, side, policy, problem, type(cause).__name__, cause,
+              exc_info=not isinstance(cause, practice.NoOrder | OrderError | games.GameError))
+    head = list(store.events(state.meta.game_id, from_seq=state.meta.seq))
+    if any(e.type == "core.SeatStalled" and e.payload.get("side") == side for e in head):
+        return  # told already at this position: nothing has happened since
+    name, version, payload = encode(core.SeatStalled(side=side, policy=policy, problem=problem))
+    store.append(state.meta.game_id, state.meta.seq, [NewEvent(name, version, payload, actor(side))])
 
 
 def merged(accepted: games.Accepted, followed: list[games.Accepted]) -> games.Accepted:

@@ -182,6 +182,47 @@ class Console:
 
         return analysis.charts(result)
 
+    @staticmethod
+    def chart_index(result: dict) -> list[dict]:
+        from app.projections import analysis
+
+        return analysis.chart_index(result)
+
+    def chances(self, game_id: str, side: str | None = None, **run) -> dict:
+        """Each side's chance of victory after every Game-Turn and the turning points (app/projections/chances.py;
+        `run`: playouts, policy, progress, cancelled). A finished game or a fork of one: anyone; a running game:
+        only its arbiter (here the referee, without `side`)."""
+        from app.projections import chances
+
+        built = replay.build(self._store, game_id, ALL)
+        if not built.over and side is not None:
+            raise games.GameError(f"game {game_id} is running: only its arbiter may ask for the chances of victory")
+        try:
+            return chances.forecast(built, **run)
+        except ValueError as exc:
+            raise games.GameError(str(exc)) from None
+
+    # -- analysis boards (app/service/boards.py) ------------------------------------------------------------
+    def open_board(self, game_id: str, at_seq: int | None = None) -> str:
+        from app.service import boards
+
+        return boards.open_board(self._store, game_id, at_seq)
+
+    def board_order(self, board_id: str, side: str, text: str, chosen: list[int] | None = None) -> list[dict]:
+        from app.service import boards
+
+        return boards.rows(self._store, board_id, boards.order(self._store, board_id, side, text, chosen))
+
+    def board_edit(self, board_id: str, unit: str, changes: dict) -> list[dict]:
+        from app.service import boards
+
+        return boards.rows(self._store, board_id, boards.edit(self._store, board_id, unit, changes))
+
+    def board_play(self, board_id: str, side: str, policy: str, orders: int) -> list[str]:
+        from app.service import boards
+
+        return boards.play(self._store, board_id, side, policy, orders)
+
     def fork(self, game_id: str, at_seq: int, invite: bool = True) -> dict:
         """A branch after event `at_seq`. A game played by email goes on with its players: the fork's seats keep
         their addresses and settings and are invited, as the arbiter's fork over the API does (the invitations

@@ -90,7 +90,8 @@ def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = 
     game_id = game_id or new_game_id(store)
     created = core.GameCreated(rules=rules.name, scenario=scenario, sides=list(rules.sides),
                                seed_commitment=dice.commitment(seed), options=options, rules_version=rules.version)
-    automated = [new_event(core.SeatAutomated(side=side, policy=policy), SERVER) for side, policy in seats.items()]
+    automated = [new_event(core.SeatAutomated(side=side, **practice.seat_record(rules, spec)), SERVER)
+                 for side, spec in seats.items()]
     store.create_game(game_id, rules.name, scenario, [new_event(created, SERVER), *automated], seed)
     return game_id
 
@@ -192,6 +193,9 @@ def refuse_without_dice(store: SnapshotStreams, state: GameState) -> str:
     if state.meta.revealed_seed is not None:
         raise GameError(f"game {game_id} takes no orders: its dice seed was revealed, so every die to "
                         f"come is known to all; {fork_hint}")
+    if state.meta.board is not None:
+        raise GameError(f"{game_id} is an analysis board, no played game: its orders go through `board do` "
+                        "(app/service/boards.py), with the dice the analyst chooses")
     seed = store.dice_seed(game_id)
     if seed is None:
         raise GameError(f"game {game_id} takes no orders here: it was imported, and its dice seed stays with the "

@@ -6,6 +6,7 @@
   Setup, deleted here in the same transaction).
 - `DisputeNotices`: a dispute raised, referred to the arbiter, or settled.
 - `DeadlineNotices`: a deadline passed (core.DeadlinePassed), and what the server did about it.
+- `StallNotices`: an automated seat can give no order (core.SeatStalled): every seat is told the game waits.
 
 Every text is filtered for its seat: the disputed order as that seat's history shows it, turn reports laid out from
 its view (app/service/letters.py). Mail goes to a game's seats only: a game made on the command line has none.
@@ -53,6 +54,8 @@ class TurnEmails:
         seats = None
         for event in _boundaries(events):
             state = projection.load(self.store, game_id, event.seq)
+            if state.meta.board is not None:
+                return  # an analysis board's seats are its analyst's, who plays at the board: nobody is told
             rules = get_rules(state.meta.rules)
             seats = seats or members(self.store, game_id)
             outcome = rules.outcome(state.game)
@@ -231,6 +234,32 @@ class DeadlineNotices:
                 self.mailroom.message(member["email"], game_id, f"Deadline passed: {p['side']} has not moved",
                                       f"{p['side']} ({late['email']}) has not moved in game {game_id}; the deadline "
                                       f"was {p['due']}. Action: {action}.", seat)
+
+
+class StallNotices:
+    """An automated seat that can give no order (core.SeatStalled, app/service/autoplay.py): every seat, the
+    arbiter too, is told which side, its policy, what went wrong (the event's fixed text, never the cause's
+    message) and that the game waits for the arbiter."""
+
+    name = "stalls"
+
+    def __init__(self, store: Store, mailroom: Mailroom):
+        self.store = store
+        self.mailroom = mailroom
+
+    def react(self, game_id: str, events: list[StoredEvent]) -> None:
+        stalls = [e for e in events if e.type == "core.SeatStalled"]
+        if not stalls:
+            return
+        seats = members(self.store, game_id)
+        for e in stalls:
+            p = e.payload
+            text = (f"The automated {p['side']} ({p['policy']}) cannot give an order in game {game_id} (event "
+                    f"{e.seq}): {p['problem']}. The game waits for the arbiter, who may fork it or take the seat "
+                    "over; the operator's log has the detail.")
+            for seat, member in seats.items():
+                self.mailroom.message(member["email"], game_id, f"Game {game_id} waits: the automated "
+                                                                 f"{p['side']} cannot give an order", text, seat)
 
 
 def _run_of(events: list[StoredEvent], actor: str) -> list[StoredEvent]:

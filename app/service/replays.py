@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from app.events.interface import SnapshotStreams
 from app.events.store import StoreError, UnknownGame
-from app.projections import analysis, render, replay
+from app.projections import analysis, chances, render, replay
 from app.projections import state as projection
 from app.projections.cache import HeadCache
 from app.projections.sight import sees_all
@@ -29,6 +29,7 @@ from app.rules.catalog import get_rules
 
 ALL = replay.ALL
 NoAccess = replay.NoAccess
+Cancelled = chances.Cancelled
 Replay = replay.Replay
 Head = tuple[int, str]
 
@@ -229,10 +230,27 @@ def analysed(r: Replay) -> dict:
     see; `charts` lists the charts in the order the viewer shows them, each with its title, and why it is left out
     when it would show nothing."""
     result = analysis.analyse(r.with_views())
-    result["charts"] = [{"name": c.name, "title": c.title, "why": c.why} for c in analysis.chart_list(result)]
+    result["charts"] = analysis.chart_index(result)
     return result
 
 
 def charts(r: Replay) -> dict[str, str]:
     """The analysis's charts (SVG), by name."""
     return analysis.charts(analysis.analyse(r.with_views()))
+
+
+def chances_of_victory(r: Replay, **run) -> dict:
+    """Each side's chance of victory after every Game-Turn, and the turning points (app/projections/chances.py;
+    `run`: playouts, policy, progress, cancelled). The caller has checked who may ask: a finished game, anyone; a
+    running one, its arbiter (`r.viewer` ALL)."""
+    return chances.forecast(r, **run)
+
+
+def chances_chart(found: dict) -> str:
+    return analysis.chances_chart(found)
+
+
+def board_of(r: Replay) -> dict | None:
+    """An analysis board's origin ({"parent_id", "parent_seq"}), or None for a played game."""
+    board = r.final_state.meta.board if r.final_state is not None else None
+    return None if board is None else {"parent_id": board["parent_id"], "parent_seq": board["parent_seq"]}

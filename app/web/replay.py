@@ -223,7 +223,8 @@ def page(game_id: str):
     if request.method == "POST" or "key" in request.args:
         return _sign_in(game_id)
     r = _replay()
-    return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules)
+    return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules,
+                           board=replay.board_of(r), sides=r.sides)
 
 
 def _sign_in(game_id: str):
@@ -336,9 +337,9 @@ class FramesPage(Schema):
     next_from = fields.Integer(allow_none=True)
 
 
-def _json_doc(schema, description: str):
-    return data.doc(responses={"200": {"description": description,
-                                       "content": {"application/json": {"schema": schema}}}})
+def _json_doc(schema, description: str, code: str = "200"):
+    return data.doc(responses={code: {"description": description,
+                                      "content": {"application/json": {"schema": schema}}}})
 
 
 @data.route("/<game_id>/frames.json", methods=["GET"])
@@ -416,3 +417,6 @@ def chart_svg(game_id: str, name: str):
         return charts[name].encode("utf-8")
 
     return Response(_cached_body(("chart", name), make), mimetype="image/svg+xml")
+
+
+from app.web import boards, chances  # noqa: E402, F401 - their routes join `data` (analysis boards, chances)

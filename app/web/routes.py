@@ -13,6 +13,7 @@ from app.numbers import LARGEST
 from app.service.application import DEADLINE_ACTIONS, Application, Seat, rule_sets
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError, authenticated, bearer, is_operator
+from app.web.boards import BoardOrder, BoardPlay
 
 
 class ApiBlueprint(Blueprint):
@@ -207,6 +208,29 @@ class Fork(Schema):
         "description": "the arbiter's fork: invite each seat at its address in the game (the default), or keep "
                        "the fork to yourself (false: every seat yours, nobody told); a player's fork of a finished "
                        "game is always their own"})
+
+
+class BoardOpen(Schema):
+    at = fields.Integer(load_default=None, validate=validate.Range(min=1),
+                        metadata={"description": "after this event (default: the game's last); whole orders only"})
+
+
+class BoardEdit(Schema):
+    unit = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    changes = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)), required=True,
+                          validate=validate.Length(min=1, max=20),
+                          metadata={"description": "field -> value: hex, steps, strength... of the unit"})
+
+
+class BoardPlayed(Schema):
+    orders = fields.List(fields.String(), metadata={"description": "the orders the policy gave, in turn"})
+
+
+class BoardRow(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    actor = fields.String()
+    text = fields.String()
 
 
 class Dispute(Schema):
@@ -609,6 +633,50 @@ def fork(body, game_id):
     fork invites each seat unless `invite` is false"""
     new_id, tokens = svc().setup.fork(seat(game_id), body["at"], body["invite"])
     return {"game_id": new_id, "tokens": tokens}
+
+
+@blp.route("/games/<game_id>/boards", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(BoardOpen)
+@blp.response(201, Created)
+@blp.doc(security=SECURED)
+def open_board(body, game_id):
+    """An analysis board on the game after event `at` (the arbiter; players once the game is over): a sandbox of
+    the caller's own where dice are chosen, units edited and any policy plays either side (docs/replay.md); the
+    caller gets every seat's token for it"""
+    board_id, tokens = svc().boards.open(seat(game_id), body["at"])
+    return {"game_id": board_id, "tokens": tokens}
+
+
+@blp.route("/games/<game_id>/board/orders", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(BoardOrder)
+@blp.response(201, BoardRow(many=True))
+@blp.alt_response(422, schema=ApiError, description="the order is refused; `case` names the rule")
+@blp.doc(security=SECURED)
+def board_order(body, game_id):
+    """An order for either side on an analysis board, with the dice you choose"""
+    return svc().boards.order(seat(game_id), body["side"], body["order"], body["dice"])
+
+
+@blp.route("/games/<game_id>/board/edit", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(BoardEdit)
+@blp.response(201, BoardRow(many=True))
+@blp.doc(security=SECURED)
+def board_edit(body, game_id):
+    """Set fields of a unit on an analysis board ("what if this division had been at full strength")"""
+    return svc().boards.edit(seat(game_id), body["unit"], body["changes"])
+
+
+@blp.route("/games/<game_id>/board/play", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(BoardPlay)
+@blp.response(201, BoardPlayed)
+@blp.doc(security=SECURED)
+def board_play(body, game_id):
+    """Let a policy give a side's next orders on an analysis board (the orders given)"""
+    return {"orders": svc().boards.play(seat(game_id), body["side"], body["policy"], body["orders"])}
 
 
 @blp.route("/games/<game_id>/export", methods=["GET"])

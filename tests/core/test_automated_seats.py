@@ -200,7 +200,7 @@ def test_the_api_creates_a_game_against_the_server_and_answers_an_order_with_its
     operator = {"Authorization": f"Bearer {key}"}
     rules = {r["name"]: r for r in client.get("/rules").json}
     assert rules["olympic"]["automated_seats"] == {"japanese": "programmed"}
-    assert rules["skirmish"]["policies"] == ["greedy", "random"]
+    assert rules["skirmish"]["policies"] == ["greedy", "random", "search"]
     for bad, why in ((["red", "blue"], "at least one seat"), (["red:clever"], "no policy 'clever'"),
                      (["green"], "no side 'green'")):
         r = client.post("/games", headers=operator,

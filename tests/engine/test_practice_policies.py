@@ -1,14 +1,14 @@
-"""The policies of automated seats (app/rules/practice.py) on small positions, in the fast tier: which policies a
-rule set offers and how a game's seats name them, the seed a position draws, which orders count as legal, and what
-the random and greedy players choose (whole games between them are the slow tier's,
-tests/core/test_practice_opponents.py)."""
+"""The policies of automated seats (app/rules/practice.py, edition 1 in app/rules/practice_v1.py) on small
+positions, in the fast tier: which policies a rule set offers and how a game's seats name them, the seed edition 1
+drew from a position, which orders count as legal, and what the random and greedy players choose (whole games
+between them are the slow tier's, tests/core/test_practice_opponents.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
 
-from app.rules import practice
+from app.rules import practice, practice_v1
 from app.rules.olympic import GAME as OLYMPIC
 from app.rules.skirmish import GAME as SKIRMISH
 
@@ -20,8 +20,8 @@ def skirmish(**placements):
 
 
 def test_a_rule_set_offers_its_own_policies_first_then_greedy_and_random():
-    assert list(practice.policies(SKIRMISH)) == ["greedy", "random"]
-    assert list(practice.policies(OLYMPIC)) == ["programmed", "greedy", "random"]
+    assert list(practice.policies(SKIRMISH)) == ["greedy", "random", "search"]
+    assert list(practice.policies(OLYMPIC)) == ["programmed", "greedy", "random", "search"]
     assert practice.default_policy(SKIRMISH) == "greedy" and practice.default_policy(OLYMPIC) == "programmed"
     assert practice.automated_seats(OLYMPIC) == {"japanese": "programmed"}
     assert practice.automated_seats(SKIRMISH) == {}
@@ -43,23 +43,23 @@ def test_the_seats_of_a_new_game_name_a_side_and_a_policy_or_the_default():
 
 def test_choose_refuses_an_unknown_policy_and_a_side_whose_turn_it_is_not():
     state = skirmish()
-    with pytest.raises(practice.NoOrder, match="no policy 'clever'; policies: greedy, random"):
+    with pytest.raises(practice.NoOrder, match="no policy 'clever'; policies: greedy, random, search"):
         practice.choose(SKIRMISH, "clever", state, "red")
     with pytest.raises(practice.NoOrder, match="it is not blue's turn"):
         practice.choose(SKIRMISH, "random", state, "blue")
     text, reason = practice.choose(SKIRMISH, "random", state, "red")
     assert practice.legal(SKIRMISH, state, "red", text) is not None
-    assert reason["case"] == practice.RANDOM_CASE and "drawn with the position's own seed" in reason["summary"]
+    assert reason["case"] == practice.RANDOM_CASE and "drawn with a seed from what red sees" in reason["summary"]
 
 
-def test_the_seed_is_the_positions_the_same_in_any_order_of_its_lists_and_another_for_another_position():
+def test_edition_1s_seed_is_the_positions_the_same_in_any_order_of_its_lists_and_another_for_another_position():
     state = skirmish()
-    assert practice.position_seed(SKIRMISH, state) == practice.position_seed(SKIRMISH, skirmish())
+    assert practice_v1.position_seed(SKIRMISH, state) == practice_v1.position_seed(SKIRMISH, skirmish())
     moved = skirmish(R1="0202")
-    assert practice.position_seed(SKIRMISH, moved) != practice.position_seed(SKIRMISH, state)
+    assert practice_v1.position_seed(SKIRMISH, moved) != practice_v1.position_seed(SKIRMISH, state)
     reordered = replace(state, units=dict(reversed(list(state.units.items()))))
-    assert practice.position_seed(SKIRMISH, reordered) == practice.position_seed(SKIRMISH, state)
-    seed = practice.position_seed(SKIRMISH, state)
+    assert practice_v1.position_seed(SKIRMISH, reordered) == practice_v1.position_seed(SKIRMISH, state)
+    seed = practice_v1.position_seed(SKIRMISH, state)
     assert 0 <= seed < 2 ** 64 and seed > 2 ** 32  # eight bytes of the hash, not a small number
 
 
@@ -74,7 +74,7 @@ def test_legal_is_an_order_the_decider_accepts_now_and_none_otherwise():
 
 def test_the_random_player_gives_a_legal_order_the_same_for_the_same_position():
     state = skirmish()
-    play = practice.policies(SKIRMISH)["random"]
+    play = practice.random_player(SKIRMISH)
     first = play(state, "red")
     assert first == play(state, "red")
     assert first[0] in {o["order"] for o in SKIRMISH.legal_orders(state, "red")}
@@ -82,18 +82,25 @@ def test_the_random_player_gives_a_legal_order_the_same_for_the_same_position():
 
 
 def test_the_random_player_with_no_legal_candidate_says_so():
-    play = practice.random_player(SKIRMISH, lambda state, rng: ["fly R1 0202", "move R1 0304"])
+    play = practice_v1.random_player(SKIRMISH, lambda state, rng: ["fly R1 0202", "move R1 0304"], practice.legal,
+                                     practice.NoOrder)
     with pytest.raises(practice.NoOrder, match="no candidate order of red is legal"):
         play(skirmish(), "red")
 
 
+def _greedy_v1(rules, candidates):
+    """Edition 1's greedy over `candidates`, falling back on edition 1's random player over the same."""
+    fallback = practice_v1.random_player(rules, candidates, practice.legal, practice.NoOrder)
+    return practice_v1.greedy(rules, candidates, practice.legal, fallback)
+
+
 def test_objectives_are_the_victory_hexes_not_held_and_the_enemy_units_seen():
     state = skirmish()
-    goals = practice.objectives(SKIRMISH, state, "red")
+    goals = practice_v1.objectives(SKIRMISH, state, "red")
     blue = sorted({u.hex for u in state.units.values() if u.side == "blue"})
     assert goals == sorted({"0403", *blue})
     held = replace(state, village_holder="red")
-    assert "0403" not in practice.objectives(SKIRMISH, held, "red")
+    assert "0403" not in practice_v1.objectives(SKIRMISH, held, "red")
 
 
 def test_greedy_moves_toward_an_objective_and_says_by_how_much():
@@ -101,7 +108,7 @@ def test_greedy_moves_toward_an_objective_and_says_by_how_much():
 
     state = OLYMPIC.initial_state("solitaire", {"position": {"turn": 2, "phase": "movement", "beachheads": ["3336"],
                                                              "units": {"us-25-27": "3338", "jp-154-1": "3130"}}})
-    goals = [Hex.parse(g) for g in practice.objectives(OLYMPIC, state, "american")]
+    goals = [Hex.parse(g) for g in practice_v1.objectives(OLYMPIC, state, "american")]
     game_map = OLYMPIC.game_map(state)
 
     def distance(h):
@@ -113,19 +120,19 @@ def test_greedy_moves_toward_an_objective_and_says_by_how_much():
     nearer, away = min(open_, key=distance), max(open_, key=distance)
     assert distance(nearer) < distance(here) <= distance(away)
     orders = [f"move us-25-27 to {away}", f"move us-25-27 to {nearer}", "end"]
-    text, reason = practice.greedy(OLYMPIC, lambda s, rng: orders)(state, "american")
+    text, reason = _greedy_v1(OLYMPIC, lambda s, rng: orders)(state, "american")
     gain = distance(here) - distance(nearer)
     assert text == f"move us-25-27 to {nearer}" and reason["rule"] == "move toward objectives"
     assert reason["gain"] == gain
     assert reason["summary"] == f"greedy: nearer an objective by {gain} hex(es)"
-    text, reason = practice.greedy(OLYMPIC, lambda s, rng: [f"move us-25-27 to {away}", "end"])(state, "american")
+    text, reason = _greedy_v1(OLYMPIC, lambda s, rng: [f"move us-25-27 to {away}", "end"])(state, "american")
     assert text == "end" and reason["rule"] == "end"  # a move away is worth less than ending the step
 
 
 def test_greedy_with_nothing_to_rate_falls_back_on_a_random_legal_order():
-    policy = practice.greedy(SKIRMISH, lambda state, rng: ["fly R1 0202", "end"])
+    policy = _greedy_v1(SKIRMISH, lambda state, rng: ["fly R1 0202", "end"])
     text, reason = policy(skirmish(), "red")
     assert text == "end" and reason["rule"] == "end"
-    only_bad = practice.greedy(SKIRMISH, lambda state, rng: ["fly R1 0202"])
+    only_bad = _greedy_v1(SKIRMISH, lambda state, rng: ["fly R1 0202"])
     with pytest.raises(practice.NoOrder):
         only_bad(skirmish(), "red")

@@ -117,6 +117,10 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.say": ("POST", f"/games/{g}/messages", {"text": "good game"}),
         "games.preview": ("POST", f"/games/{g}/preview", {"order": "attack 0502 with R1"}),
         "games.fork": ("POST", f"/games/{g}/fork", {"at": 12}),
+        "games.open_board": ("POST", f"/games/{g}/boards", {"at": 12}),
+        "games.board_order": ("POST", f"/games/{g}/board/orders", {"side": "red", "order": "end", "dice": [6]}),
+        "games.board_edit": ("POST", f"/games/{g}/board/edit", {"unit": "B3", "changes": {"hex": "0101"}}),
+        "games.board_play": ("POST", f"/games/{g}/board/play", {"side": "blue", "policy": "greedy"}),
         "games.export": ("GET", f"/games/{g}/export", None),
         "games.verify": ("GET", f"/games/{g}/verify", None),
         "games.chain": ("GET", f"/games/{g}/chain", None),
@@ -134,6 +138,12 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "replay_data.map_svg": ("GET", f"/replay/{g}/map/{seq}.svg", None),
         "replay_data.analysis_json": ("GET", f"/replay/{g}/analysis.json", None),
         "replay_data.chart_svg": ("GET", f"/replay/{g}/charts/losses.svg", None),
+        "replay_data.chances_json": ("GET", f"/replay/{g}/chances.json", None),
+        "replay_data.chances_cancel": ("DELETE", f"/replay/{g}/chances.json", None),
+        "replay_data.chances_svg": ("GET", f"/replay/{g}/chances.svg", None),
+        "replay_data.open_board": ("POST", f"/replay/{g}/board.json", {"at": 12}),
+        "replay_data.board_order": ("POST", f"/replay/{g}/board/order.json", {"side": "blue", "order": "end"}),
+        "replay_data.board_play": ("POST", f"/replay/{g}/board/play.json", {"side": "blue"}),
         "play.page": ("GET", f"/play/{g}/", None),
         "play.static": ("GET", "/play/static/play.js", None),
         "play.forget": ("POST", f"/play/{g}/forget", None),
@@ -185,7 +195,11 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
             assert {u["side"] for u in r.json["view"]["units"]} == {"red"}
         if endpoint == "games.export":
             assert r.headers["X-Hexledger-Export"] == "filtered"
-        if endpoint.startswith("replay_data.") or endpoint == "replay.page":
+        if endpoint.startswith("replay_data.chances"):  # a running game's chances: its arbiter's alone
+            assert r.status_code == 403, (endpoint, r.data)
+        elif endpoint.startswith("replay_data.") and "board" in endpoint:  # no board of a running game for red
+            assert r.status_code in (400, 403), (endpoint, r.data)
+        elif endpoint.startswith("replay_data.") or endpoint == "replay.page":
             assert r.status_code == 200, (endpoint, r.data)
         if endpoint == "replay_data.frames":
             assert r.json["viewer"] == "red" and {u["side"] for u in r.json["frames"][-1]["view"]["units"]} == {"red"}

@@ -53,6 +53,34 @@ def test_all_average_rolls_score_zero_and_all_best_rolls_score_positive():
     assert worst["score"] < 0
 
 
+def test_every_attack_lists_what_each_face_would_have_given_and_each_side_its_results_expected_and_obtained():
+    # skirmish 2:1, die 1..6: A1 NE D1 D1 D2 DE (values -1 0 1 1 2 3 for the attacker: mean 1)
+    result = analysis.analyse(game_of([summary("2:1", 6), summary("2:1", 1), summary("3:1", 2, "blue")]))
+    first = result["attacks"][0]
+    assert [(o["roll"], o["result"], o["came"]) for o in first["outcomes"]] == [
+        (1, "A1", False), (2, "NE", False), (3, "D1", False), (4, "D1", False), (5, "D2", False), (6, "DE", True)]
+    assert sum(o["p"] for o in first["outcomes"]) == pytest.approx(1, abs=1e-3)
+    assert first["value"] == max(o["value"] for o in first["outcomes"])
+    red = result["luck"]["red"]
+    expected = sum(o["p"] * o["value"] for a in result["attacks"][:2] for o in a["outcomes"])
+    assert red["expected"] == pytest.approx(expected, abs=1e-3)
+    assert red["obtained"] == sum(a["value"] for a in result["attacks"][:2])
+    assert red["result_vs_expected"] == pytest.approx(red["obtained"] - red["expected"], abs=1e-3)
+    assert result["luck"]["blue"]["obtained"] == result["attacks"][2]["value"]
+    assert "results" in analysis.charts(result)
+
+
+def test_the_results_chart_draws_each_sides_results_obtained_and_expected():
+    import xml.etree.ElementTree as ET
+
+    result = analysis.analyse(game_of([summary("2:1", 6), summary("2:1", 1)]))
+    chart = ET.fromstring(analysis.charts(result)["results"])
+    lines = {line.get("data-side"): line for line in chart.iter("{http://www.w3.org/2000/svg}polyline")}
+    assert set(lines) == {"red obtained", "red expected", "blue obtained", "blue expected"}
+    assert lines["red expected"].get("stroke-dasharray") and not lines["red obtained"].get("stroke-dasharray")
+    assert len(lines["red obtained"].get("points").split()) == 3  # the start and two attacks
+
+
 def test_luck_spread_is_the_null_standard_deviation_of_fair_dice():
     # six distinct values: mid-ranks (k - 1/2)/6, variance = (36 - 1) / (12 * 36)
     dist = [{"roll": r, "result": str(r), "value": r} for r in range(1, 7)]
@@ -101,7 +129,9 @@ def test_cli_analyze_writes_json_and_charts(store, finished, tmp_path):
     assert "luck" in result.output and "red:" in result.output
     data = json.loads((out / "analysis.json").read_text())
     assert data["game_id"] == finished
-    assert {p.name for p in out.glob("*.svg")} == {"losses.svg", "odds.svg", "luck.svg", "control.svg"}
+    names = {c["name"] for c in data["charts"]}
+    assert {p.name for p in out.glob("*.svg")} == {f"{name}.svg" for name in names}
+    assert {"losses", "odds", "luck", "control"} <= names
     as_json = CliRunner().invoke(cli, ["--db", store.path, "analyze", finished, "--json"])
     assert json.loads(as_json.output)["luck"] == data["luck"]
 

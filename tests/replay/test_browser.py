@@ -295,3 +295,82 @@ def test_the_viewer_waits_out_the_rate_limit_and_then_draws_the_map(store, finis
         # seconds) had not yet reopened; retrying at once would be dozens a second
         assert len(too_many) <= 6, too_many
         assert errors == [] and page.outside_requests == []
+
+
+def test_the_chances_of_victory_of_a_finished_game_in_the_browser(store, finished, server, page, monkeypatch):
+    """Issue 29: the page starts the run of playouts, shows its progress, then the chart and the turning points."""
+    from app.web import chances as web_chances
+
+    monkeypatch.setattr(web_chances, "PLAYOUTS", 8)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.url}/replay/{finished}/", wait_until="commit")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#chances-start")
+    page.wait_for_selector("#chances-result img[alt='chances of victory chart']")
+    expect(page.locator("#chances-state")).to_contain_text("8 playouts")
+    points = page.locator("#turning-points li")
+    assert points.count() >= 1 and points.first.inner_text().startswith("turn ")
+    chart = page.locator("#chances-result img")
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=chart.element_handle())
+    assert not page.locator("#chances-progress").is_visible() and page.locator("#chances-start").is_enabled()
+    assert errors == [] and page.outside_requests == []
+
+
+def test_an_analysis_board_opened_and_played_in_the_browser(store, server, page):
+    """Issue 29: a player of a finished game opens an analysis board at an attack from the viewer, gives the
+    attack again with the die they choose, and lets a policy play; the board's page says it is analysis."""
+    import random
+
+    from app.projections import state as projection
+    from app.rules.catalog import get_rules
+    from tests.conftest import play_random
+
+    client = server.app.test_client()
+    made = client.post("/games", json={"rules": "skirmish", "players": {"red": "r@x.example",
+                                                                         "blue": "b@x.example"}}).json
+    game_id, tokens = made["game_id"], made["tokens"]
+    for side in ("red", "blue"):
+        client.post(f"/games/{game_id}/join", json={"seed_text": side},
+                    headers={"Authorization": f"Bearer {tokens[side]}"})
+    rules = get_rules("skirmish")
+    for seed in range(20):
+        play_random(store, game_id, random.Random(seed))
+        if rules.outcome(projection.load(store, game_id).game) is not None:
+            break
+    attack = next(e for e in store.events(game_id) if e.type == "core.OrderGiven"
+                  and e.payload["text"].startswith("attack"))
+    real = list(store.events(game_id))
+    key = server.app.extensions["hexledger_service"]().seats.replay_key(game_id, "red")
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(f"{server.url}/replay/{game_id}/?key={key}", wait_until="commit")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#board-mark").count() == 0
+    while int(page.evaluate("document.body.dataset.seq")) < attack.seq - 1:
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"body[data-seq='{attack.seq - 1}']")
+    page.click("#board-open")
+    page.wait_for_selector("#board-mark")
+    board = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert board.startswith("b-") and f"analysis board from {game_id}" in page.locator("#board-mark").inner_text()
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#board-side", attack.payload["side"])
+    page.fill("#board-order", attack.payload["text"])
+    page.fill("#board-dice", "6")
+    page.click("#board-give")
+    page.wait_for_selector("body[data-board-done]")
+    rolled = [e for e in store.events(board) if e.type == "core.DieRolled" and e.seq > attack.seq]
+    assert rolled and rolled[0].payload["value"] == 6 and rolled[0].actor == "analyst"
+    side = rules.prompt(projection.load(store, board).game).side
+    page.fill("#board-side", side)
+    page.fill("#board-orders", "2")
+    page.click("#board-play")
+    page.wait_for_selector("body[data-board-played]")
+    assert int(page.evaluate("document.body.dataset.boardPlayed")) >= 1
+    page.reload(wait_until="commit")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#history")).to_contain_text("ANALYSIS BOARD opened from")
+    assert list(store.events(game_id)) == real  # the game itself is untouched
+    assert errors == [] and page.outside_requests == []

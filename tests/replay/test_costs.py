@@ -69,13 +69,15 @@ def nothing_kept():
     replays.KEPT.clear()
 
 
-def replay_routes(app, game_id: str, seq: int) -> dict[str, str]:
-    """Every route of the viewer that names a game, by endpoint: the ones there are now, and any added later."""
+def replay_routes(app, game_id: str, seq: int) -> dict[str, tuple[str, str]]:
+    """Every route of the viewer that names a game, by endpoint, with a method it takes (GET where it takes one):
+    the ones there are now, and any added later."""
     paths = {}
     for rule in app.url_map.iter_rules():
         if rule.endpoint.split(".")[0] in ("replay", "replay_data") and "game_id" in rule.arguments:
-            paths[rule.endpoint] = rule.build({"game_id": game_id, "seq": seq, "name": "losses"},
-                                              append_unknown=False)[1]
+            method = "GET" if "GET" in rule.methods else sorted(rule.methods - {"HEAD", "OPTIONS"})[0]
+            paths[rule.endpoint] = (method, rule.build({"game_id": game_id, "seq": seq, "name": "losses"},
+                                                       append_unknown=False)[1])
     return paths
 
 
@@ -121,16 +123,16 @@ def test_a_strangers_refused_read_builds_nothing_on_any_route(tmp_path, monkeypa
     other_key = app.extensions["hexledger_service"]().seats.replay_key(other, "red")
     counts = counting(monkeypatch)
     for _ in range(3):
-        for endpoint, path in routes.items():
-            assert client.get(path).status_code == 401, endpoint
-            assert client.get(path, headers=bearer("f" * 32)).status_code == 403, endpoint
+        for endpoint, (method, path) in routes.items():
+            assert client.open(path, method=method).status_code == 401, endpoint
+            assert client.open(path, method=method, headers=bearer("f" * 32)).status_code == 403, endpoint
             client.set_cookie("hexledger_replay", other_key, path=f"/replay/{game_id}/")
-            assert client.get(path).status_code == 403, endpoint
+            assert client.open(path, method=method).status_code == 403, endpoint
             client.delete_cookie("hexledger_replay", path=f"/replay/{game_id}/")
     assert counts["builds"] == counts["views"] == 0
     assert counts["folds"] <= head  # the state at the head, once, for whether the game is over
     # the canary: a player's read does build
-    assert client.get(routes["replay_data.frames"], headers=bearer(tokens["red"])).status_code == 200
+    assert client.get(routes["replay_data.frames"][1], headers=bearer(tokens["red"])).status_code == 200
     assert counts["builds"] == 1 and counts["views"] > 0
 
 

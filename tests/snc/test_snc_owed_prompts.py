@@ -39,3 +39,65 @@ def test_6_0_r13_two_detachments_ending_a_move_in_one_hex_are_told_to_eliminate_
     prompt = RULES.prompt(fold(s, *when(s, "japanese", "end"))).owed
     assert prompt.where == "3409" and prompt.amount == "at least 1 unit(s), none more than needed"
     assert [uid for uid, _ in prompt.candidates] == ["jp-det-asama", "jp-det-shigeto"]
+
+
+def test_the_fewest_units_to_eliminate_from_an_overstack_are_the_fewest_however_many_stand_there():
+    """SNC 6.0, 6.2: the count the elimination prompt owes equals the one every set of each size finds, for random
+    stacks of both sides, and a hex of twenty units is answered too (each set of each size was tried before)."""
+    import random
+    from itertools import combinations
+
+    from app.rules.kernel.hexgrid import Hex
+    from app.rules.kernel.stacking import overstacked
+    from app.rules.snc import sequence
+    from tests.snc.snc_given import initial_state, position
+
+    def brute(state, side, h):
+        mf = state.data.params["game"]["mobile_mf"]
+        mine = [u for u in state.at(h) if u.side == side]
+        for k in range(1, len(mine) + 1):
+            for gone in combinations(mine, k):
+                if not overstacked([u.piece(mf) for u in mine if u not in gone], state.data.stacking, Hex.parse(h)):
+                    return k
+        return len(mine)
+
+    units = initial_state().units
+    rng = random.Random(60)
+    for side in ("japanese", "chinese"):
+        pool = sorted(uid for uid, u in units.items() if u.side == side and not u.static)
+        for _ in range(25):
+            chosen = rng.sample(pool, rng.randint(2, 8))
+            state = position(dict.fromkeys(chosen, "3010"), side=side)
+            assert sequence.fewest_to_eliminate(state, side, "3010") == brute(state, side, "3010"), chosen
+    big = sorted(uid for uid, u in units.items() if u.side == "chinese" and not u.static)[:20]
+    state = position(dict.fromkeys(big, "3010"), side="chinese")
+    fewest = sequence.fewest_to_eliminate(state, "chinese", "3010")
+    mf = state.data.params["game"]["mobile_mf"]
+    assert 1 <= fewest < 20 and not any(
+        not overstacked([u.piece(mf) for u in state.at("3010")][:k], state.data.stacking, Hex.parse("3010"))
+        for k in range(20 - fewest + 1, 21))  # keeping more than 20 - fewest units is always overstacked
+
+
+def test_the_sets_to_eliminate_listed_for_a_big_overstack_each_bring_the_hex_within_the_limits():
+    """SNC 6.0: the list of sets of the fewest units to eliminate starts from one set known to do it and tries a
+    bounded number of others (a stack of twenty-odd units has millions of sets of that size, and the list once
+    tried them all)."""
+    from dataclasses import replace
+
+    from app.rules.kernel.hexgrid import Hex
+    from app.rules.kernel.stacking import overstacked
+    from app.rules.snc import sequence
+    from tests.snc.snc_given import initial_state, position
+
+    units = initial_state().units
+    for side in ("chinese", "japanese"):
+        big = sorted(uid for uid, u in units.items() if u.side == side and not u.static)[:24]
+        state = position(dict.fromkeys(big, "3010"), side=side)
+        state = replace(state, pending=({"kind": "eliminate", "side": side, "data": {"hex": "3010"}},))
+        fewest = sequence.fewest_to_eliminate(state, side, "3010")
+        listed = [c["units"] for c in sequence._eliminate_candidates(state, side)]
+        mf = state.data.params["game"]["mobile_mf"]
+        assert 1 <= len(listed) <= sequence.MAX_CHOICES
+        for gone in listed:
+            kept = [u.piece(mf) for u in state.at("3010") if u.side == side and u.id not in gone]
+            assert len(gone) == fewest and not overstacked(kept, state.data.stacking, Hex.parse("3010")), gone

@@ -165,6 +165,7 @@ class GameMap:
         nbrs = {h: tuple(n for n in self.grid.neighbours(h) if n not in self.absent) for h in self.hexes()}
         put(self, "_neighbours", MappingProxyType(nbrs))
         put(self, "_neighbour_labels", MappingProxyType({str(h): tuple(map(str, n)) for h, n in nbrs.items()}))
+        put(self, "_of_terrain", {})  # hexes_of_terrain's answers, by terrain: the map never changes
 
     # -- geometry -----------------------------------------------------------------------------------------
     def on_map(self, h: Hex) -> bool:
@@ -199,7 +200,10 @@ class GameMap:
         return self._terrain.get(h, self.default_terrain)
 
     def hexes_of_terrain(self, terrain: str) -> frozenset[Hex]:
-        return frozenset(h for h in self.hexes() if self.terrain_of(h) == terrain)
+        found = self._of_terrain.get(terrain)
+        if found is None:
+            found = self._of_terrain[terrain] = frozenset(h for h in self.hexes() if self.terrain_of(h) == terrain)
+        return found
 
     def hexside_features(self, a: Hex, b: Hex) -> frozenset[str]:
         """Features on the hexside between ``a`` and ``b`` (empty if none or not adjacent)."""

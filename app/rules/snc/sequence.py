@@ -101,17 +101,59 @@ def _units(state: State, ids) -> tuple[tuple[str, str], ...]:
 def fewest_to_eliminate(state: State, side: str, h: str) -> int:
     """SNC 6.0, 6.2: the fewest of `side`'s units in `h` whose elimination brings it within the limits (once per
     position: the prompt and the list of legal orders both ask)."""
+    return _fewest(state, side, h)[0]
+
+
+def _fewest(state: State, side: str, h: str) -> tuple[int, tuple]:
+    """(the fewest, one set of that many units that does it)."""
     return state.memo(("fewest to eliminate", side, h), lambda: _fewest_to_eliminate(state, side, h))
 
 
-def _fewest_to_eliminate(state: State, side: str, h: str) -> int:
+def _fewest_to_eliminate(state: State, side: str, h: str) -> tuple[int, tuple]:
+    """Exact, without trying every set when it need not: the answer lies between a lower bound (each limit alone,
+    its heaviest units first) and the count of a greedy elimination (the unit that cuts the excess most, in
+    turn); only sizes below the greedy count and from the bound up are tried (a hex of twenty units took seconds
+    a prompt when every set of each size was tried from one up)."""
     mf = state.data.params["game"]["mobile_mf"]
     mine = [u for u in state.at(h) if u.side == side]
-    for k in range(1, len(mine) + 1):
-        for gone in combinations(mine, k):
-            if not overstacked([u.piece(mf) for u in mine if u not in gone], state.data.stacking, H(h)):
-                return k
-    return len(mine)
+    rules = state.data.stacking
+
+    def over(kept) -> list:
+        return overstacked([u.piece(mf) for u in kept], rules, H(h))
+
+    def badness(kept) -> float:
+        found = over(kept)
+        return sum(v.excess for v in found) + len(found)
+
+    gone, kept = [], list(mine)
+    while kept and over(kept):
+        gone.append(min(kept, key=lambda u: badness([x for x in kept if x is not u])))
+        kept.remove(gone[-1])
+    for k in range(max(1, _least_to_eliminate(mine, mf, rules)), len(gone)):
+        for fewer in combinations(mine, k):
+            if not over([u for u in mine if u not in fewer]):
+                return k, fewer
+    return (len(gone), tuple(gone)) if gone else (1, tuple(mine[:1]))
+
+
+def _least_to_eliminate(units: list, mf: float, rules) -> int:
+    """A lower bound of the units to eliminate: for each cap of a limit alone, its heaviest units first."""
+    pieces = [u.piece(mf) for u in units]
+    pieces = [p for p in pieces if not any(p.is_(w) for w in rules.free)]
+    least = 0
+    for lim in rules.limits:
+        group = [p for p in pieces if lim.applies_to(p)]
+        caps = [(group, lim.max_total)] + [([p for p in group if p.is_(w)], cap) for w, cap in lim.per_class.items()]
+        for members, cap in caps:
+            if cap is None:
+                continue
+            weights = sorted((lim.weight(p) for p in members), reverse=True)
+            total, n = sum(weights), 0
+            while total > cap + 1e-9 and n < len(weights):
+                total -= weights[n]
+                n += 1
+            least = max(least, n)
+    return least
 
 
 
@@ -138,6 +180,7 @@ def end(em: Decision, side: str) -> None:
 # -- the orders worth trying (the list of legal orders, app/rules/legal.py) -----------------------------------
 MAX_PER_UNIT = 40  # destinations per unit or stack, the nearest first: a bounded list keeps the hexes next to it
 MAX_CHOICES = 12   # allocations of losses, sets of units to eliminate
+TRIES = 2000  # sets of units to eliminate tried for the list (a big stack has millions of sets of the fewest size)
 
 
 def _move_candidates(state: State, side: str) -> Iterator[dict]:
@@ -232,14 +275,16 @@ def _eliminate_candidates(state: State, side: str) -> Iterator[dict]:
     h = state.pending[0]["data"]["hex"]
     mf = state.data.params["game"]["mobile_mf"]
     mine = [u for u in state.at(h) if u.side == side]
-    n = fewest_to_eliminate(state, side, h)
-    found = 0
-    for gone in combinations(mine, n):
-        if not overstacked([u.piece(mf) for u in mine if u not in gone], state.data.stacking, H(h)):
+    n, witness = _fewest(state, side, h)
+    yield {"units": [u.id for u in witness]}  # one set of the fewest, then others, trying at most TRIES sets
+    found, first = 1, {u.id for u in witness}
+    for tried, gone in enumerate(combinations(mine, n)):
+        if found >= MAX_CHOICES or tried >= TRIES:
+            return
+        if {u.id for u in gone} != first and not overstacked([u.piece(mf) for u in mine if u not in gone],
+                                                             state.data.stacking, H(h)):
             yield {"units": [u.id for u in gone]}
             found += 1
-            if found >= MAX_CHOICES:
-                return
 
 
 def _retreat_candidates(state: State, side: str) -> Iterator[dict]:

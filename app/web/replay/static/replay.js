@@ -191,10 +191,11 @@
       });
       return tr;
     }
-    const rows = [row(["side", "attacks", "luck score", "± sd", "z"], true)];
+    const rows = [row(["side", "attacks", "luck score", "± sd", "z", "results expected", "obtained"], true)];
     for (const s of a.sides) {
       const l = a.luck[s];
-      rows.push(row([s, l.attacks, l.score.toFixed(2), l.sd.toFixed(2), l.z.toFixed(2)], false));
+      rows.push(row([s, l.attacks, l.score.toFixed(2), l.sd.toFixed(2), l.z.toFixed(2), l.expected.toFixed(2),
+                     l.obtained.toFixed(2)], false));
     }
     $("luck").replaceChildren(...rows);
     // the charts the server lists, in its order (the game's own measure of victory first); a chart with nothing

@@ -1,0 +1,160 @@
+"""Each side's chance of victory after every Game-Turn of a game, and the turning points (issue 29).
+
+After the last event of each Game-Turn, `playouts` playouts play the game on from that position through the
+next Game-Turn (or to its end), both sides played by a practice policy (`greedy` by default: app/rules/practice.py;
+any policy a seat could have, `search:N` too), each playout with its own dice and its own tie-breaks (the policy's
+count of orders given starts at the playout's number). A playout that ends the game counts 1 for the winner, 0 for
+the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of the position it
+reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance is the mean. It
+is an estimate from these playouts: how the game would go on if both sides played as the policy does, not a
+frequency of real games. The first point is the position before any order (turn 0).
+
+The turning points are the Game-Turns whose chance moved most (the largest swings, either way). For each, the
+event of that turn that moved the evaluation most in the swing's direction names its cause: the order that
+produced it and any die rolled with it (the evaluation is read after every event of the turn, without playouts).
+
+Deterministic: every draw is seeded from the game id, the turn and the playout's number, so the same game gives
+the same chances in any process. `progress(done, total)` is told after each playout; `cancelled()` is asked
+before each, and a True answer stops the run (Cancelled).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from app.projections.replay import Frame, Replay, turn_of
+from app.rules import evaluation, practice
+from app.rules.catalog import get_rules
+from app.rules.errors import OrderError
+from app.rules.search import PlayoutDice
+
+PLAYOUTS = 100
+POLICY = "greedy"
+TURNING_POINTS = 3
+MAX_ORDERS = 1500  # a playout gives at most this many orders (no Game-Turn of any game needs as many)
+
+
+class Cancelled(Exception):
+    """The caller stopped the run."""
+
+
+def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
+             progress: Callable[[int, int], None] | None = None,
+             cancelled: Callable[[], bool] | None = None) -> dict:
+    """The chances after every Game-Turn of `rep` (a finished game, a fork of one, or a running game as its
+    arbiter sees it: the caller checks who may ask), and the turning points."""
+    rules = get_rules(rep.rules)
+    name, settings = practice.parse_spec(rules, policy)
+    ends = turn_ends(rep)
+    total = playouts * len(ends)
+    done = 0
+    points = []
+    for turn, index in ends:
+        state = rep.games[index]
+        wins = {side: 0.0 for side in rep.sides}
+        for j in range(playouts):
+            if cancelled is not None and cancelled():
+                raise Cancelled(f"stopped after {done} of {total} playouts")
+            reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j)
+            for side in rep.sides:
+                wins[side] += score(rules, reached, side)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        points.append({"turn": turn, "seq": rep.frames[index].seq,
+                       "chances": {side: round(wins[side] / playouts, 4) for side in rep.sides}})
+    return {"game_id": rep.game_id, "sides": list(rep.sides), "playouts": playouts, "policy": policy,
+            "points": points, "turning_points": turning_points(rules, rep, points, ends)}
+
+
+def turn_ends(rep: Replay) -> list[tuple[int, int]]:
+    """(turn, index of its last frame): the start (turn 0, the first frame: the position before any order), then
+    every Game-Turn; a game whose sequence names no Game-Turn (Dai Senso's Combat Phases) has its start and its
+    last frame."""
+    out: list[tuple[int, int]] = [(0, 0)]
+    for i, frame in enumerate(rep.frames[1:], start=1):
+        if frame.turn is None:
+            continue
+        if len(out) > 1 and out[-1][0] == frame.turn:
+            out[-1] = (frame.turn, i)
+        else:
+            out.append((frame.turn, i))
+    if out[-1][1] != len(rep.frames) - 1:
+        out.append((out[-1][0] + 1, len(rep.frames) - 1))
+    return out
+
+
+def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, given: int) -> Any:
+    """The position one playout reaches from `state` (the end of `turn`): through the next Game-Turn, or to the
+    game's end, by the policy for both sides with the playout's own dice."""
+    dice = PlayoutDice(random.Random(seed))
+    orders = dict.fromkeys(rules.sides, given)
+    for _ in range(MAX_ORDERS):
+        if rules.outcome(state) is not None:
+            return state
+        prompt = rules.prompt(state)
+        now = turn_of(rules.view(state, None), prompt.step)
+        if prompt.side is None or (now is not None and now > turn + 1):
+            return state
+        try:
+            text, _ = practice.choose(rules, name, state, prompt.side, settings, orders[prompt.side])
+            for event in rules.decide(state, rules.parse(text, prompt.side, state), dice):
+                state = rules.evolve(state, event)
+        except (practice.NoOrder, OrderError, ValueError, KeyError):
+            return state  # a position the policy cannot go on from: valued as it stands
+        orders[prompt.side] += 1
+    return state
+
+
+def score(rules, state: Any, side: str) -> float:
+    """1 won, 0 lost, 1/2 drawn; a game not over: the evaluation read as a chance."""
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        return 0.5 if outcome.winner is None else float(outcome.winner == side)
+    return (1 + evaluation.value(rules, state, side)) / 2
+
+
+def turning_points(rules, rep: Replay, points: list[dict], ends: list[tuple[int, int]]) -> list[dict]:
+    """The `TURNING_POINTS` largest swings of the first side's chance, each with the event that caused it."""
+    if len(points) < 2:
+        return []
+    first = rep.sides[0]
+    swings = [(abs(b["chances"][first] - a["chances"][first]), k) for k, (a, b) in
+              enumerate(zip(points, points[1:], strict=False), start=1)]
+    out = []
+    for size, k in sorted(swings, reverse=True)[:TURNING_POINTS]:
+        if size <= 0:
+            break
+        before, after = points[k - 1], points[k]
+        lo, hi = ends[k - 1][1] + 1, ends[k][1]
+        cause = _cause(rules, rep, lo, hi, first, after["chances"][first] - before["chances"][first])
+        out.append({"turn": after["turn"], "swing": {s: round(after["chances"][s] - before["chances"][s], 4)
+                                                     for s in rep.sides}, **cause})
+    return out
+
+
+def _cause(rules, rep: Replay, lo: int, hi: int, side: str, direction: float) -> dict:
+    """The event among frames lo..hi whose evaluation change for `side` went furthest in `direction`, with the
+    order that produced it and the dice rolled with that order."""
+    best, best_change = None, 0.0
+    previous = evaluation.value(rules, rep.games[lo - 1], side)
+    for i in range(lo, hi + 1):
+        now = evaluation.value(rules, rep.games[i], side)
+        change = (now - previous) * (1 if direction >= 0 else -1)
+        if change > best_change:
+            best, best_change = i, change
+        previous = now
+    if best is None:
+        return {"seq": None, "event": None, "order": None, "dice": []}
+    order_at = next((j for j in range(best, -1, -1) if rep.frames[j].type == "core.OrderGiven"), None)
+    batch: list[Frame] = []
+    if order_at is not None:
+        for frame in rep.frames[order_at + 1:]:
+            if frame.type == "core.OrderGiven":
+                break
+            batch.append(frame)
+    return {"seq": rep.frames[best].seq, "event": rep.frames[best].text,
+            "order": None if order_at is None else {"seq": rep.frames[order_at].seq,
+                                                    "text": rep.frames[order_at].text},
+            "dice": [f.text for f in batch if f.type == "core.DieRolled"]}

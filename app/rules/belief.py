@@ -1,0 +1,102 @@
+"""A position as one side may believe it: the hidden parts drawn at random, consistently with the side's view
+(issue 29: the strong practice opponent "sees only what its side may see"; app/rules/search.py plays its
+playouts on such samples, never on the position itself).
+
+What is drawn, for a game whose state keeps its units by id (every game on the engine):
+
+- **Where the hidden enemy units stand, and how strong.** The enemy units on the map that the side's view does not
+  name (beneath the top unit of an SNC or Ichi-Go stack, SNC 6.3, Ichi-Go 6.6; Formosa's concealed "?" counters,
+  11.1) are dealt at random to the places the view shows hidden units at, each believed at full strength (its
+  `steps_max`, where it has one: the side has not seen its losses); a deal whose view differs from the side's own
+  (a drawn unit stronger than the top unit shown, a "?" counter's movement factor) is dealt again, up to `TRIES`
+  times.
+- **What an untried counter is.** An untried counter (Ichi-Go 3.3, 11.27: hidden from both sides) takes the
+  identity of another untried counter at random.
+
+The sample depends only on the side's view, the seed, and which units are hidden (as a set: the order of battle
+and the losses the side has seen tell it that much); never on where each hidden unit is, what losses it has taken,
+nor on what an untried counter is. What stays as it is: the hidden displays off the map (Formosa's staging area
+and reinforcements), plans kept secret until their reveal (Formosa 16.1), the draw pool's order. A playout can
+meet them only through the rules' own later steps.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from app.rules.kernel.hexgrid import Hex
+
+TRIES = 8
+PLACES = ("hex", "where")  # the field that says where a unit is, by the games' names for it
+# what an untried counter's data gives it (Ichi-Go 3.3): drawn from another untried counter
+IDENTITY = ("ref", "army", "name", "type", "size", "steps_max", "strength", "static", "shift", "steps")
+
+
+def _on_map(place: Any) -> bool:
+    if not isinstance(place, str):
+        return False
+    try:
+        Hex.parse(place)
+    except (ValueError, KeyError):
+        return False
+    return True
+
+
+def _place_field(unit: Any) -> str | None:
+    return next((f for f in PLACES if hasattr(unit, f)), None)
+
+
+def _full(unit: Any) -> dict:
+    return {"steps": unit.steps_max} if hasattr(unit, "steps") and hasattr(unit, "steps_max") else {}
+
+
+def hidden_units(rules, state: Any, side: str, seen: dict | None = None) -> list[str]:
+    """The enemy units on the map that `side`'s view does not name, by id (sorted)."""
+    units = getattr(state, "units", None)
+    if not isinstance(units, dict):
+        return []
+    seen = seen if seen is not None else rules.view(state, side)
+    shown = {u.get("id") for u in seen.get("units") or ()}
+    out = []
+    for uid, u in units.items():
+        place = _place_field(u)
+        if place and getattr(u, "side", side) != side and uid not in shown and _on_map(getattr(u, place)):
+            out.append(uid)
+    return sorted(out)
+
+
+def untried(state: Any) -> list[str]:
+    """Counters whose identity nobody has seen (Ichi-Go 3.3), by id (sorted)."""
+    units = getattr(state, "units", None)
+    if not isinstance(units, dict):
+        return []
+    return sorted(uid for uid, u in units.items() if getattr(u, "tried", True) is False and hasattr(u, "ref"))
+
+
+def sample(rules, state: Any, side: str, rng: random.Random) -> Any:
+    """A position `side` cannot tell from `state` by its view, with the hidden parts drawn by `rng`."""
+    if not dataclasses.is_dataclass(state) or not isinstance(getattr(state, "units", None), dict):
+        return state
+    seen = rules.view(state, side)
+    hidden = hidden_units(rules, state, side, seen)
+    blind = untried(state)
+    if len(hidden) < 2 and len(blind) < 2:
+        return state
+    units = state.units
+    places = sorted(getattr(units[uid], _place_field(units[uid])) for uid in hidden)
+    identities = sorted(({f: getattr(units[uid], f) for f in IDENTITY if hasattr(units[uid], f)} for uid in blind),
+                        key=lambda d: sorted((k, str(v)) for k, v in d.items()))
+    world = state
+    for _ in range(TRIES):
+        rng.shuffle(places)
+        rng.shuffle(identities)
+        change: dict[str, dict] = {uid: {_place_field(units[uid]): place, **_full(units[uid])}
+                                   for uid, place in zip(hidden, places, strict=True)}
+        for uid, identity in zip(blind, identities, strict=True):
+            change[uid] = {**change.get(uid, {}), **identity}
+        world = dataclasses.replace(state, units={uid: dataclasses.replace(u, **change[uid]) if uid in change else u
+                                                  for uid, u in units.items()})
+        if rules.view(world, side) == seen:
+            return world
+    return world

@@ -1,0 +1,128 @@
+"""How good a position is for one side, for a game that has not ended: the value a playout of the strong
+practice opponent ends on (app/rules/search.py), and the win probability's reading of a position (issue 29).
+
+Read from the referee's view of the position (`rules.view(state, None)`): the search evaluates positions it
+sampled from its side's view (app/rules/belief.py), so nothing hidden is read. Like TripleA's Pro AI, which
+weighs the value of the territory each side holds, how safe it is, and the unit value each side keeps, it weighs
+four things, each from -1 (all the enemy's) to +1 (all the side's):
+
+- material: the combat strength each side has on the map (a unit's `strength`, else its `defence`, else 1);
+- control: the victory hexes each side holds (the view's `victory_hexes` and `control`); a hex held with no unit
+  of the holder on it and an enemy unit within two hexes counts half (it is contested);
+- reach: how near each side's units stand to the victory hexes it does not hold (a unit at distance d counts
+  2^(-d/3)), the side's less the enemy's, a share of all the units on the map (so a unit brought in far away
+  still adds a little);
+- safety: the strength each side has in stacks next to an enemy at least twice as strong, the enemy's less the
+  side's (a share of all the strength on the map).
+
+A game that has ended is worth 1 (won), -1 (lost) or 0 (drawn); any other position stays within +-`CAP`, so an
+ending always outweighs it.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+from typing import Any
+
+from app.rules.kernel.hexgrid import Hex
+
+WEIGHTS = {"material": 0.4, "control": 0.35, "reach": 0.1, "safety": 0.15}
+CAP = 0.9
+CONTESTED = 2  # an enemy unit this near a held victory hex with none of the holder's units on it contests it
+
+
+def value(rules, state: Any, side: str) -> float:
+    """`side`'s value of `state`, from -1 to 1."""
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        return 0.0 if outcome.winner is None else (1.0 if outcome.winner == side else -1.0)
+    found = features(rules, state, side)
+    total = sum(WEIGHTS[k] * found[k] for k in WEIGHTS)
+    return max(-CAP, min(CAP, CAP * total))
+
+
+def features(rules, state: Any, side: str) -> dict[str, float]:
+    """The four readings of `state` for `side` (see the module docstring), each from -1 to 1."""
+    view = rules.view(state, None)
+    units = [u for u in view.get("units") or () if isinstance(u.get("hex"), str) and u.get("side")]
+    strength: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))  # hex -> side -> strength
+    for u in units:
+        strength[u["hex"]][u["side"]] += _worth(u)
+    mine = sum(s.get(side, 0.0) for s in strength.values())
+    theirs = sum(v for s in strength.values() for k, v in s.items() if k != side)
+    total = mine + theirs
+    victory = sorted(view.get("victory_hexes") or ())
+    control = view.get("control") or {}
+    game_map = getattr(rules, "game_map", None)
+    grid = game_map(state) if game_map is not None else None
+    held = 0.0
+    for h in victory:
+        holder = control.get(h)
+        if holder is None:
+            continue
+        share = 1.0 if grid is None or strength.get(h, {}).get(holder) else _hold(grid, h, holder, strength)
+        held += share if holder == side else -share
+    reach = 0.0
+    if victory and grid is not None and units:
+        ours = tuple(h for h in victory if control.get(h) != side)
+        yours = tuple(h for h in victory if control.get(h) == side or control.get(h) is None)
+        reach = (_reach(grid, [u["hex"] for u in units if u["side"] == side], ours)
+                 - _reach(grid, [u["hex"] for u in units if u["side"] != side], yours)) / len(units)
+    safety = 0.0
+    if grid is not None and total:
+        safety = (_at_risk(grid, strength, lambda s: s != side) - _at_risk(grid, strength, lambda s: s == side)) / total
+    return {"material": (mine - theirs) / total if total else 0.0,
+            "control": held / len(victory) if victory else 0.0,
+            "reach": reach, "safety": safety}
+
+
+def _worth(unit: dict) -> float:
+    for key in ("strength", "defence", "cf"):
+        v = unit.get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            return float(v) if v > 0 else 0.5
+    return 1.0
+
+
+def _hold(grid, here: str, holder: str, strength) -> float:
+    """A held victory hex with none of the holder's units on it: 1, or 1/2 with an enemy unit near."""
+    for h, sides in strength.items():
+        if any(s != holder for s in sides) and _distance(grid, here, h) <= CONTESTED:
+            return 0.5
+    return 1.0
+
+
+def _at_risk(grid, strength, whose) -> float:
+    """The strength of `whose` stacks with enemy strength at least twice theirs next to them."""
+    out = 0.0
+    for h, sides in strength.items():
+        own = sum(v for s, v in sides.items() if whose(s))
+        if not own:
+            continue
+        near = sum(v for n in _neighbours(grid, h) for s, v in strength.get(n, {}).items() if not whose(s))
+        if near >= 2 * own:
+            out += own
+    return out
+
+
+def _reach(grid, hexes: list[str], goals: tuple[str, ...]) -> float:
+    """The sum of 2^(-d/3) over `hexes`, d the distance to the nearest of `goals` (0 with no goal)."""
+    if not goals:
+        return 0.0
+    return sum(2 ** (-min(_distance(grid, h, g) for g in goals) / 3) for h in hexes)
+
+
+@lru_cache(maxsize=262144)
+def _distance(grid, a: str, b: str) -> float:
+    try:
+        return grid.distance(Hex.parse(a), Hex.parse(b))
+    except (ValueError, KeyError):
+        return float("inf")
+
+
+@lru_cache(maxsize=65536)
+def _neighbours(grid, here: str) -> tuple[str, ...]:
+    try:
+        return tuple(str(n) for n in grid.neighbours(Hex.parse(here)))
+    except (ValueError, KeyError):
+        return ()

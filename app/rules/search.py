@@ -1,0 +1,303 @@
+"""The strong practice opponent, `search` (issue 29): a Monte Carlo tree search over the legal orders, with
+playouts through the rules themselves on positions sampled from what its side may see.
+
+Its shape is OpenSpiel's MCTS bot, open loop (each playout deals its own dice and replays the orders of its path,
+so chance needs no nodes of its own), with a value at the leaves where TripleA's Pro AI would simulate a battle:
+
+1. a position the side cannot tell from the real one, its hidden parts drawn (app/rules/belief.py): playout i
+   plays on sample i mod `WORLDS`, and playout i of every order deals the same dice (common random numbers);
+2. down the tree by PUCT (AlphaZero's rule: the mean, scaled to the values seen as MuZero does, plus a bonus
+   for orders little tried, weighted by a prior), from the orders the rule set lists as legal (app/rules/legal.py):
+   at most `WIDTH` a decision, those the greedy rating puts first (the best odds, the nearest objectives, what the
+   step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
+   that rating (`TIERS`): so a step's reinforcements are placed before it is ended, unless the playouts say
+   otherwise. A decision below the root is opened on its second visit, the opponent's choosing the order worst
+   for the side;
+3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
+   an advance, a roll) by random legal orders;
+4. the position valued for the side (app/rules/evaluation.py): 1 won, -1 lost, else material, the victory hexes
+   held, reach and safety, within +-0.9; every decision on the path learns the value.
+
+The order played is the root's most visited. A decision with one usable order plays it without a playout.
+
+The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
+for another time): it runs playouts until its CPU time is spent (at least `MIN_PLAYOUTS`), and its reason
+records the playouts done, which `verify` re-runs exactly, whatever its clock says. `search:N` runs exactly N
+playouts a decision, whatever the time. Every draw is seeded by the side's view and the orders it has given
+(app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any process.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from app.events.core import DieRolled
+from app.rules import belief, evaluation, practice
+from app.rules.errors import OrderError
+
+SEARCH_CASE = "strong practice opponent (docs/play-by-email.md)"
+SECONDS = 2.0  # CPU a decision when the creator names no budget (docs/benchmarks.md: the 95th percentile)
+MAX_SECONDS = 60.0
+MIN_PLAYOUTS = 16  # a timed decision runs at least these, however slow the machine
+MAX_PLAYOUTS = 20000
+WIDTH = 12  # orders searched a decision
+RATED = 8  # of them, those the greedy rating puts first; the rest drawn at random
+HORIZON = 40  # orders `settle` gives at the end of a playout, at most
+WORLDS = 8  # positions sampled from the side's view a decision; playout i plays on sample i mod WORLDS
+EXPAND_AT = 2  # a decision below the root is searched from its second visit (before, a playout values it)
+DEPTH = 24  # decisions a playout goes down the tree, at most
+EXPLORE = 1.5  # PUCT's exploration constant, on means scaled to 0..1 (AlphaZero's c_puct)
+TIERS = ((1000, 4.0), (100, 3.0), (10, 2.0), (0, 1.0))  # greedy's rating -> prior weight: an attack at good odds,
+# a move toward an objective, what the step asks for or brings units in, `end`; anything else 0.5
+ENDS = practice.ENDS
+
+
+def budget_setting(text: str) -> dict:
+    """The settings of `search:TEXT`: "" -> {"seconds": SECONDS}; "3s" -> {"seconds": 3.0}; "400" ->
+    {"playouts": 400}. Raises ValueError naming what is wrong."""
+    if not text:
+        return {"seconds": SECONDS}
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not 0.1 <= seconds <= MAX_SECONDS:
+                raise ValueError
+            return {"seconds": seconds}
+        n = int(text)
+        if not 1 <= n <= MAX_PLAYOUTS:
+            raise ValueError
+        return {"playouts": n}
+    except ValueError:
+        raise ValueError(f"search takes a number of playouts a decision (1 to {MAX_PLAYOUTS}: search:400) or a CPU "
+                         f"time (0.1 to {MAX_SECONDS:g} s: search:3s), not {text!r}") from None
+
+
+def budget_text(settings: dict) -> str:
+    """What `budget_setting` reads back as these settings."""
+    return f"{settings['seconds']:g}s" if "seconds" in settings else str(settings["playouts"])
+
+
+class PlayoutDice:
+    """A playout's chance: the dice, faces drawn by `rng` (never stored, never the game's dice), and the random
+    orders `settle` picks with the same generator (`picks`)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.next_index = 0
+        self.picks = 0
+
+    def roll(self, purpose: str, sides: int = 6) -> DieRolled:
+        rolled = DieRolled(index=self.next_index, sides=sides, value=self.rng.randint(1, sides), purpose=purpose)
+        self.next_index += 1
+        return rolled
+
+
+def _tier(score: float | None) -> float:
+    return next((weight for least, weight in TIERS if score is not None and score >= least), 0.5)
+
+
+class Node:
+    """A decision in the tree, reached by the orders on the path to it whatever the dice did on the way (open
+    loop: each playout deals its own dice and replays the path): who decides, the orders searched there, and for
+    each its visits and the sum of its playouts' values (for the searching side)."""
+
+    def __init__(self):
+        self.side: str | None = None
+        self.arms: dict[str, float] | None = None  # order -> prior
+        self.visits = 0
+        self.n: dict[str, int] = {}
+        self.total: dict[str, float] = {}
+        self.children: dict[str, Node] = {}
+
+    def mean(self, arm: str) -> float:
+        return self.total[arm] / self.n[arm] if self.n.get(arm) else 0.0
+
+
+def policy(rules, settings: dict) -> practice.Policy:
+    """`search` with the seat's settings ({"playouts": N} or {"seconds": T}); a decision `verify` re-runs passes the
+    stored reason, whose playouts it runs again exactly."""
+    def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
+        if replaying is not None and isinstance(replaying.get("playouts"), int):  # bounded: a stored reason is
+            playouts, seconds = min(max(replaying["playouts"], 0), MAX_PLAYOUTS), None  # no licence to run for ever
+        else:
+            playouts, seconds = settings.get("playouts", MAX_PLAYOUTS), settings.get("seconds")
+        return Search(rules, state, side, playouts, given, seconds).decide()
+
+    return play
+
+
+class Search:
+    """One decision of the strong opponent (see the module docstring)."""
+
+    def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0, seconds: float | None = None):
+        self.rules, self.state, self.side, self.budget, self.given = rules, state, side, budget, given
+        self.seconds = seconds  # None: exactly `budget` playouts; else until this much CPU time, at most `budget`
+        self.done = 0
+        self.worlds: dict[int, Any] = {}
+        self.root = Node()
+        self.low, self.high = 0.0, 0.0  # the values seen so far, to scale the tree's means (as MuZero does)
+        self.made = 0  # nodes expanded, for their draws' seeds
+
+    @functools.cached_property
+    def seed(self) -> int:
+        """Every draw's seed: what the side may know (practice.view_seed), asked only when there is a choice."""
+        return practice.view_seed(self.rules, self.state, self.side, self.given)
+
+    def decide(self) -> tuple[str, dict]:
+        root = self.root
+        root.side, root.arms = self.side, self.candidates(self.state, self.side, root=True)
+        while root.arms:
+            if len(root.arms) == 1:
+                only = next(iter(root.arms))
+                if practice.usable(self.rules, self.state, self.side, only) is not None:
+                    return only, {"case": SEARCH_CASE, "rule": "only order", "playouts": 0,
+                                  "summary": "search: the one order worth giving here"}
+                break
+            if not root.visits:
+                self.run()
+            ranked = sorted(root.arms, key=lambda a: (-root.n.get(a, 0), -root.mean(a)))
+            if practice.usable(self.rules, self.state, self.side, ranked[0]) is not None:
+                return ranked[0], self.reason(ranked)
+            root.arms = {a: p for a, p in root.arms.items() if a != ranked[0]}
+        raise practice.NoOrder(f"no order of {self.side} is legal ({self.rules.prompt(self.state).step})")
+
+    def reason(self, ranked: list[str]) -> dict:
+        root, best = self.root, ranked[0]
+        value = round(root.mean(best), 3)
+        why = {"case": SEARCH_CASE, "rule": "most playouts", "playouts": self.done, "visits": root.n.get(best, 0),
+               "value": value}
+        runner = ranked[1] if len(ranked) > 1 else None
+        against = (f"; next {runner!r}, {root.n.get(runner, 0)} playouts, {root.mean(runner):+.2f}"
+                   if runner is not None else "")
+        why["summary"] = (f"search: {why['visits']} of {self.done} playouts, worth {value:+.2f} (1 won, -1 "
+                          f"lost){against}")
+        return why
+
+    def run(self) -> None:
+        """The playouts: `budget` of them, or, timed, until `seconds` of CPU time are spent (at least
+        `MIN_PLAYOUTS`, at most `budget`)."""
+        start = time.process_time()
+        for i in range(self.budget):
+            if self.seconds is not None and i >= MIN_PLAYOUTS and time.process_time() - start >= self.seconds:
+                break
+            self.iterate(i)
+            self.done = i + 1
+
+    # -- which orders ------------------------------------------------------------------------------------------
+    def candidates(self, state: Any, side: str, root: bool = False) -> dict[str, float]:
+        """The orders searched at a decision, each with its prior: the legal list, the greedy rating's first
+        `RATED`, `end`, then others at random, `WIDTH` in all, best rated first."""
+        rules = self.rules
+        try:
+            listed = rules.legal_orders(state, side)
+        except (OrderError, ValueError, KeyError):
+            return {}  # a sampled position the rules cannot list: the playout ends there
+        if len(listed) <= 1:
+            return {item["order"]: 1.0 for item in listed}
+        self.made += 1
+        random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
+        rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
+        first = rated[:RATED]
+        ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
+        rest = [r for r in rated[RATED:] if r not in ends]
+        chosen = first + ends + rest[:WIDTH - len(first) - len(ends)]
+        total = sum(tier for _, tier in chosen)
+        return {text: tier / total for text, tier in chosen}
+
+    # -- the tree ----------------------------------------------------------------------------------------------
+    def world(self, k: int) -> Any:
+        """Sample k of the position, hidden parts drawn (the same for every order: common random numbers)."""
+        if k not in self.worlds:
+            self.worlds[k] = belief.sample(self.rules, self.state, self.side, random.Random(f"{self.seed}:world:{k}"))
+        return self.worlds[k]
+
+    def iterate(self, i: int) -> None:
+        """Playout i: down the tree by UCT from sample i mod `WORLDS` with its own dice, one decision further
+        than the tree knew, then `settle` and value the position; every decision on the way learns the value."""
+        rules = self.rules
+        dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
+        state, node, path = self.world(i % WORLDS), self.root, []
+        while True:
+            if rules.outcome(state) is not None:
+                break
+            if node is not self.root and (node.visits < EXPAND_AT or len(path) >= DEPTH):
+                node.visits += 1
+                state = settle(rules, state, dice)
+                break
+            side = rules.prompt(state).side
+            if node.arms is None:
+                node.side, node.arms = side, self.candidates(state, side)
+            node.visits += 1
+            if side != node.side or not node.arms:
+                break  # the dice took this playout elsewhere than the tree's first visit: value it here
+            arm = self.select(node)
+            path.append((node, arm))
+            try:
+                state = _apply(rules, state, rules.parse(arm, side, state), dice)
+            except (OrderError, ValueError, KeyError):
+                break  # refused in this sample: it does nothing there
+            node = node.children.setdefault(arm, Node())
+        found = evaluation.value(rules, state, self.side)
+        self.low, self.high = min(self.low, found), max(self.high, found)
+        for at, arm in path:
+            at.n[arm] = at.n.get(arm, 0) + 1
+            at.total[arm] = at.total.get(arm, 0.0) + found
+
+    def select(self, node: Node) -> str:
+        """PUCT: an order not yet tried (the best rated first), else the best of mean (for the side deciding
+        there, scaled to the values seen) plus `EXPLORE` * prior * sqrt(N) / (1 + n)."""
+        for arm in node.arms:
+            if not node.n.get(arm):
+                return arm
+        sign = 1.0 if node.side == self.side else -1.0
+        span = (self.high - self.low) or 1.0
+        root_n = math.sqrt(sum(node.n[a] for a in node.arms))
+
+        def score(arm: str) -> float:
+            q = (sign * node.mean(arm) - (self.low if sign > 0 else -self.high)) / span
+            return q + EXPLORE * node.arms[arm] * root_n / (1 + node.n[arm])
+
+        return max(node.arms, key=score)
+
+
+def _apply(rules, state: Any, command, dice) -> Any:
+    for event in rules.decide(state, command, dice):
+        state = rules.evolve(state, event)
+    return state
+
+
+def settle(rules, state: Any, dice: PlayoutDice, horizon: int = HORIZON, choose: Callable | None = None) -> Any:
+    """Carry the sequence on through the steps no side may end, by random legal orders drawn with the dice's
+    generator (or `choose(state, side)` -> order text), until a step a side may end, the end of the game, or
+    `horizon` orders."""
+    for _ in range(horizon):
+        if rules.outcome(state) is not None:
+            return state
+        prompt = rules.prompt(state)
+        if prompt.side is None or any(prompt.allows(a) for a in ENDS):
+            return state
+        nxt = step(rules, state, prompt.side, dice, choose)
+        if nxt is None:
+            return state
+        state = nxt
+    return state
+
+
+def step(rules, state: Any, side: str, dice: PlayoutDice, choose: Callable | None = None) -> Any | None:
+    """The position after one order of `side`: `choose`'s, else a random one the rules accept with `dice`."""
+    if choose is not None:
+        try:
+            return _apply(rules, state, rules.parse(choose(state, side), side, state), dice)
+        except (OrderError, ValueError, KeyError, practice.NoOrder):
+            pass
+    dice.picks += 1
+    for text in practice.orders_to_try(rules, state, side, dice.rng):
+        try:
+            return _apply(rules, state, rules.parse(text, side, state), dice)
+        except (OrderError, ValueError, KeyError):
+            continue
+    return None

@@ -1,0 +1,167 @@
+"""Issue 29's opponents bench: each practice policy against each other policy, every game, every scenario, both
+sides, a fixed list of dice seeds: wins, draws, unfinished, crashes and the CPU per decision.
+
+A game is played through the rules alone (decide + evolve, seeded dice, the policies asked as the automated seats
+ask them: app/rules/practice.py `choose`, with the side's count of orders given). Each pairing plays each side:
+"search vs random" is the search with the first side and random with the second, then the other way round.
+
+    python bench/opponents.py [--games snc,ichigo] [--policies search,greedy,random] [--seeds s1,s2]
+                              [--search search:200] [--max-orders 4000] [--json FILE]
+
+The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
+`random` from either side and 70% against `greedy`; its decision within its budget (2 s of CPU by default,
+--budget) at the 95th percentile. Every game's scenarios but `custom` (a position file's). Run it `nice -n 10`:
+it is CPU-bound and takes one core. No test runs this; no test asserts a time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+import traceback
+from collections import defaultdict
+from itertools import permutations
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]
+
+from app.events.dice import SeededDice  # noqa: E402
+from app.rules import practice  # noqa: E402
+from app.rules.catalog import get_rules  # noqa: E402
+
+GAMES = ("skirmish", "snc", "ichigo", "formosa", "daisenso", "olympic")
+POLICIES = ("search", "greedy", "random")
+SEEDS = ("s1", "s2", "s3", "s4")
+SKIP_SCENARIOS = ("custom",)
+
+
+def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int) -> dict:
+    """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "crash"}."""
+    state = rules.initial_state(scenario, {})
+    dice = SeededDice(next_index=0, seed=seed, game_id=f"bench-{rules.name}")
+    seats = {side: practice.parse_spec(rules, spec) for side, spec in specs.items()}
+    given = dict.fromkeys(rules.sides, 0)
+    cpu: dict[str, list[float]] = {side: [] for side in rules.sides}
+    out = {"orders": 0, "cpu": cpu, "winner": None, "reason": None, "crash": None}
+    try:
+        while rules.outcome(state) is None and out["orders"] < max_orders:
+            side = rules.prompt(state).side
+            name, settings = seats[side]
+            start = time.process_time()
+            text, _ = practice.choose(rules, name, state, side, settings, given[side])
+            cpu[side].append(time.process_time() - start)
+            for event in rules.decide(state, rules.parse(text, side, state), dice):
+                state = rules.evolve(state, event)
+            given[side] += 1
+            out["orders"] += 1
+    except Exception as exc:  # noqa: BLE001 - a crash is what the bench counts
+        out["crash"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+        return out
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        out["winner"], out["reason"] = outcome.winner or "draw", outcome.reason
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--policies", default=",".join(POLICIES))
+    parser.add_argument("--seeds", default=",".join(SEEDS))
+    parser.add_argument("--search", default="search", help="the search's spec: search (about 2 s of CPU a decision), "
+                                                           "search:N (N playouts), search:3s")
+    parser.add_argument("--budget", type=float, default=2.0, help="CPU seconds a search decision may take")
+    parser.add_argument("--max-orders", type=int, default=4000, help="a game still running after this is unfinished")
+    parser.add_argument("--scenarios", default="", help="only these scenarios (comma-separated), else every one")
+    parser.add_argument("--json", default="", help="write every game's result here")
+    args = parser.parse_args()
+    policies = args.policies.split(",")
+    only = set(filter(None, args.scenarios.split(",")))
+    spec = {p: (args.search if p == "search" else p) for p in policies}
+    print(f"# bench/opponents.py on {platform.node()} ({platform.python_version()}), policies {spec}, seeds "
+          f"{args.seeds}, at most {args.max_orders} orders a game", flush=True)
+    games: list[dict] = []
+    try:
+        run(args, policies, only, spec, games)
+    except KeyboardInterrupt:  # a bounded run (timeout -s INT) reports the games it finished
+        print(f"# interrupted: {len(games)} games finished", flush=True)
+    report(games, policies, args.budget)
+    if args.json:
+        Path(args.json).write_text(json.dumps(games, indent=1, default=str), encoding="utf-8")
+    return 1 if any(g["crash"] for g in games) else 0
+
+
+def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: list[dict]) -> None:
+    """Every game of the bench, each appended to `games` as it ends."""
+    for name in args.games.split(","):
+        rules = get_rules(name)
+        offered = practice.policies(rules)
+        for scenario in rules.scenarios:
+            if scenario in SKIP_SCENARIOS or (only and scenario not in only):
+                continue
+            for a, b in permutations([p for p in policies if p in offered], 2):
+                for seed in args.seeds.split(","):
+                    specs = dict(zip(rules.sides, (spec[a], spec[b]), strict=True))
+                    started = time.perf_counter()
+                    result = play(rules, scenario, specs, seed, args.max_orders)
+                    result.update(game=name, scenario=scenario, seed=seed, seconds=time.perf_counter() - started,
+                                  seats={side: p for side, p in zip(rules.sides, (a, b), strict=True)})
+                    games.append(result)
+                    got = result["crash"].splitlines()[0] if result["crash"] else (result["winner"] or "unfinished")
+                    print(f"{name:9} {scenario:13} {seed:4} {rules.sides[0]}={a:7} {rules.sides[1]}={b:7} -> "
+                          f"{got:12} {result['orders']:5} orders {result['seconds']:7.1f} s", flush=True)
+
+
+def report(games: list[dict], policies: list[str], budget: float) -> None:
+    """Per game and policy pairing: the first policy's wins, draws, losses, unfinished, crashes (both sides
+    together, then each side); the CPU a decision per policy and game."""
+    print("\n## Results: the row's policy against the column's, both sides (won-drawn-lost / unfinished / crashed)")
+    tally: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for g in games:
+        for side, me in g["seats"].items():
+            other = next(p for s, p in g["seats"].items() if s != side)
+            for key in ((g["game"], me, other, "both"), (g["game"], me, other, side), ("all", me, other, "both")):
+                t = tally[key]
+                if g["crash"]:
+                    t["crash"] += 1
+                elif g["winner"] is None:
+                    t["unfinished"] += 1
+                elif g["winner"] == "draw":
+                    t["draw"] += 1
+                elif g["winner"] == side:
+                    t["won"] += 1
+                else:
+                    t["lost"] += 1
+    for key in sorted(tally):
+        t = tally[key]
+        finished = t["won"] + t["draw"] + t["lost"]
+        share = f"{100 * t['won'] / finished:5.1f}%" if finished else "    -"
+        print(f"{key[0]:9} {key[1]:7} vs {key[2]:7} {key[3]:9} {t['won']:3}-{t['draw']}-{t['lost']:<3} "
+              f"won {share} of finished; unfinished {t['unfinished']}, crashed {t['crash']}")
+    print(f"\n## CPU a decision (seconds; the search's budget {budget} s)")
+    cpu: dict[tuple, list[float]] = defaultdict(list)
+    for g in games:
+        for side, me in g["seats"].items():
+            cpu[(g["game"], me)] += g["cpu"][side]
+            cpu[("all", me)] += g["cpu"][side]
+    for key in sorted(cpu):
+        values = cpu[key]
+        within = sum(1 for v in values if v <= budget) / len(values) if values else 1.0
+        median = statistics.median(values) if values else 0.0
+        print(f"{key[0]:9} {key[1]:7} {len(values):6} decisions  median {median:7.3f}  p95 "
+              f"{percentile(values, 0.95):7.3f}  max {max(values, default=0):7.3f}  within budget {100 * within:5.1f}%")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

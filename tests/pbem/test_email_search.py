@@ -1,0 +1,59 @@
+"""A whole game of each of the five games played by email against the strong practice opponent (issue 29): the
+other side is the server's `search` seat (on a small budget here; bench/opponents.py measures its strength), the
+player answers each email with one order picked from the legal orders the turn email lists, through a real SMTP
+server on 127.0.0.1. Each reply carries the search's answering turn, each order with its reason (its playouts); at
+the end the game-over email goes out and `verify` re-decides every one of the search's orders and recomputes every
+die."""
+import random
+
+import pytest
+
+from app.mail import inbound
+from app.projections import state as projection
+from app.rules.catalog import get_rules
+from app.service import audit
+
+pytestmark = pytest.mark.slow  # whole games played by email
+
+PLAYER = "practice@players.example"
+GAMES = [  # (rules, scenario, the player's side, the search's side)
+    ("snc", "campaign", "chinese", "japanese"),
+    ("ichigo", "campaign", "allied", "japanese"),
+    ("formosa", "1", "allied", "japanese"),
+    ("daisenso", "strait", "allied", "axis"),
+    ("olympic", "solitaire", "american", "japanese"),
+]
+
+
+@pytest.mark.parametrize("name, scenario, player, opponent", GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, name, scenario, player, opponent):
+    rules = get_rules(name)
+    game_id, tokens = pbem.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"})
+    assert set(tokens) == {player}
+    smtp.reply(smtp.last(PLAYER, "Invitation"), PLAYER, "join: practice makes perfect")
+    [joined] = inbound.ingest_maildir(pbem, smtp.maildir)
+    assert joined.applied == 1
+    rng = random.Random(name)
+    answered = 0
+    for _ in range(3000):
+        state = projection.load(store, game_id).game
+        if rules.outcome(state) is not None:
+            break
+        assert rules.prompt(state).side == player
+        orders = [o["order"] for o in rules.legal_orders(state, player)]
+        closing = [o for o in orders if o.split()[0] in ("end", "pass", "next")]
+        order = closing[0] if closing and rng.random() < 0.3 else rng.choice(orders)
+        smtp.reply(smtp.inbox(PLAYER)[-1], PLAYER, order)
+        [result] = inbound.ingest_maildir(pbem, smtp.maildir)
+        assert result.applied == 1 and not result.refused, result.lines
+        reply = inbound.body_text(smtp.last(PLAYER)).replace("\r\n", "\n")
+        if f"{opponent} (automated, search) orders: " in reply:
+            answered += 1
+            assert "[search: " in reply  # each answering order with its reason
+    assert rules.outcome(projection.load(store, game_id).game) is not None
+    assert answered > 0 and "Game over" in smtp.last(PLAYER)["Subject"]
+    events = list(store.events(game_id))
+    searched = [e for e in events if e.type == "core.OrderGiven" and e.actor == f"auto:{opponent}"]
+    assert searched and all(e.payload["auto"]["policy"] == "search" for e in searched)
+    report = audit.verify(events, check_dice=True)
+    assert report.ok and report.rolls_unchecked == 0, report.problems[:3]
