@@ -16,7 +16,7 @@ import click
 
 from app import text
 from app.numbers import LARGEST
-from app.service.application import Application, Console, Settings, rule_sets, size_caches
+from app.service.application import Application, Console, Settings, replays, rule_sets, size_caches
 from app.service.errors import (
     GameError,
     NoSuchPosition,
@@ -376,8 +376,6 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
 
 def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: str) -> dict:
     """The chances of victory, with a progress bar on stderr; Ctrl-C cancels (nothing is written)."""
-    from app.service.replays import Cancelled
-
     with click.progressbar(length=1, label="playouts", file=sys.stderr) as bar:
         def progress(done: int, total: int) -> None:
             bar.length = total
@@ -387,7 +385,7 @@ def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: s
             return ctx.console.chances(game, side, playouts=playouts, policy=policy, progress=progress)
         except KeyboardInterrupt:
             raise click.ClickException(f"cancelled after {bar.pos} of {bar.length} playouts") from None
-        except Cancelled as exc:
+        except replays.Cancelled as exc:
             raise click.ClickException(f"cancelled: {exc}") from None
 
 

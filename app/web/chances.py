@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from flask import Response, abort, jsonify, request
 
-from app.service import replays as replay
+from app.service.application import replays as replay
 from app.web.replay import OPTIONAL_TOKEN, SVG, _admitted, _errors_doc, _ext, _json_doc, _replay, data
 
 RUNNING = 1
