@@ -41,13 +41,26 @@ class PlayerJoined:
 @dataclass(frozen=True)
 class OrderGiven:
     """An accepted order, stored with the events it produced (their `causation` points here). `auto` is set on an
-    automated seat's order (app/service/autoplay.py): {"policy": name, "reason": {...}}, the rule that chose it,
-    which `verify` recomputes."""
+    order the server gave: an automated seat's (app/service/autoplay.py), {"policy": name, "reason": {...}}, or a
+    player's standing order's (app/rules/standing.py), {"standing": kind, "reason": {...}}; `verify` recomputes
+    either."""
 
     side: str
     text: str
     command: dict
     auto: dict | None = None
+
+
+@event_type("core.StandingOrdersSet")
+@dataclass(frozen=True)
+class StandingOrdersSet:
+    """`side`'s standing orders (docs/play-by-email.md, "Standing orders"): for each kind of decision named, the
+    clauses that answer it from now on (an empty list: ask me again). Set in the side's own turn; hidden from the
+    other side (app/rules/base.py `event_visibility`). An order a standing order gives is that side's
+    core.OrderGiven with `auto` {"standing": kind, "reason"}, which `verify` re-decides from the clauses in force."""
+
+    side: str
+    orders: dict
 
 
 @event_type("core.SeatAutomated")

@@ -59,6 +59,9 @@ class GameMeta:
     parent: dict | None = None
     retractions: list = field(default_factory=list)
     automated: dict = field(default_factory=dict)  # side -> policy name (core.SeatAutomated)
+    standing: dict = field(default_factory=dict)  # side -> {kind: [clause, ...]} in force (core.StandingOrdersSet)
+    # the orders a standing order gave in a row for one kind, [kind, [text, ...]] (app/rules/standing.py `given`)
+    standing_run: list = field(default_factory=list)
 
 
 def _with(meta: GameMeta, **changes) -> GameMeta:
@@ -136,6 +139,18 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
     elif isinstance(body, core.SeatAutomated):
         meta = _with(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
                        automated={**meta.automated, body.side: body.policy})
+    elif event.seq in retracted and isinstance(body, core.StandingOrdersSet | core.OrderGiven):
+        pass  # taken back: the standing orders and runs of orders go on as if it never was
+    elif isinstance(body, core.StandingOrdersSet):
+        mine = {**meta.standing.get(body.side, {}), **{k: list(v) for k, v in body.orders.items()}}
+        meta = _with(meta, standing={**meta.standing, body.side: {k: v for k, v in mine.items() if v}})
+    elif isinstance(body, core.OrderGiven):
+        kind = (body.auto or {}).get("standing")
+        run = meta.standing_run
+        if kind is not None:
+            meta = _with(meta, standing_run=[kind, [*(run[1] if run and run[0] == kind else []), body.text]])
+        elif run:
+            meta = _with(meta, standing_run=[])
     elif isinstance(body, core.DieRolled):
         meta = _with(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):
@@ -150,8 +165,7 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.OrderGiven
-                            | core.DeadlinePassed):
+    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.DeadlinePassed):
         # a core type this fold does not know is still the game's (as before: only these leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game

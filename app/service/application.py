@@ -8,6 +8,7 @@ connection (one per thread):
     seats      Credentials  tokens, reply tags, replay and owner keys and links
     setup      Setup        create, join, fork
     orders     Orders       submit / order, several from one email (play), preview, undo
+    standing   StandingOrders  a seat's standing orders: set, shown (app/rules/standing.py)
     reads      Reads        view, prompt, history, export, verify, the replay's reads
     disputes   Disputes     raise, answer, rule
     deadlines  Deadlines    tick: reminders, passed deadlines, the catch-ups
@@ -41,6 +42,7 @@ from app.service.reactions import Dispatch, Reactor
 from app.service.reads import Reads
 from app.service.seats import ARBITER, Credentials, Seat, hash_token, new_token
 from app.service.setup import DEADLINE_ACTIONS, Setup
+from app.service.standing import StandingOrders
 from app.service.writes import Writes
 
 __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUBSCRIBERS", "Application",
@@ -75,6 +77,7 @@ class Application:
                                          DeadlineNotices(store, self.mailroom)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
         self.orders = Orders(store, self.writes)
+        self.standing = StandingOrders(store, self.writes, self.orders)
         self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)

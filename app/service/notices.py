@@ -49,9 +49,12 @@ class TurnEmails:
         if settings is None or settings["over_notified"]:
             return
         forced = _settled_takebacks(events)
+        answered = _answered_by_standing(events)
         turn_side = settings["turn_side"]
         seats = None
         for event in _boundaries(events):
+            if event.seq in answered:
+                continue  # the side's standing order answered this position at once: nobody was asked
             state = projection.load(self.store, game_id, event.seq)
             rules = get_rules(state.meta.rules)
             seats = seats or members(self.store, game_id)
@@ -78,6 +81,13 @@ class TurnEmails:
         at `seq`. The seat counts as having seen it from now: undo is refused once queued."""
         self.mailroom.queue("turn", email, game_id, seat, {"headline": headline, "seq": seq})
         self.store.mark_seen(game_id, seat, seq)
+
+
+def _answered_by_standing(events: list[StoredEvent]) -> set[int]:
+    """The positions a standing order answered (the next event is its order, by `standing:SIDE`): the side to act
+    was not asked, so it is not emailed (app/service/autoplay.py)."""
+    return {e.seq for e, after in zip(events, events[1:], strict=False)
+            if after.type == "core.OrderGiven" and after.actor.startswith("standing:")}
 
 
 def _settled_takebacks(events: list[StoredEvent]) -> set[int]:

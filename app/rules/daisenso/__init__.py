@@ -24,5 +24,9 @@ GAME = Game(
     load_data=data_load.load_data,
     start=start,
     view=view.view,
-    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},
+    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            # the decisions of a combat either side may answer in advance (docs/orders/daisenso.md)
+            "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},
+                         "exchange": {}, "retreat": {}, "attacker-losses": {}, "defender-losses": {},
+                         "advance": {}, "overstack": {}}},
 )
