@@ -257,6 +257,23 @@ def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | N
     emit(as_json, done, "\n".join(_rows_text(done["events"] + done["automated"])))
 
 
+@cli.command("standing")
+@click.argument("game")
+@click.argument("orders", nargs=-1)
+@click.option("--as", "side", required=True, help="The side whose standing orders these are.")
+@json_option
+@click.pass_obj
+@guarded
+def standing_cmd(ctx: Context, game: str, orders: tuple[str, ...], side: str, as_json: bool) -> None:
+    """Set a side's standing orders, each 'KIND: CLAUSE[; CLAUSE ...]' ('KIND: ask' takes one away), in its own
+    turn; with none, show them and the kinds that may stand (docs/play-by-email.md, "Standing orders")."""
+    done = ctx.console.standing(game, side, list(orders))
+    kinds = [f"  {kind:16} orders: {', '.join(k['orders'])}; words: {', '.join(k['words'])}"
+             for kind, k in done["kinds"].items()]
+    emit(as_json, done, "\n".join([*(done["lines"] or [f"{side} has no standing orders: every decision is asked"]),
+                                   "kinds that may stand:", *kinds, *_rows_text(done["automated"])]))
+
+
 @cli.command("preview")
 @click.argument("game")
 @click.argument("order")

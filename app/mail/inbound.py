@@ -203,10 +203,13 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
                       "or written")
     headers: dict[str, str] = {}
     orders: list[str] = []
+    standing: list[str] = []  # `standing KIND: ...` lines: set before the orders, in the seat's own turn
     for line in lines:
         m = HEADER_LINE.match(line)
         if m:
             headers[m.group(1).lower()] = m.group(2).strip()
+        elif app.standing.is_line(line):
+            standing.append(line)
         else:
             orders.append(line)
     local = app.mail.orders_address.partition("@")[0]
@@ -234,6 +237,24 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
     unreadable = _unreadable(app, seat, orders) if not plain or "join" in headers else []
     if unreadable:  # every line is read before any is played: nothing of a message half read is played
         return _unreadable_refused(unreadable, refuse, result)
+    if "seq" in headers and not re.fullmatch(r"[0-9]{1,12}", headers["seq"]):
+        return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
+    expected = int(headers["seq"]) if "seq" in headers else None
+    if standing:
+        try:
+            done = app.standing.set(seat, app.standing.read_lines(standing), expected,
+                                    answer=not orders and "join" not in headers)
+        except StoreUnavailable:
+            raise
+        except Conflict as exc:
+            return _stale(expected, exc.actual, refuse)
+        except (GameError, AccessDenied, StoreError, TextError) as exc:
+            return refuse(f"standing orders: {exc}")
+        expected = done["seq"] if expected is not None else None
+        result.applied += 1
+        answer = [r for r in done["events"] if r["seq"] != done["seq"]]
+        result.lines.append("accepted: your standing orders are now: " + ("; ".join(done["lines"]) or
+                            "none (every decision is asked of you)") + _automated(answer))
     if "join" in headers:
         try:
             joined = app.setup.join(seat, headers["join"])
@@ -247,9 +268,6 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
         if not result.applied:
             refuse("the message holds no orders")
         return
-    if "seq" in headers and not re.fullmatch(r"[0-9]{1,12}", headers["seq"]):
-        return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
-    expected = int(headers["seq"]) if "seq" in headers else None
     if plain:
         return _play(app, seat, orders, expected, result, refuse)
     if expected is not None:
@@ -311,6 +329,8 @@ def _play(app: Application, seat: Seat, orders: list[str], expected: int | None,
         text = "; ".join(r["text"] for r in rows if r["type"] != "core.OrderGiven")
         if n == len(answered.orders) - 1:
             text += _automated(answered.automated)
+        elif n < len(answered.between):  # the other side's standing orders answered, and yours went on
+            text += _automated(answered.between[n])
         result.lines.append(f"accepted: {order}" + (f"  ->  {text}" if text else ""))
     if answered.refused is not None:
         n = len(answered.orders)
@@ -318,10 +338,11 @@ def _play(app: Application, seat: Seat, orders: list[str], expected: int | None,
 
 
 def _automated(rows: list[dict]) -> str:
-    """The automated seats' whole answer, order by order, each with its reason."""
+    """The server's whole answer (automated seats, standing orders), order by order, each with its reason."""
     if not rows:
         return ""
-    return "\n\nThe server's automated seats answered, order by order, each with its reason:\n" + \
+    return "\n\nThe server's automated seats answered, order by order, each with its reason (a standing order's " \
+        "with its kind):\n" + \
         "\n".join(f"  {r['seq']:>5}  {r['text']}" for r in rows)
 
 

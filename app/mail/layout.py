@@ -52,6 +52,13 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
         parts += ["Your orders now", render_actions(r.actions), ""]
     if r.legal_orders:
         parts += ["You may, for instance", render_legal_orders(r.legal_orders), ""]
+    if r.standing is not None:
+        parts += ["Your standing orders (only you see them; change one with a line like these, 'standing KIND: ask' "
+                  "takes it away)", "\n".join(f"  {line}" for line in r.standing) or
+                  "  none: every decision is asked of you (docs/play-by-email.md, e.g. 'standing losses: weakest')",
+                  ""]
+    if r.clock:
+        parts += ["Your clock", f"  {r.clock}", ""]
     if r.replay_link:
         parts += ["Replay in your browser (as you see it; the link is yours, do not share it)", f"  {r.replay_link}",
                   ""]

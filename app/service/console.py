@@ -99,6 +99,21 @@ class Console:
         rows = history.lines(get_rules(accepted.state.meta.rules), accepted.events)
         return {"accepted": True, "events": rows, "automated": self.automated(game_id)}
 
+    def standing(self, game_id: str, side: str, lines: list[str]) -> dict:
+        """`side`'s standing orders (app/service/standing.py): set from `standing`-less lines `KIND: CLAUSES`, or
+        shown with none; then the server answers with them if the step they stand for is asked now."""
+        from app.service import standing
+
+        if lines:
+            standing.set_orders(self._store, game_id, side,
+                                standing.read_lines(f"standing {line}" for line in lines))
+            automated = self.automated(game_id)
+        else:
+            automated = []
+        state = projection.load(self._store, game_id)
+        self._check_side(state, side)
+        return {**standing.described(get_rules(state.meta.rules), state, side), "automated": automated}
+
     def preview(self, game_id: str, side: str, text: str) -> dict:
         """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
         preview out of turn); writes nothing."""

@@ -10,7 +10,7 @@ from app.projections import render, textmap
 from app.projections import state as projection
 from app.rules.base import optional
 from app.rules.catalog import get_rules
-from app.service import receipts
+from app.service import receipts, standing
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
 from app.service.seats import Credentials, Seat, members
@@ -69,4 +69,6 @@ class Letters:
             area = textmap.render_area(the_map, view, seat.side, since, filename)
         return TurnReport(**base, since=since, position=textmap.render_view(view), map_area=area, map_file=picture,
                           owed=prompt["owed"]["text"] if prompt["owed"] else None, actions=prompt["actions"],
-                          legal_orders=prompt["legal_orders"])
+                          legal_orders=prompt["legal_orders"],
+                          standing=standing.lines_of(state.meta.standing.get(seat.side, {}))
+                          if seat.side and standing.kinds_of(rules) else None)

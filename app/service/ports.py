@@ -55,6 +55,9 @@ class TurnReport:
     legal_orders: list[dict] = field(default_factory=list)  # order, odds?
     replay_link: str | None = None
     receipt: str = ""  # the signed receipt of the chain's head at `seq` (app/service/receipts.py), as text
+    # the seat's standing orders in force, as the lines that set them (None: the game has no decision that may stand)
+    standing: list[str] | None = None
+    clock: str | None = None  # the seat's clock: its deadline or time bank, vacation (app/service/clocks.py)
 
 
 class Mail(Protocol):

@@ -13,12 +13,13 @@ import re
 from collections.abc import Iterable
 
 from app.events import core
+from app.events.envelope import StoredEvent
 from app.events.interface import Store
 from app.projections import history
 from app.projections import state as projection
 from app.rules import standing
 from app.rules.catalog import get_rules
-from app.service.errors import PbemError, TextError
+from app.service.errors import Conflict, PbemError, TextError
 from app.service.games import new_event
 from app.service.orders import Orders
 from app.service.seats import Seat, mark_seen, player
@@ -51,6 +52,9 @@ class StandingOrders:
     """A seat's standing orders, on one store; `orders`: the server answers after a change (the automated seats
     and standing orders both, app/service/autoplay.py)."""
 
+    is_line = staticmethod(is_line)
+    read_lines = staticmethod(read_lines)
+
     def __init__(self, store: Store, writes: Writes, orders: Orders):
         self.store = store
         self.writes = writes
@@ -61,32 +65,44 @@ class StandingOrders:
         state = projection.load(self.store, seat.game_id)
         return described(get_rules(state.meta.rules), state, player(seat))
 
-    def set(self, seat: Seat, orders: dict[str, list[str]]) -> dict:
+    def set(self, seat: Seat, orders: dict[str, list[str]], expected_seq: int | None = None,
+            answer: bool = True) -> dict:
         """Set (or, with no clause or `ask`, take away) the seat's standing orders for the kinds named: one event;
-        then the server answers with them if the step they stand for is asked now. Refused whole, nothing written,
-        if any kind may not stand or any clause does not read, or it is not the seat's turn."""
+        then (`answer`) the server answers with them if the step they stand for is asked now (a message whose
+        orders follow leaves that to the end of its orders). Refused whole, nothing written, if any kind may not
+        stand or any clause does not read, or it is not the seat's turn; a stale `expected_seq` is Conflict."""
         side = player(seat)
-        if not orders:
-            raise PbemError("no standing order given: name a kind and its clauses, e.g. 'standing losses: weakest'")
         with self.writes.group():
             with self.writes(seat.game_id):
-                state = projection.load(self.store, seat.game_id)
-                rules = get_rules(state.meta.rules)
-                _may_set(rules, state, side)
-                kept = {}
-                for kind, clauses in orders.items():
-                    try:
-                        kept[kind] = standing.read(rules, kind, [player_text(c, "order") for c in clauses], side,
-                                                   state.game)
-                    except (standing.StandingError, TextError) as exc:
-                        raise PbemError(f"standing {kind}: {exc}; nothing was set") from None
-                event = new_event(core.StandingOrdersSet(side=side, orders=kept), f"player:{side}")
-                stored = self.store.append(seat.game_id, state.meta.seq, [event])[0]
+                stored = set_orders(self.store, seat.game_id, side, orders, expected_seq)
                 mark_seen(self.store, seat, stored.seq)
-            answered = self.orders.answer_automated(seat)
+            answered = self.orders.answer_automated(seat) if answer else []
         after = answered[-1].state if answered else projection.load(self.store, seat.game_id)
+        rules = get_rules(after.meta.rules)
         return {"seq": stored.seq, **described(rules, after, side),
                 "events": history.lines(rules, [stored, *(e for a in answered for e in a.events)], side=side)}
+
+
+def set_orders(store: Store, game_id: str, side: str, orders: dict[str, list[str]],
+               expected_seq: int | None = None) -> StoredEvent:
+    """Check and store `side`'s standing orders for the kinds named (core.StandingOrdersSet, by the player), in
+    the caller's transaction; PbemError (nothing written) if one may not stand or does not read, or it is not the
+    side's turn; Conflict for a stale `expected_seq`."""
+    if not orders:
+        raise PbemError("no standing order given: name a kind and its clauses, e.g. 'standing losses: weakest'")
+    state = projection.load(store, game_id)
+    if expected_seq is not None and expected_seq != state.meta.seq:
+        raise Conflict(game_id, expected_seq, state.meta.seq)
+    rules = get_rules(state.meta.rules)
+    _may_set(rules, state, side)
+    kept = {}
+    for kind, clauses in orders.items():
+        try:
+            kept[kind] = standing.read(rules, kind, [player_text(c, "order") for c in clauses], side, state.game)
+        except (standing.StandingError, TextError) as exc:
+            raise PbemError(f"standing {kind}: {exc}; nothing was set") from None
+    event = new_event(core.StandingOrdersSet(side=side, orders=kept), f"player:{side}")
+    return store.append(game_id, state.meta.seq, [event])[0]
 
 
 def _may_set(rules, state: projection.GameState, side: str) -> None:
@@ -109,6 +125,11 @@ def described(rules, state: projection.GameState, side: str) -> dict:
                     "words": sorted({*standing.WORDS, *words})}
              for kind, words in standing.kinds(rules).items()}
     return {"side": side, "standing": mine, "kinds": kinds, "lines": lines_of(mine)}
+
+
+def kinds_of(rules) -> list[str]:
+    """The kinds of decision that may stand in a game of `rules` (none: it offers no standing orders)."""
+    return list(standing.kinds(rules))
 
 
 def lines_of(mine: dict[str, list[str]]) -> list[str]:

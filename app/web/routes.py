@@ -188,6 +188,17 @@ class Dispute(Schema):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
 
 
+class StandingBody(Schema):
+    orders = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=40)),
+                         values=fields.List(fields.String(validate=validate.Length(max=1000)),
+                                            validate=validate.Length(max=20)),
+                         required=True, validate=validate.Length(min=1, max=40), metadata={
+        "description": "kind -> clauses, tried in order (docs/play-by-email.md, Standing orders); an empty list or "
+                       "[\"ask\"] takes a kind's standing order away",
+        "example": {"losses": ["keep cn-d36", "weakest"], "retreat": ["toward 0202"], "intercept": ["ask"]}})
+    expected_seq = fields.Integer(load_default=None)
+
+
 class Answer(Schema):
     accept = fields.Boolean(required=True, metadata={
         "description": "player: accept (take back) or reject; arbiter: uphold or reject"})
@@ -376,6 +387,24 @@ class VerifyDoc(Schema):
     problems = fields.List(fields.Dict())
 
 
+class StandingKind(Schema):
+    orders = fields.List(fields.String(), metadata={"description": "the orders of this kind, written out"})
+    words = fields.List(fields.String(), metadata={"description": "the preferences a clause may use"})
+
+
+class StandingDoc(Schema):
+    side = fields.String()
+    standing = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
+        "description": "your standing orders in force: kind -> clauses (only you see them)"})
+    lines = fields.List(fields.String(), metadata={"description": "the same, as the lines that set them"})
+    kinds = fields.Dict(keys=fields.String(), values=fields.Nested(StandingKind), metadata={
+        "description": "the kinds of decision that may stand in this game"})
+    seq = fields.Integer(metadata={"description": "the event that set them (PUT)"})
+    events = fields.List(fields.Nested(HistoryLine), metadata={
+        "description": "(PUT) that event and the orders the server gave with them at once, as you may see them"})
+    receipt = RECEIPT
+
+
 class Undone(Schema):
     retraction_seq = fields.Integer()
     undone = fields.Integer()
@@ -561,6 +590,28 @@ def chain(args, game_id):
 def receipt_keys():
     """The server's receipt keys: the one signing now and every earlier one (their receipts still count)"""
     return svc().reads.receipt_keys()
+
+
+@blp.route("/games/<game_id>/standing", methods=["GET"])
+@blp.response(200)
+@returns(200, StandingDoc)
+@blp.doc(security=SECURED)
+def standing_orders(game_id):
+    """Your standing orders in force, and the kinds of decision that may stand in this game"""
+    return svc().standing.show(seat(game_id))
+
+
+@blp.route("/games/<game_id>/standing", methods=["PUT"])
+@UNAVAILABLE
+@blp.arguments(StandingBody)
+@blp.response(200)
+@returns(200, StandingDoc)
+@blp.alt_response(409, schema=ApiError, description="expected_seq is behind the game: reload and try again")
+@blp.doc(security=SECURED)
+def set_standing_orders(body, game_id):
+    """Set standing orders, in your own turn: the server answers those decisions for you when they are asked
+    (kept until changed; hidden from the other side)"""
+    return receipted(game_id, svc().standing.set(seat(game_id), body["orders"], body["expected_seq"]))
 
 
 @blp.route("/games/<game_id>/undo", methods=["POST"])

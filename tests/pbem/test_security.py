@@ -111,6 +111,8 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.chain": ("GET", f"/games/{g}/chain", None),
         "games.receipt_keys": ("GET", "/.well-known/hexledger-receipts", None),
         "games.undo": ("POST", f"/games/{g}/undo", None),
+        "games.standing_orders": ("GET", f"/games/{g}/standing", None),
+        "games.set_standing_orders": ("PUT", f"/games/{g}/standing", {"orders": {"losses": ["weakest"]}}),
         "games.disputes": ("GET", f"/games/{g}/disputes", None),
         "games.raise_dispute": ("POST", f"/games/{g}/disputes", {"order_seq": 9, "reason": "why?"}),
         "games.answer_dispute": ("POST", f"/games/{g}/disputes/1/answer", {"accept": True}),
