@@ -44,6 +44,8 @@ WORDS = ("never", "always", "weakest", "strongest")
 LIMIT = 200  # characters of one clause
 CLAUSES = 8  # clauses of one kind's standing order
 _HEX = re.compile(r"[a-z]{0,2}[0-9]{4}")
+_HEX_IN_TEXT = re.compile(r"\b[a-z]{0,2}[0-9]{4}\b")
+_NUMBER = re.compile(r"[0-9]+")
 
 
 class StandingError(ValueError):
@@ -220,7 +222,7 @@ def _listed(rules, state: Any, side: str) -> list[tuple[str, Command]]:
 
 
 def _pick(rules, state: Any, side: str, clause: Clause, listed: list[tuple[str, Command]]) -> str | None:
-    strength = {u.get("id"): u.get("strength") or 0 for u in rules.view(state, side).get("units") or ()}
+    strength = _strengths(rules.view(state, side), rules.prompt(state).owed)
     pool = [(n, text, command) for n, (text, command) in enumerate(listed)]
     keep = {u.lower() for u in clause.keep}
     if keep:
@@ -240,6 +242,22 @@ def _pick(rules, state: Any, side: str, clause: Clause, listed: list[tuple[str, 
     if not pool:
         return None
     return min(pool, key=lambda o: (*(k(o) for k in keys), o[0]))[1]
+
+
+def _strengths(view: dict, owed) -> dict[str, int]:
+    """Each unit's strength as the side's view shows it (every record with an id and a strength, on the map or
+    off it), else as the decision's prompt values it (its candidates' first number: "4 CF, 2/2 step(s)")."""
+    found: dict[str, int] = {}
+    for value in view.values():
+        for record in value if isinstance(value, list) else ():
+            if isinstance(record, dict) and isinstance(record.get("id"), str) and "strength" in record:
+                strength = record["strength"]
+                found.setdefault(record["id"], strength if isinstance(strength, int) else 0)
+    for unit, value in owed.candidates if owed is not None else ():
+        number = _NUMBER.search(value)
+        if unit not in found and number:
+            found[unit] = int(number.group())
+    return found
 
 
 def _values(args: Any) -> list:
@@ -277,7 +295,8 @@ def _distance(rules, state: Any, hexes: list[str], goal: str) -> float:
 def _decision_hexes(rules, state: Any) -> set[str]:
     """The hexes the decision asked now is about: where its prompt says, and the hexes its pending record names."""
     prompt = rules.prompt(state)
-    found = set(_HEX.findall((prompt.owed.where or "").lower())) if prompt.owed is not None else set()
+    owed = prompt.owed
+    found = set(_HEX_IN_TEXT.findall(f"{owed.where or ''} {owed.what}".lower())) if owed is not None else set()
     pending = getattr(state, "pending", ())
     if pending:
         record = dict(pending[0])
