@@ -274,6 +274,31 @@ def standing_cmd(ctx: Context, game: str, orders: tuple[str, ...], side: str, as
                                    "kinds that may stand:", *kinds, *_rows_text(done["automated"])]))
 
 
+@cli.command("resign")
+@click.argument("game")
+@click.option("--as", "side", required=True, help="The side that resigns.")
+@json_option
+@click.pass_obj
+@guarded
+def resign_cmd(ctx: Context, game: str, side: str, as_json: bool) -> None:
+    """Resign: the other side wins; the game is over and its dice seed is revealed."""
+    done = ctx.console.resign(game, side)
+    emit(as_json, done, done["done"])
+
+
+@cli.command("draw")
+@click.argument("game")
+@click.argument("action", type=click.Choice(["offer", "accept", "decline"]))
+@click.option("--as", "side", required=True, help="The side that offers, accepts or declines.")
+@json_option
+@click.pass_obj
+@guarded
+def draw_cmd(ctx: Context, game: str, action: str, side: str, as_json: bool) -> None:
+    """Offer a draw, or accept or decline the other side's offer (accepted: the game ends in a draw)."""
+    done = ctx.console.draw(game, side, action)
+    emit(as_json, done, done["done"])
+
+
 @cli.command("preview")
 @click.argument("game")
 @click.argument("order")

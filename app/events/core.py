@@ -177,3 +177,50 @@ class DeadlinePassed:
     due: str
     action: str
     note: str = ""
+
+
+# -- clocks and the end by agreement (docs/play-by-email.md, "Clocks"; app/service/clocks.py) -------------------
+@event_type("core.VacationTaken")
+@dataclass(frozen=True)
+class VacationTaken:
+    """`side` takes a vacation from `start` to `until` (UTC): its clock does not run meanwhile (the game's
+    allowance of vacation days is the server's setting)."""
+
+    side: str
+    start: str
+    until: str
+
+
+@event_type("core.DrawOffered")
+@dataclass(frozen=True)
+class DrawOffered:
+    """`side` offers the other side a draw; it stands until answered (core.DrawAnswered) or the game ends."""
+
+    side: str
+
+
+@event_type("core.DrawAnswered")
+@dataclass(frozen=True)
+class DrawAnswered:
+    """`side` answers the other side's draw offer: accepted, the game ends in a draw (the dice seed is revealed in
+    the same write, as at any end); declined, it goes on."""
+
+    side: str
+    accepted: bool
+
+    def apply(self, state):
+        return state.ended(None, f"a draw agreed ({self.side} accepted the offer)") if self.accepted else state
+
+
+@event_type("core.Resigned")
+@dataclass(frozen=True)
+class Resigned:
+    """`side` concedes the game to `winner`: its player resigned, or its clock ran out where the game's rule on
+    timeout is to forfeit (`reason` says which). The game ends; the dice seed is revealed in the same write."""
+
+    side: str
+    winner: str | None
+    reason: str
+
+    def apply(self, state):
+        return state.ended(self.winner, self.reason)

@@ -50,6 +50,9 @@ SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
 HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
 DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
+# the clock's words (app/service/clocks.py): resign, a draw offered or answered, vacation days taken
+CLOCK = re.compile(r"^(?:(?P<resign>resign)|(?P<draw>offer|accept|decline)\s+draw|vacation\s+(?P<days>[0-9]{1,3})"
+                   r"(?:\s+days?)?)$", re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
 ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
 QUARANTINE = "quarantine"  # the maildir's folder (.quarantine) for messages that could not be processed
@@ -287,7 +290,7 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
 
 
 def _service_word(line: str) -> bool:
-    return line.lower() == "undo" or bool(DISPUTE.match(line) or ANSWER.match(line))
+    return line.lower() == "undo" or bool(DISPUTE.match(line) or ANSWER.match(line) or CLOCK.match(line))
 
 
 def _stale(expected: int, head: int, refuse) -> None:
@@ -387,6 +390,13 @@ def _apply(app: Application, seat: Seat, order: str) -> str:
             raise AccessDenied("only the arbiter upholds a dispute; the other player may 'accept' it")
         d = app.disputes.answer_dispute(seat, did, verb in ("accept", "uphold"), note)
         return f"dispute {did} {d['status']}"
+    m = CLOCK.match(order)
+    if m:
+        if m.group("resign"):
+            return app.clocks.resign(seat)["done"]
+        if m.group("draw"):
+            return app.clocks.draw(seat, m.group("draw").lower())["done"]
+        return app.clocks.vacation(seat, int(m.group("days")))["done"]
     answered = app.orders.play(seat, [order])
     if answered.refused is not None:
         raise answered.refused

@@ -62,6 +62,8 @@ class GameMeta:
     standing: dict = field(default_factory=dict)  # side -> {kind: [clause, ...]} in force (core.StandingOrdersSet)
     # the orders a standing order gave in a row for one kind, [kind, [text, ...]] (app/rules/standing.py `given`)
     standing_run: list = field(default_factory=list)
+    draw_offer: str | None = None  # the side whose draw offer stands (core.DrawOffered), until answered
+    vacations: dict = field(default_factory=dict)  # side -> [[start, until], ...] (core.VacationTaken), UTC
 
 
 def _with(meta: GameMeta, **changes) -> GameMeta:
@@ -151,6 +153,13 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
             meta = _with(meta, standing_run=[kind, [*(run[1] if run and run[0] == kind else []), body.text]])
         elif run:
             meta = _with(meta, standing_run=[])
+    elif event.seq in retracted and isinstance(body, core.VacationTaken | core.DrawOffered):
+        pass  # taken back
+    elif isinstance(body, core.VacationTaken):
+        meta = _with(meta, vacations={**meta.vacations,
+                                      body.side: [*meta.vacations.get(body.side, []), [body.start, body.until]]})
+    elif isinstance(body, core.DrawOffered):
+        meta = _with(meta, draw_offer=body.side)
     elif isinstance(body, core.DieRolled):
         meta = _with(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):
@@ -166,6 +175,8 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
     elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.DeadlinePassed):
+        if isinstance(body, core.DrawAnswered) and event.seq not in retracted:
+            meta = _with(meta, draw_offer=None)
         # a core type this fold does not know is still the game's (as before: only these leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game

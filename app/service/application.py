@@ -12,6 +12,7 @@ connection (one per thread):
     reads      Reads        view, prompt, history, export, verify, the replay's reads
     disputes   Disputes     raise, answer, rule
     deadlines  Deadlines    tick: reminders, passed deadlines, the catch-ups
+    clocks     Clocks       a seat's clock: shown, vacation, resign, draw offered and answered
     mailroom   Mailroom     the outbox: direct answers, delivery, the record of incoming mail
     reactions  Reactor      the subscribers that derive every notice from the stored events (docs/reactions.md)
 
@@ -34,7 +35,16 @@ from app.service.disputes import Disputes
 from app.service.games import rule_sets
 from app.service.letters import Letters
 from app.service.mailroom import Mailroom
-from app.service.notices import DEADLINE_ACTOR, DeadlineNotices, DisputeNotices, Invitations, TurnEmails
+from app.service.clocks import ClockRecords, Clocks
+from app.service.notices import (
+    DEADLINE_ACTOR,
+    DeadlineNotices,
+    DisputeNotices,
+    Invitations,
+    TurnEmails,
+    answered_by_standing,
+    boundaries,
+)
 from app.service.orders import Orders
 from app.service.outbox import BackgroundSender, SenderProcess
 from app.service.ports import Mail, Notifier, Transport
@@ -49,7 +59,8 @@ __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUB
            "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "evidence", "hash_token",
            "new_token", "receipts", "replays", "rule_sets", "sender_round"]
 
-SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices))  # in their order
+SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
+                                     ClockRecords))  # in their order
 
 
 def _now() -> datetime:
@@ -74,13 +85,15 @@ class Application:
         self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats),
                                          TurnEmails(store, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
-                                         DeadlineNotices(store, self.mailroom)])
+                                         DeadlineNotices(store, self.mailroom),
+                                         ClockRecords(store, self.mailroom, boundaries, answered_by_standing)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
         self.orders = Orders(store, self.writes)
         self.standing = StandingOrders(store, self.writes, self.orders)
         self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
+        self.clocks = Clocks(store, self.writes, clock)
 
     @classmethod
     def open(cls, location: str, mail: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,

@@ -200,6 +200,8 @@ def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents
     joined: set[str] = set()
     forks: list[str] = []
     rolled = revealed = False
+    sides = set(events[0].payload.get("sides") or ()) if events[0].type == "core.GameCreated" else set()
+    offer: str | None = None  # the side whose draw offer stands
 
     def problem(seq: int, message: str) -> None:
         report.problems.append(Problem(seq, "core", message))
@@ -221,6 +223,15 @@ def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents
             rolled = True
         elif isinstance(body, core.SeedRevealed):
             revealed = True
+        elif isinstance(body, core.Resigned):
+            if body.side not in sides or body.winner == body.side or (body.winner and body.winner not in sides):
+                problem(e.seq, f"{body.side} concedes to {body.winner}: a side of the game concedes to another")
+        elif isinstance(body, core.DrawOffered):
+            offer = body.side
+        elif isinstance(body, core.DrawAnswered):
+            if offer is None or offer == body.side:
+                problem(e.seq, f"{body.side} answers a draw offer, but no other side's offer stands")
+            offer = None
         elif isinstance(body, core.GameForked):
             if body.parent_seq != e.seq - 1:
                 problem(e.seq, f"a fork marker comes right after the {e.seq - 1} events copied from its parent, but "

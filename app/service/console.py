@@ -114,6 +114,20 @@ class Console:
         self._check_side(state, side)
         return {**standing.described(get_rules(state.meta.rules), state, side), "automated": automated}
 
+    def resign(self, game_id: str, side: str) -> dict:
+        """`side` resigns (app/service/clocks.py): the other side wins, the dice seed is revealed."""
+        from app.service import clocks
+
+        with self._store.transaction():
+            return clocks.resign(self._store, game_id, side)
+
+    def draw(self, game_id: str, side: str, action: str) -> dict:
+        """`side` offers a draw, or accepts or declines the other side's (app/service/clocks.py)."""
+        from app.service import clocks
+
+        with self._store.transaction():
+            return clocks.draw(self._store, game_id, side, action)
+
     def preview(self, game_id: str, side: str, text: str) -> dict:
         """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
         preview out of turn); writes nothing."""

@@ -10,7 +10,7 @@ from app.projections import render, textmap
 from app.projections import state as projection
 from app.rules.base import optional
 from app.rules.catalog import get_rules
-from app.service import receipts, standing
+from app.service import clocks, receipts, standing
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
 from app.service.seats import Credentials, Seat, members
@@ -71,4 +71,5 @@ class Letters:
                           owed=prompt["owed"]["text"] if prompt["owed"] else None, actions=prompt["actions"],
                           legal_orders=prompt["legal_orders"],
                           standing=standing.lines_of(state.meta.standing.get(seat.side, {}))
-                          if seat.side and standing.kinds_of(rules) else None)
+                          if seat.side and standing.kinds_of(rules) else None,
+                          clock=clocks.described(self.store, game_id, seat.side))

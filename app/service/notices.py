@@ -25,7 +25,7 @@ from app.text import quoted
 DEADLINE_ACTOR = "server:deadline"  # who gives an auto-pass's orders (app/service/deadlines.py)
 
 
-def _boundaries(events: list[StoredEvent]) -> list[StoredEvent]:
+def boundaries(events: list[StoredEvent]) -> list[StoredEvent]:
     """The events after which a write (or one order of it) is complete: the positions a player could face. An
     order's events follow it (their causation), and the seed's reveal follows the order that ended the game."""
     return [e for e, after in zip(events, [*events[1:], None], strict=True)
@@ -49,10 +49,10 @@ class TurnEmails:
         if settings is None or settings["over_notified"]:
             return
         forced = _settled_takebacks(events)
-        answered = _answered_by_standing(events)
+        answered = answered_by_standing(events)
         turn_side = settings["turn_side"]
         seats = None
-        for event in _boundaries(events):
+        for event in boundaries(events):
             if event.seq in answered:
                 continue  # the side's standing order answered this position at once: nobody was asked
             state = projection.load(self.store, game_id, event.seq)
@@ -83,7 +83,7 @@ class TurnEmails:
         self.store.mark_seen(game_id, seat, seq)
 
 
-def _answered_by_standing(events: list[StoredEvent]) -> set[int]:
+def answered_by_standing(events: list[StoredEvent]) -> set[int]:
     """The positions a standing order answered (the next event is its order, by `standing:SIDE`): the side to act
     was not asked, so it is not emailed (app/service/autoplay.py)."""
     return {e.seq for e, after in zip(events, events[1:], strict=False)
