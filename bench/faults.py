@@ -1,8 +1,8 @@
 """Faults inside the mail and deadline processes (issue 25; docs/architecture.md practice 17): `tick` and
 `ingest-email` SIGKILLed at every step, and a full disk on each store backend.
 
-- `kill_tick`: `python cli.py tick` on a world of three games (a deadline with auto-pass, one with notify-arbiter, a
-  reminder due) is killed at its first step, then at its second, and so on until a run gets through: a step is each
+- `kill_tick`: `python cli.py tick` on a world of five games (a deadline with auto-pass, one with notify-arbiter, a
+  reminder due, one whose late side forfeits, a time bank run out) is killed at its first step, then at its second, and so on until a run gets through: a step is each
   commit (just before and just after it), each write outside a transaction, each email handed to the transport
   (before and after). After each kill, `tick` runs again and the world is checked: each deadline passed once (one
   core.DeadlinePassed, its passes once), each notice and reminder queued or sent once (a retry repeats its
@@ -162,18 +162,25 @@ def _text(msg) -> str:
 
 # -- tick ---------------------------------------------------------------------------------------------------
 def tick_world(db: str, outbox: str) -> dict[str, str]:
-    """Three games whose deadlines `tick` finds due: auto-pass (red late), notify-arbiter (red late), a reminder
-    due (red's turn, deadline not yet passed). Their turns began in the past (the turn subscriber's record)."""
+    """Five games whose clocks `tick` finds run out: auto-pass (red late), notify-arbiter (red late), a reminder
+    due (red's turn, deadline not yet passed), forfeit (red late: it loses the game), a time bank (red's hour spent:
+    notify-arbiter). Their turns began in the past (the turn subscriber's record, the clock subscriber's)."""
     app = Application(EventStore(db), MailConfig(outbox=outbox))
     made = {}
     for name, settings, began in (("auto", {"deadline_hours": 1, "on_deadline": "auto-pass"}, 2),
                                   ("notify", {"deadline_hours": 1}, 2),
-                                  ("remind", {"deadline_hours": 2, "reminder_hours": 1.5}, 1)):
+                                  ("remind", {"deadline_hours": 2, "reminder_hours": 1.5}, 1),
+                                  ("forfeit", {"deadline_hours": 1, "on_deadline": "forfeit"}, 2),
+                                  ("bank", {"bank_hours": 1, "increment_hours": 1}, 2)):
         game_id, tokens = app.setup.create("skirmish", PLAYERS, arbiter=ARBITER, **settings)
         for side in PLAYERS:
             app.setup.join(app.seats.authenticate(game_id, tokens[side]), side)
         app.orders.submit(app.seats.authenticate(game_id, tokens["red"]), "move R1 0202")
-        app.store.update_pbem_game(game_id, {"turn_started_at": utc_text(datetime.now(UTC) - timedelta(hours=began))})
+        past = utc_text(datetime.now(UTC) - timedelta(hours=began))
+        app.store.update_pbem_game(game_id, {"turn_started_at": past})
+        record = app.store.pbem_settings(game_id)["clock_state"]
+        if record:
+            app.store.update_pbem_game(game_id, {"clock_state": json.dumps({**json.loads(record), "since": past})})
         made[name] = game_id
     for path in Path(outbox).glob("*.eml"):  # what came before the deadlines
         path.unlink()
@@ -203,6 +210,12 @@ def check_tick(db: str, outbox: Path, games: dict[str, str]) -> list[str]:
                 problems.append(f"{name}: {len(passed)} core.DeadlinePassed events, not 1")
                 continue
             passes = [e.payload["text"] for e in events if e.type == "core.OrderGiven" and e.actor == "server:deadline"]
+            if name == "forfeit":
+                ends = [e.type for e in events if e.type in ("core.Resigned", "core.SeedRevealed")]
+                everyone = sorted([*PLAYERS.values(), ARBITER])
+                if ends != ["core.Resigned", "core.SeedRevealed"] or told(game_id, "Game over: blue") != everyone:
+                    problems.append(f"forfeit: {ends}, game over told to {told(game_id, 'Game over')}")
+                continue
             if name == "auto":
                 everyone = sorted([*PLAYERS.values(), ARBITER])
                 if passes != ["end", "end"] or told(game_id, "the server passed for red") != everyone:

@@ -57,6 +57,40 @@ def test_tick_killed_after_a_deadline_commits_loses_neither_the_deadline_nor_its
     assert sorted(notices) == sorted([*faults.PLAYERS.values(), faults.ARBITER])
 
 
+def test_tick_killed_after_a_forfeit_commits_ends_the_game_once_and_tells_everyone_once(tmp_path, monkeypatch):
+    """A clock run out where the game's rule is to forfeit: the deadline's record, the late side's concession and
+    the seed's reveal are one write; killed right after it, before any reaction, the next tick ends nothing twice
+    and tells every seat the result once (issue 27's clocks keep the deadline's guarantee)."""
+    path = str(tmp_path / "forfeit.sqlite3")
+    with freeze_time("2030-01-01 12:00:00") as clock:
+        outbox = Outbox()
+        app = Application(EventStore(path), MailConfig(), outbox)
+        game_id, tokens = app.setup.create("skirmish", faults.PLAYERS, arbiter=faults.ARBITER, bank_hours=1,
+                                           on_deadline="forfeit")
+        for side in faults.PLAYERS:
+            app.setup.join(app.seats.authenticate(game_id, tokens[side]), side)
+        clock.tick(3600 * 2)
+        real = Writes._run_after
+
+        def dies(self):
+            if any(e.type == "core.Resigned" for e in EventStore(path).events(game_id)):
+                raise Killed
+            real(self)
+
+        monkeypatch.setattr(Writes, "_run_after", dies)
+        with pytest.raises(Killed):
+            Application(EventStore(path), MailConfig(), outbox).deadlines.tick()
+        monkeypatch.setattr(Writes, "_run_after", real)
+        assert not [m for m in outbox.sent if "Game over" in m["Subject"]]  # killed before anyone was told
+        clock.tick(60)
+        done = Application(EventStore(path), MailConfig(), outbox).deadlines.tick()
+        assert not any("deadline passed" in line for line in done), done
+    events = list(EventStore(path).events(game_id))
+    assert [e.type for e in events if e.actor == "server:deadline"] == ["core.DeadlinePassed", "core.Resigned"]
+    told = sorted(m["To"] for m in outbox.sent if "Game over: blue" in m["Subject"])
+    assert told == sorted([*faults.PLAYERS.values(), faults.ARBITER])
+
+
 def test_ingest_killed_before_it_files_a_message_repeats_its_first_answer(tmp_path, monkeypatch):
     """Killed after the message's transaction committed and before the file moved to cur/: the next run applies
     nothing again, files it, and answers it with its first answer again (said to be a repeat), never a refusal."""
