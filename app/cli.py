@@ -223,11 +223,9 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
         lines.append(f"to act: {s['to_act']} ({s['step']})")
         if s["owed"]:
             lines.append(f"owed: {s['owed']['text']}")
-        lines += [f"  {a['syntax']:40} [{a['case']}]" for a in s["actions"]]
-        if s["legal_orders"]:
-            from app.mail.layout import render_legal_orders
+        from app.mail.layout import render_kinds
 
-            lines += ["you may, for instance:", render_legal_orders(s["legal_orders"])]
+        lines += ["orders now, by kind (each can be given as written):", render_kinds(s["kinds"], s["actions"])]
     emit(as_json, s, "\n".join(lines))
 
 
@@ -297,6 +295,22 @@ def draw_cmd(ctx: Context, game: str, action: str, side: str, as_json: bool) -> 
     """Offer a draw, or accept or decline the other side's offer (accepted: the game ends in a draw)."""
     done = ctx.console.draw(game, side, action)
     emit(as_json, done, done["done"])
+
+
+@cli.command("say")
+@click.argument("game")
+@click.argument("text")
+@click.option("--as", "seat", required=True, help="The seat that writes: a side, or 'arbiter'.")
+@click.option("--to", "to", type=click.Choice(["all", "arbiter"]), default="all", show_default=True,
+              help="Every seat, or the arbiter only.")
+@json_option
+@click.pass_obj
+@guarded
+def say_cmd(ctx: Context, game: str, text: str, seat: str, to: str, as_json: bool) -> None:
+    """Table talk: a message to the other seats (or the arbiter), stored in the game's history; it changes
+    nothing in the game."""
+    done = ctx.console.say(game, seat, text, to)
+    emit(as_json, done, f"event {done['seq']}: {seat} to {'all' if to == 'all' else 'the arbiter'}")
 
 
 @cli.command("preview")
@@ -380,13 +394,18 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
 @cli.command("fork")
 @click.argument("game")
 @click.option("--at", "at_seq", type=int, required=True, help="Branch after this event.")
+@click.option("--invite/--no-invite", default=True, show_default=True,
+              help="A game played by email: invite its players to the fork (or keep it to yourself).")
 @json_option
 @click.pass_obj
 @guarded
-def fork_cmd(ctx: Context, game: str, at_seq: int, as_json: bool) -> None:
-    """A new game branching from any event of another; the parent is untouched."""
-    new_id = ctx.console.fork(game, at_seq)
-    emit(as_json, {"game_id": new_id, "parent": game, "at": at_seq}, new_id)
+def fork_cmd(ctx: Context, game: str, at_seq: int, invite: bool, as_json: bool) -> None:
+    """A new game branching from any event of another; the parent is untouched. The players of a game played by
+    email are invited to it, each at their address (their invitations go now)."""
+    done = ctx.console.fork(game, at_seq, invite)
+    if done["invited"]:
+        ctx.application().sender_round()  # the invitations and the fork's first turn email, now
+    emit(as_json, done, done["game_id"] + (" (its players are invited)" if done["invited"] else ""))
 
 
 @cli.command("reveal")

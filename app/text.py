@@ -8,7 +8,7 @@ decode) is no character: an event holding one can be neither hashed nor stored, 
 enters, with a clear answer, and never met deeper in.
 
 Text a player writes for others to read (a name, a seed text, an order, a dispute's reason, an answer's note, a
-reveal's reason; table talk when it comes) is one line of characters a reader sees, bounded by `LIMITS`:
+reveal's reason, a line of table talk) is one line of characters a reader sees, bounded by `LIMITS`:
 `player_text` refuses anything else with a TextError before any write. Wherever such text is shown (history, log,
 emails) it is shown as data: `quoted` for free text, `escaped` for text a grammar already bounds (orders), so a
 line break or control character in an old or imported stream reads as an escape, never as a line of its own.
@@ -26,7 +26,8 @@ _BREAKING = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 # the longest text of each kind a player may write (characters); a name is at most as long as an email address
 # (RFC 5321), the name of a seat that gives none
-LIMITS = {"name": 254, "seed text": 200, "order": 1000, "reason": 500, "note": 500}
+LIMITS = {"name": 254, "seed text": 200, "order": 1000, "reason": 500, "note": 500, "message": 500}
+MESSAGE_LINES = 20  # lines of table talk one message holds at most (a longer letter goes by email of its own)
 
 
 class TextError(ValueError):
@@ -101,6 +102,18 @@ def player_text(text: str, kind: str) -> str:
     if len(text) > limit:
         raise TextError(f"the {kind} is {len(text)} characters long; at most {limit}; nothing was written")
     return text
+
+
+def message_lines(lines) -> list[str]:
+    """Lines of table talk, each held to `player_text` (kind "message"), blank ones left out; TextError if one breaks
+    the rule, if none is left, or if there are more than MESSAGE_LINES."""
+    kept = [text for text in (player_text(line, "message") for line in lines) if text]
+    if not kept:
+        raise TextError("the message is empty; nothing was written")
+    if len(kept) > MESSAGE_LINES:
+        raise TextError(f"the message has {len(kept)} lines; at most {MESSAGE_LINES} go in one message; nothing was "
+                        "written")
+    return kept
 
 
 def _escape(ch: str) -> str:

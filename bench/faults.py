@@ -2,11 +2,11 @@
 `ingest-email` SIGKILLed at every step, and a full disk on each store backend.
 
 - `kill_tick`: `python cli.py tick` on a world of five games (a deadline with auto-pass, one with notify-arbiter, a
-  reminder due, one whose late side forfeits, a time bank run out) is killed at its first step, then at its second, and so on until a run gets through: a step is each
-  commit (just before and just after it), each write outside a transaction, each email handed to the transport
-  (before and after). After each kill, `tick` runs again and the world is checked: each deadline passed once (one
-  core.DeadlinePassed, its passes once), each notice and reminder queued or sent once (a retry repeats its
-  Message-ID: at least once, never twice beyond that), every game verifies.
+  reminder due, one whose late side forfeits, a time bank run out) is killed at its first step, then at its second, and
+  so on until a run gets through: a step is each commit (just before and just after it), each write outside a
+  transaction, each email handed to the transport (before and after). After each kill, `tick` runs again and the world
+  is checked: each deadline passed once (one core.DeadlinePassed, its passes once), each notice and reminder queued or
+  sent once (a retry repeats its Message-ID: at least once, never twice beyond that), every game verifies.
 - `kill_ingest`: `python cli.py ingest-email --maildir` on three messages (an order, a refused order, two orders that
   pass the turn), killed at every step the same way (the move of each file into cur/ is a step too), then run
   again: each order applied once, every message filed, no answer contradicting another (a message met again gets its

@@ -224,3 +224,17 @@ class Resigned:
 
     def apply(self, state):
         return state.ended(self.winner, self.reason)
+
+
+@event_type("core.MessageSent")
+@dataclass(frozen=True)
+class MessageSent:
+    """Table talk: `lines` a seat (`by`: a side, or "arbiter") wrote to `to`: "all" (every seat) or "arbiter" (the
+    arbiter only, and the sender). Each line is player-written text (app/text.py, kind "message"). It changes
+    nothing in the game and rolls no die: the fold, the audit and an undo pass over it; who may read it is the one
+    visibility rule's (app/projections/sight.py). Stored ahead of the orders of the email that carried it, in the
+    same write."""
+
+    by: str
+    to: Literal["all", "arbiter"]
+    lines: list[str]

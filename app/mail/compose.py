@@ -51,6 +51,9 @@ def new_message_id(config: Addresses) -> str:
 HOW_TO_REPLY = """How to reply
   Reply to this email with one order a line: the reply address names the game and your seat, no token needed.
 {example}
+  A line that begins with an order word is an order; any other line you write is table talk, which every
+  player reads in the history (begin a line with 'arbiter:' for the arbiter's eyes only, or with 'say:' to
+  send talk that begins with an order word). An empty reply, or 'status', brings your situation now.
   Quoted lines ('>') and everything after a signature line ('-- ') are ignored.
   If your mail program does not keep the reply address, send to {orders} with the lines 'game: {game_id}'
   and 'token: <your token from the invitation>'.

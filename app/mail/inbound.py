@@ -55,6 +55,8 @@ CLOCK = re.compile(r"^(?:(?P<resign>resign)|(?P<draw>offer|accept|decline)\s+dra
                    r"(?:\s+days?)?)$", re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
 ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
+NOT_SENT = ("(your table talk was not sent: it goes with your orders, and none of them stood; send it again with "
+            "them)")
 QUARANTINE = "quarantine"  # the maildir's folder (.quarantine) for messages that could not be processed
 LOG = logging.getLogger("hexledger.mail")
 
@@ -68,6 +70,8 @@ class Result:
     lines: list[str] = field(default_factory=list)
     applied: int = 0
     refused: bool = False
+    talked: int = 0  # messages of table talk stored
+    reportable: bool = True  # the answer can carry the seat's report (a game whose rules this server has)
     repeated: bool = False  # processed before (same Message-ID): nothing written, the first answer repeated
     deferred: str | None = None  # the database could not take the message now; nothing written; try again
     quarantined: str | None = None  # we could not process it (the reason); nothing written; set aside
@@ -162,11 +166,17 @@ def _ingest(app: Application, raw: bytes, result: Result) -> None:
         to = None
     answer = None
     if to:
-        subject = "Orders received" if result.applied and not result.refused else "Orders refused" if \
-            result.refused else "Your message"
-        answer = {"to": to, "game_id": result.game_id, "subject": subject, "seat": result.seat.seat if result.seat
-                  else None, "body": "\n".join([f"Your message {mid} was processed:", "", *result.lines])}
-        app.mailroom.message(answer["to"], answer["game_id"], subject, answer["body"], answer["seat"], in_reply_to=mid)
+        subject = ("Orders refused" if result.refused else "Orders received" if result.applied else
+                   "Table talk sent" if result.talked else "Where the game stands" if result.seat else "Your message")
+        lines = [f"Your message {mid} was processed:", "", *result.lines]
+        seat = result.seat.seat if result.seat else None
+        answer = {"to": to, "game_id": result.game_id, "subject": subject, "seat": seat}
+        if result.seat is not None and result.reportable:  # the answer carries the seat's situation now
+            answer["answer"] = app.mailroom.answer(to, result.game_id, seat, {
+                "headline": subject, "lines": lines, "seq": app.reads.head(result.game_id), "in_reply_to": mid})
+        else:
+            answer["body"] = "\n".join(lines)
+            app.mailroom.message(to, result.game_id, subject, answer["body"], seat, in_reply_to=mid)
     app.mailroom.record(mid, result.game_id, result.summary, answer)
 
 
@@ -185,9 +195,14 @@ def _repeat(app: Application, mid: str, result: Result) -> None:
         result.lines.append(f"not answered again: a message that opens no seat gets one answer an address in "
                             f"{hours:g} hour(s)")
         return  # a stranger's resends are no way round the limit
-    app.mailroom.message(answer["to"], answer["game_id"], answer["subject"],
-                         f"Your message {mid} was already processed (sent again, or its processing was cut off "
-                         "before it was filed); nothing was written again. Its answer then:\n\n" + answer["body"],
+    again = (f"Your message {mid} was already processed (sent again, or its processing was cut off before it was "
+             "filed); nothing was written again. Its answer then:")
+    if "answer" in answer:  # laid out again from the position it answered then
+        data = answer["answer"]
+        app.mailroom.answer(answer["to"], answer["game_id"], answer["seat"], {**data, "lines": [again, "",
+                                                                                                *data["lines"]]})
+        return
+    app.mailroom.message(answer["to"], answer["game_id"], answer["subject"], f"{again}\n\n" + answer["body"],
                          answer["seat"], in_reply_to=mid)
 
 
@@ -236,6 +251,20 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
         result.game_id = None
         return refuse(f"{exc}; nothing was written")
     result.seat = seat
+    try:
+        app.reads.rules_of(game_id)
+    except UnknownRules:  # a game this server cannot play: its lines are answered as orders, refused as such
+        result.reportable = False
+        sorted_lines = None
+    else:
+        sorted_lines = app.talk.sort(seat, orders)
+        if sorted_lines.mistyped:  # nothing a player meant as an order is taken for talk
+            return _unreadable_refused(sorted_lines.mistyped, refuse, result)
+        orders = [o for o in sorted_lines.orders if o.lower() != "status"]
+    try:
+        talk = [app.talk.message(seat, lines, to) for to, lines in (sorted_lines.talk if sorted_lines else {}).items()]
+    except TextError as exc:
+        return refuse(f"table talk: {exc}")
     plain = not seat.is_arbiter and not any(_service_word(o) for o in orders)  # one load, one append: Orders.play
     unreadable = _unreadable(app, seat, orders) if not plain or "join" in headers else []
     if unreadable:  # every line is read before any is played: nothing of a message half read is played
@@ -255,9 +284,9 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
             return refuse(f"standing orders: {exc}")
         expected = done["seq"] if expected is not None else None
         result.applied += 1
-        answer = [r for r in done["events"] if r["seq"] != done["seq"]]
         result.lines.append("accepted: your standing orders are now: " + ("; ".join(done["lines"]) or
-                            "none (every decision is asked of you)") + _automated(answer))
+                            "none (every decision is asked of you)"))
+        _answered(len(done["events"]) - 1, result)
     if "join" in headers:
         try:
             joined = app.setup.join(seat, headers["join"])
@@ -267,16 +296,14 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
             raise  # the whole message waits: nothing of it is written
         except (GameError, AccessDenied, StoreError, TextError) as exc:
             return refuse(f"join: {exc}")
-    if not orders:
+    if not orders and not talk:
         if not result.applied:
-            refuse("the message holds no orders")
+            result.lines.append("no orders: your situation as it stands now")
         return
     if plain:
-        return _play(app, seat, orders, expected, result, refuse)
-    if expected is not None:
-        head = app.reads.head(game_id)
-        if head != expected:
-            return _stale(expected, head, refuse)
+        return _play(app, seat, orders, expected, talk, result, refuse)
+    if expected is not None and app.reads.moved_since(game_id, expected):
+        return _stale(expected, app.reads.head(game_id), refuse)
     for n, order in enumerate(orders):
         try:
             text = _apply(app, seat, order)
@@ -286,7 +313,19 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
             raise  # the whole message waits: nothing of it is written
         except (OrderError, GameError, AccessDenied, Conflict, StoreError, UnknownRules, ValueError) as exc:
             _refused(order, exc, orders[n + 1:], refuse, result)
-            return
+            break
+    if result.applied or not orders:  # the talk goes with the lines that stand
+        for message in talk:
+            _said(app.talk.say(seat, message.lines, message.to), result)
+    elif talk:
+        result.lines.append(NOT_SENT)
+
+
+def _said(message: dict, result: Result) -> None:
+    """A line of the answer for table talk stored."""
+    result.talked += 1
+    to = "all" if message["to"] == "all" else "the arbiter only"
+    result.lines.append(f"table talk to {to}: " + " / ".join(text_rule.quoted(line) for line in message["lines"]))
 
 
 def _service_word(line: str) -> bool:
@@ -314,39 +353,43 @@ def _refused(order: str, exc: Exception, rest: list[str], refuse, result: Result
         result.lines.append(f"(the {result.applied} order(s) accepted above stand)")
 
 
-def _play(app: Application, seat: Seat, orders: list[str], expected: int | None, result: Result, refuse) -> None:
-    """A message of orders only: read, decided and stored from one load and one append (Orders.play); the answer
-    lists each order with what it did, the automated seats' answer after the last."""
+def _play(app: Application, seat: Seat, orders: list[str], expected: int | None, talk: list, result: Result,
+          refuse) -> None:
+    """A message of orders only (and its table talk): read, decided and stored from one load and one append
+    (Orders.play); the answer lists each order as accepted, refused or not attempted: what they did, and what the
+    automated seats answered, the history in the answer's report tells."""
     try:
-        answered = app.orders.play(seat, orders, expected)
+        answered = app.orders.play(seat, orders, expected, talk)
     except Conflict as exc:
         if expected is not None:
             return _stale(expected, exc.actual, refuse)
-        return _refused(orders[0], exc, orders[1:], refuse, result)
+        return _refused(orders[0] if orders else "table talk", exc, orders[1:], refuse, result)
     except (GameError, AccessDenied, UnknownRules) as exc:
-        return _refused(orders[0], exc, orders[1:], refuse, result)
+        return _refused(orders[0] if orders else "table talk", exc, orders[1:], refuse, result)
     if isinstance(answered.refused, Unreadable):
         return _unreadable_refused(answered.refused.problems, refuse, result)
-    for n, (order, rows) in enumerate(zip(orders, answered.orders, strict=False)):
+    if answered.orders or not orders:  # the talk goes with the orders that stand
+        for message in talk:
+            _said({"to": message.to, "lines": message.lines}, result)
+    for n, order in enumerate(orders[:len(answered.orders)]):
         result.applied += 1
-        text = "; ".join(r["text"] for r in rows if r["type"] != "core.OrderGiven")
-        if n == len(answered.orders) - 1:
-            text += _automated(answered.automated)
-        elif n < len(answered.between):  # the other side's standing orders answered, and yours went on
-            text += _automated(answered.between[n])
-        result.lines.append(f"accepted: {order}" + (f"  ->  {text}" if text else ""))
+        result.lines.append(f"accepted: {order}")
+        if n < len(answered.between) and answered.between[n]:  # the other side's standing orders, and yours went on
+            _answered(len(answered.between[n]), result, "and your orders went on from there")
+    _answered(len(answered.automated), result)
     if answered.refused is not None:
         n = len(answered.orders)
         _refused(orders[n], answered.refused, orders[n + 1:], refuse, result)
+        if talk and not answered.orders:
+            result.lines.append(NOT_SENT)
 
 
-def _automated(rows: list[dict]) -> str:
-    """The server's whole answer (automated seats, standing orders), order by order, each with its reason."""
-    if not rows:
-        return ""
-    return "\n\nThe server's automated seats answered, order by order, each with its reason (a standing order's " \
-        "with its kind):\n" + \
-        "\n".join(f"  {r['seq']:>5}  {r['text']}" for r in rows)
+def _answered(count: int, result: Result, then: str = "") -> None:
+    """A line of the answer for the server's answer to the seat's lines: the automated seats' and the standing
+    orders' orders, each with its reason (a standing order's with its kind), which the report's history shows."""
+    if count:
+        result.lines.append(f"(the server answered: {count} event(s) of the automated seats and standing orders, each "
+                            f"order with its reason, in the history below{'; ' + then if then else ''})")
 
 
 def _unreadable(app: Application, seat: Seat, orders: list[str]) -> list[str]:
@@ -400,8 +443,7 @@ def _apply(app: Application, seat: Seat, order: str) -> str:
     answered = app.orders.play(seat, [order])
     if answered.refused is not None:
         raise answered.refused
-    return "; ".join(r["text"] for r in answered.orders[0] if r["type"] != "core.OrderGiven") + \
-        _automated(answered.automated)
+    return ""  # what it did is in the history of the answer's report
 
 
 def ingest_maildir(app: Application, folder: str) -> list[Result]:

@@ -81,8 +81,9 @@ class MailConfig:
                 message_id: str | None = None) -> EmailMessage:
         return compose.message(self, to, game_id, subject, body, reply_tag, in_reply_to, attachments, message_id)
 
-    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str) -> EmailMessage:
-        return layout.turn_email(self, report, to, reply_tag, message_id)
+    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str,
+                   in_reply_to: str | None = None) -> EmailMessage:
+        return layout.turn_email(self, report, to, reply_tag, message_id, in_reply_to)
 
     def transport(self) -> Transport:
         return transport_for(self)

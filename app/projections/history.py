@@ -27,7 +27,8 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"{public_name(body.name, body.side)} joins as {body.side}"
     if isinstance(body, core.OrderGiven):
         if body.auto and "standing" in body.auto:
-            return f"{body.side} orders: {escaped(body.text)}  [its standing order for {escaped(body.auto['standing'])}]"
+            kind = escaped(body.auto["standing"])
+            return f"{body.side} orders: {escaped(body.text)}  [its standing order for {kind}]"
         if body.auto:
             why = (body.auto.get("reason") or {}).get("summary", "")
             return f"{body.side} (automated, {body.auto.get('policy')}) orders: {body.text}" + (f"  [{why}]" if why
@@ -53,19 +54,29 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"{body.side} disputes event {body.order_seq} (dispute {body.dispute}): {quoted(body.reason)}"
     if isinstance(body, core.DeadlinePassed):
         return f"{body.side}'s move deadline passed (due {body.due}): {body.note or body.action}"
+    if isinstance(body, core.MessageSent):
+        return talk_line(body)
     if isinstance(body, core.DisputeAnswered):
         return f"dispute {body.dispute} {body.status} by {escaped(body.by)}" + (f": {quoted(body.note)}" if body.note
                                                                                  else "")
     return rules.describe(body)
 
 
+def talk_line(message: core.MessageSent) -> str:
+    """Table talk as one line: who wrote to whom, each line the player wrote quoted as data."""
+    to = "all" if message.to == "all" else "the arbiter"
+    return f"{escaped(message.by)} to {to}: " + " / ".join(quoted(line) for line in message.lines)
+
+
 DISPUTE_TYPES = ("core.DisputeRaised", "core.DisputeAnswered")
+NEVER_TAKEN_BACK = (*DISPUTE_TYPES, "core.MessageSent")
 
 
 def taken_back(event: StoredEvent, retracted: frozenset[int]) -> bool:
     """Whether a retraction took this event back: one in a retracted span, but never a dispute's own events (they
-    stand, and say what was disputed and how it was settled: docs/play-by-email.md, "Disputes are events")."""
-    return event.seq in retracted and event.type not in DISPUTE_TYPES
+    stand, and say what was disputed and how it was settled: docs/play-by-email.md, "Disputes are events"), nor
+    table talk (what was said was said; it changed nothing a retraction could take back)."""
+    return event.seq in retracted and event.type not in NEVER_TAKEN_BACK
 
 
 ALL_SIDES = object()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.events import core
 from app.rules.base import Rules, event_visibility, optional
 
 
@@ -23,8 +24,13 @@ class Sight:
         return self.side is None
 
     def event(self, body: Any) -> bool | str:
-        """True: shown as it is; False: left out; a string: shown as that text only (no payload)."""
-        return True if self.sees_all else event_visibility(self.rules, body, self.side)
+        """True: shown as it is; False: left out; a string: shown as that text only (no payload). Table talk is
+        the one event whose readers its writer chooses (`talk_readable`); every other, the rule set's."""
+        if self.sees_all:
+            return True
+        if isinstance(body, core.MessageSent):
+            return talk_readable(body, self.side)
+        return event_visibility(self.rules, body, self.side)
 
     def view(self, game: Any) -> dict:
         return self.rules.view(game, self.side)
@@ -50,6 +56,13 @@ class Sight:
         if count is None or self.event(body) is False:
             return None
         return count(body, before)
+
+
+def talk_readable(message: core.MessageSent, side: str) -> bool:
+    """Whether a side's reader may read this table talk: all of it that is addressed to all, and what it wrote
+    itself; a note to the arbiter is the arbiter's (who sees all) and its writer's, until the game is over, when
+    every reader sees all (`sees_all`), talk included (docs/play-by-email.md, "Table talk")."""
+    return message.to == "all" or message.by == side
 
 
 def sees_all(arbiter: bool, rules: Rules, game: Any | None) -> bool:

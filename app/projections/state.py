@@ -174,7 +174,8 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.DeadlinePassed):
+    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.DeadlinePassed
+                            | core.MessageSent):
         if isinstance(body, core.DrawAnswered) and event.seq not in retracted:
             meta = _with(meta, draw_offer=None)
         # a core type this fold does not know is still the game's (as before: only these leave it alone)

@@ -57,6 +57,11 @@ def kinds(rules) -> Mapping[str, Mapping[str, str]]:
     return optional(rules, "standing") or {}
 
 
+def as_lines(mine: Mapping[str, Sequence[str]]) -> list[str]:
+    """Standing orders ({kind: [clause, ...]}) as the lines that would set them, as a turn email shows them."""
+    return [f"standing {kind}: {'; '.join(clauses)}" for kind, clauses in mine.items()]
+
+
 def kind_now(rules, state: Any) -> str | None:
     """The kind the states table prompts now: the name of its step (None for a rule set without a table)."""
     table = getattr(rules, "table", None)
@@ -165,7 +170,7 @@ def choose(rules, state: Any, side: str, kind: str, clauses: Sequence[str],
     if kinds(rules).get(kind) is None or rules.prompt(state).side != side or kind_now(rules, state) != kind:
         return None
     listed: list[tuple[str, Command]] | None = None
-    for n, text in enumerate(clauses, start=1):
+    for text in clauses:
         try:
             clause = parse_clause(rules, kind, text, side, state)
         except StandingError:
@@ -302,5 +307,6 @@ def _decision_hexes(rules, state: Any) -> set[str]:
         record = dict(pending[0])
         record.update(record.get("data") or {})
         for key in ("hex", "hexes", "target", "from"):
-            found.update(h.lower() for h in _values(record.get(key)) if isinstance(h, str) and _HEX.fullmatch(h.lower()))
+            found.update(h.lower() for h in _values(record.get(key))
+                         if isinstance(h, str) and _HEX.fullmatch(h.lower()))
     return found

@@ -15,6 +15,8 @@ connection (one per thread):
     clocks     Clocks       a seat's clock: shown, vacation, resign, draw offered and answered
     mailroom   Mailroom     the outbox: direct answers, delivery, the record of incoming mail
     reactions  Reactor      the subscribers that derive every notice from the stored events (docs/reactions.md)
+    talk       Talk         table talk: say, and an email's lines sorted into orders and talk
+    letters    Letters      what a seat is told (its report): turn emails, answers, the API's answer to an order
 
 Every write goes through one `Writes` (app/service/writes.py): after its commit, the reactions to the games it
 wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
@@ -29,13 +31,14 @@ from app.events.backends import open_store
 from app.events.interface import Store
 from app.events.store import default_db_path
 from app.service import evidence, receipts, replays
+from app.service.clock_records import ClockRecords
+from app.service.clocks import Clocks
 from app.service.console import Console
 from app.service.deadlines import PASS_ACTIONS, Deadlines
 from app.service.disputes import Disputes
 from app.service.games import rule_sets
 from app.service.letters import Letters
 from app.service.mailroom import Mailroom
-from app.service.clocks import ClockRecords, Clocks
 from app.service.notices import (
     DEADLINE_ACTOR,
     DeadlineNotices,
@@ -53,6 +56,7 @@ from app.service.reads import Reads
 from app.service.seats import ARBITER, Credentials, Seat, hash_token, new_token
 from app.service.setup import DEADLINE_ACTIONS, Setup
 from app.service.standing import StandingOrders
+from app.service.talk import Talk
 from app.service.writes import Writes
 
 __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUBSCRIBERS", "Application",
@@ -80,16 +84,17 @@ class Application:
         self.mail = mail
         self.seats = Credentials(store, mail, secret)
         self.reads = Reads(store)
-        self.mailroom = Mailroom(store, mail, transport or mail.transport(), clock,
-                                 Letters(store, self.reads, self.seats, mail))
+        self.letters = Letters(store, self.reads, self.seats, mail)
+        self.mailroom = Mailroom(store, mail, transport or mail.transport(), clock, self.letters)
         self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats),
                                          TurnEmails(store, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
                                          DeadlineNotices(store, self.mailroom),
                                          ClockRecords(store, self.mailroom, boundaries, answered_by_standing)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
-        self.orders = Orders(store, self.writes)
+        self.orders = Orders(store, self.writes, self.letters.report)
         self.standing = StandingOrders(store, self.writes, self.orders)
+        self.talk = Talk(store, self.writes)
         self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)

@@ -23,6 +23,7 @@ from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
 from app.service import retractions
 from app.service.games import RolledThenFailed, check_turn, decide_checked
+from app.text import TextError, message_lines
 
 
 @dataclass
@@ -194,9 +195,10 @@ def _core(event: StoredEvent):
 def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents) -> dict[str, str]:
     """The rules of the core events (docs/core.md): one creation; each side joins once, before the first roll, as
     the rolls to come depend on the seed texts; no roll after its seed is public; a fork marker follows the events
-    copied from its parent, and matches the parent where it is present. Returns the seeds a present parent
-    revealed, by commitment."""
+    copied from its parent, and matches the parent where it is present; table talk is by a seat, to all or the
+    arbiter, in lines the text rule allows. Returns the seeds a present parent revealed, by commitment."""
     learned: dict[str, str] = {}
+    sides = events[0].payload.get("sides") or () if events and events[0].type == "core.GameCreated" else ()
     joined: set[str] = set()
     forks: list[str] = []
     rolled = revealed = False
@@ -217,6 +219,8 @@ def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents
                 problem(e.seq, f"side {body.side} joins after the first die roll: a seed text added then would "
                                "change the rolls to come")
             joined.add(body.side)
+        elif isinstance(body, core.MessageSent) and (why := _talk_problem(body, sides)):
+            problem(e.seq, why)
         elif isinstance(body, core.DieRolled):
             if revealed:
                 problem(e.seq, "a die rolled after its seed was revealed, when anyone could compute it")
@@ -245,6 +249,20 @@ def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents
         if report.problems:
             return {}
     return learned
+
+
+def _talk_problem(body: core.MessageSent, sides) -> str | None:
+    """Why stored table talk could not have been written by this server (app/service/talk.py), or None: it is by a
+    seat, to all or (from a player) to the arbiter, its lines as the text rule keeps them."""
+    if body.by not in (*sides, retractions.ARBITER):
+        return f"table talk by {body.by!r}, who holds no seat"
+    if body.to not in ("all", retractions.ARBITER) or body.by == body.to:
+        return f"table talk by {body.by} to {body.to!r}"
+    try:
+        kept = message_lines(body.lines)
+    except TextError as exc:
+        return f"table talk that breaks the text rule: {exc}"
+    return None if kept == list(body.lines) else "table talk with blank lines, or spaces around a line"
 
 
 def _check_parent(events: list[StoredEvent], marker: StoredEvent, fork: core.GameForked,

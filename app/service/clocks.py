@@ -6,9 +6,9 @@ A game's clock is one of two kinds, chosen at creation:
   `turn_side`/`turn_started_at`, app/service/notices.py), as before;
 - a **time bank**, as correspondence servers keep one: each side starts with `bank_hours`; the time it takes while
   it is to act is spent from its bank, and when its turn ends `increment_hours` are added, up to `max_hours`. The
-  clock subscriber (`ClockRecords`) keeps whose clock runs since when and each side's bank (`pbem_games.clock_state`),
-  following the side to act at every complete write of the stream (an automated seat's turn and a standing order's
-  answer run nobody's clock).
+  clock subscriber (app/service/clock_records.py) keeps whose clock runs since when and each side's bank
+  (`pbem_games.clock_state`), following the side to act at every complete write of the stream (an automated
+  seat's turn and a standing order's answer run nobody's clock).
 
 Either kind: a player may take **vacation** days, up to the game's allowance (`vacation_days`), as an event
 (core.VacationTaken): their clock does not run meanwhile, and a deadline falling in it moves by as much. When a
@@ -17,7 +17,8 @@ clock runs out, `tick` (app/service/deadlines.py) takes the game's action on tim
 
 A player may **resign** (core.Resigned) or **offer a draw** (core.DrawOffered), which the other side accepts or
 declines (core.DrawAnswered), from any channel; the game's outcome then says so, and the dice seed is revealed in
-the same write, as at any end. Who is told is the clock subscriber's (a reaction to those events).
+the same write, as at any end. Who is told is the clock subscriber's (a reaction to those events,
+app/service/clock_records.py).
 """
 from __future__ import annotations
 
@@ -27,15 +28,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from app.events import core
-from app.events.envelope import StoredEvent
 from app.events.interface import Store
 from app.events.store import NewEvent, utc_parse
 from app.projections import state as projection
 from app.rules.catalog import get_rules
 from app.service.errors import PbemError
 from app.service.games import SERVER, new_event
-from app.service.mailroom import Mailroom
-from app.service.seats import ARBITER, Seat, mark_seen, members, player
+from app.service.seats import Seat, mark_seen, player
 from app.service.writes import Writes
 
 TIMEOUT_ACTIONS = ("notify-arbiter", "auto-pass", "forfeit")
@@ -164,8 +163,9 @@ def mark(store: Store, game_id: str, name: str) -> None:
     store.update_pbem_game(game_id, {"clock_state": json.dumps({**record, name: 1}, sort_keys=True)})
 
 
-def described(store: Store, game_id: str, side: str | None, now: datetime | None = None) -> str | None:
-    """`side`'s clock in words, as a turn email shows it (None: the game has no clock)."""
+def described(store: Store, game_id: str, side: str | None, due: bool = True) -> str | None:
+    """`side`'s clock in words (None: the game has none); `due=False` leaves out when its running turn is due, which
+    a turn email says on its own line (app/service/letters.py)."""
     row = store.pbem_settings(game_id)
     if row is None or side is None:
         return None
@@ -176,26 +176,32 @@ def described(store: Store, game_id: str, side: str | None, now: datetime | None
     if settings.bank:
         record = json.loads(row["clock_state"] or "null") or {"left": {}}
         left = timedelta(seconds=max(record["left"].get(side, 0), 0))
-        if clock is not None and clock.side == side:
+        if due and clock is not None and clock.side == side:
             parts.append(f"your time bank runs out at {_minutes(clock.due)} UTC "
                          f"({_span(left)} left when your turn began)")
         else:
-            parts.append(f"time bank: {_span(left)} left")
+            parts.append(f"time bank: {_span(left)} left" + (" when your turn began"
+                                                             if clock is not None and clock.side == side else ""))
         parts.append(f"+{settings.increment_hours:g} hours after each turn" +
                      (f", at most {settings.max_hours:g} hours" if settings.max_hours else ""))
-    elif row["deadline_hours"] is not None:
+    elif due and row["deadline_hours"] is not None:
         if clock is not None and clock.side == side:
             parts.append(f"your move is due by {_minutes(clock.due)} UTC")
         parts.append(f"{row['deadline_hours']:g} hours a turn")
-    else:
+    elif due:
         parts.append("no deadline")
+    return _rest(parts, settings, meta, side)
+
+
+def _rest(parts: list[str], settings: Settings, meta: projection.GameMeta, side: str) -> str | None:
+    """The vacation allowance and a standing draw offer after the clock's own words."""
     if settings.vacation_days:
         left_days = settings.vacation_days - used_days(meta, side)
         parts.append(f"vacation: {left_days} of {settings.vacation_days} day(s) left ('vacation N' takes N)")
     if meta.draw_offer:
         parts.append(f"{meta.draw_offer} offers a draw" + (" ('accept draw' or 'decline draw')"
                                                            if meta.draw_offer != side else ""))
-    return "; ".join(parts)
+    return "; ".join(parts) or None
 
 
 def used_days(meta: projection.GameMeta, side: str) -> int:
@@ -332,78 +338,3 @@ def _write(store: Store, state: projection.GameState, events: list[NewEvent], do
 
 def _iso(at: datetime) -> str:
     return at.isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-# -- the subscriber ---------------------------------------------------------------------------------------------
-class ClockRecords:
-    """Follows each game's clock: whose clock runs since when and each side's time bank (pbem_games.clock_state,
-    for a game on a time bank), and tells the seats of the clock's events: a draw offered or declined, a
-    vacation taken (a resignation or an agreed draw ends the game: the turn subscriber's game-over email)."""
-
-    name = "clocks"
-
-    def __init__(self, store: Store, mailroom: Mailroom, boundaries: Callable[[list[StoredEvent]], list[StoredEvent]],
-                 answered: Callable[[list[StoredEvent]], set[int]]):
-        self.store = store
-        self.mailroom = mailroom
-        self.boundaries = boundaries
-        self.answered = answered
-
-    def react(self, game_id: str, events: list[StoredEvent]) -> None:
-        row = self.store.pbem_settings(game_id)
-        if row is None:
-            return
-        self._tell(game_id, events)
-        settings = Settings.of(row)
-        if settings.bank and row["clock_state"]:
-            self._account(game_id, settings, json.loads(row["clock_state"]), events)
-
-    def _account(self, game_id: str, settings: Settings, record: dict, events: list[StoredEvent]) -> None:
-        """At each position a write left, the side to act (a player's, else nobody's clock): when it changes, the
-        side whose turn ended has its time spent taken from its bank and the increment added."""
-        answered = self.answered(events)
-        changed = False
-        for event in self.boundaries(events):
-            if event.seq in answered:
-                continue
-            state = projection.load(self.store, game_id, event.seq)
-            rules = get_rules(state.meta.rules)
-            side = None
-            if rules.outcome(state.game) is None and all(s in state.meta.players for s in state.meta.sides):
-                side = rules.prompt(state.game).side
-                side = None if side in state.meta.automated else side
-            if side == record["side"]:
-                continue
-            at = utc_parse(event.at)
-            if record["side"] is not None:
-                used = spent(state.meta, record["side"], utc_parse(record["since"]), at).total_seconds()
-                bank = record["left"][record["side"]] - used + settings.increment_hours * 3600
-                ceiling = settings.max_hours * 3600 if settings.max_hours else None
-                record["left"][record["side"]] = min(bank, ceiling) if ceiling else bank
-            record.update(side=side, since=event.at if side else None, reminded=0, expired=0)
-            changed = True
-        if changed:
-            self.store.update_pbem_game(game_id, {"clock_state": json.dumps(record, sort_keys=True)})
-
-    def _tell(self, game_id: str, events: list[StoredEvent]) -> None:
-        told = [e for e in events if e.type in ("core.DrawOffered", "core.DrawAnswered", "core.VacationTaken")]
-        if not told:
-            return
-        seats = members(self.store, game_id)
-        for e in told:
-            p = e.payload
-            if e.type == "core.DrawOffered":
-                to, subject = [s for s in seats if s not in (p["side"], ARBITER)], f"{p['side']} offers a draw"
-                text = (f"{p['side']} offers a draw in game {game_id} (event {e.seq}). Reply 'accept draw' to end the "
-                        "game in a draw, or 'decline draw' to play on.")
-            elif e.type == "core.DrawAnswered":
-                if p["accepted"]:
-                    continue  # the game is over: the turn subscriber's game-over email tells everyone
-                to, subject = [s for s in seats if s not in (p["side"], ARBITER)], f"{p['side']} declines the draw"
-                text = f"{p['side']} declines the draw offered in game {game_id}; the game goes on."
-            else:
-                to, subject = [s for s in seats if s != p["side"]], f"{p['side']} is on vacation"
-                text = (f"{p['side']} takes a vacation in game {game_id} from {p['start']} to {p['until']} (UTC): "
-                        "their clock does not run meanwhile.")
-            for seat in to:
-                self.mailroom.message(seats[seat]["email"], game_id, subject, text, seat)

@@ -17,7 +17,7 @@ from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import autoplay, games
 from app.service.ports import Mail
-from app.service.seats import Credentials
+from app.service.seats import ARBITER, Credentials, Seat, fork_seats
 
 if TYPE_CHECKING:
     from app.service.audit import AuditReport
@@ -86,7 +86,7 @@ class Console:
                 "to_act": prompt.side, "step": prompt.step,
                 "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case} for a in prompt.actions],
                 "owed": prompt.owed.to_dict() if prompt.owed is not None else None,
-                "legal_orders": legal.legal_orders(rules, state.game, prompt.side) if prompt.side else [],
+                "kinds": legal.by_kind(rules, state.game, prompt.side) if prompt.side else [],
                 "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
                 "dice_seed_revealed": state.meta.revealed_seed is not None}
 
@@ -127,6 +127,15 @@ class Console:
 
         with self._store.transaction():
             return clocks.draw(self._store, game_id, side, action)
+
+    def say(self, game_id: str, seat: str, text: str, to: str = "all") -> dict:
+        """Table talk written as `seat` (a side, or the arbiter) to `to`, each line of `text` a line of it
+        (app/service/talk.py)."""
+        from app.service import talk
+
+        if seat not in (*projection.load(self._store, game_id).meta.sides, ARBITER):
+            raise games.GameError(f"there is no seat {seat!r} in {game_id}")
+        return talk.said(self._store, Seat(game_id, seat, ""), text.splitlines(), to)
 
     def preview(self, game_id: str, side: str, text: str) -> dict:
         """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
@@ -200,8 +209,17 @@ class Console:
 
         return analysis.charts(result)
 
-    def fork(self, game_id: str, at_seq: int) -> str:
-        return games.fork(self._store, game_id, at_seq)
+    def fork(self, game_id: str, at_seq: int, invite: bool = True) -> dict:
+        """A branch after event `at_seq`. A game played by email goes on with its players: the fork's seats keep
+        their addresses and settings and are invited, as the arbiter's fork over the API does (the invitations
+        are reactions: they go at the next sender round, `outbox --send` or `tick`); `invite` False keeps the fork
+        the operator's own (no seats, nobody told)."""
+        with self._store.transaction():
+            new_id = games.fork(self._store, game_id, at_seq)
+            invited = invite and self._store.pbem_settings(game_id) is not None
+            if invited:
+                fork_seats(self._store, game_id, new_id)
+        return {"game_id": new_id, "parent": game_id, "at": at_seq, "invited": invited}
 
     def reveal(self, game_id: str, reason: str) -> dict:
         event = games.reveal_seed(self._store, game_id, reason)

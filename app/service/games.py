@@ -217,6 +217,15 @@ def submit(store: SnapshotStreams, game_id: str, side: str, text: str, expected_
     return played.accepted[0]
 
 
+def moved_since(store: SnapshotStreams, game_id: str, seq: int, head: int) -> bool:
+    """Whether the game (at event `head`) moved on since event `seq`, which an order was written against: any event
+    after it but table talk, which changes nothing in the game (so a player's `seq:` line or expected_seq is not
+    made stale by their opponent's "good luck")."""
+    if seq == head:
+        return False
+    return seq > head or any(e.type != "core.MessageSent" for e in store.events(game_id, seq + 1, head))
+
+
 class Unreadable(GameError):
     """Lines that cannot be read as orders (InvalidOrder, AmbiguousOrder), each with why: nothing was played."""
 
@@ -252,20 +261,22 @@ class Played:
 def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] | Callable[[GameState], str | None],
          expected_seq: int | None = None,
          actor: str | None = None, auto: dict | None = None, within: Callable[[Accepted], None] | None = None,
-         before: Sequence[Any] = (), all_readable: bool = False) -> Played:
+         before: Sequence[Any] = (), all_readable: bool = False, alone: bool = True) -> Played:
     """Orders of one side, in order, from one load of the game and one append: each is checked and decided on the
     position the ones before it left; the first refused stops the rest (later orders were written for a position
     that did not come about), and those before it stand. A stale `expected_seq` is Conflict, nothing written. A
     rule set failing after a roll: the orders before it and the dice it drew are stored (core.RollsSpent), and
     the refusal is EngineFault. `before`: core events stored ahead of the orders in the same append (a passed
-    deadline's record). `within(accepted)` runs in the append's transaction, with the state after it all.
+    deadline's record, a message's table talk), even when no order stands unless `alone` is False (table talk
+    goes with the orders it came with). `within(accepted)` runs in the append's transaction, with the state after
+    it all.
     `all_readable`: every text is read first, and one that cannot be read plays nothing (Unreadable). `texts` may
     be a function of the position reached, giving the next order or None (a deadline's end/pass steps)."""
     state = projection.load(store, game_id)
     rules = get_rules(state.meta.rules)
     if all_readable and not callable(texts) and (problems := unreadable(rules, state, side, texts)):
         return Played([], Unreadable(problems), state)
-    if expected_seq is not None and expected_seq != state.meta.seq:
+    if expected_seq is not None and moved_since(store, game_id, expected_seq, state.meta.seq):
         raise Conflict(game_id, expected_seq, state.meta.seq)
     if side in state.meta.automated and auto is None:
         raise GameError(f"{side} is played by the server (policy {state.meta.automated[side]}): it takes no orders "
@@ -302,8 +313,8 @@ def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] |
         orders.append((len(batch), len(batch) + len(mine), ahead))
         batch += mine
         after = ahead
-    if not batch:  # refused before anything was decided: nothing to store
-        return Played([], refused, state)
+    if not batch or (not orders and not alone and len(batch) == len(before)):
+        return Played([], refused, state)  # refused before anything was decided: nothing to store
     with store.transaction():
         stored = store.append(game_id, state.meta.seq, batch)
         if within is not None:

@@ -37,6 +37,22 @@ class Mailroom:
         transaction: a reaction's notice, or a request's direct answer."""
         self.queue("message", to, game_id, seat, {"subject": subject, "body": body, "in_reply_to": in_reply_to})
 
+    def answer(self, to: str, game_id: str, seat: str, data: dict) -> dict:
+        """The answer to a seat's email (data: headline, lines, seq, in_reply_to; since: where its history starts,
+        by default after the seat's last email, fixed now so that a repeat says the same), in the message's
+        transaction: laid out at delivery with the seat's report at `seq` (app/service/letters.py), which it has
+        seen from now on (its opponent's undo of what it shows is refused). It supersedes a turn email to the seat
+        from that position or an earlier one: the answer carries it (Outbox.supersede_mail). Returns the data
+        queued (to repeat it)."""
+        data = {**data, "since": data.get("since") or self._told(game_id, seat) + 1}
+        self.queue("answer", to, game_id, seat, data)
+        self.store.mark_seen(game_id, seat, data["seq"])
+        return data
+
+    def _told(self, game_id: str, seat: str) -> int:
+        """The last event the seat's emails have told it of (its "since your last email" starts after it)."""
+        return next(m["last_notified_seq"] for m in self.store.members(game_id) if m["seat"] == seat)
+
     def take_queued(self) -> list[int]:
         """The rows queued since the last call: what this service's write caused, for the sender to deliver."""
         ids, self._queued = self._queued, []

@@ -4,8 +4,9 @@ automated order a write of its own (app/service/autoplay.py). What an order caus
 emails, notices) is not decided here: the reactions derive it from the stored events (docs/reactions.md)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.events.interface import Store
 from app.projections import history
@@ -32,11 +33,13 @@ class Answered:
 
 
 class Orders:
-    """Orders as one seat, on one store; `writes`: the unit of work the other use cases share."""
+    """Orders as one seat, on one store; `writes`: the unit of work the other use cases share; `report`: what a
+    seat is told at an event (Letters.report), which the answer to an order can carry."""
 
-    def __init__(self, store: Store, writes: Writes):
+    def __init__(self, store: Store, writes: Writes, report: Callable[..., Any] | None = None):
         self.store = store
         self.writes = writes
+        self.report = report
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None) -> games.Accepted:
         """The order and what its seat has now seen, one transaction; then the automated seats' answer, each of
@@ -47,29 +50,41 @@ class Orders:
             self.writes.wrote(seat.game_id)
             return autoplay.merged(accepted, self._answer_automated(seat, accepted.state))
 
-    def order(self, seat: Seat, text: str, expected_seq: int | None = None) -> dict:
-        """`submit`, answered as the seat sees it: the new events' lines and its view of the new position."""
+    def order(self, seat: Seat, text: str, expected_seq: int | None = None, report: bool = False) -> dict:
+        """`submit`, answered as the seat sees it: the new events' lines and its view of the new position; with
+        `report`, also what a turn email would tell it now (Letters.report: its turn and every order it may give,
+        or who is to act and why), its history from the order on."""
         accepted = self.submit(seat, text, expected_seq)
         rules = get_rules(accepted.state.meta.rules)
-        return {"accepted": True, "seq": accepted.state.meta.seq,
-                "events": history.lines(rules, accepted.events, side=seat.side),
-                "view": rules.view(accepted.state.game, seat.side),
-                "receipt": receipts.as_dict(receipts.stamp(self.store, accepted.events[-1]))}
+        answer = {"accepted": True, "seq": accepted.state.meta.seq,
+                  "events": history.lines(rules, accepted.events, side=seat.side),
+                  "view": rules.view(accepted.state.game, seat.side),
+                  "receipt": receipts.as_dict(receipts.stamp(self.store, accepted.events[-1]))}
+        if report and self.report is not None:
+            answer["report"] = self.report(seat, accepted.state.meta.seq, "Orders received",
+                                           since_seq=accepted.events[0].seq).as_dict()
+        return answer
 
-    def play(self, seat: Seat, texts: Sequence[str], expected_seq: int | None = None) -> Answered:
+    def play(self, seat: Seat, texts: Sequence[str], expected_seq: int | None = None,
+             talk: Sequence[Any] = ()) -> Answered:
         """Several orders of one message, each run of them from one load and one append (games.play): every line
-        is read first (one that cannot be read plays nothing: the refusal is games.Unreadable), the first refused
-        stops the rest and those before it stand; then the server answers (automated seats, standing orders). An
-        order that finds the other side to act waits for the server's answer: when it gives the seat the turn
-        again (the other side's standing orders answered its decision), the seat's orders go on from there
-        (docs/play-by-email.md, "Standing orders"); else that order is refused, it is not the seat's turn."""
+        is read first (one that cannot be read plays nothing, its table talk neither: the refusal is
+        games.Unreadable), the first refused stops the rest and those before it stand; then the server answers
+        (automated seats, standing orders). An order that finds the other side to act waits for the server's
+        answer: when it gives the seat the turn again (the other side's standing orders answered its decision), the
+        seat's orders go on from there (docs/play-by-email.md, "Standing orders"); else that order is refused, it
+        is not the seat's turn. `talk`: the message's table talk (core.MessageSent), stored ahead of its orders in
+        the first append if one of them stands (or there are none)."""
         side = player(seat)
         texts = list(texts)
         done: list[list[dict]] = []
         between: list[list[dict]] = []
         with self.writes.group():
             played = games.play(self.store, seat.game_id, side, texts, expected_seq, all_readable=True,
-                                within=lambda done: mark_seen(self.store, seat, done.state.meta.seq))
+                                within=lambda done: mark_seen(self.store, seat, done.state.meta.seq),
+                                before=talk, alone=not texts)
+            if talk and not texts and played.refused is None:
+                self.writes.wrote(seat.game_id)  # stored: talk alone
             if not played.accepted:
                 return Answered([], played.refused, [], played.state)
             rules = get_rules(played.state.meta.rules)

@@ -6,7 +6,7 @@ The service produces what a turn email says (`TurnReport`, already filtered for 
 (`TemporaryFailure`, `PermanentFailure`): the outbox knows no mail protocol."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from email.message import EmailMessage
 from typing import Protocol
 
@@ -35,9 +35,12 @@ class Notifier(Protocol):
 
 @dataclass(frozen=True)
 class TurnReport:
-    """What one seat's turn (or game-over) email says, every part already filtered for that seat: the history
-    since its last email, the position as it sees it, the map near the action, what it owes and may order. The
-    game over (`outcome` set): the result and the history since its last email only."""
+    """What one seat is told of its game at event `seq`, every part already filtered for that seat: a turn email, an
+    answer to its email (`answer`: the lines saying what became of the message's lines) or to its `status`, and the
+    game-over result. The history since its last email (table talk included), then, when the seat is to act, its
+    position, the map near the action, what it owes and every order it may give, grouped by kind; when another seat
+    is, who and why (`waiting`); the deadline and the clock. The game over (`outcome` set): the result, the history
+    since its last email and where to read the rest (docs/architecture.md practice 16)."""
 
     game_id: str
     title: str
@@ -46,18 +49,32 @@ class TurnReport:
     seq: int
     step: str
     outcome: str | None = None  # "winner: reason" once the game is over
-    since: list[dict] = field(default_factory=list)  # history rows (seq, text, ...)
+    summary: str | None = None  # the game over: how long it ran (orders by side, die rolls, table talk)
+    since: list[dict] = field(default_factory=list)  # history rows (seq, type, text, ...) since the last email
+    earlier: int = 0  # history rows since the last email left out of `since` (the oldest), to keep it short
+    answer: list[str] = field(default_factory=list)  # what became of each line of the message this answers
+    your_turn: bool = False
+    to_act: str | None = None  # the side the game waits for, when it is not this seat
+    waiting: str | None = None  # why the game waits for it: the step and the decision it owes (never its candidates)
     position: str = ""  # the position as text (the seat's view)
     map_area: str | None = None  # the text map near the action
     map_file: tuple[str, str, bytes] | None = None  # (filename, MIME type, bytes): the map picture
     owed: str | None = None
     actions: list[dict] = field(default_factory=list)  # name, syntax, case, help
-    legal_orders: list[dict] = field(default_factory=list)  # order, odds?
+    kinds: list[dict] = field(default_factory=list)  # the orders it may give, by kind (app/rules/legal.py by_kind)
+    deadline: str | None = None  # when the turn of the side to act runs out, as text
+    clock: str | None = None  # the seat's clock: time bank, vacation, a draw offer (app/service/clocks.py)
     replay_link: str | None = None
+    export_link: str | None = None  # where the whole game is to be had (after the game: both sides')
     receipt: str = ""  # the signed receipt of the chain's head at `seq` (app/service/receipts.py), as text
     # the seat's standing orders in force, as the lines that set them (None: the game has no decision that may stand)
     standing: list[str] | None = None
-    clock: str | None = None  # the seat's clock: its deadline or time bank, vacation (app/service/clocks.py)
+
+    def as_dict(self) -> dict:
+        """The report as JSON (the API's answer carries it): the map picture by its file name only."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "map_file"}
+        out["map_file"] = self.map_file[0] if self.map_file else None
+        return out
 
 
 class Mail(Protocol):
@@ -74,6 +91,7 @@ class Mail(Protocol):
                 in_reply_to: str | None = None, attachments: tuple[tuple[str, str, bytes], ...] = (),
                 message_id: str | None = None) -> EmailMessage: ...
 
-    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str) -> EmailMessage: ...
+    def turn_email(self, report: TurnReport, to: str, reply_tag: str, message_id: str,
+                   in_reply_to: str | None = None) -> EmailMessage: ...
 
     def transport(self) -> Transport: ...

@@ -40,6 +40,10 @@ class Reads:
         """The game's last event."""
         return self.store.head(game_id)[0]
 
+    def moved_since(self, game_id: str, seq: int) -> bool:
+        """Whether the game moved on since event `seq` (table talk aside: games.moved_since)."""
+        return games.moved_since(self.store, game_id, seq, self.head(game_id))
+
     def rules_of(self, game_id: str):
         return get_rules(self.store.game(game_id)["rules"])
 
@@ -158,18 +162,21 @@ def view_dict(seat: Seat, state: projection.GameState) -> dict:
 
 
 def prompt_dict(rules, state: projection.GameState, seat: Seat) -> dict:
-    """Where the game stands for `seat`: whose turn, and if it is theirs, what they may order."""
+    """Where the game stands for `seat`: whose turn, and if it is theirs, what they may order: every order the
+    rules accept now by kind, with how many units each kind may still take (`kinds`, app/rules/legal.py
+    `by_kind`), and the same orders in one list (`legal_orders`)."""
     outcome = rules.outcome(state.game)
     prompt = rules.prompt(state.game)
     mine = outcome is None and prompt.side == seat.side and seat.side is not None
     missing = [s for s in state.meta.sides if s not in state.meta.players]
+    kinds = legal.by_kind(rules, state.game, seat.side) if mine else []
     return {"seq": state.meta.seq, "to_act": prompt.side, "step": prompt.step, "your_turn": mine and not missing,
             "waiting_for_players": missing,
             "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
             "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help}
                         for a in prompt.actions] if mine else [],
             "owed": prompt.owed.to_dict() if mine and prompt.owed is not None else None,
-            "legal_orders": legal.legal_orders(rules, state.game, seat.side) if mine else []}
+            "kinds": kinds, "legal_orders": [o for kind in kinds for o in kind["orders"]]}
 
 
 def disputes_of(store: Store, game_id: str) -> list[dict]:

@@ -11,12 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.events.interface import Store
-from app.events.store import UnknownGame
+from app.events.store import UnknownGame, utc_now
 from app.rules.catalog import get_rules
 from app.service.errors import AccessDenied, NotAuthenticated, PbemError
 from app.service.ports import Mail
 
 ARBITER = "arbiter"
+FORK_KEEPS = ("deadline_hours", "reminder_hours", "dispute_window_hours", "on_deadline", "clock")  # a fork's settings
 LOCAL_SERVER = "http://127.0.0.1:8080/"  # where `cli.py serve` listens by default
 
 
@@ -196,3 +197,21 @@ def player(seat: Seat) -> str:
     if seat.is_arbiter:
         raise AccessDenied("the arbiter does not play a side")
     return seat.seat
+
+
+def fork_seats(store: Store, parent_id: str, new_id: str, sandbox: str | None = None) -> dict[str, str]:
+    """The seats of the fork `new_id` of `parent_id` and their new tokens, in the caller's transaction. Without
+    `sandbox`, the game's players go on in it: each seat keeps its address and the game's settings, and its
+    invitation's token is held for the invitation subscriber; with it, every seat is at that address (the caller's
+    own sandbox) and nobody is invited."""
+    parent = members(store, parent_id)
+    seats = [*get_rules(store.game(parent_id)["rules"]).sides, ARBITER]
+    tokens = {s: new_token() for s in seats}
+    address = {s: sandbox if sandbox or s not in parent else parent[s]["email"] for s in seats}
+    kept = {} if sandbox else {k: v for k, v in (store.pbem_settings(parent_id) or {}).items() if k in FORK_KEEPS}
+    now = utc_now()
+    store.add_pbem_game(new_id, {**kept, "created_at": now}, [
+        {"seat": s, "email": address[s], "token_hash": hash_token(t), "created_at": now} for s, t in tokens.items()])
+    if not sandbox:
+        store.hold_invitations(new_id, {s: t for s, t in tokens.items() if s in parent})
+    return tokens

@@ -11,11 +11,10 @@ from app.service import clocks, games, receipts
 from app.service.errors import AccessDenied, PbemError
 from app.service.orders import Orders
 from app.service.reads import Reads
-from app.service.seats import ARBITER, Credentials, Seat, hash_token, members, new_token, player
+from app.service.seats import ARBITER, Credentials, Seat, fork_seats, hash_token, new_token, player
 from app.service.writes import Writes
 
 DEADLINE_ACTIONS = clocks.TIMEOUT_ACTIONS
-SETTINGS = ("deadline_hours", "reminder_hours", "dispute_window_hours", "on_deadline", "clock")  # what a fork keeps
 
 
 class Setup:
@@ -91,23 +90,14 @@ class Setup:
         sandbox, every seat at the caller's address, nobody invited."""
         if not self.reads.sees_all(seat):
             raise AccessDenied("only the arbiter may fork a game before it ends")
-        rules = self.reads.rules_of(seat.game_id)
         sandbox = not (seat.is_arbiter and invite)
-        parent = members(self.store, seat.game_id)
-        seats = [*rules.sides, ARBITER]
-        tokens = {s: new_token() for s in seats}
-        address = {s: seat.email if sandbox or s not in parent else parent[s]["email"] for s in seats}
-        kept = {} if sandbox else {k: v for k, v in (self.store.pbem_settings(seat.game_id) or {}).items()
-                                   if k in SETTINGS}
-        if kept.get("clock"):  # the fork's banks start full, as a new game's
-            kept["clock_state"] = clocks.first_state(clocks.Settings.of(kept), list(rules.sides))
-        now = utc_now()
         with self.writes():  # the branch, its seats and its invitations' tokens, or none of them
             new_id = games.fork(self.store, seat.game_id, at_seq)
-            self.store.add_pbem_game(new_id, {**kept, "created_at": now}, [
-                {"seat": s, "email": address[s], "token_hash": hash_token(t), "created_at": now}
-                for s, t in tokens.items()])
-            if not sandbox:
-                self.store.hold_invitations(new_id, {s: t for s, t in tokens.items() if s in parent})
+            tokens = fork_seats(self.store, seat.game_id, new_id, seat.email if sandbox else None)
+            clock = clocks.Settings.of(self.store.pbem_settings(new_id) or {})
+            if clock.bank:  # the fork's banks start full, as a new game's
+                sides = list(self.reads.rules_of(new_id).sides)
+                self.store.update_pbem_game(new_id, {"clock_state": clocks.first_state(clock, sides)})
             self.writes.wrote(new_id)
         return new_id, tokens
+

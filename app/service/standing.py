@@ -124,14 +124,5 @@ def described(rules, state: projection.GameState, side: str) -> dict:
     kinds = {kind: {"orders": list(rules.table.orders.get(kind, {})) if hasattr(rules, "table") else [],
                     "words": sorted({*standing.WORDS, *words})}
              for kind, words in standing.kinds(rules).items()}
-    return {"side": side, "standing": mine, "kinds": kinds, "lines": lines_of(mine)}
+    return {"side": side, "standing": mine, "kinds": kinds, "lines": standing.as_lines(mine)}
 
-
-def kinds_of(rules) -> list[str]:
-    """The kinds of decision that may stand in a game of `rules` (none: it offers no standing orders)."""
-    return list(standing.kinds(rules))
-
-
-def lines_of(mine: dict[str, list[str]]) -> list[str]:
-    """Standing orders as the lines that would set them (how the turn email shows them)."""
-    return [f"standing {kind}: {'; '.join(clauses)}" for kind, clauses in mine.items()]

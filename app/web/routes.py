@@ -168,6 +168,17 @@ def order_body() -> tuple[str, int | None]:
 
 class OrderQuery(Schema):
     expected_seq = fields.Integer(load_default=None)
+    report = fields.Boolean(load_default=False, metadata={
+        "description": "also answer with `report`: what your turn email would say now (your turn and every order "
+                       "you may give by kind, or who is to act and why)"})
+
+
+class Talk(Schema):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=20000), metadata={
+        "description": "table talk: one line, or several separated by line breaks (each one line of at most 500 "
+                       "characters, at most 20 lines)", "example": "Good luck, and may the dice be kind!"})
+    to = fields.String(load_default="all", validate=validate.OneOf(["all", "arbiter"]), metadata={
+        "description": "every seat (all), or the arbiter only (and you)"})
 
 
 class AtQuery(Schema):
@@ -320,6 +331,17 @@ class LegalOrder(Schema):
     odds = fields.String(metadata={"description": "a combat order's final odds column"})
 
 
+class OrderKind(Schema):
+    action = fields.String()
+    syntax = fields.String()
+    case = fields.String()
+    help = fields.String()
+    orders = fields.List(fields.Nested(LegalOrder), metadata={"description": "each can be given as written"})
+    subjects = fields.String(allow_none=True, metadata={"example": "units"})
+    count = fields.Integer(allow_none=True, metadata={"description": "how many subjects the kind may still take"})
+    unchecked = fields.Integer(metadata={"description": "candidates of this kind not tried: more orders than listed"})
+
+
 class Outcome(Schema):
     winner = fields.String(allow_none=True)
     reason = fields.String()
@@ -335,8 +357,11 @@ class PromptDoc(Schema):
     actions = fields.List(fields.Nested(ActionDoc), metadata={"description": "the kinds of order you may give"})
     owed = fields.Nested(OwedDoc, allow_none=True, metadata={
         "description": "what the decision the game waits for owes: where, how much, the candidates"})
+    kinds = fields.List(fields.Nested(OrderKind), metadata={
+        "description": "the orders you may give now by kind, in the order the step offers them: every unit that "
+                       "may be placed, moved or brought in is named, with how many each kind may still take"})
     legal_orders = fields.List(fields.Nested(LegalOrder), metadata={
-        "description": "concrete orders you may give now, each accepted by the rules (at most 300)"})
+        "description": "the same orders in one list, each accepted by the rules"})
 
 
 class DisputeDoc(Schema):
@@ -388,6 +413,15 @@ class OrderDone(Schema):
     events = fields.List(fields.Nested(HistoryLine), metadata={
         "description": "the events of your order and of any automated seat's answer, as you may see them"})
     view = fields.Dict()
+    receipt = RECEIPT
+    report = fields.Dict(metadata={"description": "with ?report=true: what your turn email would say now (history "
+                                                  "from your order on, your turn and orders by kind, or who acts)"})
+
+
+class Said(Schema):
+    seq = fields.Integer()
+    to = fields.String()
+    lines = fields.List(fields.String())
     receipt = RECEIPT
 
 
@@ -552,7 +586,19 @@ def submit(args, game_id):
     s = seat(game_id)
     text, expected = order_body()
     expected = args["expected_seq"] if args["expected_seq"] is not None else expected
-    return svc().orders.order(s, text, expected)
+    return svc().orders.order(s, text, expected, report=args["report"])
+
+
+@blp.route("/games/<game_id>/messages", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(Talk)
+@blp.response(201)
+@returns(201, Said, "Created")
+@blp.doc(security=SECURED)
+def say(body, game_id):
+    """Table talk: a message to every seat, or to the arbiter only; stored in the game's history as you wrote it,
+    it changes nothing in the game (docs/play-by-email.md, "Table talk")"""
+    return svc().talk.say(seat(game_id), body["text"].splitlines(), body["to"])
 
 
 @blp.route("/games/<game_id>/history", methods=["GET"])

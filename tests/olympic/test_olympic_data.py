@@ -244,6 +244,18 @@ def test_14_54_terrain_preference_rough_city_town_clear_and_the_map_has_exactly_
     assert [G.terrain_rank(G.hex_named(n)) for n in ("Kirishima", "Kagoshima", "Kushikino")] == [0, 1, 2]
 
 
+def test_14_54_a_replacement_terrain_file_with_another_land_terrain_is_refused_naming_the_four(tmp_path,
+                                                                                              monkeypatch):
+    # the programmed Japanese rank destinations by exactly these four (14.54 A-D): a fifth has no rank
+    text = data.TERRAIN.read_text() + "\n[terrain.swamp]\nmp = 3\nretreat_hexes = 1\nmilitia = 0\n"
+    (tmp_path / "terrain.toml").write_text(text)
+    monkeypatch.setattr(data, "TERRAIN", tmp_path / "terrain.toml")
+    with pytest.raises(DataError) as err:
+        load()
+    assert err.value.problems == ["the land terrain types are rough, city, town, clear (14.54), not clear, rough, "
+                                  "town, city, swamp"]
+
+
 def test_14_55_to_14_57_tie_breaks():
     assert G.priorities["order_within_category"]["first"] == "nearest-to-destination"
     assert G.priorities["order_within_category"]["tie"] == "highest-hex-identity"

@@ -75,6 +75,20 @@ def test_14_52_the_most_direct_route_as_far_as_the_allowance_goes():
     assert moved.reason["distance"] > moved.mp
 
 
+def test_14_52_a_unit_whose_every_hex_this_phase_is_full_holds_and_says_the_way_on_is_full():
+    # 2-4 from 2838 toward Miyazaki goes 2938, 3037 this phase (2 MP each); both hold three units that moved
+    units = {US: "3235", **dict(zip(THREE_10S, ["2938"] * 3 + ["3037"] * 3, strict=True)), TWO_4: "2838"}
+    state = moving(**units)
+    state = replace(state, units={k: replace(u, moved=True) if k in THREE_10S else u
+                                  for k, u in state.units.items()})
+    assert programmed(state) == f"hold {TWO_4}"
+    [held] = of(when(state, "japanese", programmed(state)), UnitHeld)
+    assert held.unit == TWO_4 and held.reason["case"] == "Olympic 14.55"
+    assert held.reason["route"] == {"case": "Olympic 14.52", "to_destination": ["2938", "3037", "3137", "3236"],
+                                    "this_phase": [], "mp": 0}
+    assert held.reason["summary"].endswith("toward primary 3236; the way on is full (stacking)")
+
+
 def test_14_53_once_every_primary_hex_is_held_units_go_to_the_nearest_secondary():
     primaries = ["3135", "3136", "3234", "3236", "3335", "3336"]
     state = moving(**{US: "3235", **dict(zip(THREE_10S, primaries, strict=True)), TWO_4: "3033"})

@@ -9,7 +9,7 @@ import socket
 import xml.etree.ElementTree as ET
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import formatdate, make_msgid
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -49,7 +49,9 @@ class MailWorld:
         return [m for rcpts, m in self.handler.received if address in rcpts]
 
     def last(self, address: str, subject_has: str = "") -> EmailMessage:
-        found = [m for m in self.inbox(address) if subject_has in m["Subject"]]
+        """The last email to `address` whose subject holds `subject_has`, in any case ("Your turn" finds an
+        answer's "Orders received - your turn: ...")."""
+        found = [m for m in self.inbox(address) if subject_has.lower() in m["Subject"].lower()]
         assert found, f"no mail for {address} with {subject_has!r}; got {[m['Subject'] for m in self.inbox(address)]}"
         return found[-1]
 
@@ -78,6 +80,50 @@ class MailWorld:
                         f"On some day, Hexledger wrote:\n{quoted}\n")
         self.send(msg, wire_message_id)
         return msg
+
+
+    def reply_from(self, program: str, original: EmailMessage, sender: str, text: str) -> bytes:
+        """A reply to `original` in the layout a real mail program writes (tests/pbem/fixtures/README.md):
+        "s-nail" bottom-posts under "ADDRESS wrote:" and a "> " quote; "mutt" (text_flowed=yes) top-posts, each
+        line longer than 72 characters wrapped with a trailing space (a format=flowed soft break), over mutt's
+        "On DATE, ADDRESS wrote:" and its ">" quote; both end with a signature. Sent through the SMTP server as
+        the MTA takes it (CRLF); returns the bytes."""
+        quoted = body_text(original).replace("\r\n", "\n").splitlines()
+        head = [f"Date: {formatdate(usegmt=True)}", f"From: {sender}", f"To: {original['Reply-To']}",
+                f"Subject: Re: {original['Subject']}", f"Message-ID: {make_msgid(domain='players.example')}",
+                f"In-Reply-To: {original['Message-ID']}", f"References: {original['Message-ID']}"]
+        charset = "us-ascii" if text.isascii() else "utf-8"
+        if program == "s-nail":
+            head += ["User-Agent: s-nail v14.9.24", "MIME-Version: 1.0",
+                     f"Content-Type: text/plain; charset={charset}", "Content-Transfer-Encoding: 8bit"]
+            body = [f"{original['From']} wrote:", "", *(f"> {line}" for line in quoted), *text.splitlines(), "",
+                    "-- ", "a player"]
+        elif program == "mutt":
+            head += ["MIME-Version: 1.0", f"Content-Type: text/plain; charset={charset}; format=flowed",
+                     "Content-Disposition: inline", "Content-Transfer-Encoding: 8bit"]
+            body = [*(piece for line in text.splitlines() for piece in _flowed(line)), "",
+                    f"On {original['Date']}, {original['From']} wrote:", *(f">{line}" for line in quoted), "", "",
+                    "-- ", "a player"]
+        else:
+            raise ValueError(program)
+        raw = ("\r\n".join(head) + "\r\n\r\n" + "\r\n".join(body) + "\r\n").encode("utf-8")
+        with smtplib.SMTP("127.0.0.1", self.port, timeout=120) as client:
+            client.sendmail(sender, [original["Reply-To"]], raw)
+        return raw
+
+
+def _flowed(line: str, width: int = 72) -> list[str]:
+    """One line of text as an editor with format=flowed writes it (vim's `fo+=w`): words wrapped at `width`, each
+    wrapped piece but the last ending in a space; a piece that begins with a space, '>' or 'From ' space-stuffed."""
+    pieces, current = [], ""
+    for word in line.split(" "):
+        if current and len(current) + 1 + len(word) > width:
+            pieces.append(current + " ")
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    pieces.append(current)
+    return [" " + p if p.startswith((" ", ">", "From ")) else p for p in pieces]
 
 
 def token_in(msg: EmailMessage) -> str:

@@ -9,9 +9,10 @@ LANDING = "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510 support amphibious naval air 
 ORDERS = ("declare move fight", "end", LANDING)  # the Japanese orders every fixture sends
 
 
-def to_japanese_gt2(pbem: Application) -> str:
-    """Create the game, play GT 1 and the Chinese GT 2 through the service; the Japanese turn email is queued."""
-    game_id, tokens = pbem.setup.create("snc", {"chinese": CN, "japanese": JP})
+def to_japanese_gt2(pbem: Application, arbiter: str | None = None) -> str:
+    """Create the game (with an arbiter at `arbiter`, if given), play GT 1 and the Chinese GT 2 through the
+    service; the Japanese turn email is queued."""
+    game_id, tokens = pbem.setup.create("snc", {"chinese": CN, "japanese": JP}, arbiter=arbiter)
     cn, jp = (pbem.seats.authenticate(game_id, tokens[s]) for s in ("chinese", "japanese"))
     pbem.setup.join(cn, "the Yangtze at dawn")
     pbem.setup.join(jp, "Kure naval district")

@@ -45,7 +45,8 @@ def test_a_game_played_by_email(pbem, smtp, store):
     [result] = deliver(pbem, smtp)
     assert result.applied == 4 and not result.refused
     ack = body_text(smtp.last(RED, "Orders received"))
-    assert "accepted: move R2 0203 0303  ->  R2 moves 0203 - 0303" in ack
+    assert "accepted: move R2 0203 0303" in ack
+    assert "R2 moves 0203 - 0303" in ack.partition("Since your last email")[2]  # what it did, in the history
 
     # blue: the second order is refused with its rules case; the first stands, the rest are not attempted
     turn = smtp.last(BLUE, "Your turn")
@@ -86,7 +87,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
     assert state.game.units["B2"].hex == "0703" and state.game.side == "blue"
     assert state.game.units["B1"].hex == "0502"  # before the disputed order: it stands
     again = smtp.last(BLUE, "Your turn")
-    assert "[retracted] blue orders: move B2 0603 0503" in body_text(again)
+    assert f"events {b2}-" in body_text(again) and "retracted by red (consent, dispute 1" in body_text(again)
     smtp.reply(again, BLUE, f"token: {tokens[BLUE]}\nmove B2 0603\nend\nend")
     assert deliver(pbem, smtp)[0].applied == 3
 

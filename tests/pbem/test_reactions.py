@@ -4,7 +4,11 @@ and its ruling tell the players, through the real app (create_app) and a real SM
 crash between a write and its reactions loses none of them, and a reaction is made once."""
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+from click.testing import CliRunner
 
 from app.events.store import EventStore
 from app.mail import inbound
@@ -13,6 +17,7 @@ from app.mail.transport import MailConfig
 from app.service.application import SUBSCRIBERS, Application
 from app.service.notices import TurnEmails
 from app.web import create_app
+from cli import cli
 from tests.outbox import Outbox
 
 RED, BLUE, ARB = "red@players.example", "blue@players.example", "arbiter@players.example"
@@ -69,6 +74,37 @@ def test_a_withheld_fork_tells_nobody(served, smtp):
     assert all(rcpts == [ARB] for rcpts, _ in told), told  # the arbiter's sandbox: every seat is the arbiter's
     assert not any("Invitation" in subject for _, subject in told)
     assert {m["email"] for m in EventStore(path).members(fork_id)} == {ARB}
+
+
+def test_the_operators_fork_on_the_command_line_invites_the_players_and_a_reply_plays_in_it(served, smtp,
+                                                                                            monkeypatch):
+    """Issue 27, "Forks reach the players": `cli.py fork` of a game played by email goes on with its players, as the
+    arbiter's fork over the API does; `--no-invite` keeps it the operator's own."""
+    app, call, game_id, tokens, config, path = served
+    for name, value in {"HEXLEDGER_SMTP_HOST": "127.0.0.1", "HEXLEDGER_SMTP_PORT": str(smtp.port),
+                        "HEXLEDGER_MAIL_FROM": "hexledger@pbem.example",
+                        "HEXLEDGER_ORDERS_ADDRESS": "orders@pbem.example"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("HEXLEDGER_SECRET", raising=False)  # the reply tags' key is the one in the database
+    runner = CliRunner()
+    done = runner.invoke(cli, ["--db", path, "fork", game_id, "--at", "3", "--json"])
+    assert done.exit_code == 0, done.output
+    forked = json.loads(done.output)
+    assert forked["invited"] and forked["parent"] == game_id
+    fork_id = forked["game_id"]
+    for address, seat in ((RED, "red"), (BLUE, "blue"), (ARB, "arbiter")):
+        invitation = smtp.last(address, f"[hexledger {fork_id}] Invitation")
+        text = body_text(invitation)
+        assert f"you play {seat}" in invitation["Subject"] and f"a fork of game {game_id} after its event 3" in text
+        assert re.search(r"token: [0-9a-f]{32}", text)
+    turn = smtp.last(RED, f"[hexledger {fork_id}] Your turn")
+    smtp.reply_from("mutt", turn, RED, "move R1 0202")
+    [result] = inbound.ingest_maildir(Application.open(path, config), smtp.maildir)
+    assert (result.game_id, result.applied) == (fork_id, 1), result.lines
+    before = len(smtp.handler.received)
+    kept = json.loads(runner.invoke(cli, ["--db", path, "fork", game_id, "--at", "3", "--no-invite", "--json"]).output)
+    assert not kept["invited"] and EventStore(path).members(kept["game_id"]) == []
+    assert len(smtp.handler.received) == before  # nobody told
 
 
 def test_a_dispute_and_its_ruling_tell_the_players(served, smtp):

@@ -71,7 +71,7 @@ def test_a_tampered_resend_writes_nothing_and_gets_the_first_answer_again(store)
     result = inbound.ingest(pbem, tampered)
     assert result.repeated and result.applied == 0
     again = body_text(outbox.to("red@x.example")[-1])  # the first answer, saying it is a repeat: not a refusal
-    assert "already processed" in again and "accepted: move R1 0202" in again and "R2" not in again
+    assert "already processed" in again and "accepted: move R1 0202" in again and "accepted: move R2" not in again
     assert store.head(game_id)[0] == head
 
 

@@ -104,6 +104,7 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.actions": ("GET", f"/games/{g}/actions", None),
         "games.submit": ("POST", f"/games/{g}/orders", {"order": "move B3 0504"}),
         "games.game_history": ("GET", f"/games/{g}/history?limit=1000", None),
+        "games.say": ("POST", f"/games/{g}/messages", {"text": "good game"}),
         "games.preview": ("POST", f"/games/{g}/preview", {"order": "attack 0502 with R1"}),
         "games.fork": ("POST", f"/games/{g}/fork", {"at": 12}),
         "games.export": ("GET", f"/games/{g}/export", None),

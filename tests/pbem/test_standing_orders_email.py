@@ -41,7 +41,7 @@ def test_a_players_email_plays_through_the_other_sides_standing_orders(pbem, smt
     reply = body_text(smtp.last(JP, "Orders received"))
     assert "chinese orders: pass  [its standing order for intercept]" in reply
     assert "japanese orders: lose jp-d3-r18 jp-d3-r34  [its standing order for losses]" in reply
-    assert "never" not in reply and "0202" not in reply  # the Chinese clauses stay theirs
+    assert "intercept: never" not in reply and "toward 0202" not in reply  # the Chinese clauses stay theirs
     assert len(smtp.inbox(CN)) == chinese_before  # the Chinese were asked nothing
 
     # the Japanese history names the Chinese setting, not what it says; the Chinese turn email shows theirs

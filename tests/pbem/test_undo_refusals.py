@@ -63,8 +63,10 @@ def test_undo_of_a_die_roll_is_refused_and_writes_nothing_but_the_opponent_may_c
     state = projection.load(store, game_id)
     assert state.game.units["B1"].steps == 2 and state.game.units["R1"].hex == "0402" and state.game.side == "red"
     assert state.meta.rolls == rolls  # the dice counter does not go back: the retracted roll is never rolled again
-    again = body_text(smtp.last(RED, "Your turn")).replace("\r\n", "\n")
-    assert re.search(rf"^\s+{roll}\s+\[retracted\] die roll", again, re.M), again
+    again = body_text(smtp.last(RED, "Your turn")).replace("\r\n", "\n")  # told again: the position changed
+    assert re.search(rf"^\s+{retraction.seq}\s+events {attack}-\d+ retracted by blue \(consent", again, re.M), again
+    red = pbem.seats.authenticate_tag(game_id, pbem.seats.reply_tag(game_id, "red"))
+    assert pbem.reads.history_rows(red, roll)[0]["text"].startswith("[retracted] die roll")  # kept, marked
 
 
 @pytest.mark.slow  # a game played to its reveal
