@@ -6,7 +6,8 @@ interface a second backend implements), one per concern, so that a module names 
 - Outbox: outgoing mail and processed incoming mail (app/events/outbox.py);
 - Snapshots: folded states, a cache (app/events/snapshots.py);
 - ServerRecords: the server's secrets and clocks (app/events/records.py);
-- Reactions: the subscribers' positions, held invitations and answers kept (app/events/reactions.py).
+- Reactions: the subscribers' positions, held invitations and answers kept (app/events/reactions.py);
+- Players: the seats of an address, each seat's notification channel, sign-in links (app/events/players.py).
 
 Each is implemented once over the dialect layer (app/events/dialect.py: SQLite and PostgreSQL), and `Store`, what
 `open_store` returns, is all of them. Every part shares the store's one connection and its transaction
@@ -96,11 +97,21 @@ class Reactions(Transactions, Protocol):
     def answer_of(self, message_id: str) -> dict | None: ...
 
 
+class Players(Transactions, Protocol):
+    """The players' records (app/events/players.py): seats by address, notification channels, sign-in links."""
+
+    def seats_of(self, email: str) -> list[dict]: ...
+    def set_channel(self, game_id: str, seat: str, url: str | None, at: str) -> None: ...
+    def channels(self, game_id: str) -> dict[str, str]: ...
+    def keep_sign_in(self, code_hash: str, email: str, expires_at: str, now: str) -> None: ...
+    def take_sign_in(self, code_hash: str, now: str) -> str | None: ...
+
+
 class SnapshotStreams(EventStreams, Snapshots, Protocol):
     """What loading a state reads and caches: the streams and their snapshots (app/projections/state.py)."""
 
 
-class Store(EventStreams, SeatRecords, Outbox, Snapshots, ServerRecords, Reactions, Protocol):
+class Store(EventStreams, SeatRecords, Outbox, Snapshots, ServerRecords, Reactions, Players, Protocol):
     """The whole store: what the composition roots (the command line's console, the web app, play by email)
     open and hand on, each part to the code that needs it."""
 

@@ -49,17 +49,20 @@ class OutboxTables(Tables):
         """Mark superseded every pending turn email due at `now` that a later turn email of its game makes stale
         (app/service/outbox.py's docstring: one to the same seat, or one from a later position to anyone), or that an
         answer to the same seat from its position or a later one carries (queued before it or after), with the
-        newest such row's id; the row stays, never laid out nor sent. Returns how many."""
+        newest such row's id; the row stays, never laid out nor sent. A turn notification (kind 'notify',
+        app/service/notifications.py) is superseded alike by a later notification. Returns how many."""
         newer_seq, old_seq = self.db.json_int("newer.data", "seq"), self.db.json_int("old.data", "seq")
         with self.db.transaction(durable=False):
             return self.db.write(
                 "UPDATE outbox SET status = 'superseded', superseded_by = newest.id FROM ("
                 " SELECT old.id AS old_id, max(newer.id) AS id FROM outbox AS old JOIN outbox AS newer"
                 " ON newer.game_id = old.game_id AND newer.id <> old.id"
-                " AND ((newer.kind = 'turn' AND newer.id > old.id"
+                " AND ((newer.kind = old.kind AND newer.id > old.id"
                 f" AND (newer.seat = old.seat OR {newer_seq} > {old_seq}))"
-                f" OR (newer.kind = 'answer' AND newer.seat = old.seat AND {newer_seq} >= {old_seq}))"
-                " WHERE old.kind = 'turn' AND old.status = 'pending' AND old.next_attempt_at <= ? GROUP BY old.id"
+                " OR (old.kind = 'turn' AND newer.kind = 'answer' AND newer.seat = old.seat"
+                f" AND {newer_seq} >= {old_seq}))"
+                " WHERE old.kind IN ('turn', 'notify') AND old.status = 'pending' AND old.next_attempt_at <= ?"
+                " GROUP BY old.id"
                 ") AS newest WHERE outbox.id = newest.old_id"  # checked again after waiting for a claim's row locks
                 " AND outbox.status = 'pending' AND outbox.next_attempt_at <= ?", [now, now])
 

@@ -15,6 +15,7 @@ from app.events.envelope import NewEvent, seal, utc_now, utc_parse, utc_text
 from app.events.errors import Conflict, NoPbemSettings, StoreError, StoreUnavailable, UnknownGame
 from app.events.location import default_db_path, is_url, shown
 from app.events.outbox import OutboxTables
+from app.events.players import PlayerTables
 from app.events.reactions import ReactionTables
 from app.events.records import RecordTables
 from app.events.seats import SeatTables
@@ -26,7 +27,8 @@ __all__ = ["BackendError", "Conflict", "EventStore", "NewEvent", "NoPbemSettings
            "UnknownGame", "connect", "default_db_path", "seal", "unavailable", "utc_now", "utc_parse", "utc_text"]
 
 
-class EventStore(StreamTables, SeatTables, OutboxTables, SnapshotTables, RecordTables, ReactionTables):
+class EventStore(StreamTables, SeatTables, OutboxTables, SnapshotTables, RecordTables, ReactionTables,
+                 PlayerTables):
     """The store at `location` (default HEXLEDGER_DB, else db/hexledger.sqlite3), opened and migrated; a write
     waits up to `busy_timeout` seconds for another writer's lock. Its parts share only the connection (`db`):
     none calls another."""

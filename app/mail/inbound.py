@@ -7,6 +7,8 @@ server sent to their seat: its Reply-To is the plus-address orders+GAME.TAG@...,
 subject tag. Every line is read (parsed) before any is played: a line that cannot be read plays nothing of the
 message. Orders are then applied in order and processing stops at the first refused one: later orders were
 written for a position that did not come about. An answer to a message that opened a seat carries its reply tag.
+A `notify: <Apprise URL>` line (or `notify: off`) sets the seat's channel beside email (docs/players.md); the
+answer shows it without its secrets.
 A message whose Message-ID was processed before (an `ingest` killed after its commit and before it moved the
 file, or a resend) writes nothing again: its first answer is repeated, to whom it went then, saying so.
 
@@ -47,7 +49,8 @@ from app.service.errors import (
 )
 
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
-HEADER_LINE = re.compile(r"^(token|game|seq|join)\s*:\s*(.*)$", re.IGNORECASE)
+HEADER_LINE = re.compile(r"^(token|game|seq|join|notify)\s*:\s*(.*)$", re.IGNORECASE)
+CHANNEL_OFF = ("off", "none", "email")  # `notify: off`: email only (docs/players.md)
 DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 # the clock's words (app/service/clocks.py): resign, a draw offered or answered, vacation days taken
@@ -296,6 +299,17 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
             raise  # the whole message waits: nothing of it is written
         except (GameError, AccessDenied, StoreError, TextError) as exc:
             return refuse(f"join: {exc}")
+    if "notify" in headers:
+        wanted = headers["notify"]
+        try:
+            shown = app.players.set_channel(seat, None if wanted.lower() in CHANNEL_OFF else wanted)
+        except StoreUnavailable:
+            raise  # the whole message waits: nothing of it is written
+        except (GameError, AccessDenied, StoreError, TextError) as exc:
+            return refuse(str(exc))
+        result.applied += 1
+        result.lines.append(f"accepted: notify: {shown}, besides email, whenever it is your turn" if shown else
+                            "accepted: notify: off; you are told of your turn by email only")
     if not orders and not talk:
         if not result.applied:
             result.lines.append("no orders: your situation as it stands now")

@@ -100,11 +100,20 @@ def _links(r: TurnReport, over: bool) -> list[str]:
     if r.replay_link:
         out += ["Replay " + ("the whole game" if over else "the game") + " in your browser (as you see it; the link "
                 "is yours, do not share it)", f"  {r.replay_link}", ""]
+    out += _page(r)
     export = r.export_link or f"the API's GET /games/{r.game_id}/export"
     if over:
         out += ["The whole game, now open to both sides, as one file (JSON Lines; your token from the invitation "
                 "as the bearer):", f"  {export}", f"  (its history: GET /games/{r.game_id}/history)"]
     return out
+
+
+def _page(r: TurnReport) -> list[str]:
+    """The player's page: every game of theirs, and where else they are told of their turn (docs/players.md)."""
+    if not r.page_link:
+        return []
+    return ["All your games, and your turn told on Discord, Slack, Telegram, ntfy ... (the link is yours)",
+            f"  {r.page_link}", ""]
 
 
 def turn_email(config: compose.Addresses, r: TurnReport, to: str, reply_tag: str, message_id: str,

@@ -13,7 +13,10 @@ Configuration comes from the environment (docs/play-by-email.md):
   HEXLEDGER_SMTP_TIMEOUT    seconds an SMTP conversation may stall before the attempt fails (default 30)
   HEXLEDGER_MAIL_RETRY      seconds from a failed delivery to its first retry, doubling up to an hour (default 60)
   HEXLEDGER_STRANGER_REPLY_HOURS  a message that opens no seat is answered at most once per mailbox in this many
-                            hours (default 1; 0 answers every one): app/service/strangers.py
+                            hours (default 1; 0 answers every one): app/service/strangers.py; the same bounds
+                            the sign-in links mailed to an address (docs/players.md)
+  HEXLEDGER_NOTIFY_PRIVATE_HOSTS  hosts inside the server's network that players' notification URLs may name all
+                            the same (comma-separated; e.g. a LAN's ntfy): app/mail/channels.py
 """
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from app.mail import compose, layout
-from app.service.ports import PermanentFailure, TemporaryFailure, Transport, TurnReport
+from app.mail.channels import AppriseChannels
+from app.service.ports import Channels, PermanentFailure, TemporaryFailure, Transport, TurnReport
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,7 @@ class MailConfig:
     smtp_timeout: float = 30.0
     retry_seconds: float = 60.0
     stranger_reply_hours: float = 1.0
+    notify_private_hosts: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> MailConfig:
@@ -63,7 +68,9 @@ class MailConfig:
                    public_url=env.get("HEXLEDGER_PUBLIC_URL") or None,
                    smtp_timeout=float(env.get("HEXLEDGER_SMTP_TIMEOUT") or cls.smtp_timeout),
                    retry_seconds=float(env.get("HEXLEDGER_MAIL_RETRY") or cls.retry_seconds),
-                   stranger_reply_hours=float(env.get("HEXLEDGER_STRANGER_REPLY_HOURS") or cls.stranger_reply_hours))
+                   stranger_reply_hours=float(env.get("HEXLEDGER_STRANGER_REPLY_HOURS") or cls.stranger_reply_hours),
+                   notify_private_hosts=tuple(
+                       h.strip() for h in env.get("HEXLEDGER_NOTIFY_PRIVATE_HOSTS", "").split(",") if h.strip()))
 
     def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
         """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply
@@ -87,6 +94,9 @@ class MailConfig:
 
     def transport(self) -> Transport:
         return transport_for(self)
+
+    def channels(self) -> Channels:
+        return AppriseChannels(self.notify_private_hosts)
 
 
 class OutboxTransport:

@@ -13,10 +13,12 @@ connection (one per thread):
     disputes   Disputes     raise, answer, rule
     deadlines  Deadlines    tick: reminders, passed deadlines, the catch-ups
     clocks     Clocks       a seat's clock: shown, vacation, resign, draw offered and answered
-    mailroom   Mailroom     the outbox: direct answers, delivery, the record of incoming mail
+    mailroom   Mailroom     the outbox: direct answers, delivery (email, and the players' channels), the record
+                            of incoming mail
     reactions  Reactor      the subscribers that derive every notice from the stored events (docs/reactions.md)
     talk       Talk         table talk: say, and an email's lines sorted into orders and talk
     letters    Letters      what a seat is told (its report): turn emails, answers, the API's answer to an order
+    players    Players      the player's page, sign-in by mailed link, notification channels (docs/players.md)
 
 Every write goes through one `Writes` (app/service/writes.py): after its commit, the reactions to the games it
 wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
@@ -48,8 +50,11 @@ from app.service.notices import (
     answered_by_standing,
     boundaries,
 )
+from app.service.notifications import Delivery, Routes, TurnNotifications
 from app.service.orders import Orders
 from app.service.outbox import BackgroundSender, SenderProcess
+from app.service.player_keys import PlayerKeys
+from app.service.players import SIGN_IN_MINUTES, GameRow, Players
 from app.service.ports import Mail, Notifier, Transport
 from app.service.reactions import Dispatch, Reactor
 from app.service.reads import Reads
@@ -59,12 +64,12 @@ from app.service.standing import StandingOrders
 from app.service.talk import Talk
 from app.service.writes import Writes
 
-__all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SUBSCRIBERS", "Application",
-           "BackgroundSender", "Console", "Seat", "SenderProcess", "default_db_path", "evidence", "hash_token",
-           "new_token", "receipts", "replays", "rule_sets", "sender_round"]
+__all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SIGN_IN_MINUTES", "SUBSCRIBERS",
+           "Application", "BackgroundSender", "Console", "GameRow", "Seat", "SenderProcess", "default_db_path",
+           "evidence", "hash_token", "new_token", "receipts", "replays", "rule_sets", "sender_round"]
 
 SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
-                                     ClockRecords))  # in their order
+                                     TurnNotifications, ClockRecords))  # in their order
 
 
 def _now() -> datetime:
@@ -85,11 +90,15 @@ class Application:
         self.seats = Credentials(store, mail, secret)
         self.reads = Reads(store)
         self.letters = Letters(store, self.reads, self.seats, mail)
-        self.mailroom = Mailroom(store, mail, transport or mail.transport(), clock, self.letters)
+        keys = PlayerKeys(self.seats)
+        channels = mail.channels()
+        self.mailroom = Mailroom(store, mail, Routes(transport or mail.transport(), channels), clock,
+                                 Delivery(store, keys, self.letters))
         self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats),
                                          TurnEmails(store, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
                                          DeadlineNotices(store, self.mailroom),
+                                         TurnNotifications(store, self.mailroom),
                                          ClockRecords(store, self.mailroom, boundaries, answered_by_standing)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
         self.orders = Orders(store, self.writes, self.letters.report)
@@ -99,6 +108,7 @@ class Application:
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
         self.clocks = Clocks(store, self.writes, clock)
+        self.players = Players(store, self.writes, self.seats, keys, self.mailroom, channels, clock)
 
     @classmethod
     def open(cls, location: str, mail: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,

@@ -16,6 +16,7 @@ from app.rules import standing
 from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import clocks, receipts
+from app.service.player_keys import PlayerKeys
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
 from app.service.seats import Credentials, Seat, members
@@ -30,6 +31,7 @@ class Letters:
         self.store = store
         self.reads = reads
         self.credentials = credentials
+        self.keys = PlayerKeys(credentials)
         self.mail = mail
 
     def outgoing(self, row: dict) -> EmailMessage:
@@ -42,8 +44,10 @@ class Letters:
             return self.mail.turn_email(report, row["recipient"], self.credentials.reply_tag(game_id, seat),
                                         row["message_id"], data.get("in_reply_to"))
         receipt = receipts.as_text(receipts.at(self.store, game_id)) if game_id and seat else ""
-        return self.mail.message(row["recipient"], game_id or "unknown", data["subject"],
-                                 data["body"] + (f"\n\n{receipt}" if receipt else ""),
+        page = self.keys.page_link(row["recipient"]) if game_id and seat else None
+        footer = (f"\n\nAll your games, and where else you are told of your turn: {page}" if page else "") + (
+            f"\n\n{receipt}" if receipt else "")
+        return self.mail.message(row["recipient"], game_id or "unknown", data["subject"], data["body"] + footer,
                                  self.credentials.reply_tag(game_id, seat) if seat else None, data["in_reply_to"],
                                  message_id=row["message_id"])
 
@@ -70,6 +74,7 @@ class Letters:
                 "step": prompt["step"], "since": since[earlier:], "earlier": earlier, "answer": list(answer),
                 "replay_link": self.credentials.replay_link(game_id, seat.seat),
                 "export_link": self._link(f"games/{game_id}/export"),
+                "page_link": self.keys.page_link(seat.email),
                 "receipt": receipts.as_text(receipts.at(self.store, game_id, seq))}
         outcome = rules.outcome(state.game)
         if outcome is not None:  # how it ended, since the seat's last email: not the whole history, no map

@@ -1,5 +1,6 @@
-"""The service's ports: what it needs from outgoing mail, implemented by app/mail (its MailConfig and transports)
-and chosen at the edges (create_app, cli.py). The service never imports app.mail; mail depends on the service.
+"""The service's ports: what it needs from outgoing mail and from the players' other channels (Discord, Slack,
+Telegram, ntfy, Matrix ...), implemented by app/mail (its MailConfig, transports and app/mail/channels.py) and
+chosen at the edges (create_app, cli.py). The service never imports app.mail; mail depends on the service.
 
 The service produces what a turn email says (`TurnReport`, already filtered for its seat); app/mail lays it out
 (`Mail.turn_email`). A transport says whether a failed send is worth retrying by the error it raises
@@ -31,6 +32,33 @@ class Notifier(Protocol):
     """Told, after a write's commit, that reactions and mail are waiting (`serve`'s background sender)."""
 
     def kick(self) -> None: ...
+
+
+class ChannelRefused(ValueError):
+    """A notification URL this server will not call (a scheme it does not allow, a host inside its network, one
+    that does not parse); the message says why, never the URL's secrets."""
+
+
+@dataclass(frozen=True)
+class Notification:
+    """One message to a player's channel: `url` (an Apprise URL, a secret of the player's: never logged or shown),
+    a title and a short text."""
+
+    url: str
+    title: str
+    body: str
+
+
+class Channels(Protocol):
+    """The players' channels beside email (app/mail/channels.py): which URLs the server may call, and sending."""
+
+    def checked(self, url: str) -> str:
+        """`url` shown without its secrets, if the server may call it; else ChannelRefused saying why."""
+        ...
+
+    def send(self, notification: Notification) -> None:
+        """Deliver, or raise TemporaryFailure (worth another try) or PermanentFailure (the URL is refused)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -66,6 +94,7 @@ class TurnReport:
     clock: str | None = None  # the seat's clock: time bank, vacation, a draw offer (app/service/clocks.py)
     replay_link: str | None = None
     export_link: str | None = None  # where the whole game is to be had (after the game: both sides')
+    page_link: str | None = None  # the player's page: every game of theirs (docs/players.md)
     receipt: str = ""  # the signed receipt of the chain's head at `seq` (app/service/receipts.py), as text
     # the seat's standing orders in force, as the lines that set them (None: the game has no decision that may stand)
     standing: list[str] | None = None
@@ -95,3 +124,5 @@ class Mail(Protocol):
                    in_reply_to: str | None = None) -> EmailMessage: ...
 
     def transport(self) -> Transport: ...
+
+    def channels(self) -> Channels: ...

@@ -67,7 +67,8 @@ def create_app(config: dict | None = None) -> Flask:
     interpreter lock; app/service/outbox.py),
     MAX_JSON_DEPTH (how deeply a JSON body may nest arrays and objects; default 32).
 
-    The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service."""
+    The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service, the
+    player's page (app/web/players.py) at /players/."""
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
@@ -126,11 +127,12 @@ def create_app(config: dict | None = None) -> Flask:
                                                   "description": "the seat's game token, from the invitation"})
     api.spec.components.security_scheme("operator", {"type": "http", "scheme": "bearer",
                                                      "description": "the operator's key (HEXLEDGER_ADMIN_TOKEN)"})
-    from app.web import headers, replay
+    from app.web import headers, players, replay
     from app.web.routes import blp
 
     api.register_blueprint(blp)
     replay.register(app, service=service, api=api)
+    players.register(app)
     viewer_limit = limiter.shared_limit(app.config["HEXLEDGER_REPLAY_RATE_LIMIT"], scope="replay")
     for part in (replay.bp, replay.data):  # the viewer counts against its own limit, not the API's
         limiter.exempt(part, flags=ExemptionScope.APPLICATION)

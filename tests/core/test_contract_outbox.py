@@ -52,6 +52,21 @@ def test_a_turn_email_is_superseded_by_a_newer_one_and_kept(backend):
     assert backend.supersede_mail(T0) == 0
 
 
+def test_a_turn_notification_is_superseded_by_a_newer_notification_only(backend):
+    """A turn notification (kind 'notify', app/service/notifications.py) is superseded as a turn email is, by a
+    later notification; a notification and an email never supersede each other."""
+    def notify(seat: str, seq: int) -> dict:
+        return {**turn(seat, seq), "kind": "notify", "message_id": f"<n.{seat}.{seq}@x.example>"}
+
+    [red3, email_red5, red7, blue7] = backend.queue_mail(
+        [notify("red", 3), turn("red", 5), notify("red", 7), notify("blue", 7)], T0)
+    assert backend.supersede_mail(T0) == 1
+    rows = {r["id"]: r for r in backend.mail_queue()}
+    # superseded by the newest row that makes it stale
+    assert (rows[red3]["status"], rows[red3]["superseded_by"]) == ("superseded", blue7)
+    assert all(rows[i]["status"] == "pending" for i in (email_red5, red7, blue7))
+
+
 def test_processed_mail_is_remembered(backend):
     assert not backend.mail_processed("<m1@x>")
     backend.record_mail("<m1@x>", None, "refused")

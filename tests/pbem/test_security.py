@@ -132,6 +132,13 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "replay_data.map_svg": ("GET", f"/replay/{g}/map/{seq}.svg", None),
         "replay_data.analysis_json": ("GET", f"/replay/{g}/analysis.json", None),
         "replay_data.chart_svg": ("GET", f"/replay/{g}/charts/losses.svg", None),
+        "players.page": ("GET", "/players/", None),
+        "players.static": ("GET", "/players/static/players.css", None),
+        "players.sign_in_link": ("POST", "/players/sign-in-link", None),
+        "players.sign_in_button": ("GET", "/players/sign-in?key=not-a-code", None),
+        "players.sign_in": ("POST", "/players/sign-in", None),
+        "players.sign_out": ("POST", "/players/sign-out", None),
+        "players.notify": ("POST", "/players/notify", None),
     }
 
 
@@ -141,8 +148,9 @@ def blue_counters(svg: str) -> list[str]:
 
 
 def error_message(r) -> str:
-    """Errors are JSON {"error", "message"}; the replay page's are a page that says what went wrong."""
-    if r.request.path.startswith("/replay/") and r.mimetype == "text/html":
+    """Errors are JSON {"error", "message"}; the replay page's and the player's page's are a page that says what went
+    wrong."""
+    if r.request.path.startswith(("/replay/", "/players/")) and r.mimetype == "text/html":
         return re.search(r'<p id="error-text">(.*?)</p>', r.get_data(as_text=True), re.S).group(1).strip()
     assert r.is_json, r.data
     return r.json["message"]
