@@ -16,6 +16,8 @@ from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.rules import standing
 from app.rules.catalog import get_rules
+from app.rules.engine.decision import FixedDice
+from app.rules.kernel.hexgrid import Hex
 from app.service import audit, games
 from app.service.application import Application
 from app.service.errors import AccessDenied, PbemError
@@ -192,3 +194,53 @@ def test_every_game_declares_kinds_of_its_states_table_and_words_that_read():
             assert kind in rules.table.orders, (name, kind)
             for word, order in words.items():
                 assert order.split()[0] in rules.table.orders[kind], (name, kind, word)
+
+
+@pytest.mark.parametrize("clauses", [["toward 1615"], ["weakest"]])
+def test_ichigo_chinese_reinforcements_drawn_blind_are_placed_by_the_standing_order_then_the_phase_ends(clauses):
+    """Ichi-Go 9.7: the Chinese reinforcements are rolled for and drawn blind in Phase X, so the Chinese player
+    cannot name them in advance; the standing order rolls, places each counter drawn (`toward HEX`: in the city
+    nearest that hex that takes it), and gives `end` once none is left to place."""
+    rules = get_rules("ichigo")
+    game = rules.initial_state("campaign", {"position": {"turn": 1, "phase": "X"}})
+    the_map = rules.game_map(game)
+    rolls = iter([4])  # four counters drawn
+    given = []
+    while standing.kind_now(rules, game) == "chinese-reinforcements":
+        text, reason = standing.choose(rules, game, "allied", "chinese-reinforcements", clauses, given)
+        assert reason["kind"] == "chinese-reinforcements"
+        command = rules.parse(text, "allied", game)
+        if command.action == "place" and clauses == ["toward 1615"]:
+            cities = [rules.parse(c.text, "allied", game).args["hex"]
+                      for c in standing.legal.candidates(rules, game, "allied") if c.text.startswith("place")]
+            nearest = min(the_map.distance(Hex.parse(h), Hex.parse("1615")) for h in cities)
+            assert the_map.distance(Hex.parse(command.args["hex"]), Hex.parse("1615")) == nearest
+        for event in rules.decide(game, command, FixedDice(next(rolls, 1))):
+            game = rules.evolve(game, event)
+        given.append(text)
+    assert given[0] == "reinforce" and given[-1] == "end"
+    assert [t.split()[0] for t in given[1:-1]] == ["place"] * 4, given
+
+
+def test_formosa_a_standing_air_plan_and_kamikaze_roll_keep_the_strike_stage_in_the_other_players_email():
+    """Formosa 16.1, 16.6: the Japanese plan their air missions first, then the Allies, and the Japanese roll the
+    kamikaze attack every GT in the middle of the Allied strike stage (then may sortie the mobile fleet, 18.0); a
+    standing plan (written out, a smaller one after it for a turn with fewer points) and `roll; end` answer both,
+    so the Allied email goes on."""
+    rules = get_rules("formosa")
+    units = {"us-7-17": "1012", "jp-9-7": "1013"}
+    planning = rules.initial_state("1", {"position": {"turn": 2, "phase": "strike-planning-japanese",
+                                                      "units": units, "air": {"japanese-tac": 2}}})
+    plan = ["plan 3 tactical", "plan 2 tactical", "plan"]
+    assert standing.choose(rules, planning, "japanese", "strike-planning-japanese", plan) == \
+        ("plan 2 tactical", {"case": standing.CASE, "kind": "strike-planning-japanese",
+                             "summary": "a standing order for strike-planning-japanese"})
+    special = rules.initial_state("1", {"position": {"turn": 2, "phase": "japanese-special-attack", "units": units,
+                                                     "air": {"kamikaze": 1, "mobile-fleet": 1}}})
+    given = []
+    while standing.kind_now(rules, special) == "japanese-special-attack":
+        text, _ = standing.choose(rules, special, "japanese", "japanese-special-attack", ["roll", "end"], given)
+        for event in rules.decide(special, rules.parse(text, "japanese", special), FixedDice(1)):
+            special = rules.evolve(special, event)
+        given.append(text)
+    assert given == ["roll", "end"] and rules.prompt(special).side == "allied"

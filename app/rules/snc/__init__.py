@@ -38,7 +38,7 @@ GAME = Game(
     after_order=sequence.after_order,
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses,
-            # the decisions either side may answer in advance (docs/orders/snc.md, "Standing orders")
+            # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "advance": {}, "intercept": {"always": "intercept"},
                          "defend": {"always": "support naval"}, "overstack": {}, "interdiction": {}}},
     played_under=played_under,
