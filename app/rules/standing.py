@@ -31,9 +31,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules import legal
+from app.rules import legal, practice
 from app.rules.base import Command, optional
-from app.rules.engine.decision import FixedDice, ProbeDice, ReachedRoll
 from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
@@ -180,7 +179,7 @@ def choose(rules, state: Any, side: str, kind: str, clauses: Sequence[str],
         if clause.order is not None:
             if clause.order in given:
                 continue
-            command = _accepted(rules, state, side, clause.order)
+            command = practice.legal(rules, state, side, clause.order)
             if command is not None:
                 return clause.order, _reason(kind)
             continue
@@ -197,30 +196,11 @@ def _reason(kind: str) -> dict:
     return {"case": CASE, "kind": kind, "summary": f"a standing order for {kind}"}
 
 
-def _accepted(rules, state: Any, side: str, text: str) -> Command | None:
-    """The command `text` reads as, if the rules accept it now whatever the dice show; else None."""
-    try:
-        command = rules.parse(text, side, state)
-        if rules.prompt(state).refusal(command):
-            return None
-        rules.decide(state, command, ProbeDice())
-    except ReachedRoll:
-        try:
-            for face in range(1, 7):
-                rules.decide(state, command, FixedDice(face))
-        except (OrderError, ValueError, KeyError):
-            return None
-        return command
-    except (OrderError, ValueError, KeyError):
-        return None
-    return command
-
-
 def _listed(rules, state: Any, side: str) -> list[tuple[str, Command]]:
     """The orders the rules accept now, in the order the list of legal orders names them."""
     out = []
     for text in dict.fromkeys(c.text for c in legal.candidates(rules, state, side)):
-        command = _accepted(rules, state, side, text)
+        command = practice.legal(rules, state, side, text)
         if command is not None:
             out.append((text, command))
     return out
