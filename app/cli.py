@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from app import text
+from app.numbers import LARGEST
 from app.service.application import Application, Console, default_db_path, rule_sets
 from app.service.errors import (
     GameError,
@@ -30,6 +31,7 @@ LOG = logging.getLogger("hexledger.cli")
 EXIT_REFUSED = 2
 EXIT_SOFTWARE = 70  # sysexits.h: a message could not be processed (ingest-email)
 EXIT_TEMPFAIL = 75  # sysexits.h: try again later (ingest-email on a database that cannot take the write)
+EVENT = click.IntRange(1, LARGEST)  # an event number (app/numbers.py): a larger one is refused as click refuses
 
 
 class Context:
@@ -231,7 +233,7 @@ def show_cmd(ctx: Context, game: str, as_json: bool) -> None:
 
 @cli.command("log")
 @click.argument("game")
-@click.option("--from", "from_seq", type=int, default=1)
+@click.option("--from", "from_seq", type=EVENT, default=1)
 @json_option
 @click.pass_obj
 @guarded
@@ -245,7 +247,7 @@ def log_cmd(ctx: Context, game: str, from_seq: int, as_json: bool) -> None:
 @click.argument("game")
 @click.argument("order")
 @click.option("--as", "side", required=True, help="The side giving the order.")
-@click.option("--expect", "expected_seq", type=int, help="Refuse if the game has moved past this event.")
+@click.option("--expect", "expected_seq", type=EVENT, help="Refuse if the game has moved past this event.")
 @json_option
 @click.pass_obj
 @guarded
@@ -329,7 +331,7 @@ def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -
 
 @cli.command("state")
 @click.argument("game")
-@click.option("--at", "at_seq", type=int, help="Rewind: the state after this event.")
+@click.option("--at", "at_seq", type=EVENT, help="Rewind: the state after this event.")
 @click.option("--as", "side", help="See it as this side sees it (fog of war).")
 @json_option
 @click.pass_obj
@@ -345,7 +347,7 @@ def state_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, as_
 
 @cli.command("render")
 @click.argument("game")
-@click.option("--at", "at_seq", type=int, help="The position after this event (default: the last).")
+@click.option("--at", "at_seq", type=EVENT, help="The position after this event (default: the last).")
 @click.option("--as", "side", help="Draw what this side sees (fog of war); after the game ends, everything.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The .svg file to write.")
 @click.pass_obj
@@ -393,7 +395,7 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
 
 @cli.command("fork")
 @click.argument("game")
-@click.option("--at", "at_seq", type=int, required=True, help="Branch after this event.")
+@click.option("--at", "at_seq", type=EVENT, required=True, help="Branch after this event.")
 @click.option("--invite/--no-invite", default=True, show_default=True,
               help="A game played by email: invite its players to the fork (or keep it to yourself).")
 @json_option

@@ -34,6 +34,7 @@ from email.utils import getaddresses, parseaddr
 
 from app import text as text_rule
 from app.mail.replies import body_text, own_lines
+from app.numbers import DIGITS
 from app.service.application import Application, Seat
 from app.service.errors import (
     AccessDenied,
@@ -51,11 +52,12 @@ from app.service.errors import (
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
 HEADER_LINE = re.compile(r"^(token|game|seq|join|notify)\s*:\s*(.*)$", re.IGNORECASE)
 CHANNEL_OFF = ("off", "none", "email")  # `notify: off`: email only (docs/players.md)
-DISPUTE = re.compile(r"^dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
-ANSWER = re.compile(r"^(accept|reject|uphold)\s+dispute\s+(\d+)\s*:?\s*(.*)$", re.IGNORECASE)
 # the clock's words (app/service/clocks.py): resign, a draw offered or answered, vacation days taken
 CLOCK = re.compile(r"^(?:(?P<resign>resign)|(?P<draw>offer|accept|decline)\s+draw|vacation\s+(?P<days>[0-9]{1,3})"
                    r"(?:\s+days?)?)$", re.IGNORECASE)
+DISPUTE = re.compile(rf"^dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$", re.IGNORECASE)
+ANSWER = re.compile(rf"^(accept|reject|uphold)\s+dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$",
+                    re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
 ADDRESS = re.compile(r"[^\s\x00@<>()\[\]\\,;:\"]{1,200}@[^\s\x00@<>()\[\]\\,;:\"]{1,200}")
 NOT_SENT = ("(your table talk was not sent: it goes with your orders, and none of them stood; send it again with "
@@ -272,7 +274,7 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
     unreadable = _unreadable(app, seat, orders) if not plain or "join" in headers else []
     if unreadable:  # every line is read before any is played: nothing of a message half read is played
         return _unreadable_refused(unreadable, refuse, result)
-    if "seq" in headers and not re.fullmatch(r"[0-9]{1,12}", headers["seq"]):
+    if "seq" in headers and not re.fullmatch(rf"[0-9]{{1,{DIGITS}}}", headers["seq"]):
         return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
     expected = int(headers["seq"]) if "seq" in headers else None
     if standing:

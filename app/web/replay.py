@@ -45,6 +45,7 @@ from flask_smorest import Blueprint as ApiBlueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
+from app.numbers import LARGEST
 from app.service.application import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError
@@ -312,9 +313,9 @@ def data_error(exc):
 class FramesQuery(Schema):
     views = fields.Boolean(load_default=False, metadata={"description": "add each frame's view of the position "
                                                          f"(then at most {FRAMES_WITH_VIEWS} frames a page)"})
-    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1),
+    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=LARGEST),
                               metadata={"description": "the first frame: the frame after this event or later"})
-    limit = fields.Integer(load_default=None, validate=validate.Range(min=1), metadata={
+    limit = fields.Integer(load_default=None, validate=validate.Range(min=1, max=LARGEST), metadata={
         "description": f"the most frames (default: all; with views, at most {FRAMES_WITH_VIEWS})"})
 
 
@@ -372,7 +373,7 @@ def frames(args, game_id: str):
     return Response(_cached_body(("frames", views, first, limit), make), mimetype="application/json")
 
 
-@data.route("/<game_id>/map/<int:seq>.svg", methods=["GET"])
+@data.route(f"/<game_id>/map/<int(max={LARGEST}):seq>.svg", methods=["GET"])
 @data.response(200, SVG, description="the map after event `seq`, as you may see it", content_type="image/svg+xml")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)

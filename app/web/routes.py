@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.http import parse_etags
 
+from app.numbers import LARGEST
 from app.service.application import DEADLINE_ACTIONS, Application, Seat, rule_sets
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError, authenticated, bearer, is_operator
@@ -145,7 +146,7 @@ class Join(Schema):
 
 class Order(Schema):
     order = fields.String(required=True, metadata={"example": "move R1 0202"})
-    expected_seq = fields.Integer(load_default=None, metadata={
+    expected_seq = fields.Integer(load_default=None, validate=validate.Range(min=1, max=LARGEST), metadata={
         "description": "refuse (409) if the game has moved past this event"})
 
 
@@ -167,7 +168,7 @@ def order_body() -> tuple[str, int | None]:
 
 
 class OrderQuery(Schema):
-    expected_seq = fields.Integer(load_default=None)
+    expected_seq = fields.Integer(load_default=None, validate=validate.Range(min=1, max=LARGEST))
     report = fields.Boolean(load_default=False, metadata={
         "description": "also answer with `report`: what your turn email would say now (your turn and every order "
                        "you may give by kind, or who is to act and why)"})
@@ -182,7 +183,7 @@ class Talk(Schema):
 
 
 class AtQuery(Schema):
-    at = fields.Integer(load_default=None, validate=validate.Range(min=1))
+    at = fields.Integer(load_default=None, validate=validate.Range(min=1, max=LARGEST))
 
 
 class GamesQuery(Schema):
@@ -192,12 +193,12 @@ class GamesQuery(Schema):
 
 
 class HistoryQuery(Schema):
-    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=LARGEST))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class Fork(Schema):
-    at = fields.Integer(required=True, validate=validate.Range(min=1))
+    at = fields.Integer(required=True, validate=validate.Range(min=1, max=LARGEST))
     invite = fields.Boolean(load_default=True, metadata={
         "description": "the arbiter's fork: invite each seat at its address in the game (the default), or keep "
                        "the fork to yourself (false: every seat yours, nobody told); a player's fork of a finished "
@@ -205,7 +206,8 @@ class Fork(Schema):
 
 
 class Dispute(Schema):
-    order_seq = fields.Integer(required=True, metadata={"description": "the disputed order's event number"})
+    order_seq = fields.Integer(required=True, validate=validate.Range(min=1, max=LARGEST),
+                               metadata={"description": "the disputed order's event number"})
     reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
 
 
@@ -217,7 +219,7 @@ class StandingBody(Schema):
         "description": "kind -> clauses, tried in order (docs/play-by-email.md, Standing orders); an empty list or "
                        "[\"ask\"] takes a kind's standing order away",
         "example": {"losses": ["keep cn-d36", "weakest"], "retreat": ["toward 0202"], "intercept": ["ask"]}})
-    expected_seq = fields.Integer(load_default=None)
+    expected_seq = fields.Integer(load_default=None, validate=validate.Range(min=1, max=LARGEST))
 
 
 class Vacation(Schema):
@@ -286,7 +288,7 @@ class ChainDoc(Schema):
 
 
 class ChainQuery(Schema):
-    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    from_seq = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=LARGEST))
 
 
 class ReceiptKeys(Schema):
@@ -770,7 +772,7 @@ def raise_dispute(body, game_id):
     return receipted(game_id, svc().disputes.raise_dispute(seat(game_id), body["order_seq"], body["reason"]))
 
 
-@blp.route("/games/<game_id>/disputes/<int:dispute_id>/answer", methods=["POST"])
+@blp.route(f"/games/<game_id>/disputes/<int(max={LARGEST}):dispute_id>/answer", methods=["POST"])
 @UNAVAILABLE
 @blp.arguments(Answer)
 @blp.response(200)

@@ -2,6 +2,7 @@
 submission, plain-text and JSON orders, paging, rewind, preview, undo, export and verify; on each store backend
 (SQLite, PostgreSQL: tests/conftest.py, `db_location`)."""
 import json
+import re
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_openapi_document_lists_every_route(api):
             continue
         if rule.endpoint.startswith("players."):  # the player's page (HTML), its forms and its CSS
             continue
-        path = rule.rule.replace("<int:", "{").replace("<", "{").replace(">", "}")
+        path = re.sub(r"<(?:\w+(?:\([^)]*\))?:)?(\w+)>", r"{\1}", rule.rule)  # <int(max=...):seq> -> {seq}
         served |= {(path, m) for m in rule.methods - {"HEAD", "OPTIONS"}}
     assert served and served <= documented
     assert ("/replay/{game_id}/frames.json", "GET") in served  # the viewer's data is part of the API

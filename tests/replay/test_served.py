@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
+from app.numbers import LARGEST
 from app.web import create_app
 from app.web.replay import COOKIE
 from tests import outbox
@@ -67,7 +68,7 @@ def test_the_real_app_serves_the_viewer(tmp_path):
     app = served_app(str(tmp_path / "routes.sqlite3"))
     rules = {r.rule: r.endpoint for r in app.url_map.iter_rules()}
     assert rules["/replay/<game_id>/"] == "replay.page"
-    for path in ("frames.json", "map/<int:seq>.svg", "analysis.json", "charts/<name>.svg"):
+    for path in ("frames.json", f"map/<int(max={LARGEST}):seq>.svg", "analysis.json", "charts/<name>.svg"):
         assert f"/replay/<game_id>/{path}" in rules
     assert app.test_client().get("/replay/static/replay.js").status_code == 200
 
