@@ -10,14 +10,15 @@ copy of the position (their guess of the dice; the other side's decisions answer
 bench gave it, since the server answers them the same way; the email ends where the other side must be asked, where
 an automated seat plays its turn, or before an order that names what the email's position does not hold yet, a unit
 a die will draw, since every line of an email is read against the position it answers), replying to the last email
-the server sent them. A line the real dice made
-wrong is refused and the rest not attempted, as the server does; the player writes again.
+the server sent them. A line the real dice made wrong is refused and the rest not attempted, as the server does; the
+player writes again. The server's dice seed and game id are fixed by `--seed`, as the tests fix them, so a run
+repeats.
 
 With standing orders, each side sets one for every kind of decision its game lets stand, in the reply that takes
 its seat (`PREFERENCES`); without, every decision is asked. Printed per game and variant: Game-Turns played, the
 order emails each player sent per Game-Turn (mean, and the most in one Game-Turn), the emails refused in part, and
-the replies that left a player who was to act without their turn email (an email that lays out their position and
-their orders: the turn email, or a reply that carries it).
+the times a player was to act and no email since their last one said "It is your turn." (the turn email, or an
+answer that carries it); then where each side's emails began (the steps that still cost a round trip).
 
     python bench/pbem_roundtrips.py [--games snc,ichigo,formosa,olympic,daisenso] [--turns 4] [--seed 1]
 """
