@@ -1,14 +1,14 @@
 """Hexledger command line: play, inspect, fork, audit, export and import games.
 
-Every command prints readable text by default and JSON with --json. The database is db/hexledger.sqlite3
-unless --db (before or after the command) or HEXLEDGER_DB says otherwise. A refused order exits with status 2
+Every command prints readable text by default and JSON with --json. The settings (docs/configuration.md) are read
+from the environment once, when the command starts; the database is db/hexledger.sqlite3 unless --db (before or
+after the command) or HEXLEDGER_DB says otherwise. A refused order exits with status 2
 and names the rules case. The commands call the application service's facade (app/service/application.py) only.
 """
 from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 from pathlib import Path
 
@@ -16,7 +16,7 @@ import click
 
 from app import text
 from app.numbers import LARGEST
-from app.service.application import Application, Console, default_db_path, rule_sets
+from app.service.application import Application, Console, Settings, rule_sets, size_caches
 from app.service.errors import (
     GameError,
     NoSuchPosition,
@@ -35,26 +35,28 @@ EVENT = click.IntRange(1, LARGEST)  # an event number (app/numbers.py): a larger
 
 
 class Context:
-    def __init__(self, db: str):
-        self.db = db
-        self._console: Console | None = None
+    """A command's settings (the environment's, then the flags) and what it opens on them."""
 
-    @property
-    def busy_timeout(self) -> float:
-        return float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30"))
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._console: Console | None = None
 
     @property
     def console(self) -> Console:
         """The operator's console on the database, opened on first use: the command line holds no store."""
         if self._console is None:
-            self._console = Console(self.db, busy_timeout=self.busy_timeout)
+            self._console = Console(self.settings)
         return self._console
 
-    def application(self) -> Application:
-        """The play-by-email service on the database, its mail per HEXLEDGER_SMTP_* (app/mail/transport.py)."""
+    def mail(self):
+        """The settings' outgoing mail (app/mail/transport.py)."""
         from app.mail.transport import MailConfig
 
-        return Application.open(self.db, MailConfig.from_env(), busy_timeout=self.busy_timeout)
+        return MailConfig.from_settings(self.settings)
+
+    def application(self) -> Application:
+        """The play-by-email service on the database, its mail per the settings."""
+        return Application.open(self.settings, self.mail())
 
 
 def invoked_as() -> str:
@@ -106,7 +108,8 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON f
 def _db_given_after(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     """`--db` after the command's name: it names the database as it does before it."""
     if value is not None:
-        ctx.find_object(Context).db = value
+        found = ctx.find_object(Context)
+        found.settings = found.settings.with_flags(db=value)
 
 
 class Commands(click.Group):
@@ -129,13 +132,18 @@ class Commands(click.Group):
 
 
 @click.group(cls=Commands)
-@click.option("--db", envvar="HEXLEDGER_DB", default=default_db_path, show_default="db/hexledger.sqlite3",
+@click.option("--db", default=None, show_default="db/hexledger.sqlite3",
               help="SQLite database file, or a PostgreSQL database as postgresql://user@host/db (env HEXLEDGER_DB); "
                    "may also follow the command.")
 @click.pass_context
 def cli(ctx: click.Context, db: str) -> None:
     """Hexledger: hex-and-counter wargames with a tamper-evident history."""
-    ctx.obj = Context(db)
+    try:
+        settings = Settings.from_env().with_flags(db=db)
+    except ValueError as exc:  # a variable that does not parse: named, before anything is read or written
+        raise click.ClickException(str(exc)) from None
+    size_caches(settings)
+    ctx.obj = Context(settings)
 
 
 @cli.command("rules")
@@ -559,10 +567,8 @@ def import_cmd(ctx: Context, file: str, as_json: bool) -> None:
 @guarded
 def demo_cmd(ctx: Context, rules_name: str, as_json: bool) -> None:
     """Create a sample game with some history and print its id."""
-    from app.mail.transport import MailConfig
-
     game_id, played = ctx.console.demo(rules_name)
-    url = ctx.console.open_link(MailConfig.from_env(), game_id)
+    url = ctx.console.open_link(ctx.mail(), game_id)
     me = invoked_as()
     text = "\n".join([f"demo game {game_id}: {len(played)} orders played", *[f"  {o}" for o in played],
                       f"next: {me} show {game_id}   |   {me} log {game_id}   |   {me} verify {game_id}",
@@ -583,9 +589,7 @@ def open_cmd(ctx: Context, game: str, side: str | None, server: str | None, brow
     """A link that opens a game in the replay viewer, as a side or as the referee: for the database's owner, who
     can read every game in it anyway (a game made here has no seats, so no player's link). The link's key opens
     that game's viewer only, as that view, and gives no orders (docs/replay.md, "The owner's link")."""
-    from app.mail.transport import MailConfig
-
-    url = ctx.console.open_link(MailConfig.from_env(), game, side, server)
+    url = ctx.console.open_link(ctx.mail(), game, side, server)
     view = ctx.console.whose_view(game, side)
     emit(as_json, {"game_id": game, "view": side or "all", "url": url},
          f"{url}\n  {game}, {view}; needs the server running: {invoked_as()} serve")
@@ -627,20 +631,18 @@ def serve_cmd(ctx: Context, host: str, port: int, threads: int, connection_limit
     from app.web import create_app, server
     from app.web.access import AccessLog
 
-    config = {"HEXLEDGER_DB": ctx.db, "MAIL_SENDER": "process"}  # mail laid out and sent by a process of its own
-    if admin_token_file is not None:
-        config["ADMIN_TOKEN"] = admin_token_file.read().strip()
-    if open_game_creation:
-        config["OPEN_GAME_CREATION"] = True
+    settings = ctx.settings.with_flags(  # mail laid out and sent by a process of its own
+        mail_sender="process", admin_token=admin_token_file.read().strip() if admin_token_file else None,
+        open_game_creation=open_game_creation or None)
     try:
-        app = create_app(config)
+        app = create_app(settings=settings)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     app.wsgi_app = AccessLog(app.wsgi_app, click.echo)  # one line per request on standard output
     limits = server.Limits(threads=threads, connection_limit=connection_limit, request_queue=request_queue,
                     backlog=backlog, channel_timeout=channel_timeout, retry_after=retry_after)
-    creation = ("needs the operator's key" if app.config["ADMIN_TOKEN"] else
-                "open to anyone" if app.config["OPEN_GAME_CREATION"] else "closed (no operator's key set)")
+    creation = ("needs the operator's key" if settings.admin_token else
+                "open to anyone" if settings.open_game_creation else "closed (no operator's key set)")
     click.echo(f"Hexledger API on http://{host}:{port}/  (docs: /docs, OpenAPI: /openapi.json, replay viewer: "
                f"/replay/GAME/; db {ctx.console.shown}; creating games: {creation}; {threads} threads, "
                f"{connection_limit} connections, {request_queue} waiting requests)")

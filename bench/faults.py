@@ -12,9 +12,10 @@
   again: each order applied once, every message filed, no answer contradicting another (a message met again gets its
   first answer repeated, never "refused: already processed"), the last run's exit status 0.
 - `disk_full_sqlite` / `disk_full_postgres`: the database on a small tmpfs (a mount namespace of its own: `unshare`,
-  as root or in a user namespace) filled up: an HTTP order is a 503 saying the disk is full (never "cannot
-  rollback"), and the mail sender's round sends what it claimed and goes on past rows it cannot record; once space
-  is freed, the order goes in and each email is recorded.
+  as root or in a user namespace) filled up: an HTTP order and a game's creation are each a 503 saying the disk is
+  full (never "cannot rollback", and naming no file, folder or address of the server: the database's own words are
+  the operator's log's, StoreUnavailable.detail), and the mail sender's round sends what it claimed and goes on
+  past rows it cannot record; once space is freed, the order goes in and each email is recorded.
 
 The CI tests (tests/reliability/test_faults.py) run these; `python bench/reliability.py --faults` runs them with
 the figures kept in docs/reliability.md.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -366,13 +368,12 @@ def fill():
     if not location.startswith("postgres"):
         import sqlite3
         sqlite3.connect(location).execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every write now needs new space
-    with open(filler, "wb") as f:
-        try:
+    try:  # closing the file may fail too, its last block unwritten
+        with open(filler, "wb", buffering=0) as f:
             while True:
                 f.write(b"x" * 65536)
-                f.flush()
-        except OSError:
-            pass
+    except OSError:
+        pass
 
 
 class Kept:
@@ -397,15 +398,25 @@ for side in players:
     writer.setup.join(writer.seats.authenticate(game_id, tokens[side]), side)
 app = create_app({{"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": location, "MAIL": MailConfig(),
                   "MAIL_TRANSPORT": Kept(), "HEXLEDGER_RATE_LIMIT": "1000000 per minute"}})
+other_id, others = writer.setup.create("skirmish", players)  # its orders go in on the full disk until one cannot
+for side in players:
+    writer.setup.join(writer.seats.authenticate(other_id, others[side]), side)
 writer.reactions.catch_up()  # the invitations and red's turn email, queued, not sent
 client = app.test_client()
 auth = {{"Authorization": "Bearer " + tokens["red"]}}
 fill()
-refused = None
+refused = order_refused = None
 for _ in range(500):  # writes go in while the database's pages have room (PostgreSQL), then one is refused
     r = client.post("/games", json={{"rules": "skirmish", "players": players}})
     if r.status_code != 201:
         refused = (r.status_code, r.json.get("message", ""))
+        break
+for n in range(500):  # skirmish's steps: red's two, then blue's two
+    side = "red" if n % 4 < 2 else "blue"
+    r = client.post(f"/games/{{other_id}}/orders", data="end", content_type="text/plain",
+                    headers={{"Authorization": "Bearer " + others[side]}})
+    if r.status_code != 201:
+        order_refused = (r.status_code, r.json.get("message", ""))
         break
 os.unlink(filler)
 sender, raised = Kept(filling=True), None
@@ -420,6 +431,8 @@ store = EventStore(location)
 later = datetime.now(UTC) + timedelta(hours=2)  # past the lease of the rows sent but not recorded
 again = [row["message_id"] for row in store.claim_mail(utc_text(later), utc_text(later + timedelta(hours=1)))]
 print(json.dumps({{"status": refused[0] if refused else None, "message": refused[1] if refused else "",
+                  "order_status": order_refused[0] if order_refused else None,
+                  "order_message": order_refused[1] if order_refused else "", "location": location, "disk": disk,
                   "sender_raised": raised, "sent_while_full": len(sender.sent), "recorded_while_full": recorded,
                   "after_status": after.status_code, "kept_for_a_retry": len(again),
                   "retried_as_sent": set(again) <= set(sender.sent)}}))
@@ -438,7 +451,8 @@ class DiskFullResult:
 
     def summary(self) -> str:
         a = self.answer
-        return (f"disk full ({self.backend}): a write answered {a.get('status')} ({a.get('message', '')[:80]}); "
+        return (f"disk full ({self.backend}): a game's creation answered {a.get('status')} "
+                f"({a.get('message', '')[:80]}), an order {a.get('order_status')} ({a.get('order_message', '')[:80]}); "
                 f"the sender, the disk filling in its round, sent {a.get('sent_while_full')} claimed emails, recorded "
                 f"{a.get('recorded_while_full')}, raised {a.get('sender_raised')}; space freed: an order "
                 f"{a.get('after_status')}, {a.get('kept_for_a_retry')} emails kept for a retry (same Message-IDs); "
@@ -452,10 +466,24 @@ def _in_namespace(script: str, mount: str, size_kib: int) -> list[str]:
     return ["unshare", "-m", "sh", "-c", shell] if os.geteuid() == 0 else ["unshare", "-rm", "sh", "-c", shell]
 
 
+# what no answer to a client may hold (docs/reliability.md): a server file or folder (PostgreSQL's own, "pg_tblspc/...",
+# or the database's), the operating system's words, a database URL or address; StoreUnavailable.detail is the log's
+INFRASTRUCTURE = re.compile(r"pg_tblspc|pg_wal|base/\d|/[\w.-]+/|No space left|could not|\.sqlite3|postgres(ql)?://"
+                            r"|127\.0\.0\.1", re.IGNORECASE)
+
+
+def names_infrastructure(text: str, *places: str) -> bool:
+    """Whether an answer's `text` names a part of the server's infrastructure, or one of `places` (a path, a URL)."""
+    return bool(INFRASTRUCTURE.search(text)) or any(place and place in text for place in places)
+
+
 def _judge(result: DiskFullResult, answer: dict) -> DiskFullResult:
     result.answer = answer
-    if answer["status"] != 503 or "full" not in answer["message"] or "cannot rollback" in answer["message"]:
-        result.problems.append(f"the order on a full disk: {answer['status']} {answer['message']!r}")
+    for status, message in ((answer["status"], answer["message"]), (answer["order_status"], answer["order_message"])):
+        if status != 503 or "full" not in message or "cannot rollback" in message:
+            result.problems.append(f"a write on a full disk: {status} {message!r}")
+        if names_infrastructure(message, answer["location"], answer["disk"]):
+            result.problems.append(f"a write on a full disk names the server's infrastructure: {message!r}")
     if answer["sender_raised"] is not None or answer["sent_while_full"] < 1:
         result.problems.append(f"the sender on a full disk raised {answer['sender_raised']} after sending "
                                f"{answer['sent_while_full']}")

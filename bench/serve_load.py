@@ -84,6 +84,7 @@ def seat_games(db: str, outbox: str, clients: int) -> list[tuple[str, dict]]:
             client.post(f"/games/{game_id}/join", json={"seed_text": seat},
                         headers={"Authorization": f"Bearer {tokens[seat]}"})
         made.append((game_id, tokens))
+    app.extensions["hexledger_service"]().store.close()  # this thread's connection: a database copied next is idle
     return made
 
 

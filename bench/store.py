@@ -118,7 +118,7 @@ def main() -> None:
         store, game_id = long_game(tmp_path, args.events)
         head = store.head(game_id)[0]
         with_snap = timed(lambda: projection.load(store, game_id))
-        worst = timed(lambda: projection.load(store, game_id, head - 1))  # fold SNAPSHOT_EVERY - 1 events
+        worst = timed(lambda: projection.load(store, game_id, head - 1))  # fold snapshot_every - 1 events
         without = timed(lambda: projection.load(store, game_id, use_snapshots=False), repeat=2)
         bare = timed(lambda: bare_rebuild(store, game_id), repeat=2)
         assert projection.load(store, game_id).game == projection.load(store, game_id, use_snapshots=False).game
@@ -128,14 +128,14 @@ def main() -> None:
     print(f"{'appends/s, one command (3 rows) per durable transaction':58} {store_rate:12.0f} {raw_rate:12.0f}"
           "   (baseline: raw sqlite3, same rows, WAL + synchronous=FULL)")
     label_snap = f"load head of a {head}-event game, from snapshot (ms)"
-    label_worst = f"load event {head - 1}, snapshot + {projection.SNAPSHOT_EVERY - 1} events folded (ms)"
+    label_worst = f"load event {head - 1}, snapshot + {store.snapshot_every - 1} events folded (ms)"
     label_full = f"load head of a {head}-event game, full rebuild (ms)"
     print(f"{label_snap:58} {with_snap * 1000:12.1f}")
     print(f"{label_worst:58} {worst * 1000:12.1f}")
     print(f"{label_full:58} {without * 1000:12.1f} {bare * 1000:12.1f}"
           "   (baseline: bare SELECT + json.loads + fold, no schema validation)")
     print(f"worst-case snapshot load vs full rebuild: {without / worst:.0f}x faster "
-          f"(snapshot every {projection.SNAPSHOT_EVERY} events)")
+          f"(snapshot every {store.snapshot_every} events)")
 
 
 if __name__ == "__main__":

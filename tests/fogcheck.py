@@ -18,7 +18,6 @@ from app.events.store import EventStore
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.projections import analysis, render, replay
-from app.projections import state as projection
 from app.projections.sight import Sight
 from app.projections.state import fold
 from app.service import games
@@ -88,10 +87,9 @@ def played_through_service(path: str, rules: str, emails: dict[str, str], game_i
     `play(submit)` through the service, turn emails kept: the same game every run (the dice mix the server seed and
     the game id); snapshots keep each load short. Returns (pbem, game id, outbox, play's result)."""
     outbox = Outbox()
-    pbem = Application(EventStore(path), MailConfig(orders_address="orders@x.example"), outbox)
+    pbem = Application(EventStore(path, snapshot_every=20), MailConfig(orders_address="orders@x.example"), outbox)
     with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
-            mock.patch.object(games, "new_game_id", lambda store: game_id), \
-            mock.patch.object(projection, "SNAPSHOT_EVERY", 20):
+            mock.patch.object(games, "new_game_id", lambda store: game_id):
         pbem.setup.create(rules, emails, scenario, options=options)
         seats = {s: Seat(game_id, s, e) for s, e in emails.items()}
         for seat in seats.values():

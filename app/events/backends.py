@@ -10,6 +10,6 @@ from app.events.store import EventStore
 __all__ = ["is_url", "open_store", "shown"]
 
 
-def open_store(location: str | None = None, busy_timeout: float = 30.0) -> Store:
-    """The store at `location` (default HEXLEDGER_DB, else db/hexledger.sqlite3)."""
-    return EventStore(location, busy_timeout=busy_timeout)
+def open_store(location: str, busy_timeout: float = 30.0, snapshot_every: int = 50) -> Store:
+    """The store at `location`, a SQLite file or a postgresql:// URL (EventStore)."""
+    return EventStore(location, busy_timeout=busy_timeout, snapshot_every=snapshot_every)

@@ -1,17 +1,9 @@
-"""Where the store is: a database location (`--db`, HEXLEDGER_DB) is a postgresql:// URL (PostgreSQL) or else a
-SQLite file; the default is db/hexledger.sqlite3 in the folder the program runs in."""
+"""Where the store is: a database location (`--db`, HEXLEDGER_DB: app/settings.py) is a postgresql:// URL
+(PostgreSQL) or else a SQLite file."""
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import urlsplit
-
-DEFAULT_DB = "db/hexledger.sqlite3"
-
-
-def default_db_path() -> str:
-    """`HEXLEDGER_DB` if set, else db/hexledger.sqlite3 in the current folder."""
-    return os.environ.get("HEXLEDGER_DB") or DEFAULT_DB
 
 
 def is_url(location: str) -> bool:

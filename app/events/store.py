@@ -13,7 +13,7 @@ from __future__ import annotations
 from app.events.dialect import Database
 from app.events.envelope import NewEvent, seal, utc_now, utc_parse, utc_text
 from app.events.errors import Conflict, NoPbemSettings, StoreError, StoreUnavailable, UnknownGame
-from app.events.location import default_db_path, is_url, shown
+from app.events.location import is_url, shown
 from app.events.outbox import OutboxTables
 from app.events.players import PlayerTables
 from app.events.reactions import ReactionTables
@@ -24,17 +24,18 @@ from app.events.sqlite import BackendError, SqliteDatabase, unavailable
 from app.events.streams import StreamTables
 
 __all__ = ["BackendError", "Conflict", "EventStore", "NewEvent", "NoPbemSettings", "StoreError", "StoreUnavailable",
-           "UnknownGame", "connect", "default_db_path", "seal", "unavailable", "utc_now", "utc_parse", "utc_text"]
+           "UnknownGame", "connect", "seal", "unavailable", "utc_now", "utc_parse", "utc_text"]
 
 
 class EventStore(StreamTables, SeatTables, OutboxTables, SnapshotTables, RecordTables, ReactionTables,
                  PlayerTables):
-    """The store at `location` (default HEXLEDGER_DB, else db/hexledger.sqlite3), opened and migrated; a write
-    waits up to `busy_timeout` seconds for another writer's lock. Its parts share only the connection (`db`):
-    none calls another."""
+    """The store at `location` (a SQLite file or a postgresql:// URL), opened and migrated; a write waits up to
+    `busy_timeout` seconds for another writer's lock; a loader saves a snapshot every `snapshot_every` events
+    (app/projections/state.py). Its parts share only the connection (`db`): none calls another."""
 
-    def __init__(self, location: str | None = None, busy_timeout: float = 30.0):
-        super().__init__(connect(location or default_db_path(), busy_timeout))
+    def __init__(self, location: str, busy_timeout: float = 30.0, snapshot_every: int = 50):
+        super().__init__(connect(location, busy_timeout))
+        self.snapshot_every = snapshot_every
 
 
 def connect(location: str, busy_timeout: float = 30.0) -> Database:

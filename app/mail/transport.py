@@ -1,22 +1,7 @@
 """Where outgoing mail goes: an SMTP server, or (the embedded default) .eml files in an outbox folder.
 
-Configuration comes from the environment (docs/play-by-email.md):
-  HEXLEDGER_SMTP_HOST       SMTP server; unset -> write .eml files to HEXLEDGER_OUTBOX instead
-  HEXLEDGER_SMTP_PORT       default 25 (587 with STARTTLS, 465 with SSL are usual)
-  HEXLEDGER_SMTP_SECURITY   none | starttls | ssl   (default none)
-  HEXLEDGER_SMTP_USER, HEXLEDGER_SMTP_PASSWORD   login, if the server wants one
-  HEXLEDGER_MAIL_FROM       From address of every email (default hexledger@localhost)
-  HEXLEDGER_ORDERS_ADDRESS  where players send orders; replies go to its plus-address (default orders@localhost)
-  HEXLEDGER_OUTBOX          outbox folder for the embedded default (default ./outbox)
-  HEXLEDGER_MAX_EMAIL_BYTES incoming messages larger than this are refused unread (default 262144)
-  HEXLEDGER_PUBLIC_URL      the server's address as players reach it (https://host/); set, emails carry replay links
-  HEXLEDGER_SMTP_TIMEOUT    seconds an SMTP conversation may stall before the attempt fails (default 30)
-  HEXLEDGER_MAIL_RETRY      seconds from a failed delivery to its first retry, doubling up to an hour (default 60)
-  HEXLEDGER_STRANGER_REPLY_HOURS  a message that opens no seat is answered at most once per mailbox in this many
-                            hours (default 1; 0 answers every one): app/service/strangers.py; the same bounds
-                            the sign-in links mailed to an address (docs/players.md)
-  HEXLEDGER_NOTIFY_PRIVATE_HOSTS  hosts inside the server's network that players' notification URLs may name all
-                            the same (comma-separated; e.g. a LAN's ntfy): app/mail/channels.py
+Configured by the settings' mail fields (`MailConfig.from_settings`; HEXLEDGER_SMTP_* and the rest of the "Mail"
+section of docs/configuration.md).
 """
 from __future__ import annotations
 
@@ -31,6 +16,7 @@ from pathlib import Path
 from app.mail import compose, layout
 from app.mail.channels import AppriseChannels
 from app.service.ports import Channels, PermanentFailure, TemporaryFailure, Transport, TurnReport
+from app.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -51,26 +37,15 @@ class MailConfig:
     notify_private_hosts: tuple[str, ...] = ()
 
     @classmethod
-    def from_env(cls, env: dict | None = None) -> MailConfig:
-        env = os.environ if env is None else env
-        security = env.get("HEXLEDGER_SMTP_SECURITY", "none").lower()
-        if security not in ("none", "starttls", "ssl"):
-            raise ValueError(f"HEXLEDGER_SMTP_SECURITY must be none, starttls or ssl, not {security!r}")
-        return cls(smtp_host=env.get("HEXLEDGER_SMTP_HOST") or None,
-                   smtp_port=int(env.get("HEXLEDGER_SMTP_PORT") or (465 if security == "ssl" else 25)),
-                   smtp_security=security,
-                   smtp_user=env.get("HEXLEDGER_SMTP_USER") or None,
-                   smtp_password=env.get("HEXLEDGER_SMTP_PASSWORD") or None,
-                   mail_from=env.get("HEXLEDGER_MAIL_FROM") or cls.mail_from,
-                   orders_address=env.get("HEXLEDGER_ORDERS_ADDRESS") or cls.orders_address,
-                   outbox=env.get("HEXLEDGER_OUTBOX") or cls.outbox,
-                   max_email_bytes=int(env.get("HEXLEDGER_MAX_EMAIL_BYTES") or cls.max_email_bytes),
-                   public_url=env.get("HEXLEDGER_PUBLIC_URL") or None,
-                   smtp_timeout=float(env.get("HEXLEDGER_SMTP_TIMEOUT") or cls.smtp_timeout),
-                   retry_seconds=float(env.get("HEXLEDGER_MAIL_RETRY") or cls.retry_seconds),
-                   stranger_reply_hours=float(env.get("HEXLEDGER_STRANGER_REPLY_HOURS") or cls.stranger_reply_hours),
-                   notify_private_hosts=tuple(
-                       h.strip() for h in env.get("HEXLEDGER_NOTIFY_PRIVATE_HOSTS", "").split(",") if h.strip()))
+    def from_settings(cls, settings: Settings) -> MailConfig:
+        """The mail the settings configure (an unset SMTP port: 465 with ssl, else 25)."""
+        s = settings
+        return cls(smtp_host=s.smtp_host, smtp_port=s.smtp_port or (465 if s.smtp_security == "ssl" else 25),
+                   smtp_security=s.smtp_security, smtp_user=s.smtp_user, smtp_password=s.smtp_password,
+                   mail_from=s.mail_from, orders_address=s.orders_address, outbox=s.outbox,
+                   max_email_bytes=s.max_email_bytes, public_url=s.public_url, smtp_timeout=s.smtp_timeout,
+                   retry_seconds=s.mail_retry, stranger_reply_hours=s.stranger_reply_hours,
+                   notify_private_hosts=s.notify_private_hosts)
 
     def reply_address(self, game_id: str, seat_tag: str | None = None) -> str:
         """orders+GAME.TAG@domain: a reply reaches the orders mailbox and names the game and (by the seat's reply

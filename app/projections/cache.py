@@ -14,26 +14,12 @@ any process or connection retires it. At most `HEXLEDGER_VIEW_CACHE` entries (de
 """
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
 Key = tuple[str, str, int]  # (store, game, seq)
-
-
-def capacity_from_env(env: dict | None = None, name: str = "HEXLEDGER_STATE_CACHE", default: int = 256,
-                      what: str = "states") -> int:
-    """`name` (`HEXLEDGER_STATE_CACHE`): how many entries (folded states) a process keeps (0 turns the cache off)."""
-    raw = (os.environ if env is None else env).get(name, "").strip()
-    try:
-        size = int(raw) if raw else default
-    except ValueError:
-        size = -1
-    if size < 0:
-        raise ValueError(f"{name} must be a whole number of {what}, at least 0, not {raw!r}")
-    return size
 
 
 class StateCache:
@@ -115,5 +101,6 @@ class HeadCache:
                 self._entries.popitem(last=False)
 
 
-STATES = StateCache(capacity_from_env())
-VIEWS = HeadCache(capacity_from_env(name="HEXLEDGER_VIEW_CACHE", default=512, what="views"))
+# one of each per process, sized by the settings when a program starts (app/service/application.py `size_caches`)
+STATES = StateCache(256)
+VIEWS = HeadCache(512)

@@ -5,7 +5,6 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 """
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -16,28 +15,6 @@ from app.events.registry import decode_stored
 from app.projections.cache import STATES
 from app.rules.base import Rules, played_under
 from app.rules.catalog import get_rules
-
-
-def snapshot_every_from_env(env: dict | None = None) -> int:
-    """`HEXLEDGER_SNAPSHOT_EVERY` (events between snapshots, default 50), read when this module is first
-    imported (a server or CLI process start). An SNC event folds in about 0.1 ms, so a state at any seq folds
-    at most 49 of them after its snapshot (issue 15: <= 20 ms).
-
-    A snapshot is a cache, so the interval changes no answer, only how many events a load folds after the
-    latest snapshot; the reliability runs set it low so their games cross many snapshot boundaries."""
-    raw = (os.environ if env is None else env).get("HEXLEDGER_SNAPSHOT_EVERY", "").strip()
-    if not raw:
-        return 50
-    try:
-        every = int(raw)
-    except ValueError:
-        every = 0
-    if every < 1:
-        raise ValueError(f"HEXLEDGER_SNAPSHOT_EVERY must be a whole number of events, at least 1, not {raw!r}")
-    return every
-
-
-SNAPSHOT_EVERY = snapshot_every_from_env()
 
 
 @dataclass(frozen=True)
@@ -121,13 +98,39 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
     return GameState(meta if meta.seq == last else _with(meta, seq=last), game)
 
 
+# core events the fold leaves alone (the game's record of orders, disputes, spent dice, deadlines and table talk):
+# read by their type name, never decoded (a long fold decodes only what it applies)
+_NOT_FOLDED = frozenset({"core.OrderGiven", "core.DisputeRaised", "core.DisputeAnswered", "core.RollsSpent",
+                         "core.DeadlinePassed", "core.MessageSent"})
+
+
+def _standing_run(meta: GameMeta, order: dict) -> GameMeta:
+    """After an order: the orders a standing order gave in a row for one kind (app/rules/standing.py `choose`'s
+    `given`), ended by any other order."""
+    kind = (order.get("auto") or {}).get("standing")
+    run = meta.standing_run
+    if kind is not None:
+        return _with(meta, standing_run=[kind, [*(run[1] if run and run[0] == kind else []), order["text"]]])
+    return _with(meta, standing_run=[]) if run else meta
+
+
 def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | EventBody,
           retracted: frozenset[int]) -> tuple[GameMeta, Any]:
-    body = decode_stored(event.type, event.version, event.payload)
-    if not event.type.startswith("core."):
+    type_ = event.type
+    if not type_.startswith("core."):
         if meta is None:
-            raise ValueError(f"event {event.seq} ({event.type}) comes before the game's creation")
-        return meta, (game if event.seq in retracted else rules.evolve(game, body))
+            raise ValueError(f"event {event.seq} ({type_}) comes before the game's creation")
+        if event.seq in retracted:
+            return meta, game
+        return meta, rules.evolve(game, decode_stored(type_, event.version, event.payload))
+    if meta is not None:
+        if type_ == "core.OrderGiven":  # its raw payload: the run of orders a standing order gave in a row
+            return (meta if event.seq in retracted else _standing_run(meta, event.payload)), game
+        if type_ in _NOT_FOLDED:
+            return meta, game
+        if type_ == "core.DieRolled":  # counted: its payload changes no state
+            return _with(meta, rolls=meta.rolls + 1), game
+    body = decode_stored(type_, event.version, event.payload)
     if isinstance(body, core.GameCreated):
         meta = GameMeta(game_id=event.game_id, rules=body.rules, scenario=body.scenario, sides=list(body.sides),
                         seed_commitment=body.seed_commitment, dice_game_id=event.game_id,
@@ -141,27 +144,16 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
     elif isinstance(body, core.SeatAutomated):
         meta = _with(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
                        automated={**meta.automated, body.side: body.policy})
-    elif event.seq in retracted and isinstance(body, core.StandingOrdersSet | core.OrderGiven):
-        pass  # taken back: the standing orders and runs of orders go on as if it never was
+    elif event.seq in retracted and isinstance(body, core.StandingOrdersSet | core.VacationTaken | core.DrawOffered):
+        pass  # taken back: the standing orders, vacations and draw offers go on as if it never was
     elif isinstance(body, core.StandingOrdersSet):
         mine = {**meta.standing.get(body.side, {}), **{k: list(v) for k, v in body.orders.items()}}
         meta = _with(meta, standing={**meta.standing, body.side: {k: v for k, v in mine.items() if v}})
-    elif isinstance(body, core.OrderGiven):
-        kind = (body.auto or {}).get("standing")
-        run = meta.standing_run
-        if kind is not None:
-            meta = _with(meta, standing_run=[kind, [*(run[1] if run and run[0] == kind else []), body.text]])
-        elif run:
-            meta = _with(meta, standing_run=[])
-    elif event.seq in retracted and isinstance(body, core.VacationTaken | core.DrawOffered):
-        pass  # taken back
     elif isinstance(body, core.VacationTaken):
         meta = _with(meta, vacations={**meta.vacations,
                                       body.side: [*meta.vacations.get(body.side, []), [body.start, body.until]]})
     elif isinstance(body, core.DrawOffered):
         meta = _with(meta, draw_offer=body.side)
-    elif isinstance(body, core.DieRolled):
-        meta = _with(meta, rolls=meta.rolls + 1)
     elif isinstance(body, core.SeedRevealed):
         meta = _with(meta, revealed_seed=body.seed)
     elif isinstance(body, core.Retracted):
@@ -174,11 +166,9 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = _with(meta, game_id=event.game_id, dice_game_id=event.game_id, seed_commitment=body.seed_commitment,
                        revealed_seed=None,
                        parent={"id": body.parent_id, "seq": body.parent_seq, "hash": body.parent_hash})
-    elif not isinstance(body, core.DisputeRaised | core.DisputeAnswered | core.RollsSpent | core.DeadlinePassed
-                            | core.MessageSent):
+    else:  # a core type this fold does not know is still the game's (only _NOT_FOLDED leave it alone)
         if isinstance(body, core.DrawAnswered) and event.seq not in retracted:
             meta = _with(meta, draw_offer=None)
-        # a core type this fold does not know is still the game's (as before: only these leave it alone)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game
 
@@ -310,15 +300,20 @@ def store_key(store: SnapshotStreams) -> str:
 
 
 def maybe_snapshot(store: SnapshotStreams, rules: Rules, state: GameState, previous_seq: int) -> None:
-    """Cache the folded state when the stream crosses a multiple of SNAPSHOT_EVERY."""
-    if state.meta.seq // SNAPSHOT_EVERY > previous_seq // SNAPSHOT_EVERY:
+    """Cache the folded state when the stream crosses a multiple of the store's `snapshot_every`
+    (HEXLEDGER_SNAPSHOT_EVERY, default 50). An SNC event folds in about 0.1 ms, so a state at any seq folds at most
+    49 of them after its snapshot (issue 15: <= 20 ms). A snapshot is a cache, so the interval changes no answer,
+    only how many events a load folds after the latest snapshot; the reliability runs set it low so their games
+    cross many snapshot boundaries."""
+    every = store.snapshot_every
+    if state.meta.seq // every > previous_seq // every:
         store.save_snapshot(state.meta.game_id, state.meta.seq, rules_key(rules), encode(rules, state))
 
 
 def rebuild_snapshots(store: SnapshotStreams, game_id: str, every: int | None = None) -> int:
-    """Fold a game once from its first event and cache a snapshot every `every` (default SNAPSHOT_EVERY) events;
-    returns how many."""
-    every = every or SNAPSHOT_EVERY
+    """Fold a game once from its first event and cache a snapshot every `every` (default the store's
+    `snapshot_every`) events; returns how many."""
+    every = every or store.snapshot_every
     rules = get_rules(store.game(game_id)["rules"])
     store.drop_snapshots(game_id)
     state, written = None, 0

@@ -2,8 +2,8 @@
 architecture, docs/architecture.md practice 13). The adapters import this module (and app.service.errors and
 app.service.ports) and nothing else of the service; lint-imports holds them to it.
 
-An `Application` is one object per use-case family, each built here with what it needs passed in, on one store
-connection (one per thread):
+An `Application` is one object per use-case family, each built here with what it needs passed in (the store, the
+clock, the notifier, the settings: app/settings.py), on one store connection (one per thread):
 
     seats      Credentials  tokens, reply tags, replay and owner keys and links
     setup      Setup        create, join, fork
@@ -23,6 +23,8 @@ connection (one per thread):
 Every write goes through one `Writes` (app/service/writes.py): after its commit, the reactions to the games it
 wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
 The operator's console (`Console`, app/service/console.py) is the command line's: no seats, no mail.
+A program's composition root (create_app, the command line, the sender process) reads the settings once and calls
+`size_caches` with them: the caches are the process's, shared by its threads' services.
 """
 from __future__ import annotations
 
@@ -31,8 +33,8 @@ from datetime import UTC, datetime
 
 from app.events.backends import open_store
 from app.events.interface import Store
-from app.events.store import default_db_path
-from app.service import evidence, receipts, replays
+from app.projections import cache
+from app.service import audit, evidence, receipts, replays
 from app.service.clock_records import ClockRecords
 from app.service.clocks import Clocks
 from app.service.console import Console
@@ -58,15 +60,17 @@ from app.service.players import SIGN_IN_MINUTES, GameRow, Players
 from app.service.ports import Mail, Notifier, Transport
 from app.service.reactions import Dispatch, Reactor
 from app.service.reads import Reads
+from app.service.receipts import Receipts
 from app.service.seats import ARBITER, Credentials, Seat, hash_token, new_token
 from app.service.setup import DEADLINE_ACTIONS, Setup
 from app.service.standing import StandingOrders
 from app.service.talk import Talk
 from app.service.writes import Writes
+from app.settings import Settings
 
 __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SIGN_IN_MINUTES", "SUBSCRIBERS",
-           "Application", "BackgroundSender", "Console", "GameRow", "Seat", "SenderProcess", "default_db_path",
-           "evidence", "hash_token", "new_token", "receipts", "replays", "rule_sets", "sender_round"]
+           "Application", "BackgroundSender", "Console", "GameRow", "Seat", "SenderProcess", "Settings", "evidence",
+           "hash_token", "new_token", "receipts", "replays", "rule_sets", "sender_round", "size_caches"]
 
 SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
                                      TurnNotifications, ClockRecords))  # in their order
@@ -80,42 +84,48 @@ class Application:
     """The use-case families on one store connection (one per thread, as the store is)."""
 
     def __init__(self, store: Store, mail: Mail, transport: Transport | None = None,
-                 clock: Callable[[], datetime] = _now, secret: str | None = None, notifier: Notifier | None = None):
+                 clock: Callable[[], datetime] = _now, notifier: Notifier | None = None,
+                 settings: Settings | None = None):
         """`mail`: outgoing mail (the port app/mail's MailConfig implements); `transport`: where it goes (default:
-        the one `mail` names); `secret`: the reply tags' key (default HEXLEDGER_SECRET, else one kept in the
-        database); `notifier`: told after each write (`serve`'s sender); without one, a write's reactions run and
-        their mail is delivered right after its commit, in the caller's thread."""
+        the one `mail` names); `notifier`: told after each write (`serve`'s sender); without one, a write's
+        reactions run and their mail is delivered right after its commit, in the caller's thread; `settings`: the
+        keys (the reply tags' secret, the receipt key; default: each made once and kept in the database)."""
+        settings = settings or Settings()
         self.store = store
         self.mail = mail
-        self.seats = Credentials(store, mail, secret)
-        self.reads = Reads(store)
-        self.letters = Letters(store, self.reads, self.seats, mail)
+        self.settings = settings
+        self.seats = Credentials(store, mail, settings.secret)
+        self.receipts = Receipts(store, settings.receipt_key, settings.receipt_retired)
+        self.reads = Reads(store, self.receipts)
+        self.letters = Letters(store, self.reads, self.seats, mail, self.receipts)
         keys = PlayerKeys(self.seats)
         channels = mail.channels()
         self.mailroom = Mailroom(store, mail, Routes(transport or mail.transport(), channels), clock,
                                  Delivery(store, keys, self.letters))
-        self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats),
+        self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats, self.receipts),
                                          TurnEmails(store, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
                                          DeadlineNotices(store, self.mailroom),
                                          TurnNotifications(store, self.mailroom),
                                          ClockRecords(store, self.mailroom, boundaries, answered_by_standing)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
-        self.orders = Orders(store, self.writes, self.letters.report)
+        self.orders = Orders(store, self.writes, self.receipts, self.letters.report)
         self.standing = StandingOrders(store, self.writes, self.orders)
-        self.talk = Talk(store, self.writes)
-        self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders)
+        self.talk = Talk(store, self.writes, self.receipts)
+        self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders, self.receipts)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
         self.clocks = Clocks(store, self.writes, clock)
         self.players = Players(store, self.writes, self.seats, keys, self.mailroom, channels, clock)
 
     @classmethod
-    def open(cls, location: str, mail: Mail, transport: Transport | None = None, busy_timeout: float = 30.0,
+    def open(cls, settings: Settings | str, mail: Mail, transport: Transport | None = None,
              **options) -> Application:
-        """The service on its own connection to the database at `location`, a SQLite file or a postgresql:// URL
-        (one per thread)."""
-        return cls(open_store(location, busy_timeout=busy_timeout), mail, transport, **options)
+        """The service on its own connection (one per thread) to the database the settings name (`settings.db`, a
+        SQLite file or a postgresql:// URL; a location alone: the default settings on it)."""
+        settings = settings if isinstance(settings, Settings) else Settings(db=settings)
+        store = open_store(settings.db, busy_timeout=settings.busy_timeout, snapshot_every=settings.snapshot_every)
+        return cls(store, mail, transport, settings=settings, **options)
 
     def sender_round(self) -> datetime | None:
         """One round of a background sender: every reaction some game is behind on, then the mail that is due;
@@ -125,12 +135,20 @@ class Application:
         return self.mailroom.next_due()
 
 
-def sender_round(location: str, mail: Mail, busy_timeout: float, secret: str | None) -> Callable[[], datetime | None]:
+def sender_round(settings: Settings, mail: Mail) -> Callable[[], datetime | None]:
     """A sender's round (`Application.sender_round`) on a service of its own: what the outbox's sender process makes
-    when it starts (outbox.SenderProcess; module-level, so it can be handed to the process)."""
-    return Application.open(location, mail, busy_timeout=busy_timeout, secret=secret).sender_round
+    when it starts (outbox.SenderProcess; module-level, so it can be handed to the process with the server's
+    settings)."""
+    size_caches(settings)
+    return Application.open(settings, mail).sender_round
 
 
-def console(location: str, busy_timeout: float = 30.0) -> Console:
-    """The operator's console on the database at `location` (the command line's reads and writes, no seats)."""
-    return Console(location, busy_timeout)
+def size_caches(settings: Settings) -> None:
+    """The process's caches (each shared by every thread's service) sized as the settings say: folded states,
+    state reads' answers, verify reports, replays, replay access, replay builds at once."""
+    cache.STATES.capacity = settings.state_cache
+    cache.VIEWS.capacity = settings.view_cache
+    audit.REPORTS.capacity = settings.audit_cache
+    replays.KEPT.capacity = settings.replay_cache
+    replays.OPEN.capacity = settings.replay_access_cache
+    replays.BUILDS.max_builds = settings.replay_builds

@@ -16,7 +16,7 @@ from app.events.envelope import GENESIS_HASH, SALT_PATTERN, StoredEvent
 from app.events.registry import EventSchemaError, decode, decode_stored
 from app.events.store import UnknownGame
 from app.projections import state as projection
-from app.projections.cache import HeadCache, capacity_from_env
+from app.projections.cache import HeadCache
 from app.rules import practice, standing
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
@@ -109,7 +109,7 @@ def _verify(events: list[StoredEvent], report: AuditReport, check_dice: bool, se
     return report
 
 
-REPORTS = HeadCache(capacity_from_env(name="HEXLEDGER_AUDIT_CACHE", default=256, what="reports"))
+REPORTS = HeadCache(256)  # HEXLEDGER_AUDIT_CACHE (application.size_caches)
 
 
 def verify_stored(store, game_id: str, parents: Parents | None = None) -> AuditReport:

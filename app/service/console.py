@@ -18,6 +18,7 @@ from app.rules.catalog import get_rules
 from app.service import autoplay, games
 from app.service.ports import Mail
 from app.service.seats import ARBITER, Credentials, Seat, fork_seats
+from app.settings import Settings
 
 if TYPE_CHECKING:
     from app.service.audit import AuditReport
@@ -28,23 +29,24 @@ ALL = replay.ALL
 
 
 class Console:
-    """The service on the database at `db_path`, opened on first use (`busy_timeout`: seconds a write waits)."""
+    """The service on the database the settings name (`settings.db`; a location alone: the default settings on
+    it), opened on first use."""
 
-    def __init__(self, db_path: str, busy_timeout: float = 30.0):
-        self.db_path = db_path
-        self._busy_timeout = busy_timeout
+    def __init__(self, settings: Settings | str):
+        self.settings = settings if isinstance(settings, Settings) else Settings(db=settings)
         self._opened: Store | None = None
 
     @property
     def _store(self) -> Store:
         if self._opened is None:
-            self._opened = backends.open_store(self.db_path, busy_timeout=self._busy_timeout)
+            s = self.settings
+            self._opened = backends.open_store(s.db, busy_timeout=s.busy_timeout, snapshot_every=s.snapshot_every)
         return self._opened
 
     @property
     def shown(self) -> str:
         """The database's location for banners: a PostgreSQL URL without its password."""
-        return backends.shown(self.db_path)
+        return backends.shown(self.settings.db)
 
     def create(self, rules: str, scenario: str | None, map_file: str | None, position_file: str | None,
                auto: list[str] | None, optional: list[str] | None = None) -> dict:
@@ -135,7 +137,7 @@ class Console:
 
         if seat not in (*projection.load(self._store, game_id).meta.sides, ARBITER):
             raise games.GameError(f"there is no seat {seat!r} in {game_id}")
-        return talk.said(self._store, Seat(game_id, seat, ""), text.splitlines(), to)
+        return talk.said(self._store, self._receipts(), Seat(game_id, seat, ""), text.splitlines(), to)
 
     def preview(self, game_id: str, side: str, text: str) -> dict:
         """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
@@ -259,11 +261,15 @@ class Console:
 
         return evidence.is_view(game)
 
+    def _receipts(self):
+        """The receipts of this database's server, signed with the settings' key (app/service/receipts.py)."""
+        from app.service.receipts import Receipts
+
+        return Receipts(self._store, self.settings.receipt_key, self.settings.receipt_retired)
+
     def receipt_keys(self) -> dict:
         """The receipt keys of this database's server (app/service/receipts.py)."""
-        from app.service import receipts
-
-        return receipts.published(self._store)
+        return self._receipts().published()
 
     def export(self, game_id: str) -> list[str]:
         from app.service import transfer
@@ -283,7 +289,7 @@ class Console:
     def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:
         """The database owner's link to the game's replay viewer, as `side` or the referee
         (Credentials.owner_link)."""
-        return Credentials(self._store, config).owner_link(game_id, side, server)
+        return Credentials(self._store, config, self.settings.secret).owner_link(game_id, side, server)
 
     def whose_view(self, game_id: str, side: str | None = None) -> str:
         """Whose view the game's viewer opened as `side` (None: the referee) shows, in words, as the replay page

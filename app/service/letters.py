@@ -15,10 +15,11 @@ from app.projections import state as projection
 from app.rules import standing
 from app.rules.base import optional
 from app.rules.catalog import get_rules
-from app.service import clocks, receipts
+from app.service import clocks
 from app.service.player_keys import PlayerKeys
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
+from app.service.receipts import Receipts, as_text
 from app.service.seats import Credentials, Seat, members
 
 SINCE_SHOWN = 300  # history rows a report shows at most (the newest): the rest is in the history and the replay
@@ -27,12 +28,13 @@ SINCE_SHOWN = 300  # history rows a report shows at most (the newest): the rest 
 class Letters:
     """Lays out the outbox's rows, on one store."""
 
-    def __init__(self, store: Store, reads: Reads, credentials: Credentials, mail: Mail):
+    def __init__(self, store: Store, reads: Reads, credentials: Credentials, mail: Mail, receipts: Receipts):
         self.store = store
         self.reads = reads
         self.credentials = credentials
         self.keys = PlayerKeys(credentials)
         self.mail = mail
+        self.receipts = receipts
 
     def outgoing(self, row: dict) -> EmailMessage:
         """An outbox row as the email to send: a turn row or an answer is laid out now, from the position at its
@@ -43,7 +45,7 @@ class Letters:
                                  data.get("lines", ()), data.get("since"))
             return self.mail.turn_email(report, row["recipient"], self.credentials.reply_tag(game_id, seat),
                                         row["message_id"], data.get("in_reply_to"))
-        receipt = receipts.as_text(receipts.at(self.store, game_id)) if game_id and seat else ""
+        receipt = as_text(self.receipts.at(game_id)) if game_id and seat else ""
         page = self.keys.page_link(row["recipient"]) if game_id and seat else None
         footer = (f"\n\nAll your games, and where else you are told of your turn: {page}" if page else "") + (
             f"\n\n{receipt}" if receipt else "")
@@ -75,7 +77,7 @@ class Letters:
                 "replay_link": self.credentials.replay_link(game_id, seat.seat),
                 "export_link": self._link(f"games/{game_id}/export"),
                 "page_link": self.keys.page_link(seat.email),
-                "receipt": receipts.as_text(receipts.at(self.store, game_id, seq))}
+                "receipt": as_text(self.receipts.at(game_id, seq))}
         outcome = rules.outcome(state.game)
         if outcome is not None:  # how it ended, since the seat's last email: not the whole history, no map
             return TurnReport(**base, outcome=f"{outcome.winner or 'a draw'}: {outcome.reason}",

@@ -16,9 +16,9 @@ from app.events.envelope import StoredEvent
 from app.events.interface import Store
 from app.projections import state as projection
 from app.rules.catalog import get_rules
-from app.service import receipts
 from app.service.mailroom import Mailroom
 from app.service.reads import Reads
+from app.service.receipts import Receipts
 from app.service.seats import ARBITER, Credentials, Seat, members
 from app.text import quoted
 
@@ -104,10 +104,11 @@ class Invitations:
 
     name = "invitations"
 
-    def __init__(self, store: Store, mailroom: Mailroom, credentials: Credentials):
+    def __init__(self, store: Store, mailroom: Mailroom, credentials: Credentials, receipts: Receipts):
         self.store = store
         self.mailroom = mailroom
         self.credentials = credentials
+        self.receipts = receipts
 
     def react(self, game_id: str, events: list[StoredEvent]) -> None:
         start = next((e for e in events if e.type in ("core.GameCreated", "core.GameForked")), None)
@@ -138,7 +139,7 @@ class Invitations:
         orders = self.credentials.mail.orders_address if self.credentials.mail is not None else "the orders address"
         return (f"You are invited to {what}.\n\nSeats:\n{who}\n\n"
                 f"Your secret token (shown once; it is your password for this game):\n  token: {token}\n\n{join}"
-                f"{replay}{receipts.announcement(self.store)}\n"
+                f"{replay}{self.receipts.announcement()}\n"
                 f"Orders go to {orders}; replying to this email or any later game email works as it is (the reply "
                 f"address carries the game and your seat's reply tag). Or use the HTTP API with\n"
                 f"  Authorization: Bearer {token}\n")

@@ -12,8 +12,9 @@ from app.events.interface import Store
 from app.projections import history
 from app.projections import state as projection
 from app.rules.catalog import UnknownRules, get_rules
-from app.service import autoplay, games, receipts, retractions
+from app.service import autoplay, games, retractions
 from app.service.errors import PbemError
+from app.service.receipts import Receipts, as_dict
 from app.service.seats import ARBITER, Seat, mark_seen, members, player
 from app.service.writes import Writes
 
@@ -33,12 +34,14 @@ class Answered:
 
 
 class Orders:
-    """Orders as one seat, on one store; `writes`: the unit of work the other use cases share; `report`: what a
-    seat is told at an event (Letters.report), which the answer to an order can carry."""
+    """Orders as one seat, on one store; `writes`: the unit of work the other use cases share; `receipts`: what
+    signs the answer; `report`: what a seat is told at an event (Letters.report), which the answer to an order can
+    carry."""
 
-    def __init__(self, store: Store, writes: Writes, report: Callable[..., Any] | None = None):
+    def __init__(self, store: Store, writes: Writes, receipts: Receipts, report: Callable[..., Any] | None = None):
         self.store = store
         self.writes = writes
+        self.receipts = receipts
         self.report = report
 
     def submit(self, seat: Seat, text: str, expected_seq: int | None = None) -> games.Accepted:
@@ -59,7 +62,7 @@ class Orders:
         answer = {"accepted": True, "seq": accepted.state.meta.seq,
                   "events": history.lines(rules, accepted.events, side=seat.side),
                   "view": rules.view(accepted.state.game, seat.side),
-                  "receipt": receipts.as_dict(receipts.stamp(self.store, accepted.events[-1]))}
+                  "receipt": as_dict(self.receipts.stamp(accepted.events[-1]))}
         if report and self.report is not None:
             answer["report"] = self.report(seat, accepted.state.meta.seq, "Orders received",
                                            since_seq=accepted.events[0].seq).as_dict()

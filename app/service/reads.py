@@ -16,17 +16,19 @@ from app.projections.sight import Sight
 from app.projections.sight import sees_all as sight_sees_all
 from app.rules import legal
 from app.rules.catalog import get_rules
-from app.service import audit, games, receipts, replays, transfer
+from app.service import audit, games, replays, transfer
+from app.service.receipts import Receipts, as_dict, view_fields
 from app.service.seats import Seat, mark_seen
 
 T = TypeVar("T")
 
 
 class Reads:
-    """Reads as one seat, on one store."""
+    """Reads as one seat, on one store; `receipts`: what signs the chain's head."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, receipts: Receipts):
         self.store = store
+        self.receipts = receipts
 
     def rule_sets(self) -> list[dict]:
         """The rule sets this server runs (games.rule_sets)."""
@@ -128,7 +130,7 @@ class Reads:
             row = {"seq": e.seq, "type": e.type, "actor": e.actor, "at": e.at, "retracted": e.seq in retracted}
             row.update({"redacted": seen} if isinstance(seen, str) else {"payload": e.payload,
                                                                         "causation": e.causation})
-            row.update(receipts.view_fields(e, shown=not isinstance(seen, str)))
+            row.update(view_fields(e, shown=not isinstance(seen, str)))
             lines.append(canonical_json(row) + "\n")
         return lines, False
 
@@ -145,15 +147,15 @@ class Reads:
 
     def receipt(self, game_id: str) -> dict | None:
         """The signed receipt for the game's head now (app/service/receipts.py): every answer to a write has one."""
-        return receipts.as_dict(receipts.at(self.store, game_id))
+        return as_dict(self.receipts.at(game_id))
 
     def receipt_keys(self) -> dict:
         """The receipt keys this server publishes (receipts.published): the well-known document."""
-        return receipts.published(self.store)
+        return self.receipts.published()
 
     def chain(self, seat: Seat, from_seq: int = 1) -> dict:
         """The chain of hashes as `seat` may have it, with the receipt for its head (receipts.chain)."""
-        return receipts.chain(self.store, seat.game_id, seat.side, self.sees_all(seat), from_seq)
+        return self.receipts.chain(seat.game_id, seat.side, self.sees_all(seat), from_seq)
 
 
 def view_dict(seat: Seat, state: projection.GameState) -> dict:

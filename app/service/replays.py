@@ -18,12 +18,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from app.events import backends
 from app.events.interface import SnapshotStreams
 from app.events.store import StoreError, UnknownGame
 from app.projections import analysis, render, replay
 from app.projections import state as projection
-from app.projections.cache import HeadCache, capacity_from_env
+from app.projections.cache import HeadCache
 from app.projections.sight import sees_all
 from app.rules.base import optional
 from app.rules.catalog import get_rules
@@ -92,7 +91,7 @@ class Builds:
             flight.done.set()
 
 
-BUILDS = Builds(max_builds=capacity_from_env(name="HEXLEDGER_REPLAY_BUILDS", default=2, what="builds") or 1)
+BUILDS = Builds(max_builds=2)  # HEXLEDGER_REPLAY_BUILDS (application.size_caches)
 
 
 @dataclass
@@ -137,8 +136,8 @@ class _Games:
             self._entries.clear()
 
 
-KEPT = _Games(capacity_from_env(name="HEXLEDGER_REPLAY_CACHE", default=8, what="games"))
-OPEN = HeadCache(capacity_from_env(name="HEXLEDGER_REPLAY_ACCESS_CACHE", default=1024, what="games"))
+KEPT = _Games(8)  # HEXLEDGER_REPLAY_CACHE (application.size_caches)
+OPEN = HeadCache(1024)  # HEXLEDGER_REPLAY_ACCESS_CACHE
 
 
 class Replays:
@@ -148,11 +147,6 @@ class Replays:
         self._store = store
         self._where = projection.store_key(store)
         self._builds = builds or BUILDS
-
-    @classmethod
-    def open(cls, path: str | None = None) -> Replays:
-        """On the database at `path` (default: the configured one), for a viewer without a service."""
-        return cls(backends.open_store(path))
 
     def head(self, game_id: str) -> Head | None:
         """The game's last event (seq, hash), or None if this server has no such game."""

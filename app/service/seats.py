@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,10 +53,10 @@ class Credentials:
     def __init__(self, store: Store, mail: Mail | None = None, secret: str | None = None):
         self.store = store
         self.mail = mail
-        self._secret = (secret or os.environ.get("HEXLEDGER_SECRET") or "").encode("utf-8") or None
+        self._secret = (secret or "").encode("utf-8") or None
 
     def server_secret(self) -> bytes:
-        """The key of the reply tags: `secret` / HEXLEDGER_SECRET if given, else a random one made on first use
+        """The key of the reply tags: `secret` (HEXLEDGER_SECRET) if given, else a random one made on first use
         and kept in the database (table server_secrets), so tags stay valid across restarts."""
         if self._secret is None:
             self._secret = self.store.secret("reply_tags", secrets.token_hex(32)).encode("utf-8")

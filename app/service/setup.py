@@ -7,10 +7,11 @@ from app.events.interface import Store
 from app.events.store import utc_now
 from app.rules import practice
 from app.rules.catalog import get_rules
-from app.service import clocks, games, receipts
+from app.service import clocks, games
 from app.service.errors import AccessDenied, PbemError
 from app.service.orders import Orders
 from app.service.reads import Reads
+from app.service.receipts import Receipts
 from app.service.seats import ARBITER, Credentials, Seat, fork_seats, hash_token, new_token, player
 from app.service.writes import Writes
 
@@ -20,12 +21,14 @@ DEADLINE_ACTIONS = clocks.TIMEOUT_ACTIONS
 class Setup:
     """Games made and joined, on one store."""
 
-    def __init__(self, store: Store, writes: Writes, credentials: Credentials, reads: Reads, orders: Orders):
+    def __init__(self, store: Store, writes: Writes, credentials: Credentials, reads: Reads, orders: Orders,
+                 receipts: Receipts):
         self.store = store
         self.writes = writes
         self.credentials = credentials
         self.reads = reads
         self.orders = orders
+        self.receipts = receipts
 
     def create(self, rules_name: str, players: dict[str, str], scenario: str | None = None,
                arbiter: str | None = None, deadline_hours: float | None = None,
@@ -60,7 +63,7 @@ class Setup:
         tokens = {seat: new_token() for seat in seats}
         now = utc_now()
         self.credentials.server_secret()  # the invitations' reply tags need it: made before the game, never after it
-        receipts.signer(self.store)  # and their receipt key, likewise
+        self.receipts.signer()  # and their receipt key, likewise
         with self.writes():  # the game, its seats and its invitations' tokens, or none of them
             game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
             self.store.add_pbem_game(game_id, {

@@ -28,8 +28,9 @@ from app.projections import state as projection
 from app.rules.base import Rules
 from app.rules.catalog import get_rules
 from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
-from app.service import games, receipts
+from app.service import games
 from app.service.errors import AccessDenied
+from app.service.receipts import Receipts, as_dict
 from app.service.seats import ARBITER, Seat
 from app.service.writes import Writes
 from app.text import TextError, message_lines
@@ -54,24 +55,26 @@ def actor(seat: Seat) -> str:
     return ARBITER if seat.is_arbiter else f"player:{seat.seat}"
 
 
-def said(store: Store, seat: Seat, lines: Sequence[str], to: str = "all") -> dict:
+def said(store: Store, receipts: Receipts, seat: Seat, lines: Sequence[str], to: str = "all") -> dict:
     """Append `seat`'s talk to the game at its head (talk takes no turn and moves nothing, so it is never stale)
-    and answer what was stored, with its receipt; TextError (nothing written) if it breaks the text rule."""
+    and answer what was stored, with its receipt (signed by `receipts`); TextError (nothing written) if it breaks
+    the text rule."""
     event = message(seat, lines, to)
     if not store.game_exists(seat.game_id):
         raise UnknownGame(seat.game_id)
     head = store.head(seat.game_id)[0]
     stored = store.append(seat.game_id, head, [games.new_event(event, actor(seat))])[0]
     return {"seq": stored.seq, "to": event.to, "lines": event.lines,
-            "receipt": receipts.as_dict(receipts.stamp(store, stored))}
+            "receipt": as_dict(receipts.stamp(stored))}
 
 
 class Talk:
-    """Table talk written by one seat, on one store."""
+    """Table talk written by one seat, on one store; `receipts`: what signs the answer."""
 
-    def __init__(self, store: Store, writes: Writes):
+    def __init__(self, store: Store, writes: Writes, receipts: Receipts):
         self.store = store
         self.writes = writes
+        self.receipts = receipts
 
     def say(self, seat: Seat, lines: Sequence[str], to: str = "all") -> dict:
         """Store `seat`'s talk as one event (at the game's head: talk takes no turn and moves nothing, so it is
@@ -79,7 +82,7 @@ class Talk:
         if seat.owner:
             raise AccessDenied("the database's owner views a seat; only its player talks from it")
         with self.writes(seat.game_id):
-            return said(self.store, seat, lines, to)
+            return said(self.store, self.receipts, seat, lines, to)
 
     def message(self, seat: Seat, lines: Sequence[str], to: str = "all") -> core.MessageSent:
         """The event of `seat`'s talk, checked, not yet stored (an email's talk goes with its orders)."""

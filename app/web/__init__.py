@@ -9,7 +9,6 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-import os
 import re
 import threading
 from functools import partial
@@ -30,8 +29,9 @@ from app.service.application import (
     BackgroundSender,
     Seat,
     SenderProcess,
-    default_db_path,
+    Settings,
     sender_round,
+    size_caches,
 )
 from app.service.errors import (
     AccessDenied,
@@ -47,68 +47,62 @@ from app.service.errors import (
     UnknownRules,
     unavailable,
 )
+from app.settings import VARIABLES
 from app.web import ratelimit
 
+# config keys create_app takes as flags over the settings: each variable's name, and these names of Flask's own kind
+CONFIG_FLAGS = {**{v.name: v.field for v in VARIABLES}, "ADMIN_TOKEN": "admin_token",
+                "OPEN_GAME_CREATION": "open_game_creation", "MAIL_SENDER": "mail_sender",
+                "RATELIMIT_STORAGE_URI": "rate_limit_storage"}
 
-def create_app(config: dict | None = None) -> Flask:
-    """config keys: HEXLEDGER_DB (file or URL), MAIL (a MailConfig), MAIL_TRANSPORT (an object with
-    send(EmailMessage); default from MAIL), ADMIN_TOKEN (the operator's key, default HEXLEDGER_ADMIN_TOKEN: creating a
-    game needs it as the bearer; at least 16 characters), OPEN_GAME_CREATION (default HEXLEDGER_OPEN_GAME_CREATION=1:
-    anyone may create games when no key is set; otherwise, without a key, creating games is closed),
-    HEXLEDGER_SECRET (the reply tags' key), MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB),
-    HEXLEDGER_RATE_LIMIT (per token, or per address without one; default "120 per minute"),
-    RATELIMIT_STORAGE_URI (default "memory://": per process; use redis://... when several processes serve),
-    HEXLEDGER_REPLAY_RATE_LIMIT (the replay viewer's own limit, instead of the API's: stepping through a game
-    fetches a map picture a step; default "600 per minute"),
-    HEXLEDGER_BUSY_TIMEOUT (seconds a write waits for another writer's lock before answering 503; default 30),
-    MAIL_SENDER (env HEXLEDGER_MAIL_SENDER; "inline", the default: a request's mail is sent after its commit,
-    before the answer; "background": a thread sends it, the answer waits for the commit only; "process", as
-    `cli.py serve` runs: the same from a process of its own, so laying emails out never holds this process's
-    interpreter lock; app/service/outbox.py),
-    MAX_JSON_DEPTH (how deeply a JSON body may nest arrays and objects; default 32).
+
+def create_app(config: dict | None = None, settings: Settings | None = None) -> Flask:
+    """The web app on the settings (app/settings.py, docs/configuration.md; default: read from the environment now),
+    with `config`'s keys over them as flags: a variable's name (HEXLEDGER_DB, HEXLEDGER_RATE_LIMIT, ...) or ADMIN_TOKEN,
+    OPEN_GAME_CREATION, MAIL_SENDER, RATELIMIT_STORAGE_URI, each with its value (not its text). Other keys: MAIL (a
+    MailConfig; default the settings' mail), MAIL_TRANSPORT (an object with send(EmailMessage); default from MAIL),
+    MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB), MAX_JSON_DEPTH (how deeply a JSON body may nest
+    arrays and objects; default 32), and Flask's own. `app.config["SETTINGS"]` is the settings the app runs on.
+
+    MAIL_SENDER (HEXLEDGER_MAIL_SENDER): "inline", the default: a request's mail is sent after its commit, before
+    the answer; "background": a thread sends it, the answer waits for the commit only; "process", as `cli.py serve`
+    runs: the same from a process of its own, so laying emails out never holds this process's interpreter lock
+    (app/service/outbox.py).
 
     The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service, the
     player's page (app/web/players.py) at /players/."""
+    config = dict(config or {})
+    settings = (settings or Settings.from_env()).with_flags(
+        **{CONFIG_FLAGS[key]: config.pop(key) for key in list(config) if key in CONFIG_FLAGS})
     app = Flask(__name__)
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
-        OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", HEXLEDGER_DB=default_db_path(),
-        ADMIN_TOKEN=os.environ.get("HEXLEDGER_ADMIN_TOKEN") or None, JSON_SORT_KEYS=False,
-        OPEN_GAME_CREATION=os.environ.get("HEXLEDGER_OPEN_GAME_CREATION", "") in ("1", "true", "yes"),
-        MAX_CONTENT_LENGTH=64 * 1024,
-        HEXLEDGER_RATE_LIMIT=os.environ.get("HEXLEDGER_RATE_LIMIT", "120 per minute"),
-        RATELIMIT_STORAGE_URI=os.environ.get("HEXLEDGER_RATE_LIMIT_STORAGE", "memory://"),
-        RATELIMIT_HEADERS_ENABLED=True,
-        HEXLEDGER_REPLAY_RATE_LIMIT=os.environ.get("HEXLEDGER_REPLAY_RATE_LIMIT", "600 per minute"),
-        HEXLEDGER_BUSY_TIMEOUT=float(os.environ.get("HEXLEDGER_BUSY_TIMEOUT", "30")), MAX_JSON_DEPTH=32,
-        MAIL_SENDER=os.environ.get("HEXLEDGER_MAIL_SENDER", "inline"),
+        OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=64 * 1024, RATELIMIT_HEADERS_ENABLED=True, MAX_JSON_DEPTH=32, SETTINGS=settings,
     )
-    app.config.update(config or {})
-    if app.config["ADMIN_TOKEN"] and len(app.config["ADMIN_TOKEN"].strip()) < MIN_ADMIN_TOKEN:
+    app.config.update(config)
+    if settings.admin_token and len(settings.admin_token.strip()) < MIN_ADMIN_TOKEN:
         raise ValueError(f"the operator's key (HEXLEDGER_ADMIN_TOKEN) must have at least {MIN_ADMIN_TOKEN} "
                          "characters: it is the only thing between a stranger and creating games")
-    mail = app.config.get("MAIL") or MailConfig.from_env()
+    if settings.mail_sender not in ("inline", "background", "process"):
+        raise ValueError(f"MAIL_SENDER (HEXLEDGER_MAIL_SENDER) is inline, background or process, not "
+                         f"{settings.mail_sender!r}")
+    size_caches(settings)
+    mail = app.config.get("MAIL") or MailConfig.from_settings(settings)
     transport = app.config.get("MAIL_TRANSPORT") or transport_for(mail)
     local = threading.local()
 
     def new_service(notifier=None) -> Application:
-        return Application.open(app.config["HEXLEDGER_DB"], mail, transport,
-                                busy_timeout=app.config["HEXLEDGER_BUSY_TIMEOUT"],
-                                secret=app.config.get("HEXLEDGER_SECRET"), notifier=notifier)
+        return Application.open(settings, mail, transport, notifier=notifier)
 
     sender = None
-    if app.config["MAIL_SENDER"] == "background":
+    if settings.mail_sender == "background":
         sender = app.extensions["hexledger_sender"] = BackgroundSender(lambda: new_service().sender_round).start()
-    elif app.config["MAIL_SENDER"] == "process":
+    elif settings.mail_sender == "process":
         if app.config.get("MAIL_TRANSPORT") is not None:
             raise ValueError("MAIL_SENDER 'process' sends through the transport MAIL names; a MAIL_TRANSPORT object "
                              "stays in this process: use 'background' with it")
-        make = partial(sender_round, app.config["HEXLEDGER_DB"], mail, app.config["HEXLEDGER_BUSY_TIMEOUT"],
-                       app.config.get("HEXLEDGER_SECRET"))
-        sender = app.extensions["hexledger_sender"] = SenderProcess(make).start()
-    elif app.config["MAIL_SENDER"] != "inline":
-        raise ValueError(f"MAIL_SENDER (HEXLEDGER_MAIL_SENDER) is inline, background or process, not "
-                         f"{app.config['MAIL_SENDER']!r}")
+        sender = app.extensions["hexledger_sender"] = SenderProcess(partial(sender_round, settings, mail)).start()
 
     def service() -> Application:
         """One store connection per thread (SQLite connections are not shared across threads)."""
@@ -117,8 +111,8 @@ def create_app(config: dict | None = None) -> Flask:
         return local.service
 
     app.extensions["hexledger_service"] = service
-    limiter = Limiter(rate_key, app=app, application_limits=[app.config["HEXLEDGER_RATE_LIMIT"]],  # the API
-                      storage_uri=ratelimit.storage_uri(app.config["RATELIMIT_STORAGE_URI"]))
+    limiter = Limiter(rate_key, app=app, application_limits=[settings.rate_limit],  # the API
+                      storage_uri=ratelimit.storage_uri(settings.rate_limit_storage))
     _access_log(app)
     _json_depth(app)
     _text_only(app)
@@ -133,7 +127,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(blp)
     replay.register(app, service=service, api=api)
     players.register(app)
-    viewer_limit = limiter.shared_limit(app.config["HEXLEDGER_REPLAY_RATE_LIMIT"], scope="replay")
+    viewer_limit = limiter.shared_limit(settings.replay_rate_limit, scope="replay")
     for part in (replay.bp, replay.data):  # the viewer counts against its own limit, not the API's
         limiter.exempt(part, flags=ExemptionScope.APPLICATION)
         viewer_limit(part)
@@ -214,8 +208,8 @@ def rate_key() -> str:
 
 
 def is_operator() -> bool:
-    """The bearer is the operator's key (ADMIN_TOKEN), compared in constant time."""
-    key, given = current_app.config.get("ADMIN_TOKEN"), bearer()
+    """The bearer is the operator's key (HEXLEDGER_ADMIN_TOKEN), compared in constant time."""
+    key, given = current_app.config["SETTINGS"].admin_token, bearer()
     return bool(key and given) and hmac.compare_digest(given.encode(), key.strip().encode())
 
 

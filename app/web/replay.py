@@ -96,21 +96,15 @@ def register(app: Flask, resolve_viewer: Viewer | None = None, reads: Callable[[
     create_app passes it.
     resolve_viewer(request, game_id) -> side | None | "all": the hook; default `seat_viewer` with a service,
     else `query_side_viewer`.
-    reads() -> Replays (app/service/replays.py); default the service's, else one on app.config["HEXLEDGER_DB"].
+    reads() -> Replays (app/service/replays.py); default the service's (one of the two is needed).
     api: a flask_smorest Api, to put the data endpoints into its OpenAPI document.
     """
-    if reads is None and service is not None:
-        def reads() -> Replays:
-            return service().reads.replay_reads()
     if reads is None:
-        shared: dict[str, Replays] = {}
-        lock = threading.Lock()
+        if service is None:
+            raise ValueError("the replay viewer needs its reads or a service")
 
         def reads() -> Replays:
-            with lock:
-                if "reads" not in shared:
-                    shared["reads"] = Replays.open(app.config.get("HEXLEDGER_DB"))
-                return shared["reads"]
+            return service().reads.replay_reads()
 
     hook = resolve_viewer or (seat_viewer if service is not None else query_side_viewer)
     app.extensions["replay"] = {"resolve_viewer": hook, "reads": reads, "service": service,

@@ -47,8 +47,9 @@ def svc() -> Application:
 def operator() -> None:
     """The caller holds the operator's key, or the server is open to all (OPEN_GAME_CREATION); with neither,
     creating games is closed."""
-    if not current_app.config.get("ADMIN_TOKEN"):
-        if current_app.config.get("OPEN_GAME_CREATION"):
+    settings = current_app.config["SETTINGS"]
+    if not settings.admin_token:
+        if settings.open_game_creation:
             return
         raise AccessDenied("creating games is closed on this server: its operator has set no key "
                            "(HEXLEDGER_ADMIN_TOKEN, or `cli.py serve --admin-token-file`)")

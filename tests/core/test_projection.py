@@ -23,7 +23,7 @@ def _encoded(state):
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), every=st.integers(3, 30), orders=st.integers(20, 120))
 def test_state_from_snapshots_equals_full_rebuild(store, monkeypatch, seed, every, orders):
-    monkeypatch.setattr(projection, "SNAPSHOT_EVERY", every)
+    monkeypatch.setattr(store, "snapshot_every", every)
     game_id = games.create_game(store, "skirmish")
     play_random(store, game_id, random.Random(seed), max_orders=orders)
     head = store.head(game_id)[0]
@@ -62,14 +62,6 @@ def test_rewind_out_of_range_is_a_clear_error(store, skirmish):
 
     with pytest.raises(projection.NoSuchPosition, match="no event 999"):
         projection.load(store, skirmish, 999)
-
-
-def test_snapshot_interval_from_the_environment():
-    assert projection.snapshot_every_from_env({}) == 50
-    assert projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": " 10 "}) == 10
-    for bad in ("0", "-5", "ten", "2.5"):
-        with pytest.raises(ValueError, match="HEXLEDGER_SNAPSHOT_EVERY"):
-            projection.snapshot_every_from_env({"HEXLEDGER_SNAPSHOT_EVERY": bad})
 
 
 @pytest.mark.parametrize("name, side, first", [("ichigo", "allied", "deploy"),

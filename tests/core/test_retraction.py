@@ -110,7 +110,7 @@ def test_folding_a_retraction_onto_a_state_that_holds_its_events_is_refused(stor
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), every=st.integers(3, 20))
 def test_snapshots_stay_a_pure_cache_across_retractions(store, monkeypatch, seed, every):
-    monkeypatch.setattr(projection, "SNAPSHOT_EVERY", every)
+    monkeypatch.setattr(store, "snapshot_every", every)
     rng = random.Random(seed)
     game_id = games.create_game(store, "skirmish")
     play_random(store, game_id, rng, max_orders=40)

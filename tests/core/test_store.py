@@ -7,7 +7,7 @@ import time
 import pytest
 
 from app.events.envelope import GENESIS_HASH
-from app.events.store import Conflict, EventStore, NewEvent, UnknownGame, default_db_path
+from app.events.store import Conflict, EventStore, NewEvent, UnknownGame
 from app.service import games
 
 
@@ -116,13 +116,6 @@ def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsyn
 def test_unknown_game(store):
     with pytest.raises(UnknownGame, match="nope"):
         store.append("nope", 0, [NewEvent("core.X", 1, {}, "t")])
-
-
-def test_database_location_from_environment(monkeypatch, tmp_path):
-    monkeypatch.delenv("HEXLEDGER_DB", raising=False)
-    assert default_db_path().endswith("db/hexledger.sqlite3")
-    monkeypatch.setenv("HEXLEDGER_DB", str(tmp_path / "elsewhere.sqlite3"))
-    assert default_db_path() == str(tmp_path / "elsewhere.sqlite3")
 
 
 def test_migrations_run_once(tmp_path):

@@ -624,3 +624,107 @@ def test_4_1_4_an_airdrop_refused_its_kind_is_told_every_kind_that_may_land():
         _, strait = when(strait, "next")
     assert refused(strait, "airland w4424 us-marine", "Dai Senso 4.1.4").endswith(
         "us-marine cannot land: a one-step, non-elite infantry of its nationality (br-fe-infantry, us-infantry)")
+
+
+def test_4_2_6_1_a_marine_that_attacked_across_a_strait_still_owes_the_first_step_after_its_stack_retreats():
+    """Ad 1/0: the stack that attacked Taihoku from Foochow across the strait falls back a hex; the attrition step
+    that follows is the force's first loss, so it is the marine's (where the marine stands now does not matter)."""
+    state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
+                                         ("jp-a", "jp-army", "w4324")], hold="w4324")
+    events, state = when(state, "attack w4324 with us-mar us-inf", [1])  # 4 v 4, City and strait 2L: 1-3
+    assert next(e for e in events if isinstance(e, CombatResolved)).result == "Ad 1/0"
+    events, state = when(state, "retreat w4424 to w4524")
+    assert StepLost("us-mar", "attacker", box="delay", box_kind="us-marine") in events  # the only choice (D27)
+    assert "us-mar" not in state.units and state.units["us-inf"].kind == "us-infantry"
+
+
+def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_with():
+    from app.rules.daisenso import played_under
+
+    state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
+                                         ("jp-a", "jp-army", "w4324")], hold="w4324")
+    old = played_under(state, "2")
+    assert played_under(state, "3") == state and old.rules_version == 2
+    _, old = when(old, "attack w4324 with us-mar us-inf", [1])
+    _, old = when(old, "retreat w4424 to w4524")
+    assert orders(old) == {"lose us-mar", "lose us-inf"}  # version 2 looked at the hexside the marine is behind now
+
+
+def test_4_2_7_an_enemy_air_unit_left_in_the_emptied_hex_stops_the_advance_and_the_exploitation():
+    """The defender's Air unit does not retreat with the ground units (4.2.5); the hex still holds an enemy unit,
+    so no attacker enters it (4.2.7, 4.2.8), as no Exploitation enters such a hex further on. A game of rules
+    version 2 advances as it did (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    def beaten(version: str):
+        state = played_under(position("soviet", "axis", [
+            ("ru-ta", "ru-tank-army", "e3510"), ("ru-a", "ru-army", "e3412"), ("ru-t", "ru-tank", "e3412"),
+            ("jp-d", "jp-division", "e3411"), ("jp-air", "jp-air", "e3411")], hold="e3411"), version)
+        events, state = when(state, "attack e3411 with ru-ta ru-a ru-t", [6])  # 6-1, the Air unit, City, river
+        assert next(e for e in events if isinstance(e, CombatResolved)).result == "Dr2"
+        events, state = when(state, "retreat to e3310")
+        while step(state) == "retreat":
+            events, state = when(state, sorted(o for o in orders(state) if o.startswith("retreat"))[0])
+        assert state.units["jp-air"].hex == "e3411" and not state.ground_at("e3411", "axis")
+        return events, state
+
+    events, state = beaten("3")
+    assert step(state) != "advance" and not any(isinstance(e, UnitAdvanced) for e in events)
+    assert all(u.hex != "e3411" for u in state.units.values() if u.faction == "soviet")
+    _, old = beaten("2")
+    assert step(old) == "advance" and "advance ru-a" in orders(old)
+
+
+def test_4_2_8_a_friendly_air_unit_in_an_ezoc_hex_lets_the_exploiting_unit_go_on():
+    """The tank army exploits through the emptied hex, which the Japanese division next door holds in its zone of
+    control; the Soviet Air unit over that hex is another friendly unit there, so on it goes (4.2.8). Rules
+    version 2 stopped it (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    def exploiting(version: str, air: bool):
+        state = played_under(position("soviet", "axis", [
+            ("ru-ta", "ru-tank-army", "e3510"), ("ru-a", "ru-army", "e3412"), ("ru-t", "ru-tank", "e3412"),
+            ("jp-d", "jp-division", "e3411"), ("jp-x", "jp-division", "e3511"),
+            *([("ru-air", "ru-air", "e3411")] if air else [])], hold="e3411"), version)
+        _, state = when(state, "attack e3411 with ru-ta ru-a ru-t", [6])  # Dr3 0/1: the division retreats, dies
+        for order in ("retreat to e3310", "retreat to e3210"):
+            _, state = when(state, order)
+        assert step(state) == "advance" and state.combat.exploit_distance == 3
+        return state
+
+    assert "must stop in e3411" in refused(exploiting("3", False), "exploit ru-ta e3411 e3410", "Dai Senso 4.2.8")
+    _, state = when(exploiting("3", True), "exploit ru-ta e3411 e3410")
+    assert state.units["ru-ta"].hex == "e3410"
+    assert "must stop in e3411" in refused(exploiting("2", True), "exploit ru-ta e3411 e3410", "Dai Senso 4.2.8")
+
+
+def test_4_2_1_2_an_hq_on_a_beachhead_supports_across_its_beachhead_hexside_up_to_two_hexes():
+    """The US HQ on the Beachhead off Taihoku (w4325, pointing to w4324) supports the attack out of Taihoku on
+    w4224, two hexes away across its Beachhead Hexside; w4524, two hexes away only over the sea, it cannot reach.
+    Rules version 2 allowed Taihoku alone (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    def beachhead(target: str, version: str = "3"):
+        return played_under(position("western", "axis", [
+            ("us-hq", "us-hq", "w4325"), ("us-inf", "us-infantry", "w4324"), ("us-inf-2", "us-infantry", "w4424"),
+            ("jp-d", "jp-division", target)], hold=target,
+            marker=[{"kind": "beachhead", "faction": "western", "hex": "w4325", "toward": "w4324"}]), version)
+
+    p = preview(beachhead("w4224"), "attack w4224 with us-inf hq us-hq")
+    assert p["attack"] == 5 and any("4.2.3.5" in s for s in p["shifts"])  # its 3 and the HQ shift
+    assert "only across its Beachhead Hexside" in refused(beachhead("w4524"), "attack w4524 with us-inf-2 hq us-hq",
+                                                          "Dai Senso 4.2.1.2")
+    assert "only across its Beachhead Hexside" in refused(beachhead("w4224", "2"), "attack w4224 with us-inf hq us-hq",
+                                                          "Dai Senso 4.2.1.2")
+
+
+def test_4_2_1_2_two_hqs_of_one_faction_do_not_attack_one_hex_together():
+    """Two Japanese HQs next to the Chinese army: one of them may attack with the army, not both (one HQ of a
+    faction takes part in a combat). Rules version 2 let both add their factors (ruling D37)."""
+    from app.rules.daisenso import played_under
+
+    state = position("axis", "western", [("jp-hq", "jp-hq", "w4220"), ("jp-hq2", "jp-hq", "w4320"),
+                                         ("jp-a", "jp-army", "w4321"), ("cn-army", "kmt-army", "w4221")])
+    assert "jp-hq, jp-hq2" in refused(state, "attack w4221 with jp-hq jp-hq2 jp-a", "Dai Senso 4.2.1.2")
+    assert preview(state, "attack w4221 with jp-hq jp-a")["attack"] == 7
+    assert preview(played_under(state, "2"), "attack w4221 with jp-hq jp-hq2 jp-a")["attack"] == 10

@@ -94,7 +94,8 @@ def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "2") == state and old.rules_version == 1
+    assert played_under(state, "3") == state and old.rules_version == 1
+    assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
@@ -201,6 +202,19 @@ def test_ruling_r18_reinforcements_and_returning_units_go_to_a_beachhead():
     state = replace(state, units={**state.units, "us-25-35": eliminated})
     refused(state, "american", "place 25-35 at 3338", "Olympic ruling R18")
     assert of(when(replace(state, turn=5), "american", "place 25-35 at 3338"), UnitsPlaced)
+
+
+def test_8_8_note_6_a_unit_due_back_is_back_in_the_reinforcement_phase_not_in_time_for_the_invasion_before_it():
+    from app.rules.olympic import played_under
+
+    state = given(step="assault", turn=5)
+    eliminated = replace(state.unit("us-25-35"), status="eliminated", returns_on=5)
+    state = replace(state, units={**state.units, "us-25-35": eliminated})
+    assert "not available" in refused(state, "american", "place 25-35 at 3437", "Olympic ruling R18")
+    assert of(when(state, "american", "place 77-305 at 3437"), UnitsPlaced)  # the invasion itself may go
+    assert of(when(replace(state, turn=6), "american", "place 25-35 at 3437"), UnitsPlaced)  # back since turn 5
+    old = played_under(state, "2")  # a game of rules version 2 brings it back as it was played (ruling R33)
+    assert old.rules_version == 2 and of(when(old, "american", "place 25-35 at 3437"), UnitsPlaced)
 
 
 # --- the end of the Game-Turn and victory (ruling R20) -------------------------------------------------------------

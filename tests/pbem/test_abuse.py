@@ -158,7 +158,7 @@ def finished_game(client, app) -> tuple[str, dict]:
     from tests.conftest import play_random
 
     game_id, tokens = new_game(client)
-    store = EventStore(app.config["HEXLEDGER_DB"])
+    store = EventStore(app.config["SETTINGS"].db)
     play_random(store, game_id, random.Random(3))
     store.close()
     return game_id, tokens

@@ -8,6 +8,7 @@ from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.service.application import Application
+from app.settings import Settings
 from tests.pbem.test_deadlines_and_ingest import Outbox, seated
 
 
@@ -75,8 +76,7 @@ def test_a_tampered_resend_writes_nothing_and_gets_the_first_answer_again(store)
     assert store.head(game_id)[0] == head
 
 
-def test_the_secret_is_kept_across_restarts_and_can_be_set(tmp_path, monkeypatch):
-    monkeypatch.delenv("HEXLEDGER_SECRET", raising=False)
+def test_the_secret_is_kept_across_restarts_and_can_be_set(tmp_path):
     path = str(tmp_path / "s.sqlite3")
     first = Application(EventStore(path), MailConfig(), Outbox())
     tag = first.seats.reply_tag("g-00000001", "red")
@@ -85,8 +85,8 @@ def test_the_secret_is_kept_across_restarts_and_can_be_set(tmp_path, monkeypatch
     assert again.seats.reply_tag("g-00000001", "red") == tag  # persisted
     elsewhere = Application(EventStore(str(tmp_path / "other.sqlite3")), MailConfig(), Outbox())
     assert elsewhere.seats.reply_tag("g-00000001", "red") != tag  # each server makes its own secret
-    monkeypatch.setenv("HEXLEDGER_SECRET", "configured secret")
-    configured = Application(EventStore(path), MailConfig(), Outbox())
-    assert configured.seats.reply_tag("g-00000001", "red") != tag
-    assert Application(EventStore(str(tmp_path / "x.sqlite3")), MailConfig(), Outbox()).seats.reply_tag(
-        "g-00000001", "red") == configured.seats.reply_tag("g-00000001", "red")
+    configured = Settings.from_env({"HEXLEDGER_SECRET": "configured secret"})
+    set_here = Application(EventStore(path), MailConfig(), Outbox(), settings=configured)
+    assert set_here.seats.reply_tag("g-00000001", "red") != tag
+    assert Application(EventStore(str(tmp_path / "x.sqlite3")), MailConfig(), Outbox(), settings=configured
+                       ).seats.reply_tag("g-00000001", "red") == set_here.seats.reply_tag("g-00000001", "red")

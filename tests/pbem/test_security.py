@@ -27,10 +27,19 @@ SECRET_HEX = "0604"  # where blue's B3 goes; red must never learn it before the 
 DIGESTS = re.compile(r"[0-9a-f]{32,}|ed25519:[\w-]{43}|(?:(?<=sig: )|(?<=\"sig\":\")|(?<=\"sig\": \"))[\w-]{86}")
 
 
+SECRET = re.compile(rf"(?<![0-9A-Za-z]){SECRET_HEX}(?![0-9A-Za-z])")  # the hex as a word, not inside a random id
+
+
 def told(text: str) -> str:
     """`text` without its digests, salts and signatures, where SECRET_HEX could appear by chance: that they
     reveal nothing of a hidden payload is tests/receipts' and tests/fogcheck.py's to show."""
     return DIGESTS.sub("", text)
+
+
+def leaks(text: str) -> bool:
+    """Does `text` name the hidden hex (as a hex is written: a word of its own)? Random ids, seed texts and keys
+    (a game id g-xx0604xx, a token_urlsafe seed text) hold the four digits by chance, one run in a few thousand."""
+    return bool(SECRET.search(told(text)))
 
 
 def _fog_view(state, side):
@@ -188,12 +197,12 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
         if endpoint == "replay_data.map_svg":  # the map names every hex; what matters is which units it draws
             assert blue_counters(text) == [], "the replay map draws blue's hidden units for red"
             continue
-        assert SECRET_HEX not in told(text), f"{endpoint} leaks blue's hidden unit: {text[:400]}"
+        assert not leaks(text), f"{endpoint} leaks blue's hidden unit: {text[:400]}"
     red_mail = [m for m in outbox.sent if "red-one@x.example" in m["To"]]
     assert len(red_mail) >= 2  # the invitation and the turn emails
     pictures = 0
     for m in red_mail:
-        assert SECRET_HEX not in told(body_text(m)), m["Subject"]
+        assert not leaks(body_text(m)), m["Subject"]
         for part in m.iter_attachments():  # the map picture: it draws every hex, and only the counters red sees
             assert part.get_content_type() == "image/svg+xml", m["Subject"]
             svg = ET.fromstring(part.get_content())
@@ -207,7 +216,7 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
     # the canary is real: blue and the arbiter do see it
     for seat in ("blue", "arbiter"):
         text = request(client, "GET", f"/games/{g}/history?limit=1000", None, tok[seat]).get_data(as_text=True)
-        assert SECRET_HEX in text
+        assert leaks(text)  # as the checks above would find it
 
 
 def test_red_cannot_act_for_blue(world):
@@ -294,6 +303,6 @@ def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
     for secret in [*secrets_, *keys, wrong]:
         assert secret not in text
         assert all(secret not in body for _, _, body in errors)
-    assert SECRET_HEX not in text  # not even blue's own requests put the position into a log
-    assert all(SECRET_HEX not in body for token, _, body in errors if token != tok["blue"])
+    assert not leaks(text)  # not even blue's own requests put the position into a log
+    assert not any(leaks(body) for token, _, body in errors if token != tok["blue"])
     assert {code for _, code, _ in errors} >= {401, 403, 422}

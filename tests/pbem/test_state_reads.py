@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from app.mail.transport import MailConfig
 from app.projections.cache import HeadCache
 from app.web import create_app
@@ -98,14 +96,6 @@ def test_the_cache_is_bounded_and_forgets_an_entry_of_another_head():
     off = HeadCache(0)
     off.put("a", (1, "h1"), "A")
     assert off.get("a", (1, "h1")) is None
-
-
-@pytest.mark.parametrize("raw", ["-1", "many"])
-def test_a_bad_view_cache_size_is_refused_with_its_name(raw):
-    from app.projections.cache import capacity_from_env
-
-    with pytest.raises(ValueError, match="HEXLEDGER_VIEW_CACHE must be a whole number of views"):
-        capacity_from_env({"HEXLEDGER_VIEW_CACHE": raw}, "HEXLEDGER_VIEW_CACHE", 512, "views")
 
 
 def test_reading_an_unchanged_game_again_waits_for_no_writer(tmp_path):

@@ -19,6 +19,7 @@ from app.mail.transport import MailConfig
 from app.rules import catalog
 from app.service import evidence, games, receipts
 from app.service.console import Console
+from app.settings import Settings
 from app.web import create_app
 from tests.forgery import reseal
 from tests.outbox import Outbox
@@ -187,8 +188,9 @@ def test_an_old_game_without_salts_verifies_and_gives_no_hash_a_side_could_searc
         game_id = console.import_game(fh)
     assert console.verify(game_id).ok
     store = console._store
-    assert all(e.salt is None for e in store.events(game_id)) and receipts.at(store, game_id) is None
-    listing = receipts.chain(store, game_id, "chinese", sees_all=False)
+    signed = receipts.Receipts(store)
+    assert all(e.salt is None for e in store.events(game_id)) and signed.at(game_id) is None
+    listing = signed.chain(game_id, "chinese", sees_all=False)
     hidden = [e for e in listing["entries"] if "hash" not in e]
     assert hidden and all(set(e) == {"seq"} for e in hidden)  # an old hidden event: not even its hash
     assert all(set(e) == {"seq", "hash"} for e in listing["entries"] if "hash" in e)
@@ -229,9 +231,9 @@ def test_the_key_is_kept_and_rotates_with_its_predecessors_published(tmp_path, m
     monkeypatch.setenv("HEXLEDGER_RECEIPT_RETIRED", first)
     published = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)
     assert published["current"] == new and published["retired"] == [first]
-    console = Console(db)
+    console = Console(Settings.from_env().with_flags(db=db))
     game_id = console.create("skirmish", None, None, None, None)["game_id"]
-    assert receipts.at(console._store, game_id).key == new
+    assert receipts.Receipts(console._store, str(tmp_path / "next.pem")).at(game_id).key == new
 
 
 def test_a_receipt_in_an_email_is_its_text_block():

@@ -107,9 +107,10 @@ def test_ingest_killed_before_it_files_a_message_repeats_its_first_answer(tmp_pa
 
 
 def test_a_full_disk_is_said_and_the_sender_goes_on(tmp_path):
-    """SQLite on a full tmpfs: a write is a 503 saying the disk is full (it said "cannot rollback - no transaction
-    is active"); the sender, the disk filling in its round, sends what it claimed and returns (it raised), and
-    keeps those rows for a retry with their Message-IDs."""
+    """SQLite on a full tmpfs: a write (an order, a game's creation) is a 503 saying the disk is full (it said
+    "cannot rollback - no transaction is active"), naming no file or folder of the server; the sender, the disk
+    filling in its round, sends what it claimed and returns (it raised), and keeps those rows for a retry with
+    their Message-IDs."""
     result = faults.disk_full_sqlite(str(tmp_path))
     assert result.ok, (result.summary(), result.problems)
     assert result.answer["sent_while_full"] == result.answer["kept_for_a_retry"] > 0
@@ -131,6 +132,9 @@ def test_ingest_email_killed_at_every_step(tmp_path):
 @pytest.mark.postgres
 def test_a_full_disk_on_postgresql(pg_cluster):
     """The database's tablespace on a full tmpfs, its own server started in the same mount namespace (`pg_cluster`:
-    PostgreSQL can be started here)."""
+    PostgreSQL can be started here): an order and a game's creation are each a 503 saying the disk is full, and
+    neither quotes what PostgreSQL said (`could not extend file "pg_tblspc/..."`: the operator's log has it)."""
     result = faults.disk_full_postgres()
     assert result.ok, (result.summary(), result.problems)
+    said = "the database disk is full; nothing was written"
+    assert result.answer["order_message"] == result.answer["message"] == said

@@ -22,6 +22,7 @@ from waitress import create_server
 from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.service.outbox import NICENESS
+from app.settings import Settings
 from app.web import create_app
 from cli import cli
 from tests.pbem.conftest import free_port
@@ -80,8 +81,9 @@ def mail_env(smtp: MailServer) -> dict[str, str]:
 
 
 def served(db: str, env: dict, **config):
-    return create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": db, "MAIL": MailConfig.from_env(env),
-                       "HEXLEDGER_SECRET": "s3cret", "HEXLEDGER_RATE_LIMIT": "1000000 per minute", **config})
+    return create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": db,
+                       "MAIL": MailConfig.from_settings(Settings.from_env(env)), "HEXLEDGER_SECRET": "s3cret",
+                       "HEXLEDGER_RATE_LIMIT": "1000000 per minute", **config})
 
 
 def auth(token: str) -> dict:

@@ -296,8 +296,8 @@ def test_a_replay_is_kept_per_game_and_head_and_a_later_head_extends_it(tmp_path
     new = len(later["frames"]) - len(first["frames"])
     assert 0 < new <= 3 and later["frames"][: len(first["frames"])] == first["frames"]
     assert counts["builds"] == 1 and counts["views"] == new  # only the new events framed
-    assert counts["folds"] <= 2 * new + projection.SNAPSHOT_EVERY
-    fresh = replay_projection.build(EventStore(app.config["HEXLEDGER_DB"]), game_id, "red").to_dict()
+    assert counts["folds"] <= 2 * new + app.config["SETTINGS"].snapshot_every
+    fresh = replay_projection.build(EventStore(app.config["SETTINGS"].db), game_id, "red").to_dict()
     assert later["frames"] == json.loads(json.dumps([{k: v for k, v in f.items() if k != "view"}
                                                      for f in fresh["frames"]]))  # as a build from event 1 gives them
     # the kept replay holds no views; those it serves are the ones such a build gives

@@ -3,14 +3,26 @@ reconstructed West and East map sections (docs/daisenso-data.md, docs/rulings/da
 
 The declaration: data files read by data_load, the state (state.py), events that apply themselves (events.py),
 the states table (sequence.py) calling combat.py and blitz.py, and what each side sees (view.py)."""
+from dataclasses import replace
+
 from app.rules.daisenso import data_load, sequence, view
-from app.rules.daisenso.state import SIDES, State, start
+from app.rules.daisenso.state import RULES_VERSION, SIDES, State, start
 from app.rules.engine.game import Game
+
+
+def played_under(state: State, version: str) -> State:
+    """Ruling D37: a game created under rules version 2 (or before versions were recorded) is decided as it was
+    played, so its stored orders still verify."""
+    if version and int(version) >= RULES_VERSION:
+        return state
+    return replace(state, rules_version=2)
+
 
 GAME = Game(
     name="daisenso",
     title="Dai Senso: the Combat Phase (Totaler Krieg family, chapter 4)",
-    version="2",
+    # 3: a marine's first loss after a retreat, an Air unit left in the defending hex (ruling D37)
+    version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={
         "strait": "Across the Strait: US Marines assault Taihoku with HQ Ranged Support (West map)",
@@ -24,8 +36,9 @@ GAME = Game(
     load_data=data_load.load_data,
     start=start,
     view=view.view,
+    played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
-            # the decisions of a combat either side may answer in advance (docs/orders/daisenso.md)
+            # the decisions of a combat either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},
                          "exchange": {}, "retreat": {}, "attacker-losses": {}, "defender-losses": {},
                          "advance": {}, "overstack": {}}},

@@ -99,16 +99,20 @@ def kwantung_barred(state: State, u: Unit, hex_label: str) -> bool:
 
 def hq_in_range(state: State, hq: Unit, target: str) -> str | None:
     """4.2.1.2: a path of at most two hexes (the target counted) through no closed country, and from a Beachhead
-    only across its Beachhead Hexside. Returns why not, or None."""
+    only across its Beachhead Hexside: into the hex it points to, or on from there to the hex beyond (ruling D37;
+    rules version 2 allowed the first only). Returns why not, or None."""
     atlas = state.data.atlas
+    steps = atlas.neighbours(H(hq.hex))
     if not state.data.is_land(H(hq.hex)):
-        ok = terrain.beachhead_side(state, hq.faction, hq.hex, target)
-        return None if ok else f"{hq.id} on a Beachhead supports only across its Beachhead Hexside"
+        steps = [n for n in steps if terrain.beachhead_side(state, hq.faction, hq.hex, str(n))]
+        across = H(target) in steps or (state.since(3) and any(atlas.adjacent(n, H(target)) for n in steps))
+        if not across:
+            return f"{hq.id} on a Beachhead supports only across its Beachhead Hexside"
     distance = atlas.distance(H(hq.hex), H(target))
     if distance > 2:
         return f"{hq.id} is {distance} hexes from {target}; Ranged Support reaches two"
     if distance == 2 and not any(atlas.adjacent(n, H(target)) and not terrain.country_closed(state, str(n))
-                                 for n in atlas.neighbours(H(hq.hex))):
+                                 for n in steps):
         return f"no path for {hq.id}'s Ranged Support avoids a Neutral or Policy Affected Country"
     return None
 
@@ -188,6 +192,9 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         why = confined(state, u, target)
         if why:
             d.refuse(C + "4.2.1.1", why)
+    hqs = [u.id for u in attackers if state.kind(u).type == "hq"]
+    if len(hqs) > 1 and state.since(3):  # ruling D37
+        d.refuse(C + "4.2.1.2", f"one HQ per faction takes part in a combat, not {', '.join(hqs)}")
     minors = sorted({m for m in (minor_of(state, u) for u in attackers) if m})
     if len(minors) > 1:
         d.refuse(C + "4.2.1.1", f"units of two Minor Countries ({', '.join(minors)}) cannot attack the same hex")
@@ -446,12 +453,15 @@ def loss_choices(state: State, unit: Unit) -> list[str | None]:
 
 
 def first_loss_units(state: State, force: list[Unit]) -> list[Unit]:
-    """4.2.6.1: the attacking force's first step comes from a marine crossing water or an armor-type unit."""
+    """4.2.6.1: the attacking force's first step comes from a marine that attacked across water or an armor-type
+    unit. The hexside is the one the marine attacked across, wherever an Ad or Ex retreat has since put it (ruling
+    D37; rules version 2 looked from the hex it stands in)."""
     c = state.combat
     if c.attacker_lost:
         return force
-    marines = [u for u in force if state.kind(u).type == "marine" and u.hex != c.target
-               and terrain.hexside(state, u.hex, c.target, "marine_crossing")]
+    fronts = dict(c.fronts) if state.since(3) else {u.id: u.hex for u in force}
+    marines = [u for u in force if state.kind(u).type == "marine" and fronts.get(u.id, c.target) != c.target
+               and terrain.hexside(state, fronts[u.id], c.target, "marine_crossing")]
     armor = [u for u in force if state.kind(u).armor_type]
     return (marines + armor) or force
 
@@ -566,10 +576,12 @@ def _box(state: State, kind_id: str) -> str:
 
 # -- 4.2.7, 4.2.8 ------------------------------------------------------------------------------------------
 def advancers(state: State) -> list[Unit]:
-    """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex."""
+    """4.2.7: supplied, non-HQ attacking ground units with an MA, adjacent to the emptied defending hex: no enemy
+    unit there (an Air unit left behind included, ruling D37) nor an enemy Beachhead marker."""
     c = state.combat
     enemy = state.other_faction(state.phasing)
-    if state.ground_at(c.target, enemy) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
+    left = state.at(c.target) if state.since(3) else state.ground_at(c.target)  # any enemy unit (ruling D37)
+    if any(u.faction == enemy for u in left) or any(m.kind in terrain.BEACHHEADS and m.faction == enemy
                                                 for m in state.markers_at(c.target)):
         return []
     if not state.data.is_land(H(c.target)) or terrain.country_closed(state, c.target):
@@ -615,7 +627,8 @@ def exploit(d: Decision, uid: str, path: list[str]) -> None:
         label, before = str(h), str(prev)
         crossing = terrain.hexside(state, before, label, "stops_exploitation") or terrain.hexside(
             state, before, label, "all_sea")
-        friendly_here = any(x.faction == faction for x in state.ground_at(label) if x.id != uid)
+        there = state.at(label) if state.since(3) else state.ground_at(label)  # any unit, an Air unit too (D37)
+        friendly_here = any(x.faction == faction for x in there if x.id != uid)
         return crossing or (label in ezoc and not friendly_here)
 
     try:

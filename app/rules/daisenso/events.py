@@ -93,7 +93,8 @@ class AttackDeclared:
         for uid in self.defenders:
             units[uid] = replace(units[uid], fought=True)
         combat = Combat(self.target, tuple(self.attackers), self.hq, tuple(self.defenders), None, self.blitz,
-                        automatic=self.automatic, armor=self.armor)
+                        automatic=self.automatic, armor=self.armor,
+                        fronts=tuple((uid, state.units[uid].hex) for uid in self.attackers))
         return replace(state, units=units, combat=combat, attacked_hexes=(*state.attacked_hexes, self.target))
 
     def describe(self) -> str:

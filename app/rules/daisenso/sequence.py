@@ -161,6 +161,7 @@ def _attack_candidates(state: State, side: str):
                       and state.data.atlas.adjacent(H(u.hex), H(t)))
         if not near:
             continue
+        near = [u for u in near if u not in [h for h in near if h in hqs][1:]]  # one HQ a combat (4.2.1.2)
         yield {"hexes": [t], "units": near}
         for hq in hqs:
             if hq not in near:

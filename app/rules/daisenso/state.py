@@ -12,6 +12,7 @@ from app.rules.engine.state import SequencedState
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
+RULES_VERSION = 3  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Combat:
     automatic: bool = False  # 4.2.2: against markers alone
     armor: bool = False  # 4.2.8: the attacking force included an armor-type unit
     exploit_distance: int = 0
+    fronts: tuple[tuple[str, str], ...] = ()  # (attacking unit, the hex it attacked from) at the declaration
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,6 +99,7 @@ class State(SequencedState):
     serial: int = 0  # numbers the units a breakdown or a landing brings in
     removed: dict[str, tuple[str, str, int]] = field(default_factory=dict)  # unit -> (faction, kind, steps left
     #                                             in its place: a breakdown's replacement's, 0 if eliminated)
+    rules_version: int = RULES_VERSION  # the rules version the game is played under (ruling D37)
 
     # -- who ------------------------------------------------------------------------------------------------
     @property
@@ -108,6 +111,10 @@ class State(SequencedState):
 
     def other_faction(self, faction: str) -> str:
         return next(f for f in self.factions.values() if f != faction)
+
+    def since(self, version: int) -> bool:
+        """Is the game played under rules `version` or later? (Ruling D37: an older game is decided as played.)"""
+        return self.rules_version >= version
 
     # -- where ---------------------------------------------------------------------------------------------
     def at(self, hex_label: str) -> list[Unit]:

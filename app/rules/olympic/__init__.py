@@ -12,11 +12,14 @@ from app.rules.olympic.state import RULES_VERSION, SIDES, State
 
 
 def played_under(state: State, version: str) -> State:
-    """Ruling R29: a game created under rules version 1 (or before versions were recorded) is decided as it was
-    played: a Tokko zone die for every group, and a position's units from the pool at the bottom of their stacks
-    in units.toml order, so its stored orders still verify."""
+    """Rulings R29 and R33: a game is decided by the rules version it was created under, so its stored orders
+    still verify. Version 1 (or a game from before versions were recorded): a Tokko zone die for every group, and
+    a position's units from the pool at the bottom of their stacks in units.toml order; version 2: a unit due back
+    (note 6) may be placed from the start of its return turn."""
     if version and int(version) >= RULES_VERSION:
         return state
+    if version and int(version) == 2:
+        return replace(state, rules_version=2)
     first = {uid: replace(u, order=0) for uid, u in state.units.items()
              if u.status == "map" and state.data.unit(uid).setup is None}
     return replace(state, rules_version=1, units={**state.units, **first})
@@ -24,7 +27,8 @@ def played_under(state: State, version: str) -> State:
 GAME = Game(
     name="olympic",
     title="Operation Olympic (SPI 1974): solitaire against the programmed Japanese",
-    # 2: issue 30 (one Tokko zone die, a position's stack order); older games are decided as played (R29)
+    # 2: issue 30 (one Tokko zone die, a position's stack order, R29); 3: units due back return in the
+    # Reinforcement Phase (R33); older games are decided as played
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"solitaire": "The invasion of Kyushu, 1 November 1945: ten weeks, the Japanese played by doctrine"},

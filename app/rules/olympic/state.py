@@ -17,7 +17,7 @@ from app.rules.kernel.paths import TraceSituation, trace
 SIDES = ("american", "japanese")
 AMERICAN_STEPS = ("placement", "assault", "movement", "combat", "reinforcement")
 JAPANESE_STEPS = ("tokko", "doctrine", "japanese-movement", "japanese-combat")
-RULES_VERSION = 2  # the version new games are played under; 2: issue 30 (docs/rulings/olympic.md R29)
+RULES_VERSION = 3  # the version new games are played under; 2: issue 30 (R29); 3: returns (R33); rulings/olympic.md
 
 
 @dataclass(frozen=True)
@@ -93,11 +93,14 @@ class State(SequencedState):
         return self.data.militia(Hex.parse(hex_label))
 
     def available(self) -> list[Unit]:
-        """American units that may be placed now: arrived and never placed, or due back (note 6, ruling R18)."""
+        """American units that may be placed now: arrived and never placed, or back (note 6, ruling R18). A unit is
+        back from the American Reinforcement Phase of its return turn on, not earlier in that turn (ruling R33;
+        rules version 2 had it back from the turn's start)."""
         data = self.data
+        back_by = self.turn if self.step == "reinforcement" or not self.since(3) else self.turn - 1
         return [u for _, u in sorted(self.units.items()) if u.side == "american" and (
             (u.status == "pool" and data.unit(u.id).arrival <= self.turn)
-            or (u.status == "eliminated" and u.returns_on is not None and u.returns_on <= self.turn))]
+            or (u.status == "eliminated" and u.returns_on is not None and u.returns_on <= back_by))]
 
     # -- zones of control and supply (rulings R15, R16) -------------------------------------------------------
     def zoc_of(self, side: str) -> frozenset[str]:
