@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.events.store import EventStore, utc_text  # noqa: E402
+from app.mail.replies import body_text  # noqa: E402
 from app.mail.transport import MailConfig  # noqa: E402
 from app.service import audit  # noqa: E402
 from app.service.application import Application  # noqa: E402
@@ -151,15 +152,16 @@ def sent_and_queued(store: EventStore, folder: Path) -> list[dict]:
                                     "sent": True}
     later = datetime.now(UTC) + timedelta(hours=2)
     for row in store.claim_mail(utc_text(later), utc_text(later + timedelta(hours=1)), limit=10_000):
-        subject = row["data"].get("subject") or row["data"].get("headline", "")  # as the layout will tag it
+        data = row["data"]
+        subject = data.get("subject") or data.get("headline", "")  # as the layout will tag it
+        body = data.get("body") or "\n".join(data.get("lines", ()))  # an answer: its lines, laid out when it goes
         found.setdefault(row["message_id"], {"to": row["recipient"], "subject": f"[hexledger {row['game_id']}] "
-                                             f"{subject}", "body": row["data"].get("body", ""), "sent": False})
+                                             f"{subject}", "body": body, "sent": False})
     return list(found.values())
 
 
 def _text(msg) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    return part.get_content() if part is not None else ""
+    return body_text(msg)  # format=flowed lines joined, as a player's mail program shows them
 
 
 # -- tick ---------------------------------------------------------------------------------------------------
@@ -315,12 +317,9 @@ def check_ingest(db: str, maildir: Path, sent: Path, game_id: str, last: subproc
 
 
 def _answer(mail: dict) -> str:
-    """An answer's own text: what the player was told, without the receipt of the head when it went (a repeat goes
-    later and carries the head's receipt then)."""
-    return mail["body"].split(RECEIPT)[0].strip()
-
-
-RECEIPT = "Receipt (the server's signature"  # app/service/receipts.py, as_text
+    """An answer's own text: the lines saying what became of the message, without the seat's situation after them
+    (a repeat is laid out later, its history and receipt as they stand then: app/mail/layout.py)."""
+    return re.split(r"\n\nGame g-[0-9a-f]{8}, ", mail["body"].replace("\r\n", "\n"))[0].strip()
 
 
 def kill_ingest(work: str, max_steps: int = 400) -> KillResult:
