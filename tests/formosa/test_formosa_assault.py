@@ -140,3 +140,21 @@ def test_f85_a_deception_unit_alone_is_removed_and_the_stacks_land_without_a_die
     assert not of(events, CombatResolved) and of(events, UnitRevealed)[0].deception
     after = play(state, "allied", f"assault {BEACH}")
     assert all(after.units[u].where == BEACH for u in FOUR) and after.units["jp-deception-1"].where == "out"
+
+
+def test_16_5_the_b29_shift_is_for_the_ensuing_allied_combat_phase_not_an_assault_before_it():
+    from app.rules.formosa import played_under
+    from app.rules.formosa.state import Strike
+    from app.rules.kernel.hexgrid import Hex
+
+    hit = Strike(missions={"allied": {"b29": 0}}, revealed=True, b29_used=True, suppressed=(BEACH,), b29_hex=BEACH)
+    state = at_sea(FOUR, {"jp-guard-1": BEACH}, markers={"amphibious": 1}, strike=hit)
+    state = play(state, "allied", f"land {SEA} with {' '.join(FOUR)}")
+    [fight] = of(when(state, "allied", f"assault {BEACH}", [3]), CombatResolved)
+    assert "Formosa 16.5" not in [s["case"] for s in fight.shifts]  # the Invasion Phase comes before it
+    [old] = of(when(played_under(state, "3"), "allied", f"assault {BEACH}", [3]), CombatResolved)
+    assert "Formosa 16.5" in [s["case"] for s in old.shifts]  # ruling F105
+    inland = next(n for n in D.map.neighbours(Hex.parse(BEACH)) if D.is_land(n))
+    ashore = given(step="allied-combat", turn=1, units={"us-7-17": str(inland), "jp-guard-1": BEACH}, strike=hit)
+    [fight] = of(when(ashore, "allied", f"attack {BEACH} with us-7-17", [3]), CombatResolved)
+    assert "Formosa 16.5" in [s["case"] for s in fight.shifts]  # the ensuing Allied Combat Phase

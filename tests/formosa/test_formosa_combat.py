@@ -232,3 +232,56 @@ def test_15_1_a_unit_in_the_zoc_of_two_hexes_attacks_both_in_one_combat():
     state = given(units={"us-7-17": common[0], "jp-50-301": a, "jp-50-302": b})
     refused(state, "allied", f"attack {a} with us-7-17", "Formosa 15.1")
     assert of(when(state, "allied", f"attack {a} {b} with us-7-17", [3]), CombatResolved)
+
+
+def test_ruling_f106_a_static_unit_holds_against_a_retreat_result_and_the_hex_is_not_cleared():
+    units = {"us-7-17": AROUND[0], "us-7-32": AROUND[1], "us-7-184": AROUND[2], "jp-hw-6": X}
+    state = given(units=units, naval={}, air={})
+    order = f"attack {X} with us-7-17 us-7-32 us-7-184"
+    assert of(when(state, "allied", order, [5]), CombatResolved)[0].code == "DR"  # 12 against 3, 1L (D)
+    state = play(state, "allied", order, [5])
+    assert state.units["jp-hw-6"].where == X  # it cannot move, and is not eliminated for it (F106)
+    assert state.combat is None and not state.pending  # nothing cleared: no advance
+
+
+def test_ruling_f107_a_deception_unit_counts_against_the_japanese_stacking_limit():
+    units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-deception-3": AROUND[0], "us-7-17": AROUND[3]}
+    state = given(step="japanese-movement", units=units, concealed=("jp-deception-3",))
+    state = play(play(state, "japanese", f"move jp-deception-3 {X}"), "japanese", "end")
+    assert state.pending[0]["kind"] == "overstack" and state.pending[0]["hexes"] == [X]
+
+
+def test_15_0_a_defender_that_retreated_is_not_attacked_again_in_the_phase():
+    from formosa_map import D, M
+
+    from app.rules.formosa import played_under
+    from app.rules.kernel.hexgrid import Hex
+
+    H = Hex.parse
+    # a guerrilla (1) attacked by two US units retreats (DR) next to a third US unit: 23.0 lets it into the EZOC
+    far = next(n for n in M.neighbours(H(AROUND[3])) if D.is_land(n) and str(n) not in (X, *AROUND))
+    units = {"us-7-17": AROUND[0], "us-7-32": AROUND[1], "us-27-105": str(far), "jp-guerrilla-1": X}
+    state = given(units=units, naval={}, air={})
+    state = play(state, "allied", f"attack {X} with us-7-17 us-7-32", [1])  # 8 against 1: >=700%, die 1: DR
+    assert state.pending[0]["kind"] == "retreat"
+    state = play(play(state, "japanese", f"retreat jp-guerrilla-1 {AROUND[3]}"), "allied", "hold")
+    assert state.units["jp-guerrilla-1"].where == AROUND[3]
+    message = refused(state, "allied", f"attack {AROUND[3]} with us-27-105", "Formosa 15.0")
+    assert "once" in message
+    play(played_under(state, "3"), "allied", f"attack {AROUND[3]} with us-27-105", [6])  # ruling F105
+
+
+def test_8_3_units_a_result_eliminates_together_are_judged_on_the_position_the_result_found():
+    from app.rules.formosa import played_under
+
+    attackers = ("us-7-17", "us-7-32", "us-7-184", "us-27-105", "us-27-106", "us-27-165")
+    units = dict(zip(attackers, AROUND, strict=True)) | {"jp-imb-75": X, "jp-hw-6": X}
+    state = given(units=units, naval={}, air={})
+    order = f"attack {X} with {' '.join(attackers)}"
+    events = when(state, "allied", order, [6])  # 24 against 6, 1L (D), 1R (concentric): 400%, die 6: DE
+    assert of(events, CombatResolved)[0].code == "DE"
+    # the brigade traced its line to the heavy weapons unit in its own hex when the result fell on both (19.3)
+    assert {e.unit: e.to for e in of(events, UnitEliminated)} == {"jp-hw-6": "japanese-replacements",
+                                                                  "jp-imb-75": "japanese-replacements"}
+    old = {e.unit: e.to for e in of(when(played_under(state, "3"), "allied", order, [6]), UnitEliminated)}
+    assert old["jp-imb-75"] == "japanese-eliminated"  # ruling F105: one at a time, the source gone first

@@ -7,6 +7,7 @@ from formosa_given import given, of, play, refused, when
 
 from app.rules.formosa import GAME
 from app.rules.formosa.events import UnitsLanded
+from app.rules.kernel.hexgrid import Hex
 
 D = GAME.data({})
 PORT = str(sorted(D.map.hexes_with("major-port"))[0])
@@ -83,3 +84,43 @@ def test_20_1_an_engineer_becomes_a_base_in_a_port_or_airfield_hex_for_3_1_or_4_
     refused(state, "allied", f"build {PORT}", "Formosa 20.1")  # one base a hex, and no engineer left there
     state = play(state, "allied", f"demobilise {PORT}")
     assert not state.units["us-eng-1"].base
+
+
+def test_9_0_21_0_once_amoy_has_fallen_its_units_transfer_by_sea_as_from_the_staging_area():
+    from app.rules.formosa import played_under
+
+    units = {"us-eng-1": PORT, "us-6mar-4": "amoy", "us-6mar-22": "amoy"}
+    state = with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1")
+    offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
+    assert f"transfer us-6mar-4 to {PORT}" in offered
+    state = play(state, "allied", f"transfer us-6mar-4 to {PORT}")
+    assert state.units["us-6mar-4"].where == PORT and state.units["us-6mar-4"].pinned  # 21.0: no move after
+    refused(state, "allied", f"transfer us-6mar-22 to {BEACH}", "Formosa 21.0")  # 21.0 item 1: a hex Allies hold
+    old = played_under(with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1"), "3")
+    refused(old, "allied", f"transfer us-6mar-4 to {PORT}", "Formosa 21.0")  # ruling F105
+
+
+def test_21_0_item_1_a_naval_transfer_lands_within_the_stacking_limits():
+    from app.rules.formosa import played_under
+
+    units = {"us-eng-1": PORT, "us-7-17": PORT, "us-7-32": PORT, "us-7-184": PORT, "us-27-105": "allied-staging",
+             "us-27-106": "allied-staging", "cw-7-18": "allied-staging"}
+    state = with_base(given(step="naval-transfer", turn=3, units=units), "us-eng-1")
+    state = play(state, "allied", f"transfer us-27-105 to {PORT}")  # four mobile units and the base: the limit
+    message = refused(state, "allied", f"transfer us-27-106 to {PORT}", "Formosa 21.0")
+    assert "13.1" in message
+    refused(state.move("us-27-105", "allied-staging"), "allied", f"transfer cw-7-18 to {PORT}", "Formosa 21.0")
+    play(played_under(state, "3"), "allied", f"transfer us-27-106 to {PORT}")  # ruling F105
+
+
+def test_10_1_one_amphibious_marker_a_hex_but_a_drop_zone_may_join_it():
+    from app.rules.formosa import played_under
+
+    units = {"us-7-17": "allied-staging", "us-7-32": "allied-staging", "us-11ab-511": "allied-staging"}
+    state = given(step="invasion", turn=1, units=units, markers={"amphibious": 2, "drop-zone": 1})
+    assert D.map.terrain_of(Hex.parse(BEACH)) == "open"  # a beach is an open coastal hex (F12): drop zones too
+    state = play(state, "allied", f"land {BEACH} with us-7-17")
+    refused(state, "allied", f"land {BEACH} with us-7-32", "Formosa 10.1")  # a second amphibious marker
+    dropped = play(state, "allied", f"drop {BEACH} with us-11ab-511")
+    assert dropped.units["us-11ab-511"].where == BEACH and dropped.markers["drop-zone"] == 0
+    refused(played_under(state, "3"), "allied", f"drop {BEACH} with us-11ab-511", "Formosa 10.1")  # ruling F105

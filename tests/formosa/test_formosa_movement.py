@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from formosa_given import given, of, play, refused, when
-from formosa_map import ring, river_crossing
+from formosa_map import gauntlet, ring, river_crossing
 
 from app.rules.formosa import GAME
 from app.rules.formosa.events import StepBegan, TurnEnded, UnitMoved
@@ -103,7 +103,7 @@ def test_f102_a_game_of_an_earlier_rules_version_is_decided_as_it_was_played():
     units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-hw-1": X, "jp-12-24": AROUND[0]}
     state = given(step="japanese-movement", turn=1, units=units)
     state = play(play(state, "japanese", f"move jp-12-24 {X}"), "japanese", "end")
-    assert played_under(state, "3") == state
+    assert played_under(state, GAME.version) == state
     old = played_under(state, "2")
     assert {o["order"] for o in GAME.legal_orders(old, "japanese")} >= {"remove jp-hw-1"}
     old = play(old, "japanese", "remove jp-hw-1")  # version 2 took any unit of the hex, and asked again
@@ -126,3 +126,63 @@ def test_6_1_the_turn_runs_through_every_phase_to_the_next_game_turn():
                      "japanese-movement", "japanese-combat", "air-return", "logistics", "recruit-japanese"]
     assert state.turn == 4 and state.step == "recruit-japanese"
     assert of(when(given(step="japanese-combat", turn=3), "japanese", "end", [1]), TurnEnded)
+
+
+def test_12_3_a_unit_always_moves_one_hex_but_not_into_prohibited_terrain_or_ezoc_to_ezoc():
+    from formosa_map import D, M
+
+    from app.rules.formosa.state import Strike
+    from app.rules.kernel.hexgrid import Hex
+
+    H = Hex.parse
+    peak, start = next((str(p), str(n)) for p in sorted(M.hexes()) if M.terrain_of(p) == "peak"
+                       and not M.is_road_hex(p) for n in M.neighbours(p)
+                       if M.terrain_of(n) == "open" and not M.hexside_features(n, p))
+    dear = Strike(interdicted=((peak, "us", 2),))  # 4 MP for the peak, 2 more for two interdiction points
+    state = given(step="japanese-movement", turn=1, units={"jp-guard-1": start}, strike=dear)  # a 2-4: 4 MP
+    [moved] = of(when(state, "japanese", f"move jp-guard-1 {peak}"), UnitMoved)
+    assert moved.path == [start, peak]  # 6 MP asked of a 4 MP unit: one hex whatever the cost
+    beyond = next(str(n) for n in M.neighbours(H(peak)) if D.is_land(n) and str(n) != start)
+    refused(state, "japanese", f"move jp-guard-1 {peak} {beyond}", "Formosa 12.3")  # and no further
+    armor = given(step="allied-movement", turn=1, units={"us-armor-1": start})
+    refused(armor, "allied", f"move us-armor-1 {peak}", "Formosa 12.2")  # prohibited terrain stays prohibited
+    _, first, second, _, enemy = gauntlet()
+    pinned = given(step="japanese-movement", turn=1, units={"jp-guard-1": first, "us-7-17": enemy},
+                   strike=Strike(interdicted=((second, "us", 2),)))
+    refused(pinned, "japanese", f"move jp-guard-1 {second}", "Formosa 12.2")  # never EZOC to EZOC
+
+
+def test_12_4_along_a_road_half_an_mp_a_hex_and_interdiction_still_charged():
+    from formosa_map import D, M
+
+    from app.rules.formosa.state import Strike
+    from app.rules.kernel.movement import Mover, reach
+
+    start = next(h for h in sorted(M.hexes()) if M.is_road_hex(h) and D.is_land(h))
+    roads = reach(M, D.movement, Mover.single(start, 20, "non-mechanized", route_only=True))
+    far = next(h for h in sorted(roads.hexes(), key=str) if roads.cost[h] == 4)  # eight road hexes away
+    path = [str(h) for h in roads.path_to(far)[1:]]
+    assert len(path) == 8
+    state = given(step="japanese-movement", turn=1, units={"jp-guard-1": str(start)})  # a 2-4: 4 MP
+    [moved] = of(when(state, "japanese", f"move jp-guard-1 {' '.join(path)}"), UnitMoved)
+    assert moved.mp == 4  # 8 x 1/2, whatever the hexes entered (12.4)
+    watched = replace(state, strike=Strike(interdicted=((path[1], "us", 1),)))
+    refused(watched, "japanese", f"move jp-guard-1 {' '.join(path)}", "Formosa 12.0")  # 4 + 1: too far (16.4)
+    [moved] = of(when(watched, "japanese", f"move jp-guard-1 {' '.join(path[:6])}"), UnitMoved)
+    assert moved.mp == 4  # six road hexes, 3 MP, and 1 for the interdicted one
+
+
+def test_14_1_a_unit_leaves_an_ezoc_through_a_free_hex_and_may_enter_another_where_it_stops():
+    from formosa_map import D, M
+
+    from app.rules.kernel.hexgrid import Hex
+
+    H = Hex.parse
+    out = next(str(o) for o in M.neighbours(H(AROUND[0])) if o in M.neighbours(H(AROUND[1])) and str(o) != X)
+    assert D.is_land(H(out)) and H(out) not in M.neighbours(H(X))
+    state = given(step="allied-movement", turn=1, units={"us-7-17": AROUND[0], "jp-9-7": X})
+    refused(state, "allied", f"move us-7-17 {AROUND[1]}", "Formosa 12.2")  # EZOC to EZOC directly
+    [moved] = of(when(state, "allied", f"move us-7-17 {out} {AROUND[1]}"), UnitMoved)
+    assert moved.path == [AROUND[0], out, AROUND[1]]  # out through a free hex, back into an EZOC
+    beyond = next(str(n) for n in M.neighbours(H(AROUND[1])) if D.is_land(n) and str(n) not in (X, out, AROUND[0]))
+    refused(state, "allied", f"move us-7-17 {out} {AROUND[1]} {beyond}", "Formosa 14.1")  # where it stops

@@ -135,7 +135,28 @@ def test_25_2_the_attacker_gains_one_lp_for_advancing_into_the_defenders_hex_f28
     state = play(state, "allied", f"advance us-7-17 to {X}")
     [lp] = of(when(state, "allied", "hold"), BattlefieldLp)  # the combat ends when us-7-32 holds
     assert (lp.side, lp.lp, lp.advanced) == ("allied", 1, True)
-    assert play(state, "allied", "hold").lp["allied"] == 4
+    assert play(state, "allied", "hold").lp["allied"] == 3  # received after the Logistics Phase (7.2, F105)
+
+
+def test_7_2_25_2_battlefield_lp_are_spent_from_the_next_game_turn_on():
+    from app.rules.formosa import played_under
+    from app.rules.formosa.events import LogisticsReceived
+
+    units = {"us-7-17": AROUND[0], "us-7-32": AROUND[1], "jp-guerrilla-1": X, "jp-guard-1": AROUND[3],
+             "us-27-105": AROUND[4]}
+    state = opt(given(units=units, turn=3, lp={"allied": 0, "japanese": 0}, naval={}, air={}), "25.2")
+    state = play(play(state, "allied", f"attack {X} with us-7-17 us-7-32", [3]), "allied", f"advance us-7-17 to {X}")
+    won = play(state, "allied", "hold")
+    assert won.lp["allied"] == 0 and won.lp_due == {"allied": 1}
+    refused(won, "allied", f"attack {AROUND[3]} with us-27-105 lp 1", "Formosa 7.2")  # not this GT
+    old = play(played_under(state, "3"), "allied", "hold")
+    assert old.lp["allied"] == 1 and not old.lp_due  # ruling F105: a game before version 4 spent them at once
+    logistics = replace(won.move("jp-guard-1", "out"), step="japanese-combat", combat=None, pending=(),
+                        attacked_hexes=())
+    [_, allied] = of(when(logistics, "japanese", "end", [1]), LogisticsReceived)
+    assert ["LP received after the last Logistics Phase", 1, "Formosa 7.2"] in allied.items
+    nxt = play(logistics, "japanese", "end", [1])
+    assert nxt.turn == 4 and nxt.lp["allied"] == 5 + 1 and not nxt.lp_due
 
 
 def test_25_2_without_the_rule_an_advance_gains_nothing():
@@ -412,6 +433,20 @@ def test_25_10_the_camp_is_the_last_unit_lost_in_its_hex_and_taking_it_is_worth_
     [vp] = of(when(alone, "allied", f"advance us-7-17 to {X}"), VpAwarded)
     assert (vp.side, vp.vp) == ("allied", 5)
     assert play(alone, "allied", f"advance us-7-17 to {X}").vp_adjust == {"allied": 5}
+
+
+def test_25_10_15_6_the_camp_takes_no_part_in_its_hexs_counterattack():
+    from app.rules.formosa import played_under
+
+    state = opt(given(units={"us-7-17": AROUND[0], "jp-pw-camp": X, "jp-guard-1": X}, naval={}, air={}), "25.10")
+    first, counter = of(when(state, "allied", f"attack {X} with us-7-17", [4, 3]), CombatResolved)
+    assert first.code == "CA" and first.defence == 3  # 4 against 3: the camp defends
+    assert counter.counterattack and counter.attackers == ["jp-guard-1"] and counter.attack == 2  # it never attacks
+    _, old = of(when(played_under(state, "3"), "allied", f"attack {X} with us-7-17", [4, 3]), CombatResolved)
+    assert old.attack == 3  # ruling F105
+    alone = opt(given(units={"us-7-17": AROUND[0], "jp-pw-camp": X}, naval={}, air={}), "25.10")
+    events = when(alone, "allied", f"attack {X} with us-7-17", [1])  # 400%, die 1: CA
+    assert [e.code for e in of(events, CombatResolved)] == ["CA"]  # the camp alone: no counterattack
 
 
 def test_25_10_the_camp_on_the_map_at_the_end_gives_the_japanese_3_vp():

@@ -312,3 +312,14 @@ def test_f104_the_documented_positions_in_the_middle_of_a_movement_phase_play_on
     refused(japanese, "japanese", "move jp-9-7 1015", "Formosa 12.2")
     [moved] = of(when(japanese, "japanese", "move jp-9-19 1114"), UnitMoved)
     assert moved.mp == D.movement.costs["non-mechanized"].terrain.get("open", 1) + 2  # two interdiction points
+
+
+def test_7_2_a_position_holds_the_battlefield_lp_for_the_next_game_turn():
+    later = position(phase="japanese-combat", lp_next_turn={"allied": 1})
+    state = GAME.initial_state("1", {"position": later, "optional": ["25.2"]})
+    assert state.lp_due == {"allied": 1} and GAME.view(state, "japanese")["lp_next_turn"] == {"allied": 1}
+    with pytest.raises(SetupError, match="25.2"):
+        GAME.initial_state("1", {"position": later})  # no battlefield LP without the rule
+    with pytest.raises(SetupError, match="25.2"):
+        GAME.initial_state("1", {"position": position(phase="amoy", lp_next_turn={"allied": 1}),
+                                 "optional": ["25.2"]})  # nor before this GT's first combat

@@ -79,3 +79,16 @@ def test_8_3_a_replaced_japanese_unit_deploys_revealed_and_allied_replacements_g
     assert not state.units["jp-guard-3"].concealed  # 11.2
     state = play(play(state, "japanese", "end"), "allied", "replace us-7-17")
     assert state.units["us-7-17"].where == "allied-staging" and state.lp["allied"] == 4
+
+
+def test_8_1_an_allied_reinforcement_deploys_on_a_functional_port_within_the_stacking_limits():
+    from app.rules.formosa import played_under
+
+    port = MAJOR[0]
+    units = {"us-eng-1": port, "us-7-17": port, "us-7-32": port, "us-7-184": port, "us-27-105": port,
+             "us-27-106": "allied-reinforcements"}
+    state = given(step="recruit-allied", turn=3, units=units, lp={"japanese": 0, "allied": 5})
+    state = play(state.with_units(replace(state.units["us-eng-1"], base=True)), "allied", "recruit us-27-106")
+    assert "13.1" in refused(state, "allied", f"deploy us-27-106 {port}", "Formosa 8.1")  # a fifth mobile unit
+    play(state.move("us-27-105", "allied-staging"), "allied", f"deploy us-27-106 {port}")
+    play(played_under(state, "3"), "allied", f"deploy us-27-106 {port}")  # ruling F105: 13.3 took the excess

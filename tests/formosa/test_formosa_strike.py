@@ -369,3 +369,55 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
             assert "1 kamikaze" in "\n".join(r["text"] for r in pbem.reads.history_rows(seat))
         pbem.store.close()
     assert read["none"] == read["three"]
+
+
+def test_13_1_no_other_allied_air_points_join_the_b29_in_the_hex_it_struck():
+    from app.rules.formosa import played_under
+
+    units = {"jp-9-7": X, "jp-9-19": AROUND[3], "us-7-17": AROUND[0], "us-7-32": AROUND[2]}
+    state = given(step="b29", units=units, air={"b29": 1, "allied-tac": 4},
+                  strike=planned(allied={"b29": 1, "tactical": 2, "interdiction": 2}))
+    state = play(state, "allied", "strike " + X, [1])  # no effect: the B-29 stays in the hex to the Air Return
+    assert of(when(given(step="b29", units=units, air={"b29": 1}, strike=planned(allied={"b29": 1})), "allied",
+                   "strike " + X, [1]), B29Struck)[0].code == "-"
+    combat = replace(state, step="allied-combat")
+    assert "B-29" in refused(combat, "allied", f"support {X} 1", "Formosa 13.1")
+    play(combat, "allied", f"support {AROUND[3]} 2")  # any other hex of enemy units next to Allied ones
+    refused(replace(state, step="interdiction"), "allied", f"interdict {X} 1", "Formosa 13.1")
+    play(played_under(combat, "3"), "allied", f"support {X} 1")  # ruling F105
+
+
+def test_13_1_16_1_ground_support_left_in_a_hex_shares_it_with_interdiction_two_points_of_one_nationality():
+    from app.rules.formosa import played_under
+
+    units = {"jp-9-7": X, "us-7-17": AROUND[0]}
+    state = given(step="allied-combat", units=units, air={"allied-tac": 4},
+                  strike=planned(allied={"tactical": 2, "interdiction": 2}))
+    state = play(state, "allied", f"support {X} 2")  # placed, and no attack is made on the hex
+    later = replace(state, step="interdiction")
+    assert "13.1" in refused(later, "allied", f"interdict {X} 1", "Formosa 13.1")  # 2 + 1 points in the hex
+    play(later, "allied", f"interdict {AROUND[3]} 2")
+    play(played_under(later, "3"), "allied", f"interdict {X} 1")  # ruling F105
+    mixed = replace(later, air={"allied-tac": 4, "cw-tac": 2}, strike=replace(later.strike, missions={
+        "allied": {"tactical": 2, "interdiction": 2, "cw-interdiction": 1}}, support=(("allied", X, "us", 1),)))
+    refused(mixed, "allied", f"interdict {X} 1 cw", "Formosa 16.1")  # 16.1: US and Commonwealth apart
+    play(mixed, "allied", f"interdict {X} 1")
+
+
+def test_16_5_a_b29_d1_falls_on_a_combat_unit_never_on_a_deception_unit():
+    from app.rules.formosa import played_under
+
+    both = given(step="b29", units={"jp-deception-3": X, "jp-9-7": X}, concealed=("jp-deception-3", "jp-9-7"),
+                 air={"b29": 1}, strike=planned(allied={"b29": 1}))
+    both = play(both, "allied", "strike " + X)  # concealed units there: the Japanese are asked (F72)
+    events = when(both, "japanese", "decline", [4])
+    assert of(events, B29Struck)[0].code == "D1"
+    assert [e.unit for e in of(events, UnitEliminated)] == ["jp-9-7"]  # no choice: the deception unit is no unit
+    old = played_under(both, "3")
+    assert {o["order"] for o in GAME.legal_orders(play(old, "japanese", "decline", [4]), "japanese")} == {
+        "lose jp-9-7", "lose jp-deception-3"}  # ruling F105: it could be given up
+    alone = given(step="b29", units={"jp-deception-3": X}, concealed=("jp-deception-3",), air={"b29": 1},
+                  strike=planned(allied={"b29": 1}))
+    alone = play(play(alone, "allied", "strike " + X), "japanese", "decline", [4])
+    assert alone.units["jp-deception-3"].where == X and alone.units["jp-deception-3"].concealed  # 11.2: unrevealed
+    assert X in alone.strike.suppressed  # the DS of the D1 stands

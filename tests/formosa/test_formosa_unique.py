@@ -82,3 +82,21 @@ def test_23_0_guerrillas_move_through_enemy_zoc_and_exert_none():
     play(state, "japanese", f"move jp-guerrilla-1 {FIRST} {SECOND} {BEYOND}")  # 14.1 Exception
     infantry = given(step="allied-movement", units={"us-7-17": START, "jp-guerrilla-1": ENEMY})
     play(infantry, "allied", f"move us-7-17 {FIRST} {SECOND} {BEYOND}")  # 14.0: guerrillas exert no ZOC
+
+
+def test_23_0_a_guerrilla_next_to_two_allied_hexes_may_attack_only_one():
+    from formosa_map import ring
+
+    from app.rules.formosa import played_under
+    from app.rules.formosa.events import CombatResolved
+
+    x, around = ring("open")
+    state = given(step="japanese-combat", turn=3, units={"us-7-17": around[0], "us-7-32": around[1],
+                                                         "jp-guerrilla-1": x}, naval={}, air={})
+    [fought] = of(when(state, "japanese", f"attack {around[0]} with jp-guerrilla-1", [3]), CombatResolved)
+    assert fought.hexes == [around[0]]  # 23.0: no EZOC binds it, so 15.1's combined attack does not either
+    infantry = given(step="japanese-combat", turn=3, units={"us-7-17": around[0], "us-7-32": around[1],
+                                                            "jp-guard-1": x})
+    refused(infantry, "japanese", f"attack {around[0]} with jp-guard-1", "Formosa 15.1")
+    old = played_under(state, "3")  # a game created before the fix is decided as it was played (ruling F105)
+    refused(old, "japanese", f"attack {around[0]} with jp-guerrilla-1", "Formosa 15.1")

@@ -58,6 +58,24 @@ def surcharge(state: State) -> dict[Hex, float]:
     return strategic.interdiction_surcharge(state.data, {H(h): p for h, p in interdicted(state).items()})
 
 
+def allied_tac_on(state: State, hex: str) -> dict[str, int]:
+    """The Allied tactical air points on `hex` now, by nationality: ground support that has not flown its combat
+    (16.3) and interdiction (16.4), both on the map until they return; 13.1 allows two, of one nationality."""
+    out: dict[str, int] = {}
+    rows = [(h, nat, p) for s, h, nat, p in state.strike.support if s == "allied" and (s, h) not in
+            state.strike.flown] + list(state.strike.interdicted)
+    for h, nat, p in rows:
+        if h == hex:
+            out[nat] = out.get(nat, 0) + p
+    return out
+
+
+def b29_hexes(state: State) -> frozenset[str]:
+    """Where the B-29 stands on the map this GT: the hex it struck, whatever the result, until the Air Return
+    Phase (16.5); a hex it suppressed is one (a position may name only that, ruling F104)."""
+    return frozenset(state.strike.suppressed) | ({state.strike.b29_hex} if state.strike.b29_hex else frozenset())
+
+
 def forbidden(state: State) -> dict[Hex, str]:
     """16.5 DS item 4: no Japanese unit enters a hex the B-29 suppressed."""
     return {H(h): "Formosa 16.5" for h in state.strike.suppressed}
@@ -67,15 +85,16 @@ def air_shifts(state: State, side: str, hexes: list[str], attackers) -> list[Shi
     """The shifts airpower gives a ground attack (15.4.1): ground support placed on the defending hexes, one right
     a point, counted when a ground unit of the points' nationality attacks (16.3, 16.0 Important, 5.1 item 3),
     once: it returns after its combat (16.3, F86); a B-29
-    suppression of a defending hex, one right for the Allies; a Japanese attack out of a suppressed hex, one left
-    (16.5 DS)."""
+    suppression of a defending hex, one right for the Allies in the ensuing Allied Combat Phase (not in an assault
+    of the Invasion Phase before it); a Japanese attack out of a suppressed hex, one left (16.5 DS)."""
     out = []
     nats = {state.spec(u.id).nationality for u in attackers}
     support = sum(p for s, h, nat, p in state.strike.support
                   if s == side and h in hexes and nat in nats and (s, h) not in state.strike.flown)
     if support:
         out.append(Shift(support, "Formosa 16.3", "ground support"))
-    if side == "allied" and any(h in state.strike.suppressed for h in hexes):
+    ensuing = state.step != "invasion" or not state.since(4)  # 16.5: not an assault before it (F105)
+    if side == "allied" and ensuing and any(h in state.strike.suppressed for h in hexes):
         out.append(Shift(1, "Formosa 16.5", "B-29 suppression of the defender"))
     if side == "japanese" and any(u.where in state.strike.suppressed for u in attackers):
         out.append(Shift(-1, "Formosa 16.5", "attacking out of a B-29 suppressed hex"))
@@ -315,7 +334,7 @@ class B29Struck:
 
     def apply(self, state: State) -> State:
         hit = self.code in ("DS", "D1")
-        return _strike(state, b29_used=True, missions=_missions(state, "allied", b29=0),
+        return _strike(state, b29_used=True, missions=_missions(state, "allied", b29=0), b29_hex=self.hex,
                        suppressed=(*state.strike.suppressed, self.hex) if hit else state.strike.suppressed)
 
     def describe(self) -> str:

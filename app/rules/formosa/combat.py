@@ -38,11 +38,16 @@ ENDS_CA = ("coastal-defense", "heavy-weapons")
 
 
 # -- who may attack what ----------------------------------------------------------------------------------------
+def never_attacks(state: State, u: Unit) -> bool:
+    """A unit without a combat factor, or the PW Camp, which never attacks (25.10), not even in a counterattack."""
+    spec = state.spec(u.id)
+    return spec.cf <= 0 or spec.type in ("pw-camp", "deception")
+
+
 def can_attack(state: State, u: Unit) -> bool:
     """A unit on the map with a combat factor that has not attacked this phase; the PW Camp never attacks
     (25.10)."""
-    spec = state.spec(u.id)
-    return is_hex(u.where) and not u.attacked and spec.cf > 0 and spec.type not in ("pw-camp", "deception")
+    return is_hex(u.where) and not u.attacked and not never_attacks(state, u)
 
 
 def attack_blocked(state: State, a: str, b: str) -> bool:
@@ -51,7 +56,11 @@ def attack_blocked(state: State, a: str, b: str) -> bool:
 
 
 def zoc_hexes_on(state: State, u: Unit) -> list[str]:
-    """The enemy-occupied hexes next to `u` whose units exert a ZOC into its hex (14.0; guerrillas do not)."""
+    """The enemy-occupied hexes next to `u` whose units exert a ZOC into its hex (14.0; guerrillas do not), and so
+    bind it to attack them in one combat (15.1); none binds a guerrilla, which EZOC do not affect (23.0, ruling
+    F105)."""
+    if state.since(4) and state.spec(u.id).type == "guerrilla":
+        return []
     enemy = other(u.side)
     out = []
     for n in state.data.map.neighbours(H(u.where)):
@@ -63,6 +72,13 @@ def zoc_hexes_on(state: State, u: Unit) -> list[str]:
     return sorted(out)
 
 
+def attacked(state: State, h: str) -> bool:
+    """15.0: `h` was attacked this Combat Phase, or holds a unit an attack fell on this phase that retreated
+    there (since rules version 4, ruling F105): no defending unit is attacked twice, and a hex's units defend
+    together, so the hex cannot be attacked (a counterattack and an exploitation attack excepted, F4)."""
+    return h in state.attacked_hexes or (state.since(4) and any(x.id in state.defended for x in state.at(h)))
+
+
 def must_attack(state: State, u: Unit) -> bool:
     """15.0, 14.2: a unit in an EZOC must attack, unless static, a guerrilla, or stacked with a static unit; a
     unit whose every adjacent enemy hex has been attacked this phase can no longer (15.0: once; ruling F42)."""
@@ -70,7 +86,7 @@ def must_attack(state: State, u: Unit) -> bool:
         return False
     if any(state.is_static(x) for x in state.at(u.where, u.side)):
         return False
-    return any(h not in state.attacked_hexes for h in zoc_hexes_on(state, u))
+    return any(not attacked(state, h) for h in zoc_hexes_on(state, u))
 
 
 def owed_attacks(state: State, side: str) -> list[str]:
@@ -97,8 +113,9 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
     for h in hexes:
         if not state.data.map.on_map(H(h)) or not state.at(h, enemy):
             d.refuse(C15, f"{h} holds no {enemy} unit to attack")
-        if h in state.attacked_hexes:
-            d.refuse(C15, f"{h} has been attacked this Combat Phase: no defender is attacked twice")
+        if attacked(state, h):
+            d.refuse(C15, f"{h} has been attacked this Combat Phase, or holds a unit attacked in it: a defending "
+                          "unit is attacked once a phase")
     attackers = []
     for uid in unit_ids:
         u = state.unit(uid)
@@ -114,7 +131,7 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
                 d.refuse(C15, f"{uid} cannot attack {h} across an all-sea hexside")
         attackers.append(u)
     for u in attackers:
-        missing = [h for h in zoc_hexes_on(state, u) if h not in hexes and h not in state.attacked_hexes]
+        missing = [h for h in zoc_hexes_on(state, u) if h not in hexes and not attacked(state, h)]
         if missing:
             d.refuse("Formosa 15.1", f"{u.id} is in the ZOC of {', '.join(missing)} too and must attack every "
                                      "such hex in one combat")
@@ -264,9 +281,24 @@ def destination(d: Decision, u: Unit) -> str:
 
 
 def eliminate(d: Decision, uid: str, case: str) -> None:
-    u = d.state.units[uid]
-    d.emit(UnitEliminated(uid, u.where, destination(d, u), case))
-    optional.die_hards(d, u)
+    eliminate_all(d, [uid], case)
+
+
+def eliminate_all(d: Decision, uids, case: str) -> None:
+    """The units one result eliminates (15.5: all the defenders of a DE, the losses a player names): each goes
+    where its line of supply sends it (8.3), judged on the position the result found, before any of them has left
+    (since rules version 4, ruling F105: a unit and the static unit it traces to fall together); then the
+    die-hards roll for each (25.6)."""
+    units = [d.state.units[i] for i in uids]
+    if not d.state.since(4):  # one at a time, as games created before version 4 were played
+        for u in units:
+            d.emit(UnitEliminated(u.id, u.where, destination(d, d.state.units[u.id]), case))
+            optional.die_hards(d, u)
+        return
+    where = {u.id: destination(d, u) for u in units}
+    for u in units:
+        d.emit(UnitEliminated(u.id, u.where, where[u.id], case))
+        optional.die_hards(d, u)
 
 
 def survivors(state: State, ids) -> list[Unit]:
@@ -287,6 +319,8 @@ def apply_result(d: Decision, code: str) -> None:
             return settle(d)  # 15.6 item 3: no effect
         if any(state.spec(x.id).type in ENDS_CA for x in defenders):
             return settle(d)  # 15.5 CA item 1
+        if state.since(4) and all(never_attacks(state, x) for x in defenders):
+            return settle(d)  # 25.10: a PW Camp alone makes no counterattack (ruling F105)
         hexes = sorted({u.where for u in attackers})
         if len(hexes) == 1:
             return counterattack(d, hexes[0])
@@ -297,8 +331,7 @@ def apply_result(d: Decision, code: str) -> None:
     for who, units, owner in (("attacker", attackers, att_side), ("defender", defenders, def_side)):
         effect = spec.get(who)
         if effect == "all":
-            for u in units:
-                eliminate(d, u.id, case)
+            eliminate_all(d, [u.id for u in units], case)
         elif effect == "one":
             _losses(d, owner, units, 1, 0, case)
         elif effect == "retreat":
@@ -312,8 +345,7 @@ def _losses(d: Decision, side: str, units: list[Unit], count: int, min_cf: int, 
     ids = [u.id for u in units]
     choices = loss_choices(state, ids, count, min_cf)
     if len(choices) <= 1:
-        for uid in (choices[0] if choices else ids):
-            eliminate(d, uid, case)
+        eliminate_all(d, choices[0] if choices else ids, case)
         return
     d.emit(DecisionRequired("losses", side, {"units": ids, "count": count, "min_cf": min_cf, "case": case}))
 
@@ -355,8 +387,7 @@ def _bloodbath(d: Decision, attackers: list[Unit], defenders: list[Unit]) -> Non
     case = "Formosa 15.5 BB"
     for who, units in (("attacker", attackers), ("defender", defenders)):
         if who in gone:
-            for u in units:
-                eliminate(d, u.id, case)
+            eliminate_all(d, [u.id for u in units], case)
         elif pays:
             owner = c.attacker if who == "attacker" else other(c.attacker)
             _losses(d, owner, units, 0, pays, case)
@@ -463,13 +494,13 @@ def lose(d: Decision, unit_ids: list[str]) -> None:
         d.refuse("Formosa 15.5 BB", f"eliminate units of at least {pending['min_cf']} printed combat factors, "
                                     "none to spare")
     d.emit(DecisionMade("losses", d.side))
-    for uid in unit_ids:
-        eliminate(d, uid, pending["case"])
+    eliminate_all(d, unit_ids, pending["case"])
     settle(d)
 
 
 def counterattack(d: Decision, hex: str) -> None:
-    """15.6: every surviving defender attacks one hex of the former attackers, with one right shift only."""
+    """15.6: every surviving defender attacks one hex of the former attackers, with one right shift only; the PW
+    Camp, which never attacks (25.10), stays out of it (a camp alone makes none)."""
     state: State = d.state
     c = state.combat
     if state.pending and state.pending[0]["kind"] == "counterattack":
@@ -477,6 +508,8 @@ def counterattack(d: Decision, hex: str) -> None:
             d.refuse("Formosa 15.6", f"counterattack one of {', '.join(state.pending[0]['hexes'])}")
         d.emit(DecisionMade("counterattack", d.side))
     units = survivors(state, c.defenders)
+    if state.since(4):  # 25.10: the PW Camp does not counterattack with its hex (ruling F105)
+        units = [u for u in units if not never_attacks(state, u)]
     resolve(d, other(c.attacker), [hex], units, counterattack=True, assault=c.assault)
 
 

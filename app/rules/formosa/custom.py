@@ -20,7 +20,7 @@ from app.rules.kernel.hexgrid import Hex
 
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "interdiction", "kamikaze_spent",
-              "air_supply_used", "moved", "attacked", "attacked_hexes")
+              "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -161,6 +161,13 @@ def _place(state: State, p: Position) -> State:
     if not _number(spent):
         problems.append("'kamikaze_spent' is the number of kamikaze points that have attacked (2.5: once a game)")
         spent = 0
+    due = x.get("lp_next_turn", {})
+    if not isinstance(due, dict) or set(due) - set(SIDES) or not all(_number(v) for v in due.values()):
+        problems.append("[lp_next_turn] maps allied, japanese to numbers (0 or more)")
+        due = {}
+    elif any(due.values()) and ("25.2" not in state.data.optional or not _after_step(p.phase, "b29")):
+        problems.append("lp_next_turn: LP received after this GT's Logistics Phase come from battlefield victories "
+                        "(25.2, chosen with --optional), from the Invasion Phase's assaults on (7.2)")
     used = x.get("air_supply_used", False)
     if not isinstance(used, bool):
         problems.append("'air_supply_used' is true or false (19.4: the air supply unit serves one combat a GT)")
@@ -173,7 +180,8 @@ def _place(state: State, p: Position) -> State:
                      amoy_turn=amoy, special_ready=tuple(
                          u.id for u in units.values() if u.where == "japanese-reinforcements"
                          and optional.special(state, u.id)),
-                     kamikaze_spent=spent, air_supply_turn=p.turn if used else None)
+                     kamikaze_spent=spent, air_supply_turn=p.turn if used else None,
+                     lp_due={k: v for k, v in due.items() if v})
     placed = replace(placed, attacked_hexes=tuple(bounded_list(x.get("attacked_hexes", []), "attacked_hexes",
                                                                 HEX_LABEL, "hexes", problems)))
     if placed.attacked_hexes and p.phase not in ("allied-combat", "japanese-combat"):

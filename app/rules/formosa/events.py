@@ -253,8 +253,8 @@ class StepBegan:
         if self.step == "base-building":
             state = _units(state, [u.id for u in state.units.values() if u.pinned], pinned=False)
         state = _units(state, [u.id for u in state.units.values() if u.motorized], motorized=False)
-        return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), combat=None,
-                       amphibious=())
+        return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), defended=(),
+                       combat=None, amphibious=())
 
     def describe(self) -> str:
         if self.step.startswith(("setup", "recon")):
@@ -412,7 +412,7 @@ class CombatResolved:
             return replace(state, combat=combat)
         flown = (*state.strike.flown, *((self.attacker, h) for h in self.hexes))  # 16.3: support returns (F86)
         return replace(state, combat=combat, attacked_hexes=(*state.attacked_hexes, *self.hexes),
-                       strike=replace(state.strike, flown=flown))
+                       defended=(*state.defended, *self.defenders), strike=replace(state.strike, flown=flown))
 
     def describe(self) -> str:
         shifts = "; ".join(f"{s['amount']:+d} {s['reason']} ({s['case']})" for s in self.shifts) or "no shifts"
@@ -537,13 +537,16 @@ class BaseDemobilised:
 @event_type("formosa.LogisticsReceived")
 @dataclass(frozen=True)
 class LogisticsReceived:
-    """7.2: the LP a side adds in the Logistics Phase, item by item (what, LP, case)."""
+    """7.2: the LP a side adds in the Logistics Phase, item by item (what, LP, case), those it received after the
+    last Logistics Phase among them (`State.lp_due`)."""
 
     side: str
     items: list
 
     def apply(self, state: State) -> State:
-        return replace(state, lp={**state.lp, self.side: state.lp[self.side] + sum(i[1] for i in self.items)})
+        due = {k: v for k, v in state.lp_due.items() if k != self.side}  # now among the items (7.2)
+        return replace(state, lp={**state.lp, self.side: state.lp[self.side] + sum(i[1] for i in self.items)},
+                       lp_due=due)
 
     def describe(self) -> str:
         parts = ", ".join(f"{what} {lp}" for what, lp, _ in self.items)
@@ -721,6 +724,8 @@ class BattlefieldLp:
     advanced: bool
 
     def apply(self, state: State) -> State:
+        if state.since(4):  # 7.2: received after the Logistics Phase, spent from the next GT on (ruling F105)
+            return replace(state, lp_due={**state.lp_due, self.side: state.lp_due.get(self.side, 0) + self.lp})
         return replace(state, lp={**state.lp, self.side: state.lp[self.side] + self.lp})
 
     def describe(self) -> str:

@@ -83,12 +83,13 @@ def begin(d: Decision, step: str) -> None:
 
 def logistics(d: Decision) -> None:
     """7.2: the Japanese roll and add one LP per two airfields they control; the Allies add their base, Amoy,
-    and their functional ports and airfields (strategic.py)."""
+    and their functional ports and airfields (strategic.py); each side adds the LP it received after the last
+    Logistics Phase (`State.lp_due`)."""
     state: State = d.state
     data = state.data
     japanese_fields = sum(1 for h in data.airfields() if state.at(str(h), "japanese"))
     income = strategic.japanese_income(data, d.roll("Japanese logistics (7.2)"), japanese_fields)
-    d.emit(LogisticsReceived("japanese", [list(i) for i in income.items]))
+    d.emit(LogisticsReceived("japanese", [list(i) for i in income.items] + _due(state, "japanese")))
     based = {u.where for u in state.on_map("allied") if u.base}
     feats = {h: data.map.features_of(H(h)) for h in based}
     allied = strategic.allied_income(
@@ -96,7 +97,13 @@ def logistics(d: Decision) -> None:
         major_ports=sum("major-port" in f for f in feats.values()),
         minor_ports=sum("minor-port" in f for f in feats.values()),
         airfields=sum("airfield" in f for f in feats.values()))
-    d.emit(LogisticsReceived("allied", [list(i) for i in allied.items]))
+    d.emit(LogisticsReceived("allied", [list(i) for i in allied.items] + _due(state, "allied")))
+
+
+def _due(state: State, side: str) -> list[list]:
+    """7.2: LP received after the last Logistics Phase (25.2) join the track now."""
+    due = state.lp_due.get(side, 0)
+    return [["LP received after the last Logistics Phase", due, "Formosa 7.2"]] if due else []
 
 
 def sixth_marines(d: Decision) -> None:
@@ -611,7 +618,7 @@ class Invasion(Phase):
 
 
 def _amphibious_units(d: Decision, hex: str, units: list[str]) -> None:
-    _landing(d, hex, units, d.data.charts["stacking"]["amphibious_units"], "Formosa 10.2")
+    _landing(d, hex, units, d.data.charts["stacking"]["amphibious_units"], "Formosa 10.2", amphibious=True)
 
 
 def _marker(d: Decision, kind: str, case: str) -> None:
@@ -621,11 +628,14 @@ def _marker(d: Decision, kind: str, case: str) -> None:
         d.refuse(case, f"no {kind} marker is ready: buy one in the Recruit Phase or at set-up")
 
 
-def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str) -> None:
-    """10.1, 10.2: one marker a hex; up to `limit` mobile units from the Staging Area, Amoy or a functional port;
-    the hex free of enemy units (an opposed landing is an assault); US and CW apart (13.1)."""
+def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amphibious: bool = False) -> None:
+    """10.1, 10.2: one amphibious marker a hex (a drop zone may join it, since rules version 4: ruling F105); up
+    to `limit` mobile units from the Staging Area, Amoy or a functional port; the hex free of enemy units (an
+    opposed landing is an assault); US and CW apart (13.1)."""
     state: State = d.state
-    if hex in state.used_hexes:
+    if state.since(4) and amphibious and hex in state.amphibious:
+        d.refuse("Formosa 10.1", f"{hex} already has an amphibious marker: one a hex")
+    if not state.since(4) and hex in state.used_hexes:
         d.refuse("Formosa 10.1", f"{hex} already has an invasion marker")
     if state.at(hex, "japanese"):
         d.refuse("Formosa 10.2.2", f"{hex} holds Japanese units: an opposed landing is an assault")
@@ -642,8 +652,15 @@ def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str) -> 
         d.refuse("Formosa 13.1", "US and Commonwealth units never stack together")
 
 
+def staging_displays(state: State) -> tuple[str, ...]:
+    """Where Allied units stage from for a landing or a naval transfer: the Allied Staging Area, and Amoy once it
+    has fallen (9.0, ruling F34; for naval transfer since rules version 4, F105)."""
+    amoy = ("amoy",) if state.amoy_turn is not None and state.since(4) else ()
+    return ("allied-staging", *amoy)
+
+
 def _transfer_candidates(state: State, side: str):
-    for u in state.in_display("allied-staging")[:2]:
+    for u in [u for where in staging_displays(state) for u in state.in_display(where)[:2]]:
         for h in sorted({x.where for x in state.on_map("allied") if state.data.is_coastal(H(x.where))})[:2]:
             yield {"unit": u.id, "place": h}
     for u in state.on_map("allied")[:4]:
@@ -679,8 +696,10 @@ def transfer(d: Decision, uid: str, place: str) -> None:
     if u.moved:
         d.refuse(case, f"{uid} has been transferred this phase")
     frm = u.where
-    if frm != "allied-staging" and not (is_hex(frm) and data.is_coastal(H(frm))):
-        d.refuse(case, f"{uid} must begin in the Staging Area, a functional port or a coastal hex")
+    staged = frm in staging_displays(state)
+    if not staged and not (is_hex(frm) and data.is_coastal(H(frm))):
+        d.refuse(case, f"{uid} must begin in the Staging Area (or Amoy once it has fallen, 9.0), a functional port "
+                       "or a coastal hex")
     if place == "amoy":
         d.refuse(case, "naval transfer goes to a port or coastal hex or to the Staging Area, not to Amoy")
     to = "allied-staging" if place == "staging" else place
@@ -696,7 +715,7 @@ def transfer(d: Decision, uid: str, place: str) -> None:
         if data.map.terrain_of(H(to)) in data.movement.costs[mover_class].road_only_terrain:
             d.refuse(case, f"{uid} could not otherwise enter {to} ({data.map.terrain_of(H(to))})")
     functional = {h for h in (frm, to) if is_hex(h) and functional_port(state, h)}
-    if frm == "allied-staging" and is_hex(to) and not state.at(to, "allied"):
+    if staged and is_hex(to) and not state.at(to, "allied"):
         d.refuse(case, f"{to} is not friendly-controlled: from the Staging Area units go to hexes Allied units hold")
     if is_hex(frm) and frm not in functional and to != "allied-staging" and to not in functional:
         d.refuse(case, f"from {frm} (no functional port) a unit goes only to a functional port or the Staging Area")
@@ -706,6 +725,9 @@ def transfer(d: Decision, uid: str, place: str) -> None:
             d.refuse(case, f"{limits['transfer_per_functional_port']} units have already used the port in {h}")
     if is_hex(frm) and frm not in functional and f"from-{frm}" in state.used_hexes:
         d.refuse(case, f"one unit a phase leaves {frm} (no functional port)")
+    problems = stack_after(state, to, "allied", [uid]) if is_hex(to) and state.since(4) else []
+    if problems:  # 21.0 item 1: "within stacking limits" (ruling F105)
+        d.refuse(case, f"{to} would be over-stacked: {problems[0].message} ({problems[0].case})")
     d.emit(UnitTransferred(uid, frm, to))
 
 
@@ -762,10 +784,10 @@ def _attack_candidates(state: State, side: str):
     for u in state.on_map(side):
         if not combat.can_attack(state, u):
             continue
-        targets = [h for h in combat.zoc_hexes_on(state, u) if h not in state.attacked_hexes]
+        targets = [h for h in combat.zoc_hexes_on(state, u) if not combat.attacked(state, h)]
         if not targets:
             targets = [str(n) for n in state.data.map.neighbours(H(u.where))
-                       if state.at(str(n), other(side)) and str(n) not in state.attacked_hexes]
+                       if state.at(str(n), other(side)) and not combat.attacked(state, str(n))]
             targets = targets[:1]
         if not targets or tuple(targets) in seen:
             continue
@@ -938,12 +960,12 @@ class Recruit(Phase):
         if place == "amoy" and state.amoy_turn is not None:
             d.emit(UnitDeployed(unit, "amoy"))
             return
-        if optional.usmc_deploys(d, unit, place):
-            d.emit(UnitDeployed(unit, place))
-            return
-        if place not in state.functional_ports():
+        if not optional.usmc_deploys(d, unit, place) and place not in state.functional_ports():
             d.refuse("Formosa 8.1, ruling F35", f"Allied units deploy in the Staging Area, Amoy once captured, or a "
                                                 f"functional port, not {place}")
+        problems = stack_after(state, place, "allied", [unit]) if state.since(4) else []
+        if problems:  # 8.1: deployed on the map within the stacking limits (ruling F105)
+            d.refuse("Formosa 8.1", f"{place} would be over-stacked: {problems[0].message} ({problems[0].case})")
         d.emit(UnitDeployed(unit, place))
 
     @order("end", "Formosa 8.1", "end the recruit phase: units not deployed return, LP above 20 are lost")

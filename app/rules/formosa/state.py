@@ -25,7 +25,16 @@ OUT = "out"
 #    plans as it did, `assign` a mission at a time and `end` (`played_under`)
 # 3: an over-stacked hex loses the fewest units, a static one only when no mobile one would do (F101); a game
 #    created under 1 or 2 removes any unit its player names (F102)
-RULES_VERSION = 3
+# 4: departures from the text found by checking the engine against the rulebook, each decided as played in a game
+#    created under 1-3 (ruling F105): a guerrilla's attack is not widened by 15.1 (23.0); units in Amoy transfer
+#    by sea (9.0, 21.0); a naval transfer keeps the stacking limits (21.0 item 1);
+#    no other Allied air unit joins the B-29 in its hex (13.1); LP received after the Logistics Phase are spent
+#    from the next GT on (7.2); the B-29's shift is not given to an assault of the Invasion Phase (16.5);
+#    an Allied deployment keeps the stacking limits (8.1); the PW Camp makes no counterattack (25.10);
+#    a drop zone may share a hex with an amphibious marker (10.1); two Allied TAC points a hex across missions (13.1)
+#    a defender that retreated is not attacked again in the phase (15.0); a B-29 D1 takes a combat unit (16.5);
+#    units one result eliminates are sent by their lines on the position the result found (8.3)
+RULES_VERSION = 4
 H = Hex.parse
 
 
@@ -90,6 +99,7 @@ class Strike:
     fleet_used: bool = False           # 18.0: once per game
     declared: dict | None = None       # an attack waiting for the defender's answer
     flown: tuple[tuple[str, str], ...] = ()  # (side, hex) whose ground support has flown its combat (16.3, F86)
+    b29_hex: str = ""                  # the hex the B-29 struck: it stays there until the Air Return (16.5)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,6 +109,8 @@ class State(SequencedState):
     step: str
     units: dict[str, Unit]
     lp: dict[str, int] = field(default_factory=lambda: {"allied": 0, "japanese": 0})
+    lp_due: dict[str, int] = field(default_factory=dict)      # received after this GT's Logistics Phase: on the
+                                                              # track at the next one (7.2; 25.2)
     air: dict[str, int] = field(default_factory=dict)        # "allied-tac", "japanese-tac", "kamikaze", ...
     naval: dict[str, int] = field(default_factory=dict)      # "gunfire" in the Staging Area (17.0)
     markers: dict[str, int] = field(default_factory=dict)    # "amphibious", "drop-zone" ready to place (10.0)
@@ -112,6 +124,7 @@ class State(SequencedState):
     air_supply_turn: int | None = None                         # the GT the air supply unit last served (19.4)
     kamikaze_spent: int = 0                                    # kamikaze points that attacked: gone (2.5, 8.4)
     attacked_hexes: tuple[str, ...] = ()                       # defending hexes attacked this phase (15.0)
+    defended: tuple[str, ...] = ()                             # the units those attacks fell on (15.0: once)
     combat: Combat | None = None
     vp_adjust: dict[str, int] = field(default_factory=dict)
     strike: Strike = field(default_factory=Strike)

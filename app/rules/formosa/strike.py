@@ -362,13 +362,17 @@ def _concealed(state: State, hex: str) -> list:
 
 def b29(d: Decision, hex: str, fortified: bool) -> None:
     """16.5 steps 1-3: roll on the hex's column (or Fortified) and apply the result; D1: the Japanese player
-    eliminates one unit in the hex (a decision when there is a choice), unless the PW Camp there is struck
-    (25.10: `optional.camp_bombed`; otherwise a combat unit, never the camp, is lost)."""
+    eliminates one combat unit in the hex (a decision when there is a choice; never a deception unit, which is
+    not revealed either, 11.2), unless the PW Camp there is struck (25.10: `optional.camp_bombed`; otherwise a
+    combat unit, never the camp, is lost)."""
     result = strategic.b29_strike(d.data, H(hex), d.roll(f"B-29 strike on {hex} (16.5)"), fortified=fortified)
     d.emit(ap.B29Struck(hex, result.column, result.die, result.code))
     if result.code == "D1" and not optional.camp_bombed(d, hex):
         units = [u for u in d.state.at(hex, "japanese") if d.state.spec(u.id).type != "pw-camp"]
-        combat._losses(d, "japanese", units, 1, 0, "Formosa 16.5 D1")
+        if d.state.since(4):  # a combat unit (25.10 "per 16.5"): never a deception unit (ruling F105)
+            units = [u for u in units if not combat.never_attacks(d.state, u)]
+        if units:
+            combat._losses(d, "japanese", units, 1, 0, "Formosa 16.5 D1")
     if not d.state.pending:
         _after(d, "b29")
 
@@ -442,7 +446,8 @@ class B29Fortified(Step):
 # -- ground support (16.3) and interdiction (16.4) ------------------------------------------------------------------
 def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
     """Air points on a hex within the mission's assigned points and the per-hex limit (strategic.
-    check_air_placement); US and Commonwealth points never share a hex (16.1 Important)."""
+    check_air_placement); US and Commonwealth points never share a hex (16.1 Important); no Allied point joins
+    the B-29 in its hex, and ground support still there and interdiction are two points at most together (13.1)."""
     state: State = d.state
     side = d.side
     case = "Formosa 16.4" if what == "interdiction" else "Formosa 16.3"
@@ -454,6 +459,8 @@ def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
                                                                       if r[0] == side]
     if any(h == hex and other_nat != nat for h, other_nat, _ in rows):
         d.refuse("Formosa 16.1", "US and Commonwealth air points cannot be placed in the same hex")
+    if side == "allied" and state.since(4) and hex in ap.b29_hexes(state):
+        d.refuse("Formosa 13.1", f"the B-29 in {hex} stacks with no other Allied air unit (ruling F105)")
     placements: dict = {}
     for h, row_nat, points in rows:
         if row_nat == nat:
@@ -461,6 +468,13 @@ def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
     placements[H(hex)] = placements.get(H(hex), 0) + n
     strategic.check_air_placement(d.data, side, "interdiction" if what == "interdiction" else "tactical",
                                   placements, ap.assigned(state, side, mission))
+    there = ap.allied_tac_on(state, hex) if side == "allied" and state.since(4) else {}
+    if set(there) - {nat}:  # ground support left on the hex and interdiction together (ruling F105)
+        d.refuse("Formosa 16.1", "US and Commonwealth air points cannot be placed in the same hex")
+    limit = d.data.charts["stacking"]["allied"]["tac_points"]
+    if sum(there.values()) + n > limit:
+        d.refuse("Formosa 13.1", f"{hex} holds {sum(there.values())} Allied tactical air points already: at most "
+                                 f"{limit} a hex")
     d.emit(ap.AirPlaced(side, what, hex, nat, n))
 
 

@@ -61,7 +61,7 @@ def view(state: State, side: str | None) -> dict:
             state.pending[0]["side"] if state.pending else state.side),
         "winner": state.winner, "end_reason": state.reason or None,
         "optional_rules": sorted(state.data.optional, key=lambda r: int(r.split(".")[1])),  # 25.0: public
-        "lp": dict(state.lp), "amoy_captured_on": state.amoy_turn,
+        "lp": dict(state.lp), "lp_next_turn": dict(state.lp_due), "amoy_captured_on": state.amoy_turn,
         "air": {k: v for k, v in state.air.items() if mine(k)},
         "naval": {k: v for k, v in state.naval.items() if mine(k)},
         "markers": {k: v for k, v in state.markers.items() if mine(k)},
