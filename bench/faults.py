@@ -308,7 +308,7 @@ def check_ingest(db: str, maildir: Path, sent: Path, game_id: str, last: subproc
         if not got or any(subject not in a["subject"] or "unknown" in a["subject"] for a in got):
             problems.append(f"{mid}: answers {[a['subject'] for a in got]}, each should be {subject!r}")
         firsts = [a for a in got if "already processed" not in a["body"]]
-        if len(firsts) != 1 or any(_answer(firsts[0]) not in a["body"] for a in got):
+        if len(firsts) != 1 or any(answer_text(firsts[0]["body"]) not in a["body"] for a in got):
             problems.append(f"{mid}: {len(firsts)} first answers; a repeat must carry the first answer")
     turns = [m for m in mail if "Your turn" in m["subject"] and m["to"] == PLAYERS["blue"]]
     if len(turns) != 1:
@@ -316,10 +316,10 @@ def check_ingest(db: str, maildir: Path, sent: Path, game_id: str, last: subproc
     return problems
 
 
-def _answer(mail: dict) -> str:
+def answer_text(body: str) -> str:
     """An answer's own text: the lines saying what became of the message, without the seat's situation after them
     (a repeat is laid out later, its history and receipt as they stand then: app/mail/layout.py)."""
-    return re.split(r"\n\nGame g-[0-9a-f]{8}, ", mail["body"].replace("\r\n", "\n"))[0].strip()
+    return re.split(r"\n\nGame g-[0-9a-f]{8}, ", body.replace("\r\n", "\n"))[0].strip()
 
 
 def kill_ingest(work: str, max_steps: int = 400) -> KillResult:
