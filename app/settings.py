@@ -183,7 +183,7 @@ VARIABLES = (
     Variable("HEXLEDGER_MAX_EMAIL_BYTES", "max_email_bytes", _whole(1), "incoming messages larger than this "
              "are refused unread", _MAIL),
     Variable("HEXLEDGER_PUBLIC_URL", "public_url", str, "the server's address as players reach it "
-             "(`https://host/`); set, emails carry each seat's replay link", _MAIL),
+             "(`https://host/`); set, emails carry each seat's play link and replay link", _MAIL),
     Variable("HEXLEDGER_MAIL_RETRY", "mail_retry", _number(least=0), "seconds from a failed delivery to its first "
              "retry, doubling each time up to an hour", _MAIL),
     Variable("HEXLEDGER_STRANGER_REPLY_HOURS", "stranger_reply_hours", _number(least=0), "a message that opens "

@@ -97,6 +97,9 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
 
 def _links(r: TurnReport, over: bool) -> list[str]:
     out = []
+    if r.play_link and not over:
+        out += ["Play in your browser: point at the map to give your orders (the link gives your orders, as a reply "
+                "to this email does: do not share it)", f"  {r.play_link}", ""]
     if r.replay_link:
         out += ["Replay " + ("the whole game" if over else "the game") + " in your browser (as you see it; the link "
                 "is yours, do not share it)", f"  {r.replay_link}", ""]

@@ -6,7 +6,10 @@
   is the same list flat: `show`, the API, the turn email, the fuzzers and the practice opponents all read this
   one list. The rule set names the orders worth trying (`orders_to_try(state, side)`: each unit's reachable
   hexes, each attack with the markers allowed, each answer to a decision); only those the decider accepts are
-  listed.
+  listed. Each listed order says what it is given to (`subject`) and the hexes it is aimed at (`at`), so a map can
+  mark it there (the play page, docs/playing-in-the-browser.md).
+- `naming(rules, state, side, word)`: every order of those `side` may give now that names one unit or hex, each
+  accepted by the decider: what a player pointing at one counter may do with it.
 - `refusal(rules, state, command)`: the decider's own answer to "would `do` accept this?", run up to its first
   die (no refusal may follow a roll, practice 11), so nothing is rolled and nothing written.
 - `preview(rules, state, command)`: the rule set's preview, refused exactly when `do` would refuse the order
@@ -14,6 +17,7 @@
 """
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +25,7 @@ from typing import Any
 from app.rules.base import Candidate, Command, Rules, has_preview, optional
 from app.rules.engine.decision import ProbeDice, ReachedRoll
 from app.rules.errors import OrderError
+from app.rules.kernel.hexgrid import Hex
 
 
 def refusal(rules: Rules, state: Any, command: Command) -> OrderError | None:
@@ -88,7 +93,7 @@ def by_kind(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dic
 
     def take(name: str, subject: tuple, queue: deque) -> bool:
         text = queue.popleft().text
-        item = None if text in tried else _accepted(rules, state, side, text, actions)
+        item = None if text in tried else _accepted(rules, state, side, text, actions, subject)
         tried.add(text)
         if item is not None:
             kinds[name]["orders"].append(item)
@@ -139,8 +144,66 @@ def legal_orders(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> lis
     return [o for kind in by_kind(rules, state, side, limit) for o in kind["orders"]]
 
 
-def _accepted(rules: Rules, state: Any, side: str, text: str, actions: dict) -> dict | None:
-    """The list's entry for `text` if the decider accepts it now, else None."""
+def naming(rules: Rules, state: Any, side: str, word: str) -> list[dict]:
+    """Every order `side` may give now whose subject or text names `word` (a unit's id or a hex, as the orders
+    write it), each accepted by the decider, in the order the rule set offers them: a unit's moves and the attacks
+    it may join, the orders aimed at a hex. Not cut at LIMIT: bounded by the rule set's own candidates (SNC: a
+    unit's 40 nearest destinations)."""
+    word = word.strip().lower()
+    actions = {a.name: a for a in rules.prompt(state).actions}
+    out, tried = [], set()
+    for c in candidates(rules, state, side):
+        if word not in {str(s).lower() for s in c.subject} and word not in _words(c.text):
+            continue
+        if c.text not in tried:
+            tried.add(c.text)
+            item = _accepted(rules, state, side, c.text, actions, c.subject)
+            if item is not None:
+                out.append(item)
+    return out
+
+
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def _is_hex(word: str) -> bool:
+    """A hex as orders write it: a map label, after its sheet's letters where the game has several (Hex.parse:
+    "3512", "w4324")."""
+    try:
+        Hex.parse(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _SPLIT.split(text.lower()) if w]
+
+
+def aimed_at(text: str, subject: tuple) -> list[str]:
+    """The hexes an order is aimed at, where a map marks it: its subject when that is hexes (an attack, a landing,
+    a strike), else the end of the hexes after its `to` or `at` (a move's destination, not its `via`), else the
+    last hex it names (a path's end, a placement); none for an order that names no hex."""
+    if subject and all(_is_hex(str(s)) for s in subject):
+        return [str(s) for s in subject]
+    words = _words(text)
+    for i, w in enumerate(words):
+        if w in ("to", "at"):
+            run = []
+            for nxt in words[i + 1:]:
+                if not _is_hex(nxt):
+                    break
+                run.append(nxt)
+            if run:
+                return run[-1:]
+    named = [w for w in words if _is_hex(w)]
+    return named[-1:]
+
+
+def _accepted(rules: Rules, state: Any, side: str, text: str, actions: dict, subject: tuple = ()) -> dict | None:
+    """The list's entry for `text` if the decider accepts it now, else None; `subject`: what the candidate is given
+    to (its `subject` in the entry where the action's subjects are units, hexes or counters), with the hexes it
+    is `at` (each left out when empty)."""
     try:
         command = rules.parse(text, side, state)
     except OrderError:
@@ -152,6 +215,13 @@ def _accepted(rules: Rules, state: Any, side: str, text: str, actions: dict) -> 
     odds = _odds(rules, state, command)
     if odds:
         item["odds"] = odds
+    if subject and action is not None and action.subjects:  # units, hexes, counters: not a number or a word
+        item["subject"] = [str(s) for s in subject]
+    else:
+        subject = ()
+    at = aimed_at(text, subject)
+    if at:
+        item["at"] = at
     return item
 
 

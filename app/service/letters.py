@@ -75,6 +75,7 @@ class Letters:
         base = {"game_id": game_id, "title": rules.title, "seat": seat.seat, "headline": headline, "seq": seq,
                 "step": prompt["step"], "since": since[earlier:], "earlier": earlier, "answer": list(answer),
                 "replay_link": self.credentials.replay_link(game_id, seat.seat),
+                "play_link": self.credentials.play_link(game_id, seat.seat),
                 "export_link": self._link(f"games/{game_id}/export"),
                 "page_link": self.keys.page_link(seat.email),
                 "receipt": as_text(self.receipts.at(game_id, seq))}

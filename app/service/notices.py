@@ -136,6 +136,10 @@ class Invitations:
                 "with none, the server makes a random text for you and shows it in its answer.\n\n")
         link = self.credentials.replay_link(game_id, seat)
         replay = f"Watch the game in your browser (as you see it; the link is yours):\n  {link}\n\n" if link else ""
+        play = self.credentials.play_link(game_id, seat)
+        if play:
+            replay = (f"Play in your browser, pointing at the map (the link gives your orders: do not share it):\n"
+                      f"  {play}\n\n{replay}")
         orders = self.credentials.mail.orders_address if self.credentials.mail is not None else "the orders address"
         return (f"You are invited to {what}.\n\nSeats:\n{who}\n\n"
                 f"Your secret token (shown once; it is your password for this game):\n  token: {token}\n\n{join}"

@@ -55,6 +55,7 @@ class GameRow:
     deadline: str | None  # when the side to act must have moved (UTC), if the game has a deadline
     channel: str | None  # the seat's notification channel, shown without its secrets
     replay: str  # the replay viewer, signed in as this seat (a path on this server)
+    play: str | None  # the play page, signed in as this seat, which gives its orders (none for the arbiter)
 
 
 class Players:
@@ -94,7 +95,9 @@ class Players:
             owed=prompt.owed.to_dict()["text"] if mine and prompt.owed is not None else None,
             waiting_for=missing if outcome is None else (), deadline=_deadline(settings) if outcome is None else None,
             channel=self._shown(channel) if channel else None,
-            replay=f"/replay/{seat.game_id}/?key={self.credentials.replay_key(seat.game_id, seat.seat)}")
+            replay=f"/replay/{seat.game_id}/?key={self.credentials.replay_key(seat.game_id, seat.seat)}",
+            play=None if seat.is_arbiter else
+            f"/play/{seat.game_id}/?key={self.credentials.play_key(seat.game_id, seat.seat)}")
 
     def _shown(self, url: str) -> str:
         try:

@@ -93,6 +93,7 @@ class TurnReport:
     deadline: str | None = None  # when the turn of the side to act runs out, as text
     clock: str | None = None  # the seat's clock: time bank, vacation, a draw offer (app/service/clocks.py)
     replay_link: str | None = None
+    play_link: str | None = None  # the play page, which gives this seat's orders (Credentials.play_link)
     export_link: str | None = None  # where the whole game is to be had (after the game: both sides')
     page_link: str | None = None  # the player's page: every game of theirs (docs/players.md)
     receipt: str = ""  # the signed receipt of the chain's head at `seq` (app/service/receipts.py), as text

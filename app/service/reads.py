@@ -9,12 +9,13 @@ from typing import TypeVar
 from app.events.envelope import canonical_json
 from app.events.interface import Store
 from app.events.registry import decode_stored
-from app.projections import history
+from app.projections import history, render
 from app.projections import state as projection
 from app.projections.cache import VIEWS
 from app.projections.sight import Sight
 from app.projections.sight import sees_all as sight_sees_all
 from app.rules import legal
+from app.rules.base import optional
 from app.rules.catalog import get_rules
 from app.service import audit, games, replays, transfer
 from app.service.receipts import Receipts, as_dict, view_fields
@@ -80,19 +81,32 @@ class Reads:
         database, game, seat and `render` (a module-level function) and reused while the stored head is the (seq,
         hash) it was made at: the view is a function of the events up to the head and the seat (its side), so
         another seat never gets it, and any append, by whichever process, retires it."""
+        return self._kept_at_head(seat, render, lambda state: render(view_dict(seat, state)))
+
+    def map_now(self, seat: Seat, render: Callable[[str], T]) -> T | None:
+        """The map picture of the position at the head as `seat` sees it (`map_picture`: the turn emails' and the
+        replay viewer's renderer, from the one view), as `render` makes it (the HTTP answer), kept as `view_now`'s
+        is; None when the rules draw no map."""
+        return self._kept_at_head(seat, ("map", render), lambda state: _maybe(render, map_picture(seat, state)))
+
+    def _kept_at_head(self, seat: Seat, what, make: Callable[[projection.GameState], T]) -> T:
+        """`make(state at the head)`, kept in VIEWS per database, game, seat and `what` while the stored head is the
+        (seq, hash) it was made at; the read counts as seen."""
         head = self.store.head(seat.game_id)
-        key = (projection.store_key(self.store), seat.game_id, seat.seat, render)
+        key = (projection.store_key(self.store), seat.game_id, seat.seat, what)
         rendered = VIEWS.get(key, head)
         if rendered is None:  # the state at that very seq: another append since then changes nothing here
-            rendered = render(view_dict(seat, projection.load(self.store, seat.game_id, head[0])))
+            rendered = make(projection.load(self.store, seat.game_id, head[0]))
             VIEWS.put(key, head, rendered)
         mark_seen(self.store, seat, head[0])
         return rendered
 
-    def prompt(self, seat: Seat) -> dict:
+    def prompt(self, seat: Seat, naming: str | None = None) -> dict:
+        """Where the game stands for `seat` and what it may order; `naming`: only the orders that name this unit or
+        hex, all of them (legal.naming: what the play page offers for the counter a player points at)."""
         state = projection.load(self.store, seat.game_id)
         mark_seen(self.store, seat, state.meta.seq)
-        return prompt_dict(get_rules(state.meta.rules), state, seat)
+        return prompt_dict(get_rules(state.meta.rules), state, seat, naming)
 
     def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None,
                      state: projection.GameState | None = None) -> list[dict]:
@@ -163,22 +177,38 @@ def view_dict(seat: Seat, state: projection.GameState) -> dict:
             "players": state.meta.players, "view": get_rules(state.meta.rules).view(state.game, seat.side)}
 
 
-def prompt_dict(rules, state: projection.GameState, seat: Seat) -> dict:
+def map_picture(seat: Seat, state: projection.GameState) -> str | None:
+    """The map of `state` with what `seat` sees (its side's view, render.render_map); None for rules without a map."""
+    rules = get_rules(state.meta.rules)
+    game_map = optional(rules, "game_map")
+    if game_map is None:
+        return None
+    return render.render_map(game_map(state.game), rules.view(state.game, seat.side), rules.sides,
+                             title=f"{seat.game_id} after event {state.meta.seq}, as {seat.seat}")
+
+
+def _maybe(fn: Callable[[str], T], value: str | None) -> T | None:
+    return None if value is None else fn(value)
+
+
+def prompt_dict(rules, state: projection.GameState, seat: Seat, naming: str | None = None) -> dict:
     """Where the game stands for `seat`: whose turn, and if it is theirs, what they may order: every order the
     rules accept now by kind, with how many units each kind may still take (`kinds`, app/rules/legal.py
-    `by_kind`), and the same orders in one list (`legal_orders`)."""
+    `by_kind`), and the same orders in one list (`legal_orders`); `naming`: instead, every order that names this
+    unit or hex (legal.naming), and no kinds."""
     outcome = rules.outcome(state.game)
     prompt = rules.prompt(state.game)
     mine = outcome is None and prompt.side == seat.side and seat.side is not None
     missing = [s for s in state.meta.sides if s not in state.meta.players]
-    kinds = legal.by_kind(rules, state.game, seat.side) if mine else []
+    kinds = legal.by_kind(rules, state.game, seat.side) if mine and not naming else []
     return {"seq": state.meta.seq, "to_act": prompt.side, "step": prompt.step, "your_turn": mine and not missing,
             "waiting_for_players": missing,
             "outcome": {"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
-            "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help}
+            "actions": [{"name": a.name, "syntax": a.syntax, "case": a.case, "help": a.help, "subjects": a.subjects}
                         for a in prompt.actions] if mine else [],
             "owed": prompt.owed.to_dict() if mine and prompt.owed is not None else None,
-            "kinds": kinds, "legal_orders": [o for kind in kinds for o in kind["orders"]]}
+            "kinds": kinds, "legal_orders": ([] if not mine else legal.naming(rules, state.game, seat.side, naming)
+                                             if naming else [o for kind in kinds for o in kind["orders"]])}
 
 
 def disputes_of(store: Store, game_id: str) -> list[dict]:

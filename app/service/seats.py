@@ -142,6 +142,34 @@ class Credentials:
             return None
         return f"{self.public_url.rstrip('/')}/replay/{game_id}/?key={self.replay_key(game_id, seat)}"
 
+    def play_key(self, game_id: str, seat: str) -> str:
+        """HMAC-SHA256(server secret, game id, seat, the seat's token hash), 128 bits as hex, of another purpose than
+        the replay key: it opens the play page (app/web/play.py) as that seat, whose orders it may give, as a reply
+        to the seat's game email may (docs/playing-in-the-browser.md, "The play link"). Recomputed for every email;
+        it changes with the seat's token."""
+        member = self.members(game_id).get(seat)
+        if member is None:
+            raise AccessDenied(f"game {game_id} has no seat {seat!r}")
+        return self._play_key(game_id, seat, member["token_hash"])
+
+    def _play_key(self, game_id: str, seat: str, token_hash: str) -> str:
+        mac = hmac.new(self.server_secret(), f"play-key\x00{game_id}\x00{seat}\x00{token_hash}".encode(),
+                       hashlib.sha256)
+        return mac.hexdigest()[:32]
+
+    def authenticate_play_key(self, game_id: str, key: str | None) -> Seat:
+        """The seat whose play key this is; compared in constant time against every seat's key. No owner's key
+        opens the play page: a game made on the command line has no player to give its orders."""
+        return self._seat_by(game_id, key, "play key",
+                             lambda row: self._play_key(game_id, row["seat"], row["token_hash"]),
+                             "no play key: open the play link from your game email, or give your seat's token")
+
+    def play_link(self, game_id: str, seat: str) -> str | None:
+        """The seat's link to the play page, if the server knows its public address (HEXLEDGER_PUBLIC_URL)."""
+        if not self.public_url or seat == ARBITER:
+            return None
+        return f"{self.public_url.rstrip('/')}/play/{game_id}/?key={self.play_key(game_id, seat)}"
+
     def authenticate(self, game_id: str, token: str | None) -> Seat:
         """The seat this token opens in this game. Every seat's hash is compared, in constant time."""
         return self._seat_by(game_id, token, "token", lambda row: row["token_hash"],

@@ -12,7 +12,7 @@ import logging
 import re
 import threading
 from functools import partial
-from urllib.parse import unquote_to_bytes
+from urllib.parse import unquote_to_bytes, urlsplit
 
 from flask import Flask, abort, current_app, g, jsonify, request, send_from_directory
 from flask_limiter import ExemptionScope, Limiter
@@ -69,8 +69,8 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
     runs: the same from a process of its own, so laying emails out never holds this process's interpreter lock
     (app/service/outbox.py).
 
-    The replay viewer (app/web/replay.py) is mounted at /replay with the seats and tokens of the service, the
-    player's page (app/web/players.py) at /players/."""
+    The replay viewer (app/web/replay.py) is mounted at /replay and the play page (app/web/play.py) at /play, with the
+    seats and tokens of the service, the player's page (app/web/players.py) at /players/."""
     config = dict(config or {})
     settings = (settings or Settings.from_env()).with_flags(
         **{CONFIG_FLAGS[key]: config.pop(key) for key in list(config) if key in CONFIG_FLAGS})
@@ -121,14 +121,15 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
                                                   "description": "the seat's game token, from the invitation"})
     api.spec.components.security_scheme("operator", {"type": "http", "scheme": "bearer",
                                                      "description": "the operator's key (HEXLEDGER_ADMIN_TOKEN)"})
-    from app.web import headers, players, replay
+    from app.web import headers, play, players, replay
     from app.web.routes import blp
 
     api.register_blueprint(blp)
     replay.register(app, service=service, api=api)
+    play.register(app)
     players.register(app)
     viewer_limit = limiter.shared_limit(settings.replay_rate_limit, scope="replay")
-    for part in (replay.bp, replay.data):  # the viewer counts against its own limit, not the API's
+    for part in (replay.bp, replay.data, play.bp):  # the pages count against the viewer's limit, not the API's
         limiter.exempt(part, flags=ExemptionScope.APPLICATION)
         viewer_limit(part)
     _errors(app)
@@ -214,18 +215,27 @@ def is_operator() -> bool:
 
 
 _REPLAY_BLUEPRINTS = ("replay", "replay_data")
+_PLAY_BLUEPRINTS = ("games", "play")  # the API and the play page take the play page's cookie (app/web/play.py)
+PLAY_COOKIE = "hexledger_play"
 
 
 def _credential() -> str | None:
-    """The request's credential: its bearer token, or on the replay viewer only, the viewer's cookie."""
+    """The request's credential: its bearer token, or on the replay viewer the viewer's cookie, on the API and the
+    play page the play page's cookie."""
     from app.web.replay import COOKIE
 
-    return bearer() or (request.cookies.get(COOKIE) if request.blueprint in _REPLAY_BLUEPRINTS else None)
+    if request.blueprint in _REPLAY_BLUEPRINTS:
+        return bearer() or request.cookies.get(COOKIE)
+    if request.blueprint in _PLAY_BLUEPRINTS:
+        return bearer() or request.cookies.get(PLAY_COOKIE)
+    return bearer()
 
 
 def authenticated(game_id: str) -> Seat:
-    """The seat the request's credential opens in `game_id` (AccessDenied if none): the bearer token, or on the
-    replay viewer a replay key cookie (which opens the viewer only). Checked once a request, whoever asks."""
+    """The seat the request's credential opens in `game_id` (AccessDenied if none): the bearer token; on the
+    replay viewer a replay key cookie (which opens the viewer only); on the API and the play page, the play page's
+    cookie (a play key, which gives the seat's orders: only from this server's own pages, `same_origin`). Checked
+    once a request, whoever asks."""
     from app.web.replay import COOKIE
 
     done = g.get("hexledger_auth")
@@ -233,10 +243,14 @@ def authenticated(game_id: str) -> Seat:
         service = current_app.extensions["hexledger_service"]()
         try:
             token = bearer()
-            if token or request.blueprint not in _REPLAY_BLUEPRINTS:
-                done = (game_id, service.seats.authenticate(game_id, token), None)
-            else:
+            if request.blueprint in _REPLAY_BLUEPRINTS and not token:
                 done = (game_id, service.seats.authenticate_replay_key(game_id, request.cookies.get(COOKIE)), None)
+            elif request.blueprint in _PLAY_BLUEPRINTS and not token and request.cookies.get(PLAY_COOKIE):
+                same_origin()
+                done = (game_id, service.seats.authenticate_play_key(game_id, request.cookies.get(PLAY_COOKIE)),
+                        None)
+            else:
+                done = (game_id, service.seats.authenticate(game_id, token), None)
         except AccessDenied as exc:
             done = (game_id, None, exc)
         g.hexledger_auth = done
@@ -244,6 +258,30 @@ def authenticated(game_id: str) -> Seat:
         raise done[2]
     g.hexledger_seat = done[1]  # for the access log: the seat, never the credential
     return done[1]
+
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def same_origin() -> None:
+    """A request signed in by a cookie that gives orders (the play page's) and that may change something comes from
+    this server's own pages, or is refused (403) and does nothing: the browser says where it comes from
+    (`Sec-Fetch-Site`, which no page can set, else `Origin`), so another site's page cannot make a player's browser
+    give an order (cross-site request forgery), on top of the cookie's SameSite=Strict
+    (docs/playing-in-the-browser.md, "The play link")."""
+    if request.method in SAFE_METHODS:
+        return
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        if site == "same-origin":
+            return
+    else:
+        origin = urlsplit(request.headers.get("Origin") or "")
+        public = current_app.extensions["hexledger_service"]().seats.public_url
+        if origin.netloc and origin.netloc in (request.host, urlsplit(public or "").netloc):
+            return
+    raise AccessDenied("a request signed in by the play page's cookie must come from this server's own pages: "
+                       "nothing was done (give orders from the play page, or with your token)")
 
 
 ACCESS_LOG = logging.getLogger("hexledger.http")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 from typing import NamedTuple
 
-from flask import Response, current_app, request
+from flask import Response, abort, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.http import parse_etags
@@ -75,7 +75,13 @@ def json_body(obj) -> JsonBody:
     return JsonBody(data, f'"{hashlib.blake2b(data, digest_size=16).hexdigest()}"')
 
 
-def conditional(body: JsonBody) -> Response:
+def svg_body(svg: str) -> JsonBody:
+    """A picture's bytes and its entity tag, as `json_body` makes them for JSON (module-level, for `Reads.map_now`)."""
+    data = svg.encode("utf-8")
+    return JsonBody(data, f'"{hashlib.blake2b(data, digest_size=16).hexdigest()}"')
+
+
+def conditional(body: JsonBody, content_type: str = "application/json") -> Response:
     """200 with the body and its ETag, or 304 without a body when the request's If-None-Match names that ETag
     (compared weakly, RFC 9110 13.1.2). `private, no-cache`: a browser may keep the answer but asks again each
     time; a shared cache never keeps it."""
@@ -83,7 +89,7 @@ def conditional(body: JsonBody) -> Response:
     unchanged = asked is not None and parse_etags(asked).contains_weak(body.etag[1:-1])
     return Response(None if unchanged else body.data, status=304 if unchanged else 200,
                     headers={"ETag": body.etag, "Cache-Control": "private, no-cache"},
-                    content_type="application/json")
+                    content_type=content_type)
 
 
 # -- schemas ----------------------------------------------------------------------------------------------
@@ -181,6 +187,13 @@ class Talk(Schema):
                        "characters, at most 20 lines)", "example": "Good luck, and may the dice be kind!"})
     to = fields.String(load_default="all", validate=validate.OneOf(["all", "arbiter"]), metadata={
         "description": "every seat (all), or the arbiter only (and you)"})
+
+
+class ActionsQuery(Schema):
+    naming = fields.String(load_default=None, validate=validate.Length(min=1, max=64), metadata={
+        "description": "a unit's id or a hex: legal_orders is then every order you may give now that names it (a "
+                       "unit's moves and the attacks it may join, the orders aimed at a hex), not a sample",
+        "example": "jp-d3-r6"})
 
 
 class AtQuery(Schema):
@@ -312,6 +325,9 @@ class ActionDoc(Schema):
     syntax = fields.String(metadata={"example": "move UNIT HEX [HEX ...]"})
     case = fields.String()
     help = fields.String()
+    subjects = fields.String(allow_none=True, metadata={
+        "description": "what its orders are given to, plural (\"units\", \"hexes\", \"counters\"): their "
+                       "`subject` in legal_orders; null where an order is given to a number or a word"})
 
 
 class Candidate(Schema):
@@ -332,6 +348,12 @@ class LegalOrder(Schema):
     action = fields.String()
     case = fields.String()
     odds = fields.String(metadata={"description": "a combat order's final odds column"})
+    subject = fields.List(fields.String(), metadata={
+        "description": "what the order is given to: its units, or the hexes it attacks (left out for an order "
+                       "given to no unit or hex)"})
+    at = fields.List(fields.String(), metadata={
+        "description": "the hexes the order is aimed at, where a map marks it: a move's destination, an attack's "
+                       "hexes (left out for an order that names no hex)"})
 
 
 class OrderKind(Schema):
@@ -567,13 +589,31 @@ def state(args, game_id):
     return conditional(reads.view_now(s, json_body) if args["at"] is None else json_body(reads.view(s, args["at"])))
 
 
+@blp.route("/games/<game_id>/map.svg", methods=["GET"])
+@blp.response(200)
+@returns(200, {"type": "string", "description": "an SVG document"}, "the map now, as you see it", "image/svg+xml")
+@blp.alt_response(404, schema=ApiError, description="these rules draw no map")
+@blp.doc(security=SECURED)
+def map_now(game_id):
+    """The map of the position now as you see it (fog of war applied), the picture the turn emails and the replay
+    viewer draw
+
+    The answer carries an ETag: sent back as If-None-Match, it gets 304 and no body while the picture is unchanged"""
+    picture = svc().reads.map_now(seat(game_id), svg_body)
+    if picture is None:
+        abort(404, "these rules draw no map")
+    return conditional(picture, "image/svg+xml")
+
+
 @blp.route("/games/<game_id>/actions", methods=["GET"])
+@blp.arguments(ActionsQuery, location="query")
 @blp.response(200)
 @returns(200, PromptDoc)
 @blp.doc(security=SECURED)
-def actions(game_id):
-    """Your legal actions now, with their syntax (empty when it is not your turn)"""
-    return svc().reads.prompt(seat(game_id))
+def actions(args, game_id):
+    """Your legal actions now, with their syntax (empty when it is not your turn); `naming`: every legal order that
+    names one unit or hex"""
+    return svc().reads.prompt(seat(game_id), args["naming"])
 
 
 @blp.route("/games/<game_id>/orders", methods=["POST"])

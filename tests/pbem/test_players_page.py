@@ -83,6 +83,13 @@ def test_a_game_emails_link_opens_every_game_of_that_address(site):
     own = service.seats.replay_key(first, "red")
     assert f"/replay/{first}/?key={own}" in page.text
     assert service.seats.replay_key(first, "blue") not in page.text
+    # and its play page, where that seat gives its orders (docs/playing-in-the-browser.md)
+    play = f"/play/{first}/?key={service.seats.play_key(first, 'red')}"
+    assert play in page.text and service.seats.play_key(first, "blue") not in page.text
+    moved = client.get(play)
+    assert moved.status_code == 200 and f"hexledger_play={service.seats.play_key(first, 'red')}" in moved.headers[
+        "Set-Cookie"]
+    assert 'you play <strong>red</strong>' in client.get(f"/play/{first}/").text
     assert not any(token in page.text for _, tokens in made.values() for token in tokens.values())
     assert page.headers["Cache-Control"] == "no-store" and "script-src 'self'" in page.headers[
         "Content-Security-Policy"]

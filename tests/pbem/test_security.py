@@ -111,6 +111,7 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.summary": ("GET", f"/games/{g}", None),
         "games.state": ("GET", f"/games/{g}/state", None),
         "games.actions": ("GET", f"/games/{g}/actions", None),
+        "games.map_now": ("GET", f"/games/{g}/map.svg", None),
         "games.submit": ("POST", f"/games/{g}/orders", {"order": "move B3 0504"}),
         "games.game_history": ("GET", f"/games/{g}/history?limit=1000", None),
         "games.say": ("POST", f"/games/{g}/messages", {"text": "good game"}),
@@ -141,6 +142,9 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "replay_data.map_svg": ("GET", f"/replay/{g}/map/{seq}.svg", None),
         "replay_data.analysis_json": ("GET", f"/replay/{g}/analysis.json", None),
         "replay_data.chart_svg": ("GET", f"/replay/{g}/charts/losses.svg", None),
+        "play.page": ("GET", f"/play/{g}/", None),
+        "play.static": ("GET", "/play/static/play.js", None),
+        "play.forget": ("POST", f"/play/{g}/forget", None),
         "players.page": ("GET", "/players/", None),
         "players.static": ("GET", "/players/static/players.css", None),
         "players.sign_in_link": ("POST", "/players/sign-in-link", None),
@@ -157,9 +161,9 @@ def blue_counters(svg: str) -> list[str]:
 
 
 def error_message(r) -> str:
-    """Errors are JSON {"error", "message"}; the replay page's and the player's page's are a page that says what went
-    wrong."""
-    if r.request.path.startswith(("/replay/", "/players/")) and r.mimetype == "text/html":
+    """Errors are JSON {"error", "message"}; the replay page's, the play page's and the player's page's are a page
+    that says what went wrong."""
+    if r.request.path.startswith(("/replay/", "/play/", "/players/")) and r.mimetype == "text/html":
         return re.search(r'<p id="error-text">(.*?)</p>', r.get_data(as_text=True), re.S).group(1).strip()
     assert r.is_json, r.data
     return r.json["message"]
@@ -194,8 +198,8 @@ def test_red_sees_nothing_blue_hides_on_any_endpoint_or_in_any_email(world):
         if endpoint == "replay_data.frames":
             assert r.json["viewer"] == "red" and {u["side"] for u in r.json["frames"][-1]["view"]["units"]} == {"red"}
     for endpoint, text in seen:
-        if endpoint == "replay_data.map_svg":  # the map names every hex; what matters is which units it draws
-            assert blue_counters(text) == [], "the replay map draws blue's hidden units for red"
+        if endpoint in ("replay_data.map_svg", "games.map_now"):  # it names every hex: it must draw no blue unit
+            assert blue_counters(text) == [], f"{endpoint} draws blue's hidden units for red"
             continue
         assert not leaks(text), f"{endpoint} leaks blue's hidden unit: {text[:400]}"
     red_mail = [m for m in outbox.sent if "red-one@x.example" in m["To"]]
@@ -247,15 +251,17 @@ def test_no_token_acts_in_another_game(world):
     other = games["two"]["game_id"]
 
     def of_other(path):
-        return f"/games/{other}" in path or f"/replay/{other}/" in path
+        return f"/games/{other}" in path or f"/replay/{other}/" in path or f"/play/{other}/" in path
 
+    others = {e: c for e, c in calls(other).items() if e != "play.forget"}  # signing out acts on no game, only
+    # on the browser's own cookies
     for seat, token in games["one"]["tokens"].items():
-        for endpoint, (method, path, body) in calls(other).items():
+        for endpoint, (method, path, body) in others.items():
             if not of_other(path):
                 continue
             r = request(client, method, path, body, token)
             assert r.status_code == 403, (seat, endpoint, r.status_code, r.data)
-    for method, path, body in calls(other).values():
+    for method, path, body in others.values():
         if of_other(path):  # game two is in progress: its replay is closed to spectators, as the API is
             assert request(client, method, path, body, None).status_code == 401, path
             assert request(client, method, path, body, "f" * 32).status_code == 403, path
@@ -264,6 +270,15 @@ def test_no_token_acts_in_another_game(world):
     assert client.get(f"/replay/{other}/?key={key}").status_code == 403
     client.set_cookie("hexledger_replay", key, path=f"/replay/{other}/")
     assert client.get(f"/replay/{other}/frames.json").status_code == 403
+    # nor a play key of game one, by link or as the play page's cookie
+    key = app.extensions["hexledger_service"]().seats.play_key(games["one"]["game_id"], "red")
+    assert client.get(f"/play/{other}/?key={key}").status_code == 403
+    for path in (f"/play/{other}", f"/games/{other}"):
+        client.set_cookie("hexledger_play", key, path=path)
+    assert client.get(f"/play/{other}/").status_code == 403
+    assert client.get(f"/games/{other}/state").status_code == 403
+    r = client.post(f"/games/{other}/orders", json={"order": "end"}, headers={"Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 403
 
 
 def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
@@ -272,7 +287,8 @@ def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
     g, tok = games["one"]["game_id"], games["one"]["tokens"]
     secrets_ = [t for gm in games.values() for t in gm["tokens"].values()]
     service = app.extensions["hexledger_service"]()
-    keys = [service.seats.replay_key(gm["game_id"], seat) for gm in games.values() for seat in gm["tokens"]]
+    keys = [make(gm["game_id"], seat) for gm in games.values() for seat in gm["tokens"]
+            for make in (service.seats.replay_key, service.seats.play_key)]
     wrong = "f" * 32
     errors = []
     with caplog.at_level(logging.DEBUG):
@@ -295,11 +311,20 @@ def test_no_token_or_hidden_fact_reaches_the_logs_or_an_error(world, caplog):
         r = client.get(f"/replay/{g}/frames.json")
         assert r.status_code == 403
         errors.append((None, r.status_code, r.get_data(as_text=True)))
+        # the play page's: an email link's key, a token in the form, one in a URL (refused), the cookie
+        assert client.get(f"/play/{g}/?key={service.seats.play_key(g, 'red')}").status_code == 200
+        assert client.get(f"/play/{g}/").status_code == 200
+        assert client.post(f"/play/{g}/", data={"token": tok["blue"]}).status_code == 303
+        for r in (client.get(f"/play/{g}/?key={wrong}"), client.post(f"/play/{g}/", data={"token": wrong}),
+                  client.get(f"/play/{g}/?token={tok['red']}")):
+            assert r.status_code in (400, 403)
+            errors.append((None, r.status_code, r.get_data(as_text=True)))
     text = caplog.text
     assert f"GET /games/{g}/state 200 seat={g}/red" in text  # the access log is there, and names the seat
     assert f"POST /games/{g}/orders 401 seat=-" in text
     assert f"GET /replay/{g}/frames.json 200 seat={g}/red" in text
     assert f"GET /replay/{g}/ 200 seat={g}/red" in text and f"POST /replay/{g}/ 303 seat={g}/blue" in text
+    assert f"GET /play/{g}/ 200 seat={g}/red" in text and f"POST /play/{g}/ 303 seat={g}/blue" in text
     for secret in [*secrets_, *keys, wrong]:
         assert secret not in text
         assert all(secret not in body for _, _, body in errors)

@@ -32,10 +32,11 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
 
 
 @contextmanager
-def serving(store, replay_limit: str):
-    """The real app on the test's database, through waitress (the production WSGI server) on 127.0.0.1."""
+def serving(store, replay_limit: str, **config):
+    """The real app on the test's database, through waitress (the production WSGI server) on 127.0.0.1; `config`:
+    more of create_app's settings."""
     app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_REPLAY_RATE_LIMIT": replay_limit,
-                      "HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig()})
+                      "HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(), **config})
     httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()

@@ -155,7 +155,7 @@ def test_an_email_link_key_becomes_an_httponly_cookie_for_this_game_only(world):
     g = made["one"]["game_id"]
     mail = outbox.last_to("red-one@x.example")  # red's turn email carries red's link (the invitation did too)
     assert "Your turn" in mail and made["one"]["tokens"]["red"] not in mail
-    link = next(line.strip() for line in mail.splitlines() if line.strip().startswith(PUBLIC))
+    link = next(line.strip() for line in mail.splitlines() if line.strip().startswith(f"{PUBLIC}replay/"))
     assert link.startswith(f"{PUBLIC}replay/{g}/?key=")
     key = link.rsplit("=", 1)[1]
     r = client.get(link.removeprefix(PUBLIC.rstrip("/")))

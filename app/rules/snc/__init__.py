@@ -26,6 +26,8 @@ GAME = Game(
     # 3: issue 19 (0-factor odds, marker receipt and 8.4/8.5 per marker, 11.4 eligibility, one overrun stack per
     #    hex, advances within the stacking limits, SNLF LoC, an `end` that asks for eliminations ends the phase);
     #    games created before it are still decided as they were played (`played_under`, ruling E13).
+    # 4: issue 30's fidelity pass (ruling E15: the 9.1 garrison of a reoccupied city, no 6.0 check after a landing,
+    #    the one landing location of 8.4.1/8.4.2 across GTs).
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full campaign, GT 1-12, set up as SNC 13.0 lists"},

@@ -29,7 +29,7 @@ from app.rules.kernel.shifts import Shift
 from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.strength import Contribution, Modifier, hexside_contributions, total_strength
 from app.rules.snc import events as ev
-from app.rules.snc.common import H, last_turn, mark_revealed, neighbours, place_garrisons
+from app.rules.snc.common import H, last_turn, mark_revealed, neighbours, newly_taken, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit, other
 
@@ -359,7 +359,7 @@ def _army_push(em: Decision, units: list[str], start: str, nxt: str) -> None:
 
 
 def _army_enter(em: Decision, units: list[str], to: str) -> None:
-    taken = [to] if to not in em.state.jp_control else []
+    taken = newly_taken(em.state, "japanese", [to])
     em.emit(ev.UnitsAdvanced(list(units), [to]))
     place_garrisons(em, taken)
 
@@ -372,7 +372,7 @@ def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) ->
         # SNC 8.4: surviving Japanese forces advance into the landing hex.
         if attackers:
             ids = [u.id for u in attackers]
-            taken = [target] if target not in em.state.jp_control else []
+            taken = newly_taken(em.state, "japanese", [target])
             em.emit(ev.UnitsAdvanced(ids, [target]))
             place_garrisons(em, taken)
             if attackers[0].army and b.get("army_advance"):
@@ -397,10 +397,12 @@ def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) ->
 
 
 def close_battle(em: Decision) -> None:
-    """SNC 6.0 2): after each combat in a Fight phase, both players bring their hexes within the limits."""
+    """SNC 6.0 2): after each combat in an Operations Phase chosen for combat, both players bring their hexes
+    within the limits; not after a landing, in the Reinforcement Phase (ruling E15; rules version 3 and before
+    checked there too, ruling E13)."""
     target = em.state.battle["hex"]
     em.emit(ev.BattleClosed(target))
-    if em.state.mode() == "fight" or em.state.phase == "reinf":
+    if em.state.mode() == "fight" or (em.state.phase == "reinf" and not em.state.since(4)):
         for side in ("japanese", "chinese"):
             require_stacking(em, side)
 
@@ -492,7 +494,7 @@ def advance(em: Decision, side: str, units: list[str], path: list[str]) -> None:
         for origin in sorted({state.units[u].hex for u in units}):
             check_advance(gmap, H(origin), [H(h) for h in path], {H(state.battle["hex"])}, int(p["hexes"]),
                           lambda h, prev: can_step(state, side, str(prev), str(h)), "SNC 10.5.3")
-    taken = [h for h in path if side == "japanese" and h not in em.state.jp_control]
+    taken = newly_taken(em.state, side, path)
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
     place_garrisons(em, taken)
     _advance_within_limits(em.state, side, path[-1])  # with any 9.1 garrison it brings

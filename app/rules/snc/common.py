@@ -58,9 +58,14 @@ def place_garrisons(em: Decision, hexes) -> None:
 
 
 def newly_taken(state: State, side: str, hexes) -> list[str]:
-    """Hexes on a Japanese path that the Japanese did not control before (9.1 garrison placement)."""
+    """Hexes a Japanese move, advance or landing occupies or reoccupies (9.1 garrison placement): those no Japanese
+    unit stood in before (ruling E15: a Japanese-controlled city left empty is reoccupied). Under rules version 3
+    and before (ruling E13), only the hexes the Japanese did not control."""
     if side != "japanese":
         return []
+    if state.since(4):
+        held = state.occupied("japanese")
+        return [h for h in hexes if h not in held]
     return [h for h in hexes if h not in state.jp_control]
 
 

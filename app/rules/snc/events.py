@@ -70,7 +70,7 @@ class BattleOpened:
         for uid in b["attackers"]:
             units[uid] = replace(units[uid], attacked=True)
             if b["kind"] == "landing":
-                units[uid] = replace(units[uid], status="landing", hex=None)
+                units[uid] = replace(units[uid], status="landing", hex=None, landed_at=b["hex"])
         hexes = state.attacked_hexes + ((b["hex"],) if b["kind"] == "attack" else ())
         overruns = state.overruns
         if b["kind"] == "overrun":
@@ -282,7 +282,8 @@ class ReinforcementsPlaced:
     def apply(self, state: State) -> State:
         units = dict(state.units)
         for uid in self.units:
-            units[uid] = replace(units[uid], hex=self.hex, status="map", placed_by=self.method, mp_used=0.0)
+            units[uid] = replace(units[uid], hex=self.hex, status="map", placed_by=self.method, mp_used=0.0,
+                                 **({"landed_at": self.hex} if self.method == "landing" else {}))
         side = units[self.units[0]].side
         repl = 0 if self.method == "landing" else state.replacements  # SNC 8.3: replacements come first
         return replace(state, units=units, jp_control=enter(state, side, [self.hex]), replacements=repl)

@@ -9,7 +9,7 @@ from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import intercept, open_battle
-from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, place_garrisons
+from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, newly_taken, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit
 
@@ -206,12 +206,22 @@ def land(em: Decision, ids: list[str], h: str, support: list[str]) -> None:
     check_landing(state, ids, h, support)
     chinese = [u for u in state.at(h) if u.side == "chinese"]
     if not chinese:
-        taken = [h] if h not in state.jp_control else []
+        taken = newly_taken(state, "japanese", [h])
         em.emit(ev.ReinforcementsPlaced(list(ids), h, "landing"))
         place_garrisons(em, taken)
         return
     army = all(state.units[u].army for u in ids)
     open_battle(em, "japanese", h, list(ids), support, "landing", {"army_advance": army})
+
+
+def _landed_elsewhere(state: State, u: Unit, h: str) -> set[str]:
+    """SNC 8.4.1, 8.4.2: the landing hexes other than `h` where units of `u`'s group (the reinforcements of its GT
+    that may land anywhere) have come ashore, whatever GT they were delayed to (8.0; ruling E15). Under rules
+    version 3 and before (ruling E13), only those landed in this Reinforcement Phase and still on the map."""
+    group = [x for x in state.units.values() if x.arrival_turn == u.arrival_turn and x.arrival_landing == "any"]
+    if state.since(4):
+        return {x.landed_at for x in group if x.landed_at} - {h}
+    return {x.hex for x in group if x.status == "map" and x.placed_by} - {h}
 
 
 def check_landing(state: State, ids: list[str], h: str, support: list[str]) -> None:
@@ -223,9 +233,7 @@ def check_landing(state: State, ids: list[str], h: str, support: list[str]) -> N
             case = "SNC 8.4.1" if u.army else ("SNC 8.4.2" if u.arrival_landing else "SNC 13.0")
             raise IllegalOrder(case, f"{u.id} may land at {', '.join(landing_hexes(state.data, u))}, not {h}")
         if u.arrival_landing == "any":
-            group = [x for x in state.units.values() if x.arrival_turn == u.arrival_turn
-                     and x.arrival_landing == "any" and x.status == "map" and x.placed_by]
-            elsewhere = {x.hex for x in group} - {h}
+            elsewhere = _landed_elsewhere(state, u, h)
             if elsewhere:
                 raise IllegalOrder("SNC 8.4.1" if u.army else "SNC 8.4.2",
                                    f"these reinforcements land at one location ({', '.join(sorted(elsewhere))})")

@@ -13,7 +13,7 @@ from app.rules.snc.data_load import GameData, load
 SIDES = ("chinese", "japanese")
 PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
                "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
-RULES_VERSION = 3  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13)
+RULES_VERSION = 4  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13); 4: E15
 
 
 def other(side: str) -> str:
@@ -46,6 +46,7 @@ class Unit:
     done: bool = False     # SNC 9.0: its move is complete for this phase
     attacked: bool = False  # SNC 10.0: attacked this phase
     placed_by: str = ""    # SNC 8.2: listed | rail | elite, this Reinforcement Phase
+    landed_at: str = ""    # SNC 8.4: the landing hex it came ashore at (8.4.1, 8.4.2: one location; ruling E15)
 
     @property
     def static(self) -> bool:

@@ -1,0 +1,645 @@
+// Hexledger play page: a seat's orders by pointing at the map (docs/playing-in-the-browser.md). Vanilla JS, no build
+// step, no network beyond this server. What it shows comes from the JSON API as this seat may see it (the state, the
+// map picture, the legal orders, the history), and every order it sends is the text of the order language, shown
+// before it goes, through POST /games/GAME/orders as any API client's or a line of an email.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const body = document.body;
+  const api = body.dataset.api;                       // "/games/<game>"
+  const seat = body.dataset.seat;
+  const canPreview = body.dataset.preview === "1";
+  // the subjects (ActionDoc.subjects) that are counters: such orders are reached by pointing at the counter
+  const PIECES = new Set(["units", "counters", "brigades"]);
+  const ENDS = new Set(["end", "next"]);              // the orders that end a step (Dai Senso 4.1 writes `next`)
+  const POLL_MS = 2000, HIDDEN_POLL_MS = 15000;       // how often the page asks whether the game moved on
+  const HISTORY_LINES = 150;
+  const map = HexMap.create($("map"));
+  const polite = HexMap.polite();
+
+  let etag = null, seq = null, view = null, prompt = null;
+  let selection = null;     // {kind: "unit" | "hex", id, stack: [unit ids]}: what the player pointed at
+  let pointed = [];         // the legal orders that name it (GET .../actions?naming=)
+  let composed = null;      // {item, text, words, dropped: Set, variants}: the order about to be sent
+  let marks = [];           // what the page drew on the map picture
+  let sending = false, timer = null, firstDraw = true;
+
+  // -- small helpers: text only, never markup from the server (docs/replay.md, "No script from game data") -------
+  function text(el, value) { el.textContent = value === undefined || value === null ? "" : String(value); }
+
+  function make(tag, words, attrs) {
+    const el = document.createElement(tag);
+    if (words !== undefined && words !== null) el.textContent = String(words);
+    for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+    return el;
+  }
+
+  function button(words, title, onClick, attrs) {
+    const b = make("button", words, Object.assign({ type: "button" }, attrs || {}));
+    if (title) b.title = title;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function say(words) {               // the status line's second part: what just happened
+    let p = $("status").querySelector(".note");
+    if (!p) { p = make("p", null, { class: "note" }); $("status").appendChild(p); }
+    text(p, words);
+  }
+
+  const words = (order) => order.split(/[\s,]+/).filter((w) => w);
+
+  // -- the API, as this seat (the play cookie; app/web/play.py) --------------------------------------------------
+  function waiting(ms) { say("the server asks this page to slow down; asking again in " + Math.ceil(ms / 1000) + " s"); }
+
+  function call(method, path, payload, headers) {
+    const init = { method: method, credentials: "same-origin", headers: Object.assign({}, headers || {}) };
+    if (payload !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(payload);
+    }
+    return polite.fetch(api + path, init, waiting);
+  }
+
+  async function answer(r) {          // a JSON answer, or the error the API would give
+    try { return await r.json(); } catch (err) {
+      return { error: "Unreadable", message: "the server's answer (" + r.status + ") could not be read" };
+    }
+  }
+
+  function refused(a) {               // a refusal as the player reads it: with its rules case
+    return (a.case ? "Refused (" + a.case + "): " : "Refused: ") + a.message;
+  }
+
+  // -- what the seat may order now ---------------------------------------------------------------------------
+  const mine = () => Boolean(prompt && prompt.your_turn);
+  const listed = () => (mine() ? prompt.legal_orders : []);
+  const kindOf = (name) => (prompt ? prompt.actions.find((a) => a.name === name) : null);
+  const owed = () => Boolean(prompt && prompt.owed);
+
+  function isPieceOrder(o) {          // an order reached through its counter(s): a move, a placement
+    const kind = kindOf(o.action);
+    return !owed() && kind && PIECES.has(kind.subjects) && o.subject && o.subject.length > 0;
+  }
+
+  function isHexOrder(o) {            // an order given to hexes: an attack, a landing, a strike
+    const kind = kindOf(o.action);
+    return !owed() && kind && kind.subjects === "hexes" && o.subject && o.subject.length > 0;
+  }
+
+  function unitsById() {
+    const out = new Map();
+    for (const u of (view && view.units) || []) out.set(u.id, u);
+    return out;
+  }
+
+  function pieces() {                 // every counter an order of the list is given to, in the list's order
+    const out = [];
+    for (const o of listed()) if (isPieceOrder(o)) for (const id of o.subject) if (!out.includes(id)) out.push(id);
+    return out;
+  }
+
+  function piecesAt(hex) {
+    const units = unitsById();
+    return pieces().filter((id) => units.has(id) && units.get(id).hex === hex);
+  }
+
+  function hexTargets() {             // hex -> the first order given to it (its odds), from the list
+    const out = new Map();
+    for (const o of listed()) if (isHexOrder(o)) for (const h of o.subject) if (!out.has(h)) out.set(h, o);
+    return out;
+  }
+
+  // -- the map: the picture, and marks for what may be done --------------------------------------------------
+  function clearMarks() { for (const m of marks) m.remove(); marks = []; }
+
+  function markMap() {
+    clearMarks();
+    if (!map.svg()) return;
+    const units = unitsById();
+    const where = (ids) => ids.map((id) => units.get(id)).filter((u) => u && u.hex).map((u) => u.hex);
+    if (composed) {
+      marks.push(...map.ring(composed.item.at || [], "chosen"));
+    }
+    if (selection) {
+      const at = new Map();
+      for (const o of pointed) for (const h of o.at || []) if (!at.has(h)) at.set(h, o);
+      const reach = [...at.keys()].filter((h) => !at.get(h).odds);
+      const targets = [...at.keys()].filter((h) => at.get(h).odds);
+      marks.push(...map.ring(reach, "reach"));
+      marks.push(...map.ring(targets, "target", (h) => at.get(h).odds));
+      marks.push(...map.ring(selection.kind === "unit" ? where([selection.id]) : [selection.id], "selected"));
+    } else if (mine()) {
+      const targets = hexTargets();
+      marks.push(...map.ring([...new Set(where(pieces()))], "may-act"));
+      marks.push(...map.ring([...targets.keys()], "target", (h) => targets.get(h).odds));
+      if (owed()) {               // a decision's candidates that name hexes: a retreat, an advance
+        const at = [...new Set(listed().flatMap((o) => o.at || []))];
+        marks.push(...map.ring(at, "reach"));
+      }
+    }
+    for (const m of marks) m.setAttribute("data-mark", "1");
+  }
+
+  function actionHexes() {            // what "action" (F) brings on screen: the order, the selection, the units
+    if (composed && composed.item.at) return composed.item.at;
+    const units = unitsById();
+    const at = (ids) => ids.map((id) => units.get(id)).filter((u) => u && u.hex).map((u) => u.hex);
+    if (selection) return selection.kind === "unit" ? at([selection.id]).concat(pointed.flatMap((o) => o.at || [])) : [selection.id];
+    const mineNow = at(pieces()).concat([...hexTargets().keys()]);
+    if (mineNow.length) return mineNow;
+    return ((view && view.units) || []).filter((u) => u.side === seat && u.hex).map((u) => u.hex);
+  }
+  map.onAction(() => map.follow(actionHexes(), true));
+
+  function drawMap(source) {
+    try {
+      map.draw(source);
+    } catch (err) {
+      HexMap.message($("map"), "map unavailable: " + err.message);
+      return;
+    }
+    map.follow(firstDraw ? actionHexes() : [], firstDraw);
+    firstDraw = false;
+    markMap();
+  }
+
+  map.onClick((at) => point(at.hex, at.unit));
+
+  // the player pointed at a hex (and the counter `unit` in it, if any)
+  async function point(hex, unit) {
+    if (!mine()) { say(prompt && prompt.outcome ? "the game is over" : "it is not your turn"); return; }
+    if (selection) {
+      const here = pointed.filter((o) => (o.at || []).includes(hex));
+      if (here.length) { compose(here); return; }
+    }
+    const stack = piecesAt(hex);
+    if (stack.length) { await select("unit", stack.includes(unit) ? unit : stack[0], stack); return; }
+    if (hexTargets().has(hex)) { await select("hex", hex, []); return; }
+    const decided = listed().filter((o) => owed() && (o.at || []).includes(hex));
+    if (decided.length) { compose(decided); return; }
+    unselect();
+    say("no order of yours is aimed at " + hex + " now");
+  }
+
+  // every order the seat may give with what it pointed at (GET .../actions?naming=): a counter's, with the orders
+  // aimed at its hex where that hex is a target itself (Olympic ruling R24: a retreat from the counters' hex); the
+  // orders aimed at a hex. Null, and the refusal said, if the server refuses to list them.
+  async function ordersFor(sel) {
+    const u = sel.kind === "unit" ? unitsById().get(sel.id) : null;
+    const hexes = sel.kind === "hex" ? [sel.id] : (u && u.hex && hexTargets().has(u.hex) ? [u.hex] : []);
+    const out = [];
+    for (const id of (sel.kind === "unit" ? [sel.id] : []).concat(hexes)) {
+      const r = await call("GET", "/actions?naming=" + encodeURIComponent(id));
+      const a = await answer(r);
+      if (!r.ok) { say(refused(a)); return null; }
+      for (const o of a.legal_orders || []) {
+        if (id === sel.id && sel.kind === "unit" || (o.at || []).includes(id)) {
+          if (!out.some((x) => x.order === o.order)) out.push(o);
+        }
+      }
+    }
+    return out;
+  }
+
+  async function select(kind, id, stack) {
+    composed = null;
+    selection = { kind: kind, id: id, stack: stack || [] };
+    const orders = await ordersFor(selection);
+    if (orders === null) return;
+    pointed = orders;
+    body.dataset.selected = id;
+    render();
+    map.follow(actionHexes(), false);   // the counter and where it may go, on screen
+    $("selection-title").focus({ preventScroll: true });   // a keyboard's next Tab: this counter's orders
+    if (kind === "hex" && pointed.length) compose(pointed.filter((o) => (o.subject || []).includes(id)).concat(
+      pointed.filter((o) => !(o.subject || []).includes(id))));
+  }
+
+  function unselect() {
+    selection = null;
+    pointed = [];
+    composed = null;
+    delete body.dataset.selected;
+    delete body.dataset.composed;
+    render();
+  }
+
+  // -- composing an order: its text, its variants, the units it names, its preview -------------------------------
+  function compose(orders) {
+    const item = orders[0];
+    composed = { item: item, variants: orders, words: words(item.order), dropped: new Set() };
+    $("answer").hidden = true;
+    renderCompose();
+    markMap();
+    map.follow(actionHexes(), false);
+    $("compose").scrollIntoView({ block: "nearest" });
+    $("send").focus({ preventScroll: true });
+  }
+
+  function composedText() {
+    return composed.words.filter((w, i) => !composed.dropped.has(i)).join(" ");
+  }
+
+  function ownPieceWords() {          // the seat's counters the order names, by their place in the order
+    const units = unitsById();
+    return composed.words.map((w, i) => [w, i]).filter(([w]) => units.has(w) && units.get(w).side === seat);
+  }
+
+  function renderCompose() {
+    const box = $("compose");
+    if (!composed) { box.hidden = true; delete body.dataset.composed; return; }
+    box.hidden = false;
+    const order = composedText();
+    body.dataset.composed = order;
+    text($("order-text"), order);
+    $("refusal").hidden = true;
+    const variants = $("variants");
+    variants.replaceChildren();
+    if (composed.variants.length > 1) {
+      variants.appendChild(make("p", "Other orders here:"));
+      const list = make("ul");
+      for (const o of composed.variants) {
+        const b = button(o.order + (o.odds ? "  (" + o.odds + ")" : ""), "write this order instead", () => compose(
+          [o].concat(composed.variants.filter((x) => x !== o))), { "aria-pressed": String(o === composed.item) });
+        const li = make("li");
+        li.appendChild(b);
+        list.appendChild(li);
+      }
+      variants.appendChild(list);
+    }
+    const units = $("order-units");
+    units.replaceChildren();
+    const own = ownPieceWords();
+    if (own.length > 1) {             // an attack or a move of several: leave some out
+      units.appendChild(make("p", "Units in this order (press to leave one out, again to bring it back):"));
+      for (const [w, i] of own) {
+        units.appendChild(button(w, "leave " + w + " out of this order, or bring it back", () => {
+          if (composed.dropped.has(i)) composed.dropped.delete(i); else composed.dropped.add(i);
+          renderCompose();
+        }, { "aria-pressed": String(!composed.dropped.has(i)), class: "unit-toggle" }));
+      }
+    }
+    $("send").setAttribute("aria-describedby", "order-text");
+    $("preview").hidden = true;
+    $("no-preview").hidden = true;
+    delete body.dataset.previewed;
+    if (canPreview && composed.item.odds) preview(order);   // an attack (or landing) as listed, or with units left out
+  }
+
+  async function preview(order) {
+    const r = await call("POST", "/preview", { order: order });
+    const a = await answer(r);
+    if (!composed || composedText() !== order) return;      // another order was composed meanwhile
+    body.dataset.previewed = order;
+    if (!r.ok) {                      // no preview (fog: concealed defenders), or the order as changed is refused
+      text($("no-preview"), (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
+      $("no-preview").hidden = false;
+      return;
+    }
+    const parts = previewParts(a.preview || {});
+    text($("preview-table"), parts.table);
+    for (const [name, value] of [["strengths", parts.strengths], ["odds", parts.odds], ["column", parts.column],
+      ["shifts", parts.shifts.length ? parts.shifts.join(", ") : (parts.strengths ? "none" : "")]]) {
+      text($("preview-" + name), value);
+      $("preview-" + name).parentElement.hidden = !value;
+    }
+    $("preview-dice").replaceChildren(...parts.dice.map(([die, result]) => make("li", die + ": " + result)));
+    text($("preview-text"), parts.text);
+    $("preview-whole").open = !parts.dice.length;   // the rules' own words, when there is nothing else to show
+    $("preview").hidden = false;
+  }
+
+  // what a rule set's preview (POST .../preview) says, in one shape: each game writes its own (app/rules/*/view.py
+  // `preview`), every one with its whole `text`
+  function previewParts(p) {
+    const total = (x) => (x !== null && typeof x === "object" ? x.total : x);
+    const attack = total(p.attack), defence = total(p.defence);
+    const shift = (s) => typeof s === "string" ? s : (s.notation || ((s.amount > 0 ? "+" : "") + s.amount)) +
+      " (" + [s.case, s.reason].filter(Boolean).join(": ") + ")";
+    let dice = [];
+    if (Array.isArray(p.results)) {
+      dice = p.results.map((d) => [d.die, d.result !== null && typeof d.result === "object" ? d.result.code : d.result]);
+    } else if (p.results !== null && typeof p.results === "object") {   // Ichi-Go: die -> "attacker/defender"
+      dice = Object.entries(p.results).map(([die, r]) => [die, String(r)]);
+    } else if (p.by_roll) {
+      dice = Object.entries(p.by_roll).map(([die, r]) => [die, r !== null && typeof r === "object"
+        ? [r.result, r.column ? "column " + r.column : ""].filter(Boolean).join(", ") : r]);
+    }
+    return {
+      table: p.table ? p.table + (p.table_case ? " (" + p.table_case + ")" : "") : (p.case || ""),
+      strengths: attack !== undefined && defence !== undefined ? attack + " : " + defence : "",
+      odds: p.raw_odds || (p.percent !== undefined ? p.percent + "%" : "") || p.odds || "",
+      shifts: (p.shifts || []).map(shift), column: String(p.column_label || p.column || ""), dice: dice,
+      text: p.text || "",
+    };
+  }
+
+  function showRefusal(words) {
+    text($("refusal"), words);
+    $("refusal").hidden = false;
+  }
+
+  async function send() {
+    if (!composed || sending) return;
+    const order = composedText();
+    sending = true;
+    body.dataset.busy = "1";
+    try {
+      const r = await call("POST", "/orders", { order: order, expected_seq: seq });
+      const a = await answer(r);
+      if (r.status === 201) {
+        showAnswer(order, a);
+        unselect();
+        $("answer-title").focus({ preventScroll: true });   // read out, and the next Tab goes on from here
+        await refresh(true);
+      } else if (r.status === 409) {
+        showRefusal("The game moved on before your order arrived; nothing was done. Look again: " + a.message);
+        await refresh(true);
+      } else {
+        showRefusal(refused(a));
+      }
+    } finally {
+      sending = false;
+      delete body.dataset.busy;
+    }
+  }
+
+  function showAnswer(order, a) {     // what the order did, as this seat may see it, and its signed receipt
+    const box = $("answer");
+    box.hidden = false;
+    text($("answer-title"), "Accepted: " + order + " (event " + a.seq + ")");
+    const list = $("answer-events");
+    list.replaceChildren(...(a.events || []).map((e) => make("li", e.text, { value: String(e.seq) })));
+    if (a.receipt) showReceipt(a.receipt);
+    body.dataset.accepted = order;
+  }
+
+  // a receipt as the emails print it (app/events/receipts.py `Receipt.text`): a block `cli.py verify --receipts`
+  // finds again in any file it is pasted into
+  function showReceipt(receipt) {
+    text($("receipt-seq"), "(event " + receipt.seq + ")");
+    text($("receipt-text"), ["-----BEGIN HEXLEDGER RECEIPT-----", "game: " + receipt.game, "seq: " + receipt.seq,
+      "hash: " + receipt.hash, "key: " + receipt.key, "sig: " + receipt.sig, "-----END HEXLEDGER RECEIPT-----"]
+      .join("\n"));
+    body.dataset.receipt = receipt.seq;
+  }
+
+  // -- the panels: status, what is owed, the orders, the selection -------------------------------------------
+  function renderStatus() {
+    const box = $("status");
+    const head = make("p", null, { class: "turn" });
+    if (!prompt) {
+      text(head, "…");
+    } else if (prompt.outcome) {
+      text(head, "Game over: " + (prompt.outcome.winner || "no winner") + " — " + prompt.outcome.reason);
+    } else if (prompt.waiting_for_players && prompt.waiting_for_players.length) {
+      text(head, "Waiting for players to join: " + prompt.waiting_for_players.join(", "));
+    } else if (prompt.your_turn) {
+      text(head, "Your turn — " + prompt.step);
+    } else {
+      text(head, "Waiting for " + (prompt.to_act || "nobody") + " — " + prompt.step +
+        " (this page shows their move when it comes)");
+    }
+    const note = box.querySelector(".note");
+    box.replaceChildren(head);
+    if (note) box.appendChild(note);
+    body.dataset.yourTurn = mine() ? "1" : "0";
+  }
+
+  function renderOwed() {
+    const box = $("owed");
+    if (!owed()) { box.hidden = true; return; }
+    box.hidden = false;
+    const o = prompt.owed;
+    text($("owed-text"), o.text || o.what);
+    $("owed-candidates").replaceChildren(...(o.candidates || []).map((c) => make("li", c.id + ": " + c.value)));
+  }
+
+  function orderButton(o) {
+    return button(o.order + (o.odds ? "  (" + o.odds + ")" : ""), o.case, () => compose([o]),
+      { "data-order": o.order, class: ENDS.has(o.action) ? "order end" : "order" });
+  }
+
+  function renderChoices() {
+    const box = $("choices");
+    box.replaceChildren();
+    $("orders-none").hidden = mine();
+    if (!mine()) {
+      text($("orders-none"), prompt && prompt.outcome ? "The game is over." : "Not your turn: nothing to order now.");
+      return;
+    }
+    const units = unitsById();
+    for (const kind of prompt.actions) {
+      const orders = listed().filter((o) => o.action === kind.name);
+      if (!orders.length) continue;
+      const group = make("div", null, { class: "kind", "data-kind": kind.name });
+      const h = make("h3", kind.name);
+      h.appendChild(make("small", "  " + kind.syntax + " — " + kind.case));
+      group.appendChild(h);
+      const list = make("div", null, { class: "buttons" });
+      if (orders.every(isPieceOrder)) {
+        for (const id of [...new Set(orders.flatMap((o) => o.subject))]) {
+          const u = units.get(id);
+          const where = u && u.hex ? " at " + u.hex : " (off the map)";
+          list.appendChild(button(id + where, (u && u.name ? u.name + ": " : "") + "what " + id + " may do",
+            () => select("unit", id, u && u.hex ? piecesAt(u.hex) : [id]), { "data-piece": id, class: "piece" }));
+        }
+      } else if (orders.every(isHexOrder)) {
+        const seen = new Set();
+        for (const o of orders) {
+          for (const h of o.subject) {
+            if (seen.has(h)) continue;
+            seen.add(h);
+            list.appendChild(button(h + (o.odds ? " (" + o.odds + ")" : ""), kind.name + " " + h,
+              () => select("hex", h, []), { "data-hex": h, class: "target" }));
+          }
+        }
+      } else {
+        for (const o of orders) list.appendChild(orderButton(o));
+      }
+      group.appendChild(list);
+      box.appendChild(group);
+    }
+  }
+
+  function renderSelection() {
+    const box = $("selection");
+    $("choices").hidden = Boolean(selection);
+    if (!selection) { box.hidden = true; delete body.dataset.selected; return; }
+    box.hidden = false;
+    const units = unitsById();
+    const u = units.get(selection.id);
+    text($("selection-title"), selection.kind === "unit"
+      ? selection.id + (u && u.name ? " — " + u.name : "") + (u && u.hex ? " at " + u.hex : "")
+      : "hex " + selection.id);
+    const stack = $("selection-stack");
+    stack.replaceChildren();
+    if (selection.stack.length > 1) {
+      stack.appendChild(make("span", "also here: "));
+      for (const id of selection.stack) {
+        if (id === selection.id) continue;
+        stack.appendChild(button(id, "what " + id + " may do", () => select("unit", id, selection.stack),
+          { class: "piece", "data-piece": id }));
+      }
+    }
+    const list = $("selection-orders");
+    list.replaceChildren();
+    if (!pointed.length) {
+      list.appendChild(make("p", "No order of yours names " + selection.id + " now.", { class: "empty" }));
+    }
+    for (const kind of prompt.actions) {
+      const orders = pointed.filter((o) => o.action === kind.name);
+      if (!orders.length) continue;
+      list.appendChild(make("h4", kind.name + "  (" + kind.case + ")"));
+      const row = make("div", null, { class: "buttons" });
+      for (const o of orders) {
+        row.appendChild(button(o.order + (o.odds ? "  (" + o.odds + ")" : ""), o.case, () => compose([o].concat(pointed.filter((x) => x !== o &&
+          (x.at || []).join() === (o.at || []).join()))), { "data-order": o.order, class: "order" }));
+      }
+      list.appendChild(row);
+    }
+  }
+
+  function renderJoin() {
+    $("join").hidden = !(prompt && !prompt.outcome && (prompt.waiting_for_players || []).includes(seat));
+  }
+
+  function render() {
+    renderJoin();
+    renderStatus();
+    renderOwed();
+    renderChoices();
+    renderSelection();
+    renderCompose();
+    markMap();
+    $("undo").hidden = !(prompt && !prompt.outcome);
+  }
+
+  // -- the history, the receipt --------------------------------------------------------------------------------
+  async function loadHistory() {
+    const from = Math.max(1, seq - HISTORY_LINES + 1);
+    const r = await call("GET", "/history?from=" + from + "&limit=1000");
+    if (!r.ok) return;
+    const a = await r.json();
+    const ol = $("history");
+    ol.replaceChildren(...a.events.map((e) => {
+      const li = make("li", e.text, { value: String(e.seq) });
+      if (e.retracted) li.classList.add("retracted");
+      if (e.type === "core.OrderGiven") li.classList.add("order");
+      return li;
+    }));
+    ol.scrollTop = ol.scrollHeight;
+    renderTalk(a.events.filter((e) => e.type === "core.MessageSent"));
+  }
+
+  // table talk (docs/play-by-email.md, "Table talk"): the history's messages this seat may read, and its own
+  function renderTalk(said) {
+    $("talk-none").hidden = said.length > 0;
+    const ol = $("talk-lines");
+    ol.replaceChildren(...said.map((e) => {
+      const li = make("li", e.text, { value: String(e.seq) });
+      if (e.text.startsWith(seat + " ")) li.classList.add("mine");
+      return li;
+    }));
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  async function loadReceipt() {
+    const r = await call("GET", "/chain?from=" + seq);
+    if (!r.ok) return;
+    const a = await r.json();
+    if (a.receipt) showReceipt(a.receipt);
+  }
+
+  // -- keeping up with the game: the state's ETag, asked again every few seconds -------------------------------
+  async function refresh(force) {
+    const r = await call("GET", "/state", undefined, etag && !force ? { "If-None-Match": etag } : {});
+    if (r.status === 304) return false;
+    if (!r.ok) {
+      const a = await answer(r);
+      say((r.status === 401 || r.status === 403 ? "signed out of this game: open the play link from your game " +
+        "email again. " : "") + a.message);
+      return false;
+    }
+    etag = r.headers.get("ETag");
+    const state = await r.json();
+    const moved = seq !== null && state.seq !== seq;
+    seq = state.seq;
+    view = state.view;
+    // all at once: the orders, the picture, the history and the receipt of this head
+    const asked = [call("GET", "/actions"), call("GET", "/map.svg"), loadHistory(), loadReceipt()];
+    const [actions, picture] = await Promise.all(asked.slice(0, 2));
+    if (actions.ok) prompt = await actions.json();
+    if (picture.ok) drawMap(await picture.text());
+    else if (picture.status === 404) HexMap.message($("map"), "these rules draw no map");
+    if (selection) {                  // still an order for what the player pointed at?
+      pointed = (mine() && await ordersFor(selection)) || [];
+      if (!pointed.length) { selection = null; composed = null; }
+    }
+    if (composed && !mine()) composed = null;
+    await Promise.all(asked);
+    render();
+    if (moved) say("the game moved on: event " + seq);
+    body.dataset.seq = String(seq);
+    body.dataset.interactive = "1";
+    return true;
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(poll, document.hidden ? HIDDEN_POLL_MS : POLL_MS);
+  }
+
+  async function poll() {
+    if (!sending) {
+      try { await refresh(false); } catch (err) { say("cannot reach the server (" + err.message + "); trying again"); }
+    }
+    schedule();
+  }
+
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
+
+  // -- the buttons and keys --------------------------------------------------------------------------------
+  $("join-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await call("POST", "/join", { seed_text: $("join-text").value });
+    const a = await answer(r);
+    if (r.status === 201) {
+      say("you joined as " + a.side + "; your words in the dice: " + a.seed_text);
+      if (a.receipt) showReceipt(a.receipt);
+      await refresh(true);
+    } else say(refused(a));
+  });
+  $("talk-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await call("POST", "/messages", { text: $("talk-text").value, to: $("talk-to").value });
+    const a = await answer(r);
+    $("talk-refusal").hidden = r.status === 201;
+    if (r.status === 201) {
+      $("talk-text").value = "";
+      if (a.receipt) showReceipt(a.receipt);
+      body.dataset.said = String(a.seq);
+      await refresh(true);
+    } else text($("talk-refusal"), refused(a));
+  });
+  $("send").addEventListener("click", send);
+  $("cancel").addEventListener("click", () => { composed = null; delete body.dataset.composed; render(); });
+  $("unselect").addEventListener("click", () => { unselect(); $("orders-title").focus(); });
+  $("undo").addEventListener("click", async () => {
+    const r = await call("POST", "/undo");
+    const a = await answer(r);
+    if (r.status === 201) { say("taken back: event " + a.undone); await refresh(true); } else say(refused(a));
+  });
+  for (const b of document.querySelectorAll("[data-view]")) b.addEventListener("click", () => map.view(b.dataset.view));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    if (e.key === "Escape") {
+      if (composed) { composed = null; delete body.dataset.composed; render(); } else if (selection) unselect();
+      return;
+    }
+    map.key(e);
+  });
+
+  refresh(true).catch((err) => say("cannot load the game: " + err.message)).finally(schedule);
+})();

@@ -1,0 +1,434 @@
+"""The play page in a real headless Chromium (Debian's /usr/bin/chromium driven by Playwright), through the real app
+on waitress (issue 28; docs/playing-in-the-browser.md).
+
+Each seat opens its play link in a browser context of its own and plays by clicks only, never a typed order
+(tests/play/clicking.py): a whole SNC Game-Turn for both sides, and a Formosa invasion turn (Game-Turn 1, the set-up
+given through the API before it), at a desktop's width and at a phone's (375 px). Every order the page sends is the
+text it showed, and the history the API gives that side ends with it. The side that waits sees the other's moves
+without a reload (its page asks with the state's ETag), and its map draws exactly what its view shows. Then a pass
+by the keyboard alone. No script error, no console error, no Content-Security-Policy violation, no request off this
+server, no reload."""
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from app.events import dice, receipts
+from app.service import evidence, games
+from tests.play.clicking import (
+    CHROMIUM,
+    DESKTOP,
+    FLAGS,
+    PHONE,
+    Budget,
+    clean,
+    compose_by_clicks,
+    fits,
+    keep_shot,
+    open_seat,
+    send,
+    take_seat,
+)
+from tests.replay.test_browser import serving
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+UNLIMITED = "100000 per minute"  # the tests click faster than a player: the rate limits are not what they test
+DRAWN = "() => [...document.querySelectorAll('#map g.units .counter')].map((c) => c.dataset.unit).sort()"
+
+
+@pytest.fixture
+def server(store):
+    with serving(store, UNLIMITED, HEXLEDGER_RATE_LIMIT=UNLIMITED) as served:
+        yield served
+
+
+@pytest.fixture
+def fixed_dice():
+    """The same dice every run: the server's seed, the words of a player who gives none, the game's id."""
+    with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
+            mock.patch.object(dice, "new_player_text", lambda: "words the server made"), \
+            mock.patch.object(games, "new_game_id", lambda _: "g-0000beef"):
+        yield
+
+
+@pytest.fixture
+def browser():
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+class Game:
+    """A game on the served app, its seats' tokens, and the API as each seat (the referee of the test)."""
+
+    def __init__(self, server, rules: str, players: dict[str, str], scenario: str | None = None, join: bool = True):
+        self.client = server.app.test_client()
+        r = self.client.post("/games", json={"rules": rules, "scenario": scenario, "players": players})
+        assert r.status_code == 201, r.json
+        self.id, self.tokens = r.json["game_id"], r.json["tokens"]
+        self.sides = list(players)
+        for side in self.sides if join else ():
+            r = self.client.post(f"/games/{self.id}/join", json={"seed_text": side}, headers=self.auth(side))
+            assert r.status_code == 201, r.json
+        self.seats = server.app.extensions["hexledger_service"]().seats
+
+    def auth(self, side: str) -> dict:
+        return {"Authorization": f"Bearer {self.tokens[side]}"}
+
+    def get(self, side: str, path: str) -> dict:
+        r = self.client.get(f"/games/{self.id}{path}", headers=self.auth(side))
+        assert r.status_code == 200, r.json
+        return r.json
+
+    def order(self, side: str, text: str) -> None:
+        r = self.client.post(f"/games/{self.id}/orders", json={"order": text}, headers=self.auth(side))
+        assert r.status_code == 201, r.json
+
+    def history(self, side: str) -> list[dict]:
+        """The whole history as `side` reads it, a page at a time."""
+        events: list[dict] = []
+        while True:
+            page = self.get(side, f"/history?from={events[-1]['seq'] + 1 if events else 1}&limit=1000")["events"]
+            events += page
+            if len(page) < 1000:
+                return events
+
+    def last_order(self, side: str) -> str:
+        """The last order `side` gave (an automated opponent may have answered it since)."""
+        return [e["text"] for e in self.history(side)
+                if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} ")][-1]
+
+
+def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: dict | None = None,
+                   limit: int = 250, orders: int | None = None) -> list[tuple[str, str]]:
+    """Until `turn_done(view)`, the game's end or `orders` orders: the side the game waits for clicks its next order
+    on its own page; each order is then the last in the history that side reads. Returns (side, how the order was
+    reached) for each. `shots`: how an order was reached -> the screenshot to keep (KEEP_SHOTS) of the first order
+    reached so, before it is sent."""
+    played, seen_by, shots = [], {}, dict(shots or {})
+    for _ in range(limit):
+        first = game.sides[0]
+        state, prompt = game.get(first, "/state"), game.get(first, "/actions")
+        if prompt["outcome"] or turn_done(state["view"]) or len(played) == orders:
+            return played
+        side = prompt["to_act"]
+        seat = seats[side]
+        # the page caught up by itself (no reload): the head, and its turn
+        seat.page.wait_for_selector(f"body[data-seq='{state['seq']}'][data-your-turn='1']")
+        if seen_by.get(side) != state["seq"] - 1:  # the other side moved since this page last acted: its fog
+            view = game.get(side, "/state")["view"]
+            assert seat.page.evaluate(DRAWN) == sorted(u["id"] for u in view["units"] if u.get("hex"))
+        how = compose_by_clicks(seat, budget)
+        if how in shots:  # one screenshot of each name: the first order reached so
+            name = shots[how]
+            keep_shot(seat.page, name)
+            shots = {h: n for h, n in shots.items() if n != name}
+        order = send(seat)
+        assert game.last_order(side) == f"{side} orders: {order}", how
+        seen_by[side] = game.get(side, "/state")["seq"]
+        played.append((side, how))
+    raise AssertionError(f"the turn did not end in {limit} orders: {played[-10:]}")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser, viewport):
+    game = Game(server, "snc", {"chinese": "c@x.example", "japanese": "j@x.example"})
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), viewport)
+             for side in game.sides}
+    phone = viewport is PHONE
+    shots = ({"target on the map": "play-snc-phone.png"} if phone else
+             {"target on the map": "play-snc-attack.png", "counter and hex on the map": "play-snc-move.png"})
+    played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=2), shots)
+
+    hows = {how for _, how in played}
+    assert {side for side, _ in played} == {"chinese", "japanese"}
+    assert {"counter and hex on the map", "target on the map", "end"} <= hows, hows  # moves, attacks on the map
+    assert "reinforcement onto the map" in hows, hows  # SNC 8.2 places, 8.4 lands: a hex on the map
+    for side, seat in seats.items():
+        orders = [e["text"] for e in game.history(side)
+                  if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} orders: ")]
+        assert orders == [f"{side} orders: {o}" for o in seat.orders]  # every order it gave came from its page
+        assert seat.page.locator("#receipt-text").text_content()  # the receipt of the chain's head, shown
+        if phone:  # nothing wider than the screen: no sideways scrolling
+            fits(seat.page, PHONE["width"])
+        clean(seat)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
+    """Formosa 6.1: Game-Turn 1, strike planning to the Japanese Combat Phase, the Allied invasion (10.0) landing
+    on a hex clicked on the map; the set-up (3.0) given through the API first."""
+    game = Game(server, "formosa", {"allied": "a@x.example", "japanese": "j@x.example"}, scenario="1")
+    first = ("roll", "deploy default", "buy 1 amphibious")  # the Allies buy their landing craft (10.1)
+    for _ in range(200):  # the set-up: the default deployment, every group chosen, no reconnaissance
+        prompt = game.get("japanese", "/actions")
+        side = prompt["to_act"]
+        if side is None or "Game-Turn" in prompt["step"]:
+            break
+        orders = [o["order"] for o in game.get(side, "/actions")["legal_orders"]]
+        pick = next((o for o in orders if o in first or o.startswith("choose")),
+                    "end" if "end" in orders else orders[0])  # spending LP down to what may be kept (24.1)
+        game.order(side, pick)
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), viewport)
+             for side in game.sides}
+    phone = viewport is PHONE
+    shots = {"target on the map": "play-formosa-phone.png" if phone else "play-formosa-landing.png"}
+    played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=1), shots)
+
+    landed = [e["text"] for e in game.history("allied")
+              if e["text"].startswith("allied orders: land ")]
+    assert landed, "no landing was ordered"  # Formosa 10.1: the invasion, by a hex clicked on the map
+    given = {o.split()[0] for seat in seats.values() for o in seat.orders}
+    assert {"plan", "roll", "land", "attack", "defend", "move"} <= given, given  # 16.1's plan, 10.0, 15.0, 12.0
+    assert ("allied", "target on the map") in played
+    for seat in seats.values():
+        clean(seat)
+
+
+def tab_to(page, selector: str, limit: int = 300) -> None:
+    """Press Tab until the focus is on an element matching `selector` (and shows that it is)."""
+    for _ in range(limit):
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_the_keyboard_alone_plays_orders_of_every_kind(server, browser):
+    """No pointer at all: Tab to a choice, Enter; the order is written out and the focus is on "send", Enter. A
+    declaration, a move (a counter, then its destination), the end of two phases, an attack with its preview; the
+    map zooms, pans and fits by its keys, and Escape takes a composed order back before it goes."""
+    game = Game(server, "snc", {"chinese": "c@x.example", "japanese": "j@x.example"})
+    seat = open_seat(browser, server.url, game.id, "chinese", game.seats.play_key(game.id, "chinese"), DESKTOP)
+    page = seat.page
+
+    def enter_and_send(kind: str) -> str:
+        page.keyboard.press("Enter")
+        page.wait_for_selector("body[data-composed]")
+        assert page.evaluate("document.activeElement.id") == "send"  # the order is written out: send it, or not
+        order = page.locator("body").get_attribute("data-composed")
+        if kind == "attack":
+            page.wait_for_selector(f"body[data-previewed='{order}'] #preview-dice li")
+        old = page.locator("body").get_attribute("data-seq")
+        page.keyboard.press("Enter")
+        page.wait_for_function("(old) => document.body.dataset.seq !== old && !document.body.dataset.busy", arg=old)
+        assert game.last_order("chinese") == f"chinese orders: {order}", kind
+        return order
+
+    tab_to(page, "button[data-order='declare move fight']")
+    enter_and_send("declaration")
+    tab_to(page, "#choices button.piece")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-selected]")
+    tab_to(page, "#selection button.order")
+    assert enter_and_send("move").startswith("move ")
+    zoom = float(page.locator("body").get_attribute("data-zoom"))
+    page.keyboard.press("+")
+    page.wait_for_function("(z) => Number(document.body.dataset.zoom) > z", arg=zoom)
+    box = page.locator("#map svg").get_attribute("viewBox")
+    page.keyboard.press("d")
+    page.wait_for_function("(b) => document.querySelector('#map svg').getAttribute('viewBox') !== b", arg=box)
+    page.keyboard.press("0")
+    page.wait_for_function("(z) => Number(document.body.dataset.zoom) < z", arg=zoom)
+    tab_to(page, "#choices button.order.end")
+    enter_and_send("end")
+    tab_to(page, "#choices button.order.end")  # SNC 8.2: no Chinese reinforcement is due on GT 1
+    enter_and_send("end")
+    tab_to(page, "#choices button.target")  # the Second Operations Phase, for combat: an attack
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-composed]")
+    page.keyboard.press("Escape")  # taken back before it went: nothing is sent
+    page.wait_for_selector("body:not([data-composed])")
+    tab_to(page, "#selection button.order")
+    assert enter_and_send("attack").startswith("attack ")
+    clean(seat)
+
+
+GAMES = {"snc": {"chinese": "c@x.example", "japanese": "j@x.example"},
+         "ichigo": {"japanese": "j@x.example", "allied": "a@x.example"},
+         "formosa": {"allied": "a@x.example", "japanese": "j@x.example"},
+         "olympic": {"american": "a@x.example"},  # solitaire: the server plays the Japanese (Olympic 14.0)
+         "daisenso": {"axis": "x@x.example", "allied": "a@x.example"}}
+# the kinds of order each game's first two dozen orders by clicks give (the same dice every run), at least
+ASKED = {"snc": {"declare", "move", "overrun", "land", "lose", "end"},  # SNC 5.3, 8.4, 10.5.2
+         "ichigo": {"deploy", "roll", "air", "declare", "move", "attack", "advance", "lose", "b29"},  # 3.3, 8.2, 11
+         "formosa": {"roll", "place", "choose"},  # Formosa 3.0: the set-up, every counter placed on the map
+         "olympic": {"place", "end", "assault", "land"},  # Olympic 14.4, ruling R17
+         "daisenso": {"next", "attack", "retreat", "lose", "convoy"}}  # Dai Senso 4.1, 4.2
+SHOWN = ("target on the map", "counter and hex on the map", "reinforcement onto the map", "decision on the map")
+
+
+@pytest.mark.parametrize("rules", list(GAMES))
+def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, rules):
+    """Each of the five games from the invitation: every seat opens its play link, takes its seat on the page, and
+    the first orders its rules ask (set-up and placement, declarations, moves, attacks and landings, the decisions
+    they bring: losses, retreats, advances; `ASKED`) are given by clicks only, each the one the history then
+    shows."""
+    game = Game(server, rules, GAMES[rules], scenario="1" if rules == "formosa" else None, join=False)
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), DESKTOP)
+             for side in game.sides}
+    for seat in seats.values():
+        take_seat(seat)
+    played = play_by_clicks(game, seats, lambda view: False, Budget(per_step=3),
+                            {how: f"play-{rules}.png" for how in SHOWN}, orders=24)
+    assert len(played) >= 10 or game.get(game.sides[0], "/actions")["outcome"], played
+    assert ASKED[rules] <= {o.split()[0] for seat in seats.values() for o in seat.orders}, played
+    for side, seat in seats.items():
+        mine = [e["text"] for e in game.history(side)
+                if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} orders: ")]
+        assert mine == [f"{side} orders: {o}" for o in seat.orders]
+        clean(seat)
+
+
+def test_a_whole_dai_senso_game_from_its_invitation_to_game_over_by_clicks_at_a_phone_width(server, browser,
+                                                                                              fixed_dice):
+    """Issue 28, "done when": a game played in the browser alone at a phone's width, from the invitation (each seat
+    takes its seat on the page) to its end (Dai Senso's Across the Strait: the Marines' assault on Taihoku and its
+    results, D16), by clicks only; then both pages say it is over, who won and why, and offer no order; the
+    receipt on each page is the server's signature of the last event."""
+    game = Game(server, "daisenso", GAMES["daisenso"], join=False)
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), PHONE)
+             for side in game.sides}
+    for seat in seats.values():
+        take_seat(seat)
+    played = play_by_clicks(game, seats, lambda view: False, Budget(per_step=2),
+                            {"target on the map": "play-daisenso-phone.png"})
+    outcome = game.get("axis", "/actions")["outcome"]
+    assert outcome and len(played) >= 3, played
+    head = game.get("axis", "/state")["seq"]
+    for seat in seats.values():
+        page = seat.page
+        page.wait_for_selector(f"body[data-seq='{head}']")  # the last move reached this page by itself
+        assert page.locator("#status .turn").inner_text().startswith(f"Game over: {outcome['winner']}")
+        assert outcome["reason"] in page.locator("#status .turn").inner_text()
+        assert page.locator("#orders-none").inner_text() == "The game is over."
+        assert page.locator("#choices button").count() == 0 and page.locator("#undo").is_hidden()
+        assert page.locator("body").get_attribute("data-receipt") == str(head)
+        fits(page, PHONE["width"])
+        clean(seat)
+    assert game.get("axis", "/verify")["ok"]
+
+
+def test_table_talk_and_the_receipt_on_the_page(server, browser, tmp_path):
+    """Table talk from the page (docs/play-by-email.md, "Table talk"): a line to everyone reaches the other side's
+    page without a reload, a note to the arbiter does not; and the receipt the page shows is the server's signature
+    of the chain's head, which `verify --receipts` reads from a file it is saved in."""
+    game = Game(server, "snc", GAMES["snc"])
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), PHONE)
+             for side in game.sides}
+    chinese, japanese = seats["chinese"].page, seats["japanese"].page
+
+    def say(page, words: str, to: str) -> None:
+        old = page.locator("body").get_attribute("data-seq")
+        page.fill("#talk-text", words)
+        page.select_option("#talk-to", to)
+        page.click("#talk-form button[type=submit]")
+        page.wait_for_function("(old) => document.body.dataset.said && document.body.dataset.seq !== old", arg=old)
+        assert page.locator("#talk-text").input_value() == "" and page.locator("#talk-refusal").is_hidden()
+
+    say(chinese, "Good luck, <b>and</b> may the dice be kind!", "all")
+    say(chinese, "arbiter, my cat walked over the keyboard", "arbiter")
+    head = game.get("chinese", "/state")["seq"]
+    japanese.wait_for_selector(f"body[data-seq='{head}']")  # no reload: the page asked again by itself
+    heard = japanese.locator("#talk-lines li").all_inner_texts()
+    assert heard == ['chinese to all: "Good luck, <b>and</b> may the dice be kind!"'], heard  # as text, not markup
+    assert "cat" not in japanese.locator("body").inner_text()  # the note to the arbiter stays out of sight
+    assert len(chinese.locator("#talk-lines li").all_inner_texts()) == 2
+    assert game.get("japanese", "/state")["seq"] == head and game.get("chinese", "/actions")["your_turn"]
+
+    for side, page in (("chinese", chinese), ("japanese", japanese)):
+        page.click("#receipt summary")
+        shown = page.locator("#receipt-text").inner_text()
+        found, problems = receipts.found_in(shown)
+        chain = game.get(side, f"/chain?from={head}")
+        assert problems == [] and len(found) == 1 and found[0].valid()
+        assert (found[0].game, found[0].seq, found[0].hash) == (game.id, head, chain["entries"][-1]["hash"])
+        keys = server.app.test_client().get("/.well-known/hexledger-receipts").json
+        assert found[0].key in str(keys)  # signed by this server's published key
+        saved = tmp_path / f"{side}-receipt.txt"
+        saved.write_text(shown)
+        assert evidence.gather(saved).receipts == found  # what verify --receipts reads from it
+    for seat in seats.values():
+        clean(seat)
+
+
+def test_a_refused_order_shows_its_rules_case_and_changes_nothing(server, browser, fixed_dice):
+    """A decision naming several units (SNC 10.5.2 losses, 11.2 interdiction), one left out on the page: the server
+    refuses it with its rules case, the page shows the case, and nothing was written; the whole order then goes."""
+    game = Game(server, "snc", GAMES["snc"])
+    rng = random.Random(7)
+    for _ in range(600):  # orders of the lists, decisions and attacks first, to such a decision
+        prompt = game.get("chinese", "/actions")
+        assert prompt["outcome"] is None, "the game ended before such a decision came"
+        side = prompt["to_act"]
+        orders = game.get(side, "/actions")["legal_orders"]
+        if game.get(side, "/actions")["owed"]:
+            several = [o for o in orders if len(o.get("subject", ())) >= 2 and refused_without_one(game, side, o)]
+            if several:
+                whole, case = several[0]["order"], refused_without_one(game, side, several[0])
+                break
+        texts = [o["order"] for o in orders]
+        busy = [t for t in texts if t.split()[0] in ("attack", "lose", "retreat", "advance", "remove", "land")]
+        game.order(side, "end" if "end" in texts and rng.random() < 0.3 else rng.choice(busy or texts))
+    else:
+        raise AssertionError("no decision naming several units came")
+    seat = open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), PHONE)
+    page = seat.page
+    before = game.get(side, "/state")["seq"]
+    page.click(f"#choices button.order[data-order='{whole}']")
+    page.wait_for_selector(f"body[data-composed='{whole}']")
+    page.locator("#order-units button.unit-toggle").last.click()  # leave one unit out
+    order = page.locator("body").get_attribute("data-composed")
+    assert order != whole
+    page.click("#send")
+    page.wait_for_selector("#refusal:not([hidden])")
+    assert page.locator("#refusal").inner_text().startswith(f"Refused ({case}): ")
+    assert game.get(side, "/state")["seq"] == before  # nothing written, nothing rolled
+    page.locator("#order-units button.unit-toggle").last.click()  # brought back: the whole order
+    page.wait_for_selector(f"body[data-composed='{whole}']")
+    assert send(seat) == whole and game.last_order(side) == f"{side} orders: {whole}"
+    # Chromium logs each 4xx answer (the refused order and its preview) as a console error: those, and nothing else
+    assert set(seat.errors) == {"console: Failed to load resource: the server responded with a status of 422 "
+                                "(UNPROCESSABLE ENTITY)"}, seat.errors
+    seat.errors.clear()
+    clean(seat)
+
+
+def refused_without_one(game: Game, side: str, order: dict) -> str | None:
+    """The rules case the server refuses `order` with when its last unit is left out (as the page's toggle leaves
+    it out), asked by previews (nothing written): refused so, where the whole order is not (an order the rules
+    draw no preview of is answered 422 either way); None if it is not."""
+    words = order["order"].split()
+    last = max(i for i, w in enumerate(words) if w in order["subject"])
+
+    def asked(text: str) -> tuple[int, dict]:
+        r = game.client.post(f"/games/{game.id}/preview", json={"order": text}, headers=game.auth(side))
+        return r.status_code, r.json
+
+    dropped, whole = asked(" ".join(words[:last] + words[last + 1:])), asked(order["order"])
+    if dropped[0] != 422 or dropped[1]["message"] == whole[1].get("message"):
+        return None
+    return dropped[1]["case"]
+
+
+def test_a_whole_olympic_solitaire_game_by_clicks(server, browser, fixed_dice):
+    """Olympic, solitaire (14.0): the American player alone, from taking the seat to game over by clicks; the
+    programmed Japanese answer by themselves and the page shows each of their turns without a reload."""
+    game = Game(server, "olympic", GAMES["olympic"], join=False)
+    seat = open_seat(browser, server.url, game.id, "american", game.seats.play_key(game.id, "american"), PHONE)
+    take_seat(seat)
+    played = play_by_clicks(game, {"american": seat}, lambda view: False, Budget(per_step=1), limit=1500)
+    outcome = game.get("american", "/actions")["outcome"]
+    assert outcome, played[-5:]
+    automated = [e["text"] for e in game.history("american")
+                 if e["text"].startswith("japanese (automated")]
+    assert automated  # the programmed Japanese played, and the page kept up
+    seat.page.wait_for_selector(f"body[data-seq='{game.get('american', '/state')['seq']}']")
+    assert seat.page.locator("#status .turn").inner_text().startswith("Game over")
+    fits(seat.page, PHONE["width"])
+    clean(seat)
