@@ -1,7 +1,7 @@
 """The player's page and their channels (docs/players.md): a player is their email address, which their seats
 carry. `Players` lists every game of an address across the server (whose turn, what they owe, the deadline, open
-or over), signs a browser in by a link mailed to the address, and sets each seat's notification channel (from the
-page, or a `notify:` line in an email: app/mail/inbound.py).
+or over, table talk not yet read), signs a browser in by a link mailed to the address, and sets each seat's
+notification channel (from the page, or a `notify:` line in an email: app/mail/inbound.py).
 
 Fog: a game's row says what that seat's prompt says (whose turn and the step, which every seat is shown; what is
 owed only to the seat that owes it; the result once it is over) and the game's deadline settings, nothing of the
@@ -23,12 +23,14 @@ from datetime import datetime, timedelta
 from app.events.interface import Store
 from app.events.store import utc_parse, utc_text
 from app.projections import state as projection
+from app.projections.sight import sees_all
 from app.rules.catalog import get_rules
+from app.service import talk
 from app.service.errors import AccessDenied, PbemError
 from app.service.mailroom import Mailroom
 from app.service.player_keys import PAGE_PATH, PlayerKeys, address, code_hash, new_code
 from app.service.ports import ChannelRefused, Channels
-from app.service.seats import LOCAL_SERVER, Credentials, Seat, mark_seen
+from app.service.seats import LOCAL_SERVER, Credentials, Seat, mark_seen, members
 from app.service.writes import Writes
 
 SIGN_IN_MINUTES = 15
@@ -54,6 +56,7 @@ class GameRow:
     waiting_for: tuple[str, ...]  # sides without a player yet
     deadline: str | None  # when the side to act must have moved (UTC), if the game has a deadline
     channel: str | None  # the seat's notification channel, shown without its secrets
+    unread_talk: int  # the others' table talk it may read that no email has told it yet
     replay: str  # the replay viewer, signed in as this seat (a path on this server)
     play: str | None  # the play page, signed in as this seat, which gives its orders (none for the arbiter)
 
@@ -87,6 +90,7 @@ class Players:
         mine = outcome is None and not missing and seat.side is not None and prompt.side == seat.side
         settings = self.store.pbem_settings(seat.game_id) or {}
         channel = self.store.channels(seat.game_id).get(seat.seat)
+        told = members(self.store, seat.game_id)[seat.seat]["last_notified_seq"]
         return GameRow(
             game_id=seat.game_id, seat=seat.seat, title=rules.title, scenario=self.store.game(seat.game_id)["scenario"],
             over=outcome is not None,
@@ -95,6 +99,7 @@ class Players:
             owed=prompt.owed.to_dict()["text"] if mine and prompt.owed is not None else None,
             waiting_for=missing if outcome is None else (), deadline=_deadline(settings) if outcome is None else None,
             channel=self._shown(channel) if channel else None,
+            unread_talk=talk.unread(self.store, seat, told, sees_all(seat.is_arbiter, rules, state.game)),
             replay=f"/replay/{seat.game_id}/?key={self.credentials.replay_key(seat.game_id, seat.seat)}",
             play=None if seat.is_arbiter else
             f"/play/{seat.game_id}/?key={self.credentials.play_key(seat.game_id, seat.seat)}")

@@ -25,6 +25,7 @@ from app.events import core
 from app.events.interface import Store
 from app.events.store import UnknownGame
 from app.projections import state as projection
+from app.projections.sight import talk_readable
 from app.rules.base import Rules
 from app.rules.catalog import get_rules
 from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
@@ -36,6 +37,7 @@ from app.service.writes import Writes
 from app.text import TextError, message_lines
 
 ADDRESSEES = ("all", "arbiter")
+TALK_TYPE = "core.MessageSent"
 SERVICE_WORDS = ("undo", "dispute", "accept", "reject", "uphold", "status", "resign", "offer", "decline", "vacation")
 SAY = re.compile(r"^say\s*:\s*(.*)$", re.IGNORECASE)
 TO_ARBITER = re.compile(r"^(?:to\s+(?:the\s+)?)?arbiter\s*:\s*(.*)$", re.IGNORECASE)
@@ -49,6 +51,14 @@ def message(seat: Seat, lines: Sequence[str], to: str = "all") -> core.MessageSe
     if seat.is_arbiter and to == ARBITER:
         raise TextError("the arbiter's talk goes to all; nothing was written")
     return core.MessageSent(by=seat.seat, to=to, lines=message_lines(lines))
+
+
+def unread(store: Store, seat: Seat, after: int, sees_all: bool) -> int:
+    """How many messages of the others' talk `seat` may read (the one visibility rule: sight.talk_readable, or all
+    for a reader who `sees_all`) were stored after event `after` (its last email: talk no email has told it yet)."""
+    side = ARBITER if seat.is_arbiter else seat.seat
+    return sum(1 for e in store.events(seat.game_id, after + 1) if e.type == TALK_TYPE
+               and e.payload["by"] != side and (sees_all or talk_readable(core.MessageSent(**e.payload), side)))
 
 
 def actor(seat: Seat) -> str:

@@ -158,3 +158,44 @@ def test_16_5_the_b29_shift_is_for_the_ensuing_allied_combat_phase_not_an_assaul
     ashore = given(step="allied-combat", turn=1, units={"us-7-17": str(inland), "jp-guard-1": BEACH}, strike=hit)
     [fight] = of(when(ashore, "allied", f"attack {BEACH} with us-7-17", [3]), CombatResolved)
     assert "Formosa 16.5" in [s["case"] for s in fight.shifts]  # the ensuing Allied Combat Phase
+
+
+def _sea_between_two_shores() -> tuple[str, str, str, str]:
+    """(sea, first, second, other_sea): an all-sea hex next to two open coastal hexes, and another all-sea hex next
+    to the first of them only."""
+    for sea in sorted(h for h in M.hexes() if not D.is_land(h)):
+        shores = [n for n in M.neighbours(sea) if n in D.open_coastal()]
+        for a in shores:
+            for b in shores:
+                if a == b:
+                    continue
+                others = [n for n in M.neighbours(a) if not D.is_land(n) and n != sea and b not in M.neighbours(n)]
+                if others:
+                    return str(sea), str(a), str(b), str(others[0])
+    raise LookupError("no sea between two shores")
+
+
+def test_10_2_2_the_allied_player_chooses_which_stacks_at_sea_combine_in_an_assault_f108():
+    from app.rules.formosa import played_under
+
+    sea, first, second, other_sea = _sea_between_two_shores()
+    japanese = {"jp-9-7": first, "jp-guard-2": second}
+    state = at_sea(FOUR, japanese, markers={"amphibious": 2})
+    state = play(state, "allied", f"land {sea} with us-7-17 us-7-32")  # next to both Japanese hexes
+    state = play(state, "allied", f"land {other_sea} with us-7-184 us-27-105")  # next to the first only
+    offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "assault"}
+    assert f"assault {first} from {other_sea}" in offered
+    preview = GAME.extras["preview"](state, GAME.parse(f"assault {first} from {other_sea}", "allied", state))
+    assert preview["attack"] == 8  # the two regiments named (4 + 4), not the stack next to both hexes (16)
+    [fight] = of(when(state, "allied", f"assault {first} from {other_sea}", [2]), CombatResolved)
+    assert sorted(fight.attackers) == ["us-27-105", "us-7-184"]  # 10.2.2: may combine; the other stays
+    after = play(state, "allied", f"assault {first} from {other_sea}", [2])  # 8 to 4: die 2 is AR, back they go
+    assert after.units["us-7-184"].where == "allied-staging" and after.units["jp-9-7"].where == first
+    refused(after, "allied", f"assault {first}", "Formosa 15.0")  # the hex is assaulted once (15.0)
+    [second_fight] = of(when(after, "allied", f"assault {second}", [3]), CombatResolved)
+    assert sorted(second_fight.attackers) == ["us-7-17", "us-7-32"] and second_fight.hexes == [second]
+    refused(state, "allied", f"assault {second} from {other_sea}", "Formosa 10.2.2")  # that stack is not next to it
+    old = played_under(state, "4")  # ruling F108: every stack next to the hex was drawn into its assault (F24)
+    [old_fight] = of(when(old, "allied", f"assault {first}", [6]), CombatResolved)
+    assert len(old_fight.attackers) == 4
+    refused(old, "allied", f"assault {first} from {other_sea}", "Formosa 10.2.2, ruling F24")

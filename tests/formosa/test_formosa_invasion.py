@@ -124,3 +124,51 @@ def test_10_1_one_amphibious_marker_a_hex_but_a_drop_zone_may_join_it():
     dropped = play(state, "allied", f"drop {BEACH} with us-11ab-511")
     assert dropped.units["us-11ab-511"].where == BEACH and dropped.markers["drop-zone"] == 0
     refused(played_under(state, "3"), "allied", f"drop {BEACH} with us-11ab-511", "Formosa 10.1")  # ruling F105
+
+
+def test_9_0_21_0_a_fallen_amoy_is_a_staging_area_naval_transfer_may_go_to_f108():
+    from app.rules.formosa import played_under
+
+    units = {"us-eng-1": PORT, "us-7-17": PORT, "us-7-32": BEACH}
+    state = with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1")
+    offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
+    assert "transfer us-7-17 to amoy" in offered
+    state = play(state, "allied", "transfer us-7-17 to amoy")  # 9.0: a fallen Amoy serves as a Staging Area
+    assert state.units["us-7-17"].where == "amoy"
+    state = play(state, "allied", "transfer us-7-32 to amoy")  # 21.0 item 3: from an open coastal hex, as to staging
+    assert state.units["us-7-32"].where == "amoy"
+    standing = with_base(given(step="naval-transfer", turn=4, units=units), "us-eng-1")
+    refused(standing, "allied", "transfer us-7-17 to amoy", "Formosa 9.0")  # Amoy not yet conquered
+    old = played_under(with_base(given(step="naval-transfer", turn=4, units=units, amoy_turn=2), "us-eng-1"), "4")
+    refused(old, "allied", "transfer us-7-17 to amoy", "Formosa 21.0")  # ruling F108: as it was played
+
+
+def test_10_2_1_units_that_landed_must_attack_the_adjacent_japanese_units_zoc_or_not_f108():
+    from app.rules.formosa import played_under
+
+    inland = str(next(n for n in D.map.neighbours(Hex.parse(BEACH)) if D.is_land(n)
+                      and not D.map.hexside_features(Hex.parse(BEACH), n)))
+    units = {"us-7-17": "allied-staging", "us-eng-1": PORT, "jp-guerrilla-1": inland, "jp-9-7": "1405"}
+    state = given(step="invasion", turn=3, units=units, markers={"amphibious": 1})
+    state = play(state, "allied", f"land {BEACH} with us-7-17")
+    assert state.units["us-7-17"].landed
+    for _ in ("invasion", "naval-transfer", "allied-movement"):
+        state = play(state, "allied", "end")
+    assert state.step == "allied-combat"
+    message = refused(state, "allied", "end", "Formosa 10.2.1")  # a guerrilla exerts no ZOC (23.0), yet 10.2.1
+    assert "us-7-17" in message
+    attacked = play(state, "allied", f"attack {inland} with us-7-17", [6])
+    while attacked.pending:
+        attacked = play(attacked, "allied", "hold" if attacked.pending[0]["kind"] == "advance" else "end")
+    assert attacked.step == "allied-combat" and not combat_owed(attacked)
+    play(played_under(state, "4"), "allied", "end")  # ruling F108: only units in an enemy ZOC had to attack
+    landed = GAME.initial_state("1", {"position": {
+        "turn": 3, "phase": "allied-combat", "units": {"us-7-17": BEACH, "jp-guerrilla-1": inland, "jp-9-7": "1405"},
+        "landed": ["us-7-17"]}})
+    refused(landed, "allied", "end", "Formosa 10.2.1")  # a position says so (ruling F98)
+
+
+def combat_owed(state) -> list[str]:
+    from app.rules.formosa.combat import owed_attacks
+
+    return owed_attacks(state, "allied", landed=True)

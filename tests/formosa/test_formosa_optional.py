@@ -487,3 +487,19 @@ def test_the_optional_rules_events_name_no_japanese_unit_to_the_allies_and_the_e
     japanese = GAME.view(state, "japanese")["pending"][0]
     assert japanese == {"kind": "exploit", "side": "allied"}
     assert GAME.view(state, "allied")["pending"][0]["units"] == ["us-7-17"]
+
+
+def test_8_1_25_7_25_8_a_special_landing_deploys_within_the_stacking_limits_f108():
+    """8.1: units deployed on the map meet the stacking limits; 25.7 and 25.8 deploy their unit onto the map, so a
+    hex that would hold a fourth Japanese mobile unit (13.2) is refused before any die."""
+    from app.rules.formosa import played_under
+
+    three = {"jp-9-7": FIELD, "jp-9-19": FIELD, "jp-9-35": FIELD, "jp-12-24": BEACH, "jp-12-46": BEACH,
+             "jp-12-48": BEACH}
+    state = _landing_position("25.7", "25.8", **three)
+    assert "13.2" in refused(state, "japanese", f"raid {FIELD}", "Formosa 8.1")
+    assert "13.2" in refused(state, "japanese", f"land {BEACH} with jp-marine", "Formosa 8.1")
+    roomy = replace(state, units={**state.units, "jp-9-35": replace(state.units["jp-9-35"], where="out")})
+    assert play(roomy, "japanese", f"raid {FIELD}", [4]).units["jp-raiders"].where == FIELD
+    old = play(played_under(state, "4"), "japanese", f"raid {FIELD}", [4])  # ruling F108: 13.3 took the excess
+    assert old.units["jp-raiders"].where == FIELD

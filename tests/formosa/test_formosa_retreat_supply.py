@@ -137,3 +137,20 @@ def test_19_4_air_supply_is_refused_to_units_that_trace_a_line():
     state = state.with_units(replace(state.units["us-eng-1"], base=True))
     target = state.units["jp-guard-1"].where
     refused(state, "allied", f"attack {target} with us-7-17 us-eng-1 supply air", "Formosa 19.4")
+
+
+def test_13_1_19_4_air_supply_never_joins_the_b29_in_the_hex_it_struck_f108():
+    from app.rules.formosa import played_under
+
+    state = given(step="allied-combat", units={"us-7-17": AROUND[0], "jp-guard-1": X}, air={"air-supply": 1})
+    struck = replace(state, strike=replace(state.strike, b29_hex=X))  # the B-29 stays there to the Air Return
+    message = refused(struck, "allied", f"attack {X} with us-7-17 supply air", "Formosa 13.1")
+    assert "B-29" in message
+    assert of(when(struck, "allied", f"attack {X} with us-7-17", [1]), CombatResolved)  # without it, the attack goes
+    assert of(when(played_under(struck, "4"), "allied", f"attack {X} with us-7-17 supply air", [1]),
+              AirSupplyFlown)  # ruling F108: as it was played
+    defence = given(step="japanese-combat", units={"us-7-17": X, "jp-guard-1": AROUND[0]}, air={"air-supply": 1})
+    defence = replace(defence, strike=replace(defence.strike, b29_hex=X))
+    defence = play(defence, "japanese", f"attack {X} with jp-guard-1")
+    assert defence.pending[0]["kind"] == "defence"
+    refused(defence, "allied", "defend supply air", "Formosa 13.1")

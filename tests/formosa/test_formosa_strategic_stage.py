@@ -92,3 +92,18 @@ def test_8_1_an_allied_reinforcement_deploys_on_a_functional_port_within_the_sta
     assert "13.1" in refused(state, "allied", f"deploy us-27-106 {port}", "Formosa 8.1")  # a fifth mobile unit
     play(state.move("us-27-105", "allied-staging"), "allied", f"deploy us-27-106 {port}")
     play(played_under(state, "3"), "allied", f"deploy us-27-106 {port}")  # ruling F105: 13.3 took the excess
+
+
+def test_8_1_11_2_a_replaced_unit_not_deployed_goes_back_to_be_replaced_never_recruited_concealed_f108():
+    from app.rules.formosa import played_under
+
+    state = given(step="recruit-japanese", turn=3, units={"jp-12-24": FIELDS[0], "us-7-17": MAJOR[0],
+                                                          "jp-guard-3": "japanese-replacements"},
+                  lp={"japanese": 5, "allied": 0})
+    state = play(state, "japanese", "replace jp-guard-3")  # and not deployed this Recruit Phase
+    [back] = of(when(state, "japanese", "end"), UnitsReturned)
+    assert back.units == ["jp-guard-3"] and back.replaced == ["jp-guard-3"]
+    ended = play(state, "japanese", "end")
+    assert ended.units["jp-guard-3"].where == "japanese-replacements"  # 11.2: it returns only by replacement
+    old = play(played_under(state, "4"), "japanese", "end")  # ruling F108: it joined the reinforcements
+    assert old.units["jp-guard-3"].where == "japanese-reinforcements"

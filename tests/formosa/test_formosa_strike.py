@@ -133,6 +133,15 @@ def test_16_2_without_points_a_side_fires_on_the_zero_column_and_a_forced_loss_i
     assert [(e.side, e.mission, e.points) for e in of(events, AirPointsLost)] == [("allied", "tactical", 1)]
 
 
+def test_ruling_f109_japanese_air_superiority_points_all_shot_down_still_fire_on_their_committed_column():
+    strike = planned(allied={"air-superiority": 6}, japanese={"air-superiority": 2})
+    state = given(step="air-superiority", air={"allied-tac": 6, "japanese-tac": 2}, strike=strike)
+    events = when(state, "allied", "roll", [6, 6])  # Allied 6 points, die 6: three losses, the Japanese have two
+    lost = [(e.side, e.mission, e.points) for e in of(events, AirPointsLost)]
+    assert ("japanese", "air-superiority", 2) in lost  # every Japanese point in the display is gone
+    assert ("allied", "air-superiority", 2) in lost  # yet they fire on the 2 column (die 6: 2), not the 0 column (1)
+
+
 # -- 16.6 kamikaze, 18.0 the mobile fleet ---------------------------------------------------------------------------
 def test_16_6_kamikaze_hits_are_split_by_the_allied_player_and_the_points_are_spent():
     strike = planned(japanese={"kamikaze": 3})
@@ -421,3 +430,19 @@ def test_16_5_a_b29_d1_falls_on_a_combat_unit_never_on_a_deception_unit():
     alone = play(play(alone, "allied", "strike " + X), "japanese", "decline", [4])
     assert alone.units["jp-deception-3"].where == X and alone.units["jp-deception-3"].concealed  # 11.2: unrevealed
     assert X in alone.strike.suppressed  # the DS of the D1 stands
+
+
+def test_18_0_markers_a_decisive_battle_kept_from_landing_stay_for_a_later_gt_without_lp_f108():
+    from app.rules.formosa import played_under
+    from app.rules.formosa.events import MarkersReturned
+
+    state = given(step="japanese-special-attack", turn=2, air={"mobile-fleet": 1}, markers={"amphibious": 2,
+                  "drop-zone": 1}, lp={"allied": 10, "japanese": 0}, units={"us-7-32": X},
+                  strike=Strike(kamikaze_done=True))
+    state = play(state, "japanese", "sortie", [6, 1])  # Scenario 1, die 6: Decisive Battle
+    assert state.step == "invasion" and state.strike.amphibious_barred
+    [back] = of(when(state, "allied", "end"), MarkersReturned)
+    assert back.markers == {"drop-zone": 1}  # 18.0 b): kept for a later GT, no LP again
+    assert play(state, "allied", "end").markers["amphibious"] == 2
+    old = play(played_under(state, "4"), "allied", "end")  # ruling F108: returned, to be bought again
+    assert old.markers["amphibious"] == 0

@@ -117,6 +117,33 @@ def test_the_page_shows_what_the_seats_prompt_shows_and_counts_as_a_read(site):
         assert row.owed == (prompt["owed"]["text"] if prompt["owed"] else None)
 
 
+def test_the_page_counts_the_table_talk_no_email_has_told_yet_as_the_seat_may_read_it(site):
+    """Issue 28: unread table talk on the player's page. Blue's word to all counts for red and the arbiter, blue's
+    note to the arbiter for the arbiter only (the one visibility rule), nobody's own talk counts; once red's next
+    email has told it, it is read."""
+    app, service, made, outbox = site
+    game_id, tokens = service.setup.create("skirmish", {"red": ANN, "blue": CY}, arbiter="arb@x.example")
+    for side in ("red", "blue"):
+        service.setup.join(service.seats.authenticate(game_id, tokens[side]), side)
+    blue = service.seats.authenticate(game_id, tokens["blue"])
+    service.talk.say(blue, ["Good luck, Ann!"])
+    service.talk.say(blue, ["She opens on the left, I think"], "arbiter")
+
+    def unread(address: str) -> int:
+        return next(g.unread_talk for g in service.players.games(address) if g.game_id == game_id)
+
+    assert (unread(ANN), unread(CY), unread("arb@x.example")) == (1, 0, 2)
+    page = signed_in(app, outbox, ANN).get("/players/").text
+    assert "1 table talk message(s) since your last email" in page and "left, I think" not in page
+    red = service.seats.authenticate(game_id, tokens["red"])
+    service.talk.say(red, ["Thanks, Cy!"])
+    assert unread(CY) == 1
+    service.orders.play(red, ["move R1 0202", "end", "end"])  # blue's turn email goes, telling blue red's word
+    service.mailroom.deliver()
+    assert any("Thanks, Cy!" in body_text(m) for m in outbox.sent if m["To"] == CY)
+    assert (unread(ANN), unread(CY), unread("arb@x.example")) == (1, 0, 3)
+
+
 def test_a_sign_in_link_is_mailed_once_works_once_and_tells_a_stranger_nothing(site):
     app, service, made, outbox = site
     client = app.test_client()

@@ -97,7 +97,7 @@ def test_12_0_the_example_of_play_gt_2_and_gt_3_step_by_step():
     s, r = combat(s, "japanese", "land " + " ".join(D101) + " at 3610 support amphibious", [6])
     assert r.attacker_losses == 0 and {s.units[u].hex for u in D101} == {"3610"}
     # one detachment to each division
-    for det, h in zip(DETS, ("3510", "3308", "3610")):
+    for det, h in zip(DETS, ("3510", "3308", "3610"), strict=True):
         s = then(s, "japanese", f"land {det} at {h}")
     assert {s.units[u].hex for u in D3 + ["jp-det-shigeto"]} == {"3510"}
     s = then(s, "japanese", "end")

@@ -89,14 +89,23 @@ def must_attack(state: State, u: Unit) -> bool:
     return any(not attacked(state, h) for h in zoc_hexes_on(state, u))
 
 
-def owed_attacks(state: State, side: str) -> list[str]:
+def must_attack_after_landing(state: State, u: Unit) -> bool:
+    """10.2.1, 10.2.2 (since rules version 5, ruling F108): a unit that made an amphibious invasion this GT must
+    attack the adjacent Japanese units in the ensuing Combat Phase, whether they exert a ZOC or not (a guerrilla,
+    a hex the B-29 suppressed), until each of their hexes next to it has been attacked (F42)."""
+    if not (u.landed and state.since(5) and state.step == "allied-combat" and can_attack(state, u)):
+        return False
+    near = [str(n) for n in state.data.map.neighbours(H(u.where))
+            if state.at(str(n), "japanese") and not attack_blocked(state, u.where, str(n))]
+    return any(not attacked(state, h) for h in near)
+
+
+def owed_attacks(state: State, side: str, landed: bool = False) -> list[str]:
     """What stops `side` from ending its Combat Phase (15.0): units that must attack, and enemy hexes exerting a
-    ZOC on such a unit that have not been attacked."""
-    out = []
-    for u in state.on_map(side):
-        if must_attack(state, u):
-            out.append(f"{u.id} in {u.where}")
-    return out
+    ZOC on such a unit that have not been attacked; `landed`: units that must attack after an amphibious
+    invasion (10.2.1, 10.2.2)."""
+    must = must_attack_after_landing if landed else must_attack
+    return [f"{u.id} in {u.where}" for u in state.on_map(side) if must(state, u)]
 
 
 # -- the attack ---------------------------------------------------------------------------------------------------
@@ -139,12 +148,12 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
                 and all(H(h) in state.data.map.neighbours(H(u.where)) for h in hexes)]
         if left:
             d.refuse("Formosa 15.0, ruling F41", f"the units in {u.where} attack together: add {', '.join(left)}")
-    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire)
+    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire, hexes=hexes)
     commit(d, hexes, attackers, gunfire=gunfire + cw_gunfire, lp=lp, air_supply=air_supply)
 
 
 def check_support(d: Decision, attackers: list[Unit], gunfire: int = 0, lp: int = 0, air_supply: bool = False,
-                  assault: str = "", cw_gunfire: int = 0) -> None:
+                  assault: str = "", cw_gunfire: int = 0, hexes: list[str] = ()) -> None:
     """The attacker's support, checked before anything is committed or revealed: US and Commonwealth naval
     gunfire (17.0, 16.0 Important, 18.0; an opposed landing is item 1), LP (15.4.1, 19.5 item 2: a participating
     unit traces a line) and air supply (19.4: none does; never in an assault, 10.2.2), which therefore never go
@@ -160,7 +169,7 @@ def check_support(d: Decision, attackers: list[Unit], gunfire: int = 0, lp: int 
         if why:
             d.refuse(*why)
     if air_supply:
-        check_air_supply(state, side, attackers, assault)
+        check_air_supply(state, side, attackers, assault, hexes=hexes)
 
 
 def commit(d: Decision, hexes: list[str], attackers: list[Unit], gunfire: int = 0, lp: int = 0,
@@ -182,13 +191,18 @@ def commit(d: Decision, hexes: list[str], attackers: list[Unit], gunfire: int = 
             exploitation=exploitation)
 
 
-def check_air_supply(state: State, side: str, units: list[Unit], assault: str = "") -> None:
+def check_air_supply(state: State, side: str, units: list[Unit], assault: str = "", hexes: list[str] = ()) -> None:
     """19.4, ruling F84: the Allied air supply unit, once a GT, for a combat (attack or defence) none of whose
     Allied units traces a line of supply, never for an assault (10.2.2), nor in a player turn it flew a unit in
-    (25.3)."""
+    (25.3); since rules version 5 it is placed on the defending hexes `hexes` (16.1), so never with the B-29
+    (13.1, 19.4 Exception; ruling F108)."""
     if side != "allied" or not state.air.get("air-supply", 0):
         raise IllegalOrder("Formosa 19.4", "only the Allied air supply unit gives air supply, and none has been "
                                            "bought")
+    with_b29 = sorted(set(hexes) & airpower.b29_hexes(state)) if state.since(5) else []
+    if with_b29:
+        raise IllegalOrder("Formosa 13.1", f"the B-29 is in {', '.join(with_b29)} this GT and stacks with no other "
+                                           "air unit, the air supply unit included (19.4)")
     if optional.air_supply_flown(state):
         raise IllegalOrder("Formosa 25.3", "the air supply marker flew a unit this player turn: it flies no other "
                                            "mission until the next")

@@ -19,7 +19,7 @@ from app.rules.formosa.state import OUT, SIDES, State, is_hex, other
 from app.rules.kernel.hexgrid import Hex
 
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
-              "suppressed", "fleet_sortied", "counterattack", "pinned", "interdiction", "kamikaze_spent",
+              "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
               "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
@@ -156,6 +156,16 @@ def _place(state: State, p: Position) -> State:
             problems.append(f"pinned: {uid} is not an Allied unit placed in [units]")
         else:
             units[uid] = replace(units[uid], pinned=True)
+    landed = set(bounded_list(x.get("landed", []), "landed", UNIT_ID, "unit ids", problems))
+    if landed and p.phase not in ("naval-transfer", "allied-movement", "allied-combat"):
+        problems.append("landed: units that made an amphibious invasion this GT attack the adjacent Japanese units "
+                        "in the ensuing Allied Combat Phase (10.2.1, 10.2.2): a position at naval-transfer, "
+                        "allied-movement or allied-combat")
+    for uid in sorted(landed & set(units)):
+        if units[uid].side != "allied" or not is_hex(units[uid].where):
+            problems.append(f"landed: {uid} is not an Allied unit placed in [units]")
+        else:
+            units[uid] = replace(units[uid], landed=True, pinned=units[uid].pinned or p.phase != "allied-combat")
     _done(units, p, x, problems)
     spent = x.get("kamikaze_spent", 0)
     if not _number(spent):

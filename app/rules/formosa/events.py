@@ -251,7 +251,8 @@ class StepBegan:
         if flag:
             state = _units(state, [u.id for u in state.units.values() if getattr(u, flag)], **{flag: False})
         if self.step == "base-building":
-            state = _units(state, [u.id for u in state.units.values() if u.pinned], pinned=False)
+            state = _units(state, [u.id for u in state.units.values() if u.pinned or u.landed], pinned=False,
+                           landed=False)
         state = _units(state, [u.id for u in state.units.values() if u.motorized], motorized=False)
         return replace(state, step=self.step, turn=self.turn, used_hexes=(), attacked_hexes=(), defended=(),
                        combat=None, amphibious=())
@@ -273,7 +274,7 @@ class UnitsLanded:
     units: list[str]
 
     def apply(self, state: State) -> State:
-        state = _units(state, self.units, where=self.hex, pinned=True)
+        state = _units(state, self.units, where=self.hex, pinned=True, landed=self.marker == "amphibious")
         amphibious = (*state.amphibious, self.hex) if self.marker == "amphibious" else state.amphibious
         return replace(state, markers={**state.markers, self.marker: state.markers[self.marker] - 1},
                        used_hexes=(*state.used_hexes, self.hex), amphibious=amphibious)
@@ -294,7 +295,7 @@ class LandingFailed:
     why: str
 
     def apply(self, state: State) -> State:
-        return _units(state, self.units, where="allied-staging", pinned=False, attacked=False)
+        return _units(state, self.units, where="allied-staging", pinned=False, attacked=False, landed=False)
 
     def describe(self) -> str:
         return f"{', '.join(self.units)} return from the sea off {self.hex} to the Staging Area: {self.why}"
@@ -304,7 +305,8 @@ class LandingFailed:
 @dataclass(frozen=True)
 class MarkersReturned:
     """10.1, ruling F8: at the end of the Invasion Phase every invasion marker not placed goes back to the
-    Allied Reinforcements Display with those placed: they are bought again to be used again."""
+    Allied Reinforcements Display with those placed: they are bought again to be used again (but for amphibious
+    markers a Decisive Battle barred, 18.0 b), ruling F108: `markers` names those that go back)."""
 
     markers: dict
 
@@ -434,7 +436,7 @@ class UnitEliminated:
 
     def apply(self, state: State) -> State:
         state = state.move(self.unit, self.to, concealed=False, moved=False, attacked=False, pinned=False,
-                           base=False)
+                           landed=False, base=False)
         if state.spec(self.unit).type == "pw-camp":  # 25.10: an advance into this hex may earn VP
             state = replace(state, pw_camp_lost=self.frm)
         c = state.combat
@@ -572,13 +574,18 @@ class AmoyRolled:
 @event_type("formosa.UnitsReturned")
 @dataclass(frozen=True)
 class UnitsReturned:
-    """8.1 Important: units recruited that did not enter play this GT go back to their Reinforcements Display."""
+    """8.1 Important: units recruited that did not enter play this GT go back to their Reinforcements Display;
+    those of them replaced (`replaced`, since rules version 5, ruling F108) go back to the Replacements Display,
+    to be replaced again and deployed revealed (11.2), never recruited as a concealed reinforcement."""
 
     side: str
     units: list[str]
+    replaced: list[str] = field(default_factory=list)
 
     def apply(self, state: State) -> State:
-        state = _units(state, self.units, where=f"{self.side}-reinforcements")
+        fresh = [u for u in self.units if u not in self.replaced]
+        state = _units(state, fresh, where=f"{self.side}-reinforcements")
+        state = _units(state, self.replaced, where=f"{self.side}-replacements")
         return replace(state, to_place=tuple(u for u in state.to_place if u not in self.units))
 
     def describe(self) -> str:

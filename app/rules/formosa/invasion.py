@@ -41,16 +41,29 @@ def place_at_sea(d: Decision, sea: str, units: list[str], check_units) -> None:
     d.emit(UnitsLanded("amphibious", sea, list(units)))
 
 
-def assault(d: Decision, hex: str, gunfire: int, lp: int = 0, cw_gunfire: int = 0) -> None:
-    """10.2.2, F24: every stack at sea next to `hex` attacks it as one combat, in the Invasion Phase, with naval
-    gunfire (17.0 item 1), the ground support placed on `hex` (16.3, F86) and LP (15.4.1: the marker supplies the
-    units at sea, 19.2), never air supply; the defender may answer with his LP (F22) as in any combat."""
+def assault(d: Decision, hex: str, gunfire: int, lp: int = 0, cw_gunfire: int = 0,
+            seas: list[str] | None = None) -> None:
+    """10.2.2, F24, F108: the stacks at sea next to `hex` (all of them, or those in `seas`: since rules version 5
+    the Allied player chooses which combine) attack it as one combat, in the Invasion Phase, with naval gunfire
+    (17.0 item 1), the ground support placed on `hex` (16.3, F86) and LP (15.4.1: the marker supplies the units
+    at sea, 19.2), never air supply; the defender may answer with his LP (F22) as in any combat."""
     state: State = d.state
     if state.combat is not None:
         d.refuse("Formosa 15.0", "the combat under way is not over")
     if not state.data.map.on_map(H(hex)) or not state.at(hex, "japanese"):
         d.refuse(C, f"{hex} holds no Japanese unit to assault")
+    if state.since(5) and hex in state.attacked_hexes:
+        d.refuse("Formosa 15.0", f"{hex} has been assaulted this phase: the stacks that combine attack it together, "
+                                 "once (ruling F108)")
     attackers = assaulting(state, hex)
+    if seas:
+        if not state.since(5):
+            d.refuse("Formosa 10.2.2, ruling F24", "in a game created before rules version 5 every stack at sea "
+                                                   "next to the hex assaults it (ruling F108)")
+        stranded = sorted(set(seas) - {u.where for u in attackers})
+        if stranded or len(set(seas)) != len(seas):
+            d.refuse(C, f"no stack at sea in {', '.join(stranded) or 'a sea hex named twice'} can assault {hex}")
+        attackers = force(state, hex, seas)
     if not attackers:
         d.refuse(C, f"no assaulting stack at sea can assault {hex}: land units on a marker in an all-sea hex next "
                     "to it first")
@@ -97,13 +110,20 @@ def _unopposed(d: Decision, hex: str, units: list[Unit]) -> None:
 
 
 def targets(state: State, sea: str) -> list[str]:
-    """What the stack at sea in `sea` may assault (a stack of rangers only: any coastal hex, 22.0)."""
-    return assaultable(state, sea, all(state.spec(u.id).type == "ranger" for u in state.at(sea, "allied")))
+    """What the stack at sea in `sea` may assault (a stack of rangers only: any coastal hex, 22.0); since rules
+    version 5 not a hex already assaulted this phase (15.0: a defender is attacked once; ruling F108)."""
+    found = assaultable(state, sea, all(state.spec(u.id).type == "ranger" for u in state.at(sea, "allied")))
+    return [h for h in found if h not in state.attacked_hexes] if state.since(5) else found
 
 
 def assaulting(state: State, hex: str) -> list[Unit]:
-    """F24: every stack at sea that may assault `hex` attacks it together."""
+    """F24, F108: the stacks at sea that may assault `hex` (those that combine are the Allied player's choice)."""
     return [u for u in waiting(state) if hex in targets(state, u.where)]
+
+
+def force(state: State, hex: str, seas: list[str] | None = None) -> list[Unit]:
+    """The units that assault `hex`: the stacks at sea in `seas`, or every stack that may (10.2.2, F24, F108)."""
+    return [u for u in assaulting(state, hex) if not seas or u.where in seas]
 
 
 def waiting(state: State) -> list[Unit]:
@@ -113,7 +133,8 @@ def waiting(state: State) -> list[Unit]:
 
 def end_phase(d: Decision) -> None:
     """10.2.2: no stack stays at sea (each must assault while it has a Japanese hex to assault, else it goes
-    back to the Staging Area); 10.1, F8: the markers not placed go back to the Reinforcements Display."""
+    back to the Staging Area); 10.1, F8: the markers not placed go back to the Reinforcements Display, but for
+    the amphibious markers a Decisive Battle kept from landing, used in a later GT without new LP (18.0 b))."""
     state: State = d.state
     owed = sorted({u.where for u in waiting(state) if targets(state, u.where)})
     if owed:
@@ -123,7 +144,8 @@ def end_phase(d: Decision) -> None:
         by_hex.setdefault(u.where, []).append(u.id)
     for sea, ids in sorted(by_hex.items()):
         d.emit(LandingFailed(sea, ids, "Formosa 10.2.2 (nothing left to assault)"))
-    left = {k: n for k, n in state.markers.items() if k in ("amphibious", "drop-zone") and n}
+    kept = ("amphibious",) if state.strike.amphibious_barred and state.since(5) else ()  # 18.0 b), ruling F108
+    left = {k: n for k, n in state.markers.items() if k in ("amphibious", "drop-zone") and k not in kept and n}
     if left:
         d.emit(MarkersReturned(left))
     unused = airpower.unflown(state, "allied")
@@ -132,11 +154,16 @@ def end_phase(d: Decision) -> None:
 
 
 def candidates(state: State):
-    """The hexes the stacks at sea may assault, and gunfire and LP for them (17.0, 15.4.1)."""
+    """The hexes the stacks at sea may assault (by all the stacks next to it, or by one, F108), and gunfire and LP
+    for them (17.0, 15.4.1)."""
     hexes = sorted({h for u in waiting(state) for h in targets(state, u.where)})
     gunfire = min(state.naval.get("gunfire", 0), state.data.charts["stacking"]["gunfire_per_combat"])
     for h in hexes:
         yield {"hex": h}
+        seas = sorted({u.where for u in assaulting(state, h)})
+        if len(seas) > 1 and state.since(5):
+            for sea in seas:
+                yield {"hex": h, "seas": [sea]}
         if gunfire:
             yield {"hex": h, "n": gunfire}
         if state.lp["allied"] >= 1:

@@ -122,7 +122,7 @@ def exploit(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
         if h not in _targets(state, hex, attack_blocked):
             d.refuse("Formosa 25.1", f"{h} is not an enemy hex next to {hex} that the stack may attack")
     attackers = [state.units[u] for u in unit_ids]
-    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire)
+    check_support(d, attackers, gunfire=gunfire, lp=lp, air_supply=air_supply, cw_gunfire=cw_gunfire, hexes=hexes)
     d.emit(DecisionMade("exploit", d.side))
     commit(d, hexes, [d.state.units[u] for u in unit_ids], gunfire=gunfire + cw_gunfire, lp=lp,
            air_supply=air_supply, exploitation=True)
@@ -265,7 +265,8 @@ def usmc_candidates(state: State, uid: str) -> list[str]:
 def special_landing(d: Decision, rule: str, hex: str, uid: str | None = None) -> None:
     """25.7, 25.8, rulings F8, F94: from GT 2 in the Japanese Movement Phase the special reinforcement recruited
     at set-up lands (the Marine Brigade on a port or beach hex free of Allied units and ZOC; the raiders on any
-    airfield), once a GT, face up; its die decides."""
+    airfield), once a GT, face up, within the stacking limits (8.1, since rules version 5: ruling F108); its die
+    decides."""
     state: State = d.state
     case = f"Formosa {rule}"
     waiting = [u for u in state.special_ready if state.spec(u).optional == rule]
@@ -290,6 +291,9 @@ def special_landing(d: Decision, rule: str, hex: str, uid: str | None = None) ->
             d.refuse(case, f"{hex} holds Allied units or is in an Allied ZOC")
     elif H(hex) not in state.data.airfields():
         d.refuse(case, f"{hex} is not an airfield")
+    problems = state.would_overstack(hex, "japanese", [unit]) if state.since(5) and not allied else []
+    if problems:  # 8.1: deployed on the map within the stacking limits (ruling F108)
+        d.refuse("Formosa 8.1", f"{hex} would be over-stacked: {problems[0].message} ({problems[0].case})")
     table = _table(state, rule)
     die = d.roll(f"{RULES[rule][4:]} landing in {hex} ({case})")
     result = table["die"][die - 1]

@@ -143,8 +143,8 @@ def end_recruit(d: Decision, side: str, then: str) -> None:
     state: State = d.state
     left = [u for u in state.to_place if state.units[u].side == side and not is_hex(state.units[u].where)
             and state.units[u].where != "allied-staging" and state.units[u].where != "amoy"]
-    if left:
-        d.emit(UnitsReturned(side, left))
+    if left:  # 11.2: a replaced unit goes back to be replaced again, never to be recruited concealed (F108)
+        d.emit(UnitsReturned(side, left, [u for u in left if u in state.replaced_now] if state.since(5) else []))
     _kept, lost = strategic.cap(state.data, d.state.lp[side])
     if lost:
         d.emit(LpLost(side, lost, "Formosa 7.2, ruling F26"))
@@ -581,11 +581,11 @@ class Invasion(Phase):
         d.emit(UnitsLanded("amphibious", hex, list(units)))
         return None
 
-    @order("assault HEX [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2", "the stacks at sea next to "
-           "a Japanese-held coastal hex attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)",
-           _assault_candidates)
-    def assault(self, d: Decision, hex: str, n: int = 0, cw: int = 0, lp: int = 0) -> None:
-        invasion.assault(d, hex, n, lp, cw_gunfire=cw)
+    @order("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2",
+           "the stacks at sea next to a Japanese-held coastal hex (all of them, or those in the sea hexes named) "
+           "attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)", _assault_candidates)
+    def assault(self, d: Decision, hex: str, seas: list[str], n: int = 0, cw: int = 0, lp: int = 0) -> None:
+        invasion.assault(d, hex, n, lp, cw_gunfire=cw, seas=seas)
 
     @order("support HEX N [NATION]", "Formosa 10.2.2", "place N ground support points (assigned to tactical) on a "
            "hex the stacks at sea may assault, before the first assault (16.3, F86; 'cw' for Commonwealth points)",
@@ -654,7 +654,7 @@ def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amp
 
 def staging_displays(state: State) -> tuple[str, ...]:
     """Where Allied units stage from for a landing or a naval transfer: the Allied Staging Area, and Amoy once it
-    has fallen (9.0, ruling F34; for naval transfer since rules version 4, F105)."""
+    has fallen (9.0, ruling F34; for naval transfer since rules version 4, F105, and to it since 5, F108)."""
     amoy = ("amoy",) if state.amoy_turn is not None and state.since(4) else ()
     return ("allied-staging", *amoy)
 
@@ -665,6 +665,8 @@ def _transfer_candidates(state: State, side: str):
             yield {"unit": u.id, "place": h}
     for u in state.on_map("allied")[:4]:
         yield {"unit": u.id, "place": "staging"}
+        if "amoy" in staging_displays(state) and state.since(5):
+            yield {"unit": u.id, "place": "amoy"}
 
 
 def _read_place(word: str) -> str:
@@ -681,7 +683,7 @@ class NavalTransfer(Phase):
     name = "naval-transfer"
 
     @order("transfer UNIT to PLACE", "Formosa 21.0", "move a mobile unit by sea to a port or coastal hex, or to "
-           "the Staging Area ('staging')", _transfer_candidates)
+           "the Staging Area ('staging') or a fallen Amoy ('amoy', 9.0)", _transfer_candidates)
     def transfer(self, d: Decision, unit: str, place: str) -> None:
         transfer(d, unit, place)
 
@@ -700,9 +702,11 @@ def transfer(d: Decision, uid: str, place: str) -> None:
     if not staged and not (is_hex(frm) and data.is_coastal(H(frm))):
         d.refuse(case, f"{uid} must begin in the Staging Area (or Amoy once it has fallen, 9.0), a functional port "
                        "or a coastal hex")
-    if place == "amoy":
+    if place == "amoy" and not state.since(5):
         d.refuse(case, "naval transfer goes to a port or coastal hex or to the Staging Area, not to Amoy")
-    to = "allied-staging" if place == "staging" else place
+    if place == "amoy" and state.amoy_turn is None:
+        d.refuse("Formosa 9.0", "Amoy serves as a Staging Area only once the Allies have conquered it")
+    to = "allied-staging" if place == "staging" else place  # 9.0: a fallen Amoy is a Staging Area (ruling F108)
     if to == frm:
         d.refuse(case, f"{uid} is already there")
     if is_hex(to):
@@ -717,7 +721,7 @@ def transfer(d: Decision, uid: str, place: str) -> None:
     functional = {h for h in (frm, to) if is_hex(h) and functional_port(state, h)}
     if staged and is_hex(to) and not state.at(to, "allied"):
         d.refuse(case, f"{to} is not friendly-controlled: from the Staging Area units go to hexes Allied units hold")
-    if is_hex(frm) and frm not in functional and to != "allied-staging" and to not in functional:
+    if is_hex(frm) and frm not in functional and to not in staging_displays(state) and to not in functional:
         d.refuse(case, f"from {frm} (no functional port) a unit goes only to a functional port or the Staging Area")
     limits = data.charts["stacking"]
     for h in functional:
@@ -814,6 +818,10 @@ class CombatPhase(Phase, strike.GroundSupport):
         owed = combat.owed_attacks(d.state, d.side)
         if owed:
             d.refuse("Formosa 15.0", f"units in an enemy ZOC must attack: {', '.join(owed[:6])}")
+        owed = combat.owed_attacks(d.state, d.side, landed=True)
+        if owed:
+            d.refuse("Formosa 10.2.1", f"units that made an amphibious invasion this GT must attack the adjacent "
+                                       f"Japanese units: {', '.join(owed[:6])}")
         if not check_stacking(d, (d.side, other(d.side)), self.name):
             after(d, self.name)
 

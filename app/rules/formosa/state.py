@@ -34,7 +34,14 @@ OUT = "out"
 #    a drop zone may share a hex with an amphibious marker (10.1); two Allied TAC points a hex across missions (13.1)
 #    a defender that retreated is not attacked again in the phase (15.0); a B-29 D1 takes a combat unit (16.5);
 #    units one result eliminates are sent by their lines on the position the result found (8.3)
-RULES_VERSION = 4
+# 5: further departures from the text, each decided as played in a game created under 1-4 (ruling F108): the
+#    stacks at sea that assault a hex are the Allied player's choice (10.2.2); a replaced unit not deployed goes
+#    back to the Replacements Display (8.1, 11.2); naval transfer may go to a fallen Amoy (9.0, 21.0); air supply
+#    is placed on the defending hexes, never with the B-29 (19.4, 13.1); amphibious markers a Decisive Battle
+#    barred are kept for a later GT (18.0 b)); units that made an amphibious invasion must attack the adjacent
+#    Japanese units in the ensuing Combat Phase, ZOC or not (10.2.1, 10.2.2); a special landing keeps the stacking
+#    limits (8.1, 25.7, 25.8)
+RULES_VERSION = 5
 H = Hex.parse
 
 
@@ -57,6 +64,7 @@ class Unit:
     attacked: bool = False
     pinned: bool = False
     motorized: bool = False   # moving by Allied motorized movement this phase (22.0)
+    landed: bool = False      # made an amphibious invasion this GT: attacks adjacent Japanese units (10.2.1, 10.2.2)
 
 
 @dataclass(frozen=True)

@@ -565,7 +565,7 @@ class Defence(Step):
             if wanted and why:
                 d.refuse(*why)
         if supply:
-            combat.check_air_supply(state, d.side, defenders)
+            combat.check_air_supply(state, d.side, defenders, hexes=attack["hexes"])
         d.emit(DecisionMade("defence", d.side))
         if lp:
             d.emit(LpSpent(d.side, lp, f"a left shift defending {', '.join(attack['hexes'])} (Formosa 15.4.1)"))

@@ -140,14 +140,14 @@ def preview(state: State, command: Command) -> dict:
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     try:
         if command.action == "assault":
-            invasion.assault(d, args["hex"], us, lp, cw_gunfire=cw)
+            invasion.assault(d, args["hex"], us, lp, cw_gunfire=cw, seas=args.get("seas"))
         else:
             combat.declare(d, args["hexes"], args["units"], us, lp, air_supply=air_supply, cw_gunfire=cw)
     except ReachedRoll:
         pass
     if command.action == "assault":
         hexes = [args["hex"]]
-        attackers = invasion.assaulting(state, args["hex"])
+        attackers = invasion.force(state, args["hex"], args.get("seas"))
     else:
         hexes = args["hexes"]
         attackers = [state.units[i] for i in args["units"]]
