@@ -6,6 +6,7 @@ from dataclasses import replace
 from ichigo_given import RULES, chinese, ev, fold, of, position, when
 
 from app.rules.engine.events import DecisionRequired
+from app.rules.ichigo.state import RULES_VERSION
 from tests.fogcheck import namer, unseen_in_lines
 
 named = namer(["jp-cea-110div", "C01", "C02", "C03", "cn-reg-02", "cn-reg-04", "cn-reg-07"])
@@ -48,4 +49,4 @@ def test_e15_a_game_created_under_version_2_still_names_the_attackers_as_ordered
     s = RULES.played_under(chinese_attack_with_a_zero(), "2")
     [tanks] = of(when(s, "allied", "attack 2011 with C01 C02 C03"), DecisionRequired)
     assert tanks.data["attackers"] == ["C01", "C02", "C03"]   # its stored events still verify
-    assert replace(s, rules_version=3) == chinese_attack_with_a_zero()
+    assert replace(s, rules_version=RULES_VERSION) == chinese_attack_with_a_zero()

@@ -27,6 +27,7 @@ GAME = Game(
     # 2: FG/KA deploy at the Formosa landing, the Allies choose the displacement hex (E3, E10)
     # 3: a battle names only the attackers still in it after 11.27's flips (E15); older games decided as played
     #    (snapshots are keyed by the version: those of version 2, saved in a shape of their own, are not read)
+    # 4: departures from the text fixed (E16-E28); older games decided as played
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.common import allied_airbases, mainland, supply_state
+from app.rules.ichigo.common import allied_airbases, garrison_at, mainland, supply_state
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.state import State
@@ -44,7 +44,7 @@ def airpower_roll(em: Decision) -> None:
             al = max(0, em.roll("Allied airpower (8.1)") + int(a["allied_drm_by_airbases"][str(bases)]))
         if jp == al and not (jp == 0 and bases == 0):
             em.emit(ev.AirpowerRolled(jp, al, None, 0))
-            if jp == 0:
+            if jp == 0 and not state.since(4):  # before version 4 a 0-0 tie ended the roll (ruling E21)
                 return
             continue
         if jp != al:
@@ -132,4 +132,9 @@ def drop(em: Decision, side: str, h: str) -> None:
                                            "airlift and Aerial Supply Marker)")
     if not d.land(h) or d.map.terrain_of(H(h)) not in ("clear", "rough") or state.occupied("japanese") & {h}:
         raise IllegalOrder("Ichi-Go 8.11", f"{h} is not a clear or rough hex free of Japanese units")
+    if state.since(4) and garrison_at(state, h):  # ruling E26: the garrison defends as a unit would (E5)
+        raise IllegalOrder("Ichi-Go 11.29", f"{h} holds an intrinsic Japanese garrison: attack it first (ruling E5)")
+    bad = stack_violation(state, h, [state.units["us-11ab"]]) if state.since(4) else None  # ruling E24
+    if bad:
+        raise IllegalOrder("Ichi-Go 6.4", bad)
     em.emit(ev.Airlifted("us-11ab", "", h, drop=True))

@@ -126,7 +126,7 @@ def land(em: Decision, side: str, ids: list[str], h: str | None, away: str | Non
         if target not in ports:
             raise IllegalOrder("Ichi-Go 5.3", f"the mainland landing is at one of the port cities {', '.join(ports)} "
                                               "(ruling R10)")
-    elif state.phase == "II" and state.beachheads:
+    elif us_movement_phase(state) and state.beachheads:
         where, target = "reinforcement", h
         if target not in state.beachheads.values():
             raise IllegalOrder("Ichi-Go 8.11", "US reinforcements land at a beachhead")
@@ -149,6 +149,15 @@ def land(em: Decision, side: str, ids: list[str], h: str | None, away: str | Non
     em.emit(landed)
     if where == "formosa":
         reinforcements.causeway_deployments(em)
+
+
+def us_movement_phase(state: State) -> bool:
+    """Ichi-Go 8.11, 9.8: the US Movement Phase, where US reinforcements land at a beachhead and the 11th Airborne
+    drops: Phase II or III, whichever the Allied player declared for movement (5.5; rules version 4, ruling E22;
+    before it Phase II only, so never under fight-move)."""
+    if state.since(4):
+        return state.phase in ("II", "III") and state.mode() == "move"
+    return state.phase == "II"
 
 
 def mainland_landings(d) -> list[str]:

@@ -253,10 +253,11 @@ def attack(em: Decision, side: str, target: str, ids: list[str], tanks: int, sf:
 
 def defensive_tank_room(state: State, side: str, target: str, defenders: list[Unit]) -> int:
     """Ichi-Go 11.17: regiments the Japanese may commit to a mainland defence (one per supplied brigade or
-    division defending, as many as are off the map)."""
+    division defending, as many as are off the map); the static 2nd Tank Division is a division like any other
+    (rules version 4, ruling E19; before it, static units took no support)."""
     if side != "allied" or not mainland(state.data, target):
         return 0
-    eligible = [u for u in defenders if u.size in ("brigade", "division") and not u.static
+    eligible = [u for u in defenders if u.size in ("brigade", "division") and (state.since(4) or not u.static)
                 and supply_state(state, u) in ("full", "attenuated")]
     return min(len(eligible), len(tank_pool(state)))
 
@@ -414,14 +415,17 @@ def advance(em: Decision, side: str, ids: list[str]) -> None:
     sc = em.state.data.scenario
     lo, hi = sc["combat"]["japanese_momentum_turns"]
     state = em.state
-    ok = False
     if nation == "japanese" and lo <= state.turn <= hi:
-        ok = all(supply_state(state, state.units[i]) == "full" for i in ids)
+        able = [i for i in ids if supply_state(state, state.units[i]) == "full"]
     elif nation == "us":
         from app.rules.ichigo.common import us_beachhead_supplied
-        ok = all(us_beachhead_supplied(state, state.units[i].hex) for i in ids)
-    if ok:
-        em.emit(ev.DecisionRequired("momentum", side, {"units": list(ids), "from": target, "nation": nation}))
+        able = [i for i in ids if us_beachhead_supplied(state, state.units[i].hex)]
+    else:
+        able = []
+    if not state.since(4) and able != list(ids):  # before version 4: all of them in supply, or none went on
+        able = []
+    if able:  # 11.25 (ruling E28): those that advanced in supply may go on
+        em.emit(ev.DecisionRequired("momentum", side, {"units": able, "from": target, "nation": nation}))
 
 
 def stay(em: Decision, side: str) -> None:

@@ -117,9 +117,13 @@ class MovementRolled:
         for uid in state.mover:
             if uid not in self.units:
                 units[uid] = replace(units[uid], done=True)
+        start = state.units[self.units[0]].hex
+        # 10.14: the stack this roll is for: the units in the hex that have not yet moved this phase
+        stack = tuple(sorted(u.id for u in state.at(start) if u.mp < 0 and not u.done))
         for uid in self.units:
             units[uid] = replace(units[uid], mp=float(self.mp), strategic=self.how == "strategic")
-        return replace(state, units=units, mover=tuple(self.units))
+        return replace(state, units=units, mover=tuple(self.units),
+                       stack_rolls=state.stack_rolls + ((start, self.how, self.mp, stack),))
 
     def describe(self) -> str:
         return f"{', '.join(self.units)}: {self.mp} MP ({self.how})"
@@ -134,12 +138,14 @@ class UnitsMoved:
 
     def apply(self, state: State) -> State:
         units = dict(state.units)
+        for uid in state.mover:  # 10.3: units of the stack under way that stay behind have ended their move
+            if uid not in self.units:
+                units[uid] = replace(units[uid], done=True)
         for uid in self.units:
             units[uid] = replace(units[uid], hex=self.path[-1], mp_used=units[uid].mp_used + self.mp)
         side = units[self.units[0]].side
-        st = _enter(replace(state, units=units), side, self.path[1:])
-        if side == "japanese" and state.aerial_hex in self.path[1:]:  # 7.8: the Japanese take its hex
-            st = replace(st, aerial_hex=None)
+        mover = state.mover if set(state.mover) == set(self.units) else tuple(self.units)
+        st = _enter(replace(state, units=units, mover=mover), side, self.path[1:], moving=True)
         if side == "japanese" and state.b29_hex:  # 8.9: moving within range of the B-29 marker
             rng = int(state.data.scenario["causeway"]["b29_range"])
             if any(state.data.distance(state.b29_hex, h) <= rng for h in self.path):
@@ -541,8 +547,9 @@ class Airlifted:
         # 8.10: after the transfer the unit may still roll for movement; 8.11: a dropped unit then moves normally
         units[self.unit] = replace(units[self.unit], hex=self.hex, status="map", done=False, mp=-1.0)
         st = replace(state, units=units, airlift_turn=state.turn)
-        if self.drop:
-            st = replace(st, airdropped=True, aerial_turn=state.turn)
+        if self.drop:  # 8.11: the drop uses the turn's Aerial Supply Marker; it lands with it (version 4, E25)
+            st = replace(st, airdropped=True, aerial_turn=state.turn,
+                         aerial_hex=self.hex if state.since(4) else state.aerial_hex)
         return _enter(st, "allied", [self.hex])
 
     def describe(self) -> str:

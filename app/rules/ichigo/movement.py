@@ -78,10 +78,16 @@ def movers(state: State, side: str, ids: list[str]) -> list[Unit]:
     if len({u.hex for u in units}) > 1:
         raise IllegalOrder("Ichi-Go 10.3", "units moving together must start in one hex")
     moving = [u for u in units if u.mp >= 0]
-    if moving and set(ids) != set(state.mover):
-        raise IllegalOrder("Ichi-Go 10.1", "a stack that has begun to move goes on only as that stack, before "
-                                           "any other unit moves")
+    if moving and set(ids) != set(state.mover) and not splits_off(state, ids, moving):
+        raise IllegalOrder("Ichi-Go 10.1", "a stack that has begun to move goes on only as that stack (or part of "
+                                           "it, 10.3), before any other unit moves")
     return units
+
+
+def splits_off(state: State, ids: list[str], moving: list[Unit]) -> bool:
+    """Ichi-Go 10.3 (ruling E20): part of the stack under way goes on, the rest have ended their move where they
+    are. Rules version 4; before it the whole stack had to go on together."""
+    return state.since(4) and len(moving) == len(ids) and set(ids) < set(state.mover)
 
 
 def adjacent_to_enemy(state: State, side: str, h: str) -> bool:
@@ -122,7 +128,8 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
             raise IllegalOrder("Ichi-Go 10.18", "Chinese units never use strategic movement")
         after = state.causeway and state.turn >= int(sc["turn_start"]["causeway_roll_turn"])
         table = {face: face if after else face - 1 for face in range(1, 7)}
-        return Allowance(max(table.values()), "normal", "Chinese movement factor (10.15)", table)
+        return rolled_for_stack(state, u0, Allowance(max(table.values()), "normal", "Chinese movement factor (10.15)",
+                                                     table))
     supplies = {supply_state(state, u) for u in units}
     if "oos" in supplies:
         key = "japanese" if u0.nation == "japanese" else "us"
@@ -134,11 +141,23 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
     else:
         plan = Allowance(int(sc["movement"]["japanese_mp" if u0.nation == "japanese" else "us_mp"]), "normal")
     if not strategic:
-        return plan
+        return rolled_for_stack(state, u0, plan)
     if plan.how != "normal" or adjacent_to_enemy(state, u0.side, u0.hex):
         raise IllegalOrder("Ichi-Go 10.17", "strategic movement needs full supply and no adjacent enemy unit at the "
                                             "start of the move")
     return Allowance(plan.most * int(sc["movement"]["strategic_multiplier"]), "strategic")
+
+
+def rolled_for_stack(state: State, u0: Unit, plan: Allowance) -> Allowance:
+    """Ichi-Go 10.14, 10.15 (ruling E16): a stack makes one movement roll a phase even if its units move off in
+    different directions: a unit that was in the hex, not yet moved, when a die was rolled there this phase moves
+    on that roll (one airlifted in afterwards rolls its own, 8.10). Rules version 4; older games rolled per order."""
+    if plan.purpose is None or not state.since(4):
+        return plan
+    for start, how, mp, stack in state.stack_rolls:
+        if start == u0.hex and how == plan.how and u0.id in stack:
+            return Allowance(float(mp), how)
+    return plan
 
 
 def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Situation, mp: float):

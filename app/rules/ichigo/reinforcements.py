@@ -7,7 +7,7 @@ from __future__ import annotations
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
-from app.rules.ichigo.common import all_airbases_japanese, japanese_supplied, mainland
+from app.rules.ichigo.common import all_airbases_japanese, japanese_supplied, mainland, supply_state
 from app.rules.ichigo.movement import stack_violation
 from app.rules.ichigo.state import State, Unit
 
@@ -191,7 +191,7 @@ def close_deployments(em: Decision) -> None:
 
 def withdrawal_pools(state: State) -> tuple[list, list, list]:
     r = state.data.scenario["reinforcements"]["japanese"]
-    on = [u for u in state.on_map("japanese") if not u.static and japanese_supplied(state, u.hex)]
+    on = [u for u in state.on_map("japanese") if not u.static and in_supply_now(state, u)]
 
     def number(u) -> int:
         digits = "".join(c for c in u.name.split()[0] if c.isdigit())
@@ -202,6 +202,12 @@ def withdrawal_pools(state: State) -> tuple[list, list, list]:
     reduced = [u.id for u in on if u.size == "division" and u.steps == 1]
     brigades = [u.id for u in on if u.size == "brigade"]
     return full, reduced, brigades
+
+
+def in_supply_now(state: State, u: Unit) -> bool:
+    """Ichi-Go 9.2: in supply at the moment of the withdrawal; a B-29 raid's units are out of supply all turn (8.9;
+    rules version 4, ruling E27: before it only the 7.1 path counted)."""
+    return supply_state(state, u) != "oos" if state.since(4) else japanese_supplied(state, u.hex)
 
 
 def withdrawal_need(state: State) -> tuple[int, int, int]:
@@ -246,6 +252,10 @@ def absorb(em: Decision, side: str, brigade: str, division: str) -> None:
         raise IllegalOrder("Ichi-Go 9.5", "a reduced division and an infantry brigade in the same hex")
     if dv.hex not in em.state.data.tagged("jp-city"):
         raise IllegalOrder("Ichi-Go 9.5", "absorption only in an initially Japanese-controlled city")
+    if state.since(4) and (b.done or dv.done):  # ruling E17: entered this phase, so not there as it began
+        late = ", ".join(u.id for u in (b, dv) if u.done)
+        raise IllegalOrder("Ichi-Go 9.5", f"{late} entered this phase: the division and the brigade must both begin "
+                                          "Phase V in the city")
     em.emit(ev.BrigadeAbsorbed(brigade, division))
 
 

@@ -119,6 +119,9 @@ def end(em: Decision, side: str) -> None:
         raise IllegalOrder("Ichi-Go 8.9", "roll for the B-29 raid first")
     if state.phase == "I" and not causeway.landing_done(state):
         raise IllegalOrder("Ichi-Go 5.3", "the US landing is mandatory this turn")
+    if state.phase == "V" and state.since(4) and reinforcements.shipment_due(state):  # ruling E23
+        raise IllegalOrder("Ichi-Go 5.3", "roll for this turn's 14AA shipment first (item 7: every Phase V while "
+                                          "the pool lasts)")
     if state.phase == "X":
         left = reinforcements.drawn(state)
         if any(reinforcements.placeable(state, h) for h in left):
@@ -141,9 +144,13 @@ def _own(state: State, side: str) -> list[Unit]:
 
 
 def _move_candidates(state: State, side: str) -> Iterator[dict]:
-    """Each movable unit (or the stack under way) to every land hex within two hexes."""
+    """Each movable unit (or the stack under way, and each of its units splitting off, 10.3) to every land hex
+    within two hexes."""
     d = state.data
-    groups = [list(state.mover)] if state.mover else [[u.id] for u in _own(state, side) if not u.done]
+    groups = [[u.id] for u in _own(state, side) if not u.done]
+    if state.mover:
+        split = [[uid] for uid in state.mover] if len(state.mover) > 1 and state.since(4) else []
+        groups = [list(state.mover), *split]
     for group in groups:
         start = state.units[group[0]].hex
         near = {n for n in d.neighbours(start) if d.land(n)}
@@ -555,7 +562,8 @@ class Operations(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         nation, moving = state.nation_now(), state.mode() == "move"
         names = ["move"] if moving else ["attack"]
-        if state.phase == "II" and state.turn >= causeway.turn_of(state, "us_reinforcements_from_turn") and moving:
+        if (causeway.us_movement_phase(state) and moving
+                and state.turn >= causeway.turn_of(state, "us_reinforcements_from_turn")):
             names.append("land")
             if airpower.can_drop(state):
                 names.append("drop")

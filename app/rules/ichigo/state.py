@@ -16,7 +16,11 @@ PLAN_OF = {"II": ("us", 0), "III": ("us", 1), "VI": ("japanese", 0), "VII": ("ja
 NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # 3: a battle after its flips names only the attackers still in it (11.27); games created before are decided as
 # they were played (`since`, ruling E15, docs/rulings/ichigo-engine.md)
-RULES_VERSION = 3
+# 4: departures from the text fixed, rulings E16-E28 (docs/rulings/ichigo-engine.md): movement rolls and
+# split stacks (10.3, 10.14, 10.15), absorption (9.5), the Aerial Supply Marker (7.8), defensive tank support
+# (11.17), airpower ties (8.1), US landings and the 11th Airborne's drop (8.11, 9.8), the 14AA roll (5.3 item 7), the
+# withdrawal's supply (9.2), momentum by the supplied (11.25); games created before are decided as they were played
+RULES_VERSION = 4
 
 
 def phase_name(phase: str) -> str:
@@ -106,6 +110,7 @@ class State(Memo):
     aa14_turn: int = 0                  # the turn of the last 14AA shipment
     collapse_checked: bool = False
     mover: tuple = ()                   # the stack whose move is under way (10.1)
+    stack_rolls: tuple = ()             # 10.14, 10.15: (hex, how, MP, its stack's ids) of each roll this phase
     attacked_hexes: tuple = ()          # hexes attacked this phase (11.4)
     pending: tuple = ()
     reinforced: bool = False            # Phase X roll made / Phase V withdrawal done
@@ -166,7 +171,7 @@ class State(Memo):
         """The next phase played (5.1); a custom position's set-up ends where the position starts."""
         turn, phase = tuple(self.start_at) if self.phase == "setup" and self.start_at else next_position(self)
         base = replace(self, units=_fresh(dict(self.units)), turn=turn, phase=phase, mover=(), attacked_hexes=(),
-                       reinforced=False)
+                       reinforced=False, stack_rolls=())
         if turn != self.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
             base = replace(base, plans={}, air_side=None, air_markers=0, air_hexes=(), air_rolled=False,
                            b29_hex=None, b29_ok=False, b29_units=frozenset())
@@ -224,8 +229,12 @@ def tracked(d, h: str) -> bool:
     return h in d.tracked
 
 
-def _enter(state: State, side: str, hexes) -> State:
-    """Ichi-Go 3.5: a hex changes control the instant a unit of the other side enters it."""
+def _enter(state: State, side: str, hexes, moving: bool = False) -> State:
+    """Ichi-Go 3.5: a hex changes control the instant a unit of the other side enters it; 7.8: the Japanese who
+    take the Aerial Supply Marker's hex remove it, by a move, or (rules version 4, ruling E18) any other entry:
+    an advance after combat, a reinforcement, units displaced by a landing."""
+    if side == "japanese" and state.aerial_hex in hexes and (moving or state.since(4)):
+        state = replace(state, aerial_hex=None)
     ctl, ever, lost = set(state.jp_control), set(state.ever_allied), set(state.garrison_lost)
     jp_cities = state.data.tagged("jp-city")
     for h in hexes:
