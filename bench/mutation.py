@@ -15,7 +15,8 @@ The per-case report (--cases) reads which cases a function cites from its string
 for a row no sampled mutant cites, `--per-case` more mutants of functions citing it (seeded). Each is run once
 against the fast tests of every row it cites (pytest in mutants/ with the mutant switched on, one process per
 mutant), so the report tells, row by row, whether the row's own tests kill its mutants: a row whose tests kill
-none is a finding.
+none is a finding. A test module whose import fails under the mutant (the game's data no longer loads) fails all
+its tests: a kill, as in mutmut's run.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
                                 [--redraw] [--cases [--per-case 1]]
@@ -292,9 +293,11 @@ def _fast(tests: set[str]) -> list[str]:
 
 
 def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[str, str], bool | None]:
-    """Whether each row's own fast tests kill the mutant (None: the row maps no test that runs its function)."""
+    """Whether each row's own fast tests kill the mutant (None: none of them kills it and none runs its function).
+    All of a row's tests run, not only those mutmut traced calling the function: a game's data and map are loaded
+    when a test module is imported, before any test, so no test is traced running the loading code."""
     reach = tests_by_function().get(_function(name), set())
-    wanted = {row: sorted(set(_fast(case_rows()[row[0]][row[1]])) & reach) for row in rows}
+    wanted = {row: _fast(case_rows()[row[0]][row[1]]) for row in rows}
     tests = sorted({t for ts in wanted.values() for t in ts})
     if not tests:
         return dict.fromkeys(rows)
@@ -302,15 +305,20 @@ def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[s
     env = {**os.environ, "MUTANT_UNDER_TEST": name}
     with log.open("a") as out:
         subprocess.run([sys.executable, "-m", "pytest", "--rootdir=.", "-q", "-p", "no:randomly", "-m", "not slow",
-                        "-p", "no:cacheprovider", "--hypothesis-seed=0", f"--junitxml={report}", *tests],
+                        "-p", "no:cacheprovider", "--hypothesis-seed=0", "--continue-on-collection-errors",
+                        f"--junitxml={report}", *tests],
                        cwd=ROOT / "mutants", env=env, stdout=out, stderr=subprocess.STDOUT, timeout=900)
-    failed = set()
+    failed, broken = set(), set()
     if report.exists():
         for case in ElementTree.parse(report).iter("testcase"):
             if case.find("failure") is not None or case.find("error") is not None:
+                if not case.get("classname"):  # the test module's import failed under the mutant: all of it fails
+                    broken.add(case.get("name", "").replace(".", "/") + ".py")
+                    continue
                 path = case.get("classname", "").replace(".", "/") + ".py"
                 failed.add(f"{path}::{case.get('name', '').split('[')[0]}")
-    return {row: (bool(set(ts) & failed) if ts else None) for row, ts in wanted.items()}
+    failed |= {t for t in tests if t.partition("::")[0] in broken}
+    return {row: True if set(ts) & failed else (False if set(ts) & reach else None) for row, ts in wanted.items()}
 
 
 def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:

@@ -45,7 +45,8 @@ def test_10_2_2_a_failed_assault_goes_back_to_the_staging_area_and_markers_to_re
     events = when(state, "allied", f"assault {BEACH}", [4])  # 2 against 4 = 50%: die 4 is AR
     assert of(events, CombatResolved)[0].code == "AR"
     [failed] = of(events, LandingFailed)
-    assert failed.units == ["us-rgr-2"]
+    assert failed.describe() == (f"us-rgr-2 return from the sea off {BEACH} to the Staging Area: Formosa 10.2.2 "
+                                 "(the hex was not cleared)")
     state = play(state, "allied", f"assault {BEACH}", [4])
     assert state.units["us-rgr-2"].where == "allied-staging" and state.units["jp-9-7"].where == BEACH
     [back] = of(when(state, "allied", "end"), MarkersReturned)
@@ -64,7 +65,8 @@ def test_f24_two_stacks_assault_as_one_and_those_that_do_not_fit_go_back():
     refused(state, "allied", "hold", "Formosa 10.2.2")
     refused(state, "allied", f"advance us-7-17 us-7-32 us-7-184 to {BEACH}", "Formosa 10.2.2")  # one more fits
     events = when(state, "allied", f"advance {' '.join(FOUR)} to {BEACH}")
-    assert of(events, LandingFailed)[0].units == ["us-27-106"]
+    assert of(events, LandingFailed)[0].describe() == (f"us-27-106 return from the sea off {BEACH} to the Staging "
+                                                       "Area: Formosa 10.2.2 (no room in the hex)")
     state = play(state, "allied", f"advance {' '.join(FOUR)} to {BEACH}")
     assert state.units["us-27-106"].where == "allied-staging" and state.combat is None
 
@@ -113,8 +115,9 @@ def test_17_0_gunfire_supports_an_attack_with_a_unit_in_a_coastal_hex_two_at_mos
     [fight] = of(when(state, "allied", f"attack {inland} with us-7-17 gunfire 2", [1]), CombatResolved)
     assert {"amount": 2, "case": "Formosa 17.0", "reason": "naval gunfire"} in fight.shifts
     refused(state, "allied", f"attack {inland} with us-7-17 gunfire 3", "Formosa 17.0")
-    refused(state.move("us-7-17", further), "allied", f"attack {inland} with us-7-17 gunfire 1",
-            "Formosa 17.0")  # no participating unit on the coast
+    why = refused(state.move("us-7-17", further), "allied", f"attack {inland} with us-7-17 gunfire 1",
+                  "Formosa 17.0")  # no participating unit on the coast
+    assert why.endswith("naval gunfire supports only a combat with an Allied unit in a coastal hex")
     jp = given(step="japanese-combat", units={"us-7-17": coast, "jp-guard-1": inland}, naval={"gunfire": 2})
     refused(jp, "japanese", f"attack {coast} with jp-guard-1 gunfire 1", "Formosa ruling F18")
 
@@ -199,3 +202,24 @@ def test_10_2_2_the_allied_player_chooses_which_stacks_at_sea_combine_in_an_assa
     [old_fight] = of(when(old, "allied", f"assault {first}", [6]), CombatResolved)
     assert len(old_fight.attackers) == 4
     refused(old, "allied", f"assault {first} from {other_sea}", "Formosa 10.2.2, ruling F24")
+
+
+def test_f80_a_hex_cleared_by_the_counterattack_is_offered_in_the_legal_orders_as_the_10_2_2_advance():
+    # the CA's counterattack is fought against a stack at sea, so the coastal hex empties when the Japanese
+    # attackers are eliminated, not as a defending hex of the assault: the advance into it is still offered
+    state = at_sea(FOUR + ("us-27-106",), {"jp-9-7": BEACH, "jp-guard-1": BEACH}, markers={"amphibious": 2})
+    state = play(state, "allied", f"land {SEA} with us-7-17 us-7-32 us-7-184")
+    state = play(state, "allied", f"land {SEA2} with us-27-105 us-27-106")
+    state = play(state, "allied", f"assault {BEACH}", [2])  # 20 to 6 = 300%: die 2 is a CA
+    why = refused(state, "japanese", f"counterattack {BEACH}", "Formosa 15.6")  # a hex of the attackers only
+    assert why.endswith(f"counterattack one of {SEA}, {SEA2}")
+    [fight] = of(when(state, "japanese", f"counterattack {SEA}", [1]), CombatResolved)  # 6 to 12: AE
+    assert (fight.counterattack, fight.code) == (True, "AE")
+    state = play(state, "japanese", f"counterattack {SEA}", [1])
+    assert state.pending[0]["kind"] == "advance" and not state.at(BEACH, "japanese")
+    offered = [o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "advance"]
+    assert offered == [f"advance us-27-105 us-27-106 us-7-17 us-7-184 to {BEACH}"]  # four fit (13.1)
+    why = refused(state, "allied", f"advance us-7-17 us-7-17 to {BEACH}", "Formosa 15.8")
+    assert why.endswith("units that may advance: us-27-105, us-27-106, us-7-17, us-7-184, us-7-32")
+    state = play(state, "allied", offered[0])
+    assert state.units["us-7-32"].where == "allied-staging" and state.combat is None

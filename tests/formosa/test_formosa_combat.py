@@ -138,6 +138,7 @@ def test_15_2_the_combat_panel_reads_the_percentage_the_result_its_losses_and_ev
     [resolved] = of(when(state, "allied", f"attack {X} with us-1mar-1 us-1mar-5", [3]), CombatResolved)
     panel = combat_summary(resolved, state)
     assert (panel["attacker"], panel["defender"], panel["hex"], panel["result"]) == ("allied", "japanese", X, "BB")
+    assert panel["hexes"] == [X] and panel["attackers"] == ["us-1mar-1", "us-1mar-5"]
     assert panel["odds"] == f"{resolved.percent}%" and panel["column"] == resolved.column
     assert [d["roll"] for d in panel["distribution"]] == [1, 2, 3, 4, 5, 6]
     assert next(d for d in panel["distribution"] if d["roll"] == 3)["result"] == "BB"

@@ -543,6 +543,39 @@ def test_the_loader_refuses_files_that_contradict_each_other_with_every_problem(
     assert load({"optional": ["25.1", "25.10"]}).optional == {"25.1", "25.10"}
 
 
+def test_24_2_a_scenarios_file_giving_no_us_tac_points_starts_the_allies_with_none(tmp_path, monkeypatch):
+    from app.rules.formosa.position import printed
+
+    text = data.SCENARIOS.read_text(encoding="utf-8")
+    assert text.count("allied_tac = {us = 20, cw = 2}") == 1  # scenario 2
+    (tmp_path / "scenarios.toml").write_text(text.replace("allied_tac = {us = 20, cw = 2}", "allied_tac = {cw = 2}"))
+    monkeypatch.setattr(data, "SCENARIOS", tmp_path / "scenarios.toml")
+    assert printed(load(), "2").air == {"allied-tac": 0, "cw-tac": 2}
+
+
+def test_11_1_a_units_file_with_a_japanese_unit_without_a_concealed_movement_factor_is_refused(tmp_path,
+                                                                                               monkeypatch):
+    guard = 'id = "jp-guard-1"\nside = "japanese"\nnationality = "japanese"\nname = "Guard Unit 1"\n' \
+            'type = "guard"\nlp_type = "guard"\ncf = 2\nmf = 4\nconcealed_mf = 7\n'
+    text = data.UNITS.read_text(encoding="utf-8")
+    assert guard in text
+    (tmp_path / "units.toml").write_text(text.replace(guard, guard.replace("concealed_mf = 7\n", "")))
+    monkeypatch.setattr(data, "UNITS", tmp_path / "units.toml")
+    with pytest.raises(DataError) as err:
+        load()
+    assert err.value.problems == ["units.toml jp-guard-1: a Japanese unit has a concealed side (11.1)"]
+
+
+def test_8_1_a_default_deployment_with_a_coastal_defense_unit_away_from_a_port_is_refused(tmp_path, monkeypatch):
+    text = data.SCENARIOS.read_text(encoding="utf-8")
+    assert '"jp-cd-1" = "2003"' in text
+    (tmp_path / "scenarios.toml").write_text(text.replace('"jp-cd-1" = "2003"', '"jp-cd-1" = "1510"'))
+    monkeypatch.setattr(data, "SCENARIOS", tmp_path / "scenarios.toml")
+    with pytest.raises(DataError) as err:
+        load()
+    assert err.value.problems == ["deployment: coastal defense jp-cd-1 in 1510, not a port (8.1)"]
+
+
 def test_a_data_only_package_is_not_offered_to_players_and_formosa_with_its_engine_is(tmp_path):
     data_only = tmp_path / "waiting"
     data_only.mkdir()

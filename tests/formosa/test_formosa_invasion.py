@@ -50,6 +50,9 @@ def test_10_2_1_an_unopposed_landing_puts_up_to_four_units_on_one_marker_and_pin
     state = play(state, "allied", f"land {BEACH} with us-7-17 us-7-32")
     assert state.markers["amphibious"] == 1 and state.units["us-7-17"].pinned
     refused(state, "allied", f"land {BEACH} with us-7-184", "Formosa 10.1")  # one marker a hex
+    other = str(sorted(h for h in D.open_coastal() if not D.map.features_of(h) - {"beach"})[1])
+    why = refused(state, "allied", f"land {other} with us-7-17", "Formosa 10.2")  # landed already: not at hand
+    assert why.endswith("us-7-17 must be a mobile unit in the Staging Area, Amoy or a functional port")
     state = play(state, "allied", "end")
     state = play(state, "allied", "end")  # naval transfer
     refused(state, "allied", f"move us-7-17 {BEACH}", "Formosa 10.2.1, 10.3, 21.0")

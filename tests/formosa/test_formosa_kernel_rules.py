@@ -39,8 +39,9 @@ def test_13_1_two_naval_gunfire_units_and_us_and_cw_air_apart():
 
 
 def test_13_2_one_japanese_tac_point_a_hex():
-    assert overstacked([tac(1, "japanese", 1, "japanese")], G.stacking) == []
-    (v,) = overstacked([tac(1, "japanese", 2, "japanese")], G.stacking)
+    stacking = load().stacking  # the limits read inside the test, where mutation testing traces the loading
+    assert overstacked([tac(1, "japanese", 1, "japanese")], stacking) == []
+    (v,) = overstacked([tac(1, "japanese", 2, "japanese")], stacking)
     assert v.case == "Formosa 13.2"
 
 

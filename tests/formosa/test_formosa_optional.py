@@ -8,6 +8,7 @@ import pytest
 from formosa_given import given, of, play, refused, when
 from formosa_map import D, M, ring, shore
 
+from app.events.core import DieRolled
 from app.events.store import EventStore
 from app.projections import state as projection
 from app.rules.engine.events import DecisionRequired
@@ -302,6 +303,7 @@ def test_25_6_a_die_below_the_factor_puts_a_guerrilla_in_the_hex_and_stops_the_a
     assert of(events, CombatResolved)[0].code == "DE"
     [rallied] = of(events, GuerrillaRallied)
     assert (rallied.unit, rallied.hex, rallied.die) == ("jp-guerrilla-1", ROUGH, 1)
+    assert [d.purpose for d in of(events, DieRolled)][1] == f"die-hards in {ROUGH} (Formosa 25.6)"  # as both read
     after = play(state, "allied", ATTACK_ROUGH, [6, 1])
     assert after.units["jp-guerrilla-1"].where == ROUGH and after.pending == ()  # nothing cleared: no advance
     failed = play(state, "allied", ATTACK_ROUGH, [6, 2])  # 2 is not below the guard's 2

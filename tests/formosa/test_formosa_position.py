@@ -72,6 +72,7 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
     ({"phase": "allied-combat", "suppressed": [AROUND[5]], "missions": {"allied": {"b29": 1}}, "air": {"b29": 1}},
      f"suppressed: {AROUND[5]} holds no Japanese unit"),
     ({"phase": "recruit-allied", "suppressed": [X]}, "the B-29 strikes in the Allied B-29 Phase"),
+    ({"phase": "allied-combat", "suppressed": X}, "'suppressed' is a list of hexes"),
     ({"fleet_sortied": True, "air": {"mobile-fleet": 1}}, "the marker is removed from the game"),
     ({"values": {"us-7-17": {"cf": -1}}}, "[values] us-7-17: cf is a whole number from 0 to 99"),
     ({"values": {"us-7-17": {"steps": 2}}}, "[values] us-7-17: 'steps' is not a value a position changes"),
@@ -84,7 +85,9 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
       "bases": [], "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7", "jp-hw-1"]}},
      "15.5 CA item 1"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"]}}, "has 'attackers' and 'defenders'"),
-    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: units that landed"),
+    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: units that landed, dropped or moved by sea this GT are "
+     "held in the Allied Movement Phase that follows (10.2.1, 10.3, 21.0): a position at naval-transfer or "
+     "allied-movement"),
     ({"phase": "allied-movement", "pinned": ["jp-9-7"]}, "pinned: jp-9-7 is not an Allied unit"),
     ({"phase": "japanese-movement", "interdiction": {X: 2}}, "[interdiction]: 2 us points placed, 0 assigned"),
     ({"phase": "japanese-movement", "interdiction": {X: 3}}, "[interdiction] 1013: 1 or 2 points"),

@@ -64,7 +64,11 @@ def allied_choices(state):
 def test_24_1_allied_lp_above_20_are_lost_at_the_end_of_set_up_cf_14():
     state = play(japanese_set_up((3, 1, 1)), "japanese", "end")
     assert state.lp["allied"] == 30
+    assert GAME.prompt(state).step == ("Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the "
+                                       "end; choose 2 more of group allied-2; choose 3 more of group allied-3; "
+                                       "choose 7 more of group allied-4)")
     state = allied_choices(state)
+    assert GAME.prompt(state).step == "Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the end)"
     refused(state, "allied", "choose us-eng-8", "Formosa 3.0")  # the group's seven are chosen
     [lost] = of(when(state, "allied", "end"), LpLost)
     assert lost.amount == 10

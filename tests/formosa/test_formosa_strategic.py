@@ -83,6 +83,8 @@ def test_7_3_allied_prices_recruit_and_replace():
     assert (cost("us-armor-1"), cost("us-rgr-2"), cost("us-1mar-1"), cost("us-eng-1")) == (3, 3, 2, 2)
     assert (cost("tac", points=3), cost("amphibious"), cost("drop-zone"), cost("b29"), cost("gunfire")) == (3, 3, 1,
                                                                                                            3, 3)
+    with pytest.raises(IllegalOrder, match="Formosa 7.3: jp-10-10 is not a allied unit"):
+        cost("jp-10-10")  # each side spends on its own chart
 
 
 def test_8_2_japanese_set_up_only_types_and_na_replacements_are_refused_later():
@@ -190,6 +192,10 @@ def test_16_2_a_loser_of_two_points_takes_them_from_air_superiority_ground_suppo
         s.take_air_losses("japanese", 2, pools, {"kamikaze": 2})
     with pytest.raises(IllegalOrder, match="exactly 2"):
         s.take_air_losses("japanese", 2, pools, {"tactical": 1})
+    with pytest.raises(IllegalOrder, match="Formosa 16.2: 3 points cannot be taken from tactical, which holds 2"):
+        s.take_air_losses("japanese", 2, pools, {"tactical": 3})
+    with pytest.raises(IllegalOrder, match="cannot be taken from air-superiority, which holds 0$"):
+        s.take_air_losses("allied", 1, {"interdiction": 1}, {"air-superiority": 1})
     assert s.take_air_losses("allied", 2, {"interdiction": 1, "tactical": 0}, {"interdiction": 1}) == {
         "interdiction": 0, "tactical": 0}  # only one point there: one lost
 

@@ -77,7 +77,10 @@ def test_8_3_a_replaced_japanese_unit_deploys_revealed_and_allied_replacements_g
                   lp={"japanese": 5, "allied": 5})
     state = play(play(state, "japanese", "replace jp-guard-3"), "japanese", f"deploy jp-guard-3 {city}")
     assert not state.units["jp-guard-3"].concealed  # 11.2
-    state = play(play(state, "japanese", "end"), "allied", "replace us-7-17")
+    state = play(state, "japanese", "end")
+    history = [e.describe() for e in when(state, "allied", "replace us-7-17")]  # what both players read
+    assert history == ["allied spends 1 LP: replace 1 unit(s)", "us-7-17 replaced (allied-staging)"]
+    state = play(state, "allied", "replace us-7-17")
     assert state.units["us-7-17"].where == "allied-staging" and state.lp["allied"] == 4
 
 

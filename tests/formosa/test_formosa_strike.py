@@ -14,7 +14,7 @@ from formosa_map import D, M, ring
 from app.events import core
 from app.rules.base import Command
 from app.rules.engine.events import DecisionRequired
-from app.rules.formosa import GAME
+from app.rules.formosa import GAME, played_under
 from app.rules.formosa.airpower import (
     AirPointsLost,
     B29Struck,
@@ -57,8 +57,9 @@ def test_16_0_a_two_point_counter_flies_two_one_point_missions_cf_10():
 
 
 def test_16_0_a_game_created_under_rules_version_1_assigns_a_mission_at_a_time():
-    """Its stored orders decide as they were played (`played_under`): `assign` replaces one mission, `end`."""
-    state = given(step="strike-planning-allied", air={"allied-tac": 2}, rules_version=1)
+    """Its stored orders decide as they were played (`played_under`): `assign` replaces one mission, `end`. A game
+    stored before rules versions were recorded carries none: it was created under version 1."""
+    state = played_under(given(step="strike-planning-allied", air={"allied-tac": 2}), "")
     refused(state, "allied", "plan 1 tactical", "Formosa 6.1")
     state = play(state, "allied", "assign 1 air-superiority")
     state = play(state, "allied", "assign 1 tactical")
@@ -253,6 +254,8 @@ def test_16_4_an_interdicted_hex_costs_a_japanese_unit_more_mp_and_reveals_who_e
     events = when(state, "allied", f"interdict {AROUND[3]} 1")
     assert [e.unit for e in of(events, UnitRevealed)] == ["jp-9-19"]  # 16.4 item 1: in the hex
     state = play(state, "allied", f"interdict {AROUND[0]} 2")
+    why = refused(state, "allied", f"interdict {AROUND[3]} 1", "Formosa 16.4")  # every assigned point is placed
+    assert why.endswith("3 points placed but 2 were assigned to interdiction")
     state = play(state, "allied", "end")
     assert state.step == "japanese-movement"
     events = when(state, "japanese", f"move jp-9-7 {AROUND[0]}")
@@ -279,6 +282,9 @@ def test_15_4_1_lp_shifts_in_a_preview_and_an_attack_f22():
     state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
     p = preview(state, "allied", f"attack {b} with us-7-17 lp 2")
     assert {"amount": 2, "case": "Formosa 15.4.1", "reason": "LP spent attacking"} in p["shifts"]
+    answering = replace(state, lp={"allied": 3, "japanese": 1})  # the Japanese defender answers with LP only
+    assert preview(answering, "allied", f"attack {b} with us-7-17")["text"].endswith(
+        "the defender may still commit LP for left shifts (15.4.1, 17.0, 19.4)")
     refused(state, "allied", f"attack {b} with us-7-17 lp 3", "Formosa 15.4.1")
     events = when(state, "allied", f"attack {b} with us-7-17 lp 2", [3])
     assert [e.amount for e in of(events, LpSpent)] == [2]

@@ -61,3 +61,13 @@ def test_4_1_sudden_death_allied_when_every_port_and_airfield_hex_is_occupied():
     state = given(step="allied-movement", turn=3, units=dict(zip(infantry, hexes, strict=False)))
     [ended] = of(when(state, "allied", "end"), GameEnded)
     assert ended.winner == "allied" and "every port and airfield" in ended.reason
+
+
+def test_4_2_both_players_read_the_score_as_it_would_count_now_and_the_hexes_the_allies_control():
+    # control is occupation (4.2; F7): the map both sides read marks every hex an Allied unit occupies
+    state = final(30, 8)
+    occupied = sorted({u.where for u in state.on_map("allied")})
+    for side in ("allied", "japanese"):
+        seen = GAME.view(state, side)
+        assert seen["control"] == dict.fromkeys(occupied, "allied")
+        assert seen["score"]["by_side"] == {"allied": 30, "japanese": 8}

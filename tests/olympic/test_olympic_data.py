@@ -228,6 +228,21 @@ def test_14_51_categories_move_slowest_and_weakest_first():
     assert on_map == set(G.priorities["movement"]["order"])
 
 
+def test_14_51_a_replacement_units_file_with_a_japanese_type_outside_the_seven_categories_is_refused(tmp_path,
+                                                                                                   monkeypatch):
+    # the programmed Japanese move category by category (14.51): a unit of an eighth type would never move
+    first = 'id = "jp-212-1"\nside = "japanese"\nname = "212th Division, 1st regiment"\nclass = "coastal"\n' \
+            'size = "regiment"\narm = "infantry"\nstrength = 3\n'
+    text = data.UNITS.read_text()
+    assert first in text
+    (tmp_path / "units.toml").write_text(text.replace(first, first.replace("strength = 3", "strength = 5")))
+    monkeypatch.setattr(data, "UNITS", tmp_path / "units.toml")
+    with pytest.raises(DataError) as err:
+        load()
+    assert err.value.problems == ["jp-212-1: type 5-4 is not a 14.51 category (2-4, 3-4, 4-4, 1-8, 2-8, 2-10, "
+                                  "3-10)"]
+
+
 def test_14_52_routes_are_measured_in_movement_points():
     assert G.priorities["route"]["measure"] == "movement-points"
 

@@ -486,7 +486,8 @@ def _unit_problems(game: GameData) -> list[str]:
         if u.side == "japanese":
             if u.concealed_mf is None:
                 out.append(f"{where}: a Japanese unit has a concealed side (11.1)")
-            concealed.add(u.concealed_mf)
+            else:
+                concealed.add(u.concealed_mf)
         if (u.base_cf is not None) != (u.side == "allied" and u.type == "engineer"):
             out.append(f"{where}: Allied engineers, and only they, have a base side (20.0)")
     if len(concealed) > 1:
