@@ -265,6 +265,48 @@ def do_cmd(ctx: Context, game: str, order: str, side: str, expected_seq: int | N
     emit(as_json, done, "\n".join(_rows_text(done["events"] + done["automated"])))
 
 
+@cli.command("standing")
+@click.argument("game")
+@click.argument("orders", nargs=-1)
+@click.option("--as", "side", required=True, help="The side whose standing orders these are.")
+@json_option
+@click.pass_obj
+@guarded
+def standing_cmd(ctx: Context, game: str, orders: tuple[str, ...], side: str, as_json: bool) -> None:
+    """Set a side's standing orders, each 'KIND: CLAUSE[; CLAUSE ...]' ('KIND: ask' takes one away), in its own
+    turn; with none, show them and the kinds that may stand (docs/play-by-email.md, "Standing orders")."""
+    done = ctx.console.standing(game, side, list(orders))
+    kinds = [f"  {kind:16} orders: {', '.join(k['orders'])}; words: {', '.join(k['words'])}"
+             for kind, k in done["kinds"].items()]
+    emit(as_json, done, "\n".join([*(done["lines"] or [f"{side} has no standing orders: every decision is asked"]),
+                                   "kinds that may stand:", *kinds, *_rows_text(done["automated"])]))
+
+
+@cli.command("resign")
+@click.argument("game")
+@click.option("--as", "side", required=True, help="The side that resigns.")
+@json_option
+@click.pass_obj
+@guarded
+def resign_cmd(ctx: Context, game: str, side: str, as_json: bool) -> None:
+    """Resign: the other side wins; the game is over and its dice seed is revealed."""
+    done = ctx.console.resign(game, side)
+    emit(as_json, done, done["done"])
+
+
+@cli.command("draw")
+@click.argument("game")
+@click.argument("action", type=click.Choice(["offer", "accept", "decline"]))
+@click.option("--as", "side", required=True, help="The side that offers, accepts or declines.")
+@json_option
+@click.pass_obj
+@guarded
+def draw_cmd(ctx: Context, game: str, action: str, side: str, as_json: bool) -> None:
+    """Offer a draw, or accept or decline the other side's offer (accepted: the game ends in a draw)."""
+    done = ctx.console.draw(game, side, action)
+    emit(as_json, done, done["done"])
+
+
 @cli.command("say")
 @click.argument("game")
 @click.argument("text")

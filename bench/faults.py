@@ -1,12 +1,12 @@
 """Faults inside the mail and deadline processes (issue 25; docs/architecture.md practice 17): `tick` and
 `ingest-email` SIGKILLed at every step, and a full disk on each store backend.
 
-- `kill_tick`: `python cli.py tick` on a world of three games (a deadline with auto-pass, one with notify-arbiter, a
-  reminder due) is killed at its first step, then at its second, and so on until a run gets through: a step is each
-  commit (just before and just after it), each write outside a transaction, each email handed to the transport
-  (before and after). After each kill, `tick` runs again and the world is checked: each deadline passed once (one
-  core.DeadlinePassed, its passes once), each notice and reminder queued or sent once (a retry repeats its
-  Message-ID: at least once, never twice beyond that), every game verifies.
+- `kill_tick`: `python cli.py tick` on a world of five games (a deadline with auto-pass, one with notify-arbiter, a
+  reminder due, one whose late side forfeits, a time bank run out) is killed at its first step, then at its second, and
+  so on until a run gets through: a step is each commit (just before and just after it), each write outside a
+  transaction, each email handed to the transport (before and after). After each kill, `tick` runs again and the world
+  is checked: each deadline passed once (one core.DeadlinePassed, its passes once), each notice and reminder queued or
+  sent once (a retry repeats its Message-ID: at least once, never twice beyond that), every game verifies.
 - `kill_ingest`: `python cli.py ingest-email --maildir` on three messages (an order, a refused order, two orders that
   pass the turn), killed at every step the same way (the move of each file into cur/ is a step too), then run
   again: each order applied once, every message filed, no answer contradicting another (a message met again gets its
@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.events.store import EventStore, utc_text  # noqa: E402
+from app.mail.replies import body_text  # noqa: E402
 from app.mail.transport import MailConfig  # noqa: E402
 from app.service import audit  # noqa: E402
 from app.service.application import Application  # noqa: E402
@@ -151,31 +152,39 @@ def sent_and_queued(store: EventStore, folder: Path) -> list[dict]:
                                     "sent": True}
     later = datetime.now(UTC) + timedelta(hours=2)
     for row in store.claim_mail(utc_text(later), utc_text(later + timedelta(hours=1)), limit=10_000):
-        subject = row["data"].get("subject") or row["data"].get("headline", "")  # as the layout will tag it
+        data = row["data"]
+        subject = data.get("subject") or data.get("headline", "")  # as the layout will tag it
+        body = data.get("body") or "\n".join(data.get("lines", ()))  # an answer: its lines, laid out when it goes
         found.setdefault(row["message_id"], {"to": row["recipient"], "subject": f"[hexledger {row['game_id']}] "
-                                             f"{subject}", "body": row["data"].get("body", ""), "sent": False})
+                                             f"{subject}", "body": body, "sent": False})
     return list(found.values())
 
 
 def _text(msg) -> str:
-    part = msg.get_body(preferencelist=("plain",))
-    return part.get_content() if part is not None else ""
+    return body_text(msg)  # format=flowed lines joined, as a player's mail program shows them
 
 
 # -- tick ---------------------------------------------------------------------------------------------------
 def tick_world(db: str, outbox: str) -> dict[str, str]:
-    """Three games whose deadlines `tick` finds due: auto-pass (red late), notify-arbiter (red late), a reminder
-    due (red's turn, deadline not yet passed). Their turns began in the past (the turn subscriber's record)."""
+    """Five games whose clocks `tick` finds run out: auto-pass (red late), notify-arbiter (red late), a reminder
+    due (red's turn, deadline not yet passed), forfeit (red late: it loses the game), a time bank (red's hour spent:
+    notify-arbiter). Their turns began in the past (the turn subscriber's record, the clock subscriber's)."""
     app = Application(EventStore(db), MailConfig(outbox=outbox))
     made = {}
     for name, settings, began in (("auto", {"deadline_hours": 1, "on_deadline": "auto-pass"}, 2),
                                   ("notify", {"deadline_hours": 1}, 2),
-                                  ("remind", {"deadline_hours": 2, "reminder_hours": 1.5}, 1)):
+                                  ("remind", {"deadline_hours": 2, "reminder_hours": 1.5}, 1),
+                                  ("forfeit", {"deadline_hours": 1, "on_deadline": "forfeit"}, 2),
+                                  ("bank", {"bank_hours": 1, "increment_hours": 1}, 2)):
         game_id, tokens = app.setup.create("skirmish", PLAYERS, arbiter=ARBITER, **settings)
         for side in PLAYERS:
             app.setup.join(app.seats.authenticate(game_id, tokens[side]), side)
         app.orders.submit(app.seats.authenticate(game_id, tokens["red"]), "move R1 0202")
-        app.store.update_pbem_game(game_id, {"turn_started_at": utc_text(datetime.now(UTC) - timedelta(hours=began))})
+        past = utc_text(datetime.now(UTC) - timedelta(hours=began))
+        app.store.update_pbem_game(game_id, {"turn_started_at": past})
+        record = app.store.pbem_settings(game_id)["clock_state"]
+        if record:
+            app.store.update_pbem_game(game_id, {"clock_state": json.dumps({**json.loads(record), "since": past})})
         made[name] = game_id
     for path in Path(outbox).glob("*.eml"):  # what came before the deadlines
         path.unlink()
@@ -205,6 +214,12 @@ def check_tick(db: str, outbox: Path, games: dict[str, str]) -> list[str]:
                 problems.append(f"{name}: {len(passed)} core.DeadlinePassed events, not 1")
                 continue
             passes = [e.payload["text"] for e in events if e.type == "core.OrderGiven" and e.actor == "server:deadline"]
+            if name == "forfeit":
+                ends = [e.type for e in events if e.type in ("core.Resigned", "core.SeedRevealed")]
+                everyone = sorted([*PLAYERS.values(), ARBITER])
+                if ends != ["core.Resigned", "core.SeedRevealed"] or told(game_id, "Game over: blue") != everyone:
+                    problems.append(f"forfeit: {ends}, game over told to {told(game_id, 'Game over')}")
+                continue
             if name == "auto":
                 everyone = sorted([*PLAYERS.values(), ARBITER])
                 if passes != ["end", "end"] or told(game_id, "the server passed for red") != everyone:
@@ -293,7 +308,7 @@ def check_ingest(db: str, maildir: Path, sent: Path, game_id: str, last: subproc
         if not got or any(subject not in a["subject"] or "unknown" in a["subject"] for a in got):
             problems.append(f"{mid}: answers {[a['subject'] for a in got]}, each should be {subject!r}")
         firsts = [a for a in got if "already processed" not in a["body"]]
-        if len(firsts) != 1 or any(_answer(firsts[0]) not in a["body"] for a in got):
+        if len(firsts) != 1 or any(answer_text(firsts[0]["body"]) not in a["body"] for a in got):
             problems.append(f"{mid}: {len(firsts)} first answers; a repeat must carry the first answer")
     turns = [m for m in mail if "Your turn" in m["subject"] and m["to"] == PLAYERS["blue"]]
     if len(turns) != 1:
@@ -301,13 +316,10 @@ def check_ingest(db: str, maildir: Path, sent: Path, game_id: str, last: subproc
     return problems
 
 
-def _answer(mail: dict) -> str:
-    """An answer's own text: what the player was told, without the receipt of the head when it went (a repeat goes
-    later and carries the head's receipt then)."""
-    return mail["body"].split(RECEIPT)[0].strip()
-
-
-RECEIPT = "Receipt (the server's signature"  # app/service/receipts.py, as_text
+def answer_text(body: str) -> str:
+    """An answer's own text: the lines saying what became of the message, without the seat's situation after them
+    (a repeat is laid out later, its history and receipt as they stand then: app/mail/layout.py)."""
+    return re.split(r"\n\nGame g-[0-9a-f]{8}, ", body.replace("\r\n", "\n"))[0].strip()
 
 
 def kill_ingest(work: str, max_steps: int = 400) -> KillResult:

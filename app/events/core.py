@@ -41,13 +41,26 @@ class PlayerJoined:
 @dataclass(frozen=True)
 class OrderGiven:
     """An accepted order, stored with the events it produced (their `causation` points here). `auto` is set on an
-    automated seat's order (app/service/autoplay.py): {"policy": name, "reason": {...}}, the rule that chose it,
-    which `verify` recomputes."""
+    order the server gave: an automated seat's (app/service/autoplay.py), {"policy": name, "reason": {...}}, or a
+    player's standing order's (app/rules/standing.py), {"standing": kind, "reason": {...}}; `verify` recomputes
+    either."""
 
     side: str
     text: str
     command: dict
     auto: dict | None = None
+
+
+@event_type("core.StandingOrdersSet")
+@dataclass(frozen=True)
+class StandingOrdersSet:
+    """`side`'s standing orders (docs/play-by-email.md, "Standing orders"): for each kind of decision named, the
+    clauses that answer it from now on (an empty list: ask me again). Set in the side's own turn; hidden from the
+    other side (app/rules/base.py `event_visibility`). An order a standing order gives is that side's
+    core.OrderGiven with `auto` {"standing": kind, "reason"}, which `verify` re-decides from the clauses in force."""
+
+    side: str
+    orders: dict
 
 
 @event_type("core.SeatAutomated")
@@ -205,6 +218,53 @@ class DeadlinePassed:
     due: str
     action: str
     note: str = ""
+
+
+# -- clocks and the end by agreement (docs/play-by-email.md, "Clocks"; app/service/clocks.py) -------------------
+@event_type("core.VacationTaken")
+@dataclass(frozen=True)
+class VacationTaken:
+    """`side` takes a vacation from `start` to `until` (UTC): its clock does not run meanwhile (the game's
+    allowance of vacation days is the server's setting)."""
+
+    side: str
+    start: str
+    until: str
+
+
+@event_type("core.DrawOffered")
+@dataclass(frozen=True)
+class DrawOffered:
+    """`side` offers the other side a draw; it stands until answered (core.DrawAnswered) or the game ends."""
+
+    side: str
+
+
+@event_type("core.DrawAnswered")
+@dataclass(frozen=True)
+class DrawAnswered:
+    """`side` answers the other side's draw offer: accepted, the game ends in a draw (the dice seed is revealed in
+    the same write, as at any end); declined, it goes on."""
+
+    side: str
+    accepted: bool
+
+    def apply(self, state):
+        return state.ended(None, f"a draw agreed ({self.side} accepted the offer)") if self.accepted else state
+
+
+@event_type("core.Resigned")
+@dataclass(frozen=True)
+class Resigned:
+    """`side` concedes the game to `winner`: its player resigned, or its clock ran out where the game's rule on
+    timeout is to forfeit (`reason` says which). The game ends; the dice seed is revealed in the same write."""
+
+    side: str
+    winner: str | None
+    reason: str
+
+    def apply(self, state):
+        return state.ended(self.winner, self.reason)
 
 
 @event_type("core.MessageSent")

@@ -40,10 +40,11 @@ class SeatTables(Tables):
                 raise NoPbemSettings(game_id)
 
     def pbem_games(self, running_only: bool = True, on_clock_only: bool = False) -> list[dict]:
-        """Play-by-email games' settings: not yet over (`running_only`), with a deadline running (`on_clock_only`)."""
+        """Play-by-email games' settings: not yet over (`running_only`), with a clock running (`on_clock_only`: a
+        fixed deadline and someone's turn, or a clock of its own, app/service/clocks.py)."""
         where = ["over_notified = 0"] if running_only else []
         if on_clock_only:
-            where += ["deadline_hours IS NOT NULL", "turn_side IS NOT NULL"]
+            where += ["((deadline_hours IS NOT NULL AND turn_side IS NOT NULL) OR clock_state IS NOT NULL)"]
         return _listed(self.db.rows("SELECT * FROM pbem_games" + (" WHERE " + " AND ".join(where) if where else "")
                                     + f" ORDER BY {self.db.order}"))
 

@@ -52,6 +52,9 @@ from app.service.errors import (
 SUBJECT = re.compile(r"\[hexledger (g-[0-9a-f]{8})\]")
 HEADER_LINE = re.compile(r"^(token|game|seq|join|notify)\s*:\s*(.*)$", re.IGNORECASE)
 CHANNEL_OFF = ("off", "none", "email")  # `notify: off`: email only (docs/players.md)
+# the clock's words (app/service/clocks.py): resign, a draw offered or answered, vacation days taken
+CLOCK = re.compile(r"^(?:(?P<resign>resign)|(?P<draw>offer|accept|decline)\s+draw|vacation\s+(?P<days>[0-9]{1,3})"
+                   r"(?:\s+days?)?)$", re.IGNORECASE)
 DISPUTE = re.compile(rf"^dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$", re.IGNORECASE)
 ANSWER = re.compile(rf"^(accept|reject|uphold)\s+dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$",
                     re.IGNORECASE)
@@ -223,10 +226,13 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
                       "or written")
     headers: dict[str, str] = {}
     orders: list[str] = []
+    standing: list[str] = []  # `standing KIND: ...` lines: set before the orders, in the seat's own turn
     for line in lines:
         m = HEADER_LINE.match(line)
         if m:
             headers[m.group(1).lower()] = m.group(2).strip()
+        elif app.standing.is_line(line):
+            standing.append(line)
         else:
             orders.append(line)
     local = app.mail.orders_address.partition("@")[0]
@@ -268,6 +274,24 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
     unreadable = _unreadable(app, seat, orders) if not plain or "join" in headers else []
     if unreadable:  # every line is read before any is played: nothing of a message half read is played
         return _unreadable_refused(unreadable, refuse, result)
+    if "seq" in headers and not re.fullmatch(rf"[0-9]{{1,{DIGITS}}}", headers["seq"]):
+        return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
+    expected = int(headers["seq"]) if "seq" in headers else None
+    if standing:
+        try:
+            done = app.standing.set(seat, app.standing.read_lines(standing), expected,
+                                    answer=not orders and "join" not in headers)
+        except StoreUnavailable:
+            raise
+        except Conflict as exc:
+            return _stale(expected, exc.actual, refuse)
+        except (GameError, AccessDenied, StoreError, TextError) as exc:
+            return refuse(f"standing orders: {exc}")
+        expected = done["seq"] if expected is not None else None
+        result.applied += 1
+        result.lines.append("accepted: your standing orders are now: " + ("; ".join(done["lines"]) or
+                            "none (every decision is asked of you)"))
+        _answered(len(done["events"]) - 1, result)
     if "join" in headers:
         try:
             joined = app.setup.join(seat, headers["join"])
@@ -288,9 +312,6 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
         result.applied += 1
         result.lines.append(f"accepted: notify: {shown}, besides email, whenever it is your turn" if shown else
                             "accepted: notify: off; you are told of your turn by email only")
-    if "seq" in headers and not re.fullmatch(rf"[0-9]{{1,{DIGITS}}}", headers["seq"]):
-        return refuse(f"'seq: {headers['seq']}' is not an event number; nothing was written")
-    expected = int(headers["seq"]) if "seq" in headers else None
     if not orders and not talk:
         if not result.applied:
             result.lines.append("no orders: your situation as it stands now")
@@ -324,7 +345,7 @@ def _said(message: dict, result: Result) -> None:
 
 
 def _service_word(line: str) -> bool:
-    return line.lower() == "undo" or bool(DISPUTE.match(line) or ANSWER.match(line))
+    return line.lower() == "undo" or bool(DISPUTE.match(line) or ANSWER.match(line) or CLOCK.match(line))
 
 
 def _stale(expected: int, head: int, refuse) -> None:
@@ -366,17 +387,25 @@ def _play(app: Application, seat: Seat, orders: list[str], expected: int | None,
     if answered.orders or not orders:  # the talk goes with the orders that stand
         for message in talk:
             _said({"to": message.to, "lines": message.lines}, result)
-    for order, _ in zip(orders, answered.orders, strict=False):
+    for n, order in enumerate(orders[:len(answered.orders)]):
         result.applied += 1
         result.lines.append(f"accepted: {order}")
-    if answered.automated:
-        result.lines.append(f"(the server's automated seats answered: {len(answered.automated)} event(s), each "
-                            "automated order with its reason, in the history below)")
+        if n < len(answered.between) and answered.between[n]:  # the other side's standing orders, and yours went on
+            _answered(len(answered.between[n]), result, "and your orders went on from there")
+    _answered(len(answered.automated), result)
     if answered.refused is not None:
         n = len(answered.orders)
         _refused(orders[n], answered.refused, orders[n + 1:], refuse, result)
         if talk and not answered.orders:
             result.lines.append(NOT_SENT)
+
+
+def _answered(count: int, result: Result, then: str = "") -> None:
+    """A line of the answer for the server's answer to the seat's lines: the automated seats' and the standing
+    orders' orders, each with its reason (a standing order's with its kind), which the report's history shows."""
+    if count:
+        result.lines.append(f"(the server answered: {count} event(s) of the automated seats and standing orders, each "
+                            f"order with its reason, in the history below{'; ' + then if then else ''})")
 
 
 def _unreadable(app: Application, seat: Seat, orders: list[str]) -> list[str]:
@@ -420,6 +449,13 @@ def _apply(app: Application, seat: Seat, order: str) -> str:
             raise AccessDenied("only the arbiter upholds a dispute; the other player may 'accept' it")
         d = app.disputes.answer_dispute(seat, did, verb in ("accept", "uphold"), note)
         return f"dispute {did} {d['status']}"
+    m = CLOCK.match(order)
+    if m:
+        if m.group("resign"):
+            return app.clocks.resign(seat)["done"]
+        if m.group("draw"):
+            return app.clocks.draw(seat, m.group("draw").lower())["done"]
+        return app.clocks.vacation(seat, int(m.group("days")))["done"]
     answered = app.orders.play(seat, [order])
     if answered.refused is not None:
         raise answered.refused

@@ -85,6 +85,11 @@ def turn_text(r: TurnReport, how_to_reply: str) -> str:
     if r.your_turn and (r.actions or r.kinds):
         parts += ["Your orders now, by kind (each order below can be sent as it is written)",
                   render_kinds(r.kinds, r.actions), ""]
+    if r.standing is not None:
+        parts += ["Your standing orders (only you see them; change one with a line like these, 'standing KIND: ask' "
+                  "takes it away)", "\n".join(f"  {line}" for line in r.standing) or
+                  "  none: every decision is asked of you (docs/play-by-email.md, e.g. 'standing losses: weakest')",
+                  ""]
     parts += _links(r, over=False)
     parts.append(how_to_reply)
     return "\n".join([*parts, *(["", r.receipt] if r.receipt else [])])

@@ -26,11 +26,18 @@ def describe(rules: Rules, event: StoredEvent) -> str:
     if isinstance(body, core.PlayerJoined):
         return f"{public_name(body.name, body.side)} joins as {body.side}"
     if isinstance(body, core.OrderGiven):
+        if body.auto and "standing" in body.auto:
+            kind = escaped(body.auto["standing"])
+            return f"{body.side} orders: {escaped(body.text)}  [its standing order for {kind}]"
         if body.auto:
             why = (body.auto.get("reason") or {}).get("summary", "")
             return f"{body.side} (automated, {body.auto.get('policy')}) orders: {body.text}" + (f"  [{why}]" if why
                                                                                                    else "")
         return f"{body.side} orders: {escaped(body.text)}"
+    if isinstance(body, core.StandingOrdersSet):
+        return f"{body.side} sets standing orders: " + "; ".join(
+            f"{escaped(kind)}: {'; '.join(quoted(c) for c in clauses) if clauses else 'ask me'}"
+            for kind, clauses in body.orders.items())
     if isinstance(body, core.SeatAutomated):
         return f"{body.side} is played by the server (policy {body.policy})"
     if isinstance(body, core.BoardOpened):

@@ -39,6 +39,11 @@ class GameMeta:
     seat_settings: dict = field(default_factory=dict)  # side -> the policy's settings (core.SeatAutomated)
     orders: dict = field(default_factory=dict)  # side -> orders it has given (core.OrderGiven, retracted or not)
     board: dict | None = None  # an analysis board: {"parent_id", "parent_seq", "seed"} (core.BoardOpened)
+    standing: dict = field(default_factory=dict)  # side -> {kind: [clause, ...]} in force (core.StandingOrdersSet)
+    # the orders a standing order gave in a row for one kind, [kind, [text, ...]] (app/rules/standing.py `given`)
+    standing_run: list = field(default_factory=list)
+    draw_offer: str | None = None  # the side whose draw offer stands (core.DrawOffered), until answered
+    vacations: dict = field(default_factory=dict)  # side -> [[start, until], ...] (core.VacationTaken), UTC
 
 
 def _with(meta: GameMeta, **changes) -> GameMeta:
@@ -102,6 +107,16 @@ _NOT_FOLDED = frozenset({"core.OrderGiven", "core.DisputeRaised", "core.DisputeA
                          "core.DeadlinePassed", "core.MessageSent", "core.SeatStalled"})
 
 
+def _standing_run(meta: GameMeta, order: dict) -> GameMeta:
+    """After an order: the orders a standing order gave in a row for one kind (app/rules/standing.py `choose`'s
+    `given`), ended by any other order."""
+    kind = (order.get("auto") or {}).get("standing")
+    run = meta.standing_run
+    if kind is not None:
+        return _with(meta, standing_run=[kind, [*(run[1] if run and run[0] == kind else []), order["text"]]])
+    return _with(meta, standing_run=[]) if run else meta
+
+
 def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | EventBody,
           retracted: frozenset[int]) -> tuple[GameMeta, Any]:
     type_ = event.type
@@ -112,9 +127,10 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
             return meta, game
         return meta, rules.evolve(game, decode_stored(type_, event.version, event.payload))
     if meta is not None:
-        if type_ == "core.OrderGiven":  # counted by side (an automated seat's policy is seeded by its count)
-            side = event.payload["side"]
-            return _with(meta, orders={**meta.orders, side: meta.orders.get(side, 0) + 1}), game
+        if type_ == "core.OrderGiven":  # counted by side (an automated seat's policy is seeded by its count), and its
+            side = event.payload["side"]  # raw payload: the run of orders a standing order gave in a row
+            meta = _with(meta, orders={**meta.orders, side: meta.orders.get(side, 0) + 1})
+            return (meta if event.seq in retracted else _standing_run(meta, event.payload)), game
         if type_ in _NOT_FOLDED:
             return meta, game
         if type_ == "core.DieRolled":  # counted: its payload changes no state
@@ -134,6 +150,16 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = _with(meta, players={**meta.players, body.side: f"automated ({body.policy})"},
                      automated={**meta.automated, body.side: body.policy},
                      seat_settings={**meta.seat_settings, body.side: dict(body.settings)})
+    elif event.seq in retracted and isinstance(body, core.StandingOrdersSet | core.VacationTaken | core.DrawOffered):
+        pass  # taken back: the standing orders, vacations and draw offers go on as if it never was
+    elif isinstance(body, core.StandingOrdersSet):
+        mine = {**meta.standing.get(body.side, {}), **{k: list(v) for k, v in body.orders.items()}}
+        meta = _with(meta, standing={**meta.standing, body.side: {k: v for k, v in mine.items() if v}})
+    elif isinstance(body, core.VacationTaken):
+        meta = _with(meta, vacations={**meta.vacations,
+                                      body.side: [*meta.vacations.get(body.side, []), [body.start, body.until]]})
+    elif isinstance(body, core.DrawOffered):
+        meta = _with(meta, draw_offer=body.side)
     elif isinstance(body, core.SeedRevealed):
         meta = _with(meta, revealed_seed=body.seed)
     elif isinstance(body, core.Retracted):
@@ -152,6 +178,8 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
     elif isinstance(body, core.BoardEdited):
         game = game if event.seq in retracted else edited(game, body)
     else:  # a core type this fold does not know is still the game's (only _NOT_FOLDED leave it alone)
+        if isinstance(body, core.DrawAnswered) and event.seq not in retracted:
+            meta = _with(meta, draw_offer=None)
         game = game if event.seq in retracted else rules.evolve(game, body)
     return meta, game
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app.events.core import StandingOrdersSet
 from app.events.dice import Dice
 
 
@@ -148,7 +149,10 @@ class Rules(Protocol):
 
 
 def event_visibility(rules: Rules, event: Any, side: str | None) -> bool | str:
-    """The rule set's `visible(event, side)`, or True: everything is visible."""
+    """The rule set's `visible(event, side)`, or True: everything is visible. A side's standing orders
+    (core.StandingOrdersSet) are its own in every game: the other side reads only that some were set."""
+    if isinstance(event, StandingOrdersSet) and side is not None and event.side != side:
+        return f"{event.side} set standing orders (hidden from you)"
     hook = optional(rules, "visible")
     return True if hook is None else hook(event, side)
 
@@ -229,6 +233,9 @@ class Optional(Protocol):
     policies: Mapping[str, Callable]
     #: the sides the server plays unless a game's creator says otherwise (Olympic: the Japanese)
     automated_seats: tuple[str, ...]
+    #: the kinds of decision (steps of the states table) a player may answer in advance with a standing order,
+    #: each with the words a preference for it may use, {kind: {word: order text}} (app/rules/standing.py)
+    standing: Mapping[str, Mapping[str, str]]
 
 
 OPTIONAL_MEMBERS = tuple(name for name in Optional.__dict__ if not name.startswith("_")) \

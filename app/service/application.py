@@ -8,9 +8,11 @@ clock, the notifier, the settings: app/settings.py), on one store connection (on
     seats      Credentials  tokens, reply tags, replay and owner keys and links
     setup      Setup        create, join, fork
     orders     Orders       submit / order, several from one email (play), preview, undo
+    standing   StandingOrders  a seat's standing orders: set, shown (app/rules/standing.py)
     reads      Reads        view, prompt, history, export, verify, the replay's reads
     disputes   Disputes     raise, answer, rule
     deadlines  Deadlines    tick: reminders, passed deadlines, the catch-ups
+    clocks     Clocks       a seat's clock: shown, vacation, resign, draw offered and answered
     mailroom   Mailroom     the outbox: direct answers, delivery (email, and the players' channels), the record
                             of incoming mail
     reactions  Reactor      the subscribers that derive every notice from the stored events (docs/reactions.md)
@@ -35,6 +37,8 @@ from app.events.interface import Store
 from app.projections import cache
 from app.service import audit, evidence, receipts, replays
 from app.service.boards import Boards
+from app.service.clock_records import ClockRecords
+from app.service.clocks import Clocks
 from app.service.console import Console
 from app.service.deadlines import PASS_ACTIONS, Deadlines
 from app.service.disputes import Disputes
@@ -48,6 +52,8 @@ from app.service.notices import (
     Invitations,
     StallNotices,
     TurnEmails,
+    answered_by_standing,
+    boundaries,
 )
 from app.service.notifications import Delivery, Routes, TurnNotifications
 from app.service.orders import Orders
@@ -60,6 +66,7 @@ from app.service.reads import Reads
 from app.service.receipts import Receipts
 from app.service.seats import ARBITER, Credentials, Seat, hash_token, new_token
 from app.service.setup import DEADLINE_ACTIONS, Setup
+from app.service.standing import StandingOrders
 from app.service.talk import Talk
 from app.service.writes import Writes
 from app.settings import Settings
@@ -69,7 +76,7 @@ __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SIG
            "hash_token", "new_token", "receipts", "replays", "rule_sets", "sender_round", "size_caches"]
 
 SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
-                                     TurnNotifications, StallNotices))  # in their order
+                                     TurnNotifications, StallNotices, ClockRecords))  # in their order
 
 
 def _now() -> datetime:
@@ -103,14 +110,17 @@ class Application:
                                          DisputeNotices(store, self.mailroom, self.reads),
                                          DeadlineNotices(store, self.mailroom),
                                          TurnNotifications(store, self.mailroom),
-                                         StallNotices(store, self.mailroom)])
+                                         StallNotices(store, self.mailroom),
+                                         ClockRecords(store, self.mailroom, boundaries, answered_by_standing)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
         self.orders = Orders(store, self.writes, self.receipts, self.letters.report)
+        self.standing = StandingOrders(store, self.writes, self.orders)
         self.talk = Talk(store, self.writes, self.receipts)
         self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders, self.receipts)
         self.boards = Boards(store, self.writes, self.reads)
         self.disputes = Disputes(store, self.writes, clock)
         self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
+        self.clocks = Clocks(store, self.writes, clock)
         self.players = Players(store, self.writes, self.seats, keys, self.mailroom, channels, clock)
 
     @classmethod

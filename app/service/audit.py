@@ -17,7 +17,7 @@ from app.events.registry import EventSchemaError, decode, decode_stored
 from app.events.store import UnknownGame
 from app.projections import state as projection
 from app.projections.cache import HeadCache
-from app.rules import practice
+from app.rules import practice, standing
 from app.rules.base import Command
 from app.rules.catalog import UnknownRules, get_rules
 from app.rules.errors import OrderError
@@ -202,6 +202,8 @@ def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents
     joined: set[str] = set()
     forks: list[str] = []
     rolled = revealed = False
+    sides = set(events[0].payload.get("sides") or ()) if events[0].type == "core.GameCreated" else set()
+    offer: str | None = None  # the side whose draw offer stands
 
     def problem(seq: int, message: str) -> None:
         report.problems.append(Problem(seq, "core", message))
@@ -225,6 +227,15 @@ def _check_core(events: list[StoredEvent], report: AuditReport, parents: Parents
             rolled = True
         elif isinstance(body, core.SeedRevealed):
             revealed = True
+        elif isinstance(body, core.Resigned):
+            if body.side not in sides or body.winner == body.side or (body.winner and body.winner not in sides):
+                problem(e.seq, f"{body.side} concedes to {body.winner}: a side of the game concedes to another")
+        elif isinstance(body, core.DrawOffered):
+            offer = body.side
+        elif isinstance(body, core.DrawAnswered):
+            if offer is None or offer == body.side:
+                problem(e.seq, f"{body.side} answers a draw offer, but no other side's offer stands")
+            offer = None
         elif isinstance(body, core.GameForked):
             if body.parent_seq != e.seq - 1:
                 problem(e.seq, f"a fork marker comes right after the {e.seq - 1} events copied from its parent, but "
@@ -388,8 +399,11 @@ def _rerun(rules, state, order_event: StoredEvent, order: core.OrderGiven, batch
 
 def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
     """An automated seat's order must be the one its policy gives in that position, for the reason stored
-    (app/service/autoplay.py); a player's seat takes no automated order."""
+    (app/service/autoplay.py); a player's seat takes no automated order, but a standing order's, which must be
+    the one the player's standing orders in force give there (app/rules/standing.py)."""
     policy = state.meta.automated.get(order.side)
+    if policy is None and order.auto and "standing" in order.auto:
+        return _restand(rules, state, seq, order)
     if policy is None:
         return Problem(seq, "replay", f"order {order.text!r} claims an automated seat, but {order.side} is a "
                                       "player's") if order.auto else None
@@ -406,6 +420,26 @@ def _redecide(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
         why = (order.auto.get("reason") or {}).get("summary", "") if isinstance(order.auto.get("reason"), dict) else ""
         return Problem(seq, "replay", f"the policy {policy} gives {text!r} ({reason.get('summary', '')}) here, not "
                                       f"the stored {order.text!r} ({why})")
+    return None
+
+
+def _restand(rules, state, seq: int, order: core.OrderGiven) -> Problem | None:
+    """A standing order's order: the kind asked then is the one it names, and the clauses the side had set for it
+    give this very order (a standing order never gives one twice in a row on a step: the run so far)."""
+    kind = order.auto.get("standing")
+    if standing.kind_now(rules, state.game) != kind:
+        return Problem(seq, "replay", f"order {order.text!r} claims a standing order for {kind}, but "
+                                      f"{standing.kind_now(rules, state.game)} was asked")
+    clauses = state.meta.standing.get(order.side, {}).get(kind)
+    if not clauses:
+        return Problem(seq, "replay", f"order {order.text!r} claims a standing order for {kind}, but {order.side} "
+                                      "had none set")
+    run = state.meta.standing_run
+    chosen = standing.choose(rules, state.game, order.side, kind, clauses, run[1] if run and run[0] == kind else ())
+    if chosen is None or chosen[0] != order.text or chosen[1] != order.auto.get("reason"):
+        gives = f"gives {chosen[0]!r}" if chosen else "gives no order (the player is asked)"
+        return Problem(seq, "replay", f"{order.side}'s standing order for {kind} {gives} here, not the stored "
+                                      f"{order.text!r}")
     return None
 
 

@@ -101,6 +101,35 @@ class Console:
         rows = history.lines(get_rules(accepted.state.meta.rules), accepted.events)
         return {"accepted": True, "events": rows, "automated": self.automated(game_id)}
 
+    def standing(self, game_id: str, side: str, lines: list[str]) -> dict:
+        """`side`'s standing orders (app/service/standing.py): set from `standing`-less lines `KIND: CLAUSES`, or
+        shown with none; then the server answers with them if the step they stand for is asked now."""
+        from app.service import standing
+
+        if lines:
+            standing.set_orders(self._store, game_id, side,
+                                standing.read_lines(f"standing {line}" for line in lines))
+            automated = self.automated(game_id)
+        else:
+            automated = []
+        state = projection.load(self._store, game_id)
+        self._check_side(state, side)
+        return {**standing.described(get_rules(state.meta.rules), state, side), "automated": automated}
+
+    def resign(self, game_id: str, side: str) -> dict:
+        """`side` resigns (app/service/clocks.py): the other side wins, the dice seed is revealed."""
+        from app.service import clocks
+
+        with self._store.transaction():
+            return clocks.resign(self._store, game_id, side)
+
+    def draw(self, game_id: str, side: str, action: str) -> dict:
+        """`side` offers a draw, or accepts or declines the other side's (app/service/clocks.py)."""
+        from app.service import clocks
+
+        with self._store.transaction():
+            return clocks.draw(self._store, game_id, side, action)
+
     def say(self, game_id: str, seat: str, text: str, to: str = "all") -> dict:
         """Table talk written as `seat` (a side, or the arbiter) to `to`, each line of `text` a line of it
         (app/service/talk.py)."""

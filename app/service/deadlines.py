@@ -18,7 +18,7 @@ from app.events.interface import Store
 from app.events.store import Conflict, utc_parse
 from app.projections import state as projection
 from app.rules.catalog import get_rules
-from app.service import autoplay, games
+from app.service import autoplay, clocks, games
 from app.service.mailroom import Mailroom
 from app.service.notices import DEADLINE_ACTOR
 from app.service.reactions import Reactor
@@ -58,15 +58,18 @@ class Deadlines:
                     done.append(f"{g['game_id']}: the automated seats caught up, {len(caught_up)} order(s)")
         self.reactor.catch_up()  # whose turn it is, as the stream says, before any deadline is judged
         for g in self.store.pbem_games(on_clock_only=True):
-            due = utc_parse(g["turn_started_at"]) + timedelta(hours=g["deadline_hours"])
-            if not g["reminded"] and g["reminder_hours"] and due - timedelta(hours=g["reminder_hours"]) <= now < due:
-                if self._remind(g, due):
-                    done.append(f"{g['game_id']}: reminded {g['turn_side']}")
-            if not g["expired"] and now >= due:
-                jumped = moved is not None and not timedelta(0) <= moved <= timedelta(hours=g["deadline_hours"])
-                passed = self._pass(g, due, jumped, moved)
+            clock = clocks.running(self.store, g)
+            if clock is None:
+                continue
+            due = clock.due
+            if not clock.reminded and g["reminder_hours"] and due - timedelta(hours=g["reminder_hours"]) <= now < due:
+                if self._remind(g, clock):
+                    done.append(f"{g['game_id']}: reminded {clock.side}")
+            if not clock.expired and now >= due:
+                jumped = moved is not None and not timedelta(0) <= moved <= clock.span
+                passed = self._pass(g, clock, jumped, moved)
                 if passed is not None:
-                    done.append(f"{g['game_id']}: deadline passed for {g['turn_side']}"
+                    done.append(f"{g['game_id']}: deadline passed for {clock.side}"
                                 + (f", passed: {' '.join(passed)}" if passed else ""))
         self.reactor.catch_up()
         sent = self.mailroom.deliver()
@@ -75,62 +78,76 @@ class Deadlines:
                         + (f", {sent.superseded} turn email(s) superseded by newer ones" if sent.superseded else ""))
         return done
 
-    def _current(self, g: dict) -> dict | None:
-        """The game's deadline record as it stands inside the caller's transaction, if its turn is still
-        `g`'s (another process may have moved or reminded since the list was read)."""
+    def _current(self, g: dict, clock: clocks.Running) -> clocks.Running | None:
+        """The game's clock as it stands inside the caller's transaction, if it is still `clock`'s turn (another
+        process may have moved or reminded since the list was read)."""
         now = self.store.pbem_settings(g["game_id"])
-        same = now is not None and now["turn_side"] == g["turn_side"] and now["turn_started_at"] == g["turn_started_at"]
-        return now if same else None
+        current = clocks.running(self.store, now) if now is not None else None
+        same = current is not None and (current.side, current.since) == (clock.side, clock.since)
+        return current if same else None
 
-    def _remind(self, g: dict, due: datetime) -> bool:
+    def _remind(self, g: dict, clock: clocks.Running) -> bool:
         """The reminder and its mark, one transaction."""
-        player = members(self.store, g["game_id"]).get(g["turn_side"])
+        player = members(self.store, g["game_id"]).get(clock.side)
         if player is None:
             return False
         with self.writes():
-            current = self._current(g)
-            if current is None or current["reminded"]:
+            current = self._current(g, clock)
+            if current is None or current.reminded:
                 return False
             self.mailroom.message(player["email"], g["game_id"], "Reminder: your move is due",
-                                  f"Your move in game {g['game_id']} is due by {due.isoformat(timespec='minutes')} "
-                                  f"({g['deadline_hours']:g} hours from the start of your turn).", g["turn_side"])
-            self.store.update_pbem_game(g["game_id"], {"reminded": 1})
+                                  f"Your move in game {g['game_id']} is due by "
+                                  f"{current.due.isoformat(timespec='minutes')} ("
+                                  + (f"{g['deadline_hours']:g} hours from the start of your turn"
+                                     if g["deadline_hours"] is not None else "when your time bank runs out")
+                                  + f"; then: {g['on_deadline']}).", clock.side)
+            clocks.mark(self.store, g["game_id"], "reminded")
         return True
 
-    def _pass(self, g: dict, due: datetime, jumped: bool, moved: timedelta | None) -> list[str] | None:
-        """The deadline's record (core.DeadlinePassed), the end/pass orders of an auto-pass and the deadline's
-        mark, one write; then an automated opponent's answer. None: the turn moved on meanwhile (nothing due)."""
-        game_id, side = g["game_id"], g["turn_side"]
-        auto = g["on_deadline"] == "auto-pass"
-        if jumped and auto:
-            LOG.warning("game %s: no auto-pass for %s: the clock moved %s since the last tick, more than the %g-hour "
-                        "deadline; over to the arbiter", game_id, side, moved, g["deadline_hours"])
-        note = (f"auto-pass withheld: the server's clock moved {moved} since its last deadline check, more than the "
-                "deadline (a clock jump, or the server was down): over to the arbiter") if jumped and auto else ""
+    def _pass(self, g: dict, clock: clocks.Running, jumped: bool, moved: timedelta | None) -> list[str] | None:
+        """The deadline's record (core.DeadlinePassed), what the game's rule on timeout gives (auto-pass: the
+        end/pass orders; forfeit: the late side's concession and the seed's reveal) and the deadline's mark, one
+        write; then an automated opponent's answer. None: the turn moved on meanwhile (nothing due)."""
+        game_id, side = g["game_id"], clock.side
+        acts = g["on_deadline"] in ("auto-pass", "forfeit")
+        if jumped and acts:
+            LOG.warning("game %s: no %s for %s: the clock moved %s since the last tick, more than the %s deadline; "
+                        "over to the arbiter", game_id, g["on_deadline"], side, moved, clock.span)
+        note = (f"{g['on_deadline']} withheld: the server's clock moved {moved} since its last deadline check, more "
+                "than the deadline (a clock jump, or the server was down): over to the arbiter") if jumped and acts \
+            else ""
         try:
-            return self._record(g, due, note, auto and not jumped)
+            return self._record(g, clock, note, acts and not jumped)
         except Conflict:
             return None  # the late side moved at the last moment: nothing is due
 
-    def _record(self, g: dict, due: datetime, note: str, passing: bool) -> list[str] | None:
-        game_id, side = g["game_id"], g["turn_side"]
+    def _record(self, g: dict, clock: clocks.Running, note: str, acting: bool) -> list[str] | None:
+        game_id, side = g["game_id"], clock.side
         with self.writes.group():
             with self.writes(game_id):
-                current = self._current(g)
+                current = self._current(g, clock)
                 state = projection.load(self.store, game_id)
                 rules = get_rules(state.meta.rules)
-                if current is None or current["expired"] or rules.outcome(state.game) is not None \
+                if current is None or current.expired or rules.outcome(state.game) is not None \
                         or rules.prompt(state.game).side != side:
                     return None  # the late side moved at the last moment: its turn is over, nothing is due
+                passing = acting and g["on_deadline"] == "auto-pass"
                 if passing and _next_pass(rules, side, PASS_LIMIT)(state) is None:
                     note, passing = "auto-pass, but no end or pass was open to them: over to the arbiter", False
-                record = core.DeadlinePassed(side=side, due=due.isoformat(timespec="minutes"),
+                record = core.DeadlinePassed(side=side, due=current.due.isoformat(timespec="minutes"),
                                              action=g["on_deadline"], note=note)
+                if acting and g["on_deadline"] == "forfeit":
+                    seed = self.store.dice_seed(game_id)
+                    lost = clocks.concession(state, side, f"{side} lost on time (due {record.due})", DEADLINE_ACTOR,
+                                             seed) if seed else []
+                    self.store.append(game_id, state.meta.seq, [games.new_event(record, DEADLINE_ACTOR), *lost])
+                    clocks.mark(self.store, game_id, "expired")
+                    return ["forfeit"] if lost else []
                 played = games.play(self.store, game_id, side, _next_pass(rules, side, PASS_LIMIT if passing else 0),
                                     expected_seq=state.meta.seq, actor=DEADLINE_ACTOR, before=[record])
                 if played.refused is not None:
                     LOG.warning("game %s: the deadline's pass for %s stopped: %s", game_id, side, played.refused)
-                self.store.update_pbem_game(game_id, {"expired": 1})
+                clocks.mark(self.store, game_id, "expired")
             if played.accepted and autoplay.play(self.store, game_id):  # an automated opponent answers at once
                 self.writes.wrote(game_id)
         return [a.events[0].payload["text"] for a in played.accepted]

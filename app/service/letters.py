@@ -7,15 +7,15 @@ emails and answers move the seat's "since your last email" mark.
 the answer to an email or to `status`, and the API's answer to an order all say what it says."""
 from __future__ import annotations
 
-from datetime import timedelta
 from email.message import EmailMessage
 
 from app.events.interface import Store
-from app.events.store import utc_parse
 from app.projections import render, textmap
 from app.projections import state as projection
+from app.rules import standing
 from app.rules.base import optional
 from app.rules.catalog import get_rules
+from app.service import clocks
 from app.service.player_keys import PlayerKeys
 from app.service.ports import Mail, TurnReport
 from app.service.reads import Reads, prompt_dict
@@ -94,24 +94,27 @@ class Letters:
                 picture = (f"{game_id}-event-{seq}-{seat.seat}.svg", "image/svg+xml", svg.encode("utf-8"))
             area = textmap.render_area(the_map, view, seat.side, since[earlier:], picture[0] if picture else None)
         deadline = self._deadline(game_id, prompt["to_act"], seat)
+        mine = {"deadline": deadline, "clock": clocks.described(self.store, game_id, seat.side, due=False),
+                "standing": standing.as_lines(state.meta.standing.get(seat.side, {}))
+                if seat.side and standing.kinds(rules) else None}
         if not prompt["your_turn"]:
             to_act, why = _waiting(rules, state, prompt)
-            return TurnReport(**base, position=textmap.render_view(view), map_area=area, to_act=to_act,
-                              waiting=why, deadline=deadline)
-        return TurnReport(**base, your_turn=True, position=textmap.render_view(view), map_area=area,
+            return TurnReport(**base, **mine, position=textmap.render_view(view), map_area=area, to_act=to_act,
+                              waiting=why)
+        return TurnReport(**base, **mine, your_turn=True, position=textmap.render_view(view), map_area=area,
                           map_file=picture, owed=prompt["owed"]["text"] if prompt["owed"] else None,
-                          actions=prompt["actions"], kinds=prompt["kinds"], deadline=deadline)
+                          actions=prompt["actions"], kinds=prompt["kinds"])
 
     def _summary(self, game_id: str, seq: int) -> str:
         """How long a finished game ran: its events, the orders that stand by side, its die rolls, its talk."""
         events = list(self.store.events(game_id, 1, seq))
         retracted = projection.retracted_seqs(events)
-        standing = [e for e in events if e.seq not in retracted]
+        kept = [e for e in events if e.seq not in retracted]
         orders: dict[str, int] = {}
-        for e in standing:
+        for e in kept:
             if e.type == "core.OrderGiven":
                 orders[e.payload["side"]] = orders.get(e.payload["side"], 0) + 1
-        rolls = sum(e.type == "core.DieRolled" for e in standing)
+        rolls = sum(e.type == "core.DieRolled" for e in kept)
         talk = sum(e.type == "core.MessageSent" for e in events)
         return (f"{len(events)} events: {sum(orders.values())} orders ("
                 + ", ".join(f"{side} {n}" for side, n in orders.items()) + f"), {rolls} die rolls"
@@ -123,16 +126,16 @@ class Letters:
         return f"{base.rstrip('/')}/{path}" if base else None
 
     def _deadline(self, game_id: str, to_act: str | None, seat: Seat) -> str | None:
-        """When the turn of the side to act runs out, if the game has a deadline and it is that side's turn
-        (pbem_games, the turn subscriber's record)."""
-        settings = self.store.pbem_settings(game_id)
-        if not settings or not settings["deadline_hours"] or not settings["turn_started_at"] \
-                or settings["turn_side"] != to_act or to_act is None:
+        """When the turn of the side to act runs out, if the game has a clock and it runs for that side now: its
+        fixed deadline or its time bank, vacations left out (app/service/clocks.py `running`)."""
+        row = self.store.pbem_settings(game_id)
+        clock = clocks.running(self.store, row) if row and to_act else None
+        if clock is None or clock.side != to_act:
             return None
-        due = utc_parse(settings["turn_started_at"]) + timedelta(hours=settings["deadline_hours"])
         whose = "your" if to_act == seat.seat else f"{to_act}'s"
-        return f"{whose} move is due by {due:%Y-%m-%d %H:%M} UTC ({settings['deadline_hours']:g} hours a turn)"
-
+        if row["deadline_hours"] is not None:
+            return f"{whose} move is due by {clock.due:%Y-%m-%d %H:%M} UTC ({row['deadline_hours']:g} hours a turn)"
+        return f"{whose} time bank runs out at {clock.due:%Y-%m-%d %H:%M} UTC"
 
 def _waiting(rules, state: projection.GameState, prompt: dict) -> tuple[str | None, str]:
     """Who the game waits for and why: the players still to join, or the side to act, its step and what its decision

@@ -26,7 +26,7 @@ from app.text import quoted
 DEADLINE_ACTOR = "server:deadline"  # who gives an auto-pass's orders (app/service/deadlines.py)
 
 
-def _boundaries(events: list[StoredEvent]) -> list[StoredEvent]:
+def boundaries(events: list[StoredEvent]) -> list[StoredEvent]:
     """The events after which a write (or one order of it) is complete: the positions a player could face. An
     order's events follow it (their causation), and the seed's reveal follows the order that ended the game."""
     return [e for e, after in zip(events, [*events[1:], None], strict=True)
@@ -50,9 +50,12 @@ class TurnEmails:
         if settings is None or settings["over_notified"]:
             return
         forced = _settled_takebacks(events)
+        answered = answered_by_standing(events)
         turn_side = settings["turn_side"]
         seats = None
-        for event in _boundaries(events):
+        for event in boundaries(events):
+            if event.seq in answered:
+                continue  # the side's standing order answered this position at once: nobody was asked
             state = projection.load(self.store, game_id, event.seq)
             if state.meta.board is not None:
                 return  # an analysis board's seats are its analyst's, who plays at the board: nobody is told
@@ -81,6 +84,13 @@ class TurnEmails:
         at `seq`. The seat counts as having seen it from now: undo is refused once queued."""
         self.mailroom.queue("turn", email, game_id, seat, {"headline": headline, "seq": seq})
         self.store.mark_seen(game_id, seat, seq)
+
+
+def answered_by_standing(events: list[StoredEvent]) -> set[int]:
+    """The positions a standing order answered (the next event is its order, by `standing:SIDE`): the side to act
+    was not asked, so it is not emailed (app/service/autoplay.py)."""
+    return {e.seq for e, after in zip(events, events[1:], strict=False)
+            if after.type == "core.OrderGiven" and after.actor.startswith("standing:")}
 
 
 def _settled_takebacks(events: list[StoredEvent]) -> set[int]:

@@ -22,7 +22,7 @@ from app.events.interface import Store
 from app.projections import state as projection
 from app.rules.catalog import get_rules
 from app.service.mailroom import Mailroom
-from app.service.notices import _boundaries, _settled_takebacks
+from app.service.notices import _settled_takebacks, answered_by_standing, boundaries
 from app.service.outbox import Composer
 from app.service.player_keys import PlayerKeys
 from app.service.ports import Channels, Notification, Transport
@@ -62,7 +62,10 @@ class TurnNotifications:
                 return  # told already
             before = _side_to_act(state, rules, seats)
         forced = _settled_takebacks(events)
-        for event in _boundaries(events):
+        answered = answered_by_standing(events)
+        for event in boundaries(events):
+            if event.seq in answered:
+                continue  # the side's standing order answered this position at once: nobody was asked
             state = projection.load(self.store, game_id, event.seq)
             rules = get_rules(state.meta.rules)
             outcome = rules.outcome(state.game)

@@ -5,7 +5,7 @@ emails, notices) is not decided here: the reactions derive it from the stored ev
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.events.interface import Store
@@ -22,12 +22,15 @@ from app.service.writes import Writes
 @dataclass
 class Answered:
     """A seat's orders as `play` gave them: per accepted order, its history lines as the seat sees them; the
-    refusal that stopped the rest; the automated seats' answer (history lines); the state after it all."""
+    refusal that stopped the rest; the server's answer after the last (the automated seats' and the standing
+    orders' orders, as history lines); the state after it all. `between[i]`: what the server answered after
+    order i when the seat's orders went on after it (the other side's standing orders, an automated seat)."""
 
     orders: list[list[dict]]
     refused: Exception | None
     automated: list[dict]
     state: projection.GameState
+    between: list[list[dict]] = field(default_factory=list)
 
 
 class Orders:
@@ -67,24 +70,41 @@ class Orders:
 
     def play(self, seat: Seat, texts: Sequence[str], expected_seq: int | None = None,
              talk: Sequence[Any] = ()) -> Answered:
-        """Several orders of one message, from one load and one append (games.play): every line is read first
-        (one that cannot be read plays nothing, its table talk neither: the refusal is games.Unreadable), the first
-        refused stops the rest and those before it stand; then the automated seats answer. `talk`: the message's
-        table talk (core.MessageSent), stored ahead of its orders in the same append if one of them stands (or
-        there are none)."""
+        """Several orders of one message, each run of them from one load and one append (games.play): every line
+        is read first (one that cannot be read plays nothing, its table talk neither: the refusal is
+        games.Unreadable), the first refused stops the rest and those before it stand; then the server answers
+        (automated seats, standing orders). An order that finds the other side to act waits for the server's
+        answer: when it gives the seat the turn again (the other side's standing orders answered its decision), the
+        seat's orders go on from there (docs/play-by-email.md, "Standing orders"); else that order is refused, it
+        is not the seat's turn. `talk`: the message's table talk (core.MessageSent), stored ahead of its orders in
+        the first append if one of them stands (or there are none)."""
+        side = player(seat)
+        texts = list(texts)
+        done: list[list[dict]] = []
+        between: list[list[dict]] = []
         with self.writes.group():
-            played = games.play(self.store, seat.game_id, player(seat), texts, expected_seq, all_readable=True,
+            played = games.play(self.store, seat.game_id, side, texts, expected_seq, all_readable=True,
                                 within=lambda done: mark_seen(self.store, seat, done.state.meta.seq),
                                 before=talk, alone=not texts)
-            if played.accepted or (talk and not texts and played.refused is None):
-                self.writes.wrote(seat.game_id)  # stored: the orders that stand and their talk, or talk alone
+            if talk and not texts and played.refused is None:
+                self.writes.wrote(seat.game_id)  # stored: talk alone
             if not played.accepted:
                 return Answered([], played.refused, [], played.state)
             rules = get_rules(played.state.meta.rules)
-            automated = self._answer_automated(seat, played.state)
-            lines = [history.lines(rules, a.events, side=seat.side) for a in played.accepted]
-            answer = history.lines(rules, [e for a in automated for e in a.events], side=seat.side)
-            return Answered(lines, played.refused, answer, automated[-1].state if automated else played.state)
+            while True:
+                self.writes.wrote(seat.game_id)
+                done += [history.lines(rules, a.events, side=seat.side) for a in played.accepted]
+                automated = self._answer_automated(seat, played.state)
+                answer = history.lines(rules, [e for a in automated for e in a.events], side=seat.side)
+                state = automated[-1].state if automated else played.state
+                texts = texts[len(played.accepted):]
+                if played.refused is None or not automated or not _to_act(rules, state, side):
+                    return Answered(done, played.refused, answer, state, between)
+                between += [[] for _ in played.accepted[1:]] + [answer]  # the answer came after the last of them
+                played = games.play(self.store, seat.game_id, side, texts, state.meta.seq,
+                                    within=lambda done: mark_seen(self.store, seat, done.state.meta.seq))
+                if not played.accepted:
+                    return Answered(done, played.refused, [], played.state, between)
 
     def unreadable(self, seat: Seat, texts: Sequence[str]) -> list[str]:
         """Why each of `texts` cannot be read as an order against the position now (games.unreadable); none for a
@@ -138,6 +158,10 @@ class Orders:
             _unseen(self.store, seat, order.seq)  # again under the game's lock: a turn email queued meanwhile
         retractions.drop_snapshots(self.store, seat.game_id)
         return {"retraction_seq": stored.seq, "undone": order.seq}
+
+
+def _to_act(rules, state: projection.GameState, side: str) -> bool:
+    return rules.outcome(state.game) is None and rules.prompt(state.game).side == side
 
 
 def _unseen(store: Store, seat: Seat, seq: int) -> None:

@@ -91,12 +91,14 @@ class TurnReport:
     actions: list[dict] = field(default_factory=list)  # name, syntax, case, help
     kinds: list[dict] = field(default_factory=list)  # the orders it may give, by kind (app/rules/legal.py by_kind)
     deadline: str | None = None  # when the turn of the side to act runs out, as text
-    clock: str | None = None  # the seat's clock (time bank, vacation), as the game's clock tells it
+    clock: str | None = None  # the seat's clock: time bank, vacation, a draw offer (app/service/clocks.py)
     replay_link: str | None = None
     play_link: str | None = None  # the play page, which gives this seat's orders (Credentials.play_link)
     export_link: str | None = None  # where the whole game is to be had (after the game: both sides')
     page_link: str | None = None  # the player's page: every game of theirs (docs/players.md)
     receipt: str = ""  # the signed receipt of the chain's head at `seq` (app/service/receipts.py), as text
+    # the seat's standing orders in force, as the lines that set them (None: the game has no decision that may stand)
+    standing: list[str] | None = None
 
     def as_dict(self) -> dict:
         """The report as JSON (the API's answer carries it): the map picture by its file name only."""

@@ -16,7 +16,7 @@ from app.service.errors import AccessDenied, NotAuthenticated, PbemError
 from app.service.ports import Mail
 
 ARBITER = "arbiter"
-FORK_KEEPS = ("deadline_hours", "reminder_hours", "dispute_window_hours", "on_deadline")  # a fork's settings
+FORK_KEEPS = ("deadline_hours", "reminder_hours", "dispute_window_hours", "on_deadline", "clock")  # a fork's settings
 LOCAL_SERVER = "http://127.0.0.1:8080/"  # where `cli.py serve` listens by default
 
 

@@ -7,7 +7,7 @@ from app.events.interface import Store
 from app.events.store import utc_now
 from app.rules import practice
 from app.rules.catalog import get_rules
-from app.service import games
+from app.service import clocks, games
 from app.service.errors import AccessDenied, PbemError
 from app.service.orders import Orders
 from app.service.reads import Reads
@@ -15,7 +15,7 @@ from app.service.receipts import Receipts
 from app.service.seats import ARBITER, Credentials, Seat, fork_seats, hash_token, new_token, player
 from app.service.writes import Writes
 
-DEADLINE_ACTIONS = ("notify-arbiter", "auto-pass")
+DEADLINE_ACTIONS = clocks.TIMEOUT_ACTIONS
 
 
 class Setup:
@@ -34,10 +34,15 @@ class Setup:
                arbiter: str | None = None, deadline_hours: float | None = None,
                reminder_hours: float | None = None, dispute_window_hours: float = 24,
                options: dict | None = None, on_deadline: str = "notify-arbiter",
-               auto: dict | list | None = None) -> tuple[str, dict[str, str]]:
+               auto: dict | list | None = None, bank_hours: float | None = None,
+               increment_hours: float | None = None, max_hours: float | None = None,
+               vacation_days: int | None = None) -> tuple[str, dict[str, str]]:
         """Create a game with a seat per side (and the arbiter's); each seat is invited with its token (a
         reaction). `auto`: the sides the server plays (app/service/autoplay.py; None: the rule set's own), which
-        take no player. Returns the game id and the tokens (shown once; only their hashes are kept)."""
+        take no player. The clock (app/service/clocks.py): `deadline_hours` a turn, or a time bank of
+        `bank_hours` with `increment_hours` after each turn up to `max_hours`; `vacation_days` each player may
+        take; `on_deadline`, what a clock that runs out does. Returns the game id and the tokens (shown once; only
+        their hashes are kept)."""
         rules = get_rules(rules_name)
         try:
             automated = practice.seats(rules, auto)
@@ -51,6 +56,7 @@ class Setup:
             raise PbemError("the move deadline must be a positive number of hours")
         if on_deadline not in DEADLINE_ACTIONS:
             raise PbemError(f"on_deadline must be one of {', '.join(DEADLINE_ACTIONS)}, not {on_deadline!r}")
+        clock = clocks.checked(bank_hours, increment_hours, max_hours, vacation_days, deadline_hours)
         seats = dict(players)
         if arbiter:
             seats[ARBITER] = arbiter
@@ -62,7 +68,8 @@ class Setup:
             game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
             self.store.add_pbem_game(game_id, {
                 "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
-                "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now},
+                "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now,
+                "clock": clock.to_json(), "clock_state": clocks.first_state(clock, list(rules.sides))},
                 [{"seat": seat, "email": email, "token_hash": hash_token(tokens[seat]), "created_at": now}
                  for seat, email in seats.items()])
             self.store.hold_invitations(game_id, tokens)
@@ -90,6 +97,10 @@ class Setup:
         with self.writes():  # the branch, its seats and its invitations' tokens, or none of them
             new_id = games.fork(self.store, seat.game_id, at_seq)
             tokens = fork_seats(self.store, seat.game_id, new_id, seat.email if sandbox else None)
+            clock = clocks.Settings.of(self.store.pbem_settings(new_id) or {})
+            if clock.bank:  # the fork's banks start full, as a new game's
+                sides = list(self.reads.rules_of(new_id).sides)
+                self.store.update_pbem_game(new_id, {"clock_state": clocks.first_state(clock, sides)})
             self.writes.wrote(new_id)
         return new_id, tokens
 

@@ -7,7 +7,8 @@ answers, the export and the replay. Talk changes nothing in the game and rolls n
 (docs/play-by-email.md, "Table talk"):
 
 - a line whose first word is one of the game's order words (every verb its states table knows, in any step) or a
-  service word (`undo`, `dispute`, `accept`, `reject`, `uphold`, `status`) is an order: it must read, or nothing of
+  service word (`undo`, `dispute`, `accept`, `reject`, `uphold`, `status`, and the clock's `resign`, `offer`,
+  `decline`, `vacation`) is an order: it must read, or nothing of
   the message is played;
 - a line that would read as an order with its first word one typo away from an order word (`mvoe d3 to 2610`), or
   with an order word put in front of it (`d3 to 2610`), is refused as a mistyped order, not taken for talk;
@@ -37,7 +38,7 @@ from app.text import TextError, message_lines
 
 ADDRESSEES = ("all", "arbiter")
 TALK_TYPE = "core.MessageSent"
-SERVICE_WORDS = ("undo", "dispute", "accept", "reject", "uphold", "status")
+SERVICE_WORDS = ("undo", "dispute", "accept", "reject", "uphold", "status", "resign", "offer", "decline", "vacation")
 SAY = re.compile(r"^say\s*:\s*(.*)$", re.IGNORECASE)
 TO_ARBITER = re.compile(r"^(?:to\s+(?:the\s+)?)?arbiter\s*:\s*(.*)$", re.IGNORECASE)
 

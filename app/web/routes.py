@@ -105,7 +105,17 @@ class CreateGame(Schema):
     reminder_hours = fields.Float(load_default=None, validate=validate.Range(min=0, min_inclusive=False))
     dispute_window_hours = fields.Float(load_default=24, validate=validate.Range(min=0))
     on_deadline = fields.String(load_default="notify-arbiter", validate=validate.OneOf(DEADLINE_ACTIONS), metadata={
-        "description": "when a move deadline passes: tell the arbiter (or both players), or pass for the late side"})
+        "description": "when a clock runs out: tell the arbiter (or both players), pass for the late side, or the "
+                       "late side loses (forfeit)"})
+    bank_hours = fields.Float(load_default=None, validate=validate.Range(min=0, min_inclusive=False), metadata={
+        "description": "a time bank instead of a fixed deadline: the hours each side starts with "
+                       "(docs/play-by-email.md, Clocks)"})
+    increment_hours = fields.Float(load_default=None, validate=validate.Range(min=0), metadata={
+        "description": "hours added to a side's bank after each of its turns"})
+    max_hours = fields.Float(load_default=None, validate=validate.Range(min=0, min_inclusive=False), metadata={
+        "description": "the most a bank may hold"})
+    vacation_days = fields.Integer(load_default=None, validate=validate.Range(min=0, max=60), metadata={
+        "description": "vacation days each player may take (their clock stops meanwhile); default 0"})
     map = fields.String(load_default=None, metadata={
         "description": "a custom map: the text of a TOML map file (docs/map-format.md)"})
     position = fields.Dict(load_default=None, metadata={
@@ -237,6 +247,25 @@ class Dispute(Schema):
     order_seq = fields.Integer(required=True, validate=validate.Range(min=1, max=LARGEST),
                                metadata={"description": "the disputed order's event number"})
     reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+
+class StandingBody(Schema):
+    orders = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=40)),
+                         values=fields.List(fields.String(validate=validate.Length(max=1000)),
+                                            validate=validate.Length(max=20)),
+                         required=True, validate=validate.Length(min=1, max=40), metadata={
+        "description": "kind -> clauses, tried in order (docs/play-by-email.md, Standing orders); an empty list or "
+                       "[\"ask\"] takes a kind's standing order away",
+        "example": {"losses": ["keep cn-d36", "weakest"], "retreat": ["toward 0202"], "intercept": ["ask"]}})
+    expected_seq = fields.Integer(load_default=None, validate=validate.Range(min=1, max=LARGEST))
+
+
+class Vacation(Schema):
+    days = fields.Integer(required=True, validate=validate.Range(min=1, max=60))
+
+
+class DrawBody(Schema):
+    action = fields.String(required=True, validate=validate.OneOf(("offer", "accept", "decline")))
 
 
 class Answer(Schema):
@@ -459,6 +488,42 @@ class VerifyDoc(Schema):
     problems = fields.List(fields.Dict())
 
 
+class StandingKind(Schema):
+    orders = fields.List(fields.String(), metadata={"description": "the orders of this kind, written out"})
+    words = fields.List(fields.String(), metadata={"description": "the preferences a clause may use"})
+
+
+class StandingDoc(Schema):
+    side = fields.String()
+    standing = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
+        "description": "your standing orders in force: kind -> clauses (only you see them)"})
+    lines = fields.List(fields.String(), metadata={"description": "the same, as the lines that set them"})
+    kinds = fields.Dict(keys=fields.String(), values=fields.Nested(StandingKind), metadata={
+        "description": "the kinds of decision that may stand in this game"})
+    seq = fields.Integer(metadata={"description": "the event that set them (PUT)"})
+    events = fields.List(fields.Nested(HistoryLine), metadata={
+        "description": "(PUT) that event and the orders the server gave with them at once, as you may see them"})
+    receipt = RECEIPT
+
+
+class ClockDoc(Schema):
+    side = fields.String(allow_none=True)
+    clock = fields.String(allow_none=True, metadata={"description": "your clock in words, as the turn email says"})
+    bank_hours = fields.Float(allow_none=True)
+    increment_hours = fields.Float()
+    max_hours = fields.Float(allow_none=True)
+    vacation_days = fields.Integer()
+    vacation_days_used = fields.Integer()
+    draw_offer = fields.String(allow_none=True, metadata={"description": "the side whose draw offer stands"})
+    on_timeout = fields.String(allow_none=True)
+
+
+class ClockDone(Schema):
+    seq = fields.Integer()
+    done = fields.String()
+    receipt = RECEIPT
+
+
 class Undone(Schema):
     retraction_seq = fields.Integer()
     undone = fields.Integer()
@@ -505,7 +570,9 @@ def create_game(body):
     operator()
     game_id, tokens = svc().setup.create(body["rules"], body["players"], body["scenario"], body["arbiter"],
                                    body["deadline_hours"], body["reminder_hours"], body["dispute_window_hours"],
-                                   options=custom_options(body), on_deadline=body["on_deadline"], auto=body["auto"])
+                                   options=custom_options(body), on_deadline=body["on_deadline"], auto=body["auto"],
+                                   bank_hours=body["bank_hours"], increment_hours=body["increment_hours"],
+                                   max_hours=body["max_hours"], vacation_days=body["vacation_days"])
     return {"game_id": game_id, "tokens": tokens}
 
 
@@ -718,6 +785,69 @@ def chain(args, game_id):
 def receipt_keys():
     """The server's receipt keys: the one signing now and every earlier one (their receipts still count)"""
     return svc().reads.receipt_keys()
+
+
+@blp.route("/games/<game_id>/standing", methods=["GET"])
+@blp.response(200)
+@returns(200, StandingDoc)
+@blp.doc(security=SECURED)
+def standing_orders(game_id):
+    """Your standing orders in force, and the kinds of decision that may stand in this game"""
+    return svc().standing.show(seat(game_id))
+
+
+@blp.route("/games/<game_id>/standing", methods=["PUT"])
+@UNAVAILABLE
+@blp.arguments(StandingBody)
+@blp.response(200)
+@returns(200, StandingDoc)
+@blp.alt_response(409, schema=ApiError, description="expected_seq is behind the game: reload and try again")
+@blp.doc(security=SECURED)
+def set_standing_orders(body, game_id):
+    """Set standing orders, in your own turn: the server answers those decisions for you when they are asked
+    (kept until changed; hidden from the other side)"""
+    return receipted(game_id, svc().standing.set(seat(game_id), body["orders"], body["expected_seq"]))
+
+
+@blp.route("/games/<game_id>/clock", methods=["GET"])
+@blp.response(200)
+@returns(200, ClockDoc)
+@blp.doc(security=SECURED)
+def clock(game_id):
+    """Your clock: the deadline or time bank, vacation days left, a draw offer standing"""
+    return svc().clocks.show(seat(game_id))
+
+
+@blp.route("/games/<game_id>/vacation", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(Vacation)
+@blp.response(201)
+@returns(201, ClockDone, "Created")
+@blp.doc(security=SECURED)
+def vacation(body, game_id):
+    """Take vacation days (within the game's allowance): your clock stops meanwhile"""
+    return receipted(game_id, svc().clocks.vacation(seat(game_id), body["days"]))
+
+
+@blp.route("/games/<game_id>/resign", methods=["POST"])
+@UNAVAILABLE
+@blp.response(201)
+@returns(201, ClockDone, "Created")
+@blp.doc(security=SECURED)
+def resign(game_id):
+    """Resign: the other side wins, the game is over and its dice seed revealed"""
+    return receipted(game_id, svc().clocks.resign(seat(game_id)))
+
+
+@blp.route("/games/<game_id>/draw", methods=["POST"])
+@UNAVAILABLE
+@blp.arguments(DrawBody)
+@blp.response(201)
+@returns(201, ClockDone, "Created")
+@blp.doc(security=SECURED)
+def draw(body, game_id):
+    """Offer a draw, or accept or decline the other side's offer (accepted, the game ends in a draw)"""
+    return receipted(game_id, svc().clocks.draw(seat(game_id), body["action"]))
 
 
 @blp.route("/games/<game_id>/undo", methods=["POST"])

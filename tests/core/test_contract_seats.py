@@ -59,3 +59,14 @@ def test_settings_of_a_game_not_played_by_email_cannot_be_changed(backend):
     with pytest.raises(NoPbemSettings):
         backend.update_pbem_game("nope", {"over_notified": 1})
     assert backend.pbem_settings("g-1") is None and backend.pbem_games(running_only=False) == []
+
+
+def test_a_game_on_a_time_bank_is_on_the_clock_by_its_own_record(backend):
+    """A time bank's settings and the clock subscriber's record (app/service/clocks.py) are kept as written, and
+    such a game is on the clock by its record alone, with no fixed deadline nor turn_side (migrations 0011/0006)."""
+    game(backend, "g-1")
+    backend.add_pbem_game("g-1", {"created_at": T0, "clock": '{"bank_hours": 72.0}'}, [])
+    assert backend.pbem_games(on_clock_only=True) == []
+    backend.update_pbem_game("g-1", {"clock_state": '{"side": "red", "left": {"red": 3600}}'})
+    [row] = backend.pbem_games(on_clock_only=True)
+    assert (row["clock"], row["clock_state"]) == ('{"bank_hours": 72.0}', '{"side": "red", "left": {"red": 3600}}')

@@ -101,8 +101,8 @@ def test_notify_arbiter_stays_the_default_and_auto_pass_is_checked(store):
         [record] = store.events(game_id, head + 1)  # the deadline's record: nothing played for red
         assert (record.type, record.payload["action"]) == ("core.DeadlinePassed", "notify-arbiter")
         try:
-            pbem.setup.create("skirmish", {"red": "a@x.example", "blue": "b@x.example"}, on_deadline="forfeit")
+            pbem.setup.create("skirmish", {"red": "a@x.example", "blue": "b@x.example"}, on_deadline="surrender")
         except PbemError as exc:
-            assert "on_deadline must be one of notify-arbiter, auto-pass" in str(exc)
+            assert "on_deadline must be one of notify-arbiter, auto-pass, forfeit" in str(exc)
         else:
             raise AssertionError("an unknown deadline action was accepted")

@@ -126,6 +126,14 @@ def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]
         "games.chain": ("GET", f"/games/{g}/chain", None),
         "games.receipt_keys": ("GET", "/.well-known/hexledger-receipts", None),
         "games.undo": ("POST", f"/games/{g}/undo", None),
+        "games.standing_orders": ("GET", f"/games/{g}/standing", None),
+        "games.clock": ("GET", f"/games/{g}/clock", None),
+        "games.vacation": ("POST", f"/games/{g}/vacation", {"days": 2}),
+        "games.draw": ("POST", f"/games/{g}/draw", {"action": "offer"}),
+        # red resigning would end the game, and an ended game is open to everyone: the route is walked with a game
+        # id red's token opens no seat in (its answer to a seat holds only the event number it wrote)
+        "games.resign": ("POST", f"/games/{g}0/resign", None),
+        "games.set_standing_orders": ("PUT", f"/games/{g}/standing", {"orders": {"losses": ["weakest"]}}),
         "games.disputes": ("GET", f"/games/{g}/disputes", None),
         "games.raise_dispute": ("POST", f"/games/{g}/disputes", {"order_seq": 9, "reason": "why?"}),
         "games.answer_dispute": ("POST", f"/games/{g}/disputes/1/answer", {"accept": True}),

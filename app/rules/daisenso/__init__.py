@@ -39,5 +39,9 @@ GAME = Game(
     start=start,
     view=view.view,
     played_under=played_under,
-    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},
+    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            # the decisions of a combat either side may answer in advance (docs/play-by-email.md, "Standing orders")
+            "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},
+                         "exchange": {}, "retreat": {}, "attacker-losses": {}, "defender-losses": {},
+                         "advance": {}, "overstack": {}}},
 )

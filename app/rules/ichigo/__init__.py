@@ -40,7 +40,10 @@ GAME = Game(
     after_order=sequence.after_order,
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "visible": lambda event, side: fog.visible(event, side, GAME.describe), "reveals": fog.reveals,
-            "losses": lambda event, state: summary.losses(event)},
+            "losses": lambda event, state: summary.losses(event),
+            # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
+            "standing": {"losses": {}, "advance": {}, "momentum": {}, "tanks": {"never": "commit 0"},
+                         "airpower": {}, "chinese-reinforcements": {}}},
     played_under=played_under,
     phrases={PhaseEnded: events.describe_phase_end},
 )

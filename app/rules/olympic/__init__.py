@@ -40,7 +40,9 @@ GAME = Game(
     view=view.view,
     after_order=victory.sudden_death,
     played_under=played_under,
-    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},
+    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            # the American's losses to the programmed Japanese attacks (docs/play-by-email.md, "Standing orders")
+            "standing": {"losses": {}}},
     policies={"programmed": sequence.programmed},
     automated_seats=("japanese",),  # the solitaire game: the rules themselves play the Japanese
 )

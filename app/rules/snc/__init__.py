@@ -39,7 +39,10 @@ GAME = Game(
     view=view.view,
     after_order=sequence.after_order,
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
-            "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses},
+            "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses,
+            # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
+            "standing": {"losses": {}, "retreat": {}, "advance": {}, "intercept": {"always": "intercept"},
+                         "defend": {"always": "support naval"}, "overstack": {}, "interdiction": {}}},
     played_under=played_under,
     phrases={PhaseEnded: events.describe_phase_end},
     snapshot_format=3,  # 2: the engine's saved state ({"options", "state"}); 3: its units as ordered pairs
