@@ -70,7 +70,8 @@ def world(tmp_path):
     outbox = Outbox()
     app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
                       "HEXLEDGER_DB": str(tmp_path / "sec.sqlite3"), "MAIL_TRANSPORT": outbox,
-                      "MAIL": MailConfig(orders_address="orders@pbem.example")})
+                      "MAIL": MailConfig(orders_address="orders@pbem.example"),
+                      "HEXLEDGER_RATE_LIMIT": "100000 per minute"})  # the walks send every route as every seat
     client = app.test_client()
     games = {}
     for name in ("one", "two"):
