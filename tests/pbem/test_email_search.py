@@ -28,7 +28,7 @@ GAMES = [  # (rules, scenario, the player's side, the search's side)
 @pytest.mark.parametrize("name, scenario, player, opponent", GAMES, ids=[g[0] for g in GAMES])
 def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, name, scenario, player, opponent):
     rules = get_rules(name)
-    game_id, tokens = pbem.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"})
+    game_id, tokens = pbem.setup.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"})
     assert set(tokens) == {player}
     smtp.reply(smtp.last(PLAYER, "Invitation"), PLAYER, "join: practice makes perfect")
     [joined] = inbound.ingest_maildir(pbem, smtp.maildir)
