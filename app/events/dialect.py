@@ -10,13 +10,14 @@ or the raw driver error `BackendError` where SQLite raises it outside a transact
 step an append leaves to it: storing a sealed batch onto the head it was sealed after (`append`)."""
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 
 from app.events.envelope import StoredEvent
 
 
-class Database:
+class Database(ABC):
     """One connection to the store's database. `heads`: the games' heads (seq, hash) this process saw committed
     there, shared by its connections to that database; an append seals onto a remembered head without reading it
     (the append checks it all the same: a stale one is a Conflict, never a broken chain)."""
@@ -34,69 +35,72 @@ class Database:
         self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits
 
     # -- what each dialect provides -------------------------------------------------------------------------
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def rows(self, sql: str, args: Sequence = ()) -> list[dict]:
         """The rows of a query as dicts, texts as they were written."""
-        raise NotImplementedError
 
+    @abstractmethod
     def tuples(self, sql: str, args: Sequence = ()) -> Iterable[tuple]:
         """The rows of a query as tuples, texts as they were written."""
-        raise NotImplementedError
 
+    @abstractmethod
     def one(self, sql: str, args: Sequence = ()) -> tuple | None:
         """The first row of a query as a tuple, texts as they were written; None if it has none."""
-        raise NotImplementedError
 
+    @abstractmethod
     def write(self, sql: str, args: Sequence = (), durable: bool = True) -> int:
         """Run one writing statement; returns how many rows it changed. Outside a transaction it commits by itself,
         on disk before this returns if `durable`; a refusal is StoreUnavailable, nothing written."""
-        raise NotImplementedError
 
+    @abstractmethod
     def many(self, sql: str, rows: list[Sequence]) -> None:
         """Run one writing statement once per row of parameters (inside a transaction)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def cache_write(self, sql: str, args: Sequence) -> bool:
         """A write to a cache: one the database refuses is skipped (False), never an error, and inside a
         transaction leaves the transaction's other writes standing."""
-        raise NotImplementedError
 
+    @abstractmethod
     def appending(self) -> AbstractContextManager:
         """What an append runs in: the write transaction where the head must be read under the writer lock
         (SQLite), or nothing where `append` checks the head under the game's lock itself (PostgreSQL)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def append(self, game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                payloads: list[str]) -> tuple[int, str] | None:
         """Store `sealed` (the batch sealed onto (after, prev_hash), its payloads as canonical JSON) if the stream's
         head is that; returns the head after the call, which is the batch's last event only if it was stored (or
         already was: a call made again after its answer was lost). None: no such game."""
-        raise NotImplementedError
 
+    @abstractmethod
     def json_text(self, column: str, key: str) -> str:
         """SQL for the text at `key` of the JSON object in `column`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def json_int(self, column: str, key: str) -> str:
         """SQL for the integer at `key` of the JSON object in `column`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _begin(self) -> None:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _commit(self) -> None:
         """Commit; a commit the database refuses is rolled back and raised as StoreUnavailable."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _rollback(self) -> None:
-        raise NotImplementedError
+        ...
 
-    def _release(self) -> None:
+    def _release(self) -> None:  # noqa: B027 - a hook: SQLite releases its process lock, PostgreSQL has none
         """After the commit or rollback, whichever way it went: let this process's next writer go."""
 
-    def _sync(self) -> None:
+    def _sync(self) -> None:  # noqa: B027 - a hook: SQLite fsyncs its journal here, PostgreSQL at commit
         """Return once the transaction just committed is on disk."""
 
     def _refusal(self, exc: BaseException) -> Exception | None:
