@@ -317,6 +317,8 @@ def retreat(em: Decision, side: str, to: str) -> None:
     em.emit(mark_revealed(em.state, ev.UnitsRetreated(list(data["units"]), to)))
     if data.get("advance"):
         _army_enter(em, data["advance"]["units"], data["advance"]["to"])  # SNC 8.4.1, second clause
+        _army_go_on(em, data["advance"].get("army"))
+        return
     continue_battle(em)
 
 
@@ -339,7 +341,7 @@ def coastal(d: GameData, hex_label: str) -> bool:
         for n in d.map.neighbours(here))
 
 
-def _army_push(em: Decision, units: list[str], start: str, nxt: str) -> None:
+def _army_push(em: Decision, units: list[str], start: str, nxt: str, army: dict) -> None:
     """SNC 8.4.1, second clause: when every hex next to the landing hex is held by the Chinese, the 10th Army
     may advance into one of them that is coastal; the Chinese player retreats its units one hex first (garrison
     steps are eliminated and, with nowhere to go, so are the others: as 8.4 2) and ruling E3)."""
@@ -353,15 +355,35 @@ def _army_push(em: Decision, units: list[str], start: str, nxt: str) -> None:
                                         "Chinese, the 10th Army may advance only into a coastal one")
     em.emit(ev.DecisionMade("advance", "japanese"))
     chinese = [u for u in em.state.at(nxt) if u.side == "chinese"]
-    if not _retreat_chinese(em, chinese, nxt, advance={"units": list(units), "to": nxt}):
+    advance = {"units": list(units), "to": nxt, **({"army": army} if em.state.since(5) else {})}
+    if not _retreat_chinese(em, chinese, nxt, advance=advance):
         _army_enter(em, units, nxt)
-        continue_battle(em)
+        _army_go_on(em, army)
 
 
 def _army_enter(em: Decision, units: list[str], to: str) -> None:
     taken = newly_taken(em.state, "japanese", [to])
     em.emit(ev.UnitsAdvanced(list(units), [to]))
     place_garrisons(em, taken)
+
+
+def army_second_hex(em: Decision, units: list[str], landing: str) -> None:
+    """SNC 8.4.1: the 10th Army, in its landing hex, may advance on into one hex next to it (scenario.toml
+    `ten_army_advance_hexes` counts the landing hex as the first)."""
+    hexes = int(em.state.data.params["reinforcements"]["army_advance_hexes"]) - 1
+    em.emit(ev.DecisionRequired("advance", "japanese", {"units": list(units), "from": landing, "hexes": hexes,
+                                                        "army": True}))
+
+
+def _army_go_on(em: Decision, army: dict | None) -> None:
+    """SNC 8.4.1 (ruling R34, rules version 5): each unit of the 10th Army advances into any hex next to the
+    landing hex, so those still in it are asked again until they go on or stay; then the battle goes on."""
+    if army is not None and em.state.since(5):
+        left = [u for u in army["units"] if em.state.units[u].on_map and em.state.units[u].hex == army["from"]]
+        if left:
+            em.emit(ev.DecisionRequired("advance", "japanese", {**army, "units": left}))
+            return
+    continue_battle(em)
 
 
 def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) -> None:
@@ -376,8 +398,7 @@ def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) ->
             em.emit(ev.UnitsAdvanced(ids, [target]))
             place_garrisons(em, taken)
             if attackers[0].army and b.get("army_advance"):
-                em.emit(ev.DecisionRequired("advance", "japanese", {"units": ids, "from": target, "hexes": 1,
-                                                                     "army": True}))
+                army_second_hex(em, ids, target)
                 return
         else:
             em.emit(ev.UnitsAdvanced([], [target]))
@@ -483,7 +504,7 @@ def advance(em: Decision, side: str, units: list[str], path: list[str]) -> None:
                       lambda h, prev: can_step(state, side, str(prev), str(h), ignore_enemy=True), "SNC 8.4.1")
         if any(u.side == "chinese" for u in state.at(nxt)):
             _advance_within_limits(state, side, nxt, units)
-            _army_push(em, units, start, nxt)
+            _army_push(em, units, start, nxt, dict(p))
             return
     else:
         cleared = state.battle["hex"]
@@ -498,7 +519,7 @@ def advance(em: Decision, side: str, units: list[str], path: list[str]) -> None:
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
     place_garrisons(em, taken)
     _advance_within_limits(em.state, side, path[-1])  # with any 9.1 garrison it brings
-    continue_battle(em)
+    _army_go_on(em, dict(p) if p.get("army") else None)
 
 
 def _advance_within_limits(state: State, side: str, h: str, joining=()) -> None:
@@ -510,7 +531,8 @@ def _advance_within_limits(state: State, side: str, h: str, joining=()) -> None:
 
 
 def stay(em: Decision, side: str) -> None:
-    em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced([], [em.state.battle["hex"]]))
+    where = em.state.battle["hex"] if em.state.battle else em.state.pending[0]["data"]["from"]  # R35: no battle
+    em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced([], [where]))
     continue_battle(em)
 
 

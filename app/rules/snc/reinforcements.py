@@ -8,7 +8,7 @@ from app.rules.errors import IllegalOrder
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
-from app.rules.snc.combat import intercept, open_battle
+from app.rules.snc.combat import army_second_hex, intercept, open_battle
 from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, newly_taken, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit
@@ -205,12 +205,14 @@ def land(em: Decision, ids: list[str], h: str, support: list[str]) -> None:
     state = em.state
     check_landing(state, ids, h, support)
     chinese = [u for u in state.at(h) if u.side == "chinese"]
+    army = all(state.units[u].army for u in ids)
     if not chinese:
         taken = newly_taken(state, "japanese", [h])
         em.emit(ev.ReinforcementsPlaced(list(ids), h, "landing"))
         place_garrisons(em, taken)
+        if army and state.since(5):  # SNC 8.4.1 (ruling R35): the landing hex is the first of its two hexes
+            army_second_hex(em, list(ids), h)
         return
-    army = all(state.units[u].army for u in ids)
     open_battle(em, "japanese", h, list(ids), support, "landing", {"army_advance": army})
 
 
