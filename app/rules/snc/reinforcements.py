@@ -205,12 +205,12 @@ def land(em: Decision, ids: list[str], h: str, support: list[str]) -> None:
     state = em.state
     check_landing(state, ids, h, support)
     chinese = [u for u in state.at(h) if u.side == "chinese"]
-    army = all(state.units[u].army for u in ids)
     if not chinese:
         taken = newly_taken(state, "japanese", [h])
         em.emit(ev.ReinforcementsPlaced(list(ids), h, "landing"))
         place_garrisons(em, taken)
         return
+    army = all(state.units[u].army for u in ids)
     open_battle(em, "japanese", h, list(ids), support, "landing", {"army_advance": army})
 
 
