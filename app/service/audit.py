@@ -18,8 +18,8 @@ from app.events.store import UnknownGame
 from app.projections import state as projection
 from app.projections.cache import HeadCache
 from app.rules import practice, standing
-from app.rules.base import Command
-from app.rules.catalog import UnknownRules, get_rules
+from app.rules.base import Command, UnknownRules
+from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
 from app.service import autoplay, retractions
 from app.service.games import RolledThenFailed, check_turn, decide_checked

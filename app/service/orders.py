@@ -11,7 +11,8 @@ from typing import Any
 from app.events.interface import Store
 from app.projections import history
 from app.projections import state as projection
-from app.rules.catalog import UnknownRules, get_rules
+from app.rules.base import UnknownRules
+from app.rules.catalog import get_rules
 from app.service import autoplay, games, retractions
 from app.service.errors import PbemError
 from app.service.receipts import Receipts, as_dict

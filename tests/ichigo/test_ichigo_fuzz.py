@@ -28,7 +28,7 @@ def test_state_encodes_to_json_and_back_unchanged_after_random_play():
 
 
 def test_ichigo_is_in_the_catalog():
-    assert catalog.get_rules("ichigo") is RULES
+    assert catalog.installed().rules("ichigo") is RULES
 
 
 def test_random_play_through_the_service_to_the_end_verifies_clean(store):
