@@ -17,6 +17,7 @@ from app.events.receipts import BEGIN, Receipt, ReceiptError, Signer, announced_
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.rules import catalog
+from app.rules.catalog import installed
 from app.service import evidence, games, receipts
 from app.service.console import Console
 from app.settings import Settings
@@ -24,6 +25,8 @@ from app.web import create_app
 from tests.forgery import reseal
 from tests.outbox import Outbox
 from tests.pbem.test_security import FOG_RULES, SECRET_HEX
+
+CATALOG = installed()  # the rule sets installed here
 
 OLD_EXPORT = Path(__file__).parent.parent / "data" / "exports-1329c69" / "g-oldsnc01.jsonl"
 
@@ -82,7 +85,7 @@ def world(tmp_path):
 
 def test_every_email_and_every_answer_to_a_write_carries_a_receipt_signed_with_the_invitations_key(world):
     app, client, g, tokens, outbox, answers, tmp_path = world
-    console = Console(str(tmp_path / "r.sqlite3"))
+    console = Console(str(tmp_path / "r.sqlite3"), CATALOG)
     stored = {e.seq: e for e in console._store.events(g)}
     key = client.get("/.well-known/hexledger-receipts").json["current"]
     for seat in ("red", "blue"):
@@ -104,7 +107,7 @@ def test_every_email_and_every_answer_to_a_write_carries_a_receipt_signed_with_t
 def test_a_seat_fetches_the_chain_of_hashes_without_any_payload_and_it_checks_against_its_receipts(world):
     app, client, g, tokens, outbox, answers, tmp_path = world
     listing = client.get(f"/games/{g}/chain", headers={"Authorization": f"Bearer {tokens['red']}"}).json
-    events = list(Console(str(tmp_path / "r.sqlite3"))._store.events(g))
+    events = list(Console(str(tmp_path / "r.sqlite3"), CATALOG)._store.events(g))
     assert [e["seq"] for e in listing["entries"]] == [e.seq for e in events]
     assert all(set(e) == {"seq", "hash", "sealed"} for e in listing["entries"])
     assert listing["receipt"]["seq"] == events[-1].seq and listing["receipt"]["hash"] == events[-1].hash
@@ -124,7 +127,7 @@ def test_a_hidden_payloads_salted_hash_resists_the_search_its_unsalted_hash_woul
     its salt (a legacy event) gives its hex away at once."""
     app, client, g, tokens, outbox, answers, tmp_path = world
     listing = client.get(f"/games/{g}/chain", headers={"Authorization": f"Bearer {tokens['red']}"}).json
-    events = list(Console(str(tmp_path / "r.sqlite3"))._store.events(g))
+    events = list(Console(str(tmp_path / "r.sqlite3"), CATALOG)._store.events(g))
     move = next(e for e in events if e.type == "skirmish.UnitMoved" and e.payload["unit"] == "B3")
     entry = listing["entries"][move.seq - 1]
     hexes = [f"{c:02d}{r:02d}" for c in range(1, 20) for r in range(1, 20)]
@@ -183,12 +186,12 @@ def test_verify_receipts_and_chain_on_the_command_line(world, monkeypatch):
 
 
 def test_an_old_game_without_salts_verifies_and_gives_no_hash_a_side_could_search(tmp_path):
-    console = Console(str(tmp_path / "old.sqlite3"))
+    console = Console(str(tmp_path / "old.sqlite3"), CATALOG)
     with open(OLD_EXPORT, encoding="utf-8") as fh:
         game_id = console.import_game(fh)
     assert console.verify(game_id).ok
     store = console._store
-    signed = receipts.Receipts(store)
+    signed = receipts.Receipts(store, CATALOG)
     assert all(e.salt is None for e in store.events(game_id)) and signed.at(game_id) is None
     listing = signed.chain(game_id, "chinese", sees_all=False)
     hidden = [e for e in listing["entries"] if "hash" not in e]
@@ -199,10 +202,10 @@ def test_an_old_game_without_salts_verifies_and_gives_no_hash_a_side_could_searc
 
 
 def test_a_stream_that_drops_its_salts_after_salted_events_does_not_verify(tmp_path):
-    console = Console(str(tmp_path / "s.sqlite3"))
+    console = Console(str(tmp_path / "s.sqlite3"), CATALOG)
     game_id = console.create("skirmish", None, None, None, None)["game_id"]
     for side in ("red", "blue"):
-        games.join(console._store, game_id, side, side, side)
+        games.join(console._store, CATALOG, game_id, side, side, side)
     events = list(console._store.events(game_id))
     assert len(events) == 3 and all(e.salt for e in events)
     stripped = reseal([dataclasses.replace(e, salt=None) if e.seq == len(events) else e for e in events])
@@ -214,7 +217,7 @@ def test_a_stream_that_drops_its_salts_after_salted_events_does_not_verify(tmp_p
 def console_verify(events):
     from app.service import audit
 
-    return audit.verify(events)
+    return audit.verify(CATALOG, events)
 
 
 def test_the_key_is_kept_and_rotates_with_its_predecessors_published(tmp_path, monkeypatch):
@@ -231,9 +234,9 @@ def test_the_key_is_kept_and_rotates_with_its_predecessors_published(tmp_path, m
     monkeypatch.setenv("HEXLEDGER_RECEIPT_RETIRED", first)
     published = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)
     assert published["current"] == new and published["retired"] == [first]
-    console = Console(Settings.from_env().with_flags(db=db))
+    console = Console(Settings.from_env().with_flags(db=db), CATALOG)
     game_id = console.create("skirmish", None, None, None, None)["game_id"]
-    assert receipts.Receipts(console._store, str(tmp_path / "next.pem")).at(game_id).key == new
+    assert receipts.Receipts(console._store, CATALOG, str(tmp_path / "next.pem")).at(game_id).key == new
 
 
 def test_a_receipt_in_an_email_is_its_text_block():

@@ -20,9 +20,12 @@ from waitress import create_server
 from app.events.registry import decode
 from app.mail.transport import MailConfig
 from app.projections import replay
+from app.rules.catalog import installed
 from app.web import create_app
 from tests.outbox import Outbox
 from tests.replay.conftest import import_real
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = "/usr/bin/chromium"
@@ -145,7 +148,7 @@ def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp
     events = list(store.events(game_id))
     attack = next(e for e in events if e.type == "snc.CombatResolved")
     body = decode(attack.type, attack.version, attack.payload)
-    frames = replay.build(store, game_id, None).frames
+    frames = replay.build(store, CATALOG, game_id, None).frames
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
@@ -323,7 +326,6 @@ def test_an_analysis_board_opened_and_played_in_the_browser(store, server, page)
     import random
 
     from app.projections import state as projection
-    from app.rules.catalog import get_rules
     from tests.conftest import play_random
 
     client = server.app.test_client()
@@ -333,10 +335,10 @@ def test_an_analysis_board_opened_and_played_in_the_browser(store, server, page)
     for side in ("red", "blue"):
         client.post(f"/games/{game_id}/join", json={"seed_text": side},
                     headers={"Authorization": f"Bearer {tokens[side]}"})
-    rules = get_rules("skirmish")
+    rules = CATALOG.rules("skirmish")
     for seed in range(20):
         play_random(store, game_id, random.Random(seed))
-        if rules.outcome(projection.load(store, game_id).game) is not None:
+        if rules.outcome(projection.load(store, CATALOG, game_id).game) is not None:
             break
     attack = next(e for e in store.events(game_id) if e.type == "core.OrderGiven"
                   and e.payload["text"].startswith("attack"))
@@ -363,7 +365,7 @@ def test_an_analysis_board_opened_and_played_in_the_browser(store, server, page)
     page.wait_for_selector("body[data-board-done]")
     rolled = [e for e in store.events(board) if e.type == "core.DieRolled" and e.seq > attack.seq]
     assert rolled and rolled[0].payload["value"] == 6 and rolled[0].actor == "analyst"
-    side = rules.prompt(projection.load(store, board).game).side
+    side = rules.prompt(projection.load(store, CATALOG, board).game).side
     page.fill("#board-side", side)
     page.fill("#board-orders", "2")
     page.click("#board-play")

@@ -7,9 +7,12 @@ import pytest
 from flask import Flask
 
 from app.events.registry import decode
+from app.rules.catalog import installed
 from app.service import games
 from app.service.replays import Replays
 from app.web import replay as web
+
+CATALOG = installed()  # the rule sets installed here
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -17,13 +20,13 @@ NS = {"s": "http://www.w3.org/2000/svg"}
 def make_app(store, trust=True, resolve_viewer=None):
     app = Flask(__name__)
     app.config.update(TESTING=True, REPLAY_TRUST_QUERY_SIDE=trust)
-    web.register(app, resolve_viewer=resolve_viewer, reads=lambda: Replays(store))
+    web.register(app, resolve_viewer=resolve_viewer, reads=lambda: Replays(store, CATALOG))
     return app
 
 
 @pytest.fixture
 def running(store, skirmish):
-    games.submit(store, skirmish, "red", "move R1 0202")
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
     return skirmish
 
 
