@@ -38,9 +38,9 @@ class Context:
     """A command's settings (the environment's, then the flags), the rule sets it runs, and what it opens on
     them."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, catalog=None):
         self.settings = settings
-        self.catalog = installed()
+        self.catalog = catalog or installed()
         self._console: Console | None = None
 
     @property
@@ -140,12 +140,13 @@ class Commands(click.Group):
 @click.pass_context
 def cli(ctx: click.Context, db: str) -> None:
     """Hexledger: hex-and-counter wargames with a tamper-evident history."""
+    # the rule sets: those installed, or a catalog the caller passes as click's `obj` (tests: invoke(..., obj=...))
     try:
         settings = Settings.from_env().with_flags(db=db)
     except ValueError as exc:  # a variable that does not parse: named, before anything is read or written
         raise click.ClickException(str(exc)) from None
     size_caches(settings)
-    ctx.obj = Context(settings)
+    ctx.obj = Context(settings, ctx.obj)
 
 
 @cli.command("rules")

@@ -25,25 +25,10 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 def installed(*extra: Rules) -> Catalog:
-    """The rule sets installed here: the game packages and the entry points, and over them by name those
-    `register`ed and `extra` (a variant a test plays under a name of its own, or in place of a game), each held to
-    the shape of a rule set."""
+    """The rule sets installed here: the game packages and the entry points, and `extra` over them by name (a
+    variant a test plays under a name of its own, or in place of a game), each held to the shape of a rule set."""
     added = {conform(rules).name: rules for rules in extra}
-    return Catalog(lambda name: added.get(name) or _REGISTERED.get(name) or _find(name),
-                   lambda: {*_packages(), *_entry_points(), *_REGISTERED, *added})
-
-
-_REGISTERED: dict[str, Rules] = {}
-
-
-def register(rules: Rules) -> Rules:
-    """Add a rule set to every installed catalog, by its name, until `unregister` (tests use it)."""
-    _REGISTERED[conform(rules).name] = rules
-    return rules
-
-
-def unregister(name: str) -> None:
-    _REGISTERED.pop(name, None)
+    return Catalog(lambda name: added.get(name) or _find(name), lambda: {*_packages(), *_entry_points(), *added})
 
 
 def _find(name: str) -> Rules | None:

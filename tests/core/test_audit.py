@@ -5,7 +5,6 @@ import sqlite3
 
 import pytest
 
-from app.rules import catalog
 from app.rules.catalog import installed
 from app.rules.skirmish import GAME
 from app.service import audit, games
@@ -15,11 +14,10 @@ from tests.forgery import reseal
 CATALOG = installed()  # the rule sets installed here
 
 
-def rules_changed(monkeypatch, **data_changes):
-    """Skirmish as it would be after a change of its data (a table cell, an allowance), for this test only."""
-    changed = dataclasses.replace(GAME, load_data=lambda options: dataclasses.replace(GAME.load_data(options),
-                                                                                      **data_changes))
-    monkeypatch.setitem(catalog._REGISTERED, "skirmish", changed)
+def rules_changed(**data_changes):
+    """The rule sets with skirmish as it would be after a change of its data (a table cell, an allowance)."""
+    return installed(dataclasses.replace(GAME, load_data=lambda options: dataclasses.replace(GAME.load_data(options),
+                                                                                             **data_changes)))
 
 
 @pytest.fixture
@@ -56,23 +54,21 @@ def test_one_changed_byte_fails_at_that_event(store, played, victim_type):
     assert report.problems[0].check == "chain"
 
 
-def test_a_rules_change_is_reported_at_the_first_differing_event(store, played, monkeypatch):
+def test_a_rules_change_is_reported_at_the_first_differing_event(store, played):
     attack = next(e for e in store.events(played) if e.type == "skirmish.AttackResolved")
     roll = attack.payload["roll"]
     standard = GAME.data()
     changed = dict(standard.results)
     changed[roll] = tuple("NE" if r != "NE" else "D1" for r in standard.results[roll])
-    rules_changed(monkeypatch, results=changed)
-    report = audit.verify(CATALOG, list(store.events(played)))
+    report = audit.verify(rules_changed(results=changed), list(store.events(played)))
     assert not report.ok and report.problems[0].check == "replay"
     assert report.first_bad_seq == attack.seq
 
 
-def test_an_order_the_rules_now_refuse_is_reported(store, played, monkeypatch):
-    rules_changed(monkeypatch, allowance=1)  # R1's first move enters woods (2 MP)
+def test_an_order_the_rules_now_refuse_is_reported(store, played):
     order = next(e for e in store.events(played) if e.type == "core.OrderGiven")
     assert order.payload["text"] == "move R1 0202"
-    report = audit.verify(CATALOG, list(store.events(played)))
+    report = audit.verify(rules_changed(allowance=1), list(store.events(played)))  # R1's first move enters woods
     assert report.first_bad_seq == order.seq
     assert "SK 4.1" in report.problems[0].message
 

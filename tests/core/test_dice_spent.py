@@ -8,15 +8,12 @@ import pytest
 
 from app.projections import history
 from app.projections import state as projection
-from app.rules import catalog
 from app.rules.catalog import installed
 from app.rules.errors import IllegalOrder
 from app.rules.skirmish import GAME as SKIRMISH
 from app.service import audit, games
 from app.service.demo import SKIRMISH_OPENING
 from tests.forgery import reseal
-
-CATALOG = installed()  # the rule sets installed here
 
 
 class Peeking:
@@ -34,9 +31,11 @@ class Peeking:
         return events
 
 
+CATALOG = installed(Peeking())  # the rule sets installed here, and the one with the bug
+
+
 @pytest.fixture
-def peeking(store, monkeypatch):
-    monkeypatch.setitem(catalog._REGISTERED, "peeking", Peeking())
+def peeking(store):
     game_id = games.create_game(store, CATALOG, "peeking")
     games.join(store, CATALOG, game_id, "red", "red@example.org", "r")
     games.join(store, CATALOG, game_id, "blue", "blue@example.org", "b")
@@ -85,18 +84,18 @@ def test_the_server_cannot_spend_a_die_the_rules_did_not_draw(store, peeking):
     assert report.first_bad_seq == events[-2].seq and "other rolls" in str(report.problems[0])
 
 
-def test_a_spent_record_the_rules_now_carry_out_is_reported(store, peeking, monkeypatch):
+def test_a_spent_record_the_rules_now_carry_out_is_reported(store, peeking):
     attack(store, peeking)
-    monkeypatch.setitem(catalog._REGISTERED, "peeking", SKIRMISH)  # the fix: the attack is carried out
-    report = audit.verify(CATALOG, list(store.events(peeking)))
+    fixed = installed(dataclasses.replace(SKIRMISH, name="peeking"))  # the fix: the attack is carried out
+    report = audit.verify(fixed, list(store.events(peeking)))
     assert not report.ok and "carried out on replay" in str(report.problems[0])
 
 
-def test_audit_replays_a_refusal_after_a_roll_as_a_problem_not_a_crash(store, skirmish, monkeypatch):
+def test_audit_replays_a_refusal_after_a_roll_as_a_problem_not_a_crash(store, skirmish):
     for side, order in SKIRMISH_OPENING:
         games.submit(store, CATALOG, skirmish, side, order)
-    monkeypatch.setitem(catalog._REGISTERED, "skirmish", _renamed("skirmish"))  # a rules change brings the bug
-    report = audit.verify(CATALOG, list(store.events(skirmish)))
+    buggy = installed(_renamed("skirmish"))  # a rules change brings the bug
+    report = audit.verify(buggy, list(store.events(skirmish)))
     assert not report.ok and "after a roll" in str(report.problems[0])
 
 

@@ -16,7 +16,6 @@ from app.events.envelope import StoredEvent, canonical_json, sha256_hex
 from app.events.receipts import BEGIN, Receipt, ReceiptError, Signer, announced_keys, check, found_in
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
-from app.rules import catalog
 from app.rules.catalog import installed
 from app.service import evidence, games, receipts
 from app.service.console import Console
@@ -26,7 +25,7 @@ from tests.forgery import reseal
 from tests.outbox import Outbox
 from tests.pbem.test_security import FOG_RULES, SECRET_HEX
 
-CATALOG = installed()  # the rule sets installed here
+CATALOG = installed(FOG_RULES)  # the rule sets installed here, and the fogged skirmish
 
 OLD_EXPORT = Path(__file__).parent.parent / "data" / "exports-1329c69" / "g-oldsnc01.jsonl"
 
@@ -58,10 +57,10 @@ def test_a_receipt_is_found_again_in_a_quoted_reply_and_a_damaged_one_is_named()
 def world(tmp_path):
     """The fogged skirmish of tests/pbem/test_security.py by email and the API: blue's B3 moves to a hex red may
     not learn; both players keep their mail."""
-    catalog.register(FOG_RULES)
     outbox = Outbox()
     app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "r.sqlite3"),
-                      "MAIL_TRANSPORT": outbox, "MAIL": MailConfig(orders_address="orders@pbem.example")})
+                      "MAIL_TRANSPORT": outbox, "MAIL": MailConfig(orders_address="orders@pbem.example"),
+                      "CATALOG": CATALOG})
     client = app.test_client()
     made = client.post("/games", json={"rules": "fogtest", "players": {"red": "red@x.example",
                                                                         "blue": "blue@x.example"}}).json
@@ -79,8 +78,7 @@ def world(tmp_path):
     for seat, order in (("red", "end"), ("red", "end"), ("blue", f"move B3 {SECRET_HEX}"), ("blue", "end"),
                         ("blue", "end")):
         post(seat, "/orders", {"order": order})
-    yield app, client, g, tokens, outbox, answers, tmp_path
-    catalog.unregister("fogtest")
+    return app, client, g, tokens, outbox, answers, tmp_path
 
 
 def test_every_email_and_every_answer_to_a_write_carries_a_receipt_signed_with_the_invitations_key(world):
@@ -154,8 +152,9 @@ def test_verify_receipts_and_chain_on_the_command_line(world, monkeypatch):
             box.add(msg)
     box.flush()
     export = tmp_path / "game.jsonl"
-    assert runner.invoke(cli, ["--db", db, "export", g, "-o", str(export)]).exit_code == 0
-    ok = runner.invoke(cli, ["--db", db, "verify", str(export), "--receipts", str(tmp_path / "red.mbox")])
+    assert runner.invoke(cli, ["--db", db, "export", g, "-o", str(export)], obj=CATALOG).exit_code == 0
+    ok = runner.invoke(cli, ["--db", db, "verify", str(export), "--receipts", str(tmp_path / "red.mbox")],
+                       obj=CATALOG)
     assert ok.exit_code == 0 and "all match" in ok.output, ok.output
     events = [StoredEvent(**json.loads(line)) for line in export.read_text().splitlines()]
     first_receipt = min(r.seq for r in evidence.gather(tmp_path / "red.mbox").receipts if r.seq >= 5)
@@ -163,7 +162,7 @@ def test_verify_receipts_and_chain_on_the_command_line(world, monkeypatch):
     forged = tmp_path / "forged.jsonl"
     forged.write_text("".join(canonical_json(e.to_dict()) + "\n" for e in reseal(edited)))
     bad = runner.invoke(cli, ["--db", db, "verify", str(forged), "--receipts", str(tmp_path / "red.mbox"),
-                              "--json"])
+                              "--json"], obj=CATALOG)
     assert bad.exit_code == 1
     assert json.loads(bad.output)["receipts"]["first_bad_seq"] == first_receipt
     # during play, from the server over HTTP: the chain command fetches, checks and keeps the chain
@@ -173,13 +172,13 @@ def test_verify_receipts_and_chain_on_the_command_line(world, monkeypatch):
     folder.mkdir()
     (folder / "mail.mbox").write_bytes((tmp_path / "red.mbox").read_bytes())
     fetched = runner.invoke(cli, ["chain", g, "--server", "http://127.0.0.1:1", "--token", tokens["red"],
-                                  "--receipts", str(folder), "--keep"])
+                                  "--receipts", str(folder), "--keep"], obj=CATALOG)
     assert fetched.exit_code == 0 and "all match" in fetched.output and "chain saved" in fetched.output
     assert len(evidence.gather(folder).chains[g]) == 1
     # a receipt made with another key (red framing the server): rejected, and the chain is not accused
     (folder / "framed.json").write_text(json.dumps(Signer.generate().sign(g, 3, "ee" * 32).to_dict()))
     framed = runner.invoke(cli, ["chain", g, "--server", "http://127.0.0.1:1", "--token", tokens["red"],
-                                 "--receipts", str(folder), "--json"])
+                                 "--receipts", str(folder), "--json"], obj=CATALOG)
     assert framed.exit_code == 1
     report = json.loads(framed.output)
     assert report["differences"] == [] and "not a key you were given" in report["rejected"][0]["message"]
@@ -223,16 +222,16 @@ def console_verify(events):
 def test_the_key_is_kept_and_rotates_with_its_predecessors_published(tmp_path, monkeypatch):
     db = str(tmp_path / "k.sqlite3")
     runner = CliRunner()
-    first = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)["current"]
-    assert json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)["current"] == first
-    made = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem"), "--json"])
+    first = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"], obj=CATALOG).output)["current"]
+    assert json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"], obj=CATALOG).output)["current"] == first
+    made = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem"), "--json"], obj=CATALOG)
     new = json.loads(made.output)["new"]
     assert (tmp_path / "next.pem").stat().st_mode & 0o077 == 0
-    again = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem")])
+    again = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem")], obj=CATALOG)
     assert again.exit_code == 1 and "cannot write" in again.output + str(again.stderr_bytes or b"")
     monkeypatch.setenv("HEXLEDGER_RECEIPT_KEY", str(tmp_path / "next.pem"))
     monkeypatch.setenv("HEXLEDGER_RECEIPT_RETIRED", first)
-    published = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)
+    published = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"], obj=CATALOG).output)
     assert published["current"] == new and published["retired"] == [first]
     console = Console(Settings.from_env().with_flags(db=db), CATALOG)
     game_id = console.create("skirmish", None, None, None, None)["game_id"]
@@ -260,11 +259,12 @@ def test_a_players_own_export_binds_what_they_were_shown_to_the_chain(world):
     for n, answer in enumerate(answers["red"]):
         (folder / f"answer-{n}.json").write_text(json.dumps(answer))
     runner = CliRunner()
-    ok = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder)])
+    ok = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder)],
+                       obj=CATALOG)
     assert ok.exit_code == 0 and "all match" in ok.output, ok.output
     shown = next(row for row in rows[1:] if row["type"] == "core.OrderGiven" and row["payload"]["side"] == "red")
     shown["payload"]["text"] = "move R1 0101"  # what a lying server might have shown
     view.write_text("".join(json.dumps(row) + "\n" for row in rows))
     bad = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder),
-                              "--json"])
+                              "--json"], obj=CATALOG)
     assert bad.exit_code == 1 and json.loads(bad.output)["receipts"]["first_bad_seq"] == shown["seq"]

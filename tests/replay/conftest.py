@@ -11,7 +11,6 @@ import pytest
 from app.events import core, dice
 from app.events.store import EventStore
 from app.projections import state as projection
-from app.rules import catalog
 from app.rules.catalog import installed
 from app.rules.kernel.hexgrid import Hex
 from app.rules.skirmish import GAME as SKIRMISH
@@ -53,9 +52,14 @@ FOGGY_SKIRMISH = dataclasses.replace(SKIRMISH, view=_foggy_view,
 
 
 @pytest.fixture
-def foggy(monkeypatch):
-    monkeypatch.setitem(catalog._REGISTERED, "skirmish", FOGGY_SKIRMISH)
-    return FOGGY_SKIRMISH
+def catalog():
+    """The rule sets a test's services run: those installed; a test marked `foggy` gets skirmish with fog."""
+    return CATALOG
+
+
+FOGGY = installed(FOGGY_SKIRMISH)  # skirmish with fog of war in place of skirmish
+#: a test's services play skirmish with fog of war (the parametrized value stands in for the `catalog` fixture)
+foggy = pytest.mark.parametrize("catalog", [FOGGY], ids=["foggy"])
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ from app.projections import replay
 from app.rules.catalog import installed
 from app.web import create_app
 from tests.outbox import Outbox
-from tests.replay.conftest import import_real
+from tests.replay.conftest import foggy, import_real
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -49,11 +49,11 @@ def serving(store, replay_limit: str, **config):
 
 
 @pytest.fixture
-def server(store):
+def server(store, catalog):
     # creating games and the viewer's rate limit (test_the_viewer_waits_out_the_rate_limit) are not what most tests
     # test: stepping a whole game fetches two map pictures a step, more than the default 600 a minute when the
     # machine is fast
-    with serving(store, "100000 per minute") as served:
+    with serving(store, "100000 per minute", CATALOG=catalog) as served:
         yield served
 
 
@@ -189,7 +189,8 @@ def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp
     assert page.outside_requests == []
 
 
-def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
+@foggy
+def test_a_game_in_progress_shows_a_player_only_their_side(server, page):
     """Red opens the link of a game email: the key leaves the address for an HttpOnly cookie, and every frame and
     map shows red's side only. Without the cookie the page asks for a token; blue's, typed in, shows blue's."""
     client = server.app.test_client()

@@ -7,6 +7,7 @@ from app.projections import state as projection
 from app.rules.catalog import installed
 from app.rules.skirmish import GAME as RULES
 from app.service import games
+from tests.replay.conftest import foggy
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -50,13 +51,14 @@ def test_combat_frames_carry_the_stored_roll_odds_and_result(store, finished):
         assert [d["result"] for d in c["distribution"] if d["roll"] == c["roll"]] == [event.result]
 
 
-def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish, foggy):
+@foggy
+def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish, catalog):
     games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
     games.submit(store, CATALOG, skirmish, "red", "end")
     games.submit(store, CATALOG, skirmish, "red", "end")
     games.submit(store, CATALOG, skirmish, "blue", "move B1 0602")
     games.submit(store, CATALOG, skirmish, "blue", "move B3 0603")  # 0603 is next to nothing red: unseen by red
-    rep = replay.build(store, CATALOG, skirmish, "red")
+    rep = replay.build(store, catalog, skirmish, "red")
     assert rep.viewer == "red" and not rep.over
     last = rep.frames[-1]
     assert {u["id"] for u in last.view["units"]} == {"R1", "R2", "R3"}
@@ -69,24 +71,25 @@ def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish,
     with pytest.raises(IndexError):
         rep.frame_at(head - 1)  # the position between blue's moves is not red's to see
     # blue sees its own moves
-    assert "B3 moves 0603" in [f.text for f in replay.build(store, CATALOG, skirmish, "blue").frames]
+    assert "B3 moves 0603" in [f.text for f in replay.build(store, catalog, skirmish, "blue").frames]
 
 
-def test_each_frame_names_the_hexes_its_step_is_about_and_a_hidden_run_names_none(store, skirmish, foggy):
+@foggy
+def test_each_frame_names_the_hexes_its_step_is_about_and_a_hidden_run_names_none(store, skirmish, catalog):
     """The viewer keeps a frame's `focus` on screen: an order's destination and where the unit stands, a move's
     hexes; an end of phase is about no hex; blue's hidden moves tell red no hex at all (fog of war)."""
     games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
     games.submit(store, CATALOG, skirmish, "red", "end")
     games.submit(store, CATALOG, skirmish, "red", "end")
     games.submit(store, CATALOG, skirmish, "blue", "move B3 0603")
-    red = {f.text: f.focus for f in replay.build(store, CATALOG, skirmish, "red").frames}
+    red = {f.text: f.focus for f in replay.build(store, catalog, skirmish, "red").frames}
     start = next(u["hex"] for u in RULES.view(projection.load(store, CATALOG, skirmish, 3).game, None)["units"]
                  if u["id"] == "R1")
     assert red["red orders: move R1 0202"] == sorted({"0202", start})
     assert red["R1 moves 0202"] == ["0202"]
     assert red["(events hidden from your side)"] == []
     assert red["red orders: end"] == [] and red["red ends the movement step"] == []
-    assert replay.build(store, CATALOG, skirmish, "blue").frames[-1].focus == ["0603"]
+    assert replay.build(store, catalog, skirmish, "blue").frames[-1].focus == ["0603"]
 
 
 def test_mid_game_needs_a_side_but_a_finished_game_is_open_to_all(store, finished):
