@@ -123,8 +123,8 @@ def main() -> None:
         worst = timed(lambda: projection.load(store, CATALOG, game_id, head - 1))  # fold snapshot_every - 1 events
         without = timed(lambda: projection.load(store, CATALOG, game_id, use_snapshots=False), repeat=2)
         bare = timed(lambda: bare_rebuild(store, game_id), repeat=2)
-        assert projection.load(store, CATALOG, game_id).game == projection.load(store, CATALOG, game_id,
-                                                                                use_snapshots=False).game
+        folded = projection.load(store, CATALOG, game_id, use_snapshots=False)
+        assert projection.load(store, CATALOG, game_id).game == folded.game
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}")
     print(f"{'measure':58} {'hexledger':>12} {'baseline':>12}")

@@ -760,10 +760,9 @@ def main() -> None:
             if "rebuild" in wanted:
                 STATES.clear()
                 for _ in range(3):  # alternately, three times each
-                    rows["rebuild"].add(median_ms(lambda: projection.load(long_store, CATALOG, long_id,
-                                                                          use_snapshots=False),
-                                                  1),
-                                        median_ms(lambda: bare_rebuild(long_store, long_id), 1))
+                    rows["rebuild"].add(
+                        median_ms(lambda: projection.load(long_store, CATALOG, long_id, use_snapshots=False), 1),
+                        median_ms(lambda: bare_rebuild(long_store, long_id), 1))
             if "head" in wanted:
                 hit, miss, query = head_loads(big_store, big_id)
                 rows["hit"].add(hit, query)
@@ -782,10 +781,9 @@ def main() -> None:
             if "pg" in wanted:
                 STATES.clear()
                 for _ in range(3):
-                    rows["pg_rebuild"].add(median_ms(lambda: projection.load(pg_store, CATALOG, pg_id,
-                                                                             use_snapshots=False),
-                                                     1),
-                                           median_ms(lambda: pg_bare_rebuild(pg_store, pg_id), 1))
+                    rows["pg_rebuild"].add(
+                        median_ms(lambda: projection.load(pg_store, CATALOG, pg_id, use_snapshots=False), 1),
+                        median_ms(lambda: pg_bare_rebuild(pg_store, pg_id), 1))
                 hit, miss, query = head_loads(pg_store, pg_id)
                 rows["pg_hit"].add(hit, query)
                 rows["pg_miss"].add(miss, query)

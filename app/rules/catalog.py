@@ -5,7 +5,7 @@ without it, such as a game's data waiting for its engine, is not a game), or an 
 the group "hexledger.games". A game is imported the first time it is asked for by name, so a command that plays
 one game loads only that game, and holds it to the shape of a rule set as it loads it (app/rules/base.py `conform`:
 a misspelled optional member fails loudly). A program's composition root makes the catalog (`installed`) once and
-passes it into the application service: nothing else imports this module (lint-imports).
+passes it into the application service: nothing else of the program imports this module (lint-imports).
 """
 from __future__ import annotations
 
@@ -71,9 +71,7 @@ def _entry_points() -> dict:
 def _load(name: str) -> Rules | None:
     if name in _packages():
         rules = getattr(importlib.import_module(f"app.rules.{name}"), "GAME", None)
-    elif name in _entry_points():
-        rules = _entry_points()[name].load()
     else:
-        return None
+        rules = _entry_points()[name].load()
     return None if rules is None else conform(rules)
 

@@ -92,9 +92,8 @@ def verify(catalog: Catalog, events: list[StoredEvent], check_dice: bool = False
         _DECODED.reset(decoded)
 
 
-def _verify(catalog: Catalog, events: list[StoredEvent], report: AuditReport, check_dice: bool, seeds: dict[str,
-                                                                                                            str] | None,
-            parents: Parents | None) -> AuditReport:
+def _verify(catalog: Catalog, events: list[StoredEvent], report: AuditReport, check_dice: bool,
+            seeds: dict[str, str] | None, parents: Parents | None) -> AuditReport:
     _check_chain(events, report)
     if report.ok:
         _check_payloads(catalog, events, report)
@@ -105,8 +104,8 @@ def _verify(catalog: Catalog, events: list[StoredEvent], report: AuditReport, ch
         _check_retractions(catalog, events, report)
     final = _replay(catalog, events, report) if report.ok else None
     if report.ok and check_dice:
-        _check_dice(events, report, known, over=final is not None and _rules_of(catalog,
-                                                                                events).outcome(final.game) is not None)
+        over = final is not None and _rules_of(catalog, events).outcome(final.game) is not None
+        _check_dice(events, report, known, over=over)
     return report
 
 

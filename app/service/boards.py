@@ -165,13 +165,13 @@ class Boards:
 
     def order(self, seat, side: str, text: str, chosen: list[int] | None = None) -> list[dict]:
         with self.writes(seat.game_id):
-            return rows(self.store, self.catalog, seat.game_id, order(self.store, self.catalog, seat.game_id, side,
-                                                                      text, chosen))
+            stored = order(self.store, self.catalog, seat.game_id, side, text, chosen)
+            return rows(self.store, self.catalog, seat.game_id, stored)
 
     def edit(self, seat, unit: str, changes: dict) -> list[dict]:
         with self.writes(seat.game_id):
-            return rows(self.store, self.catalog, seat.game_id, edit(self.store, self.catalog, seat.game_id, unit,
-                                                                     changes))
+            stored = edit(self.store, self.catalog, seat.game_id, unit, changes)
+            return rows(self.store, self.catalog, seat.game_id, stored)
 
     def play(self, seat, side: str, policy: str, orders: int = 1) -> list[str]:
         with self.writes(seat.game_id):

@@ -22,8 +22,8 @@ class ClockRecords:
 
     name = "clocks"
 
-    def __init__(self, store: Store, catalog: Catalog, mailroom: Mailroom, boundaries: Callable[[list[StoredEvent]],
-                                                                                                list[StoredEvent]],
+    def __init__(self, store: Store, catalog: Catalog, mailroom: Mailroom,
+                 boundaries: Callable[[list[StoredEvent]], list[StoredEvent]],
                  answered: Callable[[list[StoredEvent]], set[int]]):
         self.store = store
         self.catalog = catalog

@@ -240,14 +240,14 @@ class Console:
     def board_order(self, board_id: str, side: str, text: str, chosen: list[int] | None = None) -> list[dict]:
         from app.service import boards
 
-        return boards.rows(self._store, self.catalog, board_id, boards.order(self._store, self.catalog, board_id, side,
-                                                                             text, chosen))
+        stored = boards.order(self._store, self.catalog, board_id, side, text, chosen)
+        return boards.rows(self._store, self.catalog, board_id, stored)
 
     def board_edit(self, board_id: str, unit: str, changes: dict) -> list[dict]:
         from app.service import boards
 
-        return boards.rows(self._store, self.catalog, board_id, boards.edit(self._store, self.catalog, board_id, unit,
-                                                                            changes))
+        stored = boards.edit(self._store, self.catalog, board_id, unit, changes)
+        return boards.rows(self._store, self.catalog, board_id, stored)
 
     def board_play(self, board_id: str, side: str, policy: str, orders: int) -> list[str]:
         from app.service import boards

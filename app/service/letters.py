@@ -95,8 +95,8 @@ class Letters:
                 picture = (f"{game_id}-event-{seq}-{seat.seat}.svg", "image/svg+xml", svg.encode("utf-8"))
             area = textmap.render_area(the_map, view, seat.side, since[earlier:], picture[0] if picture else None)
         deadline = self._deadline(game_id, prompt["to_act"], seat)
-        mine = {"deadline": deadline, "clock": clocks.described(self.store, self.catalog, game_id, seat.side,
-                                                                due=False),
+        mine = {"deadline": deadline,
+                "clock": clocks.described(self.store, self.catalog, game_id, seat.side, due=False),
                 "standing": standing.as_lines(state.meta.standing.get(seat.side, {}))
                 if seat.side and standing.kinds(rules) else None}
         if not prompt["your_turn"]:

@@ -87,8 +87,8 @@ class Reads:
         """The map picture of the position at the head as `seat` sees it (`map_picture`: the turn emails' and the
         replay viewer's renderer, from the one view), as `render` makes it (the HTTP answer), kept as `view_now`'s
         is; None when the rules draw no map."""
-        return self._kept_at_head(seat, ("map", render), lambda state: _maybe(render, map_picture(self.catalog, seat,
-                                                                                                  state)))
+        return self._kept_at_head(seat, ("map", render),
+                                  lambda state: _maybe(render, map_picture(self.catalog, seat, state)))
 
     def _kept_at_head(self, seat: Seat, what, make: Callable[[projection.GameState], T]) -> T:
         """`make(state at the head)`, kept in VIEWS per database, game, seat and `what` while the stored head is the

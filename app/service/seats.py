@@ -227,8 +227,8 @@ def player(seat: Seat) -> str:
     return seat.seat
 
 
-def fork_seats(store: Store, catalog: Catalog, parent_id: str, new_id: str, sandbox: str | None = None) -> dict[str,
-                                                                                                                str]:
+def fork_seats(store: Store, catalog: Catalog, parent_id: str, new_id: str,
+               sandbox: str | None = None) -> dict[str, str]:
     """The seats of the fork `new_id` of `parent_id` and their new tokens, in the caller's transaction. Without
     `sandbox`, the game's players go on in it: each seat keeps its address and the game's settings, and its
     invitation's token is held for the invitation subscriber; with it, every seat is at that address (the caller's

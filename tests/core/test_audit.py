@@ -16,8 +16,9 @@ CATALOG = installed()  # the rule sets installed here
 
 def rules_changed(**data_changes):
     """The rule sets with skirmish as it would be after a change of its data (a table cell, an allowance)."""
-    return installed(dataclasses.replace(GAME, load_data=lambda options: dataclasses.replace(GAME.load_data(options),
-                                                                                             **data_changes)))
+    changed = dataclasses.replace(GAME, load_data=lambda options: dataclasses.replace(GAME.load_data(options),
+                                                                                      **data_changes))
+    return installed(changed)
 
 
 @pytest.fixture

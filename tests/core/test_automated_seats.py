@@ -120,8 +120,8 @@ def test_a_long_automated_turn_stops_at_the_limit_with_a_log_line_and_the_next_c
     assert "the limit" in caplog.text
     assert projection.load(store, CATALOG, game_id).game.step == "tokko"
     [tokko] = autoplay.play(store, CATALOG, game_id)
-    assert tokko.events[0].payload["text"] == "tokko" and projection.load(store, CATALOG,
-                                                                          game_id).game.step == "assault"
+    assert tokko.events[0].payload["text"] == "tokko"
+    assert projection.load(store, CATALOG, game_id).game.step == "assault"
 
 
 SEED_SCRIPT = """

@@ -60,8 +60,8 @@ def test_a_refusal_after_a_roll_spends_the_die_and_answers_without_it(store, pee
     assert spent[1].payload["index"] == before.rolls and spent[1].causation == spent[0].seq
     assert f"the die shows {spent[1].payload['value']}" in caplog.text                  # the operator learns why
     after = projection.load(store, CATALOG, peeking)
-    assert after.meta.rolls == before.rolls + 1 and after.game == projection.load(store, CATALOG, peeking,
-                                                                                  before.seq).game
+    assert after.meta.rolls == before.rolls + 1
+    assert after.game == projection.load(store, CATALOG, peeking, before.seq).game
     attack(store, peeking)                                 # the same order again draws the next die, never the same
     assert list(store.events(peeking))[-1].payload["index"] == before.rolls + 1
     assert "could not be carried out" in history.describe(CATALOG.rules("peeking"), spent[0])

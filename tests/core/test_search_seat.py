@@ -63,5 +63,5 @@ def test_verify_re_runs_the_playouts_a_timed_decision_records(store, against_sea
     found = audit.verify(CATALOG, tampered(events, order.seq, {**order.payload, "auto": fewer}))
     assert found.first_bad_seq == order.seq and "policy search gives" in found.problems[0].message
     endless = dict(order.payload["auto"], reason={**reason, "playouts": 10 ** 9})  # bounded, not run for ever
-    assert audit.verify(CATALOG, tampered(events, order.seq, {**order.payload,
-                                                              "auto": endless})).first_bad_seq == order.seq
+    forged = tampered(events, order.seq, {**order.payload, "auto": endless})
+    assert audit.verify(CATALOG, forged).first_bad_seq == order.seq

@@ -46,8 +46,8 @@ def test_undo_of_a_die_roll_is_refused_and_writes_nothing_but_the_opponent_may_c
     events = list(store.events(game_id))
     attack = max(e.seq for e in events if e.type == "core.OrderGiven")
     [roll] = [e.seq for e in events if e.type == "core.DieRolled"]
-    assert roll > attack and projection.load(store, CATALOG,
-                                             game_id).game.side == "red"  # red still acts: blue was not told
+    assert roll > attack
+    assert projection.load(store, CATALOG, game_id).game.side == "red"  # red still acts: blue was not told
     before, rolls = log(store, game_id), projection.load(store, CATALOG, game_id).meta.rolls
 
     r = send(pbem, smtp, RED, "undo", subject="Orders received")

@@ -74,8 +74,8 @@ def test_the_replay_server_runs_the_playouts_in_the_background(store, finished, 
     assert first.status_code in (200, 202)
     done = _wait_done(client, f"/replay/{finished}/chances.json")
     assert done.status_code == 200 and done.json["state"] == "done" and done.json["playouts"] == 4
-    assert done.json["points"] == chances.forecast(replay.build(store, CATALOG, finished, replay.ALL),
-                                                   playouts=4)["points"]
+    built = replay.build(store, CATALOG, finished, replay.ALL)
+    assert done.json["points"] == chances.forecast(built, playouts=4)["points"]
     chart = client.get(f"/replay/{finished}/chances.svg")
     assert chart.status_code == 200 and chart.mimetype == "image/svg+xml" and b'class="mark"' in chart.data
 
