@@ -74,4 +74,3 @@ def _load(name: str) -> Rules | None:
     else:
         rules = _entry_points()[name].load()
     return None if rules is None else conform(rules)
-
