@@ -13,10 +13,13 @@ import pytest
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.olympic import GAME
 from app.service import audit
 from tests.olympic.test_olympic_fuzz import candidates
 from tests.olympic.test_olympic_position import docs_example
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # whole games played by email
 
@@ -45,13 +48,13 @@ def test_a_sandbox_position_plays_to_its_end_by_email(pbem, smtp, store):
     rng = random.Random(4)
     japanese_turns = 0
     for _ in range(300):  # a bound: two Game-Turns take a few dozen orders
-        state = projection.load(store, game_id)
+        state = projection.load(store, CATALOG, game_id)
         if GAME.outcome(state.game) is not None:
             break
         reply = order_by_email(pbem, smtp, player, next(candidates(state.game, rng)))
         japanese_turns += "programmed) orders: doctrine" in reply
-    final = projection.load(store, game_id).game
+    final = projection.load(store, CATALOG, game_id).game
     assert GAME.outcome(final) is not None and (final.turn == 10 or final.casualty_points >= 2500)
     assert japanese_turns >= 1 and "game over" in smtp.last(player)["Subject"].lower()
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_checked > 0, report.problems[:3]
