@@ -292,8 +292,10 @@
     const a = await answer(r);
     if (!composed || composedText() !== order) return;      // another order was composed meanwhile
     body.dataset.previewed = order;
-    if (!r.ok) {                      // no preview (fog: concealed defenders), or the order as changed is refused
-      text($("no-preview"), (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
+    const none = r.ok && a.preview && a.preview.previewed === false;   // legal, but the rules draw no preview of it
+    if (!r.ok || none) {              // no preview (fog: concealed defenders), or the order as changed is refused
+      text($("no-preview"), none ? "No preview (" + a.preview.case + "): " + a.preview.why + "; the order is legal now"
+        : (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
       $("no-preview").hidden = false;
       return;
     }
