@@ -357,6 +357,62 @@ def test_table_talk_and_the_receipt_on_the_page(server, browser, tmp_path):
         clean(seat)
 
 
+def test_standing_orders_are_set_seen_and_cancelled_from_the_page(server, browser):
+    """Standing orders (docs/play-by-email.md, "Standing orders") from the page, by clicks: a decision chosen, a
+    clause clicked, the line shown as an email would carry it, set through PUT /games/GAME/standing; a clause that
+    does not read is refused with why and sets nothing; a standing order cancelled. The other side reads only that
+    standing orders were set, and may set none out of its turn."""
+    game = Game(server, "snc", GAMES["snc"])
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), PHONE)
+             for side in game.sides}
+    chinese, japanese = seats["chinese"].page, seats["japanese"].page
+
+    def set_by_clicks(kind: str, word: str) -> None:
+        chinese.select_option("#standing-kind", kind)
+        chinese.click(f"#standing-words button[data-word='{word}']")
+        line = f"standing {kind}: {word}"
+        assert chinese.locator("body").get_attribute("data-standing-composed") == line
+        assert chinese.locator("#standing-text").inner_text() == line  # shown as written, before it goes
+        old = chinese.locator("body").get_attribute("data-seq")
+        chinese.click("#standing-form button[type=submit]")
+        chinese.wait_for_function("(old) => document.body.dataset.seq !== old && document.body.dataset.standing",
+                                  arg=old)
+        assert chinese.locator(f"#standing-lines li[data-kind='{kind}'] code").inner_text() == line
+
+    chinese.wait_for_selector("#standing:not([hidden]) #standing-form:not([hidden])")
+    set_by_clicks("losses", "weakest")
+    set_by_clicks("retreat", "never")
+    assert game.get("chinese", "/standing")["standing"] == {"losses": ["weakest"], "retreat": ["never"]}
+
+    head = game.get("chinese", "/state")["seq"]
+    chinese.fill("#standing-clauses", "banana")  # a clause that does not read
+    chinese.click("#standing-form button[type=submit]")
+    chinese.wait_for_selector("#standing-refusal:not([hidden])")
+    assert "'banana' is neither an order of retreat" in chinese.locator("#standing-refusal").inner_text()
+    assert game.get("chinese", "/state")["seq"] == head  # nothing written
+
+    old = chinese.locator("body").get_attribute("data-seq")
+    chinese.click("#standing-lines button.cancel[data-kind='losses']")
+    chinese.wait_for_function("(old) => document.body.dataset.seq !== old", arg=old)
+    chinese.wait_for_selector("#standing-lines li[data-kind='losses']", state="detached")
+    assert game.get("chinese", "/standing")["standing"] == {"retreat": ["never"]}
+
+    head = game.get("chinese", "/state")["seq"]
+    japanese.wait_for_selector(f"body[data-seq='{head}']")  # no reload: the page asked again by itself
+    history = japanese.locator("#history").inner_text()
+    assert "chinese set standing orders (hidden from you)" in history
+    assert "weakest" not in history and "never" not in japanese.locator("#standing").inner_text()
+    assert japanese.locator("#standing-form").is_hidden() and japanese.locator("#standing-when").is_visible()
+    for seat in seats.values():
+        fits(seat.page, PHONE["width"])
+    # Chromium logs the refused PUT (a 400) as a console error: that, and nothing else
+    assert set(seats["chinese"].errors) == {"console: Failed to load resource: the server responded with a status "
+                                            "of 400 (BAD REQUEST)"}, seats["chinese"].errors
+    seats["chinese"].errors.clear()
+    for seat in seats.values():
+        clean(seat)
+
+
 def test_a_refused_order_shows_its_rules_case_and_changes_nothing(server, browser, fixed_dice):
     """A decision naming several units (SNC 10.5.2 losses, 11.2 interdiction), one left out on the page: the server
     refuses it with its rules case, the page shows the case, and nothing was written; the whole order then goes."""
