@@ -26,8 +26,10 @@ from tests.play.clicking import (
     Budget,
     clean,
     compose_by_clicks,
+    compose_kind,
     fits,
     keep_shot,
+    look_again,
     open_seat,
     send,
     take_seat,
@@ -488,3 +490,66 @@ def test_a_whole_olympic_solitaire_game_by_clicks(server, browser, fixed_dice):
     assert seat.page.locator("#status .turn").inner_text().startswith("Game over")
     fits(seat.page, PHONE["width"])
     clean(seat)
+
+
+# a bound on the orders of each game's test, which keeps it within the CI's time, and the kinds of order and
+# decision (action, owed) each reaches within it by clicks (the same dice every run)
+KIND_BOUND = {"snc": 260, "ichigo": 240, "formosa": 130}
+REACHED = {
+    "snc": {("declare", False), ("move", False), ("overrun", False), ("attack", False), ("end", False),
+            ("land", False), ("place", False), ("air", False), ("proceed", False), ("rail", False),
+            ("replace", False), ("lose", True), ("retreat", True), ("advance", True), ("stay", True),
+            ("intercept", True), ("support", True), ("pass", True), ("remove", True), ("eliminate", True)},
+    "ichigo": {("deploy", False), ("roll", False), ("b29", False), ("declare", False), ("move", False),
+               ("attack", False), ("land", False), ("drop", False), ("airlift", False), ("end", False),
+               ("reinforce", False), ("place", False), ("enter", False), ("ship", False), ("withdraw", False),
+               ("air", True), ("commit", True), ("lose", True), ("advance", True), ("stay", True),
+               ("attack", True), ("enter", True)},
+    "formosa": {("roll", False), ("place", False), ("deploy", False), ("choose", False), ("recruit", False),
+                ("buy", False), ("end", False), ("reveal", False), ("plan", False), ("land", False),
+                ("assault", False), ("transfer", False), ("drop", False), ("support", False), ("attack", False),
+                ("defend", False), ("lose", False), ("retreat", False), ("advance", False), ("move", False),
+                ("sortie", False), ("replace", False)},
+}
+
+
+@pytest.mark.parametrize("rules", list(KIND_BOUND))
+def test_every_kind_of_order_and_decision_by_clicks(server, browser, fixed_dice, rules):
+    """A whole SNC or Ichi-Go game by clicks would not fit the CI's time (a Game-Turn of clicks takes 15-25 s), so
+    this plays the game through the API and hands each seat's page every kind of order and decision the first
+    time the game offers it (`action`, and whether it is a decision owed): the page's first choice of that kind
+    is clicked, written out and sent, and the history then ends with it. The game runs to its end or the bound;
+    the kinds clicked are at least those it reached on the day this was written (`REACHED`), and it stops once
+    they are."""
+    game = Game(server, rules, GAMES[rules], scenario="1" if rules == "formosa" else None)
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), DESKTOP)
+             for side in game.sides}
+    rng, given, clicked = random.Random(7), {}, {}
+    setup = ("roll", "deploy default", "buy 1 amphibious")  # Formosa 3.0, 10.1: the landing craft bought
+    for _ in range(KIND_BOUND[rules]):
+        prompt = game.get(game.sides[0], "/actions")
+        if prompt["outcome"] or REACHED[rules] <= set(clicked):
+            break
+        side = prompt["to_act"]
+        mine = game.get(side, "/actions")
+        new = next(((o["action"], bool(mine["owed"])) for o in mine["legal_orders"]
+                    if (o["action"], bool(mine["owed"])) not in clicked), None)
+        if new is not None:  # a kind not clicked yet: the page gives it
+            seat = seats[side]
+            look_again(seat, game.get(side, "/state")["seq"])
+            order = compose_kind(seat, new[0])
+            assert send(seat) == order and game.last_order(side) == f"{side} orders: {order}", new
+            clicked[new] = order
+            continue
+        texts = [o["order"] for o in mine["legal_orders"]]
+        if rules == "formosa" and "Game-Turn" not in mine["step"]:  # the set-up as the invasion test gives it
+            pick = next((o for o in texts if o in setup or o.startswith("choose")), "end" if "end" in texts
+                        else texts[0])
+        else:  # a few orders of each step, then its end
+            given[mine["step"]] = given.get(mine["step"], 0) + 1
+            busy = [t for t in texts if t.split()[0] not in ("end", "pass", "stay", "hold", "decline")]
+            pick = "end" if "end" in texts and (given[mine["step"]] > 2 or not busy) else rng.choice(busy or texts)
+        game.order(side, pick)
+    assert REACHED[rules] <= set(clicked), sorted(REACHED[rules] - set(clicked))
+    for seat in seats.values():
+        clean(seat)
