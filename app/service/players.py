@@ -25,7 +25,7 @@ from app.events.interface import Store
 from app.events.store import utc_text
 from app.projections import state as projection
 from app.projections.sight import sees_all
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service import clocks, talk
 from app.service.errors import AccessDenied, PbemError
 from app.service.mailroom import Mailroom
@@ -66,9 +66,10 @@ class GameRow:
 class Players:
     """The player's page, sign-in by mailed link, and channel settings, on one store."""
 
-    def __init__(self, store: Store, writes: Writes, credentials: Credentials, keys: PlayerKeys,
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, credentials: Credentials, keys: PlayerKeys,
                  mailroom: Mailroom, channels: Channels, clock: Callable[[], datetime]):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.credentials = credentials
         self.keys = keys
@@ -83,9 +84,9 @@ class Players:
         return sorted(rows, key=lambda r: r.over)  # stable: newest first within each
 
     def _row(self, seat: Seat) -> GameRow:
-        state = projection.load(self.store, seat.game_id)
+        state = projection.load(self.store, self.catalog, seat.game_id)
         mark_seen(self.store, seat, state.meta.seq)
-        rules = get_rules(state.meta.rules)
+        rules = self.catalog.rules(state.meta.rules)
         outcome = rules.outcome(state.game)
         prompt = rules.prompt(state.game)
         missing = tuple(s for s in state.meta.sides if s not in state.meta.players)
@@ -100,8 +101,9 @@ class Players:
             to_act=None if outcome is not None else prompt.side, your_turn=mine, step=prompt.step,
             owed=prompt.owed.to_dict()["text"] if mine and prompt.owed is not None else None,
             waiting_for=missing if outcome is None else (),
-            deadline=_deadline(self.store, settings, prompt.side) if outcome is None else None,
-            clock=clocks.described(self.store, seat.game_id, seat.side, due=False) if outcome is None else None,
+            deadline=_deadline(self.store, self.catalog, settings, prompt.side) if outcome is None else None,
+            clock=None if outcome is not None else clocks.described(self.store, self.catalog, seat.game_id, seat.side,
+                                                                    due=False),
             channel=self._shown(channel) if channel else None,
             unread_talk=talk.unread(self.store, seat, told, sees_all(seat.is_arbiter, rules, state.game)),
             replay=f"/replay/{seat.game_id}/?key={self.credentials.replay_key(seat.game_id, seat.seat)}",
@@ -184,9 +186,9 @@ class Players:
         return shown
 
 
-def _deadline(store: Store, settings: dict, to_act: str | None) -> str | None:
+def _deadline(store: Store, catalog: Catalog, settings: dict, to_act: str | None) -> str | None:
     """When the turn of the side to act runs out (UTC), if a clock runs for it now: its fixed deadline or its time
     bank, vacations left out (app/service/clocks.py `running`, as the turn emails say it)."""
-    clock = clocks.running(store, settings) if settings and to_act else None
+    clock = clocks.running(store, catalog, settings) if settings and to_act else None
     return utc_text(clock.due) if clock is not None and clock.side == to_act else None
 

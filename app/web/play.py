@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from app.service.application import Application, Seat, rule_sets
+from app.service.application import Application, Seat
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import PLAY_COOKIE, authenticated, bearer, sign_in
 from app.web.replay import COOKIE as REPLAY_COOKIE
@@ -47,7 +47,7 @@ def page(game_id: str):
                                "email, or give your seat's token")
     seat = _player(authenticated(game_id))
     name = _service().reads.rules_of(game_id).name
-    rules = next(r for r in rule_sets() if r["name"] == name)
+    rules = next(r for r in _service().reads.rule_sets() if r["name"] == name)
     return render_template("play.html", game_id=game_id, seat=seat.seat, rules=rules)
 
 

@@ -133,7 +133,7 @@ def test_each_row_shows_when_the_turn_runs_out_and_the_seats_own_clock(site):
         return unescape(re.search(rf'<li [^>]*data-game="{game_id}".*?</li>', page, re.S).group(0))
 
     def due() -> str:
-        running = clocks.running(service.store, service.store.pbem_settings(game_id))
+        running = clocks.running(service.store, service.catalog, service.store.pbem_settings(game_id))
         assert running.side == "red"
         return running.due.strftime("%Y-%m-%d %H:%M")
 
