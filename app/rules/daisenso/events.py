@@ -212,7 +212,7 @@ class StepLost:
     def apply(self, state: State) -> State:
         u = state.units[self.unit]
         if self.becomes:
-            state = state.with_units(**{self.unit: replace(u, kind=self.becomes)})
+            state = state.with_units(**{self.unit: replace(u, kind=self.becomes, lost=u.lost + 1)})
         else:
             left = state.data.kinds[self.replacement_kind].steps if self.replacement else 0
             state = _removed(state.with_units(**{self.unit: None}), u, left)

@@ -31,6 +31,7 @@ class Unit:
     zone: str | None = None
     attacked: bool = False  # 4.2.1: a unit attacks once a Combat Segment
     fought: bool = False  # 4.2.1.2: an HQ that took part in a combat gives no Ranged Support after it
+    lost: int = 0  # steps lost that the counter still shows: flipped to its other side (4.2.6.2), for its drawing
 
 
 @dataclass(frozen=True)
