@@ -725,8 +725,9 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "4") == state and old.rules_version == 2
+    assert played_under(state, "5") == state and old.rules_version == 2
     assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
+    assert played_under(state, "4").rules_version == 4  # version 4 kept D38-D41 (rulings D42, D43)
     _, old = when(old, "attack w4324 with us-mar us-inf", [1])
     _, old = when(old, "retreat w4424 to w4524")
     assert orders(old) == {"lose us-mar", "lose us-inf"}  # version 2 looked at the hexside the marine is behind now
@@ -810,3 +811,47 @@ def test_4_2_1_2_two_hqs_of_one_faction_do_not_attack_one_hex_together():
     assert "jp-hq, jp-hq2" in refused(state, "attack w4221 with jp-hq jp-hq2 jp-a", "Dai Senso 4.2.1.2")
     assert preview(state, "attack w4221 with jp-hq jp-a")["attack"] == 7
     assert preview(played_under(state, "2"), "attack w4221 with jp-hq jp-hq2 jp-a")["attack"] == 10
+
+
+def test_4_1_3_a_normal_landing_into_an_enemy_detachment_sends_it_to_the_delay_box():
+    """4.1.3 bars a landing into a hex holding an enemy unit only, so a Beachhead Landing may go into a hex holding
+    an enemy Detachment or Logistics marker; the marker then goes to its Delay Box, as a Special SNLF Landing's
+    does (4.1.3.1). Rules version 4 left it in the hex with the unit that landed (ruling D42)."""
+    from app.rules.daisenso import played_under
+
+    def held_by_a_detachment(raw):
+        drop(raw, "jp-taihoku-fort", "jp-9-div")
+        raw["marker"].append({"kind": "detachment-japan", "faction": "axis", "hex": "w4324"})
+
+    _, z = when(scenario("strait", held_by_a_detachment), "next")
+    assert step(z) == "landing" and "land us-10-army" in orders(z)
+    events, z = when(z, "land us-10-army")
+    assert MarkersToDelayBox("w4324", ["detachment-japan"], "axis") in events
+    assert z.units["us-10-army"].hex == "w4324" and not z.markers_at("w4324", ("detachment-japan",))
+    assert z.delay_box["axis"] == {"detachment-japan": 1}
+    _, old = when(played_under(scenario("strait", held_by_a_detachment), "4"), "next")
+    _, old = when(old, "land us-10-army")
+    assert old.markers_at("w4324", ("detachment-japan",)) and "axis" not in old.delay_box
+
+
+def test_4_1_2_the_weather_ban_is_on_units_so_a_hex_holding_only_markers_falls_to_a_blitz():
+    """4.1.2 bars Blitz attacks on units in hexes under Mud, Storms or Snow; a Detachment or Logistics marker is not
+    a unit (4.2.1, 4.1.3.1 name them apart), so a Blitz attack on a hex holding only such markers takes them
+    without a die (4.2.2) whatever the weather. A hex under Mud with a unit in it is still barred. Rules version 4
+    barred both (ruling D43)."""
+    from app.rules.daisenso import played_under
+
+    def muddy(raw):
+        unit(raw, "ru-tk", "ru-tank", "e3309", blitz=True)
+        raw["weather"]["mud"] = ["e3311", "e3310"]
+
+    _, storm = when(scenario("august-storm", muddy), "next")
+    events, after = when(storm, "attack e3310 with ru-tk")
+    assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
+    assert not any(isinstance(e, CombatResolved) for e in events)
+    assert not after.markers_at("e3310") and "advance ru-tk" in orders(after)
+    held = scenario("august-storm", lambda r: (muddy(r), unit(r, "kw-x", "kwantung-division", "e3310")))
+    _, held = when(held, "next")
+    assert "under mud" in refused(held, "attack e3310 with ru-tk", "Dai Senso 4.1.2")
+    _, old = when(played_under(scenario("august-storm", muddy), "4"), "next")
+    assert "under mud" in refused(old, "attack e3310 with ru-tk", "Dai Senso 4.1.2")

@@ -11,7 +11,7 @@ from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings D37-D41: a game is decided by the rules version it was created under (version 2 for a game from
+    """Rulings D37-D43: a game is decided by the rules version it was created under (version 2 for a game from
     before versions were recorded), so its stored orders still verify."""
     if version and int(version) >= RULES_VERSION:
         return state
@@ -23,7 +23,8 @@ GAME = Game(
     title="Dai Senso: the Combat Phase (Totaler Krieg family, chapter 4)",
     # 3: a marine's first loss after a retreat, an Air unit left in the defending hex (ruling D37); 4: every CV
     # Strike in a hex returns in 4.1.5, the defender's too (D38); a Beachhead Landing from an SNLF Beachhead-0 (D39);
-    # any marine's step as the first loss (D40); a Holding Box unit keeps only a component it can take (D41)
+    # any marine's step as the first loss (D40); a Holding Box unit keeps only a component it can take (D41); 5: a
+    # landing sends enemy Detachment and Logistics markers to the Delay Box (D42), no weather ban on markers (D43)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={
