@@ -855,3 +855,41 @@ def test_4_1_2_the_weather_ban_is_on_units_so_a_hex_holding_only_markers_falls_t
     assert "under mud" in refused(held, "attack e3310 with ru-tk", "Dai Senso 4.1.2")
     _, old = when(played_under(scenario("august-storm", muddy), "4"), "next")
     assert "under mud" in refused(old, "attack e3310 with ru-tk", "Dai Senso 4.1.2")
+
+
+def test_4_2_7_and_4_2_8_an_unsupplied_attacker_neither_advances_nor_exploits():
+    """Only supplied ground units of the attacking force Advance After Combat (4.2.7) or Exploit (4.2.8); an
+    unsupplied one attacks (4.2.1) but stays where it is when the hex is emptied."""
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220", {"supplied": False}),
+                                         ("jp-t", "jp-tank", "w4320", {"supplied": False}),
+                                         ("jp-b", "jp-army", "w4320"), ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-t jp-b", [6])
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert "may not Advance" in refused(state, "advance jp-a", "Dai Senso 4.2.7")
+    assert "may not Exploit" in refused(state, "exploit jp-t w4221", "Dai Senso 4.2.8")
+    assert "advance jp-b" in orders(state) and not any(o.endswith(("jp-a", "jp-t")) for o in orders(state))
+
+
+def test_4_1_1_4_1_3_and_4_1_3_1_an_unsupplied_unit_or_marker_neither_airdrops_nor_lands():
+    """An Airdrop needs a supplied airborne unit (4.1.1), a Beachhead Landing a supplied ground unit (4.1.3), a
+    Special SNLF Landing a supplied SNLF Beachhead-0 (4.1.3.1): each step with nothing supplied to act passes by
+    itself (ruling D26)."""
+    assert step(scenario("august-storm")) == "airdrop"
+    assert step(scenario("august-storm", _unsupplied("ru-1-abde"))) == "blitz-combat"
+    open_beach = lambda r: drop(r, "jp-taihoku-fort", "jp-9-div")  # noqa: E731
+    assert step(when(scenario("strait", open_beach), "next")[1]) == "landing"
+    cut_off = scenario("strait", lambda r: (open_beach(r), _unsupplied("us-10-army")(r)))
+    assert step(when(cut_off, "next")[1]) == "regular-combat"
+
+    def snlf(supplied):
+        def change(raw):
+            raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                              {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725",
+                               "supplied": supplied}]
+            raw["force_pool"]["axis"]["detachment-japan"] = 1
+        return change
+
+    assert "snlf w4626" in orders(when(scenario("zhejiang", snlf(True)), "next")[1])
+    unsupplied = when(scenario("zhejiang", snlf(False)), "next")[1]
+    assert step(unsupplied) == "regular-combat" and "detachment-japan" not in {m.kind for m in unsupplied.markers}
