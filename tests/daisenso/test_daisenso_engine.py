@@ -893,3 +893,20 @@ def test_4_1_1_4_1_3_and_4_1_3_1_an_unsupplied_unit_or_marker_neither_airdrops_n
     assert "snlf w4626" in orders(when(scenario("zhejiang", snlf(True)), "next")[1])
     unsupplied = when(scenario("zhejiang", snlf(False)), "next")[1]
     assert step(unsupplied) == "regular-combat" and "detachment-japan" not in {m.kind for m in unsupplied.markers}
+
+
+def test_4_1_4_an_unsupplied_airdrop_marker_goes_to_the_delay_box_and_a_supplied_one_may_land():
+    def two_drops(raw):
+        raw["marker"] += [{"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3409", "supplied": False},
+                          {"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3309"}]
+
+    storm = scenario("august-storm", two_drops)
+    _, storm = when(storm, "next")  # no Airdrop this time
+    events, storm = when(storm, "next")  # no Blitz attack; nothing to land from a Beachhead
+    assert step(storm) == "airdrop-landing"
+    assert MarkersToDelayBox("e3409", ["airdrop-soviet"], "soviet") in events
+    assert storm.delay_box["soviet"] == {"ru-airborne": 1}  # the airborne unit on the marker's other side
+    assert "airland e3309 ru-infantry" in orders(storm) and not any("e3409" in o for o in orders(storm))
+    _, storm = when(storm, "airland e3309 ru-infantry")  # a position's marker lands as one the Airdrop placed
+    assert [u.kind for u in storm.at("e3309")] == ["ru-infantry"]
+    assert storm.delay_box["soviet"] == {"ru-airborne": 2}

@@ -164,8 +164,8 @@ def start(data, scenario: str, options: dict) -> State:
     units = {u.id: replace(Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone),
                            attacked=u.attacked, fought=u.fought)
              for u in position.units}
-    markers = tuple(Marker(m.kind, str(m.hex), m.faction, None if m.toward is None else str(m.toward), m.supplied)
-                    for m in position.markers)
+    markers = tuple(Marker(m.kind, str(m.hex), m.faction, None if m.toward is None else str(m.toward), m.supplied,
+                           m.airborne) for m in position.markers)
     convoys = {f"{c.faction}/{c.zone}": {"convoys": c.convoys, "used": c.used} for c in position.convoys}
     state = State(
         name=position.name, combat_phase=position.turn, last_phase=position.turn + position.combat_phases - 1,
