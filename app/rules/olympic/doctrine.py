@@ -110,7 +110,7 @@ def doctrine(d: Decision) -> None:
 
 def automatic_release(d: Decision) -> None:
     """14.3 tracks 1-2 note (ruling R34): every unit still unreleased goes free at the start of the Japanese Forces
-    Movement Phase of Game-Turn 4 (and of any later turn a position starts unreleased units in)."""
+    Movement Phase of Game-Turn 4 (a position of a later turn has them released already)."""
     state: State = d.state
     unreleased = [u.id for u in state.on_map("japanese") if not u.released]
     if state.since(4) and state.turn >= d.data.release["automatic_turn"] and unreleased:
