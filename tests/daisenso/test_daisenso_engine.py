@@ -910,3 +910,59 @@ def test_4_1_4_an_unsupplied_airdrop_marker_goes_to_the_delay_box_and_a_supplied
     _, storm = when(storm, "airland e3309 ru-infantry")  # a position's marker lands as one the Airdrop placed
     assert [u.kind for u in storm.at("e3309")] == ["ru-infantry"]
     assert storm.delay_box["soviet"] == {"ru-airborne": 2}
+
+
+def test_4_1_2_an_hq_not_blitz_enabled_gives_no_ranged_support_to_a_blitz_attack_but_does_to_a_regular_one():
+    slow_hq = scenario("strait", lambda r: [u.update(blitz=False) for u in r["unit"] if u["id"] == "us-hq-pac"])
+    order = "attack w4324 with us-3-mac hq us-hq-pac"
+    assert "not Blitz-enabled" in refused(slow_hq, order, "Dai Senso 4.2.1.2")
+    _, regular = when(slow_hq, "next")
+    assert step(regular) == "regular-combat" and "4.2.3.5" in _shift_cases(regular, order)
+
+
+def test_4_2_2_step_2_a_defending_hex_holding_an_hq_gets_no_other_hqs_ranged_support():
+    in_range = lambda r: unit(r, "cn-x-hq", "kmt-hq", "w4719")  # noqa: E731  two hexes from Chungking
+    _, asked = when(scenario("zhejiang", lambda r: (in_range(r), drop(r, "cn-chungking-hq"))),
+                    "attack w4620 with jp-15-army")
+    assert asked.pending[0]["kind"] == "defender-hq"
+    events, held = when(scenario("zhejiang", in_range), "attack w4620 with jp-15-army", [1])
+    assert any(isinstance(e, CombatResolved) for e in events) and held.combat.defender_hq is None
+
+
+def test_4_2_5_2_a_defending_force_with_a_fortress_cannot_retreat_and_converts_the_result():
+    def fight(*more):
+        return position("western", "axis", [("us-a", "us-army", "w4320"), ("us-b", "us-army", "w4320"),
+                                            ("us-c", "us-army", "w4321"), ("us-d", "us-army", "w4321"),
+                                            ("jp-d", "jp-division", "w4221"), *more])
+
+    order = "attack w4221 with us-a us-b us-c us-d"
+    events, free = when(fight(), order, [1])  # 6-1, die 1: Dr1; w4120 is free of EZOC
+    assert StackRetreated(["jp-d"], "w4221", "w4120", [], True) in events
+    _, held = when(fight(("jp-f", "jp-fortress", "w4221")), order, [5])  # the fortress's 1L, 2-1: Dr1
+    assert held.combat.result == "Dr1" and orders(held) == {"convert jp-d", "convert jp-f"}  # MA 0: no retreat
+
+
+def test_4_2_7_a_unit_with_a_movement_allowance_of_0_does_not_advance():
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220", {"values": {"attack": 7, "defense": 4, "ma": 0}}),
+                                         ("jp-b", "jp-army", "w4320"), ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-b", [6])  # Dr3 0/2
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert orders(state) == {"advance jp-b", "stop"}
+    assert "may not Advance" in refused(state, "advance jp-a", "Dai Senso 4.2.7")
+
+
+def test_4_2_5_3_no_voluntary_conversion_in_a_city_holding_a_blitz_marker():
+    def kantokuen(raw, blitz_in_chita):
+        raw.update(phasing="axis", phase="regular")
+        raw["marker"] = [m for m in raw["marker"] if m["kind"] != "blitz"]
+        if blitz_in_chita:
+            raw["marker"].append({"kind": "blitz", "faction": "soviet", "hex": "e3609"})
+        drop(raw, "ru-transbaikal", "ru-12-af")
+        unit(raw, "kw-6-army", "kwantung-army", "e3608")
+
+    for blitz_in_chita in (False, True):
+        chita = scenario("august-storm", lambda r, b=blitz_in_chita: kantokuen(r, b))
+        _, chita = when(chita, "attack e3609 with kw-6-army", [6])  # Dr1
+        assert ("convert ru-chita-garrison" in orders(chita)) is not blitz_in_chita
+        assert "retreat to e3610" in orders(chita)
