@@ -966,3 +966,51 @@ def test_4_2_5_3_no_voluntary_conversion_in_a_city_holding_a_blitz_marker():
         _, chita = when(chita, "attack e3609 with kw-6-army", [6])  # Dr1
         assert ("convert ru-chita-garrison" in orders(chita)) is not blitz_in_chita
         assert "retreat to e3610" in orders(chita)
+
+
+def _blitz_position(*more, markers=()):
+    return position("axis", "western", [*more], phase="blitz",
+                    marker=[{"kind": "blitz", "faction": "axis", "hex": "w4320"}, *markers])
+
+
+def test_4_2_5_2_a_retreat_does_not_enter_a_hex_holding_an_enemy_airdrop_marker():
+    units = [("jp-a", "jp-army", "w4320", {"blitz": True}), ("jp-b", "jp-army", "w4320", {"blitz": True}),
+             ("jp-c", "jp-army", "w4320", {"blitz": True}), ("cn-r", "kiangsu-res", "w4221")]
+    _, open_ = when(_blitz_position(*units), "attack w4221 with jp-a jp-b jp-c", [1])  # Dr1 0/1
+    assert {"retreat to w4120", "retreat to w4222"} <= orders(open_)
+    dropped = _blitz_position(*units, markers=[{"kind": "airdrop-axis", "faction": "axis", "hex": "w4120"}])
+    events, _ = when(dropped, "attack w4221 with jp-a jp-b jp-c", [1])  # the one hex left: taken at once
+    assert StackRetreated(["cn-r"], "w4221", "w4222", [], True) in events
+
+
+def test_4_1_1_design_note_a_friendly_airdrop_marker_negates_the_ezoc_for_a_retreat():
+    """w4420 lies in the ZOC of the Chinese army in w4520; the Japanese Airdrop marker there negates it, so the
+    beaten Japanese army may fall back into it under priority 1 (4.2.5.1), beside w4319."""
+    units = [("jp-a", "jp-army", "w4320", {"blitz": True}), ("cn-a", "kmt-army", "w4221"),
+             ("cn-b", "kmt-army", "w4221"), ("cn-c", "kmt-army", "w4520")]
+    _, plain = when(_blitz_position(*units), "attack w4221 with jp-a", [3])  # Ad
+    assert {o for o in orders(plain) if o.startswith("retreat")} == {"retreat w4320 to w4319"}
+    dropped = _blitz_position(*units, markers=[{"kind": "airdrop-axis", "faction": "axis", "hex": "w4420"}])
+    _, beaten = when(dropped, "attack w4221 with jp-a", [3])
+    assert {o for o in orders(beaten) if o.startswith("retreat")} == {"retreat w4320 to w4319",
+                                                                       "retreat w4320 to w4420"}
+
+
+def test_4_2_6_1_after_the_first_armor_step_the_next_loss_may_come_from_any_attacker():
+    state = position("axis", "western", [("jp-t", "jp-tank", "w4320"), ("jp-u", "jp-tank", "w4320"),
+                                         ("jp-a", "jp-army", "w4220"), ("cn-a", "kmt-army", "w4221"),
+                                         ("cn-b", "kmt-army", "w4221"), ("cn-c", "kmt-army", "w4221")])
+    _, state = when(state, "attack w4221 with jp-t jp-u jp-a", [1])  # Ad 1/0
+    assert {o for o in orders(state) if o.startswith("lose")} == {"lose jp-t", "lose jp-u"}
+    _, state = when(state, "lose jp-t")
+    assert orders(state) == {"lose jp-a", "lose jp-u"}
+
+
+def test_4_2_1_an_hq_that_gave_ranged_support_attacks_no_more_in_the_segment():
+    z = scenario("zhejiang", lambda r: unit(r, "cn-x", "kiangsu-res", "w4825"))
+    assert preview(z, "attack w4825 with jp-china-hq")["column"]  # next door, it could attack
+    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank hq jp-china-hq")
+    _, z = when(z, "support", [6])
+    while z.combat is not None:
+        z = _settle(z)
+    assert "already attacked" in refused(z, "attack w4825 with jp-china-hq", "Dai Senso 4.2.1")
