@@ -157,6 +157,13 @@ def test_14_3_track_1_half_releases_half_the_unreleased_coastal_units_nearest_th
     assert of(events, ReinforcementsDue) == [ReinforcementsDue(["jp-r-2-8-1", "jp-r-1-8-1"])]
 
 
+def test_14_3_track_1_half_of_an_odd_number_of_unreleased_units_is_rounded_up():
+    three = {u: h for u, h in COASTAL.items() if u != "jp-156-2"}
+    state = doctrine_position(**{US: "3135", **three})
+    [released] = of(when(state, "japanese", "doctrine", rolls=[2, 3]), UnitsReleased)  # track 1: half of 3
+    assert released.units == ["jp-154-2", "jp-154-3"]  # two, nearest the Americans first (ruling R6)
+
+
 def test_14_3_track_2_releases_the_line_units_the_word_names():
     line = {"jp-25-1": "2535", "jp-216-1": "2020", "jp-156-3": "3135"}  # southern inland, northern, southern
     state = doctrine_position(**line)

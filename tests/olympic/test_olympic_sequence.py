@@ -246,3 +246,13 @@ def test_ruling_r20_sudden_death_when_the_casualty_points_reach_2500():
     [end] = of(events, GameEnded)
     assert end.winner == "japanese" and "2505" in end.reason
     assert GAME.outcome(after(state, events)).winner == "japanese"
+
+
+def test_ruling_r17_an_assault_from_two_zone_hexes_that_clears_the_hex_lands_three_and_the_rest_stay_at_sea():
+    units = {**at_sea(**{"3437": division("25"), "3436": division("41")}), "jp-154-1": "3337"}
+    state = assault_position(units)
+    events = when(state, "american", f"assault 3337 with {' '.join(division('25') + division('41'))}", rolls=[6])
+    assert of(events, CombatResolved)[0].result.startswith("De")
+    assert of(events, UnitsLanded) == [UnitsLanded(division("25"), "3337")]  # three at most (R17, R14)
+    landed = after(state, events)
+    assert all(landed.at_sea(landed.unit(u)) for u in division("41"))
