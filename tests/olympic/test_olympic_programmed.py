@@ -174,6 +174,14 @@ def test_14_3_track_2_releases_the_line_units_the_word_names():
     assert northern[0].units == ["jp-216-1"]
 
 
+def test_14_3_track_2_inland_and_coastal_name_the_line_units_away_from_and_next_to_the_sea():
+    line = {"jp-25-1": "2535", "jp-216-1": "2020", "jp-156-3": "3338"}  # inland, inland, on the coast (ruling R9)
+    inland = of(when(doctrine_position(**line), "japanese", "doctrine", rolls=[3, 6]), UnitsReleased)
+    assert inland[0].units == ["jp-216-1", "jp-25-1"]
+    coastal = of(when(doctrine_position(**line), "japanese", "doctrine", rolls=[4, 6]), UnitsReleased)
+    assert coastal[0].units == ["jp-156-3"]
+
+
 def test_14_3_track_3_the_types_rolled_enter_but_not_on_game_turn_1():
     events = when(doctrine_position(), "japanese", "doctrine", rolls=[1])
     assert of(events, ReinforcementsDue) == [ReinforcementsDue(["jp-r-1tkd", "jp-r-4tkb"])]

@@ -256,3 +256,15 @@ def test_ruling_r17_an_assault_from_two_zone_hexes_that_clears_the_hex_lands_thr
     assert of(events, UnitsLanded) == [UnitsLanded(division("25"), "3337")]  # three at most (R17, R14)
     landed = after(state, events)
     assert all(landed.at_sea(landed.unit(u)) for u in division("41"))
+
+
+def test_ruling_r17_no_landing_in_a_hex_whose_militia_is_intact_it_is_assaulted():
+    state = assault_position(at_sea(**{"3532": division("25")}))  # Tsuno zone; 3432 a Town (militia 1), 3431 Clear
+    assert "defended: assault it" in refused(state, "american", "land 25-27 at 3432", "Olympic ruling R17")
+    assert of(when(state, "american", "land 25-27 at 3431"), UnitsLanded)
+
+
+def test_ruling_r10_an_american_unit_moves_once_a_movement_phase():
+    state = given(step="movement", units={"us-25-27": "3235"})
+    moved = after(state, when(state, "american", "move 25-27 to 3134"))
+    assert "already moved" in refused(moved, "american", "move 25-27 to 3235", "Olympic ruling R10")
