@@ -1014,3 +1014,27 @@ def test_4_2_1_an_hq_that_gave_ranged_support_attacks_no_more_in_the_segment():
     while z.combat is not None:
         z = _settle(z)
     assert "already attacked" in refused(z, "attack w4825 with jp-china-hq", "Dai Senso 4.2.1")
+
+
+def test_4_2_8_only_a_force_that_included_an_armor_type_unit_exploits():
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("jp-b", "jp-army", "w4320"),
+                                         ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-b", [6])  # Dr3
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert "no armor-type unit attacked here" in refused(state, "exploit jp-a w4221", "Dai Senso 4.2.8")
+
+
+def test_d17_a_failure_marker_of_the_attacker_stops_exploitation_into_its_hex():
+    def won(*markers):
+        state = position("axis", "western", [("jp-t", "jp-tank", "w4220"), ("jp-a", "jp-army", "w4320"),
+                                             ("cn-r", "kiangsu-res", "w4221")], marker=list(markers))
+        _, state = when(state, "attack w4221 with jp-t jp-a", [6])  # Dr3 0/1: Exploitation Distance 3
+        while state.combat is not None and step(state) != "advance":
+            state = _settle(state)
+        return state
+
+    assert "exploit jp-t w4221 w4222" in orders(won())
+    failing = won({"kind": "failure", "faction": "axis", "hex": "w4222"})
+    refused(failing, "exploit jp-t w4221 w4222", "Dai Senso 4.2.8")
+    assert "exploit jp-t w4221 w4120" in orders(failing)
