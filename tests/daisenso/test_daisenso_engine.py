@@ -1038,3 +1038,21 @@ def test_d17_a_failure_marker_of_the_attacker_stops_exploitation_into_its_hex():
     failing = won({"kind": "failure", "faction": "axis", "hex": "w4222"})
     refused(failing, "exploit jp-t w4221 w4222", "Dai Senso 4.2.8")
     assert "exploit jp-t w4221 w4120" in orders(failing)
+
+
+def test_4_2_8_a_minor_countrys_unit_under_free_passage_exploits_only_inside_its_country():
+    """Kiangsu holds w4724, w4725 and w4825; w4625 lies outside. The Kiangsu army (a what-if with an MA of 2, D35)
+    and a US mech take w4725: under Free Passage the army may Exploit only on inside Kiangsu."""
+    def won(free_passage):
+        state = position("western", "axis", [
+            ("ks-a", "kiangsu-war-zone", "w4724", {"values": {"attack": 6, "defense": 4, "ma": 2}}),
+            ("us-m", "us-mech", "w4825"), ("jp-d", "jp-division", "w4725")], free_passage=free_passage, hold="w4725")
+        _, state = when(state, "attack w4725 with ks-a us-m", [6])  # Dr3 0/1
+        while state.combat is not None and step(state) != "advance":
+            state = _settle(state)
+        return state
+
+    assert "exploit ks-a w4725 w4625" in orders(won([]))
+    held = won(["kiangsu"])
+    refused(held, "exploit ks-a w4725 w4625", "Dai Senso 4.2.8")
+    assert "exploit ks-a w4725 w4724" in orders(held)
