@@ -1056,3 +1056,21 @@ def test_4_2_8_a_minor_countrys_unit_under_free_passage_exploits_only_inside_its
     held = won(["kiangsu"])
     refused(held, "exploit ks-a w4725 w4625", "Dai Senso 4.2.8")
     assert "exploit ks-a w4725 w4724" in orders(held)
+
+
+def test_4_1_4_a_game_of_rules_version_4_starts_from_its_positions_airdrop_markers_as_they_were():
+    """A position's Airdrop marker carries its airborne unit since rules version 5; a game created before starts
+    without it (so an automated seat's seed reads the state it read), and its marker still lands."""
+    from app.rules.daisenso import played_under
+
+    drop_in = lambda r: r["marker"].append({"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3309"})  # noqa: E731
+    def origins(state):
+        return [m.origin for m in state.markers if m.kind == "airdrop-soviet"]
+
+    assert origins(scenario("august-storm", drop_in)) == ["ru-airborne"]
+    old = played_under(scenario("august-storm", drop_in), "4")
+    assert origins(old) == [None]
+    _, old = when(old, "next")
+    _, old = when(old, "next")
+    _, old = when(old, "airland e3309 ru-infantry")
+    assert [u.kind for u in old.at("e3309")] == ["ru-infantry"] and old.delay_box["soviet"] == {"airdrop-soviet": 1}
