@@ -125,7 +125,7 @@ def policy(rules, settings: dict) -> practice.Policy:
             playouts, seconds = min(max(replaying["playouts"], 0), MAX_PLAYOUTS), None  # no licence to run for ever
         else:
             playouts, seconds = settings.get("playouts", MAX_PLAYOUTS), settings.get("seconds")
-        return Search(rules, state, side, playouts, given, seconds).decide()
+        return Search(rules, state, side, playouts, given, seconds, settings.get("edition", 2)).decide()
 
     return play
 
@@ -133,8 +133,10 @@ def policy(rules, settings: dict) -> practice.Policy:
 class Search:
     """One decision of the strong opponent (see the module docstring)."""
 
-    def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0, seconds: float | None = None):
+    def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0, seconds: float | None = None,
+                 edition: int = practice.EDITION):
         self.rules, self.state, self.side, self.budget, self.given = rules, state, side, budget, given
+        self.edition = edition  # the seat's policies' edition: which evaluation it plays by
         self.seconds = seconds  # None: exactly `budget` playouts; else until this much CPU time, at most `budget`
         self.done = 0
         self.worlds: dict[int, Any] = {}
@@ -241,7 +243,7 @@ class Search:
             except (OrderError, ValueError, KeyError):
                 break  # refused in this sample: it does nothing there
             node = node.children.setdefault(arm, Node())
-        found = evaluation.value(rules, state, self.side)
+        found = evaluation.value(rules, state, self.side, self.edition)
         self.low, self.high = min(self.low, found), max(self.high, found)
         for at, arm in path:
             at.n[arm] = at.n.get(arm, 0) + 1
