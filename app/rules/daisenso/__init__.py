@@ -40,6 +40,7 @@ GAME = Game(
     view=view.view,
     played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            "stakes": sequence.stakes,
             # the decisions of a combat either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},
                          "exchange": {}, "retreat": {}, "attacker-losses": {}, "defender-losses": {},

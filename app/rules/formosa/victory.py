@@ -48,6 +48,25 @@ def japanese_vp(state: State) -> tuple[int, dict[str, int]]:
     return sum(detail.values()), dict(sorted(detail.items()))
 
 
+def stakes(state: State, side: str) -> float:
+    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): the
+    net VP the position would score now (4.2: Allied less Japanese) against the Draw band's middle, weighted 0.7,
+    and the share of the port and airfield hexes Allied units occupy (4.1's Allied sudden death; none on the map
+    from GT 2 is the Japanese one), weighted 0.3. Even during the set-up, nobody on the map yet."""
+    if state.step.startswith("setup"):
+        return 0.0
+    levels = sorted(lv["min"] for lv in state.data.charts["victory"]["levels"])
+    draw = next(lv["min"] for lv in state.data.charts["victory"]["levels"] if lv["level"] == "Draw")
+    win = min(m for m in levels if m > draw)
+    middle = (draw + win) / 2
+    net = allied_vp(state)[0] - japanese_vp(state)[0]
+    targets = state.data.sudden_death_hexes()
+    held = state.occupied("allied")
+    share = sum(1 for h in targets if str(h) in held) / len(targets) if targets else 0.0
+    allied = 0.7 * max(-1.0, min(1.0, (net - middle) / (win - draw + 6))) + 0.3 * (2 * share - 1)
+    return allied if side == "allied" else -allied
+
+
 def count(d: Decision) -> None:
     """The end of the last Game-Turn: the VP, the level (4.2) and the end of the game."""
     state: State = d.state
