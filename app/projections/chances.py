@@ -2,12 +2,14 @@
 
 After the last event of each Game-Turn, `playouts` playouts play the game on from that position through the
 next Game-Turn (or to its end), both sides played by a practice policy (`greedy` by default: app/rules/practice.py;
-any policy a seat could have, `search:N` too), each playout with its own dice and its own tie-breaks (the policy's
-count of orders given starts at the playout's number). A playout that ends the game counts 1 for the winner, 0 for
-the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of the position it
-reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance is the mean. It
-is an estimate from these playouts: how the game would go on if both sides played as the policy does, not a
-frequency of real games. The first point is the position before any order (turn 0).
+any policy a seat could have, `search:N` too), each playout with its own dice and its own tie-breaks: `greedy` and
+`random` draw theirs from the playout's dice generator and give the first order the rules take (a seat's policy
+seeds its draws from the side's view and checks an order before giving it, work a playout does without),
+`search:N` counts the orders given from the playout's number. A playout that ends the game counts 1 for the
+winner, 0 for the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of
+the position it reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance
+is the mean. It is an estimate from these playouts: how the game would go on if both sides played as the policy
+does, not a frequency of real games. The first point is the position before any order (turn 0).
 
 The turning points are the Game-Turns whose chance moved most (the largest swings, either way). For each, the
 event of that turn that moved the evaluation most in the swing's direction names its cause: the order that
@@ -32,6 +34,7 @@ from app.rules.search import PlayoutDice
 PLAYOUTS = 100
 POLICY = "greedy"
 TURNING_POINTS = 3
+FAST = ("greedy", "random")  # policies a playout plays with its own tie-breaks (`_fast`)
 MAX_ORDERS = 1500  # a playout gives at most this many orders (no Game-Turn of any game needs as many)
 
 
@@ -90,13 +93,21 @@ def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, 
     game's end, by the policy for both sides with the playout's own dice."""
     dice = PlayoutDice(random.Random(seed))
     orders = dict.fromkeys(rules.sides, given)
+    step, now = None, None
     for _ in range(MAX_ORDERS):
         if rules.outcome(state) is not None:
             return state
         prompt = rules.prompt(state)
-        now = turn_of(rules.view(state, None), prompt.step)
+        if prompt.step != step:  # the turn changes only with the step: the view is read once a step
+            step, now = prompt.step, turn_of(rules.view(state, None), prompt.step)
         if prompt.side is None or (now is not None and now > turn + 1):
             return state
+        if name in FAST:
+            after = _fast(rules, state, prompt.side, name, dice)
+            if after is None:
+                return state  # no order the rules take here: valued as it stands
+            state = after
+            continue
         try:
             text, _ = practice.choose(rules, name, state, prompt.side, settings, orders[prompt.side])
             for event in rules.decide(state, rules.parse(text, prompt.side, state), dice):
@@ -104,6 +115,34 @@ def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, 
         except (practice.NoOrder, OrderError, ValueError, KeyError):
             return state  # a position the policy cannot go on from: valued as it stands
         orders[prompt.side] += 1
+    return state
+
+
+def _fast(rules, state: Any, side: str, name: str, dice: PlayoutDice) -> Any | None:
+    """The position after `side`'s next order in a playout of `greedy` or `random`: the policy's choice with the
+    playout's own tie-breaks (its dice's generator, not a seed from the side's view, which a seat's policy
+    needs and a playout does not), each order tried once by the rules with the playout's dice (no separate
+    check first); greedy's rated orders best first, then a random one. None: the rules take none."""
+    rng = dice.rng
+    rated: list[str] = []
+    if name == "greedy":
+        listed = rules.legal_orders(state, side)
+        rng.shuffle(listed)
+        rated = [text for score, text, _ in practice.ratings(rules, state, side, listed) if score is not None]
+    for tries in (rated, None):
+        for text in tries if tries is not None else practice.orders_to_try(rules, state, side, rng):
+            try:
+                after = _apply(rules, state, rules.parse(text, side, state), dice)
+            except (OrderError, ValueError, KeyError):
+                continue
+            if after != state:  # an order that changes nothing could be given for ever
+                return after
+    return None
+
+
+def _apply(rules, state: Any, command, dice: PlayoutDice) -> Any:
+    for event in rules.decide(state, command, dice):
+        state = rules.evolve(state, event)
     return state
 
 
