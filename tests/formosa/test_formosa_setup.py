@@ -64,10 +64,17 @@ def allied_choices(state):
 def test_24_1_allied_lp_above_20_are_lost_at_the_end_of_set_up_cf_14():
     state = play(japanese_set_up((3, 1, 1)), "japanese", "end")
     assert state.lp["allied"] == 30
+    engineers = ", ".join(f"us-eng-{n}" for n in range(1, 11))
+    # the groups as a player knows them, by their units and what they are, not by the data's group ids
     assert GAME.prompt(state).step == ("Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the "
-                                       "end; choose 2 more of group allied-2; choose 3 more of group allied-3; "
-                                       "choose 7 more of group allied-4)")
-    state = allied_choices(state)
+                                       "end; choose 2 more armor units from us-armor-1, us-armor-2, us-armor-3; "
+                                       "choose 3 more artillery units from us-arty-1, us-arty-2, us-arty-3, us-arty-4; "
+                                       f"choose 7 more engineer units from {engineers})")
+    why = refused(state, "allied", "end", "Formosa 24.1")
+    assert "2 more armor units from us-armor-1, us-armor-2, us-armor-3" in why
+    state = play(state, "allied", "choose us-armor-3")
+    assert "choose 1 more armor unit from us-armor-1, us-armor-2;" in GAME.prompt(state).step
+    state = allied_choices(play(japanese_set_up((3, 1, 1)), "japanese", "end"))
     assert GAME.prompt(state).step == "Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the end)"
     refused(state, "allied", "choose us-eng-8", "Formosa 3.0")  # the group's seven are chosen
     [lost] = of(when(state, "allied", "end"), LpLost)
