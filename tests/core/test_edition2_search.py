@@ -5,7 +5,10 @@ tests/data/exports-611a980 was written by main at 611a980."""
 from pathlib import Path
 
 from app.rules import search
+from app.rules.catalog import installed
 from app.service import audit, transfer
+
+CATALOG = installed()  # the rule sets installed here
 
 EXPORT = Path(__file__).parents[1] / "data" / "exports-611a980" / "g-e2snc-search.jsonl"
 
@@ -21,7 +24,7 @@ def test_a_game_with_an_edition_2_search_seat_verifies_every_automated_order_and
     searched = [e for e in events if e.type == "core.OrderGiven" and e.actor == "auto:japanese"
                 and e.payload["auto"]["reason"]["playouts"]]
     assert len(searched) == 78
-    report = audit.verify(events, check_dice=True)
+    report = audit.verify(CATALOG, events, check_dice=True)
     assert report.ok, [str(p) for p in report.problems]
     assert report.rolls_unchecked == 0
 
@@ -36,5 +39,5 @@ def test_the_search_of_edition_3_would_decide_that_game_otherwise(monkeypatch):
         self.edition = 3
 
     monkeypatch.setattr(search.Search, "__init__", edition_3)
-    report = audit.verify(_events())
+    report = audit.verify(CATALOG, _events())
     assert not report.ok and "policy search gives" in str(report.problems[0])

@@ -6,13 +6,15 @@ from __future__ import annotations
 import pytest
 
 from app.rules import evaluation
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.mark.parametrize("game, scenario", [("skirmish", "standard"), ("snc", "campaign"), ("ichigo", "campaign"),
                                             ("formosa", "1"), ("daisenso", "strait"), ("olympic", "solitaire")])
 def test_a_starting_position_is_worth_less_than_a_win_and_the_same_to_both_sides_opposite(game, scenario):
-    rules = get_rules(game)
+    rules = CATALOG.rules(game)
     state = rules.initial_state(scenario, {})
     first, second = (evaluation.value(rules, state, side) for side in rules.sides)
     assert -evaluation.CAP <= first <= evaluation.CAP and first == pytest.approx(-second)
@@ -21,7 +23,7 @@ def test_a_starting_position_is_worth_less_than_a_win_and_the_same_to_both_sides
 
 
 def test_an_ended_game_is_worth_one_to_the_winner():
-    rules = get_rules("skirmish")
+    rules = CATALOG.rules("skirmish")
     state = rules.initial_state("standard", {})
     won = type(state)(**{**state.__dict__, "step": "over", "winner": "red", "reason": "test"})
     assert rules.outcome(won).winner == "red"
@@ -40,7 +42,7 @@ def _moved(state, unit_id: str, hex_label: str | None):
 def test_snc_chinese_strength_leaving_the_shanghai_ring_is_worse_for_them_before_gt_8():
     """SNC 4.2: through GT 5 the Chinese lose when no unit of theirs is in or next to 3512; the evaluation of
     edition 3 sees a Chinese unit taken out of that ring as a loss for them, edition 2 saw only the material."""
-    rules = get_rules("snc")
+    rules = CATALOG.rules("snc")
     state = rules.initial_state("campaign", {})
     ring = {"3512", *state.data.map.neighbour_labels("3512")}
     inside = [u for u in state.on_map("chinese") if u.hex in ring]
@@ -54,7 +56,7 @@ def test_snc_chinese_strength_leaving_the_shanghai_ring_is_worse_for_them_before
 def test_ichigo_a_japanese_unit_nearer_chungking_counts_toward_the_4_2_award():
     """Ichi-Go 4.2: a Japanese unit within five hexes of Chungking scores a VP at the end; a unit brought
     nearer raises the Japanese stakes, and the Allies' fall by as much."""
-    rules = get_rules("ichigo")
+    rules = CATALOG.rules("ichigo")
     state = rules.initial_state("campaign", {})
     unit = state.on_map("japanese")[0]
     near = _moved(state, unit.id, "0912")  # two hexes from Chungking (0712)
@@ -64,7 +66,7 @@ def test_ichigo_a_japanese_unit_nearer_chungking_counts_toward_the_4_2_award():
 
 def test_edition_2_reads_no_stakes():
     """A search seat of edition 2 re-decides its stored orders with the evaluation it played by."""
-    rules = get_rules("snc")
+    rules = CATALOG.rules("snc")
     state = rules.initial_state("campaign", {})
     found = evaluation.features(rules, state, "chinese")
     plain = evaluation.CAP * sum(evaluation.WEIGHTS[k] * found[k] for k in evaluation.WEIGHTS)

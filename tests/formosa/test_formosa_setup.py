@@ -18,8 +18,8 @@ def japanese_set_up(rolls=(6, 1, 1), scenario="1"):
 
 
 def test_catalog_offers_formosa_with_both_scenarios():
-    assert "formosa" in catalog.names()
-    assert catalog.get_rules("formosa") is GAME
+    assert "formosa" in catalog.installed().names()
+    assert catalog.installed().rules("formosa") is GAME
     assert set(GAME.scenarios) == {"1", "2"}
 
 

@@ -13,6 +13,7 @@ from formosa_map import D, M, ring
 
 from app.events import core
 from app.rules.base import Command
+from app.rules.catalog import installed
 from app.rules.engine.events import DecisionRequired
 from app.rules.formosa import GAME, played_under
 from app.rules.formosa.airpower import (
@@ -26,6 +27,8 @@ from app.rules.formosa.airpower import (
 )
 from app.rules.formosa.events import CombatResolved, LpSpent, UnitEliminated, UnitMoved, UnitRevealed
 from app.rules.formosa.state import Strike
+
+CATALOG = installed()  # the rule sets installed here
 
 X, AROUND = ring("open")
 
@@ -373,7 +376,7 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
         exported = [json.dumps({k: v for k, v in json.loads(line).items() if k not in ("at", "salt", "sealed", "hash")},
                                sort_keys=True) for line in pbem.reads.export(seat)[0]]
         frames = [f"{f.seq} {f.text} {json.dumps(f.view, sort_keys=True)}"
-                  for f in replay.build(pbem.store, game_id, "allied").frames]
+                  for f in replay.build(pbem.store, CATALOG, game_id, "allied").frames]
         mails = [re.sub(r"[0-9a-zA-Z+/=_-]{32,}", "SECRET", all_text(m)) for m in outbox.sent
                  if m["To"] == emails["allied"]]
         prompt = json.dumps(pbem.reads.prompt(seat), sort_keys=True, default=str)
