@@ -7,6 +7,7 @@ ask them: app/rules/practice.py `choose`, with the side's count of orders given)
 
     python bench/opponents.py [--games snc,ichigo] [--policies search,greedy,random] [--seeds s1,s2]
                               [--search search:200] [--max-orders 4000] [--json FILE]
+    python bench/opponents.py --report FILE[,FILE...]   (the report of runs written with --json)
 
 The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
 `random` from either side and 70% against `greedy`; its decision within its budget (2 s of CPU by default,
@@ -87,8 +88,14 @@ def main() -> int:
     parser.add_argument("--max-orders", type=int, default=4000, help="a game still running after this is unfinished")
     parser.add_argument("--scenarios", default="", help="only these scenarios (comma-separated), else every one")
     parser.add_argument("--json", default="", help="write every game's result here")
+    parser.add_argument("--report", default="", help="print the report of games a run wrote with --json (one or "
+                                                     "more files, comma-separated), playing none")
     args = parser.parse_args()
     policies = args.policies.split(",")
+    if args.report:
+        stored = [g for f in args.report.split(",") for g in json.loads(Path(f).read_text(encoding="utf-8"))]
+        report(stored, policies, args.budget)
+        return 1 if any(g["crash"] for g in stored) else 0
     only = set(filter(None, args.scenarios.split(",")))
     spec = {p: (args.search if p == "search" else p) for p in policies}
     print(f"# bench/opponents.py on {platform.node()} ({platform.python_version()}), policies {spec}, seeds "
@@ -151,6 +158,7 @@ def report(games: list[dict], policies: list[str], budget: float) -> None:
         share = f"{100 * t['won'] / finished:5.1f}%" if finished else "    -"
         print(f"{key[0]:9} {key[1]:7} vs {key[2]:7} {key[3]:9} {t['won']:3}-{t['draw']}-{t['lost']:<3} "
               f"won {share} of finished; unfinished {t['unfinished']}, crashed {t['crash']}")
+    balance(games, tally)
     print(f"\n## CPU a decision (seconds; the search's budget {budget} s)")
     cpu: dict[tuple, list[float]] = defaultdict(list)
     for g in games:
@@ -163,6 +171,41 @@ def report(games: list[dict], policies: list[str], budget: float) -> None:
         median = statistics.median(values) if values else 0.0
         print(f"{key[0]:9} {key[1]:7} {len(values):6} decisions  median {median:7.3f}  p95 "
               f"{percentile(values, 0.95):7.3f}  max {max(values, default=0):7.3f}  within budget {100 * within:5.1f}%")
+
+
+def balance(games: list[dict], tally: dict) -> None:
+    """Which side won each scenario's finished games, every pairing together: a scenario one side won in every
+    game, whoever played either side, is one-sided (no policy can win it from the other side); then each
+    policy's share against each other with those scenarios left out, beside (never instead of) the measure."""
+    print("\n## Winners by side, per scenario (all pairings): one side winning every game, whoever played, is "
+          "one-sided")
+    sides: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for g in games:
+        if not g["crash"] and g["winner"] is not None:
+            sides[(g["game"], g["scenario"])][g["winner"]] += 1
+    one_sided = set()
+    for key in sorted(sides):
+        won = sides[key]
+        lone = len([w for w in won if w != "draw"]) == 1 and "draw" not in won
+        if lone:
+            one_sided.add(key)
+        print(f"{key[0]:9} {key[1]:13} " + ", ".join(f"{w} {n}" for w, n in sorted(won.items()))
+              + ("  ONE-SIDED" if lone else ""))
+    if not one_sided:
+        return
+    print("\n## The row's policy against the column's without the one-sided scenarios (beside the measure above)")
+    rest: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for g in games:
+        if (g["game"], g["scenario"]) in one_sided or g["crash"] or g["winner"] is None:
+            continue
+        for side, me in g["seats"].items():
+            other = next(p for s, p in g["seats"].items() if s != side)
+            outcome = "draw" if g["winner"] == "draw" else "won" if g["winner"] == side else "lost"
+            rest[(me, other)][outcome] += 1
+    for (me, other), t in sorted(rest.items()):
+        finished = t["won"] + t["draw"] + t["lost"]
+        print(f"all       {me:7} vs {other:7} both      {t['won']:3}-{t['draw']}-{t['lost']:<3} won "
+              f"{100 * t['won'] / finished:5.1f}% of finished")
 
 
 if __name__ == "__main__":

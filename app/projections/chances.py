@@ -1,13 +1,20 @@
 """Each side's chance of victory after every Game-Turn of a game, and the turning points (issue 29).
 
 After the last event of each Game-Turn, `playouts` playouts play the game on from that position through the
-next Game-Turn (or to its end), both sides played by a practice policy (`greedy` by default: app/rules/practice.py;
-any policy a seat could have, `search:N` too), each playout with its own dice and its own tie-breaks (the policy's
-count of orders given starts at the playout's number). A playout that ends the game counts 1 for the winner, 0 for
-the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of the position it
-reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance is the mean. It
-is an estimate from these playouts: how the game would go on if both sides played as the policy does, not a
-frequency of real games. The first point is the position before any order (turn 0).
+next Game-Turn (or to its end), at most `DEPTH` orders (then the evaluation values the position: most of a
+player-turn of SNC; a Game-Turn's last orders, a Reinforcement Phase's placements and the stacking checks after
+them, cost the most, and whole Game-Turns in 100 playouts after each of 12 cost some 20 minutes of CPU against 4
+so cut: docs/benchmarks.md), both sides played by a practice policy (`greedy` by default: app/rules/practice.py;
+any policy a seat could have, `search:N` too), each playout with its own dice: `greedy` and `random` draw their
+tie-breaks for the position and the number of orders since it, give the first order the rules take (a seat's
+policy seeds its draws from the side's view and checks an order before giving it, work a playout does without),
+and so give the same orders in every playout until a die tells the playouts apart: those are worked out once
+(`Shared`); `search:N` has its own tie-breaks in each playout (its count of orders given starts at the playout's
+number). A playout that ends the game counts 1 for the
+winner, 0 for the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of
+the position it reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance
+is the mean. It is an estimate from these playouts: how the game would go on if both sides played as the policy
+does, not a frequency of real games. The first point is the position before any order (turn 0).
 
 The turning points are the Game-Turns whose chance moved most (the largest swings, either way). For each, the
 event of that turn that moved the evaluation most in the swing's direction names its cause: the order that
@@ -31,7 +38,8 @@ from app.rules.search import PlayoutDice
 PLAYOUTS = 100
 POLICY = "greedy"
 TURNING_POINTS = 3
-MAX_ORDERS = 1500  # a playout gives at most this many orders (no Game-Turn of any game needs as many)
+FAST = ("greedy", "random")  # policies a playout plays with its own tie-breaks (`_fast`)
+DEPTH = 50  # a playout gives at most this many orders, then the evaluation values where it stands
 
 
 class Cancelled(Exception):
@@ -52,10 +60,11 @@ def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
     for turn, index in ends:
         state = rep.games[index]
         wins = {side: 0.0 for side in rep.sides}
+        shared = Shared(f"{rep.game_id}:{turn}")
         for j in range(playouts):
             if cancelled is not None and cancelled():
                 raise Cancelled(f"stopped after {done} of {total} playouts")
-            reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j)
+            reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j, shared)
             for side in rep.sides:
                 wins[side] += score(rules, reached, side)
             done += 1
@@ -84,18 +93,49 @@ def turn_ends(rep: Replay) -> list[tuple[int, int]]:
     return out
 
 
-def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, given: int) -> Any:
+class Shared:
+    """The orders of `greedy` or `random` in the playouts from one position, worked out once: their tie-breaks are
+    drawn for the position and the number of orders since it (`tie_break`), so every playout gives the same
+    orders until a die tells it apart, and an order no die took part in leads, from the same position, to the
+    same one in every playout (`after`: the position before, kept so its id stays its own, and the one after)."""
+
+    def __init__(self, seed: str):
+        self.seed = seed
+        self.after: dict[int, tuple[Any, Any]] = {}
+
+    def tie_break(self, orders: int) -> random.Random:
+        return random.Random(f"{self.seed}:ties:{orders}")
+
+
+def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, given: int,
+            shared: Shared | None = None) -> Any:
     """The position one playout reaches from `state` (the end of `turn`): through the next Game-Turn, or to the
-    game's end, by the policy for both sides with the playout's own dice."""
+    game's end, or `DEPTH` orders on, by the policy for both sides with the playout's own dice."""
+    shared = shared if shared is not None else Shared(seed)
     dice = PlayoutDice(random.Random(seed))
     orders = dict.fromkeys(rules.sides, given)
-    for _ in range(MAX_ORDERS):
+    step, now = None, None
+    for k in range(DEPTH):
         if rules.outcome(state) is not None:
             return state
         prompt = rules.prompt(state)
-        now = turn_of(rules.view(state, None), prompt.step)
+        if prompt.step != step:  # the turn changes only with the step: the view is read once a step
+            step, now = prompt.step, turn_of(rules.view(state, None), prompt.step)
         if prompt.side is None or (now is not None and now > turn + 1):
             return state
+        if name in FAST:
+            known = shared.after.get(id(state))
+            if known is not None and known[0] is state:
+                state = known[1]
+                continue
+            rolled = dice.next_index
+            after = _fast(rules, state, prompt.side, name, dice, shared.tie_break(k))
+            if after is None:
+                return state  # no order the rules take here: valued as it stands
+            if dice.next_index == rolled:  # no die: every playout that reaches `state` goes on to `after`
+                shared.after[id(state)] = (state, after)
+            state = after
+            continue
         try:
             text, _ = practice.choose(rules, name, state, prompt.side, settings, orders[prompt.side])
             for event in rules.decide(state, rules.parse(text, prompt.side, state), dice):
@@ -103,6 +143,33 @@ def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, 
         except (practice.NoOrder, OrderError, ValueError, KeyError):
             return state  # a position the policy cannot go on from: valued as it stands
         orders[prompt.side] += 1
+    return state
+
+
+def _fast(rules, state: Any, side: str, name: str, dice: PlayoutDice, rng: random.Random) -> Any | None:
+    """The position after `side`'s next order in a playout of `greedy` or `random`: the policy's choice with the
+    tie-breaks `rng` draws (`Shared.tie_break`; not a seed from the side's view, which a seat's policy needs and
+    a playout does not), each order tried once by the rules with the playout's dice (no separate check first);
+    greedy's rated orders best first, then a random one. None: the rules take none."""
+    rated: list[str] = []
+    if name == "greedy":
+        listed = rules.legal_orders(state, side)
+        rng.shuffle(listed)
+        rated = [text for score, text, _ in practice.ratings(rules, state, side, listed) if score is not None]
+    for tries in (rated, None):
+        for text in tries if tries is not None else practice.orders_to_try(rules, state, side, rng):
+            try:
+                after = _apply(rules, state, rules.parse(text, side, state), dice)
+            except (OrderError, ValueError, KeyError):
+                continue
+            if after != state:  # an order that changes nothing could be given for ever
+                return after
+    return None
+
+
+def _apply(rules, state: Any, command, dice: PlayoutDice) -> Any:
+    for event in rules.decide(state, command, dice):
+        state = rules.evolve(state, event)
     return state
 
 

@@ -21,9 +21,10 @@ for ever. Which policies a rule set offers:
 Every policy gives only an order the rules accept whatever the dice show, and never one that changes nothing
 (which it could give for ever).
 
-Editions: a seat records the settings it was created with (core.SeatAutomated.settings: {"edition": 2, ...});
+Editions: a seat records the settings it was created with (core.SeatAutomated.settings: {"edition": 3, ...});
 `verify` re-decides each order with them. A seat automated before settings were recorded is edition 1
-(app/rules/practice_v1.py), decided as it was played.
+(app/rules/practice_v1.py), decided as it was played. Edition 2 is edition 3 but for the search's evaluation,
+which reads the rule set's own stakes from edition 3 on (app/rules/evaluation.py).
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -44,7 +45,7 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-EDITION = 2  # the edition a seat automated now records
+EDITION = 3  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")

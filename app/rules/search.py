@@ -14,9 +14,11 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    otherwise. A decision below the root is opened on its second visit, the opponent's choosing the order worst
    for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
-   an advance, a roll) by random legal orders;
+   an advance, a roll) by random legal orders; from edition 3 (app/rules/practice.py) then `close`: the side
+   deciding there ends its steps until the other side has a choice, so what a phase's end does is seen;
 4. the position valued for the side (app/rules/evaluation.py): 1 won, -1 lost, else material, the victory hexes
-   held, reach and safety, within +-0.9; every decision on the path learns the value.
+   held, reach and safety, and from edition 3 the game's own stakes, within +-0.9; every decision on the path
+   learns the value.
 
 The order played is the root's most visited. A decision with one usable order plays it without a playout.
 
@@ -47,6 +49,7 @@ MAX_PLAYOUTS = 20000
 WIDTH = 12  # orders searched a decision
 RATED = 8  # of them, those the greedy rating puts first; the rest drawn at random
 HORIZON = 40  # orders `settle` gives at the end of a playout, at most
+CLOSE = 60  # orders edition 3's `close` gives after `settle`, at most
 WORLDS = 8  # positions sampled from the side's view a decision; playout i plays on sample i mod WORLDS
 EXPAND_AT = 2  # a decision below the root is searched from its second visit (before, a playout values it)
 DEPTH = 24  # decisions a playout goes down the tree, at most
@@ -125,7 +128,7 @@ def policy(rules, settings: dict) -> practice.Policy:
             playouts, seconds = min(max(replaying["playouts"], 0), MAX_PLAYOUTS), None  # no licence to run for ever
         else:
             playouts, seconds = settings.get("playouts", MAX_PLAYOUTS), settings.get("seconds")
-        return Search(rules, state, side, playouts, given, seconds).decide()
+        return Search(rules, state, side, playouts, given, seconds, settings.get("edition", 2)).decide()
 
     return play
 
@@ -133,8 +136,10 @@ def policy(rules, settings: dict) -> practice.Policy:
 class Search:
     """One decision of the strong opponent (see the module docstring)."""
 
-    def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0, seconds: float | None = None):
+    def __init__(self, rules, state: Any, side: str, budget: int, given: int = 0, seconds: float | None = None,
+                 edition: int = practice.EDITION):
         self.rules, self.state, self.side, self.budget, self.given = rules, state, side, budget, given
+        self.edition = edition  # the seat's policies' edition: which evaluation it plays by
         self.seconds = seconds  # None: exactly `budget` playouts; else until this much CPU time, at most `budget`
         self.done = 0
         self.worlds: dict[int, Any] = {}
@@ -227,6 +232,8 @@ class Search:
             if node is not self.root and (node.visits < EXPAND_AT or len(path) >= DEPTH):
                 node.visits += 1
                 state = settle(rules, state, dice)
+                if self.edition >= 3:
+                    state = close(rules, state, dice)
                 break
             side = rules.prompt(state).side
             if node.arms is None:
@@ -241,7 +248,7 @@ class Search:
             except (OrderError, ValueError, KeyError):
                 break  # refused in this sample: it does nothing there
             node = node.children.setdefault(arm, Node())
-        found = evaluation.value(rules, state, self.side)
+        found = evaluation.value(rules, state, self.side, self.edition)
         self.low, self.high = min(self.low, found), max(self.high, found)
         for at, arm in path:
             at.n[arm] = at.n.get(arm, 0) + 1
@@ -281,6 +288,34 @@ def settle(rules, state: Any, dice: PlayoutDice, horizon: int = HORIZON, choose:
         if prompt.side is None or any(prompt.allows(a) for a in ENDS):
             return state
         nxt = step(rules, state, prompt.side, dice, choose)
+        if nxt is None:
+            return state
+        state = nxt
+    return state
+
+
+def close(rules, state: Any, dice: PlayoutDice, horizon: int = CLOSE) -> Any:
+    """Edition 3's rollout from a leaf: the side deciding there ends each step it may end, and the steps no side
+    may end are answered at random (`settle`), until the other side may end a step, the end of the game, or
+    `horizon` orders. What a phase's end does to the orders given in it (SNC 6.0's stacking check, a Formosa
+    invasion's landing) is then in the position valued; the opponent's own choices stay with the evaluation's
+    safety and stakes readings."""
+    prompt = rules.prompt(state)
+    mine = prompt.side
+    for _ in range(horizon):
+        if mine is None or rules.outcome(state) is not None:
+            return state
+        prompt = rules.prompt(state)
+        ends = [a for a in ENDS if prompt.allows(a)]
+        if prompt.side is None or (ends and prompt.side != mine):
+            return state
+        if not ends:
+            nxt = step(rules, state, prompt.side, dice)
+        else:
+            try:
+                nxt = _apply(rules, state, rules.parse(ends[0], prompt.side, state), dice)
+            except (OrderError, ValueError, KeyError):
+                nxt = None
         if nxt is None:
             return state
         state = nxt

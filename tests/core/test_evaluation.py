@@ -28,3 +28,47 @@ def test_an_ended_game_is_worth_one_to_the_winner():
     won = type(state)(**{**state.__dict__, "step": "over", "winner": "red", "reason": "test"})
     assert rules.outcome(won).winner == "red"
     assert evaluation.value(rules, won, "red") == 1 and evaluation.value(rules, won, "blue") == -1
+
+
+def _moved(state, unit_id: str, hex_label: str | None):
+    """`state` with one unit moved (None: taken off the map), as a sample of a position might differ."""
+    from dataclasses import replace
+
+    unit = state.units[unit_id]
+    moved = replace(unit, hex=hex_label, status="map" if hex_label else "dead")
+    return replace(state, units={**state.units, unit_id: moved})
+
+
+def test_snc_chinese_strength_leaving_the_shanghai_ring_is_worse_for_them_before_gt_8():
+    """SNC 4.2: through GT 5 the Chinese lose when no unit of theirs is in or next to 3512; the evaluation of
+    edition 3 sees a Chinese unit taken out of that ring as a loss for them, edition 2 saw only the material."""
+    rules = CATALOG.rules("snc")
+    state = rules.initial_state("campaign", {})
+    ring = {"3512", *state.data.map.neighbour_labels("3512")}
+    inside = [u for u in state.on_map("chinese") if u.hex in ring]
+    assert len(inside) >= 2
+    away = _moved(state, inside[0].id, "0202")  # the same unit, on the map, far from Shanghai
+    assert rules.stakes(away, "chinese") < rules.stakes(state, "chinese")
+    assert rules.stakes(away, "japanese") == pytest.approx(-rules.stakes(away, "chinese"))
+    assert evaluation.value(rules, away, "chinese") < evaluation.value(rules, state, "chinese")
+
+
+def test_ichigo_a_japanese_unit_nearer_chungking_counts_toward_the_4_2_award():
+    """Ichi-Go 4.2: a Japanese unit within five hexes of Chungking scores a VP at the end; a unit brought
+    nearer raises the Japanese stakes, and the Allies' fall by as much."""
+    rules = CATALOG.rules("ichigo")
+    state = rules.initial_state("campaign", {})
+    unit = state.on_map("japanese")[0]
+    near = _moved(state, unit.id, "0912")  # two hexes from Chungking (0712)
+    assert rules.stakes(near, "japanese") > rules.stakes(state, "japanese")
+    assert rules.stakes(near, "allied") == pytest.approx(-rules.stakes(near, "japanese"))
+
+
+def test_edition_2_reads_no_stakes():
+    """A search seat of edition 2 re-decides its stored orders with the evaluation it played by."""
+    rules = CATALOG.rules("snc")
+    state = rules.initial_state("campaign", {})
+    found = evaluation.features(rules, state, "chinese")
+    plain = evaluation.CAP * sum(evaluation.WEIGHTS[k] * found[k] for k in evaluation.WEIGHTS)
+    assert evaluation.value(rules, state, "chinese", edition=2) == pytest.approx(plain)
+    assert evaluation.value(rules, state, "chinese") != pytest.approx(plain)

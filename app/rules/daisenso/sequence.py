@@ -120,6 +120,27 @@ def _markers(d: Decision) -> None:
     _end_phase(d)
 
 
+def stakes(state, side: str) -> float:
+    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): the
+    scenario's faction wins by holding every hex it must hold with a ground unit after the last Combat Phase (D16),
+    so each such hex counts -1 unheld, else its holder's defence against the enemy's attack next to it (the
+    share, from -1 to 1); the mean is that faction's reading."""
+    if not state.victory_hold:
+        return 0.0
+    mine = state.victory_faction
+    total = 0.0
+    for h in state.victory_hold:
+        held = sum(state.data.kinds[u.kind].defense for u in state.ground_at(h, mine))
+        if not state.ground_at(h, mine):
+            total -= 1.0
+            continue
+        near = sum(state.data.kinds[u.kind].attack for n in state.data.atlas.neighbours(H(h))
+                   for u in state.ground_at(str(n)) if u.faction != mine)
+        total += 2 * held / (held + near) - 1 if held + near else 1.0
+    reading = total / len(state.victory_hold)
+    return reading if side == state.side_of(mine) else -reading
+
+
 def _end_phase(d: Decision) -> None:
     state = d.state
     if state.combat_phase >= state.last_phase:

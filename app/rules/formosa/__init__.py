@@ -36,7 +36,7 @@ GAME = Game(
     after_order=victory.sudden_death,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
-            "losses": view.losses,
+            "losses": view.losses, "stakes": victory.stakes,
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "counterattack": {}, "advance": {}, "overstack": {},
                          "exploit": {}, "air-losses": {}, "kamikaze-hits": {}, "b29-fortified": {},

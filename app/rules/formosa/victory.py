@@ -48,6 +48,33 @@ def japanese_vp(state: State) -> tuple[int, dict[str, int]]:
     return sum(detail.values()), dict(sorted(detail.items()))
 
 
+def stakes(state: State, side: str) -> float:
+    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): the
+    net VP the position would score now (4.2: Allied less Japanese) against the Draw band's middle, weighted 0.7,
+    and the share of the port and airfield hexes Allied units occupy (4.1's Allied sudden death; none on the map
+    from GT 2 is the Japanese one), weighted 0.3. Until an Allied ground unit stands on Formosa, what the Allies
+    can land instead (4.1: none there from GT 2 loses): the units their amphibious and drop zone markers ready to
+    place carry (10.2, 10.3), from 0 (none) toward 1 during the set-up, from -1 toward 0 after it."""
+    setup = state.step.startswith("setup")
+    if setup or not state.occupied("allied"):
+        stacking = state.data.charts["stacking"]
+        ready = (state.markers.get("amphibious", 0) * stacking["amphibious_units"]
+                 + state.markers.get("drop-zone", 0) * stacking["drop_zone_units"])
+        capacity = 1 - 2 ** (-ready / 8)
+        allied = capacity if setup else capacity - 1
+        return allied if side == "allied" else -allied
+    levels = sorted(lv["min"] for lv in state.data.charts["victory"]["levels"])
+    draw = next(lv["min"] for lv in state.data.charts["victory"]["levels"] if lv["level"] == "Draw")
+    win = min(m for m in levels if m > draw)
+    middle = (draw + win) / 2
+    net = allied_vp(state)[0] - japanese_vp(state)[0]
+    targets = state.data.sudden_death_hexes()
+    held = state.occupied("allied")
+    share = sum(1 for h in targets if str(h) in held) / len(targets) if targets else 0.0
+    allied = 0.7 * max(-1.0, min(1.0, (net - middle) / (win - draw + 6))) + 0.3 * (2 * share - 1)
+    return allied if side == "allied" else -allied
+
+
 def count(d: Decision) -> None:
     """The end of the last Game-Turn: the VP, the level (4.2) and the end of the game."""
     state: State = d.state

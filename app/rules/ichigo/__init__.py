@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
-from app.rules.ichigo import events, fog, position, sequence, summary, view
+from app.rules.ichigo import events, fog, position, sequence, summary, victory, view
 from app.rules.ichigo.state import RULES_VERSION, SIDES, State
 
 
@@ -41,6 +41,7 @@ GAME = Game(
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "visible": lambda event, side: fog.visible(event, side, GAME.describe), "reveals": fog.reveals,
             "losses": lambda event, state: summary.losses(event),
+            "stakes": victory.stakes,
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "advance": {}, "momentum": {}, "tanks": {"never": "commit 0"},
                          "airpower": {}, "chinese-reinforcements": {}}},

@@ -94,6 +94,52 @@ def vp_causeway(state: State) -> tuple[int, list[str]]:
     return total, items
 
 
+def _near(state: State, target: str, within: int) -> float:
+    """1 with a Japanese unit within `within` hexes of `target` (or `target` Japanese), else halving every three
+    hexes further: how near the Japanese stand to an award that counts a unit near a hex."""
+    units = state.on_map("japanese")
+    if target in state.jp_control:
+        return 1.0
+    if not units:
+        return 0.0
+    gap = min(state.data.distance(target, u.hex) for u in units)
+    return 1.0 if gap <= within else 2 ** (-(gap - within) / 3)
+
+
+def _share(state: State, hexes) -> float:
+    hexes = list(hexes)
+    return sum(1 for h in hexes if h in state.jp_control) / len(hexes) if hexes else 0.0
+
+
+def stakes(state: State, side: str) -> float:
+    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): the
+    Japanese victory points the position would score at the end (4.2 without Causeway, 4.3 with it), each award
+    counted by how near it is (a share of the airbases or the GEARR held, how far the nearest Japanese unit stands
+    from the hex an award counts a unit near), against the points that win and lose; less a quarter while the
+    Allies hold one of the two cities whose joint holding wins them the game (4.5)."""
+    d = state.data
+    v = d.scenario["victory"]
+    if state.causeway:
+        vp, _ = vp_causeway(state)
+        t = v["causeway"]
+        near = sum(_near(state, h, 1) for h in state.beachheads.values()) - len(state.beachheads)
+        formosa = any(u.hex in d.tagged("formosa") for u in state.on_map("japanese"))
+        # the binary tally, and how near the awards not yet scored are (a unit adjacent to a beachhead scores)
+        score = vp + 0.5 * near + (0.0 if formosa else -0.25)
+    else:
+        airbases = _share(state, d.feature("airbase"))
+        gearr = _share(state, d.gearr)
+        score = (airbases + gearr + _near(state, d.place(v["sudden_death_chungking"]), int(v["distance_chungking"]))
+                 + _near(state, d.place(v["kunming"]), 0) + float(no_chinese_east_of_gearr(state)))
+        t = v["no_causeway"]
+    low, high = int(t["chinese_win_max"]), int(t["japanese_win_min"])
+    middle = (low + high) / 2
+    japanese = max(-1.0, min(1.0, (score - middle) / (high - middle + 0.5)))
+    if any(h not in state.jp_control for h in d.places(v["allied_sudden"])):
+        japanese = max(-1.0, japanese - 0.25)
+    return japanese if side == "japanese" else -japanese
+
+
 def final_outcome(state: State) -> ev.GameEnded:
     if state.causeway:
         vp, items = vp_causeway(state)

@@ -44,7 +44,7 @@ GAME = Game(
     played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             # the American's losses to the programmed Japanese attacks (docs/play-by-email.md, "Standing orders")
-            "standing": {"losses": {}}},
+            "standing": {"losses": {}}, "stakes": victory.stakes},
     policies={"programmed": sequence.programmed},
     automated_seats=("japanese",),  # the solitaire game: the rules themselves play the Japanese
 )

@@ -30,6 +30,27 @@ def assessment(state: State) -> dict:
             "counted": max(0, state.casualty_points - v["city_credit"] * len(cities))}
 
 
+def stakes(state: State, side: str) -> float:
+    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py), by
+    what the levels judge (ruling R20): Kagoshima (American, else how near the nearest American unit stands,
+    halving every three hexes), the points counted against the last American level's limit, and the Japanese
+    units left south of the Objective Line (halving the reading every three), weighted 0.4, 0.4 and 0.2."""
+    data = state.data
+    v = data.scenario["victory"]
+    a = assessment(state)
+    key = data.hex_named(v["key_city"])
+    if a["key_city"]:
+        city = 1.0
+    else:
+        gap = min((data.map.distance(key, H(u.hex)) for u in state.on_map("american")), default=None)
+        city = -1.0 if gap is None else 2 * 2 ** (-gap / 3) - 1
+    limit = max(lv["below"] for lv in v["level"] if lv["name"].startswith("American") and "below" in lv)
+    points = 1 - 2 * min(1.0, a["counted"] / limit)
+    south = 2 * 2 ** (-len(a["japanese_south"]) / 3) - 1
+    american = 0.4 * city + 0.4 * points + 0.2 * south
+    return american if side == "american" else -american
+
+
 def final(state: State) -> GameEnded:
     """Ruling R20: the first level that holds after the last Game-Turn."""
     a = assessment(state)

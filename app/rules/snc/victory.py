@@ -50,4 +50,23 @@ def victory_check(state: State) -> ev.GameEnded | None:
     return None
 
 
-__all__ = ["H", "japanese_cities", "sudden_death", "victory_check"]
+def stakes(state: State, side: str) -> float:
+    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): half
+    the Shanghai ring, half the cities. The ring (3512 and its neighbours): through GT 5 the Chinese lose the
+    moment none of their units stands there (4.2), and from GT 8 they win the moment one does (4.1 (2)), so until
+    GT 8 the Chinese strength there against the Japanese strength in and around it is the Chinese side's reading;
+    the cities: the share the Japanese hold (4.3: all seven win at a Victory Check, fewer at GT 12 lose)."""
+    v = state.data.params["victory"]
+    ring = {v["shanghai"], *neighbours(state.data, v["shanghai"])}
+    around = ring | {n for h in ring for n in neighbours(state.data, h)}
+    chinese = sum(max(u.cf, 0.5) for u in state.on_map("chinese") if u.hex in ring)
+    japanese = sum(max(u.cf, 0.5) for u in state.on_map("japanese") if u.hex in around)
+    hold = 2 * chinese / (chinese + japanese) - 1 if chinese + japanese else 0.0
+    if state.turn >= int(v["adjacent_win_from_turn"]):
+        hold = 0.0  # a Chinese unit there has already won: what is left is the cities
+    held, total = japanese_cities(state)
+    chinese_reading = 0.5 * hold + 0.5 * (1 - 2 * held / total)
+    return chinese_reading if side == "chinese" else -chinese_reading
+
+
+__all__ = ["H", "japanese_cities", "stakes", "sudden_death", "victory_check"]
