@@ -4,7 +4,7 @@ under version 4 still decides it (docs/core.md "Rules versions")."""
 from dataclasses import replace
 
 import pytest
-from ichigo_given import RULES, chinese, ev, of, position, when
+from ichigo_given import RULES, chinese, ev, fold, of, position, when
 
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import combat
@@ -71,3 +71,20 @@ def test_7_8_the_marker_stays_where_it_was_placed_into_the_next_turn_and_placed_
     # the US Combat Phase of a turn whose marker is unused offers it too; no Japanese or Chinese phase does
     assert "supply" in _actions(replace(s, phase="III"))
     assert "supply" not in _actions(replace(s, phase="VII", plans={"japanese": "move-fight"}))
+
+
+@pytest.mark.parametrize("version", [6, 5])
+def test_10_1_after_one_stack_moved_the_list_still_offers_each_unmoved_units_moves(version):
+    # ruling E32: the list of legal orders keeps offering a unit that has not moved once another stack is under way
+    from app.rules.legal import legal_orders
+    s = position({"jp-cea-1bde": "2010", "jp-cea-2bde": "2110"}, turn=8, phase="VI",
+                 plans={"japanese": "move-fight"}, causeway=False)
+    s = under(s, version)
+    s = fold(s, *when(s, "japanese", "move jp-cea-1bde to 2011", rolls=[5]))
+    movers = {o["order"].split()[1] for o in legal_orders(RULES, s, "japanese") if o["action"] == "move"}
+    assert "jp-cea-1bde" in movers                                      # the stack under way may go on
+    assert ("jp-cea-2bde" in movers) is (version == 6)                  # and the unit that has not moved may begin
+    if version == 6:                                                    # the order offered is one the rules take
+        order = next(o["order"] for o in legal_orders(RULES, s, "japanese")
+                     if o["order"].startswith("move jp-cea-2bde"))
+        assert of(when(s, "japanese", order, rolls=[2]), ev.UnitsMoved)
