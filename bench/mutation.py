@@ -16,10 +16,12 @@ for a row no sampled mutant cites, `--per-case` more mutants of functions citing
 against the fast tests of every row it cites (pytest in mutants/ with the mutant switched on, one process per
 mutant), so the report tells, row by row, whether the row's own tests kill its mutants: a row whose tests kill
 none is a finding. A test module whose import fails under the mutant (the game's data no longer loads) fails all
-its tests: a kill, as in mutmut's run.
+its tests: a kill, as in mutmut's run. With --report the tests are first copied into mutants/ again, so the rows
+run the tests as they are now (a test added since the last run included); --rows reports only the rows named,
+each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
-                                [--redraw] [--cases [--per-case 1]]
+                                [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
 """
 from __future__ import annotations
 
@@ -321,9 +323,9 @@ def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[s
     return {row: True if set(ts) & failed else (False if set(ts) & reach else None) for row, ts in wanted.items()}
 
 
-def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
-    """For each row of each game's case table: the mutants of code citing it (sampled, and topped up for rows the
-    sample leaves out) and how many the row's own tests kill."""
+def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: set[str] = frozenset()) -> None:
+    """For each row of each game's case table (or only the rows `only` names): the mutants of code citing it
+    (sampled, and topped up for rows the sample leaves out) and how many the row's own tests kill."""
     log = ROOT / "mutants" / "case-report.log"
     log.write_text("")
     for package, names in chosen.items():
@@ -351,6 +353,8 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
                     by_row[case] = found if sampled else rng.sample(found, min(per_case, len(found)))
                     break
         citing = {case: sorted(set(citing.get(case, [])) | set(loose["all"].get(case, []))) for case in rows}
+        shown = [case for case in sorted(rows, key=_case_key) if not only or case in only]
+        by_row = {case: by_row[case] for case in shown if case in by_row}  # drawn as for every row: the same draws
         verdict: dict[str, dict[tuple[str, str], bool | None]] = {}
         codes = meta(package)
         for name in sorted({n for ns in by_row.values() for n in ns}):
@@ -362,7 +366,7 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
         print(f"\n{package}: per-case report (docs/cases/{package}.md), row by row")
         print(f"  {'case':10} {'citing':>7} {'tried':>5} {'killed by its tests':>19}  finding")
         findings = 0
-        for case in sorted(rows, key=_case_key):
+        for case in shown:
             tried = by_row.get(case, [])
             kills = [verdict[n][(package, case)] for n in tried]
             killed = sum(1 for k in kills if k)
@@ -394,6 +398,8 @@ def main() -> None:
                         help="also the per-case report: each case row's mutants against the row's own tests")
     parser.add_argument("--per-case", type=int, default=1,
                         help="mutants drawn for a case row no sampled mutant cites (default 1)")
+    parser.add_argument("--rows", nargs="+", default=[], metavar="CASE",
+                        help="with --cases: report only these rows (each drawn the same mutants as in a full report)")
     args = parser.parse_args()
     os.chdir(ROOT)
 
@@ -430,7 +436,12 @@ def main() -> None:
             more = f" and {len(cases) - 6} more" if len(cases) > 6 else ""
             print(f"  {state:9} {name}  [{', '.join(cases[:6]) + more or 'no mapped test runs it'}]")
     if args.cases:
-        case_report(chosen, args.seed, args.per_case)
+        if args.report:  # the rows' tests as they are now, not as the last mutmut run copied them
+            from mutmut.__main__ import copy_also_copy_files
+
+            with contextlib.redirect_stdout(io.StringIO()):
+                copy_also_copy_files()
+        case_report(chosen, args.seed, args.per_case, set(args.rows))
 
 
 if __name__ == "__main__":
