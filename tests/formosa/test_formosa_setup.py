@@ -67,6 +67,8 @@ def test_24_1_allied_lp_above_20_are_lost_at_the_end_of_set_up_cf_14():
     assert GAME.prompt(state).step == ("Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the "
                                        "end; choose 2 more of group allied-2; choose 3 more of group allied-3; "
                                        "choose 7 more of group allied-4)")
+    says = refused(state, "allied", "choose us-armor-1 us-armor-2 us-armor-3", "Formosa 3.0")  # two of the three
+    assert says.endswith("this group sets up 2: 2 more to choose")
     state = allied_choices(state)
     assert GAME.prompt(state).step == "Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the end)"
     refused(state, "allied", "choose us-eng-8", "Formosa 3.0")  # the group's seven are chosen
