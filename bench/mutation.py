@@ -225,8 +225,16 @@ def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, 
 
 
 def _changed_line(name: str) -> int | None:
-    """Which non-blank line of its function a mutant changes (0 is the `def` line): its function's copy in
-    mutants/ (mutmut's .spans file says where each copy lies) against the original copy."""
+    """Which non-blank line of its function a mutant changes (0 is the `def` line)."""
+    changed = _changed(name)
+    return None if changed is None else changed[0]
+
+
+@cache
+def _changed(name: str) -> tuple[int, str, str] | None:
+    """A mutant's first changed non-blank line of its function (0 is the `def` line), as the original and the
+    mutant read it: its function's copy in mutants/ (mutmut's .spans file says where each copy lies) against the
+    original copy."""
     path, _, _ = _locate(name)
     try:
         spans = _spans(path)
@@ -240,7 +248,21 @@ def _changed_line(name: str) -> int | None:
     if start is None:
         return None
     pairs = zip(orig[start + 1:], mutant[start + 1:], strict=False)
-    return next((i for i, (a, b) in enumerate(pairs, 1) if a != b), None)
+    return next(((i, a, b) for i, (a, b) in enumerate(pairs, 1) if a != b), None)
+
+
+STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+
+
+def _changed_strings(name: str) -> list[str]:
+    """The string literals of the changed line that the mutant changed or took away ("Formosa 12.3" ->
+    "formosa 12.3"): when one of them names cases, those are the mutant's cases, not every case its line names."""
+    changed = _changed(name)
+    if changed is None:
+        return []
+    _, orig, mutant = changed
+    theirs = STRING.findall(mutant)
+    return [text for text in STRING.findall(orig) if text not in theirs]
 
 
 @cache
@@ -264,7 +286,8 @@ def cited(name: str) -> list[tuple[str, str]]:
 @cache
 def citation(name: str) -> tuple[list[tuple[str, str]], bool]:
     """The cases a mutant's code cites, and whether the changed line's own statement names them: the innermost
-    statement around the changed line that cites a case (a refusal's case, an `if` block's) (True), else its
+    statement around the changed line that cites a case (a refusal's case, an `if` block's), or, when the mutant
+    changed a string naming cases (a refusal's case misspelt), those cases alone (True), else its
     function's docstring (what the function says it implements), else anything in the function (False)."""
     path, func, cls = _locate(name)
     rows = case_rows()
@@ -280,8 +303,10 @@ def citation(name: str) -> tuple[list[tuple[str, str]], bool]:
         around = sorted((n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn and line is not None
                          and n.lineno <= line <= n.end_lineno), key=lambda n: n.end_lineno - n.lineno)
         near = next((c for c in (_node_citations(path, n) for n in around) if c), None)
-        if near:
-            found, precise = near, True
+        own = path.parent.name if path.parent.name in CASE_PREFIX else None
+        named = frozenset().union(*(_cites(text, own) for text in _changed_strings(name)))
+        if named or near:
+            found, precise = named or near, True
     return sorted((game, case) for game, case in found if case in rows.get(game, {})), precise
 
 
