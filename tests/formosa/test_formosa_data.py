@@ -553,6 +553,17 @@ def test_24_2_a_scenarios_file_giving_no_us_tac_points_starts_the_allies_with_no
     assert printed(load(), "2").air == {"allied-tac": 0, "cw-tac": 2}
 
 
+def test_24_2_a_scenarios_file_that_bans_no_unit_may_leave_the_list_out(tmp_path, monkeypatch):
+    from app.rules.formosa import strategic
+
+    text = data.SCENARIOS.read_text(encoding="utf-8")
+    assert text.count("\nbanned = []\n") == 1  # scenario 1
+    (tmp_path / "scenarios.toml").write_text(text.replace("\nbanned = []\n", "\n"))
+    monkeypatch.setattr(data, "SCENARIOS", tmp_path / "scenarios.toml")
+    game = load()  # jp-10-10: banned in Scenario 2 only
+    assert strategic.recruit_cost(game, "japanese", "jp-10-10", scenario=1, setup=True, replace=False) == 2
+
+
 def test_11_1_a_units_file_with_a_japanese_unit_without_a_concealed_movement_factor_is_refused(tmp_path,
                                                                                                monkeypatch):
     guard = 'id = "jp-guard-1"\nside = "japanese"\nnationality = "japanese"\nname = "Guard Unit 1"\n' \
