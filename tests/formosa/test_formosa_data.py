@@ -242,6 +242,15 @@ def test_15_3_one_against_five_reads_49_and_eight_against_one_reads_700_cf_2_cf_
     assert column(99, 200) == "<=49%"  # 49.5% rounds down (combat-kernel ruling)
 
 
+def test_15_3_a_crt_file_may_round_the_percentage_up_instead(tmp_path, monkeypatch):
+    text = data.CRT.read_text(encoding="utf-8")
+    assert text.count('percent_rounding = "down"') == 1
+    (tmp_path / "crt.toml").write_text(text.replace('percent_rounding = "down"', 'percent_rounding = "up"'))
+    monkeypatch.setattr(data, "CRT", tmp_path / "crt.toml")
+    assert preview_attack(load().crt("us"), 99, 200, ()).column_label == "50-99%"  # 49.5% rounds up to 50%
+    assert column(99, 200) == "<=49%"  # the printed table rounds down
+
+
 def test_15_4_400_percent_one_right_two_left_reads_300_cf_4():
     shifts = [Shift(1, "15.4.1", "air"), Shift(-2, "15.4.1", "terrain")]
     assert column(4, 1, shifts) == NAMED["300%"]
