@@ -252,6 +252,7 @@ def _usmc_position(*rules):
 
 def test_25_4_a_replaced_marine_deploys_with_a_us_hq_that_traces_to_a_functional_port():
     state = _usmc_position("25.4")
+    assert f"deploy us-1mar-1 {NEXT_TO_PORT}" in [o["order"] for o in GAME.legal_orders(state, "allied")]  # offered
     [deployed] = of(when(state, "allied", f"deploy us-1mar-1 {NEXT_TO_PORT}"), UnitDeployed)
     assert deployed.where == NEXT_TO_PORT
     refused(state, "allied", f"deploy us-1mar-1 {X}", "Formosa 8.1, ruling F35")  # no HQ there
