@@ -16,7 +16,7 @@ import click
 
 from app import text
 from app.numbers import LARGEST
-from app.service.application import Application, Console, Settings, replays, rule_sets, size_caches
+from app.service.application import Application, Console, Settings, installed, replays, rule_sets, size_caches
 from app.service.errors import (
     GameError,
     NoSuchPosition,
@@ -35,17 +35,19 @@ EVENT = click.IntRange(1, LARGEST)  # an event number (app/numbers.py): a larger
 
 
 class Context:
-    """A command's settings (the environment's, then the flags) and what it opens on them."""
+    """A command's settings (the environment's, then the flags), the rule sets it runs, and what it opens on
+    them."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, catalog=None):
         self.settings = settings
+        self.catalog = catalog or installed()
         self._console: Console | None = None
 
     @property
     def console(self) -> Console:
         """The operator's console on the database, opened on first use: the command line holds no store."""
         if self._console is None:
-            self._console = Console(self.settings)
+            self._console = Console(self.settings, self.catalog)
         return self._console
 
     def mail(self):
@@ -56,7 +58,7 @@ class Context:
 
     def application(self) -> Application:
         """The play-by-email service on the database, its mail per the settings."""
-        return Application.open(self.settings, self.mail())
+        return Application.open(self.settings, self.mail(), catalog=self.catalog)
 
 
 def invoked_as() -> str:
@@ -138,19 +140,21 @@ class Commands(click.Group):
 @click.pass_context
 def cli(ctx: click.Context, db: str) -> None:
     """Hexledger: hex-and-counter wargames with a tamper-evident history."""
+    # the rule sets: those installed, or a catalog the caller passes as click's `obj` (tests: invoke(..., obj=...))
     try:
         settings = Settings.from_env().with_flags(db=db)
     except ValueError as exc:  # a variable that does not parse: named, before anything is read or written
         raise click.ClickException(str(exc)) from None
     size_caches(settings)
-    ctx.obj = Context(settings)
+    ctx.obj = Context(settings, ctx.obj)
 
 
 @cli.command("rules")
 @json_option
-def rules_cmd(as_json: bool) -> None:
+@click.pass_obj
+def rules_cmd(ctx: Context, as_json: bool) -> None:
     """The rule sets available, with their sides and scenarios."""
-    data = rule_sets()
+    data = rule_sets(ctx.catalog)
     text = "\n".join(f"{d['name']:10} {d['title']}\n{'':10} sides: {', '.join(d['sides'])}; scenarios: "
                      f"{', '.join(d['scenarios'])}" for d in data)
     emit(as_json, data, text)

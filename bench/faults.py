@@ -41,8 +41,11 @@ sys.path.insert(0, str(ROOT))
 from app.events.store import EventStore, utc_text  # noqa: E402
 from app.mail.replies import body_text  # noqa: E402
 from app.mail.transport import MailConfig  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.service import audit  # noqa: E402
 from app.service.application import Application  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 KILLER = """
 import os, signal, sys
@@ -203,7 +206,7 @@ def check_tick(db: str, outbox: Path, games: dict[str, str]) -> list[str]:
 
         for name, game_id in games.items():
             events = list(store.events(game_id))
-            if not audit.verify(events).ok:
+            if not audit.verify(CATALOG, events).ok:
                 problems.append(f"{name}: does not verify")
             passed = [e for e in events if e.type == "core.DeadlinePassed"]
             if name == "remind":

@@ -31,9 +31,11 @@ from test_snc_fog import check_fog  # noqa: E402
 
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
-from app.rules.catalog import get_rules  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.rules.snc import GAME as RULES  # noqa: E402
 from app.service import audit, games  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 
 class Tally:
@@ -78,22 +80,22 @@ def through_service(tally: Tally, rules_name: str, seeds, budget: float, folder:
             break
         store = EventStore(str(Path(folder) / f"{rules_name}-{seed}.sqlite3"))
         try:
-            game_id = games.create_game(store, rules_name)
-            rules = get_rules(rules_name)
+            game_id = games.create_game(store, CATALOG, rules_name)
+            rules = CATALOG.rules(rules_name)
             for side in rules.sides:
-                games.join(store, game_id, side, f"{side}@bench.example", f"{side} {seed}")
+                games.join(store, CATALOG, game_id, side, f"{side}@bench.example", f"{side} {seed}")
             if rules_name == "snc":
                 def submit(side, text, store=store, game_id=game_id):
-                    return games.submit(store, game_id, side, text).state.game
+                    return games.submit(store, CATALOG, game_id, side, text).state.game
 
                 _, accepted = play(random.Random(seed), max_orders=5000, submit=submit)
             else:
                 accepted = play_random(store, game_id, random.Random(seed), max_orders=5000)
             tally.orders += accepted
-            game = projection.load(store, game_id).game
+            game = projection.load(store, CATALOG, game_id).game
             ended = rules.outcome(game) is not None
             tally.ended += ended
-            report = audit.verify(list(store.events(game_id)), check_dice=ended)
+            report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=ended)
             if not report.ok:
                 tally.problems.append(f"seed {seed}: audit failed at {report.first_bad_seq}: {report.problems[:2]}")
             elif ended and report.rolls_unchecked:

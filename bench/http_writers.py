@@ -26,8 +26,11 @@ from waitress import create_server  # noqa: E402
 
 from app.events.backends import open_store  # noqa: E402
 from app.mail.transport import MailConfig  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.service import audit  # noqa: E402
 from app.web import create_app  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 RED_MOVES = ("move R1 0202", "move R2 0203", "move R3 0204")
 MAX_ATTEMPTS = 400  # per writer: bounds the run even if something goes wrong
@@ -159,7 +162,7 @@ def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: in
             in_place = all(any(stored_at.get(s) == o for s in range(1, seq + 1)) for seq, o in acknowledged[game_id])
             if orders != told or not in_place:
                 result.lost.append(game_id)
-            if not audit.verify(events).ok:
+            if not audit.verify(CATALOG, events).ok:
                 result.unverified.append(game_id)
         store.close()
     finally:

@@ -40,11 +40,13 @@ sys.path[:0] = [str(ROOT)]
 
 from app.events.dice import SeededDice  # noqa: E402
 from app.rules import legal  # noqa: E402
-from app.rules.catalog import get_rules  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.rules.engine.state import Memo  # noqa: E402
 from app.rules.kernel.memo import IdentityMemo  # noqa: E402
 from app.rules.snc import movement as snc_movement  # noqa: E402
 from tests import fuzzing  # noqa: E402  (the random legal player)
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def positions(rules, seed: int, every: int, most: int) -> list:
@@ -109,7 +111,7 @@ def listed(rules, state) -> tuple[float, list[dict]]:
 def save(path: str, names: list[str], seed: int, every: int, most: int) -> int:
     out: dict = {}
     for name in names:
-        rules = get_rules(name)
+        rules = CATALOG.rules(name)
         games, count, s = [], 0, seed
         while count < most:
             states, taken = played(rules, s, every * most)
@@ -134,7 +136,7 @@ def compare(path: str) -> int:
           f"{'in order only':>13}")
     changes: dict[str, collections.Counter] = {}
     for name, games in json.loads(Path(path).read_text()).items():
-        rules = get_rules(name)
+        rules = CATALOG.rules(name)
         before = now = 0.0
         count = differ = reordered = 0
         changed = changes[name] = collections.Counter()
@@ -194,7 +196,7 @@ def main() -> int:
           f"{'orders':>7}")
     bad = 0
     for name in args.games:
-        rules = get_rules(name)
+        rules = CATALOG.rules(name)
         states = positions(rules, args.seed, args.every, args.positions)
         results = []
         for label, memo, reaches in RUNS:

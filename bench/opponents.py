@@ -31,7 +31,9 @@ sys.path[:0] = [str(ROOT)]
 
 from app.events.dice import SeededDice  # noqa: E402
 from app.rules import practice  # noqa: E402
-from app.rules.catalog import get_rules  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 GAMES = ("skirmish", "snc", "ichigo", "formosa", "daisenso", "olympic")
 POLICIES = ("search", "greedy", "random")
@@ -105,7 +107,7 @@ def main() -> int:
 def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: list[dict]) -> None:
     """Every game of the bench, each appended to `games` as it ends."""
     for name in args.games.split(","):
-        rules = get_rules(name)
+        rules = CATALOG.rules(name)
         offered = practice.policies(rules)
         for scenario in rules.scenarios:
             if scenario in SKIP_SCENARIOS or (only and scenario not in only):

@@ -51,10 +51,12 @@ from app.mail.replies import body_text  # noqa: E402
 from app.mail.transport import MailConfig  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.rules import practice, standing  # noqa: E402
-from app.rules.catalog import get_rules  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.rules.errors import OrderError  # noqa: E402
 from app.service import games  # noqa: E402
 from app.service.application import Application  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 GAMES = ("snc", "ichigo", "formosa", "olympic", "daisenso")
 ORDERS = "orders@bench.example"
@@ -176,7 +178,7 @@ def free_port() -> int:
 
 
 def play(name: str, with_standing: bool, turns: int, seed: int, work: Path) -> Figures:
-    rules = get_rules(name)
+    rules = CATALOG.rules(name)
     policy = "greedy" if "greedy" in practice.policies(rules) else practice.default_policy(rules)
     figures = Figures(name, with_standing)
     maildir = str(work / "orders")
@@ -208,7 +210,7 @@ def play(name: str, with_standing: bool, turns: int, seed: int, work: Path) -> F
         sent_before: dict[str, int] = {}
         stuck = 0
         for _ in range(MAX_EMAILS):
-            state = projection.load(store, game_id)
+            state = projection.load(store, CATALOG, game_id)
             outcome = rules.outcome(state.game)
             turn = turn_of(rules, state.game)
             figures.turns = max(figures.turns, min(turn, turns))

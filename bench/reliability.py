@@ -46,8 +46,11 @@ from dataclasses import dataclass, field  # noqa: E402
 from app.events.backends import open_store  # noqa: E402
 from app.events.store import Conflict, EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.service import audit, games  # noqa: E402
 from bench import pg_cluster  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 RED_MOVES = ("move R1 0202", "move R2 0203", "move R3 0204")
 
@@ -67,7 +70,7 @@ def race(path: str, n_games: int, writers_per_game: int = 3) -> RaceResult:
     """Writers race to move the red units of each game (one unit each); a loser reloads and retries. Each writer
     has its own connection to the database at `path` (a SQLite file or a postgresql:// URL)."""
     setup = open_store(path)
-    game_ids = [games.create_game(setup, "skirmish") for _ in range(n_games)]
+    game_ids = [games.create_game(setup, CATALOG, "skirmish") for _ in range(n_games)]
     moves = RED_MOVES[:writers_per_game]
     result = RaceResult(n_games, n_games * len(moves))
     lock = threading.Lock()
@@ -77,9 +80,9 @@ def race(path: str, n_games: int, writers_per_game: int = 3) -> RaceResult:
         store = open_store(path)
         barrier.wait()
         while True:
-            seen = projection.load(store, game_id).meta.seq
+            seen = projection.load(store, CATALOG, game_id).meta.seq
             try:
-                games.submit(store, game_id, "red", order, expected_seq=seen)
+                games.submit(store, CATALOG, game_id, "red", order, expected_seq=seen)
                 with lock:
                     result.accepted += 1
                 return
@@ -99,7 +102,7 @@ def race(path: str, n_games: int, writers_per_game: int = 3) -> RaceResult:
         orders = sorted(e.payload["text"] for e in events if e.type == "core.OrderGiven")
         if orders != sorted(moves) or [e.seq for e in events] != list(range(1, len(events) + 1)):
             result.lost.append(game_id)
-        if not audit.verify(events).ok:
+        if not audit.verify(CATALOG, events).ok:
             result.unverified.append(game_id)
     setup.close()
     return result
@@ -332,20 +335,20 @@ def _acknowledged_at(ack: Ack, by_seq: dict) -> int | None:
 
 
 def _check_snapshots(store: EventStore, game_id: str, every: int, result: CrashResult) -> None:
-    rules = projection.get_rules(store.game(game_id)["rules"])
+    rules = CATALOG.rules(store.game(game_id)["rules"])
     head = store.head(game_id)[0]
     seqs = _snapshot_seqs(store, game_id, projection.rules_key(rules), head)
     result.snapshots += len(seqs)
     result.snapshot_boundaries += head // every
 
     def same(at: int) -> bool:
-        return (projection.encode(rules, projection.load(store, game_id, at)) ==
-                projection.encode(rules, projection.load(store, game_id, at, use_snapshots=False)))
+        return (projection.encode(rules, projection.load(store, CATALOG, game_id, at)) ==
+                projection.encode(rules, projection.load(store, CATALOG, game_id, at, use_snapshots=False)))
 
     if not all(same(at) for at in [*seqs, head]):
         result.snapshots_match = False
         result.problems.append(f"{game_id}: a snapshot differs from the full rebuild")
-    projection.rebuild_snapshots(store, game_id, every)
+    projection.rebuild_snapshots(store, CATALOG, game_id, every)
     if not same(head):
         result.rebuilt_match = False
         result.problems.append(f"{game_id}: after rebuild_snapshots the head differs from the full rebuild")
@@ -451,7 +454,7 @@ def crash_rounds(path: str, rounds: int, rng: random.Random, clients: int = 3, m
             events = list(store.events(game_id))
             by_game[game_id] = {e.seq: e for e in events}
             result.games += 1
-            report = audit.verify(events)
+            report = audit.verify(CATALOG, events)
             if not report.ok or [e.seq for e in events] != list(range(1, len(events) + 1)):
                 result.unverified += 1
                 result.problems.append(f"{game_id}: {report.problems[:1]}")

@@ -28,9 +28,11 @@ from app.events.envelope import canonical_json  # noqa: E402
 from app.events.registry import _BY_NAME, encode  # noqa: E402
 from app.events.store import EventStore, NewEvent  # noqa: E402
 from app.projections import state as projection  # noqa: E402
-from app.rules.catalog import get_rules  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.rules.skirmish.events import StepEnded, UnitMoved  # noqa: E402
 from app.service import games  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def timed(fn, repeat: int = 3) -> float:
@@ -54,7 +56,7 @@ def command_batch(i: int) -> list[NewEvent]:
 
 def bench_appends(tmp: Path, commands: int) -> tuple[float, float]:
     store = EventStore(str(tmp / "appends.sqlite3"))
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     seq = store.head(game_id)[0]
     start = time.perf_counter()
     for i in range(commands):
@@ -83,19 +85,19 @@ def bench_appends(tmp: Path, commands: int) -> tuple[float, float]:
 def long_game(tmp: Path, events: int, location: str | None = None) -> tuple[EventStore, str]:
     """A skirmish game of `events` events with its snapshots, in tmp/long.sqlite3 or at `location` (a URL)."""
     store = open_store(location or str(tmp / "long.sqlite3"))
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     seq = store.head(game_id)[0]
     i = 0
     while seq < events:
         batch = [e for k in range(100) for e in command_batch(i + k)][: events - seq]
         seq = store.append(game_id, seq, batch)[-1].seq
         i += 100
-    projection.rebuild_snapshots(store, game_id)
+    projection.rebuild_snapshots(store, CATALOG, game_id)
     return store, game_id
 
 
 def bare_rebuild(store: EventStore, game_id: str):
-    rules = get_rules("skirmish")
+    rules = CATALOG.rules("skirmish")
     state = None
     for type_, payload in store.db.conn.execute(
             "SELECT type, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id]):
@@ -117,11 +119,12 @@ def main() -> None:
         store_rate, raw_rate = bench_appends(tmp_path, args.commands)
         store, game_id = long_game(tmp_path, args.events)
         head = store.head(game_id)[0]
-        with_snap = timed(lambda: projection.load(store, game_id))
-        worst = timed(lambda: projection.load(store, game_id, head - 1))  # fold snapshot_every - 1 events
-        without = timed(lambda: projection.load(store, game_id, use_snapshots=False), repeat=2)
+        with_snap = timed(lambda: projection.load(store, CATALOG, game_id))
+        worst = timed(lambda: projection.load(store, CATALOG, game_id, head - 1))  # fold snapshot_every - 1 events
+        without = timed(lambda: projection.load(store, CATALOG, game_id, use_snapshots=False), repeat=2)
         bare = timed(lambda: bare_rebuild(store, game_id), repeat=2)
-        assert projection.load(store, game_id).game == projection.load(store, game_id, use_snapshots=False).game
+        folded = projection.load(store, CATALOG, game_id, use_snapshots=False)
+        assert projection.load(store, CATALOG, game_id).game == folded.game
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"SQLite {sqlite3.sqlite_version}")
     print(f"{'measure':58} {'hexledger':>12} {'baseline':>12}")

@@ -49,11 +49,14 @@ from app.events.registry import decode_stored  # noqa: E402
 from app.events.store import EventStore  # noqa: E402
 from app.projections import state as projection  # noqa: E402
 from app.projections.cache import STATES  # noqa: E402
+from app.rules.catalog import installed  # noqa: E402
 from app.service import games, receipts  # noqa: E402
 from bench import pg_cluster  # noqa: E402
 from bench.http_api import requests  # noqa: E402
 from bench.store import bare_rebuild, command_batch, long_game  # noqa: E402
 from bench.writers import eventsourcing_pg_writers, together  # noqa: E402
+
+CATALOG = installed()  # the rule sets installed here
 
 SNC_DICE_SEED = "hexledger-bench-dice-seed"  # with orders chosen by random.Random(0): a full 12-turn SNC game
 WRITERS = 4
@@ -212,12 +215,12 @@ def sync_ms(tmp: Path, times: int = 5) -> float:
 def head_loads(store: EventStore, game_id: str) -> tuple[float, float, float]:
     """State at the head: from the in-memory cache (hit), from the latest snapshot (miss); the baseline is the
     bare query for the head row (raw sqlite3; on PostgreSQL, on the store's connection)."""
-    projection.load(store, game_id)
-    hit = median_ms(lambda: projection.load(store, game_id), repeat=20)
+    projection.load(store, CATALOG, game_id)
+    hit = median_ms(lambda: projection.load(store, CATALOG, game_id), repeat=20)
 
     def miss():
         STATES.clear()
-        projection.load(store, game_id)
+        projection.load(store, CATALOG, game_id)
 
     cold = median_ms(miss, repeat=10)
     sqlite = not is_url(store.path)
@@ -233,10 +236,9 @@ def pg_bare_rebuild(store: EventStore, game_id: str):
     """bench/store.py's bare_rebuild on PostgreSQL: SELECT, json.loads and fold, nothing else."""
     from psycopg.rows import tuple_row
 
-    from app.rules.catalog import get_rules
 
     with store.db.conn.cursor(row_factory=tuple_row) as cursor:
-        return bare_fold(get_rules("skirmish"), cursor.execute(
+        return bare_fold(CATALOG.rules("skirmish"), cursor.execute(
             "SELECT type, version, payload FROM events WHERE game_id = %s ORDER BY seq", [game_id]).fetchall())
 
 
@@ -262,11 +264,11 @@ def snc_game(path: str, chooser: int = 0, game_id: str = "g-snc") -> str:
     dice.new_seed = lambda: SNC_DICE_SEED
     try:
         store = EventStore(path)
-        game_id = games.create_game(store, "snc", game_id=game_id)
+        game_id = games.create_game(store, CATALOG, "snc", game_id=game_id)
         for side in ("chinese", "japanese"):
-            games.join(store, game_id, side, f"{side}@bench.example", f"{side} text")
+            games.join(store, CATALOG, game_id, side, f"{side}@bench.example", f"{side} text")
         play(random.Random(chooser), max_orders=5000,
-             submit=lambda side, text: games.submit(store, game_id, side, text).state.game)
+             submit=lambda side, text: games.submit(store, CATALOG, game_id, side, text).state.game)
         store.close()
     finally:
         dice.new_seed = made
@@ -277,14 +279,13 @@ def snc_twelve_turns(path: str) -> str:
     """The first of the games `snc_game` makes (chooser 0, 1, ...) that runs all 12 Game-Turns: a random game may
     end early by sudden death (SNC 4.1, 4.2)."""
     from app.projections import state as projection
-    from app.rules.catalog import get_rules
 
     for chooser in range(40):
         game_id = snc_game(path, chooser, f"g-snc12-{chooser}")
         store = EventStore(path)
-        state = projection.load(store, game_id)
+        state = projection.load(store, CATALOG, game_id)
         store.close()
-        if get_rules("snc").outcome(state.game) is not None and state.game.turn >= 12:
+        if CATALOG.rules("snc").outcome(state.game) is not None and state.game.turn >= 12:
             return game_id
     raise RuntimeError("no random SNC game of 12 Game-Turns in 40 tries")
 
@@ -293,13 +294,12 @@ def any_seq(store: EventStore, game_id: str, seqs: list[int]) -> tuple[float, fl
     """The worst, over `seqs`, of a cold load at that seq (no state in memory: from a snapshot; the fastest of
     three tries, the cost of that seq without this machine's spikes) vs a bare fold from the first event to the
     same seq."""
-    from app.rules.catalog import get_rules
 
-    rules = get_rules("snc")
+    rules = CATALOG.rules("snc")
 
     def cold(at: int):
         STATES.clear()
-        projection.load(store, game_id, at)
+        projection.load(store, CATALOG, game_id, at)
 
     def bare(at: int):
         return bare_fold(rules, store.db.conn.execute(
@@ -492,11 +492,10 @@ class ReplayWorld:
     def first_build_s(self, game_id: str, store: EventStore | None = None) -> tuple[float, float]:
         """A replay's first build as the viewer's reads make it (nothing kept: no replay, no state), vs a bare fold
         of the same events."""
-        from app.rules.catalog import get_rules
         from app.service import replays
 
         store = store or self.store
-        reads = replays.Replays(store)
+        reads = replays.Replays(store, CATALOG)
 
         def build():
             replays.KEPT.clear()
@@ -504,14 +503,13 @@ class ReplayWorld:
             head = reads.head(game_id)
             reads.replay(game_id, head, reads.viewer_at(game_id, head, replays.ALL))
 
-        rules = get_rules(store.game(game_id)["rules"])
+        rules = CATALOG.rules(store.game(game_id)["rules"])
         bare = median_ms(lambda: bare_fold(rules, store.db.conn.execute(
             "SELECT type, version, payload FROM events WHERE game_id = ? ORDER BY seq", [game_id])), repeat=1)
         return median_ms(build, repeat=1) / 1000, bare / 1000
 
     def verify_s(self) -> tuple[float, float]:
         """`verify` of the running game (every order re-run, nothing kept) vs a bare fold of the same events."""
-        from app.rules.catalog import get_rules
         from app.service import audit
 
         events = list(self.store.events(self.running))
@@ -519,12 +517,12 @@ class ReplayWorld:
 
         def run():
             nonlocal report
-            report = audit.verify(events)
+            report = audit.verify(CATALOG, events)
 
         took = median_ms(run, repeat=1) / 1000
         if not report.ok:
             raise SystemExit(f"the 600-undo game does not verify: {report.problems[:1]}")
-        return took, median_ms(lambda: bare_fold(get_rules("skirmish"), self.store.db.conn.execute(
+        return took, median_ms(lambda: bare_fold(CATALOG.rules("skirmish"), self.store.db.conn.execute(
             "SELECT type, version, payload FROM events WHERE game_id = ? ORDER BY seq", [self.running])),
                                repeat=1) / 1000
 
@@ -591,7 +589,7 @@ def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 
 
     from app.projections import chances, replay
 
-    built = replay.build(store, game_id, replay.ALL)
+    built = replay.build(store, CATALOG, game_id, replay.ALL)
     assert built.over and max(f.turn or 0 for f in built.frames) >= 12, "the bench's SNC game is a 12-GT game"
     start = time.perf_counter()
     chances.forecast(built, playouts=playouts)
@@ -708,14 +706,14 @@ def main() -> None:
             snc_path = str(tmp / "snc.sqlite3")
             snc_id = snc_game(snc_path)
             snc_store = EventStore(snc_path)
-            projection.rebuild_snapshots(snc_store, snc_id)
+            projection.rebuild_snapshots(snc_store, CATALOG, snc_id)
             snc_head = snc_store.head(snc_id)[0]
             env = {**os.environ, "HEXLEDGER_DB": snc_path}
             do_store = EventStore(snc_path)
-            do_games = [games.create_game(do_store, "skirmish") for _ in range(args.rounds * 3)]
+            do_games = [games.create_game(do_store, CATALOG, "skirmish") for _ in range(args.rounds * 3)]
             for g in do_games:
                 for side in ("red", "blue"):
-                    games.join(do_store, g, side, f"{side}@bench.example", side)
+                    games.join(do_store, CATALOG, g, side, f"{side}@bench.example", side)
             do_store.close()
         if wanted & {"http", "read", "receipts"}:  # "read" alone: the state read and its bare endpoint, no submits
             signed_orders = args.requests * args.rounds * 4 * args.alternations if "receipts" in wanted else 0
@@ -762,9 +760,9 @@ def main() -> None:
             if "rebuild" in wanted:
                 STATES.clear()
                 for _ in range(3):  # alternately, three times each
-                    rows["rebuild"].add(median_ms(lambda: projection.load(long_store, long_id, use_snapshots=False),
-                                                  1),
-                                        median_ms(lambda: bare_rebuild(long_store, long_id), 1))
+                    rows["rebuild"].add(
+                        median_ms(lambda: projection.load(long_store, CATALOG, long_id, use_snapshots=False), 1),
+                        median_ms(lambda: bare_rebuild(long_store, long_id), 1))
             if "head" in wanted:
                 hit, miss, query = head_loads(big_store, big_id)
                 rows["hit"].add(hit, query)
@@ -783,9 +781,9 @@ def main() -> None:
             if "pg" in wanted:
                 STATES.clear()
                 for _ in range(3):
-                    rows["pg_rebuild"].add(median_ms(lambda: projection.load(pg_store, pg_id, use_snapshots=False),
-                                                     1),
-                                           median_ms(lambda: pg_bare_rebuild(pg_store, pg_id), 1))
+                    rows["pg_rebuild"].add(
+                        median_ms(lambda: projection.load(pg_store, CATALOG, pg_id, use_snapshots=False), 1),
+                        median_ms(lambda: pg_bare_rebuild(pg_store, pg_id), 1))
                 hit, miss, query = head_loads(pg_store, pg_id)
                 rows["pg_hit"].add(hit, query)
                 rows["pg_miss"].add(miss, query)

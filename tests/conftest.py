@@ -10,9 +10,11 @@ from hypothesis import HealthCheck, settings
 
 from app.events.store import EventStore
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.errors import OrderError
 from app.service import games
+
+CATALOG = installed()  # the rule sets installed here
 
 # No test asserts speed (bench/ measures it): hypothesis's per-example deadline and its too-slow health check are
 # timers that fail on a busy machine, so the default profile has neither. A test's own @settings keeps its budget.
@@ -86,9 +88,9 @@ def module_db_location(request, tmp_path_factory):
 
 @pytest.fixture
 def skirmish(store):
-    game_id = games.create_game(store, "skirmish")
-    games.join(store, game_id, "red", "red@example.org", "red text")
-    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+    game_id = games.create_game(store, CATALOG, "skirmish")
+    games.join(store, CATALOG, game_id, "red", "red@example.org", "red text")
+    games.join(store, CATALOG, game_id, "blue", "blue@example.org", "blue text")
     return game_id
 
 
@@ -116,10 +118,10 @@ def skirmish_candidates(state) -> list[str]:
 
 def play_random(store, game_id: str, rng: random.Random, max_orders: int = 400) -> int:
     """Play random legal skirmish orders until the game ends or max_orders; returns orders accepted."""
-    rules = get_rules("skirmish")
+    rules = CATALOG.rules("skirmish")
     accepted = 0
     for _ in range(max_orders):
-        state = projection.load(store, game_id)
+        state = projection.load(store, CATALOG, game_id)
         if rules.outcome(state.game):
             break
         candidates = skirmish_candidates(state)
@@ -128,7 +130,7 @@ def play_random(store, game_id: str, rng: random.Random, max_orders: int = 400) 
         candidates.sort(key=lambda o: o == "end" and rng.random() < 0.8)
         for order in candidates:
             try:
-                games.submit(store, game_id, state.game.side, order)
+                games.submit(store, CATALOG, game_id, state.game.side, order)
                 accepted += 1
                 break
             except OrderError:

@@ -20,9 +20,12 @@ from app.mail.transport import MailConfig
 from app.projections import analysis, render, replay
 from app.projections.sight import Sight
 from app.projections.state import fold
+from app.rules.catalog import installed
 from app.service import games
 from app.service.application import Application, Seat
 from tests.outbox import Outbox
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def namer(ids: list[str]) -> Callable[[str], set[str]]:
@@ -112,7 +115,7 @@ def check_every_channel(pbem: Application, game_id: str, named: Callable[[str], 
         lines, whole = pbem.reads.export(seat)
         assert not whole, "the game is over: nothing is hidden any more, there is nothing to check"
         exported = {r["seq"]: json.dumps(r) for r in map(json.loads, lines[1:])}
-        rep = replay.build(store, game_id, side)
+        rep = replay.build(store, CATALOG, game_id, side)
         frames = {f.seq: f for f in rep.frames}
         state, ever, shown = None, set(), set()
         for e in events:

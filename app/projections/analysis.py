@@ -23,7 +23,6 @@ from app.projections.markup import el
 from app.projections.render import side_colours
 from app.projections.replay import Replay
 from app.rules.base import optional
-from app.rules.catalog import get_rules
 
 
 def roll_luck(distribution: list[dict], roll: int) -> dict:
@@ -92,7 +91,7 @@ def column_order(labels, tables: list[list[str]]) -> list[str]:
 
 def analyse(rep: Replay) -> dict:
     sides = list(rep.sides)
-    by_event = optional(get_rules(rep.rules), "losses") is not None  # else: from the steps the views show
+    by_event = optional(rep.rules, "losses") is not None  # else: from the steps the views show
     turns: list[int] = []
     losses: dict[str, dict[int, int]] = {s: defaultdict(int) for s in sides}
     previous: dict[str, int] = {}

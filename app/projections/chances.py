@@ -25,7 +25,6 @@ from typing import Any
 
 from app.projections.replay import Frame, Replay, turn_of
 from app.rules import evaluation, practice
-from app.rules.catalog import get_rules
 from app.rules.errors import OrderError
 from app.rules.search import PlayoutDice
 
@@ -44,7 +43,7 @@ def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
              cancelled: Callable[[], bool] | None = None) -> dict:
     """The chances after every Game-Turn of `rep` (a finished game, a fork of one, or a running game as its
     arbiter sees it: the caller checks who may ask), and the turning points."""
-    rules = get_rules(rep.rules)
+    rules = rep.rules
     name, settings = practice.parse_spec(rules, policy)
     ends = turn_ends(rep)
     total = playouts * len(ends)

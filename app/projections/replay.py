@@ -22,8 +22,7 @@ from app.events.registry import decode_stored
 from app.projections import history, textmap
 from app.projections.sight import Sight, sees_all
 from app.projections.state import GameState, StreamFold
-from app.rules.base import Rules, optional
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog, Rules, optional
 
 ALL = "all"
 HIDDEN_TEXT = "(events hidden from your side)"
@@ -61,7 +60,7 @@ class Frame:
 @dataclass(frozen=True)
 class Replay:
     game_id: str
-    rules: str
+    rules: Rules
     sides: list[str]
     viewer: str
     over: bool
@@ -73,7 +72,7 @@ class Replay:
     views: bool = True  # the frames carry their views; else `view_of` makes one when asked (a kept replay)
 
     def to_dict(self, with_views: bool = True) -> dict:
-        return {"game_id": self.game_id, "rules": self.rules, "sides": self.sides, "viewer": self.viewer,
+        return {"game_id": self.game_id, "rules": self.rules.name, "sides": self.sides, "viewer": self.viewer,
                 "over": self.over, "outcome": self.outcome,
                 "frames": [self.frame_dict(f, with_views) for f in self.frames]}
 
@@ -88,7 +87,7 @@ class Replay:
         made again from the state after its event."""
         if self.views:
             return frame.view
-        return Sight(get_rules(self.rules), None if self.viewer == ALL else self.viewer).view(self.games[frame.seq - 1])
+        return Sight(self.rules, None if self.viewer == ALL else self.viewer).view(self.games[frame.seq - 1])
 
     def with_views(self) -> Replay:
         """This replay with every frame carrying its view (the analysis reads them all)."""
@@ -164,12 +163,12 @@ def _strings(value) -> list[str]:
     return [s for v in value for s in _strings(v)] if isinstance(value, list | tuple) else []
 
 
-def build(store: EventStreams, game_id: str, viewer: str | None) -> Replay:
+def build(store: EventStreams, catalog: Catalog, game_id: str, viewer: str | None) -> Replay:
     """Every frame of `game_id` for `viewer` (a side, "all", or None: only once the game is over), in one fold."""
-    return frames(fold_stream(store, game_id), game_id, viewer)
+    return frames(fold_stream(store, catalog, game_id), game_id, viewer)
 
 
-def fold_stream(store: EventStreams, game_id: str, upto: int | None = None,
+def fold_stream(store: EventStreams, catalog: Catalog, game_id: str, upto: int | None = None,
                 previous: StreamFold | None = None) -> StreamFold:
     """The game's stream through event `upto` (default: all) folded, each state kept (`StreamFold`: a
     retraction refolds from the state before it, not from event 1). `previous`: a fold of an earlier part of
@@ -181,7 +180,7 @@ def fold_stream(store: EventStreams, game_id: str, upto: int | None = None,
         if not later or later[0].prev_hash == last.hash:
             previous.extend(later)
             return previous
-    stream = StreamFold(get_rules(store.game(game_id)["rules"]))
+    stream = StreamFold(catalog.rules(store.game(game_id)["rules"]))
     stream.extend(store.events(game_id, 1, upto))
     return stream
 
@@ -236,7 +235,7 @@ def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Repla
                          hidden=not shown, first_seq=first or (None if shown else event.seq),
                          combat=combat, losses=sight.losses(body, prior), view=view if views else {}))
     outcome = rules.outcome(state.game) if state is not None else None
-    return Replay(game_id=game_id, rules=rules.name, sides=list(state.meta.sides) if state else [],
+    return Replay(game_id=game_id, rules=rules, sides=list(state.meta.sides) if state else [],
                   viewer=viewer, over=outcome is not None,
                   outcome={"winner": outcome.winner, "reason": outcome.reason} if outcome else None,
                   frames=out, final_state=state, games=[s.game for s in states], retracted=retracted, views=views)

@@ -13,8 +13,7 @@ from app.events.envelope import EventBody, StoredEvent
 from app.events.interface import SnapshotStreams
 from app.events.registry import decode_stored
 from app.projections.cache import STATES
-from app.rules.base import Rules, played_under
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog, Rules, played_under
 
 
 @dataclass(frozen=True)
@@ -269,8 +268,9 @@ def decode_state(rules: Rules, data: dict) -> GameState:
     return GameState(GameMeta(**data["meta"]), rules.decode_state(data["game"]))
 
 
-def load(store: SnapshotStreams, game_id: str, at: int | None = None, use_snapshots: bool = True) -> GameState:
-    """The state after event `at` (default: the last one).
+def load(store: SnapshotStreams, catalog: Catalog, game_id: str, at: int | None = None,
+         use_snapshots: bool = True) -> GameState:
+    """The state after event `at` (default: the last one), folded by the game's rule set in `catalog`.
 
     Starts from the latest cached state at or before `at` (app/projections/cache.py: checked against the stored
     hashes, so it is right whoever appended since) or stored snapshot, whichever is later, and folds the events
@@ -287,7 +287,7 @@ def load(store: SnapshotStreams, game_id: str, at: int | None = None, use_snapsh
             return cached[2]
         STATES.drop(where, game_id, target)
         cached = None
-    rules = get_rules(store.game(game_id)["rules"])
+    rules = catalog.rules(store.game(game_id)["rules"])
     retractions = store.retractions(game_id, target)
     retracted = frozenset(s for _, p in retractions for s in range(p["from_seq"], p["to_seq"] + 1))
 
@@ -306,7 +306,7 @@ def load(store: SnapshotStreams, game_id: str, at: int | None = None, use_snapsh
             start, link, state = cached[0] + 1, cached[1], cached[2]
     if link is not None and store.event(game_id, start).prev_hash != link:
         STATES.drop(where, game_id, start - 1)  # the cached state is of a stream that is not this one any more
-        return load(store, game_id, at)
+        return load(store, catalog, game_id, at)
     state = fold_all(rules, store.bodies(game_id, start, target), state, retracted)
     if use_snapshots:
         STATES.put(where, game_id, target, head_hash if target == head else store.event(game_id, target).hash,
@@ -337,11 +337,11 @@ def maybe_snapshot(store: SnapshotStreams, rules: Rules, state: GameState, previ
         store.save_snapshot(state.meta.game_id, state.meta.seq, rules_key(rules), encode(rules, state))
 
 
-def rebuild_snapshots(store: SnapshotStreams, game_id: str, every: int | None = None) -> int:
+def rebuild_snapshots(store: SnapshotStreams, catalog: Catalog, game_id: str, every: int | None = None) -> int:
     """Fold a game once from its first event and cache a snapshot every `every` (default the store's
     `snapshot_every`) events; returns how many."""
     every = every or store.snapshot_every
-    rules = get_rules(store.game(game_id)["rules"])
+    rules = catalog.rules(store.game(game_id)["rules"])
     store.drop_snapshots(game_id)
     state, written = None, 0
     for event in store.events(game_id):

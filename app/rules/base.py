@@ -282,3 +282,39 @@ def optional(rules: Any, member: str):
     if member not in OPTIONAL_MEMBERS:
         raise ValueError(f"{member!r} is not an optional rules member ({', '.join(OPTIONAL_MEMBERS)})")
     return getattr(rules, member, None)
+
+
+# -- the catalog ---------------------------------------------------------------------------------------------
+class UnknownRules(LookupError):
+    def __init__(self, name: str, known: Iterable[str]):
+        super().__init__(f"unknown rules {str(name)[:40]!r}; available: {', '.join(sorted(known))}")
+
+
+class Catalog:
+    """The rule sets a server runs, by name, each with its version (`Rules.version`, recorded by every game created
+    under it). A program's composition root makes one (app/rules/catalog.py `installed`) and passes it into the
+    application service, which hands it to its use cases and the projections (docs/architecture.md practice 13).
+    `find(name)`: the rule set of that name, loaded when first asked for, or None; `names()`: every name, without
+    loading any."""
+
+    def __init__(self, find: Callable[[str], Rules | None], names: Callable[[], Iterable[str]]):
+        self._find, self._names = find, names
+
+    @classmethod
+    def of(cls, *rule_sets: Rules) -> Catalog:
+        """A catalog of exactly these rule sets, each held to the shape of a rule set (`conform`)."""
+        by_name = {conform(r).name: r for r in rule_sets}
+        return cls(by_name.get, by_name.keys)
+
+    def names(self) -> list[str]:
+        return sorted(self._names())
+
+    def rules(self, name: str) -> Rules:
+        rules = self._find(name) if isinstance(name, str) else None
+        if rules is None:
+            raise UnknownRules(name, self.names())
+        return rules
+
+    def available(self) -> dict[str, Rules]:
+        """Every rule set by name (loads them all: for listings, not for playing one game)."""
+        return {name: rules for name in self.names() if (rules := self._find(name)) is not None}

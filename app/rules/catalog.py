@@ -4,7 +4,8 @@ A game is a package `app/rules/<name>/` whose `__init__` declares `GAME` (an app
 without it, such as a game's data waiting for its engine, is not a game), or an installed distribution's entry point in
 the group "hexledger.games". A game is imported the first time it is asked for by name, so a command that plays
 one game loads only that game, and holds it to the shape of a rule set as it loads it (app/rules/base.py `conform`:
-a misspelled optional member fails loudly). `register` adds a rule set at run time (tests use it).
+a misspelled optional member fails loudly). A program's composition root makes the catalog (`installed`) once and
+passes it into the application service: nothing else of the program imports this module (lint-imports).
 """
 from __future__ import annotations
 
@@ -16,29 +17,22 @@ from functools import cache
 from pathlib import Path
 
 import app.rules
-from app.rules.base import Rules, conform
+from app.rules.base import Catalog, Rules, conform
 
 ENTRY_POINT_GROUP = "hexledger.games"
 _NOT_GAMES = frozenset({"kernel", "engine"})
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
-class UnknownRules(LookupError):
-    def __init__(self, name: str):
-        super().__init__(f"unknown rules {name!r}; available: {', '.join(sorted(names()))}")
+def installed(*extra: Rules) -> Catalog:
+    """The rule sets installed here: the game packages and the entry points, and `extra` over them by name (a
+    variant a test plays under a name of its own, or in place of a game), each held to the shape of a rule set."""
+    added = {conform(rules).name: rules for rules in extra}
+    return Catalog(lambda name: added.get(name) or _find(name), lambda: {*_packages(), *_entry_points(), *added})
 
 
-_REGISTERED: dict[str, Rules] = {}
-
-
-def register(rules: Rules) -> Rules:
-    """Make a rule set available by its name (held to the shape of a rule set first: app/rules/base.py)."""
-    _REGISTERED[conform(rules).name] = rules
-    return rules
-
-
-def unregister(name: str) -> None:
-    _REGISTERED.pop(name, None)
+def _find(name: str) -> Rules | None:
+    return _load(name) if name in _packages() or name in _entry_points() else None
 
 
 def _declares_game(package: Path) -> bool:
@@ -73,39 +67,10 @@ def _entry_points() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if _NAME.match(ep.name)}
 
 
-def names() -> list[str]:
-    """The names of every rule set, without importing any."""
-    return sorted(set(_packages()) | set(_entry_points()) | set(_REGISTERED))
-
-
 @cache
 def _load(name: str) -> Rules | None:
     if name in _packages():
         rules = getattr(importlib.import_module(f"app.rules.{name}"), "GAME", None)
-    elif name in _entry_points():
-        rules = _entry_points()[name].load()
     else:
-        return None
+        rules = _entry_points()[name].load()
     return None if rules is None else conform(rules)
-
-
-def get_rules(name: str) -> Rules:
-    if name in _REGISTERED:
-        return _REGISTERED[name]
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise UnknownRules(str(name)[:40])
-    rules = _load(name)
-    if rules is None:
-        raise UnknownRules(name)
-    return rules
-
-
-def available() -> dict[str, Rules]:
-    """Every rule set by name (imports them all: for listings, not for playing one game)."""
-    found = {}
-    for name in names():
-        try:
-            found[name] = get_rules(name)
-        except UnknownRules:
-            continue
-    return found

@@ -3,7 +3,7 @@ architecture, docs/architecture.md practice 13). The adapters import this module
 app.service.ports) and nothing else of the service; lint-imports holds them to it.
 
 An `Application` is one object per use-case family, each built here with what it needs passed in (the store, the
-clock, the notifier, the settings: app/settings.py), on one store connection (one per thread):
+rules catalog, the clock, the notifier, the settings: app/settings.py), on one store connection (one per thread):
 
     seats      Credentials  tokens, reply tags, replay and owner keys and links
     setup      Setup        create, join, fork
@@ -25,7 +25,9 @@ Every write goes through one `Writes` (app/service/writes.py): after its commit,
 wrote run and their mail goes (inline), or `notifier` is kicked (`serve`'s sender process runs them).
 The operator's console (`Console`, app/service/console.py) is the command line's: no seats, no mail.
 A program's composition root (create_app, the command line, the sender process) reads the settings once and calls
-`size_caches` with them: the caches are the process's, shared by its threads' services.
+`size_caches` with them: the caches are the process's, shared by its threads' services. It makes the rules catalog
+once too (`installed`: the rule sets installed here, app/rules/catalog.py) and passes it to every service it opens;
+this module is the only one of the service that imports the catalog's module (lint-imports).
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ from datetime import UTC, datetime
 from app.events.backends import open_store
 from app.events.interface import Store
 from app.projections import cache
+from app.rules.base import Catalog
+from app.rules.catalog import installed
 from app.service import audit, evidence, receipts, replays
 from app.service.boards import Boards
 from app.service.clock_records import ClockRecords
@@ -73,7 +77,7 @@ from app.settings import Settings
 
 __all__ = ["ARBITER", "DEADLINE_ACTIONS", "DEADLINE_ACTOR", "PASS_ACTIONS", "SIGN_IN_MINUTES", "SUBSCRIBERS",
            "Application", "BackgroundSender", "Console", "GameRow", "Seat", "SenderProcess", "Settings", "evidence",
-           "hash_token", "new_token", "receipts", "replays", "rule_sets", "sender_round", "size_caches"]
+           "hash_token", "installed", "new_token", "receipts", "replays", "rule_sets", "sender_round", "size_caches"]
 
 SUBSCRIBERS = tuple(s.name for s in (Invitations, TurnEmails, DisputeNotices, DeadlineNotices,
                                      TurnNotifications, StallNotices, ClockRecords))  # in their order
@@ -88,40 +92,43 @@ class Application:
 
     def __init__(self, store: Store, mail: Mail, transport: Transport | None = None,
                  clock: Callable[[], datetime] = _now, notifier: Notifier | None = None,
-                 settings: Settings | None = None):
+                 settings: Settings | None = None, catalog: Catalog | None = None):
         """`mail`: outgoing mail (the port app/mail's MailConfig implements); `transport`: where it goes (default:
         the one `mail` names); `notifier`: told after each write (`serve`'s sender); without one, a write's
         reactions run and their mail is delivered right after its commit, in the caller's thread; `settings`: the
-        keys (the reply tags' secret, the receipt key; default: each made once and kept in the database)."""
+        keys (the reply tags' secret, the receipt key; default: each made once and kept in the database); `catalog`:
+        the rule sets it runs (default: those installed, `installed()`)."""
         settings = settings or Settings()
+        catalog = catalog or installed()
         self.store = store
+        self.catalog = catalog
         self.mail = mail
         self.settings = settings
-        self.seats = Credentials(store, mail, settings.secret)
-        self.receipts = Receipts(store, settings.receipt_key, settings.receipt_retired)
-        self.reads = Reads(store, self.receipts)
-        self.letters = Letters(store, self.reads, self.seats, mail, self.receipts)
+        self.seats = Credentials(store, catalog, mail, settings.secret)
+        self.receipts = Receipts(store, catalog, settings.receipt_key, settings.receipt_retired)
+        self.reads = Reads(store, catalog, self.receipts)
+        self.letters = Letters(store, catalog, self.reads, self.seats, mail, self.receipts)
         keys = PlayerKeys(self.seats)
         channels = mail.channels()
         self.mailroom = Mailroom(store, mail, Routes(transport or mail.transport(), channels), clock,
-                                 Delivery(store, keys, self.letters))
-        self.reactions = Reactor(store, [Invitations(store, self.mailroom, self.seats, self.receipts),
-                                         TurnEmails(store, self.mailroom),
+                                 Delivery(store, catalog, keys, self.letters))
+        self.reactions = Reactor(store, [Invitations(store, catalog, self.mailroom, self.seats, self.receipts),
+                                         TurnEmails(store, catalog, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),
                                          DeadlineNotices(store, self.mailroom),
-                                         TurnNotifications(store, self.mailroom),
+                                         TurnNotifications(store, catalog, self.mailroom),
                                          StallNotices(store, self.mailroom),
-                                         ClockRecords(store, self.mailroom, boundaries, answered_by_standing)])
+                                         ClockRecords(store, catalog, self.mailroom, boundaries, answered_by_standing)])
         self.writes = Writes(store, Dispatch(self.reactions, self.mailroom, notifier))
-        self.orders = Orders(store, self.writes, self.receipts, self.letters.report)
-        self.standing = StandingOrders(store, self.writes, self.orders)
-        self.talk = Talk(store, self.writes, self.receipts)
-        self.setup = Setup(store, self.writes, self.seats, self.reads, self.orders, self.receipts)
-        self.boards = Boards(store, self.writes, self.reads)
+        self.orders = Orders(store, catalog, self.writes, self.receipts, self.letters.report)
+        self.standing = StandingOrders(store, catalog, self.writes, self.orders)
+        self.talk = Talk(store, catalog, self.writes, self.receipts)
+        self.setup = Setup(store, catalog, self.writes, self.seats, self.reads, self.orders, self.receipts)
+        self.boards = Boards(store, catalog, self.writes, self.reads)
         self.disputes = Disputes(store, self.writes, clock)
-        self.deadlines = Deadlines(store, self.writes, clock, self.reactions, self.mailroom)
-        self.clocks = Clocks(store, self.writes, clock)
-        self.players = Players(store, self.writes, self.seats, keys, self.mailroom, channels, clock)
+        self.deadlines = Deadlines(store, catalog, self.writes, clock, self.reactions, self.mailroom)
+        self.clocks = Clocks(store, catalog, self.writes, clock)
+        self.players = Players(store, catalog, self.writes, self.seats, keys, self.mailroom, channels, clock)
 
     @classmethod
     def open(cls, settings: Settings | str, mail: Mail, transport: Transport | None = None,

@@ -18,8 +18,7 @@ from app.events.store import UnknownGame
 from app.projections import state as projection
 from app.projections.cache import HeadCache
 from app.rules import practice, standing
-from app.rules.base import Command
-from app.rules.catalog import UnknownRules, get_rules
+from app.rules.base import Catalog, Command, UnknownRules
 from app.rules.errors import OrderError
 from app.service import autoplay, retractions
 from app.service.games import RolledThenFailed, check_turn, decide_checked
@@ -77,7 +76,7 @@ def _decode(event: StoredEvent):
     return body
 
 
-def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None,
+def verify(catalog: Catalog, events: list[StoredEvent], check_dice: bool = False, seeds: dict[str, str] | None = None,
            parents: Parents | None = None) -> AuditReport:
     """Chain, then the rules of the core events and of retractions, then replay, then (optionally) dice. `seeds`
     maps a seed commitment to a seed the caller knows; `parents(game_id)` gives a fork's parent stream where it is
@@ -88,31 +87,32 @@ def verify(events: list[StoredEvent], check_dice: bool = False, seeds: dict[str,
         return report
     decoded = _DECODED.set({})
     try:
-        return _verify(events, report, check_dice, seeds, parents)
+        return _verify(catalog, events, report, check_dice, seeds, parents)
     finally:
         _DECODED.reset(decoded)
 
 
-def _verify(events: list[StoredEvent], report: AuditReport, check_dice: bool, seeds: dict[str, str] | None,
-            parents: Parents | None) -> AuditReport:
+def _verify(catalog: Catalog, events: list[StoredEvent], report: AuditReport, check_dice: bool,
+            seeds: dict[str, str] | None, parents: Parents | None) -> AuditReport:
     _check_chain(events, report)
     if report.ok:
-        _check_payloads(events, report)
+        _check_payloads(catalog, events, report)
     known = dict(seeds or {})
     if report.ok:
         known.update(_check_core(events, report, parents or (lambda game_id: None)))
     if report.ok:
-        _check_retractions(events, report)
-    final = _replay(events, report) if report.ok else None
+        _check_retractions(catalog, events, report)
+    final = _replay(catalog, events, report) if report.ok else None
     if report.ok and check_dice:
-        _check_dice(events, report, known, over=final is not None and _rules_of(events).outcome(final.game) is not None)
+        over = final is not None and _rules_of(catalog, events).outcome(final.game) is not None
+        _check_dice(events, report, known, over=over)
     return report
 
 
 REPORTS = HeadCache(256)  # HEXLEDGER_AUDIT_CACHE (application.size_caches)
 
 
-def verify_stored(store, game_id: str, parents: Parents | None = None) -> AuditReport:
+def verify_stored(store, catalog: Catalog, game_id: str, parents: Parents | None = None) -> AuditReport:
     """`verify` of a game of `store`, kept per game and head (seq, hash), with the heads of the fork parents it
     read: a stored stream is append-only and hash-chained, so the same heads give the same report, and any append,
     by any process, retires it (issue 25: a player may ask for it 120 times a minute)."""
@@ -128,7 +128,7 @@ def verify_stored(store, game_id: str, parents: Parents | None = None) -> AuditR
         return stream
 
     events = list(store.events(game_id))
-    report = verify(events, parents=parent)
+    report = verify(catalog, events, parents=parent)
     REPORTS.put(key, (events[-1].seq, events[-1].hash), (copy.deepcopy(report), read))
     return report
 
@@ -164,12 +164,12 @@ def _check_chain(events: list[StoredEvent], report: AuditReport) -> None:
         salted = event.salt is not None
 
 
-def _check_payloads(events: list[StoredEvent], report: AuditReport) -> None:
+def _check_payloads(catalog: Catalog, events: list[StoredEvent], report: AuditReport) -> None:
     """Every payload fits its type's schema, and reads the same without it: play reads the store's events without
     a second schema pass (registry.decode_stored), so a payload that only the schema would turn into the right
     value (a number stored as text) is refused here, before an import stores it."""
     try:
-        _rules_of(events)  # the game's own event types are registered when its rule set is imported
+        _rules_of(catalog, events)  # the game's own event types are registered when its rule set is imported
     except UnknownRules:
         return  # the replay reports it, at the first event
     for event in events:
@@ -282,12 +282,12 @@ def _check_parent(events: list[StoredEvent], marker: StoredEvent, fork: core.Gam
     return {dice.commitment(e.payload["seed"]): e.payload["seed"] for e in parent if e.type == "core.SeedRevealed"}
 
 
-def _check_retractions(events: list[StoredEvent], report: AuditReport) -> None:
+def _check_retractions(catalog: Catalog, events: list[StoredEvent], report: AuditReport) -> None:
     """Every retraction, dispute and answer is one the live server could have written (app/service/retractions.py):
     who may retract what, never a die roll or a reveal by undo, a takeback only after a dispute accepted or
     upheld by the right seat."""
     try:
-        rules = _rules_of(events)
+        rules = _rules_of(catalog, events)
     except UnknownRules:
         return  # the replay reports it, at the first event
     found = retractions.first_problem(rules, events)
@@ -295,18 +295,18 @@ def _check_retractions(events: list[StoredEvent], report: AuditReport) -> None:
         report.problems.append(Problem(found[0], "retraction", found[1]))
 
 
-def _rules_of(events: list[StoredEvent]):
-    return get_rules(events[0].payload.get("rules", ""))
+def _rules_of(catalog: Catalog, events: list[StoredEvent]):
+    return catalog.rules(events[0].payload.get("rules", ""))
 
 
-def _replay(events: list[StoredEvent], report: AuditReport):
+def _replay(catalog: Catalog, events: list[StoredEvent], report: AuditReport):
     """Re-run the stream; the state it ends in (None if a problem stopped it)."""
     first = events[0]
     if first.type != "core.GameCreated":
         report.problems.append(Problem(1, "replay", "a game must start with core.GameCreated"))
         return
     try:
-        rules = get_rules(first.payload.get("rules", ""))
+        rules = catalog.rules(first.payload.get("rules", ""))
     except UnknownRules as exc:
         report.problems.append(Problem(1, "replay", str(exc)))
         return

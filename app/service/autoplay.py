@@ -24,7 +24,7 @@ from app.events.registry import encode
 from app.events.store import BackendError, Conflict, NewEvent, StoreError
 from app.projections import state as projection
 from app.rules import practice, standing
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.rules.errors import OrderError
 from app.service import games
 
@@ -77,7 +77,7 @@ def standing_answer(rules, state: projection.GameState) -> tuple[str, str, dict]
     return side, chosen[0], {"standing": kind, "reason": chosen[1]}
 
 
-def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
+def play(store: SnapshotStreams, catalog: Catalog, game_id: str, limit: int = LIMIT,
          state: projection.GameState | None = None) -> list[games.Accepted]:
     """Give the automated seats' orders and the players' standing orders' while one of them answers the step
     asked; returns them as they were stored. Never raises for the caller's sake: the player's own order stands
@@ -87,8 +87,8 @@ def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
     done: list[games.Accepted] = []
     side = policy = None
     try:
-        state = state or projection.load(store, game_id)
-        rules = get_rules(state.meta.rules)
+        state = state or projection.load(store, catalog, game_id)
+        rules = catalog.rules(state.meta.rules)
         while (side := waiting(rules, state)) is not None or (answer := standing_answer(rules, state)) is not None:
             if len(done) >= limit:
                 LOG.warning("game %s: the server gave %d orders for %s in one call, the limit; the next order or "
@@ -97,7 +97,7 @@ def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
             if side is None:  # a player's standing order answers the step asked
                 side, given, auto = answer
                 try:
-                    accepted = games.submit(store, game_id, side, given, expected_seq=state.meta.seq,
+                    accepted = games.submit(store, catalog, game_id, side, given, expected_seq=state.meta.seq,
                                             actor=standing_actor(side), auto=auto)
                 except (OrderError, games.GameError) as exc:
                     LOG.warning("game %s: the %s standing order %r is refused (%s); its player is asked", game_id,
@@ -114,7 +114,7 @@ def play(store: SnapshotStreams, game_id: str, limit: int = LIMIT,
                     stalled(store, state, side, policy, "its policy failed (an engine fault)", exc)
                     break
                 try:
-                    accepted = games.submit(store, game_id, side, text, expected_seq=state.meta.seq,
+                    accepted = games.submit(store, catalog, game_id, side, text, expected_seq=state.meta.seq,
                                             actor=actor(side), auto={"policy": policy, "reason": reason})
                 except (OrderError, games.GameError) as exc:
                     stalled(store, state, side, policy, "the rules refuse its policy's order", exc)

@@ -23,7 +23,7 @@ from app.events.registry import encode
 from app.events.store import NewEvent, StoreError
 from app.projections import state as projection
 from app.rules import practice
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service.games import GameError, check_turn, decide_checked, parse_order
 
 ANALYST = "analyst"
@@ -53,11 +53,11 @@ def _new(event, causation: int | None = None) -> NewEvent:
     return NewEvent(name, version, payload, ANALYST, causation)
 
 
-def open_board(store: SnapshotStreams, game_id: str, at_seq: int | None = None) -> str:
+def open_board(store: SnapshotStreams, catalog: Catalog, game_id: str, at_seq: int | None = None) -> str:
     """A new board from `game_id` after event `at_seq` (default: its last): the game must be over or a fork (a
     game in progress keeps its hidden parts). Returns the board's id."""
-    state = projection.load(store, game_id)
-    rules = get_rules(state.meta.rules)
+    state = projection.load(store, catalog, game_id)
+    rules = catalog.rules(state.meta.rules)
     if rules.outcome(state.game) is None and state.meta.parent is None and state.meta.board is None:
         raise GameError(f"game {game_id} is in progress: an analysis board opens on a finished game or a fork")
     head = state.meta.seq
@@ -79,17 +79,18 @@ def open_board(store: SnapshotStreams, game_id: str, at_seq: int | None = None) 
     return board_id
 
 
-def _board(store: SnapshotStreams, board_id: str) -> projection.GameState:
-    state = projection.load(store, board_id)
+def _board(store: SnapshotStreams, catalog: Catalog, board_id: str) -> projection.GameState:
+    state = projection.load(store, catalog, board_id)
     if state.meta.board is None:
         raise GameError(f"{board_id} is no analysis board")
     return state
 
 
-def order(store: SnapshotStreams, board_id: str, side: str, text: str, chosen: list[int] | None = None) -> list:
+def order(store: SnapshotStreams, catalog: Catalog, board_id: str, side: str, text: str,
+          chosen: list[int] | None = None) -> list:
     """Give `text` for `side` on the board, with the dice `chosen` in turn; the events it produced, stored."""
-    state = _board(store, board_id)
-    rules = get_rules(state.meta.rules)
+    state = _board(store, catalog, board_id)
+    rules = catalog.rules(state.meta.rules)
     if any(not isinstance(v, int) or not 1 <= v <= 100 for v in chosen or ()):
         raise GameError(f"dice to choose are whole numbers a die can show, not {chosen}")
     command = parse_order(rules, state, side, text)
@@ -103,9 +104,9 @@ def order(store: SnapshotStreams, board_id: str, side: str, text: str, chosen: l
     return store.append(board_id, state.meta.seq, batch)
 
 
-def edit(store: SnapshotStreams, board_id: str, unit: str, changes: dict) -> list:
+def edit(store: SnapshotStreams, catalog: Catalog, board_id: str, unit: str, changes: dict) -> list:
     """Set fields of one unit on the board (checked against the unit's fields before anything is written)."""
-    state = _board(store, board_id)
+    state = _board(store, catalog, board_id)
     body = core.BoardEdited(unit=unit, changes=dict(changes))
     try:
         projection.edited(state.game, body)
@@ -114,12 +115,12 @@ def edit(store: SnapshotStreams, board_id: str, unit: str, changes: dict) -> lis
     return store.append(board_id, state.meta.seq, [_new(body)])
 
 
-def play(store: SnapshotStreams, board_id: str, side: str, policy: str, orders: int = 1) -> list[str]:
+def play(store: SnapshotStreams, catalog: Catalog, board_id: str, side: str, policy: str, orders: int = 1) -> list[str]:
     """Let `policy` give up to `orders` orders for `side` while it is that side's turn; the orders given."""
     given = []
     for _ in range(min(orders, MAX_PLAY)):
-        state = _board(store, board_id)
-        rules = get_rules(state.meta.rules)
+        state = _board(store, catalog, board_id)
+        rules = catalog.rules(state.meta.rules)
         if rules.outcome(state.game) is not None or rules.prompt(state.game).side != side:
             break
         try:
@@ -127,16 +128,16 @@ def play(store: SnapshotStreams, board_id: str, side: str, policy: str, orders: 
             text, _ = practice.choose(rules, name, state.game, side, settings, state.meta.orders.get(side, 0))
         except (ValueError, practice.NoOrder) as exc:
             raise GameError(str(exc)) from None
-        order(store, board_id, side, text)
+        order(store, catalog, board_id, side, text)
         given.append(text)
     return given
 
 
-def rows(store: SnapshotStreams, board_id: str, stored: list) -> list[dict]:
+def rows(store: SnapshotStreams, catalog: Catalog, board_id: str, stored: list) -> list[dict]:
     """Stored events of a board as history rows: seq, type, actor, the line its history shows."""
     from app.projections import history
 
-    rules = get_rules(store.game(board_id)["rules"])
+    rules = catalog.rules(store.game(board_id)["rules"])
     return [{"seq": e.seq, "type": e.type, "actor": e.actor, "text": history.describe(rules, e)} for e in stored]
 
 
@@ -146,7 +147,8 @@ class Boards:
     player's fork of a finished game is: every seat of the board at the caller's address, their tokens given to
     the caller only, nobody told; any seat of a board may then give its orders, edit it and let a policy play."""
 
-    def __init__(self, store, writes, reads):
+    def __init__(self, store, catalog: Catalog, writes, reads):
+        self.catalog = catalog
         self.store, self.writes, self.reads = store, writes, reads
 
     def open(self, seat, at_seq: int | None = None) -> tuple[str, dict[str, str]]:
@@ -156,19 +158,21 @@ class Boards:
         if not self.reads.sees_all(seat):
             raise AccessDenied("only the arbiter may open an analysis board on a game before it ends")
         with self.writes():  # the board and its seats, or neither
-            board_id = open_board(self.store, seat.game_id, at_seq)
-            tokens = fork_seats(self.store, seat.game_id, board_id, seat.email)
+            board_id = open_board(self.store, self.catalog, seat.game_id, at_seq)
+            tokens = fork_seats(self.store, self.catalog, seat.game_id, board_id, seat.email)
             self.writes.wrote(board_id)
         return board_id, tokens
 
     def order(self, seat, side: str, text: str, chosen: list[int] | None = None) -> list[dict]:
         with self.writes(seat.game_id):
-            return rows(self.store, seat.game_id, order(self.store, seat.game_id, side, text, chosen))
+            stored = order(self.store, self.catalog, seat.game_id, side, text, chosen)
+            return rows(self.store, self.catalog, seat.game_id, stored)
 
     def edit(self, seat, unit: str, changes: dict) -> list[dict]:
         with self.writes(seat.game_id):
-            return rows(self.store, seat.game_id, edit(self.store, seat.game_id, unit, changes))
+            stored = edit(self.store, self.catalog, seat.game_id, unit, changes)
+            return rows(self.store, self.catalog, seat.game_id, stored)
 
     def play(self, seat, side: str, policy: str, orders: int = 1) -> list[str]:
         with self.writes(seat.game_id):
-            return play(self.store, seat.game_id, side, policy, orders)
+            return play(self.store, self.catalog, seat.game_id, side, policy, orders)

@@ -9,7 +9,7 @@ from app.events.envelope import StoredEvent
 from app.events.interface import Store
 from app.events.store import utc_parse
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service.clocks import Settings, spent
 from app.service.mailroom import Mailroom
 from app.service.seats import ARBITER, members
@@ -22,9 +22,11 @@ class ClockRecords:
 
     name = "clocks"
 
-    def __init__(self, store: Store, mailroom: Mailroom, boundaries: Callable[[list[StoredEvent]], list[StoredEvent]],
+    def __init__(self, store: Store, catalog: Catalog, mailroom: Mailroom,
+                 boundaries: Callable[[list[StoredEvent]], list[StoredEvent]],
                  answered: Callable[[list[StoredEvent]], set[int]]):
         self.store = store
+        self.catalog = catalog
         self.mailroom = mailroom
         self.boundaries = boundaries
         self.answered = answered
@@ -46,8 +48,8 @@ class ClockRecords:
         for event in self.boundaries(events):
             if event.seq in answered:
                 continue
-            state = projection.load(self.store, game_id, event.seq)
-            rules = get_rules(state.meta.rules)
+            state = projection.load(self.store, self.catalog, game_id, event.seq)
+            rules = self.catalog.rules(state.meta.rules)
             side = None
             if rules.outcome(state.game) is None and all(s in state.meta.players for s in state.meta.sides):
                 side = rules.prompt(state.game).side

@@ -31,7 +31,7 @@ from app.events import core
 from app.events.interface import Store
 from app.events.store import NewEvent, utc_parse
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service.errors import PbemError
 from app.service.games import SERVER, new_event
 from app.service.seats import Seat, mark_seen, player
@@ -133,10 +133,10 @@ class Running:
         return self.due - self.since
 
 
-def running(store: Store, row: dict) -> Running | None:
+def running(store: Store, catalog: Catalog, row: dict) -> Running | None:
     """The clock running in the game of this settings row, or None (nobody's turn on the clock)."""
     settings = Settings.of(row)
-    meta = projection.load(store, row["game_id"]).meta
+    meta = projection.load(store, catalog, row["game_id"]).meta
     if not settings.bank:
         if row["deadline_hours"] is None or row["turn_side"] is None or row["turn_started_at"] is None:
             return None
@@ -163,16 +163,16 @@ def mark(store: Store, game_id: str, name: str) -> None:
     store.update_pbem_game(game_id, {"clock_state": json.dumps({**record, name: 1}, sort_keys=True)})
 
 
-def described(store: Store, game_id: str, side: str | None, due: bool = True) -> str | None:
+def described(store: Store, catalog: Catalog, game_id: str, side: str | None, due: bool = True) -> str | None:
     """`side`'s clock in words (None: the game has none); `due=False` leaves out when its running turn is due, which
     a turn email says on its own line (app/service/letters.py)."""
     row = store.pbem_settings(game_id)
     if row is None or side is None:
         return None
     settings = Settings.of(row)
-    meta = projection.load(store, game_id).meta
+    meta = projection.load(store, catalog, game_id).meta
     parts = []
-    clock = running(store, row)
+    clock = running(store, catalog, row)
     if settings.bank:
         record = json.loads(row["clock_state"] or "null") or {"left": {}}
         left = timedelta(seconds=max(record["left"].get(side, 0), 0))
@@ -230,15 +230,16 @@ class Clocks:
     """A seat's clock actions, on one store: show its clock, take vacation, resign, offer and answer a draw. Each
     is one write of the game's stream; who is told is the clock subscriber's."""
 
-    def __init__(self, store: Store, writes: Writes, clock: Callable[[], datetime]):
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, clock: Callable[[], datetime]):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.clock = clock
 
     def show(self, seat: Seat) -> dict:
         settings = Settings.of(self.store.pbem_settings(seat.game_id) or {})
-        meta = projection.load(self.store, seat.game_id).meta
-        return {"side": seat.side, "clock": described(self.store, seat.game_id, seat.side),
+        meta = projection.load(self.store, self.catalog, seat.game_id).meta
+        return {"side": seat.side, "clock": described(self.store, self.catalog, seat.game_id, seat.side),
                 "bank_hours": settings.bank_hours, "increment_hours": settings.increment_hours,
                 "max_hours": settings.max_hours, "vacation_days": settings.vacation_days,
                 "vacation_days_used": used_days(meta, seat.side) if seat.side else 0, "draw_offer": meta.draw_offer,
@@ -246,14 +247,14 @@ class Clocks:
 
     def vacation(self, seat: Seat, days: int) -> dict:
         """Take `days` of vacation from now (or from the end of one running): the seat's clock stops meanwhile."""
-        return self._as(seat, lambda side: vacation(self.store, seat.game_id, side, days, self.clock()))
+        return self._as(seat, lambda side: vacation(self.store, self.catalog, seat.game_id, side, days, self.clock()))
 
     def resign(self, seat: Seat) -> dict:
-        return self._as(seat, lambda side: resign(self.store, seat.game_id, side))
+        return self._as(seat, lambda side: resign(self.store, self.catalog, seat.game_id, side))
 
     def draw(self, seat: Seat, action: str) -> dict:
         """`offer` a draw; `accept` or `decline` the other side's offer."""
-        return self._as(seat, lambda side: draw(self.store, seat.game_id, side, action))
+        return self._as(seat, lambda side: draw(self.store, self.catalog, seat.game_id, side, action))
 
     def _as(self, seat: Seat, write: Callable[[str], dict]) -> dict:
         side = player(seat)
@@ -263,11 +264,11 @@ class Clocks:
         return done
 
 
-def vacation(store: Store, game_id: str, side: str, days: int, now: datetime) -> dict:
+def vacation(store: Store, catalog: Catalog, game_id: str, side: str, days: int, now: datetime) -> dict:
     """`side` takes `days` of vacation from `now` (or from the end of one it has running), within the game's
     allowance (core.VacationTaken); PbemError, nothing written, past it."""
     settings = Settings.of(store.pbem_settings(game_id) or {})
-    state = _running(store, game_id)
+    state = _running(store, catalog, game_id)
     left = settings.vacation_days - used_days(state.meta, side)
     if days < 1:
         raise PbemError("a vacation is a whole number of days, at least 1")
@@ -281,19 +282,19 @@ def vacation(store: Store, game_id: str, side: str, days: int, now: datetime) ->
                   f"{side} is on vacation from {_minutes(start)} to {_minutes(until)} UTC")
 
 
-def resign(store: Store, game_id: str, side: str) -> dict:
+def resign(store: Store, catalog: Catalog, game_id: str, side: str) -> dict:
     """`side` resigns: the other side wins, and the dice seed is revealed in the same write."""
-    state = _running(store, game_id)
+    state = _running(store, catalog, game_id)
     if side not in state.meta.sides or side in state.meta.automated:
         raise PbemError(f"{side!r} is no player's side of this game; sides: {', '.join(state.meta.sides)}")
     return _write(store, state, concession(state, side, f"{side} resigned", f"player:{side}", _seed(store, game_id)),
                   f"{side} resigned")
 
 
-def draw(store: Store, game_id: str, side: str, action: str) -> dict:
+def draw(store: Store, catalog: Catalog, game_id: str, side: str, action: str) -> dict:
     """`side` offers a draw, or accepts or declines the other side's offer (accepted: the game ends in a draw and
     the dice seed is revealed in the same write)."""
-    state = _running(store, game_id)
+    state = _running(store, catalog, game_id)
     if side not in state.meta.sides:
         raise PbemError(f"no side {side!r}; sides: {', '.join(state.meta.sides)}")
     offer = state.meta.draw_offer
@@ -324,9 +325,9 @@ def _seed(store: Store, game_id: str) -> str:
     return seed
 
 
-def _running(store: Store, game_id: str) -> projection.GameState:
-    state = projection.load(store, game_id)
-    if get_rules(state.meta.rules).outcome(state.game) is not None:
+def _running(store: Store, catalog: Catalog, game_id: str) -> projection.GameState:
+    state = projection.load(store, catalog, game_id)
+    if catalog.rules(state.meta.rules).outcome(state.game) is not None:
         raise PbemError("the game is over")
     return state
 

@@ -13,8 +13,7 @@ from app.events.interface import Store
 from app.projections import history, replay, textmap
 from app.projections import state as projection
 from app.rules import legal
-from app.rules.base import optional
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog, optional
 from app.service import autoplay, games
 from app.service.ports import Mail
 from app.service.seats import ARBITER, Credentials, Seat, fork_seats
@@ -30,10 +29,11 @@ ALL = replay.ALL
 
 class Console:
     """The service on the database the settings name (`settings.db`; a location alone: the default settings on
-    it), opened on first use."""
+    it), opened on first use, running the rule sets of `catalog`."""
 
-    def __init__(self, settings: Settings | str):
+    def __init__(self, settings: Settings | str, catalog: Catalog):
         self.settings = settings if isinstance(settings, Settings) else Settings(db=settings)
+        self.catalog = catalog
         self._opened: Store | None = None
 
     @property
@@ -60,27 +60,27 @@ class Console:
             raise games.GameError(str(exc)) from None
         if optional:
             options["optional"] = list(optional)
-        game_id = games.create_game(self._store, rules, scenario, options, auto=auto)
-        return {"game_id": game_id, "automated": projection.load(self._store, game_id).meta.automated}
+        game_id = games.create_game(self._store, self.catalog, rules, scenario, options, auto=auto)
+        return {"game_id": game_id, "automated": projection.load(self._store, self.catalog, game_id).meta.automated}
 
     def join(self, game_id: str, side: str, name: str, seed_text: str) -> dict:
-        event = games.join(self._store, game_id, side, name, seed_text)
+        event = games.join(self._store, self.catalog, game_id, side, name, seed_text)
         return {"seq": event.seq, "seed_text": event.payload["seed_text"], "automated": self.automated(game_id)}
 
     def automated(self, game_id: str) -> list[dict]:
         """The automated seats' orders given now (app/service/autoplay.py), as history lines."""
-        followed = autoplay.play(self._store, game_id)
+        followed = autoplay.play(self._store, self.catalog, game_id)
         if not followed:
             return []
-        rules = get_rules(followed[-1].state.meta.rules)
+        rules = self.catalog.rules(followed[-1].state.meta.rules)
         return history.lines(rules, [e for a in followed for e in a.events])
 
     def games(self) -> list[dict]:
         return games.listed(self._store)
 
     def summary(self, game_id: str) -> dict:
-        state = projection.load(self._store, game_id)
-        rules = get_rules(state.meta.rules)
+        state = projection.load(self._store, self.catalog, game_id)
+        rules = self.catalog.rules(state.meta.rules)
         prompt = rules.prompt(state.game)
         outcome = rules.outcome(state.game)
         return {"game_id": game_id, "rules": state.meta.rules, "scenario": state.meta.scenario,
@@ -93,12 +93,12 @@ class Console:
                 "dice_seed_revealed": state.meta.revealed_seed is not None}
 
     def log(self, game_id: str, from_seq: int = 1) -> list[dict]:
-        rules = get_rules(self._store.game(game_id)["rules"])
+        rules = self.catalog.rules(self._store.game(game_id)["rules"])
         return history.lines(rules, list(self._store.events(game_id, from_seq)))
 
     def order(self, game_id: str, side: str, text: str, expected_seq: int | None = None) -> dict:
-        accepted = games.submit(self._store, game_id, side, text, expected_seq)
-        rows = history.lines(get_rules(accepted.state.meta.rules), accepted.events)
+        accepted = games.submit(self._store, self.catalog, game_id, side, text, expected_seq)
+        rows = history.lines(self.catalog.rules(accepted.state.meta.rules), accepted.events)
         return {"accepted": True, "events": rows, "automated": self.automated(game_id)}
 
     def standing(self, game_id: str, side: str, lines: list[str]) -> dict:
@@ -107,58 +107,58 @@ class Console:
         from app.service import standing
 
         if lines:
-            standing.set_orders(self._store, game_id, side,
+            standing.set_orders(self._store, self.catalog, game_id, side,
                                 standing.read_lines(f"standing {line}" for line in lines))
             automated = self.automated(game_id)
         else:
             automated = []
-        state = projection.load(self._store, game_id)
+        state = projection.load(self._store, self.catalog, game_id)
         self._check_side(state, side)
-        return {**standing.described(get_rules(state.meta.rules), state, side), "automated": automated}
+        return {**standing.described(self.catalog.rules(state.meta.rules), state, side), "automated": automated}
 
     def resign(self, game_id: str, side: str) -> dict:
         """`side` resigns (app/service/clocks.py): the other side wins, the dice seed is revealed."""
         from app.service import clocks
 
         with self._store.transaction():
-            return clocks.resign(self._store, game_id, side)
+            return clocks.resign(self._store, self.catalog, game_id, side)
 
     def draw(self, game_id: str, side: str, action: str) -> dict:
         """`side` offers a draw, or accepts or declines the other side's (app/service/clocks.py)."""
         from app.service import clocks
 
         with self._store.transaction():
-            return clocks.draw(self._store, game_id, side, action)
+            return clocks.draw(self._store, self.catalog, game_id, side, action)
 
     def say(self, game_id: str, seat: str, text: str, to: str = "all") -> dict:
         """Table talk written as `seat` (a side, or the arbiter) to `to`, each line of `text` a line of it
         (app/service/talk.py)."""
         from app.service import talk
 
-        if seat not in (*projection.load(self._store, game_id).meta.sides, ARBITER):
+        if seat not in (*projection.load(self._store, self.catalog, game_id).meta.sides, ARBITER):
             raise games.GameError(f"there is no seat {seat!r} in {game_id}")
         return talk.said(self._store, self._receipts(), Seat(game_id, seat, ""), text.splitlines(), to)
 
     def preview(self, game_id: str, side: str, text: str) -> dict:
         """What the order would do (games.preview, as the API's: refused as the order would be now, or a planning
         preview out of turn); writes nothing."""
-        state = projection.load(self._store, game_id)
-        return games.preview(get_rules(state.meta.rules), state, side, text)
+        state = projection.load(self._store, self.catalog, game_id)
+        return games.preview(self.catalog.rules(state.meta.rules), state, side, text)
 
     def view(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> dict:
-        state = projection.load(self._store, game_id, at_seq)
+        state = projection.load(self._store, self.catalog, game_id, at_seq)
         self._check_side(state, side)
-        return {"seq": state.meta.seq, **get_rules(state.meta.rules).view(state.game, side)}
+        return {"seq": state.meta.seq, **self.catalog.rules(state.meta.rules).view(state.game, side)}
 
     def position(self, game_id: str, at_seq: int | None = None, side: str | None = None) -> str:
         """The position as a person reads it, as the turn email lays it out (app/projections/textmap.py): whose view
         it is, every stack by hex with its terrain, place and control, the units off the map, then the view's
         records in aligned tables. Once the game is over everyone sees everything, at any event, as `render` shows
         it."""
-        final = projection.load(self._store, game_id)
-        state = final if at_seq is None else projection.load(self._store, game_id, at_seq)
+        final = projection.load(self._store, self.catalog, game_id)
+        state = final if at_seq is None else projection.load(self._store, self.catalog, game_id, at_seq)
         self._check_side(state, side)
-        rules = get_rules(state.meta.rules)
+        rules = self.catalog.rules(state.meta.rules)
         viewer = replay.effective_viewer(rules, final, side or ALL)
         view = {"seq": state.meta.seq, **rules.view(state.game, None if viewer == ALL else viewer)}
         over = rules.outcome(final.game) is not None
@@ -184,9 +184,9 @@ class Console:
         referee's; the game over: everyone's))."""
         from app.projections import render
 
-        rules = get_rules(self._store.game(game_id)["rules"])
-        final = projection.load(self._store, game_id)
-        state = final if at_seq is None else projection.load(self._store, game_id, at_seq)
+        rules = self.catalog.rules(self._store.game(game_id)["rules"])
+        final = projection.load(self._store, self.catalog, game_id)
+        state = final if at_seq is None else projection.load(self._store, self.catalog, game_id, at_seq)
         self._check_side(state, side)
         viewer = replay.effective_viewer(rules, final, side or ALL)
         svg = render.render_state(rules, state, viewer)
@@ -200,7 +200,7 @@ class Console:
         from app.projections import analysis
 
         try:
-            result = analysis.analyse(replay.build(self._store, game_id, side or ALL))
+            result = analysis.analyse(replay.build(self._store, self.catalog, game_id, side or ALL))
         except ValueError as exc:
             raise games.GameError(str(exc)) from None
         return {**result, "view": replay.whose_view(result["viewer"], result["over"])}
@@ -223,7 +223,7 @@ class Console:
         only its arbiter (here the referee, without `side`)."""
         from app.projections import chances
 
-        built = replay.build(self._store, game_id, ALL)
+        built = replay.build(self._store, self.catalog, game_id, ALL)
         if not built.over and side is not None:
             raise games.GameError(f"game {game_id} is running: only its arbiter may ask for the chances of victory")
         try:
@@ -235,22 +235,24 @@ class Console:
     def open_board(self, game_id: str, at_seq: int | None = None) -> str:
         from app.service import boards
 
-        return boards.open_board(self._store, game_id, at_seq)
+        return boards.open_board(self._store, self.catalog, game_id, at_seq)
 
     def board_order(self, board_id: str, side: str, text: str, chosen: list[int] | None = None) -> list[dict]:
         from app.service import boards
 
-        return boards.rows(self._store, board_id, boards.order(self._store, board_id, side, text, chosen))
+        stored = boards.order(self._store, self.catalog, board_id, side, text, chosen)
+        return boards.rows(self._store, self.catalog, board_id, stored)
 
     def board_edit(self, board_id: str, unit: str, changes: dict) -> list[dict]:
         from app.service import boards
 
-        return boards.rows(self._store, board_id, boards.edit(self._store, board_id, unit, changes))
+        stored = boards.edit(self._store, self.catalog, board_id, unit, changes)
+        return boards.rows(self._store, self.catalog, board_id, stored)
 
     def board_play(self, board_id: str, side: str, policy: str, orders: int) -> list[str]:
         from app.service import boards
 
-        return boards.play(self._store, board_id, side, policy, orders)
+        return boards.play(self._store, self.catalog, board_id, side, policy, orders)
 
     def fork(self, game_id: str, at_seq: int, invite: bool = True) -> dict:
         """A branch after event `at_seq`. A game played by email goes on with its players: the fork's seats keep
@@ -261,11 +263,11 @@ class Console:
             new_id = games.fork(self._store, game_id, at_seq)
             invited = invite and self._store.pbem_settings(game_id) is not None
             if invited:
-                fork_seats(self._store, game_id, new_id)
+                fork_seats(self._store, self.catalog, game_id, new_id)
         return {"game_id": new_id, "parent": game_id, "at": at_seq, "invited": invited}
 
     def reveal(self, game_id: str, reason: str) -> dict:
-        event = games.reveal_seed(self._store, game_id, reason)
+        event = games.reveal_seed(self._store, self.catalog, game_id, reason)
         return {"seq": event.seq, "seed": event.payload["seed"]}
 
     def verify(self, game: str, check_dice: bool = False, seed: str | None = None) -> AuditReport:
@@ -273,7 +275,7 @@ class Console:
         given (arbiter), for rolls not yet revealed in the stream."""
         from app.service import audit, transfer
 
-        return audit.verify(self._events(game), check_dice=check_dice,
+        return audit.verify(self.catalog, self._events(game), check_dice=check_dice,
                             seeds={dice.commitment(seed): seed} if seed else None,
                             parents=transfer.parents_in(self._store))
 
@@ -306,7 +308,7 @@ class Console:
         """The receipts of this database's server, signed with the settings' key (app/service/receipts.py)."""
         from app.service.receipts import Receipts
 
-        return Receipts(self._store, self.settings.receipt_key, self.settings.receipt_retired)
+        return Receipts(self._store, self.catalog, self.settings.receipt_key, self.settings.receipt_retired)
 
     def receipt_keys(self) -> dict:
         """The receipt keys of this database's server (app/service/receipts.py)."""
@@ -320,20 +322,20 @@ class Console:
     def import_game(self, lines: Iterable[str]) -> str:
         from app.service import transfer
 
-        return transfer.import_game(self._store, lines)
+        return transfer.import_game(self._store, self.catalog, lines)
 
     def demo(self, rules: str) -> tuple[str, list[str]]:
         from app.service.demo import play_demo
 
-        return play_demo(self._store, rules)
+        return play_demo(self._store, self.catalog, rules)
 
     def open_link(self, config: Mail, game_id: str, side: str | None = None, server: str | None = None) -> str:
         """The database owner's link to the game's replay viewer, as `side` or the referee
         (Credentials.owner_link)."""
-        return Credentials(self._store, config, self.settings.secret).owner_link(game_id, side, server)
+        return Credentials(self._store, self.catalog, config, self.settings.secret).owner_link(game_id, side, server)
 
     def whose_view(self, game_id: str, side: str | None = None) -> str:
         """Whose view the game's viewer opened as `side` (None: the referee) shows, in words, as the replay page
         names it (app/service/replays.py `whose_view`)."""
-        final = projection.load(self._store, game_id)
-        return replay.whose_view(side, get_rules(final.meta.rules).outcome(final.game) is not None)
+        final = projection.load(self._store, self.catalog, game_id)
+        return replay.whose_view(side, self.catalog.rules(final.meta.rules).outcome(final.game) is not None)

@@ -17,7 +17,7 @@ from app.events import core
 from app.events.interface import Store
 from app.events.store import Conflict, utc_parse
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service import autoplay, clocks, games
 from app.service.mailroom import Mailroom
 from app.service.notices import DEADLINE_ACTOR
@@ -33,9 +33,10 @@ PASS_LIMIT = 20  # end/pass steps the server gives for a late side at most (more
 class Deadlines:
     """What `tick` does, on one store; `clock`: now."""
 
-    def __init__(self, store: Store, writes: Writes, clock: Callable[[], datetime], reactor: Reactor,
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, clock: Callable[[], datetime], reactor: Reactor,
                  mailroom: Mailroom):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.clock = clock
         self.reactor = reactor
@@ -52,13 +53,14 @@ class Deadlines:
         done = []
         for g in self.store.pbem_games():
             with self.writes.group():
-                caught_up = autoplay.play(self.store, g["game_id"])  # a turn the limit or a refused write left
+                # a turn the limit or a refused write left
+                caught_up = autoplay.play(self.store, self.catalog, g["game_id"])
                 if caught_up:
                     self.writes.wrote(g["game_id"])
                     done.append(f"{g['game_id']}: the automated seats caught up, {len(caught_up)} order(s)")
         self.reactor.catch_up()  # whose turn it is, as the stream says, before any deadline is judged
         for g in self.store.pbem_games(on_clock_only=True):
-            clock = clocks.running(self.store, g)
+            clock = clocks.running(self.store, self.catalog, g)
             if clock is None:
                 continue
             due = clock.due
@@ -82,7 +84,7 @@ class Deadlines:
         """The game's clock as it stands inside the caller's transaction, if it is still `clock`'s turn (another
         process may have moved or reminded since the list was read)."""
         now = self.store.pbem_settings(g["game_id"])
-        current = clocks.running(self.store, now) if now is not None else None
+        current = clocks.running(self.store, self.catalog, now) if now is not None else None
         same = current is not None and (current.side, current.since) == (clock.side, clock.since)
         return current if same else None
 
@@ -126,8 +128,8 @@ class Deadlines:
         with self.writes.group():
             with self.writes(game_id):
                 current = self._current(g, clock)
-                state = projection.load(self.store, game_id)
-                rules = get_rules(state.meta.rules)
+                state = projection.load(self.store, self.catalog, game_id)
+                rules = self.catalog.rules(state.meta.rules)
                 if current is None or current.expired or rules.outcome(state.game) is not None \
                         or rules.prompt(state.game).side != side:
                     return None  # the late side moved at the last moment: its turn is over, nothing is due
@@ -143,12 +145,14 @@ class Deadlines:
                     self.store.append(game_id, state.meta.seq, [games.new_event(record, DEADLINE_ACTOR), *lost])
                     clocks.mark(self.store, game_id, "expired")
                     return ["forfeit"] if lost else []
-                played = games.play(self.store, game_id, side, _next_pass(rules, side, PASS_LIMIT if passing else 0),
+                played = games.play(self.store, self.catalog, game_id, side,
+                                    _next_pass(rules, side, PASS_LIMIT if passing else 0),
                                     expected_seq=state.meta.seq, actor=DEADLINE_ACTOR, before=[record])
                 if played.refused is not None:
                     LOG.warning("game %s: the deadline's pass for %s stopped: %s", game_id, side, played.refused)
                 clocks.mark(self.store, game_id, "expired")
-            if played.accepted and autoplay.play(self.store, game_id):  # an automated opponent answers at once
+            # an automated opponent answers at once
+            if played.accepted and autoplay.play(self.store, self.catalog, game_id):
                 self.writes.wrote(game_id)
         return [a.events[0].payload["text"] for a in played.accepted]
 

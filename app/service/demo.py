@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from app.events.interface import SnapshotStreams
+from app.rules.base import Catalog
 from app.service import games
 
 SKIRMISH_OPENING = [
@@ -32,13 +33,13 @@ OPENINGS = {
 }
 
 
-def play_demo(store: SnapshotStreams, rules: str = "snc") -> tuple[str, list[str]]:
+def play_demo(store: SnapshotStreams, catalog: Catalog, rules: str = "snc") -> tuple[str, list[str]]:
     sides, opening = OPENINGS[rules]
-    game_id = games.create_game(store, rules)
+    game_id = games.create_game(store, catalog, rules)
     for side in sides:
-        games.join(store, game_id, side, f"{side}@example.org", f"{side}'s dice text")
+        games.join(store, catalog, game_id, side, f"{side}@example.org", f"{side}'s dice text")
     played = []
     for side, order in opening:
-        games.submit(store, game_id, side, order)
+        games.submit(store, catalog, game_id, side, order)
         played.append(f"{side}: {order}")
     return game_id, played

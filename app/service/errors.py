@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.events.receipts import ReceiptError
 from app.events.store import BackendError, Conflict, StoreError, StoreUnavailable, UnknownGame, unavailable
 from app.projections.state import NoSuchPosition
-from app.rules.catalog import UnknownRules
+from app.rules.base import UnknownRules
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from app.service.games import EngineFault, GameError, Unreadable
 from app.text import TextError

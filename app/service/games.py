@@ -18,8 +18,7 @@ from app.events.store import Conflict, NewEvent, StoreError
 from app.projections import state as projection
 from app.projections.state import GameState
 from app.rules import legal, practice
-from app.rules.base import Command, Rules, has_preview
-from app.rules.catalog import available, get_rules
+from app.rules.base import Catalog, Command, Rules, has_preview
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from app.text import TextError, player_text
 
@@ -37,11 +36,11 @@ class Accepted:
     state: GameState
 
 
-def rule_sets() -> list[dict]:
+def rule_sets(catalog: Catalog) -> list[dict]:
     """The rule sets this server runs, as the API lists them: sides, scenarios, preview, automated seats."""
     return [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
              "scenarios": r.scenarios, "preview": has_preview(r), "policies": list(practice.policies(r)),
-             "automated_seats": practice.automated_seats(r)} for r in available().values()]
+             "automated_seats": practice.automated_seats(r)} for r in catalog.available().values()]
 
 
 def listed(store: SnapshotStreams, after: str | None = None, limit: int | None = None,
@@ -69,11 +68,11 @@ def new_event(event: Any, actor: str, causation: int | None = None) -> NewEvent:
 
 
 
-def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = None,
+def create_game(store: SnapshotStreams, catalog: Catalog, rules_name: str, scenario: str | None = None,
                 options: dict | None = None, game_id: str | None = None, auto: dict | None = None) -> str:
     """Start a game: commit to a fresh secret dice seed, set up the scenario. `auto`: the sides the server plays,
     side -> policy name (None: the policy's default); left out, the rule set's own automated seats."""
-    rules = get_rules(rules_name)
+    rules = catalog.rules(rules_name)
     try:
         seats = practice.seats(rules, auto)
     except ValueError as exc:
@@ -96,11 +95,12 @@ def create_game(store: SnapshotStreams, rules_name: str, scenario: str | None = 
     return game_id
 
 
-def join(store: SnapshotStreams, game_id: str, side: str, name: str, seed_text: str = "") -> StoredEvent:
+def join(store: SnapshotStreams, catalog: Catalog, game_id: str, side: str, name: str,
+         seed_text: str = "") -> StoredEvent:
     """Take `side`, with the player's seed text (a random one made now if none is given; the stored event shows
     it). The name and the seed text are player-written text (app/text.py: one line, bounded)."""
     name, seed_text = player_text(name, "name"), player_text(seed_text, "seed text") or dice.new_player_text()
-    state = projection.load(store, game_id)
+    state = projection.load(store, catalog, game_id)
     if side not in state.meta.sides:
         raise GameError(f"{state.meta.rules} has no side {side!r}; sides: {', '.join(state.meta.sides)}")
     if side in state.meta.players:
@@ -209,13 +209,14 @@ def live_dice(state: GameState, seed: str) -> dice.Dice:
                            game_id=state.meta.dice_game_id, player_seeds=dict(state.meta.player_seeds))
 
 
-def submit(store: SnapshotStreams, game_id: str, side: str, text: str, expected_seq: int | None = None,
+def submit(store: SnapshotStreams, catalog: Catalog, game_id: str, side: str, text: str,
+           expected_seq: int | None = None,
            actor: str | None = None, auto: dict | None = None,
            within: Callable[[Accepted], None] | None = None) -> Accepted:
     """Check an order against the rules and store it with its events, or raise and write nothing. `auto`: an
     automated seat's order, {"policy", "reason"} (app/service/autoplay.py). `within` writes what the order causes
     (bookkeeping) in the order's own transaction. One load of the game, one append."""
-    played = play(store, game_id, side, [text], expected_seq, actor, auto, within)
+    played = play(store, catalog, game_id, side, [text], expected_seq, actor, auto, within)
     if played.refused is not None:
         raise played.refused
     return played.accepted[0]
@@ -262,7 +263,8 @@ class Played:
     state: GameState  # the game after the accepted orders (as loaded, if none was)
 
 
-def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] | Callable[[GameState], str | None],
+def play(store: SnapshotStreams, catalog: Catalog, game_id: str, side: str,
+         texts: Sequence[str] | Callable[[GameState], str | None],
          expected_seq: int | None = None,
          actor: str | None = None, auto: dict | None = None, within: Callable[[Accepted], None] | None = None,
          before: Sequence[Any] = (), all_readable: bool = False, alone: bool = True) -> Played:
@@ -276,8 +278,8 @@ def play(store: SnapshotStreams, game_id: str, side: str, texts: Sequence[str] |
     it all.
     `all_readable`: every text is read first, and one that cannot be read plays nothing (Unreadable). `texts` may
     be a function of the position reached, giving the next order or None (a deadline's end/pass steps)."""
-    state = projection.load(store, game_id)
-    rules = get_rules(state.meta.rules)
+    state = projection.load(store, catalog, game_id)
+    rules = catalog.rules(state.meta.rules)
     if all_readable and not callable(texts) and (problems := unreadable(rules, state, side, texts)):
         return Played([], Unreadable(problems), state)
     if expected_seq is not None and moved_since(store, game_id, expected_seq, state.meta.seq):
@@ -348,10 +350,10 @@ def _fold_new(rules: Rules, state: GameState, game_id: str, batch: Sequence[NewE
     return projection.fold_all(rules, provisional, state)
 
 
-def reveal_seed(store: SnapshotStreams, game_id: str, reason: str) -> StoredEvent:
+def reveal_seed(store: SnapshotStreams, catalog: Catalog, game_id: str, reason: str) -> StoredEvent:
     """Publish the dice seed (game over, or an arbiter's request); no roll can be taken after it."""
     reason = player_text(reason, "reason")
-    state = projection.load(store, game_id)
+    state = projection.load(store, catalog, game_id)
     if state.meta.revealed_seed is not None:
         raise GameError(f"game {game_id}: the dice seed is already revealed")
     seed = store.dice_seed(game_id)

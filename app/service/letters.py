@@ -13,8 +13,7 @@ from app.events.interface import Store
 from app.projections import render, textmap
 from app.projections import state as projection
 from app.rules import standing
-from app.rules.base import optional
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog, optional
 from app.service import clocks
 from app.service.player_keys import PlayerKeys
 from app.service.ports import Mail, TurnReport
@@ -28,8 +27,10 @@ SINCE_SHOWN = 300  # history rows a report shows at most (the newest): the rest 
 class Letters:
     """Lays out the outbox's rows, on one store."""
 
-    def __init__(self, store: Store, reads: Reads, credentials: Credentials, mail: Mail, receipts: Receipts):
+    def __init__(self, store: Store, catalog: Catalog, reads: Reads, credentials: Credentials, mail: Mail,
+                 receipts: Receipts):
         self.store = store
+        self.catalog = catalog
         self.reads = reads
         self.credentials = credentials
         self.keys = PlayerKeys(credentials)
@@ -65,8 +66,8 @@ class Letters:
         every order it may give, by kind; when it is not, who is to act and why. `answer`: the lines answering
         its message."""
         game_id = seat.game_id
-        state = projection.load(self.store, game_id, seq)
-        rules = get_rules(state.meta.rules)
+        state = projection.load(self.store, self.catalog, game_id, seq)
+        rules = self.catalog.rules(state.meta.rules)
         prompt = prompt_dict(rules, state, seat)
         if since_seq is None:
             since_seq = members(self.store, game_id)[seat.seat]["last_notified_seq"] + 1
@@ -94,7 +95,8 @@ class Letters:
                 picture = (f"{game_id}-event-{seq}-{seat.seat}.svg", "image/svg+xml", svg.encode("utf-8"))
             area = textmap.render_area(the_map, view, seat.side, since[earlier:], picture[0] if picture else None)
         deadline = self._deadline(game_id, prompt["to_act"], seat)
-        mine = {"deadline": deadline, "clock": clocks.described(self.store, game_id, seat.side, due=False),
+        mine = {"deadline": deadline,
+                "clock": clocks.described(self.store, self.catalog, game_id, seat.side, due=False),
                 "standing": standing.as_lines(state.meta.standing.get(seat.side, {}))
                 if seat.side and standing.kinds(rules) else None}
         if not prompt["your_turn"]:
@@ -129,7 +131,7 @@ class Letters:
         """When the turn of the side to act runs out, if the game has a clock and it runs for that side now: its
         fixed deadline or its time bank, vacations left out (app/service/clocks.py `running`)."""
         row = self.store.pbem_settings(game_id)
-        clock = clocks.running(self.store, row) if row and to_act else None
+        clock = clocks.running(self.store, self.catalog, row) if row and to_act else None
         if clock is None or clock.side != to_act:
             return None
         whose = "your" if to_act == seat.seat else f"{to_act}'s"

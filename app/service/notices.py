@@ -16,7 +16,7 @@ from __future__ import annotations
 from app.events.envelope import StoredEvent
 from app.events.interface import Store
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service.mailroom import Mailroom
 from app.service.reads import Reads
 from app.service.receipts import Receipts
@@ -41,8 +41,9 @@ class TurnEmails:
 
     name = "turns"
 
-    def __init__(self, store: Store, mailroom: Mailroom):
+    def __init__(self, store: Store, catalog: Catalog, mailroom: Mailroom):
         self.store = store
+        self.catalog = catalog
         self.mailroom = mailroom
 
     def react(self, game_id: str, events: list[StoredEvent]) -> None:
@@ -56,10 +57,10 @@ class TurnEmails:
         for event in boundaries(events):
             if event.seq in answered:
                 continue  # the side's standing order answered this position at once: nobody was asked
-            state = projection.load(self.store, game_id, event.seq)
+            state = projection.load(self.store, self.catalog, game_id, event.seq)
             if state.meta.board is not None:
                 return  # an analysis board's seats are its analyst's, who plays at the board: nobody is told
-            rules = get_rules(state.meta.rules)
+            rules = self.catalog.rules(state.meta.rules)
             seats = seats or members(self.store, game_id)
             outcome = rules.outcome(state.game)
             if outcome is not None:
@@ -107,8 +108,10 @@ class Invitations:
 
     name = "invitations"
 
-    def __init__(self, store: Store, mailroom: Mailroom, credentials: Credentials, receipts: Receipts):
+    def __init__(self, store: Store, catalog: Catalog, mailroom: Mailroom, credentials: Credentials,
+                 receipts: Receipts):
         self.store = store
+        self.catalog = catalog
         self.mailroom = mailroom
         self.credentials = credentials
         self.receipts = receipts
@@ -120,7 +123,7 @@ class Invitations:
         tokens = self.store.take_invitations(game_id)
         if not tokens:
             return
-        rules = get_rules(self.store.game(game_id)["rules"])
+        rules = self.catalog.rules(self.store.game(game_id)["rules"])
         seats = {s: m["email"] for s, m in members(self.store, game_id).items()}
         fork = start.payload if start.type == "core.GameForked" else None
         for seat, token in tokens.items():

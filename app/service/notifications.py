@@ -20,7 +20,7 @@ from email.message import EmailMessage
 from app.events.envelope import StoredEvent
 from app.events.interface import Store
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service.mailroom import Mailroom
 from app.service.notices import _settled_takebacks, answered_by_standing, boundaries
 from app.service.outbox import Composer
@@ -45,8 +45,9 @@ class TurnNotifications:
 
     name = "notifications"
 
-    def __init__(self, store: Store, mailroom: Mailroom):
+    def __init__(self, store: Store, catalog: Catalog, mailroom: Mailroom):
         self.store = store
+        self.catalog = catalog
         self.mailroom = mailroom
 
     def react(self, game_id: str, events: list[StoredEvent]) -> None:
@@ -56,8 +57,8 @@ class TurnNotifications:
         seats = members(self.store, game_id)
         before = None
         if events[0].seq > 1:
-            state = projection.load(self.store, game_id, events[0].seq - 1)
-            rules = get_rules(state.meta.rules)
+            state = projection.load(self.store, self.catalog, game_id, events[0].seq - 1)
+            rules = self.catalog.rules(state.meta.rules)
             if rules.outcome(state.game) is not None:
                 return  # told already
             before = _side_to_act(state, rules, seats)
@@ -66,8 +67,8 @@ class TurnNotifications:
         for event in boundaries(events):
             if event.seq in answered:
                 continue  # the side's standing order answered this position at once: nobody was asked
-            state = projection.load(self.store, game_id, event.seq)
-            rules = get_rules(state.meta.rules)
+            state = projection.load(self.store, self.catalog, game_id, event.seq)
+            rules = self.catalog.rules(state.meta.rules)
             outcome = rules.outcome(state.game)
             if outcome is not None:
                 for seat in channels:
@@ -86,13 +87,13 @@ class TurnNotifications:
             self.mailroom.queue(KIND, seats[seat]["email"], game_id, seat, data)
 
 
-def notification(store: Store, keys: PlayerKeys, row: dict) -> Notification | None:
+def notification(store: Store, catalog: Catalog, keys: PlayerKeys, row: dict) -> Notification | None:
     """A "notify" row as its notification, to the seat's channel as it is now (None: it has none any more)."""
     game_id, seat, data = row["game_id"], row["seat"], row["data"]
     url = store.channels(game_id).get(seat)
     if url is None:
         return None
-    title = get_rules(store.game(game_id)["rules"]).title
+    title = catalog.rules(store.game(game_id)["rules"]).title
     if data["over"]:
         head, text = "game over", f"Game {game_id} ({title}) is over: {data['winner'] or 'a draw'}."
     else:
@@ -105,14 +106,15 @@ def notification(store: Store, keys: PlayerKeys, row: dict) -> Notification | No
 class Delivery:
     """The outbox's composer (outbox.Composer) for every kind of row: notifications here, emails by `letters`."""
 
-    def __init__(self, store: Store, keys: PlayerKeys, letters: Composer):
+    def __init__(self, store: Store, catalog: Catalog, keys: PlayerKeys, letters: Composer):
         self.store = store
+        self.catalog = catalog
         self.keys = keys
         self.letters = letters
 
     def outgoing(self, row: dict) -> EmailMessage | Notification | None:
         if row["kind"] == KIND:
-            return notification(self.store, self.keys, row)
+            return notification(self.store, self.catalog, self.keys, row)
         return self.letters.outgoing(row)
 
     def delivered(self, row: dict) -> None:

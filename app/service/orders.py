@@ -11,7 +11,7 @@ from typing import Any
 from app.events.interface import Store
 from app.projections import history
 from app.projections import state as projection
-from app.rules.catalog import UnknownRules, get_rules
+from app.rules.base import Catalog, UnknownRules
 from app.service import autoplay, games, retractions
 from app.service.errors import PbemError
 from app.service.receipts import Receipts, as_dict
@@ -38,8 +38,10 @@ class Orders:
     signs the answer; `report`: what a seat is told at an event (Letters.report), which the answer to an order can
     carry."""
 
-    def __init__(self, store: Store, writes: Writes, receipts: Receipts, report: Callable[..., Any] | None = None):
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, receipts: Receipts,
+                 report: Callable[..., Any] | None = None):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.receipts = receipts
         self.report = report
@@ -48,7 +50,7 @@ class Orders:
         """The order and what its seat has now seen, one transaction; then the automated seats' answer, each of
         its orders a transaction of its own; returned as one (every event, the last state)."""
         with self.writes.group():
-            accepted = games.submit(self.store, seat.game_id, player(seat), text, expected_seq,
+            accepted = games.submit(self.store, self.catalog, seat.game_id, player(seat), text, expected_seq,
                                     within=lambda done: mark_seen(self.store, seat, done.state.meta.seq))
             self.writes.wrote(seat.game_id)
             return autoplay.merged(accepted, self._answer_automated(seat, accepted.state))
@@ -58,7 +60,7 @@ class Orders:
         `report`, also what a turn email would tell it now (Letters.report: its turn and every order it may give,
         or who is to act and why), its history from the order on."""
         accepted = self.submit(seat, text, expected_seq)
-        rules = get_rules(accepted.state.meta.rules)
+        rules = self.catalog.rules(accepted.state.meta.rules)
         answer = {"accepted": True, "seq": accepted.state.meta.seq,
                   "events": history.lines(rules, accepted.events, side=seat.side),
                   "view": rules.view(accepted.state.game, seat.side),
@@ -83,14 +85,14 @@ class Orders:
         done: list[list[dict]] = []
         between: list[list[dict]] = []
         with self.writes.group():
-            played = games.play(self.store, seat.game_id, side, texts, expected_seq, all_readable=True,
+            played = games.play(self.store, self.catalog, seat.game_id, side, texts, expected_seq, all_readable=True,
                                 within=lambda done: mark_seen(self.store, seat, done.state.meta.seq),
                                 before=talk, alone=not texts)
             if talk and not texts and played.refused is None:
                 self.writes.wrote(seat.game_id)  # stored: talk alone
             if not played.accepted:
                 return Answered([], played.refused, [], played.state)
-            rules = get_rules(played.state.meta.rules)
+            rules = self.catalog.rules(played.state.meta.rules)
             while True:
                 self.writes.wrote(seat.game_id)
                 done += [history.lines(rules, a.events, side=seat.side) for a in played.accepted]
@@ -101,7 +103,7 @@ class Orders:
                 if played.refused is None or not automated or not _to_act(rules, state, side):
                     return Answered(done, played.refused, answer, state, between)
                 between += [[] for _ in played.accepted[1:]] + [answer]  # the answer came after the last of them
-                played = games.play(self.store, seat.game_id, side, texts, state.meta.seq,
+                played = games.play(self.store, self.catalog, seat.game_id, side, texts, state.meta.seq,
                                     within=lambda done: mark_seen(self.store, seat, done.state.meta.seq))
                 if not played.accepted:
                     return Answered(done, played.refused, [], played.state, between)
@@ -110,15 +112,15 @@ class Orders:
         """Why each of `texts` cannot be read as an order against the position now (games.unreadable); none for a
         game whose rules this server lacks (played, each is refused with the reason)."""
         try:
-            state = projection.load(self.store, seat.game_id)
-            rules = get_rules(state.meta.rules)
+            state = projection.load(self.store, self.catalog, seat.game_id)
+            rules = self.catalog.rules(state.meta.rules)
         except UnknownRules:
             return []
         return games.unreadable(rules, state, seat.side, texts)
 
     def preview(self, seat: Seat, text: str) -> dict:
-        state = projection.load(self.store, seat.game_id)
-        result = games.preview(get_rules(state.meta.rules), state, player(seat), text)
+        state = projection.load(self.store, self.catalog, seat.game_id)
+        result = games.preview(self.catalog.rules(state.meta.rules), state, player(seat), text)
         mark_seen(self.store, seat, state.meta.seq)  # a preview reads the position as it stands
         return {"order": text.strip(), "seq": state.meta.seq, "preview": result}
 
@@ -131,7 +133,7 @@ class Orders:
     def _answer_automated(self, seat: Seat, state: projection.GameState | None = None) -> list[games.Accepted]:
         """What the automated seats did counts as seen by `seat` (it comes back in the answer). `state`: the game
         at its head."""
-        answered = autoplay.play(self.store, seat.game_id, state=state)
+        answered = autoplay.play(self.store, self.catalog, seat.game_id, state=state)
         if answered:
             self.writes.wrote(seat.game_id)
             with self.writes(seat.game_id):
@@ -147,7 +149,7 @@ class Orders:
         if order is None:
             raise PbemError("you have no order of yours to undo since your opponent's last order")
         _unseen(self.store, seat, order.seq)
-        refused = retractions.undo_refusal(get_rules(self.store.game(seat.game_id)["rules"]),
+        refused = retractions.undo_refusal(self.catalog.rules(self.store.game(seat.game_id)["rules"]),
                                            (e for e in events if e.seq >= order.seq))
         if refused:
             raise PbemError(refused)

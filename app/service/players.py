@@ -24,7 +24,7 @@ from app.events.interface import Store
 from app.events.store import utc_parse, utc_text
 from app.projections import state as projection
 from app.projections.sight import sees_all
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service import talk
 from app.service.errors import AccessDenied, PbemError
 from app.service.mailroom import Mailroom
@@ -64,9 +64,10 @@ class GameRow:
 class Players:
     """The player's page, sign-in by mailed link, and channel settings, on one store."""
 
-    def __init__(self, store: Store, writes: Writes, credentials: Credentials, keys: PlayerKeys,
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, credentials: Credentials, keys: PlayerKeys,
                  mailroom: Mailroom, channels: Channels, clock: Callable[[], datetime]):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.credentials = credentials
         self.keys = keys
@@ -81,9 +82,9 @@ class Players:
         return sorted(rows, key=lambda r: r.over)  # stable: newest first within each
 
     def _row(self, seat: Seat) -> GameRow:
-        state = projection.load(self.store, seat.game_id)
+        state = projection.load(self.store, self.catalog, seat.game_id)
         mark_seen(self.store, seat, state.meta.seq)
-        rules = get_rules(state.meta.rules)
+        rules = self.catalog.rules(state.meta.rules)
         outcome = rules.outcome(state.game)
         prompt = rules.prompt(state.game)
         missing = tuple(s for s in state.meta.sides if s not in state.meta.players)

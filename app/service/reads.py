@@ -15,8 +15,7 @@ from app.projections.cache import VIEWS
 from app.projections.sight import Sight
 from app.projections.sight import sees_all as sight_sees_all
 from app.rules import legal
-from app.rules.base import optional
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog, optional
 from app.service import audit, games, replays, transfer
 from app.service.receipts import Receipts, as_dict, view_fields
 from app.service.seats import Seat, mark_seen
@@ -27,13 +26,14 @@ T = TypeVar("T")
 class Reads:
     """Reads as one seat, on one store; `receipts`: what signs the chain's head."""
 
-    def __init__(self, store: Store, receipts: Receipts):
+    def __init__(self, store: Store, catalog: Catalog, receipts: Receipts):
         self.store = store
+        self.catalog = catalog
         self.receipts = receipts
 
     def rule_sets(self) -> list[dict]:
         """The rule sets this server runs (games.rule_sets)."""
-        return games.rule_sets()
+        return games.rule_sets(self.catalog)
 
     def games(self, after: str | None = None, limit: int | None = None, finished_only: bool = False) -> list[dict]:
         """The games on this server (games.listed)."""
@@ -48,7 +48,7 @@ class Reads:
         return games.moved_since(self.store, game_id, seq, self.head(game_id))
 
     def rules_of(self, game_id: str):
-        return get_rules(self.store.game(game_id)["rules"])
+        return self.catalog.rules(self.store.game(game_id)["rules"])
 
     def sees_all(self, seat: Seat, state: projection.GameState | None = None) -> bool:
         """The arbiter, or anyone after the game ends, sees everything (`sight.sees_all`): every channel asks
@@ -56,8 +56,8 @@ class Reads:
         if seat.is_arbiter:
             return True
         if state is None or state.meta.seq != self.store.head(seat.game_id)[0]:
-            state = projection.load(self.store, seat.game_id)
-        return sight_sees_all(False, get_rules(state.meta.rules), state.game)
+            state = projection.load(self.store, self.catalog, seat.game_id)
+        return sight_sees_all(False, self.catalog.rules(state.meta.rules), state.game)
 
     def replay_viewer(self, seat: Seat) -> str | None:
         """Who `seat` replays the game as: everything (replays.ALL) if it sees all, else its side."""
@@ -69,25 +69,26 @@ class Reads:
 
     def replay_reads(self) -> replays.Replays:
         """The replay viewer's reads, on this service's database."""
-        return replays.Replays(self.store)
+        return replays.Replays(self.store, self.catalog)
 
     def view(self, seat: Seat, at: int | None = None) -> dict:
-        state = projection.load(self.store, seat.game_id, at)
+        state = projection.load(self.store, self.catalog, seat.game_id, at)
         mark_seen(self.store, seat, state.meta.seq)  # a rewound position shows every event up to it (undo's "seen")
-        return view_dict(seat, state)
+        return view_dict(self.catalog, seat, state)
 
     def view_now(self, seat: Seat, render: Callable[[dict], T]) -> T:
         """`view` at the head as `render` makes it (the HTTP answer's bytes). The rendering is kept in VIEWS per
         database, game, seat and `render` (a module-level function) and reused while the stored head is the (seq,
         hash) it was made at: the view is a function of the events up to the head and the seat (its side), so
         another seat never gets it, and any append, by whichever process, retires it."""
-        return self._kept_at_head(seat, render, lambda state: render(view_dict(seat, state)))
+        return self._kept_at_head(seat, render, lambda state: render(view_dict(self.catalog, seat, state)))
 
     def map_now(self, seat: Seat, render: Callable[[str], T]) -> T | None:
         """The map picture of the position at the head as `seat` sees it (`map_picture`: the turn emails' and the
         replay viewer's renderer, from the one view), as `render` makes it (the HTTP answer), kept as `view_now`'s
         is; None when the rules draw no map."""
-        return self._kept_at_head(seat, ("map", render), lambda state: _maybe(render, map_picture(seat, state)))
+        return self._kept_at_head(seat, ("map", render),
+                                  lambda state: _maybe(render, map_picture(self.catalog, seat, state)))
 
     def _kept_at_head(self, seat: Seat, what, make: Callable[[projection.GameState], T]) -> T:
         """`make(state at the head)`, kept in VIEWS per database, game, seat and `what` while the stored head is the
@@ -96,7 +97,7 @@ class Reads:
         key = (projection.store_key(self.store), seat.game_id, seat.seat, what)
         rendered = VIEWS.get(key, head)
         if rendered is None:  # the state at that very seq: another append since then changes nothing here
-            rendered = make(projection.load(self.store, seat.game_id, head[0]))
+            rendered = make(projection.load(self.store, self.catalog, seat.game_id, head[0]))
             VIEWS.put(key, head, rendered)
         mark_seen(self.store, seat, head[0])
         return rendered
@@ -104,9 +105,9 @@ class Reads:
     def prompt(self, seat: Seat, naming: str | None = None) -> dict:
         """Where the game stands for `seat` and what it may order; `naming`: only the orders that name this unit or
         hex, all of them (legal.naming: what the play page offers for the counter a player points at)."""
-        state = projection.load(self.store, seat.game_id)
+        state = projection.load(self.store, self.catalog, seat.game_id)
         mark_seen(self.store, seat, state.meta.seq)
-        return prompt_dict(get_rules(state.meta.rules), state, seat, naming)
+        return prompt_dict(self.catalog.rules(state.meta.rules), state, seat, naming)
 
     def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None,
                      state: projection.GameState | None = None) -> list[dict]:
@@ -149,7 +150,8 @@ class Reads:
         return lines, False
 
     def verify(self, seat: Seat) -> dict:
-        report = audit.verify_stored(self.store, seat.game_id, parents=transfer.parents_in(self.store)).to_dict()
+        report = audit.verify_stored(self.store, self.catalog, seat.game_id,
+                                     parents=transfer.parents_in(self.store)).to_dict()
         if not self.sees_all(seat):
             # problem texts quote orders, which may be hidden from this side: only where the audit failed
             report["problems"] = [{"seq": p["seq"], "check": p["check"]} for p in report["problems"]]
@@ -172,14 +174,14 @@ class Reads:
         return self.receipts.chain(seat.game_id, seat.side, self.sees_all(seat), from_seq)
 
 
-def view_dict(seat: Seat, state: projection.GameState) -> dict:
+def view_dict(catalog: Catalog, seat: Seat, state: projection.GameState) -> dict:
     return {"game_id": seat.game_id, "seq": state.meta.seq, "you": seat.seat,
-            "players": state.meta.players, "view": get_rules(state.meta.rules).view(state.game, seat.side)}
+            "players": state.meta.players, "view": catalog.rules(state.meta.rules).view(state.game, seat.side)}
 
 
-def map_picture(seat: Seat, state: projection.GameState) -> str | None:
+def map_picture(catalog: Catalog, seat: Seat, state: projection.GameState) -> str | None:
     """The map of `state` with what `seat` sees (its side's view, render.render_map); None for rules without a map."""
-    rules = get_rules(state.meta.rules)
+    rules = catalog.rules(state.meta.rules)
     game_map = optional(rules, "game_map")
     if game_map is None:
         return None

@@ -19,7 +19,7 @@ from app.events.receipts import Receipt, ReceiptError, Signer, chain_entry, publ
 from app.events.registry import decode_stored
 from app.events.store import EventStore
 from app.projections.sight import Sight
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 
 KEY_RECORD = "receipts.ed25519"
 WELL_KNOWN = "/.well-known/hexledger-receipts"
@@ -30,8 +30,9 @@ class Receipts:
     """The server's receipts on one store: signed with the key in `key_file` (HEXLEDGER_RECEIPT_KEY), else the
     database's own; `retired`: the earlier public keys still published (HEXLEDGER_RECEIPT_RETIRED)."""
 
-    def __init__(self, store: EventStore, key_file: str | None = None, retired: tuple[str, ...] = ()):
+    def __init__(self, store: EventStore, catalog: Catalog, key_file: str | None = None, retired: tuple[str, ...] = ()):
         self.store = store
+        self.catalog = catalog
         self.key_file = key_file or ""
         self.retired = tuple(retired)
 
@@ -85,7 +86,7 @@ class Receipts:
         and the receipt for its last entry. A legacy event's hash is given only where the seat may see the
         event."""
         store = self.store
-        sight = Sight(get_rules(store.game(game_id)["rules"]), None if sees_all else side)
+        sight = Sight(self.catalog.rules(store.game(game_id)["rules"]), None if sees_all else side)
         entries = []
         last = None
         for event in store.events(game_id, max(from_seq, 1)):

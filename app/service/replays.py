@@ -24,8 +24,7 @@ from app.projections import analysis, chances, render, replay
 from app.projections import state as projection
 from app.projections.cache import HeadCache
 from app.projections.sight import sees_all
-from app.rules.base import optional
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog, optional
 
 ALL = replay.ALL
 NoAccess = replay.NoAccess
@@ -144,8 +143,9 @@ OPEN = HeadCache(1024)  # HEXLEDGER_REPLAY_ACCESS_CACHE
 class Replays:
     """The replay viewer's reads on one database: the viewer holds this, never the store."""
 
-    def __init__(self, store: SnapshotStreams, builds: Builds | None = None):
+    def __init__(self, store: SnapshotStreams, catalog: Catalog, builds: Builds | None = None):
         self._store = store
+        self.catalog = catalog
         self._where = projection.store_key(store)
         self._builds = builds or BUILDS
 
@@ -163,8 +163,8 @@ class Replays:
         key = (self._where, game_id)
         known = OPEN.get(key, head)
         if known is None:
-            state = projection.load(self._store, game_id, head[0])
-            known = (sees_all(False, get_rules(state.meta.rules), state.game), tuple(state.meta.sides))
+            state = projection.load(self._store, self.catalog, game_id, head[0])
+            known = (sees_all(False, self.catalog.rules(state.meta.rules), state.game), tuple(state.meta.sides))
             OPEN.put(key, head, known)
         over, sides = known
         if over or wanted == ALL:
@@ -189,7 +189,7 @@ class Replays:
             kept = KEPT.get(key)
             if kept is None or kept.head != head:
                 behind = kept is not None and kept.head[0] < head[0]
-                fold = replay.fold_stream(self._store, game_id, head[0], kept.fold if behind else None)
+                fold = replay.fold_stream(self._store, self.catalog, game_id, head[0], kept.fold if behind else None)
                 if (fold.events[-1].seq, fold.events[-1].hash) != head:  # not this stream: keep none of it
                     KEPT.drop(key)
                     raise StoreError(f"game {game_id}: the stored stream changed while it was read")
@@ -210,14 +210,14 @@ def whose_view(r: Replay) -> str:
 
 def panels(r: Replay) -> dict:
     """Which of the viewer's panels the game's rules can fill."""
-    rules = get_rules(r.rules)
+    rules = r.rules
     return {"map": optional(rules, "game_map") is not None, "combat": optional(rules, "combat_summary") is not None}
 
 
 def map_svg(r: Replay, game_id: str, seq: int) -> str | None:
     """The map after event `seq` as the replay's viewer sees it; None if the rules draw no map (IndexError: no
     such frame)."""
-    game_map = optional(get_rules(r.rules), "game_map")
+    game_map = optional(r.rules, "game_map")
     if game_map is None:
         return None
     frame = r.frame_at(seq)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from app.events.interface import Store
 from app.events.store import UnknownGame, utc_now
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service.errors import AccessDenied, NotAuthenticated, PbemError
 from app.service.ports import Mail
 
@@ -50,8 +50,9 @@ class Credentials:
     """Who holds which seat, and how a request proves it (token, reply tag, replay key); the keys and links made
     from the server secret. `mail`: the public address links are made on (Mail.public_url)."""
 
-    def __init__(self, store: Store, mail: Mail | None = None, secret: str | None = None):
+    def __init__(self, store: Store, catalog: Catalog, mail: Mail | None = None, secret: str | None = None):
         self.store = store
+        self.catalog = catalog
         self.mail = mail
         self._secret = (secret or "").encode("utf-8") or None
 
@@ -106,7 +107,7 @@ class Credentials:
             rules = self.store.game(game_id)["rules"]
         except UnknownGame:
             return []
-        return [ARBITER, *get_rules(rules).sides]
+        return [ARBITER, *self.catalog.rules(rules).sides]
 
     def owner_key(self, game_id: str, seat: str) -> str:
         """HMAC-SHA256(server secret, game id, seat), 128 bits as hex: opens the replay viewer of this game as this
@@ -226,13 +227,14 @@ def player(seat: Seat) -> str:
     return seat.seat
 
 
-def fork_seats(store: Store, parent_id: str, new_id: str, sandbox: str | None = None) -> dict[str, str]:
+def fork_seats(store: Store, catalog: Catalog, parent_id: str, new_id: str,
+               sandbox: str | None = None) -> dict[str, str]:
     """The seats of the fork `new_id` of `parent_id` and their new tokens, in the caller's transaction. Without
     `sandbox`, the game's players go on in it: each seat keeps its address and the game's settings, and its
     invitation's token is held for the invitation subscriber; with it, every seat is at that address (the caller's
     own sandbox) and nobody is invited."""
     parent = members(store, parent_id)
-    seats = [*get_rules(store.game(parent_id)["rules"]).sides, ARBITER]
+    seats = [*catalog.rules(store.game(parent_id)["rules"]).sides, ARBITER]
     tokens = {s: new_token() for s in seats}
     address = {s: sandbox if sandbox or s not in parent else parent[s]["email"] for s in seats}
     kept = {} if sandbox else {k: v for k, v in (store.pbem_settings(parent_id) or {}).items() if k in FORK_KEEPS}

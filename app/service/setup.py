@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.events.interface import Store
 from app.events.store import utc_now
 from app.rules import practice
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service import clocks, games
 from app.service.errors import AccessDenied, PbemError
 from app.service.orders import Orders
@@ -21,9 +21,11 @@ DEADLINE_ACTIONS = clocks.TIMEOUT_ACTIONS
 class Setup:
     """Games made and joined, on one store."""
 
-    def __init__(self, store: Store, writes: Writes, credentials: Credentials, reads: Reads, orders: Orders,
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, credentials: Credentials, reads: Reads,
+                 orders: Orders,
                  receipts: Receipts):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.credentials = credentials
         self.reads = reads
@@ -43,7 +45,7 @@ class Setup:
         `bank_hours` with `increment_hours` after each turn up to `max_hours`; `vacation_days` each player may
         take; `on_deadline`, what a clock that runs out does. Returns the game id and the tokens (shown once; only
         their hashes are kept)."""
-        rules = get_rules(rules_name)
+        rules = self.catalog.rules(rules_name)
         try:
             automated = practice.seats(rules, auto)
         except ValueError as exc:
@@ -65,7 +67,7 @@ class Setup:
         self.credentials.server_secret()  # the invitations' reply tags need it: made before the game, never after it
         self.receipts.signer()  # and their receipt key, likewise
         with self.writes():  # the game, its seats and its invitations' tokens, or none of them
-            game_id = games.create_game(self.store, rules.name, scenario, options, auto=automated)
+            game_id = games.create_game(self.store, self.catalog, rules.name, scenario, options, auto=automated)
             self.store.add_pbem_game(game_id, {
                 "deadline_hours": deadline_hours, "reminder_hours": reminder_hours,
                 "dispute_window_hours": dispute_window_hours, "on_deadline": on_deadline, "created_at": now,
@@ -81,7 +83,7 @@ class Setup:
         the game (its orders answer here)."""
         with self.writes.group():
             with self.writes(seat.game_id):
-                event = games.join(self.store, seat.game_id, player(seat), name or seat.email, seed_text)
+                event = games.join(self.store, self.catalog, seat.game_id, player(seat), name or seat.email, seed_text)
             self.orders.answer_automated(seat)
         return {"seq": event.seq, "side": seat.seat, "seed_text": event.payload["seed_text"]}
 
@@ -96,7 +98,7 @@ class Setup:
         sandbox = not (seat.is_arbiter and invite)
         with self.writes():  # the branch, its seats and its invitations' tokens, or none of them
             new_id = games.fork(self.store, seat.game_id, at_seq)
-            tokens = fork_seats(self.store, seat.game_id, new_id, seat.email if sandbox else None)
+            tokens = fork_seats(self.store, self.catalog, seat.game_id, new_id, seat.email if sandbox else None)
             clock = clocks.Settings.of(self.store.pbem_settings(new_id) or {})
             if clock.bank:  # the fork's banks start full, as a new game's
                 sides = list(self.reads.rules_of(new_id).sides)

@@ -18,7 +18,7 @@ from app.events.interface import Store
 from app.projections import history
 from app.projections import state as projection
 from app.rules import standing
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog
 from app.service.errors import Conflict, PbemError, TextError
 from app.service.games import new_event
 from app.service.orders import Orders
@@ -55,15 +55,16 @@ class StandingOrders:
     is_line = staticmethod(is_line)
     read_lines = staticmethod(read_lines)
 
-    def __init__(self, store: Store, writes: Writes, orders: Orders):
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, orders: Orders):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.orders = orders
 
     def show(self, seat: Seat) -> dict:
         """The seat's standing orders in force, and the kinds that may stand in its game with their words."""
-        state = projection.load(self.store, seat.game_id)
-        return described(get_rules(state.meta.rules), state, player(seat))
+        state = projection.load(self.store, self.catalog, seat.game_id)
+        return described(self.catalog.rules(state.meta.rules), state, player(seat))
 
     def set(self, seat: Seat, orders: dict[str, list[str]], expected_seq: int | None = None,
             answer: bool = True) -> dict:
@@ -74,26 +75,26 @@ class StandingOrders:
         side = player(seat)
         with self.writes.group():
             with self.writes(seat.game_id):
-                stored = set_orders(self.store, seat.game_id, side, orders, expected_seq)
+                stored = set_orders(self.store, self.catalog, seat.game_id, side, orders, expected_seq)
                 mark_seen(self.store, seat, stored.seq)
             answered = self.orders.answer_automated(seat) if answer else []
-        after = answered[-1].state if answered else projection.load(self.store, seat.game_id)
-        rules = get_rules(after.meta.rules)
+        after = answered[-1].state if answered else projection.load(self.store, self.catalog, seat.game_id)
+        rules = self.catalog.rules(after.meta.rules)
         return {"seq": stored.seq, **described(rules, after, side),
                 "events": history.lines(rules, [stored, *(e for a in answered for e in a.events)], side=side)}
 
 
-def set_orders(store: Store, game_id: str, side: str, orders: dict[str, list[str]],
+def set_orders(store: Store, catalog: Catalog, game_id: str, side: str, orders: dict[str, list[str]],
                expected_seq: int | None = None) -> StoredEvent:
     """Check and store `side`'s standing orders for the kinds named (core.StandingOrdersSet, by the player), in
     the caller's transaction; PbemError (nothing written) if one may not stand or does not read, or it is not the
     side's turn; Conflict for a stale `expected_seq`."""
     if not orders:
         raise PbemError("no standing order given: name a kind and its clauses, e.g. 'standing losses: weakest'")
-    state = projection.load(store, game_id)
+    state = projection.load(store, catalog, game_id)
     if expected_seq is not None and expected_seq != state.meta.seq:
         raise Conflict(game_id, expected_seq, state.meta.seq)
-    rules = get_rules(state.meta.rules)
+    rules = catalog.rules(state.meta.rules)
     _may_set(rules, state, side)
     kept = {}
     for kind, clauses in orders.items():

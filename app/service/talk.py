@@ -26,8 +26,7 @@ from app.events.interface import Store
 from app.events.store import UnknownGame
 from app.projections import state as projection
 from app.projections.sight import talk_readable
-from app.rules.base import Rules
-from app.rules.catalog import get_rules
+from app.rules.base import Catalog, Rules
 from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
 from app.service import games
 from app.service.errors import AccessDenied
@@ -81,8 +80,9 @@ def said(store: Store, receipts: Receipts, seat: Seat, lines: Sequence[str], to:
 class Talk:
     """Table talk written by one seat, on one store; `receipts`: what signs the answer."""
 
-    def __init__(self, store: Store, writes: Writes, receipts: Receipts):
+    def __init__(self, store: Store, catalog: Catalog, writes: Writes, receipts: Receipts):
         self.store = store
+        self.catalog = catalog
         self.writes = writes
         self.receipts = receipts
 
@@ -101,12 +101,12 @@ class Talk:
     def sort(self, seat: Seat, lines: Sequence[str]) -> Sorted:
         """An email's lines (headers taken out) read by the module's rule against the game now, which is loaded only
         if a line needs it (one that begins with no order word): a message of orders is loaded once, to play."""
-        rules = get_rules(self.store.game(seat.game_id)["rules"])
+        rules = self.catalog.rules(self.store.game(seat.game_id)["rules"])
         loaded: list[projection.GameState] = []
 
         def state() -> projection.GameState:
             if not loaded:
-                loaded.append(projection.load(self.store, seat.game_id))
+                loaded.append(projection.load(self.store, self.catalog, seat.game_id))
             return loaded[0]
 
         return sort(rules, state, seat, lines)

@@ -14,6 +14,7 @@ from app import text
 from app.events.envelope import StoredEvent, canonical_json
 from app.events.interface import EventStreams
 from app.events.store import StoreError, UnknownGame
+from app.rules.base import Catalog
 from app.service.audit import verify
 from app.service.games import GameError
 
@@ -104,10 +105,10 @@ def parents_in(store: EventStreams):
     return parent
 
 
-def import_game(store: EventStreams, lines: Iterable[str]) -> str:
+def import_game(store: EventStreams, catalog: Catalog, lines: Iterable[str]) -> str:
     """Verify the whole file (dice included, where the seed is revealed; a parent this server holds) first."""
     events = parse_lines(lines)
-    report = verify(events, check_dice=True, parents=parents_in(store))
+    report = verify(catalog, events, check_dice=True, parents=parents_in(store))
     if not report.ok:
         raise GameError(f"refused: the file does not verify: {report.problems[0]}; nothing imported")
     created = events[0].payload

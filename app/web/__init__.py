@@ -30,6 +30,7 @@ from app.service.application import (
     Seat,
     SenderProcess,
     Settings,
+    installed,
     sender_round,
     size_caches,
 )
@@ -62,7 +63,8 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
     OPEN_GAME_CREATION, MAIL_SENDER, RATELIMIT_STORAGE_URI, each with its value (not its text). Other keys: MAIL (a
     MailConfig; default the settings' mail), MAIL_TRANSPORT (an object with send(EmailMessage); default from MAIL),
     MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB), MAX_JSON_DEPTH (how deeply a JSON body may nest
-    arrays and objects; default 32), and Flask's own. `app.config["SETTINGS"]` is the settings the app runs on.
+    arrays and objects; default 32), CATALOG (the rule sets it runs; default: those installed, made once here), and
+    Flask's own. `app.config["SETTINGS"]` is the settings the app runs on.
 
     MAIL_SENDER (HEXLEDGER_MAIL_SENDER): "inline", the default: a request's mail is sent after its commit, before
     the answer; "background": a thread sends it, the answer waits for the commit only; "process", as `cli.py serve`
@@ -90,10 +92,11 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
     size_caches(settings)
     mail = app.config.get("MAIL") or MailConfig.from_settings(settings)
     transport = app.config.get("MAIL_TRANSPORT") or transport_for(mail)
+    catalog = app.config.get("CATALOG") or installed()
     local = threading.local()
 
     def new_service(notifier=None) -> Application:
-        return Application.open(settings, mail, transport, notifier=notifier)
+        return Application.open(settings, mail, transport, notifier=notifier, catalog=catalog)
 
     sender = None
     if settings.mail_sender == "background":

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from app.service.application import Seat, rule_sets
+from app.service.application import Seat
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import PLAY_COOKIE, authenticated, bearer
 from app.web.replay import COOKIE as REPLAY_COOKIE
@@ -51,7 +51,7 @@ def page(game_id: str):
                                "email, or give your seat's token")
     seat = _player(authenticated(game_id))
     name = _service().reads.rules_of(game_id).name
-    rules = next(r for r in rule_sets() if r["name"] == name)
+    rules = next(r for r in _service().reads.rule_sets() if r["name"] == name)
     return render_template("play.html", game_id=game_id, seat=seat.seat, rules=rules)
 
 

@@ -223,7 +223,7 @@ def page(game_id: str):
     if request.method == "POST" or "key" in request.args:
         return _sign_in(game_id)
     r = _replay()
-    return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules,
+    return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules.name,
                            board=replay.board_of(r), sides=r.sides)
 
 
@@ -381,7 +381,7 @@ def map_svg(game_id: str, seq: int):
         except IndexError as exc:
             abort(404, str(exc))
         if svg is None:
-            abort(404, f"the {r.rules} rules draw no map")
+            abort(404, f"the {r.rules.name} rules draw no map")
         return svg.encode("utf-8")
 
     return Response(_cached_body(("map", seq), make), mimetype="image/svg+xml",

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 from werkzeug.http import parse_etags
 
 from app.numbers import LARGEST
-from app.service.application import DEADLINE_ACTIONS, Application, Seat, rule_sets
+from app.service.application import DEADLINE_ACTIONS, Application, Seat
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError, authenticated, bearer, is_operator
 from app.web.boards import BoardOrder, BoardPlay
@@ -541,7 +541,7 @@ def receipted(game_id: str, answer: dict) -> dict:
 @returns(200, RuleSet(many=True))
 def list_rules():
     """The rule sets this server runs"""
-    return rule_sets()
+    return svc().reads.rule_sets()
 
 
 @blp.route("/games", methods=["GET"])

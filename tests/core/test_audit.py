@@ -5,24 +5,26 @@ import sqlite3
 
 import pytest
 
-from app.rules import catalog
+from app.rules.catalog import installed
 from app.rules.skirmish import GAME
 from app.service import audit, games
 from app.service.demo import SKIRMISH_OPENING
 from tests.forgery import reseal
 
+CATALOG = installed()  # the rule sets installed here
 
-def rules_changed(monkeypatch, **data_changes):
-    """Skirmish as it would be after a change of its data (a table cell, an allowance), for this test only."""
+
+def rules_changed(**data_changes):
+    """The rule sets with skirmish as it would be after a change of its data (a table cell, an allowance)."""
     changed = dataclasses.replace(GAME, load_data=lambda options: dataclasses.replace(GAME.load_data(options),
                                                                                       **data_changes))
-    monkeypatch.setitem(catalog._REGISTERED, "skirmish", changed)
+    return installed(changed)
 
 
 @pytest.fixture
 def played(store, skirmish):
     for side, order in SKIRMISH_OPENING:
-        games.submit(store, skirmish, side, order)
+        games.submit(store, CATALOG, skirmish, side, order)
     return skirmish
 
 
@@ -35,7 +37,7 @@ def _tamper(path, sql, args=()):
 
 
 def test_clean_game_verifies(store, played):
-    report = audit.verify(list(store.events(played)))
+    report = audit.verify(CATALOG, list(store.events(played)))
     assert report.ok and report.orders_replayed == len(SKIRMISH_OPENING)
 
 
@@ -47,29 +49,27 @@ def test_one_changed_byte_fails_at_that_event(store, played, victim_type):
     i = [m.start(1) for m in re.finditer(r':"([^"]+)"', raw)][-1]  # first character of the last string value
     changed = raw[:i] + ("x" if raw[i] != "x" else "y") + raw[i + 1:]
     _tamper(store.path, "UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?", [changed, played, victim.seq])
-    report = audit.verify(list(store.events(played)))
+    report = audit.verify(CATALOG, list(store.events(played)))
     assert not report.ok
     assert report.first_bad_seq == victim.seq
     assert report.problems[0].check == "chain"
 
 
-def test_a_rules_change_is_reported_at_the_first_differing_event(store, played, monkeypatch):
+def test_a_rules_change_is_reported_at_the_first_differing_event(store, played):
     attack = next(e for e in store.events(played) if e.type == "skirmish.AttackResolved")
     roll = attack.payload["roll"]
     standard = GAME.data()
     changed = dict(standard.results)
     changed[roll] = tuple("NE" if r != "NE" else "D1" for r in standard.results[roll])
-    rules_changed(monkeypatch, results=changed)
-    report = audit.verify(list(store.events(played)))
+    report = audit.verify(rules_changed(results=changed), list(store.events(played)))
     assert not report.ok and report.problems[0].check == "replay"
     assert report.first_bad_seq == attack.seq
 
 
-def test_an_order_the_rules_now_refuse_is_reported(store, played, monkeypatch):
-    rules_changed(monkeypatch, allowance=1)  # R1's first move enters woods (2 MP)
+def test_an_order_the_rules_now_refuse_is_reported(store, played):
     order = next(e for e in store.events(played) if e.type == "core.OrderGiven")
     assert order.payload["text"] == "move R1 0202"
-    report = audit.verify(list(store.events(played)))
+    report = audit.verify(rules_changed(allowance=1), list(store.events(played)))  # R1's first move enters woods
     assert report.first_bad_seq == order.seq
     assert "SK 4.1" in report.problems[0].message
 
@@ -77,7 +77,7 @@ def test_an_order_the_rules_now_refuse_is_reported(store, played, monkeypatch):
 def test_removed_event_breaks_the_chain(store, played):
     events = list(store.events(played))
     del events[5]
-    report = audit.verify(events)
+    report = audit.verify(CATALOG, events)
     assert report.first_bad_seq == 6
 
 
@@ -93,7 +93,7 @@ def test_an_injected_resealed_game_event_is_caught_by_replay(store, played):
             fields["prev_hash"] = prev.hash
         prev = type(e).sealed(**fields)
         forged.append(prev)
-    report = audit.verify(forged)
+    report = audit.verify(CATALOG, forged)
     moved = next(e for e in events if e.type == "skirmish.UnitMoved" and e.payload["unit"] == "R2")
     assert report.first_bad_seq == moved.seq
 
@@ -107,7 +107,7 @@ def test_a_resealed_payload_of_the_wrong_type_is_a_schema_problem(store, played,
     roll = next(e for e in events if e.type == "core.DieRolled")
     forged = reseal([dataclasses.replace(e, payload={**e.payload, "value": value})
                      if e is roll else e for e in events])
-    report = audit.verify(forged)
+    report = audit.verify(CATALOG, forged)
     assert report.first_bad_seq == roll.seq and report.problems[0].check == "schema"
 
 

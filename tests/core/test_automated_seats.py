@@ -17,12 +17,15 @@ from click.testing import CliRunner
 from app.events.envelope import StoredEvent
 from app.projections import state as projection
 from app.rules import practice
+from app.rules.catalog import installed
 from app.rules.olympic import GAME as OLYMPIC
 from app.rules.snc import GAME as SNC
 from app.service import audit, autoplay, games
 from cli import cli
 from tests.olympic.test_olympic_fuzz import candidates as american
 from tests.snc.snc_randomplay import candidates as snc_candidates
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # games played by the server's own seats
 
@@ -50,74 +53,75 @@ def tampered(events: list[StoredEvent], seq: int, payload: dict) -> list[StoredE
 def olympic_turn(store):
     """An Olympic game through Game-Turn 1's Japanese movement: the American played at random, the Japanese by
     the server (automated by default)."""
-    game_id = games.create_game(store, "olympic")
-    games.join(store, game_id, "american", "a@example.org", "alone")
+    game_id = games.create_game(store, CATALOG, "olympic")
+    games.join(store, CATALOG, game_id, "american", "a@example.org", "alone")
     rng = random.Random(3)
     for _ in range(300):
-        state = projection.load(store, game_id)
+        state = projection.load(store, CATALOG, game_id)
         if any(e.payload["text"].startswith("jmove") for e in _orders(store.events(game_id), "auto:japanese")):
             break
-        games.submit(store, game_id, "american", next(american(state.game, rng)))
-        autoplay.play(store, game_id)
+        games.submit(store, CATALOG, game_id, "american", next(american(state.game, rng)))
+        autoplay.play(store, CATALOG, game_id)
     return game_id
 
 
 def test_olympic_japanese_orders_carry_policy_and_reason_and_verify_re_decides_them(store, olympic_turn):
     events = list(store.events(olympic_turn))
-    assert projection.load(store, olympic_turn).meta.automated == {"japanese": "programmed"}
+    assert projection.load(store, CATALOG, olympic_turn).meta.automated == {"japanese": "programmed"}
     japanese = _orders(events, "auto:japanese")
     assert [e.payload["text"] for e in japanese][:1] == ["tokko"]
     moved = next(e for e in japanese if e.payload["text"].startswith("jmove"))
     assert moved.payload["auto"]["policy"] == "programmed"
     assert moved.payload["auto"]["reason"]["case"] == "Olympic 14.55"
     assert all(e.actor == "auto:japanese" for e in events if e.causation == moved.seq)   # its events too
-    report = audit.verify(events)
+    report = audit.verify(CATALOG, events)
     assert report.ok, report.problems[:3]
 
     why = dict(moved.payload["auto"], reason={**moved.payload["auto"]["reason"], "summary": "because I said so"})
-    found = audit.verify(tampered(events, moved.seq, {**moved.payload, "auto": why}))
+    found = audit.verify(CATALOG, tampered(events, moved.seq, {**moved.payload, "auto": why}))
     assert found.first_bad_seq == moved.seq and "policy programmed gives" in found.problems[0].message
 
-    unmarked = audit.verify(tampered(events, moved.seq, {**moved.payload, "auto": None}))
+    unmarked = audit.verify(CATALOG, tampered(events, moved.seq, {**moved.payload, "auto": None}))
     assert unmarked.first_bad_seq == moved.seq and "played by the policy programmed" in unmarked.problems[0].message
 
 
 def test_the_automated_seat_takes_no_order_from_anyone(store, olympic_turn):
-    state = projection.load(store, olympic_turn)
+    state = projection.load(store, CATALOG, olympic_turn)
     assert state.meta.players["japanese"] == "automated (programmed)"
     with pytest.raises(games.GameError, match="played by the server"):
-        games.submit(store, olympic_turn, "japanese", "end")
+        games.submit(store, CATALOG, olympic_turn, "japanese", "end")
     with pytest.raises(games.GameError, match="already taken"):
-        games.join(store, olympic_turn, "japanese", "intruder@example.org")
-    assert projection.load(store, olympic_turn).meta.seq == state.meta.seq
+        games.join(store, CATALOG, olympic_turn, "japanese", "intruder@example.org")
+    assert projection.load(store, CATALOG, olympic_turn).meta.seq == state.meta.seq
 
 
 def test_automated_seats_are_checked_at_creation(store):
     with pytest.raises(games.GameError, match="no policy 'clever'"):
-        games.create_game(store, "snc", auto={"japanese": "clever"})
+        games.create_game(store, CATALOG, "snc", auto={"japanese": "clever"})
     with pytest.raises(games.GameError, match="no side 'soviet'"):
-        games.create_game(store, "snc", auto=["soviet"])
+        games.create_game(store, CATALOG, "snc", auto=["soviet"])
     with pytest.raises(games.GameError, match="at least one seat"):
-        games.create_game(store, "snc", auto=["japanese", "chinese"])
+        games.create_game(store, CATALOG, "snc", auto=["japanese", "chinese"])
     assert store.games() == []
-    plain = games.create_game(store, "olympic", auto=[])
-    assert projection.load(store, plain).meta.automated == {}
-    greedy = games.create_game(store, "snc", auto=["japanese"])
-    assert projection.load(store, greedy).meta.automated == {"japanese": "greedy"}
+    plain = games.create_game(store, CATALOG, "olympic", auto=[])
+    assert projection.load(store, CATALOG, plain).meta.automated == {}
+    greedy = games.create_game(store, CATALOG, "snc", auto=["japanese"])
+    assert projection.load(store, CATALOG, greedy).meta.automated == {"japanese": "greedy"}
 
 
 def test_a_long_automated_turn_stops_at_the_limit_with_a_log_line_and_the_next_call_goes_on(store, caplog):
-    game_id = games.create_game(store, "olympic")
-    games.join(store, game_id, "american", "a@example.org", "alone")
+    game_id = games.create_game(store, CATALOG, "olympic")
+    games.join(store, CATALOG, game_id, "american", "a@example.org", "alone")
     rng = random.Random(5)
-    while OLYMPIC.prompt(state := projection.load(store, game_id).game).side == "american":  # the placement
-        games.submit(store, game_id, "american", next(american(state, rng)))
+    while OLYMPIC.prompt(state := projection.load(store, CATALOG, game_id).game).side == "american":  # the placement
+        games.submit(store, CATALOG, game_id, "american", next(american(state, rng)))
     with caplog.at_level(logging.WARNING, logger="hexledger.autoplay"):
-        assert autoplay.play(store, game_id, limit=0) == []
+        assert autoplay.play(store, CATALOG, game_id, limit=0) == []
     assert "the limit" in caplog.text
-    assert projection.load(store, game_id).game.step == "tokko"
-    [tokko] = autoplay.play(store, game_id)
-    assert tokko.events[0].payload["text"] == "tokko" and projection.load(store, game_id).game.step == "assault"
+    assert projection.load(store, CATALOG, game_id).game.step == "tokko"
+    [tokko] = autoplay.play(store, CATALOG, game_id)
+    assert tokko.events[0].payload["text"] == "tokko"
+    assert projection.load(store, CATALOG, game_id).game.step == "assault"
 
 
 SEED_SCRIPT = """
@@ -166,7 +170,7 @@ def test_snc_against_the_greedy_japanese_through_the_cli(tmp_path):
     store = EventStore(db)
     try:
         while len(answered) < 3:
-            state = projection.load(store, game).game
+            state = projection.load(store, CATALOG, game).game
             side = SNC.prompt(state).side
             assert side == "chinese"
             for text in snc_candidates(state, rng):
@@ -185,7 +189,7 @@ def test_snc_against_the_greedy_japanese_through_the_cli(tmp_path):
     assert "chain intact" in verified
     auto = _orders(events, "auto:japanese")[-1]
     why = dict(auto.payload["auto"], reason={"case": "made up", "summary": "made up"})
-    found = audit.verify(tampered(events, auto.seq, {**auto.payload, "auto": why}))
+    found = audit.verify(CATALOG, tampered(events, auto.seq, {**auto.payload, "auto": why}))
     assert found.first_bad_seq == auto.seq and "policy greedy gives" in found.problems[0].message
 
 

@@ -9,8 +9,11 @@ from hypothesis import strategies as st
 
 from app.events import dice
 from app.events.envelope import canonical_json
+from app.rules.catalog import installed
 from app.service import audit, games, transfer
 from app.service.demo import SKIRMISH_OPENING
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @given(st.text(min_size=1), st.text(), st.dictionaries(st.sampled_from(["red", "blue"]), st.text()),
@@ -54,25 +57,25 @@ def test_only_the_commitment_is_stored_until_the_reveal(store, skirmish):
 
 def _game_with_rolls(store, game_id):
     for side, order in SKIRMISH_OPENING:  # ends with an attack, so at least one die is rolled
-        games.submit(store, game_id, side, order)
+        games.submit(store, CATALOG, game_id, side, order)
 
 
 def test_rolls_recompute_offline_after_reveal(store, skirmish, tmp_path):
     _game_with_rolls(store, skirmish)
     rolls = [e for e in store.events(skirmish) if e.type == "core.DieRolled"]
     assert rolls
-    before = audit.verify(list(store.events(skirmish)), check_dice=True)
+    before = audit.verify(CATALOG, list(store.events(skirmish)), check_dice=True)
     assert before.ok and before.rolls_checked == 0 and before.rolls_unchecked == len(rolls)
-    games.reveal_seed(store, skirmish, "game over")
+    games.reveal_seed(store, CATALOG, skirmish, "game over")
     path = tmp_path / "game.jsonl"
     path.write_text("".join(transfer.export_lines(store, skirmish)))
-    offline = audit.verify(transfer.parse_lines(path.read_text().splitlines()), check_dice=True)
+    offline = audit.verify(CATALOG, transfer.parse_lines(path.read_text().splitlines()), check_dice=True)
     assert offline.ok and offline.rolls_checked == len(rolls)
 
 
 def test_wrong_seed_is_detected(store, skirmish):
     _game_with_rolls(store, skirmish)
-    report = audit.verify(list(store.events(skirmish)), check_dice=True, seeds={
+    report = audit.verify(CATALOG, list(store.events(skirmish)), check_dice=True, seeds={
         next(store.events(skirmish)).payload["seed_commitment"]: "not the seed"})
     assert not report.ok and report.problems[0].check == "dice"
     assert "does not match the commitment" in report.problems[0].message
@@ -81,7 +84,7 @@ def test_wrong_seed_is_detected(store, skirmish):
 def test_a_forged_roll_in_a_resealed_chain_is_caught_by_the_dice(store, skirmish):
     """Someone who rewrites a die value and re-hashes the chain passes the chain check but not the dice."""
     _game_with_rolls(store, skirmish)
-    games.reveal_seed(store, skirmish, "game over")
+    games.reveal_seed(store, CATALOG, skirmish, "game over")
     events = list(store.events(skirmish))
     roll = next(e for e in events if e.type == "core.DieRolled")
     forged, prev = [], None
@@ -93,15 +96,15 @@ def test_a_forged_roll_in_a_resealed_chain_is_caught_by_the_dice(store, skirmish
             fields["prev_hash"] = prev.hash
         prev = type(e).sealed(**{k: v for k, v in fields.items()})
         forged.append(prev)
-    report = audit.verify(forged, check_dice=True)
+    report = audit.verify(CATALOG, forged, check_dice=True)
     assert not report.ok
     assert report.first_bad_seq is not None and report.first_bad_seq <= roll.seq + 2
 
 
 def test_no_roll_after_the_reveal(store, skirmish):
     """Once the seed is revealed every die to come is known: the game takes no order at all, and writes nothing."""
-    games.reveal_seed(store, skirmish, "arbiter")
+    games.reveal_seed(store, CATALOG, skirmish, "arbiter")
     head = store.head(skirmish)
     with pytest.raises(games.GameError, match="seed was revealed"):
-        games.submit(store, skirmish, "red", "end")
+        games.submit(store, CATALOG, skirmish, "red", "end")
     assert store.head(skirmish) == head

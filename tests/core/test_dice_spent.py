@@ -8,7 +8,7 @@ import pytest
 
 from app.projections import history
 from app.projections import state as projection
-from app.rules import catalog
+from app.rules.catalog import installed
 from app.rules.errors import IllegalOrder
 from app.rules.skirmish import GAME as SKIRMISH
 from app.service import audit, games
@@ -31,25 +31,27 @@ class Peeking:
         return events
 
 
+CATALOG = installed(Peeking())  # the rule sets installed here, and the one with the bug
+
+
 @pytest.fixture
-def peeking(store, monkeypatch):
-    monkeypatch.setitem(catalog._REGISTERED, "peeking", Peeking())
-    game_id = games.create_game(store, "peeking")
-    games.join(store, game_id, "red", "red@example.org", "r")
-    games.join(store, game_id, "blue", "blue@example.org", "b")
+def peeking(store):
+    game_id = games.create_game(store, CATALOG, "peeking")
+    games.join(store, CATALOG, game_id, "red", "red@example.org", "r")
+    games.join(store, CATALOG, game_id, "blue", "blue@example.org", "b")
     for side, order in SKIRMISH_OPENING[:-1]:
-        games.submit(store, game_id, side, order)
+        games.submit(store, CATALOG, game_id, side, order)
     return game_id
 
 
 def attack(store, game_id):
     with pytest.raises(games.EngineFault) as fault:
-        games.submit(store, game_id, "red", SKIRMISH_OPENING[-1][1])
+        games.submit(store, CATALOG, game_id, "red", SKIRMISH_OPENING[-1][1])
     return str(fault.value)
 
 
 def test_a_refusal_after_a_roll_spends_the_die_and_answers_without_it(store, peeking, caplog):
-    before = projection.load(store, peeking).meta
+    before = projection.load(store, CATALOG, peeking).meta
     with caplog.at_level(logging.ERROR, logger="hexledger.dice"):
         answer = attack(store, peeking)
     assert answer == str(games.EngineFault(peeking)) and "die shows" not in answer   # a fixed text
@@ -57,17 +59,18 @@ def test_a_refusal_after_a_roll_spends_the_die_and_answers_without_it(store, pee
     assert [e.type for e in spent] == ["core.RollsSpent", "core.DieRolled"]
     assert spent[1].payload["index"] == before.rolls and spent[1].causation == spent[0].seq
     assert f"the die shows {spent[1].payload['value']}" in caplog.text                  # the operator learns why
-    after = projection.load(store, peeking)
-    assert after.meta.rolls == before.rolls + 1 and after.game == projection.load(store, peeking, before.seq).game
+    after = projection.load(store, CATALOG, peeking)
+    assert after.meta.rolls == before.rolls + 1
+    assert after.game == projection.load(store, CATALOG, peeking, before.seq).game
     attack(store, peeking)                                 # the same order again draws the next die, never the same
     assert list(store.events(peeking))[-1].payload["index"] == before.rolls + 1
-    assert "could not be carried out" in history.describe(catalog.get_rules("peeking"), spent[0])
+    assert "could not be carried out" in history.describe(CATALOG.rules("peeking"), spent[0])
 
 
 def test_spent_dice_verify_and_recompute_from_the_revealed_seed(store, peeking):
     attack(store, peeking)
-    games.reveal_seed(store, peeking, "test")
-    report = audit.verify(list(store.events(peeking)), check_dice=True)
+    games.reveal_seed(store, CATALOG, peeking, "test")
+    report = audit.verify(CATALOG, list(store.events(peeking)), check_dice=True)
     assert report.ok, report.problems
     assert report.rolls_unchecked == 0 and report.rolls_checked >= 1
 
@@ -77,22 +80,22 @@ def test_the_server_cannot_spend_a_die_the_rules_did_not_draw(store, peeking):
     attack(store, peeking)
     events = list(store.events(peeking))
     extra = dataclasses.replace(events[-1], payload={**events[-1].payload, "index": events[-1].payload["index"] + 1})
-    report = audit.verify(reseal([*events, extra]))
+    report = audit.verify(CATALOG, reseal([*events, extra]))
     assert report.first_bad_seq == events[-2].seq and "other rolls" in str(report.problems[0])
 
 
-def test_a_spent_record_the_rules_now_carry_out_is_reported(store, peeking, monkeypatch):
+def test_a_spent_record_the_rules_now_carry_out_is_reported(store, peeking):
     attack(store, peeking)
-    monkeypatch.setitem(catalog._REGISTERED, "peeking", SKIRMISH)  # the fix: the attack is carried out
-    report = audit.verify(list(store.events(peeking)))
+    fixed = installed(dataclasses.replace(SKIRMISH, name="peeking"))  # the fix: the attack is carried out
+    report = audit.verify(fixed, list(store.events(peeking)))
     assert not report.ok and "carried out on replay" in str(report.problems[0])
 
 
-def test_audit_replays_a_refusal_after_a_roll_as_a_problem_not_a_crash(store, skirmish, monkeypatch):
+def test_audit_replays_a_refusal_after_a_roll_as_a_problem_not_a_crash(store, skirmish):
     for side, order in SKIRMISH_OPENING:
-        games.submit(store, skirmish, side, order)
-    monkeypatch.setitem(catalog._REGISTERED, "skirmish", _renamed("skirmish"))  # a rules change brings the bug
-    report = audit.verify(list(store.events(skirmish)))
+        games.submit(store, CATALOG, skirmish, side, order)
+    buggy = installed(_renamed("skirmish"))  # a rules change brings the bug
+    report = audit.verify(buggy, list(store.events(skirmish)))
     assert not report.ok and "after a roll" in str(report.problems[0])
 
 

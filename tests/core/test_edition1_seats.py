@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from app.rules.catalog import installed
 from app.service import audit, transfer
+
+CATALOG = installed()  # the rule sets installed here
 
 EXPORTS = Path(__file__).parents[1] / "data" / "exports-c6a8c47"
 
@@ -19,7 +22,7 @@ def test_a_game_with_an_edition_1_seat_verifies_every_automated_order_and_its_di
     assert seat.payload["side"] == side and seat.payload["policy"] == policy and not seat.payload.get("settings")
     given = [e for e in events if e.type == "core.OrderGiven" and e.actor == f"auto:{side}"]
     assert len(given) == automated and all(e.payload["auto"]["policy"] == policy for e in given)
-    report = audit.verify(events, check_dice=True)
+    report = audit.verify(CATALOG, events, check_dice=True)
     assert report.ok, [str(p) for p in report.problems]
     assert report.rolls_unchecked == 0
 
@@ -29,5 +32,5 @@ def test_the_automated_orders_are_re_decided_edition_1_candidates_and_all(monkey
     from app.rules import practice_v1_candidates
 
     monkeypatch.setattr(practice_v1_candidates, "FROZEN", {})  # the rules' list of legal orders instead
-    report = audit.verify(transfer.parse_lines((EXPORTS / f"{name}.jsonl").read_text().splitlines()))
+    report = audit.verify(CATALOG, transfer.parse_lines((EXPORTS / f"{name}.jsonl").read_text().splitlines()))
     assert not report.ok and "(replay): the policy" in str(report.problems[0])

@@ -6,13 +6,15 @@ from __future__ import annotations
 import pytest
 
 from app.rules import evaluation
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.mark.parametrize("game, scenario", [("skirmish", "standard"), ("snc", "campaign"), ("ichigo", "campaign"),
                                             ("formosa", "1"), ("daisenso", "strait"), ("olympic", "solitaire")])
 def test_a_starting_position_is_worth_less_than_a_win_and_the_same_to_both_sides_opposite(game, scenario):
-    rules = get_rules(game)
+    rules = CATALOG.rules(game)
     state = rules.initial_state(scenario, {})
     first, second = (evaluation.value(rules, state, side) for side in rules.sides)
     assert -evaluation.CAP <= first <= evaluation.CAP and first == pytest.approx(-second)
@@ -21,7 +23,7 @@ def test_a_starting_position_is_worth_less_than_a_win_and_the_same_to_both_sides
 
 
 def test_an_ended_game_is_worth_one_to_the_winner():
-    rules = get_rules("skirmish")
+    rules = CATALOG.rules("skirmish")
     state = rules.initial_state("standard", {})
     won = type(state)(**{**state.__dict__, "step": "over", "winner": "red", "reason": "test"})
     assert rules.outcome(won).winner == "red"

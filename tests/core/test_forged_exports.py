@@ -23,11 +23,13 @@ from app.events.registry import encode
 from app.events.store import EventStore, NewEvent
 from app.projections import state as projection
 from app.rules.base import Command
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.service import audit, games, transfer
 from app.service.demo import SKIRMISH_OPENING
 from tests.conftest import play_random
 from tests.forgery import reseal
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # a random game played first, then forged many ways
 
@@ -37,9 +39,9 @@ def server(tmp_path_factory):
     """A server holding a finished skirmish game with fixed dice (so a test can pick its rolls)."""
     store = EventStore(str(tmp_path_factory.mktemp("forgery") / "server.sqlite3"))
     with mock.patch.object(dice, "new_seed", return_value="fixed seed"):
-        game_id = games.create_game(store, "skirmish", game_id="g-forgery")
-    games.join(store, game_id, "red", "red@example.org", "red text")
-    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+        game_id = games.create_game(store, CATALOG, "skirmish", game_id="g-forgery")
+    games.join(store, CATALOG, game_id, "red", "red@example.org", "red text")
+    games.join(store, CATALOG, game_id, "blue", "blue@example.org", "blue text")
     play_random(store, game_id, random.Random(3), max_orders=1000)
     yield store
     store.close()
@@ -49,7 +51,7 @@ def server(tmp_path_factory):
 def finished(server):
     """The finished game's events, its seed revealed at the end by the service."""
     events = list(server.events("g-forgery"))
-    assert events[-1].type == "core.SeedRevealed" and audit.verify(events, check_dice=True).ok
+    assert events[-1].type == "core.SeedRevealed" and audit.verify(CATALOG, events, check_dice=True).ok
     return events
 
 
@@ -60,14 +62,14 @@ def core_event(like: StoredEvent, body, **fields) -> StoredEvent:
 
 def refused(tmp_path, events, check: str, seq: int | None = None) -> None:
     """`verify --dice` reports the forgery (at `seq`, by `check`) and `import` into a fresh server refuses it."""
-    report = audit.verify(events, check_dice=True)
+    report = audit.verify(CATALOG, events, check_dice=True)
     assert not report.ok and report.problems[0].check == check, report.problems
     if seq is not None:
         assert report.first_bad_seq == seq
     other = EventStore(str(tmp_path / "other.sqlite3"))
     try:
         with pytest.raises(games.GameError, match="does not verify"):
-            transfer.import_game(other, [json.dumps(e.to_dict()) for e in events])
+            transfer.import_game(other, CATALOG, [json.dumps(e.to_dict()) for e in events])
         assert other.games() == []
     finally:
         other.close()
@@ -104,13 +106,13 @@ def test_a_fork_whose_parent_is_present_must_match_it(server, finished):
     at = order_boundary_after_rolls(finished)
     events = list(server.events(games.fork(server, "g-forgery", at)))
     parents = transfer.parents_in(server)
-    assert audit.verify(events, check_dice=True, parents=parents).ok
+    assert audit.verify(CATALOG, events, check_dice=True, parents=parents).ok
     join = next(e for e in events if e.type == "core.PlayerJoined")
     edited = [dataclasses.replace(e, payload={**e.payload, "seed_text": "other"}) if e == join else e for e in events]
-    report = audit.verify(reseal(edited), parents=parents)
+    report = audit.verify(CATALOG, reseal(edited), parents=parents)
     assert report.first_bad_seq == join.seq and report.problems[0].check == "core"
     marker = dataclasses.replace(events[at], payload={**events[at].payload, "parent_hash": "1" * 64})
-    report = audit.verify(reseal([*events[:at], marker, *events[at + 1:]]), parents=parents)
+    report = audit.verify(CATALOG, reseal([*events[:at], marker, *events[at + 1:]]), parents=parents)
     assert report.first_bad_seq == at + 1 and "hash" in str(report.problems[0])
 
 
@@ -131,18 +133,18 @@ def test_a_first_join_after_the_first_roll_is_reported(finished, tmp_path):
 
 
 def test_the_service_refuses_a_join_after_the_first_roll(store):
-    game_id = games.create_game(store, "skirmish")
-    games.join(store, game_id, "red", "red@example.org", "r")
+    game_id = games.create_game(store, CATALOG, "skirmish")
+    games.join(store, CATALOG, game_id, "red", "red@example.org", "r")
     seq, _ = store.head(game_id)
     store.append(game_id, seq, [games.new_event(DieRolled(index=0, sides=6, value=3, purpose="test"), "server")])
     with pytest.raises(games.GameError, match="before the first die"):
-        games.join(store, game_id, "blue", "blue@example.org", "b")
+        games.join(store, CATALOG, game_id, "blue", "blue@example.org", "b")
 
 
 def test_one_roll_changed_with_the_hashes_sealed_again_is_reported(finished, tmp_path):
     """The forger changes the last roll and writes what the rules make of it, so the replay agrees: only the dice
     recomputed from the revealed seed can tell (import checks them now)."""
-    rules = get_rules("skirmish")
+    rules = CATALOG.rules("skirmish")
     order = max(i for i, e in enumerate(finished) if e.type == "core.OrderGiven" and any(
         x.causation == e.seq and x.type == "core.DieRolled" for x in finished))
     state = projection.rebuild(rules, finished[:order])
@@ -154,13 +156,13 @@ def test_one_roll_changed_with_the_hashes_sealed_again_is_reported(finished, tmp
     batch = [core_event(given, body, actor=given.actor) for body in produced]
     forged = reseal([*finished[:order + 1], *(dataclasses.replace(e, causation=given.seq) for e in batch),
                      finished[-1]])
-    assert audit.verify(forged).ok                      # the chain and the replay agree with the forgery
+    assert audit.verify(CATALOG, forged).ok                      # the chain and the replay agree with the forgery
     refused(tmp_path, forged, "dice", order + 2)
 
 
 def test_a_finished_game_whose_seed_reveal_is_removed_is_reported(finished, tmp_path):
     forged = reseal(finished[:-1])
-    assert audit.verify(forged).ok                       # the stream itself is consistent...
+    assert audit.verify(CATALOG, forged).ok                       # the stream itself is consistent...
     refused(tmp_path, forged, "dice", len(forged))       # ...but a finished game must have shown its dice
 
 
@@ -182,16 +184,16 @@ def forge(tmp_path, takeback) -> tuple[list[StoredEvent], int]:
     the stream and the seq of its retraction."""
     store = EventStore(str(tmp_path / "forger.sqlite3"))
     with mock.patch.object(dice, "new_seed", return_value="fixed seed"):
-        game_id = games.create_game(store, "skirmish", game_id="g-rerolled")
-    games.join(store, game_id, "red", "red@example.org", "red text")
-    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+        game_id = games.create_game(store, CATALOG, "skirmish", game_id="g-rerolled")
+    games.join(store, CATALOG, game_id, "red", "red@example.org", "red text")
+    games.join(store, CATALOG, game_id, "blue", "blue@example.org", "blue text")
     for side, order in SKIRMISH_OPENING:
-        attack = games.submit(store, game_id, side, order).events[0].seq
+        attack = games.submit(store, CATALOG, game_id, side, order).events[0].seq
     head = store.head(game_id)[0]
     stored = store.append(game_id, head, [NewEvent(*encode(body), actor) for body, actor in takeback(attack, head)])
-    again = games.submit(store, game_id, *ATTACK)
+    again = games.submit(store, CATALOG, game_id, *ATTACK)
     assert [e.payload["index"] for e in again.events if e.type == "core.DieRolled"] == [1]  # the next die
-    games.reveal_seed(store, game_id, "arbiter request")
+    games.reveal_seed(store, CATALOG, game_id, "arbiter request")
     events = list(store.events(game_id))
     store.close()
     return events, next(e.seq for e in stored if e.type == "core.Retracted")
@@ -208,7 +210,7 @@ def test_an_undo_of_a_rolled_order_given_again_with_the_next_die_is_reported(tmp
     die roll by undo) and red attacks again with the next die. The chain, the replay and every roll check out (main
     verified and imported it); the retraction's authority does not."""
     events, retraction = forge(tmp_path, undo_by("red"))
-    report = audit.verify(events, check_dice=True)
+    report = audit.verify(CATALOG, events, check_dice=True)
     assert [p.check for p in report.problems] == ["retraction"] and report.rolls_checked == 0, report.problems
     assert "is a die roll" in report.problems[0].message
     refused(tmp_path, events, "retraction", retraction)
@@ -231,7 +233,7 @@ def test_a_takeback_by_consent_or_ruling_verifies(tmp_path):
     the attack and its die are taken back and red attacks again with the next die: the stream verifies."""
     for answerer, status in (("blue", "accepted"), ("arbiter", "upheld")):
         events, _ = forge(tmp_path / answerer, consent("red", answerer, status=status))
-        report = audit.verify(events, check_dice=True)
+        report = audit.verify(CATALOG, events, check_dice=True)
         assert report.ok and report.rolls_checked == 2, report.problems
 
 
@@ -249,7 +251,7 @@ def test_a_takeback_by_consent_or_ruling_verifies(tmp_path):
         "dispute-out-of-turn", "player-upholds"])
 def test_a_retraction_the_live_server_would_not_write_is_reported(tmp_path, takeback, said):
     events, _ = forge(tmp_path, takeback)
-    report = audit.verify(events, check_dice=True)
+    report = audit.verify(CATALOG, events, check_dice=True)
     assert [p.check for p in report.problems] == ["retraction"] and said in report.problems[0].message, \
         report.problems
     refused(tmp_path, events, "retraction")

@@ -4,14 +4,17 @@ import json
 import pytest
 
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.service import audit, games, transfer
 from app.service.demo import SKIRMISH_OPENING
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.fixture
 def played(store, skirmish):
     for side, order in SKIRMISH_OPENING:
-        games.submit(store, skirmish, side, order)
+        games.submit(store, CATALOG, skirmish, side, order)
     return skirmish
 
 
@@ -30,38 +33,39 @@ def test_fork_leaves_the_parent_unchanged_and_records_the_branch(store, played):
     assert marker.payload["parent_hash"] == store.event(played, branch).hash
     assert marker.payload["seed_commitment"] != next(store.events(played)).payload["seed_commitment"]
     assert store.dice_seed(child) != store.dice_seed(played)
-    parent_view = projection.encode(projection.get_rules("skirmish"), projection.load(store, played, branch))
-    child_state = projection.load(store, child)
-    assert projection.encode(projection.get_rules("skirmish"), child_state)["game"] == parent_view["game"]
+    parent_view = projection.encode(CATALOG.rules("skirmish"), projection.load(store, CATALOG, played, branch))
+    child_state = projection.load(store, CATALOG, child)
+    assert projection.encode(CATALOG.rules("skirmish"), child_state)["game"] == parent_view["game"]
     assert child_state.meta.parent == {"id": played, "seq": branch, "hash": store.event(played, branch).hash}
 
 
 def test_fork_plays_on_independently_and_both_verify(store, played):
     child = games.fork(store, played, store.head(played)[0])
-    games.submit(store, child, "red", "end")
-    games.submit(store, child, "blue", "move B3 0604")
-    assert projection.load(store, played).game.step == "combat"
-    assert projection.load(store, child).game.side == "blue"
-    assert audit.verify(list(store.events(child))).ok
-    assert audit.verify(list(store.events(played))).ok
+    games.submit(store, CATALOG, child, "red", "end")
+    games.submit(store, CATALOG, child, "blue", "move B3 0604")
+    assert projection.load(store, CATALOG, played).game.step == "combat"
+    assert projection.load(store, CATALOG, child).game.side == "blue"
+    assert audit.verify(CATALOG, list(store.events(child))).ok
+    assert audit.verify(CATALOG, list(store.events(played))).ok
 
 
 def test_fork_dice_verify_per_seed_epoch(store, played):
     child = games.fork(store, played, store.head(played)[0])
-    games.submit(store, child, "red", "end")
-    games.submit(store, child, "blue", "end")
-    games.submit(store, child, "blue", "attack 0402 with B1")
+    games.submit(store, CATALOG, child, "red", "end")
+    games.submit(store, CATALOG, child, "blue", "end")
+    games.submit(store, CATALOG, child, "blue", "attack 0402 with B1")
     own_epoch = [e for e in store.events(child) if e.type == "core.DieRolled"][-1]
     assert own_epoch.seq > store.head(played)[0]
-    games.reveal_seed(store, child, "test")
-    report = audit.verify(list(store.events(child)), check_dice=True)
+    games.reveal_seed(store, CATALOG, child, "test")
+    report = audit.verify(CATALOG, list(store.events(child)), check_dice=True)
     assert report.ok and report.rolls_checked == 1 and report.rolls_unchecked == 1
     # the parent's seed is still secret, so the inherited rolls are listed as not yet checkable
-    games.reveal_seed(store, played, "test")
+    games.reveal_seed(store, CATALOG, played, "test")
     parent_seed = store.dice_seed(played)
     from app.events.dice import commitment
 
-    full = audit.verify(list(store.events(child)), check_dice=True, seeds={commitment(parent_seed): parent_seed})
+    full = audit.verify(CATALOG, list(store.events(child)), check_dice=True,
+                        seeds={commitment(parent_seed): parent_seed})
     assert full.ok and full.rolls_unchecked == 0
 
 
@@ -77,10 +81,10 @@ def test_export_import_round_trip(store, played, tmp_path):
     from app.events.store import EventStore
 
     other = EventStore(str(tmp_path / "other.sqlite3"))
-    assert transfer.import_game(other, lines) == played
+    assert transfer.import_game(other, CATALOG, lines) == played
     assert _snapshot_of_stream(other, played) == _snapshot_of_stream(store, played)
     with pytest.raises(games.GameError, match="already exists"):
-        transfer.import_game(other, lines)
+        transfer.import_game(other, CATALOG, lines)
 
 
 @pytest.mark.parametrize("damage", ["edit", "drop", "reorder", "garbage", "field"])
@@ -100,7 +104,7 @@ def test_tampered_export_is_refused_and_nothing_written(store, played, tmp_path,
 
     other = EventStore(str(tmp_path / "other.sqlite3"))
     with pytest.raises(games.GameError) as err:
-        transfer.import_game(other, lines)
+        transfer.import_game(other, CATALOG, lines)
     assert "line" in str(err.value) or "refused" in str(err.value)
     emptied = "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM games)"
     assert other.db.conn.execute(emptied).fetchone()[0] == 0
@@ -112,19 +116,19 @@ def test_imported_game_without_its_seed_takes_no_orders_and_says_to_fork(store, 
     from app.events.store import EventStore
 
     other = EventStore(str(tmp_path / "other.sqlite3"))
-    game_id = transfer.import_game(other, transfer.export_lines(store, played))
+    game_id = transfer.import_game(other, CATALOG, transfer.export_lines(store, played))
     head = other.head(game_id)[0]
     with pytest.raises(games.GameError) as refused:
-        games.submit(other, game_id, "red", "end")  # needs no die, and is still refused
+        games.submit(other, CATALOG, game_id, "red", "end")  # needs no die, and is still refused
     assert "imported" in str(refused.value) and f"fork {game_id} --at {head}" in str(refused.value)
     assert other.head(game_id)[0] == head
     child = games.fork(other, game_id, head)
-    games.submit(other, child, "red", "end")  # the fork has a seed of this server's: it plays on
+    games.submit(other, CATALOG, child, "red", "end")  # the fork has a seed of this server's: it plays on
 
 
 def test_a_game_whose_seed_was_revealed_takes_no_orders(store, played):
-    games.reveal_seed(store, played, "arbiter's request")
+    games.reveal_seed(store, CATALOG, played, "arbiter's request")
     head = store.head(played)[0]
     with pytest.raises(games.GameError, match="seed was revealed"):
-        games.submit(store, played, "red", "end")
+        games.submit(store, CATALOG, played, "red", "end")
     assert store.head(played)[0] == head

@@ -11,12 +11,14 @@ import pytest
 
 from app.events.dice import SeededDice
 from app.rules import practice
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # whole games
 
 SCENARIOS = [(game, scenario) for game in ("skirmish", "snc", "ichigo", "formosa", "daisenso", "olympic")
-             for scenario in get_rules(game).scenarios if scenario != "custom"]
+             for scenario in CATALOG.rules(game).scenarios if scenario != "custom"]
 MAX_ORDERS = 6000
 
 
@@ -42,7 +44,7 @@ def play_out(rules, scenario: str, spec: str, seed: str):
 @pytest.mark.parametrize("spec", ["random", "greedy", "search:4"])
 @pytest.mark.parametrize("game, scenario", SCENARIOS)
 def test_every_policy_plays_every_game_to_its_end(game, scenario, spec):
-    rules = get_rules(game)
+    rules = CATALOG.rules(game)
     final, orders, used = play_out(rules, scenario, spec, "to the end")
     assert rules.outcome(final) is not None, f"no end after {orders} orders: {rules.prompt(final).step}"
     if spec == "greedy" and game in ("snc", "ichigo"):

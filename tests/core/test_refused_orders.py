@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 from app.events import dice
 from app.events.store import EventStore
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.errors import OrderError
 from app.service import games
 from tests.conftest import skirmish_candidates
 from tests.fuzzing import refusal
+
+CATALOG = installed()  # the rule sets installed here
 
 ICHIGO_POSITION = {"position": {"turn": 2, "phase": "VIII", "plans": {"japanese": "move-fight",
                                                                       "chinese": "move-fight"},
@@ -33,10 +35,10 @@ GAMES = {"skirmish": (None, skirmish_candidates), "ichigo": (ICHIGO_POSITION, la
 def new_game(path, rules: str, options) -> tuple[EventStore, str]:
     store = EventStore(str(path))
     with mock.patch.object(dice, "new_seed", return_value="one seed for both"):
-        game_id = games.create_game(store, rules, options=options, game_id="g-property")
-    state = projection.load(store, game_id)
+        game_id = games.create_game(store, CATALOG, rules, options=options, game_id="g-property")
+    state = projection.load(store, CATALOG, game_id)
     for side in state.meta.sides:
-        games.join(store, game_id, side, f"{side}@example.org", f"{side} text")
+        games.join(store, CATALOG, game_id, side, f"{side}@example.org", f"{side} text")
     return store, game_id
 
 
@@ -51,25 +53,25 @@ def stream(store, game_id) -> list[tuple]:
 @given(data=st.data())
 def test_refused_orders_leave_the_next_roll_and_every_answer_as_if_never_sent(tmp_path_factory, name, data):
     options, candidates = GAMES[name]
-    rules = get_rules(name)
+    rules = CATALOG.rules(name)
     folder = tmp_path_factory.mktemp(name)
     (sent, gid), (control, _) = new_game(folder / "sent.sqlite3", name, options), \
         new_game(folder / "control.sqlite3", name, options)
     try:
         for _ in range(data.draw(st.integers(3, 12), label="orders")):
-            state = projection.load(sent, gid)
+            state = projection.load(sent, CATALOG, gid)
             if rules.outcome(state.game) is not None:
                 break
             side = rules.prompt(state.game).side
             text = data.draw(st.sampled_from([*candidates(state), "end"]), label="order")
             try:
-                games.submit(sent, gid, side, text)
+                games.submit(sent, CATALOG, gid, side, text)
             except OrderError as exc:
-                after = projection.load(sent, gid).meta
+                after = projection.load(sent, CATALOG, gid).meta
                 assert (after.seq, after.rolls) == (state.meta.seq, state.meta.rolls)
                 assert refusal(rules, state.game, side, text) in (str(exc), None)  # None: the service's own check
                 continue
-            games.submit(control, gid, side, text)
+            games.submit(control, CATALOG, gid, side, text)
         assert stream(sent, gid) == stream(control, gid)
     finally:
         sent.close()

@@ -10,11 +10,13 @@ import pytest
 
 from app.projections import state as projection
 from app.rules import practice
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.service import audit, autoplay, games
 from tests.core.test_automated_seats import tampered
 
-SKIRMISH = get_rules("skirmish")
+CATALOG = installed()  # the rule sets installed here
+
+SKIRMISH = CATALOG.rules("skirmish")
 
 
 def test_the_search_is_chosen_at_creation_with_its_budget(store):
@@ -24,8 +26,8 @@ def test_the_search_is_chosen_at_creation_with_its_budget(store):
     for bad in ("search:0", "search:lots", "search:100000", "search:999s"):
         with pytest.raises(ValueError, match="search takes"):
             practice.seats(SKIRMISH, {"blue": bad})
-    game_id = games.create_game(store, "skirmish", auto={"blue": "search:0.5s"})
-    meta = projection.load(store, game_id).meta
+    game_id = games.create_game(store, CATALOG, "skirmish", auto={"blue": "search:0.5s"})
+    meta = projection.load(store, CATALOG, game_id).meta
     assert meta.automated == {"blue": "search"} and meta.seat_settings == {"blue": {"edition": 2, "seconds": 0.5}}
     assert meta.players["blue"] == "automated (search)"
 
@@ -34,16 +36,16 @@ def test_the_search_is_chosen_at_creation_with_its_budget(store):
 def against_search(store):
     """A skirmish against a timed search (a tenth of a second a decision): red plays random legal orders for two
     turns, the server's blue answers each of its turns."""
-    game_id = games.create_game(store, "skirmish", auto={"blue": "search:0.1s"})
-    games.join(store, game_id, "red", "r@example.org", "practice")
+    game_id = games.create_game(store, CATALOG, "skirmish", auto={"blue": "search:0.1s"})
+    games.join(store, CATALOG, game_id, "red", "r@example.org", "practice")
     rng = random.Random(7)
     for _ in range(200):
-        state = projection.load(store, game_id)
+        state = projection.load(store, CATALOG, game_id)
         if state.game.turn > 2 or SKIRMISH.outcome(state.game) is not None:
             break
         orders = [o["order"] for o in SKIRMISH.legal_orders(state.game, "red")]
-        games.submit(store, game_id, "red", rng.choice(orders))
-        autoplay.play(store, game_id)
+        games.submit(store, CATALOG, game_id, "red", rng.choice(orders))
+        autoplay.play(store, CATALOG, game_id)
     return game_id
 
 
@@ -54,11 +56,12 @@ def test_verify_re_runs_the_playouts_a_timed_decision_records(store, against_sea
     timed = [e for e in searched if e.payload["auto"]["reason"]["playouts"]]
     assert timed and all(e.payload["auto"]["policy"] == "search" for e in searched)
     assert all(e.payload["auto"]["reason"]["playouts"] >= 16 for e in timed)  # MIN_PLAYOUTS, however slow
-    assert audit.verify(events).ok
+    assert audit.verify(CATALOG, events).ok
     order = timed[0]
     reason = order.payload["auto"]["reason"]
     fewer = dict(order.payload["auto"], reason={**reason, "playouts": 1})
-    found = audit.verify(tampered(events, order.seq, {**order.payload, "auto": fewer}))
+    found = audit.verify(CATALOG, tampered(events, order.seq, {**order.payload, "auto": fewer}))
     assert found.first_bad_seq == order.seq and "policy search gives" in found.problems[0].message
     endless = dict(order.payload["auto"], reason={**reason, "playouts": 10 ** 9})  # bounded, not run for ever
-    assert audit.verify(tampered(events, order.seq, {**order.payload, "auto": endless})).first_bad_seq == order.seq
+    forged = tampered(events, order.seq, {**order.payload, "auto": endless})
+    assert audit.verify(CATALOG, forged).first_bad_seq == order.seq

@@ -15,7 +15,7 @@ from app.events.envelope import StoredEvent
 from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.rules import standing
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.engine.decision import FixedDice
 from app.rules.kernel.hexgrid import Hex
 from app.service import audit, games
@@ -24,7 +24,9 @@ from app.service.errors import AccessDenied, PbemError
 from app.service.seats import ARBITER, Seat
 from tests.outbox import Outbox
 
-SNC = get_rules("snc")
+CATALOG = installed()  # the rule sets installed here
+
+SNC = CATALOG.rules("snc")
 LANDING = "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510 support amphibious naval air artillery"
 GT1_GT2 = [("chinese", "declare move move"), ("chinese", "end"), ("chinese", "end"), ("chinese", "end"),
            ("japanese", "declare fight fight"), ("japanese", "end"), ("japanese", "land snlf-9 at 3512"),
@@ -42,7 +44,7 @@ class Game:
 
     @property
     def state(self) -> projection.GameState:
-        return projection.load(self.app.store, self.game_id)
+        return projection.load(self.app.store, CATALOG, self.game_id)
 
     def events(self) -> list[StoredEvent]:
         return list(self.app.store.events(self.game_id))
@@ -95,13 +97,13 @@ def test_the_server_answers_the_decision_with_the_standing_order_and_verify_re_d
     assert len([m for m in game.outbox.sent if m["To"] == "chinese@players.example"]) == asked  # nobody asked
 
     events = game.events()
-    assert audit.verify(events).ok
-    taken = audit.verify(resealed(events, order.seq, {**order.payload, "text": "intercept",
+    assert audit.verify(CATALOG, events).ok
+    taken = audit.verify(CATALOG, resealed(events, order.seq, {**order.payload, "text": "intercept",
                                                       "command": {**order.payload["command"], "action": "intercept"}}))
     assert taken.first_bad_seq == order.seq
     assert "standing order for intercept gives 'pass' here, not the stored 'intercept'" in taken.problems[0].message
     setting = next(e for e in events if e.type == "core.StandingOrdersSet")
-    unset = audit.verify(resealed(events, setting.seq, {**setting.payload, "orders": {"losses": ["weakest"]}}))
+    unset = audit.verify(CATALOG, resealed(events, setting.seq, {**setting.payload, "orders": {"losses": ["weakest"]}}))
     assert unset.first_bad_seq == order.seq and "chinese had none set" in unset.problems[0].message
 
 
@@ -131,7 +133,7 @@ def test_a_decision_no_standing_order_answers_goes_to_the_player_until_one_is_se
     assert done["lines"] == ["standing losses: weakest"]
     answered = [r for r in done["events"] if r["actor"] == "standing:japanese" and r["type"] == "core.OrderGiven"]
     assert [r["text"] for r in answered] == [f"japanese orders: {weakest}  [its standing order for losses]"]
-    assert audit.verify(game.events()).ok
+    assert audit.verify(CATALOG, game.events()).ok
 
 
 def test_a_message_plays_on_after_the_other_sides_standing_answer(tmp_path, monkeypatch):
@@ -187,7 +189,7 @@ def test_a_standing_order_that_cannot_stand_is_refused_and_nothing_is_written(tm
 
 def test_every_game_declares_kinds_of_its_states_table_and_words_that_read():
     for name in ("snc", "ichigo", "formosa", "olympic", "daisenso"):
-        rules = get_rules(name)
+        rules = CATALOG.rules(name)
         declared = standing.kinds(rules)
         assert declared, name
         for kind, words in declared.items():
@@ -201,7 +203,7 @@ def test_ichigo_chinese_reinforcements_drawn_blind_are_placed_by_the_standing_or
     """Ichi-Go 9.7: the Chinese reinforcements are rolled for and drawn blind in Phase X, so the Chinese player
     cannot name them in advance; the standing order rolls, places each counter drawn (`toward HEX`: in the city
     nearest that hex that takes it), and gives `end` once none is left to place."""
-    rules = get_rules("ichigo")
+    rules = CATALOG.rules("ichigo")
     game = rules.initial_state("campaign", {"position": {"turn": 1, "phase": "X"}})
     the_map = rules.game_map(game)
     rolls = iter([4])  # four counters drawn
@@ -227,7 +229,7 @@ def test_formosa_a_standing_air_plan_and_kamikaze_roll_keep_the_strike_stage_in_
     kamikaze attack every GT in the middle of the Allied strike stage (then may sortie the mobile fleet, 18.0); a
     standing plan (written out, a smaller one after it for a turn with fewer points) and `roll; end` answer both,
     so the Allied email goes on."""
-    rules = get_rules("formosa")
+    rules = CATALOG.rules("formosa")
     units = {"us-7-17": "1012", "jp-9-7": "1013"}
     planning = rules.initial_state("1", {"position": {"turn": 2, "phase": "strike-planning-japanese",
                                                       "units": units, "air": {"japanese-tac": 2}}})

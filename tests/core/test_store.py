@@ -8,7 +8,10 @@ import pytest
 
 from app.events.envelope import GENESIS_HASH
 from app.events.store import Conflict, EventStore, NewEvent, UnknownGame
+from app.rules.catalog import installed
 from app.service import games
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def _rows(path):
@@ -27,16 +30,16 @@ def test_stale_append_conflicts_and_writes_nothing(store, skirmish):
 
 def test_stale_order_submission_conflicts(store, skirmish):
     head, _ = store.head(skirmish)
-    games.submit(store, skirmish, "red", "move R1 0202", expected_seq=head)
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202", expected_seq=head)
     with pytest.raises(Conflict):
-        games.submit(store, skirmish, "red", "move R2 0203", expected_seq=head)
+        games.submit(store, CATALOG, skirmish, "red", "move R2 0203", expected_seq=head)
     assert store.head(skirmish)[0] == head + 2
 
 
 def test_second_writer_on_another_connection_conflicts(tmp_path):
     path = str(tmp_path / "two.sqlite3")
     a, b = EventStore(path), EventStore(path)
-    game_id = games.create_game(a, "skirmish")
+    game_id = games.create_game(a, CATALOG, "skirmish")
     head = b.head(game_id)[0]
     a.append(game_id, head, [NewEvent("core.X", 1, {}, "a")])
     with pytest.raises(Conflict):

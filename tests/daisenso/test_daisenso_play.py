@@ -13,10 +13,13 @@ from app.events.store import EventStore
 from app.projections import replay
 from app.projections import state as projection
 from app.rules import legal
+from app.rules.catalog import installed
 from app.rules.daisenso import GAME, data
 from app.rules.errors import OrderError
 from app.service import audit, games
 from tests.fuzzing import refusal
+
+CATALOG = installed()  # the rule sets installed here
 
 SCENARIOS = ("strait", "august-storm", "zhejiang")
 
@@ -32,14 +35,14 @@ def pick(state, side: str, rng: random.Random) -> list[str]:
 def play(store, game_id: str, rng: random.Random, limit: int = 400) -> int:
     played = 0
     for _ in range(limit):
-        state = projection.load(store, game_id).game
+        state = projection.load(store, CATALOG, game_id).game
         if GAME.outcome(state) is not None:
             return played
         side = GAME.prompt(state).side
         orders = pick(state, side, rng)
         assert orders, f"dead end: nothing {side} may order at {GAME.prompt(state).step}"
         try_refused(store, game_id, state, side, rng)
-        games.submit(store, game_id, side, orders[0])
+        games.submit(store, CATALOG, game_id, side, orders[0])
         played += 1
     raise AssertionError(f"{game_id} did not end in {limit} orders")
 
@@ -52,7 +55,7 @@ def try_refused(store, game_id: str, state, side: str, rng: random.Random) -> No
     if answer is not None:
         head = store.head(game_id)
         with pytest.raises(OrderError, match=re.escape(answer)):
-            games.submit(store, game_id, side, text)
+            games.submit(store, CATALOG, game_id, side, text)
         assert store.head(game_id) == head
 
 
@@ -60,11 +63,11 @@ def try_refused(store, game_id: str, state, side: str, rng: random.Random) -> No
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_legal_play_reaches_the_scenarios_end_and_verifies(store, scenario, seed):
-    game_id = games.create_game(store, "daisenso", scenario)
+    game_id = games.create_game(store, CATALOG, "daisenso", scenario)
     assert play(store, game_id, random.Random(seed)) > 0
-    outcome = GAME.outcome(projection.load(store, game_id).game)
+    outcome = GAME.outcome(projection.load(store, CATALOG, game_id).game)
     assert outcome.winner in ("axis", "allied") and "(D16)" in outcome.reason
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok, report.problems
 
 
@@ -82,7 +85,7 @@ def through_the_cli(run, game: str, rng: random.Random) -> dict:
                 assert previewed, "no attack was ordered"
                 return shown
             side = shown["to_act"]
-            order = pick(projection.load(store, game).game, side, rng)[0]
+            order = pick(projection.load(store, CATALOG, game).game, side, rng)[0]
             if order.startswith("attack") and side not in previewed:
                 previewed.add(side)
                 text = run("preview", game, "--as", side, order).output
@@ -112,14 +115,14 @@ def test_each_scenario_plays_to_its_end_through_the_cli_with_preview_render_anal
     store = EventStore(run.db)
     try:
         stored = list(store.events(game))
-        frames = replay.build(store, game, None).frames
+        frames = replay.build(store, CATALOG, game, None).frames
     finally:
         store.close()
     resolved = [e.seq for e in stored if e.type == "daisenso.CombatResolved"]
     assert [f.seq for f in frames] == [e.seq for e in stored]
     assert [f.seq for f in frames if f.combat] == resolved == [a["seq"] for a in analysis["attacks"]]
     assert (tmp_path / "charts" / "odds.svg").exists() and analysis["control"]
-    state = projection.load(EventStore(run.db), game).game
+    state = projection.load(EventStore(run.db), CATALOG, game).game
     flips = sum(1 for e in stored if e.type == "daisenso.StepLost" and e.payload.get("becomes"))
     lost = flips + sum(state.data.kinds[kind].steps - left for _, kind, left in state.removed.values())
     assert sum(sum(per.values()) for per in analysis["step_losses"].values()) == lost

@@ -13,7 +13,7 @@ import pytest
 from app.events.dice import RecordedDice
 from app.events.registry import decode
 from app.rules import catalog, legal
-from app.rules.base import Command, NotARuleSet
+from app.rules.base import Command, NotARuleSet, UnknownRules
 from app.rules.engine import state as engine_state
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
@@ -194,15 +194,15 @@ def test_events_stored_under_a_game_own_name_read_as_the_shared_event():
 
 
 def test_games_are_found_without_a_list_and_loaded_only_when_asked_for():
-    assert {"skirmish", "snc", "ichigo"} <= set(catalog.names())
-    code = ("import sys; from app.rules import catalog; catalog.get_rules('skirmish'); "
+    assert {"skirmish", "snc", "ichigo"} <= set(catalog.installed().names())
+    code = ("import sys; from app.rules import catalog; catalog.installed().rules('skirmish'); "
             "print(sorted(m for m in sys.modules if m in ('app.rules.snc', 'app.rules.ichigo')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-    with pytest.raises(catalog.UnknownRules):
-        catalog.get_rules("kernel")
-    with pytest.raises(catalog.UnknownRules):
-        catalog.get_rules("../snc")
+    with pytest.raises(UnknownRules):
+        catalog.installed().rules("kernel")
+    with pytest.raises(UnknownRules):
+        catalog.installed().rules("../snc")
 
 
 def test_the_guide_walks_every_file_of_the_skirmish_template():

@@ -10,18 +10,20 @@ import pytest
 
 from app.events.dice import SeededDice
 from app.rules import legal
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.engine.state import _MEMO, Memo
 from app.rules.errors import OrderError
 from app.rules.practice_v1 import candidate_source  # the rule sets' own guesses, as edition 1 drew them
 from tests import fuzzing
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.mark.slow  # random games, the list of legal orders checked at some of their positions
 @pytest.mark.parametrize("game, orders, share", [("snc", 300, 0.1), ("ichigo", 200, 0.1), ("daisenso", 200, 1.0),
                                                  ("olympic", 60, 0.3)])
 def test_every_listed_order_is_accepted_and_no_refused_order_is_listed(game, orders, share):
-    rules = get_rules(game)
+    rules = CATALOG.rules(game)
     practice = candidate_source(rules)
     play = fuzzing.legal_candidates(rules)
     checked = {"listed": 0, "refused": 0, "positions": 0}
@@ -54,7 +56,7 @@ def test_every_listed_order_is_accepted_and_no_refused_order_is_listed(game, ord
 
 
 def test_legal_orders_are_listed_only_for_the_side_to_act_and_attacks_carry_their_odds_column():
-    rules = get_rules("snc")
+    rules = CATALOG.rules("snc")
     from tests.snc.snc_given import position
 
     s = position({"jp-d3-r6": "3510", "jp-d3-r18": "3510", "cn-d87": "3511"}, turn=3)
@@ -72,7 +74,7 @@ def test_the_per_position_memo_changes_no_listed_order_and_is_no_part_of_the_sta
     """What a position derives once (zones of control, reaches, supply: app/rules/engine/state.py `Memo`) gives
     the list of legal orders it gives when derived again for every probe; a copy made from the state's fields, its
     equality and its snapshot never carry it."""
-    rules = get_rules(game)
+    rules = CATALOG.rules(game)
     seen = []
 
     def keep(state, rng):

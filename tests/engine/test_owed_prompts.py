@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from tests import fuzzing
+
+CATALOG = installed()  # the rule sets installed here
 
 SEEDS = 10  # random games tried, each from its own seed, until one meets a decision
 
@@ -18,7 +20,7 @@ SEEDS = 10  # random games tried, each from its own seed, until one meets a deci
 def test_every_decision_met_in_random_play_says_what_it_owes(game, orders):
     """Random play from the legal orders (tests/fuzzing.py), seed after seed until a game meets a decision;
     every decision met on the way is checked."""
-    rules = get_rules(game)
+    rules = CATALOG.rules(game)
     play = fuzzing.legal_candidates(rules)
     met: set[str] = set()
 

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from app.rules import catalog
-from app.rules.base import OPTIONAL_MEMBERS, NotARuleSet, conform
+from app.rules.base import OPTIONAL_MEMBERS, Catalog, NotARuleSet, conform
 from app.rules.skirmish import GAME as SKIRMISH
 
 
@@ -26,17 +26,18 @@ def test_an_extra_that_is_a_field_of_the_declaration_is_refused():
         dataclasses.replace(SKIRMISH, extras={"played_under": lambda state, version: state})
 
 
-def test_a_registered_rule_set_lacking_a_required_member_is_refused():
+def test_a_rule_set_lacking_a_required_member_is_refused_by_the_catalog():
     class Half:
         name = "half"
 
     with pytest.raises(NotARuleSet, match="half: lacks .*title"):
-        catalog.register(Half())
-    assert "half" not in catalog.names()
+        catalog.installed(Half())
+    with pytest.raises(NotARuleSet, match="half: lacks .*title"):
+        Catalog.of(SKIRMISH, Half())
 
 
 def test_every_shipped_game_has_the_shape_and_exposes_its_extras_as_members():
-    for name, rules in catalog.available().items():
+    for name, rules in catalog.installed().available().items():
         assert conform(rules) is rules
         for member in OPTIONAL_MEMBERS:
             declared = rules.extras.get(member)

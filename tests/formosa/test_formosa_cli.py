@@ -10,7 +10,10 @@ from formosa_randomplay import invader
 
 from app.events.store import EventStore
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.formosa import GAME
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.mark.slow  # whole games through the CLI
@@ -23,7 +26,7 @@ def test_a_scenario_played_to_its_end_through_the_cli_verifies(run, scenario, se
     store = EventStore(run.db)
     try:
         for _ in range(3000):
-            state = projection.load(store, game).game
+            state = projection.load(store, CATALOG, game).game
             if GAME.outcome(state) is not None:
                 break
             side = GAME.prompt(state).side

@@ -13,11 +13,14 @@ from formosa_map import ring
 from formosa_randomplay import candidates, invader
 
 from app.events import core
+from app.rules.catalog import installed
 from app.rules.formosa import GAME
 from app.rules.formosa.events import SetupRolled, UnitPlaced, UnitRevealed
 from app.service import audit
 from tests.fogcheck import check_every_channel, played_through_service
 from tests.fuzzing import play as fuzz
+
+CATALOG = installed()  # the rule sets installed here
 
 X, AROUND = ring("open")
 ALL_IDS = sorted(GAME.initial_state("1", {}).units)
@@ -119,7 +122,7 @@ def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path, s
     checked = check_every_channel(pbem, game_id, named, outbox)
     for kind in ("UnitPlaced", "UnitMoved", "OrderGiven", "UnitsChosen"):
         assert ("allied", kind) in checked and ("japanese", kind) in checked, kind
-    report = audit.verify(list(pbem.store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(pbem.store.events(game_id)), check_dice=True)
     assert report.ok and report.orders_replayed == accepted, report.problems[:3]  # the seed stays secret
     pbem.store.close()
 

@@ -11,6 +11,7 @@ from formosa_map import D, M, ring, shore
 from app.events.core import DieRolled
 from app.events.store import EventStore
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.engine.events import DecisionRequired
 from app.rules.formosa import GAME, movement
 from app.rules.formosa.airpower import B29Struck
@@ -31,6 +32,8 @@ from app.rules.formosa.events import (
 )
 from app.rules.formosa.state import Strike
 from app.rules.kernel.hexgrid import Hex
+
+CATALOG = installed()  # the rule sets installed here
 
 X, AROUND = ring("open")
 ROUGH, ROUGH_AROUND = ring("rough")
@@ -72,7 +75,7 @@ def test_25_0_the_cli_records_the_rules_chosen_in_the_first_event_and_other_game
     try:
         first = next(iter(store.events(game)))
         assert first.payload["options"] == {"optional": ["25.1", "25.6", "25.10"]}
-        assert projection.load(store, game).game.data.optional == {"25.1", "25.6", "25.10"}
+        assert projection.load(store, CATALOG, game).game.data.optional == {"25.1", "25.6", "25.10"}
     finally:
         store.close()
     other = run("new", "snc", "--optional", "25.1", ok=False)

@@ -10,10 +10,13 @@ from formosa_randomplay import invader
 
 from app.events.registry import decode
 from app.projections import analysis, replay
+from app.rules.catalog import installed
 from app.rules.formosa import GAME
 from app.rules.formosa.events import CombatResolved, SpecialLanding, UnitEliminated
 from tests.fogcheck import played_through_service
 from tests.fuzzing import play as fuzz
+
+CATALOG = installed()  # the rule sets installed here
 
 OPTIONS = {"optional": ["25.2", "25.6", "25.10"]}
 EMAILS = {"japanese": "j@x.example", "allied": "a@x.example"}
@@ -36,12 +39,12 @@ def test_analysis_counts_losses_and_attacks_and_the_email_names_the_optional_rul
             lost["japanese"] += 1
     assert sum(lost.values()) > 0
     for viewer in (replay.ALL, "allied", "japanese"):
-        result = analysis.analyse(replay.build(pbem.store, game_id, viewer))
+        result = analysis.analyse(replay.build(pbem.store, CATALOG, game_id, viewer))
         assert {s: sum(v.values()) for s, v in result["step_losses"].items()} == lost  # public counts (F7)
         for side in ("allied", "japanese"):
             assert sum(result["odds"]["by_side"][side].values()) == sum(1 for a in attacks if a.attacker == side)
         assert result["luck"]["allied"]["attacks"] + result["luck"]["japanese"]["attacks"] == len(attacks)
-    frames = replay.build(pbem.store, game_id, "allied").frames
+    frames = replay.build(pbem.store, CATALOG, game_id, "allied").frames
     assert frames[-1].view["optional_rules"] == ["25.2", "25.6", "25.10"]
     turns = [m.get_body(("plain",)).get_content() for m in outbox.sent]
     turns = [body for body in turns if "optional_rules:" in body]

@@ -18,8 +18,8 @@ def japanese_set_up(rolls=(6, 1, 1), scenario="1"):
 
 
 def test_catalog_offers_formosa_with_both_scenarios():
-    assert "formosa" in catalog.names()
-    assert catalog.get_rules("formosa") is GAME
+    assert "formosa" in catalog.installed().names()
+    assert catalog.installed().rules("formosa") is GAME
     assert set(GAME.scenarios) == {"1", "2"}
 
 
@@ -64,12 +64,19 @@ def allied_choices(state):
 def test_24_1_allied_lp_above_20_are_lost_at_the_end_of_set_up_cf_14():
     state = play(japanese_set_up((3, 1, 1)), "japanese", "end")
     assert state.lp["allied"] == 30
+    engineers = ", ".join(f"us-eng-{n}" for n in range(1, 11))
+    # the groups as a player knows them, by their units and what they are, not by the data's group ids
     assert GAME.prompt(state).step == ("Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the "
-                                       "end; choose 2 more of group allied-2; choose 3 more of group allied-3; "
-                                       "choose 7 more of group allied-4)")
+                                       "end; choose 2 more armor units from us-armor-1, us-armor-2, us-armor-3; "
+                                       "choose 3 more artillery units from us-arty-1, us-arty-2, us-arty-3, us-arty-4; "
+                                       f"choose 7 more engineer units from {engineers})")
+    why = refused(state, "allied", "end", "Formosa 24.1")
+    assert "2 more armor units from us-armor-1, us-armor-2, us-armor-3" in why
     says = refused(state, "allied", "choose us-armor-1 us-armor-2 us-armor-3", "Formosa 3.0")  # two of the three
     assert says.endswith("this group sets up 2: 2 more to choose")
-    state = allied_choices(state)
+    state = play(state, "allied", "choose us-armor-3")
+    assert "choose 1 more armor unit from us-armor-1, us-armor-2;" in GAME.prompt(state).step
+    state = allied_choices(play(japanese_set_up((3, 1, 1)), "japanese", "end"))
     assert GAME.prompt(state).step == "Scenario 1 set-up: the Allies recruit (30 LP; more than 20 are lost at the end)"
     refused(state, "allied", "choose us-eng-8", "Formosa 3.0")  # the group's seven are chosen
     [lost] = of(when(state, "allied", "end"), LpLost)

@@ -83,7 +83,7 @@ def test_7_3_allied_prices_recruit_and_replace():
     assert (cost("us-armor-1"), cost("us-rgr-2"), cost("us-1mar-1"), cost("us-eng-1")) == (3, 3, 2, 2)
     assert (cost("tac", points=3), cost("amphibious"), cost("drop-zone"), cost("b29"), cost("gunfire")) == (3, 3, 1,
                                                                                                            3, 3)
-    with pytest.raises(IllegalOrder, match="Formosa 7.3: jp-10-10 is not a allied unit"):
+    with pytest.raises(IllegalOrder, match="Formosa 7.3: jp-10-10 is not an Allied unit"):
         cost("jp-10-10")  # each side spends on its own chart
 
 
@@ -125,7 +125,7 @@ def test_24_1_24_2_scenario_restrictions_commonwealth_bans_sixth_marines_optiona
     with_97th = load({"optional": ["25.5", "25.10"]})
     assert s.recruit_cost(with_97th, "allied", "us-97-303", scenario=1, setup=False) == 2  # 25.5: as infantry
     assert s.recruit_cost(with_97th, "japanese", "jp-pw-camp", scenario=1, setup=True) == 0  # F30
-    with pytest.raises(IllegalOrder, match="not a allied unit"):
+    with pytest.raises(IllegalOrder, match="not an Allied unit"):
         s.recruit_cost(G, "allied", "jp-guard-1", scenario=1, setup=False)
 
 

@@ -13,6 +13,7 @@ from formosa_map import D, M, ring
 
 from app.events import core
 from app.rules.base import Command
+from app.rules.catalog import installed
 from app.rules.engine.events import DecisionRequired
 from app.rules.formosa import GAME, played_under
 from app.rules.formosa.airpower import (
@@ -26,6 +27,8 @@ from app.rules.formosa.airpower import (
 )
 from app.rules.formosa.events import CombatResolved, LpSpent, UnitEliminated, UnitMoved, UnitRevealed
 from app.rules.formosa.state import Strike
+
+CATALOG = installed()  # the rule sets installed here
 
 X, AROUND = ring("open")
 
@@ -373,7 +376,7 @@ def test_16_1_no_channel_shows_the_allies_anything_of_the_japanese_plan_not_even
         exported = [json.dumps({k: v for k, v in json.loads(line).items() if k not in ("at", "salt", "sealed", "hash")},
                                sort_keys=True) for line in pbem.reads.export(seat)[0]]
         frames = [f"{f.seq} {f.text} {json.dumps(f.view, sort_keys=True)}"
-                  for f in replay.build(pbem.store, game_id, "allied").frames]
+                  for f in replay.build(pbem.store, CATALOG, game_id, "allied").frames]
         mails = [re.sub(r"[0-9a-zA-Z+/=_-]{32,}", "SECRET", all_text(m)) for m in outbox.sent
                  if m["To"] == emails["allied"]]
         prompt = json.dumps(pbem.reads.prompt(seat), sort_keys=True, default=str)
@@ -452,3 +455,16 @@ def test_18_0_markers_a_decisive_battle_kept_from_landing_stay_for_a_later_gt_wi
     assert play(state, "allied", "end").markers["amphibious"] == 2
     old = play(played_under(state, "4"), "allied", "end")  # ruling F108: returned, to be bought again
     assert old.markers["amphibious"] == 0
+
+
+def test_18_0_f110_the_allied_view_shows_withdrawn_gunfire_in_the_available_display_until_the_air_return():
+    state = given(step="japanese-special-attack", turn=2, air={"mobile-fleet": 1}, naval={"gunfire": 2},
+                  lp={"allied": 10, "japanese": 0}, units={"us-7-17": "allied-staging", "us-7-32": X})
+    assert GAME.view(state, "allied")["naval_display"] == {"gunfire": "allied-staging"}  # 17.0: usable
+    state = play(play(state, "japanese", "roll", [1]), "japanese", "sortie", [5])  # Indecisive Action
+    seen = GAME.view(state, "allied")
+    assert seen["naval"]["gunfire"] == 2
+    assert seen["naval_display"] == {"gunfire": "allied-available"}  # 18.0: out until the next GT
+    assert "naval_display" not in GAME.view(state, "japanese")  # the Allied displays are the Allies' (11.0)
+    back = replace(state, strike=Strike(fleet_used=True))  # the Air Return Phase ends the GT's missions (6.1)
+    assert GAME.view(back, "allied")["naval_display"] == {"gunfire": "allied-staging"}

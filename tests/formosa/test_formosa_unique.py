@@ -100,3 +100,17 @@ def test_23_0_a_guerrilla_next_to_two_allied_hexes_may_attack_only_one():
     refused(infantry, "japanese", f"attack {around[0]} with jp-guard-1", "Formosa 15.1")
     old = played_under(state, "3")  # a game created before the fix is decided as it was played (ruling F105)
     refused(old, "japanese", f"attack {around[0]} with jp-guerrilla-1", "Formosa 15.1")
+
+
+def test_22_0_f111_the_line_for_motorized_movement_is_traced_when_it_is_ordered_an_hq_moved_first_counts():
+    port = road_port()
+    roads = reach(D.map, D.movement, Mover.single(Hex.parse(port), 20, "non-mechanized", route_only=True))
+    far = next(h for h in sorted(roads.hexes(), key=str) if M.distance(h, Hex.parse(port)) == 7)
+    near = next(h for h in roads.path_to(far) if M.distance(h, Hex.parse(port)) == 4)
+    state = _with_base(given(step="allied-movement", units={"us-eng-1": port, "us-hq-3ac": port, "us-7-17": str(far)},
+                             lp={"allied": 3, "japanese": 0}), "us-eng-1")
+    refused(state, "allied", f"motorized {far}", "Formosa 19.5")  # at the start of the phase: no line (19.1)
+    path = [str(h) for h in roads.path_to(near)[1:]]
+    moved = play(state, "allied", f"move us-hq-3ac {' '.join(path)}")
+    # ruling F111: 19.0 checks the line when the action is attempted; the HQ now within reach gives it
+    assert of(when(moved, "allied", f"motorized {far}"), UnitsMotorized)[0].units == ["us-7-17"]

@@ -5,9 +5,12 @@ from ichigo_given import RULES, chinese, ev, of, position, when
 
 from app.events.dice import RecordedDice
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.errors import IllegalOrder
 from app.service import games
 from tests.fuzzing import refusal
+
+CATALOG = installed()  # the rule sets installed here
 
 CHINESE_MOVE = position({}, phase="VIII", plans={"chinese": "move-fight"},
                         extra=(chinese("C01", "cn-reg-01", "2011", tried=True),))
@@ -55,21 +58,21 @@ def test_attenuated_japanese_roll_of_three_moves_three_hexes_of_a_longer_path():
 
 def test_refused_orders_by_the_service_leave_the_next_roll_and_the_answer_as_they_were(store):
     """The issue's report: `move C01 to ...` refused "with 5 MP" again and again showed the next roll."""
-    game_id = games.create_game(store, "ichigo", options={"position": {
+    game_id = games.create_game(store, CATALOG, "ichigo", options={"position": {
         "turn": 2, "phase": "VIII", "plans": {"japanese": "move-fight", "chinese": "move-fight"},
         "units": {"cn-reg-01": "2011", "jp-cea-110div": "2008"}}})
-    games.join(store, game_id, "japanese", "j@example.org", "j")
-    games.join(store, game_id, "allied", "a@example.org", "a")
-    before = projection.load(store, game_id).meta
+    games.join(store, CATALOG, game_id, "japanese", "j@example.org", "j")
+    games.join(store, CATALOG, game_id, "allied", "a@example.org", "a")
+    before = projection.load(store, CATALOG, game_id).meta
     answers = set()
     for _ in range(3):
         with pytest.raises(IllegalOrder) as refused:
-            games.submit(store, game_id, "allied", "move C01 to 2017")
+            games.submit(store, CATALOG, game_id, "allied", "move C01 to 2017")
         answers.add(str(refused.value))
-    state = projection.load(store, game_id)
+    state = projection.load(store, CATALOG, game_id)
     assert (state.meta.seq, state.meta.rolls) == (before.seq, before.rolls)
     assert answers == {refusal(RULES, state.game, "allied", "move C01 to 2017")}
-    accepted = games.submit(store, game_id, "allied", "move C01 to 2014 via 2012 2013")
+    accepted = games.submit(store, CATALOG, game_id, "allied", "move C01 to 2014 via 2012 2013")
     assert [e.payload["index"] for e in accepted.events if e.type == "core.DieRolled"] == [before.rolls]
 
 

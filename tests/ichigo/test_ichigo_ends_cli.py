@@ -10,9 +10,12 @@ import pytest
 
 from app.events.store import EventStore
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.ichigo import GAME as RULES
 from tests.ichigo.ichigo_ends import DICE_TEXT, ENDS, End, fixed_dice, toml
 from tests.ichigo.ichigo_randomplay import candidates
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def join(run, game: str) -> None:
@@ -64,7 +67,7 @@ def test_a_whole_game_from_the_printed_set_up_ends_through_the_cli(run, monkeypa
     rng = random.Random(6)
     orders = refused = 0
     try:
-        state = projection.load(store, game)
+        state = projection.load(store, CATALOG, game)
         for _ in range(1500):
             if RULES.outcome(state.game) is not None:
                 break

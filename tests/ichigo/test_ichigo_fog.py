@@ -9,9 +9,12 @@ from ichigo_randomplay import play
 
 from app.events.registry import decode
 from app.projections import analysis, history, replay
+from app.rules.catalog import installed
 from app.rules.ichigo import GAME as RULES
 from app.rules.ichigo import events as ev
 from tests.fogcheck import check_every_channel, namer, played_through_service
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # a fuzzed game through the service, every channel checked
 
@@ -55,9 +58,9 @@ def test_6_6_each_sides_loss_chart_shows_every_loss_its_history_tells_it(fuzzed)
     store = pbem.store
     events = list(store.events(game_id))
     losses = [e.seq for e in events if RULES.losses(decode(e.type, e.version, e.payload), None)]
-    referee = analysis.analyse(replay.build(store, game_id, replay.ALL))["step_losses"]
+    referee = analysis.analyse(replay.build(store, CATALOG, game_id, replay.ALL))["step_losses"]
     assert losses and any(any(per.values()) for per in referee.values())
     for side in RULES.sides:
         assert set(losses) <= {r["seq"] for r in history.lines(RULES, events, side=side)}, side
         # every loss is told to both sides (6.6 hides who, not how many): the charts agree with the referee's
-        assert analysis.analyse(replay.build(store, game_id, side))["step_losses"] == referee, side
+        assert analysis.analyse(replay.build(store, CATALOG, game_id, side))["step_losses"] == referee, side

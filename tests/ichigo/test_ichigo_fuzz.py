@@ -6,8 +6,11 @@ import pytest
 from ichigo_randomplay import play
 
 from app.rules import catalog
+from app.rules.catalog import installed
 from app.rules.ichigo import GAME as RULES
 from app.service import audit, games
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # random games played to their end
 
@@ -28,20 +31,20 @@ def test_state_encodes_to_json_and_back_unchanged_after_random_play():
 
 
 def test_ichigo_is_in_the_catalog():
-    assert catalog.get_rules("ichigo") is RULES
+    assert catalog.installed().rules("ichigo") is RULES
 
 
 def test_random_play_through_the_service_to_the_end_verifies_clean(store):
-    game_id = games.create_game(store, "ichigo")
-    games.join(store, game_id, "japanese", "j@example.org", "j")
-    games.join(store, game_id, "allied", "a@example.org", "a")
+    game_id = games.create_game(store, CATALOG, "ichigo")
+    games.join(store, CATALOG, game_id, "japanese", "j@example.org", "j")
+    games.join(store, CATALOG, game_id, "allied", "a@example.org", "a")
 
     def submit(side, text):
-        return games.submit(store, game_id, side, text).state.game
+        return games.submit(store, CATALOG, game_id, side, text).state.game
 
     state, _ = play(random.Random(11), submit=submit)
     assert RULES.outcome(state) is not None
-    assert audit.verify(list(store.events(game_id))).ok
+    assert audit.verify(CATALOG, list(store.events(game_id))).ok
 
 
 def test_preview_of_an_attack_writes_nothing_and_shows_every_shift():

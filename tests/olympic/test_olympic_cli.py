@@ -9,7 +9,10 @@ from test_olympic_fuzz import candidates
 
 from app.events.store import EventStore
 from app.projections import state as projection
+from app.rules.catalog import installed
 from cli import cli
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.mark.slow  # a whole game turn through the CLI
@@ -37,7 +40,7 @@ def test_game_turn_1_through_the_cli_the_japanese_turn_from_the_prompt_and_verif
                 text = shown["step"].split("programmed order: '")[1].split("'")[0]
                 japanese += 1
             else:
-                text = next(candidates(projection.load(store, game).game, rng))
+                text = next(candidates(projection.load(store, CATALOG, game).game, rng))
             result = run("do", game, "--as", shown["to_act"], text)
             assert result.exit_code == 0, (text, result.output)
     finally:
@@ -58,8 +61,8 @@ def test_analysis_reports_the_american_casualty_points_per_turn(run, tmp_path):
         run("do", game, "--as", "american", f"place {units} at {hex_}")
     store = EventStore(run.db)
     try:
-        result = analysis.analyse(replay.build(store, game, replay.ALL))
-        points = projection.load(store, game).game.casualty_points
+        result = analysis.analyse(replay.build(store, CATALOG, game, replay.ALL))
+        points = projection.load(store, CATALOG, game).game.casualty_points
     finally:
         store.close()
     assert result["score"] == {"name": "American Casualty Points", "by_turn": {"1": points}}
@@ -81,11 +84,10 @@ def test_cli_preview_of_an_attack_is_the_service_preview_the_api_answers_with(ru
     as_json = json.loads(run("preview", game, "--as", "american", order, "--json").output)
     store = EventStore(run.db)
     try:
-        from app.rules.catalog import get_rules
         from app.service import games
 
-        state = projection.load(store, game)
-        assert as_json == json.loads(json.dumps(games.preview(get_rules("olympic"), state, "american", order)))
+        state = projection.load(store, CATALOG, game)
+        assert as_json == json.loads(json.dumps(games.preview(CATALOG.rules("olympic"), state, "american", order)))
     finally:
         store.close()
     assert run("log", game).output == before  # nothing written

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 
+from app.rules.catalog import installed
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.movement import Mover, Situation, reach, step_cost
@@ -20,6 +21,8 @@ from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.zoc import zoc_hexes
 from app.rules.olympic import data
 from app.rules.olympic.data_load import DataError, hex_identity, load
+
+CATALOG = installed()  # the rule sets installed here
 
 H = Hex.parse
 G = load()
@@ -370,7 +373,7 @@ def test_an_unknown_option_or_a_bad_custom_map_is_refused_with_a_clear_error(sto
     from app.service.games import GameError
 
     with pytest.raises(GameError, match="unknown option 'scenario'"):
-        games.create_game(store, "olympic", options={"scenario": "x"})
+        games.create_game(store, CATALOG, "olympic", options={"scenario": "x"})
     with pytest.raises(GameError, match="unknown tag 'zone-imari-2'"):
-        games.create_game(store, "olympic", options={"map": data.MAP.read_text().replace("zone-ariake = [",
+        games.create_game(store, CATALOG, "olympic", options={"map": data.MAP.read_text().replace("zone-ariake = [",
                                                                                        "zone-imari-2 = [")})

@@ -13,11 +13,14 @@ import pytest
 from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.custom_setup import MAX_ENTRIES
 from app.rules.olympic import GAME
 from app.service import games
 from app.web import create_app
 from tests.olympic.test_olympic_fuzz import candidates
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def docs_example(n: int = 0) -> str:
@@ -32,7 +35,7 @@ def start(position: dict):
 
 def refusal(store, position: dict) -> str:
     with pytest.raises(games.GameError) as err:
-        games.create_game(store, "olympic", options={"position": position})
+        games.create_game(store, CATALOG, "olympic", options={"position": position})
     assert store.games() == []  # nothing written
     return str(err.value)
 
@@ -142,7 +145,7 @@ def test_a_sandbox_game_from_a_position_file_plays_to_its_end_through_the_cli_an
             if shown["outcome"]:
                 break
             assert shown["to_act"] == "american"  # the Japanese seat answers within each order
-            run("do", game, "--as", "american", next(candidates(projection.load(store, game).game, rng)))
+            run("do", game, "--as", "american", next(candidates(projection.load(store, CATALOG, game).game, rng)))
     finally:
         store.close()
     reason = shown["outcome"]["reason"]

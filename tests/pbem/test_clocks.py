@@ -12,7 +12,7 @@ from freezegun import freeze_time
 from app.mail import inbound
 from app.mail.transport import MailConfig
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.service import audit
 from app.service.application import Application
 from app.service.errors import PbemError
@@ -20,6 +20,8 @@ from app.web import create_app
 from cli import cli
 from tests import outbox
 from tests.core.test_standing_orders import resealed
+
+CATALOG = installed()  # the rule sets installed here
 
 RED, BLUE, ARB = "red@x.example", "blue@x.example", "arb@x.example"
 
@@ -99,11 +101,11 @@ def test_forfeit_on_timeout_ends_the_game_in_the_deadlines_own_write(store):
         assert app.deadlines.tick() == [f"{game_id}: deadline passed for red, passed: forfeit"]
         written = list(store.events(game_id, head + 1))
         assert [e.type for e in written] == ["core.DeadlinePassed", "core.Resigned", "core.SeedRevealed"]
-        state = projection.load(store, game_id)
-        outcome = get_rules("skirmish").outcome(state.game)
+        state = projection.load(store, CATALOG, game_id)
+        outcome = CATALOG.rules("skirmish").outcome(state.game)
         assert (outcome.winner, outcome.reason) == ("blue", "red lost on time (due 2030-01-02T12:00+00:00)")
         assert all("Game over: blue" in mail.to(a)[-1]["Subject"] for a in (RED, BLUE))
-        assert audit.verify(list(store.events(game_id)), check_dice=True).ok
+        assert audit.verify(CATALOG, list(store.events(game_id)), check_dice=True).ok
         assert app.deadlines.tick() == []
 
 
@@ -120,11 +122,11 @@ def test_resign_by_email_ends_the_game_and_reveals_the_seed(store):
         app.setup.join(app.seats.authenticate(game_id, tokens[side]), side)
     result = inbound.ingest(app, _order_email(game_id, BLUE, tokens["blue"], "resign", "<r1@x>"))
     assert result.applied == 1 and not result.refused, result.lines
-    state = projection.load(store, game_id)
-    outcome = get_rules("skirmish").outcome(state.game)
+    state = projection.load(store, CATALOG, game_id)
+    outcome = CATALOG.rules("skirmish").outcome(state.game)
     assert (outcome.winner, outcome.reason) == ("red", "blue resigned") and state.meta.revealed_seed
     assert "Game over: red" in mail.to(RED)[-1]["Subject"]
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_unchecked == 0
     late = inbound.ingest(app, _order_email(game_id, RED, tokens["red"], "resign", "<r2@x>"))
     assert late.refused and "the game is over" in "\n".join(late.lines)
@@ -189,8 +191,8 @@ def test_a_forged_concession_or_draw_answer_is_found_by_verify(store):
         added = dataclasses.replace(offer, seq=offer.seq + 1, type=type_, payload=payload)
         return resealed([*events, added], added.seq, payload)
 
-    own = audit.verify(appended("core.DrawAnswered", {"side": "red", "accepted": True}))
+    own = audit.verify(CATALOG, appended("core.DrawAnswered", {"side": "red", "accepted": True}))
     assert own.first_bad_seq == offer.seq + 1 and "no other side's offer stands" in own.problems[0].message
-    wrong = audit.verify(appended("core.Resigned", {"side": "red", "winner": "red", "reason": "red resigned"}))
+    wrong = audit.verify(CATALOG, appended("core.Resigned", {"side": "red", "winner": "red", "reason": "red resigned"}))
     assert wrong.first_bad_seq == offer.seq + 1 and "red concedes to red" in wrong.problems[0].message
-    assert audit.verify(appended("core.DrawAnswered", {"side": "blue", "accepted": False})).ok
+    assert audit.verify(CATALOG, appended("core.DrawAnswered", {"side": "blue", "accepted": False})).ok

@@ -8,8 +8,11 @@ import pytest
 
 from app.mail import inbound
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.daisenso import GAME
 from app.service import audit
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # scenarios played to their end by email
 
@@ -22,11 +25,11 @@ def test_a_dai_senso_scenario_played_to_its_end_by_email(pbem, smtp, store, scen
     for side, address in EMAIL.items():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {side} dice")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1, 1]
-    first = GAME.prompt(projection.load(store, game_id).game)
+    first = GAME.prompt(projection.load(store, CATALOG, game_id).game)
     assert first.actions[0].syntax in inbound.body_text(smtp.last(EMAIL[first.side], "Your turn"))
     rng = random.Random(scenario)
     for _ in range(300):
-        state = projection.load(store, game_id).game
+        state = projection.load(store, CATALOG, game_id).game
         if GAME.outcome(state) is not None:
             break
         side = GAME.prompt(state).side
@@ -36,10 +39,10 @@ def test_a_dai_senso_scenario_played_to_its_end_by_email(pbem, smtp, store, scen
         smtp.reply(smtp.inbox(EMAIL[side])[-1], EMAIL[side], order)
         [result] = inbound.ingest_maildir(pbem, smtp.maildir)
         assert result.applied == 1 and not result.refused, result.lines
-    outcome = GAME.outcome(projection.load(store, game_id).game)
+    outcome = GAME.outcome(projection.load(store, CATALOG, game_id).game)
     assert outcome is not None
     for address in EMAIL.values():
         over = inbound.body_text(smtp.last(address, "Game over"))
         assert "(D16)" in over, over
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_unchecked == 0, report.problems

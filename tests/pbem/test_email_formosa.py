@@ -10,10 +10,13 @@ import pytest
 
 from app.mail import inbound
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.formosa import GAME
 from app.service import audit
 from tests.formosa.formosa_ends import DICE_TEXT, ENDS, SEED, End, fixed_dice
 from tests.formosa.formosa_randomplay import invader
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # games played to their end by email
 
@@ -45,7 +48,7 @@ def test_a_game_from_a_position_ends_by_email(pbem, smtp, store, monkeypatch, en
         for part in end.log:
             assert part in body, (part, body)
         assert f"dice seed revealed (game over): {SEED:064x}" in body, body
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_unchecked == 0, report.problems
 
 
@@ -54,11 +57,11 @@ def test_formosa_scenario_2_played_to_its_end_by_email(pbem, smtp, store):
     for side, address in EMAIL.items():
         smtp.reply(smtp.last(address, "Invitation"), address, f"join: {side} dice")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1, 1]
-    first = GAME.prompt(projection.load(store, game_id).game)
+    first = GAME.prompt(projection.load(store, CATALOG, game_id).game)
     assert first.actions[0].syntax in inbound.body_text(smtp.last(EMAIL[first.side], "Your turn"))
     rng = random.Random(5)
     for _ in range(3000):
-        state = projection.load(store, game_id).game
+        state = projection.load(store, CATALOG, game_id).game
         if GAME.outcome(state) is not None:
             break
         side = GAME.prompt(state).side
@@ -66,9 +69,9 @@ def test_formosa_scenario_2_played_to_its_end_by_email(pbem, smtp, store):
         smtp.reply(smtp.inbox(EMAIL[side])[-1], EMAIL[side], order)
         [result] = inbound.ingest_maildir(pbem, smtp.maildir)
         assert result.applied == 1 and not result.refused, result.lines
-    assert GAME.outcome(projection.load(store, game_id).game) is not None
+    assert GAME.outcome(projection.load(store, CATALOG, game_id).game) is not None
     for address in EMAIL.values():
         over = inbound.body_text(smtp.last(address, "Game over"))
         assert "(Formosa 4." in over, over
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_unchecked == 0, report.problems

@@ -6,8 +6,11 @@ import re
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.service import audit
 from tests.pbem.conftest import token_in
+
+CATALOG = installed()  # the rule sets installed here
 
 RED, BLUE, ARB = "red@players.example", "blue@players.example", "arbiter@club.example"
 
@@ -83,7 +86,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
     smtp.reply(smtp.last(RED, "Dispute 1"), RED, f"token: {tokens[RED]}\naccept dispute 1")
     deliver(pbem, smtp)
     assert "accepted by red" in body_text(smtp.last(BLUE, "Dispute 1 accepted"))
-    state = projection.load(store, game_id)
+    state = projection.load(store, CATALOG, game_id)
     assert state.game.units["B2"].hex == "0703" and state.game.side == "blue"
     assert state.game.units["B1"].hex == "0502"  # before the disputed order: it stands
     again = smtp.last(BLUE, "Your turn")
@@ -107,7 +110,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
     deliver(pbem, smtp)
     for address in (RED, BLUE, ARB):
         assert "rejected by arbiter" in body_text(smtp.last(address, "Dispute 2 rejected"))
-    assert projection.load(store, game_id).meta.rolls == 1
+    assert projection.load(store, CATALOG, game_id).meta.rolls == 1
 
     # the disputes are events: in the stream, the history and the export, whatever their outcome
     kinds = [(e.type, e.payload.get("status")) for e in store.events(game_id) if e.type.startswith("core.Dispute")]
@@ -124,7 +127,7 @@ def test_a_game_played_by_email(pbem, smtp, store):
 
     # the attack and its die roll stand; the retracted move is in the log, marked; the game verifies
     events = list(store.events(game_id))
-    report = audit.verify(events)
+    report = audit.verify(CATALOG, events)
     assert report.ok, report.problems
     log = pbem.reads.history_rows(pbem.seats.authenticate(game_id, tokens[ARB]))
     assert [r["text"] for r in log if r["retracted"]][0] == "[retracted] blue orders: move B2 0603 0503"

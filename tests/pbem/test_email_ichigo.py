@@ -6,8 +6,11 @@ and the case that decided it."""
 import pytest
 
 from app.mail import inbound
+from app.rules.catalog import installed
 from app.service import audit
 from tests.ichigo.ichigo_ends import DICE_TEXT, ENDS, End, fixed_dice
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # games played to their end by email
 
@@ -45,5 +48,5 @@ def test_a_game_from_a_position_ends_by_email(pbem, smtp, store, monkeypatch, en
         told = "".join(inbound.body_text(m) for m in smtp.inbox(address))  # each email tells what came since the last
         for part in end.log:
             assert part in told, (part, body)
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_unchecked == 0, report.problems

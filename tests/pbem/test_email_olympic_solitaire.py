@@ -13,10 +13,13 @@ import pytest
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.olympic import GAME
 from app.service import audit
 from tests.olympic.test_olympic_fuzz import candidates
 from tests.olympic.test_olympic_position import docs_example
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # whole games played by email
 
@@ -47,22 +50,22 @@ def test_a_solitaire_olympic_game_by_email_with_the_japanese_turn_in_each_reply(
     sent = 0
     while sent < 1500:
         sent += 1
-        state = projection.load(store, game_id)
+        state = projection.load(store, CATALOG, game_id)
         if GAME.outcome(state.game) is not None:
             break
         turn = order_by_email(pbem, smtp, PLAYER, next(candidates(state.game, rng)))
         if "programmed) orders: doctrine" in turn:  # the American player-turn ended: the whole Japanese one
             japanese_turns += 1
             assert "die roll" in turn                                   # the doctrine's dice, as they fell
-            if projection.load(store, game_id).game.turn > state.game.turn:  # ... to the Game-Turn's end
+            if projection.load(store, CATALOG, game_id).game.turn > state.game.turn:  # ... to the Game-Turn's end
                 assert "japanese (automated, programmed) orders: end  [no attack is possible]" in turn
                 moved.update(re.findall(r"orders: (?:jmove|hold) \S+ .*\[(.*)\]", turn))
-    final = projection.load(store, game_id)
+    final = projection.load(store, CATALOG, game_id)
     assert GAME.outcome(final.game) is not None, f"not over after {sent} emails"
     assert japanese_turns >= 9 and any("nearest its destination" in why for why in moved)
     assert "game over" in smtp.last(PLAYER)["Subject"].lower()
     assert not [m for m in smtp.handler.received if any("japanese" in r for r in m[0])]  # no one to email
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_checked > 0, report.problems[:3]
     automated = [e for e in store.events(game_id) if e.type == "core.OrderGiven" and e.actor == "auto:japanese"]
     assert len(automated) > 100 and all(e.payload["auto"]["policy"] == "programmed" for e in automated)
@@ -79,13 +82,13 @@ def test_a_sandbox_position_plays_to_its_end_by_email(pbem, smtp, store):
     rng = random.Random(4)
     japanese_turns = 0
     for _ in range(300):  # a bound: two Game-Turns take a few dozen orders
-        state = projection.load(store, game_id)
+        state = projection.load(store, CATALOG, game_id)
         if GAME.outcome(state.game) is not None:
             break
         reply = order_by_email(pbem, smtp, player, next(candidates(state.game, rng)))
         japanese_turns += "programmed) orders: doctrine" in reply
-    final = projection.load(store, game_id).game
+    final = projection.load(store, CATALOG, game_id).game
     assert GAME.outcome(final) is not None and (final.turn == 10 or final.casualty_points >= 2500)
     assert japanese_turns >= 1 and "game over" in smtp.last(player)["Subject"].lower()
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_checked > 0, report.problems[:3]

@@ -10,8 +10,10 @@ import pytest
 
 from app.mail import inbound
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.service import audit
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # whole games played by email
 
@@ -27,7 +29,7 @@ GAMES = [  # (rules, scenario, the player's side, the search's side)
 
 @pytest.mark.parametrize("name, scenario, player, opponent", GAMES, ids=[g[0] for g in GAMES])
 def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, name, scenario, player, opponent):
-    rules = get_rules(name)
+    rules = CATALOG.rules(name)
     game_id, tokens = pbem.setup.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"})
     assert set(tokens) == {player}
     smtp.reply(smtp.last(PLAYER, "Invitation"), PLAYER, "join: practice makes perfect")
@@ -36,7 +38,7 @@ def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, na
     rng = random.Random(name)
     answered = 0
     for _ in range(3000):
-        state = projection.load(store, game_id).game
+        state = projection.load(store, CATALOG, game_id).game
         if rules.outcome(state) is not None:
             break
         assert rules.prompt(state).side == player
@@ -50,10 +52,10 @@ def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, na
         if f"{opponent} (automated, search) orders: " in reply:
             answered += 1
             assert "[search: " in reply  # each answering order with its reason
-    assert rules.outcome(projection.load(store, game_id).game) is not None
+    assert rules.outcome(projection.load(store, CATALOG, game_id).game) is not None
     assert answered > 0 and "Game over" in smtp.last(PLAYER)["Subject"]
     events = list(store.events(game_id))
     searched = [e for e in events if e.type == "core.OrderGiven" and e.actor == f"auto:{opponent}"]
     assert searched and all(e.payload["auto"]["policy"] == "search" for e in searched)
-    report = audit.verify(events, check_dice=True)
+    report = audit.verify(CATALOG, events, check_dice=True)
     assert report.ok and report.rolls_unchecked == 0, report.problems[:3]

@@ -11,12 +11,15 @@ from app.events.dice import SeededDice
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.errors import OrderError
 from app.rules.snc import GAME as RULES
 from app.service import audit
 from tests.pbem.conftest import counters, map_picture, token_in
 from tests.snc.snc_fogcheck import named, seen
 from tests.snc.snc_randomplay import candidates
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # a whole game played by email
 
@@ -84,7 +87,7 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
     assert "move d3 to 2610" in body_text(smtp.last(CN, "Dispute 1"))  # the Chinese see their own order
     assert orders(CN, "accept dispute 1", subject="Dispute 1").applied
     assert "accepted by chinese" in body_text(smtp.last(JP, "Dispute 1 accepted"))
-    game = projection.load(store, game_id).game
+    game = projection.load(store, CATALOG, game_id).game
     assert game.units["cn-d3"].hex == "2410" and game.side == "chinese" and game.phase == "reinf"
     # d3 must still leave 2410 (6.2: three divisions overstack it); the Chinese move it again
     assert orders(CN, "move d3 to 2610", "end", "end").applied == 3
@@ -107,7 +110,7 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
     # then random legal orders, each in its own reply to the latest email, until the Chinese turn of GT 3 begins
     rng = random.Random(5)
     for _ in range(80):
-        game = projection.load(store, game_id).game
+        game = projection.load(store, CATALOG, game_id).game
         if RULES.outcome(game) is not None or (game.turn, game.side) == (3, "japanese"):
             break
         side = RULES.prompt(game).side
@@ -118,21 +121,21 @@ def test_shanghai_nanking_played_by_email(pbem, smtp, store):
         [r] = deliver(pbem, smtp)
         assert r.applied == 1 and not r.refused, r.lines
         assert store.head(game_id)[0] > head
-    game = projection.load(store, game_id).game
+    game = projection.load(store, CATALOG, game_id).game
     assert game.turn >= 3 or RULES.outcome(game) is not None
 
     events = list(store.events(game_id))
     if RULES.outcome(game) is not None:
         seat = pbem.seats.authenticate(game_id, tok[ARB])
         assert pbem.reads.verify(seat)["ok"]
-    report = audit.verify(events)
+    report = audit.verify(CATALOG, events)
     assert report.ok, report.problems
 
     # SNC 6.3 in the mail: every Chinese unit named in an email to the Japanese was shown in their view at some
     # point (the top of a stack, or a defender they attacked); the Chinese orders named units that never were
     shown: set[str] = set()
     for e in events:
-        shown |= seen(RULES.view(projection.load(store, game_id, e.seq).game, "japanese"))
+        shown |= seen(RULES.view(projection.load(store, CATALOG, game_id, e.seq).game, "japanese"))
     chinese_named = set().union(*(named(body_text(m)) for m in smtp.inbox(CN)))
     hidden = {u for u in chinese_named if u.startswith("cn-")} - shown
     assert hidden, "the Chinese emails should name some unit the Japanese never saw"

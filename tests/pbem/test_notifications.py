@@ -14,7 +14,7 @@ from app.mail import inbound
 from app.mail.channels import AppriseChannels
 from app.mail.transport import MailConfig
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.errors import OrderError
 from app.service.application import Application
 from app.service.errors import GameError
@@ -23,9 +23,11 @@ from tests.conftest import skirmish_candidates
 from tests.outbox import Outbox
 from tests.pbem.webhooks import Receiver
 
+CATALOG = installed()  # the rule sets installed here
+
 PLAYERS = {"red": "red@x.example", "blue": "blue@x.example"}
 PAGE = "https://hex.example/players/"
-TITLE = get_rules("skirmish").title
+TITLE = CATALOG.rules("skirmish").title
 CONFIG = MailConfig(orders_address="orders@pbem.example", public_url="https://hex.example/",
                     notify_private_hosts=("127.0.0.1",))
 
@@ -69,8 +71,8 @@ def turn_text(game_id: str, side: str, step: str, seq: int) -> str:
 
 
 def whose_turn(app: Application, game_id: str) -> tuple[str | None, str, int, bool]:
-    state = projection.load(app.store, game_id)
-    rules = get_rules(state.meta.rules)
+    state = projection.load(app.store, CATALOG, game_id)
+    rules = CATALOG.rules(state.meta.rules)
     prompt = rules.prompt(state.game)
     return prompt.side, prompt.step, state.meta.seq, rules.outcome(state.game) is not None
 
@@ -89,7 +91,7 @@ def test_every_turn_change_is_told_on_the_seats_channel_and_nothing_else(world, 
     assert said(receiver, "red") == expected["red"] and said(receiver, "blue") == expected["blue"]
     rng = random.Random(28)
     while not over:
-        candidates = skirmish_candidates(projection.load(app.store, game_id))
+        candidates = skirmish_candidates(projection.load(app.store, CATALOG, game_id))
         rng.shuffle(candidates)
         candidates.sort(key=lambda o: o == "end" and rng.random() < 0.7)
         for order in candidates:
@@ -100,7 +102,7 @@ def test_every_turn_change_is_told_on_the_seats_channel_and_nothing_else(world, 
                 continue
         now, step, seq, over = whose_turn(app, game_id)
         if over:
-            winner = get_rules("skirmish").outcome(projection.load(app.store, game_id).game).winner
+            winner = CATALOG.rules("skirmish").outcome(projection.load(app.store, CATALOG, game_id).game).winner
             for each in ("red", "blue"):
                 expected[each].append(f"Hexledger {game_id}: game over\nGame {game_id} ({TITLE}) is over: "
                                       f"{winner or 'a draw'}.\nYour games: {PAGE}")

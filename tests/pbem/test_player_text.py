@@ -14,10 +14,13 @@ from app.events.backends import open_store
 from app.mail import inbound
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
+from app.rules.catalog import installed
 from app.service import games
 from app.service.application import Application
 from app.web import create_app
 from tests.outbox import Outbox
+
+CATALOG = installed()  # the rule sets installed here
 
 FORGED = "Ann\n    9  player:blue    blue orders: concede"  # what a forged line of `cli.py log` reads like
 LOG_LINE = re.compile(r"^ {0,4}\d+  \S")  # `cli.py log`: every line starts with its event number
@@ -109,12 +112,12 @@ def old_stream(tmp_path):
     dispute reason that each try to forge a line of the log."""
     location = str(tmp_path / "cli.sqlite3")
     store = open_store(location)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     head = store.head(game_id)[0]
     forged = core.PlayerJoined(side="red", name=FORGED, seed_text="a")
     store.append(game_id, head, [games.new_event(forged, "player:red")])
-    games.join(store, game_id, "blue", "Bob", "b")
-    order = games.submit(store, game_id, "red", "move R1 0202").events[0].seq
+    games.join(store, CATALOG, game_id, "blue", "Bob", "b")
+    order = games.submit(store, CATALOG, game_id, "red", "move R1 0202").events[0].seq
     raised = core.DisputeRaised(dispute=1, order_seq=order, side="blue", reason="fine\n   10  blue orders: concede")
     store.append(game_id, store.head(game_id)[0], [games.new_event(raised, "player:blue")])
     events = len(list(store.events(game_id)))

@@ -11,8 +11,11 @@ from click.testing import CliRunner
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
+from app.rules.catalog import installed
 from cli import cli
 from tests.pbem.snc_gt2 import JP, LANDING, ORDERS, to_japanese_gt2
+
+CATALOG = installed()  # the rule sets installed here
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MADE_FOR = (b"g-0104e9fc", b"dfe14b065ea07df8837ae4a19387bd21")  # the game and Japanese reply tag they answered
@@ -30,7 +33,7 @@ def check_answer(smtp, store, game_id: str, turn) -> None:
         assert f"accepted: {order}" in text, text
     assert answer["Reply-To"] == turn["Reply-To"]  # the answer can be replied to as it is
     assert "jp-d3-r6" in text.partition(f"accepted: {LANDING}")[2]  # what the landing did, as the player sees it
-    assert projection.load(store, game_id).game.phase != "declare"
+    assert projection.load(store, CATALOG, game_id).game.phase != "declare"
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.eml")))

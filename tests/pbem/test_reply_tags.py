@@ -7,9 +7,12 @@ from app.mail import inbound
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.service.application import Application
 from app.settings import Settings
 from tests.pbem.test_deadlines_and_ingest import Outbox, seated
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def reply_to(original: EmailMessage, sender: str, body: str, mid: str, to: str | None = None) -> bytes:
@@ -28,7 +31,7 @@ def test_a_turn_email_answered_by_just_replying(store):
     assert tokens["red"] not in str(turn)
     result = inbound.ingest(pbem, reply_to(turn, "red@x.example", "move R1 0202\nend", "<r1@x.example>"))
     assert result.applied == 2 and not result.refused, result.lines
-    assert projection.load(store, game_id).game.units["R1"].hex == "0202"
+    assert projection.load(store, CATALOG, game_id).game.units["R1"].hex == "0202"
     ack = outbox.to("red@x.example")[-1]
     assert "accepted: move R1 0202" in body_text(ack) and ack["Reply-To"] == turn["Reply-To"]
     # every email to a seat, not only turn emails, carries that seat's reply address

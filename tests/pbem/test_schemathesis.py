@@ -6,7 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.rules.catalog import installed
 from tests.reliability import hostile
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.fixture
@@ -44,11 +47,10 @@ def test_deeply_nested_json_on_any_route_never_gets_a_server_error(served, route
 def test_orders_in_any_games_language_never_get_a_server_error(served, rules_name):
     """Over HTTP, as each seat, orders and previews with words a hostile player puts where numbers and hexes go
     (`commit ²` raised in the Ichi-Go parser: 500): refused (4xx) or accepted, never a 5xx."""
-    from app.rules.catalog import get_rules
 
     app, _, _ = served
     client = app.test_client()
-    rules = get_rules(rules_name)
+    rules = CATALOG.rules(rules_name)
     players = {side: f"{side}@x.example" for side in rules.sides}
     r = client.post("/games", json={"rules": rules_name, "players": players, "auto": []},  # every seat a player
                     headers={"Authorization": f"Bearer {hostile.OPERATOR_KEY}"})

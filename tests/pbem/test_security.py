@@ -14,7 +14,7 @@ import pytest
 from app.events.core import OrderGiven
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
-from app.rules import catalog
+from app.rules.catalog import installed
 from app.rules.skirmish import GAME as SKIRMISH
 from app.rules.skirmish import view as skirmish_view
 from app.rules.skirmish.events import UnitMoved
@@ -62,16 +62,17 @@ def _fog_visible(event, side):
 
 FOG_RULES = dataclasses.replace(SKIRMISH, name="fogtest", title="Skirmish with hidden units (test only)",
                                 view=_fog_view, extras={**SKIRMISH.extras, "visible": _fog_visible})
+CATALOG = installed(FOG_RULES)  # the rule sets installed here, and the one with hidden units
 
 
 @pytest.fixture
 def world(tmp_path):
-    catalog.register(FOG_RULES)
     outbox = Outbox()
     app = create_app({"OPEN_GAME_CREATION": True,  # creating games is not what this tests
                       "HEXLEDGER_DB": str(tmp_path / "sec.sqlite3"), "MAIL_TRANSPORT": outbox,
                       "MAIL": MailConfig(orders_address="orders@pbem.example"),
-                      "HEXLEDGER_RATE_LIMIT": "100000 per minute"})  # the walks send every route as every seat
+                      "HEXLEDGER_RATE_LIMIT": "100000 per minute",  # the walks send every route as every seat
+                      "CATALOG": CATALOG})
     client = app.test_client()
     games = {}
     for name in ("one", "two"):
@@ -95,8 +96,7 @@ def world(tmp_path):
     act("blue", f"move B3 {SECRET_HEX}")
     act("blue", "end")
     act("blue", "end")
-    yield app, client, games, outbox
-    catalog.unregister("fogtest")
+    return app, client, games, outbox
 
 
 def calls(game_id: str, seq: int = 1) -> dict[str, tuple[str, str, dict | None]]:

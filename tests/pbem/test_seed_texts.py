@@ -8,9 +8,12 @@ from app.mail import inbound
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.web import create_app
 from tests.outbox import Outbox
 from tests.pbem.conftest import token_in
+
+CATALOG = installed()  # the rule sets installed here
 
 RED, BLUE = "red@players.example", "blue@players.example"
 
@@ -23,7 +26,7 @@ def test_an_empty_join_line_in_the_invitation_reply_gets_a_random_text_shown_to_
     smtp.reply(smtp.last(BLUE, "Invitation"), BLUE, "join: blue's own words")
     assert [r.applied for r in inbound.ingest_maildir(pbem, smtp.maildir)] == [1, 1]
     shown = re.search(r"accepted: join as red, your dice text: (\S+)", body_text(smtp.last(RED, "Orders received")))
-    seeds = projection.load(store, game_id).meta.player_seeds
+    seeds = projection.load(store, CATALOG, game_id).meta.player_seeds
     assert shown and seeds == {"red": shown.group(1), "blue": "blue's own words"} and len(seeds["red"]) >= 16
 
 
@@ -45,7 +48,7 @@ def test_the_cli_makes_a_random_text_for_each_player_and_shows_it(run):
              json.loads(run("join", game_id, "--side", "blue", "--name", "b", "--seed", "mine", "--json").output)]
     store = EventStore(run.db)
     try:
-        seeds = projection.load(store, game_id).meta.player_seeds
+        seeds = projection.load(store, CATALOG, game_id).meta.player_seeds
     finally:
         store.close()
     assert seeds == {"red": shown[0].group(1), "blue": "mine"} and len(seeds["red"]) >= 16

@@ -7,9 +7,12 @@ from __future__ import annotations
 from app.events import dice
 from app.mail import inbound
 from app.mail.inbound import body_text
+from app.rules.catalog import installed
 from app.service import audit, games
 from app.service.seats import Seat
 from tests.core.test_standing_orders import ATTACK, GT1_GT2, LANDING
+
+CATALOG = installed()  # the rule sets installed here
 
 CN, JP = "chinese@players.example", "japanese@players.example"
 
@@ -51,4 +54,4 @@ def test_a_players_email_plays_through_the_other_sides_standing_orders(pbem, smt
     inbound.ingest_maildir(pbem, smtp.maildir)
     chinese_turn = body_text(smtp.last(CN, "Your turn"))
     assert "  standing intercept: never\n  standing retreat: toward 0202" in chinese_turn.replace("\r\n", "\n")
-    assert audit.verify(list(store.events(game_id))).ok
+    assert audit.verify(CATALOG, list(store.events(game_id))).ok

@@ -66,7 +66,8 @@ def test_the_etag_gives_304_until_a_new_event_from_another_process(db_location):
 
     # another process appends an order: nothing in this process is told, the stored head says it
     subprocess.run([sys.executable, "-c", "import sys; from app.events.backends import open_store; "
-                    "from app.service import games; games.submit(open_store(sys.argv[1]), *sys.argv[2:])",
+                    "from app.rules.catalog import installed; from app.service import games; "
+                    "games.submit(open_store(sys.argv[1]), installed(), *sys.argv[2:])",
                     db_location, g, "red", "move R1 0202"], cwd=ROOT, check=True)
     moved = read("blue", **{"If-None-Match": etag})
     assert moved.status_code == 200 and moved.json["seq"] > first.json["seq"]

@@ -14,11 +14,13 @@ from click.testing import CliRunner
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.service import audit
 from app.service.seats import Seat
 from cli import cli
 from tests.pbem.snc_gt2 import CN, JP, ORDERS, to_japanese_gt2
+
+CATALOG = installed()  # the rule sets installed here
 
 ARB = "arbiter@club.example"
 RED, BLUE = "red@players.example", "blue@players.example"
@@ -74,17 +76,17 @@ def test_talk_in_a_real_mail_programs_reply_travels_with_its_orders_to_whom_it_i
     assert TALK in arbiter and NOTE in arbiter
 
     # talk changes nothing in the game: the position and the dice are those before it, and the audit agrees
-    rules = get_rules("snc")
-    before, after = projection.load(store, game_id, head), projection.load(store, game_id, head + 2)
+    rules = CATALOG.rules("snc")
+    before, after = projection.load(store, CATALOG, game_id, head), projection.load(store, CATALOG, game_id, head + 2)
     assert rules.encode_state(before.game) == rules.encode_state(after.game)
     assert before.meta.rolls == after.meta.rolls
-    assert audit.verify(list(store.events(game_id)), check_dice=True).ok
+    assert audit.verify(CATALOG, list(store.events(game_id)), check_dice=True).ok
 
 
 def _replay_texts(store, game_id: str, viewer: str) -> list[str]:
     from app.projections import replay
 
-    return [f.text for f in replay.build(store, game_id, viewer).frames]
+    return [f.text for f in replay.build(store, CATALOG, game_id, viewer).frames]
 
 
 @pytest.mark.parametrize("line, why", [

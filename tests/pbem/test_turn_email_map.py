@@ -12,7 +12,7 @@ from app.mail.inbound import body_text
 from app.projections import counters as pieces
 from app.projections import state as projection
 from app.projections import textmap
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.errors import OrderError
 from app.rules.ichigo import GAME as ICHIGO
 from app.rules.snc import GAME as SNC
@@ -27,6 +27,8 @@ from tests.pbem.conftest import (
     text_map,
     token_in,
 )
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def seat_players(pbem, smtp, rules: str, players: dict[str, str]) -> tuple[str, dict[str, str]]:
@@ -71,8 +73,8 @@ def test_skirmish_turn_emails_attach_the_map_and_list_the_hexes_near_the_action(
     assert orders(pbem, smtp, red, "move R1 0202", "move R2 0203 0303", "end", "end").applied == 4
     assert orders(pbem, smtp, blue, "move B1 0602 0502", "end", "end").applied == 3
     turn = smtp.last(red, "Your turn")
-    state = projection.load(store, game_id)
-    assert counters(map_picture(turn)) == drawn(get_rules("skirmish").view(state.game, "red"))
+    state = projection.load(store, CATALOG, game_id)
+    assert counters(map_picture(turn)) == drawn(CATALOG.rules("skirmish").view(state.game, "red"))
     lines = map_lines(turn)
     # B1 in 0502 is two hexes from R2 in 0303 (the front); B2 in 0703 is beside 0602, which B1 moved through (since
     # red's last email, the answer to its orders, only blue moved); B3 in 0704 is none of these
@@ -87,7 +89,7 @@ def test_snc_pictures_and_text_maps_show_only_the_top_of_the_other_sides_stacks(
     cn, jp = "chinese@players.example", "japanese@players.example"
     game_id, _ = seat_players(pbem, smtp, "snc", {"chinese": cn, "japanese": jp})
     assert orders(pbem, smtp, cn, "declare move move", "end", "end", "end").applied == 4
-    game = projection.load(store, game_id).game
+    game = projection.load(store, CATALOG, game_id).game
     for side, address in (("japanese", jp), ("chinese", cn)):
         turn = smtp.last(address, "Your turn")
         view = SNC.view(game, side)
@@ -157,7 +159,7 @@ def test_ichigo_untried_counters_show_only_their_handle_in_picture_and_text(pbem
     jp, al = "japanese@players.example", "allied@players.example"
     game_id, _ = seat_players(pbem, smtp, "ichigo", {"japanese": jp, "allied": al})
     assert orders(pbem, smtp, al, "deploy", "end").applied == 2
-    game = projection.load(store, game_id).game
+    game = projection.load(store, CATALOG, game_id).game
     turn = smtp.last(jp, "Your turn")
     shown = check_ichigo_turn_email(turn, game, "japanese")
     # C01 on top of the untried pair in 1703, next to the Japanese bridgehead in 1701; the one beneath is not shown
@@ -171,14 +173,14 @@ def test_ichigo_untried_counters_show_only_their_handle_in_picture_and_text(pbem
     # still as handles only
     rng = random.Random(5)
     for _ in range(30):
-        game = projection.load(store, game_id).game
+        game = projection.load(store, CATALOG, game_id).game
         if ICHIGO.prompt(game).side != "japanese":
             break
         smtp.reply(smtp.inbox(jp)[-1], jp, ichigo_order(game, rng))
         [r] = inbound.ingest_maildir(pbem, smtp.maildir)
         assert r.applied == 1 and not r.refused, r.lines
     turn = smtp.last(al, "Your turn")
-    assert ICHIGO.prompt(game).side == "allied" and f"event {projection.load(store, game_id).meta.seq};" in \
+    assert ICHIGO.prompt(game).side == "allied" and f"event {projection.load(store, CATALOG, game_id).meta.seq};" in \
         body_text(turn)
     shown = check_ichigo_turn_email(turn, game, "allied")
     assert {(u.id, "allied", "1703") for u in game.at("1703")} <= shown

@@ -10,7 +10,10 @@ import pytest
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.projections import state as projection
+from app.rules.catalog import installed
 from tests.pbem.conftest import token_in
+
+CATALOG = installed()  # the rule sets installed here
 
 RED, BLUE = "red@players.example", "blue@players.example"
 CN, JP, ARB = "chinese@players.example", "japanese@players.example", "arbiter@club.example"
@@ -43,8 +46,9 @@ def test_undo_of_a_die_roll_is_refused_and_writes_nothing_but_the_opponent_may_c
     events = list(store.events(game_id))
     attack = max(e.seq for e in events if e.type == "core.OrderGiven")
     [roll] = [e.seq for e in events if e.type == "core.DieRolled"]
-    assert roll > attack and projection.load(store, game_id).game.side == "red"  # red still acts: blue was not told
-    before, rolls = log(store, game_id), projection.load(store, game_id).meta.rolls
+    assert roll > attack
+    assert projection.load(store, CATALOG, game_id).game.side == "red"  # red still acts: blue was not told
+    before, rolls = log(store, game_id), projection.load(store, CATALOG, game_id).meta.rolls
 
     r = send(pbem, smtp, RED, "undo", subject="Orders received")
     assert r.refused and r.applied == 0
@@ -52,7 +56,7 @@ def test_undo_of_a_die_roll_is_refused_and_writes_nothing_but_the_opponent_may_c
     assert (f"refused: undo: event {roll} is a die roll: only your opponent or the arbiter can take it back"
             in refusal), refusal
     assert log(store, game_id) == before  # nothing written: no retraction, no new event, no roll undone
-    assert projection.load(store, game_id).meta.rolls == rolls
+    assert projection.load(store, CATALOG, game_id).meta.rolls == rolls
 
     # taken back with blue's consent: red disputes the attack, blue accepts
     assert send(pbem, smtp, RED, f"dispute {attack}: I meant to attack with R2").applied
@@ -60,7 +64,7 @@ def test_undo_of_a_die_roll_is_refused_and_writes_nothing_but_the_opponent_may_c
     events = list(store.events(game_id))
     [retraction] = [e for e in events if e.type == "core.Retracted"]
     assert retraction.payload["from_seq"] == attack and retraction.payload["by"].startswith("blue (consent")
-    state = projection.load(store, game_id)
+    state = projection.load(store, CATALOG, game_id)
     assert state.game.units["B1"].steps == 2 and state.game.units["R1"].hex == "0402" and state.game.side == "red"
     assert state.meta.rolls == rolls  # the dice counter does not go back: the retracted roll is never rolled again
     again = body_text(smtp.last(RED, "Your turn")).replace("\r\n", "\n")  # told again: the position changed
@@ -79,7 +83,7 @@ def test_undo_of_a_reveal_is_refused_and_writes_nothing_but_the_arbiter_may_take
     r = send(pbem, smtp, CN, "declare move move", "end", "place d11 d14 at 2503", "place d61 d62 d63 at 1824",
              "place d3 d6 d7 at 2410", "move d3 to 2610", "end", "end")
     assert r.applied == 8 and not r.refused, r.lines
-    head, waiting = store.head(game_id)[0], projection.load(store, game_id).game.units["jp-d3-r6"]
+    head, waiting = store.head(game_id)[0], projection.load(store, CATALOG, game_id).game.units["jp-d3-r6"]
 
     # the landing and the undo in one message: the undo comes before the Chinese are told of the landing
     r = send(pbem, smtp, JP, "declare move fight", "end",
@@ -96,7 +100,7 @@ def test_undo_of_a_reveal_is_refused_and_writes_nothing_but_the_arbiter_may_take
     # nothing after the landing but the landing's own events: the refused undo wrote nothing
     assert [e.causation for e in events if e.seq > land] == [land] * (events[-1].seq - land)
     assert not [e for e in store.events(game_id) if e.type == "core.Retracted"]
-    game = projection.load(store, game_id).game
+    game = projection.load(store, CATALOG, game_id).game
     assert game.battle["hex"] == "3510" and game.units["jp-d3-r6"].status == "landing"
 
     # an undo on its own, now that the Chinese have the landing in their turn email, is refused as well
@@ -114,7 +118,7 @@ def test_undo_of_a_reveal_is_refused_and_writes_nothing_but_the_arbiter_may_take
                 subject="Dispute 1 needs your ruling").applied
     [retraction] = [e for e in store.events(game_id) if e.type == "core.Retracted"]
     assert retraction.payload["from_seq"] == land and retraction.payload["by"].startswith("arbiter (ruling")
-    game = projection.load(store, game_id).game
+    game = projection.load(store, CATALOG, game_id).game
     assert game.battle is None and game.units["jp-d3-r6"] == waiting and game.side == "japanese"
     log_lines = [r["text"] for r in pbem.reads.history_rows(pbem.seats.authenticate(game_id, token_in(
         smtp.last(ARB, "Invitation"))), land)]

@@ -17,9 +17,12 @@ from app.events.store import EventStore
 from app.mail import inbound
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
+from app.rules.catalog import installed
 from app.service import audit, games
 from app.service.application import Application
 from tests.pbem.test_replies_carry_the_situation import listed, section
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # two whole games, a few hundred emails
 
@@ -119,7 +122,7 @@ def test_a_whole_shanghai_nanking_game_by_email_every_email_carrying_the_situati
                    and "Dispute" not in m["Subject"])
     heard = "".join(text(m) for m in smtp.inbox(CN) + smtp.inbox(JP))
     assert talked and all(line in heard for line in talked)
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.orders_replayed >= emails, report.problems[:3]
 
 
@@ -142,5 +145,5 @@ def test_a_whole_olympic_solitaire_game_by_email_a_turn_email_after_every_reply(
     assert len(inbox) == emails + 1  # one answer to each email (the join's too), nothing more, nothing less
     assert all(check_situation(m, game_id) == "turn" for m in inbox[:-1])
     assert not [m for m in smtp.handler.received if any("japanese" in r for r in m[0])]  # no one to email
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_checked > 0, report.problems[:3]

@@ -15,14 +15,16 @@ from app.events.registry import decode
 from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.rules import legal
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.service import audit, evidence, games
 from app.service.application import Application, Seat
 from tests.forgery import replace_stream, reseal
 from tests.outbox import Outbox
 
+CATALOG = installed()  # the rule sets installed here
+
 EMAILS = {"japanese": "j@x.example", "allied": "a@x.example"}
-RULES = get_rules("ichigo")
+RULES = CATALOG.rules("ichigo")
 
 
 @pytest.fixture
@@ -41,7 +43,7 @@ def played(db_location, tmp_path):
         joined = pbem.setup.join(seat, side) | {"receipt": pbem.reads.receipt(game_id)}
         (folders[side] / "join.json").write_text(json.dumps(joined))
     for n in range(7):
-        state = projection.load(pbem.store, game_id)
+        state = projection.load(pbem.store, CATALOG, game_id)
         side = RULES.prompt(state.game).side
         answer = pbem.orders.order(seats[side], legal.legal_orders(RULES, state.game, side)[0]["order"])
         (folders[side] / f"answer-{n}.json").write_text(json.dumps(answer))
@@ -129,7 +131,7 @@ def test_the_blind_draw_forgery_passes_the_audit_and_only_receipts_catch_it(play
     at, edited = rewrite_blind_draw(events)
     assert edited[at].payload["unit"] != events[at].payload["unit"]
     forged = reseal(edited)
-    assert audit.verify(forged).ok  # chain, core rules, every order re-run: the forgery holds
+    assert audit.verify(CATALOG, forged).ok  # chain, core rules, every order re-run: the forgery holds
     replace_stream(db_location, game_id, forged)
     caught = evidence.check_listing(pbem.reads.chain(seats["japanese"]), evidence.gather(folders["japanese"]), [])
     assert not caught.ok and caught.first_bad_seq >= at
@@ -142,6 +144,6 @@ def test_a_dropped_tail_is_caught(played, db_location):
     events = list(pbem.store.events(game_id))
     last = max(r.seq for r in kept.receipts)
     replace_stream(db_location, game_id, events[:last - 2])
-    assert audit.verify(list(pbem.store.events(game_id))).ok
+    assert audit.verify(CATALOG, list(pbem.store.events(game_id))).ok
     caught = evidence.check_listing(pbem.reads.chain(seats["japanese"]), kept, [])
     assert caught.first_bad_seq == last - 1 and "chain ends at" in str(caught.differences[0])

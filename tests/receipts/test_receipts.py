@@ -16,7 +16,7 @@ from app.events.envelope import StoredEvent, canonical_json, sha256_hex
 from app.events.receipts import BEGIN, Receipt, ReceiptError, Signer, announced_keys, check, found_in
 from app.mail.inbound import body_text
 from app.mail.transport import MailConfig
-from app.rules import catalog
+from app.rules.catalog import installed
 from app.service import evidence, games, receipts
 from app.service.console import Console
 from app.settings import Settings
@@ -24,6 +24,8 @@ from app.web import create_app
 from tests.forgery import reseal
 from tests.outbox import Outbox
 from tests.pbem.test_security import FOG_RULES, SECRET_HEX
+
+CATALOG = installed(FOG_RULES)  # the rule sets installed here, and the fogged skirmish
 
 OLD_EXPORT = Path(__file__).parent.parent / "data" / "exports-1329c69" / "g-oldsnc01.jsonl"
 
@@ -55,10 +57,10 @@ def test_a_receipt_is_found_again_in_a_quoted_reply_and_a_damaged_one_is_named()
 def world(tmp_path):
     """The fogged skirmish of tests/pbem/test_security.py by email and the API: blue's B3 moves to a hex red may
     not learn; both players keep their mail."""
-    catalog.register(FOG_RULES)
     outbox = Outbox()
     app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "r.sqlite3"),
-                      "MAIL_TRANSPORT": outbox, "MAIL": MailConfig(orders_address="orders@pbem.example")})
+                      "MAIL_TRANSPORT": outbox, "MAIL": MailConfig(orders_address="orders@pbem.example"),
+                      "CATALOG": CATALOG})
     client = app.test_client()
     made = client.post("/games", json={"rules": "fogtest", "players": {"red": "red@x.example",
                                                                         "blue": "blue@x.example"}}).json
@@ -76,13 +78,12 @@ def world(tmp_path):
     for seat, order in (("red", "end"), ("red", "end"), ("blue", f"move B3 {SECRET_HEX}"), ("blue", "end"),
                         ("blue", "end")):
         post(seat, "/orders", {"order": order})
-    yield app, client, g, tokens, outbox, answers, tmp_path
-    catalog.unregister("fogtest")
+    return app, client, g, tokens, outbox, answers, tmp_path
 
 
 def test_every_email_and_every_answer_to_a_write_carries_a_receipt_signed_with_the_invitations_key(world):
     app, client, g, tokens, outbox, answers, tmp_path = world
-    console = Console(str(tmp_path / "r.sqlite3"))
+    console = Console(str(tmp_path / "r.sqlite3"), CATALOG)
     stored = {e.seq: e for e in console._store.events(g)}
     key = client.get("/.well-known/hexledger-receipts").json["current"]
     for seat in ("red", "blue"):
@@ -104,7 +105,7 @@ def test_every_email_and_every_answer_to_a_write_carries_a_receipt_signed_with_t
 def test_a_seat_fetches_the_chain_of_hashes_without_any_payload_and_it_checks_against_its_receipts(world):
     app, client, g, tokens, outbox, answers, tmp_path = world
     listing = client.get(f"/games/{g}/chain", headers={"Authorization": f"Bearer {tokens['red']}"}).json
-    events = list(Console(str(tmp_path / "r.sqlite3"))._store.events(g))
+    events = list(Console(str(tmp_path / "r.sqlite3"), CATALOG)._store.events(g))
     assert [e["seq"] for e in listing["entries"]] == [e.seq for e in events]
     assert all(set(e) == {"seq", "hash", "sealed"} for e in listing["entries"])
     assert listing["receipt"]["seq"] == events[-1].seq and listing["receipt"]["hash"] == events[-1].hash
@@ -124,7 +125,7 @@ def test_a_hidden_payloads_salted_hash_resists_the_search_its_unsalted_hash_woul
     its salt (a legacy event) gives its hex away at once."""
     app, client, g, tokens, outbox, answers, tmp_path = world
     listing = client.get(f"/games/{g}/chain", headers={"Authorization": f"Bearer {tokens['red']}"}).json
-    events = list(Console(str(tmp_path / "r.sqlite3"))._store.events(g))
+    events = list(Console(str(tmp_path / "r.sqlite3"), CATALOG)._store.events(g))
     move = next(e for e in events if e.type == "skirmish.UnitMoved" and e.payload["unit"] == "B3")
     entry = listing["entries"][move.seq - 1]
     hexes = [f"{c:02d}{r:02d}" for c in range(1, 20) for r in range(1, 20)]
@@ -151,8 +152,9 @@ def test_verify_receipts_and_chain_on_the_command_line(world, monkeypatch):
             box.add(msg)
     box.flush()
     export = tmp_path / "game.jsonl"
-    assert runner.invoke(cli, ["--db", db, "export", g, "-o", str(export)]).exit_code == 0
-    ok = runner.invoke(cli, ["--db", db, "verify", str(export), "--receipts", str(tmp_path / "red.mbox")])
+    assert runner.invoke(cli, ["--db", db, "export", g, "-o", str(export)], obj=CATALOG).exit_code == 0
+    ok = runner.invoke(cli, ["--db", db, "verify", str(export), "--receipts", str(tmp_path / "red.mbox")],
+                       obj=CATALOG)
     assert ok.exit_code == 0 and "all match" in ok.output, ok.output
     events = [StoredEvent(**json.loads(line)) for line in export.read_text().splitlines()]
     first_receipt = min(r.seq for r in evidence.gather(tmp_path / "red.mbox").receipts if r.seq >= 5)
@@ -160,7 +162,7 @@ def test_verify_receipts_and_chain_on_the_command_line(world, monkeypatch):
     forged = tmp_path / "forged.jsonl"
     forged.write_text("".join(canonical_json(e.to_dict()) + "\n" for e in reseal(edited)))
     bad = runner.invoke(cli, ["--db", db, "verify", str(forged), "--receipts", str(tmp_path / "red.mbox"),
-                              "--json"])
+                              "--json"], obj=CATALOG)
     assert bad.exit_code == 1
     assert json.loads(bad.output)["receipts"]["first_bad_seq"] == first_receipt
     # during play, from the server over HTTP: the chain command fetches, checks and keeps the chain
@@ -170,25 +172,25 @@ def test_verify_receipts_and_chain_on_the_command_line(world, monkeypatch):
     folder.mkdir()
     (folder / "mail.mbox").write_bytes((tmp_path / "red.mbox").read_bytes())
     fetched = runner.invoke(cli, ["chain", g, "--server", "http://127.0.0.1:1", "--token", tokens["red"],
-                                  "--receipts", str(folder), "--keep"])
+                                  "--receipts", str(folder), "--keep"], obj=CATALOG)
     assert fetched.exit_code == 0 and "all match" in fetched.output and "chain saved" in fetched.output
     assert len(evidence.gather(folder).chains[g]) == 1
     # a receipt made with another key (red framing the server): rejected, and the chain is not accused
     (folder / "framed.json").write_text(json.dumps(Signer.generate().sign(g, 3, "ee" * 32).to_dict()))
     framed = runner.invoke(cli, ["chain", g, "--server", "http://127.0.0.1:1", "--token", tokens["red"],
-                                 "--receipts", str(folder), "--json"])
+                                 "--receipts", str(folder), "--json"], obj=CATALOG)
     assert framed.exit_code == 1
     report = json.loads(framed.output)
     assert report["differences"] == [] and "not a key you were given" in report["rejected"][0]["message"]
 
 
 def test_an_old_game_without_salts_verifies_and_gives_no_hash_a_side_could_search(tmp_path):
-    console = Console(str(tmp_path / "old.sqlite3"))
+    console = Console(str(tmp_path / "old.sqlite3"), CATALOG)
     with open(OLD_EXPORT, encoding="utf-8") as fh:
         game_id = console.import_game(fh)
     assert console.verify(game_id).ok
     store = console._store
-    signed = receipts.Receipts(store)
+    signed = receipts.Receipts(store, CATALOG)
     assert all(e.salt is None for e in store.events(game_id)) and signed.at(game_id) is None
     listing = signed.chain(game_id, "chinese", sees_all=False)
     hidden = [e for e in listing["entries"] if "hash" not in e]
@@ -199,10 +201,10 @@ def test_an_old_game_without_salts_verifies_and_gives_no_hash_a_side_could_searc
 
 
 def test_a_stream_that_drops_its_salts_after_salted_events_does_not_verify(tmp_path):
-    console = Console(str(tmp_path / "s.sqlite3"))
+    console = Console(str(tmp_path / "s.sqlite3"), CATALOG)
     game_id = console.create("skirmish", None, None, None, None)["game_id"]
     for side in ("red", "blue"):
-        games.join(console._store, game_id, side, side, side)
+        games.join(console._store, CATALOG, game_id, side, side, side)
     events = list(console._store.events(game_id))
     assert len(events) == 3 and all(e.salt for e in events)
     stripped = reseal([dataclasses.replace(e, salt=None) if e.seq == len(events) else e for e in events])
@@ -214,26 +216,26 @@ def test_a_stream_that_drops_its_salts_after_salted_events_does_not_verify(tmp_p
 def console_verify(events):
     from app.service import audit
 
-    return audit.verify(events)
+    return audit.verify(CATALOG, events)
 
 
 def test_the_key_is_kept_and_rotates_with_its_predecessors_published(tmp_path, monkeypatch):
     db = str(tmp_path / "k.sqlite3")
     runner = CliRunner()
-    first = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)["current"]
-    assert json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)["current"] == first
-    made = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem"), "--json"])
+    first = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"], obj=CATALOG).output)["current"]
+    assert json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"], obj=CATALOG).output)["current"] == first
+    made = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem"), "--json"], obj=CATALOG)
     new = json.loads(made.output)["new"]
     assert (tmp_path / "next.pem").stat().st_mode & 0o077 == 0
-    again = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem")])
+    again = runner.invoke(cli, ["--db", db, "receipt-key", "--new", str(tmp_path / "next.pem")], obj=CATALOG)
     assert again.exit_code == 1 and "cannot write" in again.output + str(again.stderr_bytes or b"")
     monkeypatch.setenv("HEXLEDGER_RECEIPT_KEY", str(tmp_path / "next.pem"))
     monkeypatch.setenv("HEXLEDGER_RECEIPT_RETIRED", first)
-    published = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"]).output)
+    published = json.loads(runner.invoke(cli, ["--db", db, "receipt-key", "--json"], obj=CATALOG).output)
     assert published["current"] == new and published["retired"] == [first]
-    console = Console(Settings.from_env().with_flags(db=db))
+    console = Console(Settings.from_env().with_flags(db=db), CATALOG)
     game_id = console.create("skirmish", None, None, None, None)["game_id"]
-    assert receipts.Receipts(console._store, str(tmp_path / "next.pem")).at(game_id).key == new
+    assert receipts.Receipts(console._store, CATALOG, str(tmp_path / "next.pem")).at(game_id).key == new
 
 
 def test_a_receipt_in_an_email_is_its_text_block():
@@ -257,11 +259,12 @@ def test_a_players_own_export_binds_what_they_were_shown_to_the_chain(world):
     for n, answer in enumerate(answers["red"]):
         (folder / f"answer-{n}.json").write_text(json.dumps(answer))
     runner = CliRunner()
-    ok = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder)])
+    ok = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder)],
+                       obj=CATALOG)
     assert ok.exit_code == 0 and "all match" in ok.output, ok.output
     shown = next(row for row in rows[1:] if row["type"] == "core.OrderGiven" and row["payload"]["side"] == "red")
     shown["payload"]["text"] = "move R1 0101"  # what a lying server might have shown
     view.write_text("".join(json.dumps(row) + "\n" for row in rows))
     bad = runner.invoke(cli, ["--db", str(tmp_path / "r.sqlite3"), "verify", str(view), "--receipts", str(folder),
-                              "--json"])
+                              "--json"], obj=CATALOG)
     assert bad.exit_code == 1 and json.loads(bad.output)["receipts"]["first_bad_seq"] == shown["seq"]

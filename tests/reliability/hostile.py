@@ -21,11 +21,14 @@ from app.events.registry import EventSchemaError, decode, known_types
 from app.mail import inbound
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
+from app.rules.catalog import installed
 from app.rules.errors import OrderError
 from app.service import audit, games, transfer
 from app.service.application import Application
 from app.service.demo import SKIRMISH_OPENING
 from tests.outbox import Outbox
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @dataclass(frozen=True)
@@ -74,9 +77,9 @@ ORDER_INPUTS = {
 
 def skirmish_world(path: str) -> tuple[Store, str]:
     store = open_store(path)
-    game_id = games.create_game(store, "skirmish")
-    games.join(store, game_id, "red", "red@example.org", "red text")
-    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+    game_id = games.create_game(store, CATALOG, "skirmish")
+    games.join(store, CATALOG, game_id, "red", "red@example.org", "red text")
+    games.join(store, CATALOG, game_id, "blue", "blue@example.org", "blue text")
     return store, game_id
 
 
@@ -84,7 +87,7 @@ def check_order(store: Store, game_id: str, order: str, side: str) -> None:
     """Refused with a clear error and nothing written, or legal for that side and stored whole."""
     before = store.head(game_id)[0]
     try:
-        accepted = games.submit(store, game_id, side, order)
+        accepted = games.submit(store, CATALOG, game_id, side, order)
     except OrderError as exc:
         assert str(exc) and store.head(game_id)[0] == before
         return
@@ -101,9 +104,8 @@ ORDER_GAMES = ("skirmish", "snc", "ichigo", "daisenso", "olympic")
 
 def _candidates(rules_name: str, game, rng):
     """Orders the game's random players would give here (tests' fuzzers; the engine's legal_orders)."""
-    from app.rules.catalog import get_rules
 
-    rules = get_rules(rules_name)
+    rules = CATALOG.rules(rules_name)
     if rules_name == "snc":
         from tests.snc import snc_randomplay
         return snc_randomplay.candidates(game, rng)
@@ -123,21 +125,20 @@ def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict
     import random
 
     from app.projections import state as projection
-    from app.rules.catalog import get_rules
 
     store = open_store(path)
     positions = []
     for name in ORDER_GAMES:
-        rules = get_rules(name)
-        game_id = games.create_game(store, name, auto={})  # every seat a player: both order languages
+        rules = CATALOG.rules(name)
+        game_id = games.create_game(store, CATALOG, name, auto={})  # every seat a player: both order languages
         for side in rules.sides:
-            games.join(store, game_id, side, f"{side}@x.example", side)
+            games.join(store, CATALOG, game_id, side, f"{side}@x.example", side)
         rng = random.Random(name)
         # every order's syntax line, with its slots (N, HEX, UNITS) to be filled by hostile words
         syntaxes = set(_old_syntax(name))
         mine = []
         for n in range(orders_per_game):
-            state = projection.load(store, game_id)
+            state = projection.load(store, CATALOG, game_id)
             if rules.outcome(state.game) is not None:
                 break
             syntaxes.update(a.syntax for a in rules.prompt(state.game).actions)
@@ -147,7 +148,7 @@ def language_world(path: str, orders_per_game: int = 60, every: int = 6) -> dict
             side = rules.prompt(state.game).side
             for text in tries:
                 try:
-                    games.submit(store, game_id, side, text)
+                    games.submit(store, CATALOG, game_id, side, text)
                     break
                 except OrderError:
                     continue
@@ -160,8 +161,7 @@ def _old_syntax(rules_name: str) -> list[str]:
     """Every order SNC and Ichi-Go read, not only those prompted along the way: the syntax lines of their states
     tables (their parsers before the engine's had a table of them)."""
     if rules_name in ("snc", "ichigo"):
-        from app.rules.catalog import get_rules
-        table = get_rules(rules_name).table
+        table = CATALOG.rules(rules_name).table
         return [o.grammar.shown for orders in table.orders.values() for o in orders.values()]
     return []
 
@@ -199,11 +199,10 @@ def check_language_order(world: dict, data) -> None:
     SeededDice on a copy of the position)."""
     from app.events import dice
     from app.rules.base import has_preview
-    from app.rules.catalog import get_rules
 
     name, state, side, text = hostile_order(world, data)
     note(f"{name} at event {state.meta.seq}, as {side}: {text!r}")
-    rules = get_rules(name)
+    rules = CATALOG.rules(name)
     try:
         command = games.parse_order(rules, state, side, text)
         games.decide_checked(rules, state, command, dice.SeededDice(next_index=state.meta.rolls, seed="0" * 64,
@@ -239,9 +238,9 @@ EXPORT_INPUTS = {"data": st.data()}
 
 def exported_lines(path: str) -> list[str]:
     store = open_store(path)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     for side, order in SKIRMISH_OPENING:
-        games.submit(store, game_id, side, order)
+        games.submit(store, CATALOG, game_id, side, order)
     lines = list(transfer.export_lines(store, game_id))
     store.close()
     return lines
@@ -283,7 +282,7 @@ def check_damaged_export(exported: list[str], other: Store, data) -> None:
     lines, kind, i = damaged
     before = other.games()
     try:
-        transfer.import_game(other, lines)
+        transfer.import_game(other, CATALOG, lines)
     except games.GameError as exc:
         assert str(exc)
         assert other.games() == before
@@ -430,7 +429,7 @@ def check_hostile_mime(world, **drawn) -> None:
     assert not (Path(maildir) / ".quarantine").exists(), result.lines
     if "From" not in drawn["headers"] and result.lines != ["unreadable message"]:
         assert len([m for m in outbox.sent[before:] if m["In-Reply-To"]]) == 1, result.lines
-    assert audit.verify(list(pbem.store.events(game_id))).ok
+    assert audit.verify(CATALOG, list(pbem.store.events(game_id))).ok
 
 
 # -- the OpenAPI document (schemathesis) --------------------------------------------------------------------
@@ -630,7 +629,7 @@ def check_unicode(world: dict, door: str, text: str) -> None:
             row["actor"] = text
             lines[1] = json.dumps(row) + "\n"  # ensure_ascii: the surrogate as JSON's escape, as a forger writes it
             try:
-                transfer.import_game(world["store"], lines)
+                transfer.import_game(world["store"], CATALOG, lines)
             except games.GameError as exc:
                 assert "not valid Unicode" in str(exc), exc
             else:
@@ -744,12 +743,12 @@ def takeback_world(path: str) -> dict:
     out = {}
     for kind in ("consent", "undo"):
         with mock.patch.object(dice, "new_seed", return_value=f"seed of {kind}"):
-            game_id = games.create_game(store, "skirmish")
-        games.join(store, game_id, "red", "red@example.org", "red text")
-        games.join(store, game_id, "blue", "blue@example.org", "blue text")
+            game_id = games.create_game(store, CATALOG, "skirmish")
+        games.join(store, CATALOG, game_id, "red", "red@example.org", "red text")
+        games.join(store, CATALOG, game_id, "blue", "blue@example.org", "blue text")
         opening = SKIRMISH_OPENING if kind == "consent" else SKIRMISH_OPENING[:10]
         for side, order in opening:
-            taken = games.submit(store, game_id, side, order).events[0].seq
+            taken = games.submit(store, CATALOG, game_id, side, order).events[0].seq
         head = store.head(game_id)[0]
         if kind == "consent":
             by = "blue (consent, dispute 1 raised by red)"
@@ -761,10 +760,10 @@ def takeback_world(path: str) -> dict:
             batch = [(core.Retracted(from_seq=taken, to_seq=head, reason="undo", by=by), by)]
         first = store.append(game_id, head, [NewEvent(*encode(b), a) for b, a in batch])[0].seq
         for side, order in SKIRMISH_OPENING[len(opening) - 1:]:
-            games.submit(store, game_id, side, order)
-        games.reveal_seed(store, game_id, "arbiter request")
+            games.submit(store, CATALOG, game_id, side, order)
+        games.reveal_seed(store, CATALOG, game_id, "arbiter request")
         events = list(store.events(game_id))
-        assert audit.verify(events, check_dice=True).ok
+        assert audit.verify(CATALOG, events, check_dice=True).ok
         out[kind] = (events, first - 1)
     store.close()
     return out
@@ -816,14 +815,14 @@ def check_forged_retraction(world: dict, other: Store, data) -> None:
     """A takeback as the live server writes it verifies (dice included); the same with any one field that says who
     may retract what changed is reported by `verify --dice` and refused whole by `import`."""
     events, what = forged_takeback(world, data)
-    report = audit.verify(events, check_dice=True)
+    report = audit.verify(CATALOG, events, check_dice=True)
     if what.endswith("as written"):
         assert report.ok, (what, report.problems)
         return
     assert not report.ok, what
     before = other.games()
     try:
-        transfer.import_game(other, [json.dumps(e.to_dict()) for e in events])
+        transfer.import_game(other, CATALOG, [json.dumps(e.to_dict()) for e in events])
     except games.GameError:
         assert other.games() == before
     else:

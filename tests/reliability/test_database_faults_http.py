@@ -10,9 +10,12 @@ import pytest
 
 from app.events.store import EventStore
 from app.mail.transport import MailConfig
+from app.rules.catalog import installed
 from app.service import audit
 from app.web import create_app
 from tests.outbox import Outbox
+
+CATALOG = installed()  # the rule sets installed here
 
 
 @pytest.fixture
@@ -98,7 +101,7 @@ def test_a_full_disk_is_503_and_writes_nothing(served):
            "map": (Path(__file__).resolve().parents[2] / "app/rules/ichigo/data/map.toml").read_text(encoding="utf-8")}
     _unavailable(client.post("/games", json=big), "full", 300)
     assert _stream(path, game_id) == before and _game_count(path) == games_before
-    assert audit.verify(list(EventStore(path).events(game_id))).ok
+    assert audit.verify(CATALOG, list(EventStore(path).events(game_id))).ok
     store.db.conn.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
     assert client.post("/games", json=big).status_code == 201
 

@@ -7,8 +7,11 @@ import pytest
 from hypothesis import given
 
 from app.events.backends import open_store
+from app.rules.catalog import installed
 from app.service import games, transfer
 from tests.reliability import hostile
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # hypothesis-generated orders, payloads and exports
 
@@ -70,10 +73,9 @@ def test_numbers_and_hexes_in_other_scripts_digits_are_refused_in_every_order_la
     """`commit ²` raised in the Ichi-Go parser, `commit ٣` committed 3 regiments: every slot of every order of
     every game filled with digits that are not ASCII is refused with an order error, at every position."""
     from app.events import dice
-    from app.rules.catalog import get_rules
     from app.rules.errors import OrderError
 
-    rules = get_rules(rules_name)
+    rules = CATALOG.rules(rules_name)
     tried = 0
     for name, state, _, syntaxes in languages["positions"]:
         if name != rules_name:

@@ -13,8 +13,11 @@ import pytest
 from app.events.backends import open_store
 from app.mail import inbound
 from app.mail.replies import body_text
+from app.rules.catalog import installed
 from app.service import games, transfer
 from tests.reliability import hostile
+
+CATALOG = installed()  # the rule sets installed here
 
 OPERATOR = {"Authorization": f"Bearer {hostile.OPERATOR_KEY}"}
 PLAYERS = {"red": "r@x.example", "blue": "b@x.example"}
@@ -150,8 +153,8 @@ def test_position_and_map_files_that_are_not_utf8_are_refused_by_name(run, tmp_p
 @pytest.fixture
 def exported(tmp_path):
     store = open_store(str(tmp_path / "source.sqlite3"))
-    game_id = games.create_game(store, "skirmish")
-    games.join(store, game_id, "red", "Ann", "red text")
+    game_id = games.create_game(store, CATALOG, "skirmish")
+    games.join(store, CATALOG, game_id, "red", "Ann", "red text")
     lines = list(transfer.export_lines(store, game_id))
     store.close()
     return lines
@@ -174,6 +177,6 @@ def test_an_export_holding_a_lone_surrogate_or_bytes_not_utf8_is_refused_by_impo
     assert run("list").output.strip() == "no games yet"
     other = open_store(str(tmp_path / "other.sqlite3"))
     with pytest.raises(games.GameError, match="line 2 is not UTF-8 text"):
-        transfer.import_game(other, [line.encode("utf-8") for line in exported[:1]] + [b"\xff\n"])
+        transfer.import_game(other, CATALOG, [line.encode("utf-8") for line in exported[:1]] + [b"\xff\n"])
     assert other.games() == []
     other.close()

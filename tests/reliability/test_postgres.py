@@ -17,20 +17,23 @@ from app.events.backends import open_store
 from app.events.envelope import GENESIS_HASH
 from app.events.postgres import append_call
 from app.events.store import Conflict, NewEvent, StoreUnavailable, seal
+from app.rules.catalog import installed
 from app.service import audit, games
 from bench.http_writers import http_race
 from bench.reliability import Server, crash_rounds, free_port, race
 
+CATALOG = installed()  # the rule sets installed here
+
 
 def test_the_database_refuses_to_change_or_remove_events(pg_url):
     store = open_store(pg_url)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     before = list(store.events(game_id))
     with psycopg.connect(pg_url, autocommit=True) as raw:
         for statement in ("UPDATE events SET actor = 'forger'", "DELETE FROM events", "TRUNCATE events CASCADE"):
             with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="append-only"):
                 raw.execute(statement)
-    assert list(store.events(game_id)) == before and audit.verify(before).ok
+    assert list(store.events(game_id)) == before and audit.verify(CATALOG, before).ok
 
 
 def test_commits_are_durable_even_where_the_server_default_is_not(pg_url):
@@ -44,7 +47,7 @@ def test_a_seats_mark_that_does_not_move_writes_nothing(pg_url):
     """A player reading an unchanged game: their seen mark stays, and no new version of their seat's row is written
     (no dead row, no WAL), as on SQLite, where such a read commits nothing."""
     store = open_store(pg_url)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     store.add_pbem_game(game_id, {"created_at": "2030-01-01T00:00:00.000000Z"},
                         [{"seat": "red", "email": "r@x.example", "token_hash": "h", "created_at": "t"}])
     store.mark_seen(game_id, "red", 3)
@@ -63,28 +66,28 @@ def test_a_seats_mark_that_does_not_move_writes_nothing(pg_url):
 
 def test_an_order_and_a_stale_one_through_the_service(pg_url):
     store = open_store(pg_url)
-    game_id = games.create_game(store, "skirmish")
-    games.join(store, game_id, "red", "red@example.org", "red text")
-    games.join(store, game_id, "blue", "blue@example.org", "blue text")
+    game_id = games.create_game(store, CATALOG, "skirmish")
+    games.join(store, CATALOG, game_id, "red", "red@example.org", "red text")
+    games.join(store, CATALOG, game_id, "blue", "blue@example.org", "blue text")
     seq = store.head(game_id)[0]
-    games.submit(store, game_id, "red", "move R1 0202", expected_seq=seq)
+    games.submit(store, CATALOG, game_id, "red", "move R1 0202", expected_seq=seq)
     head = store.head(game_id)
     with pytest.raises(Conflict, match="reload"):
-        games.submit(store, game_id, "red", "move R2 0203", expected_seq=seq)
-    assert store.head(game_id) == head and audit.verify(list(store.events(game_id))).ok
+        games.submit(store, CATALOG, game_id, "red", "move R2 0203", expected_seq=seq)
+    assert store.head(game_id) == head and audit.verify(CATALOG, list(store.events(game_id))).ok
 
 
 def test_a_game_locked_by_another_writer_is_a_clear_error_and_changes_nothing(pg_url):
     store = open_store(pg_url, busy_timeout=0.2)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     head = store.head(game_id)
     with psycopg.connect(pg_url) as blocker:  # a transaction holding the game's row, as a slow writer would
         blocker.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [game_id])
         with pytest.raises(StoreUnavailable, match="locked") as refused:
-            games.submit(store, game_id, "red", "move R1 0202")
+            games.submit(store, CATALOG, game_id, "red", "move R1 0202")
         assert refused.value.reason == "locked"
     assert store.head(game_id) == head
-    games.submit(store, game_id, "red", "move R1 0202")  # works again once the lock is gone
+    games.submit(store, CATALOG, game_id, "red", "move R1 0202")  # works again once the lock is gone
     assert store.head(game_id)[0] == head[0] + 2
 
 
@@ -99,7 +102,7 @@ def test_an_unreachable_server_is_a_clear_error(pg_cluster):
 def test_writers_of_one_game_queue_and_writers_of_different_games_do_not_wait(pg_url):
     """Two connections: one holds game A's lock; a write to game B goes through meanwhile."""
     setup = open_store(pg_url)
-    a, b = games.create_game(setup, "skirmish"), games.create_game(setup, "skirmish")
+    a, b = games.create_game(setup, CATALOG, "skirmish"), games.create_game(setup, CATALOG, "skirmish")
     holder, other = open_store(pg_url), open_store(pg_url, busy_timeout=5)
     done = threading.Event()
     with holder.transaction():
@@ -193,12 +196,12 @@ def test_a_connection_the_server_dropped_between_requests_is_opened_again(pg_url
     """Outside a transaction the next statement runs on a new connection: no 503 for a read or a write after
     the server restarted or killed the connection's process."""
     store = open_store(pg_url)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     head = store.head(game_id)
     terminate(pg_url, store)
     assert store.head(game_id) == head
     terminate(pg_url, store)
-    games.submit(store, game_id, "red", "move R1 0202")  # a transaction, begun on a new connection
+    games.submit(store, CATALOG, game_id, "red", "move R1 0202")  # a transaction, begun on a new connection
     assert store.head(game_id)[0] == head[0] + 2
     terminate(pg_url, store)
     store.append(game_id, head[0] + 2, x(1))  # an append outside a transaction: one call, on a new connection
@@ -222,7 +225,7 @@ def test_a_connection_lost_inside_a_transaction_is_503_and_nothing_is_written(pg
 
 def chain_intact(store, game_id: str) -> bool:
     """The game's hash chain verifies (its test events, core.X, are of no rule set)."""
-    return [p for p in audit.verify(list(store.events(game_id))).problems if p.check == "chain"] == []
+    return [p for p in audit.verify(CATALOG, list(store.events(game_id))).problems if p.check == "chain"] == []
 
 
 def game_of(store) -> str:

@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 
 from app.events.store import EventStore, NewEvent, StoreUnavailable
+from app.rules.catalog import installed
 from app.service import audit, games
 from bench.reliability import crash_rounds, race
+
+CATALOG = installed()  # the rule sets installed here
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,24 +45,24 @@ def test_sigkill_of_the_http_server_loses_no_acknowledged_order(tmp_path):
 def test_locked_database_is_a_clear_error_and_changes_nothing(tmp_path):
     path = str(tmp_path / "locked.sqlite3")
     store = EventStore(path, busy_timeout=0.2)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     head = store.head(game_id)[0]
     blocker = sqlite3.connect(path, isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StoreUnavailable, match="locked"):
-            games.submit(store, game_id, "red", "move R1 0202")
+            games.submit(store, CATALOG, game_id, "red", "move R1 0202")
     finally:
         blocker.execute("ROLLBACK")
     assert store.head(game_id)[0] == head
-    games.submit(store, game_id, "red", "move R1 0202")  # works again once the lock is gone
+    games.submit(store, CATALOG, game_id, "red", "move R1 0202")  # works again once the lock is gone
     assert store.head(game_id)[0] == head + 2
 
 
 def test_full_disk_is_a_clear_error_and_changes_nothing(tmp_path):
     path = str(tmp_path / "full.sqlite3")
     store = EventStore(path)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     head = store.head(game_id)[0]
     pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
     store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
@@ -67,13 +70,13 @@ def test_full_disk_is_a_clear_error_and_changes_nothing(tmp_path):
     with pytest.raises(StoreUnavailable, match="full"):
         store.append(game_id, head, [big])
     assert store.head(game_id)[0] == head
-    assert audit.verify(list(store.events(game_id))).ok
+    assert audit.verify(CATALOG, list(store.events(game_id))).ok
 
 
 def test_cli_reports_a_locked_database_without_a_traceback(tmp_path):
     path = str(tmp_path / "cli.sqlite3")
     store = EventStore(path)
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     blocker = sqlite3.connect(path, isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")
     env = {**os.environ, "HEXLEDGER_DB": path, "HEXLEDGER_BUSY_TIMEOUT": "0.2"}

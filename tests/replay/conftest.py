@@ -11,8 +11,7 @@ import pytest
 from app.events import core, dice
 from app.events.store import EventStore
 from app.projections import state as projection
-from app.rules import catalog
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.kernel.hexgrid import Hex
 from app.rules.skirmish import GAME as SKIRMISH
 from app.rules.skirmish import view as skirmish_view
@@ -21,6 +20,8 @@ from app.service import autoplay, games
 from tests.conftest import play_random
 from tests.ichigo import ichigo_randomplay
 from tests.snc import snc_randomplay
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def _foggy_view(state, side):
@@ -51,9 +52,14 @@ FOGGY_SKIRMISH = dataclasses.replace(SKIRMISH, view=_foggy_view,
 
 
 @pytest.fixture
-def foggy(monkeypatch):
-    monkeypatch.setitem(catalog._REGISTERED, "skirmish", FOGGY_SKIRMISH)
-    return FOGGY_SKIRMISH
+def catalog():
+    """The rule sets a test's services run: those installed; a test marked `foggy` gets skirmish with fog."""
+    return CATALOG
+
+
+FOGGY = installed(FOGGY_SKIRMISH)  # skirmish with fog of war in place of skirmish
+#: a test's services play skirmish with fog of war (the parametrized value stands in for the `catalog` fixture)
+foggy = pytest.mark.parametrize("catalog", [FOGGY], ids=["foggy"])
 
 
 @pytest.fixture(scope="session")
@@ -95,15 +101,15 @@ def real_games(tmp_path_factory):
     for name, (sides, combat_type, fuzzer, seed) in GAMES.items():
         # a fixed server dice seed and game id (the dice mix both in): the same game, so the same test, every run
         with mock.patch.object(dice, "new_seed", lambda seed=seed: f"{seed:064x}"):
-            game_id = games.create_game(store, name, game_id=f"g-{name}-{seed}")
+            game_id = games.create_game(store, CATALOG, name, game_id=f"g-{name}-{seed}")
         for side in sides:
-            games.join(store, game_id, side, f"{side}@example.org", side)
+            games.join(store, CATALOG, game_id, side, f"{side}@example.org", side)
 
         def submit(side, text, game_id=game_id):
-            return games.submit(store, game_id, side, text).state.game
+            return games.submit(store, CATALOG, game_id, side, text).state.game
 
         state, _ = fuzzer.play(random.Random(seed), submit=submit)
-        assert get_rules(name).outcome(state) is not None
+        assert CATALOG.rules(name).outcome(state) is not None
         events = list(store.events(game_id))
         assert sum(e.type == combat_type for e in events) >= 3, f"the {name} game has too few combats"
         out[name] = (game_id, events)
@@ -125,27 +131,27 @@ def five_games(real_games, tmp_path_factory):
     out = dict(real_games)
     for name, scenario in (("olympic", None), ("formosa", "1"), ("daisenso", "zhejiang")):
         with mock.patch.object(dice, "new_seed", lambda: f"{5:064x}"):
-            game_id = games.create_game(store, name, scenario, game_id=f"g-{name}-5")
-        rules = get_rules(name)
+            game_id = games.create_game(store, CATALOG, name, scenario, game_id=f"g-{name}-5")
+        rules = CATALOG.rules(name)
         seats = ("american",) if name == "olympic" else rules.sides
         for side in seats:
-            games.join(store, game_id, side, f"{side}@example.org", side)
+            games.join(store, CATALOG, game_id, side, f"{side}@example.org", side)
 
         def submit(side, text, game_id=game_id):
-            games.submit(store, game_id, side, text)
-            autoplay.play(store, game_id)  # Olympic's Japanese seat is the server's
-            return projection.load(store, game_id).game
+            games.submit(store, CATALOG, game_id, side, text)
+            autoplay.play(store, CATALOG, game_id)  # Olympic's Japanese seat is the server's
+            return projection.load(store, CATALOG, game_id).game
 
         if name == "olympic":
-            autoplay.play(store, game_id)
+            autoplay.play(store, CATALOG, game_id)
             fuzz(rules, american, random.Random(0), 5000, "unused", submit=submit,
-                 state=projection.load(store, game_id).game)
+                 state=projection.load(store, CATALOG, game_id).game)
         elif name == "formosa":
             fuzz(rules, invader, random.Random(1), 600, "unused", submit=submit,
-                 state=projection.load(store, game_id).game)
+                 state=projection.load(store, CATALOG, game_id).game)
         else:
             daisenso_play(store, game_id, random.Random(1))
-        assert rules.outcome(projection.load(store, game_id).game) is not None, f"the {name} game did not end"
+        assert rules.outcome(projection.load(store, CATALOG, game_id).game) is not None, f"the {name} game did not end"
         out[name] = (game_id, list(store.events(game_id)))
     store.close()
     return out
@@ -159,7 +165,7 @@ def import_real(store, real_games, name: str, upto: int | None = None) -> str:
 
 
 def _new_game(store) -> str:
-    game_id = games.create_game(store, "skirmish")
-    games.join(store, game_id, "red", "red@example.org")
-    games.join(store, game_id, "blue", "blue@example.org")
+    game_id = games.create_game(store, CATALOG, "skirmish")
+    games.join(store, CATALOG, game_id, "red", "red@example.org")
+    games.join(store, CATALOG, game_id, "blue", "blue@example.org")
     return game_id

@@ -12,11 +12,13 @@ from app.events import dice
 from app.events.registry import decode
 from app.projections import analysis, replay
 from app.projections.replay import Frame, Replay
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.skirmish import GAME as RULES
 from app.rules.skirmish.events import AttackResolved
 from app.service import games
 from cli import cli
+
+CATALOG = installed()  # the rule sets installed here
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -102,7 +104,7 @@ def test_a_loss_taken_back_is_in_no_chart():
 
 
 def test_losses_and_odds_match_the_stored_game(store, finished):
-    result = analysis.analyse(replay.build(store, finished, replay.ALL))
+    result = analysis.analyse(replay.build(store, CATALOG, finished, replay.ALL))
     events = [(e.seq, decode(e.type, e.version, e.payload)) for e in store.events(finished)]
     attacks = [b for _, b in events if isinstance(b, AttackResolved)]
     side_of = {uid: spec.side for uid, spec in RULES.data().units.items()}
@@ -139,7 +141,7 @@ def test_cli_analyze_writes_json_and_charts(store, finished, tmp_path):
 def test_charts_show_the_analysed_numbers(store, finished):
     import xml.etree.ElementTree as ET
 
-    result = analysis.analyse(replay.build(store, finished, replay.ALL))
+    result = analysis.analyse(replay.build(store, CATALOG, finished, replay.ALL))
     charts = analysis.charts(result)
     ns = {"s": "http://www.w3.org/2000/svg"}
     bars = ET.fromstring(charts["losses"]).findall(".//s:rect[@class='bar']", ns)
@@ -157,18 +159,18 @@ def fought(rules: str, labels: list[str], table: list[str], attacker: str) -> Re
                for label in labels]
     frames = [Frame(seq=i, turn=1, phase="turn 1", text="", type="x", actor="", combat=c, view={"units": []})
               for i, c in enumerate(combats, 1)]
-    return Replay("g", rules, list(get_rules(rules).sides), "all", True, None, frames)
+    return Replay("g", rules, list(CATALOG.rules(rules).sides), "all", True, None, frames)
 
 
 def test_odds_columns_are_in_the_order_their_table_prints_them():
     """Olympic's differentials sorted as text (+1, +10, +2 ...) and Ichi-Go put its ≤1:5 column at the right end:
     the columns are in their combat results table's order; a label no table names (Ichi-Go's "-" battle, 11.27)
     comes after them."""
-    olympic = [c.label for c in get_rules("olympic").initial_state("solitaire", {}).data.crt.columns()]
+    olympic = [c.label for c in CATALOG.rules("olympic").initial_state("solitaire", {}).data.crt.columns()]
     fought_on = ["+10", "+1", "-2", "+2, +3", "0", "+9"]
     result = analysis.analyse(fought("olympic", fought_on, olympic, "american"))
     assert result["odds"]["columns"] == ["-2", "0", "+1", "+2, +3", "+9", "+10"]
-    ichigo = [c.label for c in get_rules("ichigo").initial_state("campaign", {}).data.crt.columns("japanese")]
+    ichigo = [c.label for c in CATALOG.rules("ichigo").initial_state("campaign", {}).data.crt.columns("japanese")]
     result = analysis.analyse(fought("ichigo", ["3:1", "-", "≥10:1", "≤1:5", "1:1"], ichigo, "japanese"))
     assert result["odds"]["columns"] == ["≤1:5", "1:1", "3:1", "≥10:1", "-"]
     bars = ET.fromstring(analysis.charts(result)["odds"]).iterfind(".//s:rect[@class='bar']", NS)
@@ -183,7 +185,7 @@ def measured(rules: str, scores: list, victory_held: list[dict]) -> Replay:
     frames = [Frame(seq=t, turn=t, phase=f"turn {t}", text="", type="x", actor="",
                     view={"units": [], "score": score, "victory_hexes": ["0101", "0102"], "control": held})
               for t, (score, held) in enumerate(zip(scores, victory_held, strict=True), 1)]
-    return Replay("g", rules, list(get_rules(rules).sides), "all", True, None, frames)
+    return Replay("g", rules, list(CATALOG.rules(rules).sides), "all", True, None, frames)
 
 
 def test_the_games_own_measure_comes_first_and_a_chart_with_nothing_to_show_says_why():
@@ -223,7 +225,7 @@ def test_formosas_view_keeps_the_victory_points_as_they_stand():
 
     state = given(units={"us-1mar-1": "allied-eliminated", "us-1mar-5": "1905"})
     for side in ("allied", "japanese", None):  # public: both sides see the same count
-        assert get_rules("formosa").view(state, side)["score"]["by_side"] == {"allied": 0, "japanese": 1}
+        assert CATALOG.rules("formosa").view(state, side)["score"]["by_side"] == {"allied": 0, "japanese": 1}
 
 
 def test_dai_sensos_victory_hex_is_charted_by_combat_phase(store):
@@ -232,9 +234,9 @@ def test_dai_sensos_victory_hex_is_charted_by_combat_phase(store):
     from tests.daisenso.test_daisenso_play import play
 
     with mock.patch.object(dice, "new_seed", lambda: "1" * 64):  # the same game every run
-        game_id = games.create_game(store, "daisenso", "zhejiang", game_id="g-zhejiang")
+        game_id = games.create_game(store, CATALOG, "daisenso", "zhejiang", game_id="g-zhejiang")
     play(store, game_id, random.Random(1))
-    result = analysis.analyse(replay.build(store, game_id, replay.ALL))
+    result = analysis.analyse(replay.build(store, CATALOG, game_id, replay.ALL))
     assert result["turns"] == [1, 2] and [c["of"] for c in result["control"]] == [1, 1]
     chart = ET.fromstring(analysis.charts(result)["control"])
     points = chart.findall(".//s:circle[@class='point']", NS)

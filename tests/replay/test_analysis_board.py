@@ -10,11 +10,13 @@ from click.testing import CliRunner
 
 from app.projections import history
 from app.projections import state as projection
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.service import audit, boards, games
 from cli import cli
 
-SKIRMISH = get_rules("skirmish")
+CATALOG = installed()  # the rule sets installed here
+
+SKIRMISH = CATALOG.rules("skirmish")
 
 
 def _attack_seq(store, game_id) -> int:
@@ -27,16 +29,16 @@ def _attack_seq(store, game_id) -> int:
 def test_a_board_replays_an_attack_with_the_die_the_analyst_chooses(store, finished):
     at = _attack_seq(store, finished)
     real = list(store.events(finished))
-    board = boards.open_board(store, finished, at)
+    board = boards.open_board(store, CATALOG, finished, at)
     assert board.startswith("b-") and list(store.events(finished)) == real  # the real game is untouched
-    state = projection.load(store, board)
+    state = projection.load(store, CATALOG, board)
     assert state.meta.board["parent_id"] == finished and state.meta.board["parent_seq"] == at
     attack = real[at]  # the order the game gave next
     side, text = attack.payload["side"], attack.payload["text"]
     by_face = {}
     for face in (1, 6):
-        other = boards.open_board(store, finished, at)
-        stored = boards.order(store, other, side, text, [face])
+        other = boards.open_board(store, CATALOG, finished, at)
+        stored = boards.order(store, CATALOG, other, side, text, [face])
         rolled = [e for e in stored if e.type == "core.DieRolled"]
         assert [e.payload["value"] for e in rolled][:1] == [face] and all(e.actor == "analyst" for e in stored)
         by_face[face] = [history.describe(SKIRMISH, e) for e in stored if e.type.startswith("skirmish.")]
@@ -46,36 +48,36 @@ def test_a_board_replays_an_attack_with_the_die_the_analyst_chooses(store, finis
 
 
 def test_a_board_edits_units_and_lets_any_policy_play(store, finished):
-    board = boards.open_board(store, finished, _attack_seq(store, finished))
-    state = projection.load(store, board)
+    board = boards.open_board(store, CATALOG, finished, _attack_seq(store, finished))
+    state = projection.load(store, CATALOG, board)
     unit = next(u for u, x in state.game.units.items() if x.hex)
-    [edit] = boards.edit(store, board, unit, {"steps": 1})
-    assert projection.load(store, board).game.units[unit].steps == 1
+    [edit] = boards.edit(store, CATALOG, board, unit, {"steps": 1})
+    assert projection.load(store, CATALOG, board).game.units[unit].steps == 1
     assert history.describe(SKIRMISH, edit) == f"analysis: {unit} edited: steps 1"
     with pytest.raises(games.GameError, match="no field"):
-        boards.edit(store, board, unit, {"courage": 3})
+        boards.edit(store, CATALOG, board, unit, {"courage": 3})
     with pytest.raises(games.GameError, match="is a int"):
-        boards.edit(store, board, unit, {"steps": "many"})
-    side = SKIRMISH.prompt(projection.load(store, board).game).side
-    given = boards.play(store, board, side, "search:8", 3)
-    assert given and projection.load(store, board).meta.orders[side] >= len(given)
+        boards.edit(store, CATALOG, board, unit, {"steps": "many"})
+    side = SKIRMISH.prompt(projection.load(store, CATALOG, board).game).side
+    given = boards.play(store, CATALOG, board, side, "search:8", 3)
+    assert given and projection.load(store, CATALOG, board).meta.orders[side] >= len(given)
 
 
 def test_a_board_is_no_played_game(store, finished, skirmish):
-    board = boards.open_board(store, finished, _attack_seq(store, finished))
-    side = SKIRMISH.prompt(projection.load(store, board).game).side
-    boards.play(store, board, side, "random", 2)
+    board = boards.open_board(store, CATALOG, finished, _attack_seq(store, finished))
+    side = SKIRMISH.prompt(projection.load(store, CATALOG, board).game).side
+    boards.play(store, CATALOG, board, side, "random", 2)
     events = list(store.events(board))
-    assert audit.verify(events).ok  # every order is still the rules'
-    dice_report = audit.verify(events, check_dice=True)
+    assert audit.verify(CATALOG, events).ok  # every order is still the rules'
+    dice_report = audit.verify(CATALOG, events, check_dice=True)
     assert not dice_report.ok and "analysis board" in dice_report.problems[0].message
-    now = SKIRMISH.prompt(projection.load(store, board).game).side
+    now = SKIRMISH.prompt(projection.load(store, CATALOG, board).game).side
     with pytest.raises(games.GameError, match="analysis board"):
-        games.submit(store, board, now, "end")
+        games.submit(store, CATALOG, board, now, "end")
     with pytest.raises(games.GameError, match="in progress"):
-        boards.open_board(store, skirmish)  # a game in progress keeps its hidden parts
+        boards.open_board(store, CATALOG, skirmish)  # a game in progress keeps its hidden parts
     with pytest.raises(games.GameError, match="no analysis board"):
-        boards.order(store, finished, side, "end")
+        boards.order(store, CATALOG, finished, side, "end")
 
 
 def test_the_command_line_opens_and_plays_a_board(store, finished):
@@ -91,9 +93,9 @@ def test_the_command_line_opens_and_plays_a_board(store, finished):
     attack = list(store.events(finished))[at]
     out = run("board", "do", board, attack.payload["text"], "--as", attack.payload["side"], "--dice", "6")
     assert "die roll" in out and ": 6 (" in out
-    unit = next(u for u, x in projection.load(store, board).game.units.items() if x.hex)
+    unit = next(u for u, x in projection.load(store, CATALOG, board).game.units.items() if x.hex)
     assert f"{unit} edited: steps 1" in run("board", "edit", board, unit, "steps=1")
-    side = SKIRMISH.prompt(projection.load(store, board).game).side
+    side = SKIRMISH.prompt(projection.load(store, CATALOG, board).game).side
     played = json.loads(run("board", "play", board, "--as", side, "--policy", "greedy", "--json"))
     assert isinstance(played, list)
 
@@ -106,8 +108,8 @@ def test_the_viewer_marks_a_board_as_analysis(store, finished):
 
     app = Flask(__name__)
     app.config.update(TESTING=True, REPLAY_TRUST_QUERY_SIDE=True)
-    web.register(app, reads=lambda: Replays(store))
-    board = boards.open_board(store, finished, _attack_seq(store, finished))
+    web.register(app, reads=lambda: Replays(store, CATALOG))
+    board = boards.open_board(store, CATALOG, finished, _attack_seq(store, finished))
     page = app.test_client().get(f"/replay/{board}/?as=all")
     assert page.status_code == 200 and b'id="board-mark"' in page.data
     assert f"analysis board from {finished}".encode() in page.data
@@ -138,7 +140,7 @@ def api(tmp_path):
     store = EventStore(path)
     for seed in range(20):
         play_random(store, made["game_id"], random.Random(seed))
-        if SKIRMISH.outcome(projection.load(store, made["game_id"]).game) is not None:
+        if SKIRMISH.outcome(projection.load(store, CATALOG, made["game_id"]).game) is not None:
             break
     yield client, made, store, outbox
     store.close()
@@ -169,18 +171,18 @@ def test_the_api_opens_a_board_of_the_callers_own_where_the_dice_are_chosen(api)
                                                                                for r in rows.json)
     assert by_face[1] != by_face[6]
     token = tokens["arbiter"]
-    state = projection.load(store, board)
+    state = projection.load(store, CATALOG, board)
     unit = next(u for u, x in state.game.units.items() if x.hex)
     edited = post(f"/games/{board}/board/edit", {"unit": unit, "changes": {"steps": 1}}, token)
     assert edited.status_code == 201 and edited.json[0]["text"] == f"analysis: {unit} edited: steps 1"
     assert post(f"/games/{board}/board/edit", {"unit": unit, "changes": {"courage": 3}}, token).status_code == 400
-    side = SKIRMISH.prompt(projection.load(store, board).game).side
+    side = SKIRMISH.prompt(projection.load(store, CATALOG, board).game).side
     played = post(f"/games/{board}/board/play", {"side": side, "policy": "greedy", "orders": 2}, token)
     assert played.status_code == 201 and played.json["orders"]
     frames = client.get(f"/replay/{board}/frames.json", headers={"Authorization": f"Bearer {token}"})
     assert frames.status_code == 200 and frames.json["frames"][at]["text"].startswith("ANALYSIS BOARD opened from")
     # the game's own order path refuses a board, a board's seats are told nothing, the real game is untouched
-    now = SKIRMISH.prompt(projection.load(store, board).game).side
+    now = SKIRMISH.prompt(projection.load(store, CATALOG, board).game).side
     refused = client.post(f"/games/{board}/orders", data="end", content_type="text/plain",
                           headers={"Authorization": f"Bearer {tokens[now]}"})
     assert refused.status_code == 400 and "analysis board" in refused.json["message"], refused.json

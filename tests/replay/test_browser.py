@@ -20,9 +20,12 @@ from waitress import create_server
 from app.events.registry import decode
 from app.mail.transport import MailConfig
 from app.projections import replay
+from app.rules.catalog import installed
 from app.web import create_app
 from tests.outbox import Outbox
-from tests.replay.conftest import import_real
+from tests.replay.conftest import foggy, import_real
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = "/usr/bin/chromium"
@@ -46,11 +49,11 @@ def serving(store, replay_limit: str, **config):
 
 
 @pytest.fixture
-def server(store):
+def server(store, catalog):
     # creating games and the viewer's rate limit (test_the_viewer_waits_out_the_rate_limit) are not what most tests
     # test: stepping a whole game fetches two map pictures a step, more than the default 600 a minute when the
     # machine is fast
-    with serving(store, "100000 per minute") as served:
+    with serving(store, "100000 per minute", CATALOG=catalog) as served:
         yield served
 
 
@@ -145,7 +148,7 @@ def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp
     events = list(store.events(game_id))
     attack = next(e for e in events if e.type == "snc.CombatResolved")
     body = decode(attack.type, attack.version, attack.payload)
-    frames = replay.build(store, game_id, None).frames
+    frames = replay.build(store, CATALOG, game_id, None).frames
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
@@ -186,7 +189,8 @@ def test_a_finished_snc_game_in_the_browser(store, real_games, server, page, tmp
     assert page.outside_requests == []
 
 
-def test_a_game_in_progress_shows_a_player_only_their_side(foggy, server, page):
+@foggy
+def test_a_game_in_progress_shows_a_player_only_their_side(server, page):
     """Red opens the link of a game email: the key leaves the address for an HttpOnly cookie, and every frame and
     map shows red's side only. Without the cookie the page asks for a token; blue's, typed in, shows blue's."""
     client = server.app.test_client()
@@ -323,7 +327,6 @@ def test_an_analysis_board_opened_and_played_in_the_browser(store, server, page)
     import random
 
     from app.projections import state as projection
-    from app.rules.catalog import get_rules
     from tests.conftest import play_random
 
     client = server.app.test_client()
@@ -333,10 +336,10 @@ def test_an_analysis_board_opened_and_played_in_the_browser(store, server, page)
     for side in ("red", "blue"):
         client.post(f"/games/{game_id}/join", json={"seed_text": side},
                     headers={"Authorization": f"Bearer {tokens[side]}"})
-    rules = get_rules("skirmish")
+    rules = CATALOG.rules("skirmish")
     for seed in range(20):
         play_random(store, game_id, random.Random(seed))
-        if rules.outcome(projection.load(store, game_id).game) is not None:
+        if rules.outcome(projection.load(store, CATALOG, game_id).game) is not None:
             break
     attack = next(e for e in store.events(game_id) if e.type == "core.OrderGiven"
                   and e.payload["text"].startswith("attack"))
@@ -363,7 +366,7 @@ def test_an_analysis_board_opened_and_played_in_the_browser(store, server, page)
     page.wait_for_selector("body[data-board-done]")
     rolled = [e for e in store.events(board) if e.type == "core.DieRolled" and e.seq > attack.seq]
     assert rolled and rolled[0].payload["value"] == 6 and rolled[0].actor == "analyst"
-    side = rules.prompt(projection.load(store, board).game).side
+    side = rules.prompt(projection.load(store, CATALOG, board).game).side
     page.fill("#board-side", side)
     page.fill("#board-orders", "2")
     page.click("#board-play")

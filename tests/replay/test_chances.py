@@ -12,22 +12,25 @@ from click.testing import CliRunner
 from flask import Flask
 
 from app.projections import chances, replay
+from app.rules.catalog import installed
 from app.service import games
 from app.service.replays import Replays
 from app.web import chances as web_chances
 from app.web import replay as web
 from cli import cli
 
+CATALOG = installed()  # the rule sets installed here
+
 
 def make_app(store):
     app = Flask(__name__)
     app.config.update(TESTING=True, REPLAY_TRUST_QUERY_SIDE=True)
-    web.register(app, reads=lambda: Replays(store))
+    web.register(app, reads=lambda: Replays(store, CATALOG))
     return app
 
 
 def test_a_finished_game_has_a_chance_after_every_turn_and_its_turning_points(store, finished):
-    built = replay.build(store, finished, replay.ALL)
+    built = replay.build(store, CATALOG, finished, replay.ALL)
     found = chances.forecast(built, playouts=6)
     turns = [p["turn"] for p in found["points"]]
     assert turns[0] == 0 and turns == sorted(turns) and len(turns) >= 4
@@ -46,7 +49,7 @@ def test_a_finished_game_has_a_chance_after_every_turn_and_its_turning_points(st
 
 
 def test_a_run_can_be_cancelled(store, finished):
-    built = replay.build(store, finished, replay.ALL)
+    built = replay.build(store, CATALOG, finished, replay.ALL)
     told = []
     with pytest.raises(chances.Cancelled):
         chances.forecast(built, playouts=5, progress=lambda done, total: told.append((done, total)),
@@ -71,13 +74,14 @@ def test_the_replay_server_runs_the_playouts_in_the_background(store, finished, 
     assert first.status_code in (200, 202)
     done = _wait_done(client, f"/replay/{finished}/chances.json")
     assert done.status_code == 200 and done.json["state"] == "done" and done.json["playouts"] == 4
-    assert done.json["points"] == chances.forecast(replay.build(store, finished, replay.ALL), playouts=4)["points"]
+    built = replay.build(store, CATALOG, finished, replay.ALL)
+    assert done.json["points"] == chances.forecast(built, playouts=4)["points"]
     chart = client.get(f"/replay/{finished}/chances.svg")
     assert chart.status_code == 200 and chart.mimetype == "image/svg+xml" and b'class="mark"' in chart.data
 
 
 def test_a_running_game_is_the_arbiters_to_ask_and_a_run_is_cancelled(store, skirmish, monkeypatch):
-    games.submit(store, skirmish, "red", "move R1 0202")
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
     monkeypatch.setattr(web_chances, "PLAYOUTS", 2000)
     client = make_app(store).test_client()
     refused = client.get(f"/replay/{skirmish}/chances.json?as=red")
@@ -101,6 +105,6 @@ def test_cli_analyze_prints_and_writes_the_chances(store, finished, tmp_path):
 
 
 def test_cli_refuses_a_players_chances_of_a_running_game(store, skirmish):
-    games.submit(store, skirmish, "red", "move R1 0202")
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
     result = CliRunner().invoke(cli, ["--db", store.path, "analyze", skirmish, "--as", "red", "--chances"])
     assert result.exit_code != 0 and "only its arbiter" in result.output

@@ -18,12 +18,15 @@ from app.mail.transport import MailConfig
 from app.projections import replay as replay_projection
 from app.projections import state as projection
 from app.projections.sight import Sight
+from app.rules.catalog import installed
 from app.service import replays
 from app.web import create_app
 from app.web.server import Limits, make_server
 from tests import outbox
 from tests.conftest import play_random
 from tests.reliability import hostile
+
+CATALOG = installed()  # the rule sets installed here
 
 PLAYERS = {"red": "red@x.example", "blue": "blue@x.example"}
 
@@ -165,14 +168,14 @@ def held_builds(monkeypatch):
     """Every replay build, as it starts, waits until the test lets it go: a build under way for as long as the test
     needs (a long game's, as on a busy server)."""
     release, entered = threading.Event(), threading.Event()
-    rules = replay_projection.get_rules
+    fold = replay_projection.fold_stream
 
-    def held(name):
+    def held(*args, **kwargs):
         entered.set()
         assert release.wait(120), "the test never let the build go"
-        return rules(name)
+        return fold(*args, **kwargs)
 
-    monkeypatch.setattr(replay_projection, "get_rules", held)
+    monkeypatch.setattr(replay_projection, "fold_stream", held)
     yield release, entered
     release.set()
 
@@ -299,7 +302,7 @@ def test_a_replay_is_kept_per_game_and_head_and_a_later_head_extends_it(tmp_path
     assert 0 < new <= 3 and later["frames"][: len(first["frames"])] == first["frames"]
     assert counts["builds"] == 1 and counts["views"] == new  # only the new events framed
     assert counts["folds"] <= 2 * new + app.config["SETTINGS"].snapshot_every
-    fresh = replay_projection.build(EventStore(app.config["SETTINGS"].db), game_id, "red").to_dict()
+    fresh = replay_projection.build(EventStore(app.config["SETTINGS"].db), CATALOG, game_id, "red").to_dict()
     assert later["frames"] == json.loads(json.dumps([{k: v for k, v in f.items() if k != "view"}
                                                      for f in fresh["frames"]]))  # as a build from event 1 gives them
     # the kept replay holds no views; those it serves are the ones such a build gives

@@ -7,8 +7,10 @@ import pytest
 from app.events.dice import SeededDice
 from app.projections import counters as pieces
 from app.projections import render
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from tests.formosa.formosa_given import given
+
+CATALOG = installed()  # the rule sets installed here
 
 S = "{http://www.w3.org/2000/svg}"
 SCENARIOS = {"snc": "campaign", "ichigo": "campaign", "olympic": "solitaire", "daisenso": "strait"}
@@ -19,8 +21,8 @@ FORMOSA_UNITS = {"jp-66-304": "1904", "us-1mar-1": "1905", "us-arty-1": "1905"}
 
 def position(rules: str):
     if rules == "formosa":
-        return get_rules(rules), given(units=FORMOSA_UNITS, concealed=("jp-66-304",))
-    r = get_rules(rules)
+        return CATALOG.rules(rules), given(units=FORMOSA_UNITS, concealed=("jp-66-304",))
+    r = CATALOG.rules(rules)
     state = r.initial_state(SCENARIOS[rules], {})
     if rules == "ichigo":  # the Chinese regulars set up face down (3.3)
         dice = SeededDice(next_index=0, seed="counters", game_id="counters")

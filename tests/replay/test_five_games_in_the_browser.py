@@ -9,8 +9,11 @@ import pytest
 
 from app.projections import analysis, replay
 from app.projections import counters as pieces
+from app.rules.catalog import installed
 from tests.replay import test_browser
 from tests.replay.conftest import import_real
+
+CATALOG = installed()  # the rule sets installed here
 
 server, page = test_browser.server, test_browser.page  # the fixtures: the real server, and Chromium
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -57,7 +60,7 @@ def busiest_combat(frames) -> int:
 @pytest.mark.parametrize("rules", list(OWN_MEASURE))
 def test_each_game_shows_its_counters_and_its_own_measure_first(store, five_games, server, page, rules):
     game_id = import_real(store, five_games, rules)
-    rep = replay.build(store, game_id, None)  # a finished game: everything, for everyone
+    rep = replay.build(store, CATALOG, game_id, None)  # a finished game: everything, for everyone
     seq = busiest_combat(rep.frames)
     frame = rep.frame_at(seq)
     charts = analysis.chart_list(analysis.analyse(rep))

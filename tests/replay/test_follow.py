@@ -11,10 +11,12 @@ import re
 
 import pytest
 
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from app.rules.kernel.hexgrid import Hex
 from tests.replay import test_browser
 from tests.replay.conftest import import_real
+
+CATALOG = installed()  # the rule sets installed here
 
 server, page = test_browser.server, test_browser.page  # the fixtures: the real server, and Chromium
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -84,7 +86,7 @@ def screen_of(page, label: str) -> dict:
 def test_every_step_of_a_whole_snc_game_is_on_screen(store, real_games, server, page):
     game_id = import_real(store, real_games, "snc")
     events = list(store.events(game_id))
-    game_map = get_rules("snc").game_map(None)
+    game_map = CATALOG.rules("snc").game_map(None)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     open_replay(page, server, game_id)
@@ -111,7 +113,7 @@ def test_the_snc_replay_opens_on_the_first_action_readable_and_uncovered(store, 
     the id or the factors."""
     game_id = import_real(store, real_games, "snc")
     events = list(store.events(game_id))
-    game_map = get_rules("snc").game_map(None)
+    game_map = CATALOG.rules("snc").game_map(None)
     first = next(sorted(touched(e, game_map)) for e in events if touched(e, game_map))
     open_replay(page, server, game_id)
     assert page.evaluate(OFF_SCREEN, first) == []
@@ -144,7 +146,7 @@ def test_the_snc_replay_opens_on_the_first_action_readable_and_uncovered(store, 
 def test_wheel_drag_keys_fit_all_and_back_to_the_action(store, real_games, server, page):
     game_id = import_real(store, real_games, "snc")
     events = list(store.events(game_id))
-    game_map = get_rules("snc").game_map(None)
+    game_map = CATALOG.rules("snc").game_map(None)
     open_replay(page, server, game_id)
     box = page.locator("#map").bounding_box()
     centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -4,16 +4,20 @@ import pytest
 from app.events.registry import decode
 from app.projections import replay
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.skirmish import GAME as RULES
 from app.service import games
+from tests.replay.conftest import foggy
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def test_one_frame_per_event_each_equal_to_the_view_after_it(store, finished):
-    rep = replay.build(store, finished, replay.ALL)
+    rep = replay.build(store, CATALOG, finished, replay.ALL)
     events = list(store.events(finished))
     assert [f.seq for f in rep.frames] == [e.seq for e in events]
     for seq in (1, len(events) // 2, len(events)):
-        assert rep.frame_at(seq).view == RULES.view(projection.load(store, finished, seq).game, None)
+        assert rep.frame_at(seq).view == RULES.view(projection.load(store, CATALOG, finished, seq).game, None)
     assert rep.over and rep.outcome["reason"]
 
 
@@ -21,12 +25,12 @@ def test_frames_come_from_a_single_fold(store, finished, monkeypatch):
     calls = []
     real = projection._step
     monkeypatch.setattr(projection, "_step", lambda *a: calls.append(1) or real(*a))
-    rep = replay.build(store, finished, "red")
+    rep = replay.build(store, CATALOG, finished, "red")
     assert len(calls) == len(rep.frames)
 
 
 def test_labels_follow_the_sequence_of_play(store, finished):
-    rep = replay.build(store, finished, replay.ALL)
+    rep = replay.build(store, CATALOG, finished, replay.ALL)
     ended = [f for f in rep.frames if f.type == "skirmish.StepEnded"]
     assert ended[0].phase == "turn 1, red combat step" and ended[0].turn == 1
     assert rep.frames[-1].phase == "game over"
@@ -35,7 +39,7 @@ def test_labels_follow_the_sequence_of_play(store, finished):
 
 
 def test_combat_frames_carry_the_stored_roll_odds_and_result(store, finished):
-    rep = replay.build(store, finished, replay.ALL)
+    rep = replay.build(store, CATALOG, finished, replay.ALL)
     stored = {e.seq: decode(e.type, e.version, e.payload) for e in store.events(finished)
               if e.type == "skirmish.AttackResolved"}
     combats = {f.seq: f.combat for f in rep.frames if f.combat}
@@ -47,13 +51,14 @@ def test_combat_frames_carry_the_stored_roll_odds_and_result(store, finished):
         assert [d["result"] for d in c["distribution"] if d["roll"] == c["roll"]] == [event.result]
 
 
-def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish, foggy):
-    games.submit(store, skirmish, "red", "move R1 0202")
-    games.submit(store, skirmish, "red", "end")
-    games.submit(store, skirmish, "red", "end")
-    games.submit(store, skirmish, "blue", "move B1 0602")
-    games.submit(store, skirmish, "blue", "move B3 0603")  # 0603 is next to nothing red: unseen by red
-    rep = replay.build(store, skirmish, "red")
+@foggy
+def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish, catalog):
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
+    games.submit(store, CATALOG, skirmish, "red", "end")
+    games.submit(store, CATALOG, skirmish, "red", "end")
+    games.submit(store, CATALOG, skirmish, "blue", "move B1 0602")
+    games.submit(store, CATALOG, skirmish, "blue", "move B3 0603")  # 0603 is next to nothing red: unseen by red
+    rep = replay.build(store, catalog, skirmish, "red")
     assert rep.viewer == "red" and not rep.over
     last = rep.frames[-1]
     assert {u["id"] for u in last.view["units"]} == {"R1", "R2", "R3"}
@@ -66,34 +71,35 @@ def test_mid_game_a_side_sees_only_its_view_and_no_hidden_event(store, skirmish,
     with pytest.raises(IndexError):
         rep.frame_at(head - 1)  # the position between blue's moves is not red's to see
     # blue sees its own moves
-    assert "B3 moves 0603" in [f.text for f in replay.build(store, skirmish, "blue").frames]
+    assert "B3 moves 0603" in [f.text for f in replay.build(store, catalog, skirmish, "blue").frames]
 
 
-def test_each_frame_names_the_hexes_its_step_is_about_and_a_hidden_run_names_none(store, skirmish, foggy):
+@foggy
+def test_each_frame_names_the_hexes_its_step_is_about_and_a_hidden_run_names_none(store, skirmish, catalog):
     """The viewer keeps a frame's `focus` on screen: an order's destination and where the unit stands, a move's
     hexes; an end of phase is about no hex; blue's hidden moves tell red no hex at all (fog of war)."""
-    games.submit(store, skirmish, "red", "move R1 0202")
-    games.submit(store, skirmish, "red", "end")
-    games.submit(store, skirmish, "red", "end")
-    games.submit(store, skirmish, "blue", "move B3 0603")
-    red = {f.text: f.focus for f in replay.build(store, skirmish, "red").frames}
-    start = next(u["hex"] for u in RULES.view(projection.load(store, skirmish, 3).game, None)["units"]
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
+    games.submit(store, CATALOG, skirmish, "red", "end")
+    games.submit(store, CATALOG, skirmish, "red", "end")
+    games.submit(store, CATALOG, skirmish, "blue", "move B3 0603")
+    red = {f.text: f.focus for f in replay.build(store, catalog, skirmish, "red").frames}
+    start = next(u["hex"] for u in RULES.view(projection.load(store, CATALOG, skirmish, 3).game, None)["units"]
                  if u["id"] == "R1")
     assert red["red orders: move R1 0202"] == sorted({"0202", start})
     assert red["R1 moves 0202"] == ["0202"]
     assert red["(events hidden from your side)"] == []
     assert red["red orders: end"] == [] and red["red ends the movement step"] == []
-    assert replay.build(store, skirmish, "blue").frames[-1].focus == ["0603"]
+    assert replay.build(store, catalog, skirmish, "blue").frames[-1].focus == ["0603"]
 
 
 def test_mid_game_needs_a_side_but_a_finished_game_is_open_to_all(store, finished):
-    running = games.create_game(store, "skirmish")
+    running = games.create_game(store, CATALOG, "skirmish")
     with pytest.raises(replay.NoAccess):
-        replay.build(store, running, None)
+        replay.build(store, CATALOG, running, None)
     with pytest.raises(ValueError, match="no side 'green'"):
-        replay.build(store, running, "green")
-    assert replay.build(store, finished, "red").viewer == replay.ALL
-    assert replay.build(store, finished, None).viewer == replay.ALL
+        replay.build(store, CATALOG, running, "green")
+    assert replay.build(store, CATALOG, finished, "red").viewer == replay.ALL
+    assert replay.build(store, CATALOG, finished, None).viewer == replay.ALL
 
 
 def test_a_retracted_move_stays_visible_and_marked_and_the_position_goes_back(store, skirmish):
@@ -103,19 +109,19 @@ def test_a_retracted_move_stays_visible_and_marked_and_the_position_goes_back(st
     from app.events.registry import encode
     from app.events.store import NewEvent
 
-    games.submit(store, skirmish, "red", "move R1 0202")
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
     order_seq = store.head(skirmish)[0] - 1
-    games.submit(store, skirmish, "red", "move R2 0203")
+    games.submit(store, CATALOG, skirmish, "red", "move R2 0203")
     head = store.head(skirmish)[0]
     name, version, payload = encode(core.Retracted(from_seq=order_seq, to_seq=head, reason="agreed", by="blue"))
     store.append(skirmish, head, [NewEvent(name, version, payload, "blue")])
-    rep = replay.build(store, skirmish, replay.ALL)
+    rep = replay.build(store, CATALOG, skirmish, replay.ALL)
     taken_back = [f for f in rep.frames if order_seq <= f.seq <= head]
     assert taken_back and all(f.retracted and f.text.startswith("[retracted]") for f in taken_back)
     before, after = rep.frame_at(head), rep.frames[-1]
     units = lambda frame: {u["id"]: u["hex"] for u in frame.view["units"]}  # noqa: E731
     assert units(before)["R1"] == "0202" and units(after)["R1"] == "0102" and units(after)["R2"] == "0103"
-    assert after.view == RULES.view(projection.load(store, skirmish).game, None)
+    assert after.view == RULES.view(projection.load(store, CATALOG, skirmish).game, None)
 
 
 def test_a_disputes_own_events_are_never_shown_as_retracted(store):
@@ -128,7 +134,7 @@ def test_a_disputes_own_events_are_never_shown_as_retracted(store):
     order = pbem.orders.submit(seats["red"], "move R1 0202").events[0].seq
     raised = pbem.disputes.raise_dispute(seats["blue"], order, "misclick")
     pbem.disputes.answer_dispute(seats["red"], raised["id"], True, "fair")
-    frames = {f.seq: f for f in replay.build(store, game_id, replay.ALL).frames}
+    frames = {f.seq: f for f in replay.build(store, CATALOG, game_id, replay.ALL).frames}
     assert frames[order].retracted and frames[order].text.startswith("[retracted] ")
     disputed = [f for f in frames.values() if f.type in ("core.DisputeRaised", "core.DisputeAnswered")]
     assert len(disputed) == 2

@@ -10,8 +10,10 @@ import pytest
 
 from app.events.registry import decode
 from app.projections import analysis, render, replay
-from app.rules.catalog import get_rules
+from app.rules.catalog import installed
 from tests.replay.conftest import GAMES, SVG, import_real
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # a finished fuzzer game of each real rule set
 
@@ -31,9 +33,9 @@ def _on_map(view: dict) -> list[dict]:
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_finished_game_replays_from_first_to_last_with_every_combat(store, real_games, name):
     game_id = import_real(store, real_games, name)
-    rules = get_rules(name)
+    rules = CATALOG.rules(name)
     stored = list(store.events(game_id))
-    rep = replay.build(store, game_id, None)
+    rep = replay.build(store, CATALOG, game_id, None)
     assert rep.over and rep.viewer == replay.ALL
     assert [f.seq for f in rep.frames] == [e.seq for e in stored]  # first to last, one frame per event
     combat_type = GAMES[name][1]
@@ -70,10 +72,10 @@ def test_mid_game_a_side_sees_only_top_units_of_enemy_stacks_and_no_hidden_stren
     game_id, events = real_games[name]
     upto = len(events) * 2 // 3
     import_real(store, real_games, name, upto)
-    rules = get_rules(name)
+    rules = CATALOG.rules(name)
     fogged = untried_seen = 0
     for side in rules.sides:
-        rep = replay.build(store, game_id, side)
+        rep = replay.build(store, CATALOG, game_id, side)
         assert not rep.over and rep.viewer == side
         state = rep.final_state.game
         truth = {u.id: u for u in state.units.values() if u.on_map}

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from app.web.replay import COOKIE
 from cli import cli
 from tests.replay import test_browser
+from tests.replay.conftest import FOGGY
 from tests.replay.test_served import counters, served_app
 from tests.replay.test_web import whose
 
@@ -53,7 +54,7 @@ def test_the_demo_prints_a_link_that_opens_its_game_in_the_viewer_as_the_referee
     assert frames["viewer"] == "all" and len(frames["frames"]) > 10
 
 
-def test_open_as_a_side_shows_only_that_sides_view(demo, foggy):
+def test_open_as_a_side_shows_only_that_sides_view(demo):
     """Under fog (tests/replay/conftest.py: a side sees an enemy unit only next to its own) red's link draws
     fewer counters than the referee's, and only red's view's."""
     db, game_id, _ = demo
@@ -63,7 +64,7 @@ def test_open_as_a_side_shows_only_that_sides_view(demo, foggy):
         assert code == 0, out
         link = json.loads(out)
         assert link["view"] == (view or "all") and link["game_id"] == game_id
-        client = served_app(db).test_client()
+        client = served_app(db, catalog=FOGGY).test_client()
         words = whose(sign_in(client, link["url"]).data)
         assert words == ("as red sees it" if view else "the referee's view (everything)")
         assert f"{game_id}, {words}; needs the server" in run(db, "open", game_id, *(["--as", view] if view else []))[1]

@@ -5,11 +5,14 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from app.projections import render, replay
+from app.rules.catalog import installed
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import load_map
 from app.rules.skirmish import GAME as RULES
 from app.service import games
 from cli import cli
+
+CATALOG = installed()  # the rule sets installed here
 
 MAP = RULES.data().map
 
@@ -83,11 +86,11 @@ def test_hexside_features_and_routes_are_drawn_on_the_right_edges():
 def test_control_markers_and_victory_hexes_come_from_the_view(store, skirmish):
     from app.projections import state as projection
 
-    root = parse(render.render_state(RULES, projection.load(store, skirmish), "red"))
+    root = parse(render.render_state(RULES, projection.load(store, CATALOG, skirmish), "red"))
     assert [s.get("data-hex") for s in root.iterfind(".//s:polygon[@class='victory']", NS)] == ["0403"]
     assert root.findall(".//s:circle[@class='control']", NS) == []  # nobody holds the village yet
-    games.submit(store, skirmish, "red", "move R3 0204 0304 0403")
-    root = parse(render.render_state(RULES, projection.load(store, skirmish), "blue"))
+    games.submit(store, CATALOG, skirmish, "red", "move R3 0204 0304 0403")
+    root = parse(render.render_state(RULES, projection.load(store, CATALOG, skirmish), "blue"))
     marks = root.findall(".//s:circle[@class='control']", NS)
     assert [(m.get("data-hex"), m.get("data-side")) for m in marks] == [("0403", "red")]
     assert marks[0].get("fill") == render.side_colours(["red", "blue"])["red"]
@@ -112,6 +115,6 @@ def test_cli_render_writes_the_svg_of_any_position(store, finished, tmp_path):
                                       "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "everything (the game is over)" in result.output  # nothing is hidden any more
-    frame = replay.build(store, finished, "red").frame_at(5)
+    frame = replay.build(store, CATALOG, finished, "red").frame_at(5)
     on_map = {u["id"] for u in frame.view["units"] if u["hex"]}
     assert set(counters(parse(out.read_text()))) == on_map

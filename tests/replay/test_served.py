@@ -13,6 +13,7 @@ from app.numbers import LARGEST
 from app.web import create_app
 from app.web.replay import COOKIE
 from tests import outbox
+from tests.replay.conftest import FOGGY
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 SECRET_HEX = "0604"  # where blue's B3 goes: far from every red unit, so red must not see it mid-game
@@ -31,17 +32,18 @@ def counters(svg: bytes) -> dict[str, str]:
             for c in ET.fromstring(svg).iterfind(".//s:g[@class='counter']", NS)}
 
 
-def served_app(db: str, outbox: Outbox | None = None, public_url: str | None = PUBLIC):
+def served_app(db: str, outbox: Outbox | None = None, public_url: str | None = PUBLIC, catalog=None):
     return create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": db, "MAIL_TRANSPORT": outbox or Outbox(),
-                       "MAIL": MailConfig(orders_address="orders@hex.example", public_url=public_url)})
+                       "MAIL": MailConfig(orders_address="orders@hex.example", public_url=public_url),
+                       "CATALOG": catalog})
 
 
 @pytest.fixture
-def world(tmp_path, foggy):
+def world(tmp_path):
     """A skirmish game with fog (tests/replay/conftest.py: a side sees only enemy units next to its own) through
     the API, mid-game: blue's B3 has moved to SECRET_HEX. A second game, for tokens that open nothing there."""
     outbox = Outbox()
-    app = served_app(str(tmp_path / "served.sqlite3"), outbox)
+    app = served_app(str(tmp_path / "served.sqlite3"), outbox, catalog=FOGGY)
     client = app.test_client()
     made = {}
     for name in ("one", "two"):

@@ -7,23 +7,27 @@ import pytest
 from flask import Flask
 
 from app.events.registry import decode
+from app.rules.catalog import installed
 from app.service import games
 from app.service.replays import Replays
 from app.web import replay as web
+from tests.replay.conftest import foggy
+
+CATALOG = installed()  # the rule sets installed here
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
 
-def make_app(store, trust=True, resolve_viewer=None):
+def make_app(store, trust=True, resolve_viewer=None, catalog=CATALOG):
     app = Flask(__name__)
     app.config.update(TESTING=True, REPLAY_TRUST_QUERY_SIDE=trust)
-    web.register(app, resolve_viewer=resolve_viewer, reads=lambda: Replays(store))
+    web.register(app, resolve_viewer=resolve_viewer, reads=lambda: Replays(store, catalog))
     return app
 
 
 @pytest.fixture
 def running(store, skirmish):
-    games.submit(store, skirmish, "red", "move R1 0202")
+    games.submit(store, CATALOG, skirmish, "red", "move R1 0202")
     return skirmish
 
 
@@ -67,8 +71,10 @@ def test_a_finished_game_is_open_to_everyone(store, finished):
     assert client.get("/replay/static/replay.js").status_code == 200
 
 
-def test_the_resolve_viewer_hook_decides_the_side(store, running, foggy):
-    app = make_app(store, trust=False, resolve_viewer=lambda request, game_id: request.headers.get("X-Side"))
+@foggy
+def test_the_resolve_viewer_hook_decides_the_side(store, running, catalog):
+    app = make_app(store, trust=False, resolve_viewer=lambda request, game_id: request.headers.get("X-Side"),
+                   catalog=catalog)
     client = app.test_client()
     assert client.get(f"/replay/{running}/frames.json").status_code == 401
     blue = client.get(f"/replay/{running}/frames.json?views=1", headers={"X-Side": "blue"}).json
@@ -77,8 +83,9 @@ def test_the_resolve_viewer_hook_decides_the_side(store, running, foggy):
     assert blue["frames"][-1]["text"] == "(events hidden from your side)"
 
 
-def test_map_svg_at_a_seq_shows_what_the_viewer_sees(store, running, foggy):
-    client = make_app(store).test_client()
+@foggy
+def test_map_svg_at_a_seq_shows_what_the_viewer_sees(store, running, catalog):
+    client = make_app(store, catalog=catalog).test_client()
     seq = store.head(running)[0]
     assert units_in(client.get(f"/replay/{running}/map/{seq}.svg?as=red").data) == {"R1", "R2", "R3"}
     assert units_in(client.get(f"/replay/{running}/map/{seq}.svg?as=all").data) == {"R1", "R2", "R3", "B1", "B2",
@@ -107,15 +114,13 @@ def test_analysis_json_and_charts(store, finished):
     assert client.get(f"/replay/{finished}/charts/nope.svg").status_code == 404
 
 
-def test_the_viewer_works_with_fewer_panels_when_rules_lack_optional_members(store, finished, monkeypatch):
+def test_the_viewer_works_with_fewer_panels_when_rules_lack_optional_members(store, finished):
     import dataclasses
 
-    from app.rules import catalog
     from app.rules.skirmish import GAME
 
     plain = dataclasses.replace(GAME, extras={})
-    monkeypatch.setitem(catalog._REGISTERED, "skirmish", plain)
-    client = make_app(store).test_client()
+    client = make_app(store, catalog=installed(plain)).test_client()
     data = client.get(f"/replay/{finished}/frames.json").json
     assert data["panels"] == {"map": False, "combat": False}
     assert all(f["combat"] is None for f in data["frames"]) and data["frames"][-1]["text"]

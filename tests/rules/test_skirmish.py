@@ -6,12 +6,15 @@ import pytest
 
 from app.events.dice import RecordedDice
 from app.rules.base import Command
+from app.rules.catalog import installed
 from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.skirmish import GAME as RULES
 from app.rules.skirmish.combat import odds_column
 from app.rules.skirmish.events import AttackResolved, GameEnded, StepEnded, StepLost, UnitMoved
 from app.service import audit
 from tests.conftest import play_random
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def given(*events, **placements):
@@ -150,12 +153,12 @@ def test_random_games_end_without_dead_ends_and_verify(store, seed):
     """The fuzzer (docs/architecture.md practice 10): random legal orders to the end, then a clean audit."""
     from app.service import games
 
-    game_id = games.create_game(store, "skirmish")
+    game_id = games.create_game(store, CATALOG, "skirmish")
     play_random(store, game_id, random.Random(seed))
     from app.projections import state as projection
 
-    assert RULES.outcome(projection.load(store, game_id).game) is not None
-    report = audit.verify(list(store.events(game_id)), check_dice=True)
+    assert RULES.outcome(projection.load(store, CATALOG, game_id).game) is not None
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_checked > 0  # the seed is revealed at the end
 
 

@@ -10,7 +10,10 @@ from snc_randomplay import candidates
 
 from app.events.store import EventStore
 from app.projections import state as projection
+from app.rules.catalog import installed
 from cli import cli
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # a whole game through the CLI
 
@@ -34,7 +37,7 @@ def test_a_whole_snc_game_through_the_cli_ends_with_a_result_that_verifies(tmp_p
             if shown["outcome"]:
                 break
             side = shown["to_act"]
-            state = projection.load(store, game).game
+            state = projection.load(store, CATALOG, game).game
             for text in candidates(state, rng):
                 result = run("do", game, "--as", side, text, "--json")
                 if result.exit_code == 0:

@@ -60,3 +60,50 @@ def test_8_4_2_a_16th_division_regiment_delayed_to_a_later_gt_lands_at_the_divis
         when(s, "japanese", "land " + " ".join(D16[2:]) + " at 2804")
     s = then(s, "japanese", "land " + " ".join(D16[2:]) + " at 2604")
     assert {s.units[u].hex for u in D16} == {"2604"}
+
+
+D18 = ["jp-d18-r55", "jp-d18-r56", "jp-d18-r114", "jp-d18-r124"]
+
+
+def _army():
+    return sorted(u.id for u in position({}).units.values() if u.army)
+
+
+@pytest.mark.parametrize("version", [5, 4])
+def test_8_4_1_the_10th_army_splits_its_second_hex_advance_among_the_hexes_next_to_the_landing_hex(version):
+    army = _army()
+    s = under(position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(army)), version)
+    s = then(s, "japanese", "land " + " ".join(army) + " at 3417", rolls=[6])
+    s = then(s, "japanese", "advance " + " ".join(D6) + " to 3317")  # the decision after the landing combat
+    assert not s.pending and s.battle is None
+    if version == 4:  # one group went on, the rest stayed in the landing hex
+        with pytest.raises(IllegalOrder, match="not allowed now"):
+            when(s, "japanese", "advance " + " ".join(D18) + " to 3416")
+        return
+    # ruling R34: each unit goes on to any hex next to the landing hex, a group at a time, in this phase
+    s = then(s, "japanese", "advance " + " ".join(D18) + " to 3416")
+    assert {s.units[u].hex for u in D6} == {"3317"} and {s.units[u].hex for u in D18} == {"3416"}
+    assert s.controller("3416") == "japanese"
+    with pytest.raises(IllegalOrder, match="SNC 8.4.1: jp-d6-r13 is not a 10th Army unit standing in the hex"):
+        when(s, "japanese", "advance jp-d6-r13 to 3316")  # its second hex is made
+    s = then(s, "japanese", "end")  # the others stay: the order is the player's to give, never owed
+    assert s.phase == "ops2" and sum(s.units[u].hex == "3417" for u in army) == 6
+    with pytest.raises(IllegalOrder):
+        when(s, "japanese", "advance " + " ".join(sorted(set(army) - set(D6) - set(D18))[:2]) + " to 3318")
+
+
+@pytest.mark.parametrize("version", [5, 4])
+def test_8_4_1_the_10th_army_landing_where_no_chinese_unit_stands_still_goes_a_second_hex(version):
+    s = under(position({"jp-snlf-1": "3512"}, turn=7, phase="reinf", pool=tuple(D6 + D18)), version)
+    s = then(s, "japanese", "land " + " ".join(D6) + " at 3417")  # no Chinese unit there: no combat
+    assert {s.units[u].hex for u in D6} == {"3417"} and not s.pending
+    if version == 4:
+        with pytest.raises(IllegalOrder, match="not allowed now"):
+            when(s, "japanese", "advance " + " ".join(D6) + " to 3317")
+        return
+    # ruling R35: the landing hex is the first of the two hexes, combat or not; nothing is owed meanwhile
+    s = then(s, "japanese", "land " + " ".join(D18) + " at 3417")  # the Army's one location, now Japanese
+    s = then(s, "japanese", "advance " + " ".join(D6[:2]) + " to 3317")
+    assert {s.units[u].hex for u in D6[:2]} == {"3317"} and s.controller("3317") == "japanese"
+    s = then(s, "japanese", "advance " + " ".join(D18) + " to 3416")
+    assert {s.units[u].hex for u in D18} == {"3416"} and {s.units[u].hex for u in D6[2:]} == {"3417"}

@@ -18,11 +18,14 @@ from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.projections import analysis, history, replay
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.snc import GAME as RULES
 from app.service import games
 from app.service.application import ARBITER, Application, Seat
 from tests.fogcheck import check_every_channel, played_through_service
 from tests.outbox import Outbox
+
+CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # fuzzed games through the service, every channel checked
 
@@ -112,12 +115,12 @@ def a_game_with(folder, wanted, first_seed: int = 11, seeds: int = 6):
 def played(store):
     # a fixed server dice seed and game id (the dice mix both in): the same game every run
     with mock.patch.object(dice, "new_seed", lambda: "6" * 64):
-        game_id = games.create_game(store, "snc", game_id="g-snc-fog")
-    games.join(store, game_id, "chinese", "c@example.org", "c")
-    games.join(store, game_id, "japanese", "j@example.org", "j")
+        game_id = games.create_game(store, CATALOG, "snc", game_id="g-snc-fog")
+    games.join(store, CATALOG, game_id, "chinese", "c@example.org", "c")
+    games.join(store, CATALOG, game_id, "japanese", "j@example.org", "j")
 
     def submit(side, text):
-        return games.submit(store, game_id, side, text).state.game
+        return games.submit(store, CATALOG, game_id, side, text).state.game
 
     return game_id, submit
 
@@ -127,12 +130,12 @@ def a_stored_game_with(store, wanted, first_seed: int = 11, seeds: int = 6) -> s
     `wanted`, stopped there. Asserts one did."""
     for seed in range(first_seed, first_seed + seeds):
         with mock.patch.object(dice, "new_seed", lambda: "6" * 64):
-            game_id = games.create_game(store, "snc", game_id=f"g-snc-fog-{seed}")
-        games.join(store, game_id, "chinese", "c@example.org", "c")
-        games.join(store, game_id, "japanese", "j@example.org", "j")
+            game_id = games.create_game(store, CATALOG, "snc", game_id=f"g-snc-fog-{seed}")
+        games.join(store, CATALOG, game_id, "chinese", "c@example.org", "c")
+        games.join(store, CATALOG, game_id, "japanese", "j@example.org", "j")
 
         def submit(side, text, game_id=game_id):
-            return games.submit(store, game_id, side, text).state.game
+            return games.submit(store, CATALOG, game_id, side, text).state.game
 
         if play_until(lambda game_id=game_id: list(store.events(game_id)), submit, wanted, seed):
             return game_id
@@ -243,23 +246,23 @@ def test_6_3_each_sides_loss_chart_shows_every_loss_its_history_tells_it(fuzzed)
     store = pbem.store
     events = list(store.events(game_id))
     losses = [e.seq for e in events if e.type in ("snc.StepsLost", "snc.Overstacked")]
-    referee = analysis.analyse(replay.build(store, game_id, replay.ALL))["step_losses"]
+    referee = analysis.analyse(replay.build(store, CATALOG, game_id, replay.ALL))["step_losses"]
     assert all(sum(per.values()) for per in referee.values())
     for side in SIDES:
         told = {r["seq"] for r in history.lines(RULES, events, side=side)}
         assert set(losses) <= told, side  # every loss is told to both sides (6.3 hides whose, not how many) ...
         # ... so each chart agrees with the referee's: the other side's losses under its stacks are counted too
-        assert analysis.analyse(replay.build(store, game_id, side))["step_losses"] == referee, side
+        assert analysis.analyse(replay.build(store, CATALOG, game_id, side))["step_losses"] == referee, side
 
 
 def test_6_0_an_overstack_elimination_counts_the_steps_of_the_units_it_takes(fuzzed):
     pbem, game_id, _ = fuzzed
     event = next(e for e in pbem.store.events(game_id) if e.type == "snc.Overstacked")
     side, units = event.payload["side"], event.payload["units"]
-    before = projection.load(pbem.store, game_id, event.seq - 1).game
+    before = projection.load(pbem.store, CATALOG, game_id, event.seq - 1).game
     steps = sum(before.units[u].steps for u in units)
     other = next(s for s in SIDES if s != side)
-    overstack = next(f for f in replay.build(pbem.store, game_id, other).frames if f.type == "snc.Overstacked")
+    overstack = next(f for f in replay.build(pbem.store, CATALOG, game_id, other).frames if f.type == "snc.Overstacked")
     assert steps >= 1 and overstack.losses == {side: steps}  # the steps of the units taken, whatever the other
     assert not named(overstack.text) & set(units)  # side's view showed of them, and none of them named to it
 
@@ -277,7 +280,7 @@ def test_6_3_a_loss_taken_back_by_consent_leaves_every_chart(tmp_path):
     standing = sum(len(e.payload["units"]) for e in lost if e.seq < order)
     assert standing < sum(len(e.payload["units"]) for e in lost)
     for viewer in (replay.ALL, *SIDES):
-        chart = analysis.analyse(replay.build(pbem.store, game_id, viewer))["step_losses"]
+        chart = analysis.analyse(replay.build(pbem.store, CATALOG, game_id, viewer))["step_losses"]
         assert sum(n for per in chart.values() for n in per.values()) == standing, viewer
 
 
@@ -289,9 +292,9 @@ def test_6_3_a_game_stored_before_the_losses_hook_charts_every_loss_for_both_sid
     from app.service import transfer
 
     lines = (Path(__file__).parents[1] / "data" / "exports-1329c69" / "g-oldsnc01.jsonl").read_text().splitlines()
-    game_id = transfer.import_game(store, lines)
-    referee = analysis.analyse(replay.build(store, game_id, replay.ALL))["step_losses"]
+    game_id = transfer.import_game(store, CATALOG, lines)
+    referee = analysis.analyse(replay.build(store, CATALOG, game_id, replay.ALL))["step_losses"]
     steps = sum(len(e.payload["units"]) for e in store.events(game_id) if e.type == "snc.StepsLost")
     assert sum(n for per in referee.values() for n in per.values()) == steps
     for side in SIDES:
-        assert analysis.analyse(replay.build(store, game_id, side))["step_losses"] == referee, side
+        assert analysis.analyse(replay.build(store, CATALOG, game_id, side))["step_losses"] == referee, side

@@ -7,11 +7,14 @@ import pytest
 from snc_given import RULES, ev, fold, of, position, then, when
 
 from app.projections import state as projection
+from app.rules.catalog import installed
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.preview import preview_attack
 from app.rules.snc.data_load import load
 from app.rules.snc.reinforcements import due
 from app.service import games, transfer
+
+CATALOG = installed()  # the rule sets installed here
 
 D6 = ["jp-d6-r13", "jp-d6-r23", "jp-d6-r45", "jp-d6-r47"]
 D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
@@ -148,7 +151,7 @@ def v2(state):
 
 
 def test_e13_a_game_created_before_rules_version_3_is_decided_as_it_was_played():
-    assert RULES.played_under(position({}), "").rules_version == 2 and position({}).rules_version == 4
+    assert RULES.played_under(position({}), "").rules_version == 2 and position({}).rules_version == 5
     # D1: a 0-factor attack started on 1:3 before its shifts
     s = position({"cn-b20": "3412", "jp-d11-r12": "3313"}, side="chinese", turn=7)
     r = of(when(v2(s), "chinese", "attack 3313 with b20 support artillery", rolls=[4]), ev.CombatResolved)[0]
@@ -191,10 +194,10 @@ def test_e13_a_landing_after_artillery_in_the_first_operations_phase_took_no_mar
 
 
 def test_e13_a_new_game_records_its_rules_version_and_an_older_one_keeps_its_own(store):
-    game_id = games.create_game(store, "snc")
+    game_id = games.create_game(store, CATALOG, "snc")
     created = next(iter(store.events(game_id)))
-    assert created.payload["rules_version"] == RULES.version == "4"
-    assert projection.load(store, game_id).game.rules_version == 4
+    assert created.payload["rules_version"] == RULES.version == "5"
+    assert projection.load(store, CATALOG, game_id).game.rules_version == 5
     # a game exported at 1329c69, before versions were recorded: played and verified under version 2
     old = (Path(__file__).parents[1] / "data" / "exports-1329c69" / "g-oldsnc01.jsonl").read_text().splitlines()
-    assert projection.load(store, transfer.import_game(store, old)).game.rules_version == 2
+    assert projection.load(store, CATALOG, transfer.import_game(store, CATALOG, old)).game.rules_version == 2

@@ -274,3 +274,11 @@ def test_8_4_2_a_lone_detachment_at_1_to_3_removes_the_two_step_wusong_garrison_
     assert [e.units for e in of(events, ev.StepsLost)] == [["cn-gar-wusong"] * 2, ["jp-det-shigeto"] * 2]
     s = fold(s, *events)
     assert s.at("3510") == [] and s.controller("3510") == "chinese" and s.battle is None and not s.pending
+
+
+def test_8_4_r33_a_landing_halves_the_sum_of_its_factors_not_each_unit():
+    s = at_gt2_japanese_reinforcement_phase()
+    # two regiments of 3 (ruling R20): 6 halved is 3; each rounded down alone would give 1 + 1
+    events = when(s, "japanese", "land d11-r12 d11-r22 at 3308", rolls=[6])
+    r = of(events, ev.CombatResolved)[0]
+    assert (r.attack, r.defence, r.odds) == (3, 1, "3:1")

@@ -5,8 +5,11 @@ import pytest
 from snc_given import RULES, ev, fold, given, of, position, then, when
 from snc_randomplay import play
 
+from app.rules.catalog import installed
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
 from app.service import audit, games
+
+CATALOG = installed()  # the rule sets installed here
 
 
 def names(state):
@@ -122,15 +125,15 @@ def test_5_0_random_legal_play_reaches_the_end_without_a_dead_end():
 
 @pytest.mark.slow  # random games played to their end
 def test_random_play_through_the_service_verifies_clean(store):
-    game_id = games.create_game(store, "snc")
-    games.join(store, game_id, "chinese", "c@example.org", "c")
-    games.join(store, game_id, "japanese", "j@example.org", "j")
+    game_id = games.create_game(store, CATALOG, "snc")
+    games.join(store, CATALOG, game_id, "chinese", "c@example.org", "c")
+    games.join(store, CATALOG, game_id, "japanese", "j@example.org", "j")
 
     def submit(side, text):
-        return games.submit(store, game_id, side, text).state.game
+        return games.submit(store, CATALOG, game_id, side, text).state.game
 
     state, _ = play(random.Random(7), max_orders=400, submit=submit)
-    assert audit.verify(list(store.events(game_id))).ok
+    assert audit.verify(CATALOG, list(store.events(game_id))).ok
 
 
 def test_10_3_preview_command_shows_odds_shifts_and_results_and_writes_nothing(tmp_path):
@@ -159,11 +162,11 @@ def test_12_0_demo_plays_the_determinate_opening_up_to_the_wusong_landing_roll(s
     from app.projections import state as projection
     from app.service.demo import SNC_OPENING, play_demo
 
-    game_id, played = play_demo(store)
+    game_id, played = play_demo(store, CATALOG)
     assert len(played) == len(SNC_OPENING)
-    game = projection.load(store, game_id).game
+    game = projection.load(store, CATALOG, game_id).game
     assert game.turn == 2 and game.units["jp-snlf-9"].hex == "3512"
-    assert audit.verify(list(store.events(game_id))).ok
+    assert audit.verify(CATALOG, list(store.events(game_id))).ok
 
 
 @pytest.mark.slow  # random games played to their end

@@ -13,6 +13,7 @@ from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.errors import IllegalOrder
 from app.rules.formosa import airpower, lines, optional, supply
+from app.rules.formosa.data_load import side_unit
 from app.rules.formosa.events import (
     AdvanceOffered,
     AirSupplyFlown,
@@ -129,7 +130,7 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
     for uid in unit_ids:
         u = state.unit(uid)
         if u is None or u.side != side or not is_hex(u.where):
-            d.refuse(C15, f"{uid} is not a {side} unit on the map")
+            d.refuse(C15, f"{uid} is not {side_unit(side)} on the map")
         if not can_attack(state, u):
             d.refuse(C15, f"{uid} cannot attack: it has attacked this phase or never attacks")
         for h in hexes:

@@ -39,6 +39,11 @@ NOT_ON_CHART = "none"  # a unit no LP chart row lists: never recruited nor repla
 RULING = "Formosa ruling"  # reconstructed rules cite their ruling in docs/rulings/formosa.md
 
 
+def side_unit(side: str) -> str:
+    """"an Allied unit" or "a Japanese unit": a side's unit as a refusal names it."""
+    return {"allied": "an Allied unit", "japanese": "a Japanese unit"}.get(side, f"a {side} unit")
+
+
 class DataError(datafiles.DataError):
     """Formosa data files that do not fit together; ``problems`` lists every one found."""
 
@@ -512,7 +517,7 @@ def _scenario_problems(game: GameData) -> list[str]:
                     out.append(f"scenario {number} {side}: choose {group['choose']} of {len(group['units'])}")
                 out += [f"scenario {number}: {i} sets up but is banned" for i in group["units"]
                         if i in scen.get("banned", ())]
-                out += [f"scenario {number}: {i} is not a {side} unit" for i in group["units"]
+                out += [f"scenario {number}: {i} is not {side_unit(side)}" for i in group["units"]
                         if i in game.by_id and game.by_id[i].side != side]
         for i in list(scen.get("banned", ())) + [i for v in scen["special"].values() if isinstance(v, list)
                                                  for i in v]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from app.rules.engine.decision import Decision
 from app.rules.formosa import airpower, optional
+from app.rules.formosa.data_load import side_unit
 from app.rules.formosa.events import LpSpent, UnitMoved, UnitRevealed, UnitsMotorized
 from app.rules.formosa.state import State, Unit, is_hex, other
 from app.rules.kernel.errors import RuleViolation
@@ -71,7 +72,7 @@ def move(d: Decision, uid: str, hexes: list[str]) -> None:
     state: State = d.state
     u = state.unit(uid)
     if u is None or u.side != d.side or not is_hex(u.where):
-        d.refuse("Formosa 12.0", f"{uid} is not a {d.side} unit on the map")
+        d.refuse("Formosa 12.0", f"{uid} is not {side_unit(d.side)} on the map")
     why = cannot_move(state, u)
     if why:
         case, _, text = why.partition(": ")

@@ -15,6 +15,7 @@ from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
 from app.rules.engine.table import StatesTable, Step, order
 from app.rules.formosa import airpower, combat, invasion, movement, optional, strategic, strike, victory
+from app.rules.formosa.data_load import side_unit
 from app.rules.formosa.events import (
     AmoyRolled,
     BaseBuilt,
@@ -169,7 +170,7 @@ def check_stacking(d: Decision, sides: tuple[str, ...], then: str) -> bool:
 def own_unit(d: Decision, uid: str, case: str = SEQ) -> Unit:
     u = d.state.unit(uid)
     if u is None or u.side != d.side:
-        d.refuse(case, f"{uid} is not a {d.side} unit")
+        d.refuse(case, f"{uid} is not {side_unit(d.side)}")
     return u
 
 
@@ -194,6 +195,18 @@ def _open_groups(state: State, side: str) -> list[tuple[str, dict, int]]:
         left = g["choose"] - len(state.chosen.get(key, ()))
         if left > 0:
             out.append((key, g, left))
+    return out
+
+
+def _open_group_texts(state: State, side: str) -> list[str]:
+    """3.0: each set-up group still to choose from, as a player knows it: how many more, of what, from which units
+    (the `choose` order names them), never the data's group id."""
+    out = []
+    for _key, g, left in _open_groups(state, side):
+        units = _pickable(state, g)
+        kinds = {state.spec(u).type.replace("-", " ") for u in units}
+        kind = f"{kinds.pop()} " if len(kinds) == 1 else ""
+        out.append(f"{left} more {kind}unit{'s' if left > 1 else ''} from {', '.join(units)}")
     return out
 
 
@@ -364,7 +377,7 @@ class SetupJapanese(SetupStep):
     name = "setup-japanese"
 
     def label(self, s: State) -> str:
-        groups = "; ".join(f"choose {left} more of group {k}" for k, _, left in _open_groups(s, "japanese"))
+        groups = "; ".join(f"choose {text}" for text in _open_group_texts(s, "japanese"))
         return (f"Scenario {s.scenario} set-up: the Japanese deploy on Formosa ({len(s.to_place)} units to place"
                 f"{'; ' + groups if groups else ''}; {s.lp['japanese']} LP)")
 
@@ -393,8 +406,8 @@ class SetupJapanese(SetupStep):
     def end(self, d: Decision) -> None:
         state: State = d.state
         if _open_groups(state, "japanese"):
-            d.refuse("Formosa 24.1", "set-up groups still to choose: " + ", ".join(
-                f"{left} of group {k}" for k, _, left in _open_groups(state, "japanese")))
+            d.refuse("Formosa 24.1",
+                     "set-up groups still to choose: " + "; ".join(_open_group_texts(state, "japanese")))
         if state.to_place:
             d.refuse("Formosa 24.1", f"units still to set up: {', '.join(state.to_place)}")
         keep = d.data.scenario(state.scenario)["lp_kept_after_setup"]
@@ -431,7 +444,7 @@ class SetupAllied(SetupStep):
     name = "setup-allied"
 
     def label(self, s: State) -> str:
-        groups = "; ".join(f"choose {left} more of group {k}" for k, _, left in _open_groups(s, "allied"))
+        groups = "; ".join(f"choose {text}" for text in _open_group_texts(s, "allied"))
         keep = s.data.scenario(s.scenario)["lp_kept_after_setup"]
         return (f"Scenario {s.scenario} set-up: the Allies recruit ({s.lp['allied']} LP; more than {keep} are "
                 f"lost at the end{'; ' + groups if groups else ''})")
@@ -440,8 +453,7 @@ class SetupAllied(SetupStep):
     def end(self, d: Decision) -> None:
         state: State = d.state
         if _open_groups(state, "allied"):
-            d.refuse("Formosa 24.1", "set-up groups still to choose: " + ", ".join(
-                f"{left} of group {k}" for k, _, left in _open_groups(state, "allied")))
+            d.refuse("Formosa 24.1", "set-up groups still to choose: " + "; ".join(_open_group_texts(state, "allied")))
         keep = d.data.scenario(state.scenario)["lp_kept_after_setup"]
         if state.lp["allied"] > keep:
             d.emit(LpLost("allied", state.lp["allied"] - keep, "Formosa 24.1"))

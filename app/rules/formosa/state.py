@@ -41,7 +41,9 @@ OUT = "out"
 #    barred are kept for a later GT (18.0 b)); units that made an amphibious invasion must attack the adjacent
 #    Japanese units in the ensuing Combat Phase, ZOC or not (10.2.1, 10.2.2); a special landing keeps the stacking
 #    limits (8.1, 25.7, 25.8)
-RULES_VERSION = 5
+# 6: issue 30's third fidelity pass (ruling F112), each decided as played in a game created under 1-5: an Allied
+#    engineer base traces its line with its base side's movement factor, none (19.1, 2.4)
+RULES_VERSION = 6
 H = Hex.parse
 
 
@@ -273,7 +275,9 @@ class State(SequencedState):
             return True
         sit = self.trace_situation(u.side)
         if u.side == "allied":
-            return supply.allied_line(self.data, H(u.where), spec.mobility, spec.mf, spec.nationality,
+            # 19.1, 2.4 (ruling F112, rules version 6): a base's printed side is static, no movement factor
+            mf = 0 if u.base and self.since(6) else spec.mf
+            return supply.allied_line(self.data, H(u.where), spec.mobility, mf, spec.nationality,
                                       ports=[H(p) for p in self.functional_ports()], hqs=self.allied_hqs(),
                                       sit=sit, markers=[H(h) for h in self.amphibious])
         statics = [x for x in self.on_map("japanese") if self.is_static(x)]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.rules.errors import IllegalOrder
-from app.rules.formosa.data_load import NOT_ON_CHART, GameData
+from app.rules.formosa.data_load import NOT_ON_CHART, GameData, side_unit
 from app.rules.kernel.hexgrid import Hex
 
 C = "Formosa "
@@ -157,7 +157,7 @@ def recruit_cost(game: GameData, side: str, item: str, *, scenario: int, setup: 
     unit = game.by_id.get(item)
     if unit is not None:
         if unit.side != side:
-            raise IllegalOrder(C + "7.3", f"{item} is not a {side} unit")
+            raise IllegalOrder(C + "7.3", f"{item} is not {side_unit(side)}")
         return _unit_cost(game, unit, scenario=scenario, setup=setup, replace=replace)
     if points < 1:
         raise IllegalOrder(C + "7.3", f"buy at least one {item} point, not {points}")

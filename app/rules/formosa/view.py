@@ -36,6 +36,14 @@ def shown(state: State, u, side: str | None) -> str:
     return "full" if u.where in PUBLIC_DISPLAYS else "hidden"
 
 
+def naval_display(state: State) -> dict[str, str]:
+    """Ruling F110: the display each kind of Allied naval gunfire is in: the Allied Staging Area, whence it supports
+    combats (17.0) and which the kamikazes hit (16.6), or, after a sortie's Indecisive Action or Decisive Battle,
+    the Allied Available Air & Naval Display until the Air Return Phase (18.0: available the next GT)."""
+    where = "allied-available" if state.strike.gunfire_withdrawn else "allied-staging"
+    return {k: where for k in ("gunfire", "cw-gunfire") if k in state.naval}
+
+
 def view(state: State, side: str | None) -> dict:
     units, counts = [], {}
     for _, u in sorted(state.units.items()):
@@ -64,6 +72,7 @@ def view(state: State, side: str | None) -> dict:
         "lp": dict(state.lp), "lp_next_turn": dict(state.lp_due), "amoy_captured_on": state.amoy_turn,
         "air": {k: v for k, v in state.air.items() if mine(k)},
         "naval": {k: v for k, v in state.naval.items() if mine(k)},
+        **({"naval_display": naval_display(state)} if side in (None, "allied") else {}),
         "markers": {k: v for k, v in state.markers.items() if mine(k)},
         "victory_hexes": sorted(str(h) for h in state.data.sudden_death_hexes()),
         # 4.2 as it would count now (public: control is occupation, the Allied displays are public, F7)

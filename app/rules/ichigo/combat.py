@@ -113,7 +113,10 @@ def assess(state: State, side: str, target: str, attackers: list[Unit], defender
         shifts.append(Shift(1, "Ichi-Go 11.18", "friendly airpower in range", "air"))
     elif target in air_range(state, other(side)):
         shifts.append(Shift(-1, "Ichi-Go 11.18", "enemy airpower in range", "air"))
-    if nation == "japanese" and attackers and all(s == "attenuated" for s in sup.values()):
+    # 7.4 (ruling E29): the shift comes with any attacker on attenuated supply; an out-of-supply one is halved
+    # instead (7.3), and joining the attack never lifts the others' shift (rules version 4: all attenuated)
+    attenuated = [s == "attenuated" for s in sup.values()]
+    if nation == "japanese" and attackers and (any(attenuated) if state.since(5) else all(attenuated)):
         shifts.append(Shift(int(sc["supply"]["japanese"]["attenuated_attack_shift"]), "Ichi-Go 7.4",
                             "attenuated Japanese supply"))
     if state.causeway and target in d.tagged("coastal"):

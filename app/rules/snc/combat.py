@@ -339,7 +339,7 @@ def coastal(d: GameData, hex_label: str) -> bool:
         for n in d.map.neighbours(here))
 
 
-def _army_push(em: Decision, units: list[str], start: str, nxt: str) -> None:
+def _army_push(em: Decision, units: list[str], start: str, nxt: str, made: list) -> None:
     """SNC 8.4.1, second clause: when every hex next to the landing hex is held by the Chinese, the 10th Army
     may advance into one of them that is coastal; the Chinese player retreats its units one hex first (garrison
     steps are eliminated and, with nowhere to go, so are the others: as 8.4 2) and ruling E3)."""
@@ -351,7 +351,7 @@ def _army_push(em: Decision, units: list[str], start: str, nxt: str) -> None:
     if not coastal(em.state.data, nxt):
         raise IllegalOrder("SNC 8.4.1", f"{nxt} is not a coastal hex: with every hex next to {start} held by the "
                                         "Chinese, the 10th Army may advance only into a coastal one")
-    em.emit(ev.DecisionMade("advance", "japanese"))
+    em.emit(*made)
     chinese = [u for u in em.state.at(nxt) if u.side == "chinese"]
     if not _retreat_chinese(em, chinese, nxt, advance={"units": list(units), "to": nxt}):
         _army_enter(em, units, nxt)
@@ -362,6 +362,35 @@ def _army_enter(em: Decision, units: list[str], to: str) -> None:
     taken = newly_taken(em.state, "japanese", [to])
     em.emit(ev.UnitsAdvanced(list(units), [to]))
     place_garrisons(em, taken)
+
+
+def _army_hexes(state: State) -> int:
+    """SNC 8.4.1: the hexes the 10th Army advances after its landing, the landing hex the first
+    (scenario.toml `ten_army_advance_hexes`)."""
+    return int(state.data.params["reinforcements"]["army_advance_hexes"])
+
+
+def army_second_hex(em: Decision, units: list[str], start: str, nxt: str, decided: bool = True) -> None:
+    """SNC 8.4.1: the 10th Army's `units`, in their landing hex `start`, advance into `nxt` next to it: a hex no
+    Chinese unit holds, or, when every hex next to `start` is Chinese-held, a coastal one whose units retreat
+    first (`_army_push`). `decided`: the answer to the advance decision after a landing combat; else the
+    Reinforcement Phase's own `advance` order (rulings R34, R35)."""
+    from app.rules.snc.movement import can_step
+
+    state = em.state
+    # Chinese-held hexes pass here: the second clause of 8.4.1 (`_army_push`) says when they may be entered.
+    check_advance(state.data.map, None, [H(start), H(nxt)], {H(start)}, _army_hexes(state),
+                  lambda h, prev: can_step(state, "japanese", str(prev), str(h), ignore_enemy=True), "SNC 8.4.1")
+    made = [ev.DecisionMade("advance", "japanese")] if decided else []
+    if any(u.side == "chinese" for u in state.at(nxt)):
+        _advance_within_limits(state, "japanese", nxt, units)
+        _army_push(em, units, start, nxt, made)
+        return
+    taken = newly_taken(state, "japanese", [nxt])
+    em.emit(*made, ev.UnitsAdvanced(list(units), [nxt]))
+    place_garrisons(em, taken)
+    _advance_within_limits(em.state, "japanese", nxt)  # with any 9.1 garrison it brings
+    continue_battle(em)
 
 
 def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) -> None:
@@ -376,7 +405,8 @@ def _after_combat(em: Decision, defenders: list[Unit], attackers: list[Unit]) ->
             em.emit(ev.UnitsAdvanced(ids, [target]))
             place_garrisons(em, taken)
             if attackers[0].army and b.get("army_advance"):
-                em.emit(ev.DecisionRequired("advance", "japanese", {"units": ids, "from": target, "hexes": 1,
+                em.emit(ev.DecisionRequired("advance", "japanese", {"units": ids, "from": target,
+                                                                     "hexes": _army_hexes(em.state) - 1,
                                                                      "army": True}))
                 return
         else:
@@ -477,23 +507,16 @@ def advance(em: Decision, side: str, units: list[str], path: list[str]) -> None:
     if p.get("army"):
         if len(path) != 1:
             raise IllegalOrder("SNC 8.4.1", "the 10th Army advances one more hex from the landing hex")
-        start, nxt = p["from"], path[0]
-        # Chinese-held hexes pass here: the second clause of 8.4.1 (`_army_push`) says when they may be entered.
-        check_advance(gmap, None, [H(start), H(nxt)], {H(start)}, 1 + int(p["hexes"]),
-                      lambda h, prev: can_step(state, side, str(prev), str(h), ignore_enemy=True), "SNC 8.4.1")
-        if any(u.side == "chinese" for u in state.at(nxt)):
-            _advance_within_limits(state, side, nxt, units)
-            _army_push(em, units, start, nxt)
-            return
-    else:
-        cleared = state.battle["hex"]
-        if path[0] != cleared:
-            raise IllegalOrder("SNC 10.5.3", f"an advance enters the emptied defending hex {cleared} first; "
-                                             f"{path[0]} is not it: `advance {' '.join(units)} to {cleared}`, "
-                                             "or `stay`")
-        for origin in sorted({state.units[u].hex for u in units}):
-            check_advance(gmap, H(origin), [H(h) for h in path], {H(state.battle["hex"])}, int(p["hexes"]),
-                          lambda h, prev: can_step(state, side, str(prev), str(h)), "SNC 10.5.3")
+        army_second_hex(em, list(units), p["from"], path[0])
+        return
+    cleared = state.battle["hex"]
+    if path[0] != cleared:
+        raise IllegalOrder("SNC 10.5.3", f"an advance enters the emptied defending hex {cleared} first; "
+                                         f"{path[0]} is not it: `advance {' '.join(units)} to {cleared}`, "
+                                         "or `stay`")
+    for origin in sorted({state.units[u].hex for u in units}):
+        check_advance(gmap, H(origin), [H(h) for h in path], {H(state.battle["hex"])}, int(p["hexes"]),
+                      lambda h, prev: can_step(state, side, str(prev), str(h)), "SNC 10.5.3")
     taken = newly_taken(em.state, side, path)
     em.emit(ev.DecisionMade("advance", side), ev.UnitsAdvanced(list(units), list(path)))
     place_garrisons(em, taken)

@@ -235,8 +235,10 @@ class UnitsAdvanced:
             units[uid] = replace(units[uid], hex=self.path[-1], status="map")
         side = units[self.units[0]].side if self.units else state.side
         ctl = enter(state, side, self.path) if self.units else state.jp_control
-        # an advance (or `stay`) answers a decision of the battle under way (10.5.3, 8.4 1), 8.4.1)
-        return replace(state, units=units, battle={**state.battle, "advanced": True}, jp_control=ctl)
+        # an advance (or `stay`) answers a decision of the battle under way (10.5.3, 8.4 1), 8.4.1); the 10th
+        # Army's later second-hex advances of the Reinforcement Phase come with no battle (rulings R34, R35)
+        battle = {**state.battle, "advanced": True} if state.battle is not None else None
+        return replace(state, units=units, battle=battle, jp_control=ctl)
 
     def describe(self) -> str:
         return f"{', '.join(self.units)} advance to {' - '.join(self.path)}" if self.units else "no advance"

@@ -8,7 +8,7 @@ from app.rules.errors import IllegalOrder
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
-from app.rules.snc.combat import intercept, open_battle
+from app.rules.snc.combat import army_second_hex, intercept, open_battle
 from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, newly_taken, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit
@@ -212,6 +212,30 @@ def land(em: Decision, ids: list[str], h: str, support: list[str]) -> None:
         return
     army = all(state.units[u].army for u in ids)
     open_battle(em, "japanese", h, list(ids), support, "landing", {"army_advance": army})
+
+
+def army_going_on(state: State) -> list[Unit]:
+    """SNC 8.4.1 (rulings R34, R35; rules version 5): the 10th Army's units that came ashore in this Reinforcement
+    Phase (by a landing combat, which marks them as attackers, or unopposed) and still stand in their landing hex:
+    each may yet advance into one hex next to it, by the phase's `advance` order."""
+    if not state.since(5) or state.phase != "reinf" or state.side != "japanese":
+        return []
+    return sorted((u for u in state.units.values() if u.army and u.status == "map" and u.landed_at
+                   and u.hex == u.landed_at and (u.attacked or u.placed_by == "landing")), key=lambda u: u.id)
+
+
+def army_advance(em: Decision, ids: list[str], h: str) -> None:
+    """SNC 8.4.1 (rulings R34, R35): 10th Army units standing in the hex they landed at this phase advance one hex
+    more, as after a landing combat: a group at a time, whether their landing fought or not."""
+    ready = {u.id: u for u in army_going_on(em.state)}
+    for uid in ids:
+        if uid not in ready:
+            raise IllegalOrder("SNC 8.4.1", f"{uid} is not a 10th Army unit standing in the hex it landed at this "
+                                            "phase: only those advance a second hex")
+    starts = sorted({ready[u].hex for u in ids})
+    if len(starts) > 1:
+        raise IllegalOrder("SNC 8.4.1", f"units advancing together start in one landing hex, not {', '.join(starts)}")
+    army_second_hex(em, list(ids), starts[0], h, decided=False)
 
 
 def _landed_elsewhere(state: State, u: Unit, h: str) -> set[str]:

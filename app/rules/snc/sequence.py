@@ -255,6 +255,16 @@ def _advance_candidates(state: State, side: str) -> Iterator[dict]:
         yield {"units": list(data["units"]), "path": [state.battle["hex"]]}
 
 
+def _army_candidates(state: State, side: str) -> Iterator[dict]:
+    """SNC 8.4.1 (rulings R34, R35): the 10th Army units still in their landing hex, into each hex next to it."""
+    by_hex: dict[str, list[str]] = {}
+    for u in reinforcements.army_going_on(state):
+        by_hex.setdefault(u.hex, []).append(u.id)
+    for h, ids in sorted(by_hex.items()):
+        for n in (str(x) for x in state.data.map.neighbours(Hex.parse(h))):
+            yield {"units": ids, "hex": n}
+
+
 def _remove_candidates(state: State, side: str) -> Iterator[dict]:
     """SNC 11.2: the strongest reinforcements until the roll is met, then without any not needed."""
     data = state.pending[0]["data"]
@@ -608,7 +618,8 @@ class JapaneseReinforcements(InPhase):
     name = "japanese-reinforcements"
 
     def allowed(self, state: State, orders: tuple[str, ...]):
-        return (["replace"] if state.replacements > 0 else []) + ["land", "end"]
+        army = ["advance"] if reinforcements.army_going_on(state) else []
+        return (["replace"] if state.replacements > 0 else []) + ["land", *army, "end"]
 
     @order("replace UNIT [UNIT ...]", "SNC 8.3", "flip reduced Japanese units back to full strength",
            _replace_candidates, slots={"UNIT": UNIT_ONCE})
@@ -620,6 +631,11 @@ class JapaneseReinforcements(InPhase):
            slots={"UNITS": UNITS_BY_NAME})
     def land(self, em: Decision, units: list[str], hex: str, support: list[str]) -> None:
         reinforcements.land(em, units, hex, support)
+
+    @order("advance UNITS to HEX", "SNC 8.4.1", "10th Army units in the hex they landed at this phase advance one "
+           "hex more", _army_candidates)
+    def advance(self, em: Decision, units: list[str], hex: str) -> None:
+        reinforcements.army_advance(em, units, hex)
 
 
 def step_of(state: State) -> str:

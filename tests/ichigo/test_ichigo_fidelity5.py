@@ -1,0 +1,73 @@
+"""Ichi-Go readings issue 30 left open, ruled in docs/rulings/ichigo-engine.md (E29-E31) and, where a stored game
+would decide differently, fixed under rules version 5; each change is tested under version 5 and as a game created
+under version 4 still decides it (docs/core.md "Rules versions")."""
+from dataclasses import replace
+
+import pytest
+from ichigo_given import RULES, chinese, ev, of, position, when
+
+from app.rules.errors import IllegalOrder
+from app.rules.ichigo import combat
+from app.rules.ichigo.common import supply_state
+
+
+def under(state, version):
+    return RULES.played_under(state, str(version))
+
+
+@pytest.mark.parametrize("version", [5, 4])
+def test_7_4_an_attack_with_attenuated_and_out_of_supply_units_keeps_the_1l_and_halves_the_oos_units(version):
+    # Turn 8, no Causeway: every Japanese unit is on attenuated supply; the B-29 raid put the brigade out of supply
+    s = position({"jp-cea-110div": "2010", "jp-cea-1bde": "2010"}, turn=8, causeway=False,
+                 extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    s = under(replace(s, b29_units=frozenset({"jp-cea-1bde"})), version)
+    div, bde = s.units["jp-cea-110div"], s.units["jp-cea-1bde"]
+    assert (supply_state(s, div), supply_state(s, bde)) == ("attenuated", "oos")
+    alone = combat.assess(s, "japanese", "2011", [div], [s.units["C01"]], 0, False)
+    both = combat.assess(s, "japanese", "2011", [div, bde], [s.units["C01"]], 0, False)
+    assert any("7.4" in x for x in alone["shifts"])
+    half = -(-bde.factor("attack") // 2)
+    assert both["attack"] == div.factor("attack") + half  # 7.3: the out-of-supply brigade is halved, rounded up
+    # ruling E29: the attenuated division still brings its 1L; an out-of-supply unit joining never lifts it
+    assert any("7.4" in x for x in both["shifts"]) is (version == 5)
+
+
+def _us(n):
+    return sorted(u.id for u in position({}).units.values() if u.nation == "us" and u.id != "us-11ab")[:n]
+
+
+def _actions(state):
+    return [a.name for a in RULES.prompt(state).actions]
+
+
+def test_8_9_without_causeway_the_one_raid_may_come_at_the_start_of_any_turn_before_turn_7_too():
+    # ruling E30: "Causeway does not launch" holds from Turn 1 until the Turn 7 roll says otherwise (as 4.1, 4.2)
+    s = replace(position({"jp-cea-110div": "2008"}, turn=3), phase="start")
+    assert s.causeway is None and "b29" in _actions(s)
+    raided = of(when(s, "allied", "b29 2008"), ev.B29Placed)
+    assert raided and raided[0].hex == "2008"
+    used = replace(position({}, turn=5, b29_used=True), phase="start")
+    assert "b29" not in _actions(used)                                   # once a game
+    with pytest.raises(IllegalOrder):
+        when(used, "allied", "b29 2008")
+    # Causeway launched later: the raid used before does not take away the turn-by-turn roll
+    after = replace(position({}, turn=8, causeway=True, b29_used=True), phase="start")
+    assert _actions(after) == ["roll", "end"]
+    assert "b29" in _actions(RULES.evolve(after, of(when(after, "allied", "roll", rolls=[1]), ev.B29Rolled)[0]))
+
+
+def test_7_8_the_marker_stays_where_it_was_placed_into_the_next_turn_and_placed_anew_it_moves():
+    a, b = _us(2)
+    s = position({a: "2011", b: "2015"}, turn=9, phase="II", plans={"us": "move-fight"}, causeway=True,
+                 aerial_hex="2011", aerial_turn=8)
+    # ruling E31: placed on Turn 8, the marker still supplies its hex on Turn 9 (only the Allies or the Japanese
+    # taking the hex remove it), and it is available anew: placed again, it moves
+    assert supply_state(s, s.units[a]) == "full" and supply_state(s, s.units[b]) == "oos"
+    assert "supply" in _actions(s)
+    s2 = RULES.evolve(s, of(when(s, "allied", "supply 2015"), ev.AerialSupplyPlaced)[0])
+    assert s2.aerial_hex == "2015"
+    assert supply_state(s2, s2.units[a]) == "oos" and supply_state(s2, s2.units[b]) == "full"
+    assert "supply" not in _actions(s2)                                  # once a turn
+    # the US Combat Phase of a turn whose marker is unused offers it too; no Japanese or Chinese phase does
+    assert "supply" in _actions(replace(s, phase="III"))
+    assert "supply" not in _actions(replace(s, phase="VII", plans={"japanese": "move-fight"}))
