@@ -19,7 +19,7 @@ from app.rules.formosa import data
 from app.rules.formosa.data_load import DataError, load
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.movement import Mover, Situation, reach, step_cost
+from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
 from app.rules.kernel.paths import trace
 from app.rules.kernel.pieces import Piece
 from app.rules.kernel.preview import preview_attack
@@ -162,6 +162,10 @@ def test_12_2_mechanized_units_enter_mountain_and_peak_only_along_a_road_or_rail
 def test_12_3_every_unit_may_move_one_hex_whatever_the_cost():
     r = reach(M, G.movement, MECH(H("1511"), 1, "non-mechanized"))
     assert H("1512") in r and H("1513") not in r  # mountain, 3 MP, entered with 1; and no further
+    rules = load().movement  # read inside the test: the refusal names the case the data gives it
+    with pytest.raises(RuleViolation) as err:
+        validate_path(M, rules, MECH(H("1511"), 1, "non-mechanized"), [H("1511"), H("1512"), H("1513")])
+    assert err.value.case == "Formosa 12.3" and err.value.message.endswith("the minimum move allows that one hex only")
 
 
 def test_12_4_road_and_rail_half_an_mp_whatever_the_hex_and_no_river_cost():
