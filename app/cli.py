@@ -335,8 +335,9 @@ def say_cmd(ctx: Context, game: str, text: str, seat: str, to: str, as_json: boo
 @click.pass_obj
 @guarded
 def preview_cmd(ctx: Context, game: str, order: str, side: str, as_json: bool) -> None:
-    """What an attack would do: strengths, odds, every shift with its case, the result per die; refused, as the
-    order would be, when it is not this side's turn. Writes nothing."""
+    """What an attack would do: strengths, odds, every shift with its case, the result per die; refused as the
+    order would be now (out of turn: a preview for planning); an order the rules accept now but draw no preview of
+    (a move, an advance) is said to be legal, with no preview. Writes nothing."""
     result = ctx.console.preview(game, side, order)
     emit(as_json, result, result["text"])
 

@@ -1,6 +1,7 @@
 """Wargame counters, drawn as printed games draw them, from what one view shows of a unit (docs/replay.md,
 "Counters"): the nation's colours (one scheme per nation in every game), the unit-type box with its NATO-style
-symbol, the size mark above it, the id, the factors as the game prints them and one pip per step left. A unit the
+symbol, the size mark above it, the id, the factors as the game prints them, one pip per step left and a hollow one
+per step lost. A unit the
 view gives neither a type nor a strength (an untried or concealed counter) is drawn face down: "?", and only what
 the view gives. Nothing here knows a game: type, size and nation words are common military words (with their
 synonyms), and a word not known draws a plain box, never an error. Every text goes through `markup.el`.
@@ -226,6 +227,28 @@ def size_mark(word: str | None) -> str:
     return SIZES.get(str(word).strip().lower().replace(" ", "-"), "")
 
 
+def size_of(u: dict) -> str | None:
+    """The unit's size word: the view's `size`, else the last size word its name says ("Japanese area army HQ",
+    "US Marine corps": Dai Senso's kinds name their size so), else None."""
+    if u.get("size"):
+        return str(u["size"])
+    words = str(u.get("name") or "").lower().split()
+    for i in range(len(words) - 1, -1, -1):
+        for word in ("-".join(words[i:i + 2]), words[i]):
+            if word in SIZES:
+                return word
+    return None
+
+
+def steps_lost(u: dict) -> int:
+    """The steps a unit on the map has lost and still shows: the view's `steps_lost` (Dai Senso 4.2.6.2: a counter
+    flipped to its other side), else one for a `reduced` counter (SNC 2.2.1: flipped to its reduced side), else none."""
+    lost = u.get("steps_lost")
+    if isinstance(lost, int) and lost > 0:
+        return lost
+    return 1 if u.get("reduced") is True else 0
+
+
 # -- the counter ------------------------------------------------------------------------------------------
 SIDE = 40.0  # a counter's side in map units (a hex is 72 wide and 62 high): room for an id, a symbol and factors
 GLYPH = 0.6  # a DejaVu Sans glyph's mean advance, in ems: to fit ids within their counter
@@ -284,13 +307,13 @@ def describe(u: dict) -> str:
     if face_down(u):
         what = "untried" if u.get("untried") else "concealed"
         return f"{u['id']} ({u['side']}): {what}" + (f", {u['factors']}" if u.get("factors") else "")
-    bits = [str(u[k]) for k in ("size", "type") if u.get(k)]
+    bits = [str(b) for b in (size_of(u), u.get("type")) if b]
     name = f" {u['name']}" if u.get("name") and u.get("name") != u["id"] else ""
-    steps = u.get("steps")
+    steps, lost = u.get("steps"), steps_lost(u)
     return (f"{u['id']}{name} ({u['side']}" + (f", {u.get('nation') or u.get('nationality')}"
                                                  if u.get("nation") or u.get("nationality") else "") + ")"
             + (f" {' '.join(bits)}" if bits else "") + f", factors {factors(u)}"
-            + (f", {steps} step(s)" if steps is not None else ""))
+            + (f", {steps} step(s)" if steps is not None else "") + (f", {lost} lost" if lost else ""))
 
 
 def counter(u: dict, x: float, y: float, sides: dict[str, str], hex_label: str = "") -> Markup:
@@ -303,7 +326,8 @@ def counter(u: dict, x: float, y: float, sides: dict[str, str], hex_label: str =
     face = _face(json.dumps(shown, sort_keys=True, default=str), sch.field, sch.ink)
     return el("g", el("title", describe(u)), face, class_="counter", data_unit=u["id"], data_side=u["side"],
               data_nation=nation, data_type=type_of(u.get("type")) or "", data_hex=hex_label,
-              data_steps="" if u.get("steps") is None else u["steps"], transform=f"translate({x:.1f},{y:.1f})")
+              data_steps="" if u.get("steps") is None else u["steps"], data_lost=steps_lost(u) or None,
+              transform=f"translate({x:.1f},{y:.1f})")
 
 
 @lru_cache(maxsize=2048)
@@ -325,16 +349,17 @@ def _face(unit: str, fill: str, ink: str) -> Markup:
         return join(parts)
     kind = type_of(u.get("type"))
     if kind is not None:
-        mark = size_mark(u.get("size"))
+        mark = size_mark(size_of(u))
         if mark:
             parts.append(el("text", mark, class_="size", x=mid, y=lay.size_y, font_size="5.5", font_weight="bold",
                             text_anchor="middle", fill=ink))
         parts += symbol(kind, bx, by, bw, bh, ink, static=bool(u.get("static")))
     parts.append(_text(factors(u), mid, lay.factor_y, lay.factor_font, ink, "factors", True))
-    steps = u.get("steps")
-    if isinstance(steps, int) and steps > 0:
-        parts += [el("circle", class_="step", cx=4.2, cy=by + 1.6 + 3.5 * i, r="1.4", fill=ink)
-                  for i in range(min(steps, 4))]
+    steps = u.get("steps") if isinstance(u.get("steps"), int) and u["steps"] > 0 else 0
+    pips = [True] * steps + [False] * steps_lost(u)  # the steps left, then those lost: hollow
+    parts += [el("circle", class_="step" if left else "step lost", cx=4.2, cy=by + 1.6 + 3.5 * i, r="1.4",
+                 fill=ink if left else "none", stroke=None if left else ink, stroke_width=None if left else "0.7")
+              for i, left in enumerate(pips[:4])]
     if u.get("indicator"):
         parts.append(el("text", str(u["indicator"])[:2], class_="indicator", x=4.5, y=by + bh + 1, font_size="6",
                         font_weight="bold", text_anchor="middle", fill=ink))

@@ -13,7 +13,8 @@
 - `refusal(rules, state, command)`: the decider's own answer to "would `do` accept this?", run up to its first
   die (no refusal may follow a roll, practice 11), so nothing is rolled and nothing written.
 - `preview(rules, state, command)`: the rule set's preview, refused exactly when `do` would refuse the order
-  now; out of turn (planning) the order's own checks still apply, only the sequence of play is not asked.
+  now; an order `do` accepts that the rule set draws no preview of is answered as legal, with no preview; out of
+  turn (planning) the order's own checks still apply, only the sequence of play is not asked.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from typing import Any
 
 from app.rules.base import Candidate, Command, Rules, has_preview, optional
 from app.rules.engine.decision import ProbeDice, ReachedRoll
-from app.rules.errors import OrderError
+from app.rules.errors import IllegalOrder, OrderError
 from app.rules.kernel.hexgrid import Hex
 
 
@@ -45,18 +46,26 @@ def in_turn(rules: Rules, state: Any, command: Command) -> bool:
 
 
 def preview(rules: Rules, state: Any, command: Command) -> dict:
-    """The preview of `command`, through the decider's checks when the order could be given now."""
+    """The preview of `command`, through the decider's checks when the order could be given now. Every answer says
+    whether the decider accepts the order now (`legal`: None out of turn, when it is not asked) and whether there
+    is a preview (`previewed`). An order `do` would accept now that the rule set draws no preview of (an SNC
+    advance, a landing on an empty beach, an attack on concealed defenders) is answered as legal with no preview
+    and the rule set's reason (`why`), never as a refusal: only the decider refuses an order given in turn."""
     now = in_turn(rules, state, command)
-    if now:
-        refused = refusal(rules, state, command)
-        if refused is not None:
-            raise refused
-    result = rules.preview(state, command)
     if not now:
+        result = rules.preview(state, command)
         note = (f"Planning: {command.side} may not give this order now ({rules.prompt(state).step}); the odds are "
                 "those of the position as it stands")
-        result = {**result, "text": f"{result['text']}\n{note}"}
-    return {**result, "planning": not now}
+        return {**result, "text": f"{result['text']}\n{note}", "legal": None, "previewed": True, "planning": True}
+    refused = refusal(rules, state, command)
+    if refused is not None:
+        raise refused
+    try:
+        result = rules.preview(state, command)
+    except IllegalOrder as exc:
+        return {"legal": True, "previewed": False, "planning": False, "case": exc.case, "why": exc.message,
+                "text": f"Legal: {command.side} may give this order now. It has no preview ({exc})."}
+    return {**result, "legal": True, "previewed": True, "planning": False}
 
 
 LIMIT = 40

@@ -4,7 +4,8 @@ or over, table talk not yet read), signs a browser in by a link mailed to the ad
 notification channel (from the page, or a `notify:` line in an email: app/mail/inbound.py).
 
 Fog: a game's row says what that seat's prompt says (whose turn and the step, which every seat is shown; what is
-owed only to the seat that owes it; the result once it is over) and the game's deadline settings, nothing of the
+owed only to the seat that owes it; the result once it is over), when the turn of the side to act runs out (as
+every turn email of the game says it) and the seat's own clock as its turn email words it, nothing of the
 position. Showing it counts as a read of the game (`seats.mark_seen`): undo is refused after it, as after any read.
 
 Sign-in links: a request names an address; only an address that holds a seat here is mailed, at most once a period
@@ -21,11 +22,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from app.events.interface import Store
-from app.events.store import utc_parse, utc_text
+from app.events.store import utc_text
 from app.projections import state as projection
 from app.projections.sight import sees_all
 from app.rules.base import Catalog
-from app.service import talk
+from app.service import clocks, talk
 from app.service.errors import AccessDenied, PbemError
 from app.service.mailroom import Mailroom
 from app.service.player_keys import PAGE_PATH, PlayerKeys, address, code_hash, new_code
@@ -54,7 +55,8 @@ class GameRow:
     step: str
     owed: str | None  # only the seat's own
     waiting_for: tuple[str, ...]  # sides without a player yet
-    deadline: str | None  # when the side to act must have moved (UTC), if the game has a deadline
+    deadline: str | None  # when the turn of the side to act runs out (UTC): its deadline or its time bank
+    clock: str | None  # the seat's own clock in words, as its turn email says it (time bank, vacations, draw offer)
     channel: str | None  # the seat's notification channel, shown without its secrets
     unread_talk: int  # the others' table talk it may read that no email has told it yet
     replay: str  # the replay viewer, signed in as this seat (a path on this server)
@@ -98,7 +100,10 @@ class Players:
             result=f"{outcome.winner or 'a draw'}: {outcome.reason}" if outcome is not None else None,
             to_act=None if outcome is not None else prompt.side, your_turn=mine, step=prompt.step,
             owed=prompt.owed.to_dict()["text"] if mine and prompt.owed is not None else None,
-            waiting_for=missing if outcome is None else (), deadline=_deadline(settings) if outcome is None else None,
+            waiting_for=missing if outcome is None else (),
+            deadline=_deadline(self.store, self.catalog, settings, prompt.side) if outcome is None else None,
+            clock=None if outcome is not None else clocks.described(self.store, self.catalog, seat.game_id, seat.side,
+                                                                    due=False),
             channel=self._shown(channel) if channel else None,
             unread_talk=talk.unread(self.store, seat, told, sees_all(seat.is_arbiter, rules, state.game)),
             replay=f"/replay/{seat.game_id}/?key={self.credentials.replay_key(seat.game_id, seat.seat)}",
@@ -181,10 +186,9 @@ class Players:
         return shown
 
 
-def _deadline(settings: dict) -> str | None:
-    """When the side to act must have moved: its turn's start plus the game's deadline (UTC), if it has one."""
-    hours, started = settings.get("deadline_hours"), settings.get("turn_started_at")
-    if not hours or not started or not settings.get("turn_side"):
-        return None
-    return utc_text(utc_parse(started) + timedelta(hours=hours))
+def _deadline(store: Store, catalog: Catalog, settings: dict, to_act: str | None) -> str | None:
+    """When the turn of the side to act runs out (UTC), if a clock runs for it now: its fixed deadline or its time
+    bank, vacations left out (app/service/clocks.py `running`, as the turn emails say it)."""
+    clock = clocks.running(store, catalog, settings) if settings and to_act else None
+    return utc_text(clock.due) if clock is not None and clock.side == to_act else None
 

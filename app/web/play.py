@@ -15,14 +15,12 @@ seat's credential, and a request it signs that may change something only from th
 """
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
-from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from app.service.application import Seat
+from app.service.application import Application, Seat
 from app.service.errors import AccessDenied, NotAuthenticated
-from app.web import PLAY_COOKIE, authenticated, bearer
+from app.web import PLAY_COOKIE, authenticated, bearer, sign_in
 from app.web.replay import COOKIE as REPLAY_COOKIE
 
 bp = Blueprint("play", __name__, url_prefix="/play", template_folder="play/templates",
@@ -40,12 +38,10 @@ def _service():
 
 @bp.route("/<game_id>/", methods=["GET", "POST"])
 def page(game_id: str):
-    """The page for the seat the play cookie opens; a key (`?key=`, from an email link) or the token form signs in."""
-    if "token" in request.args:
-        abort(400, "a seat token does not belong in a link (links end up in logs and browser histories): use the "
-                   "play link from your game email, or give the token in this page's form")
-    if request.method == "POST" or "key" in request.args:
-        return _sign_in(game_id)
+    """The page for the seat the play cookie opens; a key (`?key=`, from an email link) or the token form signs in
+    (app/web/sign_in.py)."""
+    if sign_in.asked():
+        return sign_in.answer(PAGE, game_id, _service)
     if not (bearer() or request.cookies.get(PLAY_COOKIE)):
         raise NotAuthenticated(f"no seat of game {game_id} is signed in here: open the play link from your game "
                                "email, or give your seat's token")
@@ -78,33 +74,14 @@ def _player(seat: Seat) -> Seat:
     return seat
 
 
-def _sign_in(game_id: str):
-    """A play key (`?key=`, an email link) or a token (the form's POST) -> the seat's play key in HttpOnly,
-    SameSite=Strict cookies for this game's page and API paths, its replay key for the game's viewer, and on to the
-    page's plain address: a 303 after the form; after a link, whose click may come from a webmail's site, a page
-    that moves on by itself (a meta refresh, no script), as a redirect in a cross-site chain would not carry the
-    Strict cookie (as the replay viewer's sign-in, docs/replay.md)."""
-    seats = _service().seats  # no such game: refused below as a key or token that opens no seat in it
-    if request.method == "POST":
-        seat = seats.authenticate(game_id, request.form.get("token"))
-    else:
-        seat = seats.authenticate_play_key(game_id, request.args.get("key"))
-    g.hexledger_seat = seat
-    _player(seat)
-    path = url_for("play.page", game_id=game_id)
-    rest = [(k, v) for k, v in request.args.items(multi=True) if k != "key"]
-    target = path + (f"?{urlencode(rest)}" if rest else "")
-    if request.method == "POST":
-        response = redirect(target, 303)
-    else:
-        response = Response(render_template("play_signed_in.html", game_id=game_id, target=target), 200)
-    secure = request.is_secure or (seats.public_url or "").lower().startswith("https://")
-    keys = {PLAY_COOKIE: seats.play_key(game_id, seat.seat), REPLAY_COOKIE: seats.viewer_key(seat)}
-    for name, cookie_path in _cookies(game_id):
-        response.set_cookie(name, keys[name], path=cookie_path, httponly=True, samesite="Strict", secure=secure)
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
+def _keys(service: Application, seat: Seat) -> list[tuple[str, str, str]]:
+    """The sign-in's cookies: the seat's play key for the page and the API, its replay key for the viewer."""
+    keys = {PLAY_COOKIE: service.seats.play_key(seat.game_id, seat.seat), REPLAY_COOKIE: service.seats.viewer_key(seat)}
+    return [(name, keys[name], path) for name, path in _cookies(seat.game_id)]
+
+
+PAGE = sign_in.Page("play.page", "play link", "play_signed_in.html",
+                    lambda service, game_id, key: service.seats.authenticate_play_key(game_id, key), _keys, _player)
 
 
 @bp.errorhandler(AccessDenied)

@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 
 from app.service.application import SIGN_IN_MINUTES, Application
 from app.service.errors import AccessDenied, GameError, NotAuthenticated, TextError
+from app.web.sign_in import secure
 
 COOKIE = "hexledger_player"
 COOKIE_DAYS = 90
@@ -76,12 +77,12 @@ def _email() -> str | None:
 
 
 def _with_cookie(response: Response, key: str | None) -> Response:
-    secure = request.is_secure or (_service().seats.public_url or "").lower().startswith("https://")
+    is_secure = secure(_service())
     if key is None:
-        response.delete_cookie(COOKIE, path=url_for("players.page"), httponly=True, samesite="Strict", secure=secure)
+        response.delete_cookie(COOKIE, path=url_for("players.page"), httponly=True, samesite="Strict", secure=is_secure)
     else:
         response.set_cookie(COOKIE, key, path=url_for("players.page"), httponly=True, samesite="Strict",
-                            secure=secure, max_age=int(timedelta(days=COOKIE_DAYS).total_seconds()))
+                            secure=is_secure, max_age=int(timedelta(days=COOKIE_DAYS).total_seconds()))
     return response
 
 

@@ -26,7 +26,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from flask import (
     Blueprint,
@@ -36,7 +35,6 @@ from flask import (
     current_app,
     g,
     jsonify,
-    redirect,
     render_template,
     request,
     url_for,
@@ -48,7 +46,7 @@ from werkzeug.exceptions import HTTPException
 from app.numbers import LARGEST
 from app.service.application import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
-from app.web import ApiError
+from app.web import ApiError, sign_in
 
 Replays = replay.Replays
 Viewer = Callable[..., str | None]
@@ -169,8 +167,7 @@ def _no_access(game_id: str) -> NotAuthenticated:
 
 def _signing_in() -> bool:
     """The page's sign-in: a replay key from an email link, a token from its form (or one in a URL, refused)."""
-    return request.endpoint == "replay.page" and (request.method == "POST" or "key" in request.args
-                                                  or "token" in request.args)
+    return request.endpoint == "replay.page" and sign_in.asked()
 
 
 def _client() -> str:
@@ -217,44 +214,19 @@ def _cached_body(key: tuple, make: Callable[[], bytes]) -> bytes:
 # -- the page ---------------------------------------------------------------------------------------------
 @bp.route("/<game_id>/", methods=["GET", "POST"])
 def page(game_id: str):
-    if "token" in request.args:
-        abort(400, "a seat token does not belong in a link (links end up in logs and browser histories): use the "
-                   "replay link from your game email, or give the token in this page's form")
-    if request.method == "POST" or "key" in request.args:
-        return _sign_in(game_id)
+    """The viewer; a replay key (`?key=`, from an email link) or the token form signs a seat in (app/web/sign_in.py:
+    the key in an HttpOnly, SameSite=Strict cookie for /replay/GAME/ only)."""
+    if sign_in.asked():
+        return sign_in.answer(PAGE, game_id, _ext()["service"])
     r = _replay()
     return render_template("replay.html", game_id=game_id, view=replay.whose_view(r), rules=r.rules.name,
                            board=replay.board_of(r), sides=r.sides)
 
 
-def _sign_in(game_id: str):
-    """A replay key (`?key=`, from an email link) or a token (the form's POST) -> the seat's replay key in an
-    HttpOnly, SameSite=Strict cookie for /replay/GAME/ only, and on to the page's plain address (no key left in
-    the URL): a 303 after the form (same site); after a link, whose click may come from a webmail's site, a
-    page that moves on by itself (a meta refresh, no script), as a redirect in a cross-site chain would not
-    carry the Strict cookie."""
-    service = _ext()["service"]
-    if service is None:
-        abort(404, "this server has no seats to sign in to")
-    pbem = service()  # no such game: refused below as a key or token that opens no seat in it
-    if request.method == "POST":
-        seat = pbem.seats.authenticate(game_id, request.form.get("token"))
-    else:
-        seat = pbem.seats.authenticate_replay_key(game_id, request.args.get("key"))
-    g.hexledger_seat = seat
-    path = url_for("replay.page", game_id=game_id)
-    rest = [(k, v) for k, v in request.args.items(multi=True) if k != "key"]
-    target = path + (f"?{urlencode(rest)}" if rest else "")
-    if request.method == "POST":
-        response = redirect(target, 303)
-    else:
-        response = Response(render_template("signed_in.html", game_id=game_id, target=target), 200)
-    public = (pbem.seats.public_url or "").lower()
-    response.set_cookie(COOKIE, pbem.seats.viewer_key(seat), path=path, httponly=True, samesite="Strict",
-                        secure=request.is_secure or public.startswith("https://"))
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
+PAGE = sign_in.Page(
+    "replay.page", "replay link", "signed_in.html",
+    lambda service, game_id, key: service.seats.authenticate_replay_key(game_id, key),
+    lambda service, seat: [(COOKIE, service.seats.viewer_key(seat), url_for("replay.page", game_id=seat.game_id))])
 
 
 def _status(exc: Exception) -> tuple[int, str]:

@@ -478,8 +478,12 @@ class PreviewDoc(Schema):
     order = fields.String()
     seq = fields.Integer()
     preview = fields.Dict(metadata={"description": "strengths with each unit's modifiers, odds, shifts with "
-                                                   "their cases, the result of each die; `planning`: true when "
-                                                   "it is not your turn for this order"})
+                                                   "their cases, the result of each die, and always: `text`; "
+                                                   "`previewed`: false for an order the rules draw no preview of "
+                                                   "(an SNC advance, a move), with `case` and `why`; `legal`: "
+                                                   "true, the order may be given now as it stands (null out of "
+                                                   "turn); `planning`: true when it is not your turn for this "
+                                                   "order"})
 
 
 class VerifyDoc(Schema):
@@ -681,11 +685,13 @@ def game_history(args, game_id):
 @blp.route("/games/<game_id>/preview", methods=["POST"])
 @blp.response(200)
 @returns(200, PreviewDoc)
-@blp.alt_response(422, schema=ApiError, description="the order is refused, as it would be if given now")
+@blp.alt_response(422, schema=ApiError, description="the order is refused, as it would be if given now (a legal "
+                  "order with no preview is a 200 with `previewed` false)")
 @blp.doc(security=SECURED, requestBody=ORDER_BODY)
 def preview(game_id):
     """What an order would do (strengths, odds, each shift, the result for each die roll), without rolling: the
-    same bodies as /orders; refused as the order would be now; out of turn too, for planning"""
+    same bodies as /orders; refused as the order would be now; a legal order the rules draw no preview of is said
+    to be legal, with no preview; out of turn too, for planning"""
     text, _ = order_body()
     return svc().orders.preview(seat(game_id), text)
 

@@ -112,6 +112,20 @@ def test_preview_answers_as_the_api_does_in_and_out_of_turn(run):
     assert run("log", game).output == before
 
 
+def test_preview_of_a_legal_move_says_it_is_legal_with_no_preview_and_of_a_refused_one_refuses(run):
+    """A move is legal now but skirmish draws no preview of it (SK 5.1): `preview` says so and succeeds; a move the
+    rules refuse is refused with its case, as `do` refuses it."""
+    game = run("new", "skirmish").output.strip()
+    run("join", game, "--side", "red", "--name", "r")
+    run("join", game, "--side", "blue", "--name", "b")
+    legal = run("preview", game, "--as", "red", "move R1 0202")
+    assert legal.exit_code == 0
+    assert legal.output.startswith("Legal: red may give this order now. It has no preview (SK 5.1:")
+    assert run("do", game, "--as", "red", "move R1 0202").exit_code == 0
+    refused = run("preview", game, "--as", "red", "move R1 0302")
+    assert refused.exit_code != 0 and "SK 4.1" in refused.output and "no preview" not in refused.output
+
+
 def test_list_names_the_game_id_as_the_api_does(run, tmp_path):
     """`list --json` names a game `game_id`, with the fields the API's GET /games gives the operator."""
     from app.web import create_app

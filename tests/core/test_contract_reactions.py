@@ -39,6 +39,30 @@ def test_a_position_starts_at_zero_or_at_a_forks_point_and_moves_with_its_transa
         backend.reaction_position("turns", "g-none")
 
 
+def test_the_stalls_subscriber_starts_the_games_stored_before_it_at_their_heads(db_location, monkeypatch):
+    """A database from before the stalls subscriber (its migration held back) is opened by this release: its games'
+    stalls, told to nobody then, are not read again nor told now (the subscriber starts at their heads, as every
+    subscriber added since the reactions did); a game made afterwards is read from its first event."""
+    from app.events import migrations
+
+    every = migrations.scripts
+    monkeypatch.setattr(migrations, "scripts", lambda backend: [s for s in every(backend) if "stalls" not in s[0]])
+    before = opened(ReactionTables, db_location)
+    game(before, "g-old")
+    StreamTables(before.db).append("g-old", 1, [ev(2), ev(3, "core.SeatStalled")])
+    before.close()
+    monkeypatch.setattr(migrations, "scripts", every)
+    after = opened(ReactionTables, db_location)
+    try:
+        game(after, "g-new")
+        with after.transaction():
+            assert after.reaction_position("stalls", "g-old") == 3
+            assert after.reaction_position("stalls", "g-new") == 0
+        assert after.reactions_behind(["stalls"]) == ["g-new"]
+    finally:
+        after.close()
+
+
 def test_held_tokens_are_taken_once(backend):
     game(backend, "g-1")
     backend.hold_invitations("g-1", {"red": "t1", "blue": "t2"})

@@ -725,8 +725,9 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "4") == state and old.rules_version == 2
+    assert played_under(state, "5") == state and old.rules_version == 2
     assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
+    assert played_under(state, "4").rules_version == 4  # version 4 kept D38-D41 (rulings D42, D43)
     _, old = when(old, "attack w4324 with us-mar us-inf", [1])
     _, old = when(old, "retreat w4424 to w4524")
     assert orders(old) == {"lose us-mar", "lose us-inf"}  # version 2 looked at the hexside the marine is behind now
@@ -810,3 +811,266 @@ def test_4_2_1_2_two_hqs_of_one_faction_do_not_attack_one_hex_together():
     assert "jp-hq, jp-hq2" in refused(state, "attack w4221 with jp-hq jp-hq2 jp-a", "Dai Senso 4.2.1.2")
     assert preview(state, "attack w4221 with jp-hq jp-a")["attack"] == 7
     assert preview(played_under(state, "2"), "attack w4221 with jp-hq jp-hq2 jp-a")["attack"] == 10
+
+
+def test_4_1_3_a_normal_landing_into_an_enemy_detachment_sends_it_to_the_delay_box():
+    """4.1.3 bars a landing into a hex holding an enemy unit only, so a Beachhead Landing may go into a hex holding
+    an enemy Detachment or Logistics marker; the marker then goes to its Delay Box, as a Special SNLF Landing's
+    does (4.1.3.1). Rules version 4 left it in the hex with the unit that landed (ruling D42)."""
+    from app.rules.daisenso import played_under
+
+    def held_by_a_detachment(raw):
+        drop(raw, "jp-taihoku-fort", "jp-9-div")
+        raw["marker"].append({"kind": "detachment-japan", "faction": "axis", "hex": "w4324"})
+
+    _, z = when(scenario("strait", held_by_a_detachment), "next")
+    assert step(z) == "landing" and "land us-10-army" in orders(z)
+    events, z = when(z, "land us-10-army")
+    assert MarkersToDelayBox("w4324", ["detachment-japan"], "axis") in events
+    assert z.units["us-10-army"].hex == "w4324" and not z.markers_at("w4324", ("detachment-japan",))
+    assert z.delay_box["axis"] == {"detachment-japan": 1}
+    _, old = when(played_under(scenario("strait", held_by_a_detachment), "4"), "next")
+    _, old = when(old, "land us-10-army")
+    assert old.markers_at("w4324", ("detachment-japan",)) and "axis" not in old.delay_box
+
+
+def test_4_1_2_the_weather_ban_is_on_units_so_a_hex_holding_only_markers_falls_to_a_blitz():
+    """4.1.2 bars Blitz attacks on units in hexes under Mud, Storms or Snow; a Detachment or Logistics marker is not
+    a unit (4.2.1, 4.1.3.1 name them apart), so a Blitz attack on a hex holding only such markers takes them
+    without a die (4.2.2) whatever the weather. A hex under Mud with a unit in it is still barred. Rules version 4
+    barred both (ruling D43)."""
+    from app.rules.daisenso import played_under
+
+    def muddy(raw):
+        unit(raw, "ru-tk", "ru-tank", "e3309", blitz=True)
+        raw["weather"]["mud"] = ["e3311", "e3310"]
+
+    _, storm = when(scenario("august-storm", muddy), "next")
+    events, after = when(storm, "attack e3310 with ru-tk")
+    assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
+    assert not any(isinstance(e, CombatResolved) for e in events)
+    assert not after.markers_at("e3310") and "advance ru-tk" in orders(after)
+    held = scenario("august-storm", lambda r: (muddy(r), unit(r, "kw-x", "kwantung-division", "e3310")))
+    _, held = when(held, "next")
+    assert "under mud" in refused(held, "attack e3310 with ru-tk", "Dai Senso 4.1.2")
+    _, old = when(played_under(scenario("august-storm", muddy), "4"), "next")
+    assert "under mud" in refused(old, "attack e3310 with ru-tk", "Dai Senso 4.1.2")
+
+
+def test_4_2_7_and_4_2_8_an_unsupplied_attacker_neither_advances_nor_exploits():
+    """Only supplied ground units of the attacking force Advance After Combat (4.2.7) or Exploit (4.2.8); an
+    unsupplied one attacks (4.2.1) but stays where it is when the hex is emptied."""
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220", {"supplied": False}),
+                                         ("jp-t", "jp-tank", "w4320", {"supplied": False}),
+                                         ("jp-b", "jp-army", "w4320"), ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-t jp-b", [6])
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert "may not Advance" in refused(state, "advance jp-a", "Dai Senso 4.2.7")
+    assert "may not Exploit" in refused(state, "exploit jp-t w4221", "Dai Senso 4.2.8")
+    assert "advance jp-b" in orders(state) and not any(o.endswith(("jp-a", "jp-t")) for o in orders(state))
+
+
+def test_4_1_1_4_1_3_and_4_1_3_1_an_unsupplied_unit_or_marker_neither_airdrops_nor_lands():
+    """An Airdrop needs a supplied airborne unit (4.1.1), a Beachhead Landing a supplied ground unit (4.1.3), a
+    Special SNLF Landing a supplied SNLF Beachhead-0 (4.1.3.1): each step with nothing supplied to act passes by
+    itself (ruling D26)."""
+    assert step(scenario("august-storm")) == "airdrop"
+    assert step(scenario("august-storm", _unsupplied("ru-1-abde"))) == "blitz-combat"
+    open_beach = lambda r: drop(r, "jp-taihoku-fort", "jp-9-div")  # noqa: E731
+    assert step(when(scenario("strait", open_beach), "next")[1]) == "landing"
+    cut_off = scenario("strait", lambda r: (open_beach(r), _unsupplied("us-10-army")(r)))
+    assert step(when(cut_off, "next")[1]) == "regular-combat"
+
+    def snlf(supplied):
+        def change(raw):
+            raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                              {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725",
+                               "supplied": supplied}]
+            raw["force_pool"]["axis"]["detachment-japan"] = 1
+        return change
+
+    assert "snlf w4626" in orders(when(scenario("zhejiang", snlf(True)), "next")[1])
+    unsupplied = when(scenario("zhejiang", snlf(False)), "next")[1]
+    assert step(unsupplied) == "regular-combat" and "detachment-japan" not in {m.kind for m in unsupplied.markers}
+
+
+def test_4_1_4_an_unsupplied_airdrop_marker_goes_to_the_delay_box_and_a_supplied_one_may_land():
+    def two_drops(raw):
+        raw["marker"] += [{"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3409", "supplied": False},
+                          {"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3309"}]
+
+    storm = scenario("august-storm", two_drops)
+    _, storm = when(storm, "next")  # no Airdrop this time
+    events, storm = when(storm, "next")  # no Blitz attack; nothing to land from a Beachhead
+    assert step(storm) == "airdrop-landing"
+    assert MarkersToDelayBox("e3409", ["airdrop-soviet"], "soviet") in events
+    assert storm.delay_box["soviet"] == {"ru-airborne": 1}  # the airborne unit on the marker's other side
+    assert "airland e3309 ru-infantry" in orders(storm) and not any("e3409" in o for o in orders(storm))
+    _, storm = when(storm, "airland e3309 ru-infantry")  # a position's marker lands as one the Airdrop placed
+    assert [u.kind for u in storm.at("e3309")] == ["ru-infantry"]
+    assert storm.delay_box["soviet"] == {"ru-airborne": 2}
+
+
+def test_4_1_2_an_hq_not_blitz_enabled_gives_no_ranged_support_to_a_blitz_attack_but_does_to_a_regular_one():
+    slow_hq = scenario("strait", lambda r: [u.update(blitz=False) for u in r["unit"] if u["id"] == "us-hq-pac"])
+    order = "attack w4324 with us-3-mac hq us-hq-pac"
+    assert "not Blitz-enabled" in refused(slow_hq, order, "Dai Senso 4.2.1.2")
+    _, regular = when(slow_hq, "next")
+    assert step(regular) == "regular-combat" and "4.2.3.5" in _shift_cases(regular, order)
+
+
+def test_4_2_2_step_2_a_defending_hex_holding_an_hq_gets_no_other_hqs_ranged_support():
+    in_range = lambda r: unit(r, "cn-x-hq", "kmt-hq", "w4719")  # noqa: E731  two hexes from Chungking
+    _, asked = when(scenario("zhejiang", lambda r: (in_range(r), drop(r, "cn-chungking-hq"))),
+                    "attack w4620 with jp-15-army")
+    assert asked.pending[0]["kind"] == "defender-hq"
+    events, held = when(scenario("zhejiang", in_range), "attack w4620 with jp-15-army", [1])
+    assert any(isinstance(e, CombatResolved) for e in events) and held.combat.defender_hq is None
+
+
+def test_4_2_5_2_a_defending_force_with_a_fortress_cannot_retreat_and_converts_the_result():
+    def fight(*more):
+        return position("western", "axis", [("us-a", "us-army", "w4320"), ("us-b", "us-army", "w4320"),
+                                            ("us-c", "us-army", "w4321"), ("us-d", "us-army", "w4321"),
+                                            ("jp-d", "jp-division", "w4221"), *more])
+
+    order = "attack w4221 with us-a us-b us-c us-d"
+    events, free = when(fight(), order, [1])  # 6-1, die 1: Dr1; w4120 is free of EZOC
+    assert StackRetreated(["jp-d"], "w4221", "w4120", [], True) in events
+    _, held = when(fight(("jp-f", "jp-fortress", "w4221")), order, [5])  # the fortress's 1L, 2-1: Dr1
+    assert held.combat.result == "Dr1" and orders(held) == {"convert jp-d", "convert jp-f"}  # MA 0: no retreat
+
+
+def test_4_2_7_a_unit_with_a_movement_allowance_of_0_does_not_advance():
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220", {"values": {"attack": 7, "defense": 4, "ma": 0}}),
+                                         ("jp-b", "jp-army", "w4320"), ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-b", [6])  # Dr3 0/2
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert orders(state) == {"advance jp-b", "stop"}
+    assert "may not Advance" in refused(state, "advance jp-a", "Dai Senso 4.2.7")
+
+
+def test_4_2_5_3_no_voluntary_conversion_in_a_city_holding_a_blitz_marker():
+    def kantokuen(raw, blitz_in_chita):
+        raw.update(phasing="axis", phase="regular")
+        raw["marker"] = [m for m in raw["marker"] if m["kind"] != "blitz"]
+        if blitz_in_chita:
+            raw["marker"].append({"kind": "blitz", "faction": "soviet", "hex": "e3609"})
+        drop(raw, "ru-transbaikal", "ru-12-af")
+        unit(raw, "kw-6-army", "kwantung-army", "e3608")
+
+    for blitz_in_chita in (False, True):
+        chita = scenario("august-storm", lambda r, b=blitz_in_chita: kantokuen(r, b))
+        _, chita = when(chita, "attack e3609 with kw-6-army", [6])  # Dr1
+        assert ("convert ru-chita-garrison" in orders(chita)) is not blitz_in_chita
+        assert "retreat to e3610" in orders(chita)
+
+
+def _blitz_position(*more, markers=()):
+    return position("axis", "western", [*more], phase="blitz",
+                    marker=[{"kind": "blitz", "faction": "axis", "hex": "w4320"}, *markers])
+
+
+def test_4_2_5_2_a_retreat_does_not_enter_a_hex_holding_an_enemy_airdrop_marker():
+    units = [("jp-a", "jp-army", "w4320", {"blitz": True}), ("jp-b", "jp-army", "w4320", {"blitz": True}),
+             ("jp-c", "jp-army", "w4320", {"blitz": True}), ("cn-r", "kiangsu-res", "w4221")]
+    _, open_ = when(_blitz_position(*units), "attack w4221 with jp-a jp-b jp-c", [1])  # Dr1 0/1
+    assert {"retreat to w4120", "retreat to w4222"} <= orders(open_)
+    dropped = _blitz_position(*units, markers=[{"kind": "airdrop-axis", "faction": "axis", "hex": "w4120"}])
+    events, _ = when(dropped, "attack w4221 with jp-a jp-b jp-c", [1])  # the one hex left: taken at once
+    assert StackRetreated(["cn-r"], "w4221", "w4222", [], True) in events
+
+
+def test_4_1_1_design_note_a_friendly_airdrop_marker_negates_the_ezoc_for_a_retreat():
+    """w4420 lies in the ZOC of the Chinese army in w4520; the Japanese Airdrop marker there negates it, so the
+    beaten Japanese army may fall back into it under priority 1 (4.2.5.1), beside w4319."""
+    units = [("jp-a", "jp-army", "w4320", {"blitz": True}), ("cn-a", "kmt-army", "w4221"),
+             ("cn-b", "kmt-army", "w4221"), ("cn-c", "kmt-army", "w4520")]
+    _, plain = when(_blitz_position(*units), "attack w4221 with jp-a", [3])  # Ad
+    assert {o for o in orders(plain) if o.startswith("retreat")} == {"retreat w4320 to w4319"}
+    dropped = _blitz_position(*units, markers=[{"kind": "airdrop-axis", "faction": "axis", "hex": "w4420"}])
+    _, beaten = when(dropped, "attack w4221 with jp-a", [3])
+    assert {o for o in orders(beaten) if o.startswith("retreat")} == {"retreat w4320 to w4319",
+                                                                       "retreat w4320 to w4420"}
+
+
+def test_4_2_6_1_after_the_first_armor_step_the_next_loss_may_come_from_any_attacker():
+    state = position("axis", "western", [("jp-t", "jp-tank", "w4320"), ("jp-u", "jp-tank", "w4320"),
+                                         ("jp-a", "jp-army", "w4220"), ("cn-a", "kmt-army", "w4221"),
+                                         ("cn-b", "kmt-army", "w4221"), ("cn-c", "kmt-army", "w4221")])
+    _, state = when(state, "attack w4221 with jp-t jp-u jp-a", [1])  # Ad 1/0
+    assert {o for o in orders(state) if o.startswith("lose")} == {"lose jp-t", "lose jp-u"}
+    _, state = when(state, "lose jp-t")
+    assert orders(state) == {"lose jp-a", "lose jp-u"}
+
+
+def test_4_2_1_an_hq_that_gave_ranged_support_attacks_no_more_in_the_segment():
+    z = scenario("zhejiang", lambda r: unit(r, "cn-x", "kiangsu-res", "w4825"))
+    assert preview(z, "attack w4825 with jp-china-hq")["column"]  # next door, it could attack
+    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank hq jp-china-hq")
+    _, z = when(z, "support", [6])
+    while z.combat is not None:
+        z = _settle(z)
+    assert "already attacked" in refused(z, "attack w4825 with jp-china-hq", "Dai Senso 4.2.1")
+
+
+def test_4_2_8_only_a_force_that_included_an_armor_type_unit_exploits():
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("jp-b", "jp-army", "w4320"),
+                                         ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a jp-b", [6])  # Dr3
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    assert "no armor-type unit attacked here" in refused(state, "exploit jp-a w4221", "Dai Senso 4.2.8")
+
+
+def test_d17_a_failure_marker_of_the_attacker_stops_exploitation_into_its_hex():
+    def won(*markers):
+        state = position("axis", "western", [("jp-t", "jp-tank", "w4220"), ("jp-a", "jp-army", "w4320"),
+                                             ("cn-r", "kiangsu-res", "w4221")], marker=list(markers))
+        _, state = when(state, "attack w4221 with jp-t jp-a", [6])  # Dr3 0/1: Exploitation Distance 3
+        while state.combat is not None and step(state) != "advance":
+            state = _settle(state)
+        return state
+
+    assert "exploit jp-t w4221 w4222" in orders(won())
+    failing = won({"kind": "failure", "faction": "axis", "hex": "w4222"})
+    refused(failing, "exploit jp-t w4221 w4222", "Dai Senso 4.2.8")
+    assert "exploit jp-t w4221 w4120" in orders(failing)
+
+
+def test_4_2_8_a_minor_countrys_unit_under_free_passage_exploits_only_inside_its_country():
+    """Kiangsu holds w4724, w4725 and w4825; w4625 lies outside. The Kiangsu army (a what-if with an MA of 2, D35)
+    and a US mech take w4725: under Free Passage the army may Exploit only on inside Kiangsu."""
+    def won(free_passage):
+        state = position("western", "axis", [
+            ("ks-a", "kiangsu-war-zone", "w4724", {"values": {"attack": 6, "defense": 4, "ma": 2}}),
+            ("us-m", "us-mech", "w4825"), ("jp-d", "jp-division", "w4725")], free_passage=free_passage, hold="w4725")
+        _, state = when(state, "attack w4725 with ks-a us-m", [6])  # Dr3 0/1
+        while state.combat is not None and step(state) != "advance":
+            state = _settle(state)
+        return state
+
+    assert "exploit ks-a w4725 w4625" in orders(won([]))
+    held = won(["kiangsu"])
+    refused(held, "exploit ks-a w4725 w4625", "Dai Senso 4.2.8")
+    assert "exploit ks-a w4725 w4724" in orders(held)
+
+
+def test_4_1_4_a_game_of_rules_version_4_starts_from_its_positions_airdrop_markers_as_they_were():
+    """A position's Airdrop marker carries its airborne unit since rules version 5; a game created before starts
+    without it (so an automated seat's seed reads the state it read), and its marker still lands."""
+    from app.rules.daisenso import played_under
+
+    drop_in = lambda r: r["marker"].append({"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3309"})  # noqa: E731
+    def origins(state):
+        return [m.origin for m in state.markers if m.kind == "airdrop-soviet"]
+
+    assert origins(scenario("august-storm", drop_in)) == ["ru-airborne"]
+    old = played_under(scenario("august-storm", drop_in), "4")
+    assert origins(old) == [None]
+    _, old = when(old, "next")
+    _, old = when(old, "next")
+    _, old = when(old, "airland e3309 ru-infantry")
+    assert [u.kind for u in old.at("e3309")] == ["ru-infantry"] and old.delay_box["soviet"] == {"airdrop-soviet": 1}

@@ -248,3 +248,14 @@ def test_a_marker_of_a_position_may_be_unsupplied():
     placed = position_from_dict(storm, D)
     [drop] = [m for m in placed.markers if m.kind == "airdrop-soviet"]
     assert drop.supplied is False
+    assert drop.airborne == "ru-airborne"  # the unit on its other side, the one Soviet airborne kind (4.1.1)
+
+
+def test_an_airdrop_marker_of_a_position_names_only_an_airborne_kind_that_carries_it():
+    storm = copy.deepcopy(raw("august-storm"))
+    storm["marker"] += [{"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3310", "airborne": "us-airborne"},
+                        {"kind": "blitz", "faction": "soviet", "hex": "e3409", "airborne": "ru-airborne"}]
+    found = problems(storm)
+    assert "[[marker]] #3 (airdrop-soviet): airborne names the unit on the marker's other side: one of " \
+           "ru-airborne" in found
+    assert "[[marker]] #4 (blitz): only an Airdrop marker has an airborne unit on its other side" in found

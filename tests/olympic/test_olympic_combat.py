@@ -277,3 +277,13 @@ def test_the_view_shows_each_counter_its_steps_and_a_japanese_units_release():
     assert seen[US_A]["steps"] == 1 and seen[US_A]["released"] is None
     assert seen[JP4A]["steps"] == 1 and seen[JP4A]["released"] is False
     assert seen[US_B]["steps"] == 1 and seen[US_B]["status"] == "pool"  # not yet in play
+
+
+def test_8_51_a_japanese_unit_attacks_once_a_phase_even_when_its_advance_puts_it_next_to_another_american():
+    """8.51's attacks are each Japanese unit's one attack (ruling R21: a matching uses each unit once): the 4-4 that
+    advanced into 3235 after its attack (8.53) stands next to the American in 3335 but attacks no more."""
+    state = japanese_combat(**{JP4A: "3135", US_A: "3235", US_B: "3335"})
+    events = when(state, "japanese", programmed(state), rolls=[5])  # 4 vs 4, die 5: Dr 3/3
+    assert of(events, UnitsAdvanced) == [UnitsAdvanced([JP4A], "3235")]
+    advanced = after(state, events)
+    assert advanced.unit(JP4A).attacked and programmed(advanced) == "end"

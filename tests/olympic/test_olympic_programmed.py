@@ -166,6 +166,13 @@ def test_14_3_track_1_half_releases_half_the_unreleased_coastal_units_nearest_th
     assert of(events, ReinforcementsDue) == [ReinforcementsDue(["jp-r-2-8-1", "jp-r-1-8-1"])]
 
 
+def test_14_3_track_1_half_of_an_odd_number_of_unreleased_units_is_rounded_up():
+    three = {u: h for u, h in COASTAL.items() if u != "jp-156-2"}
+    state = doctrine_position(**{US: "3135", **three})
+    [released] = of(when(state, "japanese", "doctrine", rolls=[2, 3]), UnitsReleased)  # track 1: half of 3
+    assert released.units == ["jp-154-2", "jp-154-3"]  # two, nearest the Americans first (ruling R6)
+
+
 def test_14_3_track_2_releases_the_line_units_the_word_names():
     line = {"jp-25-1": "2535", "jp-216-1": "2020", "jp-156-3": "3135"}  # southern inland, northern, southern
     state = doctrine_position(**line)
@@ -176,19 +183,41 @@ def test_14_3_track_2_releases_the_line_units_the_word_names():
     assert northern[0].units == ["jp-216-1"]
 
 
+def test_14_3_track_2_inland_and_coastal_name_the_line_units_away_from_and_next_to_the_sea():
+    line = {"jp-25-1": "2535", "jp-216-1": "2020", "jp-156-3": "3338"}  # inland, inland, on the coast (ruling R9)
+    inland = of(when(doctrine_position(**line), "japanese", "doctrine", rolls=[3, 6]), UnitsReleased)
+    assert inland[0].units == ["jp-216-1", "jp-25-1"]
+    coastal = of(when(doctrine_position(**line), "japanese", "doctrine", rolls=[4, 6]), UnitsReleased)
+    assert coastal[0].units == ["jp-156-3"]
+
+
 def test_14_3_track_3_the_types_rolled_enter_but_not_on_game_turn_1():
     events = when(doctrine_position(), "japanese", "doctrine", rolls=[1])
     assert of(events, ReinforcementsDue) == [ReinforcementsDue(["jp-r-1tkd", "jp-r-4tkb"])]
     assert not of(when(doctrine_position(turn=1), "japanese", "doctrine"), DoctrineResult)
 
 
-def test_14_3_from_game_turn_4_every_coastal_and_line_unit_is_released_without_a_roll():
+def test_14_3_on_game_turn_4_the_doctrine_rolls_and_the_rest_are_released_as_the_movement_phase_starts():
+    """14.3's automatic release comes at the start of the Japanese Forces Movement Phase of Game-Turn 4, after that
+    turn's Doctrine Phase: tracks 1 and 2 are rolled as on any turn (here: none, then all northern, which holds
+    none of these units), track 3 reads the third die, and every unit still unreleased goes free once the Doctrine
+    Phase has ended. Rules version 3 released them in the Doctrine Phase without rolling tracks 1 and 2, so track 3
+    read the first die (ruling R34)."""
+    from app.rules.olympic import played_under
+    from app.rules.olympic.events import StepEnded
+
     state = doctrine_position(turn=4, **COASTAL, **{"jp-25-1": "2535"})
-    events = when(state, "japanese", "doctrine", rolls=[6])  # only track 3 is rolled
+    events = when(state, "japanese", "doctrine", rolls=[6, 6, 1])
+    assert [(r.track, r.die) for r in of(events, DoctrineResult)] == [(1, 6), (2, 6), (3, 1)]
+    assert of(events, ReinforcementsDue) == [ReinforcementsDue(["jp-r-1tkd", "jp-r-4tkb"])]
     [released] = of(events, UnitsReleased)
-    assert set(released.units) == {*COASTAL, "jp-25-1"}
-    assert [r.track for r in of(events, DoctrineResult)] == [3]
-    assert after(state, events).step == "japanese-movement"
+    assert set(released.units) == {*COASTAL, "jp-25-1"} and "Movement Phase" in released.cause
+    assert events.index(released) > events.index(of(events, StepEnded)[0])
+    moving = after(state, events)
+    assert moving.step == "japanese-movement" and all(moving.unit(u).released for u in [*COASTAL, "jp-25-1"])
+    old = when(played_under(state, "3"), "japanese", "doctrine", rolls=[6, 6, 1])
+    assert [r.track for r in of(old, DoctrineResult)] == [3] and of(old, ReinforcementsDue) == []
+    assert set(of(old, UnitsReleased)[0].units) == {*COASTAL, "jp-25-1"}
 
 
 def test_a_decision_does_not_depend_on_the_order_a_snapshot_keeps_the_units_in():

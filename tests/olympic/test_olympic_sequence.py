@@ -94,8 +94,9 @@ def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "3") == state and old.rules_version == 1
+    assert played_under(state, "4") == state and old.rules_version == 1
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
+    assert played_under(state, "3") == replace(state, rules_version=3)  # version 3 kept R33's too
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
@@ -245,3 +246,25 @@ def test_ruling_r20_sudden_death_when_the_casualty_points_reach_2500():
     [end] = of(events, GameEnded)
     assert end.winner == "japanese" and "2505" in end.reason
     assert GAME.outcome(after(state, events)).winner == "japanese"
+
+
+def test_ruling_r17_an_assault_from_two_zone_hexes_that_clears_the_hex_lands_three_and_the_rest_stay_at_sea():
+    units = {**at_sea(**{"3437": division("25"), "3436": division("41")}), "jp-154-1": "3337"}
+    state = assault_position(units)
+    events = when(state, "american", f"assault 3337 with {' '.join(division('25') + division('41'))}", rolls=[6])
+    assert of(events, CombatResolved)[0].result.startswith("De")
+    assert of(events, UnitsLanded) == [UnitsLanded(division("25"), "3337")]  # three at most (R17, R14)
+    landed = after(state, events)
+    assert all(landed.at_sea(landed.unit(u)) for u in division("41"))
+
+
+def test_ruling_r17_no_landing_in_a_hex_whose_militia_is_intact_it_is_assaulted():
+    state = assault_position(at_sea(**{"3532": division("25")}))  # Tsuno zone; 3432 a Town (militia 1), 3431 Clear
+    assert "defended: assault it" in refused(state, "american", "land 25-27 at 3432", "Olympic ruling R17")
+    assert of(when(state, "american", "land 25-27 at 3431"), UnitsLanded)
+
+
+def test_ruling_r10_an_american_unit_moves_once_a_movement_phase():
+    state = given(step="movement", units={"us-25-27": "3235"})
+    moved = after(state, when(state, "american", "move 25-27 to 3134"))
+    assert "already moved" in refused(moved, "american", "move 25-27 to 3235", "Olympic ruling R10")

@@ -89,6 +89,18 @@ def test_preview_takes_the_bodies_orders_take_and_plans_out_of_turn(api):
     assert "turn" not in planned.json.get("message", "")  # never refused for being out of turn
 
 
+def test_a_preview_of_a_legal_move_says_legal_with_no_preview_and_of_a_refused_one_refuses(api):
+    _, call, g = api
+    r = call("POST", "/games/{g}/preview", "red", json={"order": "move R1 0202"})
+    assert r.status_code == 200, r.json
+    p = r.json["preview"]
+    assert (p["legal"], p["previewed"], p["planning"], p["case"]) == (True, False, False, "SK 5.1")
+    assert "may give this order now" in p["text"] and "no preview" in p["text"]
+    call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"})
+    r = call("POST", "/games/{g}/preview", "red", json={"order": "move R1 0302"})
+    assert r.status_code == 422 and r.json["case"] == "SK 4.1"  # a refusal stays a refusal, with its case
+
+
 def test_orders_as_text_and_json_and_a_stale_one_is_409(api):
     _, call, g = api
     r = call("POST", "/games/{g}/orders", "red", data="move R1 0202", content_type="text/plain")
@@ -134,6 +146,7 @@ def test_preview_gives_odds_and_each_roll(api):
     assert r.status_code == 200, r.json
     p = r.json["preview"]
     assert (p["attack"], p["defence"], p["column"]) == (4, 8, "1:2")
+    assert (p["legal"], p["previewed"], p["planning"]) == (True, True, False)
     assert p["by_roll"]["1"]["result"] == "AE" and p["by_roll"]["6"]["result"] == "D1"
     assert call("GET", "/games/{g}/state", "red").json["seq"] == r.json["seq"]  # nothing rolled or written
 

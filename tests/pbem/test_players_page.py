@@ -15,6 +15,7 @@ from app.events.backends import open_store
 from app.mail import inbound
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
+from app.service import clocks
 from app.service.application import Application
 from app.web import create_app
 from tests.outbox import Outbox
@@ -115,6 +116,39 @@ def test_the_page_shows_what_the_seats_prompt_shows_and_counts_as_a_read(site):
         prompt = app.test_client().get(f"/games/{game_id}", headers={"Authorization": f"Bearer {tokens[side]}"}).json
         assert (row.to_act, row.step, row.your_turn) == (prompt["to_act"], prompt["step"], prompt["your_turn"])
         assert row.owed == (prompt["owed"]["text"] if prompt["owed"] else None)
+
+
+def test_each_row_shows_when_the_turn_runs_out_and_the_seats_own_clock(site):
+    """Issue 28: the clock beside the deadline. A time-bank game (docs/play-by-email.md, "Clocks"): each row says
+    when the side to act's bank runs out, vacations left out, as the turn emails say it, and the seat's own clock
+    as its turn email words it (its bank, the increment, its vacation days); a vacation moves the deadline."""
+    app, service, made, outbox = site
+    game_id, tokens = service.setup.create("skirmish", {"red": ANN, "blue": CY}, bank_hours=72, increment_hours=24,
+                                           vacation_days=5)
+    for side, token in tokens.items():
+        service.setup.join(service.seats.authenticate(game_id, token), side)
+
+    def row(address: str) -> str:
+        page = signed_in(app, outbox, address).get("/players/").text
+        return unescape(re.search(rf'<li [^>]*data-game="{game_id}".*?</li>', page, re.S).group(0))
+
+    def due() -> str:
+        running = clocks.running(service.store, service.catalog, service.store.pbem_settings(game_id))
+        assert running.side == "red"
+        return running.due.strftime("%Y-%m-%d %H:%M")
+
+    blue, red = row(CY), row(ANN)
+    for shown in (blue, red):
+        assert re.search(rf'Deadline for red: <time datetime="[^"]+">\s*{due()} UTC</time>', shown), shown
+    assert ("Your clock: time bank: 3.0 day(s) left; +24 hours after each turn; vacation: 5 of 5 day(s) left"
+            in blue)
+    assert "Your clock: time bank: 3.0 day(s) left when your turn began; +24 hours" in red
+    before = due()
+    service.clocks.vacation(service.seats.authenticate(game_id, tokens["red"]), 2)
+    assert due() != before
+    red = row(ANN)
+    assert f"{due()} UTC" in red and "vacation: 3 of 5 day(s) left" in red
+    assert "vacation: 5 of 5 day(s) left" in row(CY)  # blue's own clock: red's vacation is red's
 
 
 def test_the_page_counts_the_table_talk_no_email_has_told_yet_as_the_seat_may_read_it(site):

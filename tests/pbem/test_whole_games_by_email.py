@@ -128,22 +128,38 @@ def test_a_whole_shanghai_nanking_game_by_email_every_email_carrying_the_situati
 
 def test_a_whole_olympic_solitaire_game_by_email_a_turn_email_after_every_reply(played, smtp):
     """Issue 27: the American got 1 "Your turn" email of 66; now every answer is the turn email, the programmed
-    Japanese turn in its history, each automated order with its reason."""
+    Japanese turn in its history, each automated order with its reason. Issue 18 (one player; the Japanese seat
+    is the server's): when the American player-turn ends, the reply's history carries the whole programmed Japanese
+    turn, the doctrine's dice as they fell, to the Game-Turn's end; nobody is emailed for the Japanese."""
+    from app.projections import state as projection
+
     pbem, store = played
-    game_id, _ = pbem.setup.create("olympic", {"american": US})
+    game_id, tokens = pbem.setup.create("olympic", {"american": US})
+    assert set(tokens) == {"american"}
     answer = send(pbem, smtp, US, smtp.last(US, "Invitation"), ["join: a long way from home"], "mutt")
+    assert "placement" in text(answer)
     rng = random.Random(2)
     emails, japanese_turns = 0, 0
+    moved: set[str] = set()  # the reasons of the Japanese moves, as the replies showed them
     while check_situation(answer, game_id) == "turn" and emails < 1500:
+        turn = projection.load(store, CATALOG, game_id).game.turn
         answer = send(pbem, smtp, US, answer, [choose(text(answer), rng, 0.3)], ("mutt", "s-nail")[emails % 2])
         emails += 1
         history = section(text(answer), "Since your last email")
-        japanese_turns += "japanese (automated, programmed) orders: doctrine" in history
+        if "japanese (automated, programmed) orders: doctrine" in history:  # the whole Japanese player-turn
+            japanese_turns += 1
+            assert "die roll" in history  # the doctrine's dice, as they fell
+            if projection.load(store, CATALOG, game_id).game.turn > turn:  # ... to the Game-Turn's end
+                assert "japanese (automated, programmed) orders: end  [no attack is possible]" in history
+                moved.update(re.findall(r"orders: (?:jmove|hold) \S+ .*\[(.*)\]", history))
     assert check_situation(answer, game_id) == "over", text(answer)[:3000]
-    assert emails > 60 and japanese_turns >= 5
+    assert emails > 60 and japanese_turns >= 5 and any("nearest its destination" in why for why in moved)
+    assert "game over" in smtp.last(US)["Subject"].lower()
     inbox = [m for m in smtp.inbox(US) if "Invitation" not in m["Subject"]]
     assert len(inbox) == emails + 1  # one answer to each email (the join's too), nothing more, nothing less
     assert all(check_situation(m, game_id) == "turn" for m in inbox[:-1])
     assert not [m for m in smtp.handler.received if any("japanese" in r for r in m[0])]  # no one to email
     report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_checked > 0, report.problems[:3]
+    automated = [e for e in store.events(game_id) if e.type == "core.OrderGiven" and e.actor == "auto:japanese"]
+    assert len(automated) > 100 and all(e.payload["auto"]["policy"] == "programmed" for e in automated)

@@ -220,3 +220,27 @@ def keep_shot(page: Page, name: str) -> None:
         bottom = page.evaluate("document.getElementById('compose').getBoundingClientRect().bottom + scrollY")
         page.screenshot(path=os.path.join(os.environ["KEEP_SHOTS"], name), full_page=True,
                         clip={"x": 0, "y": 0, "width": size["width"], "height": max(size["height"], bottom + 10)})
+
+
+def look_again(seat: Seat, seq: int) -> None:
+    """The page shows the game at event `seq` and the seat's turn: as when its player comes back to the tab (the
+    page asks again at once when it is shown), rather than at its next poll."""
+    page = seat.page
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_selector(f"body[data-seq='{seq}'][data-your-turn='1']:not([data-busy])")
+
+
+def compose_kind(seat: Seat, action: str) -> str:
+    """Point and click an order of the kind `action` on `seat`'s page: the first choice the page lists under that
+    kind (a decision's button, a counter or a hex), and where the counter or hex has orders of several kinds, the
+    first of this one. Returns the order composed."""
+    page = seat.page
+    page.locator(f"#choices .kind[data-kind='{action}'] button").first.click()
+    page.wait_for_selector("body[data-composed], body[data-selected]")
+    composed = page.locator("body").get_attribute("data-composed")
+    if composed is None or composed.split()[0] != action:
+        page.wait_for_selector("#selection-orders button.order")
+        page.locator(f"#selection-orders button.order[data-order^='{action} '], "
+                     f"#selection-orders button.order[data-order='{action}']").first.click()
+        page.wait_for_function("(a) => (document.body.dataset.composed || '').split(' ')[0] === a", arg=action)
+    return page.locator("body").get_attribute("data-composed")

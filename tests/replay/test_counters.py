@@ -83,7 +83,8 @@ def test_a_counter_shows_its_type_size_and_factors_as_the_game_prints_them(rules
         g = counters[u["id"]]
         assert g.get("data-type") == pieces.type_of(u["type"]) != "", u
         assert texts(g, "factors") == [u["factors"]], u
-        assert texts(g, "size") == ([pieces.size_mark(u.get("size"))] if pieces.size_mark(u.get("size")) else [])
+        mark = pieces.size_mark(pieces.size_of(u))
+        assert texts(g, "size") == ([mark] if mark else [])
         assert len([c for c in g.iter(f"{S}circle") if c.get("class") == "step"]) == min(u["steps"], 4)
         assert "".join(g.find(f"{S}title").itertext()).startswith(u["id"])
 
@@ -109,6 +110,35 @@ def test_the_symbols_are_the_ones_players_know():
     assert symbol(artillery) == ["rect", "circle"]
     hq = next(g for g in drawn(daisenso).values() if g.get("data-type") == "hq")
     assert "HQ" in "".join(hq.itertext()) and texts(hq, "factors") == ["3-3-1"]
+
+
+def test_dai_senso_counters_carry_the_size_their_kind_names_and_show_a_lost_step():
+    """Dai Senso's kinds name their size ("Japanese army", "Russian mech corps", "Russian front HQ"): the counter
+    draws its X's; a three-step tank army that loses a step is flipped to its two-step side (4.2.6.2), and its
+    counter shows the step lost as a hollow pip beside the two left, as SNC's reduced side does (2.2.1)."""
+    from app.rules.daisenso.events import StepLost
+
+    _, strait = picture("daisenso")
+    assert texts(drawn(strait)["jp-10-army"], "size") == ["XXXX"]
+    r = CATALOG.rules("daisenso")
+    state = r.initial_state("august-storm", {})
+    [tanks] = [u for u in state.units.values() if u.kind == "ru-tank-army"]
+    root = ET.fromstring(render.render_map(r.game_map(state), r.view(state, None), r.sides))
+    whole = drawn(root)[tanks.id]
+    assert texts(whole, "size") == ["XXXX"] and whole.get("data-lost") is None
+    assert [c.get("class") for c in whole.iter(f"{S}circle")] == ["step"] * 3
+    state = r.evolve(state, StepLost(tanks.id, "1/0", becomes="ru-mech-corps"))
+    view = r.view(state, None)
+    root = ET.fromstring(render.render_map(r.game_map(state), view, r.sides))
+    flipped = drawn(root)[tanks.id]
+    assert texts(flipped, "size") == ["XXX"] and texts(flipped, "factors") == [
+        next(u["factors"] for u in view["units"] if u["id"] == tanks.id)]
+    assert [c.get("class") for c in flipped.iter(f"{S}circle")] == ["step", "step", "step lost"]
+    assert flipped.get("data-lost") == "1" and "1 lost" in "".join(flipped.find(f"{S}title").itertext())
+    snc_reduced = {"id": "jp-3-6", "side": "japanese", "type": "infantry", "size": "regiment", "strength": 2,
+                   "steps": 1, "reduced": True, "factors": "2"}
+    root = ET.fromstring(pieces.counter(snc_reduced, 0, 0, {}))
+    assert [c.get("class") for c in root.iter("circle")] == ["step", "step lost"]  # a <g> alone: no namespace
 
 
 def test_fog_untried_and_concealed_counters_show_only_what_their_side_may_know():

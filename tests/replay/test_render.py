@@ -118,3 +118,27 @@ def test_cli_render_writes_the_svg_of_any_position(store, finished, tmp_path):
     frame = replay.build(store, CATALOG, finished, "red").frame_at(5)
     on_map = {u["id"] for u in frame.view["units"] if u["hex"]}
     assert set(counters(parse(out.read_text()))) == on_map
+
+
+def test_olympic_shows_japanese_control_as_the_other_games_show_control():
+    """Olympic (ruling R19: a land hex not American-controlled is Japanese): the map marks the Japanese on each
+    city, the victory hexes, until the Americans take it, as SNC and Ichi-Go mark their cities' holders; the
+    hexes the Americans control are marked theirs."""
+    from app.rules.catalog import installed
+    from tests.olympic.olympic_given import given
+
+    rules = installed().rules("olympic")
+    state = given(keep_setup=True)
+    city = sorted(rules.view(state, "american")["victory_hexes"])[0]
+
+    def marks(state) -> dict[str, str]:
+        view = rules.view(state, "american")
+        root = parse(render.render_map(rules.game_map(state), view, rules.sides))
+        return {c.get("data-hex"): c.get("data-side") for c in root.findall(".//s:circle[@class='control']", NS)}
+
+    before = marks(state)
+    cities = set(rules.view(state, "american")["victory_hexes"])
+    assert before == {h: "japanese" for h in cities}
+    taken = given(keep_setup=True, american_control=(city, "3338"))
+    assert marks(taken) == {**{h: "japanese" for h in cities}, city: "american", "3338": "american"}
+    assert rules.view(taken, "japanese")["control"] == rules.view(taken, "american")["control"]  # solitaire: public

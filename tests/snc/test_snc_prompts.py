@@ -55,6 +55,21 @@ def test_preview_text_shows_why_each_strength_is_what_it_is():
     assert len(halved) == len(D3) and all("SNC 10.4.1" in line for line in halved)
 
 
+def test_a_preview_of_an_advance_says_it_is_legal_with_no_preview_and_a_wrong_advance_is_refused():
+    """SNC 10.3 draws a preview of attacks, overruns and landings only: an advance the rules accept now is answered
+    as legal with no preview (not as a refusal); an advance `do` refuses is refused with the case `do` names."""
+    from app.rules import legal
+
+    s = position({"jp-d3-r6": "2409", "jp-d3-r18": "2409", "cn-d7": "2410"}, turn=7)
+    s = then(s, "japanese", "attack 2410 with 2409", rolls=[6])
+    answer = legal.preview(RULES, s, RULES.parse("advance d3-r6 to 2410", "japanese", s))
+    assert (answer["legal"], answer["previewed"], answer["case"]) == (True, False, "SNC 10.3")
+    assert answer["text"].startswith("Legal: japanese may give this order now. It has no preview")
+    with pytest.raises(IllegalOrder) as refused:
+        legal.preview(RULES, s, RULES.parse("advance d3-r6 to 2411", "japanese", s))
+    assert refused.value.case == "SNC 10.5.3"
+
+
 @pytest.mark.slow  # a random game's first few hundred orders
 def test_preview_and_do_agree_on_fuzzed_attacks():
     """Property (issue 14): over the positions of a random game, every attack, overrun and landing the random

@@ -7,15 +7,18 @@ from dataclasses import replace
 
 from app.rules.daisenso import data_load, sequence, view
 from app.rules.daisenso.state import RULES_VERSION, SIDES, State, start
+from app.rules.daisenso.terrain import AIRDROPS
 from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings D37-D41: a game is decided by the rules version it was created under (version 2 for a game from
-    before versions were recorded), so its stored orders still verify."""
+    """Rulings D37-D43: a game is decided by the rules version it was created under (version 2 for a game from
+    before versions were recorded), so its stored orders still verify. Before version 5 a position's Airdrop
+    markers carried no airborne unit (4.1.4), so the state such a game starts from is as it was."""
     if version and int(version) >= RULES_VERSION:
         return state
-    return replace(state, rules_version=int(version) if version and int(version) >= 2 else 2)
+    markers = tuple(replace(m, origin=None) if m.kind in AIRDROPS else m for m in state.markers)
+    return replace(state, rules_version=int(version) if version and int(version) >= 2 else 2, markers=markers)
 
 
 GAME = Game(
@@ -23,7 +26,8 @@ GAME = Game(
     title="Dai Senso: the Combat Phase (Totaler Krieg family, chapter 4)",
     # 3: a marine's first loss after a retreat, an Air unit left in the defending hex (ruling D37); 4: every CV
     # Strike in a hex returns in 4.1.5, the defender's too (D38); a Beachhead Landing from an SNLF Beachhead-0 (D39);
-    # any marine's step as the first loss (D40); a Holding Box unit keeps only a component it can take (D41)
+    # any marine's step as the first loss (D40); a Holding Box unit keeps only a component it can take (D41); 5: a
+    # landing sends enemy Detachment and Logistics markers to the Delay Box (D42), no weather ban on markers (D43)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={
@@ -39,6 +43,7 @@ GAME = Game(
     start=start,
     view=view.view,
     played_under=played_under,
+    snapshot_format=3,  # 3: a unit's steps lost that its counter shows (`Unit.lost`); older snapshots lack them
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             # the decisions of a combat either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},

@@ -98,6 +98,16 @@ def land(d: Decision, uid: str) -> None:
     if u not in landers(d.state):
         d.refuse(C + "4.1.3", f"{uid} is not a supplied, Blitz-enabled ground unit on a Beachhead that did not attack")
     d.emit(UnitLanded(uid, to))
+    if d.state.since(5):  # ruling D42; version 4 and before left them in the hex
+        displace_markers(d, u.faction, to)
+
+
+def displace_markers(d: Decision, faction: str, hex_label: str) -> None:
+    """4.1.3.1 (and 4.1.3, ruling D42): a landing into a hex holding enemy Detachment or Logistics markers sends
+    them to their owners' Delay Boxes."""
+    enemy = [m for m in d.state.markers_at(hex_label, terrain.LONE_MARKERS) if m.faction != faction]
+    for owner in sorted({m.faction for m in enemy}):
+        d.emit(MarkersToDelayBox(hex_label, sorted({m.kind for m in enemy if m.faction == owner}), owner))
 
 
 def snlf_markers(state: State) -> list:
@@ -117,9 +127,7 @@ def snlf(d: Decision, hex_label: str) -> None:
     why = landing_problem(state, "axis", to)
     if why:
         d.refuse(C + "4.1.3.1", why)
-    enemy = [m for m in state.markers_at(to, terrain.LONE_MARKERS) if m.faction != "axis"]
-    for faction in sorted({m.faction for m in enemy}):
-        d.emit(MarkersToDelayBox(to, sorted({m.kind for m in enemy if m.faction == faction}), faction))
+    displace_markers(d, "axis", to)
     d.emit(MarkerPlaced("detachment-japan", to, "axis"))
 
 

@@ -168,7 +168,7 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
         d.refuse(C + "4.2.1.1", f"{target} lies in a Neutral Minor or Policy Affected Country (D19)")
     weather = state.weather_at(target)
     attackers = [own(d, uid, "4.2.1") for uid in dict.fromkeys(unit_ids)]
-    if blitz and weather:
+    if blitz and weather and (defenders or not state.since(5)):  # on units only (ruling D43; version 4: any hex)
         russians = all(state.kind(u).nations == ("ussr",) for u in attackers)
         if not (weather == "snow" and russians):
             d.refuse(C + "4.1.2", f"{target} is under {weather}: no Blitz attack on it")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from app.events.registry import event_type
 from app.rules.daisenso.state import Combat, Marker, State, Unit, box_add
+from app.rules.daisenso.terrain import AIRDROPS
 
 
 def _combat(state: State, **changes) -> State:
@@ -212,7 +213,7 @@ class StepLost:
     def apply(self, state: State) -> State:
         u = state.units[self.unit]
         if self.becomes:
-            state = state.with_units(**{self.unit: replace(u, kind=self.becomes)})
+            state = state.with_units(**{self.unit: replace(u, kind=self.becomes, lost=u.lost + 1)})
         else:
             left = state.data.kinds[self.replacement_kind].steps if self.replacement else 0
             state = _removed(state.with_units(**{self.unit: None}), u, left)
@@ -392,12 +393,13 @@ class AirdropLanded:
     faction: str
 
     def apply(self, state: State) -> State:
-        marker = next(m for m in state.markers if m.hex == self.hex and m.faction == self.faction and m.origin)
+        marker = next(m for m in state.markers if m.hex == self.hex and m.faction == self.faction
+                      and m.kind in AIRDROPS)
         rest = tuple(m for m in state.markers if m is not marker)
         new = Unit(self.unit, self.kind, self.faction, self.hex)
         return replace(state.with_units(**{self.unit: new}), markers=rest, serial=state.serial + 1,
                        force_pool=box_add(state.force_pool, self.faction, self.kind, -1),
-                       delay_box=box_add(state.delay_box, self.faction, marker.origin))
+                       delay_box=box_add(state.delay_box, self.faction, marker.origin or marker.kind))
 
     def describe(self) -> str:
         return f"Airdrop in {self.hex} lands as {self.unit} ({self.kind})"

@@ -27,7 +27,7 @@ EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pr
               "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", "attacked_hexes",
               *COUNTRY_STATUSES)
 _UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values", "attacked", "fought"}
-_MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "note"}
+_MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "airborne", "note"}
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ class PlacedMarker:
     faction: str
     toward: Hex | None = None  # a Beachhead's arrow: the Land hex across its Beachhead Hexside (4.1.3)
     supplied: bool = True  # Airdrop markers (4.1.4), SNLF Beachhead-0 (4.1.3.1)
+    airborne: str | None = None  # an Airdrop marker: the airborne unit kind on its other side (4.1.1, 4.1.4)
 
 
 @dataclass(frozen=True)
@@ -348,9 +349,26 @@ class _Reader:
                 if faction and kind.factions and faction not in kind.factions:
                     self.err(f"{where}: only {', '.join(kind.factions)} have {kind.name} markers")
             toward = self._toward(m, kind, h, where)
+            airborne = self._airborne(m, kind.id, where)
             if h is not None and faction is not None:
-                out.append(PlacedMarker(kind.id, h, faction, toward, self.flag(m, "supplied", True, where)))
+                out.append(PlacedMarker(kind.id, h, faction, toward, self.flag(m, "supplied", True, where), airborne))
         return tuple(out)
+
+    def _airborne(self, m: Mapping, kind: str, where: str) -> str | None:
+        """4.1.1: an Airdrop marker is an airborne unit's other side; `airborne` names its kind, needed only when
+        several airborne kinds carry that marker. It lands (4.1.4) or goes to the Delay Box as that unit."""
+        sides = sorted(k.id for k in self.d.kinds.values() if k.airdrop == kind)
+        named = m.get("airborne")
+        if not sides:
+            if named is not None:
+                self.err(f"{where}: only an Airdrop marker has an airborne unit on its other side")
+            return None
+        if named is None and len(sides) == 1:
+            return sides[0]
+        if named not in sides:
+            self.err(f"{where}: airborne names the unit on the marker's other side: one of {', '.join(sides)}")
+            return None
+        return named
 
     def _toward(self, m: Mapping, kind, h: Hex | None, where: str) -> Hex | None:
         if not kind.points:

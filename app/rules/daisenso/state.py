@@ -12,9 +12,10 @@ from app.rules.engine.state import SequencedState
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 4  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 5  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
-# kept component from the Force Pool (rulings D38-D41)
+# kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
+# the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Unit:
     zone: str | None = None
     attacked: bool = False  # 4.2.1: a unit attacks once a Combat Segment
     fought: bool = False  # 4.2.1.2: an HQ that took part in a combat gives no Ranged Support after it
+    lost: int = 0  # steps lost that the counter still shows: flipped to its other side (4.2.6.2), for its drawing
 
 
 @dataclass(frozen=True)
@@ -163,8 +165,8 @@ def start(data, scenario: str, options: dict) -> State:
     units = {u.id: replace(Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone),
                            attacked=u.attacked, fought=u.fought)
              for u in position.units}
-    markers = tuple(Marker(m.kind, str(m.hex), m.faction, None if m.toward is None else str(m.toward), m.supplied)
-                    for m in position.markers)
+    markers = tuple(Marker(m.kind, str(m.hex), m.faction, None if m.toward is None else str(m.toward), m.supplied,
+                           m.airborne) for m in position.markers)
     convoys = {f"{c.faction}/{c.zone}": {"convoys": c.convoys, "used": c.used} for c in position.convoys}
     state = State(
         name=position.name, combat_phase=position.turn, last_phase=position.turn + position.combat_phases - 1,

@@ -32,6 +32,7 @@ def view(state: State, side: str | None) -> dict:
                    "type": d.kinds[u.kind].type, "nation": _nation(d, u.kind),
                    "strength": d.kinds[u.kind].attack, "steps": d.kinds[u.kind].steps, "supplied": u.supplied,
                    "blitz": u.blitz, **({"holding": list(u.holding)} if u.holding else {}),
+                   **({"steps_lost": u.lost} if u.lost else {}),
                    **({"zone": u.zone} if u.zone else {})}
                   for u in sorted(state.units.values(), key=lambda x: x.id)] + removed,
         "control": control,

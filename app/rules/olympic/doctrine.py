@@ -94,16 +94,28 @@ def _take_by_identity(d: Decision, hexes: list[str], size: int, why: str) -> Non
 
 # -- 14.3: the Doctrine Phase -------------------------------------------------------------------------------------
 def doctrine(d: Decision) -> None:
+    """Tracks 1-3 in order; tracks 1 and 2 while units are unreleased, on Game-Turn 4 too (ruling R34: its
+    automatic release comes after, at the start of the Movement Phase; version 3 released them here instead)."""
     data = d.data
     state: State = d.state
     unreleased = [u for u in state.on_map("japanese") if not u.released]
-    if state.turn >= data.release["automatic_turn"]:
+    if state.turn >= data.release["automatic_turn"] and not state.since(4):
         if unreleased:
             d.emit(UnitsReleased(sorted(u.id for u in unreleased), "Game-Turn 4 (Olympic 14.3)"))
     else:
         _track_1(d, [u for u in unreleased if data.unit(u.id).klass == "coastal"])
         _track_2(d, [u for u in unreleased if data.unit(u.id).klass == "line"])
     _track_3(d)
+
+
+def automatic_release(d: Decision) -> None:
+    """14.3 tracks 1-2 note (ruling R34): every unit still unreleased goes free at the start of the Japanese Forces
+    Movement Phase of Game-Turn 4 (a position of a later turn has them released already)."""
+    state: State = d.state
+    unreleased = [u.id for u in state.on_map("japanese") if not u.released]
+    if state.since(4) and state.turn >= d.data.release["automatic_turn"] and unreleased:
+        d.emit(UnitsReleased(sorted(unreleased), "the start of the Japanese Forces Movement Phase of Game-Turn 4 "
+                                                 "(Olympic 14.3)"))
 
 
 def _track_1(d: Decision, coastal: list) -> None:

@@ -491,6 +491,7 @@ class Doctrine(Japanese):
     def doctrine(self, d: Decision) -> None:
         doctrine.doctrine(d)
         d.emit(StepEnded(self.name, d.state.turn))
+        doctrine.automatic_release(d)  # the Movement Phase has begun (14.3, ruling R34)
 
 
 class JapaneseMovement(Japanese):

@@ -24,7 +24,7 @@ def view(state: State, side: str | None) -> dict:
         "score": {"name": "American Casualty Points", "value": state.casualty_points},
         "winner": state.winner, "end_reason": state.reason or None,
         "victory_hexes": sorted(str(h) for h in data.map.hexes_of_terrain("city")),
-        "control": {h: "american" for h in state.american_control},
+        "control": _control(state),
         "beachheads": list(state.beachheads), "militia_destroyed": list(state.militia_destroyed),
         "retreat_toward": state.retreat_toward, "second_invasion": state.invasion_turn,
         "assessment": victory.assessment(state),
@@ -34,6 +34,13 @@ def view(state: State, side: str | None) -> dict:
                    "returns_on": u.returns_on, **_counter(data.unit(u.id), u.strength)}
                   for _, u in sorted(state.units.items())],
     }
+
+
+def _control(state: State) -> dict[str, str]:
+    """Who controls what (ruling R19), as the other games' views give it: every hex the Americans control, and
+    the Japanese holding each city (the victory hexes, R20) the Americans do not."""
+    cities = {str(h): "japanese" for h in state.data.map.hexes_of_terrain("city")}
+    return {**cities, **{h: "american" for h in state.american_control}}
 
 
 def _counter(spec, strength: int) -> dict:

@@ -18,6 +18,7 @@
   const polite = HexMap.polite();
 
   let etag = null, seq = null, view = null, prompt = null;
+  let standing = null;      // the seat's standing orders and the kinds that may stand (GET .../standing)
   let selection = null;     // {kind: "unit" | "hex", id, stack: [unit ids]}: what the player pointed at
   let pointed = [];         // the legal orders that name it (GET .../actions?naming=)
   let composed = null;      // {item, text, words, dropped: Set, variants}: the order about to be sent
@@ -292,8 +293,10 @@
     const a = await answer(r);
     if (!composed || composedText() !== order) return;      // another order was composed meanwhile
     body.dataset.previewed = order;
-    if (!r.ok) {                      // no preview (fog: concealed defenders), or the order as changed is refused
-      text($("no-preview"), (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
+    const none = r.ok && a.preview && a.preview.previewed === false;   // legal, but the rules draw no preview of it
+    if (!r.ok || none) {              // no preview (fog: concealed defenders), or the order as changed is refused
+      text($("no-preview"), none ? "No preview (" + a.preview.case + "): " + a.preview.why + "; the order is legal now"
+        : (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
       $("no-preview").hidden = false;
       return;
     }
@@ -501,6 +504,79 @@
     }
   }
 
+  // -- standing orders (docs/play-by-email.md, "Standing orders"): PUT .../standing, as any API client ------------
+  const mayStand = () => Boolean(prompt && !prompt.outcome && (mine() || (prompt.waiting_for_players || []).length));
+
+  function standingClauses() {
+    return $("standing-clauses").value.split(";").map((c) => c.trim()).filter((c) => c);
+  }
+
+  function standingLine() {           // the line an email would carry: `standing KIND: CLAUSE; CLAUSE`
+    return "standing " + $("standing-kind").value + ": " + standingClauses().join("; ");
+  }
+
+  function renderStandingLine() {
+    const line = standingLine();
+    text($("standing-text"), line);
+    if (standingClauses().length) body.dataset.standingComposed = line; else delete body.dataset.standingComposed;
+  }
+
+  function renderStanding() {
+    const kinds = standing ? Object.keys(standing.kinds) : [];
+    $("standing").hidden = !kinds.length;
+    if (!kinds.length) return;
+    const may = mayStand();
+    const set = Object.entries(standing.standing);
+    $("standing-none").hidden = set.length > 0;
+    $("standing-lines").replaceChildren(...set.map(([kind, clauses]) => {
+      const li = make("li", null, { "data-kind": kind });
+      li.appendChild(make("code", "standing " + kind + ": " + clauses.join("; ")));
+      if (may) {
+        li.appendChild(button("cancel", "ask me again for " + kind + " (standing " + kind + ": ask)",
+          () => setStanding(kind, []), { class: "cancel", "data-kind": kind }));
+      }
+      return li;
+    }));
+    const select = $("standing-kind");
+    const chosen = select.value;
+    if ([...select.options].map((o) => o.value).join() !== kinds.join()) {
+      select.replaceChildren(...kinds.map((k) => make("option", k, { value: k })));
+      if (kinds.includes(chosen)) select.value = chosen;
+    }
+    const kind = standing.kinds[select.value];
+    text($("standing-orders"), kind.orders.length ? "Its orders: " + kind.orders.join(", ") : "");
+    $("standing-words").replaceChildren(...kind.words.map((w) => button(w, "add the clause '" + w + "'", () => {
+      $("standing-clauses").value = standingClauses().concat([w]).join("; ");
+      renderStandingLine();
+    }, { class: "word", "data-word": w })));
+    $("standing-form").hidden = !may;
+    $("standing-when").hidden = may || Boolean(prompt && prompt.outcome);
+    renderStandingLine();
+  }
+
+  async function loadStanding() {
+    const r = await call("GET", "/standing");
+    standing = r.ok ? await r.json() : null;
+  }
+
+  async function setStanding(kind, clauses) {
+    const r = await call("PUT", "/standing", { orders: { [kind]: clauses }, expected_seq: seq });
+    const a = await answer(r);
+    $("standing-refusal").hidden = r.ok;
+    if (!r.ok) {
+      text($("standing-refusal"), r.status === 409 ? "The game moved on meanwhile; nothing was set. Look again: " +
+        a.message : refused(a));
+      await refresh(true);
+      return;
+    }
+    if (clauses.length) $("standing-clauses").value = "";
+    say(clauses.length ? "standing order set: standing " + kind + ": " + clauses.join("; ")
+      : "standing order for " + kind + " taken away: you are asked");
+    if (a.receipt) showReceipt(a.receipt);
+    await refresh(true);
+    body.dataset.standing = String(a.seq);
+  }
+
   function renderJoin() {
     $("join").hidden = !(prompt && !prompt.outcome && (prompt.waiting_for_players || []).includes(seat));
   }
@@ -512,6 +588,7 @@
     renderChoices();
     renderSelection();
     renderCompose();
+    renderStanding();
     markMap();
     $("undo").hidden = !(prompt && !prompt.outcome);
   }
@@ -568,7 +645,7 @@
     seq = state.seq;
     view = state.view;
     // all at once: the orders, the picture, the history and the receipt of this head
-    const asked = [call("GET", "/actions"), call("GET", "/map.svg"), loadHistory(), loadReceipt()];
+    const asked = [call("GET", "/actions"), call("GET", "/map.svg"), loadHistory(), loadReceipt(), loadStanding()];
     const [actions, picture] = await Promise.all(asked.slice(0, 2));
     if (actions.ok) prompt = await actions.json();
     if (picture.ok) drawMap(await picture.text());
@@ -623,6 +700,17 @@
       await refresh(true);
     } else text($("talk-refusal"), refused(a));
   });
+  $("standing-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!standingClauses().length) {    // an empty list would take the kind's standing order away: "cancel" does that
+      text($("standing-refusal"), "Give a clause: a word above, or an order of " + $("standing-kind").value);
+      $("standing-refusal").hidden = false;
+      return;
+    }
+    setStanding($("standing-kind").value, standingClauses());
+  });
+  $("standing-kind").addEventListener("change", () => { $("standing-clauses").value = ""; renderStanding(); });
+  $("standing-clauses").addEventListener("input", renderStandingLine);
   $("send").addEventListener("click", send);
   $("cancel").addEventListener("click", () => { composed = null; delete body.dataset.composed; render(); });
   $("unselect").addEventListener("click", () => { unselect(); $("orders-title").focus(); });
