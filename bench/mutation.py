@@ -16,10 +16,12 @@ for a row no sampled mutant cites, `--per-case` more mutants of functions citing
 against the fast tests of every row it cites (pytest in mutants/ with the mutant switched on, one process per
 mutant), so the report tells, row by row, whether the row's own tests kill its mutants: a row whose tests kill
 none is a finding. A test module whose import fails under the mutant (the game's data no longer loads) fails all
-its tests: a kill, as in mutmut's run.
+its tests: a kill, as in mutmut's run. With --report the tests are first copied into mutants/ again, so the rows
+run the tests as they are now (a test added since the last run included); --rows reports only the rows named,
+each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
-                                [--redraw] [--cases [--per-case 1]]
+                                [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
 """
 from __future__ import annotations
 
@@ -223,8 +225,16 @@ def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, 
 
 
 def _changed_line(name: str) -> int | None:
-    """Which non-blank line of its function a mutant changes (0 is the `def` line): its function's copy in
-    mutants/ (mutmut's .spans file says where each copy lies) against the original copy."""
+    """Which non-blank line of its function a mutant changes (0 is the `def` line)."""
+    changed = _changed(name)
+    return None if changed is None else changed[0]
+
+
+@cache
+def _changed(name: str) -> tuple[int, str, str] | None:
+    """A mutant's first changed non-blank line of its function (0 is the `def` line), as the original and the
+    mutant read it: its function's copy in mutants/ (mutmut's .spans file says where each copy lies) against the
+    original copy."""
     path, _, _ = _locate(name)
     try:
         spans = _spans(path)
@@ -238,7 +248,21 @@ def _changed_line(name: str) -> int | None:
     if start is None:
         return None
     pairs = zip(orig[start + 1:], mutant[start + 1:], strict=False)
-    return next((i for i, (a, b) in enumerate(pairs, 1) if a != b), None)
+    return next(((i, a, b) for i, (a, b) in enumerate(pairs, 1) if a != b), None)
+
+
+STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+
+
+def _changed_strings(name: str) -> list[str]:
+    """The string literals of the changed line that the mutant changed or took away ("Formosa 12.3" ->
+    "formosa 12.3"): when one of them names cases, those are the mutant's cases, not every case its line names."""
+    changed = _changed(name)
+    if changed is None:
+        return []
+    _, orig, mutant = changed
+    theirs = STRING.findall(mutant)
+    return [text for text in STRING.findall(orig) if text not in theirs]
 
 
 @cache
@@ -262,7 +286,8 @@ def cited(name: str) -> list[tuple[str, str]]:
 @cache
 def citation(name: str) -> tuple[list[tuple[str, str]], bool]:
     """The cases a mutant's code cites, and whether the changed line's own statement names them: the innermost
-    statement around the changed line that cites a case (a refusal's case, an `if` block's) (True), else its
+    statement around the changed line that cites a case (a refusal's case, an `if` block's), or, when the mutant
+    changed a string naming cases (a refusal's case misspelt), those cases alone (True), else its
     function's docstring (what the function says it implements), else anything in the function (False)."""
     path, func, cls = _locate(name)
     rows = case_rows()
@@ -278,8 +303,10 @@ def citation(name: str) -> tuple[list[tuple[str, str]], bool]:
         around = sorted((n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn and line is not None
                          and n.lineno <= line <= n.end_lineno), key=lambda n: n.end_lineno - n.lineno)
         near = next((c for c in (_node_citations(path, n) for n in around) if c), None)
-        if near:
-            found, precise = near, True
+        own = path.parent.name if path.parent.name in CASE_PREFIX else None
+        named = frozenset().union(*(_cites(text, own) for text in _changed_strings(name)))
+        if named or near:
+            found, precise = named or near, True
     return sorted((game, case) for game, case in found if case in rows.get(game, {})), precise
 
 
@@ -321,9 +348,9 @@ def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[s
     return {row: True if set(ts) & failed else (False if set(ts) & reach else None) for row, ts in wanted.items()}
 
 
-def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
-    """For each row of each game's case table: the mutants of code citing it (sampled, and topped up for rows the
-    sample leaves out) and how many the row's own tests kill."""
+def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: set[str] = frozenset()) -> None:
+    """For each row of each game's case table (or only the rows `only` names): the mutants of code citing it
+    (sampled, and topped up for rows the sample leaves out) and how many the row's own tests kill."""
     log = ROOT / "mutants" / "case-report.log"
     log.write_text("")
     for package, names in chosen.items():
@@ -351,6 +378,8 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
                     by_row[case] = found if sampled else rng.sample(found, min(per_case, len(found)))
                     break
         citing = {case: sorted(set(citing.get(case, [])) | set(loose["all"].get(case, []))) for case in rows}
+        shown = [case for case in sorted(rows, key=_case_key) if not only or case in only]
+        by_row = {case: by_row[case] for case in shown if case in by_row}  # drawn as for every row: the same draws
         verdict: dict[str, dict[tuple[str, str], bool | None]] = {}
         codes = meta(package)
         for name in sorted({n for ns in by_row.values() for n in ns}):
@@ -362,7 +391,7 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int) -> None:
         print(f"\n{package}: per-case report (docs/cases/{package}.md), row by row")
         print(f"  {'case':10} {'citing':>7} {'tried':>5} {'killed by its tests':>19}  finding")
         findings = 0
-        for case in sorted(rows, key=_case_key):
+        for case in shown:
             tried = by_row.get(case, [])
             kills = [verdict[n][(package, case)] for n in tried]
             killed = sum(1 for k in kills if k)
@@ -394,6 +423,8 @@ def main() -> None:
                         help="also the per-case report: each case row's mutants against the row's own tests")
     parser.add_argument("--per-case", type=int, default=1,
                         help="mutants drawn for a case row no sampled mutant cites (default 1)")
+    parser.add_argument("--rows", nargs="+", default=[], metavar="CASE",
+                        help="with --cases: report only these rows (each drawn the same mutants as in a full report)")
     args = parser.parse_args()
     os.chdir(ROOT)
 
@@ -430,7 +461,12 @@ def main() -> None:
             more = f" and {len(cases) - 6} more" if len(cases) > 6 else ""
             print(f"  {state:9} {name}  [{', '.join(cases[:6]) + more or 'no mapped test runs it'}]")
     if args.cases:
-        case_report(chosen, args.seed, args.per_case)
+        if args.report:  # the rows' tests as they are now, not as the last mutmut run copied them
+            from mutmut.__main__ import copy_also_copy_files
+
+            with contextlib.redirect_stdout(io.StringIO()):
+                copy_also_copy_files()
+        case_report(chosen, args.seed, args.per_case, set(args.rows))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from app.rules.formosa import data
 from app.rules.formosa.data_load import DataError, load
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.movement import Mover, Situation, reach, step_cost
+from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
 from app.rules.kernel.paths import trace
 from app.rules.kernel.pieces import Piece
 from app.rules.kernel.preview import preview_attack
@@ -162,6 +162,10 @@ def test_12_2_mechanized_units_enter_mountain_and_peak_only_along_a_road_or_rail
 def test_12_3_every_unit_may_move_one_hex_whatever_the_cost():
     r = reach(M, G.movement, MECH(H("1511"), 1, "non-mechanized"))
     assert H("1512") in r and H("1513") not in r  # mountain, 3 MP, entered with 1; and no further
+    rules = load().movement  # read inside the test: the refusal names the case the data gives it
+    with pytest.raises(RuleViolation) as err:
+        validate_path(M, rules, MECH(H("1511"), 1, "non-mechanized"), [H("1511"), H("1512"), H("1513")])
+    assert err.value.case == "Formosa 12.3" and err.value.message.endswith("the minimum move allows that one hex only")
 
 
 def test_12_4_road_and_rail_half_an_mp_whatever_the_hex_and_no_river_cost():
@@ -240,6 +244,15 @@ def test_15_3_one_against_five_reads_49_and_eight_against_one_reads_700_cf_2_cf_
     assert column(1, 5) == NAMED["<=49%"]
     assert column(8, 1) == NAMED[">=700%"]
     assert column(99, 200) == "<=49%"  # 49.5% rounds down (combat-kernel ruling)
+
+
+def test_15_3_a_crt_file_may_round_the_percentage_up_instead(tmp_path, monkeypatch):
+    text = data.CRT.read_text(encoding="utf-8")
+    assert text.count('percent_rounding = "down"') == 1
+    (tmp_path / "crt.toml").write_text(text.replace('percent_rounding = "down"', 'percent_rounding = "up"'))
+    monkeypatch.setattr(data, "CRT", tmp_path / "crt.toml")
+    assert preview_attack(load().crt("us"), 99, 200, ()).column_label == "50-99%"  # 49.5% rounds up to 50%
+    assert column(99, 200) == "<=49%"  # the printed table rounds down
 
 
 def test_15_4_400_percent_one_right_two_left_reads_300_cf_4():
@@ -551,6 +564,17 @@ def test_24_2_a_scenarios_file_giving_no_us_tac_points_starts_the_allies_with_no
     (tmp_path / "scenarios.toml").write_text(text.replace("allied_tac = {us = 20, cw = 2}", "allied_tac = {cw = 2}"))
     monkeypatch.setattr(data, "SCENARIOS", tmp_path / "scenarios.toml")
     assert printed(load(), "2").air == {"allied-tac": 0, "cw-tac": 2}
+
+
+def test_24_2_a_scenarios_file_that_bans_no_unit_may_leave_the_list_out(tmp_path, monkeypatch):
+    from app.rules.formosa import strategic
+
+    text = data.SCENARIOS.read_text(encoding="utf-8")
+    assert text.count("\nbanned = []\n") == 1  # scenario 1
+    (tmp_path / "scenarios.toml").write_text(text.replace("\nbanned = []\n", "\n"))
+    monkeypatch.setattr(data, "SCENARIOS", tmp_path / "scenarios.toml")
+    game = load()  # jp-10-10: banned in Scenario 2 only
+    assert strategic.recruit_cost(game, "japanese", "jp-10-10", scenario=1, setup=True, replace=False) == 2
 
 
 def test_11_1_a_units_file_with_a_japanese_unit_without_a_concealed_movement_factor_is_refused(tmp_path,

@@ -12,6 +12,7 @@ from formosa_given import after, given, play, when
 from formosa_map import ring
 from formosa_randomplay import candidates, invader
 
+from app.events import core
 from app.rules.catalog import installed
 from app.rules.formosa import GAME
 from app.rules.formosa.events import SetupRolled, UnitPlaced, UnitRevealed
@@ -55,6 +56,9 @@ def test_11_0_each_side_sees_only_its_own_displays_and_the_public_allied_ones_f7
     allied = GAME.view(state, "allied")
     assert "jp-9-7" not in ids(allied) and "jp-9-19" in ids(allied)  # revealed on the map: examined (11.0)
     assert "kamikaze" not in allied["air"] and "japanese-tac" not in allied["air"]
+    order = core.OrderGiven(side="japanese", text=f"move jp-9-7 {X}", command={})  # a unit the Allies never examine
+    assert GAME.visible(order, "allied") == "japanese orders: move (details hidden, Formosa 11.0, 11.1)"
+    assert GAME.visible(order, "japanese") is True
 
 
 def test_11_2_revealing_names_the_unit_and_a_deception_unit_is_removed_unnamed():

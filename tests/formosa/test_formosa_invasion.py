@@ -103,6 +103,21 @@ def test_9_0_21_0_once_amoy_has_fallen_its_units_transfer_by_sea_as_from_the_sta
     refused(old, "allied", f"transfer us-6mar-4 to {PORT}", "Formosa 21.0")  # ruling F105
 
 
+def test_21_0_the_list_of_legal_orders_offers_an_allied_unit_on_the_map_its_transfer_to_the_staging_area():
+    japanese = {"jp-10-10": "0918", "jp-10-39": "0919", "jp-10-63": "1021", "jp-12-24": "0917"}  # ids before us-
+    state = with_base(given(step="naval-transfer", turn=3, units={"us-eng-1": PORT, "us-7-17": PORT, **japanese}),
+                      "us-eng-1")
+    offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
+    assert offered == {"transfer us-7-17 to staging"}
+
+
+def test_5_1_item_1_a_commonwealth_unit_never_lands_where_us_units_stand():
+    units = {"us-eng-1": PORT, "cw-7-18": "allied-staging"}  # two units: far within 13.1's limits
+    state = with_base(given(step="naval-transfer", turn=3, units=units), "us-eng-1")
+    says = refused(state, "allied", f"transfer cw-7-18 to {PORT}", "Formosa 21.0")
+    assert says.endswith(f"us and cw units may not stack together in {PORT} (Formosa 5.1, 13.1)")
+
+
 def test_21_0_item_1_a_naval_transfer_lands_within_the_stacking_limits():
     from app.rules.formosa import played_under
 

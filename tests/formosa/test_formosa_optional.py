@@ -255,9 +255,18 @@ def _usmc_position(*rules):
 
 def test_25_4_a_replaced_marine_deploys_with_a_us_hq_that_traces_to_a_functional_port():
     state = _usmc_position("25.4")
+    assert f"deploy us-1mar-1 {NEXT_TO_PORT}" in [o["order"] for o in GAME.legal_orders(state, "allied")]  # offered
     [deployed] = of(when(state, "allied", f"deploy us-1mar-1 {NEXT_TO_PORT}"), UnitDeployed)
     assert deployed.where == NEXT_TO_PORT
     refused(state, "allied", f"deploy us-1mar-1 {X}", "Formosa 8.1, ruling F35")  # no HQ there
+
+
+def test_25_4_19_2_the_hq_a_replaced_marine_joins_must_trace_a_line_to_a_functional_port():
+    state = given(step="recruit-allied", units={"us-eng-1": PORT, "us-hq-3ac": NEXT_TO_PORT,
+                                                 "us-1mar-1": "allied-replacements"}, lp={"allied": 5, "japanese": 0})
+    state = play(opt(state, "25.4"), "allied", "replace us-1mar-1")  # no base built: the port is not functional
+    says = refused(state, "allied", f"deploy us-1mar-1 {NEXT_TO_PORT}", "Formosa 25.4")
+    assert says.endswith(f"no US HQ in {NEXT_TO_PORT} traces a line of supply to a functional port (19.2)")
 
 
 def test_25_4_without_the_rule_the_marine_may_not_deploy_with_the_hq():

@@ -124,6 +124,9 @@ def test_19_3_the_japanese_lp_shift_reveals_the_concealed_static_its_line_uses_f
 
 def test_19_4_the_allied_defender_commits_air_supply_when_no_defender_traces_a_line_f87():
     state = given(step="japanese-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}, air={"air-supply": 1}, naval={})
+    told = preview(state, "japanese", f"attack {AROUND[0]} with jp-9-7")["text"]  # the attacker is warned
+    assert told.endswith("the defender may still commit LP, naval gunfire or air supply for left shifts "
+                         "(15.4.1, 17.0, 19.4)")
     state = play(state, "japanese", f"attack {AROUND[0]} with jp-9-7")
     assert state.pending[0]["kind"] == "defence" and state.pending[0]["side"] == "allied"  # the unit is unused
     with_lp = given(step="japanese-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}, air={"air-supply": 1}, naval={},
@@ -136,6 +139,7 @@ def test_19_4_the_allied_defender_commits_air_supply_when_no_defender_traces_a_l
         events, CombatResolved)[0].shifts
     used = given(step="japanese-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}, air={"air-supply": 1}, naval={})
     used = replace(used, air_supply_turn=used.turn)
+    assert "may still commit" not in preview(used, "japanese", f"attack {AROUND[0]} with jp-9-7")["text"]
     assert of(when(used, "japanese", f"attack {AROUND[0]} with jp-9-7", [1]), CombatResolved)  # nobody is asked
 
 

@@ -72,6 +72,8 @@ def test_24_1_allied_lp_above_20_are_lost_at_the_end_of_set_up_cf_14():
                                        f"choose 7 more engineer units from {engineers})")
     why = refused(state, "allied", "end", "Formosa 24.1")
     assert "2 more armor units from us-armor-1, us-armor-2, us-armor-3" in why
+    says = refused(state, "allied", "choose us-armor-1 us-armor-2 us-armor-3", "Formosa 3.0")  # two of the three
+    assert says.endswith("this group sets up 2: 2 more to choose")
     state = play(state, "allied", "choose us-armor-3")
     assert "choose 1 more armor unit from us-armor-1, us-armor-2;" in GAME.prompt(state).step
     state = allied_choices(play(japanese_set_up((3, 1, 1)), "japanese", "end"))

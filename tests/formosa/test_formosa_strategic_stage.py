@@ -97,6 +97,20 @@ def test_8_1_an_allied_reinforcement_deploys_on_a_functional_port_within_the_sta
     play(played_under(state, "3"), "allied", f"deploy us-27-106 {port}")  # ruling F105: 13.3 took the excess
 
 
+def test_8_1_an_allied_recruit_still_in_the_staging_area_deploys_only_in_the_recruit_phase_it_was_bought():
+    port = MAJOR[0]
+    state = given(step="recruit-allied", turn=3, units={"us-eng-1": port, "us-27-106": "allied-reinforcements"},
+                  lp={"japanese": 0, "allied": 5})
+    state = play(state.with_units(replace(state.units["us-eng-1"], base=True)), "allied", "recruit us-27-106")
+    play(state, "allied", f"deploy us-27-106 {port}")  # bought this phase: it may
+    state = play(state, "allied", "end")
+    assert state.units["us-27-106"].where == "allied-staging"
+    state = play(replace(state, step="recruit-japanese", turn=4), "japanese", "end")
+    assert (state.step, state.turn) == ("recruit-allied", 4)
+    says = refused(state, "allied", f"deploy us-27-106 {port}", "Formosa 8.1")  # bought on Game-Turn 3
+    assert "us-27-106 was not recruited or replaced this phase" in says
+
+
 def test_8_1_11_2_a_replaced_unit_not_deployed_goes_back_to_be_replaced_never_recruited_concealed_f108():
     from app.rules.formosa import played_under
 

@@ -60,6 +60,17 @@ def test_14_3_a_unit_in_an_ezoc_traces_out_and_a_port_in_one_supplies_only_its_h
     assert s.allied_line(G, start, FOOT, 2, "us", ports={TAKAO}, hqs=(), sit=held) is None
 
 
+def test_14_3_19_0_in_a_game_the_enemys_units_and_zoc_are_what_blocks_a_sides_lines():
+    from formosa_given import given
+    from formosa_map import ring
+
+    x, around = ring("open")
+    state = given(units={"jp-9-7": x, "us-7-17": "1020"})
+    allied = state.trace_situation("allied")
+    assert allied.enemy_occupied == {H(x)} and allied.ezoc == {H(h) for h in around}
+    assert state.trace_situation("japanese").enemy_occupied == {H("1020")}
+
+
 def test_19_0_no_line_into_enemy_occupied_hexes():
     start = H("1018")
     blocked = TraceSituation(enemy_occupied=frozenset(n for n in M.neighbours(start) if n != start))

@@ -177,6 +177,9 @@ def test_8_53_the_japanese_attacker_advances_into_the_hex_it_emptied():
     assert of(events, UnitsAdvanced) == [UnitsAdvanced([JP4A], "3235")]
     assert after(state, events).unit(US_A).defended  # attacked this phase: 8.52 matches it no more (R21)
     assert of(events, CasualtyPoints)[0].points == 3
+    events = when(state, "japanese", programmed(state), rolls=[1])  # die 1: Ar 5/2, the American holds the hex
+    assert [r.unit for r in of(events, UnitRetreated)] == [JP4A] and not of(events, UnitsAdvanced)
+    assert after(state, events).unit(US_A).hex == "3235" and after(state, events).unit(JP4A).hex != "3235"
 
 
 def test_8_52_several_japanese_can_attack_one_american_the_lowest_numbered_hex_attacks_oo_9():
@@ -187,6 +190,10 @@ def test_8_52_several_japanese_can_attack_one_american_the_lowest_numbered_hex_a
 def test_8_52_one_japanese_unit_attacks_the_american_in_the_highest_numbered_hex():
     state = japanese_combat(**{JP4A: "3235", US_A: "3135", US_B: "3335"})
     assert programmed(state) == f"jattack {JP4A} on {US_B}"
+    # the combat panel's reason: either target keeps the one attack 8.51 allows, so 8.52 picks the higher hex
+    reason = of(when(state, "japanese", programmed(state), rolls=[5]), CombatResolved)[0].reason
+    assert {c["unit"]: c["keeps_maximum"] for c in reason["candidates"]} == {US_A: True, US_B: True}
+    assert (reason["target"]["unit"], reason["case"]) == (US_B, "Olympic 8.52")
 
 
 def test_8_52_in_one_hex_the_strongest_american_first_then_the_top_of_the_stack():

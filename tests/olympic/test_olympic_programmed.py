@@ -66,10 +66,19 @@ def test_14_57_between_equal_destinations_the_higher_numbered_hex():
     assert move_of(state).reason["destination"]["hex"] == "3234"
 
 
+def test_14_57_between_equal_secondary_destinations_the_higher_numbered_hex_too():
+    primaries = ["3135", "3136", "3234", "3236", "3335", "3336"]  # every primary hex held (14.53)
+    state = moving(**{US: "3235", **dict(zip(THREE_10S, primaries, strict=True)), TWO_4: "3133"})
+    moved = move_of(state)  # 3134 and 3233, both Clear secondaries, both 1 MP away
+    assert moved.reason["destination"]["hex"] == "3233" and moved.reason["destination"]["kind"] == "secondary"
+    assert moved.path == ["3233"]
+
+
 def test_14_52_the_most_direct_route_as_far_as_the_allowance_goes():
     state = moving(**{US: "3235", TWO_4: "2838"})
     moved = move_of(state)
     route = moved.reason["route"]
+    assert moved.reason["from"] == "2838"  # the route the reason shows starts where the unit stands
     assert moved.mp <= 4 and route["this_phase"] == moved.path
     assert route["to_destination"][:len(moved.path)] == moved.path
     assert moved.reason["distance"] > moved.mp
