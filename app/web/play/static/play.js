@@ -598,7 +598,7 @@
     $("clock-offer").hidden = !offer;
     text($("clock-offer"), offer === seat ? "You offer a draw: the other side has not answered yet."
       : offer ? offer + " offers a draw: accept it (the game ends in a draw) or decline it (the game goes on)." : "");
-    const draws = offer === seat ? [] : offer ? ["accept", "decline"] : ["offer"];
+    const draws = offer === seat ? [] : offer ? ["accept", "decline"] : clock.takes_draw_offers ? ["offer"] : [];
     $("draw-buttons").replaceChildren(...draws.map((action) => {
       const line = action + " draw";
       return button(line, "as an email's line: " + line, () => clockAction("/draw", { action: action }, line),
