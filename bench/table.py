@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import importlib.util
 import json
 import logging
 import os
@@ -697,6 +698,9 @@ def main() -> None:
     unknown = wanted - set(GROUPS)
     if unknown:
         parser.error(f"--only: no group {', '.join(sorted(unknown))}; groups: {', '.join(GROUPS)}")
+    if wanted & {"writers", "pg"} and importlib.util.find_spec("eventsourcing") is None:
+        parser.error("the writers and pg rows compare with eventsourcing's recorders: "
+                     "pip install -e '.[bench]' first (or leave them out with --only)")
     rows = {key: row for key, row in rows.items() if any(key in GROUPS[g] for g in wanted)}
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)

@@ -65,6 +65,15 @@ def describe(rules: Rules, event: StoredEvent) -> str:
         return f"{body.side}'s move deadline passed (due {body.due}): {body.note or body.action}"
     if isinstance(body, core.MessageSent):
         return talk_line(body)
+    if isinstance(body, core.VacationTaken):
+        return f"{body.side} takes a vacation from {body.start} to {body.until} (UTC): its clock stops meanwhile"
+    if isinstance(body, core.DrawOffered):
+        return f"{body.side} offers a draw"
+    if isinstance(body, core.DrawAnswered):
+        return f"{body.side} " + ("accepts the draw: the game ends in a draw" if body.accepted
+                                  else "declines the draw: the game goes on")
+    if isinstance(body, core.Resigned):
+        return f"{body.side} concedes" + (f" to {body.winner}" if body.winner else "") + f": {escaped(body.reason)}"
     if isinstance(body, core.DisputeAnswered):
         return f"dispute {body.dispute} {body.status} by {escaped(body.by)}" + (f": {quoted(body.note)}" if body.note
                                                                                  else "")

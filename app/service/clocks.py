@@ -243,6 +243,7 @@ class Clocks:
                 "bank_hours": settings.bank_hours, "increment_hours": settings.increment_hours,
                 "max_hours": settings.max_hours, "vacation_days": settings.vacation_days,
                 "vacation_days_used": used_days(meta, seat.side) if seat.side else 0, "draw_offer": meta.draw_offer,
+                "takes_draw_offers": not any(s in meta.automated for s in meta.sides if s != seat.side),
                 "on_timeout": (self.store.pbem_settings(seat.game_id) or {}).get("on_deadline")}
 
     def vacation(self, seat: Seat, days: int) -> dict:

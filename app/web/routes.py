@@ -519,6 +519,8 @@ class ClockDoc(Schema):
     vacation_days = fields.Integer()
     vacation_days_used = fields.Integer()
     draw_offer = fields.String(allow_none=True, metadata={"description": "the side whose draw offer stands"})
+    takes_draw_offers = fields.Boolean(metadata={
+        "description": "false where the other side is played by the server, which takes no draw offer"})
     on_timeout = fields.String(allow_none=True)
 
 

@@ -149,6 +149,7 @@ def test_a_draw_offered_by_api_is_declined_by_email_then_offered_again_and_accep
         assert api("POST", "join", side, {"seed_text": side}).status_code == 201
     shown = api("GET", "clock", "red").json
     assert (shown["bank_hours"], shown["increment_hours"], shown["vacation_days"]) == (72, 24, 7)
+    assert shown["takes_draw_offers"] is True  # blue is a player: the play page offers "offer draw"
     assert api("POST", "draw", "red", {"action": "accept"}).status_code == 400  # nothing offered
     assert api("POST", "draw", "red", {"action": "offer"}).status_code == 201
     assert "red offers a draw" in mail.to(BLUE)[-1]["Subject"]
@@ -164,6 +165,9 @@ def test_a_draw_offered_by_api_is_declined_by_email_then_offered_again_and_accep
     assert summary["outcome"] == {"winner": None, "reason": "a draw agreed (red accepted the offer)"}
     events = [json.loads(line) for line in api("GET", "export", "blue").get_data(as_text=True).splitlines()]
     assert [e["type"] for e in events[-2:]] == ["core.DrawAnswered", "core.SeedRevealed"]
+    said = [e["text"] for e in api("GET", "history?from=1&limit=1000", "blue").json["events"]]
+    assert [t for t in said if "draw" in t] == ["red offers a draw", "blue declines the draw: the game goes on",
+                                                "blue offers a draw", "red accepts the draw: the game ends in a draw"]
 
 
 def test_resign_and_draws_from_the_command_line_and_none_for_an_automated_side(tmp_path):
@@ -179,6 +183,16 @@ def test_resign_and_draws_from_the_command_line_and_none_for_an_automated_side(t
     assert "game over: japanese - american resigned" in shown.output
     verified = runner.invoke(cli, ["--db", db, "verify", game_id, "--dice"])
     assert verified.exit_code == 0, verified.output
+
+
+def test_the_clock_says_no_draw_offer_is_taken_where_the_server_plays_the_other_side(store):
+    app = Application(store, MailConfig(orders_address="orders@pbem.example"), Outbox())
+    game_id, tokens = app.setup.create("olympic", {"american": RED})
+    seat = app.seats.authenticate(game_id, tokens["american"])
+    app.setup.join(seat, "a")
+    assert app.clocks.show(seat)["takes_draw_offers"] is False  # so the play page offers no "offer draw"
+    with pytest.raises(PbemError, match="japanese is played by the server"):
+        app.clocks.draw(seat, "offer")
 
 
 def test_a_forged_concession_or_draw_answer_is_found_by_verify(store):

@@ -67,9 +67,10 @@ def browser():
 class Game:
     """A game on the served app, its seats' tokens, and the API as each seat (the referee of the test)."""
 
-    def __init__(self, server, rules: str, players: dict[str, str], scenario: str | None = None, join: bool = True):
+    def __init__(self, server, rules: str, players: dict[str, str], scenario: str | None = None, join: bool = True,
+                 clock: dict | None = None):
         self.client = server.app.test_client()
-        r = self.client.post("/games", json={"rules": rules, "scenario": scenario, "players": players})
+        r = self.client.post("/games", json={"rules": rules, "scenario": scenario, "players": players, **(clock or {})})
         assert r.status_code == 201, r.json
         self.id, self.tokens = r.json["game_id"], r.json["tokens"]
         self.sides = list(players)

@@ -19,6 +19,8 @@
 
   let etag = null, seq = null, view = null, prompt = null;
   let standing = null;      // the seat's standing orders and the kinds that may stand (GET .../standing)
+  let clock = null;         // the seat's clock: its words, vacation days, a draw offer standing (GET .../clock)
+  let confirming = false;   // "resign" pressed, the question asked
   let selection = null;     // {kind: "unit" | "hex", id, stack: [unit ids]}: what the player pointed at
   let pointed = [];         // the legal orders that name it (GET .../actions?naming=)
   let composed = null;      // {item, text, words, dropped: Set, variants}: the order about to be sent
@@ -577,6 +579,62 @@
     body.dataset.standing = String(a.seq);
   }
 
+  // -- the clock (docs/play-by-email.md, "Clocks"): vacation, a draw, resigning, each the API call an email's line
+  // makes (`vacation N`, `offer draw`, `accept draw`, `decline draw`, `resign`) ------------------------------------
+  const clockOpen = () => Boolean(clock && prompt && !prompt.outcome);
+
+  async function loadClock() {
+    const r = await call("GET", "/clock");
+    clock = r.ok ? await r.json() : null;
+  }
+
+  function vacationLine() { return "vacation " + ($("vacation-days").value || "?"); }
+
+  function renderClock() {
+    $("clock").hidden = !clockOpen();
+    if (!clockOpen()) { confirming = false; return; }
+    text($("clock-text"), clock.clock || "No deadline.");
+    const offer = clock.draw_offer;
+    $("clock-offer").hidden = !offer;
+    text($("clock-offer"), offer === seat ? "You offer a draw: the other side has not answered yet."
+      : offer ? offer + " offers a draw: accept it (the game ends in a draw) or decline it (the game goes on)." : "");
+    const draws = offer === seat ? [] : offer ? ["accept", "decline"] : clock.takes_draw_offers ? ["offer"] : [];
+    $("draw-buttons").replaceChildren(...draws.map((action) => {
+      const line = action + " draw";
+      return button(line, "as an email's line: " + line, () => clockAction("/draw", { action: action }, line),
+        { "data-draw": action, class: action === "accept" ? "primary" : "" });
+    }));
+    const left = clock.vacation_days - clock.vacation_days_used;
+    $("vacation-form").hidden = left < 1;
+    $("vacation-days").max = String(Math.max(left, 1));
+    text($("vacation-left"), left + " of " + clock.vacation_days + " day(s) left");
+    text($("vacation-text"), vacationLine());
+    $("resign").hidden = confirming;
+    $("resign-confirm").hidden = !confirming;
+  }
+
+  async function clockAction(path, payload, line) {
+    const r = await call("POST", path, payload);
+    const a = await answer(r);
+    $("clock-refusal").hidden = r.status === 201;
+    confirming = false;
+    if (r.status !== 201) {
+      text($("clock-refusal"), refused(a));
+      renderClock();
+      return;
+    }
+    say(a.done + " (by email: " + line + ")");
+    if (a.receipt) showReceipt(a.receipt);
+    await refresh(true);
+    body.dataset.clockDone = line + " @" + a.seq;
+  }
+
+  function askResign(ask) {
+    confirming = ask;
+    renderClock();
+    $(ask ? "resign-yes" : "resign").focus();
+  }
+
   function renderJoin() {
     $("join").hidden = !(prompt && !prompt.outcome && (prompt.waiting_for_players || []).includes(seat));
   }
@@ -589,6 +647,7 @@
     renderSelection();
     renderCompose();
     renderStanding();
+    renderClock();
     markMap();
     $("undo").hidden = !(prompt && !prompt.outcome);
   }
@@ -645,7 +704,8 @@
     seq = state.seq;
     view = state.view;
     // all at once: the orders, the picture, the history and the receipt of this head
-    const asked = [call("GET", "/actions"), call("GET", "/map.svg"), loadHistory(), loadReceipt(), loadStanding()];
+    const asked = [call("GET", "/actions"), call("GET", "/map.svg"), loadHistory(), loadReceipt(), loadStanding(),
+      loadClock()];
     const [actions, picture] = await Promise.all(asked.slice(0, 2));
     if (actions.ok) prompt = await actions.json();
     if (picture.ok) drawMap(await picture.text());
@@ -711,6 +771,14 @@
   });
   $("standing-kind").addEventListener("change", () => { $("standing-clauses").value = ""; renderStanding(); });
   $("standing-clauses").addEventListener("input", renderStandingLine);
+  $("vacation-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    clockAction("/vacation", { days: Number($("vacation-days").value) }, vacationLine());
+  });
+  $("vacation-days").addEventListener("input", () => text($("vacation-text"), vacationLine()));
+  $("resign").addEventListener("click", () => askResign(true));
+  $("resign-no").addEventListener("click", () => askResign(false));
+  $("resign-yes").addEventListener("click", () => clockAction("/resign", undefined, "resign"));
   $("send").addEventListener("click", send);
   $("cancel").addEventListener("click", () => { composed = null; delete body.dataset.composed; render(); });
   $("unselect").addEventListener("click", () => { unselect(); $("orders-title").focus(); });
@@ -723,7 +791,7 @@
   document.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("input, textarea, select")) return;
     if (e.key === "Escape") {
-      if (composed) { composed = null; delete body.dataset.composed; render(); } else if (selection) unselect();
+      if (confirming) askResign(false); else if (composed) { composed = null; delete body.dataset.composed; render(); } else if (selection) unselect();
       return;
     }
     map.key(e);
