@@ -88,3 +88,29 @@ def test_10_1_after_one_stack_moved_the_list_still_offers_each_unmoved_units_mov
         order = next(o["order"] for o in legal_orders(RULES, s, "japanese")
                      if o["order"].startswith("move jp-cea-2bde"))
         assert of(when(s, "japanese", order, rolls=[2]), ev.UnitsMoved)
+
+
+@pytest.mark.parametrize("version", [7, 6])
+def test_11_27_the_odds_on_untried_defenders_count_them_as_the_strongest_regular_whichever_counter_it_is(version):
+    # ruling E33: the defence of an untried counter is unknown (6.6, 11.27); the preview and the listed odds count
+    # it as the strongest Chinese regular of the countermix (5), with the best case beside, never as no defence
+    from app.rules.legal import legal_orders
+    from app.rules.practice import choose
+    attack = "attack 2011 with jp-cea-110div jp-cea-26div"
+    shown = []
+    for ref in ("cn-reg-04", "cn-reg-01", "cn-reg-02"):   # counters of different strengths under the same handle
+        s = under(position({"jp-cea-110div": "2010", "jp-cea-26div": "2012"},
+                           extra=(chinese("C02", ref, "2011"),)), version)
+        preview = RULES.preview(s, RULES.parse(attack, "japanese", s))
+        odds = {o["order"]: o.get("odds") for o in legal_orders(RULES, s, "japanese")}
+        shown.append((preview["text"], preview.get("best"), odds[attack]))
+        greedy, _ = choose(RULES, "greedy", s, "japanese")
+    assert shown[0] == shown[1] == shown[2]                           # nothing tells which counter C02 is
+    text, best, listed = shown[0]
+    if version == 7:
+        assert (preview["defence"], listed) == (5, "2:1")             # 8 against 5, not the worst column
+        assert best["defence"] == 1 and "ruling E33" in text
+        assert greedy.startswith("attack 2011")                       # 2:1 is worth attacking at
+    else:                                                             # version 6: no defence, column 1:4, as played
+        assert (preview["defence"], listed, best) == (0, "1:4", None)
+        assert not greedy.startswith("attack")

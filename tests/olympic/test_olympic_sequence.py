@@ -94,9 +94,10 @@ def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "4") == state and old.rules_version == 1
+    assert played_under(state, "5") == state and old.rules_version == 1
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
     assert played_under(state, "3") == replace(state, rules_version=3)  # version 3 kept R33's too
+    assert played_under(state, "4") == replace(state, rules_version=4)  # version 4 kept R34's too
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
@@ -268,3 +269,22 @@ def test_ruling_r10_an_american_unit_moves_once_a_movement_phase():
     state = given(step="movement", units={"us-25-27": "3235"})
     moved = after(state, when(state, "american", "move 25-27 to 3134"))
     assert "already moved" in refused(moved, "american", "move 25-27 to 3235", "Olympic ruling R10")
+
+
+def test_ruling_r35_control_changes_in_every_hex_a_unit_enters_not_only_where_it_stops():
+    """Ruling R19 (rules version 5, R35): an American unit moving through Miyazaki (a City whose militia is
+    destroyed) controls it, so it counts for R20's city credit; a Japanese unit moving through takes it back. A game
+    of version 4 changed control only where the unit stopped, as played."""
+    from app.rules.olympic import played_under
+    from app.rules.olympic.victory import assessment
+
+    state = given(step="movement", units={"us-25-27": "3338"}, militia_destroyed=("3236",))
+    events = when(state, "american", "move 25-27 to 3135 via 3236")
+    assert of(events, UnitMoved)[0].path == ["3237", "3236", "3136", "3135"]
+    moved = after(state, events)
+    assert moved.american_control == ("3135", "3136", "3236", "3237")
+    assert assessment(moved)["cities"] == ["3236"]
+    old = after(played_under(state, "4"), events)
+    assert old.american_control == ("3135",) and assessment(old)["cities"] == []
+    back = after(moved, [UnitMoved("jp-154-1", ["3237", "3236", "3136"], 3)])  # a Japanese unit passes through
+    assert back.american_control == ("3135",)

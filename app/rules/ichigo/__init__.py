@@ -28,6 +28,7 @@ GAME = Game(
     # 3: a battle names only the attackers still in it after 11.27's flips (E15); older games decided as played
     #    (snapshots are keyed by the version: those of version 2, saved in a shape of their own, are not read)
     # 4: departures from the text fixed (E16-E28); older games decided as played
+    # 5: E29; 6: E32; 7: the odds of an attack on untried counters count them as the countermix allows (E33)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

@@ -22,6 +22,13 @@ from app.rules.kernel.shifts import Shift, apply_shift, net_shifts
 from app.rules.kernel.strength import Modifier, hexside_contributions, total_strength
 
 
+def untried_bounds(state: State) -> tuple[int, int]:
+    """Ruling E33: the weakest non-zero and the strongest combat factor among the Chinese regulars drawn blind
+    (3.3, 9.7): the public countermix an untried counter is one of (6.6), whichever it is."""
+    factors = [int(r["strength"][0]) for r in state.data.units if r.get("placement") == "draw-pool"]
+    return min(f for f in factors if f > 0), max(factors)
+
+
 def tank_pool(state: State) -> list[Unit]:
     """Ichi-Go 11.17: regiments held off the map; the Kwantung Army's only once Causeway is launched."""
     return sorted((u for u in state.units.values() if u.type == "tank" and u.size == "regiment"

@@ -3,6 +3,8 @@
 to BOTH players (and to spectators) until revealed in combat; the draw pool is a count."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.rules.base import Command
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import combat
@@ -79,7 +81,9 @@ def game_map(state: State | None) -> GameMap:
 
 def preview(state: State, command: Command) -> dict:
     """Ichi-Go 11.6-11.19: strengths, odds, each shift with its case, the final column and the result of
-    each die roll; writes nothing. Untried Chinese counters count as unknown (6.6): the preview says so."""
+    each die roll; writes nothing. Untried Chinese counters are unknown (6.6, 11.27): the odds are those the
+    attacker can count on, an untried defender as the countermix's strongest regular and an untried attacker as
+    none, with the best case beside them (`best`; ruling E33, rules version 7)."""
     if command.action != "attack":
         raise IllegalOrder("Ichi-Go 11.6", "preview takes an attack order")
     args, side = command.args, command.side
@@ -92,16 +96,39 @@ def preview(state: State, command: Command) -> dict:
     if defenders:  # 6.6: before the attack only the top unit of the enemy stack is seen
         defenders = [top_unit(defenders)]
     unknown = [u.id for u in attackers + defenders if not u.tried]
+    tanks, sf = int(args.get("tanks", 0)), bool(args.get("sf"))
+
+    def odds(att: list, dfn: list) -> dict:
+        return combat.assess(state, side, args["hex"], att, dfn, tanks, sf, nation=attackers[0].nation)
+
     known_att = [u for u in attackers if u.tried]
-    known_def = [u for u in defenders if u.tried]
-    a = combat.assess(state, side, args["hex"], known_att, known_def, int(args.get("tanks", 0)),
-                      bool(args.get("sf")), nation=attackers[0].nation)
+    if unknown and state.since(7):  # ruling E33: an untried defender counts as the countermix's strongest
+        weakest, strongest = combat.untried_bounds(state)
+        a = odds(known_att, [_stand_in(u, strongest) for u in defenders])
+        best = odds([_stand_in(u, strongest) for u in attackers], [_stand_in(u, weakest) for u in defenders])
+    else:  # rules version 6 and before: an untried defender counted as no defence at all
+        a, best = odds(known_att, [u for u in defenders if u.tried]), None
     results = {str(r): state.data.crt.lookup(a["column"], r, a["line"]).code for r in range(1, 7)}
     text = (f"{a['attack']}:{a['defence']} = {a['odds']}; shifts {'; '.join(a['shifts']) or 'none'} -> "
             f"{a['column_label']} ({a['line']} line)")
     text += "".join(f"\n{line}" for line in a["why"])
-    if unknown:
+    if best is not None:
+        text += (f"\nIchi-Go 11.27 (ruling E33): {len(unknown)} untried counter(s), unknown until flipped in combat: "
+                 f"the odds above count an untried defender as the strongest Chinese regular ({strongest}) and an "
+                 f"untried attacker as none (a zero); at best {best['attack']}:{best['defence']} -> "
+                 f"{best['column_label']} (the weakest defender, {weakest}, and the strongest attacker); a zero "
+                 f"defender is removed untried, in effect a DE when it is alone")
+    elif unknown:
         text += f"\nIchi-Go 11.27: {len(unknown)} untried counter(s) not counted (revealed in combat)"
     if hidden:
         text += f"\nIchi-Go 6.6: {hidden} more unit(s) hidden under the top unit; only its defence is shown"
-    return {**a, "results": results, "untried": unknown, "hidden_defenders": hidden, "text": text}
+    shown = {**a, "results": results, "untried": unknown, "hidden_defenders": hidden, "text": text}
+    if best is not None:
+        shown["best"] = {k: best[k] for k in ("attack", "defence", "odds", "column", "column_label")}
+    return shown
+
+
+def _stand_in(unit, factor: int):
+    """Ruling E33: an untried counter as the preview counts it, a Chinese regular of `factor` (from the public
+    countermix, never the counter's own); a tried unit as it is."""
+    return unit if unit.tried else replace(unit, strength=(factor,), tried=True)

@@ -22,26 +22,33 @@ GT1_STEPS = ("placement", "tokko", "assault", "combat", "reinforcement", "doctri
 STEPS = ("movement", "assault", "combat", "reinforcement", "doctrine", "japanese-movement", "japanese-combat")
 
 
-def _enter(state: State, unit_ids: list[str], hex_label: str, **changes) -> State:
-    """Units enter a hex (on top of its stack, in the order given); a land hex changes control (ruling R19) and
-    a Japanese unit entering a beachhead ends it (ruling R17)."""
+def _enter(state: State, unit_ids: list[str], hex_label: str, through: list[str] = (), **changes) -> State:
+    """Units enter a hex (on top of its stack, in the order given), after the hexes `through` they moved through;
+    each land hex entered changes control (ruling R19) and a Japanese unit entering a beachhead ends it (ruling
+    R17)."""
     units = dict(state.units)
     clock = state.clock
     for uid in unit_ids:
         clock += 1
         units[uid] = replace(units[uid], status="map", hex=hex_label, order=clock, **changes)
     state = replace(state, units=units, clock=clock)
-    if not unit_ids or not state.data.is_land(Hex.parse(hex_label)):
+    entered = [h for h in (*through, hex_label) if state.data.is_land(Hex.parse(h))]
+    if not unit_ids or not entered:
         return state
-    side = units[unit_ids[0]].side
     control = set(state.american_control)
-    if side == "american":
-        control.add(hex_label)
+    if units[unit_ids[0]].side == "american":
+        control.update(entered)
         beachheads = state.beachheads
     else:
-        control.discard(hex_label)
-        beachheads = tuple(h for h in state.beachheads if h != hex_label)
+        control.difference_update(entered)
+        beachheads = tuple(h for h in state.beachheads if h not in entered)
     return replace(state, american_control=tuple(sorted(control)), beachheads=beachheads)
+
+
+def _passed(state: State, path: list[str]) -> list[str]:
+    """The hexes of a path a unit entered before its last (ruling R35, rules version 5: each changes control as
+    the last does; before it only the last hex did)."""
+    return path[:-1] if state.since(5) else []
 
 
 def _update(state: State, unit_ids, **changes) -> State:
@@ -232,7 +239,7 @@ class UnitRetreated:
     reason: dict = field(default_factory=dict)
 
     def apply(self, state: State) -> State:
-        return _enter(state, [self.unit], self.path[-1])
+        return _enter(state, [self.unit], self.path[-1], _passed(state, self.path))
 
     def describe(self) -> str:
         return f"{self.unit} retreats {' - '.join(self.path)}"
@@ -256,8 +263,8 @@ class UnitsAdvanced:
 @event_type("olympic.UnitMoved")
 @dataclass(frozen=True)
 class UnitMoved:
-    """A unit moves along `path` (its start excluded). A programmed Japanese move carries its `reason`
-    (14.51-14.58)."""
+    """A unit moves along `path` (its start excluded), entering each of its hexes (ruling R19). A programmed
+    Japanese move carries its `reason` (14.51-14.58)."""
 
     unit: str
     path: list[str]
@@ -265,7 +272,7 @@ class UnitMoved:
     reason: dict = field(default_factory=dict)
 
     def apply(self, state: State) -> State:
-        return _enter(state, [self.unit], self.path[-1], moved=True)
+        return _enter(state, [self.unit], self.path[-1], _passed(state, self.path), moved=True)
 
     def describe(self) -> str:
         why = f" ({self.reason['summary']})" if self.reason.get("summary") else ""
