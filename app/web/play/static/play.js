@@ -23,7 +23,8 @@
   let confirming = false;   // "resign" pressed, the question asked
   let selection = null;     // {kind: "unit" | "hex", id, stack: [unit ids]}: what the player pointed at
   let pointed = [];         // the legal orders that name it (GET .../actions?naming=)
-  let composed = null;      // {item, text, words, dropped: Set, variants}: the order about to be sent
+  let composed = null;      // {item, words, dropped: Set, variants}: the order about to be sent (item.written: the
+                            // player's own text, not one of the list's orders)
   let marks = [];           // what the page drew on the map picture
   let sending = false, timer = null, firstDraw = true;
 
@@ -240,7 +241,19 @@
     $("send").focus({ preventScroll: true });
   }
 
+  // an order the player wrote in the order language (docs/orders/GAME.md): composed as a clicked one, its text as
+  // written; the rules judge it when it is previewed and when it is sent, as any API client's or email's order
+  function writeOrder(order) {
+    selection = null;
+    pointed = [];
+    composed = null;
+    delete body.dataset.selected;
+    render();
+    compose([{ order: order, written: true }]);
+  }
+
   function composedText() {
+    if (composed.item.written) return composed.item.order;
     return composed.words.filter((w, i) => !composed.dropped.has(i)).join(" ");
   }
 
@@ -273,7 +286,7 @@
     }
     const units = $("order-units");
     units.replaceChildren();
-    const own = ownPieceWords();
+    const own = composed.item.written ? [] : ownPieceWords();   // a written order: its text is edited instead
     if (own.length > 1) {             // an attack or a move of several: leave some out
       units.appendChild(make("p", "Units in this order (press to leave one out, again to bring it back):"));
       for (const [w, i] of own) {
@@ -287,7 +300,9 @@
     $("preview").hidden = true;
     $("no-preview").hidden = true;
     delete body.dataset.previewed;
-    if (canPreview && composed.item.odds) preview(order);   // an attack (or landing) as listed, or with units left out
+    // an attack (or landing) as listed, or with units left out; a written order, whatever it is: the rules say
+    // whether it is legal now, and preview it if it is an attack
+    if (canPreview && (composed.item.odds || composed.item.written)) preview(order);
   }
 
   async function preview(order) {
@@ -354,6 +369,7 @@
       const r = await call("POST", "/orders", { order: order, expected_seq: seq });
       const a = await answer(r);
       if (r.status === 201) {
+        if (composed && composed.item.written) $("write-text").value = "";
         showAnswer(order, a);
         unselect();
         $("answer-title").focus({ preventScroll: true });   // read out, and the next Tab goes on from here
@@ -430,6 +446,7 @@
     const box = $("choices");
     box.replaceChildren();
     $("orders-none").hidden = mine();
+    $("write-form").hidden = !mine();
     if (!mine()) {
       text($("orders-none"), prompt && prompt.outcome ? "The game is over." : "Not your turn: nothing to order now.");
       return;
@@ -780,6 +797,15 @@
   $("resign-no").addEventListener("click", () => askResign(false));
   $("resign-yes").addEventListener("click", () => clockAction("/resign", undefined, "resign"));
   $("send").addEventListener("click", send);
+  $("write-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const order = $("write-text").value.trim();
+    if (order) writeOrder(order); else $("write-text").focus();
+  });
+  $("edit").addEventListener("click", () => {
+    $("write-text").value = composedText();
+    $("write-text").focus();
+  });
   $("cancel").addEventListener("click", () => { composed = null; delete body.dataset.composed; render(); });
   $("unselect").addEventListener("click", () => { unselect(); $("orders-title").focus(); });
   $("undo").addEventListener("click", async () => {
