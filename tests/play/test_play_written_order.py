@@ -60,6 +60,7 @@ def test_a_written_order_goes_as_a_clicked_one_and_a_refused_one_changes_nothing
     assert page.locator("#no-preview").inner_text().startswith("No preview: the rules say (SNC 9.0): ")
     said = refused_by_the_page(page, game, "move cn-d87 to 0101")
     assert said.startswith("Refused (SNC 9.0): ") and "no legal path from 3511 to 0101" in said, said
+    assert said.count("SNC 9.0") == 1, said  # the case named once, not again from the server's message
 
     # a combination the list does not hold: previewed (legal, no preview of a move), sent, then in the history
     write(page, STACK)

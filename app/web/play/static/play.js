@@ -71,8 +71,10 @@
     }
   }
 
-  function refused(a) {               // a refusal as the player reads it: with its rules case
-    return (a.case ? "Refused (" + a.case + "): " : "Refused: ") + a.message;
+  function refused(a) {               // a refusal as the player reads it: with its rules case, named once
+    let message = a.message || "";
+    if (a.case && message.startsWith(a.case + ":")) message = message.slice(a.case.length + 1).trim();
+    return (a.case ? "Refused (" + a.case + "): " : "Refused: ") + message;
   }
 
   // -- what the seat may order now ---------------------------------------------------------------------------
