@@ -7,7 +7,7 @@ Japanese player every Allied unit on the map is visible, the Allied Staging Area
 marker displays are not; both Eliminated and Replacements Displays of the Allies are public (F7)."""
 from __future__ import annotations
 
-from app.rules.base import Command
+from app.rules.base import Command, Previews
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
 from app.rules.formosa import airpower, combat, invasion, victory
@@ -131,11 +131,14 @@ def losses(event, state: State | None) -> dict[str, int] | None:
     return None
 
 
+# the orders `preview` draws (the rest have none: app/rules/legal.py)
+PREVIEWS = Previews(("attack", "assault"), "Formosa 15.2")
+
+
 def preview(state: State, command: Command) -> dict:
     """An attack's (or an opposed landing's, 10.2.2) percentage, every shift with its case, the column and the
     result of each die, after the order's own checks (a refused attack is refused here too, with the same case)."""
-    if command.action not in ("attack", "assault"):
-        raise IllegalOrder("Formosa 15.2", "only an attack or an assault can be previewed")
+    PREVIEWS.check(command)
     args = command.args
     if command.action == "assault" and any(u.concealed for u in state.at(args["hex"], "japanese")):
         raise IllegalOrder("Formosa 11.1, ruling F85", f"the defenders of {args['hex']} are concealed: the assault "

@@ -314,7 +314,8 @@
     body.dataset.previewed = order;
     const none = r.ok && a.preview && a.preview.previewed === false;   // legal, but the rules draw no preview of it
     if (!r.ok || none) {              // no preview (fog: concealed defenders), or the order as changed is refused
-      text($("no-preview"), none ? "No preview (" + a.preview.case + "): " + a.preview.why + "; the order is legal now"
+      text($("no-preview"), none ? "No preview (" + a.preview.case + "): " + a.preview.why +
+        (a.preview.legal ? "; the order is legal now" : "; not your turn for it now")
         : (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
       $("no-preview").hidden = false;
       return;
