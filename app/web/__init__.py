@@ -64,7 +64,8 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
     MailConfig; default the settings' mail), MAIL_TRANSPORT (an object with send(EmailMessage); default from MAIL),
     MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB), MAX_JSON_DEPTH (how deeply a JSON body may nest
     arrays and objects; default 32), CATALOG (the rule sets it runs; default: those installed, made once here; not
-    with MAIL_SENDER "process", whose sender finds the installed ones itself), and Flask's own. `app.config["SETTINGS"]` is the settings the app runs on.
+    with MAIL_SENDER "process", whose sender finds the installed ones itself), and Flask's own.
+    `app.config["SETTINGS"]` is the settings the app runs on.
 
     MAIL_SENDER (HEXLEDGER_MAIL_SENDER): "inline", the default: a request's mail is sent after its commit, before
     the answer; "background": a thread sends it, the answer waits for the commit only; "process", as `cli.py serve`

@@ -44,7 +44,15 @@ def naval_display(state: State) -> dict[str, str]:
     return {k: where for k in ("gunfire", "cw-gunfire") if k in state.naval}
 
 
+def still_to_place(state: State) -> tuple[str, ...]:
+    """The units still to deploy (3.0, 8.1). An Allied recruit is deployed once it is in the Staging Area or Amoy
+    (8.1 2a, 2b): it stays among them only while the Allied Recruit Phase may still send it to a port (`deploy`);
+    after it, it has been deployed where it stands, though the state keeps it until the next Recruit Phase."""
+    return tuple(u for u in state.to_place if state.units[u].side != "allied" or state.step == "recruit-allied")
+
+
 def view(state: State, side: str | None) -> dict:
+    placing = still_to_place(state)
     units, counts = [], {}
     for _, u in sorted(state.units.items()):
         how = shown(state, u, side)
@@ -81,7 +89,7 @@ def view(state: State, side: str | None) -> dict:
         "control": {h: "allied" for h in sorted(state.occupied("allied"))},
         "units": units,
         "pending": pending,
-        "to_place": list(state.to_place) if side in (None, "japanese") else len(state.to_place),
+        "to_place": list(placing) if side in (None, "japanese") else len(placing),
         # 16.1: a side's plan is its own until the Strike Reveal Phase; what is on the map is seen by both
         "missions": {s: dict(m) for s, m in strike.missions.items() if side in (None, s) or strike.revealed},
         "air_on_map": {"support": [list(r) for r in strike.support if (r[0], r[1]) not in strike.flown],
