@@ -1,15 +1,15 @@
 """A whole game of each of the five games played by email against the strong practice opponent (issue 29): the
 other side is the server's `search` seat (on a small budget here; bench/opponents.py measures its strength), the
-player answers each email with one of the legal orders the turn email lists, the one the same search would give
-in its place, through a real SMTP server on 127.0.0.1. Each reply carries the search's answering turn, each order
-with its reason (its playouts); at the end the game-over email goes out and `verify` re-decides every one of the
-search's orders and recomputes every die. Both sides searching, each game is also the search's whole game of that
-scenario on both sides, which tests/core/test_practice_opponents.py therefore does not play again."""
+player answers each email with one order picked from the legal orders the turn email lists, through a real SMTP
+server on 127.0.0.1. Each reply carries the search's answering turn, each order with its reason (its playouts); at
+the end the game-over email goes out and `verify` re-decides every one of the search's orders and recomputes every
+die."""
+import random
+
 import pytest
 
 from app.mail import inbound
 from app.projections import state as projection
-from app.rules import practice
 from app.rules.catalog import installed
 from app.service import audit
 
@@ -18,7 +18,6 @@ CATALOG = installed()  # the rule sets installed here
 pytestmark = pytest.mark.slow  # whole games played by email
 
 PLAYER = "practice@players.example"
-SEARCH = "search:4"  # the opponent's budget, and the player's
 GAMES = [  # (rules, scenario, the player's side, the search's side)
     ("snc", "campaign", "chinese", "japanese"),
     ("ichigo", "campaign", "allied", "japanese"),
@@ -31,22 +30,21 @@ GAMES = [  # (rules, scenario, the player's side, the search's side)
 @pytest.mark.parametrize("name, scenario, player, opponent", GAMES, ids=[g[0] for g in GAMES])
 def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, name, scenario, player, opponent):
     rules = CATALOG.rules(name)
-    game_id, tokens = pbem.setup.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: SEARCH})
+    game_id, tokens = pbem.setup.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"})
     assert set(tokens) == {player}
     smtp.reply(smtp.last(PLAYER, "Invitation"), PLAYER, "join: practice makes perfect")
     [joined] = inbound.ingest_maildir(pbem, smtp.maildir)
     assert joined.applied == 1
-    policy, settings = practice.parse_spec(rules, SEARCH)
+    rng = random.Random(name)
     answered = 0
     for _ in range(3000):
-        game = projection.load(store, CATALOG, game_id)
-        state = game.game
+        state = projection.load(store, CATALOG, game_id).game
         if rules.outcome(state) is not None:
             break
         assert rules.prompt(state).side == player
         orders = [o["order"] for o in rules.legal_orders(state, player)]
-        order, _ = practice.choose(rules, policy, state, player, settings, game.meta.orders.get(player, 0))
-        assert order in orders, (order, orders[:10])
+        closing = [o for o in orders if o.split()[0] in ("end", "pass", "next")]
+        order = closing[0] if closing and rng.random() < 0.3 else rng.choice(orders)
         smtp.reply(smtp.inbox(PLAYER)[-1], PLAYER, order)
         [result] = inbound.ingest_maildir(pbem, smtp.maildir)
         assert result.applied == 1 and not result.refused, result.lines
