@@ -239,7 +239,7 @@ def test_4_2_1_2_ranged_support_reaches_two_hexes_and_the_defender_may_answer():
 
 
 def test_4_2_1_and_4_2_1_2_one_hex_an_attack_and_one_hq_a_side_refused_by_the_rule_not_the_grammar():
-    z = scenario("zhejiang", lambda r: (unit(r, "jp-hq-2", "jp-hq", "w4725"), unit(r, "cn-hq-2", "kmt-hq", "w4724")))
+    z = scenario("zhejiang", lambda r: (unit(r, "jp-hq-2", "jp-hq", "w4725"), unit(r, "cn-hq-2", "kmt-hq", "w4723")))
     assert "one adjacent hex, not w4624, w4620" in refused(
         z, "attack w4624 w4620 with jp-13-army jp-15-army", "Dai Senso 4.2.1")
     assert "one HQ per faction" in refused(
@@ -1088,20 +1088,20 @@ def test_4_2_5_4_2_7_4_2_8_enemy_markers_in_a_hex_a_unit_retreats_advances_or_ex
         unit(raw, "jp-34-army", "jp-army", "w4625")
         unit(raw, "jp-air", "jp-air", "w4523")
         raw["marker"] += [{"kind": "logistics-western", "faction": "western", "hex": "w4624"},
-                          {"kind": "detachment-japan", "faction": "axis", "hex": "w4623"},
+                          {"kind": "detachment-japan", "faction": "axis", "hex": "w4722"},
                           {"kind": "detachment-western", "faction": "western", "hex": "w4723"}]
 
     def fought(state):
         _, z = when(state, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
         _, z = when(z, "support cn-3-hq", [6])  # Dr3 0/1
         _, z = when(z, "convert cn-3-hq as kiangsu-res")
-        into, z = when(z, "retreat to w4623")
-        _, z = when(z, "retreat to w4722")
+        _, z = when(z, "retreat to w4623")
+        into, z = when(z, "retreat to w4722")
         _, z = when(z, sorted(o for o in orders(z) if o.startswith("lose "))[0])
         return into, z
 
     into, z = fought(scenario("zhejiang", marked))
-    assert MarkersToDelayBox("w4623", ["detachment-japan"], "axis") in into  # 4.2.5.2: the retreat took its hex
+    assert MarkersToDelayBox("w4722", ["detachment-japan"], "axis") in into  # 4.2.5.2: the retreat took its hex
     assert step(z) == "advance" and z.delay_box["axis"] == {"detachment-japan": 1}
     events, z = when(z, "exploit jp-3-tank w4624 w4723")
     assert [e for e in events if isinstance(e, MarkersToDelayBox)] == [
@@ -1115,5 +1115,5 @@ def test_4_2_5_4_2_7_4_2_8_enemy_markers_in_a_hex_a_unit_retreats_advances_or_ex
     into, old = fought(played_under(scenario("zhejiang", marked), "5"))
     assert not any(isinstance(e, MarkersToDelayBox) for e in into)
     _, old = when(old, "exploit jp-3-tank w4624 w4723")
-    assert {(m.kind, m.hex) for m in old.markers} >= {("detachment-japan", "w4623"), ("logistics-western", "w4624"),
+    assert {(m.kind, m.hex) for m in old.markers} >= {("detachment-japan", "w4722"), ("logistics-western", "w4624"),
                                                        ("detachment-western", "w4723")}
