@@ -123,14 +123,6 @@ def test_units_in_a_neutral_country_two_factions_in_a_hex_and_overstacking_are_r
     assert "w4522 holds 4 ground units; a hex holds 3 (ruling D15)" in found
 
 
-def test_d44_an_enemy_detachment_or_logistics_marker_never_shares_a_hex_with_ground_units():
-    bad = copy.deepcopy(raw("zhejiang"))
-    bad["marker"] += [{"kind": "detachment-japan", "faction": "axis", "hex": "w4624"},  # cn-9-war-zone's hex
-                      {"kind": "logistics-western", "faction": "western", "hex": "w4624"}]  # its own: fine
-    assert problems(bad) == ["[[marker]] detachment-japan in w4624: the enemy ground unit cn-9-war-zone is there; such "
-                             "a marker goes to its Delay Box when an enemy unit enters its hex (rulings D42, D44)"]
-
-
 def test_a_holding_box_unit_must_say_what_waits_in_its_box():
     base = copy.deepcopy(raw("strait"))
     base["unit"].append({"id": "abda", "kind": "abda-army", "hex": "w4423"})

@@ -18,7 +18,6 @@ from typing import Any
 
 from app.rules.custom_setup import SetupError, parse_position
 from app.rules.daisenso.data_load import GameData, load, what_if
-from app.rules.daisenso.terrain import LONE_MARKERS
 from app.rules.kernel.hexgrid import Hex
 
 PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
@@ -179,7 +178,6 @@ class _Reader:
         units = self._units(countries["neutral"])
         markers = self._markers()
         self._stacking(units)
-        self._lone_markers(units, markers)
         position = Position(
             name=str(self.raw.get("name", "")),
             description=str(self.raw.get("description", "")),
@@ -328,18 +326,6 @@ class _Reader:
                 self.err(f"{h} holds ground units of {' and '.join(sorted(sides))}")
             if len(here) > self.d.stacking_limit:
                 self.err(f"{h} holds {len(here)} ground units; a hex holds {self.d.stacking_limit} (ruling D15)")
-
-    def _lone_markers(self, units: tuple[PlacedUnit, ...], markers: tuple[PlacedMarker, ...]) -> None:
-        """Rulings D42, D44: a Detachment or Logistics marker goes to its Delay Box when an enemy ground unit is
-        placed in its hex (4.1.3.1, 4.2.2), so no position has one with an enemy ground unit."""
-        for m in markers:
-            if m.kind not in LONE_MARKERS:
-                continue
-            enemy = sorted(u.id for u in units if u.hex == m.hex and u.faction != m.faction
-                           and self.d.kinds[u.kind].is_ground)
-            if enemy:
-                self.err(f"[[marker]] {m.kind} in {m.hex}: the enemy ground unit {', '.join(enemy)} is there; such a "
-                         "marker goes to its Delay Box when an enemy unit enters its hex (rulings D42, D44)")
 
     def _markers(self) -> tuple[PlacedMarker, ...]:
         out = []
