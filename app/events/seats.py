@@ -6,7 +6,6 @@ from __future__ import annotations
 from app.events.dialect import Tables, identifier
 from app.events.errors import NoPbemSettings
 
-
 CREDENTIALS_KEPT = 4096  # games whose seats a connection keeps for the token check (`credentials`)
 
 

@@ -81,7 +81,8 @@ def test_credentials_are_the_seats_as_written_and_a_rolled_back_seat_is_not_kept
     backend.add_pbem_game("g-1", {"created_at": T0},
                           [{"seat": "red", "email": "r@x", "token_hash": "h1", "created_at": T0},
                            {"seat": "blue", "email": "b@x", "token_hash": "h2", "created_at": T0}])
-    expected = [{"seat": "red", "email": "r@x", "token_hash": "h1"}, {"seat": "blue", "email": "b@x", "token_hash": "h2"}]
+    expected = [{"seat": "red", "email": "r@x", "token_hash": "h1"},
+                {"seat": "blue", "email": "b@x", "token_hash": "h2"}]
     assert backend.credentials("g-1") == expected
     backend.mark_seen("g-1", "red", 5)  # the marks change; the credentials do not
     assert backend.credentials("g-1") == expected
