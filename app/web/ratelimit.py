@@ -13,9 +13,9 @@ route (issue 26, profiled); the app's limits are fixed when it is made, so each 
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from flask_limiter import Limiter
-from flask_limiter._manager import LimitManager
 from limits.storage import MemoryStorage
 
 SCHEME = "hexledger-memory"
@@ -48,63 +48,37 @@ def storage_uri(configured: str) -> str:
     return f"{SCHEME}://" if configured == "memory://" else configured
 
 
-class ResolvedOnce(LimitManager):
-    """flask-limiter's LimitManager, each route's limits and exemptions worked out once and kept: the answer
-    depends only on the limits declared (fixed strings, declared while the app is made; declaring one more
-    forgets what was kept) and on the route, never on the request. Counting, keys (per seat, per address) and
-    exemption callbacks still run on every request (`RuntimeLimit.is_exempt` is asked each time)."""
+class ResolvedOnce:
+    """flask-limiter's LimitManager (`manager`), each route's limits and exemptions worked out once and kept: the
+    answer depends only on the limits declared (fixed strings, declared while the app is made; declaring or
+    setting one more forgets what was kept) and on the route, never on the request. Counting, keys (per seat, per
+    address) and exemption callbacks still run on every request (`RuntimeLimit.is_exempt` is asked each time).
+    Everything else is the manager's own."""
 
-    def __init__(self, manager: LimitManager):
-        super().__init__(manager._application_limits, manager._default_limits, manager._decorated_limits,
-                         manager._blueprint_limits, manager._route_exemptions, manager._blueprint_exemptions)
-        self._endpoint_hints = manager._endpoint_hints
+    KEPT = ("resolve_limits", "exemption_scope")
+
+    def __init__(self, manager):
+        self._manager = manager
         self._kept: dict[tuple, object] = {}
 
-    def resolve_limits(self, app, endpoint=None, blueprint=None, callable_name=None, in_middleware=False,
-                       marked_for_limiting=False):
-        key = ("limits", id(app), endpoint, blueprint, callable_name, in_middleware, marked_for_limiting)
+    def __getattr__(self, name: str):
+        found = getattr(self._manager, name)
+        if name in self.KEPT:
+            return partial(self._once, name, found)
+        if name.startswith(("add_", "set_")):  # a limit or an exemption declared
+            return partial(self._declaring, found)
+        return found
+
+    def _once(self, name: str, work, app, *args, **kwargs):
+        key = (name, id(app), *args, *sorted(kwargs.items()))
         if key not in self._kept:
-            self._kept[key] = super().resolve_limits(app, endpoint, blueprint, callable_name, in_middleware,
-                                                     marked_for_limiting)
-        defaults, decorated = self._kept[key]
-        return list(defaults), list(decorated)
+            self._kept[key] = work(app, *args, **kwargs)
+        kept = self._kept[key]
+        return tuple(list(part) for part in kept) if isinstance(kept, tuple) else kept  # lists the caller may extend
 
-    def exemption_scope(self, app, endpoint, blueprint):
-        key = ("exemption", id(app), endpoint, blueprint)
-        if key not in self._kept:
-            self._kept[key] = super().exemption_scope(app, endpoint, blueprint)
-        return self._kept[key]
-
-    def _forget(self) -> None:
-        self._kept = {}
-
-    def set_application_limits(self, limits) -> None:
-        super().set_application_limits(limits)
-        self._forget()
-
-    def set_default_limits(self, limits) -> None:
-        super().set_default_limits(limits)
-        self._forget()
-
-    def add_decorated_limit(self, route, limit, override=False) -> None:
-        super().add_decorated_limit(route, limit, override)
-        self._forget()
-
-    def add_blueprint_limit(self, blueprint, limit) -> None:
-        super().add_blueprint_limit(blueprint, limit)
-        self._forget()
-
-    def add_route_exemption(self, route, scope) -> None:
-        super().add_route_exemption(route, scope)
-        self._forget()
-
-    def add_blueprint_exemption(self, blueprint, scope) -> None:
-        super().add_blueprint_exemption(blueprint, scope)
-        self._forget()
-
-    def add_endpoint_hint(self, endpoint, callable) -> None:  # noqa: A002 (flask-limiter's own name)
-        super().add_endpoint_hint(endpoint, callable)
-        self._forget()
+    def _declaring(self, declare, *args, **kwargs):
+        self._kept.clear()
+        return declare(*args, **kwargs)
 
 
 def limiter(key_func, app, **options) -> Limiter:
