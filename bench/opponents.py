@@ -48,7 +48,9 @@ SKIP_SCENARIOS = ("custom",)
 # Sides of a scenario that cannot win against a defence that plays to stop them, whatever they play and whatever
 # the dice show: proven by bench/scenario_value.py (its "has NO chance" line), which walks every listed order of
 # both sides and every face of every die. A policy's games from such a side are counted apart in the report.
-HOPELESS: dict[tuple[str, str], dict[str, str]] = {}
+HOPELESS: dict[tuple[str, str], dict[str, str]] = {
+    ("daisenso", "zhejiang"): {"axis": "D16 Quzhou; bench/scenario_value.py, 4250 positions"},
+}
 
 
 def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int) -> dict:

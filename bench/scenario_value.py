@@ -1,12 +1,15 @@
 """The exact value of a short scenario (issue 29): the chance each side wins with best play by both, over every
-legal order the rule set lists and every face of every die, and whether a side can win at all (the best of its
-own orders, the opponent's orders and the dice together).
+order the rule set lists (app/rules/legal.py's list, uncut: the rule set's candidates, each the decider accepts)
+and every face of every die, and whether a side can win at all (its own orders, the opponent's and the dice all
+going its way), or against every defence (its chance is above 0 whatever the other side orders).
 
-A scenario that one side cannot win whatever anyone plays or rolls is lost by the text for that side: no policy
-fails there, and bench/opponents.py counts it apart (its `--lost` list). A scenario one side wins only by a small
-chance against best play bounds what any policy can score against a good opponent from that side.
+A side that cannot win against a defence that plays to stop it, whatever it plays and rolls, is no policy's
+failure there: bench/opponents.py counts its games apart (`HOPELESS`). The proof covers the orders the rule set
+lists; an order it does not list (Dai Senso lists an attack by every adjacent unit together, with each HQ, and by
+each alone, not by two of three) is not tried. A scenario one side wins only by a small chance against best
+play bounds what any policy can score against a good opponent from that side.
 
-    python bench/opponents.py ... ; python bench/scenario_value.py daisenso zhejiang [--max-orders 40]
+    python bench/scenario_value.py daisenso zhejiang [--side axis] [--best] [--max-orders 60]
 
 It walks the whole tree of the game (orders of both sides, and for each die every face, each equally likely),
 remembering positions already valued, so it suits only scenarios of a few Combat Phases (Dai Senso's). Run it
@@ -33,6 +36,9 @@ def _key(state) -> str:
     if dataclasses.is_dataclass(state):
         return repr([(f.name, getattr(state, f.name)) for f in dataclasses.fields(state) if f.name != "data"])
     return repr(state)
+
+
+UNCUT = 1_000_000  # the list of legal orders is cut at 40 for a player (app/rules/legal.py): here every candidate
 
 
 class NeedRoll(Exception):
@@ -79,7 +85,7 @@ class Solver:
         if self.positions % 5000 == 0:
             print(f"  ... {self.positions} positions", file=sys.stderr, flush=True)
         mover = rules.prompt(state).side
-        listed = rules.legal_orders(state, mover)
+        listed = rules.legal_orders(state, mover, limit=UNCUT)
         if not listed:
             raise RuntimeError(f"{mover} has no legal order at {rules.prompt(state).step}")
         return mover, listed
@@ -182,9 +188,9 @@ def main() -> int:
             started = time.process_time()
             solver = Solver(rules, side, args.max_orders, args.max_positions)
             some = solver.chance(rules.initial_state(args.scenario, {}))
-            print(f"{args.game} {args.scenario}: {side} {'has' if some else 'has NO'} chance of winning against "
-                  f"every defence ({solver.positions} positions, {time.process_time() - started:.1f} s CPU)",
-                  flush=True)
+            print(f"{args.game} {args.scenario}: {side} " + ("keeps a chance of winning against every defence" if some
+                  else "CANNOT win against a defence that plays to stop it, whatever it plays and rolls")
+                  + f" ({solver.positions} positions, {time.process_time() - started:.1f} s CPU)", flush=True)
         if args.best:
             started = time.process_time()
             solver = Solver(rules, side, args.max_orders, args.max_positions)
