@@ -23,7 +23,7 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
 The order played is the root's most visited. A decision with one usable order plays it without a playout.
 
 The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
-for another time): it runs playouts until its CPU time is spent (at least `MIN_PLAYOUTS`), and its reason
+for another time): it runs playouts while another fits in its CPU time (at least `MIN_PLAYOUTS`), and its reason
 records the playouts done, which `verify` re-runs exactly, whatever its clock says. `search:N` runs exactly N
 playouts a decision, whatever the time. Every draw is seeded by the side's view and the orders it has given
 (app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any process.
