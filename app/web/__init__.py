@@ -15,7 +15,7 @@ from functools import partial
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from flask import Flask, abort, current_app, g, jsonify, request, send_from_directory
-from flask_limiter import ExemptionScope, Limiter
+from flask_limiter import ExemptionScope
 from flask_smorest import Api
 from markupsafe import escape
 from marshmallow import Schema, ValidationError, fields
@@ -114,8 +114,8 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
         return local.service
 
     app.extensions["hexledger_service"] = service
-    limiter = Limiter(rate_key, app=app, application_limits=[settings.rate_limit],  # the API
-                      storage_uri=ratelimit.storage_uri(settings.rate_limit_storage))
+    limiter = ratelimit.limiter(rate_key, app, application_limits=[settings.rate_limit],  # the API
+                                storage_uri=ratelimit.storage_uri(settings.rate_limit_storage))
     _access_log(app)
     _json_depth(app)
     _text_only(app)
