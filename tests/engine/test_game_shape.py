@@ -16,7 +16,7 @@ from app.rules import catalog, legal
 from app.rules.base import Command, NotARuleSet, UnknownRules
 from app.rules.engine import state as engine_state
 from app.rules.engine.decision import Decision
-from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded
 from app.rules.engine.game import Game
 from app.rules.engine.state import SequencedState
 from app.rules.engine.syntax import SlotType
@@ -89,6 +89,25 @@ TOY = Game(name="toy", title="Toy", version="1", sides=("red", "blue"), scenario
            sequence_case="T 0", table=StatesTable([Counting(), Confirm()], "T 0"), state_type=Tally,
            load_data=Options, start=lambda data, scenario, options: Tally(step="counting", side="red", data=data),
            view=lambda s, side: {"total": s.total})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Phased(SequencedState):
+    """A game whose sequence goes on from the phase the shared event says ended."""
+
+    step: str = "counting"
+    side: str = "red"
+    phases_ended: tuple = ()
+
+    def after_phase(self, event):
+        return replace(self, phases_ended=(*self.phases_ended, (event.side, event.phase, event.turn)))
+
+
+def test_a_phase_ended_is_handed_to_the_game_which_reads_which_phase_of_whose_turn_ended():
+    ended = PhaseEnded("movement", 2, "red")
+    assert TOY.evolve(Phased(), ended).phases_ended == (("red", "movement", 2),)
+    assert [TOY.describe(e) for e in (ended, PhaseEnded("supply", 3))] == [
+        "red end the movement phase of turn 2", "end of the supply phase of turn 3"]
 
 
 def test_the_prompt_lists_the_step_orders_the_step_allows_now():
