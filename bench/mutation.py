@@ -570,14 +570,19 @@ def tests_of(name: str, trace: dict) -> tuple[list[str], bool]:
     that code also runs while test modules are imported."""
     path, _, _ = _locate(name)
     by_line = trace["lines"].get(str(path), {})
-    statement, whole = _statement_lines(name)
     hits: set[int] = set()
-    for lines in (statement, whole):
+    for lines in _statement_lines(name):
         for n in lines:
             hits.update(by_line.get(str(n), ()))
         if hits - {IMPORT_TIME}:
             break
     return [trace["tests"][i] for i in hits if i != IMPORT_TIME], IMPORT_TIME in hits
+
+
+def statement_reached(name: str, trace: dict) -> bool:
+    """Does any traced test (or import) run the statement the mutant changes?"""
+    by_line = trace["lines"].get(str(_locate(name)[0]), {})
+    return any(str(n) in by_line for n in _statement_lines(name)[0])
 
 
 def _stages(package: str, tests: list[str], import_time: bool, trace: dict) -> list[list[str]]:
@@ -735,6 +740,7 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
             if verdict != "survived":
                 break
         results[name] = {"status": verdict, "stage": ran, "tests": len(tests), "killer": killer,
+                         "statement run": statement_reached(name, trace),
                          "seconds": round(time.monotonic() - began, 1), "source": _digest(_locate(name)[0])}
         RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True))
         _record(name, EXIT_CODE[verdict])

@@ -200,6 +200,20 @@ def test_a_state_saves_and_loads_with_its_data_put_back():
     assert back == s and back.data is s.data and "data" not in raw["state"]
 
 
+@dataclass(frozen=True, kw_only=True)
+class Ledger(SequencedState):
+    step: str = "counting"
+    side: str = "red"
+    last: tuple[str, int] = ("red", 0)  # a fixed pair: who moved last, and how far
+    moves: tuple = ()  # untyped: (unit, path) each, saved as lists
+
+
+def test_a_state_of_fixed_pairs_and_untyped_tuples_saves_and_loads_as_it_was():
+    s = Ledger(last=("blue", 3), moves=(("R1", ("0101", "0102")), ("B2", ())), pending=({"kind": "k", "side": "red"},))
+    raw = json.loads(json.dumps(engine_state.encode(s)))
+    assert engine_state.decode(Ledger, raw) == s
+
+
 def test_a_game_variant_is_a_replace_and_a_game_refuses_unknown_extras():
     variant = dataclasses.replace(SKIRMISH, name="variant")
     assert variant.name == "variant" and variant.preview is SKIRMISH.preview
