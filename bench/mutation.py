@@ -588,7 +588,9 @@ def statement_reached(name: str, trace: dict) -> bool:
 def _stages(package: str, tests: list[str], import_time: bool, trace: dict) -> list[list[str]]:
     """The package's own tests, then the others, each fastest first. Code that also runs while test modules are
     imported (a game's states table compiled, its data loaded) may change what any test sees, whoever traced it:
-    its own test modules run whole, then the whole selection."""
+    the package's own test modules then run whole. (Any test might notice such a mutant, but running the whole
+    selection for each one would take an hour on this machine: a survivor here may be killed by a test no trace
+    ties to it, never the other way round.)"""
     seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
     own_prefixes = OWN_TESTS.get(package, (f"tests/{package}/",))
     own = sorted((t for t in tests if t.startswith(own_prefixes)), key=lambda t: seconds.get(t, 0.0))
@@ -596,7 +598,6 @@ def _stages(package: str, tests: list[str], import_time: bool, trace: dict) -> l
     if import_time:
         modules = sorted({t.partition("::")[0] for t in trace["tests"] if t.startswith(own_prefixes)})
         own = [t for t in own if t.partition("::")[0] not in modules] + modules
-        rest = _mutmut_config()["pytest_add_cli_args_test_selection"]
     return [stage for stage in (own, rest) if stage]
 
 

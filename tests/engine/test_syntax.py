@@ -150,3 +150,9 @@ def test_a_slot_and_one_more_in_brackets_is_one_or_two():
     assert g.parse("advance a to 0101 0102") == {"unit": "a", "path": ["0101", "0102"]}
     with pytest.raises(InvalidOrder, match="unexpected '0103'"):
         g.parse("advance a to 0101 0102 0103")
+
+
+def test_one_or_two_after_a_list_of_units_reads_both_lists():
+    g = Grammar("advance UNIT [UNIT ...] to HEX:path [HEX]")
+    assert g.parse("advance a b to 0101 0102") == {"units": ["a", "b"], "path": ["0101", "0102"]}
+    assert g.parse("advance a to 0101") == {"units": ["a"], "path": ["0101"]}
