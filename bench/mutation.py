@@ -588,17 +588,17 @@ def statement_reached(name: str, trace: dict) -> bool:
 def _stages(package: str, tests: list[str], import_time: bool, trace: dict) -> list[list[str]]:
     """The package's own tests, then the others, each fastest first. Code that also runs while test modules are
     imported (a game's states table compiled, its data loaded) may change what any test sees, whoever traced it:
-    the package's own test modules then run whole. (Any test might notice such a mutant, but running the whole
+    the package's own test modules then run whole too. (Any test might notice such a mutant, but running the whole
     selection for each one would take an hour on this machine: a survivor here may be killed by a test no trace
     ties to it, never the other way round.)"""
     seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
     own_prefixes = OWN_TESTS.get(package, (f"tests/{package}/",))
     own = sorted((t for t in tests if t.startswith(own_prefixes)), key=lambda t: seconds.get(t, 0.0))
     rest = sorted((t for t in tests if not t.startswith(own_prefixes)), key=lambda t: seconds.get(t, 0.0))
-    if import_time:
-        modules = sorted({t.partition("::")[0] for t in trace["tests"] if t.startswith(own_prefixes)})
-        own = [t for t in own if t.partition("::")[0] not in modules] + modules
-    return [stage for stage in (own, rest) if stage]
+    whole = []
+    if import_time:  # the traced tests first: a fresh process imports only their modules
+        whole = sorted({t.partition("::")[0] for t in trace["tests"] if t.startswith(own_prefixes)})
+    return [stage for stage in (own, whole, rest) if stage]
 
 
 PYTEST = ["--rootdir=.", "-x", "-q", "-p", "no:randomly", "--tb=line"]

@@ -156,3 +156,5 @@ def test_one_or_two_after_a_list_of_units_reads_both_lists():
     g = Grammar("advance UNIT [UNIT ...] to HEX:path [HEX]")
     assert g.parse("advance a b to 0101 0102") == {"units": ["a", "b"], "path": ["0101", "0102"]}
     assert g.parse("advance a to 0101") == {"units": ["a"], "path": ["0101"]}
+    g = Grammar("advance UNIT to HEX:path [HEX] via HEX:via")  # the one-or-two form, then more of the order
+    assert g.parse("advance a to 0101 0102 via 0103") == {"unit": "a", "path": ["0101", "0102"], "via": "0103"}
