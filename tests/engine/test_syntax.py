@@ -141,6 +141,8 @@ def test_a_slot_followed_by_dots_is_one_or_more():
     assert g.shown == "move UNIT to HEX [via HEX ...]"
     assert g.parse("move a to 0101 via 0202 0303") == {"unit": "a", "to": "0101", "via": ["0202", "0303"]}
     assert g.parse("move a to 0101") == {"unit": "a", "to": "0101", "via": []}
+    g = Grammar("move UNIT [UNIT ...] via HEX ...")  # after a list, and unnamed: the list is named in the plural
+    assert g.parse("move a b via 0101 0102") == {"units": ["a", "b"], "hexes": ["0101", "0102"]}
 
 
 def test_a_slot_and_one_more_in_brackets_is_one_or_two():
