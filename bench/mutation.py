@@ -567,16 +567,19 @@ def _statement_lines(name: str) -> tuple[list[int], list[int]]:
 
 def tests_of(name: str, trace: dict) -> tuple[list[str], bool]:
     """The traced tests that run the statement a mutant changes (those of its function if none does), and whether
-    that code also runs while test modules are imported."""
+    its function also runs while test modules are imported: what it made then (a slot type's reading function
+    built when a module's grammars are, a cached table) is the mutant's in a fresh process, not in a warm one."""
     path, _, _ = _locate(name)
     by_line = trace["lines"].get(str(path), {})
     hits: set[int] = set()
-    for lines in _statement_lines(name):
+    statement, whole = _statement_lines(name)
+    for lines in (statement, whole):
         for n in lines:
             hits.update(by_line.get(str(n), ()))
         if hits - {IMPORT_TIME}:
             break
-    return [trace["tests"][i] for i in hits if i != IMPORT_TIME], IMPORT_TIME in hits
+    at_import = any(IMPORT_TIME in by_line.get(str(n), ()) for n in whole)
+    return [trace["tests"][i] for i in hits if i != IMPORT_TIME], at_import
 
 
 def statement_reached(name: str, trace: dict) -> bool:
@@ -741,7 +744,7 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
             if verdict != "survived":
                 break
         results[name] = {"status": verdict, "stage": ran, "tests": len(tests), "killer": killer,
-                         "statement run": statement_reached(name, trace),
+                         "statement run": statement_reached(name, trace), "fresh": import_time,
                          "seconds": round(time.monotonic() - began, 1), "source": _digest(_locate(name)[0])}
         RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True))
         _record(name, EXIT_CODE[verdict])
