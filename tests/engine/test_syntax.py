@@ -76,6 +76,11 @@ def test_a_bad_syntax_line_is_a_declaration_error(syntax):
         Grammar(syntax)
 
 
+def test_a_syntax_line_with_unknown_slot_types_names_each():
+    with pytest.raises(BadSyntax, match=r"unknown slot type\(s\) BASE, SHIP$"):
+        Grammar("fly SHIP to BASE")
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=80))
 def test_any_text_parses_or_is_refused_as_an_invalid_order(text):
