@@ -282,3 +282,28 @@ def test_a_shorthand_is_written_out_before_an_order_is_read():
     state = TOY.initial_state("one", {})
     assert table.parse("a", "red", state) == Command("red", "add", {"n": 1})
     assert table.parse("add 2", "red", state) == Command("red", "add", {"n": 2})
+
+
+class Scouting(Step):
+    """A step with an order of an optional rule."""
+
+    name = "scouting"
+
+    @order("scout HEX", "T 9.1", option="9")
+    def scout(self, d: Decision, hex: str):
+        d.emit(Added(1))
+
+    @order("stop", "T 3")
+    def stop(self, d: Decision):
+        d.emit(GameEnded(d.side, "stopped (T 3)"))
+
+
+def test_an_order_of_an_optional_rule_is_offered_and_taken_only_in_a_game_that_chose_the_rule():
+    def table(chosen):
+        return StatesTable([Scouting()], "T 0", options=lambda state: chosen)
+
+    state = Tally(step="scouting", side="red")
+    assert [a.name for a in table(("9",)).prompt(state).actions] == ["scout", "stop"]
+    assert [a.name for a in table(()).prompt(state).actions] == ["stop"]
+    with pytest.raises(IllegalOrder, match="T 9.1: 'scout' belongs to optional rule 9, which this game was not"):
+        table(()).handler(state, Command("red", "scout", {"hex": "0101"}))
