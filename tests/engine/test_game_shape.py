@@ -126,7 +126,7 @@ def test_orders_parse_by_their_syntax_and_decide_through_their_handler():
     assert events == [Added(4)] and TOY.evolve(s, events[0]).total == 4
     with pytest.raises(IllegalOrder, match="T 1.1: at most 5"):
         TOY.decide(s, Command("red", "add", {"n": 6}), RecordedDice(next_index=0, recorded=[]))
-    with pytest.raises(InvalidOrder, match="no order starts with 'fly'"):
+    with pytest.raises(InvalidOrder, match="no order starts with 'fly'; orders: add, confirm, roll, stop$"):
         TOY.parse("fly 3", "red", s)
 
 
