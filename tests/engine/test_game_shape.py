@@ -307,3 +307,26 @@ def test_an_order_of_an_optional_rule_is_offered_and_taken_only_in_a_game_that_c
     assert [a.name for a in table(()).prompt(state).actions] == ["stop"]
     with pytest.raises(IllegalOrder, match="T 9.1: 'scout' belongs to optional rule 9, which this game was not"):
         table(()).handler(state, Command("red", "scout", {"hex": "0101"}))
+
+
+class Firing(Step):
+    """An order with two forms a rule forbids."""
+
+    name = "firing"
+
+    @order("fire HEX with UNIT", "T 5",
+           forbidden=(("fire HEX:at HEX:also with UNIT", "T 5.1", "one hex at a time"),
+                      ("fire HEX with UNIT:first UNIT:second", "T 5.2", "one unit fires")))
+    def fire(self, d: Decision, hex: str, unit: str):
+        pass
+
+
+def test_each_form_a_rule_forbids_is_refused_by_that_rule_naming_its_case():
+    table = StatesTable([Firing()], "T 0")
+    state = Tally(step="firing", side="red")
+    with pytest.raises(IllegalOrder, match="T 5.1: one hex at a time"):
+        table.parse("fire 0101 0102 with a", "red", state)
+    with pytest.raises(IllegalOrder, match="T 5.2: one unit fires"):
+        table.parse("fire 0101 with a b", "red", state)
+    with pytest.raises(InvalidOrder, match="expected"):
+        table.parse("fire with a", "red", state)
