@@ -118,6 +118,11 @@ def test_the_prompt_lists_the_step_orders_the_step_allows_now():
     assert [a.name for a in TOY.prompt(replace(s, total=3)).actions] == ["add", "roll", "stop"]
 
 
+def test_a_state_in_a_step_the_table_does_not_have_is_named_in_the_error():
+    with pytest.raises(ValueError, match="the states table has no step 'nowhere'"):
+        TOY.prompt(Tally(step="nowhere", side="red"))
+
+
 def test_orders_parse_by_their_syntax_and_decide_through_their_handler():
     s = TOY.initial_state("one", {})
     command = TOY.parse("add 4", "red", s)
