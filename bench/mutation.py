@@ -136,7 +136,11 @@ def status(code: int | None) -> str:
 
 @lru_cache(maxsize=1)
 def tests_by_function() -> dict[str, set[str]]:
-    stats = json.loads((ROOT / "mutants" / "mutmut-stats.json").read_text())["tests_by_mangled_function_name"]
+    """mutmut's trace of which tests call which function (none yet when only `--lines` has run)."""
+    written = ROOT / "mutants" / "mutmut-stats.json"
+    if not written.exists():
+        return {}
+    stats = json.loads(written.read_text())["tests_by_mangled_function_name"]
     return {name: set(tests) for name, tests in stats.items()}
 
 
