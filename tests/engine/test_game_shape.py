@@ -108,6 +108,8 @@ def test_a_phase_ended_is_handed_to_the_game_which_reads_which_phase_of_whose_tu
     assert TOY.evolve(Phased(), ended).phases_ended == (("red", "movement", 2),)
     assert [TOY.describe(e) for e in (ended, PhaseEnded("supply", 3))] == [
         "red end the movement phase of turn 2", "end of the supply phase of turn 3"]
+    own_words = dataclasses.replace(TOY, phrases={PhaseEnded: lambda e: f"the {e.phase} phase is over"})
+    assert own_words.describe(ended) == "the movement phase is over"  # a game's own line for a shared event
 
 
 def test_the_prompt_lists_the_step_orders_the_step_allows_now():
