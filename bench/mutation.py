@@ -28,8 +28,11 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import fnmatch
+import hashlib
 import io
 import json
+import math
 import os
 import random
 import re
@@ -37,6 +40,7 @@ import subprocess
 import sys
 import time
 import tokenize
+import tomllib
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from functools import cache, lru_cache
@@ -49,8 +53,9 @@ PRACTICE = "practice.py"
 PACKAGES = {
     **{game: (lambda path, game=game: path.parent == RULES / game and path.name != PRACTICE)
        for game in ("snc", "ichigo", "kernel", "formosa", "daisenso", "olympic", "skirmish", "engine")},
-    # the practice opponents: app/rules/practice.py (and a game's own practice module, where it has one)
-    "practice": lambda path: path.name == PRACTICE and path.parent.parent in (RULES.parent, RULES),
+    # the practice opponents: their policies (app/rules/practice.py and the frozen editions practice_v1*.py) and
+    # the search (app/rules/search.py)
+    "practice": lambda path: path.parent == RULES and path.name.startswith(("practice", "search")),
 }
 # the name a game's cases carry in refusals and docstrings ("Formosa 13.3"), by package
 CASE_PREFIX = {"snc": "SNC", "ichigo": "Ichi-Go", "formosa": "Formosa", "daisenso": "Dai Senso",
@@ -131,7 +136,11 @@ def status(code: int | None) -> str:
 
 @lru_cache(maxsize=1)
 def tests_by_function() -> dict[str, set[str]]:
-    stats = json.loads((ROOT / "mutants" / "mutmut-stats.json").read_text())["tests_by_mangled_function_name"]
+    """mutmut's trace of which tests call which function (none yet when only `--lines` has run)."""
+    written = ROOT / "mutants" / "mutmut-stats.json"
+    if not written.exists():
+        return {}
+    stats = json.loads(written.read_text())["tests_by_mangled_function_name"]
     return {name: set(tests) for name, tests in stats.items()}
 
 
@@ -405,6 +414,362 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
               f"{sum(1 for c in rows if not citing.get(c))}")
 
 
+# -- the bench's own runner (--lines): each mutant against the fast tests that run the line it changes ------------
+# mutmut runs a mutant against every test that calls its function, in no order: for the engine, whose functions
+# every game's tests call, that is the whole rules tier for each mutant (~8,800 s of traced test time for the
+# sample). Here a coverage run over the same tests records which test runs which line (LINES); a mutant runs only
+# the tests that run the statement it changes (none other can tell it from the code), its package's own tests
+# first, then the rest, fastest first, stopping at the first failure, each pytest under a CPU-time limit.
+LINES = ROOT / "mutants" / "lines-by-test.json"
+RESULTS = ROOT / "mutants" / "lines-results.json"
+RUN_LOG = ROOT / "mutants" / "lines-run.log"
+IMPORT_TIME = -1  # the "test" of a line run while test modules are imported (collection), before any test
+# a package's own tests, run before the others that reach a mutant
+OWN_TESTS = {"engine": ("tests/engine/",), "skirmish": ("tests/rules/test_skirmish",), "kernel": ("tests/kernel/",),
+             "practice": ("tests/engine/test_greedy_policy.py", "tests/engine/test_practice_policies.py",
+                          "tests/core/")}
+# exit codes written to mutmut's meta files, so `--report` and `mutmut results` read these runs too
+EXIT_CODE = {"killed": 1, "survived": 0, "timeout": 36, "import failure": 255, "no tests": 33}
+
+
+def _mutmut_config() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha1((ROOT / path).read_bytes()).hexdigest()
+
+
+def _package_files(packages: list[str]) -> list[Path]:
+    from mutmut.utils.file_utils import walk_mutatable_files
+
+    return sorted(Path(p) for p in walk_mutatable_files() if any(PACKAGES[k](Path(p)) for k in packages))
+
+
+def _test_files() -> dict[str, str]:
+    return {str(p.relative_to(ROOT)): _digest(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").rglob("*.py"))}
+
+
+def trace_worker(include: list[str], args: list[str], out: str) -> None:
+    """Run pytest (`args`) under coverage with one context per test, and write which tests ran each line of the
+    `include`d files (run in a process of its own by `trace_lines`)."""
+    import coverage
+    import pytest
+
+    cov = coverage.Coverage(data_file=None, include=[str(ROOT / p) for p in include], config_file=False)
+    durations: dict[str, float] = {}
+
+    class Contexts:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item, nextitem):
+            cov.switch_context(item.nodeid)
+            yield
+            cov.switch_context("")
+
+        def pytest_runtest_logreport(self, report):
+            durations[report.nodeid] = durations.get(report.nodeid, 0.0) + report.duration
+
+    cov.start()
+    code = pytest.main(["-q", "-p", "no:randomly", *args], plugins=[Contexts()])
+    cov.stop()
+    if code not in (0, 5):
+        sys.exit(f"the traced tests failed (pytest exit {code}): fix them before a mutation run")
+    data = cov.get_data()
+    tests = sorted(durations)
+    index = {t: i for i, t in enumerate(tests)}
+    lines = {}
+    for measured in data.measured_files():
+        by_line = data.contexts_by_lineno(measured)
+        lines[str(Path(measured).relative_to(ROOT))] = {
+            str(n): sorted(index.get(c, IMPORT_TIME) for c in contexts) for n, contexts in by_line.items()}
+    Path(out).write_text(json.dumps({"tests": tests, "durations": [durations[t] for t in tests], "lines": lines}))
+
+
+def trace_lines(packages: list[str], retrace: bool) -> dict:
+    """Which fast tests run each line of the packages' files (LINES, with the files traced before), traced again
+    where something changed: all of it when a source file or a test helper changed, only the changed test modules
+    when only they did."""
+    old = json.loads(LINES.read_text()) if LINES.exists() and not retrace else None
+    files = {str(p) for p in _package_files(packages)} | {f for f in (old or {}).get("sources", {})
+                                                           if (ROOT / f).exists()}
+    sources = {f: _digest(Path(f)) for f in sorted(files)}
+    tests_now = _test_files()
+    conf = _mutmut_config()
+    args, selection = conf["pytest_add_cli_args"], conf["pytest_add_cli_args_test_selection"]
+    if old is not None and old["sources"] == sources:
+        changed = {t for t in tests_now.keys() | old["test_files"].keys()
+                   if tests_now.get(t) != old["test_files"].get(t)}
+        if not changed:
+            return old
+        if all(Path(t).name.startswith("test_") for t in changed):
+            modules = sorted(t for t in changed if t in tests_now and any(t.startswith(s) for s in selection))
+            print(f"tracing the lines run by {len(modules)} changed test module(s)", flush=True)
+            fresh = _trace(list(sources), args, modules) if modules else {"tests": [], "durations": [], "lines": {}}
+            return _save_lines(_merge(old, fresh, changed), sources, tests_now)
+    print(f"tracing which fast tests run each line of {len(sources)} files (one pytest run under coverage)",
+          flush=True)
+    return _save_lines(_trace(list(sources), args, selection), sources, tests_now)
+
+
+def _trace(include: list[str], args: list[str], tests: list[str]) -> dict:
+    out = ROOT / "mutants" / "lines-trace.json"
+    with RUN_LOG.open("a") as log:
+        done = subprocess.run([sys.executable, "-c", "import sys; from bench.mutation import trace_worker; "
+                               "trace_worker(*__import__('json').loads(sys.argv[1]))",
+                               json.dumps([include, [*args, *tests], str(out)])],
+                              cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    if done.returncode:
+        sys.exit(f"tracing the tests failed (exit {done.returncode}): see {RUN_LOG.relative_to(ROOT)}")
+    return json.loads(out.read_text())
+
+
+def _merge(old: dict, fresh: dict, modules: set[str]) -> dict:
+    """`old`'s trace with the tests of `modules` replaced by `fresh`'s."""
+    keep = [i for i, t in enumerate(old["tests"]) if t.partition("::")[0] not in modules]
+    tests = [old["tests"][i] for i in keep] + fresh["tests"]
+    durations = [old["durations"][i] for i in keep] + fresh["durations"]
+    renumber = {o: n for n, o in enumerate(keep)} | {IMPORT_TIME: IMPORT_TIME}
+    shift = len(keep)
+    lines: dict[str, dict[str, list[int]]] = {}
+    for source, by_line in old["lines"].items():
+        lines[source] = {n: [renumber[i] for i in ts if i in renumber] for n, ts in by_line.items()}
+    for source, by_line in fresh["lines"].items():
+        mine = lines.setdefault(source, {})
+        for n, ts in by_line.items():
+            mine[n] = sorted(set(mine.get(n, [])) | {i + shift if i != IMPORT_TIME else i for i in ts})
+    return {"tests": tests, "durations": durations, "lines": lines}
+
+
+def _save_lines(trace: dict, sources: dict[str, str], tests: dict[str, str]) -> dict:
+    trace = {**trace, "sources": sources, "test_files": tests}
+    LINES.write_text(json.dumps(trace))
+    return trace
+
+
+def _statement_lines(name: str) -> tuple[list[int], list[int]]:
+    """The source lines of the statement a mutant changes (a compound statement's header), and those of its whole
+    function (the fallback when the change is in the signature or on a line no trace records)."""
+    path, func, cls = _locate(name)
+    fn = _function_node(path, func, cls)
+    if fn is None:
+        return [], []
+    whole = list(range(fn.body[0].lineno, fn.end_lineno + 1))
+    offset = _changed_line(name)
+    body = [i for i, line in enumerate(_lines(path)[fn.lineno - 1:fn.end_lineno], fn.lineno) if line.strip()]
+    if offset is None or offset >= len(body):
+        return whole, whole
+    line = body[offset]
+    around = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn and n.lineno <= line <= n.end_lineno]
+    if not around:
+        return whole, whole
+    stmt = min(around, key=lambda n: n.end_lineno - n.lineno)
+    inner = getattr(stmt, "body", None)
+    header = isinstance(inner, list) and inner and inner[0].lineno > stmt.lineno
+    end = inner[0].lineno - 1 if header else stmt.end_lineno
+    return sorted(set(range(stmt.lineno, end + 1)) | {line}), whole
+
+
+def tests_of(name: str, trace: dict) -> tuple[list[str], bool]:
+    """The traced tests that run the statement a mutant changes (those of its function if none does), and whether
+    its function also runs while test modules are imported: what it made then (a slot type's reading function
+    built when a module's grammars are, a cached table) is the mutant's in a fresh process, not in a warm one."""
+    path, _, _ = _locate(name)
+    by_line = trace["lines"].get(str(path), {})
+    hits: set[int] = set()
+    statement, whole = _statement_lines(name)
+    for lines in (statement, whole):
+        for n in lines:
+            hits.update(by_line.get(str(n), ()))
+        if hits - {IMPORT_TIME}:
+            break
+    at_import = any(IMPORT_TIME in by_line.get(str(n), ()) for n in whole)
+    return [trace["tests"][i] for i in hits if i != IMPORT_TIME], at_import
+
+
+def statement_reached(name: str, trace: dict) -> bool:
+    """Does any traced test (or import) run the statement the mutant changes?"""
+    by_line = trace["lines"].get(str(_locate(name)[0]), {})
+    return any(str(n) in by_line for n in _statement_lines(name)[0])
+
+
+def _stages(package: str, tests: list[str], import_time: bool, trace: dict) -> list[list[str]]:
+    """The package's own tests, then the others, each fastest first. Code that also runs while test modules are
+    imported (a game's states table compiled, its data loaded) may change what any test sees, whoever traced it:
+    the package's own test modules then run whole too. (Any test might notice such a mutant, but running the whole
+    selection for each one would take an hour on this machine: a survivor here may be killed by a test no trace
+    ties to it, never the other way round.)"""
+    seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
+    own_prefixes = OWN_TESTS.get(package, (f"tests/{package}/",))
+    own = sorted((t for t in tests if t.startswith(own_prefixes)), key=lambda t: seconds.get(t, 0.0))
+    rest = sorted((t for t in tests if not t.startswith(own_prefixes)), key=lambda t: seconds.get(t, 0.0))
+    whole = []
+    if import_time:  # the traced tests first: a fresh process imports only their modules
+        whole = sorted({t.partition("::")[0] for t in trace["tests"] if t.startswith(own_prefixes)})
+    return [stage for stage in (own, whole, rest) if stage]
+
+
+PYTEST = ["--rootdir=.", "-x", "-q", "-p", "no:randomly", "--tb=line"]
+
+
+def warm_worker() -> None:
+    """Collect the whole selection once (test modules imported, game data and maps loaded), then answer each
+    request on stdin ({"name", "tests", "cpu", "log"}, a line of JSON) with a pytest forked from this process with
+    the mutant switched on, and its exit code on stdout. Only for a mutant whose code no import runs: what the
+    imports computed is then the same with the mutant (mutmut's own fork server, warmed by collecting)."""
+    import resource
+    import signal
+
+    import pytest
+
+    conf = _mutmut_config()
+    channel = os.fdopen(os.dup(1), "w", buffering=1)  # the answers; whatever else is printed goes nowhere
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    pytest.main(["--rootdir=.", "--collect-only", "-q", *conf["pytest_add_cli_args"],
+                 *conf["pytest_add_cli_args_test_selection"]])
+    channel.write(json.dumps({"ready": True}) + "\n")
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                resource.setrlimit(resource.RLIMIT_CPU, (request["cpu"], request["cpu"] + 5))
+                os.environ["MUTANT_UNDER_TEST"] = request["name"]
+                out = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+                os.dup2(out, 1)
+                os.dup2(out, 2)
+                sys.stdout = os.fdopen(1, "w", buffering=1)
+                sys.stderr = os.fdopen(2, "w", buffering=1)
+                code = int(pytest.main([*PYTEST, *conf["pytest_add_cli_args"], *request["tests"]]))
+            except BaseException:  # noqa: BLE001 - whatever the child met, its parent must learn an exit code
+                code = 3
+            os._exit(code)
+        deadline = time.monotonic() + request["cpu"] * 20
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                code = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                code = -9
+                break
+            time.sleep(0.1)
+        channel.write(json.dumps({"code": code}) + "\n")
+
+
+class Warm:
+    """A `warm_worker` process in mutants/, started on first use."""
+
+    def __init__(self):
+        self.process = None
+
+    def run(self, name: str, tests: list[str], cpu_limit: int, log: Path) -> int:
+        if self.process is None:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "import importlib.util, sys; "  # this file, not mutants/'s copy of it
+                 "spec = importlib.util.spec_from_file_location('bench_mutation', sys.argv[1]); "
+                 "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module); "
+                 "module.warm_worker()", __file__],
+                cwd=ROOT / "mutants", stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                env={k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"})
+            assert json.loads(self.process.stdout.readline()).get("ready"), "the warm worker did not start"
+        self.process.stdin.write(json.dumps({"name": name, "tests": tests, "cpu": cpu_limit, "log": str(log)}) + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())["code"]
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.stdin.close()
+            self.process.wait()
+
+
+def _run_stage(name: str, tests: list[str], cpu_limit: int, args: list[str], warm: Warm | None) -> tuple[str, str]:
+    """One pytest over `tests` in mutants/ with the mutant switched on (forked from the warm worker, or a fresh
+    process when the mutant's code runs at import): its verdict and the failing test."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
+    out = ROOT / "mutants" / "lines-stage.log"
+    if warm is not None:
+        code = warm.run(name, tests, cpu_limit, out)
+    else:
+        try:
+            with out.open("w") as log:
+                code = subprocess.run([sys.executable, "-m", "pytest", *PYTEST, *args, *tests], cwd=ROOT / "mutants",
+                                      env={**os.environ, "MUTANT_UNDER_TEST": name}, stdout=log,
+                                      stderr=subprocess.STDOUT, preexec_fn=limit, timeout=cpu_limit * 20).returncode
+        except subprocess.TimeoutExpired:
+            code = -9
+    output = out.read_text(errors="replace")
+    with RUN_LOG.open("a") as log:
+        log.write(f"\n=== {name}: {len(tests)} tests, {'warm' if warm else 'fresh'}, CPU limit {cpu_limit} s, "
+                  f"exit {code}\n{output}")
+    failed = next((line.split()[1] for line in output.splitlines() if line.startswith(("FAILED ", "ERROR "))), "")
+    if code == 0:
+        return "survived", ""
+    if code in (1, 3):
+        return "killed", failed
+    if code == 2 or (code == 4 and "ERROR collecting" in output):  # a test module's import raised
+        return "import failure", failed
+    if code < 0:
+        return "timeout", ""
+    sys.exit(f"pytest exited {code} on {name}'s tests (a test renamed since the trace? run with --retrace); "
+             f"see {RUN_LOG.relative_to(ROOT)}")
+
+
+def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cpu_factor: float,
+                 retrace: bool) -> float:
+    """Run the sampled mutants (those `only` names, or not yet run under the current code with --resume) against
+    their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files)."""
+    start = time.monotonic()
+    trace = trace_lines(list(chosen), retrace)
+    seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
+    args = _mutmut_config()["pytest_add_cli_args"]
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    todo = [(p, n) for p, names in chosen.items() for n in names
+            if (not only or _named(n, only))
+            and not (resume and results.get(n, {}).get("source") == _digest(_locate(n)[0]))]
+    print(f"{len(todo)} mutants to run", flush=True)
+    warm = Warm()
+    for count, (package, name) in enumerate(todo, 1):
+        tests, import_time = tests_of(name, trace)
+        stages = _stages(package, tests, import_time, trace)
+        verdict, killer, ran, began = ("no tests" if not stages else "survived"), "", 0, time.monotonic()
+        for stage, group in enumerate(stages, 1):
+            estimate = sum(seconds[t] if t in seconds else
+                           sum(v for k, v in seconds.items() if k.startswith(t)) for t in group)
+            verdict, killer = _run_stage(name, group, math.ceil(60 + cpu_factor * estimate), args,
+                                         None if import_time else warm)
+            ran = stage
+            if verdict != "survived":
+                break
+        results[name] = {"status": verdict, "stage": ran, "tests": len(tests), "killer": killer,
+                         "statement run": statement_reached(name, trace), "fresh": import_time,
+                         "seconds": round(time.monotonic() - began, 1), "source": _digest(_locate(name)[0])}
+        RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True))
+        _record(name, EXIT_CODE[verdict])
+        print(f"[{count}/{len(todo)}] {verdict:14} {name}  ({len(tests)} tests, stage {ran} of {len(stages)}, "
+              f"{results[name]['seconds']} s){'  by ' + killer if killer else ''}", flush=True)
+    warm.close()
+    return time.monotonic() - start
+
+
+def _named(name: str, only: list[str]) -> bool:
+    return any(fnmatch.fnmatch(name, o) or name.endswith(o) for o in only)
+
+
+def _record(name: str, code: int) -> None:
+    """Write a verdict into mutmut's meta file of the mutant's source, as `mutmut run` would."""
+    meta_file = ROOT / "mutants" / f"{_locate(name)[0]}.meta"
+    written = json.loads(meta_file.read_text())
+    written["exit_code_by_key"][name] = code
+    meta_file.write_text(json.dumps(written, indent=4))
+
+
 def _case_key(case: str) -> tuple[int, ...]:
     return tuple(int(x) for x in case.split("."))
 
@@ -425,6 +790,18 @@ def main() -> None:
                         help="mutants drawn for a case row no sampled mutant cites (default 1)")
     parser.add_argument("--rows", nargs="+", default=[], metavar="CASE",
                         help="with --cases: report only these rows (each drawn the same mutants as in a full report)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="MUTANT",
+                        help="run only these mutants of the sample (names, the ends of names or patterns)")
+    parser.add_argument("--lines", action="store_true",
+                        help="the bench's runner: each mutant against the fast tests that run the statement it "
+                             "changes, its package's own tests first (not mutmut's run)")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --lines: skip the mutants already run on the code as it is now")
+    parser.add_argument("--cpu-factor", type=float, default=5.0,
+                        help="with --lines: a pytest's CPU-time limit is 60 s + this times its tests' traced "
+                             "seconds (default 5); past it the mutant is a timeout")
+    parser.add_argument("--retrace", action="store_true",
+                        help="with --lines: trace which tests run which line afresh")
     args = parser.parse_args()
     os.chdir(ROOT)
 
@@ -437,8 +814,13 @@ def main() -> None:
     log = ROOT / "mutants" / "mutation-run.log"
     if args.report:
         print(f"\nlatest results of the sample of {args.sample} mutants per package, seed {args.seed}\n")
+    elif args.lines:
+        seconds = run_by_lines(chosen, args.resume, args.only, args.cpu_factor, args.retrace)
+        print(f"\nthe sample of {args.sample} mutants per package, seed {args.seed}, each against the tests that run "
+              f"its statement: {seconds / 60:.1f} min (log: {RUN_LOG.relative_to(ROOT)})\n")
     else:
-        seconds = run([n for names in chosen.values() for n in names], args.max_children, log)
+        names = [n for ns in chosen.values() for n in ns if not args.only or _named(n, args.only)]
+        seconds = run(names, args.max_children, log)
         print(f"\nmutmut on a sample of {args.sample} mutants per package, seed {args.seed}, "
               f"{seconds / 60:.1f} min with {args.max_children} at once (log: {log.relative_to(ROOT)})\n")
     print(f"{'package':8} {'mutants':>7} {'sampled':>7} {'killed':>6} {'survived':>8} {'timeout':>7} "

@@ -16,7 +16,7 @@ from app.rules import catalog, legal
 from app.rules.base import Command, NotARuleSet, UnknownRules
 from app.rules.engine import state as engine_state
 from app.rules.engine.decision import Decision
-from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
+from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded, PhaseEnded
 from app.rules.engine.game import Game
 from app.rules.engine.state import SequencedState
 from app.rules.engine.syntax import SlotType
@@ -91,12 +91,38 @@ TOY = Game(name="toy", title="Toy", version="1", sides=("red", "blue"), scenario
            view=lambda s, side: {"total": s.total})
 
 
+@dataclass(frozen=True, kw_only=True)
+class Phased(SequencedState):
+    """A game whose sequence goes on from the phase the shared event says ended."""
+
+    step: str = "counting"
+    side: str = "red"
+    phases_ended: tuple = ()
+
+    def after_phase(self, event):
+        return replace(self, phases_ended=(*self.phases_ended, (event.side, event.phase, event.turn)))
+
+
+def test_a_phase_ended_is_handed_to_the_game_which_reads_which_phase_of_whose_turn_ended():
+    ended = PhaseEnded("movement", 2, "red")
+    assert TOY.evolve(Phased(), ended).phases_ended == (("red", "movement", 2),)
+    assert [TOY.describe(e) for e in (ended, PhaseEnded("supply", 3))] == [
+        "red end the movement phase of turn 2", "end of the supply phase of turn 3"]
+    own_words = dataclasses.replace(TOY, phrases={PhaseEnded: lambda e: f"the {e.phase} phase is over"})
+    assert own_words.describe(ended) == "the movement phase is over"  # a game's own line for a shared event
+
+
 def test_the_prompt_lists_the_step_orders_the_step_allows_now():
     s = TOY.initial_state("one", {})
     p = TOY.prompt(s)
     assert (p.side, p.step, [a.name for a in p.actions]) == ("red", "red counts (0)", ["add", "roll"])
     assert p.actions[0].syntax == "add N" and p.actions[0].case == "T 1"
     assert [a.name for a in TOY.prompt(replace(s, total=3)).actions] == ["add", "roll", "stop"]
+
+
+def test_a_state_in_a_step_the_table_does_not_have_is_named_in_the_error():
+    with pytest.raises(ValueError, match="the states table has no step 'nowhere'"):
+        TOY.prompt(Tally(step="nowhere", side="red"))
 
 
 def test_orders_parse_by_their_syntax_and_decide_through_their_handler():
@@ -107,7 +133,7 @@ def test_orders_parse_by_their_syntax_and_decide_through_their_handler():
     assert events == [Added(4)] and TOY.evolve(s, events[0]).total == 4
     with pytest.raises(IllegalOrder, match="T 1.1: at most 5"):
         TOY.decide(s, Command("red", "add", {"n": 6}), RecordedDice(next_index=0, recorded=[]))
-    with pytest.raises(InvalidOrder, match="no order starts with 'fly'"):
+    with pytest.raises(InvalidOrder, match="no order starts with 'fly'; orders: add, confirm, roll, stop$"):
         TOY.parse("fly 3", "red", s)
 
 
@@ -181,6 +207,20 @@ def test_a_state_saves_and_loads_with_its_data_put_back():
     assert back == s and back.data is s.data and "data" not in raw["state"]
 
 
+@dataclass(frozen=True, kw_only=True)
+class Ledger(SequencedState):
+    step: str = "counting"
+    side: str = "red"
+    last: tuple[str, int] = ("red", 0)  # a fixed pair: who moved last, and how far
+    moves: tuple = ()  # untyped: (unit, path) each, saved as lists
+
+
+def test_a_state_of_fixed_pairs_and_untyped_tuples_saves_and_loads_as_it_was():
+    s = Ledger(last=("blue", 3), moves=(("R1", ("0101", "0102")), ("B2", ())), pending=({"kind": "k", "side": "red"},))
+    raw = json.loads(json.dumps(engine_state.encode(s)))
+    assert engine_state.decode(Ledger, raw) == s
+
+
 def test_a_game_variant_is_a_replace_and_a_game_refuses_unknown_extras():
     variant = dataclasses.replace(SKIRMISH, name="variant")
     assert variant.name == "variant" and variant.preview is SKIRMISH.preview
@@ -249,3 +289,51 @@ def test_a_shorthand_is_written_out_before_an_order_is_read():
     state = TOY.initial_state("one", {})
     assert table.parse("a", "red", state) == Command("red", "add", {"n": 1})
     assert table.parse("add 2", "red", state) == Command("red", "add", {"n": 2})
+
+
+class Scouting(Step):
+    """A step with an order of an optional rule."""
+
+    name = "scouting"
+
+    @order("scout HEX", "T 9.1", option="9")
+    def scout(self, d: Decision, hex: str):
+        d.emit(Added(1))
+
+    @order("stop", "T 3")
+    def stop(self, d: Decision):
+        d.emit(GameEnded(d.side, "stopped (T 3)"))
+
+
+def test_an_order_of_an_optional_rule_is_offered_and_taken_only_in_a_game_that_chose_the_rule():
+    def table(chosen):
+        return StatesTable([Scouting()], "T 0", options=lambda state: chosen)
+
+    state = Tally(step="scouting", side="red")
+    assert [a.name for a in table(("9",)).prompt(state).actions] == ["scout", "stop"]
+    assert [a.name for a in table(()).prompt(state).actions] == ["stop"]
+    with pytest.raises(IllegalOrder, match="T 9.1: 'scout' belongs to optional rule 9, which this game was not"):
+        table(()).handler(state, Command("red", "scout", {"hex": "0101"}))
+
+
+class Firing(Step):
+    """An order with two forms a rule forbids."""
+
+    name = "firing"
+
+    @order("fire HEX with UNIT", "T 5",
+           forbidden=(("fire HEX:at HEX:also with UNIT", "T 5.1", "one hex at a time"),
+                      ("fire HEX with UNIT:first UNIT:second", "T 5.2", "one unit fires")))
+    def fire(self, d: Decision, hex: str, unit: str):
+        pass
+
+
+def test_each_form_a_rule_forbids_is_refused_by_that_rule_naming_its_case():
+    table = StatesTable([Firing()], "T 0")
+    state = Tally(step="firing", side="red")
+    with pytest.raises(IllegalOrder, match="T 5.1: one hex at a time"):
+        table.parse("fire 0101 0102 with a", "red", state)
+    with pytest.raises(IllegalOrder, match="T 5.2: one unit fires"):
+        table.parse("fire 0101 with a b", "red", state)
+    with pytest.raises(InvalidOrder, match="expected"):
+        table.parse("fire with a", "red", state)

@@ -76,6 +76,11 @@ def test_a_bad_syntax_line_is_a_declaration_error(syntax):
         Grammar(syntax)
 
 
+def test_a_syntax_line_with_unknown_slot_types_names_each():
+    with pytest.raises(BadSyntax, match=r"unknown slot type\(s\) BASE, SHIP$"):
+        Grammar("fly SHIP to BASE")
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=80))
 def test_any_text_parses_or_is_refused_as_an_invalid_order(text):
@@ -141,6 +146,8 @@ def test_a_slot_followed_by_dots_is_one_or_more():
     assert g.shown == "move UNIT to HEX [via HEX ...]"
     assert g.parse("move a to 0101 via 0202 0303") == {"unit": "a", "to": "0101", "via": ["0202", "0303"]}
     assert g.parse("move a to 0101") == {"unit": "a", "to": "0101", "via": []}
+    g = Grammar("move UNIT [UNIT ...] via HEX ...")  # after a list, and unnamed: the list is named in the plural
+    assert g.parse("move a b via 0101 0102") == {"units": ["a", "b"], "hexes": ["0101", "0102"]}
 
 
 def test_a_slot_and_one_more_in_brackets_is_one_or_two():
@@ -150,3 +157,11 @@ def test_a_slot_and_one_more_in_brackets_is_one_or_two():
     assert g.parse("advance a to 0101 0102") == {"unit": "a", "path": ["0101", "0102"]}
     with pytest.raises(InvalidOrder, match="unexpected '0103'"):
         g.parse("advance a to 0101 0102 0103")
+
+
+def test_one_or_two_after_a_list_of_units_reads_both_lists():
+    g = Grammar("advance UNIT [UNIT ...] to HEX:path [HEX]")
+    assert g.parse("advance a b to 0101 0102") == {"units": ["a", "b"], "path": ["0101", "0102"]}
+    assert g.parse("advance a to 0101") == {"units": ["a"], "path": ["0101"]}
+    g = Grammar("advance UNIT to HEX:path [HEX] via HEX:via")  # the one-or-two form, then more of the order
+    assert g.parse("advance a to 0101 0102 via 0103") == {"unit": "a", "path": ["0101", "0102"], "via": "0103"}
