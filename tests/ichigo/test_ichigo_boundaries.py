@@ -65,6 +65,12 @@ def test_8_2_8_3_the_list_of_legal_orders_places_the_markers_won_over_enemy_stac
     assert [o["order"] for o in legal_orders(RULES, s, "japanese")] == ["air 1412 2012 1808 2010"]  # four won
 
 
+def test_2_10_to_2_12_a_counter_shows_its_combat_factor_without_movement_a_static_one_all_three():
+    s = position({"jp-cea-110div": "2010", "jp-14aa-2tkdiv": "2012"})
+    shown = {u["id"]: u["factors"] for u in view(s, "japanese")["units"]}
+    assert (shown["jp-cea-110div"], shown["jp-14aa-2tkdiv"]) == ("4", "0-6-0")
+
+
 def test_9_0_a_side_sees_the_turn_each_of_its_reinforcements_enters():
     off = {u["id"]: u for u in view(position({}), "japanese")["own_off_map"]}
     assert (off["jp-cea-11bde"]["entry_turn"], off["jp-cea-27div"]["entry_turn"]) == (3, 2)
