@@ -116,6 +116,16 @@ def test_a_position_is_refused_with_every_problem_named(change, says):
     assert says in str(err.value)
 
 
+def test_6_1_24_1_a_position_in_a_phase_game_turn_1_does_not_play_is_told_the_phases_it_plays():
+    with pytest.raises(SetupError) as err:
+        GAME.initial_state("1", {"position": position(turn=1, phase="recruit-allied", amoy_turn=None)})
+    assert err.value.problems == [
+        "'phase' on Game-Turn 1 is one of strike-planning-japanese, strike-planning-allied, air-superiority, "
+        "japanese-special-attack, invasion, naval-transfer, allied-movement, allied-combat, base-building, "
+        "japanese-movement, japanese-combat (Formosa 6.1, 24.1; the B-29 and Interdiction Phases need their "
+        "mission in [missions])"]
+
+
 def test_an_overstacked_position_is_refused():
     units = {f"us-7-{n}": X for n in (17, 32, 184)} | {"us-27-105": X, "us-27-106": X}
     with pytest.raises(SetupError, match="over the stacking limits"):
