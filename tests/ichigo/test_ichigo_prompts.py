@@ -31,7 +31,7 @@ def test_11_6_a_preview_of_anything_but_an_attack_is_refused_saying_what_it_take
     s = _position()
     with pytest.raises(IllegalOrder) as refused:
         RULES.preview(s, RULES.parse("move jp-cea-110div to 2009", "japanese", s))
-    assert str(refused.value) == "Ichi-Go 11.6: preview takes an attack order"
+    assert str(refused.value) == "Ichi-Go 11.6: only attack orders have a preview"
 
 
 def test_preview_text_lists_each_attacker_with_its_strength():
