@@ -253,6 +253,8 @@ def test_4_2_1_and_4_2_1_2_one_hex_an_attack_and_one_hq_a_side_refused_by_the_ru
     _, asked = when(z, "attack w4624 with jp-13-army")
     assert step(asked) == "defender-hq"
     assert "one HQ per faction" in refused(asked, "support cn-3-hq cn-hq-2", "Dai Senso 4.2.1.2")
+    attacks = [o for o in orders(z) if o.startswith("attack ")]  # the list of legal orders: one HQ at most
+    assert attacks and not [o for o in attacks if "jp-china-hq" in o and "jp-hq-2" in o]
 
 
 # -- 4.2.5 retreats, 4.2.6 losses, 4.2.8 exploitation: the 9th War Zone example (DS-12) ---------------------------

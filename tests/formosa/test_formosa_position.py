@@ -39,6 +39,15 @@ def test_a_position_starts_the_game_at_its_phase_with_its_units_points_and_conce
     assert "jp-9-7" not in json.dumps(seen) and "jp-9-19" in json.dumps(seen)
 
 
+def test_12_2_a_unit_the_position_says_has_moved_is_offered_no_move_and_refused_one():
+    from formosa_given import refused
+
+    state = GAME.initial_state("1", {"position": position(moved=["us-7-17"])})
+    assert not [o for o in GAME.legal_orders(state, "allied") if o["order"].startswith("move us-7-17")]
+    assert refused(state, "allied", f"move us-7-17 {AROUND[1]}", "Formosa 12.2") == \
+        "Formosa 12.2: us-7-17: each unit moves once a Movement Phase"
+
+
 def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_from_strike_planning():
     """6.1, 24.1: GT 1 begins with Strike Planning; a position without an air plan starts in Strike Planning or
     after it, never in a phase played on entering it or one that needs a mission (F104)."""
@@ -105,6 +114,16 @@ def test_a_position_is_refused_with_every_problem_named(change, says):
     with pytest.raises(SetupError) as err:
         GAME.initial_state("1", {"position": position(**change)})
     assert says in str(err.value)
+
+
+def test_6_1_24_1_a_position_in_a_phase_game_turn_1_does_not_play_is_told_the_phases_it_plays():
+    with pytest.raises(SetupError) as err:
+        GAME.initial_state("1", {"position": position(turn=1, phase="recruit-allied", amoy_turn=None)})
+    assert err.value.problems == [
+        "'phase' on Game-Turn 1 is one of strike-planning-japanese, strike-planning-allied, air-superiority, "
+        "japanese-special-attack, invasion, naval-transfer, allied-movement, allied-combat, base-building, "
+        "japanese-movement, japanese-combat (Formosa 6.1, 24.1; the B-29 and Interdiction Phases need their "
+        "mission in [missions])"]
 
 
 def test_an_overstacked_position_is_refused():

@@ -17,6 +17,7 @@ from app.rules.catalog import installed
 from app.rules.engine.events import DecisionRequired
 from app.rules.formosa import GAME, played_under
 from app.rules.formosa.airpower import (
+    AirPlaced,
     AirPointsLost,
     B29Struck,
     FleetSortied,
@@ -246,6 +247,17 @@ def test_16_3_ground_support_is_placed_before_the_first_attack_and_shifts_the_at
     japanese = given(step="japanese-combat", units={"us-7-17": AROUND[0], "jp-9-7": X}, air={"japanese-tac": 2},
                      strike=planned(japanese={"tactical": 2}))
     refused(japanese, "japanese", f"support {AROUND[0]} 2", "Formosa 16.3")  # the Japanese: one point a hex
+
+
+def test_16_3_16_4_the_history_says_what_air_points_fly_to_do_and_under_which_case():
+    support = given(units={"us-7-17": AROUND[0], "jp-9-7": X}, air={"allied-tac": 3},
+                    strike=planned(allied={"tactical": 3}))
+    [placed] = of(when(support, "allied", f"support {X} 2"), AirPlaced)
+    assert placed.describe() == f"allied places 2 air points to support an attack on {X} (Formosa 16.3)"
+    interdiction = given(step="interdiction", units={"jp-9-7": X}, air={"allied-tac": 2},
+                         strike=planned(allied={"interdiction": 2}))
+    [placed] = of(when(interdiction, "allied", f"interdict {AROUND[0]} 2"), AirPlaced)
+    assert placed.describe() == f"allied places 2 air points to interdict {AROUND[0]} (Formosa 16.4)"
 
 
 def test_16_4_an_interdicted_hex_costs_a_japanese_unit_more_mp_and_reveals_who_enters():

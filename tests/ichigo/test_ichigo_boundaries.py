@@ -10,6 +10,7 @@ from app.rules.custom_setup import SetupError
 from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.ichigo import GAME
 from app.rules.ichigo.view import view
+from app.rules.legal import legal_orders
 from tests.fuzzing import refusal
 
 
@@ -49,6 +50,25 @@ def test_3_3_a_custom_position_places_a_named_chinese_regular_face_up_and_refuse
     with pytest.raises(SetupError, match=r"\[draw\] maps a hex to the number of untried counters"):
         GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-33": "1210"},
                                                       "draw": {"1211": 0}}})
+
+
+def test_5_0_a_custom_position_in_a_phase_played_only_after_causeway_is_refused_without_it():
+    with pytest.raises(SetupError) as refused:
+        GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "I", "units": {"jp-cea-110div": "2010"}}})
+    assert refused.value.problems == ["Phase I is not played without Causeway (5.0)"]
+
+
+def test_8_2_8_3_the_list_of_legal_orders_places_the_markers_won_over_enemy_stacks_first_then_its_own():
+    s = then(position({"jp-cea-110div": "2010", "jp-cea-26div": "1808"}, phase="IV", turn=3,
+                      extra=(chinese("C01", "cn-reg-02", "2012", tried=True),
+                             chinese("C02", "cn-reg-07", "1412", tried=True))), "japanese", "roll", rolls=[6, 2])
+    assert [o["order"] for o in legal_orders(RULES, s, "japanese")] == ["air 1412 2012 1808 2010"]  # four won
+
+
+def test_2_10_to_2_12_a_counter_shows_its_combat_factor_without_movement_a_static_one_all_three():
+    s = position({"jp-cea-110div": "2010", "jp-14aa-2tkdiv": "2012"})
+    shown = {u["id"]: u["factors"] for u in view(s, "japanese")["units"]}
+    assert (shown["jp-cea-110div"], shown["jp-14aa-2tkdiv"]) == ("4", "0-6-0")
 
 
 def test_9_0_a_side_sees_the_turn_each_of_its_reinforcements_enters():
@@ -252,7 +272,6 @@ def test_6_6_an_enemy_stack_shows_its_top_unit_and_how_many_lie_under_it(size):
 
 
 def test_11_0_the_list_of_legal_orders_in_a_combat_phase_offers_each_attack_with_its_odds():
-    from app.rules.legal import legal_orders
     s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
     attacks = {o["order"]: o["odds"] for o in legal_orders(RULES, s, "japanese") if o["action"] == "attack"}
     assert attacks == {"attack 2011 with jp-cea-110div": "1:1", "attack 2011 with jp-cea-110div tanks 1": "2:1"}

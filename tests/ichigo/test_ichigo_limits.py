@@ -315,6 +315,21 @@ def test_11_23_a_chinese_result_of_0_costs_one_step_of_1_costs_two():
     assert (b.result, b.attacker_losses) == ("1/1", 2)
 
 
+def test_11_23_6_6_the_chinese_are_told_the_step_they_owe_and_the_values_of_each_tried_attacker():
+    # a 0/1 result costs the Chinese attackers one step; the decision names the battle hex, the count and each
+    # candidate's values (a tried counter shows them; only an untried one would read "untried", 6.6)
+    s = position({"jp-cea-1bde": "2011"}, phase="IX", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "2010", tried=True), chinese("C02", "cn-reg-07", "2012",
+                                                                                  tried=True),
+                        chinese("C04", "cn-reg-57", "2012", tried=True)))
+    s = then(s, "allied", "attack 2011 with C01 C02 C04")
+    s = fold(s, *when(s, "japanese", "commit 0", rolls=[1]))
+    owed = RULES.prompt(s).owed
+    assert (owed.where, owed.amount) == ("2011", "1 step(s) from these units")
+    assert owed.candidates == (("C01", "4-4, 1/1 step(s), army"), ("C02", "4-4, 1/1 step(s), army"),
+                               ("C04", "5-5, 1/1 step(s), army group"))
+
+
 def test_11_4_11_25_a_hex_attacked_this_phase_is_attacked_again_only_by_a_momentum_attack():
     # IG-19: an attack from 2010 on 2011 leaves the Chinese unit there; a different stack may not attack it again
     s = position({"jp-cea-1bde": "2010", "jp-cea-26div": "2012"},

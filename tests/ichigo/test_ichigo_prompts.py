@@ -27,6 +27,13 @@ def test_preview_refuses_what_do_refuses(order, case):
     assert str(by_preview.value) == str(by_do.value)
 
 
+def test_11_6_a_preview_of_anything_but_an_attack_is_refused_saying_what_it_takes():
+    s = _position()
+    with pytest.raises(IllegalOrder) as refused:
+        RULES.preview(s, RULES.parse("move jp-cea-110div to 2009", "japanese", s))
+    assert str(refused.value) == "Ichi-Go 11.6: only attack orders have a preview"
+
+
 def test_preview_text_lists_each_attacker_with_its_strength():
     s = _position()
     text = RULES.preview(s, RULES.parse(ATTACK, "japanese", s))["text"]

@@ -55,6 +55,15 @@ def test_10_0_only_a_unit_on_the_map_moves():
         "Ichi-Go 10.0: jp-cea-3bde is not a japanese unit on the map"
 
 
+def test_5_1_a_us_unit_does_not_move_in_the_chinese_movement_phase():
+    us = us_ids(1)[0]
+    s = position({us: "2010", "jp-cea-110div": "0812"}, turn=8, phase="VIII", causeway=True,
+                 plans={"chinese": "move-fight", "us": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "2012", tried=True),))
+    assert refusal(RULES, s, "allied", f"move {us} to 2009") == \
+        f"Ichi-Go 10.0: {us} moves only in its own nation's movement phase (5.1)"
+
+
 @pytest.mark.parametrize("unit", ["jp-cea-110div", "jp-cea-11bde"])   # on the map; due on Turn 3
 def test_9_1_only_a_reinforcement_due_this_turn_enters(unit):
     s = position({"jp-cea-110div": "2010"}, phase="V")

@@ -6,6 +6,7 @@ import pytest
 from snc_given import RULES, position, then, when
 
 from app.rules import legal
+from app.rules.custom_setup import SetupError
 from app.rules.errors import OrderError
 from app.rules.snc import GAME, data
 from app.rules.snc.victory import sudden_death
@@ -124,6 +125,18 @@ def test_3_2_a_custom_position_gives_the_japanese_the_city_their_unit_stands_in(
     s = GAME.initial_state("campaign", {"position": {"turn": 3, "phase": "ops1", "plan": ["move", "fight"],
                                                      "units": {"jp-d3-r6": "2410", "cn-d57": "3612"}}})
     assert s.controller("2410") == "japanese" and sorted(s.jp_control) == ["2410", "3512", "3611"]
+
+
+def test_5_3_a_position_in_the_declaration_phase_gives_no_plan_yet_and_one_past_it_gives_both_phases():
+    units = {"jp-d3-r6": "2410", "cn-d57": "3612"}
+    with pytest.raises(SetupError) as early:
+        GAME.initial_state("campaign", {"position": {"turn": 3, "phase": "declare", "plan": ["move", "fight"],
+                                                     "units": units}})
+    assert early.value.problems == ["'plan' is declared only after the declaration phase (SNC 5.3)"]
+    with pytest.raises(SetupError) as half:
+        GAME.initial_state("campaign", {"position": {"turn": 3, "phase": "ops1", "plan": ["move"], "units": units}})
+    assert half.value.problems == [
+        "past the declaration, 'plan' gives both Operations Phases: [\"move\"|\"fight\", ...]"]
 
 
 def test_9_5_2_rail_placement_by_the_west_edge_is_refused_when_japanese_hold_nanking_and_hangzhou():

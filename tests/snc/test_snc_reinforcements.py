@@ -168,8 +168,10 @@ def test_8_1_an_elite_eliminated_on_gt_4_with_a_4_returns_on_gt_8_reduced_at_nan
     s = fold(s, *events)
     s8 = replace(s, **{"turn": 8, "side": "chinese", "phase": "reinf", "pending": (), "battle": None})
     assert "cn-d87" in [u.id for u in due(s8, "chinese")]
-    with pytest.raises(IllegalOrder, match="SNC 8.1"):
+    with pytest.raises(IllegalOrder, match=r"SNC 8.1: cn-d87 returns in or adjacent to Nanking \(0202\), not 2410"):
         when(s8, "chinese", "place d87 at 2410")
+    with pytest.raises(IllegalOrder, match="SNC 8.1: returning elites are placed in or adjacent to Nanking"):
+        when(s8, "chinese", "rail d87 to 0105")  # not by railroad (8.2 b) either
     s8 = then(s8, "chinese", "place d87 at 0302")
     assert s8.units["cn-d87"].reduced
 

@@ -116,6 +116,14 @@ def test_6_3_fog_of_war_only_the_top_unit_until_an_attack_on_the_stack_is_resolv
     assert len(st["units"]) == 2 and st["hidden"] == 0
 
 
+@pytest.mark.parametrize(("units", "top"), [(("cn-d87", "cn-d98", "cn-gar-h"), "cn-d87"),
+                                            (("cn-gar-h", "cn-d98"), "cn-d98")])
+def test_6_4_ruling_e6_the_enemy_sees_the_strongest_unit_of_a_stack_on_top(units, top):
+    s = position({"jp-d3-r6": "3510", **dict.fromkeys(units, "3511"), "cn-d57": "3612"}, turn=3)
+    st = next(x for x in RULES.view(s, "japanese")["stacks"] if x["hex"] == "3511")
+    assert [u["id"] for u in st["units"]] == [top] and st["hidden"] == len(units) - 1
+
+
 @pytest.mark.slow  # random games played to their end
 def test_5_0_random_legal_play_reaches_the_end_without_a_dead_end():
     for seed in range(3):
