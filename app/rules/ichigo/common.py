@@ -2,9 +2,12 @@
 (11.29), the victory-condition queries (4.x, 5.2) and the die tables of the scenario file."""
 from __future__ import annotations
 
+import threading
+
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
-from app.rules.kernel.paths import TraceSituation, trace
+from app.rules.kernel.memo import IdentityMemo
+from app.rules.kernel.paths import TraceSituation, linked
 
 
 def air_range(state: State, side: str) -> frozenset[str]:
@@ -53,10 +56,40 @@ def _japanese_supplied(state: State, h: str) -> bool:
     d = state.data
     if h in d.tagged("jp-city") and h not in state.ever_allied and h in state.jp_control:
         return True
-    enemy = frozenset(H(x) for x in state.occupied("allied"))
-    allied_ctl = frozenset(H(x) for x in d.feature("city") if x not in state.jp_control)
-    sit = TraceSituation(enemy_occupied=enemy, enemy_controlled=allied_ctl)
-    return trace(d.map, H(h), [H(x) for x in japanese_sources(state)], d.supply, sit) is not None
+    return H(h) in state.memo(("japanese supply links",), lambda: _japanese_links(state))
+
+
+def _japanese_links(state: State) -> frozenset:
+    """Every hex a Japanese supply path leaves from (7.1): one search back from the sources (`linked`, which
+    finds a path exactly where `trace` would), by all it reads of the position: the Allied hexes, the cities the
+    Allies control and the sources."""
+    d = state.data
+    key = (state.occupied("allied"), frozenset(x for x in d.feature("city") if x not in state.jp_control),
+           japanese_sources(state))
+    return _links(d, ("japanese", *key), lambda: TraceSituation(
+        enemy_occupied=frozenset(H(x) for x in key[0]), enemy_controlled=frozenset(H(x) for x in key[1])),
+        key[2])
+
+
+LINKS_KEPT = 64
+_LINKS = IdentityMemo(4)
+"""Per game data: the hexes supplied, by everything the search reads of the position, the most recently used
+`LINKS_KEPT`: a move changes few of them, so the positions of a movement phase mostly find the answer of the one
+before (the list of legal orders asks every stack's supply at each)."""
+_LINKS_LOCK = threading.Lock()  # the server's threads share them
+
+
+def _links(d, key: tuple, situation, sources) -> frozenset:
+    known = _LINKS.of(d)
+    with _LINKS_LOCK:
+        found = known.pop(key, None)
+    if found is None:
+        found = linked(d.map, [H(x) for x in sources], d.supply, situation())
+    with _LINKS_LOCK:
+        known[key] = found  # the most recently used last
+        while len(known) > LINKS_KEPT:
+            del known[next(iter(known))]
+    return found
 
 
 def us_supplied(state: State, h: str) -> bool:
@@ -73,14 +106,20 @@ def us_beachhead_supplied(state: State, h: str) -> bool:
 
 
 def _us_beachhead_supplied(state: State, h: str) -> bool:
-    d = state.data
     beaches = [x for x in beachheads(state).values() if x]
     if not beaches:
         return False
-    enemy = frozenset(H(x) for x in state.occupied("japanese"))
-    jp_cities = frozenset(H(x) for x in d.feature("city") if x in state.jp_control)
-    sit = TraceSituation(enemy_occupied=enemy, enemy_controlled=jp_cities)
-    return trace(d.map, H(h), [H(x) for x in beaches], d.supply, sit) is not None
+    return H(h) in state.memo(("beachhead supply links",), lambda: _beachhead_links(state, beaches))
+
+
+def _beachhead_links(state: State, beaches: list[str]) -> frozenset:
+    """Every hex a path to a beachhead leaves from (7.5), as `_japanese_links` finds the Japanese ones."""
+    d = state.data
+    key = (state.occupied("japanese"), frozenset(x for x in d.feature("city") if x in state.jp_control),
+           frozenset(beaches))
+    return _links(d, ("us", *key), lambda: TraceSituation(
+        enemy_occupied=frozenset(H(x) for x in key[0]), enemy_controlled=frozenset(H(x) for x in key[1])),
+        sorted(key[2]))
 
 
 def beachheads(state: State) -> dict:
