@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # game, scenario, random orders from the start to the position measured
 POSITIONS = {
     "skirmish": ("standard", 30), "snc": ("campaign", 60), "ichigo": ("campaign", 45),
-    "olympic": ("solitaire", 45), "daisenso": ("strait", 7), "formosa": ("1", 100),
+    "olympic": ("solitaire", 25), "daisenso": ("strait", 7), "formosa": ("1", 100),
 }
 
 

@@ -118,8 +118,10 @@ def _fewest_to_eliminate(state: State, side: str, h: str) -> tuple[int, tuple]:
     mine = [u for u in state.at(h) if u.side == side]
     rules = state.data.stacking
 
+    pieces = {id(u): u.piece(mf) for u in mine}  # each unit's piece once, not once a set tried
+
     def over(kept) -> list:
-        return overstacked([u.piece(mf) for u in kept], rules, H(h))
+        return overstacked([pieces[id(u)] for u in kept], rules, H(h))
 
     def badness(kept) -> float:
         found = over(kept)
