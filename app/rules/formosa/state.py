@@ -9,9 +9,9 @@ Air and naval points are counted, not tracked as counters (2.5: "points, not cou
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from app.rules.engine.state import SequencedState
+from app.rules.engine.state import SequencedState, replace
 from app.rules.formosa import supply
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.paths import TraceSituation
