@@ -239,7 +239,7 @@ def test_4_2_1_2_ranged_support_reaches_two_hexes_and_the_defender_may_answer():
 
 
 def test_4_2_1_and_4_2_1_2_one_hex_an_attack_and_one_hq_a_side_refused_by_the_rule_not_the_grammar():
-    z = scenario("zhejiang", lambda r: (unit(r, "jp-hq-2", "jp-hq", "w4725"), unit(r, "cn-hq-2", "kmt-hq", "w4724")))
+    z = scenario("zhejiang", lambda r: (unit(r, "jp-hq-2", "jp-hq", "w4725"), unit(r, "cn-hq-2", "kmt-hq", "w4723")))
     assert "one adjacent hex, not w4624, w4620" in refused(
         z, "attack w4624 w4620 with jp-13-army jp-15-army", "Dai Senso 4.2.1")
     assert "one HQ per faction" in refused(
@@ -725,7 +725,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "5") == state and old.rules_version == 2
+    assert played_under(state, "6") == state and old.rules_version == 2
+    assert played_under(state, "5").rules_version == 5  # version 5 kept D42, D43 (ruling D44)
     assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
     assert played_under(state, "4").rules_version == 4  # version 4 kept D38-D41 (rulings D42, D43)
     _, old = when(old, "attack w4324 with us-mar us-inf", [1])
@@ -1074,3 +1075,45 @@ def test_4_1_4_a_game_of_rules_version_4_starts_from_its_positions_airdrop_marke
     _, old = when(old, "next")
     _, old = when(old, "airland e3309 ru-infantry")
     assert [u.kind for u in old.at("e3309")] == ["ru-infantry"] and old.delay_box["soviet"] == {"airdrop-soviet": 1}
+
+
+def test_4_2_5_4_2_7_4_2_8_enemy_markers_in_a_hex_a_unit_retreats_advances_or_exploits_into_go_to_the_delay_box():
+    """4.2.5.2 lets a retreat, 4.2.7 an Advance After Combat and 4.2.8 an Exploitation enter a hex holding an enemy
+    Detachment or Logistics marker; the marker then goes to its owner's Delay Box, as 4.2.2 and 4.1.3.1 send it
+    when a force takes its hex. Rules version 5 left such markers in the hex with the enemy unit (ruling D44)."""
+    from app.rules.daisenso import played_under
+
+    def marked(raw):
+        unit(raw, "jp-40-div", "jp-division", "w4524")
+        unit(raw, "jp-34-army", "jp-army", "w4625")
+        unit(raw, "jp-air", "jp-air", "w4523")
+        raw["marker"] += [{"kind": "logistics-western", "faction": "western", "hex": "w4624"},
+                          {"kind": "detachment-japan", "faction": "axis", "hex": "w4722"},
+                          {"kind": "detachment-western", "faction": "western", "hex": "w4723"}]
+
+    def fought(state):
+        _, z = when(state, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
+        _, z = when(z, "support cn-3-hq", [6])  # Dr3 0/1
+        _, z = when(z, "convert cn-3-hq as kiangsu-res")
+        _, z = when(z, "retreat to w4623")
+        into, z = when(z, "retreat to w4722")
+        _, z = when(z, sorted(o for o in orders(z) if o.startswith("lose "))[0])
+        return into, z
+
+    into, z = fought(scenario("zhejiang", marked))
+    assert MarkersToDelayBox("w4722", ["detachment-japan"], "axis") in into  # 4.2.5.2: the retreat took its hex
+    assert step(z) == "advance" and z.delay_box["axis"] == {"detachment-japan": 1}
+    events, z = when(z, "exploit jp-3-tank w4624 w4723")
+    assert [e for e in events if isinstance(e, MarkersToDelayBox)] == [
+        MarkersToDelayBox("w4624", ["logistics-western"], "western"),
+        MarkersToDelayBox("w4723", ["detachment-western"], "western")]
+    assert z.delay_box["western"]["logistics-western"] == 1 and not z.markers_at("w4624") and not z.markers_at(
+        "w4723")
+    _, z = fought(scenario("zhejiang", marked))
+    events, z = when(z, "advance jp-13-army")  # 4.2.7: the Advance After Combat alone takes the marker too
+    assert MarkersToDelayBox("w4624", ["logistics-western"], "western") in events
+    into, old = fought(played_under(scenario("zhejiang", marked), "5"))
+    assert not any(isinstance(e, MarkersToDelayBox) for e in into)
+    _, old = when(old, "exploit jp-3-tank w4624 w4723")
+    assert {(m.kind, m.hex) for m in old.markers} >= {("detachment-japan", "w4722"), ("logistics-western", "w4624"),
+                                                       ("detachment-western", "w4723")}

@@ -12,13 +12,16 @@ from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings D37-D43: a game is decided by the rules version it was created under (version 2 for a game from
+    """Rulings D37-D44: a game is decided by the rules version it was created under (version 2 for a game from
     before versions were recorded), so its stored orders still verify. Before version 5 a position's Airdrop
     markers carried no airborne unit (4.1.4), so the state such a game starts from is as it was."""
     if version and int(version) >= RULES_VERSION:
         return state
+    number = int(version) if version and int(version) >= 2 else 2
+    if number >= 5:
+        return replace(state, rules_version=number)
     markers = tuple(replace(m, origin=None) if m.kind in AIRDROPS else m for m in state.markers)
-    return replace(state, rules_version=int(version) if version and int(version) >= 2 else 2, markers=markers)
+    return replace(state, rules_version=number, markers=markers)
 
 
 GAME = Game(
@@ -27,7 +30,8 @@ GAME = Game(
     # 3: a marine's first loss after a retreat, an Air unit left in the defending hex (ruling D37); 4: every CV
     # Strike in a hex returns in 4.1.5, the defender's too (D38); a Beachhead Landing from an SNLF Beachhead-0 (D39);
     # any marine's step as the first loss (D40); a Holding Box unit keeps only a component it can take (D41); 5: a
-    # landing sends enemy Detachment and Logistics markers to the Delay Box (D42), no weather ban on markers (D43)
+    # landing sends enemy Detachment and Logistics markers to the Delay Box (D42), no weather ban on markers (D43); 6:
+    # so do a retreat, an Advance After Combat and an Exploitation into their hex (D44)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.rules.daisenso import terrain
-from app.rules.daisenso.combat import C, at_truce, faction_of, has_failure, own
+from app.rules.daisenso.combat import C, at_truce, displace_markers, faction_of, has_failure, own
 from app.rules.daisenso.events import AirdropLanded, AirdropPlaced, MarkerPlaced, MarkersToDelayBox, UnitLanded
 from app.rules.daisenso.state import State, Unit
 from app.rules.daisenso.terrain import AIRDROPS, BEACHHEADS, H
@@ -100,14 +100,6 @@ def land(d: Decision, uid: str) -> None:
     d.emit(UnitLanded(uid, to))
     if d.state.since(5):  # ruling D42; version 4 and before left them in the hex
         displace_markers(d, u.faction, to)
-
-
-def displace_markers(d: Decision, faction: str, hex_label: str) -> None:
-    """4.1.3.1 (and 4.1.3, ruling D42): a landing into a hex holding enemy Detachment or Logistics markers sends
-    them to their owners' Delay Boxes."""
-    enemy = [m for m in d.state.markers_at(hex_label, terrain.LONE_MARKERS) if m.faction != faction]
-    for owner in sorted({m.faction for m in enemy}):
-        d.emit(MarkersToDelayBox(hex_label, sorted({m.kind for m in enemy if m.faction == owner}), owner))
 
 
 def snlf_markers(state: State) -> list:

@@ -29,6 +29,14 @@ from app.rules.kernel.shifts import Shift, hexside_shift
 C = "Dai Senso "
 
 
+def displace_markers(d: Decision, faction: str, hex_label: str) -> None:
+    """4.1.3.1 (and 4.1.3, ruling D42; 4.2.5, 4.2.7, 4.2.8, ruling D44): a unit of ``faction`` placed in a hex
+    holding enemy Detachment or Logistics markers sends them to their owners' Delay Boxes."""
+    enemy = [m for m in d.state.markers_at(hex_label, terrain.LONE_MARKERS) if m.faction != faction]
+    for owner in sorted({m.faction for m in enemy}):
+        d.emit(MarkersToDelayBox(hex_label, sorted({m.kind for m in enemy if m.faction == owner}), owner))
+
+
 def faction_of(state: State, side: str) -> str:
     return state.factions[side]
 
@@ -542,11 +550,15 @@ def apply_choice(d: Decision, kind: str, choice: tuple) -> None:
         stack = [u.id for u in d.state.units.values() if u.id in d.state.combat.attackers and u.hex == frm]
         joined = [u.id for u in d.state.ground_at(to, state.phasing) if u.id not in d.state.combat.attackers]
         d.emit(StackRetreated(stack, frm, to, joined, False))
+        if state.since(6):  # ruling D44
+            displace_markers(d, state.phasing, to)
         return
     stack = retreating_stack(state)
     to = args[0]
     joined = [u.id for u in state.ground_at(to, stack[0].faction) if u.id not in state.combat.defenders]
     d.emit(StackRetreated([u.id for u in stack], stack_hex(state), to, joined, True))
+    if state.since(6):  # ruling D44
+        displace_markers(d, stack[0].faction, to)
 
 
 def lose_step(d: Decision, uid: str, as_kind: str | None, pays: str) -> None:
@@ -605,6 +617,8 @@ def advance(d: Decision, uid: str) -> None:
     if uid not in {u.id for u in advancers(state)}:
         d.refuse(C + "4.2.7", f"{uid} may not Advance After Combat into {state.combat.target}")
     d.emit(UnitAdvanced(uid, [state.combat.target]))
+    if state.since(6):  # ruling D44
+        displace_markers(d, state.phasing, state.combat.target)
     _after_advance(d)
 
 
@@ -642,6 +656,9 @@ def exploit(d: Decision, uid: str, path: list[str]) -> None:
     except RuleViolation as exc:
         d.refuse(exc.case, exc.message)
     d.emit(UnitAdvanced(uid, list(path)))
+    if state.since(6):  # ruling D44: each hex it is placed in
+        for label in path:
+            displace_markers(d, faction, label)
     _after_advance(d)
 
 
