@@ -2,11 +2,9 @@
 (11.29), the victory-condition queries (4.x, 5.2) and the die tables of the scenario file."""
 from __future__ import annotations
 
-import threading
-
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
-from app.rules.kernel.memo import IdentityMemo
+from app.rules.kernel.memo import Kept
 from app.rules.kernel.paths import TraceSituation, linked
 
 
@@ -71,25 +69,14 @@ def _japanese_links(state: State) -> frozenset:
         key[2])
 
 
-LINKS_KEPT = 64
-_LINKS = IdentityMemo(4)
-"""Per game data: the hexes supplied, by everything the search reads of the position, the most recently used
-`LINKS_KEPT`: a move changes few of them, so the positions of a movement phase mostly find the answer of the one
-before (the list of legal orders asks every stack's supply at each)."""
-_LINKS_LOCK = threading.Lock()  # the server's threads share them
+_LINKS = Kept(64)
+"""The hexes in supply by everything the search reads of the position: a move changes few of them, so the positions
+of a movement phase mostly find the answer of the one before (the list of legal orders asks every stack's supply
+at each)."""
 
 
 def _links(d, key: tuple, situation, sources) -> frozenset:
-    known = _LINKS.of(d)
-    with _LINKS_LOCK:
-        found = known.pop(key, None)
-    if found is None:
-        found = linked(d.map, [H(x) for x in sources], d.supply, situation())
-    with _LINKS_LOCK:
-        known[key] = found  # the most recently used last
-        while len(known) > LINKS_KEPT:
-            del known[next(iter(known))]
-    return found
+    return _LINKS.answer(d, key, lambda: linked(d.map, [H(x) for x in sources], d.supply, situation()))
 
 
 def us_supplied(state: State, h: str) -> bool:

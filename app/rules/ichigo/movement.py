@@ -3,7 +3,6 @@ rolled per stack (10.14, 10.15; rulings R19, R20), supply halving (7.3, 7.9), st
 enemy airpower costs (8.4, ruling R15), stacking at the end of each move (6.0-6.4), static units (2.12)."""
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -14,7 +13,7 @@ from app.rules.ichigo.common import air_range, enemy_hexes, frozen, supply_state
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.errors import RuleViolation
-from app.rules.kernel.memo import IdentityMemo
+from app.rules.kernel.memo import Kept
 from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
 from app.rules.kernel.pieces import Piece
 from app.rules.kernel.stacking import overstacked
@@ -63,13 +62,11 @@ def _situation(state: State, side: str, strategic: bool) -> Situation:
                      forbidden=forbidden, surcharge=surcharge, extra_cost=river_in_air if enemy_air else None)
 
 
-REACHES_KEPT = 512
-_REACHES = IdentityMemo(4)
-"""Per game data: reaches by everything `reach` reads of the position (the mover, the enemy's hexes, the hexes a
-strategic move may not enter, the enemy's air range that sets the surcharges; 8.4, 10.17), the most recently used
-`REACHES_KEPT`: from one position to the next of a movement phase, the other stacks' reaches are those already
-found (the list of legal orders tries every stack's moves at each position)."""
-_REACHES_LOCK = threading.Lock()  # the server's threads share them
+_REACHES = Kept(512)
+"""Reaches by everything `reach` reads of the position (the mover, the enemy's hexes, the hexes a strategic move may
+not enter, the enemy's air range that sets the surcharges; 8.4, 10.17): from one position to the next of a
+movement phase, the other stacks' reaches are those already found (the list of legal orders tries every stack's
+moves at each position)."""
 
 
 def _reach(state: State, side: str, strategic: bool, mover: Mover, sit: Situation):
@@ -78,16 +75,7 @@ def _reach(state: State, side: str, strategic: bool, mover: Mover, sit: Situatio
     friendly = sit.friendly_occupied if d.movement.friendly_negates_ezoc else None  # reach reads it only then
     key = (mover, strategic, sit.enemy_occupied, sit.ezoc, friendly,
            frozenset(sit.forbidden.items()) if strategic else None, air_range(state, other(side)))
-    known = _REACHES.of(d)
-    with _REACHES_LOCK:
-        found = known.pop(key, None)
-    if found is None:
-        found = reach(d.map, d.movement, mover, sit)
-    with _REACHES_LOCK:
-        known[key] = found  # the most recently used last
-        while len(known) > REACHES_KEPT:
-            del known[next(iter(known))]
-    return found
+    return _REACHES.answer(d, key, lambda: reach(d.map, d.movement, mover, sit))
 
 
 def movers(state: State, side: str, ids: list[str]) -> list[Unit]:

@@ -3,12 +3,10 @@
 elites (8.1), Japanese replacements with their LoC (8.3) and amphibious landings (8.4, 8.4.1, 8.4.2)."""
 from __future__ import annotations
 
-import threading
-
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.memo import IdentityMemo
+from app.rules.kernel.memo import Kept
 from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import army_second_hex, intercept, open_battle
@@ -121,30 +119,22 @@ def rail_links(state: State) -> tuple[frozenset[Hex], frozenset[Hex]]:
     return state.memo(("rail links",), lambda: _rail_links(state))
 
 
-RAIL_LINKS_KEPT = 64
-_RAIL_LINKS = IdentityMemo(4)
-"""Per game data: the rail links by all they read of the position (the Japanese hexes and their zones of control),
-the most recently used `RAIL_LINKS_KEPT`: a Chinese placement changes neither, so each placement of a
-Reinforcement Phase finds the links the one before it found."""
-_RAIL_LINKS_LOCK = threading.Lock()  # the server's threads share them
+_RAIL_LINKS = Kept(64)
+"""The rail links by all they read of the position (the Japanese hexes and their zones of control): a Chinese
+placement changes neither, so each placement of a Reinforcement Phase finds the links the one before it found."""
 
 
 def _rail_links(state: State) -> tuple[frozenset[Hex], frozenset[Hex]]:
     d = state.data
     key = (state.occupied("japanese"), ezoc(state, "chinese"))
-    known = _RAIL_LINKS.of(d)
-    with _RAIL_LINKS_LOCK:
-        found = known.pop(key, None)
-    if found is None:
+
+    def compute() -> tuple[frozenset[Hex], frozenset[Hex]]:
         edges = frozenset(x for e in ("west", "south") for x in d.map.edge_hexes(e) if d.map.is_rail_hex(x))
         origins = frozenset(H(x) for x in d.params["reinforcements"]["rail_origins"])
         sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in key[0]), ezoc=frozenset(H(x) for x in key[1]))
-        found = linked(d.map, edges, d.rail_loc, sit), linked(d.map, origins, d.rail_loc, sit)
-    with _RAIL_LINKS_LOCK:
-        known[key] = found  # the most recently used last
-        while len(known) > RAIL_LINKS_KEPT:
-            del known[next(iter(known))]
-    return found
+        return linked(d.map, edges, d.rail_loc, sit), linked(d.map, origins, d.rail_loc, sit)
+
+    return _RAIL_LINKS.answer(d, key, compute)
 
 
 def air(em: Decision) -> None:
