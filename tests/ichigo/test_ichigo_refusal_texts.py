@@ -107,6 +107,16 @@ def test_9_4_a_14aa_unit_does_not_land_on_formosa_next_to_a_us_unit():
     assert refusal(RULES, s, "japanese", "enter jp-14aa-100div at 3320") is None   # two hexes away
 
 
+def test_9_4_ruling_e35_a_14aa_unit_lands_at_a_japanese_mainland_port_even_next_to_a_us_unit():
+    s = position({us_ids(1)[0]: "3105"}, turn=8, phase="V", causeway=True, beachheads={"formosa": "3221"})
+    units = dict(s.units)
+    units["jp-14aa-100div"] = replace(units["jp-14aa-100div"], status="landing")   # survived its shipment
+    s = replace(s, units=units)
+    assert "3105" in s.data.neighbours("3106") and "3106" in s.jp_control      # Shanghai, a US unit next to it
+    s = then(s, "japanese", "enter jp-14aa-100div at 3106")
+    assert s.units["jp-14aa-100div"].hex == "3106"
+
+
 def test_11_2_an_attack_on_two_hexes_is_refused_by_the_rule_not_the_parser():
     """Issue 30: the form is read, and the rule that forbids it refuses it, naming its case."""
     s = position({"jp-cea-110div": "2011"}, phase="VI", plans={"japanese": "fight-move"},

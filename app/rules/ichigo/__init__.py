@@ -29,6 +29,7 @@ GAME = Game(
     #    (snapshots are keyed by the version: those of version 2, saved in a shape of their own, are not read)
     # 4: departures from the text fixed (E16-E28); older games decided as played
     # 5: E29; 6: E32; 7: the odds of an attack on untried counters count them as the countermix allows (E33)
+    # 8: a destroyed intrinsic garrison returns only when the Japanese liberate its city from the Allies (E34)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

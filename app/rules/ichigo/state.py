@@ -20,7 +20,7 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # split stacks (10.3, 10.14, 10.15), absorption (9.5), the Aerial Supply Marker (7.8), defensive tank support
 # (11.17), airpower ties (8.1), US landings and the 11th Airborne's drop (8.11, 9.8), the 14AA roll (5.3 item 7), the
 # withdrawal's supply (9.2), momentum by the supplied (11.25); games created before are decided as they were played
-RULES_VERSION = 7  # 5: issue 30's open readings (docs/rulings/ichigo-engine.md E29); 6: E32; 7: E33
+RULES_VERSION = 8  # 5: issue 30's open readings (docs/rulings/ichigo-engine.md E29); 6: E32; 7: E33; 8: E34
 
 
 def phase_name(phase: str) -> str:
@@ -232,7 +232,9 @@ def tracked(d, h: str) -> bool:
 def _enter(state: State, side: str, hexes, moving: bool = False) -> State:
     """Ichi-Go 3.5: a hex changes control the instant a unit of the other side enters it; 7.8: the Japanese who
     take the Aerial Supply Marker's hex remove it, by a move, or (rules version 4, ruling E18) any other entry:
-    an advance after combat, a reinforcement, units displaced by a landing."""
+    an advance after combat, a reinforcement, units displaced by a landing. 11.29: a destroyed intrinsic garrison
+    returns when the Japanese liberate its city from the Allies (rules version 8, ruling E34: before it, whenever a
+    Japanese unit entered the city)."""
     if side == "japanese" and state.aerial_hex in hexes and (moving or state.since(4)):
         state = replace(state, aerial_hex=None)
     ctl, ever, lost = set(state.jp_control), set(state.ever_allied), set(state.garrison_lost)
@@ -241,8 +243,9 @@ def _enter(state: State, side: str, hexes, moving: bool = False) -> State:
         if not tracked(state.data, h):
             continue
         if side == "japanese":
+            if h not in ctl or not state.since(8):
+                lost.discard(h)
             ctl.add(h)
-            lost.discard(h)
         else:
             ctl.discard(h)
             if h in jp_cities:
