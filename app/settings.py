@@ -165,7 +165,8 @@ VARIABLES = (
              "comma-separated) the server keeps publishing after a rotation, so old receipts stay checkable", _KEYS),
     Variable("HEXLEDGER_MAIL_SENDER", "mail_sender", _one_of("inline", "background", "process"), "who sends a "
              "request's mail in `create_app`: `inline` (after the commit, before the answer), `background` (a "
-             "thread) or `process` (a process of its own; `serve` always runs one)", _MAIL),
+             "thread) or `process` (a process of its own; `serve` always runs one; it runs the installed games, so "
+             "`create_app` refuses a `CATALOG` given with it)", _MAIL),
     Variable("HEXLEDGER_SMTP_HOST", "smtp_host", str, "the SMTP server; unset, every email is written as an "
              "`.eml` file to HEXLEDGER_OUTBOX instead", _MAIL),
     Variable("HEXLEDGER_SMTP_PORT", "smtp_port", _whole(1), "the SMTP port (unset: 25, or 465 with `ssl`; 587 is "

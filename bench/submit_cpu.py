@@ -1,6 +1,7 @@
-"""Where an HTTP order submit's CPU goes, beside the bare endpoint's: thread CPU time (so a busy shared machine
-changes it less than wall time), requests through the real app (create_app, Flask's test client, no socket),
-each step's inclusive time per submit from counters wrapped around the submit path's functions. Then the turn-email
+"""Where an HTTP order submit's and a state read's CPU go, beside the bare endpoint's: thread CPU time (so a busy
+shared machine changes it less than wall time), requests through the real app (create_app, Flask's test client, no
+socket), each step's inclusive time per request from counters wrapped around the order path's and the read's
+functions (each counter adds about 1 us to the steps around it). Then the turn-email
 sender's CPU per submit: a burst of orders through waitress, the sender process as `cli.py serve` runs it, its CPU
 read from /proc once it has sent what the burst queued.
 
@@ -77,13 +78,13 @@ def breakdown(count: int) -> None:
     from app.events import sqlite, store
     from app.projections import history
     from app.projections import state as projection
-    from app.service import games, orders, seats
+    from app.service import games, orders, reads, seats
     from app.web import routes
 
     app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
     app.extensions["hexledger_sender"].stop()  # the turn emails stay queued: this part measures the request only
     client = app.test_client()
-    made = games_for(client, count)
+    made = games_for(client, count + ENDS_PER_GAME)
     steps = [
         (app, "wsgi_app", "request (Flask's wsgi_app)"),
         (app, "preprocess_request", "  before-request hooks (limiter, body checks)"),
@@ -100,10 +101,13 @@ def breakdown(count: int) -> None:
         (sqlite.SqliteDatabase, "_sync", "        fsync (kernel CPU)"),
         (projection, "remember", "        state cache put"),
         (history, "lines", "      answer: event lines"),
+        (reads.Reads, "view_now", "    the read's view (head check, kept rendering)"),
+        (routes, "conditional", "    the read's answer (ETag, 200 or 304)"),
         (app, "finalize_request", "  after-request hooks"),
     ]
     for owner, name, label in steps:
         counted(owner, name, label)
+    reader_id, reader_tokens = made[-1]  # the last game's blue seat reads its state (no order reaches it)
     half = count // 2
     for rep in range(2):  # the first half warms up; the second is measured
         SPENT.clear()
@@ -113,16 +117,23 @@ def breakdown(count: int) -> None:
         bare, bare_spent = (time.thread_time_ns() - start) / half, dict(SPENT)
         SPENT.clear()
         start = time.thread_time_ns()
+        for _ in range(half):
+            assert client.get(f"/games/{reader_id}/state",
+                              headers={"Authorization": f"Bearer {reader_tokens['blue']}"}).status_code == 200
+        read, read_spent = (time.thread_time_ns() - start) / half, dict(SPENT)
+        SPENT.clear()
+        start = time.thread_time_ns()
         for i in range(rep * half, (rep + 1) * half):
             path, headers = order(made, i)
             assert client.post(path, data=json.dumps({"order": "end"}), headers=headers).status_code == 201
         submit = (time.thread_time_ns() - start) / half
     print(f"thread CPU per request, microseconds (test client included; {half} requests each, load average "
           f"{os.getloadavg()[0]:.1f})")
-    print(f"{'step':52} {'submit':>8} {'bare':>8}")
-    print(f"{'whole request, with the test client':52} {submit / 1e3:8.0f} {bare / 1e3:8.0f}")
+    print(f"{'step':52} {'submit':>8} {'read':>8} {'bare':>8}")
+    print(f"{'whole request, with the test client':52} {submit / 1e3:8.0f} {read / 1e3:8.0f} {bare / 1e3:8.0f}")
     for _, _, label in steps:
-        print(f"{label:52} {SPENT[label] / half / 1e3:8.0f} {bare_spent.get(label, 0) / half / 1e3:8.0f}")
+        print(f"{label:52} {SPENT[label] / half / 1e3:8.0f} {read_spent.get(label, 0) / half / 1e3:8.0f} "
+              f"{bare_spent.get(label, 0) / half / 1e3:8.0f}")
 
 
 def sender_cpu(count: int) -> None:

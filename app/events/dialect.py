@@ -30,6 +30,7 @@ class Database(ABC):
         self.path = path
         self.heads = heads
         self.marks: dict[tuple[str, str, str], int] = {}  # seat marks this connection saw committed at or above
+        self.credentials: dict[str, list[dict]] = {}  # games' seats as committed (SeatTables.credentials)
         self._depth = 0
         self._durable = False
         self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits

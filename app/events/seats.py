@@ -6,6 +6,8 @@ from __future__ import annotations
 from app.events.dialect import Tables, identifier
 from app.events.errors import NoPbemSettings
 
+CREDENTIALS_KEPT = 4096  # games whose seats a connection keeps for the token check (`credentials`)
+
 
 class SeatTables(Tables):
     """The pbem_games and pbem_members tables."""
@@ -26,6 +28,22 @@ class SeatTables(Tables):
         """A game's seats, each a dict (seat, email, token_hash, last_seen_seq, last_notified_seq, ...)."""
         return _listed(self.db.rows(f"SELECT * FROM pbem_members WHERE game_id = ? ORDER BY {self.db.order}",
                                     [game_id]))
+
+    def credentials(self, game_id: str) -> list[dict]:
+        """A game's seats as a credential check reads them: each {seat, email, token_hash}. These columns are
+        written once, with the seats, and never change (what changes, the read and notified marks, is not here), so
+        a connection keeps a game's once it has read them committed: the token check of every request then costs
+        no query (issue 26). A game with no seats (yet) is not kept; at most CREDENTIALS_KEPT games a connection."""
+        kept = self.db.credentials.get(game_id)
+        if kept is None:
+            kept = [{"seat": seat, "email": email, "token_hash": token_hash} for seat, email, token_hash in
+                    self.db.tuples("SELECT seat, email, token_hash FROM pbem_members WHERE game_id = ? "
+                                   f"ORDER BY {self.db.order}", [game_id])]
+            if kept and not self.db.in_transaction:  # inside one, a rollback could take the seats back
+                if len(self.db.credentials) >= CREDENTIALS_KEPT:
+                    self.db.credentials.clear()
+                self.db.credentials[game_id] = kept
+        return kept
 
     def pbem_settings(self, game_id: str) -> dict | None:
         rows = _listed(self.db.rows("SELECT * FROM pbem_games WHERE game_id = ?", [game_id]))

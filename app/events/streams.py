@@ -134,9 +134,12 @@ class StreamTables(Tables):
             yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_,
                               salt)
 
-    def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[EventBody]:
+    def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None,
+               unread: frozenset[str] = frozenset()) -> Iterator[EventBody]:
         """What a fold reads of a game's events (seq, type, version, payload), in order, `from_seq` through
-        `to_seq` (inclusive): `events` without the envelope's provenance and chain fields."""
+        `to_seq` (inclusive): `events` without the envelope's provenance and chain fields. The events of the
+        types in `unread` come with no payload (None): the reader counts them or passes them by, and their JSON
+        is not decoded."""
         sql = "SELECT seq, type, version, payload FROM events WHERE game_id = ? AND seq >= ?"
         args: list = [game_id, from_seq]
         if to_seq is not None:
@@ -144,7 +147,7 @@ class StreamTables(Tables):
             args.append(to_seq)
         loads = json.loads
         for seq, type_, version, payload in self.db.tuples(sql + " ORDER BY seq", args):
-            yield EventBody(game_id, seq, type_, version, loads(payload))
+            yield EventBody(game_id, seq, type_, version, None if type_ in unread else loads(payload))
 
     def event(self, game_id: str, seq: int) -> StoredEvent | None:
         return next(self.events(game_id, seq, seq), None)

@@ -92,18 +92,53 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
     changes only the game makes no new metadata."""
     meta, game = (state.meta, state.game) if state is not None else (None, None)
     last = None
+    # the commonest steps, taken here as `_step` takes them: a game event; a die roll and an order, counted (the
+    # metadata made once for a run of them, not once each)
+    rolls, orders = 0, {}
+    evolve, stored = rules.evolve, decode_stored
     for event in events:
+        type_, last = event.type, event.seq
+        if meta is not None:
+            if not type_.startswith("core."):
+                if last not in retracted:
+                    game = evolve(game, stored(type_, event.version, event.payload))
+                continue
+            if type_ == "core.DieRolled":
+                rolls += 1
+                continue
+            if type_ == "core.OrderGiven":
+                side = event.payload["side"]
+                orders[side] = orders.get(side, 0) + 1
+                if last in retracted or not (meta.standing_run or (event.payload.get("auto") or {}).get("standing")):
+                    continue  # no run of standing orders begins, goes on or ends
+            if rolls or orders:
+                meta, rolls, orders = _counted(meta, rolls, orders), 0, {}
+            if type_ == "core.OrderGiven":
+                meta = _standing_run(meta, event.payload)
+                continue
         meta, game = _step(rules, meta, game, event, retracted)
-        last = event.seq
     if last is None:
         return state
+    if rolls or orders:
+        meta = _counted(meta, rolls, orders)
     return GameState(meta if meta.seq == last else _with(meta, seq=last), game)
+
+
+def _counted(meta: GameMeta, rolls: int, orders: dict[str, int]) -> GameMeta:
+    """The metadata after `rolls` more die rolls and `orders` more orders by side."""
+    return _with(meta, rolls=meta.rolls + rolls,
+                 orders={**meta.orders, **{side: meta.orders.get(side, 0) + n for side, n in orders.items()}})
 
 
 # core events the fold leaves alone (the game's record of orders, disputes, spent dice, deadlines and table talk):
 # read by their type name, never decoded (a long fold decodes only what it applies)
 _NOT_FOLDED = frozenset({"core.OrderGiven", "core.DisputeRaised", "core.DisputeAnswered", "core.RollsSpent",
                          "core.DeadlinePassed", "core.MessageSent", "core.SeatStalled"})
+
+
+# the core events whose payload the fold never reads (it counts the die rolls, passes the others by): a load reads
+# them without decoding their JSON
+UNREAD = frozenset({"core.DieRolled", *_NOT_FOLDED} - {"core.OrderGiven"})
 
 
 def _standing_run(meta: GameMeta, order: dict) -> GameMeta:
@@ -307,7 +342,7 @@ def load(store: SnapshotStreams, catalog: Catalog, game_id: str, at: int | None 
     if link is not None and store.event(game_id, start).prev_hash != link:
         STATES.drop(where, game_id, start - 1)  # the cached state is of a stream that is not this one any more
         return load(store, catalog, game_id, at)
-    state = fold_all(rules, store.bodies(game_id, start, target), state, retracted)
+    state = fold_all(rules, store.bodies(game_id, start, target, UNREAD), state, retracted)
     if use_snapshots:
         STATES.put(where, game_id, target, head_hash if target == head else store.event(game_id, target).hash,
                    state)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from app.events.core import StandingOrdersSet
 from app.events.dice import Dice
+from app.rules.errors import IllegalOrder
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,23 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class Previews:
+    """The kinds of order (actions) a rule set's `preview` draws, and the case that says what it shows ("SNC
+    10.3"): any other kind is answered as having no preview, in turn or out (app/rules/legal.py `preview`)."""
+
+    actions: tuple[str, ...]
+    case: str
+
+    def why(self) -> str:
+        return f"only {' and '.join(', '.join(self.actions).rsplit(', ', 1))} orders have a preview"
+
+    def check(self, command: Command) -> None:
+        """IllegalOrder for a kind of order the preview does not draw (for a rule set's own `preview`)."""
+        if command.action not in self.actions:
+            raise IllegalOrder(self.case, self.why())
+
+
+@dataclass(frozen=True)
 class Outcome:
     winner: str | None
     reason: str
@@ -199,7 +217,7 @@ class Optional(Protocol):
 
     def preview(self, state: Any, command: Command) -> dict:
         """What would this command do, without dice (combat odds and the result of each die roll)? It may use only
-        what `command.side` can see. Rule sets without it offer no preview."""
+        what `command.side` can see. Rule sets without it offer no preview; with it they declare `previews`."""
 
     def played_under(self, state: Any, version: str) -> Any:
         """The starting state of a game created under the rule set's `version` (core.GameCreated.rules_version;
@@ -239,6 +257,8 @@ class Optional(Protocol):
     policies: Mapping[str, Callable]
     #: the sides the server plays unless a game's creator says otherwise (Olympic: the Japanese)
     automated_seats: tuple[str, ...]
+    #: the kinds of order `preview` draws (Previews): another kind is answered at once as having no preview
+    previews: Previews
     #: the kinds of decision (steps of the states table) a player may answer in advance with a standing order,
     #: each with the words a preference for it may use, {kind: {word: order text}} (app/rules/standing.py)
     standing: Mapping[str, Mapping[str, str]]
@@ -266,8 +286,14 @@ def conform(rules: Any, declared: Mapping[str, Any] | None = None) -> Any:
         if member not in OPTIONAL_MEMBERS:
             raise NotARuleSet(f"{name}: {member!r} is no optional member of a rule set; optional members: "
                               f"{', '.join(OPTIONAL_MEMBERS)} (app/rules/base.py Optional)")
+    def given(member: str) -> Any:
+        return (declared or {}).get(member, getattr(rules, member, None))
+
+    if given("preview") is not None and not isinstance(given("previews"), Previews):
+        raise NotARuleSet(f"{name}: a rule set with a preview declares the kinds of order it previews ('previews', "
+                          "a Previews; app/rules/base.py)")
     for member in OPTIONAL_MEMBERS:
-        value = (declared or {}).get(member, getattr(rules, member, None))
+        value = given(member)
         if value is None or member in Optional.__annotations__:
             continue
         if not callable(value):

@@ -14,7 +14,8 @@
   die (no refusal may follow a roll, practice 11), so nothing is rolled and nothing written.
 - `preview(rules, state, command)`: the rule set's preview, refused exactly when `do` would refuse the order
   now; an order `do` accepts that the rule set draws no preview of is answered as legal, with no preview; out of
-  turn (planning) the order's own checks still apply, only the sequence of play is not asked.
+  turn (planning) the order's own checks still apply, only the sequence of play is not asked. A kind of order the
+  rule set never previews (its `previews`: a move) is answered as having no preview, out of turn too.
 """
 from __future__ import annotations
 
@@ -52,6 +53,18 @@ def preview(rules: Rules, state: Any, command: Command) -> dict:
     advance, a landing on an empty beach, an attack on concealed defenders) is answered as legal with no preview
     and the rule set's reason (`why`), never as a refusal: only the decider refuses an order given in turn."""
     now = in_turn(rules, state, command)
+    previews = rules.previews
+    if command.action not in previews.actions:  # no preview of this kind: nothing to draw, in turn or out
+        if now and (refused := refusal(rules, state, command)) is not None:
+            raise refused
+        none = {"previewed": False, "case": previews.case, "why": previews.why()}
+        if not now:
+            return {**none, "legal": None, "planning": True,
+                    "text": f"Planning: {command.side} may not give this order now ({rules.prompt(state).step}); it "
+                            f"has no preview ({previews.case}: {previews.why()})."}
+        return {**none, "legal": True, "planning": False,
+                "text": f"Legal: {command.side} may give this order now. It has no preview ({previews.case}: "
+                        f"{previews.why()})."}
     if not now:
         result = rules.preview(state, command)
         note = (f"Planning: {command.side} may not give this order now ({rules.prompt(state).step}); the odds are "

@@ -111,11 +111,12 @@ class Reads:
 
     def history_rows(self, seat: Seat, from_seq: int = 1, to_seq: int | None = None,
                      state: projection.GameState | None = None) -> list[dict]:
-        """The history as `seat` may see it; `state`: the game as the caller holds it (spares a load at the head)."""
+        """The history as `seat` may see it; `state`: the game as the caller holds it (spares a load at the head).
+        Read from `from_seq` only: a retraction comes after what it takes back, so every core.Retracted that marks
+        a line shown is among them (a page near the head costs the page, not the game)."""
         rules = self.rules_of(seat.game_id)
-        events = list(self.store.events(seat.game_id, 1, to_seq))
-        retracted = projection.retracted_seqs(events)
-        shown = [e for e in events if e.seq >= from_seq]
+        shown = list(self.store.events(seat.game_id, from_seq, to_seq))
+        retracted = projection.retracted_seqs(shown)
         # after the game nothing is hidden any more (as for export and fork)
         side = history.ALL_SIDES if self.sees_all(seat, state) else seat.side
         return history.lines(rules, shown, retracted, side)

@@ -186,7 +186,7 @@ class Credentials:
             raise NotAuthenticated(missing)
         wanted = presented(given).encode()
         found = None
-        for row in self.store.members(game_id):  # no rows: no such game, or one without seats
+        for row in self.store.credentials(game_id):  # no rows: no such game, or one without seats
             if hmac.compare_digest(expected(row).encode(), wanted):
                 found = row
         if found is None:

@@ -15,7 +15,7 @@ from functools import partial
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from flask import Flask, abort, current_app, g, jsonify, request, send_from_directory
-from flask_limiter import ExemptionScope, Limiter
+from flask_limiter import ExemptionScope
 from flask_smorest import Api
 from markupsafe import escape
 from marshmallow import Schema, ValidationError, fields
@@ -63,8 +63,9 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
     OPEN_GAME_CREATION, MAIL_SENDER, RATELIMIT_STORAGE_URI, each with its value (not its text). Other keys: MAIL (a
     MailConfig; default the settings' mail), MAIL_TRANSPORT (an object with send(EmailMessage); default from MAIL),
     MAX_CONTENT_LENGTH (bytes of a request body, default 64 KiB), MAX_JSON_DEPTH (how deeply a JSON body may nest
-    arrays and objects; default 32), CATALOG (the rule sets it runs; default: those installed, made once here), and
-    Flask's own. `app.config["SETTINGS"]` is the settings the app runs on.
+    arrays and objects; default 32), CATALOG (the rule sets it runs; default: those installed, made once here; not
+    with MAIL_SENDER "process", whose sender finds the installed ones itself), and Flask's own.
+    `app.config["SETTINGS"]` is the settings the app runs on.
 
     MAIL_SENDER (HEXLEDGER_MAIL_SENDER): "inline", the default: a request's mail is sent after its commit, before
     the answer; "background": a thread sends it, the answer waits for the commit only; "process", as `cli.py serve`
@@ -105,6 +106,9 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
         if app.config.get("MAIL_TRANSPORT") is not None:
             raise ValueError("MAIL_SENDER 'process' sends through the transport MAIL names; a MAIL_TRANSPORT object "
                              "stays in this process: use 'background' with it")
+        if app.config.get("CATALOG") is not None:  # a catalog holds functions a fresh (spawned) process cannot take
+            raise ValueError("MAIL_SENDER 'process' runs the installed rule sets (it starts afresh and finds them "
+                             "itself); a CATALOG object stays in this process: use 'background' with it")
         sender = app.extensions["hexledger_sender"] = SenderProcess(partial(sender_round, settings, mail)).start()
 
     def service() -> Application:
@@ -114,8 +118,8 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
         return local.service
 
     app.extensions["hexledger_service"] = service
-    limiter = Limiter(rate_key, app=app, application_limits=[settings.rate_limit],  # the API
-                      storage_uri=ratelimit.storage_uri(settings.rate_limit_storage))
+    limiter = ratelimit.limiter(rate_key, app, application_limits=[settings.rate_limit],  # the API
+                                storage_uri=ratelimit.storage_uri(settings.rate_limit_storage))
     _access_log(app)
     _json_depth(app)
     _text_only(app)

@@ -1,14 +1,21 @@
-"""The per-process rate-limit counters (`memory://`, the default), without a thread per burst of requests.
+"""The rate limiter's per-request work, kept to the counting itself.
 
-limits' MemoryStorage starts a timer thread 10 ms after each counter change to purge expired counters: under a
-steady stream of requests that is a thread started for nearly every request, about 1 ms of each (issue 15,
-profiled). Fixed-window counters expire when read anyway (`get`), so this storage counts the same way and
-purges the expired ones inline, at most once a second.
+The per-process counters (`memory://`, the default), without a thread per burst of requests: limits'
+MemoryStorage starts a timer thread 10 ms after each counter change to purge expired counters: under a steady
+stream of requests that is a thread started for nearly every request, about 1 ms of each (issue 15, profiled).
+Fixed-window counters expire when read anyway (`get`), so this storage counts the same way and purges the
+expired ones inline, at most once a second.
+
+Which limits a route has (`ResolvedOnce`): flask-limiter works it out again on every request (parsing each
+limit's text, walking the blueprint's exemptions), a quarter of a bare request's CPU and more on a blueprint's
+route (issue 26, profiled); the app's limits are fixed when it is made, so each route's are worked out once.
 """
 from __future__ import annotations
 
 import time
+from functools import partial
 
+from flask_limiter import Limiter
 from limits.storage import MemoryStorage
 
 SCHEME = "hexledger-memory"
@@ -39,3 +46,44 @@ class InlineExpiryMemoryStorage(MemoryStorage):
 def storage_uri(configured: str) -> str:
     """The limiter's storage: this one for the in-process default, else what the operator configured (redis...)."""
     return f"{SCHEME}://" if configured == "memory://" else configured
+
+
+class ResolvedOnce:
+    """flask-limiter's LimitManager (`manager`), each route's limits and exemptions worked out once and kept: the
+    answer depends only on the limits declared (fixed strings, declared while the app is made; declaring or
+    setting one more forgets what was kept) and on the route, never on the request. Counting, keys (per seat, per
+    address) and exemption callbacks still run on every request (`RuntimeLimit.is_exempt` is asked each time).
+    Everything else is the manager's own."""
+
+    KEPT = ("resolve_limits", "exemption_scope")
+
+    def __init__(self, manager):
+        self._manager = manager
+        self._kept: dict[tuple, object] = {}
+
+    def __getattr__(self, name: str):
+        found = getattr(self._manager, name)
+        if name in self.KEPT:
+            return partial(self._once, name, found)
+        if name.startswith(("add_", "set_")):  # a limit or an exemption declared
+            return partial(self._declaring, found)
+        return found
+
+    def _once(self, name: str, work, app, *args, **kwargs):
+        key = (name, id(app), *args, *sorted(kwargs.items()))
+        if key not in self._kept:
+            self._kept[key] = work(app, *args, **kwargs)
+        kept = self._kept[key]
+        return tuple(list(part) for part in kept) if isinstance(kept, tuple) else kept  # lists the caller may extend
+
+    def _declaring(self, declare, *args, **kwargs):
+        self._kept.clear()
+        return declare(*args, **kwargs)
+
+
+def limiter(key_func, app, **options) -> Limiter:
+    """flask-limiter's Limiter on `app`, with each route's limits worked out once (`ResolvedOnce`)."""
+    made = Limiter(key_func, **options)
+    made.limit_manager = ResolvedOnce(made.limit_manager)
+    made.init_app(app)
+    return made

@@ -70,3 +70,25 @@ def test_a_game_on_a_time_bank_is_on_the_clock_by_its_own_record(backend):
     backend.update_pbem_game("g-1", {"clock_state": '{"side": "red", "left": {"red": 3600}}'})
     [row] = backend.pbem_games(on_clock_only=True)
     assert (row["clock"], row["clock_state"]) == ('{"bank_hours": 72.0}', '{"side": "red", "left": {"red": 3600}}')
+
+
+def test_credentials_are_the_seats_as_written_and_a_rolled_back_seat_is_not_kept(backend):
+    """The credential check's reading of a game's seats (seat, address, token hash) on both backends: the seats as
+    written, in order; a game whose seats were written in a transaction that rolled back has none, even when they
+    were read inside it."""
+    game(backend, "g-1")
+    game(backend, "g-2")
+    backend.add_pbem_game("g-1", {"created_at": T0},
+                          [{"seat": "red", "email": "r@x", "token_hash": "h1", "created_at": T0},
+                           {"seat": "blue", "email": "b@x", "token_hash": "h2", "created_at": T0}])
+    expected = [{"seat": "red", "email": "r@x", "token_hash": "h1"},
+                {"seat": "blue", "email": "b@x", "token_hash": "h2"}]
+    assert backend.credentials("g-1") == expected
+    backend.mark_seen("g-1", "red", 5)  # the marks change; the credentials do not
+    assert backend.credentials("g-1") == expected
+    with pytest.raises(RuntimeError), backend.transaction():
+        backend.add_pbem_game("g-2", {"created_at": T0},
+                              [{"seat": "red", "email": "r@y", "token_hash": "h3", "created_at": T0}])
+        assert [c["seat"] for c in backend.credentials("g-2")] == ["red"]
+        raise RuntimeError("rolled back")
+    assert backend.credentials("g-2") == [] and backend.credentials("nope") == []

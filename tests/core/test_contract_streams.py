@@ -112,3 +112,5 @@ def test_bodies_are_the_events_without_their_envelope(backend):
     expected = [(e.game_id, e.seq, e.type, e.version, e.payload) for e in backend.events("g-1", 2, 3)]
     assert [tuple(b) for b in backend.bodies("g-1", 2, 3)] == expected
     assert [b.seq for b in backend.bodies("g-1")] == [1, 2, 3] and list(backend.bodies("nope")) == []
+    unread = [(b.seq, b.type, b.payload) for b in backend.bodies("g-1", 2, unread=frozenset({"core.Y"}))]
+    assert unread == [(2, "core.X", {"n": 2}), (3, "core.Y", None)]  # a type the reader passes by: not decoded

@@ -98,13 +98,17 @@ def test_8_1_an_allied_reinforcement_deploys_on_a_functional_port_within_the_sta
 
 
 def test_8_1_an_allied_recruit_still_in_the_staging_area_deploys_only_in_the_recruit_phase_it_was_bought():
+    """...and is no longer listed among the units to place once that phase is over (it is deployed there)."""
     port = MAJOR[0]
     state = given(step="recruit-allied", turn=3, units={"us-eng-1": port, "us-27-106": "allied-reinforcements"},
                   lp={"japanese": 0, "allied": 5})
     state = play(state.with_units(replace(state.units["us-eng-1"], base=True)), "allied", "recruit us-27-106")
     play(state, "allied", f"deploy us-27-106 {port}")  # bought this phase: it may
+    assert GAME.view(state, "japanese")["to_place"] == ["us-27-106"]  # still to deploy: to a port, or stay
     state = play(state, "allied", "end")
     assert state.units["us-27-106"].where == "allied-staging"
+    # deployed in the Staging Area (8.1 2a) when the phase ended: no longer a unit to place, for either side
+    assert (GAME.view(state, "japanese")["to_place"], GAME.view(state, "allied")["to_place"]) == ([], 0)
     state = play(replace(state, step="recruit-japanese", turn=4), "japanese", "end")
     assert (state.step, state.turn) == ("recruit-allied", 4)
     says = refused(state, "allied", f"deploy us-27-106 {port}", "Formosa 8.1")  # bought on Game-Turn 3

@@ -101,6 +101,19 @@ def test_a_preview_of_a_legal_move_says_legal_with_no_preview_and_of_a_refused_o
     assert r.status_code == 422 and r.json["case"] == "SK 4.1"  # a refusal stays a refusal, with its case
 
 
+def test_a_preview_out_of_turn_of_a_kind_never_previewed_says_so_and_refuses_nothing(api):
+    """The rule set declares the kinds it previews (SK: attacks): blue's move, out of turn, is planning with no
+    preview, not a refusal that reads as if the move were wrong; blue's attack out of turn is still previewed."""
+    _, call, g = api
+    head = call("GET", "/games/{g}/state", "blue").json["seq"]
+    r = call("POST", "/games/{g}/preview", "blue", json={"order": "move B1 0502"})
+    assert r.status_code == 200, r.json
+    p = r.json["preview"]
+    assert (p["legal"], p["previewed"], p["planning"], p["case"]) == (None, False, True, "SK 5.1")
+    assert "may not give this order now" in p["text"] and "only attack orders have a preview" in p["text"]
+    assert call("GET", "/games/{g}/state", "blue").json["seq"] == head  # nothing written
+
+
 def test_orders_as_text_and_json_and_a_stale_one_is_409(api):
     _, call, g = api
     r = call("POST", "/games/{g}/orders", "red", data="move R1 0202", content_type="text/plain")

@@ -52,3 +52,12 @@ def test_the_web_app_offers_and_plays_only_the_games_of_its_catalog(tmp_path, on
     assert EventStore(db).games() == []
     made = client.post("/games", json={"rules": "skirmish", "players": PLAYERS})
     assert made.status_code == 201, made.json
+
+
+def test_a_catalog_given_with_the_sender_process_is_refused_at_start_not_lost_in_the_sender(tmp_path, only_skirmish):
+    """`serve`'s sender process starts afresh and finds the installed games itself: a catalog given to the web app
+    would not reach it (its turn emails would be laid out by other rules, or not at all), so the app refuses the
+    pair when it is made, before any process starts, and says what to use instead."""
+    with pytest.raises(ValueError, match="a CATALOG object stays in this process: use 'background' with it"):
+        create_app({"HEXLEDGER_DB": str(tmp_path / "p.sqlite3"), "MAIL_SENDER": "process",
+                    "MAIL": MailConfig(orders_address="orders@x.example"), "CATALOG": only_skirmish})

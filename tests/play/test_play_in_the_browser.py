@@ -91,19 +91,20 @@ class Game:
         r = self.client.post(f"/games/{self.id}/orders", json={"order": text}, headers=self.auth(side))
         assert r.status_code == 201, r.json
 
-    def history(self, side: str) -> list[dict]:
-        """The whole history as `side` reads it, a page at a time."""
+    def history(self, side: str, since: int = 0) -> list[dict]:
+        """The history as `side` reads it after event `since` (0: the whole), a page at a time."""
         events: list[dict] = []
         while True:
-            page = self.get(side, f"/history?from={events[-1]['seq'] + 1 if events else 1}&limit=1000")["events"]
+            page = self.get(side, f"/history?from={events[-1]['seq'] + 1 if events else since + 1}"
+                                  "&limit=1000")["events"]
             events += page
             if len(page) < 1000:
                 return events
 
-    def last_order(self, side: str) -> str:
-        """The last order `side` gave (an automated opponent may have answered it since)."""
-        return [e["text"] for e in self.history(side)
-                if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} ")][-1]
+    def last_order(self, side: str, since: int = 0) -> str | None:
+        """The last order `side` gave after event `since` (an automated opponent may have answered it since)."""
+        return next((e["text"] for e in reversed(self.history(side, since))
+                     if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} ")), None)
 
 
 def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: dict | None = None,
@@ -131,7 +132,7 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
             keep_shot(seat.page, name)
             shots = {h: n for h, n in shots.items() if n != name}
         order = send(seat)
-        assert game.last_order(side) == f"{side} orders: {order}", how
+        assert game.last_order(side, since=state["seq"]) == f"{side} orders: {order}", how
         seen_by[side] = game.get(side, "/state")["seq"]
         played.append((side, how))
     raise AssertionError(f"the turn did not end in {limit} orders: {played[-10:]}")
@@ -536,10 +537,10 @@ def test_every_kind_of_order_and_decision_by_clicks(server, browser, fixed_dice,
         new = next(((o["action"], bool(mine["owed"])) for o in mine["legal_orders"]
                     if (o["action"], bool(mine["owed"])) not in clicked), None)
         if new is not None:  # a kind not clicked yet: the page gives it
-            seat = seats[side]
-            look_again(seat, game.get(side, "/state")["seq"])
+            seat, head = seats[side], game.get(side, "/state")["seq"]
+            look_again(seat, head)
             order = compose_kind(seat, new[0])
-            assert send(seat) == order and game.last_order(side) == f"{side} orders: {order}", new
+            assert send(seat) == order and game.last_order(side, since=head) == f"{side} orders: {order}", new
             clicked[new] = order
             continue
         texts = [o["order"] for o in mine["legal_orders"]]

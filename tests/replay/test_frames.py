@@ -22,11 +22,19 @@ def test_one_frame_per_event_each_equal_to_the_view_after_it(store, finished):
 
 
 def test_frames_come_from_a_single_fold(store, finished, monkeypatch):
-    calls = []
-    real = projection._step
-    monkeypatch.setattr(projection, "_step", lambda *a: calls.append(1) or real(*a))
+    """Each event is folded once for the whole replay (the fold takes a game event or a counted one inline, so
+    the events are counted where they enter it)."""
+    folded = []
+    real = projection.fold_all
+
+    def counting(rules, events, *args):
+        events = list(events)
+        folded.extend(e.seq for e in events)
+        return real(rules, events, *args)
+
+    monkeypatch.setattr(projection, "fold_all", counting)
     rep = replay.build(store, CATALOG, finished, "red")
-    assert len(calls) == len(rep.frames)
+    assert sorted(folded) == [f.seq for f in rep.frames] == list(range(1, len(rep.frames) + 1))
 
 
 def test_labels_follow_the_sequence_of_play(store, finished):

@@ -49,6 +49,7 @@ GAME = Game(
     played_under=played_under,
     snapshot_format=3,  # 3: a unit's steps lost that its counter shows (`Unit.lost`); older snapshots lack them
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            "previews": view.PREVIEWS,
             "stakes": sequence.stakes,
             # the decisions of a combat either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"defender-hq": {"never": "support"}, "attacker-result": {}, "attacker-retreat": {},

@@ -2,12 +2,11 @@
 server's), and the combat summary and preview the replay, analysis and `preview` read."""
 from __future__ import annotations
 
-from app.rules.base import Command
+from app.rules.base import Command, Previews
 from app.rules.daisenso import combat
 from app.rules.daisenso.events import CombatResolved
 from app.rules.daisenso.state import State
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
-from app.rules.errors import IllegalOrder
 
 
 def view(state: State, side: str | None) -> dict:
@@ -90,11 +89,14 @@ def _value(r) -> float:
     return value
 
 
+# the orders `preview` draws (the rest have none: app/rules/legal.py)
+PREVIEWS = Previews(("attack",), "Dai Senso 4.2.2")
+
+
 def preview(state: State, command: Command) -> dict:
     """An attack's odds, each shift with its case and the result of every die, by the order's own checks (a
     refused attack is refused here too); before the defender's Ranged Support if it has one to declare."""
-    if command.action != "attack":
-        raise IllegalOrder("Dai Senso 4.2.2", "only an attack can be previewed")
+    PREVIEWS.check(command)
     d = Decision(state, command.side, ProbeDice(), lambda s, e: e.apply(s))
     target = combat.one_hex(d, command.args["hexes"])
     try:

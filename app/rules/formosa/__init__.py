@@ -35,6 +35,7 @@ GAME = Game(
     view=view.view,
     after_order=victory.sudden_death,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            "previews": view.PREVIEWS,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
             "losses": view.losses, "stakes": victory.stakes,
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")

@@ -7,7 +7,7 @@ Japanese player every Allied unit on the map is visible, the Allied Staging Area
 marker displays are not; both Eliminated and Replacements Displays of the Allies are public (F7)."""
 from __future__ import annotations
 
-from app.rules.base import Command
+from app.rules.base import Command, Previews
 from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
 from app.rules.errors import IllegalOrder
 from app.rules.formosa import airpower, combat, invasion, victory
@@ -44,7 +44,15 @@ def naval_display(state: State) -> dict[str, str]:
     return {k: where for k in ("gunfire", "cw-gunfire") if k in state.naval}
 
 
+def still_to_place(state: State) -> tuple[str, ...]:
+    """The units still to deploy (3.0, 8.1). An Allied recruit is deployed once it is in the Staging Area or Amoy
+    (8.1 2a, 2b): it stays among them only while the Allied Recruit Phase may still send it to a port (`deploy`);
+    after it, it has been deployed where it stands, though the state keeps it until the next Recruit Phase."""
+    return tuple(u for u in state.to_place if state.units[u].side != "allied" or state.step == "recruit-allied")
+
+
 def view(state: State, side: str | None) -> dict:
+    placing = still_to_place(state)
     units, counts = [], {}
     for _, u in sorted(state.units.items()):
         how = shown(state, u, side)
@@ -81,7 +89,7 @@ def view(state: State, side: str | None) -> dict:
         "control": {h: "allied" for h in sorted(state.occupied("allied"))},
         "units": units,
         "pending": pending,
-        "to_place": list(state.to_place) if side in (None, "japanese") else len(state.to_place),
+        "to_place": list(placing) if side in (None, "japanese") else len(placing),
         # 16.1: a side's plan is its own until the Strike Reveal Phase; what is on the map is seen by both
         "missions": {s: dict(m) for s, m in strike.missions.items() if side in (None, s) or strike.revealed},
         "air_on_map": {"support": [list(r) for r in strike.support if (r[0], r[1]) not in strike.flown],
@@ -131,11 +139,14 @@ def losses(event, state: State | None) -> dict[str, int] | None:
     return None
 
 
+# the orders `preview` draws (the rest have none: app/rules/legal.py)
+PREVIEWS = Previews(("attack", "assault"), "Formosa 15.2")
+
+
 def preview(state: State, command: Command) -> dict:
     """An attack's (or an opposed landing's, 10.2.2) percentage, every shift with its case, the column and the
     result of each die, after the order's own checks (a refused attack is refused here too, with the same case)."""
-    if command.action not in ("attack", "assault"):
-        raise IllegalOrder("Formosa 15.2", "only an attack or an assault can be previewed")
+    PREVIEWS.check(command)
     args = command.args
     if command.action == "assault" and any(u.concealed for u in state.at(args["hex"], "japanese")):
         raise IllegalOrder("Formosa 11.1, ruling F85", f"the defenders of {args['hex']} are concealed: the assault "

@@ -41,6 +41,7 @@ GAME = Game(
     view=view.view,
     after_order=sequence.after_order,
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
+            "previews": view.PREVIEWS,
             "visible": lambda event, side: fog.visible(event, side, GAME.describe), "reveals": fog.reveals,
             "losses": lambda event, state: summary.losses(event),
             "stakes": victory.stakes,

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.rules.base import Command
-from app.rules.errors import IllegalOrder
+from app.rules.base import Command, Previews
 from app.rules.ichigo import combat
 from app.rules.ichigo.data_load import load
 from app.rules.ichigo.state import State
@@ -79,13 +78,16 @@ def game_map(state: State | None) -> GameMap:
     return (state.data if state is not None else load()).map
 
 
+# the orders `preview` draws (the rest have none: app/rules/legal.py)
+PREVIEWS = Previews(("attack",), "Ichi-Go 11.6")
+
+
 def preview(state: State, command: Command) -> dict:
     """Ichi-Go 11.6-11.19: strengths, odds, each shift with its case, the final column and the result of
     each die roll; writes nothing. Untried Chinese counters are unknown (6.6, 11.27): the odds are those the
     attacker can count on, an untried defender as the countermix's strongest regular and an untried attacker as
     none, with the best case beside them (`best`; ruling E33, rules version 7)."""
-    if command.action != "attack":
-        raise IllegalOrder("Ichi-Go 11.6", "preview takes an attack order")
+    PREVIEWS.check(command)
     args, side = command.args, command.side
     momentum = state.pending[0]["data"] if state.pending and state.pending[0]["kind"] == "momentum" else None
     attackers = combat.check_attack(state, side, args["hex"], args["units"], momentum)

@@ -44,6 +44,7 @@ GAME = Game(
     after_order=victory.sudden_death,
     played_under=played_under,
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            "previews": view.PREVIEWS,
             # the American's losses to the programmed Japanese attacks (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}}, "stakes": victory.stakes},
     policies={"programmed": sequence.programmed},

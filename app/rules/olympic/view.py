@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from app.events.core import DieRolled
-from app.rules.base import Command
+from app.rules.base import Command, Previews
 from app.rules.engine.decision import Decision, FixedDice
-from app.rules.errors import IllegalOrder
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
 from app.rules.olympic import combat, victory
@@ -78,11 +77,14 @@ def combat_summary(event, state: State | None) -> dict | None:
             "columns": [c.label for c in data.crt.columns()]}
 
 
+# the orders `preview` draws (the rest have none: app/rules/legal.py)
+PREVIEWS = Previews(("attack", "assault"), "Olympic 8.8")
+
+
 def preview(state: State, command: Command) -> dict:
     """An American attack or assault: differential, column and result for each die (the militia die showing the
     same face), by the same function the order runs."""
-    if command.action not in ("attack", "assault"):
-        raise IllegalOrder("Olympic 8.8", "only an attack or an assault can be previewed")
+    PREVIEWS.check(command)
     from app.rules.olympic.sequence import resolve
 
     case = "Olympic ruling R17" if command.action == "assault" else "Olympic 8.8"

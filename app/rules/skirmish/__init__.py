@@ -19,5 +19,6 @@ GAME = Game(
     load_data=data_load.load,
     start=start,
     view=view.view,
-    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview},
+    extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
+            "previews": view.PREVIEWS},
 )

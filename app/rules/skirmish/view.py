@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from app.events.core import DieRolled
-from app.rules.base import Command
+from app.rules.base import Command, Previews
 from app.rules.engine.decision import Decision, FixedDice
 from app.rules.engine.events import GameEnded
-from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
 from app.rules.skirmish import combat
 from app.rules.skirmish.events import AttackResolved, StepLost
@@ -49,10 +48,13 @@ def combat_summary(event, state: State | None) -> dict | None:
             "columns": list(data.columns)}
 
 
+# the orders `preview` draws (the rest have none: app/rules/legal.py)
+PREVIEWS = Previews(("attack",), "SK 5.1")
+
+
 def preview(state: State, command: Command) -> dict:
     """An attack's odds and its result for each die roll (SK 5.2, 5.3), by the same function the order runs."""
-    if command.action != "attack":
-        raise IllegalOrder("SK 5.1", "only an attack can be previewed")
+    PREVIEWS.check(command)
     rolls = {}
     for value in range(1, 7):
         d = Decision(state, command.side, FixedDice(value), lambda s, e: e.apply(s))

@@ -39,6 +39,7 @@ GAME = Game(
     view=view.view,
     after_order=sequence.after_order,
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
+            "previews": view.PREVIEWS,
             "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses, "stakes": victory.stakes,
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "advance": {}, "intercept": {"always": "intercept"},

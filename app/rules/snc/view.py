@@ -3,7 +3,7 @@ player sees only the top unit of each enemy stack, until he begins resolving an 
 full truth, for after the game."""
 from __future__ import annotations
 
-from app.rules.base import Command
+from app.rules.base import Command, Previews
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
 from app.rules.snc import combat, movement, reinforcements
@@ -75,12 +75,15 @@ def game_map(state: State | None) -> GameMap:
     return (state.data if state is not None else load()).map
 
 
+# the orders `preview` draws (the rest have none: app/rules/legal.py)
+PREVIEWS = Previews(("attack", "overrun", "land"), "SNC 10.3")
+
+
 def preview(state: State, command: Command) -> dict:
     """SNC 10.3-10.5: strengths, raw odds, each shift with its case, the final column and the result of
     each die roll for an `attack`, `overrun` or `land` order; writes nothing. Under the fog of war (6.3) an
     enemy stack is assessed as its top unit shows, with the number of hidden units reported."""
-    if command.action not in ("attack", "overrun", "land"):
-        raise IllegalOrder("SNC 10.3", "preview takes an attack, overrun or land order")
+    PREVIEWS.check(command)
     args, side = command.args, command.side
     target = args["hex"]
     kind = {"attack": "attack", "overrun": "overrun", "land": "landing"}[command.action]

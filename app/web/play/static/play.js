@@ -27,6 +27,8 @@
                             // player's own text, not one of the list's orders)
   let marks = [];           // what the page drew on the map picture
   let sending = false, timer = null, firstDraw = true;
+  let drawn = null;         // the map picture drawn last (its SVG text): the same picture is not drawn again
+  let lines = [], linesTo = 0, over = false;  // the history shown, the last event it holds, the game over then
 
   // -- small helpers: text only, never markup from the server (docs/replay.md, "No script from game data") -------
   function text(el, value) { el.textContent = value === undefined || value === null ? "" : String(value); }
@@ -159,6 +161,8 @@
   map.onAction(() => map.follow(actionHexes(), true));
 
   function drawMap(source) {
+    if (source === drawn) return;     // the same picture (a phase ended, a move hidden from this side): kept
+    drawn = source;
     try {
       map.draw(source);
     } catch (err) {
@@ -314,7 +318,8 @@
     body.dataset.previewed = order;
     const none = r.ok && a.preview && a.preview.previewed === false;   // legal, but the rules draw no preview of it
     if (!r.ok || none) {              // no preview (fog: concealed defenders), or the order as changed is refused
-      text($("no-preview"), none ? "No preview (" + a.preview.case + "): " + a.preview.why + "; the order is legal now"
+      text($("no-preview"), none ? "No preview (" + a.preview.case + "): " + a.preview.why +
+        (a.preview.legal ? "; the order is legal now" : "; not your turn for it now")
         : (r.status === 422 ? "No preview: " : "") + refused(a).replace(/^Refused/, "the rules say"));
       $("no-preview").hidden = false;
       return;
@@ -672,20 +677,29 @@
   }
 
   // -- the history, the receipt --------------------------------------------------------------------------------
-  async function loadHistory() {
-    const from = Math.max(1, seq - HISTORY_LINES + 1);
+  // Only the events after those shown are asked for; the whole window again when one of them takes events back
+  // (core.Retracted marks earlier lines) or the game has ended since (nothing is hidden any more).
+  async function loadHistory(whole) {
+    const first = Math.max(1, seq - HISTORY_LINES + 1);
+    const from = whole || !linesTo ? first : Math.max(linesTo + 1, first);
+    const append = !whole && linesTo > 0 && from === linesTo + 1;
+    if (from > seq) return;
     const r = await call("GET", "/history?from=" + from + "&limit=1000");
     if (!r.ok) return;
     const a = await r.json();
+    if (append && a.events.some((e) => e.type === "core.Retracted")) return loadHistory(true);
+    lines = (append ? lines.concat(a.events) : a.events).slice(-HISTORY_LINES);
+    // the events up to the head this side is not shown stay unshown (a rule set's `visible` reads the event alone)
+    linesTo = Math.max(seq, a.events.length ? a.events[a.events.length - 1].seq : 0);
     const ol = $("history");
-    ol.replaceChildren(...a.events.map((e) => {
+    ol.replaceChildren(...lines.map((e) => {
       const li = make("li", e.text, { value: String(e.seq) });
       if (e.retracted) li.classList.add("retracted");
       if (e.type === "core.OrderGiven") li.classList.add("order");
       return li;
     }));
     ol.scrollTop = ol.scrollHeight;
-    renderTalk(a.events.filter((e) => e.type === "core.MessageSent"));
+    renderTalk(lines.filter((e) => e.type === "core.MessageSent"));
   }
 
   // table talk (docs/play-by-email.md, "Table talk"): the history's messages this seat may read, and its own
@@ -723,6 +737,7 @@
     seq = state.seq;
     view = state.view;
     // all at once: the orders, the picture, the history and the receipt of this head
+    const known = linesTo;
     const asked = [call("GET", "/actions"), call("GET", "/map.svg"), loadHistory(), loadReceipt(), loadStanding(),
       loadClock()];
     const [actions, picture] = await Promise.all(asked.slice(0, 2));
@@ -735,6 +750,10 @@
     }
     if (composed && !mine()) composed = null;
     await Promise.all(asked);
+    if (prompt && prompt.outcome && !over) {  // over since the lines were read: read them as all may now see them
+      over = true;
+      if (known) await loadHistory(true);
+    }
     render();
     if (moved) say("the game moved on: event " + seq);
     body.dataset.seq = String(seq);
