@@ -11,8 +11,13 @@ ask them: app/rules/practice.py `choose`, with the side's count of orders given)
 
 The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
 `random` from either side and 70% against `greedy`; its decision within its budget (2 s of CPU by default,
---budget) at the 95th percentile. Every game's scenarios but `custom` (a position file's). Run it `nice -n 10`:
+--budget) at the 95th percentile. Every game's scenarios but `custom` (a position file's). Run it `nice -n 19`:
 it is CPU-bound and takes one core. No test runs this; no test asserts a time.
+
+A side that cannot win a scenario against a defence that plays to stop it, whatever it plays and rolls, is no
+policy's failure: bench/scenario_value.py proves it by walking the whole game, and `HOPELESS` lists each such side
+with that proof; the report gives each policy's share with its games from those sides left out, beside the
+measure. Scenarios one side won in every game are marked ONE-SIDED (observed, not proven).
 """
 from __future__ import annotations
 
@@ -40,6 +45,12 @@ GAMES = ("skirmish", "snc", "ichigo", "formosa", "daisenso", "olympic")
 POLICIES = ("search", "greedy", "random")
 SEEDS = ("s1", "s2", "s3", "s4")
 SKIP_SCENARIOS = ("custom",)
+# Sides of a scenario that cannot win against a defence that plays to stop them, whatever they play and whatever
+# the dice show: proven by bench/scenario_value.py (its "has NO chance" line), which walks every listed order of
+# both sides and every face of every die. A policy's games from such a side are counted apart in the report.
+HOPELESS: dict[tuple[str, str], dict[str, str]] = {
+    ("daisenso", "zhejiang"): {"axis": "D16 Quzhou; bench/scenario_value.py, 4250 positions"},
+}
 
 
 def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int) -> dict:
@@ -129,7 +140,8 @@ def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: 
                     games.append(result)
                     got = result["crash"].splitlines()[0] if result["crash"] else (result["winner"] or "unfinished")
                     print(f"{name:9} {scenario:13} {seed:4} {rules.sides[0]}={a:7} {rules.sides[1]}={b:7} -> "
-                          f"{got:12} {result['orders']:5} orders {result['seconds']:7.1f} s", flush=True)
+                          f"{got:12} {result['orders']:5} orders {result['seconds']:7.1f} s  {result['reason'] or ''}",
+                          flush=True)
 
 
 def report(games: list[dict], policies: list[str], budget: float) -> None:
@@ -174,31 +186,31 @@ def report(games: list[dict], policies: list[str], budget: float) -> None:
 
 
 def balance(games: list[dict], tally: dict) -> None:
-    """Which side won each scenario's finished games, every pairing together: a scenario one side won in every
-    game, whoever played either side, is one-sided (no policy can win it from the other side); then each
-    policy's share against each other with those scenarios left out, beside (never instead of) the measure."""
+    """Which side won each scenario's finished games, every pairing together (one side winning every game,
+    whoever played, is one-sided: observed, not proven); then each policy's share against each other with the
+    games it played from a side `HOPELESS` lists left out, beside (never instead of) the measure."""
     print("\n## Winners by side, per scenario (all pairings): one side winning every game, whoever played, is "
           "one-sided")
     sides: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for g in games:
         if not g["crash"] and g["winner"] is not None:
             sides[(g["game"], g["scenario"])][g["winner"]] += 1
-    one_sided = set()
     for key in sorted(sides):
         won = sides[key]
         lone = len([w for w in won if w != "draw"]) == 1 and "draw" not in won
-        if lone:
-            one_sided.add(key)
+        hopeless = ", ".join(f"{side} cannot win against a defence ({why})"
+                             for side, why in HOPELESS.get(key, {}).items())
         print(f"{key[0]:9} {key[1]:13} " + ", ".join(f"{w} {n}" for w, n in sorted(won.items()))
-              + ("  ONE-SIDED" if lone else ""))
-    if not one_sided:
-        return
-    print("\n## The row's policy against the column's without the one-sided scenarios (beside the measure above)")
+              + ("  ONE-SIDED" if lone else "") + (f"; {hopeless}" if hopeless else ""))
+    print("\n## The row's policy against the column's, its games from a side HOPELESS lists left out (beside the "
+          "measure above)")
     rest: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for g in games:
-        if (g["game"], g["scenario"]) in one_sided or g["crash"] or g["winner"] is None:
+        if g["crash"] or g["winner"] is None:
             continue
         for side, me in g["seats"].items():
+            if side in HOPELESS.get((g["game"], g["scenario"]), {}):
+                continue
             other = next(p for s, p in g["seats"].items() if s != side)
             outcome = "draw" if g["winner"] == "draw" else "won" if g["winner"] == side else "lost"
             rest[(me, other)][outcome] += 1

@@ -23,7 +23,7 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
 The order played is the root's most visited. A decision with one usable order plays it without a playout.
 
 The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
-for another time): it runs playouts until its CPU time is spent (at least `MIN_PLAYOUTS`), and its reason
+for another time): it runs playouts while another fits in its CPU time (at least `MIN_PLAYOUTS`), and its reason
 records the playouts done, which `verify` re-runs exactly, whatever its clock says. `search:N` runs exactly N
 playouts a decision, whatever the time. Every draw is seeded by the side's view and the orders it has given
 (app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any process.
@@ -45,6 +45,7 @@ SEARCH_CASE = "strong practice opponent (docs/play-by-email.md)"
 SECONDS = 2.0  # CPU a decision when the creator names no budget (docs/benchmarks.md: the 95th percentile)
 MAX_SECONDS = 60.0
 MIN_PLAYOUTS = 16  # a timed decision runs at least these, however slow the machine
+RESERVE = 0.01  # CPU seconds a timed decision keeps, at least, for choosing after its playouts
 MAX_PLAYOUTS = 20000
 WIDTH = 12  # orders searched a decision
 RATED = 8  # of them, those the greedy rating puts first; the rest drawn at random
@@ -146,6 +147,8 @@ class Search:
         self.root = Node()
         self.low, self.high = 0.0, 0.0  # the values seen so far, to scale the tree's means (as MuZero does)
         self.made = 0  # nodes expanded, for their draws' seeds
+        self.started = time.process_time()  # a timed decision's CPU counts from here
+        self.ran_at = 0.0
 
     @functools.cached_property
     def seed(self) -> int:
@@ -183,12 +186,18 @@ class Search:
         return why
 
     def run(self) -> None:
-        """The playouts: `budget` of them, or, timed, until `seconds` of CPU time are spent (at least
-        `MIN_PLAYOUTS`, at most `budget`)."""
-        start = time.process_time()
+        """The playouts: `budget` of them, or, timed, while one more playout (the mean so far) and the choosing after
+        them fit in what is left of `seconds` of CPU time since the decision began (at least `MIN_PLAYOUTS`, at
+        most `budget`): so the decision stays within its budget rather than ending with the playout that passes it.
+        A stored reason records the playouts done, which `verify` runs again whatever the clock."""
         for i in range(self.budget):
-            if self.seconds is not None and i >= MIN_PLAYOUTS and time.process_time() - start >= self.seconds:
-                break
+            if self.seconds is not None and i >= MIN_PLAYOUTS:
+                spent = time.process_time() - self.started
+                mean = (spent - self.ran_at) / i  # a playout; the choosing after them: as long as the listing
+                if spent + mean + max(self.ran_at, RESERVE) >= self.seconds:
+                    break
+            if i == 0:
+                self.ran_at = time.process_time() - self.started  # CPU before the first playout
             self.iterate(i)
             self.done = i + 1
 
