@@ -588,23 +588,31 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
 
 
 # -- the chances of victory ----------------------------------------------------------------------------------
-def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 100) -> tuple[float, float]:
+def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 100) -> tuple[float, float, float]:
     """Minutes to work out the chances of victory after every Game-Turn of the finished SNC game, 100 playouts a
-    Game-Turn (app/projections/chances.py), vs minutes for one SNC fuzzer game on the rules alone. With fewer
-    `playouts` (a busy machine), the run's minutes times 100 / playouts: the playouts are independent, each
-    costing the same on average, so the time is linear in their number (an extrapolation, said beside the row)."""
+    Game-Turn, each through the whole next Game-Turn (app/projections/chances.py), vs minutes for one SNC fuzzer
+    game on the rules alone; and the run's CPU minutes (what the wall time is on an idle core). With fewer
+    `playouts` (a busy machine), the run's minutes times 100 / playouts: an over-estimate, since the orders the
+    playouts of a position share before a die parts them are worked out once however many there are (said beside
+    the row). How the playouts ended (`CHANCES_ENDINGS`) is printed under the table."""
     from snc_randomplay import play
 
     from app.projections import chances, replay
 
     built = replay.build(store, CATALOG, game_id, replay.ALL)
     assert built.over and max(f.turn or 0 for f in built.frames) >= 12, "the bench's SNC game is a 12-GT game"
-    start = time.perf_counter()
-    chances.forecast(built, playouts=playouts)
-    minutes = (time.perf_counter() - start) / 60 * 100 / playouts
+    start, cpu = time.perf_counter(), time.process_time()
+    found = chances.forecast(built, playouts=playouts)
+    scale = 100 / playouts
+    minutes = (time.perf_counter() - start) / 60 * scale
+    cpu_minutes = (time.process_time() - cpu) / 60 * scale
+    CHANCES_ENDINGS.update(playouts=playouts, points=len(found["points"]), endings=found["endings"])
     start = time.perf_counter()
     play(random.Random(seed), max_orders=5000)
-    return minutes, (time.perf_counter() - start) / 60
+    return minutes, (time.perf_counter() - start) / 60, cpu_minutes
+
+
+CHANCES_ENDINGS: dict = {}  # the chances row's run: playouts a point, points, how the playouts ended
 
 
 GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
@@ -614,7 +622,7 @@ GROUPS = {  # --only: a group's rows are measured (and their data prepared) only
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
     "pg": ("pg_writers", "pg_vs_es_pg", "pg_vs_sqlite", "pg_rebuild", "pg_hit", "pg_miss"),
     "cli": ("verify", "verify_cpu", "show", "state", "do", "do_cpu"), "fuzz": ("fuzz",),
-    "chances": ("chances",),
+    "chances": ("chances", "chances_cpu"),
     "receipts": ("signed_cpu", "signed"),
     "replay": ("replay_refused", "replay_build", "replay_build_snc", "replay_verify"),
 }
@@ -690,6 +698,8 @@ def main() -> None:
                     ">= 10/min", lambda o, t: o >= 10),
         "chances": Row("chances of victory, 12-GT SNC game, 100 playouts a GT (min)", "min",
                        "one SNC fuzzer game, rules alone", "< 10 min", lambda o, t: o < 10),
+        "chances_cpu": Row("  the same, CPU time (min; the wall time on an idle core)", "min",
+                           "one SNC fuzzer game, rules alone", "< 10 min", lambda o, t: o < 10),
         "replay_refused": Row(f"stranger's refused replay read, {args.undos} undos (ms)", "ms",
                               "refused read of a game that does not exist", "<= 3x", lambda o, t: o <= 3 * t),
         "replay_build": Row("first replay build, finished game (s)", "s", "bare SELECT + json.loads + fold",
@@ -820,7 +830,9 @@ def main() -> None:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
             if "chances" in wanted and r == 0:  # minutes a run: once, whatever --rounds says
-                rows["chances"].add(*chances_minutes(snc_store, snc_id, fuzz_seed, args.chances_playouts))
+                wall, baseline, cpu = chances_minutes(snc_store, snc_id, fuzz_seed, args.chances_playouts)
+                rows["chances"].add(wall, baseline)
+                rows["chances_cpu"].add(cpu, baseline)
             if "replay" in wanted:
                 rows["replay_refused"].add(*replay_world.refused_ms(args.requests))
                 rows["replay_build"].add(*replay_world.first_build_s(replay_world.finished))
@@ -841,6 +853,13 @@ def main() -> None:
     print(f"{'workload':54} {'hexledger':>10} {'baseline':>10} {'unit':9} {'ratio':>8} {'spread':>11}  {'goal':22}")
     for row in rows.values():
         print(row.line())
+    if CHANCES_ENDINGS:
+        ran = CHANCES_ENDINGS
+        print(f"\nchances row: {ran['playouts']} playouts after each of {ran['points']} points (the start and every "
+              f"Game-Turn), each through the whole next Game-Turn; how they ended: "
+              + ", ".join(f"{how} {n}" for how, n in ran["endings"].items())
+              + ("" if ran["playouts"] == 100 else f"; minutes scaled by 100 / {ran['playouts']} (an over-estimate: "
+                 "the orders a position's playouts share before a die parts them are worked out once)"))
 
     if writer_log:
         print(f"\ndurable writers, each sample (commands/s; sync: an fdatasync just before it): {WRITERS} writers")

@@ -1,20 +1,18 @@
 """Each side's chance of victory after every Game-Turn of a game, and the turning points (issue 29).
 
-After the last event of each Game-Turn, `playouts` playouts play the game on from that position through the
-next Game-Turn (or to its end), at most `DEPTH` orders (then the evaluation values the position: most of a
-player-turn of SNC; a Game-Turn's last orders, a Reinforcement Phase's placements and the stacking checks after
-them, cost the most, and whole Game-Turns in 100 playouts after each of 12 cost some 20 minutes of CPU against 4
-so cut: docs/benchmarks.md), both sides played by a practice policy (`greedy` by default: app/rules/practice.py;
-any policy a seat could have, `search:N` too), each playout with its own dice: `greedy` and `random` draw their
-tie-breaks for the position and the number of orders since it, give the first order the rules take (a seat's
-policy seeds its draws from the side's view and checks an order before giving it, work a playout does without),
-and so give the same orders in every playout until a die tells the playouts apart: those are worked out once
-(`Shared`); `search:N` has its own tie-breaks in each playout (its count of orders given starts at the playout's
-number). A playout that ends the game counts 1 for the
-winner, 0 for the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of
-the position it reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance
-is the mean. It is an estimate from these playouts: how the game would go on if both sides played as the policy
-does, not a frequency of real games. The first point is the position before any order (turn 0).
+After the last event of each Game-Turn, `playouts` playouts play the game on from that position through the whole
+next Game-Turn (or to its end; `DEPTH` orders at most, far more than any Game-Turn takes, so that a policy that
+never ends its steps still stops; the result's `endings` counts how the playouts ended), both sides played by a
+practice policy (`greedy` by default: app/rules/practice.py; any policy a seat could have, `search:N` too), each
+playout with its own dice: `greedy` and `random` draw their tie-breaks for the position and the number of orders
+since it, give the first order the rules take (a seat's policy seeds its draws from the side's view and checks an
+order before giving it, work a playout does without), and so give the same orders in every playout until a die tells
+the playouts apart: those are worked out once (`Shared`); `search:N` has its own tie-breaks in each playout (its
+count of orders given starts at the playout's number). A playout that ends the game counts 1 for the winner, 0 for
+the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of the position it
+reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance is the mean. It is
+an estimate from these playouts: how the game would go on if both sides played as the policy does, not a frequency
+of real games. The first point is the position before any order (turn 0).
 
 The turning points are the Game-Turns whose chance moved most (the largest swings, either way). For each, the
 event of that turn that moved the evaluation most in the swing's direction names its cause: the order that
@@ -27,6 +25,7 @@ before each, and a True answer stops the run (Cancelled).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -39,7 +38,10 @@ PLAYOUTS = 100
 POLICY = "greedy"
 TURNING_POINTS = 3
 FAST = ("greedy", "random")  # policies a playout plays with its own tie-breaks (`_fast`)
-DEPTH = 50  # a playout gives at most this many orders, then the evaluation values where it stands
+DEPTH = 2000  # orders a playout gives at most (a whole SNC Game-Turn is some 150: docs/benchmarks.md)
+# how a playout ends: the game over, the next Game-Turn played to its end, or stopped before (no order the rules
+# take, no side to act, `DEPTH` orders), each valued as it stands
+ENDINGS = ("game over", "turn played", "stopped")
 
 
 class Cancelled(Exception):
@@ -56,6 +58,7 @@ def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
     ends = turn_ends(rep)
     total = playouts * len(ends)
     done = 0
+    endings: Counter = Counter()
     points = []
     for turn, index in ends:
         state = rep.games[index]
@@ -64,7 +67,7 @@ def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
         for j in range(playouts):
             if cancelled is not None and cancelled():
                 raise Cancelled(f"stopped after {done} of {total} playouts")
-            reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j, shared)
+            reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j, shared, endings)
             for side in rep.sides:
                 wins[side] += score(rules, reached, side)
             done += 1
@@ -73,7 +76,8 @@ def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
         points.append({"turn": turn, "seq": rep.frames[index].seq,
                        "chances": {side: round(wins[side] / playouts, 4) for side in rep.sides}})
     return {"game_id": rep.game_id, "sides": list(rep.sides), "playouts": playouts, "policy": policy,
-            "points": points, "turning_points": turning_points(rules, rep, points, ends)}
+            "points": points, "endings": {how: endings[how] for how in ENDINGS},
+            "turning_points": turning_points(rules, rep, points, ends)}
 
 
 def turn_ends(rep: Replay) -> list[tuple[int, int]]:
@@ -108,20 +112,24 @@ class Shared:
 
 
 def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, given: int,
-            shared: Shared | None = None) -> Any:
+            shared: Shared | None = None, endings: Counter | None = None) -> Any:
     """The position one playout reaches from `state` (the end of `turn`): through the next Game-Turn, or to the
-    game's end, or `DEPTH` orders on, by the policy for both sides with the playout's own dice."""
+    game's end (`DEPTH` orders at most), by the policy for both sides with the playout's own dice. `endings`
+    counts how it ended (`ENDINGS`)."""
+    endings = endings if endings is not None else Counter()
     shared = shared if shared is not None else Shared(seed)
     dice = PlayoutDice(random.Random(seed))
     orders = dict.fromkeys(rules.sides, given)
     step, now = None, None
     for k in range(DEPTH):
         if rules.outcome(state) is not None:
+            endings["game over"] += 1
             return state
         prompt = rules.prompt(state)
         if prompt.step != step:  # the turn changes only with the step: the view is read once a step
             step, now = prompt.step, turn_of(rules.view(state, None), prompt.step)
         if prompt.side is None or (now is not None and now > turn + 1):
+            endings["turn played" if prompt.side is not None else "stopped"] += 1
             return state
         if name in FAST:
             known = shared.after.get(id(state))
@@ -131,6 +139,7 @@ def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, 
             rolled = dice.next_index
             after = _fast(rules, state, prompt.side, name, dice, shared.tie_break(k))
             if after is None:
+                endings["stopped"] += 1
                 return state  # no order the rules take here: valued as it stands
             if dice.next_index == rolled:  # no die: every playout that reaches `state` goes on to `after`
                 shared.after[id(state)] = (state, after)
@@ -141,8 +150,10 @@ def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, 
             for event in rules.decide(state, rules.parse(text, prompt.side, state), dice):
                 state = rules.evolve(state, event)
         except (practice.NoOrder, OrderError, ValueError, KeyError):
+            endings["stopped"] += 1
             return state  # a position the policy cannot go on from: valued as it stands
         orders[prompt.side] += 1
+    endings["stopped"] += 1
     return state
 
 

@@ -1,6 +1,6 @@
 """The kernel's memo of answers per immutable object (app/rules/kernel/memo.py): an answer is computed once per
 object and found again by identity, and the oldest object is forgotten past the memo's size."""
-from app.rules.kernel.memo import IdentityMemo
+from app.rules.kernel.memo import IdentityMemo, Kept
 
 
 def test_an_answer_is_computed_once_per_object_and_forgotten_past_the_size():
@@ -11,3 +11,15 @@ def test_an_answer_is_computed_once_per_object_and_forgotten_past_the_size():
     assert memo.remembered(second, "cost", lambda: "other") == "other"
     memo.of(third)
     assert memo.remembered(first, "cost", lambda: "anew") == "anew"
+
+
+def test_kept_answers_are_found_by_their_key_per_owner_and_the_least_recently_used_forgotten():
+    kept = Kept(2)
+    data, other = [0], [0]  # two games' data: equal, yet each its own answers
+    assert kept.answer(data, ("a",), lambda: 1) == 1
+    assert kept.answer(data, ("a",), lambda: 2) == 1
+    assert kept.answer(other, ("a",), lambda: 3) == 3
+    kept.answer(data, ("b",), lambda: 4)
+    kept.answer(data, ("a",), lambda: 5)  # used again: "b" is now the oldest
+    kept.answer(data, ("c",), lambda: 6)
+    assert kept.answer(data, ("b",), lambda: 7) == 7 and kept.answer(data, ("a",), lambda: 8) == 8

@@ -34,6 +34,9 @@ def test_a_finished_game_has_a_chance_after_every_turn_and_its_turning_points(st
     found = chances.forecast(built, playouts=6)
     turns = [p["turn"] for p in found["points"]]
     assert turns[0] == 0 and turns == sorted(turns) and len(turns) >= 4
+    # every playout says how it ended: the game over, the next Game-Turn played through, or stopped before
+    assert set(found["endings"]) == set(chances.ENDINGS) and sum(found["endings"].values()) == 6 * len(turns)
+    assert found["endings"]["turn played"] > 0 and found["endings"]["game over"] >= 6  # the last point is the end
     for p in found["points"]:
         assert sum(p["chances"].values()) == pytest.approx(1, abs=1e-3)
         assert all(0 <= v <= 1 for v in p["chances"].values())

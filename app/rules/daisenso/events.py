@@ -2,11 +2,12 @@
 decisions the sequence waits for and the game's end are the engine's shared events."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from app.events.registry import event_type
 from app.rules.daisenso.state import Combat, Marker, State, Unit, box_add
 from app.rules.daisenso.terrain import AIRDROPS
+from app.rules.engine.state import replace
 
 
 def _combat(state: State, **changes) -> State:

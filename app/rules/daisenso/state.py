@@ -6,9 +6,9 @@ Units carry their faction; a side is the player who orders them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from app.rules.engine.state import SequencedState
+from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"

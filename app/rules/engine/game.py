@@ -117,8 +117,9 @@ class Game:
         if self.prompt(state).side != side:
             return
         for order in self.table.allowed(state):
+            name, subject, render = order.name, order.grammar.subject, order.grammar.render
             for args in (order.candidates(state, side) if order.candidates else [{}]):
-                yield Candidate(order.name, order.grammar.subject(args), render=partial(order.grammar.render, args))
+                yield Candidate(name, subject(args), render=partial(render, args))
 
     def legal_orders(self, state: Any, side: str, limit: int = legal.LIMIT) -> list[dict]:
         """Concrete orders `side` may give now, each checked by the decider (app/rules/legal.py)."""

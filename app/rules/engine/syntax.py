@@ -286,6 +286,17 @@ class Grammar:
             raise BadSyntax(f"{syntax!r}: two slots share a name; name them (HEX:to)")
         self._defaults = {**{s.name: [] for s in slot_list if s.many}, **{f: False for f in _flags(parts)}}
         self.keywords = frozenset(_keywords(parts))
+        self._first = slot_list[0] if slot_list else None
+        # each optional group's slots and flags, by the group's identity: `render` writes out every candidate of
+        # the list of legal orders it tries, asking for them each time
+        self._groups: dict[int, tuple[list[_Slot], list[str]]] = {}
+        self._index(parts)
+
+    def _index(self, parts: tuple) -> None:
+        for p in parts:
+            if isinstance(p, _Optional):
+                self._groups[id(p)] = (_names(p.parts), _flags(p.parts))
+                self._index(p.parts)
 
     def parse(self, text: str, context: ParseContext | None = None) -> dict:
         """The arguments of `text`; `context` (the position) for the slots read against it."""
@@ -301,7 +312,7 @@ class Grammar:
     def subject(self, args: Mapping) -> tuple:
         """What an order of these `args` is given to: its first slot's value(s) ("move UNITS to HEX": the units,
         "attack HEX with UNITS": the hex), () for an order without slots."""
-        first = next(iter(_names(self.parts)), None)
+        first = self._first
         if first is None or first.name not in args:
             return ()
         value = args[first.name]
@@ -330,8 +341,9 @@ class Grammar:
                 value = args[p.name]
                 out.extend(str(v) for v in value) if p.many else out.append(str(value))
             else:
-                present = [s for s in _names(p.parts) if s.name in args and args[s.name] not in (None, [], ())]
-                if present or any(args.get(f) for f in _flags(p.parts)):
+                names, flags = self._groups[id(p)]
+                present = [s for s in names if s.name in args and args[s.name] not in (None, [], ())]
+                if present or any(args.get(f) for f in flags):
                     out.extend(self._render(p.parts, args))
         return out
 

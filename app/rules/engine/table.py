@@ -191,7 +191,16 @@ class StatesTable:
                       step.owed(state))
 
     def parse(self, text: str, side: str, state: Any) -> Command:
-        """Read an order by its verb: the current step's form of that order if it has one, else the game's."""
+        """Read an order by its verb: the current step's form of that order if it has one, else the game's (once
+        per position, text and side for a state with a `Memo`: the list of legal orders, a policy's rating and
+        the order given each read it; each caller gets its own copy of the arguments' lists)."""
+        if not isinstance(state, Memo):
+            return self._parse(text, side, state)
+        found = state.memo(("parse", self, text, side), lambda: self._parse(text, side, state))
+        return Command(found.side, found.action, {k: list(v) if isinstance(v, list) else v
+                                                  for k, v in found.args.items()})
+
+    def _parse(self, text: str, side: str, state: Any) -> Command:
         if self.shorthand is not None:
             text = self.shorthand(text)
         words = words_of(text)

@@ -6,10 +6,11 @@ Descriptions never name a concealed Japanese unit: the history passes through th
 replaces the description of an event about a unit the Allied player may not examine (11.0)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from app.events.registry import event_type
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
+from app.rules.engine.state import replace
 from app.rules.formosa.state import OUT, Combat, State, is_hex
 
 __all__ = [

@@ -100,14 +100,21 @@ def move(d: Decision, uid: str, hexes: list[str]) -> None:
                             deception=state.spec(uid).type == "deception"))
 
 
+def _reach(state: State, u: Unit):
+    """`u`'s reach from where it stands (once per position: the list of legal orders lists its destinations, then
+    tries a move to each)."""
+    return state.memo(("reach", u.id), lambda: reach(state.data.map, state.data.movement, mover(state, u),
+                                                     situation(state, u)))
+
+
 def reachable(state: State, u: Unit) -> list[str]:
     """Every hex `u` may end its move in, nearest first by cost."""
-    r = reach(state.data.map, state.data.movement, mover(state, u), situation(state, u))
+    r = _reach(state, u)
     return [str(h) for h in sorted(r.hexes(), key=lambda h: (r.cost[h], str(h)))]
 
 
 def path_to(state: State, u: Unit, target: str) -> list[str]:
-    r = reach(state.data.map, state.data.movement, mover(state, u), situation(state, u))
+    r = _reach(state, u)
     return [str(h) for h in r.path_to(H(target))[1:]]
 
 

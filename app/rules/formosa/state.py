@@ -9,9 +9,9 @@ Air and naval points are counted, not tracked as counters (2.5: "points, not cou
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from app.rules.engine.state import SequencedState
+from app.rules.engine.state import SequencedState, replace
 from app.rules.formosa import supply
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.paths import TraceSituation
@@ -168,11 +168,14 @@ class State(SequencedState):
         return self.data.unit(uid)
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return sorted((u for u in self.units.values() if is_hex(u.where) and (side is None or u.side == side)),
-                      key=lambda u: u.id)
+        return list(self.memo(("on map", side), lambda: sorted(
+            (u for u in self.units.values() if is_hex(u.where) and (side is None or u.side == side)),
+            key=lambda u: u.id)))
 
     def at(self, hex_label: str, side: str | None = None) -> list[Unit]:
-        return [u for u in self.on_map(side) if u.where == hex_label]
+        """The units in a hex, by id (once per position: the list of legal orders asks hundreds of times)."""
+        by_hex = self.memo(("at", side), lambda: _by_hex(self.on_map(side)))
+        return list(by_hex.get(hex_label, ()))
 
     def in_display(self, display: str) -> list[Unit]:
         return sorted((u for u in self.units.values() if u.where == display), key=lambda u: u.id)
@@ -301,3 +304,10 @@ class State(SequencedState):
 def is_hex(where: str) -> bool:
     """A place on the map (XXYY), not a display."""
     return len(where) == 4 and where.isdigit()
+
+
+def _by_hex(units: list[Unit]) -> dict[str, list[Unit]]:
+    out: dict[str, list[Unit]] = {}
+    for u in units:
+        out.setdefault(u.where, []).append(u)
+    return out

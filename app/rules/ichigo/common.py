@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
-from app.rules.kernel.paths import TraceSituation, trace
+from app.rules.kernel.memo import Kept
+from app.rules.kernel.paths import TraceSituation, linked
 
 
 def air_range(state: State, side: str) -> frozenset[str]:
@@ -53,10 +54,29 @@ def _japanese_supplied(state: State, h: str) -> bool:
     d = state.data
     if h in d.tagged("jp-city") and h not in state.ever_allied and h in state.jp_control:
         return True
-    enemy = frozenset(H(x) for x in state.occupied("allied"))
-    allied_ctl = frozenset(H(x) for x in d.feature("city") if x not in state.jp_control)
-    sit = TraceSituation(enemy_occupied=enemy, enemy_controlled=allied_ctl)
-    return trace(d.map, H(h), [H(x) for x in japanese_sources(state)], d.supply, sit) is not None
+    return H(h) in state.memo(("japanese supply links",), lambda: _japanese_links(state))
+
+
+def _japanese_links(state: State) -> frozenset:
+    """Every hex a Japanese supply path leaves from (7.1): one search back from the sources (`linked`, which
+    finds a path exactly where `trace` would), by all it reads of the position: the Allied hexes, the cities the
+    Allies control and the sources."""
+    d = state.data
+    key = (state.occupied("allied"), frozenset(x for x in d.feature("city") if x not in state.jp_control),
+           japanese_sources(state))
+    return _links(d, ("japanese", *key), lambda: TraceSituation(
+        enemy_occupied=frozenset(H(x) for x in key[0]), enemy_controlled=frozenset(H(x) for x in key[1])),
+        key[2])
+
+
+_LINKS = Kept(64)
+"""The hexes in supply by everything the search reads of the position: a move changes few of them, so the positions
+of a movement phase mostly find the answer of the one before (the list of legal orders asks every stack's supply
+at each)."""
+
+
+def _links(d, key: tuple, situation, sources) -> frozenset:
+    return _LINKS.answer(d, key, lambda: linked(d.map, [H(x) for x in sources], d.supply, situation()))
 
 
 def us_supplied(state: State, h: str) -> bool:
@@ -73,14 +93,20 @@ def us_beachhead_supplied(state: State, h: str) -> bool:
 
 
 def _us_beachhead_supplied(state: State, h: str) -> bool:
-    d = state.data
     beaches = [x for x in beachheads(state).values() if x]
     if not beaches:
         return False
-    enemy = frozenset(H(x) for x in state.occupied("japanese"))
-    jp_cities = frozenset(H(x) for x in d.feature("city") if x in state.jp_control)
-    sit = TraceSituation(enemy_occupied=enemy, enemy_controlled=jp_cities)
-    return trace(d.map, H(h), [H(x) for x in beaches], d.supply, sit) is not None
+    return H(h) in state.memo(("beachhead supply links",), lambda: _beachhead_links(state, beaches))
+
+
+def _beachhead_links(state: State, beaches: list[str]) -> frozenset:
+    """Every hex a path to a beachhead leaves from (7.5), as `_japanese_links` finds the Japanese ones."""
+    d = state.data
+    key = (state.occupied("japanese"), frozenset(x for x in d.feature("city") if x in state.jp_control),
+           frozenset(beaches))
+    return _links(d, ("us", *key), lambda: TraceSituation(
+        enemy_occupied=frozenset(H(x) for x in key[0]), enemy_controlled=frozenset(H(x) for x in key[1])),
+        sorted(key[2]))
 
 
 def beachheads(state: State) -> dict:

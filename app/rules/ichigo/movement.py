@@ -13,6 +13,7 @@ from app.rules.ichigo.common import air_range, enemy_hexes, frozen, supply_state
 from app.rules.ichigo.data_load import H
 from app.rules.ichigo.state import State, Unit, other
 from app.rules.kernel.errors import RuleViolation
+from app.rules.kernel.memo import Kept
 from app.rules.kernel.movement import Mover, Situation, reach, step_cost, validate_path
 from app.rules.kernel.pieces import Piece
 from app.rules.kernel.stacking import overstacked
@@ -59,6 +60,22 @@ def _situation(state: State, side: str, strategic: bool) -> Situation:
     return Situation(enemy_occupied=frozenset(H(h) for h in enemy_hexes(state, side)),
                      friendly_occupied=frozenset(H(h) for h in state.occupied(side)),
                      forbidden=forbidden, surcharge=surcharge, extra_cost=river_in_air if enemy_air else None)
+
+
+_REACHES = Kept(512)
+"""Reaches by everything `reach` reads of the position (the mover, the enemy's hexes, the hexes a strategic move may
+not enter, the enemy's air range that sets the surcharges; 8.4, 10.17): from one position to the next of a
+movement phase, the other stacks' reaches are those already found (the list of legal orders tries every stack's
+moves at each position)."""
+
+
+def _reach(state: State, side: str, strategic: bool, mover: Mover, sit: Situation):
+    """`reach` for `situation(state, side, strategic)`, found once for all positions that read the same."""
+    d = state.data
+    friendly = sit.friendly_occupied if d.movement.friendly_negates_ezoc else None  # reach reads it only then
+    key = (mover, strategic, sit.enemy_occupied, sit.ezoc, friendly,
+           frozenset(sit.forbidden.items()) if strategic else None, air_range(state, other(side)))
+    return _REACHES.answer(d, key, lambda: reach(d.map, d.movement, mover, sit))
 
 
 def movers(state: State, side: str, ids: list[str]) -> list[Unit]:
@@ -193,7 +210,7 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:
         r = state.memo(("reach", side, strategic_now, start, plan.most, mover.classes),
-                       lambda: reach(d.map, d.movement, mover, sit))
+                       lambda: _reach(state, side, strategic_now, mover, sit))
         if H(dest) in r:
             path = r.path_to(H(dest))
         elif d.map.adjacent(H(start), H(dest)):

@@ -1,6 +1,8 @@
 """Answers remembered per immutable object (a game state, a game's movement rules), for the last few objects
 asked about. Such objects are often unhashable (frozen dataclasses holding dicts), so they are found by identity;
-each one remembered is kept alive while it is, so its identity is never another object's."""
+each one remembered is kept alive while it is, so its identity is never another object's. `Kept`: answers about a
+game's data by a key of values, the most recently used few, for what many positions of one game share (a reach,
+the hexes in supply: the same as long as what they read of the position is the same)."""
 from __future__ import annotations
 
 import threading
@@ -33,3 +35,29 @@ class IdentityMemo:
         if key not in answers:
             answers[key] = compute()
         return answers[key]
+
+
+class Kept:
+    """Per owner (a game's data, by identity), answers by a hashable key of everything they read, the `size` most
+    recently used. `answer(owner, key, compute)`: `compute()` the first time, the same answer after while kept.
+    Safe to share between the server's threads."""
+
+    def __init__(self, size: int, owners: int = 4):
+        self.size = size
+        self._owners = IdentityMemo(owners)
+        self._lock = threading.Lock()
+
+    def answer(self, owner: Any, key: Any, compute: Callable[[], Any]) -> Any:
+        known = self._owners.of(owner)
+        with self._lock:
+            found = known.pop(key, _NONE)
+        if found is _NONE:
+            found = compute()
+        with self._lock:
+            known[key] = found  # the most recently used last
+            while len(known) > self.size:
+                del known[next(iter(known))]
+        return found
+
+
+_NONE = object()

@@ -3,10 +3,11 @@ programmed Japanese's events carry the reason of the decision (`reason`, a JSON 
 the candidates and the tie-breaks), so the replay can show it and an audit can re-decide it."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from app.events.registry import event_type
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
+from app.rules.engine.state import replace
 from app.rules.kernel.hexgrid import Hex
 from app.rules.olympic.state import State
 

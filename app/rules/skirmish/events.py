@@ -2,10 +2,11 @@
 The game's end is the shared game.GameEnded."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from app.events.registry import event_type
 from app.rules.engine.events import GameEnded
+from app.rules.engine.state import replace
 from app.rules.skirmish.state import SIDES, State, other
 
 __all__ = ["AttackResolved", "GameEnded", "StepEnded", "StepLost", "UnitMoved"]

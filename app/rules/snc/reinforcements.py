@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.memo import Kept
 from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import army_second_hex, intercept, open_battle
@@ -15,7 +16,12 @@ from app.rules.snc.state import State, Unit
 
 
 def due(state: State, side: str) -> list[Unit]:
-    """Reinforcements that may enter now: their GT has come (8.0: they may be delayed), or an elite's return."""
+    """Reinforcements that may enter now: their GT has come (8.0: they may be delayed), or an elite's return
+    (once per position: each placement the list of legal orders tries asks)."""
+    return list(state.memo(("due", side), lambda: _due(state, side)))
+
+
+def _due(state: State, side: str) -> list[Unit]:
     out = []
     for u in state.units.values():
         if u.side != side or u.placement == "city":
@@ -113,13 +119,22 @@ def rail_links(state: State) -> tuple[frozenset[Hex], frozenset[Hex]]:
     return state.memo(("rail links",), lambda: _rail_links(state))
 
 
+_RAIL_LINKS = Kept(64)
+"""The rail links by all they read of the position (the Japanese hexes and their zones of control): a Chinese
+placement changes neither, so each placement of a Reinforcement Phase finds the links the one before it found."""
+
+
 def _rail_links(state: State) -> tuple[frozenset[Hex], frozenset[Hex]]:
     d = state.data
-    edges = frozenset(x for e in ("west", "south") for x in d.map.edge_hexes(e) if d.map.is_rail_hex(x))
-    origins = frozenset(H(x) for x in d.params["reinforcements"]["rail_origins"])
-    sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in state.occupied("japanese")),
-                         ezoc=frozenset(H(x) for x in ezoc(state, "chinese")))
-    return linked(d.map, edges, d.rail_loc, sit), linked(d.map, origins, d.rail_loc, sit)
+    key = (state.occupied("japanese"), ezoc(state, "chinese"))
+
+    def compute() -> tuple[frozenset[Hex], frozenset[Hex]]:
+        edges = frozenset(x for e in ("west", "south") for x in d.map.edge_hexes(e) if d.map.is_rail_hex(x))
+        origins = frozenset(H(x) for x in d.params["reinforcements"]["rail_origins"])
+        sit = TraceSituation(enemy_occupied=frozenset(H(x) for x in key[0]), ezoc=frozenset(H(x) for x in key[1]))
+        return linked(d.map, edges, d.rail_loc, sit), linked(d.map, origins, d.rail_loc, sit)
+
+    return _RAIL_LINKS.answer(d, key, compute)
 
 
 def air(em: Decision) -> None:

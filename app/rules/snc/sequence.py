@@ -118,8 +118,10 @@ def _fewest_to_eliminate(state: State, side: str, h: str) -> tuple[int, tuple]:
     mine = [u for u in state.at(h) if u.side == side]
     rules = state.data.stacking
 
+    pieces = {id(u): u.piece(mf) for u in mine}  # each unit's piece once, not once a set tried
+
     def over(kept) -> list:
-        return overstacked([u.piece(mf) for u in kept], rules, H(h))
+        return overstacked([pieces[id(u)] for u in kept], rules, H(h))
 
     def badness(kept) -> float:
         found = over(kept)
@@ -285,15 +287,16 @@ def _eliminate_candidates(state: State, side: str) -> Iterator[dict]:
     h = state.pending[0]["data"]["hex"]
     mf = state.data.params["game"]["mobile_mf"]
     mine = [u for u in state.at(h) if u.side == side]
+    pieces = [u.piece(mf) for u in mine]  # each unit's piece once, not once a set tried
     n, witness = _fewest(state, side, h)
     yield {"units": [u.id for u in witness]}  # one set of the fewest, then others, trying at most TRIES sets
     found, first = 1, {u.id for u in witness}
-    for tried, gone in enumerate(combinations(mine, n)):
+    for tried, gone in enumerate(combinations(range(len(mine)), n)):
         if found >= MAX_CHOICES or tried >= TRIES:
             return
-        if {u.id for u in gone} != first and not overstacked([u.piece(mf) for u in mine if u not in gone],
-                                                             state.data.stacking, H(h)):
-            yield {"units": [u.id for u in gone]}
+        if {mine[i].id for i in gone} != first and not overstacked(
+                [p for i, p in enumerate(pieces) if i not in gone], state.data.stacking, H(h)):
+            yield {"units": [mine[i].id for i in gone]}
             found += 1
 
 
