@@ -109,6 +109,7 @@ def test_8_1_an_allied_recruit_still_in_the_staging_area_deploys_only_in_the_rec
     assert state.units["us-27-106"].where == "allied-staging"
     # deployed in the Staging Area (8.1 2a) when the phase ended: no longer a unit to place, for either side
     assert (GAME.view(state, "japanese")["to_place"], GAME.view(state, "allied")["to_place"]) == ([], 0)
+    assert GAME.view(replace(state, rules_version=6), "japanese")["to_place"] == ["us-27-106"]  # F113: as played
     state = play(replace(state, step="recruit-japanese", turn=4), "japanese", "end")
     assert (state.step, state.turn) == ("recruit-allied", 4)
     says = refused(state, "allied", f"deploy us-27-106 {port}", "Formosa 8.1")  # bought on Game-Turn 3

@@ -12,6 +12,7 @@ import pytest
 
 from app.events.dice import SeededDice
 from app.rules import practice
+from app.rules.base import played_under
 from app.rules.catalog import installed
 
 CATALOG = installed()  # the rule sets installed here
@@ -26,15 +27,18 @@ PINNED = [
      "jmove jp-107imb 1846 1746 1645", "jmove jp-107imb 1846 1746 1645"),
     ("daisenso", "strait", 7, "7549ed2d9c88733c", "lose jp-9-div", "lose jp-9-div", "lose jp-9-div"),
     ("daisenso", "august-storm", 16, "e77ef88c13419b15", "stop", "advance kw-44-army.2", "advance kw-44-army.2"),
-    # Formosa's row as main gives it since b4ced78 (the Allied view changed, and with it the seed random draws from)
+    # Formosa since rules version 7 (ruling F113: the Allied view changed, and with it the seed random draws from)
     ("formosa", "1", 75, "b22000eb6d1ddfbd", "attack 1014 with us-11ab-187 us-1mar-5 us-1mar-7", "support 1014 1",
      "support 1014 1"),
+    # a Formosa game created under rules version 6 decides as it did when it was played (docs/core.md)
+    ("formosa@6", "1", 75, "d9e8092bd98d3091", "end", "end", "interdict 2005 1"),
 ]
 
 
-def walk(rules, scenario: str, orders: int):
-    """The position after `orders` random orders from the start with the dice seeded "pin"; the orders given."""
-    state = rules.initial_state(scenario, {})
+def walk(rules, scenario: str, orders: int, version: str):
+    """The position after `orders` random orders from the start of a game created under rules `version`, with the
+    dice seeded "pin"; the orders given."""
+    state = played_under(rules, rules.initial_state(scenario, {}), version)
     dice = SeededDice(next_index=0, seed="pin", game_id=f"pin-{rules.name}")
     given = dict.fromkeys(rules.sides, 0)
     trail = []
@@ -51,8 +55,9 @@ def walk(rules, scenario: str, orders: int):
 @pytest.mark.parametrize(("game", "scenario", "orders", "digest", "random", "greedy", "search"), PINNED,
                          ids=[f"{p[0]}-{p[1]}-{p[2]}" for p in PINNED])
 def test_each_policy_decides_as_it_did(game, scenario, orders, digest, random, greedy, search):
-    rules = CATALOG.rules(game)
-    state, given, trail = walk(rules, scenario, orders)
+    name, _, version = game.partition("@")  # "@N": a game created under rules version N
+    rules = CATALOG.rules(name)
+    state, given, trail = walk(rules, scenario, orders, version or rules.version)
     assert hashlib.sha256("\n".join(trail).encode()).hexdigest()[:16] == digest
     side = rules.prompt(state).side
     found = []

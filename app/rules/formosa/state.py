@@ -43,7 +43,10 @@ OUT = "out"
 #    limits (8.1, 25.7, 25.8)
 # 6: issue 30's third fidelity pass (ruling F112), each decided as played in a game created under 1-5: an Allied
 #    engineer base traces its line with its base side's movement factor, none (19.1, 2.4)
-RULES_VERSION = 6
+# 7: ruling F113: the Allied recruits deployed in the Staging Area or Amoy leave the units to place when the Allied
+#    Recruit Phase ends (8.1); the view changes, and with it what an automated seat draws (a game created under 1-6
+#    shows the list it was played with)
+RULES_VERSION = 7
 H = Hex.parse
 
 

@@ -47,7 +47,11 @@ def naval_display(state: State) -> dict[str, str]:
 def still_to_place(state: State) -> tuple[str, ...]:
     """The units still to deploy (3.0, 8.1). An Allied recruit is deployed once it is in the Staging Area or Amoy
     (8.1 2a, 2b): it stays among them only while the Allied Recruit Phase may still send it to a port (`deploy`);
-    after it, it has been deployed where it stands, though the state keeps it until the next Recruit Phase."""
+    after it, it has been deployed where it stands, though the state keeps it until the next Recruit Phase. From
+    rules version 7 (ruling F113): the automated seats draw from this view, so a game created before shows the
+    list it was played with."""
+    if not state.since(7):
+        return tuple(state.to_place)
     return tuple(u for u in state.to_place if state.units[u].side != "allied" or state.step == "recruit-allied")
 
 
