@@ -30,6 +30,7 @@ import ast
 import contextlib
 import fnmatch
 import hashlib
+import importlib.util
 import io
 import json
 import math
@@ -803,6 +804,8 @@ def main() -> None:
     parser.add_argument("--retrace", action="store_true",
                         help="with --lines: trace which tests run which line afresh")
     args = parser.parse_args()
+    if importlib.util.find_spec("mutmut") is None:
+        parser.error("mutmut writes the mutants: pip install -e '.[bench]' first")
     os.chdir(ROOT)
 
     if not args.report:
