@@ -54,20 +54,23 @@ HOPELESS: dict[tuple[str, str], dict[str, str]] = {
 
 
 def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int) -> dict:
-    """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "crash"}."""
+    """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "crash", "log"}; the log holds
+    each order as [side, text, its reason's summary, the search's playouts or None]: what a lost game's orders were
+    and what the search thought of them (with the dice seed, enough to replay it exactly)."""
     state = rules.initial_state(scenario, {})
     dice = SeededDice(next_index=0, seed=seed, game_id=f"bench-{rules.name}")
     seats = {side: practice.parse_spec(rules, spec) for side, spec in specs.items()}
     given = dict.fromkeys(rules.sides, 0)
     cpu: dict[str, list[float]] = {side: [] for side in rules.sides}
-    out = {"orders": 0, "cpu": cpu, "winner": None, "reason": None, "crash": None}
+    out = {"orders": 0, "cpu": cpu, "winner": None, "reason": None, "crash": None, "log": []}
     try:
         while rules.outcome(state) is None and out["orders"] < max_orders:
             side = rules.prompt(state).side
             name, settings = seats[side]
             start = time.process_time()
-            text, _ = practice.choose(rules, name, state, side, settings, given[side])
+            text, why = practice.choose(rules, name, state, side, settings, given[side])
             cpu[side].append(time.process_time() - start)
+            out["log"].append([side, text, why.get("summary"), why.get("playouts")])
             for event in rules.decide(state, rules.parse(text, side, state), dice):
                 state = rules.evolve(state, event)
             given[side] += 1
