@@ -259,8 +259,10 @@ class GroupCommit:
 
     Transactions: this process's writers take turns on one connection. A writer's transaction runs there as a part
     of the open batch (`Batch`); when it is done and other writers wait for their turn, it leaves the batch open
-    for them, and the last writer with none waiting behind it (or the `BATCH_PARTS`th) commits it: several
-    requests' appends in one transaction, formed only by writers arriving together, never by a delay. Each writer
+    for them, and while an fsync runs it leaves it open for the writers that arrive before that fsync ends (a
+    commit then would only wait for the next one); the last writer with none waiting behind it and no fsync
+    running (or the `BATCH_PARTS`th) commits it, or, once the fsync ends, one of the batch's writers does: several
+    requests' appends in one transaction, formed only by writers arriving together, never by a timer. Each writer
     returns only once its batch has committed and an fsync of the WAL that began after that commit has finished
     (`settled`): the first writer to wait runs that fsync for every commit made by then, so batches that commit
     while an fsync runs share the next one. fsync flushes the file whoever wrote it, so commits of other
@@ -340,10 +342,14 @@ class GroupCommit:
         so and giving the turn at once: a waiter then cannot miss it), or commit it (none waiting, the batch full,
         or lost), then give the next writer its turn."""
         with self.cond:
-            if self.waiting and batch.parts < self.BATCH_PARTS and not batch.lost:
-                self.taken = False
+            if batch.parts < self.BATCH_PARTS and not batch.lost and (self.waiting or (self.syncing and batch.kept)):
+                self.taken = False  # (an fsync runs: the batch waits for its end, `settled`, taking more writers)
                 self.cond.notify_all()
                 return
+        self._commit(batch)
+
+    def _commit(self, batch: Batch) -> None:
+        """Commit (or roll back) `batch` in this writer's turn, then give the turn on."""
         self.batch = None
         try:
             self._close(batch)
@@ -396,7 +402,14 @@ class GroupCommit:
     def settled(self, batch: Batch, durable: bool) -> None:
         """Return once `batch` has committed (and, if `durable`, is on disk); raise why it did not commit."""
         with self.cond:
-            self.cond.wait_for(lambda: batch.closed)
+            while not batch.closed:
+                if self.batch is batch and not (self.taken or self.waiting or self.syncing):  # left open for an
+                    # fsync, which is over, and no writer is on it or about to take its turn
+                    self.taken = True
+                    break
+                self.cond.wait()
+        if not batch.closed:
+            self._commit(batch)
         if batch.error is not None:
             raise batch.error
         if durable:
