@@ -15,6 +15,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -270,7 +271,8 @@ class GroupCommit:
 
     BATCH_PARTS = 16  # at most this many writers' transactions in one commit (other processes wait for the lock)
 
-    _all: dict[str, GroupCommit] = {}
+    _all: weakref.WeakValueDictionary[str, GroupCommit] = weakref.WeakValueDictionary()  # while a connection
+    # holds it: a store dropped without close() lets its group, and the shared connection, go with it
     _all_lock = threading.Lock()
 
     def __init__(self, path: str, busy_timeout: float):
@@ -291,7 +293,9 @@ class GroupCommit:
     def of(cls, path: str, busy_timeout: float) -> GroupCommit:
         key = os.path.realpath(path)
         with cls._all_lock:
-            group = cls._all.setdefault(key, cls(key, busy_timeout))
+            group = cls._all.get(key)
+            if group is None:
+                group = cls._all[key] = cls(key, busy_timeout)
             if group.conn is None:
                 group._connect(busy_timeout)
             group.users += 1
