@@ -290,6 +290,11 @@ class GroupCommit:
         self.folder_synced = False
 
     @classmethod
+    def _forked(cls) -> None:
+        """In a forked child: none of the parent's groups (their connections, their locks as they were held)."""
+        cls._all, cls._all_lock = weakref.WeakValueDictionary(), threading.Lock()
+
+    @classmethod
     def of(cls, path: str, busy_timeout: float) -> GroupCommit:
         key = os.path.realpath(path)
         with cls._all_lock:
@@ -456,6 +461,8 @@ class GroupCommit:
                 os.close(fd)
         self.folder_synced = True
 
+
+os.register_at_fork(after_in_child=GroupCommit._forked)
 
 _HEADS: dict[tuple[int, int], dict[str, tuple[int, str]]] = {}
 
