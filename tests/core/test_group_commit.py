@@ -113,7 +113,7 @@ def test_writers_queued_together_share_one_commit_and_one_fsync_and_each_keeps_i
 
 
 KILLED_IN_THE_BATCH = r"""
-import os, signal, sys, threading
+import os, signal, sys, threading, time
 from app.events import sqlite
 from app.events.store import EventStore, NewEvent
 
@@ -145,8 +145,8 @@ def writer():
 first = threading.Thread(target=holder); first.start(); holding.wait()
 second = threading.Thread(target=writer); second.start()
 group = sqlite.GroupCommit.of(path, 30.0)
-while group.waiting < 1:
-    pass
+while group.waiting < 1:  # the writer waits for its turn behind the holder
+    time.sleep(0.001)
 go.set()
 first.join(); second.join()
 """
