@@ -12,12 +12,13 @@ from app.rules.olympic.state import RULES_VERSION, SIDES, State
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings R29, R33, R34, R35 and R36: a game is decided by the rules version it was created under, so its stored orders
-    still verify. Version 1 (or a game from before versions were recorded): a Tokko zone die for every group, and
-    a position's units from the pool at the bottom of their stacks in units.toml order; version 2: a unit due back
-    (note 6) may be placed from the start of its return turn; version 3: Game-Turn 4's Doctrine Phase rolls no
-    track 1 or 2 and releases every unit itself; version 4: control changes only in the last hex of a move or
-    retreat; version 5: a unit alone in a secondary destination moves on to another (R36)."""
+    """Rulings R29, R33, R34, R35 and R36: a game is decided by the rules version it was created under, so its
+    stored orders still verify. Version 1 (or a game from before versions were recorded): a Tokko zone die for
+    every group, and a position's units from the pool at the bottom of their stacks in units.toml order; version
+    2: a unit due back (note 6) may be placed from the start of its return turn; version 3: Game-Turn 4's
+    Doctrine Phase rolls no track 1 or 2 and releases every unit itself; version 4: control changes only in the
+    last hex of a move or retreat; version 5: a unit alone in a secondary destination moves on to another
+    (R36)."""
     if version and int(version) >= RULES_VERSION:
         return state
     if version and int(version) in (2, 3, 4, 5):
