@@ -727,7 +727,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "6") == state and old.rules_version == 2
+    assert played_under(state, "7") == state and old.rules_version == 2
+    assert played_under(state, "6").rules_version == 6  # version 6 kept D44 (rulings D45, D46)
     assert played_under(state, "5").rules_version == 5  # version 5 kept D42, D43 (ruling D44)
     assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
     assert played_under(state, "4").rules_version == 4  # version 4 kept D38-D41 (rulings D42, D43)
@@ -1119,3 +1120,48 @@ def test_4_2_5_4_2_7_4_2_8_enemy_markers_in_a_hex_a_unit_retreats_advances_or_ex
     _, old = when(old, "exploit jp-3-tank w4624 w4723")
     assert {(m.kind, m.hex) for m in old.markers} >= {("detachment-japan", "w4722"), ("logistics-western", "w4624"),
                                                        ("detachment-western", "w4723")}
+
+
+def test_4_2_4_1_an_ex_defenders_step_may_come_from_the_hq_giving_ranged_support():
+    """Ex, the attacker having taken its step: the defending hex retreats a hex or one of the defending units
+    loses a step; the HQ giving Ranged Support is one of them (4.2.2 step 3, 4.2.6) and keeps the force from
+    retreating (4.2.5.2), so it may pay the step (ruling D45). A game of rules version 6 offers the hex's units
+    only, as it was played."""
+    from app.rules.daisenso import played_under
+
+    def exchanged(version: str):
+        state = played_under(scenario("zhejiang"), version)
+        _, state = when(state, "attack w4624 with jp-13-army jp-22-div")
+        _, state = when(state, "support cn-3-hq", [6])  # 1-2, die 6: Ex
+        assert state.combat.result == "Ex"
+        return when(state, "lose jp-22-div")[1]
+
+    now = exchanged("7")
+    assert step(now) == "exchange" and "lose cn-3-hq as kiangsu-res" in orders(now)
+    events, after = when(now, "lose cn-3-hq as kiangsu-res")
+    lost = next(e for e in events if isinstance(e, StepLost))
+    assert (lost.unit, lost.replacement_kind) == ("cn-3-hq", "kiangsu-res")
+    assert after.combat is None or after.combat.stage != "exchange"  # the Ex is satisfied: nobody retreats
+    assert after.units["cn-9-war-zone"].hex == "w4624"
+    assert not [o for o in orders(exchanged("6")) if "cn-3-hq" in o]
+
+
+def test_4_1_4_an_airdrop_landing_sends_enemy_detachment_and_logistics_markers_to_the_delay_box():
+    """The Airdrop marker may share a hex with enemy markers (4.1.1); the one-step unit landing there sends them to
+    the Delay Box as every other unit placed in their hex does (ruling D46, after D42 and D44). A game of rules
+    version 6 left them there."""
+    from app.rules.daisenso import played_under
+
+    def landed(version: str):
+        storm = played_under(scenario("august-storm", lambda r: r["force_pool"]["soviet"].update({"ru-airborne": 1})),
+                             version)
+        _, storm = when(storm, "airdrop ru-1-abde e3310")  # onto the Japanese Detachment there
+        _, storm = when(storm, "next")
+        _, storm = when(storm, "next")
+        return when(storm, "airland e3310 ru-infantry")
+
+    events, now = landed("7")
+    assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
+    assert not now.markers_at("e3310") and now.delay_box["axis"]["detachment-japan"] == 1
+    _, old = landed("6")
+    assert [m.kind for m in old.markers_at("e3310")] == ["detachment-japan"]

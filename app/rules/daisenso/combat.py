@@ -500,8 +500,9 @@ def options_for(state: State, kind: str) -> list[tuple]:
         if movable:
             _, hexes = terrain.retreat_options(state, force[0].faction, stack_hex(state), c.target)
             out += [("retreat", h) for h in hexes]
-        if kind == "exchange":
-            out += [("lose", u.id, k) for u in retreating_stack(state) for k in loss_choices(state, u)]
+        if kind == "exchange":  # any defending unit, the Ranged Support HQ too (ruling D45; version 6: the stack)
+            losers = defending_force(state) if state.since(7) else retreating_stack(state)
+            out += [("lose", u.id, k) for u in losers for k in loss_choices(state, u)]
         elif not out or voluntary_conversion(state):
             out += [("convert", u.id, k) for u in force for k in loss_choices(state, u)]
         return out
