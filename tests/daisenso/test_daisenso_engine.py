@@ -173,6 +173,31 @@ def test_4_2_3_6_unsupplied_marines_give_no_marine_shift_and_4_2_1_3_make_no_mar
     refused(cut_off, "attack w4324 with us-6-mar", "Dai Senso 4.2.1.1")  # All-Sea: supplied marines only
 
 
+def test_4_2_3_4_an_unsupplied_fortress_still_shifts_and_4_2_3_6_a_marine_not_blitz_enabled_does_not():
+    """The fortress's shift needs no supply (4.2.3.4); the marines' needs a supplied *and* Blitz-enabled marine,
+    in the Regular Combat Segment too (4.2.3.6)."""
+    across_the_strait = "attack w4324 with us-3-mac"
+    regular = when(scenario("strait", _unsupplied("jp-taihoku-fort")), "next")[1]
+    assert step(regular) == "regular-combat" and "4.2.3.4" in _shift_cases(regular, across_the_strait)
+
+    def plain(raw):
+        next(u for u in raw["unit"] if u["id"] == "us-3-mac")["blitz"] = False
+
+    regular = when(scenario("strait", plain), "next")[1]
+    assert "4.2.3.6" not in _shift_cases(regular, across_the_strait)
+    assert "4.2.3.6" in _shift_cases(regular, "attack w4324 with us-6-mar")  # the Blitz-enabled one still does
+
+
+def test_4_2_2_step_2_an_unsupplied_hq_gives_the_defence_no_ranged_support():
+    """4.2.1.2: only a supplied HQ gives Ranged Support, the defender's too: with the KMT HQ behind Quzhou cut
+    off, the defender is not asked (4.2.2 step 2) and the combat is resolved at once."""
+    order = "attack w4624 with jp-13-army"
+    assert step(when(scenario("zhejiang"), order)[1]) == "defender-hq"
+    events, after = when(scenario("zhejiang", _unsupplied("cn-3-hq")), order, [3])
+    assert step(after) != "defender-hq" and any(isinstance(e, CombatResolved) for e in events)
+    assert after.combat is None or after.combat.defender_hq is None
+
+
 # -- 4.2.1 attacks ------------------------------------------------------------------------------------------------
 def test_4_2_1_each_hex_and_each_unit_once_per_segment_and_every_unit_in_the_hex_defends():
     z = scenario("zhejiang")
