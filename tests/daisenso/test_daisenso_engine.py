@@ -1190,3 +1190,24 @@ def test_4_1_4_an_airdrop_landing_sends_enemy_detachment_and_logistics_markers_t
     assert not now.markers_at("e3310") and now.delay_box["axis"]["detachment-japan"] == 1
     _, old = landed("6")
     assert [m.kind for m in old.markers_at("e3310")] == ["detachment-japan"]
+
+
+def test_4_2_2_step_2_the_list_of_legal_orders_says_its_odds_are_before_the_defenders_ranged_support():
+    """The defender declares its HQ's Ranged Support after the attack (4.2.2 step 2), so the odds the list shows
+    for an attack it may still answer are marked as before that support, in the list, its email and its page; an
+    attack on a hex holding an HQ (no Ranged Support, 4.2.1.2) is not. The odds themselves, which greedy rates,
+    are the same as before."""
+    from app.mail.layout import render_kinds
+    from app.rules.daisenso.view import ODDS_NOTE
+
+    z = scenario("zhejiang")
+    listed = {o["order"]: o for o in GAME.legal_orders(z, "axis")}
+    supported = listed["attack w4624 with jp-13-army jp-22-div jp-3-tank hq jp-china-hq"]
+    assert (supported["odds"], supported["odds_note"]) == ("4-1", ODDS_NOTE)
+    assert "odds_note" not in listed["attack w4620 with jp-15-army"]  # Chungking's HQ is in the hex
+    kinds = [{"action": "attack", "orders": [supported]}]
+    assert ("(odds column 4-1, before the defender's Ranged Support (Dai Senso 4.2.2 step 2))"
+            in render_kinds(kinds, [{"name": "attack", "syntax": "attack HEX", "case": "Dai Senso 4.2.2"}]))
+    _, asked = when(z, supported["order"])
+    events, _ = when(asked, "support cn-3-hq", [6])
+    assert next(e for e in events if isinstance(e, CombatResolved)).column == "1-1"  # the listed 4-1, answered
