@@ -1211,3 +1211,24 @@ def test_4_2_2_step_2_the_list_of_legal_orders_says_its_odds_are_before_the_defe
     _, asked = when(z, supported["order"])
     events, _ = when(asked, "support cn-3-hq", [6])
     assert next(e for e in events if isinstance(e, CombatResolved)).column == "1-1"  # the listed 4-1, answered
+
+
+def test_4_2_5_3_voluntary_conversion_when_every_attacker_crosses_a_mountain_hexside_and_only_before_retreating():
+    """Voluntary Retreat Conversion (4.2.5.3): a defender outside any City attacked only across Mountain hexsides
+    may take a step instead of a hex; with one attacker across a plain hexside it may not; and once it has
+    retreated a hex it converts no more (ruling D48)."""
+    def attacked(units, target, die):
+        state = position("western", "axis", [*units, ("jp-d", "jp-division", target)], hold=target)
+        return when(state, f"attack {target} with {' '.join(u[0] for u in units)}", [die])[1]
+
+    behind = [("us-a", "us-army", "w4115"), ("us-b", "us-army", "w4115"), ("us-c", "us-army", "w4115")]
+    across = attacked(behind, "w4116", 6)  # w4115/w4116 is a Mountain hexside; the hex is no City
+    assert across.combat.result == "Dr2"
+    assert orders(across) == {"convert jp-d", "retreat to w4017", "retreat to w4117", "retreat to w4217"}
+    _, one_back = when(across, "retreat to w4117")
+    assert one_back.combat.retreat_left == 1
+    assert orders(one_back) == {"retreat to w4018", "retreat to w4118", "retreat to w4218"}
+    both = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4116")], "w4115", 6)  # two Mountain sides
+    assert "convert jp-d" in orders(both)
+    plain = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4015")], "w4115", 6)  # w4015: plain
+    assert plain.combat.result == "Dr2" and orders(plain) == {"retreat to w4116", "retreat to w4216"}
