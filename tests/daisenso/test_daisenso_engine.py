@@ -1232,3 +1232,22 @@ def test_4_2_5_3_voluntary_conversion_when_every_attacker_crosses_a_mountain_hex
     assert "convert jp-d" in orders(both)
     plain = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4015")], "w4115", 6)  # w4015: plain
     assert plain.combat.result == "Dr2" and orders(plain) == {"retreat to w4116", "retreat to w4216"}
+
+
+def test_4_2_3_1_a_nationalist_chinese_air_unit_shifts_for_its_own_nationality_not_for_a_province_alone():
+    """4.2.3.1: an Air unit shifts a combat holding a unit of its nationality. The Kiangsu 9th War Zone is a
+    Chinese province's unit (D6), not Nationalist China's: the Chinese Air Force next to it gives its defence no
+    shift, until the KMT HQ's Ranged Support brings a Nationalist Chinese unit into the combat (the clarification
+    on multi-national HQs). The Chinese groups are 4.2.1.2's exceptions for HQs (ruling D49). A game of rules
+    version 6 counted the groups, as it was played."""
+    from app.rules.daisenso import played_under
+
+    def shifts(version: str, support: str) -> list[str]:
+        z = scenario("zhejiang", lambda r: next(u for u in r["unit"] if u["id"] == "cn-air").update(hex="w4723"))
+        _, asked = when(played_under(z, version), "attack w4624 with jp-13-army")
+        events, _ = when(asked, support, [3])
+        return [s for s in next(e for e in events if isinstance(e, CombatResolved)).shifts if "4.2.3.1" in s]
+
+    assert shifts("7", "support") == []
+    assert shifts("7", "support cn-3-hq") == ["1L (Dai Senso 4.2.3.1: cn-air (Chinese Air Force))"]
+    assert shifts("6", "support") == ["1L (Dai Senso 4.2.3.1: cn-air (Chinese Air Force))"]

@@ -18,7 +18,7 @@ RULES_VERSION = 7  # the version new games are played under; 3: a marine's first
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
 # retreat, an Advance After Combat or an Exploitation into their hex (D44); 7: an Ex's defending step from the HQ
 # giving Ranged Support too (D45), an Airdrop Landing sends enemy Detachment and Logistics markers to the Delay Box
-# (D46)
+# (D46), an Air unit's shift needs its own nationality in the combat, not a Chinese group's (D49)
 
 
 @dataclass(frozen=True)
