@@ -484,7 +484,7 @@
           for (const h of o.subject) {
             if (seen.has(h)) continue;
             seen.add(h);
-            list.appendChild(button(withOdds(h, o), kind.name + " " + h,
+            list.appendChild(button(h + (o.odds ? " (" + o.odds + ")" : ""), kind.name + " " + h,
               () => select("hex", h, []), { "data-hex": h, class: "target" }));
           }
         }
