@@ -2,6 +2,9 @@
 before the two games moved onto the engine's shape) still verify: `verify` re-decides every automated order with
 edition 1's policies and candidates (app/rules/practice_v1.py, app/rules/practice_v1_candidates.py) and finds the
 stored order and reason. The exports in tests/data/exports-c6a8c47 were written by main at c6a8c47."""
+import hashlib
+import json
+import random
 from pathlib import Path
 
 import pytest
@@ -34,3 +37,34 @@ def test_the_automated_orders_are_re_decided_edition_1_candidates_and_all(monkey
     monkeypatch.setattr(practice_v1_candidates, "FROZEN", {})  # the rules' list of legal orders instead
     report = audit.verify(CATALOG, transfer.parse_lines((EXPORTS / f"{name}.jsonl").read_text().splitlines()))
     assert not report.ok and "(replay): the policy" in str(report.problems[0])
+
+
+DATA = Path(__file__).parents[1] / "data"
+STORED = {"snc": ["exports-c6a8c47/g-e1snc-greedy", "exports-1329c69/g-oldsnc01"],
+          "ichigo": ["exports-c6a8c47/g-e1ichigo-random", "exports-1329c69/g-oldichi1"]}
+# what edition 1's candidates drew at those positions, as app/rules/practice_v1_candidates.py draws them
+DRAWN = {"snc": (579, "e0a1e00812e260452a38507eb4ab6130aff8efff519917daf6ba0876f65b3398"),
+         "ichigo": (684, "d4412a9deef7ce1f35100a9461ab194e77a27954a8acdbb2bac4db01e0082d92")}
+
+
+@pytest.mark.parametrize("game", ["snc", "ichigo"])
+def test_edition_1s_candidates_draw_at_every_stored_position_what_they_drew_when_frozen(game):
+    """A stored game's automated order of edition 1 verifies only while edition 1's candidates draw what they drew
+    (the two games above reach few of their kinds of decision: the Japanese side's, one seed each). So every
+    position of every stored game of SNC and Ichi-Go where a side is to act, either side, drawn with three seeds,
+    is held to the digest of what the frozen candidates drew there; a change to them changes it."""
+    from app.projections import state as projection
+    from app.rules import practice_v1_candidates
+
+    rules = CATALOG.rules(game)
+    drawn = []
+    for name in STORED[game]:
+        position = None
+        for event in transfer.parse_lines((DATA / f"{name}.jsonl").read_text().splitlines()):
+            position = projection.fold(rules, position, event)
+            if event.type == "core.OrderGiven" and rules.prompt(position.game).side is not None:
+                for _ in range(3):
+                    rng = random.Random(f"{len(drawn)}")
+                    drawn.append(practice_v1_candidates.FROZEN[game](position.game, rng))
+    digest = hashlib.sha256(json.dumps(drawn).encode()).hexdigest()
+    assert (len(drawn), digest) == DRAWN[game]
