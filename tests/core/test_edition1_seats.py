@@ -5,6 +5,7 @@ stored order and reason. The exports in tests/data/exports-c6a8c47 were written 
 import hashlib
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,38 @@ def test_edition_1s_candidates_draw_at_every_stored_position_what_they_drew_when
                     drawn.append(practice_v1_candidates.FROZEN[game](position.game, rng))
     digest = hashlib.sha256(json.dumps(drawn).encode()).hexdigest()
     assert (len(drawn), digest) == DRAWN[game]
+
+
+def test_edition_1s_ichigo_candidates_at_decisions_no_stored_game_reaches():
+    """A naval transfer (6.4), the Formosa Garrison's deployment after the US landing (5.3, ruling E3), a loss of
+    two steps (11.20), the US landing in phase I (5.3 items 12-13: no airborne division) and two Formosa divisions
+    released (9.3): what edition 1's frozen candidates draw there."""
+    from app.rules.ichigo.state import initial_state
+    from app.rules.practice_v1_candidates import FROZEN
+    from tests.ichigo.ichigo_given import chinese, fold, position, then, when
+
+    us = sorted(u.id for u in initial_state().units.values() if u.nation == "us" and u.id != "us-11ab")[:8]
+    beachheads = {"formosa": "3221", "mainland": "1922"}
+    s = replace(position({us[0]: "1922", us[1]: "1922", us[2]: "3221", us[3]: "3221"}, turn=9, causeway=True,
+                         beachheads=beachheads), phase="I")
+    assert FROZEN["ichigo"](s, random.Random(1)) == ["transfer us-25th", "end", "transfer us-1c"]
+    s = replace(position({"jp-cea-110div": "0812"}, turn=7), phase="start")
+    s = then(then(then(s, "allied", "roll", rolls=[6]), "allied", "roll", rolls=[5]), "allied", "end")
+    s = fold(s, *when(s, "allied", "land " + " ".join(us)))
+    assert FROZEN["ichigo"](s, random.Random(1)) == [
+        "enter jp-fg-12div at 3119", "enter jp-fg-50div at 3217", "enter jp-fg-9div at 3216",
+        "enter jp-fg-9div at 3219", "enter jp-fg-66div at 3321", "enter jp-fg-12div at 3317",
+        "enter jp-fg-50div at 3220", "enter jp-fg-50div at 3119", "enter jp-fg-66div at 3220",
+        "enter jp-fg-12div at 3120", "enter jp-fg-9div at 3318", "enter jp-fg-9div jp-fg-12div at 3321",
+        "enter jp-fg-66div at 3320"]
+    s = position({"jp-cea-110div": "2010", "jp-cea-26div": "2010"},
+                 extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    s = then(s, "japanese", "attack 2011 with jp-cea-110div jp-cea-26div", rolls=[6])  # 2:1, die 6: 2/4
+    assert FROZEN["ichigo"](s, random.Random(1)) == ["lose jp-cea-110div jp-cea-26div"] * 2
+    s = replace(position({"jp-cea-110div": "2010"}, turn=7, causeway=True), phase="I")
+    assert [FROZEN["ichigo"](s, random.Random(seed)) for seed in range(3)] == [
+        ["end", "land us-1c us-24th us-25th us-27th us-31st us-32nd us-33rd"], ["end", "land us-1c us-24th us-25th"],
+        ["land us-1c", "end"]]
+    s = position({}, phase="V", turn=9, causeway=False)
+    drawn = FROZEN["ichigo"](s, random.Random(1))
+    assert [c for c in drawn if not c.startswith("enter ")] == ["end", "release jp-fg-12div jp-fg-50div"]
