@@ -104,3 +104,15 @@ def test_edition_1s_ichigo_candidates_at_decisions_no_stored_game_reaches():
     s = position({}, phase="V", turn=9, causeway=False)
     drawn = FROZEN["ichigo"](s, random.Random(1))
     assert [c for c in drawn if not c.startswith("enter ")] == ["end", "release jp-fg-12div jp-fg-50div"]
+
+
+def test_edition_1s_snc_candidates_at_a_retreat_no_stored_game_reaches():
+    """The Chinese survivors of an 8.4.2 landing battle retreat: edition 1 offers each hex the decision lists."""
+    from app.rules.practice_v1_candidates import FROZEN
+    from tests.snc.snc_given import fold, position, when
+
+    s = position({"cn-gar-wusong": "3510", "cn-d7": "3510", "cn-d57": "3612", "jp-snlf-1": "3512"}, turn=2,
+                 phase="reinf", pool=("jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"))
+    s = fold(s, *when(s, "japanese", "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510", rolls=[3]))  # 1:1, die 3: 2/1
+    assert FROZEN["snc"](s, random.Random(1)) == ["retreat to 3610", "retreat to 3511", "retreat to 3409",
+                                                  "retreat to 3509", "retreat to 3410", "retreat to 3609"]
