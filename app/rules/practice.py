@@ -89,7 +89,7 @@ def policies(rules) -> dict[str, str]:
              "random": "a random legal order",
              "search": f"strong practice opponent: playouts through the rules (about {_search().SECONDS:g} s of CPU a "
                        "decision; search:3s another time, search:N exactly N playouts)"}
-    return {name: about.get(name, "the rule set's own") for name in _builders(rules)}
+    return {name: about.get(name, "the rule set's own, as its rules program it") for name in _builders(rules)}
 
 
 def _search():

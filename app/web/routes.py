@@ -313,6 +313,8 @@ class RuleSet(Schema):
     scenarios = fields.Dict(keys=fields.String(), values=fields.String())
     preview = fields.Boolean(metadata={"description": "POST /games/{game_id}/preview is offered"})
     policies = fields.List(fields.String(), metadata={"description": "the automated seats' policies"})
+    policy_about = fields.Dict(keys=fields.String(), values=fields.String(),
+                               metadata={"description": "what each policy is, by name"})
     automated_seats = fields.List(fields.String())
 
 
