@@ -255,9 +255,13 @@ def _dialect(sql: str) -> str:
 
 
 def _params(args):
-    """A statement's parameters with each text as `to_db` stores it."""
+    """A statement's parameters with each text as `to_db` stores it: as they are, unless a text among them holds a NUL
+    or MARK (looked for once in all of them together)."""
     if args is None:
         return None
+    texts = "".join([a for a in args if isinstance(a, str)])
+    if "\x00" not in texts and MARK not in texts:
+        return args
     return [to_db(a) if isinstance(a, str) else a for a in args]
 
 
