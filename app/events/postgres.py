@@ -7,7 +7,7 @@
   after (that seq with that hash), and the primary key (game_id, seq) refuses a second batch onto one head. Either
   way it is one round trip: outside a transaction one INSERT (`append_statement`), which is its own transaction
   (only an append that stored nothing asks once more why: `_found`); inside one, where a failed statement would
-  end the caller's transaction, a call of the database's append_events (migrations/postgres/0004), which reads the
+  end the caller's transaction, a call of the database's append_events (migrations/postgres/0008), which reads the
   head once the lock is granted, so a writer that lost the race gets its answer without an error.
 - Durable: synchronous_commit is set on for every connection, so a commit is flushed to the server's WAL before it
   returns (the server's own fsync must stay on: docs/core.md).
@@ -318,9 +318,10 @@ def _insert_query(events: int) -> str:
 
 def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                  payloads: list[str]) -> tuple[str, list]:
-    """The statement calling append_events (postgres/0004) for a batch sealed after (`after`, `prev_hash`), and its
-    parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
-    parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
+    """The statement calling append_events (postgres/0004, its body as of 0008) for a batch sealed after (`after`,
+    `prev_hash`), and its parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the
+    server from one parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted
+    in Python."""
     return _append_query(len(sealed)), [
         game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
         *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
