@@ -74,6 +74,23 @@ def test_10_3_up_to_two_airborne_regiments_drop_on_an_open_or_airfield_hex():
     assert state.units["us-11ab-511"].where == field and state.markers["drop-zone"] == 0
 
 
+def test_10_1_a_drop_zone_takes_an_open_or_airfield_hex_free_of_enemy_units_ezoc_or_not():
+    from formosa_map import M, ring
+
+    x, around = ring("open")
+    rough_field = str(next(h for h in sorted(D.airfields()) if M.terrain_of(h) == "rough"))
+    rough = str(next(h for h in sorted(D.land()) if M.terrain_of(h) == "rough" and h not in D.airfields()))
+    state = given(step="invasion", turn=1, units={"us-11ab-511": "allied-staging", "jp-9-7": x},
+                  markers={"drop-zone": 1})
+    refused(state, "allied", f"drop {x} with us-11ab-511", "Formosa 10.1")  # enemy-occupied: no drop zone there
+    refused(state, "allied", f"drop {rough} with us-11ab-511", "Formosa 10.1")  # neither open nor an airfield
+    near = next(h for h in around if M.terrain_of(Hex.parse(h)) == "open")
+    [landed] = of(when(state, "allied", f"drop {near} with us-11ab-511"), UnitsLanded)  # in the EZOC
+    assert landed.hex == near
+    [landed] = of(when(state, "allied", f"drop {rough_field} with us-11ab-511"), UnitsLanded)  # any terrain
+    assert landed.hex == rough_field
+
+
 def test_20_1_an_engineer_becomes_a_base_in_a_port_or_airfield_hex_for_3_1_or_4_lp_and_20_2_demobilises():
     both = str(sorted(D.ports() & D.airfields())[0])
     field = str(sorted(D.airfields() - D.ports())[0])

@@ -649,6 +649,8 @@ def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amp
         d.refuse("Formosa 10.1", f"{hex} already has an amphibious marker: one a hex")
     if not state.since(4) and hex in state.used_hexes:
         d.refuse("Formosa 10.1", f"{hex} already has an invasion marker")
+    if state.at(hex, "japanese") and not amphibious:  # 10.1 drop zone items 1-2: no hex the enemy occupies
+        d.refuse("Formosa 10.1", f"{hex} holds Japanese units: a drop zone is placed only where no enemy unit is")
     if state.at(hex, "japanese"):
         d.refuse("Formosa 10.2.2", f"{hex} holds Japanese units: an opposed landing is an assault")
     if not 1 <= len(units) <= limit or len(set(units)) != len(units):
