@@ -6,7 +6,7 @@ from dataclasses import replace
 from formosa_given import given, of, play, refused, when
 
 from app.rules.formosa import GAME
-from app.rules.formosa.events import UnitsLanded
+from app.rules.formosa.events import UnitsLanded, UnitTransferred
 from app.rules.kernel.hexgrid import Hex
 
 D = GAME.data({})
@@ -207,3 +207,20 @@ def combat_owed(state) -> list[str]:
     from app.rules.formosa.combat import owed_attacks
 
     return owed_attacks(state, "allied", landed=True)
+
+
+def test_21_0_a_mechanized_unit_transfers_to_a_mountain_coastal_hex_its_road_runs_through_f115():
+    from app.rules.formosa import played_under
+
+    M = D.map
+
+    def road(h):
+        return M.is_road_hex(h) or M.is_rail_hex(h)
+
+    pass_ = str(next(h for h in sorted(D.land()) if D.is_coastal(h) and M.terrain_of(h) == "mountain" and road(h)))
+    units = {"us-armor-1": "allied-staging", "us-7-17": pass_}
+    state = given(step="naval-transfer", turn=3, units=units)
+    [moved] = of(when(state, "allied", f"transfer us-armor-1 to {pass_}"), UnitTransferred)  # along its road
+    assert moved.to == pass_
+    # (every coastal mountain hex of the printed map has a road: the closed case is held by the set-up test)
+    refused(played_under(state, "8"), "allied", f"transfer us-armor-1 to {pass_}", "Formosa 21.0")  # as played
