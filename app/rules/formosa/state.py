@@ -50,7 +50,8 @@ OUT = "out"
 #    created under 1-7 took it as named
 # 9: ruling F115: terrain restrictions apply to deployment (8.1, 12.3 Important): a mechanized unit is set up in
 #    mountain or peak only on a road or railroad, and moves there by naval transfer if one runs through the hex
-#    (21.0); a game created under 1-8 is decided as played
+#    (21.0); ruling F116: an Allied air point is never placed on a hex holding the other nation's ground units
+#    (13.1); a game created under 1-8 is decided as played
 RULES_VERSION = 9
 H = Hex.parse
 
