@@ -6,7 +6,7 @@ from dataclasses import replace
 from formosa_given import given, of, play, refused, when
 
 from app.rules.formosa import GAME
-from app.rules.formosa.events import UnitsLanded
+from app.rules.formosa.events import UnitsLanded, UnitTransferred
 from app.rules.kernel.hexgrid import Hex
 
 D = GAME.data({})
@@ -72,6 +72,23 @@ def test_10_3_up_to_two_airborne_regiments_drop_on_an_open_or_airfield_hex():
     refused(state, "allied", f"drop {field} with us-7-17", "Formosa 10.3")
     state = play(state, "allied", f"drop {field} with us-11ab-511")
     assert state.units["us-11ab-511"].where == field and state.markers["drop-zone"] == 0
+
+
+def test_10_1_a_drop_zone_takes_an_open_or_airfield_hex_free_of_enemy_units_ezoc_or_not():
+    from formosa_map import M, ring
+
+    x, around = ring("open")
+    rough_field = str(next(h for h in sorted(D.airfields()) if M.terrain_of(h) == "rough"))
+    rough = str(next(h for h in sorted(D.land()) if M.terrain_of(h) == "rough" and h not in D.airfields()))
+    state = given(step="invasion", turn=1, units={"us-11ab-511": "allied-staging", "jp-9-7": x},
+                  markers={"drop-zone": 1})
+    refused(state, "allied", f"drop {x} with us-11ab-511", "Formosa 10.1")  # enemy-occupied: no drop zone there
+    refused(state, "allied", f"drop {rough} with us-11ab-511", "Formosa 10.1")  # neither open nor an airfield
+    near = next(h for h in around if M.terrain_of(Hex.parse(h)) == "open")
+    [landed] = of(when(state, "allied", f"drop {near} with us-11ab-511"), UnitsLanded)  # in the EZOC
+    assert landed.hex == near
+    [landed] = of(when(state, "allied", f"drop {rough_field} with us-11ab-511"), UnitsLanded)  # any terrain
+    assert landed.hex == rough_field
 
 
 def test_20_1_an_engineer_becomes_a_base_in_a_port_or_airfield_hex_for_3_1_or_4_lp_and_20_2_demobilises():
@@ -190,3 +207,20 @@ def combat_owed(state) -> list[str]:
     from app.rules.formosa.combat import owed_attacks
 
     return owed_attacks(state, "allied", landed=True)
+
+
+def test_21_0_a_mechanized_unit_transfers_to_a_mountain_coastal_hex_its_road_runs_through_f115():
+    from app.rules.formosa import played_under
+
+    M = D.map
+
+    def road(h):
+        return M.is_road_hex(h) or M.is_rail_hex(h)
+
+    pass_ = str(next(h for h in sorted(D.land()) if D.is_coastal(h) and M.terrain_of(h) == "mountain" and road(h)))
+    units = {"us-armor-1": "allied-staging", "us-7-17": pass_}
+    state = given(step="naval-transfer", turn=3, units=units)
+    [moved] = of(when(state, "allied", f"transfer us-armor-1 to {pass_}"), UnitTransferred)  # along its road
+    assert moved.to == pass_
+    # (every coastal mountain hex of the printed map has a road: the closed case is held by the set-up test)
+    refused(played_under(state, "8"), "allied", f"transfer us-armor-1 to {pass_}", "Formosa 21.0")  # as played

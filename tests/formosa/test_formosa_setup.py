@@ -130,3 +130,27 @@ def test_ruling_f43_a_unit_of_a_set_up_choice_is_chosen_not_recruited():
     state = play(state, "japanese", "choose jp-imb-75 jp-imb-76 jp-imb-100 jp-imb-102 jp-imb-103")
     assert of(when(state, "japanese", "recruit jp-imb-70"), UnitPlaced) == []  # now it may be bought
     assert play(state, "japanese", "recruit jp-imb-70").lp["japanese"] == 19
+
+
+def test_8_1_12_3_a_mechanized_unit_sets_up_in_mountain_or_peak_only_on_a_road_or_railroad_f115():
+    from dataclasses import replace
+
+    from formosa_map import D, M
+
+    from app.rules.formosa import played_under
+    from app.rules.kernel.hexgrid import Hex
+
+    def road(h):
+        return M.is_road_hex(h) or M.is_rail_hex(h)
+
+    hill = str(next(h for h in sorted(D.land()) if M.terrain_of(h) == "mountain" and not road(h)))
+    pass_ = str(next(h for h in sorted(D.land()) if M.terrain_of(h) == "mountain" and road(h)))
+    state = play(GAME.initial_state("1", {}), "japanese", "roll", [1, 1, 1])
+    state = replace(state, to_place=("jp-armor-1", "jp-9-7"))
+    refused(state, "japanese", f"place jp-armor-1 {hill}", "Formosa 8.1")  # closed to mechanized units (12.2)
+    play(state, "japanese", f"place jp-armor-1 {pass_}")  # it could have come in along the road
+    play(state, "japanese", f"place jp-9-7 {hill}")  # non-mechanized: any land hex
+    offered = {o["order"] for o in GAME.legal_orders(state, "japanese")}
+    assert not any(o.startswith("place jp-armor-1 ") and M.terrain_of(Hex.parse(o.split()[2])) in ("mountain", "peak")
+                   and not road(Hex.parse(o.split()[2])) for o in offered)
+    play(played_under(state, "8"), "japanese", f"place jp-armor-1 {hill}")  # a game created under 1-8: as played

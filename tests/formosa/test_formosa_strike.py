@@ -480,3 +480,18 @@ def test_18_0_f110_the_allied_view_shows_withdrawn_gunfire_in_the_available_disp
     assert "naval_display" not in GAME.view(state, "japanese")  # the Allied displays are the Allies' (11.0)
     back = replace(state, strike=Strike(fleet_used=True))  # the Air Return Phase ends the GT's missions (6.1)
     assert GAME.view(back, "allied")["naval_display"] == {"gunfire": "allied-staging"}
+
+
+def test_13_1_16_4_an_interdiction_point_never_stacks_with_the_other_nations_ground_units_f116():
+    from app.rules.formosa import played_under
+    from app.rules.formosa.state import Strike
+
+    x, around = ring("open")
+    planned = Strike(missions={"allied": {"interdiction": 1, "cw-interdiction": 1}}, revealed=True)
+    state = position(step="interdiction", turn=2, units={"cw-7-18": x, "us-7-17": around[0], "jp-9-7": around[3]},
+                     strike=planned)
+    refused(state, "allied", f"interdict {x} 1", "Formosa 13.1")  # US air over Commonwealth ground units
+    refused(state, "allied", f"interdict {around[0]} 1 cw", "Formosa 13.1")  # and the other way round
+    play(state, "allied", f"interdict {x} 1 cw")  # its own nation's
+    play(state, "allied", f"interdict {around[3]} 1")  # the enemy's hex, as ever
+    play(played_under(state, "8"), "allied", f"interdict {x} 1")  # a game created under 1-8: as played

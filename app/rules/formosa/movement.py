@@ -130,6 +130,17 @@ def enterable(state: State, u: Unit, a: str, b: str) -> bool:
     return state.data.is_land(H(b)) and not (u.side == "japanese" and b in state.strike.suppressed)
 
 
+def closed_to(state: State, uid: str, hex: str) -> bool:
+    """12.2, 12.3 Important, 8.1: `hex`'s terrain admits `uid` only along a road or railroad (mechanized units in
+    mountain and peak) and none runs through the hex, so no unit of its class is ever placed there (ruling
+    F115)."""
+    h = H(hex)
+    gmap = state.data.map
+    table = state.data.movement.costs.get(state.spec(uid).mobility)  # static units: none, 8.1 places them
+    closed = table.road_only_terrain if table else frozenset()
+    return gmap.terrain_of(h) in closed and not (gmap.is_road_hex(h) or gmap.is_rail_hex(h))
+
+
 def motorize(d: Decision, hex: str) -> None:
     """22.0 Allied Motorized Movement: the Allied units that begin the Movement Phase in a road or railroad hex
     and trace a line of supply (19.5 item 1) double their movement factor for 1 LP for the hex, and then move

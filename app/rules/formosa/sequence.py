@@ -347,7 +347,8 @@ def _place_candidates(state: State, side: str):
         if default is not None:
             yield {"unit": uid, "hex": str(default)}
         hexes = [str(h) for h in sorted(where.get(state.spec(uid).type, data.land()))]
-        room = [h for h in hexes if not stack_after(state, h, "japanese", [uid])]
+        room = [h for h in hexes if not stack_after(state, h, "japanese", [uid])
+                and not (state.since(9) and movement.closed_to(state, uid, h))]
         for h in room[:: max(1, len(room) // 6)]:
             yield {"unit": uid, "hex": h}
 
@@ -432,6 +433,9 @@ def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
         d.refuse("Formosa 8.1", "heavy weapons units set up in city or town hexes")
     if spec.type == "pw-camp" and ("town" not in feats or "city" in feats):
         d.refuse("Formosa 25.10", "the PW Camp sets up in a town hex that is not a city")
+    if state.since(9) and movement.closed_to(state, uid, hex):  # ruling F115
+        d.refuse("Formosa 8.1", f"{uid} is mechanized: it is deployed in {d.data.map.terrain_of(H(hex))} only on a "
+                                "road or railroad (12.2; terrain restrictions apply to deployment, 12.3)")
     problems = stack_after(state, hex, "japanese", [uid])
     if problems:
         d.refuse(problems[0].case, f"{hex} would be over-stacked: {problems[0].message}")
@@ -649,6 +653,8 @@ def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amp
         d.refuse("Formosa 10.1", f"{hex} already has an amphibious marker: one a hex")
     if not state.since(4) and hex in state.used_hexes:
         d.refuse("Formosa 10.1", f"{hex} already has an invasion marker")
+    if state.at(hex, "japanese") and not amphibious:  # 10.1 drop zone items 1-2: no hex the enemy occupies
+        d.refuse("Formosa 10.1", f"{hex} holds Japanese units: a drop zone is placed only where no enemy unit is")
     if state.at(hex, "japanese"):
         d.refuse("Formosa 10.2.2", f"{hex} holds Japanese units: an opposed landing is an assault")
     if not 1 <= len(units) <= limit or len(set(units)) != len(units):
@@ -728,7 +734,8 @@ def transfer(d: Decision, uid: str, place: str) -> None:
         if state.at(to, "japanese"):
             d.refuse(case, f"{to} holds enemy units: no unit debarks there")
         mover_class = state.spec(uid).mobility
-        if data.map.terrain_of(H(to)) in data.movement.costs[mover_class].road_only_terrain:
+        closed = data.map.terrain_of(H(to)) in data.movement.costs[mover_class].road_only_terrain
+        if movement.closed_to(state, uid, to) if state.since(9) else closed:  # a road lets it in (F115)
             d.refuse(case, f"{uid} could not otherwise enter {to} ({data.map.terrain_of(H(to))})")
     functional = {h for h in (frm, to) if is_hex(h) and functional_port(state, h)}
     if staged and is_hex(to) and not state.at(to, "allied"):

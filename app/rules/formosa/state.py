@@ -48,7 +48,11 @@ OUT = "out"
 #    shows the list it was played with)
 # 8: ruling F114: a loss order naming the PW Camp before the other units of its hex is refused (25.10); a game
 #    created under 1-7 took it as named
-RULES_VERSION = 8
+# 9: ruling F115: terrain restrictions apply to deployment (8.1, 12.3 Important): a mechanized unit is set up in
+#    mountain or peak only on a road or railroad, and moves there by naval transfer if one runs through the hex
+#    (21.0); ruling F116: an Allied air point is never placed on a hex holding the other nation's ground units
+#    (13.1); a game created under 1-8 is decided as played
+RULES_VERSION = 9
 H = Hex.parse
 
 

@@ -459,6 +459,10 @@ def place(d: Decision, what: str, hex: str, n: int, nation: str | None) -> None:
                                                                       if r[0] == side]
     if any(h == hex and other_nat != nat for h, other_nat, _ in rows):
         d.refuse("Formosa 16.1", "US and Commonwealth air points cannot be placed in the same hex")
+    ground = {state.spec(u.id).nationality for u in state.at(hex, "allied")} if side == "allied" else set()
+    if state.since(9) and ground - {nat}:  # ruling F116
+        d.refuse("Formosa 13.1", f"{hex} holds {'Commonwealth' if nat == 'us' else 'US'} ground units: US and "
+                                 "Commonwealth ground and air units never stack together")
     if side == "allied" and state.since(4) and hex in ap.b29_hexes(state):
         d.refuse("Formosa 13.1", f"the B-29 in {hex} stacks with no other Allied air unit (ruling F105)")
     placements: dict = {}
