@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.play.clicking import PHONE, clean, fits, open_seat
-from tests.play.test_play_in_the_browser import GAMES, Game, browser, server  # noqa: F401  (the fixtures)
+from tests.play.test_play_in_the_browser import GAMES, Game, browser, chromium, server  # noqa: F401  (the fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CLOCK = {"deadline_hours": 72, "vacation_days": 5}

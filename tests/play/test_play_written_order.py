@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.play.clicking import PHONE, clean, fits, open_seat, send
-from tests.play.test_play_in_the_browser import GAMES, Game, browser, server  # noqa: F401  (the fixtures)
+from tests.play.test_play_in_the_browser import GAMES, Game, browser, chromium, server  # noqa: F401  (the fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 COMPOSED = "(order) => document.body.dataset.composed === order && document.body.dataset.previewed === order"

@@ -57,36 +57,42 @@ def server(store, catalog):
         yield served
 
 
-@pytest.fixture
-def page(tmp_path):
+@pytest.fixture(scope="module")
+def chromium():
+    """One Chromium for the module (a launch costs about a second of CPU); each test has a context of its own."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"the browser tests drive Debian's Chromium at {CHROMIUM}, which is not installed: install it "
                     "with 'apt-get install chromium' (.ci/run does), or leave these tests out with -m 'not browser'")
     with sync_playwright() as pw:
-        # launch_persistent_context gives Chromium the fresh --user-data-dir
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
-            viewport={"width": 1280, "height": 900})
-        # a bound on a hang, not a speed check: navigation waits only for the response to start (goto's
-        # wait_until="commit") and each test then waits for the page to say it is ready
-        context.set_default_timeout(HANG)
-        context.set_default_navigation_timeout(HANG)
-        expect.set_options(timeout=HANG)  # expect(...) retries its condition until it holds, up to the same bound
-        # nothing but the test server: any other request would be a bug (no CDN, no network)
-        outside = []
+        launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield launched
+        launched.close()
 
-        def only_local(route):
-            if route.request.url.startswith("http://127.0.0.1"):
-                route.continue_()
-            else:
-                outside.append(route.request.url)
-                route.abort()
 
-        context.route("**/*", only_local)
-        page = context.new_page()
-        page.outside_requests = outside
-        yield page
-        context.close()
+@pytest.fixture
+def page(chromium):
+    """A fresh browser context of the module's Chromium: no cookies, storage or cache of any other test."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    # a bound on a hang, not a speed check: navigation waits only for the response to start (goto's
+    # wait_until="commit") and each test then waits for the page to say it is ready
+    context.set_default_timeout(HANG)
+    context.set_default_navigation_timeout(HANG)
+    expect.set_options(timeout=HANG)  # expect(...) retries its condition until it holds, up to the same bound
+    # nothing but the test server: any other request would be a bug (no CDN, no network)
+    outside = []
+
+    def only_local(route):
+        if route.request.url.startswith("http://127.0.0.1"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.outside_requests = outside
+    yield page
+    context.close()
 
 
 def test_step_to_a_combat_with_the_keyboard_and_back(store, finished, server, page, tmp_path):
