@@ -30,18 +30,20 @@ from collections.abc import Callable
 from typing import Any
 
 from app.projections.replay import Frame, Replay, turn_of
-from app.rules import evaluation, practice
+from app.rules import evaluation, practice, search
 from app.rules.errors import OrderError
 from app.rules.search import PlayoutDice
 
 PLAYOUTS = 100
-POLICY = "greedy"
+POLICY = "search"
 TURNING_POINTS = 3
 FAST = ("greedy", "random")  # policies a playout plays with its own tie-breaks (`_fast`)
+ORDER = "core.OrderGiven"
 DEPTH = 2000  # orders a playout gives at most (a whole SNC Game-Turn is some 150: docs/benchmarks.md)
 # how a playout ends: the game over, the next Game-Turn played to its end, or stopped before (no order the rules
-# take, no side to act, `DEPTH` orders), each valued as it stands
-ENDINGS = ("game over", "turn played", "stopped")
+# take, no side to act, `DEPTH` orders), each valued as it stands; or one of the strong opponent's own playouts
+# (down its tree, then on to the end of the step, valued as the search values its leaves)
+ENDINGS = ("game over", "turn played", "stopped", "searched")
 
 
 class Cancelled(Exception):
@@ -55,45 +57,116 @@ def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
     arbiter sees it: the caller checks who may ask), and the turning points."""
     rules = rep.rules
     name, settings = practice.parse_spec(rules, policy)
+    if name == "search" and policy != "search":
+        raise ValueError(f"the chances' strong opponent runs the playouts asked for at each Game-Turn ({playouts}):"
+                         f" give the policy as 'search', not {policy!r}")
     ends = turn_ends(rep)
     total = playouts * len(ends)
     done = 0
     endings: Counter = Counter()
     points = []
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    def stop() -> bool:
+        if cancelled is not None and cancelled():
+            raise Cancelled(f"stopped after {done} of {total} playouts")
+        return False
+
     for turn, index in ends:
         state = rep.games[index]
-        wins = {side: 0.0 for side in rep.sides}
-        shared = Shared(f"{rep.game_id}:{turn}")
-        for j in range(playouts):
-            if cancelled is not None and cancelled():
-                raise Cancelled(f"stopped after {done} of {total} playouts")
-            reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j, shared, endings)
-            for side in rep.sides:
-                wins[side] += score(rules, reached, side)
-            done += 1
-            if progress is not None:
-                progress(done, total)
+        if name == "search":
+            found = searched(rules, state, rep.sides, playouts, settings.get("edition", practice.EDITION),
+                             tick, stop, endings)
+        else:
+            found = played(rules, state, rep, turn, name, settings, playouts, tick, stop, endings)
         points.append({"turn": turn, "seq": rep.frames[index].seq,
-                       "chances": {side: round(wins[side] / playouts, 4) for side in rep.sides}})
+                       "chances": {side: round(found[side], 4) for side in rep.sides}})
     return {"game_id": rep.game_id, "sides": list(rep.sides), "playouts": playouts, "policy": policy,
+            "edition": settings.get("edition", practice.EDITION) if name == "search" else None,
             "points": points, "endings": {how: endings[how] for how in ENDINGS},
             "turning_points": turning_points(rules, rep, points, ends)}
 
 
+def played(rules, state: Any, rep: Replay, turn: int, name: str, settings: dict, playouts: int,
+           tick: Callable[[], None], stop: Callable[[], bool], endings: Counter) -> dict[str, float]:
+    """Each side's chance at `state` (the end of `turn`): the mean score of `playouts` playouts through the next
+    Game-Turn by the policy `name` for both sides."""
+    wins = {side: 0.0 for side in rep.sides}
+    shared = Shared(f"{rep.game_id}:{turn}")
+    for j in range(playouts):
+        stop()
+        reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j, shared, endings)
+        for side in rep.sides:
+            wins[side] += score(rules, reached, side)
+        tick()
+    return {side: wins[side] / playouts for side in rep.sides}
+
+
+class _Whole(search.Search):
+    """The strong opponent's search on the position as it stands: the analysis of a finished game (or its
+    arbiter's of a running one) sees everything, so no hidden part is drawn (a seat's search draws them from its
+    side's view, app/rules/belief.py)."""
+
+    def world(self, k: int) -> Any:
+        return self.state
+
+
+def searched(rules, state: Any, sides: tuple[str, ...], playouts: int, edition: int, tick: Callable[[], None],
+             stop: Callable[[], bool], endings: Counter) -> dict[str, float]:
+    """Each side's chance at `state` as the strong opponent judges it when it decides there: its search
+    (app/rules/search.py) for the side to move, `playouts` playouts, and that side's chance (1 + v) / 2 with v the
+    mean value of all of them (the root's value, as KataGo and Leela Chess Zero report a search's win rate); the
+    other side's is the rest. A position with no order to search (the game over, no side to move, no legal
+    order) is scored as it stands, and its playouts counted done."""
+    side = None if rules.outcome(state) is not None else rules.prompt(state).side
+    found = _Whole(rules, state, side, playouts, 0, None, edition) if side is not None else None
+    if found is not None:
+        found.root.side, found.root.arms = side, found.candidates(state, side, root=True)
+    if found is None or not found.root.arms:
+        endings["game over" if rules.outcome(state) is not None else "stopped"] += playouts
+        for _ in range(playouts):
+            stop()
+            tick()
+        return {s: score(rules, state, s) for s in sides}
+    for i in range(playouts):
+        stop()
+        found.iterate(i)
+        tick()
+    root = found.root
+    value = sum(root.total.values()) / max(1, sum(root.n.values()))
+    endings["searched"] += playouts
+    mine = (1 + value) / 2
+    return {s: mine if s == side else (1 - mine) / max(1, len(sides) - 1) for s in sides}
+
+
 def turn_ends(rep: Replay) -> list[tuple[int, int]]:
     """(turn, index of its last frame): the start (turn 0, the first frame: the position before any order), then
-    every Game-Turn; a game whose sequence names no Game-Turn (Dai Senso's Combat Phases) has its start and its
-    last frame."""
-    out: list[tuple[int, int]] = [(0, 0)]
-    for i, frame in enumerate(rep.frames[1:], start=1):
+    every Game-Turn after the last event of its last order (an order that ends the Game-Turn's last phase causes
+    events the view counts in the next one: they are that order's, so the point is after them, a position between
+    two orders); a game whose sequence names no Game-Turn (Dai Senso's Combat Phases) has its start and its last
+    frame."""
+    frames = rep.frames
+    last: list[tuple[int, int]] = []
+    for i, frame in enumerate(frames[1:], start=1):
         if frame.turn is None:
             continue
-        if len(out) > 1 and out[-1][0] == frame.turn:
-            out[-1] = (frame.turn, i)
+        if last and last[-1][0] == frame.turn:
+            last[-1] = (frame.turn, i)
         else:
-            out.append((frame.turn, i))
-    if out[-1][1] != len(rep.frames) - 1:
-        out.append((out[-1][0] + 1, len(rep.frames) - 1))
+            last.append((frame.turn, i))
+    out: list[tuple[int, int]] = [(0, 0)]
+    for turn, i in last:
+        while i + 1 < len(frames) and frames[i + 1].type != ORDER:
+            i += 1
+        if i > out[-1][1]:  # a Game-Turn wholly made of the previous one's last order's events has no point
+            out.append((turn, i))
+    if out[-1][1] != len(frames) - 1:
+        out.append((out[-1][0] + 1, len(frames) - 1))
     return out
 
 
@@ -224,11 +297,11 @@ def _cause(rules, rep: Replay, lo: int, hi: int, side: str, direction: float) ->
         previous = now
     if best is None:
         return {"seq": None, "event": None, "order": None, "dice": []}
-    order_at = next((j for j in range(best, -1, -1) if rep.frames[j].type == "core.OrderGiven"), None)
+    order_at = next((j for j in range(best, -1, -1) if rep.frames[j].type == ORDER), None)
     batch: list[Frame] = []
     if order_at is not None:
         for frame in rep.frames[order_at + 1:]:
-            if frame.type == "core.OrderGiven":
+            if frame.type == ORDER:
                 break
             batch.append(frame)
     return {"seq": rep.frames[best].seq, "event": rep.frames[best].text,
