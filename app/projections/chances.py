@@ -41,9 +41,8 @@ FAST = ("greedy", "random")  # policies a playout plays with its own tie-breaks 
 ORDER = "core.OrderGiven"
 DEPTH = 2000  # orders a playout gives at most (a whole SNC Game-Turn is some 150: docs/benchmarks.md)
 # how a playout ends: the game over, the next Game-Turn played to its end, or stopped before (no order the rules
-# take, no side to act, `DEPTH` orders), each valued as it stands; or one of the strong opponent's own playouts
-# (down its tree, then on to the end of the step, valued as the search values its leaves)
-ENDINGS = ("game over", "turn played", "stopped", "searched")
+# take, no side to act, `DEPTH` orders), each valued as it stands
+ENDINGS = ("game over", "turn played", "stopped")
 
 
 class Cancelled(Exception):
@@ -80,7 +79,7 @@ def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
     for turn, index in ends:
         state = rep.games[index]
         if name == "search":
-            found = searched(rules, state, rep.sides, playouts, settings.get("edition", practice.EDITION),
+            found = searched(rules, state, rep.sides, turn, playouts, settings.get("edition", practice.EDITION),
                              tick, stop, endings)
         else:
             found = played(rules, state, rep, turn, name, settings, playouts, tick, stop, endings)
@@ -107,27 +106,72 @@ def played(rules, state: Any, rep: Replay, turn: int, name: str, settings: dict,
     return {side: wins[side] / playouts for side in rep.sides}
 
 
-class _Whole(search.Search):
-    """The strong opponent's search on the position as it stands: the analysis of a finished game (or its
-    arbiter's of a running one) sees everything, so no hidden part is drawn (a seat's search draws them from its
-    side's view, app/rules/belief.py)."""
+class Ahead(search.Search):
+    """The strong opponent's search (app/rules/search.py) at the end of a Game-Turn, its playouts carried on
+    through the next Game-Turn: down its tree of the orders of the side to move (and, deeper, of the other side),
+    as it searches when it plays, then, from the leaf, `rollout` (greedy, the policy whose rating orders and
+    weighs the search's candidates) for both sides to the end of the next Game-Turn or of the game, valued as the
+    chances value every playout (`score`). The position is taken whole: the analysis of a finished game, or a
+    running game's arbiter's, sees everything, so no hidden part is drawn (a seat's search draws them from its
+    side's view, app/rules/belief.py). Its draws are seeded by the position (the search's `seed`), so the same
+    position gives the same chances in any game, a fork's turns before the fork those of its game."""
+
+    def __init__(self, rules, state: Any, side: str, playouts: int, edition: int, turn: int, rollout: str,
+                 endings: Counter):
+        super().__init__(rules, state, side, playouts, 0, None, edition)
+        self.turn, self.rollout, self.endings = turn, rollout, endings
+        self.values = 0.0  # the sum of the playouts' values
+        self.shared = Shared(f"{self.seed}:rollout")
+        self.root.side, self.root.arms = side, self.candidates(state, side, root=True)
 
     def world(self, k: int) -> Any:
         return self.state
 
+    def iterate(self, i: int) -> None:
+        """Playout i: down the tree by PUCT with its own dice, one decision further than the tree knew, then the
+        rollout through the next Game-Turn; every decision on the way learns the value (for the searching side,
+        -1 lost to 1 won)."""
+        rules = self.rules
+        dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
+        state, node, path = self.state, self.root, []
+        while rules.outcome(state) is None:
+            if node is not self.root and (node.visits < search.EXPAND_AT or len(path) >= search.DEPTH):
+                node.visits += 1
+                break
+            side = rules.prompt(state).side
+            if node.arms is None:
+                node.side, node.arms = side, self.candidates(state, side)
+            node.visits += 1
+            if side != node.side or not node.arms:
+                break  # the dice took this playout elsewhere than the tree's first visit: roll out from here
+            arm = self.select(node)
+            path.append((node, arm))
+            try:
+                state = _apply(rules, state, rules.parse(arm, side, state), dice)
+            except (OrderError, ValueError, KeyError):
+                break
+            node = node.children.setdefault(arm, search.Node())
+        reached = playout(rules, state, self.turn, self.rollout, {}, f"{self.seed}:rollout:{i}", i, self.shared,
+                          self.endings)
+        found = 2 * score(rules, reached, self.side) - 1
+        self.low, self.high = min(self.low, found), max(self.high, found)
+        self.values += found
+        for at, arm in path:
+            at.n[arm] = at.n.get(arm, 0) + 1
+            at.total[arm] = at.total.get(arm, 0.0) + found
 
-def searched(rules, state: Any, sides: tuple[str, ...], playouts: int, edition: int, tick: Callable[[], None],
-             stop: Callable[[], bool], endings: Counter) -> dict[str, float]:
-    """Each side's chance at `state` as the strong opponent judges it when it decides there: its search
-    (app/rules/search.py) for the side to move, `playouts` playouts, and that side's chance (1 + v) / 2 with v the
-    mean value of all of them (the root's value, as KataGo and Leela Chess Zero report a search's win rate); the
-    other side's is the rest. A position with no order to search (the game over, no side to move, no legal
-    order) is scored as it stands, and its playouts counted done."""
+
+def searched(rules, state: Any, sides: tuple[str, ...], turn: int, playouts: int, edition: int,
+             tick: Callable[[], None], stop: Callable[[], bool], endings: Counter) -> dict[str, float]:
+    """Each side's chance at `state` (the end of `turn`) from the strong opponent's search for the side to move,
+    `playouts` playouts each carried through the next Game-Turn (`Ahead`): that side's chance is the mean of all
+    its playouts' scores (the root's value, as KataGo and Leela Chess Zero report a search's win rate), the
+    other side's the rest. A position with no order to search (the game over, no side to move, no order listed)
+    is scored as it stands, and its playouts counted done."""
     side = None if rules.outcome(state) is not None else rules.prompt(state).side
-    found = _Whole(rules, state, side, playouts, 0, None, edition) if side is not None else None
-    if found is not None:
-        found.root.side, found.root.arms = side, found.candidates(state, side, root=True)
-    if found is None or not found.root.arms:
+    rollout = "greedy" if "greedy" in practice.policies(rules) else "random"
+    ahead = Ahead(rules, state, side, playouts, edition, turn, rollout, endings) if side is not None else None
+    if ahead is None or not ahead.root.arms:
         endings["game over" if rules.outcome(state) is not None else "stopped"] += playouts
         for _ in range(playouts):
             stop()
@@ -135,12 +179,9 @@ def searched(rules, state: Any, sides: tuple[str, ...], playouts: int, edition: 
         return {s: score(rules, state, s) for s in sides}
     for i in range(playouts):
         stop()
-        found.iterate(i)
+        ahead.iterate(i)
         tick()
-    root = found.root
-    value = sum(root.total.values()) / max(1, sum(root.n.values()))
-    endings["searched"] += playouts
-    mine = (1 + value) / 2
+    mine = (1 + ahead.values / playouts) / 2
     return {s: mine if s == side else (1 - mine) / max(1, len(sides) - 1) for s in sides}
 
 
