@@ -24,9 +24,11 @@ before each, and a True answer stops the run (Cancelled).
 """
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from app.projections.replay import Frame, Replay, turn_of
@@ -37,6 +39,7 @@ from app.rules.search import PlayoutDice
 PLAYOUTS = 100
 POLICY = "search"
 TURNING_POINTS = 3
+POLL = 0.2  # seconds between a pooled run's progress reports
 FAST = ("greedy", "random")  # policies a playout plays with its own tie-breaks (`_fast`)
 ORDER = "core.OrderGiven"
 DEPTH = 2000  # orders a playout gives at most (a whole SNC Game-Turn is some 150: docs/benchmarks.md)
@@ -51,48 +54,141 @@ class Cancelled(Exception):
 
 def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
              progress: Callable[[int, int], None] | None = None,
-             cancelled: Callable[[], bool] | None = None) -> dict:
+             cancelled: Callable[[], bool] | None = None, workers: int = 1) -> dict:
     """The chances after every Game-Turn of `rep` (a finished game, a fork of one, or a running game as its
-    arbiter sees it: the caller checks who may ask), and the turning points."""
+    arbiter sees it: the caller checks who may ask), and the turning points. `workers` > 1: the points are worked
+    out in that many processes at once (`_pooled`), with the same result."""
     rules = rep.rules
     name, settings = practice.parse_spec(rules, policy)
     if name == "search" and policy != "search":
         raise ValueError(f"the chances' strong opponent runs the playouts asked for at each Game-Turn ({playouts}):"
                          f" give the policy as 'search', not {policy!r}")
     ends = turn_ends(rep)
-    total = playouts * len(ends)
-    done = 0
+    run = Run(rep, name, settings, playouts, ends)
+    found = (_pooled(run, workers, progress, cancelled) if workers > 1 and len(ends) > 1 else
+             _in_turn(run, progress, cancelled))
     endings: Counter = Counter()
     points = []
+    for (turn, index), (chances, ended) in zip(ends, found, strict=True):
+        endings.update(ended)
+        points.append({"turn": turn, "seq": rep.frames[index].seq,
+                       "chances": {side: round(chances[side], 4) for side in rep.sides}})
+    edition = settings.get("edition", practice.EDITION) if name == "search" else None
+    return {"game_id": rep.game_id, "sides": list(rep.sides), "playouts": playouts, "policy": policy,
+            "edition": edition, "method": method(rules, name, playouts, edition),
+            "points": points, "endings": {how: endings[how] for how in ENDINGS},
+            "turning_points": turning_points(rules, rep, points, ends)}
+
+
+def method(rules, name: str, playouts: int, edition: int | None) -> str:
+    """What produced the chances, in the words the CLI and the viewer show beside them."""
+    if name == "search":
+        return (f"{playouts} playouts a Game-Turn of the strong opponent's search (edition {edition}), each carried "
+                f"through the next Game-Turn by {rollout_policy(rules)}")
+    return f"{playouts} playouts a Game-Turn through the next Game-Turn, {name} both sides"
+
+
+def rollout_policy(rules) -> str:
+    """The policy that carries the search's playouts on from its tree: greedy, the rating the search orders and
+    weighs its candidates by; random where the rule set has no greedy."""
+    return "greedy" if "greedy" in practice.policies(rules) else "random"
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a run works out: the replay, the policy, the playouts a point, the points (`turn_ends`)."""
+
+    rep: Replay
+    name: str
+    settings: dict
+    playouts: int
+    ends: list[tuple[int, int]]
+
+    @property
+    def total(self) -> int:
+        return self.playouts * len(self.ends)
+
+    def point(self, k: int, tick: Callable[[], None], stop: Callable[[], None]) -> tuple[dict, Counter]:
+        """Each side's chance at point k, and how its playouts ended."""
+        turn, index = self.ends[k]
+        rules, state, endings = self.rep.rules, self.rep.games[index], Counter()
+        if self.name == "search":
+            found = searched(rules, state, self.rep.sides, turn, self.playouts,
+                             self.settings.get("edition", practice.EDITION), tick, stop, endings)
+        else:
+            found = played(rules, state, self.rep, turn, self.name, self.settings, self.playouts, tick, stop,
+                           endings)
+        return found, endings
+
+
+def _in_turn(run: Run, progress: Callable[[int, int], None] | None,
+             cancelled: Callable[[], bool] | None) -> list[tuple[dict, Counter]]:
+    """The points one after the other in this process: `progress` told after each playout, `cancelled` asked
+    before each."""
+    done = 0
 
     def tick() -> None:
         nonlocal done
         done += 1
         if progress is not None:
-            progress(done, total)
+            progress(done, run.total)
 
-    def stop() -> bool:
+    def stop() -> None:
         if cancelled is not None and cancelled():
-            raise Cancelled(f"stopped after {done} of {total} playouts")
-        return False
+            raise Cancelled(f"stopped after {done} of {run.total} playouts")
 
-    for turn, index in ends:
-        state = rep.games[index]
-        if name == "search":
-            found = searched(rules, state, rep.sides, turn, playouts, settings.get("edition", practice.EDITION),
-                             tick, stop, endings)
-        else:
-            found = played(rules, state, rep, turn, name, settings, playouts, tick, stop, endings)
-        points.append({"turn": turn, "seq": rep.frames[index].seq,
-                       "chances": {side: round(found[side], 4) for side in rep.sides}})
-    return {"game_id": rep.game_id, "sides": list(rep.sides), "playouts": playouts, "policy": policy,
-            "edition": settings.get("edition", practice.EDITION) if name == "search" else None,
-            "points": points, "endings": {how: endings[how] for how in ENDINGS},
-            "turning_points": turning_points(rules, rep, points, ends)}
+    return [run.point(k, tick, stop) for k in range(len(run.ends))]
+
+
+_RUN: tuple | None = None  # a pooled run, as its forked workers inherit it (a game's states do not pickle)
+
+
+def _pooled(run: Run, workers: int, progress: Callable[[int, int], None] | None,
+            cancelled: Callable[[], bool] | None) -> list[tuple[dict, Counter]]:
+    """The points in `workers` forked processes at once, each point's playouts in one of them (every point is
+    seeded on its own, so the result is the one `_in_turn` gives): the playouts done are counted in shared
+    memory, told to `progress` and checked against `cancelled` every `POLL` seconds; a cancelled run stops its
+    workers."""
+    global _RUN
+    context = multiprocessing.get_context("fork")
+    done, halt = context.Value("i", 0), context.Event()
+    _RUN = (run, done, halt)
+    try:
+        with context.Pool(min(workers, len(run.ends))) as pool:
+            pending = [pool.apply_async(_worked, (k,)) for k in range(len(run.ends))]
+            for waiting in pending:
+                while not waiting.ready():
+                    waiting.wait(POLL)
+                    if progress is not None:
+                        progress(done.value, run.total)
+                    if cancelled is not None and cancelled():
+                        halt.set()
+                        raise Cancelled(f"stopped after {done.value} of {run.total} playouts")
+            found = [waiting.get() for waiting in pending]
+    finally:
+        _RUN = None
+    if progress is not None:
+        progress(run.total, run.total)
+    return found
+
+
+def _worked(k: int) -> tuple[dict, Counter]:
+    """Point k of the pooled run, in a worker."""
+    run, done, halt = _RUN
+
+    def tick() -> None:
+        with done.get_lock():
+            done.value += 1
+
+    def stop() -> None:
+        if halt.is_set():
+            raise Cancelled("stopped")
+
+    return run.point(k, tick, stop)
 
 
 def played(rules, state: Any, rep: Replay, turn: int, name: str, settings: dict, playouts: int,
-           tick: Callable[[], None], stop: Callable[[], bool], endings: Counter) -> dict[str, float]:
+           tick: Callable[[], None], stop: Callable[[], None], endings: Counter) -> dict[str, float]:
     """Each side's chance at `state` (the end of `turn`): the mean score of `playouts` playouts through the next
     Game-Turn by the policy `name` for both sides."""
     wins = {side: 0.0 for side in rep.sides}
@@ -162,15 +258,15 @@ class Ahead(search.Search):
 
 
 def searched(rules, state: Any, sides: tuple[str, ...], turn: int, playouts: int, edition: int,
-             tick: Callable[[], None], stop: Callable[[], bool], endings: Counter) -> dict[str, float]:
+             tick: Callable[[], None], stop: Callable[[], None], endings: Counter) -> dict[str, float]:
     """Each side's chance at `state` (the end of `turn`) from the strong opponent's search for the side to move,
     `playouts` playouts each carried through the next Game-Turn (`Ahead`): that side's chance is the mean of all
     its playouts' scores (the root's value, as KataGo and Leela Chess Zero report a search's win rate), the
     other side's the rest. A position with no order to search (the game over, no side to move, no order listed)
     is scored as it stands, and its playouts counted done."""
     side = None if rules.outcome(state) is not None else rules.prompt(state).side
-    rollout = "greedy" if "greedy" in practice.policies(rules) else "random"
-    ahead = Ahead(rules, state, side, playouts, edition, turn, rollout, endings) if side is not None else None
+    ahead = (Ahead(rules, state, side, playouts, edition, turn, rollout_policy(rules), endings)
+             if side is not None else None)
     if ahead is None or not ahead.root.arms:
         endings["game over" if rules.outcome(state) is not None else "stopped"] += playouts
         for _ in range(playouts):
