@@ -1,31 +1,47 @@
 """Each side's chance of victory after every Game-Turn of a game, and the turning points (issue 29).
 
-After the last event of each Game-Turn, `playouts` playouts play the game on from that position through the whole
-next Game-Turn (or to its end; `DEPTH` orders at most, far more than any Game-Turn takes, so that a policy that
-never ends its steps still stops; the result's `endings` counts how the playouts ended), both sides played by a
-practice policy (`greedy` by default: app/rules/practice.py; any policy a seat could have, `search:N` too), each
-playout with its own dice: `greedy` and `random` draw their tie-breaks for the position and the number of orders
-since it, give the first order the rules take (a seat's policy seeds its draws from the side's view and checks an
-order before giving it, work a playout does without), and so give the same orders in every playout until a die tells
-the playouts apart: those are worked out once (`Shared`); `search:N` has its own tie-breaks in each playout (its
-count of orders given starts at the playout's number). A playout that ends the game counts 1 for the winner, 0 for
-the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of the position it
-reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance is the mean. It is
-an estimate from these playouts: how the game would go on if both sides played as the policy does, not a frequency
-of real games. The first point is the position before any order (turn 0).
+The points: the position before any order (turn 0), then the position after each Game-Turn's last order and
+everything it caused (`turn_ends`), then the game's end. At each, `playouts` playouts (100 by default), by one of:
+
+- `search` (the default): the strong opponent's search (app/rules/search.py, the policies' current edition) decides
+  for the side to move there as it does when it plays (its tree of candidate orders, PUCT, the greedy rating as
+  its prior), but each of its playouts, once down its tree, is carried on through the whole next Game-Turn by
+  greedy for both sides (the rating the search orders its candidates by: a fast rollout policy guided by the strong
+  one, as AlphaGo's search rolled out with a fast policy) and valued as below. The side to move's chance is the
+  mean over all the search's playouts (the search's root value, as KataGo and Leela Chess Zero report a search's
+  win rate), the other side's the rest. The position is taken whole (a finished game is all visible; a running
+  game is its arbiter's to ask), so no hidden part is drawn. `Ahead`.
+- `greedy` or `random` (or a rule set's own policy): `playouts` playouts from the position through the whole next
+  Game-Turn, both sides played by that policy, each with its own dice: `greedy` and `random` draw their tie-breaks
+  for the position and the number of orders since it, give the first order the rules take (a seat's policy seeds
+  its draws from the side's view and checks an order before giving it, work a playout does without), and so give
+  the same orders in every playout until a die tells the playouts apart: those are worked out once (`Shared`).
+  Each side's chance is the mean of its scores.
+
+Either way a playout goes on to the end of the next Game-Turn or of the game (`DEPTH` orders at most, far more than
+any Game-Turn takes, so that a policy that never ends its steps still stops; the result's `endings` counts how the
+playouts ended). One that ends the game scores 1 for the winner, 0 for the loser, 1/2 each for a draw; one that
+does not is valued by the strong opponent's evaluation of the position it reaches (app/rules/evaluation.py, from
+-1 to 1, read as the chance (1 + v) / 2). It is an estimate from these playouts: how the game would go on if the
+sides played as the policy does, not a frequency of real games. Why not the strong opponent for every order of a
+playout: at its 2 s a decision a whole SNC Game-Turn takes it some 200 s, so 100 playouts after each of 13 points
+would take three days of CPU (docs/benchmarks.md, "The chances row").
 
 The turning points are the Game-Turns whose chance moved most (the largest swings, either way). For each, the
 event of that turn that moved the evaluation most in the swing's direction names its cause: the order that
 produced it and any die rolled with it (the evaluation is read after every event of the turn, without playouts).
 
-Deterministic: every draw is seeded from the game id, the turn and the playout's number, so the same game gives
-the same chances in any process. `progress(done, total)` is told after each playout; `cancelled()` is asked
-before each, and a True answer stops the run (Cancelled).
+Deterministic: every draw is seeded by the position (`search`: the search's own seed, from the position) or by the
+game id, the turn and the playout's number (the others), so the same game gives the same chances in any process,
+with any number of `workers` (the points worked out in that many forked processes at once). `progress(done,
+total)` is told after each playout (pooled: every `POLL` seconds); `cancelled()` is asked before each (pooled: as
+often), and a True answer stops the run (Cancelled).
 """
 from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -154,7 +170,8 @@ def _pooled(run: Run, workers: int, progress: Callable[[int, int], None] | None,
     done, halt = context.Value("i", 0), context.Event()
     _RUN = (run, done, halt)
     try:
-        with context.Pool(min(workers, len(run.ends))) as pool:
+        with context.Pool(min(workers, len(run.ends)), initializer=signal.signal,
+                          initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:  # Ctrl-C: this process stops them
             pending = [pool.apply_async(_worked, (k,)) for k in range(len(run.ends))]
             for waiting in pending:
                 while not waiting.ready():
