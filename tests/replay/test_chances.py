@@ -33,19 +33,19 @@ def make_app(store):
 @pytest.mark.parametrize("policy", ["search", "greedy"])
 def test_a_finished_game_has_a_chance_after_every_turn_and_its_turning_points(store, finished, policy):
     built = replay.build(store, CATALOG, finished, replay.ALL)
-    found = chances.forecast(built, playouts=6, policy=policy)
-    assert found["policy"] == policy and "6 playouts a Game-Turn" in found["method"]
+    found = chances.forecast(built, playouts=4, policy=policy)
+    assert found["policy"] == policy and "4 playouts a Game-Turn" in found["method"]
     turns = [p["turn"] for p in found["points"]]
     assert turns[0] == 0 and turns == sorted(turns) and len(turns) >= 4
     # every playout says how it ended: the game over, the next Game-Turn played through, or stopped before
-    assert set(found["endings"]) == set(chances.ENDINGS) and sum(found["endings"].values()) == 6 * len(turns)
-    assert found["endings"]["turn played"] > 0 and found["endings"]["game over"] >= 6  # the last point is the end
+    assert set(found["endings"]) == set(chances.ENDINGS) and sum(found["endings"].values()) == 4 * len(turns)
+    assert found["endings"]["turn played"] > 0 and found["endings"]["game over"] >= 4  # the last point is the end
     for p in found["points"]:
         assert sum(p["chances"].values()) == pytest.approx(1, abs=1e-3)
         assert all(0 <= v <= 1 for v in p["chances"].values())
     winner = built.outcome["winner"]  # the last point is the game's end: won, or drawn (nobody took the village)
     assert found["points"][-1]["chances"] == {s: 1 if s == winner else 0 if winner else 0.5 for s in built.sides}
-    assert chances.forecast(built, playouts=6, policy=policy) == found  # seeded: the same in any run
+    assert chances.forecast(built, playouts=4, policy=policy) == found  # seeded: the same in any run
     assert found["turning_points"]
     seqs = {f.seq: f for f in built.frames}
     for t in found["turning_points"]:
@@ -77,12 +77,12 @@ def test_each_point_is_a_position_between_two_orders(store, finished):
 def test_two_processes_give_the_same_chances_and_can_be_cancelled(store, finished):
     built = replay.build(store, CATALOG, finished, replay.ALL)
     told = []
-    pooled = chances.forecast(built, playouts=3, workers=2, progress=lambda done, total: told.append((done, total)))
-    assert pooled == chances.forecast(built, playouts=3)
-    total = 3 * len(chances.turn_ends(built))
+    pooled = chances.forecast(built, playouts=2, workers=2, progress=lambda done, total: told.append((done, total)))
+    assert pooled == chances.forecast(built, playouts=2)
+    total = 2 * len(chances.turn_ends(built))
     assert told[-1] == (total, total) and all(done <= total for done, _ in told)
     with pytest.raises(chances.Cancelled):
-        chances.forecast(built, playouts=3, workers=2, cancelled=lambda: True)
+        chances.forecast(built, playouts=2, workers=2, cancelled=lambda: True)
 
 
 def test_a_run_can_be_cancelled(store, finished):
