@@ -264,7 +264,9 @@ class Ahead(search.Search):
             except (OrderError, ValueError, KeyError):
                 break
             node = node.children.setdefault(arm, search.Node())
-        reached = playout(rules, state, self.turn, self.rollout, {}, f"{self.seed}:rollout:{i}", i, self.shared,
+        shared = self.shared if state is self.state else Shared(self.shared.seed)  # a leaf below the root is
+        # this playout's own position: the same tie-breaks, nothing kept for the others
+        reached = playout(rules, state, self.turn, self.rollout, {}, f"{self.seed}:rollout:{i}", i, shared,
                           self.endings)
         found = 2 * score(rules, reached, self.side) - 1
         self.low, self.high = min(self.low, found), max(self.high, found)
@@ -368,8 +370,8 @@ def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, 
             if after is None:
                 endings["stopped"] += 1
                 return state  # no order the rules take here: valued as it stands
-            if dice.next_index == rolled:  # no die: every playout that reaches `state` goes on to `after`
-                shared.after[id(state)] = (state, after)
+            if dice.next_index == rolled == 0:  # no die yet: every playout that reaches `state` goes on to `after`
+                shared.after[id(state)] = (state, after)  # (after a die, the positions are this playout's own)
             state = after
             continue
         try:
