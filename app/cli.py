@@ -384,18 +384,23 @@ def render_cmd(ctx: Context, game: str, at_seq: int | None, side: str | None, ou
                    "(a running game: only without --as, as its arbiter). Ctrl-C cancels.")
 @click.option("--playouts", type=click.IntRange(1, 10000), default=100, show_default=True,
               help="Playouts a Game-Turn for --chances.")
-@click.option("--policy", default="greedy", show_default=True,
-              help="The practice policy both sides play in the playouts of --chances (greedy, random, search:N).")
+@click.option("--policy", default="search", show_default=True,
+              help="What plays the playouts of --chances: search (the strong opponent's search at each Game-Turn, "
+                   "its playouts carried through the next one by greedy), greedy or random (both sides, through the "
+                   "next Game-Turn). docs/replay.md, \"Chances of victory\".")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes working the Game-Turns out at once for --chances (2 on a 2-core machine that has "
+                   "nothing else to do); the same chances.")
 @json_option
 @click.pass_obj
 @guarded
 def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, with_chances: bool, playouts: int,
-                policy: str, as_json: bool) -> None:
+                policy: str, workers: int, as_json: bool) -> None:
     """Step losses, victory-hex control, odds taken and die-roll luck, as text, JSON and SVG charts; with
     --chances, the chance of victory through the game."""
     result = ctx.console.analyse(game, side)
     if with_chances:
-        result["chances"] = _chances(ctx, game, side, playouts, policy)
+        result["chances"] = _chances(ctx, game, side, playouts, policy, workers)
     result["charts"] = ctx.console.chart_index(result)  # as the viewer's analysis.json lists them
     if out_dir:
         folder = Path(out_dir)
@@ -423,7 +428,7 @@ def analyze_cmd(ctx: Context, game: str, side: str | None, out_dir: str | None, 
     emit(as_json, result, "\n".join(lines))
 
 
-def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: str) -> dict:
+def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: str, workers: int) -> dict:
     """The chances of victory, with a progress bar on stderr; Ctrl-C cancels (nothing is written)."""
     with click.progressbar(length=1, label="playouts", file=sys.stderr) as bar:
         def progress(done: int, total: int) -> None:
@@ -431,7 +436,8 @@ def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: s
             bar.update(done - bar.pos)
 
         try:
-            return ctx.console.chances(game, side, playouts=playouts, policy=policy, progress=progress)
+            return ctx.console.chances(game, side, playouts=playouts, policy=policy, progress=progress,
+                                       workers=workers)
         except KeyboardInterrupt:
             raise click.ClickException(f"cancelled after {bar.pos} of {bar.length} playouts") from None
         except replays.Cancelled as exc:
@@ -439,8 +445,8 @@ def _chances(ctx: Context, game: str, side: str | None, playouts: int, policy: s
 
 
 def _chances_text(found: dict) -> list[str]:
-    lines = [f"  chance of victory after each Game-Turn ({found['playouts']} playouts a turn, {found['policy']} "
-             "both sides, then the strong opponent's evaluation):"]
+    lines = [f"  chance of victory after each Game-Turn ({found['method']}, then the strong opponent's "
+             "evaluation):"]
     for p in found["points"]:
         lines.append(f"    turn {p['turn']:>2}: " + ", ".join(f"{s} {v:.0%}" for s, v in p["chances"].items()))
     for t in found["turning_points"]:

@@ -588,13 +588,15 @@ def fuzz(tmp: Path, seeds: range) -> tuple[float, float]:
 
 
 # -- the chances of victory ----------------------------------------------------------------------------------
-def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 100) -> tuple[float, float, float]:
+def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 100,
+                    policy: str | None = None) -> tuple[float, float, float]:
     """Minutes to work out the chances of victory after every Game-Turn of the finished SNC game, 100 playouts a
-    Game-Turn, each through the whole next Game-Turn (app/projections/chances.py), vs minutes for one SNC fuzzer
-    game on the rules alone; and the run's CPU minutes (what the wall time is on an idle core). With fewer
-    `playouts` (a busy machine), the run's minutes times 100 / playouts: an over-estimate, since the orders the
-    playouts of a position share before a die parts them are worked out once however many there are (said beside
-    the row). How the playouts ended (`CHANCES_ENDINGS`) is printed under the table."""
+    Game-Turn (app/projections/chances.py: by default the strong opponent's search at each Game-Turn; `policy`
+    greedy or random: playouts through the whole next Game-Turn), vs minutes for one SNC fuzzer game on the rules
+    alone; and the run's CPU minutes (what the wall time is on an idle core). With fewer `playouts` (a busy
+    machine), the run's minutes times 100 / playouts: for greedy an over-estimate, since the orders the playouts of
+    a position share before a die parts them are worked out once however many there are (said beside the row). How
+    the playouts ended (`CHANCES_ENDINGS`) is printed under the table."""
     from snc_randomplay import play
 
     from app.projections import chances, replay
@@ -602,11 +604,12 @@ def chances_minutes(store: EventStore, game_id: str, seed: int, playouts: int = 
     built = replay.build(store, CATALOG, game_id, replay.ALL)
     assert built.over and max(f.turn or 0 for f in built.frames) >= 12, "the bench's SNC game is a 12-GT game"
     start, cpu = time.perf_counter(), time.process_time()
-    found = chances.forecast(built, playouts=playouts)
+    found = chances.forecast(built, playouts=playouts, policy=policy or chances.POLICY)
     scale = 100 / playouts
     minutes = (time.perf_counter() - start) / 60 * scale
     cpu_minutes = (time.process_time() - cpu) / 60 * scale
-    CHANCES_ENDINGS.update(playouts=playouts, points=len(found["points"]), endings=found["endings"])
+    CHANCES_ENDINGS.update(playouts=playouts, points=len(found["points"]), endings=found["endings"],
+                           policy=found["policy"])
     start = time.perf_counter()
     play(random.Random(seed), max_orders=5000)
     return minutes, (time.perf_counter() - start) / 60, cpu_minutes
@@ -637,6 +640,9 @@ def main() -> None:
     parser.add_argument("--fuzz-games", type=int, default=2, help="SNC fuzz games per round")
     parser.add_argument("--chances-playouts", type=int, default=100,
                         help="playouts a Game-Turn of the chances row's run; fewer: its minutes scaled to 100")
+    parser.add_argument("--chances-policy", default=None,
+                        help="the chances row's policy (default: the chances' own, the strong opponent's search; "
+                             "greedy or random: playouts through the whole next Game-Turn)")
     parser.add_argument("--undos", type=int, default=600, help="move+undo cycles of the replay rows' games")
     parser.add_argument("--alternations", type=int, default=3,
                         help="samples a round of the durable-writers rows (SQLite, eventsourcing, PostgreSQL), "
@@ -830,7 +836,8 @@ def main() -> None:
                 rows["fuzz"].add(*fuzz(tmp, range(fuzz_seed, fuzz_seed + args.fuzz_games)))
                 fuzz_seed += args.fuzz_games
             if "chances" in wanted and r == 0:  # minutes a run: once, whatever --rounds says
-                wall, baseline, cpu = chances_minutes(snc_store, snc_id, fuzz_seed, args.chances_playouts)
+                wall, baseline, cpu = chances_minutes(snc_store, snc_id, fuzz_seed, args.chances_playouts,
+                                                        args.chances_policy)
                 rows["chances"].add(wall, baseline)
                 rows["chances_cpu"].add(cpu, baseline)
             if "replay" in wanted:
@@ -855,11 +862,14 @@ def main() -> None:
         print(row.line())
     if CHANCES_ENDINGS:
         ran = CHANCES_ENDINGS
+        through = ("the strong opponent's search at each point" if ran["policy"] == "search" else
+                   f"{ran['policy']} for both sides, each through the whole next Game-Turn")
         print(f"\nchances row: {ran['playouts']} playouts after each of {ran['points']} points (the start and every "
-              f"Game-Turn), each through the whole next Game-Turn; how they ended: "
+              f"Game-Turn), {through}; how they ended: "
               + ", ".join(f"{how} {n}" for how, n in ran["endings"].items())
-              + ("" if ran["playouts"] == 100 else f"; minutes scaled by 100 / {ran['playouts']} (an over-estimate: "
-                 "the orders a position's playouts share before a die parts them are worked out once)"))
+              + ("" if ran["playouts"] == 100 else f"; minutes scaled by 100 / {ran['playouts']}"
+                 + ("" if ran["policy"] == "search" else " (an over-estimate: the orders a position's playouts share "
+                                                         "before a die parts them are worked out once)")))
 
     if writer_log:
         print(f"\ndurable writers, each sample (commands/s; sync: an fdatasync just before it): {WRITERS} writers")

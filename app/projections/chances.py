@@ -1,43 +1,63 @@
 """Each side's chance of victory after every Game-Turn of a game, and the turning points (issue 29).
 
-After the last event of each Game-Turn, `playouts` playouts play the game on from that position through the whole
-next Game-Turn (or to its end; `DEPTH` orders at most, far more than any Game-Turn takes, so that a policy that
-never ends its steps still stops; the result's `endings` counts how the playouts ended), both sides played by a
-practice policy (`greedy` by default: app/rules/practice.py; any policy a seat could have, `search:N` too), each
-playout with its own dice: `greedy` and `random` draw their tie-breaks for the position and the number of orders
-since it, give the first order the rules take (a seat's policy seeds its draws from the side's view and checks an
-order before giving it, work a playout does without), and so give the same orders in every playout until a die tells
-the playouts apart: those are worked out once (`Shared`); `search:N` has its own tie-breaks in each playout (its
-count of orders given starts at the playout's number). A playout that ends the game counts 1 for the winner, 0 for
-the loser, 1/2 each for a draw; one that does not is valued by the strong opponent's evaluation of the position it
-reaches (app/rules/evaluation.py, from -1 to 1, read as the chance (1 + v) / 2). A side's chance is the mean. It is
-an estimate from these playouts: how the game would go on if both sides played as the policy does, not a frequency
-of real games. The first point is the position before any order (turn 0).
+The points: the position before any order (turn 0), then the position after each Game-Turn's last order and
+everything it caused (`turn_ends`), then the game's end. At each, `playouts` playouts (100 by default), by one of:
+
+- `search` (the default): the strong opponent's search (app/rules/search.py, the policies' current edition) decides
+  for the side to move there as it does when it plays (its tree of candidate orders, PUCT, the greedy rating as
+  its prior), but each of its playouts, once down its tree, is carried on through the whole next Game-Turn by
+  greedy for both sides (the rating the search orders its candidates by: a fast rollout policy guided by the strong
+  one, as AlphaGo's search rolled out with a fast policy) and valued as below. The side to move's chance is the
+  mean over all the search's playouts (the search's root value, as KataGo and Leela Chess Zero report a search's
+  win rate), the other side's the rest. The position is taken whole (a finished game is all visible; a running
+  game is its arbiter's to ask), so no hidden part is drawn. `Ahead`.
+- `greedy` or `random` (or a rule set's own policy): `playouts` playouts from the position through the whole next
+  Game-Turn, both sides played by that policy, each with its own dice: `greedy` and `random` draw their tie-breaks
+  for the position and the number of orders since it, give the first order the rules take (a seat's policy seeds
+  its draws from the side's view and checks an order before giving it, work a playout does without), and so give
+  the same orders in every playout until a die tells the playouts apart: those are worked out once (`Shared`).
+  Each side's chance is the mean of its scores.
+
+Either way a playout goes on to the end of the next Game-Turn or of the game (`DEPTH` orders at most, far more than
+any Game-Turn takes, so that a policy that never ends its steps still stops; the result's `endings` counts how the
+playouts ended). One that ends the game scores 1 for the winner, 0 for the loser, 1/2 each for a draw; one that
+does not is valued by the strong opponent's evaluation of the position it reaches (app/rules/evaluation.py, from
+-1 to 1, read as the chance (1 + v) / 2). It is an estimate from these playouts: how the game would go on if the
+sides played as the policy does, not a frequency of real games. Why not the strong opponent for every order of a
+playout: at its 2 s a decision a whole SNC Game-Turn takes it some 200 s, so 100 playouts after each of 13 points
+would take three days of CPU (docs/benchmarks.md, "The chances row").
 
 The turning points are the Game-Turns whose chance moved most (the largest swings, either way). For each, the
 event of that turn that moved the evaluation most in the swing's direction names its cause: the order that
 produced it and any die rolled with it (the evaluation is read after every event of the turn, without playouts).
 
-Deterministic: every draw is seeded from the game id, the turn and the playout's number, so the same game gives
-the same chances in any process. `progress(done, total)` is told after each playout; `cancelled()` is asked
-before each, and a True answer stops the run (Cancelled).
+Deterministic: every draw is seeded by the position (`search`: the search's own seed, from the position) or by the
+game id, the turn and the playout's number (the others), so the same game gives the same chances in any process,
+with any number of `workers` (the points worked out in that many forked processes at once). `progress(done,
+total)` is told after each playout (pooled: every `POLL` seconds); `cancelled()` is asked before each (pooled: as
+often), and a True answer stops the run (Cancelled).
 """
 from __future__ import annotations
 
+import multiprocessing
 import random
+import signal
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from app.projections.replay import Frame, Replay, turn_of
-from app.rules import evaluation, practice
+from app.rules import evaluation, practice, search
 from app.rules.errors import OrderError
 from app.rules.search import PlayoutDice
 
 PLAYOUTS = 100
-POLICY = "greedy"
+POLICY = "search"
 TURNING_POINTS = 3
+POLL = 0.2  # seconds between a pooled run's progress reports
 FAST = ("greedy", "random")  # policies a playout plays with its own tie-breaks (`_fast`)
+ORDER = "core.OrderGiven"
 DEPTH = 2000  # orders a playout gives at most (a whole SNC Game-Turn is some 150: docs/benchmarks.md)
 # how a playout ends: the game over, the next Game-Turn played to its end, or stopped before (no order the rules
 # take, no side to act, `DEPTH` orders), each valued as it stands
@@ -50,50 +70,259 @@ class Cancelled(Exception):
 
 def forecast(rep: Replay, playouts: int = PLAYOUTS, policy: str = POLICY,
              progress: Callable[[int, int], None] | None = None,
-             cancelled: Callable[[], bool] | None = None) -> dict:
+             cancelled: Callable[[], bool] | None = None, workers: int = 1) -> dict:
     """The chances after every Game-Turn of `rep` (a finished game, a fork of one, or a running game as its
-    arbiter sees it: the caller checks who may ask), and the turning points."""
+    arbiter sees it: the caller checks who may ask), and the turning points. `workers` > 1: the points are worked
+    out in that many processes at once (`_pooled`), with the same result."""
     rules = rep.rules
     name, settings = practice.parse_spec(rules, policy)
+    if name == "search" and policy != "search":
+        raise ValueError(f"the chances' strong opponent runs the playouts asked for at each Game-Turn ({playouts}):"
+                         f" give the policy as 'search', not {policy!r}")
     ends = turn_ends(rep)
-    total = playouts * len(ends)
-    done = 0
+    run = Run(rep, name, settings, playouts, ends)
+    found = (_pooled(run, workers, progress, cancelled) if workers > 1 and len(ends) > 1 else
+             _in_turn(run, progress, cancelled))
     endings: Counter = Counter()
     points = []
-    for turn, index in ends:
-        state = rep.games[index]
-        wins = {side: 0.0 for side in rep.sides}
-        shared = Shared(f"{rep.game_id}:{turn}")
-        for j in range(playouts):
-            if cancelled is not None and cancelled():
-                raise Cancelled(f"stopped after {done} of {total} playouts")
-            reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j, shared, endings)
-            for side in rep.sides:
-                wins[side] += score(rules, reached, side)
-            done += 1
-            if progress is not None:
-                progress(done, total)
+    for (turn, index), (chances, ended) in zip(ends, found, strict=True):
+        endings.update(ended)
         points.append({"turn": turn, "seq": rep.frames[index].seq,
-                       "chances": {side: round(wins[side] / playouts, 4) for side in rep.sides}})
+                       "chances": {side: round(chances[side], 4) for side in rep.sides}})
+    edition = settings.get("edition", practice.EDITION) if name == "search" else None
     return {"game_id": rep.game_id, "sides": list(rep.sides), "playouts": playouts, "policy": policy,
+            "edition": edition, "method": method(rules, name, playouts, edition),
             "points": points, "endings": {how: endings[how] for how in ENDINGS},
             "turning_points": turning_points(rules, rep, points, ends)}
 
 
+def method(rules, name: str, playouts: int, edition: int | None) -> str:
+    """What produced the chances, in the words the CLI and the viewer show beside them."""
+    if name == "search":
+        return (f"{playouts} playouts a Game-Turn of the strong opponent's search (edition {edition}), each carried "
+                f"through the next Game-Turn by {rollout_policy(rules)}")
+    return f"{playouts} playouts a Game-Turn through the next Game-Turn, {name} both sides"
+
+
+def rollout_policy(rules) -> str:
+    """The policy that carries the search's playouts on from its tree: greedy, the rating the search orders and
+    weighs its candidates by; random where the rule set has no greedy."""
+    return "greedy" if "greedy" in practice.policies(rules) else "random"
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a run works out: the replay, the policy, the playouts a point, the points (`turn_ends`)."""
+
+    rep: Replay
+    name: str
+    settings: dict
+    playouts: int
+    ends: list[tuple[int, int]]
+
+    @property
+    def total(self) -> int:
+        return self.playouts * len(self.ends)
+
+    def point(self, k: int, tick: Callable[[], None], stop: Callable[[], None]) -> tuple[dict, Counter]:
+        """Each side's chance at point k, and how its playouts ended."""
+        turn, index = self.ends[k]
+        rules, state, endings = self.rep.rules, self.rep.games[index], Counter()
+        if self.name == "search":
+            found = searched(rules, state, self.rep.sides, turn, self.playouts,
+                             self.settings.get("edition", practice.EDITION), tick, stop, endings)
+        else:
+            found = played(rules, state, self.rep, turn, self.name, self.settings, self.playouts, tick, stop,
+                           endings)
+        return found, endings
+
+
+def _in_turn(run: Run, progress: Callable[[int, int], None] | None,
+             cancelled: Callable[[], bool] | None) -> list[tuple[dict, Counter]]:
+    """The points one after the other in this process: `progress` told after each playout, `cancelled` asked
+    before each."""
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, run.total)
+
+    def stop() -> None:
+        if cancelled is not None and cancelled():
+            raise Cancelled(f"stopped after {done} of {run.total} playouts")
+
+    return [run.point(k, tick, stop) for k in range(len(run.ends))]
+
+
+_RUN: tuple | None = None  # a pooled run, as its forked workers inherit it (a game's states do not pickle)
+
+
+def _pooled(run: Run, workers: int, progress: Callable[[int, int], None] | None,
+            cancelled: Callable[[], bool] | None) -> list[tuple[dict, Counter]]:
+    """The points in `workers` forked processes at once, each point's playouts in one of them (every point is
+    seeded on its own, so the result is the one `_in_turn` gives): the playouts done are counted in shared
+    memory, told to `progress` and checked against `cancelled` every `POLL` seconds; a cancelled run stops its
+    workers."""
+    global _RUN
+    context = multiprocessing.get_context("fork")
+    done, halt = context.Value("i", 0), context.Event()
+    _RUN = (run, done, halt)
+    try:
+        with context.Pool(min(workers, len(run.ends)), initializer=signal.signal,
+                          initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:  # Ctrl-C: this process stops them
+            pending = [pool.apply_async(_worked, (k,)) for k in range(len(run.ends))]
+            for waiting in pending:
+                while not waiting.ready():
+                    waiting.wait(POLL)
+                    if progress is not None:
+                        progress(done.value, run.total)
+                    if cancelled is not None and cancelled():
+                        halt.set()
+                        raise Cancelled(f"stopped after {done.value} of {run.total} playouts")
+            found = [waiting.get() for waiting in pending]
+    finally:
+        _RUN = None
+    if progress is not None:
+        progress(run.total, run.total)
+    return found
+
+
+def _worked(k: int) -> tuple[dict, Counter]:
+    """Point k of the pooled run, in a worker."""
+    run, done, halt = _RUN
+
+    def tick() -> None:
+        with done.get_lock():
+            done.value += 1
+
+    def stop() -> None:
+        if halt.is_set():
+            raise Cancelled("stopped")
+
+    return run.point(k, tick, stop)
+
+
+def played(rules, state: Any, rep: Replay, turn: int, name: str, settings: dict, playouts: int,
+           tick: Callable[[], None], stop: Callable[[], None], endings: Counter) -> dict[str, float]:
+    """Each side's chance at `state` (the end of `turn`): the mean score of `playouts` playouts through the next
+    Game-Turn by the policy `name` for both sides."""
+    wins = {side: 0.0 for side in rep.sides}
+    shared = Shared(f"{rep.game_id}:{turn}")
+    for j in range(playouts):
+        stop()
+        reached = playout(rules, state, turn, name, settings, f"{rep.game_id}:{turn}:{j}", j, shared, endings)
+        for side in rep.sides:
+            wins[side] += score(rules, reached, side)
+        tick()
+    return {side: wins[side] / playouts for side in rep.sides}
+
+
+class Ahead(search.Search):
+    """The strong opponent's search (app/rules/search.py) at the end of a Game-Turn, its playouts carried on
+    through the next Game-Turn: down its tree of the orders of the side to move (and, deeper, of the other side),
+    as it searches when it plays, then, from the leaf, `rollout` (greedy, the policy whose rating orders and
+    weighs the search's candidates) for both sides to the end of the next Game-Turn or of the game, valued as the
+    chances value every playout (`score`). The position is taken whole: the analysis of a finished game, or a
+    running game's arbiter's, sees everything, so no hidden part is drawn (a seat's search draws them from its
+    side's view, app/rules/belief.py). Its draws are seeded by the position (the search's `seed`), so the same
+    position gives the same chances in any game, a fork's turns before the fork those of its game."""
+
+    def __init__(self, rules, state: Any, side: str, playouts: int, edition: int, turn: int, rollout: str,
+                 endings: Counter):
+        super().__init__(rules, state, side, playouts, 0, None, edition)
+        self.turn, self.rollout, self.endings = turn, rollout, endings
+        self.values = 0.0  # the sum of the playouts' values
+        self.shared = Shared(f"{self.seed}:rollout")
+        self.root.side, self.root.arms = side, self.candidates(state, side, root=True)
+
+    def world(self, k: int) -> Any:
+        return self.state
+
+    def iterate(self, i: int) -> None:
+        """Playout i: down the tree by PUCT with its own dice, one decision further than the tree knew, then the
+        rollout through the next Game-Turn; every decision on the way learns the value (for the searching side,
+        -1 lost to 1 won)."""
+        rules = self.rules
+        dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
+        state, node, path = self.state, self.root, []
+        while rules.outcome(state) is None:
+            if node is not self.root and (node.visits < search.EXPAND_AT or len(path) >= search.DEPTH):
+                node.visits += 1
+                break
+            side = rules.prompt(state).side
+            if node.arms is None:
+                node.side, node.arms = side, self.candidates(state, side)
+            node.visits += 1
+            if side != node.side or not node.arms:
+                break  # the dice took this playout elsewhere than the tree's first visit: roll out from here
+            arm = self.select(node)
+            path.append((node, arm))
+            try:
+                state = _apply(rules, state, rules.parse(arm, side, state), dice)
+            except (OrderError, ValueError, KeyError):
+                break
+            node = node.children.setdefault(arm, search.Node())
+        shared = self.shared if state is self.state else Shared(self.shared.seed)  # a leaf below the root is
+        # this playout's own position: the same tie-breaks, nothing kept for the others
+        reached = playout(rules, state, self.turn, self.rollout, {}, f"{self.seed}:rollout:{i}", i, shared,
+                          self.endings)
+        found = 2 * score(rules, reached, self.side) - 1
+        self.low, self.high = min(self.low, found), max(self.high, found)
+        self.values += found
+        for at, arm in path:
+            at.n[arm] = at.n.get(arm, 0) + 1
+            at.total[arm] = at.total.get(arm, 0.0) + found
+
+
+def searched(rules, state: Any, sides: tuple[str, ...], turn: int, playouts: int, edition: int,
+             tick: Callable[[], None], stop: Callable[[], None], endings: Counter) -> dict[str, float]:
+    """Each side's chance at `state` (the end of `turn`) from the strong opponent's search for the side to move,
+    `playouts` playouts each carried through the next Game-Turn (`Ahead`): that side's chance is the mean of all
+    its playouts' scores (the root's value, as KataGo and Leela Chess Zero report a search's win rate), the
+    other side's the rest. A position with no order to search (the game over, no side to move, no order listed)
+    is scored as it stands, and its playouts counted done."""
+    side = None if rules.outcome(state) is not None else rules.prompt(state).side
+    ahead = (Ahead(rules, state, side, playouts, edition, turn, rollout_policy(rules), endings)
+             if side is not None else None)
+    if ahead is None or not ahead.root.arms:
+        endings["game over" if rules.outcome(state) is not None else "stopped"] += playouts
+        for _ in range(playouts):
+            stop()
+            tick()
+        return {s: score(rules, state, s) for s in sides}
+    for i in range(playouts):
+        stop()
+        ahead.iterate(i)
+        tick()
+    mine = (1 + ahead.values / playouts) / 2
+    return {s: mine if s == side else (1 - mine) / max(1, len(sides) - 1) for s in sides}
+
+
 def turn_ends(rep: Replay) -> list[tuple[int, int]]:
     """(turn, index of its last frame): the start (turn 0, the first frame: the position before any order), then
-    every Game-Turn; a game whose sequence names no Game-Turn (Dai Senso's Combat Phases) has its start and its
-    last frame."""
-    out: list[tuple[int, int]] = [(0, 0)]
-    for i, frame in enumerate(rep.frames[1:], start=1):
+    every Game-Turn after the last event of its last order (an order that ends the Game-Turn's last phase causes
+    events the view counts in the next one: they are that order's, so the point is after them, a position between
+    two orders); a game whose sequence names no Game-Turn (Dai Senso's Combat Phases) has its start and its last
+    frame."""
+    frames = rep.frames
+    last: list[tuple[int, int]] = []
+    for i, frame in enumerate(frames[1:], start=1):
         if frame.turn is None:
             continue
-        if len(out) > 1 and out[-1][0] == frame.turn:
-            out[-1] = (frame.turn, i)
+        if last and last[-1][0] == frame.turn:
+            last[-1] = (frame.turn, i)
         else:
-            out.append((frame.turn, i))
-    if out[-1][1] != len(rep.frames) - 1:
-        out.append((out[-1][0] + 1, len(rep.frames) - 1))
+            last.append((frame.turn, i))
+    out: list[tuple[int, int]] = [(0, 0)]
+    for turn, i in last:
+        while i + 1 < len(frames) and frames[i + 1].type != ORDER:
+            i += 1
+        if i > out[-1][1]:  # a Game-Turn wholly made of the previous one's last order's events has no point
+            out.append((turn, i))
+    if out[-1][1] != len(frames) - 1:
+        out.append((out[-1][0] + 1, len(frames) - 1))
     return out
 
 
@@ -141,8 +370,8 @@ def playout(rules, state: Any, turn: int, name: str, settings: dict, seed: str, 
             if after is None:
                 endings["stopped"] += 1
                 return state  # no order the rules take here: valued as it stands
-            if dice.next_index == rolled:  # no die: every playout that reaches `state` goes on to `after`
-                shared.after[id(state)] = (state, after)
+            if dice.next_index == rolled == 0:  # no die yet: every playout that reaches `state` goes on to `after`
+                shared.after[id(state)] = (state, after)  # (after a die, the positions are this playout's own)
             state = after
             continue
         try:
@@ -224,11 +453,11 @@ def _cause(rules, rep: Replay, lo: int, hi: int, side: str, direction: float) ->
         previous = now
     if best is None:
         return {"seq": None, "event": None, "order": None, "dice": []}
-    order_at = next((j for j in range(best, -1, -1) if rep.frames[j].type == "core.OrderGiven"), None)
+    order_at = next((j for j in range(best, -1, -1) if rep.frames[j].type == ORDER), None)
     batch: list[Frame] = []
     if order_at is not None:
         for frame in rep.frames[order_at + 1:]:
-            if frame.type == "core.OrderGiven":
+            if frame.type == ORDER:
                 break
             batch.append(frame)
     return {"seq": rep.frames[best].seq, "event": rep.frames[best].text,

@@ -219,8 +219,8 @@ class Console:
 
     def chances(self, game_id: str, side: str | None = None, **run) -> dict:
         """Each side's chance of victory after every Game-Turn and the turning points (app/projections/chances.py;
-        `run`: playouts, policy, progress, cancelled). A finished game or a fork of one: anyone; a running game:
-        only its arbiter (here the referee, without `side`)."""
+        `run`: playouts, policy, progress, cancelled, workers). A finished game or a fork of one: anyone; a running
+        game: only its arbiter (here the referee, without `side`)."""
         from app.projections import chances
 
         built = replay.build(self._store, self.catalog, game_id, ALL)

@@ -55,7 +55,7 @@
     }
     stop();
     if (r.ok && answer.state === "done") {
-      say("after every Game-Turn, " + answer.playouts + " playouts (" + answer.policy + " both sides)");
+      say("after every Game-Turn: " + answer.method);
       draw(answer);
     } else {
       say(answer.state === "cancelled" ? "cancelled" : (answer.message || "could not work the chances out"));
