@@ -217,7 +217,9 @@ def test_14_3_on_game_turn_4_the_doctrine_rolls_and_the_rest_are_released_as_the
     assert moving.step == "japanese-movement" and all(moving.unit(u).released for u in [*COASTAL, "jp-25-1"])
     old = when(played_under(state, "3"), "japanese", "doctrine", rolls=[6, 6, 1])
     assert [r.track for r in of(old, DoctrineResult)] == [3] and of(old, ReinforcementsDue) == []
-    assert set(of(old, UnitsReleased)[0].units) == {*COASTAL, "jp-25-1"}
+    [freed] = of(old, UnitsReleased)
+    assert set(freed.units) == {*COASTAL, "jp-25-1"}
+    assert freed.describe().startswith("released (Game-Turn 4 (Olympic 14.3)): ")   # the history's line
 
 
 def test_a_decision_does_not_depend_on_the_order_a_snapshot_keeps_the_units_in():
