@@ -46,6 +46,9 @@ def test_14_55_within_a_category_the_unit_nearest_its_destination_moves_first():
     moved = move_of(state)
     assert moved.unit == TWO_4 and moved.reason["case"] == "Olympic 14.55"
     assert moved.reason["next_nearest"][0]["unit"] == TWO_4B
+    # the reason names the destination it measured "nearest" by, and the case that makes it one
+    assert (moved.reason["distance"], moved.reason["destination"]) == (
+        2, {"hex": "3234", "kind": "primary", "case": "Olympic 14.54", "terrain": "clear"})
 
 
 def test_14_56_equidistant_units_the_one_in_the_highest_numbered_hex_moves_first():
