@@ -153,10 +153,12 @@ def cli(ctx: click.Context, db: str) -> None:
 @json_option
 @click.pass_obj
 def rules_cmd(ctx: Context, as_json: bool) -> None:
-    """The rule sets available, with their sides and scenarios."""
+    """The rule sets available, with their sides, scenarios and the policies an automated seat may play."""
     data = rule_sets(ctx.catalog)
     text = "\n".join(f"{d['name']:10} {d['title']}\n{'':10} sides: {', '.join(d['sides'])}; scenarios: "
-                     f"{', '.join(d['scenarios'])}" for d in data)
+                      f"{', '.join(d['scenarios'])}"
+                      + "".join(f"\n{'':10} --auto SIDE:{name}  {about}" for name, about in d["policy_about"].items())
+                      for d in data)
     emit(as_json, data, text)
 
 

@@ -6,7 +6,7 @@ ask them: app/rules/practice.py `choose`, with the side's count of orders given)
 "search vs random" is the search with the first side and random with the second, then the other way round.
 
     python bench/opponents.py [--games snc,ichigo] [--policies search,greedy,random] [--seeds s1,s2]
-                              [--search search:200] [--max-orders 4000] [--json FILE]
+                              [--search search:200] [--edition 3] [--side chinese] [--max-orders 4000] [--json FILE]
     python bench/opponents.py --report FILE[,FILE...]   (the report of runs written with --json)
 
 The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
@@ -53,21 +53,27 @@ HOPELESS: dict[tuple[str, str], dict[str, str]] = {
 }
 
 
-def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int) -> dict:
-    """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "crash"}."""
+def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int, edition: int | None = None) -> dict:
+    """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "crash", "log"}; the log holds
+    each order as [side, text, its reason's summary, the search's playouts or None]: what a lost game's orders were
+    and what the search thought of them (with the dice seed, enough to replay it exactly)."""
     state = rules.initial_state(scenario, {})
     dice = SeededDice(next_index=0, seed=seed, game_id=f"bench-{rules.name}")
     seats = {side: practice.parse_spec(rules, spec) for side, spec in specs.items()}
+    if edition is not None:  # the policies as seats of an earlier edition play them (app/rules/practice.py)
+        seats = {side: (name, {**settings, "edition": edition} if "edition" in settings else settings)
+                 for side, (name, settings) in seats.items()}
     given = dict.fromkeys(rules.sides, 0)
     cpu: dict[str, list[float]] = {side: [] for side in rules.sides}
-    out = {"orders": 0, "cpu": cpu, "winner": None, "reason": None, "crash": None}
+    out = {"orders": 0, "cpu": cpu, "winner": None, "reason": None, "crash": None, "log": []}
     try:
         while rules.outcome(state) is None and out["orders"] < max_orders:
             side = rules.prompt(state).side
             name, settings = seats[side]
             start = time.process_time()
-            text, _ = practice.choose(rules, name, state, side, settings, given[side])
+            text, why = practice.choose(rules, name, state, side, settings, given[side])
             cpu[side].append(time.process_time() - start)
+            out["log"].append([side, text, why.get("summary"), why.get("playouts")])
             for event in rules.decide(state, rules.parse(text, side, state), dice):
                 state = rules.evolve(state, event)
             given[side] += 1
@@ -96,6 +102,9 @@ def main() -> int:
     parser.add_argument("--search", default="search", help="the search's spec: search (about 2 s of CPU a decision), "
                                                            "search:N (N playouts), search:3s")
     parser.add_argument("--budget", type=float, default=2.0, help="CPU seconds a search decision may take")
+    parser.add_argument("--edition", type=int, default=None, help="the policies' edition (default: a new seat's); "
+                                                                    "compare editions on the same seeds")
+    parser.add_argument("--side", default="", help="only the games where the first of --policies plays this side")
     parser.add_argument("--max-orders", type=int, default=4000, help="a game still running after this is unfinished")
     parser.add_argument("--scenarios", default="", help="only these scenarios (comma-separated), else every one")
     parser.add_argument("--json", default="", help="write every game's result here")
@@ -131,10 +140,12 @@ def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: 
             if scenario in SKIP_SCENARIOS or (only and scenario not in only):
                 continue
             for a, b in permutations([p for p in policies if p in offered], 2):
+                if args.side in rules.sides and (a, b)[rules.sides.index(args.side)] != policies[0]:
+                    continue  # --side: only the first policy's games from that side
                 for seed in args.seeds.split(","):
                     specs = dict(zip(rules.sides, (spec[a], spec[b]), strict=True))
                     started = time.perf_counter()
-                    result = play(rules, scenario, specs, seed, args.max_orders)
+                    result = play(rules, scenario, specs, seed, args.max_orders, args.edition)
                     result.update(game=name, scenario=scenario, seed=seed, seconds=time.perf_counter() - started,
                                   seats={side: p for side, p in zip(rules.sides, (a, b), strict=True)})
                     games.append(result)

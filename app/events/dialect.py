@@ -101,8 +101,9 @@ class Database(ABC):
     def _release(self) -> None:  # noqa: B027 - a hook: SQLite releases its process lock, PostgreSQL has none
         """After the commit or rollback, whichever way it went: let this process's next writer go."""
 
-    def _sync(self) -> None:  # noqa: B027 - a hook: SQLite fsyncs its journal here, PostgreSQL at commit
-        """Return once the transaction just committed is on disk."""
+    def _sync(self, durable: bool = True) -> None:  # noqa: B027 - a hook: SQLite fsyncs here, PostgreSQL at commit
+        """Return once the transaction just ended is committed (on disk if `durable`); raise StoreUnavailable if
+        it was not (SQLite's group commit: `_commit` only keeps a transaction's part of a batch)."""
 
     def _refusal(self, exc: BaseException) -> Exception | None:
         """The StoreUnavailable for a driver's refusal that ended a transaction, if it is one."""
@@ -188,14 +189,13 @@ class Transaction:
         try:
             if exc_type is None:
                 db._commit()
-                db.heads.update(new_heads)  # committed: the games' heads now
             else:
                 db._rollback()
         finally:
             db._release()  # the next writer goes on while this one waits for the disk
         if exc_type is None:
-            if db._durable:
-                db._sync()
+            db._sync(db._durable)
+            db.heads.update(new_heads)  # committed: the games' heads now
             return False
         refusal = db._refusal(exc)
         if refusal is not None:

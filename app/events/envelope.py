@@ -64,8 +64,13 @@ def sealed_body_json(type_: str, version: int, payload_json: str, actor: str, at
 
 def chain_hash(game_id: str, seq: int, prev_hash: str, sealed: str) -> str:
     """A salted event's hash: its body's digest `sealed` at its place in the chain. Anyone holding the (seq,
-    sealed) of every event can recompute every hash from the first, and no payload is needed for it."""
-    return sha256_hex(canonical_json({"game_id": game_id, "prev_hash": prev_hash, "sealed": sealed, "seq": seq}))
+    sealed) of every event can recompute every hash from the first, and no payload is needed for it. The usual
+    types are laid out in key order as `canonical_json` would (the store seals every event with it); any other is
+    left to `canonical_json` itself."""
+    if not (type(seq) is int and type(game_id) is str and type(prev_hash) is str and type(sealed) is str):
+        return sha256_hex(canonical_json({"game_id": game_id, "prev_hash": prev_hash, "sealed": sealed, "seq": seq}))
+    return sha256_hex(f'{{"game_id":{_STRING(game_id)},"prev_hash":{_STRING(prev_hash)},"sealed":{_STRING(sealed)},'
+                      f'"seq":{seq}}}')
 
 
 
@@ -147,10 +152,11 @@ def seal(game_id: str, after_seq: int, prev_hash: str, events: list[NewEvent]) -
     sealed: list[StoredEvent] = []
     payloads: list[str] = []
     seq = after_seq
-    for new in events:
+    salts = secrets.token_hex(SALT_BYTES * len(events))  # one draw for the batch, cut into each event's own
+    for n, new in enumerate(events):
         seq += 1
         payload_json = canonical_json(new.payload)
-        salt = new_salt()
+        salt = salts[2 * SALT_BYTES * n:2 * SALT_BYTES * (n + 1)]
         digest = sha256_hex(sealed_body_json(new.type, new.version, payload_json, new.actor, at, new.causation, salt))
         hash_ = chain_hash(game_id, seq, prev_hash, digest)
         sealed.append(StoredEvent(game_id, seq, new.type, new.version, new.payload, new.actor, at, new.causation,

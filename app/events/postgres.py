@@ -1,10 +1,14 @@
 """PostgreSQL (psycopg 3), for operators who outgrow one machine: the dialect of app/events/dialect.py.
 
 - Append-only: triggers refuse UPDATE, DELETE and TRUNCATE of events (migrations/postgres/0001_schema.sql).
-- An append is one call of the database's append_events (migrations/postgres/0004), which locks the game's row
-  (SELECT ... FOR UPDATE), so writers to one game queue while writers to different games run side by side, reads
-  the head once the lock is granted, and inserts the sealed batch only onto the head it was sealed after. Outside a
-  transaction that call is its own transaction: an append is one round trip.
+- An append takes the game's row lock (SELECT ... FOR UPDATE), so writers to one game queue while writers to
+  different games run side by side, and an append and a reaction to that game do not overlap
+  (app/events/reactions.py); it inserts the sealed batch only if the stream's last event is the one it was sealed
+  after (that seq with that hash), and the primary key (game_id, seq) refuses a second batch onto one head. Either
+  way it is one round trip: outside a transaction one INSERT (`append_statement`), which is its own transaction
+  (only an append that stored nothing asks once more why: `_found`); inside one, where a failed statement would
+  end the caller's transaction, a call of the database's append_events (migrations/postgres/0008), which reads the
+  head once the lock is granted, so a writer that lost the race gets its answer without an error.
 - Durable: synchronous_commit is set on for every connection, so a commit is flushed to the server's WAL before it
   returns (the server's own fsync must stay on: docs/core.md).
 - Any text, as SQLite keeps it: PostgreSQL's TEXT cannot hold NUL, so a text with a NUL (or one that starts with
@@ -82,7 +86,7 @@ class PostgresDatabase(Database):
         a refusal by the server is StoreUnavailable. Outside a transaction, a connection the server dropped since
         the last statement (a restart, its backend killed) is opened again and the statement run once more on it:
         what the store runs outside a transaction may run twice (reads, marks that only rise, idempotent inserts, an
-        append: append_events answers a batch sent again as stored)."""
+        append: inserted once, then found stored)."""
         params = _params(args)
         if self._depth == 0 and (self.conn.closed or self.conn.broken):
             self.conn = self._connect()
@@ -151,13 +155,38 @@ class PostgresDatabase(Database):
 
     def append(self, game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                payloads: list[str]) -> tuple[int, str] | None:
-        """One call of append_events; a unique key violated means a writer that took no game lock (an import)
-        inserted the seq meanwhile."""
-        try:
-            found = self._q(*append_call(game_id, after, prev_hash, sealed, payloads), _text_tuple).fetchone()
-        except errors.UniqueViolation as exc:
-            raise Conflict(game_id, after, after + 1) from exc
-        return None if found is None else (found[0], found[1])
+        """Outside a transaction, one `append_statement`, its own transaction: if it inserted nothing, or lost the
+        seq to a writer that committed while it waited for the game's lock (its head check read what was committed
+        when it began), nothing is written and `_found` says what the stream holds. Inside a transaction, whose
+        writes a failed statement would end, one call of append_events (`append_call`), whose head read is a
+        statement of its own once the lock is granted, so a lost race is found before any insert; a unique key
+        violated there is a writer that took no game lock (an import): Conflict."""
+        if self._depth:
+            try:
+                found = self._q(*append_call(game_id, after, prev_hash, sealed, payloads), _text_tuple).fetchone()
+            except errors.UniqueViolation as exc:
+                raise Conflict(game_id, after, after + 1) from exc
+            return None if found is None else (found[0], found[1])
+        if sealed:
+            try:
+                if self._q(*append_statement(game_id, after, prev_hash, sealed, payloads)).rowcount == len(sealed):
+                    return sealed[-1].seq, sealed[-1].hash
+            except errors.UniqueViolation:
+                pass  # the statement was its own transaction: nothing of it is stored
+        return self._found(game_id, prev_hash, sealed)
+
+    def _found(self, game_id: str, prev_hash: str, sealed: list[StoredEvent]) -> tuple[int, str] | None:
+        """Why an append inserted nothing: None for no such game; the batch's own last event if its first is stored
+        (the same append sent again after its answer was lost); else the stream's head (an empty stream's is seq 0
+        with the hash the batch was sealed after)."""
+        first = sealed[0] if sealed else None
+        exists, seq, hash_, stored = self._q(FOUND, [game_id, first.seq if first else 0, first.hash if first else "",
+                                                      game_id, game_id], _text_tuple).fetchone()
+        if not exists:
+            return None
+        if stored and seq >= sealed[-1].seq:
+            return sealed[-1].seq, sealed[-1].hash
+        return (seq, hash_) if seq is not None else (0, prev_hash)
 
     def json_text(self, column: str, key: str) -> str:
         return f"({column}::jsonb ->> '{key}')"
@@ -226,9 +255,13 @@ def _dialect(sql: str) -> str:
 
 
 def _params(args):
-    """A statement's parameters with each text as `to_db` stores it."""
+    """A statement's parameters with each text as `to_db` stores it: as they are, unless a text among them holds a NUL
+    or MARK (looked for once in all of them together)."""
     if args is None:
         return None
+    texts = "".join([a for a in args if isinstance(a, str)])
+    if "\x00" not in texts and MARK not in texts:
+        return args
     return [to_db(a) if isinstance(a, str) else a for a in args]
 
 
@@ -254,11 +287,41 @@ def _text_tuple(cursor: psycopg.Cursor) -> RowMaker[tuple]:
     return row
 
 
+EVENT_ROW = "(%s::integer, %s, %s::integer, %s, %s, %s::integer, %s, %s, %s)"
+FOUND = ("SELECT EXISTS (SELECT FROM games WHERE id = %s), h.seq, h.hash, EXISTS (SELECT FROM events e WHERE "
+         "e.game_id = g.id AND e.seq = %s AND e.hash = %s) FROM (SELECT %s::text AS id) AS g LEFT JOIN LATERAL ("
+         "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1) AS h ON true")
+
+
+def append_statement(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
+                     payloads: list[str]) -> tuple[str, list]:
+    """The INSERT of a batch sealed after (`after`, `prev_hash`), one row of values an event, and its parameters
+    (texts as given: `_q` stores them as `to_db` does). It inserts every event or none: none unless the game's row
+    is there (and locked), its event `after` has the hash `prev_hash` (or `after` is 0) and no event follows it."""
+    values = []
+    for e, payload in zip(sealed, payloads, strict=True):
+        values += (e.seq, e.type, e.version, payload, e.actor, e.causation, e.prev_hash, e.hash, e.salt)
+    return _insert_query(len(sealed)), [game_id, sealed[0].at, *values, game_id, after, game_id, after, prev_hash,
+                                        game_id, after]
+
+
+@functools.cache
+def _insert_query(events: int) -> str:
+    """`append_statement`'s SQL for a batch of `events` events (one prepared statement per batch size)."""
+    return ("INSERT INTO events (game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt) "
+            "SELECT %s, v.seq, v.type, v.version, v.payload, v.actor, %s, v.causation, v.prev_hash, v.hash, v.salt "
+            f"FROM (VALUES {', '.join([EVENT_ROW] * events)}) AS v(seq, type, version, payload, actor, causation, "
+            "prev_hash, hash, salt) WHERE EXISTS (SELECT FROM games WHERE id = %s FOR UPDATE) "
+            "AND (%s::integer = 0 OR EXISTS (SELECT FROM events WHERE game_id = %s AND seq = %s AND hash = %s)) "
+            "AND NOT EXISTS (SELECT FROM events WHERE game_id = %s AND seq = %s::integer + 1)")
+
+
 def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                  payloads: list[str]) -> tuple[str, list]:
-    """The statement calling append_events (postgres/0004) for a batch sealed after (`after`, `prev_hash`), and its
-    parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the server from one
-    parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted in Python."""
+    """The statement calling append_events (postgres/0004, its body as of 0008) for a batch sealed after (`after`,
+    `prev_hash`), and its parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the
+    server from one parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted
+    in Python."""
     return _append_query(len(sealed)), [
         game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
         *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
@@ -275,6 +338,6 @@ def _append_query(events: int) -> str:
 
 
 _HEADS: dict[str, dict[str, tuple[int, str]]] = {}
-"""The heads of games this process saw committed on the database at each URL. Only a shortcut: append_events
-checks the head under the game's lock, so a head remembered wrongly (the database replaced under the same URL)
+"""The heads of games this process saw committed on the database at each URL. Only a shortcut: an append
+checks the stored head, so a head remembered wrongly (the database replaced under the same URL)
 costs one more call, never a wrong chain."""

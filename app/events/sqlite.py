@@ -2,11 +2,12 @@
 
 Durability: a transaction is on disk (fsynced) before it returns, so an order acknowledged to a player survives a
 power cut. The WAL journal is fsynced after the commit rather than inside it (synchronous=NORMAL plus
-`GroupSync`), which is what synchronous=FULL does, except that concurrent writers, to different games, share one
-fsync instead of each waiting for its own under the write lock (group commit). Concurrency: a write transaction
-takes the writer lock first (BEGIN IMMEDIATE), so an append reads the head it checks under the lock; this
-process's writers queue for it in the process (woken as soon as the writer before them commits), other processes
-through SQLite's busy handler. A refusal outside a transaction is the raw `sqlite3.OperationalError`
+`GroupCommit`), which is what synchronous=FULL does, except that this process's concurrent writers share one
+transaction and one fsync instead of each committing and waiting for its own under the write lock (group
+commit: docs/architecture.md, "The write path"). Concurrency: a write transaction takes the writer lock first
+(BEGIN IMMEDIATE), so an append reads the head it checks under the lock; this process's writers take turns on
+one connection (a writer's transaction is a savepoint of the batch, taken back alone if it fails), other
+processes wait through SQLite's busy handler. A refusal outside a transaction is the raw `sqlite3.OperationalError`
 (`BackendError`), which callers map with `unavailable`; inside one, and on a write, it is StoreUnavailable."""
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -50,17 +52,20 @@ class SqliteDatabase(Database):
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
         conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy_timeout)
-        conn.execute("PRAGMA synchronous=NORMAL")  # the WAL is fsynced after each commit by GroupSync
+        conn.execute("PRAGMA synchronous=NORMAL")  # the WAL is fsynced after each commit by GroupCommit
         conn.execute("PRAGMA foreign_keys=ON")
         super().__init__(path, _heads_of(path))
         self.conn = conn
         self.busy_timeout = busy_timeout
-        self.group = None if path == ":memory:" else GroupSync.of(path)
-        self._queued: threading.Lock | None = None
+        self.group = None if path == ":memory:" else GroupCommit.of(path, busy_timeout)
+        self._batch: Batch | None = None  # the group's batch this connection's transaction is a part of
+        self._own = conn
         self._migrate()
 
     def close(self) -> None:
         self.conn.close()
+        if self.group is not None:
+            self.group.close()
 
     def _migrate(self) -> None:
         """Apply the pending scripts of app/events/migrations/sqlite, each with its record in one transaction.
@@ -139,82 +144,296 @@ class SqliteDatabase(Database):
     json_int = json_text
 
     # -- transactions ---------------------------------------------------------------------------------------
+    @property
+    def writer(self) -> sqlite3.Connection:
+        """The connection this database's write transactions run on: the group's, shared by this process's
+        connections to the file (`GroupCommit`), or its own (":memory:")."""
+        return self.conn if self.group is None else self.group.conn
+
     def _begin(self) -> None:
-        queue = self.group.writers if self.group is not None else None
-        if queue is not None and not queue.acquire(timeout=self.busy_timeout):
-            raise StoreUnavailable("the database is locked by another writer (of this process); nothing was "
-                                   "written, try again", "locked")
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if queue is not None:
-                queue.release()
-            raise unavailable(exc) from exc
-        self._queued = queue
+        if self.group is None:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise unavailable(exc) from exc
+            return
+        self._batch, self._kept = self.group.join(self.busy_timeout), False
+        self._own, self.conn = self.conn, self.group.conn  # the transaction's reads see the batch's writes
 
     def _commit(self) -> None:
         """SQLite rolls a transaction back by itself when a statement or the COMMIT fails with a full disk or an I/O
         error: then there is nothing to commit or roll back, and the answer is what happened, never "cannot
-        rollback - no transaction is active"."""
+        rollback - no transaction is active". In a batch, this transaction's part is kept (its savepoint released);
+        the batch commits when its last writer leaves (`_sync` says how that went)."""
         if not self.conn.in_transaction:
+            if self._batch is not None:
+                self._batch.lost = True
             raise StoreUnavailable("the database rolled the write back (the disk is full, or it could not be "
                                    "written); nothing was written", "full")
         try:
-            self.conn.execute("COMMIT")
+            if self._batch is None:
+                self.conn.execute("COMMIT")
+            else:
+                self._batch.keep()
+                self._kept = True
         except sqlite3.OperationalError as exc:
             self._rollback()
             raise unavailable(exc) from exc
 
     def _rollback(self) -> None:
-        if self.conn.in_transaction:
+        if self._batch is not None:
+            self._batch.drop()
+        elif self.conn.in_transaction:
             try:
                 self.conn.execute("ROLLBACK")
             except sqlite3.OperationalError:
                 pass  # the transaction ended with the error being raised: that error is the one told
 
     def _release(self) -> None:
-        if self._queued is not None:
-            self._queued.release()
-            self._queued = None
+        batch = self._batch
+        if batch is not None:
+            self.conn = self._own
+            self.group.leave(batch)
+            if not self._kept:
+                self._batch = None  # nothing of this transaction is in the batch: nothing to wait for
 
-    def _sync(self) -> None:
-        if self.group is not None:
-            self.group.after_commit()
+    def _sync(self, durable: bool = True) -> None:
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            self.group.settled(batch, durable)
+        elif durable and self.group is not None:
+            self.group.synced(self.group.ticket())
 
     def _refusal(self, exc: BaseException) -> Exception | None:
         return unavailable(exc) if isinstance(exc, sqlite3.OperationalError) else None
 
 
-class GroupSync:
-    """Group commit for one database file, shared by every connection of this process to it.
+class Batch:
+    """One write transaction on a `GroupCommit`'s connection holding the parts of several writers' transactions,
+    one after another: the first part is the transaction's start, each later one a savepoint, so a writer whose
+    part fails (a Conflict, a refused order) takes back its own writes and no one else's. `ticket`: the commit's
+    place in the fsync order once committed; `error`: why it did not commit (every writer in it is told)."""
 
-    A writer commits (the WAL frames are written, not yet fsynced), takes a ticket, and waits until an fsync of
-    the WAL that began after its commit has finished; the first waiter runs that fsync for everyone committed by
-    then, so writers that commit while an fsync is running share the next one. fsync flushes the file whoever
-    wrote it, so commits of other processes are covered too; each process acknowledges only its own."""
+    __slots__ = ("group", "parts", "kept", "lost", "closed", "ticket", "error")
 
-    _all: dict[str, GroupSync] = {}
+    def __init__(self, group: GroupCommit):
+        self.group = group
+        self.parts = self.kept = 0
+        self.lost = self.closed = False
+        self.ticket = 0
+        self.error: StoreUnavailable | None = None
+
+    def open(self) -> None:
+        """The next writer's part: the transaction's start (the first), else a savepoint."""
+        self.group.conn.execute("BEGIN IMMEDIATE" if not self.parts else "SAVEPOINT part")
+        self.parts += 1
+
+    def keep(self) -> None:
+        if self.parts > 1:
+            self.group.conn.execute("RELEASE part")
+        self.kept += 1
+
+    def drop(self) -> None:
+        """Take back the current part: its savepoint, or, for the first, the whole transaction (nothing else is in
+        it yet). A transaction SQLite ended by itself (a full disk) took the parts kept before with it."""
+        conn = self.group.conn
+        if not conn.in_transaction:
+            self.lost = self.lost or self.kept > 0
+            self.kept = 0
+            return
+        try:
+            if self.parts > 1:
+                conn.execute("ROLLBACK TO part")
+                conn.execute("RELEASE part")
+            else:
+                conn.execute("ROLLBACK")
+                self.parts = 0  # nothing begun: the next writer begins again
+        except sqlite3.OperationalError:
+            if not conn.in_transaction:
+                self.lost = self.lost or self.kept > 0
+                self.kept = 0
+
+
+class GroupCommit:
+    """Group commit for one database file, shared by every connection of this process to it (docs/architecture.md,
+    "The write path").
+
+    Transactions: this process's writers take turns on one connection. A writer's transaction runs there as a part
+    of the open batch (`Batch`); when it is done and other writers wait for their turn, it leaves the batch open
+    for them, and while an fsync runs it leaves it open for the writers that arrive before that fsync ends (a
+    commit then would only wait for the next one); the last writer with none waiting behind it and no fsync
+    running (or the `BATCH_PARTS`th) commits it, or, once the fsync ends, one of the batch's writers does: several
+    requests' appends in one transaction, formed only by writers arriving together, never by a timer. Each writer
+    returns only once its batch has committed and an fsync of the WAL that began after that commit has finished
+    (`settled`): the first writer to wait runs that fsync for every commit made by then, so batches that commit
+    while an fsync runs share the next one. fsync flushes the file whoever wrote it, so commits of other
+    processes are covered too; each process acknowledges only its own."""
+
+    BATCH_PARTS = 16  # at most this many writers' transactions in one commit (other processes wait for the lock)
+
+    _all: weakref.WeakValueDictionary[str, GroupCommit] = weakref.WeakValueDictionary()  # while a connection
+    # holds it: a store dropped without close() lets its group, and the shared connection, go with it
     _all_lock = threading.Lock()
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, busy_timeout: float):
         self.file, self.wal, self.folder = path, path + "-wal", os.path.dirname(path) or "."
         self.cond = threading.Condition()
-        self.writers = threading.Lock()  # one write transaction of this process at a time
-        self.committed = self.synced = 0
+        self.users = 0
+        self.conn: sqlite3.Connection | None = None
+        self.identity: tuple[int, int] | None = None
+        self.timeout = busy_timeout
+        self.taken = False  # a writer's part runs on `conn`
+        self.waiting = 0  # writers waiting for their turn
+        self.batch: Batch | None = None
+        self.committed = self.synced_up_to = 0
         self.syncing = False
         self.folder_synced = False
 
     @classmethod
-    def of(cls, path: str) -> GroupSync:
+    def _forked(cls) -> None:
+        """In a forked child: none of the parent's groups (their connections, their locks as they were held)."""
+        cls._all, cls._all_lock = weakref.WeakValueDictionary(), threading.Lock()
+
+    @classmethod
+    def of(cls, path: str, busy_timeout: float) -> GroupCommit:
         key = os.path.realpath(path)
         with cls._all_lock:
-            return cls._all.setdefault(key, cls(key))
+            group = cls._all.get(key)
+            if group is None:
+                group = cls._all[key] = cls(key, busy_timeout)
+            if group.conn is None:
+                group._connect(busy_timeout)
+            group.users += 1
+            return group
 
-    def after_commit(self) -> None:
+    def close(self) -> None:
+        """A connection to the file closed: the last one closes the shared connection."""
+        with GroupCommit._all_lock:
+            self.users -= 1
+            if self.users or self.taken:
+                return
+            GroupCommit._all.pop(self.file, None)
+            if self.conn is not None:
+                self.conn.close()
+                self.conn = None
+
+    # -- turns ----------------------------------------------------------------------------------------------
+    def join(self, timeout: float) -> Batch:
+        """Wait for this writer's turn and begin its part of the open batch (or a new one)."""
+        with self.cond:
+            self.waiting += 1
+            try:
+                if not self.cond.wait_for(lambda: not self.taken, timeout):
+                    raise StoreUnavailable("the database is locked by another writer (of this process); nothing "
+                                           "was written, try again", "locked")
+            finally:
+                self.waiting -= 1
+            self.taken = True
+        try:
+            if self.batch is None or self.batch.parts == 0:
+                self._connect(timeout)
+                self.batch = self.batch or Batch(self)
+            self.batch.open()
+            return self.batch
+        except BaseException as exc:
+            batch = self.batch
+            if batch is not None and batch.parts == 0:
+                self.batch = None
+            with self.cond:
+                self.taken = False
+                self.cond.notify_all()
+            if isinstance(exc, sqlite3.OperationalError):
+                raise unavailable(exc) from exc
+            raise
+
+    def leave(self, batch: Batch) -> None:
+        """This writer's part is over (kept or taken back): leave the batch open for the writers waiting (deciding
+        so and giving the turn at once: a waiter then cannot miss it), or commit it (none waiting, the batch full,
+        or lost), then give the next writer its turn."""
+        with self.cond:
+            if batch.parts < self.BATCH_PARTS and not batch.lost and (self.waiting or (self.syncing and batch.kept)):
+                self.taken = False  # (an fsync runs: the batch waits for its end, `settled`, taking more writers)
+                self.cond.notify_all()
+                return
+        self._commit(batch)
+
+    def _commit(self, batch: Batch) -> None:
+        """Commit (or roll back) `batch` in this writer's turn, then give the turn on."""
+        self.batch = None
+        try:
+            self._close(batch)
+        finally:
+            with self.cond:
+                self.taken = False
+                batch.closed = True
+                self.cond.notify_all()
+
+    def _close(self, batch: Batch) -> None:
+        conn = self.conn
+        if batch.lost:
+            batch.error = StoreUnavailable("the database rolled the write back (the disk is full, or it could not "
+                                           "be written); nothing was written", "full")
+        if not conn.in_transaction:
+            return
+        if batch.lost or not batch.kept:
+            conn.execute("ROLLBACK")
+            return
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.OperationalError:
+                    pass
+            batch.error = unavailable(exc)
+            return
+        batch.ticket = self.ticket()
+
+    def _connect(self, timeout: float) -> None:
+        """The shared connection, opened again if the file at the path is not the one it has open (a database
+        put in its place: a restored backup, a test's new file)."""
+        found = os.stat(self.file)
+        if self.conn is not None and self.identity == (found.st_dev, found.st_ino):
+            if timeout != self.timeout:
+                self.conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+                self.timeout = timeout
+            return
+        if self.conn is not None:
+            self.conn.close()
+        conn = sqlite3.connect(self.file, isolation_level=None, check_same_thread=False, timeout=timeout)
+        conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+        conn.execute("PRAGMA synchronous=NORMAL")  # the WAL is fsynced after each commit by `synced`
+        conn.execute("PRAGMA foreign_keys=ON")
+        self.conn, self.identity, self.timeout = conn, (found.st_dev, found.st_ino), timeout
+
+    # -- durability -----------------------------------------------------------------------------------------
+    def settled(self, batch: Batch, durable: bool) -> None:
+        """Return once `batch` has committed (and, if `durable`, is on disk); raise why it did not commit."""
+        with self.cond:
+            while not batch.closed:
+                if self.batch is batch and not (self.taken or self.waiting or self.syncing):  # left open for an
+                    # fsync, which is over, and no writer is on it or about to take its turn
+                    self.taken = True
+                    break
+                self.cond.wait()
+        if not batch.closed:
+            self._commit(batch)
+        if batch.error is not None:
+            raise batch.error
+        if durable:
+            self.synced(batch.ticket)
+
+    def ticket(self) -> int:
+        """A commit just made (by this process): its place in the fsync order."""
         with self.cond:
             self.committed += 1
-            ticket = self.committed
-            while self.synced < ticket:
+            return self.committed
+
+    def synced(self, ticket: int) -> None:
+        """Wait until an fsync that began after commit `ticket` has finished, running it if none runs."""
+        with self.cond:
+            while self.synced_up_to < ticket:
                 if self.syncing:
                     self.cond.wait()
                     continue
@@ -227,7 +446,7 @@ class GroupSync:
                     self.cond.acquire()
                     self.syncing = False
                     if done:
-                        self.synced = max(self.synced, covered)
+                        self.synced_up_to = max(self.synced_up_to, covered)
                     self.cond.notify_all()
 
     def _fsync(self) -> None:
@@ -242,6 +461,8 @@ class GroupSync:
                 os.close(fd)
         self.folder_synced = True
 
+
+os.register_at_fork(after_in_child=GroupCommit._forked)
 
 _HEADS: dict[tuple[int, int], dict[str, tuple[int, str]]] = {}
 

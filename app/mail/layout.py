@@ -33,7 +33,8 @@ def render_kinds(kinds: list[dict], actions: list[dict] = ()) -> str:
         out.append(f"  {action['syntax']}   [{action['case']}] {action.get('help', '')}".rstrip() + count)
         if kind is None:
             continue
-        out += [f"      {o['order']}" + (f"   (odds column {o['odds']})" if o.get("odds") else "")
+        out += [f"      {o['order']}" + (f"   (odds column {o['odds']}" + (f", {o['odds_note']}" if o.get("odds_note")
+                                                                             else "") + ")" if o.get("odds") else "")
                 for o in kind["orders"]]
         if kind.get("unchecked"):
             out.append(f"      ... and more {action['name']} orders than listed: any order of this form the rules "

@@ -246,11 +246,13 @@ class Optional(Protocol):
         subject's best first (app/rules/legal.py keeps those the decider accepts). A rule set on the engine names
         them in its states table (each order's `candidates`)."""
 
-    def stakes(self, state: Any, side: str) -> float:
+    def stakes(self, state: Any, side: str, edition: int = 3) -> float:
         """How near `side` stands to winning by the game's own victory conditions (its sudden deaths, its victory
         points, the time left), from -1 (all but lost) to 1 (all but won), read from `state` as the strong
         practice opponent's evaluation reads it (app/rules/evaluation.py: a position it sampled from its side's
-        view). Without it the evaluation weighs only material, victory hexes, reach and safety."""
+        view). `edition`: the policies' edition of the seat reading it (app/rules/practice.py), so a reading changed
+        for a later edition leaves stored games' decisions as they were. Without it the evaluation weighs only
+        material, victory hexes, reach and safety."""
 
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents

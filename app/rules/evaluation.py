@@ -18,7 +18,9 @@ four things, each from -1 (all the enemy's) to +1 (all the side's):
 Edition 3 (the policies' edition a seat records, app/rules/practice.py) adds a fifth reading where the rule set
 gives one: its `stakes` (app/rules/base.py Optional), how near each side stands to its own victory conditions
 (SNC 4.1-4.3's sudden deaths and cities, Ichi-Go 4.1-4.5's victory points...), weighted `STAKES` against the four
-above. Edition 2 reads the four alone, so a stored game's search decisions re-decide as they were played.
+above. Edition 2 reads the four alone, so a stored game's search decisions re-decide as they were played; the
+rule set's `stakes` is told the edition (`edition=`), so it may read more from a later one (SNC from edition 4: how
+many of the Shanghai ring's hexes hold a Chinese unit while 4.2 can end the game).
 
 A game that has ended is worth 1 (won), -1 (lost) or 0 (drawn); any other position stays within +-`CAP`, so an
 ending always outweighs it.
@@ -34,7 +36,7 @@ from app.rules.kernel.hexgrid import Hex
 WEIGHTS = {"material": 0.4, "control": 0.35, "reach": 0.1, "safety": 0.15}
 CAP = 0.9
 STAKES = 0.5  # edition 3: the rule set's own reading of its victory conditions, against the four readings
-LATEST = 3  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
+LATEST = 4  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
 CONTESTED = 2  # an enemy unit this near a held victory hex with none of the holder's units on it contests it
 
 
@@ -47,7 +49,7 @@ def value(rules, state: Any, side: str, edition: int = LATEST) -> float:
     total = sum(WEIGHTS[k] * found[k] for k in WEIGHTS)
     stakes = getattr(rules, "stakes", None) if edition >= 3 else None
     if stakes is not None:
-        total = (1 - STAKES) * total + STAKES * max(-1.0, min(1.0, stakes(state, side)))
+        total = (1 - STAKES) * total + STAKES * max(-1.0, min(1.0, stakes(state, side, edition=edition)))
     return max(-CAP, min(CAP, CAP * total))
 
 

@@ -161,7 +161,8 @@ def _in_turn(subjects: dict[tuple, deque]) -> Iterator[tuple[tuple, deque]]:
 
 def legal_orders(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dict]:
     """Concrete orders `side` may give now, each accepted by the decider: {"order", "action", "case"}, and
-    "odds" (the final column) for a combat order of a rule set with a preview; `by_kind`'s orders, kind after
+    "odds" (the final column) for a combat order of a rule set with a preview, with "odds_note" where its preview says
+    what may still change that column; `by_kind`'s orders, kind after
     kind (so a long list of moves never hides `end`, nor any unit that may be placed)."""
     return [o for kind in by_kind(rules, state, side, limit) for o in kind["orders"]]
 
@@ -234,9 +235,11 @@ def _accepted(rules: Rules, state: Any, side: str, text: str, actions: dict, sub
         return None
     action = actions.get(command.action)
     item = {"order": text, "action": command.action, "case": action.case if action else ""}
-    odds = _odds(rules, state, command)
+    odds, note = _odds(rules, state, command)
     if odds:
         item["odds"] = odds
+    if note:
+        item["odds_note"] = note
     if subject and action is not None and action.subjects:  # units, hexes, counters: not a number or a word
         item["subject"] = [str(s) for s in subject]
     else:
@@ -247,12 +250,14 @@ def _accepted(rules: Rules, state: Any, side: str, text: str, actions: dict, sub
     return item
 
 
-def _odds(rules: Rules, state: Any, command: Command) -> str | None:
+def _odds(rules: Rules, state: Any, command: Command) -> tuple[str | None, str | None]:
+    """The odds column a combat order's preview gives, and what may still change it before the die (the preview's
+    `odds_note`: Dai Senso's defender declares its HQ's Ranged Support after the attack, 4.2.2 step 2)."""
     if command.action not in ODDS_ACTIONS or not has_preview(rules):
-        return None
+        return None, None
     try:
         p = rules.preview(state, command)
     except (OrderError, KeyError, ValueError):  # a landing on an empty beach is no combat
-        return None
+        return None, None
     column = p.get("column_label") or p.get("column")
-    return None if column is None else str(column)
+    return (None, None) if column is None else (str(column), p.get("odds_note"))

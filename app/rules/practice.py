@@ -24,7 +24,9 @@ Every policy gives only an order the rules accept whatever the dice show, and ne
 Editions: a seat records the settings it was created with (core.SeatAutomated.settings: {"edition": 3, ...});
 `verify` re-decides each order with them. A seat automated before settings were recorded is edition 1
 (app/rules/practice_v1.py), decided as it was played. Edition 2 is edition 3 but for the search's evaluation,
-which reads the rule set's own stakes from edition 3 on (app/rules/evaluation.py).
+which reads the rule set's own stakes from edition 3 on (app/rules/evaluation.py); edition 4 is edition 3 but for
+what SNC's stakes read (the Shanghai ring's hexes held while 4.2 can end the game). Random and greedy decide alike
+in editions 2 to 4.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -45,7 +47,8 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-EDITION = 3  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes)
+EDITION = 4  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+# stakes count the Shanghai ring's hexes held against 4.2)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
@@ -86,7 +89,7 @@ def policies(rules) -> dict[str, str]:
              "random": "a random legal order",
              "search": f"strong practice opponent: playouts through the rules (about {_search().SECONDS:g} s of CPU a "
                        "decision; search:3s another time, search:N exactly N playouts)"}
-    return {name: about.get(name, "the rule set's own") for name in _builders(rules)}
+    return {name: about.get(name, "the rule set's own, as its rules program it") for name in _builders(rules)}
 
 
 def _search():

@@ -34,7 +34,6 @@ import functools
 import math
 import random
 import time
-from collections.abc import Callable
 from typing import Any
 
 from app.events.core import DieRolled
@@ -286,17 +285,16 @@ def _apply(rules, state: Any, command, dice) -> Any:
     return state
 
 
-def settle(rules, state: Any, dice: PlayoutDice, horizon: int = HORIZON, choose: Callable | None = None) -> Any:
+def settle(rules, state: Any, dice: PlayoutDice, horizon: int = HORIZON) -> Any:
     """Carry the sequence on through the steps no side may end, by random legal orders drawn with the dice's
-    generator (or `choose(state, side)` -> order text), until a step a side may end, the end of the game, or
-    `horizon` orders."""
+    generator, until a step a side may end, the end of the game, or `horizon` orders."""
     for _ in range(horizon):
         if rules.outcome(state) is not None:
             return state
         prompt = rules.prompt(state)
         if prompt.side is None or any(prompt.allows(a) for a in ENDS):
             return state
-        nxt = step(rules, state, prompt.side, dice, choose)
+        nxt = step(rules, state, prompt.side, dice)
         if nxt is None:
             return state
         state = nxt
@@ -331,13 +329,8 @@ def close(rules, state: Any, dice: PlayoutDice, horizon: int = CLOSE) -> Any:
     return state
 
 
-def step(rules, state: Any, side: str, dice: PlayoutDice, choose: Callable | None = None) -> Any | None:
-    """The position after one order of `side`: `choose`'s, else a random one the rules accept with `dice`."""
-    if choose is not None:
-        try:
-            return _apply(rules, state, rules.parse(choose(state, side), side, state), dice)
-        except (OrderError, ValueError, KeyError, practice.NoOrder):
-            pass
+def step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
+    """The position after one order of `side`: a random one the rules accept with `dice`."""
     dice.picks += 1
     for text in practice.orders_to_try(rules, state, side, dice.rng):
         try:

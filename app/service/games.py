@@ -37,9 +37,11 @@ class Accepted:
 
 
 def rule_sets(catalog: Catalog) -> list[dict]:
-    """The rule sets this server runs, as the API lists them: sides, scenarios, preview, automated seats."""
+    """The rule sets this server runs, as the API lists them: sides, scenarios, preview, the policies an automated
+    seat may play (with what each is, for a player choosing one at creation) and the seats automated by default."""
     return [{"name": r.name, "title": r.title, "version": r.version, "sides": list(r.sides),
              "scenarios": r.scenarios, "preview": has_preview(r), "policies": list(practice.policies(r)),
+             "policy_about": practice.policies(r),
              "automated_seats": practice.automated_seats(r)} for r in catalog.available().values()]
 
 

@@ -313,6 +313,8 @@ class RuleSet(Schema):
     scenarios = fields.Dict(keys=fields.String(), values=fields.String())
     preview = fields.Boolean(metadata={"description": "POST /games/{game_id}/preview is offered"})
     policies = fields.List(fields.String(), metadata={"description": "the automated seats' policies"})
+    policy_about = fields.Dict(keys=fields.String(), values=fields.String(),
+                               metadata={"description": "what each policy is, by name"})
     automated_seats = fields.List(fields.String())
 
 
@@ -402,6 +404,9 @@ class LegalOrder(Schema):
     action = fields.String()
     case = fields.String()
     odds = fields.String(metadata={"description": "a combat order's final odds column"})
+    odds_note = fields.String(metadata={
+        "description": "what may still change that column before the die, where the rules say (Dai Senso: "
+                       "\"before the defender's Ranged Support\", which the defender declares after the attack)"})
     subject = fields.List(fields.String(), metadata={
         "description": "what the order is given to: its units, or the hexes it attacks (left out for an order "
                        "given to no unit or hex)"})

@@ -161,6 +161,9 @@ def test_snc_against_the_greedy_japanese_through_the_cli(tmp_path):
         assert result.exit_code == 0, result.output
         return result.output
 
+    listed = run("rules")  # the policies a player may choose for --auto, each with what it is
+    assert "--auto SIDE:search  strong practice opponent" in listed
+    assert "--auto SIDE:greedy  practice opponent" in listed
     game = run("new", "snc", "--auto", "japanese").strip()
     assert "japanese=automated (greedy)" in run("show", game)
     run("join", game, "--side", "chinese", "--name", "me@example.org", "--seed", "practice")
@@ -205,6 +208,9 @@ def test_the_api_creates_a_game_against_the_server_and_answers_an_order_with_its
     rules = {r["name"]: r for r in client.get("/rules").json}
     assert rules["olympic"]["automated_seats"] == {"japanese": "programmed"}
     assert rules["skirmish"]["policies"] == ["greedy", "random", "search"]
+    about = rules["skirmish"]["policy_about"]  # what a player choosing a practice opponent reads of each
+    assert list(about) == rules["skirmish"]["policies"] and "2 s of CPU" in about["search"]
+    assert rules["olympic"]["policy_about"]["programmed"] == "the rule set's own, as its rules program it"
     for bad, why in ((["red", "blue"], "at least one seat"), (["red:clever"], "no policy 'clever'"),
                      (["green"], "no side 'green'")):
         r = client.post("/games", headers=operator,

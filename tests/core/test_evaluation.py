@@ -53,6 +53,24 @@ def test_snc_chinese_strength_leaving_the_shanghai_ring_is_worse_for_them_before
     assert evaluation.value(rules, away, "chinese") < evaluation.value(rules, state, "chinese")
 
 
+def test_snc_from_edition_4_the_ring_held_in_one_hex_is_one_attack_from_defeat():
+    """SNC 4.2: through GT 5 the Japanese win the moment no Chinese unit is in or next to 3512, so the same
+    Chinese strength in one hex of that ring (one attack clears it) is worse for them than spread over several.
+    Edition 4's stakes see it; edition 3's read the strength alone, as the stored games were played."""
+    rules = CATALOG.rules("snc")
+    state = rules.initial_state("campaign", {})
+    ring = {"3512", *state.data.map.neighbour_labels("3512")}
+    inside = [u for u in state.on_map("chinese") if u.hex in ring]
+    assert len({u.hex for u in inside}) >= 3
+    one = state
+    for u in inside:
+        one = _moved(one, u.id, inside[0].hex)
+    assert rules.stakes(one, "chinese", edition=3) == pytest.approx(rules.stakes(state, "chinese", edition=3))
+    assert rules.stakes(one, "chinese", edition=4) < rules.stakes(state, "chinese", edition=4)
+    assert rules.stakes(one, "japanese", edition=4) == pytest.approx(-rules.stakes(one, "chinese", edition=4))
+    assert evaluation.value(rules, one, "chinese") < evaluation.value(rules, state, "chinese")
+
+
 def test_ichigo_a_japanese_unit_nearer_chungking_counts_toward_the_4_2_award():
     """Ichi-Go 4.2: a Japanese unit within five hexes of Chungking scores a VP at the end; a unit brought
     nearer raises the Japanese stakes, and the Allies' fall by as much."""

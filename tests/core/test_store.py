@@ -7,6 +7,7 @@ import time
 import pytest
 
 from app.events.envelope import GENESIS_HASH
+from app.events.sqlite import GroupCommit
 from app.events.store import Conflict, EventStore, NewEvent, UnknownGame
 from app.rules.catalog import installed
 from app.service import games
@@ -72,8 +73,8 @@ def test_durable_settings(store):
 
 def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsync(tmp_path, monkeypatch):
     """Acknowledged means durable under group commit: every append returns only after an fsync of the WAL that
-    began when its event was already committed (visible to a new connection), and appends committed while an
-    fsync runs share the next one."""
+    began when its event was already committed (visible to a new connection), and appends made while an fsync runs
+    share the next one (and one transaction: app/events/sqlite.py GroupCommit)."""
     path = str(tmp_path / "group.sqlite3")
     writers = 4
     setup = EventStore(path)
@@ -88,11 +89,13 @@ def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsyn
 
     def recording_fdatasync(fd):
         if os.readlink(f"/proc/self/fd/{fd}") == os.path.realpath(path) + "-wal":
-            if not first.is_set():  # the first fsync waits (on a condition) until every writer has committed
-                first.set()
+            if not first.is_set():  # the first fsync waits (on a condition) until every other writer has made
+                first.set()  # its append, which waits in the open batch for this fsync's end
+                group = GroupCommit.of(path, 30.0)
                 deadline = time.monotonic() + 30
-                while min(heads().values()) < 2 and time.monotonic() < deadline:
+                while (group.batch is None or group.batch.kept < writers - 1) and time.monotonic() < deadline:
                     time.sleep(0.01)
+                group.close()
             synced_heads.append(heads())
         return real_fdatasync(fd)
 

@@ -173,6 +173,31 @@ def test_4_2_3_6_unsupplied_marines_give_no_marine_shift_and_4_2_1_3_make_no_mar
     refused(cut_off, "attack w4324 with us-6-mar", "Dai Senso 4.2.1.1")  # All-Sea: supplied marines only
 
 
+def test_4_2_3_4_an_unsupplied_fortress_still_shifts_and_4_2_3_6_a_marine_not_blitz_enabled_does_not():
+    """The fortress's shift needs no supply (4.2.3.4); the marines' needs a supplied *and* Blitz-enabled marine,
+    in the Regular Combat Segment too (4.2.3.6)."""
+    across_the_strait = "attack w4324 with us-3-mac"
+    regular = when(scenario("strait", _unsupplied("jp-taihoku-fort")), "next")[1]
+    assert step(regular) == "regular-combat" and "4.2.3.4" in _shift_cases(regular, across_the_strait)
+
+    def plain(raw):
+        next(u for u in raw["unit"] if u["id"] == "us-3-mac")["blitz"] = False
+
+    regular = when(scenario("strait", plain), "next")[1]
+    assert "4.2.3.6" not in _shift_cases(regular, across_the_strait)
+    assert "4.2.3.6" in _shift_cases(regular, "attack w4324 with us-6-mar")  # the Blitz-enabled one still does
+
+
+def test_4_2_2_step_2_an_unsupplied_hq_gives_the_defence_no_ranged_support():
+    """4.2.1.2: only a supplied HQ gives Ranged Support, the defender's too: with the KMT HQ behind Quzhou cut
+    off, the defender is not asked (4.2.2 step 2) and the combat is resolved at once."""
+    order = "attack w4624 with jp-13-army"
+    assert step(when(scenario("zhejiang"), order)[1]) == "defender-hq"
+    events, after = when(scenario("zhejiang", _unsupplied("cn-3-hq")), order, [3])
+    assert step(after) != "defender-hq" and any(isinstance(e, CombatResolved) for e in events)
+    assert after.combat is None or after.combat.defender_hq is None
+
+
 # -- 4.2.1 attacks ------------------------------------------------------------------------------------------------
 def test_4_2_1_each_hex_and_each_unit_once_per_segment_and_every_unit_in_the_hex_defends():
     z = scenario("zhejiang")
@@ -727,7 +752,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "6") == state and old.rules_version == 2
+    assert played_under(state, "7") == state and old.rules_version == 2
+    assert played_under(state, "6").rules_version == 6  # version 6 kept D44 (rulings D45, D46)
     assert played_under(state, "5").rules_version == 5  # version 5 kept D42, D43 (ruling D44)
     assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
     assert played_under(state, "4").rules_version == 4  # version 4 kept D38-D41 (rulings D42, D43)
@@ -1119,3 +1145,109 @@ def test_4_2_5_4_2_7_4_2_8_enemy_markers_in_a_hex_a_unit_retreats_advances_or_ex
     _, old = when(old, "exploit jp-3-tank w4624 w4723")
     assert {(m.kind, m.hex) for m in old.markers} >= {("detachment-japan", "w4722"), ("logistics-western", "w4624"),
                                                        ("detachment-western", "w4723")}
+
+
+def test_4_2_4_1_an_ex_defenders_step_may_come_from_the_hq_giving_ranged_support():
+    """Ex, the attacker having taken its step: the defending hex retreats a hex or one of the defending units
+    loses a step; the HQ giving Ranged Support is one of them (4.2.2 step 3, 4.2.6) and keeps the force from
+    retreating (4.2.5.2), so it may pay the step (ruling D45). A game of rules version 6 offers the hex's units
+    only, as it was played."""
+    from app.rules.daisenso import played_under
+
+    def exchanged(version: str):
+        state = played_under(scenario("zhejiang"), version)
+        _, state = when(state, "attack w4624 with jp-13-army jp-22-div")
+        _, state = when(state, "support cn-3-hq", [6])  # 1-2, die 6: Ex
+        assert state.combat.result == "Ex"
+        return when(state, "lose jp-22-div")[1]
+
+    now = exchanged("7")
+    assert step(now) == "exchange" and "lose cn-3-hq as kiangsu-res" in orders(now)
+    events, after = when(now, "lose cn-3-hq as kiangsu-res")
+    lost = next(e for e in events if isinstance(e, StepLost))
+    assert (lost.unit, lost.replacement_kind) == ("cn-3-hq", "kiangsu-res")
+    assert after.combat is None or after.combat.stage != "exchange"  # the Ex is satisfied: nobody retreats
+    assert after.units["cn-9-war-zone"].hex == "w4624"
+    assert not [o for o in orders(exchanged("6")) if "cn-3-hq" in o]
+
+
+def test_4_1_4_an_airdrop_landing_sends_enemy_detachment_and_logistics_markers_to_the_delay_box():
+    """The Airdrop marker may share a hex with enemy markers (4.1.1); the one-step unit landing there sends them to
+    the Delay Box as every other unit placed in their hex does (ruling D46, after D42 and D44). A game of rules
+    version 6 left them there."""
+    from app.rules.daisenso import played_under
+
+    def landed(version: str):
+        storm = played_under(scenario("august-storm", lambda r: r["force_pool"]["soviet"].update({"ru-airborne": 1})),
+                             version)
+        _, storm = when(storm, "airdrop ru-1-abde e3310")  # onto the Japanese Detachment there
+        _, storm = when(storm, "next")
+        _, storm = when(storm, "next")
+        return when(storm, "airland e3310 ru-infantry")
+
+    events, now = landed("7")
+    assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
+    assert not now.markers_at("e3310") and now.delay_box["axis"]["detachment-japan"] == 1
+    _, old = landed("6")
+    assert [m.kind for m in old.markers_at("e3310")] == ["detachment-japan"]
+
+
+def test_4_2_2_step_2_the_list_of_legal_orders_says_its_odds_are_before_the_defenders_ranged_support():
+    """The defender declares its HQ's Ranged Support after the attack (4.2.2 step 2), so the odds the list shows
+    for an attack it may still answer are marked as before that support, in the list, its email and its page; an
+    attack on a hex holding an HQ (no Ranged Support, 4.2.1.2) is not. The odds themselves, which greedy rates,
+    are the same as before."""
+    from app.mail.layout import render_kinds
+    from app.rules.daisenso.view import ODDS_NOTE
+
+    z = scenario("zhejiang")
+    listed = {o["order"]: o for o in GAME.legal_orders(z, "axis")}
+    supported = listed["attack w4624 with jp-13-army jp-22-div jp-3-tank hq jp-china-hq"]
+    assert (supported["odds"], supported["odds_note"]) == ("4-1", ODDS_NOTE)
+    assert "odds_note" not in listed["attack w4620 with jp-15-army"]  # Chungking's HQ is in the hex
+    kinds = [{"action": "attack", "orders": [supported]}]
+    assert ("(odds column 4-1, before the defender's Ranged Support (Dai Senso 4.2.2 step 2))"
+            in render_kinds(kinds, [{"name": "attack", "syntax": "attack HEX", "case": "Dai Senso 4.2.2"}]))
+    _, asked = when(z, supported["order"])
+    events, _ = when(asked, "support cn-3-hq", [6])
+    assert next(e for e in events if isinstance(e, CombatResolved)).column == "1-1"  # the listed 4-1, answered
+
+
+def test_4_2_5_3_voluntary_conversion_when_every_attacker_crosses_a_mountain_hexside_and_only_before_retreating():
+    """Voluntary Retreat Conversion (4.2.5.3): a defender outside any City attacked only across Mountain hexsides
+    may take a step instead of a hex; with one attacker across a plain hexside it may not; and once it has
+    retreated a hex it converts no more (ruling D48)."""
+    def attacked(units, target, die):
+        state = position("western", "axis", [*units, ("jp-d", "jp-division", target)], hold=target)
+        return when(state, f"attack {target} with {' '.join(u[0] for u in units)}", [die])[1]
+
+    behind = [("us-a", "us-army", "w4115"), ("us-b", "us-army", "w4115"), ("us-c", "us-army", "w4115")]
+    across = attacked(behind, "w4116", 6)  # w4115/w4116 is a Mountain hexside; the hex is no City
+    assert across.combat.result == "Dr2"
+    assert orders(across) == {"convert jp-d", "retreat to w4017", "retreat to w4117", "retreat to w4217"}
+    _, one_back = when(across, "retreat to w4117")
+    assert one_back.combat.retreat_left == 1
+    assert orders(one_back) == {"retreat to w4018", "retreat to w4118", "retreat to w4218"}
+    both = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4116")], "w4115", 6)  # two Mountain sides
+    assert "convert jp-d" in orders(both)
+    plain = attacked([("us-a", "us-army", "w4114"), ("us-b", "us-army", "w4015")], "w4115", 6)  # w4015: plain
+    assert plain.combat.result == "Dr2" and orders(plain) == {"retreat to w4116", "retreat to w4216"}
+
+
+def test_4_2_3_1_a_nationalist_chinese_air_unit_shifts_for_its_own_nationality_not_for_a_province_alone():
+    """4.2.3.1: an Air unit shifts a combat holding a unit of its nationality. The Kiangsu 9th War Zone is a
+    Chinese province's unit (D6), not Nationalist China's: the Chinese Air Force next to it gives its defence no
+    shift, until the KMT HQ's Ranged Support brings a Nationalist Chinese unit into the combat (the clarification
+    on multi-national HQs). The Chinese groups are 4.2.1.2's exceptions for HQs (ruling D49). A game of rules
+    version 6 counted the groups, as it was played."""
+    from app.rules.daisenso import played_under
+
+    def shifts(version: str, support: str) -> list[str]:
+        z = scenario("zhejiang", lambda r: next(u for u in r["unit"] if u["id"] == "cn-air").update(hex="w4723"))
+        _, asked = when(played_under(z, version), "attack w4624 with jp-13-army")
+        events, _ = when(asked, support, [3])
+        return [s for s in next(e for e in events if isinstance(e, CombatResolved)).shifts if "4.2.3.1" in s]
+
+    assert shifts("7", "support") == []
+    assert shifts("7", "support cn-3-hq") == ["1L (Dai Senso 4.2.3.1: cn-air (Chinese Air Force))"]
+    assert shifts("6", "support") == ["1L (Dai Senso 4.2.3.1: cn-air (Chinese Air Force))"]

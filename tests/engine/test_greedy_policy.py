@@ -9,6 +9,7 @@ from dataclasses import replace
 from app.events.dice import RecordedDice
 from app.rules import practice
 from app.rules.formosa import GAME as FORMOSA
+from app.rules.formosa.state import OUT
 from app.rules.skirmish import GAME as SKIRMISH
 
 CASE = practice.GREEDY_CASE
@@ -89,3 +90,21 @@ def test_greedy_buys_first_a_kind_of_marker_the_side_lacks():
                                               "summary": "greedy: the step asks for 'buy'"})
     text, reason = greedy(FORMOSA, state, "allied")
     assert text.startswith("buy 1 ") and text != "buy 1 amphibious" and reason["rule"] == "decision"
+
+
+def test_greedy_made_to_attack_below_3_2_falls_back_on_a_random_legal_order_and_says_so():
+    # Formosa 15.0: a unit in an enemy ZOC must attack before the Combat Phase ends, so `end` is refused; the one
+    # attack (one regiment against another in the open, 100-199%) is below 3:2, which greedy does not rate.
+    # Greedy finds nothing to rate and gives what the random player draws (its seed: the view and the orders given)
+    start = FORMOSA.initial_state("1", {})
+    units = {uid: replace(u, where=OUT) for uid, u in start.units.items()}
+    units["us-7-17"] = replace(start.units["us-7-17"], where="1012", concealed=False)
+    units["jp-50-301"] = replace(start.units["jp-50-301"], where="1013", concealed=False)
+    state = replace(start, step="allied-combat", turn=2, units=units, to_place=(), lp={"allied": 0, "japanese": 0})
+    assert [(o["order"], o.get("odds")) for o in FORMOSA.legal_orders(state, "allied")] == [
+        ("attack 1013 with us-7-17", "100-199%")]
+    for given, drawn in ((0, 3), (1, 1)):
+        assert practice.choose(FORMOSA, "greedy", state, "allied", given=given) == ("attack 1013 with us-7-17", {
+            "case": practice.RANDOM_CASE,
+            "summary": f"greedy found nothing to rate: a random legal order (candidate {drawn} of 3, drawn with a "
+                       "seed from what allied sees)"})

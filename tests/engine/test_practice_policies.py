@@ -5,9 +5,11 @@ between them are the slow tier's, tests/core/test_practice_opponents.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
+from app.events.dice import RecordedDice
 from app.rules import practice, practice_v1
 from app.rules.olympic import GAME as OLYMPIC
 from app.rules.skirmish import GAME as SKIRMISH
@@ -136,3 +138,58 @@ def test_greedy_with_nothing_to_rate_falls_back_on_a_random_legal_order():
     only_bad = _greedy_v1(SKIRMISH, lambda state, rng: ["fly R1 0202"])
     with pytest.raises(practice.NoOrder):
         only_bad(skirmish(), "red")
+
+
+def test_edition_1s_seed_reads_a_record_the_same_whatever_order_its_keys_were_written_in():
+    # a position's lists are taken as sets, each ordered by its items as JSON with sorted keys: two records whose
+    # keys were written in another order (a state folded from events, one read back from a snapshot) are one
+    # position, and give one seed
+    toy = SimpleNamespace(name="toy", encode_state=lambda state: state)
+    written = {"state": {"markers": [{"side": "red", "at": "0101"}, {"side": "blue", "at": "0202"}]}}
+    read_back = {"state": {"markers": [{"at": "0202", "side": "blue"}, {"at": "0101", "side": "red"}]}}
+    assert practice_v1.position_seed(toy, written) == practice_v1.position_seed(toy, read_back)
+
+
+def test_edition_1s_objectives_are_the_victory_hexes_it_holds_when_it_sees_nothing_else_to_reach():
+    state = skirmish()
+    alone = replace(state, village_holder="red",
+                    units={uid: replace(u, hex=None) if u.side == "blue" else u for uid, u in state.units.items()})
+    assert practice_v1.objectives(SKIRMISH, alone, "red") == ["0403"]
+
+
+def test_edition_1s_greedy_rates_an_attack_by_the_column_its_preview_names():
+    # a seat automated before seats recorded their settings (edition 1) re-decides as it was played: the skirmish
+    # preview names its column by label ("2:1"), which edition 1 reads through the odds scale
+    state = skirmish(R1="0602", R2="0603", B1="0702")
+    for event in SKIRMISH.decide(state, SKIRMISH.parse("end", "red", state), RecordedDice(next_index=0, recorded=[])):
+        state = SKIRMISH.evolve(state, event)
+    assert practice.choose(SKIRMISH, "greedy", state, "red", settings={}) == ("attack 0703 with R1 R2", {
+        "case": practice.GREEDY_CASE, "column": "2:1", "rule": "best odds attack",
+        "summary": "greedy: the attack at the best odds column (2:1)"})
+
+
+class OwnCandidates:
+    """A rule set not on the engine's shape: no list of legal orders, only its own `candidates(state, rng)` (the
+    shape before app/rules/legal.py), here skirmish's rules drawing from a fixed list."""
+
+    def __init__(self, texts):
+        self.texts = texts
+
+    def __getattr__(self, member):
+        if member in ("legal_orders", "orders_to_try", "policies"):
+            raise AttributeError(member)
+        return getattr(SKIRMISH, member)
+
+    def candidates(self, state, rng):
+        return list(self.texts)
+
+
+def test_a_rule_set_with_only_its_own_candidates_is_played_by_greedy_and_random_from_them():
+    rules = OwnCandidates(["fly R1 0202", "move R1 0304", "move R1 0202", "move R1 0202"])
+    assert list(practice.policies(rules)) == ["greedy", "random"]  # no search: it plays from the legal list
+    state = skirmish()
+    text, reason = practice.choose(rules, "random", state, "red")
+    assert text == "move R1 0202" and reason["case"] == practice.RANDOM_CASE  # the one legal candidate
+    assert reason["summary"].endswith(" of 3, drawn with a seed from what red sees)")  # each candidate once
+    text, reason = practice.choose(rules, "greedy", state, "red")  # nothing listed to rate
+    assert text == "move R1 0202" and reason["summary"].startswith("greedy found nothing to rate: a random legal")

@@ -449,6 +449,25 @@ def test_25_10_the_camp_is_the_last_unit_lost_in_its_hex_and_taking_it_is_worth_
     assert play(alone, "allied", f"advance us-7-17 to {X}").vp_adjust == {"allied": 5}
 
 
+def test_25_10_a_loss_order_naming_the_camp_before_the_others_in_its_hex_is_refused():
+    """The camp is the last unit eliminated in its hex (25.10): the D1 loss the Japanese player names is one of
+    the two others, as the list of legal orders offers; `lose jp-pw-camp` is refused naming 25.10 (ruling F114,
+    rules version 8). A game created under version 7 accepted it, and is decided as it was played."""
+    from app.rules.formosa import played_under
+
+    units = {"us-7-17": AROUND[0], "us-7-32": AROUND[1], "us-hq-3ac": AROUND[2], "us-7-184": AROUND[3],
+             "us-27-105": AROUND[4], "jp-pw-camp": X, "jp-guard-1": X, "jp-9-7": X}
+    state = opt(given(units=units), "25.10")
+    state = play(state, "allied", f"attack {X} with us-7-17 us-7-32 us-hq-3ac us-7-184 us-27-105", [6])
+    assert state.pending[0]["case"] == "Formosa 15.5 D1"
+    assert {o["order"] for o in GAME.legal_orders(state, "japanese")} == {"lose jp-9-7", "lose jp-guard-1"}
+    assert "last" in refused(state, "japanese", "lose jp-pw-camp", "Formosa 25.10")
+    assert [e.unit for e in of(when(state, "japanese", "lose jp-guard-1"), UnitEliminated)] == ["jp-guard-1"]
+    old = replace(state, rules_version=7)
+    assert played_under(state, "7").rules_version == 7
+    assert [e.unit for e in of(when(old, "japanese", "lose jp-pw-camp"), UnitEliminated)] == ["jp-pw-camp"]
+
+
 def test_25_10_15_6_the_camp_takes_no_part_in_its_hexs_counterattack():
     from app.rules.formosa import played_under
 

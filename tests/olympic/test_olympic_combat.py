@@ -291,3 +291,31 @@ def test_8_51_a_japanese_unit_attacks_once_a_phase_even_when_its_advance_puts_it
     assert of(events, UnitsAdvanced) == [UnitsAdvanced([JP4A], "3235")]
     advanced = after(state, events)
     assert advanced.unit(JP4A).attacked and programmed(advanced) == "end"
+
+
+def test_8_8_note_1_an_american_attack_at_plus_12_is_read_on_the_plus_10_column_oo_4():
+    state = given(units={JP2: "3135", US_A: "3235", MARINE: "3235", "us-2mar-6": "3235"})  # 14 against 2
+    events = when(state, "american", "attack 3135 with 25-27 2mar-2 2mar-6 advance 2mar-2", rolls=[3])
+    [combat] = of(events, CombatResolved)
+    assert (combat.differential, combat.column, combat.result) == (12, "+10", "De 2/10")
+    assert of(events, UnitEliminated) == [UnitEliminated(JP2, "De (Olympic 8.9)")]
+    assert [e.points for e in of(events, CasualtyPoints)] == [6]  # the left number 2, three Americans (note 4)
+    assert of(events, UnitsAdvanced) == [UnitsAdvanced([MARINE], "3135")]
+
+
+def test_8_51_a_japanese_unit_at_minus_3_is_in_no_position_to_attack_and_at_minus_2_it_is():
+    assert programmed(japanese_combat(**{JP2: "3135", MARINE: "3235"})) == "end"  # 2 against 5: -3 (note 1)
+    assert programmed(japanese_combat(**{JP2: "3135", US_A: "3235"})) == f"jattack {JP2} on {US_A}"  # 2 - 4
+
+
+def test_the_combat_panel_shows_what_the_attackers_lose_on_an_exchange_and_a_special_attack():
+    state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234", US_C: "3234"})
+    events = when(state, "american", "attack 3135 with 25-27 25-35 25-161", rolls=[6])  # 12 vs 8: +4, die 6
+    [combat] = of(events, CombatResolved)
+    assert combat.result == "Dr 3/5"
+    ex = replace(combat, result="Ex 10/10")  # the same combat read as an exchange (8.9): at least 4 + 4
+    assert GAME.combat_summary(ex, state)["losses"] == {"american": "at least 8 strength points", "japanese": "all"}
+    special = japanese_combat(**{JP4A: "3135", US_A: "3235"})
+    [resolved] = of(when(special, "japanese", programmed(special), rolls=[6]), CombatResolved)  # 8 vs 4: Dr 3/5
+    assert resolved.special and GAME.combat_summary(resolved, special)["losses"] == {"japanese": "all",
+                                                                                      "american": 0}

@@ -234,3 +234,38 @@ def test_a_decision_does_not_depend_on_the_order_a_snapshot_keeps_the_units_in()
     decoded = GAME.decode_state(GAME.encode_state(shuffled))
     assert decoded == state
     assert policy.next_attack(decoded) == policy.next_attack(shuffled) == policy.next_attack(state)
+
+
+def test_ruling_r36_a_unit_already_alone_in_a_secondary_destination_holds_it_and_does_not_shuttle():
+    primaries = ["3135", "3136", "3234", "3236", "3335", "3336"]  # every primary hex held (14.53, 14.54 2))
+    state = moving(**{US: "3235", **dict(zip(THREE_10S, primaries, strict=True)), TWO_4: "3134"})
+    [held] = of(when(state, "japanese", programmed(state)), UnitHeld)  # 3134 is a secondary: it is there
+    assert held.unit == TWO_4 and held.reason["case"] == "Olympic ruling R36"
+    assert held.reason["destination"] == {"hex": "3134", "kind": "secondary", "case": "Olympic 14.54 2)"}
+    # not alone: the hex is no vacant secondary for either unit, so the one the order of 14.55-14.56 moves first
+    # leaves for the nearest vacant one, and the one left alone there holds it
+    stacked = moving(**{US: "3235", **dict(zip(THREE_10S, primaries, strict=True)), TWO_4: "3134",
+                        TWO_4B: "3134"})
+    first = move_of(stacked)
+    assert first.reason["destination"]["kind"] == "secondary" and first.path[-1] != "3134"
+    left = after(stacked, when(stacked, "japanese", programmed(stacked)))
+    assert programmed(left) == f"hold {({TWO_4, TWO_4B} - {first.unit}).pop()}"
+    # a reachable vacant primary comes first (14.54 1)): a unit in a secondary moves on toward it
+    open_primary = moving(**{US: "3235", **dict(zip(THREE_10S[:5], primaries[:5], strict=True)), TWO_4: "3134"})
+    assert move_of(open_primary).reason["destination"] == {"hex": "3336", "kind": "primary",
+                                                           "case": "Olympic 14.54", "terrain": "clear"}
+
+
+def test_ruling_r36_a_game_of_rules_version_5_moves_a_unit_off_its_secondary_as_it_was_played():
+    from app.rules.olympic import played_under
+
+    primaries = ["3135", "3136", "3234", "3236", "3335", "3336"]
+    state = moving(**{US: "3235", **dict(zip(THREE_10S, primaries, strict=True)), TWO_4: "3134"})
+    assert programmed(played_under(state, "5")) == f"jmove {TWO_4} 3233"
+
+
+def test_ruling_r37_a_hex_touching_the_american_only_across_an_all_sea_hexside_is_no_destination():
+    # Sakurajima (1941) faces Kagoshima (1841) and 1840 across the strait's all-sea hexsides (14.58)
+    state = moving(**{US: "1941"})
+    assert "1841" not in policy.primaries(state) and "1840" not in policy.primaries(state)
+    assert set(policy.primaries(state)) <= {str(n) for n in state.data.land_links["1941"]}

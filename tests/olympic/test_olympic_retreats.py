@@ -95,3 +95,30 @@ def test_r24_a_japanese_unit_that_cannot_retreat_is_eliminated():
     """1324's land links: 1323 (the attacker) and 1223 (in its ZOC); 1325 lies across the all-sea hexside."""
     paths, events = japanese_retreat({JP4A: "1324", US_A: "1323"}, "1324", "25-27")
     assert paths == [] and JP4A in {e.unit for e in of(events, UnitEliminated)}
+
+
+def test_ruling_r39_a_retreat_step_that_leads_into_a_dead_end_is_not_taken_when_another_completes_it():
+    """From 1213 (Clear, two hexes), attacked from 1313: 1214, 1114 and 1113 are all two hexes from the attacker
+    and Clear, so 1214 (the highest identity) comes first by R24, but from 1214 the only hex farther on is 1314,
+    in the attacker's zone of control: the retreat goes 1114 - 1014 instead. Rules version 5 took 1214 and
+    eliminated the unit."""
+    from app.rules.olympic import played_under
+
+    [path], _ = japanese_retreat({JP4A: "1213", US_A: "1313"}, "1213", "25-27")
+    assert path == ["1114", "1014"]
+    old = played_under(given(units={JP4A: "1213", US_A: "1313"}, beachheads=("3333",)), "5")
+    events = when(old, "american", "attack 1213 with 25-27", rolls=[5])
+    assert not of(events, UnitRetreated) and JP4A in {e.unit for e in of(events, UnitEliminated)}
+
+
+def test_ruling_r39_an_american_retreat_too_takes_the_first_hex_from_which_it_can_be_completed():
+    """A Japanese 4-4 in 1846 attacks the American in 1847 (Clear) at 0, die 5: Dr 3/3. Toward the beachhead at
+    3338 the first hex R24 prefers leads nowhere farther; 1748 - 1647 completes the retreat, so the unit lives
+    and the note 6 price of a blocked retreat (10) is not paid."""
+    from app.rules.olympic import played_under
+
+    state = given(step="japanese-combat", units={JP4A: "1846", US_A: "1847"}, beachheads=("3338",))
+    events = when(state, "japanese", f"jattack {JP4A} on {US_A}", rolls=[5])
+    assert [r.path for r in of(events, UnitRetreated)] == [["1748", "1647"]]
+    old = when(played_under(state, "5"), "japanese", f"jattack {JP4A} on {US_A}", rolls=[5])
+    assert not of(old, UnitRetreated) and US_A in {e.unit for e in of(old, UnitEliminated)}

@@ -94,7 +94,7 @@ def test_a_full_disk_is_503_and_writes_nothing(served):
     assert _join(client, game_id, tokens, "red").status_code == 201
     store = app.extensions["hexledger_service"]().store  # the test client's thread's connection
     pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
-    store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
+    store.db.writer.execute(f"PRAGMA max_page_count = {pages}")  # writes may not grow the file: a full disk
     before, games_before = _stream(path, game_id), _game_count(path)
     # a game on a custom map: its first event holds the map's text (17 KB), which needs new pages (overflow)
     big = {"rules": "ichigo", "players": {"japanese": "j@x.example", "allied": "a@x.example"},
@@ -102,6 +102,6 @@ def test_a_full_disk_is_503_and_writes_nothing(served):
     _unavailable(client.post("/games", json=big), "full", 300)
     assert _stream(path, game_id) == before and _game_count(path) == games_before
     assert audit.verify(CATALOG, list(EventStore(path).events(game_id))).ok
-    store.db.conn.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
+    store.db.writer.execute(f"PRAGMA max_page_count = {pages * 100}")  # space freed
     assert client.post("/games", json=big).status_code == 201
 

@@ -15,7 +15,6 @@ from click.testing import CliRunner
 
 from app.events.backends import open_store
 from app.events.envelope import GENESIS_HASH
-from app.events.postgres import append_call
 from app.events.store import Conflict, NewEvent, StoreUnavailable, seal
 from app.rules.catalog import installed
 from app.service import audit, games
@@ -292,6 +291,36 @@ def test_a_writer_that_takes_no_game_lock_still_queues_the_store_and_its_loser_g
     assert store.mail_processed("<after@x>") and store.event(game_id, seq + 1).actor == "rogue"
 
 
+def test_an_append_that_waited_for_the_game_lock_while_another_writer_took_its_seq_is_409_and_writes_nothing(
+        pg_url):
+    """Outside a transaction an append is one statement, whose head check reads what was committed when it began:
+    another writer that held the game's lock then and commits the next event meanwhile wins, and the append that
+    waited for the lock is Conflict with the stream as that writer left it, nothing of it stored, no raw error."""
+    store = open_store(pg_url)
+    game_id = game_of(store)
+    seq, last = store.head(game_id)
+    rival = psycopg.connect(pg_url)
+    rival.execute("SELECT FROM games WHERE id = %s FOR UPDATE", [game_id])
+    rival.execute("INSERT INTO events (game_id, seq, type, version, payload, actor, at, prev_hash, hash) "
+                  "VALUES (%s, %s, 'core.X', 1, '{}', 'rival', 'now', %s, 'y')", [game_id, seq + 1, last])
+    outcome: dict = {}
+
+    def write():
+        try:
+            store.append(game_id, seq, x(1))
+        except Exception as exc:  # noqa: BLE001 - the test reports it
+            outcome["raised"] = exc
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    wait_until_waiting_for_a_lock(pg_url, store.db.conn.info.backend_pid)
+    rival.commit()
+    rival.close()
+    writer.join(timeout=120)
+    assert isinstance(outcome.get("raised"), Conflict) and outcome["raised"].actual == seq + 1, outcome
+    assert store.head(game_id) == (seq + 1, "y") and store.event(game_id, seq + 1).actor == "rival"
+
+
 def test_an_append_chains_onto_the_stored_head_not_the_one_this_process_remembers(pg_cluster, pg_url):
     """The process remembers the head it last committed for a game, to append without reading it first. When the
     database behind the URL is replaced (a restore, another copy) and holds the same game at the same seq with
@@ -318,13 +347,11 @@ def test_an_append_sent_again_after_its_answer_was_lost_is_answered_as_stored(pg
     game_id = game_of(store)
     seq, last = store.head(game_id)
     sealed, payloads = seal(game_id, seq, last, x(1) + x(2))
-    call = append_call(game_id, seq, last, sealed, payloads)
-    with psycopg.connect(pg_url, autocommit=True) as raw:
-        assert raw.execute(*call).fetchone() == (seq + 2, sealed[-1].hash)
-        later = open_store(pg_url).append(game_id, seq + 2, x(3))
-        assert raw.execute(*call).fetchone() == (seq + 2, sealed[-1].hash)
-        rival = append_call(game_id, seq, last, *seal(game_id, seq, last, x(9)))
-        assert raw.execute(*rival).fetchone() == (seq + 3, later[0].hash)
+    sender = open_store(pg_url).db  # the dialect's step of an append, as the store sends it again
+    assert sender.append(game_id, seq, last, sealed, payloads) == (seq + 2, sealed[-1].hash)
+    later = open_store(pg_url).append(game_id, seq + 2, x(3))
+    assert sender.append(game_id, seq, last, sealed, payloads) == (seq + 2, sealed[-1].hash)
+    assert sender.append(game_id, seq, last, *seal(game_id, seq, last, x(9))) == (seq + 3, later[0].hash)
     assert [e.hash for e in store.events(game_id, seq + 1)] == [e.hash for e in sealed + later]
     with pytest.raises(Conflict):
         store.append(game_id, seq, x(9))

@@ -65,7 +65,7 @@ def test_full_disk_is_a_clear_error_and_changes_nothing(tmp_path):
     game_id = games.create_game(store, CATALOG, "skirmish")
     head = store.head(game_id)[0]
     pages = store.db.conn.execute("PRAGMA page_count").fetchone()[0]
-    store.db.conn.execute(f"PRAGMA max_page_count = {pages}")  # the database may not grow: a full disk
+    store.db.writer.execute(f"PRAGMA max_page_count = {pages}")  # writes may not grow the file: a full disk
     big = NewEvent("core.PlayerJoined", 1, {"side": "red", "name": "x" * 200_000, "seed_text": ""}, "t")
     with pytest.raises(StoreUnavailable, match="full"):
         store.append(game_id, head, [big])

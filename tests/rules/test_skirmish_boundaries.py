@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from app.events.dice import RecordedDice
-from app.rules.errors import IllegalOrder
+from app.rules.errors import IllegalOrder, InvalidOrder
 from app.rules.skirmish import GAME as RULES
 from app.rules.skirmish import data_load
 from app.rules.skirmish.combat import losses
@@ -65,3 +65,33 @@ def test_the_data_is_the_tables_files_and_takes_no_options():
     assert data.units["B2"].strength == 3 and data.terrain("0403") == "village"
     with pytest.raises(ValueError, match="skirmish takes no options"):
         data_load.load({"map": "x"})
+
+
+def refusal(state, side, order):
+    with pytest.raises(IllegalOrder) as err:
+        RULES.decide(state, RULES.parse(order, side, state), RecordedDice(next_index=0, recorded=[]))
+    return err.value.case, str(err.value)
+
+
+def test_sk_3_3_the_side_to_move_ordering_an_enemy_unit_is_refused_by_that_rule_naming_the_unit_and_its_side():
+    # the side not to move is refused by the states table (test_skirmish.py); the side to move naming an enemy
+    # unit reaches the order's own check, in either step
+    start = RULES.initial_state("standard", {})
+    assert refusal(start, "red", "move B1 0602") == ("SK 3.3", "SK 3.3: B1 is a blue unit; red cannot order it")
+    state = combat_at(R1="0402", B1="0503", B2="0502")
+    assert refusal(state, "red", "attack 0503 with R1 B2") == (
+        "SK 3.3", "SK 3.3: B2 is a blue unit; red cannot order it")
+
+
+def test_sk_1_2_a_unit_not_on_the_map_is_refused_by_name_whether_unknown_or_eliminated():
+    state = RULES.initial_state("standard", {})
+    assert refusal(state, "red", "move R9 0202") == ("SK 1.2", "SK 1.2: there is no unit R9 on the map")
+    gone = RULES.evolve(state, StepLost("R1", True))
+    assert refusal(gone, "red", "move R1 0202") == ("SK 1.2", "SK 1.2: there is no unit R1 on the map")
+
+
+def test_a_word_that_is_no_unit_id_is_quoted_back_saying_so_and_what_the_order_expects():
+    with pytest.raises(InvalidOrder) as err:
+        RULES.parse("move R1-X 0202", "red", RULES.initial_state("standard", {}))
+    assert str(err.value) == ("cannot read order 'move R1-X 0202': 'R1-X' is not a unit id; "
+                              "expected 'move UNIT HEX [HEX ...]'")

@@ -3,6 +3,7 @@ legal orders offers, an attack's preview and the replay's combat panel (docs/rul
 app/rules/base.py for the outputs)."""
 from dataclasses import replace
 
+from app.events.dice import RecordedDice
 from app.rules.skirmish import GAME as RULES
 from app.rules.skirmish.events import AttackResolved, StepLost, UnitMoved
 from app.rules.skirmish.view import combat_summary
@@ -60,3 +61,38 @@ def test_the_combat_panel_reads_the_attack_its_losses_and_every_face_of_its_colu
     lost = combat_summary(AttackResolved("0503", ["R1", "R2"], 2, 4, "1:2", 1, "AE"), state)
     assert lost["losses"] == {"red": 2, "blue": 0}
     assert combat_summary(StepLost("B1", False), state) is None
+
+
+def test_the_combat_panel_gives_every_field_of_the_contract_and_a_d2_costs_the_defender_two_steps_only():
+    # app/rules/base.py's combat_summary: the replay's panel and the luck analysis read these keys by name
+    state = combat_at(R1="0402", R2="0403", B1="0503")
+    panel = combat_summary(AttackResolved("0503", ["R1", "R2"], 7, 4, "1:1", 6, "D2"), state)
+    assert {k: v for k, v in panel.items() if k != "distribution"} == {
+        "attacker": "red", "defender": "blue", "hex": "0503", "attackers": ["R1", "R2"], "attack": 7, "defence": 4,
+        "odds": "1:1", "shifts": [], "roll": 6, "result": "D2", "case": "SK 5.3", "losses": {"red": 0, "blue": 2},
+        "columns": ["1:2", "1:1", "2:1", "3:1", "4:1"]}
+    assert combat_summary(AttackResolved("0503", ["R1"], 4, 4, "1:1", 1, "A1"), state)["losses"] == {
+        "red": 1, "blue": 0}
+
+
+def test_the_preview_names_the_hex_its_odds_the_case_and_the_dice_the_attack_rolls():
+    state = combat_at(R1="0402", R2="0403", B1="0503", B3="0504")
+    shown = RULES.preview(state, RULES.parse("attack 0503 with R1 R2", "red", state))
+    assert {k: v for k, v in shown.items() if k not in ("by_roll", "text")} == {
+        "hex": "0503", "attack": 7, "defence": 4, "column": "1:1", "case": "SK 5.3", "rolls_needed": 1}
+
+
+def test_sk_6_the_view_names_the_side_to_act_while_the_game_runs_and_no_one_once_it_is_over():
+    state = combat_at(R1="0402", B3="0403")
+    for gone in ("B1", "B2"):
+        state = RULES.evolve(state, StepLost(gone, True))
+    shown = RULES.view(state, "blue")
+    assert (shown["side_to_act"], shown["step"], shown["winner"], shown["end_reason"]) == (
+        "red", "combat", None, None)
+    for event in RULES.decide(state, RULES.parse("attack 0403 with R1", "red", state),
+                              RecordedDice(next_index=0, recorded=[6])):  # 4:2 -> 2:1, die 6: DE
+        state = RULES.evolve(state, event)
+    for side in ("red", "blue"):  # red's turn is not over, but the game is (SK 6.1): nobody is to act
+        shown = RULES.view(state, side)
+        assert (shown["side_to_act"], shown["step"], shown["winner"], shown["end_reason"]) == (
+            None, "over", "red", "blue has no units left (SK 6.1)")

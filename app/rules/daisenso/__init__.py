@@ -12,7 +12,7 @@ from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings D37-D44: a game is decided by the rules version it was created under (version 2 for a game from
+    """Rulings D37-D49: a game is decided by the rules version it was created under (version 2 for a game from
     before versions were recorded), so its stored orders still verify. Before version 5 a position's Airdrop
     markers carried no airborne unit (4.1.4), so the state such a game starts from is as it was."""
     if version and int(version) >= RULES_VERSION:
@@ -31,7 +31,9 @@ GAME = Game(
     # Strike in a hex returns in 4.1.5, the defender's too (D38); a Beachhead Landing from an SNLF Beachhead-0 (D39);
     # any marine's step as the first loss (D40); a Holding Box unit keeps only a component it can take (D41); 5: a
     # landing sends enemy Detachment and Logistics markers to the Delay Box (D42), no weather ban on markers (D43); 6:
-    # so do a retreat, an Advance After Combat and an Exploitation into their hex (D44)
+    # so do a retreat, an Advance After Combat and an Exploitation into their hex (D44); 7: an Ex's defending step
+    # from the HQ giving Ranged Support too (D45), and an Airdrop Landing sends enemy markers away (D46); an Air
+    # unit's shift needs its own nationality in the combat (D49)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -152,6 +152,8 @@ def airland(d: Decision, hex_label: str, kind: str) -> None:
         offered = ", ".join(landing_kinds(state, marker)) or "none in the Force Pool"
         d.refuse(C + "4.1.4", f"{kind} cannot land: a one-step, non-elite infantry of its nationality ({offered})")
     d.emit(AirdropLanded(hex_label, kind, f"{kind}.{state.serial + 1}", marker.faction))
+    if state.since(7):  # ruling D46; version 6 and before left them in the hex
+        displace_markers(d, marker.faction, hex_label)
 
 
 def withdraw(d: Decision, hex_label: str) -> None:

@@ -274,9 +274,18 @@ def _air_shifts(state: State, force: list[Unit], faction: str, sign: int, blitz:
         near = u.hex == c.target or state.data.atlas.adjacent(H(u.hex), H(c.target))
         if not near or (weather in ("storms", "snow") and u.hex != c.target):
             continue
-        if any(same_nationality(state, u, x) for x in force):
+        if any(_air_nationality(state, u, x) for x in force):
             out.append(Shift(sign * state.data.shift("air"), C + "4.2.3.1", f"{u.id} ({k.name})"))
     return out
+
+
+def _air_nationality(state: State, air: Unit, u: Unit) -> bool:
+    """4.2.3.1: the Air unit and a unit of the combat share a nationality (their lists meet, D24); the Chinese groups
+    are 4.2.1.2's exceptions for HQs only, so a Nationalist Chinese Air unit does not shift for a Kiangsu unit alone
+    (ruling D49; rules version 6 and before counted the groups too)."""
+    if not state.since(7):
+        return same_nationality(state, air, u)
+    return bool(set(state.kind(air).nations) & set(state.kind(u).nations))
 
 
 def attack_strengths(state: State) -> tuple[int, int, list[Shift]]:
@@ -500,8 +509,9 @@ def options_for(state: State, kind: str) -> list[tuple]:
         if movable:
             _, hexes = terrain.retreat_options(state, force[0].faction, stack_hex(state), c.target)
             out += [("retreat", h) for h in hexes]
-        if kind == "exchange":
-            out += [("lose", u.id, k) for u in retreating_stack(state) for k in loss_choices(state, u)]
+        if kind == "exchange":  # any defending unit, the Ranged Support HQ too (ruling D45; version 6: the stack)
+            losers = defending_force(state) if state.since(7) else retreating_stack(state)
+            out += [("lose", u.id, k) for u in losers for k in loss_choices(state, u)]
         elif not out or voluntary_conversion(state):
             out += [("convert", u.id, k) for u in force for k in loss_choices(state, u)]
         return out

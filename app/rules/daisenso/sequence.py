@@ -120,7 +120,7 @@ def _markers(d: Decision) -> None:
     _end_phase(d)
 
 
-def stakes(state, side: str) -> float:
+def stakes(state, side: str, edition: int = 3) -> float:
     """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): the
     scenario's faction wins by holding every hex it must hold with a ground unit after the last Combat Phase (D16),
     so each such hex counts -1 unheld, else its holder's defence against the enemy's attack next to it (the

@@ -89,6 +89,10 @@ def _value(r) -> float:
     return value
 
 
+# what the list of legal orders says beside such an attack's odds (app/rules/legal.py): the column is before the
+# defender's Ranged Support, which it declares only after the attack (4.2.2 step 2) and which may lower it
+ODDS_NOTE = "before the defender's Ranged Support (Dai Senso 4.2.2 step 2)"
+
 # the orders `preview` draws (the rest have none: app/rules/legal.py)
 PREVIEWS = Previews(("attack",), "Dai Senso 4.2.2")
 
@@ -112,7 +116,8 @@ def preview(state: State, command: Command) -> dict:
     text = p.to_text()
     if d.state.pending:
         text += "\nThe defender may still add an HQ's Ranged Support (Dai Senso 4.2.2 step 2)"
-    return {"hex": c.target, "attack": int(p.attack), "defence": int(p.defence),
+    note = {"odds_note": ODDS_NOTE} if d.state.pending else {}
+    return {**note, "hex": c.target, "attack": int(p.attack), "defence": int(p.defence),
             "raw_odds": p.odds.label.replace(":", "-"), "shifts": [str(x) for x in p.shifts.shifts],
             "column": p.column_label, "case": "Dai Senso 4.2.2",
             "defender_may_add_hq": bool(d.state.pending), "by_roll": {die: r.code for die, r in p.results},

@@ -505,6 +505,10 @@ def lose(d: Decision, unit_ids: list[str]) -> None:
         d.refuse("Formosa 15.5", f"name units of this combat: {', '.join(pending['units'])}")
     if pending["count"] and len(chosen) != pending["count"]:
         d.refuse("Formosa 15.5", f"eliminate exactly {pending['count']} unit(s)")
+    if pending["count"] and state.since(8) and chosen not in {  # ruling F114; version 7 took the camp when named
+            tuple(sorted(c)) for c in optional.camp_last(state, list(combinations(pending["units"], len(chosen))))}:
+        d.refuse("Formosa 25.10", "the PW Camp is the last unit eliminated in its hex: name another unit of its hex "
+                                  "(ruling F114)")
     if not pending["count"] and chosen not in valid:
         d.refuse("Formosa 15.5 BB", f"eliminate units of at least {pending['min_cf']} printed combat factors, "
                                     "none to spare")

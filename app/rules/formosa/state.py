@@ -46,7 +46,9 @@ OUT = "out"
 # 7: ruling F113: the Allied recruits deployed in the Staging Area or Amoy leave the units to place when the Allied
 #    Recruit Phase ends (8.1); the view changes, and with it what an automated seat draws (a game created under 1-6
 #    shows the list it was played with)
-RULES_VERSION = 7
+# 8: ruling F114: a loss order naming the PW Camp before the other units of its hex is refused (25.10); a game
+#    created under 1-7 took it as named
+RULES_VERSION = 8
 H = Hex.parse
 
 

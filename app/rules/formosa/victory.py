@@ -48,7 +48,7 @@ def japanese_vp(state: State) -> tuple[int, dict[str, int]]:
     return sum(detail.values()), dict(sorted(detail.items()))
 
 
-def stakes(state: State, side: str) -> float:
+def stakes(state: State, side: str, edition: int = 3) -> float:
     """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): the
     net VP the position would score now (4.2: Allied less Japanese) against the Draw band's middle, weighted 0.7,
     and the share of the port and airfield hexes Allied units occupy (4.1's Allied sudden death; none on the map

@@ -111,7 +111,7 @@ def _share(state: State, hexes) -> float:
     return sum(1 for h in hexes if h in state.jp_control) / len(hexes) if hexes else 0.0
 
 
-def stakes(state: State, side: str) -> float:
+def stakes(state: State, side: str, edition: int = 3) -> float:
     """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): the
     Japanese victory points the position would score at the end (4.2 without Causeway, 4.3 with it), each award
     counted by how near it is (a share of the airbases or the GEARR held, how far the nearest Japanese unit stands

@@ -243,7 +243,8 @@ def eliminate_american(d: Decision, unit_id: str, cause: str, supplied: bool) ->
 def _retreat(d: Decision, unit: Unit, choose, why: str) -> bool:
     """Ruling R24: the terrain's number of hexes (note 2), each farther from the start, never into an enemy unit,
     intact enemy militia, an enemy zone of control, the sea or across an all-sea hexside, not ending
-    overstacked. Returns False if the unit cannot retreat."""
+    overstacked; each step one from which the retreat can be completed (R39). Returns False if the unit cannot
+    retreat."""
     state: State = d.state
     data = d.data
     start = H(unit.hex)
@@ -254,7 +255,7 @@ def _retreat(d: Decision, unit: Unit, choose, why: str) -> bool:
         blocked |= {H(h) for h in state.intact_militia()}
     cap = data.scenario["stacking"]["max_units"]
 
-    def allowed(current: Hex, candidate: Hex, rs: RetreatState) -> bool:
+    def legal(current: Hex, candidate: Hex, rs: RetreatState) -> bool:
         if not data.is_land(candidate) or candidate in blocked or candidate in rs.path:
             return False
         if data.map.hexside_features(current, candidate) & data.blocking_hexsides:
@@ -264,6 +265,15 @@ def _retreat(d: Decision, unit: Unit, choose, why: str) -> bool:
         last = len(rs.path) + 1 == length
         return not last or len(state.stack(str(candidate))) < cap
 
+    def completes(current: Hex, candidate: Hex, rs: RetreatState) -> bool:
+        """Ruling R39 (rules version 6): a hex is a step of the retreat only if the whole retreat can go on
+        from it, so a unit that can retreat its full length is never led into a dead end and eliminated."""
+        if not legal(current, candidate, rs):
+            return False
+        after = RetreatState(rs.start, (*rs.path, candidate))
+        return len(after.path) == length or any(completes(candidate, n, after) for n in data.map.neighbours(candidate))
+
+    allowed = completes if state.since(6) else legal
     outcome = retreat(data.map, start, length, allowed, (), choose, "eliminate")
     if outcome.eliminated:
         return False

@@ -134,6 +134,14 @@ def _next_movement(state: State) -> dict:
                 "case": "Olympic ruling R23", "category": category,
                 "summary": f"{category}: already next to an American unit, holds {u.hex}"}}
         found, candidates = routes(state, units)
+        settled = sorted((u for u in units if _settled(state, u) and u.id not in _primary(found)),
+                         key=lambda u: (-hex_identity(H(u.hex)), -u.order))
+        if settled:
+            u = settled[0]
+            return {"action": "hold", "unit": u.id, "reason": {
+                "case": "Olympic ruling R36", "category": category,
+                "destination": {"hex": u.hex, "kind": "secondary", "case": "Olympic 14.54 2)"},
+                "summary": f"{category}: no primary destination left for it, already in secondary {u.hex}"}}
         if not found:
             u = max(units, key=lambda u: (hex_identity(H(u.hex)), u.order))
             return {"action": "hold", "unit": u.id, "reason": {
@@ -144,6 +152,19 @@ def _next_movement(state: State) -> dict:
         chosen = ranked[0]
         return _move(state, chosen, category, ranked)
     return {"action": "end", "reason": {"case": "Olympic 14.51", "summary": "every released unit has moved"}}
+
+
+def _primary(found: dict[str, Route]) -> set[str]:
+    return {uid for uid, r in found.items() if r.kind == "primary"}
+
+
+def _settled(state: State, unit: Unit) -> bool:
+    """Ruling R36 (rules version 6): the unit stands alone in a hex that is a secondary destination but for the
+    unit itself (14.53: next to a hex next to an American unit, not itself next to one), so it is there already."""
+    links = state.data.land_links
+    anchors = state.zoc_of("american")
+    return (state.since(6) and unit.hex in links and unit.hex not in anchors
+            and any(n in anchors for n in links[unit.hex]) and len(state.stack(unit.hex)) == 1)
 
 
 def _move(state: State, route: Route, category: str, ranked: list[Route]) -> dict:

@@ -30,7 +30,7 @@ def assessment(state: State) -> dict:
             "counted": max(0, state.casualty_points - v["city_credit"] * len(cities))}
 
 
-def stakes(state: State, side: str) -> float:
+def stakes(state: State, side: str, edition: int = 3) -> float:
     """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py), by
     what the levels judge (ruling R20): Kagoshima (American, else how near the nearest American unit stands,
     halving every three hexes), the points counted against the last American level's limit, and the Japanese

@@ -72,9 +72,20 @@ def combat_summary(event, state: State | None) -> dict | None:
     return {"attacker": attacker, "defender": defender, "hex": event.hex, "attackers": list(event.attackers),
             "attack": event.attack, "defence": event.defence, "odds": f"{event.differential:+d}",
             "column": event.column, "shifts": [], "roll": event.die, "result": event.result,
-            "losses": {attacker: "all" if code == "Ae" else 0, defender: "all" if code in ("De", "Ex") else 0},
+            "losses": {attacker: _attacker_losses(event, state, code), defender: "all" if code in ("De", "Ex") else 0},
             "distribution": distribution, "case": "Olympic 8.8", "reason": event.reason,
             "columns": [c.label for c in data.crt.columns()]}
+
+
+def _attacker_losses(event: CombatResolved, state: State, code: str) -> str | int:
+    """What the attackers lose: all on Ae, and the Japanese special attacker whatever the result (8.54); on Ex in
+    an American attack, units worth at least the defenders' printed strength plus the militia (8.9)."""
+    if code == "Ae" or event.special or (code == "Ex" and event.kind == "japanese"):
+        return "all"
+    if code == "Ex":
+        owed = sum(state.unit(uid).strength for uid in event.defenders) + event.militia
+        return f"at least {owed} strength points"
+    return 0
 
 
 # the orders `preview` draws (the rest have none: app/rules/legal.py)

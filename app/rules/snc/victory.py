@@ -50,23 +50,37 @@ def victory_check(state: State) -> ev.GameEnded | None:
     return None
 
 
-def stakes(state: State, side: str) -> float:
-    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py): half
-    the Shanghai ring, half the cities. The ring (3512 and its neighbours): through GT 5 the Chinese lose the
-    moment none of their units stands there (4.2), and from GT 8 they win the moment one does (4.1 (2)), so until
-    GT 8 the Chinese strength there against the Japanese strength in and around it is the Chinese side's reading;
-    the cities: the share the Japanese hold (4.3: all seven win at a Victory Check, fewer at GT 12 lose)."""
+def stakes(state: State, side: str, edition: int = 3) -> float:
+    """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py, as the
+    policies' `edition` reads it): half the Shanghai ring, half the cities. The ring (3512 and its neighbours):
+    through GT 5 the Chinese lose the moment none of their units stands there (4.2), and from GT 8 they win the
+    moment one does (4.1 (2)), so until GT 8 the Chinese strength there against the Japanese strength in and around
+    it is the Chinese side's reading; the cities: the share the Japanese hold (4.3: all seven win at a Victory
+    Check, fewer at GT 12 lose). From edition 4, while 4.2 can still end the game, the ring also counts how many of
+    its hexes hold a Chinese unit (`_ring_hexes`: the Japanese must clear each of them, one attack each; one stack
+    there, however strong, falls to one attack) and weighs the ring 0.7 against the cities' 0.3."""
     v = state.data.params["victory"]
     ring = {v["shanghai"], *neighbours(state.data, v["shanghai"])}
     around = ring | {n for h in ring for n in neighbours(state.data, h)}
     chinese = sum(max(u.cf, 0.5) for u in state.on_map("chinese") if u.hex in ring)
     japanese = sum(max(u.cf, 0.5) for u in state.on_map("japanese") if u.hex in around)
     hold = 2 * chinese / (chinese + japanese) - 1 if chinese + japanese else 0.0
+    ring_weight = 0.5
+    if edition >= 4 and state.turn <= int(v["sudden_defeat_until_turn"]):
+        hold = 0.5 * hold + 0.5 * _ring_hexes(state, ring)
+        ring_weight = 0.7
     if state.turn >= int(v["adjacent_win_from_turn"]):
         hold = 0.0  # a Chinese unit there has already won: what is left is the cities
     held, total = japanese_cities(state)
-    chinese_reading = 0.5 * hold + 0.5 * (1 - 2 * held / total)
+    chinese_reading = ring_weight * hold + (1 - ring_weight) * (1 - 2 * held / total)
     return chinese_reading if side == "chinese" else -chinese_reading
+
+
+def _ring_hexes(state: State, ring: set) -> float:
+    """The Chinese hold on the ring against 4.2, -1 to 1: -1 with one hex of it holding a Chinese unit (a single
+    attack away from defeat), 0 with two, 1/2 with three, 3/4 with four... (1 - 2^(2-n))."""
+    n = len({u.hex for u in state.on_map("chinese") if u.hex in ring})
+    return 1 - 2 ** (2 - n) if n else -1.0
 
 
 __all__ = ["H", "japanese_cities", "stakes", "sudden_death", "victory_check"]

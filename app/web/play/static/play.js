@@ -282,7 +282,7 @@
       variants.appendChild(make("p", "Other orders here:"));
       const list = make("ul");
       for (const o of composed.variants) {
-        const b = button(o.order + (o.odds ? "  (" + o.odds + ")" : ""), "write this order instead", () => compose(
+        const b = button(withOdds(o.order, o), "write this order instead", () => compose(
           [o].concat(composed.variants.filter((x) => x !== o))), { "aria-pressed": String(o === composed.item) });
         const li = make("li");
         li.appendChild(b);
@@ -444,8 +444,12 @@
     $("owed-candidates").replaceChildren(...(o.candidates || []).map((c) => make("li", c.id + ": " + c.value)));
   }
 
+  function withOdds(words, o) {       // an order or hex with its odds column and what may still change it
+    return words + (o.odds ? "  (" + o.odds + (o.odds_note ? ", " + o.odds_note : "") + ")" : "");
+  }
+
   function orderButton(o) {
-    return button(o.order + (o.odds ? "  (" + o.odds + ")" : ""), o.case, () => compose([o]),
+    return button(withOdds(o.order, o), o.case, () => compose([o]),
       { "data-order": o.order, class: ENDS.has(o.action) ? "order end" : "order" });
   }
 
@@ -523,7 +527,7 @@
       list.appendChild(make("h4", kind.name + "  (" + kind.case + ")"));
       const row = make("div", null, { class: "buttons" });
       for (const o of orders) {
-        row.appendChild(button(o.order + (o.odds ? "  (" + o.odds + ")" : ""), o.case, () => compose([o].concat(pointed.filter((x) => x !== o &&
+        row.appendChild(button(withOdds(o.order, o), o.case, () => compose([o].concat(pointed.filter((x) => x !== o &&
           (x.at || []).join() === (o.at || []).join()))), { "data-order": o.order, class: "order" }));
       }
       list.appendChild(row);
