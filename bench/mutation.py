@@ -22,6 +22,7 @@ each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
                                 [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
+                                [--lines [--resume] [--only MUTANT ...]]
 """
 from __future__ import annotations
 
@@ -358,11 +359,43 @@ def row_kills(name: str, rows: list[tuple[str, str]], log: Path) -> dict[tuple[s
     return {row: True if set(ts) & failed else (False if set(ts) & reach else None) for row, ts in wanted.items()}
 
 
-def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: set[str] = frozenset()) -> None:
+def row_kills_by_lines(name: str, rows: list[tuple[str, str]], trace: dict, warm: Warm,
+                       cpu_factor: float) -> dict[tuple[str, str], bool | None]:
+    """`row_kills` with the line runner (--cases --lines): each row's fast tests of the traced selection in one
+    pytest forked from the warm collection (a fresh process when the mutant's function runs at import), stopping
+    at the first failure; a row whose tests pass is "never run" when none of them is traced running the mutant's
+    statement (nor, for a mutant whose function runs at import, its function)."""
+    reached, import_time = tests_of(name, trace)
+    seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
+    args = _mutmut_config()["pytest_add_cli_args"]
+    out: dict[tuple[str, str], bool | None] = {}
+    for row in rows:
+        tests = [t for t in _fast(case_rows()[row[0]][row[1]]) if any(_runs(t, traced) for traced in seconds)]
+        if not tests:
+            out[row] = None
+            continue
+        estimate = sum(v for k, v in seconds.items() if any(_runs(t, k) for t in tests))
+        verdict, _ = _run_stage(name, tests, math.ceil(60 + cpu_factor * estimate), args,
+                                None if import_time else warm)
+        reach = import_time or any(_runs(t, traced) for t in tests for traced in reached)
+        out[row] = True if verdict != "survived" else (False if reach else None)
+    return out
+
+
+def _runs(named: str, traced: str) -> bool:
+    """Does a test a row names (a module, a test, a test without its parameters) run the traced test id?"""
+    return traced == named or traced.startswith((named + "[", named + "::"))
+
+
+def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: set[str] = frozenset(),
+                lines: bool = False, cpu_factor: float = 5.0) -> None:
     """For each row of each game's case table (or only the rows `only` names): the mutants of code citing it
-    (sampled, and topped up for rows the sample leaves out) and how many the row's own tests kill."""
+    (sampled, and topped up for rows the sample leaves out) and how many the row's own tests kill. With `lines`,
+    each row's tests run as `--lines` runs a mutant (`row_kills_by_lines`)."""
     log = ROOT / "mutants" / "case-report.log"
     log.write_text("")
+    trace = trace_lines(list(chosen), False) if lines else None
+    warm = Warm() if lines else None
     for package, names in chosen.items():
         rows = case_rows().get(package)
         if rows is None:
@@ -396,6 +429,8 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
             mine = [(package, case) for case, ns in by_row.items() if name in ns]
             if status(codes.get(name)) == "survived":
                 verdict[name] = dict.fromkeys(mine, False)  # no test at all kills it
+            elif trace is not None:
+                verdict[name] = row_kills_by_lines(name, mine, trace, warm, cpu_factor)
             else:
                 verdict[name] = row_kills(name, mine, log)
         print(f"\n{package}: per-case report (docs/cases/{package}.md), row by row")
@@ -413,6 +448,8 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
             print(f"  {case:10} {len(citing.get(case, [])):7} {len(tried):5} {killed:19}  {note}")
         print(f"  {findings} row(s) whose tests kill none of their mutants; rows without a citing mutant: "
               f"{sum(1 for c in rows if not citing.get(c))}")
+    if warm is not None:
+        warm.close()
 
 
 # -- the bench's own runner (--lines): each mutant against the fast tests that run the line it changes ------------
@@ -851,7 +888,7 @@ def main() -> None:
 
             with contextlib.redirect_stdout(io.StringIO()):
                 copy_also_copy_files()
-        case_report(chosen, args.seed, args.per_case, set(args.rows))
+        case_report(chosen, args.seed, args.per_case, set(args.rows), args.lines, args.cpu_factor)
 
 
 if __name__ == "__main__":

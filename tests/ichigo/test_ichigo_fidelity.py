@@ -234,7 +234,8 @@ def test_5_3_item_7_phase_v_does_not_end_before_the_14aa_roll():
     s = japanese_reinforcements_after_causeway()
     with pytest.raises(IllegalOrder, match="5.3") as refused:
         when(s, "japanese", "end")
-    assert "14AA" in str(refused.value)
+    assert str(refused.value) == ("Ichi-Go 5.3: roll for this turn's 14AA shipment first (item 7: every Phase V "
+                                  "while the pool lasts)")
     s = fold(s, *when(s, "japanese", "ship", rolls=[1]))               # 1 - 1 = 0: no more 14AA (item 8)
     assert of(when(s, "japanese", "end"), ev.PhaseEnded)
 

@@ -13,6 +13,7 @@ from app.rules.ichigo import combat
 from app.rules.ichigo.common import supply_state
 from app.rules.ichigo.data_load import H, load
 from app.rules.ichigo.state import initial_state
+from app.rules.ichigo.view import view
 
 D = load()
 MOVE = {"japanese": "move-fight"}
@@ -198,6 +199,26 @@ def test_8_9_units_within_three_hexes_of_the_b29_are_out_of_supply(hex_, oos):
     assert D.distance("2008", hex_) == (3 if oos else 4)
     s = then(s, "allied", "b29 2008")
     assert (supply_state(s, s.units["jp-cea-110div"]) == "oos") is oos
+
+
+def test_8_6_the_airpower_markers_and_the_b29_are_retrieved_when_the_game_turn_ends():
+    """The Japanese won Turn 3's airpower, a B-29 raid left the 110th out of supply (8.9); the Chinese
+    reinforcement phase, the turn's last, ends."""
+    s = position({"jp-cea-110div": "2112"}, phase="X", turn=3, air_side="japanese", air_hexes=("2010", "2011"),
+                 air_rolled=True, b29_hex="2008", b29_units=frozenset({"jp-cea-110div"}))
+    s = then(s, "allied", "reinforce", rolls=[1, 1])                       # 9.7: one counter drawn
+    s = then(s, "allied", "place C01 at 0119")
+    for side in ("japanese", "allied"):                                     # still out until the turn ends
+        assert (view(s, side)["airpower"], view(s, side)["b29"]) == ({"side": "japanese", "hexes": ["2010", "2011"]},
+                                                                     "2008")
+    assert supply_state(s, s.units["jp-cea-110div"]) == "oos"
+    s = then(s, "allied", "end")
+    assert (s.turn, s.phase) == (4, "start")
+    for side in ("japanese", "allied"):
+        assert (view(s, side)["airpower"], view(s, side)["b29"]) == ({"side": None, "hexes": []}, None)
+    assert supply_state(s, s.units["jp-cea-110div"]) != "oos"
+    s = then(s, "allied", "end")                                           # no raid this turn
+    assert (s.phase, [a.name for a in RULES.prompt(s).actions]) == ("IV", ["roll"])   # 8.1 rolled anew
 
 
 # -- 9.x reinforcements --------------------------------------------------------------------------------------------

@@ -46,6 +46,9 @@ def test_14_55_within_a_category_the_unit_nearest_its_destination_moves_first():
     moved = move_of(state)
     assert moved.unit == TWO_4 and moved.reason["case"] == "Olympic 14.55"
     assert moved.reason["next_nearest"][0]["unit"] == TWO_4B
+    # the reason names the destination it measured "nearest" by, and the case that makes it one
+    assert (moved.reason["distance"], moved.reason["destination"]) == (
+        2, {"hex": "3234", "kind": "primary", "case": "Olympic 14.54", "terrain": "clear"})
 
 
 def test_14_56_equidistant_units_the_one_in_the_highest_numbered_hex_moves_first():
@@ -217,7 +220,9 @@ def test_14_3_on_game_turn_4_the_doctrine_rolls_and_the_rest_are_released_as_the
     assert moving.step == "japanese-movement" and all(moving.unit(u).released for u in [*COASTAL, "jp-25-1"])
     old = when(played_under(state, "3"), "japanese", "doctrine", rolls=[6, 6, 1])
     assert [r.track for r in of(old, DoctrineResult)] == [3] and of(old, ReinforcementsDue) == []
-    assert set(of(old, UnitsReleased)[0].units) == {*COASTAL, "jp-25-1"}
+    [freed] = of(old, UnitsReleased)
+    assert set(freed.units) == {*COASTAL, "jp-25-1"}
+    assert freed.describe().startswith("released (Game-Turn 4 (Olympic 14.3)): ")   # the history's line
 
 
 def test_a_decision_does_not_depend_on_the_order_a_snapshot_keeps_the_units_in():

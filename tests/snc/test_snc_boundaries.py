@@ -79,6 +79,11 @@ def test_10_3_a_preview_refuses_what_the_attack_would_and_shows_the_8_4_landing_
     assert attack["total"] == 8                                     # four 4s, each halved
     assert {str(u["modifiers"]) for u in attack["units"]} == \
         {str([{"factor": "1/2", "case": "SNC 8.4", "reason": "amphibious landing"}])}
+    twice = "land " + " ".join(D6) + " at 3417 support amphibious amphibious"   # refused as the landing would be
+    for asked in (lambda: RULES.preview(s, RULES.parse(twice, "japanese", s)), lambda: when(s, "japanese", twice)):
+        with pytest.raises(OrderError) as refused:
+            asked()
+        assert str(refused.value) == "SNC 8.4: one amphibious invasion support marker per landing"
 
 
 def test_10_5_a_preview_names_the_table_it_reads_with_its_case():

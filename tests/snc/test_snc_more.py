@@ -43,6 +43,17 @@ def test_8_4_1_the_10th_army_lands_at_one_hex_in_column_32_or_east_and_advances_
     assert {s.units[u].hex for u in D6[:2]} == {"3317"}
 
 
+def test_8_4_1_only_a_landing_of_10th_army_units_alone_goes_on_a_second_hex():
+    """A 10th Army regiment delayed to GT 8 lands beside a 16th Division one: the stack takes the landing hex and
+    stops there; the same regiment landing alone is offered the second hex."""
+    s = position({"cn-gar-h": "3417", "jp-snlf-1": "3512"}, turn=8, phase="reinf", pool=(*D6, *D16))
+    mixed = then(s, "japanese", "land jp-d6-r13 jp-d16-r9 at 3417", rolls=[6])
+    assert {mixed.units[u].hex for u in ("jp-d6-r13", "jp-d16-r9")} == {"3417"}
+    assert (mixed.pending, mixed.battle) == ((), None)
+    alone = then(s, "japanese", "land jp-d6-r13 at 3417", rolls=[6])
+    assert alone.pending[0]["kind"] == "advance" and alone.pending[0]["data"]["army"]
+
+
 def test_8_4_1_with_every_hex_next_to_the_landing_hex_chinese_held_the_10th_army_advances_into_a_coastal_one():
     # 3417's land neighbours: 3416 and 3317 inland, 3517 and 3318 on Hangzhou Bay
     held = {"cn-d87": "3416", "cn-d88": "3317", "cn-d36": "3517", "cn-d98": "3318"}
