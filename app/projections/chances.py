@@ -237,43 +237,19 @@ class Ahead(search.Search):
         self.shared = Shared(f"{self.seed}:rollout")
         self.root.side, self.root.arms = side, self.candidates(state, side, root=True)
 
-    def world(self, k: int) -> Any:
-        return self.state
-
     def iterate(self, i: int) -> None:
         """Playout i: down the tree by PUCT with its own dice, one decision further than the tree knew, then the
         rollout through the next Game-Turn; every decision on the way learns the value (for the searching side,
         -1 lost to 1 won)."""
-        rules = self.rules
         dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
-        state, node, path = self.state, self.root, []
-        while rules.outcome(state) is None:
-            if node is not self.root and (node.visits < search.EXPAND_AT or len(path) >= search.DEPTH):
-                node.visits += 1
-                break
-            side = rules.prompt(state).side
-            if node.arms is None:
-                node.side, node.arms = side, self.candidates(state, side)
-            node.visits += 1
-            if side != node.side or not node.arms:
-                break  # the dice took this playout elsewhere than the tree's first visit: roll out from here
-            arm = self.select(node)
-            path.append((node, arm))
-            try:
-                state = _apply(rules, state, rules.parse(arm, side, state), dice)
-            except (OrderError, ValueError, KeyError):
-                break
-            node = node.children.setdefault(arm, search.Node())
+        state, path, _ = self.descend(self.state, dice)  # wherever it stopped, the rollout carries it on
         shared = self.shared if state is self.state else Shared(self.shared.seed)  # a leaf below the root is
         # this playout's own position: the same tie-breaks, nothing kept for the others
-        reached = playout(rules, state, self.turn, self.rollout, {}, f"{self.seed}:rollout:{i}", i, shared,
+        reached = playout(self.rules, state, self.turn, self.rollout, {}, f"{self.seed}:rollout:{i}", i, shared,
                           self.endings)
-        found = 2 * score(rules, reached, self.side) - 1
-        self.low, self.high = min(self.low, found), max(self.high, found)
+        found = 2 * score(self.rules, reached, self.side) - 1
         self.values += found
-        for at, arm in path:
-            at.n[arm] = at.n.get(arm, 0) + 1
-            at.total[arm] = at.total.get(arm, 0.0) + found
+        self.learn(path, found)
 
 
 def searched(rules, state: Any, sides: tuple[str, ...], turn: int, playouts: int, edition: int,

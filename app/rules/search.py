@@ -229,26 +229,33 @@ class Search:
         return self.worlds[k]
 
     def iterate(self, i: int) -> None:
-        """Playout i: down the tree by UCT from sample i mod `WORLDS` with its own dice, one decision further
-        than the tree knew, then `settle` and value the position; every decision on the way learns the value."""
-        rules = self.rules
+        """Playout i: down the tree from sample i mod `WORLDS` with its own dice (`descend`), then, from a decision
+        the tree did not know yet, `settle` (and edition 3's `close`), and value the position; every decision on
+        the way learns the value."""
         dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
-        state, node, path = self.world(i % WORLDS), self.root, []
-        while True:
-            if rules.outcome(state) is not None:
-                break
+        state, path, unknown = self.descend(self.world(i % WORLDS), dice)
+        if unknown:
+            state = settle(self.rules, state, dice)
+            if self.edition >= 3:
+                state = close(self.rules, state, dice)
+        self.learn(path, evaluation.value(self.rules, state, self.side, self.edition))
+
+    def descend(self, state: Any, dice: PlayoutDice) -> tuple[Any, list[tuple[Node, str]], bool]:
+        """Down the tree by PUCT from `state` with `dice`, one decision further than the tree knew: the position
+        reached, the (node, order) path taken, and whether it stopped at a decision the tree does not know yet
+        (rather than at the game's end, a decision the dice moved elsewhere, or an order refused in this
+        sample, where the position is valued as it is)."""
+        rules, node, path = self.rules, self.root, []
+        while rules.outcome(state) is None:
             if node is not self.root and (node.visits < EXPAND_AT or len(path) >= DEPTH):
                 node.visits += 1
-                state = settle(rules, state, dice)
-                if self.edition >= 3:
-                    state = close(rules, state, dice)
-                break
+                return state, path, True
             side = rules.prompt(state).side
             if node.arms is None:
                 node.side, node.arms = side, self.candidates(state, side)
             node.visits += 1
             if side != node.side or not node.arms:
-                break  # the dice took this playout elsewhere than the tree's first visit: value it here
+                break  # the dice took this playout elsewhere than the tree's first visit
             arm = self.select(node)
             path.append((node, arm))
             try:
@@ -256,7 +263,10 @@ class Search:
             except (OrderError, ValueError, KeyError):
                 break  # refused in this sample: it does nothing there
             node = node.children.setdefault(arm, Node())
-        found = evaluation.value(rules, state, self.side, self.edition)
+        return state, path, False
+
+    def learn(self, path: list[tuple[Node, str]], found: float) -> None:
+        """Every decision on `path` learns a playout's value `found` (for the searching side)."""
         self.low, self.high = min(self.low, found), max(self.high, found)
         for at, arm in path:
             at.n[arm] = at.n.get(arm, 0) + 1
