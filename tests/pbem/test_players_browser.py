@@ -9,7 +9,6 @@ Every wait is on a condition the page shows; the timeout only bounds a hang.
 """
 from __future__ import annotations
 
-import os
 import re
 import threading
 from contextlib import contextmanager
@@ -21,14 +20,11 @@ from waitress import create_server
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
 from app.web import create_app
+from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium
 from tests.outbox import Outbox
 from tests.pbem.conftest import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-CHROMIUM = "/usr/bin/chromium"
-HANG = 120_000  # ms
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 ANN, BOB = "ann@x.example", "bob@x.example"
 WATCH = """window.violations = [];
 document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.violatedDirective));"""
@@ -52,27 +48,13 @@ def serving(path: str):
 
 @pytest.fixture(params=[(1280, 900), (375, 740)], ids=["desktop", "phone"])
 def browser_page(request, tmp_path):
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"the browser tests drive Debian's Chromium at {CHROMIUM}, which is not installed: install it "
-                    "with 'apt-get install chromium' (.ci/run does), or leave these tests out with -m 'not browser'")
+    require_chromium()
     width, height = request.param
     with sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
             viewport={"width": width, "height": height})
-        context.set_default_timeout(HANG)
-        context.set_default_navigation_timeout(HANG)
-        expect.set_options(timeout=HANG)
-        outside = []
-
-        def only_local(route):
-            if route.request.url.startswith("http://127.0.0.1"):
-                route.continue_()
-            else:
-                outside.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", only_local)
+        outside = confine(context)
         context.add_init_script(WATCH)
         page = context.new_page()
         page.errors = []

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Browser, Page
 
-from tests.replay.test_browser import CHROMIUM, FLAGS, HANG  # noqa: F401  (the browser the tests drive)
+from tests.browsing import CHROMIUM, FLAGS, confine  # noqa: F401  (CHROMIUM, FLAGS: the browser the play tests drive)
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
@@ -58,10 +58,7 @@ class Seat:
 def open_seat(browser: Browser, url: str, game_id: str, side: str, key: str, viewport: dict) -> Seat:
     """A browser context of its own for `side`, signed in by its play link, with nothing asked of any other host."""
     context = browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=viewport["width"] < 500)
-    context.set_default_timeout(HANG)
-    context.set_default_navigation_timeout(HANG)
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                  else route.abort())
+    confine(context)
     page = context.new_page()
     seat = Seat(side, page)
     page.add_init_script(WATCH)

@@ -18,6 +18,7 @@ from playwright.sync_api import sync_playwright
 
 from app.events import dice, receipts
 from app.service import evidence, games
+from tests.browsing import require_chromium
 from tests.play.clicking import (
     CHROMIUM,
     DESKTOP,
@@ -60,6 +61,7 @@ def fixed_dice():
 def chromium():
     """One Chromium a module (a launch costs about a second of CPU); each test's seats are browser contexts of
     their own (`browser`), which share nothing: no cookies, storage or cache."""
+    require_chromium()
     with sync_playwright() as pw:
         launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield launched

@@ -22,16 +22,13 @@ from app.mail.transport import MailConfig
 from app.projections import replay
 from app.rules.catalog import installed
 from app.web import create_app
+from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium
 from tests.outbox import Outbox
 from tests.replay.conftest import foggy, import_real
 
 CATALOG = installed()  # the rule sets installed here
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-CHROMIUM = "/usr/bin/chromium"
-HANG = 120_000  # ms
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 
 
 @contextmanager
@@ -60,9 +57,7 @@ def server(store, catalog):
 @pytest.fixture(scope="module")
 def chromium():
     """One Chromium for the module (a launch costs about a second of CPU); each test has a context of its own."""
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"the browser tests drive Debian's Chromium at {CHROMIUM}, which is not installed: install it "
-                    "with 'apt-get install chromium' (.ci/run does), or leave these tests out with -m 'not browser'")
+    require_chromium()
     with sync_playwright() as pw:
         launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield launched
@@ -74,21 +69,8 @@ def page(chromium):
     """A fresh browser context of the module's Chromium: no cookies, storage or cache of any other test."""
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     # a bound on a hang, not a speed check: navigation waits only for the response to start (goto's
-    # wait_until="commit") and each test then waits for the page to say it is ready
-    context.set_default_timeout(HANG)
-    context.set_default_navigation_timeout(HANG)
-    expect.set_options(timeout=HANG)  # expect(...) retries its condition until it holds, up to the same bound
-    # nothing but the test server: any other request would be a bug (no CDN, no network)
-    outside = []
-
-    def only_local(route):
-        if route.request.url.startswith("http://127.0.0.1"):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_local)
+    # wait_until="commit") and each test then waits for the page to say it is ready; nothing but the test server
+    outside = confine(context)
     page = context.new_page()
     page.outside_requests = outside
     yield page
