@@ -1,11 +1,15 @@
-"""The headless Chromium the browser tests drive (Debian's) and the bounds every browser context of theirs keeps:
-waits bounded by a hang limit (not a speed check: each test waits on a condition of the page) and nothing fetched
-from anywhere but the test server on 127.0.0.1."""
+"""The headless Chromium the browser tests drive (Debian's), the bounds every browser context of theirs keeps
+(waits bounded by a hang limit, not a speed check: each test waits on a condition of the page; nothing fetched from
+anywhere but the test server on 127.0.0.1), and that server: the app through waitress in a thread."""
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import BrowserContext, expect
+from waitress import create_server
 
 CHROMIUM = "/usr/bin/chromium"
 HANG = 120_000  # ms
@@ -37,3 +41,25 @@ def confine(context: BrowserContext) -> list[str]:
 
     context.route("**/*", only_local)
     return outside
+
+
+@contextmanager
+def waitress_thread(app, port: int = 0) -> Iterator[int]:
+    """`app` through waitress (the production WSGI server) on 127.0.0.1 in a thread of its own; the port it
+    listens on. Stopped as `cli.py serve` stops it (app/web/server.py `LimitedServer.stop`): its sockets are closed
+    from the loop's own thread, since closing them from another races the loop's select (EBADF in the thread)."""
+    httpd = create_server(app, host="127.0.0.1", port=port, threads=4)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    try:
+        yield httpd.effective_port
+    finally:
+        def close_all() -> None:
+            for channel in list(httpd._map.values()):
+                if channel is not httpd.trigger:
+                    channel.close()
+            httpd.trigger.close()
+
+        httpd.trigger.pull_trigger(close_all)
+        thread.join(5)
+        httpd.task_dispatcher.shutdown(timeout=5)

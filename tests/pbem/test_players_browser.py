@@ -10,17 +10,15 @@ Every wait is on a condition the page shows; the timeout only bounds a hang.
 from __future__ import annotations
 
 import re
-import threading
 from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from waitress import create_server
 
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
 from app.web import create_app
-from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium
+from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium, waitress_thread
 from tests.outbox import Outbox
 from tests.pbem.conftest import free_port
 
@@ -36,14 +34,8 @@ def serving(path: str):
     outbox = Outbox()
     config = MailConfig(orders_address="orders@pbem.example", public_url=f"http://127.0.0.1:{port}/")
     app = create_app({"HEXLEDGER_DB": path, "MAIL": config, "MAIL_TRANSPORT": outbox})
-    httpd = create_server(app, host="127.0.0.1", port=port, threads=4)
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    try:
+    with waitress_thread(app, port):
         yield app, outbox, f"http://127.0.0.1:{port}"
-    finally:
-        httpd.close()
-        thread.join(5)
 
 
 @pytest.fixture(params=[(1280, 900), (375, 740)], ids=["desktop", "phone"])

@@ -9,20 +9,18 @@ data-seq, a counter drawn); the timeout only bounds a hang, it is no speed limit
 import os
 import re
 import struct
-import threading
 from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from waitress import create_server
 
 from app.events.registry import decode
 from app.mail.transport import MailConfig
 from app.projections import replay
 from app.rules.catalog import installed
 from app.web import create_app
-from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium
+from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium, waitress_thread
 from tests.outbox import Outbox
 from tests.replay.conftest import foggy, import_real
 
@@ -37,12 +35,8 @@ def serving(store, replay_limit: str, **config):
     more of create_app's settings."""
     app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_REPLAY_RATE_LIMIT": replay_limit,
                       "HEXLEDGER_DB": store.path, "MAIL_TRANSPORT": Outbox(), "MAIL": MailConfig(), **config})
-    httpd = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    yield SimpleNamespace(url=f"http://127.0.0.1:{httpd.effective_port}", app=app)
-    httpd.close()
-    thread.join(5)
+    with waitress_thread(app) as port:
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", app=app)
 
 
 @pytest.fixture

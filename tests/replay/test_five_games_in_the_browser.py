@@ -15,7 +15,7 @@ from tests.replay.conftest import import_real
 
 CATALOG = installed()  # the rule sets installed here
 
-server, page = test_browser.server, test_browser.page  # the fixtures: the real server, and Chromium
+server, chromium, page = test_browser.server, test_browser.chromium, test_browser.page  # the real server, Chromium
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # the chart of each game's own measure of victory: Olympic's American Casualty Points, Formosa's victory points,

@@ -14,7 +14,7 @@ import pytest
 from app.rules.kernel import mapfile
 from tests.replay import test_browser
 
-server, page = test_browser.server, test_browser.page  # the fixtures: the real server, and Chromium
+server, chromium, page = test_browser.server, test_browser.chromium, test_browser.page  # the real server, Chromium
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ICHIGO_MAP = "app/rules/ichigo/data/map.toml"

@@ -16,7 +16,7 @@ from tests.replay.conftest import FOGGY
 from tests.replay.test_served import counters, served_app
 from tests.replay.test_web import whose
 
-server, page = test_browser.server, test_browser.page  # the fixtures: the real server, and Chromium
+server, chromium, page = test_browser.server, test_browser.chromium, test_browser.page  # the real server, Chromium
 
 
 def run(db: str, *args: str) -> tuple[int, str]:
