@@ -375,18 +375,12 @@ def _fast(rules, state: Any, side: str, name: str, dice: PlayoutDice, rng: rando
     for tries in (rated, None):
         for text in tries if tries is not None else practice.orders_to_try(rules, state, side, rng):
             try:
-                after = _apply(rules, state, rules.parse(text, side, state), dice)
+                after = search.apply_command(rules, state, rules.parse(text, side, state), dice)
             except (OrderError, ValueError, KeyError):
                 continue
             if after != state:  # an order that changes nothing could be given for ever
                 return after
     return None
-
-
-def _apply(rules, state: Any, command, dice: PlayoutDice) -> Any:
-    for event in rules.decide(state, command, dice):
-        state = rules.evolve(state, event)
-    return state
 
 
 def score(rules, state: Any, side: str) -> float:

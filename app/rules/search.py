@@ -259,7 +259,7 @@ class Search:
             arm = self.select(node)
             path.append((node, arm))
             try:
-                state = _apply(rules, state, rules.parse(arm, side, state), dice)
+                state = apply_command(rules, state, rules.parse(arm, side, state), dice)
             except (OrderError, ValueError, KeyError):
                 break  # refused in this sample: it does nothing there
             node = node.children.setdefault(arm, Node())
@@ -289,7 +289,8 @@ class Search:
         return max(node.arms, key=score)
 
 
-def _apply(rules, state: Any, command, dice) -> Any:
+def apply_command(rules, state: Any, command, dice) -> Any:
+    """The position after `command`, decided with `dice` (a playout's: nothing is stored)."""
     for event in rules.decide(state, command, dice):
         state = rules.evolve(state, event)
     return state
@@ -330,7 +331,7 @@ def close(rules, state: Any, dice: PlayoutDice, horizon: int = CLOSE) -> Any:
             nxt = step(rules, state, prompt.side, dice)
         else:
             try:
-                nxt = _apply(rules, state, rules.parse(ends[0], prompt.side, state), dice)
+                nxt = apply_command(rules, state, rules.parse(ends[0], prompt.side, state), dice)
             except (OrderError, ValueError, KeyError):
                 nxt = None
         if nxt is None:
@@ -344,7 +345,7 @@ def step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
     dice.picks += 1
     for text in practice.orders_to_try(rules, state, side, dice.rng):
         try:
-            return _apply(rules, state, rules.parse(text, side, state), dice)
+            return apply_command(rules, state, rules.parse(text, side, state), dice)
         except (OrderError, ValueError, KeyError):
             continue
     return None
