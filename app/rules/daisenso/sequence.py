@@ -12,7 +12,6 @@ from app.rules.daisenso.events import (
     ConvoyReturned,
     CvStrikesReturned,
     MarkersCleared,
-    MarkersToDelayBox,
     PhaseBegan,
     StepBegan,
     UnitEliminated,
@@ -303,7 +302,7 @@ class AirdropLanding(PhaseStep):
     @order("next", "Dai Senso 4.1.4", "end the Airdrop Landing step (markers left go to the Delay Box)")
     def next(self, d: Decision) -> None:
         for m in blitz.airdrop_markers(d.state):
-            d.emit(MarkersToDelayBox(m.hex, [m.kind], m.faction))
+            blitz.to_delay_box(d, m)
         _end_blitz(d)
 
 
