@@ -1317,3 +1317,21 @@ def test_4_1_4_two_airdrop_markers_in_one_hex_go_to_the_delay_box_one_at_a_time(
     _, old = at_airdrop_landing(played_under(two_drops(True), "7"))
     _, old = when(old, "withdraw e3309")
     assert not old.markers_at("e3309", ("airdrop-soviet",)) and old.delay_box["soviet"] == {"ru-airborne": 2}
+
+
+def test_4_1_a_position_in_the_middle_of_blitz_combat_opens_past_the_airdrop_step():
+    """Every activity of a Blitz step comes before the next step's (4.1 clarification): a position that says an
+    attack of its Blitz Combat Segment has been made (ruling D36) is past step 1, so the airborne unit waiting there
+    airdrops no more. Without such an attack the segment opens at the Airdrop. A game of rules version 7 opened at the
+    Airdrop, as it was played (ruling D54)."""
+    from app.rules.daisenso import played_under
+
+    def attacked(raw):
+        raw["attacked_hexes"] = ["e3410"]
+        next(u for u in raw["unit"] if u["id"] == "ru-36-army")["attacked"] = True
+
+    mid = scenario("august-storm", attacked)
+    assert step(mid) == "blitz-combat" and not any(o.startswith("airdrop") for o in orders(mid))
+    assert "attack e3411 with ru-6-gta" in orders(mid) and "attack e3410 with ru-6-gta" not in orders(mid)
+    assert step(scenario("august-storm")) == "airdrop"
+    assert step(played_under(mid, "7")) == "airdrop"

@@ -20,7 +20,7 @@ RULES_VERSION = 8  # the version new games are played under; 3: a marine's first
 # giving Ranged Support too (D45), an Airdrop Landing sends enemy Detachment and Logistics markers to the Delay Box
 # (D46), an Air unit's shift needs its own nationality in the combat, not a Chinese group's (D49); 8: an HQ that gave
 # Ranged Support in Blitz Combat makes no Beachhead Landing (D50), Airdrop markers go to the Delay Box one at a time
-# (D51)
+# (D51), a position with attacks made in its Blitz Combat opens past the Airdrop step (D54)
 
 
 @dataclass(frozen=True)
