@@ -66,8 +66,9 @@ def landers(state: State) -> list[Unit]:
     a hex they may land in."""
     out = []
     for u in state.units.values():
-        if u.faction != state.phasing or not state.kind(u).is_ground or not u.supplied or not u.blitz or attacked(
-                state, u):
+        if u.faction != state.phasing or not state.kind(u).is_ground or not u.supplied or not u.blitz:
+            continue
+        if attacked(state, u):
             continue
         to = landing_hex(state, u)
         if to is not None and landing_problem(state, u.faction, to) is None:
