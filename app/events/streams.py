@@ -155,7 +155,7 @@ class StreamTables(Tables):
     def retractions(self, game_id: str, to_seq: int) -> list[tuple[int, dict]]:
         """(seq, payload) of the game's core.Retracted events up to `to_seq`, in order."""
         return [(seq, json.loads(payload)) for seq, payload in self.db.tuples(
-            f"SELECT seq, payload FROM {self.db.retractions} WHERE game_id = ? AND type = 'core.Retracted' "
+            f"SELECT seq, payload FROM {self.db.retractions_from} WHERE game_id = ? AND type = 'core.Retracted' "
             "AND seq <= ? ORDER BY seq", [game_id, to_seq])]
 
     def dice_seed(self, game_id: str) -> str | None:
