@@ -204,11 +204,28 @@ def check_air_supply(state: State, side: str, units: list[Unit], assault: str = 
     if with_b29:
         raise IllegalOrder("Formosa 13.1", f"the B-29 is in {', '.join(with_b29)} this GT and stacks with no other "
                                            "air unit, the air supply unit included (19.4)")
+    if state.since(10):
+        _air_supply_nationality(state, units, hexes)
     if optional.air_supply_flown(state):
         raise IllegalOrder("Formosa 25.3", "the air supply marker flew a unit this player turn: it flies no other "
                                            "mission until the next")
     supply.check_air_supply(used_this_turn=state.air_supply_turn == state.turn,
                             any_line=any(state.supply_line(u) for u in units), amphibious_assault=bool(assault))
+
+
+def _air_supply_nationality(state: State, units: list[Unit], hexes: list[str]) -> None:
+    """Ruling F117: the air supply unit is a US air unit (units.toml); it is placed on the defending hexes (F108),
+    so never on a hex holding Allied ground units of the other nation (13.1, F116), and it supports a combat only
+    if a participating Allied unit is of its nationality (5.1 item 3)."""
+    nat = next(c.nationality for c in state.data.counters if c.kind == "air-supply")
+    others = sorted(h for h in hexes for u in state.at(h, "allied") if state.spec(u.id).nationality != nat)
+    if others:
+        raise IllegalOrder("Formosa 13.1", f"the {nat.upper()} air supply unit would be placed on {others[0]}, "
+                                           "which holds units of the other Allied nation (US and Commonwealth "
+                                           "units never stack, ruling F117)")
+    if not any(state.spec(u.id).nationality == nat for u in units):
+        raise IllegalOrder("Formosa 5.1", f"the {nat.upper()} air supply unit supports a combat only if a "
+                                          f"{nat.upper()} unit takes part (5.1 item 3, ruling F117)")
 
 
 def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
