@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from formosa_map import D, ring
+from formosa_map import D, M, ring
 
 from app.rules.custom_setup import SetupError
 from app.rules.formosa import GAME
+from app.rules.kernel.hexgrid import Hex
 
 X, AROUND = ring("open")
 FIELD = next(str(h) for h in sorted(D.airfields() & D.ports()))
+TOWN, TOWN_NEXT = next((str(h), str(n)) for h in sorted(M.hexes_with("town")) for n in M.neighbours(h)
+                       if D.is_land(n) and M.terrain_of(n) == "open" and not M.features_of(n))
 
 
 def position(**extra) -> dict:
@@ -90,7 +93,8 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
                                                                            "Combat Phase"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-19"]}},
      "[counterattack]: the attack that rolled the CA is not one the rules allow: Formosa 15.0"),
-    ({"phase": "allied-combat", "units": {"us-7-17": AROUND[0], "jp-9-7": X, "jp-hw-1": X}, "revealed": ["jp-hw-1"],
+    ({"phase": "allied-combat", "units": {"us-7-17": TOWN_NEXT, "jp-9-7": TOWN, "jp-hw-1": TOWN},
+      "revealed": ["jp-hw-1"],
       "bases": [], "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7", "jp-hw-1"]}},
      "15.5 CA item 1"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"]}}, "has 'attackers' and 'defenders'"),
@@ -345,3 +349,31 @@ def test_7_2_a_position_holds_the_battlefield_lp_for_the_next_game_turn():
     with pytest.raises(SetupError, match="25.2"):
         GAME.initial_state("1", {"position": position(phase="amoy", lp_next_turn={"allied": 1}),
                                  "optional": ["25.2"]})  # nor before this GT's first combat
+
+
+def test_8_1_12_2_a_position_places_no_unit_where_no_rule_could_have_brought_it_f118():
+    """Ruling F118 (F115): a mechanized unit in a roadless mountain or peak hex, a static unit outside the hexes it
+    is deployed in, and US beside Commonwealth units are impossible states, refused naming their case."""
+    gmap = D.map
+    roadless = next(str(h) for h in sorted(gmap.hexes()) if gmap.terrain_of(h) in ("mountain", "peak")
+                    and not (gmap.is_road_hex(h) or gmap.is_rail_hex(h)))
+    road = next(str(h) for h in sorted(gmap.hexes()) if gmap.terrain_of(h) == "mountain"
+                and gmap.is_road_hex(h) and not gmap.features_of(h) & {"city", "town"})
+    for uid in ("jp-armor-1", "us-armor-1"):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": position(units={**position()["units"], uid: roadless})})
+        assert f"{uid} is mechanized" in str(err.value) and "Formosa 12.2, 8.1; rulings F115, F118" in str(err.value)
+    assert GAME.initial_state("1", {"position": position(units={**position()["units"], "jp-armor-1": road})})
+    plain = next(h for h in AROUND if not gmap.features_of(Hex.parse(h)))
+    for uid, case in (("jp-cd-1", "Formosa 8.1"), ("jp-hw-1", "Formosa 8.1"), ("us-hw-1", "Formosa 8.1")):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": position(units={**position()["units"], uid: plain})})
+        assert f"{uid} (heavy-weapons) is static" in str(err.value) or f"{uid} (coastal-defense) is static" in str(
+            err.value)
+        assert f"({case}; ruling F118)" in str(err.value)
+    port = next(str(h) for h in sorted(D.ports()) if str(h) != FIELD)
+    placed = GAME.initial_state("1", {"position": position(units={**position()["units"], "jp-cd-1": port})})
+    assert placed.units["jp-cd-1"].where == port  # a port, where 8.1 deploys it
+    with pytest.raises(SetupError) as err:
+        GAME.initial_state("2", {"position": position(units={**position()["units"], "cw-7-18": AROUND[0]})})
+    assert "US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)" in str(err.value)

@@ -61,6 +61,22 @@ def _land(data, label: str) -> bool:
     return data.map.on_map(h) and data.is_land(h)
 
 
+def _terrain_problem(state: State, uid: str, h: str) -> str:
+    """Ruling F118: a hex no rule could have brought `uid` to: a static unit outside the hexes 8.1 (or 25.10)
+    deploys it in, since it never moves; a mechanized unit in mountain or peak no road or railroad runs through
+    (12.2, 8.1, 12.3 Important: ruling F115)."""
+    from app.rules.formosa import movement
+
+    static = movement.static_refusal(state, uid, h)
+    if static:
+        return f"{static[1]} ({static[0]}; ruling F118)"
+    if movement.closed_to(state, uid, h):
+        terrain = state.data.map.terrain_of(Hex.parse(h))
+        return (f"{uid} is mechanized: it enters {terrain} only along a road or railroad, and none runs through {h} "
+                "(Formosa 12.2, 8.1; rulings F115, F118)")
+    return ""
+
+
 def _number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -100,6 +116,8 @@ def _place(state: State, p: Position) -> State:
             problems.append(f"{uid} is not in this game (the scenario or an optional rule not chosen, 24.2, 25.0)")
         elif not _land(data, h):
             problems.append(f"{uid}: {h} is not a land hex of the map")
+        elif _terrain_problem(state, uid, h):
+            problems.append(_terrain_problem(state, uid, h))
         else:
             units[uid] = replace(units[uid], where=h, concealed=units[uid].side == "japanese" and uid not in revealed)
     for uid, display in sorted(where.items()):
@@ -201,8 +219,10 @@ def _place(state: State, p: Position) -> State:
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
-    problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)" for side in SIDES
-                 for h in placed.overstacked(side)]
+    problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)"
+                 + (": US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)"
+                    if len({placed.spec(u.id).nationality for u in placed.at(h, side)}) > 1 else "")
+                 for side in SIDES for h in placed.overstacked(side)]
     if problems:
         raise SetupError("position", problems)
     placed = _revealed_in_combat(placed)

@@ -425,14 +425,9 @@ def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
     if uid not in state.to_place:
         d.refuse("Formosa 3.0", f"{uid} is not a unit to set up (still to place: {', '.join(state.to_place)})")
     on_land(d, hex, "Formosa ruling F33")
-    spec = state.spec(uid)
-    feats = d.data.map.features_of(H(hex))
-    if spec.type == "coastal-defense" and not feats & {"major-port", "minor-port"}:
-        d.refuse("Formosa 8.1", "coastal defense units set up in port hexes")
-    if spec.type == "heavy-weapons" and not feats & {"city", "town"}:
-        d.refuse("Formosa 8.1", "heavy weapons units set up in city or town hexes")
-    if spec.type == "pw-camp" and ("town" not in feats or "city" in feats):
-        d.refuse("Formosa 25.10", "the PW Camp sets up in a town hex that is not a city")
+    static = movement.static_refusal(state, uid, hex)
+    if static:
+        d.refuse(*static)
     if state.since(9) and movement.closed_to(state, uid, hex):  # ruling F115
         d.refuse("Formosa 8.1", f"{uid} is mechanized: it is deployed in {d.data.map.terrain_of(H(hex))} only on a "
                                 "road or railroad (12.2; terrain restrictions apply to deployment, 12.3)")
