@@ -77,6 +77,19 @@ def _terrain_problem(state: State, uid: str, h: str) -> str:
     return ""
 
 
+def _sixth_marines_arrived(state: State, p: Position, amoy) -> tuple[str, ...]:
+    """Ruling F118: the 6th Marine Division, out of play until then, enters the Amoy Display when the Allied
+    Recruit Phase begins the GT after Amoy fell (24.1, F34): a position past that moment may place it, and has it
+    there unless it says otherwise. Its unit ids, or none before that moment."""
+    from app.rules.formosa.sequence import TURN
+
+    if not _number(amoy) or p.phase not in TURN:
+        return ()
+    if p.turn < amoy + 1 or (p.turn == amoy + 1 and TURN.index(p.phase) < TURN.index("recruit-allied")):
+        return ()
+    return tuple(state.data.scenario(state.scenario)["special"].get("after_amoy", ()))
+
+
 def _number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -109,11 +122,13 @@ def _place(state: State, p: Position) -> State:
     bases = set(bounded_list(x.get("bases", []), "bases", UNIT_ID, "unit ids", problems))
     for uid in sorted({*p.units, *p.removed, *where, *revealed, *bases} - set(units)):
         problems.append(f"no unit {uid!r}")
+    marines = _sixth_marines_arrived(state, p, x.get("amoy_turn"))
     for uid, h in sorted(p.units.items()):
         if uid not in units:
             continue
-        if state.units[uid].where == OUT:
-            problems.append(f"{uid} is not in this game (the scenario or an optional rule not chosen, 24.2, 25.0)")
+        if state.units[uid].where == OUT and uid not in marines:
+            problems.append(f"{uid} is not in this game (the scenario, an optional rule not chosen or Amoy not yet "
+                            "fallen: 24.1, 24.2, 25.0)")
         elif not _land(data, h):
             problems.append(f"{uid}: {h} is not a land hex of the map")
         elif _terrain_problem(state, uid, h):
@@ -123,6 +138,9 @@ def _place(state: State, p: Position) -> State:
     for uid, display in sorted(where.items()):
         if uid in units and uid in p.units:
             problems.append(f"{uid} is both on the map and in the {display} display")
+        elif uid in units and state.units[uid].where == OUT and uid not in marines:
+            problems.append(f"{uid} is not in this game (the scenario, an optional rule not chosen or Amoy not yet "
+                            "fallen: 24.1, 24.2, 25.0)")
         elif uid in units and data.displays.get(display, {}).get("owner") != units[uid].side:
             problems.append(f"[where] {uid}: {display!r} is not a display of the {units[uid].side} player")
         elif uid in units:
@@ -152,6 +170,14 @@ def _place(state: State, p: Position) -> State:
     amoy = x.get("amoy_turn")
     if amoy is not None and (not _number(amoy) or not 2 <= amoy <= p.turn):
         problems.append("'amoy_turn' is the GT Amoy fell: from 2 to 'turn' (9.1)")
+    elif amoy == p.turn and not _after_step(p.phase, "amoy"):
+        problems.append(f"'amoy_turn' {amoy}: Amoy falls in the Amoy Operation Phase (9.1, 6.1), which comes after "
+                        f"{p.phase!r}: a position at that phase gives an earlier GT or none")
+    else:
+        box = data.scenario(state.scenario)["special"]["after_amoy_box"]
+        for uid in marines:  # 24.1: arrived, where no other line of the position puts them
+            if uid in units and uid not in p.units and uid not in where and uid not in p.removed:
+                units[uid] = replace(units[uid], where=box)
     fleet = x.get("fleet_sortied", False)
     this_gt = fleet in FLEET_RESULTS
     if not isinstance(fleet, bool) and not this_gt:
