@@ -163,7 +163,8 @@ def test_5_1_13_1_the_us_air_supply_unit_supports_only_a_combat_a_us_unit_takes_
                    air={"air-supply": 1})
     message = refused(attack, "allied", f"attack {X} with cw-7-18 supply air", "Formosa 5.1")  # CW alone: no
     assert "US" in message and "5.1 item 3" in message
-    assert of(when(attack, "allied", f"attack {X} with cw-7-18 us-7-17 supply air", [1]), AirSupplyFlown)  # with a US unit
+    with_us = when(attack, "allied", f"attack {X} with cw-7-18 us-7-17 supply air", [1])  # with a US unit
+    assert of(with_us, AirSupplyFlown)
     assert of(when(played_under(attack, "9"), "allied", f"attack {X} with cw-7-18 supply air", [1]), AirSupplyFlown)
     defence = given(step="japanese-combat", units={"cw-7-18": X, "jp-guard-1": AROUND[0]}, air={"air-supply": 1})
     defence = play(defence, "japanese", f"attack {X} with jp-guard-1")
