@@ -397,3 +397,30 @@ def test_9_1_24_1_a_position_keeps_amoy_s_timing_and_has_the_6th_marines_arrive_
         with pytest.raises(SetupError) as err:  # before Amoy falls the division is not in the game
             GAME.initial_state("1", {"position": position(amoy_turn=None, **early)})
         assert "us-6mar-4 is not in this game" in str(err.value)
+
+
+def test_8_1_10_1_12_2_no_mechanized_unit_is_deployed_or_lands_in_a_mountain_port_without_a_road_f120():
+    """Ruling F120: on a map whose port is a mountain hex no road runs through (a custom map: the printed one has
+    none), a mechanized unit neither deploys there (8.1) nor lands there (10.1), as it sets up and moves by sea
+    there under F115; a non-mechanized unit does both. A game created under 1-9 is decided as played."""
+    from formosa_given import play, refused, when
+
+    from app.rules.formosa import played_under
+
+    rugged = ISLAND.replace('open = ["0202", ', 'mountain = ["0202"]\nopen = [')
+    base = {"turn": 3, "bases": ["us-eng-1"], "units": {"us-eng-1": "0202", "jp-9-7": "0404"},
+            "lp": {"allied": 10, "japanese": 0}}
+    recruit = GAME.initial_state("1", {"map": rugged, "position": {**base, "phase": "recruit-allied",
+                                                                   "where": {"us-armor-1": "allied-replacements",
+                                                                             "us-7-32": "allied-replacements"}}})
+    recruit = play(play(recruit, "allied", "replace us-armor-1"), "allied", "replace us-7-32")
+    assert "mechanized" in refused(recruit, "allied", "deploy us-armor-1 0202", "Formosa 8.1")
+    assert not [o for o in GAME.legal_orders(recruit, "allied") if o["order"] == "deploy us-armor-1 0202"]
+    play(recruit, "allied", "deploy us-7-32 0202")  # infantry goes in
+    play(played_under(recruit, "9"), "allied", "deploy us-armor-1 0202")  # as played under 1-9
+    invasion = GAME.initial_state("1", {"map": rugged, "position": {
+        **base, "phase": "invasion", "markers": {"amphibious": 1},
+        "where": {"us-armor-1": "allied-staging", "us-7-32": "allied-staging"}}})
+    assert "ruling F115" in refused(invasion, "allied", "land 0202 with us-armor-1 us-7-32", "Formosa 12.2")
+    assert when(invasion, "allied", "land 0202 with us-7-32")
+    assert when(played_under(invasion, "9"), "allied", "land 0202 with us-armor-1 us-7-32")

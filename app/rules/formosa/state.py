@@ -54,7 +54,8 @@ OUT = "out"
 #    (13.1); a game created under 1-8 is decided as played
 # 10: ruling F117: the US air supply unit supports only a combat a US unit takes part in (5.1 item 3), and never
 #    a defence of a hex Commonwealth units hold (13.1, F116); the list of legal orders changes, so a game created
-#    under 1-9 is decided and listed as played
+#    under 1-9 is decided and listed as played; ruling F120: a mechanized unit is neither deployed nor landed in a
+#    mountain or peak hex without a road (8.1, 10.1, 12.2: a custom map's mountain port)
 RULES_VERSION = 10
 H = Hex.parse
 
