@@ -424,3 +424,13 @@ def test_8_1_10_1_12_2_no_mechanized_unit_is_deployed_or_lands_in_a_mountain_por
     assert "ruling F115" in refused(invasion, "allied", "land 0202 with us-armor-1 us-7-32", "Formosa 12.2")
     assert when(invasion, "allied", "land 0202 with us-7-32")
     assert when(played_under(invasion, "9"), "allied", "land 0202 with us-armor-1 us-7-32")
+    assault = GAME.initial_state("1", {"map": rugged, "position": {
+        "turn": 3, "phase": "invasion", "units": {"jp-guard-1": "0202", "jp-9-7": "0404"}, "revealed": ["jp-guard-1"],
+        "markers": {"amphibious": 1}, "where": {"us-armor-1": "allied-staging", "us-7-32": "allied-staging"}}})
+    assault = play(assault, "allied", "land 0201 with us-armor-1 us-7-32")  # at sea next to the held port
+    cleared = play(assault, "allied", "assault 0202", [6])  # DE: the hex is cleared
+    assert (cleared.units["us-7-32"].where, cleared.units["us-armor-1"].where) == ("0202", "allied-staging")
+    [failed] = [e for e in when(assault, "allied", "assault 0202", [6]) if type(e).__name__ == "LandingFailed"]
+    assert failed.units == ["us-armor-1"] and "ruling F120" in failed.why
+    as_played = play(played_under(assault, "9"), "allied", "assault 0202", [6])
+    assert as_played.units["us-armor-1"].where == "0202"

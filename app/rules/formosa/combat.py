@@ -25,7 +25,7 @@ from app.rules.formosa.events import (
     UnitRetreated,
     UnitsAdvanced,
 )
-from app.rules.formosa.movement import enterable, infiltrates
+from app.rules.formosa.movement import closed_to, enterable, infiltrates
 from app.rules.formosa.state import OUT, State, Unit, is_hex, other
 from app.rules.kernel.concentric import attack_directions, is_concentric
 from app.rules.kernel.hexgrid import Hex
@@ -560,8 +560,14 @@ def advance_units(state: State) -> list[str]:
     still at sea (10.2.2)."""
     c = state.combat
     if c.assault:
-        return [u.id for u in landing_units(state, c.assault)]
+        return [u.id for u in landing_units(state, c.assault) if not _closed_landing(state, u.id, c.assault)]
     return [u.id for u in survivors(state, c.attackers) if not state.is_static(u) and u.id not in c.advanced]
+
+
+def _closed_landing(state: State, uid: str, hex: str) -> bool:
+    """Ruling F120: a mechanized unit does not land in a mountain or peak hex no road runs through (15.8.1: terrain
+    it could otherwise enter; a custom map's mountain port), since rules version 10."""
+    return state.since(10) and closed_to(state, uid, hex)
 
 
 def advance_hexes(state: State) -> list[str]:
@@ -599,7 +605,7 @@ def _settle_landing(d: Decision) -> None:
     state: State = d.state
     c = state.combat
     hex = c.assault
-    at_sea = [u.id for u in landing_units(state, hex)]
+    at_sea = advance_units(state)
     if at_sea and not state.at(hex, "japanese") and not c.offered:
         d.emit(AdvanceOffered())
         if not d.state.would_overstack(hex, "allied", at_sea):
@@ -610,8 +616,9 @@ def _settle_landing(d: Decision) -> None:
             return
     left = [u.id for u in landing_units(d.state, hex)]
     if left:
-        why = "Formosa 10.2.2 (no room in the hex)" if not d.state.at(hex, "japanese") else \
-            "Formosa 10.2.2 (the hex was not cleared)"
+        why = "Formosa 10.2.2 (the hex was not cleared)" if d.state.at(hex, "japanese") else \
+            "Formosa 10.2.2 (no room in the hex)" if set(left) & set(advance_units(d.state)) else \
+            "Formosa 10.2.2, 15.8.1 (terrain a mechanized unit could not enter: ruling F120)"
         d.emit(LandingFailed(hex, left, why))
     _end(d)
 
