@@ -382,6 +382,8 @@ def test_8_1_12_2_a_position_places_no_unit_where_no_rule_could_have_brought_it_
 def test_9_1_24_1_a_position_keeps_amoy_s_timing_and_has_the_6th_marines_arrive_f118():
     """Amoy falls in the Amoy Operation Phase (9.1, 6.1), and the 6th Marine Division enters the Amoy Display when the
     Allied Recruit Phase of the next GT begins (24.1, F34): a position's `amoy_turn` keeps both (ruling F118)."""
+    from app.rules.formosa import played_under
+
     marines = ("us-6mar-4", "us-6mar-22", "us-6mar-29")
     with pytest.raises(SetupError) as err:  # the Recruit Phase comes before this GT's Amoy Operation Phase
         GAME.initial_state("1", {"position": position(turn=3, phase="recruit-allied", amoy_turn=3)})
@@ -393,6 +395,9 @@ def test_9_1_24_1_a_position_keeps_amoy_s_timing_and_has_the_6th_marines_arrive_
     landed = GAME.initial_state("1", {"position": position(units={**position()["units"], "us-6mar-4": AROUND[1]},
                                                           where={"us-6mar-22": "allied-staging"})})
     assert [landed.units[u].where for u in marines] == [AROUND[1], "allied-staging", "amoy"]
+    old = played_under(GAME.initial_state("1", {"position": position(
+        where={"us-6mar-22": "amoy"})}), "9")  # created under 1-9: only what the position named arrived
+    assert [old.units[u].where for u in marines] == ["out", "amoy", "out"]
     for early in ({"units": {**position()["units"], "us-6mar-4": AROUND[1]}}, {"where": {"us-6mar-4": "amoy"}}):
         with pytest.raises(SetupError) as err:  # before Amoy falls the division is not in the game
             GAME.initial_state("1", {"position": position(amoy_turn=None, **early)})

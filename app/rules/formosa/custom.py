@@ -91,6 +91,21 @@ def _sixth_marines_arrived(state: State, p: Position, amoy) -> tuple[str, ...]:
     return tuple(state.data.scenario(state.scenario)["special"].get("after_amoy", ()))
 
 
+def as_played(state: State) -> State:
+    """The position's start as a game created under rules version 1-9 had it: the 6th Marine Division was not put in
+    the Amoy Display by the position (ruling F118 came with version 10), so it is out of play unless named."""
+    if state.since(10):
+        return state
+    _, p = parse_options({k: v for k, v in dict(state.data.options).items() if k != "optional"}, SIDES, EXTRA_KEYS)
+    if p is None:
+        return state
+    box = state.data.scenario(state.scenario)["special"]["after_amoy_box"]
+    named = {*p.units, *p.removed, *(p.extra.get("where") or {})}
+    late = [u for u in _sixth_marines_arrived(state, p, p.extra.get("amoy_turn"))
+            if u not in named and u in state.units and state.units[u].where == box]
+    return state.with_units(*(replace(state.units[u], where=OUT) for u in late)) if late else state
+
+
 def _number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
