@@ -94,11 +94,12 @@ def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "6") == state and old.rules_version == 1
+    assert played_under(state, "7") == state and old.rules_version == 1
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
     assert played_under(state, "3") == replace(state, rules_version=3)  # version 3 kept R33's too
     assert played_under(state, "4") == replace(state, rules_version=4)  # version 4 kept R34's too
     assert played_under(state, "5") == replace(state, rules_version=5)  # version 5 kept R35's too
+    assert played_under(state, "6") == replace(state, rules_version=6)  # version 6 kept R36's and R39's too
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {

@@ -152,10 +152,11 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
 
 
 def finish_exchange(d: Decision, context: dict, lost: list[str]) -> None:
-    """Olympic 8.9 Ex: the American units that pay for the defenders are eliminated, the points counted, and up
-    to three survivors advance (or land, after an assault)."""
+    """Olympic 8.9 Ex: the American units that pay for the defenders are eliminated (no unit the payment does not
+    need: ruling R40, rules version 7), the points counted, and up to three survivors advance (or land, after an
+    assault)."""
     survivors = check_strength_loss({uid: d.state.unit(uid).strength for uid in context["attackers"]},
-                                    context["required"], lost, "Olympic 8.9")
+                                    context["required"], lost, "Olympic 8.9", needed_only=d.state.since(7))
     for uid in lost:
         eliminate_american(d, uid, "exchange (Olympic 8.9)", context["supplied"][uid])
     points(d, context["code"], context["left"], context["attackers"], [], context["supplied"], "left")

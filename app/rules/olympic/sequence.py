@@ -358,7 +358,8 @@ def _lose_candidates(state: State, side: str):
 
 
 class Losses(American):
-    """Olympic 8.9 Ex: the American player picks the units whose printed strengths pay for the defenders."""
+    """Olympic 8.9 Ex: the American player picks the units whose printed strengths pay for the defenders, none
+    that the payment does not need (ruling R40)."""
 
     name = "losses"
 
@@ -370,7 +371,8 @@ class Losses(American):
     def owed(self, s: State) -> Owed:
         p = s.pending[0]
         return Owed("eliminate attacking American units in the exchange (Olympic 8.9)", p["hex"],
-                    f"printed strengths worth at least {p['required']}",
+                    f"printed strengths worth at least {p['required']}" + (
+                        ", no unit more than needed (ruling R40)" if s.since(7) else ""),
                     tuple((u, f"strength {s.unit(u).strength}") for u in p["attackers"]))
 
     @order("lose UNIT [UNIT ...]", "Olympic 8.9", "the attacking units eliminated in the exchange",
