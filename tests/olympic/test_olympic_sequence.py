@@ -129,6 +129,21 @@ def test_14_4_note_with_americans_off_fukuoka_losses_go_by_hex_identity_without_
     assert loss.hex == ARIAKE_A  # 3045 is the highest-numbered American-occupied invasion zone hex
 
 
+
+def test_ruling_r41_with_americans_off_fukuoka_the_first_losses_come_from_the_highest_numbered_hex_whatever_it_holds():
+    """14.4 note: the losses are taken unit by unit in priority of hex identity numbers, the first from the
+    highest-numbered American-occupied invasion zone hex, until the number owed is removed: two units there and
+    the third from the next hex down (the zone procedure's full stack of three does not apply)."""
+    two = division("33")[:2]
+    state = tokko_position(**{FUKUOKA_A: division("25"), ARIAKE_A: two, ARIAKE_B: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[4, 1])  # table #1: 100 points, no zone die
+    assert [(e.hex, e.units) for e in of(events, TokkoLosses)] == [(ARIAKE_A, two[::-1]),
+                                                                  (ARIAKE_B, division("41")[::-1][:1])]
+    assert len(of(events, DieRolled)) == 2
+    # rules version 6 took the first full stack by identity, as it was played (ruling R41)
+    old = when(replace(state, rules_version=6), "japanese", "tokko", rolls=[4, 1])
+    assert [e.hex for e in of(old, TokkoLosses)] == [ARIAKE_B]
+
 # --- the amphibious assault (ruling R17) -------------------------------------------------------------------------
 
 def assault_position(units: dict[str, str], **fields):
