@@ -229,6 +229,26 @@ def test_8_52_in_one_hex_the_strongest_american_first_then_the_top_of_the_stack(
     assert programmed(state) == f"jattack {JP4A} on {US_B}"  # equal strengths: the top unit (placed last)
 
 
+def test_ruling_r42_a_stack_that_moves_or_retreats_together_keeps_its_top_for_8_52():
+    """8.52 attacks the top of an American stack first (equal strengths). A stack moved by naming its hex arrives
+    as it stood, and so does a Japanese stack retreating together: neither is turned upside down. A game of rules
+    version 6 turned them over, as it was played."""
+    stack = given(step="movement", units={US_A: "3235", US_B: "3235"})  # US_B on top
+    moved = after(stack, when(stack, "american", "move 3235 to 3234"))
+    assert [u.id for u in moved.stack("3234")] == [US_B, US_A]
+    attacked = japanese_combat(**{JP4A: "3134", US_A: "3234", US_B: "3234"})
+    attacked = replace(attacked, units={**attacked.units, **{u.id: u for u in moved.stack("3234")}})
+    assert programmed(attacked) == f"jattack {JP4A} on {US_B}"
+    old = replace(stack, rules_version=6)
+    assert [u.id for u in after(old, when(old, "american", "move 3235 to 3234")).stack("3234")] == [US_A, US_B]
+
+    defenders = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234"}, beachheads=("3235",))
+    assert [u.id for u in defenders.stack("3135")] == [JP4B, JP4A]
+    events = when(defenders, "american", "attack 3135 with 25-27 25-35", rolls=[5])  # 0, die 5: Dr
+    [(there,)] = {tuple(r.path[-1:]) for r in of(events, UnitRetreated)}
+    assert [u.id for u in after(defenders, events).stack(there)] == [JP4B, JP4A]
+
+
 def test_8_51_the_maximum_number_of_attacks_beats_the_8_52_preference():
     # jp in 3134 (lowest) could attack 3235 (highest) or 3135; jp in 3236 only 3235: two attacks need 3134 -> 3135
     state = japanese_combat(**{JP4A: "3134", JP4B: "3236", US_A: "3135", US_B: "3235"})

@@ -127,7 +127,7 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
         for u in defenders:
             d.emit(UnitEliminated(u.id, f"{code} (Olympic 8.9)"))
     elif "defender-retreats" in result.markers:
-        for u in defenders:
+        for u in defenders[::-1] if state.since(7) else defenders:  # bottom first: the stack keeps its top (R42)
             japanese_retreat(d, u, [a.hex for a in attackers])
     if result.attacker.eliminated:
         for u in attackers:

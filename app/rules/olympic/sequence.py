@@ -36,7 +36,8 @@ R14, R17, R18 = "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
 # -- naming units --------------------------------------------------------------------------------------------
 def resolve(d: Decision, names: list[str]) -> list[str]:
     """Unit ids from the order's words: an id, an id without its side prefix, or a hex (every unit of the side
-    giving the order there, top first)."""
+    giving the order there, from the bottom of the stack up, so a stack moved together arrives as it stood: ruling
+    R42, rules version 7; top first before it)."""
     state: State = d.state
     out: list[str] = []
     prefix = "us-" if d.side == "american" else "jp-"
@@ -48,7 +49,7 @@ def resolve(d: Decision, names: list[str]) -> list[str]:
                 d.refuse(SEQ, f"{uid} is a {state.units[uid].side} unit; {d.side} cannot order it")
             out.append(uid)
         elif len(word) == 4 and word.isascii() and word.isdigit():
-            found = [u.id for u in state.stack(word) if u.side == d.side]
+            found = [u.id for u in state.stack(word) if u.side == d.side][::-1 if state.since(7) else 1]
             if not found:
                 d.refuse(SEQ, f"no {d.side} unit in {word}")
             out += found
