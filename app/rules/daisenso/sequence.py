@@ -20,10 +20,11 @@ from app.rules.daisenso.state import AXIS, State
 from app.rules.daisenso.terrain import AIRDROPS, BEACHHEADS, H
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
-from app.rules.engine.syntax import SlotType
+from app.rules.engine.syntax import BUILTIN_SLOTS, ParseContext, SlotType
 from app.rules.engine.table import StatesTable, Step, order
 
 C = "Dai Senso "
+HEX_WORD = r"[a-zA-Z]?[0-9]{4}"  # a hex as orders write it: its sheet's letter and XXYY
 COMBAT_STEPS = ("blitz-combat", "regular-combat")
 
 
@@ -205,7 +206,21 @@ def _airdrop_candidates(state: State, side: str):
     for u in blitz.airdrop_units(state):
         for h in state.data.atlas.hexes():
             if h.sheet == H(u.hex).sheet and state.data.atlas.distance(H(u.hex), h) <= 2:
-                yield {"units": [u.id], "hex": str(h)}
+                yield {"units": [u.id], "hexes": [str(h)]}
+
+
+def _exploit_candidates(state: State, side: str):
+    """4.2.8: each unit's step from the defending hex into each hex next to it; since rules version 9 also each
+    longer path it may take, one for each end and enemy markers swept (ruling D55: a unit whose Exploitation
+    Distance and MA reach three hexes or more; with the printed counters' MAs of 2 at most, none)."""
+    target = state.combat.target
+    for u in combat.advancers(state):
+        for n in state.data.atlas.neighbours(H(target)):
+            yield {"units": [u.id], "hexes": [target, str(n)]}
+    if state.since(9):
+        for uid, path in combat.exploitation_paths(state):
+            if len(path) > 2:
+                yield {"units": [uid], "hexes": path}
 
 
 def _choices(verb: str):
@@ -243,10 +258,11 @@ class Airdrop(PhaseStep):
 
     name = "airdrop"
 
-    @order("airdrop UNIT [UNIT ...] HEX", "Dai Senso 4.1.1",
+    @order("airdrop UNIT [UNIT ...] HEX [HEX ...]", "Dai Senso 4.1.1",
            "place an airborne unit's Airdrop marker within two hexes (one at a time)", _airdrop_candidates)
-    def airdrop(self, d: Decision, units: list[str], hex: str) -> None:
-        blitz.airdrop(d, one_at_a_time(d, units, "4.1.1", "Airdrops are conducted one at a time"), hex)
+    def airdrop(self, d: Decision, units: list[str], hexes: list[str]) -> None:
+        unit = one_at_a_time(d, units, "4.1.1", "Airdrops are conducted one at a time")
+        blitz.airdrop(d, unit, one_at_a_time(d, hexes, "4.1.1", "an Airdrop marker is placed in one hex"))
 
     @order("next", "Dai Senso 4.1", "end the Airdrop step")
     def next(self, d: Decision) -> None:
@@ -302,10 +318,11 @@ class AirdropLanding(PhaseStep):
     def airland(self, d: Decision, hex: str, kind: str) -> None:
         blitz.airland(d, hex, kind)
 
-    @order("withdraw HEX", "Dai Senso 4.1.4", "put the Airdrop marker in HEX in the Delay Box",
-           lambda s, side: [{"hex": m.hex} for m in blitz.airdrop_markers(s)])
-    def withdraw(self, d: Decision, hex: str) -> None:
-        blitz.withdraw(d, hex)
+    @order("withdraw HEX [HEX ...]", "Dai Senso 4.1.4", "put an Airdrop marker in HEX in the Delay Box (one at a time)",
+           lambda s, side: [{"hexes": [m.hex]} for m in blitz.airdrop_markers(s)])
+    def withdraw(self, d: Decision, hexes: list[str]) -> None:
+        blitz.withdraw(d, one_at_a_time(d, hexes, "4.1.4", "an Airdrop marker goes to the Delay Box one at a time "
+                                                           "(ruling D51)"))
 
     @order("next", "Dai Senso 4.1.4", "end the Airdrop Landing step (markers left go to the Delay Box)")
     def next(self, d: Decision) -> None:
@@ -487,11 +504,10 @@ class Advance(Step):
     def advance(self, d: Decision, units: list[str]) -> None:
         combat.advance(d, one_at_a_time(d, units, "4.2.7", "Advance After Combat is conducted one unit at a time"))
 
-    @order("exploit UNIT HEX [HEX ...]", "Dai Senso 4.2.8", "from the defending hex, up to the Exploitation Distance",
-           lambda s, side: [{"unit": u.id, "hexes": [s.combat.target, str(n)]} for u in combat.advancers(s)
-                            for n in s.data.atlas.neighbours(H(s.combat.target))])
-    def exploit(self, d: Decision, unit: str, hexes: list[str]) -> None:
-        combat.exploit(d, unit, hexes)
+    @order("exploit UNIT [UNIT ...] HEX [HEX ...]", "Dai Senso 4.2.8",
+           "from the defending hex, up to the Exploitation Distance (one unit at a time)", _exploit_candidates)
+    def exploit(self, d: Decision, units: list[str], hexes: list[str]) -> None:
+        combat.exploit(d, one_at_a_time(d, units, "4.2.8", "Exploitation is conducted one unit at a time"), hexes)
 
     @order("stop", "Dai Senso 4.2.7", "no more advances")
     def stop(self, d: Decision) -> None:
@@ -515,11 +531,13 @@ class Overstack(Step):
         return Owed(f"eliminate units until each hex holds at most {s.data.stacking_limit} (ruling D15)",
                     ", ".join(hexes), over, tuple((u.id, f"{_unit_value(s, u.id)} in {u.hex}") for u in ground))
 
-    @order("eliminate UNIT", "Dai Senso 4.2.5.3", "eliminate a unit in an overstacked hex",
-           lambda s, side: [{"unit": u.id} for u in s.units.values() if u.faction == s.factions[side]
+    @order("eliminate UNIT [UNIT ...]", "Dai Senso 4.2.5.3", "eliminate a unit in an overstacked hex (one at a time)",
+           lambda s, side: [{"units": [u.id]} for u in s.units.values() if u.faction == s.factions[side]
                             and u.hex in overstacked(s, u.faction)])
-    def eliminate(self, d: Decision, unit: str) -> None:
+    def eliminate(self, d: Decision, units: list[str]) -> None:
         state = d.state
+        unit = one_at_a_time(d, units, "4.2.5.3", "units are eliminated one at a time, the stacks counted again "
+                                                  "after each (ruling D15)")
         u = combat.own(d, unit, "4.2.5.3")
         if u.hex not in overstacked(state, u.faction) or not state.kind(u).is_ground:
             d.refuse(C + "4.2.5.3", f"{unit} is not in an overstacked hex")
@@ -532,9 +550,18 @@ class Overstack(Step):
 
 
 def _read_hex(word: str) -> str:
-    if not re.fullmatch(r"[a-zA-Z]?[0-9]{4}", word):
+    if not re.fullmatch(HEX_WORD, word):
         raise ValueError("is not a hex (a sheet letter and XXYY, e.g. w4520)")
     return word.lower()
+
+
+def _read_unit(word: str, context: ParseContext) -> str:
+    """A unit's id; a word that names no unit on the map and reads as a hex is a hex ("airdrop UNIT HEX HEX" names
+    two hexes, not two units: 4.1.1 refuses it as such)."""
+    BUILTIN_SLOTS["UNIT"].read(word)
+    if word not in context.state.units and re.fullmatch(HEX_WORD, word):
+        raise ValueError("is a hex, not a unit")
+    return word
 
 
 def _read_kind(word: str) -> str:
@@ -548,7 +575,8 @@ TABLE = StatesTable(
      AttackerResult(), AttackerRetreat(), Exchange(), Retreat(), AttackerLosses(), DefenderLosses(), Advance(),
      Overstack()],
     sequence_case="Dai Senso 4",
-    slots={"HEX": SlotType(_read_hex, "a hex (w4520, e3609)"), "KIND": SlotType(_read_kind, "a unit kind")},
+    slots={"HEX": SlotType(_read_hex, "a hex (w4520, e3609)"), "KIND": SlotType(_read_kind, "a unit kind"),
+           "UNIT": SlotType.in_context(_read_unit, "a unit id")},
 )
 
 __all__ = ["AIRDROPS", "COMBAT_STEPS", "TABLE", "enter", "opening_step"]
