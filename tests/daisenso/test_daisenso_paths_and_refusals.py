@@ -148,3 +148,57 @@ def test_a_refused_second_airdrop_hex_writes_nothing_and_rolls_no_die(tmp_path):
         raise AssertionError("a second Airdrop hex was accepted")
     after = projection.load(store, CATALOG, game_id)
     assert store.head(game_id) == head and after.meta.rolls == before.meta.rolls
+
+
+def test_4_2_6_and_4_2_5_an_attacker_loses_one_step_at_a_time_and_its_stacks_retreat_apart():
+    state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-m2", "us-marine", "w4224"),
+                                         ("jp-a", "jp-army", "w4324")], hold="w4324")
+    _, state = when(state, "attack w4324 with us-mar us-m2", [1])  # 1-3, Ad 1/0: retreat or one step
+    assert step(state) == "attacker-result" and {"lose us-mar", "lose us-m2"} <= orders(state)
+    assert "name one, not us-mar, us-m2" in refused(state, "lose us-mar us-m2", "Dai Senso 4.2.6")
+    assert "retreat apart, one at a time: name one, not w4424, w4224" in refused(
+        state, "retreat w4424 w4224 to w4423", "Dai Senso 4.2.5")
+
+
+def test_4_2_5_3_a_retreat_result_converts_one_step_at_a_time():
+    def stronger(raw):
+        unit(raw, "jp-40-div", "jp-division", "w4524")
+        unit(raw, "jp-34-army", "jp-army", "w4625")
+        unit(raw, "jp-air", "jp-air", "w4523")
+
+    z = scenario("zhejiang", stronger)
+    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
+    _, z = when(z, "support cn-3-hq", [6])  # 3-1, Dr3 0/1 (DS-12): the HQ holds the force, so a step
+    assert step(z) == "retreat" and "convert cn-3-hq as kiangsu-res" in orders(z)
+    assert "one for one: name one, not cn-3-hq, cn-9-war-zone" in refused(
+        z, "convert cn-3-hq cn-9-war-zone", "Dai Senso 4.2.5.3")
+
+
+def test_4_1_3_1_and_4_1_4_and_4_3_one_snlf_landing_one_airdrop_landing_one_convoy_an_order():
+    def snlf(raw):
+        raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                          {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        raw["force_pool"]["axis"]["detachment-japan"] = 1
+
+    z = when(scenario("zhejiang", snlf), "next")[1]
+    assert orders(z) == {"snlf w4626", "next"}
+    assert "(ruling D34): name one, not w4626, w4525" in refused(z, "snlf w4626 w4525", "Dai Senso 4.1.3.1")
+
+    def two_drops(raw):
+        raw["marker"] += [{"kind": "airdrop-soviet", "faction": "soviet", "hex": h} for h in ("e3309", "e3311")]
+
+    storm = scenario("august-storm", two_drops)
+    for _ in range(2):
+        storm = when(storm, "next")[1]
+    assert {"airland e3309 ru-infantry", "airland e3311 ru-infantry"} <= orders(storm)
+    assert "one at a time (ruling D51): name one, not e3309, e3311" in refused(
+        storm, "airland e3309 e3311 ru-infantry", "Dai Senso 4.1.4")
+    assert "one one-step infantry unit: name one, not ru-infantry, ru-airborne" in refused(
+        storm, "airland e3309 ru-infantry ru-airborne", "Dai Senso 4.1.4")
+
+    strait = scenario("strait")
+    for _ in range(2):  # Blitz Combat, Regular Combat: the Marker Segment
+        strait = when(strait, "next")[1]
+    assert step(strait) == "convoys" and "convoy east-china-sea" in orders(strait)
+    assert "one Troop Convoy marker at a time: name one, not east-china-sea, south-china-sea" in refused(
+        strait, "convoy east-china-sea south-china-sea", "Dai Senso 4.3")

@@ -237,8 +237,8 @@ def _choice_args(choice: tuple) -> dict:
     """The arguments of the order that makes a combat choice (verb, *args)."""
     verb, *args = choice
     if verb in ("lose", "convert"):
-        return {"unit": args[0], **({"kind": args[1]} if args[1] else {})}
-    return {"frm": args[0], "to": [args[1]]} if len(args) == 2 else {"to": [args[0]]}
+        return {"units": [args[0]], **({"kind": args[1]} if args[1] else {})}
+    return {"frm": [args[0]], "to": [args[1]]} if len(args) == 2 else {"to": [args[0]]}
 
 
 # -- the steps ------------------------------------------------------------------------------------------------
@@ -297,10 +297,12 @@ class Landing(PhaseStep):
         blitz.land(d, one_at_a_time(d, units, "4.1.3", "units conducting a Beachhead Landing are placed one at a "
                                                         "time"))
 
-    @order("snlf HEX", "Dai Senso 4.1.3.1", "land a Japanese Detachment from an SNLF Beachhead-0 in HEX",
-           lambda s, side: [{"hex": m.hex} for m in blitz.snlf_markers(s)])
-    def snlf(self, d: Decision, hex: str) -> None:
-        blitz.snlf(d, hex)
+    @order("snlf HEX [HEX ...]", "Dai Senso 4.1.3.1",
+           "land a Japanese Detachment from an SNLF Beachhead-0 in HEX (one at a time)",
+           lambda s, side: [{"hexes": [m.hex]} for m in blitz.snlf_markers(s)])
+    def snlf(self, d: Decision, hexes: list[str]) -> None:
+        blitz.snlf(d, one_at_a_time(d, hexes, "4.1.3.1", "each SNLF Beachhead-0 lands its own Detachment (ruling "
+                                                         "D34)"))
 
     @order("next", "Dai Senso 4.1", "end the Beachhead Landing step")
     def next(self, d: Decision) -> None:
@@ -312,11 +314,14 @@ class AirdropLanding(PhaseStep):
 
     name = "airdrop-landing"
 
-    @order("airland HEX KIND", "Dai Senso 4.1.4", "an Airdrop marker lands as a one-step infantry unit",
-           lambda s, side: [{"hex": m.hex, "kind": k} for m in blitz.airdrop_markers(s)
+    @order("airland HEX [HEX ...] KIND [KIND ...]", "Dai Senso 4.1.4",
+           "an Airdrop marker lands as a one-step infantry unit (one at a time)",
+           lambda s, side: [{"hexes": [m.hex], "kinds": [k]} for m in blitz.airdrop_markers(s)
                             for k in blitz.landing_kinds(s, m)])
-    def airland(self, d: Decision, hex: str, kind: str) -> None:
-        blitz.airland(d, hex, kind)
+    def airland(self, d: Decision, hexes: list[str], kinds: list[str]) -> None:
+        hex_label = one_at_a_time(d, hexes, "4.1.4", "an Airdrop marker lands one at a time (ruling D51)")
+        blitz.airland(d, hex_label, one_at_a_time(d, kinds, "4.1.4", "an Airdrop Landing places one one-step "
+                                                                     "infantry unit"))
 
     @order("withdraw HEX [HEX ...]", "Dai Senso 4.1.4", "put an Airdrop marker in HEX in the Delay Box (one at a time)",
            lambda s, side: [{"hexes": [m.hex]} for m in blitz.airdrop_markers(s)])
@@ -347,9 +352,11 @@ class Convoys(PhaseStep):
 
     name = "convoys"
 
-    @order("convoy WORD:zone", "Dai Senso 4.3", "a Troop Convoy from the zone's Used Box to its Convoys Box",
-           lambda s, side: [{"zone": z} for z in _used_convoys(s)])
-    def convoy(self, d: Decision, zone: str) -> None:
+    @order("convoy WORD:zones [WORD ...]", "Dai Senso 4.3",
+           "a Troop Convoy from the zone's Used Box to its Convoys Box (one at a time)",
+           lambda s, side: [{"zones": [z]} for z in _used_convoys(s)])
+    def convoy(self, d: Decision, zones: list[str]) -> None:
+        zone = one_at_a_time(d, zones, "4.3", "step 1 moves one Troop Convoy marker at a time")
         if zone not in _used_convoys(d.state):
             d.refuse(C + "4.3", f"no {d.state.phasing} Troop Convoy in the {zone} Used Box")
         d.emit(ConvoyReturned(d.state.phasing, zone))
@@ -417,9 +424,10 @@ class Choice(Step):
 
 
 class Losses(Choice):
-    @order("lose UNIT [as KIND]", "Dai Senso 4.2.6", "a unit in the combat loses a step (KIND: what replaces it)",
-           _choices("lose"))
-    def lose(self, d: Decision, unit: str, kind: str | None = None) -> None:
+    @order("lose UNIT [UNIT ...] [as KIND]", "Dai Senso 4.2.6",
+           "a unit in the combat loses a step (KIND: what replaces it; one step at a time)", _choices("lose"))
+    def lose(self, d: Decision, units: list[str], kind: str | None = None) -> None:
+        unit = one_at_a_time(d, units, "4.2.6", "step losses are declared one unit and one step at a time")
         self.take(d, ("lose", unit, kind), "4.2.6.1")
 
 
@@ -435,15 +443,21 @@ class DefenderLosses(Losses):
     name = "defender-losses"
 
 
+def _attacker_retreat(d: Decision, frm: list[str], to: list[str]) -> tuple:
+    """4.2.5: the attacking stacks in different hexes retreat apart, each one hex at a time."""
+    stack = one_at_a_time(d, frm, "4.2.5", "attacking stacks in different hexes retreat apart, one at a time")
+    return "retreat", stack, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")
+
+
 class AttackerResult(Losses):
     """4.2.4.1 Ad, Ex: every attacking stack retreats a hex, or one attacking unit loses a step."""
 
     name = "attacker-result"
 
-    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.4.1", "the attacking stack in HEX retreats one hex",
-           _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
-        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
+    @order("retreat HEX:frm [HEX ...] to HEX:to [HEX ...]", "Dai Senso 4.2.4.1",
+           "the attacking stack in HEX retreats one hex", _choices("retreat"))
+    def retreat(self, d: Decision, frm: list[str], to: list[str]) -> None:
+        self.take(d, _attacker_retreat(d, frm, to), "4.2.5")
 
 
 class AttackerRetreat(Choice):
@@ -451,10 +465,10 @@ class AttackerRetreat(Choice):
 
     name = "attacker-retreat"
 
-    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.5", "the next attacking stack retreats one hex",
-           _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
-        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
+    @order("retreat HEX:frm [HEX ...] to HEX:to [HEX ...]", "Dai Senso 4.2.5",
+           "the next attacking stack retreats one hex", _choices("retreat"))
+    def retreat(self, d: Decision, frm: list[str], to: list[str]) -> None:
+        self.take(d, _attacker_retreat(d, frm, to), "4.2.5")
 
 
 class Exchange(Losses):
@@ -482,8 +496,10 @@ class Retreat(Choice):
         self.take(d, ("retreat", one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time, the "
                                                               "priorities checked before each")), "4.2.5.1")
 
-    @order("convert UNIT [as KIND]", "Dai Senso 4.2.5.3", "a step instead of a hex of retreat", _choices("convert"))
-    def convert(self, d: Decision, unit: str, kind: str | None = None) -> None:
+    @order("convert UNIT [UNIT ...] [as KIND]", "Dai Senso 4.2.5.3",
+           "a step instead of a hex of retreat (one at a time)", _choices("convert"))
+    def convert(self, d: Decision, units: list[str], kind: str | None = None) -> None:
+        unit = one_at_a_time(d, units, "4.2.5.3", "a Retreat result converts into steps one for one")
         self.take(d, ("convert", unit, kind), "4.2.5.3")
 
 
