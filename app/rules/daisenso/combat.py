@@ -3,6 +3,8 @@ sequence (4.2.2), column shifts (4.2.3), results (4.2.4), retreats (4.2.5), attr
 advance (4.2.7) and exploitation (4.2.8). Each function takes the order's Decision: it checks, then emits."""
 from __future__ import annotations
 
+from functools import cache
+
 from app.rules.daisenso import terrain
 from app.rules.daisenso.events import (
     AttackDeclared,
@@ -685,22 +687,27 @@ class _Exploitation:
         """Every path the unit may exploit along (the defending hex alone, the same as an Advance, left out),
         shortest first, each hex's neighbours in the map's order: one for each place it may end in with the enemy
         Detachment and Logistics markers it sends to the Delay Box on the way (ruling D44), the first found, since
-        two paths alike in both leave the same position (ruling D55)."""
+        two paths alike in both leave the same position (ruling D55). Grown a hex at a time by `check`'s rules:
+        a hex it may enter, not entered before, from a hex it need not stop in."""
         atlas, target = self.state.data.atlas, self.state.combat.target
+        try:
+            self.check([target])
+        except RuleViolation:
+            return []
+        enters = cache(lambda h, prev: self.enterable(H(h), H(prev)))
+        stops = cache(lambda h, prev: self.stops(H(h), H(prev)))
         found: dict[tuple, list[str]] = {}
         level = [[target]]
         while level and len(level[0]) < self.distance:
             longer = []
             for path in level:
-                for n in atlas.neighbours(H(path[-1])):
-                    if str(n) in path:
-                        continue
-                    try:
-                        self.check([*path, str(n)])
-                    except RuleViolation:
-                        continue
-                    longer.append([*path, str(n)])
-                    found.setdefault((str(n), self._swept([*path, str(n)])), longer[-1])
+                last = path[-1]
+                if stops(last, path[-2] if len(path) > 1 else self.u.hex):
+                    continue
+                longer += [[*path, str(n)] for n in atlas.neighbours(H(last))
+                           if str(n) not in path and enters(str(n), last)]
+            for path in longer:
+                found.setdefault((path[-1], self._swept(path)), path)
             level = longer
         return list(found.values())
 
