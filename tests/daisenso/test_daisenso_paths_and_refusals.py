@@ -1,7 +1,8 @@
 """Dai Senso 4.2.8 in the list of legal orders (rules version 9, ruling D55: every Exploitation path, one for each end
 and enemy markers swept), and orders naming two things where a rule takes one at a time (a second Airdrop hex
-4.1.1, a second Airdrop marker 4.1.4 and D51, a second unit eliminated D15, a second unit exploiting 4.2.8): read,
-then refused by that rule naming its case, nothing written and no die rolled."""
+4.1.1, a second Airdrop marker withdrawn or landed 4.1.4 and D51, a second unit eliminated D15, exploiting 4.2.8,
+losing 4.2.6 or converting 4.2.5.3 a step, a second attacking stack retreating 4.2.5, a second SNLF Landing D34, a
+second Troop Convoy 4.3): read, then refused by that rule naming its case, nothing written and no die rolled."""
 from __future__ import annotations
 
 from dataclasses import replace
