@@ -193,7 +193,7 @@ def read_floor(count: int, rounds: int = 7) -> None:
     fixed: list = []  # the reader's seat, authenticated once, for the routes that skip the token check
 
     def answer(seat):
-        return routes.conditional(current_app.extensions["hexledger_service"]().reads.view_now(seat, routes.json_body))
+        return routes.conditional(current_app.extensions["hexledger_service"]().reads.view_now(seat, routes.view_body))
 
     plain = {"plain": lambda game_id: answer(authenticated(game_id)),
              "token": lambda game_id: (authenticated(game_id), Response(b"{}", content_type="application/json"))[1],
