@@ -167,3 +167,11 @@ def test_7_8_8_11_the_aerial_supply_marker_and_the_airdrop_each_take_one_hex():
     assert refusal(RULES, s, "allied", "drop 2012 2013") == \
         "Ichi-Go 8.11: the 11th Airborne makes one airdrop, into one hex"
     assert refusal(RULES, s, "allied", "supply 2011") is None and refusal(RULES, s, "allied", "drop 2012") is None
+
+
+def test_9_5_two_brigades_absorbed_into_one_division_are_refused_by_the_one_flip_not_the_parser():
+    s = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811", "jp-cea-3bde": "1811"}, phase="V",
+                 steps={"jp-cea-40div": 1})
+    assert refusal(RULES, s, "japanese", "absorb jp-cea-1bde jp-cea-3bde into jp-cea-40div") == \
+        "Ichi-Go 9.5: one brigade flips a reduced division to full strength: absorb one brigade at a time"
+    assert refusal(RULES, s, "japanese", "absorb jp-cea-1bde into jp-cea-40div") is None

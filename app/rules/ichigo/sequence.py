@@ -669,7 +669,9 @@ class JapaneseReinforcements(InPhase):
         reinforcements.enter(em, em.side, units, hex)
 
     @order("absorb BRIGADE into DIVISION", "Ichi-Go 9.5",
-           "a reduced division in an initial Japanese city absorbs a brigade there", _absorb_candidates)
+           "a reduced division in an initial Japanese city absorbs a brigade there", _absorb_candidates,
+           forbidden=(("absorb BRIGADE BRIGADE [BRIGADE ...] into DIVISION", "Ichi-Go 9.5",
+                       "one brigade flips a reduced division to full strength: absorb one brigade at a time"),))
     def absorb(self, em: Decision, brigade: str, division: str) -> None:
         reinforcements.absorb(em, em.side, brigade, division)
 
