@@ -635,9 +635,7 @@ class JapaneseReinforcements(InPhase):
 
     @order("land UNITS at HEX [support KIND:support ...]", "SNC 8.4",
            "land reinforcements at a landing hex, assaulting any Chinese there", _land_candidates,
-           slots={"UNITS": UNITS_BY_NAME}, forbidden=(("land UNITS at HEX HEX [HEX ...] [support KIND:support ...]",
-                                                       "SNC 8.4", "a landing is made at one landing hex: land each "
-                                                       "group by its own order"),))
+           slots={"UNITS": UNITS_BY_NAME})
     def land(self, em: Decision, units: list[str], hex: str, support: list[str]) -> None:
         reinforcements.land(em, units, hex, support)
 
