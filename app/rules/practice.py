@@ -25,8 +25,10 @@ Editions: a seat records the settings it was created with (core.SeatAutomated.se
 `verify` re-decides each order with them. A seat automated before settings were recorded is edition 1
 (app/rules/practice_v1.py), decided as it was played. Edition 2 is edition 3 but for the search's evaluation,
 which reads the rule set's own stakes from edition 3 on (app/rules/evaluation.py); edition 4 is edition 3 but for
-what SNC's stakes read (the Shanghai ring's hexes held while 4.2 can end the game). Random and greedy decide alike
-in editions 2 to 4.
+what SNC's stakes read (the Shanghai ring's hexes held while 4.2 can end the game); edition 5 is edition 4 but for
+the search: its evaluation weighs the game's stakes more as its end nears and SNC's cities against the Game-Turns
+left, and it does not search a move that puts more units in a hex than the stacking limits allow
+(app/rules/search.py `within_limits`). Random and greedy decide alike in editions 2 to 5.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -47,8 +49,9 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-EDITION = 4  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
-# stakes count the Shanghai ring's hexes held against 4.2)
+EDITION = 5  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+# stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, and the search passes
+# over moves that overstack)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
@@ -221,7 +224,7 @@ def legal(rules, state: Any, side: str, text: str) -> Command | None:
     return command
 
 
-def _after(rules, state: Any, command: Command) -> Any | None:
+def after(rules, state: Any, command: Command) -> Any | None:
     """The position `command` leaves (dice all showing 1), or None if the rules refuse it there."""
     try:
         for event in rules.decide(state, command, FixedDice(1)):
@@ -237,8 +240,8 @@ def usable(rules, state: Any, side: str, text: str) -> Command | None:
     command = legal(rules, state, side, text)
     if command is None:
         return None
-    after = _after(rules, state, command)
-    return None if after is None or after == state else command
+    reached = after(rules, state, command)
+    return None if reached is None or reached == state else command
 
 
 def orders_to_try(rules, state: Any, side: str, rng: random.Random) -> list[str]:

@@ -214,12 +214,46 @@ class Search:
         self.made += 1
         random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
         rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
-        first = rated[:RATED]
-        ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
-        rest = [r for r in rated[RATED:] if r not in ends]
-        chosen = first + ends + rest[:WIDTH - len(first) - len(ends)]
+        if self.edition >= 5 and getattr(rules, "overstacked", None) is not None:
+            chosen = self.within_limits(state, side, rated)
+        else:
+            first = rated[:RATED]
+            ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
+            rest = [r for r in rated[RATED:] if r not in ends]
+            chosen = first + ends + rest[:WIDTH - len(first) - len(ends)]
         total = sum(tier for _, tier in chosen)
         return {text: tier / total for text, tier in chosen}
+
+    def within_limits(self, state: Any, side: str, rated: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """Edition 5's choice of the orders searched: as `candidates` chooses, but passing over a move that leaves
+        one more of the side's hexes over the stacking limits (the rule set's `overstacked`), whose excess the
+        phase's end would eliminate (SNC 6.0): a loss the evaluation weighs as a few strength points among
+        hundreds, too little beside the playouts' noise, so the search gave such moves as readily as any."""
+        rules = self.rules
+        before = rules.overstacked(state, side)
+
+        def fits(text: str) -> bool:
+            if text.split()[0] not in practice.MOVES:
+                return True
+            try:
+                after = practice.after(rules, state, rules.parse(text, side, state))
+            except (OrderError, ValueError, KeyError):
+                return True
+            return after is None or rules.overstacked(after, side) <= before
+
+        first, i = [], 0
+        while len(first) < RATED and i < len(rated):
+            if fits(rated[i][0]):
+                first.append(rated[i])
+            i += 1
+        ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
+        rest: list[tuple[str, float]] = []
+        for r in rated[i:]:
+            if len(first) + len(ends) + len(rest) >= WIDTH:
+                break
+            if r not in ends and fits(r[0]):
+                rest.append(r)
+        return first + ends + rest
 
     # -- the tree ----------------------------------------------------------------------------------------------
     def world(self, k: int) -> Any:
