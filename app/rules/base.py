@@ -260,9 +260,9 @@ class Optional(Protocol):
         weight stays as it is at the start."""
 
     def overstacked(self, state: Any, side: str) -> int:
-        """How many hexes hold more of `side`'s units than the stacking limits allow, which the end of the phase
-        would thin (SNC 6.0): from the policies' edition 5 the strong opponent does not search an order that adds
-        one (app/rules/search.py). Without it every order is searched."""
+        """How many of `side`'s units stand in hexes over the stacking limits, which the end of a phase would thin
+        (SNC 6.0): from the policies' edition 5 the strong opponent does not search an order that raises it, nor
+        end a step while an order would lower it (app/rules/search.py). Without it every order is searched."""
 
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents

@@ -31,3 +31,19 @@ def test_edition_5_passes_over_the_moves_that_overstack_even_when_rated_first():
                                                                                                   rated)]
     assert not set(chosen) & set(over)
     assert len(chosen) == search.WIDTH and chosen[0] == rated[len(over)][0]  # the next best take their places
+
+
+def test_edition_5_does_not_end_the_phase_while_a_move_brings_the_stack_within_the_limits():
+    """A stack made too big in the phase (SNC 6.0 thins it when the phase ends): the orders searched are first
+    those that move units out of it, and `end` is not among them while one does."""
+    rules, state, listed, over = _chinese_moving()
+    state = practice.after(rules, state, rules.parse(over[0], "chinese", state))
+    crowded = rules.overstacked(state, "chinese")
+    assert crowded
+    listed = [item["order"] for item in rules.legal_orders(state, "chinese")]
+    assert "end" in listed
+    chosen = [t for t, _ in search.Search(rules, state, "chinese", 10, edition=5).within_limits(
+        state, "chinese", [(text, 1.0) for text in listed])]
+    assert chosen and "end" not in chosen
+    thinned = rules.overstacked(practice.after(rules, state, rules.parse(chosen[0], "chinese", state)), "chinese")
+    assert thinned < crowded

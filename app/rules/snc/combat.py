@@ -457,8 +457,9 @@ def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
 
 
 def overstacked_count(state: State, side: str) -> int:
-    """SNC 6.0: how many of `side`'s hexes the end of the phase would thin (the strong opponent's check)."""
-    return len(overstacked_hexes(state, side))
+    """SNC 6.0: how many of `side`'s units stand in hexes over the stacking limits, which the end of a phase
+    would thin (the strong opponent's check: a unit moved out of such a hex lowers it, one moved in raises it)."""
+    return sum(len([u for u in state.at(h) if u.side == side]) for h, _ in overstacked_hexes(state, side))
 
 
 def require_stacking(em: Decision, side: str, ending: bool = False) -> bool:
