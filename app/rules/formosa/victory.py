@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.rules.engine.decision import Decision
 from app.rules.formosa import optional
 from app.rules.formosa.events import GameEnded, VictoryCounted
-from app.rules.formosa.state import State
+from app.rules.formosa.state import State, is_hex
 from app.rules.kernel.hexgrid import Hex
 
 VP_SIZES = ("hq", "regiment", "brigade", "group")  # 4.2: HQ, regiment or brigade sized units, groups included
@@ -71,8 +71,53 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     targets = state.data.sudden_death_hexes()
     held = state.occupied("allied")
     share = sum(1 for h in targets if str(h) in held) / len(targets) if targets else 0.0
-    allied = 0.7 * max(-1.0, min(1.0, (net - middle) / (win - draw + 6))) + 0.3 * (2 * share - 1)
+    if edition >= 6:
+        x = net + BASES_SEEN * bases_in_view(state) - middle
+        vp = x / (abs(x) + win - draw + 6)
+    else:
+        vp = max(-1.0, min(1.0, (net - middle) / (win - draw + 6)))
+    allied = 0.7 * vp + 0.3 * (2 * share - 1)
     return allied if side == "allied" else -allied
+
+
+BASES_SEEN = 0.5  # edition 6: a VP the Allies' LP and engineers could buy counts half a VP scored
+
+
+def bases_in_view(state: State) -> float:
+    """The VP the Allies' LP would buy in bases (4.2, 20.1; the strong opponent's stakes from edition 6, which
+    read the net VP as x / (|x| + 12), x its distance from the Draw band's middle, so every VP moves the value):
+    each engineer on its mobile side in a port or airfield hex without a base, best VP for its LP first, while the
+    LP last; then one VP for each LP left, up to a major port's base for each other engineer still to be built
+    (on the map, or waiting to land). Without it the Allies spent every LP on markers in the Recruit Phase and had
+    none when a base could be built."""
+    values, costs = state.data.charts["victory"], state.data.charts["allied_other"]
+    lp = state.lp["allied"]
+    standing, others = [], 0
+    for u in state.units.values():
+        if u.side != "allied" or u.base or state.spec(u.id).type != "engineer" or u.where in (
+                "allied-eliminated", "allied-replacements"):
+            continue
+        on_map = is_hex(u.where) and state.data.map.on_map(Hex.parse(u.where))
+        objectives = state.data.objectives(Hex.parse(u.where)) if on_map else ()
+        feats = set(objectives) - {"industry", "peak"}
+        if not feats or any(x.base for x in state.at(u.where, "allied")):
+            others += 1
+            continue
+        port = bool(feats & {"major-port", "minor-port"})
+        cost = costs["base_port_and_airfield"] if port and "airfield" in feats else costs[
+            "base_port" if port else "base_airfield"]
+        standing.append((sum(values[f.replace("-", "_")] for f in feats), cost))
+    seen = 0.0
+    for vp, cost in sorted(standing, key=lambda vc: -vc[0] / vc[1]):
+        if cost <= lp:
+            seen, lp = seen + vp, lp - cost
+    return seen + min(lp, others * costs["base_port"])
+
+
+def overstacked(state: State, side: str) -> int:
+    """13.3: how many of `side`'s units stand in hexes over the stacking limits, which the end of a Movement or
+    Combat Phase thins (the strong opponent's check from edition 6, app/rules/search.py `within_limits`)."""
+    return sum(len(state.at(h, side)) for h in state.overstacked(side))
 
 
 def count(d: Decision) -> None:
