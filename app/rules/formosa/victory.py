@@ -54,7 +54,9 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     and the share of the port and airfield hexes Allied units occupy (4.1's Allied sudden death; none on the map
     from GT 2 is the Japanese one), weighted 0.3. Until an Allied ground unit stands on Formosa, what the Allies
     can land instead (4.1: none there from GT 2 loses): the units their amphibious and drop zone markers ready to
-    place carry (10.2, 10.3), from 0 (none) toward 1 during the set-up, from -1 toward 0 after it."""
+    place carry (10.2, 10.3), from 0 (none) toward 1 during the set-up, from -1 toward 0 after it. Edition 6 reads
+    the net VP, with half of the VP the LP kept would buy in bases (`bases_in_view`), as x / (|x| + 12) instead of
+    clamping (x - 16) / 12 to +-1, which was -1 for every net of 4 VP or less: nothing the Allies did moved it."""
     setup = state.step.startswith("setup")
     if setup or not state.occupied("allied"):
         stacking = state.data.charts["stacking"]
@@ -81,6 +83,7 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
 
 
 BASES_SEEN = 0.5  # edition 6: a VP the Allies' LP and engineers could buy counts half a VP scored
+WAITING = ("allied-staging", "amoy")  # where an Allied engineer waits to land or transfer (10.0, 9.1)
 
 
 def bases_in_view(state: State) -> float:
@@ -88,16 +91,15 @@ def bases_in_view(state: State) -> float:
     read the net VP as x / (|x| + 12), x its distance from the Draw band's middle, so every VP moves the value):
     each engineer on its mobile side in a port or airfield hex without a base, best VP for its LP first, while the
     LP last; then one VP for each LP left, up to a major port's base for each other engineer still to be built
-    (on the map, or waiting to land). Without it the Allies spent every LP on markers in the Recruit Phase and had
-    none when a base could be built."""
+    (on the map, or waiting in the staging area or Amoy). Without it the Allies spent every LP on markers in the
+    Recruit Phase and had none when a base could be built."""
     values, costs = state.data.charts["victory"], state.data.charts["allied_other"]
     lp = state.lp["allied"]
     standing, others = [], 0
     for u in state.units.values():
-        if u.side != "allied" or u.base or state.spec(u.id).type != "engineer" or u.where in (
-                "allied-eliminated", "allied-replacements"):
-            continue
         on_map = is_hex(u.where) and state.data.map.on_map(Hex.parse(u.where))
+        if u.side != "allied" or u.base or state.spec(u.id).type != "engineer" or not (on_map or u.where in WAITING):
+            continue
         objectives = state.data.objectives(Hex.parse(u.where)) if on_map else ()
         feats = set(objectives) - {"industry", "peak"}
         if not feats or any(x.base for x in state.at(u.where, "allied")):
