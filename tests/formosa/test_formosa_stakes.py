@@ -34,14 +34,17 @@ def test_edition_6_reads_every_vp_where_edition_5_read_none_below_the_draw_band(
     assert all(victory.stakes(s, "japanese", edition=6) == -v for s, v in zip(nets, new, strict=True))
 
 
-def test_edition_6_counts_the_lp_kept_for_a_base_an_engineer_can_build():
-    """20.1: an engineer in a major port builds a base for 3 LP, and the port scores 4 VP (4.2) only then: the
-    LP kept for it count from edition 6 (the Allies had spent every LP on markers before base building)."""
-    port = next(str(h) for h in sorted(D.ports()) if "major-port" in D.objectives(h))
+def test_edition_6_counts_the_bases_an_engineer_could_build_with_the_lp_kept_for_them():
+    """20.1: an engineer in a major port builds a base for 3 LP, and the port scores 4 VP (4.2) only then: from
+    edition 6 an engineer nearer a port without a base reads better, and the more so with the LP kept for it (the
+    Allies had left their engineers in the staging area and spent every LP on markers before base building)."""
+    port = next(h for h in sorted(D.ports()) if "major-port" in D.objectives(h))
+    away = next(h for h in sorted(D.map.hexes(), key=str) if D.map.distance(h, port) == 6 and D.is_land(h)
+                and not D.objectives(h))
     engineer = next(u.id for u in D.units if u.side == "allied" and u.type == "engineer")
-    poor, kept = (given(step="recruit-allied", turn=5, units={engineer: port}, lp={"allied": lp, "japanese": 0})
-                  for lp in (0, 3))
-    assert victory.bases_in_view(poor) == 0 and victory.bases_in_view(kept) > 0
+    poor, kept, far = (given(step="recruit-allied", turn=5, units={engineer: str(where)},
+                             lp={"allied": lp, "japanese": 0}) for where, lp in ((port, 0), (port, 3), (away, 3)))
+    assert 0 < victory.bases_in_view(far) < victory.bases_in_view(poor) < victory.bases_in_view(kept)
     assert victory.stakes(kept, "allied", edition=6) > victory.stakes(poor, "allied", edition=6)
     assert victory.stakes(kept, "allied", edition=5) == victory.stakes(poor, "allied", edition=5)
 

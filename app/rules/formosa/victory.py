@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.rules.engine.decision import Decision
 from app.rules.formosa import optional
 from app.rules.formosa.events import GameEnded, VictoryCounted
-from app.rules.formosa.state import State, is_hex
+from app.rules.formosa.state import State
 from app.rules.kernel.hexgrid import Hex
 
 VP_SIZES = ("hq", "regiment", "brigade", "group")  # 4.2: HQ, regiment or brigade sized units, groups included
@@ -82,38 +82,42 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     return allied if side == "allied" else -allied
 
 
-BASES_SEEN = 0.5  # edition 6: a VP the Allies' LP and engineers could buy counts half a VP scored
-WAITING = ("allied-staging", "amoy")  # where an Allied engineer waits to land or transfer (10.0, 9.1)
+BASES_SEEN = 0.5  # edition 6: a VP the Allies' engineers and LP could buy counts half a VP scored
 
 
 def bases_in_view(state: State) -> float:
-    """The VP the Allies' LP would buy in bases (4.2, 20.1; the strong opponent's stakes from edition 6, which
-    read the net VP as x / (|x| + 12), x its distance from the Draw band's middle, so every VP moves the value):
-    each engineer on its mobile side in a port or airfield hex without a base, best VP for its LP first, while the
-    LP last; then one VP for each LP left, up to a major port's base for each other engineer still to be built
-    (on the map, or waiting in the staging area or Amoy). Without it the Allies spent every LP on markers in the
-    Recruit Phase and had none when a base could be built."""
+    """The VP the Allies' engineers on the map could score with bases (4.2, 20.1; the strong opponent's stakes from
+    edition 6, which read the net VP as x / (|x| + 12), x its distance from the Draw band's middle, so every VP
+    moves the value): each engineer on its mobile side, the best port or airfield hex without a base for it, its VP
+    halved every three hexes away, those worth most for their LP first, in full while the LP last, half once they
+    do not. Without it the Allies left their engineers in the staging area and spent every LP on markers in the
+    Recruit Phase, with none when a base could be built."""
     values, costs = state.data.charts["victory"], state.data.charts["allied_other"]
-    lp = state.lp["allied"]
-    standing, others = [], 0
-    for u in state.units.values():
-        on_map = is_hex(u.where) and state.data.map.on_map(Hex.parse(u.where))
-        if u.side != "allied" or u.base or state.spec(u.id).type != "engineer" or not (on_map or u.where in WAITING):
-            continue
-        objectives = state.data.objectives(Hex.parse(u.where)) if on_map else ()
-        feats = set(objectives) - {"industry", "peak"}
-        if not feats or any(x.base for x in state.at(u.where, "allied")):
-            others += 1
+    allied = state.on_map("allied")
+    based = {u.where for u in allied if u.base}
+    sites = []
+    for h in state.data.sudden_death_hexes():
+        feats = set(state.data.objectives(h)) - {"industry", "peak"}
+        if str(h) in based:
             continue
         port = bool(feats & {"major-port", "minor-port"})
         cost = costs["base_port_and_airfield"] if port and "airfield" in feats else costs[
             "base_port" if port else "base_airfield"]
-        standing.append((sum(values[f.replace("-", "_")] for f in feats), cost))
-    seen = 0.0
-    for vp, cost in sorted(standing, key=lambda vc: -vc[0] / vc[1]):
+        sites.append((h, sum(values[f.replace("-", "_")] for f in feats), cost))
+    grid = state.data.map
+    hopes = []
+    for u in allied:
+        if u.base or state.spec(u.id).type != "engineer" or not sites:
+            continue
+        here = Hex.parse(u.where)
+        hopes.append(max(((vp * 2 ** (-grid.distance(here, h) / 3), cost) for h, vp, cost in sites)))
+    lp, seen = state.lp["allied"], 0.0
+    for worth, cost in sorted(hopes, key=lambda wc: -wc[0] / wc[1]):
         if cost <= lp:
-            seen, lp = seen + vp, lp - cost
-    return seen + min(lp, others * costs["base_port"])
+            seen, lp = seen + worth, lp - cost
+        else:
+            seen += worth / 2
+    return seen
 
 
 def overstacked(state: State, side: str) -> int:
