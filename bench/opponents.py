@@ -149,6 +149,8 @@ def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: 
                     result.update(game=name, scenario=scenario, seed=seed, seconds=time.perf_counter() - started,
                                   seats={side: p for side, p in zip(rules.sides, (a, b), strict=True)})
                     games.append(result)
+                    if args.json:  # after every game: a long run's finished games are readable while it plays
+                        Path(args.json).write_text(json.dumps(games, indent=1, default=str), encoding="utf-8")
                     got = result["crash"].splitlines()[0] if result["crash"] else (result["winner"] or "unfinished")
                     print(f"{name:9} {scenario:13} {seed:4} {rules.sides[0]}={a:7} {rules.sides[1]}={b:7} -> "
                           f"{got:12} {result['orders']:5} orders {result['seconds']:7.1f} s  {result['reason'] or ''}",
