@@ -7,6 +7,7 @@ ask them: app/rules/practice.py `choose`, with the side's count of orders given)
 
     python bench/opponents.py [--games snc,ichigo] [--policies search,greedy,random] [--seeds s1,s2]
                               [--search search:200] [--edition 3] [--side chinese] [--max-orders 4000] [--json FILE]
+                              [--progress]
     python bench/opponents.py --report FILE[,FILE...]   (the report of runs written with --json)
 
 The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
@@ -53,7 +54,8 @@ HOPELESS: dict[tuple[str, str], dict[str, str]] = {
 }
 
 
-def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int, edition: int | None = None) -> dict:
+def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int, edition: int | None = None,
+         progress: bool = False) -> dict:
     """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "crash", "log"}; the log holds
     each order as [side, text, its reason's summary, the search's playouts or None]: what a lost game's orders were
     and what the search thought of them (with the dice seed, enough to replay it exactly)."""
@@ -66,8 +68,12 @@ def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int
     given = dict.fromkeys(rules.sides, 0)
     cpu: dict[str, list[float]] = {side: [] for side in rules.sides}
     out = {"orders": 0, "cpu": cpu, "winner": None, "reason": None, "crash": None, "log": []}
+    turn, started = None, time.perf_counter()
     try:
         while rules.outcome(state) is None and out["orders"] < max_orders:
+            if getattr(state, "turn", None) != turn and progress:  # an hour-long game shows where it stands
+                turn = state.turn
+                print(f"#   turn {turn}: order {out['orders']}, {time.perf_counter() - started:.0f} s", flush=True)
             side = rules.prompt(state).side
             name, settings = seats[side]
             start = time.process_time()
@@ -107,7 +113,8 @@ def main() -> int:
     parser.add_argument("--side", default="", help="only the games where the first of --policies plays this side")
     parser.add_argument("--max-orders", type=int, default=4000, help="a game still running after this is unfinished")
     parser.add_argument("--scenarios", default="", help="only these scenarios (comma-separated), else every one")
-    parser.add_argument("--json", default="", help="write every game's result here")
+    parser.add_argument("--json", default="", help="write every game's result here (after each game)")
+    parser.add_argument("--progress", action="store_true", help="print a line as each game reaches a new turn")
     parser.add_argument("--report", default="", help="print the report of games a run wrote with --json (one or "
                                                      "more files, comma-separated), playing none")
     args = parser.parse_args()
@@ -145,7 +152,7 @@ def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: 
                 for seed in args.seeds.split(","):
                     specs = dict(zip(rules.sides, (spec[a], spec[b]), strict=True))
                     started = time.perf_counter()
-                    result = play(rules, scenario, specs, seed, args.max_orders, args.edition)
+                    result = play(rules, scenario, specs, seed, args.max_orders, args.edition, args.progress)
                     result.update(game=name, scenario=scenario, seed=seed, seconds=time.perf_counter() - started,
                                   seats={side: p for side, p in zip(rules.sides, (a, b), strict=True)})
                     games.append(result)
