@@ -9,6 +9,7 @@ import pytest
 from app.rules.daisenso import GAME
 from app.rules.daisenso.events import (
     AirdropPlaced,
+    AirdropToDelayBox,
     CombatResolved,
     CvStrikesReturned,
     MarkersToDelayBox,
@@ -752,7 +753,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "7") == state and old.rules_version == 2
+    assert played_under(state, "8") == state and old.rules_version == 2
+    assert played_under(state, "7").rules_version == 7  # version 7 kept D45, D46, D49 (rulings D50, D51)
     assert played_under(state, "6").rules_version == 6  # version 6 kept D44 (rulings D45, D46)
     assert played_under(state, "5").rules_version == 5  # version 5 kept D42, D43 (ruling D44)
     assert played_under(state, "3").rules_version == 3  # version 3 kept D37 (ruling D38)
@@ -933,7 +935,7 @@ def test_4_1_4_an_unsupplied_airdrop_marker_goes_to_the_delay_box_and_a_supplied
     _, storm = when(storm, "next")  # no Airdrop this time
     events, storm = when(storm, "next")  # no Blitz attack; nothing to land from a Beachhead
     assert step(storm) == "airdrop-landing"
-    assert MarkersToDelayBox("e3409", ["airdrop-soviet"], "soviet") in events
+    assert AirdropToDelayBox("e3409", "soviet", False) in events  # one marker at a time (ruling D51)
     assert storm.delay_box["soviet"] == {"ru-airborne": 1}  # the airborne unit on the marker's other side
     assert "airland e3309 ru-infantry" in orders(storm) and not any("e3409" in o for o in orders(storm))
     _, storm = when(storm, "airland e3309 ru-infantry")  # a position's marker lands as one the Airdrop placed
@@ -1251,3 +1253,85 @@ def test_4_2_3_1_a_nationalist_chinese_air_unit_shifts_for_its_own_nationality_n
     assert shifts("7", "support") == []
     assert shifts("7", "support cn-3-hq") == ["1L (Dai Senso 4.2.3.1: cn-air (Chinese Air Force))"]
     assert shifts("6", "support") == ["1L (Dai Senso 4.2.3.1: cn-air (Chinese Air Force))"]
+
+
+def test_4_1_3_an_hq_that_gave_ranged_support_in_blitz_combat_makes_no_beachhead_landing():
+    """4.1.3: a unit that attacked in the Blitz Combat Segment makes no Beachhead Landing; an HQ giving Ranged
+    Support is one of the attacking units (4.2.2 step 3, 4.2.3.5). The US HQ on the Beachhead off Taihoku supports
+    the Blitz attack on w4224 across its Beachhead Hexside, so it stays on the Beachhead; without that support it
+    may land; the infantry with it on the Beachhead lands either way. A game of rules version 7 let the HQ land, as
+    it was played (ruling D50)."""
+    from app.rules.daisenso import played_under
+
+    start = position("western", "axis", [
+        ("us-hq", "us-hq", "w4325", {"blitz": True}), ("us-inf", "us-infantry", "w4324", {"blitz": True}),
+        ("us-inf-2", "us-infantry", "w4325", {"blitz": True}), ("jp-d", "jp-division", "w4224")],
+        hold="w4224", phase="blitz",
+        marker=[{"kind": "beachhead", "faction": "western", "hex": "w4325", "toward": "w4324"},
+                {"kind": "blitz", "faction": "western", "hex": "w4324"}])
+
+    def landing(state):
+        _, state = when(state, "attack w4224 with us-inf hq us-hq", [5])  # Dr1: jp-d falls back
+        _, state = when(state, "stop")
+        _, state = when(state, "next")
+        return state
+
+    supported = landing(start)
+    assert step(supported) == "landing" and orders(supported) == {"land us-inf-2", "next"}
+    assert "us-hq is not a supplied" in refused(supported, "land us-hq", "Dai Senso 4.1.3")
+    _, quiet = when(start, "next")
+    assert step(quiet) == "landing" and "land us-hq" in orders(quiet)
+    assert "land us-hq" in orders(landing(played_under(start, "7")))
+
+
+def test_4_1_4_two_airdrop_markers_in_one_hex_go_to_the_delay_box_one_at_a_time():
+    """4.1.1 lets an Airdrop marker join another in a hex; 4.1.4 sends each marker to the Delay Box or lands it on
+    its own. Two Soviet markers in e3309: the one withdrawn goes, the other still lands; of an unsupplied and a
+    supplied marker there, only the unsupplied one goes at the step's start. Rules version 7 sent every such marker
+    of the hex at once (ruling D51)."""
+    from app.rules.daisenso import played_under
+
+    def two_drops(first_supplied: bool):
+        def change(raw):
+            raw["marker"] += [{"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3309",
+                               "supplied": first_supplied},
+                              {"kind": "airdrop-soviet", "faction": "soviet", "hex": "e3309"}]
+        return scenario("august-storm", change)
+
+    def at_airdrop_landing(state):
+        for _ in range(2):  # no Airdrop, no Blitz attack; nothing lands from a Beachhead
+            events, state = when(state, "next")
+        assert step(state) == "airdrop-landing"
+        return events, state
+
+    _, both = at_airdrop_landing(two_drops(True))
+    events, one = when(both, "withdraw e3309")
+    assert events == [AirdropToDelayBox("e3309", "soviet")]
+    assert len(one.markers_at("e3309", ("airdrop-soviet",))) == 1 and one.delay_box["soviet"] == {"ru-airborne": 1}
+    _, one = when(one, "airland e3309 ru-infantry")
+    assert [u.kind for u in one.at("e3309")] == ["ru-infantry"] and one.delay_box["soviet"] == {"ru-airborne": 2}
+    events, mixed = at_airdrop_landing(two_drops(False))
+    assert AirdropToDelayBox("e3309", "soviet", False) in events
+    assert [m.supplied for m in mixed.markers_at("e3309", ("airdrop-soviet",))] == [True]
+    assert "airland e3309 ru-infantry" in orders(mixed)
+    _, old = at_airdrop_landing(played_under(two_drops(True), "7"))
+    _, old = when(old, "withdraw e3309")
+    assert not old.markers_at("e3309", ("airdrop-soviet",)) and old.delay_box["soviet"] == {"ru-airborne": 2}
+
+
+def test_4_1_a_position_in_the_middle_of_blitz_combat_opens_past_the_airdrop_step():
+    """Every activity of a Blitz step comes before the next step's (4.1 clarification): a position that says an
+    attack of its Blitz Combat Segment has been made (ruling D36) is past step 1, so the airborne unit waiting there
+    airdrops no more. Without such an attack the segment opens at the Airdrop. A game of rules version 7 opened at the
+    Airdrop, as it was played (ruling D54)."""
+    from app.rules.daisenso import played_under
+
+    def attacked(raw):
+        raw["attacked_hexes"] = ["e3410"]
+        next(u for u in raw["unit"] if u["id"] == "ru-36-army")["attacked"] = True
+
+    mid = scenario("august-storm", attacked)
+    assert step(mid) == "blitz-combat" and not any(o.startswith("airdrop") for o in orders(mid))
+    assert "attack e3411 with ru-6-gta" in orders(mid) and "attack e3410 with ru-6-gta" not in orders(mid)
+    assert step(scenario("august-storm")) == "airdrop"
+    assert step(played_under(mid, "7")) == "airdrop"

@@ -224,3 +224,21 @@ def test_21_0_a_mechanized_unit_transfers_to_a_mountain_coastal_hex_its_road_run
     assert moved.to == pass_
     # (every coastal mountain hex of the printed map has a road: the closed case is held by the set-up test)
     refused(played_under(state, "8"), "allied", f"transfer us-armor-1 to {pass_}", "Formosa 21.0")  # as played
+
+
+def test_21_0_item_3_a_rough_or_mud_flats_coastal_hex_embarks_one_unit_a_phase_as_an_open_one_f119():
+    """Ruling F119: 21.0 lets a unit embark from any coastal hex, and item 3's one unit a phase (to a functional
+    port or the Staging Area) is the limit of every coastal hex without a functional port, whatever its terrain."""
+    for terrain in ("rough", "mud-flats"):
+        coast = str(next(h for h in sorted(D.map.hexes()) if D.is_land(h) and D.is_coastal(h)
+                         and D.map.terrain_of(h) == terrain and not D.map.features_of(h)))
+        units = {"us-7-17": coast, "us-7-32": coast, "us-eng-1": PORT, "us-27-105": "allied-staging",
+                 "us-27-106": "allied-staging"}
+        state = with_base(given(step="naval-transfer", turn=2, units=units), "us-eng-1")
+        why = refused(state, "allied", f"transfer us-7-17 to {BEACH}", "Formosa 21.0")  # not to another coast
+        assert "only to a functional port or the Staging Area" in why
+        state = play(state, "allied", "transfer us-7-17 to staging")
+        assert "one unit a phase leaves" in refused(state, "allied", f"transfer us-7-32 to {PORT}", "Formosa 21.0")
+        for uid in ("us-27-105", "us-27-106"):  # item 1: from the Staging Area, any number to a friendly coast
+            state = play(state, "allied", f"transfer {uid} to {coast}")
+        assert {state.units[u].where for u in ("us-7-32", "us-27-105", "us-27-106")} == {coast}

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from formosa_map import D, ring
+from formosa_map import D, M, ring
 
 from app.rules.custom_setup import SetupError
 from app.rules.formosa import GAME
+from app.rules.kernel.hexgrid import Hex
 
 X, AROUND = ring("open")
 FIELD = next(str(h) for h in sorted(D.airfields() & D.ports()))
+TOWN, TOWN_NEXT = next((str(h), str(n)) for h in sorted(M.hexes_with("town")) for n in M.neighbours(h)
+                       if D.is_land(n) and M.terrain_of(n) == "open" and not M.features_of(n))
 
 
 def position(**extra) -> dict:
@@ -90,7 +93,8 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
                                                                            "Combat Phase"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-19"]}},
      "[counterattack]: the attack that rolled the CA is not one the rules allow: Formosa 15.0"),
-    ({"phase": "allied-combat", "units": {"us-7-17": AROUND[0], "jp-9-7": X, "jp-hw-1": X}, "revealed": ["jp-hw-1"],
+    ({"phase": "allied-combat", "units": {"us-7-17": TOWN_NEXT, "jp-9-7": TOWN, "jp-hw-1": TOWN},
+      "revealed": ["jp-hw-1"],
       "bases": [], "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7", "jp-hw-1"]}},
      "15.5 CA item 1"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"]}}, "has 'attackers' and 'defenders'"),
@@ -345,3 +349,93 @@ def test_7_2_a_position_holds_the_battlefield_lp_for_the_next_game_turn():
     with pytest.raises(SetupError, match="25.2"):
         GAME.initial_state("1", {"position": position(phase="amoy", lp_next_turn={"allied": 1}),
                                  "optional": ["25.2"]})  # nor before this GT's first combat
+
+
+def test_8_1_12_2_a_position_places_no_unit_where_no_rule_could_have_brought_it_f118():
+    """Ruling F118 (F115): a mechanized unit in a roadless mountain or peak hex, a static unit outside the hexes it
+    is deployed in, and US beside Commonwealth units are impossible states, refused naming their case."""
+    gmap = D.map
+    roadless = next(str(h) for h in sorted(gmap.hexes()) if gmap.terrain_of(h) in ("mountain", "peak")
+                    and not (gmap.is_road_hex(h) or gmap.is_rail_hex(h)))
+    road = next(str(h) for h in sorted(gmap.hexes()) if gmap.terrain_of(h) == "mountain"
+                and gmap.is_road_hex(h) and not gmap.features_of(h) & {"city", "town"})
+    for uid in ("jp-armor-1", "us-armor-1"):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": position(units={**position()["units"], uid: roadless})})
+        assert f"{uid} is mechanized" in str(err.value) and "Formosa 12.2, 8.1; rulings F115, F118" in str(err.value)
+    assert GAME.initial_state("1", {"position": position(units={**position()["units"], "jp-armor-1": road})})
+    plain = next(h for h in AROUND if not gmap.features_of(Hex.parse(h)))
+    for uid, case in (("jp-cd-1", "Formosa 8.1"), ("jp-hw-1", "Formosa 8.1"), ("us-hw-1", "Formosa 8.1")):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": position(units={**position()["units"], uid: plain})})
+        assert f"{uid} (heavy-weapons) is static" in str(err.value) or f"{uid} (coastal-defense) is static" in str(
+            err.value)
+        assert f"({case}; ruling F118)" in str(err.value)
+    port = next(str(h) for h in sorted(D.ports()) if str(h) != FIELD)
+    placed = GAME.initial_state("1", {"position": position(units={**position()["units"], "jp-cd-1": port})})
+    assert placed.units["jp-cd-1"].where == port  # a port, where 8.1 deploys it
+    with pytest.raises(SetupError) as err:
+        GAME.initial_state("2", {"position": position(units={**position()["units"], "cw-7-18": AROUND[0]})})
+    assert "US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)" in str(err.value)
+
+
+def test_9_1_24_1_a_position_keeps_amoy_s_timing_and_has_the_6th_marines_arrive_f118():
+    """Amoy falls in the Amoy Operation Phase (9.1, 6.1), and the 6th Marine Division enters the Amoy Display when the
+    Allied Recruit Phase of the next GT begins (24.1, F34): a position's `amoy_turn` keeps both (ruling F118)."""
+    from app.rules.formosa import played_under
+
+    marines = ("us-6mar-4", "us-6mar-22", "us-6mar-29")
+    with pytest.raises(SetupError) as err:  # the Recruit Phase comes before this GT's Amoy Operation Phase
+        GAME.initial_state("1", {"position": position(turn=3, phase="recruit-allied", amoy_turn=3)})
+    assert "Amoy falls in the Amoy Operation Phase (9.1, 6.1)" in str(err.value)
+    for phase, turn, there in (("strike-planning-japanese", 3, "out"), ("recruit-japanese", 4, "out"),
+                               ("recruit-allied", 4, "amoy"), ("allied-movement", 6, "amoy")):
+        state = GAME.initial_state("1", {"position": position(turn=turn, phase=phase, amoy_turn=3)})
+        assert {state.units[u].where for u in marines} == {there}, (phase, turn)
+    landed = GAME.initial_state("1", {"position": position(units={**position()["units"], "us-6mar-4": AROUND[1]},
+                                                          where={"us-6mar-22": "allied-staging"})})
+    assert [landed.units[u].where for u in marines] == [AROUND[1], "allied-staging", "amoy"]
+    old = played_under(GAME.initial_state("1", {"position": position(
+        where={"us-6mar-22": "amoy"})}), "9")  # created under 1-9: only what the position named arrived
+    assert [old.units[u].where for u in marines] == ["out", "amoy", "out"]
+    for early in ({"units": {**position()["units"], "us-6mar-4": AROUND[1]}}, {"where": {"us-6mar-4": "amoy"}}):
+        with pytest.raises(SetupError) as err:  # before Amoy falls the division is not in the game
+            GAME.initial_state("1", {"position": position(amoy_turn=None, **early)})
+        assert "us-6mar-4 is not in this game" in str(err.value)
+
+
+def test_8_1_10_1_12_2_no_mechanized_unit_is_deployed_or_lands_in_a_mountain_port_without_a_road_f120():
+    """Ruling F120: on a map whose port is a mountain hex no road runs through (a custom map: the printed one has
+    none), a mechanized unit neither deploys there (8.1) nor lands there (10.1), as it sets up and moves by sea
+    there under F115; a non-mechanized unit does both. A game created under 1-9 is decided as played."""
+    from formosa_given import play, refused, when
+
+    from app.rules.formosa import played_under
+
+    rugged = ISLAND.replace('open = ["0202", ', 'mountain = ["0202"]\nopen = [')
+    base = {"turn": 3, "bases": ["us-eng-1"], "units": {"us-eng-1": "0202", "jp-9-7": "0404"},
+            "lp": {"allied": 10, "japanese": 0}}
+    recruit = GAME.initial_state("1", {"map": rugged, "position": {**base, "phase": "recruit-allied",
+                                                                   "where": {"us-armor-1": "allied-replacements",
+                                                                             "us-7-32": "allied-replacements"}}})
+    recruit = play(play(recruit, "allied", "replace us-armor-1"), "allied", "replace us-7-32")
+    assert "mechanized" in refused(recruit, "allied", "deploy us-armor-1 0202", "Formosa 8.1")
+    assert not [o for o in GAME.legal_orders(recruit, "allied") if o["order"] == "deploy us-armor-1 0202"]
+    play(recruit, "allied", "deploy us-7-32 0202")  # infantry goes in
+    play(played_under(recruit, "9"), "allied", "deploy us-armor-1 0202")  # as played under 1-9
+    invasion = GAME.initial_state("1", {"map": rugged, "position": {
+        **base, "phase": "invasion", "markers": {"amphibious": 1},
+        "where": {"us-armor-1": "allied-staging", "us-7-32": "allied-staging"}}})
+    assert "ruling F115" in refused(invasion, "allied", "land 0202 with us-armor-1 us-7-32", "Formosa 12.2")
+    assert when(invasion, "allied", "land 0202 with us-7-32")
+    assert when(played_under(invasion, "9"), "allied", "land 0202 with us-armor-1 us-7-32")
+    assault = GAME.initial_state("1", {"map": rugged, "position": {
+        "turn": 3, "phase": "invasion", "units": {"jp-guard-1": "0202", "jp-9-7": "0404"}, "revealed": ["jp-guard-1"],
+        "markers": {"amphibious": 1}, "where": {"us-armor-1": "allied-staging", "us-7-32": "allied-staging"}}})
+    assault = play(assault, "allied", "land 0201 with us-armor-1 us-7-32")  # at sea next to the held port
+    cleared = play(assault, "allied", "assault 0202", [6])  # DE: the hex is cleared
+    assert (cleared.units["us-7-32"].where, cleared.units["us-armor-1"].where) == ("0202", "allied-staging")
+    [failed] = [e for e in when(assault, "allied", "assault 0202", [6]) if type(e).__name__ == "LandingFailed"]
+    assert failed.units == ["us-armor-1"] and "ruling F120" in failed.why
+    as_played = play(played_under(assault, "9"), "allied", "assault 0202", [6])
+    assert as_played.units["us-armor-1"].where == "0202"

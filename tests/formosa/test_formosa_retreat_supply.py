@@ -154,3 +154,26 @@ def test_13_1_19_4_air_supply_never_joins_the_b29_in_the_hex_it_struck_f108():
     defence = play(defence, "japanese", f"attack {X} with jp-guard-1")
     assert defence.pending[0]["kind"] == "defence"
     refused(defence, "allied", "defend supply air", "Formosa 13.1")
+
+
+def test_5_1_13_1_the_us_air_supply_unit_supports_only_a_combat_a_us_unit_takes_part_in_f117():
+    from app.rules.formosa import played_under
+
+    attack = given(step="allied-combat", units={"cw-7-18": AROUND[0], "us-7-17": AROUND[1], "jp-guard-1": X},
+                   air={"air-supply": 1})
+    message = refused(attack, "allied", f"attack {X} with cw-7-18 supply air", "Formosa 5.1")  # CW alone: no
+    assert "US" in message and "5.1 item 3" in message
+    with_us = when(attack, "allied", f"attack {X} with cw-7-18 us-7-17 supply air", [1])  # with a US unit
+    assert of(with_us, AirSupplyFlown)
+    assert of(when(played_under(attack, "9"), "allied", f"attack {X} with cw-7-18 supply air", [1]), AirSupplyFlown)
+    defence = given(step="japanese-combat", units={"cw-7-18": X, "jp-guard-1": AROUND[0]}, air={"air-supply": 1})
+    defence = play(defence, "japanese", f"attack {X} with jp-guard-1")
+    assert defence.pending[0]["kind"] == "defence"
+    assert "Commonwealth" in refused(defence, "allied", "defend supply air", "Formosa 13.1")  # over CW ground units
+    assert [o["order"] for o in GAME.legal_orders(defence, "allied")] == ["defend"]  # no longer offered
+    assert "defend supply air" in [o["order"] for o in GAME.legal_orders(played_under(defence, "9"), "allied")]
+    assert of(when(played_under(defence, "9"), "allied", "defend supply air", [1]), AirSupplyFlown)  # as played
+    us = play(given(step="japanese-combat", units={"us-7-17": X, "jp-guard-1": AROUND[0]}, air={"air-supply": 1}),
+              "japanese", f"attack {X} with jp-guard-1")
+    assert of(when(us, "allied", "defend supply air", [1]), AirSupplyFlown)  # a US defender, as ever
+    assert "defend supply air" in [o["order"] for o in GAME.legal_orders(us, "allied")]

@@ -495,3 +495,21 @@ def test_13_1_16_4_an_interdiction_point_never_stacks_with_the_other_nations_gro
     play(state, "allied", f"interdict {x} 1 cw")  # its own nation's
     play(state, "allied", f"interdict {around[3]} 1")  # the enemy's hex, as ever
     play(played_under(state, "8"), "allied", f"interdict {x} 1")  # a game created under 1-8: as played
+
+
+def test_16_5_ds_items_3_to_5_no_japanese_unit_moves_out_of_or_into_a_suppressed_hex_and_its_attacks_shift_left():
+    """16.5 DS: units in the hex do not move in the ensuing Japanese Movement Phase (item 3), no other Japanese unit
+    enters it (item 4), and an attack out of it is shifted one left (item 5), whatever ZOC the units have lost."""
+    hit = Strike(b29_used=True, suppressed=(X,), b29_hex=X)
+    state = position(step="japanese-movement", units={"jp-9-7": X, "jp-9-19": AROUND[1], "us-7-17": AROUND[4]},
+                     strike=hit)
+    refused(state, "japanese", f"move jp-9-7 {AROUND[0]}", "Formosa 16.5")  # item 3
+    refused(state, "japanese", f"move jp-9-19 {X}", "Formosa 16.5")  # item 4
+    moves = [o["order"] for o in GAME.legal_orders(state, "japanese") if o["action"] == "move"]
+    assert moves and not any(o.startswith("move jp-9-7") or o.split()[-1] == X for o in moves)
+    fight = replace(state, step="japanese-combat")
+    p = preview(fight, "japanese", f"attack {AROUND[4]} with jp-9-7")
+    assert {"amount": -1, "case": "Formosa 16.5", "reason": "attacking out of a B-29 suppressed hex"} in p["shifts"]
+    elsewhere = position(step="japanese-combat", units={"jp-9-19": AROUND[3], "us-7-17": AROUND[4]}, strike=hit)
+    assert not [s for s in preview(elsewhere, "japanese", f"attack {AROUND[4]} with jp-9-19")["shifts"]
+                if s["case"] == "Formosa 16.5"]  # only an attack out of the struck hex

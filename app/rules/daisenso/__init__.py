@@ -5,19 +5,22 @@ The declaration: data files read by data_load, the state (state.py), events that
 the states table (sequence.py) calling combat.py and blitz.py, and what each side sees (view.py)."""
 from dataclasses import replace
 
-from app.rules.daisenso import data_load, sequence, view
+from app.rules.daisenso import blitz, data_load, sequence, view
 from app.rules.daisenso.state import RULES_VERSION, SIDES, State, start
 from app.rules.daisenso.terrain import AIRDROPS
 from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings D37-D49: a game is decided by the rules version it was created under (version 2 for a game from
+    """Rulings D37-D54: a game is decided by the rules version it was created under (version 2 for a game from
     before versions were recorded), so its stored orders still verify. Before version 5 a position's Airdrop
-    markers carried no airborne unit (4.1.4), so the state such a game starts from is as it was."""
+    markers carried no airborne unit (4.1.4), and before version 8 a position in the middle of its Blitz Combat
+    opened at the Airdrop step (D54), so the state such a game starts from is as it was."""
     if version and int(version) >= RULES_VERSION:
         return state
     number = int(version) if version and int(version) >= 2 else 2
+    if state.step == "blitz-combat" and sequence.attacks_made(state) and blitz.airdrop_units(state):
+        state = replace(state, step="airdrop")  # ruling D54: before version 8 such a position opened at the Airdrop
     if number >= 5:
         return replace(state, rules_version=number)
     markers = tuple(replace(m, origin=None) if m.kind in AIRDROPS else m for m in state.markers)

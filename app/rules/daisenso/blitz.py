@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from app.rules.daisenso import terrain
 from app.rules.daisenso.combat import C, at_truce, displace_markers, faction_of, has_failure, own
-from app.rules.daisenso.events import AirdropLanded, AirdropPlaced, MarkerPlaced, MarkersToDelayBox, UnitLanded
+from app.rules.daisenso.events import (
+    AirdropLanded,
+    AirdropPlaced,
+    AirdropToDelayBox,
+    MarkerPlaced,
+    MarkersToDelayBox,
+    UnitLanded,
+)
 from app.rules.daisenso.state import State, Unit
 from app.rules.daisenso.terrain import AIRDROPS, BEACHHEADS, H
 from app.rules.engine.decision import Decision
@@ -59,12 +66,20 @@ def landers(state: State) -> list[Unit]:
     a hex they may land in."""
     out = []
     for u in state.units.values():
-        if u.faction != state.phasing or not state.kind(u).is_ground or not u.supplied or not u.blitz or u.attacked:
+        if u.faction != state.phasing or not state.kind(u).is_ground or not u.supplied or not u.blitz:
+            continue
+        if attacked(state, u):
             continue
         to = landing_hex(state, u)
         if to is not None and landing_problem(state, u.faction, to) is None:
             out.append(u)
     return out
+
+
+def attacked(state: State, u: Unit) -> bool:
+    """4.1.3: the unit attacked in this Blitz Combat Segment; an HQ that gave an attack Ranged Support did, being one
+    of its attacking units (4.2.2 step 3, 4.2.3.5; ruling D50; rules version 7 and before: adjacent attackers only)."""
+    return u.attacked or (state.since(8) and state.kind(u).type == "hq" and u.fought)
 
 
 def landing_hex(state: State, u: Unit) -> str | None:
@@ -132,7 +147,16 @@ def lapsed_airdrops(d: Decision) -> None:
     state = d.state
     for m in airdrop_markers(state):
         if not m.supplied or any(u.faction != m.faction for u in state.at(m.hex)):
-            d.emit(MarkersToDelayBox(m.hex, [m.kind], m.faction))
+            to_delay_box(d, m)
+
+
+def to_delay_box(d: Decision, marker) -> None:
+    """4.1.4: this Airdrop marker to the Delay Box, one at a time (ruling D51; rules version 7 and before sent every
+    marker of its kind in the hex)."""
+    if d.state.since(8):
+        d.emit(AirdropToDelayBox(marker.hex, marker.faction, marker.supplied))
+    else:
+        d.emit(MarkersToDelayBox(marker.hex, [marker.kind], marker.faction))
 
 
 def landing_kinds(state: State, marker) -> list[str]:
@@ -160,4 +184,4 @@ def withdraw(d: Decision, hex_label: str) -> None:
     marker = next((m for m in airdrop_markers(d.state) if m.hex == hex_label), None)
     if marker is None:
         d.refuse(C + "4.1.4", f"no {d.state.phasing} Airdrop marker in {hex_label}")
-    d.emit(MarkersToDelayBox(hex_label, [marker.kind], marker.faction))
+    to_delay_box(d, marker)

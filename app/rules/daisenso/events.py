@@ -348,6 +348,27 @@ class MarkersToDelayBox:
         return f"{', '.join(self.kinds)} in {self.hex} to the {self.faction} Delay Box"
 
 
+@event_type("daisenso.AirdropToDelayBox")
+@dataclass(frozen=True)
+class AirdropToDelayBox:
+    """4.1.4: one Airdrop marker of ``faction`` in ``hex`` (a supplied one, or an unsupplied one) goes to its Delay
+    Box as the airborne unit on its other side, another marker in the hex staying (ruling D51)."""
+
+    hex: str
+    faction: str
+    supplied: bool = True
+
+    def apply(self, state: State) -> State:
+        marker = next(m for m in state.markers if m.hex == self.hex and m.faction == self.faction
+                      and m.kind in AIRDROPS and m.supplied == self.supplied)
+        return replace(state, markers=tuple(m for m in state.markers if m is not marker),
+                       delay_box=box_add(state.delay_box, self.faction, marker.origin or marker.kind))
+
+    def describe(self) -> str:
+        what = "an Airdrop marker" if self.supplied else "an unsupplied Airdrop marker"
+        return f"{what} in {self.hex} to the {self.faction} Delay Box"
+
+
 @event_type("daisenso.UnitLanded")
 @dataclass(frozen=True)
 class UnitLanded:
@@ -477,7 +498,7 @@ class UnitEliminated:
         return f"{self.unit} eliminated ({self.case})"
 
 
-__all__ = ["AirdropLanded", "AirdropPlaced", "AttackDeclared", "CombatEnded", "CombatResolved", "CombatStage",
-           "ConvoyReturned", "CvStrikesReturned", "ExploitationOpened", "MarkerPlaced", "MarkersCleared",
+__all__ = ["AirdropLanded", "AirdropPlaced", "AirdropToDelayBox", "AttackDeclared", "CombatEnded", "CombatResolved",
+           "CombatStage", "ConvoyReturned", "CvStrikesReturned", "ExploitationOpened", "MarkerPlaced", "MarkersCleared",
            "MarkersToDelayBox", "PhaseBegan", "ResultUnsatisfied", "StackRetreated", "StepBegan", "StepLost",
            "SupportDeclared", "UnitAdvanced", "UnitEliminated", "UnitLanded"]

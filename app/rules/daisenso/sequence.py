@@ -12,7 +12,6 @@ from app.rules.daisenso.events import (
     ConvoyReturned,
     CvStrikesReturned,
     MarkersCleared,
-    MarkersToDelayBox,
     PhaseBegan,
     StepBegan,
     UnitEliminated,
@@ -38,10 +37,18 @@ def opening_step(state: State) -> State:
     if state.step == "marker":
         return replace(state, step="convoys")
     if state.has_marker(state.phasing, "blitz"):
-        return replace(state, step="airdrop" if blitz.airdrop_units(state) else "blitz-combat")
+        return replace(state, step="airdrop" if blitz.airdrop_units(state) and not attacks_made(state)
+                       else "blitz-combat")
     for uid in _cv_strikes(state):
         state = CvStrikesReturned([uid]).apply(state)
     return replace(state, step="regular-combat")
+
+
+def attacks_made(state: State) -> bool:
+    """A position in the middle of its Blitz Combat (ruling D36: hexes attacked, units that attacked or HQs that
+    fought) is past the Airdrop step: every activity of a step comes before the next step's (4.1 clarification;
+    ruling D54)."""
+    return bool(state.attacked_hexes) or any(u.attacked or u.fought for u in state.units.values())
 
 
 def _cv_strikes(state: State) -> list[str]:
@@ -303,7 +310,7 @@ class AirdropLanding(PhaseStep):
     @order("next", "Dai Senso 4.1.4", "end the Airdrop Landing step (markers left go to the Delay Box)")
     def next(self, d: Decision) -> None:
         for m in blitz.airdrop_markers(d.state):
-            d.emit(MarkersToDelayBox(m.hex, [m.kind], m.faction))
+            blitz.to_delay_box(d, m)
         _end_blitz(d)
 
 

@@ -25,7 +25,7 @@ from app.rules.formosa.events import (
     UnitRetreated,
     UnitsAdvanced,
 )
-from app.rules.formosa.movement import enterable, infiltrates
+from app.rules.formosa.movement import closed_to, enterable, infiltrates
 from app.rules.formosa.state import OUT, State, Unit, is_hex, other
 from app.rules.kernel.concentric import attack_directions, is_concentric
 from app.rules.kernel.hexgrid import Hex
@@ -204,11 +204,28 @@ def check_air_supply(state: State, side: str, units: list[Unit], assault: str = 
     if with_b29:
         raise IllegalOrder("Formosa 13.1", f"the B-29 is in {', '.join(with_b29)} this GT and stacks with no other "
                                            "air unit, the air supply unit included (19.4)")
+    if state.since(10):
+        _air_supply_nationality(state, units, hexes)
     if optional.air_supply_flown(state):
         raise IllegalOrder("Formosa 25.3", "the air supply marker flew a unit this player turn: it flies no other "
                                            "mission until the next")
     supply.check_air_supply(used_this_turn=state.air_supply_turn == state.turn,
                             any_line=any(state.supply_line(u) for u in units), amphibious_assault=bool(assault))
+
+
+def _air_supply_nationality(state: State, units: list[Unit], hexes: list[str]) -> None:
+    """Ruling F117: the air supply unit is a US air unit (units.toml); it is placed on the defending hexes (F108),
+    so never on a hex holding Allied ground units of the other nation (13.1, F116), and it supports a combat only
+    if a participating Allied unit is of its nationality (5.1 item 3)."""
+    nat = next(c.nationality for c in state.data.counters if c.kind == "air-supply")
+    others = sorted(h for h in hexes for u in state.at(h, "allied") if state.spec(u.id).nationality != nat)
+    if others:
+        raise IllegalOrder("Formosa 13.1", f"the {nat.upper()} air supply unit would be placed on {others[0]}, "
+                                           "which holds units of the other Allied nation (US and Commonwealth "
+                                           "units never stack, ruling F117)")
+    if not any(state.spec(u.id).nationality == nat for u in units):
+        raise IllegalOrder("Formosa 5.1", f"the {nat.upper()} air supply unit supports a combat only if a "
+                                          f"{nat.upper()} unit takes part (5.1 item 3, ruling F117)")
 
 
 def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
@@ -543,8 +560,14 @@ def advance_units(state: State) -> list[str]:
     still at sea (10.2.2)."""
     c = state.combat
     if c.assault:
-        return [u.id for u in landing_units(state, c.assault)]
+        return [u.id for u in landing_units(state, c.assault) if not _closed_landing(state, u.id, c.assault)]
     return [u.id for u in survivors(state, c.attackers) if not state.is_static(u) and u.id not in c.advanced]
+
+
+def _closed_landing(state: State, uid: str, hex: str) -> bool:
+    """Ruling F120: a mechanized unit does not land in a mountain or peak hex no road runs through (15.8.1: terrain
+    it could otherwise enter; a custom map's mountain port), since rules version 10."""
+    return state.since(10) and closed_to(state, uid, hex)
 
 
 def advance_hexes(state: State) -> list[str]:
@@ -582,7 +605,7 @@ def _settle_landing(d: Decision) -> None:
     state: State = d.state
     c = state.combat
     hex = c.assault
-    at_sea = [u.id for u in landing_units(state, hex)]
+    at_sea = advance_units(state)
     if at_sea and not state.at(hex, "japanese") and not c.offered:
         d.emit(AdvanceOffered())
         if not d.state.would_overstack(hex, "allied", at_sea):
@@ -593,8 +616,9 @@ def _settle_landing(d: Decision) -> None:
             return
     left = [u.id for u in landing_units(d.state, hex)]
     if left:
-        why = "Formosa 10.2.2 (no room in the hex)" if not d.state.at(hex, "japanese") else \
-            "Formosa 10.2.2 (the hex was not cleared)"
+        why = "Formosa 10.2.2 (the hex was not cleared)" if d.state.at(hex, "japanese") else \
+            "Formosa 10.2.2 (no room in the hex)" if set(left) & set(advance_units(d.state)) else \
+            "Formosa 10.2.2, 15.8.1 (terrain a mechanized unit could not enter: ruling F120)"
         d.emit(LandingFailed(hex, left, why))
     _end(d)
 

@@ -7,7 +7,8 @@ the GT Amoy fell (9.1). `[steps]` and `[control]` are refused: a Formosa counter
 occupation (5.2). Ruling F98. What the rules talk about mid-turn can be written too (ruling F104): this GT's
 air plan (`[missions]`, 16.1), the hexes the B-29 suppressed (`suppressed`, 16.5), a mobile fleet that has
 sortied (`fleet_sortied`, 18.0), and a counterattack declared by a CA result (`[counterattack]`, 15.5, 15.6);
-`[values]` gives a counter other values than units.toml's (read by data_load, a what-if).
+`[values]` gives a counter other values than units.toml's (read by data_load, a what-if). A unit is placed only
+where a rule could have brought it, and Amoy's timing and the 6th Marine Division's arrival are kept (ruling F118).
 """
 from __future__ import annotations
 
@@ -61,6 +62,50 @@ def _land(data, label: str) -> bool:
     return data.map.on_map(h) and data.is_land(h)
 
 
+def _terrain_problem(state: State, uid: str, h: str) -> str:
+    """Ruling F118: a hex no rule could have brought `uid` to: a static unit outside the hexes 8.1 (or 25.10)
+    deploys it in, since it never moves; a mechanized unit in mountain or peak no road or railroad runs through
+    (12.2, 8.1, 12.3 Important: ruling F115)."""
+    from app.rules.formosa import movement
+
+    static = movement.static_refusal(state, uid, h)
+    if static:
+        return f"{static[1]} ({static[0]}; ruling F118)"
+    if movement.closed_to(state, uid, h):
+        terrain = state.data.map.terrain_of(Hex.parse(h))
+        return (f"{uid} is mechanized: it enters {terrain} only along a road or railroad, and none runs through {h} "
+                "(Formosa 12.2, 8.1; rulings F115, F118)")
+    return ""
+
+
+def _sixth_marines_arrived(state: State, p: Position, amoy) -> tuple[str, ...]:
+    """Ruling F118: the 6th Marine Division, out of play until then, enters the Amoy Display when the Allied
+    Recruit Phase begins the GT after Amoy fell (24.1, F34): a position past that moment may place it, and has it
+    there unless it says otherwise. Its unit ids, or none before that moment."""
+    from app.rules.formosa.sequence import TURN
+
+    if not _number(amoy) or p.phase not in TURN:
+        return ()
+    if p.turn < amoy + 1 or (p.turn == amoy + 1 and TURN.index(p.phase) < TURN.index("recruit-allied")):
+        return ()
+    return tuple(state.data.scenario(state.scenario)["special"].get("after_amoy", ()))
+
+
+def as_played(state: State) -> State:
+    """The position's start as a game created under rules version 1-9 had it: the 6th Marine Division was not put in
+    the Amoy Display by the position (ruling F118 came with version 10), so it is out of play unless named."""
+    if state.since(10):
+        return state
+    _, p = parse_options({k: v for k, v in dict(state.data.options).items() if k != "optional"}, SIDES, EXTRA_KEYS)
+    if p is None:
+        return state
+    box = state.data.scenario(state.scenario)["special"]["after_amoy_box"]
+    named = {*p.units, *p.removed, *(p.extra.get("where") or {})}
+    late = [u for u in _sixth_marines_arrived(state, p, p.extra.get("amoy_turn"))
+            if u not in named and u in state.units and state.units[u].where == box]
+    return state.with_units(*(replace(state.units[u], where=OUT) for u in late)) if late else state
+
+
 def _number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -93,18 +138,25 @@ def _place(state: State, p: Position) -> State:
     bases = set(bounded_list(x.get("bases", []), "bases", UNIT_ID, "unit ids", problems))
     for uid in sorted({*p.units, *p.removed, *where, *revealed, *bases} - set(units)):
         problems.append(f"no unit {uid!r}")
+    marines = _sixth_marines_arrived(state, p, x.get("amoy_turn"))
     for uid, h in sorted(p.units.items()):
         if uid not in units:
             continue
-        if state.units[uid].where == OUT:
-            problems.append(f"{uid} is not in this game (the scenario or an optional rule not chosen, 24.2, 25.0)")
+        if state.units[uid].where == OUT and uid not in marines:
+            problems.append(f"{uid} is not in this game (the scenario, an optional rule not chosen or Amoy not yet "
+                            "fallen: 24.1, 24.2, 25.0)")
         elif not _land(data, h):
             problems.append(f"{uid}: {h} is not a land hex of the map")
+        elif _terrain_problem(state, uid, h):
+            problems.append(_terrain_problem(state, uid, h))
         else:
             units[uid] = replace(units[uid], where=h, concealed=units[uid].side == "japanese" and uid not in revealed)
     for uid, display in sorted(where.items()):
         if uid in units and uid in p.units:
             problems.append(f"{uid} is both on the map and in the {display} display")
+        elif uid in units and state.units[uid].where == OUT and uid not in marines:
+            problems.append(f"{uid} is not in this game (the scenario, an optional rule not chosen or Amoy not yet "
+                            "fallen: 24.1, 24.2, 25.0)")
         elif uid in units and data.displays.get(display, {}).get("owner") != units[uid].side:
             problems.append(f"[where] {uid}: {display!r} is not a display of the {units[uid].side} player")
         elif uid in units:
@@ -134,6 +186,14 @@ def _place(state: State, p: Position) -> State:
     amoy = x.get("amoy_turn")
     if amoy is not None and (not _number(amoy) or not 2 <= amoy <= p.turn):
         problems.append("'amoy_turn' is the GT Amoy fell: from 2 to 'turn' (9.1)")
+    elif amoy == p.turn and not _after_step(p.phase, "amoy"):
+        problems.append(f"'amoy_turn' {amoy}: Amoy falls in the Amoy Operation Phase (9.1, 6.1), which comes after "
+                        f"{p.phase!r}: a position at that phase gives an earlier GT or none")
+    else:
+        box = data.scenario(state.scenario)["special"]["after_amoy_box"]
+        for uid in marines:  # 24.1: arrived, where no other line of the position puts them
+            if uid in units and uid not in p.units and uid not in where and uid not in p.removed:
+                units[uid] = replace(units[uid], where=box)
     fleet = x.get("fleet_sortied", False)
     this_gt = fleet in FLEET_RESULTS
     if not isinstance(fleet, bool) and not this_gt:
@@ -201,8 +261,10 @@ def _place(state: State, p: Position) -> State:
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
-    problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)" for side in SIDES
-                 for h in placed.overstacked(side)]
+    problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)"
+                 + (": US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)"
+                    if len({placed.spec(u.id).nationality for u in placed.at(h, side)}) > 1 else "")
+                 for side in SIDES for h in placed.overstacked(side)]
     if problems:
         raise SetupError("position", problems)
     placed = _revealed_in_combat(placed)

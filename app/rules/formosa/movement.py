@@ -141,6 +141,29 @@ def closed_to(state: State, uid: str, hex: str) -> bool:
     return gmap.terrain_of(h) in closed and not (gmap.is_road_hex(h) or gmap.is_rail_hex(h))
 
 
+# where a static unit is ever placed (8.1 Japanese and Allied deployment, ruling F33; 25.10): (features, case, what)
+STATIC_PLACES = {("japanese", "coastal-defense"): ({"major-port", "minor-port"}, "Formosa 8.1", "port hexes"),
+                 ("japanese", "heavy-weapons"): ({"city", "town"}, "Formosa 8.1", "city or town hexes"),
+                 ("japanese", "pw-camp"): ({"town"}, "Formosa 25.10", "a town hex that is not a city"),
+                 ("allied", "heavy-weapons"): ({"major-port", "minor-port"}, "Formosa 8.1",
+                                               "port hexes (deployed on a functional port)")}
+
+
+def static_refusal(state: State, uid: str, hex: str) -> tuple[str, str] | None:
+    """(case, message) when static unit `uid` could never stand in `hex`: static units never move (2.4, 11.1),
+    so one is only ever where 8.1 deploys it (coastal defense in a port, heavy weapons in a city or town, an
+    Allied one on a functional port: 8.1 item 2 c), the PW Camp in a town that is not a city (25.10)."""
+    spec = state.spec(uid)
+    place = STATIC_PLACES.get((spec.side, spec.type))
+    if place is None:
+        return None
+    wanted, case, what = place
+    feats = state.data.map.features_of(H(hex))
+    if feats & wanted and not (spec.type == "pw-camp" and "city" in feats):
+        return None
+    return case, f"{uid} ({spec.type}) is static: it stands only in {what}, never in {hex}"
+
+
 def motorize(d: Decision, hex: str) -> None:
     """22.0 Allied Motorized Movement: the Allied units that begin the Movement Phase in a road or railroad hex
     and trace a line of supply (19.5 item 1) double their movement factor for 1 LP for the hex, and then move

@@ -425,14 +425,9 @@ def place(d: Decision, uid: str, hex: str, concealed: bool) -> None:
     if uid not in state.to_place:
         d.refuse("Formosa 3.0", f"{uid} is not a unit to set up (still to place: {', '.join(state.to_place)})")
     on_land(d, hex, "Formosa ruling F33")
-    spec = state.spec(uid)
-    feats = d.data.map.features_of(H(hex))
-    if spec.type == "coastal-defense" and not feats & {"major-port", "minor-port"}:
-        d.refuse("Formosa 8.1", "coastal defense units set up in port hexes")
-    if spec.type == "heavy-weapons" and not feats & {"city", "town"}:
-        d.refuse("Formosa 8.1", "heavy weapons units set up in city or town hexes")
-    if spec.type == "pw-camp" and ("town" not in feats or "city" in feats):
-        d.refuse("Formosa 25.10", "the PW Camp sets up in a town hex that is not a city")
+    static = movement.static_refusal(state, uid, hex)
+    if static:
+        d.refuse(*static)
     if state.since(9) and movement.closed_to(state, uid, hex):  # ruling F115
         d.refuse("Formosa 8.1", f"{uid} is mechanized: it is deployed in {d.data.map.terrain_of(H(hex))} only on a "
                                 "road or railroad (12.2; terrain restrictions apply to deployment, 12.3)")
@@ -665,6 +660,9 @@ def _landing(d: Decision, hex: str, units: list[str], limit: int, case: str, amp
         if uid not in ready:
             d.refuse("Formosa 10.2", f"{uid} must be a mobile unit in the Staging Area, Amoy or a functional port")
         del u
+        if state.since(10) and movement.closed_to(state, uid, hex):  # a custom map's mountain port (F115, F120)
+            d.refuse("Formosa 12.2", f"{uid} is mechanized: it lands in {d.data.map.terrain_of(H(hex))} only where a "
+                                     "road or railroad runs through the hex (ruling F115)")
     if len({state.spec(i).nationality for i in units}
            | {state.spec(u.id).nationality for u in state.at(hex, "allied")}) > 1:
         d.refuse("Formosa 13.1", "US and Commonwealth units never stack together")
@@ -990,6 +988,9 @@ class Recruit(Phase):
         if not optional.usmc_deploys(d, unit, place) and place not in state.functional_ports():
             d.refuse("Formosa 8.1, ruling F35", f"Allied units deploy in the Staging Area, Amoy once captured, or a "
                                                 f"functional port, not {place}")
+        if state.since(10) and movement.closed_to(state, unit, place):  # a custom map's mountain port (F120)
+            d.refuse("Formosa 8.1", f"{unit} is mechanized: it is deployed in {d.data.map.terrain_of(H(place))} only "
+                                    "on a road or railroad (12.2; terrain restrictions apply to deployment, 12.3)")
         problems = stack_after(state, place, "allied", [unit]) if state.since(4) else []
         if problems:  # 8.1: deployed on the map within the stacking limits (ruling F105)
             d.refuse("Formosa 8.1", f"{place} would be over-stacked: {problems[0].message} ({problems[0].case})")

@@ -52,7 +52,11 @@ OUT = "out"
 #    mountain or peak only on a road or railroad, and moves there by naval transfer if one runs through the hex
 #    (21.0); ruling F116: an Allied air point is never placed on a hex holding the other nation's ground units
 #    (13.1); a game created under 1-8 is decided as played
-RULES_VERSION = 9
+# 10: ruling F117: the US air supply unit supports only a combat a US unit takes part in (5.1 item 3), and never
+#    a defence of a hex Commonwealth units hold (13.1, F116); the list of legal orders changes, so a game created
+#    under 1-9 is decided and listed as played; ruling F120: a mechanized unit is neither deployed nor landed in a
+#    mountain or peak hex without a road (8.1, 10.1, 12.2: a custom map's mountain port)
+RULES_VERSION = 10
 H = Hex.parse
 
 
