@@ -1,7 +1,8 @@
 """The store's SQLite queries read through the indexes made for them, on a database of a server that has run a while
 (thousands of outbox rows, most of them superseded turn emails, which are kept; games with long streams). SQLite
 plans without statistics (no ANALYZE: docs/architecture.md, "Indexes and the planner"), so a query it would walk a
-whole table for shows as a SCAN in its EXPLAIN QUERY PLAN. The queries are the ones the store runs (traced), not copies."""
+whole table for shows as a SCAN in its EXPLAIN QUERY PLAN. The queries are the ones the store runs
+(traced), not copies."""
 from __future__ import annotations
 
 import random
