@@ -60,6 +60,12 @@ RULES_VERSION = 10
 H = Hex.parse
 
 
+def created_under(version: str | None) -> int:
+    """The rules version of a game whose creation recorded `version` (core.GameCreated.rules_version): "" for a game
+    created before versions were recorded (1), None for a new game (RULES_VERSION)."""
+    return RULES_VERSION if version is None else int(version) if version else 1
+
+
 def other(side: str) -> str:
     return "japanese" if side == "allied" else "allied"
 

@@ -22,6 +22,12 @@ RULES_VERSION = 6  # the version new games are played under; 2: issue 30 (R29); 
 # secondary destination holds it (R36), a retreat goes by a hex it can be completed from (R39); docs/rulings/olympic.md
 
 
+def created_under(version: str | None) -> int:
+    """The rules version of a game whose creation recorded `version` (core.GameCreated.rules_version): "" for a game
+    created before versions were recorded (1), None for a new game (RULES_VERSION)."""
+    return RULES_VERSION if version is None else int(version) if version else 1
+
+
 @dataclass(frozen=True)
 class Unit:
     id: str
