@@ -110,15 +110,16 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
     colours = side_colours(list(sides) or sorted({u["side"] for u in units}))
     map_w = lay.width
     victory = {str(h) for h in (_parse(v) for v in view.get("victory_hexes", []) or []) if h}
+    control = {str(_parse(k)): v for k, v in (view.get("control") or {}).items() if _parse(k)}
+    marked = {side: colours.get(side) or pieces.side_colours([side])[side] for side in sorted(set(control.values()))}
     key, key_h = _legend(map_w, static.terrains, static.side_features, units, colours, bool(victory),
-                         bool(game_map.roads), bool(game_map.railroads)) if legend else (None, 0)
+                         bool(game_map.roads), bool(game_map.railroads), marked) if legend else (None, 0)
     width = map_w + (LEGEND_W if legend else 0)
     height = max(lay.height, key_h)
     out = [el("title", title)] if title else []
     out.append(el("rect", width=f"{width:.0f}", height=f"{height:.0f}", fill="#f7f5ef"))
 
     out += static.layers
-    control = {str(_parse(k)): v for k, v in (view.get("control") or {}).items() if _parse(k)}
     # victory and control markers go over the counters, in the corners of the hex a counter leaves free (the
     # victory star west, control east above the stack's badge): a full hex still shows whose it is
     places, markers = [], []
@@ -136,9 +137,8 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
         if not game_map.on_map(h):
             continue
         cx, cy = lay.centre(h)
-        fill = colours.get(side) or pieces.side_colours([side])[side]
         markers.append(el("circle", class_="control", data_hex=label, data_side=side, cx=cx + lay.size * 0.7,
-                          cy=cy - lay.size * 0.35, r="4.3", fill=fill, stroke="#fff", stroke_width="1.3"))
+                          cy=cy - lay.size * 0.35, r="4.3", fill=marked[side], stroke="#fff", stroke_width="1.3"))
     out.append(el("g", *places, class_="places"))
 
     counters = []
@@ -239,9 +239,9 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
 
 
 def _legend(x0: float, terrains: list[str], hexsides: list[str], units: list[dict], colours: dict[str, str],
-            victory: bool, roads: bool, rails: bool) -> tuple[Markup, float]:
-    """The key: terrain, hexsides and routes, the nations' counter colours and the unit types on the map, and how
-    to read a counter; and the height it takes."""
+            victory: bool, roads: bool, rails: bool, control: dict[str, str]) -> tuple[Markup, float]:
+    """The key: terrain, hexsides and routes, the victory and control marks (each side's in its colour), the
+    nations' counter colours and the unit types on the map, and how to read a counter; and the height it takes."""
     out = []
     y = 0
 
@@ -267,6 +267,10 @@ def _legend(x0: float, terrains: list[str], hexsides: list[str], units: list[dic
         row(el("line", x1="0", y1=y + 12, x2="14", y2=y + 12, stroke="#222", stroke_width="3"), "railroad")
     if victory:
         row(el("polygon", points=_pts(_star(7, y + 12, 6)), fill="#f1c40f", stroke="#7a5b00"), "victory hex")
+    for side, fill in control.items():
+        y += 16
+        out.append(el("g", el("circle", cx="7", cy=y + 12, r="4.3", fill=fill, stroke="#555", stroke_width="1"),
+                      el("text", f"{side} control", x="20", y=y), class_="control-key", data_side=side))
     nations: dict[str, pieces.Scheme] = {}
     for u in units:
         nation, scheme = pieces.scheme(u, colours)

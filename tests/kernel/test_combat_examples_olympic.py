@@ -101,3 +101,15 @@ def test_8_9_exchange_attacker_pays_at_least_the_defenders_printed_strength_plus
     with pytest.raises(RuleViolation, match="Olympic 8.9"):
         check_strength_loss(attackers, required, ["us_a"], "Olympic 8.9")
     assert check_strength_loss({"us_a": 2}, required, ["us_a"], "Olympic 8.9") == ()
+
+
+def test_ruling_r40_no_unit_the_payment_can_do_without():
+    # 8 owed by three 4s: two pay it exactly, and the third would be lost for nothing (paying 8 without it)
+    fours = {"us_a": 4, "us_b": 4, "us_c": 4}
+    assert check_strength_loss(fours, 8, ["us_a", "us_b"], "Olympic 8.9", needed_only=True) == ("us_c",)
+    with pytest.raises(RuleViolation, match="us_a .4. is not needed"):
+        check_strength_loss(fours, 8, ["us_a", "us_b", "us_c"], "Olympic 8.9", needed_only=True)
+    assert check_strength_loss(fours, 8, ["us_a", "us_b", "us_c"], "Olympic 8.9") == ()  # without: a minimum only
+    # 9 owed: all three are needed (any two fall short), as is a lone unit that cannot pay it all
+    assert check_strength_loss(fours, 9, ["us_a", "us_b", "us_c"], "Olympic 8.9", needed_only=True) == ()
+    assert check_strength_loss({"us_a": 2}, 5, ["us_a"], "Olympic 8.9", needed_only=True) == ()

@@ -118,6 +118,29 @@ def test_8_9_exchange_the_american_player_chooses_units_worth_the_printed_streng
     assert GAME.prompt(after(pending, paid)).side == "american"
 
 
+def test_ruling_r40_an_exchange_takes_no_unit_more_than_the_defenders_strength_requires():
+    """8.9 sets a minimum: the player picks the units, but none whose strength is not needed to reach it. Against
+    a 4-4 unit and a city's militia of 3 (7 printed points) two 4s pay, and so do a 4 and the marines' 5; all
+    three would lose a unit for nothing; the 5 alone falls short."""
+    state = given(units={JP4A: "3236", US_A: "3235", US_B: "3336", MARINE: "3237"},
+                  beachheads=("3235", "3336", "3237"))
+    events = when(state, "american", "attack 3236 with 25-27 25-35 2mar-2 advance 25-35", rolls=[1, 6])
+    [combat] = of(events, CombatResolved)
+    assert (combat.attack, combat.defence, combat.result) == (13, "13", "Ex 10/10")  # militia tripled
+    [decision] = of(events, DecisionRequired)
+    assert decision.data["required"] == 7
+    pending = after(state, events)
+    assert "no unit more than needed" in GAME.prompt(pending).owed.amount
+    why = refused(pending, "american", "lose 25-27 25-35 2mar-2", "Olympic 8.9")
+    assert "more than the 7 required" in why
+    assert {e.unit for e in of(when(pending, "american", "lose 25-27 25-35"), UnitEliminated)} == {US_A, US_B}
+    assert {e.unit for e in of(when(pending, "american", "lose 25-27 2mar-2"), UnitEliminated)} == {US_A, MARINE}
+    refused(pending, "american", "lose 2mar-2", "Olympic 8.9")  # 5 of 7: short
+    # a game of rules version 6 took the unit it did not need, as it was played (ruling R40)
+    old = replace(pending, rules_version=6)
+    assert len(of(when(old, "american", "lose 25-27 25-35 2mar-2"), UnitEliminated)) == 3
+
+
 def test_8_9_an_exchange_the_attackers_cannot_fully_pay_takes_them_all_at_once():
     state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234"})
     events = when(state, "american", "attack 3135 with 25-27 25-35", rolls=[6])
@@ -204,6 +227,26 @@ def test_8_52_in_one_hex_the_strongest_american_first_then_the_top_of_the_stack(
     assert programmed(state) == f"jattack {JP4A} on {MARINE}"
     state = japanese_combat(**{JP4A: "3135", US_A: "3235", US_B: "3235"})
     assert programmed(state) == f"jattack {JP4A} on {US_B}"  # equal strengths: the top unit (placed last)
+
+
+def test_ruling_r42_a_stack_that_moves_or_retreats_together_keeps_its_top_for_8_52():
+    """8.52 attacks the top of an American stack first (equal strengths). A stack moved by naming its hex arrives
+    as it stood, and so does a Japanese stack retreating together: neither is turned upside down. A game of rules
+    version 6 turned them over, as it was played."""
+    stack = given(step="movement", units={US_A: "3235", US_B: "3235"})  # US_B on top
+    moved = after(stack, when(stack, "american", "move 3235 to 3234"))
+    assert [u.id for u in moved.stack("3234")] == [US_B, US_A]
+    attacked = japanese_combat(**{JP4A: "3134", US_A: "3234", US_B: "3234"})
+    attacked = replace(attacked, units={**attacked.units, **{u.id: u for u in moved.stack("3234")}})
+    assert programmed(attacked) == f"jattack {JP4A} on {US_B}"
+    old = replace(stack, rules_version=6)
+    assert [u.id for u in after(old, when(old, "american", "move 3235 to 3234")).stack("3234")] == [US_A, US_B]
+
+    defenders = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234"}, beachheads=("3235",))
+    assert [u.id for u in defenders.stack("3135")] == [JP4B, JP4A]
+    events = when(defenders, "american", "attack 3135 with 25-27 25-35", rolls=[5])  # 0, die 5: Dr
+    [(there,)] = {tuple(r.path[-1:]) for r in of(events, UnitRetreated)}
+    assert [u.id for u in after(defenders, events).stack(there)] == [JP4B, JP4A]
 
 
 def test_8_51_the_maximum_number_of_attacks_beats_the_8_52_preference():

@@ -94,11 +94,12 @@ def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "6") == state and old.rules_version == 1
+    assert played_under(state, "7") == state and old.rules_version == 1
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
     assert played_under(state, "3") == replace(state, rules_version=3)  # version 3 kept R33's too
     assert played_under(state, "4") == replace(state, rules_version=4)  # version 4 kept R34's too
     assert played_under(state, "5") == replace(state, rules_version=5)  # version 5 kept R35's too
+    assert played_under(state, "6") == replace(state, rules_version=6)  # version 6 kept R36's and R39's too
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
@@ -127,6 +128,21 @@ def test_14_4_note_with_americans_off_fukuoka_losses_go_by_hex_identity_without_
     [loss] = of(events, TokkoLosses)
     assert loss.hex == ARIAKE_A  # 3045 is the highest-numbered American-occupied invasion zone hex
 
+
+
+def test_ruling_r41_with_americans_off_fukuoka_the_first_losses_come_from_the_highest_numbered_hex_whatever_it_holds():
+    """14.4 note: the losses are taken unit by unit in priority of hex identity numbers, the first from the
+    highest-numbered American-occupied invasion zone hex, until the number owed is removed: two units there and
+    the third from the next hex down (the zone procedure's full stack of three does not apply)."""
+    two = division("33")[:2]
+    state = tokko_position(**{FUKUOKA_A: division("25"), ARIAKE_A: two, ARIAKE_B: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[4, 1])  # table #1: 100 points, no zone die
+    assert [(e.hex, e.units) for e in of(events, TokkoLosses)] == [(ARIAKE_A, two[::-1]),
+                                                                  (ARIAKE_B, division("41")[::-1][:1])]
+    assert len(of(events, DieRolled)) == 2
+    # rules version 6 took the first full stack by identity, as it was played (ruling R41)
+    old = when(replace(state, rules_version=6), "japanese", "tokko", rolls=[4, 1])
+    assert [e.hex for e in of(old, TokkoLosses)] == [ARIAKE_B]
 
 # --- the amphibious assault (ruling R17) -------------------------------------------------------------------------
 

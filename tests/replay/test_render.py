@@ -142,3 +142,10 @@ def test_olympic_shows_japanese_control_as_the_other_games_show_control():
     taken = given(keep_setup=True, american_control=(city, "3338"))
     assert marks(taken) == {**{h: "japanese" for h in cities}, city: "american", "3338": "american"}
     assert rules.view(taken, "japanese")["control"] == rules.view(taken, "american")["control"]  # solitaire: public
+    # the key says what the marks are, in each side's colour (the play page and the emails show this picture)
+    root = parse(render.render_map(rules.game_map(taken), rules.view(taken, "american"), rules.sides))
+    keys = {g.get("data-side"): "".join(g.itertext()) for g in root.findall(".//s:g[@class='control-key']", NS)}
+    assert keys == {"american": "american control", "japanese": "japanese control"}
+    fills = {c.get("data-side"): c.get("fill") for c in root.findall(".//s:circle[@class='control']", NS)}
+    assert {g.get("data-side"): g.find("s:circle", NS).get("fill")
+            for g in root.findall(".//s:g[@class='control-key']", NS)} == fills

@@ -213,11 +213,12 @@ def scale_losses(result: CombatResult, side: str, rule: LossRule) -> CombatResul
 
 
 def check_strength_loss(
-    strengths: Mapping[str, int], required: int, chosen: Sequence[str], case: str
+    strengths: Mapping[str, int], required: int, chosen: Sequence[str], case: str, needed_only: bool = False
 ) -> tuple[str, ...]:
     """Units removed to pay ``required`` printed strength points (Olympic 8.9 Ex; Formosa 15.5 BB): their
-    printed strengths must reach ``required``, or be every unit when the force cannot reach it. Returns the
-    survivors; RuleViolation citing ``case`` otherwise."""
+    printed strengths must reach ``required``, or be every unit when the force cannot reach it; with
+    ``needed_only``, no unit whose strength the total could do without (the requirement is a minimum, not a
+    licence to lose more: Olympic ruling R40). Returns the survivors; RuleViolation citing ``case`` otherwise."""
     chosen_set = set(chosen)
     if len(chosen_set) != len(chosen):
         raise RuleViolation(case, "a unit is named twice")
@@ -227,6 +228,10 @@ def check_strength_loss(
     paid = sum(strengths[u] for u in chosen)
     if paid < required and chosen_set != set(strengths):
         raise RuleViolation(case, f"eliminated strength {paid} is less than the {required} required")
+    spare = [u for u in chosen if paid - strengths[u] >= required] if needed_only else []
+    if spare:
+        raise RuleViolation(case, f"eliminated strength {paid} is more than the {required} required: "
+                                  f"{spare[0]} ({strengths[spare[0]]}) is not needed")
     return tuple(u for u in strengths if u not in chosen_set)
 
 

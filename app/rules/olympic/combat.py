@@ -127,7 +127,7 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
         for u in defenders:
             d.emit(UnitEliminated(u.id, f"{code} (Olympic 8.9)"))
     elif "defender-retreats" in result.markers:
-        for u in defenders:
+        for u in defenders[::-1] if state.since(7) else defenders:  # bottom first: the stack keeps its top (R42)
             japanese_retreat(d, u, [a.hex for a in attackers])
     if result.attacker.eliminated:
         for u in attackers:
@@ -152,10 +152,11 @@ def american_attack(d: Decision, target: str, unit_ids: list[str], advance: list
 
 
 def finish_exchange(d: Decision, context: dict, lost: list[str]) -> None:
-    """Olympic 8.9 Ex: the American units that pay for the defenders are eliminated, the points counted, and up
-    to three survivors advance (or land, after an assault)."""
+    """Olympic 8.9 Ex: the American units that pay for the defenders are eliminated (no unit the payment does not
+    need: ruling R40, rules version 7), the points counted, and up to three survivors advance (or land, after an
+    assault)."""
     survivors = check_strength_loss({uid: d.state.unit(uid).strength for uid in context["attackers"]},
-                                    context["required"], lost, "Olympic 8.9")
+                                    context["required"], lost, "Olympic 8.9", needed_only=d.state.since(7))
     for uid in lost:
         eliminate_american(d, uid, "exchange (Olympic 8.9)", context["supplied"][uid])
     points(d, context["code"], context["left"], context["attackers"], [], context["supplied"], "left")

@@ -51,8 +51,10 @@ def _at_sea(state: State) -> dict[str, list[str]]:
 
 def _remove_group(d: Decision, zone: str | None) -> str | None:
     """One group of three units (14.4, ruling R8), from `zone` (the zone the strike's die named) while it still
-    holds a full stack; the zone die is rolled when there is none yet or that zone has run short. Returns the
-    zone the group came from."""
+    holds a full stack; the zone die is rolled when there is none yet or that zone has run short. With American
+    units off Fukuoka or Imari (the 14.4 note) no die: unit by unit from the highest-numbered occupied hex down,
+    whatever each holds (ruling R41, rules version 7; version 6 took full stacks first). Returns the zone the
+    group came from."""
     data = d.data
     size = data.tokko.units_per_group
     sea = _at_sea(d.state)
@@ -61,7 +63,8 @@ def _remove_group(d: Decision, zone: str | None) -> str | None:
     if north or not full:
         why = "American units in the Fukuoka or Imari zone (Olympic 14.4 note)" if north else \
             "no invasion zone hex holds three American units (ruling R8)"
-        _take_by_identity(d, full or sorted(sea, key=lambda h: -hex_identity(H(h))), size, why)
+        by_identity = sorted(sea, key=lambda h: -hex_identity(H(h)))
+        _take_by_identity(d, by_identity if north and d.state.since(7) else full or by_identity, size, why)
         return zone
     rolled = []
     hexes = [h for h in full if data.zone_of(H(h)) == zone] if zone is not None else []

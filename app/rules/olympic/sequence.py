@@ -36,7 +36,8 @@ R14, R17, R18 = "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
 # -- naming units --------------------------------------------------------------------------------------------
 def resolve(d: Decision, names: list[str]) -> list[str]:
     """Unit ids from the order's words: an id, an id without its side prefix, or a hex (every unit of the side
-    giving the order there, top first)."""
+    giving the order there, from the bottom of the stack up, so a stack moved together arrives as it stood: ruling
+    R42, rules version 7; top first before it)."""
     state: State = d.state
     out: list[str] = []
     prefix = "us-" if d.side == "american" else "jp-"
@@ -48,7 +49,7 @@ def resolve(d: Decision, names: list[str]) -> list[str]:
                 d.refuse(SEQ, f"{uid} is a {state.units[uid].side} unit; {d.side} cannot order it")
             out.append(uid)
         elif len(word) == 4 and word.isascii() and word.isdigit():
-            found = [u.id for u in state.stack(word) if u.side == d.side]
+            found = [u.id for u in state.stack(word) if u.side == d.side][::-1 if state.since(7) else 1]
             if not found:
                 d.refuse(SEQ, f"no {d.side} unit in {word}")
             out += found
@@ -358,7 +359,8 @@ def _lose_candidates(state: State, side: str):
 
 
 class Losses(American):
-    """Olympic 8.9 Ex: the American player picks the units whose printed strengths pay for the defenders."""
+    """Olympic 8.9 Ex: the American player picks the units whose printed strengths pay for the defenders, none
+    that the payment does not need (ruling R40)."""
 
     name = "losses"
 
@@ -370,7 +372,8 @@ class Losses(American):
     def owed(self, s: State) -> Owed:
         p = s.pending[0]
         return Owed("eliminate attacking American units in the exchange (Olympic 8.9)", p["hex"],
-                    f"printed strengths worth at least {p['required']}",
+                    f"printed strengths worth at least {p['required']}" + (
+                        ", no unit more than needed (ruling R40)" if s.since(7) else ""),
                     tuple((u, f"strength {s.unit(u).strength}") for u in p["attackers"]))
 
     @order("lose UNIT [UNIT ...]", "Olympic 8.9", "the attacking units eliminated in the exchange",
