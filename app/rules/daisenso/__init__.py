@@ -12,7 +12,7 @@ from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings D37-D54: a game is decided by the rules version it was created under (version 2 for a game from
+    """Rulings D37-D55: a game is decided by the rules version it was created under (version 2 for a game from
     before versions were recorded), so its stored orders still verify. Before version 5 a position's Airdrop
     markers carried no airborne unit (4.1.4), and before version 8 a position in the middle of its Blitz Combat
     opened at the Airdrop step (D54), so the state such a game starts from is as it was."""
@@ -36,7 +36,9 @@ GAME = Game(
     # landing sends enemy Detachment and Logistics markers to the Delay Box (D42), no weather ban on markers (D43); 6:
     # so do a retreat, an Advance After Combat and an Exploitation into their hex (D44); 7: an Ex's defending step
     # from the HQ giving Ranged Support too (D45), and an Airdrop Landing sends enemy markers away (D46); an Air
-    # unit's shift needs its own nationality in the combat (D49)
+    # unit's shift needs its own nationality in the combat (D49); 8: a Ranged Support HQ lands no more (D50), Airdrop
+    # markers go one at a time (D51), a Blitz position with attacks made opens past the Airdrop (D54); 9: every
+    # Exploitation path in the list of legal orders (D55)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

@@ -3,6 +3,8 @@ sequence (4.2.2), column shifts (4.2.3), results (4.2.4), retreats (4.2.5), attr
 advance (4.2.7) and exploitation (4.2.8). Each function takes the order's Decision: it checks, then emits."""
 from __future__ import annotations
 
+from functools import cache
+
 from app.rules.daisenso import terrain
 from app.rules.daisenso.events import (
     AttackDeclared,
@@ -641,35 +643,87 @@ def exploit(d: Decision, uid: str, path: list[str]) -> None:
     if not c.armor or c.automatic:
         d.refuse(C + "4.2.8", "no armor-type unit attacked here: Advance, not Exploitation")
     u = state.units[uid]
-    faction = u.faction
-    ezoc = terrain.enemy_zoc(state, faction)
-    distance = min(c.exploit_distance, state.kind(u).ma)
-
-    def enterable(h, prev):
-        label = str(h)
-        return (state.data.is_land(h) and not any(x.faction != faction for x in state.at(label))
-                and state.weather_at(label) != "mud" and not terrain.country_closed(state, label)
-                and not kwantung_barred(state, u, label) and confined(state, u, label) is None
-                and not has_failure(state, faction, label))
-
-    def stops(h, prev):
-        label, before = str(h), str(prev)
-        crossing = terrain.hexside(state, before, label, "stops_exploitation") or terrain.hexside(
-            state, before, label, "all_sea")
-        there = state.at(label) if state.since(3) else state.ground_at(label)  # any unit, an Air unit too (D37)
-        friendly_here = any(x.faction == faction for x in there if x.id != uid)
-        return crossing or (label in ezoc and not friendly_here)
-
     try:
-        check_exploitation(state.data.atlas, H(u.hex), H(c.target), [H(h) for h in path], distance, enterable,
-                           stops, C + "4.2.8")
+        _Exploitation(state, u).check(path)
     except RuleViolation as exc:
         d.refuse(exc.case, exc.message)
     d.emit(UnitAdvanced(uid, list(path)))
     if state.since(6):  # ruling D44: each hex it is placed in
         for label in path:
-            displace_markers(d, faction, label)
+            displace_markers(d, u.faction, label)
     _after_advance(d)
+
+
+class _Exploitation:
+    """4.2.8's restrictions for one unit of the combat: how far it may go (the combat's Exploitation Distance, not
+    beyond its MA), the hexes it may enter and those it must stop in."""
+
+    def __init__(self, state: State, u: Unit):
+        self.state, self.u = state, u
+        self.distance = min(state.combat.exploit_distance, state.kind(u).ma)
+        self.ezoc = terrain.enemy_zoc(state, u.faction)
+
+    def enterable(self, h, prev) -> bool:
+        state, u, label = self.state, self.u, str(h)
+        return (state.data.is_land(h) and not any(x.faction != u.faction for x in state.at(label))
+                and state.weather_at(label) != "mud" and not terrain.country_closed(state, label)
+                and not kwantung_barred(state, u, label) and confined(state, u, label) is None
+                and not has_failure(state, u.faction, label))
+
+    def stops(self, h, prev) -> bool:
+        state, label, before = self.state, str(h), str(prev)
+        crossing = terrain.hexside(state, before, label, "stops_exploitation") or terrain.hexside(
+            state, before, label, "all_sea")
+        there = state.at(label) if state.since(3) else state.ground_at(label)  # any unit, an Air unit too (D37)
+        friendly_here = any(x.faction == self.u.faction for x in there if x.id != self.u.id)
+        return crossing or (label in self.ezoc and not friendly_here)
+
+    def check(self, path: list[str]) -> None:
+        """RuleViolation naming 4.2.8 unless the unit may exploit along `path`."""
+        check_exploitation(self.state.data.atlas, H(self.u.hex), H(self.state.combat.target), [H(h) for h in path],
+                           self.distance, self.enterable, self.stops, C + "4.2.8")
+
+    def paths(self) -> list[list[str]]:
+        """Every path the unit may exploit along (the defending hex alone, the same as an Advance, left out),
+        shortest first, each hex's neighbours in the map's order: one for each place it may end in with the enemy
+        Detachment and Logistics markers it sends to the Delay Box on the way (ruling D44), the first found, since
+        two paths alike in both leave the same position (ruling D55). Grown a hex at a time by `check`'s rules:
+        a hex it may enter, not entered before, from a hex it need not stop in."""
+        atlas, target = self.state.data.atlas, self.state.combat.target
+        try:
+            self.check([target])
+        except RuleViolation:
+            return []
+        enters = cache(lambda h, prev: self.enterable(H(h), H(prev)))
+        stops = cache(lambda h, prev: self.stops(H(h), H(prev)))
+        found: dict[tuple, list[str]] = {}
+        level = [[target]]
+        while level and len(level[0]) < self.distance:
+            longer = []
+            for path in level:
+                last = path[-1]
+                if stops(last, path[-2] if len(path) > 1 else self.u.hex):
+                    continue
+                longer += [[*path, str(n)] for n in atlas.neighbours(H(last))
+                           if str(n) not in path and enters(str(n), last)]
+            for path in longer:
+                found.setdefault((path[-1], self._swept(path)), path)
+            level = longer
+        return list(found.values())
+
+    def _swept(self, path: list[str]) -> frozenset[str]:
+        if not self.state.since(6):
+            return frozenset()
+        return frozenset(h for h in path if any(m.faction != self.u.faction
+                                                for m in self.state.markers_at(h, terrain.LONE_MARKERS)))
+
+
+def exploitation_paths(state: State) -> list[tuple[str, list[str]]]:
+    """4.2.8: (unit, path) for each unit that may exploit now and each of its paths (`_Exploitation.paths`)."""
+    c = state.combat
+    if c is None or not c.armor or c.automatic:
+        return []
+    return [(u.id, path) for u in advancers(state) for path in _Exploitation(state, u).paths()]
 
 
 def stop_advance(d: Decision) -> None:

@@ -20,10 +20,11 @@ from app.rules.daisenso.state import AXIS, State
 from app.rules.daisenso.terrain import AIRDROPS, BEACHHEADS, H
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired, GameEnded
-from app.rules.engine.syntax import SlotType
+from app.rules.engine.syntax import BUILTIN_SLOTS, ParseContext, SlotType
 from app.rules.engine.table import StatesTable, Step, order
 
 C = "Dai Senso "
+HEX_WORD = r"[a-zA-Z]?[0-9]{4}"  # a hex as orders write it: its sheet's letter and XXYY
 COMBAT_STEPS = ("blitz-combat", "regular-combat")
 
 
@@ -205,7 +206,21 @@ def _airdrop_candidates(state: State, side: str):
     for u in blitz.airdrop_units(state):
         for h in state.data.atlas.hexes():
             if h.sheet == H(u.hex).sheet and state.data.atlas.distance(H(u.hex), h) <= 2:
-                yield {"units": [u.id], "hex": str(h)}
+                yield {"units": [u.id], "hexes": [str(h)]}
+
+
+def _exploit_candidates(state: State, side: str):
+    """4.2.8: each unit's step from the defending hex into each hex next to it; since rules version 9 also each
+    longer path it may take, one for each end and enemy markers swept (ruling D55: a unit whose Exploitation
+    Distance and MA reach three hexes or more; with the printed counters' MAs of 2 at most, none)."""
+    target = state.combat.target
+    for u in combat.advancers(state):
+        for n in state.data.atlas.neighbours(H(target)):
+            yield {"units": [u.id], "hexes": [target, str(n)]}
+    if state.since(9):
+        for uid, path in combat.exploitation_paths(state):
+            if len(path) > 2:
+                yield {"units": [uid], "hexes": path}
 
 
 def _choices(verb: str):
@@ -222,8 +237,8 @@ def _choice_args(choice: tuple) -> dict:
     """The arguments of the order that makes a combat choice (verb, *args)."""
     verb, *args = choice
     if verb in ("lose", "convert"):
-        return {"unit": args[0], **({"kind": args[1]} if args[1] else {})}
-    return {"frm": args[0], "to": [args[1]]} if len(args) == 2 else {"to": [args[0]]}
+        return {"units": [args[0]], **({"kind": args[1]} if args[1] else {})}
+    return {"frm": [args[0]], "to": [args[1]]} if len(args) == 2 else {"to": [args[0]]}
 
 
 # -- the steps ------------------------------------------------------------------------------------------------
@@ -243,10 +258,11 @@ class Airdrop(PhaseStep):
 
     name = "airdrop"
 
-    @order("airdrop UNIT [UNIT ...] HEX", "Dai Senso 4.1.1",
+    @order("airdrop UNIT [UNIT ...] HEX [HEX ...]", "Dai Senso 4.1.1",
            "place an airborne unit's Airdrop marker within two hexes (one at a time)", _airdrop_candidates)
-    def airdrop(self, d: Decision, units: list[str], hex: str) -> None:
-        blitz.airdrop(d, one_at_a_time(d, units, "4.1.1", "Airdrops are conducted one at a time"), hex)
+    def airdrop(self, d: Decision, units: list[str], hexes: list[str]) -> None:
+        unit = one_at_a_time(d, units, "4.1.1", "Airdrops are conducted one at a time")
+        blitz.airdrop(d, unit, one_at_a_time(d, hexes, "4.1.1", "an Airdrop marker is placed in one hex"))
 
     @order("next", "Dai Senso 4.1", "end the Airdrop step")
     def next(self, d: Decision) -> None:
@@ -281,10 +297,12 @@ class Landing(PhaseStep):
         blitz.land(d, one_at_a_time(d, units, "4.1.3", "units conducting a Beachhead Landing are placed one at a "
                                                         "time"))
 
-    @order("snlf HEX", "Dai Senso 4.1.3.1", "land a Japanese Detachment from an SNLF Beachhead-0 in HEX",
-           lambda s, side: [{"hex": m.hex} for m in blitz.snlf_markers(s)])
-    def snlf(self, d: Decision, hex: str) -> None:
-        blitz.snlf(d, hex)
+    @order("snlf HEX [HEX ...]", "Dai Senso 4.1.3.1",
+           "land a Japanese Detachment from an SNLF Beachhead-0 in HEX (one at a time)",
+           lambda s, side: [{"hexes": [m.hex]} for m in blitz.snlf_markers(s)])
+    def snlf(self, d: Decision, hexes: list[str]) -> None:
+        blitz.snlf(d, one_at_a_time(d, hexes, "4.1.3.1", "each SNLF Beachhead-0 lands its own Detachment (ruling "
+                                                         "D34)"))
 
     @order("next", "Dai Senso 4.1", "end the Beachhead Landing step")
     def next(self, d: Decision) -> None:
@@ -296,16 +314,20 @@ class AirdropLanding(PhaseStep):
 
     name = "airdrop-landing"
 
-    @order("airland HEX KIND", "Dai Senso 4.1.4", "an Airdrop marker lands as a one-step infantry unit",
-           lambda s, side: [{"hex": m.hex, "kind": k} for m in blitz.airdrop_markers(s)
+    @order("airland HEX [HEX ...] KIND [KIND ...]", "Dai Senso 4.1.4",
+           "an Airdrop marker lands as a one-step infantry unit (one at a time)",
+           lambda s, side: [{"hexes": [m.hex], "kinds": [k]} for m in blitz.airdrop_markers(s)
                             for k in blitz.landing_kinds(s, m)])
-    def airland(self, d: Decision, hex: str, kind: str) -> None:
-        blitz.airland(d, hex, kind)
+    def airland(self, d: Decision, hexes: list[str], kinds: list[str]) -> None:
+        hex_label = one_at_a_time(d, hexes, "4.1.4", "an Airdrop marker lands one at a time (ruling D51)")
+        blitz.airland(d, hex_label, one_at_a_time(d, kinds, "4.1.4", "an Airdrop Landing places one one-step "
+                                                                     "infantry unit"))
 
-    @order("withdraw HEX", "Dai Senso 4.1.4", "put the Airdrop marker in HEX in the Delay Box",
-           lambda s, side: [{"hex": m.hex} for m in blitz.airdrop_markers(s)])
-    def withdraw(self, d: Decision, hex: str) -> None:
-        blitz.withdraw(d, hex)
+    @order("withdraw HEX [HEX ...]", "Dai Senso 4.1.4", "put an Airdrop marker in HEX in the Delay Box (one at a time)",
+           lambda s, side: [{"hexes": [m.hex]} for m in blitz.airdrop_markers(s)])
+    def withdraw(self, d: Decision, hexes: list[str]) -> None:
+        blitz.withdraw(d, one_at_a_time(d, hexes, "4.1.4", "an Airdrop marker goes to the Delay Box one at a time "
+                                                           "(ruling D51)"))
 
     @order("next", "Dai Senso 4.1.4", "end the Airdrop Landing step (markers left go to the Delay Box)")
     def next(self, d: Decision) -> None:
@@ -330,9 +352,11 @@ class Convoys(PhaseStep):
 
     name = "convoys"
 
-    @order("convoy WORD:zone", "Dai Senso 4.3", "a Troop Convoy from the zone's Used Box to its Convoys Box",
-           lambda s, side: [{"zone": z} for z in _used_convoys(s)])
-    def convoy(self, d: Decision, zone: str) -> None:
+    @order("convoy WORD:zones [WORD ...]", "Dai Senso 4.3",
+           "a Troop Convoy from the zone's Used Box to its Convoys Box (one at a time)",
+           lambda s, side: [{"zones": [z]} for z in _used_convoys(s)])
+    def convoy(self, d: Decision, zones: list[str]) -> None:
+        zone = one_at_a_time(d, zones, "4.3", "step 1 moves one Troop Convoy marker at a time")
         if zone not in _used_convoys(d.state):
             d.refuse(C + "4.3", f"no {d.state.phasing} Troop Convoy in the {zone} Used Box")
         d.emit(ConvoyReturned(d.state.phasing, zone))
@@ -400,9 +424,10 @@ class Choice(Step):
 
 
 class Losses(Choice):
-    @order("lose UNIT [as KIND]", "Dai Senso 4.2.6", "a unit in the combat loses a step (KIND: what replaces it)",
-           _choices("lose"))
-    def lose(self, d: Decision, unit: str, kind: str | None = None) -> None:
+    @order("lose UNIT [UNIT ...] [as KIND]", "Dai Senso 4.2.6",
+           "a unit in the combat loses a step (KIND: what replaces it; one step at a time)", _choices("lose"))
+    def lose(self, d: Decision, units: list[str], kind: str | None = None) -> None:
+        unit = one_at_a_time(d, units, "4.2.6", "step losses are declared one unit and one step at a time")
         self.take(d, ("lose", unit, kind), "4.2.6.1")
 
 
@@ -418,15 +443,21 @@ class DefenderLosses(Losses):
     name = "defender-losses"
 
 
+def _attacker_retreat(d: Decision, frm: list[str], to: list[str]) -> tuple:
+    """4.2.5: the attacking stacks in different hexes retreat apart, each one hex at a time."""
+    stack = one_at_a_time(d, frm, "4.2.5", "attacking stacks in different hexes retreat apart, one at a time")
+    return "retreat", stack, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")
+
+
 class AttackerResult(Losses):
     """4.2.4.1 Ad, Ex: every attacking stack retreats a hex, or one attacking unit loses a step."""
 
     name = "attacker-result"
 
-    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.4.1", "the attacking stack in HEX retreats one hex",
-           _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
-        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
+    @order("retreat HEX:frm [HEX ...] to HEX:to [HEX ...]", "Dai Senso 4.2.4.1",
+           "the attacking stack in HEX retreats one hex", _choices("retreat"))
+    def retreat(self, d: Decision, frm: list[str], to: list[str]) -> None:
+        self.take(d, _attacker_retreat(d, frm, to), "4.2.5")
 
 
 class AttackerRetreat(Choice):
@@ -434,10 +465,10 @@ class AttackerRetreat(Choice):
 
     name = "attacker-retreat"
 
-    @order("retreat HEX:frm to HEX:to [HEX ...]", "Dai Senso 4.2.5", "the next attacking stack retreats one hex",
-           _choices("retreat"))
-    def retreat(self, d: Decision, frm: str, to: list[str]) -> None:
-        self.take(d, ("retreat", frm, one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time")), "4.2.5")
+    @order("retreat HEX:frm [HEX ...] to HEX:to [HEX ...]", "Dai Senso 4.2.5",
+           "the next attacking stack retreats one hex", _choices("retreat"))
+    def retreat(self, d: Decision, frm: list[str], to: list[str]) -> None:
+        self.take(d, _attacker_retreat(d, frm, to), "4.2.5")
 
 
 class Exchange(Losses):
@@ -465,8 +496,10 @@ class Retreat(Choice):
         self.take(d, ("retreat", one_at_a_time(d, to, "4.2.5", "a force retreats one hex at a time, the "
                                                               "priorities checked before each")), "4.2.5.1")
 
-    @order("convert UNIT [as KIND]", "Dai Senso 4.2.5.3", "a step instead of a hex of retreat", _choices("convert"))
-    def convert(self, d: Decision, unit: str, kind: str | None = None) -> None:
+    @order("convert UNIT [UNIT ...] [as KIND]", "Dai Senso 4.2.5.3",
+           "a step instead of a hex of retreat (one at a time)", _choices("convert"))
+    def convert(self, d: Decision, units: list[str], kind: str | None = None) -> None:
+        unit = one_at_a_time(d, units, "4.2.5.3", "a Retreat result converts into steps one for one")
         self.take(d, ("convert", unit, kind), "4.2.5.3")
 
 
@@ -487,11 +520,10 @@ class Advance(Step):
     def advance(self, d: Decision, units: list[str]) -> None:
         combat.advance(d, one_at_a_time(d, units, "4.2.7", "Advance After Combat is conducted one unit at a time"))
 
-    @order("exploit UNIT HEX [HEX ...]", "Dai Senso 4.2.8", "from the defending hex, up to the Exploitation Distance",
-           lambda s, side: [{"unit": u.id, "hexes": [s.combat.target, str(n)]} for u in combat.advancers(s)
-                            for n in s.data.atlas.neighbours(H(s.combat.target))])
-    def exploit(self, d: Decision, unit: str, hexes: list[str]) -> None:
-        combat.exploit(d, unit, hexes)
+    @order("exploit UNIT [UNIT ...] HEX [HEX ...]", "Dai Senso 4.2.8",
+           "from the defending hex, up to the Exploitation Distance (one unit at a time)", _exploit_candidates)
+    def exploit(self, d: Decision, units: list[str], hexes: list[str]) -> None:
+        combat.exploit(d, one_at_a_time(d, units, "4.2.8", "Exploitation is conducted one unit at a time"), hexes)
 
     @order("stop", "Dai Senso 4.2.7", "no more advances")
     def stop(self, d: Decision) -> None:
@@ -515,11 +547,13 @@ class Overstack(Step):
         return Owed(f"eliminate units until each hex holds at most {s.data.stacking_limit} (ruling D15)",
                     ", ".join(hexes), over, tuple((u.id, f"{_unit_value(s, u.id)} in {u.hex}") for u in ground))
 
-    @order("eliminate UNIT", "Dai Senso 4.2.5.3", "eliminate a unit in an overstacked hex",
-           lambda s, side: [{"unit": u.id} for u in s.units.values() if u.faction == s.factions[side]
+    @order("eliminate UNIT [UNIT ...]", "Dai Senso 4.2.5.3", "eliminate a unit in an overstacked hex (one at a time)",
+           lambda s, side: [{"units": [u.id]} for u in s.units.values() if u.faction == s.factions[side]
                             and u.hex in overstacked(s, u.faction)])
-    def eliminate(self, d: Decision, unit: str) -> None:
+    def eliminate(self, d: Decision, units: list[str]) -> None:
         state = d.state
+        unit = one_at_a_time(d, units, "4.2.5.3", "units are eliminated one at a time, the stacks counted again "
+                                                  "after each (ruling D15)")
         u = combat.own(d, unit, "4.2.5.3")
         if u.hex not in overstacked(state, u.faction) or not state.kind(u).is_ground:
             d.refuse(C + "4.2.5.3", f"{unit} is not in an overstacked hex")
@@ -532,9 +566,18 @@ class Overstack(Step):
 
 
 def _read_hex(word: str) -> str:
-    if not re.fullmatch(r"[a-zA-Z]?[0-9]{4}", word):
+    if not re.fullmatch(HEX_WORD, word):
         raise ValueError("is not a hex (a sheet letter and XXYY, e.g. w4520)")
     return word.lower()
+
+
+def _read_unit(word: str, context: ParseContext) -> str:
+    """A unit's id; a word that names no unit on the map and reads as a hex is a hex ("airdrop UNIT HEX HEX" names
+    two hexes, not two units: 4.1.1 refuses it as such)."""
+    BUILTIN_SLOTS["UNIT"].read(word)
+    if word not in context.state.units and re.fullmatch(HEX_WORD, word):
+        raise ValueError("is a hex, not a unit")
+    return word
 
 
 def _read_kind(word: str) -> str:
@@ -548,7 +591,8 @@ TABLE = StatesTable(
      AttackerResult(), AttackerRetreat(), Exchange(), Retreat(), AttackerLosses(), DefenderLosses(), Advance(),
      Overstack()],
     sequence_case="Dai Senso 4",
-    slots={"HEX": SlotType(_read_hex, "a hex (w4520, e3609)"), "KIND": SlotType(_read_kind, "a unit kind")},
+    slots={"HEX": SlotType(_read_hex, "a hex (w4520, e3609)"), "KIND": SlotType(_read_kind, "a unit kind"),
+           "UNIT": SlotType.in_context(_read_unit, "a unit id")},
 )
 
 __all__ = ["AIRDROPS", "COMBAT_STEPS", "TABLE", "enter", "opening_step"]

@@ -12,7 +12,7 @@ from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 8  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 9  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
 # kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
@@ -20,7 +20,8 @@ RULES_VERSION = 8  # the version new games are played under; 3: a marine's first
 # giving Ranged Support too (D45), an Airdrop Landing sends enemy Detachment and Logistics markers to the Delay Box
 # (D46), an Air unit's shift needs its own nationality in the combat, not a Chinese group's (D49); 8: an HQ that gave
 # Ranged Support in Blitz Combat makes no Beachhead Landing (D50), Airdrop markers go to the Delay Box one at a time
-# (D51), a position with attacks made in its Blitz Combat opens past the Airdrop step (D54)
+# (D51), a position with attacks made in its Blitz Combat opens past the Airdrop step (D54); 9: the list of legal
+# orders names every Exploitation path, one for each end and enemy markers swept (D55)
 
 
 def created_under(version: str | None) -> int:
