@@ -1,13 +1,16 @@
-"""Shared fixtures: a fresh store per test, players seated, and a random legal-order player for skirmish."""
+"""Shared fixtures: a fresh store per test, the same dice every run, players seated, and a random legal-order player
+for skirmish."""
 from __future__ import annotations
 
 import os
 import random
 import uuid
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from app.events import dice
 from app.events.store import EventStore
 from app.projections import state as projection
 from app.rules.catalog import installed
@@ -28,6 +31,16 @@ def store(tmp_path):
     s = EventStore(str(tmp_path / "test.sqlite3"))
     yield s
     s.close()
+
+
+@pytest.fixture
+def fixed_dice():
+    """The same dice every run: the server's seed, the words of a player who gives none, the game's id. A game
+    played from them is the same game every run (its length, and so its cost, too)."""
+    with mock.patch.object(dice, "new_seed", lambda: "6" * 64), \
+            mock.patch.object(dice, "new_player_text", lambda: "words the server made"), \
+            mock.patch.object(games, "new_game_id", lambda _: "g-0000beef"):
+        yield
 
 
 def pytest_collection_modifyitems(items):

@@ -15,6 +15,7 @@ from app.service.application import DEADLINE_ACTIONS, Application, Seat
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError, authenticated, bearer, is_operator
 from app.web.boards import BoardOrder, BoardPlay
+from app.web.declared import keep_declared
 
 
 class ApiBlueprint(Blueprint):
@@ -65,10 +66,24 @@ UNAVAILABLE = blp.alt_response(503, schema=ApiError, description="the database c
 
 
 def returns(code: int, schema, description: str = "", content_type: str = "application/json"):
-    """Document a response body (`schema`: a Schema class, or a plain OpenAPI schema dict) without passing the
-    route's answer through it: the answer is the service's, and the document says what it holds."""
+    """Document a response body (`schema`: a Schema class or instance, or a plain OpenAPI schema dict) and, for a
+    schema, answer only what it declares (app/web/declared.py: any other key of the service's answer is dropped;
+    values are not converted). A route answering a Response (a conditional read) cuts its body itself."""
     body = {"schema": schema}
-    return blp.doc(responses={str(code): {"description": description or "OK", "content": {content_type: body}}})
+    document = blp.doc(responses={str(code): {"description": description or "OK", "content": {content_type: body}}})
+    if isinstance(schema, dict):
+        return document
+    cut = keep_declared(schema)
+
+    def decorate(func):
+        @functools.wraps(func)
+        def route(*args, **kwargs):
+            answer = func(*args, **kwargs)
+            return answer if isinstance(answer, Response) else cut(answer)
+
+        return document(route)
+
+    return decorate
 
 
 def svc() -> Application:
@@ -478,12 +493,23 @@ class ViewDoc(Schema):
     view = fields.Dict(metadata={"description": "the position as you may see it (the rule set's view)"})
 
 
+VIEW = keep_declared(ViewDoc)
+
+
+def view_body(view: dict) -> JsonBody:
+    """The state read's answer: the seat's view as ViewDoc declares it, its bytes and entity tag (module-level:
+    `Reads.view_now` keeps what it renders per renderer)."""
+    return json_body(VIEW(view))
+
+
 class HistoryLine(Schema):
     seq = fields.Integer()
     at = fields.String()
     actor = fields.String()
     type = fields.String()
     text = fields.String()
+    retracted = fields.Boolean(metadata={"description": "taken back (an undo or an upheld dispute): its text "
+                                                        "begins with [retracted]"})
 
 
 class HistoryPage(Schema):
@@ -522,9 +548,16 @@ class PreviewDoc(Schema):
 
 
 class VerifyDoc(Schema):
+    game_id = fields.String()
     ok = fields.Boolean()
+    first_bad_seq = fields.Integer(allow_none=True, metadata={"description": "the first event that differs"})
     events = fields.Integer()
-    problems = fields.List(fields.Dict())
+    orders_replayed = fields.Integer(metadata={"description": "orders re-run through the rules"})
+    rolls_checked = fields.Integer(metadata={"description": "die rolls recomputed from the revealed seed"})
+    rolls_unchecked = fields.Integer(metadata={"description": "die rolls not recomputed (the seed not revealed)"})
+    dice_notes = fields.List(fields.String())
+    problems = fields.List(fields.Dict(), metadata={"description": "seq, check and message of each (a player "
+                                                                   "reads only seq and check)"})
 
 
 class StandingKind(Schema):
@@ -651,7 +684,7 @@ def state(args, game_id):
     The answer carries an ETag: sent back as If-None-Match, it gets 304 and no body while the position is unchanged"""
     s = seat(game_id)
     reads = svc().reads
-    return conditional(reads.view_now(s, json_body) if args["at"] is None else json_body(reads.view(s, args["at"])))
+    return conditional(reads.view_now(s, view_body) if args["at"] is None else view_body(reads.view(s, args["at"])))
 
 
 @blp.route("/games/<game_id>/map.svg", methods=["GET"])

@@ -7,6 +7,8 @@ import re
 import pytest
 
 from app.mail.transport import MailConfig
+from app.rules import legal
+from app.service import reads
 from app.web import create_app
 from tests.outbox import Outbox
 
@@ -77,6 +79,24 @@ def test_every_response_in_the_openapi_document_has_a_schema(api):
     assert spec["components"]["schemas"]["ApiError"]["required"] == ["error", "message"]
     prompt = spec["components"]["schemas"]["PromptDoc"]["properties"]
     assert {"owed", "legal_orders"} <= set(prompt)
+
+
+def test_an_answer_carries_only_the_keys_its_schema_declares(api, monkeypatch):
+    """A key the rules or the service add to an answer reaches no client until the OpenAPI document declares it
+    (app/web/declared.py): `odds_note` was answered in the legal orders before LegalOrder said what it was."""
+    _, call, _ = api
+    accepted, view_dict = legal._accepted, reads.view_dict
+    monkeypatch.setattr(legal, "_accepted", lambda *a, **kw: {**accepted(*a, **kw), "undeclared": "inner detail"})
+    monkeypatch.setattr(reads, "view_dict", lambda *a: {**view_dict(*a), "undeclared": "inner detail"})
+    spec = call("GET", "/openapi.json").json["components"]["schemas"]
+    prompt = call("GET", "/games/{g}/actions", "red").json
+    assert prompt["legal_orders"] and prompt["legal_orders"][0]["order"] == "move R1 0101"
+    for order in prompt["legal_orders"] + [o for kind in prompt["kinds"] for o in kind["orders"]]:
+        assert set(order) <= set(spec["LegalOrder"]["properties"]), order
+    state = call("GET", "/games/{g}/state", "red")
+    assert state.json["view"]["units"] and set(state.json) <= set(spec["ViewDoc"]["properties"])
+    for answer in (prompt, state.json, call("GET", "/games/{g}/state?at=3", "red").json):
+        assert "inner detail" not in json.dumps(answer)
 
 
 def test_preview_takes_the_bodies_orders_take_and_plans_out_of_turn(api):

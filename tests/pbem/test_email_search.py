@@ -28,7 +28,10 @@ GAMES = [  # (rules, scenario, the player's side, the search's side)
 
 
 @pytest.mark.parametrize("name, scenario, player, opponent", GAMES, ids=[g[0] for g in GAMES])
-def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, name, scenario, player, opponent):
+def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, fixed_dice, name, scenario, player,
+                                                           opponent):
+    """The same dice every run (`fixed_dice`): the search's choices and the player's draws are seeded, so each game
+    is the same game, of the same length and cost, every run."""
     rules = CATALOG.rules(name)
     game_id, tokens = pbem.setup.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"})
     assert set(tokens) == {player}

@@ -96,3 +96,17 @@ def test_sk_6_the_view_names_the_side_to_act_while_the_game_runs_and_no_one_once
         shown = RULES.view(state, side)
         assert (shown["side_to_act"], shown["step"], shown["winner"], shown["end_reason"]) == (
             None, "over", "red", "blue has no units left (SK 6.1)")
+
+
+def test_sk_3_1_a_game_that_ends_after_its_last_turn_shows_that_turn_at_game_over():
+    state = RULES.initial_state("standard", {})
+    while state.step != "over":  # every step ended at once: nobody moves, nobody takes the village (SK 6.2)
+        before = state.turn
+        for event in RULES.decide(state, RULES.parse("end", state.side, state), RecordedDice(next_index=0,
+                                                                                              recorded=[])):
+            state = RULES.evolve(state, event)
+    assert before == 6
+    for side in ("red", "blue"):
+        shown = RULES.view(state, side)
+        assert (shown["turn"], shown["step"], shown["side_to_act"], shown["winner"], shown["end_reason"]) == (
+            6, "over", None, None, "nobody took the village")

@@ -10,7 +10,9 @@ from app.rules.skirmish.state import SIDES, State, start
 GAME = Game(
     name="skirmish",
     title="Skirmish (Hexledger's worked-example rule set)",
-    version="2",  # 2: the engine's shape (state saved by the engine's codec; snapshots of version 1 are not read)
+    # 2: the engine's shape (state saved by the engine's codec; snapshots of version 1 are not read); 3: no turn
+    # after the last (a snapshot at game over held turn 7); no decision changed, every game decided as played
+    version="3",
     sides=SIDES,
     scenarios={"standard": "Three units a side, six turns, a village to take (SK 2.1)"},
     sequence_case="SK 3.3",

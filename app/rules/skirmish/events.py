@@ -33,7 +33,8 @@ class UnitMoved:
 @event_type("skirmish.StepEnded")
 @dataclass(frozen=True)
 class StepEnded:
-    """SK 3.1-3.2: movement, then combat; Red's player turn, then Blue's; then the next turn."""
+    """SK 3.1-3.2: movement, then combat; Red's player turn, then Blue's; then the next turn, but none after the
+    last (the game ends there, SK 6.2: its view at game over shows the last turn played)."""
 
     side: str
     step: str
@@ -43,6 +44,8 @@ class StepEnded:
             return replace(state, step="combat")
         if self.side == SIDES[0]:
             return replace(state, side=other(self.side), step="movement")
+        if state.last_step:
+            return state
         fresh = {uid: replace(u, moved=False, attacked=False) for uid, u in state.units.items()}
         return replace(state, turn=state.turn + 1, side=SIDES[0], step="movement", units=fresh, attacked_hexes=())
 

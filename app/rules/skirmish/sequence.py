@@ -9,7 +9,7 @@ from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.movement import Mover, Situation, reach, validate_path
 from app.rules.skirmish import combat
 from app.rules.skirmish.events import StepEnded, UnitMoved
-from app.rules.skirmish.state import SIDES, State
+from app.rules.skirmish.state import State
 
 
 def _move_candidates(state: State, side: str):
@@ -53,7 +53,7 @@ class PlayerStep(Step):
     def end(self, d: Decision) -> None:
         s = d.state
         d.emit(StepEnded(d.side, s.step))
-        if s.turn == d.data.last_turn and s.side == SIDES[-1] and s.step == "combat":
+        if s.last_step:
             holder = s.village_holder
             reason = f"{holder} holds the village {d.data.village} (SK 6.2)" if holder else "nobody took the village"
             d.emit(GameEnded(holder, reason))

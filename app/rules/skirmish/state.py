@@ -45,6 +45,11 @@ class State(SequencedState):
     def at(self, hex_label: str) -> list[Unit]:
         return [u for u in self.units.values() if u.hex == hex_label]
 
+    @property
+    def last_step(self) -> bool:
+        """SK 3.1: Blue's combat step of the last turn, whose end ends the game (SK 6.2); no turn comes after it."""
+        return self.turn == self.data.last_turn and self.side == SIDES[-1] and self.step == "combat"
+
     def enemy_zoc(self, side: str) -> set[str]:
         """SK 4.3: the six hexes around every enemy unit."""
         grid = self.data.map.grid
