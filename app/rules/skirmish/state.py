@@ -58,8 +58,8 @@ class State(SequencedState):
 
 
 def start(data, scenario: str, options, version: str | None = None) -> State:
-    """SK 2.1: both sides set up as the tables list them; Red moves first (one rules version: `version` reads
-    nothing otherwise)."""
+    """SK 2.1: both sides set up as the tables list them; Red moves first (every rules version starts alike:
+    `version` changes nothing here)."""
     units = {uid: Unit(uid, spec.side, spec.strength, spec.hex, data.steps, data.steps)
              for uid, spec in data.units.items()}
     return State(turn=1, side=data.first_side, step="movement", units=units, data=data)
