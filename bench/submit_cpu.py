@@ -6,6 +6,7 @@ sender's CPU per submit: a burst of orders through waitress, the sender process 
 read from /proc once it has sent what the burst queued.
 
     python bench/submit_cpu.py [--requests 480] [--no-sender]
+    python bench/submit_cpu.py --read-floor [--requests 1000]: the state read beside plain routes doing part of it
 
 Issue 15's submit rows (bench/table.py) are wall-clock ratios; this says what is left inside them. No test runs it.
 """
@@ -179,11 +180,76 @@ def sender_cpu(count: int) -> None:
     sender.stop()
 
 
+def read_floor(count: int, rounds: int = 7) -> None:
+    """The state read's CPU in Flask's `wsgi_app` (what bench/table.py's read CPU row measures, the test client left
+    out) beside the bare endpoint's and beside plain Flask routes (no flask-smorest wrappers, no blueprint) that do
+    part of the read: how much of the goal (<= 1.11x the bare endpoint) each part of the read's work takes."""
+    from flask import Response, current_app
+
+    from app.web import authenticated, routes
+
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
+    app.extensions["hexledger_sender"].stop()
+    fixed: list = []  # the reader's seat, authenticated once, for the routes that skip the token check
+
+    def answer(seat):
+        return routes.conditional(current_app.extensions["hexledger_service"]().reads.view_now(seat, routes.view_body))
+
+    plain = {"plain": lambda game_id: answer(authenticated(game_id)),
+             "token": lambda game_id: (authenticated(game_id), Response(b"{}", content_type="application/json"))[1],
+             "answer": lambda game_id: answer(fixed[0]),
+             "nothing": lambda game_id: Response(b"{}", content_type="application/json")}
+    for name, view in plain.items():
+        app.add_url_rule(f"/{name}/games/<game_id>/state", name, view)
+    spent: list[int] = []
+    inner = app.wsgi_app
+
+    def timed(environ, start_response):
+        started = time.thread_time_ns()
+        try:
+            return list(inner(environ, start_response))
+        finally:
+            spent.append(time.thread_time_ns() - started)
+
+    app.wsgi_app = timed
+    client = app.test_client()
+    game_id, tokens = games_for(client, 1)[0]
+    token = {"Authorization": f"Bearer {tokens['blue']}"}
+    with app.test_request_context(f"/games/{game_id}/state", headers=token):
+        fixed.append(authenticated(game_id))
+    assert client.get(f"/plain/games/{game_id}/state", headers=token).data == \
+        client.get(f"/games/{game_id}/state", headers=token).data
+    asks = {"the state read (the API's route)": (f"/games/{game_id}/state", token),
+            "the same read on a plain route": (f"/plain/games/{game_id}/state", token),
+            "  plain: the token check, a fixed answer": (f"/token/games/{game_id}/state", token),
+            "  plain: the head check and kept answer, no token": (f"/answer/games/{game_id}/state", {}),
+            "  plain: a fixed answer, no token": (f"/nothing/games/{game_id}/state", {}),
+            "the bare endpoint": ("/bench/bare", {})}
+    medians: dict[str, list[float]] = {label: [] for label in asks}
+    for _ in range(rounds):
+        for label, (path, headers) in asks.items():
+            spent.clear()
+            for _ in range(count):
+                client.get(path, headers=headers)
+            medians[label].append(sorted(spent)[len(spent) // 2] / 1e3)
+    bare = sorted(medians["the bare endpoint"])[rounds // 2]
+    print(f"\nthe state read's floor: wsgi_app thread CPU a request, microseconds (median of {rounds} rounds of "
+          f"{count} requests each, interleaved; load average {os.getloadavg()[0]:.1f}); goal <= 1.11x the bare one")
+    for label, values in medians.items():
+        us = sorted(values)[rounds // 2]
+        print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=480)
     parser.add_argument("--no-sender", action="store_true", help="skip the sender process's part")
+    parser.add_argument("--read-floor", action="store_true",
+                        help="only the state read against plain routes doing part of its work (`read_floor`)")
     args = parser.parse_args()
+    if args.read_floor:
+        read_floor(args.requests)
+        return
     breakdown(args.requests)
     if not args.no_sender:
         sender_cpu(args.requests // 2)

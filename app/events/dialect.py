@@ -25,6 +25,7 @@ class Database(ABC):
     order = "rowid"  # the column that keeps the order rows were added in
     for_update = ""  # locks rows read in a transaction against other writers, where the backend has row locks
     skip_locked = ""  # the same, skipping rows another transaction holds (an outbox claim)
+    retractions_from = "events"  # where a game's core.Retracted events are read from: their partial index (migrations)
 
     def __init__(self, path: str, heads: dict[str, tuple[int, str]]):
         self.path = path

@@ -46,6 +46,10 @@ def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
 class SqliteDatabase(Database):
     """A connection to a SQLite file (or ":memory:"), migrated on opening."""
 
+    # without statistics (no ANALYZE) SQLite's planner prefers the primary key's range to the partial index and
+    # reads every event of the game up to the load's seq: 2 ms of a 20,000-event load, for what is mostly none
+    retractions_from = "events INDEXED BY events_retracted"
+
     def __init__(self, path: str, busy_timeout: float = 30.0):
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -143,3 +143,35 @@ def test_11_28_the_1st_sf_ordered_into_a_defence_is_refused_by_its_rule():
     for text in ("commit 1 sf", "commit sf"):
         assert refusal(RULES, s, "japanese", text) == \
             "Ichi-Go 11.28: the 1st SF never supports a defence, only an attack"
+
+
+def test_8_10_an_airlift_of_two_units_is_refused_by_the_one_unit_capacity_not_the_parser():
+    s = position({}, phase="VIII", plans={"chinese": "move-fight"}, air_side="allied",
+                 extra=(chinese("C01", "cn-reg-02", "0712"), chinese("C02", "cn-reg-07", "0712")))
+    assert refusal(RULES, s, "allied", "airlift C01 C02 to 0119") == \
+        "Ichi-Go 8.10: the airlift carries one unit a turn: name one unit"
+    assert refusal(RULES, s, "allied", "airlift C01 to 0119") is None
+
+
+def test_8_9_a_b29_raid_on_two_cities_is_refused_by_its_one_marker():
+    s = replace(position({"jp-cea-110div": "2011"}, turn=3), phase="start")
+    assert refusal(RULES, s, "allied", "b29 2008 1901") == "Ichi-Go 8.9: there is one B-29 marker: place it on one city"
+    assert refusal(RULES, s, "allied", "b29 2008") is None
+
+
+def test_7_8_8_11_the_aerial_supply_marker_and_the_airdrop_each_take_one_hex():
+    u = us_ids(1)[0]
+    s = position({u: "2011"}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True)
+    assert refusal(RULES, s, "allied", "supply 2011 2012") == \
+        "Ichi-Go 7.8: there is one US Aerial Supply Marker: it supplies the US units of one hex"
+    assert refusal(RULES, s, "allied", "drop 2012 2013") == \
+        "Ichi-Go 8.11: the 11th Airborne makes one airdrop, into one hex"
+    assert refusal(RULES, s, "allied", "supply 2011") is None and refusal(RULES, s, "allied", "drop 2012") is None
+
+
+def test_9_5_two_brigades_absorbed_into_one_division_are_refused_by_the_one_flip_not_the_parser():
+    s = position({"jp-cea-40div": "1811", "jp-cea-1bde": "1811", "jp-cea-3bde": "1811"}, phase="V",
+                 steps={"jp-cea-40div": 1})
+    assert refusal(RULES, s, "japanese", "absorb jp-cea-1bde jp-cea-3bde into jp-cea-40div") == \
+        "Ichi-Go 9.5: one brigade flips a reduced division to full strength: absorb one brigade at a time"
+    assert refusal(RULES, s, "japanese", "absorb jp-cea-1bde into jp-cea-40div") is None

@@ -287,3 +287,18 @@ def test_8_4_r33_a_landing_halves_the_sum_of_its_factors_not_each_unit():
     events = when(s, "japanese", "land d11-r12 d11-r22 at 3308", rolls=[6])
     r = of(events, ev.CombatResolved)[0]
     assert (r.attack, r.defence, r.odds) == (3, 1, "3:1")
+
+
+def test_11_2_r36_the_interdiction_takes_only_the_reinforcements_listed_for_this_gt_not_delayed_ones():
+    # the 9th Division (GT 4, delayed) and the 53rd (GT 5, 1 factor) wait on GT 5: a roll of 1 takes the 53rd alone,
+    # with no choice offered, and the 9th may still be placed
+    s = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=5, side="chinese", phase="reinf",
+                 pool=("cn-d9", "cn-d53"))
+    events = when(s, "chinese", "proceed", rolls=[1])
+    assert not of(events, ev.DecisionRequired) and of(events, ev.UnitsRemoved)[0].units == ["cn-d53"]
+    s = fold(s, *events)
+    assert s.units["cn-d9"].status == "pool" and "cn-d9" in {u.id for u in due(s, "chinese")}
+    # on GT 8 nothing is listed for the Chinese: a reinforcement delayed to it is not interdicted at all
+    late = position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=8, side="chinese", phase="reinf", pool=("cn-d9",))
+    assert "proceed" not in [a.name for a in RULES.prompt(late).actions]
+    assert then(late, "chinese", "place d9 at 2410").units["cn-d9"].hex == "2410"

@@ -530,7 +530,8 @@ class TurnStart(InPhase):
         else:
             airpower.b29_roll(em)
 
-    @order("b29 HEX", "Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city", _b29_candidates)
+    @order("b29 HEX", "Ichi-Go 8.9", "place the B-29 marker on a Japanese-controlled city", _b29_candidates,
+           forbidden=(("b29 HEX HEX [HEX ...]", "Ichi-Go 8.9", "there is one B-29 marker: place it on one city"),))
     def b29(self, em: Decision, hex: str) -> None:
         airpower.b29(em, hex)
 
@@ -589,17 +590,22 @@ class Operations(InPhase):
         causeway.land(em, em.side, units, hex, displace)
 
     @order("drop HEX", "Ichi-Go 8.11", "airdrop the 11th Airborne on a clear or rough hex free of Japanese units",
-           _drop_candidates)
+           _drop_candidates, forbidden=(("drop HEX HEX [HEX ...]", "Ichi-Go 8.11",
+                                         "the 11th Airborne makes one airdrop, into one hex"),))
     def drop(self, em: Decision, hex: str) -> None:
         airpower.drop(em, em.side, hex)
 
     @order("airlift UNIT to HEX", "Ichi-Go 8.10", "fly one Chinese unit (or the 11th Airborne) between friendly "
-                                                  "cities", _airlift_candidates)
+                                                  "cities", _airlift_candidates,
+           forbidden=(("airlift UNIT UNIT [UNIT ...] to HEX", "Ichi-Go 8.10",
+                       "the airlift carries one unit a turn: name one unit"),))
     def airlift(self, em: Decision, unit: str, hex: str) -> None:
         airpower.airlift(em, em.side, unit, hex)
 
     @order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a "
-                                        "turn)", _supply_candidates)
+                                        "turn)", _supply_candidates,
+           forbidden=(("supply HEX HEX [HEX ...]", "Ichi-Go 7.8",
+                       "there is one US Aerial Supply Marker: it supplies the US units of one hex"),))
     def supply(self, em: Decision, hex: str) -> None:
         airpower.aerial_supply(em, em.side, hex)
 
@@ -663,7 +669,9 @@ class JapaneseReinforcements(InPhase):
         reinforcements.enter(em, em.side, units, hex)
 
     @order("absorb BRIGADE into DIVISION", "Ichi-Go 9.5",
-           "a reduced division in an initial Japanese city absorbs a brigade there", _absorb_candidates)
+           "a reduced division in an initial Japanese city absorbs a brigade there", _absorb_candidates,
+           forbidden=(("absorb BRIGADE BRIGADE [BRIGADE ...] into DIVISION", "Ichi-Go 9.5",
+                       "one brigade flips a reduced division to full strength: absorb one brigade at a time"),))
     def absorb(self, em: Decision, brigade: str, division: str) -> None:
         reinforcements.absorb(em, em.side, brigade, division)
 

@@ -412,7 +412,9 @@ class Advance(Decided):
                     f"up to {data['hexes']} hex(es), any of these units", _units(state, data["units"]))
 
     @order("advance UNITS to HEX:path [HEX]", "SNC 10.5.3", "advance surviving attackers into the emptied hex",
-           _advance_candidates)
+           _advance_candidates, forbidden=(("advance UNITS to HEX:path HEX:beyond HEX [HEX ...]", "SNC 10.5.3",
+                                            "an advance after combat enters the emptied hex (a 10th Army landing "
+                                            "goes one hex beyond, 8.4.1), no farther"),))
     def advance(self, em: Decision, units: list[str], path: list[str]) -> None:
         combat.advance(em, em.side, units, path)
 
@@ -513,7 +515,9 @@ class Retreat(Decided):
         return Owed("retreat the Chinese survivors one hex (SNC 8.4)", (state.battle or {}).get("hex"),
                     "one of these hexes", tuple((h, "open") for h in state.pending[0]["data"]["options"]))
 
-    @order("retreat to HEX", "SNC 8.4", "retreat the Chinese survivors of a landing one hex", _retreat_candidates)
+    @order("retreat to HEX", "SNC 8.4", "retreat the Chinese survivors of a landing one hex", _retreat_candidates,
+           forbidden=(("retreat to HEX HEX [HEX ...]", "SNC 8.4",
+                       "the Chinese survivors of a landing retreat one hex: name that hex"),))
     def retreat(self, em: Decision, hex: str) -> None:
         combat.retreat(em, em.side, hex)
 
@@ -636,7 +640,9 @@ class JapaneseReinforcements(InPhase):
         reinforcements.land(em, units, hex, support)
 
     @order("advance UNITS to HEX", "SNC 8.4.1", "10th Army units in the hex they landed at this phase advance one "
-           "hex more", _army_candidates)
+           "hex more", _army_candidates, forbidden=(("advance UNITS to HEX HEX [HEX ...]", "SNC 8.4.1",
+                                                     "the 10th Army goes on one hex beyond the landing hex, no "
+                                                     "farther"),))
     def advance(self, em: Decision, units: list[str], hex: str) -> None:
         reinforcements.army_advance(em, units, hex)
 
