@@ -257,6 +257,16 @@ class Optional(Protocol):
         for a later edition leaves stored games' decisions as they were. Without it the evaluation weighs only
         material, victory hexes, reach and safety."""
 
+    def progress(self, state: Any) -> float:
+        """The share of the game's time run out, 0 at its start to 1 at its last turn's end: from the policies'
+        edition 5 the evaluation weighs `stakes` more as the end nears (app/rules/evaluation.py). Without it the
+        weight stays as it is at the start."""
+
+    def overstacked(self, state: Any, side: str) -> int:
+        """How many of `side`'s units stand in hexes over the stacking limits, which the end of a phase would thin
+        (SNC 6.0): from the policies' edition 5 the strong opponent does not search an order that raises it, nor
+        end a step while an order would lower it (app/rules/search.py). Without it every order is searched."""
+
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents
     policies: Mapping[str, Callable]

@@ -20,7 +20,10 @@ gives one: its `stakes` (app/rules/base.py Optional), how near each side stands 
 (SNC 4.1-4.3's sudden deaths and cities, Ichi-Go 4.1-4.5's victory points...), weighted `STAKES` against the four
 above. Edition 2 reads the four alone, so a stored game's search decisions re-decide as they were played; the
 rule set's `stakes` is told the edition (`edition=`), so it may read more from a later one (SNC from edition 4: how
-many of the Shanghai ring's hexes hold a Chinese unit while 4.2 can end the game).
+many of the Shanghai ring's hexes hold a Chinese unit while 4.2 can end the game; from edition 5 SNC's cities
+against the Game-Turns left). From edition 5 the stakes also weigh more as the game's end nears, where the rule
+set says how much of its time has run out (its `progress`, p): `STAKES` + (1 - `STAKES`) * p^2 (SNC at GT 12:
+0.92), for what is left of the game is the victory conditions, not the material kept for later.
 
 A game that has ended is worth 1 (won), -1 (lost) or 0 (drawn); any other position stays within +-`CAP`, so an
 ending always outweighs it.
@@ -36,7 +39,7 @@ from app.rules.kernel.hexgrid import Hex
 WEIGHTS = {"material": 0.4, "control": 0.35, "reach": 0.1, "safety": 0.15}
 CAP = 0.9
 STAKES = 0.5  # edition 3: the rule set's own reading of its victory conditions, against the four readings
-LATEST = 4  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
+LATEST = 5  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
 CONTESTED = 2  # an enemy unit this near a held victory hex with none of the holder's units on it contests it
 
 
@@ -49,7 +52,11 @@ def value(rules, state: Any, side: str, edition: int = LATEST) -> float:
     total = sum(WEIGHTS[k] * found[k] for k in WEIGHTS)
     stakes = getattr(rules, "stakes", None) if edition >= 3 else None
     if stakes is not None:
-        total = (1 - STAKES) * total + STAKES * max(-1.0, min(1.0, stakes(state, side, edition=edition)))
+        weight = STAKES
+        progress = getattr(rules, "progress", None) if edition >= 5 else None
+        if progress is not None:
+            weight += (1 - STAKES) * max(0.0, min(1.0, progress(state))) ** 2
+        total = (1 - weight) * total + weight * max(-1.0, min(1.0, stakes(state, side, edition=edition)))
     return max(-CAP, min(CAP, CAP * total))
 
 

@@ -13,7 +13,8 @@ for ever. Which policies a rule set offers:
 - `greedy` (a practice opponent), for a rule set that lists its legal orders and draws a map: the attack at the
   best odds (3:2 or better), else the move that brings a unit nearest an objective (a victory hex the side does
   not hold, else a hex where it sees an enemy unit) without leaving a victory hex it holds empty, else an order
-  that brings units into play or spends what the side has, or a decision the step forces, else `end`;
+  that brings units into play or spends what the side has, or a decision the step forces, else `end`; an attack
+  the step forces below 3:2 (Formosa 15.0): from edition 5 the one at the best odds, before it a random order;
 - `random` (the fuzzers' random player, docs/architecture.md practice 10): a random legal order;
 - `search` (the strong practice opponent, app/rules/search.py): playouts through the rules themselves, a fixed
   number of them a decision (`search:N` at creation), on positions sampled from the side's view.
@@ -25,8 +26,12 @@ Editions: a seat records the settings it was created with (core.SeatAutomated.se
 `verify` re-decides each order with them. A seat automated before settings were recorded is edition 1
 (app/rules/practice_v1.py), decided as it was played. Edition 2 is edition 3 but for the search's evaluation,
 which reads the rule set's own stakes from edition 3 on (app/rules/evaluation.py); edition 4 is edition 3 but for
-what SNC's stakes read (the Shanghai ring's hexes held while 4.2 can end the game). Random and greedy decide alike
-in editions 2 to 4.
+what SNC's stakes read (the Shanghai ring's hexes held while 4.2 can end the game); edition 5 is edition 4 but for
+the search: its evaluation weighs the game's stakes more as its end nears and SNC's cities against the Game-Turns
+left, and it does not search a move that puts more units in a hex than the stacking limits allow
+(app/rules/search.py `within_limits`), and greedy, rating nothing where the step may not be ended (an attack the
+rules require below 3:2, Formosa 15.0), gives the listed attack at the best odds instead of a random order
+(`forced_attack`). Random decides alike in editions 2 to 5, greedy in editions 2 to 4.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -47,8 +52,9 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-EDITION = 4  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
-# stakes count the Shanghai ring's hexes held against 4.2)
+EDITION = 5  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+# stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
+# over moves that overstack, greedy's forced attack at the best odds)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
@@ -76,7 +82,7 @@ def _builders(rules) -> dict[str, Callable[[dict], Policy]]:
     if getattr(rules, "legal_orders", None) is None and getattr(rules, "candidates", None) is None:
         return found
     if getattr(rules, "game_map", None) is not None:
-        found.setdefault("greedy", lambda settings: greedy(rules))
+        found.setdefault("greedy", lambda settings: greedy(rules, settings.get("edition", EDITION)))
     found.setdefault("random", lambda settings: random_player(rules))
     if getattr(rules, "legal_orders", None) is not None:
         found.setdefault("search", lambda settings: search.policy(rules, settings))
@@ -221,7 +227,7 @@ def legal(rules, state: Any, side: str, text: str) -> Command | None:
     return command
 
 
-def _after(rules, state: Any, command: Command) -> Any | None:
+def after(rules, state: Any, command: Command) -> Any | None:
     """The position `command` leaves (dice all showing 1), or None if the rules refuse it there."""
     try:
         for event in rules.decide(state, command, FixedDice(1)):
@@ -237,8 +243,8 @@ def usable(rules, state: Any, side: str, text: str) -> Command | None:
     command = legal(rules, state, side, text)
     if command is None:
         return None
-    after = _after(rules, state, command)
-    return None if after is None or after == state else command
+    reached = after(rules, state, command)
+    return None if reached is None or reached == state else command
 
 
 def orders_to_try(rules, state: Any, side: str, rng: random.Random) -> list[str]:
@@ -266,18 +272,38 @@ def random_player(rules) -> Policy:
 
 
 # -- greedy ------------------------------------------------------------------------------------------------------
-def greedy(rules) -> Policy:
+def greedy(rules, edition: int = EDITION) -> Policy:
     def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
         listed = rules.legal_orders(state, side) if getattr(rules, "legal_orders", None) else []
         random.Random(view_seed(rules, state, side, given)).shuffle(listed)
         for score, text, reason in ratings(rules, state, side, listed):
             if score is not None and usable(rules, state, side, text) is not None:
                 return text, reason
+        if edition >= 5 and (forced := forced_attack(rules, state, side, listed)) is not None:
+            return forced
         text, reason = fallback(state, side, given)
         return text, {**reason, "summary": "greedy found nothing to rate: " + reason["summary"]}
 
     fallback = random_player(rules)
     return play
+
+
+def forced_attack(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:
+    """Greedy from edition 5, when it rates nothing and the step may not be ended (an attack the rules require,
+    Formosa 15.0): the listed attack at the best odds, rather than a random order; None if the list offers an end
+    to the step or no attack with its odds."""
+    if any(item["order"].split()[0] in ENDS for item in listed):
+        return None  # the step may be ended: an attack below 3:2 is not worth giving
+    attacks = []
+    for n, item in enumerate(listed):
+        ratio = odds_scale.of(item["odds"]) if item.get("odds") is not None else None
+        if ratio is not None and item["order"].split()[0] in COMBAT:
+            attacks.append((-ratio, n, item["order"], item["odds"]))
+    for _, _, text, odds in sorted(attacks):
+        if usable(rules, state, side, text) is not None:
+            return text, {"case": GREEDY_CASE, "rule": "forced attack", "column": odds,
+                          "summary": f"greedy: an attack the rules require, at the best odds listed ({odds})"}
+    return None
 
 
 def ratings(rules, state: Any, side: str, listed: list[dict]) -> list[tuple[float | None, str, dict | None]]:

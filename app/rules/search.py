@@ -11,8 +11,9 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    at most `WIDTH` a decision, those the greedy rating puts first (the best odds, the nearest objectives, what the
    step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
    that rating (`TIERS`): so a step's reinforcements are placed before it is ended, unless the playouts say
-   otherwise. A decision below the root is opened on its second visit, the opponent's choosing the order worst
-   for the side;
+   otherwise; from edition 5, where the rule set counts the units over its stacking limits, none that puts more
+   over them, and no `end` while one brings them within (`within_limits`). A decision below the root is opened
+   on its second visit, the opponent's choosing the order worst for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
    an advance, a roll) by random legal orders; from edition 3 (app/rules/practice.py) then `close`: the side
    deciding there ends its steps until the other side has a choice, so what a phase's end does is seen;
@@ -214,12 +215,54 @@ class Search:
         self.made += 1
         random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
         rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
-        first = rated[:RATED]
-        ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
-        rest = [r for r in rated[RATED:] if r not in ends]
-        chosen = first + ends + rest[:WIDTH - len(first) - len(ends)]
+        if self.edition >= 5 and getattr(rules, "overstacked", None) is not None:
+            chosen = self.within_limits(state, side, rated)
+        else:
+            first = rated[:RATED]
+            ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
+            rest = [r for r in rated[RATED:] if r not in ends]
+            chosen = first + ends + rest[:WIDTH - len(first) - len(ends)]
         total = sum(tier for _, tier in chosen)
         return {text: tier / total for text, tier in chosen}
+
+    def within_limits(self, state: Any, side: str, rated: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """Edition 5's choice of the orders searched, where the rule set counts the units over its stacking limits
+        (`overstacked`), which the end of a phase eliminates (SNC 6.0): as `candidates` chooses, but passing over
+        an order that puts more units over the limits, and while some are, the orders that bring them within
+        first and no `end` as long as one does. The evaluation weighs such a loss as a share of all the strength
+        on the map (15 Chinese units of 60 lost so in one SNC game moved its value by 0.013), too little beside
+        the playouts' noise, so the search placed and moved units into full hexes and ended its phases there."""
+        rules = self.rules
+        before = rules.overstacked(state, side)
+
+        def over(text: str) -> int:
+            if text.split()[0] in ENDS or text.split()[0] in practice.COMBAT:
+                return before
+            try:
+                after = practice.after(rules, state, rules.parse(text, side, state))
+            except (OrderError, ValueError, KeyError):
+                return before
+            return before if after is None else rules.overstacked(after, side)
+
+        if before:
+            counted = [(r, over(r[0])) for r in rated]
+            lower = [r for r, n in counted if n < before]
+            if lower:
+                return (lower + [r for r, n in counted if n == before and r[0].split()[0] not in ENDS])[:WIDTH]
+            rated = [r for r, n in counted if n <= before]
+        first, i = [], 0
+        while len(first) < RATED and i < len(rated):
+            if before or over(rated[i][0]) <= before:
+                first.append(rated[i])
+            i += 1
+        ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
+        rest: list[tuple[str, float]] = []
+        for r in rated[i:]:
+            if len(first) + len(ends) + len(rest) >= WIDTH:
+                break
+            if r not in ends and (before or over(r[0]) <= before):
+                rest.append(r)
+        return first + ends + rest
 
     # -- the tree ----------------------------------------------------------------------------------------------
     def world(self, k: int) -> Any:

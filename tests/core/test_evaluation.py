@@ -90,3 +90,35 @@ def test_edition_2_reads_no_stakes():
     plain = evaluation.CAP * sum(evaluation.WEIGHTS[k] * found[k] for k in evaluation.WEIGHTS)
     assert evaluation.value(rules, state, "chinese", edition=2) == pytest.approx(plain)
     assert evaluation.value(rules, state, "chinese") != pytest.approx(plain)
+
+
+def test_snc_from_edition_5_cities_short_as_the_game_ends_read_as_all_but_lost():
+    """SNC 4.3: the Japanese win only by holding every city at a Victory Check by GT 12's. Five cities short at
+    the start of GT 12 they can hardly win; edition 5 reads that (the cities against the Game-Turns left, and the
+    stakes weighing more as the end nears), edition 4 read the cities held alone, the same on GT 1 as on GT 12
+    (+0.30 for the Chinese; the chances' playouts found the 4.3 loss every time)."""
+    from dataclasses import replace
+
+    rules = CATALOG.rules("snc")
+    start = rules.initial_state("campaign", {})
+    last = replace(start, turn=12)
+    assert rules.stakes(last, "chinese", edition=4) < rules.stakes(start, "chinese", edition=4)
+    assert rules.stakes(last, "chinese", edition=5) > rules.stakes(start, "chinese", edition=5)
+    assert rules.stakes(last, "japanese", edition=5) == pytest.approx(-rules.stakes(last, "chinese", edition=5))
+    assert evaluation.value(rules, last, "chinese", edition=5) > 0.6 > evaluation.value(rules, last, "chinese",
+                                                                                            edition=4)
+
+
+def test_snc_from_edition_5_a_japanese_unit_nearer_a_city_they_lack_counts():
+    """SNC 4.3 by the time left: from GT 8 (the ring no longer counts) a Japanese unit brought next to a city they
+    lack raises their stakes in edition 5, which counts a city short less the nearer a unit of theirs stands;
+    edition 4 read only the cities held, so marching on one was worth nothing there until it fell."""
+    from dataclasses import replace
+
+    rules = CATALOG.rules("snc")
+    unit = rules.initial_state("campaign", {}).on_map("japanese")[0]
+    for turn in (8, 11):
+        there = replace(rules.initial_state("campaign", {}), turn=turn)
+        near = _moved(there, unit.id, "2411")  # next to 2410, a city the Japanese lack
+        assert rules.stakes(near, "japanese", edition=5) > rules.stakes(there, "japanese", edition=5)
+        assert rules.stakes(near, "japanese", edition=4) == pytest.approx(rules.stakes(there, "japanese", edition=4))

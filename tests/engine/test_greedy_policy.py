@@ -103,8 +103,13 @@ def test_greedy_made_to_attack_below_3_2_falls_back_on_a_random_legal_order_and_
     state = replace(start, step="allied-combat", turn=2, units=units, to_place=(), lp={"allied": 0, "japanese": 0})
     assert [(o["order"], o.get("odds")) for o in FORMOSA.legal_orders(state, "allied")] == [
         ("attack 1013 with us-7-17", "100-199%")]
-    for given, drawn in ((0, 3), (1, 1)):
-        assert practice.choose(FORMOSA, "greedy", state, "allied", given=given) == ("attack 1013 with us-7-17", {
-            "case": practice.RANDOM_CASE,
-            "summary": f"greedy found nothing to rate: a random legal order (candidate {drawn} of 3, drawn with a "
-                       "seed from what allied sees)"})
+    for given, drawn in ((0, 3), (1, 1)):  # a seat of edition 4 (greedy before its forced attack)
+        assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 4}, given=given) == (
+            "attack 1013 with us-7-17", {
+                "case": practice.RANDOM_CASE,
+                "summary": f"greedy found nothing to rate: a random legal order (candidate {drawn} of 3, drawn with "
+                           "a seed from what allied sees)"})
+    # from edition 5 greedy gives the attack the rules require, at the best odds listed, and says so
+    assert practice.choose(FORMOSA, "greedy", state, "allied", given=0) == ("attack 1013 with us-7-17", {
+        "case": CASE, "rule": "forced attack", "column": "100-199%",
+        "summary": "greedy: an attack the rules require, at the best odds listed (100-199%)"})

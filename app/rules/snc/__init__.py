@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
-from app.rules.snc import events, fog, position, sequence, summary, victory, view
+from app.rules.snc import combat, events, fog, position, sequence, summary, victory, view
 from app.rules.snc.state import RULES_VERSION, SIDES, State, created_under
 
 
@@ -41,6 +41,7 @@ GAME = Game(
     extras={"game_map": view.game_map, "combat_summary": summary.combat_summary, "preview": view.preview,
             "previews": view.PREVIEWS,
             "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses, "stakes": victory.stakes,
+            "progress": victory.progress, "overstacked": combat.overstacked_count,
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "advance": {}, "intercept": {"always": "intercept"},
                          "defend": {"always": "support naval"}, "overstack": {}, "interdiction": {}}},

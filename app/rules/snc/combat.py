@@ -456,6 +456,12 @@ def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
     return out
 
 
+def overstacked_count(state: State, side: str) -> int:
+    """SNC 6.0: how many of `side`'s units stand in hexes over the stacking limits, which the end of a phase
+    would thin (the strong opponent's check: a unit moved out of such a hex lowers it, one moved in raises it)."""
+    return sum(len([u for u in state.at(h) if u.side == side]) for h, _ in overstacked_hexes(state, side))
+
+
 def require_stacking(em: Decision, side: str, ending: bool = False) -> bool:
     """SNC 6.0: ask `side` to bring its first overstacked hex within the limits (False), or True if none is.
     `ending`: the check of an `end` order (6.0 1)), whose phase closes once the owner has complied."""

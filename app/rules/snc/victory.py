@@ -58,7 +58,9 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     it is the Chinese side's reading; the cities: the share the Japanese hold (4.3: all seven win at a Victory
     Check, fewer at GT 12 lose). From edition 4, while 4.2 can still end the game, the ring also counts how many of
     its hexes hold a Chinese unit (`_ring_hexes`: the Japanese must clear each of them, one attack each; one stack
-    there, however strong, falls to one attack) and weighs the ring 0.7 against the cities' 0.3."""
+    there, however strong, falls to one attack) and weighs the ring 0.7 against the cities' 0.3. From edition 5
+    the cities are read against the time left (`_cities_by_time`), and from GT 8, when a Chinese unit in the ring
+    has already won, the ring weighs nothing."""
     v = state.data.params["victory"]
     ring = {v["shanghai"], *neighbours(state.data, v["shanghai"])}
     around = ring | {n for h in ring for n in neighbours(state.data, h)}
@@ -71,9 +73,42 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
         ring_weight = 0.7
     if state.turn >= int(v["adjacent_win_from_turn"]):
         hold = 0.0  # a Chinese unit there has already won: what is left is the cities
+        if edition >= 5:
+            ring_weight = 0.0
     held, total = japanese_cities(state)
-    chinese_reading = ring_weight * hold + (1 - ring_weight) * (1 - 2 * held / total)
+    cities = _cities_by_time(state) if edition >= 5 else 1 - 2 * held / total
+    chinese_reading = ring_weight * hold + (1 - ring_weight) * cities
     return chinese_reading if side == "chinese" else -chinese_reading
+
+
+PACE = 0.5  # city hexes a Game-Turn the Japanese can be expected to take (edition 5's reading of 4.3)
+
+
+def _cities_by_time(state: State) -> float:
+    """The Chinese reading of 4.3 against the time left, -1 to 1 (edition 5): the Japanese must hold every city
+    at a Victory Check by GT 12's, so what counts is the cities they still lack (each counted less the nearer a
+    Japanese unit stands to it: 1/2 next to it) against the Victory Checks left, this Game-Turn's included, at
+    `PACE` a Game-Turn: 0 when they need exactly that pace, toward 1 as they fall behind it (five cities short with
+    one Game-Turn left reads 0.82), -1 when they lack none."""
+    v = state.data.params["victory"]
+    others = [c for c in sorted(v["cities"]) if c != v["neutral_city"]]
+    japanese = [u.hex for u in state.on_map("japanese")]
+    need = 0.0
+    for city in others:
+        if state.controller(city) != "japanese":
+            near = min((state.data.map.distance(H(city), H(h)) for h in set(japanese)), default=None)
+            need += 1.0 if near is None else 1 - 0.5 * 2 ** (-max(near - 1, 0) / 3)
+    if need and v["neutral_city"] not in state.jp_control:
+        need += 0.5  # 3513 counts once every other city is theirs: a little more to do
+    pace = PACE * max(int(state.data.params["game"]["last_turn"]) - state.turn + 1, 0)
+    return (need - pace) / (need + pace) if need + pace else -1.0
+
+
+def progress(state: State) -> float:
+    """The share of the game's time run out, 0 at the start of GT 1 to 1 at the end of the last (5.0): the
+    evaluation weighs the victory conditions more as it grows (app/rules/evaluation.py, edition 5)."""
+    last = int(state.data.params["game"]["last_turn"])
+    return max(0.0, min(1.0, (state.turn - 1) / last))
 
 
 def _ring_hexes(state: State, ring: set) -> float:
@@ -83,4 +118,4 @@ def _ring_hexes(state: State, ring: set) -> float:
     return 1 - 2 ** (2 - n) if n else -1.0
 
 
-__all__ = ["H", "japanese_cities", "stakes", "sudden_death", "victory_check"]
+__all__ = ["H", "japanese_cities", "progress", "stakes", "sudden_death", "victory_check"]
