@@ -7,6 +7,7 @@ ask them: app/rules/practice.py `choose`, with the side's count of orders given)
 
     python bench/opponents.py [--games snc,ichigo] [--policies search,greedy,random] [--seeds s1,s2]
                               [--search search:200] [--edition 3] [--side chinese] [--max-orders 4000] [--json FILE]
+                              [--progress]
     python bench/opponents.py --report FILE[,FILE...]   (the report of runs written with --json)
 
 The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
@@ -17,7 +18,9 @@ it is CPU-bound and takes one core. No test runs this; no test asserts a time.
 A side that cannot win a scenario against a defence that plays to stop it, whatever it plays and rolls, is no
 policy's failure: bench/scenario_value.py proves it by walking the whole game, and `HOPELESS` lists each such side
 with that proof; the report gives each policy's share with its games from those sides left out, beside the
-measure. Scenarios one side won in every game are marked ONE-SIDED (observed, not proven).
+measure. Scenarios one side won in every game are marked ONE-SIDED (observed, not proven). A side whose every
+decision had one legal order (Olympic's Japanese: the rules' programme) chose nothing: its games are left out of
+that share too, and the report names the side.
 """
 from __future__ import annotations
 
@@ -53,8 +56,10 @@ HOPELESS: dict[tuple[str, str], dict[str, str]] = {
 }
 
 
-def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int, edition: int | None = None) -> dict:
-    """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "crash", "log"}; the log holds
+def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int, edition: int | None = None,
+         progress: bool = False) -> dict:
+    """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "choices": {side: decisions
+    with more than one legal order}, "crash", "log"}; the log holds
     each order as [side, text, its reason's summary, the search's playouts or None]: what a lost game's orders were
     and what the search thought of them (with the dice seed, enough to replay it exactly)."""
     state = rules.initial_state(scenario, {})
@@ -65,11 +70,17 @@ def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int
                  for side, (name, settings) in seats.items()}
     given = dict.fromkeys(rules.sides, 0)
     cpu: dict[str, list[float]] = {side: [] for side in rules.sides}
-    out = {"orders": 0, "cpu": cpu, "winner": None, "reason": None, "crash": None, "log": []}
+    choices = dict.fromkeys(rules.sides, 0)
+    out = {"orders": 0, "cpu": cpu, "choices": choices, "winner": None, "reason": None, "crash": None, "log": []}
+    turn, started = None, time.perf_counter()
     try:
         while rules.outcome(state) is None and out["orders"] < max_orders:
+            if getattr(state, "turn", None) != turn and progress:  # an hour-long game shows where it stands
+                turn = state.turn
+                print(f"#   turn {turn}: order {out['orders']}, {time.perf_counter() - started:.0f} s", flush=True)
             side = rules.prompt(state).side
             name, settings = seats[side]
+            choices[side] += len(rules.legal_orders(state, side)) > 1
             start = time.process_time()
             text, why = practice.choose(rules, name, state, side, settings, given[side])
             cpu[side].append(time.process_time() - start)
@@ -107,7 +118,8 @@ def main() -> int:
     parser.add_argument("--side", default="", help="only the games where the first of --policies plays this side")
     parser.add_argument("--max-orders", type=int, default=4000, help="a game still running after this is unfinished")
     parser.add_argument("--scenarios", default="", help="only these scenarios (comma-separated), else every one")
-    parser.add_argument("--json", default="", help="write every game's result here")
+    parser.add_argument("--json", default="", help="write every game's result here (after each game)")
+    parser.add_argument("--progress", action="store_true", help="print a line as each game reaches a new turn")
     parser.add_argument("--report", default="", help="print the report of games a run wrote with --json (one or "
                                                      "more files, comma-separated), playing none")
     args = parser.parse_args()
@@ -145,10 +157,12 @@ def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: 
                 for seed in args.seeds.split(","):
                     specs = dict(zip(rules.sides, (spec[a], spec[b]), strict=True))
                     started = time.perf_counter()
-                    result = play(rules, scenario, specs, seed, args.max_orders, args.edition)
+                    result = play(rules, scenario, specs, seed, args.max_orders, args.edition, args.progress)
                     result.update(game=name, scenario=scenario, seed=seed, seconds=time.perf_counter() - started,
                                   seats={side: p for side, p in zip(rules.sides, (a, b), strict=True)})
                     games.append(result)
+                    if args.json:  # after every game: a long run's finished games are readable while it plays
+                        Path(args.json).write_text(json.dumps(games, indent=1, default=str), encoding="utf-8")
                     got = result["crash"].splitlines()[0] if result["crash"] else (result["winner"] or "unfinished")
                     print(f"{name:9} {scenario:13} {seed:4} {rules.sides[0]}={a:7} {rules.sides[1]}={b:7} -> "
                           f"{got:12} {result['orders']:5} orders {result['seconds']:7.1f} s  {result['reason'] or ''}",
@@ -199,28 +213,34 @@ def report(games: list[dict], policies: list[str], budget: float) -> None:
 def balance(games: list[dict], tally: dict) -> None:
     """Which side won each scenario's finished games, every pairing together (one side winning every game,
     whoever played, is one-sided: observed, not proven); then each policy's share against each other with the
-    games it played from a side `HOPELESS` lists left out, beside (never instead of) the measure."""
+    games it played from a side `HOPELESS` lists or a side that never had a choice left out, beside (never instead
+    of) the measure."""
     print("\n## Winners by side, per scenario (all pairings): one side winning every game, whoever played, is "
           "one-sided")
     sides: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    chose: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # a side's decisions with a choice
     for g in games:
         if not g["crash"] and g["winner"] is not None:
             sides[(g["game"], g["scenario"])][g["winner"]] += 1
+        for side, n in g.get("choices", {}).items():  # runs written before the bench counted them have none
+            chose[(g["game"], g["scenario"])][side] += n
     for key in sorted(sides):
         won = sides[key]
         lone = len([w for w in won if w != "draw"]) == 1 and "draw" not in won
         hopeless = ", ".join(f"{side} cannot win against a defence ({why})"
                              for side, why in HOPELESS.get(key, {}).items())
+        idle = ", ".join(f"{side} never had a choice (one legal order at every decision)"
+                         for side, n in sorted(chose.get(key, {}).items()) if not n)
         print(f"{key[0]:9} {key[1]:13} " + ", ".join(f"{w} {n}" for w, n in sorted(won.items()))
-              + ("  ONE-SIDED" if lone else "") + (f"; {hopeless}" if hopeless else ""))
-    print("\n## The row's policy against the column's, its games from a side HOPELESS lists left out (beside the "
-          "measure above)")
+              + ("  ONE-SIDED" if lone else "") + (f"; {hopeless}" if hopeless else "") + (f"; {idle}" if idle else ""))
+    print("\n## The row's policy against the column's, its games from a side HOPELESS lists or with no choice left "
+          "out (beside the measure above)")
     rest: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for g in games:
         if g["crash"] or g["winner"] is None:
             continue
         for side, me in g["seats"].items():
-            if side in HOPELESS.get((g["game"], g["scenario"]), {}):
+            if side in HOPELESS.get((g["game"], g["scenario"]), {}) or g.get("choices", {}).get(side) == 0:
                 continue
             other = next(p for s, p in g["seats"].items() if s != side)
             outcome = "draw" if g["winner"] == "draw" else "won" if g["winner"] == side else "lost"

@@ -13,7 +13,7 @@ from app.events.envelope import EventBody, StoredEvent
 from app.events.interface import SnapshotStreams
 from app.events.registry import decode_stored
 from app.projections.cache import STATES
-from app.rules.base import Catalog, Rules, played_under
+from app.rules.base import Catalog, Rules
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def _step(rules: Rules, meta: GameMeta | None, game: Any, event: StoredEvent | E
         meta = GameMeta(game_id=event.game_id, rules=body.rules, scenario=body.scenario, sides=list(body.sides),
                         seed_commitment=body.seed_commitment, dice_game_id=event.game_id,
                         options=dict(body.options), seq=event.seq)
-        return meta, played_under(rules, rules.initial_state(body.scenario, body.options), body.rules_version)
+        return meta, rules.initial_state(body.scenario, body.options, body.rules_version)
     if meta is None:
         raise ValueError(f"event {event.seq} ({event.type}) comes before the game's creation")
     if isinstance(body, core.PlayerJoined):

@@ -145,7 +145,10 @@ class Rules(Protocol):
     scenarios: dict[str, str]
     sequence_case: str
 
-    def initial_state(self, scenario: str, options: dict) -> Any: ...
+    def initial_state(self, scenario: str, options: dict, version: str | None = None) -> Any:
+        """The first state of a game created under the rule set's `version` (core.GameCreated.rules_version; "" for a
+        game created before versions were recorded; None: this version, a new game): its options (a position) are
+        read and checked by that version's rules, and the game is decided as it was played (`played_under`)."""
 
     def evolve(self, state: Any, event: Any) -> Any: ...
 

@@ -83,8 +83,8 @@ def create_game(store: SnapshotStreams, catalog: Catalog, rules_name: str, scena
     if scenario not in rules.scenarios:
         raise GameError(f"{rules.name} has no scenario {scenario!r}; scenarios: {', '.join(rules.scenarios)}")
     options = dict(options or {})
-    try:  # refuses a bad custom map or position before anything is written
-        rules.initial_state(scenario, options)
+    try:  # refuses a bad custom map or position (read under the version it records) before anything is written
+        rules.initial_state(scenario, options, rules.version)
     except ValueError as exc:  # SetupError, MapError and a rule set's refusal of its options
         raise GameError(f"cannot start {rules.name}: {exc}") from None
     seed = dice.new_seed()

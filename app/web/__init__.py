@@ -81,7 +81,7 @@ def create_app(config: dict | None = None, settings: Settings | None = None) -> 
     app.config.update(
         API_TITLE="Hexledger play-by-email API", API_VERSION="1", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", JSON_SORT_KEYS=False,
-        MAX_CONTENT_LENGTH=64 * 1024, RATELIMIT_HEADERS_ENABLED=True, MAX_JSON_DEPTH=32, SETTINGS=settings,
+        MAX_CONTENT_LENGTH=64 * 1024, MAX_JSON_DEPTH=32, SETTINGS=settings,
     )
     app.config.update(config)
     if settings.admin_token and len(settings.admin_token.strip()) < MIN_ADMIN_TOKEN:

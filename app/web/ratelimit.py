@@ -9,12 +9,17 @@ expired ones inline, at most once a second.
 Which limits a route has (`ResolvedOnce`): flask-limiter works it out again on every request (parsing each
 limit's text, walking the blueprint's exemptions), a quarter of a bare request's CPU and more on a blueprint's
 route (issue 26, profiled); the app's limits are fixed when it is made, so each route's are worked out once.
+
+Which headers an answer carries (`headers`): flask-limiter's own put `Retry-After` on every answer, 200s included,
+and raised a 503's own `Retry-After` to its window's reset; here the `X-RateLimit-*` headers go on every counted
+answer and `Retry-After` only on a 429 (RFC 6585 4; a 503's is its handler's, RFC 9110 10.2.3).
 """
 from __future__ import annotations
 
 import time
 from functools import partial
 
+from flask import Response
 from flask_limiter import Limiter
 from limits.storage import MemoryStorage
 
@@ -81,9 +86,27 @@ class ResolvedOnce:
         return declare(*args, **kwargs)
 
 
+def headers(made: Limiter):
+    """An after-request step: the limit that counted this request (the tightest, or the one breached) as
+    X-RateLimit-Limit, -Remaining and -Reset (epoch seconds); on a 429, Retry-After: the seconds until it resets."""
+    def add(response: Response) -> Response:
+        counted = made.current_limit
+        if counted is not None:
+            reset_at = counted.reset_at
+            response.headers["X-RateLimit-Limit"] = str(counted.limit.amount)
+            response.headers["X-RateLimit-Remaining"] = str(counted.remaining)
+            response.headers["X-RateLimit-Reset"] = str(reset_at)
+            if response.status_code == 429:
+                response.headers["Retry-After"] = str(max(1, reset_at - int(time.time())))
+        return response
+    return add
+
+
 def limiter(key_func, app, **options) -> Limiter:
-    """flask-limiter's Limiter on `app`, with each route's limits worked out once (`ResolvedOnce`)."""
-    made = Limiter(key_func, **options)
+    """flask-limiter's Limiter on `app`, with each route's limits worked out once (`ResolvedOnce`) and its
+    headers written by `headers`, not by flask-limiter."""
+    made = Limiter(key_func, headers_enabled=False, **options)
     made.limit_manager = ResolvedOnce(made.limit_manager)
     made.init_app(app)
+    app.after_request(headers(made))
     return made

@@ -19,7 +19,18 @@ from app.rules.daisenso.events import (
 )
 from app.rules.engine.events import GameEnded
 from app.rules.errors import IllegalOrder
-from tests.daisenso.helpers import drop, orders, position, preview, refused, scenario, step, unit, when
+from tests.daisenso.helpers import (
+    drop,
+    ds12_after_the_roll,
+    orders,
+    position,
+    preview,
+    refused,
+    scenario,
+    step,
+    unit,
+    when,
+)
 
 
 # -- 4.1 the Blitz segment --------------------------------------------------------------------------------------
@@ -285,14 +296,7 @@ def test_4_2_1_and_4_2_1_2_one_hex_an_attack_and_one_hq_a_side_refused_by_the_ru
 
 # -- 4.2.5 retreats, 4.2.6 losses, 4.2.8 exploitation: the 9th War Zone example (DS-12) ---------------------------
 def test_ds12_the_9th_war_zone_breaks_its_hq_retreats_picks_up_the_res_and_the_tank_exploits():
-    def stronger(raw):
-        unit(raw, "jp-40-div", "jp-division", "w4524")
-        unit(raw, "jp-34-army", "jp-army", "w4625")
-        unit(raw, "jp-air", "jp-air", "w4523")
-
-    z = scenario("zhejiang", stronger)
-    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
-    events, z = when(z, "support cn-3-hq", [6])
+    events, z = ds12_after_the_roll()
     resolved = next(e for e in events if isinstance(e, CombatResolved))
     assert (resolved.column, resolved.result) == ("3-1", "Dr3 0/1")
     assert step(z) == "retreat" and {o.split()[0] for o in orders(z)} == {"convert"}  # the HQ: no retreat

@@ -15,7 +15,7 @@ from app.rules.daisenso import GAME, played_under
 from app.rules.daisenso.events import MarkersToDelayBox, UnitAdvanced
 from app.rules.errors import IllegalOrder
 from app.service import games
-from tests.daisenso.helpers import orders, position, refused, scenario, step, unit, when
+from tests.daisenso.helpers import ds12_after_the_roll, orders, position, refused, scenario, step, unit, when
 
 CATALOG = installed()  # the rule sets installed here
 FAST_TANK = {"values": {"attack": 3, "defense": 2, "ma": 3}}  # a what-if Japanese tank division of MA 3 (D35)
@@ -162,14 +162,7 @@ def test_4_2_6_and_4_2_5_an_attacker_loses_one_step_at_a_time_and_its_stacks_ret
 
 
 def test_4_2_5_3_a_retreat_result_converts_one_step_at_a_time():
-    def stronger(raw):
-        unit(raw, "jp-40-div", "jp-division", "w4524")
-        unit(raw, "jp-34-army", "jp-army", "w4625")
-        unit(raw, "jp-air", "jp-air", "w4523")
-
-    z = scenario("zhejiang", stronger)
-    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
-    _, z = when(z, "support cn-3-hq", [6])  # 3-1, Dr3 0/1 (DS-12): the HQ holds the force, so a step
+    _, z = ds12_after_the_roll()  # 3-1, Dr3 0/1: the HQ holds the force, so a step
     assert step(z) == "retreat" and "convert cn-3-hq as kiangsu-res" in orders(z)
     assert "one for one: name one, not cn-3-hq, cn-9-war-zone" in refused(
         z, "convert cn-3-hq cn-9-war-zone", "Dai Senso 4.2.5.3")

@@ -87,7 +87,8 @@ class Options:
 
 TOY = Game(name="toy", title="Toy", version="1", sides=("red", "blue"), scenarios={"one": "the only one"},
            sequence_case="T 0", table=StatesTable([Counting(), Confirm()], "T 0"), state_type=Tally,
-           load_data=Options, start=lambda data, scenario, options: Tally(step="counting", side="red", data=data),
+           load_data=Options,
+           start=lambda data, scenario, options, version: Tally(step="counting", side="red", data=data),
            view=lambda s, side: {"total": s.total})
 
 

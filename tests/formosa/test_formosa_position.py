@@ -382,8 +382,6 @@ def test_8_1_12_2_a_position_places_no_unit_where_no_rule_could_have_brought_it_
 def test_9_1_24_1_a_position_keeps_amoy_s_timing_and_has_the_6th_marines_arrive_f118():
     """Amoy falls in the Amoy Operation Phase (9.1, 6.1), and the 6th Marine Division enters the Amoy Display when the
     Allied Recruit Phase of the next GT begins (24.1, F34): a position's `amoy_turn` keeps both (ruling F118)."""
-    from app.rules.formosa import played_under
-
     marines = ("us-6mar-4", "us-6mar-22", "us-6mar-29")
     with pytest.raises(SetupError) as err:  # the Recruit Phase comes before this GT's Amoy Operation Phase
         GAME.initial_state("1", {"position": position(turn=3, phase="recruit-allied", amoy_turn=3)})
@@ -395,13 +393,47 @@ def test_9_1_24_1_a_position_keeps_amoy_s_timing_and_has_the_6th_marines_arrive_
     landed = GAME.initial_state("1", {"position": position(units={**position()["units"], "us-6mar-4": AROUND[1]},
                                                           where={"us-6mar-22": "allied-staging"})})
     assert [landed.units[u].where for u in marines] == [AROUND[1], "allied-staging", "amoy"]
-    old = played_under(GAME.initial_state("1", {"position": position(
-        where={"us-6mar-22": "amoy"})}), "9")  # created under 1-9: only what the position named arrived
+    old = GAME.initial_state("1", {"position": position(
+        where={"us-6mar-22": "amoy"})}, "9")  # created under 1-9: only what the position named arrived
     assert [old.units[u].where for u in marines] == ["out", "amoy", "out"]
     for early in ({"units": {**position()["units"], "us-6mar-4": AROUND[1]}}, {"where": {"us-6mar-4": "amoy"}}):
         with pytest.raises(SetupError) as err:  # before Amoy falls the division is not in the game
             GAME.initial_state("1", {"position": position(amoy_turn=None, **early)})
         assert "us-6mar-4 is not in this game" in str(err.value)
+
+
+def test_f118_a_stored_game_created_under_rules_9_loads_replays_and_verifies_with_the_position_it_was_given(store):
+    """The rules version a game was created under reaches the reading of its position (Rules.initial_state's
+    `version`): a check a later version added (ruling F118, version 10) refuses a new game, never a stored one."""
+    import dataclasses
+
+    from app.projections import replay
+    from app.projections import state as projection
+    from app.rules.base import Catalog
+    from app.rules.catalog import installed
+    from app.service import audit, games
+    from app.service.games import GameError
+
+    gmap = D.map
+    plain = next(h for h in AROUND[4:] if not gmap.features_of(Hex.parse(h)))
+    roadless = next(str(h) for h in sorted(gmap.hexes()) if gmap.terrain_of(h) in ("mountain", "peak")
+                    and not (gmap.is_road_hex(h) or gmap.is_rail_hex(h)))
+    options = {"position": position(units={**position()["units"], "jp-cd-1": plain, "jp-armor-1": roadless})}
+    catalog = installed()
+    with pytest.raises(GameError, match="ruling F118"):  # a new game: read under this version
+        games.create_game(store, catalog, "formosa", "1", options, auto={})
+    then = Catalog.of(dataclasses.replace(GAME, version="9"))  # the server as it was under version 9
+    game_id = games.create_game(store, then, "formosa", "1", options, auto={})
+    loaded = projection.load(store, catalog, game_id)  # today's server
+    assert loaded.game.rules_version == 9 and loaded.game.units["jp-cd-1"].where == plain
+    assert loaded.game.units["jp-armor-1"].where == roadless
+    move = next(o["order"] for o in GAME.legal_orders(loaded.game, "allied") if o["order"].startswith("move us-7-17"))
+    games.submit(store, catalog, game_id, "allied", move)
+    games.submit(store, catalog, game_id, "allied", "end")
+    report = audit.verify_stored(store, catalog, game_id)
+    assert report.ok and report.orders_replayed == 2, report.problems
+    frames = replay.build(store, catalog, game_id, "all").frames
+    assert len(frames) >= 3 and projection.load(store, catalog, game_id).game.units["us-7-17"].where == move.split()[-1]
 
 
 def test_8_1_10_1_12_2_no_mechanized_unit_is_deployed_or_lands_in_a_mountain_port_without_a_road_f120():

@@ -497,6 +497,38 @@ def test_13_1_16_4_an_interdiction_point_never_stacks_with_the_other_nations_gro
     play(played_under(state, "8"), "allied", f"interdict {x} 1")  # a game created under 1-8: as played
 
 
+def test_13_1_15_7_15_8_1_no_allied_ground_unit_ends_a_retreat_or_an_advance_under_the_other_nations_air_f121():
+    """Ruling F121 (F116): US interdiction points stay on their hex through the Japanese Player Turn (16.4); a
+    Commonwealth unit retreating there over-stacks and goes a hex more (15.7 item 3), and its advance there is
+    refused naming 13.1 and not offered. A game created under 1-10 is decided and listed as played."""
+    from app.rules.formosa.combat import retreat_paths
+
+    interdicted = AROUND[3]  # open, next to X
+    attack = f"attack {X} with jp-9-7 jp-9-19 jp-9-35"  # 12 against 4: die 6 is a DR
+    air = Strike(interdicted=((interdicted, "us", 1),))
+    state = given("japanese-combat", 2, units={"cw-7-18": X, "jp-9-7": AROUND[0], "jp-9-19": AROUND[0],
+                                               "jp-9-35": AROUND[0]}, strike=air)
+    hit = play(state, "japanese", attack, [6])
+    assert hit.pending[0]["kind"] == "retreat" and hit.pending[0]["side"] == "allied"
+    paths = retreat_paths(hit, hit.units["cw-7-18"])
+    assert (interdicted,) not in paths and any(p[0] == interdicted and len(p) == 2 for p in paths)
+    refused(hit, "allied", f"retreat cw-7-18 {interdicted}", "Formosa 15.7")
+    offered = [o["order"] for o in GAME.legal_orders(hit, "allied")]
+    assert f"retreat cw-7-18 {interdicted}" not in offered and any(o.startswith(f"retreat cw-7-18 {interdicted} ")
+                                                                   for o in offered)
+    old = played_under(hit, "10")
+    assert f"retreat cw-7-18 {interdicted}" in [o["order"] for o in GAME.legal_orders(old, "allied")]
+    assert play(old, "allied", f"retreat cw-7-18 {interdicted}").units["cw-7-18"].where == interdicted  # as played
+    held = given("japanese-combat", 2, units={"cw-7-18": X, "cw-7-21": X, "jp-9-7": interdicted}, strike=air)
+    cleared = play(held, "japanese", f"attack {X} with jp-9-7", [6, 6])  # CA, then the counterattack's D1
+    assert cleared.combat.cleared == (interdicted,) and cleared.pending[0]["kind"] == "advance"
+    text = refused(cleared, "allied", f"advance cw-7-18 to {interdicted}", "Formosa 13.1")
+    assert "ruling F121" in text
+    assert not [o for o in GAME.legal_orders(cleared, "allied") if o["action"] == "advance"]
+    assert play(played_under(cleared, "10"), "allied", f"advance cw-7-18 to {interdicted}").units[
+        "cw-7-18"].where == interdicted  # as played
+
+
 def test_16_5_ds_items_3_to_5_no_japanese_unit_moves_out_of_or_into_a_suppressed_hex_and_its_attacks_shift_left():
     """16.5 DS: units in the hex do not move in the ensuing Japanese Movement Phase (item 3), no other Japanese unit
     enters it (item 4), and an attack out of it is shifted one left (item 5), whatever ZOC the units have lost."""

@@ -40,11 +40,16 @@ def test_a_body_over_the_limit_is_refused_unread(limited):
 def test_too_many_requests_for_one_token_get_429_and_change_nothing(limited):
     call = limited
     # red has used 1 of its 6 requests (join); 5 more pass, the 7th is refused
-    for _ in range(5):
-        assert call("GET", "/games/{g}/actions", "red").status_code == 200
+    # every answer tells what is left of the allowance; only the refusal says when to come back (Retry-After: the
+    # minute's window, rounded up)
+    for left in (4, 3, 2, 1, 0):
+        r = call("GET", "/games/{g}/actions", "red")
+        assert r.status_code == 200 and "Retry-After" not in r.headers
+        assert (r.headers["X-RateLimit-Limit"], r.headers["X-RateLimit-Remaining"]) == ("6", str(left))
     seq = call("GET", "/games/{g}/state", "blue").json["seq"]
     r = call("POST", "/games/{g}/orders", "red", json={"order": "move R1 0202"})
-    assert r.status_code == 429 and r.json["error"] == "RateLimited" and "Retry-After" in r.headers
+    assert r.status_code == 429 and r.json["error"] == "RateLimited"
+    assert 1 <= int(r.headers["Retry-After"]) <= 61 and r.headers["X-RateLimit-Remaining"] == "0"
     assert "6 per 1 minute" in r.json["message"]
     state = call("GET", "/games/{g}/state", "blue").json  # blue has its own allowance
     assert state["seq"] == seq and {u["id"]: u["hex"] for u in state["view"]["units"]}["R1"] != "0202"

@@ -24,6 +24,12 @@ RULES_VERSION = 9  # the version new games are played under; 3: a marine's first
 # orders names every Exploitation path, one for each end and enemy markers swept (D55)
 
 
+def created_under(version: str | None) -> int:
+    """The rules version of a game whose creation recorded `version` (core.GameCreated.rules_version): "" (or 1) for a
+    game created before versions were recorded (2), None for a new game (RULES_VERSION)."""
+    return RULES_VERSION if version is None else max(int(version), 2) if version else 2
+
+
 @dataclass(frozen=True)
 class Unit:
     """A counter on the map: ``kind`` is the side it shows (units.toml)."""
@@ -156,8 +162,9 @@ class State(SequencedState):
         return replace(self, units=units)
 
 
-def start(data, scenario: str, options: dict) -> State:
-    """The position of options["position"] if given (docs/daisenso-data.md), else the scenario's own."""
+def start(data, scenario: str, options: dict, version: str | None = None) -> State:
+    """The position of options["position"] if given (docs/daisenso-data.md), else the scenario's own, read under
+    rules `version` (None: this one)."""
     from app.rules.custom_setup import SetupError
     from app.rules.daisenso.position import position_from_dict, read_position
 
@@ -183,7 +190,7 @@ def start(data, scenario: str, options: dict) -> State:
         free_passage=position.free_passage, no_occupation=position.no_occupation, mobilizing=position.mobilizing,
         truces=tuple(tuple(sorted(t)) for t in position.truces), pre_war=position.pre_war,
         victory_faction=position.victory.faction, victory_hold=tuple(str(h) for h in position.victory.hold),
-        attacked_hexes=tuple(str(h) for h in position.attacked_hexes), data=data,
+        attacked_hexes=tuple(str(h) for h in position.attacked_hexes), data=data, rules_version=created_under(version),
     )
     from app.rules.daisenso.sequence import opening_step
 

@@ -44,7 +44,7 @@ def attack_allowed_across(state: State, unit: Unit, target: str) -> bool:
     if not d.hexside_flag(a, b, "all_sea") and all(d.tec["hexsides"][f]["attack"] == "yes"
                                                     for f in d.atlas.hexside_features(a, b)):
         return True
-    return unit.supplied and d.kinds[unit.kind].type == "marine"
+    return unit.supplied and d.kinds[unit.kind].type == "marine"  # 4.2.1.3 Marine Assault
 
 
 def country_closed(state: State, hex_label: str) -> bool:

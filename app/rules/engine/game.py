@@ -37,7 +37,8 @@ class Game:
     table: StatesTable
     state_type: type
     load_data: Callable[[Mapping], Any]
-    start: Callable[[Any, str, Mapping], Any]
+    # start(data, scenario, options, version) -> the first state, its options read under rules `version` (None: this)
+    start: Callable[[Any, str, Mapping, str | None], Any]
     view: Callable[[Any, str | None], dict]
     # what follows every order once accepted (the sudden-death checks): it may emit and roll, never refuse
     after_order: Callable[[Decision], None] | None = None
@@ -81,10 +82,14 @@ class Game:
         return self.load_data(json.loads(options_json))
 
     # -- the fold -----------------------------------------------------------------------------------------
-    def initial_state(self, scenario: str, options: Mapping) -> Any:
+    def initial_state(self, scenario: str, options: Mapping, version: str | None = None) -> Any:
+        """`start(data, scenario, options, version)` reads the options under the rules of `version` (None: this
+        version), so a check of a position that a later version added refuses only games created under it; a game
+        created under an older version is then decided as it was played (`played_under`; docs/core.md)."""
         if scenario not in self.scenarios:
             raise ValueError(f"{self.name} has no scenario {scenario!r}; scenarios: {', '.join(self.scenarios)}")
-        return self.start(self.data(options), scenario, options)
+        state = self.start(self.data(options), scenario, options, version)
+        return state if version is None or self.played_under is None else self.played_under(state, version)
 
     def evolve(self, state: Any, event: Any) -> Any:
         """An event's effect is its own `apply`; a die roll changes no game state (practice 1)."""

@@ -7,8 +7,8 @@ docs/formosa-engine-plan.md; rulings: docs/rulings/formosa.md; orders: docs/orde
 from dataclasses import replace
 
 from app.rules.engine.game import Game
-from app.rules.formosa import custom, data_load, fog, position, sequence, victory, view
-from app.rules.formosa.state import RULES_VERSION, SIDES, State
+from app.rules.formosa import data_load, fog, position, sequence, victory, view
+from app.rules.formosa.state import RULES_VERSION, SIDES, State, created_under
 
 
 def _describe(event) -> str:
@@ -16,9 +16,9 @@ def _describe(event) -> str:
 
 
 def played_under(state: State, version: str) -> State:
-    """A game created under an older rules version is decided as it was played (RULES_VERSION), from the start its
-    position had then (custom.as_played)."""
-    return custom.as_played(replace(state, rules_version=int(version) if version else 1))
+    """A game created under an older rules version is decided as it was played (RULES_VERSION); its position was
+    read under that version already (position.start)."""
+    return replace(state, rules_version=created_under(version))
 
 
 GAME = Game(

@@ -70,6 +70,15 @@ def allied_tac_on(state: State, hex: str) -> dict[str, int]:
     return out
 
 
+def other_nations_air(state: State, uid: str, hex: str) -> int:
+    """Ruling F121 (rules version 11): the Allied air points on `hex` of the other nation than Allied ground unit
+    `uid`'s, with which it may not stack (13.1 Important, 5.1 item 1, F116); 0 for a Japanese unit."""
+    if not state.since(11) or state.units[uid].side != "allied":
+        return 0
+    nat = state.spec(uid).nationality
+    return sum(p for n, p in allied_tac_on(state, hex).items() if n != nat)
+
+
 def b29_hexes(state: State) -> frozenset[str]:
     """Where the B-29 stands on the map this GT: the hex it struck, whatever the result, until the Air Return
     Phase (16.5); a hex it suppressed is one (a position may name only that, ruling F104)."""

@@ -446,9 +446,15 @@ def _retreat_rules(state: State, u: Unit):
     priorities = (toward, lambda h, st: True)
 
     def overstacked_at(st: RetreatState) -> bool:
-        return bool(st.path) and bool(state.would_overstack(str(st.current), u.side, [u.id]))
+        return bool(st.path) and _overstacks(state, u, str(st.current))
 
     return allowed, priorities, overstacked_at
+
+
+def _overstacks(state: State, u: Unit, hex: str) -> bool:
+    """Would `u` over-stack in `hex` (13.1, 13.2): its ground limits, or (ruling F121) the other Allied nation's
+    air points there."""
+    return bool(state.would_overstack(hex, u.side, [u.id])) or bool(airpower.other_nations_air(state, u.id, hex))
 
 
 def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
@@ -457,7 +463,7 @@ def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
     met if there is such a hex (item 3, F61)."""
     allowed, priorities, overstacked_at = _retreat_rules(state, u)
     grid = state.data.map
-    extra = (lambda h, st: not state.would_overstack(str(h), u.side, [u.id]), lambda h, st: True)
+    extra = (lambda h, st: not _overstacks(state, u, str(h)), lambda h, st: True)
     out: list[tuple[str, ...]] = []
 
     def walk(st: RetreatState) -> None:
@@ -665,6 +671,10 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
                                                      "the B-29 suppressed")
             if not enterable(state, u, a, b):
                 d.refuse("Formosa 15.8.1", f"{uid} could not enter {b} from {a}")
+        if airpower.other_nations_air(state, uid, hexes[-1]):
+            d.refuse("Formosa 13.1", f"{uid} cannot advance into {hexes[-1]}: the other Allied nation's air points are "
+                                     "there until the Air Return Phase, and US and Commonwealth ground and air units "
+                                     "never stack together (5.1 item 1; ruling F121)")
     d.emit(DecisionMade("advance", d.side), UnitsAdvanced(list(unit_ids), list(hexes)))
     optional.camp_taken(d, hexes[0])
     if [i for i in advance_units(d.state) if i not in unit_ids]:

@@ -65,9 +65,11 @@ def _land(data, label: str) -> bool:
 def _terrain_problem(state: State, uid: str, h: str) -> str:
     """Ruling F118: a hex no rule could have brought `uid` to: a static unit outside the hexes 8.1 (or 25.10)
     deploys it in, since it never moves; a mechanized unit in mountain or peak no road or railroad runs through
-    (12.2, 8.1, 12.3 Important: ruling F115)."""
+    (12.2, 8.1, 12.3 Important: ruling F115). A game created under 1-9 read its position without these checks."""
     from app.rules.formosa import movement
 
+    if not state.since(10):
+        return ""
     static = movement.static_refusal(state, uid, h)
     if static:
         return f"{static[1]} ({static[0]}; ruling F118)"
@@ -81,29 +83,15 @@ def _terrain_problem(state: State, uid: str, h: str) -> str:
 def _sixth_marines_arrived(state: State, p: Position, amoy) -> tuple[str, ...]:
     """Ruling F118: the 6th Marine Division, out of play until then, enters the Amoy Display when the Allied
     Recruit Phase begins the GT after Amoy fell (24.1, F34): a position past that moment may place it, and has it
-    there unless it says otherwise. Its unit ids, or none before that moment."""
+    there unless it says otherwise. Its unit ids, or none before that moment (or in a game created under 1-9, which
+    had it out of play unless the position named it in a display or on a hex)."""
     from app.rules.formosa.sequence import TURN
 
-    if not _number(amoy) or p.phase not in TURN:
+    if not state.since(10) or not _number(amoy) or p.phase not in TURN:
         return ()
     if p.turn < amoy + 1 or (p.turn == amoy + 1 and TURN.index(p.phase) < TURN.index("recruit-allied")):
         return ()
     return tuple(state.data.scenario(state.scenario)["special"].get("after_amoy", ()))
-
-
-def as_played(state: State) -> State:
-    """The position's start as a game created under rules version 1-9 had it: the 6th Marine Division was not put in
-    the Amoy Display by the position (ruling F118 came with version 10), so it is out of play unless named."""
-    if state.since(10):
-        return state
-    _, p = parse_options({k: v for k, v in dict(state.data.options).items() if k != "optional"}, SIDES, EXTRA_KEYS)
-    if p is None:
-        return state
-    box = state.data.scenario(state.scenario)["special"]["after_amoy_box"]
-    named = {*p.units, *p.removed, *(p.extra.get("where") or {})}
-    late = [u for u in _sixth_marines_arrived(state, p, p.extra.get("amoy_turn"))
-            if u not in named and u in state.units and state.units[u].where == box]
-    return state.with_units(*(replace(state.units[u], where=OUT) for u in late)) if late else state
 
 
 def _number(value) -> bool:
@@ -154,7 +142,7 @@ def _place(state: State, p: Position) -> State:
     for uid, display in sorted(where.items()):
         if uid in units and uid in p.units:
             problems.append(f"{uid} is both on the map and in the {display} display")
-        elif uid in units and state.units[uid].where == OUT and uid not in marines:
+        elif uid in units and state.units[uid].where == OUT and uid not in marines and state.since(10):
             problems.append(f"{uid} is not in this game (the scenario, an optional rule not chosen or Amoy not yet "
                             "fallen: 24.1, 24.2, 25.0)")
         elif uid in units and data.displays.get(display, {}).get("owner") != units[uid].side:
@@ -186,7 +174,7 @@ def _place(state: State, p: Position) -> State:
     amoy = x.get("amoy_turn")
     if amoy is not None and (not _number(amoy) or not 2 <= amoy <= p.turn):
         problems.append("'amoy_turn' is the GT Amoy fell: from 2 to 'turn' (9.1)")
-    elif amoy == p.turn and not _after_step(p.phase, "amoy"):
+    elif amoy == p.turn and not _after_step(p.phase, "amoy") and state.since(10):
         problems.append(f"'amoy_turn' {amoy}: Amoy falls in the Amoy Operation Phase (9.1, 6.1), which comes after "
                         f"{p.phase!r}: a position at that phase gives an earlier GT or none")
     else:

@@ -7,8 +7,10 @@ after Amoy, ruling F34; the 97th Division, 25.5). Every other unit not set up wa
 Reinforcements Display (8.0)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.rules.formosa import custom, optional
-from app.rules.formosa.state import OUT, State, Unit
+from app.rules.formosa.state import OUT, State, Unit, created_under
 
 FIRST_STEP = "setup-japanese-lp"
 
@@ -30,10 +32,10 @@ def in_game(data, scenario: dict, spec) -> bool:
     return not (spec.id in special.get("optional_25_5", ()) and "25.5" not in data.optional)
 
 
-def start(data, scenario: str, options) -> State:
+def start(data, scenario: str, options, version: str | None = None) -> State:
     """Scenario `scenario` ("1" or "2") before the Japanese set-up roll (24.1: the Japanese deploy first), or the
-    position of `options["position"]` (custom.py)."""
-    state = printed(data, scenario)
+    position of `options["position"]` (custom.py) read under rules `version` (the game's engine's `start`)."""
+    state = replace(printed(data, scenario), rules_version=created_under(version))
     return custom.apply(state, options)
 
 

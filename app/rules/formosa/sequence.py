@@ -1161,7 +1161,9 @@ def _advance_candidates(state: State, side: str):
                 if not state.would_overstack(h, side, [*fit, uid]):
                     fit.append(uid)
             units = fit
-        yield {"units": units, "hexes": [h]}
+            yield {"units": units, "hexes": [h]}
+        else:  # ruling F121: not where the other Allied nation's air points are
+            yield {"units": [uid for uid in units if not airpower.other_nations_air(state, uid, h)], "hexes": [h]}
 
 
 class Advance(DecisionStep):

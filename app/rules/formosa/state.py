@@ -56,8 +56,17 @@ OUT = "out"
 #    a defence of a hex Commonwealth units hold (13.1, F116); the list of legal orders changes, so a game created
 #    under 1-9 is decided and listed as played; ruling F120: a mechanized unit is neither deployed nor landed in a
 #    mountain or peak hex without a road (8.1, 10.1, 12.2: a custom map's mountain port)
-RULES_VERSION = 10
+# 11: ruling F121: an Allied ground unit does not end a retreat (it retreats a hex more, 15.7 item 3) or an advance
+#    (refused, 15.8.1) in a hex holding the other Allied nation's air points (13.1, 5.1 item 1, F116); the
+#    retreat and advance lists change, so a game created under 1-10 is decided and listed as played
+RULES_VERSION = 11
 H = Hex.parse
+
+
+def created_under(version: str | None) -> int:
+    """The rules version of a game whose creation recorded `version` (core.GameCreated.rules_version): "" for a game
+    created before versions were recorded (1), None for a new game (RULES_VERSION)."""
+    return RULES_VERSION if version is None else int(version) if version else 1
 
 
 def other(side: str) -> str:

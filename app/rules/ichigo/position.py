@@ -20,7 +20,17 @@ from app.rules.custom_setup import (
 )
 from app.rules.ichigo.data_load import load, scenario_places
 from app.rules.ichigo.movement import stack_violation
-from app.rules.ichigo.state import PHASES, SIDES, State, _unit, initial_state, phase_applies, raw_unit, tracked
+from app.rules.ichigo.state import (
+    PHASES,
+    SIDES,
+    State,
+    _unit,
+    created_under,
+    initial_state,
+    phase_applies,
+    raw_unit,
+    tracked,
+)
 
 EXTRA_KEYS = ("plans", "causeway", "beachheads", "collapse_checked", "b29_used", "draw")
 NATIONS = ("japanese", "chinese", "us")
@@ -33,11 +43,12 @@ def data_for(options: dict):
     return load({"map": text})
 
 
-def start(data, scenario: str, options: dict) -> State:
+def start(data, scenario: str, options: dict, version: str | None = None) -> State:
     """The engine's `start`: the first state of a game with these options, the printed set-up (3.0) or the
-    custom map and position; `data`: the game's data on the map the options give (`data_for`)."""
+    custom map and position read under rules `version` (None: this one); `data`: the game's data on the map the
+    options give (`data_for`)."""
     _, position = parse_options(options, SIDES, EXTRA_KEYS)
-    state = initial_state(data)
+    state = replace(initial_state(data), rules_version=created_under(version))
     problems = data.missing_places()
     if problems:
         raise SetupError("custom map", problems)

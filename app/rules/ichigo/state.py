@@ -23,6 +23,12 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 RULES_VERSION = 8  # 5: issue 30's open readings (docs/rulings/ichigo-engine.md E29); 6: E32; 7: E33; 8: E34
 
 
+def created_under(version: str | None) -> int:
+    """The rules version of a game whose creation recorded `version` (core.GameCreated.rules_version): "" for a game
+    created before versions were recorded (2), None for a new game (RULES_VERSION)."""
+    return RULES_VERSION if version is None else int(version) if version else 2
+
+
 def phase_name(phase: str) -> str:
     """A phase as the sequence of play names it (5.1, scenario.toml [[phase]])."""
     name = phase_names().get(phase)

@@ -28,17 +28,18 @@ from app.rules.custom_setup import (
 )
 from app.rules.kernel.hexgrid import Hex
 from app.rules.olympic.events import GT1_STEPS, STEPS
-from app.rules.olympic.state import SIDES, State
+from app.rules.olympic.state import SIDES, State, created_under
 from app.rules.olympic.state import start as printed
 
 EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "due", "returns",
               "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended")
 
 
-def start(data, scenario: str, options) -> State:
-    """The printed set-up, or the position of `options["position"]` (the engine's `start`)."""
+def start(data, scenario: str, options, version: str | None = None) -> State:
+    """The printed set-up, or the position of `options["position"]` read under rules `version` (None: this one;
+    the engine's `start`)."""
     _, position = parse_options(dict(options), SIDES, EXTRA_KEYS)
-    state = printed(data, scenario, options)
+    state = replace(printed(data, scenario, options), rules_version=created_under(version))
     return state if position is None else _apply(state, position)
 
 

@@ -24,6 +24,12 @@ RULES_VERSION = 7  # the version new games are played under; 2: issue 30 (R29); 
 # stack moved or retreating together keeps its order (R42); docs/rulings/olympic.md
 
 
+def created_under(version: str | None) -> int:
+    """The rules version of a game whose creation recorded `version` (core.GameCreated.rules_version): "" for a game
+    created before versions were recorded (1), None for a new game (RULES_VERSION)."""
+    return RULES_VERSION if version is None else int(version) if version else 1
+
+
 @dataclass(frozen=True)
 class Unit:
     id: str

@@ -57,8 +57,9 @@ class State(SequencedState):
                 for n in grid.neighbours(Hex.parse(u.hex))}
 
 
-def start(data, scenario: str, options) -> State:
-    """SK 2.1: both sides set up as the tables list them; Red moves first."""
+def start(data, scenario: str, options, version: str | None = None) -> State:
+    """SK 2.1: both sides set up as the tables list them; Red moves first (every rules version starts alike:
+    `version` changes nothing here)."""
     units = {uid: Unit(uid, spec.side, spec.strength, spec.hex, data.steps, data.steps)
              for uid, spec in data.units.items()}
     return State(turn=1, side=data.first_side, step="movement", units=units, data=data)

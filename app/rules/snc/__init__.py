@@ -10,13 +10,13 @@ from dataclasses import replace
 from app.rules.engine.events import PhaseEnded
 from app.rules.engine.game import Game
 from app.rules.snc import combat, events, fog, position, sequence, summary, victory, view
-from app.rules.snc.state import RULES_VERSION, SIDES, State
+from app.rules.snc.state import RULES_VERSION, SIDES, State, created_under
 
 
 def played_under(state: State, version: str) -> State:
     """Ruling E13: a game created under rules version 1 or 2 (or before versions were recorded) is decided as it
     was played, so its stored orders still verify."""
-    return replace(state, rules_version=int(version) if version else 2)
+    return replace(state, rules_version=created_under(version))
 
 
 GAME = Game(

@@ -17,7 +17,7 @@ from app.rules.kernel.hexgrid import Hex
 from app.rules.snc.combat import overstacked_hexes
 from app.rules.snc.common import last_turn
 from app.rules.snc.data_load import GameData, load
-from app.rules.snc.state import SIDES, State, initial_state
+from app.rules.snc.state import SIDES, State, created_under, initial_state
 
 EXTRA_KEYS = ("side", "plan")
 PHASES = ("declare", "ops1", "reinf", "ops2")
@@ -30,15 +30,16 @@ def data_for(options: dict) -> GameData:
     return load({"map": text})
 
 
-def start(data: GameData, scenario: str, options: dict) -> State:
+def start(data: GameData, scenario: str, options: dict, version: str | None = None) -> State:
     """The engine's `start`: the first state of a game with these options, the printed set-up (13.0) or the
-    custom map and position; `data`: the game's data on the map the options give (`data_for`)."""
+    custom map and position read under rules `version` (None: this one); `data`: the game's data on the map the
+    options give (`data_for`)."""
     _, position = parse_options(options, SIDES, EXTRA_KEYS)
 
     def on_map(h: str) -> bool:
         return _on_map(data, h)
 
-    state = initial_state(data)
+    state = replace(initial_state(data), rules_version=created_under(version))
     if position is not None:
         return _apply(state, position, on_map)
     problems = off_map_units(state.units, on_map)

@@ -17,6 +17,12 @@ RULES_VERSION = 5  # the version new games are played under; 3: issue 19 (docs/r
 #                    5: E16
 
 
+def created_under(version: str | None) -> int:
+    """The rules version of a game whose creation recorded `version` (core.GameCreated.rules_version): "" for a game
+    created before versions were recorded (2), None for a new game (RULES_VERSION)."""
+    return RULES_VERSION if version is None else int(version) if version else 2
+
+
 def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
 

@@ -1,0 +1,30 @@
+"""Rows of docs/cases/snc.md whose mapped tests passed with the row's own code broken (issue 30's per-case mutation
+report, `bench/mutation.py --cases`): each test here holds its row's rule where a player would notice it."""
+import pytest
+from snc_given import position, then
+
+from app.rules.errors import IllegalOrder
+from app.rules.snc import GAME as RULES
+
+
+def test_11_3_the_chinese_player_is_told_the_air_marker_may_be_intercepted_and_what_each_die_does():
+    s = then(position({"jp-d11-r12": "2706", "cn-d58": "2606"}, turn=7), "japanese",
+             "attack 2606 with d11-r12 support air")
+    prompt = RULES.prompt(s)
+    assert prompt.side == "chinese"
+    assert prompt.owed.what == ("the Japanese air marker supports this attack: intercept it with the Chinese air "
+                                "force, or pass (SNC 11.3: a 6 aborts the marker, a 1 loses the Chinese air force)")
+    assert prompt.owed.where == "2606"
+
+
+def test_6_2_eliminating_too_few_units_of_an_overstacked_hex_is_refused_naming_the_hex_and_6_2():
+    """Ruling R13: three detachments in one hex are two too many; eliminating one leaves 3409 over 6.2's limit."""
+    s = position({"jp-det-shigeto": "3409", "jp-det-asama": "3410", "jp-det-amaya": "3410", "cn-d57": "3612",
+                  "jp-snlf-1": "3512"}, plan=("move", "fight"))
+    s = then(s, "japanese", "move det-asama det-amaya to 3409")
+    s = then(s, "japanese", "end")
+    assert RULES.prompt(s).owed.where == "3409"
+    with pytest.raises(IllegalOrder) as refused:
+        then(s, "japanese", "eliminate det-asama")
+    assert refused.value.case == "SNC 6.2"
+    assert str(refused.value) == "SNC 6.2: 3409 would still be over the stacking limit"
