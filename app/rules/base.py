@@ -277,6 +277,10 @@ class Optional(Protocol):
     #: the kinds of decision (steps of the states table) a player may answer in advance with a standing order,
     #: each with the words a preference for it may use, {kind: {word: order text}} (app/rules/standing.py)
     standing: Mapping[str, Mapping[str, str]]
+    #: the first policies' edition that reads a hook named here, where later than the edition that brought the hook
+    #: in (`progress`, `overstacked`: 5), so seats of an earlier edition decide as they played (app/rules/evaluation.py
+    #: `hook`; Formosa: {"overstacked": 6})
+    search_editions: Mapping[str, int]
 
 
 OPTIONAL_MEMBERS = tuple(name for name in Optional.__dict__ if not name.startswith("_")) \

@@ -39,7 +39,7 @@ from app.rules.kernel.hexgrid import Hex
 WEIGHTS = {"material": 0.4, "control": 0.35, "reach": 0.1, "safety": 0.15}
 CAP = 0.9
 STAKES = 0.5  # edition 3: the rule set's own reading of its victory conditions, against the four readings
-LATEST = 5  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
+LATEST = 6  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
 CONTESTED = 2  # an enemy unit this near a held victory hex with none of the holder's units on it contests it
 
 
@@ -53,11 +53,19 @@ def value(rules, state: Any, side: str, edition: int = LATEST) -> float:
     stakes = getattr(rules, "stakes", None) if edition >= 3 else None
     if stakes is not None:
         weight = STAKES
-        progress = getattr(rules, "progress", None) if edition >= 5 else None
+        progress = hook(rules, "progress", edition)
         if progress is not None:
             weight += (1 - STAKES) * max(0.0, min(1.0, progress(state))) ** 2
         total = (1 - weight) * total + weight * max(-1.0, min(1.0, stakes(state, side, edition=edition)))
     return max(-CAP, min(CAP, CAP * total))
+
+
+def hook(rules, name: str, edition: int, since: int = 5):
+    """The rule set's optional hook `name` (`progress`, `overstacked`) as the policies' `edition` reads it: None
+    before `since`, the edition that brought the hook in, or before the edition the rule set names for it (its
+    `search_editions`: a hook a rule set gained later leaves its older seats' decisions as they were)."""
+    first = max(since, (getattr(rules, "search_editions", None) or {}).get(name, since))
+    return getattr(rules, name, None) if edition >= first else None
 
 
 def features(rules, state: Any, side: str) -> dict[str, float]:

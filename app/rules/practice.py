@@ -31,7 +31,10 @@ the search: its evaluation weighs the game's stakes more as its end nears and SN
 left, and it does not search a move that puts more units in a hex than the stacking limits allow
 (app/rules/search.py `within_limits`), and greedy, rating nothing where the step may not be ended (an attack the
 rules require below 3:2, Formosa 15.0), gives the listed attack at the best odds instead of a random order
-(`forced_attack`). Random decides alike in editions 2 to 5, greedy in editions 2 to 4.
+(`forced_attack`). Edition 6 is edition 5 but for Formosa's search: its stakes read the net VP with a gradient over
+the whole range and count the LP kept for the bases its engineers can build (app/rules/formosa/victory.py), and it
+passes over moves that overstack (13.3). Random decides alike in editions 2 to 6, greedy in editions 2 to 4 and in
+editions 5 and 6.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -52,9 +55,10 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-EDITION = 5  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+EDITION = 6  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
-# over moves that overstack, greedy's forced attack at the best odds)
+# over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
+# kept for bases, and its search passes over moves that overstack)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")

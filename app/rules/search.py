@@ -215,7 +215,7 @@ class Search:
         self.made += 1
         random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
         rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
-        if self.edition >= 5 and getattr(rules, "overstacked", None) is not None:
+        if evaluation.hook(rules, "overstacked", self.edition) is not None:
             chosen = self.within_limits(state, side, rated)
         else:
             first = rated[:RATED]

@@ -28,7 +28,8 @@ def test_the_search_is_chosen_at_creation_with_its_budget(store):
             practice.seats(SKIRMISH, {"blue": bad})
     game_id = games.create_game(store, CATALOG, "skirmish", auto={"blue": "search:0.5s"})
     meta = projection.load(store, CATALOG, game_id).meta
-    assert meta.automated == {"blue": "search"} and meta.seat_settings == {"blue": {"edition": 5, "seconds": 0.5}}
+    assert meta.automated == {"blue": "search"}
+    assert meta.seat_settings == {"blue": {"edition": practice.EDITION, "seconds": 0.5}}
     assert meta.players["blue"] == "automated (search)"
 
 

@@ -39,6 +39,7 @@ GAME = Game(
             "previews": view.PREVIEWS,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
             "losses": view.losses, "stakes": victory.stakes,
+            "overstacked": victory.overstacked, "search_editions": {"overstacked": 6},
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "counterattack": {}, "advance": {}, "overstack": {},
                          "exploit": {}, "air-losses": {}, "kamikaze-hits": {}, "b29-fortified": {},

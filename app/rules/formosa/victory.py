@@ -54,7 +54,9 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     and the share of the port and airfield hexes Allied units occupy (4.1's Allied sudden death; none on the map
     from GT 2 is the Japanese one), weighted 0.3. Until an Allied ground unit stands on Formosa, what the Allies
     can land instead (4.1: none there from GT 2 loses): the units their amphibious and drop zone markers ready to
-    place carry (10.2, 10.3), from 0 (none) toward 1 during the set-up, from -1 toward 0 after it."""
+    place carry (10.2, 10.3), from 0 (none) toward 1 during the set-up, from -1 toward 0 after it. Edition 6 reads
+    the net VP, with half of the VP the LP kept would buy in bases (`bases_in_view`), as x / (|x| + 12) instead of
+    clamping (x - 16) / 12 to +-1, which was -1 for every net of 4 VP or less: nothing the Allies did moved it."""
     setup = state.step.startswith("setup")
     if setup or not state.occupied("allied"):
         stacking = state.data.charts["stacking"]
@@ -71,8 +73,57 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     targets = state.data.sudden_death_hexes()
     held = state.occupied("allied")
     share = sum(1 for h in targets if str(h) in held) / len(targets) if targets else 0.0
-    allied = 0.7 * max(-1.0, min(1.0, (net - middle) / (win - draw + 6))) + 0.3 * (2 * share - 1)
+    if edition >= 6:
+        x = net + BASES_SEEN * bases_in_view(state) - middle
+        vp = x / (abs(x) + win - draw + 6)
+    else:
+        vp = max(-1.0, min(1.0, (net - middle) / (win - draw + 6)))
+    allied = 0.7 * vp + 0.3 * (2 * share - 1)
     return allied if side == "allied" else -allied
+
+
+BASES_SEEN = 0.5  # edition 6: a VP the Allies' engineers and LP could buy counts half a VP scored
+
+
+def bases_in_view(state: State) -> float:
+    """The VP the Allies' engineers on the map could score with bases (4.2, 20.1; the strong opponent's stakes from
+    edition 6, which read the net VP as x / (|x| + 12), x its distance from the Draw band's middle, so every VP
+    moves the value): each engineer on its mobile side, the best port or airfield hex without a base for it, its VP
+    halved every three hexes away, those worth most for their LP first, in full while the LP last, half once they
+    do not. Without it the Allies left their engineers in the staging area and spent every LP on markers in the
+    Recruit Phase, with none when a base could be built."""
+    values, costs = state.data.charts["victory"], state.data.charts["allied_other"]
+    allied = state.on_map("allied")
+    based = {u.where for u in allied if u.base}
+    sites = []
+    for h in state.data.sudden_death_hexes():
+        feats = set(state.data.objectives(h)) - {"industry", "peak"}
+        if str(h) in based:
+            continue
+        port = bool(feats & {"major-port", "minor-port"})
+        cost = costs["base_port_and_airfield"] if port and "airfield" in feats else costs[
+            "base_port" if port else "base_airfield"]
+        sites.append((h, sum(values[f.replace("-", "_")] for f in feats), cost))
+    grid = state.data.map
+    hopes = []
+    for u in allied:
+        if u.base or state.spec(u.id).type != "engineer" or not sites:
+            continue
+        here = Hex.parse(u.where)
+        hopes.append(max(((vp * 2 ** (-grid.distance(here, h) / 3), cost) for h, vp, cost in sites)))
+    lp, seen = state.lp["allied"], 0.0
+    for worth, cost in sorted(hopes, key=lambda wc: -wc[0] / wc[1]):
+        if cost <= lp:
+            seen, lp = seen + worth, lp - cost
+        else:
+            seen += worth / 2
+    return seen
+
+
+def overstacked(state: State, side: str) -> int:
+    """13.3: how many of `side`'s units stand in hexes over the stacking limits, which the end of a Movement or
+    Combat Phase thins (the strong opponent's check from edition 6, app/rules/search.py `within_limits`)."""
+    return sum(len(state.at(h, side)) for h in state.overstacked(side))
 
 
 def count(d: Decision) -> None:
