@@ -187,6 +187,17 @@ def wait_until_waiting_for_a_lock(pg_url: str, pid: int) -> None:
             time.sleep(0.01)
 
 
+def write_behind_a_lock(pg_url: str, store, holder, write) -> None:
+    """Run ``write`` with ``store`` in a thread until it waits for a lock ``holder`` holds, then commit and close
+    ``holder`` and let the write finish."""
+    writer = threading.Thread(target=write)
+    writer.start()
+    wait_until_waiting_for_a_lock(pg_url, store.db.conn.info.backend_pid)
+    holder.commit()
+    holder.close()
+    writer.join(timeout=120)
+
+
 def x(n: int) -> list[NewEvent]:
     return [NewEvent("core.X", 1, {"n": n}, "test")]
 
@@ -281,12 +292,7 @@ def test_a_writer_that_takes_no_game_lock_still_queues_the_store_and_its_loser_g
         except Exception as exc:  # noqa: BLE001 - the test reports it
             outcome["error"] = exc
 
-    writer = threading.Thread(target=write)
-    writer.start()
-    wait_until_waiting_for_a_lock(pg_url, store.db.conn.info.backend_pid)
-    rogue.commit()
-    rogue.close()
-    writer.join(timeout=120)
+    write_behind_a_lock(pg_url, store, rogue, write)
     assert "error" not in outcome and isinstance(outcome.get("conflict"), Conflict), outcome
     assert store.mail_processed("<after@x>") and store.event(game_id, seq + 1).actor == "rogue"
 
@@ -311,12 +317,7 @@ def test_an_append_that_waited_for_the_game_lock_while_another_writer_took_its_s
         except Exception as exc:  # noqa: BLE001 - the test reports it
             outcome["raised"] = exc
 
-    writer = threading.Thread(target=write)
-    writer.start()
-    wait_until_waiting_for_a_lock(pg_url, store.db.conn.info.backend_pid)
-    rival.commit()
-    rival.close()
-    writer.join(timeout=120)
+    write_behind_a_lock(pg_url, store, rival, write)
     assert isinstance(outcome.get("raised"), Conflict) and outcome["raised"].actual == seq + 1, outcome
     assert store.head(game_id) == (seq + 1, "y") and store.event(game_id, seq + 1).actor == "rival"
 
