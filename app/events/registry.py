@@ -124,7 +124,7 @@ def _plain_check(hint: Any) -> Callable[[Any], Any] | None:
     """For a field of type `hint`: a function giving the value as the schema would dump and then accept it, or
     _NOT_PLAIN when the value is not simply of that type (the schema then converts or refuses it); None for a type
     this does not read (the whole event then always goes through the schema)."""
-    if hint is str or hint is int or hint is bool:  # type() is: a bool is no int here (the schema refuses it)
+    if hint is str or hint is int or hint is bool:  # exactly that type: a bool in an int field takes the schema
         return lambda value: value if type(value) is hint else _NOT_PLAIN
     if hint is float:  # the schema refuses NaN and infinities
         return lambda value: value if type(value) is float and math.isfinite(value) else _NOT_PLAIN
