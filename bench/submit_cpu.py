@@ -7,6 +7,7 @@ read from /proc once it has sent what the burst queued.
 
     python bench/submit_cpu.py [--requests 480] [--no-sender]
     python bench/submit_cpu.py --read-floor [--requests 1000]: the state read beside plain routes doing part of it
+    python bench/submit_cpu.py --submit-floor [--requests 200]: the submit beside the same order on a plain route
 
 Issue 15's submit rows (bench/table.py) are wall-clock ratios; this says what is left inside them. No test runs it.
 """
@@ -265,15 +266,80 @@ def read_floor(count: int, rounds: int = 7) -> None:
         print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
 
 
+def submit_floor(count: int, rounds: int = 7) -> None:
+    """The order submit's CPU in Flask's `wsgi_app` beside the same order on a plain Flask route (no flask-smorest or
+    webargs wrappers, no blueprint: the token check, the body, the service's order and its answer cut to the
+    declared schema, as JSON) and beside the bare endpoint: what the API's framework layers cost a submit."""
+    from flask import jsonify
+
+    from app.web import authenticated, routes
+    from app.web.declared import keep_declared
+
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
+    app.extensions["hexledger_sender"].stop()
+    cut = keep_declared(routes.OrderDone)
+
+    def plain(game_id):
+        seat = authenticated(game_id)
+        text, expected = routes.order_body()
+        return jsonify(cut(routes.svc().orders.order(seat, text, expected))), 201
+
+    app.add_url_rule("/plain/games/<game_id>/orders", "plain_submit", plain, methods=["POST"])
+    spent: list[int] = []
+    inner = app.wsgi_app
+
+    def timed(environ, start_response):
+        started = time.thread_time_ns()
+        try:
+            return list(inner(environ, start_response))
+        finally:
+            spent.append(time.thread_time_ns() - started)
+
+    app.wsgi_app = timed
+    client = app.test_client()
+    pools = {route: games_for(client, count * (rounds + 1)) for route in ("", "/plain")}
+    given = {route: 0 for route in pools}
+
+    def submit(route: str) -> None:
+        path, headers = order(pools[route], given[route])
+        given[route] += 1
+        assert client.post(route + path, data=json.dumps({"order": "end"}), headers=headers).status_code == 201
+
+    asks = {"the order submit (the API's route)": lambda: submit(""),
+            "the same order on a plain route": lambda: submit("/plain"),
+            "the bare endpoint": lambda: client.get("/bench/bare")}
+    for ask in asks.values():  # warm up
+        for _ in range(count // 4):
+            ask()
+    medians: dict[str, list[float]] = {label: [] for label in asks}
+    for _ in range(rounds):
+        for label, ask in asks.items():
+            spent.clear()
+            for _ in range(count):
+                ask()
+            medians[label].append(sorted(spent)[len(spent) // 2] / 1e3)
+    bare = sorted(medians["the bare endpoint"])[rounds // 2]
+    print(f"\nthe submit's framework: wsgi_app thread CPU a request, microseconds (median of {rounds} rounds of "
+          f"{count} requests each, interleaved; load average {os.getloadavg()[0]:.1f})")
+    for label, values in medians.items():
+        us = sorted(values)[rounds // 2]
+        print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=480)
     parser.add_argument("--no-sender", action="store_true", help="skip the sender process's part")
     parser.add_argument("--read-floor", action="store_true",
                         help="only the state read against plain routes doing part of its work (`read_floor`)")
+    parser.add_argument("--submit-floor", action="store_true",
+                        help="only the order submit against the same order on a plain route (`submit_floor`)")
     args = parser.parse_args()
     if args.read_floor:
         read_floor(args.requests)
+        return
+    if args.submit_floor:
+        submit_floor(args.requests)
         return
     breakdown(args.requests)
     if not args.no_sender:
