@@ -153,13 +153,13 @@ _NOT_PLAIN = object()
 def _plain_payload(cls: type) -> Callable[[Any], dict | None] | None:
     """The payload of an event of `cls` whose every field holds a value of its declared JSON type, as the schema
     would dump and validate it (same keys in the same order, lists and dicts copied), without the schema; None for
-    an event with any other value. None for a class with a field of a type not read here, or with metadata (the
-    schema would read it): such events always take the schema."""
+    an event with any other value. None for a class with a field of a type not read here, with metadata (the
+    schema would read it) or left out of `__init__`: such events always take the schema."""
     hints = typing.get_type_hints(cls)
     checks = []
     for f in dataclasses.fields(cls):
         check = _plain_check(hints[f.name])
-        if check is None or f.metadata:
+        if check is None or f.metadata or not f.init:
             return None
         checks.append((f.name, check))
 
