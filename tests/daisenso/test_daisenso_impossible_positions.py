@@ -93,6 +93,11 @@ def test_d56_no_attacks_made_under_pre_war_or_a_truce_and_no_axis_only_marker_in
     truce = refused(storm(lambda r: r.update(truce=[{"factions": ["axis", "soviet"]}], **attacked)))
     assert "between factions at truce: they do not attack each other (4.2.1.1, ruling D18)" in truce
     GAME.initial_state("custom", {"position": storm(lambda r: r.update(pre_war=True, phase="regular"))})
+    def spent(raw):
+        raw.update(phase="regular")
+        next(u for u in raw["unit"] if u["id"] == "ru-transbaikal")["fought"] = True
+    assert "[[unit]] fought: the hex of the combat it took part in is in attacked_hexes (4.2.1.2)" in refused(
+        storm(spent))
     boxed = refused(storm(lambda r: r.update(delay_box={"soviet": {"totsugeki": 1}})))
     assert "[delay_box.soviet]: only axis have Totsugeki markers (ruling D56)" in boxed
 

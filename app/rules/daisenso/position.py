@@ -240,6 +240,8 @@ class _Reader:
                 self.err(f"[[unit]] {u.id}: 'fought' marks an HQ that took part in a combat (4.2.1.2)")
         if any(u.attacked for u in units) and not hexes:
             self.err("[[unit]] attacked: the hex it attacked is in attacked_hexes (4.2.1)")
+        elif any(u.fought for u in units) and not hexes and self.since(10):  # ruling D56
+            self.err("[[unit]] fought: the hex of the combat it took part in is in attacked_hexes (4.2.1.2)")
         return hexes
 
     def _common(self) -> tuple[int, str]:
