@@ -192,7 +192,7 @@ class _Reader:
         truces = self._truces()
         made = bool(attacked) or any(u.attacked or u.fought for u in units)
         self._stacking(units, mid_segment=made and self.since(10))  # ruling D56
-        if self.since(10):
+        if self.since(10) and common[1] in PHASES and phasing in self.factions:
             self._possible(common[1], phasing, units, markers, made, pre_war, truces)
         position = Position(
             name=str(self.raw.get("name", "")),
