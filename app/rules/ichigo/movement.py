@@ -206,6 +206,9 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
     bound = "" if plan.purpose is None else "at most "
     start = units[0].hex
     mover = Mover(H(start), plan.most, (units[0].nation,))
+    if strategic_now and H(dest) in sit.forbidden:
+        raise IllegalOrder("Ichi-Go 10.17", f"a strategic move never ends next to an enemy unit or in a city the "
+                                            f"enemy controls ({dest})")
     if via:
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:
