@@ -1,12 +1,17 @@
-"""Ichi-Go 10.17's bar on a Japanese strategic move next to a US unit, and the positions that could reach it
-(docs/rulings/ichigo-engine.md E36, rules version 9): Causeway is decided only at the start of Turn 7 (5.2) and US
-units come only with it (5.3), while full Japanese supply, which a strategic move needs, ends then (7.4)."""
+"""Ichi-Go 10.17's limits (rules version 9): the bar on a Japanese strategic move next to a US unit and the positions
+that could reach it (docs/rulings/ichigo-engine.md E36: Causeway is decided only at the start of Turn 7, 5.2, and US
+units come only with it, 5.3, while full Japanese supply, which a strategic move needs, ends then, 7.4); supply
+from the start of the movement phase (E37)."""
+from dataclasses import replace
+
 import pytest
-from ichigo_given import ev, of, when
+from ichigo_given import ev, of, position, then, when
 
 from app.rules.custom_setup import SetupError
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import GAME
+from app.rules.ichigo.common import supply_state
+from app.rules.ichigo.state import State, initial_state
 
 JAPANESE_MOVE = {"japanese": "move-fight"}
 
@@ -50,3 +55,24 @@ def test_10_17_a_strategic_move_ending_in_a_city_the_enemy_controls_names_its_ca
     assert s.controller("0712") == "allied"
     with pytest.raises(IllegalOrder, match=r"^Ichi-Go 10\.17: .*enemy controls \(0712\)"):
         when(s, "japanese", "move jp-cea-110div to 0712 strategic")
+
+
+def _us_inland_out_of_supply(turn: int = 9) -> State:
+    """US 1st Cavalry in 2011, inland, its only beachhead on Formosa: out of supply (7.5), Turn 9 Phase I."""
+    return position({"us-1c": "2011"}, turn=turn, phase="I", plans={"us": "move-fight"}, causeway=True,
+                    beachheads={"formosa": "3221"}, control=initial_state().jp_control - {"3221"})
+
+
+def test_10_17_a_us_unit_supplied_by_the_aerial_marker_during_its_movement_phase_has_no_strategic_move():
+    s = then(_us_inland_out_of_supply(), "allied", "end")                        # on to Phase II, US movement
+    supplied = then(s, "allied", "supply 2011")
+    assert supply_state(supplied, supplied.units["us-1c"]) == "full"
+    with pytest.raises(IllegalOrder, match=r"^Ichi-Go 10\.17: .*from the start of the movement phase"):
+        when(supplied, "allied", "move us-1c to 2111 strategic")
+    assert of(when(supplied, "allied", "move us-1c to 2111"), ev.MovementRolled)[0].mp == 6       # 7.9: supplied
+
+
+def test_10_17_a_game_created_under_version_8_judged_the_supply_as_the_stack_began_to_move():
+    s = then(replace(_us_inland_out_of_supply(), rules_version=8), "allied", "end")
+    supplied = then(s, "allied", "supply 2011")
+    assert of(when(supplied, "allied", "move us-1c to 2111 strategic"), ev.MovementRolled)[0].mp == 12
