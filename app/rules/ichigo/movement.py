@@ -177,8 +177,9 @@ def began_supplied(state: State, units: list[Unit]) -> bool:
     if not state.since(9) or state.phase_control is None or (
             state.phase_control == state.jp_control and state.phase_aerial == state.aerial_hex):
         return True
-    then = replace(state, jp_control=state.phase_control, aerial_hex=state.phase_aerial)
-    return all(supply_state(then, u) == "full" for u in units)
+    then = state.memo(("phase start",), lambda: replace(state, jp_control=state.phase_control,
+                                                         aerial_hex=state.phase_aerial))
+    return all(supply_state(then, u) == "full" for u in units)  # one trace a position: `then` keeps its memo
 
 
 def rolled_for_stack(state: State, u0: Unit, plan: Allowance) -> Allowance:
