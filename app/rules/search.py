@@ -58,6 +58,7 @@ EXPLORE = 1.5  # PUCT's exploration constant, on means scaled to 0..1 (AlphaZero
 TIERS = ((1000, 4.0), (100, 3.0), (10, 2.0), (0, 1.0))  # greedy's rating -> prior weight: an attack at good odds,
 # a move toward an objective, what the step asks for or brings units in, `end`; anything else 0.5
 ENDS = practice.ENDS
+SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
 
 
 def budget_setting(text: str) -> dict:
@@ -214,6 +215,12 @@ class Search:
             return {item["order"]: 1.0 for item in listed}
         self.made += 1
         random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
+        searched = evaluation.hook(rules, "searched", self.edition, since=SEARCHED_SINCE)
+        if searched is not None:
+            kept = set(searched(state, side, [item["order"] for item in listed]))
+            listed = [item for item in listed if item["order"] in kept] or listed
+            if len(listed) <= 1:
+                return {item["order"]: 1.0 for item in listed}
         rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
         if evaluation.hook(rules, "overstacked", self.edition) is not None:
             chosen = self.within_limits(state, side, rated)
