@@ -286,7 +286,7 @@ class Optional(Protocol):
     standing: Mapping[str, Mapping[str, str]]
     #: the first policies' edition that reads a hook named here, where later than the edition that brought the hook
     #: in (`progress`, `overstacked`: 5), so seats of an earlier edition decide as they played (app/rules/evaluation.py
-    #: `hook`; Formosa: {"overstacked": 6})
+    #: `hook`; Formosa: {"overstacked": 6, "searched": 7})
     search_editions: Mapping[str, int]
 
 

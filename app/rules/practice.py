@@ -33,8 +33,10 @@ left, and it does not search a move that puts more units in a hex than the stack
 rules require below 3:2, Formosa 15.0), gives the listed attack at the best odds instead of a random order
 (`forced_attack`). Edition 6 is edition 5 but for Formosa's search: its stakes read the net VP with a gradient over
 the whole range and count the LP kept for the bases its engineers can build (app/rules/formosa/victory.py), and it
-passes over moves that overstack (13.3). Random decides alike in editions 2 to 6, greedy in editions 2 to 4 and in
-editions 5 and 6.
+passes over moves that overstack (13.3). Edition 7 is edition 6 but for Formosa's search: it does not search the
+Allied orders its rule set's `searched` passes over (LP spent below what the bases in reach need, a base left
+unbuilt, units put or left where 15.0 forces a hopeless attack: app/rules/formosa/searched.py), and its stakes read
+the net VP linearly. Random decides alike in editions 2 to 7, greedy in editions 2 to 4 and in editions 5 to 7.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).

@@ -12,7 +12,9 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
    that rating (`TIERS`): so a step's reinforcements are placed before it is ended, unless the playouts say
    otherwise; from edition 5, where the rule set counts the units over its stacking limits, none that puts more
-   over them, and no `end` while one brings them within (`within_limits`). A decision below the root is opened
+   over them, and no `end` while one brings them within (`within_limits`); from edition 7 only the listed orders
+   the rule set's `searched` keeps (Formosa: no LP spent before the bases, no hopeless forced attack). A decision
+   below the root is opened
    on its second visit, the opponent's choosing the order worst for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
    an advance, a roll) by random legal orders; from edition 3 (app/rules/practice.py) then `close`: the side
