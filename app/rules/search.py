@@ -14,8 +14,7 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    otherwise; from edition 5, where the rule set counts the units over its stacking limits, none that puts more
    over them, and no `end` while one brings them within (`within_limits`); from edition 7 only the listed orders
    the rule set's `searched` keeps (Formosa: no LP spent before the bases, no hopeless forced attack). A decision
-   below the root is opened
-   on its second visit, the opponent's choosing the order worst for the side;
+   below the root is opened on its second visit, the opponent's choosing the order worst for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
    an advance, a roll) by random legal orders; from edition 3 (app/rules/practice.py) then `close`: the side
    deciding there ends its steps until the other side has a choice, so what a phase's end does is seen;
