@@ -76,3 +76,14 @@ def test_no_unit_is_moved_or_left_where_15_0_forces_a_hopeless_attack():
     hidden = given(step="allied-movement", turn=5, units=units, concealed=tuple(JAPANESE))
     assert hopeless(hidden, AROUND[0], ["us-7-184"])  # 8 against 9
     assert not hopeless(hidden, AROUND[0], ["us-1mar-1"])  # 9 against 9: 100%
+
+
+def test_a_hopeless_landing_is_still_searched_while_no_allied_unit_is_on_formosa():
+    """4.1: from GT 2 no Allied ground unit on Formosa is a Japanese Strategic Victory: a landing next to the three
+    regiments is passed over once the Allies hold a hex, never while ending the phase is all that would be left."""
+    empty = given(step="invasion", turn=1, units={**dict.fromkeys(JAPANESE, X), "us-7-17": "allied-staging"})
+    orders = [f"land {AROUND[0]} with us-7-17", "end"]
+    assert searched(empty, "allied", orders) == orders
+    ashore = given(step="invasion", turn=1, units={**dict.fromkeys(JAPANESE, X), "us-7-17": "allied-staging",
+                                                  "us-7-184": AROUND[3]})
+    assert searched(ashore, "allied", orders) == ["end"]

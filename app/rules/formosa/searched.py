@@ -12,7 +12,8 @@ over, read from what the Allies may see (a concealed Japanese unit counts `CONCE
 - in the Invasion, Naval Transfer and Movement Phases, an order that puts units where the attack 15.0 would force
   on them is hopeless (`hopeless`: a column of the Allied CRT below 100% once the shifts they can see coming are
   counted, where four faces in six or more cost the attackers a unit, a Japanese VP); in the Movement Phase,
-  `end` while a unit stands in such a hex and a listed move takes it out (14.1: a unit in an EZOC may leave it).
+  `end` while a unit stands in such a hex and a listed move takes it out (14.1: a unit in an EZOC may leave it);
+  but every landing stays while no Allied unit is on Formosa and none is better (4.1: none there from GT 2 loses).
 
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
@@ -120,6 +121,8 @@ def _not_into_hopeless(state: State, orders: list[str]) -> list[str]:
         kept.append(text)
     if rescue and state.step == "allied-movement":
         kept = [o for o in kept if o.split()[0] != "end"]
+    if state.step == "invasion" and not state.occupied("allied") and not any(o.startswith("land") for o in kept):
+        return orders  # 4.1: no Allied ground unit on Formosa from GT 2 loses the game; a bad landing does not
     return kept
 
 
