@@ -13,6 +13,8 @@ over, read from what the Allies may see (a concealed Japanese unit counts `CONCE
   on them is hopeless (`hopeless`: a column of the Allied CRT below 100% once the shifts they can see coming are
   counted, where four faces in six or more cost the attackers a unit, a Japanese VP); in the Movement Phase,
   `end` while a unit stands in such a hex and a listed move takes it out (14.1: a unit in an EZOC may leave it);
+  in the Naval Transfer Phase, a transfer off Formosa but for such a unit (21.0: it may embark in an EZOC), and
+  `end` while a unit in the Staging Area or Amoy can be shipped to a hex where no such attack waits;
   but every landing stays while no Allied unit is on Formosa and none is better (4.1: none there from GT 2 loses).
 
 What is left is never empty: with nothing else listed, the list is searched as it is."""
@@ -109,7 +111,7 @@ def _cost(state: State, text: str) -> int:
 
 def _not_into_hopeless(state: State, orders: list[str]) -> list[str]:
     kept, stuck = [], _stuck(state)
-    rescue = False
+    rescue = ashore = False
     for text in orders:
         verb = text.split()[0]
         if verb in PLACES:
@@ -118,8 +120,14 @@ def _not_into_hopeless(state: State, orders: list[str]) -> list[str]:
                 if hopeless(state, to, units):
                     continue
                 rescue = rescue or any(u in stuck for u in units)
+                ashore = ashore or (verb == "transfer" and any(
+                    u in state.units and not is_hex(state.units[u].where) for u in units))
+            elif verb == "transfer" and not any(u in stuck for u in units):
+                continue  # 21.0: off Formosa only a unit a hopeless attack waits for
+            elif verb == "transfer":
+                rescue = True
         kept.append(text)
-    if rescue and state.step == "allied-movement":
+    if (rescue and state.step in ("allied-movement", "naval-transfer")) or ashore:
         kept = [o for o in kept if o.split()[0] != "end"]
     if state.step == "invasion" and not state.occupied("allied") and not any(o.startswith("land") for o in kept):
         return orders  # 4.1: no Allied ground unit on Formosa from GT 2 loses the game; a bad landing does not
