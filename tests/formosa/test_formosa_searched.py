@@ -87,3 +87,15 @@ def test_a_hopeless_landing_is_still_searched_while_no_allied_unit_is_on_formosa
     ashore = given(step="invasion", turn=1, units={**dict.fromkeys(JAPANESE, X), "us-7-17": "allied-staging",
                                                   "us-7-184": AROUND[3]})
     assert searched(ashore, "allied", orders) == ["end"]
+
+
+def test_the_naval_transfer_phase_ships_staged_units_ashore_and_takes_off_only_threatened_ones():
+    """21.0: from the Staging Area to a port the Allies hold costs nothing (no marker): while one can be shipped
+    ashore, ending the phase is not searched; a unit on Formosa is shipped back only if a hopeless attack waits
+    for it there (it may embark in an EZOC)."""
+    state = given(step="naval-transfer", turn=3, units={ENGINEER: "allied-staging", "us-7-17": PORT})
+    orders = listed(state)
+    assert f"transfer {ENGINEER} to {PORT}" in orders and "transfer us-7-17 to staging" in orders
+    assert searched(state, "allied", orders) == [f"transfer {ENGINEER} to {PORT}"]
+    threatened = given(step="naval-transfer", turn=3, units={**dict.fromkeys(JAPANESE, X), "us-7-17": AROUND[0]})
+    assert searched(threatened, "allied", ["transfer us-7-17 to staging", "end"]) == ["transfer us-7-17 to staging"]
