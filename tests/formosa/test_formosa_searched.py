@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from formosa_given import given
+from formosa_given import given, play
 from formosa_map import ring
 
 from app.rules import evaluation, practice
@@ -47,13 +47,15 @@ def test_the_recruit_phase_keeps_the_lp_a_base_in_reach_needs():
 
 def test_the_base_building_phase_is_not_ended_while_a_base_can_be_built():
     """20.1: with the engineer in the port and the LP for it, the search builds the base (edition 7); ending the
-    phase is not searched."""
+    phase is not searched, nor is giving a base up (20.2), which it had built again for an LP each time."""
     state = given(step="base-building", turn=5, units={ENGINEER: PORT}, lp={"allied": 3, "japanese": 0})
     assert searched(state, "allied", listed(state)) == [f"build {PORT}"]
     order, _ = practice.choose(GAME, "search", state, "allied", {"edition": 7, "playouts": 4})
     assert order == f"build {PORT}"
     poor = replace(state, lp={"allied": 2, "japanese": 0})
     assert searched(poor, "allied", listed(poor)) == ["end"]
+    built = play(state, "allied", f"build {PORT}")
+    assert f"demobilise {PORT}" in listed(built) and searched(built, "allied", listed(built)) == ["end"]
 
 
 def test_no_unit_is_moved_or_left_where_15_0_forces_a_hopeless_attack():

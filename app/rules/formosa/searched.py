@@ -8,7 +8,8 @@ over, read from what the Allies may see (a concealed Japanese unit counts `CONCE
 
 - in the Allied Recruit Phase, a `recruit` or `buy` that leaves fewer LP than the bases in reach need
   (`base_reserve`; a `replace` still goes: it takes a Japanese VP back, 4.2, 8.3);
-- in the Base Building Phase, `end` and `demobilise` while a base can be built (20.1);
+- in the Base Building Phase, `demobilise` (20.2: a base given up scores nothing; with it the search built and
+  gave up the same base, an LP each time, fourteen times in one phase), and `end` while a base can be built;
 - in the Invasion, Naval Transfer and Movement Phases, an order that puts units where the attack 15.0 would force
   on them is hopeless (`hopeless`: a column of the Allied CRT below 100% once the shifts they can see coming are
   counted, where four faces in six or more cost the attackers a unit, a Japanese VP); in the Movement Phase,
@@ -43,8 +44,9 @@ def searched(state: State, side: str, orders: list[str]) -> list[str]:
     if step == "recruit-allied":
         kept = _within_reserve(state, orders)
     elif step == "base-building":
-        builds = [o for o in orders if o.split()[0] == "build"]
-        kept = [o for o in orders if o.split()[0] not in ("end", "demobilise")] if builds else orders
+        kept = [o for o in orders if o.split()[0] != "demobilise"]
+        if any(o.split()[0] == "build" for o in kept):
+            kept = [o for o in kept if o.split()[0] != "end"]
     elif step in ("invasion", "naval-transfer", "allied-movement"):
         kept = _not_into_hopeless(state, orders)
     else:
