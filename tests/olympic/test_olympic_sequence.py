@@ -18,6 +18,7 @@ from app.rules.olympic.events import (
     TokkoStruck,
     TurnEnded,
     UnitMoved,
+    UnitRetreated,
     UnitsLanded,
     UnitsPlaced,
     UnitsReleased,
@@ -89,17 +90,31 @@ def test_14_4_the_zone_die_is_rolled_again_only_when_its_zone_runs_short():
     assert {after(state, events).unit(u).status for u in division("33")} == {"map"}
 
 
+def test_ruling_r8_a_zone_hex_of_fewer_than_three_is_passed_over_for_the_zones_next_stack_of_three():
+    """14.4: each group is one stack of three from a single hex. Ariake's highest-numbered occupied hex (3045)
+    holds two units, so the group is the stack of three in 2945, the zone's next hex; Ariake still holds a stack of
+    three, so it has not run short and no second zone die is rolled (a 2 would have named Miyazaki)."""
+    two = division("25")[:2]
+    state = tokko_position(**{ARIAKE_A: two, ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[4, 1, 3, 2])  # table #1: 100; Ariake
+    [loss] = of(events, TokkoLosses)
+    assert (loss.zone, loss.hex, loss.units, loss.reason["rerolled"]) == ("ariake", ARIAKE_B, division("33")[::-1], [])
+    assert len(of(events, DieRolled)) == 3
+    assert {after(state, events).unit(u).status for u in two + division("41")} == {"map"}
+
+
 def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
     from app.rules.olympic import played_under
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "7") == state and old.rules_version == 1
+    assert played_under(state, "8") == state and old.rules_version == 1
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
     assert played_under(state, "3") == replace(state, rules_version=3)  # version 3 kept R33's too
     assert played_under(state, "4") == replace(state, rules_version=4)  # version 4 kept R34's too
     assert played_under(state, "5") == replace(state, rules_version=5)  # version 5 kept R35's too
     assert played_under(state, "6") == replace(state, rules_version=6)  # version 6 kept R36's and R39's too
+    assert played_under(state, "7") == replace(state, rules_version=7)  # version 7 kept R40-R42 too
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
@@ -209,6 +224,49 @@ def test_14_3_note_a_japanese_unit_is_released_when_an_american_unit_moves_next_
     state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"}, released=False)
     events = when(state, "american", "move 25-27 to 3235")
     assert of(events, UnitsReleased)[0].units == ["jp-154-1"]
+
+
+# 1324 and 1325 are Rough hexes on either side of an all-sea hexside (the Amakusa strait, map.toml)
+STRAIT_JP, STRAIT_US = "1324", "1325"
+
+
+def test_ruling_r43_a_unit_is_released_by_an_american_unit_passing_next_to_it_across_an_all_sea_hexside():
+    """14.3 note: an American unit that moves next to a Japanese unit releases it, whichever hex of its path that
+    is; across an all-sea hexside it exerts no zone of control, so it may pass on (1426 - 1326 - 1325 - 1225,
+    6 MP of Rough). Rules version 7 looked only where the unit stopped, 1225, which is not next to 1324."""
+    state = given(step="movement", units={"us-25-27": "1426", "jp-154-1": STRAIT_JP}, released=False)
+    events = when(state, "american", f"move 25-27 to 1225 via {STRAIT_US}")
+    assert of(events, UnitMoved)[0].path == ["1326", STRAIT_US, "1225"]
+    assert [e.units for e in of(events, UnitsReleased)] == [["jp-154-1"]]
+    old = when(replace(state, rules_version=7), "american", f"move 25-27 to 1225 via {STRAIT_US}")
+    assert not of(old, UnitsReleased)
+    stopped = when(state, "american", f"move 25-27 to {STRAIT_US}")  # ending across the strait releases too
+    assert [e.units for e in of(stopped, UnitsReleased)] == [["jp-154-1"]]
+
+
+def test_ruling_r43_an_american_retreat_in_the_japanese_combat_phase_releases_the_units_it_comes_next_to():
+    """A Japanese 2-4 in 1327 attacks the American 4-12 in 1326 (Rough) at -2, die 5: Dr 2/2; the retreat goes one
+    hex, toward the standing order's 1325, across the strait from the unreleased 4-4 in 1324. A retreat moves the
+    unit, so it moved next to it; rules version 7 released nobody in the Japanese Forces Combat Phase."""
+    state = given(step="japanese-combat", units={"jp-154-1": STRAIT_JP, "jp-212-2": "1327", "us-25-27": "1326"},
+                  released=False, beachheads=("3338",), retreat_toward=STRAIT_US)
+    assert programmed(state) == "jattack jp-212-2 on us-25-27"
+    events = when(state, "japanese", "jattack jp-212-2 on us-25-27", rolls=[5])
+    assert [r.path for r in of(events, UnitRetreated)] == [[STRAIT_US]]
+    assert [e.units for e in of(events, UnitsReleased)] == [["jp-154-1"]]
+    old = when(replace(state, rules_version=7), "japanese", "jattack jp-212-2 on us-25-27", rolls=[5])
+    assert of(old, UnitRetreated) and not of(old, UnitsReleased)
+
+
+def test_ruling_r43_an_american_unit_that_stays_put_releases_nobody():
+    """14.3 note: the release comes when an American unit moves next to the Japanese unit. An American unit
+    already across the strait from an unreleased unit (say it retreated there) does not release it when another
+    American unit moves far away; rules version 7 released every unit next to any American unit after each move."""
+    state = given(step="movement", units={"jp-154-1": STRAIT_JP, "us-25-27": STRAIT_US, "us-25-35": "3338"},
+                  released=False)
+    assert not of(when(state, "american", "move 25-35 to 3337"), UnitsReleased)
+    old = when(replace(state, rules_version=7), "american", "move 25-35 to 3337")
+    assert [e.units for e in of(old, UnitsReleased)] == [["jp-154-1"]]
 
 
 def test_ruling_r18_reinforcements_and_returning_units_go_to_a_beachhead():
