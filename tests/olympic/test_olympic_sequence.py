@@ -25,6 +25,7 @@ from app.rules.olympic.events import (
 )
 
 ARIAKE_A, ARIAKE_B, MIYAZAKI_A, FUKUOKA_A, TSUNO_A = "3045", "2945", "3437", "1603", "3531"
+STRAIT_JP, STRAIT_US = "1324", "1325"  # Rough hexes either side of an all-sea hexside (the Amakusa strait)
 
 
 def at_sea(**stacks: list[str]) -> dict[str, str]:
@@ -206,11 +207,34 @@ def test_ruling_r17_the_second_invasion_once_on_a_later_game_turn():
 def test_ruling_r15_american_movement_stops_on_entering_a_japanese_zone_of_control():
     state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"})
     assert of(when(state, "american", "move 25-27 to 3235"), UnitMoved)[0].path[-1] == "3235"
-    refused(state, "american", "move 25-27 to 3134 via 3235", "Olympic ruling R15")
+    assert "via 3235: it is in a Japanese zone of control, where us-25-27 stops" in refused(
+        state, "american", "move 25-27 to 3134 via 3235", "Olympic ruling R15")
     assert "Japanese units hold 3136" in refused(state, "american", "move 25-27 to 3136", "Olympic ruling R10")
     far = given(step="movement", units={"us-25-27": "3338"})
-    assert "cannot reach 2530 from 3338 with 12 MP" in refused(far, "american", "move 25-27 to 2530",
-                                                                "Olympic ruling R10")  # too far, no zone of control
+    assert "2530 is 19 MP from 3338 by the cheapest way; us-25-27 has 12 MP" in refused(
+        far, "american", "move 25-27 to 2530", "Olympic ruling R10")  # too far, no zone of control
+
+
+def test_ruling_r10_a_move_that_goes_nowhere_or_cannot_get_there_is_refused_saying_why():
+    """Each refusal of a move names the rule that bars it and says what is wrong in the player's terms: the same
+    hex as destination and via hex, the unit's own hex, a sea hex, no way by land (the Amakusa strait), the
+    movement points, and a first step into a zone of control out of one (R15)."""
+    state = given(step="movement", units={"us-25-27": "3338"})
+    assert refused(state, "american", "move 25-27 to 3337 via 3337", "Olympic ruling R10").endswith(
+        "to 3337 via 3337: a move does not pass through its own destination on the way there; name it once")
+    assert "via 3338: us-25-27 is in 3338 already" in refused(state, "american", "move 25-27 to 3337 via 3338",
+                                                              "Olympic ruling R10")
+    assert "us-25-27 is in 3338 already: a move goes to another hex" in refused(
+        state, "american", "move 25-27 to 3338", "Olympic ruling R10")
+    assert "0101 is a sea hex" in refused(state, "american", "move 25-27 to 3337 via 0101", "Olympic ruling R10")
+    assert "2536 is 2 MP from 2537 by the cheapest way; us-25-27 has 1 MP left" in refused(
+        state, "american", "move 25-27 to 2536 via 2537", "Olympic ruling R10")  # 11 MP to 2537 leave 1
+    strait = given(step="movement", units={"us-25-27": STRAIT_US})
+    assert f"no way by land leads from {STRAIT_US} to {STRAIT_JP}" in refused(
+        strait, "american", f"move 25-27 to {STRAIT_JP}", "Olympic ruling R10")
+    held = given(step="movement", units={"us-25-27": "3235", "jp-154-1": "3136", "jp-154-2": "3234"})
+    assert "us-25-27 leaves a Japanese zone of control in 3235, so its first hex may not be in one" in refused(
+        held, "american", "move 25-27 to 3135", "Olympic ruling R15")
 
 
 def test_ruling_r11_an_intact_militia_bars_american_entry():
@@ -224,10 +248,6 @@ def test_14_3_note_a_japanese_unit_is_released_when_an_american_unit_moves_next_
     state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"}, released=False)
     events = when(state, "american", "move 25-27 to 3235")
     assert of(events, UnitsReleased)[0].units == ["jp-154-1"]
-
-
-# 1324 and 1325 are Rough hexes on either side of an all-sea hexside (the Amakusa strait, map.toml)
-STRAIT_JP, STRAIT_US = "1324", "1325"
 
 
 def test_ruling_r43_a_unit_is_released_by_an_american_unit_passing_next_to_it_across_an_all_sea_hexside():
