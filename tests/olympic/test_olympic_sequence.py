@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from olympic_given import START, after, given, of, programmed, refused, when
 
 from app.events.core import DieRolled
@@ -333,6 +335,35 @@ def test_ruling_r20_after_the_last_game_turn_the_first_victory_level_that_holds(
     lost = given(step="japanese-combat", turn=10, units={"jp-154-1": "3136"}, casualty_points=1500)
     [end] = of(when(lost, "japanese", "end"), GameEnded)
     assert end.winner == "japanese" and end.reason.startswith("Japanese marginal victory")
+
+
+@pytest.mark.parametrize(("points", "cities", "cleared", "kagoshima", "level"), [
+    (1199, 2, True, True, "American decisive victory"),       # 999 counted: under 1,000
+    (1200, 2, True, True, "American substantive victory"),    # 1,000 is not under 1,000
+    (1499, 0, True, False, "American substantive victory"),   # cleared, no Kagoshima: under 1,500
+    (1500, 0, True, False, "Japanese marginal victory"),      # not under 1,500, and no Kagoshima
+    (2099, 1, False, True, "American marginal victory"),      # Kagoshima held, 1,999 counted
+    (2100, 1, False, True, "Japanese substantive victory"),   # 2,000 is not under 2,000
+    (2499, 0, False, False, "Japanese substantive victory"),  # under 2,500
+])
+def test_ruling_r20_the_victory_levels_at_their_limits_with_100_points_off_for_each_city_held(
+        points, cities, cleared, kagoshima, level):
+    """R20: after Game-Turn 10 each City the Americans control takes 100 off the points counted, and the first
+    level that holds decides: "under" a limit is strictly under it."""
+    held = (("1841",) if kagoshima else ()) + ("3236", "2401")[:cities - kagoshima]
+    units = {"us-25-27": "2401"} if cleared else {"us-25-27": "2401", "jp-154-1": "3135"}  # 3135 is south
+    state = given(step="japanese-combat", turn=10, units=units, american_control=held, casualty_points=points)
+    [end] = of(when(state, "japanese", "end"), GameEnded)
+    assert end.reason.startswith(f"{level}: {points - 100 * cities} points counted")
+
+
+def test_ruling_r20_sudden_death_at_exactly_2500_and_not_at_2499():
+    state = given(step="japanese-combat", units={"jp-212-2": "3135", "us-25-27": "3235"}, casualty_points=2497,
+                  beachheads=("3235",))
+    events = when(state, "japanese", programmed(state), rolls=[5])  # 2 vs 4 at -2, die 5: Dr 2/2, 2 points
+    assert not of(events, GameEnded) and after(state, events).casualty_points == 2499
+    [end] = of(when(replace(state, casualty_points=2498), "japanese", programmed(state), rolls=[5]), GameEnded)
+    assert end.winner == "japanese" and "2500 American Casualty Points reach 2500" in end.reason
 
 
 def test_ruling_r20_sudden_death_when_the_casualty_points_reach_2500():
