@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from olympic_given import START, after, given, of, programmed, refused, when
 
 from app.events.core import DieRolled
@@ -180,6 +179,14 @@ def test_ruling_r17_units_at_sea_land_next_to_their_zone_hex_and_make_a_beachhea
     assaults = sorted(o["order"] for o in GAME.legal_orders(state, "american") if o["action"] == "assault")
     assert assaults[0] == f"assault 3337 with {' '.join(sorted(division('25')))}"  # every unit at sea next to it
     assert all(o.startswith("assault 3337 ") for o in assaults)  # the one defended hex next to the zone hex
+
+
+def test_ruling_r17_a_unit_at_sea_with_no_free_hex_to_land_in_may_wait_rather_than_assault():
+    """The phase ends once no unit at sea can land: 3533's one land hex, 3432, is held, so its stack may wait at
+    sea for the next Amphibious Assault Phase instead of assaulting."""
+    state = assault_position({**at_sea(**{"3533": division("25")}), "jp-154-1": "3432"})
+    assert any(o["action"] == "assault" for o in GAME.legal_orders(state, "american"))  # an assault is open
+    assert of(when(state, "american", "end"), StepEnded) == [StepEnded("assault", 1)]
 
 
 def test_ruling_r17_an_assault_repulsed_stays_at_sea_one_that_clears_the_hex_lands_three():
