@@ -402,6 +402,8 @@ def test_ruling_r10_an_american_unit_moves_once_a_movement_phase():
     state = given(step="movement", units={"us-25-27": "3235"})
     moved = after(state, when(state, "american", "move 25-27 to 3134"))
     assert "already moved" in refused(moved, "american", "move 25-27 to 3235", "Olympic ruling R10")
+    assert of(when(moved, "american", "end"), StepEnded) == [StepEnded("movement", 2)]  # A.1 ends: A.2 follows
+    assert after(moved, when(moved, "american", "end")).step == "assault"
 
 
 def test_ruling_r35_control_changes_in_every_hex_a_unit_enters_not_only_where_it_stops():

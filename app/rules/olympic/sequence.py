@@ -343,6 +343,10 @@ class Movement(Standing):
         d.refuse("Olympic ruling R10", f"{w} is {stopped.cost[H(w)]:g} MP from {here} by the cheapest way; "
                                        f"{unit.id} has {spend}")
 
+    @order("end", SEQ + " A.1", "end the American Forces Movement Phase")
+    def end(self, d: Decision) -> None:
+        self.end_step(d)
+
 
 def _same_hex(unit: str, hex_: str, first: bool, via: bool) -> str:
     """Why a move naming the hex the unit would already be in goes nowhere (ruling R10)."""
