@@ -287,6 +287,21 @@ def test_ruling_r43_an_american_retreat_in_the_japanese_combat_phase_releases_th
     assert of(old, UnitRetreated) and not of(old, UnitsReleased)
 
 
+def test_ruling_r43_a_placement_on_a_beachhead_and_an_advance_after_combat_release_the_units_they_come_next_to():
+    """An American unit placed on the beachhead 3338 comes next to the unreleased unit in 3237; one advancing into
+    3135 after a Dr comes next to the unreleased unit in 3035 (8 against 2: +6, die 1: Dr 3/3). Without the advance
+    only the Japanese defender moved (through 3035 to 2936): nobody is released."""
+    placed = given(step="reinforcement", units={"jp-154-1": "3237"}, beachheads=("3338",), released=False)
+    assert [e.units for e in of(when(placed, "american", "place 77-305 at 3338"), UnitsReleased)] == [["jp-154-1"]]
+    attacked = given(units={"jp-212-2": "3135", "jp-154-1": "3035", "us-25-27": "3235", "us-25-35": "3234"},
+                     released=False)
+    events = when(attacked, "american", "attack 3135 with 25-27 25-35 advance 25-27", rolls=[1])
+    assert of(events, CombatResolved)[0].result == "Dr 3/3"
+    assert "jp-154-1" in [uid for e in of(events, UnitsReleased) for uid in e.units]
+    stayed = when(attacked, "american", "attack 3135 with 25-27 25-35", rolls=[1])  # no advance
+    assert of(stayed, UnitRetreated)[0].path == ["3035", "2936"] and not of(stayed, UnitsReleased)  # a Japanese move
+
+
 def test_ruling_r43_an_american_unit_that_stays_put_releases_nobody():
     """14.3 note: the release comes when an American unit moves next to the Japanese unit. An American unit
     already across the strait from an unreleased unit (say it retreated there) does not release it when another

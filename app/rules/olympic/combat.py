@@ -330,7 +330,8 @@ def release_contacts(d: Decision) -> None:
 
 
 def entered_by_americans(d: Decision) -> set[str]:
-    """The land hexes American units entered by the order's events so far (ruling R43)."""
+    """The hexes American units entered by the order's events so far (ruling R43): land hexes all, for no order
+    that places units at sea asks for releases."""
     state: State = d.state
     entered: set[str] = set()
     for e in d.events:
@@ -341,7 +342,7 @@ def entered_by_americans(d: Decision) -> set[str]:
         else:
             continue
         if any(state.unit(uid).side == "american" for uid in units):
-            entered.update(h for h in hexes if d.data.is_land(H(h)))
+            entered.update(hexes)
     return entered
 
 
