@@ -21,6 +21,7 @@ from typing import Any
 from app.events.core import DieRolled
 from app.rules import legal
 from app.rules.base import OPTIONAL_MEMBERS, Candidate, Command, NotARuleSet, Outcome, Prompt, conform
+from app.rules.custom_setup import SetupError
 from app.rules.engine import state as codec
 from app.rules.engine.decision import Decision, FixedDice, ProbeDice
 from app.rules.engine.table import OVER, StatesTable
@@ -89,6 +90,11 @@ class Game:
         if scenario not in self.scenarios:
             raise ValueError(f"{self.name} has no scenario {scenario!r}; scenarios: {', '.join(self.scenarios)}")
         state = self.start(self.data(options), scenario, options, version)
+        hex_like = self.table.read_as_hexes(getattr(state, "units", ()))  # a game may have no units
+        if hex_like:  # a position that names its own units (Dai Senso's [[unit]] id), or a game's data
+            raise SetupError("position", [f"unit {uid!r}: orders would read its id as a hex "
+                                          f"({self.table.hex_slot.describe}); give it an id that is not a hex label"
+                                          for uid in hex_like])
         return state if version is None or self.played_under is None else self.played_under(state, version)
 
     def evolve(self, state: Any, event: Any) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 
 from app.rules.base import Action, Command, Owed, Prompt
 from app.rules.engine.state import Memo
-from app.rules.engine.syntax import Grammar, ParseContext, SlotType, words_of
+from app.rules.engine.syntax import BUILTIN_SLOTS, Grammar, ParseContext, SlotType, words_of
 from app.rules.errors import IllegalOrder, InvalidOrder
 
 OVER = "over"
@@ -143,6 +143,7 @@ class StatesTable:
         # a game's shorthand, written out before an order is read: shorthand(text) -> the text its syntax lines
         # read (SNC: "move/fight" for "declare move fight")
         self.shorthand = shorthand
+        self.hex_slot = (slots or {}).get("HEX", BUILTIN_SLOTS["HEX"])  # how this game's orders read a hex
         self.steps: dict[str, Step] = {}
         self.orders: dict[str, dict[str, Order]] = {}
         for step in [*steps, GameOver()]:
@@ -164,6 +165,18 @@ class StatesTable:
         for orders in self.orders.values():
             for name, o in orders.items():
                 self._any_step.setdefault(name, o)
+
+    def read_as_hexes(self, words: Iterable[str]) -> list[str]:
+        """The words this game's orders would read as a hex (its HEX slot): a unit of such an id could not be told
+        from a hex in an order ("move w4520 to w4521", SNC's "move 3411 to 3512" naming the units in 3411)."""
+        found = []
+        for word in words:
+            try:
+                self.hex_slot.read(word)
+            except ValueError:
+                continue
+            found.append(word)
+        return found
 
     def step(self, state: Any) -> Step:
         name = self.step_of(state)

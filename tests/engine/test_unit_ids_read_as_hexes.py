@@ -1,0 +1,57 @@
+"""A unit whose id the game's orders would read as a hex is refused when the position is read (the engine's
+`Game.initial_state`, every game on it): "move w4520 to w4521" could not say whether w4520 is the unit or the hex.
+Dai Senso's positions name their own units ([[unit]] id, docs/custom-positions.md); the other games' ids are their
+data's (no printed scenario has such an id: every game's own tests start each)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from app.rules.custom_setup import SetupError
+from app.rules.daisenso import data as daisenso_data
+from app.rules.skirmish import GAME as SKIRMISH
+from cli import cli
+
+STRAIT = (daisenso_data.SCENARIOS / "strait.toml").read_text()
+
+
+@pytest.fixture
+def new_game(tmp_path):
+    db = str(tmp_path / "ids.sqlite3")
+
+    def invoke(position: str):
+        path = tmp_path / "position.toml"
+        path.write_text(position)
+        return CliRunner().invoke(cli, ["--db", db, "new", "daisenso", "--position", str(path)])
+
+    invoke.games = lambda: json.loads(CliRunner().invoke(cli, ["--db", db, "list", "--json"]).output)
+    return invoke
+
+
+@pytest.mark.parametrize("hex_like", ["w4323", "W4520", "4323"])
+def test_a_dai_senso_unit_named_like_a_hex_is_refused_and_no_game_starts(new_game, hex_like):
+    refused = new_game(STRAIT.replace('id = "us-6-mar"', f'id = "{hex_like}"'))
+    assert refused.exit_code == 1
+    assert (f"unit '{hex_like}': orders would read its id as a hex (a hex (w4520, e3609)); give it an id that is "
+            "not a hex label") in refused.output, refused.output
+    assert new_game.games() == []
+    started = new_game(STRAIT.replace('id = "us-6-mar"', 'id = "us-6-mar-w4323"'))  # a hex inside an id is no hex
+    assert started.exit_code == 0, started.output
+    assert len(new_game.games()) == 1
+
+
+def test_any_game_on_the_engine_refuses_it_by_its_own_hex_words():
+    """The skirmish's orders read a hex as XXYY: a start that names a unit 0302 is refused, R1 is not."""
+    def renamed(data, scenario, options, version=None):
+        state = SKIRMISH.start(data, scenario, options, version)
+        units = dict(state.units)
+        units["0302"] = dataclasses.replace(units.pop("R1"), id="0302")
+        return dataclasses.replace(state, units=units)
+
+    with pytest.raises(SetupError, match=r"unit '0302': orders would read its id as a hex \(a hex \(XXYY\)\)"):
+        dataclasses.replace(SKIRMISH, start=renamed).initial_state("standard", {})
+    assert "R1" in SKIRMISH.initial_state("standard", {}).units
+
