@@ -18,6 +18,14 @@ from cli import cli
 STRAIT = (daisenso_data.SCENARIOS / "strait.toml").read_text()
 
 
+def renamed(data, scenario, options, version=None):
+    """The skirmish's start with its unit R1 named 0302, a hex as its orders write one."""
+    state = SKIRMISH.start(data, scenario, options, version)
+    units = dict(state.units)
+    units["0302"] = dataclasses.replace(units.pop("R1"), id="0302")
+    return dataclasses.replace(state, units=units)
+
+
 @pytest.fixture
 def new_game(tmp_path):
     db = str(tmp_path / "ids.sqlite3")
@@ -45,13 +53,16 @@ def test_a_dai_senso_unit_named_like_a_hex_is_refused_and_no_game_starts(new_gam
 
 def test_any_game_on_the_engine_refuses_it_by_its_own_hex_words():
     """The skirmish's orders read a hex as XXYY: a start that names a unit 0302 is refused, R1 is not."""
-    def renamed(data, scenario, options, version=None):
-        state = SKIRMISH.start(data, scenario, options, version)
-        units = dict(state.units)
-        units["0302"] = dataclasses.replace(units.pop("R1"), id="0302")
-        return dataclasses.replace(state, units=units)
-
     with pytest.raises(SetupError, match=r"unit '0302': orders would read its id as a hex \(a hex \(XXYY\)\)"):
         dataclasses.replace(SKIRMISH, start=renamed).initial_state("standard", {})
     assert "R1" in SKIRMISH.initial_state("standard", {}).units
 
+
+
+def test_a_game_created_under_an_older_rules_version_still_loads_its_position():
+    """The check came with no rules version of its own: it refuses new games; a stored game's position, read under
+    the version it was created under, starts as it did (a game is never made unreadable by a later check)."""
+    game = dataclasses.replace(SKIRMISH, start=renamed, version="4")
+    with pytest.raises(SetupError):
+        game.initial_state("standard", {}, "4")
+    assert "0302" in game.initial_state("standard", {}, "3").units
