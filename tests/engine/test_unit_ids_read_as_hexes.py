@@ -66,3 +66,12 @@ def test_a_game_created_under_an_older_rules_version_still_loads_its_position():
     with pytest.raises(SetupError):
         game.initial_state("standard", {}, "4")
     assert "0302" in game.initial_state("standard", {}, "3").units
+
+
+@pytest.mark.parametrize("odd", ["us 6 mar", "us-6-mar;<b>x</b>", "x" * 41, '"us"'])
+def test_a_dai_senso_unit_no_order_could_name_is_refused(new_game, odd):
+    refused = new_game(STRAIT.replace('id = "us-6-mar"', f"id = {json.dumps(odd)}"))
+    assert refused.exit_code == 1
+    assert "orders could not name it (a unit id is a letter or digit, then letters, digits, - _ . /, at most 40 " \
+           "in all); give it another id" in refused.output, refused.output
+    assert new_game.games() == []

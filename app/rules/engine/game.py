@@ -90,12 +90,10 @@ class Game:
         if scenario not in self.scenarios:
             raise ValueError(f"{self.name} has no scenario {scenario!r}; scenarios: {', '.join(self.scenarios)}")
         state = self.start(self.data(options), scenario, options, version)
-        # a unit id orders would read as a hex: refused for a game created now; a stored one loads as it was
-        hex_like = self.table.read_as_hexes(getattr(state, "units", ())) if version in (None, self.version) else ()
-        if hex_like:  # a position that names its own units (Dai Senso's [[unit]] id), or a game's data
-            raise SetupError("position", [f"unit {uid!r}: orders would read its id as a hex "
-                                          f"({self.table.hex_slot.describe}); give it an id that is not a hex label"
-                                          for uid in hex_like])
+        # a unit id no order could name: refused for a game created now; a stored one loads as it was stored
+        unnameable = self.table.unnameable(getattr(state, "units", ())) if version in (None, self.version) else ()
+        if unnameable:  # a position that names its own units (Dai Senso's [[unit]] id), or a game's data
+            raise SetupError("position", unnameable)
         return state if version is None or self.played_under is None else self.played_under(state, version)
 
     def evolve(self, state: Any, event: Any) -> Any:
