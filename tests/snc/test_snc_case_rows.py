@@ -28,3 +28,27 @@ def test_6_2_eliminating_too_few_units_of_an_overstacked_hex_is_refused_naming_t
         then(s, "japanese", "eliminate det-asama")
     assert refused.value.case == "SNC 6.2"
     assert str(refused.value) == "SNC 6.2: 3409 would still be over the stacking limit"
+
+
+D3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+
+
+@pytest.mark.parametrize(("version", "refused"), [("2", True), ("3", False), ("5", False)])
+def test_8_5_a_marker_used_in_the_first_operations_phase_bars_others_in_the_reinforcement_phase_before_version_3_only(
+        version, refused):
+    """Ruling E13: a game created under rules version 2 lets no marker follow one used in the First Operations
+    Phase; from version 3 only the marker used there is spent (8.5)."""
+    s = position({"jp-d11-r12": "3409", "cn-gar-c": "3408", "cn-gar-wusong": "3510", "cn-d57": "3612",
+                  "jp-snlf-1": "3512"}, turn=2, pool=tuple(D3))
+    s = then(RULES.played_under(s, version), "japanese", "attack 3408 with d11-r12 support artillery", rolls=[6])
+    s = then(s, "japanese", "stay") if s.pending else s
+    s = then(s, "japanese", "end")
+    landing = "land " + " ".join(D3) + " at 3510 support naval amphibious"
+    if refused:
+        with pytest.raises(IllegalOrder) as refusal:
+            then(s, "japanese", landing, rolls=[6])
+        assert str(refusal.value) == ("SNC 8.5: markers were used in the First Operations Phase: none in the "
+                                      "Reinforcement Phase too")
+    else:
+        naval = s.markers_available("japanese", "naval")
+        assert then(s, "japanese", landing, rolls=[6]).markers_available("japanese", "naval") == naval - 1
