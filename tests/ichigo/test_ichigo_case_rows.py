@@ -45,6 +45,13 @@ def test_8_9_a_japanese_unit_that_moves_through_the_b29_range_is_out_of_supply_a
     assert RULES.preview(s, RULES.parse(attack, "japanese", s))["supply"] == {"jp-cea-110div": "oos"}
 
 
+def test_9_2_the_history_says_which_withdrawn_division_leaves_the_game_and_which_goes_to_the_14aa_pool():
+    s = position({"jp-cea-26div": "1901", "jp-cea-62div": "1901", "jp-cea-116div": "1812"}, phase="V", turn=5)
+    [withdrawn] = of(when(s, "japanese", "withdraw jp-cea-26div jp-cea-62div"), ev.UnitsWithdrawn)
+    assert withdrawn.describe() == \
+        "withdrawn (9.2): jp-cea-26div leaves the game; jp-cea-62div goes to the 14AA pool"
+
+
 def test_9_3_releasing_anything_but_two_formosa_garrison_divisions_is_refused_saying_what_to_name():
     s = position({}, phase="V", turn=9, causeway=False)
     for order in ("release jp-fg-9div", "release jp-fg-9div jp-cea-110div"):
@@ -58,24 +65,41 @@ def test_9_5_from_rules_version_4_a_brigade_that_entered_this_phase_is_refused_n
         "Ichi-Go 9.5: jp-cea-3bde entered this phase: the division and the brigade must both begin Phase V in the city")
 
 
-def test_10_2_a_move_past_the_allowance_is_refused_naming_both_hexes_and_the_mp():
-    s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
-    assert refusal(RULES, s, "japanese", "move jp-cea-110div to 2710") == \
-        "Ichi-Go 10.2: no legal path from 2010 to 2710 with 6 MP"
-
-
-def test_11_28_the_1st_sf_group_named_before_it_arrives_is_refused_by_11_28():
-    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
-    assert refusal(RULES, s, "japanese", "attack 2011 with jp-cea-110div sf") == \
-        "Ichi-Go 11.28: the 1st SF Group is not available for this attack"
-
-
 def test_9_9_a_position_with_a_chinese_unit_on_formosa_is_refused_naming_the_unit_and_9_9():
     with pytest.raises(SetupError) as refused:
         RULES.initial_state("campaign", {"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-05": "3221"}}})
     assert refused.value.problems == ["C01: Chinese units never enter Formosa (9.9)"]
     s = RULES.initial_state("campaign", {"position": {"turn": 2, "phase": "VI", "units": {"cn-reg-05": "2410"}}})
     assert [u.hex for u in s.units.values() if u.ref == "cn-reg-05"] == ["2410"]
+
+
+def test_10_2_a_move_past_the_allowance_is_refused_naming_both_hexes_and_the_mp():
+    s = position({"jp-cea-110div": "2010"}, phase="VI", plans={"japanese": "move-fight"})
+    assert refusal(RULES, s, "japanese", "move jp-cea-110div to 2710") == \
+        "Ichi-Go 10.2: no legal path from 2010 to 2710 with 6 MP"
+
+
+@pytest.mark.parametrize("version", ["3", RULES.version])
+def test_10_17_a_stack_that_rolled_no_mp_keeps_that_roll_and_may_not_turn_strategic(version):
+    """A Chinese stack rolls once as it starts to move (10.15): a 1 before Causeway is 0 MP, and a second order
+    neither rolls again (also in a game created under rules version 3, before stacks shared one roll) nor chooses
+    strategic movement now (10.17: chosen when the stack starts to move)."""
+    s = RULES.played_under(position({"jp-cea-110div": "0812"}, phase="VIII", plans={"chinese": "move-fight"},
+                                    extra=(chinese("C01", "cn-reg-02", "2010", tried=True),)), version)
+    s = then(s, "allied", "move C01 to 2012 via 2011", rolls=[1])
+    assert (s.units["C01"].hex, s.units["C01"].mp) == ("2010", 0)
+    assert refusal(RULES, s, "allied", "move C01 to 2011") == "Ichi-Go 10.0: the unit in 2010 has no movement points"
+    assert refusal(RULES, s, "allied", "move C01 to 2011 strategic") == \
+        "Ichi-Go 10.17: strategic movement is chosen when a stack starts to move"
+
+
+def test_11_0_an_attack_needs_an_enemy_unit_or_for_the_allies_an_intrinsic_garrison_in_the_target_hex():
+    s = position({"jp-cea-110div": "2010"})
+    assert refusal(RULES, s, "japanese", "attack 2011 with jp-cea-110div") == "Ichi-Go 11.0: 2011 holds no enemy unit"
+    s = position({}, phase="IX", plans={"chinese": "move-fight"},
+                 extra=(chinese("C01", "cn-reg-02", "1608", tried=True),))
+    assert refusal(RULES, s, "allied", "attack 1607 with C01") == "Ichi-Go 11.0: 1607 holds no enemy unit"
+    assert refusal(RULES, s, "allied", "attack 1609 with C01") is None                # the empty city's garrison
 
 
 @pytest.mark.parametrize(("target", "attacker", "shift"), [
@@ -108,31 +132,7 @@ def test_11_20_after_a_1_1_the_defender_is_asked_first_to_lose_a_step_in_the_def
         "lose 1 step(s) (Ichi-Go 11.20-11.23; name a unit twice for two steps)", "2011")
 
 
-def test_9_2_the_history_says_which_withdrawn_division_leaves_the_game_and_which_goes_to_the_14aa_pool():
-    s = position({"jp-cea-26div": "1901", "jp-cea-62div": "1901", "jp-cea-116div": "1812"}, phase="V", turn=5)
-    [withdrawn] = of(when(s, "japanese", "withdraw jp-cea-26div jp-cea-62div"), ev.UnitsWithdrawn)
-    assert withdrawn.describe() == \
-        "withdrawn (9.2): jp-cea-26div leaves the game; jp-cea-62div goes to the 14AA pool"
-
-
-def test_11_0_an_attack_needs_an_enemy_unit_or_for_the_allies_an_intrinsic_garrison_in_the_target_hex():
-    s = position({"jp-cea-110div": "2010"})
-    assert refusal(RULES, s, "japanese", "attack 2011 with jp-cea-110div") == "Ichi-Go 11.0: 2011 holds no enemy unit"
-    s = position({}, phase="IX", plans={"chinese": "move-fight"},
-                 extra=(chinese("C01", "cn-reg-02", "1608", tried=True),))
-    assert refusal(RULES, s, "allied", "attack 1607 with C01") == "Ichi-Go 11.0: 1607 holds no enemy unit"
-    assert refusal(RULES, s, "allied", "attack 1609 with C01") is None                # the empty city's garrison
-
-
-@pytest.mark.parametrize("version", ["3", RULES.version])
-def test_10_17_a_stack_that_rolled_no_mp_keeps_that_roll_and_may_not_turn_strategic(version):
-    """A Chinese stack rolls once as it starts to move (10.15): a 1 before Causeway is 0 MP, and a second order
-    neither rolls again (also in a game created under rules version 3, before stacks shared one roll) nor chooses
-    strategic movement now (10.17: chosen when the stack starts to move)."""
-    s = RULES.played_under(position({"jp-cea-110div": "0812"}, phase="VIII", plans={"chinese": "move-fight"},
-                                    extra=(chinese("C01", "cn-reg-02", "2010", tried=True),)), version)
-    s = then(s, "allied", "move C01 to 2012 via 2011", rolls=[1])
-    assert (s.units["C01"].hex, s.units["C01"].mp) == ("2010", 0)
-    assert refusal(RULES, s, "allied", "move C01 to 2011") == "Ichi-Go 10.0: the unit in 2010 has no movement points"
-    assert refusal(RULES, s, "allied", "move C01 to 2011 strategic") == \
-        "Ichi-Go 10.17: strategic movement is chosen when a stack starts to move"
+def test_11_28_the_1st_sf_group_named_before_it_arrives_is_refused_by_11_28():
+    s = position({"jp-cea-110div": "2010"}, extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    assert refusal(RULES, s, "japanese", "attack 2011 with jp-cea-110div sf") == \
+        "Ichi-Go 11.28: the 1st SF Group is not available for this attack"
