@@ -1,10 +1,13 @@
 """Rows of docs/cases/snc.md whose mapped tests passed with the row's own code broken (issue 30's per-case mutation
 report, `bench/mutation.py --cases`): each test here holds its row's rule where a player would notice it."""
+from dataclasses import replace
+
 import pytest
-from snc_given import position, then
+from snc_given import given, position, then
 
 from app.rules.errors import IllegalOrder
 from app.rules.snc import GAME as RULES
+from tests.fuzzing import refusal
 
 
 def test_11_3_the_chinese_player_is_told_the_air_marker_may_be_intercepted_and_what_each_die_does():
@@ -52,3 +55,10 @@ def test_8_5_a_marker_used_in_the_first_operations_phase_bars_others_in_the_rein
     else:
         naval = s.markers_available("japanese", "naval")
         assert then(s, "japanese", landing, rolls=[6]).markers_available("japanese", "naval") == naval - 1
+
+
+def test_11_2_interdiction_refuses_fewer_combat_factors_than_the_roll_saying_how_many_were_named():
+    s = then(replace(given(), turn=4, phase="reinf", plan=("move", "move")), "chinese", "proceed", rolls=[3])
+    assert s.pending[0]["data"]["roll"] == 3
+    assert refusal(RULES, s, "chinese", "remove d8") == "SNC 11.2: 2 combat factors named; the roll was 3"
+    assert refusal(RULES, s, "chinese", "remove d9") is None
