@@ -21,7 +21,7 @@ from app.rules.kernel.hexgrid import Hex
 
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
-              "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn")
+              "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -247,6 +247,8 @@ def _place(state: State, p: Position) -> State:
                         f"{p.phase!r} has none")
     placed = _air_plan(placed, missions, x.get("suppressed", []), fleet, problems)
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
+    placed = _support(placed, missions, x.get("support"), problems)
+    placed = _vp(placed, x.get("vp"), problems)
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
     problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)"
@@ -375,6 +377,85 @@ def _interdiction(state: State, missions: dict, raw, problems: list[str]) -> Sta
             problems.append(f"[interdiction]: {placed} {nation} points placed, {planned.get(mission, 0)} assigned to "
                             f"{mission} in [missions] (16.1, 16.4)")
     return replace(state, strike=replace(state.strike, interdicted=tuple(rows)))
+
+
+def _support(state: State, missions: dict, raw, problems: list[str]) -> State:
+    """[support]: `"XXYY" = points` of ground support the phasing player placed at the start of this Combat
+    Phase (16.3; Allied `{ cw = n }` for Commonwealth points) that waits for its combat: on a hex of enemy units
+    next to his units, not yet attacked (support returns after its combat), at most two Allied points or one
+    Japanese point a hex, none with the B-29 (13.1), within the points the plan assigned to tactical (16.1)."""
+    from app.rules.errors import IllegalOrder
+    from app.rules.formosa import strategic
+    from app.rules.formosa.airpower import b29_hexes
+    from app.rules.formosa.sequence import COMBAT_STEPS
+    from app.rules.formosa.state import H
+
+    if raw is None:
+        return state
+    if not isinstance(raw, dict) or len(raw) > 1000:
+        problems.append("[support] maps hexes to ground support points (16.3)")
+        return state
+    if state.step not in COMBAT_STEPS:
+        problems.append(f"[support]: ground support is placed at the start of a Combat Phase and returns after its "
+                        f"combat (16.3); a position at {state.step!r} has none")
+        return state
+    side = state.side
+    rows = []
+    for h, given in sorted(raw.items()):
+        nation, points = ("cw", given.get("cw")) if isinstance(given, dict) else (
+            "us" if side == "allied" else "japanese", given)
+        if not HEX_LABEL.fullmatch(str(h)) or not _number(points) or not points or (
+                isinstance(given, dict) and (set(given) != {"cw"} or side != "allied")):
+            problems.append(f"[support] {h}: a number of points (Allied: {{ cw = n }} for Commonwealth points) "
+                            "(16.3)")
+        elif not state.data.map.on_map(H(h)):
+            problems.append(f"[support] {h} is not a hex of the map")
+        elif not state.at(h, other(side)) or not any(state.at(str(n), side)
+                                                     for n in state.data.map.neighbours(H(h))):
+            problems.append(f"[support] {h}: ground support is placed on a hex of {other(side)} units next to "
+                            f"{side} units (16.3)")
+        elif h in state.attacked_hexes:
+            problems.append(f"[support] {h} has been attacked this phase: its ground support has flown and "
+                            "returned (16.3); leave it out")
+        elif side == "allied" and h in b29_hexes(state):
+            problems.append(f"[support] {h}: the B-29 there stacks with no other Allied air unit (13.1)")
+        else:
+            rows.append((side, h, nation, points))
+    planned = missions.get(side, {})
+    for nation in {n for _, _, n, _ in rows}:
+        mission = "cw-tactical" if nation == "cw" else "tactical"
+        try:
+            strategic.check_air_placement(state.data, side, "tactical", {
+                H(h): p for _, h, n, p in rows if n == nation}, planned.get(mission, 0))
+        except IllegalOrder as exc:
+            problems.append(f"[support]: {exc} ({mission} in [missions], 16.1)")
+    return replace(state, strike=replace(state.strike, support=tuple(rows)))
+
+
+def _vp(state: State, raw, problems: list[str]) -> State:
+    """[vp]: `allied = n`, `japanese = n`: victory points earned during play (25.10, chosen with --optional): the
+    Allies' for taking the PW Camp's hex in the combat that eliminated it, the Japanese player's for a B-29 strike
+    that destroyed it; one camp earns one of them, and it is then off the map."""
+    if raw is None:
+        return state
+    table = optional._table(state, "25.10") if "25.10" in state.data.optional else {}
+    earned = {"allied": table.get("allied_vp_taken"), "japanese": table.get("japanese_vp_bombed")}
+    if not isinstance(raw, dict) or set(raw) - set(SIDES) or not all(_number(v) for v in raw.values()):
+        problems.append("[vp] maps allied, japanese to victory points earned in play (25.10)")
+        return state
+    given = {k: v for k, v in raw.items() if v}
+    if not given:
+        return state
+    camp_on_map = any(state.spec(u.id).type == "pw-camp" for u in state.on_map("japanese"))
+    if not table:
+        problems.append("[vp]: victory points are earned in play only by the PW Camp (25.10, chosen with "
+                        "--optional)")
+    elif len(given) > 1 or any(v != earned[k] for k, v in given.items()):
+        problems.append(f"[vp]: the one PW Camp earns the Allies {earned['allied']} VP taken or the Japanese "
+                        f"{earned['japanese']} VP bombed, once (25.10)")
+    elif camp_on_map:
+        problems.append("[vp]: the PW Camp that earned them is off the map (25.10); it is placed in [units]")
+    return replace(state, vp_adjust=dict(given))
 
 
 def _counterattack(state: State, raw) -> State:
