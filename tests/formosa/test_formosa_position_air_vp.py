@@ -108,3 +108,56 @@ def test_16_3_25_10_the_documented_positions_with_support_and_vp_play_on():
     last = GAME.initial_state("1", {"optional": ["25.10"], "position": _docs_block(5)})
     [counted] = of(when(last, "japanese", "end"), VictoryCounted)
     assert counted.detail["allied"].get("optional rules in play (25.10)") == 5
+
+
+def test_16_5_13_1_a_position_holds_the_hex_the_b29_struck_and_no_allied_air_joins_it_there():
+    """16.5: the B-29 stays on the hex it struck until the Air Return Phase, whatever the result (a D1 may leave the
+    hex empty, so `suppressed` cannot say it); 13.1: no other Allied air unit joins it, so interdiction there is
+    refused naming 13.1."""
+    from formosa_given import refused
+
+    empty = AROUND[4]
+    plan = {"allied": {"b29": 1, "interdiction": 2}}
+    spot = {"turn": 4, "phase": "interdiction", "units": {"us-7-17": AROUND[0], "jp-9-7": X},
+            "air": {"allied-tac": 4, "b29": 1}, "missions": plan}
+    state = GAME.initial_state("1", {"position": {**spot, "b29_struck": empty}})
+    assert state.strike.b29_hex == empty and state.strike.b29_used
+    refused(state, "allied", f"interdict {empty} 1", "Formosa 13.1")
+    free = GAME.initial_state("1", {"position": spot})
+    assert free.strike.b29_hex == ""
+    for change, says in (({"missions": {"allied": {"interdiction": 2}}}, "assigned in Strike Planning"),
+                         ({"phase": "air-superiority", "missions": {}}, "has it in no hex"),
+                         ({"suppressed": [X]}, "the hex it suppressed is")):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": {**spot, "b29_struck": empty, **change}})
+        assert says in str(err.value)
+
+
+def test_25_3_a_position_holds_the_unit_the_air_supply_marker_flew_this_movement_phase():
+    """25.3: the unit flown to a functional airbase has spent one MP; the marker flies nothing else that player
+    turn: no second airlift, no air supply in the Allied Combat Phase."""
+    from dataclasses import replace
+
+    from formosa_given import refused
+
+    from app.rules.formosa import movement
+
+    field = next(str(h) for h in sorted(GAME.data({}).airfields()) if GAME.data({}).is_land(h)
+                 and str(h) not in (X, *AROUND))
+    options = {"optional": ["25.3"]}
+    spot = {"turn": 4, "phase": "allied-movement", "units": {"us-7-17": field, "us-eng-1": field, "jp-9-7": X,
+                                                             "us-7-32": AROUND[0]},
+            "bases": ["us-eng-1"], "air": {"air-supply": 1}, "revealed": ["jp-9-7"], "airlifted": ["us-7-17"]}
+    state = GAME.initial_state("1", {**options, "position": spot})
+    u = state.units["us-7-17"]
+    assert movement.allowance(state, u) == GAME.data(options).unit("us-7-17").mf - 1
+    refused(state, "allied", f"airlift us-7-184 to {field}", "Formosa 25.3")
+    refused(replace(state, step="allied-combat"), "allied", f"attack {X} with us-7-32 supply air", "Formosa 25.3")
+    for opts, change, says in (({}, {}, "rule 25.3 chosen"),
+                               (options, {"air": {}}, "each air supply marker flies one unit"),
+                               (options, {"units": {**spot["units"], "us-7-17": AROUND[5]}}, "functional airbase"),
+                               (options, {"units": {**spot["units"], "us-armor-1": field},
+                                          "airlifted": ["us-armor-1"]}, "air transport carries")):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {**opts, "position": {**spot, **change}})
+        assert says in str(err.value)

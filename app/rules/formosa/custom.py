@@ -21,7 +21,8 @@ from app.rules.kernel.hexgrid import Hex
 
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
-              "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp")
+              "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp",
+              "b29_struck", "airlifted")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -249,6 +250,8 @@ def _place(state: State, p: Position) -> State:
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
     placed = _support(placed, missions, x.get("support"), problems)
     placed = _vp(placed, x.get("vp"), problems)
+    placed = _b29_struck(placed, missions, x.get("b29_struck"), problems)
+    placed = _airlifted(placed, x.get("airlifted"), problems)
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
     problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)"
@@ -456,6 +459,53 @@ def _vp(state: State, raw, problems: list[str]) -> State:
     elif camp_on_map:
         problems.append("[vp]: the PW Camp that earned them is off the map (25.10); it is placed in [units]")
     return replace(state, vp_adjust=dict(given))
+
+
+def _b29_struck(state: State, missions: dict, raw, problems: list[str]) -> State:
+    """`b29_struck = "XXYY"`: the hex the B-29 struck this GT, whatever the result (16.5: a D1 that left the hex
+    empty, a DS, or none); it stays there until the Air Return Phase and stacks with no other Allied air unit (13.1).
+    A hex the B-29 suppressed (`suppressed`) is that hex."""
+    if raw is None:
+        return state
+    if not isinstance(raw, str) or not HEX_LABEL.fullmatch(raw) or not state.data.map.on_map(Hex.parse(raw)):
+        problems.append("'b29_struck' is the hex of the map the B-29 struck this GT (16.5)")
+    elif not _after_step(state.step, "b29") or state.step == "air-return":
+        problems.append(f"b29_struck: the B-29 strikes in the Allied B-29 Phase and returns in the Air Return Phase "
+                        f"(16.5); a position at {state.step!r} has it in no hex")
+    elif not missions.get("allied", {}).get("b29"):
+        problems.append("b29_struck: the B-29 that struck was assigned in Strike Planning: give [missions] allied "
+                        "b29 = 1 (16.1, 16.5)")
+    elif state.strike.suppressed and state.strike.suppressed != (raw,):
+        problems.append(f"b29_struck: the one B-29 struck {raw}, so the hex it suppressed is {raw} (16.5)")
+    else:
+        return replace(state, strike=replace(state.strike, b29_hex=raw, b29_used=True))
+    return state
+
+
+def _airlifted(state: State, raw, problems: list[str]) -> State:
+    """`airlifted = [...]`: in the Allied Movement Phase, the units the air supply marker flew from the Staging Area
+    to a functional airbase (25.3, chosen with --optional): each has spent one MP, and the marker flies no other
+    mission this player turn; one unit a marker."""
+    named = bounded_list(raw if raw is not None else [], "airlifted", UNIT_ID, "unit ids", problems)
+    if not named:
+        return state
+    if "25.3" not in state.data.optional or state.step != "allied-movement":
+        problems.append("airlifted: air transport is made in the Allied Movement Phase with rule 25.3 chosen "
+                        f"(--optional); a position at {state.step!r} has none")
+        return state
+    if len(named) > state.air.get("air-supply", 0):
+        problems.append(f"airlifted: each air supply marker flies one unit a player turn (25.3); [air] air-supply "
+                        f"is {state.air.get('air-supply', 0)}")
+    bases = optional.functional_airbases(state)
+    for uid in named:
+        u = state.unit(uid)
+        if u is None or u.side != "allied" or not is_hex(u.where) or (u.where not in bases and not u.moved):
+            problems.append(f"airlifted: {uid} is not an Allied unit placed in [units] on a functional airbase, "
+                            "or moved on from it (`moved`) (25.3)")
+        elif state.spec(uid).type not in optional.AIRLIFT_TYPES:
+            problems.append(f"airlifted: {uid} is {state.spec(uid).type}: air transport carries infantry, airborne, "
+                            "ranger or engineer units (25.3)")
+    return replace(state, airlifted=tuple(named), airlift_turn=state.turn)
 
 
 def _counterattack(state: State, raw) -> State:
