@@ -161,3 +161,25 @@ def test_25_3_a_position_holds_the_unit_the_air_supply_marker_flew_this_movement
         with pytest.raises(SetupError) as err:
             GAME.initial_state("1", {**opts, "position": {**spot, **change}})
         assert says in str(err.value)
+
+
+def test_15_0_a_position_holds_the_units_attacked_this_phase_that_retreated_and_they_are_not_attacked_again():
+    """15.0 (ruling F105): no defending unit is attacked twice in a Combat Phase; a unit that retreated out of the hex
+    it was attacked in is not in `attacked_hexes`, so the position names it in `defended`, and the hex it stands in
+    now is refused to a second attack naming 15.0."""
+    from formosa_given import refused
+
+    retreated = {**combat(), "defended": ["jp-9-7"]}
+    state = GAME.initial_state("1", {"position": retreated})
+    assert state.defended == ("jp-9-7",)
+    refused(state, "allied", f"attack {X} with us-7-17", "Formosa 15.0")
+    fresh = GAME.initial_state("1", {"position": combat()})
+    assert GAME.parse(f"attack {X} with us-7-17", "allied", fresh)
+    assert any(o["order"].startswith(f"attack {X}") for o in GAME.legal_orders(fresh, "allied"))
+    assert not any(o["order"].startswith(f"attack {X}") for o in GAME.legal_orders(state, "allied"))
+    for change, says in (({"defended": ["us-7-17"]}, "is not a japanese unit"),
+                         ({"phase": "allied-movement", "attacked": [], "attacked_hexes": []}, "has none"),
+                         ({"attacked": [], "attacked_hexes": []}, "attacked_hexes (15.0)")):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": {**retreated, **change}})
+        assert says in str(err.value)

@@ -22,7 +22,7 @@ from app.rules.kernel.hexgrid import Hex
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
               "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp",
-              "b29_struck", "airlifted")
+              "b29_struck", "airlifted", "defended")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -246,6 +246,7 @@ def _place(state: State, p: Position) -> State:
     if placed.attacked_hexes and p.phase not in ("allied-combat", "japanese-combat"):
         problems.append("attacked_hexes: the hexes attacked in this Combat Phase (15.0); a position at "
                         f"{p.phase!r} has none")
+    placed = _defended(placed, x.get("defended"), problems)
     placed = _air_plan(placed, missions, x.get("suppressed", []), fleet, problems)
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
     placed = _support(placed, missions, x.get("support"), problems)
@@ -459,6 +460,29 @@ def _vp(state: State, raw, problems: list[str]) -> State:
     elif camp_on_map:
         problems.append("[vp]: the PW Camp that earned them is off the map (25.10); it is placed in [units]")
     return replace(state, vp_adjust=dict(given))
+
+
+def _defended(state: State, raw, problems: list[str]) -> State:
+    """`defended = [...]`: in a Combat Phase, the units an attack of this phase fell on, wherever they stand now (a
+    retreat took them out of `attacked_hexes`): no defending unit is attacked twice in a phase, so neither is the
+    hex it is in (15.0)."""
+    from app.rules.formosa.sequence import COMBAT_STEPS
+
+    named = bounded_list(raw if raw is not None else [], "defended", UNIT_ID, "unit ids", problems)
+    if not named:
+        return state
+    if state.step not in COMBAT_STEPS:
+        problems.append(f"defended: the units attacked in this Combat Phase (15.0); a position at {state.step!r} has "
+                        "none")
+        return state
+    enemy = other(state.side)
+    for uid in named:
+        u = state.unit(uid)
+        if u is None or u.side != enemy or not is_hex(u.where):
+            problems.append(f"defended: {uid} is not a {enemy} unit placed in [units]")
+    if not state.attacked_hexes:
+        problems.append("defended: the hexes attacked this phase are in attacked_hexes (15.0)")
+    return replace(state, defended=tuple(named))
 
 
 def _b29_struck(state: State, missions: dict, raw, problems: list[str]) -> State:
