@@ -105,7 +105,9 @@ def test_16_3_25_10_the_documented_positions_with_support_and_vp_play_on():
     state = GAME.initial_state("1", {"position": _docs_block(4)})
     [fought] = of(when(state, "allied", "attack 1013 with us-7-17", [3]), CombatResolved)
     assert {"amount": 2, "case": "Formosa 16.3", "reason": "ground support"} in fought.shifts
-    last = GAME.initial_state("1", {"optional": ["25.10"], "position": _docs_block(5)})
+    last = GAME.initial_state("1", {"optional": ["25.10"], "position": {
+        "turn": 13, "phase": "japanese-combat", "removed": ["jp-pw-camp"], "units": {"us-7-17": "1012"},
+        "vp": {"allied": 5}}})
     [counted] = of(when(last, "japanese", "end"), VictoryCounted)
     assert counted.detail["allied"].get("optional rules in play (25.10)") == 5
 
