@@ -7,7 +7,10 @@ the GT Amoy fell (9.1). `[steps]` and `[control]` are refused: a Formosa counter
 occupation (5.2). Ruling F98. What the rules talk about mid-turn can be written too (ruling F104): this GT's
 air plan (`[missions]`, 16.1), the hexes the B-29 suppressed (`suppressed`, 16.5), a mobile fleet that has
 sortied (`fleet_sortied`, 18.0), and a counterattack declared by a CA result (`[counterattack]`, 15.5, 15.6);
-`[values]` gives a counter other values than units.toml's (read by data_load, a what-if). A unit is placed only
+`[values]` gives a counter other values than units.toml's (read by data_load, a what-if). Ruling F122 adds the ground
+support waiting for its combat (`[support]`, 16.3), the hex the B-29 struck (`b29_struck`, 16.5), the units flown by
+air transport (`airlifted`, 25.3), the units attacked this phase that retreated (`defended`, 15.0) and the PW Camp's
+VP earned in play (`[vp]`, 25.10). A unit is placed only
 where a rule could have brought it, and Amoy's timing and the 6th Marine Division's arrival are kept (ruling F118).
 """
 from __future__ import annotations
