@@ -267,6 +267,12 @@ class Optional(Protocol):
         (SNC 6.0): from the policies' edition 5 the strong opponent does not search an order that raises it, nor
         end a step while an order would lower it (app/rules/search.py). Without it every order is searched."""
 
+    def aims(self, state: Any, side: str) -> list[str]:
+        """Orders toward what the victory conditions still need that the legal list may lack (Olympic: an American
+        unit's move nearest the last Japanese units south or Kagoshima), unchecked: from the policies' edition 7
+        the strong opponent searches those the rules accept beside the list's (app/rules/search.py). Without it the
+        search reads the legal list alone."""
+
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents
     policies: Mapping[str, Callable]
