@@ -59,23 +59,28 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
 
 PACE = 1.5  # Japanese units south the Americans can be expected to clear a Game-Turn (edition 7's reading of R20)
 CITY_PACE = 0.5  # of Kagoshima's hex: taken within two Game-Turns of standing next to it at 3:1 reads even
+# what is left of this Game-Turn for the Americans to act on the count, by step: a whole turn before their
+# movement, half (an attack, an advance after it) in their assault and combat, none from their reinforcements on
+THIS_TURN = {"placement": 1.0, "movement": 1.0, "assault": 0.5, "combat": 0.5, "losses": 0.5}
 ODDS = 3  # American strength against a Japanese stack's that reads it as all but cleared (3:1)
 
 
 def final_count(state: State) -> float:
     """The American reading of R20's count after the last Game-Turn, -1 to 1 (the policies' edition 7): the
     Americans win with southern Kyushu cleared or Kagoshima theirs, within the points' limits. Each way is read as
-    what is left to do against the Game-Turns left, this one's included (`_against_time`): for the objective the
-    Japanese units south, each counted less the more American strength stands near it (`_pressed`, so units are
-    drawn toward the last of them), at `PACE` a Game-Turn; for the key city its hex, counted less the same way,
-    at `CITY_PACE`. Taken as chances (r + 1) / 2, the two ways give the chance of either, weighted 0.8 against
-    the points counted (0.2: 1 at none, -1 at the last American level's limit). Edition 6 read the units south
-    as a fixed 0.2 halving every three and Kagoshima by its nearest American unit, with no time in it: the
-    search ended its last Game-Turn with three Japanese units south, six to nine hexes from any American unit."""
+    what is left to do against the time left (`_against_time`): the Game-Turns after this one and what is left of
+    this one for the Americans (`THIS_TURN`; none once their last combat phase is over, so the count then reads as
+    it will fall). For the objective, the Japanese units south, each counted less the more American strength
+    stands near it (`_pressed`, so units are drawn toward the last of them), at `PACE` a Game-Turn; for the key
+    city its hex, counted less the same way, at `CITY_PACE`. Taken as chances (r + 1) / 2, the two ways give the
+    chance of either, weighted 0.8 against the points counted (0.2: 1 at none, -1 at the last American level's
+    limit). Edition 6 read the units south as a fixed 0.2 halving every three and Kagoshima by its nearest American
+    unit, with no time in it: the search ended its last Game-Turn with three Japanese units south, six to nine
+    hexes from any American unit."""
     data = state.data
     v = data.scenario["victory"]
     a = assessment(state)
-    left = data.scenario["game"]["game_turns"] - state.turn + 1
+    left = data.scenario["game"]["game_turns"] - state.turn + THIS_TURN.get(state.step, 0.0)
     americans = [(u.hex, u.strength) for u in state.on_map("american") if not state.at_sea(u)]
     stacks: dict[str, int] = {}
     for uid in a["japanese_south"]:
