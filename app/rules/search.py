@@ -12,8 +12,10 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
    that rating (`TIERS`): so a step's reinforcements are placed before it is ended, unless the playouts say
    otherwise; from edition 5, where the rule set counts the units over its stacking limits, none that puts more
-   over them, and no `end` while one brings them within (`within_limits`). A decision below the root is opened
-   on its second visit, the opponent's choosing the order worst for the side;
+   over them, and no `end` while one brings them within (`within_limits`); from edition 7, beside the list, the
+   orders toward what the victory conditions still need where the rule set names them (`aims`: Olympic's moves
+   nearest the last Japanese units south and Kagoshima), for the list spreads a unit's moves over the map. A
+   decision below the root is opened on its second visit, the opponent's choosing the order worst for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
    an advance, a roll) by random legal orders; from edition 3 (app/rules/practice.py) then `close`: the side
    deciding there ends its steps until the other side has a choice, so what a phase's end does is seen;
