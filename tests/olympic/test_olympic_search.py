@@ -24,8 +24,8 @@ def last_unit_south(where: str, turn: int = 9, step: str = "movement", japanese:
 
 def test_edition_7_reads_the_americans_nearer_the_last_japanese_unit_south_as_nearer_victory():
     """R20: the Americans win with southern Kyushu cleared; a regiment nine, six, three hexes from and next to the
-    last Japanese unit there reads better and better, and cleared best; edition 6 read nine and six hexes alike (only Kagoshima's
-    nearest unit moved its reading, by steps of three hexes)."""
+    last Japanese unit there reads better and better, and cleared best; edition 6 read nine and six hexes alike
+    (only Kagoshima's nearest unit moved its reading, by steps of three hexes)."""
     apart = ("1235", "1534", "1835", "2036")  # 9, 6, 3 and 1 hexes from SOUTH
     nearer = [victory.stakes(last_unit_south(h, americans=1), "american", edition=7) for h in apart]
     cleared = victory.stakes(last_unit_south("2036", japanese=False, americans=1), "american", edition=7)
