@@ -35,7 +35,9 @@ rules require below 3:2, Formosa 15.0), gives the listed attack at the best odds
 the whole range and count the LP kept for the bases its engineers can build (app/rules/formosa/victory.py), and it
 passes over moves that overstack (13.3). Edition 7 is edition 6 but for Olympic's search: its stakes read R20's
 final count against the time left (the Japanese units south and Kagoshima, each by the American strength near it),
-weighed more as the end nears (`progress`), and it searches moves toward them beside the legal list's (`aims`).
+weighed more as the end nears (`progress`), and it searches moves toward them beside the legal list's (`aims`);
+and for SNC's search: its stakes read the Shanghai ring in depth while 4.2 can end the game (each hex held by the
+Japanese strength next to it, each empty one by the Chinese units near it).
 Random decides alike in editions 2 to 7, greedy in editions 2 to 4 and in editions 5 to 7.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
@@ -61,7 +63,7 @@ EDITION = 7  # the edition a seat automated now records (3: the search's evaluat
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Olympic's final count read against the time
-# left, weighed more as the end nears, and moves toward it searched)
+# left, weighed more as the end nears, and moves toward it searched; SNC's ring read in depth)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
