@@ -7,6 +7,7 @@ read from /proc once it has sent what the burst queued.
 
     python bench/submit_cpu.py [--requests 480] [--no-sender]
     python bench/submit_cpu.py --read-floor [--requests 1000]: the state read beside plain routes doing part of it
+    python bench/submit_cpu.py --submit-floor [--requests 200]: the submit beside the same order on a plain route
 
 Issue 15's submit rows (bench/table.py) are wall-clock ratios; this says what is left inside them. No test runs it.
 """
@@ -75,11 +76,21 @@ def order(games: list, i: int) -> tuple[str, dict]:
     return f"/games/{game_id}/orders", {"Authorization": f"Bearer {tokens[side]}", "Content-Type": "application/json"}
 
 
+class LimiterHook:
+    """Where `breakdown` keeps flask-limiter's before-request check, to count it."""
+
+    check = None
+
+
 def breakdown(count: int) -> None:
-    from app.events import sqlite, store
+    from flask_limiter import Limiter
+
+    from app import web as web_layer
+    from app.events import seats as seat_tables
+    from app.events import sqlite, store, streams
     from app.projections import history
     from app.projections import state as projection
-    from app.service import games, orders, reads, seats
+    from app.service import games, orders, reads, receipts, seats
     from app.web import routes
 
     app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
@@ -89,23 +100,38 @@ def breakdown(count: int) -> None:
     steps = [
         (app, "wsgi_app", "request (Flask's wsgi_app)"),
         (app, "preprocess_request", "  before-request hooks (limiter, body checks)"),
-        (seats.Credentials, "authenticate", "    token -> seat (rate key; the route reuses it)"),
+        (LimiterHook, "check", "    rate limit (flask-limiter, its key)"),
+        (seats.Credentials, "authenticate", "      token -> seat (rate key; the route reuses it)"),
+        (web_layer, "text_problem_in_request", "    text rule (path, query, cookies, body)"),
         (app, "dispatch_request", "  the route (smorest, webargs, service, JSON)"),
         (routes, "order_body", "    order body (JSON schema)"),
         (orders.Orders, "order", "    service.order (submit + answer)"),
         (games, "submit", "      games.submit"),
         (projection, "load", "        load (state cache)"),
         (games, "parse_order", "        parse"),
+        (games, "refuse_without_dice", "        dice seed"),
         (games, "decide_checked", "        decide"),
         (games, "new_event", "        encode events (schema)"),
+        (games, "_fold_new", "        fold the new events (game over?)"),
+        (sqlite.Batch, "open", "        BEGIN IMMEDIATE"),
         (store.EventStore, "append", "        append (seal, insert)"),
+        (streams, "seal", "          hash chain (salts, SHA-256)"),
+        (sqlite.SqliteDatabase, "append", "          INSERT"),
+        (seat_tables.SeatTables, "mark_seen", "        read mark (UPDATE)"),
+        (sqlite.GroupCommit, "_close", "        COMMIT"),
         (sqlite.SqliteDatabase, "_sync", "        fsync (kernel CPU)"),
         (projection, "remember", "        state cache put"),
         (history, "lines", "      answer: event lines"),
+        (receipts.Receipts, "stamp", "      answer: receipt (Ed25519)"),
         (reads.Reads, "view_now", "    the read's view (head check, kept rendering)"),
         (routes, "conditional", "    the read's answer (ETag, 200 or 304)"),
         (app, "finalize_request", "  after-request hooks"),
     ]
+    hooks = app.before_request_funcs[None]
+    for n, hook in enumerate(hooks):  # the limiter's check is registered as a bound method: counted where it is kept
+        if getattr(hook, "__func__", None) is Limiter._check_request_limit:
+            LimiterHook.check = staticmethod(hook)
+            hooks[n] = lambda: LimiterHook.check()
     for owner, name, label in steps:
         counted(owner, name, label)
     reader_id, reader_tokens = made[-1]  # the last game's blue seat reads its state (no order reaches it)
@@ -240,15 +266,80 @@ def read_floor(count: int, rounds: int = 7) -> None:
         print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
 
 
+def submit_floor(count: int, rounds: int = 7) -> None:
+    """The order submit's CPU in Flask's `wsgi_app` beside the same order on a plain Flask route (no flask-smorest or
+    webargs wrappers, no blueprint: the token check, the body, the service's order and its answer cut to the
+    declared schema, as JSON) and beside the bare endpoint: what the API's framework layers cost a submit."""
+    from flask import jsonify
+
+    from app.web import authenticated, routes
+    from app.web.declared import keep_declared
+
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
+    app.extensions["hexledger_sender"].stop()
+    cut = keep_declared(routes.OrderDone)
+
+    def plain(game_id):
+        seat = authenticated(game_id)
+        text, expected = routes.order_body()
+        return jsonify(cut(routes.svc().orders.order(seat, text, expected))), 201
+
+    app.add_url_rule("/plain/games/<game_id>/orders", "plain_submit", plain, methods=["POST"])
+    spent: list[int] = []
+    inner = app.wsgi_app
+
+    def timed(environ, start_response):
+        started = time.thread_time_ns()
+        try:
+            return list(inner(environ, start_response))
+        finally:
+            spent.append(time.thread_time_ns() - started)
+
+    app.wsgi_app = timed
+    client = app.test_client()
+    pools = {route: games_for(client, count * (rounds + 1)) for route in ("", "/plain")}
+    given = {route: 0 for route in pools}
+
+    def submit(route: str) -> None:
+        path, headers = order(pools[route], given[route])
+        given[route] += 1
+        assert client.post(route + path, data=json.dumps({"order": "end"}), headers=headers).status_code == 201
+
+    asks = {"the order submit (the API's route)": lambda: submit(""),
+            "the same order on a plain route": lambda: submit("/plain"),
+            "the bare endpoint": lambda: client.get("/bench/bare")}
+    for ask in asks.values():  # warm up
+        for _ in range(count // 4):
+            ask()
+    medians: dict[str, list[float]] = {label: [] for label in asks}
+    for _ in range(rounds):
+        for label, ask in asks.items():
+            spent.clear()
+            for _ in range(count):
+                ask()
+            medians[label].append(sorted(spent)[len(spent) // 2] / 1e3)
+    bare = sorted(medians["the bare endpoint"])[rounds // 2]
+    print(f"\nthe submit's framework: wsgi_app thread CPU a request, microseconds (median of {rounds} rounds of "
+          f"{count} requests each, interleaved; load average {os.getloadavg()[0]:.1f})")
+    for label, values in medians.items():
+        us = sorted(values)[rounds // 2]
+        print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=480)
     parser.add_argument("--no-sender", action="store_true", help="skip the sender process's part")
     parser.add_argument("--read-floor", action="store_true",
                         help="only the state read against plain routes doing part of its work (`read_floor`)")
+    parser.add_argument("--submit-floor", action="store_true",
+                        help="only the order submit against the same order on a plain route (`submit_floor`)")
     args = parser.parse_args()
     if args.read_floor:
         read_floor(args.requests)
+        return
+    if args.submit_floor:
+        submit_floor(args.requests)
         return
     breakdown(args.requests)
     if not args.no_sender:

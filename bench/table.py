@@ -619,7 +619,7 @@ CHANCES_ENDINGS: dict = {}  # the chances row's run: playouts a point, points, h
 
 
 GROUPS = {  # --only: a group's rows are measured (and their data prepared) only when it is asked for
-    "http": ("submit1", "submit", "submit_p50", "read", "read_cpu"), "read": ("read", "read_cpu"),
+    "http": ("submit1", "submit", "submit_p50", "submit_cpu", "read", "read_cpu"), "read": ("read", "read_cpu"),
     "rebuild": ("rebuild", "rebuild_cpu"),
     "head": ("hit", "miss"),
     "anyseq": ("anyseq",), "writers": ("writers",), "cpu": ("cpu",),
@@ -659,6 +659,8 @@ def main() -> None:
                       ">= 0.5x", lambda o, t: o >= 0.5 * t),
         "submit_p50": Row(f"  p50 of a submit, {WRITERS} clients (ms)", "ms", "bare endpoint, same waitress",
                           "(issue: 52 ms on main)", lambda o, t: True),
+        "submit_cpu": Row("  the submit's app CPU time a request, 1 client (ms)", "ms", "bare endpoint, same waitress",
+                          "(beside the rate)", None),
         "signed_cpu": Row("HTTP order submit, signed receipt: app CPU a request (ms)", "ms",
                           "the same submit, receipt not signed", "<= 1.05x", lambda o, t: o <= 1.05 * t),
         "signed": Row("  the same, latency of a submit, 1 client (ms)", "ms", "the same submit, receipt not signed",
@@ -766,6 +768,7 @@ def main() -> None:
                 bare_rps, _ = server.rate(server.bare, args.requests)
                 bare_cpu = server.cpu_ms
                 submit_rps, _ = server.rate(server.submit, args.requests)
+                rows["submit_cpu"].add(server.cpu_ms, bare_cpu)
                 server.drained()
                 read_rps, _ = server.rate(server.read, args.requests)
                 rows["submit1"].add(submit_rps, bare_rps)

@@ -4,6 +4,11 @@ Payloads are validated when written (`encode`) and by the full read (`decode`: `
 from outside the store). Each type has a schema version; an upcaster turns a payload stored under version N into
 version N+1, so games stored under an older schema still load.
 
+Writing checks each field against its declared type once, in a checker made from the dataclass's type hints
+(`_plain_payload`): a value already of its JSON type is the payload as the schema would dump and accept it, so
+the schema runs only for anything else (a tuple for a list, an int for a float, a value of the wrong type), which
+it converts or refuses exactly as before.
+
 Playing reads the store's own events through `decode_stored`: a current-version payload in the store was
 validated by `encode` when appended (or by the full read of an import), and the hash chain seals it since, so
 it becomes its event object directly, without a second schema pass; an older version is upcast and validated.
@@ -11,6 +16,8 @@ it becomes its event object directly, without a second schema pass; an older ver
 from __future__ import annotations
 
 import dataclasses
+import math
+import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +37,7 @@ class EventSpec:
     cls: type
     upcasters: dict[int, Upcaster] = field(default_factory=dict)
     floats: tuple[str, ...] = ()  # fields typed float: JSON may store 2 for 2.0, the schema loads a float
+    plain: Callable[[Any], dict | None] | None = None  # the checker of `_plain_payload`, made at registration
 
     @property
     def schema(self):
@@ -69,7 +77,7 @@ def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | Non
         missing = [v for v in range(1, version) if v not in (upcasters or {})]
         if missing:
             raise ValueError(f"event type {name!r} v{version} lacks upcasters from versions {missing}")
-        spec = EventSpec(name, version, cls, dict(upcasters or {}), _float_fields(cls))
+        spec = EventSpec(name, version, cls, dict(upcasters or {}), _float_fields(cls), _plain_payload(cls))
         _BY_NAME[name] = spec
         _BY_CLASS[cls] = spec
         cls.event_type = name
@@ -96,8 +104,12 @@ def spec_of(event: Any) -> EventSpec:
 
 
 def encode(event: Any) -> tuple[str, int, dict]:
-    """Event object -> (type name, schema version, validated payload)."""
+    """Event object -> (type name, schema version, validated payload): the plain check's payload where every value
+    is already of its JSON type (`_plain_payload`), else the schema's dump, validated."""
     spec = spec_of(event)
+    payload = spec.plain(event) if spec.plain is not None else None
+    if payload is not None:
+        return spec.name, spec.version, payload
     try:
         payload = spec.schema.dump(event)
     except (ValueError, TypeError) as exc:
@@ -106,6 +118,61 @@ def encode(event: Any) -> tuple[str, int, dict]:
     if errors:
         raise EventSchemaError(f"{spec.name}: invalid payload {errors}")
     return spec.name, spec.version, payload
+
+
+def _plain_check(hint: Any) -> Callable[[Any], Any] | None:
+    """For a field of type `hint`: a function giving the value as the schema would dump and then accept it, or
+    _NOT_PLAIN when the value is not simply of that type (the schema then converts or refuses it); None for a type
+    this does not read (the whole event then always goes through the schema)."""
+    if hint is str or hint is int or hint is bool:  # exactly that type: a bool in an int field takes the schema
+        return lambda value: value if type(value) is hint else _NOT_PLAIN
+    if hint is float:  # the schema refuses NaN and infinities
+        return lambda value: value if type(value) is float and math.isfinite(value) else _NOT_PLAIN
+    if hint is dict:  # the schema's Dict dumps a shallow copy and reads nothing inside
+        return lambda value: dict(value) if type(value) is dict else _NOT_PLAIN
+    if hint is list:  # a List of Raw: a copy, nothing inside read
+        return lambda value: list(value) if type(value) is list else _NOT_PLAIN
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list and args == (str,):
+        return lambda value: (list(value) if type(value) is list and all(type(item) is str for item in value)
+                              else _NOT_PLAIN)
+    if origin is list and args == (dict,):
+        return lambda value: ([dict(item) for item in value]
+                              if type(value) is list and all(type(item) is dict for item in value) else _NOT_PLAIN)
+    if origin is typing.Literal and all(type(choice) is str for choice in args):
+        return lambda value: value if type(value) is str and value in args else _NOT_PLAIN
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = _plain_check(next(arg for arg in args if arg is not type(None)))
+        return None if inner is None else lambda value: None if value is None else inner(value)
+    return None
+
+
+_NOT_PLAIN = object()
+
+
+def _plain_payload(cls: type) -> Callable[[Any], dict | None] | None:
+    """The payload of an event of `cls` whose every field holds a value of its declared JSON type, as the schema
+    would dump and validate it (same keys in the same order, lists and dicts copied), without the schema; None for
+    an event with any other value. None for a class with a field of a type not read here, with metadata (the
+    schema would read it) or left out of `__init__`: such events always take the schema."""
+    hints = typing.get_type_hints(cls)
+    checks = []
+    for f in dataclasses.fields(cls):
+        check = _plain_check(hints[f.name])
+        if check is None or f.metadata or not f.init:
+            return None
+        checks.append((f.name, check))
+
+    def plain(event: Any) -> dict | None:
+        payload = {}
+        for name, check in checks:
+            value = check(getattr(event, name))
+            if value is _NOT_PLAIN:
+                return None
+            payload[name] = value
+        return payload
+
+    return plain
 
 
 def _spec(name: str, version: int) -> EventSpec:

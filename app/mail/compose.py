@@ -53,7 +53,8 @@ HOW_TO_REPLY = """How to reply
 {example}
   A line that begins with an order word is an order; any other line you write is table talk, which every
   player reads in the history (begin a line with 'arbiter:' for the arbiter's eyes only, or with 'say:' to
-  send talk that begins with an order word). An empty reply, or 'status', brings your situation now.
+  send talk that begins with an order word). An empty reply, or 'status', brings your situation now;
+  'orders for UNIT' (or a hex) brings every order you may give it now, where a list above is cut short.
   Quoted lines ('>') and everything after a signature line ('-- ') are ignored.
   If your mail program does not keep the reply address, send to {orders} with the lines 'game: {game_id}'
   and 'token: <your token from the invitation>'.

@@ -56,6 +56,9 @@ CHANNEL_OFF = ("off", "none", "email")  # `notify: off`: email only (docs/player
 CLOCK = re.compile(r"^(?:(?P<resign>resign)|(?P<draw>offer|accept|decline)\s+draw|vacation\s+(?P<days>[0-9]{1,3})"
                    r"(?:\s+days?)?)$", re.IGNORECASE)
 DISPUTE = re.compile(rf"^dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$", re.IGNORECASE)
+# `orders for UNIT`: every order the seat may give now naming that unit or hex, all of them (legal.naming), where the
+# turn email's list of a kind is cut short; a question, not an order: nothing is written for it
+ASK = re.compile(r"^orders\s+for\s+(\S{1,64})$", re.IGNORECASE)
 ANSWER = re.compile(rf"^(accept|reject|uphold)\s+dispute\s+(\d{{1,{DIGITS}}})\s*:?\s*(.*)$",
                     re.IGNORECASE)
 MESSAGE_ID = re.compile(r"[\x21-\x7e]{1,250}")  # one header line of printable ASCII: safe to quote in a reply
@@ -76,6 +79,7 @@ class Result:
     applied: int = 0
     refused: bool = False
     talked: int = 0  # messages of table talk stored
+    asks: list[str] = field(default_factory=list)  # the units and hexes of `orders for ...` lines, as written
     reportable: bool = True  # the answer can carry the seat's report (a game whose rules this server has)
     repeated: bool = False  # processed before (same Message-ID): nothing written, the first answer repeated
     deferred: str | None = None  # the database could not take the message now; nothing written; try again
@@ -158,6 +162,8 @@ def _ingest(app: Application, raw: bytes, result: Result) -> None:
                             "orders as plain text, without attachments or the quoted history")
     else:
         _process(app, msg, mid, result)
+        if result.asks and result.seat is not None and result.reportable:
+            result.lines += _orders_for(app, result.seat, result.asks)
     # a message that opened a seat is answered to that seat, refused or not, with its reply tag: the answer can be
     # replied to as it is (issue 14); one that opened none, to its sender
     to = result.seat.email if result.seat else sender if ADDRESS.fullmatch(sender) and not text_rule.problem(sender) \
@@ -183,6 +189,21 @@ def _ingest(app: Application, raw: bytes, result: Result) -> None:
             answer["body"] = "\n".join(lines)
             app.mailroom.message(to, result.game_id, subject, answer["body"], seat, in_reply_to=mid)
     app.mailroom.record(mid, result.game_id, result.summary, answer)
+
+
+def _orders_for(app: Application, seat: Seat, asks: list[str]) -> list[str]:
+    """The answer's lines for `orders for ...` lines: every order the seat may give now naming each unit or hex,
+    read after the message's orders were played (the play page's list for a counter pointed at)."""
+    lines = []
+    for word in asks[:5]:
+        shown = text_rule.quoted(word)
+        found = [o["order"] for o in app.reads.prompt(seat, word)["legal_orders"]]
+        lines.append(f"orders for {shown} now: {len(found)}" if found else
+                     f"orders for {shown} now: none (no order you may give now names it)")
+        lines += [f"    {order}" for order in found]
+    if len(asks) > 5:
+        lines.append(f"(only the first 5 of your {len(asks)} 'orders for' lines are answered)")
+    return lines
 
 
 def _repeat(app: Application, mid: str, result: Result) -> None:
@@ -233,6 +254,8 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
             headers[m.group(1).lower()] = m.group(2).strip()
         elif app.standing.is_line(line):
             standing.append(line)
+        elif ASK.match(line):
+            result.asks.append(ASK.match(line).group(1))
         else:
             orders.append(line)
     local = app.mail.orders_address.partition("@")[0]
@@ -313,7 +336,7 @@ def _process(app: Application, msg: EmailMessage, mid: str, result: Result) -> N
         result.lines.append(f"accepted: notify: {shown}, besides email, whenever it is your turn" if shown else
                             "accepted: notify: off; you are told of your turn by email only")
     if not orders and not talk:
-        if not result.applied:
+        if not result.applied and not result.asks:
             result.lines.append("no orders: your situation as it stands now")
         return
     if plain:

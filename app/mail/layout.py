@@ -38,7 +38,7 @@ def render_kinds(kinds: list[dict], actions: list[dict] = ()) -> str:
                 for o in kind["orders"]]
         if kind.get("unchecked"):
             out.append(f"      ... and more {action['name']} orders than listed: any order of this form the rules "
-                       "allow is accepted")
+                       "allow is accepted; 'orders for UNIT' in your reply lists every one a unit may take")
     return "\n".join(out)
 
 

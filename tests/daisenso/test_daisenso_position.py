@@ -159,6 +159,7 @@ def test_d35_a_what_if_unit_attacks_with_its_own_values():
     assert not any(o.startswith("attack w4224") for o in offered)  # attacked_hexes: once a segment (4.2.1)
     assert not any("hq us-hq-pac" in o for o in offered)  # fought: no Ranged Support after it (4.2.1.2)
     assert state.units["us-6-mar"].attacked
+    assert state.used_box == {"east-china-sea": ("us-cv",)}  # Task Force 58 after 4.1.5 (ruling D56)
     printed = copy.deepcopy(position)
     del printed["unit"][0]["values"]
     plain = GAME.initial_state("custom", {"position": printed})

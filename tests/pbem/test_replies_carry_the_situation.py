@@ -122,3 +122,31 @@ def test_the_apis_answer_to_an_order_carries_the_same_report(pbem, smtp, store):
     assert listed(text_of(answer)) == [o["order"] for k in report["kinds"] for o in k["orders"]]
     assert "report" not in pbem.orders.order(red, "move R2 0203")  # asked for only
 
+
+
+def asked(text: str, word: str) -> list[str]:
+    """The orders an answer lists under its `orders for "WORD" now: N` line."""
+    after = text.partition(f'orders for "{word}" now:')[2].partition("\n")[2]
+    return [line.strip() for line in after.partition("\n\n")[0].splitlines() if line.startswith("    ")]
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_orders_for_a_unit_lists_every_order_past_the_turn_emails_cut_and_writes_nothing(pbem, smtp, store, program):
+    """Where a kind has more orders than the turn email lists, `orders for UNIT` answers with every order that names
+    the unit (the play page's list for a counter pointed at), each of which the server then accepts."""
+    game_id = joined(pbem, smtp, "snc", {"chinese": CN, "japanese": JP})
+    _, answer = answer_to(pbem, smtp, program, CN, "declare move fight", "Your turn")
+    text = text_of(answer)
+    assert "and more move orders than listed" in text and "'orders for UNIT' in your reply" in text
+    unit = "cn-b45"
+    in_email = {o for o in listed(text) if unit in o.split()}
+    head = store.head(game_id)[0]
+    result, answer = answer_to(pbem, smtp, program, CN, f"orders for {unit}")
+    assert not result.refused and result.applied == 0, result.lines
+    orders = asked(text_of(answer), unit)
+    assert all(unit in o.split() for o in orders) and in_email < set(orders)  # all the email's, and more
+    assert store.head(game_id)[0] == head  # a question: nothing written
+    beyond = next(o for o in orders if o not in in_email)
+    result, _ = answer_to(pbem, smtp, program, CN, f"{beyond}\norders for nowhere")
+    assert result.applied == 1 and not result.refused, result.lines
+    assert 'orders for "nowhere" now: none (no order you may give now names it)' in result.lines

@@ -25,11 +25,13 @@ from tests.play.clicking import (
     PHONE,
     Budget,
     clean,
+    click_hex,
     compose_by_clicks,
     compose_kind,
     fits,
     keep_shot,
     look_again,
+    marked,
     open_seat,
     send,
     take_seat,
@@ -71,9 +73,11 @@ class Game:
     """A game on the served app, its seats' tokens, and the API as each seat (the referee of the test)."""
 
     def __init__(self, server, rules: str, players: dict[str, str], scenario: str | None = None, join: bool = True,
-                 clock: dict | None = None):
+                 clock: dict | None = None, position: dict | None = None):
         self.client = server.app.test_client()
-        r = self.client.post("/games", json={"rules": rules, "scenario": scenario, "players": players, **(clock or {})})
+        start = {"position": position} if position else {}
+        r = self.client.post("/games", json={"rules": rules, "scenario": scenario, "players": players, **(clock or {}),
+                                             **start})
         assert r.status_code == 201, r.json
         self.id, self.tokens = r.json["game_id"], r.json["tokens"]
         self.sides = list(players)
@@ -319,6 +323,47 @@ def test_a_whole_dai_senso_game_from_its_invitation_to_game_over_by_clicks_at_a_
         fits(page, PHONE["width"])
         clean(seat)
     assert game.get("axis", "/verify")["ok"]
+
+
+def test_every_exploitation_path_past_the_lists_forty_is_reached_by_pointing_at_the_counter(server, browser,
+                                                                                             fixed_dice):
+    """Dai Senso 4.2.8, ruling D55: after a deep rout three what-if tanks of MA 3 may exploit three hexes deep, more
+    paths than the list of 40 holds (app/rules/legal.py LIMIT). In the decision the page rings the tanks; pointing
+    at one shows every path it may take (GET .../actions?naming=), and a path's end the list left out is clicked,
+    written out and sent as any other order."""
+    fast = {"values": {"attack": 9, "defense": 2, "ma": 3}}
+    units = [("jp-t1", "e3411"), ("jp-t2", "e3411"), ("jp-t3", "e3310")]
+    position = {"name": "rout", "turn": 1, "phase": "regular", "phasing": "axis", "factions": ["axis", "soviet"],
+                "combat_phases": 1, "victory": {"faction": "axis", "hold": ["e3410"]},
+                "unit": [{"id": uid, "kind": "jp-tank", "hex": h, **fast} for uid, h in units]
+                + [{"id": "ru-i", "kind": "ru-infantry", "hex": "e3410"}]}
+    game = Game(server, "daisenso", GAMES["daisenso"], scenario="custom", position=position)
+    game.order("axis", "attack e3410 with jp-t1 jp-t2 jp-t3")  # 27 v 2: 9-1, a Dr3 whatever the die but 1-3
+    while (mine := game.get(game.get("axis", "/actions")["to_act"], "/actions"))["step"].startswith("combat") \
+            and "Advance" not in mine["step"]:
+        game.order(mine["to_act"], sorted(o["order"] for o in mine["legal_orders"])[0])
+    mine = game.get("axis", "/actions")
+    [cut] = [k for k in mine["kinds"] if k["action"] == "exploit"]
+    assert cut["unchecked"] > 0 and len(mine["legal_orders"]) == 40  # more paths than the list holds
+    every = game.get("axis", "/actions?naming=jp-t1")["legal_orders"]
+    listed = {h for o in mine["legal_orders"] for h in o.get("at", [])}
+    hidden = next(o for o in every if o["action"] == "exploit" and o["at"][0] not in listed)
+    seat = open_seat(browser, server.url, game.id, "axis", game.seats.play_key(game.id, "axis"), DESKTOP)
+    page = seat.page
+    assert page.locator("#choices button.more[data-more='jp-t1']").count() == 1  # "every one when pointed at"
+    assert "e3411" in marked(page, "may-act")  # the tanks with more orders than listed
+    assert click_hex(page, ["e3411"]) == "e3411"
+    page.wait_for_selector("body[data-selected]")
+    if page.locator("body").get_attribute("data-selected") != "jp-t1":
+        page.click("#selection-stack button[data-piece='jp-t1']")
+        page.wait_for_selector("body[data-selected='jp-t1']")
+    assert hidden["at"][0] in marked(page, "reach")
+    assert click_hex(page, hidden["at"]) == hidden["at"][0]
+    page.wait_for_selector("body[data-composed]")
+    order = send(seat)
+    assert order.startswith("exploit jp-t1 ") and order.split()[-1] == hidden["at"][0]
+    assert game.last_order("axis") == f"axis orders: {order}"
+    clean(seat)
 
 
 def test_table_talk_and_the_receipt_on_the_page(server, browser, tmp_path):

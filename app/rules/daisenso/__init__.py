@@ -12,7 +12,7 @@ from app.rules.engine.game import Game
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings D37-D55: a game is decided by the rules version it was created under (version 2 for a game from
+    """Rulings D37-D58: a game is decided by the rules version it was created under (version 2 for a game from
     before versions were recorded), so its stored orders still verify. Before version 5 a position's Airdrop
     markers carried no airborne unit (4.1.4), and before version 8 a position in the middle of its Blitz Combat
     opened at the Airdrop step (D54), so the state such a game starts from is as it was."""
@@ -38,7 +38,8 @@ GAME = Game(
     # from the HQ giving Ranged Support too (D45), and an Airdrop Landing sends enemy markers away (D46); an Air
     # unit's shift needs its own nationality in the combat (D49); 8: a Ranged Support HQ lands no more (D50), Airdrop
     # markers go one at a time (D51), a Blitz position with attacks made opens past the Airdrop (D54); 9: every
-    # Exploitation path in the list of legal orders (D55)
+    # Exploitation path in the list of legal orders (D55); 10: a position no play leaves is refused (D56), no Ranged
+    # Support to an attack on markers alone (D57), the IG HQ leaves the game at sea too (D58)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

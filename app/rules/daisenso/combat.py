@@ -211,6 +211,10 @@ def declare(d: Decision, target: str, unit_ids: list[str], hq_id: str | None) ->
     hq = None
     if hq_id is not None:
         hq = own(d, hq_id, "4.2.1.2")
+        if not defenders and state.since(10):  # ruling D57; version 9 and before took the HQ in
+            d.refuse(C + "4.2.2", f"{target} holds enemy markers and no ground unit: the attack succeeds without a "
+                                  "die, and no HQ gives it Ranged Support (steps 1-8 are for an attack on ground "
+                                  "units)")
         if any(state.kind(u).type == "hq" for u in attackers):
             d.refuse(C + "4.2.2", "the attacking units already include an HQ")
         if hq.id in unit_ids:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import tomllib
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.rules.custom_setup import SetupError, parse_position
 from app.rules.daisenso.data_load import GameData, load, what_if
+from app.rules.daisenso.state import RULES_VERSION
+from app.rules.daisenso.terrain import AIRDROPS, LONE_MARKERS
 from app.rules.kernel.hexgrid import Hex
 
 PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
@@ -25,6 +27,7 @@ WEATHER = ("mud", "storms", "snow")  # 4.1.2, 4.2.3.1, 4.2.3.7, 4.2.4.1, 4.2.8
 COUNTRY_STATUSES = ("neutral", "policy", "free_passage", "no_occupation")
 EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pre_war", "victory", "unit",
               "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", "attacked_hexes",
+              "used_box",
               *COUNTRY_STATUSES)
 _UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values", "attacked", "fought"}
 _MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "airborne", "note"}
@@ -98,10 +101,11 @@ class Position:
     mobilizing: tuple[tuple[str, str], ...]  # (country, faction owning the marker): 4.2.1.1, 4.3 step 2
     truces: tuple[frozenset[str], ...]
     attacked_hexes: tuple[Hex, ...] = ()  # 4.2.1: hexes attacked in this Combat Segment (ruling D36)
+    used_box: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # Naval Zone -> CV Strike kinds (4.1.5)
 
 
-def read_position(path: str | Path, data: GameData | None = None) -> Position:
-    """A position file, checked; SetupError naming the file and every problem."""
+def read_position(path: str | Path, data: GameData | None = None, version: int = RULES_VERSION) -> Position:
+    """A position file, checked under rules `version`; SetupError naming the file and every problem."""
     p = Path(path)
     try:
         raw = tomllib.loads(p.read_text(encoding="utf-8"))
@@ -110,24 +114,30 @@ def read_position(path: str | Path, data: GameData | None = None) -> Position:
     except tomllib.TOMLDecodeError as exc:
         raise SetupError(str(p), [f"not valid TOML: {exc}"]) from None
     try:
-        return position_from_dict(raw, data)
+        return position_from_dict(raw, data, version)
     except SetupError as exc:
         raise SetupError(str(p), exc.problems) from None
 
 
-def position_from_dict(raw: Any, data: GameData | None = None) -> Position:
-    """A position from its TOML (or JSON) table; SetupError listing every problem."""
-    return _Reader(raw, data or load()).read()
+def position_from_dict(raw: Any, data: GameData | None = None, version: int = RULES_VERSION) -> Position:
+    """A position from its TOML (or JSON) table, checked under rules `version` (the game's: a check added in a
+    later version does not refuse a game created before it); SetupError listing every problem."""
+    return _Reader(raw, data or load(), version).read()
 
 
 class _Reader:
-    def __init__(self, raw: Any, data: GameData) -> None:
+    def __init__(self, raw: Any, data: GameData, version: int = RULES_VERSION) -> None:
         self.raw = raw if isinstance(raw, dict) else {}
         self.d = data
+        self.version = version
         self.problems: list[str] = [] if isinstance(raw, dict) else ["a position is a table of keys"]
 
     def err(self, msg: str) -> None:
         self.problems.append(msg)
+
+    def since(self, version: int) -> bool:
+        """Is the position read under rules `version` or later (State.since)?"""
+        return self.version >= version
 
     # -- small readers --------------------------------------------------------------------------------------
     def hex(self, label: Any, where: str) -> Hex | None:
@@ -177,7 +187,13 @@ class _Reader:
         countries = {k: self._countries(k) for k in COUNTRY_STATUSES}
         units = self._units(countries["neutral"])
         markers = self._markers()
-        self._stacking(units)
+        attacked = self._attacked(common[1], phasing, units)
+        pre_war = self.flag(self.raw, "pre_war", False, "position")
+        truces = self._truces()
+        made = bool(attacked) or any(u.attacked or u.fought for u in units)
+        self._stacking(units, mid_segment=made and self.since(10))  # ruling D56
+        if self.since(10) and common[1] in PHASES and phasing in self.factions:
+            self._possible(common[1], phasing, units, markers, made, pre_war, truces)
         position = Position(
             name=str(self.raw.get("name", "")),
             description=str(self.raw.get("description", "")),
@@ -186,7 +202,7 @@ class _Reader:
             phasing=phasing,
             factions=self.factions,
             combat_phases=combat_phases,
-            pre_war=self.flag(self.raw, "pre_war", False, "position"),
+            pre_war=pre_war,
             victory=self._victory(),
             units=units,
             markers=markers,
@@ -195,8 +211,9 @@ class _Reader:
             delay_box=self._boxes("delay_box"),
             convoys=self._convoys(),
             mobilizing=self._mobilizing(),
-            truces=self._truces(),
-            attacked_hexes=self._attacked(common[1], phasing, units),
+            truces=truces,
+            used_box=self._used_box(),
+            attacked_hexes=attacked,
             **countries,
         )
         if self.problems:
@@ -223,6 +240,8 @@ class _Reader:
                 self.err(f"[[unit]] {u.id}: 'fought' marks an HQ that took part in a combat (4.2.1.2)")
         if any(u.attacked for u in units) and not hexes:
             self.err("[[unit]] attacked: the hex it attacked is in attacked_hexes (4.2.1)")
+        elif any(u.fought for u in units) and not hexes and self.since(10):  # ruling D56
+            self.err("[[unit]] fought: the hex of the combat it took part in is in attacked_hexes (4.2.1.2)")
         return hexes
 
     def _common(self) -> tuple[int, str]:
@@ -315,7 +334,10 @@ class _Reader:
                     self.err(f"[[unit]] {b.id}: Air units {a.id} and {b.id} are in the same or adjacent hexes "
                              "(4.2.3.1 design note)")
 
-    def _stacking(self, units: tuple[PlacedUnit, ...]) -> None:
+    def _stacking(self, units: tuple[PlacedUnit, ...], mid_segment: bool = False) -> None:
+        """No hex holds two factions' ground units; none holds more than the stacking limit, except in the middle of
+        a Combat Segment (attacks made: ruling D36), where retreats and advances may leave a stack over it until the
+        segment's end (4.2.5.3 design note, 4.2.7; rulings D15, D56: rules version 10)."""
         by_hex: dict[Hex, list[PlacedUnit]] = {}
         for u in units:
             if self.d.kinds[u.kind].is_ground:
@@ -324,8 +346,46 @@ class _Reader:
             sides = {u.faction for u in here}
             if len(sides) > 1:
                 self.err(f"{h} holds ground units of {' and '.join(sorted(sides))}")
-            if len(here) > self.d.stacking_limit:
+            if len(here) > self.d.stacking_limit and not mid_segment:
                 self.err(f"{h} holds {len(here)} ground units; a hex holds {self.d.stacking_limit} (ruling D15)")
+
+    def _possible(self, phase: str, phasing: str, units: tuple[PlacedUnit, ...], markers: tuple[PlacedMarker, ...],
+                  made: bool, pre_war: bool, truces: tuple[frozenset[str], ...]) -> None:
+        """Ruling D56 (rules version 10): states no play of the Combat Phase leaves, each refused naming its case."""
+        ground: dict[Hex, set[str]] = {}
+        for u in units:
+            if self.d.kinds[u.kind].is_ground:
+                ground.setdefault(u.hex, set()).add(u.faction)
+            if self.d.kinds[u.kind].type == "cv-strike" and phase != "blitz":
+                self.err(f"[[unit]] {u.id}: a CV Strike is in a hex only until 4.1.5 returns it to its Naval Zone's "
+                         f"Used Box at the end of the Blitz Combat Segment (ruling D38); in the {phase} segment it "
+                         "is in the Used Box: [used_box]")
+        lone: dict[Hex, set[str]] = {}
+        for m in markers:
+            if m.kind in LONE_MARKERS:
+                lone.setdefault(m.hex, set()).add(m.faction)
+        for h, owners in sorted(lone.items()):
+            sides = ground.get(h, set()) | owners
+            if len(sides) > 1:
+                with_ = " and ".join(f"{f} {'ground units' if f in ground.get(h, set()) else 'markers'}"
+                                     for f in sorted(sides))
+                self.err(f"{h} holds Detachment or Logistics markers beside another faction's pieces ({with_}): a unit "
+                         "or marker placed in a hex holding enemy Detachment or Logistics markers sends them to the "
+                         "Delay Box (4.1.3.1, 4.2.2; rulings D42, D44, D46, D56)")
+        blitz = any(m.kind == "blitz" and m.faction == phasing for m in markers)
+        for m in markers:
+            if m.kind not in AIRDROPS:
+                continue
+            if m.faction != phasing or phase != "blitz" or not blitz:
+                self.err(f"[[marker]] {m.kind} in {m.hex}: an Airdrop marker is on the map only in its own faction's "
+                         "Blitz Combat Segment, with its Blitz marker on the map (4.1, 4.1.1), until 4.1.4 sends it "
+                         "to the Delay Box (ruling D56)")
+        if made and pre_war:
+            self.err("attacks made (attacked_hexes, attacked, fought) while Pre-War is in effect: no unit attacks "
+                     "(4.2.1.1, ruling D23)")
+        if made and frozenset(self.factions) in truces:
+            self.err("attacks made (attacked_hexes, attacked, fought) between factions at truce: they do not attack "
+                     "each other (4.2.1.1, ruling D18)")
 
     def _markers(self) -> tuple[PlacedMarker, ...]:
         out = []
@@ -429,6 +489,8 @@ class _Reader:
                 owner = self.d.faction_of_nations(nations) if nations else faction
                 if owner != faction:
                     self.err(f"{where}: {kid} belongs to the {owner} faction")
+                elif self.since(10) and faction not in (getattr(kind, "factions", None) or (faction,)):
+                    self.err(f"{where}: only {', '.join(kind.factions)} have {kind.name} markers (ruling D56)")
                 if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                     self.err(f"{where}: {kid} is a count (0 or more)")
                     continue
@@ -451,6 +513,28 @@ class _Reader:
             if faction and isinstance(zone, str) and zone:
                 out.append(Convoy(faction, zone, *counts))
         return tuple(out)
+
+    def _used_box(self) -> dict[str, tuple[str, ...]]:
+        """[used_box]: Naval Zone = [CV Strike kinds] in its Used Box (4.1.5, ruling D22)."""
+        table = self.raw.get("used_box", {})
+        if not isinstance(table, dict):
+            self.err("[used_box] maps a Naval Zone to a list of CV Strike kinds")
+            return {}
+        out: dict[str, tuple[str, ...]] = {}
+        for zone, kinds in table.items():
+            where = f"[used_box] {zone}"
+            if not isinstance(kinds, list):
+                self.err(f"{where} is a list of CV Strike kinds")
+                continue
+            for kid in kinds:
+                kind = self.d.kinds.get(kid)
+                if kind is None or kind.type != "cv-strike":
+                    self.err(f"{where}: {kid!r} is not a CV Strike kind (units.toml); only CV Strikes go to a Used "
+                             "Box (4.1.5)")
+                elif self.d.faction_of_nations(kind.nations) not in self.factions:
+                    self.err(f"{where}: {kid} fights for a faction not in this scenario")
+            out[zone] = tuple(k for k in kinds if isinstance(k, str))
+        return out
 
     def _countries(self, key: str) -> frozenset[str]:
         value = self.raw.get(key, [])

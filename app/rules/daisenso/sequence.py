@@ -124,7 +124,9 @@ def _markers(d: Decision) -> None:
         for u in sorted(state.units.values(), key=lambda x: x.id):
             if (u.faction == AXIS and state.kind(u).is_ground and not state.data.is_land(H(u.hex))
                     and u.hex not in beached):
-                d.emit(UnitEliminated(u.id, "delay" if state.kind(u).delay else "pool", C + "4.3 step 3"))
+                gone = state.kind(u).leaves_game and state.since(10)  # the IG HQ (ruling D58; version 9: its pool)
+                d.emit(UnitEliminated(u.id, "" if gone else "delay" if state.kind(u).delay else "pool",
+                                      C + "4.3 step 3"))
     _end_phase(d)
 
 

@@ -12,7 +12,7 @@ from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 9  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 10  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
 # kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
@@ -21,7 +21,9 @@ RULES_VERSION = 9  # the version new games are played under; 3: a marine's first
 # (D46), an Air unit's shift needs its own nationality in the combat, not a Chinese group's (D49); 8: an HQ that gave
 # Ranged Support in Blitz Combat makes no Beachhead Landing (D50), Airdrop markers go to the Delay Box one at a time
 # (D51), a position with attacks made in its Blitz Combat opens past the Airdrop step (D54); 9: the list of legal
-# orders names every Exploitation path, one for each end and enemy markers swept (D55)
+# orders names every Exploitation path, one for each end and enemy markers swept (D55); 10: a position is refused
+# a state no play leaves (D56), an HQ gives no Ranged Support to an attack on markers alone (D57), the IG HQ leaves
+# the game when 4.3 step 3 eliminates it (D58)
 
 
 def created_under(version: str | None) -> int:
@@ -168,12 +170,13 @@ def start(data, scenario: str, options: dict, version: str | None = None) -> Sta
     from app.rules.custom_setup import SetupError
     from app.rules.daisenso.position import position_from_dict, read_position
 
+    number = created_under(version)
     if "position" in options:
-        position = position_from_dict(options["position"], data)
+        position = position_from_dict(options["position"], data, number)
     elif scenario == "custom":
         raise SetupError("options", ["the 'custom' scenario starts from a position file (--position FILE)"])
     else:
-        position = read_position(data.scenario_path(scenario), data)
+        position = read_position(data.scenario_path(scenario), data, number)
     allied = next(f for f in position.factions if f != AXIS)
     units = {u.id: replace(Unit(u.id, u.kind, u.faction, str(u.hex), u.supplied, u.blitz, u.holding, u.zone),
                            attacked=u.attacked, fought=u.fought)
@@ -190,7 +193,8 @@ def start(data, scenario: str, options: dict, version: str | None = None) -> Sta
         free_passage=position.free_passage, no_occupation=position.no_occupation, mobilizing=position.mobilizing,
         truces=tuple(tuple(sorted(t)) for t in position.truces), pre_war=position.pre_war,
         victory_faction=position.victory.faction, victory_hold=tuple(str(h) for h in position.victory.hold),
-        attacked_hexes=tuple(str(h) for h in position.attacked_hexes), data=data, rules_version=created_under(version),
+        attacked_hexes=tuple(str(h) for h in position.attacked_hexes), data=data, rules_version=number,
+        used_box={z: tuple(k) for z, k in position.used_box.items()},
     )
     from app.rules.daisenso.sequence import opening_step
 

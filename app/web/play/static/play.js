@@ -112,6 +112,31 @@
     return pieces().filter((id) => units.has(id) && units.get(id).hex === hex);
   }
 
+  // the counters and hexes of the kinds the server listed only in part (OrderKind.unchecked: candidates left untried
+  // past the list's 40, e.g. a Dai Senso unit's Exploitation paths, ruling D55): id -> "unit" | "hex"; pointed at, each
+  // leads to every order that names it (GET .../actions?naming=), as a counter outside a decision does
+  function cutSubjects(only) {         // `only`: of that kind alone
+    const cut = new Set(((prompt && prompt.kinds) || []).filter((k) => k.unchecked > 0 && (!only || k.action === only))
+      .map((k) => k.action));
+    const out = new Map();
+    for (const o of listed()) {
+      const kind = kindOf(o.action);
+      const as = kind && PIECES.has(kind.subjects) ? "unit" : kind && kind.subjects === "hexes" ? "hex" : null;
+      if (cut.has(o.action) && as && o.subject) for (const id of o.subject) if (!out.has(id)) out.set(id, as);
+    }
+    return out;
+  }
+
+  function ownedPiecesAt(hex) {       // in a decision: the seat's counters in `hex` that listed orders are given to
+    const units = unitsById(), out = [];
+    for (const o of listed()) {
+      const kind = kindOf(o.action);
+      if (!kind || !PIECES.has(kind.subjects)) continue;
+      for (const id of o.subject || []) if (units.has(id) && units.get(id).hex === hex && !out.includes(id)) out.push(id);
+    }
+    return out;
+  }
+
   function hexTargets() {             // hex -> the first order given to it (its odds), from the list
     const out = new Map();
     for (const o of listed()) if (isHexOrder(o)) for (const h of o.subject) if (!out.has(h)) out.set(h, o);
@@ -144,6 +169,9 @@
       if (owed()) {               // a decision's candidates that name hexes: a retreat, an advance
         const at = [...new Set(listed().flatMap((o) => o.at || []))];
         marks.push(...map.ring(at, "reach"));
+        // the counters with more orders than the list holds: pointed at, each shows all of its own
+        const cut = [...cutSubjects()].filter(([, as]) => as === "unit").map(([id]) => id);
+        marks.push(...map.ring([...new Set(where(cut))], "may-act"));
       }
     }
     for (const m of marks) m.setAttribute("data-mark", "1");
@@ -186,8 +214,15 @@
     const stack = piecesAt(hex);
     if (stack.length) { await select("unit", stack.includes(unit) ? unit : stack[0], stack); return; }
     if (hexTargets().has(hex)) { await select("hex", hex, []); return; }
+    // in a decision, a counter of a kind the list holds only in part first (its orders are all reached through it),
+    // then the orders aimed at the hex, then any counter of the decision: every order naming it
+    const cut = cutSubjects();
+    const deciding = owed() ? ownedPiecesAt(hex) : [];
+    const more = deciding.filter((id) => cut.has(id));
+    if (more.length) { await select("unit", more.includes(unit) ? unit : more[0], deciding); return; }
     const decided = listed().filter((o) => owed() && (o.at || []).includes(hex));
     if (decided.length) { compose(decided); return; }
+    if (deciding.length) { await select("unit", deciding.includes(unit) ? unit : deciding[0], deciding); return; }
     unselect();
     say("no order of yours is aimed at " + hex + " now");
   }
@@ -490,6 +525,23 @@
         }
       } else {
         for (const o of orders) list.appendChild(orderButton(o));
+        const more = [...cutSubjects(kind.name)];
+        if (more.length) {          // the list holds only some of this kind: each subject has all of its own
+          group.appendChild(list);
+          group.appendChild(make("p", "More " + kind.name + " orders than listed here: every one of a " +
+            (more[0][1] === "unit" ? "counter" : "hex") + " when you point at it on the map, or press it:",
+          { class: "more" }));
+          const all = make("div", null, { class: "buttons" });
+          for (const [id, as] of more) {
+            const u = units.get(id);
+            all.appendChild(button(id + (u && u.hex ? " at " + u.hex : ""), "every " + kind.name + " order of " + id,
+              () => select(as, id, as === "unit" && u && u.hex ? ownedPiecesAt(u.hex) : []),
+              { "data-more": id, class: "more" }));
+          }
+          group.appendChild(all);
+          box.appendChild(group);
+          continue;
+        }
       }
       group.appendChild(list);
       box.appendChild(group);
