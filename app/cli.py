@@ -828,14 +828,16 @@ def tick_cmd(ctx: Context, as_json: bool) -> None:
 @guarded
 def outbox_cmd(ctx: Context, send: bool, retry: bool, as_json: bool) -> None:
     """The mail not yet delivered (docs/play-by-email.md, "The outbox"): each row's recipient, attempts and last
-    error, never its text (an invitation carries a token); turn emails superseded by newer ones, never sent."""
+    error, never its text (an invitation carries a token); turn emails superseded by newer ones, never sent (kept
+    HEXLEDGER_OUTBOX_KEEP_DAYS after they fell due)."""
     app = ctx.application()
     if retry:
         click.echo(f"{app.mailroom.retry_failed()} failed email(s) queued again", err=True)
     if send:
         app.reactions.catch_up()  # what the stored events still owe, as the sender's round does
         report = app.mailroom.deliver()
-        click.echo(f"{report.sent} sent, {len(report.failed)} failed, {report.superseded} superseded", err=True)
+        click.echo(f"{report.sent} sent, {len(report.failed)} failed, {report.superseded} superseded, "
+                   f"{report.pruned} superseded deleted", err=True)
     rows = app.mailroom.mail_queue()
     emit(as_json, rows, "\n".join(f"{r['id']:>6} {r['status']:10} {r['kind']:8} {r['game_id'] or '-':11} "
                                   f"{r['recipient']}  attempts {r['attempts']}, next {r['next_attempt_at']}"

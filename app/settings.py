@@ -49,6 +49,7 @@ class Settings:
     max_email_bytes: int = 256 * 1024
     public_url: str | None = None
     mail_retry: float = 60.0
+    outbox_keep_days: float = 30.0
     stranger_reply_hours: float = 1.0
     notify_private_hosts: tuple[str, ...] = ()
 
@@ -187,6 +188,10 @@ VARIABLES = (
              "(`https://host/`); set, emails carry each seat's play link and replay link", _MAIL),
     Variable("HEXLEDGER_MAIL_RETRY", "mail_retry", _number(least=0), "seconds from a failed delivery to its first "
              "retry, doubling each time up to an hour", _MAIL),
+    Variable("HEXLEDGER_OUTBOX_KEEP_DAYS", "outbox_keep_days", _number(least=0), "days a superseded outbox row (a "
+             "turn email or notification a newer one made stale: never sent) stays listed by `outbox` after it fell "
+             "due; then the sender's next round or `tick` deletes it (`0`: at once). Sent mail leaves the outbox when "
+             "it goes; pending and failed mail is never deleted", _MAIL),
     Variable("HEXLEDGER_STRANGER_REPLY_HOURS", "stranger_reply_hours", _number(least=0), "a message that opens "
              "no seat is answered at most once per mailbox in this many hours (`0` answers every one); the same "
              "bounds the sign-in links mailed to an address (docs/players.md)", _MAIL),

@@ -7,8 +7,14 @@ ask them: app/rules/practice.py `choose`, with the side's count of orders given)
 
     python bench/opponents.py [--games snc,ichigo] [--policies search,greedy,random] [--seeds s1,s2]
                               [--search search:200] [--edition 3] [--side chinese] [--max-orders 4000] [--json FILE]
-                              [--progress]
+                              [--progress] [--resume FILE]
     python bench/opponents.py --report FILE[,FILE...]   (the report of runs written with --json)
+
+Interrupted (Ctrl-C, or `timeout`'s TERM), the bench keeps what was played: the game under way is written to --json
+with its orders so far, marked `"interrupted": true` (the report counts it apart, neither won nor unfinished), and
+the report of every game is printed. `--resume FILE` (a run's --json, written there again unless --json says
+otherwise) plays only what FILE lacks: the games it finished are kept, an interrupted game goes on from its last
+order (its orders replayed with the same dice, then the policies decide again), the rest are played.
 
 The goals (issue 29): no crash; the strong opponent (`search`) wins at least 95% of the finished games against
 `random` from either side and 70% against `greedy`; its decision within its budget (2 s of CPU by default,
@@ -27,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import signal
 import statistics
 import sys
 import time
@@ -57,11 +64,13 @@ HOPELESS: dict[tuple[str, str], dict[str, str]] = {
 
 
 def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int, edition: int | None = None,
-         progress: bool = False) -> dict:
+         progress: bool = False, played: dict | None = None) -> dict:
     """One game: {"winner", "reason", "orders", "cpu": {side: [seconds a decision]}, "choices": {side: decisions
-    with more than one legal order}, "crash", "log"}; the log holds
+    with more than one legal order}, "crash", "log", "interrupted"}; the log holds
     each order as [side, text, its reason's summary, the search's playouts or None]: what a lost game's orders were
-    and what the search thought of them (with the dice seed, enough to replay it exactly)."""
+    and what the search thought of them (with the dice seed, enough to replay it exactly). Interrupted
+    (KeyboardInterrupt), the game so far, `interrupted` true; `played`: such a game, gone on with from its last
+    order."""
     state = rules.initial_state(scenario, {})
     dice = SeededDice(next_index=0, seed=seed, game_id=f"bench-{rules.name}")
     seats = {side: practice.parse_spec(rules, spec) for side, spec in specs.items()}
@@ -71,9 +80,16 @@ def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int
     given = dict.fromkeys(rules.sides, 0)
     cpu: dict[str, list[float]] = {side: [] for side in rules.sides}
     choices = dict.fromkeys(rules.sides, 0)
-    out = {"orders": 0, "cpu": cpu, "choices": choices, "winner": None, "reason": None, "crash": None, "log": []}
+    out = {"orders": 0, "cpu": cpu, "choices": choices, "winner": None, "reason": None, "crash": None, "log": [],
+           "interrupted": False}
+    if played is not None:
+        out.update(orders=len(played["log"]), log=list(played["log"]))
+        cpu.update({side: list(seconds) for side, seconds in played["cpu"].items()})
+        choices.update(played["choices"])
     turn, started = None, time.perf_counter()
     try:
+        if played is not None:
+            state = replay(rules, state, dice, played["log"], given)
         while rules.outcome(state) is None and out["orders"] < max_orders:
             if getattr(state, "turn", None) != turn and progress:  # an hour-long game shows where it stands
                 turn = state.turn
@@ -89,6 +105,9 @@ def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int
                 state = rules.evolve(state, event)
             given[side] += 1
             out["orders"] += 1
+    except KeyboardInterrupt:  # the game so far: its log replays it (an order being decided counts as given)
+        out.update(interrupted=True, orders=len(out["log"]))
+        return out
     except Exception as exc:  # noqa: BLE001 - a crash is what the bench counts
         out["crash"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
         return out
@@ -98,6 +117,21 @@ def play(rules, scenario: str, specs: dict[str, str], seed: str, max_orders: int
     return out
 
 
+def replay(rules, state, dice, log: list, given: dict[str, int]):
+    """The position after an interrupted game's `log`, its orders decided again on the same dice (`given`: each
+    side's count of orders, kept up); a log this code no longer plays stops the run (resume it on the code that
+    wrote it)."""
+    for n, (side, text, *_) in enumerate(log, 1):
+        try:
+            for event in rules.decide(state, rules.parse(text, side, state), dice):
+                state = rules.evolve(state, event)
+        except Exception as exc:  # noqa: BLE001 - not the policies' crash: the run stops, its file as it was
+            raise SystemExit(f"cannot resume: order {n} of the stored game ({side}: {text!r}) is refused here: "
+                             f"{exc}") from exc
+        given[side] += 1
+    return state
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -105,7 +139,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--policies", default=",".join(POLICIES))
@@ -122,29 +156,50 @@ def main() -> int:
     parser.add_argument("--progress", action="store_true", help="print a line as each game reaches a new turn")
     parser.add_argument("--report", default="", help="print the report of games a run wrote with --json (one or "
                                                      "more files, comma-separated), playing none")
-    args = parser.parse_args()
+    parser.add_argument("--resume", default="", help="a run's --json: keep its games, go on with its interrupted "
+                                                     "one, play the rest (written to FILE unless --json is given)")
+    args = parser.parse_args(argv)
     policies = args.policies.split(",")
     if args.report:
         stored = [g for f in args.report.split(",") for g in json.loads(Path(f).read_text(encoding="utf-8"))]
         report(stored, policies, args.budget)
         return 1 if any(g["crash"] for g in stored) else 0
+    resumed = json.loads(Path(args.resume).read_text(encoding="utf-8")) if args.resume else []
+    args.json = args.json or args.resume
     only = set(filter(None, args.scenarios.split(",")))
     spec = {p: (args.search if p == "search" else p) for p in policies}
     print(f"# bench/opponents.py on {platform.node()} ({platform.python_version()}), policies {spec}, seeds "
           f"{args.seeds}, at most {args.max_orders} orders a game", flush=True)
-    games: list[dict] = []
+    games: list[dict] = [g for g in resumed if not g.get("interrupted")]
+    going_on = {game_key(g): g for g in resumed if g.get("interrupted")}
     try:
-        run(args, policies, only, spec, games)
-    except KeyboardInterrupt:  # a bounded run (timeout -s INT) reports the games it finished
-        print(f"# interrupted: {len(games)} games finished", flush=True)
+        run(args, policies, only, spec, games, going_on)
+    except KeyboardInterrupt:  # a bounded run (timeout -s INT) reports the games it played, the one under way too
+        print(f"# interrupted: {sum(not g.get('interrupted') for g in games)} games finished", flush=True)
     report(games, policies, args.budget)
     if args.json:
-        Path(args.json).write_text(json.dumps(games, indent=1, default=str), encoding="utf-8")
+        write(args.json, games, going_on)
     return 1 if any(g["crash"] for g in games) else 0
 
 
-def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: list[dict]) -> None:
-    """Every game of the bench, each appended to `games` as it ends."""
+def write(path: str, games: list[dict], going_on: dict[tuple, dict]) -> None:
+    """The run's games to `path`, with the interrupted games it was to go on with and has not yet (a resumed run
+    that stops again, or plays other games, loses none)."""
+    played = {game_key(g) for g in games}
+    kept = games + [g for k, g in going_on.items() if k not in played]
+    Path(path).write_text(json.dumps(kept, indent=1, default=str), encoding="utf-8")
+
+
+def game_key(game: dict) -> tuple:
+    """What tells a game of the bench from the others: game, scenario, dice seed, who played which side."""
+    return game["game"], game["scenario"], game["seed"], tuple(sorted(game["seats"].items()))
+
+
+def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: list[dict],
+        going_on: dict[tuple, dict]) -> None:
+    """Every game of the bench not in `games` already, each appended to it as it ends (or is interrupted: then the
+    run stops); an interrupted one in `going_on` goes on from where it stopped."""
+    done = {game_key(g) for g in games}
     for name in args.games.split(","):
         rules = CATALOG.rules(name)
         offered = practice.policies(rules)
@@ -156,23 +211,32 @@ def run(args, policies: list[str], only: set[str], spec: dict[str, str], games: 
                     continue  # --side: only the first policy's games from that side
                 for seed in args.seeds.split(","):
                     specs = dict(zip(rules.sides, (spec[a], spec[b]), strict=True))
+                    ident = {"game": name, "scenario": scenario, "seed": seed,
+                             "seats": {side: p for side, p in zip(rules.sides, (a, b), strict=True)}}
+                    if game_key(ident) in done:
+                        continue
+                    before = going_on.get(game_key(ident))
                     started = time.perf_counter()
-                    result = play(rules, scenario, specs, seed, args.max_orders, args.edition, args.progress)
-                    result.update(game=name, scenario=scenario, seed=seed, seconds=time.perf_counter() - started,
-                                  seats={side: p for side, p in zip(rules.sides, (a, b), strict=True)})
+                    result = play(rules, scenario, specs, seed, args.max_orders, args.edition, args.progress, before)
+                    result.update(ident, seconds=time.perf_counter() - started + (before or {}).get("seconds", 0))
                     games.append(result)
                     if args.json:  # after every game: a long run's finished games are readable while it plays
-                        Path(args.json).write_text(json.dumps(games, indent=1, default=str), encoding="utf-8")
-                    got = result["crash"].splitlines()[0] if result["crash"] else (result["winner"] or "unfinished")
+                        write(args.json, games, going_on)
+                    got = (result["crash"].splitlines()[0] if result["crash"] else
+                           "interrupted" if result["interrupted"] else (result["winner"] or "unfinished"))
                     print(f"{name:9} {scenario:13} {seed:4} {rules.sides[0]}={a:7} {rules.sides[1]}={b:7} -> "
                           f"{got:12} {result['orders']:5} orders {result['seconds']:7.1f} s  {result['reason'] or ''}",
                           flush=True)
+                    if result["interrupted"]:
+                        raise KeyboardInterrupt
 
 
 def report(games: list[dict], policies: list[str], budget: float) -> None:
     """Per game and policy pairing: the first policy's wins, draws, losses, unfinished, crashes (both sides
-    together, then each side); the CPU a decision per policy and game."""
-    print("\n## Results: the row's policy against the column's, both sides (won-drawn-lost / unfinished / crashed)")
+    together, then each side), and games interrupted (counted apart: neither won nor unfinished); the CPU a
+    decision per policy and game (an interrupted game's decisions too)."""
+    print("\n## Results: the row's policy against the column's, both sides (won-drawn-lost / unfinished / crashed"
+          " / interrupted)")
     tally: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for g in games:
         for side, me in g["seats"].items():
@@ -181,6 +245,8 @@ def report(games: list[dict], policies: list[str], budget: float) -> None:
                 t = tally[key]
                 if g["crash"]:
                     t["crash"] += 1
+                elif g.get("interrupted"):  # runs written before the bench kept interrupted games have none
+                    t["interrupted"] += 1
                 elif g["winner"] is None:
                     t["unfinished"] += 1
                 elif g["winner"] == "draw":
@@ -194,7 +260,8 @@ def report(games: list[dict], policies: list[str], budget: float) -> None:
         finished = t["won"] + t["draw"] + t["lost"]
         share = f"{100 * t['won'] / finished:5.1f}%" if finished else "    -"
         print(f"{key[0]:9} {key[1]:7} vs {key[2]:7} {key[3]:9} {t['won']:3}-{t['draw']}-{t['lost']:<3} "
-              f"won {share} of finished; unfinished {t['unfinished']}, crashed {t['crash']}")
+              f"won {share} of finished; unfinished {t['unfinished']}, crashed {t['crash']}"
+              + (f", interrupted {t['interrupted']}" if t["interrupted"] else ""))
     balance(games, tally)
     print(f"\n## CPU a decision (seconds; the search's budget {budget} s)")
     cpu: dict[tuple, list[float]] = defaultdict(list)
@@ -252,4 +319,5 @@ def balance(games: list[dict], tally: dict) -> None:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # `timeout`'s TERM as Ctrl-C: what was played is kept
     sys.exit(main())

@@ -66,6 +66,18 @@ class OutboxTables(Tables):
                 ") AS newest WHERE outbox.id = newest.old_id"  # checked again after waiting for a claim's row locks
                 " AND outbox.status = 'pending' AND outbox.next_attempt_at <= ?", [now, now])
 
+    def prune_mail(self, due_before: str) -> int:
+        """Delete the superseded rows that fell due before `due_before` (a superseded row's `next_attempt_at` is
+        when it was last due: the sender superseded it then or at its next round), except one that could still
+        supersede a row its game has not delivered: a pending or failed row older than it (a retry, or a failed
+        row an operator queues again, is superseded when it falls due by any later row of its game, superseded or
+        not). Pending and failed rows themselves are never deleted; sent rows are gone already (`mail_sent`).
+        Returns how many."""
+        return self.db.write(
+            "DELETE FROM outbox WHERE status = 'superseded' AND next_attempt_at < ? AND NOT EXISTS ("
+            " SELECT 1 FROM outbox AS older WHERE older.game_id = outbox.game_id AND older.id < outbox.id"
+            " AND older.status IN ('pending', 'failed'))", [due_before], durable=False)
+
     def mail_sent(self, mail_id: int) -> None:
         self.db.write("DELETE FROM outbox WHERE id = ?", [mail_id], durable=False)
 

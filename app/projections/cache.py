@@ -6,7 +6,9 @@ hash-chained, so an entry is still right exactly while the stored event at `seq`
 (app/projections/state.py) checks the head's (seq, hash) against an entry at the head, or the `prev_hash` of the
 first event it folds after an entry, and so notices what another process or connection appended or a transaction
 that rolled back. Entries are immutable states (frozen dataclasses), shared by the readers. The cache holds at
-most `HEXLEDGER_STATE_CACHE` states (default 256), the least recently used going first.
+most `HEXLEDGER_STATE_CACHE` states (default 256), the least recently used going first, and at most `PER_GAME` of
+one game (its earliest going first): every order caches the state after it, so without that bound a few busy games'
+histories would push every other game's head out; the latest few serve undo and a reader a little behind.
 
 `VIEWS` keeps what a reader was shown at a game's head (the HTTP state read's answer): each entry is valid for the
 head (seq, hash) it was made at, and the caller checks it against the stored head on every use, so an append by
@@ -20,6 +22,7 @@ from collections.abc import Hashable
 from typing import Any
 
 Key = tuple[str, str, int]  # (store, game, seq)
+PER_GAME = 8  # states kept of one game: the latest ones
 
 
 class StateCache:
@@ -37,7 +40,12 @@ class StateCache:
         with self._lock:
             self._entries[(store, game_id, seq)] = (hash_, state)
             self._entries.move_to_end((store, game_id, seq))
-            self._seqs.setdefault((store, game_id), set()).add(seq)
+            seqs = self._seqs.setdefault((store, game_id), set())
+            seqs.add(seq)
+            if len(seqs) > PER_GAME:
+                earliest = min(seqs)
+                del self._entries[(store, game_id, earliest)]
+                self._forget(store, game_id, earliest)
             while len(self._entries) > self.capacity:
                 (s, g, q), _ = self._entries.popitem(last=False)
                 self._forget(s, g, q)

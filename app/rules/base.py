@@ -267,6 +267,13 @@ class Optional(Protocol):
         (SNC 6.0): from the policies' edition 5 the strong opponent does not search an order that raises it, nor
         end a step while an order would lower it (app/rules/search.py). Without it every order is searched."""
 
+    def searched(self, state: Any, side: str, orders: list[str]) -> list[str]:
+        """Of `orders` (the texts of the legal list, app/rules/legal.py), those the strong practice opponent
+        searches for `side` here, from the policies' edition 7 (app/rules/search.py): the rule set passes over
+        orders its victory conditions say are thrown away (Formosa: LP spent before the bases in reach, a base
+        not built, units put where a hopeless attack is forced on them). An empty answer searches them all.
+        Without it every order listed is searched."""
+
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents
     policies: Mapping[str, Callable]
@@ -279,7 +286,7 @@ class Optional(Protocol):
     standing: Mapping[str, Mapping[str, str]]
     #: the first policies' edition that reads a hook named here, where later than the edition that brought the hook
     #: in (`progress`, `overstacked`: 5), so seats of an earlier edition decide as they played (app/rules/evaluation.py
-    #: `hook`; Formosa: {"overstacked": 6})
+    #: `hook`; Formosa: {"overstacked": 6, "searched": 7})
     search_editions: Mapping[str, int]
 
 

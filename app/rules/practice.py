@@ -33,8 +33,10 @@ left, and it does not search a move that puts more units in a hex than the stack
 rules require below 3:2, Formosa 15.0), gives the listed attack at the best odds instead of a random order
 (`forced_attack`). Edition 6 is edition 5 but for Formosa's search: its stakes read the net VP with a gradient over
 the whole range and count the LP kept for the bases its engineers can build (app/rules/formosa/victory.py), and it
-passes over moves that overstack (13.3). Random decides alike in editions 2 to 6, greedy in editions 2 to 4 and in
-editions 5 and 6.
+passes over moves that overstack (13.3). Edition 7 is edition 6 but for Formosa's search: it does not search the
+Allied orders its rule set's `searched` passes over (LP spent below what the bases in reach need, a base left
+unbuilt, units put or left where 15.0 forces a hopeless attack: app/rules/formosa/searched.py), and its stakes read
+the net VP linearly. Random decides alike in editions 2 to 7, greedy in editions 2 to 4 and in editions 5 to 7.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -55,10 +57,12 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-EDITION = 6  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+EDITION = 7  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
-# kept for bases, and its search passes over moves that overstack)
+# kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
+# the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
+# linearly)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")

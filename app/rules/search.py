@@ -12,8 +12,9 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
    that rating (`TIERS`): so a step's reinforcements are placed before it is ended, unless the playouts say
    otherwise; from edition 5, where the rule set counts the units over its stacking limits, none that puts more
-   over them, and no `end` while one brings them within (`within_limits`). A decision below the root is opened
-   on its second visit, the opponent's choosing the order worst for the side;
+   over them, and no `end` while one brings them within (`within_limits`); from edition 7 only the listed orders
+   the rule set's `searched` keeps (Formosa: no LP spent before the bases, no hopeless forced attack). A decision
+   below the root is opened on its second visit, the opponent's choosing the order worst for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
    an advance, a roll) by random legal orders; from edition 3 (app/rules/practice.py) then `close`: the side
    deciding there ends its steps until the other side has a choice, so what a phase's end does is seen;
@@ -58,6 +59,7 @@ EXPLORE = 1.5  # PUCT's exploration constant, on means scaled to 0..1 (AlphaZero
 TIERS = ((1000, 4.0), (100, 3.0), (10, 2.0), (0, 1.0))  # greedy's rating -> prior weight: an attack at good odds,
 # a move toward an objective, what the step asks for or brings units in, `end`; anything else 0.5
 ENDS = practice.ENDS
+SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
 
 
 def budget_setting(text: str) -> dict:
@@ -214,6 +216,12 @@ class Search:
             return {item["order"]: 1.0 for item in listed}
         self.made += 1
         random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
+        searched = evaluation.hook(rules, "searched", self.edition, since=SEARCHED_SINCE)
+        if searched is not None:
+            kept = set(searched(state, side, [item["order"] for item in listed]))
+            listed = [item for item in listed if item["order"] in kept] or listed
+            if len(listed) <= 1:
+                return {item["order"]: 1.0 for item in listed}
         rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
         if evaluation.hook(rules, "overstacked", self.edition) is not None:
             chosen = self.within_limits(state, side, rated)

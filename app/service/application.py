@@ -32,7 +32,7 @@ this module is the only one of the service that imports the catalog's module (li
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from app.events.backends import open_store
 from app.events.interface import Store
@@ -96,7 +96,8 @@ class Application:
         """`mail`: outgoing mail (the port app/mail's MailConfig implements); `transport`: where it goes (default:
         the one `mail` names); `notifier`: told after each write (`serve`'s sender); without one, a write's
         reactions run and their mail is delivered right after its commit, in the caller's thread; `settings`: the
-        keys (the reply tags' secret, the receipt key; default: each made once and kept in the database); `catalog`:
+        keys (the reply tags' secret, the receipt key; default: each made once and kept in the database) and how long
+        the outbox keeps superseded mail; `catalog`:
         the rule sets it runs (default: those installed, `installed()`)."""
         settings = settings or Settings()
         catalog = catalog or installed()
@@ -111,7 +112,8 @@ class Application:
         keys = PlayerKeys(self.seats)
         channels = mail.channels()
         self.mailroom = Mailroom(store, mail, Routes(transport or mail.transport(), channels), clock,
-                                 Delivery(store, catalog, keys, self.letters))
+                                 Delivery(store, catalog, keys, self.letters),
+                                 timedelta(days=settings.outbox_keep_days))
         self.reactions = Reactor(store, [Invitations(store, catalog, self.mailroom, self.seats, self.receipts),
                                          TurnEmails(store, catalog, self.mailroom),
                                          DisputeNotices(store, self.mailroom, self.reads),

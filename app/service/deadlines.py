@@ -75,9 +75,10 @@ class Deadlines:
                                 + (f", passed: {' '.join(passed)}" if passed else ""))
         self.reactor.catch_up()
         sent = self.mailroom.deliver()
-        if sent.sent or sent.failed or sent.superseded:
+        if sent.sent or sent.failed or sent.superseded or sent.pruned:
             done.append(f"outbox: {sent.sent} email(s) sent, {len(sent.failed)} failed (kept for a retry)"
-                        + (f", {sent.superseded} turn email(s) superseded by newer ones" if sent.superseded else ""))
+                        + (f", {sent.superseded} turn email(s) superseded by newer ones" if sent.superseded else "")
+                        + (f", {sent.pruned} superseded row(s) past their keeping deleted" if sent.pruned else ""))
         return done
 
     def _current(self, g: dict, clock: clocks.Running) -> clocks.Running | None:

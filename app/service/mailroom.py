@@ -16,12 +16,14 @@ class Mailroom:
     """The outbox of one store connection; `letters` lays rows out (outbox.Composer: app/service/letters.py)."""
 
     def __init__(self, store: Store, mail: Mail, transport: Transport, clock: Callable[[], datetime],
-                 letters: outbox.Composer):
+                 letters: outbox.Composer, keep: timedelta):
+        """`keep`: how long a superseded row stays listed after it fell due (HEXLEDGER_OUTBOX_KEEP_DAYS)."""
         self.store = store
         self.mail = mail
         self.transport = transport
         self.clock = clock
         self.letters = letters
+        self.keep = keep
         self._queued: list[int] = []  # rows this service queued, not yet handed to a sender
 
     def queue(self, kind: str, to: str, game_id: str | None, seat: str | None, data: dict) -> None:
@@ -59,8 +61,10 @@ class Mailroom:
         return ids
 
     def deliver(self, ids: list[int] | None = None) -> outbox.Report:
-        """Send the queued mail that is due (of `ids` only, if given), recording failures for a retry."""
-        return outbox.deliver(self.store, self.letters, self.transport, self.clock(), self.mail.retry_seconds, ids)
+        """Send the queued mail that is due (of `ids` only, if given), recording failures for a retry; a full round
+        (no `ids`: the sender's, `tick`'s) also deletes the superseded rows kept long enough."""
+        return outbox.deliver(self.store, self.letters, self.transport, self.clock(), self.mail.retry_seconds, ids,
+                              self.keep if ids is None else None)
 
     def next_due(self) -> datetime | None:
         due = self.store.next_mail_due()

@@ -15,7 +15,9 @@ turn email is superseded (`Outbox.supersede_mail`) when the outbox holds a later
 same seat (a newer position for them), or to anyone from a later position (their turn is over: the game went on).
 The row stays, marked 'superseded' with the row that superseded it (`cli.py outbox` lists it); it is neither laid
 out nor sent, and the seat's next email tells the history since the last one that went. Game-over emails, one a seat
-at one position, never supersede each other.
+at one position, never supersede each other. A full round (the sender's, `tick`'s, `outbox --send`'s) then deletes
+the superseded rows that fell due longer ago than the operator keeps them (HEXLEDGER_OUTBOX_KEEP_DAYS), so the
+outbox does not grow with every burst of orders; a sent row is deleted when it goes, a pending or failed one never.
 """
 from __future__ import annotations
 
@@ -58,6 +60,7 @@ class Report:
     sent: int = 0
     failed: list[str] = field(default_factory=list)
     superseded: int = 0  # turn emails made stale by a newer one before they went (Outbox.supersede_mail)
+    pruned: int = 0  # superseded rows past their keeping, deleted (Outbox.prune_mail)
 
 
 def permanent(exc: Exception) -> bool:
@@ -76,8 +79,9 @@ def retry_at(now: datetime, attempts: int, first: float) -> datetime:
 
 
 def deliver(store: Outbox, composer: Composer, transport: Transport, now: datetime, first_retry: float,
-            ids: list[int] | None = None) -> Report:
-    """Send the mail due at `now` (of `ids` only, if given); each failure is recorded with its next attempt."""
+            ids: list[int] | None = None, keep: timedelta | None = None) -> Report:
+    """Send the mail due at `now` (of `ids` only, if given); each failure is recorded with its next attempt. With
+    `keep`, then delete the superseded rows that fell due longer than `keep` ago (`Outbox.prune_mail`)."""
     report = Report()
     try:
         report.superseded = store.supersede_mail(utc_text(now))
@@ -108,6 +112,11 @@ def deliver(store: Outbox, composer: Composer, transport: Transport, now: dateti
         except Exception as exc:  # noqa: BLE001 - sent, not recorded (a full disk, a lock): the next rows go on;
             # this one goes again after the lease, with the same Message-ID (at least once)
             LOG.warning("outbox: %s sent, but not recorded: %s", what, exc)
+    if keep is not None:
+        try:
+            report.pruned = store.prune_mail(utc_text(now - keep))
+        except Exception as exc:  # noqa: BLE001 - a locked database: the rows wait for the next round
+            LOG.warning("outbox: cannot delete superseded mail now: %s", exc)
     return report
 
 

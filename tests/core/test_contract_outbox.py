@@ -67,6 +67,29 @@ def test_a_turn_notification_is_superseded_by_a_newer_notification_only(backend)
     assert all(rows[i]["status"] == "pending" for i in (email_red5, red7, blue7))
 
 
+def test_superseded_rows_past_their_keeping_are_deleted_and_no_unsent_mail(backend):
+    """Outbox.prune_mail: superseded rows that fell due before the cutoff go; pending, failed and other mail stays,
+    and so does a superseded row while an older row of its game is undelivered: a failed row queued again is still
+    superseded by it rather than sent stale."""
+    [red3, blue5, red7, note] = backend.queue_mail([turn("red", 3), turn("blue", 5), turn("red", 7), mail(1, "g-1")],
+                                                  T0)
+    [stuck] = backend.queue_mail([turn("red", 2, "g-2")], T0)
+    backend.claim_mail(T0, T1, ids=[stuck])
+    backend.mail_failed(stuck, "refused", None)  # waits for an operator
+    [blue4, red6] = backend.queue_mail([turn("blue", 4, "g-2"), turn("red", 6, "g-2")], T0)
+    assert backend.supersede_mail(T0) == 3  # red3, blue5 by red7; blue4 by red6
+    assert backend.prune_mail(T0) == 0  # fell due at T0, not before
+    assert backend.prune_mail(T1) == 2
+    rows = {r["id"]: r["status"] for r in backend.mail_queue()}
+    assert rows == {red7: "pending", note: "pending", stuck: "failed", blue4: "superseded", red6: "pending"}
+    [sent] = backend.claim_mail(T1, T2, ids=[red6])
+    backend.mail_sent(sent["id"])
+    assert backend.retry_failed_mail(T2) == 1 and backend.supersede_mail(T2) == 1
+    assert {r["id"]: (r["status"], r["superseded_by"]) for r in backend.mail_queue()}[stuck] == ("superseded", blue4)
+    assert backend.prune_mail(T2) == 1  # blue4 now; `stuck` fell due at T2
+    assert [r["id"] for r in backend.mail_queue()] == [red7, note, stuck]
+
+
 def test_processed_mail_is_remembered(backend):
     assert not backend.mail_processed("<m1@x>")
     backend.record_mail("<m1@x>", None, "refused")

@@ -1,5 +1,5 @@
 """The store's SQLite queries read through the indexes made for them, on a database of a server that has run a while
-(thousands of outbox rows, most of them superseded turn emails, which are kept; games with long streams). SQLite
+(thousands of outbox rows, most of them superseded turn emails, kept for days; games with long streams). SQLite
 plans without statistics (no ANALYZE: docs/architecture.md, "Indexes and the planner"), so a query it would walk a
 whole table for shows as a SCAN in its EXPLAIN QUERY PLAN. The queries are the ones the store runs
 (traced), not copies."""
@@ -69,8 +69,11 @@ def planned(store: EventStore, path: str, call) -> list[str]:
     (lambda s: s.claim_mail(NOW, LEASE), "SEARCH outbox USING INDEX outbox_due (status=? AND next_attempt_at<?)"),
     (lambda s: s.next_mail_due(), "SEARCH outbox USING COVERING INDEX outbox_due (status=?)"),
     (lambda s: s.retry_failed_mail(NOW), "SEARCH outbox USING INDEX outbox_due (status=?)"),
+    (lambda s: s.prune_mail(NOW), "SEARCH outbox USING INDEX outbox_due (status=? AND next_attempt_at<?)"),
+    (lambda s: s.prune_mail(NOW), "SEARCH older USING INDEX outbox_by_game (game_id=? AND id<?)"),
     (lambda s: s.seats_of("P7@x.example"), "SEARCH m USING INDEX pbem_members_by_email (<expr>=?)"),
-], ids=["retractions", "supersede-newer", "supersede-old", "claim", "next-due", "retry-failed", "seats-of"])
+], ids=["retractions", "supersede-newer", "supersede-old", "claim", "next-due", "retry-failed", "prune",
+        "prune-older", "seats-of"])
 def test_each_query_reads_its_index_and_walks_no_table(busy, call, index):
     plans = planned(*busy, call)
     assert plans and any(index in plan for plan in plans), plans

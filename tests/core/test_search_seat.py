@@ -9,7 +9,7 @@ import random
 import pytest
 
 from app.projections import state as projection
-from app.rules import practice
+from app.rules import practice, search
 from app.rules.catalog import installed
 from app.service import audit, autoplay, games
 from tests.core.test_automated_seats import tampered
@@ -51,7 +51,7 @@ def against_search(store):
 
 
 @pytest.mark.slow  # two turns of a search thinking a tenth of a second a decision, then three audits
-def test_verify_re_runs_the_playouts_a_timed_decision_records(store, against_search):
+def test_verify_re_runs_the_playouts_a_timed_decision_records(store, against_search, monkeypatch):
     events = list(store.events(against_search))
     searched = [e for e in events if e.type == "core.OrderGiven" and e.actor == "auto:blue"]
     timed = [e for e in searched if e.payload["auto"]["reason"]["playouts"]]
@@ -65,4 +65,5 @@ def test_verify_re_runs_the_playouts_a_timed_decision_records(store, against_sea
     assert found.first_bad_seq == order.seq and "policy search gives" in found.problems[0].message
     endless = dict(order.payload["auto"], reason={**reason, "playouts": 10 ** 9})  # bounded, not run for ever
     forged = tampered(events, order.seq, {**order.payload, "auto": endless})
+    monkeypatch.setattr(search, "MAX_PLAYOUTS", 400)  # the bound is what is held, not its size (20,000: ~16 s here)
     assert audit.verify(CATALOG, forged).first_bad_seq == order.seq

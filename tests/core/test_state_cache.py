@@ -94,3 +94,19 @@ def test_the_cache_keeps_at_most_its_capacity():
         cache.put("db", "g", seq, f"h{seq}", seq)
     assert cache.nearest("db", "g", 1) is None and cache.nearest("db", "g", 9) == (3, "h3", 3)
     assert cache.nearest("db", "g", 2) == (2, "h2", 2)
+
+
+def test_a_busy_game_keeps_its_latest_states_and_pushes_no_other_games_head_out():
+    """Every order caches the state after it: one game's long history keeps only its latest PER_GAME states, so the
+    other games' heads stay cached (at the default size, 256, a few busy games once filled it)."""
+    from app.projections.cache import PER_GAME
+
+    states = StateCache(4 * PER_GAME)
+    for g in range(3):
+        states.put("db", f"g-{g}", 7, f"h{g}", f"head of g-{g}")
+    for seq in range(1, 200):
+        states.put("db", "g-busy", seq, f"h{seq}", f"g-busy at {seq}")
+    assert [states.nearest("db", f"g-{g}", 7) for g in range(3)] == [(7, f"h{g}", f"head of g-{g}") for g in range(3)]
+    assert states.nearest("db", "g-busy", 199) == (199, "h199", "g-busy at 199")
+    assert states.nearest("db", "g-busy", 199 - PER_GAME + 1)[0] == 199 - PER_GAME + 1  # undo finds the state before
+    assert states.nearest("db", "g-busy", 199 - PER_GAME) is None  # earlier ones: from a snapshot or the fold

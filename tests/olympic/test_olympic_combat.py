@@ -37,6 +37,7 @@ def test_8_8_note_4_two_americans_attack_at_0_die_1_retreat_two_hexes_from_clear
     assert [r.unit for r in retreats] == [US_A, US_B]
     assert all(len(r.path) == 2 for r in retreats)  # from Clear: two hexes (note 2)
     assert [e.points for e in of(events, CasualtyPoints)] == [10]  # 5 x 2 units (note 4)
+    assert not of(events, UnitsAdvanced)  # the defenders stay: only attackers advance (ruling R38)
 
 
 def test_8_8_note_2_a_unit_in_a_town_retreats_one_hex_oo_5():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from olympic_given import START, after, given, of, programmed, refused, when
 
 from app.events.core import DieRolled
@@ -18,12 +19,14 @@ from app.rules.olympic.events import (
     TokkoStruck,
     TurnEnded,
     UnitMoved,
+    UnitRetreated,
     UnitsLanded,
     UnitsPlaced,
     UnitsReleased,
 )
 
 ARIAKE_A, ARIAKE_B, MIYAZAKI_A, FUKUOKA_A, TSUNO_A = "3045", "2945", "3437", "1603", "3531"
+STRAIT_JP, STRAIT_US = "1324", "1325"  # Rough hexes either side of an all-sea hexside (the Amakusa strait)
 
 
 def at_sea(**stacks: list[str]) -> dict[str, str]:
@@ -89,17 +92,31 @@ def test_14_4_the_zone_die_is_rolled_again_only_when_its_zone_runs_short():
     assert {after(state, events).unit(u).status for u in division("33")} == {"map"}
 
 
+def test_ruling_r8_a_zone_hex_of_fewer_than_three_is_passed_over_for_the_zones_next_stack_of_three():
+    """14.4: each group is one stack of three from a single hex. Ariake's highest-numbered occupied hex (3045)
+    holds two units, so the group is the stack of three in 2945, the zone's next hex; Ariake still holds a stack of
+    three, so it has not run short and no second zone die is rolled (a 2 would have named Miyazaki)."""
+    two = division("25")[:2]
+    state = tokko_position(**{ARIAKE_A: two, ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[4, 1, 3, 2])  # table #1: 100; Ariake
+    [loss] = of(events, TokkoLosses)
+    assert (loss.zone, loss.hex, loss.units, loss.reason["rerolled"]) == ("ariake", ARIAKE_B, division("33")[::-1], [])
+    assert len(of(events, DieRolled)) == 3
+    assert {after(state, events).unit(u).status for u in two + division("41")} == {"map"}
+
+
 def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
     from app.rules.olympic import played_under
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "7") == state and old.rules_version == 1
+    assert played_under(state, "8") == state and old.rules_version == 1
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
     assert played_under(state, "3") == replace(state, rules_version=3)  # version 3 kept R33's too
     assert played_under(state, "4") == replace(state, rules_version=4)  # version 4 kept R34's too
     assert played_under(state, "5") == replace(state, rules_version=5)  # version 5 kept R35's too
     assert played_under(state, "6") == replace(state, rules_version=6)  # version 6 kept R36's and R39's too
+    assert played_under(state, "7") == replace(state, rules_version=7)  # version 7 kept R40-R42 too
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
@@ -164,6 +181,14 @@ def test_ruling_r17_units_at_sea_land_next_to_their_zone_hex_and_make_a_beachhea
     assert all(o.startswith("assault 3337 ") for o in assaults)  # the one defended hex next to the zone hex
 
 
+def test_ruling_r17_a_unit_at_sea_with_no_free_hex_to_land_in_may_wait_rather_than_assault():
+    """The phase ends once no unit at sea can land: 3533's one land hex, 3432, is held, so its stack may wait at
+    sea for the next Amphibious Assault Phase instead of assaulting."""
+    state = assault_position({**at_sea(**{"3533": division("25")}), "jp-154-1": "3432"})
+    assert any(o["action"] == "assault" for o in GAME.legal_orders(state, "american"))  # an assault is open
+    assert of(when(state, "american", "end"), StepEnded) == [StepEnded("assault", 1)]
+
+
 def test_ruling_r17_an_assault_repulsed_stays_at_sea_one_that_clears_the_hex_lands_three():
     units = {**at_sea(**{"3437": division("25")}), "jp-154-1": "3337"}
     ar = when(assault_position(units), "american", "assault 3337 with 25-27", rolls=[3])  # 4 v 4, die 3: Ar
@@ -191,11 +216,34 @@ def test_ruling_r17_the_second_invasion_once_on_a_later_game_turn():
 def test_ruling_r15_american_movement_stops_on_entering_a_japanese_zone_of_control():
     state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"})
     assert of(when(state, "american", "move 25-27 to 3235"), UnitMoved)[0].path[-1] == "3235"
-    refused(state, "american", "move 25-27 to 3134 via 3235", "Olympic ruling R15")
+    assert "via 3235: it is in a Japanese zone of control, where us-25-27 stops" in refused(
+        state, "american", "move 25-27 to 3134 via 3235", "Olympic ruling R15")
     assert "Japanese units hold 3136" in refused(state, "american", "move 25-27 to 3136", "Olympic ruling R10")
     far = given(step="movement", units={"us-25-27": "3338"})
-    assert "cannot reach 2530 from 3338 with 12 MP" in refused(far, "american", "move 25-27 to 2530",
-                                                                "Olympic ruling R10")  # too far, no zone of control
+    assert "2530 is 19 MP from 3338 by the cheapest way; us-25-27 has 12 MP" in refused(
+        far, "american", "move 25-27 to 2530", "Olympic ruling R10")  # too far, no zone of control
+
+
+def test_ruling_r10_a_move_that_goes_nowhere_or_cannot_get_there_is_refused_saying_why():
+    """Each refusal of a move names the rule that bars it and says what is wrong in the player's terms: the same
+    hex as destination and via hex, the unit's own hex, a sea hex, no way by land (the Amakusa strait), the
+    movement points, and a first step into a zone of control out of one (R15)."""
+    state = given(step="movement", units={"us-25-27": "3338"})
+    assert refused(state, "american", "move 25-27 to 3337 via 3337", "Olympic ruling R10").endswith(
+        "to 3337 via 3337: a move does not pass through its own destination on the way there; name it once")
+    assert "via 3338: us-25-27 is in 3338 already" in refused(state, "american", "move 25-27 to 3337 via 3338",
+                                                              "Olympic ruling R10")
+    assert "us-25-27 is in 3338 already: a move goes to another hex" in refused(
+        state, "american", "move 25-27 to 3338", "Olympic ruling R10")
+    assert "0101 is a sea hex" in refused(state, "american", "move 25-27 to 3337 via 0101", "Olympic ruling R10")
+    assert "2536 is 2 MP from 2537 by the cheapest way; us-25-27 has 1 MP left" in refused(
+        state, "american", "move 25-27 to 2536 via 2537", "Olympic ruling R10")  # 11 MP to 2537 leave 1
+    strait = given(step="movement", units={"us-25-27": STRAIT_US})
+    assert f"no way by land leads from {STRAIT_US} to {STRAIT_JP}" in refused(
+        strait, "american", f"move 25-27 to {STRAIT_JP}", "Olympic ruling R10")
+    held = given(step="movement", units={"us-25-27": "3235", "jp-154-1": "3136", "jp-154-2": "3234"})
+    assert "us-25-27 leaves a Japanese zone of control in 3235, so its first hex may not be in one" in refused(
+        held, "american", "move 25-27 to 3135", "Olympic ruling R15")
 
 
 def test_ruling_r11_an_intact_militia_bars_american_entry():
@@ -209,6 +257,60 @@ def test_14_3_note_a_japanese_unit_is_released_when_an_american_unit_moves_next_
     state = given(step="movement", units={"us-25-27": "3338", "jp-154-1": "3136"}, released=False)
     events = when(state, "american", "move 25-27 to 3235")
     assert of(events, UnitsReleased)[0].units == ["jp-154-1"]
+
+
+def test_ruling_r43_a_unit_is_released_by_an_american_unit_passing_next_to_it_across_an_all_sea_hexside():
+    """14.3 note: an American unit that moves next to a Japanese unit releases it, whichever hex of its path that
+    is; across an all-sea hexside it exerts no zone of control, so it may pass on (1426 - 1326 - 1325 - 1225,
+    6 MP of Rough). Rules version 7 looked only where the unit stopped, 1225, which is not next to 1324."""
+    state = given(step="movement", units={"us-25-27": "1426", "jp-154-1": STRAIT_JP}, released=False)
+    events = when(state, "american", f"move 25-27 to 1225 via {STRAIT_US}")
+    assert of(events, UnitMoved)[0].path == ["1326", STRAIT_US, "1225"]
+    assert [e.units for e in of(events, UnitsReleased)] == [["jp-154-1"]]
+    old = when(replace(state, rules_version=7), "american", f"move 25-27 to 1225 via {STRAIT_US}")
+    assert not of(old, UnitsReleased)
+    stopped = when(state, "american", f"move 25-27 to {STRAIT_US}")  # ending across the strait releases too
+    assert [e.units for e in of(stopped, UnitsReleased)] == [["jp-154-1"]]
+
+
+def test_ruling_r43_an_american_retreat_in_the_japanese_combat_phase_releases_the_units_it_comes_next_to():
+    """A Japanese 2-4 in 1327 attacks the American 4-12 in 1326 (Rough) at -2, die 5: Dr 2/2; the retreat goes one
+    hex, toward the standing order's 1325, across the strait from the unreleased 4-4 in 1324. A retreat moves the
+    unit, so it moved next to it; rules version 7 released nobody in the Japanese Forces Combat Phase."""
+    state = given(step="japanese-combat", units={"jp-154-1": STRAIT_JP, "jp-212-2": "1327", "us-25-27": "1326"},
+                  released=False, beachheads=("3338",), retreat_toward=STRAIT_US)
+    assert programmed(state) == "jattack jp-212-2 on us-25-27"
+    events = when(state, "japanese", "jattack jp-212-2 on us-25-27", rolls=[5])
+    assert [r.path for r in of(events, UnitRetreated)] == [[STRAIT_US]]
+    assert [e.units for e in of(events, UnitsReleased)] == [["jp-154-1"]]
+    old = when(replace(state, rules_version=7), "japanese", "jattack jp-212-2 on us-25-27", rolls=[5])
+    assert of(old, UnitRetreated) and not of(old, UnitsReleased)
+
+
+def test_ruling_r43_a_placement_on_a_beachhead_and_an_advance_after_combat_release_the_units_they_come_next_to():
+    """An American unit placed on the beachhead 3338 comes next to the unreleased unit in 3237; one advancing into
+    3135 after a Dr comes next to the unreleased unit in 3035 (8 against 2: +6, die 1: Dr 3/3). Without the advance
+    only the Japanese defender moved (through 3035 to 2936): nobody is released."""
+    placed = given(step="reinforcement", units={"jp-154-1": "3237"}, beachheads=("3338",), released=False)
+    assert [e.units for e in of(when(placed, "american", "place 77-305 at 3338"), UnitsReleased)] == [["jp-154-1"]]
+    attacked = given(units={"jp-212-2": "3135", "jp-154-1": "3035", "us-25-27": "3235", "us-25-35": "3234"},
+                     released=False)
+    events = when(attacked, "american", "attack 3135 with 25-27 25-35 advance 25-27", rolls=[1])
+    assert of(events, CombatResolved)[0].result == "Dr 3/3"
+    assert "jp-154-1" in [uid for e in of(events, UnitsReleased) for uid in e.units]
+    stayed = when(attacked, "american", "attack 3135 with 25-27 25-35", rolls=[1])  # no advance
+    assert of(stayed, UnitRetreated)[0].path == ["3035", "2936"] and not of(stayed, UnitsReleased)  # a Japanese move
+
+
+def test_ruling_r43_an_american_unit_that_stays_put_releases_nobody():
+    """14.3 note: the release comes when an American unit moves next to the Japanese unit. An American unit
+    already across the strait from an unreleased unit (say it retreated there) does not release it when another
+    American unit moves far away; rules version 7 released every unit next to any American unit after each move."""
+    state = given(step="movement", units={"jp-154-1": STRAIT_JP, "us-25-27": STRAIT_US, "us-25-35": "3338"},
+                  released=False)
+    assert not of(when(state, "american", "move 25-35 to 3337"), UnitsReleased)
+    old = when(replace(state, rules_version=7), "american", "move 25-35 to 3337")
+    assert [e.units for e in of(old, UnitsReleased)] == [["jp-154-1"]]
 
 
 def test_ruling_r18_reinforcements_and_returning_units_go_to_a_beachhead():
@@ -257,6 +359,35 @@ def test_ruling_r20_after_the_last_game_turn_the_first_victory_level_that_holds(
     assert end.winner == "japanese" and end.reason.startswith("Japanese marginal victory")
 
 
+@pytest.mark.parametrize(("points", "cities", "cleared", "kagoshima", "level"), [
+    (1199, 2, True, True, "American decisive victory"),       # 999 counted: under 1,000
+    (1200, 2, True, True, "American substantive victory"),    # 1,000 is not under 1,000
+    (1499, 0, True, False, "American substantive victory"),   # cleared, no Kagoshima: under 1,500
+    (1500, 0, True, False, "Japanese marginal victory"),      # not under 1,500, and no Kagoshima
+    (2099, 1, False, True, "American marginal victory"),      # Kagoshima held, 1,999 counted
+    (2100, 1, False, True, "Japanese substantive victory"),   # 2,000 is not under 2,000
+    (2499, 0, False, False, "Japanese substantive victory"),  # under 2,500
+])
+def test_ruling_r20_the_victory_levels_at_their_limits_with_100_points_off_for_each_city_held(
+        points, cities, cleared, kagoshima, level):
+    """R20: after Game-Turn 10 each City the Americans control takes 100 off the points counted, and the first
+    level that holds decides: "under" a limit is strictly under it."""
+    held = (("1841",) if kagoshima else ()) + ("3236", "2401")[:cities - kagoshima]
+    units = {"us-25-27": "2401"} if cleared else {"us-25-27": "2401", "jp-154-1": "3135"}  # 3135 is south
+    state = given(step="japanese-combat", turn=10, units=units, american_control=held, casualty_points=points)
+    [end] = of(when(state, "japanese", "end"), GameEnded)
+    assert end.reason.startswith(f"{level}: {points - 100 * cities} points counted")
+
+
+def test_ruling_r20_sudden_death_at_exactly_2500_and_not_at_2499():
+    state = given(step="japanese-combat", units={"jp-212-2": "3135", "us-25-27": "3235"}, casualty_points=2497,
+                  beachheads=("3235",))
+    events = when(state, "japanese", programmed(state), rolls=[5])  # 2 vs 4 at -2, die 5: Dr 2/2, 2 points
+    assert not of(events, GameEnded) and after(state, events).casualty_points == 2499
+    [end] = of(when(replace(state, casualty_points=2498), "japanese", programmed(state), rolls=[5]), GameEnded)
+    assert end.winner == "japanese" and "2500 American Casualty Points reach 2500" in end.reason
+
+
 def test_ruling_r20_sudden_death_when_the_casualty_points_reach_2500():
     state = given(step="japanese-combat", units={"jp-212-2": "3135", "us-25-27": "3235"}, casualty_points=2495,
                   beachheads=("3235",))
@@ -286,6 +417,8 @@ def test_ruling_r10_an_american_unit_moves_once_a_movement_phase():
     state = given(step="movement", units={"us-25-27": "3235"})
     moved = after(state, when(state, "american", "move 25-27 to 3134"))
     assert "already moved" in refused(moved, "american", "move 25-27 to 3235", "Olympic ruling R10")
+    assert of(when(moved, "american", "end"), StepEnded) == [StepEnded("movement", 2)]  # A.1 ends: A.2 follows
+    assert after(moved, when(moved, "american", "end")).step == "assault"
 
 
 def test_ruling_r35_control_changes_in_every_hex_a_unit_enters_not_only_where_it_stops():

@@ -3,8 +3,11 @@ other side is the server's `search` seat (on a small budget here; bench/opponent
 player answers each email with one order picked from the legal orders the turn email lists, through a real SMTP
 server on 127.0.0.1. Each reply carries the search's answering turn, each order with its reason (its playouts); at
 the end the game-over email goes out and `verify` re-decides every one of the search's orders and recomputes every
-die."""
+die. Olympic's from the documented sandbox (Game-Turn 9, docs/custom-positions.md): its Japanese have one legal
+order at every decision, so from the printed set-up the search plays the programme's whole game, which
+tests/pbem/test_whole_games_by_email.py plays by email already."""
 import random
+import tomllib
 
 import pytest
 
@@ -12,28 +15,30 @@ from app.mail import inbound
 from app.projections import state as projection
 from app.rules.catalog import installed
 from app.service import audit
+from tests.olympic.test_olympic_position import docs_example
 
 CATALOG = installed()  # the rule sets installed here
 
 pytestmark = pytest.mark.slow  # whole games played by email
 
 PLAYER = "practice@players.example"
-GAMES = [  # (rules, scenario, the player's side, the search's side)
-    ("snc", "campaign", "chinese", "japanese"),
-    ("ichigo", "campaign", "allied", "japanese"),
-    ("formosa", "1", "allied", "japanese"),
-    ("daisenso", "strait", "allied", "axis"),
-    ("olympic", "solitaire", "american", "japanese"),
+GAMES = [  # (rules, scenario, the player's side, the search's side, the game's options)
+    ("snc", "campaign", "chinese", "japanese", {}),
+    ("ichigo", "campaign", "allied", "japanese", {}),
+    ("formosa", "1", "allied", "japanese", {}),
+    ("daisenso", "strait", "allied", "axis", {}),
+    ("olympic", "solitaire", "american", "japanese", {"position": tomllib.loads(docs_example())}),
 ]
 
 
-@pytest.mark.parametrize("name, scenario, player, opponent", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("name, scenario, player, opponent, options", GAMES, ids=[g[0] for g in GAMES])
 def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, fixed_dice, name, scenario, player,
-                                                           opponent):
+                                                           opponent, options):
     """The same dice every run (`fixed_dice`): the search's choices and the player's draws are seeded, so each game
     is the same game, of the same length and cost, every run."""
     rules = CATALOG.rules(name)
-    game_id, tokens = pbem.setup.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"})
+    game_id, tokens = pbem.setup.create(name, {player: PLAYER}, scenario=scenario, auto={opponent: "search:4"},
+                                        options=options)
     assert set(tokens) == {player}
     smtp.reply(smtp.last(PLAYER, "Invitation"), PLAYER, "join: practice makes perfect")
     [joined] = inbound.ingest_maildir(pbem, smtp.maildir)

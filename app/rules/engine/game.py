@@ -21,6 +21,7 @@ from typing import Any
 from app.events.core import DieRolled
 from app.rules import legal
 from app.rules.base import OPTIONAL_MEMBERS, Candidate, Command, NotARuleSet, Outcome, Prompt, conform
+from app.rules.custom_setup import SetupError
 from app.rules.engine import state as codec
 from app.rules.engine.decision import Decision, FixedDice, ProbeDice
 from app.rules.engine.table import OVER, StatesTable
@@ -89,6 +90,10 @@ class Game:
         if scenario not in self.scenarios:
             raise ValueError(f"{self.name} has no scenario {scenario!r}; scenarios: {', '.join(self.scenarios)}")
         state = self.start(self.data(options), scenario, options, version)
+        # a unit id no order could name: refused for a game created now; a stored one loads as it was stored
+        unnameable = self.table.unnameable(getattr(state, "units", ())) if version in (None, self.version) else ()
+        if unnameable:  # a position that names its own units (Dai Senso's [[unit]] id), or a game's data
+            raise SetupError("position", unnameable)
         return state if version is None or self.played_under is None else self.played_under(state, version)
 
     def evolve(self, state: Any, event: Any) -> Any:

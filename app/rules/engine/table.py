@@ -25,7 +25,7 @@ from typing import Any
 
 from app.rules.base import Action, Command, Owed, Prompt
 from app.rules.engine.state import Memo
-from app.rules.engine.syntax import Grammar, ParseContext, SlotType, words_of
+from app.rules.engine.syntax import BUILTIN_SLOTS, Grammar, ParseContext, SlotType, words_of
 from app.rules.errors import IllegalOrder, InvalidOrder
 
 OVER = "over"
@@ -143,6 +143,7 @@ class StatesTable:
         # a game's shorthand, written out before an order is read: shorthand(text) -> the text its syntax lines
         # read (SNC: "move/fight" for "declare move fight")
         self.shorthand = shorthand
+        self.hex_slot = (slots or {}).get("HEX", BUILTIN_SLOTS["HEX"])  # how this game's orders read a hex
         self.steps: dict[str, Step] = {}
         self.orders: dict[str, dict[str, Order]] = {}
         for step in [*steps, GameOver()]:
@@ -164,6 +165,21 @@ class StatesTable:
         for orders in self.orders.values():
             for name, o in orders.items():
                 self._any_step.setdefault(name, o)
+
+    def unnameable(self, words: Iterable[str]) -> list[str]:
+        """Why an order could not name each unit id of `words` that it could not: an id this game's orders would
+        read as a hex (its HEX slot: "move w4520 to w4521", SNC's "move 3411 to 3512" naming the units in 3411),
+        or one that is no word an order can hold (the engine's unit id: a space, a quote, markup; a game's own UNIT
+        slot then finds the unit by that word in the position)."""
+        found = []
+        for word in words:
+            if not _reads(BUILTIN_SLOTS["UNIT"], word):
+                found.append(f"unit {word!r}: orders could not name it (a unit id is a letter or digit, then letters, "
+                             "digits, - _ . /, at most 40 in all); give it another id")
+            elif _reads(self.hex_slot, word):
+                found.append(f"unit {word!r}: orders would read its id as a hex ({self.hex_slot.describe}); give it an "
+                             "id that is not a hex label")
+        return found
 
     def step(self, state: Any) -> Step:
         name = self.step_of(state)
@@ -248,3 +264,11 @@ def _verb(attr: str) -> str:
 def _default_step_of(state: Any) -> str:
     pending = getattr(state, "pending", ())
     return pending[0]["kind"] if pending else state.step
+
+
+def _reads(slot: SlotType, word: str) -> bool:
+    try:
+        slot.read(word)
+    except ValueError:
+        return False
+    return True

@@ -7,7 +7,7 @@ docs/formosa-engine-plan.md; rulings: docs/rulings/formosa.md; orders: docs/orde
 from dataclasses import replace
 
 from app.rules.engine.game import Game
-from app.rules.formosa import data_load, fog, position, sequence, victory, view
+from app.rules.formosa import data_load, fog, position, searched, sequence, victory, view
 from app.rules.formosa.state import RULES_VERSION, SIDES, State, created_under
 
 
@@ -39,7 +39,8 @@ GAME = Game(
             "previews": view.PREVIEWS,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
             "losses": view.losses, "stakes": victory.stakes,
-            "overstacked": victory.overstacked, "search_editions": {"overstacked": 6},
+            "overstacked": victory.overstacked, "searched": searched.searched,
+            "search_editions": {"overstacked": 6, "searched": 7},
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "counterattack": {}, "advance": {}, "overstack": {},
                          "exploit": {}, "air-losses": {}, "kamikaze-hits": {}, "b29-fortified": {},

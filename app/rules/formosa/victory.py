@@ -56,7 +56,10 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     can land instead (4.1: none there from GT 2 loses): the units their amphibious and drop zone markers ready to
     place carry (10.2, 10.3), from 0 (none) toward 1 during the set-up, from -1 toward 0 after it. Edition 6 reads
     the net VP, with half of the VP the LP kept would buy in bases (`bases_in_view`), as x / (|x| + 12) instead of
-    clamping (x - 16) / 12 to +-1, which was -1 for every net of 4 VP or less: nothing the Allies did moved it."""
+    clamping (x - 16) / 12 to +-1, which was -1 for every net of 4 VP or less: nothing the Allies did moved it.
+    Edition 7 reads x / `VP_SPAN` (clamped to +-1): x / (|x| + 12) still moved by under a hundredth a VP where the
+    games were played (x from -20 to -40), too little beside the playouts' noise for a replacement or a unit lost
+    to count."""
     setup = state.step.startswith("setup")
     if setup or not state.occupied("allied"):
         stacking = state.data.charts["stacking"]
@@ -73,7 +76,9 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     targets = state.data.sudden_death_hexes()
     held = state.occupied("allied")
     share = sum(1 for h in targets if str(h) in held) / len(targets) if targets else 0.0
-    if edition >= 6:
+    if edition >= 7:
+        vp = max(-1.0, min(1.0, (net + BASES_SEEN * bases_in_view(state) - middle) / VP_SPAN))
+    elif edition >= 6:
         x = net + BASES_SEEN * bases_in_view(state) - middle
         vp = x / (abs(x) + win - draw + 6)
     else:
@@ -82,6 +87,8 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     return allied if side == "allied" else -allied
 
 
+VP_SPAN = 40  # edition 7: the net VP read linearly from 24 below the Draw band's middle to 24 above the
+# Strategic Victory's 25 (4.2), a fortieth a VP
 BASES_SEEN = 0.5  # edition 6: a VP the Allies' engineers and LP could buy counts half a VP scored
 
 

@@ -12,7 +12,7 @@ from app.rules.olympic.state import RULES_VERSION, SIDES, State
 
 
 def played_under(state: State, version: str) -> State:
-    """Rulings R29, R33-R36 and R39-R42: a game is decided by the rules version it was created under, so its
+    """Rulings R29, R33-R36 and R39-R43: a game is decided by the rules version it was created under, so its
     stored orders still verify. Version 1 (or a game from before versions were recorded): a Tokko zone die for
     every group, and a position's units from the pool at the bottom of their stacks in units.toml order; version
     2: a unit due back (note 6) may be placed from the start of its return turn; version 3: Game-Turn 4's
@@ -20,10 +20,12 @@ def played_under(state: State, version: str) -> State:
     last hex of a move or retreat; version 5: a unit alone in a secondary destination moves on to another
     (R36), and a retreat takes its preferred hex even into a dead end (R39); version 6: an exchange may take
     units the payment does not need (R40), the Fukuoka/Imari Tokko note took full stacks first (R41),
-    and a hex named for its units listed them top first, as a retreating stack went (R42)."""
+    and a hex named for its units listed them top first, as a retreating stack went (R42); version 7: a unit
+    was released by any American unit next to it once an order's American moves were done, not by the hexes an
+    American unit passed, nor by an American retreat in the Japanese Forces Combat Phase (R43)."""
     if version and int(version) >= RULES_VERSION:
         return state
-    if version and int(version) in (2, 3, 4, 5, 6):
+    if version and int(version) in (2, 3, 4, 5, 6, 7):
         return replace(state, rules_version=int(version))
     first = {uid: replace(u, order=0) for uid, u in state.units.items()
              if u.status == "map" and state.data.unit(uid).setup is None}
@@ -37,7 +39,8 @@ GAME = Game(
     # control changes in every hex a unit moves or retreats through (R35); 6: a unit alone in a secondary
     # destination holds it (R36), a retreat never steps into a dead end (R39); 7: an exchange takes no unit more
     # than needed (R40), the Tokko's Fukuoka/Imari note takes units hex by hex (R41), a stack moved or retreating
-    # together keeps its order (R42); older games are decided as played
+    # together keeps its order (R42); 8: a unit is released when an American unit moves next to it, by any hex of
+    # its path, across an all-sea hexside too (R43); older games are decided as played
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"solitaire": "The invasion of Kyushu, 1 November 1945: ten weeks, the Japanese played by doctrine"},

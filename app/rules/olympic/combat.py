@@ -25,9 +25,11 @@ from app.rules.olympic.events import (
     DecisionRequired,
     MilitiaDestroyed,
     UnitEliminated,
+    UnitMoved,
     UnitRetreated,
     UnitsAdvanced,
     UnitsLanded,
+    UnitsPlaced,
     UnitsReleased,
 )
 from app.rules.olympic.state import State, Unit
@@ -222,6 +224,8 @@ def japanese_attack(d: Decision, attacker_id: str, target_id: str, reason: dict)
     elif "defender-retreats" in result.markers and not american_retreat(d, d.state.unit(target_id)):
         blocked.append(target_id)
         eliminate_american(d, target_id, "no retreat (Olympic 8.8 note 6)", supplied[target_id])
+    elif "defender-retreats" in result.markers and d.state.since(8):
+        release_contacts(d)  # the retreat moved it next to a unit, before the attacker advances (ruling R43)
     if special:
         d.emit(UnitEliminated(attacker_id, "special attack (Olympic 8.54)"))
     elif result.attacker.eliminated or result.exchange:
@@ -311,13 +315,35 @@ def american_retreat(d: Decision, unit: Unit) -> bool:
 
 
 def release_contacts(d: Decision) -> None:
-    """Olympic 14.3 (note to tracks 1-2): a Japanese unit is released when an American unit comes next to it."""
+    """Olympic 14.3 (note to tracks 1-2): a Japanese unit is released when an American unit moves next to it.
+    Ruling R43 (rules version 8): next to any land hex an American unit entered in this order (each hex of a move's
+    or retreat's path, a landing, an advance, a placement), across any hexside, an all-sea one too. Version 7 and
+    before: every unreleased unit next to an American unit on land once the order's American moves are done."""
     state: State = d.state
-    american = [H(h) for h in state.hexes_of("american")]
+    near = entered_by_americans(d) if state.since(8) else state.hexes_of("american")
+    american = [H(h) for h in near]
     found = sorted(u.id for u in state.on_map("japanese") if not u.released
                    and any(d.data.map.adjacent(H(u.hex), a) for a in american))
     if found:
-        d.emit(UnitsReleased(found, "an American unit next to them (Olympic 14.3)"))
+        d.emit(UnitsReleased(found, "an American unit moved next to them (Olympic 14.3, ruling R43)"
+                             if state.since(8) else "an American unit next to them (Olympic 14.3)"))
+
+
+def entered_by_americans(d: Decision) -> set[str]:
+    """The hexes American units entered by the order's events so far (ruling R43): land hexes all, for no order
+    that places units at sea asks for releases."""
+    state: State = d.state
+    entered: set[str] = set()
+    for e in d.events:
+        if isinstance(e, UnitMoved | UnitRetreated):
+            units, hexes = [e.unit], e.path
+        elif isinstance(e, UnitsAdvanced | UnitsLanded | UnitsPlaced):
+            units, hexes = e.units, [e.hex]
+        else:
+            continue
+        if any(state.unit(uid).side == "american" for uid in units):
+            entered.update(hexes)
+    return entered
 
 
 def own_unit(d: Decision, unit_id: str) -> Unit:

@@ -291,31 +291,72 @@ class Movement(Standing):
         combat.release_contacts(d)
 
     def _path(self, d: Decision, unit, waypoints: list[str]) -> list[Hex]:
-        """The cheapest way through the waypoints, each leg searched only as far as the allowance left."""
+        """The cheapest way through the waypoints (the via hexes, then the destination), each leg searched only as
+        far as the allowance left; a waypoint it cannot reach is refused by the rule that bars it."""
         data = d.data
         sit = _situation(d.state)
         path = [H(unit.hex)]
         left = float(data.unit(unit.id).movement)
-        for w in waypoints:
+        for i, w in enumerate(waypoints):
+            here = str(path[-1])
             if not data.map.on_map(H(w)):
                 d.refuse("Olympic ruling R10", f"{w} is not on the map")
+            if not data.is_land(H(w)):
+                d.refuse("Olympic ruling R10", f"{w} is a sea hex: units move on land only")
+            if w == here:
+                d.refuse("Olympic ruling R10", _same_hex(unit.id, w, first=i == 0, via=i < len(waypoints) - 1))
             if d.state.militia_intact(w):
                 d.refuse("Olympic ruling R11", f"the militia of {w} is intact: attack it before entering")
             if w in d.state.hexes_of("japanese"):
                 d.refuse("Olympic ruling R10", f"Japanese units hold {w}")
+            if i > 0 and here in d.state.zoc_of("japanese"):
+                d.refuse("Olympic ruling R15", f"via {here}: it is in a Japanese zone of control, where {unit.id} "
+                                               f"stops; it cannot go on to {w}")
             found = reach(data.map, data.movement, Mover.single(path[-1], left, "american"), sit)
             if H(w) not in found:
-                stop = " (it would have to go on from an enemy zone of control)" if path[-1] != H(unit.hex) \
-                    and str(path[-1]) in d.state.zoc_of("japanese") else ""
-                d.refuse("Olympic ruling R15" if stop else "Olympic ruling R10",
-                         f"{unit.id} cannot reach {w} from {path[-1]} with {left:g} MP{stop}")
+                self._unreachable(d, unit, here, w, left, first=i == 0)
             left -= found.cost[H(w)]
             path += found.path_to(H(w))[1:]
         return path
 
+    def _unreachable(self, d: Decision, unit, here: str, w: str, left: float, first: bool) -> None:
+        """Why `w` is out of reach from `here`: a zone of control the way stops in (ruling R15), the movement points
+        (R10), or no way by land at all (R10: sea hexes, all-sea hexsides, Japanese units, intact militia)."""
+        data = d.data
+        sit = _situation(d.state)
+        zoc = d.state.zoc_of("japanese")
+        far = float(sum(data.land_mp.values()))
+        free = reach(data.map, data.movement, Mover.single(H(here), far, "american"),
+                     Situation(enemy_occupied=sit.enemy_occupied, forbidden=sit.forbidden))
+        if H(w) not in free:
+            d.refuse("Olympic ruling R10", f"no way by land leads from {here} to {w} (sea hexes, all-sea hexsides, "
+                                           "Japanese units and intact militia bar every way)")
+        stopped = reach(data.map, data.movement, Mover.single(H(here), far, "american"), sit)
+        spend = f"{left:g} MP{'' if first else ' left'}"
+        if free.cost[H(w)] <= left or H(w) not in stopped:
+            leaving = f"{unit.id} leaves a Japanese zone of control in {here}, so its first hex may not be in one; " \
+                if here in zoc else ""
+            around = f"; the way around costs {stopped.cost[H(w)]:g} MP, more than its {spend}" \
+                if H(w) in stopped else ""
+            d.refuse("Olympic ruling R15", f"{leaving}every way from {here} to {w} enters a Japanese zone of control "
+                                           f"before it, where {unit.id} would stop{around}")
+        d.refuse("Olympic ruling R10", f"{w} is {stopped.cost[H(w)]:g} MP from {here} by the cheapest way; "
+                                       f"{unit.id} has {spend}")
+
     @order("end", SEQ + " A.1", "end the American Forces Movement Phase")
     def end(self, d: Decision) -> None:
         self.end_step(d)
+
+
+def _same_hex(unit: str, hex_: str, first: bool, via: bool) -> str:
+    """Why a move naming the hex the unit would already be in goes nowhere (ruling R10)."""
+    if first and via:
+        return f"via {hex_}: {unit} is in {hex_} already; a via hex is one the way passes through"
+    if first:
+        return f"{unit} is in {hex_} already: a move goes to another hex"
+    if via:
+        return f"via {hex_} {hex_}: a via hex is named twice in a row"
+    return f"to {hex_} via {hex_}: a move does not pass through its own destination on the way there; name it once"
 
 
 def _attack_candidates(state: State, side: str):
