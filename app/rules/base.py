@@ -274,6 +274,12 @@ class Optional(Protocol):
         not built, units put where a hopeless attack is forced on them). An empty answer searches them all.
         Without it every order listed is searched."""
 
+    def aims(self, state: Any, side: str) -> list[str]:
+        """Orders toward what the victory conditions still need that the legal list may lack (Olympic: an American
+        unit's move nearest the last Japanese units south or Kagoshima), unchecked: from the policies' edition 7
+        the strong opponent searches those the rules accept beside the list's (app/rules/search.py). Without it the
+        search reads the legal list alone."""
+
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents
     policies: Mapping[str, Callable]

@@ -23,7 +23,8 @@ rule set's `stakes` is told the edition (`edition=`), so it may read more from a
 many of the Shanghai ring's hexes hold a Chinese unit while 4.2 can end the game; from edition 5 SNC's cities
 against the Game-Turns left). From edition 5 the stakes also weigh more as the game's end nears, where the rule
 set says how much of its time has run out (its `progress`, p): `STAKES` + (1 - `STAKES`) * p^2 (SNC at GT 12:
-0.92), for what is left of the game is the victory conditions, not the material kept for later.
+0.92), for what is left of the game is the victory conditions, not the material kept for later. A rule set may
+name a later edition for a hook in its `search_editions` (Olympic's `progress` from edition 7).
 
 A game that has ended is worth 1 (won), -1 (lost) or 0 (drawn); any other position stays within +-`CAP`, so an
 ending always outweighs it.

@@ -33,10 +33,15 @@ left, and it does not search a move that puts more units in a hex than the stack
 rules require below 3:2, Formosa 15.0), gives the listed attack at the best odds instead of a random order
 (`forced_attack`). Edition 6 is edition 5 but for Formosa's search: its stakes read the net VP with a gradient over
 the whole range and count the LP kept for the bases its engineers can build (app/rules/formosa/victory.py), and it
-passes over moves that overstack (13.3). Edition 7 is edition 6 but for Formosa's search: it does not search the
-Allied orders its rule set's `searched` passes over (LP spent below what the bases in reach need, a base left
-unbuilt, units put or left where 15.0 forces a hopeless attack: app/rules/formosa/searched.py), and its stakes read
-the net VP linearly. Random decides alike in editions 2 to 7, greedy in editions 2 to 4 and in editions 5 to 7.
+passes over moves that overstack (13.3). Edition 7 is edition 6 but for three games' search: Formosa's
+does not search the Allied orders its rule set's `searched` passes over (LP spent below what the bases in reach
+need, a base left unbuilt, units put or left where 15.0 forces a hopeless attack: app/rules/formosa/searched.py),
+and its stakes read the net VP linearly; Olympic's stakes read R20's final count against the time left (the
+Japanese units south and Kagoshima, each by the American strength near it), weighed more as the end nears
+(`progress`), and it searches moves toward them beside the legal list's (`aims`); SNC's stakes read the Shanghai
+ring in depth while 4.2 can end the game (each hex held by the Japanese strength next to it, each empty one by the
+Chinese units near it).
+Random decides alike in editions 2 to 7, greedy in editions 2 to 4 and in editions 5 to 7.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -62,7 +67,8 @@ EDITION = 7  # the edition a seat automated now records (3: the search's evaluat
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
-# linearly)
+# linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
+# searched; SNC's ring read in depth)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")

@@ -12,9 +12,12 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
    that rating (`TIERS`): so a step's reinforcements are placed before it is ended, unless the playouts say
    otherwise; from edition 5, where the rule set counts the units over its stacking limits, none that puts more
-   over them, and no `end` while one brings them within (`within_limits`); from edition 7 only the listed orders
-   the rule set's `searched` keeps (Formosa: no LP spent before the bases, no hopeless forced attack). A decision
-   below the root is opened on its second visit, the opponent's choosing the order worst for the side;
+   over them, and no `end` while one brings them within (`within_limits`); from edition 7, beside the list, the
+   orders toward what the victory conditions still need where the rule set names them (`aims`: Olympic's moves
+   nearest the last Japanese units south and Kagoshima), for the list spreads a unit's moves over the map, and
+   of the listed orders only those the rule set's `searched` keeps (Formosa: no LP spent before the bases, no
+   hopeless forced attack). A decision below the root is opened on its second visit, the opponent's choosing the
+   order worst for the side;
 3. at the leaf, `settle`: the sequence carried on through the steps no side may end (a loss to take, a retreat,
    an advance, a roll) by random legal orders; from edition 3 (app/rules/practice.py) then `close`: the side
    deciding there ends its steps until the other side has a choice, so what a phase's end does is seen;
@@ -212,8 +215,9 @@ class Search:
             listed = rules.legal_orders(state, side)
         except (OrderError, ValueError, KeyError):
             return {}  # a sampled position the rules cannot list: the playout ends there
-        if len(listed) <= 1:
-            return {item["order"]: 1.0 for item in listed}
+        aims = self.aims(state, side, listed)
+        if len(listed) + len(aims) <= 1:
+            return {item["order"]: 1.0 for item in listed} or dict.fromkeys(aims, 1.0)
         self.made += 1
         random.Random(f"{self.seed}:node:{0 if root else self.made}").shuffle(listed)
         searched = evaluation.hook(rules, "searched", self.edition, since=SEARCHED_SINCE)
@@ -230,8 +234,22 @@ class Search:
             ends = [r for r in rated if r[0].split()[0] in ENDS and r not in first][:1]
             rest = [r for r in rated[RATED:] if r not in ends]
             chosen = first + ends + rest[:WIDTH - len(first) - len(ends)]
+        if aims:
+            chosen = chosen[:max(WIDTH - len(aims), RATED + 1)] + [(text, _tier(100)) for text in aims]
         total = sum(tier for _, tier in chosen)
         return {text: tier / total for text, tier in chosen}
+
+    def aims(self, state: Any, side: str, listed: list[dict]) -> list[str]:
+        """From edition 7, the rule set's moves toward what its victory conditions still need (its optional `aims`:
+        Olympic's units toward the last Japanese units south and Kagoshima) that the legal list lacks, each one the
+        rules accept and that changes the position: searched beside the list's, for the list offers a unit's moves
+        spread over the map, not toward anything."""
+        found = evaluation.hook(self.rules, "aims", self.edition, since=7)
+        if found is None:
+            return []
+        known = {item["order"] for item in listed}
+        return [text for text in found(state, side)
+                if text not in known and practice.usable(self.rules, state, side, text) is not None]
 
     def within_limits(self, state: Any, side: str, rated: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """Edition 5's choice of the orders searched, where the rule set counts the units over its stacking limits

@@ -7,6 +7,7 @@ import pytest
 
 from app.rules import evaluation
 from app.rules.catalog import installed
+from app.rules.snc import victory
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -122,3 +123,38 @@ def test_snc_from_edition_5_a_japanese_unit_nearer_a_city_they_lack_counts():
         near = _moved(there, unit.id, "2411")  # next to 2410, a city the Japanese lack
         assert rules.stakes(near, "japanese", edition=5) > rules.stakes(there, "japanese", edition=5)
         assert rules.stakes(near, "japanese", edition=4) == pytest.approx(rules.stakes(there, "japanese", edition=4))
+
+
+def _ring_after(moves: dict):
+    rules = CATALOG.rules("snc")
+    state = rules.initial_state("campaign", {})
+    for unit_id, hex_label in moves.items():
+        state = _moved(state, unit_id, hex_label)
+    return rules, state
+
+
+def test_snc_from_edition_7_a_chinese_unit_near_an_empty_ring_hex_counts_as_what_can_fill_it():
+    """SNC 4.2: a ring hex emptied can be filled again by the Chinese units near it; from edition 7 a unit two hexes
+    from the empty 3513 reads better than the same unit at 0202, where edition 6 read both alike (outside the ring,
+    nothing counted it)."""
+    rules, state = _ring_after({})
+    ring = {"3512", *state.data.map.neighbour_labels("3512")}
+    spare = next(u for u in state.on_map("chinese") if u.hex == "0202")
+    near = next(h for h in sorted(state.data.map.neighbour_labels("3513")) if h not in ring
+                and not state.occupied("japanese") & {h})
+    _, close = _ring_after({spare.id: near})
+    assert rules.stakes(close, "chinese", edition=6) == pytest.approx(rules.stakes(state, "chinese", edition=6))
+    assert rules.stakes(close, "chinese", edition=7) > rules.stakes(state, "chinese", edition=7)
+
+
+def test_snc_from_edition_7_a_ring_hex_left_weak_next_to_the_japanese_counts_less():
+    """SNC 4.2 and 10.0: greedy's Japanese attack at 3:2 or better and one attack clears a hex; from edition 7 the
+    ring hex 3411 left with one 1-factor unit beside Shanghai's six Japanese factors reads worse than held by its
+    two 5-factor units, the hexes held being the same (edition 6 counted the hexes alone, beside the strength)."""
+    rules, state = _ring_after({})
+    strong = [u for u in state.on_map("chinese") if u.hex == "3411"]
+    weak = next(u for u in state.on_map("chinese") if u.hex == "2604" and u.cf == 1)
+    _, thin = _ring_after({**{u.id: "0202" for u in strong}, weak.id: "3411"})
+    ring = {"3512", *state.data.map.neighbour_labels("3512")}
+    assert victory._ring_hexes(thin, ring) == victory._ring_hexes(state, ring)
+    assert victory._ring_in_depth(thin, ring) < victory._ring_in_depth(state, ring)

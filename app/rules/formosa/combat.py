@@ -270,10 +270,14 @@ def shifts(state: State, side: str, hexes: list[str], attackers: list[Unit], gun
     return out
 
 
-def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra: list[Shift]) -> Preview:
+def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra: list[Shift],
+         defending: list[Unit] | None = None) -> Preview:
+    """15.2 steps 2-5; `defending`: the defenders when they are not every unit of the hexes (a counterattack's,
+    15.6, ruling F123)."""
     data = state.data
     attack = sum(state.cf(u) for u in attackers)
-    defence = sum(state.cf(x) for h in hexes for x in state.at(h, other(side)))
+    defence = sum(state.cf(x) for x in (defending if defending is not None else
+                                        [x for h in hexes for x in state.at(h, other(side))]))
     nationality = "japanese" if side == "japanese" else "us"
     # a hex of factor-0 units only (never in play: deception units are revealed and removed before combat,
     # 11.2) reads as if it held one factor
@@ -282,14 +286,16 @@ def odds(state: State, side: str, hexes: list[str], attackers: list[Unit], extra
 
 def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gunfire: int = 0,
             counterattack: bool = False, lp: int = 0, defence: tuple[int, int, int] = (0, 0, 0), assault: str = "",
-            air_supply: bool = False, exploitation: bool = False) -> None:
+            air_supply: bool = False, exploitation: bool = False, defending: list[Unit] | None = None) -> None:
     """15.2 steps 2-8: totals, percentage, shifts, the die, the result applied; `assault`: the coastal hex of
     the opposed landing this combat is (or is the counterattack of: 10.2.2); `defence`: the defender's LP, naval
-    gunfire and air supply (1 or 0); `exploitation`: an exploitation attack (25.1)."""
+    gunfire and air supply (1 or 0); `exploitation`: an exploitation attack (25.1); `defending`: a counterattack's
+    defenders, the former attackers of its hex (15.6, ruling F123), where not every unit of the hexes."""
     state: State = d.state
     found = shifts(state, side, hexes, attackers, gunfire, counterattack, lp, defence, air_supply)
-    p = odds(state, side, hexes, attackers, found)
-    defenders = [x.id for h in hexes for x in state.at(h, other(side))]
+    p = odds(state, side, hexes, attackers, found, defending)
+    defenders = [x.id for x in defending] if defending is not None else [
+        x.id for h in hexes for x in state.at(h, other(side))]
     die = d.roll(f"combat: {side} {'counterattack on' if counterattack else 'attack on'} {', '.join(hexes)}")
     code = p.result(die).code
     d.emit(CombatResolved(side, list(hexes), [u.id for u in attackers], defenders, int(p.attack),
@@ -552,7 +558,9 @@ def counterattack(d: Decision, hex: str) -> None:
     units = survivors(state, c.defenders)
     if state.since(4):  # 25.10: the PW Camp does not counterattack with its hex (ruling F105)
         units = [u for u in units if not never_attacks(state, u)]
-    resolve(d, other(c.attacker), [hex], units, counterattack=True, assault=c.assault)
+    # ruling F123 (rules version 12): "the former attackers (in that one hex)" defend, no other unit of the hex
+    defending = [u for u in state.at(hex, c.attacker) if u.id in c.attackers] if state.since(12) else None
+    resolve(d, other(c.attacker), [hex], units, counterattack=True, assault=c.assault, defending=defending)
 
 
 def landing_units(state: State, hex: str) -> list[Unit]:

@@ -7,7 +7,10 @@ the GT Amoy fell (9.1). `[steps]` and `[control]` are refused: a Formosa counter
 occupation (5.2). Ruling F98. What the rules talk about mid-turn can be written too (ruling F104): this GT's
 air plan (`[missions]`, 16.1), the hexes the B-29 suppressed (`suppressed`, 16.5), a mobile fleet that has
 sortied (`fleet_sortied`, 18.0), and a counterattack declared by a CA result (`[counterattack]`, 15.5, 15.6);
-`[values]` gives a counter other values than units.toml's (read by data_load, a what-if). A unit is placed only
+`[values]` gives a counter other values than units.toml's (read by data_load, a what-if). Ruling F122 adds the ground
+support waiting for its combat (`[support]`, 16.3), the hex the B-29 struck (`b29_struck`, 16.5), the units flown by
+air transport (`airlifted`, 25.3), the units attacked this phase that retreated (`defended`, 15.0) and the PW Camp's
+VP earned in play (`[vp]`, 25.10). A unit is placed only
 where a rule could have brought it, and Amoy's timing and the 6th Marine Division's arrival are kept (ruling F118).
 """
 from __future__ import annotations
@@ -21,7 +24,8 @@ from app.rules.kernel.hexgrid import Hex
 
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
-              "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn")
+              "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp",
+              "b29_struck", "airlifted", "defended")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -245,8 +249,13 @@ def _place(state: State, p: Position) -> State:
     if placed.attacked_hexes and p.phase not in ("allied-combat", "japanese-combat"):
         problems.append("attacked_hexes: the hexes attacked in this Combat Phase (15.0); a position at "
                         f"{p.phase!r} has none")
+    placed = _defended(placed, x.get("defended"), problems)
     placed = _air_plan(placed, missions, x.get("suppressed", []), fleet, problems)
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
+    placed = _support(placed, missions, x.get("support"), problems)
+    placed = _vp(placed, x.get("vp"), problems)
+    placed = _b29_struck(placed, missions, x.get("b29_struck"), problems)
+    placed = _airlifted(placed, x.get("airlifted"), problems)
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
     problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)"
@@ -375,6 +384,155 @@ def _interdiction(state: State, missions: dict, raw, problems: list[str]) -> Sta
             problems.append(f"[interdiction]: {placed} {nation} points placed, {planned.get(mission, 0)} assigned to "
                             f"{mission} in [missions] (16.1, 16.4)")
     return replace(state, strike=replace(state.strike, interdicted=tuple(rows)))
+
+
+def _support(state: State, missions: dict, raw, problems: list[str]) -> State:
+    """[support]: `"XXYY" = points` of ground support the phasing player placed at the start of this Combat
+    Phase (16.3; Allied `{ cw = n }` for Commonwealth points) that waits for its combat: on a hex of enemy units
+    next to his units, not yet attacked (support returns after its combat), at most two Allied points or one
+    Japanese point a hex, none with the B-29 (13.1), within the points the plan assigned to tactical (16.1)."""
+    from app.rules.errors import IllegalOrder
+    from app.rules.formosa import strategic
+    from app.rules.formosa.airpower import b29_hexes
+    from app.rules.formosa.sequence import COMBAT_STEPS
+    from app.rules.formosa.state import H
+
+    if raw is None:
+        return state
+    if not isinstance(raw, dict) or len(raw) > 1000:
+        problems.append("[support] maps hexes to ground support points (16.3)")
+        return state
+    if state.step not in COMBAT_STEPS:
+        problems.append(f"[support]: ground support is placed at the start of a Combat Phase and returns after its "
+                        f"combat (16.3); a position at {state.step!r} has none")
+        return state
+    side = state.side
+    rows = []
+    for h, given in sorted(raw.items()):
+        nation, points = ("cw", given.get("cw")) if isinstance(given, dict) else (
+            "us" if side == "allied" else "japanese", given)
+        if not HEX_LABEL.fullmatch(str(h)) or not _number(points) or not points or (
+                isinstance(given, dict) and (set(given) != {"cw"} or side != "allied")):
+            problems.append(f"[support] {h}: a number of points (Allied: {{ cw = n }} for Commonwealth points) "
+                            "(16.3)")
+        elif not state.data.map.on_map(H(h)):
+            problems.append(f"[support] {h} is not a hex of the map")
+        elif not state.at(h, other(side)) or not any(state.at(str(n), side)
+                                                     for n in state.data.map.neighbours(H(h))):
+            problems.append(f"[support] {h}: ground support is placed on a hex of {other(side)} units next to "
+                            f"{side} units (16.3)")
+        elif h in state.attacked_hexes:
+            problems.append(f"[support] {h} has been attacked this phase: its ground support has flown and "
+                            "returned (16.3); leave it out")
+        elif side == "allied" and h in b29_hexes(state):
+            problems.append(f"[support] {h}: the B-29 there stacks with no other Allied air unit (13.1)")
+        else:
+            rows.append((side, h, nation, points))
+    planned = missions.get(side, {})
+    for nation in {n for _, _, n, _ in rows}:
+        mission = "cw-tactical" if nation == "cw" else "tactical"
+        try:
+            strategic.check_air_placement(state.data, side, "tactical", {
+                H(h): p for _, h, n, p in rows if n == nation}, planned.get(mission, 0))
+        except IllegalOrder as exc:
+            problems.append(f"[support]: {exc} ({mission} in [missions], 16.1)")
+    return replace(state, strike=replace(state.strike, support=tuple(rows)))
+
+
+def _vp(state: State, raw, problems: list[str]) -> State:
+    """[vp]: `allied = n`, `japanese = n`: victory points earned during play (25.10, chosen with --optional): the
+    Allies' for taking the PW Camp's hex in the combat that eliminated it, the Japanese player's for a B-29 strike
+    that destroyed it; one camp earns one of them, and it is then off the map."""
+    if raw is None:
+        return state
+    table = optional._table(state, "25.10") if "25.10" in state.data.optional else {}
+    earned = {"allied": table.get("allied_vp_taken"), "japanese": table.get("japanese_vp_bombed")}
+    if not isinstance(raw, dict) or set(raw) - set(SIDES) or not all(_number(v) for v in raw.values()):
+        problems.append("[vp] maps allied, japanese to victory points earned in play (25.10)")
+        return state
+    given = {k: v for k, v in raw.items() if v}
+    if not given:
+        return state
+    camp_on_map = any(state.spec(u.id).type == "pw-camp" for u in state.on_map("japanese"))
+    if not table:
+        problems.append("[vp]: victory points are earned in play only by the PW Camp (25.10, chosen with "
+                        "--optional)")
+    elif len(given) > 1 or any(v != earned[k] for k, v in given.items()):
+        problems.append(f"[vp]: the one PW Camp earns the Allies {earned['allied']} VP taken or the Japanese "
+                        f"{earned['japanese']} VP bombed, once (25.10)")
+    elif camp_on_map:
+        problems.append("[vp]: the PW Camp that earned them is off the map (25.10); it is placed in [units]")
+    return replace(state, vp_adjust=dict(given))
+
+
+def _defended(state: State, raw, problems: list[str]) -> State:
+    """`defended = [...]`: in a Combat Phase, the units an attack of this phase fell on, wherever they stand now (a
+    retreat took them out of `attacked_hexes`): no defending unit is attacked twice in a phase, so neither is the
+    hex it is in (15.0)."""
+    from app.rules.formosa.sequence import COMBAT_STEPS
+
+    named = bounded_list(raw if raw is not None else [], "defended", UNIT_ID, "unit ids", problems)
+    if not named:
+        return state
+    if state.step not in COMBAT_STEPS:
+        problems.append(f"defended: the units attacked in this Combat Phase (15.0); a position at {state.step!r} has "
+                        "none")
+        return state
+    enemy = other(state.side)
+    for uid in named:
+        u = state.unit(uid)
+        if u is None or u.side != enemy or not is_hex(u.where):
+            problems.append(f"defended: {uid} is not a {enemy} unit placed in [units]")
+    if not state.attacked_hexes:
+        problems.append("defended: the hexes attacked this phase are in attacked_hexes (15.0)")
+    return replace(state, defended=tuple(named))
+
+
+def _b29_struck(state: State, missions: dict, raw, problems: list[str]) -> State:
+    """`b29_struck = "XXYY"`: the hex the B-29 struck this GT, whatever the result (16.5: a D1 that left the hex
+    empty, a DS, or none); it stays there until the Air Return Phase and stacks with no other Allied air unit (13.1).
+    A hex the B-29 suppressed (`suppressed`) is that hex."""
+    if raw is None:
+        return state
+    if not isinstance(raw, str) or not HEX_LABEL.fullmatch(raw) or not state.data.map.on_map(Hex.parse(raw)):
+        problems.append("'b29_struck' is the hex of the map the B-29 struck this GT (16.5)")
+    elif not _after_step(state.step, "b29") or state.step == "air-return":
+        problems.append(f"b29_struck: the B-29 strikes in the Allied B-29 Phase and returns in the Air Return Phase "
+                        f"(16.5); a position at {state.step!r} has it in no hex")
+    elif not missions.get("allied", {}).get("b29"):
+        problems.append("b29_struck: the B-29 that struck was assigned in Strike Planning: give [missions] allied "
+                        "b29 = 1 (16.1, 16.5)")
+    elif state.strike.suppressed and state.strike.suppressed != (raw,):
+        problems.append(f"b29_struck: the one B-29 struck {raw}, so the hex it suppressed is {raw} (16.5)")
+    else:
+        return replace(state, strike=replace(state.strike, b29_hex=raw, b29_used=True))
+    return state
+
+
+def _airlifted(state: State, raw, problems: list[str]) -> State:
+    """`airlifted = [...]`: in the Allied Movement Phase, the units the air supply marker flew from the Staging Area
+    to a functional airbase (25.3, chosen with --optional): each has spent one MP, and the marker flies no other
+    mission this player turn; one unit a marker."""
+    named = bounded_list(raw if raw is not None else [], "airlifted", UNIT_ID, "unit ids", problems)
+    if not named:
+        return state
+    if "25.3" not in state.data.optional or state.step != "allied-movement":
+        problems.append("airlifted: air transport is made in the Allied Movement Phase with rule 25.3 chosen "
+                        f"(--optional); a position at {state.step!r} has none")
+        return state
+    if len(named) > state.air.get("air-supply", 0):
+        problems.append(f"airlifted: each air supply marker flies one unit a player turn (25.3); [air] air-supply "
+                        f"is {state.air.get('air-supply', 0)}")
+    bases = optional.functional_airbases(state)
+    for uid in named:
+        u = state.unit(uid)
+        if u is None or u.side != "allied" or not is_hex(u.where) or (u.where not in bases and not u.moved):
+            problems.append(f"airlifted: {uid} is not an Allied unit placed in [units] on a functional airbase, "
+                            "or moved on from it (`moved`) (25.3)")
+        elif state.spec(uid).type not in optional.AIRLIFT_TYPES:
+            problems.append(f"airlifted: {uid} is {state.spec(uid).type}: air transport carries infantry, airborne, "
+                            "ranger or engineer units (25.3)")
+    return replace(state, airlifted=tuple(named), airlift_turn=state.turn)
 
 
 def _counterattack(state: State, raw) -> State:

@@ -59,7 +59,10 @@ OUT = "out"
 # 11: ruling F121: an Allied ground unit does not end a retreat (it retreats a hex more, 15.7 item 3) or an advance
 #    (refused, 15.8.1) in a hex holding the other Allied nation's air points (13.1, 5.1 item 1, F116); the
 #    retreat and advance lists change, so a game created under 1-10 is decided and listed as played
-RULES_VERSION = 11
+# 12: ruling F123: a counterattack's defenders are the former attackers of the hex it falls on (15.6), not every
+#    unit there (one that attacked earlier and advanced in, the PW Camp beside Japanese attackers); a game created
+#    under 1-11 is decided as played
+RULES_VERSION = 12
 H = Hex.parse
 
 

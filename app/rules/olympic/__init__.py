@@ -7,7 +7,7 @@ doctrine (doctrine.py), the programmed Japanese (policy.py), victory (victory.py
 from dataclasses import replace
 
 from app.rules.engine.game import Game
-from app.rules.olympic import data_load, position, sequence, victory, view
+from app.rules.olympic import aims, data_load, position, sequence, victory, view
 from app.rules.olympic.state import RULES_VERSION, SIDES, State
 
 
@@ -55,7 +55,10 @@ GAME = Game(
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "previews": view.PREVIEWS,
             # the American's losses to the programmed Japanese attacks (docs/play-by-email.md, "Standing orders")
-            "standing": {"losses": {}}, "stakes": victory.stakes},
+            "standing": {"losses": {}}, "stakes": victory.stakes,
+            # the final count's reading, its weight growing toward the end, and moves toward what it needs:
+            # search edition 7 (app/rules/evaluation.py, app/rules/search.py)
+            "progress": victory.progress, "aims": aims.aims, "search_editions": {"progress": 7, "aims": 7}},
     policies={"programmed": sequence.programmed},
     automated_seats=("japanese",),  # the solitaire game: the rules themselves play the Japanese
 )

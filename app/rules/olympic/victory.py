@@ -2,6 +2,8 @@
 Game-Turn."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from app.rules.engine.decision import Decision
 from app.rules.kernel.hexgrid import Hex
 from app.rules.olympic.events import GameEnded
@@ -34,7 +36,11 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     """How near `side` stands to victory, -1 to 1 (the strong opponent's evaluation, app/rules/evaluation.py), by
     what the levels judge (ruling R20): Kagoshima (American, else how near the nearest American unit stands,
     halving every three hexes), the points counted against the last American level's limit, and the Japanese
-    units left south of the Objective Line (halving the reading every three), weighted 0.4, 0.4 and 0.2."""
+    units left south of the Objective Line (halving the reading every three), weighted 0.4, 0.4 and 0.2. From
+    edition 7 the final count itself, read before a playout reaches it (`final_count`)."""
+    if edition >= 7:
+        american = final_count(state)
+        return american if side == "american" else -american
     data = state.data
     v = data.scenario["victory"]
     a = assessment(state)
@@ -49,6 +55,76 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     south = 2 * 2 ** (-len(a["japanese_south"]) / 3) - 1
     american = 0.4 * city + 0.4 * points + 0.2 * south
     return american if side == "american" else -american
+
+
+PACE = 1.5  # Japanese units south the Americans can be expected to clear a Game-Turn (edition 7's reading of R20)
+CITY_PACE = 0.5  # of Kagoshima's hex: taken within two Game-Turns of standing next to it at 3:1 reads even
+# what is left of this Game-Turn for the Americans to act on the count, by step: a whole turn before their
+# movement, half (an attack, an advance after it) in their assault and combat, none from their reinforcements on
+THIS_TURN = {"placement": 1.0, "movement": 1.0, "assault": 0.5, "combat": 0.5, "losses": 0.5}
+ODDS = 3  # American strength against a Japanese stack's that reads it as all but cleared (3:1)
+
+
+def final_count(state: State) -> float:
+    """The American reading of R20's count after the last Game-Turn, -1 to 1 (the policies' edition 7): the
+    Americans win with southern Kyushu cleared or Kagoshima theirs, within the points' limits. Each way is read as
+    what is left to do against the time left (`_against_time`): the Game-Turns after this one and what is left of
+    this one for the Americans (`THIS_TURN`; none once their last combat phase is over, so the count then reads as
+    it will fall). For the objective, the Japanese units south, each counted less the more American strength
+    stands near it (`_pressed`, so units are drawn toward the last of them), at `PACE` a Game-Turn; for the key
+    city its hex, counted less the same way, at `CITY_PACE`. Taken as chances (r + 1) / 2, the two ways give the
+    chance of either, weighted 0.8 against the points counted (0.2: 1 at none, -1 at the last American level's
+    limit). Edition 6 read the units south as a fixed 0.2 halving every three and Kagoshima by its nearest American
+    unit, with no time in it: the search ended its last Game-Turn with three Japanese units south, six to nine
+    hexes from any American unit."""
+    data = state.data
+    v = data.scenario["victory"]
+    a = assessment(state)
+    left = data.scenario["game"]["game_turns"] - state.turn + THIS_TURN.get(state.step, 0.0)
+    americans = [(u.hex, u.strength) for u in state.on_map("american") if not state.at_sea(u)]
+    stacks: dict[str, int] = {}
+    for uid in a["japanese_south"]:
+        unit = state.units[uid]
+        stacks[unit.hex] = stacks.get(unit.hex, 0) + 1
+    need = sum(n * (1 - 0.75 * _pressed(state, h, americans)) for h, n in stacks.items())
+    objective = _against_time(need, PACE * max(left, 0))
+    if a["key_city"]:
+        city = 1.0
+    else:
+        key = str(data.hex_named(v["key_city"]))
+        city = _against_time(1 - 0.75 * _pressed(state, key, americans), CITY_PACE * max(left, 0))
+    either = 1 - (1 - (objective + 1) / 2) * (1 - (city + 1) / 2)
+    limit = max(lv["below"] for lv in v["level"] if lv["name"].startswith("American") and "below" in lv)
+    points = 1 - 2 * min(1.0, a["counted"] / limit)
+    return 0.8 * (2 * either - 1) + 0.2 * points
+
+
+def _against_time(need: float, pace: float) -> float:
+    """What is left to do against what the time left allows, -1 to 1: 1 with nothing left, 0 when it needs exactly
+    the pace, -1 with something left and no time."""
+    return (pace - need) / (pace + need) if need + pace else 1.0
+
+
+def _pressed(state: State, here: str, americans: list[tuple[str, int]]) -> float:
+    """How near the Americans stand to clearing hex `here`, 0 to 1: the American strength around it, each unit's
+    halving every two hexes beyond the next one, against `ODDS` times the Japanese strength and intact militia
+    there (at least 1)."""
+    defence = sum(u.strength for u in state.stack(here) if u.side == "japanese") + state.militia_intact(here)
+    near = sum(s * 2 ** (-max(_distance(state.data.map, h, here) - 1, 0) / 2) for h, s in americans)
+    return min(1.0, near / (ODDS * max(defence, 1)))
+
+
+@lru_cache(maxsize=65536)
+def _distance(game_map, a: str, b: str) -> int:
+    return game_map.distance(H(a), H(b))
+
+
+def progress(state: State) -> float:
+    """The share of the game's time run out, 0 at the start of Game-Turn 1 to 1 at the end of the last (R13): from
+    the policies' edition 7 the evaluation weighs the final count (`stakes`) more as it grows
+    (app/rules/evaluation.py)."""
+    turns = state.data.scenario["game"]["game_turns"]
+    return max(0.0, min(1.0, (state.turn - 1) / turns))
 
 
 def final(state: State) -> GameEnded:

@@ -60,7 +60,8 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     its hexes hold a Chinese unit (`_ring_hexes`: the Japanese must clear each of them, one attack each; one stack
     there, however strong, falls to one attack) and weighs the ring 0.7 against the cities' 0.3. From edition 5
     the cities are read against the time left (`_cities_by_time`), and from GT 8, when a Chinese unit in the ring
-    has already won, the ring weighs nothing."""
+    has already won, the ring weighs nothing. From edition 7 the ring's hexes are read in depth (`_ring_in_depth`):
+    each by how well it stands against the Japanese next to it, and the empty ones by the Chinese units near."""
     v = state.data.params["victory"]
     ring = {v["shanghai"], *neighbours(state.data, v["shanghai"])}
     around = ring | {n for h in ring for n in neighbours(state.data, h)}
@@ -69,7 +70,7 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     hold = 2 * chinese / (chinese + japanese) - 1 if chinese + japanese else 0.0
     ring_weight = 0.5
     if edition >= 4 and state.turn <= int(v["sudden_defeat_until_turn"]):
-        hold = 0.5 * hold + 0.5 * _ring_hexes(state, ring)
+        hold = 0.5 * hold + 0.5 * (_ring_in_depth(state, ring) if edition >= 7 else _ring_hexes(state, ring))
         ring_weight = 0.7
     if state.turn >= int(v["adjacent_win_from_turn"]):
         hold = 0.0  # a Chinese unit there has already won: what is left is the cities
@@ -109,6 +110,36 @@ def progress(state: State) -> float:
     evaluation weighs the victory conditions more as it grows (app/rules/evaluation.py, edition 5)."""
     last = int(state.data.params["game"]["last_turn"])
     return max(0.0, min(1.0, (state.turn - 1) / last))
+
+
+HOLDS_BELOW = 1.5  # Japanese strength next to a ring hex, against the Chinese in it, below which it stands (3:2)
+FALLS_AT = 3.0  # ... and from which it counts a quarter (3:1)
+
+
+def _ring_in_depth(state: State, ring: set) -> float:
+    """The Chinese hold on the ring against 4.2 in depth, -1 to 1 (edition 7): as `_ring_hexes`, but a hex holding
+    Chinese units counts 1 while the Japanese strength next to it is under 3:2 against theirs, falling to 1/4 at
+    3:1 (greedy's Japanese attack at 3:2 or better, and one attack clears a hex), and an empty ring hex the
+    Japanese do not hold counts up to 1/2 for the nearest Chinese unit outside the ring, halving every two hexes
+    beyond the next (what the Chinese player can put back in it). Edition 4 counted the hexes held alone: in the
+    lost games the Chinese attacked Shanghai from the ring until one or two weak hexes were left, and the
+    reinforcements from 2410 were never drawn toward it."""
+    data = state.data
+    chinese: dict[str, float] = {}
+    japanese: dict[str, float] = {}
+    for u in state.on_map():
+        into = chinese if u.side == "chinese" else japanese
+        into[u.hex] = into.get(u.hex, 0.0) + max(u.cf, 0.5)
+    outside = [h for h in chinese if h not in ring]
+    n = 0.0
+    for h in sorted(ring):
+        if h in chinese:
+            odds = sum(japanese.get(x, 0.0) for x in neighbours(data, h)) / chinese[h]
+            n += 1.0 - 0.75 * min(1.0, max(0.0, odds - HOLDS_BELOW) / (FALLS_AT - HOLDS_BELOW))
+        elif h not in japanese and outside:
+            near = min(data.map.distance(H(h), H(x)) for x in outside)
+            n += 0.5 * 2 ** (-max(near - 1, 0) / 2)
+    return max(-1.0, 1 - 2 ** (2 - n))
 
 
 def _ring_hexes(state: State, ring: set) -> float:

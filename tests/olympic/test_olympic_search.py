@@ -1,0 +1,70 @@
+"""The strong opponent's reading of Olympic's final count (ruling R20; app/rules/olympic/victory.py `final_count`,
+app/rules/olympic/aims.py): from search edition 7 the Japanese units left south and Kagoshima are read against the
+time left and the American strength near them, and the search adds moves toward them; edition 6 seats read as
+their games were played."""
+from __future__ import annotations
+
+from olympic_given import given
+
+from app.rules import evaluation, search
+from app.rules.kernel.hexgrid import Hex
+from app.rules.olympic import GAME, aims, victory
+
+JAPANESE = "jp-212-2"  # a 2-4 coastal unit
+SOUTH = "2137"  # south of the Objective Line, four hexes from Kagoshima
+AMERICANS = ("us-25-27", "us-25-35", "us-25-161")  # 4-12 regiments
+
+
+def last_unit_south(where: str, turn: int = 9, step: str = "movement", japanese: bool = True, americans: int = 3):
+    """One Japanese unit left south (in `SOUTH`), `americans` American regiments together in `where`."""
+    units = {JAPANESE: SOUTH} if japanese else {}
+    return given(step=step, turn=turn, units={**units, **dict.fromkeys(AMERICANS[:americans], where)},
+                 american_control=(where,))
+
+
+def test_edition_7_reads_the_americans_nearer_the_last_japanese_unit_south_as_nearer_victory():
+    """R20: the Americans win with southern Kyushu cleared; a regiment nine, six, three hexes from and next to the
+    last Japanese unit there reads better and better, and cleared best; edition 6 read nine and six hexes alike
+    (only Kagoshima's nearest unit moved its reading, by steps of three hexes)."""
+    apart = ("1235", "1534", "1835", "2036")  # 9, 6, 3 and 1 hexes from SOUTH
+    nearer = [victory.stakes(last_unit_south(h, americans=1), "american", edition=7) for h in apart]
+    cleared = victory.stakes(last_unit_south("2036", japanese=False, americans=1), "american", edition=7)
+    assert nearer == sorted(nearer) and len(set(nearer)) == 4 and cleared > nearer[-1]
+    assert victory.stakes(last_unit_south("2036", americans=1), "japanese", edition=7) == -nearer[-1]
+    old = [victory.stakes(last_unit_south(h, americans=1), "american", edition=6) for h in apart[:2]]
+    assert old[0] == old[1]
+
+
+def test_edition_7_reads_a_unit_left_south_worse_as_the_game_runs_out():
+    """R20 counts after the last Game-Turn: the same unit left south with the Americans far away reads worse on
+    Game-Turn 9 than 5, and worst once the Americans' last combat phase is over (nothing can clear it then)."""
+    early, late = (victory.stakes(last_unit_south("1235", turn=t), "american", edition=7) for t in (5, 9))
+    over = victory.stakes(last_unit_south("1235", turn=10, step="reinforcement"), "american", edition=7)
+    assert early > late > over
+    assert victory.stakes(last_unit_south("1235", turn=5), "american", edition=6) == \
+        victory.stakes(last_unit_south("1235", turn=9), "american", edition=6)
+
+
+def test_from_edition_7_the_search_moves_toward_the_last_japanese_units_south():
+    """The legal list spreads a unit's moves over the map; edition 7 searches beside them the moves that bring a unit
+    nearest the last Japanese units south or Kagoshima (`aims`), which edition 6 does not (its seats decide as
+    played)."""
+    state = last_unit_south("1235")
+    toward = aims.aims(state, "american")
+    assert toward and all(o.startswith("move us-25-") for o in toward)
+    for order in toward:
+        assert state.data.map.distance(Hex.parse(order.split()[-1]), Hex.parse(SOUTH)) < 9, order
+    listed = {o["order"] for o in GAME.legal_orders(state, "american")}
+    assert not set(toward) & listed
+    assert set(toward) <= set(search.Search(GAME, state, "american", 1, edition=7).candidates(state, "american"))
+    assert not set(toward) & set(search.Search(GAME, state, "american", 1, edition=6).candidates(state, "american"))
+    assert evaluation.hook(GAME, "aims", 6, since=7) is None and evaluation.hook(GAME, "progress", 6) is None
+
+
+def test_on_the_last_game_turn_edition_7_attacks_the_last_japanese_unit_south_rather_than_end():
+    """R20: clearing the last unit south on Game-Turn 10's combat phase decides the count; edition 7's playouts
+    (search:40) see it, the attack far ahead of `end`."""
+    state = last_unit_south("2036", turn=10, step="combat")
+    order, why = search.Search(GAME, state, "american", 40, edition=7).decide()
+    assert order.startswith(f"attack {SOUTH} with"), why
+    assert why["value"] > 0.5 and "-0." in why["summary"].split("next")[1], why
