@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.rules.engine.decision import Decision
+from app.rules.engine.state import replace
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import air_range, enemy_hexes, frozen, supply_state
@@ -162,7 +163,23 @@ def allowance(state: State, units: list[Unit], strategic: bool) -> Allowance:
     if plan.how != "normal" or adjacent_to_enemy(state, u0.side, u0.hex):
         raise IllegalOrder("Ichi-Go 10.17", "strategic movement needs full supply and no adjacent enemy unit at the "
                                             "start of the move")
+    if not began_supplied(state, units):
+        raise IllegalOrder("Ichi-Go 10.17", "strategic movement needs full supply from the start of the movement "
+                                            "phase (ruling E37)")
     return Allowance(plan.most * int(sc["movement"]["strategic_multiplier"]), "strategic")
+
+
+def began_supplied(state: State, units: list[Unit]) -> bool:
+    """Ichi-Go 10.17 (ruling E37): the units began their movement phase in full supply. Enemy units never move in a
+    friendly movement phase and friendly units never cut a friendly path, so only a city taken during the phase (3.5)
+    or the Aerial Supply Marker placed during it (7.8) can have given supply since: the supply is read with the
+    control and the marker as the phase began. Rules version 9; before it, supply as the stack began to move."""
+    if not state.since(9) or state.phase_control is None or (
+            state.phase_control == state.jp_control and state.phase_aerial == state.aerial_hex):
+        return True
+    then = state.memo(("phase start",), lambda: replace(state, jp_control=state.phase_control,
+                                                         aerial_hex=state.phase_aerial))
+    return all(supply_state(then, u) == "full" for u in units)  # one trace a position: `then` keeps its memo
 
 
 def rolled_for_stack(state: State, u0: Unit, plan: Allowance) -> Allowance:
@@ -206,6 +223,9 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
     bound = "" if plan.purpose is None else "at most "
     start = units[0].hex
     mover = Mover(H(start), plan.most, (units[0].nation,))
+    if strategic_now and H(dest) in sit.forbidden:
+        raise IllegalOrder("Ichi-Go 10.17", f"a strategic move never ends next to an enemy unit or in a city the "
+                                            f"enemy controls ({dest})")
     if via:
         path = [H(start), *(H(h) for h in via), H(dest)]
     else:

@@ -89,6 +89,7 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
         problems.append(f"'turn' is from 1 to {last}")
     if position.phase not in ("start",) + PHASES:
         problems.append(f"'phase' is start or one of {', '.join(PHASES)}")
+    problems += _before_causeway(state, position, units, causeway, roll_turn)
     beachheads = x.get("beachheads", {})
     if not isinstance(beachheads, dict) or set(beachheads) - {"formosa", "mainland"}:
         problems.append("'beachheads' maps formosa / mainland to the beachhead hex (5.3)")
@@ -120,6 +121,22 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     if draws:  # 3.3: the counters are drawn blind by the set-up order, then play starts at the position
         return replace(placed, setup_draws=draws, start_at=(position.turn, position.phase))
     return replace(placed, turn=position.turn, phase=position.phase)
+
+
+def _before_causeway(state: State, position: Position, units: dict, causeway, roll_turn: int) -> list[str]:
+    """Ichi-Go 5.2, 5.3 (ruling E36): the Causeway roll is made once, at the start of Turn 7, and US units come
+    into play only by its launch (items 4, 12, 13, 9.8), so a position deciding it earlier, or placing a US unit
+    without it, is no state of the game. Rules version 9; a game created under version 8 or before read it as
+    given."""
+    if not state.since(9):
+        return []
+    problems = []
+    if causeway is not None and position.turn < roll_turn:
+        problems.append(f"'causeway' is decided at the start of Turn {roll_turn} (5.2), not on Turn {position.turn}")
+    if not causeway:
+        problems += [f"{uid}: US units come into play only once Causeway is launched (5.3)"
+                     for uid in sorted(position.units) if uid in units and units[uid].nation == "us"]
+    return problems
 
 
 def _counters(state: State, position: Position, problems: list[str]) -> tuple[dict, tuple, dict, int]:

@@ -20,7 +20,8 @@ NATION_SIDE = {"japanese": "japanese", "chinese": "allied", "us": "allied"}
 # split stacks (10.3, 10.14, 10.15), absorption (9.5), the Aerial Supply Marker (7.8), defensive tank support
 # (11.17), airpower ties (8.1), US landings and the 11th Airborne's drop (8.11, 9.8), the 14AA roll (5.3 item 7), the
 # withdrawal's supply (9.2), momentum by the supplied (11.25); games created before are decided as they were played
-RULES_VERSION = 8  # 5: issue 30's open readings (docs/rulings/ichigo-engine.md E29); 6: E32; 7: E33; 8: E34
+RULES_VERSION = 9  # 5: issue 30's open readings (docs/rulings/ichigo-engine.md E29); 6: E32; 7: E33; 8: E34;
+#                   9: E36, E37
 
 
 def created_under(version: str | None) -> int:
@@ -116,6 +117,8 @@ class State(Memo):
     aa14_turn: int = 0                  # the turn of the last 14AA shipment
     collapse_checked: bool = False
     mover: tuple = ()                   # the stack whose move is under way (10.1)
+    phase_control: frozenset | None = None  # 10.17 (E37): jp_control as this phase began (None: not known)
+    phase_aerial: str | None = None     # 10.17 (E37): the Aerial Supply Marker's hex as this phase began
     stack_rolls: tuple = ()             # 10.14, 10.15: (hex, how, MP, its stack's ids) of each roll this phase
     attacked_hexes: tuple = ()          # hexes attacked this phase (11.4)
     pending: tuple = ()
@@ -177,7 +180,7 @@ class State(Memo):
         """The next phase played (5.1); a custom position's set-up ends where the position starts."""
         turn, phase = tuple(self.start_at) if self.phase == "setup" and self.start_at else next_position(self)
         base = replace(self, units=_fresh(dict(self.units)), turn=turn, phase=phase, mover=(), attacked_hexes=(),
-                       reinforced=False, stack_rolls=())
+                       reinforced=False, stack_rolls=(), phase_control=self.jp_control, phase_aerial=self.aerial_hex)
         if turn != self.turn:  # 8.6 airpower retrieved; 5.5 orders declared anew
             base = replace(base, plans={}, air_side=None, air_markers=0, air_hexes=(), air_rolled=False,
                            b29_hex=None, b29_ok=False, b29_units=frozenset())
