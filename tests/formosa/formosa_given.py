@@ -1,7 +1,10 @@
 """Given a position, when an order, then events or a refusal: helpers for the Formosa engine tests."""
 from __future__ import annotations
 
+import re
+import tomllib
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +13,8 @@ from app.events.dice import RecordedDice
 from app.rules.errors import IllegalOrder
 from app.rules.formosa import GAME
 from app.rules.formosa.state import OUT
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "custom-positions.md"
 
 START = GAME.initial_state("1", {})
 
@@ -50,3 +55,9 @@ def refused(state, side: str, order: str, case: str) -> str:
 
 def of(events: list, kind: type) -> list:
     return [e for e in events if isinstance(e, kind)]
+
+
+def documented_position(n: int) -> dict:
+    """The `n`th TOML block of docs/custom-positions.md's Formosa section: each documented position is played."""
+    section = DOCS.read_text(encoding="utf-8").partition("### Operation Causeway: Formosa")[2]
+    return tomllib.loads(re.findall(r"```toml\n(.*?)```", section, re.S)[n])

@@ -165,22 +165,12 @@ def test_a_hex_label_of_another_map_is_refused_by_name():
         GAME.initial_state("1", {"position": position(units={"us-7-17": "w1234"}, revealed=[], bases=[])})
 
 
-def _docs_block(n: int) -> dict:
-    import re
-    import tomllib
-    from pathlib import Path
-
-    text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
-    section = text[text.index("### Operation Causeway: Formosa"):]
-    return tomllib.loads(re.findall(r"```toml\n(.*?)```", section, re.S)[n])
-
-
 def test_f104_the_documented_mid_combat_position_plays_its_counterattack():
-    from formosa_given import of, when
+    from formosa_given import documented_position, of, when
 
     from app.rules.formosa.events import CombatResolved
 
-    state = GAME.initial_state("1", {"position": _docs_block(1)})
+    state = GAME.initial_state("1", {"position": documented_position(1)})
     assert state.strike.suppressed == ("1013",) and state.strike.fleet_used and state.strike.revealed
     assert state.strike.missions == {"allied": {"b29": 1, "tactical": 2}, "japanese": {"air-superiority": 1}}
     assert state.data.unit("us-7-17").cf == 6 and state.data.unit("us-7-17").mf == 5  # the what-if 6-5
@@ -325,15 +315,15 @@ def test_f104_pinned_units_interdicted_hexes_a_fleet_result_spent_kamikaze_and_u
 
 
 def test_f104_the_documented_positions_in_the_middle_of_a_movement_phase_play_on():
-    from formosa_given import of, refused, when
+    from formosa_given import documented_position, of, refused, when
 
     from app.rules.formosa.events import UnitMoved
 
-    allied = GAME.initial_state("1", {"position": _docs_block(2)})
+    allied = GAME.initial_state("1", {"position": documented_position(2)})
     assert allied.strike.gunfire_withdrawn and not allied.strike.amphibious_barred  # an Indecisive Action
     refused(allied, "allied", "move us-7-17 0913", "Formosa 10.2.1, 10.3, 21.0")  # it landed this GT
     refused(allied, "allied", "move us-27-105 1114", "Formosa 12.2")  # it has moved this phase
-    japanese = GAME.initial_state("1", {"position": _docs_block(3)})
+    japanese = GAME.initial_state("1", {"position": documented_position(3)})
     assert japanese.units["jp-9-7"].moved and japanese.kamikaze_spent == 3 and japanese.air_supply_turn == 5
     refused(japanese, "japanese", "move jp-9-7 1015", "Formosa 12.2")
     [moved] = of(when(japanese, "japanese", "move jp-9-19 1114"), UnitMoved)

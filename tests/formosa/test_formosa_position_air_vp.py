@@ -87,22 +87,12 @@ def test_25_10_a_position_holds_the_pw_camp_s_victory_points_and_the_end_counts_
     assert "off the map" in str(err.value)
 
 
-def _docs_block(n: int) -> dict:
-    import re
-    import tomllib
-    from pathlib import Path
-
-    text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
-    section = text[text.index("### Operation Causeway: Formosa"):]
-    return tomllib.loads(re.findall(r"```toml\n(.*?)```", section, re.S)[n])
-
-
 def test_16_3_25_10_the_documented_positions_with_support_and_vp_play_on():
-    from formosa_given import of, when
+    from formosa_given import documented_position, of, when
 
     from app.rules.formosa.events import CombatResolved, VictoryCounted
 
-    state = GAME.initial_state("1", {"position": _docs_block(4)})
+    state = GAME.initial_state("1", {"position": documented_position(4)})
     [fought] = of(when(state, "allied", "attack 1013 with us-7-17", [3]), CombatResolved)
     assert {"amount": 2, "case": "Formosa 16.3", "reason": "ground support"} in fought.shifts
     last = GAME.initial_state("1", {"optional": ["25.10"], "position": {
