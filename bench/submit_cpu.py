@@ -206,6 +206,22 @@ def sender_cpu(count: int) -> None:
     sender.stop()
 
 
+def thread_cpu_spent(app) -> list[int]:
+    """The list each request's thread CPU in Flask's `wsgi_app` (nanoseconds) is appended to, from now on."""
+    spent: list[int] = []
+    inner = app.wsgi_app
+
+    def timed(environ, start_response):
+        started = time.thread_time_ns()
+        try:
+            return list(inner(environ, start_response))
+        finally:
+            spent.append(time.thread_time_ns() - started)
+
+    app.wsgi_app = timed
+    return spent
+
+
 def read_floor(count: int, rounds: int = 7) -> None:
     """The state read's CPU in Flask's `wsgi_app` (what bench/table.py's read CPU row measures, the test client left
     out) beside the bare endpoint's and beside plain Flask routes (no flask-smorest wrappers, no blueprint) that do
@@ -227,17 +243,7 @@ def read_floor(count: int, rounds: int = 7) -> None:
              "nothing": lambda game_id: Response(b"{}", content_type="application/json")}
     for name, view in plain.items():
         app.add_url_rule(f"/{name}/games/<game_id>/state", name, view)
-    spent: list[int] = []
-    inner = app.wsgi_app
-
-    def timed(environ, start_response):
-        started = time.thread_time_ns()
-        try:
-            return list(inner(environ, start_response))
-        finally:
-            spent.append(time.thread_time_ns() - started)
-
-    app.wsgi_app = timed
+    spent = thread_cpu_spent(app)
     client = app.test_client()
     game_id, tokens = games_for(client, 1)[0]
     token = {"Authorization": f"Bearer {tokens['blue']}"}
@@ -285,17 +291,7 @@ def submit_floor(count: int, rounds: int = 7) -> None:
         return jsonify(cut(routes.svc().orders.order(seat, text, expected))), 201
 
     app.add_url_rule("/plain/games/<game_id>/orders", "plain_submit", plain, methods=["POST"])
-    spent: list[int] = []
-    inner = app.wsgi_app
-
-    def timed(environ, start_response):
-        started = time.thread_time_ns()
-        try:
-            return list(inner(environ, start_response))
-        finally:
-            spent.append(time.thread_time_ns() - started)
-
-    app.wsgi_app = timed
+    spent = thread_cpu_spent(app)
     client = app.test_client()
     pools = {route: games_for(client, count * (rounds + 1)) for route in ("", "/plain")}
     given = {route: 0 for route in pools}
