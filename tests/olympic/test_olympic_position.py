@@ -14,7 +14,7 @@ from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.rules.catalog import installed
-from app.rules.custom_setup import MAX_ENTRIES
+from app.rules.custom_setup import MAX_ENTRIES, SetupError
 from app.rules.olympic import GAME
 from app.service import games
 from app.web import create_app
@@ -261,3 +261,21 @@ def test_r32_a_position_in_the_middle_of_a_step_says_what_was_done_in_it(store):
     assert "the hex the units attacked is in attacked_hexes" in problems
     assert "defended: jp-154-1 is not an American unit placed in [units]" in refusal(
         store, {**midway, "phase": "japanese-combat", "defended": ["jp-154-1"], "attacked": [], "attacked_hexes": []})
+
+
+def test_r43_a_position_may_hold_a_unit_next_to_an_american_unit_no_american_moved_next_to(store):
+    """Ruling R43 (14.3 note, rules version 8): only an American unit entering a hex next to a Japanese unit releases
+    it, so a position may name such a unit in `held` (one that retreated next to an American unit standing still);
+    the other units there are released as before, and a game created under version 7 refuses the key."""
+    position = {"turn": 2, "phase": "doctrine", "held": ["jp-154-1"],
+                "units": {"us-25-27": "3334", "jp-154-1": "3333", "jp-154-3": "3337"}}
+    held = start(position)
+    assert not held.units["jp-154-1"].released
+    assert start({**position, "held": []}).units["jp-154-1"].released  # contact releases it otherwise
+    assert "held: jp-154-3 is next to no American unit" in refusal(store, {**position, "held": ["jp-154-3"]})
+    assert "held: jp-154-1 is also named in 'released'" in refusal(
+        store, {**position, "released": ["jp-154-1"]})
+    assert "held: us-25-27 is not a Japanese unit placed in [units]" in refusal(
+        store, {**position, "held": ["us-25-27"]})
+    with pytest.raises(SetupError, match="ruling R43 came with version 8"):
+        GAME.initial_state("solitaire", {"position": position}, "7")

@@ -7,7 +7,9 @@ track 3 made due (14.3), eliminated American units coming back (8.8 note 6), the
 the order of each stack (R1, 8.52).
 
 What the rules make follow from a position is not asked for: a Japanese unit next to an American unit on land
-is released (14.3 note), every Japanese unit is from Game-Turn 4's doctrine on (14.3), reinforcements on the
+is released (14.3 note) unless the position names it in `held` (from rules version 8, ruling R43: only an American
+unit entering a hex next to it releases it, so one the Americans never moved next to stays as it was), every
+Japanese unit is from Game-Turn 4's doctrine on (14.3), reinforcements on the
 map entered released (R12), and a militia hex the Americans hold or control has lost its militia (R11, R19).
 """
 from __future__ import annotations
@@ -31,8 +33,8 @@ from app.rules.olympic.events import GT1_STEPS, STEPS
 from app.rules.olympic.state import SIDES, State, created_under
 from app.rules.olympic.state import start as printed
 
-EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "due", "returns",
-              "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended")
+EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "held", "due",
+              "returns", "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended")
 
 
 def start(data, scenario: str, options, version: str | None = None) -> State:
@@ -74,6 +76,7 @@ def _apply(state: State, p: Position) -> State:
     units = _returning(units, x.get("returns", {}), p, last, problems)
     units = _released(units, bounded_list(x.get("released", []), "released", UNIT_ID, "unit ids", problems),
                       problems)
+    held = _held(state, units, bounded_list(x.get("held", []), "held", UNIT_ID, "unit ids", problems), problems)
     due = _due(data, units, bounded_list(x.get("due", []), "due", UNIT_ID, "unit ids", problems), p.phase, problems)
     control, found = control_after(frozenset(), p, "american", units)
     problems += found
@@ -103,7 +106,7 @@ def _apply(state: State, p: Position) -> State:
                      beachheads=tuple(beachheads), militia_destroyed=tuple(sorted(militia)),
                      american_control=tuple(sorted(control)), due=tuple(due), invasion_turn=invasion,
                      retreat_toward=retreat)
-    return replace(placed, units=_released_by_rule(placed))
+    return replace(placed, units=_released_by_rule(placed, held))
 
 
 def _number(value) -> bool:
@@ -256,8 +259,34 @@ def _beachheads(data, units: dict, named: list[str], problems: list[str]) -> lis
     return named
 
 
-def _released_by_rule(state: State) -> dict:
-    """The releases a position implies (module docstring): contact, Game-Turn 4's doctrine, reinforcements."""
+def _held(state: State, units: dict, named: list[str], problems: list[str]) -> set[str]:
+    """`held`: Japanese units next to an American unit that no American unit entered a hex next to, so not
+    released by contact (14.3 note read by ruling R43, rules version 8); the doctrine's releases still apply."""
+    if named and not state.since(8):
+        problems.append("held: a game created under Olympic rules version 7 or older releases every Japanese unit next "
+                        "to an American unit (14.3 note; ruling R43 came with version 8)")
+        return set()
+    data = state.data
+    american = [Hex.parse(u.hex) for u in units.values() if u.status == "map" and u.side == "american"]
+    for uid in named:
+        u = units.get(uid)
+        if u is None or u.side != "japanese" or u.status != "map":
+            problems.append(f"held: {uid} is not a Japanese unit placed in [units]")
+        elif u.released:
+            problems.append(f"held: {uid} is also named in 'released'")
+        elif data.unit(uid).klass == "reinforcement":
+            problems.append(f"held: {uid} is a reinforcement, which enters released (ruling R12)")
+        elif not any(data.map.adjacent(Hex.parse(u.hex), a) for a in american):
+            problems.append(f"held: {uid} is next to no American unit: a unit not named in 'released' is held "
+                            "already (14.3 note)")
+    if len(set(named)) != len(named):
+        problems.append("held: a unit is named twice")
+    return set(named)
+
+
+def _released_by_rule(state: State, held: set[str] = frozenset()) -> dict:
+    """The releases a position implies (module docstring): contact (but for the units `held`, ruling R43), Game-Turn
+    4's doctrine, reinforcements."""
     data = state.data
     after_doctrine = state.step in ("japanese-movement", "japanese-combat")
     every = state.turn > data.release["automatic_turn"] or (
@@ -265,7 +294,7 @@ def _released_by_rule(state: State) -> dict:
     american = [Hex.parse(h) for h in state.hexes_of("american")]
     out = dict(state.units)
     for u in state.on_map("japanese"):
-        near = any(data.map.adjacent(Hex.parse(u.hex), a) for a in american)
+        near = u.id not in held and any(data.map.adjacent(Hex.parse(u.hex), a) for a in american)
         if every or near or data.unit(u.id).klass == "reinforcement":
             out[u.id] = replace(u, released=True)
     return out
