@@ -222,6 +222,16 @@ def thread_cpu_spent(app) -> list[int]:
     return spent
 
 
+def print_medians(medians: dict[str, list[float]], rounds: int, count: int, title: str, goal: str = "") -> None:
+    """Each label's median thread CPU a request over the rounds, and its ratio to the bare endpoint's."""
+    bare = sorted(medians["the bare endpoint"])[rounds // 2]
+    print(f"\n{title}: wsgi_app thread CPU a request, microseconds (median of {rounds} rounds of {count} requests "
+          f"each, interleaved; load average {os.getloadavg()[0]:.1f}){goal}")
+    for label, values in medians.items():
+        us = sorted(values)[rounds // 2]
+        print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
+
+
 def read_floor(count: int, rounds: int = 7) -> None:
     """The state read's CPU in Flask's `wsgi_app` (what bench/table.py's read CPU row measures, the test client left
     out) beside the bare endpoint's and beside plain Flask routes (no flask-smorest wrappers, no blueprint) that do
@@ -264,12 +274,7 @@ def read_floor(count: int, rounds: int = 7) -> None:
             for _ in range(count):
                 client.get(path, headers=headers)
             medians[label].append(sorted(spent)[len(spent) // 2] / 1e3)
-    bare = sorted(medians["the bare endpoint"])[rounds // 2]
-    print(f"\nthe state read's floor: wsgi_app thread CPU a request, microseconds (median of {rounds} rounds of "
-          f"{count} requests each, interleaved; load average {os.getloadavg()[0]:.1f}); goal <= 1.11x the bare one")
-    for label, values in medians.items():
-        us = sorted(values)[rounds // 2]
-        print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
+    print_medians(medians, rounds, count, "the state read's floor", "; goal <= 1.11x the bare one")
 
 
 def submit_floor(count: int, rounds: int = 7) -> None:
@@ -314,12 +319,7 @@ def submit_floor(count: int, rounds: int = 7) -> None:
             for _ in range(count):
                 ask()
             medians[label].append(sorted(spent)[len(spent) // 2] / 1e3)
-    bare = sorted(medians["the bare endpoint"])[rounds // 2]
-    print(f"\nthe submit's framework: wsgi_app thread CPU a request, microseconds (median of {rounds} rounds of "
-          f"{count} requests each, interleaved; load average {os.getloadavg()[0]:.1f})")
-    for label, values in medians.items():
-        us = sorted(values)[rounds // 2]
-        print(f"{label:52} {us:6.0f}  {us / bare:5.2f}x")
+    print_medians(medians, rounds, count, "the submit's framework")
 
 
 def main() -> None:
