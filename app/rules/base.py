@@ -75,6 +75,8 @@ class Prompt:
     step: str
     actions: tuple[Action, ...] = ()
     owed: Owed | None = None
+    closed: Callable[[Command], tuple[str, str] | None] | None = field(default=None, compare=False, repr=False)
+    """The step's reason (case, text) for an order it does not take now (engine Step.closed)."""
 
     def allows(self, action: str) -> bool:
         return any(a.name == action for a in self.actions)
@@ -88,6 +90,15 @@ class Prompt:
             return (f"'{command.action}' is not allowed now ({self.step}); "
                     f"allowed: {', '.join(a.name for a in self.actions)}")
         return None
+
+    def refused(self, command: Command, sequence_case: str) -> IllegalOrder | None:
+        """The refusal of `command` by the states table, or None: named by the rule that forbids the order now when
+        the step gives one (`closed`), else by the sequence of play's case."""
+        text = self.refusal(command)
+        if text is None:
+            return None
+        why = self.closed(command) if self.closed is not None else None
+        return IllegalOrder(*(why or (sequence_case, text)))
 
 
 class Candidate:

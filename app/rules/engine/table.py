@@ -21,6 +21,7 @@ from __future__ import annotations
 import keyword
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from app.rules.base import Action, Command, Owed, Prompt
@@ -101,6 +102,12 @@ class Step:
     def allowed(self, state: Any, orders: tuple[str, ...]) -> Iterable[str]:
         """The names of this step's orders the side to act may give now (default: all of them)."""
         return orders
+
+    def closed(self, state: Any, command: Command) -> tuple[str, str] | None:
+        """Why the rules, not the sequence of play alone, forbid `command` that the step does not take now (an
+        order `allowed` leaves out, or one given by the side not acting): (case, reason) to name in its refusal,
+        or None for the sequence of play's own refusal."""
+        return None
 
     def owed(self, state: Any) -> Owed | None:
         """What the decision this step waits for owes: where, how much, the candidates with their values (a step
@@ -204,7 +211,7 @@ class StatesTable:
     def _prompt(self, state: Any) -> Prompt:
         step = self.step(state)
         return Prompt(step.who(state), step.label(state), tuple(o.action for o in self.allowed(state)),
-                      step.owed(state))
+                      step.owed(state), partial(step.closed, state))
 
     def parse(self, text: str, side: str, state: Any) -> Command:
         """Read an order by its verb: the current step's form of that order if it has one, else the game's (once
@@ -250,9 +257,9 @@ class StatesTable:
                 and declared.option not in set(self.options(state)):
             raise IllegalOrder(declared.case, f"'{command.action}' belongs to optional rule {declared.option}, "
                                               "which this game was not created with")
-        refused = prompt.refusal(command)
-        if refused:
-            raise IllegalOrder(self.sequence_case, refused)
+        refused = prompt.refused(command, self.sequence_case)
+        if refused is not None:
+            raise refused
         return self.orders[self.step(state).name][command.action]
 
 

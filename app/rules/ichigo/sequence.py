@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
-from app.rules.base import Owed
+from app.rules.base import Command, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
@@ -105,8 +105,6 @@ def declare(em: Decision, side: str, nation: str, order: str) -> None:
     state = em.state
     if nation != state.nation_now() or nation in state.plans:
         raise IllegalOrder("Ichi-Go 5.5", f"the {nation} order is not declared now")
-    if decider_of_order(state, nation) != side:
-        raise IllegalOrder("Ichi-Go 5.5", f"the {decider_of_order(state, nation)} player declares the {nation} order")
     em.emit(ev.OrderDeclared(side, nation, order))
 
 
@@ -549,6 +547,16 @@ class Declare(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("declare",)
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 5.5, 5.3 item 1 (rules version 10, ruling E40): a declaration by the player who does not decide
+        the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn)."""
+        if not state.since(10) or command.action != "declare" or command.side == self.who(state):
+            return None
+        nation = command.args.get("nation")
+        if nation != state.nation_now():
+            return "Ichi-Go 5.5", f"the {nation} order is not declared now"
+        return "Ichi-Go 5.5", f"the {decider_of_order(state, nation)} player declares the {nation} order"
+
     @order("declare japanese|chinese|us:nation move-fight|fight-move:order", "Ichi-Go 5.5",
            "announce move-then-fight or fight-then-move for a nation this turn", _declare_candidates)
     def declare(self, em: Decision, nation: str, order: str) -> None:
@@ -575,6 +583,19 @@ class Operations(InPhase):
         if nation == "us" and airpower.aerial_open(state):
             names.append("supply")
         return [*names, "end"]
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 8.11, 9.8, 5.3 items 4, 12, 13 (rules version 10, ruling E38): in a US Movement Phase before the
+        turn later US divisions may land, a landing or the 11th Airborne's drop is refused by the case that
+        forbids it, not by the sequence of play."""
+        first = causeway.turn_of(state, "us_reinforcements_from_turn")
+        if (not state.since(10) or command.action not in ("land", "drop") or state.turn >= first
+                or command.side != "allied" or not (causeway.us_movement_phase(state) and state.nation_now() == "us")):
+            return None
+        if command.action == "drop":
+            return "Ichi-Go 8.11", f"the 11th Airborne becomes available on Turn {first} (5.3 item 13)"
+        return "Ichi-Go 9.8", (f"US divisions enter on Turn {state.turn} only in the Phase I landing (5.3 item 4); "
+                               f"later ones land at a beachhead from Turn {first} (5.3 item 12, 8.11)")
 
     @order("move UNITS to HEX:to [via HEX:via ...] [strategic:strategic]", "Ichi-Go 10.0",
            "move a unit or a stack that starts in one hex", _move_candidates)
