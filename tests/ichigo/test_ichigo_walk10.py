@@ -5,46 +5,20 @@ import pytest
 from ichigo_given import RULES, position
 from test_ichigo_engine import us_ids
 
-from app.projections import state as projection
-from app.rules.catalog import installed
-from app.rules.errors import IllegalOrder
-from app.service import games
+from app.service.games import GameError
 from tests.fuzzing import refusal
+from tests.served import Served
 
-CATALOG = installed()
 BEACHHEADS = {"formosa": "3221", "mainland": "1922"}
 
 
-class Served:
-    """An Ichi-Go game from a position file, both seats taken, orders given through the service."""
-
-    def __init__(self, store, position: dict):
-        self.store = store
-        self.id = games.create_game(store, CATALOG, "ichigo", options={"position": position})
-        games.join(store, CATALOG, self.id, "japanese", "j@example.org", "j")
-        games.join(store, CATALOG, self.id, "allied", "a@example.org", "a")
-
-    def do(self, side: str, text: str):
-        return games.submit(self.store, CATALOG, self.id, side, text)
-
-    def refused(self, side: str, text: str) -> str:
-        before = self.state().meta.seq
-        with pytest.raises(IllegalOrder) as refused:
-            self.do(side, text)
-        assert self.state().meta.seq == before          # a refused order writes nothing
-        return str(refused.value)
-
-    def state(self):
-        return projection.load(self.store, CATALOG, self.id)
-
-    @property
-    def game(self):
-        return self.state().game
+def ichigo(store, position: dict) -> Served:
+    return Served(store, "ichigo", position, ("japanese", "allied"))
 
 
 def us_turn_7(store, plan: str = "move-fight", phase: str = "II") -> Served:
     us = us_ids(1)[0]
-    return Served(store, {"turn": 7, "phase": phase, "causeway": True, "beachheads": {"formosa": "3221"},
+    return ichigo(store, {"turn": 7, "phase": phase, "causeway": True, "beachheads": {"formosa": "3221"},
                           "plans": {"us": plan}, "units": {us: "3221", "jp-cea-110div": "2010"}})
 
 
@@ -72,7 +46,7 @@ def test_5_1_a_landing_in_the_us_combat_phase_is_still_the_sequence_of_plays_ref
 
 def test_8_11_the_same_drop_on_turn_8_is_taken(store):
     us = us_ids(1)[0]
-    game = Served(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
                           "plans": {"us": "move-fight"}, "units": {us: "3221", "jp-cea-110div": "2010"}})
     game.do("allied", "drop 2012")
     assert game.game.units["us-11ab"].hex == "2012"
@@ -89,7 +63,7 @@ def test_10_17_a_us_strategic_move_passes_and_ends_next_to_an_empty_garrisoned_j
     # apart from the Japanese units in its city). 3219 and 3218 touch Tainan-side cities 3319 and 3119, Japanese,
     # empty and garrisoned; entering such a city stays barred (a Japanese-controlled city, 10.17; E5).
     us = us_ids(1)[0]
-    game = Served(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
                           "plans": {"us": "move-fight"}, "units": {us: "3221", "jp-cea-110div": "2010"}})
     assert game.refused("allied", f"move {us} to 3319 strategic").startswith("Ichi-Go 10.17: ")
     game.do("allied", f"move {us} to 3218 via 3220 3219 strategic")
@@ -98,14 +72,14 @@ def test_10_17_a_us_strategic_move_passes_and_ends_next_to_an_empty_garrisoned_j
 
 def test_10_17_a_us_stack_next_to_an_empty_garrisoned_japanese_city_may_start_a_strategic_move(store):
     us, held = us_ids(2)                                                  # `held` keeps the beachhead Allied
-    game = Served(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "II", "causeway": True, "beachheads": BEACHHEADS,
                           "plans": {"us": "move-fight"}, "units": {us: "3219", held: "3221", "jp-cea-110div": "2010"}})
     game.do("allied", f"move {us} to 3120 strategic")
     assert game.game.units[us].hex == "3120"
 
 
 def test_5_5_before_causeway_the_allied_player_declaring_the_chinese_order_is_refused_by_5_5(store):
-    game = Served(store, {"turn": 2, "phase": "VIII", "plans": {"japanese": "move-fight"},
+    game = ichigo(store, {"turn": 2, "phase": "VIII", "plans": {"japanese": "move-fight"},
                           "units": {"jp-cea-110div": "2010", "cn-reg-02": "2012"}})
     assert game.refused("allied", "declare chinese move-fight") == \
         "Ichi-Go 5.5: the japanese player declares the chinese order"
@@ -116,7 +90,7 @@ def test_5_5_before_causeway_the_allied_player_declaring_the_chinese_order_is_re
 
 
 def test_5_5_after_causeway_the_japanese_player_declaring_the_chinese_order_is_refused_by_5_5(store):
-    game = Served(store, {"turn": 8, "phase": "VIII", "causeway": True, "beachheads": BEACHHEADS,
+    game = ichigo(store, {"turn": 8, "phase": "VIII", "causeway": True, "beachheads": BEACHHEADS,
                           "plans": {"japanese": "move-fight", "us": "move-fight"},
                           "units": {"jp-cea-110div": "2010", "cn-reg-02": "2012", us_ids(1)[0]: "3221"}})
     assert game.refused("japanese", "declare chinese move-fight") == \
@@ -126,3 +100,104 @@ def test_5_5_after_causeway_the_japanese_player_declaring_the_chinese_order_is_r
 def test_5_5_a_game_created_under_version_9_refuses_the_wrong_declarer_by_5_1_as_it_did():
     s = RULES.played_under(position({"jp-cea-110div": "2010"}, phase="VIII", plans={"japanese": "move-fight"}), "9")
     assert refusal(RULES, s, "allied", "declare chinese move-fight").startswith("Ichi-Go 5.1: it is japanese's turn")
+
+
+# -- 11.8, 11.9: shifts past the table's ends (ruling R26: the raw odds are read on the table first) -----------
+def battle(events) -> dict:
+    [b] = [e.payload for e in events if e.type == "ichigo.BattleResolved"]
+    return b
+
+
+def japanese_attack(store, attackers: dict, defenders: dict, order: str) -> dict:
+    game = ichigo(store, {"turn": 2, "phase": "VI", "plans": {"japanese": "fight-move"},
+                          "units": {**attackers, **defenders}})
+    return battle(game.do("japanese", order))
+
+
+def test_11_8_raw_odds_above_10_to_1_are_read_on_the_end_column_before_a_rough_hexs_shift(store):
+    b = japanese_attack(store, {"jp-cea-110div": "1813", "jp-cea-116div": "1813", "jp-cea-13div": "1813"},
+                        {"cn-reg-09": "1814"}, "attack 1814 with jp-cea-110div jp-cea-116div jp-cea-13div")
+    assert (b["attack"], b["defence"], b["odds"]) == (12, 1, "12:1")
+    assert b["shifts"] == ["1L (Ichi-Go 11.11: defender in rough)"] and b["column"] == "9:1"
+
+
+def test_11_8_raw_odds_below_1_to_5_are_read_on_the_end_column_before_a_tank_regiments_shift(store):
+    b = japanese_attack(store, {"jp-cea-2bde": "2011"},
+                        {"cn-reg-02": "2012", "cn-reg-07": "2012", "cn-reg-24": "2012", "cn-reg-33": "2012"},
+                        "attack 2012 with jp-cea-2bde tanks 1")
+    assert (b["attack"], b["defence"], b["odds"]) == (2, 17, "1:9")
+    assert b["column"] == "1:4"
+
+
+def test_11_8_a_shift_past_the_right_end_stays_on_the_end_column(store):
+    b = japanese_attack(store, {"jp-cea-110div": "2011", "jp-cea-116div": "2011", "jp-cea-13div": "2011"},
+                        {"cn-reg-09": "2012"}, "attack 2012 with jp-cea-110div jp-cea-116div jp-cea-13div tanks 3")
+    assert b["odds"] == "12:1" and b["column"] == "≥10:1"
+
+
+def test_11_8_a_shift_past_the_left_end_stays_on_the_end_column(store):
+    b = japanese_attack(store, {"jp-cea-2bde": "1913"},
+                        {"cn-reg-02": "1914", "cn-reg-07": "1914", "cn-reg-24": "1914", "cn-reg-33": "1914"},
+                        "attack 1914 with jp-cea-2bde")
+    assert b["odds"] == "1:9" and b["shifts"] == ["2L (Ichi-Go 11.12: defender in mountain)"]
+    assert b["column"] == "≤1:5"
+
+
+# -- 11.24: advance after combat. Three divisions (12) on a one-step regular (1): 12:1, read on the >=10:1 column
+# (9:1 in a city), where every die takes the defender's only step and none of the attacker's -------------------
+def emptied(store, attackers: dict, defender_hex: str, order: str) -> Served:
+    game = ichigo(store, {"turn": 2, "phase": "VI", "plans": {"japanese": "fight-move"},
+                          "units": {**attackers, "cn-reg-09": defender_hex}})
+    b = battle(game.do("japanese", order))
+    assert b["attacker_losses"] == 0 and not game.game.at(defender_hex)
+    return game
+
+
+THREE = ("jp-cea-110div", "jp-cea-116div", "jp-cea-13div")
+
+
+def test_11_24_only_the_surviving_attackers_advance_and_never_beyond_the_stacking_limit(store):
+    six = {"jp-cea-110div": "2011", "jp-cea-116div": "2011", "jp-cea-13div": "2011", "jp-cea-3div": "2013",
+           "jp-cea-58div": "2013", "jp-cea-26div": "2013", "jp-cea-37div": "2011"}   # 24 on 1
+    game = emptied(store, six, "2012", "attack 2012 with jp-cea-110div jp-cea-116div jp-cea-13div jp-cea-3div "
+                                        "jp-cea-58div jp-cea-26div")
+    assert game.refused("japanese", "advance jp-cea-37div").startswith(
+        "Ichi-Go 11.24: only surviving attackers advance: ")
+    assert game.refused("japanese", "advance jp-cea-110div jp-cea-116div jp-cea-13div jp-cea-3div jp-cea-58div "
+                                    "jp-cea-26div") == "Ichi-Go 11.24: Japanese units: 6 stacked in 2012, limit 5"
+    game.do("japanese", "advance jp-cea-110div jp-cea-3div")
+    units = game.game.units
+    assert (units["jp-cea-110div"].hex, units["jp-cea-3div"].hex, units["jp-cea-116div"].hex) == \
+        ("2012", "2012", "2011")
+
+
+def test_11_24_an_advance_is_optional_and_must_come_before_any_other_attack(store):
+    game = emptied(store, {**dict.fromkeys(THREE, "2011"), "jp-cea-3div": "2011", "jp-cea-58div": "2013"}, "2012",
+                   f"attack 2012 with {' '.join(THREE)}")
+    assert game.refused("japanese", "attack 2014 with jp-cea-58div").startswith("Ichi-Go 5.1: ")
+    game.do("japanese", "stay")
+    assert game.game.units["jp-cea-110div"].hex == "2011" and not game.game.pending
+
+
+def test_11_24_3_5_an_advance_into_an_emptied_chinese_city_takes_it(store):
+    game = emptied(store, {"jp-cea-26div": "1901", "jp-cea-37div": "1901", "jp-cea-62div": "1901"}, "1801",
+                   "attack 1801 with jp-cea-26div jp-cea-37div jp-cea-62div")
+    assert "1801" not in game.game.jp_control
+    game.do("japanese", "advance jp-cea-26div")
+    assert game.game.units["jp-cea-26div"].hex == "1801" and "1801" in game.game.jp_control
+
+
+def test_2_14_a_position_naming_a_zero_strength_regular_on_the_map_is_refused(store):
+    # Ruling E41: it would stand face up and defend with 0 (the attack read on the <=1:5 column); in play it leaves
+    # the map the moment it is revealed (11.27), so no game reaches that state.
+    with pytest.raises(GameError) as refused:
+        ichigo(store, {"turn": 2, "phase": "VI", "units": {"jp-cea-110div": "2011", "cn-reg-04": "2012"}})
+    assert str(refused.value) == "cannot start ichigo: position: cn-reg-04: a zero-strength regular is removed the " \
+                                 "moment it is revealed (2.14, 11.27): it never stands on the map face up"
+
+
+def test_2_14_a_game_created_under_version_9_reads_the_zero_as_given():
+    from app.rules.ichigo import GAME
+    s = GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "VI",
+                                                     "units": {"jp-cea-110div": "2011", "cn-reg-04": "2012"}}}, "9")
+    assert [u.ref for u in s.at("2012")] == ["cn-reg-04"]

@@ -100,9 +100,7 @@ def check_rail_hex(state: State, h: str) -> None:
     orders both ask here.)"""
     if not state.data.map.is_rail_hex(H(h)):
         raise IllegalOrder("SNC 8.2", f"{h} is not a railroad hex")
-    _check_chinese_hex(state, h, "SNC 8.2")
-    if h in ezoc(state, "chinese"):
-        raise IllegalOrder("SNC 9.5.2", f"{h} is in a Japanese zone of control")
+    _check_chinese_hex(state, h, "SNC 8.2")  # a hex in a Japanese zone of control is next to a Japanese unit (7.0)
     to_edge, from_origin = rail_links(state)
     if H(h) not in to_edge:
         raise IllegalOrder("SNC 8.2", f"no railroad line of communication from {h} to the west or south edge "
