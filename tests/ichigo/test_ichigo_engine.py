@@ -148,7 +148,7 @@ def test_6_2_japanese_stack_at_most_five_units():
     six = ["jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde", "jp-cea-6bde", "jp-cea-7bde"]
     s = position({u: ("2011" if i < 5 else "2010") for i, u in enumerate(six)}, phase="VI",
                  plans={"japanese": "move-fight"})
-    with pytest.raises(IllegalOrder, match="6.0"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.2: "):
         when(s, "japanese", "move jp-cea-7bde to 2011")
 
 

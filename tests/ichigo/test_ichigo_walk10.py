@@ -201,3 +201,44 @@ def test_2_14_a_game_created_under_version_9_reads_the_zero_as_given():
     s = GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "VI",
                                                      "units": {"jp-cea-110div": "2011", "cn-reg-04": "2012"}}}, "9")
     assert [u.ref for u in s.at("2012")] == ["cn-reg-04"]
+
+
+# -- 9.1: Japanese reinforcements: the turn on the counter, the north-edge sources, the rail cities -------------
+def phase_v(store, turn: int = 2, units: dict | None = None, japanese: tuple = ()) -> Served:
+    return ichigo(store, {"turn": turn, "phase": "V", "units": units or {"jp-cea-110div": "1701"},
+                          "control": {"japanese": list(japanese)}})
+
+
+def test_9_1_a_reinforcement_enters_at_a_north_edge_source_on_its_turn_and_not_before(store):
+    game = phase_v(store)
+    assert game.refused("japanese", "enter jp-cea-22div at 1401") == \
+        "Ichi-Go 9.1: jp-cea-22div is not a reinforcement available this turn"      # its counter says Turn 3
+    for south in ("0925", "1024"):
+        assert game.refused("japanese", f"enter jp-cea-27div at {south}") == \
+            f"Ichi-Go 9.1: jp-cea-27div may not enter at {south}"
+    game.do("japanese", "enter jp-cea-27div at 1401")
+    assert game.game.units["jp-cea-27div"].hex == "1401"
+
+
+def test_9_1_a_reinforcement_may_be_delayed_to_a_later_turn(store):
+    game = phase_v(store, turn=3)                                # 27th Division due on Turn 2, still waiting
+    game.do("japanese", "enter jp-cea-27div jp-cea-22div at 1501")
+    assert game.game.units["jp-cea-27div"].hex == game.game.units["jp-cea-22div"].hex == "1501"
+
+
+def test_9_1_rail_entry_needs_japanese_railroad_hexes_all_the_way_back_to_1801(store):
+    held = ("1801", "1802", "1803", "1804", "1805")                 # 3.5: at start 1801-1805 are Chinese
+    game = phase_v(store, japanese=held, units={"jp-cea-110div": "1701", "cn-reg-02": "1911"})
+    game.do("japanese", "enter jp-cea-27div at 1811")             # a rail city next to a Chinese unit: allowed
+    assert game.game.units["jp-cea-27div"].hex == "1811"
+    cut = phase_v(store, japanese=held[:2] + held[3:])            # 1803 Chinese: no path back to 1801
+    assert cut.refused("japanese", "enter jp-cea-27div at 1811") == "Ichi-Go 9.1: jp-cea-27div may not enter at 1811"
+    assert phase_v(store).refused("japanese", "enter jp-cea-27div at 1811") == \
+        "Ichi-Go 9.1: jp-cea-27div may not enter at 1811"          # ruling R21: 1801 is Chinese at the start
+
+
+def test_6_2_a_reinforcement_entry_that_overstacks_its_hex_is_refused_naming_the_japanese_limit(store):
+    five = {u: "1401" for u in ("jp-cea-110div", "jp-cea-116div", "jp-cea-13div", "jp-cea-3div", "jp-cea-58div")}
+    game = phase_v(store, units=five)
+    assert game.refused("japanese", "enter jp-cea-27div at 1401") == \
+        "Ichi-Go 6.2: Japanese units: 6 stacked in 1401, limit 5"

@@ -7,7 +7,7 @@ from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import allied_airbases, garrison_at, mainland, supply_state
 from app.rules.ichigo.data_load import H
-from app.rules.ichigo.movement import stack_violation
+from app.rules.ichigo.movement import check_stacking, stack_violation
 from app.rules.ichigo.state import State
 
 
@@ -112,9 +112,7 @@ def airlift(em: Decision, side: str, uid: str, h: str) -> None:
                                            "only a unit that has not moved)")
     if u.hex not in cities or h not in cities or h == u.hex:
         raise IllegalOrder("Ichi-Go 8.10", "from one friendly-controlled city to another")
-    bad = stack_violation(state, h, [u])
-    if bad:
-        raise IllegalOrder("Ichi-Go 6.0", bad)
+    check_stacking(state, h, [u], "Ichi-Go 6.0")
     em.emit(ev.Airlifted(uid, u.hex, h))
 
 
