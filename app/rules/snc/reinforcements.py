@@ -84,10 +84,7 @@ def place(em: Decision, ids: list[str], h: str) -> None:
 def rail(em: Decision, ids: list[str], h: str) -> None:
     """SNC 8.2 b), 9.5.2: from GT 3, on a railroad hex with a rail LoC to the west or south edge free of
     Japanese units and ZOC; such units may not move this phase."""
-    state = em.state
-    first = int(em.state.data.params["reinforcements"]["rail_from_turn"])
-    if state.turn < first:
-        raise IllegalOrder("SNC 8.2", f"railroad placement starts on GT {first}")
+    state = em.state  # before GT 3 the phase takes no `rail` order (sequence.ChineseReinforcements.closed)
     units = _units(state, "chinese", ids, "SNC 8.2")
     if any(u.status == "returning" for u in units):
         raise IllegalOrder("SNC 8.1", "returning elites are placed in or adjacent to Nanking")
