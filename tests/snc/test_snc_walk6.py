@@ -71,3 +71,55 @@ def test_8_4_1_only_the_10th_army_goes_on_a_second_hex(store):
 def test_5_3_a_game_created_under_version_5_names_5_1_as_it_did():
     s = RULES.played_under(position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7, plan=("move", "fight")), "5")
     assert refusal(RULES, s, "japanese", "attack 3408 with d3-r6").startswith("SNC 5.1: 'attack' is not allowed now")
+
+
+# -- 4.1, 4.2, 4.3 at their boundaries ---------------------------------------------------------------------------
+def outcome(game: Served):
+    s = game.game
+    return (s.winner, s.reason) if s.phase == "over" else None
+
+
+def test_4_2_the_last_chinese_unit_leaving_the_shanghai_ring_on_gt_5_loses_at_once_and_on_gt_6_does_not(store):
+    for turn, lost in ((5, True), (6, False)):
+        game = at(store, turn, "chinese", "ops1", {"jp-d3-r6": "3409"}, ("move", "move"))
+        game.do("chinese", "move d57 to 3613")
+        assert outcome(game) == (("japanese", "SNC 4.2: no Chinese unit in or adjacent to Shanghai (3512) on GT 5")
+                                 if lost else None)
+
+
+def test_4_1_a_chinese_unit_next_to_shanghai_wins_from_gt_8_not_on_gt_7(store):
+    for turn, won in ((7, False), (8, True)):
+        game = at(store, turn, "chinese", "ops1", {"jp-snlf-1": "3512"}, ("move", "move"))
+        game.do("chinese", "move d57 to 3613")                   # out of the ring: GT 6 on, no 4.2
+        assert outcome(game) is None
+        game.do("chinese", "move d57 to 3612")                   # back into it
+        assert outcome(game) == (("chinese", "SNC 4.1: Chinese units in or adjacent to Shanghai (3512) on GT 8")
+                                 if won else None)
+
+
+def test_4_1_a_chinese_unit_in_the_ring_as_gt_7_ends_wins_as_gt_8_begins(store):
+    game = at(store, 7, "japanese", "ops2", {"jp-snlf-1": "3512"})
+    game.do("japanese", "end")                                   # the GT 7 Victory Check, then GT 8
+    assert outcome(game) == ("chinese", "SNC 4.1: Chinese units in or adjacent to Shanghai (3512) on GT 8")
+
+
+CITIES = ["0202", "1102", "1824", "2410", "3512", "3611"]       # 4.3: the seven but 3513
+
+
+def victory_check(store, turn: int, japanese: list[str]) -> Served:
+    game = snc(store, {"turn": turn, "side": "japanese", "phase": "ops2", "plan": ["fight", "fight"],
+                       "units": {"cn-d87": "0916", "jp-snlf-1": "3512"}, "control": {"japanese": japanese}})
+    game.do("japanese", "end")
+    return game
+
+
+def test_4_3_every_city_but_3513_japanese_at_a_victory_check_wins_3513_counted(store):
+    assert outcome(victory_check(store, 9, CITIES)) == ("japanese", "SNC 4.3: the Japanese control all 7 city hexes")
+
+
+def test_4_3_six_cities_of_seven_go_on_before_gt_12_and_lose_at_gt_12(store):
+    short = CITIES[1:]                                           # Nanking 0202 still Chinese
+    assert outcome(victory_check(store, 11, short)) is None
+    assert outcome(victory_check(store, 12, short)) == \
+        ("chinese", "SNC 4.3: the Japanese hold 5 of 7 city hexes at the end of GT 12")
+    assert outcome(victory_check(store, 12, CITIES)) == ("japanese", "SNC 4.3: the Japanese control all 7 city hexes")
