@@ -242,3 +242,22 @@ def test_6_2_a_reinforcement_entry_that_overstacks_its_hex_is_refused_naming_the
     game = phase_v(store, units=five)
     assert game.refused("japanese", "enter jp-cea-27div at 1401") == \
         "Ichi-Go 6.2: Japanese units: 6 stacked in 1401, limit 5"
+
+
+def test_11_29_11_24_chinese_attackers_who_destroy_an_intrinsic_garrison_may_advance_and_capture_the_city(store):
+    # 17 Chinese factors on the garrison's 1 (11.29), 1L for the city: 9:1, where every die takes its only step;
+    # the Chinese pay their one step at least (11.23), then the survivors may take the city (11.24, 3.5).
+    game = ichigo(store, {"turn": 2, "phase": "VIII", "plans": {"japanese": "move-fight", "chinese": "fight-move"},
+                          "units": {"jp-cea-110div": "1701", "cn-reg-02": "1810", "cn-reg-07": "1810",
+                                    "cn-reg-24": "1911", "cn-reg-33": "1911"}})
+    assert "1811" in game.game.jp_control
+    handles = sorted(u.id for u in game.game.on_map("allied"))
+    b = battle(game.do("allied", f"attack 1811 with {' '.join(handles)}"))
+    assert (b["attack"], b["defence"], b["column"]) == (17, 1, "9:1") and b["attacker_losses"] >= 1
+    while game.game.pending and game.game.pending[0]["kind"] == "losses":
+        game.do("allied", f"lose {game.game.pending[0]['data']['units'][0]}")
+    pending = game.game.pending[0]
+    assert pending["kind"] == "advance" and pending["data"]["hex"] == "1811"
+    mover = pending["data"]["units"][0]
+    game.do("allied", f"advance {mover}")
+    assert game.game.units[mover].hex == "1811" and "1811" not in game.game.jp_control
