@@ -75,8 +75,6 @@ class Prompt:
     step: str
     actions: tuple[Action, ...] = ()
     owed: Owed | None = None
-    closed: Callable[[Command], tuple[str, str] | None] | None = field(default=None, compare=False, repr=False)
-    """The step's reason (case, text) for an order it does not take now (engine Step.closed)."""
 
     def allows(self, action: str) -> bool:
         return any(a.name == action for a in self.actions)
@@ -90,15 +88,6 @@ class Prompt:
             return (f"'{command.action}' is not allowed now ({self.step}); "
                     f"allowed: {', '.join(a.name for a in self.actions)}")
         return None
-
-    def refused(self, command: Command, sequence_case: str) -> IllegalOrder | None:
-        """The refusal of `command` by the states table, or None: named by the rule that forbids the order now when
-        the step gives one (`closed`), else by the sequence of play's case."""
-        text = self.refusal(command)
-        if text is None:
-            return None
-        why = self.closed(command) if self.closed is not None else None
-        return IllegalOrder(*(why or (sequence_case, text)))
 
 
 class Candidate:
@@ -164,6 +153,11 @@ class Rules(Protocol):
     def evolve(self, state: Any, event: Any) -> Any: ...
 
     def prompt(self, state: Any) -> Prompt: ...
+
+    def refused(self, state: Any, command: Command) -> IllegalOrder | None:
+        """The states table's refusal of `command` now (another side's turn, an order the step does not take), named
+        by the rule that forbids it where the step gives one, else by `sequence_case`; None if the table takes it."""
+        ...
 
     def parse(self, text: str, side: str, state: Any) -> Command: ...
 

@@ -118,7 +118,7 @@ def check_turn(rules: Rules, state: GameState, command: Command) -> None:
     outcome = rules.outcome(state.game)
     if outcome is not None:
         raise IllegalOrder(rules.sequence_case, f"the game is over ({outcome.reason})")
-    refused = rules.prompt(state.game).refused(command, rules.sequence_case)
+    refused = rules.refused(state.game, command)
     if refused is not None:
         raise refused
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import keyword
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from app.rules.base import Action, Command, Owed, Prompt
@@ -211,7 +210,15 @@ class StatesTable:
     def _prompt(self, state: Any) -> Prompt:
         step = self.step(state)
         return Prompt(step.who(state), step.label(state), tuple(o.action for o in self.allowed(state)),
-                      step.owed(state), partial(step.closed, state))
+                      step.owed(state))
+
+    def refused(self, state: Any, command: Command, prompt: Prompt | None = None) -> IllegalOrder | None:
+        """The table's refusal of `command` now, or None: named by the rule that forbids the order when the step
+        gives one (`Step.closed`), else by the sequence of play's case with what the prompt offers."""
+        text = (prompt or self.prompt(state)).refusal(command)
+        if text is None:
+            return None
+        return IllegalOrder(*(self.step(state).closed(state, command) or (self.sequence_case, text)))
 
     def parse(self, text: str, side: str, state: Any) -> Command:
         """Read an order by its verb: the current step's form of that order if it has one, else the game's (once
@@ -257,7 +264,7 @@ class StatesTable:
                 and declared.option not in set(self.options(state)):
             raise IllegalOrder(declared.case, f"'{command.action}' belongs to optional rule {declared.option}, "
                                               "which this game was not created with")
-        refused = prompt.refused(command, self.sequence_case)
+        refused = self.refused(state, command, prompt)
         if refused is not None:
             raise refused
         return self.orders[self.step(state).name][command.action]
