@@ -39,9 +39,37 @@ def test_9_8_a_us_division_left_out_of_the_formosa_landing_does_not_land_in_the_
                                                                          "only in the Phase I landing")
 
 
-def test_5_1_a_landing_in_the_us_combat_phase_is_still_the_sequence_of_plays_refusal(store):
+def test_5_5_a_drop_an_airlift_or_a_move_in_the_us_combat_phase_is_refused_by_5_5(store):
     game = us_turn_7(store, "fight-move", "II")
-    assert game.refused("allied", "drop 2011").startswith("Ichi-Go 5.1: 'drop' is not allowed now")
+    us = us_ids(1)[0]
+    for order in ("drop 2011", f"move {us} to 3220", "airlift us-11ab to 2011"):
+        assert game.refused("allied", order) == \
+            "Ichi-Go 5.5: this us phase was declared for combat: units move in its movement phase"
+
+
+def test_5_5_an_attack_in_a_phase_declared_for_movement_is_refused_by_5_5(store):
+    game = ichigo(store, {"turn": 2, "phase": "VI", "plans": {"japanese": "move-fight"},
+                          "units": {"jp-cea-110div": "2011", "cn-reg-09": "2012"}})
+    assert game.refused("japanese", "attack 2012 with jp-cea-110div") == \
+        "Ichi-Go 5.5: this japanese phase was declared for movement: attacks come in its combat phase"
+    assert game.refused("allied", "attack 2011 with C01").startswith("Ichi-Go 5.1: it is japanese's turn")
+
+
+def test_10_11_no_naval_transfer_before_turn_9(store):
+    us = us_ids(2)
+    game = ichigo(store, {"turn": 8, "phase": "I", "causeway": True, "beachheads": BEACHHEADS,
+                          "units": {us[0]: "3221", us[1]: "1922", "jp-cea-110div": "2010"}})
+    assert game.refused("allied", f"transfer {us[0]}") == \
+        "Ichi-Go 10.11: naval transfer from Turn 9, between the two beachheads"
+
+
+def test_9_7_the_chinese_reinforcements_are_rolled_and_drawn_first_and_once(store):
+    game = ichigo(store, {"turn": 2, "phase": "X", "units": {"jp-cea-110div": "2010"}})
+    assert game.refused("allied", "end") == \
+        "Ichi-Go 9.7: roll and draw this phase's Chinese reinforcements first (reinforce)"
+    game.do("allied", "reinforce")
+    assert game.refused("allied", "reinforce") == \
+        "Ichi-Go 9.7: the Chinese reinforcements are rolled and drawn once a phase"
 
 
 def test_8_11_the_same_drop_on_turn_8_is_taken(store):

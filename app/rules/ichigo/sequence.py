@@ -585,17 +585,32 @@ class Operations(InPhase):
         return [*names, "end"]
 
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
-        """Ichi-Go 8.11, 9.8, 5.3 items 4, 12, 13 (rules version 10, ruling E38): in a US Movement Phase before the
-        turn later US divisions may land, a landing or the 11th Airborne's drop is refused by the case that
-        forbids it, not by the sequence of play."""
-        first = causeway.turn_of(state, "us_reinforcements_from_turn")
-        if (not state.since(10) or command.action not in ("land", "drop") or state.turn >= first
-                or command.side != "allied" or not (causeway.us_movement_phase(state) and state.nation_now() == "us")):
+        """Ichi-Go 8.11, 9.8, 5.3 items 4, 12, 13, 5.5, 7.8, 8.10 (rules version 10, ruling E38): an order this
+        phase does not take, refused by the case that forbids it, not by the sequence of play: in a US Movement
+        Phase before the turn later US divisions may land, a landing or the 11th Airborne's drop; an attack in a
+        phase declared for movement or a move in one declared for combat; the Aerial Supply Marker or the airlift
+        once spent or not open."""
+        if not state.since(10) or command.side != self.who(state):
             return None
-        if command.action == "drop":
-            return "Ichi-Go 8.11", f"the 11th Airborne becomes available on Turn {first} (5.3 item 13)"
-        return "Ichi-Go 9.8", (f"US divisions enter on Turn {state.turn} only in the Phase I landing (5.3 item 4); "
-                               f"later ones land at a beachhead from Turn {first} (5.3 item 12, 8.11)")
+        action, nation, mode = command.action, state.nation_now(), state.mode()
+        first = causeway.turn_of(state, "us_reinforcements_from_turn")
+        if action in ("land", "drop") and nation == "us" and mode == "move" and state.turn < first:
+            if action == "drop":
+                return "Ichi-Go 8.11", f"the 11th Airborne becomes available on Turn {first} (5.3 item 13)"
+            return "Ichi-Go 9.8", (f"US divisions enter on Turn {state.turn} only in the Phase I landing (5.3 item "
+                                   f"4); later ones land at a beachhead from Turn {first} (5.3 item 12, 8.11)")
+        if action == "attack" and mode == "move":
+            return "Ichi-Go 5.5", f"this {nation} phase was declared for movement: attacks come in its combat phase"
+        if action in ("move", "land", "drop", "airlift") and mode == "fight":
+            return "Ichi-Go 5.5", f"this {nation} phase was declared for combat: units move in its movement phase"
+        if action == "supply":
+            if nation != "us" or not state.causeway:
+                return "Ichi-Go 7.8", "the US Aerial Supply Marker is placed in a US phase once Causeway is launched"
+            return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
+        if action == "airlift":
+            return "Ichi-Go 8.10", ("one Chinese unit (or the 11th Airborne) a turn, in a Chinese or US movement "
+                                    "phase of a turn the Allies have air superiority")
+        return None
 
     @order("move UNITS to HEX:to [via HEX:via ...] [strategic:strategic]", "Ichi-Go 10.0",
            "move a unit or a stack that starts in one hex", _move_candidates)
@@ -640,6 +655,18 @@ class Landings(InPhase):
                     causeway.turn_of(state, "us_mainland_landing_turn"))
         names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
         return [*names, "end"]
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 10.11, 5.3 items 4 and 12 (rules version 10, ruling E38): a naval transfer before Turn 9, or a
+        landing after the two landings' turns, refused by its case."""
+        if not state.since(10) or command.side != "allied":
+            return None
+        if command.action == "transfer":
+            return "Ichi-Go 10.11", (f"naval transfer from Turn {causeway.turn_of(state, 'naval_transfer_from_turn')},"
+                                     " between the two beachheads")
+        if command.action == "land":
+            return "Ichi-Go 5.3", "the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland)"
+        return None
 
     @LAND
     def land(self, em: Decision, units: list[str], hex: str | None, displace: str | None) -> None:
@@ -708,6 +735,16 @@ class ChineseReinforcements(InPhase):
 
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("place", "end") if state.reinforced else ("reinforce",)
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 9.7 (rules version 10, ruling E38): the roll and blind draw come first, once a phase."""
+        if not state.since(10) or command.side != "allied":
+            return None
+        if command.action in ("place", "end") and not state.reinforced:
+            return "Ichi-Go 9.7", "roll and draw this phase's Chinese reinforcements first (reinforce)"
+        if command.action == "reinforce":
+            return "Ichi-Go 9.7", "the Chinese reinforcements are rolled and drawn once a phase"
+        return None
 
     @order("reinforce", "Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind")
     def reinforce(self, em: Decision) -> None:
