@@ -72,9 +72,7 @@ def aerial_open(state: State) -> bool:
 
 
 def aerial_supply(em: Decision, side: str, h: str) -> None:
-    state = em.state
-    if not aerial_open(state):
-        raise IllegalOrder("Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn")
+    state = em.state  # once placed this turn the phase takes no `supply` (sequence.Operations.closed: 7.8)
     us = [u for u in state.at(h) if u.nation == "us"]
     if not us or any(supply_state(state, u) != "oos" for u in us):
         raise IllegalOrder("Ichi-Go 7.8", f"{h} holds no otherwise out-of-supply US stack")
@@ -97,9 +95,7 @@ def _friendly_cities(state: State, formosa: bool) -> set[str]:
 
 
 def airlift(em: Decision, side: str, uid: str, h: str) -> None:
-    state = em.state
-    if not airlift_open(state, state.nation_now() or ""):
-        raise IllegalOrder("Ichi-Go 8.10", "no airlift capacity now")
+    state = em.state  # without airlift capacity the phase takes no airlift (sequence.Operations.closed: 8.10)
     u = state.units[uid]
     if u.nation == "chinese":
         ok_unit = not u.militia and u.on_map and u.mp < 0 and not u.done

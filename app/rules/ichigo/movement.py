@@ -225,9 +225,7 @@ def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Si
 def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], strategic: bool) -> None:
     """Every check runs against the most the stack's roll can give, before the roll; once rolled the stack moves
     (docs/architecture.md practice 11), as far as its movement factor pays for (ruling E13)."""
-    state = em.state
-    if state.mode() != "move":
-        raise IllegalOrder("Ichi-Go 5.5", "units move only in a phase declared for movement")
+    state = em.state  # a phase declared for combat takes no move (sequence.Operations.closed: 5.5)
     units = movers(state, side, ids)
     d = em.state.data
     strategic_now = strategic or (units[0].strategic and units[0].mp >= 0)
