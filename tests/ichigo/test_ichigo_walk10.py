@@ -289,3 +289,23 @@ def test_11_29_11_24_chinese_attackers_who_destroy_an_intrinsic_garrison_may_adv
     mover = pending["data"]["units"][0]
     game.do("allied", f"advance {mover}")
     assert game.game.units[mover].hex == "1811" and "1811" not in game.game.jp_control
+
+
+def test_9_1_an_allied_unit_in_a_north_edge_hex_closes_it_to_entry(store):
+    game = phase_v(store, units={"jp-cea-110div": "1701", "cn-reg-02": "1401"})
+    assert game.refused("japanese", "enter jp-cea-27div at 1401") == "Ichi-Go 9.1: jp-cea-27div may not enter at 1401"
+    game.do("japanese", "enter jp-cea-27div at 1501")
+    assert game.game.units["jp-cea-27div"].hex == "1501"
+
+
+def test_9_7_a_drawn_counter_goes_to_a_held_initially_chinese_city_even_one_ringed_by_japanese_units(store):
+    ring = {u: h for u, h in zip(("jp-cea-110div", "jp-cea-116div", "jp-cea-13div", "jp-cea-3div", "jp-cea-58div",
+                                  "jp-cea-26div"), ("1614", "1615", "1714", "1716", "1814", "1815"))}
+    game = ichigo(store, {"turn": 2, "phase": "X", "units": ring, "control": {"japanese": ["1801"]}})
+    game.do("allied", "reinforce")
+    drawn = sorted(u.id for u in game.game.units.values() if u.status == "drawn")
+    assert game.refused("allied", f"place {drawn[0]} at 1801") == \
+        "Ichi-Go 9.7: 1801 is not an initially Chinese city still under Chinese control"
+    assert game.refused("allied", f"place {drawn[0]} at 1906").startswith("Ichi-Go 9.7: ")   # a Japanese city
+    game.do("allied", f"place {drawn[0]} at 1715")                # Hengyang, every hex around it Japanese
+    assert game.game.units[drawn[0]].hex == "1715"
