@@ -300,7 +300,7 @@ def test_9_1_an_allied_unit_in_a_north_edge_hex_closes_it_to_entry(store):
 
 def test_9_7_a_drawn_counter_goes_to_a_held_initially_chinese_city_even_one_ringed_by_japanese_units(store):
     ring = {u: h for u, h in zip(("jp-cea-110div", "jp-cea-116div", "jp-cea-13div", "jp-cea-3div", "jp-cea-58div",
-                                  "jp-cea-26div"), ("1614", "1615", "1714", "1716", "1814", "1815"))}
+                                  "jp-cea-26div"), ("1614", "1615", "1714", "1716", "1814", "1815"), strict=True)}
     game = ichigo(store, {"turn": 2, "phase": "X", "units": ring, "control": {"japanese": ["1801"]}})
     game.do("allied", "reinforce")
     drawn = sorted(u.id for u in game.game.units.values() if u.status == "drawn")
