@@ -28,10 +28,13 @@ def piece(u: Unit, allowance: float = 0.0) -> Piece:
                  tags=frozenset(tags))
 
 
-def stack_violation(state: State, h: str, arriving: list[Unit]) -> str | None:
-    """Ichi-Go 6.2-6.4: the stack in h after `arriving` join it, or the violation's text."""
+def stack_violation(state: State, h: str, arriving: list[Unit], cited: bool = False) -> str | None:
+    """Ichi-Go 6.2-6.4: the stack in h after `arriving` join it, or the violation's text (`cited`: with the case
+    of the limit it breaks)."""
     bad = _violations(state, h, arriving)
-    return str(bad[0].message) if bad else None
+    if not bad:
+        return None
+    return f"{bad[0].message} ({bad[0].case})" if cited else str(bad[0].message)
 
 
 def check_stacking(state: State, h: str, arriving: list[Unit], before: str) -> None:

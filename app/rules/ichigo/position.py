@@ -202,4 +202,4 @@ def _causeway_released(units: dict) -> dict:
 
 def _overstacked(state: State, h: str) -> str | None:
     here = state.at(h)
-    return stack_violation(state, h, here[:1]) if here else None
+    return stack_violation(state, h, here[:1], cited=True) if here else None
