@@ -399,6 +399,21 @@ class DefenderHq(Step):
         combat.support(d, combat.one_hq(d, units))
 
 
+class Roll(Step):
+    """4.2.2 steps 3-5 of an attack a position holds with its supports declared (ruling D60): the attacker rolls.
+    In play the die follows the declarations at once; only a position stands between them."""
+
+    name = "roll"
+
+    def label(self, s: State) -> str:
+        return f"attack on {s.combat.target}: the attacker rolls the die (4.2.2 step 5)"
+
+    @order("roll", "Dai Senso 4.2.2", "roll the die of the attack under way (step 5)")
+    def roll(self, d: Decision) -> None:
+        d.emit(DecisionMade("roll", d.side))
+        combat.resolve(d)
+
+
 class Choice(Step):
     """A combat result someone must satisfy (4.2.4-4.2.6); the handlers share `combat.apply_choice`."""
 
@@ -589,7 +604,7 @@ def _read_kind(word: str) -> str:
 
 
 TABLE = StatesTable(
-    [Airdrop(), BlitzCombat(), Landing(), AirdropLanding(), RegularCombat(), Convoys(), DefenderHq(),
+    [Airdrop(), BlitzCombat(), Landing(), AirdropLanding(), RegularCombat(), Convoys(), DefenderHq(), Roll(),
      AttackerResult(), AttackerRetreat(), Exchange(), Retreat(), AttackerLosses(), DefenderLosses(), Advance(),
      Overstack()],
     sequence_case="Dai Senso 4",
