@@ -316,15 +316,17 @@ class _Check:
             self.err("4.2.5", f"retreated {len(p.retreated)} hexes and converted {p.converted} of a {p.result}")
         if stage == "retreat" and len(p.retreated) + p.converted >= owed:
             self.err("4.2.5", f"stage retreat: the {p.result}'s Retreat result is met already")
-        before = str(p.hex)
+        if p.retreated and p.defender_hq:
+            self.err("4.2.5.2", "retreated: a force with the HQ giving it Ranged Support does not retreat")
+        before = self.target
         for h in p.retreated:
-            far = atlas.distance(h, H(p.hex)) > atlas.distance(H(before), H(p.hex))
+            far = atlas.distance(h, H(self.target)) > atlas.distance(H(before), H(self.target))
             if not atlas.adjacent(H(before), h) or not far:
-                self.err("4.2.5.1", f"retreated: {h} is not a hex next to {before} farther from {p.hex}")
+                self.err("4.2.5.1", f"retreated: {h} is not a hex next to {before} farther from {self.target}")
                 return
             before = str(h)
-        if p.retreated and s.ground_at(str(p.hex), self.enemy):
-            self.err("4.2.5", f"retreated: the defending force left {p.hex}, which still holds "
-                              f"{', '.join(u.id for u in s.ground_at(str(p.hex), self.enemy))}")
+        if p.retreated and s.ground_at(self.target, self.enemy):
+            self.err("4.2.5", f"retreated: the defending force left {self.target}, which still holds "
+                              f"{', '.join(u.id for u in s.ground_at(self.target, self.enemy))}")
         if stage == "retreat" and not defenders:
             self.err("4.2.5", f"stage retreat: no {self.enemy} ground unit stands in {_defending_hex(p)}")
