@@ -333,3 +333,32 @@ def test_d60_an_ad_rolled_waits_for_the_attackers_choice_and_the_marker_segment_
         raw["unit"] = [u for u in raw["unit"] if u["id"] != "us-tf-58"]
     state = start(raw_of("strait", convoys))
     assert step(state) == "convoys" and orders(state) == {"convoy east-china-sea", "next"}
+
+
+def test_d60_a_combat_segments_end_with_a_stack_over_the_limit_waits_for_its_owner():
+    """Ruling D15 (4.2.5.3 design note, 4.2.7): a position may stand at a Combat Segment's end, a stack left over the
+    limit by the segment's retreats and advances, its owner to eliminate; in the Blitz segment after 4.1.5 has
+    returned the CV Strikes. With no stack over the limit, or no attack made, there is nothing to settle."""
+    def crowded(raw, phase="regular", made=True):
+        raw.update(phase=phase, step="overstack")
+        if phase == "regular":
+            raw.update(used_box={"east-china-sea": ["us-cv"]})
+            raw["unit"] = [u for u in raw["unit"] if u["id"] != "us-tf-58"]
+        raw["unit"] += [{"id": f"us-x{n}", "kind": "us-infantry", "hex": "w4424"} for n in range(3)]
+        if made:
+            raw["attacked_hexes"] = ["w4324"]
+
+    state = start(raw_of("strait", crowded))
+    assert step(state) == "overstack" and GAME.prompt(state).side == "allied"
+    assert "eliminate us-x0" in orders(state) and "attack w4324 with us-3-mac" not in orders(state)
+    _, settled = when(state, "eliminate us-x0")
+    assert step(settled) == "convoys" and len(settled.ground_at("w4424")) == 3
+    blitz = start(raw_of("strait", lambda r: crowded(r, "blitz")))
+    assert step(blitz) == "overstack" and blitz.used_box == {"east-china-sea": ("us-cv",)}  # 4.1.5 first
+    _, settled = when(blitz, "eliminate us-x1")
+    assert step(settled) == "regular-combat"
+    assert "'step' overstack: a stack over the limit at a Combat Segment's end is one a retreat or an advance" in \
+        problems(raw_of("strait", lambda r: crowded(r, made=False)))
+    roomy = raw_of("strait", crowded)
+    roomy["unit"] = [u for u in roomy["unit"] if u["id"] not in ("us-x0", "us-x1", "us-x2")]
+    assert "so the segment's end has nothing to settle (ruling D15)" in problems(roomy)

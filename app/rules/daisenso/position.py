@@ -24,9 +24,9 @@ from app.rules.kernel.hexgrid import Hex
 
 PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
 # the steps of each segment a player gives orders in (the `step` key, rules version 11): 4.1.5 and 4.3 steps 2-3
-# take none and follow by themselves
-STEPS = {"blitz": ("airdrop", "blitz-combat", "landing", "airdrop-landing"), "regular": ("regular-combat",),
-         "marker": ("convoys",)}
+# take none and follow by themselves; "overstack" is a Combat Segment's end with a stack over the limit (ruling D15)
+STEPS = {"blitz": ("airdrop", "blitz-combat", "landing", "airdrop-landing", "overstack"),
+         "regular": ("regular-combat", "overstack"), "marker": ("convoys",)}
 # how far an attack under way stands (the `[combat]` key's `stage`, rules version 11): 4.2.2 step 2 (the defender
 # may declare Ranged Support), step 5 (the die to roll), then the results of steps 6-8 in order (4.2.4-4.2.8)
 STAGES = ("support", "roll", "attacker-result", "attacker-retreat", "exchange", "retreat", "attacker-losses",
@@ -311,6 +311,10 @@ class _Reader:
         if step == "airdrop" and made:
             self.err("'step' airdrop: attacks made in the segment (attacked_hexes, attacked, fought) come in step 2, "
                      "after every Airdrop (4.1 clarification, ruling D54)")
+        if step == "overstack" and not made:
+            self.err("'step' overstack: a stack over the limit at a Combat Segment's end is one a retreat or an "
+                     "advance of the segment left (4.2.5.3 design note, 4.2.7; ruling D15): the segment's attacks "
+                     "are made (attacked_hexes)")
         if under_way is not None and step not in ("blitz-combat", "regular-combat"):
             self.err(f"[combat]: an attack is made in Blitz Combat (4.1.2) or the Regular Combat Segment (4.2), not "
                      f"in the {step} step")

@@ -32,6 +32,14 @@ def open_at_step(state: State, step: str) -> State:
     D26), an Airdrop Landing step begins by sending lapsed Airdrop markers to the Delay Box (4.1.4)."""
     if step in ("landing", "airdrop-landing"):
         return _decide(state, state.side, lambda d: sequence.enter(d, step))
+    if step == "overstack":  # the segment's end (ruling D15): after 4.1.5 in the Blitz segment
+        if not any(sequence.overstacked(state, f) for f in state.factions.values()):
+            raise SetupError("position", ["'step' overstack: no hex holds more ground units than the stacking limit, "
+                                          "so the segment's end has nothing to settle (ruling D15)"])
+        if state.step == "blitz":
+            return _decide(replace(state, step="airdrop-landing"), state.side, sequence.end_blitz)
+        return _decide(replace(state, step="regular-combat"), state.side,
+                       lambda d: sequence.settle_overstacks(d, "convoys"))
     if step == "airdrop" and not blitz.airdrop_units(state):
         step = "blitz-combat"
     return replace(state, step=step)
