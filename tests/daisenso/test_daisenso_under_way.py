@@ -362,3 +362,51 @@ def test_d60_a_combat_segments_end_with_a_stack_over_the_limit_waits_for_its_own
     roomy = raw_of("strait", crowded)
     roomy["unit"] = [u for u in roomy["unit"] if u["id"] not in ("us-x0", "us-x1", "us-x2")]
     assert "so the segment's end has nothing to settle (ruling D15)" in problems(roomy)
+
+
+def test_d61_an_ad_is_met_by_retreating_only_when_every_attacking_stack_can_retreat():
+    """4.2.4.1 Ad, 4.2.5.2 (ruling D61): the Tenth Army on its Beachhead cannot retreat (its one crossing leads back
+    to Taihoku), so the assault's Ad is met by a step although the corps in Foochow could fall back; without the
+    Tenth Army the corps' stack chooses."""
+    def ad(raw, attackers):
+        raw.update(phase="regular", used_box={"east-china-sea": ["us-cv"]})
+        raw["unit"] = [u for u in raw["unit"] if u["id"] != "us-tf-58"]
+        raw["combat"] = {"hex": "w4324", "attackers": attackers, "stage": "attacker-result", "result": "Ad"}
+    both = start(raw_of("strait", lambda r: ad(r, ["us-3-mac", "us-10-army"])))
+    # one way left: the marine step of the corps that crossed the Strait (4.2.6.1), applied at once (ruling D27)
+    assert both.combat is None and step(both) == "regular-combat"
+    assert "us-3-mac" in both.removed and both.units["us-10-army"].hex == "w4325"
+    corps = start(raw_of("strait", lambda r: ad(r, ["us-3-mac"])))
+    assert {o.split()[0] for o in orders(corps)} == {"lose", "retreat"}
+
+
+def test_d16_victory_is_read_after_the_last_combat_phase_only_from_ground_units_on_every_hex():
+    """Ruling D16 at its boundaries: the scenario ends after the Marker Segment of its last Combat Phase, not
+    before; the faction wins only if its ground units stand on every hex it must hold (an Air unit holds none); a
+    stack over the limit at the last Combat Segment's end is settled before the end is read."""
+    def end(units, phases=1, hold=("w4624", "w4625"), step_="convoys", **more):
+        raw = {"name": "end", "turn": 3, "phase": "marker", "step": step_, "phasing": "western",
+               "factions": ["axis", "western"], "combat_phases": phases, "neutral": ["tibet", "nepal"],
+               "victory": {"faction": "axis", "hold": list(hold)},
+               "unit": [{"id": i, "kind": k, "hex": h} for i, k, h in units], **more}
+        return start(raw)
+
+    both = [("jp-a", "jp-army", "w4624"), ("jp-b", "jp-army", "w4625"), ("cn-a", "kmt-army", "w4722")]
+    events, over = when(end(both), "next")
+    assert step(over) == "over" and GAME.outcome(over).winner == "axis" and "holds w4624, w4625" in \
+        GAME.outcome(over).reason
+    _, on = when(end(both, phases=2), "next")  # not the last Combat Phase: the Axis's begins
+    assert step(on) != "over" and on.combat_phase == 4 and on.phasing == "axis"
+    one = [*both[:1], ("jp-air", "jp-air", "w4625"), both[2]]
+    _, lost = when(end(one), "next")
+    assert GAME.outcome(lost).winner == "allied" and "does not hold w4625" in GAME.outcome(lost).reason
+    crowded = [("jp-a", "jp-army", "w4624"), ("cn-a", "kmt-army", "w4722"),
+               *[(f"cn-x{n}", "kiangsu-res", "w4723") for n in range(4)]]
+    state = end(crowded, hold=("w4723",), step_="overstack", phase="regular", attacked_hexes=["w4624"],
+                victory={"faction": "western", "hold": ["w4723"]})
+    for n in range(4):
+        if step(state) != "overstack":
+            break
+        _, state = when(state, f"eliminate cn-x{n}")
+    assert step(state) == "over" and GAME.outcome(state).winner == "allied"  # three Res left in w4723 hold it
+    assert len(state.ground_at("w4723")) == 3
