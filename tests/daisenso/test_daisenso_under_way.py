@@ -410,3 +410,22 @@ def test_d16_victory_is_read_after_the_last_combat_phase_only_from_ground_units_
         _, state = when(state, f"eliminate cn-x{n}")
     assert step(state) == "over" and GAME.outcome(state).winner == "allied"  # three Res left in w4723 hold it
     assert len(state.ground_at("w4723")) == 3
+
+
+def test_d60_units_an_attacking_stack_retreated_into_share_its_attrition():
+    """4.2.5, ruling D32: the Marines' stack fell back from Amoy into w4322, where the 10th Marines (`joined`) stood;
+    they are of the attacking force now: the Ad 1/0's step may be theirs (any marine's, D40), and they attack no
+    more this segment. A unit said to have joined where no attacking stack retreated is refused."""
+    def ad(raw, where="w4322"):
+        raw.update(phase="regular", used_box={"east-china-sea": ["us-cv"]})
+        raw["unit"] = [u for u in raw["unit"] if u["id"] != "us-tf-58"]
+        next(u for u in raw["unit"] if u["id"] == "us-6-mar")["hex"] = "w4322"
+        raw["unit"].append({"id": "us-10-mar", "kind": "us-marine", "hex": where})
+        raw["combat"] = {"hex": "w4324", "attackers": ["us-3-mac", "us-6-mar"], "from": {"us-6-mar": "w4323"},
+                         "joined": ["us-10-mar"], "stage": "attacker-retreat", "result": "Ad 1/0"}
+    state = start(raw_of("strait", ad))
+    assert "us-10-mar" in state.combat.attackers and state.units["us-10-mar"].attacked
+    _, state = when(state, "retreat w4424 to w4523")
+    assert "lose us-10-mar" in orders(state)
+    assert "joined: us-10-mar in w4423 stands where no attacking stack retreated (ruling D32)" in problems(
+        raw_of("strait", lambda r: ad(r, "w4423")))

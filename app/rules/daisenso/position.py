@@ -39,8 +39,8 @@ EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pr
               *COUNTRY_STATUSES)
 _UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values", "attacked", "fought"}
 _MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "airborne", "landed", "note"}
-_COMBAT_KEYS = {"hex", "attackers", "hq", "from", "defender_hq", "stage", "result", "attacker_result", "retreated",
-                "converted", "unsatisfied", "owed", "armor", "note"}
+_COMBAT_KEYS = {"hex", "attackers", "joined", "hq", "from", "defender_hq", "stage", "result", "attacker_result",
+                "retreated", "converted", "unsatisfied", "owed", "armor", "note"}
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,7 @@ class PlacedCombat:
     unsatisfied: int = 0  # results the defending force left unsatisfied, being gone (4.2.8)
     owed: int | None = None  # an Attrition stage: the steps still owed (default: the result's)
     armor: bool | None = None  # 4.2.8: the force included an armor-type unit (default: one of `attackers` is)
+    joined: tuple[str, ...] = ()  # ground units a retreating attacking stack entered, now of the force (ruling D32)
 
 
 @dataclass(frozen=True)
@@ -363,6 +364,14 @@ class _Reader:
         attackers = tuple(a for a in (unit_id(x, "attackers") for x in attackers) if a)
         if len(set(attackers)) != len(attackers):
             self.err(f"{where} attackers: a unit attacks once (4.2.1)")
+        joined = raw.get("joined", [])
+        if not isinstance(joined, list):
+            self.err(f"{where} joined lists the units a retreating attacking stack took along (4.2.5)")
+            joined = []
+        joined = tuple(j for j in (unit_id(x, "joined") for x in joined) if j)
+        if set(joined) & set(attackers):
+            self.err(f"{where} joined: {', '.join(sorted(set(joined) & set(attackers)))} attacked; the units a "
+                     "retreat took along did not")
         fronts_raw = raw.get("from", {})
         fronts: dict[str, Hex] = {}
         if not isinstance(fronts_raw, dict):
@@ -407,7 +416,7 @@ class _Reader:
             return None
         return PlacedCombat(target, attackers, unit_id(raw.get("hq"), "hq"), fronts,
                             unit_id(raw.get("defender_hq"), "defender_hq"), stage, result.strip(), attacker_result,
-                            path, counts["converted"] or 0, counts["unsatisfied"] or 0, counts["owed"], armor)
+                            path, counts["converted"] or 0, counts["unsatisfied"] or 0, counts["owed"], armor, joined)
 
     def _common(self) -> tuple[int, str]:
         try:

@@ -87,6 +87,8 @@ def _with_flags(state: State, placed: PlacedCombat) -> State:
     units = dict(state.units)
     for uid in placed.attackers:
         units[uid] = replace(units[uid], attacked=True)
+    for uid in placed.joined:  # ruling D32: they count as having attacked and taken part
+        units[uid] = replace(units[uid], attacked=True, fought=True)
     for uid in (placed.hq, placed.defender_hq, *_defenders(state, placed)):
         if uid:
             units[uid] = replace(units[uid], fought=True)
@@ -117,7 +119,7 @@ def _combat(state: State, placed: PlacedCombat) -> Combat:
     armor = placed.armor if placed.armor is not None else any(
         state.kind(state.units[uid]).armor_type for uid in placed.attackers)
     return Combat(
-        target=str(placed.hex), attackers=placed.attackers, attacker_hq=placed.hq,
+        target=str(placed.hex), attackers=(*placed.attackers, *placed.joined), attacker_hq=placed.hq,
         defenders=tuple(_defenders(state, placed)), defender_hq=placed.defender_hq,
         blitz=state.step == "blitz-combat", stage="hq" if stage in _BEFORE_RESULT else stage,
         result=placed.result, retreat_left=retreat_left, path=path, converted=placed.converted,
@@ -196,6 +198,13 @@ class _Check:
         on_units = p.result or p.stage != "advance"  # not the attack on markers alone (ruling D43)
         if s.step == "blitz-combat" and weather and on_units and not (weather == "snow" and russians):
             self.err("4.1.2", f"{self.target} is under {weather}: no Blitz attack on its units")
+        retreated_to = {s.units[x].hex for x in p.attackers if s.units[x].hex != str(p.fronts.get(x, s.units[x].hex))}
+        for uid in p.joined:
+            u = s.units[uid]
+            if u.faction != self.faction or not s.kind(u).is_ground:
+                self.err("4.2.5", f"joined: {uid} is not one of the attacker's ground units")
+            elif u.hex not in retreated_to:
+                self.err("4.2.5", f"joined: {uid} in {u.hex} stands where no attacking stack retreated (ruling D32)")
         hqs = [x for x in p.attackers if s.kind(s.units[x]).type == "hq"] + ([p.hq] if p.hq else [])
         if len(hqs) > 1:
             self.err("4.2.1.2", f"one HQ per faction takes part in a combat, not {', '.join(hqs)}")
