@@ -98,9 +98,11 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
       "bases": [], "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7", "jp-hw-1"]}},
      "15.5 CA item 1"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"]}}, "has 'attackers' and 'defenders'"),
-    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: units that landed, dropped or moved by sea this GT are "
-     "held in the Allied Movement Phase that follows (10.2.1, 10.3, 21.0): a position at naval-transfer or "
-     "allied-movement"),
+    ({"phase": "japanese-special-attack", "pinned": ["us-7-17"]}, "pinned: units that landed, dropped or moved by "
+     "sea this GT are held in the Allied Movement Phase that follows (10.2.1, 10.3, 21.0): a position at invasion "
+     "(ruling F124), naval-transfer or allied-movement"),
+    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: in the Invasion Phase the units pinned and not landed "
+     "have dropped (10.3): us-7-17 is no airborne regiment"),
     ({"phase": "allied-movement", "pinned": ["jp-9-7"]}, "pinned: jp-9-7 is not an Allied unit"),
     ({"phase": "japanese-movement", "interdiction": {X: 2}}, "[interdiction]: 2 us points placed, 0 assigned"),
     ({"phase": "japanese-movement", "interdiction": {X: 3}}, "[interdiction] 1013: 1 or 2 points"),

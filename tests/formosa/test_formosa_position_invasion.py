@@ -146,3 +146,18 @@ def test_f80_an_assault_s_ca_waits_for_the_japanese_counterattack_on_the_stack_a
         with pytest.raises(SetupError) as err:
             start(units={"jp-9-7": BEACH}, revealed=["jp-9-7"], **change)
         assert says in str(err.value)
+
+
+def test_the_documented_invasion_position_is_played():
+    """docs/custom-positions.md's position in the middle of an Invasion Phase: the landing and the drop hold their
+    markers, the stack at sea assaults with its waiting support, then the phase ends."""
+    from formosa_given import documented_position
+
+    state = GAME.initial_state("1", {"position": documented_position(5)})
+    assert state.units["us-7-17"].where == "0312" and set(state.used_hexes) == {"0312", "0815", "0816"}
+    shown = GAME.preview(state, GAME.parse("assault 0313", "allied", state))
+    assert {"amount": 2, "case": "Formosa 16.3", "reason": "ground support"} in shown["shifts"]
+    state = play(state, "allied", "assault 0313", [3])
+    assert {state.units[u].where for u in FOUR} == {"0313"} and state.combat is None
+    state = play(state, "allied", "end")
+    assert state.step == "naval-transfer" and all(state.units[u].pinned for u in [*FOUR, "us-27-106", "us-11ab-187"])

@@ -335,8 +335,8 @@ def _at_sea(state: State, units: dict, p: Position, x: dict, arrived: tuple[str,
         if len({data.unit(uid).nationality for uid in ids}) > 1:
             problems.append(f"[at_sea] {h}: US and Commonwealth units never stack together (5.1 item 1, 13.1)")
             continue
-        for uid in ids:
-            units[uid] = replace(units[uid], where=h)
+        for uid in ids:  # as a landing puts them at sea (events.UnitsLanded): pinned, and bound to attack (10.2.2)
+            units[uid] = replace(units[uid], where=h, pinned=True, landed=True)
         seas.append(h)
     return tuple(seas)
 
