@@ -8,6 +8,7 @@ import pytest
 from formosa_map import D, M, ring
 
 from app.rules.custom_setup import SetupError
+from app.rules.errors import IllegalOrder
 from app.rules.formosa import GAME
 from app.rules.kernel.hexgrid import Hex
 
@@ -283,6 +284,22 @@ def test_f103_a_custom_map_with_its_own_ports_and_towns_is_played_as_it_is(run, 
     assert {u["id"]: u["hex"] for u in state["units"] if u["id"] in ("jp-guerrilla-1", "us-7-32")} == {
         "jp-guerrilla-1": "0403", "us-7-32": "0202"}
     assert "chain intact" in run("verify", game).output
+
+
+def test_f103_a_custom_map_s_own_roads_carry_a_mechanized_unit_into_its_mountains():
+    """12.2, 12.4 on a custom map: the road it states is the road the rules read, and a map without it has none."""
+    from formosa_given import when
+
+    hills = ISLAND.replace('open = ["0202"', 'mountain = ["0204"]\nopen = ["0202", "0205"')
+    road = hills + '\n[[roads]]\npath = ["0203", "0204", "0205"]\n'
+    position = {"turn": 2, "phase": "allied-movement", "units": {"us-armor-1": "0203", "jp-9-7": "0503"}}
+    state = GAME.initial_state("1", {"map": road, "position": position})
+    [(path, mp)] = [(e.path, e.mp) for e in when(state, "allied", "move us-armor-1 0204 0205")]
+    assert path[-2:] == ["0204", "0205"] and mp == 1  # half an MP a road hex (12.4)
+    state = GAME.initial_state("1", {"map": hills, "position": position})
+    with pytest.raises(IllegalOrder) as err:
+        when(state, "allied", "move us-armor-1 0204 0205")
+    assert err.value.case == "Formosa 12.2"
 
 
 def test_f104_pinned_units_interdicted_hexes_a_fleet_result_spent_kamikaze_and_used_air_supply():
