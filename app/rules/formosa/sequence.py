@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from app.rules.base import Candidate
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
@@ -683,6 +684,36 @@ def _transfer_candidates(state: State, side: str):
         yield {"unit": u.id, "place": "staging"}
         if "amoy" in staging_displays(state) and state.since(5):
             yield {"unit": u.id, "place": "amoy"}
+
+
+def more_orders(state: State, side: str):
+    """Ruling F125 (rules version 13): every naval transfer the rules may allow, unit by unit, for the list of legal
+    orders and `orders for UNIT` (app/rules/legal.py `listed_candidates`): `_transfer_candidates` names a few (what
+    the random player draws from, kept as it was), so a unit past them was listed nowhere. A staged unit to each
+    functional port and Allied-held coastal hex (21.0 item 1); a unit at a functional port to the Staging Area (or
+    Amoy), each functional port and each coastal hex free of the enemy (item 2); from any other coastal hex to the
+    Staging Area (or Amoy) and each functional port (item 3). The decider keeps those it accepts."""
+    if side != "allied" or state.step != "naval-transfer" or not state.since(13):
+        return
+    data = state.data
+    boxes = ("staging", *(("amoy",) if "amoy" in staging_displays(state) and state.since(5) else ()))
+    functional = state.functional_ports()
+    held = sorted({u.where for u in state.on_map("allied") if data.is_coastal(H(u.where))})
+    free = sorted(str(h) for h in data.land() if data.is_coastal(h) and not state.at(str(h), "japanese"))
+    movers = [u for where in staging_displays(state) for u in state.in_display(where)] + [
+        u for u in state.on_map("allied") if data.is_land(H(u.where)) and data.is_coastal(H(u.where))]
+    for u in movers:
+        if state.is_static(u) or u.moved:
+            continue
+        if u.where in staging_displays(state):
+            places = [*functional, *held]
+        elif u.where in functional:
+            places = [*boxes, *functional, *free]
+        else:
+            places = [*boxes, *functional]
+        for place in dict.fromkeys(places):
+            if place != u.where:
+                yield Candidate("transfer", (u.id,), text=f"transfer {u.id} to {place}")
 
 
 def _read_place(word: str) -> str:
