@@ -48,3 +48,39 @@ def test_f125_the_random_player_draws_from_the_same_orders_and_a_version_12_game
     assert legal.orders_to_try(RULES, state, "allied") == legal.orders_to_try(RULES, start("12"), "allied")
     old = start("12")
     assert not [o for o in legal.naming(RULES, old, "allied", "us-7-32") if o["action"] == "transfer"]
+
+
+def reached(state, side: str, action: str, units) -> set[str]:
+    """The `action` orders `side`'s unit orders (`legal.naming`) hold, for each of `units`."""
+    return {o["order"] for uid in units for o in legal.naming(RULES, state, side, uid) if o["action"] == action}
+
+
+def accepted(state, side: str, texts) -> set[str]:
+    return {t for t in texts if legal.refusal(RULES, state, RULES.parse(t, side, state)) is None}
+
+
+def test_8_1_8_2_every_unit_may_be_recruited_and_deployed_where_8_1_allows_through_its_orders_f125():
+    """8.2: of a type of several strengths the player picks which unit; the list named the first of each type, so
+    the others were reached nowhere; and a unit bought is deployed in every place 8.1 allows, not two of them."""
+    from formosa_given import play
+
+    ports = ["0413", "0918"]
+    position = {"turn": 3, "phase": "recruit-allied", "bases": ["us-eng-1", "us-eng-2"], "amoy_turn": 2,
+                "lp": {"allied": 20}, "units": {"us-eng-1": ports[0], "us-eng-2": ports[1], "jp-9-7": "1014"}}
+    state = RULES.initial_state("1", {"position": position})
+    waiting = [u.id for u in state.in_display("allied-reinforcements")]
+    recruits = accepted(state, "allied", [f"recruit {u}" for u in waiting])
+    assert "recruit us-armor-2" in recruits and reached(state, "allied", "recruit", waiting) == recruits
+    for order in ("recruit us-armor-2", "recruit us-77-306", "recruit us-arty-3", "recruit us-eng-5"):
+        state = play(state, "allied", order)
+    bought = ["us-armor-2", "us-77-306", "us-arty-3", "us-eng-5"]
+    deploys = accepted(state, "allied", [f"deploy {u} {p}" for u in bought for p in [*ports, "amoy", "1014"]])
+    assert len(deploys) == 12 and reached(state, "allied", "deploy", bought) == deploys
+    japanese = RULES.initial_state("1", {"position": {**position, "phase": "recruit-japanese", "lp": {"japanese": 9},
+                                                      "units": {**position["units"], "jp-12-24": "1020"}}})
+    guards = [u.id for u in japanese.in_display("japanese-reinforcements") if japanese.spec(u.id).type == "guard"]
+    for uid in guards[:3]:
+        japanese = play(japanese, "japanese", f"recruit {uid}")
+    land = [str(h) for h in japanese.data.land() if japanese.data.map.features_of(h)]
+    deploys = accepted(japanese, "japanese", [f"deploy {u} {h}" for u in guards[:3] for h in land])
+    assert len(deploys) == 6 and reached(japanese, "japanese", "deploy", guards[:3]) == deploys
