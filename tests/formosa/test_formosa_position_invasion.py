@@ -161,3 +161,31 @@ def test_the_documented_invasion_position_is_played():
     assert {state.units[u].where for u in FOUR} == {"0313"} and state.combat is None
     state = play(state, "allied", "end")
     assert state.step == "naval-transfer" and all(state.units[u].pinned for u in [*FOUR, "us-27-106", "us-11ab-187"])
+
+
+def test_13_0_13_3_the_phasing_side_stands_over_the_limits_in_the_middle_of_its_phase_f126():
+    """13.0: stacking is checked at the end of the Movement and Combat Phases (and the Recruit Phase, 13.3), with no
+    limit at other times: a position in the middle of the Allied Movement Phase holds five US units in a hex, and
+    the phase's end removes the fewest (one). The side that stands still, a hex no unit entered in the phase, or a
+    phase that checked stacking at its end is refused."""
+    from formosa_given import of as of_
+
+    from app.rules.engine.events import DecisionRequired
+
+    five = {u: "0815" for u in [*FOUR, "us-27-106"]}
+    state = GAME.initial_state("1", {"position": {"turn": 3, "phase": "allied-movement", "units": five,
+                                                  "moved": ["us-27-106"]}})
+    [owed] = of_(when(state, "allied", "end"), DecisionRequired)
+    assert (owed.kind, owed.data["hexes"]) == ("overstack", ["0815"])
+    japanese = {u: "1014" for u in ("jp-9-7", "jp-9-19", "jp-12-24", "jp-guard-1")}
+    mid = {"turn": 3, "phase": "japanese-movement", "units": japanese, "moved": ["jp-9-7"]}
+    assert GAME.initial_state("1", {"position": mid})
+    dropped = {"turn": 3, "phase": "allied-movement", "units": {**five, "us-11ab-187": "0815"},
+               "pinned": ["us-11ab-187"], "landed": list(five)}  # F105: a drop zone beside a landing's marker
+    assert GAME.initial_state("1", {"position": dropped}).overstacked("allied") == ["0815"]
+    elsewhere = {**mid, "moved": ["jp-guard-2"], "units": {**japanese, "jp-guard-2": "1114"}}
+    for position in ({**mid, "moved": []}, elsewhere, {**mid, "phase": "allied-movement", "moved": []},
+                     {"turn": 3, "phase": "base-building", "units": five}):
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": position})
+        assert "over the stacking limits (13.1, 13.2); stacking is checked at the end" in str(err.value)

@@ -268,9 +268,13 @@ def _place(state: State, p: Position) -> State:
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
     problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)"
-                 + (": US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)"
-                    if len({placed.spec(u.id).nationality for u in placed.at(h, side)}) > 1 else "")
-                 for side in SIDES for h in placed.overstacked(side)]
+                 + (": US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)" if mixed else
+                    "; stacking is checked at the end of the Recruit, Movement and Combat Phases, so only the "
+                    "phasing side stands over the limits in the middle of a phase, in a hex a unit landed, dropped "
+                    "(pinned, landed), moved (moved) or advanced (attacked) into (13.0, 13.3; ruling F126)")
+                 for side in SIDES for h in placed.overstacked(side)
+                 for mixed in [len({placed.spec(u.id).nationality for u in placed.at(h, side)}) > 1]
+                 if mixed or not _overstack_pending(placed, side, h)]
     if problems:
         raise SetupError("position", problems)
     placed = _revealed_in_combat(placed)
@@ -382,6 +386,24 @@ def _markers_placed(state: State, units: dict, p: Position, x: dict, named: set[
             else:
                 out.append((h, "drop-zone"))
     return out
+
+
+def _overstack_pending(state: State, side: str, hex: str) -> bool:
+    """13.0, 13.3 (ruling F126): may `side` stand over the stacking limits in `hex` in this position? Only in the
+    middle of a phase whose end checks them, in a hex a unit entered in it: in the Allies' Invasion, Naval Transfer
+    and Movement Phases a hex holding a unit that landed or dropped this GT (`pinned`, `landed`: a drop zone shares
+    a hex with an amphibious marker, F105, so six units may land there) or, in a Movement Phase, one that moved
+    (`moved`); in a Combat Phase a hex holding a unit that attacked (`attacked`: an advance after combat, 15.8).
+    Never the side whose units stand still: its stacks were checked at the end of its own last phase (13.3), and a
+    retreat keeps the limits (15.7 item 3)."""
+    if side != state.side:
+        return False
+    here = state.at(hex, side)
+    if state.step in ("invasion", "naval-transfer", "allied-movement") and any(u.pinned for u in here):
+        return True
+    if state.step in ("allied-movement", "japanese-movement"):
+        return any(u.moved for u in here)
+    return state.step in ("allied-combat", "japanese-combat") and any(u.attacked for u in here)
 
 
 # a position in the middle of a phase (ruling F104): flag -> {phase: the side whose units did it}
