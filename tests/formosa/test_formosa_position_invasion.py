@@ -189,3 +189,34 @@ def test_13_0_13_3_the_phasing_side_stands_over_the_limits_in_the_middle_of_its_
         with pytest.raises(SetupError) as err:
             GAME.initial_state("1", {"position": position})
         assert "over the stacking limits (13.1, 13.2); stacking is checked at the end" in str(err.value)
+
+
+def test_15_8_10_2_2_a_position_holds_an_advance_owed_after_a_combat_or_a_landing_f127():
+    """15.8: a DE cleared the hex and the attackers choose who advances, two hexes at most; 10.2.2: an assault
+    cleared the beach and the five at sea must advance as stacking allows, the one left over going back."""
+    from formosa_given import refused
+
+    inland = next(str(n) for n in M.neighbours(Hex.parse(BEACH)) if D.is_land(n))
+    combat = {"turn": 4, "phase": "allied-combat", "units": {"us-7-17": BEACH, "us-7-32": BEACH},
+              "attacked": ["us-7-17", "us-7-32"], "attacked_hexes": [inland],
+              "advance": {"attackers": ["us-7-17", "us-7-32"], "hexes": [inland], "result": "DE"}}
+    state = GAME.initial_state("1", {"position": combat})
+    assert state.pending[0]["kind"] == "advance" and state.combat.advance == 2
+    [moved] = of(when(state, "allied", f"advance us-7-17 to {inland}"), UnitsAdvanced)
+    assert moved.units == ["us-7-17"]
+    landing = invasion(at_sea={SEA: FOUR, SEA2: ["us-27-106"]}, units={}, revealed=[], attacked_hexes=[BEACH],
+                       advance={"attackers": [*FOUR, "us-27-106"], "hexes": [BEACH], "result": "DE"})
+    state = GAME.initial_state("1", {"position": landing})
+    assert state.combat.assault == BEACH
+    refused(state, "allied", "hold", "Formosa 10.2.2")  # they must advance
+    events = when(state, "allied", f"advance {' '.join(FOUR)} to {BEACH}")
+    assert of(events, LandingFailed)[0].units == ["us-27-106"]
+    for change, says in (({"result": "AR"}, "one that lets the attacker advance"),
+                         ({"hexes": [SEA]}, "attacked this phase"),
+                         ({"attackers": FOUR}, "so they have advanced into it")):
+        bad = {**landing, "advance": {**landing["advance"], **change}}
+        if "attackers" in change:
+            bad["at_sea"] = {SEA: FOUR}
+        with pytest.raises(SetupError) as err:
+            GAME.initial_state("1", {"position": bad})
+        assert says in str(err.value)

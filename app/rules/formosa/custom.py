@@ -25,7 +25,7 @@ from app.rules.kernel.hexgrid import Hex
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
               "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp",
-              "b29_struck", "airlifted", "defended", "at_sea")
+              "b29_struck", "airlifted", "defended", "at_sea", "advance")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -278,7 +278,11 @@ def _place(state: State, p: Position) -> State:
     if problems:
         raise SetupError("position", problems)
     placed = _revealed_in_combat(placed)
-    counter = x.get("counterattack")
+    counter, advance = x.get("counterattack"), x.get("advance")
+    if counter is not None and advance is not None:
+        raise SetupError("position", ["[counterattack] and [advance]: one combat is under way at a time (15.5)"])
+    if advance is not None:
+        return _advance(placed, advance)
     return placed if counter is None else _counterattack(placed, counter)
 
 
@@ -754,3 +758,56 @@ def _revealed_in_combat(state: State) -> State:
     found = [u for u in state.on_map("japanese") if u.concealed and u.where in zoc]
     return state.with_units(*(replace(u, concealed=False, **({"where": OUT} if state.spec(u.id).type == "deception"
                                                                else {})) for u in found))
+
+
+def _advance(state: State, raw) -> State:
+    """[advance] (ruling F127): `attackers = [...]`, `hexes = [...]`, `result = "DE"`: the phasing side's attack on
+    `hexes` (attacked this phase, `attacked_hexes`) gave `result` and cleared them, and the attackers now choose who
+    advances (15.8: one hex, two after a DE). In the Invasion Phase an assault's: the attackers are the stacks at sea
+    that assaulted the one hex, which must advance as stacking allows, so the choice is owed only when not all fit
+    (10.2.2, F24)."""
+    from app.rules.engine.events import DecisionRequired
+    from app.rules.formosa.sequence import COMBAT_STEPS
+    from app.rules.formosa.state import Combat
+
+    problems: list[str] = []
+    if not isinstance(raw, dict) or set(raw) != {"attackers", "hexes", "result"}:
+        raise SetupError("position", ["[advance] has 'attackers', 'hexes' and 'result' (15.8)"])
+    attackers = bounded_list(raw["attackers"], "advance attackers", UNIT_ID, "unit ids", problems)
+    hexes = bounded_list(raw["hexes"], "advance hexes", HEX_LABEL, "hexes", problems)
+    codes = state.data.crt_raw["codes"]
+    code = raw["result"]
+    side, landing = state.side, state.step == "invasion"
+    if state.step not in COMBAT_STEPS and not landing:
+        problems.append(f"[advance]: an advance after combat follows an attack of a Combat Phase or an assault of the "
+                        f"Invasion Phase (15.8, 10.2.2), not {state.step!r}")
+    if not isinstance(code, str) or not codes.get(code, {}).get("advance"):
+        problems.append(f"[advance] result: one that lets the attacker advance "
+                        f"({', '.join(c for c, v in codes.items() if v.get('advance'))}) (15.5, 15.8)")
+    units = [state.unit(u) for u in attackers]
+    if not attackers or not hexes or any(u is None or u.side != side or not is_hex(u.where) for u in units):
+        problems.append(f"[advance] attackers: {side} units placed in [units] (or [at_sea]) that attacked `hexes`")
+    if problems:
+        raise SetupError("position", problems)
+    for h in hexes:
+        if h not in state.attacked_hexes:
+            problems.append(f"[advance] {h}: the hexes cleared were attacked this phase: name them in attacked_hexes "
+                            "(15.0)")
+        elif state.at(h, other(side)):
+            problems.append(f"[advance] {h} still holds {other(side)} units: only a cleared hex is advanced into "
+                            "(15.8)")
+        elif any(Hex.parse(h) not in state.data.map.neighbours(Hex.parse(u.where)) for u in units):
+            problems.append(f"[advance] {h}: every attacker is next to every defending hex (15.0)")
+    if landing:
+        if len(hexes) != 1 or not all(state.at_sea(u) for u in units):
+            problems.append("[advance] in the Invasion Phase: the attackers are stacks at sea ([at_sea]) that "
+                            "assaulted one coastal hex (10.2.2)")
+        elif not state.would_overstack(hexes[0], side, attackers):
+            problems.append(f"[advance]: all of {', '.join(attackers)} fit in {hexes[0]}, so they have advanced into "
+                            "it (10.2.2: they must); place them there")
+    if problems:
+        raise SetupError("position", problems)
+    state = state.with_units(*(replace(u, attacked=True) for u in units))
+    combat = Combat(side, tuple(hexes), tuple(attackers), (), code, assault=hexes[0] if landing else "",
+                    advance=codes[code]["advance"], cleared=tuple(hexes), offered=True)
+    return DecisionRequired("advance", side, {"hexes": list(hexes)}).apply(replace(state, combat=combat))
