@@ -10,7 +10,10 @@ sortied (`fleet_sortied`, 18.0), and a counterattack declared by a CA result (`[
 `[values]` gives a counter other values than units.toml's (read by data_load, a what-if). Ruling F122 adds the ground
 support waiting for its combat (`[support]`, 16.3), the hex the B-29 struck (`b29_struck`, 16.5), the units flown by
 air transport (`airlifted`, 25.3), the units attacked this phase that retreated (`defended`, 15.0) and the PW Camp's
-VP earned in play (`[vp]`, 25.10). A unit is placed only
+VP earned in play (`[vp]`, 25.10). Ruling F124 adds the middle of an Invasion Phase (stacks at sea on their
+markers, `[at_sea]`; landings, drops and assaults made; support waiting for the first assault; an assault's CA),
+F126 the phasing side over the stacking limits in the middle of a phase (13.0), and F127 an advance after combat still
+to choose (`[advance]`, 15.8, 10.2.2). A unit is placed only
 where a rule could have brought it, and Amoy's timing and the 6th Marine Division's arrival are kept (ruling F118).
 """
 from __future__ import annotations
