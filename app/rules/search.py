@@ -63,6 +63,8 @@ TIERS = ((1000, 4.0), (100, 3.0), (10, 2.0), (0, 1.0))  # greedy's rating -> pri
 # a move toward an objective, what the step asks for or brings units in, `end`; anything else 0.5
 ENDS = practice.ENDS
 SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
+ROLLOUT_SINCE = 8  # the edition that plays a playout out where the rule set's `near_end` says the end is near
+ROLLOUT = 80  # orders edition 8's `rollout` gives past the tree, at most
 
 
 def budget_setting(text: str) -> dict:
@@ -300,10 +302,15 @@ class Search:
     def iterate(self, i: int) -> None:
         """Playout i: down the tree from sample i mod `WORLDS` with its own dice (`descend`), then, from a decision
         the tree did not know yet, `settle` (and edition 3's `close`), and value the position; every decision on
-        the way learns the value."""
+        the way learns the value. From edition 8, where the rule set says the game's end is near (`near_end`),
+        the playout is played out instead (`rollout`) wherever it left the tree, the dice's detours included: the
+        outcome is its value."""
         dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
         state, path, unknown = self.descend(self.world(i % WORLDS), dice)
-        if unknown:
+        near_end = evaluation.hook(self.rules, "near_end", self.edition, since=ROLLOUT_SINCE)
+        if near_end is not None and self.rules.outcome(state) is None and near_end(state):
+            state = rollout(self.rules, state, dice)
+        elif unknown:
             state = settle(self.rules, state, dice)
             if self.edition >= 3:
                 state = close(self.rules, state, dice)
@@ -407,6 +414,38 @@ def close(rules, state: Any, dice: PlayoutDice, horizon: int = CLOSE) -> Any:
             return state
         state = nxt
     return state
+
+
+def rollout(rules, state: Any, dice: PlayoutDice, horizon: int = ROLLOUT) -> Any:
+    """Edition 8's playout past the tree where the game's end is near: each side's order as greedy would give it
+    (`greedy_step`), to the end of the game or `horizon` orders. A leaf's evaluation reads material and ground
+    where the victory conditions are a count at the end (Dai Senso D16: the hexes held after the last Combat
+    Phase): two orders whose chances of that count lie far apart read alike, and an order is chosen on the noise;
+    the outcome itself tells them apart."""
+    for _ in range(horizon):
+        if rules.outcome(state) is not None:
+            return state
+        side = rules.prompt(state).side
+        nxt = None if side is None else greedy_step(rules, state, side, dice)
+        if nxt is None:
+            return state
+        state = nxt
+    return state
+
+
+def greedy_step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
+    """The position after one order of `side`: the one greedy rates best (app/rules/practice.py `ratings`, equals
+    in an order drawn by the dice's generator) that the rules accept with `dice`, else a random one (`step`)."""
+    listed = rules.legal_orders(state, side)
+    dice.rng.shuffle(listed)
+    for score, text, _ in practice.ratings(rules, state, side, listed):
+        if score is None:
+            break
+        try:
+            return apply_command(rules, state, rules.parse(text, side, state), dice)
+        except (OrderError, ValueError, KeyError):
+            continue
+    return step(rules, state, side, dice)
 
 
 def step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
