@@ -28,7 +28,8 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
 The order played is the root's most visited. A decision with one usable order plays it without a playout.
 
 The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
-for another time): it runs playouts while another fits in its CPU time (at least `MIN_PLAYOUTS`), and its reason
+for another time): it runs playouts while another as long as the longest so far fits in its CPU time (at least
+`MIN_PLAYOUTS`), and its reason
 records the playouts done, which `verify` re-runs exactly, whatever its clock says. `search:N` runs exactly N
 playouts a decision, whatever the time. Every draw is seeded by the side's view and the orders it has given
 (app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any process.
@@ -193,18 +194,22 @@ class Search:
         return why
 
     def run(self) -> None:
-        """The playouts: `budget` of them, or, timed, while one more playout (the mean so far) and the choosing after
-        them fit in what is left of `seconds` of CPU time since the decision began (at least `MIN_PLAYOUTS`, at
-        most `budget`): so the decision stays within its budget rather than ending with the playout that passes it.
-        A stored reason records the playouts done, which `verify` runs again whatever the clock."""
+        """The playouts: `budget` of them, or, timed, while one more playout (as long as the longest so far) and the
+        choosing after them fit in what is left of `seconds` of CPU time since the decision began (at least
+        `MIN_PLAYOUTS`, at most `budget`): so the decision stays within its budget rather than ending with the
+        playout that passes it. The longest, not the mean: a playout that opens a decision of many orders costs
+        far more than most (an Olympic combat phase's list of attacks, each with its odds: 76 ms where the mean
+        was 11), and the mean let one such playout begun near the end carry the decision past its budget. A stored
+        reason records the playouts done, which `verify` runs again whatever the clock."""
+        longest, last = 0.0, 0.0
         for i in range(self.budget):
-            if self.seconds is not None and i >= MIN_PLAYOUTS:
-                spent = time.process_time() - self.started
-                mean = (spent - self.ran_at) / i  # a playout; the choosing after them: as long as the listing
-                if spent + mean + max(self.ran_at, RESERVE) >= self.seconds:
+            if self.seconds is not None:
+                now = time.process_time()
+                if i == 0:
+                    self.ran_at = now - self.started  # CPU before the first playout: the choosing after is as long
+                longest, last = (max(longest, now - last) if i else 0.0), now
+                if i >= MIN_PLAYOUTS and now - self.started + longest + max(self.ran_at, RESERVE) >= self.seconds:
                     break
-            if i == 0:
-                self.ran_at = time.process_time() - self.started  # CPU before the first playout
             self.iterate(i)
             self.done = i + 1
 
