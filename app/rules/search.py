@@ -43,7 +43,7 @@ import time
 from typing import Any
 
 from app.events.core import DieRolled
-from app.rules import belief, evaluation, practice
+from app.rules import belief, evaluation, odds_scale, practice
 from app.rules.errors import OrderError
 
 SEARCH_CASE = "strong practice opponent (docs/play-by-email.md)"
@@ -255,7 +255,7 @@ class Search:
         if found is None:
             return []
         known = {item["order"] for item in listed}
-        return [text for text in found(state, side)
+        return [text for text in found(state, side, edition=self.edition)
                 if text not in known and practice.usable(self.rules, state, side, text) is not None]
 
     def within_limits(self, state: Any, side: str, rated: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -440,17 +440,30 @@ def rollout(rules, state: Any, dice: PlayoutDice, horizon: int = ROLLOUT) -> Any
 
 def greedy_step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
     """The position after one order of `side`: the one greedy rates best (app/rules/practice.py `ratings`, equals
-    in an order drawn by the dice's generator) that the rules accept with `dice`, else a random one (`step`)."""
+    in an order drawn by the dice's generator) that the rules accept with `dice`, else a random one (`step`).
+    Where greedy would end the step and the game's stakes read the side as losing (`desperate`), the listed attack
+    at the best odds first: greedy attacks only from 3:2, and a side that loses if nothing changes loses nothing
+    by a long chance (Across the Strait: the Japanese counterattack on Taihoku, their one way back to D16)."""
     listed = rules.legal_orders(state, side)
     dice.rng.shuffle(listed)
-    for score, text, _ in practice.ratings(rules, state, side, listed):
-        if score is None:
-            break
+    rated = [(text, score) for score, text, _ in practice.ratings(rules, state, side, listed) if score is not None]
+    if (not rated or rated[0][0].split()[0] in ENDS) and desperate(rules, state, side):
+        attacks = sorted((-ratio, n, item["order"]) for n, item in enumerate(listed)
+                         if item["order"].split()[0] in practice.COMBAT
+                         and item.get("odds") is not None and (ratio := odds_scale.of(item["odds"])) is not None)
+        rated = [(text, 0) for _, _, text in attacks] + rated
+    for text, _ in rated:
         try:
             return apply_command(rules, state, rules.parse(text, side, state), dice)
         except (OrderError, ValueError, KeyError):
             continue
     return step(rules, state, side, dice)
+
+
+def desperate(rules, state: Any, side: str) -> bool:
+    """The rule set's stakes read `side` as losing the game as the position stands (below 0)."""
+    stakes = getattr(rules, "stakes", None)
+    return stakes is not None and stakes(state, side, edition=ROLLOUT_SINCE) < 0
 
 
 def step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:

@@ -9,7 +9,8 @@ scenario exactly (every listed order, every die face, as bench/scenario_value.py
 33.3% against 5.6% (Ex, against greedy; 33.3% against 0% against best play): D16 asks for Taihoku held after the
 last Combat Phase, and the fortress's three defence factors keep the next attack's odds down. Edition 7's leaf
 evaluation read the two orders alike (+0.24 and -0.04 after 1,453 playouts, the fortress first) and chose the
-fortress in three games of six at 2 s; edition 8 chooses the division whatever its seed. Edition 7 seats decide as played (tests/rules/test_pinned_decisions.py)."""
+fortress in three games of six at 2 s; edition 8 chooses the division whatever its seed. Edition 7 seats decide as
+played (tests/rules/test_pinned_decisions.py)."""
 from __future__ import annotations
 
 import pytest

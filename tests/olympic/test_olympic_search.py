@@ -4,11 +4,13 @@ time left and the American strength near them, and the search adds moves toward 
 their games were played."""
 from __future__ import annotations
 
-from olympic_given import given
+from olympic_given import START, given
 
 from app.rules import evaluation, search
 from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.movement import Mover, reach
 from app.rules.olympic import GAME, aims, victory
+from app.rules.olympic.sequence import _situation
 
 JAPANESE = "jp-212-2"  # a 2-4 coastal unit
 SOUTH = "2137"  # south of the Objective Line, four hexes from Kagoshima
@@ -68,3 +70,30 @@ def test_on_the_last_game_turn_edition_7_attacks_the_last_japanese_unit_south_ra
     order, why = search.Search(GAME, state, "american", 40, edition=7).decide()
     assert order.startswith(f"attack {SOUTH} with"), why
     assert why["value"] > 0.5 and "-0." in why["summary"].split("next")[1], why
+
+
+def _phases_to_reach(state, start: str, target: str, most: int = 3) -> int | None:
+    """Movement Phases a regiment in `start` needs to stand next to `target`, each moving as far as R10, R11 and
+    R15 let it (kernel `reach` with the American movement situation); None beyond `most`."""
+    data, sit = state.data, _situation(state)
+    front = {Hex.parse(start)}
+    for phases in range(most + 1):
+        if {str(h) for h in front} & set(data.land_links[target]):
+            return phases
+        front |= {h for at in front for h in reach(data.map, data.movement, Mover.single(at, 12, "american"),
+                                                      sit).hexes()}
+    return None
+
+
+def test_from_edition_8_the_search_moves_along_the_americans_way_not_as_the_crow_flies():
+    """A regiment fifteen hexes north of the last Japanese unit south, Kagoshima American: edition 7's aim (the
+    reachable hex nearest as the crow flies) leaves it two more Movement Phases from the unit; edition 8's (the
+    nearest by the movement points along its way, R10's terrain, R11's militia, R15's zones) one."""
+    key = str(START.data.hex_named("Kagoshima"))
+    state = given(step="movement", turn=9, units={JAPANESE: SOUTH, AMERICANS[0]: "2122"},
+                  american_control=("2122", key))
+    (old,), (new,) = aims.aims(state, "american", edition=7), aims.aims(state, "american", edition=8)
+    assert old.startswith(f"move {AMERICANS[0]} to ") and new.startswith(f"move {AMERICANS[0]} to ")
+    assert _phases_to_reach(state, old.split()[-1], SOUTH) == 2
+    assert _phases_to_reach(state, new.split()[-1], SOUTH) == 1
+    assert new in search.Search(GAME, state, "american", 1, edition=8).candidates(state, "american")
