@@ -66,6 +66,8 @@ ENDS = practice.ENDS
 SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
 ROLLOUT_SINCE = 8  # the edition that plays a playout out where the rule set's `near_end` says the end is near
 ROLLOUT = 80  # orders edition 8's `rollout` gives past the tree, at most
+UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
+# dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
 
 
 def budget_setting(text: str) -> dict:
@@ -234,6 +236,12 @@ class Search:
             if len(listed) <= 1:
                 return {item["order"]: 1.0 for item in listed}
         rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
+        if self.edition >= UNPRICED_SINCE:
+            unpriced = {item["order"] for item in listed
+                        if item["order"].split()[0] in practice.COMBAT and item.get("odds") is None}
+            if unpriced:
+                rated = sorted(((text, max(tier, UNPRICED) if text in unpriced else tier) for text, tier in rated),
+                               key=lambda r: -r[1])
         if evaluation.hook(rules, "overstacked", self.edition) is not None:
             chosen = self.within_limits(state, side, rated)
         else:

@@ -97,3 +97,25 @@ def test_from_edition_8_the_search_moves_along_the_americans_way_not_as_the_crow
     assert _phases_to_reach(state, old.split()[-1], SOUTH) == 2
     assert _phases_to_reach(state, new.split()[-1], SOUTH) == 1
     assert new in search.Search(GAME, state, "american", 1, edition=8).candidates(state, "american")
+
+
+def test_from_edition_8_an_attack_listed_without_odds_is_searched_before_end():
+    """An Olympic attack's column waits for the militia die (ruling R28), so the list gives it no odds and greedy's
+    rating passes it over: edition 7's search weighed it below `end` and, its values a hair apart, ended every
+    combat phase of a ten-turn game without one attack. Edition 8 weighs it as what the step asks for: three
+    regiments next to a Japanese unit south on Game-Turn 5 attack it."""
+    state = given(step="combat", turn=5, units={JAPANESE: SOUTH, "jp-86-1": "2440", **dict.fromkeys(AMERICANS, "2036")},
+                  american_control=("2036",))
+    attack = f"attack {SOUTH} with {' '.join(sorted(AMERICANS))}"
+    assert [o["order"] for o in GAME.legal_orders(state, "american")] == [attack, "end"]
+    assert search.Search(GAME, state, "american", 60, edition=7).decide()[0] == "end"
+    assert search.Search(GAME, state, "american", 60, edition=8).decide()[0] == attack
+
+
+def test_edition_8_reads_a_unit_pressed_as_more_left_to_do_than_edition_7():
+    """R20 counts units south, not the strength next to them: edition 7 counted a unit with three regiments next to
+    it as three quarters cleared, so clearing it read as a small gain; edition 8 counts it a quarter cleared."""
+    pressed, cleared = last_unit_south("2036", americans=3), last_unit_south("2036", japanese=False, americans=3)
+    gain = {e: victory.final_count(cleared, e) - victory.final_count(pressed, e) for e in (7, 8)}
+    assert victory.final_count(pressed, 8) < victory.final_count(pressed, 7)
+    assert gain[8] > 2 * gain[7] > 0
