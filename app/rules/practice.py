@@ -42,8 +42,10 @@ Japanese units south and Kagoshima, each by the American strength near it), weig
 ring in depth while 4.2 can end the game (each hex held by the Japanese strength next to it, each empty one by the
 Chinese units near it). Edition 8 is edition 7 but for two games' search: where the rule set says the end is near
 (`near_end`: Dai Senso) each playout is played out to the game's end with greedy's orders and valued by the
-outcome (app/rules/search.py `rollout`), and Olympic's `aims` read "nearest" along the Americans' way, Japanese
-units and intact militia on it counted as the attacks they need (app/rules/olympic/aims.py `way_to`).
+outcome (app/rules/search.py `rollout`); Olympic's attacks, listed without odds (the militia die), are searched as
+what the step asks for, not below `end`, its final count credits the strength pressing a unit south a quarter of
+it (not three quarters), and its `aims` read "nearest" along the Americans' way, Japanese units and intact militia
+on it counted as the attacks they need (app/rules/olympic/aims.py `way_to`).
 Random decides alike in editions 2 to 8, greedy in editions 2 to 4 and in editions 5 to 8.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise

@@ -29,10 +29,10 @@ The order played is the root's most visited. A decision with one usable order pl
 
 The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
 for another time): it runs playouts while another as long as the longest so far fits in its CPU time (at least
-`MIN_PLAYOUTS`), and its reason
-records the playouts done, which `verify` re-runs exactly, whatever its clock says. `search:N` runs exactly N
-playouts a decision, whatever the time. Every draw is seeded by the side's view and the orders it has given
-(app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any process.
+`MIN_PLAYOUTS`), and its reason records the playouts done, which `verify` re-runs exactly, whatever its clock says.
+`search:N` runs exactly N playouts a decision, whatever the time. Every draw is seeded by the side's view and the
+orders it has given (app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any
+process.
 """
 from __future__ import annotations
 

@@ -77,7 +77,9 @@ def final_count(state: State, edition: int = 7) -> float:
     chance of either, weighted 0.8 against the points counted (0.2: 1 at none, -1 at the last American level's
     limit). Edition 6 read the units south as a fixed 0.2 halving every three and Kagoshima by its nearest American
     unit, with no time in it: the search ended its last Game-Turn with three Japanese units south, six to nine
-    hexes from any American unit."""
+    hexes from any American unit. Edition 8 credits the pressing strength a quarter of a unit (`CREDIT`), not
+    three quarters: a pressed unit read as all but cleared, so clearing it read as a small gain and the search's
+    Americans ended every combat phase of a game lost with eight units south (its last turn read +0.39)."""
     data = state.data
     v = data.scenario["victory"]
     a = assessment(state)
