@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from copy import deepcopy
 from typing import NamedTuple
 
 from flask import Response, abort, current_app, request
 from flask_smorest import Blueprint
+from flask_smorest.utils import deepupdate
 from marshmallow import Schema, ValidationError, fields, validate
 from werkzeug.http import parse_etags
 
@@ -22,7 +24,21 @@ class ApiBlueprint(Blueprint):
     """flask-smorest's Blueprint, each route's argument schema made once: given a Schema class, webargs makes an
     instance of it on every request (about 25 us of a state read's CPU, issue 15); one serves them all
     (the schemas keep no state between loads). A request with no query string gets its query arguments as the
-    schema loads nothing, worked out once (`_defaults_without_query`), not parsed again (issue 26)."""
+    schema loads nothing, worked out once (`_defaults_without_query`), not parsed again (issue 26). `doc` records
+    its documentation on the route itself instead of wrapping it in one more call per request (issue 26)."""
+
+    @staticmethod
+    def doc(**kwargs):
+        """flask-smorest's `doc` (the route's documentation, `kwargs` merged into what it has), without the wrapper
+        it adds only to carry that documentation: each wrapper cost a state read a call and an `ensure_sync`."""
+
+        def decorator(func):
+            documented = deepcopy(getattr(func, "_apidoc", {}))  # a copy: `functools.wraps` shares it with the
+            documented["manual_doc"] = deepupdate(documented.get("manual_doc", {}), kwargs)  # function wrapped
+            func._apidoc = documented
+            return func
+
+        return decorator
 
     def arguments(self, schema, **options):
         schema = schema() if isinstance(schema, type) else schema
@@ -131,7 +147,7 @@ def conditional(body: JsonBody, content_type: str = "application/json") -> Respo
     """200 with the body and its ETag, or 304 without a body when the request's If-None-Match names that ETag
     (compared weakly, RFC 9110 13.1.2). `private, no-cache`: a browser may keep the answer but asks again each
     time; a shared cache never keeps it."""
-    asked = request.headers.get("If-None-Match")
+    asked = request.environ.get("HTTP_IF_NONE_MATCH")  # request.headers' own lookup, without its key's rewriting
     unchanged = asked is not None and parse_etags(asked).contains_weak(body.etag[1:-1])
     return Response(None if unchanged else body.data, status=304 if unchanged else 200,
                     headers={"ETag": body.etag, "Cache-Control": "private, no-cache"},
