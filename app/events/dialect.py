@@ -64,6 +64,7 @@ class Database(ABC):
         self.heads = heads
         self.marks: dict[tuple[str, str, str], int] = {}  # seat marks this connection saw committed at or above
         self.credentials: dict[str, list[dict]] = {}  # games' seats as committed (SeatTables.credentials)
+        self.seeds: dict[str, str] = {}  # games' dice seeds as committed (StreamTables.dice_seed)
         self._depth = 0
         self._durable = False
         self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits

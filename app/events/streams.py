@@ -13,6 +13,7 @@ from app.events.dialect import EVENT_COLUMNS, Tables, event_row, head_of, stored
 from app.events.envelope import GENESIS_HASH, EventBody, NewEvent, StoredEvent, canonical_json, seal, utc_now
 from app.events.errors import Conflict, StoreError, UnknownGame
 
+SEEDS_KEPT = 4096  # games' dice seeds a connection keeps (`dice_seed`)
 HEAD = "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1"
 
 
@@ -153,5 +154,15 @@ class StreamTables(Tables):
             "AND seq <= ? ORDER BY seq", [game_id, to_seq])]
 
     def dice_seed(self, game_id: str) -> str | None:
-        row = self.db.one("SELECT seed FROM dice_seeds WHERE game_id = ?", [game_id])
-        return row[0] if row else None
+        """The game's secret dice seed (None: a game this server holds none for, imported). A seed is stored with
+        its game and never changes, so a connection keeps one once it has read it committed: an order then reads
+        no row for it (issue 26). At most SEEDS_KEPT games a connection."""
+        seed = self.db.seeds.get(game_id)
+        if seed is None:
+            row = self.db.one("SELECT seed FROM dice_seeds WHERE game_id = ?", [game_id])
+            seed = row[0] if row else None
+            if seed is not None and not self.db.in_transaction:  # inside one, a rollback could take it back
+                if len(self.db.seeds) >= SEEDS_KEPT:
+                    self.db.seeds.clear()
+                self.db.seeds[game_id] = seed
+        return seed

@@ -149,3 +149,15 @@ def test_events_stored_with_hashes_as_text_read_and_chain_the_same_once_stored_a
             32, 32, 16)
     finally:
         after.close()
+
+
+def test_a_dice_seed_read_inside_a_creation_that_rolled_back_is_gone_after_it(backend):
+    """A connection keeps a game's seed once read committed (no row read for it on each order); one read inside a
+    transaction that then rolled back is not kept: the game and its seed are gone."""
+    with pytest.raises(RuntimeError), backend.transaction():
+        backend.create_game("g-1", "skirmish", "meeting", [ev(1)], "seed")
+        assert backend.dice_seed("g-1") == "seed"
+        raise RuntimeError("rolled back")
+    assert backend.dice_seed("g-1") is None and not backend.game_exists("g-1")
+    backend.create_game("g-1", "skirmish", "meeting", [ev(1)], "another")
+    assert backend.dice_seed("g-1") == "another" and backend.dice_seed("g-1") == "another"
