@@ -161,14 +161,7 @@ def test_4_2_5_3_a_force_held_by_its_supporting_hq_converts_every_hex_of_a_dr2_n
     """DS-12's attack rolled a 5, Dr2 0/1: the 3rd HQ giving Ranged Support is part of the force, which may not
     retreat (4.2.5.2), so each hex is converted into a step (4.2.5.3). The 9th War Zone converts the first; the
     HQ still holds the force, so the second is a step again, never a retreat."""
-    def stronger(raw):
-        unit(raw, "jp-40-div", "jp-division", "w4524")
-        unit(raw, "jp-34-army", "jp-army", "w4625")
-        unit(raw, "jp-air", "jp-air", "w4523")
-
-    z = scenario("zhejiang", stronger)
-    _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
-    _, z = when(z, "support cn-3-hq", [5])
+    _, z = ds12_after_the_roll(5)
     assert (z.combat.result, step(z)) == ("Dr2 0/1", "retreat")
     events, z = when(z, "convert cn-9-war-zone as hunan-res")
     assert next(e for e in events if isinstance(e, StepLost)).replacement == "cn-9-war-zone.1"
