@@ -13,8 +13,10 @@ for ever. Which policies a rule set offers:
 - `greedy` (a practice opponent), for a rule set that lists its legal orders and draws a map: the attack at the
   best odds (3:2 or better), else the move that brings a unit nearest an objective (a victory hex the side does
   not hold, else a hex where it sees an enemy unit) without leaving a victory hex it holds empty, else an order
-  that brings units into play or spends what the side has, or a decision the step forces, else `end`; an attack
-  the step forces below 3:2 (Formosa 15.0): from edition 5 the one at the best odds, before it a random order;
+  that brings units into play or spends what the side has, or a decision the step forces, else (from edition 8)
+  an order that raises the game's own stakes (Formosa's `build`), else `end`; an attack the step forces below
+  3:2 (Formosa 15.0): from edition 5 the one at the best odds, before it a random order; from edition 8 no order
+  that puts units over the stacking limits, nor any the rule set's `searched` passes over;
 - `random` (the fuzzers' random player, docs/architecture.md practice 10): a random legal order;
 - `search` (the strong practice opponent, app/rules/search.py): playouts through the rules themselves, a fixed
   number of them a decision (`search:N` at creation), on positions sampled from the side's view.
@@ -41,7 +43,16 @@ Japanese units south and Kagoshima, each by the American strength near it), weig
 (`progress`), and it searches moves toward them beside the legal list's (`aims`); SNC's stakes read the Shanghai
 ring in depth while 4.2 can end the game (each hex held by the Japanese strength next to it, each empty one by the
 Chinese units near it).
-Random decides alike in editions 2 to 7, greedy in editions 2 to 4 and in editions 5 to 7.
+Edition 8 changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
+nothing the step asks for) is rated by the rule set's `stakes` after it against now, above `end` where they rise
+(Formosa's `build`, 20.1: the base scores its port's or airfield's VP, 4.2; before it greedy's Allies never built
+one, scored 12 VP at most, and could not reach the Draw band); a move by sea (`transfer`, `ship`) is rated as a
+move, one that brings units onto the map by how near an objective it puts them; it considers only the orders the
+rule set's `searched` keeps (Formosa's Allies: the LP the bases in reach need kept, no unit put where 15.0 forces
+a hopeless attack); where the rule set counts the units over its stacking limits (`overstacked`: SNC 6.0, Formosa
+13.3) it gives no order that puts more over them and, while some are, brings them within before it ends a step
+(`Limits`); and when it rates nothing it draws among those orders, not every order (`drawn`).
+Random decides alike in editions 2 to 8, greedy in editions 2 to 4 and in editions 5 to 7.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -70,7 +81,7 @@ EDITION = 8  # the edition a seat automated now records (3: the search's evaluat
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
 # linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
-# searched; SNC's ring read in depth)
+# searched; SNC's ring read in depth; 8: greedy rates by the stakes what it rated not at all, and checks stacking)
 GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
