@@ -511,14 +511,28 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edi
 
 def _by_stakes(rules, state: Any, command: Command, seen: Seen) -> tuple[float, dict] | None:
     """Greedy from edition 8, for an order none of its rules rates (Formosa's `build`, 20.1: a base scores its
-    port's or airfield's VP, 4.2): the rule set's stakes after it (dice all showing 1) against now; rated above
-    `end` if they rise, else not worth giving (a base demobilised, 20.2)."""
+    port's or airfield's VP, 4.2): the rule set's stakes after it against now, the mean over the six faces where
+    the dice decide it (every die showing the same face); rated above `end` if they rise, else not worth giving
+    (a base demobilised, 20.2)."""
     if seen.stakes is None:
         return None
-    reached = after(rules, state, command)
-    if reached is None:
+    try:
+        rules.decide(state, command, ProbeDice())
+        faces = (1,)
+    except ReachedRoll:
+        faces = tuple(range(1, 7))
+    except (OrderError, ValueError, KeyError):
         return None
-    gain = rules.stakes(reached, seen.side, edition=GREEDY_8) - seen.stakes
+    found = []
+    for face in faces:
+        reached = state
+        try:
+            for event in rules.decide(state, command, FixedDice(face)):
+                reached = rules.evolve(reached, event)
+        except (OrderError, ValueError, KeyError):
+            return None
+        found.append(rules.stakes(reached, seen.side, edition=GREEDY_8))
+    gain = sum(found) / len(found) - seen.stakes
     if gain <= 0:
         return None
     return 10 + gain, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4),
