@@ -489,9 +489,10 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edi
         before = [d for u in units if u in seen.hexes and (d := seen.distance(seen.hexes[u])) is not None]
         after = seen.distance(to)
         if edition >= GREEDY_8 and after is not None and not any(u in seen.hexes for u in units):
-            reach = 2 ** (-after / 3)  # a unit off the map brought in: nearer an objective, better
-            return 10 + reach, {"case": GREEDY_CASE, "rule": "into play", "distance": after,
-                                "summary": f"greedy: units brought onto the map, {after} hex(es) from an objective"}
+            reach = 2 ** (-after / 3)  # a unit off the map brought in: nearer an objective, better; then what
+            gain = max(0.0, min(0.5, _stakes_gain(rules, state, command, seen) or 0.0))  # raises the stakes most
+            return 10 + reach + gain, {"case": GREEDY_CASE, "rule": "into play", "distance": after, "summary": (
+                f"greedy: units brought onto the map, {after} hex(es) from an objective")}
         if not before or after is None or min(before) - after <= 0:
             return None
         gain = min(before) - after
@@ -503,17 +504,25 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edi
         return 0, {"case": GREEDY_CASE, "rule": "end", "summary": "greedy: nothing better to do in this step"}
     if action in SPEND or forced:
         first = action == "buy" and not seen.markers.get(str(args.get("word")), 0)
-        return 10 + first, {"case": GREEDY_CASE, "rule": "decision",
-                            "summary": f"greedy: the step asks for '{action}'" + (", one of a kind it lacks" if first
-                                                                                   else "")}
-    return _by_stakes(rules, state, command, seen) if edition >= GREEDY_8 else None
+        reason = {"case": GREEDY_CASE, "rule": "decision",
+                  "summary": f"greedy: the step asks for '{action}'" + (", one of a kind it lacks" if first else "")}
+        gain = _stakes_gain(rules, state, command, seen) if edition >= GREEDY_8 else None
+        if gain:  # edition 8: among what the step asks for, what raises the game's stakes most first
+            return 10 + first + max(-0.9, min(0.9, gain)), {**reason, "gain": round(gain, 4)}
+        return 10 + first, reason
+    if edition < GREEDY_8 or (gain := _stakes_gain(rules, state, command, seen)) is None or gain <= 0:
+        return None
+    return 10 + gain, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4),
+                       "summary": f"greedy: nearer its victory conditions by {gain:.4f} (the game's stakes)"}
 
 
-def _by_stakes(rules, state: Any, command: Command, seen: Seen) -> tuple[float, dict] | None:
-    """Greedy from edition 8, for an order none of its rules rates (Formosa's `build`, 20.1: a base scores its
-    port's or airfield's VP, 4.2): the rule set's stakes after it against now, the mean over the six faces where
-    the dice decide it (every die showing the same face); rated above `end` if they rise, else not worth giving
-    (a base demobilised, 20.2)."""
+def _stakes_gain(rules, state: Any, command: Command, seen: Seen) -> float | None:
+    """Greedy from edition 8: how much the rule set's stakes for the side rise with `command` (the mean over the
+    six faces where the dice decide it, every die showing the same face); None without stakes or where the rules
+    refuse it. An order none of greedy's other rules rates (Formosa's `build`, 20.1: a base scores its port's or
+    airfield's VP, 4.2) is rated by it above `end` if they rise, else not worth giving (a base demobilised,
+    20.2); among the orders a step asks for (landings, transfers, purchases, losses) it puts first those that
+    raise them most (an engineer landed near a port, the LP its base needs kept)."""
     if seen.stakes is None:
         return None
     try:
@@ -532,8 +541,4 @@ def _by_stakes(rules, state: Any, command: Command, seen: Seen) -> tuple[float, 
         except (OrderError, ValueError, KeyError):
             return None
         found.append(rules.stakes(reached, seen.side, edition=GREEDY_8))
-    gain = sum(found) / len(found) - seen.stakes
-    if gain <= 0:
-        return None
-    return 10 + gain, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4),
-                       "summary": f"greedy: nearer its victory conditions by {gain:.4f} (the game's stakes)"}
+    return sum(found) / len(found) - seen.stakes
