@@ -66,7 +66,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from app.rules import evaluation, odds_scale, practice_v1
+from app.rules import belief, evaluation, odds_scale, practice_v1
 from app.rules import legal as listing
 from app.rules.base import Command
 from app.rules.engine.decision import FixedDice, ProbeDice, ReachedRoll
@@ -443,11 +443,19 @@ class Seen:
         self.rules, self.state, self.side = rules, state, side
 
     @functools.cached_property
+    def world(self) -> Any:
+        """Edition 8's reading ground: a position the side cannot tell from this one by its view, the hidden parts
+        drawn with a seed from that view (app/rules/belief.py, as the search samples its own): the stakes it reads
+        never read what the side may not see (issue 25)."""
+        seed = view_seed(self.rules, self.state, self.side)
+        return belief.sample(self.rules, self.state, self.side, random.Random(f"{seed}:greedy"))
+
+    @functools.cached_property
     def stakes(self) -> float | None:
-        """The rule set's reading of how near the side stands to its victory conditions now (its `stakes`), or
-        None without one."""
+        """The rule set's reading of how near the side stands to its victory conditions in `world` (its `stakes`),
+        or None without one."""
         stakes = getattr(self.rules, "stakes", None)
-        return None if stakes is None else stakes(self.state, self.side, edition=GREEDY_8)
+        return None if stakes is None else stakes(self.world, self.side, edition=GREEDY_8)
 
     def distance(self, label: str) -> int | None:
         try:
@@ -490,7 +498,7 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edi
         after = seen.distance(to)
         if edition >= GREEDY_8 and after is not None and not any(u in seen.hexes for u in units):
             reach = 2 ** (-after / 3)  # a unit off the map brought in: nearer an objective, better; then what
-            gain = max(0.0, min(0.5, _stakes_gain(rules, state, command, seen) or 0.0))  # raises the stakes most
+            gain = max(0.0, min(0.5, _stakes_gain(rules, command, seen) or 0.0))  # raises the stakes most
             return 10 + reach + gain, {"case": GREEDY_CASE, "rule": "into play", "distance": after, "summary": (
                 f"greedy: units brought onto the map, {after} hex(es) from an objective")}
         if not before or after is None or min(before) - after <= 0:
@@ -506,27 +514,29 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edi
         first = action == "buy" and not seen.markers.get(str(args.get("word")), 0)
         reason = {"case": GREEDY_CASE, "rule": "decision",
                   "summary": f"greedy: the step asks for '{action}'" + (", one of a kind it lacks" if first else "")}
-        gain = _stakes_gain(rules, state, command, seen) if edition >= GREEDY_8 else None
+        gain = _stakes_gain(rules, command, seen) if edition >= GREEDY_8 else None
         if gain:  # edition 8: among what the step asks for, what raises the game's stakes most first
             return 10 + first + max(-0.9, min(0.9, gain)), {**reason, "gain": round(gain, 4)}
         return 10 + first, reason
-    if edition < GREEDY_8 or (gain := _stakes_gain(rules, state, command, seen)) is None or gain <= 0:
+    if edition < GREEDY_8 or (gain := _stakes_gain(rules, command, seen)) is None or gain <= 0:
         return None
     return 10 + gain, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4),
                        "summary": f"greedy: nearer its victory conditions by {gain:.4f} (the game's stakes)"}
 
 
-def _stakes_gain(rules, state: Any, command: Command, seen: Seen) -> float | None:
-    """Greedy from edition 8: how much the rule set's stakes for the side rise with `command` (the mean over the
-    six faces where the dice decide it, every die showing the same face); None without stakes or where the rules
-    refuse it. An order none of greedy's other rules rates (Formosa's `build`, 20.1: a base scores its port's or
-    airfield's VP, 4.2) is rated by it above `end` if they rise, else not worth giving (a base demobilised,
-    20.2); among the orders a step asks for (landings, transfers, purchases, losses) it puts first those that
-    raise them most (an engineer landed near a port, the LP its base needs kept)."""
+def _stakes_gain(rules, command: Command, seen: Seen) -> float | None:
+    """Greedy from edition 8: how much the rule set's stakes for the side rise with `command` in the position it
+    reads them in (`Seen.world`; the mean over the six faces where the dice decide it, every die showing the same
+    face); None without stakes or where the rules refuse it there. An order none of greedy's other rules rates
+    (Formosa's `build`, 20.1: a base scores its port's or airfield's VP, 4.2) is rated by it above `end` if they
+    rise, else not worth giving (a base demobilised, 20.2); among the orders a step asks for (landings, transfers,
+    purchases, losses) it puts first those that raise them most (an engineer landed near a port, the LP its base
+    needs kept)."""
     if seen.stakes is None:
         return None
+    world = seen.world
     try:
-        rules.decide(state, command, ProbeDice())
+        rules.decide(world, command, ProbeDice())
         faces = (1,)
     except ReachedRoll:
         faces = tuple(range(1, 7))
@@ -534,9 +544,9 @@ def _stakes_gain(rules, state: Any, command: Command, seen: Seen) -> float | Non
         return None
     found = []
     for face in faces:
-        reached = state
+        reached = world
         try:
-            for event in rules.decide(state, command, FixedDice(face)):
+            for event in rules.decide(world, command, FixedDice(face)):
                 reached = rules.evolve(reached, event)
         except (OrderError, ValueError, KeyError):
             return None
