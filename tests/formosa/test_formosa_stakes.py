@@ -59,14 +59,3 @@ def test_the_search_counts_the_units_13_3_would_remove_from_edition_6():
     assert (GAME.overstacked(crowded, "allied"), GAME.overstacked(fits, "allied")) == (5, 0)
     assert evaluation.hook(GAME, "overstacked", 5) is None
     assert evaluation.hook(GAME, "overstacked", 6) is GAME.overstacked
-
-
-def test_from_edition_8_the_japanese_reading_before_a_landing_does_not_count_the_allied_markers_it_cannot_see():
-    """The Allied amphibious and drop zone markers are in the Allies' view only: two positions that differ in them
-    read alike for the Japanese from edition 8 (greedy reads the stakes from it), apart before it."""
-    few, many = (given(step="recruit-allied", turn=3, units={}, markers={"amphibious": n, "drop-zone": 0})
-                 for n in (1, 4))
-    assert GAME.view(few, "japanese") == GAME.view(many, "japanese") and not few.occupied("allied")
-    assert victory.stakes(few, "japanese", edition=7) != victory.stakes(many, "japanese", edition=7)
-    assert victory.stakes(few, "japanese", edition=8) == victory.stakes(many, "japanese", edition=8) == 0.5
-    assert victory.stakes(few, "allied", edition=8) < victory.stakes(many, "allied", edition=8) < 0

@@ -59,17 +59,13 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     clamping (x - 16) / 12 to +-1, which was -1 for every net of 4 VP or less: nothing the Allies did moved it.
     Edition 7 reads x / `VP_SPAN` (clamped to +-1): x / (|x| + 12) still moved by under a hundredth a VP where the
     games were played (x from -20 to -40), too little beside the playouts' noise for a replacement or a unit lost
-    to count. Edition 8 reads the Japanese side's value before a landing without the Allied invasion markers, which
-    the Japanese do not see (view.py), taking the Allies' capacity at half (greedy reads the stakes from edition 8,
-    app/rules/practice.py)."""
+    to count."""
     setup = state.step.startswith("setup")
     if setup or not state.occupied("allied"):
         stacking = state.data.charts["stacking"]
         ready = (state.markers.get("amphibious", 0) * stacking["amphibious_units"]
                  + state.markers.get("drop-zone", 0) * stacking["drop_zone_units"])
         capacity = 1 - 2 ** (-ready / 8)
-        if side != "allied" and edition >= HIDDEN_MARKERS:
-            capacity = 0.5  # the Allied invasion markers are the Allies' own (view.py): not read for the Japanese
         allied = capacity if setup else capacity - 1
         return allied if side == "allied" else -allied
     levels = sorted(lv["min"] for lv in state.data.charts["victory"]["levels"])
@@ -91,7 +87,6 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     return allied if side == "allied" else -allied
 
 
-HIDDEN_MARKERS = 8  # edition 8: the Japanese reading does not count the Allied markers, which their view hides
 VP_SPAN = 40  # edition 7: the net VP read linearly from 24 below the Draw band's middle to 24 above the
 # Strategic Victory's 25 (4.2), a fortieth a VP
 BASES_SEEN = 0.5  # edition 6: a VP the Allies' engineers and LP could buy counts half a VP scored
