@@ -44,7 +44,8 @@ Japanese units south and Kagoshima, each by the American strength near it), weig
 ring in depth while 4.2 can end the game (each hex held by the Japanese strength next to it, each empty one by the
 Chinese units near it).
 Edition 8 changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
-nothing the step asks for) is rated by the rule set's `stakes` after it against now, above `end` where they rise
+nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
+from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
 (Formosa's `build`, 20.1: the base scores its port's or airfield's VP, 4.2; before it greedy's Allies never built
 one, scored 12 VP at most, and could not reach the Draw band); a move by sea (`transfer`, `ship`) is rated as a
 move, one that brings units onto the map by how near an objective it puts them; it considers only the orders the
