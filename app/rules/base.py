@@ -254,6 +254,12 @@ class Optional(Protocol):
         subject's best first (app/rules/legal.py keeps those the decider accepts). A rule set on the engine names
         them in its states table (each order's `candidates`)."""
 
+    def more_orders(self, state: Any, side: str) -> Iterable[Candidate]:
+        """Orders the list of legal orders and `naming` try after `orders_to_try`, unchecked (app/rules/legal.py
+        `listed_candidates`): where more orders are legal than a random opponent's draw should weigh, so that a
+        player still reaches each (Formosa: every naval transfer, ruling F125). The random player draws from
+        `orders_to_try` alone. Without it the list tries `orders_to_try`'s."""
+
     def stakes(self, state: Any, side: str, edition: int = 3) -> float:
         """How near `side` stands to winning by the game's own victory conditions (its sudden deaths, its victory
         points, the time left), from -1 (all but lost) to 1 (all but won), read from `state` as the strong
