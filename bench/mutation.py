@@ -462,6 +462,36 @@ def _runs(named: str, traced: str) -> bool:
     return traced == named or traced.startswith((named + "[", named + "::"))
 
 
+def draw_rows(package: str, names: list[str], seed: int, per_case: int) -> tuple[dict[str, list[str]],
+                                                                               dict[str, list[str]]]:
+    """Each case row's mutants (the sampled ones charged to it by their statement or branch; else `per_case`
+    drawn from every such mutant; else the sampled ones charged to it by a docstring; else `per_case` drawn from
+    every such one), and every mutant charged to each row."""
+    rows = case_rows()[package]
+    everything = list(meta(package))
+    by_row: dict[str, list[str]] = {}
+    citing: dict[str, list[str]] = {}
+    loose: dict[str, dict[str, list[str]]] = {"sample": {}, "all": {}}
+    for group, pool in (("sample", names), ("all", everything)):
+        for name in pool:
+            cases, precise = citation(name)
+            for game, case in cases:
+                if game == package:
+                    target = (by_row if group == "sample" else citing) if precise else loose[group]
+                    target.setdefault(case, []).append(name)
+    rng = random.Random(f"{seed}:{package}:cases")
+    for case in sorted(rows, key=_case_key):
+        # the row's own code first: mutants whose statement or branch names the case; else a docstring's
+        for pool in (by_row, citing, loose["sample"], loose["all"]):
+            if pool.get(case):
+                found = sorted(pool[case])
+                sampled = pool is by_row or pool is loose["sample"]
+                by_row[case] = found if sampled else rng.sample(found, min(per_case, len(found)))
+                break
+    citing = {case: sorted(set(citing.get(case, [])) | set(loose["all"].get(case, []))) for case in rows}
+    return by_row, citing
+
+
 def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: set[str] = frozenset(),
                 lines: bool = False, cpu_factor: float = 5.0) -> None:
     """For each row of each game's case table (or only the rows `only` names): the mutants of code citing it
@@ -475,27 +505,7 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
         rows = case_rows().get(package)
         if rows is None:
             continue
-        everything = list(meta(package))
-        by_row: dict[str, list[str]] = {}
-        citing: dict[str, list[str]] = {}
-        loose: dict[str, dict[str, list[str]]] = {"sample": {}, "all": {}}
-        for group, pool in (("sample", names), ("all", everything)):
-            for name in pool:
-                cases, precise = citation(name)
-                for game, case in cases:
-                    if game == package:
-                        target = (by_row if group == "sample" else citing) if precise else loose[group]
-                        target.setdefault(case, []).append(name)
-        rng = random.Random(f"{seed}:{package}:cases")
-        for case in sorted(rows, key=_case_key):
-            # the row's own code first: mutants whose changed statement names the case; else its functions'
-            for pool in (by_row, citing, loose["sample"], loose["all"]):
-                if pool.get(case):
-                    found = sorted(pool[case])
-                    sampled = pool is by_row or pool is loose["sample"]
-                    by_row[case] = found if sampled else rng.sample(found, min(per_case, len(found)))
-                    break
-        citing = {case: sorted(set(citing.get(case, [])) | set(loose["all"].get(case, []))) for case in rows}
+        by_row, citing = draw_rows(package, names, seed, per_case)
         shown = [case for case in sorted(rows, key=_case_key) if not only or case in only]
         by_row = {case: by_row[case] for case in shown if case in by_row}  # drawn as for every row: the same draws
         verdict: dict[str, dict[tuple[str, str], bool | None]] = {}
