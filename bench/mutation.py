@@ -198,13 +198,14 @@ def _cites(text: str, own: str | None) -> set[tuple[str, str]]:
 
 
 class Citations:
-    """What a file's code cites, statement by statement: the per-case report charges a mutant to the cases cited
-    nearest the statement it changes. A statement cites what its own line says (its comments and strings, the
-    module constants it names, the comment lines just above it), else what the whole statement's strings say (a
-    refusal spread over lines) with the comment on or above its first line; a comment inside a statement (one key
-    of a dict) speaks for its own line only. Failing that, the branch around it (an `if`'s header, `else:` or
-    `except` line and the comment above the compound statement), then the next branch out, and only then the
-    function's docstring (what the function says it implements)."""
+    """What a file's code cites, statement by statement: the per-case report charges a mutant to the cases cited nearest
+    the statement it changes. A statement cites what its own line says (its comments and strings, the module
+    constants it names, the comment lines just above it), else what the whole statement's strings say (a refusal
+    spread over lines) with the comment on or above its first line; a comment inside a statement (one key of a dict)
+    speaks for its own line only; a compound statement's header citing nothing takes the comment on its block's
+    first line (`if in_range:` / `return "oos" # 8.9`). Failing that, the branch around it (an `if`'s header,
+    `else:` or `except` line and the comment above the compound statement), then the next branch out, and only then
+    the function's docstring (what the function says it implements)."""
 
     def __init__(self, source: str, own: str | None):
         self.own = own  # the game whose bare case numbers ("13.3") this file may use
@@ -241,6 +242,8 @@ class Citations:
             if branch is None:  # the line is the statement's own (a simple statement, a compound one's header)
                 first, last = self._header(stmt, line)
                 found = self._at(line) or self._cites_in(first, last) | self._at(first)
+                if not found and _branches(stmt):  # a condition its block's first line explains: `return x  # 8.9`
+                    found = self._cite(self.comments.get(last + 1, []))
             else:
                 first, last = self._regions(stmt)[branch]
                 found = self._cites_in(first, last, comments=True) | self._above(stmt.lineno) \

@@ -42,6 +42,8 @@ SOURCE = textwrap.dedent('''\
             # Ichi-Go 8.1 read as SNC's airpower
             airpower(state)
             resupply(state)
+        if state.bombed or state.in_range:
+            return "oos"  # 8.9: within the bomber's range
         if state.landed:
             # 10.4: a landing unit may not retreat
             eliminated_on_landing(state)
@@ -94,6 +96,10 @@ def test_a_comment_above_a_statement_is_its_own_and_names_another_games_case_by_
     assert cases_at("airpower(state)") == ({("ichigo", "8.1")}, True)
     # the next statement of the block is not charged to it: it takes its branch's (none) and then the docstring
     assert cases_at("resupply(state)") == ({("snc", "11.0"), ("snc", "11.2")}, False)
+
+
+def test_a_condition_citing_nothing_takes_the_comment_its_block_opens_with():
+    assert cases_at("if state.bombed") == ({("snc", "8.9")}, True)
 
 
 def test_a_comment_opening_a_block_is_its_branchs():
