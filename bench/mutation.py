@@ -482,8 +482,8 @@ def draw_rows(package: str, names: list[str], seed: int, per_case: int) -> tuple
                 if game == package:
                     target = (by_row if group == "sample" else citing) if precise else loose[group]
                     target.setdefault(case, []).append(name)
-    rng = random.Random(f"{seed}:{package}:cases")
     for case in sorted(rows, key=_case_key):
+        rng = random.Random(f"{seed}:{package}:cases:{case}")  # a row's draw is its own: no other row's shifts it
         # the row's own code first: mutants whose statement or branch names the case; else a docstring's
         for pool in (by_row, citing, loose["sample"], loose["all"]):
             if pool.get(case):
