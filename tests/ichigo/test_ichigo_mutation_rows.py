@@ -1,10 +1,13 @@
 """Rows of docs/cases/ichigo.md whose fast tests passed with a mutant of the row's own code (issue 30's per-case
 mutation report, `bench/mutation.py --cases`, after it charged each mutant to the case cited nearest its
-statement): each test here holds its row's rule where a player would notice it."""
+statement), and of the pinned sample's survivors (`bench/mutation.py --packages ichigo --lines`): each test here
+holds its row's rule where a player would notice it."""
 from dataclasses import replace
 
+import pytest
 from ichigo_given import RULES, chinese, fold, initial_state, of, position, then, when
 
+from app.rules.custom_setup import SetupError
 from app.rules.ichigo import events as ev
 from tests.fuzzing import refusal
 
@@ -19,6 +22,15 @@ def test_3_5_units_a_landing_pushes_out_of_the_port_take_control_of_the_hex_they
     s = then(s, "allied", "land " + " ".join(us) + " at 2719 displace 2818")
     assert s.units["jp-cea-110div"].hex == "2818"
     assert "2818" in s.jp_control and "2719" not in s.jp_control
+
+
+def test_6_2_a_position_with_six_japanese_units_in_a_hex_is_refused_as_a_position_naming_the_hex():
+    six = ["jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde", "jp-cea-6bde", "jp-cea-7bde"]
+    with pytest.raises(SetupError) as refused:
+        RULES.initial_state("campaign", {"position": {"turn": 2, "phase": "VI", "units": dict.fromkeys(six, "2011")}})
+    [problem] = refused.value.problems
+    assert problem.startswith("overstacked 2011: ") and "6 stacked in 2011, limit 5" in problem
+    assert str(refused.value) == f"position: {problem}"
 
 
 def test_10_18_a_chinese_strategic_move_is_refused_saying_the_chinese_never_use_it():
