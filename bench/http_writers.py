@@ -29,6 +29,7 @@ from app.mail.transport import MailConfig  # noqa: E402
 from app.rules.catalog import installed  # noqa: E402
 from app.service import audit  # noqa: E402
 from app.web import create_app  # noqa: E402
+from app.web.server import stop  # noqa: E402
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -167,7 +168,7 @@ def http_race(db_path: str, n_games: int, writers_per_game: int = 3, threads: in
         store.close()
     finally:
         if server is not None:
-            server.close()
+            stop(server)
             serving.join(timeout=10)
     return result
 

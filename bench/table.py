@@ -535,7 +535,8 @@ class ReplayWorld:
                                repeat=1) / 1000
 
     def close(self) -> None:
-        self.server.stop()
+        from app.web.server import stop
+        stop(self.server)
         self.store.close()
 
 

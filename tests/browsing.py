@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import BrowserContext, expect
 from waitress import create_server
 
+from app.web.server import stop
+
 CHROMIUM = "/usr/bin/chromium"
 HANG = 120_000  # ms
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -46,20 +48,12 @@ def confine(context: BrowserContext) -> list[str]:
 @contextmanager
 def waitress_thread(app, port: int = 0) -> Iterator[int]:
     """`app` through waitress (the production WSGI server) on 127.0.0.1 in a thread of its own; the port it
-    listens on. Stopped as `cli.py serve` stops it (app/web/server.py `LimitedServer.stop`): its sockets are closed
-    from the loop's own thread, since closing them from another races the loop's select (EBADF in the thread)."""
+    listens on. Stopped as `cli.py serve` stops it (app/web/server.py `stop`: from the loop's own thread)."""
     httpd = create_server(app, host="127.0.0.1", port=port, threads=4)
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
     try:
         yield httpd.effective_port
     finally:
-        def close_all() -> None:
-            for channel in list(httpd._map.values()):
-                if channel is not httpd.trigger:
-                    channel.close()
-            httpd.trigger.close()
-
-        httpd.trigger.pull_trigger(close_all)
+        stop(httpd)
         thread.join(5)
-        httpd.task_dispatcher.shutdown(timeout=5)

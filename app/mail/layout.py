@@ -37,8 +37,8 @@ def render_kinds(kinds: list[dict], actions: list[dict] = ()) -> str:
                                                                              else "") + ")" if o.get("odds") else "")
                 for o in kind["orders"]]
         if kind.get("unchecked"):
-            out.append(f"      ... and more {action['name']} orders than listed: any order of this form the rules "
-                       "allow is accepted; 'orders for UNIT' in your reply lists every one a unit may take")
+            out.append(f"      ... there may be more {action['name']} orders than listed: any order of this form "
+                       "the rules allow is accepted; 'orders for UNIT' in your reply lists every one a unit may take")
     return "\n".join(out)
 
 

@@ -438,9 +438,9 @@ class OrderKind(Schema):
     orders = fields.List(fields.Nested(LegalOrder), metadata={"description": "each can be given as written"})
     subjects = fields.String(allow_none=True, metadata={"example": "units"})
     count = fields.Integer(allow_none=True, metadata={"description": "how many subjects the kind may still take"})
-    unchecked = fields.Integer(metadata={"description": "candidates of this kind not tried: more orders than listed; "
-                                                        "every one is in `GET .../actions?naming=` of the kind's "
-                                                        "subjects (each named in `orders`)"})
+    unchecked = fields.Integer(metadata={"description": "candidates of this kind not tried: there may be more "
+                                                        "orders than listed; every one is in `GET .../actions?naming=` "
+                                                        "of the kind's subjects (each named in `orders`)"})
 
 
 class Outcome(Schema):

@@ -157,15 +157,18 @@ class LimitedServer(TcpWSGIServer):
             for fileno in set(self.active_channels) - known:
                 self.active_channels[fileno].refused = f"{self.limits.connection_limit} connections are open"
 
-    def stop(self) -> None:
-        """Close the server and its connections from the loop's own thread, then end the loop (`run` returns)."""
-        def close_all():
-            for channel in list(self._map.values()):
-                if channel is not self.trigger:
-                    channel.close()
-            self.trigger.close()
-        self.trigger.pull_trigger(close_all)
-        self.task_dispatcher.shutdown(timeout=5)
+
+
+def stop(server: TcpWSGIServer) -> None:
+    """Close a waitress server and its connections from its loop's own thread, then end the loop (`run` returns).
+    Closing them from another thread (waitress's `close`) races the loop's select: EBADF in the loop's thread."""
+    def close_all():
+        for channel in list(server._map.values()):
+            if channel is not server.trigger:
+                channel.close()
+        server.trigger.close()
+    server.trigger.pull_trigger(close_all)
+    server.task_dispatcher.shutdown(timeout=5)
 
 
 def make_server(app, host: str, port: int, limits: Limits) -> LimitedServer:

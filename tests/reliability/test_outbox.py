@@ -24,6 +24,7 @@ from app.mail.transport import MailConfig
 from app.service.outbox import NICENESS
 from app.settings import Settings
 from app.web import create_app
+from app.web.server import stop
 from cli import cli
 from tests.pbem.conftest import free_port
 
@@ -229,7 +230,7 @@ def test_a_slow_mail_server_does_not_hold_the_answer_of_the_served_api(tmp_path,
         assert sorted(smtp.to(PLAYERS["red"]))[0].endswith("you play red")
         assert sum("Your turn" in s for s in smtp.to(PLAYERS["red"])) == 1
     finally:
-        server.close()
+        stop(server)
         app.extensions["hexledger_sender"].stop()
     if sender == "process":
         assert not app.extensions["hexledger_sender"].alive  # stopped with the server, not left behind

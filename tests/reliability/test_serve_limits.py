@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from app.events.store import EventStore
 from app.mail.transport import MailConfig
 from app.web import create_app
-from app.web.server import Limits, make_server
+from app.web.server import Limits, make_server, stop
 from tests.outbox import Outbox
 
 TIMEOUT = 60  # seconds a client waits before the test calls it a hang
@@ -55,7 +55,7 @@ def serving():
     start.servers = []
     yield start
     for server, thread in running:
-        server.stop()
+        stop(server)
         thread.join(10)
 
 

@@ -21,7 +21,7 @@ from app.projections.sight import Sight
 from app.rules.catalog import installed
 from app.service import replays
 from app.web import create_app
-from app.web.server import Limits, make_server
+from app.web.server import Limits, make_server, stop
 from tests import outbox
 from tests.conftest import play_random
 from tests.reliability import hostile
@@ -159,7 +159,7 @@ class Server:
             conn.close()
 
     def close(self) -> None:
-        self.server.stop()
+        stop(self.server)
         self.thread.join(10)
 
 

@@ -125,6 +125,11 @@ class State(SequencedState):
         zones of control not held by an American unit. Units at sea are supplied."""
         if unit.side != "american" or unit.status != "map" or self.at_sea(unit):
             return True
+        return self.memo(("supplied", unit.hex), lambda: self._traced(unit.hex))
+
+    def _traced(self, hex_: str) -> bool:
+        """Ruling R16's path from `hex_`, traced once a position for every unit there (a list of legal orders
+        previews an attacker's supply once an attack it may join)."""
         data = self.data
         blocked = self.hexes_of("japanese") | self.intact_militia()
         situation = TraceSituation(
@@ -132,7 +137,7 @@ class State(SequencedState):
             ezoc=frozenset(Hex.parse(h) for h in self.zoc_of("japanese")),
             friendly_occupied=frozenset(Hex.parse(h) for h in self.hexes_of("american")))
         sources = [Hex.parse(h) for h in self.beachheads if h not in self.hexes_of("japanese")]
-        return trace(data.map, Hex.parse(unit.hex), sources, data.supply, situation) is not None
+        return trace(data.map, Hex.parse(hex_), sources, data.supply, situation) is not None
 
     def intact_militia(self) -> set[str]:
         """The hexes whose militia is not destroyed (ruling R11)."""

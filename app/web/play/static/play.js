@@ -528,7 +528,7 @@
         const more = [...cutSubjects(kind.name)];
         if (more.length) {          // the list holds only some of this kind: each subject has all of its own
           group.appendChild(list);
-          group.appendChild(make("p", "More " + kind.name + " orders than listed here: every one of a " +
+          group.appendChild(make("p", "There may be more " + kind.name + " orders than listed here: every one of a " +
             (more[0][1] === "unit" ? "counter" : "hex") + " when you point at it on the map, or press it:",
           { class: "more" }));
           const all = make("div", null, { class: "buttons" });
