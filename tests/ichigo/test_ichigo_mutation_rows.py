@@ -121,3 +121,13 @@ def test_11_3_a_unit_that_attacked_this_phase_is_refused_in_a_second_attack():
 def test_11_24_a_unit_that_did_not_attack_is_refused_in_the_advance_naming_the_attackers():
     assert refusal(RULES, japanese_attack_on_2011(), "japanese", "advance jp-cea-1bde") == \
         "Ichi-Go 11.24: only surviving attackers advance: jp-cea-110div, jp-cea-26div, jp-cea-62div"
+
+
+def test_11_21_eliminating_a_division_while_the_other_has_two_steps_is_refused_with_the_whole_rule():
+    s = position({"jp-cea-110div": "2010", "jp-cea-26div": "2010"},
+                 extra=(chinese("C01", "cn-reg-02", "2011", tried=True),))
+    s = then(s, "japanese", "attack 2011 with jp-cea-110div jp-cea-26div", rolls=[6])
+    assert refusal(RULES, s, "japanese", "lose jp-cea-110div jp-cea-110div") == (
+        "Ichi-Go 11.21: no Japanese or US division is eliminated while a unit of the battle has more than one step "
+        "(11.21)")
+
