@@ -118,9 +118,9 @@ def check_turn(rules: Rules, state: GameState, command: Command) -> None:
     outcome = rules.outcome(state.game)
     if outcome is not None:
         raise IllegalOrder(rules.sequence_case, f"the game is over ({outcome.reason})")
-    refused = rules.prompt(state.game).refusal(command)
-    if refused:
-        raise IllegalOrder(rules.sequence_case, refused)
+    refused = rules.refused(state.game, command)
+    if refused is not None:
+        raise refused
 
 
 def order_text(text: str) -> str:

@@ -140,7 +140,7 @@ def test_6_3_a_militia_does_not_count_so_a_fourth_chinese_unit_joins_it_and_a_fi
         return position({"cn-mil-yrd": "2012"}, phase="VIII", plans={"chinese": "move-fight"}, extra=(c01, *there))
 
     assert of(when(hex_with(3), "allied", "move C01 to 2012", rolls=[3]), ev.UnitsMoved)[0].path == ["2011", "2012"]
-    with pytest.raises(IllegalOrder, match="Ichi-Go 6.0: Chinese units: 5 stacked in 2012, limit 4"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.3: Chinese units: 5 stacked in 2012, limit 4"):
         when(hex_with(4), "allied", "move C01 to 2012", rolls=[3])
 
 

@@ -102,8 +102,8 @@ def test_5_1_phases_i_to_iii_only_with_causeway_and_iv_only_without():
 def test_5_5_japanese_declare_the_chinese_order_until_causeway_then_the_allies_do():
     s = position({}, phase="VIII", plans={})
     assert RULES.prompt(s).side == "japanese"
-    with pytest.raises(IllegalOrder, match="not allowed now"):
-        when(s, "allied", "declare chinese move-fight")
+    with pytest.raises(IllegalOrder, match="Ichi-Go 5.5: the japanese player declares the chinese order"):
+        when(s, "allied", "declare chinese move-fight")  # rules version 10 (E40); before it "5.1: not allowed now"
     s = then(s, "japanese", "declare chinese fight-move")
     assert s.mode() == "fight" and RULES.prompt(s).side == "allied"
     assert RULES.prompt(replace(s, plans={}, causeway=True)).side == "allied"
@@ -148,7 +148,7 @@ def test_6_2_japanese_stack_at_most_five_units():
     six = ["jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde", "jp-cea-6bde", "jp-cea-7bde"]
     s = position({u: ("2011" if i < 5 else "2010") for i, u in enumerate(six)}, phase="VI",
                  plans={"japanese": "move-fight"})
-    with pytest.raises(IllegalOrder, match="6.0"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.2: "):
         when(s, "japanese", "move jp-cea-7bde to 2011")
 
 

@@ -213,7 +213,7 @@ def test_9_8_under_fight_move_us_reinforcements_land_at_a_beachhead_in_phase_iii
 def test_9_8_no_us_landing_in_the_us_combat_phase():
     s = position({}, turn=8, phase="II", plans={"us": "fight-move"}, causeway=True,
                  beachheads={"formosa": "3221", "mainland": "1922"})
-    with pytest.raises(IllegalOrder, match="5.1"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 5.5: this us phase was declared for combat"):  # E38; 5.1 before
         when(s, "allied", "land us-11ab at 3221")
 
 
@@ -275,7 +275,7 @@ def airdrop_cut_off():
 def test_8_11_the_11th_airborne_dropped_inland_is_supplied_by_the_aerial_supply_marker():
     s = fold(airdrop_cut_off(), *when(airdrop_cut_off(), "allied", "drop 2012"))
     assert s.aerial_hex == "2012" and supply_state(s, s.units["us-11ab"]) == "full"
-    with pytest.raises(IllegalOrder, match="5.1"):                   # used up for this turn (7.8)
+    with pytest.raises(IllegalOrder, match="Ichi-Go 7.8: the Aerial Supply Marker is placed at most once a turn"):
         when(s, "allied", "supply 2012")
     s = fold(s, *when(s, "allied", "move us-11ab to 2112"))
     assert supply_state(s, s.units["us-11ab"]) == "oos"              # it supplies its hex only

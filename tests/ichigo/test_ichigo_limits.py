@@ -96,7 +96,7 @@ def test_6_2_the_fifth_japanese_unit_stacks_the_sixth_does_not():
     s = position({u: ("2011" if i < 4 else "2010") for i, u in enumerate(six)}, phase="VI", plans=MOVE)
     s = then(s, "japanese", "move jp-cea-6bde to 2011")
     assert len(s.at("2011")) == 5
-    with pytest.raises(IllegalOrder, match="6.0"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.2: "):
         when(s, "japanese", "move jp-cea-7bde to 2011")
 
 
@@ -106,7 +106,7 @@ def test_6_3_four_chinese_units_stack_a_fifth_does_not_and_militia_do_not_count(
     s = position({}, phase="VIII", plans={"chinese": "move-fight"}, extra=(*four[:3], four[3], fifth))
     s3 = position({}, phase="VIII", plans={"chinese": "move-fight"}, extra=(*four[:3], replace(four[3], hex="2012")))
     assert len(then(s3, "allied", "move C05 to 2011", rolls=[2]).at("2011")) == 4
-    with pytest.raises(IllegalOrder, match="6.0"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.3: "):
         when(s, "allied", "move C06 to 2011", rolls=[2])
     s = position({"cn-mil-yrd": "1309"}, phase="VIII", plans={"chinese": "move-fight"},
                  extra=(*(replace(u, hex="1309") for u in four[:3]), replace(four[3], hex="1310")))
@@ -422,11 +422,11 @@ def test_6_4_eight_us_units_stack_a_ninth_does_not_and_6_3_never_with_chinese_un
                  plans={"us": "move-fight"}, causeway=True)
     s = then(s, "allied", f"move {ids[7]} to 3220")
     assert len(s.at("3220")) == 8
-    with pytest.raises(IllegalOrder, match="6.0"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.4: "):
         when(s, "allied", f"move {ids[8]} to 3220")
     s = position({ids[0]: "2011"}, phase="VIII", plans={"chinese": "move-fight"}, turn=8, causeway=True,
                  extra=(chinese("C01", "cn-reg-01", "2010", tried=True),))
-    with pytest.raises(IllegalOrder, match="6.0"):
+    with pytest.raises(IllegalOrder, match="Ichi-Go 6.3: "):
         when(s, "allied", "move C01 to 2011", rolls=[3])
     assert of(when(s, "allied", "move C01 to 2012 via 2011", rolls=[3]), ev.UnitsMoved)   # passing through
 

@@ -74,8 +74,10 @@ def test_9_1_only_a_reinforcement_due_this_turn_enters(unit):
 def test_6_0_reinforcements_entering_a_hex_past_the_japanese_limit_are_refused():
     s = position({b: "1901" for b in ("jp-cea-1bde", "jp-cea-2bde", "jp-cea-4bde", "jp-cea-5bde")}, phase="V")
     assert refusal(RULES, s, "japanese", "enter jp-cea-3bde jp-cea-27div at 1901") == \
-        "Ichi-Go 6.0: Japanese units: 6 stacked in 1901, limit 5"
+        "Ichi-Go 6.2: Japanese units: 6 stacked in 1901, limit 5"                  # the limit's case (E42)
     assert refusal(RULES, s, "japanese", "enter jp-cea-3bde at 1901") is None
+    assert refusal(RULES, RULES.played_under(s, "9"), "japanese", "enter jp-cea-3bde jp-cea-27div at 1901") == \
+        "Ichi-Go 6.0: Japanese units: 6 stacked in 1901, limit 5"                  # rules version 9, as played
 
 
 def _drawn(extra=(), **kw):

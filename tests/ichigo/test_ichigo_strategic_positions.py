@@ -76,3 +76,15 @@ def test_10_17_a_game_created_under_version_8_judged_the_supply_as_the_stack_beg
     s = then(replace(_us_inland_out_of_supply(), rules_version=8), "allied", "end")
     supplied = then(s, "allied", "supply 2011")
     assert of(when(supplied, "allied", "move us-1c to 2111 strategic"), ev.MovementRolled)[0].mp == 12
+
+
+def test_6_2_an_overstacked_position_is_refused_naming_the_limit_it_breaks():
+    """A position file with six Japanese divisions in one hex: refused with the limit's own case, as an order that
+    overstacks is (ruling E42)."""
+    six = ["jp-cea-26div", "jp-cea-62div", "jp-cea-37div", "jp-cea-110div", "jp-cea-3div", "jp-cea-13div"]
+    with pytest.raises(SetupError) as over:
+        GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "VI", "plans": JAPANESE_MOVE,
+                                                     "units": dict.fromkeys(six, "2010")}})
+    assert over.value.problems == ["overstacked 2010: Japanese units: 6 stacked in 2010, limit 5 (Ichi-Go 6.2)"]
+    assert GAME.initial_state("campaign", {"position": {"turn": 2, "phase": "VI", "plans": JAPANESE_MOVE,
+                                                        "units": dict.fromkeys(six[:5], "2010")}}).at("2010")

@@ -46,10 +46,13 @@ def test_a_refused_order_names_its_case_and_the_reason(units, plan, first, order
 
 def test_5_3_10_1_11_3_the_states_table_alone_refuses_an_order_out_of_its_phase_and_names_what_is_open():
     """Attacks in a phase chosen for movement (5.3), `end` while a battle waits for a decision (10.1) and the
-    Chinese air after the air force is gone (11.3) are the states table's to refuse: under 5.1, before any
-    die, with the step and the orders open instead."""
+    Chinese air after the air force is gone (11.3) are the states table's to refuse, before any die: since rules
+    version 6 (ruling E17) naming the case that forbids the order there, before it under 5.1 with the step and
+    the orders open."""
     moving = position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7, plan=MOVE)
     assert refusal(moving, "japanese", "attack 3408 with d3-r6") == (
+        "SNC 5.3: this Operations Phase was declared for movement: attacks come in one declared for combat")
+    assert refusal(RULES.played_under(moving, "5"), "japanese", "attack 3408 with d3-r6") == (
         "SNC 5.1: 'attack' is not allowed now (GT 7, japanese First Operations Phase (move)); "
         "allowed: move, overrun, end")
     fighting = then(position({"jp-d3-r6": "3409", "cn-d87": "3408"}, turn=7), "japanese",
@@ -59,8 +62,10 @@ def test_5_3_10_1_11_3_the_states_table_alone_refuses_an_order_out_of_its_phase_
                                                           "decision: intercept); allowed: intercept, pass")
     grounded = replace(position({"cn-d57": "3612", "jp-snlf-1": "3512"}, turn=4, side="chinese", phase="reinf",
                                 pool=("cn-d9",)), chinese_air=False)
-    assert refusal(grounded, "chinese", "air") == ("SNC 5.1: 'air' is not allowed now (GT 4, chinese Reinforcement "
-                                                   "Phase: Japanese air interdiction); allowed: proceed")
+    assert refusal(grounded, "chinese", "air") == "SNC 11.3: the Chinese air force rolled a 1 and is out of the game"
+    assert refusal(RULES.played_under(grounded, "5"), "chinese", "air") == (
+        "SNC 5.1: 'air' is not allowed now (GT 4, chinese Reinforcement Phase: Japanese air interdiction); "
+        "allowed: proceed")
 
 
 def test_8_3_a_replacement_puts_back_exactly_one_step():

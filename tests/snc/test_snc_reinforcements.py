@@ -235,7 +235,7 @@ def test_8_2_b_railroad_placement_needs_a_rail_loc_to_the_west_or_south_edge_fro
     assert s2.units["cn-d13"].placed_by == "rail"
     early = replace(s, **{"turn": 2, "units": {**s.units, "cn-d13": s.units["cn-d13"].__class__(
         **{**s.units["cn-d13"].__dict__, "arrival_turn": 2})}})
-    with pytest.raises(IllegalOrder, match="'rail' is not allowed now \\(GT 2"):
+    with pytest.raises(IllegalOrder, match="SNC 8.2: railroad placement starts on GT 3"):  # E17; 5.1 before
         when(early, "chinese", "rail d13 to 1605")
     with pytest.raises(IllegalOrder, match="SNC 8.2"):
         when(s2, "chinese", "move d13 to 1606")

@@ -37,7 +37,7 @@ def test_5_1_and_5_3_the_chinese_declare_first_then_each_phase_in_order_then_the
 
 def test_5_3_one_declaration_per_player_turn_and_orders_out_of_turn_are_refused():
     s = then(given(), "chinese", "declare fight fight")
-    with pytest.raises(IllegalOrder, match="SNC 5.1"):
+    with pytest.raises(IllegalOrder, match="SNC 5.3: one phase order declaration per player turn"):
         when(s, "chinese", "declare move move")
     with pytest.raises(IllegalOrder, match="SNC 5.1"):
         when(s, "japanese", "end")

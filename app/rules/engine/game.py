@@ -25,6 +25,7 @@ from app.rules.custom_setup import SetupError
 from app.rules.engine import state as codec
 from app.rules.engine.decision import Decision, FixedDice, ProbeDice
 from app.rules.engine.table import OVER, StatesTable
+from app.rules.errors import IllegalOrder
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +104,9 @@ class Game:
     # -- the states table ---------------------------------------------------------------------------------
     def prompt(self, state: Any) -> Prompt:
         return self.table.prompt(state)
+
+    def refused(self, state: Any, command: Command) -> IllegalOrder | None:
+        return self.table.refused(state, command)
 
     def parse(self, text: str, side: str, state: Any) -> Command:
         return self.table.parse(text, side, state)

@@ -102,6 +102,12 @@ class Step:
         """The names of this step's orders the side to act may give now (default: all of them)."""
         return orders
 
+    def closed(self, state: Any, command: Command) -> tuple[str, str] | None:
+        """Why the rules, not the sequence of play alone, forbid `command` that the step does not take now (an
+        order `allowed` leaves out, or one given by the side not acting): (case, reason) to name in its refusal,
+        or None for the sequence of play's own refusal."""
+        return None
+
     def owed(self, state: Any) -> Owed | None:
         """What the decision this step waits for owes: where, how much, the candidates with their values (a step
         that is a decision says it; an ordinary step of the sequence owes nothing)."""
@@ -206,6 +212,14 @@ class StatesTable:
         return Prompt(step.who(state), step.label(state), tuple(o.action for o in self.allowed(state)),
                       step.owed(state))
 
+    def refused(self, state: Any, command: Command, prompt: Prompt | None = None) -> IllegalOrder | None:
+        """The table's refusal of `command` now, or None: named by the rule that forbids the order when the step
+        gives one (`Step.closed`), else by the sequence of play's case with what the prompt offers."""
+        text = (prompt or self.prompt(state)).refusal(command)
+        if text is None:
+            return None
+        return IllegalOrder(*(self.step(state).closed(state, command) or (self.sequence_case, text)))
+
     def parse(self, text: str, side: str, state: Any) -> Command:
         """Read an order by its verb: the current step's form of that order if it has one, else the game's (once
         per position, text and side for a state with a `Memo`: the list of legal orders, a policy's rating and
@@ -250,9 +264,9 @@ class StatesTable:
                 and declared.option not in set(self.options(state)):
             raise IllegalOrder(declared.case, f"'{command.action}' belongs to optional rule {declared.option}, "
                                               "which this game was not created with")
-        refused = prompt.refusal(command)
-        if refused:
-            raise IllegalOrder(self.sequence_case, refused)
+        refused = self.refused(state, command, prompt)
+        if refused is not None:
+            raise refused
         return self.orders[self.step(state).name][command.action]
 
 

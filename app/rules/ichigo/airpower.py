@@ -7,7 +7,7 @@ from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import allied_airbases, garrison_at, mainland, supply_state
 from app.rules.ichigo.data_load import H
-from app.rules.ichigo.movement import stack_violation
+from app.rules.ichigo.movement import check_stacking, stack_violation
 from app.rules.ichigo.state import State
 
 
@@ -72,9 +72,7 @@ def aerial_open(state: State) -> bool:
 
 
 def aerial_supply(em: Decision, side: str, h: str) -> None:
-    state = em.state
-    if not aerial_open(state):
-        raise IllegalOrder("Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn")
+    state = em.state  # once placed this turn the phase takes no `supply` (sequence.Operations.closed: 7.8)
     us = [u for u in state.at(h) if u.nation == "us"]
     if not us or any(supply_state(state, u) != "oos" for u in us):
         raise IllegalOrder("Ichi-Go 7.8", f"{h} holds no otherwise out-of-supply US stack")
@@ -97,9 +95,7 @@ def _friendly_cities(state: State, formosa: bool) -> set[str]:
 
 
 def airlift(em: Decision, side: str, uid: str, h: str) -> None:
-    state = em.state
-    if not airlift_open(state, state.nation_now() or ""):
-        raise IllegalOrder("Ichi-Go 8.10", "no airlift capacity now")
+    state = em.state  # without airlift capacity the phase takes no airlift (sequence.Operations.closed: 8.10)
     u = state.units[uid]
     if u.nation == "chinese":
         ok_unit = not u.militia and u.on_map and u.mp < 0 and not u.done
@@ -112,9 +108,7 @@ def airlift(em: Decision, side: str, uid: str, h: str) -> None:
                                            "only a unit that has not moved)")
     if u.hex not in cities or h not in cities or h == u.hex:
         raise IllegalOrder("Ichi-Go 8.10", "from one friendly-controlled city to another")
-    bad = stack_violation(state, h, [u])
-    if bad:
-        raise IllegalOrder("Ichi-Go 6.0", bad)
+    check_stacking(state, h, [u], "Ichi-Go 6.0")
     em.emit(ev.Airlifted(uid, u.hex, h))
 
 

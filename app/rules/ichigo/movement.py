@@ -28,12 +28,28 @@ def piece(u: Unit, allowance: float = 0.0) -> Piece:
                  tags=frozenset(tags))
 
 
-def stack_violation(state: State, h: str, arriving: list[Unit]) -> str | None:
-    """Ichi-Go 6.2-6.4: the stack in h after `arriving` join it, or the violation's text."""
+def stack_violation(state: State, h: str, arriving: list[Unit], cited: bool = False) -> str | None:
+    """Ichi-Go 6.2-6.4: the stack in h after `arriving` join it, or the violation's text (`cited`: with the case
+    of the limit it breaks)."""
+    bad = _violations(state, h, arriving)
+    if not bad:
+        return None
+    return f"{bad[0].message} ({bad[0].case})" if cited else str(bad[0].message)
+
+
+def check_stacking(state: State, h: str, arriving: list[Unit], before: str) -> None:
+    """Ichi-Go 6.0-6.4 (rules version 10, ruling E42): refuse an arrival that overstacks h, naming the limit it
+    breaks (6.2 Japanese, 6.3 Chinese or Chinese with US, 6.4 US); a game created under version 9 or before names
+    `before`, the case it named then."""
+    bad = _violations(state, h, arriving)
+    if bad:
+        raise IllegalOrder(bad[0].case if state.since(10) else before, str(bad[0].message))
+
+
+def _violations(state: State, h: str, arriving: list[Unit]) -> list:
     ids = {u.id for u in arriving}
     here = [u for u in state.at(h) if u.id not in ids and u.side == arriving[0].side] + list(arriving)
-    bad = overstacked([piece(u) for u in here], state.data.stacking, H(h))
-    return str(bad[0].message) if bad else None
+    return overstacked([piece(u) for u in here], state.data.stacking, H(h))
 
 
 def situation(state: State, side: str, strategic: bool = False) -> Situation:
@@ -212,9 +228,7 @@ def as_far_as(state: State, units: list[Unit], mover: Mover, path: list, sit: Si
 def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], strategic: bool) -> None:
     """Every check runs against the most the stack's roll can give, before the roll; once rolled the stack moves
     (docs/architecture.md practice 11), as far as its movement factor pays for (ruling E13)."""
-    state = em.state
-    if state.mode() != "move":
-        raise IllegalOrder("Ichi-Go 5.5", "units move only in a phase declared for movement")
+    state = em.state  # a phase declared for combat takes no move (sequence.Operations.closed: 5.5)
     units = movers(state, side, ids)
     d = em.state.data
     strategic_now = strategic or (units[0].strategic and units[0].mp >= 0)
@@ -244,9 +258,7 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
     if side == "allied" and units[0].nation == "chinese":
         if any(str(h) in d.tagged("formosa") for h in path[1:]):
             raise IllegalOrder("Ichi-Go 9.9", "Chinese units never enter Formosa")
-    bad = stack_violation(state, dest, units)
-    if bad:
-        raise IllegalOrder("Ichi-Go 6.0", bad)
+    check_stacking(state, dest, units, "Ichi-Go 6.0")
     mp = plan.spend(em, units)  # every check is done: from here on the order is carried out
     if cost > mp:
         path, cost = as_far_as(state, units, Mover(H(start), mp, mover.classes), path, sit, mp)

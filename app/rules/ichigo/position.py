@@ -78,6 +78,7 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
     problems += found
     problems += [f"{uid}: Chinese units never enter Formosa (9.9)" for uid, h in named.items()
                  if uid in units and units[uid].nation == "chinese" and h in d.tagged("formosa")]
+    problems += _zeros_on_the_map(state, position)
     causeway = x.get("causeway")
     if causeway is not None and not isinstance(causeway, bool):
         problems.append("'causeway' is true (launched) or false (the US went to the Philippines)")
@@ -139,6 +140,18 @@ def _before_causeway(state: State, position: Position, units: dict, causeway, ro
     return problems
 
 
+def _zeros_on_the_map(state: State, position: Position) -> list[str]:
+    """Ichi-Go 2.14, 11.27 (ruling E41): a zero-strength regular leaves the map the moment it is revealed, so a
+    position that names one on the map (which places it tried, face up) is no state of the game; it is refused
+    (a blind `[draw]` may still put one there untried). Rules version 10; a game created under version 9 or
+    before read it as given, a tried zero that defended with nothing."""
+    if not state.since(10):
+        return []
+    return [f"{uid}: a zero-strength regular is removed the moment it is revealed (2.14, 11.27): it never stands "
+            "on the map face up" for uid in sorted(position.units)
+            if uid in state.draw_pool and not raw_unit(state.data, uid)["strength"][0]]
+
+
 def _counters(state: State, position: Position, problems: list[str]) -> tuple[dict, tuple, dict, int]:
     """Chinese regulars named by data id leave the draw pool as tried counters with fresh handles, given in the
     order of the data ids: the game stores its options as canonical JSON (sorted keys), so the file's order is
@@ -189,4 +202,4 @@ def _causeway_released(units: dict) -> dict:
 
 def _overstacked(state: State, h: str) -> str | None:
     here = state.at(h)
-    return stack_violation(state, h, here[:1]) if here else None
+    return stack_violation(state, h, here[:1], cited=True) if here else None

@@ -8,7 +8,7 @@ from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import all_airbases_japanese, japanese_supplied, mainland, supply_state
-from app.rules.ichigo.movement import stack_violation
+from app.rules.ichigo.movement import check_stacking, stack_violation
 from app.rules.ichigo.state import State, Unit
 
 DEPLOYMENTS = {"formosa-garrison": "the Formosa Garrison (item 5)", "kwantung-army": "the Kwantung Army (item 6)"}
@@ -151,9 +151,7 @@ def enter(em: Decision, side: str, ids: list[str], h: str) -> None:
     allowed, case = ARRIVALS[statuses.pop()]
     if h not in allowed(state):
         raise IllegalOrder(case, f"{', '.join(ids)} may not enter at {h}")
-    bad = stack_violation(state, h, units)
-    if bad:
-        raise IllegalOrder("Ichi-Go 6.0", bad)
+    check_stacking(state, h, units, "Ichi-Go 6.0")
     em.emit(ev.ReinforcementsEntered(list(ids), h))
     close_deployments(em)
 
@@ -289,9 +287,7 @@ def place(em: Decision, side: str, ids: list[str], h: str) -> None:
     if h not in chinese_cities(state):
         raise IllegalOrder("Ichi-Go 9.7", f"{h} is not an initially Chinese city still under Chinese control")
     units = [state.units[i] for i in ids]
-    bad = stack_violation(state, h, [u for u in units])
-    if bad:
-        raise IllegalOrder("Ichi-Go 6.3", bad)
+    check_stacking(state, h, units, "Ichi-Go 6.3")
     em.emit(ev.ReinforcementsEntered(list(ids), h))
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
-from app.rules.base import Owed
+from app.rules.base import Command, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
@@ -105,8 +105,6 @@ def declare(em: Decision, side: str, nation: str, order: str) -> None:
     state = em.state
     if nation != state.nation_now() or nation in state.plans:
         raise IllegalOrder("Ichi-Go 5.5", f"the {nation} order is not declared now")
-    if decider_of_order(state, nation) != side:
-        raise IllegalOrder("Ichi-Go 5.5", f"the {decider_of_order(state, nation)} player declares the {nation} order")
     em.emit(ev.OrderDeclared(side, nation, order))
 
 
@@ -549,6 +547,16 @@ class Declare(InPhase):
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("declare",)
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 5.5, 5.3 item 1 (rules version 10, ruling E40): a declaration by the player who does not decide
+        the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn)."""
+        if not state.since(10) or command.action != "declare" or command.side == self.who(state):
+            return None
+        nation = command.args.get("nation")
+        if nation != state.nation_now():
+            return "Ichi-Go 5.5", f"the {nation} order is not declared now"
+        return "Ichi-Go 5.5", f"the {decider_of_order(state, nation)} player declares the {nation} order"
+
     @order("declare japanese|chinese|us:nation move-fight|fight-move:order", "Ichi-Go 5.5",
            "announce move-then-fight or fight-then-move for a nation this turn", _declare_candidates)
     def declare(self, em: Decision, nation: str, order: str) -> None:
@@ -575,6 +583,34 @@ class Operations(InPhase):
         if nation == "us" and airpower.aerial_open(state):
             names.append("supply")
         return [*names, "end"]
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 8.11, 9.8, 5.3 items 4, 12, 13, 5.5, 7.8, 8.10 (rules version 10, ruling E38): an order this
+        phase does not take, refused by the case that forbids it, not by the sequence of play: in a US Movement
+        Phase before the turn later US divisions may land, a landing or the 11th Airborne's drop; an attack in a
+        phase declared for movement or a move in one declared for combat; the Aerial Supply Marker or the airlift
+        once spent or not open."""
+        if not state.since(10) or command.side != self.who(state):
+            return None
+        action, nation, mode = command.action, state.nation_now(), state.mode()
+        first = causeway.turn_of(state, "us_reinforcements_from_turn")
+        if action in ("land", "drop") and nation == "us" and mode == "move" and state.turn < first:
+            if action == "drop":
+                return "Ichi-Go 8.11", f"the 11th Airborne becomes available on Turn {first} (5.3 item 13)"
+            return "Ichi-Go 9.8", (f"US divisions enter on Turn {state.turn} only in the Phase I landing (5.3 item "
+                                   f"4); later ones land at a beachhead from Turn {first} (5.3 item 12, 8.11)")
+        if action == "attack" and mode == "move":
+            return "Ichi-Go 5.5", f"this {nation} phase was declared for movement: attacks come in its combat phase"
+        if action in ("move", "land", "drop", "airlift") and mode == "fight":
+            return "Ichi-Go 5.5", f"this {nation} phase was declared for combat: units move in its movement phase"
+        if action == "supply":
+            if nation != "us" or not state.causeway:
+                return "Ichi-Go 7.8", "the US Aerial Supply Marker is placed in a US phase once Causeway is launched"
+            return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
+        if action == "airlift":
+            return "Ichi-Go 8.10", ("one Chinese unit (or the 11th Airborne) a turn, in a Chinese or US movement "
+                                    "phase of a turn the Allies have air superiority")
+        return None
 
     @order("move UNITS to HEX:to [via HEX:via ...] [strategic:strategic]", "Ichi-Go 10.0",
            "move a unit or a stack that starts in one hex", _move_candidates)
@@ -619,6 +655,18 @@ class Landings(InPhase):
                     causeway.turn_of(state, "us_mainland_landing_turn"))
         names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
         return [*names, "end"]
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 10.11, 5.3 items 4 and 12 (rules version 10, ruling E38): a naval transfer before Turn 9, or a
+        landing after the two landings' turns, refused by its case."""
+        if not state.since(10) or command.side != "allied":
+            return None
+        if command.action == "transfer":
+            return "Ichi-Go 10.11", (f"naval transfer from Turn {causeway.turn_of(state, 'naval_transfer_from_turn')},"
+                                     " between the two beachheads")
+        if command.action == "land":
+            return "Ichi-Go 5.3", "the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland)"
+        return None
 
     @LAND
     def land(self, em: Decision, units: list[str], hex: str | None, displace: str | None) -> None:
@@ -687,6 +735,16 @@ class ChineseReinforcements(InPhase):
 
     def allowed(self, state: State, orders: tuple[str, ...]):
         return ("place", "end") if state.reinforced else ("reinforce",)
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 9.7 (rules version 10, ruling E38): the roll and blind draw come first, once a phase."""
+        if not state.since(10) or command.side != "allied":
+            return None
+        if command.action in ("place", "end") and not state.reinforced:
+            return "Ichi-Go 9.7", "roll and draw this phase's Chinese reinforcements first (reinforce)"
+        if command.action == "reinforce":
+            return "Ichi-Go 9.7", "the Chinese reinforcements are rolled and drawn once a phase"
+        return None
 
     @order("reinforce", "Ichi-Go 9.7", "roll and draw the Chinese reinforcements blind")
     def reinforce(self, em: Decision) -> None:

@@ -84,10 +84,7 @@ def place(em: Decision, ids: list[str], h: str) -> None:
 def rail(em: Decision, ids: list[str], h: str) -> None:
     """SNC 8.2 b), 9.5.2: from GT 3, on a railroad hex with a rail LoC to the west or south edge free of
     Japanese units and ZOC; such units may not move this phase."""
-    state = em.state
-    first = int(em.state.data.params["reinforcements"]["rail_from_turn"])
-    if state.turn < first:
-        raise IllegalOrder("SNC 8.2", f"railroad placement starts on GT {first}")
+    state = em.state  # before GT 3 the phase takes no `rail` order (sequence.ChineseReinforcements.closed)
     units = _units(state, "chinese", ids, "SNC 8.2")
     if any(u.status == "returning" for u in units):
         raise IllegalOrder("SNC 8.1", "returning elites are placed in or adjacent to Nanking")
@@ -100,9 +97,7 @@ def check_rail_hex(state: State, h: str) -> None:
     orders both ask here.)"""
     if not state.data.map.is_rail_hex(H(h)):
         raise IllegalOrder("SNC 8.2", f"{h} is not a railroad hex")
-    _check_chinese_hex(state, h, "SNC 8.2")
-    if h in ezoc(state, "chinese"):
-        raise IllegalOrder("SNC 9.5.2", f"{h} is in a Japanese zone of control")
+    _check_chinese_hex(state, h, "SNC 8.2")  # a hex in a Japanese zone of control is next to a Japanese unit (7.0)
     to_edge, from_origin = rail_links(state)
     if H(h) not in to_edge:
         raise IllegalOrder("SNC 8.2", f"no railroad line of communication from {h} to the west or south edge "

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from itertools import combinations
 
-from app.rules.base import Owed
+from app.rules.base import Command, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
@@ -560,6 +560,21 @@ class Operations(InPhase):
             return ("move", "overrun", "end") if state.side == "japanese" else ("move", "end")
         return ("attack", "end")
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """SNC 5.3, 9.6, 5.4, 8.3 (rules version 6, ruling E17): an order this phase does not take, refused by the
+        case that forbids it here."""
+        if not state.since(6) or command.side != state.side:
+            return None
+        action, mode = command.action, state.mode()
+        if action == "overrun" and state.side == "chinese":
+            return "SNC 9.6", "only the Japanese overrun"
+        if action == "attack" and mode == "move":
+            return "SNC 5.3", "this Operations Phase was declared for movement: attacks come in one declared for combat"
+        if action in ("move", "overrun") and mode == "fight":
+            return "SNC 5.3", ("this Operations Phase was declared for combat: units move (and overrun, 9.6) in one "
+                               "declared for movement")
+        return _outside_its_phase(state, action)
+
     @MOVE
     def move(self, em: Decision, units: list[str], to: str, via: list[str]) -> None:
         movement.move(em, em.side, units, to, via)
@@ -595,6 +610,24 @@ class ChineseReinforcements(InPhase):
             names.insert(1, "rail")
         return names
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """SNC 8.2, 11.2, 11.3, 5.3 (rules version 6, ruling E17): an order this phase does not take, refused by the
+        case that forbids it here."""
+        if not state.since(6) or command.side != "chinese":
+            return None
+        action, first = command.action, int(state.data.params["reinforcements"]["rail_from_turn"])
+        if action == "air":
+            if not state.chinese_air:
+                return "SNC 11.3", "the Chinese air force rolled a 1 and is out of the game"
+            return "SNC 11.3", "the Chinese air force answers the Japanese air interdiction, which is not rolled now"
+        if interdiction_due(state) and action in ("place", "rail", "move"):
+            return "SNC 11.2", "the Japanese air interdiction of this GT's reinforcements comes first"
+        if action == "rail" and state.turn < first:
+            return "SNC 8.2", f"railroad placement starts on GT {first}"
+        if action == "attack":
+            return "SNC 5.3", "arriving Chinese reinforcements move in the Reinforcement Phase; no battle is fought"
+        return _outside_its_phase(state, action)
+
     @order("air", "SNC 11.3", "roll for the Chinese air force against the interdiction")
     def air(self, em: Decision) -> None:
         reinforcements.air(em)
@@ -628,6 +661,25 @@ class JapaneseReinforcements(InPhase):
         army = ["advance"] if reinforcements.army_going_on(state) else []
         return (["replace"] if state.replacements > 0 else []) + ["land", *army, "end"]
 
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """SNC 8.3, 8.4, 8.4.1, 5.3 (rules version 6, ruling E17): an order this phase does not take, refused by the
+        case that forbids it here."""
+        if not state.since(6) or command.side != "japanese":
+            return None
+        action, first = command.action, int(state.data.params["replacements"]["japanese_from_turn"])
+        if action == "replace":
+            if state.turn < first:
+                return "SNC 8.3", f"replacement steps begin on GT {first}"
+            return "SNC 8.3", ("no replacement step is left this GT: they are used first thing in the phase, "
+                               "before any landing, or lost")
+        if action == "advance":
+            return "SNC 8.4.1", ("only 10th Army units still in the hex they landed at this phase go on one hex more "
+                                 "(and only when the 10th Army landed alone)")
+        if action in ("attack", "move", "overrun"):
+            return "SNC 5.3", ("in the Reinforcement Phase Japanese reinforcements arrive and attack by their landing "
+                               "(8.4); the army moves and fights in the Operations Phases")
+        return _outside_its_phase(state, action)
+
     @order("replace UNIT [UNIT ...]", "SNC 8.3", "flip reduced Japanese units back to full strength",
            _replace_candidates, slots={"UNIT": UNIT_ONCE})
     def replace(self, em: Decision, units: list[str]) -> None:
@@ -645,6 +697,17 @@ class JapaneseReinforcements(InPhase):
                                                      "farther"),))
     def advance(self, em: Decision, units: list[str], hex: str) -> None:
         reinforcements.army_advance(em, units, hex)
+
+
+def _outside_its_phase(state: State, action: str) -> tuple[str, str] | None:
+    """SNC 5.3, 5.4, 8.3: a declaration, a placement or a replacement outside the one phase that takes it."""
+    if action == "declare":
+        return "SNC 5.3", "one phase order declaration per player turn, made before its First Operations Phase"
+    if action in ("place", "rail", "land") and state.phase != "reinf":
+        return "SNC 5.4", "reinforcements are placed in their side's Reinforcement Phase"
+    if action == "replace" and state.phase != "reinf":
+        return "SNC 8.3", "replacement steps are used first thing in the Japanese Reinforcement Phase"
+    return None
 
 
 def step_of(state: State) -> str:
