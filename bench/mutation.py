@@ -369,14 +369,6 @@ def _spans(path: Path) -> dict[str, list[int]]:
 
 
 @cache
-def _function_node(path: Path, func: str, cls: str | None):
-    tree = ast.parse((ROOT / path).read_text())
-    holder = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None) if cls else tree
-    return next((n for n in getattr(holder, "body", ()) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-                 and n.name == func), None)
-
-
-@cache
 def citation(name: str) -> tuple[list[tuple[str, str]], bool]:
     """The cases a mutant's code cites, and whether its own statement or a branch around it names them: when the
     mutant changed a string naming cases (a refusal's case misspelt), those cases alone, else the cases cited
@@ -676,7 +668,7 @@ def _statement_lines(name: str) -> tuple[list[int], list[int]]:
     """The source lines of the statement a mutant changes (a compound statement's header), and those of its whole
     function (the fallback when the change is in the signature or on a line no trace records)."""
     path, func, cls = _locate(name)
-    fn = _function_node(path, func, cls)
+    fn = _attribution(path).function(func, cls)
     if fn is None:
         return [], []
     whole = list(range(fn.body[0].lineno, fn.end_lineno + 1))
