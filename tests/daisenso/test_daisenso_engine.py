@@ -757,7 +757,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "10") == state and old.rules_version == 2
+    assert played_under(state, "11") == state and old.rules_version == 2
+    assert played_under(state, "10").rules_version == 10  # version 10 kept D56-D58 (ruling D60)
     assert played_under(state, "9").rules_version == 9  # version 9 kept D55 (rulings D56-D58)
     assert played_under(state, "8").rules_version == 8  # version 8 kept D50, D51, D54 (ruling D55)
     assert played_under(state, "7").rules_version == 7  # version 7 kept D45, D46, D49 (rulings D50, D51)

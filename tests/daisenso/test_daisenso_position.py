@@ -149,7 +149,7 @@ def test_d35_a_what_if_unit_attacks_with_its_own_values():
 
     text = Path("docs/custom-positions.md").read_text(encoding="utf-8")
     section = text[text.index("### Dai Senso"):text.index("### Operation Causeway")]
-    [block] = re.findall(r"```toml\n(.*?)```", section, re.S)
+    block = re.findall(r"```toml\n(.*?)```", section, re.S)[0]  # the what-if (the next: an attack under way)
     position = tomllib.loads(block)
     state = GAME.initial_state("custom", {"position": position})
     side = GAME.prompt(state).side

@@ -408,7 +408,7 @@ STAGES = {
     "attacker-losses": (lambda c: c.attacker_losses, "attacker", "defender-losses"),
     "defender-losses": (lambda c: c.defender_losses, "defender", "advance"),
 }
-DECISIONS = (*STAGES, "advance", "defender-hq")
+DECISIONS = (*STAGES, "advance", "defender-hq", "roll")
 
 
 def _open_advance(d: Decision) -> None:

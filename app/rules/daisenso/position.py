@@ -23,14 +23,24 @@ from app.rules.daisenso.terrain import AIRDROPS, LONE_MARKERS
 from app.rules.kernel.hexgrid import Hex
 
 PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
+# the steps of each segment a player gives orders in (the `step` key, rules version 11): 4.1.5 and 4.3 steps 2-3
+# take none and follow by themselves; "overstack" is a Combat Segment's end with a stack over the limit (ruling D15)
+STEPS = {"blitz": ("airdrop", "blitz-combat", "landing", "airdrop-landing", "overstack"),
+         "regular": ("regular-combat", "overstack"), "marker": ("convoys",)}
+# how far an attack under way stands (the `[combat]` key's `stage`, rules version 11): 4.2.2 step 2 (the defender
+# may declare Ranged Support), step 5 (the die to roll), then the results of steps 6-8 in order (4.2.4-4.2.8)
+STAGES = ("support", "roll", "attacker-result", "attacker-retreat", "exchange", "retreat", "attacker-losses",
+          "defender-losses", "advance")
 WEATHER = ("mud", "storms", "snow")  # 4.1.2, 4.2.3.1, 4.2.3.7, 4.2.4.1, 4.2.8
 COUNTRY_STATUSES = ("neutral", "policy", "free_passage", "no_occupation")
 EXTRA_KEYS = ("name", "description", "phasing", "factions", "combat_phases", "pre_war", "victory", "unit",
               "marker", "weather", "force_pool", "delay_box", "convoy", "mobilizing", "truce", "attacked_hexes",
-              "used_box",
+              "used_box", "step", "combat",
               *COUNTRY_STATUSES)
 _UNIT_KEYS = {"id", "kind", "hex", "supplied", "blitz", "holding", "zone", "note", "values", "attacked", "fought"}
-_MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "airborne", "note"}
+_MARKER_KEYS = {"kind", "hex", "faction", "toward", "supplied", "airborne", "landed", "note"}
+_COMBAT_KEYS = {"hex", "attackers", "joined", "hq", "from", "defender_hq", "stage", "result", "attacker_result",
+                "retreated", "converted", "unsatisfied", "owed", "armor", "note"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,29 @@ class PlacedMarker:
     toward: Hex | None = None  # a Beachhead's arrow: the Land hex across its Beachhead Hexside (4.1.3)
     supplied: bool = True  # Airdrop markers (4.1.4), SNLF Beachhead-0 (4.1.3.1)
     airborne: str | None = None  # an Airdrop marker: the airborne unit kind on its other side (4.1.1, 4.1.4)
+    landed: bool = False  # an SNLF Beachhead-0 that made its Special SNLF Landing (4.1.3.1, ruling D34)
+
+
+@dataclass(frozen=True)
+class PlacedCombat:
+    """The attack under way (4.2.2, ruling D60): its hex, its units and how far its steps stand. What the rules
+    derive (the defending force, the results still owed, the Exploitation Distance) is derived from these when the
+    game starts (app/rules/daisenso/under_way.py), which checks them by the rules."""
+
+    hex: Hex
+    attackers: tuple[str, ...]
+    hq: str | None = None
+    fronts: Mapping[str, Hex] = field(default_factory=dict)  # an attacker that retreated: the hex it attacked from
+    defender_hq: str | None = None
+    stage: str = "support"
+    result: str = ""
+    attacker_result: str | None = None  # Ad/Ex: "retreat" or "step" (4.2.4.1)
+    retreated: tuple[Hex, ...] = ()  # the hexes the defending force entered (4.2.5)
+    converted: int = 0  # Retreat results converted into steps (4.2.5.3)
+    unsatisfied: int = 0  # results the defending force left unsatisfied, being gone (4.2.8)
+    owed: int | None = None  # an Attrition stage: the steps still owed (default: the result's)
+    armor: bool | None = None  # 4.2.8: the force included an armor-type unit (default: one of `attackers` is)
+    joined: tuple[str, ...] = ()  # ground units a retreating attacking stack entered, now of the force (ruling D32)
 
 
 @dataclass(frozen=True)
@@ -102,6 +135,8 @@ class Position:
     truces: tuple[frozenset[str], ...]
     attacked_hexes: tuple[Hex, ...] = ()  # 4.2.1: hexes attacked in this Combat Segment (ruling D36)
     used_box: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # Naval Zone -> CV Strike kinds (4.1.5)
+    step: str | None = None  # the step of the segment play starts in (rules version 11; None: the segment's first)
+    combat: PlacedCombat | None = None  # the attack under way (4.2.2; rules version 11)
 
 
 def read_position(path: str | Path, data: GameData | None = None, version: int = RULES_VERSION) -> Position:
@@ -190,10 +225,15 @@ class _Reader:
         attacked = self._attacked(common[1], phasing, units)
         pre_war = self.flag(self.raw, "pre_war", False, "position")
         truces = self._truces()
+        under_way = self._combat(units)
+        if under_way is not None and under_way.hex not in attacked:
+            attacked = (*attacked, under_way.hex)  # the hex of the attack under way is attacked (4.2.1)
         made = bool(attacked) or any(u.attacked or u.fought for u in units)
+        step = self._step(common[1], phasing, markers, made, under_way)
         self._stacking(units, mid_segment=made and self.since(10))  # ruling D56
         if self.since(10) and common[1] in PHASES and phasing in self.factions:
             self._possible(common[1], phasing, units, markers, made, pre_war, truces)
+            self._landed(common[1], step, phasing, markers)
         position = Position(
             name=str(self.raw.get("name", "")),
             description=str(self.raw.get("description", "")),
@@ -214,6 +254,8 @@ class _Reader:
             truces=truces,
             used_box=self._used_box(),
             attacked_hexes=attacked,
+            step=step,
+            combat=under_way,
             **countries,
         )
         if self.problems:
@@ -243,6 +285,138 @@ class _Reader:
         elif any(u.fought for u in units) and not hexes and self.since(10):  # ruling D56
             self.err("[[unit]] fought: the hex of the combat it took part in is in attacked_hexes (4.2.1.2)")
         return hexes
+
+    def _step(self, phase: str, phasing: str, markers: tuple[PlacedMarker, ...], made: bool,
+              under_way: PlacedCombat | None) -> str | None:
+        """Ruling D60 (rules version 11): the step of the segment play starts in, where a player gives orders; the
+        Blitz Combat Segment's steps only with the phasing faction's Blitz marker on the map (4.1 clarification),
+        and the Airdrop step only before any attack of the segment (4.1 clarification, ruling D54)."""
+        step = self.raw.get("step")
+        if step is None:
+            if under_way is not None and phase == "marker":
+                self.err("[combat]: an attack is made in Blitz Combat (4.1.2) or the Regular Combat Segment (4.2), "
+                         "not in the Marker Segment (4.3)")
+            return None
+        if not self.since(11):
+            self.err("'step' came with rules version 11")
+            return None
+        if phase not in STEPS:
+            return None
+        if step not in STEPS[phase]:
+            self.err(f"'step' is a step of the {phase} segment a player gives orders in: {', '.join(STEPS[phase])} "
+                     "(4.1-4.3; 4.1.5 and 4.3 steps 2-3 take no order and follow by themselves)")
+            return None
+        if phase == "blitz" and not any(m.kind == "blitz" and m.faction == phasing for m in markers):
+            self.err(f"'step' {step}: without its Blitz marker on the map the phasing faction's Blitz Combat Segment "
+                     "is only its CV Strike Returns step (4.1 clarification): start in the regular segment")
+        if step == "airdrop" and made:
+            self.err("'step' airdrop: attacks made in the segment (attacked_hexes, attacked, fought) come in step 2, "
+                     "after every Airdrop (4.1 clarification, ruling D54)")
+        if step == "overstack" and not made:
+            self.err("'step' overstack: a stack over the limit at a Combat Segment's end is one a retreat or an "
+                     "advance of the segment left (4.2.5.3 design note, 4.2.7; ruling D15): the segment's attacks "
+                     "are made (attacked_hexes)")
+        if under_way is not None and step not in ("blitz-combat", "regular-combat"):
+            self.err(f"[combat]: an attack is made in Blitz Combat (4.1.2) or the Regular Combat Segment (4.2), not "
+                     f"in the {step} step")
+        return step
+
+    def _landed(self, phase: str, step: str | None, phasing: str, markers: tuple[PlacedMarker, ...]) -> None:
+        """4.1.3.1, 4.3 step 3 (ruling D34): an SNLF Beachhead-0 lands its Detachment in step 3 of the Axis's Blitz
+        Combat Segment and is removed in that Combat Phase's Marker Segment."""
+        for m in markers:
+            if not m.landed:
+                continue
+            before = phase == "blitz" and step in (None, "airdrop", "blitz-combat")
+            if phasing != "axis" or before:
+                self.err(f"[[marker]] snlf-beachhead-0 in {m.hex}: 'landed' only from step 3 of the Axis's Blitz "
+                         "Combat Segment (4.1.3.1) to its Marker Segment, which removes the marker (4.3 step 3)")
+
+    def _combat(self, units: tuple[PlacedUnit, ...]) -> PlacedCombat | None:
+        """[combat]: the attack under way (4.2.2; ruling D60, rules version 11), read for its shape; its rules are
+        checked on the game's state when it starts (app/rules/daisenso/under_way.py)."""
+        raw = self.raw.get("combat")
+        if raw is None:
+            return None
+        if not self.since(11):
+            self.err("[combat] came with rules version 11")
+            return None
+        if not isinstance(raw, dict):
+            self.err("[combat] is a table: hex, attackers, stage, ... (docs/daisenso-data.md)")
+            return None
+        where = "[combat]"
+        self.unknown(raw, _COMBAT_KEYS, where)
+        ids = {u.id for u in units}
+        target = self.hex(raw.get("hex"), f"{where} hex")
+
+        def unit_id(value, key: str) -> str | None:
+            if value is None:
+                return None
+            if not isinstance(value, str) or value not in ids:
+                self.err(f"{where} {key}: {value!r} is not a [[unit]] of this position")
+                return None
+            return value
+
+        attackers = raw.get("attackers", [])
+        if not isinstance(attackers, list):
+            self.err(f"{where} attackers is a list of the attacking units' ids (4.2.2 step 1)")
+            attackers = []
+        attackers = tuple(a for a in (unit_id(x, "attackers") for x in attackers) if a)
+        if len(set(attackers)) != len(attackers):
+            self.err(f"{where} attackers: a unit attacks once (4.2.1)")
+        joined = raw.get("joined", [])
+        if not isinstance(joined, list):
+            self.err(f"{where} joined lists the units a retreating attacking stack took along (4.2.5)")
+            joined = []
+        joined = tuple(j for j in (unit_id(x, "joined") for x in joined) if j)
+        if set(joined) & set(attackers):
+            self.err(f"{where} joined: {', '.join(sorted(set(joined) & set(attackers)))} attacked; the units a "
+                     "retreat took along did not")
+        fronts_raw = raw.get("from", {})
+        fronts: dict[str, Hex] = {}
+        if not isinstance(fronts_raw, dict):
+            self.err(f"{where} from maps an attacking unit to the hex it attacked from")
+            fronts_raw = {}
+        for uid, label in fronts_raw.items():
+            if uid not in attackers:
+                self.err(f"{where} from: {uid} is not one of the attackers")
+            h = self.hex(label, f"{where} from {uid}")
+            if h is not None:
+                fronts[uid] = h
+        stage = raw.get("stage", "support")
+        if stage not in STAGES:
+            self.err(f"{where} stage is one of {', '.join(STAGES)} (4.2.2 steps 2-8)")
+            stage = "support"
+        result = raw.get("result", "")
+        if not isinstance(result, str):
+            self.err(f"{where} result is a Combat Results Table result, such as \"Dr2 0/1\" (4.2.4)")
+            result = ""
+        attacker_result = raw.get("attacker_result")
+        if attacker_result not in (None, "retreat", "step"):
+            self.err(f"{where} attacker_result is how the attacker met its Ad or Ex: \"retreat\" or \"step\" "
+                     "(4.2.4.1)")
+            attacker_result = None
+        retreated = raw.get("retreated", [])
+        if not isinstance(retreated, list):
+            self.err(f"{where} retreated lists the hexes the defending force entered, in order (4.2.5)")
+            retreated = []
+        path = tuple(h for h in (self.hex(x, f"{where} retreated") for x in retreated) if h is not None)
+        counts = {}
+        for key in ("converted", "unsatisfied", "owed"):
+            n = raw.get(key)
+            if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < (1 if key == "owed" else 0)):
+                self.err(f"{where} {key} is a count ({'1' if key == 'owed' else '0'} or more)")
+                n = None
+            counts[key] = n
+        armor = raw.get("armor")
+        if armor is not None and not isinstance(armor, bool):
+            self.err(f"{where} armor is true or false")
+            armor = None
+        if target is None:
+            return None
+        return PlacedCombat(target, attackers, unit_id(raw.get("hq"), "hq"), fronts,
+                            unit_id(raw.get("defender_hq"), "defender_hq"), stage, result.strip(), attacker_result,
+                            path, counts["converted"] or 0, counts["unsatisfied"] or 0, counts["owed"], armor, joined)
 
     def _common(self) -> tuple[int, str]:
         try:
@@ -410,8 +584,15 @@ class _Reader:
                     self.err(f"{where}: only {', '.join(kind.factions)} have {kind.name} markers")
             toward = self._toward(m, kind, h, where)
             airborne = self._airborne(m, kind.id, where)
+            landed = self.flag(m, "landed", False, where)
+            if "landed" in m and not self.since(11):
+                self.err(f"{where}: 'landed' came with rules version 11")
+            elif landed and kind.id != "snlf-beachhead-0":
+                self.err(f"{where}: only an SNLF Beachhead-0 makes a Special SNLF Landing (4.1.3.1): 'landed' is "
+                         "for it")
             if h is not None and faction is not None:
-                out.append(PlacedMarker(kind.id, h, faction, toward, self.flag(m, "supplied", True, where), airborne))
+                out.append(PlacedMarker(kind.id, h, faction, toward, self.flag(m, "supplied", True, where), airborne,
+                                        landed and kind.id == "snlf-beachhead-0"))
         return tuple(out)
 
     def _airborne(self, m: Mapping, kind: str, where: str) -> str | None:
@@ -590,5 +771,6 @@ class _Reader:
         return Victory(faction, hexes, other)
 
 
-__all__ = ["PHASES", "WEATHER", "Convoy", "PlacedMarker", "PlacedUnit", "Position", "Victory",
+__all__ = ["PHASES", "STAGES", "STEPS", "WEATHER", "Convoy", "PlacedCombat", "PlacedMarker", "PlacedUnit", "Position",
+           "Victory",
            "position_from_dict", "read_position"]

@@ -69,7 +69,7 @@ def enter(d: Decision, step: str) -> None:
     if step == "airdrop-landing":
         blitz.lapsed_airdrops(d)
         if not blitz.airdrop_markers(d.state):
-            _end_blitz(d)
+            end_blitz(d)
             return
     if step == "convoys" and not _used_convoys(state):
         _markers(d)
@@ -77,16 +77,16 @@ def enter(d: Decision, step: str) -> None:
     d.emit(StepBegan(step))
 
 
-def _end_blitz(d: Decision) -> None:
+def end_blitz(d: Decision) -> None:
     """4.1 step 5 and the segment's end: CV Strikes return, stacks conform (D15), the Regular Combat Segment."""
     strikes = _cv_strikes(d.state)
     if strikes:
         d.emit(CvStrikesReturned(strikes))
-    if not _overstack(d, "regular-combat"):
+    if not settle_overstacks(d, "regular-combat"):
         d.emit(StepBegan("regular-combat"))
 
 
-def _overstack(d: Decision, then: str) -> bool:
+def settle_overstacks(d: Decision, then: str) -> bool:
     """D15: at a Combat Segment's end each overstacked owner eliminates units; True while that is waited for."""
     state = d.state
     for faction in (state.phasing, state.other_faction(state.phasing)):
@@ -168,7 +168,7 @@ def _end_phase(d: Decision) -> None:
     if d.state.has_marker(d.state.phasing, "blitz"):
         enter(d, "airdrop")
     else:
-        _end_blitz(d)
+        end_blitz(d)
 
 
 def one_at_a_time(d: Decision, named: list[str], case: str, why: str) -> str:
@@ -335,7 +335,7 @@ class AirdropLanding(PhaseStep):
     def next(self, d: Decision) -> None:
         for m in blitz.airdrop_markers(d.state):
             blitz.to_delay_box(d, m)
-        _end_blitz(d)
+        end_blitz(d)
 
 
 class RegularCombat(Attacks):
@@ -345,7 +345,7 @@ class RegularCombat(Attacks):
 
     @order("next", "Dai Senso 4.2", "end the Regular Combat Segment")
     def next(self, d: Decision) -> None:
-        if not _overstack(d, "convoys"):
+        if not settle_overstacks(d, "convoys"):
             enter(d, "convoys")
 
 
@@ -397,6 +397,21 @@ class DefenderHq(Step):
            lambda s, side: [{"units": []}, *({"units": [h]} for h in combat.defender_hq_options(s))])
     def support(self, d: Decision, units: list[str]) -> None:
         combat.support(d, combat.one_hq(d, units))
+
+
+class Roll(Step):
+    """4.2.2 steps 3-5 of an attack a position holds with its supports declared (ruling D60): the attacker rolls.
+    In play the die follows the declarations at once; only a position stands between them."""
+
+    name = "roll"
+
+    def label(self, s: State) -> str:
+        return f"attack on {s.combat.target}: the attacker rolls the die (4.2.2 step 5)"
+
+    @order("roll", "Dai Senso 4.2.2", "roll the die of the attack under way (step 5)")
+    def roll(self, d: Decision) -> None:
+        d.emit(DecisionMade("roll", d.side))
+        combat.resolve(d)
 
 
 class Choice(Step):
@@ -563,7 +578,7 @@ class Overstack(Step):
         d.emit(DecisionMade("overstack", d.side),
                UnitEliminated(unit, "" if state.kind(u).leaves_game else "delay" if state.kind(u).delay else "pool",
                               "ruling D15"))
-        if not _overstack(d, then):
+        if not settle_overstacks(d, then):
             enter(d, then)
 
 
@@ -589,7 +604,7 @@ def _read_kind(word: str) -> str:
 
 
 TABLE = StatesTable(
-    [Airdrop(), BlitzCombat(), Landing(), AirdropLanding(), RegularCombat(), Convoys(), DefenderHq(),
+    [Airdrop(), BlitzCombat(), Landing(), AirdropLanding(), RegularCombat(), Convoys(), DefenderHq(), Roll(),
      AttackerResult(), AttackerRetreat(), Exchange(), Retreat(), AttackerLosses(), DefenderLosses(), Advance(),
      Overstack()],
     sequence_case="Dai Senso 4",

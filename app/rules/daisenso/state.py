@@ -12,7 +12,7 @@ from app.rules.engine.state import SequencedState, replace
 
 SIDES = ("axis", "allied")
 AXIS = "axis"
-RULES_VERSION = 10  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
+RULES_VERSION = 11  # the version new games are played under; 3: a marine's first loss, an Air unit left (ruling D37);
 # 4: every CV Strike returns, a landing from an SNLF Beachhead-0, any marine's first step, a Holding Box unit's
 # kept component from the Force Pool (rulings D38-D41); 5: a landing sends enemy Detachment and Logistics markers to
 # the Delay Box (D42), the weather's Blitz ban is on units, not on a hex of markers alone (D43); 6: so does a
@@ -23,7 +23,8 @@ RULES_VERSION = 10  # the version new games are played under; 3: a marine's firs
 # (D51), a position with attacks made in its Blitz Combat opens past the Airdrop step (D54); 9: the list of legal
 # orders names every Exploitation path, one for each end and enemy markers swept (D55); 10: a position is refused
 # a state no play leaves (D56), an HQ gives no Ranged Support to an attack on markers alone (D57), the IG HQ leaves
-# the game when 4.3 step 3 eliminates it (D58)
+# the game when 4.3 step 3 eliminates it (D58); 11: a position may say the step it starts in and the attack under
+# way, and the die of such an attack is the attacker's `roll` order (D60)
 
 
 def created_under(version: str | None) -> int:
@@ -182,7 +183,7 @@ def start(data, scenario: str, options: dict, version: str | None = None) -> Sta
                            attacked=u.attacked, fought=u.fought)
              for u in position.units}
     markers = tuple(Marker(m.kind, str(m.hex), m.faction, None if m.toward is None else str(m.toward), m.supplied,
-                           m.airborne) for m in position.markers)
+                           m.airborne, m.landed) for m in position.markers)
     convoys = {f"{c.faction}/{c.zone}": {"convoys": c.convoys, "used": c.used} for c in position.convoys}
     state = State(
         name=position.name, combat_phase=position.turn, last_phase=position.turn + position.combat_phases - 1,
@@ -197,8 +198,11 @@ def start(data, scenario: str, options: dict, version: str | None = None) -> Sta
         used_box={z: tuple(k) for z, k in position.used_box.items()},
     )
     from app.rules.daisenso.sequence import opening_step
+    from app.rules.daisenso.under_way import open_at_step, open_combat
 
-    return opening_step(state)
+    # ruling D60 (rules version 11): the step play is under way in, and the attack under way
+    state = opening_step(state) if position.step is None else open_at_step(state, position.step)
+    return state if position.combat is None else open_combat(state, position.combat)
 
 
 def box_add(boxes: dict[str, dict[str, int]], faction: str, kind: str, n: int = 1) -> dict[str, dict[str, int]]:
