@@ -254,6 +254,12 @@ class Optional(Protocol):
         subject's best first (app/rules/legal.py keeps those the decider accepts). A rule set on the engine names
         them in its states table (each order's `candidates`)."""
 
+    def more_orders(self, state: Any, side: str) -> Iterable[Candidate]:
+        """Orders the list of legal orders and `naming` try after `orders_to_try`, unchecked (app/rules/legal.py
+        `listed_candidates`): where more orders are legal than a random opponent's draw should weigh, so that a
+        player still reaches each (Formosa: every naval transfer, ruling F125). The random player draws from
+        `orders_to_try` alone. Without it the list tries `orders_to_try`'s."""
+
     def stakes(self, state: Any, side: str, edition: int = 3) -> float:
         """How near `side` stands to winning by the game's own victory conditions (its sudden deaths, its victory
         points, the time left), from -1 (all but lost) to 1 (all but won), read from `state` as the strong
@@ -279,11 +285,18 @@ class Optional(Protocol):
         not built, units put where a hopeless attack is forced on them). An empty answer searches them all.
         Without it every order listed is searched."""
 
-    def aims(self, state: Any, side: str) -> list[str]:
+    def aims(self, state: Any, side: str, edition: int = 7) -> list[str]:
         """Orders toward what the victory conditions still need that the legal list may lack (Olympic: an American
         unit's move nearest the last Japanese units south or Kagoshima), unchecked: from the policies' edition 7
-        the strong opponent searches those the rules accept beside the list's (app/rules/search.py). Without it the
+        the strong opponent searches those the rules accept beside the list's (app/rules/search.py). `edition`: the
+        seat's, as for `stakes` (Olympic reads "nearest" along the Americans' way from edition 8). Without it the
         search reads the legal list alone."""
+
+    def near_end(self, state: Any) -> bool:
+        """Whether what is left of the game from `state` is short enough to be played out (Dai Senso: at most three
+        Combat Phases): from the policies' edition 8 the strong opponent's playouts go on past its tree with
+        greedy's orders for both sides to the game's end, the outcome their value (app/rules/search.py `rollout`).
+        Without it a playout is valued by the evaluation where it leaves the tree."""
 
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents

@@ -5,7 +5,8 @@
   unit that may be placed, moved or brought in is named (issue 27, "lists players can trust"). `legal_orders`
   is the same list flat: `show`, the API, the turn email, the fuzzers and the practice opponents all read this
   one list. The rule set names the orders worth trying (`orders_to_try(state, side)`: each unit's reachable
-  hexes, each attack with the markers allowed, each answer to a decision); only those the decider accepts are
+  hexes, each attack with the markers allowed, each answer to a decision), and may name more for the list and
+  `naming` alone (`more_orders`: the random player never draws them); only those the decider accepts are
   listed. Each listed order says what it is given to (`subject`) and the hexes it is aimed at (`at`), so a map can
   mark it there (the play page, docs/playing-in-the-browser.md).
 - `naming(rules, state, side, word)`: every order of those `side` may give now that names one unit or hex, each
@@ -93,6 +94,15 @@ def candidates(rules: Rules, state: Any, side: str) -> list[Candidate]:
     return list(hook(state, side))
 
 
+def listed_candidates(rules: Rules, state: Any, side: str) -> list[Candidate]:
+    """`candidates` and, after them, the rule set's `more_orders`: the orders the list and `naming` try, so a player
+    reaches every order the rule set names (Formosa: every naval transfer) while the random player draws from
+    `orders_to_try` alone."""
+    found = candidates(rules, state, side)
+    hook = optional(rules, "more_orders")
+    return found + list(hook(state, side)) if found and hook is not None else found
+
+
 def orders_to_try(rules: Rules, state: Any, side: str) -> list[str]:
     """The texts of `candidates`, without repeats: what a random player draws from (tests/fuzzing.py)."""
     return list(dict.fromkeys(c.text for c in candidates(rules, state, side)))
@@ -108,7 +118,7 @@ def by_kind(rules: Rules, state: Any, side: str, limit: int = LIMIT) -> list[dic
     given to, "unchecked" how many of its candidates were left untried. The turn email lays this out."""
     actions = {a.name: a for a in rules.prompt(state).actions}
     queues: dict[str, dict[tuple, deque[Candidate]]] = {}
-    for c in candidates(rules, state, side):
+    for c in listed_candidates(rules, state, side):
         queues.setdefault(c.action, {}).setdefault(c.subject, deque()).append(c)
     kinds = {name: {"orders": [], "subjects": set()} for name in queues}
     tried: set[str] = set()
@@ -175,7 +185,7 @@ def naming(rules: Rules, state: Any, side: str, word: str) -> list[dict]:
     word = word.strip().lower()
     actions = {a.name: a for a in rules.prompt(state).actions}
     out, tried = [], set()
-    for c in candidates(rules, state, side):
+    for c in listed_candidates(rules, state, side):
         if word not in {str(s).lower() for s in c.subject} and word not in _words(c.text):
             continue
         if c.text not in tried:

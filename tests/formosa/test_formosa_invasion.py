@@ -125,7 +125,11 @@ def test_21_0_the_list_of_legal_orders_offers_an_allied_unit_on_the_map_its_tran
     state = with_base(given(step="naval-transfer", turn=3, units={"us-eng-1": PORT, "us-7-17": PORT, **japanese}),
                       "us-eng-1")
     offered = {o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] == "transfer"}
-    assert offered == {"transfer us-7-17 to staging"}
+    assert "transfer us-7-17 to staging" in offered  # and, since rules version 13, to the coast too (ruling F125)
+    from app.rules.formosa import played_under
+
+    offered = {o["order"] for o in GAME.legal_orders(played_under(state, "12"), "allied") if o["action"] == "transfer"}
+    assert offered == {"transfer us-7-17 to staging"}  # a game created under 1-12 lists as it was played
 
 
 def test_5_1_item_1_a_commonwealth_unit_never_lands_where_us_units_stand():

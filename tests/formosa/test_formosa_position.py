@@ -8,6 +8,7 @@ import pytest
 from formosa_map import D, M, ring
 
 from app.rules.custom_setup import SetupError
+from app.rules.errors import IllegalOrder
 from app.rules.formosa import GAME
 from app.rules.kernel.hexgrid import Hex
 
@@ -98,9 +99,11 @@ def test_a_position_starts_in_a_phase_of_the_strike_stage_a_player_acts_in_gt_1_
       "bases": [], "counterattack": {"attackers": ["us-7-17"], "defenders": ["jp-9-7", "jp-hw-1"]}},
      "15.5 CA item 1"),
     ({"phase": "allied-combat", "counterattack": {"attackers": ["us-7-17"]}}, "has 'attackers' and 'defenders'"),
-    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: units that landed, dropped or moved by sea this GT are "
-     "held in the Allied Movement Phase that follows (10.2.1, 10.3, 21.0): a position at naval-transfer or "
-     "allied-movement"),
+    ({"phase": "japanese-special-attack", "pinned": ["us-7-17"]}, "pinned: units that landed, dropped or moved by "
+     "sea this GT are held in the Allied Movement Phase that follows (10.2.1, 10.3, 21.0): a position at invasion "
+     "(ruling F124), naval-transfer or allied-movement"),
+    ({"phase": "invasion", "pinned": ["us-7-17"]}, "pinned: in the Invasion Phase the units pinned and not landed "
+     "have dropped (10.3): us-7-17 is no airborne regiment"),
     ({"phase": "allied-movement", "pinned": ["jp-9-7"]}, "pinned: jp-9-7 is not an Allied unit"),
     ({"phase": "japanese-movement", "interdiction": {X: 2}}, "[interdiction]: 2 us points placed, 0 assigned"),
     ({"phase": "japanese-movement", "interdiction": {X: 3}}, "[interdiction] 1013: 1 or 2 points"),
@@ -281,6 +284,22 @@ def test_f103_a_custom_map_with_its_own_ports_and_towns_is_played_as_it_is(run, 
     assert {u["id"]: u["hex"] for u in state["units"] if u["id"] in ("jp-guerrilla-1", "us-7-32")} == {
         "jp-guerrilla-1": "0403", "us-7-32": "0202"}
     assert "chain intact" in run("verify", game).output
+
+
+def test_f103_a_custom_map_s_own_roads_carry_a_mechanized_unit_into_its_mountains():
+    """12.2, 12.4 on a custom map: the road it states is the road the rules read, and a map without it has none."""
+    from formosa_given import when
+
+    hills = ISLAND.replace('open = ["0202"', 'mountain = ["0204"]\nopen = ["0202", "0205"')
+    road = hills + '\n[[roads]]\npath = ["0203", "0204", "0205"]\n'
+    position = {"turn": 2, "phase": "allied-movement", "units": {"us-armor-1": "0203", "jp-9-7": "0503"}}
+    state = GAME.initial_state("1", {"map": road, "position": position})
+    [(path, mp)] = [(e.path, e.mp) for e in when(state, "allied", "move us-armor-1 0204 0205")]
+    assert path[-2:] == ["0204", "0205"] and mp == 1  # half an MP a road hex (12.4)
+    state = GAME.initial_state("1", {"map": hills, "position": position})
+    with pytest.raises(IllegalOrder) as err:
+        when(state, "allied", "move us-armor-1 0204 0205")
+    assert err.value.case == "Formosa 12.2"
 
 
 def test_f104_pinned_units_interdicted_hexes_a_fleet_result_spent_kamikaze_and_used_air_supply():

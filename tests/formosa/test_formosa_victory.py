@@ -71,3 +71,16 @@ def test_4_2_both_players_read_the_score_as_it_would_count_now_and_the_hexes_the
         seen = GAME.view(state, side)
         assert seen["control"] == dict.fromkeys(occupied, "allied")
         assert seen["score"]["by_side"] == {"allied": 30, "japanese": 8}
+
+
+def test_4_2_every_band_edge_through_the_last_order_the_draw_band_13_to_18():
+    """4.2's bands at each edge, counted by the order that ends the last Game-Turn (Allied VP less Japanese VP)."""
+    bands = {25: ("Allied Strategic Victory", "allied"), 24: ("Allied Operational Victory", "allied"),
+             19: ("Allied Operational Victory", "allied"), 18: ("Draw", None), 13: ("Draw", None),
+             12: ("Japanese Operational Victory", "japanese"), 7: ("Japanese Operational Victory", "japanese"),
+             6: ("Japanese Strategic Victory", "japanese")}
+    for net, (level, winner) in bands.items():
+        events = when(final(net + 2, 2), "japanese", "end")
+        [counted] = of(events, VictoryCounted)
+        assert (counted.allied - counted.japanese, counted.level) == (net, level)
+        assert of(events, GameEnded)[0].winner == winner

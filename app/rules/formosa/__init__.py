@@ -38,7 +38,7 @@ GAME = Game(
     extras={"game_map": view.game_map, "combat_summary": view.combat_summary, "preview": view.preview,
             "previews": view.PREVIEWS,
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
-            "losses": view.losses, "stakes": victory.stakes,
+            "losses": view.losses, "stakes": victory.stakes, "more_orders": sequence.more_orders,
             "overstacked": victory.overstacked, "searched": searched.searched,
             "search_editions": {"overstacked": 6, "searched": 7},
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")

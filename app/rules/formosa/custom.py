@@ -10,7 +10,10 @@ sortied (`fleet_sortied`, 18.0), and a counterattack declared by a CA result (`[
 `[values]` gives a counter other values than units.toml's (read by data_load, a what-if). Ruling F122 adds the ground
 support waiting for its combat (`[support]`, 16.3), the hex the B-29 struck (`b29_struck`, 16.5), the units flown by
 air transport (`airlifted`, 25.3), the units attacked this phase that retreated (`defended`, 15.0) and the PW Camp's
-VP earned in play (`[vp]`, 25.10). A unit is placed only
+VP earned in play (`[vp]`, 25.10). Ruling F124 adds the middle of an Invasion Phase (stacks at sea on their
+markers, `[at_sea]`; landings, drops and assaults made; support waiting for the first assault; an assault's CA),
+F126 the phasing side over the stacking limits in the middle of a phase (13.0), and F127 an advance after combat still
+to choose (`[advance]`, 15.8, 10.2.2). A unit is placed only
 where a rule could have brought it, and Amoy's timing and the 6th Marine Division's arrival are kept (ruling F118).
 """
 from __future__ import annotations
@@ -25,7 +28,7 @@ from app.rules.kernel.hexgrid import Hex
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
               "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp",
-              "b29_struck", "airlifted", "defended")
+              "b29_struck", "airlifted", "defended", "at_sea", "advance")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -156,6 +159,7 @@ def _place(state: State, p: Position) -> State:
     for uid in p.removed:
         if uid in units:
             units[uid] = replace(units[uid], where=OUT)
+    seas = _at_sea(state, units, p, x, marines, problems)
     for uid in sorted(revealed & set(units)):
         if units[uid].side != "japanese" or not is_hex(units[uid].where):
             problems.append(f"revealed: {uid} is not a Japanese unit placed in [units]")
@@ -200,24 +204,26 @@ def _place(state: State, p: Position) -> State:
     elif fleet is True and p.turn <= 2:
         problems.append("fleet_sortied: a sortie on an earlier GT was made on GT 2 at the earliest (18.0)")
     pinned = set(bounded_list(x.get("pinned", []), "pinned", UNIT_ID, "unit ids", problems))
-    if pinned and p.phase not in ("naval-transfer", "allied-movement"):
+    if pinned and p.phase not in ("invasion", "naval-transfer", "allied-movement"):
         problems.append("pinned: units that landed, dropped or moved by sea this GT are held in the Allied Movement "
-                        "Phase that follows (10.2.1, 10.3, 21.0): a position at naval-transfer or allied-movement")
+                        "Phase that follows (10.2.1, 10.3, 21.0): a position at invasion (ruling F124), "
+                        "naval-transfer or allied-movement")
     for uid in sorted(pinned & set(units)):
         if units[uid].side != "allied" or not is_hex(units[uid].where):
             problems.append(f"pinned: {uid} is not an Allied unit placed in [units]")
         else:
             units[uid] = replace(units[uid], pinned=True)
     landed = set(bounded_list(x.get("landed", []), "landed", UNIT_ID, "unit ids", problems))
-    if landed and p.phase not in ("naval-transfer", "allied-movement", "allied-combat"):
+    if landed and p.phase not in ("invasion", "naval-transfer", "allied-movement", "allied-combat"):
         problems.append("landed: units that made an amphibious invasion this GT attack the adjacent Japanese units "
-                        "in the ensuing Allied Combat Phase (10.2.1, 10.2.2): a position at naval-transfer, "
-                        "allied-movement or allied-combat")
+                        "in the ensuing Allied Combat Phase (10.2.1, 10.2.2): a position at invasion (ruling F124), "
+                        "naval-transfer, allied-movement or allied-combat")
     for uid in sorted(landed & set(units)):
         if units[uid].side != "allied" or not is_hex(units[uid].where):
             problems.append(f"landed: {uid} is not an Allied unit placed in [units]")
         else:
             units[uid] = replace(units[uid], landed=True, pinned=units[uid].pinned or p.phase != "allied-combat")
+    markers = _markers_placed(state, units, p, x, pinned | landed, problems) if p.phase == "invasion" else []
     _done(units, p, x, problems)
     spent = x.get("kamikaze_spent", 0)
     if not _number(spent):
@@ -243,12 +249,18 @@ def _place(state: State, p: Position) -> State:
                          u.id for u in units.values() if u.where == "japanese-reinforcements"
                          and optional.special(state, u.id)),
                      kamikaze_spent=spent, air_supply_turn=p.turn if used else None,
-                     lp_due={k: v for k, v in due.items() if v})
+                     lp_due={k: v for k, v in due.items() if v},
+                     used_hexes=(*seas, *(h for h, _ in markers)),
+                     amphibious=(*seas, *(h for h, kind in markers if kind == "amphibious")))
     placed = replace(placed, attacked_hexes=tuple(bounded_list(x.get("attacked_hexes", []), "attacked_hexes",
                                                                 HEX_LABEL, "hexes", problems)))
-    if placed.attacked_hexes and p.phase not in ("allied-combat", "japanese-combat"):
-        problems.append("attacked_hexes: the hexes attacked in this Combat Phase (15.0); a position at "
-                        f"{p.phase!r} has none")
+    if placed.attacked_hexes and p.phase not in ("invasion", "allied-combat", "japanese-combat"):
+        problems.append("attacked_hexes: the hexes attacked in this Combat Phase (15.0), or assaulted in this "
+                        f"Invasion Phase (10.2.2, ruling F124); a position at {p.phase!r} has none")
+    elif p.phase == "invasion":
+        problems += [f"attacked_hexes: {h} is no coastal hex of the map: an assault of the Invasion Phase comes from "
+                     "the sea (10.2.2, ruling F124)" for h in placed.attacked_hexes
+                     if not _land(data, h) or not data.is_coastal(Hex.parse(h))]
     placed = _defended(placed, x.get("defended"), problems)
     placed = _air_plan(placed, missions, x.get("suppressed", []), fleet, problems)
     placed = _interdiction(placed, missions, x.get("interdiction"), problems)
@@ -259,14 +271,146 @@ def _place(state: State, p: Position) -> State:
     problems += [f"{h} holds units of both sides" for h in sorted(placed.occupied("allied") & placed.occupied(
         "japanese"))]
     problems += [f"{h}: {side} units over the stacking limits (13.1, 13.2)"
-                 + (": US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)"
-                    if len({placed.spec(u.id).nationality for u in placed.at(h, side)}) > 1 else "")
-                 for side in SIDES for h in placed.overstacked(side)]
+                 + (": US and Commonwealth units never stack together (Formosa 5.1 item 1, 13.1)" if mixed else
+                    "; stacking is checked at the end of the Recruit, Movement and Combat Phases, so only the "
+                    "phasing side stands over the limits in the middle of a phase, in a hex a unit landed, dropped "
+                    "(pinned, landed), moved (moved) or advanced (attacked) into (13.0, 13.3; ruling F126)")
+                 for side in SIDES for h in placed.overstacked(side)
+                 for mixed in [len({placed.spec(u.id).nationality for u in placed.at(h, side)}) > 1]
+                 if mixed or not _overstack_pending(placed, side, h)]
     if problems:
         raise SetupError("position", problems)
     placed = _revealed_in_combat(placed)
-    counter = x.get("counterattack")
+    counter, advance = x.get("counterattack"), x.get("advance")
+    if counter is not None and advance is not None:
+        raise SetupError("position", ["[counterattack] and [advance]: one combat is under way at a time (15.5)"])
+    if advance is not None:
+        return _advance(placed, advance)
     return placed if counter is None else _counterattack(placed, counter)
+
+
+def _at_sea(state: State, units: dict, p: Position, x: dict, arrived: tuple[str, ...],
+            problems: list[str]) -> tuple[str, ...]:
+    """`[at_sea]`: `"XXYY" = [unit ids]`, in the Invasion Phase, the stacks on amphibious markers in all-sea hexes
+    whose assault is not yet made (10.1 item 3, 10.2.2; ruling F124): each an all-sea hex next to a port or open
+    coastal hex (any coastal hex for a stack of rangers only, 22.0) that Japanese units hold or that was assaulted
+    this phase (`attacked_hexes`: another stack's assault may have taken it), one marker carrying 1 to 4 Allied
+    mobile units of one nation (10.2, 13.1), none after this GT's Decisive Battle (18.0 b)). The sea hexes, each
+    holding its marker."""
+    raw = x.get("at_sea")
+    if raw is None:
+        return ()
+    data = state.data
+    if not isinstance(raw, dict) or len(raw) > 1000:
+        problems.append("[at_sea] maps all-sea hexes to the units on their amphibious marker (10.1 item 3)")
+        return ()
+    if p.phase != "invasion":
+        problems.append("[at_sea]: stacks wait at sea on their amphibious markers in the Invasion Phase only and "
+                        f"never remain at sea after it (10.2.2); a position at {p.phase!r} has none")
+        return ()
+    if x.get("fleet_sortied") == "decisive":
+        problems.append("[at_sea]: after this GT's Decisive Battle no amphibious marker is placed (18.0 b))")
+        return ()
+    limit = data.charts["stacking"]["amphibious_units"]
+    japanese = {u.where for u in units.values() if u.side == "japanese" and is_hex(u.where)}
+    raw_hexes = x.get("attacked_hexes")
+    assaulted = {h for h in raw_hexes if isinstance(h, str)} if isinstance(raw_hexes, list) else set()
+    where = x.get("where")
+    elsewhere = {*p.units, *p.removed, *(where if isinstance(where, dict) else ())}
+    aboard: set[str] = set()
+    seas: list[str] = []
+    for h, given in sorted(raw.items()):
+        ids = bounded_list(given, f"at_sea {h}", UNIT_ID, "unit ids", problems)
+        if not HEX_LABEL.fullmatch(str(h)) or not data.map.on_map(Hex.parse(h)) or data.is_land(Hex.parse(h)):
+            problems.append(f"[at_sea] {h}: an amphibious marker waits at sea in an all-sea hex of the map "
+                            "(10.1 item 3)")
+            continue
+        if not 1 <= len(ids) <= limit or len(set(ids)) != len(ids):
+            problems.append(f"[at_sea] {h}: one amphibious marker carries 1 to {limit} different units (10.2)")
+            continue
+        wrong = [uid for uid in ids if uid not in units or units[uid].side != "allied" or data.unit(uid).static
+                 or (state.units[uid].where == OUT and uid not in arrived)]
+        twice = [uid for uid in ids if uid in elsewhere or uid in aboard]
+        aboard.update(ids)
+        if wrong or twice:
+            problems += [f"[at_sea] {h}: {uid} is not an Allied mobile unit in this game (10.2)" for uid in wrong]
+            problems += [f"[at_sea] {h}: {uid} is placed elsewhere in the position too" for uid in twice]
+            continue
+        rangers = all(data.unit(uid).type == "ranger" for uid in ids)
+        if not any(data.is_land(n) and (n in data.ports() or n in data.open_coastal() or rangers)
+                   and (str(n) in japanese or str(n) in assaulted) for n in data.map.neighbours(Hex.parse(h))):
+            problems.append(f"[at_sea] {h}: a marker is placed at sea only next to a Japanese-held port or open "
+                            "coastal hex (rangers: any coastal hex, 22.0), held still or assaulted this phase "
+                            "(attacked_hexes) (10.1 item 3)")
+            continue
+        if len({data.unit(uid).nationality for uid in ids}) > 1:
+            problems.append(f"[at_sea] {h}: US and Commonwealth units never stack together (5.1 item 1, 13.1)")
+            continue
+        for uid in ids:  # as a landing puts them at sea (events.UnitsLanded): pinned, and bound to attack (10.2.2)
+            units[uid] = replace(units[uid], where=h, pinned=True, landed=True)
+        seas.append(h)
+    return tuple(seas)
+
+
+def _markers_placed(state: State, units: dict, p: Position, x: dict, named: set[str],
+                    problems: list[str]) -> list[tuple[str, str]]:
+    """Ruling F124: in the Invasion Phase, the markers under the units that have landed (`landed`: an amphibious
+    marker, 10.2.1) or dropped (`pinned` and not landed: a drop zone, 10.3) this phase: (hex, kind) for each. A hex
+    assaulted this phase (`attacked_hexes`) was entered from a marker at sea (10.2.2), so holds none. Each marker
+    where 10.1 places it, with the units it carries (10.2, 10.3)."""
+    data = state.data
+    raw_hexes = x.get("attacked_hexes")
+    assaulted = set(raw_hexes) if isinstance(raw_hexes, list) and all(isinstance(h, str) for h in raw_hexes) else set()
+    landed = set(x.get("landed") or ())
+    by_hex: dict[str, list[str]] = {}
+    for uid in sorted(named):
+        u = units.get(uid)
+        if u is not None and u.side == "allied" and is_hex(u.where):
+            by_hex.setdefault(u.where, []).append(uid)
+    out = []
+    for h, ids in sorted(by_hex.items()):
+        hx = Hex.parse(h)
+        came = [i for i in ids if i in landed]
+        dropped = [i for i in ids if i not in landed]
+        if came and h not in assaulted:
+            rangers = all(data.unit(i).type == "ranger" for i in came)
+            if not (hx in data.ports() or hx in data.open_coastal() or (rangers and data.is_coastal(hx))):
+                problems.append(f"landed: {h} is neither an open coastal hex nor a port (rangers: any coastal hex, "
+                                "22.0), nor a hex assaulted this phase (attacked_hexes): no landing reaches it "
+                                "(10.1, 10.2.2)")
+            else:
+                out.append((h, "amphibious"))
+        if dropped:
+            wrong = [i for i in dropped if data.unit(i).type != "airborne" or data.unit(i).size != "regiment"]
+            if wrong:
+                problems.append(f"pinned: in the Invasion Phase the units pinned and not landed have dropped (10.3): "
+                                f"{', '.join(wrong)} is no airborne regiment")
+            elif len(dropped) > data.charts["stacking"]["drop_zone_units"]:
+                problems.append(f"pinned: one drop zone marker carries up to "
+                                f"{data.charts['stacking']['drop_zone_units']} airborne regiments (10.3): {h}")
+            elif data.map.terrain_of(hx) != "open" and hx not in data.airfields():
+                problems.append(f"pinned: {h} is neither an open hex nor an airfield: no drop zone there (10.1)")
+            else:
+                out.append((h, "drop-zone"))
+    return out
+
+
+def _overstack_pending(state: State, side: str, hex: str) -> bool:
+    """13.0, 13.3 (ruling F126): may `side` stand over the stacking limits in `hex` in this position? Only in the
+    middle of a phase whose end checks them, in a hex a unit entered in it: in the Allies' Invasion, Naval Transfer
+    and Movement Phases a hex holding a unit that landed or dropped this GT (`pinned`, `landed`: a drop zone shares
+    a hex with an amphibious marker, F105, so six units may land there) or, in a Movement Phase, one that moved
+    (`moved`); in a Combat Phase a hex holding a unit that attacked (`attacked`: an advance after combat, 15.8).
+    Never the side whose units stand still: its stacks were checked at the end of its own last phase (13.3), and a
+    retreat keeps the limits (15.7 item 3)."""
+    if side != state.side:
+        return False
+    here = state.at(hex, side)
+    if state.step in ("invasion", "naval-transfer", "allied-movement") and any(u.pinned for u in here):
+        return True
+    if state.step in ("allied-movement", "japanese-movement"):
+        return any(u.moved for u in here)
+    return state.step in ("allied-combat", "japanese-combat") and any(u.attacked for u in here)
 
 
 # a position in the middle of a phase (ruling F104): flag -> {phase: the side whose units did it}
@@ -392,7 +536,7 @@ def _support(state: State, missions: dict, raw, problems: list[str]) -> State:
     next to his units, not yet attacked (support returns after its combat), at most two Allied points or one
     Japanese point a hex, none with the B-29 (13.1), within the points the plan assigned to tactical (16.1)."""
     from app.rules.errors import IllegalOrder
-    from app.rules.formosa import strategic
+    from app.rules.formosa import invasion, strategic
     from app.rules.formosa.airpower import b29_hexes
     from app.rules.formosa.sequence import COMBAT_STEPS
     from app.rules.formosa.state import H
@@ -402,10 +546,16 @@ def _support(state: State, missions: dict, raw, problems: list[str]) -> State:
     if not isinstance(raw, dict) or len(raw) > 1000:
         problems.append("[support] maps hexes to ground support points (16.3)")
         return state
-    if state.step not in COMBAT_STEPS:
+    if state.step not in (*COMBAT_STEPS, "invasion"):
         problems.append(f"[support]: ground support is placed at the start of a Combat Phase and returns after its "
-                        f"combat (16.3); a position at {state.step!r} has none")
+                        f"combat (16.3), or before the first assault of an Invasion Phase (ruling F86); a position "
+                        f"at {state.step!r} has none")
         return state
+    if state.step == "invasion" and state.attacked_hexes:
+        problems.append("[support]: in the Invasion Phase ground support is placed before the first assault and flies "
+                        "with that assault only (16.3, ruling F86): a position with attacked_hexes has none waiting")
+        return state
+    assaultable = {h for u in invasion.waiting(state) for h in invasion.targets(state, u.where)}
     side = state.side
     rows = []
     for h, given in sorted(raw.items()):
@@ -417,6 +567,9 @@ def _support(state: State, missions: dict, raw, problems: list[str]) -> State:
                             "(16.3)")
         elif not state.data.map.on_map(H(h)):
             problems.append(f"[support] {h} is not a hex of the map")
+        elif state.step == "invasion" and h not in assaultable:
+            problems.append(f"[support] {h}: in the Invasion Phase ground support is placed on a Japanese-held hex a "
+                            "stack at sea may assault ([at_sea]; 10.2.2, ruling F86)")
         elif not state.at(h, other(side)) or not any(state.at(str(n), side)
                                                      for n in state.data.map.neighbours(H(h))):
             problems.append(f"[support] {h}: ground support is placed on a hex of {other(side)} units next to "
@@ -542,7 +695,7 @@ def _counterattack(state: State, raw) -> State:
     from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
     from app.rules.engine.events import DecisionRequired
     from app.rules.errors import IllegalOrder
-    from app.rules.formosa import combat
+    from app.rules.formosa import combat, invasion
     from app.rules.formosa.events import CombatResolved
     from app.rules.formosa.sequence import COMBAT_STEPS
 
@@ -552,9 +705,10 @@ def _counterattack(state: State, raw) -> State:
     attackers = bounded_list(raw["attackers"], "counterattack attackers", UNIT_ID, "unit ids", problems)
     defenders = bounded_list(raw["defenders"], "counterattack defenders", UNIT_ID, "unit ids", problems)
     side = state.side
-    if state.step not in COMBAT_STEPS:
-        problems.append(f"[counterattack] is declared in a Combat Phase ({', '.join(COMBAT_STEPS)}), not "
-                        f"{state.step!r} (15.5, 15.6)")
+    landing = state.step == "invasion"  # an assault's CA (10.2.2, ruling F80): the stack at sea is counterattacked
+    if state.step not in COMBAT_STEPS and not landing:
+        problems.append(f"[counterattack] is declared in a Combat Phase ({', '.join(COMBAT_STEPS)}) or by an assault "
+                        f"of the Invasion Phase (10.2.2, rulings F80, F124), not {state.step!r} (15.5, 15.6)")
     placed = [state.unit(u) for u in defenders]
     if not attackers or not defenders or any(u is None or u.side != other(side) or not is_hex(u.where)
                                               for u in placed):
@@ -569,16 +723,29 @@ def _counterattack(state: State, raw) -> State:
     if any(state.spec(u).type in combat.ENDS_CA for u in whole):
         problems.append("[counterattack]: a CA against a coastal defense or heavy weapons unit ends the combat "
                         "(15.5 CA item 1): there is no counterattack to declare")
+    seas = sorted({state.units[u].where for u in attackers if state.unit(u) is not None})
+    if landing and (len(hexes) != 1 or not all(state.unit(u) is not None and state.at_sea(state.units[u])
+                                               for u in attackers)):
+        problems.append("[counterattack] in the Invasion Phase: the attackers are stacks at sea ([at_sea]) that "
+                        "assaulted one coastal hex, the defenders every unit in it (10.2.2, rulings F80, F124)")
+        raise SetupError("position", problems)
+    if landing and sorted(u.id for u in invasion.force(state, hexes[0], seas)) != sorted(attackers):
+        problems.append(f"[counterattack] attackers: the stacks at sea in {', '.join(seas)} assault together, every "
+                        f"unit of each: {', '.join(u.id for u in invasion.force(state, hexes[0], seas))} (10.2.2)")
     d = Decision(state, side, ProbeDice(), lambda s, e: e.apply(s))
     try:
-        combat.declare(d, hexes, attackers)
+        if landing:
+            invasion.assault(d, hexes[0], 0, seas=seas)
+        else:
+            combat.declare(d, hexes, attackers)
     except ReachedRoll:
         pass
     except IllegalOrder as exc:
         problems.append(f"[counterattack]: the attack that rolled the CA is not one the rules allow: {exc}")
     if problems:
         raise SetupError("position", problems)
-    rolled = CombatResolved(side, hexes, list(attackers), whole, 0, 0, 0, [], "", 0, "CA")
+    rolled = CombatResolved(side, hexes, list(attackers), whole, 0, 0, 0, [], "", 0, "CA",
+                            assault=hexes[0] if landing else "")
     state = rolled.apply(state)
     return DecisionRequired("counterattack", other(side), {
         "hexes": sorted({state.units[u].where for u in attackers})}).apply(state)
@@ -594,3 +761,56 @@ def _revealed_in_combat(state: State) -> State:
     found = [u for u in state.on_map("japanese") if u.concealed and u.where in zoc]
     return state.with_units(*(replace(u, concealed=False, **({"where": OUT} if state.spec(u.id).type == "deception"
                                                                else {})) for u in found))
+
+
+def _advance(state: State, raw) -> State:
+    """[advance] (ruling F127): `attackers = [...]`, `hexes = [...]`, `result = "DE"`: the phasing side's attack on
+    `hexes` (attacked this phase, `attacked_hexes`) gave `result` and cleared them, and the attackers now choose who
+    advances (15.8: one hex, two after a DE). In the Invasion Phase an assault's: the attackers are the stacks at sea
+    that assaulted the one hex, which must advance as stacking allows, so the choice is owed only when not all fit
+    (10.2.2, F24)."""
+    from app.rules.engine.events import DecisionRequired
+    from app.rules.formosa.sequence import COMBAT_STEPS
+    from app.rules.formosa.state import Combat
+
+    problems: list[str] = []
+    if not isinstance(raw, dict) or set(raw) != {"attackers", "hexes", "result"}:
+        raise SetupError("position", ["[advance] has 'attackers', 'hexes' and 'result' (15.8)"])
+    attackers = bounded_list(raw["attackers"], "advance attackers", UNIT_ID, "unit ids", problems)
+    hexes = bounded_list(raw["hexes"], "advance hexes", HEX_LABEL, "hexes", problems)
+    codes = state.data.crt_raw["codes"]
+    code = raw["result"]
+    side, landing = state.side, state.step == "invasion"
+    if state.step not in COMBAT_STEPS and not landing:
+        problems.append(f"[advance]: an advance after combat follows an attack of a Combat Phase or an assault of the "
+                        f"Invasion Phase (15.8, 10.2.2), not {state.step!r}")
+    if not isinstance(code, str) or not codes.get(code, {}).get("advance"):
+        problems.append(f"[advance] result: one that lets the attacker advance "
+                        f"({', '.join(c for c, v in codes.items() if v.get('advance'))}) (15.5, 15.8)")
+    units = [state.unit(u) for u in attackers]
+    if not attackers or not hexes or any(u is None or u.side != side or not is_hex(u.where) for u in units):
+        problems.append(f"[advance] attackers: {side} units placed in [units] (or [at_sea]) that attacked `hexes`")
+    if problems:
+        raise SetupError("position", problems)
+    for h in hexes:
+        if h not in state.attacked_hexes:
+            problems.append(f"[advance] {h}: the hexes cleared were attacked this phase: name them in attacked_hexes "
+                            "(15.0)")
+        elif state.at(h, other(side)):
+            problems.append(f"[advance] {h} still holds {other(side)} units: only a cleared hex is advanced into "
+                            "(15.8)")
+        elif any(Hex.parse(h) not in state.data.map.neighbours(Hex.parse(u.where)) for u in units):
+            problems.append(f"[advance] {h}: every attacker is next to every defending hex (15.0)")
+    if landing:
+        if len(hexes) != 1 or not all(state.at_sea(u) for u in units):
+            problems.append("[advance] in the Invasion Phase: the attackers are stacks at sea ([at_sea]) that "
+                            "assaulted one coastal hex (10.2.2)")
+        elif not state.would_overstack(hexes[0], side, attackers):
+            problems.append(f"[advance]: all of {', '.join(attackers)} fit in {hexes[0]}, so they have advanced into "
+                            "it (10.2.2: they must); place them there")
+    if problems:
+        raise SetupError("position", problems)
+    state = state.with_units(*(replace(u, attacked=True) for u in units))
+    combat = Combat(side, tuple(hexes), tuple(attackers), (), code, assault=hexes[0] if landing else "",
+                    advance=codes[code]["advance"], cleared=tuple(hexes), offered=True)
+    return DecisionRequired("advance", side, {"hexes": list(hexes)}).apply(replace(state, combat=combat))

@@ -256,9 +256,14 @@ def hq_supplied(state: State, hq: Unit) -> bool:
 
 
 def usmc_candidates(state: State, uid: str) -> list[str]:
+    return usmc_hexes(state, uid)[:2]
+
+
+def usmc_hexes(state: State, uid: str) -> list[str]:
+    """25.4: the hexes of the US HQs a replaced Marine unit `uid` may deploy with."""
     if not chosen(state, "25.4") or uid not in state.replaced_now or state.spec(uid).type != "marine":
         return []
-    return [u.where for u in state.on_map("allied") if state.spec(u.id).type == "hq" and hq_supplied(state, u)][:2]
+    return [u.where for u in state.on_map("allied") if state.spec(u.id).type == "hq" and hq_supplied(state, u)]
 
 
 # -- 25.7 Marine Brigade, 25.8 Airborne Raiders ------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from app.rules.base import Candidate
 from app.rules.engine.decision import Decision
 from app.rules.engine.events import DecisionMade, DecisionRequired
 from app.rules.engine.syntax import SlotType
@@ -683,6 +684,62 @@ def _transfer_candidates(state: State, side: str):
         yield {"unit": u.id, "place": "staging"}
         if "amoy" in staging_displays(state) and state.since(5):
             yield {"unit": u.id, "place": "amoy"}
+
+
+def more_orders(state: State, side: str):
+    """Ruling F125 (rules version 13): every order of a kind whose candidates name only a few, for the list of legal
+    orders and a unit's orders (`orders for UNIT`, the play page's ?naming=; app/rules/legal.py
+    `listed_candidates`): the few stay what the random player draws from, as they were, but a unit past them was
+    listed nowhere. The decider keeps those it accepts."""
+    if not state.since(13) or state.side != side:
+        return
+    if state.step == "naval-transfer":
+        yield from _every_transfer(state)
+    elif state.step == f"recruit-{side}":
+        yield from _every_recruit(state, side)
+
+
+def _every_transfer(state: State):
+    """21.0: a staged unit to each functional port and Allied-held coastal hex (item 1); a unit at a functional port
+    to the Staging Area (or a fallen Amoy), each functional port and each coastal hex free of the enemy (item 2);
+    from another coastal hex to the Staging Area, Amoy or a functional port (item 3)."""
+    data = state.data
+    boxes = ("staging", *(("amoy",) if "amoy" in staging_displays(state) and state.since(5) else ()))
+    functional = state.functional_ports()
+    held = sorted({u.where for u in state.on_map("allied") if data.is_coastal(H(u.where))})
+    free = sorted(str(h) for h in data.land() if data.is_coastal(h) and not state.at(str(h), "japanese"))
+    movers = [u for where in staging_displays(state) for u in state.in_display(where)] + [
+        u for u in state.on_map("allied") if data.is_land(H(u.where)) and data.is_coastal(H(u.where))]
+    for u in movers:
+        if state.is_static(u) or u.moved:
+            continue
+        if u.where in staging_displays(state):
+            places = [*functional, *held]
+        elif u.where in functional:
+            places = [*boxes, *functional, *free]
+        else:
+            places = [*boxes, *functional]
+        for place in dict.fromkeys(places):
+            if place != u.where:
+                yield Candidate("transfer", (u.id,), text=f"transfer {u.id} to {place}")
+
+
+def _every_recruit(state: State, side: str):
+    """8.0-8.3: each unit of the Reinforcements Display (8.2: of a type of several strengths, the player picks
+    which), each of the Replacements Display (8.3), and each unit bought this phase to each place 8.1 deploys it."""
+    for u in state.in_display(f"{side}-reinforcements"):
+        if u.id not in state.to_place:
+            yield Candidate("recruit", (u.id,), text=f"recruit {u.id}")
+    for u in state.in_display(f"{side}-replacements"):
+        yield Candidate("replace", (u.id,), text=f"replace {u.id}")
+    for uid in [u for u in state.to_place if state.units[u].side == side]:
+        if side == "japanese":
+            places = japanese_deploy_hexes(state, uid)
+        else:
+            places = [*state.functional_ports(), *(["amoy"] if state.amoy_turn is not None else []),
+                      *optional.usmc_hexes(state, uid)]
+        for place in dict.fromkeys(places):
+            yield Candidate("deploy", (uid,), text=f"deploy {uid} {place}")
 
 
 def _read_place(word: str) -> str:

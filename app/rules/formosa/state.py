@@ -62,7 +62,11 @@ OUT = "out"
 # 12: ruling F123: a counterattack's defenders are the former attackers of the hex it falls on (15.6), not every
 #    unit there (one that attacked earlier and advanced in, the PW Camp beside Japanese attackers); a game created
 #    under 1-11 is decided as played
-RULES_VERSION = 12
+# 13: ruling F125: the list of legal orders names every unit that may make a naval transfer or be recruited,
+#    replaced or deployed, and a unit's orders (`orders for UNIT`, the play page) every such order it may be given
+#    (8.1-8.3, 21.0; sequence.more_orders); the list changes, and
+#    with it what greedy and search choose from, so a game created under 1-12 is listed and decided as played
+RULES_VERSION = 13
 H = Hex.parse
 
 
