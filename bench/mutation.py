@@ -10,8 +10,10 @@ package with a seeded random generator (the same seed and code give the same sam
 names to `mutmut run`. A killed mutant is a rule break some test notices; a survivor is listed with the cases whose
 mapped tests (docs/cases/*.md) run the mutated function but did not notice. `mutmut show NAME` prints its diff.
 
-The per-case report (--cases) reads which cases a function cites from its string literals and comments ("Formosa
-13.3", or "13.3" alone inside a game's own package). A row's mutants are the sampled mutants citing its case, and,
+The per-case report (--cases) reads which cases code cites from its string literals and comments ("Formosa 13.3",
+or "13.3" alone inside a game's own package), and charges a mutant to the cases cited nearest the statement it
+changes (`Citations`: the statement's own comment or strings, else the branch around it, else the function's
+docstring). A row's mutants are the sampled mutants citing its case, and,
 for a row no sampled mutant cites, `--per-case` more mutants of functions citing it (seeded). Each is run once
 against the fast tests of every row it cites (pytest in mutants/ with the mutant switched on, one process per
 mutant), so the report tells, row by row, whether the row's own tests kill its mutants: a row whose tests kill
@@ -181,58 +183,143 @@ def _locate(name: str) -> tuple[Path, str, str | None]:
     return Path(*module.split(".")).with_suffix(".py"), mangled[2:], None
 
 
-@cache
-def _tokens(path: Path) -> list[tokenize.TokenInfo]:
-    """The strings and comments of a file: where its code names rules cases."""
-    source = (ROOT / path).read_text()
-    return [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type in TEXT_TOKENS]
-
-
-@cache
-def _constants(path: Path) -> dict[str, str]:
-    """The module's string constants (C15 = "Formosa 15.0", CASE = "Olympic 8.8") a function may cite through."""
-    tree = ast.parse((ROOT / path).read_text())
-    return {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-            for t in node.targets if isinstance(t, ast.Name)}
-
-
 PREFIXED = re.compile(r"\b(" + "|".join(re.escape(p) for p in CASE_PREFIX.values()) + r")\s+(?:ruling\s+)?"
                       r"([0-9]{1,2}(?:\.[0-9]{1,2})+)")
 GAME_OF = {p: g for g, p in CASE_PREFIX.items()}
 
 
 def _cites(text: str, own: str | None) -> set[tuple[str, str]]:
+    """The cases a text names: "Formosa 13.3" anywhere, and a bare "13.3" inside the package of game `own` (not
+    the number of another game's prefixed case)."""
     found = {(GAME_OF[m.group(1)], m.group(2)) for m in PREFIXED.finditer(text)}
     if own is not None:
-        found |= {(own, m.group(1)) for m in CASE_NUMBER.finditer(text)}
+        found |= {(own, m.group(1)) for m in CASE_NUMBER.finditer(PREFIXED.sub(" ", text))}
     return found
 
 
-def _node_citations(path: Path, node: ast.AST) -> frozenset[tuple[str, str]]:
-    """The (game, case) pairs a piece of a file's code cites: the strings and comments on its lines (a game's
-    bare case numbers inside its own package), and the module constants it names."""
-    own = path.parent.name if path.parent.name in CASE_PREFIX else None
-    found: set[tuple[str, str]] = set()
-    for tok in _tokens(path):
-        if node.lineno <= tok.start[0] <= node.end_lineno:
-            found |= _cites(tok.string, own)
-    constants = _constants(path)
-    for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in constants}:
-        found |= _cites(constants[name], own)
-    return frozenset(found)
+class Citations:
+    """What a file's code cites, statement by statement: the per-case report charges a mutant to the cases cited nearest
+    the statement it changes. A statement cites what its own line says (its comments and strings, the module
+    constants it names, the comment lines just above it), else what the whole statement's strings say (a refusal
+    spread over lines) with the comment on or above its first line; a comment inside a statement (one key of a dict)
+    speaks for its own line only; a compound statement's header citing nothing takes the comment on its block's
+    first line (`if in_range:` / `return "oos" # 8.9`). Failing that, the branch around it (an `if`'s header,
+    `else:` or `except` line and the comment above the compound statement), then the next branch out, and only then
+    the function's docstring (what the function says it implements)."""
+
+    def __init__(self, source: str, own: str | None):
+        self.own = own  # the game whose bare case numbers ("13.3") this file may use
+        self.tree = ast.parse(source)
+        self.lines = source.splitlines()
+        self.comments: dict[int, list[str]] = {}
+        self.strings: list[tuple[int, int, str]] = []
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                self.comments.setdefault(tok.start[0], []).append(tok.string)
+            elif tok.type in TEXT_TOKENS:
+                self.strings.append((tok.start[0], tok.end[0], tok.string))
+        constants = {t.id: node.value.value for node in self.tree.body if isinstance(node, ast.Assign)
+                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                     for t in node.targets if isinstance(t, ast.Name)}  # C15 = "Formosa 15.0"
+        self.named: dict[int, list[str]] = {}  # line -> the constants' texts named on it
+        for n in ast.walk(self.tree):
+            if isinstance(n, ast.Name) and n.id in constants:
+                self.named.setdefault(n.lineno, []).append(constants[n.id])
+
+    def function(self, func: str, cls: str | None = None) -> ast.FunctionDef | None:
+        holder = next((n for n in self.tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None) \
+            if cls else self.tree
+        return next((n for n in getattr(holder, "body", ()) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                     and n.name == func), None)
+
+    def cases(self, fn: ast.FunctionDef, line: int | None) -> tuple[frozenset[tuple[str, str]], bool]:
+        """The (game, case) pairs cited nearest `line` of `fn`, and whether a statement or branch around the line
+        cites them (True) or only the docstring does (False). Without a line: the docstring, else anything in
+        the function."""
+        if line is None:
+            return self.docstring(fn) or self._cites_in(fn.lineno, fn.end_lineno, comments=True), False
+        for stmt, branch in reversed(self._path([fn.body], line)):
+            if branch is None:  # the line is the statement's own (a simple statement, a compound one's header)
+                first, last = self._header(stmt, line)
+                found = self._at(line) or self._cites_in(first, last) | self._at(first)
+                if not found and _branches(stmt):  # a condition its block's first line explains: `return x  # 8.9`
+                    found = self._cite(self.comments.get(last + 1, []))
+            else:
+                first, last = self._regions(stmt)[branch]
+                found = self._cites_in(first, last, comments=True) | self._above(stmt.lineno) \
+                    | (self.docstring(stmt) if isinstance(stmt, ast.FunctionDef | ast.ClassDef) else frozenset())
+            if found:
+                return frozenset(found), True
+        return self.docstring(fn), False
+
+    def docstring(self, fn: ast.AST) -> frozenset[tuple[str, str]]:
+        body = getattr(fn, "body", [])
+        if body and ast.get_docstring(fn) is not None:
+            return frozenset(self._cites_in(body[0].lineno, body[0].end_lineno))
+        return frozenset()
+
+    def _path(self, branches: list[list[ast.stmt]], line: int) -> list[tuple[ast.stmt, int | None]]:
+        """The statements around `line`, outermost first, each with the index of its branch holding the line
+        (None: the line is the statement's own)."""
+        for stmt in (s for branch in branches for s in branch):
+            if stmt.lineno <= line <= stmt.end_lineno:
+                inner = _branches(stmt)
+                for i, branch in enumerate(inner):
+                    if branch[0].lineno <= line <= branch[-1].end_lineno:
+                        return [(stmt, i), *self._path([branch], line)]
+                return [(stmt, None)]
+        return []
+
+    def _regions(self, stmt: ast.stmt) -> list[tuple[int, int]]:
+        """Each branch's header lines: the first from the statement's start, each later one (`else:`, `except`)
+        from the line after the branch before it."""
+        out, start = [], stmt.lineno
+        for branch in _branches(stmt):
+            out.append((start, branch[0].lineno - 1))
+            start = branch[-1].end_lineno + 1
+        return out
+
+    def _header(self, stmt: ast.stmt, line: int) -> tuple[int, int]:
+        regions = self._regions(stmt)
+        if not regions:
+            return stmt.lineno, stmt.end_lineno
+        return next(((a, b) for a, b in regions if a <= line <= b), regions[0])
+
+    def _cite(self, texts) -> set[tuple[str, str]]:
+        return set().union(*(_cites(text, self.own) for text in texts))
+
+    def _at(self, line: int) -> set[tuple[str, str]]:
+        """What the line itself cites: its comments, strings and constants, and the comment lines just above it."""
+        return self._cites_in(line, line, comments=True) | self._above(line)
+
+    def _above(self, line: int) -> set[tuple[str, str]]:
+        above = []
+        while line > 1 and self.lines[line - 2].strip().startswith("#"):
+            line -= 1
+            above += self.comments.get(line, [])
+        return self._cite(above)
+
+    def _cites_in(self, first: int, last: int, comments: bool = False) -> set[tuple[str, str]]:
+        texts = [text for a, b, text in self.strings if a <= last and b >= first]
+        texts += [text for n in range(first, last + 1) for text in self.named.get(n, [])]
+        if comments:
+            texts += [text for n in range(first, last + 1) for text in self.comments.get(n, [])]
+        return self._cite(texts)
+
+
+def _branches(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """A compound statement's blocks in source order (a simple statement has none)."""
+    blocks = [getattr(stmt, "body", None)]
+    blocks += [h.body for h in getattr(stmt, "handlers", ())] + [c.body for c in getattr(stmt, "cases", ())]
+    blocks += [getattr(stmt, "orelse", None), getattr(stmt, "finalbody", None)]
+    blocks = [b for b in blocks if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
+    return sorted(blocks, key=lambda b: b[0].lineno)
 
 
 @cache
-def _citations(path: Path) -> dict[tuple[str | None, str], frozenset[tuple[str, str]]]:
-    """(class, function) -> the (game, case) pairs it cites, for every function of a file."""
-    tree = ast.parse((ROOT / path).read_text())
-    out: dict[tuple[str | None, str], frozenset[tuple[str, str]]] = {}
-    for cls, holder in [(None, tree)] + [(n.name, n) for n in tree.body if isinstance(n, ast.ClassDef)]:
-        for fn in holder.body:
-            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-                out[(cls, fn.name)] = _node_citations(path, fn)
-    return out
+def _attribution(path: Path) -> Citations:
+    own = path.parent.name if path.parent.name in CASE_PREFIX else None
+    return Citations((ROOT / path).read_text(), own)
 
 
 def _changed_line(name: str) -> int | None:
@@ -282,42 +369,25 @@ def _spans(path: Path) -> dict[str, list[int]]:
 
 
 @cache
-def _function_node(path: Path, func: str, cls: str | None):
-    tree = ast.parse((ROOT / path).read_text())
-    holder = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None) if cls else tree
-    return next((n for n in getattr(holder, "body", ()) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-                 and n.name == func), None)
-
-
-def cited(name: str) -> list[tuple[str, str]]:
-    """The cases (game, case) of docs/cases that the code a mutant changes cites (`citation`)."""
-    return citation(name)[0]
-
-
-@cache
 def citation(name: str) -> tuple[list[tuple[str, str]], bool]:
-    """The cases a mutant's code cites, and whether the changed line's own statement names them: the innermost
-    statement around the changed line that cites a case (a refusal's case, an `if` block's), or, when the mutant
-    changed a string naming cases (a refusal's case misspelt), those cases alone (True), else its
-    function's docstring (what the function says it implements), else anything in the function (False)."""
+    """The cases a mutant's code cites, and whether its own statement or a branch around it names them: when the
+    mutant changed a string naming cases (a refusal's case misspelt), those cases alone, else the cases cited
+    nearest the changed line (`Citations`) (True); else its function's docstring (False)."""
     path, func, cls = _locate(name)
     rows = case_rows()
     if not (ROOT / path).exists():
         return [], False
-    fn, offset = _function_node(path, func, cls), _changed_line(name)
-    found, precise = _citations(path).get((cls, func), frozenset()), False
-    if fn is not None and ast.get_docstring(fn) is not None:
-        found = _node_citations(path, fn.body[0])
-    if fn is not None and offset is not None:
-        body = [i for i, line in enumerate(_lines(path)[fn.lineno - 1:fn.end_lineno], fn.lineno) if line.strip()]
-        line = body[offset] if offset < len(body) else None
-        around = sorted((n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn and line is not None
-                         and n.lineno <= line <= n.end_lineno), key=lambda n: n.end_lineno - n.lineno)
-        near = next((c for c in (_node_citations(path, n) for n in around) if c), None)
-        own = path.parent.name if path.parent.name in CASE_PREFIX else None
-        named = frozenset().union(*(_cites(text, own) for text in _changed_strings(name)))
-        if named or near:
-            found, precise = named or near, True
+    attribution = _attribution(path)
+    fn = attribution.function(func, cls)
+    if fn is None:
+        return [], False
+    offset = _changed_line(name)
+    body = [i for i, line in enumerate(_lines(path)[fn.lineno - 1:fn.end_lineno], fn.lineno) if line.strip()]
+    line = body[offset] if offset is not None and offset < len(body) else None
+    found, precise = attribution.cases(fn, line)
+    named = frozenset().union(*(_cites(text, attribution.own) for text in _changed_strings(name)))
+    if named:
+        found, precise = named, True
     return sorted((game, case) for game, case in found if case in rows.get(game, {})), precise
 
 
@@ -387,6 +457,36 @@ def _runs(named: str, traced: str) -> bool:
     return traced == named or traced.startswith((named + "[", named + "::"))
 
 
+def draw_rows(package: str, names: list[str], seed: int, per_case: int) -> tuple[dict[str, list[str]],
+                                                                               dict[str, list[str]]]:
+    """Each case row's mutants (the sampled ones charged to it by their statement or branch; else `per_case`
+    drawn from every such mutant; else the sampled ones charged to it by a docstring; else `per_case` drawn from
+    every such one), and every mutant charged to each row."""
+    rows = case_rows()[package]
+    everything = list(meta(package))
+    by_row: dict[str, list[str]] = {}
+    citing: dict[str, list[str]] = {}
+    loose: dict[str, dict[str, list[str]]] = {"sample": {}, "all": {}}
+    for group, pool in (("sample", names), ("all", everything)):
+        for name in pool:
+            cases, precise = citation(name)
+            for game, case in cases:
+                if game == package:
+                    target = (by_row if group == "sample" else citing) if precise else loose[group]
+                    target.setdefault(case, []).append(name)
+    for case in sorted(rows, key=_case_key):
+        rng = random.Random(f"{seed}:{package}:cases:{case}")  # a row's draw is its own: no other row's shifts it
+        # the row's own code first: mutants whose statement or branch names the case; else a docstring's
+        for pool in (by_row, citing, loose["sample"], loose["all"]):
+            if pool.get(case):
+                found = sorted(pool[case])
+                sampled = pool is by_row or pool is loose["sample"]
+                by_row[case] = found if sampled else rng.sample(found, min(per_case, len(found)))
+                break
+    citing = {case: sorted(set(citing.get(case, [])) | set(loose["all"].get(case, []))) for case in rows}
+    return by_row, citing
+
+
 def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: set[str] = frozenset(),
                 lines: bool = False, cpu_factor: float = 5.0) -> None:
     """For each row of each game's case table (or only the rows `only` names): the mutants of code citing it
@@ -400,27 +500,7 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
         rows = case_rows().get(package)
         if rows is None:
             continue
-        everything = list(meta(package))
-        by_row: dict[str, list[str]] = {}
-        citing: dict[str, list[str]] = {}
-        loose: dict[str, dict[str, list[str]]] = {"sample": {}, "all": {}}
-        for group, pool in (("sample", names), ("all", everything)):
-            for name in pool:
-                cases, precise = citation(name)
-                for game, case in cases:
-                    if game == package:
-                        target = (by_row if group == "sample" else citing) if precise else loose[group]
-                        target.setdefault(case, []).append(name)
-        rng = random.Random(f"{seed}:{package}:cases")
-        for case in sorted(rows, key=_case_key):
-            # the row's own code first: mutants whose changed statement names the case; else its functions'
-            for pool in (by_row, citing, loose["sample"], loose["all"]):
-                if pool.get(case):
-                    found = sorted(pool[case])
-                    sampled = pool is by_row or pool is loose["sample"]
-                    by_row[case] = found if sampled else rng.sample(found, min(per_case, len(found)))
-                    break
-        citing = {case: sorted(set(citing.get(case, [])) | set(loose["all"].get(case, []))) for case in rows}
+        by_row, citing = draw_rows(package, names, seed, per_case)
         shown = [case for case in sorted(rows, key=_case_key) if not only or case in only]
         by_row = {case: by_row[case] for case in shown if case in by_row}  # drawn as for every row: the same draws
         verdict: dict[str, dict[tuple[str, str], bool | None]] = {}
@@ -588,7 +668,7 @@ def _statement_lines(name: str) -> tuple[list[int], list[int]]:
     """The source lines of the statement a mutant changes (a compound statement's header), and those of its whole
     function (the fallback when the change is in the signature or on a line no trace records)."""
     path, func, cls = _locate(name)
-    fn = _function_node(path, func, cls)
+    fn = _attribution(path).function(func, cls)
     if fn is None:
         return [], []
     whole = list(range(fn.body[0].lineno, fn.end_lineno + 1))
