@@ -285,11 +285,18 @@ class Optional(Protocol):
         not built, units put where a hopeless attack is forced on them). An empty answer searches them all.
         Without it every order listed is searched."""
 
-    def aims(self, state: Any, side: str) -> list[str]:
+    def aims(self, state: Any, side: str, edition: int = 7) -> list[str]:
         """Orders toward what the victory conditions still need that the legal list may lack (Olympic: an American
         unit's move nearest the last Japanese units south or Kagoshima), unchecked: from the policies' edition 7
-        the strong opponent searches those the rules accept beside the list's (app/rules/search.py). Without it the
+        the strong opponent searches those the rules accept beside the list's (app/rules/search.py). `edition`: the
+        seat's, as for `stakes` (Olympic reads "nearest" along the Americans' way from edition 8). Without it the
         search reads the legal list alone."""
+
+    def near_end(self, state: Any) -> bool:
+        """Whether what is left of the game from `state` is short enough to be played out (Dai Senso: at most three
+        Combat Phases): from the policies' edition 8 the strong opponent's playouts go on past its tree with
+        greedy's orders for both sides to the game's end, the outcome their value (app/rules/search.py `rollout`).
+        Without it a playout is valued by the evaluation where it leaves the tree."""
 
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents

@@ -40,8 +40,13 @@ and its stakes read the net VP linearly; Olympic's stakes read R20's final count
 Japanese units south and Kagoshima, each by the American strength near it), weighed more as the end nears
 (`progress`), and it searches moves toward them beside the legal list's (`aims`); SNC's stakes read the Shanghai
 ring in depth while 4.2 can end the game (each hex held by the Japanese strength next to it, each empty one by the
-Chinese units near it).
-Random decides alike in editions 2 to 7, greedy in editions 2 to 4 and in editions 5 to 7.
+Chinese units near it). Edition 8 is edition 7 but for two games' search: where the rule set says the end is near
+(`near_end`: Dai Senso) each playout is played out to the game's end with greedy's orders and valued by the
+outcome (app/rules/search.py `rollout`); Olympic's attacks, listed without odds (the militia die), are searched as
+what the step asks for, not below `end`, its final count credits the strength pressing a unit south a quarter of
+it (not three quarters), and its `aims` read "nearest" along the Americans' way, Japanese units and intact militia
+on it counted as the attacks they need (app/rules/olympic/aims.py `way_to`).
+Random decides alike in editions 2 to 8, greedy in editions 2 to 4 and in editions 5 to 8.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -62,13 +67,13 @@ from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
-EDITION = 7  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+EDITION = 8  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
 # linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
-# searched; SNC's ring read in depth)
+# searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")

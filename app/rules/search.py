@@ -28,10 +28,11 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
 The order played is the root's most visited. A decision with one usable order plays it without a playout.
 
 The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
-for another time): it runs playouts while another fits in its CPU time (at least `MIN_PLAYOUTS`), and its reason
-records the playouts done, which `verify` re-runs exactly, whatever its clock says. `search:N` runs exactly N
-playouts a decision, whatever the time. Every draw is seeded by the side's view and the orders it has given
-(app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any process.
+for another time): it runs playouts while another as long as the longest so far fits in its CPU time (at least
+`MIN_PLAYOUTS`), and its reason records the playouts done, which `verify` re-runs exactly, whatever its clock says.
+`search:N` runs exactly N playouts a decision, whatever the time. Every draw is seeded by the side's view and the
+orders it has given (app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any
+process.
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ import time
 from typing import Any
 
 from app.events.core import DieRolled
-from app.rules import belief, evaluation, practice
+from app.rules import belief, evaluation, odds_scale, practice
 from app.rules.errors import OrderError
 
 SEARCH_CASE = "strong practice opponent (docs/play-by-email.md)"
@@ -63,6 +64,10 @@ TIERS = ((1000, 4.0), (100, 3.0), (10, 2.0), (0, 1.0))  # greedy's rating -> pri
 # a move toward an objective, what the step asks for or brings units in, `end`; anything else 0.5
 ENDS = practice.ENDS
 SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
+ROLLOUT_SINCE = 8  # the edition that plays a playout out where the rule set's `near_end` says the end is near
+ROLLOUT = 80  # orders edition 8's `rollout` gives past the tree, at most
+UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
+# dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
 
 
 def budget_setting(text: str) -> dict:
@@ -191,18 +196,22 @@ class Search:
         return why
 
     def run(self) -> None:
-        """The playouts: `budget` of them, or, timed, while one more playout (the mean so far) and the choosing after
-        them fit in what is left of `seconds` of CPU time since the decision began (at least `MIN_PLAYOUTS`, at
-        most `budget`): so the decision stays within its budget rather than ending with the playout that passes it.
-        A stored reason records the playouts done, which `verify` runs again whatever the clock."""
+        """The playouts: `budget` of them, or, timed, while one more playout (as long as the longest so far) and the
+        choosing after them fit in what is left of `seconds` of CPU time since the decision began (at least
+        `MIN_PLAYOUTS`, at most `budget`): so the decision stays within its budget rather than ending with the
+        playout that passes it. The longest, not the mean: a playout that opens a decision of many orders costs
+        far more than most (an Olympic combat phase's list of attacks, each with its odds: 76 ms where the mean
+        was 11), and the mean let one such playout begun near the end carry the decision past its budget. A stored
+        reason records the playouts done, which `verify` runs again whatever the clock."""
+        longest, last = 0.0, 0.0
         for i in range(self.budget):
-            if self.seconds is not None and i >= MIN_PLAYOUTS:
-                spent = time.process_time() - self.started
-                mean = (spent - self.ran_at) / i  # a playout; the choosing after them: as long as the listing
-                if spent + mean + max(self.ran_at, RESERVE) >= self.seconds:
+            if self.seconds is not None:
+                now = time.process_time()
+                if i == 0:
+                    self.ran_at = now - self.started  # CPU before the first playout: the choosing after is as long
+                longest, last = (max(longest, now - last) if i else 0.0), now
+                if i >= MIN_PLAYOUTS and now - self.started + longest + max(self.ran_at, RESERVE) >= self.seconds:
                     break
-            if i == 0:
-                self.ran_at = time.process_time() - self.started  # CPU before the first playout
             self.iterate(i)
             self.done = i + 1
 
@@ -227,6 +236,12 @@ class Search:
             if len(listed) <= 1:
                 return {item["order"]: 1.0 for item in listed}
         rated = [(text, _tier(score)) for score, text, _ in practice.ratings(rules, state, side, listed)]
+        if self.edition >= UNPRICED_SINCE:
+            unpriced = {item["order"] for item in listed
+                        if item["order"].split()[0] in practice.COMBAT and item.get("odds") is None}
+            if unpriced:
+                rated = sorted(((text, max(tier, UNPRICED) if text in unpriced else tier) for text, tier in rated),
+                               key=lambda r: -r[1])
         if evaluation.hook(rules, "overstacked", self.edition) is not None:
             chosen = self.within_limits(state, side, rated)
         else:
@@ -248,7 +263,7 @@ class Search:
         if found is None:
             return []
         known = {item["order"] for item in listed}
-        return [text for text in found(state, side)
+        return [text for text in found(state, side, edition=self.edition)
                 if text not in known and practice.usable(self.rules, state, side, text) is not None]
 
     def within_limits(self, state: Any, side: str, rated: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -300,10 +315,15 @@ class Search:
     def iterate(self, i: int) -> None:
         """Playout i: down the tree from sample i mod `WORLDS` with its own dice (`descend`), then, from a decision
         the tree did not know yet, `settle` (and edition 3's `close`), and value the position; every decision on
-        the way learns the value."""
+        the way learns the value. From edition 8, where the rule set says the game's end is near (`near_end`),
+        the playout is played out instead (`rollout`) wherever it left the tree, the dice's detours included: the
+        outcome is its value."""
         dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
         state, path, unknown = self.descend(self.world(i % WORLDS), dice)
-        if unknown:
+        near_end = evaluation.hook(self.rules, "near_end", self.edition, since=ROLLOUT_SINCE)
+        if near_end is not None and self.rules.outcome(state) is None and near_end(state):
+            state = rollout(self.rules, state, dice)
+        elif unknown:
             state = settle(self.rules, state, dice)
             if self.edition >= 3:
                 state = close(self.rules, state, dice)
@@ -407,6 +427,51 @@ def close(rules, state: Any, dice: PlayoutDice, horizon: int = CLOSE) -> Any:
             return state
         state = nxt
     return state
+
+
+def rollout(rules, state: Any, dice: PlayoutDice, horizon: int = ROLLOUT) -> Any:
+    """Edition 8's playout past the tree where the game's end is near: each side's order as greedy would give it
+    (`greedy_step`), to the end of the game or `horizon` orders. A leaf's evaluation reads material and ground
+    where the victory conditions are a count at the end (Dai Senso D16: the hexes held after the last Combat
+    Phase): two orders whose chances of that count lie far apart read alike, and an order is chosen on the noise;
+    the outcome itself tells them apart."""
+    for _ in range(horizon):
+        if rules.outcome(state) is not None:
+            return state
+        side = rules.prompt(state).side
+        nxt = None if side is None else greedy_step(rules, state, side, dice)
+        if nxt is None:
+            return state
+        state = nxt
+    return state
+
+
+def greedy_step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
+    """The position after one order of `side`: the one greedy rates best (app/rules/practice.py `ratings`, equals
+    in an order drawn by the dice's generator) that the rules accept with `dice`, else a random one (`step`).
+    Where greedy would end the step and the game's stakes read the side as losing (`desperate`), the listed attack
+    at the best odds first: greedy attacks only from 3:2, and a side that loses if nothing changes loses nothing
+    by a long chance (Across the Strait: the Japanese counterattack on Taihoku, their one way back to D16)."""
+    listed = rules.legal_orders(state, side)
+    dice.rng.shuffle(listed)
+    rated = [(text, score) for score, text, _ in practice.ratings(rules, state, side, listed) if score is not None]
+    if (not rated or rated[0][0].split()[0] in ENDS) and desperate(rules, state, side):
+        attacks = sorted((-ratio, n, item["order"]) for n, item in enumerate(listed)
+                         if item["order"].split()[0] in practice.COMBAT
+                         and item.get("odds") is not None and (ratio := odds_scale.of(item["odds"])) is not None)
+        rated = [(text, 0) for _, _, text in attacks] + rated
+    for text, _ in rated:
+        try:
+            return apply_command(rules, state, rules.parse(text, side, state), dice)
+        except (OrderError, ValueError, KeyError):
+            continue
+    return step(rules, state, side, dice)
+
+
+def desperate(rules, state: Any, side: str) -> bool:
+    """The rule set's stakes read `side` as losing the game as the position stands (below 0)."""
+    stakes = getattr(rules, "stakes", None)
+    return stakes is not None and stakes(state, side, edition=ROLLOUT_SINCE) < 0
 
 
 def step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:

@@ -4,11 +4,13 @@ time left and the American strength near them, and the search adds moves toward 
 their games were played."""
 from __future__ import annotations
 
-from olympic_given import given
+from olympic_given import START, given
 
 from app.rules import evaluation, search
 from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.movement import Mover, reach
 from app.rules.olympic import GAME, aims, victory
+from app.rules.olympic.sequence import _situation
 
 JAPANESE = "jp-212-2"  # a 2-4 coastal unit
 SOUTH = "2137"  # south of the Objective Line, four hexes from Kagoshima
@@ -68,3 +70,52 @@ def test_on_the_last_game_turn_edition_7_attacks_the_last_japanese_unit_south_ra
     order, why = search.Search(GAME, state, "american", 40, edition=7).decide()
     assert order.startswith(f"attack {SOUTH} with"), why
     assert why["value"] > 0.5 and "-0." in why["summary"].split("next")[1], why
+
+
+def _phases_to_reach(state, start: str, target: str, most: int = 3) -> int | None:
+    """Movement Phases a regiment in `start` needs to stand next to `target`, each moving as far as R10, R11 and
+    R15 let it (kernel `reach` with the American movement situation); None beyond `most`."""
+    data, sit = state.data, _situation(state)
+    front = {Hex.parse(start)}
+    for phases in range(most + 1):
+        if {str(h) for h in front} & set(data.land_links[target]):
+            return phases
+        front |= {h for at in front for h in reach(data.map, data.movement, Mover.single(at, 12, "american"),
+                                                      sit).hexes()}
+    return None
+
+
+def test_from_edition_8_the_search_moves_along_the_americans_way_not_as_the_crow_flies():
+    """A regiment fifteen hexes north of the last Japanese unit south, Kagoshima American: edition 7's aim (the
+    reachable hex nearest as the crow flies) leaves it two more Movement Phases from the unit; edition 8's (the
+    nearest by the movement points along its way, R10's terrain, R11's militia, R15's zones) one."""
+    key = str(START.data.hex_named("Kagoshima"))
+    state = given(step="movement", turn=9, units={JAPANESE: SOUTH, AMERICANS[0]: "2122"},
+                  american_control=("2122", key))
+    (old,), (new,) = aims.aims(state, "american", edition=7), aims.aims(state, "american", edition=8)
+    assert old.startswith(f"move {AMERICANS[0]} to ") and new.startswith(f"move {AMERICANS[0]} to ")
+    assert _phases_to_reach(state, old.split()[-1], SOUTH) == 2
+    assert _phases_to_reach(state, new.split()[-1], SOUTH) == 1
+    assert new in search.Search(GAME, state, "american", 1, edition=8).candidates(state, "american")
+
+
+def test_from_edition_8_an_attack_listed_without_odds_is_searched_before_end():
+    """An Olympic attack's column waits for the militia die (ruling R28), so the list gives it no odds and greedy's
+    rating passes it over: edition 7's search weighed it below `end` and, its values a hair apart, ended every
+    combat phase of a ten-turn game without one attack. Edition 8 weighs it as what the step asks for: three
+    regiments next to a Japanese unit south on Game-Turn 5 attack it."""
+    state = given(step="combat", turn=5, units={JAPANESE: SOUTH, "jp-86-1": "2440", **dict.fromkeys(AMERICANS, "2036")},
+                  american_control=("2036",))
+    attack = f"attack {SOUTH} with {' '.join(sorted(AMERICANS))}"
+    assert [o["order"] for o in GAME.legal_orders(state, "american")] == [attack, "end"]
+    assert search.Search(GAME, state, "american", 60, edition=7).decide()[0] == "end"
+    assert search.Search(GAME, state, "american", 60, edition=8).decide()[0] == attack
+
+
+def test_edition_8_reads_a_unit_pressed_as_more_left_to_do_than_edition_7():
+    """R20 counts units south, not the strength next to them: edition 7 counted a unit with three regiments next to
+    it as three quarters cleared, so clearing it read as a small gain; edition 8 counts it a quarter cleared."""
+    pressed, cleared = last_unit_south("2036", americans=3), last_unit_south("2036", japanese=False, americans=3)
+    gain = {e: victory.final_count(cleared, e) - victory.final_count(pressed, e) for e in (7, 8)}
+    assert victory.final_count(pressed, 8) < victory.final_count(pressed, 7)
+    assert gain[8] > 2 * gain[7] > 0

@@ -16,8 +16,9 @@ LISTING, PLAYOUT = 0.5, 0.25  # CPU seconds, exact in binary: the sums below are
 
 @pytest.fixture
 def clock(monkeypatch):
-    """The search's CPU clock, advanced by the listing of the root's orders and by every playout, nothing else."""
-    now = SimpleNamespace(t=0.0)
+    """The search's CPU clock, advanced by the listing of the root's orders and by every playout (`cost(i)`: PLAYOUT
+    unless a test says otherwise), nothing else."""
+    now = SimpleNamespace(t=0.0, cost=lambda i: PLAYOUT)
     monkeypatch.setattr(search, "time", SimpleNamespace(process_time=lambda: now.t))
     candidates, iterate = search.Search.candidates, search.Search.iterate
 
@@ -28,7 +29,7 @@ def clock(monkeypatch):
 
     def played(self, i):
         iterate(self, i)
-        now.t += PLAYOUT
+        now.t += now.cost(i)
 
     monkeypatch.setattr(search.Search, "candidates", listed)
     monkeypatch.setattr(search.Search, "iterate", played)
@@ -62,3 +63,14 @@ def test_a_timed_decision_runs_its_minimum_however_slow_and_a_counted_one_ignore
     assert why["playouts"] == 20
     _, why = _decide(100.0, budget=20)  # a timed one stops at its count too
     assert why["playouts"] == 20
+
+
+def test_a_playout_far_longer_than_most_does_not_carry_the_decision_past_its_budget(clock):
+    """Every tenth playout opens a decision of many orders and costs 2 s where the others cost 0.25 (an Olympic
+    combat phase's list of attacks, each with its odds). Reckoned on the mean, the 30th playout (a long one) began
+    at 11.25 s, the mean and the choosing after it fitting in 13 s, and ended at 13.25 s: past the budget. Reckoned
+    on the longest so far, the search stops after 26, at 10.5 s, with the choosing after them (0.5) inside 13 s."""
+    clock.cost = lambda i: 2.0 if i % 10 == 9 else PLAYOUT
+    _, why = _decide(13.0)
+    assert why["playouts"] == 26 and clock.t == 10.5
+    assert clock.t + LISTING <= 13.0

@@ -151,6 +151,14 @@ def stakes(state, side: str, edition: int = 3) -> float:
     return reading if side == state.side_of(mine) else -reading
 
 
+def near_end(state) -> bool:
+    """Whether the strong opponent plays its playouts out to the game's end (app/rules/search.py `rollout`, from
+    the policies' edition 8): D16 is decided by the hexes held after the last Combat Phase, and a game with at most
+    three Combat Phases left, this one included (every printed scenario from its start), ends within a few dozen
+    orders."""
+    return state.last_phase - state.combat_phase < 3
+
+
 def _end_phase(d: Decision) -> None:
     state = d.state
     if state.combat_phase >= state.last_phase:

@@ -5,16 +5,30 @@ The legal list offers each American unit a few of the hexes it may reach, spread
 toward anything; R20's count asks for southern Kyushu cleared or Kagoshima taken. So in the American Movement Phase
 each unit that may still move is offered the hex it can reach that stands nearest a target, the hexes of the
 Japanese units still south of the Objective Line and Kagoshima while it is not American (a Japanese unit's own
-hex is never entered, R10, so "nearest" counts to it), and the `AIMS` that close the most distance are searched."""
+hex is never entered, R10, so "nearest" counts to it), and the `AIMS` that close the most distance are searched.
+
+From edition 8 "nearest" is read along the Americans' own way (`way_to`): the movement points to a hex next to a
+target, where a hex of Japanese units or intact militia on the way counts a Game-Turn more (it is cleared by an
+attack before anyone enters it, R10, R11) and a Japanese zone of control half of one (a move stops there, R15).
+Edition 7 counted hexes as the crow flies: south of the Objective Line the straight line runs through towns and
+cities whose militia no American unit may enter, and the search walked its units up to them and no further (one
+game ended with eight Japanese units south, the Americans massed six to twenty hexes north-west of them)."""
 from __future__ import annotations
 
+import heapq
+from functools import lru_cache
+
+from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.movement import Mover, reach
+from app.rules.kernel.movement import Mover, reach, step_cost
 from app.rules.olympic.sequence import _room, _situation
 from app.rules.olympic.state import State
 from app.rules.olympic.victory import assessment
 
 AIMS = 3  # moves toward the targets searched a decision, beside the legal list's
+CLEAR = 12  # MP (an American unit's allowance: a Game-Turn) a hex of Japanese units or intact militia on the way
+# counts beyond its own, for the attack that must clear it first (edition 8)
+STOP = 6  # MP a Japanese zone of control on the way counts beyond its own hex: the move stops there (edition 8)
 
 
 def targets(state: State) -> list[Hex]:
@@ -27,9 +41,10 @@ def targets(state: State) -> list[Hex]:
     return [Hex.parse(h) for h in sorted(hexes)]
 
 
-def aims(state: State, side: str) -> list[str]:
+def aims(state: State, side: str, edition: int = 7) -> list[str]:
     """Up to `AIMS` American moves, each a unit's reachable hex nearest a target (`targets`), those that close the
-    most distance first; none outside the American Movement Phase."""
+    most distance first; none outside the American Movement Phase. Nearest as the crow flies (edition 7), along
+    the Americans' way from edition 8 (`way_to`)."""
     if side != "american" or state.step != "movement" or state.side != "american":
         return []
     goals = targets(state)
@@ -37,9 +52,17 @@ def aims(state: State, side: str) -> list[str]:
         return []
     data = state.data
     sit = _situation(state)
+    if edition >= 8:
+        blocked = frozenset(str(h) for h in sit.enemy_occupied | set(sit.forbidden))
+        way = way_to(data, tuple(str(g) for g in goals), blocked, frozenset(str(h) for h in sit.ezoc))
 
-    def gap(h: Hex) -> int:
-        return min(data.map.distance(h, g) for g in goals)
+        def gap(h: Hex) -> float:
+            return way.get(str(h), float("inf"))
+        done = 0.0
+    else:
+        def gap(h: Hex) -> float:
+            return min(data.map.distance(h, g) for g in goals)
+        done = 1.0
 
     found = []
     for u in state.on_map("american"):
@@ -47,7 +70,7 @@ def aims(state: State, side: str) -> list[str]:
             continue
         here = Hex.parse(u.hex)
         now = gap(here)
-        if now <= 1:
+        if now <= done:
             continue  # next to a target already: what is left is the attack
         reached = reach(data.map, data.movement, Mover.single(here, data.unit(u.id).movement, "american"), sit)
         best = min(reached.hexes(), key=lambda h: (gap(h), reached.cost[h], str(h)), default=None)
@@ -55,3 +78,36 @@ def aims(state: State, side: str) -> list[str]:
             found.append((now - gap(best), -u.strength, u.id, str(best)))
     found.sort(key=lambda f: (-f[0], f[1], f[2]))
     return [f"move {uid} to {h}" for _, _, uid, h in found[:AIMS]]
+
+
+@lru_cache(maxsize=64)
+def way_to(data, goals: tuple[str, ...], blocked: frozenset[str], zoc: frozenset[str]) -> dict[str, float]:
+    """Each land hex's cost, in American movement points, to a hex next to one of `goals` (0 there): the cheapest
+    way over land (R10's terrain and hexside costs), each hex of `blocked` (Japanese units, intact militia: R10,
+    R11) entered counting `CLEAR` more and each of `zoc` (Japanese zones of control, R15) `STOP` more, but the
+    hex next to a goal where the way ends. Kept for a position's Japanese units and militia, which no American
+    move changes: the search's decisions in one Movement Phase share it."""
+    links = data.land_links
+    mover = Mover.single(Hex.parse(goals[0]), 0, "american")
+    ends = {n for g in goals for n in links.get(g, ()) if n not in goals}
+    cost = dict.fromkeys(ends, 0.0)
+    heap = [(0.0, h) for h in sorted(ends)]
+    heapq.heapify(heap)
+    done: set[str] = set()
+    while heap:
+        spent, y = heapq.heappop(heap)
+        if y in done:
+            continue
+        done.add(y)
+        extra = (CLEAR if y in blocked else 0.0) + (STOP if y in zoc and y not in ends else 0.0)
+        for x in links.get(y, ()):
+            if x in done or x in goals:
+                continue
+            try:
+                total = spent + step_cost(data.map, data.movement, mover, Hex.parse(x), Hex.parse(y)) + extra
+            except RuleViolation:
+                continue
+            if total < cost.get(x, float("inf")):
+                cost[x] = total
+                heapq.heappush(heap, (total, x))
+    return cost

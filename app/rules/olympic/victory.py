@@ -39,7 +39,7 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     units left south of the Objective Line (halving the reading every three), weighted 0.4, 0.4 and 0.2. From
     edition 7 the final count itself, read before a playout reaches it (`final_count`)."""
     if edition >= 7:
-        american = final_count(state)
+        american = final_count(state, edition)
         return american if side == "american" else -american
     data = state.data
     v = data.scenario["victory"]
@@ -63,9 +63,10 @@ CITY_PACE = 0.5  # of Kagoshima's hex: taken within two Game-Turns of standing n
 # movement, half (an attack, an advance after it) in their assault and combat, none from their reinforcements on
 THIS_TURN = {"placement": 1.0, "movement": 1.0, "assault": 0.5, "combat": 0.5, "losses": 0.5}
 ODDS = 3  # American strength against a Japanese stack's that reads it as all but cleared (3:1)
+CREDIT = {7: 0.75, 8: 0.25}  # of a unit south (or Kagoshima) the American strength pressing it counts as done
 
 
-def final_count(state: State) -> float:
+def final_count(state: State, edition: int = 7) -> float:
     """The American reading of R20's count after the last Game-Turn, -1 to 1 (the policies' edition 7): the
     Americans win with southern Kyushu cleared or Kagoshima theirs, within the points' limits. Each way is read as
     what is left to do against the time left (`_against_time`): the Game-Turns after this one and what is left of
@@ -76,7 +77,9 @@ def final_count(state: State) -> float:
     chance of either, weighted 0.8 against the points counted (0.2: 1 at none, -1 at the last American level's
     limit). Edition 6 read the units south as a fixed 0.2 halving every three and Kagoshima by its nearest American
     unit, with no time in it: the search ended its last Game-Turn with three Japanese units south, six to nine
-    hexes from any American unit."""
+    hexes from any American unit. Edition 8 credits the pressing strength a quarter of a unit (`CREDIT`), not
+    three quarters: a pressed unit read as all but cleared, so clearing it read as a small gain and the search's
+    Americans ended every combat phase of a game lost with eight units south (its last turn read +0.39)."""
     data = state.data
     v = data.scenario["victory"]
     a = assessment(state)
@@ -86,13 +89,14 @@ def final_count(state: State) -> float:
     for uid in a["japanese_south"]:
         unit = state.units[uid]
         stacks[unit.hex] = stacks.get(unit.hex, 0) + 1
-    need = sum(n * (1 - 0.75 * _pressed(state, h, americans)) for h, n in stacks.items())
+    credit = CREDIT[min(edition, 8)]
+    need = sum(n * (1 - credit * _pressed(state, h, americans)) for h, n in stacks.items())
     objective = _against_time(need, PACE * max(left, 0))
     if a["key_city"]:
         city = 1.0
     else:
         key = str(data.hex_named(v["key_city"]))
-        city = _against_time(1 - 0.75 * _pressed(state, key, americans), CITY_PACE * max(left, 0))
+        city = _against_time(1 - credit * _pressed(state, key, americans), CITY_PACE * max(left, 0))
     either = 1 - (1 - (objective + 1) / 2) * (1 - (city + 1) / 2)
     limit = max(lv["below"] for lv in v["level"] if lv["name"].startswith("American") and "below" in lv)
     points = 1 - 2 * min(1.0, a["counted"] / limit)
