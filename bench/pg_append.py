@@ -3,10 +3,8 @@ this script starts (bench/pg_cluster.py): the CPU the server's backend spends on
 (its own /proc/PID/schedstat, in nanoseconds, so other load on the machine adds little), the client's CPU for
 sending it, and the WAL it writes, one connection, samples of N appends interleaved in a rotating order:
 
-- `append_events (0004)`: the PL/pgSQL function as migration 0004 made it (every append until 0008 and the
-  one-statement append), created under another name;
 - `INSERT (outside a transaction)`: the store's append when it is its own transaction (postgres.append_statement);
-- `append_events (0008)`: the store's append inside a transaction (postgres.append_call);
+- `append_events (0010)`: the store's append inside a transaction (postgres.append_call);
 - `recorder INSERT`: eventsourcing's aggregate recorder's statement (INSERT ... SELECT FROM unnest of its row type)
   into a table like its own, for the same events (their payloads as its state).
 
@@ -29,7 +27,6 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from app.events import migrations  # noqa: E402
 from app.events.backends import open_store  # noqa: E402
 from app.events.envelope import GENESIS_HASH, seal  # noqa: E402
 from app.events.postgres import _params, append_call, append_statement  # noqa: E402
@@ -56,8 +53,6 @@ def main() -> None:
         store = open_store(url)
         conn = psycopg.connect(url, autocommit=True)
         conn.execute(f"SET synchronous_commit = {args.sync}")
-        before = dict(migrations.scripts("postgres"))["0004_event_salts.sql"]
-        conn.execute(before[before.index("CREATE FUNCTION"):].replace("append_events(", "append_events_0004(", 1))
         conn.execute(RECORDER_TABLE)
         conn.execute(RECORDER_ROW)
         info = CompositeInfo.fetch(conn, "recorded_row")
@@ -80,22 +75,18 @@ def main() -> None:
             server, client = _cpu_ns(backend) - server, time.process_time() - client
             return server / args.appends / 1000, client / args.appends * 1e6, (_wal(conn) - wal) / args.appends
 
-        def function_0004(*batch) -> None:
-            query, params = append_call(*batch)
-            conn.execute(query.replace("append_events(", "append_events_0004("), _params(params), prepare=True)
-
         def statement(*batch) -> None:
             conn.execute(*_prepared(append_statement(*batch)), prepare=True)
 
-        def function_0008(*batch) -> None:
+        def function(*batch) -> None:
             conn.execute(*_prepared(append_call(*batch)), prepare=True)
 
         def recorder(game_id, after, last, sealed, payloads) -> None:
             rows = [row(game_id, e.seq, e.type, text.encode()) for e, text in zip(sealed, payloads, strict=True)]
             conn.execute("INSERT INTO recorded SELECT * FROM unnest(%s::recorded_row[])", (rows,), prepare=True)
 
-        variants = {"append_events (0004)": function_0004, "INSERT (outside a transaction)": statement,
-                    "append_events (0008, inside a transaction)": function_0008, "recorder INSERT": recorder}
+        variants = {"INSERT (outside a transaction)": statement,
+                    "append_events (0010, inside a transaction)": function, "recorder INSERT": recorder}
         found: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
         for n in range(args.samples):
             names = list(variants)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 
+from app.events.dialect import EVENT_COLUMNS, event_row
 from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json
 
 
@@ -22,9 +23,7 @@ def reseal(events: list[StoredEvent]) -> list[StoredEvent]:
 def replace_stream(location: str, game_id: str, events: list[StoredEvent]) -> None:
     """Store `events` as the game's whole stream on the database at `location` (a SQLite file or a postgresql://
     URL), past the triggers that refuse it to anyone playing by the rules."""
-    rows = [(e.game_id, e.seq, e.type, e.version, canonical_json(e.payload), e.actor, e.at, e.causation,
-             e.prev_hash, e.hash, e.salt) for e in events]
-    columns = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
+    rows = [event_row(e, canonical_json(e.payload)) for e in events]
     if location.startswith(("postgresql://", "postgres://")):
         import psycopg
 
@@ -33,7 +32,7 @@ def replace_stream(location: str, game_id: str, events: list[StoredEvent]) -> No
             conn.execute("DELETE FROM snapshots WHERE game_id = %s", [game_id])
             conn.execute("DELETE FROM events WHERE game_id = %s", [game_id])
             with conn.cursor() as cursor:
-                cursor.executemany(f"INSERT INTO events ({columns}) VALUES ({', '.join(['%s'] * 11)})", rows)
+                cursor.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join(['%s'] * 11)})", rows)
         return
     conn = sqlite3.connect(location)
     with conn:
@@ -43,7 +42,7 @@ def replace_stream(location: str, game_id: str, events: list[StoredEvent]) -> No
             conn.execute(f'DROP TRIGGER "{name}"')
         conn.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
         conn.execute("DELETE FROM events WHERE game_id = ?", [game_id])
-        conn.executemany(f"INSERT INTO events ({columns}) VALUES ({', '.join('?' * 11)})", rows)
+        conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join('?' * 11)})", rows)
         for _, sql in triggers:
             conn.execute(sql)
     conn.close()

@@ -7,14 +7,46 @@ supplies the few words that differ (row locks, JSON fields, the column that keep
 owns its connection, its transactions (SQLite: BEGIN IMMEDIATE behind a queue of this process's writers and the
 group-commit fsync; PostgreSQL: psycopg's transaction with synchronous_commit on), its refusals (StoreUnavailable,
 or the raw driver error `BackendError` where SQLite raises it outside a transaction), its migrations, and the one
-step an append leaves to it: storing a sealed batch onto the head it was sealed after (`append`)."""
+step an append leaves to it: storing a sealed batch onto the head it was sealed after (`append`).
+
+An event's row is the same on both (`event_row`, `stored_event`): its hashes and salt are stored as the bytes
+their hexadecimal texts spell (BLOB, bytea: migrations sqlite/0014, postgres/0010), half the bytes of the texts,
+and read back as those texts, which is all the rest of the program (the chain, exports, receipts) ever sees."""
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 
 from app.events.envelope import StoredEvent
+
+EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
+"""The events table's columns, in the order of `event_row`."""
+
+
+def digest(text: str | None) -> bytes | None:
+    """A hash or salt (its hexadecimal text) as the events table holds it: the bytes the text spells."""
+    return None if text is None else bytes.fromhex(text)
+
+
+def event_row(e: StoredEvent, payload: str) -> tuple:
+    """`e` as a row of the events table (EVENT_COLUMNS), its payload as the canonical JSON `payload` and each hash
+    and the salt as `digest` stores it."""
+    return (e.game_id, e.seq, e.type, e.version, payload, e.actor, e.at, e.causation, digest(e.prev_hash),
+            digest(e.hash), digest(e.salt))
+
+
+def stored_event(row: Sequence) -> StoredEvent:
+    """The event of a row of EVENT_COLUMNS, each hash and the salt as its hexadecimal text again."""
+    game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_, salt = row
+    return StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash.hex(),
+                       hash_.hex(), None if salt is None else salt.hex())
+
+
+def head_of(row: Sequence | None) -> tuple[int, str] | None:
+    """(seq, hash as its hexadecimal text) of a row (seq, hash) read from the events table; None for no row."""
+    return None if row is None else (row[0], row[1].hex())
 
 
 class Database(ABC):
@@ -32,6 +64,7 @@ class Database(ABC):
         self.heads = heads
         self.marks: dict[tuple[str, str, str], int] = {}  # seat marks this connection saw committed at or above
         self.credentials: dict[str, list[dict]] = {}  # games' seats as committed (SeatTables.credentials)
+        self.seeds: dict[str, str] = {}  # games' dice seeds as committed (StreamTables.dice_seed)
         self._depth = 0
         self._durable = False
         self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits

@@ -7,7 +7,7 @@
   after (that seq with that hash), and the primary key (game_id, seq) refuses a second batch onto one head. Either
   way it is one round trip: outside a transaction one INSERT (`append_statement`), which is its own transaction
   (only an append that stored nothing asks once more why: `_found`); inside one, where a failed statement would
-  end the caller's transaction, a call of the database's append_events (migrations/postgres/0008), which reads the
+  end the caller's transaction, a call of the database's append_events (migrations/postgres/0010), which reads the
   head once the lock is granted, so a writer that lost the race gets its answer without an error.
 - Durable: synchronous_commit is set on for every connection, so a commit is flushed to the server's WAL before it
   returns (the server's own fsync must stay on: docs/core.md).
@@ -32,7 +32,7 @@ from psycopg import errors
 from psycopg.rows import RowFactory, RowMaker, dict_row
 
 from app.events import migrations
-from app.events.dialect import Database
+from app.events.dialect import Database, digest, head_of
 from app.events.envelope import StoredEvent, utc_now
 from app.events.errors import Conflict, StoreUnavailable
 from app.events.location import shown
@@ -166,7 +166,7 @@ class PostgresDatabase(Database):
                 found = self._q(*append_call(game_id, after, prev_hash, sealed, payloads), _text_tuple).fetchone()
             except errors.UniqueViolation as exc:
                 raise Conflict(game_id, after, after + 1) from exc
-            return None if found is None else (found[0], found[1])
+            return head_of(found)
         if sealed:
             try:
                 if self._q(*append_statement(game_id, after, prev_hash, sealed, payloads)).rowcount == len(sealed):
@@ -180,13 +180,14 @@ class PostgresDatabase(Database):
         (the same append sent again after its answer was lost); else the stream's head (an empty stream's is seq 0
         with the hash the batch was sealed after)."""
         first = sealed[0] if sealed else None
-        exists, seq, hash_, stored = self._q(FOUND, [game_id, first.seq if first else 0, first.hash if first else "",
-                                                      game_id, game_id], _text_tuple).fetchone()
+        exists, seq, hash_, stored = self._q(FOUND, [game_id, first.seq if first else 0,
+                                                      digest(first.hash) if first else b"", game_id, game_id],
+                                             _text_tuple).fetchone()
         if not exists:
             return None
         if stored and seq >= sealed[-1].seq:
             return sealed[-1].seq, sealed[-1].hash
-        return (seq, hash_) if seq is not None else (0, prev_hash)
+        return (seq, hash_.hex()) if seq is not None else (0, prev_hash)
 
     def json_text(self, column: str, key: str) -> str:
         return f"({column}::jsonb ->> '{key}')"
@@ -296,13 +297,15 @@ FOUND = ("SELECT EXISTS (SELECT FROM games WHERE id = %s), h.seq, h.hash, EXISTS
 def append_statement(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                      payloads: list[str]) -> tuple[str, list]:
     """The INSERT of a batch sealed after (`after`, `prev_hash`), one row of values an event, and its parameters
-    (texts as given: `_q` stores them as `to_db` does). It inserts every event or none: none unless the game's row
-    is there (and locked), its event `after` has the hash `prev_hash` (or `after` is 0) and no event follows it."""
+    (texts as given: `_q` stores them as `to_db` does; hashes and salts as `digest` stores them). It inserts every
+    event or none: none unless the game's row is there (and locked), its event `after` has the hash `prev_hash` (or
+    `after` is 0) and no event follows it."""
     values = []
     for e, payload in zip(sealed, payloads, strict=True):
-        values += (e.seq, e.type, e.version, payload, e.actor, e.causation, e.prev_hash, e.hash, e.salt)
-    return _insert_query(len(sealed)), [game_id, sealed[0].at, *values, game_id, after, game_id, after, prev_hash,
-                                        game_id, after]
+        values += (e.seq, e.type, e.version, payload, e.actor, e.causation, digest(e.prev_hash), digest(e.hash),
+                   digest(e.salt))
+    return _insert_query(len(sealed)), [game_id, sealed[0].at, *values, game_id, after, game_id, after,
+                                        digest(prev_hash), game_id, after]
 
 
 @functools.cache
@@ -318,21 +321,21 @@ def _insert_query(events: int) -> str:
 
 def append_call(game_id: str, after: int, prev_hash: str, sealed: list[StoredEvent],
                  payloads: list[str]) -> tuple[str, list]:
-    """The statement calling append_events (postgres/0004, its body as of 0008) for a batch sealed after (`after`,
-    `prev_hash`), and its parameters (texts as given: `_q` stores them as `to_db` does). Its arrays are built by the
-    server from one parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a list parameter is adapted
-    in Python."""
+    """The statement calling append_events (postgres/0010) for a batch sealed after (`after`, `prev_hash`), and its
+    parameters (texts as given: `_q` stores them as `to_db` does; hashes and salts as `digest` stores them). Its
+    arrays are built by the server from one parameter per value (ARRAY[%s, ...]), which psycopg adapts in C, where a
+    list parameter is adapted in Python."""
     return _append_query(len(sealed)), [
-        game_id, after, prev_hash, sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
+        game_id, after, digest(prev_hash), sealed[0].at if sealed else utc_now(), *(e.type for e in sealed),
         *(e.version for e in sealed), *payloads, *(e.actor for e in sealed), *(e.causation for e in sealed),
-        *(e.hash for e in sealed), *(e.salt for e in sealed)]
+        *(digest(e.hash) for e in sealed), *(digest(e.salt) for e in sealed)]
 
 
 @functools.cache
 def _append_query(events: int) -> str:
     """append_events' call for a batch of `events` events (one prepared statement per batch size)."""
     values = ", ".join(["%s"] * events)
-    kinds = ("text", "integer", "text", "text", "integer", "text", "text")  # types .. causations, hashes, salts
+    kinds = ("text", "integer", "text", "text", "integer", "bytea", "bytea")  # types .. causations, hashes, salts
     arrays = ", ".join(f"ARRAY[{values}]::{kind}[]" for kind in kinds)
     return f"SELECT head_seq, head_hash FROM append_events(%s, %s, %s, %s, {arrays})"
 

@@ -21,16 +21,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from app.events import migrations
-from app.events.dialect import Database
+from app.events.dialect import EVENT_COLUMNS, Database, event_row, head_of
 from app.events.envelope import StoredEvent, utc_now
 from app.events.errors import StoreUnavailable
 
 BackendError = sqlite3.OperationalError
 """What this backend raises when it refuses an operation outside a transaction (a read under a lock, a full
 disk): callers that map it to StoreUnavailable (`unavailable`) catch it by this name."""
-
-EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
-
 
 def unavailable(exc: sqlite3.OperationalError) -> StoreUnavailable:
     """The StoreUnavailable for a refused write (its text says which: locked, full, or other)."""
@@ -88,6 +85,8 @@ class SqliteDatabase(Database):
             with self.transaction():
                 if name not in pending():
                     continue
+                if sqlite3.sqlite_version_info < (3, 41):  # SQLite's own unhex() came in 3.41 (0014 reads with it)
+                    self.conn.create_function("unhex", 1, _unhex, deterministic=True)
                 for statement in _split_sql(text):
                     self.conn.execute(statement)
                 self.conn.execute("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", [name, utc_now()])
@@ -136,10 +135,10 @@ class SqliteDatabase(Database):
             return after, prev_hash
         try:
             self.conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                  [(e.game_id, e.seq, e.type, e.version, text, e.actor, e.at, e.causation,
-                                    e.prev_hash, e.hash, e.salt) for e, text in zip(sealed, payloads, strict=True)])
+                                  [event_row(e, text) for e, text in zip(sealed, payloads, strict=True)])
         except sqlite3.IntegrityError:
-            return self.one("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [game_id])
+            return head_of(self.one("SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                                    [game_id]))
         return sealed[-1].seq, sealed[-1].hash
 
     def json_text(self, column: str, key: str) -> str:
@@ -491,6 +490,11 @@ def _when_unlocked(step, timeout: float):
             if "locked" not in str(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.01)
+
+
+def _unhex(text: str | None) -> bytes | None:
+    """SQLite's unhex() (3.41) for the texts of hexadecimal digits a migration reads."""
+    return None if text is None else bytes.fromhex(text)
 
 
 def _split_sql(script: str) -> Iterable[str]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from app.events.dialect import Tables
+from app.events.dialect import EVENT_COLUMNS, Tables, event_row, head_of, stored_event
 from app.events.envelope import GENESIS_HASH, EventBody, NewEvent, StoredEvent, canonical_json, seal, utc_now
 from app.events.errors import Conflict, StoreError, UnknownGame
 
-EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, at, causation, prev_hash, hash, salt"
+SEEDS_KEPT = 4096  # games' dice seeds a connection keeps (`dice_seed`)
 HEAD = "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1"
 
 
@@ -69,8 +69,7 @@ class StreamTables(Tables):
         with self.db.transaction():
             self._register_game(game_id, rules, scenario, parent)
             self.db.many(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         [(e.game_id, e.seq, e.type, e.version, canonical_json(e.payload), e.actor, e.at,
-                           e.causation, e.prev_hash, e.hash, e.salt) for e in events])
+                         [event_row(e, canonical_json(e.payload)) for e in events])
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
         inserted = self.db.write(
@@ -82,8 +81,7 @@ class StreamTables(Tables):
 
     # -- reading --------------------------------------------------------------------------------------------
     def _read_head(self, game_id: str) -> tuple[int, str]:
-        row = self.db.one(HEAD, [game_id])
-        return (row[0], row[1]) if row else (0, GENESIS_HASH)
+        return head_of(self.db.one(HEAD, [game_id])) or (0, GENESIS_HASH)
 
     def head(self, game_id: str) -> tuple[int, str]:
         """(last sequence number, its hash) of a game's stream; read outside a transaction, it is a committed
@@ -129,10 +127,7 @@ class StreamTables(Tables):
         if to_seq is not None:
             sql += " AND seq <= ?"
             args.append(to_seq)
-        for game, seq, type_, version, payload, actor, at, causation, prev_hash, hash_, salt in self.db.tuples(
-                sql + " ORDER BY seq", args):
-            yield StoredEvent(game, seq, type_, version, json.loads(payload), actor, at, causation, prev_hash, hash_,
-                              salt)
+        yield from map(stored_event, self.db.tuples(sql + " ORDER BY seq", args))
 
     def bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None,
                unread: frozenset[str] = frozenset()) -> Iterator[EventBody]:
@@ -159,5 +154,15 @@ class StreamTables(Tables):
             "AND seq <= ? ORDER BY seq", [game_id, to_seq])]
 
     def dice_seed(self, game_id: str) -> str | None:
-        row = self.db.one("SELECT seed FROM dice_seeds WHERE game_id = ?", [game_id])
-        return row[0] if row else None
+        """The game's secret dice seed (None: a game this server holds none for, imported). A seed is stored with
+        its game and never changes, so a connection keeps one once it has read it committed: an order then reads
+        no row for it (issue 26). At most SEEDS_KEPT games a connection."""
+        seed = self.db.seeds.get(game_id)
+        if seed is None:
+            row = self.db.one("SELECT seed FROM dice_seeds WHERE game_id = ?", [game_id])
+            seed = row[0] if row else None
+            if seed is not None and not self.db.in_transaction:  # inside one, a rollback could take it back
+                if len(self.db.seeds) >= SEEDS_KEPT:
+                    self.db.seeds.clear()
+                self.db.seeds[game_id] = seed
+        return seed

@@ -276,14 +276,16 @@ class Optional(Protocol):
     def overstacked(self, state: Any, side: str) -> int:
         """How many of `side`'s units stand in hexes over the stacking limits, which the end of a phase would thin
         (SNC 6.0): from the policies' edition 5 the strong opponent does not search an order that raises it, nor
-        end a step while an order would lower it (app/rules/search.py). Without it every order is searched."""
+        end a step while an order would lower it (app/rules/search.py), nor from edition 8 does `greedy` give one
+        (app/rules/practice.py `Limits`). Without it every order is searched."""
 
     def searched(self, state: Any, side: str, orders: list[str]) -> list[str]:
         """Of `orders` (the texts of the legal list, app/rules/legal.py), those the strong practice opponent
         searches for `side` here, from the policies' edition 7 (app/rules/search.py): the rule set passes over
         orders its victory conditions say are thrown away (Formosa: LP spent before the bases in reach, a base
-        not built, units put where a hopeless attack is forced on them). An empty answer searches them all.
-        Without it every order listed is searched."""
+        not built, units put where a hopeless attack is forced on them); from edition 8 `greedy` rates only these
+        (app/rules/practice.py `considered`). An empty answer searches them all. Without it every order listed is
+        searched."""
 
     def aims(self, state: Any, side: str, edition: int = 7) -> list[str]:
         """Orders toward what the victory conditions still need that the legal list may lack (Olympic: an American

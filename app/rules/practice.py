@@ -13,8 +13,10 @@ for ever. Which policies a rule set offers:
 - `greedy` (a practice opponent), for a rule set that lists its legal orders and draws a map: the attack at the
   best odds (3:2 or better), else the move that brings a unit nearest an objective (a victory hex the side does
   not hold, else a hex where it sees an enemy unit) without leaving a victory hex it holds empty, else an order
-  that brings units into play or spends what the side has, or a decision the step forces, else `end`; an attack
-  the step forces below 3:2 (Formosa 15.0): from edition 5 the one at the best odds, before it a random order;
+  that brings units into play or spends what the side has, or a decision the step forces, else (from edition 8)
+  an order that raises the game's own stakes (Formosa's `build`), else `end`; an attack the step forces below
+  3:2 (Formosa 15.0): from edition 5 the one at the best odds, before it a random order; from edition 8 no order
+  that puts units over the stacking limits, nor any the rule set's `searched` passes over;
 - `random` (the fuzzers' random player, docs/architecture.md practice 10): a random legal order;
 - `search` (the strong practice opponent, app/rules/search.py): playouts through the rules themselves, a fixed
   number of them a decision (`search:N` at creation), on positions sampled from the side's view.
@@ -46,34 +48,48 @@ outcome (app/rules/search.py `rollout`); Olympic's attacks, listed without odds 
 what the step asks for, not below `end`, its final count credits the strength pressing a unit south a quarter of
 it (not three quarters), and its `aims` read "nearest" along the Americans' way, Japanese units and intact militia
 on it counted as the attacks they need (app/rules/olympic/aims.py `way_to`).
-Random decides alike in editions 2 to 8, greedy in editions 2 to 4 and in editions 5 to 8.
+Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
+nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
+from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
+(Formosa's `build`, 20.1: the base scores its port's or airfield's VP, 4.2; before it greedy's Allies never built
+one, scored 12 VP at most, and could not reach the Draw band); a move by sea (`transfer`, `ship`) is rated as a
+move, one that brings units onto the map by how near an objective it puts them; it considers only the orders the
+rule set's `searched` keeps (Formosa's Allies: the LP the bases in reach need kept, no unit put where 15.0 forces
+a hopeless attack); where the rule set counts the units over its stacking limits (`overstacked`: SNC 6.0, Formosa
+13.3) it gives no order that puts more over them and, while some are, brings them within before it ends a step
+(`Limits`); and when it rates nothing it draws among those orders, not every order (`drawn`).
+Random decides alike in editions 2 to 8, greedy in editions 2 to 4, in editions 5 to 7, and in edition 8.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from app.rules import belief, evaluation, odds_scale, practice_v1
 from app.rules import legal as listing
-from app.rules import odds_scale, practice_v1
 from app.rules.base import Command
 from app.rules.engine.decision import FixedDice, ProbeDice, ReachedRoll
 from app.rules.errors import OrderError
 from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
+Rated = tuple[float | None, str, dict | None]  # greedy's rating of an order: (score, order text, reason)
 EDITION = 8  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
 # linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
-# searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way)
+# searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way,
+# greedy rates by the stakes what it rated not at all, and checks stacking)
+GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
@@ -84,6 +100,7 @@ SPEND = ("place", "land", "enter", "deploy", "reinforce", "rail", "replace", "bu
          "reveal", "drop", "airdrop", "airland", "airlift", "commit", "release", "air", "support",
          "advance")  # into the hex a won combat cleared: the ground is what the attack was for
 MOVES = ("move", "jmove", "motorized", "advance")
+SEA = ("transfer", "ship")  # moves by sea (Formosa 21.0, Ichi-Go 10.11), rated as moves from edition 8
 
 
 class NoOrder(LookupError):
@@ -295,16 +312,88 @@ def greedy(rules, edition: int = EDITION) -> Policy:
     def play(state: Any, side: str, given: int = 0, replaying: dict | None = None) -> tuple[str, dict]:
         listed = rules.legal_orders(state, side) if getattr(rules, "legal_orders", None) else []
         random.Random(view_seed(rules, state, side, given)).shuffle(listed)
-        for score, text, reason in ratings(rules, state, side, listed):
+        if edition < GREEDY_8:
+            rated = ratings(rules, state, side, listed)
+        else:
+            listed = considered(rules, state, side, listed)
+            rated = Limits(rules, state, side).kept(ratings(rules, state, side, listed, edition))
+        for score, text, reason in rated:
             if score is not None and usable(rules, state, side, text) is not None:
                 return text, reason
         if edition >= 5 and (forced := forced_attack(rules, state, side, listed)) is not None:
             return forced
+        if edition >= GREEDY_8 and (found := drawn(rules, state, side, listed)) is not None:
+            return found
         text, reason = fallback(state, side, given)
         return text, {**reason, "summary": "greedy found nothing to rate: " + reason["summary"]}
 
     fallback = random_player(rules)
     return play
+
+
+def considered(rules, state: Any, side: str, listed: list[dict]) -> list[dict]:
+    """Greedy from edition 8: the listed orders less those the rule set's `searched` passes over (app/rules/base.py
+    Optional; Formosa's Allies: no LP spent below what the bases in reach need, no Base Building Phase ended while
+    a base can be built, no unit put where 15.0 forces a hopeless attack), the list as it is if that leaves none."""
+    searched = evaluation.hook(rules, "searched", GREEDY_8, since=GREEDY_8)
+    if searched is None:
+        return listed
+    kept = set(searched(state, side, [item["order"] for item in listed]))
+    return [item for item in listed if item["order"] in kept] or listed
+
+
+def drawn(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:
+    """Greedy from edition 8 when it rates nothing and no attack is forced: the first order of `considered`'s list
+    (shuffled with the seed from what the side sees) the rules accept, rather than the random player's draw from
+    every order, which gave back what `considered` passed over (an `end` with a base unbuilt); None with no such
+    order (a rule set without the list: the random player's draw from its own candidates)."""
+    for n, item in enumerate(listed, start=1):
+        if usable(rules, state, side, item["order"]) is not None:
+            return item["order"], {"case": GREEDY_CASE, "rule": "drawn", "summary": (
+                f"greedy found nothing to rate: a listed order drawn at random (order {n} of {len(listed)}, drawn "
+                f"with a seed from what {side} sees)")}
+    return None
+
+
+class Limits:
+    """Greedy's stacking check from edition 8, where the rule set counts a side's units over its stacking limits
+    (its `overstacked` hook: SNC 6.0, Formosa 13.3, whose phase ends eliminate or remove them): an order that puts
+    more units over the limits is not given; while some are over them, an order that brings them within comes
+    first (its own rating, else `WITHIN`), and `end` is not given while one does. Attacks and ends leave the count
+    as it is (what an attack's retreat or advance does is asked as its own decision)."""
+
+    WITHIN = 5.0  # the rating of an order greedy rates no better that brings units within the limits
+
+    def __init__(self, rules, state: Any, side: str):
+        self.rules, self.state, self.side = rules, state, side
+        self.count = evaluation.hook(rules, "overstacked", GREEDY_8, since=GREEDY_8)
+        self.before = self.count(state, side) if self.count is not None else 0
+
+    def over(self, text: str) -> int:
+        """The units over the limits after `text` (dice all 1), as many as before for an attack or an end."""
+        verb = text.split()[0]
+        if verb in ENDS or verb in COMBAT:
+            return self.before
+        try:
+            reached = after(self.rules, self.state, self.rules.parse(text, self.side, self.state))
+        except (OrderError, ValueError, KeyError):
+            return self.before
+        return self.before if reached is None else self.count(reached, self.side)
+
+    def kept(self, rated: list[Rated]) -> Iterator[Rated]:
+        """`rated` (best first) less the orders that put more units over the limits; while some are over them, those
+        that bring them within first."""
+        if self.count is None:
+            yield from rated
+        elif not self.before:  # counted only for the orders greedy would give, best first, as it comes to them
+            yield from (r for r in rated if r[0] is not None and not self.over(r[1]))
+        else:
+            counted = [(r, self.over(r[1])) for r in rated]
+            within = [(score if score is not None else self.WITHIN, text, reason or {
+                "case": GREEDY_CASE, "rule": "within stacking limits",
+                "summary": f"greedy: {self.before - n} unit(s) fewer over the stacking limits"})
+                for (score, text, reason), n in counted if n < self.before]
+            yield from sorted(within, key=lambda r: -r[0]) or [r for r, n in counted if n <= self.before]
 
 
 def forced_attack(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:
@@ -325,9 +414,10 @@ def forced_attack(rules, state: Any, side: str, listed: list[dict]) -> tuple[str
     return None
 
 
-def ratings(rules, state: Any, side: str, listed: list[dict]) -> list[tuple[float | None, str, dict | None]]:
+def ratings(rules, state: Any, side: str, listed: list[dict], edition: int = 7) -> list[Rated]:
     """Greedy's rating of each listed order (app/rules/legal.py's items), best first, in the list's order among
-    equals: (score, order text, reason); score None for an order not worth giving, last."""
+    equals: (score, order text, reason); score None for an order not worth giving, last. `edition`: greedy's
+    (the search and the chances read edition 7's ratings)."""
     seen = Seen(rules, state, side)
     out = []
     for n, item in enumerate(listed):
@@ -335,7 +425,7 @@ def ratings(rules, state: Any, side: str, listed: list[dict]) -> list[tuple[floa
             command = rules.parse(item["order"], side, state)
         except OrderError:
             continue
-        score, reason = _rate(rules, state, command, item.get("odds"), seen) or (None, None)
+        score, reason = _rate(rules, state, command, item.get("odds"), seen, edition) or (None, None)
         out.append((score, n, item["order"], reason))
     out.sort(key=lambda r: (r[0] is None, -(r[0] or 0), r[1]))
     return [(score, text, reason) for score, _, text, reason in out]
@@ -357,6 +447,22 @@ class Seen:
         self.goals = sorted(set(goals)) or victory
         markers = view.get("markers")
         self.markers = {k: v for k, v in markers.items() if isinstance(v, int)} if isinstance(markers, dict) else {}
+        self.rules, self.state, self.side = rules, state, side
+
+    @functools.cached_property
+    def world(self) -> Any:
+        """Edition 8's reading ground: a position the side cannot tell from this one by its view, the hidden parts
+        drawn with a seed from that view (app/rules/belief.py, as the search samples its own): the stakes it reads
+        never read what the side may not see (issue 25)."""
+        seed = view_seed(self.rules, self.state, self.side)
+        return belief.sample(self.rules, self.state, self.side, random.Random(f"{seed}:greedy"))
+
+    @functools.cached_property
+    def stakes(self) -> float | None:
+        """The rule set's reading of how near the side stands to its victory conditions in `world` (its `stakes`),
+        or None without one."""
+        stakes = getattr(self.rules, "stakes", None)
+        return None if stakes is None else stakes(self.world, self.side, edition=GREEDY_8)
 
     def distance(self, label: str) -> int | None:
         try:
@@ -376,11 +482,12 @@ class Seen:
 def _units_and_destination(args: dict) -> tuple[list[str], str | None]:
     units = list(args.get("units") or ([args["unit"]] if args.get("unit") else []))
     path = args.get("path") or args.get("hexes") or []
-    to = args.get("to") or (path[-1] if path else None) or args.get("hex")
+    to = args.get("to") or (path[-1] if path else None) or args.get("hex") or args.get("place")
     return units, to if isinstance(to, str) else None
 
 
-def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen) -> tuple[float, dict] | None:
+def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edition: int = 7) -> tuple[
+        float, dict] | None:
     """(score, reason) of one listed order; None for one not worth giving (an attack below 3:2)."""
     action, args = command.action, command.args
     if action in COMBAT and odds is not None:
@@ -390,11 +497,17 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen) -> 
         return 1000 + min(ratio, 100.0), {"case": GREEDY_CASE, "rule": "best odds attack", "column": odds,
                                           "summary": f"greedy: the attack at the best odds ({odds})"}
     units, to = _units_and_destination(args)
-    if action in MOVES and units and to:
+    moves = MOVES + SEA if edition >= GREEDY_8 else MOVES
+    if action in moves and units and to:
         if seen.left_behind(units):
             return None
         before = [d for u in units if u in seen.hexes and (d := seen.distance(seen.hexes[u])) is not None]
         after = seen.distance(to)
+        if edition >= GREEDY_8 and after is not None and not any(u in seen.hexes for u in units):
+            reach = 2 ** (-after / 3)  # a unit off the map brought in: nearer an objective, better; then what
+            gain = max(0.0, min(0.5, _stakes_gain(rules, command, seen) or 0.0))  # raises the stakes most
+            return 10 + reach + gain, {"case": GREEDY_CASE, "rule": "into play", "distance": after, "summary": (
+                f"greedy: units brought onto the map, {after} hex(es) from an objective")}
         if not before or after is None or min(before) - after <= 0:
             return None
         gain = min(before) - after
@@ -406,7 +519,43 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen) -> 
         return 0, {"case": GREEDY_CASE, "rule": "end", "summary": "greedy: nothing better to do in this step"}
     if action in SPEND or forced:
         first = action == "buy" and not seen.markers.get(str(args.get("word")), 0)
-        return 10 + first, {"case": GREEDY_CASE, "rule": "decision",
-                            "summary": f"greedy: the step asks for '{action}'" + (", one of a kind it lacks" if first
-                                                                                   else "")}
-    return None
+        reason = {"case": GREEDY_CASE, "rule": "decision",
+                  "summary": f"greedy: the step asks for '{action}'" + (", one of a kind it lacks" if first else "")}
+        gain = _stakes_gain(rules, command, seen) if edition >= GREEDY_8 else None
+        if gain:  # edition 8: among what the step asks for, what raises the game's stakes most first
+            return 10 + first + max(-0.9, min(0.9, gain)), {**reason, "gain": round(gain, 4)}
+        return 10 + first, reason
+    if edition < GREEDY_8 or (gain := _stakes_gain(rules, command, seen)) is None or gain <= 0:
+        return None
+    return 10 + gain, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4),
+                       "summary": f"greedy: nearer its victory conditions by {gain:.4f} (the game's stakes)"}
+
+
+def _stakes_gain(rules, command: Command, seen: Seen) -> float | None:
+    """Greedy from edition 8: how much the rule set's stakes for the side rise with `command` in the position it
+    reads them in (`Seen.world`; the mean over the six faces where the dice decide it, every die showing the same
+    face); None without stakes or where the rules refuse it there. An order none of greedy's other rules rates
+    (Formosa's `build`, 20.1: a base scores its port's or airfield's VP, 4.2) is rated by it above `end` if they
+    rise, else not worth giving (a base demobilised, 20.2); among the orders a step asks for (landings, transfers,
+    purchases, losses) it puts first those that raise them most (an engineer landed near a port, the LP its base
+    needs kept)."""
+    if seen.stakes is None:
+        return None
+    world = seen.world
+    try:
+        rules.decide(world, command, ProbeDice())
+        faces = (1,)
+    except ReachedRoll:
+        faces = tuple(range(1, 7))
+    except (OrderError, ValueError, KeyError):
+        return None
+    found = []
+    for face in faces:
+        reached = world
+        try:
+            for event in rules.decide(world, command, FixedDice(face)):
+                reached = rules.evolve(reached, event)
+        except (OrderError, ValueError, KeyError):
+            return None
+        found.append(rules.stakes(reached, seen.side, edition=GREEDY_8))
+    return sum(found) / len(found) - seen.stakes

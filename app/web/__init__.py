@@ -204,7 +204,7 @@ def rate_key() -> str:
     reuses the check, `authenticated`), per operator for the operator's key, else per client address: a bearer
     that opens nothing (a random string, another game's token) counts against its sender's address."""
     game_id = (request.view_args or {}).get("game_id")
-    if game_id is not None and _credential():
+    if game_id is not None and _credential()[1]:
         try:
             seat = authenticated(game_id)
             return f"seat:{seat.game_id}/{seat.seat}"
@@ -224,18 +224,23 @@ def is_operator() -> bool:
 _REPLAY_BLUEPRINTS = ("replay", "replay_data")
 _PLAY_BLUEPRINTS = ("games", "play")  # the API and the play page take the play page's cookie (app/web/play.py)
 PLAY_COOKIE = "hexledger_play"
+REPLAY_COOKIE = "hexledger_replay"  # the replay viewer's (app/web/replay.py)
 
 
-def _credential() -> str | None:
-    """The request's credential: its bearer token, or on the replay viewer the viewer's cookie, on the API and the
-    play page the play page's cookie."""
-    from app.web.replay import COOKIE
-
-    if request.blueprint in _REPLAY_BLUEPRINTS:
-        return bearer() or request.cookies.get(COOKIE)
-    if request.blueprint in _PLAY_BLUEPRINTS:
-        return bearer() or request.cookies.get(PLAY_COOKIE)
-    return bearer()
+def _credential() -> tuple[str, str | None]:
+    """The request's credential, by kind: its bearer token ("token"); without one, on the replay viewer the
+    viewer's cookie ("replay", None if it has none), on the API and the play page the play page's cookie ("play"),
+    where it has one; else ("token", None)."""
+    token = bearer()
+    if token:
+        return "token", token
+    req = request._get_current_object()
+    blueprint = req.blueprint
+    if blueprint in _REPLAY_BLUEPRINTS:
+        return "replay", req.cookies.get(REPLAY_COOKIE)
+    if blueprint in _PLAY_BLUEPRINTS and req.cookies.get(PLAY_COOKIE):
+        return "play", req.cookies[PLAY_COOKIE]
+    return "token", None
 
 
 def authenticated(game_id: str) -> Seat:
@@ -243,27 +248,25 @@ def authenticated(game_id: str) -> Seat:
     replay viewer a replay key cookie (which opens the viewer only); on the API and the play page, the play page's
     cookie (a play key, which gives the seat's orders: only from this server's own pages, `same_origin`). Checked
     once a request, whoever asks."""
-    from app.web.replay import COOKIE
-
-    done = g.get("hexledger_auth")
+    request_globals = g._get_current_object()
+    done = request_globals.get("hexledger_auth")
     if done is None or done[0] != game_id:
-        service = current_app.extensions["hexledger_service"]()
+        seats = current_app.extensions["hexledger_service"]().seats
+        kind, given = _credential()
         try:
-            token = bearer()
-            if request.blueprint in _REPLAY_BLUEPRINTS and not token:
-                done = (game_id, service.seats.authenticate_replay_key(game_id, request.cookies.get(COOKIE)), None)
-            elif request.blueprint in _PLAY_BLUEPRINTS and not token and request.cookies.get(PLAY_COOKIE):
+            if kind == "replay":
+                done = (game_id, seats.authenticate_replay_key(game_id, given), None)
+            elif kind == "play":
                 same_origin()
-                done = (game_id, service.seats.authenticate_play_key(game_id, request.cookies.get(PLAY_COOKIE)),
-                        None)
+                done = (game_id, seats.authenticate_play_key(game_id, given), None)
             else:
-                done = (game_id, service.seats.authenticate(game_id, token), None)
+                done = (game_id, seats.authenticate(game_id, given), None)
         except AccessDenied as exc:
             done = (game_id, None, exc)
-        g.hexledger_auth = done
+        request_globals.hexledger_auth = done
     if done[2] is not None:
         raise done[2]
-    g.hexledger_seat = done[1]  # for the access log: the seat, never the credential
+    request_globals.hexledger_seat = done[1]  # for the access log: the seat, never the credential
     return done[1]
 
 
@@ -450,6 +453,6 @@ def _errors(app: Flask) -> None:
 
 
 def bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
+    header = request.environ.get("HTTP_AUTHORIZATION", "")
     scheme, _, value = header.partition(" ")
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None

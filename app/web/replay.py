@@ -46,11 +46,11 @@ from werkzeug.exceptions import HTTPException
 from app.numbers import LARGEST
 from app.service.application import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
-from app.web import ApiError, sign_in
+from app.web import REPLAY_COOKIE, ApiError, sign_in
 
 Replays = replay.Replays
 Viewer = Callable[..., str | None]
-COOKIE = "hexledger_replay"
+COOKIE = REPLAY_COOKIE
 
 # the page and its static files (HTML: not in the OpenAPI document)
 bp = Blueprint("replay", __name__, url_prefix="/replay", template_folder="replay/templates",

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from app.events.envelope import GENESIS_HASH
+from app.events.dialect import EVENT_COLUMNS, event_row
+from app.events.envelope import GENESIS_HASH, StoredEvent, canonical_json, new_salt
 from app.events.store import Conflict, NewEvent, StoreError, UnknownGame
 from app.events.streams import StreamTables
-from tests.core.store_contract import ev, game, opened
+from tests.core.store_contract import T0, ev, game, opened
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,3 +115,49 @@ def test_bodies_are_the_events_without_their_envelope(backend):
     assert [b.seq for b in backend.bodies("g-1")] == [1, 2, 3] and list(backend.bodies("nope")) == []
     unread = [(b.seq, b.type, b.payload) for b in backend.bodies("g-1", 2, unread=frozenset({"core.Y"}))]
     assert unread == [(2, "core.X", {"n": 2}), (3, "core.Y", None)]  # a type the reader passes by: not decoded
+
+
+def test_events_stored_with_hashes_as_text_read_and_chain_the_same_once_stored_as_bytes(db_location, monkeypatch):
+    """A database from before hashes were stored as bytes (migrations sqlite/0014, postgres/0010 held back), its
+    events written as that release wrote them, the texts themselves: this release reads every hash, salt and field
+    as it was (a legacy event with no salt among them), appends onto the same head, and stores half the bytes."""
+    from app.events import migrations
+
+    every = migrations.scripts
+    monkeypatch.setattr(migrations, "scripts", lambda backend: [s for s in every(backend) if "as_bytes" not in s[0]])
+    fields = {"game_id": "g-old", "type": "core.X", "version": 1, "actor": "test", "at": T0, "causation": None}
+    legacy = StoredEvent.sealed(seq=1, payload={"n": 1}, prev_hash=GENESIS_HASH, **fields)
+    salted = StoredEvent.sealed(seq=2, payload={"n": 2}, prev_hash=legacy.hash, salt=new_salt(), **fields)
+    before = opened(StreamTables, db_location)
+    before.db.write("INSERT INTO games (id, rules, scenario, created_at) VALUES ('g-old', 'skirmish', 'meeting', ?)",
+                    [T0])
+    before.db.write(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [*event_row(legacy, canonical_json(legacy.payload))[:8], legacy.prev_hash, legacy.hash, None])
+    before.db.write(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [*event_row(salted, canonical_json(salted.payload))[:8], salted.prev_hash, salted.hash,
+                     salted.salt])
+    before.close()
+    monkeypatch.setattr(migrations, "scripts", every)
+    after = opened(StreamTables, db_location)
+    try:
+        assert list(after.events("g-old")) == [legacy, salted]
+        assert after.head("g-old") == (2, salted.hash)
+        appended = after.append("g-old", 2, [ev(3)])
+        assert appended[0].prev_hash == salted.hash and list(after.events("g-old"))[2] == appended[0]
+        assert all(e.computed_hash() == e.hash for e in after.events("g-old"))
+        assert after.db.one("SELECT length(hash), length(prev_hash), length(salt) FROM events WHERE seq = 3") == (
+            32, 32, 16)
+    finally:
+        after.close()
+
+
+def test_a_dice_seed_read_inside_a_creation_that_rolled_back_is_gone_after_it(backend):
+    """A connection keeps a game's seed once read committed (no row read for it on each order); one read inside a
+    transaction that then rolled back is not kept: the game and its seed are gone."""
+    with pytest.raises(RuntimeError), backend.transaction():
+        backend.create_game("g-1", "skirmish", "meeting", [ev(1)], "seed")
+        assert backend.dice_seed("g-1") == "seed"
+        raise RuntimeError("rolled back")
+    assert backend.dice_seed("g-1") is None and not backend.game_exists("g-1")
+    backend.create_game("g-1", "skirmish", "meeting", [ev(1)], "another")
+    assert backend.dice_seed("g-1") == "another" and backend.dice_seed("g-1") == "another"

@@ -31,7 +31,7 @@ def busy(tmp_path_factory):
                          [(g, seat, f"p{rnd.randrange(150)}@x.example", g + seat) for g in GAMES
                           for seat in ("red", "blue")])
         conn.executemany("INSERT INTO events (game_id, seq, type, version, payload, actor, at, prev_hash, hash, salt) "
-                         "VALUES ('g000', ?, ?, 1, '{}', 'red', 'x', 'h', 'h', 's')",
+                         "VALUES ('g000', ?, ?, 1, '{}', 'red', 'x', x'00', x'00', x'00')",
                          [(seq, "core.Retracted" if seq % 500 == 0 else "core.OrderGiven") for seq in range(1, 3001)])
         rows = []
         for n in range(5000):

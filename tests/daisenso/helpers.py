@@ -72,9 +72,10 @@ def preview(state, order: str) -> dict:
     return GAME.preview(state, GAME.parse(order, side, state))
 
 
-def ds12_after_the_roll():
+def ds12_after_the_roll(die: int = 6):
     """DS-12 (Dai Senso 4.2.5, 4.2.6, 4.2.8): zhejiang with the 40th Division, the 34th Army and an air unit added,
-    the attack on w4624 with the China HQ and the defence's Ranged Support rolled 6: the events and the state."""
+    the attack on w4624 with the China HQ and the defence's Ranged Support rolled ``die`` (the example's 6): the
+    events and the state."""
     def stronger(raw):
         unit(raw, "jp-40-div", "jp-division", "w4524")
         unit(raw, "jp-34-army", "jp-army", "w4625")
@@ -82,4 +83,4 @@ def ds12_after_the_roll():
 
     z = scenario("zhejiang", stronger)
     _, z = when(z, "attack w4624 with jp-13-army jp-3-tank jp-34-army jp-22-div jp-40-div hq jp-china-hq")
-    return when(z, "support cn-3-hq", [6])
+    return when(z, "support cn-3-hq", [die])

@@ -1,13 +1,19 @@
 """Rows of docs/cases/daisenso.md whose mapped tests passed with the row's own code broken (issue 30's per-case
 mutation report, `bench/mutation.py --cases`): each test here holds its row's rule where a player would notice,
-in the refusal he reads, the shifts the preview and the history show, or where his units end up."""
+in the refusal he reads whole with its case, the shifts the preview and the history show, the prompt, or where his
+units end up. Each was checked by making its row's mutant by hand (docs/mutation-survivors.md) and seeing it fail."""
 from __future__ import annotations
 
 import copy
 
-from app.rules.daisenso.events import CombatResolved, StackRetreated
-from tests.daisenso.helpers import drop, orders, preview, refused, scenario, step, unit, when
+import pytest
+
+from app.rules.daisenso import GAME
+from app.rules.daisenso.data_load import DataError, build, load
+from app.rules.daisenso.events import CombatResolved, StackRetreated, StepLost
+from tests.daisenso.helpers import drop, ds12_after_the_roll, orders, preview, refused, scenario, step, unit, when
 from tests.daisenso.test_daisenso_position import problems, raw
+from tests.daisenso.test_daisenso_units import raw_files
 
 
 def test_4_1_3_a_landing_into_a_hex_holding_an_enemy_unit_is_refused_naming_4_1_3_while_another_unit_lands():
@@ -86,3 +92,105 @@ def test_4_2_5_a_position_puts_a_ground_unit_at_sea_only_on_its_own_factions_bea
     assert problems(army_at_w4425()) == [why]
     assert problems(army_at_w4425("axis")) == [why]
     assert scenario("strait", lambda r: r.update(army_at_w4425("western"))).units["us-x"].hex == "w4425"
+
+
+# -- the rows of part 8's per-case report (docs/mutation-survivors.md): each refusal read whole, with its case --
+def test_4_1_1_a_unit_that_is_no_airborne_unit_ordered_to_airdrop_is_refused_naming_4_1_1():
+    """The Airdrop step of August Storm: the 6th Guards Tank Army is no airborne unit, so its airdrop is refused
+    by 4.1.1, saying what may airdrop."""
+    storm = scenario("august-storm")
+    assert step(storm) == "airdrop"
+    assert refused(storm, "airdrop ru-6-gta e3411", "Dai Senso 4.1.1") == (
+        "Dai Senso 4.1.1: ru-6-gta is not a supplied, Blitz-enabled airborne unit in a Land hex")
+
+
+def test_4_1_3_a_landing_ordered_for_an_enemy_unit_is_refused_naming_4_1_3_and_whose_unit_it_is():
+    """The Beachhead Landing step of the Strait: the Allied player names the Japanese 10th Army."""
+    _, landing = when(scenario("strait", lambda r: drop(r, "jp-taihoku-fort", "jp-9-div")), "next")
+    assert step(landing) == "landing"
+    assert refused(landing, "land jp-10-army", "Dai Senso 4.1.3") == (
+        "Dai Senso 4.1.3: jp-10-army is an axis unit; allied does not command it")
+
+
+def test_4_2_1_1_no_attack_into_a_policy_affected_country_listed_or_ordered():
+    """D19: Chekiang under a Policy, the 9th War Zone in it at w4624 is neither offered as a target nor attacked
+    when ordered; the refusal names 4.2.1.1 and the ruling."""
+    z = scenario("zhejiang", lambda r: r.update(policy=["chekiang"]))
+    assert not [o for o in orders(z) if o.startswith("attack w4624")]
+    assert refused(z, "attack w4624 with jp-13-army", "Dai Senso 4.2.1.1") == (
+        "Dai Senso 4.2.1.1: w4624 lies in a Neutral Minor or Policy Affected Country (D19)")
+
+
+def test_4_2_3_6_a_terrain_file_without_the_all_sea_hexside_is_refused_saying_so():
+    """A player replacing terrain.toml (docs/daisenso-data.md) who leaves out the All-Sea hexside is told so: for
+    each map sheet drawing one, and once for the game itself, which makes every hexside at sea one (ruling D11) and
+    reads it in 4.2.1.1 and 4.2.3.6 even on sheets that draw none."""
+    tec, crt, units = raw_files()
+    tec = copy.deepcopy(tec)
+    del tec["hexsides"]["all-sea"]
+    with pytest.raises(DataError) as info:
+        build(load().atlas, tec, crt, units)
+    assert str(info.value) == ("Dai Senso data: terrain.toml has no [hexsides.all-sea] for sheet 'w'; "
+                               "terrain.toml has no [hexsides.all-sea] for sheet 'e'; "
+                               "terrain.toml has no [hexsides.all-sea] (4.2.1.1, 4.2.3.6)")
+
+
+def test_4_2_4_1_an_ad_answered_by_a_step_loss_goes_to_the_losses_and_the_history_tells_no_retreat():
+    """Ad against Chungking: the attacker answers with a step of the division instead of retreating (4.2.4.1);
+    the defender owes no retreat, so the history goes on to the losses, no "retreat" stage in it (a stored game's
+    events would no longer verify with one more)."""
+    z = scenario("zhejiang", lambda r: unit(r, "jp-x", "jp-division", "w4720"))
+    _, z = when(z, "attack w4620 with jp-15-army jp-x", [4])  # 1-3, die 4: Ad
+    events, z = when(z, "lose jp-x")
+    assert [e.describe() for e in events] == [
+        "axis answered the attacker-result decision", "jp-x is eliminated (to the Force Pool)",
+        "combat: attacker-losses", "combat: defender-losses", "combat: advance", "combat at w4620 over"]
+    assert z.combat is None and z.units["jp-15-army"].hex == "w4520"
+
+
+def test_4_2_5_an_attacking_stack_ordered_to_retreat_two_hexes_at_once_is_refused_naming_4_2_5():
+    """Ad: the stack in w4720 is told to retreat to w4721 and w4821 in one order; refused, one hex at a time."""
+    z = scenario("zhejiang", lambda r: unit(r, "jp-x", "jp-division", "w4720"))
+    _, z = when(z, "attack w4620 with jp-15-army jp-x", [4])
+    assert refused(z, "retreat w4720 to w4721 w4821", "Dai Senso 4.2.5") == (
+        "Dai Senso 4.2.5: a force retreats one hex at a time: name one, not w4721, w4821")
+    assert z.units["jp-x"].hex == "w4720"
+
+
+def test_4_2_5_3_a_force_held_by_its_supporting_hq_converts_every_hex_of_a_dr2_not_only_the_first():
+    """DS-12's attack rolled a 5, Dr2 0/1: the 3rd HQ giving Ranged Support is part of the force, which may not
+    retreat (4.2.5.2), so each hex is converted into a step (4.2.5.3). The 9th War Zone converts the first; the
+    HQ still holds the force, so the second is a step again, never a retreat."""
+    _, z = ds12_after_the_roll(5)
+    assert (z.combat.result, step(z)) == ("Dr2 0/1", "retreat")
+    events, z = when(z, "convert cn-9-war-zone as hunan-res")
+    assert next(e for e in events if isinstance(e, StepLost)).replacement == "cn-9-war-zone.1"
+    assert step(z) == "retreat" and orders(z) == {
+        "convert cn-3-hq as kiangsu-res", "convert cn-3-hq as szechwan-res", "convert cn-9-war-zone.1"}
+    _, z = when(z, "convert cn-9-war-zone.1")
+    assert "cn-9-war-zone.1" not in z.units and z.units["cn-3-hq"].hex == "w4623"
+
+
+def test_4_2_6_2_a_holding_box_unit_holding_no_component_of_its_own_is_refused_with_the_key_to_write():
+    """ABDA placed with a US infantry in its Holding Box: the position is refused naming 4.2.6.2, the components
+    it may hold and the line to write."""
+    base = copy.deepcopy(raw("strait"))
+    base["unit"].append({"id": "abda", "kind": "abda-army", "hex": "w4423", "holding": ["us-infantry"]})
+    assert problems(base) == ['[[unit]] abda: its Holding Box holds one of br-fe-infantry, nei-infantry (4.2.6.2): '
+                              'holding = ["..."]']
+
+
+def test_4_2_7_the_advance_prompt_names_the_hex_and_every_unit_that_may_advance_with_its_values():
+    """DS-12 after the retreats and the 0/1: the Japanese player is asked to advance or exploit into w4624, and
+    the prompt lists the units that may, the China HQ not among them (an HQ never advances)."""
+    _, z = ds12_after_the_roll()
+    _, z = when(z, "convert cn-3-hq as kiangsu-res")
+    res = next(u.id for u in z.units.values() if u.kind == "kiangsu-res")
+    for order in ("retreat to w4623", "retreat to w4722", f"lose {res}"):
+        _, z = when(z, order)
+    assert GAME.prompt(z).owed.text() == "\n".join([
+        "advance or exploit into the defending hex, or stop (4.2.7, 4.2.8) in w4624: any of these units",
+        "    jp-13-army               4-4 infantry", "    jp-3-tank                3-2 armor",
+        "    jp-34-army               4-4 infantry", "    jp-22-div                2-2 infantry",
+        "    jp-40-div                2-2 infantry"])
+    assert "exploit jp-3-tank w4624 w4623" in orders(z) and not [o for o in orders(z) if "jp-china-hq" in o]

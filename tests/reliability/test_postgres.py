@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from app.events.backends import open_store
+from app.events.dialect import digest
 from app.events.envelope import GENESIS_HASH
 from app.events.store import Conflict, NewEvent, StoreUnavailable, seal
 from app.rules.catalog import installed
@@ -278,7 +279,8 @@ def test_a_writer_that_takes_no_game_lock_still_queues_the_store_and_its_loser_g
     seq = store.head(game_id)[0]
     rogue = psycopg.connect(pg_url)
     rogue.execute("INSERT INTO events (game_id, seq, type, version, payload, actor, at, prev_hash, hash) "
-                  "VALUES (%s, %s, 'core.X', 1, '{}', 'rogue', 'now', 'x', 'y')", [game_id, seq + 1])
+                  "VALUES (%s, %s, 'core.X', 1, '{}', 'rogue', 'now', %s, %s)",
+                  [game_id, seq + 1, digest("ab" * 32), digest("cd" * 32)])
     outcome: dict = {}
 
     def write():
@@ -308,7 +310,8 @@ def test_an_append_that_waited_for_the_game_lock_while_another_writer_took_its_s
     rival = psycopg.connect(pg_url)
     rival.execute("SELECT FROM games WHERE id = %s FOR UPDATE", [game_id])
     rival.execute("INSERT INTO events (game_id, seq, type, version, payload, actor, at, prev_hash, hash) "
-                  "VALUES (%s, %s, 'core.X', 1, '{}', 'rival', 'now', %s, 'y')", [game_id, seq + 1, last])
+                  "VALUES (%s, %s, 'core.X', 1, '{}', 'rival', 'now', %s, %s)",
+                  [game_id, seq + 1, digest(last), digest("ee" * 32)])
     outcome: dict = {}
 
     def write():
@@ -319,7 +322,7 @@ def test_an_append_that_waited_for_the_game_lock_while_another_writer_took_its_s
 
     write_behind_a_lock(pg_url, store, rival, write)
     assert isinstance(outcome.get("raised"), Conflict) and outcome["raised"].actual == seq + 1, outcome
-    assert store.head(game_id) == (seq + 1, "y") and store.event(game_id, seq + 1).actor == "rival"
+    assert store.head(game_id) == (seq + 1, "ee" * 32) and store.event(game_id, seq + 1).actor == "rival"
 
 
 def test_an_append_chains_onto_the_stored_head_not_the_one_this_process_remembers(pg_cluster, pg_url):

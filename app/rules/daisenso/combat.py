@@ -48,7 +48,8 @@ def own(d: Decision, uid: str, case: str) -> Unit:
     if u is None:
         d.refuse(C + case, f"there is no unit {uid} on the map")
     if u.faction != faction_of(d.state, d.side):
-        d.refuse(C + case, f"{uid} is a {u.faction} unit; {d.side} does not command it")
+        article = "an" if u.faction[0] in "aeiou" else "a"  # an axis unit, a western unit
+        d.refuse(C + case, f"{uid} is {article} {u.faction} unit; {d.side} does not command it")
     return u
 
 

@@ -1,10 +1,11 @@
 """Which Allied orders the strong practice opponent searches in Formosa (its `searched` hook, app/rules/search.py,
-from the policies' edition 7): the legal list less the orders that throw away what the Allies' VP rest on. Games
-played at edition 6 lost every Allied game: the Recruit Phase spent the LP on markers and air points before a base
-could be built (20.1: the base, not the hex, scores a port's or airfield's VP, 4.2), the Base Building Phase was
-ended with an engineer on a port, and units were landed or left next to far stronger Japanese stacks, whose ZOC
-made them attack (10.2.1, 14.2, 15.0) at odds that cost a unit, a Japanese VP (4.2), most times. What it passes
-over, read from what the Allies may see (a concealed Japanese unit counts `CONCEALED_CF`, 11.1):
+from the policies' edition 7; greedy's from edition 8, app/rules/practice.py `considered`): the legal list less
+the orders that throw away what the Allies' VP rest on. Games played at edition 6 lost every Allied game: the
+Recruit Phase spent the LP on markers and air points before a base could be built (20.1: the base, not the hex,
+scores a port's or airfield's VP, 4.2), the Base Building Phase was ended with an engineer on a port, and units
+were landed or left next to far stronger Japanese stacks, whose ZOC made them attack (10.2.1, 14.2, 15.0) at odds
+that cost a unit, a Japanese VP (4.2), most times. What it passes over, read from what the Allies may see (a
+concealed Japanese unit counts `CONCEALED_CF`, 11.1):
 
 - in the Allied Recruit Phase, a `recruit` or `buy` that leaves fewer LP than the bases in reach need
   (`base_reserve`; a `replace` still goes: it takes a Japanese VP back, 4.2, 8.3);
