@@ -27,8 +27,11 @@ PINNED = [
      "jmove jp-107imb 1846 1746 1645", "jmove jp-107imb 1846 1746 1645"),
     ("daisenso", "strait", 7, "7549ed2d9c88733c", "lose jp-9-div", "lose jp-9-div", "lose jp-9-div"),
     ("daisenso", "august-storm", 16, "e77ef88c13419b15", "stop", "advance kw-44-army.2", "advance kw-44-army.2"),
-    # Formosa since rules version 7 (ruling F113: the Allied view changed, and with it the seed random draws from)
-    ("formosa", "1", 75, "b22000eb6d1ddfbd", "attack 1014 with us-11ab-187 us-1mar-5 us-1mar-7", "support 1014 1",
+    # Formosa since rules version 14 (ruling F128: the listed landings carry an engineer, so random draws anew)
+    ("formosa", "1", 75, "aaea8c4983bdb05d", "end", "end", "end"),
+    # a Formosa game created under rules versions 7-13 (ruling F113: the Allied view changed, and with it the seed
+    # random draws from) decides as it did
+    ("formosa@13", "1", 75, "b22000eb6d1ddfbd", "attack 1014 with us-11ab-187 us-1mar-5 us-1mar-7", "support 1014 1",
      "support 1014 1"),
     # a Formosa game created under rules version 6 decides as it did when it was played (docs/core.md)
     ("formosa@6", "1", 75, "d9e8092bd98d3091", "end", "end", "interdict 2005 1"),

@@ -536,18 +536,39 @@ def _invaders(state: State) -> list[Unit]:
 
 
 def _land_candidates(state: State, side: str):
+    """10.1, 10.2: the first four US units ready to land, on a spread of the beaches and ports free of the enemy and
+    on every eighth all-sea hex next to a Japanese-held one. Since rules version 14 (ruling F128) also the first
+    three other units with the first engineer ready (engineer ids sort after every regiment, so no listed landing
+    carried one), on those hexes and on a spread of the port and airfield hexes it could build a base in (20.1)."""
     if state.markers.get("amphibious", 0) < 1:
         return
-    units = sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == "us")[:4]
-    if not units:
+    ready = sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == "us")
+    if not ready:
         return
+    stacks = [ready[:4], *_with_engineer(state, ready)]
     targets = sorted(str(h) for h in state.data.open_coastal() | state.data.ports()
                      if not state.at(str(h), "japanese") and str(h) not in state.used_hexes)
-    for h in targets[:: max(1, len(targets) // 6)]:
-        yield {"hex": h, "units": units}
-    for i, found in enumerate(invasion.sea_candidates(state, units)):
+    spread = targets[:: max(1, len(targets) // 6)]
+    for h in spread:
+        for units in stacks:
+            yield {"hex": h, "units": units}
+    sites = state.data.ports() | state.data.airfields()
+    bases = [h for h in targets if H(h) in sites and h not in spread]
+    for h in bases[:: -(-len(bases) // 6) or 1] if len(stacks) > 1 else ():  # six at most
+        yield {"hex": h, "units": stacks[1]}
+    for i, found in enumerate(invasion.sea_candidates(state, ready[:4])):
         if i % 8 == 0:
-            yield found
+            for units in stacks:
+                yield {**found, "units": units}
+
+
+def _with_engineer(state: State, ready: list[str]) -> list[list[str]]:
+    """Ruling F128 (rules version 14): the stack of the first three units ready that are not engineers and the first
+    engineer ready, when no engineer is among the first four (none, before version 14)."""
+    engineers = [i for i in ready if state.spec(i).type == "engineer"]
+    if not state.since(14) or not engineers or engineers[0] in ready[:4]:
+        return []
+    return [[i for i in ready if state.spec(i).type != "engineer"][:3] + engineers[:1]]
 
 
 def _assault_candidates(state: State, side: str):

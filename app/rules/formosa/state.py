@@ -66,7 +66,11 @@ OUT = "out"
 #    replaced or deployed, and a unit's orders (`orders for UNIT`, the play page) every such order it may be given
 #    (8.1-8.3, 21.0; sequence.more_orders); the list changes, and
 #    with it what greedy and search choose from, so a game created under 1-12 is listed and decided as played
-RULES_VERSION = 13
+# 14: ruling F128: the listed landings (10.1, 10.2) offer a stack carrying an engineer, beside the first four units
+#    ready (engineer ids sorted after every regiment, so no listed landing carried one); the list changes, and with
+#    it what the random player draws and greedy and search choose from, so a game created under 1-13 is listed and
+#    decided as played
+RULES_VERSION = 14
 H = Hex.parse
 
 
