@@ -22,9 +22,8 @@ concealed Japanese unit counts `CONCEALED_CF`, 11.1):
 From greedy's edition 8 (`edition` 8: app/rules/practice.py `considered`; the search reads edition 7's list) it
 also keeps the engineers for the bases (`for_bases`): where a `lose` may name another unit (15.5: the owner
 chooses), none that names an engineer; where a landing or naval transfer puts an engineer on a port or airfield
-hex without a base, none that puts one elsewhere; no `move` or `attack` that takes an engineer off or away from a port or
-airfield hex without a base it stands on or next to, but to another such hex or next to one (20.1: it builds
-only there).
+hex without a base, none that puts one elsewhere; no `move` or `attack` that takes an engineer off or away from
+such a hex it stands on or next to, but to another such hex or next to one (20.1: it builds only there).
 
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
