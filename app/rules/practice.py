@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -334,11 +335,14 @@ def greedy(rules, edition: int = EDITION) -> Policy:
 def considered(rules, state: Any, side: str, listed: list[dict]) -> list[dict]:
     """Greedy from edition 8: the listed orders less those the rule set's `searched` passes over (app/rules/base.py
     Optional; Formosa's Allies: no LP spent below what the bases in reach need, no Base Building Phase ended while
-    a base can be built, no unit put where 15.0 forces a hopeless attack), the list as it is if that leaves none."""
+    a base can be built, no unit put where 15.0 forces a hopeless attack, no engineer lost where another unit may
+    be nor taken off a base site), the list as it is if that leaves none."""
     searched = evaluation.hook(rules, "searched", GREEDY_8, since=GREEDY_8)
     if searched is None:
         return listed
-    kept = set(searched(state, side, [item["order"] for item in listed]))
+    texts = [item["order"] for item in listed]
+    greedy8 = "edition" in inspect.signature(searched).parameters  # Formosa: engineers kept for the bases too
+    kept = set(searched(state, side, texts, edition=GREEDY_8) if greedy8 else searched(state, side, texts))
     return [item for item in listed if item["order"] in kept] or listed
 
 

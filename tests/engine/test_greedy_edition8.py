@@ -110,3 +110,47 @@ def test_greedy_brings_an_overstacked_hex_within_the_limits_before_it_ends_the_p
     assert text.startswith("move ") and reason == {"case": CASE, "rule": "within stacking limits",
                                                    "summary": "greedy: 4 unit(s) fewer over the stacking limits"}
     assert SNC.overstacked(practice.after(SNC, state, SNC.parse(text, "chinese", state)), "chinese") == 0
+
+
+def _losing(place: str):
+    """Formosa GT 3, the Invasion: a landing at `place` took an A1 result (15.5: the owner names the unit lost) from
+    three regiments and an engineer."""
+    units = ["us-27-105", "us-27-106", "us-27-165", "us-eng-2"]
+    state = _allied("invasion", 3, dict.fromkeys(units, place))
+    return replace(state, pending=({"units": units, "count": 1, "min_cf": 0, "case": "Formosa 15.5 A1",
+                                    "kind": "losses", "side": "allied"},))
+
+
+def test_greedy_keeps_its_engineers_for_the_bases_where_the_text_lets_it_choose():
+    searched = FORMOSA.searched
+    losing = _losing("2105")
+    listed = [o["order"] for o in FORMOSA.legal_orders(losing, "allied")]
+    assert listed == ["lose us-27-165", "lose us-eng-2"]
+    assert searched(losing, "allied", listed) == listed  # the search's list (edition 7) as it was
+    assert searched(losing, "allied", listed, edition=8) == ["lose us-27-165"]
+    assert practice.choose(FORMOSA, "greedy", losing, "allied", {"edition": 8})[0] == "lose us-27-165"
+    # an engineer on the unbased major port 1020 is not marched off inland, only next to the port 0919; a regiment
+    # may go anywhere
+    moving = _allied("allied-movement", 0, {"us-eng-2": "1020", "us-7-17": "1020"})
+    listed = [o["order"] for o in FORMOSA.legal_orders(moving, "allied")]
+    far = "move us-eng-2 1120 1121 1122 1222 1322 1421 1420 1520 1519 1618"
+    assert far in listed and "move us-7-17 1120 1121 1122 1222 1322 1421 1420 1520 1519 1618" in listed
+    kept = searched(moving, "allied", listed, edition=8)
+    assert kept == [o for o in listed if o != far]
+    # next to 1020 it may step onto it
+    beside = _allied("allied-movement", 0, {"us-eng-2": "1021"})
+    assert practice.choose(FORMOSA, "greedy", beside, "allied", {"edition": 8})[0] == "move us-eng-2 1020"
+
+
+def test_greedy_lands_an_engineer_on_a_port_or_airfield_without_a_base():
+    # rules version 14 lists landings that carry an engineer (F128); 2005 holds a base already
+    staged = dict.fromkeys(("us-77-306", "us-81-321", "us-81-322", "us-eng-4"), "allied-staging")
+    state = _allied("invasion", 3, {**staged, "us-eng-1": "2005", "us-7-17": "2005"})
+    state = replace(state, markers={**state.markers, "amphibious": 1},
+                    units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
+    listed = [o["order"] for o in FORMOSA.legal_orders(state, "allied")]
+    assert "land 2005 with us-77-306 us-81-321 us-81-322 us-eng-4" in listed
+    kept = FORMOSA.searched(state, "allied", listed, edition=8)
+    assert kept == ["land 1109 with us-77-306 us-81-321 us-81-322 us-eng-4",  # an airfield, 1 LP (20.1)
+                    "land 1520 with us-77-306 us-81-321 us-81-322 us-eng-4", "end"]  # a port, 3 LP
+    assert FORMOSA.searched(state, "allied", listed) == listed  # the search's list (edition 7) as it was

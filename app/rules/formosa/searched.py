@@ -19,6 +19,12 @@ concealed Japanese unit counts `CONCEALED_CF`, 11.1):
   `end` while a unit in the Staging Area or Amoy can be shipped to a hex where no such attack waits;
   but every landing stays while no Allied unit is on Formosa and none is better (4.1: none there from GT 2 loses).
 
+From greedy's edition 8 (`edition` 8: app/rules/practice.py `considered`; the search reads edition 7's list) it
+also keeps the engineers for the bases (`for_bases`): where a `lose` may name another unit (15.5: the owner
+chooses), none that names an engineer; where a landing or naval transfer puts an engineer on a port or airfield
+hex without a base, none that puts one elsewhere; no `move` or `attack` that takes an engineer off or away from
+such a hex it stands on or next to, but to another such hex or next to one (20.1: it builds only there).
+
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
 
@@ -37,10 +43,13 @@ SPENDS = ("recruit", "buy")
 PLACES = ("land", "transfer", "move")
 
 
-def searched(state: State, side: str, orders: list[str]) -> list[str]:
-    """`orders` (the legal list's texts) less those the strong opponent does not search (module docstring)."""
+def searched(state: State, side: str, orders: list[str], edition: int = 7) -> list[str]:
+    """`orders` (the legal list's texts) less those the strong opponent does not search (module docstring);
+    `edition` 8 and later (greedy's) also `for_bases`."""
     if side != "allied":
         return orders
+    if edition >= 8:
+        orders = for_bases(state, orders) or orders
     step = state.step
     if step == "recruit-allied":
         kept = _within_reserve(state, orders)
@@ -53,6 +62,48 @@ def searched(state: State, side: str, orders: list[str]) -> list[str]:
     else:
         kept = orders
     return kept or orders
+
+
+def for_bases(state: State, orders: list[str]) -> list[str]:
+    """`orders` less a `lose` naming an engineer where another `lose` does not (15.5), a landing or naval transfer
+    that carries an engineer elsewhere where one lands it on such a hex (21.0), and a `move` or `attack`
+    that takes away an engineer standing on or next to a port or airfield hex without a base (20.1) to a hex that is
+    neither such a hex nor next to one."""
+    loses = [o for o in orders if o.split()[0] == "lose"]
+    spare = [o for o in loses if not any(_engineer(state, w) for w in o.split()[1:])]
+    sites = _unbased_sites(state)
+    grid = state.data.map
+    onto = {str(h) for h in sites}
+    carrying = [o for o in orders if o.split()[0] in ("land", "transfer")
+                and any(_engineer(state, u) for u in _units_and_destination(o)[0])]
+    on_site = [o for o in carrying if _units_and_destination(o)[1] in onto]
+    kept = []
+    for text in orders:
+        words = text.split()
+        if words[0] == "lose" and spare and text not in spare:
+            continue
+        if on_site and text in carrying and text not in on_site:
+            continue
+        if words[0] in ("move", "attack"):
+            units = words[words.index("with") + 1:] if "with" in words else words[1:2]
+            by_site = lambda label: any(grid.distance(Hex.parse(label), h) <= 1 for h in sites)  # noqa: E731
+            away = [u for u in units if _engineer(state, u) and is_hex(state.units[u].where)
+                    and by_site(state.units[u].where)]
+            if away and not (words[0] == "move" and is_hex(words[-1]) and by_site(words[-1])):
+                continue
+        kept.append(text)
+    return kept
+
+
+def _engineer(state: State, uid: str) -> bool:
+    return uid in state.units and state.spec(uid).type == "engineer"
+
+
+def _unbased_sites(state: State) -> list[Hex]:
+    """The port and airfield hexes without an Allied base (20.1)."""
+    based = {u.where for u in state.on_map("allied") if u.base}
+    return [h for h in state.data.sudden_death_hexes() if str(h) not in based
+            and set(state.data.objectives(h)) & {"major-port", "minor-port", "airfield"}]
 
 
 def base_reserve(state: State) -> int:
