@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from formosa_given import after, given, play, when
@@ -13,6 +14,7 @@ from formosa_map import ring
 from formosa_randomplay import candidates, invader
 
 from app.events import core
+from app.rules.base import played_under
 from app.rules.catalog import installed
 from app.rules.formosa import GAME
 from app.rules.formosa.events import SetupRolled, UnitPlaced, UnitRevealed
@@ -178,3 +180,14 @@ def test_f89_no_attack_or_preview_totals_a_concealed_unit_an_advance_brought_an_
     assert err.value.case == "Formosa 11.2 item 1, ruling F89" and not named(str(err.value)) - {"us-7-17"}
     revealed = play(planning, "allied", "end")  # the Combat Phase reveals it: now the preview may total it
     assert legal.preview(GAME, revealed, Command("allied", "attack", command.args))["defence"] == 4
+
+
+def test_f129_the_japanese_view_names_no_allied_recruit_still_to_deploy():
+    """An Allied recruit waits in the Staging Area to be deployed (8.1): hidden from the Japanese there (11.0), so
+    their view's units still to deploy do not name it (rules version 15); a game created under 14 shows its list."""
+    state = replace(given(step="recruit-allied", turn=3, units={"us-77-305": "allied-staging", "jp-9-7": X}),
+                    to_place=("us-77-305",))
+    japanese, allied = GAME.view(state, "japanese"), GAME.view(state, "allied")
+    assert japanese["to_place"] == [] and "us-77-305" not in named(str(japanese))
+    assert allied["to_place"] == 1 and "us-77-305" in ids(allied)
+    assert GAME.view(played_under(GAME, state, "14"), "japanese")["to_place"] == ["us-77-305"]  # as played

@@ -70,7 +70,10 @@ OUT = "out"
 #    ready (engineer ids sorted after every regiment, so no listed landing carried one); the list changes, and with
 #    it what the random player draws and greedy and search choose from, so a game created under 1-13 is listed and
 #    decided as played
-RULES_VERSION = 14
+# 15: ruling F129: the Japanese view no longer lists the Allied recruits still to deploy (11.0: hidden in the
+#    Staging Area and Amoy as every unit there); an automated seat draws from its side's view, so a game created
+#    under 1-14 shows and decides as played
+RULES_VERSION = 15
 H = Hex.parse
 
 

@@ -55,6 +55,18 @@ def still_to_place(state: State) -> tuple[str, ...]:
     return tuple(u for u in state.to_place if state.units[u].side != "allied" or state.step == "recruit-allied")
 
 
+def to_place_seen(state: State, side: str | None, placing: tuple[str, ...]) -> list[str] | int:
+    """The units still to deploy as `side` may know them (11.0): the Allies learn only how many Japanese units are
+    still to be set up; the Japanese, from rules version 15 (ruling F129), only their own units, not the Allied
+    recruits of the Allied Recruit Phase, which stay hidden from them in the Staging Area and Amoy as every other
+    unit there does. A game created under 1-14 shows the list it was played with (an automated seat draws from it)."""
+    if side is None:
+        return list(placing)
+    if side == "japanese":
+        return [u for u in placing if state.units[u].side == "japanese"] if state.since(15) else list(placing)
+    return len(placing)
+
+
 def view(state: State, side: str | None) -> dict:
     placing = still_to_place(state)
     units, counts = [], {}
@@ -93,7 +105,7 @@ def view(state: State, side: str | None) -> dict:
         "control": {h: "allied" for h in sorted(state.occupied("allied"))},
         "units": units,
         "pending": pending,
-        "to_place": list(placing) if side in (None, "japanese") else len(placing),
+        "to_place": to_place_seen(state, side, placing),
         # 16.1: a side's plan is its own until the Strike Reveal Phase; what is on the map is seen by both
         "missions": {s: dict(m) for s, m in strike.missions.items() if side in (None, s) or strike.revealed},
         "air_on_map": {"support": [list(r) for r in strike.support if (r[0], r[1]) not in strike.flown],
