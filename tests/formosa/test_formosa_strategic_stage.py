@@ -104,7 +104,8 @@ def test_8_1_an_allied_recruit_still_in_the_staging_area_deploys_only_in_the_rec
                   lp={"japanese": 0, "allied": 5})
     state = play(state.with_units(replace(state.units["us-eng-1"], base=True)), "allied", "recruit us-27-106")
     play(state, "allied", f"deploy us-27-106 {port}")  # bought this phase: it may
-    assert GAME.view(state, "japanese")["to_place"] == ["us-27-106"]  # still to deploy: to a port, or stay
+    assert (GAME.view(state, None)["to_place"], GAME.view(state, "allied")["to_place"]) == (["us-27-106"], 1)
+    assert GAME.view(state, "japanese")["to_place"] == []  # still to deploy, but hidden in the Staging Area (F129)
     state = play(state, "allied", "end")
     assert state.units["us-27-106"].where == "allied-staging"
     # deployed in the Staging Area (8.1 2a) when the phase ended: no longer a unit to place, for either side
