@@ -82,14 +82,14 @@ from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
 Rated = tuple[float | None, str, dict | None]  # greedy's rating of an order: (score, order text, reason)
-EDITION = 8  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+EDITION = 9  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
 # linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
 # searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way,
-# greedy rates by the stakes what it rated not at all, and checks stacking)
+# greedy rates by the stakes what it rated not at all, and checks stacking; 9: see the docstring's edition 9)
 GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
