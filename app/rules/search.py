@@ -6,7 +6,8 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
 
 1. a position the side cannot tell from the real one, its hidden parts drawn (app/rules/belief.py): playout i
    plays on sample i mod `WORLDS`, and playout i of every order deals the same dice (common random numbers);
-2. down the tree by PUCT (AlphaZero's rule: the mean, scaled to the values seen as MuZero does, plus a bonus
+2. down the tree by PUCT (AlphaZero's rule: the mean, scaled to the values seen as MuZero does (from edition 9 to
+   those alone; before, to them and 0, which flattened values that all lay far from 0), plus a bonus
    for orders little tried, weighted by a prior), from the orders the rule set lists as legal (app/rules/legal.py):
    at most `WIDTH` a decision, those the greedy rating puts first (the best odds, the nearest objectives, what the
    step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
@@ -66,6 +67,7 @@ ENDS = practice.ENDS
 SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
 ROLLOUT_SINCE = 8  # the edition that plays a playout out where the rule set's `near_end` says the end is near
 ROLLOUT = 80  # orders edition 8's `rollout` gives past the tree, at most
+SCALED_SINCE = 9  # the edition that scales the tree's means to the values seen alone (MuZero), not to them and 0
 UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
 # dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
 
@@ -155,7 +157,9 @@ class Search:
         self.done = 0
         self.worlds: dict[int, Any] = {}
         self.root = Node()
-        self.low, self.high = 0.0, 0.0  # the values seen so far, to scale the tree's means (as MuZero does)
+        # the values seen so far, to scale the tree's means (as MuZero does); before edition 9 from 0, so a
+        # decision whose values all lay near -0.6 scaled them over 0.6 and PUCT could not tell them apart
+        self.low, self.high = (0.0, 0.0) if edition < SCALED_SINCE else (math.inf, -math.inf)
         self.made = 0  # nodes expanded, for their draws' seeds
         self.started = time.process_time()  # a timed decision's CPU counts from here
         self.ran_at = 0.0
