@@ -48,6 +48,11 @@ outcome (app/rules/search.py `rollout`); Olympic's attacks, listed without odds 
 what the step asks for, not below `end`, its final count credits the strength pressing a unit south a quarter of
 it (not three quarters), and its `aims` read "nearest" along the Americans' way, Japanese units and intact militia
 on it counted as the attacks they need (app/rules/olympic/aims.py `way_to`).
+Edition 9 is edition 8 but for the search (search.SCALED_SINCE, olympic victory.MARCH_SINCE): its tree scales the
+means to the values its playouts found alone, not to them and 0 (values that all lay near -0.6, or +0.2, scaled
+over that span, so PUCT spread its playouts by the prior alone), and Olympic's final count adds to what is left
+to do the Game-Turns of march along the Americans' way (`_march`: a hex of Japanese units or intact militia on it a
+Game-Turn), so the attack that opens the road south reads above the others.
 Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
 nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
 from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
