@@ -142,6 +142,42 @@ def _ring_in_depth(state: State, ring: set) -> float:
     return max(-1.0, 1 - 2 ** (2 - n))
 
 
+AIMS = 3  # moves into the Shanghai ring searched a decision, beside the legal list's (edition 9)
+
+
+def aims(state: State, side: str, edition: int = 9) -> list[str]:
+    """The strong opponent's moves toward what 4.2 needs kept (app/rules/search.py `aims`, the policies' edition 9):
+    while 4.2 can end the game, up to `AIMS` Chinese moves that bring a unit into a hex of the Shanghai ring (3512's
+    neighbours the Japanese do not occupy) it can reach this phase within the stacking limits (6.2), the ring hexes
+    holding the least Chinese strength first (the empty ones), the strongest units first. The legal list offers a
+    unit's nearest 40 hexes and the search tries twelve orders of them all, none toward the ring: edition 8's
+    Chinese let its hexes fall one by one and lost by 4.2 on GT 3 and 4 (reinforcements never drawn to it)."""
+    from app.rules.errors import OrderError
+    from app.rules.snc import movement
+    from app.rules.snc.combat import stacking_violation
+
+    v = state.data.params["victory"]
+    if side != "chinese" or state.turn > int(v["sudden_defeat_until_turn"]) or movement.move_allowed(state, side):
+        return []
+    japanese = state.occupied("japanese")
+    ring = [h for h in sorted({v["shanghai"], *neighbours(state.data, v["shanghai"])}) if h not in japanese]
+    held = {h: sum(max(u.cf, 0.5) for u in state.at(h) if u.side == "chinese") for h in ring}
+    found = []
+    for u in state.on_map("chinese"):
+        if u.hex in held or u.static or u.done or u.mp_used > 0 or u.id in state.mover:
+            continue
+        try:
+            reached = set(movement.destinations(state, side, movement.may_move(state, side, [u.id])))
+        except OrderError:
+            continue
+        into = [h for h in ring if h in reached and stacking_violation(state, side, h, joining=(u.id,)) is None]
+        if into:
+            h = min(into, key=lambda x: (held[x], x))
+            found.append((held[h], -u.cf, u.id, h))
+    found.sort()
+    return [f"move {uid} to {h}" for _, _, uid, h in found[:AIMS]]
+
+
 def _ring_hexes(state: State, ring: set) -> float:
     """The Chinese hold on the ring against 4.2, -1 to 1: -1 with one hex of it holding a Chinese unit (a single
     attack away from defeat), 0 with two, 1/2 with three, 3/4 with four... (1 - 2^(2-n))."""
@@ -149,4 +185,4 @@ def _ring_hexes(state: State, ring: set) -> float:
     return 1 - 2 ** (2 - n) if n else -1.0
 
 
-__all__ = ["H", "japanese_cities", "progress", "stakes", "sudden_death", "victory_check"]
+__all__ = ["H", "aims", "japanese_cities", "progress", "stakes", "sudden_death", "victory_check"]

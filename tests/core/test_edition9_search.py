@@ -1,0 +1,46 @@
+"""Search edition 9 (app/rules/search.py, app/rules/snc/victory.py `aims`): while SNC 4.2 can end the game, the
+Chinese search moves units into the Shanghai ring beside the legal list's orders; edition 8's seats search the list
+alone, as their games were played (tests/rules/test_pinned_decisions.py)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.events.dice import SeededDice
+from app.rules import search
+from app.rules.catalog import installed
+from app.rules.snc.common import neighbours
+
+RULES = installed().rules("snc")
+AWAY = {"cn-d36": "3210", "cn-d88": "3210", "cn-tp": "3214", "cn-ppc": "3214", "cn-b20": "3214", "cn-d87": "3110",
+        "cn-d98": "3110"}  # the set-up's divisions in 3411, 3412 and 3511, three and four hexes from Shanghai
+
+
+def _ring_left_weak():
+    """GT 4 (4.2 still ends the game), the Chinese First Operations Phase declared 'move': of the Shanghai ring
+    only 3511's static garrison and 3612's division hold it, the divisions of 3411, 3412 and 3511 three or four
+    hexes west (within one move of it), every other unit as set up."""
+    state = RULES.initial_state("campaign", {})
+    state = replace(state, turn=4, units={uid: replace(u, hex=AWAY.get(uid, u.hex)) for uid, u in state.units.items()})
+    for event in RULES.decide(state, RULES.parse("declare move move", "chinese", state),
+                              SeededDice(next_index=0, seed="t", game_id="t")):
+        state = RULES.evolve(state, event)
+    return state, {"3512", *neighbours(state.data, "3512")}
+
+
+def test_from_edition_9_the_chinese_search_moves_divisions_back_into_the_shanghai_ring():
+    """SNC 4.2: through GT 5 the Chinese lose the moment no unit of theirs stands in or next to Shanghai. The list
+    of legal orders holds 40 orders, none bringing the divisions back into the ring, so edition 8 searched none and
+    moved elsewhere (it lost s3 to greedy by 4.2 on GT 3); edition 9 searches the moves into the ring's emptiest
+    hexes and gives one."""
+    state, ring = _ring_left_weak()
+    assert RULES.overstacked(state, "chinese") == 0
+    listed = [item["order"] for item in RULES.legal_orders(state, "chinese")]
+    assert not [o for o in listed if o.startswith(tuple(f"move {u} " for u in AWAY)) and o.split()[-1] in ring]
+    old = search.Search(RULES, state, "chinese", 1, edition=8).candidates(state, "chinese", root=True)
+    new = search.Search(RULES, state, "chinese", 1, edition=9).candidates(state, "chinese", root=True)
+    assert not [o for o in old if o.split()[-1] in ring]
+    into = [o for o in new if o.split()[-1] in ring]
+    assert into and all(o.split()[1] in AWAY and o.split()[-1] == "3411" for o in into), into  # 3411: empty
+    order, why = search.Search(RULES, state, "chinese", 60, edition=9).decide()
+    assert order in into, why
+    assert search.Search(RULES, state, "chinese", 60, edition=8).decide()[0].split()[-1] not in ring
