@@ -44,3 +44,33 @@ def test_from_edition_9_the_chinese_search_moves_divisions_back_into_the_shangha
     order, why = search.Search(RULES, state, "chinese", 60, edition=9).decide()
     assert order in into, why
     assert search.Search(RULES, state, "chinese", 60, edition=8).decide()[0].split()[-1] not in ring
+
+
+AUGUST_STORM = [  # bench/opponents.py's game: august-storm, dice seed s3, the search's soviets against random's axis
+    ("allied", "airdrop ru-1-abde e3610"), ("allied", "next"),
+    ("allied", "attack e3410 with mpr-cav ru-36-army ru-6-gta hq ru-transbaikal"), ("axis", "retreat to e3210"),
+    ("axis", "convert kw-manchouli"), ("allied", "advance ru-6-gta"), ("allied", "advance mpr-cav"),
+    ("allied", "advance ru-36-army"), ("allied", "next"), ("allied", "airland e3610 ru-infantry"), ("allied", "next"),
+    ("allied", "attack e3310 with mpr-cav ru-36-army ru-6-gta"), ("allied", "advance ru-36-army"),
+    ("allied", "advance mpr-cav")]
+
+
+def test_from_edition_9_a_search_whose_playouts_are_all_lost_keeps_the_hex_its_victory_needs():
+    """Dai Senso august-storm (D16: the soviets win holding Manchouli e3410 and Hailar e3411 after the third Combat
+    Phase): the soviets took Manchouli, then e3310 beyond it, and two of the three attackers have advanced; the
+    tank army alone still holds Manchouli. Against greedy's axis every playout is lost whatever the soviets do, so
+    edition 8's values all read -1 and it advanced the tank army too, giving Manchouli up (the bench's game against
+    random then lost by D16 though random's axis gave Hailar up); edition 9 adds a tenth of the position where the
+    playout left the tree (`TIE`) and stops, Manchouli held."""
+    rules = installed().rules("daisenso")
+    state = rules.initial_state("august-storm", {})
+    dice = SeededDice(next_index=0, seed="s3", game_id="bench-daisenso")
+    for side, text in AUGUST_STORM:
+        for event in rules.decide(state, rules.parse(text, side, state), dice):
+            state = rules.evolve(state, event)
+    assert [o["order"] for o in rules.legal_orders(state, "allied")] == ["advance ru-6-gta", "stop"]
+    assert [u["id"] for u in rules.view(state, None)["units"] if u.get("hex") == "e3410"] == ["ru-6-gta"]
+    old = search.Search(rules, state, "allied", 200, edition=8)
+    assert old.decide()[0] == "advance ru-6-gta" and {round(old.root.mean(a), 3) for a in old.root.arms} == {-1.0}
+    order, why = search.Search(rules, state, "allied", 200, edition=9).decide()
+    assert order == "stop", why
