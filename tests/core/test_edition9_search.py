@@ -74,3 +74,23 @@ def test_from_edition_9_a_search_whose_playouts_are_all_lost_keeps_the_hex_its_v
     assert old.decide()[0] == "advance ru-6-gta" and {round(old.root.mean(a), 3) for a in old.root.arms} == {-1.0}
     order, why = search.Search(rules, state, "allied", 200, edition=9).decide()
     assert order == "stop", why
+
+
+def test_from_edition_9_an_empty_ring_hex_counts_only_while_a_chinese_unit_may_still_move_into_it():
+    """SNC 4.2 (through GT 5 the Chinese lose the moment no unit of theirs is in or next to Shanghai): the ring's
+    reading credited an empty ring hex for the Chinese units near it (what they can put back), whatever the phase.
+    Declared fight/fight (5.3), the Chinese move nobody before the Japanese player-turn; edition 8 read their ring
+    as well held then as with a move phase to come (s3: they attacked Shanghai from the two hexes they held and
+    lost both, and the game, to the Japanese turn); edition 9 reads it worse, and a ring of less than one sound hex
+    worse than one of exactly one (edition 8 read both -1 but for the strength in them)."""
+    state, _ = _ring_left_weak()
+    fight = replace(state, phase="ops2", plan=("fight", "fight"))
+    move = replace(state, phase="ops2", plan=("fight", "move"))
+    assert RULES.stakes(fight, "chinese", edition=8) == RULES.stakes(move, "chinese", edition=8)
+    assert RULES.stakes(fight, "chinese", edition=9) < RULES.stakes(move, "chinese", edition=9) - 0.05
+    gone = {uid: replace(u, hex=None, status="pool") for uid, u in fight.units.items()
+            if u.side == "chinese" and u.hex in ("3511", "3612")}
+    weaker = replace(fight, units={**fight.units, **gone})  # 3612's division and 3511's garrison gone: an empty ring
+    one = replace(weaker, units={**weaker.units, "cn-d57": fight.units["cn-d57"]})  # 3612's division back
+    gap = {e: RULES.stakes(one, "chinese", edition=e) - RULES.stakes(weaker, "chinese", edition=e) for e in (8, 9)}
+    assert gap[9] > gap[8] + 0.05, gap  # edition 8: the ring -1 either way, only the strength in it apart
