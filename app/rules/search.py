@@ -67,10 +67,10 @@ ENDS = practice.ENDS
 SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
 ROLLOUT_SINCE = 8  # the edition that plays a playout out where the rule set's `near_end` says the end is near
 ROLLOUT = 80  # orders edition 8's `rollout` gives past the tree, at most
-TIED_SINCE, TIE = 9, 0.1  # from edition 9 a played-out playout's value is its outcome's and TIE of the leaf's, where
+TIED_SINCE, TIE = 9, 0.1  # from edition 9 a played-out playout lost is valued -1 and TIE of the leaf's value, where
 # the playout left the tree: where every playout is lost (Dai Senso's august-storm soviets against greedy's axis)
 # the outcome alone reads every order alike, and the search advanced the last unit out of Manchouli (D16) when a
-# random axis had given Hailar up
+# random axis had given Hailar up; a playout won or drawn keeps its outcome's value
 SCALED_SINCE = 9  # the edition that scales the tree's means to the values seen alone (MuZero), not to them and 0
 UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
 # dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
@@ -325,17 +325,19 @@ class Search:
         the tree did not know yet, `settle` (and edition 3's `close`), and value the position; every decision on
         the way learns the value. From edition 8, where the rule set says the game's end is near (`near_end`),
         the playout is played out instead (`rollout`) wherever it left the tree, the dice's detours included: the
-        outcome is its value; from edition 9 with a tenth of the value of the position where it left the tree
-        (`TIE`), so that orders whose playouts all end alike are told apart by what they leave."""
+        outcome is its value; from edition 9 a loss's with a tenth of the value of the position where it left the
+        tree (`TIE`), so that orders whose playouts are all lost are told apart by what they keep."""
         dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
         state, path, unknown = self.descend(self.world(i % WORLDS), dice)
         near_end = evaluation.hook(self.rules, "near_end", self.edition, since=ROLLOUT_SINCE)
         if near_end is not None and self.rules.outcome(state) is None and near_end(state):
             leaf = evaluation.value(self.rules, state, self.side, self.edition) if self.edition >= TIED_SINCE else None
             state = rollout(self.rules, state, dice)
-            if leaf is not None:  # edition 9: the outcome, and a tenth of the leaf's value to tell equal ones apart
-                self.learn(path, (1 - TIE) * evaluation.value(self.rules, state, self.side, self.edition) + TIE * leaf)
-                return
+            found = evaluation.value(self.rules, state, self.side, self.edition)
+            if leaf is not None and found <= -1.0:  # edition 9: a loss, and a tenth of the leaf's value
+                found = (1 - TIE) * found + TIE * leaf
+            self.learn(path, found)
+            return
         elif unknown:
             state = settle(self.rules, state, dice)
             if self.edition >= 3:
