@@ -52,7 +52,10 @@ Edition 9 is edition 8 but for the search (search.SCALED_SINCE, olympic victory.
 means to the values its playouts found alone, not to them and 0 (values that all lay near -0.6, or +0.2, scaled
 over that span, so PUCT spread its playouts by the prior alone), and Olympic's final count adds to what is left
 to do the Game-Turns of march along the Americans' way (`_march`: a hex of Japanese units or intact militia on it a
-Game-Turn), so the attack that opens the road south reads above the others.
+Game-Turn), so the attack that opens the road south reads above the others; SNC's Chinese search moves into the
+Shanghai ring beside the list (victory.py `aims`) and read an empty ring hex as half held only while a move into it
+is left before the Japanese player-turn; a lost played-out playout (Dai Senso) is valued -1 and a tenth of the
+position where it left the tree (search.TIED_SINCE).
 Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
 nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
 from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
