@@ -103,7 +103,8 @@ def test_the_common_vocabulary_and_size_limits_hold_for_olympic_too(store):
     assert "unknown key 'tokko'" in refusal(store, {"turn": 1, "phase": "tokko", "tokko": 3})
     assert "us-25-27 is both placed and removed" in refusal(
         store, {"turn": 2, "phase": "movement", "units": {"us-25-27": "3335"}, "removed": ["us-25-27"]})
-    assert "'phase' on Game-Turn 2" in refusal(store, {"turn": 2, "phase": "losses"})  # inside an attack only
+    assert "'phase' on Game-Turn 2" in refusal(store, {"turn": 2, "phase": "japanese-losses"})
+    assert "phase 'losses' is an exchange's choice" in refusal(store, {"turn": 2, "phase": "losses"})  # [exchange]
     assert "'phase' on Game-Turn 1" in refusal(store, {"turn": 1, "phase": "movement"})  # sequence A.1
     too_many = refusal(store, {"turn": 2, "phase": "movement", "released": ["jp-154-1"] * (MAX_ENTRIES + 1)})
     assert f"released: more than {MAX_ENTRIES} entries" in too_many
@@ -279,3 +280,52 @@ def test_r43_a_position_may_hold_a_unit_next_to_an_american_unit_no_american_mov
         store, {**position, "held": ["us-25-27"]})
     with pytest.raises(SetupError, match="ruling R43 came with version 8"):
         GAME.initial_state("solitaire", {"position": position}, "7")
+
+
+def test_8_9_a_position_inside_an_exchange_plays_the_american_choice_through_the_service(store):
+    """Issue 30 (positions): 8.9's exchange, defenders gone and the American player to choose the attackers lost, can
+    be written in a position file (`phase = "losses"`, `[exchange]`); played through the service, the choice is
+    held to rulings R25 and R40 (none the 4 + 3 owed does not need) and the survivor advances (R38)."""
+    from tests.served import Served
+
+    game = Served(store, "olympic", tomllib.loads(docs_example(3)), ("american",))  # the Japanese seat is automated
+    assert game.state().game.pending[0]["required"] == 7  # the 154th's 4 and Miyazaki's militia unmodified, 3
+    assert game.refused("american", "lose 25-27").startswith("Olympic 8.9: ")  # 4 of the 7 owed
+    assert game.refused("american", "lose 25-27 25-35 25-161").startswith("Olympic 8.9: ")  # one is not needed
+    events = game.do("american", "lose 25-27 25-35")
+    assert [e.payload["unit"] for e in events if e.type == "olympic.UnitEliminated"] == ["us-25-27", "us-25-35"]
+    after_it = game.state().game
+    assert after_it.casualty_points == 30  # 10 for each of the three American units in the combat (note 4)
+    assert [u.id for u in after_it.stack("3236")] == ["us-25-161"] and after_it.step == "combat"
+
+
+def test_8_9_the_exchange_a_position_states_is_the_one_the_attack_leaves():
+    """The position inside the exchange is the state the attack itself leaves: Miyazaki's militia tripled (track 4
+    die 1: 12 against 4 + 9, -1) and a 6, Ex."""
+    from olympic_given import after, when
+
+    inside = tomllib.loads(docs_example(3))
+    before = start({"turn": 2, "phase": "combat", "beachheads": ["3336"],
+                    "units": {**inside["units"], "jp-154-1": "3236"}})
+    attacked = after(before, when(before, "american", "attack 3236 with 25-27 25-35 25-161 advance 25-161",
+                                  rolls=[1, 6]))
+    stated = start(inside)
+    assert stated.pending == attacked.pending and stated.step == attacked.step == "combat"
+    assert (stated.militia_destroyed, stated.attacked_hexes) == (attacked.militia_destroyed, attacked.attacked_hexes)
+    assert when(stated, "american", "lose 25-27 25-35") == when(attacked, "american", "lose 25-27 25-35")
+
+
+def test_an_exchange_position_that_leaves_no_choice_or_does_not_fit_is_refused(store):
+    inside = tomllib.loads(docs_example(3))
+    exchange = inside["exchange"]
+    assert "[exchange] is for a position at phase 'losses' (8.9), not 'combat'" in refusal(
+        store, {**inside, "phase": "combat"})
+    assert "the attackers' loss is not a choice here (ruling R25)" in refusal(
+        store, {**inside, "exchange": {**exchange, "attackers": ["us-25-27"], "advance": []}})
+    problems = refusal(store, {**inside, "exchange": {**exchange, "defenders": ["us-25-27"], "attack": "assault",
+                                                      "advance": ["us-2mar-2"]}})
+    assert "[exchange] defenders: us-25-27 is not a Japanese unit" in problems
+    assert "[exchange] attackers: us-25-35 in 3137 is ashore: only units at sea make amphibious assaults" in problems
+    assert "[exchange] advance: only attacking units advance (8.9)" in problems
+    assert "phase 'losses' is an exchange's choice" in refusal(store, {k: v for k, v in inside.items()
+                                                                       if k != "exchange"})
