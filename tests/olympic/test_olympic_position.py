@@ -15,6 +15,7 @@ from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.rules.catalog import installed
 from app.rules.custom_setup import MAX_ENTRIES, SetupError
+from app.rules.kernel.hexgrid import Hex
 from app.rules.olympic import GAME
 from app.service import games
 from app.web import create_app
@@ -329,3 +330,53 @@ def test_an_exchange_position_that_leaves_no_choice_or_does_not_fit_is_refused(s
     assert "[exchange] advance: only attacking units advance (8.9)" in problems
     assert "phase 'losses' is an exchange's choice" in refusal(store, {k: v for k, v in inside.items()
                                                                        if k != "exchange"})
+
+
+TINY_MAP = """
+[map]
+name = "A beach and its hinterland"
+parity = "even-low"
+cols = [1, 6]
+rows = [1, 6]
+
+[vocabulary]
+terrain = ["clear", "rough", "town", "city", "sea"]
+hexside = ["all-sea"]
+tags = ["zone-miyazaki"]
+
+[terrain]
+default = "clear"
+sea = ["0501..0506", "0601..0606"]
+city = ["0203"]
+
+[names]
+"0203" = "Kagoshima"
+
+[tags]
+zone-miyazaki = ["0503", "0504"]
+"""
+
+
+def test_ruling_r46_a_custom_map_is_taken_with_the_invasion_zones_and_tags_it_states(store):
+    """Issue 30 (positions): a teacher's map of one beach, with one invasion zone, no Objective Line and no entry
+    hexes, is taken as it states itself; the Tokko's zone die that names a zone the map does not have is rolled
+    again as for any zone without American units (14.4), and the strike goes on in the zone the map has."""
+    from olympic_given import of, when
+
+    from app.rules.olympic.events import TokkoLosses
+
+    first = [u.id for u in GAME.data().american(1)]
+    position = {"turn": 1, "phase": "tokko", "removed": first[6:],
+                "units": {**dict.fromkeys(first[:3], "0503"), **dict.fromkeys(first[3:6], "0504"), "jp-154-1": "0303"}}
+    games.create_game(store, CATALOG, "olympic", options={"map": TINY_MAP, "position": position})  # not refused
+    state = GAME.initial_state("solitaire", {"map": TINY_MAP, "position": position})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 1, 2])  # table #3: 200 points; Tsuno (not on it), Miyazaki
+    losses = of(events, TokkoLosses)
+    assert [(e.zone, e.hex) for e in losses] == [("miyazaki", "0504"), ("miyazaki", "0503")]
+    assert losses[0].reason["rerolled"] == [{"zone": "tsuno", "why": "zone-empty"}]
+    assert not state.data.is_southern(Hex.parse("0303"))  # no Objective Line on it: nothing is south (R9)
+    slip = TINY_MAP.replace('tags = ["zone-miyazaki"]', 'tags = ["zone-miyazaki", "zone-tsuno", "jp-entry"]')
+    with pytest.raises(games.GameError) as err:  # a zone or tag the map declares and gives no hex is a slip
+        games.create_game(store, CATALOG, "olympic", options={"map": slip, "position": position})
+    assert "invasion zone 'tsuno' has no hex tagged 'zone-tsuno'" in str(err.value)
+    assert "no map hex is tagged 'jp-entry'" in str(err.value)

@@ -352,9 +352,12 @@ def _problems(game: GameData) -> list[str]:
         out.append(f"the land terrain types are {', '.join(LAND)} (14.54), not {', '.join(land)}")
     if sorted(game.priorities["destinations"]["terrain_preference"]) != sorted(LAND):
         out.append("priorities.toml terrain_preference must order rough, city, town, clear (14.54)")
+    # a custom map is taken as it states itself (ruling R46): a zone or tag its [vocabulary] does not declare is
+    # one it does not have; one it declares is given hexes
+    declared = gmap.vocabulary.tags if game.options.get("map") else None
     for zone in game.zones:
         hexes = game.zone_hexes(zone)
-        if not hexes:
+        if not hexes and (declared is None or ZONE_TAG + zone in declared):  # else none is placed there (14.4, R8)
             out.append(f"invasion zone {zone!r} has no hex tagged {ZONE_TAG + zone!r} on the map (14.4)")
         out += [f"invasion zone hex {h} ({zone}) is not a sea hex next to land" for h in sorted(hexes)
                 if game.is_land(h) or not any(game.is_land(n) for n in gmap.neighbours(h))]
@@ -415,6 +418,6 @@ def _problems(game: GameData) -> list[str]:
     except (KeyError, ValueError) as exc:
         out.append(f"scenario.toml key_city: {exc}")
     for tag in (victory["objective_tag"], game.scenario["japanese_reinforcements"]["entry"]):
-        if not gmap.hexes_tagged(tag):
+        if not gmap.hexes_tagged(tag) and (declared is None or tag in declared):  # else none south, none enter (R12)
             out.append(f"no map hex is tagged {tag!r}")
     return out
