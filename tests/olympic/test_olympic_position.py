@@ -380,3 +380,25 @@ def test_ruling_r46_a_custom_map_is_taken_with_the_invasion_zones_and_tags_it_st
         games.create_game(store, CATALOG, "olympic", options={"map": slip, "position": position})
     assert "invasion zone 'tsuno' has no hex tagged 'zone-tsuno'" in str(err.value)
     assert "no map hex is tagged 'jp-entry'" in str(err.value)
+
+
+def test_ruling_r47_a_position_gives_a_town_a_militia_of_3_which_doubled_defends_at_6_oo_10(store):
+    """OO-10 (14.3 track 4) on a hex the position gives its militia: Tsuma (a Town, militia 1) with a militia of 3,
+    doubled by the track 4 die (2), defends at 6 beside the 2-4 there; the exchange of the 8.9 case pays it
+    unmodified; Miyazaki's militia taken away (0) leaves the city open to an American move."""
+    from olympic_given import of, when
+
+    from app.rules.olympic.events import CombatResolved, DecisionRequired
+
+    what_if = tomllib.loads(docs_example(4))
+    problems = refusal(store, {**what_if, "militia": {"3437": 2, "3232": -1}})
+    assert "[militia] '3437' is not a land hex of the map (ruling R47)" in problems
+    assert "[militia] 3232: an intrinsic militia strength is a whole number from 0 to 99, not -1" in problems
+    games.create_game(store, CATALOG, "olympic", options={"position": what_if})  # the service takes it
+    state = start(what_if)
+    assert (state.militia_intact("3232"), state.militia_intact("3236")) == (3, 0)
+    [combat] = of(when(state, "american", "attack 3232 with 25-27 25-35", rolls=[2, 5]), CombatResolved)
+    assert (combat.militia, combat.militia_factor, combat.defence, combat.differential) == (3, "2", "8", 0)
+    [owed] = of(when(state, "american", "attack 3232 with 25-27 25-35", rolls=[3, 6]), DecisionRequired)
+    assert owed.data["required"] == 2 + 3  # the 2-4 and the militia unmodified (8.9)
+    assert "3236" not in state.intact_militia()

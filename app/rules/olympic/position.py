@@ -36,7 +36,7 @@ from app.rules.olympic.state import start as printed
 
 EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "held", "due",
               "returns", "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended",
-              "exchange")
+              "exchange", "militia")
 LOSSES = "losses"  # the American player's choice in an exchange (8.9): a position there says it in [exchange]
 
 
