@@ -296,12 +296,19 @@ def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gun
     p = odds(state, side, hexes, attackers, found, defending)
     defenders = [x.id for x in defending] if defending is not None else [
         x.id for h in hexes for x in state.at(h, other(side))]
-    die = d.roll(f"combat: {side} {'counterattack on' if counterattack else 'attack on'} {', '.join(hexes)}")
+    die = _die(d, p, f"combat: {side} {'counterattack on' if counterattack else 'attack on'} {', '.join(hexes)}")
     code = p.result(die).code
     d.emit(CombatResolved(side, list(hexes), [u.id for u in attackers], defenders, int(p.attack),
                           int(p.defence), int(p.odds.value), [_shift(s) for s in found], p.column_label, die, code,
                           counterattack=counterattack, assault=assault, exploitation=exploitation))
     apply_result(d, code)
+
+
+def _die(d: Decision, p: Preview, purpose: str) -> int:
+    """15.2 step 7: the attacker's die; a position's combat under way (under_way.py, ruling F130) states its result
+    instead, and its dice name the face that gives it on this column."""
+    face = getattr(d.dice, "face_for", None)
+    return face(p) if face is not None else d.roll(purpose)
 
 
 def _shift(s: Shift) -> dict:

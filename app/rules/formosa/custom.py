@@ -28,7 +28,7 @@ from app.rules.kernel.hexgrid import Hex
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
               "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp",
-              "b29_struck", "airlifted", "defended", "at_sea", "advance")
+              "b29_struck", "airlifted", "defended", "at_sea", "advance", "combat")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -281,9 +281,14 @@ def _place(state: State, p: Position) -> State:
     if problems:
         raise SetupError("position", problems)
     placed = _revealed_in_combat(placed)
-    counter, advance = x.get("counterattack"), x.get("advance")
-    if counter is not None and advance is not None:
-        raise SetupError("position", ["[counterattack] and [advance]: one combat is under way at a time (15.5)"])
+    counter, advance, under_way = x.get("counterattack"), x.get("advance"), x.get("combat")
+    if sum(v is not None for v in (counter, advance, under_way)) > 1:
+        raise SetupError("position", ["[counterattack], [advance] and [combat]: one combat is under way at a time "
+                                      "(15.5)"])
+    if under_way is not None:
+        from app.rules.formosa.under_way import open_combat
+
+        return open_combat(placed, under_way)
     if advance is not None:
         return _advance(placed, advance)
     return placed if counter is None else _counterattack(placed, counter)
