@@ -539,27 +539,35 @@ def _land_candidates(state: State, side: str):
     """10.1, 10.2: the first four US units ready to land, on a spread of the beaches and ports free of the enemy and
     on every eighth all-sea hex next to a Japanese-held one. Since rules version 14 (ruling F128) also the first
     three other units with the first engineer ready (engineer ids sort after every regiment, so no listed landing
-    carried one), on those hexes and on a spread of the port and airfield hexes it could build a base in (20.1)."""
+    carried one), on those hexes and on a spread of the port and airfield hexes it could build a base in (20.1).
+    Since rules version 16 (ruling F131) the Commonwealth's units ready are listed the same way, in stacks of their
+    own (10.2: every Allied mobile unit lands; 13.1: never with US units)."""
     if state.markers.get("amphibious", 0) < 1:
         return
-    ready = sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == "us")
-    if not ready:
+    nations = ("us", "cw") if state.since(16) else ("us",)
+    readies = [ready for ready in (sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == nat)
+                                   for nat in nations) if ready]
+    if not readies:
         return
-    stacks = [ready[:4], *_with_engineer(state, ready)]
     targets = sorted(str(h) for h in state.data.open_coastal() | state.data.ports()
                      if not state.at(str(h), "japanese") and str(h) not in state.used_hexes)
     spread = targets[:: max(1, len(targets) // 6)]
-    for h in spread:
-        for units in stacks:
-            yield {"hex": h, "units": units}
     sites = state.data.ports() | state.data.airfields()
     bases = [h for h in targets if H(h) in sites and h not in spread]
-    for h in bases[:: -(-len(bases) // 6) or 1] if len(stacks) > 1 else ():  # six at most
-        yield {"hex": h, "units": stacks[1]}
-    for i, found in enumerate(invasion.sea_candidates(state, ready[:4])):
-        if i % 8 == 0:
+    by_nation = [[ready[:4], *_with_engineer(state, ready)] for ready in readies]  # each hex offers both nations'
+    for h in spread:
+        for stacks in by_nation:
             for units in stacks:
-                yield {**found, "units": units}
+                yield {"hex": h, "units": units}
+    for h in bases[:: -(-len(bases) // 6) or 1]:  # six at most
+        for stacks in by_nation:
+            if len(stacks) > 1:
+                yield {"hex": h, "units": stacks[1]}
+    for i, found in enumerate(invasion.sea_candidates(state, readies[0][:4])):
+        if i % 8 == 0:
+            for stacks in by_nation:
+                for units in stacks:
+                    yield {**found, "units": units}
 
 
 def _with_engineer(state: State, ready: list[str]) -> list[list[str]]:

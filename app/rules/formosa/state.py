@@ -73,7 +73,11 @@ OUT = "out"
 # 15: ruling F129: the Japanese view no longer lists the Allied recruits still to deploy (11.0: hidden in the
 #    Staging Area and Amoy as every unit there); an automated seat draws from its side's view, so a game created
 #    under 1-14 shows and decides as played
-RULES_VERSION = 15
+# 16: ruling F131: the listed landings offer the Commonwealth's units ready too (in stacks of their own, 13.1), and
+#    the listed interdiction every hex holding Japanese units or next to them, with one or two points (16.1: any
+#    hex of the map); the list changes, and with it what the random player draws and greedy and search choose
+#    from, so a game created under 1-15 is listed and decided as played
+RULES_VERSION = 16
 H = Hex.parse
 
 

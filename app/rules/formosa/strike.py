@@ -509,10 +509,30 @@ class GroundSupport(Step):
 
 
 def _interdict_candidates(state: State, side: str):
+    """16.4: one point on every seventh Japanese unit's hex (three at most). Since rules version 16 (ruling F131)
+    one or two points, as many as are left, on every hex interdiction acts on now or next: each hex a Japanese
+    unit stands in (item 1 reveals the concealed ones) and each land hex free of Allied units next to one, where a
+    Japanese move goes first (items 2-3). The order takes any hex of the map (16.1)."""
     for nat, mission in (("us", "interdiction"), ("cw", "cw-interdiction")):
-        if ap.assigned(state, "allied", mission) > ap.placed(state, "allied", nat, "interdiction"):
+        left = ap.assigned(state, "allied", mission) - ap.placed(state, "allied", nat, "interdiction")
+        if left <= 0:
+            continue
+        nation = {"nation": "cw"} if nat == "cw" else {}
+        if not state.since(16):
             for u in state.on_map("japanese")[:: 7][:3]:
-                yield {"hex": u.where, "n": 1, **({"nation": "cw"} if nat == "cw" else {})}
+                yield {"hex": u.where, "n": 1, **nation}
+            continue
+        for h in interdiction_hexes(state):
+            for n in range(1, min(left, 2) + 1):
+                yield {"hex": h, "n": n, **nation}
+
+
+def interdiction_hexes(state: State) -> list[str]:
+    """Ruling F131: the hexes holding Japanese units and the land hexes free of Allied units next to them."""
+    held = {u.where for u in state.on_map("japanese")}
+    near = {str(n) for h in held for n in state.data.map.neighbours(H(h))
+            if state.data.is_land(n) and not state.at(str(n), "allied")}
+    return sorted(held | near)
 
 
 class Interdiction(Step):
