@@ -1,0 +1,200 @@
+"""Formosa walked again against the text, chapter by chapter (issue 30, rules version 16): each case the text states
+played as a player plays it, through the service, on a game made from a position file; every refusal names its case
+and writes nothing (tests/served.py)."""
+from __future__ import annotations
+
+from formosa_map import D, M, pair, river_crossing, ring, shore
+
+from app.rules.kernel.hexgrid import Hex
+from app.service import games
+from tests.served import CATALOG, Served
+
+X, AROUND = ring("open")
+PEAK, PEAK_AROUND = ring("peak")
+PORT = str(sorted(D.map.hexes_with("major-port"))[0])
+BEACH, (SEA,) = shore(1)
+NO_LP = {"allied": 0, "japanese": 0}
+FAR = str(max((h for h in M.hexes() if D.is_land(h) and not M.features_of(h)),
+              key=lambda h: M.distance(h, Hex.parse(X))))
+KEEP = {"us-96-381": FAR}  # an Allied unit far away: the game goes on (4.1)
+
+
+def formosa(store, position: dict, scenario: str = "1") -> Served:
+    position = {"turn": 4, "lp": NO_LP, **position}
+    if scenario == "1":
+        return Served(store, "formosa", position, ("allied", "japanese"))
+    game = Served.__new__(Served)
+    game.store = store
+    game.id = games.create_game(store, CATALOG, "formosa", scenario=scenario, options={"position": position})
+    for side in ("allied", "japanese"):
+        games.join(store, CATALOG, game.id, side, f"{side}@example.org", side)
+    return game
+
+
+def payloads(events, kind: str) -> list[dict]:
+    return [e.payload for e in events if e.type == f"formosa.{kind}"]
+
+
+def revealed(units: dict) -> list[str]:
+    return [u for u in units if u.startswith("jp-") and "deception" not in u]
+
+
+# -- 5.0 operational considerations ---------------------------------------------------------------------------
+def test_5_1_item_1_us_and_commonwealth_units_never_end_a_phase_together_and_5_1_item_2_they_attack_together(store):
+    """13.0: units may pass and enter any hex during the phase; a US unit ending its move with a Commonwealth unit
+    is over-stacked (13.1), and the phase's end removes the fewest units (13.3, ruling F101)."""
+    units = {"us-7-17": AROUND[0], "cw-7-18": AROUND[1], "jp-50-301": X}
+    apart = {"us-7-17": AROUND[0], "cw-7-18": AROUND[1]}
+    game = formosa(store, {"phase": "allied-movement", "units": apart}, "2")
+    game.do("allied", f"move us-7-17 {AROUND[1]}")
+    owed = [e.payload for e in game.do("allied", "end") if e.type == "game.DecisionRequired"]
+    assert owed == [{"kind": "overstack", "side": "allied", "data": {"hexes": [AROUND[1]], "then": "allied-movement",
+                                                                     "sides": ["allied"]}}]
+    assert "Formosa 13.3" in game.refused("allied", "remove us-7-17 cw-7-18")  # one is the fewest
+    game.do("allied", "remove us-7-17")
+    fight = formosa(store, {"phase": "allied-combat", "revealed": revealed(units), "units": units}, "2")
+    resolved = payloads(fight.do("allied", f"attack {X} with us-7-17 cw-7-18"), "CombatResolved")[0]
+    assert sorted(resolved["attackers"]) == ["cw-7-18", "us-7-17"] and resolved["attack"] == 8
+
+
+# -- 7.0 logistics points ------------------------------------------------------------------------------------
+def test_7_2_lp_never_go_below_zero_and_15_4_1_the_japanese_spend_one_lp_a_combat(store):
+    units = {"us-7-17": AROUND[0], "jp-50-301": X}
+    game = formosa(store, {"phase": "japanese-combat", "revealed": revealed(units), "units": units,
+                           "lp": {"allied": 0, "japanese": 1}})
+    assert game.refused("japanese", f"attack {AROUND[0]} with jp-50-301 lp 2").startswith("Formosa 15.4.1")
+    allied = formosa(store, {"phase": "allied-combat", "revealed": revealed(units), "units": units,
+                             "lp": {"allied": 1, "japanese": 0}})
+    assert allied.refused("allied", f"attack {X} with us-7-17 lp 2").startswith("Formosa 7.2")
+
+
+# -- 8.0 reinforcements and replacements ---------------------------------------------------------------------
+def test_8_2_after_set_up_the_japanese_recruit_no_type_of_the_chart_s_top_two_boxes(store):
+    game = formosa(store, {"phase": "recruit-japanese", "revealed": ["jp-50-301"], "units": {"jp-50-301": X},
+                           "lp": {"allied": 0, "japanese": 10}})
+    assert game.refused("japanese", "recruit jp-armor-1").startswith("Formosa 8.2")
+
+
+# -- 11.0 fog of war -----------------------------------------------------------------------------------------
+def test_11_1_the_d_o_deception_units_and_concealed_static_units_never_move(store):
+    units = {"jp-deception-1": X, "jp-cd-1": PORT, **KEEP}
+    game = formosa(store, {"phase": "japanese-movement", "units": units})
+    assert game.refused("japanese", f"move jp-deception-1 {AROUND[0]}").startswith("Formosa 11.1")
+    near = str(next(n for n in M.neighbours(Hex.parse(PORT)) if D.is_land(n)))
+    assert "Formosa 2.4, 11.1" in game.refused("japanese", f"move jp-cd-1 {near}")
+
+
+# -- 12.0 land movement --------------------------------------------------------------------------------------
+def test_12_1_the_example_an_unbridged_river_into_open_costs_1_plus_1(store):
+    path = river_crossing(3)
+    units = {"jp-guard-1": path[1], **KEEP}
+    game = formosa(store, {"phase": "japanese-movement", "revealed": ["jp-guard-1"], "units": units})
+    [moved] = payloads(game.do("japanese", f"move jp-guard-1 {' '.join(path[2:])}"), "UnitMoved")
+    assert moved["mp"] == 4  # 1 (open) + 1 (open) + 1 (river)
+    assert game.refused("japanese", f"move jp-guard-1 {path[1]}").startswith("Formosa 12.2")  # once a phase
+
+
+# -- 13.0 stacking -------------------------------------------------------------------------------------------
+def test_13_2_a_fourth_japanese_mobile_unit_is_removed_at_the_end_of_the_movement_phase_13_3(store):
+    units = {"jp-9-7": X, "jp-9-19": X, "jp-50-301": X, "jp-guard-1": AROUND[0], **KEEP}
+    game = formosa(store, {"phase": "japanese-movement", "revealed": revealed(units), "units": units})
+    game.do("japanese", f"move jp-guard-1 {X}")
+    events = game.do("japanese", "end")
+    assert [e.type for e in events][-1] == "game.DecisionRequired"
+    assert "Formosa 13.3" in game.refused("japanese", "remove jp-9-7 jp-9-19")  # the fewest needed: one
+    [gone] = payloads(game.do("japanese", "remove jp-guard-1"), "UnitEliminated")
+    assert gone["to"] == "japanese-replacements"
+
+
+# -- 14.0 zones of control -----------------------------------------------------------------------------------
+def test_14_2_a_unit_in_an_ezoc_must_attack_but_not_a_mobile_unit_stacked_with_a_static_unit_15_0(store):
+    town = str(sorted(D.map.hexes_with("town"))[0])
+    near = [str(n) for n in M.neighbours(Hex.parse(town)) if D.is_land(n)]
+    units = {"jp-hw-1": town, "jp-50-301": town, "us-7-17": near[0]}
+    game = formosa(store, {"phase": "japanese-combat", "revealed": revealed(units), "units": units})
+    game.do("japanese", "end")  # 15.0 items 1-2: neither the static unit nor the mobile unit with it must attack
+    alone = {"jp-50-301": X, "us-7-17": AROUND[0]}
+    bound = formosa(store, {"phase": "japanese-combat", "revealed": ["jp-50-301"], "units": alone})
+    assert bound.refused("japanese", "end").startswith("Formosa 15.0")
+
+
+# -- 15.0 ground combat --------------------------------------------------------------------------------------
+def test_15_3_the_examples_one_against_five_and_eight_against_one_read_the_end_columns(store):
+    weak = {"us-hq-3ac": AROUND[0], "jp-imb-75": X, "jp-eng-1": X}
+    game = formosa(store, {"phase": "allied-combat", "revealed": revealed(weak), "units": weak})
+    resolved = payloads(game.do("allied", f"attack {X} with us-hq-3ac"), "CombatResolved")[0]  # a CA may follow
+    assert (resolved["attack"], resolved["defence"], resolved["column"]) == (1, 5, "<=49%")
+    strong = {"us-7-17": AROUND[0], "us-7-32": AROUND[1], "jp-guerrilla-1": X}
+    game = formosa(store, {"phase": "allied-combat", "revealed": revealed(strong), "units": strong})
+    resolved = payloads(game.do("allied", f"attack {X} with us-7-17 us-7-32"), "CombatResolved")[0]
+    assert (resolved["attack"], resolved["defence"], resolved["column"]) == (8, 1, ">=700%")
+
+
+def test_15_4_the_example_20_against_1_with_one_left_reads_600_699(store):
+    rough, around = ring("rough")
+    units = {f"us-7-{n}": around[0] for n in (17, 32, 184)} | {"us-27-105": around[1], "us-27-106": around[1],
+                                                               "jp-guerrilla-1": rough}
+    game = formosa(store, {"phase": "allied-combat", "revealed": revealed(units), "units": units})
+    resolved = payloads(game.do("allied", f"attack {rough} with us-7-17 us-7-32 us-7-184 us-27-105 us-27-106"),
+                        "CombatResolved")[0]
+    assert (resolved["attack"], resolved["defence"], resolved["column"]) == (20, 1, "600-699%")
+
+
+def test_15_8_example_2_two_hexes_one_cleared_by_a_d1_is_the_only_hex_advanced_into(store):
+    """A combat position (ruling F130) at the D1's loss, the Japanese to name it, played on through the service."""
+    a, b, common = pair()
+    units = {"us-7-17": common[0], "us-7-32": common[0], "us-7-184": common[0], "us-27-105": common[0],
+             "us-27-106": common[1], "jp-50-301": a, "jp-guerrilla-1": b}
+    attackers = ["us-7-17", "us-7-32", "us-7-184", "us-27-105", "us-27-106"]
+    game = formosa(store, {"phase": "allied-combat", "revealed": revealed(units), "units": units,
+                           "combat": {"stage": "losses", "attackers": attackers, "hexes": [a, b], "result": "D1"}})
+    game.do("japanese", "lose jp-guerrilla-1")
+    assert game.refused("allied", f"advance us-27-106 to {a}").startswith("Formosa 15.8")
+    [advanced] = payloads(game.do("allied", f"advance us-27-106 to {b}"), "UnitsAdvanced")
+    assert advanced["path"] == [b]
+
+
+# -- 16.0 airpower -------------------------------------------------------------------------------------------
+def test_16_3_the_japanese_place_one_ground_support_point_a_hex_and_16_4_the_allies_two_interdiction(store):
+    units = {"us-7-17": AROUND[0], "jp-50-301": X}
+    game = formosa(store, {"phase": "japanese-combat", "revealed": revealed(units), "units": units,
+                           "air": {"japanese-tac": 2}, "missions": {"japanese": {"tactical": 2}}})
+    assert game.refused("japanese", f"support {AROUND[0]} 2").startswith("Formosa 16.3")
+    game.do("japanese", f"support {AROUND[0]} 1")
+    interdiction = formosa(store, {"phase": "interdiction", "revealed": ["jp-50-301"], "units": units,
+                                   "air": {"allied-tac": 4}, "missions": {"allied": {"interdiction": 3}}})
+    assert interdiction.refused("allied", f"interdict {AROUND[2]} 3").startswith("Formosa 16.4")
+    [placed] = payloads(interdiction.do("allied", f"interdict {AROUND[2]} 2"), "AirPlaced")
+    assert (placed["hex"], placed["points"], placed["mission"]) == (AROUND[2], 2, "interdiction")  # any hex, 16.1
+
+
+# -- 17.0 naval gunfire --------------------------------------------------------------------------------------
+def test_17_0_gunfire_supports_an_attack_only_from_a_coastal_hex_two_units_at_most(store):
+    deep = next((str(h) for h in sorted(M.hexes()) if D.is_land(h) and not D.is_coastal(h)
+                 and all(D.is_land(n) and not D.is_coastal(n) for n in M.neighbours(h))
+                 and not M.features_of(h)), None)
+    assert deep is not None
+    near = [str(n) for n in M.neighbours(Hex.parse(deep))]
+    units = {"us-7-17": near[0], "jp-guerrilla-1": deep}
+    game = formosa(store, {"phase": "allied-combat", "revealed": revealed(units), "units": units})
+    assert game.refused("allied", f"attack {deep} with us-7-17 gunfire 1").startswith("Formosa 17.0")
+    assert game.refused("allied", f"attack {deep} with us-7-17 gunfire 3").startswith("Formosa 17.0")
+
+
+# -- 20.0 engineers and bases --------------------------------------------------------------------------------
+def test_20_1_one_engineer_base_a_hex_and_an_engineer_in_a_hex_without_port_or_airfield_builds_none(store):
+    units = {"us-eng-1": PORT, "us-eng-2": PORT, "us-eng-3": X}
+    game = formosa(store, {"phase": "base-building", "units": units, "bases": ["us-eng-1"],
+                           "lp": {"allied": 9, "japanese": 0}})
+    assert game.refused("allied", f"build {PORT}").startswith("Formosa 20.1")
+    assert game.refused("allied", f"build {X}").startswith("Formosa 20.1")
+
+
+# -- 21.0 naval transfer -------------------------------------------------------------------------------------
+def test_21_0_a_unit_inland_does_not_embark_and_none_debarks_where_the_enemy_is(store):
+    units = {"us-7-17": X, "us-7-32": BEACH, "jp-50-301": PORT}
+    game = formosa(store, {"phase": "naval-transfer", "revealed": ["jp-50-301"], "units": units})
+    assert game.refused("allied", "transfer us-7-17 to staging").startswith("Formosa 21.0")
+    assert game.refused("allied", f"transfer us-27-105 to {PORT}").startswith("Formosa 21.0")
+    [moved] = payloads(game.do("allied", "transfer us-7-32 to staging"), "UnitTransferred")
+    assert moved["unit"] == "us-7-32"
