@@ -3,7 +3,7 @@ played as a player plays it, through the service, on a game made from a position
 and writes nothing (tests/served.py)."""
 from __future__ import annotations
 
-from formosa_map import D, M, pair, river_crossing, ring, shore
+from formosa_map import D, M, pair, ring, river_crossing, shore
 
 from app.rules.kernel.hexgrid import Hex
 from app.service import games
