@@ -3,8 +3,13 @@ played as a player plays it, through the service, on a game made from a position
 and writes nothing (tests/served.py)."""
 from __future__ import annotations
 
+import pytest
+from formosa_given import when
 from formosa_map import D, M, pair, ring, river_crossing, shore
 
+from app.rules.base import played_under
+from app.rules.errors import IllegalOrder
+from app.rules.formosa import GAME
 from app.rules.kernel.hexgrid import Hex
 from app.service import games
 from tests.served import CATALOG, Served
@@ -198,3 +203,77 @@ def test_21_0_a_unit_inland_does_not_embark_and_none_debarks_where_the_enemy_is(
     assert game.refused("allied", f"transfer us-27-105 to {PORT}").startswith("Formosa 21.0")
     [moved] = payloads(game.do("allied", "transfer us-7-32 to staging"), "UnitTransferred")
     assert moved["unit"] == "us-7-32"
+
+
+# -- 4.0 victory ---------------------------------------------------------------------------------------------
+def test_4_1_no_allied_ground_unit_on_the_map_is_a_japanese_sudden_death_from_gt_2_only(store):
+    units = {"jp-50-301": X}
+    game = formosa(store, {"turn": 2, "phase": "japanese-movement", "revealed": ["jp-50-301"], "units": units})
+    game.do("japanese", "end")
+    assert "the game is over" in game.refused("japanese", "end") and "Formosa 4.1" in game.refused("japanese", "end")
+    first = formosa(store, {"turn": 1, "phase": "japanese-movement", "revealed": ["jp-50-301"], "units": units})
+    first.do("japanese", "end")
+    assert first.state().game.step != "over"  # 4.1: after the start of GT 2
+
+
+# -- 10.0 invasions ------------------------------------------------------------------------------------------
+def test_10_1_10_2_10_3_markers_on_free_hexes_four_units_a_marker_two_airborne_a_drop_zone(store):
+    field = str(sorted(h for h in D.airfields() if M.terrain_of(h) == "open")[0])
+    staged = {u: "allied-staging" for u in ("us-11ab-187", "us-11ab-188", "us-11ab-511", "us-7-17", "us-7-32",
+                                            "us-7-184", "us-27-105", "us-27-106")}
+    position = {"turn": 3, "phase": "invasion", "revealed": ["jp-50-301"], "units": {"jp-50-301": BEACH},
+                "where": staged, "markers": {"amphibious": 1, "drop-zone": 1}}
+    game = formosa(store, position)
+    assert game.refused("allied", f"land {BEACH} with us-7-17").startswith("Formosa 10.2.2")  # enemy-held: assault
+    free = str(next(h for h in sorted(D.open_coastal()) if h != Hex.parse(BEACH)
+                    and M.distance(h, Hex.parse(BEACH)) > 2))
+    assert game.refused("allied", f"land {free} with us-7-17 us-7-32 us-7-184 us-27-105 us-27-106").startswith(
+        "Formosa 10.2")
+    assert game.refused("allied", f"drop {field} with us-11ab-187 us-11ab-188 us-11ab-511").startswith(
+        "Formosa 10.3")
+    [dropped] = payloads(game.do("allied", f"drop {field} with us-11ab-187 us-11ab-188"), "UnitsLanded")
+    assert dropped["marker"] == "drop-zone"
+
+
+def test_22_0_rangers_land_on_a_rough_coastal_hex_where_other_units_may_not(store):
+    rough = str(next(h for h in sorted(D.map.hexes()) if D.is_land(h) and D.is_coastal(h)
+                     and M.terrain_of(h) == "rough" and not M.features_of(h)))
+    position = {"turn": 3, "phase": "invasion", "units": KEEP, "markers": {"amphibious": 2},
+                "where": {"us-rgr-2": "allied-staging", "us-7-17": "allied-staging"}}
+    game = formosa(store, position)
+    assert game.refused("allied", f"land {rough} with us-7-17").startswith("Formosa 10.1")
+    [landed] = payloads(game.do("allied", f"land {rough} with us-rgr-2"), "UnitsLanded")
+    assert landed["units"] == ["us-rgr-2"]
+
+
+# -- 18.0 mobile fleet ---------------------------------------------------------------------------------------
+def test_18_0_a_sortie_on_gt_1_or_without_its_marker_is_refused_by_18_0_even_before_the_kamikaze_roll_f132(store):
+    """Ruling F132 (rules version 16): the order reaches the rule that forbids it; a sortie 18.0 allows waits for
+    the kamikaze roll (16.6, 6.1), and after the roll on GT 1 the phase has ended (no sortie to declare)."""
+    position = {"phase": "japanese-special-attack", "units": {"jp-50-301": X, **KEEP}, "revealed": ["jp-50-301"]}
+    first = formosa(store, {**position, "turn": 1, "air": {"mobile-fleet": 1}})
+    assert first.refused("japanese", "sortie") == "Formosa 18.0: the mobile fleet may not sortie on GT 1"
+    none = formosa(store, {**position, "turn": 3, "air": {"mobile-fleet": 0}})
+    assert none.refused("japanese", "sortie") == "Formosa 18.0: the mobile fleet sortie marker has not been recruited"
+    ready = formosa(store, {**position, "turn": 3, "air": {"mobile-fleet": 1}})
+    assert ready.refused("japanese", "sortie").startswith("Formosa 16.6: the kamikaze attack is rolled first")
+
+
+def test_f132_a_game_created_under_rules_15_refuses_the_early_sortie_by_the_sequence_as_played():
+    state = GAME.initial_state("1", {"position": {"turn": 1, "phase": "japanese-special-attack", "units": KEEP,
+                                                  "air": {"mobile-fleet": 1}}})
+    old = played_under(GAME, state, "15")
+    with pytest.raises(IllegalOrder) as refused:
+        when(old, "japanese", "sortie")
+    assert refused.value.case == "Formosa 6.1"
+
+
+# -- 19.0 supply ---------------------------------------------------------------------------------------------
+def test_19_4_air_supply_only_for_units_without_a_line_of_supply(store):
+    near = str(next(n for n in M.neighbours(Hex.parse(PORT)) if D.is_land(n) and not M.features_of(n)))
+    enemy = str(next(n for n in M.neighbours(Hex.parse(near)) if D.is_land(n) and n != Hex.parse(PORT)
+                     and M.distance(n, Hex.parse(PORT)) == 2))
+    units = {"us-eng-1": PORT, "us-7-17": near, "jp-guerrilla-1": enemy}
+    game = formosa(store, {"phase": "allied-combat", "units": units, "bases": ["us-eng-1"], "revealed":
+                           ["jp-guerrilla-1"], "air": {"air-supply": 1}})
+    assert game.refused("allied", f"attack {enemy} with us-7-17 supply air").startswith("Formosa 19.4")

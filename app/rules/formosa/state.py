@@ -76,7 +76,9 @@ OUT = "out"
 # 16: ruling F131: the listed landings offer the Commonwealth's units ready too (in stacks of their own, 13.1), and
 #    the listed interdiction every hex holding Japanese units or next to them, with one or two points (16.1: any
 #    hex of the map); the list changes, and with it what the random player draws and greedy and search choose
-#    from, so a game created under 1-15 is listed and decided as played
+#    from, so a game created under 1-15 is listed and decided as played; ruling F132: a sortie given before the
+#    kamikaze roll is refused by the rule that forbids it (18.0 on GT 1 or without the marker, else 16.6), not by
+#    the sequence (6.1)
 RULES_VERSION = 16
 H = Hex.parse
 

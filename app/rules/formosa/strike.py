@@ -277,7 +277,11 @@ class SpecialAttack(Step):
         return f"Game-Turn {s.turn}: Japanese special attack phase: the mobile fleet may sortie (18.0)"
 
     def allowed(self, state: State, orders: tuple[str, ...]):
-        return ("roll",) if not state.strike.kamikaze_done else ("sortie", "end")
+        """Since rules version 16 a sortie before the kamikaze roll reaches its order, refused by 18.0 where 18.0
+        forbids it (GT 1, no marker, the one sortie made) and else by 16.6 (ruling F132)."""
+        if state.strike.kamikaze_done:
+            return ("sortie", "end")
+        return ("roll", "sortie") if state.since(16) else ("roll",)
 
     @order("roll", "Formosa 16.6", "roll the kamikaze attack (every GT; the 0 column without points, F5)")
     def roll(self, d: Decision) -> None:
@@ -300,6 +304,9 @@ class SpecialAttack(Step):
     def sortie(self, d: Decision) -> None:
         state: State = d.state
         strategic.check_sortie(d.data, state.turn, state.air.get("mobile-fleet", 0) > 0, state.strike.fleet_used)
+        if not state.strike.kamikaze_done:  # ruling F132 (rules version 16)
+            d.refuse("Formosa 16.6", "the kamikaze attack is rolled first in the Japanese Special Attack Phase, every "
+                                     "GT ('roll', ruling F5); the mobile fleet may sortie after it (6.1)")
         result = strategic.fleet_sortie(d.data, state.scenario, d.roll("mobile fleet sortie (18.0)"))
         lp_die = lost = 0
         if result.allied_lp_die:
