@@ -277,3 +277,35 @@ def test_19_4_air_supply_only_for_units_without_a_line_of_supply(store):
     game = formosa(store, {"phase": "allied-combat", "units": units, "bases": ["us-eng-1"], "revealed":
                            ["jp-guerrilla-1"], "air": {"air-supply": 1}})
     assert game.refused("allied", f"attack {enemy} with us-7-17 supply air").startswith("Formosa 19.4")
+
+
+# -- orders the rules give one side only (ruling F133) ------------------------------------------------------
+def test_f133_an_order_reserved_to_the_other_side_is_refused_by_the_case_that_reserves_it(store):
+    """10.0, 16.4, 16.5, 21.0, 7.0, 22.0: the Allies' alone; 18.0: the Japanese fleet's; 16.3: ground support
+    supports an attack only, so never the defender's. An order of one's own at the wrong moment keeps 6.1."""
+    units = {"jp-50-301": X, "us-7-17": AROUND[0]}
+    game = formosa(store, {"phase": "japanese-combat", "revealed": ["jp-50-301"], "units": units,
+                           "air": {"allied-tac": 4}, "missions": {"allied": {"tactical": 2}}})
+    for side, order, says in (
+            ("japanese", f"interdict {X} 1", "Formosa 16.4: only the Allied player conducts interdiction missions"),
+            ("japanese", f"strike {AROUND[0]}", "Formosa 16.5: B-29 strikes are the Allied player's"),
+            ("japanese", f"drop {X} with jp-50-301", "Formosa 10.0: only the Allied player conducts amphibious and "
+                                                     "airborne invasions"),
+            ("japanese", f"transfer jp-50-301 to {AROUND[2]}", "Formosa 21.0: naval transfer is the Allied player's"),
+            ("japanese", f"build {X}", "Formosa 7.0: only the Allied player may build infrastructure (20.0: Allied "
+                                       "engineers only)"),
+            ("japanese", f"motorized {X}", "Formosa 22.0: motorized movement is the Allied player's"),
+            ("allied", f"support {X} 1", "Formosa 16.3: ground support missions support an attack only; they are "
+                                         "never used in the defence"),
+            ("allied", "sortie", "Formosa 18.0: the mobile fleet sortie is the Japanese player's")):
+        assert game.refused(side, order) == says, order
+    assert game.refused("japanese", f"move jp-50-301 {AROUND[2]}").startswith("Formosa 6.1")  # its own, not now
+
+
+def test_f133_a_game_created_under_rules_15_refuses_them_by_the_sequence_as_played():
+    state = GAME.initial_state("1", {"position": {"turn": 4, "phase": "japanese-combat", "revealed": ["jp-50-301"],
+                                                  "units": {"jp-50-301": X, "us-7-17": AROUND[0]}}})
+    old = played_under(GAME, state, "15")
+    with pytest.raises(IllegalOrder) as refused:
+        when(old, "japanese", f"interdict {X} 1")
+    assert refused.value.case == "Formosa 6.1"

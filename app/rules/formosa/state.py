@@ -78,7 +78,9 @@ OUT = "out"
 #    hex of the map); the list changes, and with it what the random player draws and greedy and search choose
 #    from, so a game created under 1-15 is listed and decided as played; ruling F132: a sortie given before the
 #    kamikaze roll is refused by the rule that forbids it (18.0 on GT 1 or without the marker, else 16.6), not by
-#    the sequence (6.1)
+#    the sequence (6.1); ruling F133: an order the rules reserve to the other side (interdiction, B-29, invasions,
+#    naval transfer, bases, motorized movement, air transport; the fleet, the raiders, the Fortified reveal; ground
+#    support in defence) is refused by the case that reserves it
 RULES_VERSION = 16
 H = Hex.parse
 
