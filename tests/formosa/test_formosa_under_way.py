@@ -190,3 +190,17 @@ def test_f130_an_assault_from_the_sea_under_way_waits_for_the_defence_then_for_w
     refused({**base, "combat": {"stage": "losses", **assault, "result": "DE"}}, "waits for allied's advance")
     refused({**base, "combat": {"stage": "advance", "attackers": four, **assault, "result": "DE"}},
             "the attackers are the stacks at sea")
+
+
+@pytest.mark.parametrize("said", [
+    "x", {"stage": "losses"}, {"result": []}, {"counter_result": {}}, {"stage": []}, {"hexes": "x"}, {"hexes": []},
+    {"attackers": [1]}, {"lost": "x"}, {"retreats": {"us-1mar-1": "x"}}, {"retreats": []}, {"counterattacked": 5},
+    {"defence": []}, {"defence": {"lp": "x"}}, {"lp": -1}, {"gunfire": True}, {"air_supply": 1}, {"held": 1},
+    {"exploitation": "y"}, {"from": [X]}, {"extra": 1},
+])
+def test_f130_a_malformed_combat_is_refused_with_a_clear_error(said):
+    whole = said in ("x", {"stage": "losses"})  # not a table, or without its hexes
+    combat = said if whole else {"stage": "losses", **BB_ATTACK, "result": "BB", **said}
+    with pytest.raises(SetupError) as err:
+        start(position(BB_UNITS, combat))
+    assert "[combat]" in str(err.value) or "'combat " in str(err.value)

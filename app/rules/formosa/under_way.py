@@ -91,7 +91,7 @@ def open_combat(state: State, raw) -> State:
         others = ", ".join(sorted(KEYS - {"stage", "hexes"}))
         raise SetupError("position", [f"[combat] has 'stage' and 'hexes' and may have {others} (Formosa 15.2, "
                                       "ruling F130)"])
-    stage = raw["stage"]
+    stage = raw["stage"] if isinstance(raw["stage"], str) else ""
     if stage not in STAGES:
         problems.append(f"[combat] stage: one of {', '.join(STAGES)} (Formosa 15.2-15.8, 25.1, ruling F130)")
     landing = state.step == "invasion"
@@ -99,6 +99,8 @@ def open_combat(state: State, raw) -> State:
         problems.append(f"[combat]: an attack is made in a Combat Phase ({', '.join(COMBAT_STEPS)}) or, as an assault "
                         f"from the sea, in the Invasion Phase, not {state.step!r} (Formosa 15.0, 10.2.2, ruling F130)")
     hexes = bounded_list(raw["hexes"], "combat hexes", HEX_LABEL, "hexes", problems)
+    if not hexes and not problems:
+        problems.append("[combat] hexes: the enemy hexes attacked (Formosa 15.2 step 1, ruling F130)")
     attackers = bounded_list(raw.get("attackers", []), "combat attackers", UNIT_ID, "unit ids", problems)
     seas = bounded_list(raw.get("from", []), "combat from", HEX_LABEL, "hexes", problems)
     lost = bounded_list(raw.get("lost", []), "combat lost", UNIT_ID, "unit ids", problems)
@@ -114,7 +116,7 @@ def open_combat(state: State, raw) -> State:
     answer = "defend" + _support(defence, problems)
     codes = state.data.crt_raw["codes"]
     for key in ("result", "counter_result"):
-        if key in raw and raw[key] not in codes:
+        if key in raw and (not isinstance(raw[key], str) or raw[key] not in codes):
             problems.append(f"[combat] {key}: a result of the Combat Results Tables ({', '.join(codes)}) "
                             "(Formosa 15.5, ruling F130)")
     counterattacked = raw.get("counterattacked")
