@@ -13,7 +13,8 @@ air transport (`airlifted`, 25.3), the units attacked this phase that retreated 
 VP earned in play (`[vp]`, 25.10). Ruling F124 adds the middle of an Invasion Phase (stacks at sea on their
 markers, `[at_sea]`; landings, drops and assaults made; support waiting for the first assault; an assault's CA),
 F126 the phasing side over the stacking limits in the middle of a phase (13.0), and F127 an advance after combat still
-to choose (`[advance]`, 15.8, 10.2.2). A unit is placed only
+to choose (`[advance]`, 15.8, 10.2.2); F130 a combat under way at any point (`[combat]`, under_way.py: the defender's
+answer, losses, retreats, the counterattack's hex, the advance, 25.1's offer). A unit is placed only
 where a rule could have brought it, and Amoy's timing and the 6th Marine Division's arrival are kept (ruling F118).
 """
 from __future__ import annotations
