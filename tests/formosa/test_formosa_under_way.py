@@ -204,3 +204,17 @@ def test_f130_a_malformed_combat_is_refused_with_a_clear_error(said):
     with pytest.raises(SetupError) as err:
         start(position(BB_UNITS, combat))
     assert "[combat]" in str(err.value) or "'combat " in str(err.value)
+
+
+def test_f130_the_documented_defence_and_advance_positions_are_played():
+    """docs/custom-positions.md: the attack waiting for the Japanese answer, its LP spent (15.4.1), and the same
+    combat after its BB with the Allied loss named: the answer then the advance."""
+    asked = start(documented_position(7))
+    assert asked.pending[0] == {"hexes": ["1013"], "kind": "defence", "side": "japanese"}
+    assert asked.lp["allied"] == 2  # the attack's LP is spent with it
+    [resolved] = of(when(asked, "japanese", "defend", [3]), CombatResolved)
+    assert {"amount": 1, "case": "Formosa 15.4.1", "reason": "LP spent attacking"} in resolved.shifts
+    owed = start(documented_position(8))
+    assert owed.units["us-1mar-5"].where == "allied-eliminated" and owed.pending[0]["kind"] == "advance"
+    [advanced] = of(when(owed, "allied", "advance us-1mar-1 to 1013"), UnitsAdvanced)
+    assert advanced.units == ["us-1mar-1"]
