@@ -24,13 +24,14 @@ FAR = str(max((h for h in M.hexes() if D.is_land(h) and not M.features_of(h)),
 KEEP = {"us-96-381": FAR}  # an Allied unit far away: the game goes on (4.1)
 
 
-def formosa(store, position: dict, scenario: str = "1") -> Served:
+def formosa(store, position: dict, scenario: str = "1", optional=()) -> Served:
     position = {"turn": 4, "lp": NO_LP, **position}
-    if scenario == "1":
+    if scenario == "1" and not optional:
         return Served(store, "formosa", position, ("allied", "japanese"))
     game = Served.__new__(Served)
     game.store = store
-    game.id = games.create_game(store, CATALOG, "formosa", scenario=scenario, options={"position": position})
+    options = {"position": position, **({"optional": list(optional)} if optional else {})}
+    game.id = games.create_game(store, CATALOG, "formosa", scenario=scenario, options=options)
     for side in ("allied", "japanese"):
         games.join(store, CATALOG, game.id, side, f"{side}@example.org", side)
     return game
@@ -309,3 +310,40 @@ def test_f133_a_game_created_under_rules_15_refuses_them_by_the_sequence_as_play
     with pytest.raises(IllegalOrder) as refused:
         when(old, "japanese", f"interdict {X} 1")
     assert refused.value.case == "Formosa 6.1"
+
+
+# -- 23.0 guerrillas and the optional rules (25.5, 25.10) ----------------------------------------------------
+def test_23_0_a_guerrilla_neither_must_attack_nor_binds_an_allied_unit_to_attack_it(store):
+    units = {"jp-guerrilla-1": X, "us-7-17": AROUND[0], **KEEP}
+    japanese = formosa(store, {"phase": "japanese-combat", "revealed": ["jp-guerrilla-1"], "units": units})
+    japanese.do("japanese", "end")  # 15.0 item 1: guerrillas are not required to attack
+    allied = formosa(store, {"phase": "allied-combat", "revealed": ["jp-guerrilla-1"], "units": units})
+    allied.do("allied", "end")  # 14.0: guerrillas exert no ZOC, so nothing binds us-7-17 (14.2)
+
+
+def test_25_5_the_97th_division_s_three_regiments_are_recruited_together(store):
+    game = formosa(store, {"phase": "recruit-allied", "units": {"jp-50-301": X, **KEEP}, "revealed": ["jp-50-301"],
+                           "lp": {"allied": 9, "japanese": 0}}, optional=["25.5"])
+    assert game.refused("allied", "recruit us-97-303").startswith("Formosa 25.5")
+    recruited = payloads(game.do("allied", "recruit us-97-303 us-97-386 us-97-387"), "UnitRecruited")
+    assert len(recruited) == 3
+
+
+def test_25_10_the_pw_camp_never_attacks_refused_by_25_10_and_need_not_attack_in_an_ezoc_f134(store):
+    """Ruling F134 (rules version 16): the PW Camp's attack is refused by 25.10, the rule that forbids it, not by
+    15.0's "has attacked or never attacks"; in an enemy ZOC it is static and need not attack (15.0 item 1)."""
+    units = {"jp-pw-camp": "0916", "us-7-17": "0915", **KEEP}
+    game = formosa(store, {"phase": "japanese-combat", "revealed": ["jp-pw-camp"], "units": units},
+                   optional=["25.10"])
+    assert game.refused("japanese", "attack 0915 with jp-pw-camp") == \
+        "Formosa 25.10: jp-pw-camp: the PW Camp may never attack, even in an enemy ZOC"
+    game.do("japanese", "end")
+
+
+def test_f134_a_game_created_under_rules_15_refuses_the_camp_s_attack_by_15_0_as_played():
+    state = GAME.initial_state("1", {"optional": ["25.10"], "position": {
+        "turn": 4, "phase": "japanese-combat", "revealed": ["jp-pw-camp"],
+        "units": {"jp-pw-camp": "0916", "us-7-17": "0915"}}})
+    with pytest.raises(IllegalOrder) as refused:
+        when(played_under(GAME, state, "15"), "japanese", "attack 0915 with jp-pw-camp")
+    assert refused.value.case == "Formosa 15.0"

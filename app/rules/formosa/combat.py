@@ -131,6 +131,8 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
         u = state.unit(uid)
         if u is None or u.side != side or not is_hex(u.where):
             d.refuse(C15, f"{uid} is not {side_unit(side)} on the map")
+        if state.since(16) and state.spec(uid).type == "pw-camp":  # ruling F134
+            d.refuse("Formosa 25.10", f"{uid}: the PW Camp may never attack, even in an enemy ZOC")
         if not can_attack(state, u):
             d.refuse(C15, f"{uid} cannot attack: it has attacked this phase or never attacks")
         for h in hexes:

@@ -80,7 +80,8 @@ OUT = "out"
 #    kamikaze roll is refused by the rule that forbids it (18.0 on GT 1 or without the marker, else 16.6), not by
 #    the sequence (6.1); ruling F133: an order the rules reserve to the other side (interdiction, B-29, invasions,
 #    naval transfer, bases, motorized movement, air transport; the fleet, the raiders, the Fortified reveal; ground
-#    support in defence) is refused by the case that reserves it
+#    support in defence) is refused by the case that reserves it; ruling F134: the PW Camp's attack is refused by
+#    25.10
 RULES_VERSION = 16
 H = Hex.parse
 
