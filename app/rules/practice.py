@@ -91,6 +91,9 @@ EDITION = 8  # the edition a seat automated now records (3: the search's evaluat
 # searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way,
 # greedy rates by the stakes what it rated not at all, and checks stacking)
 GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
+GREEDY_9 = 9  # greedy's edition 9: reads positions drawn with the rule set's `unseen` parts (belief.SINCE), a move
+# that gains no ground toward an objective rated by the stakes (an engineer toward a base site), the rule set's
+# `searched` read at the seat's edition (Formosa: LP kept for an engineer still to land)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
@@ -316,7 +319,7 @@ def greedy(rules, edition: int = EDITION) -> Policy:
         if edition < GREEDY_8:
             rated = ratings(rules, state, side, listed)
         else:
-            listed = considered(rules, state, side, listed)
+            listed = considered(rules, state, side, listed, edition)
             rated = Limits(rules, state, side).kept(ratings(rules, state, side, listed, edition))
         for score, text, reason in rated:
             if score is not None and usable(rules, state, side, text) is not None:
@@ -332,7 +335,7 @@ def greedy(rules, edition: int = EDITION) -> Policy:
     return play
 
 
-def considered(rules, state: Any, side: str, listed: list[dict]) -> list[dict]:
+def considered(rules, state: Any, side: str, listed: list[dict], edition: int = GREEDY_8) -> list[dict]:
     """Greedy from edition 8: the listed orders less those the rule set's `searched` passes over (app/rules/base.py
     Optional; Formosa's Allies: no LP spent below what the bases in reach need, no Base Building Phase ended while
     a base can be built, no unit put where 15.0 forces a hopeless attack, no engineer lost where another unit may
@@ -342,7 +345,8 @@ def considered(rules, state: Any, side: str, listed: list[dict]) -> list[dict]:
         return listed
     texts = [item["order"] for item in listed]
     greedy8 = "edition" in inspect.signature(searched).parameters  # Formosa: engineers kept for the bases too
-    kept = set(searched(state, side, texts, edition=GREEDY_8) if greedy8 else searched(state, side, texts))
+    read = GREEDY_8 if edition < GREEDY_9 else edition  # edition 9: the seat's (Formosa: LP for engineers to land)
+    kept = set(searched(state, side, texts, edition=read) if greedy8 else searched(state, side, texts))
     return [item for item in listed if item["order"] in kept] or listed
 
 
@@ -422,7 +426,7 @@ def ratings(rules, state: Any, side: str, listed: list[dict], edition: int = 7) 
     """Greedy's rating of each listed order (app/rules/legal.py's items), best first, in the list's order among
     equals: (score, order text, reason); score None for an order not worth giving, last. `edition`: greedy's
     (the search and the chances read edition 7's ratings)."""
-    seen = Seen(rules, state, side)
+    seen = Seen(rules, state, side, edition)
     out = []
     for n, item in enumerate(listed):
         try:
@@ -438,8 +442,9 @@ def ratings(rules, state: Any, side: str, listed: list[dict], edition: int = 7) 
 class Seen:
     """What greedy reads of the side's view: its units' hexes, the victory hexes it holds, its objectives."""
 
-    def __init__(self, rules, state: Any, side: str):
+    def __init__(self, rules, state: Any, side: str, edition: int = 7):
         view = rules.view(state, side)
+        self.edition = edition
         self.game_map = rules.game_map(state)
         units = [u for u in view.get("units") or () if u.get("hex")]
         self.hexes = {u["id"]: u["hex"] for u in units if u.get("side") == side}
@@ -459,7 +464,8 @@ class Seen:
         drawn with a seed from that view (app/rules/belief.py, as the search samples its own): the stakes it reads
         never read what the side may not see (issue 25)."""
         seed = view_seed(self.rules, self.state, self.side)
-        return belief.sample(self.rules, self.state, self.side, random.Random(f"{seed}:greedy"))
+        return belief.sample(self.rules, self.state, self.side, random.Random(f"{seed}:greedy"),
+                             edition=GREEDY_9 if self.edition >= GREEDY_9 else GREEDY_8)
 
     @functools.cached_property
     def stakes(self) -> float | None:
@@ -513,6 +519,9 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edi
             return 10 + reach + gain, {"case": GREEDY_CASE, "rule": "into play", "distance": after, "summary": (
                 f"greedy: units brought onto the map, {after} hex(es) from an objective")}
         if not before or after is None or min(before) - after <= 0:
+            if edition >= GREEDY_9 and (gain := _stakes_gain(rules, command, seen)) is not None and gain > 0:
+                return 10 + min(gain, 0.9), {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4), "summary": (
+                    f"greedy: a move nearer its victory conditions by {gain:.4f} (the game's stakes)")}
             return None
         gain = min(before) - after
         return 100 + gain, {"case": GREEDY_CASE, "rule": "move toward objectives", "gain": gain,

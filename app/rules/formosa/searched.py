@@ -25,6 +25,11 @@ chooses), none that names an engineer; where a landing or naval transfer puts an
 hex without a base, none that puts one elsewhere; no `move` or `attack` that takes an engineer off or away from
 such a hex it stands on or next to, but to another such hex or next to one (20.1: it builds only there).
 
+From greedy's edition 9 (`STAGED_SINCE`) the Recruit Phase's reserve also keeps, for an engineer in the Staging
+Area or Amoy (which a landing or naval transfer may put on a port or airfield this Game-Turn, 10.2, 21.0), the LP
+of the best bare site no engineer on the map is kept LP for (`staged_reserve`): without it greedy's Allies spent
+every LP in the Recruit Phase, landed the engineer on a port and met the Base Building Phase with 0-1 LP.
+
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
 
@@ -39,6 +44,9 @@ CONCEALED_CF = 3  # what the Allies take a "?" counter for: the Japanese infantr
 WINNABLE = 2  # the Allied CRT's first column not below 100% (15.2): to the left four faces in six or more cost the
 # attackers a unit (AE, A1, an AR in an EZOC they cannot retreat through, 15.7)
 RESERVE_REACH = 6  # hexes from an engineer to a port or airfield it is kept LP for
+STAGED_SINCE = 9  # greedy's edition that keeps LP for an engineer still to land (app/rules/practice.py GREEDY_9)
+STAGED = 1  # engineers off the map kept LP for: one base a Game-Turn
+STAGING = ("allied-staging", "amoy")  # whence an engineer lands or is shipped (10.2, 21.0)
 SPENDS = ("recruit", "buy")
 PLACES = ("land", "transfer", "move")
 
@@ -52,7 +60,7 @@ def searched(state: State, side: str, orders: list[str], edition: int = 7) -> li
         orders = for_bases(state, orders) or orders
     step = state.step
     if step == "recruit-allied":
-        kept = _within_reserve(state, orders)
+        kept = _within_reserve(state, orders, edition)
     elif step == "base-building":
         kept = [o for o in orders if o.split()[0] != "demobilise"]
         if any(o.split()[0] == "build" for o in kept):
@@ -106,11 +114,11 @@ def _unbased_sites(state: State) -> list[Hex]:
             and set(state.data.objectives(h)) & {"major-port", "minor-port", "airfield"}]
 
 
-def base_reserve(state: State) -> int:
+def base_reserve(state: State, edition: int = 7) -> int:
     """The LP the bases in reach need (20.1: 1 for an airfield, 3 a port, 4 both): for each Allied engineer on the
     map on its mobile side, its best port or airfield hex without a base within `RESERVE_REACH` hexes (its VP
     halved every three hexes away, as victory.bases_in_view reads them), each hex once; at most the 20 LP a side
-    may keep (7.2)."""
+    may keep (7.2). From edition `STAGED_SINCE`, `staged_reserve` besides."""
     values, costs = state.data.charts["victory"], state.data.charts["allied_other"]
     based = {u.where for u in state.on_map("allied") if u.base}
     sites = {}
@@ -133,11 +141,22 @@ def base_reserve(state: State) -> int:
             _, label, cost = max(near)
             taken.add(label)
             reserve += cost
+    if edition >= STAGED_SINCE:
+        reserve += staged_reserve(state, {k: v for k, v in sites.items() if k not in taken})
     return min(reserve, state.data.charts["income"]["cap"])
 
 
-def _within_reserve(state: State, orders: list[str]) -> list[str]:
-    reserve = base_reserve(state)
+def staged_reserve(state: State, sites: dict[str, tuple[Hex, int, int]]) -> int:
+    """The LP `STAGED` engineers in the Staging Area or Amoy need for the bare sites left (`sites`: label -> (hex,
+    VP, LP)), the best for its LP first (20.1; 4.2)."""
+    staged = [u for u in state.units.values() if u.side == "allied" and u.where in STAGING and not u.base
+              and state.spec(u.id).type == "engineer"]
+    best = sorted(sites.values(), key=lambda s: (-s[1] / s[2], str(s[0])))
+    return sum(cost for _, _, cost in best[:min(len(staged), STAGED)])
+
+
+def _within_reserve(state: State, orders: list[str], edition: int = 7) -> list[str]:
+    reserve = base_reserve(state, edition)
     if not reserve:
         return orders
     lp = state.lp["allied"]
