@@ -323,9 +323,14 @@ def greedy(rules, edition: int = EDITION) -> Policy:
             rated = Limits(rules, state, side).kept(ratings(rules, state, side, listed, edition))
         for score, text, reason in rated:
             if score is not None and usable(rules, state, side, text) is not None:
+                if edition >= GREEDY_9 and (reason or {}).get("rule") == "end" and (
+                        moved := stakes_move(rules, state, side, listed)) is not None:
+                    return moved
                 return text, reason
         if edition >= 5 and (forced := forced_attack(rules, state, side, listed)) is not None:
             return forced
+        if edition >= GREEDY_9 and (moved := stakes_move(rules, state, side, listed)) is not None:
+            return moved
         if edition >= GREEDY_8 and (found := drawn(rules, state, side, listed)) is not None:
             return found
         text, reason = fallback(state, side, given)
@@ -348,6 +353,38 @@ def considered(rules, state: Any, side: str, listed: list[dict], edition: int = 
     read = GREEDY_8 if edition < GREEDY_9 else edition  # edition 9: the seat's (Formosa: LP for engineers to land)
     kept = set(searched(state, side, texts, edition=read) if greedy8 else searched(state, side, texts))
     return [item for item in listed if item["order"] in kept] or listed
+
+
+def stakes_move(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:
+    """Greedy from edition 9, where it would end the step (or rates nothing): the listed move (or move by sea) that
+    gains no ground toward an objective but raises the game's stakes most (Formosa: an engineer toward a port or
+    airfield without a base, 20.1, which the victory hexes greedy walks toward do not draw once a unit holds it;
+    edition 8 left engineers 2-6 hexes from such sites all game), read on the position drawn from the side's view
+    (`Seen.world`); None if none raises them. Read only here, once a step has nothing better, for its cost: a
+    decide and a reading of the stakes for each move listed."""
+    seen = Seen(rules, state, side, GREEDY_9)
+    if seen.stakes is None:
+        return None
+    found = []
+    for n, item in enumerate(listed):
+        try:
+            command = rules.parse(item["order"], side, state)
+        except OrderError:
+            continue
+        units, to = _units_and_destination(command.args)
+        if command.action not in MOVES + SEA or not units or not to or seen.left_behind(units):
+            continue
+        gain = _stakes_gain(rules, command, seen)
+        if gain is not None and gain > 0:
+            found.append((-gain, n, item["order"], gain))
+    limits = Limits(rules, state, side)
+    rated = [(10 + min(gain, 0.9), text, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4), "summary": (
+        f"greedy: a move nearer its victory conditions by {gain:.4f} (the game's stakes)")})
+        for _, _, text, gain in sorted(found)]
+    for _, text, reason in limits.kept(rated):
+        if usable(rules, state, side, text) is not None:
+            return text, reason
+    return None
 
 
 def drawn(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:
@@ -519,9 +556,6 @@ def _rate(rules, state: Any, command: Command, odds: str | None, seen: Seen, edi
             return 10 + reach + gain, {"case": GREEDY_CASE, "rule": "into play", "distance": after, "summary": (
                 f"greedy: units brought onto the map, {after} hex(es) from an objective")}
         if not before or after is None or min(before) - after <= 0:
-            if edition >= GREEDY_9 and (gain := _stakes_gain(rules, command, seen)) is not None and gain > 0:
-                return 10 + min(gain, 0.9), {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4), "summary": (
-                    f"greedy: a move nearer its victory conditions by {gain:.4f} (the game's stakes)")}
             return None
         gain = min(before) - after
         return 100 + gain, {"case": GREEDY_CASE, "rule": "move toward objectives", "gain": gain,
