@@ -104,9 +104,21 @@ def test_greedy_moves_an_engineer_toward_a_base_site_where_edition_8_ended_the_p
 def test_greedy_keeps_the_lp_a_base_needs_for_an_engineer_still_to_land():
     # no engineer on the map: edition 8 kept nothing and spent the LP before the engineer landed on a port
     state = _position("recruit-allied", 3, 5, {"us-eng-1": "allied-staging", "us-7-17": "1020"})
-    assert base_reserve(state) == 0 and base_reserve(state, edition=9) == 3  # 20.1: a port's base, 3 LP
+    assert base_reserve(state) == 0 and base_reserve(state, edition=9) == 4  # 20.1: a port and airfield, 4 LP
     assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 8})[0] == "buy 1 gunfire"  # 3 LP: 2 left
     text, _ = practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 9})
-    assert text in ("buy 1 drop-zone", "buy 1 tac", "end")  # at most 2 LP spent: 3 kept
-    poor = replace(state, lp={"allied": 3, "japanese": 0})
+    assert text in ("buy 1 drop-zone", "buy 1 tac", "end")  # at most 1 LP spent: 4 kept
+    poor = replace(state, lp={"allied": 4, "japanese": 0})
     assert practice.choose(FORMOSA, "greedy", poor, "allied", {"edition": 9})[0] == "end"
+
+
+def test_greedy_keeps_no_lp_for_a_site_the_japanese_hold():
+    # an engineer at 0313, next to the minor port and airfield 0413 (4 LP, 20.1), the only one in its reach: edition
+    # 8 kept the 4 LP though a Japanese regiment stands on it (10.1, 20.1: no base is built there while it does)
+    state = _position("recruit-allied", 3, 4, {"us-eng-1": "0313", "us-7-17": "0313"})
+    held = replace(state, units={**state.units, "jp-50-302": replace(state.units["jp-50-302"], where="0413",
+                                                                     concealed=False)})
+    assert base_reserve(state) == base_reserve(held) == base_reserve(state, edition=9) == 4
+    assert base_reserve(held, edition=9) == 0
+    assert practice.choose(FORMOSA, "greedy", held, "allied", {"edition": 8})[0] == "end"
+    assert practice.choose(FORMOSA, "greedy", held, "allied", {"edition": 9})[0].startswith("buy ")

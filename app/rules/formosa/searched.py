@@ -25,10 +25,13 @@ chooses), none that names an engineer; where a landing or naval transfer puts an
 hex without a base, none that puts one elsewhere; no `move` or `attack` that takes an engineer off or away from
 such a hex it stands on or next to, but to another such hex or next to one (20.1: it builds only there).
 
-From greedy's edition 9 (`STAGED_SINCE`) the Recruit Phase's reserve also keeps, for an engineer in the Staging
-Area or Amoy (which a landing or naval transfer may put on a port or airfield this Game-Turn, 10.2, 21.0), the LP
-of the best bare site no engineer on the map is kept LP for (`staged_reserve`): without it greedy's Allies spent
-every LP in the Recruit Phase, landed the engineer on a port and met the Base Building Phase with 0-1 LP.
+From greedy's edition 9 (`STAGED_SINCE`) the Recruit Phase's reserve counts only the bare sites no Japanese unit
+stands on (what the Allies see: a "?" counter's hex is occupied; 10.1, 21.0: no landing there, and an engineer
+builds only where it stands, 20.1), and also keeps, for an engineer in the Staging Area or Amoy (which a landing or
+naval transfer may put on such a site this Game-Turn, 10.2, 21.0), the LP of the dearest such site no engineer on
+the map is kept LP for (`staged_reserve`): edition 8 spent every LP in the Recruit Phase, landed the engineer on a
+port and airfield (4 LP) and met the Base Building Phase with 0-3 LP, and late in the game kept 14-20 LP for
+engineers next to ports the Japanese held.
 
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
@@ -124,7 +127,7 @@ def base_reserve(state: State, edition: int = 7) -> int:
     sites = {}
     for h in state.data.sudden_death_hexes():
         feats = set(state.data.objectives(h)) - {"industry", "peak"}
-        if str(h) in based or not feats:
+        if str(h) in based or not feats or (edition >= STAGED_SINCE and state.at(str(h), "japanese")):
             continue
         port = bool(feats & {"major-port", "minor-port"})
         cost = costs["base_port_and_airfield"] if port and "airfield" in feats else costs[
@@ -148,11 +151,12 @@ def base_reserve(state: State, edition: int = 7) -> int:
 
 def staged_reserve(state: State, sites: dict[str, tuple[Hex, int, int]]) -> int:
     """The LP `STAGED` engineers in the Staging Area or Amoy need for the bare sites left (`sites`: label -> (hex,
-    VP, LP)), the best for its LP first (20.1; 4.2)."""
+    VP, LP)), the dearest first (20.1: a port and airfield 4 LP; the landing that puts the engineer on one is not
+    chosen yet)."""
     staged = [u for u in state.units.values() if u.side == "allied" and u.where in STAGING and not u.base
               and state.spec(u.id).type == "engineer"]
-    best = sorted(sites.values(), key=lambda s: (-s[1] / s[2], str(s[0])))
-    return sum(cost for _, _, cost in best[:min(len(staged), STAGED)])
+    dearest = sorted((cost for _, _, cost in sites.values()), reverse=True)
+    return sum(dearest[:min(len(staged), STAGED)])
 
 
 def _within_reserve(state: State, orders: list[str], edition: int = 7) -> list[str]:
