@@ -58,7 +58,17 @@ rule set's `searched` keeps (Formosa's Allies: the LP the bases in reach need ke
 a hopeless attack); where the rule set counts the units over its stacking limits (`overstacked`: SNC 6.0, Formosa
 13.3) it gives no order that puts more over them and, while some are, brings them within before it ends a step
 (`Limits`); and when it rates nothing it draws among those orders, not every order (`drawn`).
-Random decides alike in editions 2 to 8, greedy in editions 2 to 4, in editions 5 to 7, and in edition 8.
+Edition 9 changes greedy (`GREEDY_9`, issue 29): the position it reads the stakes on draws, beside the hidden units,
+what the rule set's `unseen` hook says the side may not see (app/rules/belief.py; Formosa's: the other side's air
+and naval points and invasion markers, 11.0, drawn from the scenario's printed start and the counter mix, never
+from the real counts: a Japanese seat's reason for its kamikaze roll read how many amphibious markers the Allies
+held, 10.0, 16.6); where it would end a step (or rates nothing) it gives the listed move that raises the game's
+stakes most though it gains no ground toward an objective (`stakes_move`: Formosa's engineers toward a port or
+airfield without a base, 20.1, which the victory hexes it walks toward stop drawing once a unit holds them); and it
+reads the rule set's `searched` at its edition (Formosa's reserve: LP kept for an engineer still to land, none for
+a site the Japanese hold). The search reads edition 8's sample until it passes its own edition to `belief.sample`.
+Random decides alike in editions 2 to 9, greedy in editions 2 to 4, in editions 5 to 7, in edition 8, and in
+edition 9.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
