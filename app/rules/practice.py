@@ -375,18 +375,19 @@ def stakes_move(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, 
     seen = Seen(rules, state, side, GREEDY_9)
     if seen.stakes is None:
         return None
+    texts = [item["order"] for item in listed]
     found = []
-    for n, item in enumerate(listed):
+    for n, text in enumerate(texts + _aims(rules, state, side, texts)):
         try:
-            command = rules.parse(item["order"], side, state)
-        except OrderError:
+            command = rules.parse(text, side, state)
+        except (OrderError, ValueError, KeyError):
             continue
         units, to = _units_and_destination(command.args)
         if command.action not in MOVES + SEA or not units or not to or seen.left_behind(units):
             continue
         gain = _stakes_gain(rules, command, seen)
         if gain is not None and gain > 0:
-            found.append((-gain, n, item["order"], gain))
+            found.append((-gain, n, text, gain))
     limits = Limits(rules, state, side)
     rated = [(10 + min(gain, 0.9), text, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4), "summary": (
         f"greedy: a move nearer its victory conditions by {gain:.4f} (the game's stakes)")})
@@ -395,6 +396,20 @@ def stakes_move(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, 
         if usable(rules, state, side, text) is not None:
             return text, reason
     return None
+
+
+def _aims(rules, state: Any, side: str, texts: list[str]) -> list[str]:
+    """The rule set's `aims` (moves toward what its victory conditions need that the list may lack: Formosa's
+    engineers one hex nearer a bare site) not listed, less those its `searched` passes over (read with the list)."""
+    aims = getattr(rules, "aims", None)
+    if aims is None:
+        return []
+    extra = [t for t in dict.fromkeys(aims(state, side, edition=GREEDY_9)) if t not in texts]
+    searched = getattr(rules, "searched", None)
+    if extra and searched is not None and "edition" in inspect.signature(searched).parameters:
+        kept = set(searched(state, side, texts + extra, edition=GREEDY_9))
+        extra = [t for t in extra if t in kept]
+    return extra
 
 
 def drawn(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:

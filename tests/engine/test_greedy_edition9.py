@@ -122,3 +122,21 @@ def test_greedy_keeps_no_lp_for_a_site_the_japanese_hold():
     assert base_reserve(held, edition=9) == 0
     assert practice.choose(FORMOSA, "greedy", held, "allied", {"edition": 8})[0] == "end"
     assert practice.choose(FORMOSA, "greedy", held, "allied", {"edition": 9})[0].startswith("buy ")
+
+
+HOLDERS = ("us-7-17", "us-7-32", "us-7-184", "us-77-305", "us-77-306", "us-81-321", "us-81-322", "us-81-323",
+           "us-96-381", "us-96-382", "us-96-383", "us-27-105", "us-27-106", "us-27-165", "us-503", "us-1mar-1",
+           "us-1mar-5", "us-1mar-7", "us-2mar-2")
+
+
+def test_greedy_steps_an_engineer_onto_a_bare_port_the_list_only_marches_it_past():
+    # every port and airfield hex held by an Allied regiment, none with a base: no objective draws the engineer at
+    # 0917, next to the minor port and airfield 0918 (20.1: a base there scores 3 VP, 4.2); edition 8 ended the
+    # Movement Phase; edition 9 steps it on (Formosa's `aims`: the list offers each unit its longest moves)
+    sites = [str(h) for h in FORMOSA.initial_state("1", {}).data.sudden_death_hexes()]
+    state = _position("allied-movement", 3, 4, {"us-eng-4": "0917", **dict(zip(HOLDERS, sites, strict=True))})
+    assert "move us-eng-4 0918" in FORMOSA.aims(state, "allied", edition=9)
+    assert FORMOSA.aims(state, "allied", edition=8) == []
+    assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 8})[0] == "end"
+    text, reason = practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 9})
+    assert text == "move us-eng-4 0918" and reason["rule"] == "stakes"

@@ -41,7 +41,8 @@ GAME = Game(
             "losses": view.losses, "stakes": victory.stakes, "more_orders": sequence.more_orders,
             "overstacked": victory.overstacked, "searched": searched.searched,
             "unseen": unseen.unseen,  # the policies' edition 9 (app/rules/belief.py)
-            "search_editions": {"overstacked": 6, "searched": 7},
+            "aims": searched.aims,  # greedy's edition 9; the search's from searched.AIMS_SINCE
+            "search_editions": {"overstacked": 6, "searched": 7, "aims": searched.AIMS_SINCE},
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "counterattack": {}, "advance": {}, "overstack": {},
                          "exploit": {}, "air-losses": {}, "kamikaze-hits": {}, "b29-fortified": {},

@@ -33,6 +33,11 @@ the map is kept LP for (`staged_reserve`): edition 8 spent every LP in the Recru
 port and airfield (4 LP) and met the Base Building Phase with 0-3 LP, and late in the game kept 14-20 LP for
 engineers next to ports the Japanese held.
 
+Greedy's edition 9 also reads `aims`: an Allied engineer's one-hex steps toward a bare site no Japanese unit
+stands on, within `RESERVE_REACH` hexes, which the legal list lacks (it offers each unit its longest moves: an
+engineer next to a bare port was offered only a march past it, which `for_bases` passes over); the search reads them
+from the edition `AIMS_SINCE` names (app/rules/search.py), none yet.
+
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
 
@@ -50,6 +55,7 @@ RESERVE_REACH = 6  # hexes from an engineer to a port or airfield it is kept LP 
 STAGED_SINCE = 9  # greedy's edition that keeps LP for an engineer still to land (app/rules/practice.py GREEDY_9)
 STAGED = 1  # engineers off the map kept LP for: one base a Game-Turn
 STAGING = ("allied-staging", "amoy")  # whence an engineer lands or is shipped (10.2, 21.0)
+AIMS_SINCE = 10  # the search's edition that reads `aims` (the rule set's search_editions); greedy's from 9
 SPENDS = ("recruit", "buy")
 PLACES = ("land", "transfer", "move")
 
@@ -260,3 +266,23 @@ def hopeless(state: State, hex_label: str, adding: list[str]) -> bool:
         shifts.append(Shift(-terrain, "Formosa 15.4.1", "terrain in the defender's hex"))
     attack = sum(state.cf(u) for u in units)
     return preview_attack(data.crt("us"), attack, max(defence, 1), shifts).column < WINNABLE
+
+
+def aims(state: State, side: str, edition: int = 7) -> list[str]:
+    """From edition `STAGED_SINCE` (greedy's 9): `move ENGINEER HEX` for each hex next to an Allied engineer on its
+    mobile side that is nearer a bare port or airfield no Japanese unit stands on (20.1: it builds only there),
+    within `RESERVE_REACH` hexes; unchecked (the policy keeps those the rules accept)."""
+    if side != "allied" or edition < STAGED_SINCE:
+        return []
+    sites = [h for h in _unbased_sites(state) if not state.at(str(h), "japanese")]
+    grid, out = state.data.map, []
+    for u in sorted(state.on_map("allied"), key=lambda u: u.id):
+        if u.base or state.spec(u.id).type != "engineer" or not sites:
+            continue
+        here = Hex.parse(u.where)
+        near = min(grid.distance(here, h) for h in sites)
+        if not 0 < near <= RESERVE_REACH:
+            continue
+        out += [f"move {u.id} {n}" for n in grid.neighbours(here)
+                if min(grid.distance(n, h) for h in sites) < near]
+    return out
