@@ -291,8 +291,10 @@ class Optional(Protocol):
         """Orders toward what the victory conditions still need that the legal list may lack (Olympic: an American
         unit's move nearest the last Japanese units south or Kagoshima), unchecked: from the policies' edition 7
         the strong opponent searches those the rules accept beside the list's (app/rules/search.py). `edition`: the
-        seat's, as for `stakes` (Olympic reads "nearest" along the Americans' way from edition 8). Without it the
-        search reads the legal list alone."""
+        seat's, as for `stakes` (Olympic reads "nearest" along the Americans' way from edition 8). From edition 9
+        `greedy` gives the one that raises the stakes most where it would end a step (app/rules/practice.py
+        `stakes_move`; Formosa's engineers one hex nearer a bare port or airfield). Without it the search reads
+        the legal list alone."""
 
     def near_end(self, state: Any) -> bool:
         """Whether what is left of the game from `state` is short enough to be played out (Dai Senso: at most three

@@ -63,8 +63,9 @@ what the rule set's `unseen` hook says the side may not see (app/rules/belief.py
 and naval points and invasion markers, 11.0, drawn from the scenario's printed start and the counter mix, never
 from the real counts: a Japanese seat's reason for its kamikaze roll read how many amphibious markers the Allies
 held, 10.0, 16.6); where it would end a step (or rates nothing) it gives the listed move that raises the game's
-stakes most though it gains no ground toward an objective (`stakes_move`: Formosa's engineers toward a port or
-airfield without a base, 20.1, which the victory hexes it walks toward stop drawing once a unit holds them); and it
+stakes most though it gains no ground toward an objective, among the listed moves and the rule set's `aims`
+(`stakes_move`: Formosa's engineers one hex nearer a port or airfield without a base, 20.1, which the victory
+hexes it walks toward stop drawing once a unit holds them, and which the list offered only marches past); and it
 reads the rule set's `searched` at its edition (Formosa's reserve: LP kept for an engineer still to land, none for
 a site the Japanese hold). The search reads edition 8's sample until it passes its own edition to `belief.sample`.
 Random decides alike in editions 2 to 9, greedy in editions 2 to 4, in editions 5 to 7, in edition 8, and in
