@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from app.rules import belief, practice
+from app.rules import belief, evaluation, practice
 from app.rules.formosa import GAME as FORMOSA
 from app.rules.formosa import unseen, view
 from app.rules.formosa.searched import base_reserve
@@ -137,6 +137,7 @@ def test_greedy_steps_an_engineer_onto_a_bare_port_the_list_only_marches_it_past
     state = _position("allied-movement", 3, 4, {"us-eng-4": "0917", **dict(zip(HOLDERS, sites, strict=True))})
     assert "move us-eng-4 0918" in FORMOSA.aims(state, "allied", edition=9)
     assert FORMOSA.aims(state, "allied", edition=8) == []
+    assert evaluation.hook(FORMOSA, "aims", 9, since=7) is None  # the search's seats of 9 and older: as before
     assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 8})[0] == "end"
     text, reason = practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 9})
     assert text == "move us-eng-4 0918" and reason["rule"] == "stakes"
