@@ -317,7 +317,8 @@ class Search:
     def world(self, k: int) -> Any:
         """Sample k of the position, hidden parts drawn (the same for every order: common random numbers)."""
         if k not in self.worlds:
-            self.worlds[k] = belief.sample(self.rules, self.state, self.side, random.Random(f"{self.seed}:world:{k}"))
+            self.worlds[k] = belief.sample(self.rules, self.state, self.side, random.Random(f"{self.seed}:world:{k}"),
+                                           edition=self.edition)  # from 9 the rule set's `unseen` parts drawn too
         return self.worlds[k]
 
     def iterate(self, i: int) -> None:
