@@ -171,7 +171,8 @@ def aims(state: State, side: str, edition: int = 9) -> list[str]:
     from app.rules.snc.combat import stacking_violation
 
     v = state.data.params["victory"]
-    if side != "chinese" or state.turn > int(v["sudden_defeat_until_turn"]) or movement.move_allowed(state, side):
+    moving = state.mode() == "move" or state.phase == "reinf"  # 5.3, 8.2 a: when Chinese units move at all
+    if side != "chinese" or state.turn > int(v["sudden_defeat_until_turn"]) or not moving or state.pending:
         return []
     japanese = state.occupied("japanese")
     ring = [h for h in sorted({v["shanghai"], *neighbours(state.data, v["shanghai"])}) if h not in japanese]
