@@ -1,0 +1,69 @@
+"""Rows of docs/cases/formosa.md whose own tests passed with a mutant of the row's code (issue 30's per-case
+mutation report, `bench/mutation.py --report --cases --lines --packages formosa`): movement and combat refused
+through orders, each refusal read whole as the player reads it (10.3, 15.1, 15.8, 15.8.1, 16.5, 19.5)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from formosa_given import given, play, refused
+from formosa_map import D, M, pair, ring
+
+from app.rules.formosa import GAME
+from app.rules.formosa.state import Strike
+
+X, AROUND = ring("open")
+# a mountain hex no road or railroad runs through, and an open hex beside it across a plain hexside
+MOUNTAIN, BESIDE = next((str(h), str(n)) for h in sorted(M.hexes())
+                        if D.is_land(h) and M.terrain_of(h) == "mountain" and not M.is_road_hex(h)
+                        and not M.is_rail_hex(h)
+                        for n in M.neighbours(h)
+                        if D.is_land(n) and M.terrain_of(n) == "open" and not M.hexside_features(h, n))
+
+
+def test_10_3_a_regiment_that_dropped_this_turn_is_refused_a_move_saying_why():
+    state = given(step="allied-movement", units={"us-11ab-511": X})
+    state = state.with_units(replace(state.units["us-11ab-511"], pinned=True))
+    assert refused(state, "allied", f"move us-11ab-511 {AROUND[0]}", "Formosa 10.2.1, 10.3, 21.0") == (
+        "Formosa 10.2.1, 10.3, 21.0: us-11ab-511: a unit that landed, dropped or was transferred this turn does not "
+        "move")
+
+
+def test_16_5_a_japanese_unit_in_the_hex_the_b29_suppressed_is_refused_a_move_saying_why():
+    state = given(step="japanese-movement", units={"jp-9-7": X, "us-7-17": AROUND[4]},
+                  strike=Strike(b29_used=True, suppressed=(X,), b29_hex=X))
+    assert refused(state, "japanese", f"move jp-9-7 {AROUND[0]}", "Formosa 16.5") == (
+        "Formosa 16.5: jp-9-7: units in a hex the B-29 suppressed do not move this GT")
+
+
+def test_15_1_an_attack_leaving_out_a_hex_whose_zoc_the_attacker_is_in_names_that_hex():
+    a, b, common = pair()
+    state = given(units={"us-7-17": common[0], "jp-50-301": a, "jp-50-302": b})
+    assert refused(state, "allied", f"attack {a} with us-7-17", "Formosa 15.1") == (
+        f"Formosa 15.1: us-7-17 is in the ZOC of {b} too and must attack every such hex in one combat")
+
+
+def test_19_5_motorized_movement_out_of_supply_is_refused_naming_the_hex():
+    port = next(str(h) for h in sorted(D.ports()) if M.is_road_hex(h))
+    state = given(step="allied-movement", units={"us-7-17": port}, lp={"allied": 3, "japanese": 0})
+    assert refused(state, "allied", f"motorized {port}", "Formosa 19.5") == (
+        f"Formosa 19.5: no unit in {port} can trace a line of supply: none may move motorized")
+
+
+def advancing():
+    """After a DE on the mountain hex: the armor and the infantry that attacked it from beside it may advance."""
+    return GAME.initial_state("1", {"position": {
+        "turn": 3, "phase": "allied-combat", "units": {"us-armor-1": BESIDE, "us-7-17": BESIDE, "jp-9-7": "1805"},
+        "revealed": ["jp-9-7"], "attacked": ["us-armor-1", "us-7-17"], "attacked_hexes": [MOUNTAIN],
+        "advance": {"attackers": ["us-armor-1", "us-7-17"], "hexes": [MOUNTAIN], "result": "DE"}}})
+
+
+def test_15_8_only_the_attackers_advance_and_the_refusal_names_them():
+    assert refused(advancing(), "allied", f"advance us-7-32 to {MOUNTAIN}", "Formosa 15.8") == (
+        "Formosa 15.8: units that may advance: us-armor-1, us-7-17")
+
+
+def test_15_8_1_a_mechanized_unit_does_not_advance_into_a_mountain_hex_without_a_road():
+    state = advancing()
+    assert refused(state, "allied", f"advance us-armor-1 to {MOUNTAIN}", "Formosa 15.8.1") == (
+        f"Formosa 15.8.1: us-armor-1 could not enter {MOUNTAIN} from {BESIDE}")
+    assert play(state, "allied", f"advance us-7-17 to {MOUNTAIN}").units["us-7-17"].where == MOUNTAIN  # infantry may
