@@ -3,7 +3,7 @@ mutation report, `bench/mutation.py --report --cases --lines --packages formosa`
 view and the prompt (4.2, 16.6, 25.0)."""
 from __future__ import annotations
 
-from formosa_given import given, play
+from formosa_given import given, play, when
 from formosa_map import ring
 
 from app.rules.formosa import GAME
@@ -33,3 +33,20 @@ def test_16_6_the_allied_player_is_asked_to_split_the_kamikaze_hits_in_words_nam
     # Formosa: no sudden death, 4.1)
     assert GAME.prompt(state).step == ("Game-Turn 2: allied to decide: return 2 amphibious markers and naval gunfire "
                                        "units in all (16.6)")
+
+
+def test_6_1_16_1_the_strike_reveal_phase_is_played_at_once_and_shows_each_side_the_others_plan():
+    state = given(step="strike-planning-japanese", units={"us-7-17": AROUND[0]},
+                  air={"allied-tac": 2, "japanese-tac": 2})
+    state = play(state, "japanese", "plan 2 air-superiority")
+    assert view(state, "allied")["missions"] == {}  # planned in secret (16.1)
+    said = [e.describe() for e in when(state, "allied", "plan 1 air-superiority 1 tactical")]
+    assert said[-3:] == ["Game-Turn 2: strike reveal phase",
+                         "strikes revealed: Allied 1 air-superiority, 1 tactical; Japanese 2 air-superiority "
+                         "(Formosa 16.1)",
+                         "Game-Turn 2: air superiority phase"]
+    state = play(state, "allied", "plan 1 air-superiority 1 tactical")
+    assert state.step == "air-superiority"
+    for side in ("allied", "japanese"):
+        shown = view(state, side)["missions"]
+        assert shown["japanese"]["air-superiority"] == 2 and shown["allied"]["tactical"] == 1
