@@ -1,14 +1,16 @@
 """Rows of docs/cases/formosa.md whose own tests passed with a mutant of the row's code (issue 30's per-case
 mutation report, `bench/mutation.py --report --cases --lines --packages formosa`): movement and combat refused
-through orders, each refusal read whole as the player reads it (10.3, 15.1, 15.8, 15.8.1, 16.5, 19.5)."""
+through orders, each refusal read whole as the player reads it (10.3, 15.1, 15.6, 15.8, 15.8.1, 16.5, 19.5)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from formosa_given import given, play, refused
+from formosa_given import documented_position, given, of, play, refused, when
 from formosa_map import D, M, pair, ring
 
+from app.events.core import DieRolled
 from app.rules.formosa import GAME
+from app.rules.formosa.events import CombatResolved
 from app.rules.formosa.state import Strike
 
 X, AROUND = ring("open")
@@ -67,3 +69,17 @@ def test_15_8_1_a_mechanized_unit_does_not_advance_into_a_mountain_hex_without_a
     assert refused(state, "allied", f"advance us-armor-1 to {MOUNTAIN}", "Formosa 15.8.1") == (
         f"Formosa 15.8.1: us-armor-1 could not enter {MOUNTAIN} from {BESIDE}")
     assert play(state, "allied", f"advance us-7-17 to {MOUNTAIN}").units["us-7-17"].where == MOUNTAIN  # infantry may
+
+
+def test_15_6_a_ca_rolled_by_a_counterattack_has_no_effect_and_the_counterattack_names_its_hexes():
+    """docs/custom-positions.md's mid-combat position: the Japanese in 1013 owe the counterattack on 1012."""
+    state = GAME.initial_state("1", {"position": documented_position(1)})
+    assert refused(state, "japanese", "counterattack 1013", "Formosa 15.6") == (
+        "Formosa 15.6: counterattack one of 1012")
+    events = when(state, "japanese", "counterattack 1012", [6])
+    assert [e.code for e in of(events, CombatResolved)] == ["CA"]
+    assert [e.describe() for e in events if not isinstance(e, DieRolled)][-1] == "the combat is over"
+    after_it = play(state, "japanese", "counterattack 1012", [6])  # 15.6 item 3: no effect, no second CA
+    assert after_it.combat is None and not after_it.pending
+    assert {u: after_it.units[u].where for u in ("jp-9-7", "us-7-32")} == {
+        u: state.units[u].where for u in ("jp-9-7", "us-7-32")}
