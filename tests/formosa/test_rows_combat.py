@@ -1,6 +1,7 @@
 """Rows of docs/cases/formosa.md whose own tests passed with a mutant of the row's code (issue 30's per-case
 mutation report, `bench/mutation.py --report --cases --lines --packages formosa`): movement and combat refused
-through orders, each refusal read whole as the player reads it (10.3, 15.1, 15.6, 15.8, 15.8.1, 16.5, 19.5)."""
+through orders, each refusal read whole as the player reads it (10.3, 15.1, 15.6, 15.8, 15.8.1, 16.5, 19.5), and
+retreats (15.7, 25.9)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -83,3 +84,33 @@ def test_15_6_a_ca_rolled_by_a_counterattack_has_no_effect_and_the_counterattack
     assert after_it.combat is None and not after_it.pending
     assert {u: after_it.units[u].where for u in ("jp-9-7", "us-7-32")} == {
         u: state.units[u].where for u in ("jp-9-7", "us-7-32")}
+
+
+def test_25_9_15_7_the_takasago_unit_retreats_into_the_first_ezoc_where_another_unit_is_eliminated_f60():
+    """Allied units in two hexes across from each other put every free hex around the defender in their ZOC:
+    a DR eliminates a division that cannot retreat (15.7 item 5); the Takasago unit infiltrates as it moves."""
+    def fight(defender: str, optional: list[str]):
+        return GAME.initial_state("1", {"optional": optional, "position": {
+            "turn": 3, "phase": "allied-combat", "units": {"us-7-17": AROUND[0], "us-7-32": AROUND[3], defender: X},
+            "revealed": [defender]}})
+
+    division = when(fight("jp-9-7", []), "allied", f"attack {X} with us-7-17 us-7-32", [5])
+    assert [e.code for e in of(division, CombatResolved)] == ["DR"]
+    assert f"jp-9-7 eliminated in {X}, to the japanese eliminated display (Formosa 15.7 item 5)" in [
+        e.describe() for e in division if not isinstance(e, DieRolled)]
+    state = play(fight("jp-takasago", ["25.9"]), "allied", f"attack {X} with us-7-17 us-7-32", [3])  # DR
+    assert state.units["jp-takasago"].where == X and GAME.prompt(state).side == "japanese"
+    retreats = sorted(o["order"] for o in GAME.legal_orders(state, "japanese"))
+    assert retreats == sorted(f"retreat jp-takasago {h}" for h in (AROUND[1], AROUND[2], AROUND[4], AROUND[5]))
+
+
+def test_15_7_a_mobile_unit_stacked_with_a_static_unit_ignores_a_retreat_result():
+    """15.7 Important: the division in the coastal defence unit's hex stays on a DR; surrounded, it would otherwise
+    be eliminated for want of a retreat (item 5)."""
+    around = dict(zip(("us-7-17", "us-7-32", "us-7-184", "us-27-105", "us-27-106", "us-27-165"), AROUND, strict=True))
+    state = given(units={**around, "jp-9-7": X, "jp-cd-1": X})
+    events = when(state, "allied", f"attack {X} with {' '.join(around)}", [6])
+    assert [e.code for e in of(events, CombatResolved)] == ["DR"]
+    after_it = play(state, "allied", f"attack {X} with {' '.join(around)}", [6])
+    assert (after_it.units["jp-9-7"].where, after_it.units["jp-cd-1"].where) == (X, X)
+    assert after_it.combat is None and not after_it.pending
