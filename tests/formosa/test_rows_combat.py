@@ -1,6 +1,6 @@
 """Rows of docs/cases/formosa.md whose own tests passed with a mutant of the row's code (issue 30's per-case
 mutation report, `bench/mutation.py --report --cases --lines --packages formosa`): movement and combat refused
-through orders, each refusal read whole as the player reads it (10.3, 15.1, 15.6, 15.8, 15.8.1, 16.5, 19.5), and
+through orders, each refusal read whole as the player reads it (10.3, 13.1, 15.1, 15.6, 15.8, 15.8.1, 16.5, 19.5), and
 retreats (15.7, 25.9)."""
 from __future__ import annotations
 
@@ -114,3 +114,11 @@ def test_15_7_a_mobile_unit_stacked_with_a_static_unit_ignores_a_retreat_result(
     after_it = play(state, "allied", f"attack {X} with {' '.join(around)}", [6])
     assert (after_it.units["jp-9-7"].where, after_it.units["jp-cd-1"].where) == (X, X)
     assert after_it.combat is None and not after_it.pending
+
+
+def test_13_1_the_us_air_supply_unit_is_refused_over_commonwealth_ground_units_saying_why_f117():
+    defence = play(given(step="japanese-combat", units={"cw-7-18": X, "jp-guard-1": AROUND[0]}, air={"air-supply": 1}),
+                   "japanese", f"attack {X} with jp-guard-1")
+    assert refused(defence, "allied", "defend supply air", "Formosa 13.1") == (
+        f"Formosa 13.1: the US air supply unit would be placed on {X}, which holds units of the other Allied nation "
+        "(US and Commonwealth units never stack, ruling F117)")
