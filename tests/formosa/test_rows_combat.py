@@ -1,7 +1,7 @@
 """Rows of docs/cases/formosa.md whose own tests passed with a mutant of the row's code (issue 30's per-case
 mutation report, `bench/mutation.py --report --cases --lines --packages formosa`): movement and combat refused
-through orders, each refusal read whole as the player reads it (10.3, 13.1, 15.1, 15.6, 15.8, 15.8.1, 16.5, 19.5), and
-retreats (15.7, 25.9)."""
+through orders, each refusal read whole as the player reads it (10.3, 13.1, 14.2, 15.1, 15.6, 15.8, 15.8.1, 16.5,
+19.5), and retreats (15.7, 25.9)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -122,3 +122,11 @@ def test_13_1_the_us_air_supply_unit_is_refused_over_commonwealth_ground_units_s
     assert refused(defence, "allied", "defend supply air", "Formosa 13.1") == (
         f"Formosa 13.1: the US air supply unit would be placed on {X}, which holds units of the other Allied nation "
         "(US and Commonwealth units never stack, ruling F117)")
+
+
+def test_14_2_23_0_a_guerrilla_beside_an_allied_unit_is_never_bound_to_attack_a_division_is():
+    guerrilla = given(step="japanese-combat", units={"us-7-17": X, "jp-guerrilla-1": AROUND[0]})
+    assert play(guerrilla, "japanese", "end", [4]).turn == 3  # the phase, and the Game-Turn, end (Logistics die 4)
+    division = given(step="japanese-combat", units={"us-7-17": X, "jp-9-7": AROUND[0]})
+    assert refused(division, "japanese", "end", "Formosa 15.0") == (
+        f"Formosa 15.0: units in an enemy ZOC must attack: jp-9-7 in {AROUND[0]}")
