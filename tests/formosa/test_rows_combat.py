@@ -10,7 +10,7 @@ from formosa_given import documented_position, given, of, play, refused, when
 from formosa_map import D, M, pair, ring
 
 from app.events.core import DieRolled
-from app.rules.formosa import GAME
+from app.rules.formosa import GAME, played_under
 from app.rules.formosa.events import CombatResolved
 from app.rules.formosa.state import Strike
 
@@ -125,8 +125,11 @@ def test_13_1_the_us_air_supply_unit_is_refused_over_commonwealth_ground_units_s
 
 
 def test_14_2_23_0_a_guerrilla_beside_an_allied_unit_is_never_bound_to_attack_a_division_is():
+    """Since rules version 4 no EZOC binds a guerrilla (F105); a game of rules 1-3 reads the guerrilla's own
+    exemption from the duty (14.2), and ends its phase the same."""
     guerrilla = given(step="japanese-combat", units={"us-7-17": X, "jp-guerrilla-1": AROUND[0]})
-    assert play(guerrilla, "japanese", "end", [4]).turn == 3  # the phase, and the Game-Turn, end (Logistics die 4)
+    for state in (guerrilla, played_under(guerrilla, "3")):
+        assert play(state, "japanese", "end", [4]).turn == 3  # the phase, and the Game-Turn, end (Logistics die 4)
     division = given(step="japanese-combat", units={"us-7-17": X, "jp-9-7": AROUND[0]})
     assert refused(division, "japanese", "end", "Formosa 15.0") == (
         f"Formosa 15.0: units in an enemy ZOC must attack: jp-9-7 in {AROUND[0]}")
