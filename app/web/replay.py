@@ -39,7 +39,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_smorest import Blueprint as ApiBlueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
@@ -47,6 +46,7 @@ from app.numbers import LARGEST
 from app.service.application import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import REPLAY_COOKIE, ApiError, sign_in
+from app.web.blueprint import ApiBlueprint
 
 Replays = replay.Replays
 Viewer = Callable[..., str | None]
