@@ -14,9 +14,9 @@ class ApiBlueprint(Blueprint):
     """flask-smorest's Blueprint, each route's argument schema made once: given a Schema class, webargs makes an
     instance of it on every request (about 25 us of a state read's CPU, issue 15); one serves them all
     (the schemas keep no state between loads). A request with no query string gets its query arguments as the
-    schema loads nothing, worked out once (`_defaults_without_query`), not parsed again (issue 26). `doc` and
-    `alt_response` record their documentation on the route itself instead of wrapping it in one more call per
-    request (`_documentation_only`, issue 26)."""
+    schema loads nothing, worked out once (`_defaults_without_query`), not parsed again (issue 26). `doc`,
+    `alt_response` and `own_response` record their documentation on the route itself instead of wrapping it in one
+    more call per request (`_documentation_only`, issue 26)."""
 
     @staticmethod
     def doc(**kwargs):
@@ -24,6 +24,12 @@ class ApiBlueprint(Blueprint):
 
     def alt_response(self, status_code, *args, **kwargs):
         return _documentation_only(super().alt_response(status_code, *args, **kwargs))
+
+    def own_response(self, status_code, *args, **kwargs):
+        """`response` for a route that always answers a Response it made itself (a read with its ETag, a picture,
+        a kept page of frames): flask-smorest's wrapper would hand that Response on as it is, so only the
+        documentation it records is kept (`_documentation_only`)."""
+        return _documentation_only(super().response(status_code, *args, **kwargs))
 
     def arguments(self, schema, **options):
         schema = schema() if isinstance(schema, type) else schema

@@ -26,13 +26,15 @@ UNAVAILABLE = blp.alt_response(503, schema=ApiError, description="the database c
                                "the disk is full); nothing was written: try again after Retry-After seconds")
 
 
-def returns(code: int, schema, description: str = "", content_type: str = "application/json"):
+def returns(code: int, schema, description: str = "", content_type: str = "application/json",
+            own_response: bool = False):
     """Document a response body (`schema`: a Schema class or instance, or a plain OpenAPI schema dict) and, for a
     schema, answer only what it declares (app/web/declared.py: any other key of the service's answer is dropped;
-    values are not converted). A route answering a Response (a conditional read) cuts its body itself."""
+    values are not converted). A route answering a Response (a conditional read) cuts its body itself; one that
+    always does (`own_response`) is only documented."""
     body = {"schema": schema}
     document = blp.doc(responses={str(code): {"description": description or "OK", "content": {content_type: body}}})
-    if isinstance(schema, dict):
+    if isinstance(schema, dict) or own_response:
         return document
     cut = keep_declared(schema)
 
@@ -638,8 +640,8 @@ def summary(game_id):
 
 @blp.route("/games/<game_id>/state", methods=["GET"])
 @blp.arguments(AtQuery, location="query")
-@blp.response(200)
-@returns(200, ViewDoc)
+@blp.own_response(200)
+@returns(200, ViewDoc, own_response=True)
 @blp.doc(security=SECURED)
 def state(args, game_id):
     """Your view of the position, now or after event `at` (fog of war applied)
@@ -651,7 +653,7 @@ def state(args, game_id):
 
 
 @blp.route("/games/<game_id>/map.svg", methods=["GET"])
-@blp.response(200)
+@blp.own_response(200)
 @returns(200, {"type": "string", "description": "an SVG document"}, "the map now, as you see it", "image/svg+xml")
 @blp.alt_response(404, schema=ApiError, description="these rules draw no map")
 @blp.doc(security=SECURED)
