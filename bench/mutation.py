@@ -60,6 +60,9 @@ PACKAGES = {
     # the practice opponents: their policies (app/rules/practice.py and the frozen editions practice_v1*.py) and
     # the search (app/rules/search.py)
     "practice": lambda path: path.parent == RULES and path.name.startswith(("practice", "search")),
+    # the analysis: the evaluation the search's playouts end on and the win chances read (app/rules/evaluation.py),
+    # and the chances after every Game-Turn (app/projections/chances.py)
+    "analysis": lambda path: path in (RULES / "evaluation.py", Path("app", "projections", "chances.py")),
 }
 # the name a game's cases carry in refusals and docstrings ("Formosa 13.3"), by package
 CASE_PREFIX = {"snc": "SNC", "ichigo": "Ichi-Go", "formosa": "Formosa", "daisenso": "Dai Senso",
@@ -494,7 +497,7 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
     each row's tests run as `--lines` runs a mutant (`row_kills_by_lines`)."""
     log = ROOT / "mutants" / "case-report.log"
     log.write_text("")
-    trace = trace_lines(list(chosen), False) if lines else None
+    trace = trace_lines(False) if lines else None
     warm = Warm() if lines else None
     for package, names in chosen.items():
         rows = case_rows().get(package)
@@ -545,7 +548,8 @@ IMPORT_TIME = -1  # the "test" of a line run while test modules are imported (co
 # a package's own tests, run before the others that reach a mutant
 OWN_TESTS = {"engine": ("tests/engine/",), "skirmish": ("tests/rules/test_skirmish",), "kernel": ("tests/kernel/",),
              "practice": ("tests/engine/test_greedy_policy.py", "tests/engine/test_practice_policies.py",
-                          "tests/core/")}
+                          "tests/core/"),
+             "analysis": ("tests/core/test_evaluation.py", "tests/replay/test_chances.py")}
 # exit codes written to mutmut's meta files, so `--report` and `mutmut results` read these runs too
 EXIT_CODE = {"killed": 1, "survived": 0, "timeout": 36, "import failure": 255, "no tests": 33}
 
@@ -603,13 +607,12 @@ def trace_worker(include: list[str], args: list[str], out: str) -> None:
     Path(out).write_text(json.dumps({"tests": tests, "durations": [durations[t] for t in tests], "lines": lines}))
 
 
-def trace_lines(packages: list[str], retrace: bool) -> dict:
-    """Which fast tests run each line of the packages' files (LINES, with the files traced before), traced again
-    where something changed: all of it when a source file or a test helper changed, only the changed test modules
-    when only they did."""
+def trace_lines(retrace: bool) -> dict:
+    """Which fast tests run each line of every package's files (LINES), traced again where something changed: all
+    of it when a source file or a test helper changed, only the changed test modules when only they did. Every
+    package's files whatever `--packages` names, so one trace serves a run of each package in turn."""
     old = json.loads(LINES.read_text()) if LINES.exists() and not retrace else None
-    files = {str(p) for p in _package_files(packages)} | {f for f in (old or {}).get("sources", {})
-                                                           if (ROOT / f).exists()}
+    files = {str(p) for p in _package_files(list(PACKAGES))}
     sources = {f: _digest(Path(f)) for f in sorted(files)}
     tests_now = _test_files()
     conf = _mutmut_config()
@@ -844,7 +847,7 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
     """Run the sampled mutants (those `only` names, or not yet run under the current code with --resume) against
     their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files)."""
     start = time.monotonic()
-    trace = trace_lines(list(chosen), retrace)
+    trace = trace_lines(retrace)
     seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
     args = _mutmut_config()["pytest_add_cli_args"]
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
