@@ -814,7 +814,7 @@ def _run_stage(name: str, tests: list[str], cpu_limit: int, args: list[str], war
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
 
-    out = ROOT / "mutants" / "lines-stage.log"
+    out = ROOT / "mutants" / f"lines-stage-{os.getpid()}.log"  # a run of its own beside another (a report)
     if warm is not None:
         code = warm.run(name, tests, cpu_limit, out)
     else:
@@ -871,6 +871,8 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
         results[name] = {"status": verdict, "stage": ran, "tests": len(tests), "killer": killer,
                          "statement run": statement_reached(name, trace), "fresh": import_time,
                          "seconds": round(time.monotonic() - began, 1), "source": _digest(_locate(name)[0])}
+        # read again before writing: a run of other packages beside this one writes its verdicts there too
+        results = {**(json.loads(RESULTS.read_text()) if RESULTS.exists() else {}), name: results[name]}
         RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True))
         _record(name, EXIT_CODE[verdict])
         print(f"[{count}/{len(todo)}] {verdict:14} {name}  ({len(tests)} tests, stage {ran} of {len(stages)}, "
