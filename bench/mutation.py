@@ -74,16 +74,27 @@ TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MID
 CASE_NUMBER = re.compile(r"(?<![\w.])([0-9]{1,2}(?:\.[0-9]{1,2})+)(?![\w]|\.[0-9])")
 
 
-def generate(max_children: int) -> None:
-    """mutmut's own first step of `mutmut run` (copy the tree into mutants/, write each file's mutants); it keeps
-    a file's mutants and their results until the source file changes."""
-    from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_mutants
+def generate(max_children: int, packages: list[str]) -> None:
+    """mutmut's own first step of `mutmut run` (copy the tree into mutants/, write each file's mutants), for the
+    files of `packages` only (another package's files stay plain copies until a run of it: writing every file's
+    mutants takes half an hour on a busy machine); it keeps a file's mutants and their results until the source
+    file changes."""
+    from multiprocessing import Pool
+
+    from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_file_mutants
+    from mutmut.configuration import config
+    from mutmut.utils.file_utils import walk_source_files
 
     os.makedirs("mutants", exist_ok=True)
+    files = [path for path in walk_source_files()
+             if not config().should_mutate(path) or any(PACKAGES[p](path) for p in packages)]
     with contextlib.redirect_stdout(io.StringIO()):  # it names every file it copies
         copy_src_dir()
         copy_also_copy_files()
-        create_mutants(max_children=max_children)
+        with Pool(processes=max_children) as pool:
+            for result in pool.imap_unordered(create_file_mutants, files):
+                if result.error:
+                    raise result.error
 
 
 def meta(package: str) -> dict[str, int | None]:
@@ -931,7 +942,7 @@ def main() -> None:
     os.chdir(ROOT)
 
     if not args.report:
-        generate(args.max_children)
+        generate(args.max_children, args.packages)
     pinned = pinned_sample(args.sample, args.seed, args.redraw)
     chosen = {p: sample(list(meta(p)), args.sample, args.seed, p, pinned.get(p, ())) for p in args.packages}
     if not args.report:
