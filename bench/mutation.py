@@ -88,6 +88,10 @@ def generate(max_children: int, packages: list[str]) -> None:
     os.makedirs("mutants", exist_ok=True)
     files = [path for path in walk_source_files()
              if not config().should_mutate(path) or any(PACKAGES[p](path) for p in packages)]
+    for path in files:  # a run stopped while writing a file's mutants leaves them half written and no .meta:
+        written = Path("mutants", path)  # mutmut would take the file as done (newer than its source)
+        if config().should_mutate(path) and written.exists() and not written.with_name(written.name + ".meta").exists():
+            written.unlink()
     with contextlib.redirect_stdout(io.StringIO()):  # it names every file it copies
         copy_src_dir()
         copy_also_copy_files()
