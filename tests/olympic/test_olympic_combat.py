@@ -163,6 +163,19 @@ def test_8_8_note_6_blocked_retreat_costs_10_and_the_unit_returns_on_the_third_t
     assert points.points == 10 + 5
 
 
+@pytest.mark.parametrize(("turn", "back"), [(7, 10), (8, None)])
+def test_8_8_note_6_a_supplied_unit_lost_on_game_turn_7_returns_on_10_and_one_lost_on_8_never(turn, back):
+    """Note 6 returns a supplied unit on the third Game-Turn after; the game has ten (ruling R13), so a unit lost on
+    Game-Turn 7 is back for the last one and a unit lost on Game-Turn 8 has no Game-Turn 11 to come back on."""
+    ring = {"jp-156-1": "3134", "jp-156-2": "3136", "jp-154-3": "3336", "jp-212-1": "3334"}
+    state = given(units={JP4A: "3135", JP4B: "3135", **ring, US_A: "3235", MARINE: "3034"}, turn=turn,
+                  beachheads=("3235",))
+    events = when(state, "american", "attack 3135 with 25-27 2mar-2", rolls=[1])  # Ar; 3235 is hemmed in
+    [gone] = of(events, UnitEliminated)
+    assert (gone.unit, gone.returns_on) == (US_A, back)
+    assert after(state, events).unit(US_A).status == ("eliminated" if back else "removed")
+
+
 def test_8_8_note_6_an_unsupplied_american_unit_eliminated_costs_30_and_never_returns():
     state = given(units={JP4A: "3135", JP4B: "3135", US_A: "3235", US_B: "3234"}, beachheads=())
     events = when(state, "american", "attack 3135 with 25-27 25-35", rolls=[6])  # Ex, attackers cannot pay

@@ -15,6 +15,7 @@ from app.mail.transport import MailConfig
 from app.projections import state as projection
 from app.rules.catalog import installed
 from app.rules.custom_setup import MAX_ENTRIES, SetupError
+from app.rules.kernel.hexgrid import Hex
 from app.rules.olympic import GAME
 from app.service import games
 from app.web import create_app
@@ -103,7 +104,8 @@ def test_the_common_vocabulary_and_size_limits_hold_for_olympic_too(store):
     assert "unknown key 'tokko'" in refusal(store, {"turn": 1, "phase": "tokko", "tokko": 3})
     assert "us-25-27 is both placed and removed" in refusal(
         store, {"turn": 2, "phase": "movement", "units": {"us-25-27": "3335"}, "removed": ["us-25-27"]})
-    assert "'phase' on Game-Turn 2" in refusal(store, {"turn": 2, "phase": "losses"})  # inside an attack only
+    assert "'phase' on Game-Turn 2" in refusal(store, {"turn": 2, "phase": "japanese-losses"})
+    assert "phase 'losses' is an exchange's choice" in refusal(store, {"turn": 2, "phase": "losses"})  # [exchange]
     assert "'phase' on Game-Turn 1" in refusal(store, {"turn": 1, "phase": "movement"})  # sequence A.1
     too_many = refusal(store, {"turn": 2, "phase": "movement", "released": ["jp-154-1"] * (MAX_ENTRIES + 1)})
     assert f"released: more than {MAX_ENTRIES} entries" in too_many
@@ -279,3 +281,124 @@ def test_r43_a_position_may_hold_a_unit_next_to_an_american_unit_no_american_mov
         store, {**position, "held": ["us-25-27"]})
     with pytest.raises(SetupError, match="ruling R43 came with version 8"):
         GAME.initial_state("solitaire", {"position": position}, "7")
+
+
+def test_8_9_a_position_inside_an_exchange_plays_the_american_choice_through_the_service(store):
+    """Issue 30 (positions): 8.9's exchange, defenders gone and the American player to choose the attackers lost, can
+    be written in a position file (`phase = "losses"`, `[exchange]`); played through the service, the choice is
+    held to rulings R25 and R40 (none the 4 + 3 owed does not need) and the survivor advances (R38)."""
+    from tests.served import Served
+
+    game = Served(store, "olympic", tomllib.loads(docs_example(3)), ("american",))  # the Japanese seat is automated
+    assert game.state().game.pending[0]["required"] == 7  # the 154th's 4 and Miyazaki's militia unmodified, 3
+    assert game.refused("american", "lose 25-27").startswith("Olympic 8.9: ")  # 4 of the 7 owed
+    assert game.refused("american", "lose 25-27 25-35 25-161").startswith("Olympic 8.9: ")  # one is not needed
+    events = game.do("american", "lose 25-27 25-35")
+    assert [e.payload["unit"] for e in events if e.type == "olympic.UnitEliminated"] == ["us-25-27", "us-25-35"]
+    after_it = game.state().game
+    assert after_it.casualty_points == 30  # 10 for each of the three American units in the combat (note 4)
+    assert [u.id for u in after_it.stack("3236")] == ["us-25-161"] and after_it.step == "combat"
+
+
+def test_8_9_the_exchange_a_position_states_is_the_one_the_attack_leaves():
+    """The position inside the exchange is the state the attack itself leaves: Miyazaki's militia tripled (track 4
+    die 1: 12 against 4 + 9, -1) and a 6, Ex."""
+    from olympic_given import after, when
+
+    inside = tomllib.loads(docs_example(3))
+    before = start({"turn": 2, "phase": "combat", "beachheads": ["3336"],
+                    "units": {**inside["units"], "jp-154-1": "3236"}})
+    attacked = after(before, when(before, "american", "attack 3236 with 25-27 25-35 25-161 advance 25-161",
+                                  rolls=[1, 6]))
+    stated = start(inside)
+    assert stated.pending == attacked.pending and stated.step == attacked.step == "combat"
+    assert (stated.militia_destroyed, stated.attacked_hexes) == (attacked.militia_destroyed, attacked.attacked_hexes)
+    assert when(stated, "american", "lose 25-27 25-35") == when(attacked, "american", "lose 25-27 25-35")
+
+
+def test_an_exchange_position_that_leaves_no_choice_or_does_not_fit_is_refused(store):
+    inside = tomllib.loads(docs_example(3))
+    exchange = inside["exchange"]
+    assert "[exchange] is for a position at phase 'losses' (8.9), not 'combat'" in refusal(
+        store, {**inside, "phase": "combat"})
+    assert "the attackers' loss is not a choice here (ruling R25)" in refusal(
+        store, {**inside, "exchange": {**exchange, "attackers": ["us-25-27"], "advance": []}})
+    problems = refusal(store, {**inside, "exchange": {**exchange, "defenders": ["us-25-27"], "attack": "assault",
+                                                      "advance": ["us-2mar-2"]}})
+    assert "[exchange] defenders: us-25-27 is not a Japanese unit" in problems
+    assert "[exchange] attackers: us-25-35 in 3137 is ashore: only units at sea make amphibious assaults" in problems
+    assert "[exchange] advance: only attacking units advance (8.9)" in problems
+    assert "phase 'losses' is an exchange's choice" in refusal(store, {k: v for k, v in inside.items()
+                                                                       if k != "exchange"})
+
+
+TINY_MAP = """
+[map]
+name = "A beach and its hinterland"
+parity = "even-low"
+cols = [1, 6]
+rows = [1, 6]
+
+[vocabulary]
+terrain = ["clear", "rough", "town", "city", "sea"]
+hexside = ["all-sea"]
+tags = ["zone-miyazaki"]
+
+[terrain]
+default = "clear"
+sea = ["0501..0506", "0601..0606"]
+city = ["0203"]
+
+[names]
+"0203" = "Kagoshima"
+
+[tags]
+zone-miyazaki = ["0503", "0504"]
+"""
+
+
+def test_ruling_r46_a_custom_map_is_taken_with_the_invasion_zones_and_tags_it_states(store):
+    """Issue 30 (positions): a teacher's map of one beach, with one invasion zone, no Objective Line and no entry
+    hexes, is taken as it states itself; the Tokko's zone die that names a zone the map does not have is rolled
+    again as for any zone without American units (14.4), and the strike goes on in the zone the map has."""
+    from olympic_given import of, when
+
+    from app.rules.olympic.events import TokkoLosses
+
+    first = [u.id for u in GAME.data().american(1)]
+    position = {"turn": 1, "phase": "tokko", "removed": first[6:],
+                "units": {**dict.fromkeys(first[:3], "0503"), **dict.fromkeys(first[3:6], "0504"), "jp-154-1": "0303"}}
+    games.create_game(store, CATALOG, "olympic", options={"map": TINY_MAP, "position": position})  # not refused
+    state = GAME.initial_state("solitaire", {"map": TINY_MAP, "position": position})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 1, 2])  # table #3: 200 points; Tsuno (not on it), Miyazaki
+    losses = of(events, TokkoLosses)
+    assert [(e.zone, e.hex) for e in losses] == [("miyazaki", "0504"), ("miyazaki", "0503")]
+    assert losses[0].reason["rerolled"] == [{"zone": "tsuno", "why": "zone-empty"}]
+    assert not state.data.is_southern(Hex.parse("0303"))  # no Objective Line on it: nothing is south (R9)
+    slip = TINY_MAP.replace('tags = ["zone-miyazaki"]', 'tags = ["zone-miyazaki", "zone-tsuno", "jp-entry"]')
+    with pytest.raises(games.GameError) as err:  # a zone or tag the map declares and gives no hex is a slip
+        games.create_game(store, CATALOG, "olympic", options={"map": slip, "position": position})
+    assert "invasion zone 'tsuno' has no hex tagged 'zone-tsuno'" in str(err.value)
+    assert "no map hex is tagged 'jp-entry'" in str(err.value)
+
+
+def test_ruling_r47_a_position_gives_a_town_a_militia_of_3_which_doubled_defends_at_6_oo_10(store):
+    """OO-10 (14.3 track 4) on a hex the position gives its militia: Tsuma (a Town, militia 1) with a militia of 3,
+    doubled by the track 4 die (2), defends at 6 beside the 2-4 there; the exchange of the 8.9 case pays it
+    unmodified; Miyazaki's militia taken away (0) leaves the city open to an American move."""
+    from olympic_given import of, when
+
+    from app.rules.olympic.events import CombatResolved, DecisionRequired
+
+    what_if = tomllib.loads(docs_example(4))
+    problems = refusal(store, {**what_if, "militia": {"3437": 2, "3232": -1}})
+    assert "[militia] '3437' is not a land hex of the map (ruling R47)" in problems
+    assert "[militia] 3232: an intrinsic militia strength is a whole number from 0 to 99, not -1" in problems
+    games.create_game(store, CATALOG, "olympic", options={"position": what_if})  # the service takes it
+    state = start(what_if)
+    assert (state.militia_intact("3232"), state.militia_intact("3236")) == (3, 0)
+    [combat] = of(when(state, "american", "attack 3232 with 25-27 25-35", rolls=[2, 5]), CombatResolved)
+    assert (combat.militia, combat.militia_factor, combat.defence, combat.differential) == (3, "2", "8", 0)
+    [owed] = of(when(state, "american", "attack 3232 with 25-27 25-35", rolls=[3, 6]), DecisionRequired)
+    assert owed.data["required"] == 2 + 3  # the 2-4 and the militia unmodified (8.9)
+    assert "3236" not in state.intact_militia()

@@ -110,13 +110,14 @@ def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
 
     state = tokko_position(**{ARIAKE_A: division("25"), ARIAKE_B: division("33"), MIYAZAKI_A: division("41")})
     old = played_under(state, "1")
-    assert played_under(state, "8") == state and old.rules_version == 1
+    assert played_under(state, "9") == state and old.rules_version == 1
     assert played_under(state, "2") == replace(state, rules_version=2)  # version 2 kept R29's changes
     assert played_under(state, "3") == replace(state, rules_version=3)  # version 3 kept R33's too
     assert played_under(state, "4") == replace(state, rules_version=4)  # version 4 kept R34's too
     assert played_under(state, "5") == replace(state, rules_version=5)  # version 5 kept R35's too
     assert played_under(state, "6") == replace(state, rules_version=6)  # version 6 kept R36's and R39's too
     assert played_under(state, "7") == replace(state, rules_version=7)  # version 7 kept R40-R42 too
+    assert played_under(state, "8") == replace(state, rules_version=8)  # version 8 kept R43 too
     events = when(old, "japanese", "tokko", rolls=[1, 2, 3, 2])  # version 1: a zone die for each group
     assert [(e.zone, e.hex) for e in of(events, TokkoLosses)] == [("ariake", ARIAKE_A), ("miyazaki", MIYAZAKI_A)]
     placed = GAME.initial_state("solitaire", {"position": {"turn": 2, "phase": "combat", "units": {
@@ -160,6 +161,23 @@ def test_ruling_r41_with_americans_off_fukuoka_the_first_losses_come_from_the_hi
     # rules version 6 took the first full stack by identity, as it was played (ruling R41)
     old = when(replace(state, rules_version=6), "japanese", "tokko", rolls=[4, 1])
     assert [e.hex for e in of(old, TokkoLosses)] == [ARIAKE_B]
+
+
+def test_ruling_r44_the_fukuoka_note_goes_on_by_identity_once_the_units_off_fukuoka_are_gone():
+    """14.4 note: with American units off Fukuoka when the Tokko strike, the losses are taken by hex identity and
+    that procedure "is continued" until every unit owed is removed. Fukuoka's 1603 is the highest-numbered occupied
+    hex, so the first three go from it; the next three come from Satsuma's 1343, the next highest, with no zone
+    die, though no American unit is left off Fukuoka (a zone die of 6 would have named Sendai's 1137)."""
+    satsuma, sendai = "1343", "1137"
+    state = tokko_position(**{FUKUOKA_A: division("25"), satsuma: division("33"), sendai: division("41")})
+    events = when(state, "japanese", "tokko", rolls=[1, 2, 6])  # track 5: table #3; 200 points
+    assert [(e.hex, e.units) for e in of(events, TokkoLosses)] == [(FUKUOKA_A, division("25")[::-1]),
+                                                                  (satsuma, division("33")[::-1])]
+    assert len(of(events, DieRolled)) == 2  # no zone die
+    assert {after(state, events).unit(u).status for u in division("41")} == {"map"}
+    # rules version 8 rolled the zone die for the second group once Fukuoka was empty, as it was played (R44)
+    old = when(replace(state, rules_version=8), "japanese", "tokko", rolls=[1, 2, 6])
+    assert [e.hex for e in of(old, TokkoLosses)] == [FUKUOKA_A, sendai]
 
 # --- the amphibious assault (ruling R17) -------------------------------------------------------------------------
 

@@ -22,10 +22,12 @@ def played_under(state: State, version: str) -> State:
     units the payment does not need (R40), the Fukuoka/Imari Tokko note took full stacks first (R41),
     and a hex named for its units listed them top first, as a retreating stack went (R42); version 7: a unit
     was released by any American unit next to it once an order's American moves were done, not by the hexes an
-    American unit passed, nor by an American retreat in the Japanese Forces Combat Phase (R43)."""
+    American unit passed, nor by an American retreat in the Japanese Forces Combat Phase (R43); version 8: the
+    Fukuoka/Imari Tokko note was looked for again for each group, so zone dice followed once the units off Fukuoka
+    and Imari were gone (R44)."""
     if version and int(version) >= RULES_VERSION:
         return state
-    if version and int(version) in (2, 3, 4, 5, 6, 7):
+    if version and int(version) in (2, 3, 4, 5, 6, 7, 8):
         return replace(state, rules_version=int(version))
     first = {uid: replace(u, order=0) for uid, u in state.units.items()
              if u.status == "map" and state.data.unit(uid).setup is None}
@@ -40,7 +42,8 @@ GAME = Game(
     # destination holds it (R36), a retreat never steps into a dead end (R39); 7: an exchange takes no unit more
     # than needed (R40), the Tokko's Fukuoka/Imari note takes units hex by hex (R41), a stack moved or retreating
     # together keeps its order (R42); 8: a unit is released when an American unit moves next to it, by any hex of
-    # its path, across an all-sea hexside too (R43); older games are decided as played
+    # its path, across an all-sea hexside too (R43); 9: the Fukuoka/Imari Tokko note, once it applies, takes every
+    # group of the strike by hex identity (R44); older games are decided as played
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"solitaire": "The invasion of Kyushu, 1 November 1945: ten weeks, the Japanese played by doctrine"},

@@ -10,12 +10,12 @@ docs/custom-positions.md); the data object keeps the options it was built from.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
 from app.rules import datafiles
-from app.rules.custom_setup import SetupError, counter_values
+from app.rules.custom_setup import HEX_LABEL, MAX_ENTRIES, SetupError, counter_values
 from app.rules.datafiles import read_toml
 from app.rules.kernel.crt import CRT
 from app.rules.kernel.hexgrid import Hex
@@ -127,6 +127,7 @@ class GameData:
     zoc: ZocRules
     stacking: StackingRules
     supply: TraceRules
+    militia_values: Mapping[str, int] = field(default_factory=dict)  # a position's [militia] what-if (ruling R47)
 
     # -- units ----------------------------------------------------------------------------------------------
     @cached_property
@@ -204,8 +205,10 @@ class GameData:
         return {label: int(self.terrain[self.map.terrain_of(Hex.parse(label))]["mp"]) for label in self.land_links}
 
     def militia(self, h: Hex) -> int:
-        """The hex's intrinsic militia strength, before doctrine track 4 (ruling R11)."""
-        return int(self.terrain[self.map.terrain_of(h)].get("militia", 0))
+        """The hex's intrinsic militia strength, before doctrine track 4 (ruling R11): its terrain's, or the one a
+        position gives it (`[militia]`, ruling R47)."""
+        given = self.militia_values.get(str(h))
+        return int(self.terrain[self.map.terrain_of(h)].get("militia", 0)) if given is None else given
 
     def retreat_hexes(self, h: Hex) -> int:
         """Hexes an Ar or Dr result retreats a unit standing in ``h`` (8.8 note 2)."""
@@ -311,12 +314,38 @@ def load(options: Mapping | None = None) -> GameData:
         k for k, v in terrain["hexsides"].items() if v.get("blocks_supply")), blocked_terrain=sea,
         enemy_units_block=True, ezoc_blocks=True, friendly_negates_ezoc=True,
         max_length=scenario["supply"]["max_length"] or None)
+    militia, problems = _militia_values(options.get("position"), gmap, terrain)
+    if problems:
+        raise SetupError("position", problems)
     game = GameData(options, gmap, CRT.from_dict(crt_table(crt_raw)), crt_raw, terrain, doctrine,
-                    doctrine_raw["release"], tokko, priorities, units, scenario, movement, zoc, stacking, supply)
+                    doctrine_raw["release"], tokko, priorities, units, scenario, movement, zoc, stacking, supply,
+                    militia)
     problems = _problems(game)
     if problems:
         raise DataError(problems)
     return game
+
+
+def _militia_values(position, gmap: GameMap, terrain: dict) -> tuple[dict[str, int], list[str]]:
+    """A position's `[militia]`: `"XXYY" = n`, a land hex's intrinsic militia strength other than its terrain's (a
+    what-if, ruling R47; 0: none). Returns the strengths by hex and the problems found."""
+    raw = position.get("militia", {}) if isinstance(position, dict) else {}
+    if not isinstance(raw, dict) or len(raw) > MAX_ENTRIES:
+        return {}, [f"[militia] maps land hexes to intrinsic militia strengths (at most {MAX_ENTRIES}; ruling R47)"]
+    out, problems = {}, []
+    for label, value in sorted(raw.items()):
+        try:
+            h = Hex.parse(label) if isinstance(label, str) and HEX_LABEL.fullmatch(label) else None
+        except ValueError:
+            h = None
+        if h is None or not gmap.on_map(h) or terrain[gmap.terrain_of(h)].get("sea"):
+            problems.append(f"[militia] {label!r} is not a land hex of the map (ruling R47)")
+        elif not isinstance(value, int) or isinstance(value, bool) or value not in MILITIA:
+            problems.append(f"[militia] {label}: an intrinsic militia strength is a whole number from {MILITIA.start} "
+                            f"to {MILITIA.stop - 1}, not {value!r} (ruling R47)")
+        else:
+            out[label] = value
+    return out, problems
 
 
 def _doctrine(raw: dict) -> dict[int, Track]:
@@ -333,6 +362,7 @@ def _doctrine(raw: dict) -> dict[int, Track]:
 
 # what a position's [values] may change on a counter (a what-if; docs/custom-positions.md, ruling R31)
 VALUES = {"strength": range(0, 100), "movement": range(0, 100)}
+MILITIA = range(0, 100)  # a position's [militia] strengths (ruling R47)
 
 def _unit(raw: dict) -> Unit:
     return Unit(id=raw["id"], side=raw["side"], name=raw["name"], strength=int(raw["strength"]),
@@ -352,9 +382,12 @@ def _problems(game: GameData) -> list[str]:
         out.append(f"the land terrain types are {', '.join(LAND)} (14.54), not {', '.join(land)}")
     if sorted(game.priorities["destinations"]["terrain_preference"]) != sorted(LAND):
         out.append("priorities.toml terrain_preference must order rough, city, town, clear (14.54)")
+    # a custom map is taken as it states itself (ruling R46): a zone or tag its [vocabulary] does not declare is
+    # one it does not have; one it declares is given hexes
+    declared = gmap.vocabulary.tags if game.options.get("map") else None
     for zone in game.zones:
         hexes = game.zone_hexes(zone)
-        if not hexes:
+        if not hexes and (declared is None or ZONE_TAG + zone in declared):  # else none is placed there (14.4, R8)
             out.append(f"invasion zone {zone!r} has no hex tagged {ZONE_TAG + zone!r} on the map (14.4)")
         out += [f"invasion zone hex {h} ({zone}) is not a sea hex next to land" for h in sorted(hexes)
                 if game.is_land(h) or not any(game.is_land(n) for n in gmap.neighbours(h))]
@@ -415,6 +448,6 @@ def _problems(game: GameData) -> list[str]:
     except (KeyError, ValueError) as exc:
         out.append(f"scenario.toml key_city: {exc}")
     for tag in (victory["objective_tag"], game.scenario["japanese_reinforcements"]["entry"]):
-        if not gmap.hexes_tagged(tag):
+        if not gmap.hexes_tagged(tag) and (declared is None or tag in declared):  # else none south, none enter (R12)
             out.append(f"no map hex is tagged {tag!r}")
     return out

@@ -34,10 +34,12 @@ def tokko(d: Decision) -> None:
         return
     d.emit(CasualtyPoints(points, f"Tokko table #{table} (Olympic 14.4)"))
     zone = None  # one zone die for the strike, rolled again only when its zone runs short (ruling R8)
+    # the 14.4 note's procedure, once it applies to the strike, is continued to its end (ruling R44, version 9)
+    northern = d.state.since(9) and bool(_off_the_north(d.state))
     for _ in range(points // data.tokko.points_per_group):
         if not _at_sea(d.state):
             return
-        zone = _remove_group(d, zone if d.state.since(2) else None)
+        zone = _remove_group(d, zone if d.state.since(2) else None, northern)
 
 
 def _at_sea(state: State) -> dict[str, list[str]]:
@@ -49,17 +51,23 @@ def _at_sea(state: State) -> dict[str, list[str]]:
     return {h: [u.id for u in state.stack(h)] for h in out}
 
 
-def _remove_group(d: Decision, zone: str | None) -> str | None:
+def _off_the_north(state: State) -> list[str]:
+    """The American-occupied invasion zone hexes of the zones the 14.4 note names (Fukuoka, Imari)."""
+    return [h for h in _at_sea(state) if state.data.zone_of(H(h)) in state.data.tokko.by_identity]
+
+
+def _remove_group(d: Decision, zone: str | None, northern: bool = False) -> str | None:
     """One group of three units (14.4, ruling R8), from `zone` (the zone the strike's die named) while it still
     holds a full stack; the zone die is rolled when there is none yet or that zone has run short. With American
     units off Fukuoka or Imari (the 14.4 note) no die: unit by unit from the highest-numbered occupied hex down,
-    whatever each holds (ruling R41, rules version 7; version 6 took full stacks first). Returns the zone the
-    group came from."""
+    whatever each holds (ruling R41, rules version 7; version 6 took full stacks first), for every group of the
+    strike once it began so (`northern`: ruling R44, rules version 9; version 8 looked again for each group, and
+    rolled zone dice once no unit was left off Fukuoka and Imari). Returns the zone the group came from."""
     data = d.data
     size = data.tokko.units_per_group
     sea = _at_sea(d.state)
     full = sorted((h for h, us in sea.items() if len(us) >= size), key=lambda h: -hex_identity(H(h)))
-    north = [h for h in sea if data.zone_of(H(h)) in data.tokko.by_identity]
+    north = northern if d.state.since(9) else _off_the_north(d.state)
     if north or not full:
         why = "American units in the Fukuoka or Imari zone (Olympic 14.4 note)" if north else \
             "no invasion zone hex holds three American units (ruling R8)"

@@ -3,8 +3,9 @@ a sandbox game that starts at the beginning of any step of any Game-Turn, from a
 common keys (turn, phase = the step, units, removed, control) a position gives what the Olympic state carries
 from one step to the next: the Casualty Points (ruling R20), the beachheads and the Game-Turn of the second
 invasion (R17), destroyed militia (R11), which Japanese units the doctrine has released and which reinforcements
-track 3 made due (14.3), eliminated American units coming back (8.8 note 6), the standing retreat order (R24) and
-the order of each stack (R1, 8.52).
+track 3 made due (14.3), eliminated American units coming back (8.8 note 6), the standing retreat order (R24),
+the order of each stack (R1, 8.52), what was done in the step so far (R32) and, at phase "losses", an exchange
+waiting for the American player's choice of the attackers lost (8.9, R45).
 
 What the rules make follow from a position is not asked for: a Japanese unit next to an American unit on land
 is released (14.3 note) unless the position names it in `held` (from rules version 8, ruling R43: only an American
@@ -34,7 +35,9 @@ from app.rules.olympic.state import SIDES, State, created_under
 from app.rules.olympic.state import start as printed
 
 EXTRA_KEYS = ("casualty_points", "beachheads", "invasion_turn", "militia_destroyed", "released", "held", "due",
-              "returns", "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended")
+              "returns", "retreat_toward", "stacks", "values", "moved", "attacked", "attacked_hexes", "defended",
+              "exchange", "militia")
+LOSSES = "losses"  # the American player's choice in an exchange (8.9): a position there says it in [exchange]
 
 
 def start(data, scenario: str, options, version: str | None = None) -> State:
@@ -64,9 +67,19 @@ def _apply(state: State, p: Position) -> State:
     if not 1 <= p.turn <= last:
         problems.append(f"'turn' is a Game-Turn from 1 to {last} (ruling R13)")
     steps = GT1_STEPS if p.turn == 1 else STEPS
-    if p.phase not in steps:
-        problems.append(f"'phase' on Game-Turn {p.turn} is the step play starts at: one of {', '.join(steps)} "
-                        "(Olympic sequence of play)")
+    exchange = x.get("exchange")
+    step = p.phase
+    if p.phase == LOSSES:
+        if not isinstance(exchange, dict):
+            problems.append("phase 'losses' is an exchange's choice of the attackers lost (8.9): [exchange] says "
+                            "which (docs/custom-positions.md)")
+            exchange = None
+        step = "assault" if exchange and exchange.get("attack") == "assault" else "combat"
+    elif exchange is not None:
+        problems.append(f"[exchange] is for a position at phase 'losses' (8.9), not {p.phase!r}")
+    if step not in steps:
+        problems.append(f"'phase' on Game-Turn {p.turn} is the step play starts at: one of {', '.join(steps)}, or "
+                        f"{LOSSES} (Olympic sequence of play)")
     if p.steps:
         problems.append("[steps]: an Olympic counter has no steps; a unit is in play ([units]) or not (removed)")
     units, found = place_units(state.units, replace(p, steps={}), lambda h: _on_map(data, h))
@@ -98,15 +111,25 @@ def _apply(state: State, p: Position) -> State:
     retreat = x.get("retreat_toward")
     if retreat is not None and (not isinstance(retreat, str) or not _land(data, retreat)):
         problems.append(f"'retreat_toward' is a land hex of the map (ruling R24), not {retreat!r}")
-    units, attacked_hexes = _done(data, units, p, x, problems)
+    units, attacked_hexes = _done(data, units, replace(p, phase=step), x, problems)
+    context = None
+    if p.phase == LOSSES and exchange is not None:
+        units, context = _exchange(data, units, p, exchange, militia, attacked_hexes, problems)
+        if context:  # the exchange destroyed the hex's militia (8.8 note 3), and the hex was attacked this phase
+            militia |= {context["hex"]} & data.militia_hexes
+            attacked_hexes = tuple(dict.fromkeys((*attacked_hexes, context["hex"])))
     if problems:
         raise SetupError("position", problems)
-    placed = replace(state, turn=p.turn, step=p.phase, units=units, casualty_points=points,
+    placed = replace(state, turn=p.turn, step=step, units=units, casualty_points=points,
                      attacked_hexes=attacked_hexes,
                      beachheads=tuple(beachheads), militia_destroyed=tuple(sorted(militia)),
                      american_control=tuple(sorted(control)), due=tuple(due), invasion_turn=invasion,
                      retreat_toward=retreat)
-    return replace(placed, units=_released_by_rule(placed, held))
+    placed = replace(placed, units=_released_by_rule(placed, held))
+    if context:  # supply is judged from the position, as it is at the instant of the combat (note 6, ruling R16)
+        supplied = {uid: placed.supplied(placed.unit(uid)) for uid in context["attackers"]}
+        placed = placed.require(LOSSES, "american", {**context, "supplied": supplied})
+    return placed
 
 
 def _number(value) -> bool:
@@ -188,6 +211,80 @@ def _done(data, units: dict, p: Position, x: dict, problems: list[str]) -> tuple
     if p.phase in ("assault", "combat") and any(u.attacked for u in out.values()) and not hexes:
         problems.append("attacked: the hex the units attacked is in attacked_hexes (8.8)")
     return out, tuple(hexes)
+
+
+def _exchange(data, units: dict, p: Position, raw: dict, destroyed: set[str], attacked_hexes, problems: list[str]):
+    """[exchange] (phase "losses"): an exchange (8.9 Ex) whose defenders are eliminated and whose attackers' losses
+    the American player chooses now (ruling R25, none the payment does not need: R40). `hex` the defenders' hex,
+    `attack` "american" (the American Forces Combat Phase) or "assault" (the Amphibious Assault Phase, R17),
+    `attackers` the American units of the attack (placed in [units], next to the hex, at sea for an assault),
+    `defenders` the Japanese units the exchange eliminated (not placed), `advance` the survivors that enter the hex
+    (an American attack's, R38). What they pay is 8.9's: the defenders' printed strength, plus the hex's militia
+    unmodified unless `militia_destroyed` says it was gone before the attack. Returns the units (attackers marked
+    as having attacked, defenders removed) and the decision's context, or None with the problems named."""
+    from app.rules.olympic.combat import adjacent_land
+
+    problems_before = len(problems)
+    known = {"hex", "attack", "attackers", "defenders", "advance"}
+    problems += [f"[exchange] {k!r} is not one of {', '.join(sorted(known))}" for k in sorted(set(raw) - known)]
+    hex_ = raw.get("hex")
+    kind = raw.get("attack", "american")
+    if kind not in ("american", "assault"):
+        problems.append(f"[exchange] attack is 'american' or 'assault' (ruling R17), not {kind!r}")
+    if not isinstance(hex_, str) or not _land(data, hex_):
+        problems.append(f"[exchange] hex is the land hex of the defenders (8.9), not {hex_!r}")
+        return units, None
+    attackers = bounded_list(raw.get("attackers", []), "[exchange] attackers", UNIT_ID, "unit ids", problems)
+    defenders = bounded_list(raw.get("defenders", []), "[exchange] defenders", UNIT_ID, "unit ids", problems)
+    advance = bounded_list(raw.get("advance", []), "[exchange] advance", UNIT_ID, "unit ids", problems)
+    out = dict(units)
+    if any(u.status == "map" and u.hex == hex_ for u in units.values()):
+        problems.append(f"[exchange] {hex_}: the exchange eliminated every defender (8.9), so [units] places no "
+                        "unit there")
+    for uid in attackers:
+        u = units.get(uid)
+        if u is None or u.side != "american" or u.status != "map":
+            problems.append(f"[exchange] attackers: {uid} is not an American unit placed in [units]")
+        elif (kind == "assault") != (u.hex not in data.land_links):
+            problems.append(f"[exchange] attackers: {uid} in {u.hex} is " + (
+                "ashore: only units at sea make amphibious assaults (ruling R17)" if kind == "assault"
+                else "at sea: it assaults in the Amphibious Assault Phase (ruling R17)"))
+        elif not adjacent_land(data, u.hex, hex_):
+            problems.append(f"[exchange] attackers: {uid} in {u.hex} is not next to {hex_} (8.8)")
+        else:
+            out[uid] = replace(u, attacked=True)
+    for uid in defenders:
+        u = units.get(uid)
+        if u is None or u.side != "japanese":
+            problems.append(f"[exchange] defenders: {uid} is not a Japanese unit")
+        elif uid in p.units:
+            problems.append(f"[exchange] defenders: {uid} is placed in [units]; the exchange eliminated it (8.9)")
+        else:
+            out[uid] = replace(u, status="removed", hex=None)
+    limit = data.crt_raw["exchange"]["advance_limit"]
+    if [uid for uid in advance if uid not in attackers]:
+        problems.append("[exchange] advance: only attacking units advance (8.9)")
+    if advance and kind == "assault":
+        problems.append("[exchange] advance: after an assault the survivors land, three at most (ruling R17)")
+    if len(advance) > limit:
+        problems.append(f"[exchange] advance: at most {limit} units advance (8.9)")
+    if len(set(attackers)) != len(attackers) or len(set(defenders)) != len(defenders):
+        problems.append("[exchange]: a unit is named twice")
+    militia = data.militia(Hex.parse(hex_)) if hex_ not in destroyed else 0
+    required = sum(units[uid].strength for uid in defenders if uid in units) + militia
+    if len(problems) > problems_before:
+        return units, None
+    if not required:
+        problems.append(f"[exchange] {hex_}: the exchange eliminated no defender and no militia (8.9): name the "
+                        "defenders")
+    elif len(attackers) < 2 or sum(out[uid].strength for uid in attackers) <= required:
+        problems.append(f"[exchange]: the attackers' loss is not a choice here (ruling R25): a single attacker, or "
+                        f"attackers worth no more than the {required} owed, are all eliminated at once")
+    if len(problems) > problems_before:
+        return units, None
+    code = next(c for row in data.crt_raw["results"].values() for c in row if c.split()[0] == "Ex")
+    return out, {"hex": hex_, "attack": kind, "required": required, "attackers": list(attackers),
+                 "advance": list(advance), "left": int(code.split()[1].split("/")[0]), "code": code}
 
 
 def _returning(units: dict, raw, p: Position, last: int, problems: list[str]) -> dict:
