@@ -79,6 +79,11 @@ class StreamTables(Tables):
             self._register_game(game_id, rules, scenario, parent)
             self.db.many(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          [event_row(e, canonical_json(e.payload)) for e in events])
+            # its head now, not one this process remembers of a game of that id in a database since replaced here
+            if events:
+                self.db.remember_head(game_id, (events[-1].seq, events[-1].hash))
+            else:
+                self.db.heads.pop(game_id, None)
 
     def _register_game(self, game_id: str, rules: str, scenario: str, parent: tuple[str, int] | None) -> None:
         inserted = self.db.write(

@@ -182,3 +182,16 @@ def test_a_dice_seed_read_inside_a_creation_that_rolled_back_is_gone_after_it(ba
     assert backend.dice_seed("g-1") is None and not backend.game_exists("g-1")
     backend.create_game("g-1", "skirmish", "meeting", [ev(1)], "another")
     assert backend.dice_seed("g-1") == "another" and backend.dice_seed("g-1") == "another"
+
+
+def test_an_imported_game_chains_on_from_its_own_head_not_one_remembered_from_a_replaced_database(backend):
+    """A process remembers the heads it saw (by database file, and a file made again at the same place may get
+    the same inode): a game imported under an id the process saw before must chain on from the imported events,
+    never from the remembered head of the game that had that id."""
+    source = backend.create_game("g-1", "skirmish", "meeting", [ev(1), ev(2)], None)
+    copies = [e.__class__(**{**e.to_dict(), "game_id": "g-2"}) for e in source]
+    backend.db.heads["g-2"] = (2, "ab" * 32)  # the head of another game g-2, in a database since replaced here
+    backend.import_stream("g-2", "skirmish", "meeting", copies)
+    third = backend.append("g-2", 2, [ev(3)])
+    assert third[0].prev_hash == copies[-1].hash
+    assert backend.head("g-2") == (3, third[0].hash)
