@@ -10,7 +10,7 @@ import pytest
 
 from app.rules.daisenso import GAME
 from app.rules.daisenso.data_load import DataError, build, load
-from app.rules.daisenso.events import CombatResolved, StackRetreated, StepLost
+from app.rules.daisenso.events import AirdropToDelayBox, CombatResolved, StackRetreated, StepLost
 from tests.daisenso.helpers import drop, ds12_after_the_roll, orders, preview, refused, scenario, step, unit, when
 from tests.daisenso.test_daisenso_position import problems, raw
 from tests.daisenso.test_daisenso_units import raw_files
@@ -194,3 +194,39 @@ def test_4_2_7_the_advance_prompt_names_the_hex_and_every_unit_that_may_advance_
         "    jp-34-army               4-4 infantry", "    jp-22-div                2-2 infantry",
         "    jp-40-div                2-2 infantry"])
     assert "exploit jp-3-tank w4624 w4623" in orders(z) and not [o for o in orders(z) if "jp-china-hq" in o]
+
+
+# -- 4.1.1 and 4.1.4: boundaries no test held (issue 30, the Blitz segment's steps) ---------------------------
+def _airborne_at(hex_):
+    return scenario("strait", lambda r: unit(r, "us-11-abn", "us-airborne", hex_, blitz=True))
+
+
+def test_4_1_1_an_airborne_unit_on_a_beachhead_at_sea_makes_no_airdrop():
+    """4.1.1: only an airborne unit in a Land hex airdrops; on its Beachhead in the All-Sea hex w4325 it does not,
+    while the one in Foochow may."""
+    both = scenario("strait", lambda r: (unit(r, "us-11-abn", "us-airborne", "w4424", blitz=True),
+                                         unit(r, "us-17-abn", "us-airborne", "w4325", blitz=True)))
+    assert step(both) == "airdrop"
+    assert any(o.startswith("airdrop us-11-abn ") for o in orders(both))
+    assert not any(o.startswith("airdrop us-17-abn ") for o in orders(both))
+    assert "in a Land hex" in refused(both, "airdrop us-17-abn w4324", "Dai Senso 4.1.1")
+    assert step(_airborne_at("w4325")) == "blitz-combat"  # alone at sea: no Airdrop step at all (ruling D26)
+
+
+def test_4_1_1_no_airdrop_marker_is_placed_in_an_all_sea_hex_even_one_holding_a_beachhead_marker():
+    foochow = _airborne_at("w4424")
+    listed = orders(foochow)
+    assert "airdrop us-11-abn w4422" in listed and "airdrop us-11-abn w4325" not in listed
+    assert "w4325 is not a Land hex" in refused(foochow, "airdrop us-11-abn w4325", "Dai Senso 4.1.1")
+
+
+def test_4_1_4_an_airdrop_marker_stacked_with_an_enemy_unit_goes_to_the_delay_box_at_the_landing_step():
+    """4.1.4: the Airdrop marker dropped on the Japanese in e3411 is stacked with an enemy unit when the Airdrop
+    Landing step comes, so it lands nothing and goes to the Delay Box; the one dropped in e3310 may land."""
+    storm = scenario("august-storm")
+    _, storm = when(storm, "airdrop ru-1-abde e3411")
+    _, storm = when(storm, "next")  # no more Airdrops
+    events, storm = when(storm, "next")  # no Blitz attack
+    assert AirdropToDelayBox("e3411", "soviet", True) in events
+    assert not any(m.hex == "e3411" for m in storm.markers) and storm.delay_box["soviet"] == {"ru-airborne": 1}
+    assert not any(o.startswith("airland e3411") for o in orders(storm))
