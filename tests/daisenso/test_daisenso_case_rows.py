@@ -14,6 +14,7 @@ from app.rules.daisenso.events import AirdropToDelayBox, CombatResolved, StackRe
 from tests.daisenso.helpers import drop, ds12_after_the_roll, orders, preview, refused, scenario, step, unit, when
 from tests.daisenso.test_daisenso_position import problems, raw
 from tests.daisenso.test_daisenso_units import raw_files
+from tests.daisenso.test_daisenso_under_way import raw_of, start
 
 
 def test_4_1_3_a_landing_into_a_hex_holding_an_enemy_unit_is_refused_naming_4_1_3_while_another_unit_lands():
@@ -230,3 +231,23 @@ def test_4_1_4_an_airdrop_marker_stacked_with_an_enemy_unit_goes_to_the_delay_bo
     assert AirdropToDelayBox("e3411", "soviet", True) in events
     assert not any(m.hex == "e3411" for m in storm.markers) and storm.delay_box["soviet"] == {"ru-airborne": 1}
     assert not any(o.startswith("airland e3411") for o in orders(storm))
+
+
+def test_4_2_8_an_exploiting_unit_stops_in_the_hex_it_enters_across_an_all_sea_hexside():
+    """4.2.8: a US mech (a what-if with an MA of 3, ruling D35) exploits three hexes from Taihoku after the
+    defenders there were eliminated; Amoy lies across an All-Sea hexside, so it stops there and never reaches
+    w4322 beyond it (and Foochow across the Strait stops it too)."""
+    def after_the_attack(r):
+        drop(r, "jp-taihoku-fort", "jp-9-div", "jp-10-army")
+        unit(r, "us-1-armd", "us-mech", "w4224", blitz=True, attacked=True,
+             values={"attack": 7, "defense": 6, "ma": 3})
+        r["attacked_hexes"] = ["w4324"]
+        r["combat"] = {"hex": "w4324", "attackers": ["us-1-armd"], "stage": "advance", "result": "Dr3 0/1",
+                       "converted": 1, "unsatisfied": 3}
+
+    state = start(raw_of("strait", after_the_attack))
+    assert step(state) == "advance" and state.combat.exploit_distance == 3
+    assert orders(state) == {"advance us-1-armd", "exploit us-1-armd w4324 w4323", "exploit us-1-armd w4324 w4424",
+                             "stop"}
+    assert refused(state, "exploit us-1-armd w4324 w4323 w4322", "Dai Senso 4.2.8") == (
+        "Dai Senso 4.2.8: the unit must stop in w4323")
