@@ -13,8 +13,8 @@ from app.rules.daisenso.data_load import DataError, build, load
 from app.rules.daisenso.events import AirdropToDelayBox, CombatResolved, StackRetreated, StepLost
 from tests.daisenso.helpers import drop, ds12_after_the_roll, orders, preview, refused, scenario, step, unit, when
 from tests.daisenso.test_daisenso_position import problems, raw
-from tests.daisenso.test_daisenso_units import raw_files
 from tests.daisenso.test_daisenso_under_way import raw_of, start
+from tests.daisenso.test_daisenso_units import raw_files
 
 
 def test_4_1_3_a_landing_into_a_hex_holding_an_enemy_unit_is_refused_naming_4_1_3_while_another_unit_lands():
