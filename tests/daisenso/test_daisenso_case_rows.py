@@ -11,7 +11,18 @@ import pytest
 from app.rules.daisenso import GAME
 from app.rules.daisenso.data_load import DataError, build, load
 from app.rules.daisenso.events import AirdropToDelayBox, CombatResolved, StackRetreated, StepLost
-from tests.daisenso.helpers import drop, ds12_after_the_roll, orders, preview, refused, scenario, step, unit, when
+from tests.daisenso.helpers import (
+    drop,
+    ds12_after_the_roll,
+    orders,
+    position,
+    preview,
+    refused,
+    scenario,
+    step,
+    unit,
+    when,
+)
 from tests.daisenso.test_daisenso_position import problems, raw
 from tests.daisenso.test_daisenso_under_way import raw_of, start
 from tests.daisenso.test_daisenso_units import raw_files
@@ -251,3 +262,33 @@ def test_4_2_8_an_exploiting_unit_stops_in_the_hex_it_enters_across_an_all_sea_h
                              "stop"}
     assert refused(state, "exploit us-1-armd w4324 w4323 w4322", "Dai Senso 4.2.8") == (
         "Dai Senso 4.2.8: the unit must stop in w4323")
+
+
+# -- 4.1.1 and 4.2.1.2: a two-hex path whose every middle hex lies in a closed country ----------------------------
+def test_4_1_1_an_airdrop_path_is_not_traced_across_a_policy_affected_country():
+    """From w4016 (Burma) to w4018 (Indochina) every two-hex path crosses Siam (w4017): the Airdrop is listed and
+    taken while Siam is open, neither listed nor taken once Siam is a Policy Affected Country (D19)."""
+    def drop_zone(**more):
+        return position("western", "axis", [("us-11-abn", "us-airborne", "w4016", {"blitz": True}),
+                                            ("jp-x", "jp-division", "w4118")], phase="blitz", hold="w4018",
+                        marker=[{"kind": "blitz", "faction": "western", "hex": "w4016"}], **more)
+
+    assert "airdrop us-11-abn w4018" in orders(drop_zone())
+    closed = drop_zone(policy=["siam"])
+    assert step(closed) == "airdrop" and not any(o.endswith(" w4018") for o in orders(closed))
+    assert refused(closed, "airdrop us-11-abn w4018", "Dai Senso 4.1.1") == (
+        "Dai Senso 4.1.1: every Airdrop Path crosses a Neutral Minor or Policy Affected Country")
+
+
+def test_4_2_1_2_a_ranged_support_path_is_not_traced_into_a_policy_affected_country():
+    """The US HQ in w4016 reaches w4018 only through Siam (w4017): its Ranged Support is offered while Siam is open
+    and refused, naming 4.2.1.2, once Siam is Policy Affected; the attack itself still goes in without it."""
+    def front(**more):
+        return position("western", "axis", [("us-hq-x", "us-hq", "w4016"), ("us-10", "us-army", "w4117"),
+                                            ("jp-x", "jp-division", "w4018")], hold="w4018", **more)
+
+    assert "attack w4018 with us-10 hq us-hq-x" in orders(front())
+    closed = front(policy=["siam"])
+    assert {o for o in orders(closed) if "w4018" in o} == {"attack w4018 with us-10"}
+    assert refused(closed, "attack w4018 with us-10 hq us-hq-x", "Dai Senso 4.2.1.2") == (
+        "Dai Senso 4.2.1.2: no path for us-hq-x's Ranged Support avoids a Neutral or Policy Affected Country")
