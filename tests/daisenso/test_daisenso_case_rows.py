@@ -292,3 +292,10 @@ def test_4_2_1_2_a_ranged_support_path_is_not_traced_into_a_policy_affected_coun
     assert {o for o in orders(closed) if "w4018" in o} == {"attack w4018 with us-10"}
     assert refused(closed, "attack w4018 with us-10 hq us-hq-x", "Dai Senso 4.2.1.2") == (
         "Dai Senso 4.2.1.2: no path for us-hq-x's Ranged Support avoids a Neutral or Policy Affected Country")
+
+
+def test_4_2_1_an_air_unit_next_to_the_defender_is_no_ground_unit_and_attacks_no_hex():
+    """4.2.1: the phasing faction attacks with its ground units; the US Air Force beside Taihoku gives its shift
+    (4.2.3.1) but is refused as an attacker by 4.2.1 itself, not by the Attack Factor rule."""
+    assert refused(scenario("strait"), "attack w4324 with us-14-af", "Dai Senso 4.2.1") == (
+        "Dai Senso 4.2.1: us-14-af is not a ground unit")
