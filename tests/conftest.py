@@ -1,9 +1,10 @@
-"""Shared fixtures: a fresh store per test, the same dice every run, players seated, and a random legal-order player
-for skirmish."""
+"""Shared fixtures: a fresh store per test, the same dice every run, players seated, a random legal-order player
+for skirmish, and the session's finished games of SNC and Ichi-Go played through the service (`real_games`)."""
 from __future__ import annotations
 
 import os
 import random
+import time
 import uuid
 from unittest import mock
 
@@ -41,6 +42,25 @@ def fixed_dice():
             mock.patch.object(dice, "new_player_text", lambda: "words the server made"), \
             mock.patch.object(games, "new_game_id", lambda _: "g-0000beef"):
         yield
+
+
+_STARTED: dict[str, tuple[float, float]] = {}
+
+
+def pytest_runtest_logstart(nodeid, location):
+    if os.environ.get("HEXLEDGER_TIMELOG"):
+        _STARTED[nodeid] = (time.perf_counter(), time.process_time())
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    """HEXLEDGER_TIMELOG=FILE: append each test's wall seconds and this process's CPU seconds (subprocesses and
+    servers not counted) to FILE as it finishes, a tab-separated line. On the shared machine the wall time of a test
+    follows the load; its CPU time does not (docs/testing.md, "Where the time goes")."""
+    path = os.environ.get("HEXLEDGER_TIMELOG")
+    if path and nodeid in _STARTED:
+        wall, cpu = _STARTED.pop(nodeid)
+        with open(path, "a") as f:
+            f.write(f"{time.perf_counter() - wall:.3f}\t{time.process_time() - cpu:.3f}\t{nodeid}\n")
 
 
 def pytest_collection_modifyitems(items):
@@ -172,3 +192,39 @@ def run(tmp_path):
     call.db = db
     return call
 
+
+
+GAMES = {
+    # rules: (sides, combat event type, fuzzer module in tests/<rules>, seed)
+    "snc": (("chinese", "japanese"), "snc.CombatResolved", "snc_randomplay", 11),
+    "ichigo": (("japanese", "allied"), "ichigo.BattleResolved", "ichigo_randomplay", 11),
+}
+
+
+@pytest.fixture(scope="session")
+def real_games(tmp_path_factory):
+    """One finished fuzzer game per rule set of GAMES, played through the service once per session with fixed dice:
+    each game's random play through the service to its end (its audit: tests/snc/test_snc_sequence.py,
+    tests/ichigo/test_ichigo_fuzz.py) and the replay's tests (tests/replay) read the same game, played once."""
+    import importlib
+
+    store = EventStore(str(tmp_path_factory.mktemp("real") / "games.sqlite3"))
+    out = {}
+    for name, (sides, combat_type, module, seed) in GAMES.items():
+        fuzzer = importlib.import_module(f"tests.{name}.{module}")
+        # a fixed server dice seed and game id (the dice mix both in): the same game, so the same test, every run
+        with mock.patch.object(dice, "new_seed", lambda seed=seed: f"{seed:064x}"):
+            game_id = games.create_game(store, CATALOG, name, game_id=f"g-{name}-{seed}")
+        for side in sides:
+            games.join(store, CATALOG, game_id, side, f"{side}@example.org", side)
+
+        def submit(side, text, game_id=game_id):
+            return games.submit(store, CATALOG, game_id, side, text).state.game
+
+        state, _ = fuzzer.play(random.Random(seed), submit=submit)
+        assert CATALOG.rules(name).outcome(state) is not None
+        events = list(store.events(game_id))
+        assert sum(e.type == combat_type for e in events) >= 3, f"the {name} game has too few combats"
+        out[name] = (game_id, events)
+    store.close()
+    return out

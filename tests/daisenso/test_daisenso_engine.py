@@ -402,12 +402,28 @@ def test_4_2_6_2_abda_keeps_its_british_component_only_if_the_force_pool_holds_o
 
 
 def test_4_2_2_a_lone_detachment_marker_falls_without_a_die_and_allows_advance_not_exploitation():
+    """4.2.2: the attacker may Advance After Combat, no Exploitation: the prompt asks for an advance alone and lists
+    no `exploit`, which is refused by 4.2.2 (rules version 12, ruling D62); a game of version 11 offered both and
+    refused the Exploitation by 4.2.8, as played."""
+    from app.rules.daisenso import played_under
+
     storm = scenario("august-storm", lambda r: unit(r, "ru-tk", "ru-tank", "e3309", blitz=True))
     _, storm = when(storm, "next")
     events, storm = when(storm, "attack e3310 with ru-tk")  # armor, yet no Exploitation after this win
     assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
     assert not any(isinstance(e, CombatResolved) for e in events) and storm.delay_box["axis"] == {"detachment-japan": 1}
-    assert "Advance, not Exploitation" in refused(storm, "exploit ru-tk e3310 e3210", "Dai Senso 4.2.8")
+    prompt = GAME.prompt(storm)
+    assert prompt.step == "combat at e3310: Advance After Combat"
+    assert tuple(a.name for a in prompt.actions) == ("advance", "stop")
+    assert prompt.owed.what == ("advance into the defending hex, or stop (4.2.7; no Exploitation: an attack on "
+                                "markers alone allows Advance After Combat, not Exploitation, 4.2.2)")
+    assert orders(storm) == {"advance ru-tk", "stop"}
+    assert refused(storm, "exploit ru-tk e3310 e3210", "Dai Senso 4.2.2") == \
+        "Dai Senso 4.2.2: an attack on markers alone allows Advance After Combat, not Exploitation"
+    old = played_under(storm, "11")
+    assert tuple(a.name for a in GAME.prompt(old).actions) == ("advance", "exploit", "stop")
+    assert GAME.prompt(old).owed.what == "advance or exploit into the defending hex, or stop (4.2.7, 4.2.8)"
+    assert "Advance, not Exploitation" in refused(old, "exploit ru-tk e3310 e3210", "Dai Senso 4.2.8")
     events, storm = when(storm, "advance ru-tk")
     assert UnitAdvanced("ru-tk", ["e3310"]) in events and storm.combat is None
 
@@ -604,6 +620,22 @@ def test_4_2_7_an_hq_that_attacked_from_next_door_does_not_advance_but_the_other
     assert orders(state) == {"advance jp-a", "stop"}  # no armor-type unit attacked: no Exploitation
 
 
+def test_4_2_8_without_an_armor_type_unit_the_advance_prompt_offers_no_exploitation():
+    """4.2.8: Exploitation only where the attacking force included an armor-type unit: after an infantry attack
+    the prompt asks for an advance alone and `exploit` is refused by 4.2.8 (rules version 12, ruling D62)."""
+    state = position("axis", "western", [("jp-a", "jp-army", "w4220"), ("cn-r", "kiangsu-res", "w4221")])
+    _, state = when(state, "attack w4221 with jp-a", [6])
+    while state.combat is not None and step(state) != "advance":
+        state = _settle(state)
+    prompt = GAME.prompt(state)
+    assert prompt.step == "combat at w4221: Advance After Combat"
+    assert tuple(a.name for a in prompt.actions) == ("advance", "stop")
+    assert prompt.owed.what == ("advance into the defending hex, or stop (4.2.7; no Exploitation: no armor-type "
+                                "unit attacked here: Advance, not Exploitation, 4.2.8)")
+    assert refused(state, "exploit jp-a w4221", "Dai Senso 4.2.8") == \
+        "Dai Senso 4.2.8: no armor-type unit attacked here: Advance, not Exploitation"
+
+
 def test_4_3_step_3_axis_ground_units_left_at_sea_without_a_beachhead_are_eliminated():
     def at_sea(raw):
         raw["marker"] += [{"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
@@ -757,7 +789,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "11") == state and old.rules_version == 2
+    assert played_under(state, "12") == state and old.rules_version == 2
+    assert played_under(state, "11").rules_version == 11  # version 11 offered Exploitation after any combat (D62)
     assert played_under(state, "10").rules_version == 10  # version 10 kept D56-D58 (ruling D60)
     assert played_under(state, "9").rules_version == 9  # version 9 kept D55 (rulings D56-D58)
     assert played_under(state, "8").rules_version == 8  # version 8 kept D50, D51, D54 (ruling D55)

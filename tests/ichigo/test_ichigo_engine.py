@@ -516,12 +516,16 @@ def test_9_5_a_reduced_division_absorbs_a_brigade_in_an_initial_japanese_city():
     assert s2.units["jp-cea-40div"].steps == 2 and s2.units["jp-cea-1bde"].status == "removed"
 
 
-def test_9_9_chinese_never_enter_formosa_and_9_7_place_only_in_held_chinese_cities():
+def test_9_7_a_chinese_reinforcement_is_placed_only_in_a_held_chinese_city_not_at_takao_tainan():
+    """A drawn Chinese reinforcement goes to an initially Chinese city still under Chinese control (9.7): 3221,
+    Takao-Tainan on Formosa, is none. (9.9's own refusals: tests/ichigo/test_ichigo_case_rows.py and
+    tests/ichigo/test_ichigo_rows_part8.py.)"""
     s = position({}, phase="X")
     s = fold(s, *when(s, "allied", "reinforce", rolls=[1, 1]))
     h = reinforcements.drawn(s)[0]
-    with pytest.raises(IllegalOrder, match="9.7"):
+    with pytest.raises(IllegalOrder) as refused:
         when(s, "allied", f"place {h} at 3221")
+    assert str(refused.value) == "Ichi-Go 9.7: 3221 is not an initially Chinese city still under Chinese control"
     s2 = then(s, "allied", f"place {h} at 0712")
     assert s2.units[h].hex == "0712" and not s2.units[h].tried
 

@@ -8,7 +8,7 @@ from ichigo_randomplay import play
 from app.rules import catalog
 from app.rules.catalog import installed
 from app.rules.ichigo import GAME as RULES
-from app.service import audit, games
+from app.service import audit
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -34,17 +34,13 @@ def test_ichigo_is_in_the_catalog():
     assert catalog.installed().rules("ichigo") is RULES
 
 
-def test_random_play_through_the_service_to_the_end_verifies_clean(store):
-    game_id = games.create_game(store, CATALOG, "ichigo")
-    games.join(store, CATALOG, game_id, "japanese", "j@example.org", "j")
-    games.join(store, CATALOG, game_id, "allied", "a@example.org", "a")
-
-    def submit(side, text):
-        return games.submit(store, CATALOG, game_id, side, text).state.game
-
-    state, _ = play(random.Random(11), submit=submit)
-    assert RULES.outcome(state) is not None
-    assert audit.verify(CATALOG, list(store.events(game_id))).ok
+def test_random_play_through_the_service_to_the_end_verifies_clean(real_games):
+    """The session's game of random orders through the service (tests/conftest.py `real_games`: seed 11, played
+    once, to its end, with fixed dice; the replay's tests read it too) verifies clean."""
+    _, events = real_games["ichigo"]
+    report = audit.verify(CATALOG, events)
+    assert report.ok and report.events == len(events), report.problems
+    assert any(e.type.endswith(".GameEnded") for e in events)  # to its end
 
 
 def test_preview_of_an_attack_writes_nothing_and_shows_every_shift():

@@ -1,5 +1,5 @@
-"""Replay fixtures: finished and unfinished skirmish games, a fog-of-war variant of skirmish for tests, one
-finished fuzzer game of SNC and of Ichi-Go, and one finished game of each of the five games."""
+"""Replay fixtures: finished and unfinished skirmish games, a fog-of-war variant of skirmish for tests, and one
+finished game of each of the five games (SNC's and Ichi-Go's are the session's `real_games`, tests/conftest.py)."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,9 +17,7 @@ from app.rules.skirmish import GAME as SKIRMISH
 from app.rules.skirmish import view as skirmish_view
 from app.rules.skirmish.events import UnitMoved
 from app.service import autoplay, games
-from tests.conftest import play_random
-from tests.ichigo import ichigo_randomplay
-from tests.snc import snc_randomplay
+from tests.conftest import GAMES, play_random  # noqa: F401 (GAMES: the games of `real_games`, tests/conftest.py)
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -85,36 +83,7 @@ def finished(store, finished_template):
     return game_id
 
 
-GAMES = {
-    # rules: (sides, combat event type, fuzzer, seed)
-    "snc": (("chinese", "japanese"), "snc.CombatResolved", snc_randomplay, 11),
-    "ichigo": (("japanese", "allied"), "ichigo.BattleResolved", ichigo_randomplay, 11),
-}
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(scope="session")
-def real_games(tmp_path_factory):
-    """One finished fuzzer game per rule set, played through the service once per session."""
-    store = EventStore(str(tmp_path_factory.mktemp("real") / "games.sqlite3"))
-    out = {}
-    for name, (sides, combat_type, fuzzer, seed) in GAMES.items():
-        # a fixed server dice seed and game id (the dice mix both in): the same game, so the same test, every run
-        with mock.patch.object(dice, "new_seed", lambda seed=seed: f"{seed:064x}"):
-            game_id = games.create_game(store, CATALOG, name, game_id=f"g-{name}-{seed}")
-        for side in sides:
-            games.join(store, CATALOG, game_id, side, f"{side}@example.org", side)
-
-        def submit(side, text, game_id=game_id):
-            return games.submit(store, CATALOG, game_id, side, text).state.game
-
-        state, _ = fuzzer.play(random.Random(seed), submit=submit)
-        assert CATALOG.rules(name).outcome(state) is not None
-        events = list(store.events(game_id))
-        assert sum(e.type == combat_type for e in events) >= 3, f"the {name} game has too few combats"
-        out[name] = (game_id, events)
-    store.close()
-    return out
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,12 @@ PINNED = [
     ("olympic", "solitaire", 45, "02ce30f2fabff22c", "jmove jp-107imb 1846 1746 1645",
      "jmove jp-107imb 1846 1746 1645", "jmove jp-107imb 1846 1746 1645"),
     ("daisenso", "strait", 7, "7549ed2d9c88733c", "lose jp-9-div", "lose jp-9-div", "lose jp-9-div"),
-    ("daisenso", "august-storm", 16, "e77ef88c13419b15", "stop", "advance kw-44-army.2", "advance kw-44-army.2"),
+    # Dai Senso since rules version 12 (ruling D62: no Exploitation listed where 4.2.2 or 4.2.8 bars it, so random
+    # draws from a shorter list)
+    ("daisenso", "august-storm", 16, "e77ef88c13419b15", "advance kw-44-army.2", "advance kw-44-army.2",
+     "advance kw-44-army.2"),
+    # a Dai Senso game created under rules version 11 or before decides as it did
+    ("daisenso@11", "august-storm", 16, "e77ef88c13419b15", "stop", "advance kw-44-army.2", "advance kw-44-army.2"),
     # Formosa since rules version 14 (ruling F128: the listed landings carry an engineer, so random draws anew)
     ("formosa", "1", 75, "aaea8c4983bdb05d", "end", "end", "end"),
     # a Formosa game created under rules versions 7-13 (ruling F113: the Allied view changed, and with it the seed

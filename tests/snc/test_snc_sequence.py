@@ -7,7 +7,7 @@ from snc_randomplay import play
 
 from app.rules.catalog import installed
 from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
-from app.service import audit, games
+from app.service import audit
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -131,17 +131,14 @@ def test_5_0_random_legal_play_reaches_the_end_without_a_dead_end():
         assert RULES.outcome(state) is not None and accepted > 10
 
 
-@pytest.mark.slow  # random games played to their end
-def test_random_play_through_the_service_verifies_clean(store):
-    game_id = games.create_game(store, CATALOG, "snc")
-    games.join(store, CATALOG, game_id, "chinese", "c@example.org", "c")
-    games.join(store, CATALOG, game_id, "japanese", "j@example.org", "j")
-
-    def submit(side, text):
-        return games.submit(store, CATALOG, game_id, side, text).state.game
-
-    state, _ = play(random.Random(7), max_orders=400, submit=submit)
-    assert audit.verify(CATALOG, list(store.events(game_id))).ok
+@pytest.mark.slow  # a random game played to its end
+def test_random_play_through_the_service_verifies_clean(real_games):
+    """The session's game of random orders through the service (tests/conftest.py `real_games`: played once, to its
+    end, with fixed dice; the replay's tests read it too) verifies clean."""
+    _, events = real_games["snc"]
+    report = audit.verify(CATALOG, events)
+    assert report.ok and report.events == len(events), report.problems
+    assert any(e.type.endswith(".GameEnded") for e in events)  # to its end
 
 
 def test_10_3_preview_command_shows_odds_shifts_and_results_and_writes_nothing(tmp_path):

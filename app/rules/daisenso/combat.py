@@ -723,6 +723,17 @@ class _Exploitation:
                                                 for m in self.state.markers_at(h, terrain.LONE_MARKERS)))
 
 
+def exploitation_barred(state: State) -> tuple[str, str] | None:
+    """Why no unit of the combat under way may Exploit, as (case, reason), or None: an attack on markers alone
+    (4.2.2: Advance After Combat, no Exploitation), or one with no armor-type unit in the attacking force (4.2.8)."""
+    c = state.combat
+    if c.automatic:
+        return C + "4.2.2", "an attack on markers alone allows Advance After Combat, not Exploitation"
+    if not c.armor:
+        return C + "4.2.8", "no armor-type unit attacked here: Advance, not Exploitation"
+    return None
+
+
 def exploitation_paths(state: State) -> list[tuple[str, list[str]]]:
     """4.2.8: (unit, path) for each unit that may exploit now and each of its paths (`_Exploitation.paths`)."""
     c = state.combat

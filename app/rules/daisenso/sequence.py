@@ -529,16 +529,34 @@ class Retreat(Choice):
 
 
 class Advance(Step):
-    """4.2.7, 4.2.8."""
+    """4.2.7, 4.2.8. From rules version 12 (ruling D62) the step offers Exploitation only where 4.2.8 allows it:
+    after an attack on markers alone (4.2.2) or one without an armor-type unit (4.2.8) it asks for an Advance After
+    Combat alone, and `exploit` is refused by the case that bars it; before, the prompt offered both."""
 
     name = "advance"
 
+    @staticmethod
+    def _barred(s: State) -> tuple[str, str] | None:
+        return combat.exploitation_barred(s) if s.since(12) else None
+
     def label(self, s: State) -> str:
+        if self._barred(s):
+            return f"combat at {s.combat.target}: Advance After Combat"
         return f"combat at {s.combat.target}: Advance After Combat or Exploitation"
 
+    def allowed(self, s: State, orders: tuple[str, ...]):
+        return tuple(o for o in orders if o != "exploit") if self._barred(s) else orders
+
+    def closed(self, s: State, command) -> tuple[str, str] | None:
+        return self._barred(s) if command.action == "exploit" else None
+
     def owed(self, s: State) -> Owed:
-        return Owed("advance or exploit into the defending hex, or stop (4.2.7, 4.2.8)", s.combat.target,
-                    "any of these units", tuple((u.id, _unit_value(s, u.id)) for u in combat.advancers(s)))
+        barred = self._barred(s)
+        what = ("advance or exploit into the defending hex, or stop (4.2.7, 4.2.8)" if barred is None else
+                f"advance into the defending hex, or stop (4.2.7; no Exploitation: {barred[1]}, "
+                f"{barred[0].removeprefix(combat.C)})")
+        return Owed(what, s.combat.target, "any of these units",
+                    tuple((u.id, _unit_value(s, u.id)) for u in combat.advancers(s)))
 
     @order("advance UNIT [UNIT ...]", "Dai Senso 4.2.7", "a unit into the defending hex (one at a time)",
            lambda s, side: [{"units": [u.id]} for u in combat.advancers(s)])

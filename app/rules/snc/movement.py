@@ -112,20 +112,11 @@ def _reach(d, mover: Mover, sit: Situation) -> tuple[Reach, tuple[str, ...], tup
     return found
 
 
-def move_allowed(state: State, side: str) -> str | None:
-    if state.mode() == "move":
-        return None
-    if state.phase == "reinf" and side == "chinese":
-        return None
-    return "SNC 9.0: units move only in an Operations Phase the player chose for movement (5.3)"
-
-
 def may_move(state: State, side: str, unit_ids: list[str]) -> list[Unit]:
-    """The move order's checks before any destination (5.3, 9.0, 9.1, 8.2 a, 7.2): the stack `unit_ids` may move
-    on now, or the refusal. The list of legal orders asks here before listing a stack's destinations."""
-    why = move_allowed(state, side)
-    if why:
-        raise IllegalOrder("SNC 5.3", why.split(": ", 1)[1])
+    """The move order's checks before any destination (9.0, 9.1, 8.2 a, 7.2): the stack `unit_ids` may move on now,
+    or the refusal. The list of legal orders asks here before listing a stack's destinations. When units move at
+    all (5.3: an Operations Phase chosen for movement, the Chinese Reinforcement Phase) is the states table's to
+    say: it takes `move` nowhere else, so no check of it here (sequence.py)."""
     units = movers(state, side, unit_ids)
     if state.phase == "reinf":
         for u in units:

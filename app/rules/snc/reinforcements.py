@@ -168,8 +168,14 @@ def remove(em: Decision, ids: list[str]) -> None:
 
 
 def replace_steps(em: Decision, ids: list[str]) -> None:
-    """SNC 8.3: flip reduced Japanese units with a LoC to a landing hex, first thing in the phase."""
+    """SNC 8.3: flip reduced Japanese units with a LoC to a landing hex, first thing in the phase. A step flips a
+    reduced unit back to full strength: a unit named twice is refused (rules version 7, ruling E18; the order of a
+    game of version 6 or before reads it once, as played)."""
     state = em.state
+    twice = sorted({uid for uid in ids if ids.count(uid) > 1})
+    if twice:
+        raise IllegalOrder("SNC 8.3", f"{', '.join(twice)} named twice: a replacement step flips a reduced unit back "
+                                      "to full strength, once")
     if len(ids) > state.replacements:
         raise IllegalOrder("SNC 8.3", f"{state.replacements} replacement step(s) left this GT")
     d = em.state.data

@@ -60,6 +60,13 @@ def _once(values: list, context: ParseContext | None) -> list:
     return list(dict.fromkeys(values))
 
 
+def _replaced(values: list, context: ParseContext | None) -> list:
+    """Rules version 7 (ruling E18): every unit as named, for 8.3 to refuse one named twice; before, once."""
+    if context is not None and context.state.since(7):
+        return list(values)
+    return _once(values, context)
+
+
 def _hex(word: str) -> str:
     if not HEX_RE.match(word):
         raise ValueError("is not a hex number (XXYY)")
@@ -84,6 +91,9 @@ UNITS_BY_NAME = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "uni
 # one unit a word; `lose` names a unit once per step it loses
 UNIT = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id")
 UNIT_ONCE = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id", finish=_once)
+# the units a replacement flips: from rules version 7 (ruling E18) each as often as named, and 8.3 refuses a unit
+# named twice; a game of version 6 or before counts it once, as played
+UNIT_REPLACED = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id", finish=_replaced)
 KIND = SlotType.choice(*SUPPORT_KINDS)
 SLOTS = {"HEX": HEX, "UNITS": UNITS, "UNIT": UNIT, "KIND": KIND}
 
@@ -681,7 +691,7 @@ class JapaneseReinforcements(InPhase):
         return _outside_its_phase(state, action)
 
     @order("replace UNIT [UNIT ...]", "SNC 8.3", "flip reduced Japanese units back to full strength",
-           _replace_candidates, slots={"UNIT": UNIT_ONCE})
+           _replace_candidates, slots={"UNIT": UNIT_REPLACED})
     def replace(self, em: Decision, units: list[str]) -> None:
         reinforcements.replace_steps(em, units)
 
