@@ -10,9 +10,21 @@ import pytest
 
 from app.rules.daisenso import GAME
 from app.rules.daisenso.data_load import DataError, build, load
-from app.rules.daisenso.events import CombatResolved, StackRetreated, StepLost
-from tests.daisenso.helpers import drop, ds12_after_the_roll, orders, preview, refused, scenario, step, unit, when
+from app.rules.daisenso.events import AirdropToDelayBox, CombatResolved, StackRetreated, StepLost
+from tests.daisenso.helpers import (
+    drop,
+    ds12_after_the_roll,
+    orders,
+    position,
+    preview,
+    refused,
+    scenario,
+    step,
+    unit,
+    when,
+)
 from tests.daisenso.test_daisenso_position import problems, raw
+from tests.daisenso.test_daisenso_under_way import raw_of, start
 from tests.daisenso.test_daisenso_units import raw_files
 
 
@@ -194,3 +206,96 @@ def test_4_2_7_the_advance_prompt_names_the_hex_and_every_unit_that_may_advance_
         "    jp-34-army               4-4 infantry", "    jp-22-div                2-2 infantry",
         "    jp-40-div                2-2 infantry"])
     assert "exploit jp-3-tank w4624 w4623" in orders(z) and not [o for o in orders(z) if "jp-china-hq" in o]
+
+
+# -- 4.1.1 and 4.1.4: boundaries no test held (issue 30, the Blitz segment's steps) ---------------------------
+def _airborne_at(hex_):
+    return scenario("strait", lambda r: unit(r, "us-11-abn", "us-airborne", hex_, blitz=True))
+
+
+def test_4_1_1_an_airborne_unit_on_a_beachhead_at_sea_makes_no_airdrop():
+    """4.1.1: only an airborne unit in a Land hex airdrops; on its Beachhead in the All-Sea hex w4325 it does not,
+    while the one in Foochow may."""
+    both = scenario("strait", lambda r: (unit(r, "us-11-abn", "us-airborne", "w4424", blitz=True),
+                                         unit(r, "us-17-abn", "us-airborne", "w4325", blitz=True)))
+    assert step(both) == "airdrop"
+    assert any(o.startswith("airdrop us-11-abn ") for o in orders(both))
+    assert not any(o.startswith("airdrop us-17-abn ") for o in orders(both))
+    assert "in a Land hex" in refused(both, "airdrop us-17-abn w4324", "Dai Senso 4.1.1")
+    assert step(_airborne_at("w4325")) == "blitz-combat"  # alone at sea: no Airdrop step at all (ruling D26)
+
+
+def test_4_1_1_no_airdrop_marker_is_placed_in_an_all_sea_hex_even_one_holding_a_beachhead_marker():
+    foochow = _airborne_at("w4424")
+    listed = orders(foochow)
+    assert "airdrop us-11-abn w4422" in listed and "airdrop us-11-abn w4325" not in listed
+    assert "w4325 is not a Land hex" in refused(foochow, "airdrop us-11-abn w4325", "Dai Senso 4.1.1")
+
+
+def test_4_1_4_an_airdrop_marker_stacked_with_an_enemy_unit_goes_to_the_delay_box_at_the_landing_step():
+    """4.1.4: the Airdrop marker dropped on the Japanese in e3411 is stacked with an enemy unit when the Airdrop
+    Landing step comes, so it lands nothing and goes to the Delay Box; the one dropped in e3310 may land."""
+    storm = scenario("august-storm")
+    _, storm = when(storm, "airdrop ru-1-abde e3411")
+    _, storm = when(storm, "next")  # no more Airdrops
+    events, storm = when(storm, "next")  # no Blitz attack
+    assert AirdropToDelayBox("e3411", "soviet", True) in events
+    assert not any(m.hex == "e3411" for m in storm.markers) and storm.delay_box["soviet"] == {"ru-airborne": 1}
+    assert not any(o.startswith("airland e3411") for o in orders(storm))
+
+
+def test_4_2_8_an_exploiting_unit_stops_in_the_hex_it_enters_across_an_all_sea_hexside():
+    """4.2.8: a US mech (a what-if with an MA of 3, ruling D35) exploits three hexes from Taihoku after the
+    defenders there were eliminated; Amoy lies across an All-Sea hexside, so it stops there and never reaches
+    w4322 beyond it (and Foochow across the Strait stops it too)."""
+    def after_the_attack(r):
+        drop(r, "jp-taihoku-fort", "jp-9-div", "jp-10-army")
+        unit(r, "us-1-armd", "us-mech", "w4224", blitz=True, attacked=True,
+             values={"attack": 7, "defense": 6, "ma": 3})
+        r["attacked_hexes"] = ["w4324"]
+        r["combat"] = {"hex": "w4324", "attackers": ["us-1-armd"], "stage": "advance", "result": "Dr3 0/1",
+                       "converted": 1, "unsatisfied": 3}
+
+    state = start(raw_of("strait", after_the_attack))
+    assert step(state) == "advance" and state.combat.exploit_distance == 3
+    assert orders(state) == {"advance us-1-armd", "exploit us-1-armd w4324 w4323", "exploit us-1-armd w4324 w4424",
+                             "stop"}
+    assert refused(state, "exploit us-1-armd w4324 w4323 w4322", "Dai Senso 4.2.8") == (
+        "Dai Senso 4.2.8: the unit must stop in w4323")
+
+
+# -- 4.1.1 and 4.2.1.2: a two-hex path whose every middle hex lies in a closed country ----------------------------
+def test_4_1_1_an_airdrop_path_is_not_traced_across_a_policy_affected_country():
+    """From w4016 (Burma) to w4018 (Indochina) every two-hex path crosses Siam (w4017): the Airdrop is listed and
+    taken while Siam is open, neither listed nor taken once Siam is a Policy Affected Country (D19)."""
+    def drop_zone(**more):
+        return position("western", "axis", [("us-11-abn", "us-airborne", "w4016", {"blitz": True}),
+                                            ("jp-x", "jp-division", "w4118")], phase="blitz", hold="w4018",
+                        marker=[{"kind": "blitz", "faction": "western", "hex": "w4016"}], **more)
+
+    assert "airdrop us-11-abn w4018" in orders(drop_zone())
+    closed = drop_zone(policy=["siam"])
+    assert step(closed) == "airdrop" and not any(o.endswith(" w4018") for o in orders(closed))
+    assert refused(closed, "airdrop us-11-abn w4018", "Dai Senso 4.1.1") == (
+        "Dai Senso 4.1.1: every Airdrop Path crosses a Neutral Minor or Policy Affected Country")
+
+
+def test_4_2_1_2_a_ranged_support_path_is_not_traced_into_a_policy_affected_country():
+    """The US HQ in w4016 reaches w4018 only through Siam (w4017): its Ranged Support is offered while Siam is open
+    and refused, naming 4.2.1.2, once Siam is Policy Affected; the attack itself still goes in without it."""
+    def front(**more):
+        return position("western", "axis", [("us-hq-x", "us-hq", "w4016"), ("us-10", "us-army", "w4117"),
+                                            ("jp-x", "jp-division", "w4018")], hold="w4018", **more)
+
+    assert "attack w4018 with us-10 hq us-hq-x" in orders(front())
+    closed = front(policy=["siam"])
+    assert {o for o in orders(closed) if "w4018" in o} == {"attack w4018 with us-10"}
+    assert refused(closed, "attack w4018 with us-10 hq us-hq-x", "Dai Senso 4.2.1.2") == (
+        "Dai Senso 4.2.1.2: no path for us-hq-x's Ranged Support avoids a Neutral or Policy Affected Country")
+
+
+def test_4_2_1_an_air_unit_next_to_the_defender_is_no_ground_unit_and_attacks_no_hex():
+    """4.2.1: the phasing faction attacks with its ground units; the US Air Force beside Taihoku gives its shift
+    (4.2.3.1) but is refused as an attacker by 4.2.1 itself, not by the Attack Factor rule."""
+    assert refused(scenario("strait"), "attack w4324 with us-14-af", "Dai Senso 4.2.1") == (
+        "Dai Senso 4.2.1: us-14-af is not a ground unit")
