@@ -2,7 +2,6 @@
 for skirmish, and the session's finished games of SNC and Ichi-Go played through the service (`real_games`)."""
 from __future__ import annotations
 
-import dataclasses
 import os
 import random
 import time
@@ -255,66 +254,3 @@ def real_games(tmp_path_factory):
         out[name] = (game_id, events)
     store.close()
     return out
-
-
-@dataclasses.dataclass(frozen=True)
-class ServedGame:
-    """A finished game played through the service: its id, its events, its final state, the orders its players'
-    random choice gave (`accepted`) and the automated seats' answers (`answered`, app/service/autoplay.py)."""
-
-    game_id: str
-    events: list
-    final: object
-    accepted: int
-    answered: list
-
-
-@pytest.fixture(scope="session")
-def served_games(tmp_path_factory):
-    """`served_games(name)`: the session's finished game of "olympic" (random American orders, the automated
-    Japanese seat), "formosa" (scenario 1, the invader's random orders) or "daisenso" (Zhejiang-Kiangsi, random legal
-    orders with a refused one tried before each, tests/daisenso/test_daisenso_play.py `play`), played through the
-    service with fixed dice on first asking, then kept. The replay's five games (tests/replay `five_games`), the
-    Olympic fuzzer's audit and Dai Senso's Zhejiang game read the same game, played once."""
-    from app.service import autoplay
-    from tests.daisenso.test_daisenso_play import play as daisenso_play
-    from tests.formosa.formosa_randomplay import invader
-    from tests.fuzzing import play as fuzz
-    from tests.olympic.test_olympic_fuzz import candidates as american
-
-    store = EventStore(str(tmp_path_factory.mktemp("served") / "games.sqlite3"))
-    played: dict[str, ServedGame] = {}
-
-    def game(name: str) -> ServedGame:
-        if name in played:
-            return played[name]
-        scenario = {"formosa": "1", "daisenso": "zhejiang"}.get(name)
-        with mock.patch.object(dice, "new_seed", lambda: f"{5:064x}"):
-            game_id = games.create_game(store, CATALOG, name, scenario, game_id=f"g-{name}-5")
-        rules = CATALOG.rules(name)
-        seats = ("american",) if name == "olympic" else rules.sides
-        for side in seats:
-            games.join(store, CATALOG, game_id, side, f"{side}@example.org", side)
-        answered = []
-
-        def submit(side, text):
-            games.submit(store, CATALOG, game_id, side, text)
-            answered.extend(autoplay.play(store, CATALOG, game_id))  # Olympic's Japanese seat is the server's
-            return projection.load(store, CATALOG, game_id).game
-
-        if name == "olympic":
-            answered.extend(autoplay.play(store, CATALOG, game_id))
-            _, accepted = fuzz(rules, american, random.Random(0), 5000, "unused", submit=submit,
-                               state=projection.load(store, CATALOG, game_id).game)
-        elif name == "formosa":
-            _, accepted = fuzz(rules, invader, random.Random(1), 600, "unused", submit=submit,
-                               state=projection.load(store, CATALOG, game_id).game)
-        else:
-            accepted = daisenso_play(store, game_id, random.Random(1))
-        final = projection.load(store, CATALOG, game_id).game
-        assert rules.outcome(final) is not None, f"the {name} game did not end"
-        played[name] = ServedGame(game_id, list(store.events(game_id)), final, accepted, answered)
-        return played[name]
-
-    yield game
-    store.close()

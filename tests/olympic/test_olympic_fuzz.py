@@ -7,10 +7,12 @@ import random
 
 import pytest
 
+from app.projections import state as projection
 from app.rules import legal
 from app.rules.catalog import installed
 from app.rules.olympic import GAME
-from app.service import audit
+from app.service import audit, autoplay, games
+from tests.fuzzing import play
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -38,15 +40,25 @@ def candidates(state, rng: random.Random):
             yield text
 
 
-def test_a_random_solitaire_game_ends_without_dead_ends_and_verifies(served_games):
+@pytest.mark.parametrize("seed", [0])
+def test_random_solitaire_games_end_without_dead_ends_and_verify(store, seed):
     """The Japanese seat is the server's (automated by default): after each American order it plays every
-    programmed order the states table prompts, and the audit re-decides each of them. The game is the session's
-    (tests/conftest.py `served_games`: random American orders from seed 0, fixed dice), which the replay reads too."""
-    game = served_games("olympic")
-    outcome = GAME.outcome(game.final)
-    assert outcome is not None and game.accepted > 50
+    programmed order the states table prompts, and the audit re-decides each of them."""
+    game_id = games.create_game(store, CATALOG, "olympic")
+    games.join(store, CATALOG, game_id, "american", "player@example.org", f"player {seed}")
+    answered = []
+
+    def submit(side, text):
+        games.submit(store, CATALOG, game_id, side, text)
+        answered.extend(autoplay.play(store, CATALOG, game_id))
+        return projection.load(store, CATALOG, game_id).game
+
+    final, accepted = play(GAME, candidates, random.Random(seed), 5000, "unused", submit=submit,
+                           state=projection.load(store, CATALOG, game_id).game)
+    outcome = GAME.outcome(final)
+    assert outcome is not None and accepted > 50
     assert outcome.reason.split(":")[0].endswith("victory")
-    assert len(game.answered) > 100 and {a.events[0].actor for a in game.answered} == {"auto:japanese"}
-    report = audit.verify(CATALOG, game.events, check_dice=True)
+    assert len(answered) > 100 and {a.events[0].actor for a in answered} == {"auto:japanese"}
+    report = audit.verify(CATALOG, list(store.events(game_id)), check_dice=True)
     assert report.ok and report.rolls_checked > 0, report.problems[:3]
-    assert report.orders_replayed == game.accepted + len(game.answered)
+    assert report.orders_replayed == accepted + len(answered)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from unittest import mock
 
 import pytest
 
-from app.events import core
+from app.events import core, dice
 from app.events.store import EventStore
+from app.projections import state as projection
 from app.rules.catalog import installed
 from app.rules.kernel.hexgrid import Hex
 from app.rules.skirmish import GAME as SKIRMISH
 from app.rules.skirmish import view as skirmish_view
 from app.rules.skirmish.events import UnitMoved
-from app.service import games
+from app.service import autoplay, games
 from tests.conftest import GAMES, play_random  # noqa: F401 (GAMES: the games of `real_games`, tests/conftest.py)
 
 CATALOG = installed()  # the rule sets installed here
@@ -85,14 +87,42 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="session")
-def five_games(real_games, served_games):
+def five_games(real_games, tmp_path_factory):
     """A finished game of each of the five games: SNC and Ichi-Go from `real_games`, and an Olympic game (random
     American orders, the automated Japanese seat), a Formosa invasion (the invader's random orders) and Dai Senso's
-    Zhejiang-Kiangsi scenario from `served_games` (tests/conftest.py), each played through the service once per
-    session with fixed dice."""
+    Zhejiang-Kiangsi scenario, each played through the service once per session with fixed dice."""
+    from tests.daisenso.test_daisenso_play import play as daisenso_play
+    from tests.formosa.formosa_randomplay import invader
+    from tests.fuzzing import play as fuzz
+    from tests.olympic.test_olympic_fuzz import candidates as american
+
+    store = EventStore(str(tmp_path_factory.mktemp("five") / "games.sqlite3"))
     out = dict(real_games)
-    for name in ("olympic", "formosa", "daisenso"):
-        out[name] = (served_games(name).game_id, served_games(name).events)
+    for name, scenario in (("olympic", None), ("formosa", "1"), ("daisenso", "zhejiang")):
+        with mock.patch.object(dice, "new_seed", lambda: f"{5:064x}"):
+            game_id = games.create_game(store, CATALOG, name, scenario, game_id=f"g-{name}-5")
+        rules = CATALOG.rules(name)
+        seats = ("american",) if name == "olympic" else rules.sides
+        for side in seats:
+            games.join(store, CATALOG, game_id, side, f"{side}@example.org", side)
+
+        def submit(side, text, game_id=game_id):
+            games.submit(store, CATALOG, game_id, side, text)
+            autoplay.play(store, CATALOG, game_id)  # Olympic's Japanese seat is the server's
+            return projection.load(store, CATALOG, game_id).game
+
+        if name == "olympic":
+            autoplay.play(store, CATALOG, game_id)
+            fuzz(rules, american, random.Random(0), 5000, "unused", submit=submit,
+                 state=projection.load(store, CATALOG, game_id).game)
+        elif name == "formosa":
+            fuzz(rules, invader, random.Random(1), 600, "unused", submit=submit,
+                 state=projection.load(store, CATALOG, game_id).game)
+        else:
+            daisenso_play(store, game_id, random.Random(1))
+        assert rules.outcome(projection.load(store, CATALOG, game_id).game) is not None, f"the {name} game did not end"
+        out[name] = (game_id, list(store.events(game_id)))
+    store.close()
     return out
 
 
