@@ -291,14 +291,22 @@ class Optional(Protocol):
         """Orders toward what the victory conditions still need that the legal list may lack (Olympic: an American
         unit's move nearest the last Japanese units south or Kagoshima), unchecked: from the policies' edition 7
         the strong opponent searches those the rules accept beside the list's (app/rules/search.py). `edition`: the
-        seat's, as for `stakes` (Olympic reads "nearest" along the Americans' way from edition 8). Without it the
-        search reads the legal list alone."""
+        seat's, as for `stakes` (Olympic reads "nearest" along the Americans' way from edition 8). From edition 9
+        `greedy` gives the one that raises the stakes most where it would end a step (app/rules/practice.py
+        `stakes_move`; Formosa's engineers one hex nearer a bare port or airfield). Without it the search reads
+        the legal list alone."""
 
     def near_end(self, state: Any) -> bool:
         """Whether what is left of the game from `state` is short enough to be played out (Dai Senso: at most three
         Combat Phases): from the policies' edition 8 the strong opponent's playouts go on past its tree with
         greedy's orders for both sides to the game's end, the outcome their value (app/rules/search.py `rollout`).
         Without it a playout is valued by the evaluation where it leaves the tree."""
+
+    def unseen(self, state: Any, side: str, rng: Any) -> Any:
+        """`state` with what `side` may not see beyond where the hidden enemy units stand drawn by `rng` (a
+        random.Random), from the side's view and `rng` alone (Formosa: the enemy's air and naval points and
+        invasion markers, 11.0): from the policies' edition 9 the positions a practice opponent reads and plays out
+        are drawn so (app/rules/belief.py). Without it the sample keeps those parts as they are."""
 
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents

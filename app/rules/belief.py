@@ -18,6 +18,14 @@ and the losses the side has seen tell it that much); never on where each hidden 
 nor on what an untried counter is. What stays as it is: the hidden displays off the map (Formosa's staging area
 and reinforcements), plans kept secret until their reveal (Formosa 16.1), the draw pool's order. A playout can
 meet them only through the rules' own later steps.
+
+From the policies' edition 9 (`SINCE`, app/rules/practice.py GREEDY_9; `edition` below, the seat's) the rule set's
+`unseen` hook (app/rules/base.py Optional) draws the rest of what the side may not see, from its view and the
+generator alone: Formosa's hidden points and markers (app/rules/formosa/unseen.py; before it a Japanese seat read
+the Allies' real amphibious and drop zone markers in Formosa's stakes, 10.0, 11.0). The other games hide nothing
+else a policy reads: SNC and Ichi-Go hide the units beneath an enemy stack's top unit (drawn above), the enemy's
+displays off the map (their arrivals are the printed reinforcement schedules) and, Ichi-Go, the draw pool's order
+and what an untried counter is (drawn above); Dai Senso, Olympic and the skirmish hide nothing.
 """
 from __future__ import annotations
 
@@ -28,6 +36,7 @@ from typing import Any
 from app.rules.kernel.hexgrid import Hex
 
 TRIES = 8
+SINCE = 9  # the policies' edition that draws the rule set's `unseen` parts (app/rules/practice.py GREEDY_9)
 PLACES = ("hex", "where")  # the field that says where a unit is, by the games' names for it
 # what an untried counter's data gives it (Ichi-Go 3.3): drawn from another untried counter
 IDENTITY = ("ref", "army", "name", "type", "size", "steps_max", "strength", "static", "shift", "steps")
@@ -74,8 +83,19 @@ def untried(state: Any) -> list[str]:
     return sorted(uid for uid, u in units.items() if getattr(u, "tried", True) is False and hasattr(u, "ref"))
 
 
-def sample(rules, state: Any, side: str, rng: random.Random) -> Any:
-    """A position `side` cannot tell from `state` by its view, with the hidden parts drawn by `rng`."""
+def sample(rules, state: Any, side: str, rng: random.Random, edition: int = 8) -> Any:
+    """A position `side` cannot tell from `state` by its view, with the hidden parts drawn by `rng`; from edition
+    `SINCE` the rule set's `unseen` parts too (with a generator drawn first from `rng`, so the units' deal is
+    edition 8's)."""
+    unseen = getattr(rules, "unseen", None) if edition >= SINCE else None
+    if unseen is None:
+        return _dealt(rules, state, side, rng)
+    rest = random.Random(rng.getrandbits(64))
+    return unseen(_dealt(rules, state, side, rng), side, rest)
+
+
+def _dealt(rules, state: Any, side: str, rng: random.Random) -> Any:
+    """The hidden units dealt (module docstring), and nothing else drawn."""
     if not dataclasses.is_dataclass(state) or not isinstance(getattr(state, "units", None), dict):
         return state
     seen = rules.view(state, side)

@@ -58,7 +58,18 @@ rule set's `searched` keeps (Formosa's Allies: the LP the bases in reach need ke
 a hopeless attack); where the rule set counts the units over its stacking limits (`overstacked`: SNC 6.0, Formosa
 13.3) it gives no order that puts more over them and, while some are, brings them within before it ends a step
 (`Limits`); and when it rates nothing it draws among those orders, not every order (`drawn`).
-Random decides alike in editions 2 to 8, greedy in editions 2 to 4, in editions 5 to 7, and in edition 8.
+Edition 9 changes greedy (`GREEDY_9`, issue 29): the position it reads the stakes on draws, beside the hidden units,
+what the rule set's `unseen` hook says the side may not see (app/rules/belief.py; Formosa's: the other side's air
+and naval points and invasion markers, 11.0, drawn from the scenario's printed start and the counter mix, never
+from the real counts: a Japanese seat's reason for its kamikaze roll read how many amphibious markers the Allies
+held, 10.0, 16.6); where it would end a step (or rates nothing) it gives the listed move that raises the game's
+stakes most though it gains no ground toward an objective, among the listed moves and the rule set's `aims`
+(`stakes_move`: Formosa's engineers one hex nearer a port or airfield without a base, 20.1, which the victory
+hexes it walks toward stop drawing once a unit holds them, and which the list offered only marches past); and it
+reads the rule set's `searched` at its edition (Formosa's reserve: LP kept for an engineer still to land, none for
+a site the Japanese hold). The search reads edition 8's sample until it passes its own edition to `belief.sample`.
+Random decides alike in editions 2 to 9, greedy in editions 2 to 4, in editions 5 to 7, in edition 8, and in
+edition 9.
 
 `automated_seats` (optional member of a rule set): sides the server plays unless a game's creator says otherwise
 (Olympic: the Japanese).
@@ -91,6 +102,9 @@ EDITION = 8  # the edition a seat automated now records (3: the search's evaluat
 # searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way,
 # greedy rates by the stakes what it rated not at all, and checks stacking)
 GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
+GREEDY_9 = 9  # greedy's edition 9: reads positions drawn with the rule set's `unseen` parts (belief.SINCE), a move
+# that gains no ground toward an objective rated by the stakes (an engineer toward a base site), the rule set's
+# `searched` read at the seat's edition (Formosa: LP kept for an engineer still to land)
 RANDOM_CASE = "docs/architecture.md practice 10"
 GREEDY_CASE = "practice opponent (docs/play-by-email.md)"
 COMBAT = ("attack", "overrun", "assault", "land")
@@ -316,13 +330,18 @@ def greedy(rules, edition: int = EDITION) -> Policy:
         if edition < GREEDY_8:
             rated = ratings(rules, state, side, listed)
         else:
-            listed = considered(rules, state, side, listed)
+            listed = considered(rules, state, side, listed, edition)
             rated = Limits(rules, state, side).kept(ratings(rules, state, side, listed, edition))
         for score, text, reason in rated:
             if score is not None and usable(rules, state, side, text) is not None:
+                if edition >= GREEDY_9 and (reason or {}).get("rule") == "end" and (
+                        moved := stakes_move(rules, state, side, listed)) is not None:
+                    return moved
                 return text, reason
         if edition >= 5 and (forced := forced_attack(rules, state, side, listed)) is not None:
             return forced
+        if edition >= GREEDY_9 and (moved := stakes_move(rules, state, side, listed)) is not None:
+            return moved
         if edition >= GREEDY_8 and (found := drawn(rules, state, side, listed)) is not None:
             return found
         text, reason = fallback(state, side, given)
@@ -332,7 +351,7 @@ def greedy(rules, edition: int = EDITION) -> Policy:
     return play
 
 
-def considered(rules, state: Any, side: str, listed: list[dict]) -> list[dict]:
+def considered(rules, state: Any, side: str, listed: list[dict], edition: int = GREEDY_8) -> list[dict]:
     """Greedy from edition 8: the listed orders less those the rule set's `searched` passes over (app/rules/base.py
     Optional; Formosa's Allies: no LP spent below what the bases in reach need, no Base Building Phase ended while
     a base can be built, no unit put where 15.0 forces a hopeless attack, no engineer lost where another unit may
@@ -342,8 +361,56 @@ def considered(rules, state: Any, side: str, listed: list[dict]) -> list[dict]:
         return listed
     texts = [item["order"] for item in listed]
     greedy8 = "edition" in inspect.signature(searched).parameters  # Formosa: engineers kept for the bases too
-    kept = set(searched(state, side, texts, edition=GREEDY_8) if greedy8 else searched(state, side, texts))
+    read = GREEDY_8 if edition < GREEDY_9 else edition  # edition 9: the seat's (Formosa: LP for engineers to land)
+    kept = set(searched(state, side, texts, edition=read) if greedy8 else searched(state, side, texts))
     return [item for item in listed if item["order"] in kept] or listed
+
+
+def stakes_move(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:
+    """Greedy from edition 9, where it would end the step (or rates nothing): the listed move (or move by sea) that
+    gains no ground toward an objective but raises the game's stakes most (Formosa: an engineer toward a port or
+    airfield without a base, 20.1, which the victory hexes greedy walks toward do not draw once a unit holds it;
+    edition 8 left engineers 2-6 hexes from such sites all game), read on the position drawn from the side's view
+    (`Seen.world`); None if none raises them. Read only here, once a step has nothing better, for its cost: a
+    decide and a reading of the stakes for each move listed."""
+    seen = Seen(rules, state, side, GREEDY_9)
+    if seen.stakes is None:
+        return None
+    texts = [item["order"] for item in listed]
+    found = []
+    for n, text in enumerate(texts + _aims(rules, state, side, texts)):
+        try:
+            command = rules.parse(text, side, state)
+        except (OrderError, ValueError, KeyError):
+            continue
+        units, to = _units_and_destination(command.args)
+        if command.action not in MOVES + SEA or not units or not to or seen.left_behind(units):
+            continue
+        gain = _stakes_gain(rules, command, seen)
+        if gain is not None and gain > 0:
+            found.append((-gain, n, text, gain))
+    limits = Limits(rules, state, side)
+    rated = [(10 + min(gain, 0.9), text, {"case": GREEDY_CASE, "rule": "stakes", "gain": round(gain, 4), "summary": (
+        f"greedy: a move nearer its victory conditions by {gain:.4f} (the game's stakes)")})
+        for _, _, text, gain in sorted(found)]
+    for _, text, reason in limits.kept(rated):
+        if usable(rules, state, side, text) is not None:
+            return text, reason
+    return None
+
+
+def _aims(rules, state: Any, side: str, texts: list[str]) -> list[str]:
+    """The rule set's `aims` (moves toward what its victory conditions need that the list may lack: Formosa's
+    engineers one hex nearer a bare site) not listed, less those its `searched` passes over (read with the list)."""
+    aims = getattr(rules, "aims", None)
+    if aims is None:
+        return []
+    extra = [t for t in dict.fromkeys(aims(state, side, edition=GREEDY_9)) if t not in texts]
+    searched = getattr(rules, "searched", None)
+    if extra and searched is not None and "edition" in inspect.signature(searched).parameters:
+        kept = set(searched(state, side, texts + extra, edition=GREEDY_9))
+        extra = [t for t in extra if t in kept]
+    return extra
 
 
 def drawn(rules, state: Any, side: str, listed: list[dict]) -> tuple[str, dict] | None:
@@ -422,7 +489,7 @@ def ratings(rules, state: Any, side: str, listed: list[dict], edition: int = 7) 
     """Greedy's rating of each listed order (app/rules/legal.py's items), best first, in the list's order among
     equals: (score, order text, reason); score None for an order not worth giving, last. `edition`: greedy's
     (the search and the chances read edition 7's ratings)."""
-    seen = Seen(rules, state, side)
+    seen = Seen(rules, state, side, edition)
     out = []
     for n, item in enumerate(listed):
         try:
@@ -438,8 +505,9 @@ def ratings(rules, state: Any, side: str, listed: list[dict], edition: int = 7) 
 class Seen:
     """What greedy reads of the side's view: its units' hexes, the victory hexes it holds, its objectives."""
 
-    def __init__(self, rules, state: Any, side: str):
+    def __init__(self, rules, state: Any, side: str, edition: int = 7):
         view = rules.view(state, side)
+        self.edition = edition
         self.game_map = rules.game_map(state)
         units = [u for u in view.get("units") or () if u.get("hex")]
         self.hexes = {u["id"]: u["hex"] for u in units if u.get("side") == side}
@@ -459,7 +527,8 @@ class Seen:
         drawn with a seed from that view (app/rules/belief.py, as the search samples its own): the stakes it reads
         never read what the side may not see (issue 25)."""
         seed = view_seed(self.rules, self.state, self.side)
-        return belief.sample(self.rules, self.state, self.side, random.Random(f"{seed}:greedy"))
+        return belief.sample(self.rules, self.state, self.side, random.Random(f"{seed}:greedy"),
+                             edition=GREEDY_9 if self.edition >= GREEDY_9 else GREEDY_8)
 
     @functools.cached_property
     def stakes(self) -> float | None:

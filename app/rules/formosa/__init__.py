@@ -7,7 +7,7 @@ docs/formosa-engine-plan.md; rulings: docs/rulings/formosa.md; orders: docs/orde
 from dataclasses import replace
 
 from app.rules.engine.game import Game
-from app.rules.formosa import data_load, fog, position, searched, sequence, victory, view
+from app.rules.formosa import data_load, fog, position, searched, sequence, unseen, victory, view
 from app.rules.formosa.state import RULES_VERSION, SIDES, State, created_under
 
 
@@ -40,7 +40,9 @@ GAME = Game(
             "visible": lambda event, side: fog.visible(event, side, _describe), "reveals": fog.reveals,
             "losses": view.losses, "stakes": victory.stakes, "more_orders": sequence.more_orders,
             "overstacked": victory.overstacked, "searched": searched.searched,
-            "search_editions": {"overstacked": 6, "searched": 7},
+            "unseen": unseen.unseen,  # the policies' edition 9 (app/rules/belief.py)
+            "aims": searched.aims,  # greedy's edition 9; the search's from searched.AIMS_SINCE
+            "search_editions": {"overstacked": 6, "searched": 7, "aims": searched.AIMS_SINCE},
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "counterattack": {}, "advance": {}, "overstack": {},
                          "exploit": {}, "air-losses": {}, "kamikaze-hits": {}, "b29-fortified": {},

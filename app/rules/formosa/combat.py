@@ -131,6 +131,8 @@ def declare(d: Decision, hexes: list[str], unit_ids: list[str], gunfire: int = 0
         u = state.unit(uid)
         if u is None or u.side != side or not is_hex(u.where):
             d.refuse(C15, f"{uid} is not {side_unit(side)} on the map")
+        if state.since(16) and state.spec(uid).type == "pw-camp":  # ruling F134
+            d.refuse("Formosa 25.10", f"{uid}: the PW Camp may never attack, even in an enemy ZOC")
         if not can_attack(state, u):
             d.refuse(C15, f"{uid} cannot attack: it has attacked this phase or never attacks")
         for h in hexes:
@@ -296,12 +298,19 @@ def resolve(d: Decision, side: str, hexes: list[str], attackers: list[Unit], gun
     p = odds(state, side, hexes, attackers, found, defending)
     defenders = [x.id for x in defending] if defending is not None else [
         x.id for h in hexes for x in state.at(h, other(side))]
-    die = d.roll(f"combat: {side} {'counterattack on' if counterattack else 'attack on'} {', '.join(hexes)}")
+    die = _die(d, p, f"combat: {side} {'counterattack on' if counterattack else 'attack on'} {', '.join(hexes)}")
     code = p.result(die).code
     d.emit(CombatResolved(side, list(hexes), [u.id for u in attackers], defenders, int(p.attack),
                           int(p.defence), int(p.odds.value), [_shift(s) for s in found], p.column_label, die, code,
                           counterattack=counterattack, assault=assault, exploitation=exploitation))
     apply_result(d, code)
+
+
+def _die(d: Decision, p: Preview, purpose: str) -> int:
+    """15.2 step 7: the attacker's die; a position's combat under way (under_way.py, ruling F130) states its result
+    instead, and its dice name the face that gives it on this column."""
+    face = getattr(d.dice, "face_for", None)
+    return face(p) if face is not None else d.roll(purpose)
 
 
 def _shift(s: Shift) -> dict:

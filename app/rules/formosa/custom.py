@@ -13,7 +13,8 @@ air transport (`airlifted`, 25.3), the units attacked this phase that retreated 
 VP earned in play (`[vp]`, 25.10). Ruling F124 adds the middle of an Invasion Phase (stacks at sea on their
 markers, `[at_sea]`; landings, drops and assaults made; support waiting for the first assault; an assault's CA),
 F126 the phasing side over the stacking limits in the middle of a phase (13.0), and F127 an advance after combat still
-to choose (`[advance]`, 15.8, 10.2.2). A unit is placed only
+to choose (`[advance]`, 15.8, 10.2.2); F130 a combat under way at any point (`[combat]`, under_way.py: the defender's
+answer, losses, retreats, the counterattack's hex, the advance, 25.1's offer). A unit is placed only
 where a rule could have brought it, and Amoy's timing and the 6th Marine Division's arrival are kept (ruling F118).
 """
 from __future__ import annotations
@@ -28,7 +29,7 @@ from app.rules.kernel.hexgrid import Hex
 EXTRA_KEYS = ("where", "revealed", "bases", "lp", "air", "naval", "markers", "amoy_turn", "values", "missions",
               "suppressed", "fleet_sortied", "counterattack", "pinned", "landed", "interdiction", "kamikaze_spent",
               "air_supply_used", "moved", "attacked", "attacked_hexes", "lp_next_turn", "support", "vp",
-              "b29_struck", "airlifted", "defended", "at_sea", "advance")
+              "b29_struck", "airlifted", "defended", "at_sea", "advance", "combat")
 FLEET_RESULTS = {"fiasco": "Fiasco", "indecisive": "Indecisive Action", "decisive": "Decisive Battle"}
 POOLS = {"air": ("allied-tac", "cw-tac", "japanese-tac", "kamikaze", "b29", "air-supply", "mobile-fleet"),
          "naval": ("gunfire", "cw-gunfire"), "markers": ("amphibious", "drop-zone"), "lp": SIDES}
@@ -281,9 +282,14 @@ def _place(state: State, p: Position) -> State:
     if problems:
         raise SetupError("position", problems)
     placed = _revealed_in_combat(placed)
-    counter, advance = x.get("counterattack"), x.get("advance")
-    if counter is not None and advance is not None:
-        raise SetupError("position", ["[counterattack] and [advance]: one combat is under way at a time (15.5)"])
+    counter, advance, under_way = x.get("counterattack"), x.get("advance"), x.get("combat")
+    if sum(v is not None for v in (counter, advance, under_way)) > 1:
+        raise SetupError("position", ["[counterattack], [advance] and [combat]: one combat is under way at a time "
+                                      "(15.5)"])
+    if under_way is not None:
+        from app.rules.formosa.under_way import open_combat
+
+        return open_combat(placed, under_way)
     if advance is not None:
         return _advance(placed, advance)
     return placed if counter is None else _counterattack(placed, counter)

@@ -25,6 +25,19 @@ chooses), none that names an engineer; where a landing or naval transfer puts an
 hex without a base, none that puts one elsewhere; no `move` or `attack` that takes an engineer off or away from
 such a hex it stands on or next to, but to another such hex or next to one (20.1: it builds only there).
 
+From greedy's edition 9 (`STAGED_SINCE`) the Recruit Phase's reserve counts only the bare sites no Japanese unit
+stands on (what the Allies see: a "?" counter's hex is occupied; 10.1, 21.0: no landing there, and an engineer
+builds only where it stands, 20.1), and also keeps, for an engineer in the Staging Area or Amoy (which a landing or
+naval transfer may put on such a site this Game-Turn, 10.2, 21.0), the LP of the dearest such site no engineer on
+the map is kept LP for (`staged_reserve`): edition 8 spent every LP in the Recruit Phase, landed the engineer on a
+port and airfield (4 LP) and met the Base Building Phase with 0-3 LP, and late in the game kept 14-20 LP for
+engineers next to ports the Japanese held.
+
+Greedy's edition 9 also reads `aims`: an Allied engineer's one-hex steps toward a bare site no Japanese unit
+stands on, within `RESERVE_REACH` hexes, which the legal list lacks (it offers each unit its longest moves: an
+engineer next to a bare port was offered only a march past it, which `for_bases` passes over); the search reads them
+from the edition `AIMS_SINCE` names (app/rules/search.py), none yet.
+
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
 
@@ -39,6 +52,10 @@ CONCEALED_CF = 3  # what the Allies take a "?" counter for: the Japanese infantr
 WINNABLE = 2  # the Allied CRT's first column not below 100% (15.2): to the left four faces in six or more cost the
 # attackers a unit (AE, A1, an AR in an EZOC they cannot retreat through, 15.7)
 RESERVE_REACH = 6  # hexes from an engineer to a port or airfield it is kept LP for
+STAGED_SINCE = 9  # greedy's edition that keeps LP for an engineer still to land (app/rules/practice.py GREEDY_9)
+STAGED = 1  # engineers off the map kept LP for: one base a Game-Turn
+STAGING = ("allied-staging", "amoy")  # whence an engineer lands or is shipped (10.2, 21.0)
+AIMS_SINCE = 10  # the search's edition that reads `aims` (the rule set's search_editions); greedy's from 9
 SPENDS = ("recruit", "buy")
 PLACES = ("land", "transfer", "move")
 
@@ -52,7 +69,7 @@ def searched(state: State, side: str, orders: list[str], edition: int = 7) -> li
         orders = for_bases(state, orders) or orders
     step = state.step
     if step == "recruit-allied":
-        kept = _within_reserve(state, orders)
+        kept = _within_reserve(state, orders, edition)
     elif step == "base-building":
         kept = [o for o in orders if o.split()[0] != "demobilise"]
         if any(o.split()[0] == "build" for o in kept):
@@ -106,17 +123,17 @@ def _unbased_sites(state: State) -> list[Hex]:
             and set(state.data.objectives(h)) & {"major-port", "minor-port", "airfield"}]
 
 
-def base_reserve(state: State) -> int:
+def base_reserve(state: State, edition: int = 7) -> int:
     """The LP the bases in reach need (20.1: 1 for an airfield, 3 a port, 4 both): for each Allied engineer on the
     map on its mobile side, its best port or airfield hex without a base within `RESERVE_REACH` hexes (its VP
     halved every three hexes away, as victory.bases_in_view reads them), each hex once; at most the 20 LP a side
-    may keep (7.2)."""
+    may keep (7.2). From edition `STAGED_SINCE`, `staged_reserve` besides."""
     values, costs = state.data.charts["victory"], state.data.charts["allied_other"]
     based = {u.where for u in state.on_map("allied") if u.base}
     sites = {}
     for h in state.data.sudden_death_hexes():
         feats = set(state.data.objectives(h)) - {"industry", "peak"}
-        if str(h) in based or not feats:
+        if str(h) in based or not feats or (edition >= STAGED_SINCE and state.at(str(h), "japanese")):
             continue
         port = bool(feats & {"major-port", "minor-port"})
         cost = costs["base_port_and_airfield"] if port and "airfield" in feats else costs[
@@ -133,11 +150,23 @@ def base_reserve(state: State) -> int:
             _, label, cost = max(near)
             taken.add(label)
             reserve += cost
+    if edition >= STAGED_SINCE:
+        reserve += staged_reserve(state, {k: v for k, v in sites.items() if k not in taken})
     return min(reserve, state.data.charts["income"]["cap"])
 
 
-def _within_reserve(state: State, orders: list[str]) -> list[str]:
-    reserve = base_reserve(state)
+def staged_reserve(state: State, sites: dict[str, tuple[Hex, int, int]]) -> int:
+    """The LP `STAGED` engineers in the Staging Area or Amoy need for the bare sites left (`sites`: label -> (hex,
+    VP, LP)), the dearest first (20.1: a port and airfield 4 LP; the landing that puts the engineer on one is not
+    chosen yet)."""
+    staged = [u for u in state.units.values() if u.side == "allied" and u.where in STAGING and not u.base
+              and state.spec(u.id).type == "engineer"]
+    dearest = sorted((cost for _, _, cost in sites.values()), reverse=True)
+    return sum(dearest[:min(len(staged), STAGED)])
+
+
+def _within_reserve(state: State, orders: list[str], edition: int = 7) -> list[str]:
+    reserve = base_reserve(state, edition)
     if not reserve:
         return orders
     lp = state.lp["allied"]
@@ -237,3 +266,23 @@ def hopeless(state: State, hex_label: str, adding: list[str]) -> bool:
         shifts.append(Shift(-terrain, "Formosa 15.4.1", "terrain in the defender's hex"))
     attack = sum(state.cf(u) for u in units)
     return preview_attack(data.crt("us"), attack, max(defence, 1), shifts).column < WINNABLE
+
+
+def aims(state: State, side: str, edition: int = 7) -> list[str]:
+    """From edition `STAGED_SINCE` (greedy's 9): `move ENGINEER HEX` for each hex next to an Allied engineer on its
+    mobile side that is nearer a bare port or airfield no Japanese unit stands on (20.1: it builds only there),
+    within `RESERVE_REACH` hexes; unchecked (the policy keeps those the rules accept)."""
+    if side != "allied" or edition < STAGED_SINCE:
+        return []
+    sites = [h for h in _unbased_sites(state) if not state.at(str(h), "japanese")]
+    grid, out = state.data.map, []
+    for u in sorted(state.on_map("allied"), key=lambda u: u.id):
+        if u.base or state.spec(u.id).type != "engineer" or not sites:
+            continue
+        here = Hex.parse(u.where)
+        near = min(grid.distance(here, h) for h in sites)
+        if not 0 < near <= RESERVE_REACH:
+            continue
+        out += [f"move {u.id} {n}" for n in grid.neighbours(here)
+                if min(grid.distance(n, h) for h in sites) < near]
+    return out

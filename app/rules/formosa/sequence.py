@@ -539,27 +539,35 @@ def _land_candidates(state: State, side: str):
     """10.1, 10.2: the first four US units ready to land, on a spread of the beaches and ports free of the enemy and
     on every eighth all-sea hex next to a Japanese-held one. Since rules version 14 (ruling F128) also the first
     three other units with the first engineer ready (engineer ids sort after every regiment, so no listed landing
-    carried one), on those hexes and on a spread of the port and airfield hexes it could build a base in (20.1)."""
+    carried one), on those hexes and on a spread of the port and airfield hexes it could build a base in (20.1).
+    Since rules version 16 (ruling F131) the Commonwealth's units ready are listed the same way, in stacks of their
+    own (10.2: every Allied mobile unit lands; 13.1: never with US units)."""
     if state.markers.get("amphibious", 0) < 1:
         return
-    ready = sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == "us")
-    if not ready:
+    nations = ("us", "cw") if state.since(16) else ("us",)
+    readies = [ready for ready in (sorted(u.id for u in _invaders(state) if state.spec(u.id).nationality == nat)
+                                   for nat in nations) if ready]
+    if not readies:
         return
-    stacks = [ready[:4], *_with_engineer(state, ready)]
     targets = sorted(str(h) for h in state.data.open_coastal() | state.data.ports()
                      if not state.at(str(h), "japanese") and str(h) not in state.used_hexes)
     spread = targets[:: max(1, len(targets) // 6)]
-    for h in spread:
-        for units in stacks:
-            yield {"hex": h, "units": units}
     sites = state.data.ports() | state.data.airfields()
     bases = [h for h in targets if H(h) in sites and h not in spread]
-    for h in bases[:: -(-len(bases) // 6) or 1] if len(stacks) > 1 else ():  # six at most
-        yield {"hex": h, "units": stacks[1]}
-    for i, found in enumerate(invasion.sea_candidates(state, ready[:4])):
-        if i % 8 == 0:
+    by_nation = [[ready[:4], *_with_engineer(state, ready)] for ready in readies]  # each hex offers both nations'
+    for h in spread:
+        for stacks in by_nation:
             for units in stacks:
-                yield {**found, "units": units}
+                yield {"hex": h, "units": units}
+    for h in bases[:: -(-len(bases) // 6) or 1]:  # six at most
+        for stacks in by_nation:
+            if len(stacks) > 1:
+                yield {"hex": h, "units": stacks[1]}
+    for i, found in enumerate(invasion.sea_candidates(state, readies[0][:4])):
+        if i % 8 == 0:
+            for stacks in by_nation:
+                for units in stacks:
+                    yield {**found, "units": units}
 
 
 def _with_engineer(state: State, ready: list[str]) -> list[list[str]]:
@@ -1350,14 +1358,50 @@ def _slot_face():
     return SlotType.choice("concealed", "revealed")
 
 
-TABLE = StatesTable(
-    [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),
+# Ruling F133 (rules version 16): orders the rules give one side only, refused by the case that reserves them when
+# the other side gives them, whatever the moment (an order by the side that may give it, at the wrong moment, keeps
+# the sequence of play's refusal, 6.1)
+RESERVED = {
+    "japanese": {"interdict": ("Formosa 16.4", "only the Allied player conducts interdiction missions"),
+                 "strike": ("Formosa 16.5", "B-29 strikes are the Allied player's"),
+                 "drop": ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
+                 "assault": ("Formosa 10.0", "only the Allied player conducts amphibious and airborne invasions"),
+                 "transfer": ("Formosa 21.0", "naval transfer is the Allied player's"),
+                 "build": ("Formosa 7.0", "only the Allied player may build infrastructure (20.0: Allied engineers "
+                                          "only)"),
+                 "demobilise": ("Formosa 20.2", "only the Allied player has bases to demobilise"),
+                 "motorized": ("Formosa 22.0", "motorized movement is the Allied player's"),
+                 "airlift": ("Formosa 25.3", "air transport is the Allied player's")},
+    "allied": {"sortie": ("Formosa 18.0", "the mobile fleet sortie is the Japanese player's"),
+               "raid": ("Formosa 25.8", "the Airborne Raiders are the Japanese player's"),
+               "fortify": ("Formosa 16.5", "only the Japanese player reveals a unit for the Fortified column")},
+}
+
+
+def _reserved(self, state: State, command) -> tuple[str, str] | None:
+    """Step.closed for every Formosa step (ruling F133): an order reserved to the other side, named by its case;
+    16.3's ground support by the defender too (it supports an attack only)."""
+    if not state.since(16):
+        return None
+    found = RESERVED.get(command.side, {}).get(command.action)
+    if found:
+        return found
+    if command.action == "support" and state.step in COMBAT_STEPS and command.side != state.side:
+        return "Formosa 16.3", "ground support missions support an attack only; they are never used in the defence"
+    return None
+
+
+STEPS = [SetupJapaneseLp(), SetupJapanese(), SetupAllied(), Recon(), ReconReveal(), RecruitJapanese(), RecruitAllied(),
      Automatic("logistics"), Amoy(), Invasion(), NavalTransfer(),
      AlliedMovement(), AlliedCombat(), BaseBuilding(), JapaneseMovement(), JapaneseCombat(), Losses(), Retreat(),
      Counterattack(), Advance(), Overstack(), Exploit(),
      strike.StrikePlanningJapanese(), strike.StrikePlanningAllied(), strike.AirSuperiority(), strike.AirLosses(),
      strike.SpecialAttack(), strike.KamikazeHits(), strike.B29(), strike.B29Fortified(), strike.Interdiction(),
-     strike.Defence(), Automatic("strike-reveal"), Automatic("air-return")],
+     strike.Defence(), Automatic("strike-reveal"), Automatic("air-return")]
+for _step in {type(x) for x in STEPS}:
+    _step.closed = _reserved
+TABLE = StatesTable(
+    STEPS,
     sequence_case=SEQ,
     options=lambda state: state.data.optional,
     slots={"FACE": _slot_face(), "PLACE": SlotType(_read_place, "a hex (XXYY), 'staging' or 'amoy'"),

@@ -73,7 +73,16 @@ OUT = "out"
 # 15: ruling F129: the Japanese view no longer lists the Allied recruits still to deploy (11.0: hidden in the
 #    Staging Area and Amoy as every unit there); an automated seat draws from its side's view, so a game created
 #    under 1-14 shows and decides as played
-RULES_VERSION = 15
+# 16: ruling F131: the listed landings offer the Commonwealth's units ready too (in stacks of their own, 13.1), and
+#    the listed interdiction every hex holding Japanese units or next to them, with one or two points (16.1: any
+#    hex of the map); the list changes, and with it what the random player draws and greedy and search choose
+#    from, so a game created under 1-15 is listed and decided as played; ruling F132: a sortie given before the
+#    kamikaze roll is refused by the rule that forbids it (18.0 on GT 1 or without the marker, else 16.6), not by
+#    the sequence (6.1); ruling F133: an order the rules reserve to the other side (interdiction, B-29, invasions,
+#    naval transfer, bases, motorized movement, air transport; the fleet, the raiders, the Fortified reveal; ground
+#    support in defence) is refused by the case that reserves it; ruling F134: the PW Camp's attack is refused by
+#    25.10
+RULES_VERSION = 16
 H = Hex.parse
 
 

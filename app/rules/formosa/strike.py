@@ -277,7 +277,11 @@ class SpecialAttack(Step):
         return f"Game-Turn {s.turn}: Japanese special attack phase: the mobile fleet may sortie (18.0)"
 
     def allowed(self, state: State, orders: tuple[str, ...]):
-        return ("roll",) if not state.strike.kamikaze_done else ("sortie", "end")
+        """Since rules version 16 a sortie before the kamikaze roll reaches its order, refused by 18.0 where 18.0
+        forbids it (GT 1, no marker, the one sortie made) and else by 16.6 (ruling F132)."""
+        if state.strike.kamikaze_done:
+            return ("sortie", "end")
+        return ("roll", "sortie") if state.since(16) else ("roll",)
 
     @order("roll", "Formosa 16.6", "roll the kamikaze attack (every GT; the 0 column without points, F5)")
     def roll(self, d: Decision) -> None:
@@ -300,6 +304,9 @@ class SpecialAttack(Step):
     def sortie(self, d: Decision) -> None:
         state: State = d.state
         strategic.check_sortie(d.data, state.turn, state.air.get("mobile-fleet", 0) > 0, state.strike.fleet_used)
+        if not state.strike.kamikaze_done:  # ruling F132 (rules version 16)
+            d.refuse("Formosa 16.6", "the kamikaze attack is rolled first in the Japanese Special Attack Phase, every "
+                                     "GT ('roll', ruling F5); the mobile fleet may sortie after it (6.1)")
         result = strategic.fleet_sortie(d.data, state.scenario, d.roll("mobile fleet sortie (18.0)"))
         lp_die = lost = 0
         if result.allied_lp_die:
@@ -509,10 +516,30 @@ class GroundSupport(Step):
 
 
 def _interdict_candidates(state: State, side: str):
+    """16.4: one point on every seventh Japanese unit's hex (three at most). Since rules version 16 (ruling F131)
+    one or two points, as many as are left, on every hex interdiction acts on now or next: each hex a Japanese
+    unit stands in (item 1 reveals the concealed ones) and each land hex free of Allied units next to one, where a
+    Japanese move goes first (items 2-3). The order takes any hex of the map (16.1)."""
     for nat, mission in (("us", "interdiction"), ("cw", "cw-interdiction")):
-        if ap.assigned(state, "allied", mission) > ap.placed(state, "allied", nat, "interdiction"):
+        left = ap.assigned(state, "allied", mission) - ap.placed(state, "allied", nat, "interdiction")
+        if left <= 0:
+            continue
+        nation = {"nation": "cw"} if nat == "cw" else {}
+        if not state.since(16):
             for u in state.on_map("japanese")[:: 7][:3]:
-                yield {"hex": u.where, "n": 1, **({"nation": "cw"} if nat == "cw" else {})}
+                yield {"hex": u.where, "n": 1, **nation}
+            continue
+        for h in interdiction_hexes(state):
+            for n in range(1, min(left, 2) + 1):
+                yield {"hex": h, "n": n, **nation}
+
+
+def interdiction_hexes(state: State) -> list[str]:
+    """Ruling F131: the hexes holding Japanese units and the land hexes free of Allied units next to them."""
+    held = {u.where for u in state.on_map("japanese")}
+    near = {str(n) for h in held for n in state.data.map.neighbours(H(h))
+            if state.data.is_land(n) and not state.at(str(n), "allied")}
+    return sorted(held | near)
 
 
 class Interdiction(Step):
