@@ -91,11 +91,37 @@ def pg_cluster():
     cluster.stop()
 
 
+@pytest.fixture(scope="session")
+def pg_migrated(pg_cluster):
+    """The name of a database on the test run's server that this release's migrations took from empty to current,
+    once a session: the template of each test's database (`pg_url`), a copy instead of the migrations run again."""
+    from app.events.store import EventStore
+
+    name = "t_migrated"
+    EventStore(pg_cluster.create_database(name)).close()
+    return name
+
+
+def new_database(request, cluster, name: str) -> str:
+    """A new database `name` on `cluster`: a copy of the migrated one (`pg_migrated`), or new and empty where the
+    test is marked `empty_database` (it holds a migration back, or migrates the database from several processes at
+    once). Its URL."""
+    if request.node.get_closest_marker("empty_database"):
+        return cluster.create_database(name)
+    import psycopg
+
+    template = request.getfixturevalue("pg_migrated")
+    with psycopg.connect(cluster.url(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return cluster.url(name)
+
+
 @pytest.fixture
-def pg_url(pg_cluster):
-    """The URL of a new, empty database on the test run's PostgreSQL server, dropped after the test."""
+def pg_url(request, pg_cluster):
+    """The URL of a new database on the test run's PostgreSQL server, dropped after the test: already migrated (a
+    copy of `pg_migrated`), or empty where the test is marked `empty_database`."""
     name = f"t_{uuid.uuid4().hex[:12]}"
-    yield pg_cluster.create_database(name)
+    yield new_database(request, pg_cluster, name)
     pg_cluster.drop_database(name)
 
 
@@ -116,7 +142,7 @@ def module_db_location(request, tmp_path_factory):
     cluster = request.getfixturevalue("pg_cluster")
     name = f"t_{uuid.uuid4().hex[:12]}"
     request.addfinalizer(lambda: cluster.drop_database(name))
-    return cluster.create_database(name)
+    return new_database(request, cluster, name)
 
 
 @pytest.fixture

@@ -39,6 +39,7 @@ def test_a_position_starts_at_zero_or_at_a_forks_point_and_moves_with_its_transa
         backend.reaction_position("turns", "g-none")
 
 
+@pytest.mark.empty_database  # its migration held back
 def test_the_stalls_subscriber_starts_the_games_stored_before_it_at_their_heads(db_location, monkeypatch):
     """A database from before the stalls subscriber (its migration held back) is opened by this release: its games'
     stalls, told to nobody then, are not read again nor told now (the subscriber starts at their heads, as every

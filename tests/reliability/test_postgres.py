@@ -139,6 +139,7 @@ def test_the_command_line_plays_on_a_postgresql_url(pg_url):
     assert "chain intact and 1 orders replayed" in call("verify", game_id)
 
 
+@pytest.mark.empty_database  # the servers' threads migrate the new database at once
 @pytest.mark.slow  # three server processes
 def test_writers_racing_through_three_serve_processes_on_one_database(pg_url, tmp_path):
     """`python cli.py serve` three times on one PostgreSQL database; each game's three writers go through different
@@ -158,6 +159,7 @@ def test_writers_racing_through_three_serve_processes_on_one_database(pg_url, tm
     assert result.lost == [] and result.duplicate_seqs == [] and result.unverified == [], result.summary()
 
 
+@pytest.mark.empty_database  # the servers' threads migrate the new database at once
 @pytest.mark.slow  # real servers killed and restarted
 def test_sigkill_of_serve_processes_on_one_database_loses_no_acknowledged_order(pg_url, tmp_path):
     """Two `serve` processes on one PostgreSQL database, four HTTP clients; one server SIGKILLed at a random
