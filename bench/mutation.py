@@ -60,6 +60,9 @@ PACKAGES = {
     # the practice opponents: their policies (app/rules/practice.py and the frozen editions practice_v1*.py) and
     # the search (app/rules/search.py)
     "practice": lambda path: path.parent == RULES and path.name.startswith(("practice", "search")),
+    # the analysis: the evaluation the search's playouts end on and the win chances read (app/rules/evaluation.py),
+    # and the chances after every Game-Turn (app/projections/chances.py)
+    "analysis": lambda path: path in (RULES / "evaluation.py", Path("app", "projections", "chances.py")),
 }
 # the name a game's cases carry in refusals and docstrings ("Formosa 13.3"), by package
 CASE_PREFIX = {"snc": "SNC", "ichigo": "Ichi-Go", "formosa": "Formosa", "daisenso": "Dai Senso",
@@ -71,16 +74,31 @@ TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT, getattr(tokenize, "FSTRING_MID
 CASE_NUMBER = re.compile(r"(?<![\w.])([0-9]{1,2}(?:\.[0-9]{1,2})+)(?![\w]|\.[0-9])")
 
 
-def generate(max_children: int) -> None:
-    """mutmut's own first step of `mutmut run` (copy the tree into mutants/, write each file's mutants); it keeps
-    a file's mutants and their results until the source file changes."""
-    from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_mutants
+def generate(max_children: int, packages: list[str]) -> None:
+    """mutmut's own first step of `mutmut run` (copy the tree into mutants/, write each file's mutants), for the
+    files of `packages` only (another package's files stay plain copies until a run of it: writing every file's
+    mutants takes half an hour on a busy machine); it keeps a file's mutants and their results until the source
+    file changes."""
+    from multiprocessing import Pool
+
+    from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_file_mutants
+    from mutmut.configuration import config
+    from mutmut.utils.file_utils import walk_source_files
 
     os.makedirs("mutants", exist_ok=True)
+    files = [path for path in walk_source_files()
+             if not config().should_mutate(path) or any(PACKAGES[p](path) for p in packages)]
+    for path in files:  # a run stopped while writing a file's mutants leaves them half written and no .meta:
+        written = Path("mutants", path)  # mutmut would take the file as done (newer than its source)
+        if config().should_mutate(path) and written.exists() and not written.with_name(written.name + ".meta").exists():
+            written.unlink()
     with contextlib.redirect_stdout(io.StringIO()):  # it names every file it copies
         copy_src_dir()
         copy_also_copy_files()
-        create_mutants(max_children=max_children)
+        with Pool(processes=max_children) as pool:
+            for result in pool.imap_unordered(create_file_mutants, files):
+                if result.error:
+                    raise result.error
 
 
 def meta(package: str) -> dict[str, int | None]:
@@ -494,7 +512,7 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
     each row's tests run as `--lines` runs a mutant (`row_kills_by_lines`)."""
     log = ROOT / "mutants" / "case-report.log"
     log.write_text("")
-    trace = trace_lines(list(chosen), False) if lines else None
+    trace = trace_lines(False) if lines else None
     warm = Warm() if lines else None
     for package, names in chosen.items():
         rows = case_rows().get(package)
@@ -545,7 +563,8 @@ IMPORT_TIME = -1  # the "test" of a line run while test modules are imported (co
 # a package's own tests, run before the others that reach a mutant
 OWN_TESTS = {"engine": ("tests/engine/",), "skirmish": ("tests/rules/test_skirmish",), "kernel": ("tests/kernel/",),
              "practice": ("tests/engine/test_greedy_policy.py", "tests/engine/test_practice_policies.py",
-                          "tests/core/")}
+                          "tests/core/"),
+             "analysis": ("tests/core/test_evaluation.py", "tests/replay/test_chances.py")}
 # exit codes written to mutmut's meta files, so `--report` and `mutmut results` read these runs too
 EXIT_CODE = {"killed": 1, "survived": 0, "timeout": 36, "import failure": 255, "no tests": 33}
 
@@ -603,13 +622,12 @@ def trace_worker(include: list[str], args: list[str], out: str) -> None:
     Path(out).write_text(json.dumps({"tests": tests, "durations": [durations[t] for t in tests], "lines": lines}))
 
 
-def trace_lines(packages: list[str], retrace: bool) -> dict:
-    """Which fast tests run each line of the packages' files (LINES, with the files traced before), traced again
-    where something changed: all of it when a source file or a test helper changed, only the changed test modules
-    when only they did."""
+def trace_lines(retrace: bool) -> dict:
+    """Which fast tests run each line of every package's files (LINES), traced again where something changed: all
+    of it when a source file or a test helper changed, only the changed test modules when only they did. Every
+    package's files whatever `--packages` names, so one trace serves a run of each package in turn."""
     old = json.loads(LINES.read_text()) if LINES.exists() and not retrace else None
-    files = {str(p) for p in _package_files(packages)} | {f for f in (old or {}).get("sources", {})
-                                                           if (ROOT / f).exists()}
+    files = {str(p) for p in _package_files(list(PACKAGES))}
     sources = {f: _digest(Path(f)) for f in sorted(files)}
     tests_now = _test_files()
     conf = _mutmut_config()
@@ -811,7 +829,7 @@ def _run_stage(name: str, tests: list[str], cpu_limit: int, args: list[str], war
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
 
-    out = ROOT / "mutants" / "lines-stage.log"
+    out = ROOT / "mutants" / f"lines-stage-{os.getpid()}.log"  # a run of its own beside another (a report)
     if warm is not None:
         code = warm.run(name, tests, cpu_limit, out)
     else:
@@ -844,7 +862,7 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
     """Run the sampled mutants (those `only` names, or not yet run under the current code with --resume) against
     their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files)."""
     start = time.monotonic()
-    trace = trace_lines(list(chosen), retrace)
+    trace = trace_lines(retrace)
     seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
     args = _mutmut_config()["pytest_add_cli_args"]
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
@@ -868,6 +886,8 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
         results[name] = {"status": verdict, "stage": ran, "tests": len(tests), "killer": killer,
                          "statement run": statement_reached(name, trace), "fresh": import_time,
                          "seconds": round(time.monotonic() - began, 1), "source": _digest(_locate(name)[0])}
+        # read again before writing: a run of other packages beside this one writes its verdicts there too
+        results = {**(json.loads(RESULTS.read_text()) if RESULTS.exists() else {}), name: results[name]}
         RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True))
         _record(name, EXIT_CODE[verdict])
         print(f"[{count}/{len(todo)}] {verdict:14} {name}  ({len(tests)} tests, stage {ran} of {len(stages)}, "
@@ -926,7 +946,7 @@ def main() -> None:
     os.chdir(ROOT)
 
     if not args.report:
-        generate(args.max_children)
+        generate(args.max_children, args.packages)
     pinned = pinned_sample(args.sample, args.seed, args.redraw)
     chosen = {p: sample(list(meta(p)), args.sample, args.seed, p, pinned.get(p, ())) for p in args.packages}
     if not args.report:

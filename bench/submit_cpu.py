@@ -8,6 +8,8 @@ read from /proc once it has sent what the burst queued.
     python bench/submit_cpu.py [--requests 480] [--no-sender]
     python bench/submit_cpu.py --read-floor [--requests 1000]: the state read beside plain routes doing part of it
     python bench/submit_cpu.py --submit-floor [--requests 200]: the submit beside the same order on a plain route
+    python bench/submit_cpu.py --submit-floor --read-floor: both, one after the other, in one run
+    python bench/submit_cpu.py --kept-state [--requests 200]: an order decided on the kept state against on a load
 
 Issue 15's submit rows (bench/table.py) are wall-clock ratios; this says what is left inside them. No test runs it.
 """
@@ -37,8 +39,11 @@ SPENT: collections.Counter = collections.Counter()
 
 
 def counted(owner, name: str, label: str) -> None:
-    """Wrap `owner.name` so that each call adds its thread CPU time to SPENT[label]."""
-    fn = getattr(owner, name)
+    """Wrap `owner.name` so that each call adds its thread CPU time to SPENT[label] (none: a step this code has not,
+    such as main's before it was added, counted as 0)."""
+    fn = getattr(owner, name, None)
+    if fn is None:
+        return
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -107,7 +112,8 @@ def breakdown(count: int) -> None:
         (routes, "order_body", "    order body (JSON schema)"),
         (orders.Orders, "order", "    service.order (submit + answer)"),
         (games, "submit", "      games.submit"),
-        (projection, "load", "        load (state cache)"),
+        (projection, "load", "        load (state cache, head read)"),
+        (projection, "newest", "        kept state (no head read)"),
         (games, "parse_order", "        parse"),
         (games, "refuse_without_dice", "        dice seed"),
         (games, "decide_checked", "        decide"),
@@ -322,20 +328,69 @@ def submit_floor(count: int, rounds: int = 7) -> None:
     print_medians(medians, rounds, count, "the submit's framework")
 
 
+def kept_state(count: int, rounds: int = 9) -> None:
+    """An order decided on the state this process keeps, its head confirmed by the append (app/service/games.py
+    `play`), against the same order decided on a load that reads the head first (the path before it: `newest`
+    made to find nothing), in one process, alternated in rounds of `count` submits: wsgi_app thread CPU a submit.
+    The pairs share the machine's load minute by minute, which a main-against-branch run cannot."""
+    from app.projections import state as projection
+
+    newest = getattr(projection, "newest", None)
+    if newest is None:
+        print("\nthis code decides every order on a load (no projection.newest): nothing to compare")
+        return
+    app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
+    app.extensions["hexledger_sender"].stop()
+    spent = thread_cpu_spent(app)
+    client = app.test_client()
+    made = games_for(client, count * (2 * rounds + 1))
+    given = [0]
+
+    def submit() -> None:
+        path, headers = order(made, given[0])
+        given[0] += 1
+        assert client.post(path, data=json.dumps({"order": "end"}), headers=headers).status_code == 201
+
+    kept, loaded = "the order decided on the kept state", "the same, on a load reading the head"
+    asks = {kept: (newest, submit), loaded: (lambda store, game_id: None, submit),
+            "the bare endpoint": (newest, lambda: client.get("/bench/bare"))}
+    for _ in range(count // 4):
+        submit()
+    medians: dict[str, list[float]] = {label: [] for label in asks}
+    try:
+        for _ in range(rounds):
+            for label, (finder, ask) in asks.items():
+                projection.newest = finder
+                spent.clear()
+                for _ in range(count):
+                    ask()
+                medians[label].append(sorted(spent)[len(spent) // 2] / 1e3)
+    finally:
+        projection.newest = newest
+    print_medians(medians, rounds, count, "the order on the kept state")
+    differences = sorted(a - b for a, b in zip(medians[loaded], medians[kept], strict=True))
+    print(f"{'the load minus the kept state, round by round':52} {differences[rounds // 2]:6.1f}  "
+          f"(lowest {differences[0]:.1f}, highest {differences[-1]:.1f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=480)
     parser.add_argument("--no-sender", action="store_true", help="skip the sender process's part")
     parser.add_argument("--read-floor", action="store_true",
                         help="only the state read against plain routes doing part of its work (`read_floor`)")
+    parser.add_argument("--kept-state", action="store_true",
+                        help="only the order decided on the kept state against one on a load (`kept_state`)")
     parser.add_argument("--submit-floor", action="store_true",
                         help="only the order submit against the same order on a plain route (`submit_floor`)")
     args = parser.parse_args()
-    if args.read_floor:
-        read_floor(args.requests)
-        return
+    if args.kept_state:
+        kept_state(args.requests)
     if args.submit_floor:
         submit_floor(args.requests)
+    if args.read_floor:
+        read_floor(args.requests)
+    if args.read_floor or args.submit_floor or args.kept_state:
         return
     breakdown(args.requests)
     if not args.no_sender:

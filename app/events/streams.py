@@ -30,23 +30,32 @@ class StreamTables(Tables):
                 self.db.write("INSERT INTO dice_seeds (game_id, seed) VALUES (?, ?)", [game_id, seed])
             return self._append_onto(game_id, 0, first_events, (0, GENESIS_HASH))
 
-    def append(self, game_id: str, expected_seq: int, events: list[NewEvent]) -> list[StoredEvent]:
+    def append(self, game_id: str, expected_seq: int, events: list[NewEvent],
+               expected_hash: str | None = None) -> list[StoredEvent]:
         """Append `events` after `expected_seq`, or raise Conflict and write nothing (UnknownGame for no game).
-        Outside a transaction the append is its own, on disk before this returns."""
+        Outside a transaction the append is its own, on disk before this returns. `expected_hash`: the hash of
+        event `expected_seq` as the caller knows it (a writer that decided on a kept state without reading the
+        head: app/projections/state.py `newest`); a stream whose event `expected_seq` is another (a kept state of
+        a transaction that rolled back, of a database made again at the same location) is a Conflict too."""
         with self.db.appending():
             known = self.db.heads.get(game_id)
-            head = known if known is not None and known[0] == expected_seq else self._read_head(game_id)
+            if expected_hash is None:
+                head = known if known is not None and known[0] == expected_seq else self._read_head(game_id)
+            else:
+                head = known if known == (expected_seq, expected_hash) else self._read_head(game_id)
             if head[0] != expected_seq:
                 if head[0] == 0 and not self.game_exists(game_id):  # every game has its first events
                     raise UnknownGame(game_id)
                 raise Conflict(game_id, expected_seq, head[0])
-            return self._append_onto(game_id, expected_seq, events, head)
+            if expected_hash is not None and head[1] != expected_hash:
+                raise Conflict(game_id, expected_seq, head[0])
+            return self._append_onto(game_id, expected_seq, events, head, reseal=expected_hash is None)
 
     def _append_onto(self, game_id: str, expected_seq: int, events: list[NewEvent],
-                     head: tuple[int, str]) -> list[StoredEvent]:
+                     head: tuple[int, str], reseal: bool = True) -> list[StoredEvent]:
         """Seal `events` onto `head` (at the caller's expected seq) and store them; a head whose hash is not the
         stored one's (remembered from a database since replaced under the same location) is replaced by the stored
-        one and the batch sealed again."""
+        one and the batch sealed again, unless `reseal` is False (the caller named that hash: Conflict)."""
         for _ in range(2):
             sealed, payloads = seal(game_id, expected_seq, head[1], events)
             wanted = (sealed[-1].seq, sealed[-1].hash) if sealed else head
@@ -57,7 +66,7 @@ class StreamTables(Tables):
             if found == wanted:
                 self.db.remember_head(game_id, found)
                 return sealed
-            if found[0] != expected_seq:
+            if found[0] != expected_seq or not reseal:
                 break
             head = found
         self.db.heads.pop(game_id, None)

@@ -50,10 +50,10 @@ class StateCache:
                 (s, g, q), _ = self._entries.popitem(last=False)
                 self._forget(s, g, q)
 
-    def nearest(self, store: str, game_id: str, at_most: int) -> tuple[int, str, Any] | None:
-        """The cached (seq, hash, state) of the game with the greatest seq <= `at_most`."""
+    def nearest(self, store: str, game_id: str, at_most: int | None = None) -> tuple[int, str, Any] | None:
+        """The cached (seq, hash, state) of the game with the greatest seq <= `at_most` (None: the newest)."""
         with self._lock:
-            seqs = [q for q in self._seqs.get((store, game_id), ()) if q <= at_most]
+            seqs = [q for q in self._seqs.get((store, game_id), ()) if at_most is None or q <= at_most]
             if not seqs:
                 return None
             key = (store, game_id, max(seqs))

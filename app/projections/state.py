@@ -349,6 +349,16 @@ def load(store: SnapshotStreams, catalog: Catalog, game_id: str, at: int | None 
     return state
 
 
+def newest(store: SnapshotStreams, game_id: str) -> tuple[GameState, str] | None:
+    """The newest state this process keeps of the game (app/projections/cache.py) with its last event's hash, **not
+    checked** against the store: another process or connection may have appended since, or the entry may be of a
+    transaction that rolled back. Only for a writer whose append names that head, (seq, hash), and refuses any
+    other (`EventStreams.append`'s `expected_hash`), and who decides again on a `load` when it is refused
+    (app/service/games.py `play`); None when none is kept."""
+    kept = STATES.nearest(store_key(store), game_id)
+    return None if kept is None else (kept[2], kept[1])
+
+
 def remember(store: SnapshotStreams, state: GameState, hash_: str) -> None:
     """Keep a state the caller folded from events it just appended (the last one's hash `hash_`), so the next
     `load` of the game starts from it without reading the store: an order's state is folded once. Checked against

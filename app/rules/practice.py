@@ -48,6 +48,14 @@ outcome (app/rules/search.py `rollout`); Olympic's attacks, listed without odds 
 what the step asks for, not below `end`, its final count credits the strength pressing a unit south a quarter of
 it (not three quarters), and its `aims` read "nearest" along the Americans' way, Japanese units and intact militia
 on it counted as the attacks they need (app/rules/olympic/aims.py `way_to`).
+Edition 9 is edition 8 but for the search (search.SCALED_SINCE, olympic victory.MARCH_SINCE): its tree scales the
+means to the values its playouts found alone, not to them and 0 (values that all lay near -0.6, or +0.2, scaled
+over that span, so PUCT spread its playouts by the prior alone), and Olympic's final count adds to what is left
+to do the Game-Turns of march along the Americans' way (`_march`: a hex of Japanese units or intact militia on it a
+Game-Turn), so the attack that opens the road south reads above the others; SNC's Chinese search moves into the
+Shanghai ring beside the list (victory.py `aims`) and read an empty ring hex as half held only while a move into it
+is left before the Japanese player-turn; a lost played-out playout (Dai Senso) is valued -1 and a tenth of the
+position where it left the tree (search.TIED_SINCE).
 Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
 nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
 from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
@@ -93,14 +101,14 @@ from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
 Rated = tuple[float | None, str, dict | None]  # greedy's rating of an order: (score, order text, reason)
-EDITION = 8  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+EDITION = 9  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
 # linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
 # searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way,
-# greedy rates by the stakes what it rated not at all, and checks stacking)
+# greedy rates by the stakes what it rated not at all, and checks stacking; 9: see the docstring's edition 9)
 GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
 GREEDY_9 = 9  # greedy's edition 9: reads positions drawn with the rule set's `unseen` parts (belief.SINCE), a move
 # that gains no ground toward an objective rated by the stakes (an engineer toward a base site), the rule set's

@@ -6,7 +6,8 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
 
 1. a position the side cannot tell from the real one, its hidden parts drawn (app/rules/belief.py): playout i
    plays on sample i mod `WORLDS`, and playout i of every order deals the same dice (common random numbers);
-2. down the tree by PUCT (AlphaZero's rule: the mean, scaled to the values seen as MuZero does, plus a bonus
+2. down the tree by PUCT (AlphaZero's rule: the mean, scaled to the values seen as MuZero does (from edition 9 to
+   those alone; before, to them and 0, which flattened values that all lay far from 0), plus a bonus
    for orders little tried, weighted by a prior), from the orders the rule set lists as legal (app/rules/legal.py):
    at most `WIDTH` a decision, those the greedy rating puts first (the best odds, the nearest objectives, what the
    step asks for or brings into play, `end`) and others drawn at random, each tried once, then the prior from
@@ -66,6 +67,11 @@ ENDS = practice.ENDS
 SEARCHED_SINCE = 7  # the edition that reads a rule set's `searched` (app/rules/base.py Optional)
 ROLLOUT_SINCE = 8  # the edition that plays a playout out where the rule set's `near_end` says the end is near
 ROLLOUT = 80  # orders edition 8's `rollout` gives past the tree, at most
+TIED_SINCE, TIE = 9, 0.1  # from edition 9 a played-out playout lost is valued -1 and TIE of the leaf's value, where
+# the playout left the tree: where every playout is lost (Dai Senso's august-storm soviets against greedy's axis)
+# the outcome alone reads every order alike, and the search advanced the last unit out of Manchouli (D16) when a
+# random axis had given Hailar up; a playout won or drawn keeps its outcome's value
+SCALED_SINCE = 9  # the edition that scales the tree's means to the values seen alone (MuZero), not to them and 0
 UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
 # dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
 
@@ -155,7 +161,9 @@ class Search:
         self.done = 0
         self.worlds: dict[int, Any] = {}
         self.root = Node()
-        self.low, self.high = 0.0, 0.0  # the values seen so far, to scale the tree's means (as MuZero does)
+        # the values seen so far, to scale the tree's means (as MuZero does); before edition 9 from 0, so a
+        # decision whose values all lay near -0.6 scaled them over 0.6 and PUCT could not tell them apart
+        self.low, self.high = (0.0, 0.0) if edition < SCALED_SINCE else (math.inf, -math.inf)
         self.made = 0  # nodes expanded, for their draws' seeds
         self.started = time.process_time()  # a timed decision's CPU counts from here
         self.ran_at = 0.0
@@ -309,7 +317,8 @@ class Search:
     def world(self, k: int) -> Any:
         """Sample k of the position, hidden parts drawn (the same for every order: common random numbers)."""
         if k not in self.worlds:
-            self.worlds[k] = belief.sample(self.rules, self.state, self.side, random.Random(f"{self.seed}:world:{k}"))
+            self.worlds[k] = belief.sample(self.rules, self.state, self.side, random.Random(f"{self.seed}:world:{k}"),
+                                           edition=self.edition)  # from 9 the rule set's `unseen` parts drawn too
         return self.worlds[k]
 
     def iterate(self, i: int) -> None:
@@ -317,12 +326,19 @@ class Search:
         the tree did not know yet, `settle` (and edition 3's `close`), and value the position; every decision on
         the way learns the value. From edition 8, where the rule set says the game's end is near (`near_end`),
         the playout is played out instead (`rollout`) wherever it left the tree, the dice's detours included: the
-        outcome is its value."""
+        outcome is its value; from edition 9 a loss's with a tenth of the value of the position where it left the
+        tree (`TIE`), so that orders whose playouts are all lost are told apart by what they keep."""
         dice = PlayoutDice(random.Random(f"{self.seed}:dice:{i}"))
         state, path, unknown = self.descend(self.world(i % WORLDS), dice)
         near_end = evaluation.hook(self.rules, "near_end", self.edition, since=ROLLOUT_SINCE)
         if near_end is not None and self.rules.outcome(state) is None and near_end(state):
+            leaf = evaluation.value(self.rules, state, self.side, self.edition) if self.edition >= TIED_SINCE else None
             state = rollout(self.rules, state, dice)
+            found = evaluation.value(self.rules, state, self.side, self.edition)
+            if leaf is not None and found <= -1.0:  # edition 9: a loss, and a tenth of the leaf's value
+                found = (1 - TIE) * found + TIE * leaf
+            self.learn(path, found)
+            return
         elif unknown:
             state = settle(self.rules, state, dice)
             if self.edition >= 3:

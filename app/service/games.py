@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.events import core, dice
@@ -279,11 +279,60 @@ def play(store: SnapshotStreams, catalog: Catalog, game_id: str, side: str,
     goes with the orders it came with). `within(accepted)` runs in the append's transaction, with the state after
     it all.
     `all_readable`: every text is read first, and one that cannot be read plays nothing (Unreadable). `texts` may
-    be a function of the position reached, giving the next order or None (a deadline's end/pass steps)."""
-    state = projection.load(store, catalog, game_id)
+    be a function of the position reached, giving the next order or None (a deadline's end/pass steps).
+
+    The orders are decided on the newest state this process keeps of the game without reading the stream's head
+    (projection.newest): the append names the head they were decided on, (seq, hash), and takes them only onto
+    it; an answer that writes nothing (a refusal, a Conflict) is given only once the head read then is that one.
+    When another writer moved the game on meanwhile, the orders are decided again on the state loaded at the new
+    head, as if this had been the first try: no die drawn on the state passed by is stored or told
+    (docs/architecture.md, "The write path"). Inside a caller's transaction, and for texts given as a function
+    (which may count what they gave), the orders are decided on a loaded state only."""
+    args = (store, catalog, game_id, side, texts, expected_seq, actor, auto, before, all_readable, alone)
+    kept = None if callable(texts) or store.in_transaction else projection.newest(store, game_id)
+    if kept is not None:
+        state, hash_ = kept
+        try:
+            decided = _decided(state, *args)
+        except Exception:
+            if store.head(game_id) == (state.meta.seq, hash_):
+                raise
+        else:
+            if not decided.batch:
+                if store.head(game_id) == (state.meta.seq, hash_):
+                    return decided.played
+            else:
+                try:
+                    return _stored(store, game_id, decided, within, hash_)
+                except _Passed:
+                    pass
+    decided = _decided(projection.load(store, catalog, game_id), *args)
+    return _stored(store, game_id, decided, within) if decided.batch else decided.played
+
+
+@dataclass
+class _Decided:
+    """`play`'s orders decided on the state `base`: the events to store (none: `played` is the answer, nothing to
+    store) and where each accepted order's events end in them, with the state after it."""
+
+    base: GameState
+    rules: Rules
+    played: Played
+    batch: list[NewEvent] = field(default_factory=list)
+    orders: list[tuple[int, int, GameState]] = field(default_factory=list)
+
+
+class _Passed(Exception):
+    """The head a kept state was decided on is not the stored one's: decide again on the head."""
+
+
+def _decided(state: GameState, store: SnapshotStreams, catalog: Catalog, game_id: str, side: str,
+             texts: Sequence[str] | Callable[[GameState], str | None], expected_seq: int | None, actor: str | None,
+             auto: dict | None, before: Sequence[Any], all_readable: bool, alone: bool) -> _Decided:
+    """`play`'s orders decided on `state`, nothing written."""
     rules = catalog.rules(state.meta.rules)
     if all_readable and not callable(texts) and (problems := unreadable(rules, state, side, texts)):
-        return Played([], Unreadable(problems), state)
+        return _Decided(state, rules, Played([], Unreadable(problems), state))
     if expected_seq is not None and moved_since(store, game_id, expected_seq, state.meta.seq):
         raise Conflict(game_id, expected_seq, state.meta.seq)
     if side in state.meta.automated and auto is None:
@@ -322,15 +371,29 @@ def play(store: SnapshotStreams, catalog: Catalog, game_id: str, side: str,
         batch += mine
         after = ahead
     if not batch or (not orders and not alone and len(batch) == len(before)):
-        return Played([], refused, state)  # refused before anything was decided: nothing to store
+        return _Decided(state, rules, Played([], refused, state))  # refused before anything was decided
+    return _Decided(state, rules, Played([], refused, after), batch, orders)
+
+
+def _stored(store: SnapshotStreams, game_id: str, decided: _Decided, within: Callable[[Accepted], None] | None,
+            head_hash: str | None = None) -> Played:
+    """Store what `_decided` decided in one append onto the state it was decided on, and answer it. `head_hash`:
+    that state's last event's hash, named to the append, which refuses any other head (_Passed: nothing written)."""
+    base, after = decided.base.meta.seq, decided.played.state
     with store.transaction():
-        stored = store.append(game_id, state.meta.seq, batch)
+        try:
+            stored = store.append(game_id, base, decided.batch, head_hash)
+        except Conflict:
+            if head_hash is None:
+                raise
+            raise _Passed from None
         if within is not None:
             within(Accepted(stored, after))
     # the fold reads what the chain does not change (seq, type, version, payload): `after` is the stored state
     projection.remember(store, after, stored[-1].hash)
-    projection.maybe_snapshot(store, rules, after, state.meta.seq)
-    return Played([Accepted(stored[first:end], ahead) for first, end, ahead in orders], refused, after)
+    projection.maybe_snapshot(store, decided.rules, after, base)
+    return Played([Accepted(stored[first:end], ahead) for first, end, ahead in decided.orders],
+                  decided.played.refused, after)
 
 
 def _spent(state: GameState, spent: core.RollsSpent, actor: str, fault: RolledThenFailed) -> list[NewEvent]:

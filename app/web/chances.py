@@ -111,7 +111,7 @@ def chances_cancel(game_id: str):
 
 
 @data.route("/<game_id>/chances.svg", methods=["GET"])
-@data.response(200, SVG, description="the chart of the chances of victory", content_type="image/svg+xml")
+@data.own_response(200, SVG, description="the chart of the chances of victory", content_type="image/svg+xml")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def chances_svg(game_id: str):

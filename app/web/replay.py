@@ -39,7 +39,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_smorest import Blueprint as ApiBlueprint
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException
 
@@ -47,6 +46,7 @@ from app.numbers import LARGEST
 from app.service.application import replays as replay
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import REPLAY_COOKIE, ApiError, sign_in
+from app.web.blueprint import ApiBlueprint
 
 Replays = replay.Replays
 Viewer = Callable[..., str | None]
@@ -316,9 +316,9 @@ def _json_doc(schema, description: str, code: str = "200"):
 
 @data.route("/<game_id>/frames.json", methods=["GET"])
 @data.arguments(FramesQuery, location="query")
-@data.response(200, description="game id, rules, sides, viewer, outcome, panels and one frame per event (a run "
-                                "of events hidden from the viewer is one frame), a page at a time: `next_from` "
-                                "is the next page's `from`, null after the last")
+@data.own_response(200, description="game id, rules, sides, viewer, outcome, panels and one frame per event (a run "
+                                    "of events hidden from the viewer is one frame), a page at a time: `next_from` "
+                                    "is the next page's `from`, null after the last")
 @_json_doc(FramesPage, "the replay's frames, a page at a time")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
@@ -341,7 +341,7 @@ def frames(args, game_id: str):
 
 
 @data.route(f"/<game_id>/map/<int(max={LARGEST}):seq>.svg", methods=["GET"])
-@data.response(200, SVG, description="the map after event `seq`, as you may see it", content_type="image/svg+xml")
+@data.own_response(200, SVG, description="the map after event `seq`, as you may see it", content_type="image/svg+xml")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def map_svg(game_id: str, seq: int):
@@ -361,8 +361,8 @@ def map_svg(game_id: str, seq: int):
 
 
 @data.route("/<game_id>/analysis.json", methods=["GET"])
-@data.response(200, description="losses per turn, victory hexes, the game's score, odds taken and die-roll luck per "
-                                "side, and `charts`: each chart's name and title (or why it is left out)")
+@data.own_response(200, description="losses per turn, victory hexes, the game's score, odds taken and die-roll luck "
+                                    "per side, and `charts`: each chart's name and title (or why it is left out)")
 @_json_doc({"type": "object", "additionalProperties": True},
            "losses per turn, victory hexes, the game's score, odds taken and die-roll luck per side, and `charts`: "
            "each chart's name and title (or why it is left out)")
@@ -376,8 +376,8 @@ def analysis_json(game_id: str):
 
 
 @data.route("/<game_id>/charts/<name>.svg", methods=["GET"])
-@data.response(200, SVG, description="a chart of the analysis that analysis.json's `charts` lists as drawn",
-               content_type="image/svg+xml")
+@data.own_response(200, SVG, description="a chart of the analysis that analysis.json's `charts` lists as drawn",
+                   content_type="image/svg+xml")
 @_errors_doc
 @data.doc(security=OPTIONAL_TOKEN)
 def chart_svg(game_id: str, name: str):

@@ -6,76 +6,16 @@ import hashlib
 from typing import NamedTuple
 
 from flask import Response, abort, current_app, request
-from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 from werkzeug.http import parse_etags
 
 from app.numbers import LARGEST
 from app.service.application import DEADLINE_ACTIONS, Application, Seat
 from app.service.errors import AccessDenied, NotAuthenticated
 from app.web import ApiError, authenticated, bearer, is_operator
+from app.web.blueprint import ApiBlueprint
 from app.web.boards import BoardOrder, BoardPlay
 from app.web.declared import keep_declared
-
-
-class ApiBlueprint(Blueprint):
-    """flask-smorest's Blueprint, each route's argument schema made once: given a Schema class, webargs makes an
-    instance of it on every request (about 25 us of a state read's CPU, issue 15); one serves them all
-    (the schemas keep no state between loads). A request with no query string gets its query arguments as the
-    schema loads nothing, worked out once (`_defaults_without_query`), not parsed again (issue 26). `doc` and
-    `alt_response` record their documentation on the route itself instead of wrapping it in one more call per
-    request (`_documentation_only`, issue 26)."""
-
-    @staticmethod
-    def doc(**kwargs):
-        return _documentation_only(Blueprint.doc(**kwargs))
-
-    def alt_response(self, status_code, *args, **kwargs):
-        return _documentation_only(super().alt_response(status_code, *args, **kwargs))
-
-    def arguments(self, schema, **options):
-        schema = schema() if isinstance(schema, type) else schema
-        decorate = super().arguments(schema, **options)
-        return decorate if options.get("location") != "query" else _defaults_without_query(schema, decorate)
-
-
-def _documentation_only(document):
-    """flask-smorest's documenting decorator `document` without its run-time part: the documentation it records
-    on the wrapper it makes is recorded on the route itself, and the wrapper, whose only work is to call the route
-    (through `ensure_sync`), is dropped. A state read went through three of them, an order submit five."""
-
-    def decorator(func):
-        func._apidoc = document(func)._apidoc  # flask-smorest's copy: the function's own is not changed
-        return func
-
-    return decorator
-
-
-def _defaults_without_query(schema: Schema, decorate):
-    """`decorate` (webargs' query parsing, with its documentation), except that a request without a query string
-    passes the route what the schema loads from nothing (each field's default) without parsing: the same
-    arguments, as every request with an empty query got them. A schema that refuses nothing (a required field)
-    is parsed every time, so its refusal stays webargs'."""
-
-    def decorator(func):
-        parsed = decorate(func)
-        empty: list[dict | None] = []
-
-        @functools.wraps(parsed)
-        def route(*args, **kwargs):
-            if not empty:
-                try:
-                    empty.append(schema.load({}))
-                except ValidationError:
-                    empty.append(None)
-            if request.query_string or empty[0] is None:
-                return parsed(*args, **kwargs)
-            return func(*args, dict(empty[0]), **kwargs)
-
-        return route
-
-    return decorator
-
 
 blp = ApiBlueprint("games", __name__, description="Play-by-email games")
 SECURED = [{"token": []}]
@@ -86,13 +26,15 @@ UNAVAILABLE = blp.alt_response(503, schema=ApiError, description="the database c
                                "the disk is full); nothing was written: try again after Retry-After seconds")
 
 
-def returns(code: int, schema, description: str = "", content_type: str = "application/json"):
+def returns(code: int, schema, description: str = "", content_type: str = "application/json",
+            own_response: bool = False):
     """Document a response body (`schema`: a Schema class or instance, or a plain OpenAPI schema dict) and, for a
     schema, answer only what it declares (app/web/declared.py: any other key of the service's answer is dropped;
-    values are not converted). A route answering a Response (a conditional read) cuts its body itself."""
+    values are not converted). A route answering a Response (a conditional read) cuts its body itself; one that
+    always does (`own_response`) is only documented."""
     body = {"schema": schema}
     document = blp.doc(responses={str(code): {"description": description or "OK", "content": {content_type: body}}})
-    if isinstance(schema, dict):
+    if isinstance(schema, dict) or own_response:
         return document
     cut = keep_declared(schema)
 
@@ -698,8 +640,8 @@ def summary(game_id):
 
 @blp.route("/games/<game_id>/state", methods=["GET"])
 @blp.arguments(AtQuery, location="query")
-@blp.response(200)
-@returns(200, ViewDoc)
+@blp.own_response(200)
+@returns(200, ViewDoc, own_response=True)
 @blp.doc(security=SECURED)
 def state(args, game_id):
     """Your view of the position, now or after event `at` (fog of war applied)
@@ -711,7 +653,7 @@ def state(args, game_id):
 
 
 @blp.route("/games/<game_id>/map.svg", methods=["GET"])
-@blp.response(200)
+@blp.own_response(200)
 @returns(200, {"type": "string", "description": "an SVG document"}, "the map now, as you see it", "image/svg+xml")
 @blp.alt_response(404, schema=ApiError, description="these rules draw no map")
 @blp.doc(security=SECURED)

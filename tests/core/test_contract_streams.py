@@ -89,6 +89,27 @@ def test_a_rolled_back_append_leaves_the_head_where_it_was(backend):
     assert second.prev_hash == backend.event("g-1", 1).hash and backend.head("g-1") == (2, second.hash)
 
 
+def test_an_append_naming_the_head_hash_takes_only_that_head(backend):
+    """An append naming the hash of its expected event (a writer that decided on a kept state without reading the
+    head) is stored only onto that event: one of a write that rolled back, at the same seq, is a Conflict and
+    nothing is written, whether the store remembers the head or reads it."""
+    game(backend)
+    with pytest.raises(RuntimeError), backend.transaction():
+        [rolled_back] = backend.append("g-1", 1, [ev(2)])
+        raise RuntimeError("the write fails")
+    [second] = backend.append("g-1", 1, [ev(20)])
+    for remembered in (True, False):
+        if not remembered:
+            backend.db.heads.pop("g-1", None)
+        with pytest.raises(Conflict):
+            backend.append("g-1", 2, [ev(3)], expected_hash=rolled_back.hash)
+        with pytest.raises(Conflict):
+            backend.append("g-1", 1, [ev(3)], expected_hash=backend.event("g-1", 1).hash)
+    assert [e.payload["n"] for e in backend.events("g-1")] == [1, 20]
+    [third] = backend.append("g-1", 2, [ev(3)], expected_hash=second.hash)
+    assert third.prev_hash == second.hash and backend.head("g-1") == (3, third.hash)
+
+
 def test_a_writer_in_another_process_moves_the_head(backend, db_location):
     """This store appended last, then another process did: a writer here expecting the head it wrote is refused
     (Conflict, nothing written), and the next append chains to the other process's event."""

@@ -4,6 +4,9 @@ time left and the American strength near them, and the search adds moves toward 
 their games were played."""
 from __future__ import annotations
 
+import random
+import statistics
+
 from olympic_given import START, given
 
 from app.rules import evaluation, search
@@ -119,3 +122,33 @@ def test_edition_8_reads_a_unit_pressed_as_more_left_to_do_than_edition_7():
     gain = {e: victory.final_count(cleared, e) - victory.final_count(pressed, e) for e in (7, 8)}
     assert victory.final_count(pressed, 8) < victory.final_count(pressed, 7)
     assert gain[8] > 2 * gain[7] > 0
+
+
+def _after(state, order: str, k: int):
+    """The position a playout values after `order` with dice k: the order, then the steps no side may end and the
+    Americans' own ends (app/rules/search.py `settle`, `close`)."""
+    dice = search.PlayoutDice(random.Random(f"road:{k}"))
+    state = search.apply_command(GAME, state, GAME.parse(order, "american", state), dice)
+    return search.close(GAME, search.settle(GAME, state, dice), dice)
+
+
+def test_from_edition_9_the_attack_that_opens_the_road_to_kagoshima_reads_above_the_others():
+    """Three regiments in 1736 on Game-Turn 5, the printed Japanese set-up around them: a Japanese unit in 1737
+    stands on their road south to Kagoshima (R10, R11, R15: the way through it is an attack and a Game-Turn
+    longer), the unit and militia in 1636 beside it. Edition 8 read every attack as ending the phase (all within
+    0.002: the strength near Kagoshima counted as the crow flies), so its playouts chose on the noise; edition 9
+    reads the Game-Turns of march left along the way (`_march`), and the attack that clears 1737 reads above the
+    other and `end` by three times the most any dice move a value (its spread over twenty playouts' dice), and
+    the search gives it with most of its playouts."""
+    units = {**dict.fromkeys(AMERICANS, "1736"), "jp-206-5": "1737"}
+    state = given(step="combat", turn=5, keep_setup=True, units=units, american_control=("1736",))
+    road, beside = f"attack 1737 with {' '.join(sorted(AMERICANS))}", f"attack 1636 with {' '.join(sorted(AMERICANS))}"
+    assert [o["order"] for o in GAME.legal_orders(state, "american")] == [beside, road, "end"]
+    values = {e: {o: [evaluation.value(GAME, _after(state, o, k), "american", e) for k in range(20)]
+                  for o in (road, beside, "end")} for e in (8, 9)}
+    mean = {e: {o: statistics.fmean(v) for o, v in values[e].items()} for e in values}
+    noise = max(max(v) - min(v) for v in values[9].values())
+    assert max(mean[8].values()) - min(mean[8].values()) < 0.002
+    assert mean[9][road] - max(mean[9][beside], mean[9]["end"]) > max(3 * noise, 0.005), (mean, noise)
+    order, why = search.Search(GAME, state, "american", 40, edition=9).decide()
+    assert order == road and why["visits"] > 20, why

@@ -61,6 +61,33 @@ def test_openapi_document_lists_every_route(api):
     assert call("GET", "/docs/index.html").status_code == 404  # only the two files the page uses
 
 
+def test_the_replay_viewers_data_is_documented_and_served_as_the_games_routes(api):
+    """The replay viewer's data (frames, maps, analysis, boards, chances) is on the API's own blueprint
+    (app/web/blueprint.py: each route's documentation recorded on it, not run around it on every request), as every
+    blueprint of the OpenAPI document is, and the document still says what each route takes and answers; a frames
+    request without a query gets the defaults it documents, and a bad one the API's JSON refusal."""
+    from flask_smorest import Blueprint
+
+    from app.web.blueprint import ApiBlueprint
+
+    app, call, _ = api
+    documented = [bp for bp in app.blueprints.values() if isinstance(bp, Blueprint)]
+    assert {bp.name for bp in documented} >= {"games", "replay_data"}
+    assert all(isinstance(bp, ApiBlueprint) for bp in documented)
+    paths = call("GET", "/openapi.json").json["paths"]
+    frames = paths["/replay/{game_id}/frames.json"]["get"]
+    assert {p["name"] for p in frames["parameters"] if p["in"] == "query"} == {"views", "from", "limit"}
+    assert frames["security"] == [{"token": []}, {}] and {"200", "401", "403", "404"} <= set(frames["responses"])
+    assert "FramesPage" in json.dumps(frames["responses"]["200"]) and "ApiError" in json.dumps(frames["responses"])
+    assert "image/svg+xml" in paths["/replay/{game_id}/map/{seq}.svg"]["get"]["responses"]["200"]["content"]
+    assert "requestBody" in paths["/replay/{game_id}/board.json"]["post"]
+    plain = call("GET", "/replay/{g}/frames.json", "red")
+    assert plain.status_code == 200 and plain.json == call("GET", "/replay/{g}/frames.json?from=1&views=false",
+                                                           "red").json
+    refused = call("GET", "/replay/{g}/frames.json?from=0", "red")
+    assert refused.status_code == 422 and refused.json["error"]
+
+
 def test_every_response_in_the_openapi_document_has_a_schema(api):
     """Issue 14: client generators need a body schema for each response, errors included."""
     _, call, _ = api

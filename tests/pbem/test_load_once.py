@@ -20,7 +20,8 @@ PLAYERS = {"red": "r@x.example", "blue": "b@x.example"}
 
 
 class Counts:
-    """Every projection.load and store append, as the order path's or as the reactions' and the sender's."""
+    """Every state read (projection.load, or projection.newest: the kept state an order is decided on, its head
+    confirmed by the append) and store append, as the order path's or as the reactions' and the sender's."""
 
     def __init__(self):
         self.order = {"loads": 0, "appends": 0}
@@ -38,11 +39,17 @@ class Counts:
 @pytest.fixture
 def counts(monkeypatch):
     found = Counts()
-    load, append = projection.load, EventStore.append
+    load, newest, append = projection.load, projection.newest, EventStore.append
 
     def counted_load(*args, **kwargs):
         found.add("loads")
         return load(*args, **kwargs)
+
+    def counted_newest(*args, **kwargs):
+        kept = newest(*args, **kwargs)
+        if kept is not None:  # none kept: the order loads
+            found.add("loads")
+        return kept
 
     def counted_append(self, *args, **kwargs):
         found.add("appends")
@@ -58,6 +65,7 @@ def counts(monkeypatch):
         return run
 
     monkeypatch.setattr(projection, "load", counted_load)
+    monkeypatch.setattr(projection, "newest", counted_newest)
     monkeypatch.setattr(EventStore, "append", counted_append)
     monkeypatch.setattr(Reactor, "catch_up", apart(Reactor.catch_up))
     monkeypatch.setattr(Mailroom, "deliver", apart(Mailroom.deliver))

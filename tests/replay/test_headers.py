@@ -80,3 +80,24 @@ def test_the_replay_cookie_is_httponly_strict_secure_and_for_one_game(world, tmp
     token = r.json["tokens"]["red"]
     cookie = plain.post(f"/replay/{r.json['game_id']}/", data={"token": token}).headers["Set-Cookie"]
     assert "SameSite=Strict" in cookie and "HttpOnly" in cookie and "Secure" not in cookie
+
+
+def test_a_header_a_route_set_itself_is_kept_once_whatever_its_case():
+    """The standard headers fill in only what a response has not set: one a route sets (in any case) is its own,
+    never doubled or replaced; the others follow it."""
+    from flask import Flask, Response
+
+    from app.web import headers
+
+    app = Flask(__name__)
+    headers.install(app)
+    app.add_url_rule("/own", "own", lambda: Response("{}", content_type="application/json",
+                                                     headers={"x-frame-options": "SAMEORIGIN",
+                                                              "Content-Security-Policy": "default-src 'self'"}))
+    r = app.test_client().get("/own")
+    assert r.headers.getlist("X-Frame-Options") == ["SAMEORIGIN"]
+    assert r.headers.getlist("Content-Security-Policy") == ["default-src 'self'"]
+    assert [r.headers.get(name) for name in STANDARD if name != "X-Frame-Options"] == \
+        [value for name, value in STANDARD.items() if name != "X-Frame-Options"]
+    names = [name.lower() for name, _ in r.headers.items()]
+    assert len(names) == len(set(names))

@@ -80,16 +80,15 @@ def aims(state: State, side: str, edition: int = 7) -> list[str]:
     return [f"move {uid} to {h}" for _, _, uid, h in found[:AIMS]]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def way_to(data, goals: tuple[str, ...], blocked: frozenset[str], zoc: frozenset[str]) -> dict[str, float]:
     """Each land hex's cost, in American movement points, to a hex next to one of `goals` (0 there): the cheapest
     way over land (R10's terrain and hexside costs), each hex of `blocked` (Japanese units, intact militia: R10,
     R11) entered counting `CLEAR` more and each of `zoc` (Japanese zones of control, R15) `STOP` more, but the
     hex next to a goal where the way ends. Kept for a position's Japanese units and militia, which no American
     move changes: the search's decisions in one Movement Phase share it."""
-    links = data.land_links
-    mover = Mover.single(Hex.parse(goals[0]), 0, "american")
-    ends = {n for g in goals for n in links.get(g, ()) if n not in goals}
+    links = _steps(data)
+    ends = {n for g in goals for n in data.land_links.get(g, ()) if n not in goals}
     cost = dict.fromkeys(ends, 0.0)
     heap = [(0.0, h) for h in sorted(ends)]
     heapq.heapify(heap)
@@ -100,14 +99,29 @@ def way_to(data, goals: tuple[str, ...], blocked: frozenset[str], zoc: frozenset
             continue
         done.add(y)
         extra = (CLEAR if y in blocked else 0.0) + (STOP if y in zoc and y not in ends else 0.0)
-        for x in links.get(y, ()):
+        for x, step in links.get(y, ()):
             if x in done or x in goals:
                 continue
-            try:
-                total = spent + step_cost(data.map, data.movement, mover, Hex.parse(x), Hex.parse(y)) + extra
-            except RuleViolation:
-                continue
+            total = spent + step + extra
             if total < cost.get(x, float("inf")):
                 cost[x] = total
                 heapq.heappush(heap, (total, x))
     return cost
+
+
+@lru_cache(maxsize=4)
+def _steps(data) -> dict[str, tuple[tuple[str, float], ...]]:
+    """Each land hex y's land neighbours x with the American movement points of the step from x into y (R10's
+    terrain and hexsides; none where a step is barred): `way_to`'s graph, read once a map, for the search values
+    its positions by it many times a decision (edition 9)."""
+    mover = Mover.single(Hex.parse(next(iter(data.land_links))), 0, "american")
+    out = {}
+    for y, near in data.land_links.items():
+        steps = []
+        for x in near:
+            try:
+                steps.append((x, step_cost(data.map, data.movement, mover, Hex.parse(x), Hex.parse(y))))
+            except RuleViolation:
+                continue
+        out[y] = tuple(steps)
+    return out

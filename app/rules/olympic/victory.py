@@ -64,6 +64,8 @@ CITY_PACE = 0.5  # of Kagoshima's hex: taken within two Game-Turns of standing n
 THIS_TURN = {"placement": 1.0, "movement": 1.0, "assault": 0.5, "combat": 0.5, "losses": 0.5}
 ODDS = 3  # American strength against a Japanese stack's that reads it as all but cleared (3:1)
 CREDIT = {7: 0.75, 8: 0.25}  # of a unit south (or Kagoshima) the American strength pressing it counts as done
+MARCH = 12  # MP an American unit moves a Game-Turn (its allowance, R10): edition 9 reads the way in Game-Turns
+MARCH_SINCE = 9  # the edition that adds the march along the Americans' way to what is left to do (`_march`)
 
 
 def final_count(state: State, edition: int = 7) -> float:
@@ -79,7 +81,9 @@ def final_count(state: State, edition: int = 7) -> float:
     unit, with no time in it: the search ended its last Game-Turn with three Japanese units south, six to nine
     hexes from any American unit. Edition 8 credits the pressing strength a quarter of a unit (`CREDIT`), not
     three quarters: a pressed unit read as all but cleared, so clearing it read as a small gain and the search's
-    Americans ended every combat phase of a game lost with eight units south (its last turn read +0.39)."""
+    Americans ended every combat phase of a game lost with eight units south (its last turn read +0.39). Edition 9
+    adds to each what is left to do the march along the Americans' way to it (`_march`), at that way's pace: an
+    attack that clears the road south then reads above one that does not."""
     data = state.data
     v = data.scenario["victory"]
     a = assessment(state)
@@ -91,12 +95,17 @@ def final_count(state: State, edition: int = 7) -> float:
         stacks[unit.hex] = stacks.get(unit.hex, 0) + 1
     credit = CREDIT[min(edition, 8)]
     need = sum(n * (1 - credit * _pressed(state, h, americans)) for h, n in stacks.items())
+    if edition >= MARCH_SINCE and stacks:
+        need += PACE * _march(state, tuple(sorted(stacks)), americans, left)
     objective = _against_time(need, PACE * max(left, 0))
     if a["key_city"]:
         city = 1.0
     else:
         key = str(data.hex_named(v["key_city"]))
-        city = _against_time(1 - credit * _pressed(state, key, americans), CITY_PACE * max(left, 0))
+        need_city = 1 - credit * _pressed(state, key, americans)
+        if edition >= MARCH_SINCE:
+            need_city += CITY_PACE * _march(state, (key,), americans, left)
+        city = _against_time(need_city, CITY_PACE * max(left, 0))
     either = 1 - (1 - (objective + 1) / 2) * (1 - (city + 1) / 2)
     limit = max(lv["below"] for lv in v["level"] if lv["name"].startswith("American") and "below" in lv)
     points = 1 - 2 * min(1.0, a["counted"] / limit)
@@ -107,6 +116,38 @@ def _against_time(need: float, pace: float) -> float:
     """What is left to do against what the time left allows, -1 to 1: 1 with nothing left, 0 when it needs exactly
     the pace, -1 with something left and no time."""
     return (pace - need) / (pace + need) if need + pace else 1.0
+
+
+def _defence(state: State, here: str) -> int:
+    """The Japanese strength and intact militia in hex `here`, at least 1: what an attack there is against."""
+    return max(sum(u.strength for u in state.stack(here) if u.side == "japanese") + state.militia_intact(here), 1)
+
+
+def _march(state: State, goals: tuple[str, ...], americans: list[tuple[str, int]], left: float) -> float:
+    """Edition 9: the Game-Turns the Americans need to stand next to one of `goals` with `ODDS` times its defence
+    (the weakest of them), each share of that strength by the nearest units' own march (the mean, so a unit a
+    Game-Turn nearer reads nearer, whoever else is needed), along their way (app/rules/olympic/aims.py `way_to`:
+    R10's movement points, a hex of Japanese units or intact militia on the way a Game-Turn more, for the attack
+    that clears it, a Japanese zone of control half of one), at `MARCH` MP a Game-Turn; a share no unit can bring
+    counts the time left (`left`) and one more. Edition 8 read the strength near a goal as the crow flies: the
+    units and militia on the road south counted for nothing, so an attack that cleared them read as any other
+    (every attack of a combat phase within 0.01 of the others) and Kagoshima, nine Game-Turns of march away
+    behind them, read as near as over open ground."""
+    from app.rules.olympic.aims import way_to  # aims reads this module's assessment
+    from app.rules.olympic.sequence import _situation
+
+    sit = _situation(state)
+    blocked = frozenset(str(h) for h in sit.enemy_occupied | set(sit.forbidden))
+    way = way_to(state.data, goals, blocked, frozenset(str(h) for h in sit.ezoc))
+    wanted = ODDS * min(_defence(state, g) for g in goals)
+    most = max(left, 0) + 1
+    gathered, spent = 0.0, 0.0
+    for cost, strength in sorted((way.get(h, float("inf")), s) for h, s in americans):
+        share = min(strength, wanted - gathered)
+        gathered, spent = gathered + share, spent + share * min(cost / MARCH, most)
+        if gathered >= wanted:
+            return spent / wanted
+    return (spent + (wanted - gathered) * most) / wanted
 
 
 def _pressed(state: State, here: str, americans: list[tuple[str, int]]) -> float:

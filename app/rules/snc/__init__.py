@@ -42,6 +42,7 @@ GAME = Game(
             "previews": view.PREVIEWS,
             "visible": fog.visible, "reveals": fog.reveals, "losses": summary.losses, "stakes": victory.stakes,
             "progress": victory.progress, "overstacked": combat.overstacked_count,
+            "aims": victory.aims, "search_editions": {"aims": 9},  # the search's moves into the ring (edition 9)
             # the decisions either side may answer in advance (docs/play-by-email.md, "Standing orders")
             "standing": {"losses": {}, "retreat": {}, "advance": {}, "intercept": {"always": "intercept"},
                          "defend": {"always": "support naval"}, "overstack": {}, "interdiction": {}}},

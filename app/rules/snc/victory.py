@@ -70,7 +70,7 @@ def stakes(state: State, side: str, edition: int = 3) -> float:
     hold = 2 * chinese / (chinese + japanese) - 1 if chinese + japanese else 0.0
     ring_weight = 0.5
     if edition >= 4 and state.turn <= int(v["sudden_defeat_until_turn"]):
-        hold = 0.5 * hold + 0.5 * (_ring_in_depth(state, ring) if edition >= 7 else _ring_hexes(state, ring))
+        hold = 0.5 * hold + 0.5 * (_ring_in_depth(state, ring, edition) if edition >= 7 else _ring_hexes(state, ring))
         ring_weight = 0.7
     if state.turn >= int(v["adjacent_win_from_turn"]):
         hold = 0.0  # a Chinese unit there has already won: what is left is the cities
@@ -112,18 +112,32 @@ def progress(state: State) -> float:
     return max(0.0, min(1.0, (state.turn - 1) / last))
 
 
+HELD_SINCE = 9  # the edition whose ring reading credits an empty hex only while a Chinese unit may still move into
+# it before the Japanese player-turn, and goes on below -1 (to -3: no hex standing) so weaker reads weaker
 HOLDS_BELOW = 1.5  # Japanese strength next to a ring hex, against the Chinese in it, below which it stands (3:2)
 FALLS_AT = 3.0  # ... and from which it counts a quarter (3:1)
 
 
-def _ring_in_depth(state: State, ring: set) -> float:
+def _may_still_move(state: State) -> bool:
+    """The Chinese may yet move units this player-turn (5.3): before their declaration, or with an Operations Phase
+    declared "move" still to come (the current one included; the Reinforcement Phase moves only reinforcements)."""
+    if state.side != "chinese" or not state.plan:
+        return state.side == "chinese" and state.phase == "declare"
+    return "move" in {"ops1": state.plan[:2], "reinf": state.plan[1:2], "ops2": state.plan[1:2]}.get(state.phase, ())
+
+
+def _ring_in_depth(state: State, ring: set, edition: int = 7) -> float:
     """The Chinese hold on the ring against 4.2 in depth, -1 to 1 (edition 7): as `_ring_hexes`, but a hex holding
     Chinese units counts 1 while the Japanese strength next to it is under 3:2 against theirs, falling to 1/4 at
     3:1 (greedy's Japanese attack at 3:2 or better, and one attack clears a hex), and an empty ring hex the
     Japanese do not hold counts up to 1/2 for the nearest Chinese unit outside the ring, halving every two hexes
     beyond the next (what the Chinese player can put back in it). Edition 4 counted the hexes held alone: in the
     lost games the Chinese attacked Shanghai from the ring until one or two weak hexes were left, and the
-    reinforcements from 2410 were never drawn toward it."""
+    reinforcements from 2410 were never drawn toward it. Edition 9 credits an empty hex only while the Chinese may
+    still move into it before the Japanese player-turn (`_may_still_move`), and reads on below -1 (a ring of
+    less than one sound hex no longer reads as one of exactly one): edition 8's Chinese, having declared
+    fight/fight on GT 3 of s3, read three empty ring hexes as half held, attacked Shanghai from the two they held
+    and lost both to the Japanese turn (4.2)."""
     data = state.data
     chinese: dict[str, float] = {}
     japanese: dict[str, float] = {}
@@ -136,10 +150,47 @@ def _ring_in_depth(state: State, ring: set) -> float:
         if h in chinese:
             odds = sum(japanese.get(x, 0.0) for x in neighbours(data, h)) / chinese[h]
             n += 1.0 - 0.75 * min(1.0, max(0.0, odds - HOLDS_BELOW) / (FALLS_AT - HOLDS_BELOW))
-        elif h not in japanese and outside:
+        elif h not in japanese and outside and (edition < HELD_SINCE or _may_still_move(state)):
             near = min(data.map.distance(H(h), H(x)) for x in outside)
             n += 0.5 * 2 ** (-max(near - 1, 0) / 2)
-    return max(-1.0, 1 - 2 ** (2 - n))
+    return 1 - 2 ** (2 - n) if edition >= HELD_SINCE else max(-1.0, 1 - 2 ** (2 - n))
+
+
+AIMS = 3  # moves into the Shanghai ring searched a decision, beside the legal list's (edition 9)
+
+
+def aims(state: State, side: str, edition: int = 9) -> list[str]:
+    """The strong opponent's moves toward what 4.2 needs kept (app/rules/search.py `aims`, the policies' edition 9):
+    while 4.2 can end the game, up to `AIMS` Chinese moves that bring a unit into a hex of the Shanghai ring (3512's
+    neighbours the Japanese do not occupy) it can reach this phase within the stacking limits (6.2), the ring hexes
+    holding the least Chinese strength first (the empty ones), the strongest units first. The legal list offers a
+    unit's nearest 40 hexes and the search tries twelve orders of them all, none toward the ring: edition 8's
+    Chinese let its hexes fall one by one and lost by 4.2 on GT 3 and 4 (reinforcements never drawn to it)."""
+    from app.rules.errors import OrderError
+    from app.rules.snc import movement
+    from app.rules.snc.combat import stacking_violation
+
+    v = state.data.params["victory"]
+    moving = state.mode() == "move" or state.phase == "reinf"  # 5.3, 8.2 a: when Chinese units move at all
+    if side != "chinese" or state.turn > int(v["sudden_defeat_until_turn"]) or not moving or state.pending:
+        return []
+    japanese = state.occupied("japanese")
+    ring = [h for h in sorted({v["shanghai"], *neighbours(state.data, v["shanghai"])}) if h not in japanese]
+    held = {h: sum(max(u.cf, 0.5) for u in state.at(h) if u.side == "chinese") for h in ring}
+    found = []
+    for u in state.on_map("chinese"):
+        if u.hex in held or u.static or u.done or u.mp_used > 0 or u.id in state.mover:
+            continue
+        try:
+            reached = set(movement.destinations(state, side, movement.may_move(state, side, [u.id])))
+        except OrderError:
+            continue
+        into = [h for h in ring if h in reached and stacking_violation(state, side, h, joining=(u.id,)) is None]
+        if into:
+            h = min(into, key=lambda x: (held[x], x))
+            found.append((held[h], -u.cf, u.id, h))
+    found.sort()
+    return [f"move {uid} to {h}" for _, _, uid, h in found[:AIMS]]
 
 
 def _ring_hexes(state: State, ring: set) -> float:
@@ -149,4 +200,4 @@ def _ring_hexes(state: State, ring: set) -> float:
     return 1 - 2 ** (2 - n) if n else -1.0
 
 
-__all__ = ["H", "japanese_cities", "progress", "stakes", "sudden_death", "victory_check"]
+__all__ = ["H", "aims", "japanese_cities", "progress", "stakes", "sudden_death", "victory_check"]
