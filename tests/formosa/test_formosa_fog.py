@@ -113,12 +113,14 @@ ALL_RULES = {"optional": [f"25.{n}" for n in range(1, 11)]}
 
 
 @pytest.mark.slow  # a game of random orders through the service, every channel checked
-@pytest.mark.parametrize("scenario,options", [("1", {}), ("2", ALL_RULES)])
-def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path, scenario, options):
-    """Both scenarios, the second with every optional rule (25.0): the fog and the audit hold."""
+@pytest.mark.parametrize("scenario,options,walk", [("1", {}, 0), ("2", ALL_RULES, 1)])
+def test_11_0_no_channel_names_a_unit_the_reading_side_could_not_see(tmp_path, scenario, options, walk):
+    """Both scenarios, the second with every optional rule (25.0): the fog and the audit hold. `walk` seeds the
+    random orders: a walk that moves, places and chooses units on both sides (scenario 2's walk 0 moved no
+    unit the Allies read in 110 orders once rules 16 listed more landings and interdictions)."""
     pbem, game_id, outbox, (state, accepted) = played_through_service(
         str(tmp_path / "fog.sqlite3"), "formosa", EMAILS, f"g-formosa-fog{scenario}",
-        lambda submit: fuzz(GAME, invader, random.Random(0), 110, "unused", submit=submit,
+        lambda submit: fuzz(GAME, invader, random.Random(walk), 110, "unused", submit=submit,
                             state=GAME.initial_state(scenario, options)), scenario=scenario, options=options)
     assert GAME.outcome(state) is None and accepted == 110
     checked = check_every_channel(pbem, game_id, named, outbox)
