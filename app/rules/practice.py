@@ -75,7 +75,7 @@ stakes most though it gains no ground toward an objective, among the listed move
 (`stakes_move`: Formosa's engineers one hex nearer a port or airfield without a base, 20.1, which the victory
 hexes it walks toward stop drawing once a unit holds them, and which the list offered only marches past); and it
 reads the rule set's `searched` at its edition (Formosa's reserve: LP kept for an engineer still to land, none for
-a site the Japanese hold). The search reads edition 8's sample until it passes its own edition to `belief.sample`.
+a site the Japanese hold). The search draws its samples at its own edition too (from 9 the `unseen` parts drawn).
 Random decides alike in editions 2 to 9, greedy in editions 2 to 4, in editions 5 to 7, in edition 8, and in
 edition 9.
 
