@@ -13,27 +13,16 @@ from app.events.dice import SeededDice
 from app.rules import practice
 from app.rules.catalog import installed
 from app.rules.formosa import GAME as FORMOSA
-from app.rules.formosa.state import OUT
+from tests.engine.formosa_allied import allied
 
 CASE = practice.GREEDY_CASE
 SNC = installed().rules("snc")
 
 
-def _allied(step: str, lp: int, where: dict[str, str]):
-    """Formosa GT 3 at `step`: the Allied units of `where` placed (a display or a hex), a revealed Japanese
-    regiment far inland, every other unit out of play."""
-    start = FORMOSA.initial_state("1", {})
-    units = {uid: replace(u, where=OUT) for uid, u in start.units.items()}
-    for uid, place in where.items():
-        units[uid] = replace(start.units[uid], where=place)
-    units["jp-50-301"] = replace(start.units["jp-50-301"], where="1622", concealed=False)
-    return replace(start, step=step, turn=3, units=units, to_place=(), lp={"allied": lp, "japanese": 0})
-
-
 def _base_building(lp: int, based: tuple[str, ...] = ()):
     """Formosa GT 3, the Allied Base Building Phase: engineers on the airfield 1209 (a base: 1 LP, 1 VP) and the
     major port 1020 (3 LP, 4 VP), one inland at 1010; `based` hexes hold a base already."""
-    state = _allied("base-building", lp, {"us-eng-1": "1209", "us-eng-2": "1020", "us-7-17": "1020",
+    state = allied("base-building", lp, {"us-eng-1": "1209", "us-eng-2": "1020", "us-7-17": "1020",
                                           "us-eng-3": "1010"})
     units = {uid: replace(u, base=u.where in based and uid.startswith("us-eng")) for uid, u in state.units.items()}
     return replace(state, units=units)
@@ -62,13 +51,13 @@ def test_greedy_never_demobilises_a_base_and_ends_the_phase_when_nothing_is_left
 
 def test_greedy_keeps_the_lp_a_base_in_reach_needs_where_edition_7_spent_them():
     # an engineer two hexes from the major port 1020 (a base there: 3 LP, 20.1); every purchase leaves fewer
-    state = _allied("recruit-allied", 3, {"us-eng-1": "1010", "us-7-17": "1010"})
+    state = allied("recruit-allied", 3, {"us-eng-1": "1010", "us-7-17": "1010"})
     assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 7})[0] == "buy 1 amphibious"
     assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 8})[0] == "end"
 
 
 def test_greedy_ships_staged_units_to_a_port_it_holds_where_edition_7_ended_the_phase():
-    state = _allied("naval-transfer", 0, {"us-7-17": "1020", "us-7-32": "allied-staging",
+    state = allied("naval-transfer", 0, {"us-7-17": "1020", "us-7-32": "allied-staging",
                                           "us-7-184": "allied-staging"})
     assert "transfer us-7-32 to 1020" in {o["order"] for o in FORMOSA.legal_orders(state, "allied")}
     assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 7})[0] == "end"  # 21.0 unrated
@@ -116,7 +105,7 @@ def _losing(place: str):
     """Formosa GT 3, the Invasion: a landing at `place` took an A1 result (15.5: the owner names the unit lost) from
     three regiments and an engineer."""
     units = ["us-27-105", "us-27-106", "us-27-165", "us-eng-2"]
-    state = _allied("invasion", 3, dict.fromkeys(units, place))
+    state = allied("invasion", 3, dict.fromkeys(units, place))
     return replace(state, pending=({"units": units, "count": 1, "min_cf": 0, "case": "Formosa 15.5 A1",
                                     "kind": "losses", "side": "allied"},))
 
@@ -131,21 +120,21 @@ def test_greedy_keeps_its_engineers_for_the_bases_where_the_text_lets_it_choose(
     assert practice.choose(FORMOSA, "greedy", losing, "allied", {"edition": 8})[0] == "lose us-27-165"
     # an engineer on the unbased major port 1020 is not marched off inland, only next to the port 0919; a regiment
     # may go anywhere
-    moving = _allied("allied-movement", 0, {"us-eng-2": "1020", "us-7-17": "1020"})
+    moving = allied("allied-movement", 0, {"us-eng-2": "1020", "us-7-17": "1020"})
     listed = [o["order"] for o in FORMOSA.legal_orders(moving, "allied")]
     far = "move us-eng-2 1120 1121 1122 1222 1322 1421 1420 1520 1519 1618"
     assert far in listed and "move us-7-17 1120 1121 1122 1222 1322 1421 1420 1520 1519 1618" in listed
     kept = searched(moving, "allied", listed, edition=8)
     assert kept == [o for o in listed if o != far]
     # next to 1020 it may step onto it
-    beside = _allied("allied-movement", 0, {"us-eng-2": "1021"})
+    beside = allied("allied-movement", 0, {"us-eng-2": "1021"})
     assert practice.choose(FORMOSA, "greedy", beside, "allied", {"edition": 8})[0] == "move us-eng-2 1020"
 
 
 def test_greedy_lands_an_engineer_on_a_port_or_airfield_without_a_base():
     # rules version 14 lists landings that carry an engineer (F128); 2005 holds a base already
     staged = dict.fromkeys(("us-77-306", "us-81-321", "us-81-322", "us-eng-4"), "allied-staging")
-    state = _allied("invasion", 3, {**staged, "us-eng-1": "2005", "us-7-17": "2005"})
+    state = allied("invasion", 3, {**staged, "us-eng-1": "2005", "us-7-17": "2005"})
     state = replace(state, markers={**state.markers, "amphibious": 1},
                     units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)})
     listed = [o["order"] for o in FORMOSA.legal_orders(state, "allied")]

@@ -16,25 +16,15 @@ from app.rules import belief, evaluation, practice
 from app.rules.formosa import GAME as FORMOSA
 from app.rules.formosa import unseen, view
 from app.rules.formosa.searched import base_reserve
-from app.rules.formosa.state import OUT, Strike
-
-
-def _position(step: str, turn: int, lp: int, where: dict[str, str]):
-    """Formosa scenario 1 at `step`: the Allied units of `where` placed (a display or a hex), a revealed Japanese
-    regiment far inland, every other unit out of play."""
-    start = FORMOSA.initial_state("1", {})
-    units = {uid: replace(u, where=OUT) for uid, u in start.units.items()}
-    for uid, place in where.items():
-        units[uid] = replace(start.units[uid], where=place)
-    units["jp-50-301"] = replace(start.units["jp-50-301"], where="1622", concealed=False)
-    return replace(start, step=step, turn=turn, units=units, to_place=(), lp={"allied": lp, "japanese": 0})
+from app.rules.formosa.state import Strike
+from tests.engine.formosa_allied import allied
 
 
 def _kamikaze(amphibious: int, gunfire: int):
     """GT 1, the Japanese Special Attack Phase (16.6), six kamikaze points planned, no Allied unit on Formosa yet:
     the hits send amphibious markers back (with no gunfire in the Staging Area, all of them), and until a landing
     Formosa's stakes read what the markers can land."""
-    state = _position("japanese-special-attack", 1, 1, {"us-eng-1": "allied-staging"})
+    state = allied("japanese-special-attack", 1, {"us-eng-1": "allied-staging"}, turn=1)
     return replace(state, strike=Strike(missions={"japanese": {"kamikaze": 6}}), air={**state.air, "kamikaze": 6},
                    markers={"amphibious": amphibious, "drop-zone": 1}, naval={"gunfire": gunfire, "cw-gunfire": 0})
 
@@ -95,7 +85,7 @@ def test_greedy_moves_an_engineer_toward_a_base_site_where_edition_8_ended_the_p
     # an engineer at 0815, three hexes from the minor port and airfield 0918 (no base: 20.1); no move of it gains
     # ground toward an objective greedy reads, so edition 8 ended the Movement Phase there, Game-Turn after
     # Game-Turn, with the LP for the base kept
-    state = _position("allied-movement", 3, 4, {"us-eng-1": "0815", "us-7-17": "1020"})
+    state = allied("allied-movement", 4, {"us-eng-1": "0815", "us-7-17": "1020"})
     assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 8})[0] == "end"
     text, reason = practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 9})
     assert text.startswith("move us-eng-1 ") and reason["rule"] == "stakes" and reason["gain"] > 0
@@ -103,7 +93,7 @@ def test_greedy_moves_an_engineer_toward_a_base_site_where_edition_8_ended_the_p
 
 def test_greedy_keeps_the_lp_a_base_needs_for_an_engineer_still_to_land():
     # no engineer on the map: edition 8 kept nothing and spent the LP before the engineer landed on a port
-    state = _position("recruit-allied", 3, 5, {"us-eng-1": "allied-staging", "us-7-17": "1020"})
+    state = allied("recruit-allied", 5, {"us-eng-1": "allied-staging", "us-7-17": "1020"})
     assert base_reserve(state) == 0 and base_reserve(state, edition=9) == 4  # 20.1: a port and airfield, 4 LP
     assert practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 8})[0] == "buy 1 gunfire"  # 3 LP: 2 left
     text, _ = practice.choose(FORMOSA, "greedy", state, "allied", {"edition": 9})
@@ -115,7 +105,7 @@ def test_greedy_keeps_the_lp_a_base_needs_for_an_engineer_still_to_land():
 def test_greedy_keeps_no_lp_for_a_site_the_japanese_hold():
     # an engineer at 0313, next to the minor port and airfield 0413 (4 LP, 20.1), the only one in its reach: edition
     # 8 kept the 4 LP though a Japanese regiment stands on it (10.1, 20.1: no base is built there while it does)
-    state = _position("recruit-allied", 3, 4, {"us-eng-1": "0313", "us-7-17": "0313"})
+    state = allied("recruit-allied", 4, {"us-eng-1": "0313", "us-7-17": "0313"})
     held = replace(state, units={**state.units, "jp-50-302": replace(state.units["jp-50-302"], where="0413",
                                                                      concealed=False)})
     assert base_reserve(state) == base_reserve(held) == base_reserve(state, edition=9) == 4
@@ -134,7 +124,7 @@ def test_greedy_steps_an_engineer_onto_a_bare_port_the_list_only_marches_it_past
     # 0917, next to the minor port and airfield 0918 (20.1: a base there scores 3 VP, 4.2); edition 8 ended the
     # Movement Phase; edition 9 steps it on (Formosa's `aims`: the list offers each unit its longest moves)
     sites = [str(h) for h in FORMOSA.initial_state("1", {}).data.sudden_death_hexes()]
-    state = _position("allied-movement", 3, 4, {"us-eng-4": "0917", **dict(zip(HOLDERS, sites, strict=True))})
+    state = allied("allied-movement", 4, {"us-eng-4": "0917", **dict(zip(HOLDERS, sites, strict=True))})
     assert "move us-eng-4 0918" in FORMOSA.aims(state, "allied", edition=9)
     assert FORMOSA.aims(state, "allied", edition=8) == []
     assert evaluation.hook(FORMOSA, "aims", 9, since=7) is None  # the search's seats of 9 and older: as before

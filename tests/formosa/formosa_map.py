@@ -143,3 +143,17 @@ def holding(target: int, exclude: tuple[str, ...] = ()) -> dict[str, str]:
         if left == 0:
             return units
     raise LookupError(target)
+
+
+def position(**extra) -> dict:
+    """A Formosa position file's settings (docs/custom-positions.md): the Allied Movement Phase of GT 3 with a US
+    regiment beside a Japanese one on open ground (`ring`), an engineer with its base on a port airfield, one unit
+    eliminated, one Japanese unit revealed, LP, TAC and an amphibious marker; `extra` replaces any of them."""
+    x, around = ring("open")
+    field = next(str(h) for h in sorted(D.airfields() & D.ports()))
+    base = {"turn": 3, "phase": "allied-movement",
+            "units": {"us-7-17": around[0], "us-eng-1": field, "jp-9-7": x, "jp-9-19": around[3]},
+            "where": {"us-7-32": "allied-eliminated"}, "revealed": ["jp-9-19"], "bases": ["us-eng-1"],
+            "lp": {"allied": 7, "japanese": 4}, "air": {"allied-tac": 6}, "markers": {"amphibious": 1},
+            "amoy_turn": 2}
+    return {**base, **extra}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from formosa_map import D, M, ring
+from formosa_map import D, M, position, ring
 
 from app.rules.custom_setup import SetupError
 from app.rules.errors import IllegalOrder
@@ -16,15 +16,6 @@ X, AROUND = ring("open")
 FIELD = next(str(h) for h in sorted(D.airfields() & D.ports()))
 TOWN, TOWN_NEXT = next((str(h), str(n)) for h in sorted(M.hexes_with("town")) for n in M.neighbours(h)
                        if D.is_land(n) and M.terrain_of(n) == "open" and not M.features_of(n))
-
-
-def position(**extra) -> dict:
-    base = {"turn": 3, "phase": "allied-movement",
-            "units": {"us-7-17": AROUND[0], "us-eng-1": FIELD, "jp-9-7": X, "jp-9-19": AROUND[3]},
-            "where": {"us-7-32": "allied-eliminated"}, "revealed": ["jp-9-19"], "bases": ["us-eng-1"],
-            "lp": {"allied": 7, "japanese": 4}, "air": {"allied-tac": 6}, "markers": {"amphibious": 1},
-            "amoy_turn": 2}
-    return {**base, **extra}
 
 
 def test_a_position_starts_the_game_at_its_phase_with_its_units_points_and_concealment():

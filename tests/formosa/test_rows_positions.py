@@ -5,7 +5,7 @@ or accepted where the rules allow the state it describes."""
 from __future__ import annotations
 
 import pytest
-from formosa_map import D, ring
+from formosa_map import D, position, ring
 
 from app.rules.custom_setup import SetupError
 from app.rules.formosa import GAME
@@ -14,15 +14,6 @@ X, AROUND = ring("open")
 FIELD = next(str(h) for h in sorted(D.airfields() & D.ports()))
 FIVE = {"us-7-17": AROUND[0], "us-7-32": AROUND[0], "us-7-184": AROUND[0], "us-27-105": AROUND[0],
         "us-27-106": AROUND[0]}  # five mobile US units: one over the Allied limit of four (13.1)
-
-
-def position(**extra) -> dict:
-    base = {"turn": 3, "phase": "allied-movement",
-            "units": {"us-7-17": AROUND[0], "us-eng-1": FIELD, "jp-9-7": X, "jp-9-19": AROUND[3]},
-            "where": {"us-7-32": "allied-eliminated"}, "revealed": ["jp-9-19"], "bases": ["us-eng-1"],
-            "lp": {"allied": 7, "japanese": 4}, "air": {"allied-tac": 6}, "markers": {"amphibious": 1},
-            "amoy_turn": 2}
-    return {**base, **extra}
 
 
 def problems(**change) -> list[str]:
