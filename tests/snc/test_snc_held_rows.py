@@ -1,0 +1,56 @@
+"""Rows of docs/cases/snc.md whose mapped tests passed with the row's enforcing line broken by hand (issue 30,
+session part 10: a woods defence, a river attack of more than 3 factors, a city's movement cost, a road without
+its road hexside, an overrun into a city, a two-step unit no stronger than a one-step one): each test here fails
+with that line broken and holds its row's rule where a player would notice it (a preview's shift and strength, the
+MP a move spends, a refusal, who loses the step)."""
+import pytest
+from snc_given import ev, of, position, then, when
+
+from app.rules.errors import IllegalOrder
+from app.rules.snc.combat import assess, loss_candidates
+
+MOVE = ("move", "fight")
+
+
+def test_10_4_1_a_chinese_defender_in_woods_gets_one_column_left():
+    s = position({"jp-d3-r6": "0204", "cn-d57": "0205"})  # 0205 woods without a town, 0204 clear, no hexside
+    p = assess(s, {"hex": "0205", "side": "japanese", "kind": "attack", "attackers": ["jp-d3-r6"],
+                   "defenders": ["cn-d57"]})
+    assert [(sh.amount, sh.reason, sh.case) for sh in p.shifts.shifts] == [(-1, "woods", "SNC 10.4.1")]
+
+
+def test_10_4_1_five_factors_across_a_river_count_one_a_third_rounded_down():
+    """The Huangpu (3612/3512) is a river: 5 across it is 1 (a third), not 2 (a half, as across a creek)."""
+    s = position({"cn-d87": "3612", "jp-snlf-1": "3512"}, side="chinese")
+    p = assess(s, {"hex": "3512", "side": "chinese", "kind": "attack", "attackers": ["cn-d87"],
+                   "defenders": ["jp-snlf-1"]})
+    assert p.attack.total == 1
+
+
+def test_9_5_a_japanese_unit_entering_a_city_pays_one_mp_whatever_the_hexs_natural_terrain():
+    s = position({"jp-d3-r6": "1724"}, plan=MOVE)  # Hangzhou 1824 is a city in paddy (2 MP without the city)
+    assert of(when(s, "japanese", "move d3-r6 to 1824"), ev.UnitsMoved)[0].mp == 1
+
+
+def test_9_5_1_two_road_hexes_not_joined_by_a_road_cost_the_terrain_entered():
+    """2407 and 2508 both carry a road, but it does not cross their common hexside: the Japanese pay the paddy of
+    2508 (2 MP), not the road's half MP."""
+    s = position({"jp-d3-r6": "2407"}, plan=MOVE)
+    assert of(when(s, "japanese", "move d3-r6 to 2508"), ev.UnitsMoved)[0].mp == 2
+
+
+def test_9_6_no_overrun_into_a_city():
+    s = position({"jp-d3-r6": "2409", "jp-d3-r18": "2409", "cn-d7": "2410"}, plan=MOVE)
+    with pytest.raises(IllegalOrder) as refused:
+        when(s, "japanese", "overrun 2410 with 2409")
+    assert str(refused.value) == "SNC 9.6: no overrun into a city hex (2410)"
+
+
+def test_10_5_2_a_two_step_unit_is_reduced_before_an_equally_strong_one_step_unit_is_eliminated():
+    """Item 1 before item 2 (ruling E2): the full SNLF battalion (2 CF, two steps) loses the step, not the reduced
+    regiment beside it (2 CF, one step), though neither is stronger; in a battle the step is taken at once."""
+    s = position({"jp-snlf-1": "3409", "jp-d3-r6": "3409", "cn-d87": "3408"}, side="chinese", steps={"jp-d3-r6": 1})
+    units = [s.units["jp-snlf-1"], s.units["jp-d3-r6"]]
+    assert loss_candidates(units, {"jp-snlf-1": 2, "jp-d3-r6": 1}) == ["jp-snlf-1"]
+    after = then(s, "chinese", "attack 3409 with d87", rolls=[4])  # 5:4 = 1:1, die 4: 1/1
+    assert (after.units["jp-snlf-1"].steps, after.units["jp-d3-r6"].steps) == (1, 1) and not after.pending
