@@ -2,7 +2,8 @@
 session part 10: a woods defence, a river attack of more than 3 factors, a city's movement cost, a road without
 its road hexside, an overrun into a city, a two-step unit no stronger than a one-step one): each test here fails
 with that line broken and holds its row's rule where a player would notice it (a preview's shift and strength, the
-MP a move spends, a refusal, who loses the step)."""
+MP a move spends, a refusal, who loses the step); and a non-adjacent attacker (10.0), accepted with its refusal cut,
+and a unit whose move is complete (9.0)."""
 import pytest
 from snc_given import ev, of, position, then, when
 
@@ -54,3 +55,18 @@ def test_10_5_2_a_two_step_unit_is_reduced_before_an_equally_strong_one_step_uni
     assert loss_candidates(units, {"jp-snlf-1": 2, "jp-d3-r6": 1}) == ["jp-snlf-1"]
     after = then(s, "chinese", "attack 3409 with d87", rolls=[4])  # 5:4 = 1:1, die 4: 1/1
     assert (after.units["jp-snlf-1"].steps, after.units["jp-d3-r6"].steps) == (1, 1) and not after.pending
+
+
+def test_10_0_a_unit_not_adjacent_to_the_hex_it_attacks_is_refused_naming_it():
+    s = position({"jp-d3-r6": "2408", "cn-d7": "2410"})
+    with pytest.raises(IllegalOrder) as refused:
+        when(s, "japanese", "attack 2410 with d3-r6", rolls=[1])
+    assert str(refused.value) == "SNC 10.0: jp-d3-r6 in 2408 is not adjacent to 2410"
+
+
+def test_9_0_a_unit_whose_move_another_units_move_ended_does_not_move_again():
+    s = position({"jp-d3-r6": "2409", "jp-d3-r18": "2506", "cn-d7": "2410"}, plan=MOVE)
+    s = then(then(s, "japanese", "move d3-r6 to 2309"), "japanese", "move d3-r18 to 2507")
+    with pytest.raises(IllegalOrder) as refused:
+        when(s, "japanese", "move d3-r6 to 2209")
+    assert str(refused.value) == "SNC 9.0: jp-d3-r6 has completed its move this phase"
