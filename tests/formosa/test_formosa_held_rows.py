@@ -1,0 +1,66 @@
+"""Rows of docs/cases/formosa.md whose mapped tests passed with the row's enforcing line broken by hand (issue 30,
+session part 10), and the reading of 25.2 for a Commonwealth attack (ruling F136). Each test fails with its line
+broken and holds the rule where a player would notice it."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from formosa_given import given, of, play, when
+from formosa_map import ring
+
+from app.rules.formosa import GAME
+from app.rules.formosa.events import BattlefieldLp
+
+X, AROUND = ring("open")
+FAR = "1805"  # an Allied unit far away keeps the Allies on Formosa (4.1)
+
+
+def opt(state, *rules: str):
+    return replace(state, data=GAME.data({"optional": list(rules)}))
+
+
+def _allied_de(units: dict[str, str], attackers: list[str], scenario: str = "1") -> list:
+    """An Allied attack from two opposite hexes of the ring (20 factors, one armor: the 400-499% column) whose die
+    6 is a DE; the attackers then hold: the events of the combat's end."""
+    japanese = [u for u in units if u.startswith("jp-")]
+    pos = {"turn": 3, "phase": "allied-combat", "units": units, "revealed": japanese,
+           "lp": {"allied": 0, "japanese": 0}}
+    state = GAME.initial_state(scenario, {"position": pos, "optional": ["25.2"]})
+    state = play(state, "allied", f"attack {X} with {' '.join(attackers)}", [6])
+    assert state.pending[0]["kind"] == "advance" and all(state.units[u].where != X for u in japanese)
+    return when(state, "allied", "hold")
+
+
+US = {"us-armor-1": AROUND[0], "us-1mar-1": AROUND[0], "us-1mar-5": AROUND[3], "us-7-17": AROUND[3]}
+CW = {"cw-armor-1": AROUND[0], "cw-7-18": AROUND[0], "cw-7-21": AROUND[3], "cw-7-25": AROUND[3], "cw-cdo-3": AROUND[3]}
+
+
+@pytest.mark.parametrize(("defenders", "earned"), [(["jp-9-7", "jp-9-19", "jp-constr-1"], True),
+                                                   (["jp-9-7", "jp-9-19"], False)])
+def test_25_2_a_us_attack_eliminating_nine_japanese_factors_gains_one_lp_eight_do_not(defenders, earned):
+    events = _allied_de({**US, **{u: X for u in defenders}}, list(US))
+    assert [(e.side, e.lp, e.eliminated_cf, e.advanced) for e in of(events, BattlefieldLp)] == (
+        [("allied", 1, 9, False)] if earned else [])
+
+
+@pytest.mark.parametrize(("defenders", "earned"), [(["jp-9-7", "jp-9-19", "jp-constr-1"], True),
+                                                   (["jp-9-7", "jp-9-19"], False)])
+def test_25_2_f136_a_commonwealth_only_attack_gains_the_lp_at_the_allied_nine_factors(defenders, earned):
+    """Scenario 2 (24.2: the Allies recruit Commonwealth units): 25.2 a) names the US; a Commonwealth attack is the
+    Allied player's, read at the same nine factors (ruling F136)."""
+    events = _allied_de({**CW, **{u: X for u in defenders}}, list(CW), scenario="2")
+    assert [(e.side, e.lp, e.eliminated_cf) for e in of(events, BattlefieldLp)] == (
+        [("allied", 1, 9)] if earned else [])
+
+
+@pytest.mark.parametrize(("other", "die", "earned"), [("us-eng-1", 5, True), ("us-hq-3ac", 4, False)])
+def test_25_2_a_japanese_attack_eliminating_six_allied_factors_gains_one_lp_five_do_not(other, die, earned):
+    """A DR the surrounded defenders cannot make (15.7 item 5): the units that cannot retreat count (25.2)."""
+    units = {"jp-armor-1": AROUND[0], "jp-9-7": AROUND[0], "jp-9-19": AROUND[3], "jp-9-35": AROUND[3],
+             "us-7-17": X, other: X, "us-27-105": FAR}
+    state = opt(given(step="japanese-combat", units=units, naval={}, air={}), "25.2")
+    state = play(state, "japanese", f"attack {X} with jp-armor-1 jp-9-7 jp-9-19 jp-9-35", [die])
+    assert {state.units[u].where for u in ("us-7-17", other)} == {"allied-eliminated"}
+    assert [(e.side, e.eliminated_cf) for e in of(when(state, "japanese", "hold"), BattlefieldLp)] == (
+        [("japanese", 6)] if earned else [])
