@@ -1,16 +1,19 @@
 """Rows of docs/cases/formosa.md whose mapped tests passed with the row's enforcing line broken by hand (issue 30,
-session part 10), and the reading of 25.2 for a Commonwealth attack (ruling F136). Each test fails with its line
-broken and holds the rule where a player would notice it."""
+session part 10), and the reading of 25.2 for a Commonwealth attack (ruling F136): 25.2's thresholds (nine and six
+factors), a BB loss of exactly the other side's factors (15.5), die-hards only where the terrain shifts (25.6), a
+motorized move with no LP left (22.0), the raiders before GT 2 (25.8). Each test fails with its line broken and holds
+the rule where a player would notice it."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
-from formosa_given import given, of, play, when
-from formosa_map import ring
+from formosa_given import given, of, play, refused, when
+from formosa_map import D, ring, road_port
 
+from app.events.core import DieRolled
 from app.rules.formosa import GAME
-from app.rules.formosa.events import BattlefieldLp
+from app.rules.formosa.events import BattlefieldLp, CombatResolved, GuerrillaRallied, UnitEliminated
 
 X, AROUND = ring("open")
 FAR = "1805"  # an Allied unit far away keeps the Allies on Formosa (4.1)
@@ -64,3 +67,38 @@ def test_25_2_a_japanese_attack_eliminating_six_allied_factors_gains_one_lp_five
     assert {state.units[u].where for u in ("us-7-17", other)} == {"allied-eliminated"}
     assert [(e.side, e.eliminated_cf) for e in of(when(state, "japanese", "hold"), BattlefieldLp)] == (
         [("japanese", 6)] if earned else [])
+
+
+def test_15_5_bb_the_attacker_may_eliminate_units_of_exactly_the_defenders_printed_factors():
+    """BB: the Japanese 4 go; the Allies eliminate at least 4 printed factors: the 4-factor regiment alone does."""
+    state = given(units={"us-7-17": AROUND[0], "us-1mar-1": AROUND[1], "jp-9-7": X})
+    state = play(state, "allied", f"attack {X} with us-7-17 us-1mar-1", [4])
+    assert state.pending[0]["kind"] == "losses" and state.pending[0]["min_cf"] == 4
+    after = play(state, "allied", "lose us-7-17")
+    assert after.units["us-7-17"].where == "allied-eliminated" and after.units["us-1mar-1"].where == AROUND[1]
+
+
+def test_25_6_a_japanese_unit_eliminated_in_open_terrain_rolls_no_die_hards_die():
+    """25.6: only terrain that gives the Japanese defender a shift; in open terrain no die is rolled."""
+    state = opt(given(units={"us-7-17": AROUND[0], "us-1mar-1": AROUND[3], "jp-9-7": X,
+                             "jp-guerrilla-1": "japanese-reinforcements"}), "25.6")
+    events = when(state, "allied", f"attack {X} with us-7-17 us-1mar-1", [6])  # die 6: D1, the regiment is lost
+    assert of(events, CombatResolved)[0].code == "D1" and of(events, UnitEliminated)[0].unit == "jp-9-7"
+    assert len(of(events, DieRolled)) == 1 and not of(events, GuerrillaRallied)
+
+
+def test_22_0_motorized_movement_without_an_lp_left_is_refused():
+    port = road_port()
+    state = given(step="allied-movement", units={"us-eng-1": port, "us-7-17": port}, lp={"allied": 0, "japanese": 0})
+    state = state.with_units(replace(state.units["us-eng-1"], base=True))
+    assert refused(state, "allied", f"motorized {port}", "Formosa 22.0") == (
+        "Formosa 22.0: motorized movement costs 1 LP; the Allies have none")
+
+
+def test_25_8_the_raiders_land_from_gt_2_only():
+    state = opt(given(step="japanese-movement", turn=1, units={"jp-raiders": "japanese-reinforcements",
+                                                               "us-27-105": FAR},
+                      special_ready=("jp-raiders",)), "25.8")
+    field = next(str(h) for h in sorted(D.airfields()) if D.is_land(h))
+    assert refused(state, "japanese", f"raid {field}", "Formosa 25.8") == (
+        "Formosa 25.8: Japanese Airborne Raiders lands from GT 2")
