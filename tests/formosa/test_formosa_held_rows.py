@@ -1,8 +1,10 @@
 """Rows of docs/cases/formosa.md whose mapped tests passed with the row's enforcing line broken by hand (issue 30,
 session part 10), and the reading of 25.2 for a Commonwealth attack (ruling F136): 25.2's thresholds (nine and six
 factors), a BB loss of exactly the other side's factors (15.5), die-hards only where the terrain shifts (25.6), a
-motorized move with no LP left (22.0), the raiders before GT 2 (25.8). Each test fails with its line broken and holds
-the rule where a player would notice it."""
+motorized move with no LP left (22.0), the raiders before GT 2 (25.8), one "A" and one "D" shift however many units
+carry them, the best in-hex terrain and the common hexside of a two-hex attack (15.4.1, F44), ground support of the
+nationality attacking (16.3), a counterattack's one shift (15.6). Each test fails with its line broken and holds the
+rule where a player would notice it."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -102,3 +104,51 @@ def test_25_8_the_raiders_land_from_gt_2_only():
     field = next(str(h) for h in sorted(D.airfields()) if D.is_land(h))
     assert refused(state, "japanese", f"raid {field}", "Formosa 25.8") == (
         "Formosa 25.8: Japanese Airborne Raiders lands from GT 2")
+
+
+def _shifts(state, side: str, order: str) -> list[tuple[int, str]]:
+    shown = GAME.preview(state, GAME.parse(order, side, state))
+    return [(s["amount"], s["reason"]) for s in shown["shifts"]]
+
+
+def test_15_4_1_two_attack_bonus_units_give_one_shift():
+    state = given(units={"us-armor-1": AROUND[0], "us-arty-1": AROUND[1], "jp-9-7": X})
+    assert _shifts(state, "allied", f"attack {X} with us-armor-1 us-arty-1") == [(1, "attack bonus unit")]
+
+
+def test_15_4_1_f44_two_defending_hexes_each_with_a_defense_bonus_unit_and_rough_ground_shift_once_each():
+    """An attack on two rough hexes, each holding a heavy weapons unit ("D"): one defense bonus shift and the best
+    in-hex terrain shift, not one of each per hex (15.4.1: only one shift applies; the most beneficial terrain)."""
+    state = given(units={"us-1mar-1": "1115", "us-1mar-5": "1115", "jp-hw-1": "1214", "jp-hw-2": "1215"})
+    assert sorted(_shifts(state, "allied", "attack 1214 1215 with us-1mar-1 us-1mar-5")) == [
+        (-1, "defense bonus unit"), (-1, "terrain in the defender's hex")]
+
+
+def test_15_4_1_f44_a_hexside_shift_counts_only_when_every_attacker_crosses_it_into_every_hex():
+    """From 0917, 1017 lies across a river and 1016 across no hexside feature: attacking both, no hexside shift."""
+    alone = given(units={"us-7-17": "0917", "jp-9-7": "1017"})
+    across = [r for _, r in _shifts(alone, "allied", "attack 1017 with us-7-17")]
+    assert "hexside terrain every attacker crosses" in across
+    both = given(units={"us-7-17": "0917", "jp-9-7": "1017", "jp-9-19": "1016"})
+    assert _shifts(both, "allied", "attack 1016 1017 with us-7-17") == []
+
+
+def test_15_6_a_counterattack_by_an_attack_bonus_unit_gets_its_one_right_shift_only():
+    """15.6 items 1-2: the counterattacking force gains one right shift and no other: the armor's "A" is not."""
+    state = given(units={"us-7-17": AROUND[0], "jp-armor-1": X})
+    events = when(state, "allied", f"attack {X} with us-7-17", [5, 6])  # 4 against 5 reads 50-99%: die 5, CA
+    first, counter = of(events, CombatResolved)
+    assert first.code == "CA" and counter.counterattack and counter.attackers == ["jp-armor-1"]
+    assert counter.shifts == [{"amount": 1, "case": "Formosa 15.6", "reason": "counterattack"}]
+
+
+@pytest.mark.parametrize(("attackers", "shift"), [(["cw-7-18"], []), (["us-7-17"], [(2, "ground support")]),
+                                                  (["cw-7-18", "us-7-17"], [(2, "ground support")])])
+def test_16_3_us_ground_support_shifts_an_attack_only_with_a_us_ground_unit_in_it(attackers, shift):
+    """16.0 Important, 5.1 item 3: two US points over the hex support a Commonwealth attack only when a US unit
+    attacks too."""
+    from app.rules.formosa.state import Strike
+
+    units = {u: AROUND[i] for i, u in enumerate(attackers)}
+    state = given(units={**units, "jp-9-7": X}, strike=Strike(support=(("allied", X, "us", 2),), revealed=True))
+    assert _shifts(state, "allied", f"attack {X} with {' '.join(attackers)}") == shift
