@@ -152,3 +152,17 @@ def test_16_3_us_ground_support_shifts_an_attack_only_with_a_us_ground_unit_in_i
     units = {u: AROUND[i] for i, u in enumerate(attackers)}
     state = given(units={**units, "jp-9-7": X}, strike=Strike(support=(("allied", X, "us", 2),), revealed=True))
     assert _shifts(state, "allied", f"attack {X} with {' '.join(attackers)}") == shift
+
+
+def test_10_2_2_an_assault_with_air_supply_is_refused_by_10_2_2():
+    """10.2.2: amphibious assaults cannot be supported by air supply; the order says so by its case, not by the
+    grammar's "expected 'from'"."""
+    from formosa_map import shore
+
+    beach, (sea,) = shore(1)
+    four = ["us-7-17", "us-7-32", "us-7-184", "us-27-105"]
+    state = GAME.initial_state("1", {"position": {
+        "turn": 3, "phase": "invasion", "revealed": ["jp-guard-1"], "units": {"jp-guard-1": beach},
+        "at_sea": {sea: four}, "markers": {"amphibious": 1}, "air": {"air-supply": 1}}})
+    assert refused(state, "allied", f"assault {beach} supply air", "Formosa 10.2.2") == (
+        "Formosa 10.2.2: an amphibious assault cannot be supported by air supply (19.4)")
