@@ -70,3 +70,17 @@ def test_9_0_a_unit_whose_move_another_units_move_ended_does_not_move_again():
     with pytest.raises(IllegalOrder) as refused:
         when(s, "japanese", "move d3-r6 to 2209")
     assert str(refused.value) == "SNC 9.0: jp-d3-r6 has completed its move this phase"
+
+
+def test_10_4_1_r1_the_tec_s_town_flag_chooses_the_errata_s_one_left_for_a_town_in_marsh():
+    """Ruling R1 and docs/snc-data.md: `adds_to_terrain_shift = false` in terrain.toml reads the errata inside 10.4.1
+    (a town in marsh gives the Chinese 1L, not 2L); the flag was read by no code."""
+    from dataclasses import replace
+
+    s = position({"jp-d11-r12": "2706", "cn-d58": "2606"})
+    battle = {"hex": "2606", "side": "japanese", "kind": "attack", "attackers": ["jp-d11-r12"], "defenders": ["cn-d58"]}
+    assert assess(s, battle).shifts.net == -2  # the shipped reading: town 1L + marsh 1L
+    tec = {**s.data.tec, "features": {**s.data.tec["features"],
+                                      "town": {**s.data.tec["features"]["town"], "adds_to_terrain_shift": False}}}
+    errata = replace(s, data=replace(s.data, tec=tec))
+    assert [(sh.amount, sh.reason) for sh in assess(errata, battle).shifts.shifts] == [(-1, "town (chinese defender)")]
