@@ -3,8 +3,9 @@ session part 10), and the reading of 25.2 for a Commonwealth attack (ruling F136
 factors), a BB loss of exactly the other side's factors (15.5), die-hards only where the terrain shifts (25.6), a
 motorized move with no LP left (22.0), the raiders before GT 2 (25.8), one "A" and one "D" shift however many units
 carry them, the best in-hex terrain and the common hexside of a two-hex attack (15.4.1, F44), ground support of the
-nationality attacking (16.3), a counterattack's one shift (15.6). Each test fails with its line broken and holds the
-rule where a player would notice it."""
+nationality attacking (16.3), a counterattack's one shift (15.6), an assault with air supply (10.2.2); and, under
+rules version 17, a unit named twice in a 13.3 removal (ruling F137). Each test fails with its line broken and holds
+the rule where a player would notice it."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -166,3 +167,28 @@ def test_10_2_2_an_assault_with_air_supply_is_refused_by_10_2_2():
         "at_sea": {sea: four}, "markers": {"amphibious": 1}, "air": {"air-supply": 1}}})
     assert refused(state, "allied", f"assault {beach} supply air", "Formosa 10.2.2") == (
         "Formosa 10.2.2: an amphibious assault cannot be supported by air supply (19.4)")
+
+
+def _two_over():
+    """Three Japanese regiments in X and two more moved in: two over the limit of three mobile units (13.2)."""
+    units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-12-24": AROUND[0], "jp-12-46": AROUND[1]}
+    state = given(step="japanese-movement", turn=1, units=units)
+    for uid in ("jp-12-24", "jp-12-46"):
+        state = play(state, "japanese", f"move {uid} {X}")
+    state = play(state, "japanese", "end")
+    assert state.pending[0]["kind"] == "overstack"
+    return state
+
+
+def test_13_3_a_unit_named_twice_in_a_removal_is_refused_and_nothing_is_removed_f137():
+    state = _two_over()
+    assert refused(state, "japanese", "remove jp-9-7 jp-9-7", "Formosa 13.3") == (
+        "Formosa 13.3: jp-9-7 named twice: a unit is removed once; name each unit the hex loses once")
+    after_it = play(state, "japanese", "remove jp-9-7 jp-12-24")  # each once: both go, the hex complies
+    assert {after_it.units[u].where for u in ("jp-9-7", "jp-12-24")} == {"japanese-replacements"}
+
+
+def test_f137_a_game_created_under_rules_16_reads_a_unit_named_twice_once_as_played():
+    state = replace(_two_over(), rules_version=16)
+    after_it = play(state, "japanese", "remove jp-9-7 jp-9-7")
+    assert after_it.units["jp-9-7"].where == "japanese-replacements" and after_it.pending[0]["kind"] == "overstack"

@@ -1334,7 +1334,12 @@ class Overstack(DecisionStep):
     def remove(self, d: Decision, units: list[str]) -> None:
         state: State = d.state
         p = state.pending[0]
-        named = [own_unit(d, unit, "Formosa 13.3") for unit in dict.fromkeys(units)]
+        every = [own_unit(d, unit, "Formosa 13.3") for unit in units]
+        twice = sorted({u.id for u in every if [x.id for x in every].count(u.id) > 1})
+        if twice and state.since(17):  # ruling F137: a unit named twice is refused; before, it counted once
+            d.refuse("Formosa 13.3", f"{', '.join(twice)} named twice: a unit is removed once; name each unit the "
+                                     "hex loses once")
+        named = list({u.id: u for u in every}.values())
         for u in named:
             if u.where not in p["hexes"]:
                 d.refuse("Formosa 13.3", f"{u.id} is not in an over-stacked hex ({', '.join(p['hexes'])})")
