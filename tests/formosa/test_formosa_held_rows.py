@@ -3,7 +3,8 @@ session part 10), and the reading of 25.2 for a Commonwealth attack (ruling F136
 factors), a BB loss of exactly the other side's factors (15.5), die-hards only where the terrain shifts (25.6), a
 motorized move with no LP left (22.0), the raiders before GT 2 (25.8), one "A" and one "D" shift however many units
 carry them, the best in-hex terrain and the common hexside of a two-hex attack (15.4.1, F44), ground support of the
-nationality attacking (16.3), a counterattack's one shift (15.6), an assault with air supply (10.2.2); and, under
+nationality attacking (16.3), a counterattack's one shift (15.6), an assault with air supply (10.2.2), a guerrilla's
+retreat through EZOC (15.7, 23.0), industrial and peak VP without a base (4.2); and, under
 rules version 17, a unit named twice in a 13.3 removal (ruling F137). Each test fails with its line broken and holds
 the rule where a player would notice it."""
 from __future__ import annotations
@@ -192,3 +193,23 @@ def test_f137_a_game_created_under_rules_16_reads_a_unit_named_twice_once_as_pla
     state = replace(_two_over(), rules_version=16)
     after_it = play(state, "japanese", "remove jp-9-7 jp-9-7")
     assert after_it.units["jp-9-7"].where == "japanese-replacements" and after_it.pending[0]["kind"] == "overstack"
+
+
+def test_15_7_23_0_a_guerrilla_retreats_through_an_enemy_zoc_where_another_unit_could_not():
+    """23.0: guerrillas are not affected by EZOC; between attackers in opposite hexes every hex around is in their
+    ZOC, yet a guerrilla's DR is a retreat the Japanese player makes, not an elimination (15.7 item 5)."""
+    state = given(units={"us-7-17": AROUND[0], "us-7-32": AROUND[3], "jp-guerrilla-1": X})
+    state = play(state, "allied", f"attack {X} with us-7-17 us-7-32", [1])  # 800%: die 1, DR
+    assert state.pending[0]["kind"] == "retreat" and state.pending[0]["units"] == ["jp-guerrilla-1"]
+    assert state.units["jp-guerrilla-1"].where == X
+
+
+def test_4_2_an_allied_held_industrial_objective_and_peak_score_without_an_engineer_base():
+    """4.2: one VP each for an Allied-controlled Industrial Objective and Peak hex, regardless of engineers; the
+    airfield in the industrial hex scores nothing without a base."""
+    from app.rules.formosa.victory import allied_vp
+
+    industry = next(str(h) for h in sorted(D.land()) if "industry" in D.objectives(h))
+    peak = next(str(h) for h in sorted(D.land()) if "peak" in D.objectives(h))
+    vp, detail = allied_vp(given(units={"us-7-17": industry, "us-7-32": peak}))
+    assert (vp, detail) == (2, {f"{industry} industry": 1, f"{peak} peak": 1})
