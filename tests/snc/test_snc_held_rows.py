@@ -3,7 +3,7 @@ session part 10: a woods defence, a river attack of more than 3 factors, a city'
 its road hexside, an overrun into a city, a two-step unit no stronger than a one-step one): each test here fails
 with that line broken and holds its row's rule where a player would notice it (a preview's shift and strength, the
 MP a move spends, a refusal, who loses the step); and a non-adjacent attacker (10.0), accepted with its refusal cut,
-and a unit whose move is complete (9.0)."""
+a unit whose move is complete (9.0), a landing's survivors with nowhere to retreat (8.4), ruling R1's TEC flag."""
 import pytest
 from snc_given import ev, of, position, then, when
 
@@ -84,3 +84,17 @@ def test_10_4_1_r1_the_tec_s_town_flag_chooses_the_errata_s_one_left_for_a_town_
                                       "town": {**s.data.tec["features"]["town"], "adds_to_terrain_shift": False}}}
     errata = replace(s, data=replace(s.data, tec=tec))
     assert [(sh.amount, sh.reason) for sh in assess(errata, battle).shifts.shifts] == [(-1, "town (chinese defender)")]
+
+
+def test_8_4_chinese_survivors_of_a_landing_with_no_hex_to_retreat_into_are_eliminated():
+    """Ruling E3: every hex next to Wusong holds a Japanese unit, so the 7th Division, left after the landing's
+    2/1, cannot retreat and is eliminated; the Japanese still lose the extra step (8.4 2))."""
+    ring = ["3509", "3609", "3610", "3511", "3410", "3409"]
+    blockers = ["jp-d11-r12", "jp-d11-r22", "jp-d11-r43", "jp-d11-r44", "jp-snlf-1", "jp-snlf-2"]
+    d3 = ["jp-d3-r6", "jp-d3-r18", "jp-d3-r34", "jp-d3-r68"]
+    s = position({"cn-gar-wusong": "3510", "cn-d7": "3510", "cn-d57": "3612", **dict(zip(blockers, ring, strict=True))},
+                 turn=2, phase="reinf", pool=tuple(d3))
+    events = when(s, "japanese", "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510", rolls=[3])  # 8:5 = 1:1, die 3: 2/1
+    assert [(e.units, e.reason) for e in of(events, ev.StepsLost)][-1] == (["cn-d7"], "retreat")
+    s = then(s, "japanese", "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510", rolls=[3])
+    assert s.units["cn-d7"].status == "dead" and s.pending[0]["data"]["count"] == 3
