@@ -4,7 +4,8 @@ factors), a BB loss of exactly the other side's factors (15.5), die-hards only w
 motorized move with no LP left (22.0), the raiders before GT 2 (25.8), one "A" and one "D" shift however many units
 carry them, the best in-hex terrain and the common hexside of a two-hex attack (15.4.1, F44), ground support of the
 nationality attacking (16.3), a counterattack's one shift (15.6), an assault with air supply (10.2.2), a guerrilla's
-retreat through EZOC (15.7, 23.0), industrial and peak VP without a base (4.2); and, under
+retreat through EZOC (15.7, 23.0), industrial and peak VP without a base (4.2), a deception unit revealed as the
+Combat Phase begins and removed (11.1, 11.2); and, under
 rules version 17, a unit named twice in a 13.3 removal (ruling F137). Each test fails with its line broken and holds
 the rule where a player would notice it."""
 from __future__ import annotations
@@ -213,3 +214,15 @@ def test_4_2_an_allied_held_industrial_objective_and_peak_score_without_an_engin
     peak = next(str(h) for h in sorted(D.land()) if "peak" in D.objectives(h))
     vp, detail = allied_vp(given(units={"us-7-17": industry, "us-7-32": peak}))
     assert (vp, detail) == (2, {f"{industry} industry": 1, f"{peak} peak": 1})
+
+
+def test_11_1_11_2_a_deception_unit_in_an_allied_zoc_when_the_combat_phase_begins_is_revealed_and_removed():
+    """11.2 item 1: concealed units in an enemy ZOC are revealed as the Combat Phase begins; a deception unit is
+    removed the instant it is revealed (11.1), so nothing is left in the hex to attack."""
+    from app.rules.formosa.state import OUT
+
+    state = given(step="allied-movement", units={"us-7-17": AROUND[0], "jp-deception-1": X, "jp-9-7": FAR},
+                  concealed=("jp-deception-1", "jp-9-7"))
+    state = play(state, "allied", "end")
+    assert state.step == "allied-combat" and state.units["jp-deception-1"].where == OUT
+    assert state.units["jp-9-7"].concealed  # far from any Allied unit: still concealed
