@@ -3,9 +3,10 @@ session part 10: a woods defence, a river attack of more than 3 factors, a city'
 its road hexside, an overrun into a city, a two-step unit no stronger than a one-step one): each test here fails
 with that line broken and holds its row's rule where a player would notice it (a preview's shift and strength, the
 MP a move spends, a refusal, who loses the step); and a non-adjacent attacker (10.0), accepted with its refusal cut,
-a unit whose move is complete (9.0), a landing's survivors with nowhere to retreat (8.4), ruling R1's TEC flag."""
+a unit whose move is complete (9.0), a landing's survivors with nowhere to retreat (8.4), ruling R1's TEC flag, an
+interdiction removal one unit too many when the rest cover the roll exactly (11.2)."""
 import pytest
-from snc_given import ev, of, position, then, when
+from snc_given import RULES, ev, of, position, then, when
 
 from app.rules.errors import IllegalOrder
 from app.rules.snc.combat import assess, loss_candidates
@@ -98,3 +99,17 @@ def test_8_4_chinese_survivors_of_a_landing_with_no_hex_to_retreat_into_are_elim
     assert [(e.units, e.reason) for e in of(events, ev.StepsLost)][-1] == (["cn-d7"], "retreat")
     s = then(s, "japanese", "land d3-r6 d3-r18 d3-r34 d3-r68 at 3510", rolls=[3])
     assert s.units["cn-d7"].status == "dead" and s.pending[0]["data"]["count"] == 3
+
+
+def test_11_2_a_reinforcement_whose_factors_the_others_cover_exactly_is_not_removed():
+    """Ruling R28: no more units than needed. A roll of 4 is covered by the 8th and 18th Divisions (2 + 2): a third
+    2-factor division is refused, though without it the others only just cover the roll."""
+    from dataclasses import replace
+
+    from snc_given import given
+
+    from tests.fuzzing import refusal
+
+    s = then(replace(given(), turn=4, phase="reinf", plan=("move", "move")), "chinese", "proceed", rolls=[4])
+    assert refusal(RULES, s, "chinese", "remove d8 d18 d44") == "SNC 11.2: 4 factors are covered without cn-d8"
+    assert refusal(RULES, s, "chinese", "remove d8 d18") is None
