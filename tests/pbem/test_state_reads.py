@@ -120,3 +120,35 @@ def test_reading_an_unchanged_game_again_waits_for_no_writer(tmp_path):
     finally:
         writer.execute("ROLLBACK")
         writer.close()
+
+
+def test_a_state_read_asks_the_database_for_the_head_once(db_location, monkeypatch):
+    """A read the kept answers do not hold (a game's first, or the first after a move) renders the state at the head
+    it read: the head query runs once, not again inside the load (it ran twice), on the process's first read of the
+    game (no state of it kept) and on the next one after an order (the state kept, the answer not)."""
+    from app.events.postgres import PostgresDatabase
+    from app.events.sqlite import SqliteDatabase
+    from app.events.streams import HEAD
+    from app.projections.cache import STATES
+
+    app, read, g, tokens = world(db_location, "skirmish")
+    heads = []
+    for database in (SqliteDatabase, PostgresDatabase):
+        one = database.one
+
+        def counted(self, sql, args=(), one=one):
+            heads.append(sql == HEAD)
+            return one(self, sql, args)
+
+        monkeypatch.setattr(database, "one", counted)
+    STATES.clear()  # as in a process that never read this game
+    first = read("blue")
+    assert first.status_code == 200 and sum(heads) == 1
+    heads.clear()
+    order = app.test_client().post(f"/games/{g}/orders", data="move R1 0202",
+                                   headers={"Authorization": f"Bearer {tokens['red']}"})
+    assert order.status_code == 201, order.json
+    heads.clear()
+    moved = read("blue")
+    assert moved.status_code == 200 and moved.json["seq"] > first.json["seq"] and sum(heads) == 1
+    assert moved.json == uncached(app, g, tokens["blue"])
