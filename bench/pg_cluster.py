@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server for the tests and benches: `initdb` into a temporary folder, then `pg_ctl start` on
+"""A throwaway PostgreSQL server for the tests and benches: `initdb` into a temporary folder, then `postgres` on
 127.0.0.1 with a free port, trust authentication for the user `hexledger`, durable settings (fsync and
 synchronous_commit on, the defaults). PostgreSQL refuses to run as root, so as root the server runs as the
 `postgres` user (Debian's package makes it), else as `nobody`.
@@ -7,7 +7,7 @@ The server binaries are found in HEXLEDGER_PG_BIN, Debian's /usr/lib/postgresql/
 PATH; `Unavailable` says why a server could not be started (no binaries, no psycopg, initdb or start failed).
 
 A server outlives no run that started it. A run killed before its `stop()` (SIGKILL, or SIGTERM, which pytest does not
-catch) used to leave its server running for good, since `pg_ctl start` detaches it. Now:
+catch) used to leave its server running for good when `pg_ctl start` detached it. Now:
 - the server is the starting process's own child (`postgres` run directly, in a session of its own so a terminal's
   Ctrl-C reaches only the run), with Linux's parent-death signal set to SIGINT (a fast shutdown): when the process
   that started it dies, however it dies, the server shuts down. The kernel ties that signal to the starting *thread*,
