@@ -31,6 +31,10 @@ def test_8_10_an_airlift_goes_from_one_friendly_city_to_another_never_to_where_i
     assert refusal(RULES, s, "allied", "airlift C01 to 0714") == city  # no city
     assert refusal(RULES, s, "allied", "airlift C02 to 0119") == city  # from no city
     assert refusal(RULES, s, "allied", "airlift C01 to 0119") is None
+    moved = replace(s, units={**s.units, "C01": replace(s.units["C01"], mp=2)})  # it has begun to move
+    assert refusal(RULES, moved, "allied", "airlift C01 to 0119") == ("Ichi-Go 8.10: C01 may not be airlifted (militia "
+                                                                      "never; US only the 11th Airborne; only a unit "
+                                                                      "that has not moved)")
 
 
 def test_11_29_the_11th_airborne_drops_on_no_hex_an_intrinsic_japanese_garrison_holds():
@@ -43,7 +47,8 @@ def test_11_29_the_11th_airborne_drops_on_no_hex_an_intrinsic_japanese_garrison_
 def test_6_4_the_11th_airborne_drops_on_no_hex_chinese_units_hold():
     s = position({"us-1c": "2011"}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True,
                  extra=(chinese("C01", "cn-reg-02", "2012"),))
-    assert refusal(RULES, s, "allied", "drop 2012") == "Ichi-Go 6.4: chinese and us units may not stack together in 2012"
+    assert refusal(RULES, s, "allied", "drop 2012") == \
+        "Ichi-Go 6.4: chinese and us units may not stack together in 2012"
     assert refusal(RULES, s, "allied", "drop 2013") is None
 
 
@@ -108,7 +113,8 @@ def test_10_0_a_us_unit_does_not_move_in_the_chinese_movement_phase():
 
 
 def test_9_5_absorption_only_in_an_initially_japanese_controlled_city():
-    for hex_, answer in (("2010", "Ichi-Go 9.5: absorption only in an initially Japanese-controlled city"), ("1811", None)):
+    why = "Ichi-Go 9.5: absorption only in an initially Japanese-controlled city"
+    for hex_, answer in (("2010", why), ("1811", None)):
         s = position({"jp-cea-40div": hex_, "jp-cea-1bde": hex_}, phase="V", steps={"jp-cea-40div": 1})
         assert refusal(RULES, s, "japanese", "absorb jp-cea-1bde into jp-cea-40div") == answer
 

@@ -38,7 +38,8 @@ def test_8_8_an_attacker_stands_next_to_the_hex_it_attacks():
 
 def test_ruling_r17_a_unit_ashore_makes_no_amphibious_assault():
     assert refused(given(step="assault", units={US_A: "3235"}), "american", "assault 3236 with 25-27",
-                   "Olympic ruling R17") == "Olympic ruling R17: us-25-27 is ashore: only units at sea make amphibious assaults"
+                   "Olympic ruling R17") == \
+        "Olympic ruling R17: us-25-27 is ashore: only units at sea make amphibious assaults"
 
 
 def test_8_9_only_attackers_advance_and_at_most_three():
