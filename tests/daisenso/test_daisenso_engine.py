@@ -330,7 +330,8 @@ def test_ds8_4_2_5_1_the_15th_army_beaten_at_chungking_may_not_fall_back_to_the_
     events, z = when(z, "attack w4620 with jp-15-army", [4])
     resolved = next(e for e in events if isinstance(e, CombatResolved))
     assert (resolved.column, resolved.result) == ("1-3", "Ad")
-    assert "not open now" in refused(z, "retreat w4520 to w4519", "Dai Senso 4.2.5")
+    assert refused(z, "retreat w4520 to w4519", "Dai Senso 4.2.5.1").startswith(
+        "Dai Senso 4.2.5.1: w4519 is not farther from the defending hex w4620 than w4520")
     assert {o for o in orders(z) if o.startswith("retreat")} == {
         "retreat w4520 to w4420", "retreat w4520 to w4421", "retreat w4520 to w4521"}
     events, z = when(z, "retreat w4520 to w4421")
@@ -339,6 +340,8 @@ def test_ds8_4_2_5_1_the_15th_army_beaten_at_chungking_may_not_fall_back_to_the_
     _, supported = when(supported, "attack w4620 with jp-15-army hq jp-11-hq", [1])  # 7 v 6, 3 left: Ad 1/0
     assert supported.combat.result.startswith("Ad")
     assert not {o for o in orders(supported) if o.startswith("retreat")}  # the supporting HQ is in the force
+    assert refused(supported, "retreat w4520 to w4421", "Dai Senso 4.2.5.2").startswith(
+        "Dai Senso 4.2.5.2: jp-11-hq, the HQ that gave the attack Ranged Support, is part of the force")
 
 
 def test_ds13_4_2_6_1_a_beachhead_force_takes_ad_as_an_armor_step_then_any_attrition_step():

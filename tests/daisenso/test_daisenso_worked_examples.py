@@ -118,7 +118,8 @@ def test_ds9_4_2_5_1_akyab_dr3_after_w4214_and_dacca_the_third_hex_is_w4312_w441
     assert orders(state) == {"retreat to w4313", "retreat to w4314"}
     _, state = when(state, "retreat to w4313")  # Dacca
     assert orders(state) == {"retreat to w4312", "retreat to w4413", "retreat to w4414"}
-    assert "not open now" in refused(state, "retreat to w4213", "Dai Senso 4.2.5.1")  # Calcutta: two from Akyab
+    assert refused(state, "retreat to w4213", "Dai Senso 4.2.5.1").startswith(  # Calcutta: two from Akyab
+        "Dai Senso 4.2.5.1: w4213 is not farther from the defending hex w4114 than w4313")
     refused(state, "retreat to w4314", "Dai Senso 4.2.5.1")
 
 
@@ -131,7 +132,8 @@ def test_ds10_4_2_5_2_from_taihoku_a_retreat_crosses_the_strait_to_foochow_not_t
     assert resolved(events).result == "Dr2"
     retreats = {o for o in orders(state) if o.startswith("retreat")}
     assert retreats == {"retreat to w4224", "retreat to w4424"}  # Takao, and Foochow across the Strait
-    assert "not open now" in refused(state, "retreat to w4323", "Dai Senso 4.2.5.1")  # Amoy: All-Sea
+    assert refused(state, "retreat to w4323", "Dai Senso 4.2.5.2").startswith(  # Amoy: All-Sea
+        "Dai Senso 4.2.5.2: w4324/w4323 is an All-Sea hexside, neither a Strait nor a Beachhead Hexside")
 
 
 def test_ds11_4_2_5_3_a_dr3_that_enters_an_hq_hex_after_two_hexes_converts_the_third_into_a_step():

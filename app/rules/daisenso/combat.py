@@ -540,6 +540,35 @@ def attacker_retreats(state: State) -> dict[str, list[str]]:
     return out
 
 
+def retreat_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] | None:
+    """Why the retreat ``choice`` (("retreat", to) for the defenders, ("retreat", frm, to) for an attacking stack) is
+    not open at the ``kind`` decision, as (case, reason): the rule that bars it, so the refusal names its case."""
+    c = state.combat
+    if kind in ("attacker-result", "attacker-retreat"):
+        frm, to = choice[1:]
+        stacks = attacker_retreats(state)
+        if frm not in stacks or (kind == "attacker-retreat" and frm not in c.stacks_to_retreat):
+            return "4.2.5", f"no attacking stack of this combat is left to retreat from {frm}"
+        if c.attacker_hq in state.units:
+            return "4.2.5.2", f"{c.attacker_hq}, the HQ that gave the attack Ranged Support, is part of the force"
+        force = [u for u in state.units.values() if u.id in c.attackers and u.hex == frm]
+        current = frm
+    else:
+        to = choice[1]
+        force = defending_force(state)
+        current = stack_hex(state)
+    stuck = next((u for u in force if state.kind(u).type == "hq" or state.kind(u).ma == 0), None)
+    if stuck is not None:
+        what = "an HQ" if state.kind(stuck).type == "hq" else "a unit with a Movement Allowance of 0"
+        return "4.2.5.2", f"the force includes {stuck.id}, {what} that took part in the combat"
+    why = terrain.retreat_problem(state, force[0].faction, current, c.target, to)
+    if why is None and kind == "attacker-result":
+        blocked = sorted(h for h, tos in attacker_retreats(state).items() if not tos)
+        return "4.2.4.1", (f"the attacking stack in {', '.join(blocked)} cannot retreat, so the attackers do not "
+                           "retreat: one of them loses a step (ruling D61)")
+    return why
+
+
 def attacker_can_retreat(state: State) -> bool:
     routes = attacker_retreats(state)
     return bool(routes) and all(routes.values())

@@ -1,0 +1,116 @@
+"""Issue 30's Dai Senso boundaries no test held: where a retreat (4.2.5-4.2.5.2) or an Exploitation (4.2.8) may go
+next to a Neutral Minor Country, a Policy Affected Country (ruling D19) or an enemy Beachhead marker, and a landing
+onto the lander's own Failure marker (D17) or a faction at truce (D18). Each from a position of a few units: what
+the list of legal orders offers, where the units end up, and the refusal of the hex the rules bar, read whole with
+its case."""
+from __future__ import annotations
+
+from app.rules.daisenso.events import StackRetreated, StepLost
+from tests.daisenso.helpers import orders, position, refused, scenario, unit, when
+
+# The KMT army at w4618 (Szechwan, mountain) beaten by three Japanese armies from w4619: 12 against 3, 4-1, one
+# column left for the mountain, 3-1; a die of 3 is a Dr1. w4717 and w4517 lie outside the armies' ZOC, and so
+# does w4617, in Tibet.
+SZECHWAN = [("jp-a", "jp-army", "w4619"), ("jp-b", "jp-army", "w4619"), ("jp-c", "jp-army", "w4619"),
+            ("cn-a", "kmt-army", "w4618")]
+
+
+def _beaten(units, hold, attack, die=3, **more):
+    return when(position("axis", "western", units, hold=hold, **more), attack, [die])
+
+
+def retreats(state) -> set[str]:
+    return {o for o in orders(state) if o.startswith("retreat")}
+
+
+def test_4_2_5_2_no_retreat_into_a_neutral_minor_or_a_policy_affected_country_listed_or_ordered():
+    """Tibet open, the Dr1 may go to w4617 as to the two Szechwan and Yunnan hexes; Tibet neutral or under a Policy,
+    w4617 is neither listed nor taken when ordered, and the refusal names 4.2.5.2 and the country."""
+    _, open_ = _beaten(SZECHWAN, "w4618", "attack w4618 with jp-a jp-b jp-c")
+    assert retreats(open_) == {"retreat to w4517", "retreat to w4617", "retreat to w4717"}
+    events, gone = when(open_, "retreat to w4617")
+    assert StackRetreated(["cn-a"], "w4618", "w4617", [], True) in events and gone.units["cn-a"].hex == "w4617"
+    for status, what in (("neutral", "a Neutral Minor Country"), ("policy", "a Policy Affected Country")):
+        _, closed = _beaten(SZECHWAN, "w4618", "attack w4618 with jp-a jp-b jp-c", **{status: ["tibet"]})
+        assert retreats(closed) == {"retreat to w4517", "retreat to w4717"}
+        assert refused(closed, "retreat to w4617", "Dai Senso 4.2.5.2") == (
+            f"Dai Senso 4.2.5.2: w4617 lies in Tibet, {what} (ruling D19); open: retreat to w4517, "
+            "retreat to w4717")
+        assert closed.units["cn-a"].hex == "w4618"
+
+
+def test_4_2_5_3_a_force_whose_only_way_out_lies_in_a_neutral_country_converts_its_retreat_into_a_step():
+    """With armies at w4718 and w4518 too, every hex out of w4618 but w4617 is in their ZOC and holds no friend: the
+    Dr1 retreats into Tibet while it is open; neutral, it cannot retreat, and the result becomes a step (4.2.5.3),
+    the army breaking down to the Szechwan Res infantry of the Force Pool in w4618."""
+    around = [*SZECHWAN[:2], ("jp-c", "jp-army", "w4718"), ("jp-d", "jp-army", "w4518"), SZECHWAN[3]]
+    pool = {"western": {"szechwan-res": 1}}
+    attack = "attack w4618 with jp-a jp-b jp-c jp-d"
+    events, open_ = _beaten(around, "w4618", attack, force_pool=pool)  # 16 against 3: 4-1, 3-1 in the mountain
+    assert StackRetreated(["cn-a"], "w4618", "w4617", [], True) in events
+    events, closed = _beaten(around, "w4618", attack, force_pool=pool, neutral=["tibet"])
+    assert not [e for e in events if isinstance(e, StackRetreated)]
+    lost = next(e for e in events if isinstance(e, StepLost))
+    assert (lost.unit, lost.pays, lost.replacement_kind) == ("cn-a", "retreat", "szechwan-res")
+    assert {u.kind for u in closed.units.values() if u.hex == "w4618"} == {"szechwan-res"}
+
+
+def test_4_2_5_2_d19_a_hex_of_a_dependent_belongs_to_its_policy_affected_country():
+    """Ruling D19: a Dependent's hexes belong to its country, as 4.2.1.2 says a Dependent does. The KMT army at
+    w4317 (Yunnan) beaten from w4417 may fall back into Burma at w4217; with Britain under a Policy it may not."""
+    yunnan = [("jp-a", "jp-army", "w4417"), ("jp-b", "jp-army", "w4417"), ("jp-c", "jp-army", "w4417"),
+              ("cn-a", "kmt-army", "w4317")]
+    attack = "attack w4317 with jp-a jp-b jp-c"
+    _, open_ = _beaten(yunnan, "w4317", attack)
+    assert retreats(open_) == {"retreat to w4217", "retreat to w4218", "retreat to w4318"}
+    _, closed = _beaten(yunnan, "w4317", attack, policy=["britain"])
+    assert retreats(closed) == {"retreat to w4218", "retreat to w4318"}
+    assert refused(closed, "retreat to w4217", "Dai Senso 4.2.5.2").startswith(
+        "Dai Senso 4.2.5.2: w4217 lies in Burma, a Dependent of Britain, a Policy Affected Country (ruling D19)")
+
+
+def _taihoku(*beachheads: str):
+    """The Japanese division in Taihoku (w4324, a City) beaten across the Strait from Foochow, 12 against 2: 6-1,
+    two columns left, 3-1, die 3: Dr1; a Beachhead marker of each faction named in w4325, pointing at Taihoku."""
+    units = [("us-a", "us-army", "w4424"), ("us-b", "us-army", "w4424"), ("us-c", "us-army", "w4424"),
+             ("jp-d", "jp-division", "w4324")]
+    markers = [{"kind": "beachhead", "faction": f, "hex": "w4325", "toward": "w4324"} for f in beachheads]
+    _, state = when(position("western", "axis", units, hold="w4324", marker=markers),
+                    "attack w4324 with us-a us-b us-c", [3])
+    return state
+
+
+def test_4_2_5_2_no_retreat_into_a_hex_holding_an_enemy_beachhead_marker():
+    """On its own Beachhead at w4325 the division may retreat to sea, across the Beachhead Hexside (4.2.5); the
+    enemy's Beachhead marker there too, or there alone, it may not (4.2.5.2), and the refusal says so. Amoy, across
+    an All-Sea hexside, is refused by the hexside rule whatever the markers."""
+    own = _taihoku("axis")
+    assert orders(own) == {"retreat to w4224", "retreat to w4325", "convert jp-d"}  # convert: a City (4.2.5.3)
+    _, at_sea = when(own, "retreat to w4325")
+    assert at_sea.units["jp-d"].hex == "w4325"
+    for markers in (("axis", "western"), ("western",)):
+        barred = _taihoku(*markers)
+        assert orders(barred) == {"retreat to w4224", "convert jp-d"}
+        assert refused(barred, "retreat to w4325", "Dai Senso 4.2.5.2") == (
+            "Dai Senso 4.2.5.2: w4325 holds an enemy Beachhead marker; open: retreat to w4224, convert jp-d")
+    assert refused(own, "retreat to w4323", "Dai Senso 4.2.5.2").startswith(
+        "Dai Senso 4.2.5.2: w4324/w4323 is an All-Sea hexside, neither a Strait nor a Beachhead Hexside")
+
+
+def test_4_2_4_1_d61_a_retreat_ordered_while_one_attacking_stack_is_hemmed_in_is_refused_naming_why():
+    """The 15th Army and a division at w4720 attack Chungking for an Ad; Nationalist armies at w4721 and w4821 leave
+    the division's stack no hex to retreat into, so no attacker retreats and one of them loses the step (ruling
+    D61): the 15th Army's retreat to w4421, open to it alone, is refused naming 4.2.4.1 and the stack hemmed in,
+    and the division's retreat into an army's hex naming 4.2.5.2."""
+    def hemmed(raw):
+        unit(raw, "jp-x", "jp-division", "w4720")
+        unit(raw, "cn-x", "kmt-army", "w4721")
+        unit(raw, "cn-y", "kmt-army", "w4821")
+
+    _, z = when(scenario("zhejiang", hemmed), "attack w4620 with jp-15-army jp-x", [4])  # 1-3, die 4: Ad
+    assert orders(z) == {"lose jp-15-army as jp-division", "lose jp-x"}
+    assert refused(z, "retreat w4520 to w4421", "Dai Senso 4.2.4.1") == (
+        "Dai Senso 4.2.4.1: the attacking stack in w4720 cannot retreat, so the attackers do not retreat: one of "
+        "them loses a step (ruling D61); open: lose jp-15-army as jp-division, lose jp-x")
+    assert refused(z, "retreat w4720 to w4721", "Dai Senso 4.2.5.2").startswith(
+        "Dai Senso 4.2.5.2: w4721 holds an enemy unit")
