@@ -6,7 +6,8 @@ its case."""
 from __future__ import annotations
 
 from app.rules.daisenso.events import StackRetreated, StepLost
-from tests.daisenso.helpers import orders, position, refused, scenario, unit, when
+from app.rules.engine.events import DecisionRequired
+from tests.daisenso.helpers import orders, position, refused, scenario, step, unit, when
 
 # The KMT army at w4618 (Szechwan, mountain) beaten by three Japanese armies from w4619: 12 against 3, 4-1, one
 # column left for the mountain, 3-1; a die of 3 is a Dr1. w4717 and w4517 lie outside the armies' ZOC, and so
@@ -114,3 +115,63 @@ def test_4_2_4_1_d61_a_retreat_ordered_while_one_attacking_stack_is_hemmed_in_is
         "them loses a step (ruling D61); open: lose jp-15-army as jp-division, lose jp-x")
     assert refused(z, "retreat w4720 to w4721", "Dai Senso 4.2.5.2").startswith(
         "Dai Senso 4.2.5.2: w4721 holds an enemy unit")
+
+
+# -- 4.2.8 Exploitation ----------------------------------------------------------------------------------------------
+def _tank_breaks_through(**more):
+    """A Japanese tank division and army from w4619 beat the Szechwan Res at w4618: 7 against 1, 6-1, one column
+    left for the mountain, 4-1, die 4: Dr2 0/1. It falls back to w4717 and w4818 (the one hex left when Tibet is
+    closed, taken at once) and the Attrition eliminates it: Exploitation Distance 2, the tank's MA."""
+    units = [("jp-t", "jp-tank", "w4619"), ("jp-a", "jp-army", "w4619"), ("cn-r", "szechwan-res", "w4618")]
+    _, state = _beaten(units, "w4618", "attack w4618 with jp-t jp-a", 4, **more)
+    _, state = when(state, "retreat to w4717")
+    if step(state) == "retreat":
+        _, state = when(state, "retreat to w4818")
+    assert "cn-r" not in state.units and state.combat.exploit_distance == 2
+    return state
+
+
+def exploits(state) -> set[str]:
+    return {o for o in orders(state) if o.startswith("exploit")}
+
+
+def test_4_2_8_no_exploitation_into_a_neutral_minor_or_a_policy_affected_country_listed_or_ordered():
+    """Tibet open, the tank may exploit through the defending hex into w4617; neutral or under a Policy, that path
+    is neither listed nor taken when ordered, the refusal naming 4.2.8, the hex and the country, and the tank's
+    other paths stay open."""
+    open_ = _tank_breaks_through()
+    assert "exploit jp-t w4618 w4617" in exploits(open_)
+    _, gone = when(open_, "exploit jp-t w4618 w4617")
+    assert gone.units["jp-t"].hex == "w4617"
+    for status, what in (("neutral", "a Neutral Minor Country"), ("policy", "a Policy Affected Country")):
+        closed = _tank_breaks_through(**{status: ["tibet"]})
+        assert exploits(closed) == exploits(open_) - {"exploit jp-t w4618 w4617"}
+        assert refused(closed, "exploit jp-t w4618 w4617", "Dai Senso 4.2.8") == (
+            f"Dai Senso 4.2.8: jp-t may not Exploit into w4617: it lies in Tibet, {what} (ruling D19)")
+        assert closed.units["jp-t"].hex == "w4619"
+
+
+def test_4_2_8_no_exploitation_into_a_sea_hex_holding_a_beachhead_nor_an_advance_into_a_defending_hex_holding_one():
+    """The US mech army and an army in w4224 beat the Japanese division in Taihoku (11 against 2, 4-1, a City: 3-1,
+    die 5: Dr2 0/1); it falls back across the Strait to Foochow and w4423 and is eliminated. The mech may exploit
+    through Taihoku into Foochow, but not into w4325, the Axis's Beachhead off Taihoku: an Exploiting unit is placed
+    in Land hexes only (4.2.8, ruling D10). And when the Japanese division stands on that Beachhead and is
+    destroyed there, the hex keeps the enemy Beachhead marker: no unit advances or exploits into it (4.2.7), and the
+    combat ends without asking."""
+    beachhead = [{"kind": "beachhead", "faction": "axis", "hex": "w4325", "toward": "w4324"}]
+    units = [("us-m", "us-mech", "w4224"), ("us-a", "us-army", "w4224"), ("jp-d", "jp-division", "w4324")]
+    _, state = when(position("western", "axis", units, hold="w4324", marker=beachhead), "attack w4324 with us-m us-a",
+                    [5])
+    _, state = when(state, "retreat to w4424")
+    _, state = when(state, "retreat to w4423")
+    assert state.combat.exploit_distance == 2
+    assert exploits(state) == {"exploit us-m w4324 w4224", "exploit us-m w4324 w4323", "exploit us-m w4324 w4424"}
+    assert refused(state, "exploit us-m w4324 w4325", "Dai Senso 4.2.8") == (
+        "Dai Senso 4.2.8: us-m may not Exploit into w4325: it is not a Land hex")
+    at_sea = [("us-a", "us-army", "w4324"), ("us-b", "us-army", "w4324"), ("us-c", "us-army", "w4324"),
+              ("jp-d", "jp-division", "w4325")]
+    events, state = when(position("western", "axis", at_sea, hold="w4324", marker=beachhead),
+                         "attack w4325 with us-a us-b us-c", [6])  # 12 against 2, the Beachhead Hexside 2L: Dr3 0/1
+    assert "jp-d" not in state.units and state.combat is None and step(state) == "regular-combat"
+    assert not [e for e in events if isinstance(e, DecisionRequired)]
+    assert {m.kind for m in state.markers_at("w4325")} == {"beachhead"}

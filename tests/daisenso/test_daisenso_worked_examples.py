@@ -237,7 +237,8 @@ def test_4_2_8_exploitation_stops_across_a_mountain_hexside_and_never_enters_mud
     while step(state) == "retreat":
         state = when(state, sorted(orders(state))[0])[1]
     assert step(state) == "advance" and state.combat.exploit_distance >= 2
-    assert "e3311 cannot be entered" in refused(state, "exploit ru-ta e3411 e3311", "Dai Senso 4.2.8")
+    assert refused(state, "exploit ru-ta e3411 e3311", "Dai Senso 4.2.8") == (
+        "Dai Senso 4.2.8: ru-ta may not Exploit into e3311: it is affected by Mud")
     assert "must stop in e3411" in refused(state, "exploit ru-t e3411 e3410", "Dai Senso 4.2.8")  # the Khingan
     _, state = when(state, "exploit ru-ta e3411 e3410")  # across the Argun, a river: on it goes
     assert state.units["ru-ta"].hex == "e3410"
