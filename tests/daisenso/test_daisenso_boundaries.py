@@ -5,9 +5,10 @@ the list of legal orders offers, where the units end up, and the refusal of the 
 its case."""
 from __future__ import annotations
 
-from app.rules.daisenso.events import StackRetreated, StepLost
+from app.rules.daisenso import played_under
+from app.rules.daisenso.events import MarkersToDelayBox, StackRetreated, StepLost
 from app.rules.engine.events import DecisionRequired
-from tests.daisenso.helpers import orders, position, refused, scenario, step, unit, when
+from tests.daisenso.helpers import drop, orders, position, refused, scenario, step, unit, when
 
 # The KMT army at w4618 (Szechwan, mountain) beaten by three Japanese armies from w4619: 12 against 3, 4-1, one
 # column left for the mountain, 3-1; a die of 3 is a Dr1. w4717 and w4517 lie outside the armies' ZOC, and so
@@ -175,3 +176,99 @@ def test_4_2_8_no_exploitation_into_a_sea_hex_holding_a_beachhead_nor_an_advance
     assert "jp-d" not in state.units and state.combat is None and step(state) == "regular-combat"
     assert not [e for e in events if isinstance(e, DecisionRequired)]
     assert {m.kind for m in state.markers_at("w4325")} == {"beachhead"}
+
+
+# -- 4.1.3 landings: the lander's own Failure marker (D17), a faction at truce (D18) -----------------------------------
+def _landing(*markers: dict, keep=(), **more):
+    """The Strait's Beachhead Landing step with Taihoku (w4324) and Takao (w4224) emptied of Japanese units (but those
+    kept): the Tenth Army may land at Taihoku from its Beachhead at w4325, and a second army at Takao from a
+    Beachhead at w4225."""
+    def cleared(r):
+        drop(r, *({"jp-taihoku-fort", "jp-9-div", "jp-10-army", "jp-8-air"} - set(keep)))
+        r["marker"] += [{"kind": "beachhead", "faction": "western", "hex": "w4225", "toward": "w4224"}, *markers]
+        unit(r, "us-x", "us-army", "w4225", blitz=True)
+        r.update(more)
+
+    _, state = when(scenario("strait", cleared), "next")
+    assert step(state) == "landing"
+    return state
+
+
+def test_4_1_3_d17_no_landing_onto_the_landers_own_failure_marker_the_enemys_stops_nothing():
+    """A Western Failure marker in Taihoku keeps the Tenth Army on its Beachhead: not listed, and refused naming
+    4.1.3 and the marker, while the army off Takao lands; an Axis Failure marker there limits only the Axis."""
+    own = _landing({"kind": "failure", "faction": "western", "hex": "w4324"})
+    assert orders(own) == {"land us-x", "next"}
+    assert refused(own, "land us-10-army", "Dai Senso 4.1.3") == (
+        "Dai Senso 4.1.3: a western Failure marker is in w4324 (D17)")
+    assert own.units["us-10-army"].hex == "w4325"
+    enemys = _landing({"kind": "failure", "faction": "axis", "hex": "w4324"})
+    assert orders(enemys) == {"land us-10-army", "land us-x", "next"}
+    _, landed = when(enemys, "land us-10-army")
+    assert landed.units["us-10-army"].hex == "w4324"
+
+
+def test_4_1_3_d18_at_truce_no_landing_onto_the_other_factions_units_or_markers():
+    """The Western and Axis factions at truce. A Japanese Detachment alone in Taihoku: without the truce the Tenth
+    Army lands and sends it to the Delay Box (D42); at truce it may not, since that would do what an attack on it
+    does (4.2.2), which a truce forbids (rules version 13, ruling D18); a game of version 12 lands as played. The
+    Japanese army back in Takao is an enemy unit there at truce too (4.1.3)."""
+    detachment = {"kind": "detachment-japan", "faction": "axis", "hex": "w4324"}
+    truce = [{"factions": ["western", "axis"]}]
+    war = _landing(detachment)
+    events, landed = when(war, "land us-10-army")
+    assert MarkersToDelayBox("w4324", ["detachment-japan"], "axis") in events
+    assert landed.delay_box["axis"] == {"detachment-japan": 1}
+    peace = _landing(detachment, truce=truce)
+    assert orders(peace) == {"land us-x", "next"}
+    assert refused(peace, "land us-10-army", "Dai Senso 4.1.3") == (
+        "Dai Senso 4.1.3: w4324 holds axis Detachment or Logistics markers, which the landing would send to the Delay "
+        "Box, and the western and axis factions are at truce (D18)")
+    events, _ = when(played_under(peace, "12"), "land us-10-army")
+    assert MarkersToDelayBox("w4324", ["detachment-japan"], "axis") in events
+    army = _landing(truce=truce, keep=("jp-10-army",))
+    assert orders(army) == {"land us-10-army", "next"}
+    assert refused(army, "land us-x", "Dai Senso 4.1.3") == "Dai Senso 4.1.3: w4224 holds an enemy unit"
+
+
+def test_4_1_1_and_4_1_4_d18_at_truce_no_airdrop_nor_airdrop_landing_onto_the_other_factions_detachment():
+    """August Storm with the Soviet and Axis factions at truce: the Japanese Detachment alone at e3310 is no Airdrop
+    hex (its Airdrop Landing would send it to the Delay Box, D46), and a Soviet Airdrop marker already there is
+    withdrawn, not landed (rules version 13, ruling D18); version 12 allowed both, as played."""
+    truce = [{"factions": ["soviet", "axis"]}]
+    peace = scenario("august-storm", lambda r: r.update(truce=truce))
+    assert "airdrop ru-1-abde e3310" in orders(scenario("august-storm"))
+    assert "airdrop ru-1-abde e3310" not in orders(peace)
+    assert refused(peace, "airdrop ru-1-abde e3310", "Dai Senso 4.1.1") == (
+        "Dai Senso 4.1.1: e3310 holds axis Detachment or Logistics markers, which its Airdrop Landing would send to "
+        "the Delay Box, and the soviet and axis factions are at truce (D18)")
+    assert "airdrop ru-1-abde e3310" in orders(played_under(peace, "12"))
+
+    def dropped(r):
+        drop(r, "ru-1-abde")
+        r["marker"].append({"kind": "airdrop-soviet", "hex": "e3310"})
+        r.update(step="airdrop-landing", truce=truce)
+
+    marker = scenario("august-storm", dropped)
+    assert orders(marker) == {"withdraw e3310", "next"}
+    assert refused(marker, "airland e3310 ru-infantry", "Dai Senso 4.1.4").endswith(
+        "the soviet and axis factions are at truce (D18): withdraw the marker")
+    events, _ = when(played_under(marker, "12"), "airland e3310 ru-infantry")
+    assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
+
+
+def test_4_1_3_1_d64_an_snlf_beachhead_0_that_cannot_land_opens_no_beachhead_landing_step():
+    """Zhejiang with the Axis's Blitz marker and an SNLF Beachhead-0 off w4725, in Kiangsu under a Policy (D19): its
+    Detachment cannot land and no unit is on a Beachhead, so the step has nothing to decide and passes by itself
+    (ruling D26; rules version 13, ruling D64). Version 12 opened it with `next` alone, as played."""
+    def snlf(raw):
+        raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
+                          {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        raw["force_pool"]["axis"]["detachment-japan"] = 1
+        raw["policy"] = ["kiangsu"]
+
+    blitz = scenario("zhejiang", snlf)
+    _, passed = when(blitz, "next")
+    assert step(passed) == "regular-combat"
+    _, opened = when(played_under(blitz, "12"), "next")
+    assert step(opened) == "landing" and orders(opened) == {"next"}

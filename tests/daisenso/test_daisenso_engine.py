@@ -553,7 +553,15 @@ def test_4_1_3_1_an_snlf_beachhead_lands_one_detachment_and_d19_not_into_a_polic
     assert z.force_pool["axis"]["detachment-japan"] == 1 and "snlf w4626" not in orders(z)
     assert "yet to land" in refused(z, "snlf w4626", "Dai Senso 4.1.3.1")
     closed = scenario("zhejiang", lambda r: snlf(r, ["kiangsu"]))  # w4725 is in Kiangsu
-    _, closed = when(closed, "next")
+    _, closed = when(closed, "next")  # no landing possible: the step passes by itself (rules version 13, ruling D64)
+    assert step(closed) == "regular-combat"
+
+    def and_another(raw):  # a second SNLF Beachhead-0 off w4524, in Chekiang, keeps the step open
+        snlf(raw, ["kiangsu"])
+        raw["marker"].append({"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4525", "toward": "w4524"})
+
+    _, closed = when(scenario("zhejiang", and_another), "next")
+    assert step(closed) == "landing" and orders(closed) == {"snlf w4525", "next"}
     assert "Policy Affected" in refused(closed, "snlf w4626", "Dai Senso 4.1.3.1")
 
 
@@ -792,7 +800,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "12") == state and old.rules_version == 2
+    assert played_under(state, "13") == state and old.rules_version == 2
+    assert played_under(state, "12").rules_version == 12  # version 12 kept no truce on markers, no D64 (ruling D64)
     assert played_under(state, "11").rules_version == 11  # version 11 offered Exploitation after any combat (D62)
     assert played_under(state, "10").rules_version == 10  # version 10 kept D56-D58 (ruling D60)
     assert played_under(state, "9").rules_version == 9  # version 9 kept D55 (rulings D56-D58)

@@ -64,7 +64,7 @@ def enter(d: Decision, step: str) -> None:
     state = d.state
     if step == "airdrop" and not blitz.airdrop_units(state):
         step = "blitz-combat"
-    if step == "landing" and not (blitz.landers(state) or blitz.snlf_markers(state)):
+    if step == "landing" and not (blitz.landers(state) or blitz.snlf_landings(state)):
         step = "airdrop-landing"
     if step == "airdrop-landing":
         blitz.lapsed_airdrops(d)
@@ -309,7 +309,7 @@ class Landing(PhaseStep):
 
     @order("snlf HEX [HEX ...]", "Dai Senso 4.1.3.1",
            "land a Japanese Detachment from an SNLF Beachhead-0 in HEX (one at a time)",
-           lambda s, side: [{"hexes": [m.hex]} for m in blitz.snlf_markers(s)])
+           lambda s, side: [{"hexes": [m.hex]} for m in blitz.snlf_landings(s)])
     def snlf(self, d: Decision, hexes: list[str]) -> None:
         blitz.snlf(d, one_at_a_time(d, hexes, "4.1.3.1", "each SNLF Beachhead-0 lands its own Detachment (ruling "
                                                          "D34)"))
