@@ -57,8 +57,8 @@ def test_4_2_5_3_a_force_whose_only_way_out_lies_in_a_neutral_country_converts_i
     assert {u.kind for u in closed.units.values() if u.hex == "w4618"} == {"szechwan-res"}
 
 
-def test_4_2_5_2_d19_a_hex_of_a_dependent_belongs_to_its_policy_affected_country():
-    """Ruling D19: a Dependent's hexes belong to its country, as 4.2.1.2 says a Dependent does. The KMT army at
+def test_4_2_5_2_d65_a_hex_of_a_dependent_belongs_to_its_policy_affected_country():
+    """Ruling D65: a Dependent's hexes belong to its country, as 4.2.1.2 says a Dependent does. The KMT army at
     w4317 (Yunnan) beaten from w4417 may fall back into Burma at w4217; with Britain under a Policy it may not."""
     yunnan = [("jp-a", "jp-army", "w4417"), ("jp-b", "jp-army", "w4417"), ("jp-c", "jp-army", "w4417"),
               ("cn-a", "kmt-army", "w4317")]
@@ -208,10 +208,10 @@ def test_4_1_3_d17_no_landing_onto_the_landers_own_failure_marker_the_enemys_sto
     assert landed.units["us-10-army"].hex == "w4324"
 
 
-def test_4_1_3_d18_at_truce_no_landing_onto_the_other_factions_units_or_markers():
+def test_4_1_3_d63_at_truce_no_landing_onto_the_other_factions_units_or_markers():
     """The Western and Axis factions at truce. A Japanese Detachment alone in Taihoku: without the truce the Tenth
     Army lands and sends it to the Delay Box (D42); at truce it may not, since that would do what an attack on it
-    does (4.2.2), which a truce forbids (rules version 13, ruling D18); a game of version 12 lands as played. The
+    does (4.2.2), which a truce forbids (rules version 13, ruling D63); a game of version 12 lands as played. The
     Japanese army back in Takao is an enemy unit there at truce too (4.1.3)."""
     detachment = {"kind": "detachment-japan", "faction": "axis", "hex": "w4324"}
     truce = [{"factions": ["western", "axis"]}]
@@ -223,7 +223,7 @@ def test_4_1_3_d18_at_truce_no_landing_onto_the_other_factions_units_or_markers(
     assert orders(peace) == {"land us-x", "next"}
     assert refused(peace, "land us-10-army", "Dai Senso 4.1.3") == (
         "Dai Senso 4.1.3: w4324 holds axis Detachment or Logistics markers, which the landing would send to the Delay "
-        "Box, and the western and axis factions are at truce (D18)")
+        "Box, and the western and axis factions are at truce (D18, D63)")
     events, _ = when(played_under(peace, "12"), "land us-10-army")
     assert MarkersToDelayBox("w4324", ["detachment-japan"], "axis") in events
     army = _landing(truce=truce, keep=("jp-10-army",))
@@ -231,17 +231,17 @@ def test_4_1_3_d18_at_truce_no_landing_onto_the_other_factions_units_or_markers(
     assert refused(army, "land us-x", "Dai Senso 4.1.3") == "Dai Senso 4.1.3: w4224 holds an enemy unit"
 
 
-def test_4_1_1_and_4_1_4_d18_at_truce_no_airdrop_nor_airdrop_landing_onto_the_other_factions_detachment():
+def test_4_1_1_and_4_1_4_d63_at_truce_no_airdrop_nor_airdrop_landing_onto_the_other_factions_detachment():
     """August Storm with the Soviet and Axis factions at truce: the Japanese Detachment alone at e3310 is no Airdrop
     hex (its Airdrop Landing would send it to the Delay Box, D46), and a Soviet Airdrop marker already there is
-    withdrawn, not landed (rules version 13, ruling D18); version 12 allowed both, as played."""
+    withdrawn, not landed (rules version 13, ruling D63); version 12 allowed both, as played."""
     truce = [{"factions": ["soviet", "axis"]}]
     peace = scenario("august-storm", lambda r: r.update(truce=truce))
     assert "airdrop ru-1-abde e3310" in orders(scenario("august-storm"))
     assert "airdrop ru-1-abde e3310" not in orders(peace)
     assert refused(peace, "airdrop ru-1-abde e3310", "Dai Senso 4.1.1") == (
         "Dai Senso 4.1.1: e3310 holds axis Detachment or Logistics markers, which its Airdrop Landing would send to "
-        "the Delay Box, and the soviet and axis factions are at truce (D18)")
+        "the Delay Box, and the soviet and axis factions are at truce (D18, D63)")
     assert "airdrop ru-1-abde e3310" in orders(played_under(peace, "12"))
 
     def dropped(r):
@@ -252,7 +252,7 @@ def test_4_1_1_and_4_1_4_d18_at_truce_no_airdrop_nor_airdrop_landing_onto_the_ot
     marker = scenario("august-storm", dropped)
     assert orders(marker) == {"withdraw e3310", "next"}
     assert refused(marker, "airland e3310 ru-infantry", "Dai Senso 4.1.4").endswith(
-        "the soviet and axis factions are at truce (D18): withdraw the marker")
+        "the soviet and axis factions are at truce (D18, D63): withdraw the marker")
     events, _ = when(played_under(marker, "12"), "airland e3310 ru-infantry")
     assert MarkersToDelayBox("e3310", ["detachment-japan"], "axis") in events
 

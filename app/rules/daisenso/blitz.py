@@ -51,12 +51,12 @@ def airdrop_problem(state: State, u: Unit, target: str) -> str | None:
     partner = truce_markers(state, u.faction, target)
     if partner:
         return (f"{target} holds {partner} Detachment or Logistics markers, which its Airdrop Landing would send to "
-                f"the Delay Box, and the {u.faction} and {partner} factions are at truce (D18)")
+                f"the Delay Box, and the {u.faction} and {partner} factions are at truce (D18, D63)")
     return None
 
 
 def truce_markers(state: State, faction: str, hex_label: str) -> str | None:
-    """Ruling D18 (rules version 13): the faction at truce with ``faction`` whose Detachment or Logistics markers are
+    """Ruling D63 (rules version 13): the faction at truce with ``faction`` whose Detachment or Logistics markers are
     in ``hex_label``, or None. A unit placed there sends them to the Delay Box (D42, D46), as an attack on them
     would (4.2.2), and factions at truce do not attack each other; version 12 and before did not look."""
     if not state.since(13):
@@ -118,7 +118,7 @@ def landing_problem(state: State, faction: str, to: str) -> str | None:
     partner = truce_markers(state, faction, to)
     if partner:
         return (f"{to} holds {partner} Detachment or Logistics markers, which the landing would send to the Delay "
-                f"Box, and the {faction} and {partner} factions are at truce (D18)")
+                f"Box, and the {faction} and {partner} factions are at truce (D18, D63)")
     return None
 
 
@@ -204,7 +204,7 @@ def airland(d: Decision, hex_label: str, kind: str) -> None:
     if partner:
         d.refuse(C + "4.1.4", f"{hex_label} holds {partner} Detachment or Logistics markers, which the landing would "
                               f"send to the Delay Box, and the {marker.faction} and {partner} factions are at truce "
-                              "(D18): withdraw the marker")
+                              "(D18, D63): withdraw the marker")
     d.emit(AirdropLanded(hex_label, kind, f"{kind}.{state.serial + 1}", marker.faction))
     if state.since(7):  # ruling D46; version 6 and before left them in the hex
         displace_markers(d, marker.faction, hex_label)

@@ -26,7 +26,7 @@ RULES_VERSION = 13  # the version new games are played under; 3: a marine's firs
 # the game when 4.3 step 3 eliminates it (D58); 11: a position may say the step it starts in and the attack under
 # way, and the die of such an attack is the attacker's `roll` order (D60); 12: after an attack on markers alone, or
 # one without an armor-type unit, the Advance step offers no Exploitation and says so (D62); 13: at truce no landing,
-# Airdrop or Airdrop Landing into a hex of the other faction's Detachment or Logistics markers (D18), and an SNLF
+# Airdrop or Airdrop Landing into a hex of the other faction's Detachment or Logistics markers (D63), and an SNLF
 # Beachhead-0 that cannot land opens no Beachhead Landing step (D64)
 
 

@@ -48,7 +48,7 @@ def attack_allowed_across(state: State, unit: Unit, target: str) -> bool:
 
 
 def country_closed(state: State, hex_label: str) -> bool:
-    """D19: a hex of a Neutral Minor Country or a Policy Affected Country (or of a Dependent of either)."""
+    """D19: a hex of a Neutral Minor Country or a Policy Affected Country (or of a Dependent of either, D65)."""
     country = state.data.country_of(H(hex_label))
     if country is None:
         return False
