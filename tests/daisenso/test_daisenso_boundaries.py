@@ -9,6 +9,7 @@ from app.rules.daisenso import played_under
 from app.rules.daisenso.events import MarkersToDelayBox, StackRetreated, StepLost
 from app.rules.engine.events import DecisionRequired
 from tests.daisenso.helpers import drop, orders, position, refused, scenario, step, unit, when
+from tests.daisenso.test_daisenso_under_way import raw_of, start
 
 # The KMT army at w4618 (Szechwan, mountain) beaten by three Japanese armies from w4619: 12 against 3, 4-1, one
 # column left for the mountain, 3-1; a die of 3 is a Dr1. w4717 and w4517 lie outside the armies' ZOC, and so
@@ -260,7 +261,8 @@ def test_4_1_1_and_4_1_4_d63_at_truce_no_airdrop_nor_airdrop_landing_onto_the_ot
 def test_4_1_3_1_d64_an_snlf_beachhead_0_that_cannot_land_opens_no_beachhead_landing_step():
     """Zhejiang with the Axis's Blitz marker and an SNLF Beachhead-0 off w4725, in Kiangsu under a Policy (D19): its
     Detachment cannot land and no unit is on a Beachhead, so the step has nothing to decide and passes by itself
-    (ruling D26; rules version 13, ruling D64). Version 12 opened it with `next` alone, as played."""
+    (ruling D26; rules version 13, ruling D64). Version 12 opened it with `next` alone, as played, and a game of
+    version 12 started from a position at that step still opens there."""
     def snlf(raw):
         raw["marker"] += [{"kind": "blitz", "faction": "axis", "hex": "w4625"},
                           {"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
@@ -272,3 +274,7 @@ def test_4_1_3_1_d64_an_snlf_beachhead_0_that_cannot_land_opens_no_beachhead_lan
     assert step(passed) == "regular-combat"
     _, opened = when(played_under(blitz, "12"), "next")
     assert step(opened) == "landing" and orders(opened) == {"next"}
+    # a position standing at that step (ruling D60) opens as the sequence would under the game's own version
+    at_landing = raw_of("zhejiang", lambda r: (snlf(r), r.update(step="landing")))
+    assert step(start(at_landing)) == "regular-combat"
+    assert step(start(at_landing, "12")) == "landing"
