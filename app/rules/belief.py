@@ -148,8 +148,10 @@ def _dealt(rules, state: Any, side: str, rng: random.Random) -> Any:
                                    for uid, place in zip(hidden, places, strict=True)}
         for uid, identity in zip(blind, identities, strict=True):
             change[uid] = {**change.get(uid, {}), **identity}
-        world = replace(state, units={uid: replace(u, **change[uid]) if uid in change else u
-                                      for uid, u in units.items()})
+        dealt = dict(units)  # the units in their order, each dealt one replaced where it stands
+        for uid, fields in change.items():
+            dealt[uid] = replace(units[uid], **fields)
+        world = replace(state, units=dealt)
         if rules.view(world, side) == seen:
             return world
     return world
