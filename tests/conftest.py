@@ -76,9 +76,10 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def pg_cluster():
-    """A PostgreSQL server for this test run (bench/pg_cluster.py: initdb + pg_ctl on 127.0.0.1, a free port). Where
-    it cannot be started the PostgreSQL tests are skipped with the reason; under HEXLEDGER_REQUIRE_POSTGRES=1 (CI,
-    .ci/run) they fail instead."""
+    """A PostgreSQL server for this test run (bench/pg_cluster.py: initdb, then the server on 127.0.0.1, a free port).
+    A run killed before this teardown (SIGKILL, SIGTERM) takes its server with it, and the next run's start removes
+    the folder it left (tests/reliability/test_pg_cluster.py). Where it cannot be started the PostgreSQL tests are
+    skipped with the reason; under HEXLEDGER_REQUIRE_POSTGRES=1 (CI, .ci/run) they fail instead."""
     from bench import pg_cluster
 
     try:

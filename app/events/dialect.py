@@ -68,6 +68,7 @@ class Database(ABC):
         self._depth = 0
         self._durable = False
         self._new_heads: dict[str, tuple[int, str]] = {}  # this transaction's appends, kept once it commits
+        self._new_marks: dict[tuple[str, str, str], int] = {}  # this transaction's seat marks, kept once it commits
 
     # -- what each dialect provides -------------------------------------------------------------------------
     @abstractmethod
@@ -155,6 +156,13 @@ class Database(ABC):
         outbox's bookkeeping: docs/core.md)."""
         return Transaction(self, durable)
 
+    def remember_mark(self, key: tuple[str, str, str], seq: int) -> None:
+        """The seat mark `key` is at least `seq` once what this connection wrote is committed (`marks`)."""
+        if self._depth:
+            self._new_marks[key] = max(seq, self._new_marks.get(key, -1))
+        else:
+            self.marks[key] = max(seq, self.marks.get(key, -1))
+
     def remember_head(self, game_id: str, head: tuple[int, str]) -> None:
         """`head` is the game's once what this connection wrote is committed (now, outside a transaction)."""
         if self._depth:
@@ -193,7 +201,7 @@ class Tables:
 
 class Transaction:
     """`Database.transaction()`: the outermost one begins, commits (or rolls back everything) and, once committed,
-    keeps the heads its appends made and waits for the disk."""
+    keeps the heads its appends made and the seat marks it wrote, and waits for the disk."""
 
     __slots__ = ("db", "durable")
 
@@ -208,6 +216,7 @@ class Transaction:
             return
         db._durable = self.durable
         db._new_heads.clear()
+        db._new_marks.clear()
         try:
             db._begin()
         except BaseException:
@@ -220,6 +229,7 @@ class Transaction:
         if db._depth:
             return False  # the outermost commits, or rolls back everything
         new_heads, db._new_heads = db._new_heads, {}
+        new_marks, db._new_marks = db._new_marks, {}
         try:
             if exc_type is None:
                 db._commit()
@@ -230,6 +240,8 @@ class Transaction:
         if exc_type is None:
             db._sync(db._durable)
             db.heads.update(new_heads)  # committed: the games' heads now
+            for key, seq in new_marks.items():  # and the seats' marks at least these
+                db.remember_mark(key, seq)
             return False
         refusal = db._refusal(exc)
         if refusal is not None:

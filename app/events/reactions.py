@@ -20,13 +20,26 @@ class ReactionTables(Tables):
         locked, the game's own too, so a reaction and an append to that game do not overlap: an undo checks what
         was seen after its append). A game without a position starts at its fork point (a fork's copied events
         were its parent's) or 0."""
+        return self.reaction_positions([subscriber], game_id)[subscriber]
+
+    def reaction_positions(self, subscribers: list[str], game_id: str) -> dict[str, int]:
+        """`reaction_position` of each of `subscribers` in `game_id`, read and held together (the game's row first,
+        as one subscriber's is): two statements once every subscriber has a position."""
         start = self.db.one(f"SELECT coalesce(parent_seq, 0) FROM games WHERE id = ?{self.db.for_update}", [game_id])
         if start is None:
             raise UnknownGame(game_id)
-        self.db.write("INSERT INTO reaction_positions (subscriber, game_id, seq) VALUES (?, ?, ?) "
-                      "ON CONFLICT (subscriber, game_id) DO NOTHING", [subscriber, game_id, start[0]])
-        return self.db.one(f"SELECT seq FROM reaction_positions WHERE subscriber = ? AND game_id = ?"
-                           f"{self.db.for_update}", [subscriber, game_id])[0]
+        held = self._positions(subscribers, game_id)
+        missing = [s for s in subscribers if s not in held]
+        if missing:
+            self.db.many("INSERT INTO reaction_positions (subscriber, game_id, seq) VALUES (?, ?, ?) "
+                         "ON CONFLICT (subscriber, game_id) DO NOTHING", [(s, game_id, start[0]) for s in missing])
+            held.update(self._positions(missing, game_id))
+        return {s: held[s] for s in subscribers}
+
+    def _positions(self, subscribers: list[str], game_id: str) -> dict[str, int]:
+        return dict(self.db.tuples(f"SELECT subscriber, seq FROM reaction_positions WHERE game_id = ? AND subscriber "
+                                   f"IN ({', '.join('?' * len(subscribers))}){self.db.for_update}",
+                                   [game_id, *subscribers]))
 
     def set_reaction_position(self, subscriber: str, game_id: str, seq: int) -> None:
         self.db.write("INSERT INTO reaction_positions (subscriber, game_id, seq) VALUES (?, ?, ?) "

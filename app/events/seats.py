@@ -76,15 +76,16 @@ class SeatTables(Tables):
 
     def _seat_mark(self, column: str, game_id: str, seat: str, seq: int) -> None:
         """A mark only rises, whoever writes it, so one this connection saw committed at or above `seq` needs no
-        statement: a player reading an unchanged game again takes no write lock (and waits for no writer); a mark
-        already there writes nothing (no commit, no fsync)."""
+        statement: a player reading an unchanged game again takes no write lock (and waits for no writer), after
+        their own order too (its transaction wrote the mark: known once it commits, since a rollback takes it
+        back); a mark already there writes nothing (no commit, no fsync)."""
         key = (column, game_id, seat)
         if self.db.marks.get(key, -1) >= seq:
             return
         changed = self.db.write(f"UPDATE pbem_members SET {identifier(column)} = ? WHERE game_id = ? AND seat = ? "
                                 f"AND {identifier(column)} < ?", [seq, game_id, seat, seq])
-        if changed and not self.db.in_transaction:  # inside one, a rollback could take the mark back
-            self.db.marks[key] = seq
+        if changed:
+            self.db.remember_mark(key, seq)
 
 
 def _listed(rows: list[dict]) -> list[dict]:

@@ -304,13 +304,14 @@ def decode_state(rules: Rules, data: dict) -> GameState:
 
 
 def load(store: SnapshotStreams, catalog: Catalog, game_id: str, at: int | None = None,
-         use_snapshots: bool = True) -> GameState:
+         use_snapshots: bool = True, head: tuple[int, str] | None = None) -> GameState:
     """The state after event `at` (default: the last one), folded by the game's rule set in `catalog`.
 
     Starts from the latest cached state at or before `at` (app/projections/cache.py: checked against the stored
     hashes, so it is right whoever appended since) or stored snapshot, whichever is later, and folds the events
-    after it; `use_snapshots=False` folds every event from the first and touches no cache."""
-    head, head_hash = store.head(game_id)
+    after it; `use_snapshots=False` folds every event from the first and touches no cache. `head`: the stream's
+    head (seq, hash) as the caller just read it (`store.head`), not read again; `at` defaults to it."""
+    head, head_hash = store.head(game_id) if head is None else head
     target = head if at is None else at
     if not 1 <= target <= head:
         raise NoSuchPosition(f"game {game_id} has events 1..{head}; there is no event {target}")
@@ -341,7 +342,7 @@ def load(store: SnapshotStreams, catalog: Catalog, game_id: str, at: int | None 
             start, link, state = cached[0] + 1, cached[1], cached[2]
     if link is not None and store.event(game_id, start).prev_hash != link:
         STATES.drop(where, game_id, start - 1)  # the cached state is of a stream that is not this one any more
-        return load(store, catalog, game_id, at)
+        return load(store, catalog, game_id, at, head=(head, head_hash))
     state = fold_all(rules, store.bodies(game_id, start, target, UNREAD), state, retracted)
     if use_snapshots:
         STATES.put(where, game_id, target, head_hash if target == head else store.event(game_id, target).hash,

@@ -133,10 +133,11 @@ class Running:
         return self.due - self.since
 
 
-def running(store: Store, catalog: Catalog, row: dict) -> Running | None:
-    """The clock running in the game of this settings row, or None (nobody's turn on the clock)."""
+def running(store: Store, catalog: Catalog, row: dict, meta=None) -> Running | None:
+    """The clock running in the game of this settings row, or None (nobody's turn on the clock); `meta`: the game's
+    state's meta at its head, when the caller holds it (else loaded)."""
     settings = Settings.of(row)
-    meta = projection.load(store, catalog, row["game_id"]).meta
+    meta = meta or projection.load(store, catalog, row["game_id"]).meta
     if not settings.bank:
         if row["deadline_hours"] is None or row["turn_side"] is None or row["turn_started_at"] is None:
             return None
@@ -163,16 +164,17 @@ def mark(store: Store, game_id: str, name: str) -> None:
     store.update_pbem_game(game_id, {"clock_state": json.dumps({**record, name: 1}, sort_keys=True)})
 
 
-def described(store: Store, catalog: Catalog, game_id: str, side: str | None, due: bool = True) -> str | None:
+def described(store: Store, catalog: Catalog, game_id: str, side: str | None, due: bool = True,
+              meta=None) -> str | None:
     """`side`'s clock in words (None: the game has none); `due=False` leaves out when its running turn is due, which
-    a turn email says on its own line (app/service/letters.py)."""
+    a turn email says on its own line (app/service/letters.py); `meta` as `running`'s."""
     row = store.pbem_settings(game_id)
     if row is None or side is None:
         return None
     settings = Settings.of(row)
-    meta = projection.load(store, catalog, game_id).meta
+    meta = meta or projection.load(store, catalog, game_id).meta
     parts = []
-    clock = running(store, catalog, row)
+    clock = running(store, catalog, row, meta)
     if settings.bank:
         record = json.loads(row["clock_state"] or "null") or {"left": {}}
         left = timedelta(seconds=max(record["left"].get(side, 0), 0))

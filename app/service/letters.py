@@ -66,7 +66,8 @@ class Letters:
         every order it may give, by kind; when it is not, who is to act and why. `answer`: the lines answering
         its message."""
         game_id = seat.game_id
-        state = projection.load(self.store, self.catalog, game_id, seq)
+        now = projection.load(self.store, self.catalog, game_id)  # the clocks run at the head (mostly `seq`)
+        state = now if now.meta.seq == seq else projection.load(self.store, self.catalog, game_id, seq)
         rules = self.catalog.rules(state.meta.rules)
         prompt = prompt_dict(rules, state, seat)
         if since_seq is None:
@@ -94,9 +95,9 @@ class Letters:
                                         title=f"{game_id} after event {seq}, as {seat.seat}")
                 picture = (f"{game_id}-event-{seq}-{seat.seat}.svg", "image/svg+xml", svg.encode("utf-8"))
             area = textmap.render_area(the_map, view, seat.side, since[earlier:], picture[0] if picture else None)
-        deadline = self._deadline(game_id, prompt["to_act"], seat)
+        deadline = self._deadline(game_id, prompt["to_act"], seat, now.meta)
         mine = {"deadline": deadline,
-                "clock": clocks.described(self.store, self.catalog, game_id, seat.side, due=False),
+                "clock": clocks.described(self.store, self.catalog, game_id, seat.side, due=False, meta=now.meta),
                 "standing": standing.as_lines(state.meta.standing.get(seat.side, {}))
                 if seat.side and standing.kinds(rules) else None}
         if not prompt["your_turn"]:
@@ -127,11 +128,12 @@ class Letters:
         base = self.credentials.public_url
         return f"{base.rstrip('/')}/{path}" if base else None
 
-    def _deadline(self, game_id: str, to_act: str | None, seat: Seat) -> str | None:
+    def _deadline(self, game_id: str, to_act: str | None, seat: Seat, meta) -> str | None:
         """When the turn of the side to act runs out, if the game has a clock and it runs for that side now: its
-        fixed deadline or its time bank, vacations left out (app/service/clocks.py `running`)."""
+        fixed deadline or its time bank, vacations left out (app/service/clocks.py `running`; `meta`: the game's at
+        its head)."""
         row = self.store.pbem_settings(game_id)
-        clock = clocks.running(self.store, self.catalog, row) if row and to_act else None
+        clock = clocks.running(self.store, self.catalog, row, meta) if row and to_act else None
         if clock is None or clock.side != to_act:
             return None
         whose = "your" if to_act == seat.seat else f"{to_act}'s"

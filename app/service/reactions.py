@@ -56,8 +56,7 @@ class Reactor:
         subscriber that fails holds back no other."""
         try:
             with self.store.transaction():
-                for subscriber in self.subscribers:
-                    self._react(subscriber, game_id)
+                self._react_all(game_id)
             return
         except Exception:  # noqa: BLE001 - retried one by one below, where the failing one is logged
             pass
@@ -68,6 +67,18 @@ class Reactor:
             except Exception:  # noqa: BLE001 - it stays at its position and is tried again on the next run
                 LOG.exception("reaction %s to game %s failed; it is tried again on the next run", subscriber.name,
                               game_id)
+
+    def _react_all(self, game_id: str) -> None:
+        """Every subscriber, in order, on the events after its position: the positions read together, and the
+        events once, from the furthest behind (no subscriber appends events)."""
+        positions = self.store.reaction_positions([s.name for s in self.subscribers], game_id)  # held until the end
+        events = list(self.store.events(game_id, min(positions.values()) + 1))
+        for subscriber in self.subscribers:
+            position = positions[subscriber.name]
+            new = [e for e in events if e.seq > position]
+            if new:
+                subscriber.react(game_id, new)
+                self.store.set_reaction_position(subscriber.name, game_id, new[-1].seq)
 
     def _react(self, subscriber: Subscriber, game_id: str) -> None:
         position = self.store.reaction_position(subscriber.name, game_id)  # held until this transaction ends

@@ -97,7 +97,7 @@ class Reads:
         key = (projection.store_key(self.store), seat.game_id, seat.seat, what)
         rendered = VIEWS.get(key, head)
         if rendered is None:  # the state at that very seq: another append since then changes nothing here
-            rendered = make(projection.load(self.store, self.catalog, seat.game_id, head[0]))
+            rendered = make(projection.load(self.store, self.catalog, seat.game_id, head=head))  # head read once
             VIEWS.put(key, head, rendered)
         mark_seen(self.store, seat, head[0])
         return rendered

@@ -82,7 +82,8 @@ class _Refusals:
         self._queue: deque = deque()
         self._ready = threading.Condition()
         self._counted, self._logged_at = 0, 0.0
-        threading.Thread(target=self._run, name="hexledger-refusals", daemon=True).start()
+        self._thread = threading.Thread(target=self._run, name="hexledger-refusals", daemon=True)
+        self._thread.start()
 
     def add(self, channel, refusal: Overloaded) -> None:
         channel.requests[0].error = refusal  # waitress answers it with its error task, not the app
@@ -96,12 +97,21 @@ class _Refusals:
                             refusal.body)
                 self._counted, self._logged_at = 0, now
 
+    def stop(self, timeout: float) -> None:
+        """Answer the refusals queued, then end the thread (`stop` in this module); at most `timeout` seconds."""
+        with self._ready:
+            self._queue.append(None)
+            self._ready.notify()
+        self._thread.join(timeout)
+
     def _run(self) -> None:
         while True:
             with self._ready:
                 while not self._queue:
                     self._ready.wait()
                 channel = self._queue.popleft()
+            if channel is None:
+                return
             try:
                 channel.service()
             except Exception:  # noqa: BLE001 - a refusal that cannot be written: the client has gone
@@ -140,7 +150,20 @@ class LimitedServer(TcpWSGIServer):
                           max_request_body_size=MAX_BODY)
         dispatcher = _BoundedDispatcher(limits, _Refusals())
         dispatcher.set_thread_count(limits.threads)
+        self._wakes, self._quiet = threading.Lock(), False
         super().__init__(app, adj=adj, dispatcher=dispatcher)
+
+    def pull_trigger(self) -> None:
+        """Wake the loop (waitress: a worker's answer is ready to send), unless the server is closing (`quiet`)."""
+        with self._wakes:
+            if not self._quiet:
+                super().pull_trigger()
+
+    def quiet(self) -> None:
+        """From now on no thread writes to the wake-up pipe but `stop`, which then closes it: back once a wake-up
+        under way has been written."""
+        with self._wakes:
+            self._quiet = True
 
     def readable(self) -> bool:
         now = time.time()
@@ -159,16 +182,48 @@ class LimitedServer(TcpWSGIServer):
 
 
 
-def stop(server: TcpWSGIServer) -> None:
-    """Close a waitress server and its connections from its loop's own thread, then end the loop (`run` returns).
-    Closing them from another thread (waitress's `close`) races the loop's select: EBADF in the loop's thread."""
-    def close_all():
+def stop(server: TcpWSGIServer, timeout: float = 5) -> None:
+    """Stop a running waitress server: its work in progress ends first, then its connections are closed from its
+    loop's own thread and the loop ends (`run` returns); back when that is done, or after `timeout` seconds for the
+    workers and as long again for the loop. A second call does nothing.
+
+    The order matters (waitress 3.0's source): a worker finishing a request wakes the loop through the server's
+    trigger, a pipe (`channel.service` ends with `server.pull_trigger()` once it saw the connection open;
+    `write_soon` does the same), and closing the trigger closes that pipe's file descriptors, which any file the
+    process opens next may reuse. Closing first and stopping the workers second, as this did, let a worker still
+    finishing write to a closed descriptor (EBADF, seen once at a test's teardown under load) or into whatever had
+    reused it. So: (1) stop accepting; (2) stop the worker threads, waitress's `shutdown`, which waits for the
+    request each is serving (the loop still runs and sends their answers) and cancels those still queued; (3) end the
+    thread answering refusals (`LimitedServer`) the same way; (4) from here any late wake-up is dropped (a worker
+    still running past `timeout`: `LimitedServer.quiet`); (5) close every connection and the trigger in the loop's
+    thread: from another thread the close races the loop's select (EBADF in the loop's thread)."""
+    if getattr(server, "_hexledger_stopped", False):
+        return
+    server._hexledger_stopped = True
+    server.accepting = False  # (1) the loop no longer polls the listening socket; its backlog is refused on close
+    server.task_dispatcher.shutdown(timeout=timeout)  # (2)
+    refusals = getattr(server.task_dispatcher, "refusals", None)
+    if refusals is not None:
+        refusals.stop(timeout)  # (3)
+    if isinstance(server, LimitedServer):
+        server.quiet()  # (4)
+    else:  # waitress's own server (the tests' and benches'): a wake-up already under way is not waited for
+        server.pull_trigger = lambda: None
+    closed = threading.Event()
+
+    def close_all():  # (5)
         for channel in list(server._map.values()):
             if channel is not server.trigger:
                 channel.close()
         server.trigger.close()
+        closed.set()
+
+    if server.trigger._closed:  # the server closed itself (waitress closes its trigger with it on an error)
+        LOG.warning("the server had closed its own wake-up pipe (see waitress's log): its loop cannot be told")
+        return
     server.trigger.pull_trigger(close_all)
-    server.task_dispatcher.shutdown(timeout=5)
+    if not closed.wait(timeout):
+        LOG.warning("the server's loop did not close its connections within %s s: is it running?", timeout)
 
 
 def make_server(app, host: str, port: int, limits: Limits) -> LimitedServer:

@@ -39,6 +39,24 @@ def test_a_position_starts_at_zero_or_at_a_forks_point_and_moves_with_its_transa
         backend.reaction_position("turns", "g-none")
 
 
+def test_positions_read_together_are_each_subscribers_own(backend):
+    """`reaction_positions`: every subscriber's position in one game at once, as `reaction_position` gives each
+    (new ones at 0 or the fork's point, and made so), held the same way; an unknown game is refused."""
+    game(backend, "g-1")
+    StreamTables(backend.db).append("g-1", 1, [ev(2), ev(3)])
+    StreamTables(backend.db).create_game("g-2", "skirmish", "meeting", [ev(1), ev(2), ev(3)], "s", ("g-1", 2))
+    with backend.transaction():
+        backend.set_reaction_position("turns", "g-1", 3)
+        assert backend.reaction_positions(["turns", "disputes"], "g-1") == {"turns": 3, "disputes": 0}
+        assert backend.reaction_positions(["disputes", "turns"], "g-2") == {"disputes": 2, "turns": 2}
+    assert backend.reactions_behind(["turns", "disputes"]) == ["g-1", "g-2"]  # the new positions, made at the start
+    with backend.transaction():
+        backend.set_reaction_position("disputes", "g-1", 2)
+    assert [backend.reaction_position(s, "g-1") for s in ("turns", "disputes")] == [3, 2]
+    with pytest.raises(UnknownGame), backend.transaction():
+        backend.reaction_positions(["turns"], "g-none")
+
+
 @pytest.mark.empty_database  # its migration held back
 def test_the_stalls_subscriber_starts_the_games_stored_before_it_at_their_heads(db_location, monkeypatch):
     """A database from before the stalls subscriber (its migration held back) is opened by this release: its games'

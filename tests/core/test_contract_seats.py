@@ -92,3 +92,26 @@ def test_credentials_are_the_seats_as_written_and_a_rolled_back_seat_is_not_kept
         assert [c["seat"] for c in backend.credentials("g-2")] == ["red"]
         raise RuntimeError("rolled back")
     assert backend.credentials("g-2") == [] and backend.credentials("nope") == []
+
+
+def test_a_mark_written_in_a_transaction_that_rolled_back_is_written_again(backend):
+    """A mark a transaction wrote is known once it commits, so the same mark again issues no statement; one whose
+    transaction rolled back was taken back with it, so it is written again (not skipped as if it were there: the
+    seat's "seen" mark decides whether an order can still be taken back)."""
+    game(backend)
+    backend.add_pbem_game("g-1", {"created_at": T0},
+                          [{"seat": "red", "email": "r@x", "token_hash": "h1", "created_at": T0}])
+    with pytest.raises(RuntimeError), backend.transaction():
+        backend.mark_seen("g-1", "red", 5)
+        raise RuntimeError("rolled back")
+    assert backend.members("g-1")[0]["last_seen_seq"] == 0
+    backend.mark_seen("g-1", "red", 5)
+    assert backend.members("g-1")[0]["last_seen_seq"] == 5
+    with backend.transaction():
+        backend.mark_seen("g-1", "red", 7)
+    writes = []
+    write = backend.db.write
+    backend.db.write = lambda *args, **kwargs: (writes.append(args), write(*args, **kwargs))[1]
+    backend.mark_seen("g-1", "red", 7)
+    backend.mark_seen("g-1", "red", 6)
+    assert writes == [] and backend.members("g-1")[0]["last_seen_seq"] == 7

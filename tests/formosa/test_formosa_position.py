@@ -170,9 +170,9 @@ def test_f104_the_documented_mid_combat_position_plays_its_counterattack():
     assert state.data.unit("us-7-17").cf == 6 and state.data.unit("us-7-17").mf == 5  # the what-if 6-5
     assert state.units["us-27-105"].attacked and state.attacked_hexes == ("1115", "1013")
     assert GAME.prompt(state).side == "japanese"
-    assert [o["order"] for o in GAME.legal_orders(state, "japanese")] == ["counterattack 1012"]
+    assert [o["order"] for o in GAME.legal_orders(state, "japanese")] == ["counterattack 1012", "counterattack 1113"]
     [counter] = of(when(state, "japanese", "counterattack 1012", [6]), CombatResolved)
-    assert counter.counterattack and counter.defence == 6 + D.unit("us-7-32").cf
+    assert counter.counterattack and counter.defence == 6  # the what-if 17th alone: us-7-32 attacked from 1113
     assert counter.shifts == [{"amount": 1, "case": "Formosa 15.6", "reason": "counterattack"}]  # 15.6 item 2
 
 

@@ -129,15 +129,15 @@ def test_f86_ground_support_waiting_for_the_first_assault_flies_with_it():
 
 
 def test_f80_an_assault_s_ca_waits_for_the_japanese_counterattack_on_the_stack_at_sea():
-    state = start(units={"jp-9-7": BEACH}, revealed=["jp-9-7"],
-                  counterattack={"attackers": FOUR, "defenders": ["jp-9-7"]})
-    assert state.pending[0]["kind"] == "counterattack" and state.pending[0]["hexes"] == [SEA]
+    state = start(units={"jp-9-7": BEACH}, revealed=["jp-9-7"], at_sea={SEA: FOUR[:2], SEA2: FOUR[2:]},
+                  markers={"amphibious": 2}, counterattack={"attackers": FOUR, "defenders": ["jp-9-7"]})
+    assert state.pending[0]["kind"] == "counterattack" and state.pending[0]["hexes"] == sorted([SEA, SEA2])
     assert state.combat.assault == BEACH
     events = when(state, "japanese", f"counterattack {SEA}", [1])  # die 1: AE, the counterattackers are gone
     [fight] = of(events, CombatResolved)
     assert (fight.counterattack, fight.hexes, fight.assault, fight.code) == (True, [SEA], BEACH, "AE")
     assert sorted(of(events, UnitsAdvanced)[0].units) == sorted(FOUR)  # the cleared hex is entered (F80)
-    events = when(state, "japanese", f"counterattack {SEA}", [6])  # die 6: CA, no effect (15.6 item 3)
+    events = when(state, "japanese", f"counterattack {SEA}", [5])  # die 5: CA, no effect (15.6 item 3)
     assert sorted(of(events, LandingFailed)[0].units) == sorted(FOUR)  # not cleared: back to the Staging Area
     for change, says in (({"counterattack": {"attackers": FOUR[:2], "defenders": ["jp-9-7"]}},
                           "assault together, every unit of each"),

@@ -76,11 +76,11 @@ def test_15_6_a_ca_rolled_by_a_counterattack_has_no_effect_and_the_counterattack
     """docs/custom-positions.md's mid-combat position: the Japanese in 1013 owe the counterattack on 1012."""
     state = GAME.initial_state("1", {"position": documented_position(1)})
     assert refused(state, "japanese", "counterattack 1013", "Formosa 15.6") == (
-        "Formosa 15.6: counterattack one of 1012")
-    events = when(state, "japanese", "counterattack 1012", [6])
+        "Formosa 15.6: counterattack one of 1012, 1113")
+    events = when(state, "japanese", "counterattack 1012", [5])
     assert [e.code for e in of(events, CombatResolved)] == ["CA"]
     assert [e.describe() for e in events if not isinstance(e, DieRolled)][-1] == "the combat is over"
-    after_it = play(state, "japanese", "counterattack 1012", [6])  # 15.6 item 3: no effect, no second CA
+    after_it = play(state, "japanese", "counterattack 1012", [5])  # 15.6 item 3: no effect, no second CA
     assert after_it.combat is None and not after_it.pending
     assert {u: after_it.units[u].where for u in ("jp-9-7", "us-7-32")} == {
         u: state.units[u].where for u in ("jp-9-7", "us-7-32")}

@@ -113,3 +113,39 @@ def test_an_emailed_order_is_one_load_and_one_append(tmp_path, counts):
     assert counts.order == {"loads": 1, "appends": 1}
     assert "Orders received" in outbox.sent[-2]["Subject"] or "Orders received" in outbox.sent[-1]["Subject"]
     assert counts.after["appends"] == 0
+
+
+def test_a_turn_email_at_the_head_loads_the_game_once(tmp_path, monkeypatch):
+    """The turn email an order causes tells the position at the game's head, with its clock (a deadline here): laid
+    out, it loaded the game four times, once for the position and three times more for the clock's deadline and
+    its description (each reading the head again); now once."""
+    outbox = Outbox()
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": str(tmp_path / "letters.sqlite3"),
+                      "MAIL_TRANSPORT": outbox, "MAIL": MailConfig()})
+    client = app.test_client()
+    made = client.post("/games", json={"rules": "skirmish", "players": PLAYERS, "deadline_hours": 48}).json
+    g, tokens = made["game_id"], made["tokens"]
+    for seat in ("red", "blue"):
+        client.post(f"/games/{g}/join", json={"seed_text": seat}, headers={"Authorization": f"Bearer {tokens[seat]}"})
+    auth = {"Authorization": f"Bearer {tokens['red']}"}
+    assert client.post(f"/games/{g}/orders", data="end", content_type="text/plain", headers=auth).status_code == 201
+    loads, load, delivering = [], projection.load, []
+
+    def counted(*args, **kwargs):
+        if delivering:
+            loads.append(args[3] if len(args) > 3 else kwargs.get("at"))
+        return load(*args, **kwargs)
+
+    def deliver(self, *args, real=Mailroom.deliver, **kwargs):
+        delivering.append(True)
+        try:
+            return real(self, *args, **kwargs)
+        finally:
+            delivering.pop()
+
+    monkeypatch.setattr(projection, "load", counted)
+    monkeypatch.setattr(Mailroom, "deliver", deliver)
+    before = len(outbox.sent)
+    assert client.post(f"/games/{g}/orders", data="end", content_type="text/plain", headers=auth).status_code == 201
+    [turn] = [m for m in outbox.sent[before:] if "Your turn" in m["Subject"]]
+    assert "due by" in str(turn) and loads == [None], loads  # the deadline told, from one load at the head

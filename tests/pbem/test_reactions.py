@@ -186,3 +186,39 @@ def test_a_reaction_that_fails_writes_nothing_and_is_made_on_the_next_run(tmp_pa
     assert [(m["To"], "Your turn" in m["Subject"]) for m in outbox.sent[2:]] == [(RED, True)]
     app.reactions.catch_up()
     assert len(outbox.sent) == 3
+
+
+def test_a_writes_reactions_hold_the_game_once_not_once_a_subscriber(db_location, monkeypatch):
+    """After an order, the reactions of its game (inline here, as without `serve`'s sender) lock the game and read
+    the subscribers' positions together, and the new events once: they did it once for each of the seven
+    subscribers (the game's row, the position's insert and read, the events: 28 statements where 3 do)."""
+    from app.events.postgres import PostgresDatabase
+    from app.events.sqlite import SqliteDatabase
+
+    app = create_app({"OPEN_GAME_CREATION": True, "HEXLEDGER_DB": db_location, "MAIL_TRANSPORT": Outbox(),
+                      "MAIL": MailConfig()})
+    client = app.test_client()
+    made = client.post("/games", json={"rules": "skirmish", "players": {"red": RED, "blue": BLUE}})
+    game_id, tokens = made.json["game_id"], made.json["tokens"]
+    for seat in ("red", "blue"):
+        client.post(f"/games/{game_id}/join", json={"seed_text": seat},
+                    headers={"Authorization": f"Bearer {tokens[seat]}"})
+    statements = []
+    for database in (SqliteDatabase, PostgresDatabase):
+        for method in ("one", "tuples", "many", "write"):
+            real = getattr(database, method)
+
+            def counted(self, sql, *args, real=real, **kwargs):
+                statements.append(" ".join(sql.split()))
+                return real(self, sql, *args, **kwargs)
+
+            monkeypatch.setattr(database, method, counted)
+    order = client.post(f"/games/{game_id}/orders", data="move R1 0202",
+                        headers={"Authorization": f"Bearer {tokens['red']}"})
+    assert order.status_code == 201, order.json
+    held = [s for s in statements if s.startswith("SELECT coalesce(parent_seq, 0) FROM games")]
+    positions = [s for s in statements if s.startswith("SELECT") and "FROM reaction_positions" in s]
+    assert len(held) == 1 and len(positions) == 1, statements
+    store = EventStore(db_location)
+    assert store.reactions_behind(list(SUBSCRIBERS), [game_id]) == []  # every subscriber caught up
+    store.close()

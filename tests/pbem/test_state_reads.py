@@ -120,3 +120,63 @@ def test_reading_an_unchanged_game_again_waits_for_no_writer(tmp_path):
     finally:
         writer.execute("ROLLBACK")
         writer.close()
+
+
+def test_a_state_read_asks_the_database_for_the_head_once(db_location, monkeypatch):
+    """A read the kept answers do not hold (a game's first, or the first after a move) renders the state at the head
+    it read: the head query runs once, not again inside the load (it ran twice), on the process's first read of the
+    game (no state of it kept) and on the next one after an order (the state kept, the answer not)."""
+    from app.events.postgres import PostgresDatabase
+    from app.events.sqlite import SqliteDatabase
+    from app.events.streams import HEAD
+    from app.projections.cache import STATES
+
+    app, read, g, tokens = world(db_location, "skirmish")
+    heads = []
+    for database in (SqliteDatabase, PostgresDatabase):
+        one = database.one
+
+        def counted(self, sql, args=(), one=one):
+            heads.append(sql == HEAD)
+            return one(self, sql, args)
+
+        monkeypatch.setattr(database, "one", counted)
+    STATES.clear()  # as in a process that never read this game
+    first = read("blue")
+    assert first.status_code == 200 and sum(heads) == 1
+    heads.clear()
+    order = app.test_client().post(f"/games/{g}/orders", data="move R1 0202",
+                                   headers={"Authorization": f"Bearer {tokens['red']}"})
+    assert order.status_code == 201, order.json
+    heads.clear()
+    moved = read("blue")
+    assert moved.status_code == 200 and moved.json["seq"] > first.json["seq"] and sum(heads) == 1
+    assert moved.json == uncached(app, g, tokens["blue"])
+
+
+def test_reading_again_after_ones_own_order_writes_nothing(db_location, monkeypatch):
+    """A seat's order marks the game seen up to its own events, in the order's transaction. Reading the unchanged
+    game after it issued the mark's UPDATE again on every read (it changed no row, so the connection never learnt
+    the mark was there), a write statement each time: on SQLite it waits for any writer holding the lock. Now the
+    mark the order committed is known, and its reads at that head issue no write."""
+    from app.events.postgres import PostgresDatabase
+    from app.events.sqlite import SqliteDatabase
+
+    app, read, g, tokens = world(db_location, "skirmish")
+    order = app.test_client().post(f"/games/{g}/orders", data="move R1 0202",
+                                   headers={"Authorization": f"Bearer {tokens['red']}"})
+    assert order.status_code == 201, order.json
+    marks = []
+    for database in (SqliteDatabase, PostgresDatabase):
+        write = database.write
+
+        def counted(self, sql, *args, write=write, **kwargs):
+            marks.append("last_seen_seq" in sql)
+            return write(self, sql, *args, **kwargs)
+
+        monkeypatch.setattr(database, "write", counted)
+    first, again = read("red"), read("red")
+    assert first.status_code == again.status_code == 200 and first.json["seq"] == order.json["seq"]
+    assert sum(marks) == 0
+    blue = read("blue")  # the other seat's read marks it once, as before
+    assert blue.status_code == 200 and sum(marks) == 1

@@ -182,3 +182,47 @@ def test_serve_passes_its_limits_to_the_server(tmp_path, monkeypatch):
     assert "3 threads, 40 connections, 7 waiting requests" in result.output
     bad = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite3"), "serve", "--threads", "0"])
     assert bad.exit_code == 2 and "--threads" in bad.output
+
+
+def test_stopping_waits_for_the_request_in_progress_and_touches_no_closed_descriptor(serving):
+    """A worker finishing a request wakes the server's loop through a pipe (waitress's trigger) once it has seen
+    the connection open. `stop` closed every connection and that pipe first and stopped the workers second, so a
+    worker still finishing wrote to a closed file descriptor (EBADF at a test's teardown under load), or into
+    whatever file had taken its number since, and its client lost the answer. Here the worker is held just before
+    that wake-up (where the machine's scheduler may leave it), and released once `stop` has begun (the workers told
+    to stop) and the loop has run what it was asked before (a wake-up of the test's own, run in turn): the worker's
+    wake-up finds the pipe open, its client gets the whole answer, and `stop` returns with the loop ended."""
+    app = Held()
+    port = serving(app, threads=1)
+    server = serving.servers[-1]
+    wake = server.pull_trigger
+    held, go, raised = threading.Event(), threading.Event(), []
+
+    def late_wake():
+        if threading.current_thread().name.startswith("waitress-") and not held.is_set():
+            held.set()
+            assert go.wait(TIMEOUT)
+            try:
+                return wake()
+            except OSError as exc:
+                raised.append(exc)
+                raise
+        return wake()
+
+    server.pull_trigger = late_wake
+    stopping = threading.Event()
+    set_thread_count = server.task_dispatcher.set_thread_count
+    server.task_dispatcher.set_thread_count = lambda n: (n == 0 and stopping.set(), set_thread_count(n))[1]
+    answer, client = in_thread(lambda: request(port, path="/finishing"))
+    assert held.wait(TIMEOUT)  # the worker wrote its answer and is about to wake the loop
+    _, stopper = in_thread(lambda: stop(server))
+    assert stopping.wait(TIMEOUT)
+    ran = threading.Event()
+    server.trigger.pull_trigger(ran.set)  # the loop runs what it was asked before this, then this
+    assert ran.wait(TIMEOUT)
+    go.set()
+    stopper.join(TIMEOUT)
+    client.join(TIMEOUT)
+    assert not raised, raised
+    assert not stopper.is_alive() and answer[0].status == 200 and answer[0].body == b"done"
+    assert server.trigger._closed and not server._map  # every connection and the pipe closed, by the loop

@@ -697,7 +697,8 @@ def _airlifted(state: State, raw, problems: list[str]) -> State:
 def _counterattack(state: State, raw) -> State:
     """[counterattack]: the phasing side's attack on the `defenders` (every unit of their hexes) by `attackers`,
     checked as the attack order checks it (15.0-15.2), has rolled a CA: the defenders now choose the hex of
-    attackers they counterattack (15.5, 15.6)."""
+    attackers they counterattack (15.5, 15.6). Since rules version 17 (ruling F135) only where there is a choice: the
+    attackers in two hexes or more, a defence that is not the PW Camp alone (25.10, F105)."""
     from app.rules.engine.decision import Decision, ProbeDice, ReachedRoll
     from app.rules.engine.events import DecisionRequired
     from app.rules.errors import IllegalOrder
@@ -748,6 +749,14 @@ def _counterattack(state: State, raw) -> State:
         pass
     except IllegalOrder as exc:
         problems.append(f"[counterattack]: the attack that rolled the CA is not one the rules allow: {exc}")
+    if state.since(17):  # ruling F135: the CA waits for the counterattacking player's choice, so only where he has one
+        if all(combat.never_attacks(state, state.units[u]) for u in whole):
+            problems.append("[counterattack]: the PW Camp never attacks, not even in a counterattack, so the CA ends "
+                            "the combat (Formosa 25.10, ruling F105, F135): there is no counterattack to declare")
+        elif len(seas) == 1:
+            problems.append(f"[counterattack]: the attackers stand in one hex, {seas[0]}: the counterattack falls on "
+                            "it at once, with no choice to wait for (Formosa 15.6, ruling F135); give the position "
+                            "after it with [combat] (its stage, `result = \"CA\"` and the `counter_result`, F130)")
     if problems:
         raise SetupError("position", problems)
     rolled = CombatResolved(side, hexes, list(attackers), whole, 0, 0, 0, [], "", 0, "CA",

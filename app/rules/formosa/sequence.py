@@ -624,7 +624,9 @@ class Invasion(Phase):
 
     @order("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp]", "Formosa 10.2.2",
            "the stacks at sea next to a Japanese-held coastal hex (all of them, or those in the sea hexes named) "
-           "attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)", _assault_candidates)
+           "attack it, with up to 2 naval gunfire (17.0) and 1 or 2 LP (15.4.1)", _assault_candidates,
+           forbidden=(("assault HEX [from HEX:seas [HEX:seas ...]] [gunfire N] [cw-gunfire N:cw] [lp N:lp] supply air",
+                       "Formosa 10.2.2", "an amphibious assault cannot be supported by air supply (19.4)"),))
     def assault(self, d: Decision, hex: str, seas: list[str], n: int = 0, cw: int = 0, lp: int = 0) -> None:
         invasion.assault(d, hex, n, lp, cw_gunfire=cw, seas=seas)
 
@@ -1332,7 +1334,12 @@ class Overstack(DecisionStep):
     def remove(self, d: Decision, units: list[str]) -> None:
         state: State = d.state
         p = state.pending[0]
-        named = [own_unit(d, unit, "Formosa 13.3") for unit in dict.fromkeys(units)]
+        every = [own_unit(d, unit, "Formosa 13.3") for unit in units]
+        twice = sorted({u.id for u in every if [x.id for x in every].count(u.id) > 1})
+        if twice and state.since(17):  # ruling F137: a unit named twice is refused; before, it counted once
+            d.refuse("Formosa 13.3", f"{', '.join(twice)} named twice: a unit is removed once; name each unit the "
+                                     "hex loses once")
+        named = list({u.id: u for u in every}.values())
         for u in named:
             if u.where not in p["hexes"]:
                 d.refuse("Formosa 13.3", f"{u.id} is not in an over-stacked hex ({', '.join(p['hexes'])})")

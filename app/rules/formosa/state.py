@@ -82,7 +82,11 @@ OUT = "out"
 #    naval transfer, bases, motorized movement, air transport; the fleet, the raiders, the Fortified reveal; ground
 #    support in defence) is refused by the case that reserves it; ruling F134: the PW Camp's attack is refused by
 #    25.10
-RULES_VERSION = 16
+# 17: ruling F135: a position's [counterattack] stands only where the CA waits for the counterattacking player's
+#    choice of hex (15.6): the attackers in one hex (the counterattack falls on it at once) or a CA against the PW
+#    Camp alone (no counterattack, 25.10, F105) is refused; a game created under 1-16 with such a position opens
+#    with the choice as it was played; ruling F137: a `remove` (13.3) naming a unit twice is refused, not read once
+RULES_VERSION = 17
 H = Hex.parse
 
 

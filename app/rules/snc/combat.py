@@ -29,7 +29,7 @@ from app.rules.kernel.shifts import Shift
 from app.rules.kernel.stacking import overstacked
 from app.rules.kernel.strength import Contribution, Modifier, hexside_contributions, total_strength
 from app.rules.snc import events as ev
-from app.rules.snc.common import H, last_turn, mark_revealed, neighbours, newly_taken, place_garrisons
+from app.rules.snc.common import H, last_turn, mark_revealed, named_twice, neighbours, newly_taken, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit, other
 
@@ -474,9 +474,14 @@ def require_stacking(em: Decision, side: str, ending: bool = False) -> bool:
 
 
 def eliminate(em: Decision, side: str, units: list[str]) -> None:
-    """SNC 6.0: the owner eliminates units of his choice from an overstacked hex until it complies."""
+    """SNC 6.0: the owner eliminates units of his choice from an overstacked hex until it complies; a unit named
+    twice is refused (rules version 8, ruling E19; the order of a game of version 7 or before reads it once)."""
     p = em.state.pending[0]
     h = p["data"]["hex"]
+    twice = named_twice(units)
+    if twice:
+        raise IllegalOrder("SNC 6.0", f"{', '.join(twice)} named twice: a unit is eliminated once; name each unit "
+                                      "the hex loses once")
     for uid in units:
         u = em.state.units[uid]
         if u.side != side or u.hex != h or not u.on_map:

@@ -71,3 +71,8 @@ def newly_taken(state: State, side: str, hexes) -> list[str]:
 
 def last_turn(d: GameData) -> int:
     return int(d.params["game"]["last_turn"])
+
+
+def named_twice(ids: list[str]) -> list[str]:
+    """The units an order names more than once (rulings E18, E19: a choice of units names each once)."""
+    return sorted({uid for uid in ids if ids.count(uid) > 1})

@@ -78,8 +78,13 @@ class GameData:
         if n:
             out.append((n, terrain))
         if "town" in feats:
-            n = int(self.tec["features"]["town"].get(f"shift_left_{defender_side}", 0))
+            town = self.tec["features"]["town"]
+            n = int(town.get(f"shift_left_{defender_side}", 0))
             if n:
+                # ruling R1: the town's shift adds to the terrain's; `adds_to_terrain_shift = false` reads the
+                # errata inside 10.4.1 instead (the town's 1L whatever the terrain)
+                if not town.get("adds_to_terrain_shift", True):
+                    out = []
                 out.append((n, f"town ({defender_side} defender)"))
         return out
 

@@ -10,7 +10,7 @@ from app.rules.kernel.memo import Kept
 from app.rules.kernel.paths import TraceSituation, linked, trace
 from app.rules.snc import events as ev
 from app.rules.snc.combat import army_second_hex, intercept, open_battle
-from app.rules.snc.common import H, adjacent_to_enemy, ezoc, neighbours, newly_taken, place_garrisons
+from app.rules.snc.common import H, adjacent_to_enemy, ezoc, named_twice, neighbours, newly_taken, place_garrisons
 from app.rules.snc.data_load import GameData
 from app.rules.snc.state import State, Unit
 
@@ -154,7 +154,13 @@ def interdict(em: Decision) -> None:
 
 
 def remove(em: Decision, ids: list[str]) -> None:
+    """SNC 11.2: the Chinese remove reinforcements of this GT covering the roll, none not needed; a unit named twice
+    is refused (rules version 8, ruling E19; the order of a game of version 7 or before reads it once, as played)."""
     data = em.state.pending[0]["data"]
+    twice = named_twice(ids)
+    if twice:
+        raise IllegalOrder("SNC 11.2", f"{', '.join(twice)} named twice: the interdiction removes each reinforcement "
+                                       "once, its combat factors counted once")
     for uid in ids:
         if uid not in data["units"]:
             raise IllegalOrder("SNC 11.2", f"{uid} is not among this GT's reinforcements")
@@ -172,7 +178,7 @@ def replace_steps(em: Decision, ids: list[str]) -> None:
     reduced unit back to full strength: a unit named twice is refused (rules version 7, ruling E18; the order of a
     game of version 6 or before reads it once, as played)."""
     state = em.state
-    twice = sorted({uid for uid in ids if ids.count(uid) > 1})
+    twice = named_twice(ids)
     if twice:
         raise IllegalOrder("SNC 8.3", f"{', '.join(twice)} named twice: a replacement step flips a reduced unit back "
                                       "to full strength, once")

@@ -67,6 +67,13 @@ def _replaced(values: list, context: ParseContext | None) -> list:
     return _once(values, context)
 
 
+def _chosen(values: list, context: ParseContext | None) -> list:
+    """Rules version 8 (ruling E19): every unit as named, for 11.2 or 6.0 to refuse one named twice; before, once."""
+    if context is not None and context.state.since(8):
+        return list(values)
+    return _once(values, context)
+
+
 def _hex(word: str) -> str:
     if not HEX_RE.match(word):
         raise ValueError("is not a hex number (XXYY)")
@@ -90,10 +97,12 @@ UNITS_BY_NAME = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "uni
                                     finish=_once)
 # one unit a word; `lose` names a unit once per step it loses
 UNIT = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id")
-UNIT_ONCE = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id", finish=_once)
 # the units a replacement flips: from rules version 7 (ruling E18) each as often as named, and 8.3 refuses a unit
 # named twice; a game of version 6 or before counts it once, as played
 UNIT_REPLACED = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id", finish=_replaced)
+# the units the interdiction removes (11.2) or an overstacked hex loses (6.0): from rules version 8 (ruling E19) each
+# as often as named, and the case refuses a unit named twice; a game of version 7 or before counts it once, as played
+UNIT_CHOSEN = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id", finish=_chosen)
 KIND = SlotType.choice(*SUPPORT_KINDS)
 SLOTS = {"HEX": HEX, "UNITS": UNITS, "UNIT": UNIT, "KIND": KIND}
 
@@ -490,7 +499,7 @@ class Interdiction(Decided):
                     _units(state, units))
 
     @order("remove UNIT [UNIT ...]", "SNC 11.2", "choose the reinforcements the interdiction removes",
-           _remove_candidates, slots={"UNIT": UNIT_ONCE})
+           _remove_candidates, slots={"UNIT": UNIT_CHOSEN})
     def remove(self, em: Decision, units: list[str]) -> None:
         reinforcements.remove(em, units)
 
@@ -509,7 +518,7 @@ class Overstack(Decided):
                     h, f"at least {n} unit(s), none more than needed", tuple((u.id, value(u)) for u in mine))
 
     @order("eliminate UNIT [UNIT ...]", "SNC 6.0", "eliminate units from an overstacked hex",
-           _eliminate_candidates, slots={"UNIT": UNIT_ONCE})
+           _eliminate_candidates, slots={"UNIT": UNIT_CHOSEN})
     def eliminate(self, em: Decision, units: list[str]) -> None:
         ending = em.state.pending[0]["data"].get("ending")
         combat.eliminate(em, em.side, units)
