@@ -45,10 +45,18 @@ def fixed_dice():
 
 
 _STARTED: dict[str, tuple[float, float]] = {}
+_TIMED: list[bool] = [False]  # whether this process times its tests (HEXLEDGER_TIMELOG, and it runs them)
+
+
+def pytest_configure(config):
+    """Under pytest-xdist the controller hears of every test a worker ran: only the process that runs a test times
+    it, so each test is one line of the time log."""
+    controller = bool(getattr(config.option, "numprocesses", None)) and not hasattr(config, "workerinput")
+    _TIMED[0] = bool(os.environ.get("HEXLEDGER_TIMELOG")) and not controller
 
 
 def pytest_runtest_logstart(nodeid, location):
-    if os.environ.get("HEXLEDGER_TIMELOG"):
+    if _TIMED[0]:
         _STARTED[nodeid] = (time.perf_counter(), time.process_time())
 
 

@@ -33,6 +33,7 @@ import dataclasses
 import random
 from typing import Any
 
+from app.rules.engine.state import replace
 from app.rules.kernel.hexgrid import Hex
 
 TRIES = 8
@@ -94,19 +95,51 @@ def sample(rules, state: Any, side: str, rng: random.Random, edition: int = 8) -
     return unseen(_dealt(rules, state, side, rng), side, rest)
 
 
+def remembered(rules, state: Any, key: str, compute) -> Any:
+    """`compute()`, once per state, rule set and `key` where the state keeps what is derived from it
+    (app/rules/engine/state.py Memo; else every time): the side's view, the deal's hidden units, a greedy seat's
+    drawn position, which every sample and every rating of one position read alike. Kept with the rule set it was
+    found by (a state met by another rule set, an older version's, finds its own)."""
+    memo = getattr(state, "memo", None)
+    if memo is None:
+        return compute()
+    found_by, value = memo((key, id(rules)), lambda: (rules, compute()))
+    return value if found_by is rules else compute()
+
+
+def seen_by(rules, state: Any, side: str) -> dict:
+    """`side`'s view of `state` (`rules.view`), found once per position: the search's seed, each of its samples and
+    greedy's readings all read it. Read only: never changed by its readers."""
+    return remembered(rules, state, f"view:{side}", lambda: rules.view(state, side))
+
+
+def _hidden(rules, state: Any, side: str) -> tuple:
+    """What every deal of one position starts from, found once: the side's view, the hidden units and the untried
+    counters (each sorted), the places the hidden units stand at and the untried counters' identities (sorted,
+    as tuples: each deal shuffles its own copy)."""
+    def find() -> tuple:
+        seen = seen_by(rules, state, side)
+        hidden = hidden_units(rules, state, side, seen)
+        blind = untried(state)
+        units = state.units
+        places = tuple(sorted(getattr(units[uid], _place_field(units[uid])) for uid in hidden))
+        identities = tuple(sorted(({f: getattr(units[uid], f) for f in IDENTITY if hasattr(units[uid], f)}
+                                   for uid in blind), key=lambda d: sorted((k, str(v)) for k, v in d.items())))
+        return seen, hidden, blind, places, identities
+    return remembered(rules, state, f"hidden:{side}", find)
+
+
 def _dealt(rules, state: Any, side: str, rng: random.Random) -> Any:
-    """The hidden units dealt (module docstring), and nothing else drawn."""
+    """The hidden units dealt (module docstring), and nothing else drawn. What every deal of one position reads
+    (`_hidden`) is found once for all its samples; each unit dealt is copied by the engine's `replace` (the same
+    unit as `dataclasses.replace` makes, without running `__init__` again)."""
     if not dataclasses.is_dataclass(state) or not isinstance(getattr(state, "units", None), dict):
         return state
-    seen = rules.view(state, side)
-    hidden = hidden_units(rules, state, side, seen)
-    blind = untried(state)
+    seen, hidden, blind, places, identities = _hidden(rules, state, side)
     if len(hidden) < 2 and len(blind) < 2:
         return state
     units = state.units
-    places = sorted(getattr(units[uid], _place_field(units[uid])) for uid in hidden)
-    identities = sorted(({f: getattr(units[uid], f) for f in IDENTITY if hasattr(units[uid], f)} for uid in blind),
-                        key=lambda d: sorted((k, str(v)) for k, v in d.items()))
+    places, identities = list(places), list(identities)
     world = state
     for _ in range(TRIES):
         rng.shuffle(places)
@@ -115,8 +148,10 @@ def _dealt(rules, state: Any, side: str, rng: random.Random) -> Any:
                                    for uid, place in zip(hidden, places, strict=True)}
         for uid, identity in zip(blind, identities, strict=True):
             change[uid] = {**change.get(uid, {}), **identity}
-        world = dataclasses.replace(state, units={uid: dataclasses.replace(u, **change[uid]) if uid in change else u
-                                                  for uid, u in units.items()})
+        dealt = dict(units)  # the units in their order, each dealt one replaced where it stands
+        for uid, fields in change.items():
+            dealt[uid] = replace(units[uid], **fields)
+        world = replace(state, units=dealt)
         if rules.view(world, side) == seen:
             return world
     return world

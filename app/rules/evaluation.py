@@ -84,11 +84,17 @@ def features(rules, state: Any, side: str) -> dict[str, float]:
     game_map = getattr(rules, "game_map", None)
     grid = game_map(state) if game_map is not None else None
     held = 0.0
+    against: dict[str, list[str]] = {}  # holder -> the hexes with a unit of another side, found once a position
     for h in victory:
         holder = control.get(h)
         if holder is None:
             continue
-        share = 1.0 if grid is None or strength.get(h, {}).get(holder) else _hold(grid, h, holder, strength)
+        if grid is None or strength.get(h, {}).get(holder):
+            share = 1.0
+        else:
+            if holder not in against:
+                against[holder] = [n for n, sides in strength.items() if any(s != holder for s in sides)]
+            share = _hold(grid, h, against[holder])
         held += share if holder == side else -share
     reach = 0.0
     if victory and grid is not None and units:
@@ -112,10 +118,11 @@ def _worth(unit: dict) -> float:
     return 1.0
 
 
-def _hold(grid, here: str, holder: str, strength) -> float:
-    """A held victory hex with none of the holder's units on it: 1, or 1/2 with an enemy unit near."""
-    for h, sides in strength.items():
-        if any(s != holder for s in sides) and _distance(grid, here, h) <= CONTESTED:
+def _hold(grid, here: str, enemy: list[str]) -> float:
+    """A held victory hex with none of the holder's units on it: 1, or 1/2 with an enemy unit near (`enemy`: the
+    hexes with a unit of a side other than the holder's)."""
+    for h in enemy:
+        if _distance(grid, here, h) <= CONTESTED:
             return 0.5
     return 1.0
 
@@ -137,7 +144,21 @@ def _reach(grid, hexes: list[str], goals: tuple[str, ...]) -> float:
     """The sum of 2^(-d/3) over `hexes`, d the distance to the nearest of `goals` (0 with no goal)."""
     if not goals:
         return 0.0
-    return sum(2 ** (-min(_distance(grid, h, g) for g in goals) / 3) for h in hexes)
+    nearest = _NEAREST.get((grid, goals))
+    if nearest is None:
+        if len(_NEAREST) >= 4096:
+            _NEAREST.clear()
+        nearest = _NEAREST[(grid, goals)] = {}
+    def gap(h: str) -> float:
+        d = nearest.get(h)
+        if d is None:
+            d = nearest[h] = min(_distance(grid, h, g) for g in goals)
+        return d
+    return sum(2 ** (-gap(h) / 3) for h in hexes)
+
+
+_NEAREST: dict[tuple, dict[str, float]] = {}  # (grid, goals) -> hex -> distance to the nearest goal, as `_reach`
+# found it: a map never changes, and the playouts of a game value many positions with the same goals
 
 
 @lru_cache(maxsize=262144)

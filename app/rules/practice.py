@@ -284,7 +284,7 @@ def view_seed(rules, state: Any, side: str, given: int = 0) -> int:
     """A seed drawn from what `side` may know: its view of the position (`rules.view(state, side)`, the one
     visibility rule every channel passes through) and the number of orders it has given. Two positions that
     differ only in what the side cannot see give the same seed, in any process (issue 25)."""
-    text = _canonical_text(rules.view(state, side))
+    text = belief.remembered(rules, state, f"seed:{side}", lambda: _canonical_text(belief.seen_by(rules, state, side)))
     return int.from_bytes(hashlib.sha256(f"{side}\n{given}\n{text}".encode()).digest()[:8], "big")
 
 
@@ -538,7 +538,7 @@ class Seen:
     """What greedy reads of the side's view: its units' hexes, the victory hexes it holds, its objectives."""
 
     def __init__(self, rules, state: Any, side: str, edition: int = 7):
-        view = rules.view(state, side)
+        view = belief.seen_by(rules, state, side)
         self.edition = edition
         self.game_map = rules.game_map(state)
         units = [u for u in view.get("units") or () if u.get("hex")]
@@ -557,17 +557,23 @@ class Seen:
     def world(self) -> Any:
         """Edition 8's reading ground: a position the side cannot tell from this one by its view, the hidden parts
         drawn with a seed from that view (app/rules/belief.py, as the search samples its own): the stakes it reads
-        never read what the side may not see (issue 25)."""
-        seed = view_seed(self.rules, self.state, self.side)
-        return belief.sample(self.rules, self.state, self.side, random.Random(f"{seed}:greedy"),
-                             edition=GREEDY_9 if self.edition >= GREEDY_9 else GREEDY_8)
+        never read what the side may not see (issue 25). Found once a position: greedy's ratings and its
+        `stakes_move` read the same one."""
+        edition = GREEDY_9 if self.edition >= GREEDY_9 else GREEDY_8
+        rules, state, side = self.rules, self.state, self.side
+        return belief.remembered(rules, state, f"greedy-world:{side}:{edition}", lambda: belief.sample(
+            rules, state, side, random.Random(f"{view_seed(rules, state, side)}:greedy"), edition=edition))
 
     @functools.cached_property
     def stakes(self) -> float | None:
         """The rule set's reading of how near the side stands to its victory conditions in `world` (its `stakes`),
-        or None without one."""
+        or None without one. Like `world`, found once a position (greedy's ratings and `stakes_move` read both)."""
         stakes = getattr(self.rules, "stakes", None)
-        return None if stakes is None else stakes(self.world, self.side, edition=GREEDY_8)
+        if stakes is None:
+            return None
+        edition = GREEDY_9 if self.edition >= GREEDY_9 else GREEDY_8
+        return belief.remembered(self.rules, self.state, f"greedy-stakes:{self.side}:{edition}",
+                                 lambda: stakes(self.world, self.side, edition=GREEDY_8))
 
     def distance(self, label: str) -> int | None:
         try:

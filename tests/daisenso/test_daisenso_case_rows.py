@@ -24,7 +24,8 @@ from tests.daisenso.helpers import (
     when,
 )
 from tests.daisenso.test_daisenso_position import problems, raw
-from tests.daisenso.test_daisenso_under_way import raw_of, start
+from tests.daisenso.test_daisenso_under_way import ds12, raw_of, start
+from tests.daisenso.test_daisenso_under_way import problems as problems_in_play
 from tests.daisenso.test_daisenso_units import raw_files
 
 
@@ -299,3 +300,14 @@ def test_4_2_1_an_air_unit_next_to_the_defender_is_no_ground_unit_and_attacks_no
     (4.2.3.1) but is refused as an attacker by 4.2.1 itself, not by the Attack Factor rule."""
     assert refused(scenario("strait"), "attack w4324 with us-14-af", "Dai Senso 4.2.1") == (
         "Dai Senso 4.2.1: us-14-af is not a ground unit")
+
+
+# -- the rows of this session's per-case rerun (docs/mutation-survivors.md, part 10) -------------------------------
+def test_4_2_1_1_a_position_whose_attack_crossed_an_all_sea_hexside_is_refused_naming_4_2_1_1():
+    """Ruling D60: an attack a position holds under way is checked by the attack's own rules. A Japanese army at
+    w4622 said to have attacked the KMT HQ's hex w4623 across the lake hexside (an All-Sea hexside, ruling D5), with
+    no Marine Assault, is refused: the problem read whole, with its case."""
+    raw = ds12({"hex": "w4623", "attackers": ["jp-x"]})
+    unit(raw, "jp-x", "jp-army", "w4622")
+    assert problems_in_play(raw) == ("[combat] jp-x cannot attack across the All-Sea hexside w4622/w4623 (Dai "
+                                     "Senso 4.2.1.1, ruling D60)")

@@ -330,7 +330,8 @@ def test_ds8_4_2_5_1_the_15th_army_beaten_at_chungking_may_not_fall_back_to_the_
     events, z = when(z, "attack w4620 with jp-15-army", [4])
     resolved = next(e for e in events if isinstance(e, CombatResolved))
     assert (resolved.column, resolved.result) == ("1-3", "Ad")
-    assert "not open now" in refused(z, "retreat w4520 to w4519", "Dai Senso 4.2.5")
+    assert refused(z, "retreat w4520 to w4519", "Dai Senso 4.2.5.1").startswith(
+        "Dai Senso 4.2.5.1: w4519 is not farther from the defending hex w4620 than w4520")
     assert {o for o in orders(z) if o.startswith("retreat")} == {
         "retreat w4520 to w4420", "retreat w4520 to w4421", "retreat w4520 to w4521"}
     events, z = when(z, "retreat w4520 to w4421")
@@ -339,6 +340,8 @@ def test_ds8_4_2_5_1_the_15th_army_beaten_at_chungking_may_not_fall_back_to_the_
     _, supported = when(supported, "attack w4620 with jp-15-army hq jp-11-hq", [1])  # 7 v 6, 3 left: Ad 1/0
     assert supported.combat.result.startswith("Ad")
     assert not {o for o in orders(supported) if o.startswith("retreat")}  # the supporting HQ is in the force
+    assert refused(supported, "retreat w4520 to w4421", "Dai Senso 4.2.5.2").startswith(
+        "Dai Senso 4.2.5.2: jp-11-hq, the HQ that gave the attack Ranged Support, is part of the force")
 
 
 def test_ds13_4_2_6_1_a_beachhead_force_takes_ad_as_an_armor_step_then_any_attrition_step():
@@ -550,7 +553,15 @@ def test_4_1_3_1_an_snlf_beachhead_lands_one_detachment_and_d19_not_into_a_polic
     assert z.force_pool["axis"]["detachment-japan"] == 1 and "snlf w4626" not in orders(z)
     assert "yet to land" in refused(z, "snlf w4626", "Dai Senso 4.1.3.1")
     closed = scenario("zhejiang", lambda r: snlf(r, ["kiangsu"]))  # w4725 is in Kiangsu
-    _, closed = when(closed, "next")
+    _, closed = when(closed, "next")  # no landing possible: the step passes by itself (rules version 13, ruling D64)
+    assert step(closed) == "regular-combat"
+
+    def and_another(raw):  # a second SNLF Beachhead-0 off w4524, in Chekiang, keeps the step open
+        snlf(raw, ["kiangsu"])
+        raw["marker"].append({"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4525", "toward": "w4524"})
+
+    _, closed = when(scenario("zhejiang", and_another), "next")
+    assert step(closed) == "landing" and orders(closed) == {"snlf w4525", "next"}
     assert "Policy Affected" in refused(closed, "snlf w4626", "Dai Senso 4.1.3.1")
 
 
@@ -789,7 +800,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "12") == state and old.rules_version == 2
+    assert played_under(state, "13") == state and old.rules_version == 2
+    assert played_under(state, "12").rules_version == 12  # version 12 kept no truce on markers, no D64 (ruling D64)
     assert played_under(state, "11").rules_version == 11  # version 11 offered Exploitation after any combat (D62)
     assert played_under(state, "10").rules_version == 10  # version 10 kept D56-D58 (ruling D60)
     assert played_under(state, "9").rules_version == 9  # version 9 kept D55 (rulings D56-D58)

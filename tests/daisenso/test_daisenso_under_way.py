@@ -427,5 +427,5 @@ def test_d60_units_an_attacking_stack_retreated_into_share_its_attrition():
     assert "us-10-mar" in state.combat.attackers and state.units["us-10-mar"].attacked
     _, state = when(state, "retreat w4424 to w4523")
     assert "lose us-10-mar" in orders(state)
-    assert "joined: us-10-mar in w4423 stands where no attacking stack retreated (ruling D32)" in problems(
-        raw_of("strait", lambda r: ad(r, "w4423")))
+    assert ("[combat] joined: us-10-mar in w4423 stands where no attacking stack retreated (ruling D32) (Dai Senso "
+            "4.2.5, ruling D60)") in problems(raw_of("strait", lambda r: ad(r, "w4423")))

@@ -118,7 +118,8 @@ def test_ds9_4_2_5_1_akyab_dr3_after_w4214_and_dacca_the_third_hex_is_w4312_w441
     assert orders(state) == {"retreat to w4313", "retreat to w4314"}
     _, state = when(state, "retreat to w4313")  # Dacca
     assert orders(state) == {"retreat to w4312", "retreat to w4413", "retreat to w4414"}
-    assert "not open now" in refused(state, "retreat to w4213", "Dai Senso 4.2.5.1")  # Calcutta: two from Akyab
+    assert refused(state, "retreat to w4213", "Dai Senso 4.2.5.1").startswith(  # Calcutta: two from Akyab
+        "Dai Senso 4.2.5.1: w4213 is not farther from the defending hex w4114 than w4313")
     refused(state, "retreat to w4314", "Dai Senso 4.2.5.1")
 
 
@@ -131,7 +132,8 @@ def test_ds10_4_2_5_2_from_taihoku_a_retreat_crosses_the_strait_to_foochow_not_t
     assert resolved(events).result == "Dr2"
     retreats = {o for o in orders(state) if o.startswith("retreat")}
     assert retreats == {"retreat to w4224", "retreat to w4424"}  # Takao, and Foochow across the Strait
-    assert "not open now" in refused(state, "retreat to w4323", "Dai Senso 4.2.5.1")  # Amoy: All-Sea
+    assert refused(state, "retreat to w4323", "Dai Senso 4.2.5.2").startswith(  # Amoy: All-Sea
+        "Dai Senso 4.2.5.2: w4324/w4323 is an All-Sea hexside, neither a Strait nor a Beachhead Hexside")
 
 
 def test_ds11_4_2_5_3_a_dr3_that_enters_an_hq_hex_after_two_hexes_converts_the_third_into_a_step():
@@ -235,7 +237,8 @@ def test_4_2_8_exploitation_stops_across_a_mountain_hexside_and_never_enters_mud
     while step(state) == "retreat":
         state = when(state, sorted(orders(state))[0])[1]
     assert step(state) == "advance" and state.combat.exploit_distance >= 2
-    assert "e3311 cannot be entered" in refused(state, "exploit ru-ta e3411 e3311", "Dai Senso 4.2.8")
+    assert refused(state, "exploit ru-ta e3411 e3311", "Dai Senso 4.2.8") == (
+        "Dai Senso 4.2.8: ru-ta may not Exploit into e3311: it is affected by Mud")
     assert "must stop in e3411" in refused(state, "exploit ru-t e3411 e3410", "Dai Senso 4.2.8")  # the Khingan
     _, state = when(state, "exploit ru-ta e3411 e3410")  # across the Argun, a river: on it goes
     assert state.units["ru-ta"].hex == "e3410"

@@ -39,7 +39,10 @@ GAME = Game(
     # unit's shift needs its own nationality in the combat (D49); 8: a Ranged Support HQ lands no more (D50), Airdrop
     # markers go one at a time (D51), a Blitz position with attacks made opens past the Airdrop (D54); 9: every
     # Exploitation path in the list of legal orders (D55); 10: a position no play leaves is refused (D56), no Ranged
-    # Support to an attack on markers alone (D57), the IG HQ leaves the game at sea too (D58)
+    # Support to an attack on markers alone (D57), the IG HQ leaves the game at sea too (D58); 11: a position with play
+    # under way (D60); 12: no Exploitation offered where 4.2.2 or 4.2.8 bars it (D62); 13: at truce nothing lands on
+    # the other faction's Detachment or Logistics markers (D63), an SNLF Beachhead-0 that cannot land opens no step
+    # (D64)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={

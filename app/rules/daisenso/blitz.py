@@ -48,7 +48,21 @@ def airdrop_problem(state: State, u: Unit, target: str) -> str | None:
         return f"a {u.faction} Failure marker is in {u.hex} (D17)"
     if any(at_truce(state, u.faction, x.faction) for x in state.at(target)):
         return f"{target} holds units of a faction at truce (D18)"
+    partner = truce_markers(state, u.faction, target)
+    if partner:
+        return (f"{target} holds {partner} Detachment or Logistics markers, which its Airdrop Landing would send to "
+                f"the Delay Box, and the {u.faction} and {partner} factions are at truce (D18, D63)")
     return None
+
+
+def truce_markers(state: State, faction: str, hex_label: str) -> str | None:
+    """Ruling D63 (rules version 13): the faction at truce with ``faction`` whose Detachment or Logistics markers are
+    in ``hex_label``, or None. A unit placed there sends them to the Delay Box (D42, D46), as an attack on them
+    would (4.2.2), and factions at truce do not attack each other; version 12 and before did not look."""
+    if not state.since(13):
+        return None
+    return next((m.faction for m in state.markers_at(hex_label, terrain.LONE_MARKERS)
+                 if at_truce(state, faction, m.faction)), None)
 
 
 def airdrop(d: Decision, uid: str, target: str) -> None:
@@ -93,14 +107,18 @@ def landing_hex(state: State, u: Unit) -> str | None:
 
 
 def landing_problem(state: State, faction: str, to: str) -> str | None:
+    """4.1.3 and 4.1.3.1's restrictions and their limits (D17-D19): why ``faction`` may not land into ``to``, or None.
+    A unit of a faction at truce is an enemy unit there already (D18)."""
     if any(x.faction != faction for x in state.at(to)):
         return f"{to} holds an enemy unit"
     if terrain.country_closed(state, to):
         return f"{to} lies in a Neutral Minor or Policy Affected Country (D19)"
     if has_failure(state, faction, to):
         return f"a {faction} Failure marker is in {to} (D17)"
-    if any(at_truce(state, faction, x.faction) for x in state.at(to)):
-        return f"{to} holds units of a faction at truce (D18)"
+    partner = truce_markers(state, faction, to)
+    if partner:
+        return (f"{to} holds {partner} Detachment or Logistics markers, which the landing would send to the Delay "
+                f"Box, and the {faction} and {partner} factions are at truce (D18, D63)")
     return None
 
 
@@ -122,6 +140,13 @@ def snlf_markers(state: State) -> list:
     if state.phasing != "axis" or state.force_pool.get("axis", {}).get("detachment-japan", 0) <= 0:
         return []
     return [m for m in state.markers if m.kind == "snlf-beachhead-0" and m.supplied and not m.landed]
+
+
+def snlf_landings(state: State) -> list:
+    """The SNLF Beachhead-0 markers that may land their Detachment now: from rules version 13 (ruling D64) only those
+    whose Land hex no restriction closes (4.1.3.1, D17-D19), so the Beachhead Landing step opens only when a landing
+    is possible (D26); version 12 and before counted every one, and opened the step with `next` alone."""
+    return [m for m in snlf_markers(state) if not state.since(13) or landing_problem(state, "axis", m.toward) is None]
 
 
 def snlf(d: Decision, hex_label: str) -> None:
@@ -175,6 +200,11 @@ def airland(d: Decision, hex_label: str, kind: str) -> None:
     if kind not in landing_kinds(state, marker):
         offered = ", ".join(landing_kinds(state, marker)) or "none in the Force Pool"
         d.refuse(C + "4.1.4", f"{kind} cannot land: a one-step, non-elite infantry of its nationality ({offered})")
+    partner = truce_markers(state, marker.faction, hex_label)
+    if partner:
+        d.refuse(C + "4.1.4", f"{hex_label} holds {partner} Detachment or Logistics markers, which the landing would "
+                              f"send to the Delay Box, and the {marker.faction} and {partner} factions are at truce "
+                              "(D18, D63): withdraw the marker")
     d.emit(AirdropLanded(hex_label, kind, f"{kind}.{state.serial + 1}", marker.faction))
     if state.since(7):  # ruling D46; version 6 and before left them in the hex
         displace_markers(d, marker.faction, hex_label)

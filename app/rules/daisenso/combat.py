@@ -540,6 +540,35 @@ def attacker_retreats(state: State) -> dict[str, list[str]]:
     return out
 
 
+def retreat_refusal(state: State, kind: str, choice: tuple) -> tuple[str, str] | None:
+    """Why the retreat ``choice`` (("retreat", to) for the defenders, ("retreat", frm, to) for an attacking stack) is
+    not open at the ``kind`` decision, as (case, reason): the rule that bars it, so the refusal names its case."""
+    c = state.combat
+    if kind in ("attacker-result", "attacker-retreat"):
+        frm, to = choice[1:]
+        stacks = attacker_retreats(state)
+        if frm not in stacks or (kind == "attacker-retreat" and frm not in c.stacks_to_retreat):
+            return "4.2.5", f"no attacking stack of this combat is left to retreat from {frm}"
+        if c.attacker_hq in state.units:
+            return "4.2.5.2", f"{c.attacker_hq}, the HQ that gave the attack Ranged Support, is part of the force"
+        force = [u for u in state.units.values() if u.id in c.attackers and u.hex == frm]
+        current = frm
+    else:
+        to = choice[1]
+        force = defending_force(state)
+        current = stack_hex(state)
+    stuck = next((u for u in force if state.kind(u).type == "hq" or state.kind(u).ma == 0), None)
+    if stuck is not None:
+        what = "an HQ" if state.kind(stuck).type == "hq" else "a unit with a Movement Allowance of 0"
+        return "4.2.5.2", f"the force includes {stuck.id}, {what} that took part in the combat"
+    why = terrain.retreat_problem(state, force[0].faction, current, c.target, to)
+    if why is None and kind == "attacker-result":
+        blocked = sorted(h for h, tos in attacker_retreats(state).items() if not tos)
+        return "4.2.4.1", (f"the attacking stack in {', '.join(blocked)} cannot retreat, so the attackers do not "
+                           "retreat: one of them loses a step (ruling D61)")
+    return why
+
+
 def attacker_can_retreat(state: State) -> bool:
     routes = attacker_retreats(state)
     return bool(routes) and all(routes.values())
@@ -667,13 +696,34 @@ class _Exploitation:
         self.state, self.u = state, u
         self.distance = min(state.combat.exploit_distance, state.kind(u).ma)
         self.ezoc = terrain.enemy_zoc(state, u.faction)
+        self.why: str | None = None  # the hex `enterable` last refused, and why
 
     def enterable(self, h, prev) -> bool:
-        state, u, label = self.state, self.u, str(h)
-        return (state.data.is_land(h) and not any(x.faction != u.faction for x in state.at(label))
-                and state.weather_at(label) != "mud" and not terrain.country_closed(state, label)
-                and not kwantung_barred(state, u, label) and confined(state, u, label) is None
-                and not has_failure(state, u.faction, label))
+        why = self.barred(str(h))
+        self.why = None if why is None else f"{h}: {why}"
+        return why is None
+
+    def barred(self, label: str) -> str | None:
+        """Why the unit may not be placed in ``label`` (4.2.8's restrictions, D17, D19, D20), or None."""
+        state, u = self.state, self.u
+        if not state.data.is_land(H(label)):
+            return "it is not a Land hex"
+        if any(x.faction != u.faction for x in state.at(label)):
+            return "an enemy unit is there"
+        if state.weather_at(label) == "mud":
+            return "it is affected by Mud"
+        closed = terrain.closed_country(state, label)
+        if closed:
+            return f"it lies in {closed} (ruling D19)"
+        if kwantung_barred(state, u, label):
+            return ("it lies outside a Japanese Dependent while Russia, Communist China or Nationalist China is "
+                    "Policy Affected (Kwantung, ruling D20)")
+        confined_why = confined(state, u, label)
+        if confined_why:
+            return f"{confined_why}, and it lies outside that country and its Dependents"
+        if has_failure(state, u.faction, label):
+            return f"a {u.faction} Failure marker is there (D17)"
+        return None
 
     def stops(self, h, prev) -> bool:
         state, label, before = self.state, str(h), str(prev)
@@ -685,8 +735,15 @@ class _Exploitation:
 
     def check(self, path: list[str]) -> None:
         """RuleViolation naming 4.2.8 unless the unit may exploit along `path`."""
-        check_exploitation(self.state.data.atlas, H(self.u.hex), H(self.state.combat.target), [H(h) for h in path],
-                           self.distance, self.enterable, self.stops, C + "4.2.8")
+        self.why = None
+        try:
+            check_exploitation(self.state.data.atlas, H(self.u.hex), H(self.state.combat.target),
+                               [H(h) for h in path], self.distance, self.enterable, self.stops, C + "4.2.8")
+        except RuleViolation as exc:
+            if self.why is None:
+                raise
+            # the hex the walk could not enter, and the restriction that bars it
+            raise RuleViolation(exc.case, f"{self.u.id} may not Exploit into {self.why}") from None
 
     def paths(self) -> list[list[str]]:
         """Every path the unit may exploit along (the defending hex alone, the same as an Advance, left out),

@@ -64,7 +64,7 @@ def enter(d: Decision, step: str) -> None:
     state = d.state
     if step == "airdrop" and not blitz.airdrop_units(state):
         step = "blitz-combat"
-    if step == "landing" and not (blitz.landers(state) or blitz.snlf_markers(state)):
+    if step == "landing" and not (blitz.landers(state) or blitz.snlf_landings(state)):
         step = "airdrop-landing"
     if step == "airdrop-landing":
         blitz.lapsed_airdrops(d)
@@ -309,7 +309,7 @@ class Landing(PhaseStep):
 
     @order("snlf HEX [HEX ...]", "Dai Senso 4.1.3.1",
            "land a Japanese Detachment from an SNLF Beachhead-0 in HEX (one at a time)",
-           lambda s, side: [{"hexes": [m.hex]} for m in blitz.snlf_markers(s)])
+           lambda s, side: [{"hexes": [m.hex]} for m in blitz.snlf_landings(s)])
     def snlf(self, d: Decision, hexes: list[str]) -> None:
         blitz.snlf(d, one_at_a_time(d, hexes, "4.1.3.1", "each SNLF Beachhead-0 lands its own Detachment (ruling "
                                                          "D34)"))
@@ -442,6 +442,9 @@ class Choice(Step):
     def take(self, d: Decision, choice: tuple, case: str) -> None:
         if choice not in combat.options_for(d.state, self.name):
             offered = ", ".join(_choice_text(self.name, o) for o in combat.options_for(d.state, self.name))
+            why = combat.retreat_refusal(d.state, self.name, choice) if choice[0] == "retreat" else None
+            if why is not None:  # the restriction or priority that bars this hex, named (4.2.5-4.2.5.2)
+                d.refuse(C + why[0], f"{why[1]}; open: {offered or 'nothing'}")
             d.refuse(C + case, f"not open now; open: {offered}")
         d.emit(DecisionMade(self.name, d.side))
         combat.apply_choice(d, self.name, choice)

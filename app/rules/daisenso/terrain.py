@@ -48,12 +48,26 @@ def attack_allowed_across(state: State, unit: Unit, target: str) -> bool:
 
 
 def country_closed(state: State, hex_label: str) -> bool:
-    """D19: a hex of a Neutral Minor Country or a Policy Affected Country (or of a Dependent of either)."""
+    """D19: a hex of a Neutral Minor Country or a Policy Affected Country (or of a Dependent of either, D65)."""
     country = state.data.country_of(H(hex_label))
     if country is None:
         return False
     closed = state.neutral | state.policy
     return country.id in closed or (country.dependent_of in closed)
+
+
+def closed_country(state: State, hex_label: str) -> str | None:
+    """D19: which closed country ``hex_label`` lies in, as a player reads it ("Tibet, a Neutral Minor Country"), or
+    None where `country_closed` is false."""
+    country = state.data.country_of(H(hex_label))
+    if country is None:
+        return None
+    for cid, what in ((country.id, ""), (country.dependent_of, f"{country.name}, a Dependent of ")):
+        if cid in state.neutral:
+            return f"{what}{state.data.countries[cid].name}, a Neutral Minor Country"
+        if cid in state.policy:
+            return f"{what}{state.data.countries[cid].name}, a Policy Affected Country"
+    return None
 
 
 def enemy_zoc(state: State, faction: str) -> frozenset[str]:
@@ -81,6 +95,37 @@ def enemies_in(state: State, faction: str, hex_label: str) -> bool:
         return True
     return any(m.faction != faction and (m.kind in AIRDROPS or m.kind in BEACHHEADS)
                for m in state.markers_at(hex_label))
+
+
+def retreat_problem(state: State, faction: str, current: str, origin: str, to: str) -> tuple[str, str] | None:
+    """Why a force of ``faction`` in ``current`` (the combat having been at ``origin``) may not retreat into ``to``
+    now, as (case, reason): the restriction of 4.2.5.2 or the priority of 4.2.5.1 that bars it, first that applies;
+    None if `retreat_options` offers it."""
+    d = state.data
+    atlas = d.atlas
+    if not atlas.on_map(H(to)) or not atlas.adjacent(H(current), H(to)):
+        return "4.2.5", f"{to} is not a hex next to {current}: a force retreats one hex at a time"
+    closed = closed_country(state, to)
+    if closed:
+        return "4.2.5.2", f"{to} lies in {closed} (ruling D19)"
+    for what, there in (("unit", any(u.faction != faction for u in state.at(to))),
+                        ("Airdrop marker", any(m.faction != faction for m in state.markers_at(to, AIRDROPS))),
+                        ("Beachhead marker", any(m.faction != faction for m in state.markers_at(to, BEACHHEADS)))):
+        if there:
+            return "4.2.5.2", f"{to} holds an enemy {what}"
+    if atlas.distance(H(to), H(origin)) <= atlas.distance(H(current), H(origin)):
+        return "4.2.5.1", f"{to} is not farther from the defending hex {origin} than {current}"
+    if not d.is_land(H(to)) and not any(m.faction == faction for m in state.markers_at(to, BEACHHEADS)):
+        return "4.2.5", f"{to} is neither a Land hex nor an All-Sea hex holding a friendly Beachhead marker"
+    if not beachhead_side(state, faction, current, to) and not d.retreat_crosses(H(current), H(to)):
+        return "4.2.5.2", f"{current}/{to} is an All-Sea hexside, neither a Strait nor a Beachhead Hexside"
+    priority, hexes = retreat_options(state, faction, current, origin)
+    if to in hexes:
+        return None
+    if priority == 0:
+        return "4.2.5.1", (f"{to} is in an enemy ZOC, and {', '.join(hexes)} farther away "
+                           f"{'is' if len(hexes) == 1 else 'are'} not (Priority 1)")
+    return "4.2.5.1", (f"{to} is in an enemy ZOC and holds no friendly ground, Airdrop or Air unit (Priority 2)")
 
 
 def friends_in(state: State, faction: str, hex_label: str) -> bool:

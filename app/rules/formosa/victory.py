@@ -2,6 +2,8 @@
 the end of the last Game-Turn (4.2) with the level they give."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from app.rules.engine.decision import Decision
 from app.rules.formosa import optional
 from app.rules.formosa.events import GameEnded, VictoryCounted
@@ -99,25 +101,13 @@ def bases_in_view(state: State) -> float:
     halved every three hexes away, those worth most for their LP first, in full while the LP last, half once they
     do not. Without it the Allies left their engineers in the staging area and spent every LP on markers in the
     Recruit Phase, with none when a base could be built."""
-    values, costs = state.data.charts["victory"], state.data.charts["allied_other"]
     allied = state.on_map("allied")
-    based = {u.where for u in allied if u.base}
-    sites = []
-    for h in state.data.sudden_death_hexes():
-        feats = set(state.data.objectives(h)) - {"industry", "peak"}
-        if str(h) in based:
-            continue
-        port = bool(feats & {"major-port", "minor-port"})
-        cost = costs["base_port_and_airfield"] if port and "airfield" in feats else costs[
-            "base_port" if port else "base_airfield"]
-        sites.append((h, sum(values[f.replace("-", "_")] for f in feats), cost))
-    grid = state.data.map
+    based = frozenset(u.where for u in allied if u.base)
     hopes = []
     for u in allied:
-        if u.base or state.spec(u.id).type != "engineer" or not sites:
+        if u.base or state.spec(u.id).type != "engineer" or not _sites(state.data, based):
             continue
-        here = Hex.parse(u.where)
-        hopes.append(max(((vp * 2 ** (-grid.distance(here, h) / 3), cost) for h, vp, cost in sites)))
+        hopes.append(_hope(state.data, u.where, based))
     lp, seen = state.lp["allied"], 0.0
     for worth, cost in sorted(hopes, key=lambda wc: -wc[0] / wc[1]):
         if cost <= lp:
@@ -125,6 +115,32 @@ def bases_in_view(state: State) -> float:
         else:
             seen += worth / 2
     return seen
+
+
+@lru_cache(maxsize=64)
+def _sites(data, based: frozenset[str]) -> tuple[tuple[Hex, int, int], ...]:
+    """`bases_in_view`'s sites: each port or airfield hex without a base (`based`: the hexes of the Allied bases),
+    with its VP (4.2) and the LP of its base (20.1). Read from the map and the charts, which never change: kept by
+    the bases standing."""
+    values, costs = data.charts["victory"], data.charts["allied_other"]
+    sites = []
+    for h in data.sudden_death_hexes():
+        feats = set(data.objectives(h)) - {"industry", "peak"}
+        if str(h) in based:
+            continue
+        port = bool(feats & {"major-port", "minor-port"})
+        cost = costs["base_port_and_airfield"] if port and "airfield" in feats else costs[
+            "base_port" if port else "base_airfield"]
+        sites.append((h, sum(values[f.replace("-", "_")] for f in feats), cost))
+    return tuple(sites)
+
+
+@lru_cache(maxsize=4096)
+def _hope(data, where: str, based: frozenset[str]) -> tuple[float, int]:
+    """What an engineer in `where` could score with a base (`bases_in_view`): the best site's VP halved every three
+    hexes away, with that base's LP; kept by everything it reads (the map never changes)."""
+    here, grid = Hex.parse(where), data.map
+    return max(((vp * 2 ** (-grid.distance(here, h) / 3), cost) for h, vp, cost in _sites(data, based)))
 
 
 def overstacked(state: State, side: str) -> int:

@@ -2,6 +2,8 @@
 the victory points at the end (4.2 without Causeway, 4.3 with it). Called by the states table (sequence.py)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from app.rules.engine.decision import Decision
 from app.rules.ichigo import events as ev
 from app.rules.ichigo.common import (
@@ -12,6 +14,7 @@ from app.rules.ichigo.common import (
 )
 from app.rules.ichigo.data_load import place_name
 from app.rules.ichigo.state import State
+from app.rules.kernel.hexgrid import Hex
 
 
 def sudden_death(state: State, em: Decision) -> None:
@@ -97,13 +100,20 @@ def vp_causeway(state: State) -> tuple[int, list[str]]:
 def _near(state: State, target: str, within: int) -> float:
     """1 with a Japanese unit within `within` hexes of `target` (or `target` Japanese), else halving every three
     hexes further: how near the Japanese stand to an award that counts a unit near a hex."""
-    units = state.on_map("japanese")
     if target in state.jp_control:
         return 1.0
-    if not units:
+    hexes = state.occupied("japanese")  # the Japanese units' hexes: each hex's distance once, however many units
+    if not hexes:
         return 0.0
-    gap = min(state.data.distance(target, u.hex) for u in units)
+    gap = min(_distance(state.data.map, target, h) for h in hexes)
     return 1.0 if gap <= within else 2 ** (-(gap - within) / 3)
+
+
+@lru_cache(maxsize=65536)
+def _distance(game_map, a: str, b: str) -> int:
+    """`GameData.distance`, kept: the map never changes, and the stakes read the same few targets' distances in
+    every position a policy weighs."""
+    return game_map.distance(Hex.parse(a), Hex.parse(b))
 
 
 def _share(state: State, hexes) -> float:

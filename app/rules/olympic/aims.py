@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.movement import Mover, reach, step_cost
+from app.rules.kernel.movement import Mover, Situation, reach, step_cost
 from app.rules.olympic.sequence import _room, _situation
 from app.rules.olympic.state import State
 from app.rules.olympic.victory import assessment
@@ -52,18 +52,10 @@ def aims(state: State, side: str, edition: int = 7) -> list[str]:
         return []
     data = state.data
     sit = _situation(state)
-    if edition >= 8:
-        blocked = frozenset(str(h) for h in sit.enemy_occupied | set(sit.forbidden))
-        way = way_to(data, tuple(str(g) for g in goals), blocked, frozenset(str(h) for h in sit.ezoc))
-
-        def gap(h: Hex) -> float:
-            return way.get(str(h), float("inf"))
-        done = 0.0
-    else:
-        def gap(h: Hex) -> float:
-            return min(data.map.distance(h, g) for g in goals)
-        done = 1.0
-
+    along = edition >= 8
+    gap = _gap(data, tuple(str(g) for g in goals), sit, along)
+    done = 0.0 if along else 1.0
+    forbidden = frozenset(sit.forbidden.items())
     found = []
     for u in state.on_map("american"):
         if u.moved or state.at_sea(u):
@@ -72,12 +64,43 @@ def aims(state: State, side: str, edition: int = 7) -> list[str]:
         now = gap(here)
         if now <= done:
             continue  # next to a target already: what is left is the attack
-        reached = reach(data.map, data.movement, Mover.single(here, data.unit(u.id).movement, "american"), sit)
-        best = min(reached.hexes(), key=lambda h: (gap(h), reached.cost[h], str(h)), default=None)
+        best = _nearest(data, here, data.unit(u.id).movement, sit.enemy_occupied, sit.ezoc, forbidden,
+                        tuple(str(g) for g in goals), along)
         if best is not None and gap(best) < now and _room(state, str(best), "american", 1):
             found.append((now - gap(best), -u.strength, u.id, str(best)))
     found.sort(key=lambda f: (-f[0], f[1], f[2]))
     return [f"move {uid} to {h}" for _, _, uid, h in found[:AIMS]]
+
+
+def _gap(data, goals: tuple[str, ...], sit: Situation, along: bool):
+    """How far a hex stands from the nearest of `goals`: along the Americans' way (`way_to`, from edition 8), else
+    as the crow flies."""
+    if along:
+        blocked = frozenset(str(h) for h in sit.enemy_occupied | set(sit.forbidden))
+        way = way_to(data, goals, blocked, frozenset(str(h) for h in sit.ezoc))
+
+        def gap(h: Hex) -> float:
+            return way.get(str(h), float("inf"))
+        return gap
+    targets = [Hex.parse(g) for g in goals]
+
+    def crow(h: Hex) -> float:
+        return min(data.map.distance(h, g) for g in targets)
+    return crow
+
+
+@lru_cache(maxsize=4096)
+def _nearest(data, here: Hex, allowance: float, occupied: frozenset[Hex], ezoc: frozenset[Hex],
+             forbidden: frozenset[tuple[Hex, str]], goals: tuple[str, ...], along: bool) -> Hex | None:
+    """The hex a unit in `here` with `allowance` MP can reach (R10, R11, R15 against the Japanese units `occupied`,
+    their zones of control `ezoc` and the intact militia `forbidden`) nearest `goals` (`_gap`), the cheaper to
+    reach and then the lower label among equals; None where it can reach none. Kept by everything it reads, for
+    no American move changes any of it: an American Movement Phase's decisions and the search's playouts through
+    it ask it again for each unit not yet moved."""
+    sit = Situation(enemy_occupied=occupied, ezoc=ezoc, forbidden=dict(forbidden))
+    gap = _gap(data, goals, sit, along)
+    reached = reach(data.map, data.movement, Mover.single(here, allowance, "american"), sit)
+    return min(reached.hexes(), key=lambda h: (gap(h), reached.cost[h], str(h)), default=None)
 
 
 @lru_cache(maxsize=256)

@@ -120,7 +120,31 @@ def _against_time(need: float, pace: float) -> float:
 
 def _defence(state: State, here: str) -> int:
     """The Japanese strength and intact militia in hex `here`, at least 1: what an attack there is against."""
-    return max(sum(u.strength for u in state.stack(here) if u.side == "japanese") + state.militia_intact(here), 1)
+    return max(_japanese(state).get(here, 0) + state.militia_intact(here), 1)
+
+
+def _japanese(state: State) -> dict[str, int]:
+    """The Japanese strength on the map by hex, found once a position: the final count reads a hex's at every stack
+    left south and every goal of the march, each playout's leaf again."""
+    def count() -> dict[str, int]:
+        found: dict[str, int] = {}
+        for u in state.units.values():
+            if u.status == "map" and u.side == "japanese":
+                found[u.hex] = found.get(u.hex, 0) + u.strength
+        return found
+    return state.memo("japanese-strength", count)
+
+
+def _way_blocked(state: State) -> tuple[frozenset[str], frozenset[str]]:
+    """What `way_to` reads of a position (R10, R11, R15), found once a position: the hexes of Japanese units and
+    intact militia, and the Japanese zones of control."""
+    from app.rules.olympic.sequence import _situation
+
+    def find() -> tuple[frozenset[str], frozenset[str]]:
+        sit = _situation(state)
+        return (frozenset(str(h) for h in sit.enemy_occupied | set(sit.forbidden)),
+                frozenset(str(h) for h in sit.ezoc))
+    return state.memo("american-way-blocked", find)
 
 
 def _march(state: State, goals: tuple[str, ...], americans: list[tuple[str, int]], left: float) -> float:
@@ -134,11 +158,8 @@ def _march(state: State, goals: tuple[str, ...], americans: list[tuple[str, int]
     (every attack of a combat phase within 0.01 of the others) and Kagoshima, nine Game-Turns of march away
     behind them, read as near as over open ground."""
     from app.rules.olympic.aims import way_to  # aims reads this module's assessment
-    from app.rules.olympic.sequence import _situation
 
-    sit = _situation(state)
-    blocked = frozenset(str(h) for h in sit.enemy_occupied | set(sit.forbidden))
-    way = way_to(state.data, goals, blocked, frozenset(str(h) for h in sit.ezoc))
+    way = way_to(state.data, goals, *_way_blocked(state))
     wanted = ODDS * min(_defence(state, g) for g in goals)
     most = max(left, 0) + 1
     gathered, spent = 0.0, 0.0
@@ -154,7 +175,7 @@ def _pressed(state: State, here: str, americans: list[tuple[str, int]]) -> float
     """How near the Americans stand to clearing hex `here`, 0 to 1: the American strength around it, each unit's
     halving every two hexes beyond the next one, against `ODDS` times the Japanese strength and intact militia
     there (at least 1)."""
-    defence = sum(u.strength for u in state.stack(here) if u.side == "japanese") + state.militia_intact(here)
+    defence = _japanese(state).get(here, 0) + state.militia_intact(here)
     near = sum(s * 2 ** (-max(_distance(state.data.map, h, here) - 1, 0) / 2) for h, s in americans)
     return min(1.0, near / (ODDS * max(defence, 1)))
 
