@@ -61,6 +61,12 @@ class Hex:
     def __hash__(self) -> int:  # found once: hexes are dictionary keys and set members in every search
         return self._hash
 
+    def __eq__(self, other: object) -> bool:  # the fields compared (the generated one builds two tuples a call)
+        if other.__class__ is not Hex:
+            return NotImplemented
+        return self is other or (self._hash == other._hash and self.col == other.col and self.row == other.row
+                                 and self.sheet == other.sheet)
+
     def __reduce__(self):  # a copy made elsewhere (another process's string hashes) finds its own hash
         return (Hex, (self.col, self.row, self.sheet))
 

@@ -4,6 +4,8 @@ take only the order the programmed Japanese gives (`policy`, `doctrine`), so an 
 legal orders and `verify` all re-decide the same thing."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from app.rules.base import Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import words_of
@@ -244,13 +246,25 @@ class Assault(American):
         self.end_step(d)
 
 
+@lru_cache(maxsize=8192)
+def _kept_reach(data, here: Hex, allowance: int, occupied: frozenset, ezoc: frozenset, forbidden: frozenset):
+    """Where an American unit's allowance takes it (R10, R11, R15): the same Japanese units, zones of control and
+    militia give the same hexes, so the positions a search weighs within one Movement Phase find it once."""
+    return reach(data.map, data.movement, Mover.single(here, allowance, "american"),
+                 Situation(enemy_occupied=occupied, ezoc=ezoc, forbidden=dict(forbidden)))
+
+
+def _american_reach(data, here: Hex, allowance: int, sit: Situation):
+    return _kept_reach(data, here, allowance, sit.enemy_occupied, sit.ezoc, frozenset(sit.forbidden.items()))
+
+
 def _move_candidates(state: State, side: str):
     data = state.data
     sit = _situation(state)
     for u in state.on_map("american"):
         if u.moved or state.at_sea(u):
             continue
-        found = reach(data.map, data.movement, Mover.single(H(u.hex), data.unit(u.id).movement, "american"), sit)
+        found = _american_reach(data, H(u.hex), data.unit(u.id).movement, sit)
         options = sorted(found.hexes(), key=hex_identity)
         for h in options[:: max(1, len(options) // 3)][:3]:
             if _room(state, str(h), "american", 1):
@@ -312,7 +326,7 @@ class Movement(Standing):
             if i > 0 and here in d.state.zoc_of("japanese"):
                 d.refuse("Olympic ruling R15", f"via {here}: it is in a Japanese zone of control, where {unit.id} "
                                                f"stops; it cannot go on to {w}")
-            found = reach(data.map, data.movement, Mover.single(path[-1], left, "american"), sit)
+            found = _american_reach(data, path[-1], left, sit)
             if H(w) not in found:
                 self._unreachable(d, unit, here, w, left, first=i == 0)
             left -= found.cost[H(w)]
