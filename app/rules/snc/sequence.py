@@ -17,13 +17,13 @@ from app.rules.base import Command, Owed
 from app.rules.engine.decision import Decision
 from app.rules.engine.syntax import ParseContext, SlotType
 from app.rules.engine.table import OVER, StatesTable, Step, order
-from app.rules.errors import AmbiguousOrder, InvalidOrder, OrderError
+from app.rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.stacking import overstacked
 from app.rules.snc import combat, movement, reinforcements
 from app.rules.snc import events as ev
 from app.rules.snc.combat import overstacked_hexes, require_stacking
-from app.rules.snc.common import H, neighbours
+from app.rules.snc.common import H, named_twice, neighbours
 from app.rules.snc.reinforcements import interdiction_due
 from app.rules.snc.state import PHASE_NAMES, State, Unit
 from app.rules.snc.victory import sudden_death, victory_check
@@ -74,6 +74,22 @@ def _chosen(values: list, context: ParseContext | None) -> list:
     return _once(values, context)
 
 
+def _named(values: list, context: ParseContext | None) -> list:
+    """Rules version 9 (ruling E20): every unit as named (by its id, short id or hex), for the order's case to refuse
+    one named twice; before, once."""
+    if context is not None and context.state.since(9):
+        return list(values)
+    return _once(values, context)
+
+
+def once_each(state: State, units: list[str], case: str, what: str) -> None:
+    """Rules version 9 (ruling E20): an order that moves, fights, places, rails, lands or advances units names each
+    once; a unit named twice (by its id twice, or by its id and its hex) is refused by the order's case."""
+    twice = named_twice(units) if state.since(9) else []
+    if twice:
+        raise IllegalOrder(case, f"{', '.join(twice)} named twice: {what}; name each unit once")
+
+
 def _hex(word: str) -> str:
     if not HEX_RE.match(word):
         raise ValueError("is not a hex number (XXYY)")
@@ -89,12 +105,13 @@ def shorthand(text: str) -> str:
 
 
 HEX = SlotType(_hex, "a hex number (XXYY)")
-# units that move or fight: a hex names every own mobile unit there
+# units that move or fight: a hex names every own mobile unit there; from rules version 9 (ruling E20) each unit as
+# often as named and the order's case refuses one named twice (once_each); a game of version 8 or before, once
 UNITS = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=True), "units (ids or a hex)", plural=True,
-                            finish=_once)
+                            finish=_named)
 # units named one by one (placed, railed, landed)
 UNITS_BY_NAME = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "units (ids)", plural=True,
-                                    finish=_once)
+                                    finish=_named)
 # one unit a word; `lose` names a unit once per step it loses
 UNIT = SlotType.in_context(lambda w, c: _unit(w, c, hex_ok=False), "a unit id")
 # the units a replacement flips: from rules version 7 (ruling E18) each as often as named, and 8.3 refuses a unit
@@ -435,6 +452,7 @@ class Advance(Decided):
                                             "an advance after combat enters the emptied hex (a 10th Army landing "
                                             "goes one hex beyond, 8.4.1), no farther"),))
     def advance(self, em: Decision, units: list[str], path: list[str]) -> None:
+        once_each(em.state, units, "SNC 10.5.3", "a unit advances once")
         combat.advance(em, em.side, units, path)
 
     @order("stay", "SNC 10.5.3", "do not advance")
@@ -596,6 +614,7 @@ class Operations(InPhase):
 
     @MOVE
     def move(self, em: Decision, units: list[str], to: str, via: list[str]) -> None:
+        once_each(em.state, units, "SNC 9.0", "a unit moves once")
         movement.move(em, em.side, units, to, via)
 
     @order("overrun HEX with UNITS [support KIND:support ...]", "SNC 9.6",
@@ -603,6 +622,7 @@ class Operations(InPhase):
            forbidden=(("overrun HEX HEX [HEX ...] with UNITS [support KIND:support ...]", "SNC 10.0",
                        "only one hex may be the object of an attack: overrun each hex by its own order"),))
     def overrun(self, em: Decision, hex: str, units: list[str], support: list[str]) -> None:
+        once_each(em.state, units, "SNC 9.6", "a unit's combat factors count once in an overrun")
         movement.overrun(em, em.side, hex, units, support)
 
     @order("attack HEX with UNITS [support KIND:support ...]", "SNC 10.0",
@@ -610,6 +630,7 @@ class Operations(InPhase):
            forbidden=(("attack HEX HEX [HEX ...] with UNITS [support KIND:support ...]", "SNC 10.0",
                        "only one hex may be the object of an attack: attack each hex by its own order"),))
     def attack(self, em: Decision, hex: str, units: list[str], support: list[str]) -> None:
+        once_each(em.state, units, "SNC 10.0", "a unit's combat factors count once in an attack")
         combat.check_attack(em.state, em.side, hex, units, "attack")
         combat.open_battle(em, em.side, hex, units, support, "attack")
 
@@ -659,16 +680,19 @@ class ChineseReinforcements(InPhase):
            "place reinforcements in their listed hex (or a returning elite at Nanking, 8.1)", _place_candidates,
            slots={"UNITS": UNITS_BY_NAME})
     def place(self, em: Decision, units: list[str], hex: str) -> None:
+        once_each(em.state, units, "SNC 8.2", "a reinforcement is placed once")
         reinforcements.place(em, units, hex)
 
     @order("rail UNITS to HEX", "SNC 8.2",
            "place reinforcements on a railroad hex with a rail line of communication (9.5.2)", _rail_candidates,
            slots={"UNITS": UNITS_BY_NAME})
     def rail(self, em: Decision, units: list[str], hex: str) -> None:
+        once_each(em.state, units, "SNC 8.2", "a reinforcement is placed once")
         reinforcements.rail(em, units, hex)
 
     @MOVE
     def move(self, em: Decision, units: list[str], to: str, via: list[str]) -> None:
+        once_each(em.state, units, "SNC 9.0", "a unit moves once")
         movement.move(em, em.side, units, to, via)
 
 
@@ -708,6 +732,7 @@ class JapaneseReinforcements(InPhase):
            "land reinforcements at a landing hex, assaulting any Chinese there", _land_candidates,
            slots={"UNITS": UNITS_BY_NAME})
     def land(self, em: Decision, units: list[str], hex: str, support: list[str]) -> None:
+        once_each(em.state, units, "SNC 8.4", "a reinforcement lands once, its combat factors counted once")
         reinforcements.land(em, units, hex, support)
 
     @order("advance UNITS to HEX", "SNC 8.4.1", "10th Army units in the hex they landed at this phase advance one "
@@ -715,6 +740,7 @@ class JapaneseReinforcements(InPhase):
                                                      "the 10th Army goes on one hex beyond the landing hex, no "
                                                      "farther"),))
     def advance(self, em: Decision, units: list[str], hex: str) -> None:
+        once_each(em.state, units, "SNC 8.4.1", "a unit advances once")
         reinforcements.army_advance(em, units, hex)
 
 
