@@ -778,7 +778,15 @@
   }
 
   // -- keeping up with the game: the state's ETag, asked again every few seconds -------------------------------
-  async function refresh(force) {
+  // One reading at a time: the poll's and an order's reading could otherwise overlap and finish out of order, the
+  // older one drawing its prompt over the newer one's (a seat that had just joined was shown its join form again).
+  let reading = Promise.resolve(false);
+  function refresh(force) {
+    reading = reading.catch(() => false).then(() => readState(force));
+    return reading;
+  }
+
+  async function readState(force) {
     const r = await call("GET", "/state", undefined, etag && !force ? { "If-None-Match": etag } : {});
     if (r.status === 304) return false;
     if (!r.ok) {
