@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from app.rules.formosa import GAME
 from app.rules.kernel.hexgrid import Hex
+from tests.formosa.formosa_given import given, play
 
 D = GAME.data({})
 M = D.map
@@ -157,3 +158,16 @@ def position(**extra) -> dict:
             "lp": {"allied": 7, "japanese": 4}, "air": {"allied-tac": 6}, "markers": {"amphibious": 1},
             "amoy_turn": 2}
     return {**base, **extra}
+
+
+def two_over():
+    """Three Japanese regiments in the open ring's hex and two more moved in: two over the limit of three mobile
+    units, the overstack owed (13.2, 13.3)."""
+    x, around = ring("open")
+    units = {f"jp-9-{n}": x for n in (7, 19, 35)} | {"jp-12-24": around[0], "jp-12-46": around[1]}
+    state = given(step="japanese-movement", turn=1, units=units)
+    for uid in ("jp-12-24", "jp-12-46"):
+        state = play(state, "japanese", f"move {uid} {x}")
+    state = play(state, "japanese", "end")
+    assert state.pending[0]["kind"] == "overstack"
+    return state

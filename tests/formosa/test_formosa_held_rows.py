@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 from formosa_given import given, of, play, refused, when
-from formosa_map import D, ring, road_port
+from formosa_map import D, ring, road_port, two_over
 
 from app.events.core import DieRolled
 from app.rules.formosa import GAME
@@ -171,19 +171,8 @@ def test_10_2_2_an_assault_with_air_supply_is_refused_by_10_2_2():
         "Formosa 10.2.2: an amphibious assault cannot be supported by air supply (19.4)")
 
 
-def _two_over():
-    """Three Japanese regiments in X and two more moved in: two over the limit of three mobile units (13.2)."""
-    units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-12-24": AROUND[0], "jp-12-46": AROUND[1]}
-    state = given(step="japanese-movement", turn=1, units=units)
-    for uid in ("jp-12-24", "jp-12-46"):
-        state = play(state, "japanese", f"move {uid} {X}")
-    state = play(state, "japanese", "end")
-    assert state.pending[0]["kind"] == "overstack"
-    return state
-
-
 def test_13_3_a_unit_named_twice_in_a_removal_is_refused_and_nothing_is_removed_f137():
-    state = _two_over()
+    state = two_over()
     assert refused(state, "japanese", "remove jp-9-7 jp-9-7", "Formosa 13.3") == (
         "Formosa 13.3: jp-9-7 named twice: a unit is removed once; name each unit the hex loses once")
     after_it = play(state, "japanese", "remove jp-9-7 jp-12-24")  # each once: both go, the hex complies
@@ -191,7 +180,7 @@ def test_13_3_a_unit_named_twice_in_a_removal_is_refused_and_nothing_is_removed_
 
 
 def test_f137_a_game_created_under_rules_16_reads_a_unit_named_twice_once_as_played():
-    state = replace(_two_over(), rules_version=16)
+    state = replace(two_over(), rules_version=16)
     after_it = play(state, "japanese", "remove jp-9-7 jp-9-7")
     assert after_it.units["jp-9-7"].where == "japanese-replacements" and after_it.pending[0]["kind"] == "overstack"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from formosa_given import given, of, play, refused, when
-from formosa_map import gauntlet, ring, river_crossing
+from formosa_map import gauntlet, ring, river_crossing, two_over
 
 from app.rules.formosa import GAME
 from app.rules.formosa.events import StepBegan, TurnEnded, UnitMoved
@@ -85,12 +85,7 @@ def test_13_3_two_static_units_in_a_hex_lose_a_static_one_and_only_one():
 
 
 def test_13_3_a_hex_two_over_loses_two_in_one_order_but_not_more_than_the_fewest():
-    units = {f"jp-9-{n}": X for n in (7, 19, 35)} | {"jp-12-24": AROUND[0], "jp-12-46": AROUND[1]}
-    state = given(step="japanese-movement", turn=1, units=units)
-    for uid in ("jp-12-24", "jp-12-46"):
-        state = play(state, "japanese", f"move {uid} {X}")
-    state = play(state, "japanese", "end")
-    assert state.pending[0]["kind"] == "overstack"
+    state = two_over()
     refused(state, "japanese", "remove jp-9-7 jp-9-19 jp-9-35", "Formosa 13.3")  # three: one more than needed
     state = play(state, "japanese", "remove jp-9-7 jp-12-24")
     assert {state.units[u].where for u in ("jp-9-7", "jp-12-24")} == {"japanese-replacements"}
