@@ -73,7 +73,11 @@ def pytest_runtest_logfinish(nodeid, location):
 
 def pytest_collection_modifyitems(items):
     """Every test on PostgreSQL (it uses the server, or is the postgresql case of a `db_location`) is marked
-    `postgres`, so `-m "not postgres"` leaves them out."""
+    `postgres`, so `-m "not postgres"` leaves them out. The modules holding slow tests run first (each module's tests
+    in their order): on several workers (`-n auto --dist loadfile`, a module to a worker) the long modules are then
+    handed out first and the workers finish together, instead of one running a long module at the end alone."""
+    slow_modules = {item.nodeid.split("::", 1)[0] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in slow_modules)
     for item in items:
         params = getattr(item, "callspec", None)
         on_postgres = params and "postgresql" in (params.params.get("db_location"),
