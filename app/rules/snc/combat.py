@@ -13,6 +13,7 @@ from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.advance import check_advance
 from app.rules.kernel.concentric import concentric_shift
+from app.rules.kernel.memo import Kept
 from app.rules.kernel.preview import Preview, preview_attack
 from app.rules.kernel.results import (
     LossCheck,
@@ -437,17 +438,38 @@ def close_battle(em: Decision) -> None:
             require_stacking(em, side)
 
 
+# SNC 6.2's answers by hex and by what the stacking limits read of each unit standing there (`_stacked_as`), per
+# game's stacking rules: the search asks the same stacks of thousands of positions
+_VIOLATIONS = Kept(8192)
+
+
+def _stacked_as(u: Unit) -> tuple:
+    """All `overstacked` reads of a unit's piece (Unit.piece): its side (and nationality), stacking class and
+    formation; not its id nor its movement allowance."""
+    return u.side, u.stack_kind, u.formation or ("SNLF" if u.type == "snlf" else "")
+
+
 def stacking_violation(state: State, side: str, h: str, joining=()) -> str | None:
     """SNC 6.2: why `side`'s units in `h`, with the units `joining` them, exceed the stacking limits (None: they
     do not)."""
+    units = [u for u in state.at(h) if u.side == side and u.id not in joining]
+    units += [state.units[u] for u in joining]
+    key = (h, tuple(_stacked_as(u) for u in units))
+    return _VIOLATIONS.answer(state.data.stacking, key, lambda: _violation(state, units, h))
+
+
+def _violation(state: State, units: list[Unit], h: str) -> str | None:
     mf = state.data.params["game"]["mobile_mf"]
-    pieces = [u.piece(mf) for u in state.at(h) if u.side == side and u.id not in joining]
-    pieces += [state.units[u].piece(mf) for u in joining]
-    v = overstacked(pieces, state.data.stacking, H(h))
+    v = overstacked([u.piece(mf) for u in units], state.data.stacking, H(h))
     return "; ".join(str(x) for x in v) if v else None
 
 
 def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
+    """SNC 6.2: `side`'s hexes over the stacking limits with why, by hex (found once per state)."""
+    return list(state.memo(("overstacked", side), lambda: tuple(_overstacked_hexes(state, side))))
+
+
+def _overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
     out = []
     for h in sorted(state.occupied(side)):
         why = stacking_violation(state, side, h)

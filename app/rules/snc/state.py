@@ -147,7 +147,10 @@ class State(Memo):
         return out
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units.values() if u.on_map and (side is None or u.side == side)]
+        """`side`'s units on the map (None: both sides'), in the order of `units`: a new list each call, of the units
+        found once per state (victory's stakes ask it for every order greedy and the search weigh)."""
+        return list(self.memo(("on_map", side), lambda: tuple(
+            u for u in self.units.values() if u.on_map and (side is None or u.side == side))))
 
     def occupied(self, side: str) -> frozenset[str]:
         return self.memo(("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
