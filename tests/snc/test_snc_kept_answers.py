@@ -80,3 +80,25 @@ def test_the_units_on_the_map_are_each_position_s_own():
     assert [u.id for u in gone.on_map("chinese")] == ["cn-d36"]
     assert {u.id for u in gone.on_map()} == {"jp-d3-r6", "cn-d36"} and len(state.on_map()) == 3
     assert [u.id for u in state.on_map("japanese")] == ["jp-d3-r6"] == [u.id for u in gone.on_map("japanese")]
+
+
+def test_a_counter_shows_as_its_unit_stands_in_each_position():
+    """2.2.1, 6.3: a counter's strength and steps as shown are the unit's in that position (found once per unit);
+    a view changed by its reader changes no later view."""
+    from app.rules.snc.view import view
+
+    full = position({"cn-d87": "3602", "jp-d3-r6": "3601"})
+    reduced = replace(full, units={**full.units, "cn-d87": replace(full.units["cn-d87"], steps=1)})
+
+    def shown(state):
+        return next(u for u in view(state, "chinese")["units"] if u["id"] == "cn-d87")
+
+    first = shown(full)
+    assert (first["steps"], first["reduced"]) == (2, False)
+    for stack in view(full, "chinese")["stacks"]:  # a reader changing the counters of its view
+        for u in stack["units"]:
+            u["strength"] = -1
+    assert shown(full) == {**first, "strength": full.units["cn-d87"].cf}
+    after = shown(reduced)
+    assert (after["steps"], after["reduced"], after["strength"]) == (1, True, reduced.units["cn-d87"].cf)
+    assert after["strength"] < full.units["cn-d87"].cf and shown(full)["steps"] == 2

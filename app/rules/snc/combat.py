@@ -13,7 +13,7 @@ from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.advance import check_advance
 from app.rules.kernel.concentric import concentric_shift
-from app.rules.kernel.memo import Kept
+from app.rules.kernel.memo import ByIdentity, Kept
 from app.rules.kernel.preview import Preview, preview_attack
 from app.rules.kernel.results import (
     LossCheck,
@@ -443,10 +443,13 @@ def close_battle(em: Decision) -> None:
 _VIOLATIONS = Kept(8192)
 
 
-def _stacked_as(u: Unit) -> tuple:
+def _stacks_as(u: Unit) -> tuple:
     """All `overstacked` reads of a unit's piece (Unit.piece): its side (and nationality), stacking class and
     formation; not its id nor its movement allowance."""
     return u.side, u.stack_kind, u.formation or ("SNLF" if u.type == "snlf" else "")
+
+
+_stacked_as = ByIdentity(_stacks_as)  # once per unit: a unit never changes (events make new ones)
 
 
 def stacking_violation(state: State, side: str, h: str, joining=()) -> str | None:
