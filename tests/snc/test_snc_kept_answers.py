@@ -9,7 +9,7 @@ from dataclasses import replace
 from snc_given import position
 
 from app.rules.kernel.hexgrid import Hex
-from app.rules.kernel.stacking import overstacked
+from app.rules.kernel.stacking import StackingRules, StackLimit, overstacked
 from app.rules.snc.combat import overstacked_hexes, stacking_violation
 
 # (side, hex, units): stacks of one size that only a unit's side, stacking class or formation tells apart
@@ -54,6 +54,19 @@ def test_6_2_each_stack_gets_its_own_answer_whatever_was_asked_before():
     assert overstacked_hexes(both, "japanese") == [("3601", outside)]  # each side's own hexes, asked in turn
     assert overstacked_hexes(both, "chinese") == [("3602", over.replace("3601", "3602"))]
     assert overstacked_hexes(both, "japanese") == [("3601", outside)]
+
+
+def test_6_2_each_game_s_limits_give_their_own_answers():
+    """Two games' data, their limits apart (a game on a custom map keeps its own data): one stack, asked of each in
+    turn, gets each one's answer."""
+    state = position({"cn-d87": "3601", "cn-d36": "3601"})
+    strict = replace(state.data, stacking=StackingRules(limits=(StackLimit(
+        "SNC 6.2", side="chinese", max_total=1.0, label="Chinese division equivalents"),)))
+    other = replace(state, data=strict)
+    for _ in range(2):
+        assert stacking_violation(state, "chinese", "3601") is None
+        assert stacking_violation(other, "chinese", "3601") == _fresh(other, "chinese", "3601") is not None
+        assert overstacked_hexes(replace(state), "chinese") == []
 
 
 def test_6_2_a_unit_joining_a_stack_is_counted_as_it_stands():

@@ -13,7 +13,7 @@ from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.advance import check_advance
 from app.rules.kernel.concentric import concentric_shift
-from app.rules.kernel.memo import ByIdentity, Kept
+from app.rules.kernel.memo import ByIdentity, IdentityMemo
 from app.rules.kernel.preview import Preview, preview_attack
 from app.rules.kernel.results import (
     LossCheck,
@@ -439,8 +439,11 @@ def close_battle(em: Decision) -> None:
 
 
 # SNC 6.2's answers by hex and by what the stacking limits read of each unit standing there (`_stacked_as`), per
-# game's stacking rules: the search asks the same stacks of thousands of positions
-_VIOLATIONS = Kept(8192)
+# game's stacking rules, up to VIOLATIONS_KEPT of them (then forgotten and found again): the search asks the same
+# stacks of thousands of positions
+_VIOLATIONS = IdentityMemo(4)
+VIOLATIONS_KEPT = 8192
+_MISSING = object()
 
 
 def _stacks_as(u: Unit) -> tuple:
@@ -452,13 +455,27 @@ def _stacks_as(u: Unit) -> tuple:
 _stacked_as = ByIdentity(_stacks_as)  # once per unit: a unit never changes (events make new ones)
 
 
+def _known(state: State) -> dict:
+    known = _VIOLATIONS.of(state.data.stacking)
+    if len(known) > VIOLATIONS_KEPT:
+        known.clear()
+    return known
+
+
 def stacking_violation(state: State, side: str, h: str, joining=()) -> str | None:
     """SNC 6.2: why `side`'s units in `h`, with the units `joining` them, exceed the stacking limits (None: they
     do not)."""
     units = [u for u in state.at(h) if u.side == side and u.id not in joining]
     units += [state.units[u] for u in joining]
+    return _violation_kept(state, _known(state), h, units)
+
+
+def _violation_kept(state: State, known: dict, h: str, units: list[Unit]) -> str | None:
     key = (h, tuple(_stacked_as(u) for u in units))
-    return _VIOLATIONS.answer(state.data.stacking, key, lambda: _violation(state, units, h))
+    found = known.get(key, _MISSING)
+    if found is _MISSING:
+        found = known[key] = _violation(state, units, h)
+    return found
 
 
 def _violation(state: State, units: list[Unit], h: str) -> str | None:
@@ -473,9 +490,11 @@ def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
 
 
 def _overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
+    known = _known(state)
+    by_hex = state.memo(("at",), state._by_hex)  # State.at's lists, not copied: only read here
     out = []
     for h in sorted(state.occupied(side)):
-        why = stacking_violation(state, side, h)
+        why = _violation_kept(state, known, h, [u for u in by_hex[h] if u.side == side])
         if why:
             out.append((h, why))
     return out

@@ -57,8 +57,8 @@ def view(state: State, side: str | None) -> dict:
     units = [{**u, "hidden_below": s["hidden"] if i == 0 else 0} for s in hexes for i, u in enumerate(s["units"])]
     units += [{"id": u.id, "name": u.name, "side": u.side, "hex": None, "strength": u.cf, "steps": 0,
                "status": u.status}
-              for u in sorted(state.units.values(), key=lambda u: u.id)
-              if u.status in ELIMINATED and (side is None or u.side == side)]
+              for u in sorted((u for u in state.units.values()
+                               if u.status in ELIMINATED and (side is None or u.side == side)), key=lambda u: u.id)]
     cities = sorted(state.data.params["victory"]["cities"])
     out = {
         "game": "snc", "units": units, "victory_hexes": cities,
