@@ -6,8 +6,9 @@ seeded per game. For each game: the CPU seconds it took, the orders given, and a
 reason and every event, in order: two checkouts that print the same digest decided every order of that game alike.
 
 A same-run baseline: `--against DIR`, another checkout (main, say): each round runs this checkout and that one, one
-after the other (the order alternating between rounds), each in its own process, so both see the same load; the CPU
-figures are medians of `--rounds` rounds. Exit status 1 if the digests differ anywhere.
+after the other for each game (which one first alternating game by game and round by round), each game in its own
+process, so both see the same load; the CPU figures are medians of `--rounds` rounds. Exit status 1 if the digests
+differ anywhere.
 
     nice -n 10 python bench/whole_games.py [--games snc:greedy,formosa/1:random] [--rounds 3] [--against /work/main]
     nice -n 10 python bench/whole_games.py --profile snc:greedy    # cProfile of one game, top 30 by own time
@@ -116,9 +117,11 @@ def main() -> int:
     roots = {"this": ROOT} | ({"against": Path(args.against).resolve()} if args.against else {})
     runs: dict[str, list[dict]] = {k: [] for k in roots}
     for r in range(args.rounds):
-        for key, root in (roots.items() if r % 2 == 0 else reversed(roots.items())):
+        for key in roots:
             runs[key].append({})
-            for entry in entries:  # one process a game: no game's caches warm another's
+        for i, entry in enumerate(entries):  # one process a game (no game's caches warm another's), the checkouts
+            order = list(roots.items())     # one after the other, which first alternating game by game
+            for key, root in (order if (r + i) % 2 == 0 else order[::-1]):
                 cmd = [sys.executable, __file__, "--worker", str(root), "--games", entry, "--orders", str(args.orders)]
                 done = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=root)
                 if done.returncode:
