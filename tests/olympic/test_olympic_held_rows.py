@@ -7,9 +7,7 @@ from dataclasses import replace
 import pytest
 from olympic_given import START, given, of, refused, when
 
-from app.rules.olympic import GAME
 from app.rules.olympic.events import UnitsPlaced
-
 from tests.olympic.test_olympic_combat import MARINE, US_A, US_B, US_C
 
 
@@ -53,10 +51,11 @@ def test_8_9_only_attackers_advance_and_at_most_three():
     assert refused(state, "american", four, "Olympic 8.9") == "Olympic 8.9: at most 3 units advance"
 
 
-@pytest.mark.parametrize("hex_, what", [("3333", "a land hex"), ("3438", "a sea hex of no zone"), ("9999", "off the map")])
+@pytest.mark.parametrize("hex_, what", [("3333", "a land hex"), ("3438", "a sea hex of no zone"),
+                                        ("9999", "off the map")])
 def test_14_4_the_first_invasion_is_placed_in_invasion_zone_hexes_and_refused_elsewhere_by_14_4(hex_, what):
-    """Game-Turn 1's placement is 14.4's: "after the American units have been placed in the invasion zone hexes"
-    (ruling R48; before, the refusal named ruling R17, the later invasion's)."""
+    """Game-Turn 1's placement is 14.4's: its Tokko procedure follows the placement of the American units in the
+    invasion zone hexes (ruling R48; before, the refusal named ruling R17, the later invasion's)."""
     assert refused(START, "american", f"place 25-27 at {hex_}", "Olympic 14.4") == \
         f"Olympic 14.4: {hex_} is not an invasion zone hex", what
 
