@@ -1,14 +1,18 @@
 """Session part 11's walk of app/rules/olympic/sequence.py (issue 30): every refusal an order can meet there was
 broken by hand, one at a time, and the fast Olympic tests run; each test here failed with its refusal broken (the
 order was taken, or refused by another rule or with another reason) and holds what a player notices: the refusal,
-the case it names and the reason it gives. A refused order changes nothing and rolls no die (`refused` takes no
+the case it names and the reason it gives. Then the lines of the tables and the programmed Japanese (the CRT and
+its notes, the doctrine, the Tokko, movement and attack priorities: docs/mutation-survivors.md, part 11): the
+tests below the refusals failed with a line no other test noticed broken. A refused order changes nothing and rolls no die (`refused` takes no
 dice: a die rolled before the refusal would end the test otherwise)."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 from olympic_given import START, after, given, of, programmed, refused, when
 
-from app.rules.olympic.events import CombatResolved, UnitHeld, UnitMoved
+from app.rules.olympic.events import CasualtyPoints, CombatResolved, UnitEliminated, UnitHeld, UnitMoved
 from tests.olympic.test_olympic_combat import JP4A, JP4B, MARINE, US_A, US_B, US_C
 from tests.olympic.test_olympic_programmed import TWO_4, TWO_4B
 
@@ -97,3 +101,50 @@ def test_ruling_r23_units_next_to_an_american_hold_the_highest_numbered_hex_firs
     [held] = of(when(state, "japanese", f"hold {TWO_4B}"), UnitHeld)
     assert held.reason["case"] == "Olympic ruling R23"
     assert programmed(after(state, [held])) == f"hold {TWO_4}"
+
+
+def japanese_combat(**units: str):
+    return given(step="japanese-combat", units=units, beachheads=tuple(h for u, h in units.items() if u[:3] == "us-"))
+
+
+def test_8_8_note_4_a_japanese_attack_costs_the_right_hand_number_for_the_american_unit():
+    state = japanese_combat(**{JP4A: "3135", US_A: "3235"})
+    events = when(state, "japanese", programmed(state), rolls=[3])  # 4 against 4: column 0, die 3
+    assert of(events, CombatResolved)[0].result == "Ar 5/2"
+    assert [e.points for e in of(events, CasualtyPoints)] == [2]  # the right-hand number, not the left's 5
+
+
+def test_8_8_note_4_oo_7_a_japanese_13_against_an_american_4_at_plus_9_die_1_costs_10_points():
+    """The catalog's OO-7 in play: the printed counters hold no Japanese 13, so the position gives one (ruling R31)."""
+    state = japanese_combat(**{JP4A: "3135", US_A: "3235"})
+    state = replace(state, units={**state.units, JP4A: replace(state.units[JP4A], strength=13)})
+    events = when(state, "japanese", programmed(state), rolls=[1])
+    [combat] = of(events, CombatResolved)
+    assert (combat.differential, combat.column, combat.result) == (9, "+9", "De 3/10")
+    assert [(e.unit, e.returns_on) for e in of(events, UnitEliminated)] == [(US_A, 5)]  # supplied: back on 2 + 3
+    assert [e.points for e in of(events, CasualtyPoints)] == [10]
+
+
+def test_8_8_note_6_an_american_unit_a_japanese_attack_leaves_no_retreat_costs_10_in_place_of_the_right_number():
+    ring = {"jp-156-1": "3134", "jp-156-2": "3136", "jp-154-3": "3336", "jp-212-1": "3334"}  # hemmed in (R24)
+    state = japanese_combat(**{JP4A: "3135", **ring, US_A: "3235"})
+    events = when(state, "japanese", f"jattack {JP4A} on {US_A}", rolls=[5])
+    assert of(events, CombatResolved)[0].result == "Dr 3/3"
+    assert of(events, UnitEliminated) == [UnitEliminated(US_A, "no retreat (Olympic 8.8 note 6)", 5)]
+    assert [e.points for e in of(events, CasualtyPoints)] == [10]
+
+
+def test_ruling_r21_an_american_unit_is_attacked_once_a_phase_and_never_across_an_all_sea_hexside():
+    state = japanese_combat(**{JP4A: "3135", JP4B: "3236", US_A: "3235"})  # both next to the one American
+    events = when(state, "japanese", f"jattack {JP4A} on {US_A}", rolls=[3])  # Ar: the American stays put
+    assert of(events, CombatResolved)[0].result == "Ar 5/2"
+    assert programmed(after(state, events)) == "end"  # us-25-27 has been attacked: no second attack on it
+    strait = japanese_combat(**{JP4A: "1324", US_A: "1325"})  # the Amakusa strait between them
+    assert programmed(strait) == "end"
+
+
+def test_ruling_r23_a_secondary_destination_is_never_next_to_an_american_unit():
+    island = given(step="japanese-movement", units={US_A: "1226", TWO_4: "3033"})  # Americans on Amakusa
+    [held] = of(when(island, "japanese", programmed(island)), UnitHeld)
+    assert held.reason["case"] == "Olympic 14.58" and held.reason["secondary"]
+    assert not set(held.reason["secondary"]) & island.zoc_of("american")
