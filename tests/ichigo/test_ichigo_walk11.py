@@ -124,3 +124,17 @@ def test_6_3_e45_a_game_created_under_version_10_names_6_3_for_the_us_move_as_it
     us = us_ids(1)[0]
     assert refusal(RULES, us_next_to_a_chinese_unit("10"), "allied", f"move {us} to 2012") == \
         "Ichi-Go 6.3: chinese and us units may not stack together in 2012"
+
+
+def test_6_4_e45_the_11th_airborne_airlifted_onto_chinese_units_is_refused_by_the_us_case():
+    """Turn 8, US Movement Phase: the 11th Airborne at Canton (the mainland beachhead) may be airlifted to another
+    friendly city (8.11, 8.10), but not to Chungking, which the Chinese C01 holds."""
+    s = position({"us-11ab": "1922"}, turn=8, phase="II", plans={"us": "move-fight"}, causeway=True,
+                 beachheads={"formosa": "3221", "mainland": "1922"},
+                 extra=(chinese("C01", "cn-reg-02", "0712", tried=True),))
+    s = replace(s, jp_control=s.jp_control - {"3221", "1922"})
+    assert refusal(RULES, s, "allied", "airlift us-11ab to 0712") == \
+        "Ichi-Go 6.4: chinese and us units may not stack together in 0712"
+    assert refusal(RULES, RULES.played_under(s, "10"), "allied", "airlift us-11ab to 0712") == \
+        "Ichi-Go 6.3: chinese and us units may not stack together in 0712"
+    assert refusal(RULES, s, "allied", "airlift us-11ab to 0119") is None
