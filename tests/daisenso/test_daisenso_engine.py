@@ -800,7 +800,7 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "13") == state and old.rules_version == 2
+    assert played_under(state, "14") == state and old.rules_version == 2
     assert played_under(state, "12").rules_version == 12  # version 12 kept no truce on markers, no D64 (ruling D64)
     assert played_under(state, "11").rules_version == 11  # version 11 offered Exploitation after any combat (D62)
     assert played_under(state, "10").rules_version == 10  # version 10 kept D56-D58 (ruling D60)
@@ -1138,7 +1138,7 @@ def test_4_2_8_a_minor_countrys_unit_under_free_passage_exploits_only_inside_its
     assert "exploit ks-a w4725 w4625" in orders(won([]))
     held = won(["kiangsu"])
     refused(held, "exploit ks-a w4725 w4625", "Dai Senso 4.2.8")
-    assert "exploit ks-a w4725 w4724" in orders(held)
+    assert "exploit ks-a w4725 w4825" in orders(held)  # inside Kiangsu (w4724, its own start hex: ruling D68)
 
 
 def test_4_1_4_a_game_of_rules_version_4_starts_from_its_positions_airdrop_markers_as_they_were():
