@@ -1138,7 +1138,7 @@ def test_4_2_8_a_minor_countrys_unit_under_free_passage_exploits_only_inside_its
     assert "exploit ks-a w4725 w4625" in orders(won([]))
     held = won(["kiangsu"])
     refused(held, "exploit ks-a w4725 w4625", "Dai Senso 4.2.8")
-    assert "exploit ks-a w4725 w4825" in orders(held)  # inside Kiangsu (w4724, its own start hex: ruling D68)
+    assert "exploit ks-a w4725 w4724" in orders(held)
 
 
 def test_4_1_4_a_game_of_rules_version_4_starts_from_its_positions_airdrop_markers_as_they_were():

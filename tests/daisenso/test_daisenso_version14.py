@@ -52,31 +52,16 @@ def test_d67_britain_policy_affected_still_closes_burma():
     assert "retreat to w4516" not in orders(beaten)
 
 
-# -- D68: never back into the hex the unit exploits from --------------------------------------------------------------
-def broken_through(version: str | None = None):
-    """A Japanese tank (e3411) and army (e3310) beat the Russian infantry in e3410 (Dr3 0/1): it retreats and dies,
-    an Exploitation Distance of 3 (the tank's MA 2 caps it at 2)."""
+# -- D68: back into the hex the unit exploits from, as 4.2.8 is written ------------------------------------------------
+def test_4_2_8_d68_an_exploiting_unit_may_be_placed_back_in_the_hex_it_exploits_from():
+    """A Japanese tank (e3411) and army (e3310) beat the Russian infantry in e3410 (Dr3 0/1): it retreats and dies.
+    From the defending hex the tank goes to any adjacent Land hex, the one it attacked from included."""
     state = position("axis", "soviet", [("jp-t", "jp-tank", "e3411"), ("jp-a", "jp-army", "e3310"),
                                         ("ru-i", "ru-infantry", "e3410")], hold="e3410")
-    state = played_under(state, version) if version else state
     _, state = when(state, "attack e3410 with jp-t jp-a", [6])
     while step(state) == "retreat":
         state = when(state, sorted(orders(state))[0])[1]
     assert step(state) == "advance"
-    return state
-
-
-def test_4_2_8_d68_an_exploiting_unit_is_not_placed_back_in_the_hex_it_exploits_from():
-    state = broken_through()
-    assert "exploit jp-t e3410 e3411" not in orders(state) and "exploit jp-t e3410 e3409" in orders(state)
-    assert refused(state, "exploit jp-t e3410 e3411", "Dai Senso 4.2.8") == (
-        "Dai Senso 4.2.8: jp-t may not Exploit into e3411: it is the hex the unit exploits from: an Exploitation goes "
-        "on from the defending hex, never back")
-    assert "exploit jp-t e3410 e3310" in orders(state)  # the army's hex, another unit's start, stays open
-
-
-def test_4_2_8_d68_a_game_of_version_13_exploits_back_into_its_own_hex_as_played():
-    state = broken_through("13")
     assert "exploit jp-t e3410 e3411" in orders(state)
     events, after = when(state, "exploit jp-t e3410 e3411")
     assert UnitAdvanced("jp-t", ["e3410", "e3411"]) in events and after.units["jp-t"].hex == "e3411"

@@ -708,8 +708,6 @@ class _Exploitation:
     def barred(self, label: str) -> str | None:
         """Why the unit may not be placed in ``label`` (4.2.8's restrictions, D17, D19, D20), or None."""
         state, u = self.state, self.u
-        if label == u.hex and state.since(14):  # ruling D68
-            return "it is the hex the unit exploits from: an Exploitation goes on from the defending hex, never back"
         if not state.data.is_land(H(label)):
             return "it is not a Land hex"
         if any(x.faction != u.faction for x in state.at(label)):

@@ -28,8 +28,8 @@ RULES_VERSION = 14  # the version new games are played under; 3: a marine's firs
 # one without an armor-type unit, the Advance step offers no Exploitation and says so (D62); 13: at truce no landing,
 # Airdrop or Airdrop Landing into a hex of the other faction's Detachment or Logistics markers (D63), and an SNLF
 # Beachhead-0 that cannot land opens no Beachhead Landing step (D64); 14: a position names no Dependent as neutral,
-# Policy Affected, Free Passage or No Occupation (D67), an Exploitation never goes back into the hex it started from
-# (D68), and a combat after which no unit may advance writes no Exploitation Distance (D69)
+# Policy Affected, Free Passage or No Occupation (D67), and a combat after which no unit may advance writes no
+# Exploitation Distance (D69)
 
 
 def created_under(version: str | None) -> int:
