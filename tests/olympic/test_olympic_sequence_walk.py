@@ -3,8 +3,8 @@ broken by hand, one at a time, and the fast Olympic tests run; each test here fa
 order was taken, or refused by another rule or with another reason) and holds what a player notices: the refusal,
 the case it names and the reason it gives. Then the lines of the tables and the programmed Japanese (the CRT and
 its notes, the doctrine, the Tokko, movement and attack priorities: docs/mutation-survivors.md, part 11): the
-tests below the refusals failed with a line no other test noticed broken. A refused order changes nothing and rolls no die (`refused` takes no
-dice: a die rolled before the refusal would end the test otherwise)."""
+tests below the refusals failed with a line no other test noticed broken. A refused order changes nothing and
+rolls no die (`refused` takes no dice: a die rolled before the refusal would end the test otherwise)."""
 from __future__ import annotations
 
 from dataclasses import replace
