@@ -69,7 +69,7 @@ class ByIdentity:
     view shows it, as the stacking limits read it. Forgets everything once `size` objects are remembered. No lock:
     a race computes an answer twice, never a wrong one."""
 
-    def __init__(self, compute: Callable[[Any], Any], size: int = 65536):
+    def __init__(self, compute: Callable[[Any], Any], size: int = 8192):
         self._compute = compute
         self.size = size
         self._found: dict[int, tuple[Any, Any]] = {}
