@@ -56,6 +56,10 @@ Game-Turn), so the attack that opens the road south reads above the others; SNC'
 Shanghai ring beside the list (victory.py `aims`) and read an empty ring hex as half held only while a move into it
 is left before the Japanese player-turn; a lost played-out playout (Dai Senso) is valued -1 and a tenth of the
 position where it left the tree (search.TIED_SINCE).
+Edition 10 is edition 9 but for Formosa's search (search.AIMED_SINCE, formosa searched.AIMS_SINCE): it searches,
+beside the list, the rule set's `aims` (an Allied engineer's step toward a port or airfield without a base, 20.1,
+which the list lacks: it offers each unit its longest moves), at most three a decision, each engineer's first
+before any engineer's second; greedy of edition 10 decides as greedy of edition 9.
 Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
 nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
 from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
