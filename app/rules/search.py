@@ -270,17 +270,19 @@ class Search:
         rules accept and that changes the position: searched beside the list's, for the list offers a unit's moves
         spread over the map, not toward anything. From edition 10 (`AIMED_SINCE`, when the search first reads
         Formosa's: each engineer's steps toward a bare port or airfield, up to ten at once in scenario 2) at most
-        `AIMS`, each unit's first before any unit's second, so the orders searched stay about `WIDTH`."""
+        `AIMS`, each unit's first before any unit's second, so the orders searched stay about `WIDTH` (a rule set
+        naming `AIMS` or fewer, Olympic's and SNC's, is searched as in edition 9)."""
         found = evaluation.hook(self.rules, "aims", self.edition, since=7)
         if found is None:
             return []
         known = {item["order"] for item in listed}
         texts = [text for text in found(state, side, edition=self.edition) if text not in known]
-        if self.edition >= AIMED_SINCE:
+        cut = self.edition >= AIMED_SINCE and len(texts) > AIMS  # Olympic's and SNC's (three at most) as before
+        if cut:
             texts = _one_a_unit(texts)
         out = []
         for text in texts:
-            if self.edition >= AIMED_SINCE and len(out) >= AIMS:
+            if cut and len(out) >= AIMS:
                 break
             if practice.usable(self.rules, state, side, text) is not None:
                 out.append(text)

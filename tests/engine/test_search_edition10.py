@@ -22,7 +22,8 @@ def test_from_edition_10_the_search_walks_an_engineer_toward_a_bare_port_where_e
     # the Movement Phase, Game-Turn after Game-Turn
     state = allied("allied-movement", 4, {"us-eng-1": "0815", "us-7-17": "1020"})
     assert practice.choose(FORMOSA, "search", state, "allied", {"edition": 9, "playouts": 48})[0] == "end"
-    text, reason = practice.choose(FORMOSA, "search", state, "allied", {"edition": 10, "playouts": 48})
+    name, settings = practice.parse_spec(FORMOSA, "search:48")  # a seat created now
+    text, reason = practice.choose(FORMOSA, name, state, "allied", settings)
     assert text.startswith("move us-eng-1 ") and len(text.split()) == 3
     assert _distance(state, "0815", "1014") == 2 and _distance(state, text.split()[-1], "1014") == 1  # a hex nearer
     assert reason["playouts"] == 48
