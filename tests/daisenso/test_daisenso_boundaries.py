@@ -6,7 +6,7 @@ its case."""
 from __future__ import annotations
 
 from app.rules.daisenso import played_under
-from app.rules.daisenso.events import MarkersToDelayBox, StackRetreated, StepLost
+from app.rules.daisenso.events import ExploitationOpened, MarkersToDelayBox, StackRetreated, StepLost
 from app.rules.engine.events import DecisionRequired
 from tests.daisenso.helpers import drop, orders, position, refused, scenario, step, unit, when
 from tests.daisenso.test_daisenso_under_way import raw_of, start
@@ -167,6 +167,7 @@ def test_4_2_8_no_exploitation_into_a_sea_hex_holding_a_beachhead_nor_an_advance
     _, state = when(state, "retreat to w4424")
     _, state = when(state, "retreat to w4423")
     assert state.combat.exploit_distance == 2
+    # w4224 too, the hex the mech exploits from: any adjacent Land hex (4.2.8, ruling D68)
     assert exploits(state) == {"exploit us-m w4324 w4224", "exploit us-m w4324 w4323", "exploit us-m w4324 w4424"}
     assert refused(state, "exploit us-m w4324 w4325", "Dai Senso 4.2.8") == (
         "Dai Senso 4.2.8: us-m may not Exploit into w4325: it is not a Land hex")
@@ -176,6 +177,7 @@ def test_4_2_8_no_exploitation_into_a_sea_hex_holding_a_beachhead_nor_an_advance
                          "attack w4325 with us-a us-b us-c", [6])  # 12 against 2, the Beachhead Hexside 2L: Dr3 0/1
     assert "jp-d" not in state.units and state.combat is None and step(state) == "regular-combat"
     assert not [e for e in events if isinstance(e, DecisionRequired)]
+    assert not [e for e in events if isinstance(e, ExploitationOpened)]  # no Exploitation Distance (ruling D69)
     assert {m.kind for m in state.markers_at("w4325")} == {"beachhead"}
 
 

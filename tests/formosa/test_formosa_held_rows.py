@@ -101,12 +101,28 @@ def test_22_0_motorized_movement_without_an_lp_left_is_refused():
 
 
 def test_25_8_the_raiders_land_from_gt_2_only():
+    """25.8: the raiders are deployed in a Japanese Movement Phase starting with GT 2; the refusal says so of the
+    raiders (plural), as 25.7's says it of the Marine Brigade, and names the GT it is."""
     state = opt(given(step="japanese-movement", turn=1, units={"jp-raiders": "japanese-reinforcements",
                                                                "us-27-105": FAR},
                       special_ready=("jp-raiders",)), "25.8")
     field = next(str(h) for h in sorted(D.airfields()) if D.is_land(h))
     assert refused(state, "japanese", f"raid {field}", "Formosa 25.8") == (
-        "Formosa 25.8: Japanese Airborne Raiders lands from GT 2")
+        "Formosa 25.8: the Japanese Airborne Raiders are deployed onto the map in a Japanese Movement Phase from GT 2 "
+        "on, not on GT 1")
+    assert refused(replace(state, special_ready=()), "japanese", f"raid {field}", "Formosa 25.8") == (
+        "Formosa 25.8: the Japanese Airborne Raiders are not waiting to land: they are recruited at set-up only, and "
+        "land once")
+
+
+def test_25_7_the_marine_brigade_lands_from_gt_2_only():
+    state = opt(given(step="japanese-movement", turn=1, units={"jp-marine": "japanese-reinforcements",
+                                                               "us-27-105": FAR},
+                      special_ready=("jp-marine",)), "25.7")
+    beach = next(str(h) for h in sorted(D.map.hexes_with("beach")) if D.is_land(h))
+    assert refused(state, "japanese", f"land {beach} with jp-marine", "Formosa 25.7") == (
+        "Formosa 25.7: the Japanese Marine Brigade is deployed onto the map in a Japanese Movement Phase from GT 2 "
+        "on, not on GT 1")
 
 
 def _shifts(state, side: str, order: str) -> list[tuple[int, str]]:

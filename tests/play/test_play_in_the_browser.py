@@ -11,6 +11,7 @@ server, no reload."""
 from __future__ import annotations
 
 import random
+import tomllib
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -18,6 +19,7 @@ from playwright.sync_api import sync_playwright
 from app.events import receipts
 from app.service import evidence
 from tests.browsing import require_chromium
+from tests.olympic.test_olympic_position import docs_example
 from tests.play.clicking import (
     CHROMIUM,
     DESKTOP,
@@ -274,12 +276,12 @@ ASKED = {"snc": {"declare", "move", "overrun", "land", "lose", "end"},  # SNC 5.
 SHOWN = ("target on the map", "counter and hex on the map", "reinforcement onto the map", "decision on the map")
 
 
-@pytest.mark.parametrize("rules", [rules for rules in GAMES if rules != "olympic"])
+@pytest.mark.parametrize("rules", list(GAMES))
 def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, rules):
-    """Each game from the invitation (Olympic's is its whole game, below): every seat opens its play link, takes its
-    seat on the page, and the first orders its rules ask (set-up and placement, declarations, moves, attacks and
-    landings, the decisions they bring: losses, retreats, advances; `ASKED`) are given by clicks only, each the one
-    the history then shows."""
+    """Each game from the invitation (Olympic's played on to game over below, from a later position): every seat
+    opens its play link, takes its seat on the page, and the first orders its rules ask (set-up and placement,
+    declarations, moves, attacks and landings, the decisions they bring: losses, retreats, advances; `ASKED`) are
+    given by clicks only, each the one the history then shows."""
     game = Game(server, rules, GAMES[rules], scenario="1" if rules == "formosa" else None, join=False)
     seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), DESKTOP)
              for side in game.sides}
@@ -524,19 +526,19 @@ def refused_without_one(game: Game, side: str, order: dict) -> str | None:
     return dropped[1]["case"]
 
 
-def test_a_whole_olympic_solitaire_game_from_its_invitation_by_clicks(server, browser, fixed_dice):
+def test_a_whole_olympic_solitaire_game_to_game_over_by_clicks(server, browser, fixed_dice):
     """Olympic, solitaire (14.0): the American player alone, from the invitation (the seat taken on the page) to
-    game over by clicks; the first orders its rules ask are given (`ASKED`), each the one the history then shows;
-    the programmed Japanese answer by themselves and the page shows each of their turns without a reload. At a
-    desktop's width (the guide's picture), then at a phone's: the page at game over fits it."""
-    game = Game(server, "olympic", GAMES["olympic"], join=False)
+    game over by clicks, each order the one the history then shows; the programmed Japanese answer by themselves
+    and the page shows each of their turns without a reload. From the documented sandbox (Game-Turn 9,
+    docs/custom-positions.md): the opening's placement, assaults and landings are the test above's, and a whole game
+    from the printed set-up, hundreds of orders by clicks, is more than the CI's time allows (docs/testing.md). At a
+    desktop's width, then at a phone's: the page at game over fits it."""
+    game = Game(server, "olympic", GAMES["olympic"], join=False, position=tomllib.loads(docs_example()))
     seat = open_seat(browser, server.url, game.id, "american", game.seats.play_key(game.id, "american"), DESKTOP)
     take_seat(seat)
-    played = play_by_clicks(game, {"american": seat}, lambda view: False, Budget(per_step=1),
-                            {how: "play-olympic.png" for how in SHOWN}, limit=1500)
+    played = play_by_clicks(game, {"american": seat}, lambda view: False, Budget(per_step=1), limit=400)
     outcome = game.get("american", "/actions")["outcome"]
-    assert outcome, played[-5:]
-    assert ASKED["olympic"] <= {o.split()[0] for o in seat.orders}, played
+    assert outcome and seat.orders, played[-5:]
     mine = [e["text"] for e in game.history("american")
             if e["type"] == "core.OrderGiven" and e["text"].startswith("american orders: ")]
     assert mine == [f"american orders: {o}" for o in seat.orders]

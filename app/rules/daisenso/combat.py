@@ -417,6 +417,8 @@ def _open_advance(d: Decision) -> None:
     c = state.combat
     if c.automatic or state.ground_at(c.target, state.other_faction(state.phasing)):
         return
+    if state.since(14) and not advancers(state):  # ruling D69: no advance, so no Exploitation Distance either
+        return
     d.emit(ExploitationOpened(len(set(c.path)) + c.unsatisfied))
 
 

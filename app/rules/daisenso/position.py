@@ -19,7 +19,7 @@ from typing import Any
 from app.rules.custom_setup import SetupError, parse_position
 from app.rules.daisenso.data_load import GameData, load, what_if
 from app.rules.daisenso.state import RULES_VERSION
-from app.rules.daisenso.terrain import AIRDROPS, LONE_MARKERS
+from app.rules.daisenso.terrain import AIRDROPS, LONE_MARKERS, country_status
 from app.rules.kernel.hexgrid import Hex
 
 PHASES = ("blitz", "regular", "marker")  # 4.1, 4.2, 4.3
@@ -488,8 +488,9 @@ class _Reader:
 
     def _unit_hex(self, where: str, kind, h: Hex, neutral: frozenset[str]) -> None:
         country = self.d.country_of(h)
-        if country is not None and country.id in neutral:
-            self.err(f"{where}: {h} is in {country.name}, a Neutral Minor Country (13.4): no unit is there")
+        if country is not None and country.id in neutral:  # a Dependent only under rules version 13 or before
+            what = country_status(self.d, country, "a Neutral Minor Country")
+            self.err(f"{where}: {h} is in {country.name}, {what} (13.4): no unit is there")
         if kind.is_ground and not self.d.is_land(h) and not self._beachhead_in(h, kind):
             self.err(f"{where}: {h} is not a Land hex; a ground unit stands at sea only on its faction's Beachhead "
                      "marker (4.2.5, 4.3 step 3)")
@@ -722,12 +723,19 @@ class _Reader:
         if not isinstance(value, list):
             self.err(f"'{key}' is a list of country ids")
             return frozenset()
+        dependents = set()
         for cid in value:
             if cid not in self.d.countries:
                 self.err(f"'{key}': no country {cid!r} (units.toml)")
-            elif key in ("neutral", "free_passage", "no_occupation") and self.d.countries[cid].kind == "major":
-                self.err(f"'{key}': {self.d.countries[cid].name} is not a Minor Country")
-        return frozenset(c for c in value if c in self.d.countries)
+            elif (c := self.d.countries[cid]).kind == "dependent" and self.since(14):
+                # ruling D67: a Dependent has the status of the country it belongs to (4.2.1.2; D65)
+                owner = self.d.countries[c.dependent_of].name
+                self.err(f"'{key}': {c.name} is a Dependent of {owner}, not a country of its own: its hexes have "
+                         f"{owner}'s status (ruling D65)")
+                dependents.add(cid)
+            elif key in ("neutral", "free_passage", "no_occupation") and c.kind == "major":
+                self.err(f"'{key}': {c.name} is not a Minor Country")
+        return frozenset(c for c in value if c in self.d.countries and c not in dependents)
 
     def _mobilizing(self) -> tuple[tuple[str, str], ...]:
         out = []

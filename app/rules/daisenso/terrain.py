@@ -63,11 +63,21 @@ def closed_country(state: State, hex_label: str) -> str | None:
     if country is None:
         return None
     for cid, what in ((country.id, ""), (country.dependent_of, f"{country.name}, a Dependent of ")):
-        if cid in state.neutral:
-            return f"{what}{state.data.countries[cid].name}, a Neutral Minor Country"
-        if cid in state.policy:
-            return f"{what}{state.data.countries[cid].name}, a Policy Affected Country"
+        for closed, status in ((state.neutral, "a Neutral Minor Country"), (state.policy, "a Policy Affected Country")):
+            if cid in closed:
+                c = state.data.countries[cid]
+                return f"{what}{c.name}, {country_status(state.data, c, status)}"
     return None
+
+
+def country_status(data, country, status: str) -> str:
+    """How a closed country is named: by its `status`, or a Dependent a position of rules version 13 or before
+    named itself (ruling D67: since version 14 a position names the country it belongs to) as that Dependent,
+    "a Dependent of Britain, neutral in this position"."""
+    if country.kind != "dependent":
+        return status
+    said = "neutral" if "Neutral" in status else "Policy Affected"
+    return f"a Dependent of {data.countries[country.dependent_of].name}, {said} in this position"
 
 
 def enemy_zoc(state: State, faction: str) -> frozenset[str]:

@@ -30,6 +30,9 @@ RULES = {"25.1": "exploitation attacks", "25.2": "battlefield victory LP", "25.3
          "25.7": "the Japanese Marine Brigade", "25.8": "the Japanese Airborne Raiders",
          "25.9": "the Takasago Special Force", "25.10": "the Japanese PW Camp"}
 SPECIAL_LANDINGS = {"25.7": "marine_brigade", "25.8": "raiders"}  # charts.toml [optional.*]
+# the special reinforcement a refusal names, with its verb and pronoun (the Raiders are plural)
+WHO = {"25.7": ("the Japanese Marine Brigade", "is", "it", "lands"),
+       "25.8": ("the Japanese Airborne Raiders", "are", "they", "land")}
 AIRLIFT_TYPES = ("infantry", "airborne", "ranger", "engineer")   # 25.3 (ruling F96)
 DIE_HARD_TYPES = ("infantry", "guard", "marine", "raider")       # 25.6 (ruling F92)
 
@@ -275,13 +278,15 @@ def special_landing(d: Decision, rule: str, hex: str, uid: str | None = None) ->
     state: State = d.state
     case = f"Formosa {rule}"
     waiting = [u for u in state.special_ready if state.spec(u).optional == rule]
+    name, are, they, land = WHO[rule]
     if uid is not None and uid not in waiting:
-        d.refuse(case, f"{uid} is not the {RULES[rule][4:]} waiting to land")
+        d.refuse(case, f"{uid} is not {name} waiting to land")
     if not waiting:
-        d.refuse(case, f"{RULES[rule][4:]} is not waiting to land: it is recruited at set-up only, and lands once")
+        d.refuse(case, f"{name} {are} not waiting to land: {they} {are} recruited at set-up only, and {land} once")
     unit = waiting[0]
-    if state.turn < 2:
-        d.refuse(case, f"{RULES[rule][4:]} lands from GT 2")
+    if state.turn < 2:  # 25.7, 25.8: deployed in any Japanese Movement Phase starting with GT 2
+        d.refuse(case, f"{name} {are} deployed onto the map in a Japanese Movement Phase from GT 2 on, not on GT "
+                       f"{state.turn}")
     if f"tried-{unit}" in state.used_hexes:
         d.refuse(case, f"{unit} was turned back this GT: it may try again in a later GT")
     if not state.data.map.on_map(H(hex)) or not state.data.is_land(H(hex)):

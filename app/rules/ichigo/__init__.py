@@ -30,6 +30,9 @@ GAME = Game(
     # 4: departures from the text fixed (E16-E28); older games decided as played
     # 5: E29; 6: E32; 7: the odds of an attack on untried counters count them as the countermix allows (E33)
     # 8: a destroyed intrinsic garrison returns only when the Japanese liberate its city from the Allies (E34)
+    # 9: E36, E37; 10: refusals named by their cases (E38, E40-E42)
+    # 11: units of two ways of arrival enter by one order (E43); a US/Chinese mixed stack is refused by the case of
+    #     the units arriving (E45)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

@@ -39,11 +39,17 @@ def stack_violation(state: State, h: str, arriving: list[Unit], cited: bool = Fa
 
 def check_stacking(state: State, h: str, arriving: list[Unit], before: str) -> None:
     """Ichi-Go 6.0-6.4 (rules version 10, ruling E42): refuse an arrival that overstacks h, naming the limit it
-    breaks (6.2 Japanese, 6.3 Chinese or Chinese with US, 6.4 US); a game created under version 9 or before names
-    `before`, the case it named then."""
+    breaks (6.2 Japanese, 6.3 Chinese, 6.4 US); US and Chinese units ending together are refused by the case of
+    the units arriving, 6.4 for US units and 6.3 for Chinese ones (rules version 11, ruling E45; under version 10
+    always 6.3); a game created under version 9 or before names `before`, the case it named then."""
     bad = _violations(state, h, arriving)
-    if bad:
-        raise IllegalOrder(bad[0].case if state.since(10) else before, str(bad[0].message))
+    if not bad:
+        return
+    case = bad[0].case if state.since(10) else before
+    # arriving US units break no Chinese limit: their 6.3 is the mixed stack, which 6.4 forbids them too (E45)
+    if state.since(11) and case == "Ichi-Go 6.3" and arriving[0].nation == "us":
+        case = "Ichi-Go 6.4"
+    raise IllegalOrder(case, str(bad[0].message))
 
 
 def _violations(state: State, h: str, arriving: list[Unit]) -> list:

@@ -135,6 +135,9 @@ def deploy_hexes(state: State, u: Unit) -> list[str]:
 
 
 def enter(em: Decision, side: str, ids: list[str], h: str) -> None:
+    """Ichi-Go 9.1, 9.4, 5.3 items 5-6: waiting Japanese units enter at h, each by its own way of arrival (rules
+    version 11, ruling E43: an order entering units of two ways is the same as one order for each), stacking
+    checked for all of them together (6.0, 6.2)."""
     state = em.state
     units = [state.units[i] for i in ids]
     statuses = {u.status for u in units}
@@ -146,11 +149,12 @@ def enter(em: Decision, side: str, ids: list[str], h: str) -> None:
         if any(i not in waiting for i in ids):
             raise IllegalOrder("Ichi-Go 5.3", f"{DEPLOYMENTS[state.pending[0]['kind']]} deploys now: "
                                               f"{', '.join(waiting)}")
-    if len(statuses) > 1:
+    if len(statuses) > 1 and not state.since(11):  # before ruling E43 one order took one way of arrival
         raise IllegalOrder("Ichi-Go 9.1", "units entering together must arrive the same way")
-    allowed, case = ARRIVALS[statuses.pop()]
-    if h not in allowed(state):
-        raise IllegalOrder(case, f"{', '.join(ids)} may not enter at {h}")
+    for status in dict.fromkeys(u.status for u in units):  # ruling E43: each unit by its own way (9.1, 5.3, 9.4)
+        allowed, case = ARRIVALS[status]
+        if h not in allowed(state):
+            raise IllegalOrder(case, f"{', '.join(u.id for u in units if u.status == status)} may not enter at {h}")
     check_stacking(state, h, units, "Ichi-Go 6.0")
     em.emit(ev.ReinforcementsEntered(list(ids), h))
     close_deployments(em)

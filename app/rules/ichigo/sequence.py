@@ -50,9 +50,26 @@ def _unit(word: str, context: ParseContext, hex_ok: bool) -> list[str]:
     return matches
 
 
+# ruling E44: the case of each order naming units, and why a unit is named once in it
+ONCE = {"move": ("Ichi-Go 10.0", "a unit moves once"),
+        "attack": ("Ichi-Go 11.0", "a unit's combat factor counts once in an attack"),
+        "advance": ("Ichi-Go 11.24", "a unit advances once"),
+        "enter": ("Ichi-Go 9.1", "a reinforcement enters once"),
+        "land": ("Ichi-Go 5.3", "a US division lands once"),
+        "transfer": ("Ichi-Go 10.11", "a unit is transferred once"),
+        "withdraw": ("Ichi-Go 9.2", "the withdrawal takes each division (or brigade) once"),
+        "release": ("Ichi-Go 9.3", "two different Formosa Garrison divisions are released"),
+        "place": ("Ichi-Go 9.7", "a drawn counter is placed once")}
+
+
 def _named_once(values: list, context: ParseContext | None) -> list:
-    if len(set(values)) != len(values):
-        raise InvalidOrder(context.text.strip() if context else "", "a unit is named twice")
+    """Ruling E44: an order names each unit once (by its id, handle or hex); a unit named twice is refused by the
+    order's case, naming the unit, and nothing happens (`lose` names a unit once per step: it reads UNIT words)."""
+    twice = sorted({v for v in values if values.count(v) > 1})
+    if twice:
+        text = context.text.strip() if context else ""
+        case, why = ONCE.get(text.split()[0].lower() if text else "", ("Ichi-Go 5.1", "a unit is named once"))
+        raise IllegalOrder(case, f"{', '.join(twice)} named twice: {why}; name each unit once")
     return values
 
 
