@@ -17,6 +17,7 @@ from app.projections import state as projection
 from app.rules.catalog import installed
 from app.rules.errors import OrderError
 from app.service import games
+from tests import durations
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -73,11 +74,18 @@ def pytest_runtest_logfinish(nodeid, location):
 
 def pytest_collection_modifyitems(items):
     """Every test on PostgreSQL (it uses the server, or is the postgresql case of a `db_location`) is marked
-    `postgres`, so `-m "not postgres"` leaves them out. The modules holding slow tests run first (each module's tests
-    in their order): on several workers (`-n auto --dist loadfile`, a module to a worker) the long modules are then
-    handed out first and the workers finish together, instead of one running a long module at the end alone."""
+    `postgres`, so `-m "not postgres"` leaves them out. The modules run longest first (each module's tests in their
+    order; tests/durations.py): on several workers (`-n auto --dist loadfile`, a module to a worker) the long modules
+    are then handed out first and the workers finish together, instead of one running a long module at the end
+    alone."""
+    table = durations.measured()
     slow_modules = {item.nodeid.split("::", 1)[0] for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in slow_modules)
+
+    def longest_first(item) -> float:
+        module = item.nodeid.split("::", 1)[0]
+        return -durations.cost(module, module in slow_modules, table)
+
+    items.sort(key=longest_first)
     for item in items:
         params = getattr(item, "callspec", None)
         on_postgres = params and "postgresql" in (params.params.get("db_location"),

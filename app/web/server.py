@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -196,7 +197,14 @@ def stop(server: TcpWSGIServer, timeout: float = 5) -> None:
     request each is serving (the loop still runs and sends their answers) and cancels those still queued; (3) end the
     thread answering refusals (`LimitedServer`) the same way; (4) from here any late wake-up is dropped (a worker
     still running past `timeout`: `LimitedServer.quiet`); (5) close every connection and the trigger in the loop's
-    thread: from another thread the close races the loop's select (EBADF in the loop's thread)."""
+    thread: from another thread the close races the loop's select (EBADF in the loop's thread).
+
+    (5) does not depend on the pipe: the loop asks each of its channels `readable()` at every turn, at least every
+    `asyncore_loop_timeout` seconds (waitress's default: 1), and the trigger's answer is what closes everything and
+    ends the loop; the pipe only wakes the loop at once. Its write end has been found closed by something else of
+    the process (EBADF from `pull_trigger` at a test's teardown, three times, the trigger itself not closed; what
+    closed it is not known, docs/reliability.md): then the loop still closes at its next turn, the warning says what
+    that descriptor's number is now, and that number, no longer the pipe's, is not closed again."""
     if getattr(server, "_hexledger_stopped", False):
         return
     server._hexledger_stopped = True
@@ -209,25 +217,48 @@ def stop(server: TcpWSGIServer, timeout: float = 5) -> None:
         server.quiet()  # (4)
     else:  # waitress's own server (the tests' and benches'): a wake-up already under way is not waited for
         server.pull_trigger = lambda: None
-    closed = threading.Event()
-
-    def close_all():  # (5)
-        for channel in list(server._map.values()):
-            if channel is not server.trigger:
-                channel.close()
-        server.trigger.close()
-        closed.set()
-
-    if server.trigger._closed:  # the server closed itself (waitress closes its trigger with it on an error)
+    trigger, closed = server.trigger, threading.Event()
+    if trigger._closed:  # the server closed itself (waitress closes its trigger with it on an error)
         LOG.warning("the server had closed its own wake-up pipe (see waitress's log): its loop cannot be told")
         return
+
+    def close_all():  # (5), in the loop's thread
+        if not _same_file(trigger.trigger, trigger.socket.fileno()):  # the write end is no longer the pipe's
+            trigger._fds = [fd for fd in trigger._fds if fd != trigger.trigger]
+        for channel in list(server._map.values()):
+            if channel is not trigger:
+                channel.close()
+        trigger.close()
+        closed.set()
+        raise SystemExit  # out of the loop's turn (its channels are closed): waitress's `run` returns
+
+    trigger.readable = close_all  # asked by the loop at its next turn
     try:
-        server.trigger.pull_trigger(close_all)
-    except OSError as error:  # its descriptor closed by something else of the process (EBADF, seen twice in CI)
-        LOG.warning("the server's wake-up pipe is gone (%s): its loop cannot be told to close its connections", error)
-        return
+        trigger.pull_trigger()  # the next turn now
+    except OSError as error:  # its write end closed by something else of the process: the turn comes within a second
+        LOG.warning("the server's wake-up pipe is gone (%s): its write end, descriptor %d, is now %s; the loop "
+                    "closes its connections at its next turn", error, trigger.trigger, _file_of(trigger.trigger))
     if not closed.wait(timeout):
         LOG.warning("the server's loop did not close its connections within %s s: is it running?", timeout)
+
+
+def _same_file(fd: int, other: int) -> bool:
+    """Whether descriptors `fd` and `other` are open on the same file (a pipe's two ends are)."""
+    try:
+        a, b = os.fstat(fd), os.fstat(other)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _file_of(fd: int) -> str:
+    """What descriptor `fd` of this process is open on (Linux's /proc), or that it is closed, for a log line."""
+    try:
+        return f"open on {os.readlink(f'/proc/self/fd/{fd}')}"
+    except FileNotFoundError:
+        return "closed"
+    except OSError as error:
+        return f"unknown ({error})"
 
 
 def make_server(app, host: str, port: int, limits: Limits) -> LimitedServer:

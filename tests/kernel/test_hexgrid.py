@@ -43,6 +43,20 @@ def test_label_round_trip(col, row):
     assert Hex.parse(str(h)) == h
 
 
+def test_each_hex_keeps_its_own_label():
+    """A hex's label is found once and kept (CI time): every hex keeps its own, sheet and width included, asked
+    in any order; a hex whose label was asked equals, sorts and hashes as one never asked."""
+    hexes = [Hex(2, 2), Hex(2, 3), Hex(3, 2), Hex(2, 2, "w"), Hex(101, 3), Hex(3, 101, "e"), Hex(-1, 2), Hex(0, 0)]
+    want = ["0202", "0203", "0302", "w0202", "101003", "e003101", "(-1,2)", "0000"]
+    for _ in range(2):
+        assert [str(h) for h in hexes] == want
+        assert [str(h) for h in reversed(hexes)] == want[::-1]
+    fresh = [Hex(h.col, h.row, h.sheet) for h in hexes]
+    assert fresh == hexes and {hash(a) for a in fresh} == {hash(b) for b in hexes}
+    assert sorted(fresh) == sorted(hexes) and repr(hexes[3]) == "Hex(col=2, row=2, sheet='w')"
+    assert Hex.parse(str(hexes[3])) is Hex.parse("w0202") == hexes[3]
+
+
 def test_hexes_order_by_column_then_row():
     assert sorted([H("3512"), H("0202"), H("0203")]) == [H("0202"), H("0203"), H("3512")]
 

@@ -219,3 +219,48 @@ def test_formosa_13_1_air_points_not_counters_a_two_point_counter_fills_the_hex(
     assert overstacked([one, us("t1b", category="air", kind="tac", points=1)], rules) == []
     (v,) = overstacked([two, one], rules)
     assert "3 tac" in v.message and v.excess == 1
+
+
+# -- answers kept (CI time) ----------------------------------------------------------------------------------
+KEPT = StackingRules(
+    limits=(
+        StackLimit(case="K1", side="red", max_total=2, weights={"tank": 2.0}, per_class={"static": 0},
+                   terrain_max={"mountain": 1}, label="red ground"),
+        StackLimit(case="K2", side="red", category="air", max_total=2, valued=frozenset({"air"}), label="red air"),
+        StackLimit(case="K3", side="red", max_outside_main_formation=0, label="red formations"),
+        StackLimit(case="K5", side="blue", max_total=0, label="blue"),
+    ),
+    incompatible=(Incompatible("K4", frozenset({"red"}), frozenset({"ally"}), frozenset({"ground"})),),
+)
+
+
+H = Hex.parse
+
+
+def red(i, **kw):
+    return Piece(i, "red", **{"formation": "f1", **kw})
+
+
+def test_each_stack_gets_its_own_answer_whatever_was_asked_before():
+    """Answers are kept by everything a limit reads: stacks differing in one piece's side, kind, category,
+    nationality, formation, tags or printed points, or in their hex, terrain or rules, each get the answer a
+    fresh check gives, asked in any order; a list given back and changed changes nothing kept."""
+    from app.rules.kernel.stacking import _overstacked
+
+    base = [red("a"), red("b"), red("air", category="air")]
+    other = StackingRules(limits=(StackLimit(case="K1", side="red", max_total=0),))
+    asks = [(base + [red("c")], KEPT, H("0101"), None)]
+    for change in ({"side": "blue", "nationality": "red"}, {"kind": "tank"}, {"category": "marker"},
+                   {"nationality": "ally"}, {"formation": "f2"}, {"tags": {"static"}}):
+        asks.append((base + [Piece("c", **{"side": "red", "formation": "f1", **change})], KEPT, H("0101"), None))
+    asks.append((base[:2] + [red("air", category="air", points=3)], KEPT, H("0101"), None))
+    asks += [(asks[0][0], KEPT, H("0102"), None), (asks[0][0], KEPT, H("0101"), "mountain"),
+             (asks[0][0], other, H("0101"), None), (asks[0][0], KEPT, None, None)]
+    answers = []
+    for pieces, rules, at, terrain in asks + asks[::-1] + asks:
+        got = overstacked(pieces, rules, at, terrain)
+        assert got == _overstacked(pieces, rules, at, terrain), (pieces, at, terrain)
+        answers.append(tuple(got))
+        got.clear()
+    assert len(set(answers[:len(asks)])) == len(asks)  # every ask its own answer
+    assert overstacked(asks[0][0], KEPT, H("0101")) == _overstacked(asks[0][0], KEPT, H("0101"), None) != []

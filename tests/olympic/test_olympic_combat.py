@@ -264,7 +264,8 @@ def test_ruling_r42_a_stack_that_moves_or_retreats_together_keeps_its_top_for_8_
 
 
 def test_8_51_the_maximum_number_of_attacks_beats_the_8_52_preference():
-    # jp in 3134 (lowest) could attack 3235 (highest) or 3135; jp in 3236 only 3235: two attacks need 3134 -> 3135
+    # jp in 3134 (lowest) attacks 3135, the one American next to it (3235 is two hexes away), and jp in 3236 then
+    # 3235; the choice of a target that keeps the maximum is held by tests/olympic/test_olympic_sequence_walk.py
     state = japanese_combat(**{JP4A: "3134", JP4B: "3236", US_A: "3135", US_B: "3235"})
     first = programmed(state)
     assert first == f"jattack {JP4A} on {US_A}"

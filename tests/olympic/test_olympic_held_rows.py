@@ -5,8 +5,9 @@ case, nothing rolled)."""
 from dataclasses import replace
 
 import pytest
-from olympic_given import given, refused
+from olympic_given import START, given, of, refused, when
 
+from app.rules.olympic.events import UnitsPlaced
 from tests.olympic.test_olympic_combat import MARINE, US_A, US_B, US_C
 
 
@@ -48,3 +49,19 @@ def test_8_9_only_attackers_advance_and_at_most_three():
         "Olympic 8.9: only attacking units advance; us-25-35 did not attack"
     four = "attack 3236 with 25-27 25-35 25-161 2mar-2 advance 25-27 25-35 25-161 2mar-2"
     assert refused(state, "american", four, "Olympic 8.9") == "Olympic 8.9: at most 3 units advance"
+
+
+@pytest.mark.parametrize("hex_, what", [("3333", "a land hex"), ("3438", "a sea hex of no zone"),
+                                        ("9999", "off the map")])
+def test_14_4_the_first_invasion_is_placed_in_invasion_zone_hexes_and_refused_elsewhere_by_14_4(hex_, what):
+    """Game-Turn 1's placement is 14.4's: its Tokko procedure follows the placement of the American units in the
+    invasion zone hexes (ruling R48; before, the refusal named ruling R17, the later invasion's)."""
+    assert refused(START, "american", f"place 25-27 at {hex_}", "Olympic 14.4") == \
+        f"Olympic 14.4: {hex_} is not an invasion zone hex", what
+
+
+def test_ruling_r48_the_later_invasion_outside_the_invasion_zones_is_refused_by_r17():
+    later = given(step="assault", turn=3, units={US_A: "3336"})  # the first invasion ashore; 77-305 arrived on 2
+    assert refused(later, "american", "place 77-305 at 3438", "Olympic ruling R17") == \
+        "Olympic ruling R17: 3438 is not an invasion zone hex"
+    assert of(when(later, "american", "place 77-305 at 3437"), UnitsPlaced)

@@ -43,7 +43,7 @@ def test_sequence_a_2_game_turn_1_opens_with_the_american_placement_at_sea():
     assert START.turn == 1 and GAME.prompt(START).side == "american"
     assert [a.name for a in GAME.prompt(START).actions] == ["place", "end"]
     refused(START, "american", "end", "Olympic ruling R17")
-    refused(START, "american", "place 25-27 at 3333", "Olympic ruling R17")  # a land hex is no zone hex
+    refused(START, "american", "place 25-27 at 3333", "Olympic 14.4")  # a land hex is no zone hex (ruling R48)
     refused(START, "american", "place 25-27 25-35 25-161 33-123 at 3437", "Olympic ruling R14")
     refused(START, "american", "place 77-305 at 3437", "Olympic ruling R18")  # arrives on Game-Turn 2
     state = START

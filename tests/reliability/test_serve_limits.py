@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
+import os
 import socket
 import threading
 from types import SimpleNamespace
@@ -226,3 +228,44 @@ def test_stopping_waits_for_the_request_in_progress_and_touches_no_closed_descri
     assert not raised, raised
     assert not stopper.is_alive() and answer[0].status == 200 and answer[0].body == b"done"
     assert server.trigger._closed and not server._map  # every connection and the pipe closed, by the loop
+
+
+@pytest.mark.parametrize("which", ["serve", "waitress"])
+def test_a_server_whose_wake_up_pipe_something_else_closed_still_stops(serving, caplog, which):
+    """Three times (CI on two workers, test_follow's teardown twice; this module's once) `stop` found the write end
+    of the server's wake-up pipe closed by something else of the process, the trigger itself not closed, and its
+    wake-up raised EBADF: the teardown failed, or, once that was caught, the loop was never told and its
+    connections stayed open. Here that number is taken by a file opened for reading (what a reused number can be,
+    and why the write fails), put in its place exactly, while a copy of the pipe's write end stays open (else the
+    loop sees the pipe's end at once and waitress closes the trigger itself, that number with it): `stop` says so,
+    its loop still closes every connection and the pipe at its next turn, and the number, now the other file's, is
+    left open. The tests' own servers are waitress's (tests/browsing.py), `serve`'s is `LimitedServer`: both."""
+    if which == "serve":
+        port, server = serving(Held()), serving.servers[-1]
+    else:
+        from waitress import create_server
+
+        server = create_server(Held(), host="127.0.0.1", port=0, threads=1)
+        loop = threading.Thread(target=server.run, daemon=True)
+        loop.start()
+        port = server.effective_port
+    client = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    assert request(port, conn=http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)).status == 200
+    write_end = server.trigger.trigger
+    copy, other = os.dup(write_end), os.open(os.devnull, os.O_RDONLY)
+    os.dup2(other, write_end)  # the pipe's write end closed, its number another file's
+    try:
+        with caplog.at_level(logging.WARNING, logger="hexledger.http"):
+            stop(server)
+        assert server.trigger._closed and not server._map  # every connection and the pipe closed, by the loop
+        assert f"wake-up pipe is gone ([Errno 9] Bad file descriptor): its write end, descriptor {write_end}, is now " \
+               f"open on {os.devnull}" in caplog.text
+        assert client.recv(1) == b""  # the idle connection was closed by the server
+        assert os.path.samestat(os.fstat(write_end), os.fstat(other))  # the other file's number was left alone
+    finally:
+        client.close()
+        for fd in (copy, write_end, other):
+            os.close(fd)
+    if which == "waitress":
+        loop.join(TIMEOUT)
+        assert not loop.is_alive()

@@ -138,22 +138,52 @@ class GameData:
         return tuple(self.scenario(number)[side])
 
     # -- the map --------------------------------------------------------------------------------------------
+    # The map and the terrain file never change once loaded, so what they say of each hex is found once per
+    # GameData (a custom map is its own GameData): the list of legal orders asks it thousands of times a position.
+    @cached_property
+    def _land_of(self) -> Mapping[Hex, bool]:
+        """Every on-map hex: is it land?"""
+        kinds = self.terrain["terrain"]
+        return {h: bool(kinds[self.map.terrain_of(h)].get("land")) for h in self.map.hexes()}
+
+    @cached_property
+    def _land(self) -> frozenset[Hex]:
+        return frozenset(h for h, land in self._land_of.items() if land)
+
+    @cached_property
+    def _coastal(self) -> frozenset[Hex]:
+        land_of = self._land_of
+        return frozenset(h for h in self._land if any(not land_of[n] for n in self.map.neighbours(h)))
+
+    @cached_property
+    def _open_coastal(self) -> frozenset[Hex]:
+        return frozenset(h for h in self._coastal if self.map.terrain_of(h) == "open")
+
+    @cached_property
+    def _ports(self) -> frozenset[Hex]:
+        return self.map.hexes_with("major-port") | self.map.hexes_with("minor-port")
+
     def is_land(self, h: Hex) -> bool:
-        return bool(self.terrain["terrain"][self.map.terrain_of(h)].get("land"))
+        """KeyError for a hex off the map."""
+        found = self._land_of.get(h)
+        if found is None:
+            return bool(self.terrain["terrain"][self.map.terrain_of(h)].get("land"))
+        return found
 
     def land(self) -> frozenset[Hex]:
-        return frozenset(h for h in self.map.hexes() if self.is_land(h))
+        return self._land
 
     def is_coastal(self, h: Hex) -> bool:
-        """A land hex next to a sea hex (ruling F11)."""
-        return self.is_land(h) and any(not self.is_land(n) for n in self.map.neighbours(h))
+        """A land hex next to a sea hex (ruling F11); KeyError for a hex off the map."""
+        return h in self._coastal or (h not in self._land_of and self.is_land(h)
+                                      and any(not self.is_land(n) for n in self.map.neighbours(h)))
 
     def open_coastal(self) -> frozenset[Hex]:
         """Where an amphibious marker lands unopposed besides ports (10.1 item 1)."""
-        return frozenset(h for h in self.land() if self.is_coastal(h) and self.map.terrain_of(h) == "open")
+        return self._open_coastal
 
     def ports(self) -> frozenset[Hex]:
-        return self.map.hexes_with("major-port") | self.map.hexes_with("minor-port")
+        return self._ports
 
     def airfields(self) -> frozenset[Hex]:
         return self.map.hexes_with("airfield")

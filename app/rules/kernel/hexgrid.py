@@ -54,6 +54,7 @@ class Hex:
     row: int
     sheet: str = ""
     _hash: int = field(default=0, init=False, repr=False, compare=False)
+    _label: str = field(default="", init=False, repr=False, compare=False)  # str(), found the first time asked
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.col, self.row, self.sheet)))
@@ -78,13 +79,22 @@ class Hex:
             raise ValueError(f"hex label must be a string, got {type(text).__name__}: {text!r}")
         return _parse_label(text)
 
-    def __str__(self) -> str:
-        if 0 <= self.col < 100 and 0 <= self.row < 100:  # the common case, four digits
-            return f"{self.sheet}{self.col:02d}{self.row:02d}"
-        if self.col < 0 or self.row < 0:
-            return f"{self.sheet}({self.col},{self.row})"
-        width = max(2, len(str(self.col)), len(str(self.row)))
-        return f"{self.sheet}{self.col:0{width}d}{self.row:0{width}d}"
+    def __str__(self) -> str:  # kept: games that keep positions by label ask it millions of times a game
+        label = self._label
+        if not label:
+            label = _label(self.col, self.row, self.sheet)
+            object.__setattr__(self, "_label", label)
+        return label
+
+
+def _label(col: int, row: int, sheet: str) -> str:
+    """A hex's label as printed: "3512", "w4520"; wider where a coordinate needs it; "(c,r)" off the grid."""
+    if 0 <= col < 100 and 0 <= row < 100:  # the common case, four digits
+        return f"{sheet}{col:02d}{row:02d}"
+    if col < 0 or row < 0:
+        return f"{sheet}({col},{row})"
+    width = max(2, len(str(col)), len(str(row)))
+    return f"{sheet}{col:0{width}d}{row:0{width}d}"
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -136,6 +136,8 @@ class GameMap:
     _by_name: Mapping[str, tuple[Hex, ...]] = field(init=False, repr=False)
     _neighbours: Mapping[Hex, tuple[Hex, ...]] = field(init=False, repr=False)
     _neighbour_labels: Mapping[str, tuple[str, ...]] = field(init=False, repr=False)
+    _hexes: tuple[Hex, ...] = field(init=False, repr=False)  # every on-map hex, column by column
+    _terrain_at: Mapping[Hex, str] = field(init=False, repr=False)  # every on-map hex's terrain
 
     def __post_init__(self) -> None:
         put = object.__setattr__
@@ -162,6 +164,9 @@ class GameMap:
         for h, n in sorted(self._names.items()):
             by_name.setdefault(n.casefold(), []).append(h)
         put(self, "_by_name", MappingProxyType({k: tuple(v) for k, v in by_name.items()}))
+        put(self, "_hexes", tuple(h for h in self.grid.hexes() if h not in self.absent))
+        # a plain dict, private: asked millions of times a whole game (a MappingProxyType's get costs twice a dict's)
+        put(self, "_terrain_at", {h: self._terrain.get(h, self.default_terrain) for h in self._hexes})
         nbrs = {h: tuple(n for n in self.grid.neighbours(h) if n not in self.absent) for h in self.hexes()}
         put(self, "_neighbours", MappingProxyType(nbrs))
         put(self, "_neighbour_labels", MappingProxyType({str(h): tuple(map(str, n)) for h, n in nbrs.items()}))
@@ -169,10 +174,10 @@ class GameMap:
 
     # -- geometry -----------------------------------------------------------------------------------------
     def on_map(self, h: Hex) -> bool:
-        return self.grid.on_map(h) and h not in self.absent
+        return h in self._terrain_at
 
     def hexes(self) -> Iterator[Hex]:
-        return (h for h in self.grid.hexes() if h not in self.absent)
+        return iter(self._hexes)
 
     def neighbours(self, h: Hex) -> tuple[Hex, ...]:
         """On-map neighbours (absent hexes excluded), in the grid's direction order."""
@@ -195,9 +200,10 @@ class GameMap:
 
     # -- terrain and features -----------------------------------------------------------------------------
     def terrain_of(self, h: Hex) -> str:
-        if not self.on_map(h):
+        found = self._terrain_at.get(h)
+        if found is None:
             raise KeyError(f"{self.source}: hex {h} is not on the map")
-        return self._terrain.get(h, self.default_terrain)
+        return found
 
     def hexes_of_terrain(self, terrain: str) -> frozenset[Hex]:
         found = self._of_terrain.get(terrain)

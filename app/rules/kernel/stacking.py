@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from app.rules.kernel.hexgrid import Hex
+from app.rules.kernel.memo import Kept
 from app.rules.kernel.pieces import Piece
 
 __all__ = ["Incompatible", "StackLimit", "StackViolation", "StackingRules", "overstacked", "overstacked_map"]
@@ -84,10 +85,27 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
+# The answers by the stack's hex, terrain and what the limits read of each piece (`_stacked_as`), per StackingRules:
+# the list of legal orders and the practice opponents ask the same stacks of thousands of positions (CI time)
+_ANSWERS = Kept(8192)
+
+
+def _stacked_as(p: Piece) -> tuple:
+    """All a stacking limit reads of a piece: not its id, movement class nor allowance."""
+    return p.side, p.kind, p.category, p.nationality, p.formation, p.tags, p.points
+
+
 def overstacked(
     pieces: Sequence[Piece], rules: StackingRules, at: Hex | None = None, terrain: str | None = None
 ) -> list[StackViolation]:
     """Every stacking violation among ``pieces`` standing together (in ``at``, of ``terrain``)."""
+    key = (at, terrain, tuple(_stacked_as(p) for p in pieces))
+    return list(_ANSWERS.answer(rules, key, lambda: tuple(_overstacked(pieces, rules, at, terrain))))
+
+
+def _overstacked(
+    pieces: Sequence[Piece], rules: StackingRules, at: Hex | None, terrain: str | None
+) -> list[StackViolation]:
     where = f" in {at}" if at is not None else ""
     counted = [p for p in pieces if not any(p.is_(w) for w in rules.free)]
     out: list[StackViolation] = []

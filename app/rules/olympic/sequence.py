@@ -33,6 +33,7 @@ from app.rules.practice import NoOrder
 H = Hex.parse
 SEQ = "Olympic sequence"
 R14, R17, R18 = "Olympic ruling R14", "Olympic ruling R17", "Olympic ruling R18"
+C14_4 = "Olympic 14.4"  # the Tokko procedure, which places the first invasion at sea
 
 
 # -- naming units --------------------------------------------------------------------------------------------
@@ -97,6 +98,9 @@ class Standing(American):
 
 
 def _place_at_sea(d: Decision, names: list[str], hex: str, case: str) -> None:
+    """Units go to sea in an invasion zone hex, three a hex (R14). The hex is refused by the case of the placement:
+    14.4 on Game-Turn 1 (its Tokko procedure places the American units in the invasion zone hexes), ruling R17 for
+    the later invasion the fragments do not give (ruling R48)."""
     data = d.data
     units = resolve_available(d, names)
     if not data.map.on_map(H(hex)) or data.zone_of(H(hex)) is None:
@@ -141,7 +145,7 @@ class Placement(American):
     @order("place UNIT [UNIT ...] at HEX", "Olympic 14.4", "place units at sea in an invasion zone hex",
            _placement_candidates)
     def place(self, d: Decision, units: list[str], hex: str) -> None:
-        _place_at_sea(d, units, hex, R17)
+        _place_at_sea(d, units, hex, C14_4)
 
     @order("end", "Olympic ruling R17", "the invasion force is placed: the Tokko strike")
     def end(self, d: Decision) -> None:

@@ -13,6 +13,7 @@ from app.rules.engine.decision import Decision
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.advance import check_advance
 from app.rules.kernel.concentric import concentric_shift
+from app.rules.kernel.memo import ByIdentity, IdentityMemo
 from app.rules.kernel.preview import Preview, preview_attack
 from app.rules.kernel.results import (
     LossCheck,
@@ -437,20 +438,63 @@ def close_battle(em: Decision) -> None:
             require_stacking(em, side)
 
 
+# SNC 6.2's answers by hex and by what the stacking limits read of each unit standing there (`_stacked_as`), per
+# game's stacking rules, up to VIOLATIONS_KEPT of them (then forgotten and found again): the search asks the same
+# stacks of thousands of positions
+_VIOLATIONS = IdentityMemo(4)
+VIOLATIONS_KEPT = 8192
+_MISSING = object()
+
+
+def _stacks_as(u: Unit) -> tuple:
+    """All `overstacked` reads of a unit's piece (Unit.piece): its side (and nationality), stacking class and
+    formation; not its id nor its movement allowance."""
+    return u.side, u.stack_kind, u.formation or ("SNLF" if u.type == "snlf" else "")
+
+
+_stacked_as = ByIdentity(_stacks_as)  # once per unit: a unit never changes (events make new ones)
+
+
+def _known(state: State) -> dict:
+    known = _VIOLATIONS.of(state.data.stacking)
+    if len(known) > VIOLATIONS_KEPT:
+        known.clear()
+    return known
+
+
 def stacking_violation(state: State, side: str, h: str, joining=()) -> str | None:
     """SNC 6.2: why `side`'s units in `h`, with the units `joining` them, exceed the stacking limits (None: they
     do not)."""
+    units = [u for u in state.at(h) if u.side == side and u.id not in joining]
+    units += [state.units[u] for u in joining]
+    return _violation_kept(state, _known(state), h, units)
+
+
+def _violation_kept(state: State, known: dict, h: str, units: list[Unit]) -> str | None:
+    key = (h, tuple(_stacked_as(u) for u in units))
+    found = known.get(key, _MISSING)
+    if found is _MISSING:
+        found = known[key] = _violation(state, units, h)
+    return found
+
+
+def _violation(state: State, units: list[Unit], h: str) -> str | None:
     mf = state.data.params["game"]["mobile_mf"]
-    pieces = [u.piece(mf) for u in state.at(h) if u.side == side and u.id not in joining]
-    pieces += [state.units[u].piece(mf) for u in joining]
-    v = overstacked(pieces, state.data.stacking, H(h))
+    v = overstacked([u.piece(mf) for u in units], state.data.stacking, H(h))
     return "; ".join(str(x) for x in v) if v else None
 
 
 def overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
+    """SNC 6.2: `side`'s hexes over the stacking limits with why, by hex (found once per state)."""
+    return list(state.memo(("overstacked", side), lambda: tuple(_overstacked_hexes(state, side))))
+
+
+def _overstacked_hexes(state: State, side: str) -> list[tuple[str, str]]:
+    known = _known(state)
+    by_hex = state.memo(("at",), state._by_hex)  # State.at's lists, not copied: only read here
     out = []
     for h in sorted(state.occupied(side)):
-        why = stacking_violation(state, side, h)
+        why = _violation_kept(state, known, h, [u for u in by_hex[h] if u.side == side])
         if why:
             out.append((h, why))
     return out

@@ -147,7 +147,16 @@ class State(Memo):
         return out
 
     def on_map(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units.values() if u.on_map and (side is None or u.side == side)]
+        """`side`'s units on the map (None: both sides'), in the order of `units`: a new list each call, of the units
+        found once per state (victory's stakes ask it for every order greedy and the search weigh)."""
+        return list(self.memo(("on_map",), self._on_map).get(side, ()))
+
+    def _on_map(self) -> dict[str | None, tuple[Unit, ...]]:
+        """The units on the map, each side's and both sides' (None), in the order of `units`: one pass a state."""
+        both = [u for u in self.units.values() if u.status == "map" and u.hex is not None]  # Unit.on_map
+        out: dict[str | None, tuple[Unit, ...]] = {s: tuple(u for u in both if u.side == s) for s in SIDES}
+        out[None] = tuple(both)
+        return out
 
     def occupied(self, side: str) -> frozenset[str]:
         return self.memo(("occupied", side), lambda: frozenset(u.hex for u in self.on_map(side)))
@@ -208,13 +217,10 @@ _FRESH = {"mp_used": 0.0, "done": False, "attacked": False, "placed_by": ""}
 
 
 def _fresh(units: dict) -> dict:
-    """Every unit with its phase marks cleared; a unit already clear is kept, not copied (most units, most phases)."""
-    return {k: u if _is_fresh(u) else replace(u, **_FRESH) for k, u in units.items()}
-
-
-def _is_fresh(u: Unit) -> bool:
-    return (type(u.mp_used) is float and u.mp_used == 0.0 and u.done is False and u.attacked is False
-            and u.placed_by == "")
+    """Every unit with its phase marks cleared; a unit already clear (its marks `_FRESH`'s, mp_used a float) is
+    kept, not copied (most units, most phases; the test inline: every phase's end runs it over every unit)."""
+    return {k: u if (type(u.mp_used) is float and u.mp_used == 0.0 and u.done is False and u.attacked is False
+                     and u.placed_by == "") else replace(u, **_FRESH) for k, u in units.items()}
 
 
 def enter(state: State, side: str, hexes) -> frozenset:

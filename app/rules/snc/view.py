@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.rules.base import Command, Previews
 from app.rules.errors import IllegalOrder
 from app.rules.kernel.mapfile import GameMap
+from app.rules.kernel.memo import ByIdentity
 from app.rules.snc import combat, movement, reinforcements
 from app.rules.snc.data_load import load
 from app.rules.snc.state import State
@@ -15,10 +16,18 @@ ELIMINATED = ("dead", "removed", "returning")  # off the map for good or until a
 
 def _unit(u) -> dict:
     """A counter as it shows (2.2.1): its side's colours, type and size, the combat factor (a static unit's in
-    parentheses: it only defends) and the steps left."""
+    parentheses: it only defends) and the steps left. A new dict each call, of what is found once per unit
+    (a unit never changes: events make new ones; the practice opponents' samples view thousands of positions)."""
+    return dict(_shown(u))
+
+
+def _shows(u) -> dict:
     return {"id": u.id, "name": u.name, "side": u.side, "hex": u.hex, "strength": u.cf, "steps": u.steps,
             "reduced": u.reduced, "static": u.static, "nation": u.side, "type": u.type, "size": u.size,
             "factors": f"({u.cf})" if u.static else str(u.cf)}
+
+
+_shown = ByIdentity(_shows)
 
 
 def top_unit(units: list) -> object:
@@ -48,8 +57,8 @@ def view(state: State, side: str | None) -> dict:
     units = [{**u, "hidden_below": s["hidden"] if i == 0 else 0} for s in hexes for i, u in enumerate(s["units"])]
     units += [{"id": u.id, "name": u.name, "side": u.side, "hex": None, "strength": u.cf, "steps": 0,
                "status": u.status}
-              for u in sorted(state.units.values(), key=lambda u: u.id)
-              if u.status in ELIMINATED and (side is None or u.side == side)]
+              for u in sorted((u for u in state.units.values()
+                               if u.status in ELIMINATED and (side is None or u.side == side)), key=lambda u: u.id)]
     cities = sorted(state.data.params["victory"]["cities"])
     out = {
         "game": "snc", "units": units, "victory_hexes": cities,
