@@ -56,6 +56,10 @@ Game-Turn), so the attack that opens the road south reads above the others; SNC'
 Shanghai ring beside the list (victory.py `aims`) and read an empty ring hex as half held only while a move into it
 is left before the Japanese player-turn; a lost played-out playout (Dai Senso) is valued -1 and a tenth of the
 position where it left the tree (search.TIED_SINCE).
+Edition 10 is edition 9 but for Formosa's search (search.AIMED_SINCE, formosa searched.AIMS_SINCE): it searches,
+beside the list, the rule set's `aims` (an Allied engineer's step toward a port or airfield without a base, 20.1,
+which the list lacks: it offers each unit its longest moves), at most three a decision, each engineer's first
+before any engineer's second; greedy of edition 10 decides as greedy of edition 9.
 Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
 nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
 from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
@@ -102,7 +106,7 @@ from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
 Rated = tuple[float | None, str, dict | None]  # greedy's rating of an order: (score, order text, reason)
-EDITION = 9  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+EDITION = 10  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before

@@ -71,6 +71,8 @@ TIED_SINCE, TIE = 9, 0.1  # from edition 9 a played-out playout lost is valued -
 # the playout left the tree: where every playout is lost (Dai Senso's august-storm soviets against greedy's axis)
 # the outcome alone reads every order alike, and the search advanced the last unit out of Manchouli (D16) when a
 # random axis had given Hailar up; a playout won or drawn keeps its outcome's value
+AIMED_SINCE, AIMS = 10, 3  # from edition 10 at most AIMS of the rule set's `aims` a decision, one a unit first
+# (Olympic's and SNC's give three at most; Formosa's, read by the search from edition 10, up to ten: searched.py)
 SCALED_SINCE = 9  # the edition that scales the tree's means to the values seen alone (MuZero), not to them and 0
 UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
 # dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
@@ -266,13 +268,25 @@ class Search:
         """From edition 7, the rule set's moves toward what its victory conditions still need (its optional `aims`:
         Olympic's units toward the last Japanese units south and Kagoshima) that the legal list lacks, each one the
         rules accept and that changes the position: searched beside the list's, for the list offers a unit's moves
-        spread over the map, not toward anything."""
+        spread over the map, not toward anything. From edition 10 (`AIMED_SINCE`, when the search first reads
+        Formosa's: each engineer's steps toward a bare port or airfield, up to ten at once in scenario 2) at most
+        `AIMS`, each unit's first before any unit's second, so the orders searched stay about `WIDTH` (a rule set
+        naming `AIMS` or fewer, Olympic's and SNC's, is searched as in edition 9)."""
         found = evaluation.hook(self.rules, "aims", self.edition, since=7)
         if found is None:
             return []
         known = {item["order"] for item in listed}
-        return [text for text in found(state, side, edition=self.edition)
-                if text not in known and practice.usable(self.rules, state, side, text) is not None]
+        texts = [text for text in found(state, side, edition=self.edition) if text not in known]
+        cut = self.edition >= AIMED_SINCE and len(texts) > AIMS  # Olympic's and SNC's (three at most) as before
+        if cut:
+            texts = _one_a_unit(texts)
+        out = []
+        for text in texts:
+            if cut and len(out) >= AIMS:
+                break
+            if practice.usable(self.rules, state, side, text) is not None:
+                out.append(text)
+        return out
 
     def within_limits(self, state: Any, side: str, rated: list[tuple[str, float]]) -> list[tuple[str, float]]:
         """Edition 5's choice of the orders searched, where the rule set counts the units over its stacking limits
@@ -392,6 +406,18 @@ class Search:
             return q + EXPLORE * node.arms[arm] * root_n / (1 + node.n[arm])
 
         return max(node.arms, key=score)
+
+
+def _one_a_unit(texts: list[str]) -> list[str]:
+    """`texts` (moves, `move UNIT ...`) with each unit's first before any unit's second, else as given."""
+    rank: dict[str, int] = {}
+    keyed = []
+    for n, text in enumerate(texts):
+        words = text.split()
+        unit = words[1] if len(words) > 1 else text
+        keyed.append((rank.get(unit, 0), n, text))
+        rank[unit] = rank.get(unit, 0) + 1
+    return [text for _, _, text in sorted(keyed)]
 
 
 def apply_command(rules, state: Any, command, dice) -> Any:

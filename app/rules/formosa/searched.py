@@ -36,7 +36,7 @@ engineers next to ports the Japanese held.
 Greedy's edition 9 also reads `aims`: an Allied engineer's one-hex steps toward a bare site no Japanese unit
 stands on, within `RESERVE_REACH` hexes, which the legal list lacks (it offers each unit its longest moves: an
 engineer next to a bare port was offered only a march past it, which `for_bases` passes over); the search reads them
-from the edition `AIMS_SINCE` names (app/rules/search.py), none yet.
+from edition `AIMS_SINCE` (10, practice.EDITION 10: app/rules/search.py, at most three a decision).
 
 What is left is never empty: with nothing else listed, the list is searched as it is."""
 from __future__ import annotations
