@@ -173,6 +173,11 @@ class GameData:
     def land(self) -> frozenset[Hex]:
         return self._land
 
+    @cached_property
+    def land_sites(self) -> tuple[tuple[str, frozenset[str], str], ...]:
+        """Every land hex in hex order as (label, features, terrain), read once (8.1 deployment walks them all)."""
+        return tuple((str(h), self.map.features_of(h), self.map.terrain_of(h)) for h in sorted(self._land))
+
     def is_coastal(self, h: Hex) -> bool:
         """A land hex next to a sea hex (ruling F11); KeyError for a hex off the map."""
         return h in self._coastal or (h not in self._land_of and self.is_land(h)

@@ -985,13 +985,15 @@ class BaseBuilding(Phase):
 def japanese_deploy_hexes(state: State, uid: str) -> list[str]:
     """8.1: where a Japanese reinforcement or replacement deploys: a city or port hex holding a Japanese unit;
     coastal defense in a port, heavy weapons in a city or town, neither where a static unit is; guerrillas with
-    a revealed static unit or in a city, town, airfield, port, rough or mountain hex free of Allied units."""
-    data = state.data
+    a revealed static unit or in a city, town, airfield, port, rough or mountain hex free of Allied units.
+    Found once per position and unit (the list of legal orders and its checks ask again and again)."""
+    return list(state.memo(("japanese deploy hexes", uid), lambda: tuple(_japanese_deploy_hexes(state, uid))))
+
+
+def _japanese_deploy_hexes(state: State, uid: str) -> list[str]:
     kind = state.spec(uid).type
     out = []
-    for h in sorted(data.land()):
-        label = str(h)
-        feats = data.map.features_of(h)
+    for label, feats, terrain in state.data.land_sites:
         mine = state.at(label, "japanese")
         if state.at(label, "allied"):
             continue
@@ -1002,8 +1004,7 @@ def japanese_deploy_hexes(state: State, uid: str) -> list[str]:
             ok = bool(feats & {"city", "town"}) and not statics
         elif kind == "guerrilla":
             ok = any(not u.concealed for u in statics) or bool(
-                feats & {"city", "town", "airfield", "major-port", "minor-port"}) or data.map.terrain_of(h) in (
-                "rough", "mountain")
+                feats & {"city", "town", "airfield", "major-port", "minor-port"}) or terrain in ("rough", "mountain")
         else:
             ok = bool(feats & {"city", "major-port", "minor-port"}) and bool(mine)
         if ok and not stack_after(state, label, "japanese", [uid]):

@@ -57,9 +57,9 @@ class GameData:
             found = self._by_label[key] = frozenset(str(h) for h in hexes())
         return found
 
-    @property
+    @cached_property
     def gearr(self) -> tuple[str, ...]:
-        """Ichi-Go 3.5: the GEARR, 1801 to 0925 in order."""
+        """Ichi-Go 3.5: the GEARR, 1801 to 0925 in order (read once: the map never changes)."""
         return tuple(str(h) for h in self.map.railroads[0].path)
 
     @cached_property
@@ -103,8 +103,17 @@ class GameData:
     def north_edge(self) -> frozenset[str]:
         return frozenset(str(h) for h in self.map.edge_hexes("north"))
 
+    @cached_property
+    def _land_by_label(self) -> dict[str, bool]:
+        """`land`'s answers, by the label asked (the map never changes; a label that fails to parse is never kept)."""
+        return {}
+
     def land(self, h: str) -> bool:
-        return self.map.on_map(H(h)) and self.map.terrain_of(H(h)) not in ("lake", "sea")
+        """A hex on the map that is neither lake nor sea (asked hundreds of thousands of times a game: kept)."""
+        found = self._land_by_label.get(h)
+        if found is None:
+            found = self._land_by_label[h] = self.map.on_map(H(h)) and self.map.terrain_of(H(h)) not in ("lake", "sea")
+        return found
 
     def neighbours(self, h: str) -> tuple[str, ...]:
         return self.map.neighbour_labels(h)
