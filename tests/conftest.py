@@ -72,17 +72,6 @@ def pytest_runtest_logfinish(nodeid, location):
             f.write(f"{time.perf_counter() - wall:.3f}\t{time.process_time() - cpu:.3f}\t{nodeid}\n")
 
 
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (the README's test command): one worker more than this process may run on. A third of a whole run's
-    wall time is waiting, not computing: on Chromium drawing a page, on a PostgreSQL server, on a subprocess killed
-    and started again (a clean-clone run on two workers at 1536c95: the tests' wall 2050 s, their own CPU under 1000
-    s; docs/testing.md); the extra worker computes meanwhile. PYTEST_XDIST_AUTO_NUM_WORKERS still decides where set."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None  # pytest-xdist's own hook reads it
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 1
-
-
 def pytest_collection_modifyitems(items):
     """Every test on PostgreSQL (it uses the server, or is the postgresql case of a `db_location`) is marked
     `postgres`, so `-m "not postgres"` leaves them out. The modules run longest first (each module's tests in their
