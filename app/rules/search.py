@@ -26,10 +26,9 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    held, reach and safety, and from edition 3 the game's own stakes, within +-0.9; every decision on the path
    learns the value.
 
-The order played is the root's most visited; from edition 12 (`SECURE_SINCE`) another tried `SECURE_AT` times or
-more that reads better beyond both standard errors and `MARGIN` (its mean less its error above the most visited's
-mean plus its own and 0.005): where the means lie close the most visited is the prior's choice, not the
-playouts'. A decision with one usable order plays it without a playout.
+The order played is the root's most visited; from edition 12 (`SECURE_SINCE`) the one whose mean less its standard
+error is highest, of those with `SECURE_AT` playouts or more (the most visited on a tie): the most visited is the
+prior's choice where the means lie close. A decision with one usable order plays it without a playout.
 
 The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
 for another time): it runs playouts while another as long as the longest so far fits in its CPU time (at least
@@ -77,13 +76,10 @@ TIED_SINCE, TIE = 9, 0.1  # from edition 9 a played-out playout lost is valued -
 AIMED_SINCE, AIMS = 10, 3  # from edition 10 at most AIMS of the rule set's `aims` a decision, one a unit first
 # (Olympic's and SNC's give three at most; Formosa's, read by the search from edition 10, up to ten: searched.py)
 SCALED_SINCE = 9  # the edition that scales the tree's means to the values seen alone (MuZero), not to them and 0
-SECURE_SINCE, SECURE_AT, MARGIN = 12, 4, 0.005  # from edition 12 the order played is the most visited unless
-# another, tried at least SECURE_AT times, reads better beyond both standard errors and MARGIN (its mean less its
-# error above the most visited's mean plus its own and MARGIN): PUCT gives visits by the prior where means lie
-# close, and SNC s3's Chinese attacked Shanghai out of the ring on GT 3 (176 playouts at -0.091, prior 0.727) over
-# `end` (110 at -0.075, prior 0.182; every dice after it read +0.04). A plain best-lower-bound choice (a scratch
-# run) chose on differences of 0.001 where every playout was lost alike (August Storm's soviets), and lost the two
-# games edition 11 won there
+SECURE_SINCE, SECURE_AT = 12, 4  # from edition 12 the order played is the one whose mean less its standard error is
+# highest, of those with at least SECURE_AT playouts (the most visited on a tie), not the most visited: PUCT gives
+# visits by the prior where means lie close, and SNC s3's Chinese attacked Shanghai out of the ring on GT 3 (176
+# playouts at -0.091, prior 0.727) over `end` (110 at -0.075, prior 0.182; every dice after it read +0.04)
 UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
 # dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
 
@@ -149,28 +145,14 @@ class Node:
     def mean(self, arm: str) -> float:
         return self.total[arm] / self.n[arm] if self.n.get(arm) else 0.0
 
-    def error(self, arm: str) -> float:
-        """The standard error of the mean of `arm`'s playouts (inf below `SECURE_AT` playouts)."""
+    def secure(self, arm: str) -> float:
+        """The mean less its standard error (-inf below `SECURE_AT` playouts): edition 12's choice."""
         n = self.n.get(arm, 0)
         if n < SECURE_AT:
-            return math.inf
+            return -math.inf
         mean = self.total[arm] / n
-        return math.sqrt(max(self.squares.get(arm, 0.0) / n - mean * mean, 0.0) / (n - 1))
-
-    def secure(self, arm: str) -> float:
-        """The mean less its standard error (-inf below `SECURE_AT` playouts)."""
-        return self.mean(arm) - self.error(arm)
-
-    def better(self, ranked: list[str]) -> list[str]:
-        """Edition 12's choice: `ranked` (most visited first) with, first, the order that reads better than the most
-        visited beyond both standard errors and `MARGIN`, the best such by its mean less its error, if there is one."""
-        top = ranked[0]
-        bar = self.mean(top) + self.error(top) + MARGIN
-        found = [a for a in ranked[1:] if self.secure(a) > bar]
-        if not found:
-            return ranked
-        best = max(found, key=self.secure)
-        return [best] + [a for a in ranked if a != best]
+        spread = max(self.squares.get(arm, 0.0) / n - mean * mean, 0.0) * n / (n - 1)
+        return mean - math.sqrt(spread / n)
 
 
 def policy(rules, settings: dict) -> practice.Policy:
@@ -203,7 +185,6 @@ class Search:
         self.made = 0  # nodes expanded, for their draws' seeds
         self.started = time.process_time()  # a timed decision's CPU counts from here
         self.ran_at = 0.0
-        self.switched = False  # edition 12: the order played is not the most visited (`Node.better`)
 
     @functools.cached_property
     def seed(self) -> int:
@@ -224,8 +205,7 @@ class Search:
                 self.run()
             ranked = sorted(root.arms, key=lambda a: (-root.n.get(a, 0), -root.mean(a)))
             if self.edition >= SECURE_SINCE:
-                ranked = root.better(ranked)
-                self.switched = ranked[0] != max(root.arms, key=lambda a: (root.n.get(a, 0), root.mean(a)))
+                ranked = sorted(ranked, key=lambda a: -root.secure(a))  # stable: the most visited on a tie
             if practice.usable(self.rules, self.state, self.side, ranked[0]) is not None:
                 return ranked[0], self.reason(ranked)
             root.arms = {a: p for a, p in root.arms.items() if a != ranked[0]}
@@ -234,7 +214,7 @@ class Search:
     def reason(self, ranked: list[str]) -> dict:
         root, best = self.root, ranked[0]
         value = round(root.mean(best), 3)
-        rule = "better beyond the errors" if self.switched else "most playouts"
+        rule = "most playouts" if self.edition < SECURE_SINCE else "best sure value"
         why = {"case": SEARCH_CASE, "rule": rule, "playouts": self.done, "visits": root.n.get(best, 0),
                "value": value}
         runner = ranked[1] if len(ranked) > 1 else None

@@ -1,8 +1,8 @@
-"""Search edition 12 (app/rules/search.py `SECURE_SINCE`; practice.EDITION 12): the order played is the most
-visited unless another, tried `SECURE_AT` times or more, reads better beyond both standard errors. Where the means
-lie close PUCT gives the visits by the prior: SNC s3's Chinese attacked Shanghai out of the ring over `end`, and
-here Across the Strait's axis ends its last Combat Phase (every playout lost) rather than counterattack Taihoku.
-Seats of edition 11 and older choose as played (tests/rules/test_pinned_decisions.py)."""
+"""Search edition 12 (app/rules/search.py `SECURE_SINCE`; practice.EDITION 12): the order played is the one whose
+playouts' mean less its standard error is highest (of those with `SECURE_AT` playouts or more), not the most
+visited. Where the means lie close PUCT gives the visits by the prior: SNC s3's Chinese attacked Shanghai out of
+the ring over `end`, and here Across the Strait's axis ends its last Combat Phase (every playout lost) rather than
+counterattack Taihoku. Seats of edition 11 and older choose as played (tests/rules/test_pinned_decisions.py)."""
 from __future__ import annotations
 
 from app.events.dice import SeededDice
@@ -36,24 +36,12 @@ def test_from_edition_12_the_axis_counterattacks_where_ending_loses_every_playou
     assert played == "next" and why["rule"] == "most playouts"  # the prior's visits
     name, settings = practice.parse_spec(DAISENSO, "search:40")  # a seat created now
     chosen, reason = practice.choose(DAISENSO, name, state, "axis", settings, 1)
-    assert chosen == "attack w4324 with jp-10-army" and reason["rule"] == "better beyond the errors"
+    assert chosen == "attack w4324 with jp-10-army" and reason["rule"] == "best sure value"
     assert reason["value"] > -1.0  # ending the phase is lost whatever the dice: the attack keeps a reading above it
 
 
-def _node(stats: dict[str, list[float]]) -> search.Node:
+def test_an_order_tried_fewer_than_four_times_is_not_chosen_on_its_mean():
     node = search.Node()
-    node.n = {arm: len(values) for arm, values in stats.items()}
-    node.total = {arm: sum(values) for arm, values in stats.items()}
-    node.squares = {arm: sum(v * v for v in values) for arm, values in stats.items()}
-    return node
-
-
-def test_the_most_visited_is_kept_unless_another_reads_better_beyond_both_errors():
-    flat = _node({"end": [-0.9] * 30, "stop": [-0.896] * 6})  # all lost alike (within 0.005): the prior's kept
-    assert flat.better(["end", "stop"]) == ["end", "stop"]
-    few = _node({"end": [-0.5] * 30, "attack": [1.0] * 3})  # three playouts: too few to read
-    assert few.better(["end", "attack"]) == ["end", "attack"]
-    noisy = _node({"attack": [-0.2, 0.2] * 20, "end": [-0.3, 0.3] * 5 + [0.1]})  # within the errors
-    assert noisy.better(["attack", "end"])[0] == "attack"
-    clear = _node({"attack": [-0.1, -0.08] * 80, "end": [-0.07, -0.06] * 50})
-    assert clear.better(["attack", "end"]) == ["end", "attack"]
+    node.n, node.total, node.squares = {"a": 3, "b": 40}, {"a": 2.7, "b": -4.0}, {"a": 2.43, "b": 0.4}
+    assert node.secure("a") == float("-inf")
+    assert abs(node.secure("b") - (-0.1)) < 1e-9  # every value -0.1: no spread
