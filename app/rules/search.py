@@ -26,9 +26,7 @@ so chance needs no nodes of its own), with a value at the leaves where TripleA's
    held, reach and safety, and from edition 3 the game's own stakes, within +-0.9; every decision on the path
    learns the value.
 
-The order played is the root's most visited; from edition 12 (`SECURE_SINCE`) the one whose mean less its standard
-error is highest, of those with `SECURE_AT` playouts or more (the most visited on a tie): the most visited is the
-prior's choice where the means lie close. A decision with one usable order plays it without a playout.
+The order played is the root's most visited. A decision with one usable order plays it without a playout.
 
 The budget, chosen at the game's creation: `search` thinks for about `SECONDS` of CPU a decision (`search:3s`
 for another time): it runs playouts while another as long as the longest so far fits in its CPU time (at least
@@ -76,10 +74,6 @@ TIED_SINCE, TIE = 9, 0.1  # from edition 9 a played-out playout lost is valued -
 AIMED_SINCE, AIMS = 10, 3  # from edition 10 at most AIMS of the rule set's `aims` a decision, one a unit first
 # (Olympic's and SNC's give three at most; Formosa's, read by the search from edition 10, up to ten: searched.py)
 SCALED_SINCE = 9  # the edition that scales the tree's means to the values seen alone (MuZero), not to them and 0
-SECURE_SINCE, SECURE_AT = 12, 4  # from edition 12 the order played is the one whose mean less its standard error is
-# highest, of those with at least SECURE_AT playouts (the most visited on a tie), not the most visited: PUCT gives
-# visits by the prior where means lie close, and SNC s3's Chinese attacked Shanghai out of the ring on GT 3 (176
-# playouts at -0.091, prior 0.727) over `end` (110 at -0.075, prior 0.182; every dice after it read +0.04)
 UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
 # dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
 
@@ -139,20 +133,10 @@ class Node:
         self.visits = 0
         self.n: dict[str, int] = {}
         self.total: dict[str, float] = {}
-        self.squares: dict[str, float] = {}  # the sum of the squared values, for the root's standard errors
         self.children: dict[str, Node] = {}
 
     def mean(self, arm: str) -> float:
         return self.total[arm] / self.n[arm] if self.n.get(arm) else 0.0
-
-    def secure(self, arm: str) -> float:
-        """The mean less its standard error (-inf below `SECURE_AT` playouts): edition 12's choice."""
-        n = self.n.get(arm, 0)
-        if n < SECURE_AT:
-            return -math.inf
-        mean = self.total[arm] / n
-        spread = max(self.squares.get(arm, 0.0) / n - mean * mean, 0.0) * n / (n - 1)
-        return mean - math.sqrt(spread / n)
 
 
 def policy(rules, settings: dict) -> practice.Policy:
@@ -204,8 +188,6 @@ class Search:
             if not root.visits:
                 self.run()
             ranked = sorted(root.arms, key=lambda a: (-root.n.get(a, 0), -root.mean(a)))
-            if self.edition >= SECURE_SINCE:
-                ranked = sorted(ranked, key=lambda a: -root.secure(a))  # stable: the most visited on a tie
             if practice.usable(self.rules, self.state, self.side, ranked[0]) is not None:
                 return ranked[0], self.reason(ranked)
             root.arms = {a: p for a, p in root.arms.items() if a != ranked[0]}
@@ -214,8 +196,7 @@ class Search:
     def reason(self, ranked: list[str]) -> dict:
         root, best = self.root, ranked[0]
         value = round(root.mean(best), 3)
-        rule = "most playouts" if self.edition < SECURE_SINCE else "best sure value"
-        why = {"case": SEARCH_CASE, "rule": rule, "playouts": self.done, "visits": root.n.get(best, 0),
+        why = {"case": SEARCH_CASE, "rule": "most playouts", "playouts": self.done, "visits": root.n.get(best, 0),
                "value": value}
         runner = ranked[1] if len(ranked) > 1 else None
         against = (f"; next {runner!r}, {root.n.get(runner, 0)} playouts, {root.mean(runner):+.2f}"
@@ -409,9 +390,6 @@ class Search:
         for at, arm in path:
             at.n[arm] = at.n.get(arm, 0) + 1
             at.total[arm] = at.total.get(arm, 0.0) + found
-        if path:  # the root's first: its orders' standard errors (edition 12's choice)
-            root, arm = path[0]
-            root.squares[arm] = root.squares.get(arm, 0.0) + found * found
 
     def select(self, node: Node) -> str:
         """PUCT: an order not yet tried (the best rated first), else the best of mean (for the side deciding
