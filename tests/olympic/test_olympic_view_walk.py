@@ -5,6 +5,8 @@ what a player sees: the counters and control on the map, the combat panel of the
 end of the game. Each starts from a position (tests/olympic/olympic_given.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from olympic_given import given, of, programmed, refused, when
 
 from app.rules.olympic import GAME, victory
@@ -26,6 +28,15 @@ def test_the_view_shows_each_counter_as_printed_and_a_city_the_americans_took_as
     assert seen["control"][MIYAZAKI] == "american"           # R19: taken, though a City is Japanese at start
     assert {seen["control"][h] for h in seen["victory_hexes"] if h != MIYAZAKI} == {"japanese"}   # R20's cities
     assert (seen["winner"], seen["end_reason"], seen["side_to_act"]) == (None, None, "american")
+
+
+def test_the_view_shows_a_unit_at_sea_and_the_game_turn_a_unit_eliminated_returns_on():
+    """Note 6: the 25-27, eliminated supplied on Game-Turn 2, returns on Game-Turn 5; the 25-35 is at sea."""
+    state = given(units={US_A: "3235", US_B: "3437"})
+    state = replace(state, units={**state.units, US_A: replace(state.units[US_A], status="eliminated", hex=None,
+                                                               returns_on=5)})
+    units = {u["id"]: u for u in GAME.view(state, "american")["units"]}
+    assert (units[US_B]["at_sea"], units[US_A]["returns_on"], units[US_A]["steps"]) == (True, 5, 0)
 
 
 def test_the_combat_panel_of_an_american_exchange_owes_the_militia_and_reads_the_left_hand_numbers():
@@ -121,3 +132,10 @@ def test_8_8_no_attack_across_an_all_sea_hexside():
     state = given(units={JP4A: "1324", US_A: "1325"})
     assert refused(state, "american", "attack 1324 with 25-27", "Olympic 8.8") == \
         "Olympic 8.8: us-25-27 in 1325 is not next to 1324"
+
+
+def test_sequence_a_a_unit_not_in_play_does_not_attack():
+    """The 25-35 waits in the pool (it arrives later, ruling R18): an attack naming it is refused, nothing rolled."""
+    state = given(units={US_A: "3235", JP4A: "3136"})
+    assert refused(state, "american", "attack 3136 with 25-27 25-35", "Olympic sequence A") == \
+        "Olympic sequence A: there is no unit us-25-35 in play"
