@@ -163,8 +163,8 @@ def _lands_among(state: State, h: str, units: list[Unit]) -> None:
     japanese = [u for u in state.at(h) if u.side == "japanese"]
     if japanese:
         raise IllegalOrder("Ichi-Go 6.0", f"{h} holds japanese units: opposing units never stack together")
-    bad = stack_violation(state, h, units)
-    if bad:
+    bad = stack_violation(state, h, units) if any(u.nation == "chinese" for u in state.at(h)) else None
+    if bad:  # with no Chinese unit there, the US limit alone is checked once the units have landed (6.4)
         raise IllegalOrder("Ichi-Go 6.4", f"{bad}: a US reinforcement landing moves no unit out of the beachhead "
                                           "(only the mainland landing of 5.3 item 12 does)")
 
