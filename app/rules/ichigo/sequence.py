@@ -305,7 +305,7 @@ def _place_candidates(state: State, side: str) -> Iterator[dict]:
 def _land_candidates(state: State, side: str) -> Iterator[dict]:
     """Ichi-Go 5.3 items 4 and 12, 8.11: up to eight US divisions from the pool, ashore at Takao-Tainan on the
     Formosa landing turn, else at a beachhead or a mainland port (an occupied port with each hex its units may be
-    moved to)."""
+    moved to); since rules version 12 (ruling E46) as many as the hex still takes (6.4)."""
     d = state.data
     pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
                   and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
@@ -316,8 +316,14 @@ def _land_candidates(state: State, side: str) -> Iterator[dict]:
         yield {"units": group}
         return
     ports = causeway.mainland_landings(d)
+    room = int(d.scenario["stacking"]["us"])
     for h in dict.fromkeys([*state.beachheads.values(), *ports]):
-        yield {"units": group, "hex": h}
+        if state.since(12):  # ruling E46: as many as the hex still takes (6.4), so a landing is listed where it fits
+            fits = pool[:room - len([u for u in state.at(h) if u.nation == "us"])]
+            if fits:
+                yield {"units": fits, "hex": h}
+        else:
+            yield {"units": group, "hex": h}
         if h in ports and causeway.port_holders(state, h):
             for away in causeway.displacement_hexes(state, h):
                 yield {"units": group, "hex": h, "displace": away}
