@@ -135,3 +135,13 @@ def test_a_map_its_neighbours_and_parse_give_one_object_per_hex_equal_to_one_bui
         built = Hex(h.col, h.row, h.sheet)
         assert built == h and hash(built) == hash(h) and built in held and held[built] is h
     assert Hex(1, 1) != Hex(1, 1, "w") and Hex.parse("w0101") == Hex(1, 1, "w")
+
+
+def test_a_situation_of_plain_sets_is_searched_as_before():
+    """A caller that builds its situation from plain sets and lists (no key can hold them) is answered as the search
+    answers it, never refused."""
+    sit = Situation(enemy_occupied={H("0506")}, ezoc={H("0504")})
+    assert _same_reach(movement.reach(WOODS, RULES, MOVER, sit), movement._search(WOODS, RULES, MOVER, sit))
+    line = TraceSituation(enemy_occupied={H("0506")})
+    assert paths.trace(WOODS, H("0505"), [H("0508")], LINE, line) == paths._search(
+        WOODS, H("0505"), frozenset({H("0508")}), LINE, line)

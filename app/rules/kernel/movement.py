@@ -296,9 +296,13 @@ def reach(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation | No
     sit = sit or Situation()
     if sit.extra_cost is not None:
         return _search(gmap, rules, mover, sit)
-    key = (Same(rules), mover, sit.enemy_occupied, sit.ezoc,
-           sit.friendly_occupied if rules.friendly_negates_ezoc else None,
-           frozenset(sit.forbidden.items()), frozenset(sit.surcharge.items()))
+    try:
+        key = (Same(rules), mover, sit.enemy_occupied, sit.ezoc,
+               sit.friendly_occupied if rules.friendly_negates_ezoc else None,
+               frozenset(sit.forbidden.items()), frozenset(sit.surcharge.items()))
+        hash(key)
+    except TypeError:  # a situation of plain sets or lists: no key names it, so it is searched afresh
+        return _search(gmap, rules, mover, sit)
     return _REACHES.answer(gmap, key, lambda: _search(gmap, rules, mover, sit))
 
 

@@ -100,9 +100,14 @@ def trace(
     """
     sit = sit or TraceSituation()
     targets = frozenset(sources)
-    if sit.blocked is not None or sit.allowed is not None:
+    key = (start, targets, rules, sit)
+    try:
+        hash(key)
+    except TypeError:  # a situation of plain sets: no key names it
+        key = None
+    if key is None or sit.blocked is not None or sit.allowed is not None:
         return _search(gmap, start, targets, rules, sit)
-    found = _TRACES.answer(gmap, (start, targets, rules, sit), lambda: _kept(_search(gmap, start, targets, rules, sit)))
+    found = _TRACES.answer(gmap, key, lambda: _kept(_search(gmap, start, targets, rules, sit)))
     return None if found is None else list(found)
 
 
