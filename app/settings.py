@@ -21,6 +21,7 @@ class Settings:
 
     db: str = "db/hexledger.sqlite3"
     busy_timeout: float = 30.0
+    fsync: bool | None = None
     snapshot_every: int = 50
     state_cache: int = 256
     view_cache: int = 512
@@ -113,6 +114,16 @@ def _flag(raw: str) -> bool:
     return raw.lower() in ("1", "true", "yes")
 
 
+def _switch(raw: str) -> bool:
+    """On (`1`, `true`, `yes`, `on`) or off (`0`, `false`, `no`, `off`); anything else is not understood."""
+    word = raw.lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"expected on or off, got {raw!r}")
+
+
 def _listed(raw: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in raw.split(",") if part.strip())
 
@@ -133,6 +144,9 @@ VARIABLES = (
              "`postgresql://user:password@host/db`; `--db` (before or after a command) overrides it", _STORE),
     Variable("HEXLEDGER_BUSY_TIMEOUT", "busy_timeout", _number(above=0), "seconds a write waits for another "
              "writer's lock before it answers that the database is busy (HTTP 503, `ingest-email` exit 75)", _STORE),
+    Variable("HEXLEDGER_FSYNC", "fsync", _switch, "`off`: SQLite commits do not wait for the disk (an order "
+             "acknowledged still survives the process being killed, not a power cut); only for databases nobody "
+             "keeps, such as the test suite's. On unless set (PostgreSQL's durability is its server's)", _STORE),
     Variable("HEXLEDGER_SNAPSHOT_EVERY", "snapshot_every", _whole(1), "events between stored snapshots (a cache: "
              "the interval changes no answer, only how many events a load folds)", _STORE),
     Variable("HEXLEDGER_STATE_CACHE", "state_cache", _whole(0), "folded states a process keeps in memory "

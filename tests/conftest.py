@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from app.events import dice
+from app.events.backends import sync_to_disk
+from app.events.sqlite import GroupCommit
 from app.events.store import EventStore
 from app.projections import state as projection
 from app.rules.catalog import installed
@@ -26,6 +28,20 @@ CATALOG = installed()  # the rule sets installed here
 settings.register_profile("hexledger", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("hexledger")
+
+# The suite's databases are thrown away: its SQLite commits do not wait for the disk (HEXLEDGER_FSYNC=off, for the
+# servers and commands it starts too), which is 2-10 ms a commit on this machine's disk and tens of thousands of
+# commits. A commit is in the journal all the same, so every kill test still proves that nothing acknowledged is
+# lost; the tests of the fsync itself turn it on (`disk_sync`). docs/testing.md, "Where the time goes".
+sync_to_disk(False)
+os.environ["HEXLEDGER_FSYNC"] = "off"
+
+
+@pytest.fixture
+def disk_sync(monkeypatch):
+    """Commits wait for the disk, as they do outside the test suite (HEXLEDGER_FSYNC unset)."""
+    monkeypatch.setattr(GroupCommit, "to_disk", True)
+    monkeypatch.delenv("HEXLEDGER_FSYNC")
 
 
 @pytest.fixture

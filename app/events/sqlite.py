@@ -273,6 +273,7 @@ class GroupCommit:
     processes are covered too; each process acknowledges only its own."""
 
     BATCH_PARTS = 16  # at most this many writers' transactions in one commit (other processes wait for the lock)
+    to_disk = True  # this process's commits wait for the disk (HEXLEDGER_FSYNC, app/events/backends.sync_to_disk)
 
     _all: weakref.WeakValueDictionary[str, GroupCommit] = weakref.WeakValueDictionary()  # while a connection
     # holds it: a store dropped without close() lets its group, and the shared connection, go with it
@@ -453,6 +454,8 @@ class GroupCommit:
                     self.cond.notify_all()
 
     def _fsync(self) -> None:
+        if not GroupCommit.to_disk:  # committed all the same: a killed process loses nothing, a power cut may
+            return
         wal = self.wal if os.path.exists(self.wal) else self.file  # no WAL: a file system that refused the mode
         # the journal's data (and its size) as SQLite's own sync does it, fdatasync; the folder, once, in full:
         # it holds a new journal's name

@@ -324,8 +324,8 @@ def counter(u: dict, x: float, y: float, sides: dict[str, str], hex_label: str =
     nation, sch = scheme(u, sides)
     shown = {k: v for k, v in u.items() if k != "hex"}
     face = _face(json.dumps(shown, sort_keys=True, default=str), sch.field, sch.ink)
-    return el("g", el("title", describe(u)), face, class_="counter", data_unit=u["id"], data_side=u["side"],
-              data_nation=nation, data_type=type_of(u.get("type")) or "", data_hex=hex_label,
+    return el("g", join((el("title", describe(u)), face), "\n"), class_="counter", data_unit=u["id"],
+              data_side=u["side"], data_nation=nation, data_type=type_of(u.get("type")) or "", data_hex=hex_label,
               data_steps="" if u.get("steps") is None else u["steps"], data_lost=steps_lost(u) or None,
               transform=f"translate({x:.1f},{y:.1f})")
 
@@ -346,7 +346,7 @@ def _face(unit: str, fill: str, ink: str) -> Markup:
                         text_anchor="middle", fill=ink))
         if u.get("factors"):
             parts.append(_text(str(u["factors"]), mid, lay.factor_y, lay.factor_font, ink, "factors", True))
-        return join(parts)
+        return join(parts, "\n")
     kind = type_of(u.get("type"))
     if kind is not None:
         mark = size_mark(size_of(u))
@@ -363,7 +363,7 @@ def _face(unit: str, fill: str, ink: str) -> Markup:
     if u.get("indicator"):
         parts.append(el("text", str(u["indicator"])[:2], class_="indicator", x=4.5, y=by + bh + 1, font_size="6",
                         font_weight="bold", text_anchor="middle", fill=ink))
-    return join(parts)
+    return join(parts, "\n")  # a line each: the picture travels by email as text (render._lines)
 
 
 def blank(x: float, y: float, sch: Scheme) -> Markup:

@@ -86,8 +86,20 @@ class Layout:
         return (mx + px, my + py), (mx - px, my - py)
 
 
+def _num(v: float) -> str:
+    """One decimal, without a trailing `.0` (most corners fall on whole units): a smaller picture, drawn the same."""
+    text = f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
 def _pts(points) -> str:
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def _lines(parts) -> Markup:
+    """Elements one a line: a picture attached to an email then travels as text (lines well under SMTP's 998
+    octets, app/mail/compose.py) instead of base64, a third smaller; whitespace between elements draws nothing."""
+    return Markup("\n").join(parts)
 
 
 def _parse(label: str | None) -> Hex | None:
@@ -139,7 +151,7 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
         cx, cy = lay.centre(h)
         markers.append(el("circle", class_="control", data_hex=label, data_side=side, cx=cx + lay.size * 0.7,
                           cy=cy - lay.size * 0.35, r="4.3", fill=marked[side], stroke="#fff", stroke_width="1.3"))
-    out.append(el("g", *places, class_="places"))
+    out.append(el("g", _lines(places), class_="places"))
 
     counters = []
     stacks: dict[str, list[dict]] = defaultdict(list)
@@ -148,14 +160,14 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
     for label, stack in stacks.items():
         cx, cy = lay.centre(Hex.parse(label))
         counters += pieces.stack(stack, cx, cy, colours, label)
-    out.append(el("g", *counters, class_="units"))
-    out.append(el("g", *markers, class_="markers"))
+    out.append(el("g", _lines(counters), class_="units"))
+    out.append(el("g", _lines(markers), class_="markers"))
 
     if key is not None:
         out.append(key)
     # opened on its own (a turn email's attachment, `cli.py render`), the picture is at the viewer's default zoom:
     # ids 11 px high, factors 15 px (the viewer sizes it to its box and keeps the viewBox)
-    svg = el("svg", *out, xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width:.0f} {height:.0f}",
+    svg = el("svg", _lines(out), xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width:.0f} {height:.0f}",
              width=f"{width * READABLE:.0f}", height=f"{height * READABLE:.0f}",
              font_family="DejaVu Sans, Arial, sans-serif", class_="hexmap")
     return str(svg)
@@ -184,14 +196,14 @@ def _static_layers(game_map: GameMap) -> _Static:
         if t not in terrains:
             terrains.append(t)
         polygons.append(el("polygon", data_hex=h, data_terrain=t, points=_pts(lay.corners(h)),
-                           fill=terrain_colour(t), stroke="#6b6b5a", stroke_width="0.8"))
-    layers = [el("g", *polygons, class_="terrain")]
+                           fill=terrain_colour(t)))
+    layers = [el("g", _lines(polygons), class_="terrain", stroke="#6b6b5a", stroke_width="0.8")]
 
     labels = []
     for h in game_map.hexes():
         cx, cy = lay.centre(h)
         labels.append(el("text", str(h), x=cx, y=cy - lay.size * 0.62))
-    layers.append(el("g", *labels, class_="labels", font_size="8", fill="#55533f", text_anchor="middle"))
+    layers.append(el("g", _lines(labels), class_="labels", font_size="8", fill="#55533f", text_anchor="middle"))
 
     routes = []
     for route in game_map.railroads:
@@ -201,7 +213,8 @@ def _static_layers(game_map: GameMap) -> _Static:
     for route in game_map.roads:
         routes.append(el("polyline", class_="road", points=_pts(lay.centre(h) for h in route.path),
                          stroke="#8b5a2b", stroke_width="2.5"))
-    layers.append(el("g", *routes, class_="routes", fill="none", stroke_linecap="round", stroke_linejoin="round"))
+    layers.append(el("g", _lines(routes), class_="routes", fill="none", stroke_linecap="round",
+                     stroke_linejoin="round"))
 
     side_feats: list[str] = []
     lines = []
@@ -212,7 +225,7 @@ def _static_layers(game_map: GameMap) -> _Static:
             (x1, y1), (x2, y2) = lay.edge(side.a, side.b)
             lines.append(el("line", data_hexside=side, data_feature=feat, x1=x1, y1=y1, x2=x2, y2=y2,
                             stroke=_pick(feat, HEXSIDE_COLOURS, FALLBACK_HEXSIDE), stroke_width="5"))
-    layers.append(el("g", *lines, class_="hexsides", stroke_linecap="round"))
+    layers.append(el("g", _lines(lines), class_="hexsides", stroke_linecap="round"))
 
     places = []
     for h in game_map.hexes():
@@ -292,7 +305,8 @@ def _legend(x0: float, terrains: list[str], hexsides: list[str], units: list[dic
            "many counters in the hex")
     for n, line in enumerate(key):
         out.append(el("text", line, x="0", y=y + 11 * n, font_size="8.5", fill="#555"))
-    return el("g", *out, class_="legend", transform=f"translate({x0 + 8:.0f},16)", font_size="10", fill="#222"), y + 60
+    return el("g", _lines(out), class_="legend", transform=f"translate({x0 + 8:.0f},16)", font_size="10",
+              fill="#222"), y + 60
 
 
 def render_state(rules, state, viewer: str) -> str | None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from app.events.backends import open_store
+from app.events.backends import open_store, sync_to_disk
 from app.events.interface import Store
 from app.projections import cache
 from app.rules.base import Catalog
@@ -138,6 +138,8 @@ class Application:
         """The service on its own connection (one per thread) to the database the settings name (`settings.db`, a
         SQLite file or a postgresql:// URL; a location alone: the default settings on it)."""
         settings = settings if isinstance(settings, Settings) else Settings(db=settings)
+        if settings.fsync is not None:
+            sync_to_disk(settings.fsync)
         store = open_store(settings.db, busy_timeout=settings.busy_timeout, snapshot_every=settings.snapshot_every)
         return cls(store, mail, transport, settings=settings, **options)
 

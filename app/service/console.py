@@ -40,6 +40,8 @@ class Console:
     def _store(self) -> Store:
         if self._opened is None:
             s = self.settings
+            if s.fsync is not None:
+                backends.sync_to_disk(s.fsync)
             self._opened = backends.open_store(s.db, busy_timeout=s.busy_timeout, snapshot_every=s.snapshot_every)
         return self._opened
 

@@ -93,7 +93,8 @@ class Letters:
             if prompt["your_turn"]:  # the picture goes with the turn: a waiting seat has the text
                 svg = render.render_map(the_map, view, rules.sides,
                                         title=f"{game_id} after event {seq}, as {seat.seat}")
-                picture = (f"{game_id}-event-{seq}-{seat.seat}.svg", "image/svg+xml", svg.encode("utf-8"))
+                picture = (f"{game_id}-event-{seq}-{seat.seat}.svg", "image/svg+xml",
+                           svg.encode("ascii", "xmlcharrefreplace"))  # any name as a character reference
             area = textmap.render_area(the_map, view, seat.side, since[earlier:], picture[0] if picture else None)
         deadline = self._deadline(game_id, prompt["to_act"], seat, now.meta)
         mine = {"deadline": deadline,

@@ -40,7 +40,8 @@ def _until(condition, seconds: float = 30.0) -> None:
     assert condition()
 
 
-def test_writers_queued_together_share_one_commit_and_one_fsync_and_each_keeps_its_chain(tmp_path, monkeypatch):
+def test_writers_queued_together_share_one_commit_and_one_fsync_and_each_keeps_its_chain(tmp_path, monkeypatch,
+                                                                                         disk_sync):
     """One writer holds the turn while five queue: one on a game of its own, one stale on the holder's game, two on
     one game from the same seq, and one whose transaction fails after its append. They commit in one transaction
     and one fsync of the WAL; the stale writer and the later of the same-game pair are told Conflict, the failed

@@ -11,6 +11,8 @@ from app.events.sqlite import GroupCommit
 from app.events.store import Conflict, EventStore, NewEvent, UnknownGame
 from app.rules.catalog import installed
 from app.service import games
+from app.service.console import Console
+from app.settings import Settings
 
 CATALOG = installed()  # the rule sets installed here
 
@@ -71,7 +73,28 @@ def test_durable_settings(store):
     assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the store fsyncs the WAL itself
 
 
-def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsync(tmp_path, monkeypatch):
+@pytest.mark.parametrize("setting, fsyncs", [({}, True), ({"HEXLEDGER_FSYNC": "on"}, True),
+                                             ({"HEXLEDGER_FSYNC": "off"}, False)])
+def test_hexledger_fsync_off_commits_without_waiting_for_the_disk(tmp_path, monkeypatch, disk_sync, setting, fsyncs):
+    """HEXLEDGER_FSYNC=off (a database nobody keeps): the command's orders are committed, readable by any other
+    connection, without an fsync of the journal; unset or on, each waits for one."""
+    synced: list[int] = []
+    real_fdatasync = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (synced.append(fd), real_fdatasync(fd))[1])
+    path = str(tmp_path / "kept.sqlite3")
+    console = Console(Settings.from_env({"HEXLEDGER_DB": path, **setting}), CATALOG)
+    game_id = console.create("skirmish", None, None, None, None)["game_id"]
+    assert bool(synced) is fsyncs
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]
+
+
+def test_hexledger_fsync_is_on_or_off():
+    with pytest.raises(ValueError, match="HEXLEDGER_FSYNC: expected on or off, got 'sometimes'"):
+        Settings.from_env({"HEXLEDGER_FSYNC": "sometimes"})
+    assert Settings.from_env({"HEXLEDGER_FSYNC": "0"}).fsync is False and Settings.from_env({}).fsync is None
+
+
+def test_an_acknowledged_append_is_fsynced_and_concurrent_writers_share_the_fsync(tmp_path, monkeypatch, disk_sync):
     """Acknowledged means durable under group commit: every append returns only after an fsync of the WAL that
     began when its event was already committed (visible to a new connection), and appends made while an fsync runs
     share the next one (and one transaction: app/events/sqlite.py GroupCommit)."""

@@ -5,9 +5,10 @@ units are there, the other side's hidden ones (SNC 6.3 beneath the top of a stac
 6.6) are not, for skirmish, Shanghai-Nanking and Ichi-Go."""
 import random
 import re
+import xml.etree.ElementTree as ET
 
 from app.events.dice import SeededDice
-from app.mail import inbound
+from app.mail import compose, inbound
 from app.mail.inbound import body_text
 from app.projections import counters as pieces
 from app.projections import state as projection
@@ -82,6 +83,28 @@ def test_skirmish_turn_emails_attach_the_map_and_list_the_hexes_near_the_action(
     assert set(lines) == {"0303", "0502", "0703"}
     assert "woods  red: R2 (3)" in lines["0303"] and "blue: B1 (4)" in lines["0502"]
     assert list(lines).index("0303") < list(lines).index("0502")  # by label within a part of the map
+
+
+def test_the_map_travels_as_plain_text_lines_a_third_smaller_than_base64(pbem, smtp, store):
+    """The SVG is short lines of ASCII, so the attachment goes as it is (7bit), not base64: every mail program
+    shows the same picture, the email is smaller, and every line stays under SMTP's 998 octets."""
+    game_id, _ = seat_players(pbem, smtp, "snc", {"chinese": "cn@players.example", "japanese": "jp@players.example"})
+    turn = smtp.last("cn@players.example", "Your turn")
+    [part] = [p for p in turn.iter_attachments() if p.get_content_type() == "image/svg+xml"]
+    assert part["Content-Transfer-Encoding"] == "7bit"
+    svg = part.get_content()
+    assert svg.startswith(b"<svg") and svg.isascii() and ET.fromstring(svg).tag == f"{SVG}svg"
+    wire = turn.as_bytes()
+    assert max(len(line) for line in wire.splitlines()) <= 998 and len(wire) < len(svg) * 4 / 3
+    hexes = SNC.game_map(projection.load(store, CATALOG, game_id).game).hexes()
+    assert len(map_picture(turn).findall(f".//{SVG}g[@class='terrain']/{SVG}polygon")) == len(list(hexes))
+
+
+def test_an_attachment_that_is_not_short_ascii_lines_goes_as_base64():
+    assert compose.transfer_encoding(b"<svg>\n<text>Nanking</text>\n</svg>") == "7bit"
+    assert compose.transfer_encoding("<text>Nánjīng</text>".encode()) == "base64"  # 7bit is ASCII only
+    assert compose.transfer_encoding(b"<g>" + b"x" * 999 + b"</g>") == "base64"  # SMTP's 998 octets a line
+    assert compose.transfer_encoding(b"a\r\nb\0") == "base64"
 
 
 def test_snc_pictures_and_text_maps_show_only_the_top_of_the_other_sides_stacks(pbem, smtp, store):
