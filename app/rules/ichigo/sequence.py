@@ -13,6 +13,7 @@ AmbiguousOrder quoting the order; the rules' refusals (IllegalOrder, with the ca
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
@@ -170,10 +171,27 @@ def _move_candidates(state: State, side: str) -> Iterator[dict]:
         groups = [list(state.mover), *split, *fresh]
     for group in groups:
         start = state.units[group[0]].hex
-        near = {n for n in d.neighbours(start) if d.land(n)}
-        near |= {m for n in near for m in d.neighbours(n) if d.land(m)}
-        for dest in sorted(near - {start}):
+        for dest in _within_two(d, start):
             yield {"units": group, "to": dest, "via": []}
+
+
+# the land hexes within two of a hex, by the map (its id: the map never changes; dropped with it) and the hex
+_NEAR: dict[int, dict[str, tuple[str, ...]]] = {}
+
+
+def _within_two(d, start: str) -> tuple[str, ...]:
+    """The land hexes one or two land hexes away from `start` (but `start`), sorted: the destinations a move is
+    tried to (`_move_candidates`), found once a map and hex (asked for every unit at every move order)."""
+    found = _NEAR.get(id(d.map))
+    if found is None:
+        found = _NEAR[id(d.map)] = {}
+        weakref.finalize(d.map, _NEAR.pop, id(d.map), None)
+    near = found.get(start)
+    if near is None:
+        one = {n for n in d.neighbours(start) if d.land(n)}
+        one |= {m for n in one for m in d.neighbours(n) if d.land(m)}
+        near = found[start] = tuple(sorted(one - {start}))
+    return near
 
 
 def _attack_candidates(state: State, side: str) -> Iterator[dict]:
