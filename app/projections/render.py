@@ -169,7 +169,7 @@ def render_map(game_map: GameMap, view: dict, sides: list[str] | tuple[str, ...]
     # ids 11 px high, factors 15 px (the viewer sizes it to its box and keeps the viewBox)
     svg = el("svg", _lines(out), xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {width:.0f} {height:.0f}",
              width=f"{width * READABLE:.0f}", height=f"{height * READABLE:.0f}",
-             font_family="DejaVu Sans, Arial, sans-serif", class_="hexmap")
+             font_family="DejaVu Sans, Arial, sans-serif", class_="hexmap", data_map=static.digest)
     return str(svg)
 
 
@@ -180,6 +180,7 @@ class _Static:
 
     layout: Layout
     layers: tuple[Markup, ...]
+    digest: str  # the layers' fingerprint: a page that has drawn them keeps them for the next picture (map.js draw)
     terrains: tuple[str, ...]
     side_features: tuple[str, ...]
     places: tuple[tuple[str, tuple[float, float], Markup | None, Markup | None], ...]
@@ -239,7 +240,8 @@ def _static_layers(game_map: GameMap) -> _Static:
         text = el("text", name, x=cx, y=cy + lay.size * 0.82, font_size="8.5", text_anchor="middle",
                   font_style="italic", fill="#222") if name else None
         places.append((str(h), (cx, cy), mark, text))
-    return _Static(lay, tuple(layers), tuple(terrains), tuple(side_feats), tuple(places))
+    digest = hashlib.sha256("".join(layers).encode()).hexdigest()[:16]
+    return _Static(lay, tuple(layers), digest, tuple(terrains), tuple(side_feats), tuple(places))
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:

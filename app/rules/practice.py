@@ -265,10 +265,19 @@ def _canonical(x):
     return x
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})  # JSON's own kinds of leaf, exactly these types
+_STR = frozenset({str})
+# json.dumps(x, sort_keys=True) of such a dict, by json's C encoder made once (json.dumps makes one each call)
+_FLAT = (json.encoder.c_make_encoder(None, None, _quote, None, ": ", ", ", True, False, True)
+         if json.encoder.c_make_encoder is not None else None)
+
+
 def _canonical_text(x) -> str:
     """`json.dumps(_canonical(x), sort_keys=True, default=str)`, the same text, made in one pass: each part's text
     once (`_canonical` encodes a list's members again to sort them, and its caller the whole again). About twice as
-    fast on the games' views (docs/testing.md); tests/core/test_view_seed_text.py holds it to the same text."""
+    fast on the games' views (docs/testing.md); tests/core/test_view_seed_text.py holds it to the same text. A dict
+    whose keys are all text and whose values are all JSON leaves (a unit of a view) holds no list to take as a set:
+    json's C encoder writes it whole, the same text, several times faster (docs/benchmarks.md)."""
     kind = type(x)
     if kind is str:
         return _quote(x)
@@ -280,11 +289,13 @@ def _canonical_text(x) -> str:
         return "true"
     if x is False:
         return "false"
+    if kind is dict and _FLAT and _SCALARS.issuperset(map(type, x.values())) and _STR.issuperset(map(type, x)):
+        return "".join(_FLAT(x, 0))
     if isinstance(x, dict):
         items = {str(k): v for k, v in x.items()}
         return "{" + ", ".join(f"{_quote(k)}: {_canonical_text(items[k])}" for k in sorted(items)) + "}"
     if isinstance(x, (list, tuple, set, frozenset)):
-        return "[" + ", ".join(sorted([_canonical_text(v) for v in x])) + "]"
+        return "[" + ", ".join(sorted(map(_canonical_text, x))) + "]"
     return json.dumps(x, default=str)
 
 

@@ -85,10 +85,10 @@ def test_a_wheel_installed_outside_the_checkout_creates_plays_and_verifies_a_gam
                    check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("hexledger-*.whl")
     env_dir = tmp_path / "fresh"
-    venv.create(env_dir, with_pip=True)
+    venv.create(env_dir)  # without a pip of its own (ensurepip's copy costs seconds): this one installs into it
     # --no-compile: the programs below compile what they import, not every module of every dependency
-    subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel)],
-                   check=True, cwd=tmp_path)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install", "--quiet",
+                    "--no-compile", str(wheel)], check=True, cwd=tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HEXLEDGER_", "PYTHON", "VIRTUAL_ENV"))}

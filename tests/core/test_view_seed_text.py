@@ -37,6 +37,12 @@ def test_the_text_is_the_canonical_json_for_every_kind_of_value():
         {"units": [{"id": "b", "hex": "0102"}, {"id": "a", "hex": None}, {"id": "a", "hex": "0101"}]},
         [[2, 1], [1, 2], [[]], [{}], "1", 1, 1.0, True],
         {1: "one", "1": "the string one"},
+        # a dict of JSON leaves under text keys (a unit of a view: json's encoder writes it whole) and its neighbours
+        # that are not one: a key that is not text, a value that is a list, a set or no JSON kind
+        {"id": "a", "steps": 2, "static": False, "hex": None, "mp": 1.5, "odds": float("inf"), "v": float("nan")},
+        {"naïve \"quoted\"": "\u6771\n", "b": -0.0, "a": 2**70, "c": True},
+        {True: 1, "x": 2}, {None: "none"}, {2: "two"}, {"a": (2, 1)}, {"a": {"z", "y"}}, {"a": Label()},
+        {"a": Colour.RED}, {"a": [3, 1, 2], "b": 1}, [{"b": 1, "a": 2}, {"a": 1}, {}],
     ]
     for value in values:
         assert practice._canonical_text(value) == as_before(value), value

@@ -31,11 +31,10 @@ class Handler:
         self.received: list[tuple[list[str], EmailMessage]] = []
 
     async def handle_DATA(self, server, session, envelope):
-        msg = message_from_bytes(envelope.content, policy=policy.default)
         if any(r.startswith("orders") for r in envelope.rcpt_tos):
             self.orders.add(envelope.content)
         else:
-            self.received.append((list(envelope.rcpt_tos), msg))
+            self.received.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content, policy=policy.default)))
         return "250 OK"
 
 
@@ -51,9 +50,12 @@ class MailWorld:
     def last(self, address: str, subject_has: str = "") -> EmailMessage:
         """The last email to `address` whose subject holds `subject_has`, in any case ("Your turn" finds an
         answer's "Orders received - your turn: ...")."""
-        found = [m for m in self.inbox(address) if subject_has.lower() in m["Subject"].lower()]
-        assert found, f"no mail for {address} with {subject_has!r}; got {[m['Subject'] for m in self.inbox(address)]}"
-        return found[-1]
+        want = subject_has.lower()
+        for rcpts, m in reversed(self.handler.received):  # newest first: a long game's inbox is hundreds of emails
+            if address in rcpts and want in m["Subject"].lower():
+                return m
+        raise AssertionError(f"no mail for {address} with {subject_has!r}; got "
+                             f"{[m['Subject'] for m in self.inbox(address)]}")
 
     def send(self, msg: EmailMessage, wire_message_id: str | None = None) -> None:
         """Send through the SMTP server; `wire_message_id`: the Message-ID's bytes on the wire, as a hostile

@@ -143,7 +143,7 @@ def test_a_whole_olympic_solitaire_game_by_email_a_turn_email_after_every_reply(
     moved: set[str] = set()  # the reasons of the Japanese moves, as the replies showed them
     while check_situation(answer, game_id) == "turn" and emails < 1500:
         turn = projection.load(store, CATALOG, game_id).game.turn
-        answer = send(pbem, smtp, US, answer, [choose(text(answer), rng, 0.3)], ("mutt", "s-nail")[emails % 2])
+        answer = send(pbem, smtp, US, answer, [choose(text(answer), rng, 0.5)], ("mutt", "s-nail")[emails % 2])
         emails += 1
         history = section(text(answer), "Since your last email")
         if "japanese (automated, programmed) orders: doctrine" in history:  # the whole Japanese player-turn

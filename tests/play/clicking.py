@@ -219,11 +219,16 @@ def keep_shot(page: Page, name: str) -> None:
                         clip={"x": 0, "y": 0, "width": size["width"], "height": max(size["height"], bottom + 10)})
 
 
-def look_again(seat: Seat, seq: int) -> None:
-    """The page shows the game at event `seq` and the seat's turn: as when its player comes back to the tab (the
-    page asks again at once when it is shown), rather than at its next poll."""
-    page = seat.page
+def ask_again(page: Page) -> None:
+    """The page reads the game again now, as when its player comes back to the tab (it asks at once when it is
+    shown: the same reading, with the state's ETag, as its poll every 2 s), rather than at its next poll."""
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+
+def look_again(seat: Seat, seq: int) -> None:
+    """The page shows the game at event `seq` and the seat's turn, asked again now (`ask_again`)."""
+    page = seat.page
+    ask_again(page)
     page.wait_for_selector(f"body[data-seq='{seq}'][data-your-turn='1']:not([data-busy])")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.play.clicking import PHONE, clean, fits, open_seat
+from tests.play.clicking import PHONE, ask_again, clean, fits, open_seat
 from tests.play.test_play_in_the_browser import GAMES, Game, browser, chromium, server  # noqa: F401  (the fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -58,6 +58,7 @@ def test_vacation_draw_offer_and_resigning_from_the_page(server, browser):  # no
     event = last_event(game, "chinese")
     assert event["text"] == "japanese declines the draw: the game goes on", event
     assert game.get("chinese", "/clock")["draw_offer"] is None
+    ask_again(chinese)  # the other page's own poll was seen above: this one is asked at once
     chinese.wait_for_selector("#draw-buttons button[data-draw='offer']")  # the offer is gone on both pages
     assert japanese.locator("#clock-offer").is_hidden()
 
@@ -80,6 +81,7 @@ def test_vacation_draw_offer_and_resigning_from_the_page(server, browser):  # no
     resigned = [e for e in game.history("japanese") if e["type"] == "core.Resigned"]
     assert [e["text"] for e in resigned] == ["chinese concedes to japanese: chinese resigned"], resigned
     assert game.get("chinese", "/actions")["outcome"]["winner"] == "japanese"
+    ask_again(japanese)
     for page in (chinese, japanese):
         page.wait_for_selector("#clock", state="hidden")  # no clock action once the game is over
         assert page.locator("#status .turn").inner_text().startswith("Game over: japanese")

@@ -122,7 +122,7 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
     on its own page; each order is then the last in the history that side reads. Returns (side, how the order was
     reached) for each. `shots`: how an order was reached -> the screenshot to keep (KEEP_SHOTS) of the first order
     reached so, before it is sent."""
-    played, seen_by, shots = [], {}, dict(shots or {})
+    played, seen_by, polled, shots = [], {}, set(), dict(shots or {})
     for _ in range(limit):
         first = game.sides[0]
         state, prompt = game.get(first, "/state"), game.get(first, "/actions")
@@ -130,8 +130,15 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
             return played
         side = prompt["to_act"]
         seat = seats[side]
-        # the page caught up by itself (no reload): the head, and its turn
-        seat.page.wait_for_selector(f"body[data-seq='{state['seq']}'][data-your-turn='1']")
+        # the page caught up with no reload: the head, and its turn. The first time, by its own poll (every 2 s, the
+        # player doing nothing); after that it is asked at once, as when its player comes back to the tab (the same
+        # reading with the state's ETag), not waited for
+        if side in polled:
+            look_again(seat, state["seq"])
+        else:
+            seat.page.wait_for_selector(f"body[data-seq='{state['seq']}'][data-your-turn='1']")
+            if seen_by.get(side) not in (None, state["seq"]):
+                polled.add(side)
         if seen_by.get(side) != state["seq"] - 1:  # the other side moved since this page last acted: its fog
             view = game.get(side, "/state")["view"]
             assert seat.page.evaluate(DRAWN) == sorted(u["id"] for u in view["units"] if u.get("hex"))

@@ -8,7 +8,9 @@ data-seq, a counter drawn); the timeout only bounds a hang, it is no speed limit
 """
 import os
 import re
+import socket
 import struct
+import threading
 from contextlib import contextmanager
 from types import SimpleNamespace
 
@@ -221,6 +223,37 @@ def test_a_game_in_progress_shows_a_player_only_their_side(server, page):
     assert "0604" in page.locator("#history").inner_text()  # blue's own move, in full
     assert page.locator("#map .counter[data-side='red']").count() == 0
     assert page.outside_requests == []
+
+
+def test_a_request_to_any_other_address_never_leaves_the_browser_and_is_recorded(page):
+    """The bound every browser test's pages keep and assert (tests/browsing.py `confine`): a page asking anything
+    of another address than the test server's, 127.0.0.1 (a host name, a public address, even another loopback
+    address, where this test listens), gets nothing, and the address is recorded; nothing reaches the listener."""
+    listener = socket.create_server(("127.0.0.2", 0))
+    reached: list[bytes] = []
+
+    def answer() -> None:  # what reaches it is recorded and closed at once (the page's load never hangs on it)
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:  # shut down: the test is over
+                return
+            with conn:
+                reached.append(conn.recv(100))
+
+    accepting = threading.Thread(target=answer, daemon=True)
+    accepting.start()
+    port = listener.getsockname()[1]
+    asked = [f"http://127.0.0.2:{port}/a.png", f"http://localhost:{port}/b.png", "http://example.org/c.png",
+             "https://192.0.2.1/d.png"]
+    try:
+        page.set_content("".join(f'<img src="{url}" alt="">' for url in asked), wait_until="load")
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        accepting.join(5)
+    assert reached == []
+    assert sorted(page.outside_requests) == sorted(asked)
 
 
 def test_the_api_reference_at_docs_draws_every_route_from_this_server_alone(server, page):

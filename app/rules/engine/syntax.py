@@ -291,8 +291,10 @@ class Grammar:
         # the list of legal orders it tries, asking for them each time
         self._groups: dict[int, tuple[list[_Slot], list[str]]] = {}
         self._index(parts)
+        self._writer = _writer(self._planned(parts))
 
     def _index(self, parts: tuple) -> None:
+        """Each optional group's slots and flags, by the group's identity."""
         for p in parts:
             if isinstance(p, _Optional):
                 self._groups[id(p)] = (_names(p.parts), _flags(p.parts))
@@ -328,24 +330,23 @@ class Grammar:
         return noun if noun.endswith("s") else _plural(noun)
 
     def render(self, args: Mapping) -> str:
-        """The order text for `args` (the inverse of `parse`), e.g. for the list of legal orders."""
-        return " ".join(self._render(self.parts, args))
+        """The order text for `args` (the inverse of `parse`), e.g. for the list of legal orders (a random
+        player's list writes out every candidate: a few hundred a position)."""
+        return self._writer(args)
 
-    def _render(self, parts: tuple, args: Mapping) -> list[str]:
-        out: list[str] = []
+    def _planned(self, parts: tuple) -> tuple:
+        """`parts` as `_render` walks them: (what, a, b) each, a keyword (its word, the flag it needs or None), a
+        slot (its name), an optional group (its slots' names and flags, and its own parts planned)."""
+        out = []
         for p in parts:
             if isinstance(p, _Keyword):
-                if not p.flag or args.get(p.flag):
-                    out.append(p.word)
+                out.append((_FLAGGED, p.word, p.flag) if p.flag else (_WORD, p.word, None))
             elif isinstance(p, _Slot):
-                value = args[p.name]
-                out.extend(str(v) for v in value) if p.many else out.append(str(value))
+                out.append((_MANY if p.many else _ONE, p.name, None))
             else:
                 names, flags = self._groups[id(p)]
-                present = [s for s in names if s.name in args and args[s.name] not in (None, [], ())]
-                if present or any(args.get(f) for f in flags):
-                    out.extend(self._render(p.parts, args))
-        return out
+                out.append((_GROUP, (tuple(s.name for s in names), tuple(flags)), self._planned(p.parts)))
+        return tuple(out)
 
     def _match(self, parts: tuple, words: list[str], pos: int, args: dict, failure: _Failure, context):
         """Every way `parts` can match words[pos:], as (args, end), longest lists first."""
@@ -394,6 +395,44 @@ class Grammar:
             if count and kind.finish is not None:
                 values = kind.finish(values, context)
             yield from self._match(rest, words, pos + count, {**args, head.name: values}, failure, context)
+
+
+_WORD, _FLAGGED, _ONE, _MANY, _GROUP = range(5)  # what each step of a planned render writes
+
+
+def _writer(plan: tuple) -> Callable[[Mapping], str]:
+    """`render` for one syntax line: a function of the arguments written from `plan` (`Grammar._planned`) once,
+    so writing out the few hundred candidates of a position walks no parts. It writes each keyword (one with a
+    flag only when its flag is given), each slot's value (each of a list's), an optional group when one of its
+    slots has a value (not None or empty) or one of its flags is given; words joined by one space."""
+    lines: list[str] = []
+    _write(plan, lines, "    ")
+    source = "def write(args):\n    out = []\n" + "\n".join(lines) + "\n    return ' '.join(out)\n"
+    scope: dict = {}
+    exec(compile(source, "<render>", "exec"), scope)  # noqa: S102 - the source is written from the plan alone
+    return scope["write"]
+
+
+def _write(plan: tuple, lines: list[str], indent: str) -> None:
+    for what, a, b in plan:
+        if what == _WORD:
+            lines.append(f"{indent}out.append({a!r})")
+        elif what == _ONE:
+            lines.append(f"{indent}out.append(str(args[{a!r}]))")
+        elif what == _MANY:
+            lines.append(f"{indent}out.extend([str(v) for v in args[{a!r}]])")
+        elif what == _FLAGGED:
+            lines.append(f"{indent}if args.get({b!r}):")
+            lines.append(f"{indent}    out.append({a!r})")
+        else:
+            names, flags = a
+            tests = [f"({n!r} in args and args[{n!r}] not in (None, [], ()))" for n in names]
+            tests += [f"args.get({f!r})" for f in flags]
+            lines.append(f"{indent}if {' or '.join(tests) or 'False'}:")
+            before = len(lines)
+            _write(b, lines, indent + "    ")
+            if len(lines) == before:
+                lines.append(f"{indent}    pass")
 
 
 class _Failure:

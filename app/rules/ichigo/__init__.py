@@ -33,6 +33,7 @@ GAME = Game(
     # 9: E36, E37; 10: refusals named by their cases (E38, E40-E42)
     # 11: units of two ways of arrival enter by one order (E43); a US/Chinese mixed stack is refused by the case of
     #     the units arriving (E45)
+    # 12: a US reinforcement landing at a beachhead moves no unit out of it: onto Chinese units it is refused (E46)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

@@ -140,6 +140,9 @@ def land(em: Decision, side: str, ids: list[str], h: str | None, away: str | Non
                                            f"{turn_of(state, 'us_reinforcements_from_turn')} or later "
                                            "(5.3 items 12-13)")
     displaced = [u.id for u in port_holders(state, target)]
+    if where == "reinforcement" and state.since(12):  # ruling E46: only item 12's landing moves the port's units
+        _lands_among(state, target, units)
+        displaced = []
     to = _displace_to(state, target, away) if displaced or away else ""
     landed = ev.USLanded(list(ids), target, where, displaced, to)
     after = landed.apply(state)   # 6.4, 6.3: the US stack once the units in the port have left it
@@ -149,6 +152,21 @@ def land(em: Decision, side: str, ids: list[str], h: str | None, away: str | Non
     em.emit(landed)
     if where == "formosa":
         reinforcements.causeway_deployments(em)
+
+
+def _lands_among(state: State, h: str, units: list[Unit]) -> None:
+    """Ichi-Go 9.8, 8.11, 6.0, 6.4 (rules version 12, ruling E46): a US reinforcement lands at a beachhead as it
+    stands. 5.3 item 12 moves the Japanese or Chinese units out of the port the mainland landing takes, that landing
+    only; a later landing onto Chinese units would end with US and Chinese units stacked together, which 6.4
+    forbids (the units arriving are US, ruling E45), and Japanese units in a beachhead hex (7.5, 4.4) stack with no
+    Allied unit (6.0)."""
+    japanese = [u for u in state.at(h) if u.side == "japanese"]
+    if japanese:
+        raise IllegalOrder("Ichi-Go 6.0", f"{h} holds japanese units: opposing units never stack together")
+    bad = stack_violation(state, h, units) if any(u.nation == "chinese" for u in state.at(h)) else None
+    if bad:  # with no Chinese unit there, the US limit alone is checked once the units have landed (6.4)
+        raise IllegalOrder("Ichi-Go 6.4", f"{bad}: a US reinforcement landing moves no unit out of the beachhead "
+                                          "(only the mainland landing of 5.3 item 12 does)")
 
 
 def us_movement_phase(state: State) -> bool:

@@ -97,6 +97,10 @@ def _apply(state: State, position: Position, problems: list[str]) -> State:
         beachheads = {}
     if beachheads and not causeway:
         problems.append("beachheads only once Causeway is launched (5.3)")
+    if state.since(12) and isinstance(beachheads, dict):  # ruling E47: the game ended when one entered (4.4, 7.5)
+        problems += [f"{uid}: a Japanese unit in the US beachhead hex {h} has already won the game (4.4, 7.5)"
+                     for uid, h in sorted(position.units.items())
+                     if h in beachheads.values() and uid in units and units[uid].side == "japanese"]
     plans = x.get("plans", {})
     if not isinstance(plans, dict) or set(plans) - set(NATIONS) or set(plans.values()) - set(ORDERS):
         problems.append(f"'plans' maps a nation ({', '.join(NATIONS)}) to {' or '.join(ORDERS)} (5.5)")

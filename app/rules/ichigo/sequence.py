@@ -13,6 +13,7 @@ AmbiguousOrder quoting the order; the rules' refusals (IllegalOrder, with the ca
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
@@ -170,10 +171,27 @@ def _move_candidates(state: State, side: str) -> Iterator[dict]:
         groups = [list(state.mover), *split, *fresh]
     for group in groups:
         start = state.units[group[0]].hex
-        near = {n for n in d.neighbours(start) if d.land(n)}
-        near |= {m for n in near for m in d.neighbours(n) if d.land(m)}
-        for dest in sorted(near - {start}):
+        for dest in _within_two(d, start):
             yield {"units": group, "to": dest, "via": []}
+
+
+# the land hexes within two of a hex, by the map (its id: the map never changes; dropped with it) and the hex
+_NEAR: dict[int, dict[str, tuple[str, ...]]] = {}
+
+
+def _within_two(d, start: str) -> tuple[str, ...]:
+    """The land hexes one or two land hexes away from `start` (but `start`), sorted: the destinations a move is
+    tried to (`_move_candidates`), found once a map and hex (asked for every unit at every move order)."""
+    found = _NEAR.get(id(d.map))
+    if found is None:
+        found = _NEAR[id(d.map)] = {}
+        weakref.finalize(d.map, _NEAR.pop, id(d.map), None)
+    near = found.get(start)
+    if near is None:
+        one = {n for n in d.neighbours(start) if d.land(n)}
+        one |= {m for n in one for m in d.neighbours(n) if d.land(m)}
+        near = found[start] = tuple(sorted(one - {start}))
+    return near
 
 
 def _attack_candidates(state: State, side: str) -> Iterator[dict]:
@@ -305,7 +323,7 @@ def _place_candidates(state: State, side: str) -> Iterator[dict]:
 def _land_candidates(state: State, side: str) -> Iterator[dict]:
     """Ichi-Go 5.3 items 4 and 12, 8.11: up to eight US divisions from the pool, ashore at Takao-Tainan on the
     Formosa landing turn, else at a beachhead or a mainland port (an occupied port with each hex its units may be
-    moved to)."""
+    moved to); since rules version 12 (ruling E46) as many as the hex still takes (6.4)."""
     d = state.data
     pool = sorted(u.id for u in state.units.values() if u.status == "us-pool" and u.entry_turn <= state.turn
                   and not (state.phase == "I" and u.type == "airborne"))  # 5.3 items 12-13
@@ -316,8 +334,14 @@ def _land_candidates(state: State, side: str) -> Iterator[dict]:
         yield {"units": group}
         return
     ports = causeway.mainland_landings(d)
+    room = int(d.scenario["stacking"]["us"])
     for h in dict.fromkeys([*state.beachheads.values(), *ports]):
-        yield {"units": group, "hex": h}
+        if state.since(12):  # ruling E46: as many as the hex still takes (6.4), so a landing is listed where it fits
+            fits = pool[:room - len([u for u in state.at(h) if u.nation == "us"])]
+            if fits:
+                yield {"units": fits, "hex": h}
+        else:
+            yield {"units": group, "hex": h}
         if h in ports and causeway.port_holders(state, h):
             for away in causeway.displacement_hexes(state, h):
                 yield {"units": group, "hex": h, "displace": away}

@@ -189,10 +189,10 @@ class Grid:
         return Hex(col, row, self.sheet)
 
     def hexes(self) -> Iterator[Hex]:
-        """Every on-map hex, column by column."""
+        """Every on-map hex, column by column (each the one `Hex.parse` gives for its label: `_interned`)."""
         for c in range(self.cols[0], self.cols[1] + 1):
             for r in range(self.rows[0], self.rows[1] + 1):
-                yield Hex(c, r, self.sheet)
+                yield _interned(Hex(c, r, self.sheet))
 
     def is_edge(self, h: Hex) -> bool:
         return bool(self.edge_sides(h))
@@ -243,7 +243,7 @@ class Grid:
         """On-map neighbours in the order N, NE, SE, S, SW, NW (missing directions skipped)."""
         cached = self._nbr_cache.get(h)
         if cached is None:
-            cached = tuple(n for n in self.all_neighbours(h) if self.on_map(n))
+            cached = tuple(_interned(n) for n in self.all_neighbours(h) if self.on_map(n))
             self._nbr_cache[h] = cached
         return list(cached)
 
@@ -336,6 +336,22 @@ def _cube_round(fq: float, fr: float, fs: float) -> tuple[int, int, int]:
     return (q, r, s)
 
 
+_INTERNED: dict[Hex, Hex] = {}
+INTERNED = 1 << 17  # hexes kept: far more than the hexes of every map loaded at once
+
+
+def _interned(h: Hex) -> Hex:
+    """The one object for the hex `h` (the first one asked), up to `INTERNED` of them: the hexes a map holds, its
+    neighbours and `Hex.parse` give the same object for the same hex, so a dictionary or set finds a hex it holds
+    by identity, never by calling `__eq__` (millions of times a game's searches). Equality is unchanged."""
+    found = _INTERNED.get(h)
+    if found is None:
+        if len(_INTERNED) >= INTERNED:
+            return h
+        found = _INTERNED.setdefault(h, h)
+    return found
+
+
 @lru_cache(maxsize=PARSED_LABELS)
 def _parse_label(text: str) -> Hex:
     label = text.strip().lower()
@@ -347,4 +363,4 @@ def _parse_label(text: str) -> Hex:
         )
     digits = m.group(2)
     half = len(digits) // 2
-    return Hex(int(digits[:half]), int(digits[half:]), m.group(1))
+    return _interned(Hex(int(digits[:half]), int(digits[half:]), m.group(1)))

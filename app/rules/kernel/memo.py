@@ -63,6 +63,27 @@ class Kept:
 _NONE = object()
 
 
+class Same:
+    """An object as part of a key of values, found by identity (a frozen dataclass holding dicts has no hash): two
+    are equal when they wrap the same object; a key holding one keeps the object alive, so its identity is never
+    another object's."""
+
+    __slots__ = ("obj", "_id")
+
+    def __init__(self, obj: Any):
+        self.obj = obj
+        self._id = id(obj)
+
+    def __hash__(self) -> int:
+        return self._id
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    def __repr__(self) -> str:
+        return f"Same({self.obj!r})"
+
+
 class ByIdentity:
     """`compute(obj)` once per object (found by identity; each one remembered is kept alive while it is, so its
     identity is never another object's), for immutable objects asked about millions of times a game: a unit as a

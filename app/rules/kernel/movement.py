@@ -24,7 +24,7 @@ from types import MappingProxyType
 from app.rules.kernel.errors import RuleViolation
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
-from app.rules.kernel.memo import IdentityMemo
+from app.rules.kernel.memo import IdentityMemo, Kept, Same
 from app.rules.kernel.pieces import Piece
 
 __all__ = [
@@ -276,13 +276,38 @@ def _in_ezoc(rules: MovementRules, sit: Situation, h: Hex) -> bool:
 # ---------------------------------------------------------------------------------------------------------
 # Reach (Dijkstra)
 # ---------------------------------------------------------------------------------------------------------
+REACHES_KEPT = 1024
+_REACHES = Kept(REACHES_KEPT, owners=4)
+"""Per map: reaches by everything `_search` reads (the movement rules, by identity; the mover; the situation's
+enemy hexes, zones of control, forbidden hexes and surcharges, and its friendly hexes where the rules let them
+negate a zone of control), the most recently used `REACHES_KEPT`. A move changes none of the enemy's, so from one
+position to the next of a movement phase every other unit's reach is the one already found: the list of legal
+orders asks for each unit's at each position, and a search's playouts ask again in the positions they reach."""
+
+
 def reach(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation | None = None) -> Reach:
     """Every hex the mover may end in this phase, with the cheapest legal path to each.
 
     The search runs over states (hex, EZOC hexes the mover may still ignore, must stop there): one ignorable
     EZOC for an infiltrating mover (`Mover.ignore_first_ezoc`), whose paths are then kept whole in
-    `Reach.routes`; none for every other mover, for which this is a plain Dijkstra over hexes."""
+    `Reach.routes`; none for every other mover, for which this is a plain Dijkstra over hexes. An answer is kept
+    (`_REACHES`) unless the situation has a per-step cost of its own (`extra_cost`: a function, whose answers
+    no key can name)."""
     sit = sit or Situation()
+    if sit.extra_cost is not None:
+        return _search(gmap, rules, mover, sit)
+    try:
+        key = (Same(rules), mover, sit.enemy_occupied, sit.ezoc,
+               sit.friendly_occupied if rules.friendly_negates_ezoc else None,
+               frozenset(sit.forbidden.items()), frozenset(sit.surcharge.items()))
+        hash(key)
+    except TypeError:  # a situation of plain sets or lists: no key names it, so it is searched afresh
+        return _search(gmap, rules, mover, sit)
+    return _REACHES.answer(gmap, key, lambda: _search(gmap, rules, mover, sit))
+
+
+def _search(gmap: GameMap, rules: MovementRules, mover: Mover, sit: Situation) -> Reach:
+    """`reach`, found afresh."""
     start, allowance = mover.start, mover.allowance
     free0 = 1 if mover.ignore_first_ezoc else 0
     origin: _State = (start, free0, False)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from app.rules.kernel.hexgrid import Hex
 from app.rules.kernel.mapfile import GameMap
+from app.rules.kernel.memo import Kept
 
 __all__ = ["TraceRules", "TraceSituation", "linked", "trace"]
 
@@ -93,10 +94,38 @@ def trace(
     """Shortest legal path from ``start`` to any of ``sources`` (start first), or None.
 
     The start hex itself is never blocked (a unit in an EZOC may trace out of it, Formosa 14.3); a source
-    hex must be enterable like any other hex, so a source in an EZOC supplies only its own hex.
+    hex must be enterable like any other hex, so a source in an EZOC supplies only its own hex. An answer is kept
+    (`_TRACES`) unless the situation has a check of its own (`blocked`, `allowed`: functions, whose answers no
+    key can name); each caller gets its own list.
     """
     sit = sit or TraceSituation()
     targets = frozenset(sources)
+    key = (start, targets, rules, sit)
+    try:
+        hash(key)
+    except TypeError:  # a situation of plain sets: no key names it
+        key = None
+    if key is None or sit.blocked is not None or sit.allowed is not None:
+        return _search(gmap, start, targets, rules, sit)
+    found = _TRACES.answer(gmap, key, lambda: _kept(_search(gmap, start, targets, rules, sit)))
+    return None if found is None else list(found)
+
+
+TRACES_KEPT = 2048
+_TRACES = Kept(TRACES_KEPT, owners=4)
+"""Per map: `trace`'s answers by everything it reads (the start, the sources, the rules and the situation, all
+values), the most recently used `TRACES_KEPT`: units of a position trace the same lines again (Formosa: each
+unit's line through each HQ to a port, 19.2, for every motorized movement order the list tries), and from one
+position to the next most lines are the same."""
+
+
+def _kept(path: list[Hex] | None) -> tuple[Hex, ...] | None:
+    return None if path is None else tuple(path)
+
+
+def _search(gmap: GameMap, start: Hex, targets: frozenset[Hex], rules: TraceRules,
+            sit: TraceSituation) -> list[Hex] | None:
+    """`trace`, found afresh."""
     if start in targets:
         return [start]
     if not targets:

@@ -141,9 +141,8 @@ class State(Memo):
         """The units on the map by hex, in the order of `units` (once per state: `at` is asked hundreds of times
         a position by the list of legal orders)."""
         out: dict[str, list[Unit]] = {}
-        for u in self.units.values():
-            if u.on_map:
-                out.setdefault(u.hex, []).append(u)
+        for u in self.memo(("on_map",), self._on_map)[None]:  # on_map's one pass: the same units, in that order
+            out.setdefault(u.hex, []).append(u)
         return out
 
     def on_map(self, side: str | None = None) -> list[Unit]:

@@ -28,6 +28,7 @@ def _shows(u) -> dict:
 
 
 _shown = ByIdentity(_shows)
+_in_order = ByIdentity(lambda hexes: tuple(sorted(hexes)))  # the Japanese hexes sorted once per frozenset
 
 
 def top_unit(units: list) -> object:
@@ -37,9 +38,7 @@ def top_unit(units: list) -> object:
 
 def view(state: State, side: str | None) -> dict:
     revealed = state.battle["hex"] if state.battle and state.battle.get("side") == side else None
-    stacks: dict[str, list] = {}
-    for u in state.on_map():
-        stacks.setdefault(u.hex, []).append(u)
+    stacks = state.memo(("at",), state._by_hex)  # State.at's lists (the units on the map by hex), only read here
     hexes = []
     for h in sorted(stacks):
         units = stacks[h]
@@ -64,7 +63,7 @@ def view(state: State, side: str | None) -> dict:
         "game": "snc", "units": units, "victory_hexes": cities,
         "control": {h: state.controller(h) for h in cities},  # SNC 3.2, 4.3: control is public
         "turn": state.turn, "player": state.side, "phase": state.phase, "plan": list(state.plan),
-        "japanese_control": sorted(state.jp_control), "chinese_air": state.chinese_air,
+        "japanese_control": list(_in_order(state.jp_control)), "chinese_air": state.chinese_air,
         "stacks": hexes, "winner": state.winner, "end_reason": state.reason,
         "pending": [{"kind": p["kind"], "side": p["side"]} for p in state.pending],
     }

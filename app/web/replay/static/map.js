@@ -13,6 +13,8 @@ window.HexMap = (function () {
     "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style", "text-anchor",
     "textLength", "lengthAdjust", "transform"]);
 
+  const MAP_LAYERS = new Set(["terrain", "labels", "routes", "hexsides"]);
+
   function clean(source) {            // a detached copy of the SVG's drawing, built element by element
     const doc = new DOMParser().parseFromString(source, "image/svg+xml");
     const root = doc.documentElement;
@@ -230,8 +232,33 @@ window.HexMap = (function () {
       return marks;
     }
 
-    function draw(source) {           // a new picture from the server, under the camera the user has
-      box.replaceChildren(clean(source));
+    // a new picture from the server, under the camera the user has. Of the same map as the one on screen (its
+    // `data-map` fingerprint), the drawn terrain, hex numbers, routes and hexsides stay in place and only the rest
+    // (the position, the legend, the picture's size) is taken from the new one: laying out thousands of hex numbers
+    // again was most of what a browser spent on each step of a replay or each order of a game
+    function draw(source) {
+      const fresh = clean(source);
+      const old = svg();
+      const map = fresh.getAttribute("data-map");
+      if (!old || !map || old.getAttribute("data-map") !== map) {
+        box.replaceChildren(fresh);
+        return;
+      }
+      for (const a of Array.from(old.attributes)) if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+      for (const a of Array.from(fresh.attributes)) old.setAttribute(a.name, a.value);
+      for (const n of Array.from(old.childNodes)) if (!drawnOnce(n)) n.remove();
+      const first = Array.from(old.childNodes).find(drawnOnce) || null;
+      let before = true;              // what comes before the map's layers (the title, the ground) and after them
+      for (const n of Array.from(fresh.childNodes)) {
+        if (drawnOnce(n)) before = false;
+        else if (before) old.insertBefore(n, first);
+        else old.appendChild(n);
+      }
+    }
+
+    function drawnOnce(node) {        // a layer of the map itself (app/projections/render.py, _static_layers)
+      return node.nodeType === Node.ELEMENT_NODE && node.localName === "g" &&
+        MAP_LAYERS.has(node.getAttribute("class"));
     }
 
     box.addEventListener("wheel", (e) => {

@@ -1,0 +1,47 @@
+"""Stepping through a replay in a real headless Chromium redraws only what changed: a picture of the same map
+(its `data-map` fingerprint, app/projections/render.py) keeps the terrain, hex numbers, routes and hexsides already
+on screen and takes the position, the rings and the legend from the new picture (app/web/replay/static/map.js,
+`draw`). What the page shows after each step is the new picture's, as if drawn afresh."""
+import pytest
+
+from app.events.registry import decode
+from tests.replay.test_browser import chromium, page, server  # noqa: F401 - the served app and a browser page
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+COUNTERS = "() => Array.from(document.querySelectorAll('#map svg .counter'))" \
+           ".map((c) => c.getAttribute('data-unit') + '@' + c.getAttribute('data-hex')).sort()"
+
+
+def test_a_step_keeps_the_drawn_map_and_shows_the_new_position(store, finished, server, page):  # noqa: F811
+    attack = next(e for e in store.events(finished) if e.type == "skirmish.AttackResolved")
+    body = decode(attack.type, attack.version, attack.payload)
+    page.goto(f"{server.url}/replay/{finished}/", wait_until="commit")
+    page.wait_for_selector("body[data-ready='1'][data-map-seq='1']")
+    page.evaluate("() => { document.querySelector('#map svg g.terrain').kept = true; }")
+    first = page.evaluate(COUNTERS)
+
+    for _ in range(attack.seq - 1):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"body[data-seq='{attack.seq}'][data-map-seq='{attack.seq}']")
+    assert page.evaluate("() => document.querySelector('#map svg g.terrain').kept") is True  # drawn once
+    assert page.locator("#map svg g.terrain").count() == 1 and page.locator("#map svg g.labels").count() == 1
+    assert page.locator("#map .combat-target").get_attribute("data-hex") == body.hex
+    moved = page.evaluate(COUNTERS)
+    assert moved != first  # the units moved since the first event, and the picture says where they are now
+    svg = page.evaluate(f"() => fetch('{server.url}/replay/{finished}/map/{attack.seq}.svg').then((r) => r.text())")
+    expected = sorted(f"{u}@{h}" for u, h in _counters(svg))
+    assert moved == expected
+
+    page.keyboard.press("Home")  # back to the first event: its position, and no ring of the combat left
+    page.wait_for_selector("body[data-seq='1'][data-map-seq='1']")
+    assert page.evaluate("() => document.querySelector('#map svg g.terrain').kept") is True
+    assert page.evaluate(COUNTERS) == first and page.locator("#map .combat-target").count() == 0
+
+
+def _counters(svg: str) -> list[tuple[str, str]]:
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    return [(g.get("data-unit"), g.get("data-hex")) for g in ET.fromstring(svg).iter(f"{ns}g")
+            if g.get("class") == "counter"]
