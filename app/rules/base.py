@@ -302,11 +302,12 @@ class Optional(Protocol):
         greedy's orders for both sides to the game's end, the outcome their value (app/rules/search.py `rollout`).
         Without it a playout is valued by the evaluation where it leaves the tree."""
 
-    def unseen(self, state: Any, side: str, rng: Any) -> Any:
+    def unseen(self, state: Any, side: str, rng: Any, edition: int = 9) -> Any:
         """`state` with what `side` may not see beyond where the hidden enemy units stand drawn by `rng` (a
         random.Random), from the side's view and `rng` alone (Formosa: the enemy's air and naval points and
-        invasion markers, 11.0): from the policies' edition 9 the positions a practice opponent reads and plays out
-        are drawn so (app/rules/belief.py). Without it the sample keeps those parts as they are."""
+        invasion markers, 11.0; from `edition` 11 its strike plan until the reveal, 16.1): from the policies'
+        edition 9 the positions a practice opponent reads and plays out are drawn so (app/rules/belief.py), told
+        the seat's edition. Without it the sample keeps those parts as they are."""
 
     #: how the server plays an automated seat, {name: policy(state, side) -> (order text, reason)}, the first the
     #: default (app/rules/practice.py); every rule set that lists orders also gets the practice opponents

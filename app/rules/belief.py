@@ -16,13 +16,14 @@ What is drawn, for a game whose state keeps its units by id (every game on the e
 The sample depends only on the side's view, the seed, and which units are hidden (as a set: the order of battle
 and the losses the side has seen tell it that much); never on where each hidden unit is, what losses it has taken,
 nor on what an untried counter is. What stays as it is: the hidden displays off the map (Formosa's staging area
-and reinforcements), plans kept secret until their reveal (Formosa 16.1), the draw pool's order. A playout can
-meet them only through the rules' own later steps.
+and reinforcements), the draw pool's order; before edition 11, plans kept secret until their reveal (Formosa
+16.1). A playout can meet them only through the rules' own later steps.
 
 From the policies' edition 9 (`SINCE`, app/rules/practice.py GREEDY_9; `edition` below, the seat's) the rule set's
 `unseen` hook (app/rules/base.py Optional) draws the rest of what the side may not see, from its view and the
 generator alone: Formosa's hidden points and markers (app/rules/formosa/unseen.py; before it a Japanese seat read
-the Allies' real amphibious and drop zone markers in Formosa's stakes, 10.0, 11.0). The other games hide nothing
+the Allies' real amphibious and drop zone markers in Formosa's stakes, 10.0, 11.0), and from edition 11 the
+other side's strike plan until its reveal (16.1: the hook is told the seat's edition). The other games hide nothing
 else a policy reads: SNC and Ichi-Go hide the units beneath an enemy stack's top unit (drawn above), the enemy's
 displays off the map (their arrivals are the printed reinforcement schedules) and, Ichi-Go, the draw pool's order
 and what an untried counter is (drawn above); Dai Senso, Olympic and the skirmish hide nothing.
@@ -92,7 +93,7 @@ def sample(rules, state: Any, side: str, rng: random.Random, edition: int = 8) -
     if unseen is None:
         return _dealt(rules, state, side, rng)
     rest = random.Random(rng.getrandbits(64))
-    return unseen(_dealt(rules, state, side, rng), side, rest)
+    return unseen(_dealt(rules, state, side, rng), side, rest, edition=edition)
 
 
 def remembered(rules, state: Any, key: str, compute) -> Any:

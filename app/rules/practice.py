@@ -60,6 +60,10 @@ Edition 10 is edition 9 but for Formosa's search (search.AIMED_SINCE, formosa se
 beside the list, the rule set's `aims` (an Allied engineer's step toward a port or airfield without a base, 20.1,
 which the list lacks: it offers each unit its longest moves), at most three a decision, each engineer's first
 before any engineer's second; greedy of edition 10 decides as greedy of edition 9.
+Edition 11 is edition 10 but for Formosa's search (app/rules/formosa/unseen.py `PLANS_SINCE`): the positions it
+samples draw the other side's strike plan while it is secret (16.1: the Japanese plan first, so every sample of an
+Allied Strike Planning carried the real Japanese plan, and the playouts met it at the reveal); greedy of edition 11
+decides as greedy of edition 9 (it reads its samples at `GREEDY_9`).
 Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
 nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
 from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
@@ -106,14 +110,14 @@ from app.rules.kernel.hexgrid import Hex
 
 Policy = Callable[[Any, str], tuple[str, dict]]
 Rated = tuple[float | None, str, dict | None]  # greedy's rating of an order: (score, order text, reason)
-EDITION = 10  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
+EDITION = 11  # the edition a seat automated now records (3: the search's evaluation reads the game's stakes; 4: SNC's
 # stakes count the Shanghai ring's hexes held against 4.2; 5: the stakes weigh the time left, the search passes
 # over moves that overstack, greedy's forced attack at the best odds; 6: Formosa's stakes, VP with a gradient and LP
 # kept for bases, and its search passes over moves that overstack; 7: Formosa's search passes over LP spent before
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
 # linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
 # searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way,
-# greedy rates by the stakes what it rated not at all, and checks stacking; 9: see the docstring's edition 9)
+# greedy rates by the stakes what it rated not at all, and checks stacking; 9-11: see the docstring)
 GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
 GREEDY_9 = 9  # greedy's edition 9: reads positions drawn with the rule set's `unseen` parts (belief.SINCE), a move
 # that gains no ground toward an objective rated by the stakes (an engineer toward a base site), the rule set's

@@ -18,7 +18,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from app.rules.formosa import airpower, strike
 from app.rules.formosa.state import State
+
+PLANS_SINCE = 11  # the policies' edition from which the other side's secret strike plan is drawn (16.1)
 
 # pool -> key -> the side that sees it (view.py's rule) and what the other side believes of it: ("start", field)
 # the scenario's printed start for that side (a number, or dice {"dice": "1d6", "add": n} rolled with the
@@ -37,8 +40,9 @@ BELIEVED: dict[str, dict[str, tuple[str, tuple]]] = {
 }
 
 
-def unseen(state: State, side: str, rng: random.Random) -> State:
-    """`state` with every air and naval point and invasion marker of the other side drawn (`BELIEVED`)."""
+def unseen(state: State, side: str, rng: random.Random, edition: int = 9) -> State:
+    """`state` with every air and naval point and invasion marker of the other side drawn (`BELIEVED`), and from
+    `edition` 11 its strike plan while secret (`_plan`), drawn after them (so the points are edition 9's draws)."""
     if side not in ("allied", "japanese"):
         return state
     scenario = state.data.scenario(state.scenario)
@@ -50,7 +54,29 @@ def unseen(state: State, side: str, rng: random.Random) -> State:
                 continue
             counts[key] = _believed(scenario, how, rng)
         drawn[pool] = counts
-    return replace(state, **drawn)
+    world = replace(state, **drawn)
+    if edition >= PLANS_SINCE:
+        world = _plan(world, "japanese" if side == "allied" else "allied", rng)
+    return world
+
+
+def _plan(state: State, other: str, rng: random.Random) -> State:
+    """`state` with `other`'s strike plan drawn while it is secret (made, not yet revealed: 16.1): every mission
+    the plan names (ruling F70: each of the side's missions, none named 0) gets 0, then each of the side's
+    believed points (the sample's `air`, already drawn) goes to a mission its pool flies (airpower.pool), each
+    equally likely. The view shows nothing of the plan, so the draw reads the side's view and `rng` alone."""
+    planned = state.strike.missions.get(other)
+    if planned is None or state.strike.revealed:
+        return state
+    by_pool: dict[str, list[str]] = {}
+    for mission in strike.MISSIONS[other]:
+        by_pool.setdefault(airpower.pool(other, mission), []).append(mission)
+    plan = dict.fromkeys(planned, 0)
+    for kind, missions in sorted(by_pool.items()):
+        for _ in range(max(int(state.air.get(kind, 0)), 0)):
+            mission = missions[rng.randrange(len(missions))]
+            plan[mission] = plan.get(mission, 0) + 1
+    return replace(state, strike=replace(state.strike, missions={**state.strike.missions, other: plan}))
 
 
 def _believed(scenario: dict, how: tuple, rng: random.Random) -> int:
