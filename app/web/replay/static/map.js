@@ -15,28 +15,29 @@ window.HexMap = (function () {
 
   const MAP_LAYERS = new Set(["terrain", "labels", "routes", "hexsides"]);
 
-  function clean(source) {            // a detached copy of the SVG's drawing, built element by element
+  function parsed(source) {           // the server's SVG as an XML document's root, not yet in the page
     const doc = new DOMParser().parseFromString(source, "image/svg+xml");
     const root = doc.documentElement;
     if (root.namespaceURI !== SVG_NS || root.localName !== "svg") throw new Error("not a map picture");
-    function copy(node) {
-      if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.data);
-      if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== SVG_NS || !SVG_TAGS.has(node.localName)) {
-        return null;
-      }
-      const out = document.createElementNS(SVG_NS, node.localName);
-      for (const a of node.attributes) {
-        if (!a.namespaceURI && (SVG_ATTRS.has(a.name) || /^data-[a-z-]+$/.test(a.name))) {
-          out.setAttribute(a.name, a.value);
-        }
-      }
-      for (const child of node.childNodes) {
-        const c = copy(child);
-        if (c) out.appendChild(c);
-      }
-      return out;
+    return root;
+  }
+
+  function allowed(a) {               // an attribute a map is drawn with (or a data- one), never a handler
+    return !a.namespaceURI && (SVG_ATTRS.has(a.name) || /^data-[a-z-]+$/.test(a.name));
+  }
+
+  function copy(node) {               // a detached copy of a drawing, built element by element
+    if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.data);
+    if (node.nodeType !== Node.ELEMENT_NODE || node.namespaceURI !== SVG_NS || !SVG_TAGS.has(node.localName)) {
+      return null;
     }
-    return copy(root);
+    const out = document.createElementNS(SVG_NS, node.localName);
+    for (const a of node.attributes) if (allowed(a)) out.setAttribute(a.name, a.value);
+    for (const child of node.childNodes) {
+      const c = copy(child);
+      if (c) out.appendChild(c);
+    }
+    return out;
   }
 
   function message(box, words) {      // a line of text in place of the map
@@ -237,22 +238,26 @@ window.HexMap = (function () {
     // (the position, the legend, the picture's size) is taken from the new one: laying out thousands of hex numbers
     // again was most of what a browser spent on each step of a replay or each order of a game
     function draw(source) {
-      const fresh = clean(source);
+      const root = parsed(source);
       const old = svg();
-      const map = fresh.getAttribute("data-map");
+      const map = root.getAttribute("data-map");
       if (!old || !map || old.getAttribute("data-map") !== map) {
-        box.replaceChildren(fresh);
+        box.replaceChildren(copy(root));
         return;
       }
-      for (const a of Array.from(old.attributes)) if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
-      for (const a of Array.from(fresh.attributes)) old.setAttribute(a.name, a.value);
+      for (const a of Array.from(old.attributes)) if (!root.hasAttribute(a.name)) old.removeAttribute(a.name);
+      for (const a of Array.from(root.attributes)) if (allowed(a)) old.setAttribute(a.name, a.value);
       for (const n of Array.from(old.childNodes)) if (!drawnOnce(n)) n.remove();
       const first = Array.from(old.childNodes).find(drawnOnce) || null;
       let before = true;              // what comes before the map's layers (the title, the ground) and after them
-      for (const n of Array.from(fresh.childNodes)) {
-        if (drawnOnce(n)) before = false;
-        else if (before) old.insertBefore(n, first);
-        else old.appendChild(n);
+      for (const n of Array.from(root.childNodes)) {
+        if (drawnOnce(n)) {           // on screen already: not even copied
+          before = false;
+          continue;
+        }
+        const c = copy(n);
+        if (c && before) old.insertBefore(c, first);
+        else if (c) old.appendChild(c);
       }
     }
 
@@ -315,5 +320,5 @@ window.HexMap = (function () {
     };
   }
 
-  return { create, clean, message, polite, Skipped };
+  return { create, message, polite, Skipped };
 })();
