@@ -195,10 +195,12 @@ def _locate(name: str) -> tuple[Path, str, str | None]:
     """A mutant's source file, function and class: app.rules.formosa.sequence.xǁOverstackǁremove__mutmut_3 is
     app/rules/formosa/sequence.py, remove, Overstack."""
     module, _, mangled = _function(name).rpartition(".")
+    path = Path(*module.split("."))  # a package's own functions are in its __init__.py (formosa.played_under)
+    path = path / "__init__.py" if (ROOT / path).is_dir() else path.with_suffix(".py")
     if mangled.startswith("xǁ"):
         _, cls, func = mangled.split("ǁ")
-        return Path(*module.split(".")).with_suffix(".py"), func, cls
-    return Path(*module.split(".")).with_suffix(".py"), mangled[2:], None
+        return path, func, cls
+    return path, mangled[2:], None
 
 
 PREFIXED = re.compile(r"\b(" + "|".join(re.escape(p) for p in CASE_PREFIX.values()) + r")\s+(?:ruling\s+)?"
