@@ -24,7 +24,7 @@ each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
                                 [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
-                                [--lines [--resume] [--only MUTANT ...]]
+                                [--lines [--resume] [--only MUTANT ...] [--since COMMIT]]
 """
 from __future__ import annotations
 
@@ -898,6 +898,37 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
     return time.monotonic() - start
 
 
+def _function_dump(source: str | None, func: str, cls: str | None) -> str | None:
+    """A function's syntax tree as text (no line numbers, comments left out), None where the source has none."""
+    if source is None:
+        return None
+    tree = ast.parse(source)
+    scope = tree.body
+    if cls is not None:
+        scope = next((n.body for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), [])
+    fn = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == func), None)
+    return None if fn is None else ast.dump(fn)
+
+
+def changed_since(names: list[str], commit: str) -> list[str]:
+    """The mutants whose function's source is not as at `commit` (a function new since, or edited): mutmut
+    numbers a function's mutants in order, so an edit may give an old name another change, and only these can
+    have another verdict than at a run on that commit (the same change of the same code, against the same tests
+    or more)."""
+    sources: dict[Path, tuple[str | None, str]] = {}
+    out = []
+    for name in names:
+        path, func, cls = _locate(name)
+        if path not in sources:
+            then = subprocess.run(["git", "show", f"{commit}:{path.as_posix()}"], cwd=ROOT, capture_output=True,
+                                  text=True)
+            sources[path] = (then.stdout if then.returncode == 0 else None, (ROOT / path).read_text())
+        then, now = sources[path]
+        if _function_dump(then, func, cls) != _function_dump(now, func, cls):
+            out.append(name)
+    return out
+
+
 def _named(name: str, only: list[str]) -> bool:
     return any(fnmatch.fnmatch(name, o) or name.endswith(o) for o in only)
 
@@ -942,6 +973,9 @@ def main() -> None:
                              "seconds (default 5); past it the mutant is a timeout")
     parser.add_argument("--retrace", action="store_true",
                         help="with --lines: trace which tests run which line afresh")
+    parser.add_argument("--since", metavar="COMMIT",
+                        help="with --lines: run only the sampled mutants whose function changed since COMMIT (the "
+                             "package's last scored run; the others keep that run's verdict) and those drawn since")
     args = parser.parse_args()
     if importlib.util.find_spec("mutmut") is None:
         parser.error("mutmut writes the mutants: pip install -e '.[bench]' first")
@@ -957,7 +991,15 @@ def main() -> None:
     if args.report:
         print(f"\nlatest results of the sample of {args.sample} mutants per package, seed {args.seed}\n")
     elif args.lines:
-        seconds = run_by_lines(chosen, args.resume, args.only, args.cpu_factor, args.retrace)
+        only = args.only
+        if args.since:  # and the names drawn since (not in the sample pinned then: a pinned one's code was gone)
+            then = subprocess.run(["git", "show", f"{args.since}:{PINNED.relative_to(ROOT).as_posix()}"], cwd=ROOT,
+                                  capture_output=True, text=True)
+            before = {p: set(ns) for p, ns in json.loads(then.stdout or '{"packages": {}}')["packages"].items()}
+            only = [n for p, ns in chosen.items() for n in changed_since(ns, args.since) + sorted(
+                set(ns) - before.get(p, set())) if not args.only or _named(n, args.only)] or ["NO_SUCH_MUTANT"]
+            print(f"{len(only)} sampled mutants changed or drawn since {args.since}: {' '.join(only)}", flush=True)
+        seconds = run_by_lines(chosen, args.resume, only, args.cpu_factor, args.retrace)
         print(f"\nthe sample of {args.sample} mutants per package, seed {args.seed}, each against the tests that run "
               f"its statement: {seconds / 60:.1f} min (log: {RUN_LOG.relative_to(ROOT)})\n")
     else:
