@@ -24,7 +24,7 @@ each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
                                 [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
-                                [--lines [--resume] [--only MUTANT ...] [--since COMMIT]]
+                                [--lines [--resume] [--only MUTANT ...] [--since COMMIT] [--untraced]]
 """
 from __future__ import annotations
 
@@ -859,13 +859,39 @@ def _run_stage(name: str, tests: list[str], cpu_limit: int, args: list[str], war
              f"see {RUN_LOG.relative_to(ROOT)}")
 
 
+def _module_seconds() -> dict[str, float]:
+    """Each test module's seconds in a whole run (tests/durations.tsv, kept by the lead)."""
+    table = ROOT / "tests" / "durations.tsv"
+    rows = (line.split("\t") for line in table.read_text().splitlines() if line and not line.startswith("#"))
+    return {module.strip(): float(wall) for wall, module in rows}
+
+
+def _untraced_stages(package: str) -> list[list[str]]:
+    """With --untraced: the package's own tests of the selection, then the rest of the selection, each module
+    fastest first by tests/durations.tsv (no trace: every test of the selection may be the one that notices)."""
+    selection = _mutmut_config()["pytest_add_cli_args_test_selection"]
+    modules = sorted({str(p.relative_to(ROOT)) for entry in selection for p in
+                      ([ROOT / entry] if entry.endswith(".py") else sorted((ROOT / entry).rglob("test_*.py")))})
+    own_prefixes = OWN_TESTS.get(package, (f"tests/{package}/",))
+    seconds = _module_seconds()
+    by_time = sorted(modules, key=lambda m: (seconds.get(m, 0.0), m))
+    own = [m for m in by_time if m.startswith(own_prefixes)]
+    return [stage for stage in (own, [m for m in by_time if m not in own]) if stage]
+
+
 def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cpu_factor: float,
-                 retrace: bool) -> float:
+                 retrace: bool, untraced: bool = False) -> float:
     """Run the sampled mutants (those `only` names, or not yet run under the current code with --resume) against
-    their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files)."""
+    their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files). `untraced`: no
+    line trace (it took 34 min to over an hour on a busy machine): each mutant in a fresh process against its
+    package's test modules, then every other module of the selection, stopping at the first failure."""
     start = time.monotonic()
-    trace = trace_lines(retrace)
-    seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
+    if untraced:
+        trace = {"tests": [], "durations": [], "lines": {}}
+        seconds = _module_seconds()
+    else:
+        trace = trace_lines(retrace)
+        seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
     args = _mutmut_config()["pytest_add_cli_args"]
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     todo = [(p, n) for p, names in chosen.items() for n in names
@@ -874,8 +900,12 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
     print(f"{len(todo)} mutants to run", flush=True)
     warm = Warm()
     for count, (package, name) in enumerate(todo, 1):
-        tests, import_time = tests_of(name, trace)
-        stages = _stages(package, tests, import_time, trace)
+        if untraced:
+            stages = _untraced_stages(package)
+            tests, import_time = [t for stage in stages for t in stage], True
+        else:
+            tests, import_time = tests_of(name, trace)
+            stages = _stages(package, tests, import_time, trace)
         verdict, killer, ran, began = ("no tests" if not stages else "survived"), "", 0, time.monotonic()
         for stage, group in enumerate(stages, 1):
             estimate = sum(seconds[t] if t in seconds else
@@ -886,7 +916,8 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
             if verdict != "survived":
                 break
         results[name] = {"status": verdict, "stage": ran, "tests": len(tests), "killer": killer,
-                         "statement run": statement_reached(name, trace), "fresh": import_time,
+                         "statement run": None if untraced else statement_reached(name, trace),
+                         "fresh": import_time,
                          "seconds": round(time.monotonic() - began, 1), "source": _digest(_locate(name)[0])}
         # read again before writing: a run of other packages beside this one writes its verdicts there too
         results = {**(json.loads(RESULTS.read_text()) if RESULTS.exists() else {}), name: results[name]}
@@ -938,7 +969,9 @@ def _record(name: str, code: int) -> None:
     meta_file = ROOT / "mutants" / f"{_locate(name)[0]}.meta"
     written = json.loads(meta_file.read_text())
     written["exit_code_by_key"][name] = code
-    meta_file.write_text(json.dumps(written, indent=4))
+    partial = meta_file.with_name(meta_file.name + ".partial")  # a run stopped while writing leaves the old one
+    partial.write_text(json.dumps(written, indent=4))
+    partial.replace(meta_file)
 
 
 def _case_key(case: str) -> tuple[int, ...]:
@@ -973,6 +1006,9 @@ def main() -> None:
                              "seconds (default 5); past it the mutant is a timeout")
     parser.add_argument("--retrace", action="store_true",
                         help="with --lines: trace which tests run which line afresh")
+    parser.add_argument("--untraced", action="store_true",
+                        help="with --lines: no line trace; each mutant in a fresh process against its package's "
+                             "test modules, then the rest of the selection, stopping at the first failure")
     parser.add_argument("--since", metavar="COMMIT",
                         help="with --lines: run only the sampled mutants whose function changed since COMMIT (the "
                              "package's last scored run; the others keep that run's verdict) and those drawn since")
@@ -999,7 +1035,7 @@ def main() -> None:
             only = [n for p, ns in chosen.items() for n in changed_since(ns, args.since) + sorted(
                 set(ns) - before.get(p, set())) if not args.only or _named(n, args.only)] or ["NO_SUCH_MUTANT"]
             print(f"{len(only)} sampled mutants changed or drawn since {args.since}: {' '.join(only)}", flush=True)
-        seconds = run_by_lines(chosen, args.resume, only, args.cpu_factor, args.retrace)
+        seconds = run_by_lines(chosen, args.resume, only, args.cpu_factor, args.retrace, args.untraced)
         print(f"\nthe sample of {args.sample} mutants per package, seed {args.seed}, each against the tests that run "
               f"its statement: {seconds / 60:.1f} min (log: {RUN_LOG.relative_to(ROOT)})\n")
     else:
