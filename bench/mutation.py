@@ -24,7 +24,7 @@ each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
                                 [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
-                                [--lines [--resume] [--only MUTANT ...] [--since COMMIT] [--untraced]]
+                                [--lines [--resume] [--only MUTANT ...] [--since COMMIT] [--untraced [--own-only]]]
 """
 from __future__ import annotations
 
@@ -866,9 +866,10 @@ def _module_seconds() -> dict[str, float]:
     return {module.strip(): float(wall) for wall, module in rows}
 
 
-def _untraced_stages(package: str) -> list[list[str]]:
-    """With --untraced: the package's own tests of the selection, then the rest of the selection, each module
-    fastest first by tests/durations.tsv (no trace: every test of the selection may be the one that notices)."""
+def _untraced_stages(package: str, own_only: bool = False) -> list[list[str]]:
+    """With --untraced: the package's own tests of the selection, then (unless `own_only`) the rest of the
+    selection, each module fastest first by tests/durations.tsv (no trace: every test of the selection may be the
+    one that notices)."""
     selection = _mutmut_config()["pytest_add_cli_args_test_selection"]
     modules = sorted({str(p.relative_to(ROOT)) for entry in selection for p in
                       ([ROOT / entry] if entry.endswith(".py") else sorted((ROOT / entry).rglob("test_*.py")))})
@@ -876,11 +877,11 @@ def _untraced_stages(package: str) -> list[list[str]]:
     seconds = _module_seconds()
     by_time = sorted(modules, key=lambda m: (seconds.get(m, 0.0), m))
     own = [m for m in by_time if m.startswith(own_prefixes)]
-    return [stage for stage in (own, [m for m in by_time if m not in own]) if stage]
+    return [stage for stage in (own, [] if own_only else [m for m in by_time if m not in own]) if stage]
 
 
 def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cpu_factor: float,
-                 retrace: bool, untraced: bool = False) -> float:
+                 retrace: bool, untraced: bool = False, own_only: bool = False) -> float:
     """Run the sampled mutants (those `only` names, or not yet run under the current code with --resume) against
     their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files). `untraced`: no
     line trace (it took 34 min to over an hour on a busy machine): each mutant in a fresh process against its
@@ -901,7 +902,7 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
     warm = Warm()
     for count, (package, name) in enumerate(todo, 1):
         if untraced:
-            stages = _untraced_stages(package)
+            stages = _untraced_stages(package, own_only)
             tests, import_time = [t for stage in stages for t in stage], True
         else:
             tests, import_time = tests_of(name, trace)
@@ -1009,6 +1010,10 @@ def main() -> None:
     parser.add_argument("--untraced", action="store_true",
                         help="with --lines: no line trace; each mutant in a fresh process against its package's "
                              "test modules, then the rest of the selection, stopping at the first failure")
+    parser.add_argument("--own-only", action="store_true",
+                        help="with --untraced: the package's own test modules only (the rest of the selection takes "
+                             "20 min a survivor at a load of 9): a survivor may still be killed elsewhere, so the "
+                             "score is a floor")
     parser.add_argument("--since", metavar="COMMIT",
                         help="with --lines: run only the sampled mutants whose function changed since COMMIT (the "
                              "package's last scored run; the others keep that run's verdict) and those drawn since")
@@ -1035,7 +1040,8 @@ def main() -> None:
             only = [n for p, ns in chosen.items() for n in changed_since(ns, args.since) + sorted(
                 set(ns) - before.get(p, set())) if not args.only or _named(n, args.only)] or ["NO_SUCH_MUTANT"]
             print(f"{len(only)} sampled mutants changed or drawn since {args.since}: {' '.join(only)}", flush=True)
-        seconds = run_by_lines(chosen, args.resume, only, args.cpu_factor, args.retrace, args.untraced)
+        seconds = run_by_lines(chosen, args.resume, only, args.cpu_factor, args.retrace, args.untraced,
+                               args.own_only)
         print(f"\nthe sample of {args.sample} mutants per package, seed {args.seed}, each against the tests that run "
               f"its statement: {seconds / 60:.1f} min (log: {RUN_LOG.relative_to(ROOT)})\n")
     else:
