@@ -24,7 +24,8 @@ each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
                                 [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
-                                [--lines [--resume] [--only MUTANT ...] [--since COMMIT] [--untraced [--own-only]]]
+                                [--lines [--resume] [--only MUTANT ...] [--since [PACKAGE=]COMMIT ...]
+                                         [--untraced [--own-only]]]
 """
 from __future__ import annotations
 
@@ -884,8 +885,9 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
                  retrace: bool, untraced: bool = False, own_only: bool = False) -> float:
     """Run the sampled mutants (those `only` names, or not yet run under the current code with --resume) against
     their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files). `untraced`: no
-    line trace (it took 34 min to over an hour on a busy machine): each mutant in a fresh process against its
-    package's test modules, then every other module of the selection, stopping at the first failure."""
+    line trace (it took 34 min to over an hour on a busy machine): each mutant against its package's test
+    modules, then every other module of the selection, stopping at the first failure, forked from the warm
+    collection and, when it survives there, again in a fresh process."""
     start = time.monotonic()
     if untraced:
         trace = {"tests": [], "durations": [], "lines": {}}
@@ -911,8 +913,14 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
         for stage, group in enumerate(stages, 1):
             estimate = sum(seconds[t] if t in seconds else
                            sum(v for k, v in seconds.items() if k.startswith(t)) for t in group)
-            verdict, killer = _run_stage(name, group, math.ceil(60 + cpu_factor * estimate), args,
-                                         None if import_time else warm)
+            limit = math.ceil(60 + cpu_factor * estimate)
+            if untraced:  # forked from the warm collection first: a kill there is a kill (the tests saw the
+                # mutant); a survivor there may have met the imports' unmutated results, so it runs fresh too
+                verdict, killer = _run_stage(name, group, limit, args, warm)
+                if verdict == "survived":
+                    verdict, killer = _run_stage(name, group, limit, args, None)
+            else:
+                verdict, killer = _run_stage(name, group, limit, args, None if import_time else warm)
             ran = stage
             if verdict != "survived":
                 break
@@ -1008,15 +1016,17 @@ def main() -> None:
     parser.add_argument("--retrace", action="store_true",
                         help="with --lines: trace which tests run which line afresh")
     parser.add_argument("--untraced", action="store_true",
-                        help="with --lines: no line trace; each mutant in a fresh process against its package's "
-                             "test modules, then the rest of the selection, stopping at the first failure")
+                        help="with --lines: no line trace; each mutant against its package's test modules, then the "
+                             "rest of the selection, stopping at the first failure (forked from the warm "
+                             "collection, then in a fresh process if it survives there)")
     parser.add_argument("--own-only", action="store_true",
                         help="with --untraced: the package's own test modules only (the rest of the selection takes "
                              "20 min a survivor at a load of 9): a survivor may still be killed elsewhere, so the "
                              "score is a floor")
-    parser.add_argument("--since", metavar="COMMIT",
+    parser.add_argument("--since", nargs="+", metavar="[PACKAGE=]COMMIT",
                         help="with --lines: run only the sampled mutants whose function changed since COMMIT (the "
-                             "package's last scored run; the others keep that run's verdict) and those drawn since")
+                             "package's last scored run; the others keep that run's verdict) and those drawn since; "
+                             "PACKAGE=COMMIT for one package (another package named in --packages runs none)")
     args = parser.parse_args()
     if importlib.util.find_spec("mutmut") is None:
         parser.error("mutmut writes the mutants: pip install -e '.[bench]' first")
@@ -1034,12 +1044,20 @@ def main() -> None:
     elif args.lines:
         only = args.only
         if args.since:  # and the names drawn since (not in the sample pinned then: a pinned one's code was gone)
-            then = subprocess.run(["git", "show", f"{args.since}:{PINNED.relative_to(ROOT).as_posix()}"], cwd=ROOT,
-                                  capture_output=True, text=True)
-            before = {p: set(ns) for p, ns in json.loads(then.stdout or '{"packages": {}}')["packages"].items()}
-            only = [n for p, ns in chosen.items() for n in changed_since(ns, args.since) + sorted(
-                set(ns) - before.get(p, set())) if not args.only or _named(n, args.only)] or ["NO_SUCH_MUTANT"]
-            print(f"{len(only)} sampled mutants changed or drawn since {args.since}: {' '.join(only)}", flush=True)
+            commits = dict(c.rpartition("=")[::2] for c in args.since)  # "engine=ded562c0", or a commit for all
+            only = []
+            for package, names in chosen.items():
+                commit = commits.get(package, commits.get(""))
+                if commit is None:
+                    continue
+                then = subprocess.run(["git", "show", f"{commit}:{PINNED.relative_to(ROOT).as_posix()}"], cwd=ROOT,
+                                      capture_output=True, text=True)
+                before = set(json.loads(then.stdout or '{"packages": {}}')["packages"].get(package, []))
+                mine = sorted(set(changed_since(names, commit)) | (set(names) - before))
+                only += [n for n in mine if not args.only or _named(n, args.only)]
+                print(f"{package}: {len(mine)} sampled mutants changed or drawn since {commit}: {' '.join(mine)}",
+                      flush=True)
+            only = only or ["NO_SUCH_MUTANT"]
         seconds = run_by_lines(chosen, args.resume, only, args.cpu_factor, args.retrace, args.untraced,
                                args.own_only)
         print(f"\nthe sample of {args.sample} mutants per package, seed {args.seed}, each against the tests that run "
