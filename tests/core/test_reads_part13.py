@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 
 from app.events import core
-from app.events.registry import EventSchemaError, encode
+from app.events.registry import EventSchemaError, decode_stored, encode
 from app.events.store import NewEvent
+from app.projections import history
 from app.projections import state as projection
+from app.projections.sight import Sight
 from app.rules.catalog import installed
 from app.rules.skirmish.events import StepEnded
 from app.service import games, transfer
@@ -79,3 +81,23 @@ def test_a_load_counts_the_orders_and_rolls_of_the_rows_it_does_not_decode(store
     loaded = projection.load(store, CATALOG, game_id, use_snapshots=False)
     assert (loaded.meta.rolls, loaded.meta.orders) == (2, {"blue": 1})
     assert loaded == projection.rebuild(CATALOG.rules("skirmish"), list(store.events(game_id)))
+
+
+def test_history_lines_decode_each_event_once_and_read_as_before():
+    """history.lines decodes an event once for the reader's sight and its line (issue 26); every side reads the
+    lines it read when each was described first and its sight asked after, hidden events left out, redacted ones
+    as their redacted text."""
+    events = transfer.parse_lines((Path(__file__).parents[1] / "data" / "exports-c6a8c47" /
+                                   "g-e1ichigo-random.jsonl").read_text().splitlines())
+    rules = CATALOG.rules(events[0].payload["rules"])
+    told = {}
+    for side in (*rules.sides, None):
+        sight = Sight(rules, side)
+        before = []
+        for e in events:
+            seen = sight.event(decode_stored(e.type, e.version, e.payload))
+            if seen is not False:
+                before.append((e.seq, seen if isinstance(seen, str) else history.describe(rules, e)))
+        told[side] = [(row["seq"], row["text"]) for row in history.lines(rules, events, side=side)]
+        assert told[side] == before
+    assert all(told[side] != told[None] for side in rules.sides)  # the fog: each side is told less than all
