@@ -1,4 +1,4 @@
-"""Rules version 18 (issue 30, session part 13): a fresh reading of the rulebook against the engine found three
+"""Rules version 18 (issue 30, session part 13): a fresh reading of the rulebook against the engine found four
 departures, each decided as the text says since version 18 and as played before it:
 
 - 16.5 D1 item 2 (ruling F138): the DS falls on the Japanese units that survive the D1; a strike that leaves the hex
@@ -6,7 +6,9 @@ departures, each decided as the text says since version 18 and as played before 
 - 19.3 (ruling F139): a Japanese line of supply goes to a coastal defense or heavy weapons unit, never to the PW Camp
   (25.10), which the engine counted as a source because it is static;
 - 15.7 item 4, 5.1 item 4 (ruling F140): a retreating Allied unit goes toward the sources it could trace to, the
-  functional ports and the HQs of its own nationality; a US unit was steered toward a Commonwealth HQ.
+  functional ports and the HQs of its own nationality; a US unit was steered toward a Commonwealth HQ;
+- 25.2 (ruling F141): the battlefield LP count the factors of mobile units eliminated; an Allied engineer eliminated
+  on its base side (static, 2.4) counted its engineer side's factors.
 
 Each is played through the orders and read in the events and the view, under version 18 and under 17."""
 from __future__ import annotations
@@ -17,7 +19,7 @@ from formosa_given import START, given, of, play, refused, when
 
 from app.rules.formosa import GAME
 from app.rules.formosa.airpower import B29NoSurvivors, b29_hexes
-from app.rules.formosa.events import CombatResolved, UnitEliminated, UnitMoved, UnitRetreated
+from app.rules.formosa.events import BattlefieldLp, CombatResolved, UnitEliminated, UnitMoved, UnitRetreated
 from app.rules.formosa.state import Strike
 
 # 1114 is open, without features or rivers; 1213 is a neighbour of it, 1214 (rough) one of 1213's and 1114's
@@ -106,3 +108,28 @@ def test_15_7_5_1_a_us_unit_retreats_toward_its_own_sources_not_a_commonwealth_h
 def test_f140_a_game_created_under_rules_17_retreats_toward_the_commonwealth_hq_as_played():
     events = when(_retreat(17), "allied", "attack 1214 with us-7-17", rolls=[4])
     assert [e.path for e in of(events, UnitRetreated)] == [["1114", "1014"]]
+
+
+def _bases_lp(version: int | None = None):
+    """25.2: a Japanese attack (12 + 12 + 5 factors, the armor's A, concentric) on a US regiment (4) stacked with a
+    US engineer on its base side (static, 2.4); the Allies keep a unit far away (4.1)."""
+    state = given("japanese-combat", units={
+        "us-7-17": "1114", "us-eng-1": "1114", "us-7-32": "1805",
+        "jp-9-7": "1213", "jp-9-19": "1213", "jp-9-35": "1213",
+        "jp-12-24": "1013", "jp-12-46": "1013", "jp-12-48": "1013", "jp-armor-1": "1115"})
+    state = replace(state, units={**state.units, "us-eng-1": replace(state.units["us-eng-1"], base=True)},
+                    data=GAME.data({"optional": ["25.2"]}))
+    state = replace(state, rules_version=version) if version else state
+    order = "attack 1114 with jp-9-7 jp-9-19 jp-9-35 jp-12-24 jp-12-46 jp-12-48 jp-armor-1"
+    events = when(state, "japanese", order, rolls=[6])
+    assert of(events, CombatResolved)[0].code == "DE"
+    return when(play(state, "japanese", order, rolls=[6]), "japanese", "hold")
+
+
+def test_25_2_an_engineer_base_eliminated_is_no_mobile_factor_for_the_battlefield_lp_f141():
+    # four mobile factors eliminated, the base's not counted, and no advance: no LP (six needed)
+    assert not of(_bases_lp(), BattlefieldLp)
+
+
+def test_f141_a_game_created_under_rules_17_counts_the_base_as_played():
+    assert [(e.side, e.eliminated_cf) for e in of(_bases_lp(17), BattlefieldLp)] == [("japanese", 6)]

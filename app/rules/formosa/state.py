@@ -90,7 +90,7 @@ OUT = "out"
 #    survivors), so Japanese units may enter the empty hex; ruling F139: a Japanese line of supply goes to a coastal
 #    defense or heavy weapons unit only (19.3), never to the PW Camp; ruling F140: an Allied unit retreats toward
 #    the supply sources it could trace to (15.7 item 4, 5.1 item 4): ports and the HQs of its own nationality, not
-#    itself
+#    itself; ruling F141: 25.2's battlefield LP count no engineer eliminated on its base (static) side
 RULES_VERSION = 18
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
@@ -140,6 +140,7 @@ class Combat:
     cleared: tuple[str, ...] = ()       # defending hexes left empty: where an advance may go
     offered: bool = False               # the advance has been offered (15.8)
     advanced: tuple[str, ...] = ()      # units that have advanced
+    bases: tuple[str, ...] = ()         # defenders on their engineer base side (static, 2.4) when the result fell
 
 
 @dataclass(frozen=True)
