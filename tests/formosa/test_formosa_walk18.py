@@ -1,4 +1,4 @@
-"""Rules version 18 (issue 30, session part 13): a fresh reading of the rulebook against the engine found four
+"""Rules version 18 (issue 30, session part 13): a fresh reading of the rulebook against the engine found five
 departures, each decided as the text says since version 18 and as played before it:
 
 - 16.5 D1 item 2 (ruling F138): the DS falls on the Japanese units that survive the D1; a strike that leaves the hex
@@ -8,7 +8,8 @@ departures, each decided as the text says since version 18 and as played before 
 - 15.7 item 4, 5.1 item 4 (ruling F140): a retreating Allied unit goes toward the sources it could trace to, the
   functional ports and the HQs of its own nationality; a US unit was steered toward a Commonwealth HQ;
 - 25.2 (ruling F141): the battlefield LP count the factors of mobile units eliminated; an Allied engineer eliminated
-  on its base side (static, 2.4) counted its engineer side's factors.
+  on its base side (static, 2.4) counted its engineer side's factors;
+- 8.2, 8.3, 24.1 (ruling F142): a 6th Marine regiment eliminated is replaced as any unit; 24.1 refused it.
 
 Each is played through the orders and read in the events and the view, under version 18 and under 17."""
 from __future__ import annotations
@@ -19,7 +20,14 @@ from formosa_given import START, given, of, play, refused, when
 
 from app.rules.formosa import GAME
 from app.rules.formosa.airpower import B29NoSurvivors, b29_hexes
-from app.rules.formosa.events import BattlefieldLp, CombatResolved, UnitEliminated, UnitMoved, UnitRetreated
+from app.rules.formosa.events import (
+    BattlefieldLp,
+    CombatResolved,
+    LpSpent,
+    UnitEliminated,
+    UnitMoved,
+    UnitRetreated,
+)
 from app.rules.formosa.state import Strike
 
 # 1114 is open, without features or rivers; 1213 is a neighbour of it, 1214 (rough) one of 1213's and 1114's
@@ -133,3 +141,23 @@ def test_25_2_an_engineer_base_eliminated_is_no_mobile_factor_for_the_battlefiel
 
 def test_f141_a_game_created_under_rules_17_counts_the_base_as_played():
     assert [(e.side, e.eliminated_cf) for e in of(_bases_lp(17), BattlefieldLp)] == [("japanese", 6)]
+
+
+def _sixth(version: int | None = None):
+    """GT 5, Amoy fallen on GT 2: a 6th Marine Division regiment, eliminated with a line of supply, waits in the
+    Allied Replacements Display (8.3)."""
+    state = given("recruit-allied", turn=5, units={"us-6mar-4": "allied-replacements", "us-7-17": "1114"},
+                  lp={"allied": 5, "japanese": 0}, amoy_turn=2)
+    return replace(state, rules_version=version) if version else state
+
+
+def test_8_2_8_3_a_6th_marine_regiment_eliminated_is_replaced_as_any_marine_f142():
+    state = _sixth()
+    assert "replace us-6mar-4" in [o["order"] for o in GAME.legal_orders(state, "allied")]
+    events = when(state, "allied", "replace us-6mar-4")
+    assert [e.amount for e in of(events, LpSpent)] == [1]  # the Allied chart's Marine replacement
+    assert play(state, "allied", "replace us-6mar-4").units["us-6mar-4"].where == "allied-staging"
+
+
+def test_f142_a_game_created_under_rules_17_refuses_the_replacement_as_played():
+    refused(_sixth(17), "allied", "replace us-6mar-4", "Formosa 24.1")

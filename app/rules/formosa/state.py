@@ -90,7 +90,8 @@ OUT = "out"
 #    survivors), so Japanese units may enter the empty hex; ruling F139: a Japanese line of supply goes to a coastal
 #    defense or heavy weapons unit only (19.3), never to the PW Camp; ruling F140: an Allied unit retreats toward
 #    the supply sources it could trace to (15.7 item 4, 5.1 item 4): ports and the HQs of its own nationality, not
-#    itself; ruling F141: 25.2's battlefield LP count no engineer eliminated on its base (static) side
+#    itself; ruling F141: 25.2's battlefield LP count no engineer eliminated on its base (static) side; ruling
+#    F142: a 6th Marine regiment in the Replacements Display is replaced as any unit (8.2, 8.3), not refused by 24.1
 RULES_VERSION = 18
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
