@@ -1,7 +1,10 @@
-"""SNC rules version 10 (ruling E21 of docs/rulings/snc-engine.md): a stack under way goes on however its units are
-named (9.0); the units of an overrun that cleared the hex go on regardless of their losses, and those of one that
-left Chinese units in the hex overrun again or stop (9.6). A game created under version 9 is decided as played
+"""SNC rules version 10 (rulings E21, E22 of docs/rulings/snc-engine.md): a stack under way goes on however its units
+are named (9.0); the units of an overrun that cleared the hex go on regardless of their losses, and those of one that
+left Chinese units in the hex overrun again or stop (9.6); a returning elite is placed in or next to Nanking even next
+to a Japanese unit (8.1: 8.2's bar is on reinforcements). A game created under version 9 is decided as played
 (docs/core.md "Rules versions")."""
+from dataclasses import replace
+
 from snc_given import RULES, position, then
 
 from tests.fuzzing import refusal
@@ -76,3 +79,27 @@ def test_e21_a_game_created_under_version_9_decides_these_as_played():
     s = then(s, "japanese", "move d3-r6 d3-r18 to 2310")
     assert refusal(RULES, s, "japanese", "move 2310 to 2210") == (
         "SNC 9.0: a unit that has moved goes on only with the stack it moved with, before any other unit moves")
+
+
+def elite_returning(version: str | None = None):
+    """GT 9's Chinese Reinforcement Phase (no reinforcement listed, so no interdiction, 11.2): the elite 87th
+    Division returns (8.1) while a Japanese regiment stands at 0103, next to Nanking."""
+    s = position({"jp-d16-r9": "0103", "cn-gar-nanking": "0202", "cn-d57": "3612"}, turn=9, side="chinese",
+                 phase="reinf")
+    s = replace(s, units={**s.units, "cn-d87": replace(s.units["cn-d87"], status="returning", return_turn=9, steps=1,
+                                                         hex=None)})
+    return RULES.played_under(s, version) if version else s
+
+
+def test_8_1_a_returning_elite_is_placed_in_or_next_to_nanking_even_next_to_a_japanese_unit():
+    s = elite_returning()
+    places = [o["order"] for o in RULES.legal_orders(s, "chinese") if o["action"] == "place"]
+    assert {"place cn-d87 at 0202", "place cn-d87 at 0203"} <= set(places) and "place cn-d87 at 0103" not in places
+    assert refusal(RULES, s, "chinese", "place d87 at 0103") == "SNC 8.1: 0103 is occupied by Japanese units"
+    s = then(s, "chinese", "place d87 at 0202")
+    assert (s.units["cn-d87"].hex, s.units["cn-d87"].steps) == ("0202", 1)
+
+
+def test_e22_a_game_created_under_version_9_keeps_the_returning_elite_away_from_the_japanese_as_played():
+    assert refusal(RULES, elite_returning("9"), "chinese", "place d87 at 0202") == \
+        "SNC 8.2: Chinese reinforcements may not be placed adjacent to a Japanese unit (0202)"
