@@ -475,23 +475,28 @@ def _overstacks(state: State, u: Unit, hex: str) -> bool:
 def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
     """15.7: every retreat `u` may make, as the hexes entered: one hex, nearer a supply source if one such is
     open (item 4), then one more hex while the hex reached is over-stacked, any allowed one where the limits are
-    met if there is such a hex (item 3, F61)."""
+    met if there is such a hex (item 3, F61); since rules version 18, when no retreat toward a source can be
+    completed, any allowed first hex (ruling F143: item 4 never eliminates a unit that could retreat, item 5)."""
     allowed, priorities, overstacked_at = _retreat_rules(state, u)
     grid = state.data.map
     extra = (lambda h, st: not _overstacks(state, u, str(h)), lambda h, st: True)
     out: list[tuple[str, ...]] = []
 
-    def walk(st: RetreatState) -> None:
+    def walk(st: RetreatState, first=priorities) -> None:
         if st.path and not overstacked_at(st):
             out.append(tuple(str(h) for h in st.path))
             return
         if len(st.path) >= MAX_RETREAT:
             return
-        _, options = retreat_options(grid, st, allowed, extra if st.path else priorities)
+        _, options = retreat_options(grid, st, allowed, extra if st.path else first)
         for h in sorted(options, key=str):
             walk(RetreatState(st.start, (*st.path, h)))
 
     walk(RetreatState(H(u.where)))
+    if not out and state.since(18):
+        # ruling F143: every hex toward a source over-stacks with no hex beyond it, so item 4 gives way (item 3's
+        # "unless", item 5's "if there is an alternative") and any allowed hex is a retreat
+        walk(RetreatState(H(u.where)), first=priorities[1:])
     return out
 
 
