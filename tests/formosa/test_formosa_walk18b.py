@@ -3,7 +3,8 @@ interdiction cases probed with positions, as an examiner builds them from the ru
 
 - 15.7 items 3-5 (ruling F143): a unit whose only hexes toward a supply source are full, with no hex beyond them,
   retreats into any other allowed hex; it was eliminated although it could retreat;
-- 15.8 (ruling F144): after a DE the list of legal orders offers the second hex of the advance, which it left out.
+- 15.8, 15.8.1 (ruling F144): the list of legal orders offers the second hex of a DE's advance, and each advance to
+  the units that can enter its hexes; it left out the one and, with a mechanized attacker facing a mountain, all.
 
 Each is played through the orders and read in the events and the list, under version 18 and under 17."""
 from __future__ import annotations
@@ -78,3 +79,37 @@ def test_f143_a_game_created_under_rules_17_eliminates_the_unit_as_played():
     assert retreat_paths(state, state.units["jp-guard-1"]) == []
     events = when(state, "allied", f"attack {X} with us-7-17", [6])
     assert [e.case for e in of(events, UnitEliminated)] == ["Formosa 15.7 item 5"]
+
+
+MOUNTAIN, MOUNTAIN_AROUND = ring("mountain")
+
+
+def _advances(state, version: int | None = None) -> list[str]:
+    state = played_under(state, str(version)) if version else state
+    return [o["order"] for o in GAME.legal_orders(state, "allied") if o["action"] in ("advance", "hold")]
+
+
+def test_15_8_after_a_de_the_list_offers_the_second_hex_of_the_advance_f144():
+    # 12 against 2 in the open (600-699%), die 6: DE; the attackers may advance one or two hexes (15.8)
+    units = {"us-7-17": AROUND[0], "us-7-32": AROUND[0], "us-7-184": AROUND[0], "jp-guard-1": X, "jp-9-7": AROUND[3]}
+    state = play(given(units=units), "allied", f"attack {X} with us-7-17 us-7-32 us-7-184", [6])
+    assert state.combat.code == "DE"
+    listed = _advances(state)
+    group = "us-7-17 us-7-32 us-7-184"
+    free = [h for h in AROUND if h != AROUND[3]]  # any hex next to X but the enemy's (into an EZOC too, 15.8)
+    assert set(listed) == {f"advance {group} to {X}", "hold"} | {f"advance {group} to {X} {h}" for h in free}
+    after = play(state, "allied", f"advance {group} to {X} {AROUND[2]}")  # next to jp-9-7: an EZOC, no matter
+    assert {after.units[u].where for u in group.split()} == {AROUND[2]}
+    assert _advances(state, version=17) == [f"advance {group} to {X}", "hold"]  # as listed before
+
+
+def test_15_8_1_the_list_offers_the_advance_to_the_units_that_can_enter_the_hex_f144():
+    # a mechanized unit enters a mountain only along a road (12.2): the infantry advance, the armor stays
+    units = {"us-armor-1": MOUNTAIN_AROUND[0], "us-7-17": MOUNTAIN_AROUND[0], "us-7-32": MOUNTAIN_AROUND[0],
+             "us-7-184": MOUNTAIN_AROUND[0], "jp-guard-1": MOUNTAIN}
+    state = play(given(units=units), "allied", f"attack {MOUNTAIN} with us-armor-1 us-7-17 us-7-32 us-7-184", [6])
+    assert state.combat.code == "DE"
+    listed = _advances(state)
+    assert f"advance us-7-17 us-7-32 us-7-184 to {MOUNTAIN}" in listed
+    assert not [o for o in listed if "us-armor-1" in o]
+    assert _advances(state, version=17) == ["hold"]  # the only advance listed took the armor and was refused

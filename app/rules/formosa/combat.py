@@ -704,6 +704,18 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
     settle(d)
 
 
+def can_advance(state: State, uid: str, hexes: list[str]) -> bool:
+    """Whether `uid` may advance along `hexes` as far as terrain, the B-29 and the other Allied nation's air
+    points go (15.8.1, 16.5, 13.1; the checks `advance` makes of each unit): the list of legal orders offers each
+    advance to the units that may make it (ruling F144)."""
+    u = state.units[uid]
+    steps = [u.where, *hexes]
+    for a, b in zip(steps, steps[1:], strict=False):
+        if (u.side == "japanese" and b in state.strike.suppressed) or not enterable(state, u, a, b):
+            return False
+    return not airpower.other_nations_air(state, uid, hexes[-1])
+
+
 def hold(d: Decision) -> None:
     """15.8.1: advancing is never required, but after an opposed landing it is (10.2.2)."""
     if d.state.combat.assault:
