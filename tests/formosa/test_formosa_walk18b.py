@@ -3,6 +3,8 @@ interdiction cases probed with positions, as an examiner builds them from the ru
 
 - 15.7 items 3-5 (ruling F143): a unit whose only hexes toward a supply source are full, with no hex beyond them,
   retreats into any other allowed hex; it was eliminated although it could retreat;
+- 15.7 item 3 (ruling F145): an over-stacked retreat goes one additional hex, which must meet the limits; the
+  engine went on, a hex at a time, while each hex reached was full, up to four hexes;
 - 15.8, 15.8.1 (ruling F144): the list of legal orders offers the second hex of a DE's advance, and each advance to
   the units that can enter its hexes; it left out the one and, with a mechanized attacker facing a mountain, all.
 
@@ -79,6 +81,56 @@ def test_f143_a_game_created_under_rules_17_eliminates_the_unit_as_played():
     assert retreat_paths(state, state.units["jp-guard-1"]) == []
     events = when(state, "allied", f"attack {X} with us-7-17", [6])
     assert [e.case for e in of(events, UnitEliminated)] == ["Formosa 15.7 item 5"]
+
+
+def _full_beyond():
+    """us-7-17 in AROUND[0] (and up to two US units two hexes from X) leave X's defender one free hex (N); the
+    hexes beyond N, free of Allied ZOC, are few enough to fill with three Japanese regiments each."""
+    x = H(X)
+    two_away = [h for h in M.hexes() if D.is_land(h) and M.distance(h, x) == 2]
+    found = None
+    for k in range(3):
+        for extra in combinations(two_away, k):
+            us = (H(AROUND[0]), *extra)
+            zoc = set(us) | {n for u in us for n in M.neighbours(u)}
+            free = [n for n in M.neighbours(x) if D.is_land(n) and n not in zoc]
+            if len(free) != 1:
+                continue
+            beyond = [e for e in M.neighbours(free[0]) if e != x and D.is_land(e) and e not in zoc]
+            if 1 <= len(beyond) <= 3 and (found is None or len(beyond) < len(found[2])):
+                found = ([str(h) for h in extra], str(free[0]), [str(h) for h in beyond])
+    return found
+
+
+REGIMENTS = ("jp-9-7", "jp-9-19", "jp-9-35", "jp-12-24", "jp-12-46", "jp-12-48", "jp-50-301", "jp-50-302",
+             "jp-50-303", "jp-66-249", "jp-66-304", "jp-66-305")
+
+
+def _two_full(version: int | None = None):
+    """X's defender has one hex to retreat into, full, and every hex beyond it is full too (no supply source)."""
+    extra, first, beyond = _full_beyond()
+    units = {"us-7-17": AROUND[0], "jp-guard-1": X, **dict(zip(("us-7-32", "us-7-184"), extra, strict=False))}
+    for i, h in enumerate([first, *beyond]):
+        units.update(dict.fromkeys(REGIMENTS[3 * i:3 * i + 3], h))
+    state = given(units=units)
+    return (played_under(state, str(version)) if version else state), first, beyond
+
+
+def test_15_7_item_3_an_over_stacked_retreat_goes_one_additional_hex_and_no_more_f145():
+    state, first, beyond = _two_full()
+    assert retreat_paths(state, state.units["jp-guard-1"]) == []  # the additional hex cannot meet the limits
+    events = when(state, "allied", f"attack {X} with us-7-17", [6])
+    assert [e.case for e in of(events, UnitEliminated)] == ["Formosa 15.7 item 5"]
+    freed = given(units={u: w for u, w in ((u, state.units[u].where) for u in state.units)
+                         if w != beyond[0] or u not in REGIMENTS[3:6]})
+    assert retreat_paths(freed, freed.units["jp-guard-1"]) == [(first, beyond[0])]  # one hex beyond, limits met
+
+
+def test_f145_a_game_created_under_rules_17_retreats_on_while_each_hex_is_full_as_played():
+    state, first, beyond = _two_full(version=17)
+    paths = retreat_paths(state, state.units["jp-guard-1"])
+    assert paths and all(len(p) == 3 and p[:2] == (first, p[1]) and p[1] in beyond for p in paths)
+    assert not of(when(state, "allied", f"attack {X} with us-7-17", [6]), UnitEliminated)
 
 
 MOUNTAIN, MOUNTAIN_AROUND = ring("mountain")

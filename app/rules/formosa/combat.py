@@ -441,7 +441,8 @@ def _bloodbath(d: Decision, attackers: list[Unit], defenders: list[Unit]) -> Non
     settle(d)
 
 
-MAX_RETREAT = 4  # hexes a retreat may need when each hex entered is over-stacked (15.7 item 3)
+MAX_RETREAT = 4  # hexes a retreat could take under rules 1-17, one more while each hex entered over-stacked
+ONE_MORE = 2  # since rules version 18 (ruling F145): the hex retreated into and item 3's one additional hex
 
 
 def _retreat_rules(state: State, u: Unit):
@@ -474,19 +475,21 @@ def _overstacks(state: State, u: Unit, hex: str) -> bool:
 
 def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
     """15.7: every retreat `u` may make, as the hexes entered: one hex, nearer a supply source if one such is
-    open (item 4), then one more hex while the hex reached is over-stacked, any allowed one where the limits are
-    met if there is such a hex (item 3, F61); since rules version 18, when no retreat toward a source can be
-    completed, any allowed first hex (ruling F143: item 4 never eliminates a unit that could retreat, item 5)."""
+    open (item 4), then, when that hex over-stacks the unit, one additional hex where the limits are met (item 3,
+    F61; under rules 1-17 one more while each hex reached over-stacked, ruling F145); since rules version 18,
+    when no retreat toward a source can be completed, any allowed first hex (ruling F143: item 4 never eliminates
+    a unit that could retreat, item 5)."""
     allowed, priorities, overstacked_at = _retreat_rules(state, u)
     grid = state.data.map
     extra = (lambda h, st: not _overstacks(state, u, str(h)), lambda h, st: True)
     out: list[tuple[str, ...]] = []
+    limit = ONE_MORE if state.since(18) else MAX_RETREAT
 
     def walk(st: RetreatState, first=priorities) -> None:
         if st.path and not overstacked_at(st):
             out.append(tuple(str(h) for h in st.path))
             return
-        if len(st.path) >= MAX_RETREAT:
+        if len(st.path) >= limit:
             return
         _, options = retreat_options(grid, st, allowed, extra if st.path else first)
         for h in sorted(options, key=str):
@@ -530,7 +533,7 @@ def retreat(d: Decision, uid: str, hexes: list[str]) -> None:
     if tuple(hexes) not in paths:
         d.refuse("Formosa 15.7", f"{uid} cannot retreat along {' '.join(hexes)}: it may retreat "
                                  f"{'; '.join(' '.join(p) for p in paths)} (toward a supply source, item 4; "
-                                 "one hex more while over-stacked, item 3)")
+                                 "one additional hex when over-stacked, item 3)")
     d.emit(UnitRetreated(uid, [u.where, *hexes]), DecisionMade("retreat", d.side))
     left = [i for i in pending["units"] if i != uid]
     if left:
