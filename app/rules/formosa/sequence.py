@@ -1207,7 +1207,7 @@ def _retreat_candidates(state: State, side: str):
 
 
 class Retreat(DecisionStep):
-    """15.7: the owner retreats each unit one hex (toward a supply source; one more while over-stacked)."""
+    """15.7: the owner retreats each unit one hex (toward a supply source; one additional hex when over-stacked)."""
 
     name = "retreat"
 
@@ -1215,7 +1215,7 @@ class Retreat(DecisionStep):
         return f"retreat {', '.join(p['units'])} one hex"
 
     @order("retreat UNIT HEX [HEX ...]", "Formosa 15.7", "retreat a unit one hex, toward a supply source (item "
-           "4), and one hex more while the hex reached is over-stacked (item 3)", _retreat_candidates)
+           "4), and one additional hex when the hex reached over-stacks it (item 3)", _retreat_candidates)
     def retreat(self, d: Decision, unit: str, hexes: list[str]) -> None:
         combat.retreat(d, unit, hexes)
 
