@@ -84,11 +84,20 @@ def generate(max_children: int, packages: list[str]) -> None:
 
     from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_file_mutants
     from mutmut.configuration import config
-    from mutmut.utils.file_utils import walk_source_files
+    from mutmut.utils.file_utils import walk_all_files, walk_source_files
 
     os.makedirs("mutants", exist_ok=True)
     files = [path for path in walk_source_files()
              if not config().should_mutate(path) or any(PACKAGES[p](path) for p in packages)]
+    for root, name in walk_all_files():  # mutmut copies a file only once: a copy older than its source (a merge
+        source = Path(root, name)  # since) is taken away, so the tests do not run today's tests on yesterday's code
+        copy = Path("mutants", source)
+        if not copy.exists() or source.suffix == ".py" and source in files and config().should_mutate(source):
+            continue  # (this run's own packages: mutmut writes their mutants again when the source is newer)
+        if (copy.read_bytes() != source.read_bytes() if not config().should_mutate(source)
+                else source.stat().st_mtime > copy.stat().st_mtime):
+            for stale in (copy, copy.with_name(copy.name + ".meta"), copy.with_name(copy.name + ".spans")):
+                stale.unlink(missing_ok=True)
     for path in files:  # a run stopped while writing a file's mutants leaves them half written and no .meta:
         written = Path("mutants", path)  # mutmut would take the file as done (newer than its source)
         if config().should_mutate(path) and written.exists() and not written.with_name(written.name + ".meta").exists():
