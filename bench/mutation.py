@@ -911,7 +911,15 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
             and not (resume and results.get(n, {}).get("source") == _digest(_locate(n)[0]))]
     print(f"{len(todo)} mutants to run", flush=True)
     warm = Warm()
+    checked: set[str] = set()
     for count, (package, name) in enumerate(todo, 1):
+        if untraced and package not in checked:  # the package's tests must pass with no mutant switched on: a
+            checked.add(package)  # copy in mutants/ half written or older than the tests fails them all (no kill)
+            for group in _untraced_stages(package, own_only):
+                verdict, failed = _run_stage("NO_MUTANT", group, 60 * 60, args, warm)
+                if verdict != "survived":
+                    sys.exit(f"{package}'s tests fail in mutants/ with no mutant ({verdict}: {failed}); see "
+                             f"{RUN_LOG.relative_to(ROOT)}")
         if untraced:
             stages = _untraced_stages(package, own_only)
             tests, import_time = [t for stage in stages for t in stage], True
