@@ -41,6 +41,7 @@ import collections
 import copy
 import functools
 import hashlib
+import io
 import math
 import pickle
 import random
@@ -193,12 +194,15 @@ def _position(state: Any) -> bytes | None:
     positions equal but pickled otherwise (a set met in another order) are two questions: answered afresh, never
     wrongly."""
     fields = getattr(state, "__dict__", None)
+    out = io.BytesIO()
+    writer = pickle.Pickler(out, protocol=5)
+    writer.fast = True  # no memo: an object met twice is written twice, so a position folded from the events and
+    # the same position read from a snapshot (equal values, shared otherwise) give the same bytes
     try:
-        raw = pickle.dumps({k: v for k, v in fields.items() if k != "data"} if isinstance(fields, dict) else state,
-                           protocol=5)
+        writer.dump({k: v for k, v in fields.items() if k != "data"} if isinstance(fields, dict) else state)
     except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
         return None
-    return hashlib.sha256(raw).digest()
+    return hashlib.sha256(out.getvalue()).digest()
 
 
 class Search:
