@@ -350,6 +350,22 @@ class B29Struck:
         return f"B-29 strike on {self.hex}: column {self.column}, die {self.die}: {self.code} (Formosa 16.5)"
 
 
+@event_type("formosa.B29NoSurvivors")
+@dataclass(frozen=True)
+class B29NoSurvivors:
+    """16.5 D1 item 2 (since rules version 18, ruling F138): the D1 left no Japanese unit in the hex, so no DS falls
+    on it: the hex is not suppressed (Japanese units may enter it); the B-29 stays there to the Air Return Phase."""
+
+    hex: str
+
+    def apply(self, state: State) -> State:
+        return _strike(state, suppressed=tuple(h for h in state.strike.suppressed if h != self.hex))
+
+    def describe(self) -> str:
+        return (f"the B-29's D1 left no Japanese unit in {self.hex}: no suppression there (Formosa 16.5, ruling "
+                "F138)")
+
+
 @event_type("formosa.AirPlaced")
 @dataclass(frozen=True)
 class AirPlaced:

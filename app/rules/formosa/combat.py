@@ -457,7 +457,7 @@ def _retreat_rules(state: State, u: Unit):
         return (str(candidate) not in occupied and candidate != st.start and candidate not in st.path
                 and outside(current, candidate, st) and enterable(state, u, str(current), str(candidate)))
 
-    toward = nearer(supply.source_distance(state.data, state.supply_sources(u.side)))
+    toward = nearer(supply.source_distance(state.data, state.supply_sources(u.side, u)))
     priorities = (toward, lambda h, st: True)
 
     def overstacked_at(st: RetreatState) -> bool:

@@ -410,7 +410,8 @@ class CombatResolved:
                        attacked=True)
         advance = state.data.crt_raw["codes"][self.code].get("advance", 0)
         combat = Combat(self.attacker, tuple(self.hexes), tuple(self.attackers), tuple(self.defenders), self.code,
-                        counterattack=self.counterattack, assault=self.assault, advance=advance)
+                        counterattack=self.counterattack, assault=self.assault, advance=advance,
+                        bases=tuple(u for u in self.defenders if u in state.units and state.units[u].base))
         if self.counterattack:
             return replace(state, combat=combat)
         flown = (*state.strike.flown, *((self.attacker, h) for h in self.hexes))  # 16.3: support returns (F86)

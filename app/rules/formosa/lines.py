@@ -15,6 +15,6 @@ def line(d: Decision, u: Unit):
     if found and found is not True and u.side == "japanese":
         source = str(found.source)
         for x in state.at(source, "japanese"):
-            if x.concealed and state.is_static(x):
+            if x.concealed and state.japanese_source(x):
                 d.emit(UnitRevealed(x.id, source, "Formosa 19.3"))
     return found

@@ -151,7 +151,10 @@ def battlefield_lp(d: Decision, c: Combat) -> None:
         return
     table = _table(state, "25.2")
     gone = [state.units[i] for i in c.defenders if not is_hex(state.units[i].where)]
-    cf = sum(state.spec(u.id).cf for u in gone if not state.spec(u.id).static)
+    # mobile ground units only: never a static unit, an engineer eliminated on its base side included (2.4; since
+    # rules version 18, ruling F141)
+    cf = sum(state.spec(u.id).cf for u in gone if not state.spec(u.id).static
+             and not (state.since(18) and u.id in c.bases))
     needed = table["allied_eliminates"] if c.attacker == "allied" else table["japanese_eliminates"]
     advanced = bool(c.advanced)  # an advance begins in a cleared defender's hex (15.8)
     if cf >= needed or advanced:

@@ -246,7 +246,7 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = Fal
         if setup and any(uid in g["units"] for _, g, _left in _open_groups(state, d.side)):
             d.refuse("Formosa 3.0, ruling F43", f"{uid} is in a set-up group still to choose: choose it, at no LP")
         total += strategic.recruit_cost(d.data, d.side, uid, scenario=state.scenario, setup=setup,
-                                        replace=replacing)
+                                        replace=replacing, replace_special=state.since(18))  # ruling F142
     strategic.spend(state.lp[d.side], total, f"recruiting {len(unit_ids)} unit(s)")
     d.emit(LpSpent(d.side, total, f"{'replace' if replacing else 'recruit'} {len(unit_ids)} unit(s)"))  # 11.0
     for uid in unit_ids:

@@ -86,7 +86,14 @@ OUT = "out"
 #    choice of hex (15.6): the attackers in one hex (the counterattack falls on it at once) or a CA against the PW
 #    Camp alone (no counterattack, 25.10, F105) is refused; a game created under 1-16 with such a position opens
 #    with the choice as it was played; ruling F137: a `remove` (13.3) naming a unit twice is refused, not read once
-RULES_VERSION = 17
+# 18: ruling F138: a B-29 D1 that leaves no Japanese unit in its hex suppresses nothing (16.5: the DS falls on the
+#    survivors), so Japanese units may enter the empty hex; ruling F139: a Japanese line of supply goes to a coastal
+#    defense or heavy weapons unit only (19.3), never to the PW Camp; ruling F140: an Allied unit retreats toward
+#    the supply sources it could trace to (15.7 item 4, 5.1 item 4): ports and the HQs of its own nationality, not
+#    itself; ruling F141: 25.2's battlefield LP count no engineer eliminated on its base (static) side; ruling
+#    F142: a 6th Marine regiment in the Replacements Display is replaced as any unit (8.2, 8.3), not refused by 24.1
+RULES_VERSION = 18
+JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
 
 
@@ -134,6 +141,7 @@ class Combat:
     cleared: tuple[str, ...] = ()       # defending hexes left empty: where an advance may go
     offered: bool = False               # the advance has been offered (15.8)
     advanced: tuple[str, ...] = ()      # units that have advanced
+    bases: tuple[str, ...] = ()         # defenders on their engineer base side (static, 2.4) when the result fell
 
 
 @dataclass(frozen=True)
@@ -309,13 +317,25 @@ class State(SequencedState):
         return [supply.Hq(H(x.where), self.spec(x.id).nationality, self.spec(x.id).mf)
                 for x in self.on_map("allied") if self.spec(x.id).type == "hq" and not self.at_sea(x)]
 
-    def supply_sources(self, side: str) -> frozenset[Hex]:
+    def japanese_source(self, u: Unit) -> bool:
+        """19.3: a Japanese supply source is a coastal defense or heavy weapons unit, never the PW Camp (since rules
+        version 18, ruling F139; before, any Japanese static unit)."""
+        return self.spec(u.id).type in JAPANESE_SOURCES if self.since(18) else self.is_static(u)
+
+    def supply_sources(self, side: str, unit: Unit | None = None) -> frozenset[Hex]:
         """Where `side`'s supply comes from on the map (ruling F61): the functional ports and the HQs that trace
-        to one (19.2); every Japanese static unit, revealed or not (19.3)."""
+        to one (19.2); every Japanese coastal defense and heavy weapons unit, revealed or not (19.3, F139). For an
+        Allied `unit` (since rules version 18, ruling F140) only the HQs it could trace to: of its nationality (5.1
+        item 4), not itself."""
         if side == "allied":
-            return supply.allied_sources(self.data, [H(p) for p in self.functional_ports()], self.allied_hqs(),
+            hqs = self.allied_hqs()
+            if unit is not None and self.since(18):
+                nat = self.spec(unit.id).nationality
+                own = H(unit.where) if self.spec(unit.id).type == "hq" and is_hex(unit.where) else None
+                hqs = [hq for hq in hqs if hq.nationality == nat and hq.hex != own]
+            return supply.allied_sources(self.data, [H(p) for p in self.functional_ports()], hqs,
                                          self.trace_situation("allied"))
-        return frozenset(H(x.where) for x in self.on_map("japanese") if self.is_static(x))
+        return frozenset(H(x.where) for x in self.on_map("japanese") if self.japanese_source(x))
 
     def supply_line(self, u: Unit):
         """`u`'s line of supply (19.1-19.3; supply.py), or None. Guerrillas need none (23.0) and static units are
@@ -332,7 +352,7 @@ class State(SequencedState):
             return supply.allied_line(self.data, H(u.where), spec.mobility, mf, spec.nationality,
                                       ports=[H(p) for p in self.functional_ports()], hqs=self.allied_hqs(),
                                       sit=sit, markers=[H(h) for h in self.amphibious])
-        statics = [x for x in self.on_map("japanese") if self.is_static(x)]
+        statics = [x for x in self.on_map("japanese") if self.japanese_source(x)]
         for sources in ([x for x in statics if not x.concealed], statics):
             line = supply.japanese_line(self.data, H(u.where), spec.mobility, spec.mf,
                                         statics=[H(x.where) for x in sources], sit=sit)

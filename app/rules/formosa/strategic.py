@@ -144,21 +144,23 @@ def lp_shift(side: str, attacking: bool, lp: int) -> int:
 # Recruiting and replacing (7.3, 8.0-8.4)
 # ---------------------------------------------------------------------------------------------------------
 def recruit_cost(game: GameData, side: str, item: str, *, scenario: int, setup: bool, replace: bool = False,
-                 points: int = 1) -> int:
+                 points: int = 1, replace_special: bool = False) -> int:
     """LP to recruit (or replace) ``item``: a unit id of units.toml, or a counter kind ("tac", "kamikaze",
     "mobile-fleet", "gunfire", "b29", "air-supply", "amphibious", "drop-zone") bought ``points`` at a time.
 
     Refused: Japanese set-up-only types after set-up (8.2, 3.0), "N/A" replacements and units no chart row
     lists (8.2; F27; 8.4 kamikaze and the fleet marker), kamikaze at set-up (24.1 Important), a scenario's
     banned units (24.2; F29), Commonwealth units in Scenario 1 (24.1), the 6th Marine Division (24.1: free
-    after Amoy; F34), units of an optional rule not in play (25.0). Kamikaze points cost half an LP each,
+    after Amoy; F34; `replace_special`, since rules version 18: its regiments are replaced as any other, 8.2,
+    8.3, ruling F142), units of an optional rule not in play (25.0). Kamikaze points cost half an LP each,
     rounded up for the lot (ruling F62)."""
     _side(side)
     unit = game.by_id.get(item)
     if unit is not None:
         if unit.side != side:
             raise IllegalOrder(C + "7.3", f"{item} is not {side_unit(side)}")
-        return _unit_cost(game, unit, scenario=scenario, setup=setup, replace=replace)
+        return _unit_cost(game, unit, scenario=scenario, setup=setup, replace=replace,
+                          replace_special=replace_special)
     if points < 1:
         raise IllegalOrder(C + "7.3", f"buy at least one {item} point, not {points}")
     if item == "kamikaze" and setup:
@@ -174,7 +176,8 @@ def recruit_cost(game: GameData, side: str, item: str, *, scenario: int, setup: 
     return int(cost) * points
 
 
-def _unit_cost(game: GameData, unit, *, scenario: int, setup: bool, replace: bool) -> int:
+def _unit_cost(game: GameData, unit, *, scenario: int, setup: bool, replace: bool,
+               replace_special: bool = False) -> int:
     s = game.scenario(scenario)
     if unit.optional and unit.optional not in game.optional:
         raise IllegalOrder(C + unit.optional, f"{unit.id} exists only with optional rule {unit.optional}")
@@ -182,7 +185,7 @@ def _unit_cost(game: GameData, unit, *, scenario: int, setup: bool, replace: boo
         raise IllegalOrder(C + "24.2", f"{unit.id} may not be recruited in Scenario {scenario}")
     if unit.nationality == "cw" and not s.get("commonwealth"):
         raise IllegalOrder(C + "24.1", f"no Commonwealth units are used in Scenario {scenario}")
-    if unit.id in s["special"].get("after_amoy", ()):
+    if unit.id in s["special"].get("after_amoy", ()) and not (replace and replace_special):
         raise IllegalOrder(C + "24.1", f"{unit.id} arrives free in the Amoy Display the GT after Amoy falls")
     if unit.lp_type == NOT_ON_CHART:
         raise IllegalOrder(C + "8.2", f"{unit.id} is on no LP Expenditure Chart row: never recruited or replaced "

@@ -380,6 +380,8 @@ def b29(d: Decision, hex: str, fortified: bool) -> None:
             units = [u for u in units if not combat.never_attacks(d.state, u)]
         if units:
             combat._losses(d, "japanese", units, 1, 0, "Formosa 16.5 D1")
+    if result.code == "D1" and d.state.since(18) and not d.state.pending and not d.state.at(hex, "japanese"):
+        d.emit(ap.B29NoSurvivors(hex))  # 16.5 D1 item 2: the DS falls on the survivors, and none is left (F138)
     if not d.state.pending:
         _after(d, "b29")
 

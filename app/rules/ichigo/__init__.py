@@ -34,6 +34,8 @@ GAME = Game(
     # 11: units of two ways of arrival enter by one order (E43); a US/Chinese mixed stack is refused by the case of
     #     the units arriving (E45)
     # 12: a US reinforcement landing at a beachhead moves no unit out of it: onto Chinese units it is refused (E46)
+    # 13: a US reinforcement landed at a beachhead in the US Movement Phase moves in that phase (9.0, E48); no tank
+    #     regiment defends against a US momentum attack (11.17, 11.25, E49)
     version=str(RULES_VERSION),
     sides=SIDES,
     scenarios={"campaign": "The full game from April 1944, Turns 1-9 (1-12 if Causeway is launched)"},

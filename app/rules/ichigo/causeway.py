@@ -82,9 +82,15 @@ def displacement_hexes(state: State, port: str) -> list[str]:
     near = [n for n in d.neighbours(port) if _displacement_bar(state, n, units) is None]
     if near:
         return sorted(near)
-    spots = [str(x) for x in d.map.hexes() if str(x) != port and _displacement_bar(state, str(x), units) is None]
-    nearest = min((d.distance(port, x) for x in spots), default=0)
-    return sorted(x for x in spots if d.distance(port, x) == nearest)
+    rings: dict[int, list[str]] = {}  # the hexes by distance from the port, the nearest ring tried first
+    for x in d.map.hexes():
+        if str(x) != port:
+            rings.setdefault(d.distance(port, str(x)), []).append(str(x))
+    for distance in sorted(rings):
+        fit = [x for x in rings[distance] if _displacement_bar(state, x, units) is None]
+        if fit:
+            return sorted(fit)
+    return []
 
 
 def _displace_to(state: State, port: str, away: str | None) -> str:

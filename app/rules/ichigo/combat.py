@@ -252,7 +252,7 @@ def attack(em: Decision, side: str, target: str, ids: list[str], tanks: int, sf:
         if supports:
             em.emit(ev.SupportExpended(supports))
         return
-    eligible = defensive_tank_room(state, side, target, defenders)
+    eligible = defensive_tank_room(state, side, target, defenders, momentum)
     if eligible:  # 11.17: the Japanese announce defensive tanks before the Allied player rolls
         em.emit(ev.DecisionRequired("tanks", "japanese", {
             "hex": target, "side": side, "attackers": list(ids), "max": eligible,
@@ -261,11 +261,15 @@ def attack(em: Decision, side: str, target: str, ids: list[str], tanks: int, sf:
     resolve(em, side, target, ids, tank_units, sf_unit.id if sf_unit else None, [], momentum)
 
 
-def defensive_tank_room(state: State, side: str, target: str, defenders: list[Unit]) -> int:
+def defensive_tank_room(state: State, side: str, target: str, defenders: list[Unit],
+                        momentum: dict | None = None) -> int:
     """Ichi-Go 11.17: regiments the Japanese may commit to a mainland defence (one per supplied brigade or
     division defending, as many as are off the map); the static 2nd Tank Division is a division like any other
-    (rules version 4, ruling E19; before it, static units took no support)."""
+    (rules version 4, ruling E19; before it, static units took no support). None against a US momentum attack:
+    tank regiments never take part in one (11.17, 11.25; rules version 13, ruling E49)."""
     if side != "allied" or not mainland(state.data, target):
+        return 0
+    if momentum is not None and state.since(13):
         return 0
     eligible = [u for u in defenders if u.size in ("brigade", "division") and (state.since(4) or not u.static)
                 and supply_state(state, u) in ("full", "attenuated")]

@@ -459,8 +459,12 @@ class USLanded:
         units = dict(state.units)
         for uid in self.displaced:
             units[uid] = replace(units[uid], hex=self.to)
+        # 9.0 (rules version 13, ruling E48): a reinforcement landing at a beachhead in the US Movement Phase (9.8,
+        # 8.11) operates normally at once, so it may still move in that phase; the Phase I landings and transfers
+        # (5.3 items 4, 12; 10.11) move in the phases after (before version 13 every landed unit's move was done)
+        moves_now = self.where == "reinforcement" and state.since(13)
         for uid in self.units:
-            units[uid] = replace(units[uid], hex=self.hex, status="map", done=True)
+            units[uid] = replace(units[uid], hex=self.hex, status="map", done=not moves_now)
         landed = self.where in ("formosa", "mainland")
         heads = {**state.beachheads, self.where: self.hex} if landed else state.beachheads
         st = replace(state, units=units, beachheads=heads)

@@ -44,7 +44,7 @@ class UnitsMoved:
 
     def apply(self, state: State) -> State:
         units = dict(state.units)
-        if tuple(self.units) != state.mover:  # SNC 9.0: the stack moved before has finished its move
+        if not state.goes_on(self.units):  # SNC 9.0: the stack moved before has finished its move
             for uid in state.mover:
                 units[uid] = replace(units[uid], done=True)
         for uid in self.units:
@@ -250,7 +250,15 @@ class BattleClosed:
     hex: str
 
     def apply(self, state: State) -> State:
-        return replace(state, battle=None)
+        b = state.battle
+        if b is None or b.get("kind") != "overrun" or not state.since(10):
+            return replace(state, battle=None)
+        # SNC 9.6 (ruling E21): units whose overrun left Chinese units in the hex overrun again or stop
+        attackers = set(b["attackers"])
+        halted = tuple(u for u in state.halted if u not in attackers)
+        if any(u.side != b["side"] for u in state.at(b["hex"])):
+            halted += tuple(sorted(u for u in attackers if state.units[u].status == "map"))
+        return replace(state, battle=None, halted=halted)
 
     def describe(self) -> str:
         return f"battle for {self.hex} over"

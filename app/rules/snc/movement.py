@@ -57,7 +57,7 @@ def movers(state: State, side: str, unit_ids: list[str], case: str = "SNC 9.0") 
             raise IllegalOrder("SNC 9.0", f"{u.id} has completed its move this phase")
     if len({u.hex for u in units}) > 1:
         raise IllegalOrder(case, "units moving together must start in one hex")
-    if any(u.mp_used > 0 for u in units) and tuple(unit_ids) != state.mover:
+    if any(u.mp_used > 0 for u in units) and not state.goes_on(unit_ids):
         raise IllegalOrder("SNC 9.0", "a unit that has moved goes on only with the stack it moved with, "
                                       "before any other unit moves")
     return units
@@ -124,6 +124,10 @@ def may_move(state: State, side: str, unit_ids: list[str]) -> list[Unit]:
                 raise IllegalOrder("SNC 8.2", f"{u.id}: only reinforcements placed in their listed hex this phase "
                                               "may move in the Reinforcement Phase")
     start = units[0].hex
+    halted = [u.id for u in units if u.id in state.halted]
+    if halted:  # rules version 10 (ruling E21); no unit is halted before it
+        raise IllegalOrder("SNC 9.6", f"{', '.join(halted)} attempted an overrun that left Chinese units in the "
+                                      f"hex: another overrun, or a stop in {start}, not a move")
     if start in ezoc(state, side) and any(u.mp_used > 0 for u in units):
         raise IllegalOrder("SNC 7.2", f"the stack entered an enemy zone of control at {start} and must stop")
     return units

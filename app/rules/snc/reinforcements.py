@@ -77,7 +77,13 @@ def place(em: Decision, ids: list[str], h: str) -> None:
             methods.add("listed")
     if len(methods) > 1:
         raise IllegalOrder("SNC 8.1", "place returning elites and new reinforcements by separate orders")
-    _check_chinese_hex(state, h, "SNC 8.2")
+    if methods == {"elite"} and state.since(10):
+        # ruling E22: a returning elite is no reinforcement (8.0, 8.1; ruling R36), so 8.2's bar on a hex next to a
+        # Japanese unit is not its; no unit enters a hex the other side holds (6.0)
+        if any(u.side == "japanese" for u in state.at(h)):
+            raise IllegalOrder("SNC 8.1", f"{h} is occupied by Japanese units")
+    else:
+        _check_chinese_hex(state, h, "SNC 8.2")
     em.emit(ev.ReinforcementsPlaced(list(ids), h, methods.pop()))
 
 

@@ -225,7 +225,8 @@ def _move_candidates(state: State, side: str) -> Iterator[dict]:
     """The stack under way, then every unit that has not moved (9.0: moving another ends the stack's move; in the
     Reinforcement Phase, those placed in their listed hex: 8.2); each unit's nearest destinations first (by MP,
     then label)."""
-    groups = [list(state.mover)] if state.mover else []
+    moving = state.moving()  # from rules version 10 (ruling E21) the units of the stack still on the map
+    groups = [list(moving)] if moving else []
     groups += [[u.id] for u in state.on_map(side) if not (u.static or u.done or u.mp_used > 0 or u.id in state.mover)]
     for group in groups:
         try:

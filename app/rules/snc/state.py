@@ -13,8 +13,8 @@ from app.rules.snc.data_load import GameData, load
 SIDES = ("chinese", "japanese")
 PHASE_NAMES = {"declare": "phase-order declaration", "ops1": "First Operations Phase",
                "reinf": "Reinforcement Phase", "ops2": "Second Operations Phase"}
-RULES_VERSION = 9  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13); 4: E15;
-#                    5: E16; 6: E17; 7: E18; 8: E19; 9: E20
+RULES_VERSION = 10  # the version new games are played under; 3: issue 19 (docs/rulings/snc-engine.md E13); 4: E15;
+#                     5: E16; 6: E17; 7: E18; 8: E19; 9: E20; 10: E21, E22
 
 
 def created_under(version: str | None) -> int:
@@ -107,6 +107,7 @@ class State(Memo):
     attacked_hexes: tuple = ()         # SNC 10.0: each defending hex once per phase
     overruns: dict = field(default_factory=dict)  # SNC 9.6, 10.0: hex -> the units that overran it this phase
     mover: tuple = ()                  # SNC 9.0: the stack whose move is under way
+    halted: tuple = ()                 # SNC 9.6: units whose overrun left Chinese units in the hex (ruling E21)
     replacements: int = 0              # SNC 8.3: left this Reinforcement Phase
     interdicted: int = 0               # SNC 11.2: the GT whose interdiction is done
     winner: str | None = None
@@ -133,6 +134,22 @@ class State(Memo):
     def since(self, version: int) -> bool:
         """Is the game played under rules `version` or later? (Ruling E13: an older game is decided as played.)"""
         return self.rules_version >= version
+
+    def moving(self) -> tuple:
+        """SNC 9.0, 9.6: the stack whose move is under way, as it goes on: from rules version 10 (ruling E21) its units
+        still on the map (an overrun may have eliminated some of them, and the others go on regardless of the losses);
+        before, every unit it set out with."""
+        if not self.since(10):
+            return self.mover
+        return tuple(u for u in self.mover if self.units[u].status == "map")
+
+    def goes_on(self, unit_ids) -> bool:
+        """SNC 9.0: do `unit_ids` name the stack whose move is under way? From rules version 10 (ruling E21) its
+        units still on the map in any order (by their ids as the last move named them, or by their hex); before,
+        exactly as the last move named them."""
+        if not self.since(10):
+            return tuple(unit_ids) == self.mover
+        return bool(self.mover) and set(unit_ids) == set(self.moving())
 
     def at(self, hex_label: str) -> list[Unit]:
         return list(self.memo(("at",), self._by_hex).get(hex_label, ()))
@@ -236,7 +253,7 @@ def enter(state: State, side: str, hexes) -> frozenset:
 def next_phase(state: State) -> State:
     """SNC 5.1: ops1 -> reinforcement -> ops2; then the other player's turn or the next GT."""
     units = _fresh(state.units)
-    base = replace(state, units=units, attacked_hexes=(), overruns={}, mover=(), used={}, battle=None)
+    base = replace(state, units=units, attacked_hexes=(), overruns={}, mover=(), halted=(), used={}, battle=None)
     if state.phase == "ops1":
         repl = 0
         r = state.data.params["replacements"]
