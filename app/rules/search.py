@@ -34,6 +34,10 @@ for another time): it runs playouts while another as long as the longest so far 
 `search:N` runs exactly N playouts a decision, whatever the time. Every draw is seeded by the side's view and the
 orders it has given (app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any
 process.
+
+A seat's decision is kept in the process by everything it reads (`Search.kept`, `Search.question`): `verify`, in
+the process that played the game, re-decides each order from what its play found, without its playouts; only a
+decision made here fills what is kept, never a stored order or reason.
 """
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ import io
 import math
 import pickle
 import random
+import threading
 import time
 import weakref
 from typing import Any
@@ -160,6 +165,7 @@ def policy(rules, settings: dict) -> practice.Policy:
 
 KEPT = 512  # answers a process keeps (`Search.kept`), the least recently asked dropped first
 _KEPT: collections.OrderedDict[tuple, tuple[str, dict]] = collections.OrderedDict()
+_KEEPING = threading.Lock()
 
 
 class _Same:
@@ -251,16 +257,21 @@ class Search:
         up by nobody (its playouts are the clock's) but kept as the exact decision of the playouts it ran, as is
         any decision (one with a single order worth giving runs none: `verify` asks it with none)."""
         asked = self.question(self.budget) if self.seconds is None else None
-        if asked is not None and asked in _KEPT:
-            _KEPT.move_to_end(asked)
-            text, why = _KEPT[asked]
-            return text, copy.deepcopy(why)
+        if asked is not None:
+            with _KEEPING:  # a server's threads may decide at once
+                found = _KEPT.get(asked)
+                if found is not None:
+                    _KEPT.move_to_end(asked)
+            if found is not None:
+                return found[0], copy.deepcopy(found[1])
         text, why = self.decide()
-        for found in {asked, self.question(self.done)} - {None}:
-            _KEPT[found] = (text, copy.deepcopy(why))
-            _KEPT.move_to_end(found)
-        while len(_KEPT) > KEPT:
-            _KEPT.popitem(last=False)
+        kept, keys = (text, copy.deepcopy(why)), {asked, self.question(self.done)} - {None}
+        with _KEEPING:
+            for key in keys:
+                _KEPT[key] = kept
+                _KEPT.move_to_end(key)
+            while len(_KEPT) > KEPT:
+                _KEPT.popitem(last=False)
         return text, why
 
     def decide(self) -> tuple[str, dict]:
