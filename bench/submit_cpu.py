@@ -95,7 +95,7 @@ def breakdown(count: int) -> None:
     from app.events import sqlite, store, streams
     from app.projections import history
     from app.projections import state as projection
-    from app.service import games, orders, reads, receipts, seats
+    from app.service import games, orders, reads, receipts, seats, writes
     from app.web import routes
 
     app = app_for(tempfile.mkdtemp(prefix="hexledger-bench-"), "background")
@@ -112,6 +112,8 @@ def breakdown(count: int) -> None:
         (routes, "order_body", "    order body (JSON schema)"),
         (orders.Orders, "order", "    service.order (submit + answer)"),
         (games, "submit", "      games.submit"),
+        (games, "_decided", "        decided (parse, decide, encode, fold)"),
+        (games, "_stored", "        stored (transaction, fsync, caches)"),
         (projection, "load", "        load (state cache, head read)"),
         (projection, "newest", "        kept state (no head read)"),
         (games, "parse_order", "        parse"),
@@ -127,6 +129,8 @@ def breakdown(count: int) -> None:
         (sqlite.GroupCommit, "_close", "        COMMIT"),
         (sqlite.SqliteDatabase, "_sync", "        fsync (kernel CPU)"),
         (projection, "remember", "        state cache put"),
+        (orders.Orders, "_answer_automated", "      automated seats (none here)"),
+        (writes.Writes, "_run_after", "      after the write (the sender's kick)"),
         (history, "lines", "      answer: event lines"),
         (receipts.Receipts, "stamp", "      answer: receipt (Ed25519)"),
         (reads.Reads, "view_now", "    the read's view (head check, kept rendering)"),

@@ -60,6 +60,10 @@ def _float_fields(cls: type) -> tuple[str, ...]:
 _SCHEMAS: dict[type, Any] = {}
 _BY_NAME: dict[str, EventSpec] = {}
 _BY_CLASS: dict[type, EventSpec] = {}
+# type name (aliases too) -> (current version, class), for the types `decode_stored` builds as they are (no float
+# field to convert): a long fold looks a row's class up here itself, without a call a row (app/projections/state.py
+# `fold_rows`); any other version or type goes through `decode_stored`
+DIRECT: dict[str, tuple[int, type]] = {}
 
 
 def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | None = None,
@@ -80,6 +84,7 @@ def event_type(name: str, version: int = 1, upcasters: dict[int, Upcaster] | Non
         spec = EventSpec(name, version, cls, dict(upcasters or {}), _float_fields(cls), _plain_payload(cls))
         _BY_NAME[name] = spec
         _BY_CLASS[cls] = spec
+        _direct(name, spec)
         cls.event_type = name
         for alias in aliases:
             event_alias(alias, cls)
@@ -94,6 +99,14 @@ def event_alias(name: str, cls: type) -> None:
     if name in _BY_NAME and _BY_NAME[name].cls.__qualname__ != cls.__qualname__:
         raise ValueError(f"event type {name!r} declared twice")
     _BY_NAME[name] = _BY_CLASS[cls]
+    _direct(name, _BY_CLASS[cls])
+
+
+def _direct(name: str, spec: EventSpec) -> None:
+    if spec.floats:
+        DIRECT.pop(name, None)
+    else:
+        DIRECT[name] = (spec.version, spec.cls)
 
 
 def spec_of(event: Any) -> EventSpec:

@@ -78,7 +78,9 @@ class SeatTables(Tables):
         """A mark only rises, whoever writes it, so one this connection saw committed at or above `seq` needs no
         statement: a player reading an unchanged game again takes no write lock (and waits for no writer), after
         their own order too (its transaction wrote the mark: known once it commits, since a rollback takes it
-        back); a mark already there writes nothing (no commit, no fsync)."""
+        back); a mark already there writes nothing (no commit, no fsync), and is read once to be known: a mark
+        another connection wrote (another of the server's threads) asks for no write statement on every read after
+        (issue 26: a state read served by four threads issued the UPDATE on three of them each time)."""
         key = (column, game_id, seat)
         if self.db.marks.get(key, -1) >= seq:
             return
@@ -86,6 +88,11 @@ class SeatTables(Tables):
                                 f"AND {identifier(column)} < ?", [seq, game_id, seat, seq])
         if changed:
             self.db.remember_mark(key, seq)
+            return
+        found = self.db.one(f"SELECT {identifier(column)} FROM pbem_members WHERE game_id = ? AND seat = ?",
+                            [game_id, seat])
+        if found is not None and found[0] is not None and found[0] >= seq:  # (no such seat: nothing to know)
+            self.db.remember_mark(key, found[0])
 
 
 def _listed(rows: list[dict]) -> list[dict]:

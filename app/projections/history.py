@@ -18,8 +18,9 @@ def public_name(name: str, side: str) -> str:
     return f"the {side} player" if "@" in name or not name.strip() else quoted(name)
 
 
-def describe(rules: Rules, event: StoredEvent) -> str:
-    body = decode_stored(event.type, event.version, event.payload)
+def describe(rules: Rules, event: StoredEvent, body: object = None) -> str:
+    """The event's line; `body`: the event object as the caller decoded it (`decode_stored`), else decoded here."""
+    body = decode_stored(event.type, event.version, event.payload) if body is None else body
     if isinstance(body, core.GameCreated):
         return (f"game created: {body.rules}, scenario {body.scenario}; "
                 f"dice seed committed ({body.seed_commitment[:12]}...)")
@@ -107,13 +108,11 @@ def lines(rules: Rules, events: list[StoredEvent], retracted: frozenset[int] = f
     sight = Sight(rules, None if side is ALL_SIDES else side)
     out = []
     for e in events:
-        text = describe(rules, e)
-        if side is not ALL_SIDES:
-            seen = sight.event(decode_stored(e.type, e.version, e.payload))
-            if seen is False:
-                continue
-            if isinstance(seen, str):
-                text = seen
+        body = decode_stored(e.type, e.version, e.payload)  # once, for the sight and the line (issue 26)
+        seen = True if side is ALL_SIDES else sight.event(body)
+        if seen is False:
+            continue
+        text = seen if isinstance(seen, str) else describe(rules, e, body)
         row = {"seq": e.seq, "at": e.at, "actor": e.actor, "type": e.type, "text": text,
                "retracted": taken_back(e, retracted)}
         if row["retracted"]:

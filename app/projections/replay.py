@@ -223,7 +223,7 @@ def frames(stream: StreamFold, game_id: str, viewer: str | None, previous: Repla
         if not shown and out and out[-1].hidden:
             # consecutive hidden events become one frame, so a side cannot count the other side's moves
             first = out.pop().first_seq
-        said = (visibility if isinstance(visibility, str) else history.describe(rules, event)) if shown else ""
+        said = (visibility if isinstance(visibility, str) else history.describe(rules, event, body)) if shown else ""
         undone = history.taken_back(event, retracted)
         out.append(Frame(seq=event.seq, turn=last_turn, phase=phase,
                          text=("[retracted] " if undone else "") + said if shown else HIDDEN_TEXT,

@@ -5,13 +5,14 @@ from the latest snapshot at or before the wanted sequence number, if any, and fo
 """
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from app.events import core
 from app.events.envelope import EventBody, StoredEvent
 from app.events.interface import SnapshotStreams
-from app.events.registry import decode_stored
+from app.events.registry import DIRECT, decode_stored
 from app.projections.cache import STATES
 from app.rules.base import Catalog, Rules
 
@@ -116,6 +117,55 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
             if type_ == "core.OrderGiven":
                 meta = _standing_run(meta, event.payload)
                 continue
+        meta, game = _step(rules, meta, game, event, retracted)
+    if last is None:
+        return state
+    if rolls or orders:
+        meta = _counted(meta, rolls, orders)
+    return GameState(meta if meta.seq == last else _with(meta, seq=last), game)
+
+
+def fold_rows(rules: Rules, rows, game_id: str, state: GameState | None = None,
+              retracted: frozenset[int] = frozenset()) -> GameState | None:
+    """`fold_all` of a game's rows as the store gives them (`body_rows`: seq, type, version, the payload's stored
+    JSON text), each payload decoded here only when the fold reads it: the same states as `fold_all` of the same
+    events' `bodies` (a game event's class looked up once a row, registry.DIRECT, else `decode_stored`; every other
+    event as `fold_all` takes it), without an object made or a generator step a row (issue 26: a full rebuild)."""
+    meta, game = (state.meta, state.game) if state is not None else (None, None)
+    last = None
+    rolls, orders = 0, {}
+    evolve, stored, direct, loads = rules.evolve, decode_stored, DIRECT, json.loads
+    for last, type_, version, text in rows:
+        if meta is not None:
+            if not type_.startswith("core."):
+                if last not in retracted:
+                    payload = loads(text)
+                    made = direct.get(type_)
+                    if made is not None and made[0] == version:
+                        try:
+                            body = made[1](**payload)
+                        except TypeError:  # a payload that does not fit the fields: decode_stored says so
+                            body = stored(type_, version, payload)
+                    else:
+                        body = stored(type_, version, payload)
+                    game = evolve(game, body)
+                continue
+            if type_ == "core.DieRolled":
+                rolls += 1
+                continue
+            if type_ == "core.OrderGiven":
+                payload = loads(text)
+                side = payload["side"]
+                orders[side] = orders.get(side, 0) + 1
+                if last in retracted or not (meta.standing_run or (payload.get("auto") or {}).get("standing")):
+                    continue
+                if rolls or orders:
+                    meta, rolls, orders = _counted(meta, rolls, orders), 0, {}
+                meta = _standing_run(meta, payload)
+                continue
+            if rolls or orders:
+                meta, rolls, orders = _counted(meta, rolls, orders), 0, {}
+        event = EventBody(game_id, last, type_, version, None if type_ in UNREAD else loads(text))
         meta, game = _step(rules, meta, game, event, retracted)
     if last is None:
         return state
@@ -343,7 +393,7 @@ def load(store: SnapshotStreams, catalog: Catalog, game_id: str, at: int | None 
     if link is not None and store.event(game_id, start).prev_hash != link:
         STATES.drop(where, game_id, start - 1)  # the cached state is of a stream that is not this one any more
         return load(store, catalog, game_id, at, head=(head, head_hash))
-    state = fold_all(rules, store.bodies(game_id, start, target, UNREAD), state, retracted)
+    state = fold_rows(rules, store.body_rows(game_id, start, target), game_id, state, retracted)
     if use_snapshots:
         STATES.put(where, game_id, target, head_hash if target == head else store.event(game_id, target).hash,
                    state)

@@ -176,11 +176,30 @@ ORDER = Order()  # a schema object loads any number of bodies; made once, not a 
 
 
 def order_body() -> tuple[str, int | None]:
-    """The order text and its expected_seq, from a JSON body ({"order", "expected_seq"}) or a plain-text one."""
+    """The order text and its expected_seq, from a JSON body ({"order", "expected_seq"}) or a plain-text one. A body
+    that is already what the schema loads it to (the order a string, expected_seq absent, null or an integer in its
+    range, no other key) is taken as it is (`_plain_order`); any other goes through the schema, which converts or
+    refuses it as it always did (issue 26: the schema's load was a twentieth of a submit's route)."""
     if request.mimetype == "application/json":
-        body = ORDER.load(request.get_json(force=True, silent=False) or {})
+        given = request.get_json(force=True, silent=False) or {}
+        plain = _plain_order(given)
+        if plain is not None:
+            return plain
+        body = ORDER.load(given)
         return body["order"], body["expected_seq"]
     return request.get_data(as_text=True), None
+
+
+def _plain_order(given) -> tuple[str, int | None] | None:
+    """(order, expected_seq) of a JSON body the Order schema would load unchanged, else None."""
+    if type(given) is not dict:
+        return None
+    order, expected = given.get("order"), given.get("expected_seq")
+    if type(order) is not str or len(given) != 1 + ("expected_seq" in given):  # no key the schema does not know
+        return None
+    if expected is None or (type(expected) is int and 1 <= expected <= LARGEST):
+        return order, expected
+    return None
 
 
 class OrderQuery(Schema):

@@ -280,3 +280,36 @@ def test_4_1_3_1_d64_an_snlf_beachhead_0_that_cannot_land_opens_no_beachhead_lan
     at_landing = raw_of("zhejiang", lambda r: (snlf(r), r.update(step="landing")))
     assert step(start(at_landing)) == "regular-combat"
     assert step(start(at_landing, "12")) == "landing"
+
+
+def _snlf_off_w4725(phasing: str = "axis"):
+    """Zhejiang (no Blitz marker) with an Axis SNLF Beachhead-0 at w4626 pointing to w4725 and a Japanese
+    Detachment in the Axis Force Pool."""
+    def change(raw):
+        raw["marker"] += [{"kind": "snlf-beachhead-0", "faction": "axis", "hex": "w4626", "toward": "w4725"}]
+        raw["force_pool"]["axis"]["detachment-japan"] = 1
+        raw["phasing"] = phasing
+    return change
+
+
+def test_4_1_3_1_d70_an_snlf_beachhead_0_lands_its_detachment_without_the_blitz_marker():
+    """4.1.3.1 asks only for a supplied SNLF Beachhead-0 on the map (no ground unit, the marker Blitz-enabled of
+    itself): without the Axis's Blitz marker the Blitz Combat Segment opens at its Beachhead Landing step for it,
+    the Detachment lands, and the CV Strike step (4.1.5) ends the segment (rules version 15, ruling D70). Version 14
+    made that segment its CV Strike step alone (4.1 clarification), as played."""
+    raw = raw_of("zhejiang", _snlf_off_w4725())
+    axis = start(raw)
+    assert step(axis) == "landing" and orders(axis) == {"snlf w4626", "next"}
+    _, landed = when(axis, "snlf w4626")
+    assert any(m.kind == "detachment-japan" and m.hex == "w4725" for m in landed.markers)
+    assert step(when(landed, "next")[1]) == "regular-combat"
+    # the Axis Combat Phase that follows the Western one opens the same way (4.1, 4.1.3.1)
+    western = start(raw_of("zhejiang", _snlf_off_w4725("western")))
+    _, axis_phase = when(western, "next")  # the Western Regular Combat Segment ends: its Marker Segment
+    while step(axis_phase) not in ("landing", "regular-combat") or axis_phase.phasing != "axis":
+        _, axis_phase = when(axis_phase, "next")
+    assert step(axis_phase) == "landing" and "snlf w4626" in orders(axis_phase)
+    # a position may start at that step; version 14 has no such step and starts at the Regular Combat Segment
+    assert step(start(raw_of("zhejiang", lambda r: (_snlf_off_w4725()(r), r.update(step="landing"))))) == "landing"
+    old = start(raw, "14")
+    assert step(old) == "regular-combat" and not any(o.startswith("snlf") for o in orders(old))

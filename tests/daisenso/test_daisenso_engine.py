@@ -800,7 +800,8 @@ def test_4_2_6_1_a_game_of_rules_version_2_keeps_the_first_loss_it_was_played_wi
     state = position("western", "axis", [("us-mar", "us-marine", "w4424"), ("us-inf", "us-infantry", "w4424"),
                                          ("jp-a", "jp-army", "w4324")], hold="w4324")
     old = played_under(state, "2")
-    assert played_under(state, "14") == state and old.rules_version == 2
+    assert played_under(state, "15") == state and old.rules_version == 2
+    assert played_under(state, "14").rules_version == 14  # version 14 landed no SNLF without a Blitz marker (D70)
     assert played_under(state, "12").rules_version == 12  # version 12 kept no truce on markers, no D64 (ruling D64)
     assert played_under(state, "11").rules_version == 11  # version 11 offered Exploitation after any combat (D62)
     assert played_under(state, "10").rules_version == 10  # version 10 kept D56-D58 (ruling D60)

@@ -105,6 +105,21 @@ def test_ruling_r8_a_zone_hex_of_fewer_than_three_is_passed_over_for_the_zones_n
     assert {after(state, events).unit(u).status for u in two + division("41")} == {"map"}
 
 
+def test_ruling_r8_with_no_stack_of_three_in_any_zone_the_group_comes_from_the_highest_numbered_hexes_no_zone_die():
+    """14.4, ruling R8's last clause: no invasion zone hex holds the stack of three a group is, and no American unit
+    is off Fukuoka or Imari, so no zone die could name a zone that gives one: the three units of the 100 points come
+    from the highest-numbered occupied hexes, hex after hex, top of each stack first (Tsuno's 3531 gives its two,
+    Miyazaki's 3437 its one), and no die is rolled for a zone (a die would have been rolled for ever)."""
+    ariake, miyazaki, tsuno = division("25")[:2], division("41")[:1], division("33")[:2]
+    state = tokko_position(**{ARIAKE_A: ariake, MIYAZAKI_A: miyazaki, TSUNO_A: tsuno})
+    events = when(state, "japanese", "tokko", rolls=[4, 1])  # track 5: table #1; 100
+    assert [(e.hex, e.units) for e in of(events, TokkoLosses)] == [(TSUNO_A, tsuno[::-1]), (MIYAZAKI_A, miyazaki)]
+    assert len(of(events, DieRolled)) == 2
+    final = after(state, events)
+    assert {final.unit(u).status for u in tsuno + miyazaki} == {"removed"}
+    assert {final.unit(u).status for u in ariake} == {"map"}
+
+
 def test_r29_a_game_of_rules_version_1_is_decided_as_it_was_played():
     from app.rules.olympic import played_under
 

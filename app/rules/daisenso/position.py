@@ -306,9 +306,11 @@ class _Reader:
             self.err(f"'step' is a step of the {phase} segment a player gives orders in: {', '.join(STEPS[phase])} "
                      "(4.1-4.3; 4.1.5 and 4.3 steps 2-3 take no order and follow by themselves)")
             return None
-        if phase == "blitz" and not any(m.kind == "blitz" and m.faction == phasing for m in markers):
+        snlf = step == "landing" and self.since(15) and any(m.kind == "snlf-beachhead-0" for m in markers)
+        if phase == "blitz" and not snlf and not any(m.kind == "blitz" and m.faction == phasing for m in markers):
             self.err(f"'step' {step}: without its Blitz marker on the map the phasing faction's Blitz Combat Segment "
-                     "is only its CV Strike Returns step (4.1 clarification): start in the regular segment")
+                     "is only its CV Strike Returns step (4.1 clarification), and its Beachhead Landing step for an "
+                     "SNLF Beachhead-0 (4.1.3.1, ruling D70): start in the regular segment")
         if step == "airdrop" and made:
             self.err("'step' airdrop: attacks made in the segment (attacked_hexes, attacked, fought) come in step 2, "
                      "after every Airdrop (4.1 clarification, ruling D54)")

@@ -40,9 +40,19 @@ def opening_step(state: State) -> State:
     if state.has_marker(state.phasing, "blitz"):
         return replace(state, step="airdrop" if blitz.airdrop_units(state) and not attacks_made(state)
                        else "blitz-combat")
+    if snlf_without_blitz(state):
+        return replace(state, step="landing")
     for uid in _cv_strikes(state):
         state = CvStrikesReturned([uid]).apply(state)
     return replace(state, step="regular-combat")
+
+
+def snlf_without_blitz(state: State) -> bool:
+    """Ruling D70 (rules version 15): without the phasing faction's Blitz marker the Blitz Combat Segment still has
+    its Beachhead Landing step when a supplied SNLF Beachhead-0 may land its Detachment (4.1.3.1: the marker is
+    Blitz-enabled of itself and needs no ground unit), before the CV Strikes return (4.1.5); version 14 and before
+    made the segment only its CV Strike step (4.1 clarification) and the marker was set aside unused (4.3 step 3)."""
+    return state.since(15) and bool(blitz.snlf_landings(state))
 
 
 def attacks_made(state: State) -> bool:
@@ -175,6 +185,8 @@ def _end_phase(d: Decision) -> None:
     d.emit(PhaseBegan(state.combat_phase + 1, state.other_faction(state.phasing)))
     if d.state.has_marker(d.state.phasing, "blitz"):
         enter(d, "airdrop")
+    elif snlf_without_blitz(d.state):  # ruling D70
+        enter(d, "landing")
     else:
         end_blitz(d)
 

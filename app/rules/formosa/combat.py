@@ -441,7 +441,8 @@ def _bloodbath(d: Decision, attackers: list[Unit], defenders: list[Unit]) -> Non
     settle(d)
 
 
-MAX_RETREAT = 4  # hexes a retreat may need when each hex entered is over-stacked (15.7 item 3)
+MAX_RETREAT = 4  # hexes a retreat could take under rules 1-17, one more while each hex entered over-stacked
+ONE_MORE = 2  # since rules version 18 (ruling F145): the hex retreated into and item 3's one additional hex
 
 
 def _retreat_rules(state: State, u: Unit):
@@ -474,24 +475,31 @@ def _overstacks(state: State, u: Unit, hex: str) -> bool:
 
 def retreat_paths(state: State, u: Unit) -> list[tuple[str, ...]]:
     """15.7: every retreat `u` may make, as the hexes entered: one hex, nearer a supply source if one such is
-    open (item 4), then one more hex while the hex reached is over-stacked, any allowed one where the limits are
-    met if there is such a hex (item 3, F61)."""
+    open (item 4), then, when that hex over-stacks the unit, one additional hex where the limits are met (item 3,
+    F61; under rules 1-17 one more while each hex reached over-stacked, ruling F145); since rules version 18,
+    when no retreat toward a source can be completed, any allowed first hex (ruling F143: item 4 never eliminates
+    a unit that could retreat, item 5)."""
     allowed, priorities, overstacked_at = _retreat_rules(state, u)
     grid = state.data.map
     extra = (lambda h, st: not _overstacks(state, u, str(h)), lambda h, st: True)
     out: list[tuple[str, ...]] = []
+    limit = ONE_MORE if state.since(18) else MAX_RETREAT
 
-    def walk(st: RetreatState) -> None:
+    def walk(st: RetreatState, first=priorities) -> None:
         if st.path and not overstacked_at(st):
             out.append(tuple(str(h) for h in st.path))
             return
-        if len(st.path) >= MAX_RETREAT:
+        if len(st.path) >= limit:
             return
-        _, options = retreat_options(grid, st, allowed, extra if st.path else priorities)
+        _, options = retreat_options(grid, st, allowed, extra if st.path else first)
         for h in sorted(options, key=str):
             walk(RetreatState(st.start, (*st.path, h)))
 
     walk(RetreatState(H(u.where)))
+    if not out and state.since(18):
+        # ruling F143: every hex toward a source over-stacks with no hex beyond it, so item 4 gives way (item 3's
+        # "unless", item 5's "if there is an alternative") and any allowed hex is a retreat
+        walk(RetreatState(H(u.where)), first=priorities[1:])
     return out
 
 
@@ -525,7 +533,7 @@ def retreat(d: Decision, uid: str, hexes: list[str]) -> None:
     if tuple(hexes) not in paths:
         d.refuse("Formosa 15.7", f"{uid} cannot retreat along {' '.join(hexes)}: it may retreat "
                                  f"{'; '.join(' '.join(p) for p in paths)} (toward a supply source, item 4; "
-                                 "one hex more while over-stacked, item 3)")
+                                 "one additional hex when over-stacked, item 3)")
     d.emit(UnitRetreated(uid, [u.where, *hexes]), DecisionMade("retreat", d.side))
     left = [i for i in pending["units"] if i != uid]
     if left:
@@ -697,6 +705,18 @@ def advance(d: Decision, unit_ids: list[str], hexes: list[str]) -> None:
     if [i for i in advance_units(d.state) if i not in unit_ids]:
         d.emit(DecisionRequired("advance", c.attacker, {"hexes": list(c.cleared)}))
     settle(d)
+
+
+def can_advance(state: State, uid: str, hexes: list[str]) -> bool:
+    """Whether `uid` may advance along `hexes` as far as terrain, the B-29 and the other Allied nation's air
+    points go (15.8.1, 16.5, 13.1; the checks `advance` makes of each unit): the list of legal orders offers each
+    advance to the units that may make it (ruling F144)."""
+    u = state.units[uid]
+    steps = [u.where, *hexes]
+    for a, b in zip(steps, steps[1:], strict=False):
+        if (u.side == "japanese" and b in state.strike.suppressed) or not enterable(state, u, a, b):
+            return False
+    return not airpower.other_nations_air(state, uid, hexes[-1])
 
 
 def hold(d: Decision) -> None:

@@ -1207,7 +1207,7 @@ def _retreat_candidates(state: State, side: str):
 
 
 class Retreat(DecisionStep):
-    """15.7: the owner retreats each unit one hex (toward a supply source; one more while over-stacked)."""
+    """15.7: the owner retreats each unit one hex (toward a supply source; one additional hex when over-stacked)."""
 
     name = "retreat"
 
@@ -1215,7 +1215,7 @@ class Retreat(DecisionStep):
         return f"retreat {', '.join(p['units'])} one hex"
 
     @order("retreat UNIT HEX [HEX ...]", "Formosa 15.7", "retreat a unit one hex, toward a supply source (item "
-           "4), and one hex more while the hex reached is over-stacked (item 3)", _retreat_candidates)
+           "4), and one additional hex when the hex reached over-stacks it (item 3)", _retreat_candidates)
     def retreat(self, d: Decision, unit: str, hexes: list[str]) -> None:
         combat.retreat(d, unit, hexes)
 
@@ -1251,8 +1251,17 @@ def _advance_candidates(state: State, side: str):
                     fit.append(uid)
             units = fit
             yield {"units": units, "hexes": [h]}
-        else:  # ruling F121: not where the other Allied nation's air points are
+        elif not state.since(18):  # ruling F121: not where the other Allied nation's air points are
             yield {"units": [uid for uid in units if not airpower.other_nations_air(state, uid, h)], "hexes": [h]}
+        else:  # ruling F144: the units that may make each advance, and after a DE each second hex
+            paths = [[h]]
+            if state.combat.advance == 2:
+                paths += [[h, str(n)] for n in state.data.map.neighbours(H(h))
+                          if state.data.is_land(n) and not state.at(str(n), other(side))]
+            for path in paths:
+                fit = [uid for uid in units if combat.can_advance(state, uid, path)]
+                if fit:
+                    yield {"units": fit, "hexes": path}
 
 
 class Advance(DecisionStep):
