@@ -1,14 +1,15 @@
-"""The headless Chromium the browser tests drive (Debian's), the bounds every browser context of theirs keeps
-(waits bounded by a hang limit, not a speed check: each test waits on a condition of the page; nothing fetched from
-anywhere but the test server on 127.0.0.1), and that server: the app through waitress in a thread."""
+"""The headless Chromium the browser tests drive (Debian's), one a test process, the bounds every browser context of
+theirs keeps (waits bounded by a hang limit, not a speed check: each test waits on a condition of the page; nothing
+fetched from anywhere but the test server on 127.0.0.1), and that server: the app through waitress in a thread."""
 
+import atexit
 import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, expect, sync_playwright
 from waitress import create_server
 
 from app.web.server import stop
@@ -28,6 +29,42 @@ def require_chromium() -> None:
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"the browser tests drive Debian's Chromium at {CHROMIUM}, which is not installed: install it "
                     "with 'apt-get install chromium' (.ci/run does), or leave these tests out with -m 'not browser'")
+
+
+_RUNNING: dict = {}  # this process's Playwright driver and the Chromium it launched
+
+
+def shared_chromium() -> Browser:
+    """This process's one Chromium (one an xdist worker), launched by the first browser test and used by every
+    browser module after it: a Playwright driver and a Chromium started a module cost about three seconds of CPU
+    each time. What a test opens is a browser context of its own, which shares nothing with another (cookies,
+    storage, cache), closed after it. Launched again if it went away; stopped when the process ends."""
+    browser = _RUNNING.get("browser")
+    if browser is None or not browser.is_connected():
+        require_chromium()
+        if "playwright" not in _RUNNING:
+            _RUNNING["playwright"] = sync_playwright().start()
+            atexit.register(_stop)
+        browser = _RUNNING["browser"] = _RUNNING["playwright"].chromium.launch(executable_path=CHROMIUM,
+                                                                               headless=True, args=FLAGS)
+    return browser
+
+
+def _stop() -> None:
+    if _RUNNING.get("browser") is not None and _RUNNING["browser"].is_connected():
+        _RUNNING["browser"].close()
+    _RUNNING.pop("playwright").stop()
+
+
+@contextmanager
+def chromium_for_a_module() -> Iterator[Browser]:
+    """The shared Chromium for a module's tests (`shared_chromium`), left with no context of the module open."""
+    browser = shared_chromium()
+    try:
+        yield browser
+    finally:
+        for context in browser.contexts if browser.is_connected() else ():
+            context.close()
 
 
 def confine(context: BrowserContext) -> list[str]:

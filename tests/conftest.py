@@ -260,7 +260,7 @@ def run(tmp_path):
 GAMES = {
     # rules: (sides, combat event type, fuzzer module in tests/<rules>, seed)
     "snc": (("chinese", "japanese"), "snc.CombatResolved", "snc_randomplay", 11),
-    "ichigo": (("japanese", "allied"), "ichigo.BattleResolved", "ichigo_randomplay", 11),
+    "ichigo": (("japanese", "allied"), "ichigo.BattleResolved", "ichigo_randomplay", 12),
 }
 
 

@@ -34,13 +34,24 @@ for another time): it runs playouts while another as long as the longest so far 
 `search:N` runs exactly N playouts a decision, whatever the time. Every draw is seeded by the side's view and the
 orders it has given (app/rules/practice.py `view_seed`), so a given number of playouts gives the same order in any
 process.
+
+A seat's decision is kept in the process by everything it reads (`Search.kept`, `Search.question`): `verify`, in
+the process that played the game, re-decides each order from what its play found, without its playouts; only a
+decision made here fills what is kept, never a stored order or reason.
 """
 from __future__ import annotations
 
+import collections
+import copy
 import functools
+import hashlib
+import io
 import math
+import pickle
 import random
+import threading
 import time
+import weakref
 from typing import Any
 
 from app.events.core import DieRolled
@@ -147,9 +158,57 @@ def policy(rules, settings: dict) -> practice.Policy:
             playouts, seconds = min(max(replaying["playouts"], 0), MAX_PLAYOUTS), None  # no licence to run for ever
         else:
             playouts, seconds = settings.get("playouts", MAX_PLAYOUTS), settings.get("seconds")
-        return Search(rules, state, side, playouts, given, seconds, settings.get("edition", 2)).decide()
+        return Search(rules, state, side, playouts, given, seconds, settings.get("edition", 2)).kept()
 
     return play
+
+
+KEPT = 512  # answers a process keeps (`Search.kept`), the least recently asked dropped first
+_KEPT: collections.OrderedDict[tuple, tuple[str, dict]] = collections.OrderedDict()
+_KEEPING = threading.Lock()
+
+
+class _Same:
+    """An object in a key by identity, not by value (the rule set, the game's data): equal only to a key holding
+    the same object, and held weakly where it can be (a game's data), so a key outlives nothing: a dead object's
+    key equals no live one's, whatever `id` the new one gets."""
+
+    __slots__ = ("ref", "id")
+
+    def __init__(self, obj: Any):
+        try:
+            self.ref = weakref.ref(obj)
+        except TypeError:
+            self.ref = lambda obj=obj: obj
+        self.id = id(obj)
+
+    def __hash__(self) -> int:
+        return self.id
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Same) or other.id != self.id:
+            return False
+        mine = self.ref()
+        return mine is not None and mine is other.ref()
+
+
+def _position(state: Any) -> bytes | None:
+    """What the search reads of `state`, whole: its fields (the game's rules version among them, the hidden parts
+    too: the root's list of orders is the real position's) pickled, but the game's `data` (its map and tables, as
+    the game was set up, held in the key by identity: `question`) and the derived values each state keeps beside it
+    (engine/state.py Memo), as a digest; None for a position that cannot be pickled (asked afresh every time). Two
+    positions equal but pickled otherwise (a set met in another order) are two questions: answered afresh, never
+    wrongly."""
+    fields = getattr(state, "__dict__", None)
+    out = io.BytesIO()
+    writer = pickle.Pickler(out, protocol=5)
+    writer.fast = True  # no memo: an object met twice is written twice, so a position folded from the events and
+    # the same position read from a snapshot (equal values, shared otherwise) give the same bytes
+    try:
+        writer.dump({k: v for k, v in fields.items() if k != "data"} if isinstance(fields, dict) else state)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
+        return None
+    return hashlib.sha256(out.getvalue()).digest()
 
 
 class Search:
@@ -174,6 +233,46 @@ class Search:
     def seed(self) -> int:
         """Every draw's seed: what the side may know (practice.view_seed), asked only when there is a choice."""
         return practice.view_seed(self.rules, self.state, self.side, self.given)
+
+    def question(self, playouts: int) -> tuple | None:
+        """Everything the decision reads, as a key: the search's class, the rule set and the game's data (each by
+        identity), the position (`_position`: the rules version the game is played under among its fields), the
+        side, the orders it has given (with the side's view, the seed of every draw), the edition (its evaluation,
+        its choice of orders) and the playouts run. The clock is not in it: a timed decision is the exact one of
+        as many playouts as it ran (what `verify` re-runs). None where the position has no key."""
+        position = self.__dict__.get("_digest", False)
+        if position is False:
+            position = self._digest = _position(self.state)
+        if position is None:
+            return None
+        return (type(self), _Same(self.rules), _Same(getattr(self.state, "data", None)), type(self.state), position,
+                self.side, self.given, self.edition, playouts)
+
+    def kept(self) -> tuple[str, dict]:
+        """`decide`, the answer kept (at most `KEPT` in a process): a question asked again (`question`: an
+        automated seat's decision that `verify` re-decides in the process that played it, the tests' whole games)
+        is answered as the first time, and any other is decided. Only a decision made here fills it, never a
+        stored order or reason: `verify` compares the stored order with a decision (this process's, or one made
+        now), so a stored order or reason changed after the fact still differs from it. A timed decision is looked
+        up by nobody (its playouts are the clock's) but kept as the exact decision of the playouts it ran, as is
+        any decision (one with a single order worth giving runs none: `verify` asks it with none)."""
+        asked = self.question(self.budget) if self.seconds is None else None
+        if asked is not None:
+            with _KEEPING:  # a server's threads may decide at once
+                found = _KEPT.get(asked)
+                if found is not None:
+                    _KEPT.move_to_end(asked)
+            if found is not None:
+                return found[0], copy.deepcopy(found[1])
+        text, why = self.decide()
+        kept, keys = (text, copy.deepcopy(why)), {asked, self.question(self.done)} - {None}
+        with _KEEPING:
+            for key in keys:
+                _KEPT[key] = kept
+                _KEPT.move_to_end(key)
+            while len(_KEPT) > KEPT:
+                _KEPT.popitem(last=False)
+        return text, why
 
     def decide(self) -> tuple[str, dict]:
         root = self.root

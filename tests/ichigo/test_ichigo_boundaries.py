@@ -180,9 +180,10 @@ def test_9_2_with_one_eligible_full_division_a_reduced_division_fills_the_second
     assert (s.units["jp-cea-26div"].status, s.units["jp-cea-62div"].status) == ("removed", "14aa-pool")
 
 
-def test_10_1_a_stack_that_began_to_move_goes_on_whole_or_in_part_and_no_unit_joins_it():
-    s = position({"jp-cea-110div": "2010", "jp-ka-11div": "2010", "jp-cea-1bde": "2011"}, phase="VI",
-                 plans={"japanese": "move-fight"})
+def test_10_1_a_stack_that_began_to_move_goes_on_whole_or_in_part_and_no_unit_joins_it_under_version_12():
+    # rules version 13 lets a unit that has not moved join it (10.3, ruling E50: tests/ichigo/test_ichigo_walk13.py)
+    s = RULES.played_under(position({"jp-cea-110div": "2010", "jp-ka-11div": "2010", "jp-cea-1bde": "2011"},
+                                    phase="VI", plans={"japanese": "move-fight"}), "12")
     s = then(s, "japanese", "move jp-cea-110div jp-ka-11div to 2011")
     assert refusal(RULES, s, "japanese", "move jp-cea-110div jp-ka-11div jp-cea-1bde to 2012") == (
         "Ichi-Go 10.1: a stack that has begun to move goes on only as that stack (or part of it, 10.3), before any "

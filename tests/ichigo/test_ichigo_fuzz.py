@@ -17,7 +17,8 @@ pytestmark = pytest.mark.slow  # random games played to their end
 
 def test_random_legal_play_reaches_an_outcome_without_a_dead_end():
     causeway = set()
-    for seed in range(3):
+    for seed in (3, 4):  # under rules version 13 (the stack under way offered with the units it meets, ruling E50)
+        #                  these two play both branches, in less time than seeds 0-2 did under version 12
         state, accepted = play(random.Random(seed))
         assert RULES.outcome(state) is not None and accepted > 50
         causeway.add(bool(state.causeway))

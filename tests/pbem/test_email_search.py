@@ -30,6 +30,9 @@ GAMES = [  # (rules, scenario, the player's side, the search's side, the game's 
     ("daisenso", "strait", "allied", "axis", {}),
     ("olympic", "solitaire", "american", "japanese", {"position": tomllib.loads(docs_example())}),
 ]
+# The player's draws, seeded per game. Ichi-Go's since its rules version 13 (E50 lists a stack picking up units):
+# the old draws now ran a campaign of 741 orders to Game-Turn 12; these play a game of the usual length.
+DRAWS = {"ichigo": "ichigob"}
 
 
 @pytest.mark.parametrize("name, scenario, player, opponent, options", GAMES, ids=[g[0] for g in GAMES])
@@ -44,7 +47,7 @@ def test_a_whole_game_by_email_against_the_strong_opponent(pbem, smtp, store, fi
     smtp.reply(smtp.last(PLAYER, "Invitation"), PLAYER, "join: practice makes perfect")
     [joined] = inbound.ingest_maildir(pbem, smtp.maildir)
     assert joined.applied == 1
-    rng = random.Random(name)
+    rng = random.Random(DRAWS.get(name, name))
     answered = 0
     for _ in range(3000):
         state = projection.load(store, CATALOG, game_id).game

@@ -13,12 +13,12 @@ import re
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from app.mail.replies import body_text
 from app.mail.transport import MailConfig
 from app.web import create_app
-from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium, waitress_thread
+from tests.browsing import chromium_for_a_module, confine, waitress_thread
 from tests.outbox import Outbox
 from tests.pbem.conftest import free_port
 
@@ -38,14 +38,19 @@ def serving(path: str):
         yield app, outbox, f"http://127.0.0.1:{port}"
 
 
+@pytest.fixture(scope="module")
+def chromium():
+    """The test process's Chromium (tests/browsing.py `shared_chromium`), shared with the other browser modules."""
+    with chromium_for_a_module() as launched:
+        yield launched
+
+
 @pytest.fixture(params=[(1280, 900), (375, 740)], ids=["desktop", "phone"])
-def browser_page(request, tmp_path):
-    require_chromium()
+def browser_page(request, chromium):
+    """A browser context of its own (no cookies, storage or cache of any other test) at the width of `params`."""
     width, height = request.param
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
-            viewport={"width": width, "height": height})
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    try:
         outside = confine(context)
         context.add_init_script(WATCH)
         page = context.new_page()
@@ -54,6 +59,7 @@ def browser_page(request, tmp_path):
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         page.outside_requests = outside
         yield page
+    finally:
         context.close()
 
 

@@ -12,7 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, CDPSession, Page
 
 from tests.browsing import CHROMIUM, FLAGS, confine  # noqa: F401  (CHROMIUM, FLAGS: the browser the play tests drive)
 
@@ -53,6 +53,24 @@ class Seat:
     errors: list[str] = field(default_factory=list)
     navigations: list[str] = field(default_factory=list)
     orders: list[str] = field(default_factory=list)  # every order this page sent, as it sent it
+    devtools: CDPSession | None = None
+    frozen: bool = False
+
+    def away(self) -> None:
+        """The player is elsewhere while the other side plays (or the test's API drives the game): the page's
+        script is held (the DevTools debugger paused), as a browser holds a page in the background, so neither its
+        2 s poll nor a reading under way runs meanwhile. Left running, a waiting page read the game and drew its map
+        again at each poll the game had moved by: in the every-kind tests, about 45% of all the maps drawn."""
+        if not self.frozen:
+            self.devtools.send("Debugger.enable")
+            self.devtools.send("Debugger.pause")  # at the page's next statement: its next timer, event or answer
+            self.frozen = True
+
+    def back(self) -> None:
+        """The player is back: the page's script runs again, and a poll that fell due meanwhile runs at once."""
+        if self.frozen:
+            self.devtools.send("Debugger.disable")  # resumed, or the pause asked for no longer pending
+            self.frozen = False
 
 
 def open_seat(browser: Browser, url: str, game_id: str, side: str, key: str, viewport: dict) -> Seat:
@@ -60,7 +78,7 @@ def open_seat(browser: Browser, url: str, game_id: str, side: str, key: str, vie
     context = browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=viewport["width"] < 500)
     confine(context)
     page = context.new_page()
-    seat = Seat(side, page)
+    seat = Seat(side, page, devtools=context.new_cdp_session(page))
     page.add_init_script(WATCH)
     page.on("pageerror", lambda exc: seat.errors.append(f"pageerror: {exc}"))
     page.on("console", lambda m: seat.errors.append(f"console: {m.text}") if m.type == "error" else None)
@@ -94,6 +112,7 @@ def fits(page: Page, width: int) -> None:
 
 def clean(seat: Seat) -> None:
     """No script error, no console error, no Content-Security-Policy violation, no reload."""
+    seat.back()
     assert seat.errors == [], seat.errors
     assert seat.page.evaluate("window.violations") == []
     assert seat.navigations == [], seat.navigations
@@ -227,6 +246,7 @@ def ask_again(page: Page) -> None:
 
 def look_again(seat: Seat, seq: int) -> None:
     """The page shows the game at event `seq` and the seat's turn, asked again now (`ask_again`)."""
+    seat.back()
     page = seat.page
     ask_again(page)
     page.wait_for_selector(f"body[data-seq='{seq}'][data-your-turn='1']:not([data-busy])")

@@ -3,27 +3,25 @@ on waitress (issue 28; docs/playing-in-the-browser.md).
 
 Each seat opens its play link in a browser context of its own and plays by clicks only, never a typed order
 (tests/play/clicking.py): a whole SNC Game-Turn for both sides, and a Formosa invasion turn (Game-Turn 1, the set-up
-given through the API before it), at a desktop's width and at a phone's (375 px). Every order the page sends is the
-text it showed, and the history the API gives that side ends with it. The side that waits sees the other's moves
-without a reload (its page asks with the state's ETag), and its map draws exactly what its view shows. Then a pass
-by the keyboard alone. No script error, no console error, no Content-Security-Policy violation, no request off this
-server, no reload."""
+given through the API before it), each game with one seat at a desktop's width and the other at a phone's (375 px).
+Every order the page sends is the text it showed, and the history the API gives that side ends with it. The side that
+waits sees the other's moves without a reload when its player is back (its page asks with the state's ETag; while
+the player is away the page is held, as a browser holds a page in the background: `Seat.away`), and its map draws
+exactly what its view shows. Then a pass by the keyboard alone. No script error, no console error, no
+Content-Security-Policy violation, no request off this server, no reload."""
 from __future__ import annotations
 
 import random
 import tomllib
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from app.events import receipts
 from app.service import evidence
-from tests.browsing import require_chromium
+from tests.browsing import chromium_for_a_module
 from tests.olympic.test_olympic_position import docs_example
 from tests.play.clicking import (
-    CHROMIUM,
     DESKTOP,
-    FLAGS,
     PHONE,
     Budget,
     clean,
@@ -53,13 +51,10 @@ def server(store):
 
 @pytest.fixture(scope="module")
 def chromium():
-    """One Chromium a module (a launch costs about a second of CPU); each test's seats are browser contexts of
-    their own (`browser`), which share nothing: no cookies, storage or cache."""
-    require_chromium()
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    """The test process's Chromium (tests/browsing.py `shared_chromium`); each test's seats are browser contexts
+    of their own (`browser`), which share nothing: no cookies, storage or cache."""
+    with chromium_for_a_module() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -120,19 +115,25 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
                    limit: int = 250, orders: int | None = None) -> list[tuple[str, str]]:
     """Until `turn_done(view)`, the game's end or `orders` orders: the side the game waits for clicks its next order
     on its own page; each order is then the last in the history that side reads. Returns (side, how the order was
-    reached) for each. `shots`: how an order was reached -> the screenshot to keep (KEEP_SHOTS) of the first order
-    reached so, before it is sent."""
+    reached) for each. `shots`: how an order was reached, or (side, how), -> the screenshot to keep (KEEP_SHOTS) of
+    the first order reached so, before it is sent."""
     played, seen_by, polled, shots = [], {}, set(), dict(shots or {})
     for _ in range(limit):
         first = game.sides[0]
         state, prompt = game.get(first, "/state"), game.get(first, "/actions")
         if prompt["outcome"] or turn_done(state["view"]) or len(played) == orders:
+            for seat in seats.values():
+                seat.back()
             return played
         side = prompt["to_act"]
         seat = seats[side]
-        # the page caught up with no reload: the head, and its turn. The first time, by its own poll (every 2 s, the
-        # player doing nothing); after that it is asked at once, as when its player comes back to the tab (the same
-        # reading with the state's ETag), not waited for
+        for other in seats.values():  # the other side's player waits elsewhere: its page catches up when back
+            if other is not seat:
+                other.away()
+        seat.back()
+        # the page caught up with no reload: the head, and its turn. The first time, by its own poll (every 2 s; the
+        # one that fell due while the page was held runs as it is back); after that it is asked at once, as when its
+        # player comes back to the tab (the same reading with the state's ETag), not waited for
         if side in polled:
             look_again(seat, state["seq"])
         else:
@@ -143,8 +144,8 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
             view = game.get(side, "/state")["view"]
             assert seat.page.evaluate(DRAWN) == sorted(u["id"] for u in view["units"] if u.get("hex"))
         how = compose_by_clicks(seat, budget)
-        if how in shots:  # one screenshot of each name: the first order reached so
-            name = shots[how]
+        name = shots.get((side, how), shots.get(how))
+        if name:  # one screenshot of each name: the first order reached so
             keep_shot(seat.page, name)
             shots = {h: n for h, n in shots.items() if n != name}
         order = send(seat)
@@ -154,34 +155,36 @@ def play_by_clicks(game: Game, seats: dict, turn_done, budget: Budget, shots: di
     raise AssertionError(f"the turn did not end in {limit} orders: {played[-10:]}")
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser, viewport):
+def test_a_whole_snc_game_turn_for_both_sides_by_clicks(server, browser):
+    """One game, a seat at each width: the Chinese at a desktop's, moving counters by clicks on the map; the
+    Japanese at a phone's (375 px), attacking and landing on hexes clicked on its map (SNC 8.4: the Chinese make
+    no attack and get no reinforcement in GT 1)."""
     game = Game(server, "snc", {"chinese": "c@x.example", "japanese": "j@x.example"})
-    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), viewport)
+    widths = {"chinese": DESKTOP, "japanese": PHONE}
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), widths[side])
              for side in game.sides}
-    phone = viewport is PHONE
-    shots = ({"target on the map": "play-snc-phone.png"} if phone else
-             {"target on the map": "play-snc-attack.png", "counter and hex on the map": "play-snc-move.png"})
+    shots = {("chinese", "counter and hex on the map"): "play-snc-move.png",
+             ("japanese", "target on the map"): "play-snc-phone.png"}
     played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=2), shots)
 
     hows = {how for _, how in played}
-    assert {side for side, _ in played} == {"chinese", "japanese"}
-    assert {"counter and hex on the map", "target on the map", "end"} <= hows, hows  # moves, attacks on the map
-    assert "reinforcement onto the map" in hows, hows  # SNC 8.2 places, 8.4 lands: a hex on the map
+    assert "end" in hows, hows
+    assert ("chinese", "counter and hex on the map") in played, played  # moves, on the desktop's map
+    assert ("japanese", "target on the map") in played, played  # attacks, on the phone's map
+    assert ("japanese", "reinforcement onto the map") in played, played  # SNC 8.4 lands: a hex on the phone's map
     for side, seat in seats.items():
         orders = [e["text"] for e in game.history(side)
                   if e["type"] == "core.OrderGiven" and e["text"].startswith(f"{side} orders: ")]
         assert orders == [f"{side} orders: {o}" for o in seat.orders]  # every order it gave came from its page
         assert seat.page.locator("#receipt-text").text_content()  # the receipt of the chain's head, shown
-        if phone:  # nothing wider than the screen: no sideways scrolling
-            fits(seat.page, PHONE["width"])
         clean(seat)
+    fits(seats["japanese"].page, PHONE["width"])  # nothing wider than the phone's screen: no sideways scrolling
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
+def test_a_formosa_invasion_turn_by_clicks(server, browser):
     """Formosa 6.1: Game-Turn 1, strike planning to the Japanese Combat Phase, the Allied invasion (10.0) landing
-    on a hex clicked on the map; the set-up (3.0) given through the API first."""
+    on a hex clicked on the map; the set-up (3.0) given through the API first. One game, a seat at each width: the
+    Allies at a desktop's, the Japanese at a phone's (375 px)."""
     game = Game(server, "formosa", {"allied": "a@x.example", "japanese": "j@x.example"}, scenario="1")
     first = ("roll", "deploy default", "buy 1 amphibious")  # the Allies buy their landing craft (10.1)
     for _ in range(200):  # the set-up: the default deployment, every group chosen, no reconnaissance
@@ -193,10 +196,11 @@ def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
         pick = next((o for o in orders if o in first or o.startswith("choose")),
                     "end" if "end" in orders else orders[0])  # spending LP down to what may be kept (24.1)
         game.order(side, pick)
-    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), viewport)
+    widths = {"allied": DESKTOP, "japanese": PHONE}
+    seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), widths[side])
              for side in game.sides}
-    phone = viewport is PHONE
-    shots = {"target on the map": "play-formosa-phone.png" if phone else "play-formosa-landing.png"}
+    shots = {("allied", "target on the map"): "play-formosa-landing.png",
+             ("japanese", "target on the map"): "play-formosa-phone.png"}
     played = play_by_clicks(game, seats, lambda view: view["turn"] >= 2, Budget(per_step=1), shots)
 
     landed = [e["text"] for e in game.history("allied")
@@ -205,8 +209,11 @@ def test_a_formosa_invasion_turn_by_clicks(server, browser, viewport):
     given = {o.split()[0] for seat in seats.values() for o in seat.orders}
     assert {"plan", "roll", "land", "attack", "defend", "move"} <= given, given  # 16.1's plan, 10.0, 15.0, 12.0
     assert ("allied", "target on the map") in played
+    assert {how for side, how in played if side == "japanese"} & {"target on the map", "counter and hex on the map",
+                                                                     "decision on the map"}  # on the phone's map
     for seat in seats.values():
         clean(seat)
+    fits(seats["japanese"].page, PHONE["width"])
 
 
 def tab_to(page, selector: str, limit: int = 300) -> None:
@@ -274,7 +281,8 @@ GAMES = {"snc": {"chinese": "c@x.example", "japanese": "j@x.example"},
          "formosa": {"allied": "a@x.example", "japanese": "j@x.example"},
          "olympic": {"american": "a@x.example"},  # solitaire: the server plays the Japanese (Olympic 14.0)
          "daisenso": {"axis": "x@x.example", "allied": "a@x.example"}}
-# the kinds of order each game's first two dozen orders by clicks give (the same dice every run), at least
+# the kinds of order each game's first two dozen orders by clicks give (the same dice every run), at least: its test
+# stops once they are given (and ten orders)
 ASKED = {"snc": {"declare", "move", "overrun", "land", "lose", "end"},  # SNC 5.3, 8.4, 10.5.2
          "ichigo": {"deploy", "roll", "air", "declare", "move", "attack", "advance", "lose", "b29"},  # 3.3, 8.2, 11
          "formosa": {"roll", "place", "choose"},  # Formosa 3.0: the set-up, every counter placed on the map
@@ -288,14 +296,21 @@ def test_every_game_from_its_invitation_by_clicks(server, browser, fixed_dice, r
     """Each game from the invitation (Olympic's played on to game over below, from a later position): every seat
     opens its play link, takes its seat on the page, and the first orders its rules ask (set-up and placement,
     declarations, moves, attacks and landings, the decisions they bring: losses, retreats, advances; `ASKED`) are
-    given by clicks only, each the one the history then shows."""
+    given by clicks only, each the one the history then shows: ten orders at least, until those kinds are given
+    (two dozen at most)."""
     game = Game(server, rules, GAMES[rules], scenario="1" if rules == "formosa" else None, join=False)
     seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), DESKTOP)
              for side in game.sides}
     for seat in seats.values():
         take_seat(seat)
-    played = play_by_clicks(game, seats, lambda view: False, Budget(per_step=3),
-                            {how: f"play-{rules}.png" for how in SHOWN}, orders=24)
+
+    def asked_and_ten(view) -> bool:  # no order more than it takes: at least ten, the kinds ASKED among them
+        given = [o for seat in seats.values() for o in seat.orders]
+        return len(given) >= 10 and ASKED[rules] <= {o.split()[0] for o in given}
+
+    shots = {how: f"play-{rules}.png" for how in SHOWN} | ({("japanese", "target on the map"): "play-snc-attack.png"}
+                                                         if rules == "snc" else {})  # an overrun at a desktop's width
+    played = play_by_clicks(game, seats, asked_and_ten, Budget(per_step=3), shots, orders=24)
     assert len(played) >= 10 or game.get(game.sides[0], "/actions")["outcome"], played
     assert ASKED[rules] <= {o.split()[0] for seat in seats.values() for o in seat.orders}, played
     for side, seat in seats.items():
@@ -592,6 +607,8 @@ def test_every_kind_of_order_and_decision_by_clicks(server, browser, fixed_dice,
     game = Game(server, rules, GAMES[rules], scenario="1" if rules == "formosa" else None)
     seats = {side: open_seat(browser, server.url, game.id, side, game.seats.play_key(game.id, side), DESKTOP)
              for side in game.sides}
+    for seat in seats.values():
+        seat.away()
     rng, given, clicked = random.Random(DRIVER_SEED[rules]), {}, {}
     setup = ("roll", "deploy default", "buy 1 amphibious")  # Formosa 3.0, 10.1: the landing craft bought
     for _ in range(KIND_BOUND[rules]):
@@ -607,6 +624,7 @@ def test_every_kind_of_order_and_decision_by_clicks(server, browser, fixed_dice,
             look_again(seat, head)
             order = compose_kind(seat, new[0])
             assert send(seat) == order and game.last_order(side, since=head) == f"{side} orders: {order}", new
+            seat.away()  # the game goes on through the API meanwhile: the page catches up when its player is back
             clicked[new] = order
             continue
         texts = [o["order"] for o in mine["legal_orders"]]

@@ -15,14 +15,14 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from app.events.registry import decode
 from app.mail.transport import MailConfig
 from app.projections import replay
 from app.rules.catalog import installed
 from app.web import create_app
-from tests.browsing import CHROMIUM, FLAGS, confine, require_chromium, waitress_thread
+from tests.browsing import chromium_for_a_module, confine, waitress_thread
 from tests.outbox import Outbox
 from tests.replay.conftest import foggy, import_real
 
@@ -52,12 +52,9 @@ def server(store, catalog):
 
 @pytest.fixture(scope="module")
 def chromium():
-    """One Chromium for the module (a launch costs about a second of CPU); each test has a context of its own."""
-    require_chromium()
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+    """The test process's Chromium (tests/browsing.py `shared_chromium`); each test has a context of its own."""
+    with chromium_for_a_module() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -96,8 +96,10 @@ def test_every_step_of_a_whole_snc_game_is_on_screen(store, real_games, server, 
     for n, event in enumerate(events):
         if n:
             page.keyboard.press("ArrowRight")
-        page.wait_for_selector(f"body[data-seq='{event.seq}'][data-map-seq='{event.seq}']")
         hexes = sorted(touched(event, game_map))
+        if not hexes and n + 1 < len(events):  # a step about no hex: nothing of it to find on the map, so the next
+            continue  # key goes at once, as a key held down steps (the page draws the map where the steps pause)
+        page.wait_for_selector(f"body[data-seq='{event.seq}'][data-map-seq='{event.seq}']")
         about_the_map += bool(hexes)
         missing = page.evaluate(OFF_SCREEN, hexes)
         if missing:

@@ -129,6 +129,30 @@ class MovementRolled:
         return f"{', '.join(self.units)}: {self.mp} MP ({self.how})"
 
 
+@event_type("ichigo.StackJoined")
+@dataclass(frozen=True)
+class StackJoined:
+    """Ichi-Go 10.3 (ruling E50, rules version 13): units that have not moved join the stack under way in its hex, on
+    their own movement factor for the phase (10.14-10.17: rolled, or the roll already made in their hex, E16)."""
+
+    units: list[str]
+    mp: int
+    how: str
+    rolled: bool
+
+    def apply(self, state: State) -> State:
+        units = dict(state.units)
+        start = state.units[self.units[0]].hex
+        stack = tuple(sorted(u.id for u in state.at(start) if u.mp < 0 and not u.done))
+        for uid in self.units:
+            units[uid] = replace(units[uid], mp=float(self.mp), strategic=self.how == "strategic")
+        rolls = state.stack_rolls + ((start, self.how, self.mp, stack),) if self.rolled else state.stack_rolls
+        return replace(state, units=units, mover=state.mover + tuple(self.units), stack_rolls=rolls)
+
+    def describe(self) -> str:
+        return f"{', '.join(self.units)} join the stack under way: {self.mp} MP ({self.how}, 10.3)"
+
+
 @event_type("ichigo.UnitsMoved")
 @dataclass(frozen=True)
 class UnitsMoved:

@@ -112,13 +112,16 @@ def movers(state: State, side: str, ids: list[str]) -> list[Unit]:
         if u.static or u.militia:
             raise IllegalOrder("Ichi-Go 10.1", f"{u.id} is static and never moves (2.12)")
         if u.done:
-            raise IllegalOrder("Ichi-Go 10.4", f"{u.id} has completed its move this phase")
+            joins = "; only units that have not moved join a stack under way (10.3)" \
+                if state.since(13) and any(i in state.mover for i in ids) else ""
+            raise IllegalOrder("Ichi-Go 10.4", f"{u.id} has completed its move this phase{joins}")
         if frozen(state, u.hex):
             raise IllegalOrder("Ichi-Go 5.4", f"the 38th Army force in {u.hex} never moves on Turn {state.turn}")
     if len({u.hex for u in units}) > 1:
         raise IllegalOrder("Ichi-Go 10.3", "units moving together must start in one hex")
     moving = [u for u in units if u.mp >= 0]
-    if moving and set(ids) != set(state.mover) and not splits_off(state, ids, moving):
+    if moving and set(ids) != set(state.mover) and not splits_off(state, ids, moving) and \
+            not combines(state, moving):
         raise IllegalOrder("Ichi-Go 10.1", "a stack that has begun to move goes on only as that stack (or part of "
                                            "it, 10.3), before any other unit moves")
     return units
@@ -128,6 +131,39 @@ def splits_off(state: State, ids: list[str], moving: list[Unit]) -> bool:
     """Ichi-Go 10.3 (ruling E20): part of the stack under way goes on, the rest have ended their move where they
     are. Rules version 4; before it the whole stack had to go on together."""
     return state.since(4) and len(moving) == len(ids) and set(ids) < set(state.mover)
+
+
+EACH_OWN = " (10.3: a stack that picked units up goes on as far as the unit with the least MP left can pay)"
+
+
+def combines(state: State, moving: list[Unit]) -> bool:
+    """Ichi-Go 10.3 (ruling E50): the stack under way (or part of it) picks up units that have not moved, in the hex
+    where it stands; each unit spends its own MP. Rules version 13; before it no unit joined a stack under way."""
+    return state.since(13) and {u.id for u in moving} <= set(state.mover)
+
+
+def joining_allowance(state: State, under_way: list[Unit], joining: list[Unit], strategic: bool) -> Allowance:
+    """Ichi-Go 10.3, 10.14-10.17 (ruling E50): units met by the stack under way join it on their own movement factor
+    for the phase: set (Japanese on Turns 1-6, US, out of supply) or rolled for them, or the roll already made in
+    their hex while they stood there unmoved (E16); never the roll of the stack they join, which was made for the
+    units in its hex as it began to move (10.14). Returns the joining units' own allowance."""
+    if strategic and not under_way[0].strategic:
+        raise IllegalOrder("Ichi-Go 10.17", "strategic movement is chosen when a stack starts to move: the stack under "
+                                            "way moves normally, and units joining it move as it does (10.3)")
+    if not under_way[0].strategic:
+        return allowance(state, joining, False)
+    try:
+        return allowance(state, joining, True)
+    except IllegalOrder as err:
+        raise IllegalOrder(err.case, f"{err.message}; units joining a strategic move must qualify for it "
+                                     f"themselves (10.3)") from None
+
+
+def join(em: Decision, joining: list[Unit], own: Allowance) -> float:
+    """Roll the joining units' die, if one is due, and record their factor for the phase (ruling E50)."""
+    mp = own.most if own.purpose is None else own.table[em.roll(own.purpose)]
+    em.emit(ev.StackJoined([u.id for u in joining], int(mp), own.how, own.purpose is not None))
+    return float(mp)
 
 
 def adjacent_to_enemy(state: State, side: str, h: str) -> bool:
@@ -237,9 +273,17 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
     state = em.state  # a phase declared for combat takes no move (sequence.Operations.closed: 5.5)
     units = movers(state, side, ids)
     d = em.state.data
+    under_way = [u for u in units if u.mp >= 0]
+    joining = [u for u in units if u.mp < 0] if under_way else []
+    if joining:  # 10.3 (ruling E50): each unit within its own MP: the stack goes as far as the least left pays for
+        own = joining_allowance(state, under_way, joining, strategic)
+        rest = min(u.mp - u.mp_used for u in under_way)
+        plan = replace(own, most=min(rest, own.most))
+        units = under_way + joining
     strategic_now = strategic or (units[0].strategic and units[0].mp >= 0)
     sit = situation(state, side, strategic_now)
-    plan = allowance(state, units, strategic)
+    if not joining:
+        plan = allowance(state, units, strategic)
     bound = "" if plan.purpose is None else "at most "
     start = units[0].hex
     mover = Mover(H(start), plan.most, (units[0].nation,))
@@ -256,16 +300,20 @@ def move(em: Decision, side: str, ids: list[str], dest: str, via: list[str], str
         elif d.map.adjacent(H(start), H(dest)):
             path = [H(start), H(dest)]
         else:
-            raise IllegalOrder("Ichi-Go 10.2", f"no legal path from {start} to {dest} with {bound}{plan.most:g} MP")
+            raise IllegalOrder("Ichi-Go 10.2", f"no legal path from {start} to {dest} with {bound}{plan.most:g} MP"
+                                               f"{EACH_OWN if joining else ''}")
     try:
         cost = validate_path(d.map, d.movement, mover, path, sit)
     except RuleViolation as err:
-        raise IllegalOrder(err.case, err.message) from None
+        raise IllegalOrder(err.case, f"{err.message}{EACH_OWN if joining else ''}") from None
     if side == "allied" and units[0].nation == "chinese":
         if any(str(h) in d.tagged("formosa") for h in path[1:]):
             raise IllegalOrder("Ichi-Go 9.9", "Chinese units never enter Formosa")
     check_stacking(state, dest, units, "Ichi-Go 6.0")
-    mp = plan.spend(em, units)  # every check is done: from here on the order is carried out
+    if joining:  # every check is done: from here on the order is carried out
+        mp = min(rest, join(em, joining, own))
+    else:
+        mp = plan.spend(em, units)
     if cost > mp:
         path, cost = as_far_as(state, units, Mover(H(start), mp, mover.classes), path, sit, mp)
     if len(path) > 1:

@@ -162,13 +162,16 @@ def _own(state: State, side: str) -> list[Unit]:
 def _move_candidates(state: State, side: str) -> Iterator[dict]:
     """Each movable unit (or the stack under way, and each of its units splitting off, 10.3) to every land hex
     within two hexes; with a stack under way, also each unit that has not begun to move (10.1: another unit may
-    begin once the stack stops; rules version 6, ruling E32: before it only the stack under way was offered)."""
+    begin once the stack stops; rules version 6, ruling E32: before it only the stack under way was offered), and the
+    stack under way with every unit that has not moved in its hex (10.3; rules version 13, ruling E50)."""
     d = state.data
     groups = [[u.id] for u in _own(state, side) if not u.done]
     if state.mover:
         split = [[uid] for uid in state.mover] if len(state.mover) > 1 and state.since(4) else []
         fresh = [g for g in groups if g[0] not in state.mover and state.units[g[0]].mp < 0] if state.since(6) else []
-        groups = [list(state.mover), *split, *fresh]
+        here = state.units[state.mover[0]].hex  # 10.3 (ruling E50, rules version 13): it picks up the units met
+        met = [g[0] for g in fresh if state.units[g[0]].hex == here] if state.since(13) else []
+        groups = [list(state.mover), *split, *([[*state.mover, *met]] if met else []), *fresh]
     for group in groups:
         start = state.units[group[0]].hex
         for dest in _within_two(d, start):
