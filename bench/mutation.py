@@ -24,7 +24,8 @@ each with the mutants a full report draws for it.
 
 Usage: python bench/mutation.py [--sample 100] [--seed 19] [--packages snc ...] [--max-children 1] [--report]
                                 [--redraw] [--cases [--per-case 1] [--rows CASE ...]]
-                                [--lines [--resume] [--only MUTANT ...]]
+                                [--lines [--resume] [--only MUTANT ...] [--since [PACKAGE=]COMMIT ...]
+                                         [--untraced [--own-only]]]
 """
 from __future__ import annotations
 
@@ -83,11 +84,20 @@ def generate(max_children: int, packages: list[str]) -> None:
 
     from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_file_mutants
     from mutmut.configuration import config
-    from mutmut.utils.file_utils import walk_source_files
+    from mutmut.utils.file_utils import walk_all_files, walk_source_files
 
     os.makedirs("mutants", exist_ok=True)
     files = [path for path in walk_source_files()
              if not config().should_mutate(path) or any(PACKAGES[p](path) for p in packages)]
+    for root, name in walk_all_files():  # mutmut copies a file only once: a copy older than its source (a merge
+        source = Path(root, name)  # since) is taken away, so the tests do not run today's tests on yesterday's code
+        copy = Path("mutants", source)
+        if not copy.exists() or source.suffix == ".py" and source in files and config().should_mutate(source):
+            continue  # (this run's own packages: mutmut writes their mutants again when the source is newer)
+        if (copy.read_bytes() != source.read_bytes() if not config().should_mutate(source)
+                else source.stat().st_mtime > copy.stat().st_mtime):
+            for stale in (copy, copy.with_name(copy.name + ".meta"), copy.with_name(copy.name + ".spans")):
+                stale.unlink(missing_ok=True)
     for path in files:  # a run stopped while writing a file's mutants leaves them half written and no .meta:
         written = Path("mutants", path)  # mutmut would take the file as done (newer than its source)
         if config().should_mutate(path) and written.exists() and not written.with_name(written.name + ".meta").exists():
@@ -195,10 +205,12 @@ def _locate(name: str) -> tuple[Path, str, str | None]:
     """A mutant's source file, function and class: app.rules.formosa.sequence.xǁOverstackǁremove__mutmut_3 is
     app/rules/formosa/sequence.py, remove, Overstack."""
     module, _, mangled = _function(name).rpartition(".")
+    path = Path(*module.split("."))  # a package's own functions are in its __init__.py (formosa.played_under)
+    path = path / "__init__.py" if (ROOT / path).is_dir() else path.with_suffix(".py")
     if mangled.startswith("xǁ"):
         _, cls, func = mangled.split("ǁ")
-        return Path(*module.split(".")).with_suffix(".py"), func, cls
-    return Path(*module.split(".")).with_suffix(".py"), mangled[2:], None
+        return path, func, cls
+    return path, mangled[2:], None
 
 
 PREFIXED = re.compile(r"\b(" + "|".join(re.escape(p) for p in CASE_PREFIX.values()) + r")\s+(?:ruling\s+)?"
@@ -857,13 +869,41 @@ def _run_stage(name: str, tests: list[str], cpu_limit: int, args: list[str], war
              f"see {RUN_LOG.relative_to(ROOT)}")
 
 
+def _module_seconds() -> dict[str, float]:
+    """Each test module's seconds in a whole run (tests/durations.tsv, kept by the lead)."""
+    table = ROOT / "tests" / "durations.tsv"
+    rows = (line.split("\t") for line in table.read_text().splitlines() if line and not line.startswith("#"))
+    return {module.strip(): float(wall) for wall, module in rows}
+
+
+def _untraced_stages(package: str, own_only: bool = False) -> list[list[str]]:
+    """With --untraced: the package's own tests of the selection, then (unless `own_only`) the rest of the
+    selection, each module fastest first by tests/durations.tsv (no trace: every test of the selection may be the
+    one that notices)."""
+    selection = _mutmut_config()["pytest_add_cli_args_test_selection"]
+    modules = sorted({str(p.relative_to(ROOT)) for entry in selection for p in
+                      ([ROOT / entry] if entry.endswith(".py") else sorted((ROOT / entry).rglob("test_*.py")))})
+    own_prefixes = OWN_TESTS.get(package, (f"tests/{package}/",))
+    seconds = _module_seconds()
+    by_time = sorted(modules, key=lambda m: (seconds.get(m, 0.0), m))
+    own = [m for m in by_time if m.startswith(own_prefixes)]
+    return [stage for stage in (own, [] if own_only else [m for m in by_time if m not in own]) if stage]
+
+
 def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cpu_factor: float,
-                 retrace: bool) -> float:
+                 retrace: bool, untraced: bool = False, own_only: bool = False) -> float:
     """Run the sampled mutants (those `only` names, or not yet run under the current code with --resume) against
-    their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files)."""
+    their tests stage by stage; each verdict is saved at once (RESULTS and mutmut's meta files). `untraced`: no
+    line trace (it took 34 min to over an hour on a busy machine): each mutant against its package's test
+    modules, then every other module of the selection, stopping at the first failure, forked from the warm
+    collection and, when it survives there, again in a fresh process."""
     start = time.monotonic()
-    trace = trace_lines(retrace)
-    seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
+    if untraced:
+        trace = {"tests": [], "durations": [], "lines": {}}
+        seconds = _module_seconds()
+    else:
+        trace = trace_lines(retrace)
+        seconds = dict(zip(trace["tests"], trace["durations"], strict=True))
     args = _mutmut_config()["pytest_add_cli_args"]
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     todo = [(p, n) for p, names in chosen.items() for n in names
@@ -871,20 +911,39 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
             and not (resume and results.get(n, {}).get("source") == _digest(_locate(n)[0]))]
     print(f"{len(todo)} mutants to run", flush=True)
     warm = Warm()
+    checked: set[str] = set()
     for count, (package, name) in enumerate(todo, 1):
-        tests, import_time = tests_of(name, trace)
-        stages = _stages(package, tests, import_time, trace)
+        if untraced and package not in checked:  # the package's tests must pass with no mutant switched on: a
+            checked.add(package)  # copy in mutants/ half written or older than the tests fails them all (no kill)
+            for group in _untraced_stages(package, own_only):
+                verdict, failed = _run_stage("NO_MUTANT", group, 60 * 60, args, warm)
+                if verdict != "survived":
+                    sys.exit(f"{package}'s tests fail in mutants/ with no mutant ({verdict}: {failed}); see "
+                             f"{RUN_LOG.relative_to(ROOT)}")
+        if untraced:
+            stages = _untraced_stages(package, own_only)
+            tests, import_time = [t for stage in stages for t in stage], True
+        else:
+            tests, import_time = tests_of(name, trace)
+            stages = _stages(package, tests, import_time, trace)
         verdict, killer, ran, began = ("no tests" if not stages else "survived"), "", 0, time.monotonic()
         for stage, group in enumerate(stages, 1):
             estimate = sum(seconds[t] if t in seconds else
                            sum(v for k, v in seconds.items() if k.startswith(t)) for t in group)
-            verdict, killer = _run_stage(name, group, math.ceil(60 + cpu_factor * estimate), args,
-                                         None if import_time else warm)
+            limit = math.ceil(60 + cpu_factor * estimate)
+            if untraced:  # forked from the warm collection first: a kill there is a kill (the tests saw the
+                # mutant); a survivor there may have met the imports' unmutated results, so it runs fresh too
+                verdict, killer = _run_stage(name, group, limit, args, warm)
+                if verdict == "survived":
+                    verdict, killer = _run_stage(name, group, limit, args, None)
+            else:
+                verdict, killer = _run_stage(name, group, limit, args, None if import_time else warm)
             ran = stage
             if verdict != "survived":
                 break
         results[name] = {"status": verdict, "stage": ran, "tests": len(tests), "killer": killer,
-                         "statement run": statement_reached(name, trace), "fresh": import_time,
+                         "statement run": None if untraced else statement_reached(name, trace),
+                         "fresh": import_time,
                          "seconds": round(time.monotonic() - began, 1), "source": _digest(_locate(name)[0])}
         # read again before writing: a run of other packages beside this one writes its verdicts there too
         results = {**(json.loads(RESULTS.read_text()) if RESULTS.exists() else {}), name: results[name]}
@@ -896,6 +955,37 @@ def run_by_lines(chosen: dict[str, list[str]], resume: bool, only: list[str], cp
     return time.monotonic() - start
 
 
+def _function_dump(source: str | None, func: str, cls: str | None) -> str | None:
+    """A function's syntax tree as text (no line numbers, comments left out), None where the source has none."""
+    if source is None:
+        return None
+    tree = ast.parse(source)
+    scope = tree.body
+    if cls is not None:
+        scope = next((n.body for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), [])
+    fn = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == func), None)
+    return None if fn is None else ast.dump(fn)
+
+
+def changed_since(names: list[str], commit: str) -> list[str]:
+    """The mutants whose function's source is not as at `commit` (a function new since, or edited): mutmut
+    numbers a function's mutants in order, so an edit may give an old name another change, and only these can
+    have another verdict than at a run on that commit (the same change of the same code, against the same tests
+    or more)."""
+    sources: dict[Path, tuple[str | None, str]] = {}
+    out = []
+    for name in names:
+        path, func, cls = _locate(name)
+        if path not in sources:
+            then = subprocess.run(["git", "show", f"{commit}:{path.as_posix()}"], cwd=ROOT, capture_output=True,
+                                  text=True)
+            sources[path] = (then.stdout if then.returncode == 0 else None, (ROOT / path).read_text())
+        then, now = sources[path]
+        if _function_dump(then, func, cls) != _function_dump(now, func, cls):
+            out.append(name)
+    return out
+
+
 def _named(name: str, only: list[str]) -> bool:
     return any(fnmatch.fnmatch(name, o) or name.endswith(o) for o in only)
 
@@ -905,7 +995,9 @@ def _record(name: str, code: int) -> None:
     meta_file = ROOT / "mutants" / f"{_locate(name)[0]}.meta"
     written = json.loads(meta_file.read_text())
     written["exit_code_by_key"][name] = code
-    meta_file.write_text(json.dumps(written, indent=4))
+    partial = meta_file.with_name(meta_file.name + ".partial")  # a run stopped while writing leaves the old one
+    partial.write_text(json.dumps(written, indent=4))
+    partial.replace(meta_file)
 
 
 def _case_key(case: str) -> tuple[int, ...]:
@@ -940,6 +1032,18 @@ def main() -> None:
                              "seconds (default 5); past it the mutant is a timeout")
     parser.add_argument("--retrace", action="store_true",
                         help="with --lines: trace which tests run which line afresh")
+    parser.add_argument("--untraced", action="store_true",
+                        help="with --lines: no line trace; each mutant against its package's test modules, then the "
+                             "rest of the selection, stopping at the first failure (forked from the warm "
+                             "collection, then in a fresh process if it survives there)")
+    parser.add_argument("--own-only", action="store_true",
+                        help="with --untraced: the package's own test modules only (the rest of the selection takes "
+                             "20 min a survivor at a load of 9): a survivor may still be killed elsewhere, so the "
+                             "score is a floor")
+    parser.add_argument("--since", nargs="+", metavar="[PACKAGE=]COMMIT",
+                        help="with --lines: run only the sampled mutants whose function changed since COMMIT (the "
+                             "package's last scored run; the others keep that run's verdict) and those drawn since; "
+                             "PACKAGE=COMMIT for one package (another package named in --packages runs none)")
     args = parser.parse_args()
     if importlib.util.find_spec("mutmut") is None:
         parser.error("mutmut writes the mutants: pip install -e '.[bench]' first")
@@ -955,7 +1059,24 @@ def main() -> None:
     if args.report:
         print(f"\nlatest results of the sample of {args.sample} mutants per package, seed {args.seed}\n")
     elif args.lines:
-        seconds = run_by_lines(chosen, args.resume, args.only, args.cpu_factor, args.retrace)
+        only = args.only
+        if args.since:  # and the names drawn since (not in the sample pinned then: a pinned one's code was gone)
+            commits = dict(c.rpartition("=")[::2] for c in args.since)  # "engine=ded562c0", or a commit for all
+            only = []
+            for package, names in chosen.items():
+                commit = commits.get(package, commits.get(""))
+                if commit is None:
+                    continue
+                then = subprocess.run(["git", "show", f"{commit}:{PINNED.relative_to(ROOT).as_posix()}"], cwd=ROOT,
+                                      capture_output=True, text=True)
+                before = set(json.loads(then.stdout or '{"packages": {}}')["packages"].get(package, []))
+                mine = sorted(set(changed_since(names, commit)) | (set(names) - before))
+                only += [n for n in mine if not args.only or _named(n, args.only)]
+                print(f"{package}: {len(mine)} sampled mutants changed or drawn since {commit}: {' '.join(mine)}",
+                      flush=True)
+            only = only or ["NO_SUCH_MUTANT"]
+        seconds = run_by_lines(chosen, args.resume, only, args.cpu_factor, args.retrace, args.untraced,
+                               args.own_only)
         print(f"\nthe sample of {args.sample} mutants per package, seed {args.seed}, each against the tests that run "
               f"its statement: {seconds / 60:.1f} min (log: {RUN_LOG.relative_to(ROOT)})\n")
     else:
