@@ -118,11 +118,7 @@ def fold_all(rules: Rules, events, state: GameState | None = None,
                 meta = _standing_run(meta, event.payload)
                 continue
         meta, game = _step(rules, meta, game, event, retracted)
-    if last is None:
-        return state
-    if rolls or orders:
-        meta = _counted(meta, rolls, orders)
-    return GameState(meta if meta.seq == last else _with(meta, seq=last), game)
+    return _closed(state, meta, game, last, rolls, orders)
 
 
 def fold_rows(rules: Rules, rows, game_id: str, state: GameState | None = None,
@@ -167,6 +163,13 @@ def fold_rows(rules: Rules, rows, game_id: str, state: GameState | None = None,
                 meta, rolls, orders = _counted(meta, rolls, orders), 0, {}
         event = EventBody(game_id, last, type_, version, None if type_ in UNREAD else loads(text))
         meta, game = _step(rules, meta, game, event, retracted)
+    return _closed(state, meta, game, last, rolls, orders)
+
+
+def _closed(state: GameState | None, meta: GameMeta, game, last: int | None, rolls: int,
+            orders: dict[str, int]) -> GameState | None:
+    """A fold's end: `state` unchanged when no event came (`last` None), else the position after event `last` with
+    the rolls and orders counted since the last count."""
     if last is None:
         return state
     if rolls or orders:
