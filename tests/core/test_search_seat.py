@@ -33,21 +33,27 @@ def test_the_search_is_chosen_at_creation_with_its_budget(store):
     assert meta.players["blue"] == "automated (search)"
 
 
+def skirmish_against(store, seat: str, turns: int, seed: int, orders: int) -> str:
+    """A skirmish whose blue is the automated `seat`, red giving seeded random legal orders (at most `orders`)
+    through `turns` Game-Turns, the server's blue answering each of its turns: the game's id."""
+    game_id = games.create_game(store, CATALOG, "skirmish", auto={"blue": seat})
+    games.join(store, CATALOG, game_id, "red", "r@example.org", "practice")
+    rng = random.Random(seed)
+    for _ in range(orders):
+        state = projection.load(store, CATALOG, game_id)
+        if state.game.turn > turns or SKIRMISH.outcome(state.game) is not None:
+            break
+        listed = [o["order"] for o in SKIRMISH.legal_orders(state.game, "red")]
+        games.submit(store, CATALOG, game_id, "red", rng.choice(listed))
+        autoplay.play(store, CATALOG, game_id)
+    return game_id
+
+
 @pytest.fixture
 def against_search(store):
     """A skirmish against a timed search (a tenth of a second a decision): red plays random legal orders for two
     turns, the server's blue answers each of its turns."""
-    game_id = games.create_game(store, CATALOG, "skirmish", auto={"blue": "search:0.1s"})
-    games.join(store, CATALOG, game_id, "red", "r@example.org", "practice")
-    rng = random.Random(7)
-    for _ in range(200):
-        state = projection.load(store, CATALOG, game_id)
-        if state.game.turn > 2 or SKIRMISH.outcome(state.game) is not None:
-            break
-        orders = [o["order"] for o in SKIRMISH.legal_orders(state.game, "red")]
-        games.submit(store, CATALOG, game_id, "red", rng.choice(orders))
-        autoplay.play(store, CATALOG, game_id)
-    return game_id
+    return skirmish_against(store, "search:0.1s", turns=2, seed=7, orders=200)
 
 
 @pytest.mark.slow  # two turns of a search thinking a tenth of a second a decision, then three audits

@@ -17,8 +17,9 @@ from app.projections import state as projection
 from app.rules import practice, search
 from app.rules.catalog import installed
 from app.rules.engine.state import replace
-from app.service import audit, autoplay, games
+from app.service import audit
 from tests.core.test_automated_seats import tampered
+from tests.core.test_search_seat import skirmish_against
 
 CATALOG = installed()  # the rule sets installed here
 SNC = CATALOG.rules("snc")
@@ -118,17 +119,7 @@ def test_a_timed_decision_is_kept_as_the_exact_one_of_the_playouts_it_ran(monkey
 def played(store):
     """A skirmish whose blue is a `search:8` seat, red giving random legal orders for a Game-Turn, played here:
     every one of blue's answers is kept in this process."""
-    game_id = games.create_game(store, CATALOG, "skirmish", auto={"blue": "search:8"})
-    games.join(store, CATALOG, game_id, "red", "r@example.org", "practice")
-    rng = random.Random(3)
-    for _ in range(60):
-        state = projection.load(store, CATALOG, game_id)
-        if state.game.turn > 1 or SKIRMISH.outcome(state.game) is not None:
-            break
-        orders = [o["order"] for o in SKIRMISH.legal_orders(state.game, "red")]
-        games.submit(store, CATALOG, game_id, "red", rng.choice(orders))
-        autoplay.play(store, CATALOG, game_id)
-    return store, game_id
+    return store, skirmish_against(store, "search:8", turns=1, seed=3, orders=60)
 
 
 def _searched(events: list[StoredEvent]) -> list[StoredEvent]:
