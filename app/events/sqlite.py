@@ -11,8 +11,10 @@ processes wait through SQLite's busy handler. A refusal outside a transaction is
 (`BackendError`), which callers map with `unavailable`; inside one, and on a write, it is StoreUnavailable."""
 from __future__ import annotations
 
+import mmap
 import os
 import sqlite3
+import sys
 import threading
 import time
 import weakref
@@ -52,7 +54,7 @@ class SqliteDatabase(Database):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
         conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy_timeout)
+        mode = _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone()[0], busy_timeout)
         conn.execute("PRAGMA synchronous=NORMAL")  # the WAL is fsynced after each commit by GroupCommit
         conn.execute("PRAGMA foreign_keys=ON")
         super().__init__(path, _heads_of(path))
@@ -62,11 +64,28 @@ class SqliteDatabase(Database):
         self._batch: Batch | None = None  # the group's batch this connection's transaction is a part of
         self._own = conn
         self._migrate()
+        self._index = _wal_index(path) if mode.lower() == "wal" else None  # after a read: the connection uses it
 
     def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
         self.conn.close()
         if self.group is not None:
             self.group.close()
+
+    def commit_mark(self) -> bytes | None:
+        """The wal-index header (`_wal_index`) as it reads now, if both its copies agree (a writer is not halfway
+        through it): SQLite rewrites it at every commit, by any connection or process (its change counter, its
+        last frame and their checksums), and a reader's transaction starts from it; None without one."""
+        index = self._index
+        if index is None:
+            return None
+        header = index[:WAL_HEADER * 2]
+        first = header[:WAL_HEADER]
+        if first != header[WAL_HEADER:] or not first[12] or int.from_bytes(first[:4], sys.byteorder) != WAL_VERSION:
+            return None
+        return first
 
     def _migrate(self) -> None:
         """Apply the pending scripts of app/events/migrations/sqlite, each with its record in one transaction.
@@ -469,6 +488,29 @@ class GroupCommit:
 
 
 os.register_at_fork(after_in_child=GroupCommit._forked)
+
+WAL_HEADER = 48  # bytes of one copy of the wal-index header; the file begins with two (sqlite.org/walformat.html)
+WAL_VERSION = 3007000  # its iVersion, the same since WAL came (3.7.0): any other is a format this does not read
+
+
+def _wal_index(path: str) -> mmap.mmap | None:
+    """The database's wal-index (its "-shm" file, which every connection in WAL mode shares) mapped read-only, for
+    `SqliteDatabase.commit_mark`; None where there is none (no WAL: a file system that refused the mode; SQLite
+    keeping it in its own memory). Mapped only once this connection has read the database, so SQLite has made it
+    whole, and it stays while this connection is open: SQLite truncates or deletes it only when no connection has
+    the database open."""
+    try:
+        fd = os.open(path + "-shm", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        if os.fstat(fd).st_size < 2 * WAL_HEADER:
+            return None
+        return mmap.mmap(fd, 2 * WAL_HEADER, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)  # the mapping keeps the file
 
 _HEADS: dict[tuple[int, int], dict[str, tuple[int, str]]] = {}
 
