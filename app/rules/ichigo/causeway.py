@@ -211,6 +211,10 @@ def transfer(em: Decision, side: str, ids: list[str]) -> None:
     origins = {u.hex for u in units}
     if any(u.nation != "us" for u in units) or len(origins) != 1 or not origins <= set(beaches.values()):
         raise IllegalOrder("Ichi-Go 10.11", "US units that begin Phase I in one beachhead hex")
+    sailed = [u.id for u in units if u.done] if state.since(14) else []
+    if sailed:  # ruling E51: a unit that began Phase I in one beachhead sails to the other, once
+        raise IllegalOrder("Ichi-Go 10.11", f"{', '.join(sailed)} sailed to {origins.pop()} this phase: a US unit "
+                                            "that begins Phase I in one beachhead is moved to the other once")
     origin = origins.pop()
     dest = next(h for h in beaches.values() if h != origin)
     bad = stack_violation(state, dest, units)

@@ -351,8 +351,10 @@ def _land_candidates(state: State, side: str) -> Iterator[dict]:
 
 
 def _transfer_candidates(state: State, side: str) -> Iterator[dict]:
+    """Ichi-Go 10.11: the US units of each beachhead that began Phase I there (ruling E51: not those that sailed in
+    this phase; before rules version 14 no unit is marked so)."""
     for h in state.beachheads.values():
-        if us := [u.id for u in state.at(h) if u.nation == "us"]:
+        if us := [u.id for u in state.at(h) if u.nation == "us" and not u.done]:
             yield {"units": us}
 
 
@@ -516,11 +518,30 @@ class Deployment(Decided):
         reinforcements.enter(em, em.side, units, hex)
 
 
+def sea_closed(state: State, command: Command) -> tuple[str, str] | None:
+    """Ichi-Go 10.11 (rules version 14, ruling E51): a naval transfer is refused by the case that says who sails and
+    when, whatever the step: by the Japanese at any time (they never move by sea between Formosa and the mainland),
+    by the Allies outside Phase I (the Naval Transfer Phase of 5.1, from Turn 9); before, by the sequence of play."""
+    if command.action != "transfer" or not state.since(14):
+        return None
+    if command.side == "japanese":
+        return "Ichi-Go 10.11", "Japanese units never move by sea between Formosa and the mainland: only US units sail"
+    if state.phase != "I":
+        return "Ichi-Go 10.11", (f"US units sail from one beachhead to the other in Phase I (the Naval Transfer Phase "
+                                 f"of 5.1) from Turn {causeway.turn_of(state, 'naval_transfer_from_turn')}, those "
+                                 "that begin it in a beachhead hex")
+    return None
+
+
 class InPhase(Step):
     """A step of Phases I-X (5.1): the phase's side acts."""
 
     def who(self, state: State) -> str:
         return phase_side(state)
+
+    def closed(self, state: State, command: Command) -> tuple[str, str] | None:
+        """Ichi-Go 10.11 (ruling E51): a naval transfer out of its phase or by the Japanese."""
+        return sea_closed(state, command)
 
     def label(self, state: State) -> str:
         return f"Turn {state.turn}, {phase_name(state.phase)}"
@@ -594,6 +615,8 @@ class Declare(InPhase):
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 5.5, 5.3 item 1 (rules version 10, ruling E40): a declaration by the player who does not decide
         the nation's order is refused by 5.5, naming who declares it (before, by 5.1: not that side's turn)."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.action != "declare" or command.side == self.who(state):
             return None
         nation = command.args.get("nation")
@@ -634,6 +657,8 @@ class Operations(InPhase):
         Phase before the turn later US divisions may land, a landing or the 11th Airborne's drop; an attack in a
         phase declared for movement or a move in one declared for combat; the Aerial Supply Marker or the airlift
         once spent or not open."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.side != self.who(state):
             return None
         action, nation, mode = command.action, state.nation_now(), state.mode()
@@ -703,6 +728,8 @@ class Landings(InPhase):
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 10.11, 5.3 items 4 and 12 (rules version 10, ruling E38): a naval transfer before Turn 9, or a
         landing after the two landings' turns, refused by its case."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.side != "allied":
             return None
         if command.action == "transfer":
@@ -782,6 +809,8 @@ class ChineseReinforcements(InPhase):
 
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
         """Ichi-Go 9.7 (rules version 10, ruling E38): the roll and blind draw come first, once a phase."""
+        if sailed := sea_closed(state, command):
+            return sailed
         if not state.since(10) or command.side != "allied":
             return None
         if command.action in ("place", "end") and not state.reinforced:

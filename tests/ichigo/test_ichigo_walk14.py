@@ -1,0 +1,57 @@
+"""Ichi-Go rules version 14 (docs/rulings/ichigo-engine.md E51): naval transfer (10.11) read again. A US unit that
+begins Phase I in one beachhead is moved to the other once, not sailed back in the same phase; and a transfer given
+where 10.11 does not allow it (outside Phase I, or by the Japanese, who never move by sea between Formosa and the
+mainland) is refused by 10.11, not by the sequence of play. From position files (docs/custom-positions.md); a game
+created under version 13 is decided as played."""
+from ichigo_given import RULES, then
+
+from app.rules.ichigo import GAME
+from app.rules.legal import legal_orders
+from tests.fuzzing import refusal
+
+SAIL = ("Ichi-Go 10.11: US units sail from one beachhead to the other in Phase I (the Naval Transfer Phase of 5.1) "
+        "from Turn 9, those that begin it in a beachhead hex")
+
+
+def turn_9(phase: str = "I", version: str | None = None):
+    """Turn 9 after Causeway: the 1st Cavalry in the Formosa beachhead (3221), the 24th in the mainland one (Canton,
+    1922), a Japanese division far from both."""
+    pos = {"turn": 9, "phase": phase, "causeway": True, "plans": {"us": "move-fight"} if phase != "I" else {},
+           "beachheads": {"formosa": "3221", "mainland": "1922"},
+           "units": {"us-1c": "3221", "us-24th": "1922", "jp-cea-110div": "2010"},
+           "control": {"allied": ["1922"]}}
+    return GAME.initial_state("campaign", {"position": pos}, version)
+
+
+def _transfers(s) -> list[str]:
+    return [o["order"] for o in legal_orders(RULES, s, "allied") if o["action"] == "transfer"]
+
+
+def test_10_11_a_us_unit_sails_to_the_other_beachhead_once_a_phase_not_back():
+    s = then(turn_9(), "allied", "transfer us-1c")
+    assert s.units["us-1c"].hex == "1922"
+    assert refusal(RULES, s, "allied", "transfer us-1c") == (
+        "Ichi-Go 10.11: us-1c sailed to 1922 this phase: a US unit that begins Phase I in one beachhead is moved to "
+        "the other once")
+    assert refusal(RULES, s, "allied", "transfer us-1c us-24th").startswith("Ichi-Go 10.11: us-1c sailed to 1922")
+    assert _transfers(s) == ["transfer us-24th"]  # the unit that began Phase I in Canton still may
+    s = then(s, "allied", "transfer us-24th")
+    assert (s.units["us-1c"].hex, s.units["us-24th"].hex) == ("1922", "3221")
+    s = then(then(s, "allied", "end"), "allied", "declare us move-fight")  # Phase II: both move as units ashore
+    moves = {o["order"].split(" to ")[0] for o in legal_orders(RULES, s, "allied") if o["action"] == "move"}
+    assert {"move us-1c", "move us-24th"} <= moves
+
+
+def test_10_11_a_transfer_outside_phase_i_or_by_the_japanese_is_refused_by_10_11():
+    assert refusal(RULES, turn_9("II"), "allied", "transfer us-1c") == SAIL
+    assert refusal(RULES, turn_9("II"), "japanese", "transfer jp-cea-110div") == (
+        "Ichi-Go 10.11: Japanese units never move by sea between Formosa and the mainland: only US units sail")
+    assert refusal(RULES, turn_9(), "japanese", "transfer jp-cea-110div").startswith("Ichi-Go 10.11: Japanese")
+
+
+def test_e51_a_game_created_under_version_13_decides_the_transfers_as_played():
+    s = then(turn_9(version="13"), "allied", "transfer us-1c")
+    assert refusal(RULES, s, "allied", "transfer us-1c") is None
+    assert _transfers(s) == ["transfer us-1c us-24th"]
+    assert refusal(RULES, turn_9("II", "13"), "allied", "transfer us-1c").startswith(
+        "Ichi-Go 5.1: 'transfer' is not allowed now")
