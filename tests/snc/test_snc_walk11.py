@@ -23,8 +23,8 @@ def survivors_to_retreat(version: str | None = None):
 def test_8_4_2_the_chinese_survivors_of_a_landing_retreat_each_their_own_way():
     s = survivors_to_retreat()
     owed = RULES.prompt(s).owed
-    assert owed.what == ("retreat the Chinese survivors one hex (SNC 8.4): cn-d36, cn-d87, together or each its own "
-                         "way") and [h for h, _ in owed.candidates] == ["3409", "3309", "3308"]
+    assert owed.what == ("retreat the Chinese survivors one hex (SNC 8.4): cn-d36, cn-d87 (together, or each its "
+                         "own way)") and [h for h, _ in owed.candidates] == ["3409", "3309", "3308"]
     assert refusal(RULES, s, "chinese", "retreat d87 d87 to 3309") == \
         "SNC 8.4: cn-d87 named twice: a unit retreats once; name each unit once"
     assert refusal(RULES, s, "chinese", "retreat d88 to 3309") == \

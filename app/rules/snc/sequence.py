@@ -553,7 +553,8 @@ class Retreat(Decided):
 
     def owed(self, state: State) -> Owed:
         data = state.pending[0]["data"]
-        who = f": {', '.join(data['units'])}, together or each its own way" if state.since(11) else ""
+        apart = " (together, or each its own way)" if len(data["units"]) > 1 else ""
+        who = f": {', '.join(data['units'])}{apart}" if state.since(11) else ""  # ruling E23
         return Owed(f"retreat the Chinese survivors one hex (SNC 8.4){who}", (state.battle or {}).get("hex"),
                     "one of these hexes", tuple((h, "open") for h in data["options"]))
 
