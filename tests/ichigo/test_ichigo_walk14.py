@@ -1,8 +1,9 @@
-"""Ichi-Go rules version 14 (docs/rulings/ichigo-engine.md E51): naval transfer (10.11) read again. A US unit that
-begins Phase I in one beachhead is moved to the other once, not sailed back in the same phase; and a transfer given
-where 10.11 does not allow it (outside Phase I, or by the Japanese, who never move by sea between Formosa and the
-mainland) is refused by 10.11, not by the sequence of play. From position files (docs/custom-positions.md); a game
-created under version 13 is decided as played."""
+"""Ichi-Go rules version 14 (docs/rulings/ichigo-engine.md E51, E52). Naval transfer (10.11) read again: a US unit
+that begins Phase I in one beachhead is moved to the other once, not sailed back in the same phase; and a transfer
+given where 10.11 does not allow it (outside Phase I, or by the Japanese, who never move by sea between Formosa and the
+mainland) is refused by 10.11, not by the sequence of play. The US Aerial Supply Marker may be placed at any time in
+the turn (7.8), Phase I too, so a stack it supplies begins its movement phase in supply (10.17). From position files
+(docs/custom-positions.md); a game created under version 13 is decided as played."""
 from ichigo_given import RULES, then
 
 from app.rules.ichigo import GAME
@@ -55,3 +56,31 @@ def test_e51_a_game_created_under_version_13_decides_the_transfers_as_played():
     assert _transfers(s) == ["transfer us-1c us-24th"]
     assert refusal(RULES, turn_9("II", "13"), "allied", "transfer us-1c").startswith(
         "Ichi-Go 5.1: 'transfer' is not allowed now")
+
+
+def cut_off(version: str | None = None):
+    """Turn 9, Phase I: the 1st Cavalry far inland at 1513, out of supply (no mainland beachhead to trace to, 7.5; not
+    a coastal hex, 7.7), no Japanese unit near it; the Formosa beachhead Allied."""
+    pos = {"turn": 9, "phase": "I", "causeway": True, "plans": {}, "beachheads": {"formosa": "3221"},
+           "units": {"us-1c": "1513", "jp-cea-110div": "2010"}, "control": {"allied": ["3221"]}}
+    return GAME.initial_state("campaign", {"position": pos}, version)
+
+
+def test_7_8_the_aerial_supply_marker_placed_in_phase_i_lets_the_stack_begin_its_movement_phase_in_supply():
+    s = cut_off()
+    assert [o["order"] for o in legal_orders(RULES, s, "allied")] == ["supply 1513", "end"]
+    s = then(s, "allied", "supply 1513")
+    assert s.aerial_hex == "1513"
+    assert refusal(RULES, s, "allied", "supply 1513") == \
+        "Ichi-Go 7.8: the Aerial Supply Marker is placed at most once a turn"
+    s = then(then(s, "allied", "end"), "allied", "declare us move-fight")
+    assert refusal(RULES, s, "allied", "move us-1c to 1507 strategic") is None  # 10.17: 12 MP
+    assert refusal(RULES, s, "allied", "move us-1c to 1507").startswith("Ichi-Go 10.2: no legal path")
+
+
+def test_e52_a_game_created_under_version_13_places_the_marker_in_phases_ii_and_iii_only_as_played():
+    s = cut_off("13")
+    assert refusal(RULES, s, "allied", "supply 1513").startswith("Ichi-Go 5.1: 'supply' is not allowed now")
+    s = then(then(then(s, "allied", "end"), "allied", "declare us move-fight"), "allied", "supply 1513")
+    assert refusal(RULES, s, "allied", "move us-1c to 1507 strategic") == \
+        "Ichi-Go 10.17: strategic movement needs full supply from the start of the movement phase (ruling E37)"

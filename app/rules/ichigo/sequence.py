@@ -395,6 +395,10 @@ def _supply_candidates(state: State, side: str) -> Iterator[dict]:
 
 # -- the states table (5.1): each step's prompt, the orders it takes and their handlers -----------------------
 END = order("end", "Ichi-Go 5.0", "end this step")
+SUPPLY = order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a "
+                                           "turn)", _supply_candidates,
+               forbidden=(("supply HEX HEX [HEX ...]", "Ichi-Go 7.8",
+                           "there is one US Aerial Supply Marker: it supplies the US units of one hex"),))
 STAY = order("stay", "Ichi-Go 11.24", "do not advance / make no momentum attack")
 ROLL = order("roll", "Ichi-Go 5.2", "roll (Causeway or Philippines at the start of Turn 7; airpower in Phase IV)")
 ATTACK = order("attack HEX with UNITS [tanks N:tanks] [sf:sf]", "Ichi-Go 11.0",
@@ -707,10 +711,7 @@ class Operations(InPhase):
     def airlift(self, em: Decision, unit: str, hex: str) -> None:
         airpower.airlift(em, em.side, unit, hex)
 
-    @order("supply HEX", "Ichi-Go 7.8", "place the US Aerial Supply Marker on an out-of-supply US stack (once a "
-                                        "turn)", _supply_candidates,
-           forbidden=(("supply HEX HEX [HEX ...]", "Ichi-Go 7.8",
-                       "there is one US Aerial Supply Marker: it supplies the US units of one hex"),))
+    @SUPPLY
     def supply(self, em: Decision, hex: str) -> None:
         airpower.aerial_supply(em, em.side, hex)
 
@@ -723,6 +724,8 @@ class Landings(InPhase):
         landings = (causeway.turn_of(state, "us_formosa_landing_turn"),
                     causeway.turn_of(state, "us_mainland_landing_turn"))
         names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
+        if state.since(14) and airpower.aerial_open(state) and causeway.landing_done(state):
+            names.append("supply")  # ruling E52: the marker may be placed at any time in the turn (7.8)
         return [*names, "end"]
 
     def closed(self, state: State, command: Command) -> tuple[str, str] | None:
@@ -737,6 +740,10 @@ class Landings(InPhase):
                                      " between the two beachheads")
         if command.action == "land":
             return "Ichi-Go 5.3", "the US landings are made in Phase I of Turns 7 (Formosa) and 8 (the mainland)"
+        if command.action == "supply" and state.since(14):  # ruling E52
+            if not causeway.landing_done(state):
+                return "Ichi-Go 5.3", "the US landing of this Phase I comes first"
+            return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
         return None
 
     @LAND
@@ -747,6 +754,10 @@ class Landings(InPhase):
            _transfer_candidates)
     def transfer(self, em: Decision, units: list[str]) -> None:
         causeway.transfer(em, em.side, units)
+
+    @SUPPLY
+    def supply(self, em: Decision, hex: str) -> None:
+        airpower.aerial_supply(em, em.side, hex)
 
 
 class AirPhase(InPhase):
