@@ -58,6 +58,28 @@ def test_e51_a_game_created_under_version_13_decides_the_transfers_as_played():
         "Ichi-Go 5.1: 'transfer' is not allowed now")
 
 
+def full_mainland(version: str | None = None):
+    """Turn 9, Phase I: the 1st Cavalry in the Formosa beachhead, eight US divisions (the 6.4 limit) in Canton."""
+    eight = ("us-24th", "us-25th", "us-27th", "us-31st", "us-32nd", "us-33rd", "us-37th", "us-38th")
+    pos = {"turn": 9, "phase": "I", "causeway": True, "plans": {}, "beachheads": {"formosa": "3221", "mainland": "1922"},
+           "units": {"us-1c": "3221", **{u: "1922" for u in eight}, "jp-cea-110div": "2010"},
+           "control": {"allied": ["1922"]}}
+    return GAME.initial_state("campaign", {"position": pos}, version)
+
+
+def test_10_11_units_of_both_beachheads_exchange_in_one_order_the_limits_observed_in_both_after_it():
+    s = full_mainland()
+    assert refusal(RULES, s, "allied", "transfer us-1c") == "Ichi-Go 6.4: US units: 9 stacked in 1922, limit 8"
+    s = then(s, "allied", "transfer us-1c us-24th")
+    assert (s.units["us-1c"].hex, s.units["us-24th"].hex) == ("1922", "3221")
+    assert len([u for u in s.at("1922") if u.nation == "us"]) == 8
+
+
+def test_e51_a_game_created_under_version_13_transfers_from_one_beachhead_an_order():
+    assert refusal(RULES, full_mainland("13"), "allied", "transfer us-1c us-24th") == \
+        "Ichi-Go 10.11: US units that begin Phase I in one beachhead hex"
+
+
 def cut_off(version: str | None = None):
     """Turn 9, Phase I: the 1st Cavalry far inland at 1513, out of supply (no mainland beachhead to trace to, 7.5; not
     a coastal hex, 7.7), no Japanese unit near it; the Formosa beachhead Allied."""
