@@ -61,7 +61,8 @@ def test_e51_a_game_created_under_version_13_decides_the_transfers_as_played():
 def full_mainland(version: str | None = None):
     """Turn 9, Phase I: the 1st Cavalry in the Formosa beachhead, eight US divisions (the 6.4 limit) in Canton."""
     eight = ("us-24th", "us-25th", "us-27th", "us-31st", "us-32nd", "us-33rd", "us-37th", "us-38th")
-    pos = {"turn": 9, "phase": "I", "causeway": True, "plans": {}, "beachheads": {"formosa": "3221", "mainland": "1922"},
+    pos = {"turn": 9, "phase": "I", "causeway": True, "plans": {},
+           "beachheads": {"formosa": "3221", "mainland": "1922"},
            "units": {"us-1c": "3221", **{u: "1922" for u in eight}, "jp-cea-110div": "2010"},
            "control": {"allied": ["1922"]}}
     return GAME.initial_state("campaign", {"position": pos}, version)
