@@ -98,6 +98,8 @@ def test_7_8_the_aerial_supply_marker_placed_in_phase_i_lets_the_stack_begin_its
         "Ichi-Go 7.8: the Aerial Supply Marker is placed at most once a turn"
     s = then(then(s, "allied", "end"), "allied", "declare us move-fight")
     assert refusal(RULES, s, "allied", "move us-1c to 1507 strategic") is None  # 10.17: 12 MP
+    assert refusal(RULES, turn_9(), "allied", "supply 3221") == (  # every US stack supplied (7.7): none to place on
+        "Ichi-Go 7.8: no US stack is out of supply: the marker is placed atop an otherwise out-of-supply one")
     assert refusal(RULES, s, "allied", "move us-1c to 1507").startswith("Ichi-Go 10.2: no legal path")
 
 

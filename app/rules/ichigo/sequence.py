@@ -724,7 +724,8 @@ class Landings(InPhase):
         landings = (causeway.turn_of(state, "us_formosa_landing_turn"),
                     causeway.turn_of(state, "us_mainland_landing_turn"))
         names = ["land"] if state.turn in landings else (["transfer"] if len(state.beachheads) == 2 else [])
-        if state.since(14) and airpower.aerial_open(state) and causeway.landing_done(state):
+        if (state.since(14) and airpower.aerial_open(state) and causeway.landing_done(state)
+                and airpower.us_cut_off(state)):
             names.append("supply")  # ruling E52: the marker may be placed at any time in the turn (7.8)
         return [*names, "end"]
 
@@ -743,7 +744,10 @@ class Landings(InPhase):
         if command.action == "supply" and state.since(14):  # ruling E52
             if not causeway.landing_done(state):
                 return "Ichi-Go 5.3", "the US landing of this Phase I comes first"
-            return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
+            if not airpower.aerial_open(state):
+                return "Ichi-Go 7.8", "the Aerial Supply Marker is placed at most once a turn"
+            return "Ichi-Go 7.8", ("no US stack is out of supply: the marker is placed atop an otherwise "
+                                   "out-of-supply one")
         return None
 
     @LAND
