@@ -728,6 +728,8 @@ def more_orders(state: State, side: str):
         yield from _every_transfer(state)
     elif state.step == f"recruit-{side}":
         yield from _every_recruit(state, side)
+    elif state.step == f"{side}-movement" and state.since(19):
+        yield from _every_move(state, side)
 
 
 def _every_transfer(state: State):
@@ -841,12 +843,27 @@ def transfer(d: Decision, uid: str, place: str) -> None:
 
 
 def _move_candidates(state: State, side: str):
+    """Each unit that may move to its farthest and its nearest destination (what the random player draws from; the
+    others: `_every_move`)."""
     for u in state.on_map(side):
         if movement.cannot_move(state, u):
             continue
         hexes = movement.reachable(state, u)
         for target in hexes[-1:] + hexes[:1]:
             yield {"unit": u.id, "hexes": movement.path_to(state, u, target)}
+
+
+def _every_move(state: State, side: str):
+    """Ruling F147 (rules version 19): each unit that may move to every other hex its move may end in (12.0), the
+    hexes of a minimum move (12.3) among them, for the list and a unit's orders; `_move_candidates` names only the
+    farthest and the nearest."""
+    for u in state.on_map(side):
+        if movement.cannot_move(state, u):
+            continue
+        hexes = movement.reachable(state, u)
+        for target in hexes[1:-1]:
+            path = movement.path_to(state, u, target)
+            yield Candidate("move", (u.id,), text=f"move {u.id} {' '.join(path)}")
 
 
 class Movement(Phase):

@@ -1,0 +1,56 @@
+"""Rules version 19 (issue 30, session part 14): a fresh reading of the rulebook, its cases probed through what a
+player uses (orders, the list of legal orders, a unit's orders, view, refusals) with positions.
+
+- 12.3 (ruling F147): a unit that can move only one hex, whatever the terrain, may end its move in any hex next to
+  it it may enter; the list offered the nearest and the farthest only, so a player picking from it (or from a
+  unit's orders by email or on the play page) and every automated seat reading it reached two of six."""
+from __future__ import annotations
+
+from formosa_given import given, of, when
+from formosa_map import D, M
+
+from app.rules import legal
+from app.rules.formosa import GAME, played_under
+from app.rules.formosa.events import UnitMoved
+from app.rules.kernel.hexgrid import Hex
+
+H = Hex.parse
+
+
+def _mountain_pocket() -> tuple[str, list[str]]:
+    """A mountain or peak hex ringed by land whose every neighbour costs a foot unit more than the 2 MP a 4-MP unit
+    would have left after it: a revealed guard unit (2-4) there moves one hex at most, by 12.3 or exactly."""
+    from app.rules.kernel.movement import Mover, step_cost
+
+    def cost(a: Hex, b: Hex) -> float:
+        try:
+            return step_cost(M, D.movement, Mover.single(a, 99, "non-mechanized"), a, b)
+        except Exception:
+            return 99
+
+    for h in sorted(M.hexes()):
+        ring = list(M.neighbours(h))
+        if M.terrain_of(h) in ("mountain", "peak") and len(ring) == 6 and all(D.is_land(n) for n in ring) and all(
+                cost(h, n) >= 3 and all(cost(n, m) > 4 - cost(h, n) for m in M.neighbours(n) if D.is_land(m))
+                for n in ring):
+            return str(h), sorted(str(n) for n in ring)
+    raise LookupError("no mountain pocket")
+
+
+POCKET, AROUND = _mountain_pocket()
+
+
+def _moves(state) -> set[str]:
+    return {o["order"] for o in legal.naming(GAME, state, "japanese", "jp-guard-1")}
+
+
+def test_12_3_the_list_offers_every_hex_of_a_minimum_move_f147():
+    state = given(step="japanese-movement", units={"jp-guard-1": POCKET})
+    for n in AROUND:  # typed, each is accepted: one hex, whatever its cost
+        [moved] = of(when(state, "japanese", f"move jp-guard-1 {n}"), UnitMoved)
+        assert moved.path == [POCKET, n]
+    every = {f"move jp-guard-1 {n}" for n in AROUND}
+    assert _moves(state) == every  # the unit's orders (email `orders for`, the play page)
+    assert every <= {o["order"] for o in GAME.legal_orders(state, "japanese")}  # and the list
+    old = played_under(state, "18")  # ruling F147: a game created under 1-18 is listed as played
+    assert len(_moves(old)) == 2 and _moves(old) < every
