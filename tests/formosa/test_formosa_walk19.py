@@ -3,11 +3,12 @@ player uses (orders, the list of legal orders, a unit's orders, view, refusals) 
 
 - 12.3 (ruling F147): a unit that can move only one hex, whatever the terrain, may end its move in any hex next to
   it it may enter; the list offered the nearest and the farthest only, so a player picking from it (or from a
-  unit's orders by email or on the play page) and every automated seat reading it reached two of six."""
+  unit's orders by email or on the play page) and every automated seat reading it reached two of six; and a unit
+  that may go further elsewhere was not offered the hex its minimum move enters."""
 from __future__ import annotations
 
 from formosa_given import given, of, when
-from formosa_map import D, M
+from formosa_map import D, M, position
 
 from app.rules import legal
 from app.rules.formosa import GAME, played_under
@@ -54,3 +55,18 @@ def test_12_3_the_list_offers_every_hex_of_a_minimum_move_f147():
     assert every <= {o["order"] for o in GAME.legal_orders(state, "japanese")}  # and the list
     old = played_under(state, "18")  # ruling F147: a game created under 1-18 is listed as played
     assert len(_moves(old)) == 2 and _moves(old) < every
+
+
+def test_12_3_16_4_a_unit_that_may_go_further_is_offered_the_hex_its_minimum_move_enters_f147():
+    # F146's place: a revealed guard (4 MP) in the open beside a peak (4 MP) one interdiction point makes 5: it
+    # enters the peak by 12.3 only, and may walk several open hexes the other way
+    peak, start = next((str(p), str(n)) for p in sorted(M.hexes()) if M.terrain_of(p) == "peak"
+                       and not M.is_road_hex(p) for n in M.neighbours(p)
+                       if M.terrain_of(n) == "open" and not M.hexside_features(n, p))
+    state = GAME.initial_state("1", {"position": position(
+        phase="japanese-movement", units={"jp-guard-1": start}, revealed=["jp-guard-1"], bases=[], where={},
+        missions={"allied": {"interdiction": 1}}, interdiction={peak: 1})})
+    order = f"move jp-guard-1 {peak}"
+    assert of(when(state, "japanese", order), UnitMoved)
+    assert order in _moves(state) and order in {o["order"] for o in GAME.legal_orders(state, "japanese")}
+    assert order not in _moves(played_under(state, "18"))  # listed as played before version 19

@@ -854,16 +854,20 @@ def _move_candidates(state: State, side: str):
 
 
 def _every_move(state: State, side: str):
-    """Ruling F147 (rules version 19): each unit that may move to every other hex its move may end in (12.0), the
-    hexes of a minimum move (12.3) among them, for the list and a unit's orders; `_move_candidates` names only the
-    farthest and the nearest."""
+    """Ruling F147 (rules version 19): the moves `_move_candidates` leaves out that spend a unit's whole allowance on
+    the one hex next to it (12.3's minimum move, or a hex that costs exactly its allowance), and every move of a unit
+    whose moves all end next to it, for the list and a unit's orders (`sequence.more_orders`)."""
+    near = state.data.map.neighbours
     for u in state.on_map(side):
         if movement.cannot_move(state, u):
             continue
         hexes = movement.reachable(state, u)
+        around = {str(h) for h in near(H(u.where))}
+        whole = movement.allowance(state, u)
+        every = set(hexes) <= around
         for target in hexes[1:-1]:
-            path = movement.path_to(state, u, target)
-            yield Candidate("move", (u.id,), text=f"move {u.id} {' '.join(path)}")
+            if target in around and (every or movement.cost_to(state, u, target) >= whole):
+                yield Candidate("move", (u.id,), text=f"move {u.id} {target}")
 
 
 class Movement(Phase):

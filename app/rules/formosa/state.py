@@ -92,9 +92,10 @@ OUT = "out"
 #    the supply sources it could trace to (15.7 item 4, 5.1 item 4): ports and the HQs of its own nationality, not
 #    itself; ruling F141: 25.2's battlefield LP count no engineer eliminated on its base (static) side; ruling
 #    F142: a 6th Marine regiment in the Replacements Display is replaced as any unit (8.2, 8.3), not refused by 24.1
-# 19: ruling F147: the list of legal orders and a unit's orders offer every hex a move may end in (12.0), every hex
-#    of a minimum move (12.3) among them, not only the nearest and the farthest; the list changes, and with it what
-#    greedy and search choose from, so a game created under 1-18 is listed and decided as played
+# 19: ruling F147: the list of legal orders and a unit's orders offer every hex of a minimum move (12.3: a one-hex
+#    move spending the whole allowance) and every move of a unit whose moves all end next to it, not only each
+#    unit's nearest and farthest destination; the list changes, and with it what greedy and search choose from, so
+#    a game created under 1-18 is listed and decided as played
 RULES_VERSION = 19
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
