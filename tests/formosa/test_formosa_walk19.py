@@ -4,15 +4,19 @@ player uses (orders, the list of legal orders, a unit's orders, view, refusals) 
 - 12.3 (ruling F147): a unit that can move only one hex, whatever the terrain, may end its move in any hex next to
   it it may enter; the list offered the nearest and the farthest only, so a player picking from it (or from a
   unit's orders by email or on the play page) and every automated seat reading it reached two of six; and a unit
-  that may go further elsewhere was not offered the hex its minimum move enters."""
+  that may go further elsewhere was not offered the hex its minimum move enters;
+- 25.5 with 8.0 (ruling F148): the 97th Infantry Division is selected "as a reinforcement", and reinforcements are
+  recruited after the initial set-up; the engine sold it during the Allied set-up."""
 from __future__ import annotations
 
-from formosa_given import given, of, when
+from dataclasses import replace
+
+from formosa_given import given, of, refused, when
 from formosa_map import D, M, position
 
 from app.rules import legal
 from app.rules.formosa import GAME, played_under
-from app.rules.formosa.events import UnitMoved
+from app.rules.formosa.events import UnitMoved, UnitRecruited
 from app.rules.kernel.hexgrid import Hex
 
 H = Hex.parse
@@ -70,3 +74,20 @@ def test_12_3_16_4_a_unit_that_may_go_further_is_offered_the_hex_its_minimum_mov
     assert of(when(state, "japanese", order), UnitMoved)
     assert order in _moves(state) and order in {o["order"] for o in GAME.legal_orders(state, "japanese")}
     assert order not in _moves(played_under(state, "18"))  # listed as played before version 19
+
+
+NINETY_SEVENTH = ("us-97-303", "us-97-386", "us-97-387")
+
+
+def test_25_5_8_0_the_97th_is_a_reinforcement_never_recruited_at_set_up_f148():
+    # 25.5: "as a reinforcement"; 8.0: reinforcements are recruited after initial set-up, from GT 2's Recruit Phase
+    def at(step: str, turn: int):
+        return replace(given(step=step, turn=turn, units=dict.fromkeys(NINETY_SEVENTH, "allied-reinforcements"),
+                             lp={"allied": 30, "japanese": 0}), data=GAME.data({"optional": ["25.5"]}))
+
+    order = "recruit " + " ".join(NINETY_SEVENTH)
+    setup = at("setup-allied", 1)
+    says = refused(setup, "allied", order, "Formosa 25.5")
+    assert "reinforcement" in says and "set-up" in says
+    assert of(when(at("recruit-allied", 2), "allied", order), UnitRecruited)  # GT 2 on, as before
+    assert of(when(played_under(setup, "18"), "allied", order), UnitRecruited)  # ruling F148: as played before 19

@@ -237,7 +237,7 @@ def recruit(d: Decision, unit_ids: list[str], setup: bool, replacing: bool = Fal
     display = f"{d.side}-{'replacements' if replacing else 'reinforcements'}"
     if len(set(unit_ids)) != len(unit_ids):
         d.refuse("Formosa 8.0", "a unit is named twice")
-    optional.check_recruit(d, unit_ids)
+    optional.check_recruit(d, unit_ids, setup)
     total = 0
     for uid in unit_ids:
         u = own_unit(d, uid, "Formosa 8.0")

@@ -95,7 +95,8 @@ OUT = "out"
 # 19: ruling F147: the list of legal orders and a unit's orders offer every hex of a minimum move (12.3: a one-hex
 #    move spending the whole allowance) and every move of a unit whose moves all end next to it, not only each
 #    unit's nearest and farthest destination; the list changes, and with it what greedy and search choose from, so
-#    a game created under 1-18 is listed and decided as played
+#    a game created under 1-18 is listed and decided as played; ruling F148: the 97th Infantry Division (25.5) is a
+#    reinforcement, recruited from the Recruit Phase of GT 2 on, never at set-up (8.0)
 RULES_VERSION = 19
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
