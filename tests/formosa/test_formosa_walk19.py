@@ -16,7 +16,7 @@ from formosa_map import D, M, position
 
 from app.rules import legal
 from app.rules.formosa import GAME, played_under
-from app.rules.formosa.events import UnitMoved, UnitRecruited
+from app.rules.formosa.events import UnitMoved, UnitRecruited, UnitsLanded
 from app.rules.kernel.hexgrid import Hex
 
 H = Hex.parse
@@ -91,3 +91,17 @@ def test_25_5_8_0_the_97th_is_a_reinforcement_never_recruited_at_set_up_f148():
     assert "reinforcement" in says and "set-up" in says
     assert of(when(at("recruit-allied", 2), "allied", order), UnitRecruited)  # GT 2 on, as before
     assert of(when(played_under(setup, "18"), "allied", order), UnitRecruited)  # ruling F148: as played before 19
+
+
+def test_10_3_an_airborne_regiment_on_a_functional_port_does_not_drop_refused_naming_10_3_f149():
+    # ruling F40: a drop starts where 10.2's landings do off the map (the Staging Area, Amoy); the refusal named the
+    # ruling alone, not the case
+    port = str(sorted(D.ports())[0])
+    field = str(next(h for h in sorted(D.airfields()) if str(h) != port))
+    state = given(step="invasion", units={"us-11ab-511": port, "us-eng-1": port, "us-11ab-187": "allied-staging"},
+                  markers={"drop-zone": 1})
+    state = state.with_units(replace(state.units["us-eng-1"], base=True))  # the port is functional (20.0)
+    assert "drops from the Staging Area or Amoy" in refused(state, "allied", f"drop {field} with us-11ab-511",
+                                                             "Formosa 10.3, ruling F40")
+    refused(played_under(state, "18"), "allied", f"drop {field} with us-11ab-511", "Formosa ruling F40")
+    assert of(when(state, "allied", f"drop {field} with us-11ab-187"), UnitsLanded)

@@ -648,8 +648,9 @@ class Invasion(Phase):
             spec = state.spec(uid) if uid in state.units else None
             if spec is None or spec.type != "airborne" or spec.size != "regiment":
                 d.refuse("Formosa 10.3", f"{uid} is not an airborne regiment")
-            if state.units[uid].where not in ("allied-staging", "amoy"):
-                d.refuse("Formosa ruling F40", f"{uid} drops from the Staging Area or Amoy only")
+            if state.units[uid].where not in ("allied-staging", "amoy"):  # 10.2's off-map starts (ruling F40)
+                d.refuse("Formosa 10.3, ruling F40" if state.since(19) else "Formosa ruling F40",  # F149
+                         f"{uid} drops from the Staging Area or Amoy only")
         _landing(d, hex, units, state.data.charts["stacking"]["drop_zone_units"], "Formosa 10.3")
         d.emit(UnitsLanded("drop-zone", hex, list(units)))
 

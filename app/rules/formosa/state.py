@@ -96,7 +96,8 @@ OUT = "out"
 #    move spending the whole allowance) and every move of a unit whose moves all end next to it, not only each
 #    unit's nearest and farthest destination; the list changes, and with it what greedy and search choose from, so
 #    a game created under 1-18 is listed and decided as played; ruling F148: the 97th Infantry Division (25.5) is a
-#    reinforcement, recruited from the Recruit Phase of GT 2 on, never at set-up (8.0)
+#    reinforcement, recruited from the Recruit Phase of GT 2 on, never at set-up (8.0); ruling F149: a drop from a
+#    port on Formosa is refused naming 10.3 (with ruling F40), not the ruling alone
 RULES_VERSION = 19
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
