@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from formosa_given import given, of, refused, when
-from formosa_map import D, M, position
+from formosa_map import D, M, position, ring
 
 from app.rules import legal
 from app.rules.formosa import GAME, played_under
+from app.rules.formosa.airpower import AirPlaced
 from app.rules.formosa.events import UnitMoved, UnitRecruited, UnitsLanded
+from app.rules.formosa.state import Strike
 from app.rules.kernel.hexgrid import Hex
 
 H = Hex.parse
@@ -105,3 +107,32 @@ def test_10_3_an_airborne_regiment_on_a_functional_port_does_not_drop_refused_na
                                                              "Formosa 10.3, ruling F40")
     refused(played_under(state, "18"), "allied", f"drop {field} with us-11ab-511", "Formosa ruling F40")
     assert of(when(state, "allied", f"drop {field} with us-11ab-187"), UnitsLanded)
+
+
+def _orders(state, side: str, verb: str) -> set[str]:
+    return {o["order"] for o in GAME.legal_orders(state, side) if o["order"].split()[0] == verb}
+
+
+def test_16_3_the_list_offers_two_allied_ground_support_points_on_every_enemy_hex_next_to_allied_units_f150():
+    # 16.3: two Allied points a hex (one Japanese); the list offered one point on each unit's first enemy neighbour
+    x, around = ring("open")
+    state = replace(given(step="allied-combat", units={"us-7-17": x, "jp-9-7": around[0], "jp-9-19": around[2]}),
+                    strike=Strike(missions={"allied": {"tactical": 3}, "japanese": {}}), air={"allied-tac": 3})
+    every = {f"support {h} {n}" for h in (around[0], around[2]) for n in (1, 2)}
+    assert _orders(state, "allied", "support") == every
+    for order in every:  # each accepted, as typed
+        assert of(when(state, "allied", order), AirPlaced)
+    assert _orders(played_under(state, "18"), "allied", "support") < every  # ruling F150: listed as played
+    japanese = replace(given(step="japanese-combat", units={"us-7-17": x, "jp-9-7": around[0], "jp-9-19": around[2]}),
+                       strike=Strike(missions={"japanese": {"tactical": 2}, "allied": {}}), air={"japanese-tac": 2})
+    assert _orders(japanese, "japanese", "support") == {f"support {x} 1"}  # one Japanese point a hex (16.3)
+
+
+def test_16_5_the_list_offers_the_b29_every_hex_holding_japanese_units_f150():
+    held = {u.id: str(h) for u, h in zip([u for u in D.units if u.side == "japanese" and u.type == "infantry"],
+                                         sorted(D.land())[::9][:12], strict=False)}
+    state = replace(given(step="b29", units=held), strike=Strike(missions={"allied": {"b29": 1}, "japanese": {}}),
+                    air={"b29": 1})
+    every = {f"strike {h}" for h in held.values()}
+    assert _orders(state, "allied", "strike") == every and len(every) == 12
+    assert len(_orders(played_under(state, "18"), "allied", "strike")) < 12  # ruling F150: listed as played

@@ -731,6 +731,11 @@ def more_orders(state: State, side: str):
         yield from _every_recruit(state, side)
     elif state.step == f"{side}-movement" and state.since(19):
         yield from _every_move(state, side)
+    elif state.step in (f"{side}-combat", "invasion") and state.since(19):
+        yield from _every_support(state, side)
+    elif state.step == "b29" and state.since(19):
+        yield from (Candidate("strike", (h,), text=f"strike {h}") for h in sorted(
+            {u.where for u in state.on_map("japanese")}))  # 16.5: any hex holding Japanese units (ruling F150)
 
 
 def _every_transfer(state: State):
@@ -869,6 +874,27 @@ def _every_move(state: State, side: str):
         for target in hexes[1:-1]:
             if target in around and (every or movement.cost_to(state, u, target) >= whole):
                 yield Candidate("move", (u.id,), text=f"move {u.id} {target}")
+
+
+def _every_support(state: State, side: str):
+    """Ruling F150 (rules version 19): ground support on every hex it may be placed on, before the first attack (16.3:
+    a hex of enemy units next to the side's units; in the Invasion Phase a hex the stacks at sea may assault, F86),
+    with each number of points a hex may take (the Allies two, US or Commonwealth, the Japanese one: 16.3, 13.2)."""
+    if state.attacked_hexes or state.combat is not None:
+        return
+    if state.step == "invasion":
+        hexes = sorted({h for u in invasion.waiting(state) for h in invasion.targets(state, u.where)})
+    else:
+        enemy = other(side)
+        hexes = sorted({str(n) for u in state.on_map(side) for n in state.data.map.neighbours(H(u.where))
+                        if state.at(str(n), enemy)})
+    nations = (("us", "tactical"), ("cw", "cw-tactical")) if side == "allied" else (("japanese", "tactical"),)
+    for nat, mission in nations:
+        left = airpower.assigned(state, side, mission) - airpower.placed(state, side, nat)
+        most = min(left, 2 if side == "allied" else 1)
+        for h in hexes:
+            for n in range(1, most + 1):
+                yield Candidate("support", (h,), text=f"support {h} {n}{' cw' if nat == 'cw' else ''}")
 
 
 class Movement(Phase):

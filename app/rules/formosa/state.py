@@ -97,7 +97,9 @@ OUT = "out"
 #    unit's nearest and farthest destination; the list changes, and with it what greedy and search choose from, so
 #    a game created under 1-18 is listed and decided as played; ruling F148: the 97th Infantry Division (25.5) is a
 #    reinforcement, recruited from the Recruit Phase of GT 2 on, never at set-up (8.0); ruling F149: a drop from a
-#    port on Formosa is refused naming 10.3 (with ruling F40), not the ruling alone
+#    port on Formosa is refused naming 10.3 (with ruling F40), not the ruling alone; ruling F150: the list offers
+#    ground support on every hex it may take, with one or two points (16.3), and a B-29 strike on every hex holding
+#    Japanese units (16.5); the list changes, so a game created under 1-18 is listed and decided as played
 RULES_VERSION = 19
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
