@@ -17,7 +17,7 @@ from formosa_map import D, M, position, ring
 from app.rules import legal
 from app.rules.formosa import GAME, played_under
 from app.rules.formosa.airpower import AirPlaced
-from app.rules.formosa.events import UnitMoved, UnitRecruited, UnitsLanded
+from app.rules.formosa.events import UnitEliminated, UnitMoved, UnitRecruited, UnitsLanded
 from app.rules.formosa.state import Strike
 from app.rules.kernel.hexgrid import Hex
 
@@ -136,3 +136,20 @@ def test_16_5_the_list_offers_the_b29_every_hex_holding_japanese_units_f150():
     every = {f"strike {h}" for h in held.values()}
     assert _orders(state, "allied", "strike") == every and len(every) == 12
     assert len(_orders(played_under(state, "18"), "allied", "strike")) < 12  # ruling F150: listed as played
+
+
+def test_15_5_bb_the_list_offers_every_set_of_losses_that_pays_the_bloodbath_f151():
+    # 15.5 BB: 23 Allied factors against 8 on the 300% column (the armor's A shift): the Japanese pair is
+    # eliminated and the Allies name units of at least 8 factors with none to spare; ten such pairs, the list named six
+    x, around = ring("open")
+    attackers = ["us-1mar-1", "us-7-17", "us-7-32", "us-7-184", "us-armor-1"]
+    units = {**dict.fromkeys(attackers[:3], around[0]), **dict.fromkeys(attackers[3:], around[1]),
+             "jp-9-7": x, "jp-9-19": x}
+    state = GAME.initial_state("1", {"position": position(
+        phase="allied-combat", units=units, revealed=["jp-9-7", "jp-9-19"], bases=[], where={},
+        lp={"allied": 0, "japanese": 0}, combat={"hexes": [x], "attackers": attackers, "result": "BB",
+                                                 "stage": "losses"})})
+    listed = _orders(state, "allied", "lose")
+    assert len(listed) == 10 and "lose us-7-184 us-armor-1" in listed
+    assert of(when(state, "allied", "lose us-7-184 us-armor-1"), UnitEliminated)
+    assert "lose us-7-184 us-armor-1" not in _orders(played_under(state, "18"), "allied", "lose")  # as played

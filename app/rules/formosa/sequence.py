@@ -723,6 +723,12 @@ def more_orders(state: State, side: str):
     orders and a unit's orders (`orders for UNIT`, the play page's ?naming=; app/rules/legal.py
     `listed_candidates`): the few stay what the random player draws from, as they were, but a unit past them was
     listed nowhere. The decider keeps those it accepts."""
+    if state.since(19) and state.pending:  # a decision waits: only its own orders (ruling F151)
+        p = state.pending[0]
+        if p["kind"] == "losses" and p["side"] == side:
+            for combo in combat.loss_choices(state, p["units"], p["count"], p["min_cf"])[6:]:
+                yield Candidate("lose", tuple(combo), text=f"lose {' '.join(combo)}")
+        return
     if not state.since(13) or state.side != side:
         return
     if state.step == "naval-transfer":
