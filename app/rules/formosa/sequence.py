@@ -739,7 +739,8 @@ def more_orders(state: State, side: str):
         yield from _every_move(state, side)
     elif state.step in (f"{side}-combat", "invasion") and state.since(19):
         yield from _every_support(state, side)
-    elif state.step == "b29" and state.since(19):
+    elif state.step == "b29" and state.since(19) and not state.strike.b29_used and airpower.assigned(
+            state, "allied", "b29"):
         yield from (Candidate("strike", (h,), text=f"strike {h}") for h in sorted(
             {u.where for u in state.on_map("japanese")}))  # 16.5: any hex holding Japanese units (ruling F150)
 
