@@ -153,3 +153,15 @@ def test_15_5_bb_the_list_offers_every_set_of_losses_that_pays_the_bloodbath_f15
     assert len(listed) == 10 and "lose us-7-184 us-armor-1" in listed
     assert of(when(state, "allied", "lose us-7-184 us-armor-1"), UnitEliminated)
     assert "lose us-7-184 us-armor-1" not in _orders(played_under(state, "18"), "allied", "lose")  # as played
+
+
+def test_10_1_10_3_the_list_offers_a_drop_on_every_airfield_free_of_the_enemy_f152():
+    # 10.1: a drop zone on any airfield hex whatever its terrain (or any open hex); the list named the first three
+    fields = sorted(str(h) for h in D.airfields())
+    state = given(step="invasion", units={"us-11ab-511": "allied-staging", "us-11ab-187": "allied-staging",
+                                          "jp-9-7": fields[0]}, markers={"drop-zone": 1})
+    listed = _orders(state, "allied", "drop")
+    assert {o.split()[1] for o in listed} == set(fields[1:])  # every airfield but the Japanese-held one
+    assert f"drop {fields[-1]} with us-11ab-511" in listed  # a regiment alone, too
+    assert of(when(state, "allied", f"drop {fields[-1]} with us-11ab-187 us-11ab-511"), UnitsLanded)
+    assert {o.split()[1] for o in _orders(played_under(state, "18"), "allied", "drop")} < set(fields[1:])

@@ -594,6 +594,20 @@ def _drop_candidates(state: State, side: str):
         yield {"hex": h, "units": units}
 
 
+def _every_drop(state: State):
+    """Ruling F152 (rules version 19): the first two airborne regiments ready, together and each alone, on every
+    airfield hex free of the enemy (10.1: an airfield whatever its terrain; 10.3), where `_drop_candidates` names
+    the first three airfields."""
+    if state.markers.get("drop-zone", 0) < 1:
+        return
+    units = sorted(u.id for u in _invaders(state) if state.spec(u.id).type == "airborne"
+                   and u.where in ("allied-staging", "amoy"))[:2]
+    groups = [units, *([[u] for u in units] if len(units) > 1 else [])] if units else []
+    for h in sorted(str(h) for h in state.data.airfields() if not state.at(str(h), "japanese")):
+        for group in groups:
+            yield Candidate("drop", (h,), text=f"drop {h} with {' '.join(group)}")
+
+
 class Invasion(Phase):
     """10.0-10.3: amphibious and airborne invasions from the invasion markers bought."""
 
@@ -739,6 +753,8 @@ def more_orders(state: State, side: str):
         yield from _every_move(state, side)
     elif state.step in (f"{side}-combat", "invasion") and state.since(19):
         yield from _every_support(state, side)
+        if state.step == "invasion":
+            yield from _every_drop(state)
     elif state.step == "b29" and state.since(19) and not state.strike.b29_used and airpower.assigned(
             state, "allied", "b29"):
         yield from (Candidate("strike", (h,), text=f"strike {h}") for h in sorted(
