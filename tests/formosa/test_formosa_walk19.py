@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from formosa_given import given, of, refused, when
+from formosa_given import given, of, play, refused, when
 from formosa_map import D, M, position, ring
 
 from app.rules import legal
@@ -165,3 +165,30 @@ def test_10_1_10_3_the_list_offers_a_drop_on_every_airfield_free_of_the_enemy_f1
     assert f"drop {fields[-1]} with us-11ab-511" in listed  # a regiment alone, too
     assert of(when(state, "allied", f"drop {fields[-1]} with us-11ab-187 us-11ab-511"), UnitsLanded)
     assert {o.split()[1] for o in _orders(played_under(state, "18"), "allied", "drop")} < set(fields[1:])
+
+
+def test_21_0_a_unit_that_landed_this_gt_transfers_by_sea_one_from_its_beach_f153():
+    # 21.0 Important: a unit that made an amphibious invasion may use naval transfer in the phase that follows;
+    # item 3: one unit leaves a coastal hex without a functional port
+    from formosa_map import shore
+
+    beach, _ = shore()
+    state = given(step="invasion", units={"us-7-17": "allied-staging", "us-7-32": "allied-staging"},
+                  markers={"amphibious": 1})
+    for order in (f"land {beach} with us-7-17 us-7-32", "end"):
+        state = play(state, "allied", order)
+    assert state.step == "naval-transfer" and state.units["us-7-17"].pinned
+    state = play(state, "allied", "transfer us-7-17 to staging")
+    assert state.units["us-7-17"].where == "allied-staging"
+    refused(state, "allied", "transfer us-7-32 to staging", "Formosa 21.0")
+
+
+def test_11_2_23_0_a_concealed_guerrilla_in_an_allied_zoc_is_revealed_when_the_combat_phase_begins_f153():
+    # 23.0 frees guerrillas from the EZOC's effects on movement and combat; 11.2 item 1 reveals every concealed
+    # unit in an EZOC when a Combat Phase begins, and the guerrilla is no exception
+    from app.rules.formosa.events import UnitRevealed
+    x, around = ring("open")
+    state = given(step="allied-movement", units={"us-7-17": x, "jp-guerrilla-1": around[0], "jp-9-7": around[3]},
+                  concealed=("jp-guerrilla-1", "jp-9-7"))
+    revealed = {e.unit for e in of(when(state, "allied", "end"), UnitRevealed)}
+    assert revealed == {"jp-guerrilla-1", "jp-9-7"}
