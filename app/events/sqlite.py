@@ -11,7 +11,7 @@ processes wait through SQLite's busy handler. A refusal outside a transaction is
 (`BackendError`), which callers map with `unavailable`; inside one, and on a write, it is StoreUnavailable."""
 from __future__ import annotations
 
-import mmap
+import ctypes
 import os
 import sqlite3
 import sys
@@ -54,7 +54,7 @@ class SqliteDatabase(Database):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
         conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        mode = _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone()[0], busy_timeout)
+        _when_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"), busy_timeout)
         conn.execute("PRAGMA synchronous=NORMAL")  # the WAL is fsynced after each commit by GroupCommit
         conn.execute("PRAGMA foreign_keys=ON")
         super().__init__(path, _heads_of(path))
@@ -64,12 +64,10 @@ class SqliteDatabase(Database):
         self._batch: Batch | None = None  # the group's batch this connection's transaction is a part of
         self._own = conn
         self._migrate()
-        self._index = _wal_index(path) if mode.lower() == "wal" else None  # after a read: the connection uses it
+        self._index = _wal_index(path) if _in_wal_mode(conn) else None  # after a read: the connection uses it
 
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
-            self._index = None
+        self._index = None  # before the connection closes: its mapping may go with it
         self.conn.close()
         if self.group is not None:
             self.group.close()
@@ -81,7 +79,7 @@ class SqliteDatabase(Database):
         index = self._index
         if index is None:
             return None
-        header = index[:WAL_HEADER * 2]
+        header = ctypes.string_at(index, WAL_HEADER * 2)
         first = header[:WAL_HEADER]
         if first != header[WAL_HEADER:] or not first[12] or int.from_bytes(first[:4], sys.byteorder) != WAL_VERSION:
             return None
@@ -493,24 +491,36 @@ WAL_HEADER = 48  # bytes of one copy of the wal-index header; the file begins wi
 WAL_VERSION = 3007000  # its iVersion, the same since WAL came (3.7.0): any other is a format this does not read
 
 
-def _wal_index(path: str) -> mmap.mmap | None:
-    """The database's wal-index (its "-shm" file, which every connection in WAL mode shares) mapped read-only, for
-    `SqliteDatabase.commit_mark`; None where there is none (no WAL: a file system that refused the mode; SQLite
-    keeping it in its own memory). Mapped only once this connection has read the database, so SQLite has made it
-    whole, and it stays while this connection is open: SQLite truncates or deletes it only when no connection has
-    the database open."""
+def _in_wal_mode(conn: sqlite3.Connection) -> bool:
+    """The connection's journal is the WAL (not a file system's refusal of it, not ":memory:"); False when it cannot
+    say now (another connection's lock): then its heads are read, as without a wal-index."""
     try:
-        fd = os.open(path + "-shm", os.O_RDONLY)
-    except OSError:
-        return None
+        return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
+    except sqlite3.OperationalError:
+        return False
+
+
+def _wal_index(path: str) -> int | None:
+    """Where SQLite has mapped the database's wal-index (its "-shm" file, which every connection in WAL mode shares)
+    in this process, read from /proc/self/maps, for `SqliteDatabase.commit_mark`; None where there is none or it
+    cannot be found (no WAL, SQLite keeping it in its own memory, no /proc). Its own mapping is read, never a file
+    descriptor of ours: closing any descriptor of a file drops every lock the process holds on it (POSIX), SQLite's
+    included. Looked up once this connection has read the database, so SQLite has mapped it whole, and used only
+    while this connection is open: SQLite unmaps it when no connection of the process has the database open."""
+    shm = os.path.realpath(path) + "-shm"
     try:
-        if os.fstat(fd).st_size < 2 * WAL_HEADER:
-            return None
-        return mmap.mmap(fd, 2 * WAL_HEADER, access=mmap.ACCESS_READ)
+        inode = os.stat(shm).st_ino
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            for line in maps:
+                fields = line.split(maxsplit=5)
+                if len(fields) == 6 and fields[5].rstrip("\n") == shm and int(fields[2], 16) == 0 \
+                        and int(fields[4]) == inode:
+                    start, end = (int(x, 16) for x in fields[0].split("-"))
+                    return start if end - start >= 2 * WAL_HEADER else None
     except (OSError, ValueError):
         return None
-    finally:
-        os.close(fd)  # the mapping keeps the file
+    return None
+
 
 _HEADS: dict[tuple[int, int], dict[str, tuple[int, str]]] = {}
 
