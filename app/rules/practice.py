@@ -64,14 +64,6 @@ Edition 11 is edition 10 but for Formosa's search (app/rules/formosa/unseen.py `
 samples draw the other side's strike plan while it is secret (16.1: the Japanese plan first, so every sample of an
 Allied Strike Planning carried the real Japanese plan, and the playouts met it at the reveal); greedy of edition 11
 decides as greedy of edition 9 (it reads its samples at `GREEDY_9`).
-Edition 12 is edition 11 but for the search (app/rules/search.py `OBJECTIVE_SINCE`, `STANDING_SINCE`,
-`STOOD_SINCE`): an attack on a victory hex the side does not hold is searched at `end`'s prior at least (greedy
-rates an attack below 3:2 as not worth giving: August Storm's soviets, who win against an axis that stands only by
-attacking Hailar first, searched those attacks at 0.027 against Manchouli's 0.216); where the rule set's
-`near_end` has the playouts played out (Dai Senso), every second one in which the searching side loses if both
-sides end every step they may has the other side do so (stand) instead of playing greedy's orders, and a side in
-them is desperate (its long-shot attack before `end`) where it loses if both stand; greedy of edition 12 decides as
-greedy of edition 9.
 Edition 8 also changes greedy (`GREEDY_8`): an order none of its rules rates (no attack, no move toward an objective,
 nothing the step asks for) is rated by the rule set's `stakes` after it against now (read on a position drawn
 from the side's view, app/rules/belief.py, never the hidden parts), above `end` where they rise
@@ -125,7 +117,7 @@ EDITION = 12  # the edition a seat automated now records (3: the search's evalua
 # the bases in reach, a base not built and units put where a hopeless attack is forced, its stakes read the VP
 # linearly; Olympic's final count read against the time left, weighed more as the end nears, and moves toward it
 # searched; SNC's ring read in depth; 8: Dai Senso's playouts played out to the end, Olympic's aims along the way,
-# greedy rates by the stakes what it rated not at all, and checks stacking; 9-12: see the docstring)
+# greedy rates by the stakes what it rated not at all, and checks stacking; 9-11: see the docstring)
 GREEDY_8 = 8  # greedy's edition 8: `build` and other orders rated by the game's stakes, ships and stacking checked
 GREEDY_9 = 9  # greedy's edition 9: reads positions drawn with the rule set's `unseen` parts (belief.SINCE), a move
 # that gains no ground toward an objective rated by the stakes (an engineer toward a base site), the rule set's

@@ -478,11 +478,9 @@ class Search:
         near_end = evaluation.hook(self.rules, "near_end", self.edition, since=ROLLOUT_SINCE)
         if near_end is not None and self.rules.outcome(state) is None and near_end(state):
             leaf = evaluation.value(self.rules, state, self.side, self.edition) if self.edition >= TIED_SINCE else None
-            stands = None
-            if self.edition >= STANDING_SINCE and i % STANDING == STANDING - 1 and lost_standing(
-                    self.rules, state, self.side):
-                stands = self.other()  # edition 12: a defender that wins by standing may stand
-            state = rollout(self.rules, state, dice, stands=stands, edition=self.edition)
+            standing = self.edition >= STANDING_SINCE and i % STANDING == STANDING - 1
+            state = rollout(self.rules, state, dice, stands=self.other(state) if standing else None,
+                            edition=self.edition)
             found = evaluation.value(self.rules, state, self.side, self.edition)
             if leaf is not None and found <= -1.0:  # edition 9: a loss, and a tenth of the leaf's value
                 found = (1 - TIE) * found + TIE * leaf
@@ -494,7 +492,7 @@ class Search:
                 state = close(self.rules, state, dice)
         self.learn(path, evaluation.value(self.rules, state, self.side, self.edition))
 
-    def other(self) -> str | None:
+    def other(self, state: Any) -> str | None:  # noqa: ARG002
         """The other side than the searching one, by the rule set's sides."""
         found = [s for s in getattr(self.rules, "sides", ()) or () if s != self.side]
         return found[0] if len(found) == 1 else None
