@@ -40,7 +40,7 @@ from app.rules.kernel.hexgrid import Hex
 WEIGHTS = {"material": 0.4, "control": 0.35, "reach": 0.1, "safety": 0.15}
 CAP = 0.9
 STAKES = 0.5  # edition 3: the rule set's own reading of its victory conditions, against the four readings
-LATEST = 12  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
+LATEST = 11  # the evaluation's edition, by the policies' edition (app/rules/practice.py EDITION)
 CONTESTED = 2  # an enemy unit this near a held victory hex with none of the holder's units on it contests it
 
 

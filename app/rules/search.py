@@ -84,9 +84,6 @@ TIED_SINCE, TIE = 9, 0.1  # from edition 9 a played-out playout lost is valued -
 # random axis had given Hailar up; a playout won or drawn keeps its outcome's value
 AIMED_SINCE, AIMS = 10, 3  # from edition 10 at most AIMS of the rule set's `aims` a decision, one a unit first
 # (Olympic's and SNC's give three at most; Formosa's, read by the search from edition 10, up to ten: searched.py)
-STANDING_SINCE, STANDING = 12, 2  # from edition 12 every STANDING-th played-out playout's other side stands
-OBJECTIVE_SINCE, OBJECTIVE = 12, 1.0  # from edition 12 an attack on a victory hex not held: at least `end`'s prior
-STOOD_SINCE = 12  # from edition 12 a playout's side is desperate where standing loses (`desperate`)
 SCALED_SINCE = 9  # the edition that scales the tree's means to the values seen alone (MuZero), not to them and 0
 UNPRICED_SINCE, UNPRICED = 8, 2.0  # from edition 8 an attack listed without odds (its column known only as the
 # dice fall: Olympic's militia die, R28) is weighed as what the step asks for, not as an order not worth giving
@@ -354,11 +351,6 @@ class Search:
             if unpriced:
                 rated = sorted(((text, max(tier, UNPRICED) if text in unpriced else tier) for text, tier in rated),
                                key=lambda r: -r[1])
-        if self.edition >= OBJECTIVE_SINCE:
-            aimed = self.at_objectives(state, side, listed)
-            if aimed:
-                rated = sorted(((text, max(tier, OBJECTIVE) if text in aimed else tier) for text, tier in rated),
-                               key=lambda r: -r[1])
         if evaluation.hook(rules, "overstacked", self.edition) is not None:
             chosen = self.within_limits(state, side, rated)
         else:
@@ -370,30 +362,6 @@ class Search:
             chosen = chosen[:max(WIDTH - len(aims), RATED + 1)] + [(text, _tier(100)) for text in aims]
         total = sum(tier for _, tier in chosen)
         return {text: tier / total for text, tier in chosen}
-
-    def at_objectives(self, state: Any, side: str, listed: list[dict]) -> set[str]:
-        """From edition 12, the listed attacks on a victory hex the side does not hold (read from its view):
-        searched with `end`'s prior at least, where greedy's rating (nothing below 3:2) put them below it. August
-        Storm's soviets win against an axis that stands only by attacking Hailar first (bench/against_defence.py);
-        its attacks' prior was 0.027 against Manchouli's 0.216, so they got a playout each."""
-        view = belief.seen_by(self.rules, state, side)
-        control = view.get("control") or {}
-        goals = {h for h in view.get("victory_hexes") or () if control.get(h) != side}
-        if not goals:
-            return set()
-        out = set()
-        for item in listed:
-            text = item["order"]
-            if text.split()[0] not in practice.COMBAT:
-                continue
-            try:
-                args = self.rules.parse(text, side, state).args
-            except (OrderError, ValueError, KeyError):
-                continue
-            hexes = args.get("hexes") or ([args["hex"]] if isinstance(args.get("hex"), str) else [])
-            if set(hexes) & goals:
-                out.add(text)
-        return out
 
     def aims(self, state: Any, side: str, listed: list[dict]) -> list[str]:
         """From edition 7, the rule set's moves toward what its victory conditions still need (its optional `aims`:
@@ -478,9 +446,7 @@ class Search:
         near_end = evaluation.hook(self.rules, "near_end", self.edition, since=ROLLOUT_SINCE)
         if near_end is not None and self.rules.outcome(state) is None and near_end(state):
             leaf = evaluation.value(self.rules, state, self.side, self.edition) if self.edition >= TIED_SINCE else None
-            standing = self.edition >= STANDING_SINCE and i % STANDING == STANDING - 1
-            state = rollout(self.rules, state, dice, stands=self.other(state) if standing else None,
-                            edition=self.edition)
+            state = rollout(self.rules, state, dice)
             found = evaluation.value(self.rules, state, self.side, self.edition)
             if leaf is not None and found <= -1.0:  # edition 9: a loss, and a tenth of the leaf's value
                 found = (1 - TIE) * found + TIE * leaf
@@ -491,11 +457,6 @@ class Search:
             if self.edition >= 3:
                 state = close(self.rules, state, dice)
         self.learn(path, evaluation.value(self.rules, state, self.side, self.edition))
-
-    def other(self, state: Any) -> str | None:  # noqa: ARG002
-        """The other side than the searching one, by the rule set's sides."""
-        found = [s for s in getattr(self.rules, "sides", ()) or () if s != self.side]
-        return found[0] if len(found) == 1 else None
 
     def descend(self, state: Any, dice: PlayoutDice) -> tuple[Any, list[tuple[Node, str]], bool]:
         """Down the tree by PUCT from `state` with `dice`, one decision further than the tree knew: the position
@@ -609,8 +570,7 @@ def close(rules, state: Any, dice: PlayoutDice, horizon: int = CLOSE) -> Any:
     return state
 
 
-def rollout(rules, state: Any, dice: PlayoutDice, horizon: int = ROLLOUT, stands: str | None = None,
-            edition: int = ROLLOUT_SINCE) -> Any:
+def rollout(rules, state: Any, dice: PlayoutDice, horizon: int = ROLLOUT) -> Any:
     """Edition 8's playout past the tree where the game's end is near: each side's order as greedy would give it
     (`greedy_step`), to the end of the game or `horizon` orders. A leaf's evaluation reads material and ground
     where the victory conditions are a count at the end (Dai Senso D16: the hexes held after the last Combat
@@ -619,22 +579,15 @@ def rollout(rules, state: Any, dice: PlayoutDice, horizon: int = ROLLOUT, stands
     for _ in range(horizon):
         if rules.outcome(state) is not None:
             return state
-        prompt = rules.prompt(state)
-        side = prompt.side
-        if side is not None and side == stands and (ends := [a for a in ENDS if prompt.allows(a)]):
-            try:
-                nxt = apply_command(rules, state, rules.parse(ends[0], side, state), dice)
-            except (OrderError, ValueError, KeyError):
-                nxt = greedy_step(rules, state, side, dice, edition)
-        else:
-            nxt = None if side is None else greedy_step(rules, state, side, dice, edition)
+        side = rules.prompt(state).side
+        nxt = None if side is None else greedy_step(rules, state, side, dice)
         if nxt is None:
             return state
         state = nxt
     return state
 
 
-def greedy_step(rules, state: Any, side: str, dice: PlayoutDice, edition: int = ROLLOUT_SINCE) -> Any | None:
+def greedy_step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
     """The position after one order of `side`: the one greedy rates best (app/rules/practice.py `ratings`, equals
     in an order drawn by the dice's generator) that the rules accept with `dice`, else a random one (`step`).
     Where greedy would end the step and the game's stakes read the side as losing (`desperate`), the listed attack
@@ -643,7 +596,7 @@ def greedy_step(rules, state: Any, side: str, dice: PlayoutDice, edition: int = 
     listed = rules.legal_orders(state, side)
     dice.rng.shuffle(listed)
     rated = [(text, score) for score, text, _ in practice.ratings(rules, state, side, listed) if score is not None]
-    if (not rated or rated[0][0].split()[0] in ENDS) and desperate(rules, state, side, edition, listed):
+    if (not rated or rated[0][0].split()[0] in ENDS) and desperate(rules, state, side):
         attacks = sorted((-ratio, n, item["order"]) for n, item in enumerate(listed)
                          if item["order"].split()[0] in practice.COMBAT
                          and item.get("odds") is not None and (ratio := odds_scale.of(item["odds"])) is not None)
@@ -656,59 +609,10 @@ def greedy_step(rules, state: Any, side: str, dice: PlayoutDice, edition: int = 
     return step(rules, state, side, dice)
 
 
-def desperate(rules, state: Any, side: str, edition: int = ROLLOUT_SINCE, listed: list[dict] | None = None) -> bool:
-    """The rule set's stakes read `side` as losing the game as the position stands (below 0); from edition 12
-    (`STOOD_SINCE`), where an attack is listed, also where the game ends lost for `side` if both sides end every
-    step they may from here (`lost_standing`): Dai Senso's stakes read the soviets holding Manchouli strongly and
-    not Hailar as about 0, and greedy's soviets in the playouts ended their last Combat Phase with Hailar's attack
-    listed, so every playout was lost, the Hailar-first line against an axis that stands among them
-    (bench/against_defence.py)."""
+def desperate(rules, state: Any, side: str) -> bool:
+    """The rule set's stakes read `side` as losing the game as the position stands (below 0)."""
     stakes = getattr(rules, "stakes", None)
-    if stakes is not None and stakes(state, side, edition=ROLLOUT_SINCE) < 0:
-        return True
-    if edition < STOOD_SINCE or not any(item["order"].split()[0] in practice.COMBAT for item in listed or ()):
-        return False
-    return lost_standing(rules, state, side)
-
-
-def lost_standing(rules, state: Any, side: str, horizon: int = CLOSE) -> bool:
-    """Whether the game ends lost for `side` within `horizon` orders if each side ends every step it may (the
-    steps no side may end answered by the first listed order, no dice drawn: a die the rules ask for shows 1)."""
-    probe = _FirstFace()
-    for _ in range(horizon):
-        found = rules.outcome(state)
-        if found is not None:
-            return found.winner is not None and found.winner != side
-        prompt = rules.prompt(state)
-        if prompt.side is None:
-            return False
-        orders = [a for a in ENDS if prompt.allows(a)]
-        if not orders:
-            try:
-                orders = [item["order"] for item in rules.legal_orders(state, prompt.side)]
-            except (OrderError, ValueError, KeyError):
-                return False
-        for text in orders:
-            try:
-                state = apply_command(rules, state, rules.parse(text, prompt.side, state), probe)
-                break
-            except (OrderError, ValueError, KeyError):
-                continue
-        else:
-            return False
-    return False
-
-
-class _FirstFace:
-    """`lost_standing`'s dice: every die shows 1 (no playout's generator is drawn from)."""
-
-    def __init__(self):
-        self.next_index = 0
-
-    def roll(self, purpose: str, sides: int = 6) -> DieRolled:
-        rolled = DieRolled(index=self.next_index, sides=sides, value=1, purpose=purpose)
-        self.next_index += 1
-        return rolled
+    return stakes is not None and stakes(state, side, edition=ROLLOUT_SINCE) < 0
 
 
 def step(rules, state: Any, side: str, dice: PlayoutDice) -> Any | None:
