@@ -482,6 +482,20 @@ def row_kills_by_lines(name: str, rows: list[tuple[str, str]], trace: dict, warm
     return out
 
 
+def _case_rows_at(commit: str) -> dict[str, dict[str, set[str]]]:
+    """`case_rows` as the case tables read at `commit` (a table missing then: no rows)."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for table in CASE_TABLES:
+        then = subprocess.run(["git", "show", f"{commit}:{table.relative_to(ROOT).as_posix()}"], cwd=ROOT,
+                              capture_output=True, text=True)
+        rows = out.setdefault(table.stem, {})
+        for line in then.stdout.splitlines() if then.returncode == 0 else ():
+            row = CASE_ROW.match(line)
+            if row:
+                rows.setdefault(row.group(1), set()).update(t.strip() for t in row.group(2).split(",") if t.strip())
+    return out
+
+
 def _runs(named: str, traced: str) -> bool:
     """Does a test a row names (a module, a test, a test without its parameters) run the traced test id?"""
     return traced == named or traced.startswith((named + "[", named + "::"))
@@ -518,10 +532,13 @@ def draw_rows(package: str, names: list[str], seed: int, per_case: int) -> tuple
 
 
 def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: set[str] = frozenset(),
-                lines: bool = False, cpu_factor: float = 5.0) -> None:
+                lines: bool = False, cpu_factor: float = 5.0, since: dict[str, str] | None = None) -> None:
     """For each row of each game's case table (or only the rows `only` names): the mutants of code citing it
     (sampled, and topped up for rows the sample leaves out) and how many the row's own tests kill. With `lines`,
-    each row's tests run as `--lines` runs a mutant (`row_kills_by_lines`)."""
+    each row's tests run as `--lines` runs a mutant (`row_kills_by_lines`). `since` (package -> commit, "" for
+    every package): only the rows one of whose drawn mutants' functions changed since the commit (`changed_since`:
+    another row's mutants are the same changes of the same code, and its tests only grew), or whose own tests
+    the case table maps anew since then (a row new since, or its tests changed)."""
     log = ROOT / "mutants" / "case-report.log"
     log.write_text("")
     trace = trace_lines(False) if lines else None
@@ -532,6 +549,14 @@ def case_report(chosen: dict[str, list[str]], seed: int, per_case: int, only: se
             continue
         by_row, citing = draw_rows(package, names, seed, per_case)
         shown = [case for case in sorted(rows, key=_case_key) if not only or case in only]
+        commit = None if since is None else since.get(package, since.get(""))
+        if commit is not None:
+            changed = set(changed_since(sorted({n for ns in by_row.values() for n in ns}), commit))
+            mapped = _case_rows_at(commit).get(package, {})
+            shown = [case for case in shown if changed & set(by_row.get(case, ()))
+                     or mapped.get(case) != rows[case]]
+            print(f"\n{package}: {len(shown)} of {len(rows)} rows whose drawn code or mapped tests changed since "
+                  f"{commit}: {' '.join(shown)}", flush=True)
         by_row = {case: by_row[case] for case in shown if case in by_row}  # drawn as for every row: the same draws
         verdict: dict[str, dict[tuple[str, str], bool | None]] = {}
         codes = meta(package)
@@ -575,7 +600,7 @@ IMPORT_TIME = -1  # the "test" of a line run while test modules are imported (co
 # a package's own tests, run before the others that reach a mutant
 OWN_TESTS = {"engine": ("tests/engine/",), "skirmish": ("tests/rules/test_skirmish",), "kernel": ("tests/kernel/",),
              "practice": ("tests/engine/test_greedy_policy.py", "tests/engine/test_practice_policies.py",
-                          "tests/core/"),
+                          "tests/engine/test_practice_mutants_", "tests/core/"),
              "analysis": ("tests/core/test_evaluation.py", "tests/replay/test_chances.py")}
 # exit codes written to mutmut's meta files, so `--report` and `mutmut results` read these runs too
 EXIT_CODE = {"killed": 1, "survived": 0, "timeout": 36, "import failure": 255, "no tests": 33}
@@ -1043,7 +1068,9 @@ def main() -> None:
     parser.add_argument("--since", nargs="+", metavar="[PACKAGE=]COMMIT",
                         help="with --lines: run only the sampled mutants whose function changed since COMMIT (the "
                              "package's last scored run; the others keep that run's verdict) and those drawn since; "
-                             "PACKAGE=COMMIT for one package (another package named in --packages runs none)")
+                             "PACKAGE=COMMIT for one package (another package named in --packages runs none); with "
+                             "--report --cases: only the case rows whose drawn mutants' functions or mapped tests "
+                             "changed since COMMIT (the package's last per-case report)")
     args = parser.parse_args()
     if importlib.util.find_spec("mutmut") is None:
         parser.error("mutmut writes the mutants: pip install -e '.[bench]' first")
@@ -1109,7 +1136,8 @@ def main() -> None:
 
             with contextlib.redirect_stdout(io.StringIO()):
                 copy_also_copy_files()
-        case_report(chosen, args.seed, args.per_case, set(args.rows), args.lines, args.cpu_factor)
+        since = dict(c.rpartition("=")[::2] for c in args.since) if args.since else None
+        case_report(chosen, args.seed, args.per_case, set(args.rows), args.lines, args.cpu_factor, since)
 
 
 if __name__ == "__main__":

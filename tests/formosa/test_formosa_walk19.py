@@ -192,3 +192,17 @@ def test_11_2_23_0_a_concealed_guerrilla_in_an_allied_zoc_is_revealed_when_the_c
                   concealed=("jp-guerrilla-1", "jp-9-7"))
     revealed = {e.unit for e in of(when(state, "allied", "end"), UnitRevealed)}
     assert revealed == {"jp-guerrilla-1", "jp-9-7"}
+
+
+def test_24_1_the_list_offers_each_concealed_stack_alone_to_the_reconnaissance_f154():
+    # 24.1: the Allies reveal up to the roll's stacks, any they choose; the list named the first ones in hex order
+    x, around = ring("open")
+    state = replace(given(step="recon-reveal", turn=1, units={"jp-9-7": x, "jp-9-19": around[0],
+                                                              "jp-guard-1": around[3]},
+                          concealed=("jp-9-7", "jp-9-19", "jp-guard-1")), recon=1)
+    hexes = sorted({x, around[0], around[3]})
+    listed = _orders(state, "allied", "reveal")
+    assert listed == {f"reveal {h}" for h in hexes}  # each stack, the last in hex order too
+    revealed = play(state, "allied", f"reveal {hexes[-1]}")
+    assert not revealed.units[{x: "jp-9-7", around[0]: "jp-9-19", around[3]: "jp-guard-1"}[hexes[-1]]].concealed
+    assert _orders(played_under(state, "18"), "allied", "reveal") == {f"reveal {hexes[0]}"}  # as played

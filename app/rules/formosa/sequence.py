@@ -483,6 +483,16 @@ def _reveal_hex_candidates(state: State, side: str):
         yield {"hexes": hexes[:max(state.recon, 1)]}
 
 
+def _every_reveal(state: State):
+    """Ruling F154 (rules version 19): each concealed Japanese stack alone (24.1), where `_reveal_hex_candidates`
+    names the first ones in hex order only."""
+    first = next(iter(_reveal_hex_candidates(state, "allied")), {"hexes": []})["hexes"]
+    if state.recon >= 1:
+        for h in _concealed_hexes(state):
+            if [h] != first:
+                yield Candidate("reveal", (h,), text=f"reveal {h}")
+
+
 class ReconReveal(Step):
     name = "recon-reveal"
 
@@ -751,6 +761,8 @@ def more_orders(state: State, side: str):
         yield from _every_recruit(state, side)
     elif state.step == f"{side}-movement" and state.since(19):
         yield from _every_move(state, side)
+    elif state.step == "recon-reveal" and state.since(19):
+        yield from _every_reveal(state)
     elif state.step in (f"{side}-combat", "invasion") and state.since(19):
         yield from _every_support(state, side)
         if state.step == "invasion":

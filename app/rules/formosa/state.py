@@ -100,8 +100,9 @@ OUT = "out"
 #    port on Formosa is refused naming 10.3 (with ruling F40), not the ruling alone; ruling F150: the list offers
 #    ground support on every hex it may take, with one or two points (16.3), and a B-29 strike on every hex holding
 #    Japanese units (16.5); ruling F151: every set of losses a result allows (15.5), not the first six; ruling
-#    F152: a drop on every airfield free of the enemy (10.1, 10.3); the lists change, so a game created under 1-18
-#    is listed and decided as played
+#    F152: a drop on every airfield free of the enemy (10.1, 10.3); ruling F154: the reconnaissance's reveal of
+#    each concealed stack alone (24.1); the lists change, so a game created under 1-18 is listed and decided as
+#    played
 RULES_VERSION = 19
 JAPANESE_SOURCES = ("coastal-defense", "heavy-weapons")  # 19.3 (ruling F139)
 H = Hex.parse
