@@ -144,6 +144,13 @@ class Database(ABC):
         """The StoreUnavailable for a driver's refusal that ended a transaction, if it is one."""
         return None
 
+    def commit_mark(self) -> bytes | None:
+        """A value that changes with every transaction committed to the database, by any connection of any
+        process, read without a statement (no lock, no call into the driver); None where the dialect has none or
+        cannot read it now. Whatever this connection reads after reading the mark is still so while the mark is
+        the same: nothing was committed since (`Tables.commit_mark`)."""
+        return None
+
     # -- transactions, the same on every backend --------------------------------------------------------------
     @property
     def in_transaction(self) -> bool:
@@ -197,6 +204,13 @@ class Tables:
     def in_transaction(self) -> bool:
         """Inside `transaction()` (or an append): what is written now is not committed yet."""
         return self.db.in_transaction
+
+    def commit_mark(self) -> bytes | None:
+        """The database's commit mark (`Database.commit_mark`) now: what this connection reads after it, outside a
+        transaction, holds while the mark is the same (a reader keeps its answer without reading the head again:
+        app/service/reads.py). None inside a transaction (what it reads may be its own uncommitted writes) and
+        where the dialect has none (PostgreSQL)."""
+        return None if self.db.in_transaction else self.db.commit_mark()
 
 
 class Transaction:

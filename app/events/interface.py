@@ -30,6 +30,7 @@ class Transactions(Protocol):
     def transaction(self) -> AbstractContextManager: ...
     @property
     def in_transaction(self) -> bool: ...
+    def commit_mark(self) -> bytes | None: ...  # changes with every commit to the database, by anyone (or None)
 
 
 class EventStreams(Transactions, Protocol):

@@ -11,8 +11,10 @@ processes wait through SQLite's busy handler. A refusal outside a transaction is
 (`BackendError`), which callers map with `unavailable`; inside one, and on a write, it is StoreUnavailable."""
 from __future__ import annotations
 
+import ctypes
 import os
 import sqlite3
+import sys
 import threading
 import time
 import weakref
@@ -62,11 +64,26 @@ class SqliteDatabase(Database):
         self._batch: Batch | None = None  # the group's batch this connection's transaction is a part of
         self._own = conn
         self._migrate()
+        self._index = _wal_index(path) if _in_wal_mode(conn) else None  # after a read: the connection uses it
 
     def close(self) -> None:
+        self._index = None  # before the connection closes: its mapping may go with it
         self.conn.close()
         if self.group is not None:
             self.group.close()
+
+    def commit_mark(self) -> bytes | None:
+        """The wal-index header (`_wal_index`) as it reads now, if both its copies agree (a writer is not halfway
+        through it): SQLite rewrites it at every commit, by any connection or process (its change counter, its
+        last frame and their checksums), and a reader's transaction starts from it; None without one."""
+        index = self._index
+        if index is None:
+            return None
+        header = ctypes.string_at(index, WAL_HEADER * 2)
+        first = header[:WAL_HEADER]
+        if first != header[WAL_HEADER:] or not first[12] or int.from_bytes(first[:4], sys.byteorder) != WAL_VERSION:
+            return None
+        return first
 
     def _migrate(self) -> None:
         """Apply the pending scripts of app/events/migrations/sqlite, each with its record in one transaction.
@@ -469,6 +486,41 @@ class GroupCommit:
 
 
 os.register_at_fork(after_in_child=GroupCommit._forked)
+
+WAL_HEADER = 48  # bytes of one copy of the wal-index header; the file begins with two (sqlite.org/walformat.html)
+WAL_VERSION = 3007000  # its iVersion, the same since WAL came (3.7.0): any other is a format this does not read
+
+
+def _in_wal_mode(conn: sqlite3.Connection) -> bool:
+    """The connection's journal is the WAL (not a file system's refusal of it, not ":memory:"); False when it cannot
+    say now (another connection's lock): then its heads are read, as without a wal-index."""
+    try:
+        return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
+    except sqlite3.OperationalError:
+        return False
+
+
+def _wal_index(path: str) -> int | None:
+    """Where SQLite has mapped the database's wal-index (its "-shm" file, which every connection in WAL mode shares)
+    in this process, read from /proc/self/maps, for `SqliteDatabase.commit_mark`; None where there is none or it
+    cannot be found (no WAL, SQLite keeping it in its own memory, no /proc). Its own mapping is read, never a file
+    descriptor of ours: closing any descriptor of a file drops every lock the process holds on it (POSIX), SQLite's
+    included. Looked up once this connection has read the database, so SQLite has mapped it whole, and used only
+    while this connection is open: SQLite unmaps it when no connection of the process has the database open."""
+    shm = os.path.realpath(path) + "-shm"
+    try:
+        inode = os.stat(shm).st_ino
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            for line in maps:
+                fields = line.split(maxsplit=5)
+                if len(fields) == 6 and fields[5].rstrip("\n") == shm and int(fields[2], 16) == 0 \
+                        and int(fields[4]) == inode:
+                    start, end = (int(x, 16) for x in fields[0].split("-"))
+                    return start if end - start >= 2 * WAL_HEADER else None
+    except (OSError, ValueError):
+        return None
+    return None
+
 
 _HEADS: dict[tuple[int, int], dict[str, tuple[int, str]]] = {}
 

@@ -12,7 +12,9 @@ histories would push every other game's head out; the latest few serve undo and 
 
 `VIEWS` keeps what a reader was shown at a game's head (the HTTP state read's answer): each entry is valid for the
 head (seq, hash) it was made at, and the caller checks it against the stored head on every use, so an append by
-any process or connection retires it. At most `HEXLEDGER_VIEW_CACHE` entries (default 512).
+any process or connection retires it; or, on SQLite, against the database's commit mark, which any commit changes
+(app/events/sqlite.py `commit_mark`): while it is the one the head was read under, the head is that one still. At
+most `HEXLEDGER_VIEW_CACHE` entries (default 512).
 """
 from __future__ import annotations
 
@@ -81,14 +83,17 @@ class StateCache:
 
 class HeadCache:
     """Least recently used values by key, each with the game's head (seq, hash) it was made at: `get` gives it only
-    for that same head, and forgets it for any other (the game moved on: it will not come back)."""
+    for that same head, and forgets it for any other (the game moved on: it will not come back). An entry may also
+    carry the database's commit mark (`Tables.commit_mark`) read before that head was: `since` gives it, with its
+    head, while the mark is that one (nothing was committed since, so the head is still that one)."""
 
     def __init__(self, capacity: int):
         self.capacity = capacity
-        self._entries: OrderedDict[Hashable, tuple[tuple[int, str], Any]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[tuple[int, str], Any, bytes | None]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, head: tuple[int, str]) -> Any | None:
+    def get(self, key: Hashable, head: tuple[int, str], mark: bytes | None = None) -> Any | None:
+        """The value made at `head`; `mark`: the commit mark read before that head was, kept with it."""
         with self._lock:
             entry = self._entries.get(key)
             if entry is None:
@@ -96,14 +101,27 @@ class HeadCache:
             if entry[0] != head:
                 del self._entries[key]
                 return None
+            if mark is not None and entry[2] != mark:
+                self._entries[key] = (head, entry[1], mark)
             self._entries.move_to_end(key)
             return entry[1]
 
-    def put(self, key: Hashable, head: tuple[int, str], value: Any) -> None:
+    def since(self, key: Hashable, mark: bytes | None) -> tuple[tuple[int, str], Any] | None:
+        """(head, value) of the entry whose head was read under the commit mark `mark` (None: none)."""
+        if mark is None:
+            return None
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry[2] != mark:
+                return None
+            self._entries.move_to_end(key)
+            return entry[0], entry[1]
+
+    def put(self, key: Hashable, head: tuple[int, str], value: Any, mark: bytes | None = None) -> None:
         if not self.capacity:
             return
         with self._lock:
-            self._entries[key] = (head, value)
+            self._entries[key] = (head, value, mark)
             self._entries.move_to_end(key)
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
